@@ -1,0 +1,21 @@
+//! Synthesizable rust-hdl blocks of the nanoTransport NIC and the switch it works with.
+//!
+//! One block per file, its unit tests beside it. [`registry`] lists every block that is
+//! emitted as Verilog, under the module name it gets in `verilog-out/`.
+pub mod emit;
+pub mod registry;
+pub mod timer;
+
+use rust_hdl::prelude::{Clock, In, Signal};
+
+/// A top-level block with one clock input that the simulation kernel drives.
+pub trait Clocked {
+    /// The block's clock input.
+    fn clock_input(&mut self) -> &mut Signal<In, Clock>;
+}
+
+impl<const A: usize, const N: usize, const M: usize> Clocked for timer::ScanningTimer<A, N, M> {
+    fn clock_input(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+}

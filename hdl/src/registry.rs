@@ -1,0 +1,34 @@
+//! Every block that is emitted as Verilog, with the module name it gets.
+use crate::emit::{emit_verilog, EmitError};
+use crate::timer::{Timer128, Timer16};
+
+/// One emitted block configuration.
+pub struct BlockSpec {
+    /// Module and file name (`verilog-out/<name>.v`).
+    pub name: &'static str,
+    /// What it is, for listings.
+    pub about: &'static str,
+    /// Builds the block and returns its Verilog.
+    pub verilog: fn() -> Result<String, EmitError>,
+}
+
+/// All emitted blocks, in a stable order.
+pub fn blocks() -> Vec<BlockSpec> {
+    vec![
+        BlockSpec {
+            name: "timer_n16",
+            about: "scanning timer, 16 entries, 16-bit metadata",
+            verilog: || emit_verilog("timer_n16", Timer16::new()),
+        },
+        BlockSpec {
+            name: "timer_n128",
+            about: "scanning timer, 128 entries, 16-bit metadata",
+            verilog: || emit_verilog("timer_n128", Timer128::new()),
+        },
+    ]
+}
+
+/// Looks a block up by name.
+pub fn block(name: &str) -> Option<BlockSpec> {
+    blocks().into_iter().find(|b| b.name == name)
+}

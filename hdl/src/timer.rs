@@ -1,0 +1,273 @@
+//! Scanning timer memory (thesis §3.2.5, §3.3.3).
+//!
+//! One timer per message, stored in a memory indexed by message id. Each entry holds an
+//! *armed* (valid) bit, a 64-bit expiry cycle and a metadata field of `M` bits. A
+//! background scanner reads one entry per cycle, round robin, and emits an expiry event
+//! for every armed entry whose expiry cycle has passed.
+//!
+//! ```text
+//!             cmd (single-cycle writes, always accepted)
+//!   valid ──┐ op[2] id[A] expiry[64] meta[M]
+//!           ▼
+//!   ┌──────────────┐  read_addr  ┌─────────────┐ exp,meta ┌───────────┐  source
+//!   │ scan_ptr (A) ├────────────►│ expiry/meta ├─────────►│ due? ──►  ├──► valid,id,meta
+//!   └──────────────┘             │  RAM (sync) │  stage 1 │ out reg   │◄── ready
+//!                                └─────────────┘          └───────────┘
+//!   armed[N] flip-flops: set by schedule, cleared by cancel and by firing
+//! ```
+//!
+//! # Interface
+//! * `now` – the current cycle (the caller's free-running 64-bit cycle counter).
+//! * `cmd` – one command per cycle, never back-pressured:
+//!   * `OP_SCHEDULE`: arm entry `id` with `expiry` and `meta` (re-arms an armed entry);
+//!   * `OP_RESCHEDULE`: if entry `id` is armed, replace its expiry; its meta is kept. A
+//!     reschedule of an entry that is not armed is ignored, so it can never revive a
+//!     cancelled or already fired timer;
+//!   * `OP_CANCEL`: disarm entry `id`.
+//!   Each is a single write: the armed bit (a flip-flop) and at most one memory row.
+//! * `source` – expiry events `(id, meta)` on a ready/valid stream. `valid` stays high,
+//!   with `id`/`meta` stable, until `ready`. A fired timer is disarmed: it fires once per
+//!   schedule.
+//! * `reset` – synchronous: disarms every entry, empties the output register and restarts
+//!   the scan at entry 0.
+//!
+//! # Timing (all in cycles of `clock`; `now` counting cycles)
+//! The scanner addresses entry `scan_ptr` in cycle `r`; the synchronous memory returns the
+//! row in `r+1`, where the entry is *due* if it is armed and `now >= expiry`. A due entry is
+//! loaded into the output register and disarmed, and its event is on `source` from `r+2`.
+//!
+//! For a timer armed by a command in cycle `W` with expiry `E`, and `source.ready` held high,
+//! the event first appears on `source.valid` in a cycle `F` with
+//!
+//! ```text
+//!     E + 1  <=  F  <=  max(E, W + 2) + N
+//! ```
+//!
+//! i.e. a timer never fires early and fires at most `N` cycles after it expires (the scan
+//! period; it can be missed by one pass when it expires just after its entry was read).
+//! Each cycle in which the scanner is stalled by a full, back-pressured output register adds
+//! one cycle to the upper bound. The bound is tight and tested.
+//!
+//! # Collisions between a command and the scanner
+//! * A command for the entry the scanner is deciding on in the same cycle (stage 1) wins:
+//!   the scanner does not fire it this pass. A cancel therefore takes effect even in the
+//!   very cycle the entry would have fired.
+//! * A command for the entry the scanner *reads* in the same cycle (stage 0) makes that
+//!   read stale (the memory returns the old row); the scanner skips the entry this pass.
+//! * Either way the entry is looked at again one scan period later, which the bound above
+//!   already covers because it counts from `W + 2`.
+//! * An event already on `source` (valid high) is never withdrawn: a cancel in or after
+//!   the cycle the event first appears does not retract it. A timer cancelled in cycle `C`
+//!   never produces an event that first appears after cycle `C`.
+//!
+//! # Throughput and cost
+//! One command and one scanned entry per cycle. Storage: `N` armed flip-flops plus a
+//! `N x (64 + M)` memory with one synchronous read and one write port (LUTRAM/BRAM).
+//!
+//! # Parameters
+//! * `A` – address bits; `N` – entries, must equal `2^A`; `M` – metadata bits.
+use rust_hdl::prelude::*;
+
+/// `cmd.op` code: arm an entry with a new expiry and metadata.
+pub const OP_SCHEDULE: u8 = 1;
+/// `cmd.op` code: move the expiry of an armed entry; ignored when not armed.
+pub const OP_RESCHEDULE: u8 = 2;
+/// `cmd.op` code: disarm an entry.
+pub const OP_CANCEL: u8 = 3;
+
+/// Command port of the timer: one single-cycle write per cycle, never back-pressured.
+#[derive(LogicInterface, Default)]
+pub struct TimerCmd<const A: usize, const M: usize> {
+    /// A command is present this cycle.
+    pub valid: Signal<In, bool>,
+    /// `OP_SCHEDULE`, `OP_RESCHEDULE` or `OP_CANCEL` (0 is a no-op).
+    pub op: Signal<In, Bits<2>>,
+    /// Entry (message id) the command is for.
+    pub id: Signal<In, Bits<A>>,
+    /// Absolute expiry cycle (schedule, reschedule).
+    pub expiry: Signal<In, Bits<64>>,
+    /// Metadata returned with the event (schedule only).
+    pub meta: Signal<In, Bits<M>>,
+}
+
+/// Expiry event stream (ready/valid).
+#[derive(LogicInterface, Default)]
+pub struct TimerEvents<const A: usize, const M: usize> {
+    pub valid: Signal<Out, bool>,
+    pub ready: Signal<In, bool>,
+    /// Entry that expired.
+    pub id: Signal<Out, Bits<A>>,
+    /// Its metadata as of its last schedule.
+    pub meta: Signal<Out, Bits<M>>,
+}
+
+/// The scanning timer memory. See the module documentation for the contract.
+#[derive(LogicBlock)]
+pub struct ScanningTimer<const A: usize, const N: usize, const M: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, bool>,
+    pub now: Signal<In, Bits<64>>,
+    pub cmd: TimerCmd<A, M>,
+    pub source: TimerEvents<A, M>,
+    // storage
+    expiry_mem: RAM<Bits<64>, A>,
+    meta_mem: RAM<Bits<M>, A>,
+    armed: DFF<Bits<N>>,
+    // scanner
+    scan_ptr: DFF<Bits<A>>,
+    s1_id: DFF<Bits<A>>,
+    s1_stale: DFF<bool>,
+    // output register
+    out_valid: DFF<bool>,
+    out_id: DFF<Bits<A>>,
+    out_meta: DFF<Bits<M>>,
+    // combinational locals
+    read_addr: Signal<Local, Bits<A>>,
+    due: Signal<Local, bool>,
+    out_free: Signal<Local, bool>,
+    stall: Signal<Local, bool>,
+    armed_after_fire: Signal<Local, Bits<N>>,
+    // constants
+    one: Constant<Bits<A>>,
+    zero_a: Constant<Bits<A>>,
+    one_n: Constant<Bits<N>>,
+    zero_n: Constant<Bits<N>>,
+    op_schedule: Constant<Bits<2>>,
+    op_reschedule: Constant<Bits<2>>,
+    op_cancel: Constant<Bits<2>>,
+}
+
+impl<const A: usize, const N: usize, const M: usize> ScanningTimer<A, N, M> {
+    /// Builds a timer with `N = 2^A` entries and `M`-bit metadata.
+    ///
+    /// Panics when `N != 2^A`, `A` is 0 or above 16, or `M` is 0 or above 64.
+    pub fn new() -> Self {
+        assert!((1..=16).contains(&A), "timer address bits A={A} must be 1..=16");
+        assert_eq!(N, 1usize << A, "timer entries N={N} must equal 2^A = {}", 1usize << A);
+        assert!((1..=64).contains(&M), "timer metadata bits M={M} must be 1..=64");
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            now: Default::default(),
+            cmd: Default::default(),
+            source: Default::default(),
+            expiry_mem: Default::default(),
+            meta_mem: Default::default(),
+            armed: Default::default(),
+            scan_ptr: Default::default(),
+            s1_id: Default::default(),
+            s1_stale: Default::default(),
+            out_valid: Default::default(),
+            out_id: Default::default(),
+            out_meta: Default::default(),
+            read_addr: Default::default(),
+            due: Default::default(),
+            out_free: Default::default(),
+            stall: Default::default(),
+            armed_after_fire: Default::default(),
+            one: Constant::new(1.into()),
+            zero_a: Constant::new(0.into()),
+            one_n: Constant::new(1.into()),
+            zero_n: Constant::new(0.into()),
+            op_schedule: Constant::new((OP_SCHEDULE as u64).into()),
+            op_reschedule: Constant::new((OP_RESCHEDULE as u64).into()),
+            op_cancel: Constant::new((OP_CANCEL as u64).into()),
+        }
+    }
+
+    /// Number of entries.
+    pub const ENTRIES: usize = N;
+}
+
+impl<const A: usize, const N: usize, const M: usize> Default for ScanningTimer<A, N, M> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const A: usize, const N: usize, const M: usize> Logic for ScanningTimer<A, N, M> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, armed, scan_ptr, s1_id, s1_stale, out_valid, out_id, out_meta);
+        self.expiry_mem.read_clock.next = self.clock.val();
+        self.expiry_mem.write_clock.next = self.clock.val();
+        self.meta_mem.read_clock.next = self.clock.val();
+        self.meta_mem.write_clock.next = self.clock.val();
+
+        // Stage 1: decide on the row read last cycle.
+        self.due.next = self.armed.q.val().get_bit(self.s1_id.q.val().index())
+            & (self.now.val() >= self.expiry_mem.read_data.val())
+            & !self.s1_stale.q.val()
+            & !(self.cmd.valid.val() & (self.cmd.id.val() == self.s1_id.q.val()));
+        self.out_free.next = !self.out_valid.q.val() | self.source.ready.val();
+        self.stall.next = self.due.val() & !self.out_free.val();
+
+        // Output register.
+        self.source.valid.next = self.out_valid.q.val();
+        self.source.id.next = self.out_id.q.val();
+        self.source.meta.next = self.out_meta.q.val();
+        if self.source.ready.val() {
+            self.out_valid.d.next = false;
+        }
+        self.armed_after_fire.next = self.armed.q.val();
+        if self.due.val() & self.out_free.val() {
+            self.out_valid.d.next = true;
+            self.out_id.d.next = self.s1_id.q.val();
+            self.out_meta.d.next = self.meta_mem.read_data.val();
+            self.armed_after_fire.next =
+                self.armed.q.val() & !(self.one_n.val() << self.s1_id.q.val());
+        }
+        self.armed.d.next = self.armed_after_fire.val();
+
+        // Stage 0: address the next entry, or re-read the stalled one.
+        if self.stall.val() {
+            self.read_addr.next = self.s1_id.q.val();
+        } else {
+            self.read_addr.next = self.scan_ptr.q.val();
+            self.scan_ptr.d.next = self.scan_ptr.q.val() + self.one.val();
+        }
+        self.s1_id.d.next = self.read_addr.val();
+        self.expiry_mem.read_address.next = self.read_addr.val();
+        self.meta_mem.read_address.next = self.read_addr.val();
+        self.s1_stale.d.next = self.cmd.valid.val() & (self.cmd.id.val() == self.read_addr.val());
+
+        // Commands: one write port.
+        self.expiry_mem.write_address.next = self.cmd.id.val();
+        self.expiry_mem.write_data.next = self.cmd.expiry.val();
+        self.expiry_mem.write_enable.next = false;
+        self.meta_mem.write_address.next = self.cmd.id.val();
+        self.meta_mem.write_data.next = self.cmd.meta.val();
+        self.meta_mem.write_enable.next = false;
+        if self.cmd.valid.val() {
+            if self.cmd.op.val() == self.op_schedule.val() {
+                self.expiry_mem.write_enable.next = true;
+                self.meta_mem.write_enable.next = true;
+                self.armed.d.next =
+                    self.armed_after_fire.val() | (self.one_n.val() << self.cmd.id.val());
+            }
+            if (self.cmd.op.val() == self.op_reschedule.val())
+                & self.armed.q.val().get_bit(self.cmd.id.val().index())
+            {
+                self.expiry_mem.write_enable.next = true;
+            }
+            if self.cmd.op.val() == self.op_cancel.val() {
+                self.armed.d.next =
+                    self.armed_after_fire.val() & !(self.one_n.val() << self.cmd.id.val());
+            }
+        }
+
+        if self.reset.val() {
+            self.armed.d.next = self.zero_n.val();
+            self.out_valid.d.next = false;
+            self.scan_ptr.d.next = self.zero_a.val();
+        }
+    }
+}
+
+/// 16 timers, 16-bit metadata (the reference NIC configuration).
+pub type Timer16 = ScanningTimer<4, 16, 16>;
+/// 128 timers, 16-bit metadata.
+pub type Timer128 = ScanningTimer<7, 128, 16>;
+
+#[cfg(test)]
+mod tests;

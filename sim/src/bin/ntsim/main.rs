@@ -1,0 +1,163 @@
+//! `ntsim`: the nanoTransport hardware model's command line.
+use clap::{Parser, Subcommand};
+use nt_sim::runs::{run_block, RunOptions, SIM_BLOCKS};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+mod bench;
+
+#[derive(Parser)]
+#[command(name = "ntsim", version, about = "Cycle-accurate nanoTransport NIC / switch hardware model")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Option<Cmd>,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// The main job with built-in defaults: simulate the timer under a seeded random
+    /// workload, write its VCD, emit every block's Verilog and lint it when Verilator is there.
+    Demo {
+        /// Output directory.
+        #[arg(long, default_value = "out")]
+        out: PathBuf,
+        #[arg(long, default_value_t = 20_000)]
+        cycles: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Write every block's Verilog (`<name>.v`) into a directory.
+    Verilog {
+        #[arg(long, default_value = "verilog-out")]
+        out: PathBuf,
+    },
+    /// Write a block's waveform under seeded random stimulus.
+    Wave {
+        /// Block name (see `ntsim blocks`).
+        block: String,
+        #[arg(long, default_value_t = 1000)]
+        cycles: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        vcd: PathBuf,
+        /// Clock frequency in Hz for waveform times.
+        #[arg(long, default_value_t = nt_sim::DEFAULT_CLOCK_HZ)]
+        clock_hz: f64,
+    },
+    /// Cycles per second of our kernel, rust-hdl's Simulation and Verilator on the timer.
+    Bench {
+        #[arg(long, default_value_t = 200_000)]
+        cycles: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Work directory for the Verilator build.
+        #[arg(long, default_value = "target/ntsim-bench")]
+        work: PathBuf,
+    },
+    /// List the blocks.
+    Blocks,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let r = match cli.cmd.unwrap_or(Cmd::Demo { out: "out".into(), cycles: 20_000, seed: 1 }) {
+        Cmd::Demo { out, cycles, seed } => demo(&out, cycles, seed),
+        Cmd::Verilog { out } => write_verilog(&out).map(|files| {
+            for f in files {
+                println!("wrote {}", f.display());
+            }
+        }),
+        Cmd::Wave { block, cycles, seed, vcd, clock_hz } => wave(&block, cycles, seed, &vcd, clock_hz),
+        Cmd::Bench { cycles, seed, work } => bench::bench(cycles, seed, &work),
+        Cmd::Blocks => {
+            for b in nt_hdl::registry::blocks() {
+                let sim = if SIM_BLOCKS.contains(&b.name) { "wave, bench" } else { "" };
+                println!("{:<12} {}  [{sim}]", b.name, b.about);
+            }
+            Ok(())
+        }
+    };
+    match r {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("ntsim: error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn check_cycles(cycles: u64) -> Result<(), String> {
+    if cycles == 0 || cycles > 1_000_000_000 {
+        return Err(format!("--cycles {cycles} is out of range (1 ..= 1e9)"));
+    }
+    Ok(())
+}
+
+/// Writes every registered block's Verilog into `out`.
+fn write_verilog(out: &Path) -> Result<Vec<PathBuf>, String> {
+    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let mut files = vec![];
+    for b in nt_hdl::registry::blocks() {
+        let v = (b.verilog)().map_err(|e| e.to_string())?;
+        let p = out.join(format!("{}.v", b.name));
+        std::fs::write(&p, v).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        files.push(p);
+    }
+    Ok(files)
+}
+
+fn wave(block: &str, cycles: u64, seed: u64, vcd: &Path, clock_hz: f64) -> Result<(), String> {
+    check_cycles(cycles)?;
+    if let Some(dir) = vcd.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let opts = RunOptions { vcd: Some(vcd), clock_hz: Some(clock_hz), ..Default::default() };
+    let (s, _) = run_block(block, cycles, seed, &opts)?;
+    println!(
+        "{}: {} cycles, seed {}, {} commands, {} events -> {}",
+        s.block,
+        s.cycles,
+        s.seed,
+        s.commands,
+        s.events,
+        vcd.display()
+    );
+    Ok(())
+}
+
+fn demo(out: &Path, cycles: u64, seed: u64) -> Result<(), String> {
+    check_cycles(cycles)?;
+    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    println!("ntsim demo: timer under a seeded random workload, waveform, Verilog");
+    for block in ["timer_n16", "timer_n128"] {
+        let vcd = out.join(format!("{block}.vcd"));
+        let opts = RunOptions { vcd: Some(&vcd), ..Default::default() };
+        let (s, _) = run_block(block, cycles, seed, &opts)?;
+        println!(
+            "  {:<11} {} cycles (seed {}): {} commands, {} expiry events, {:.0} cycles/s with VCD -> {}",
+            s.block,
+            s.cycles,
+            s.seed,
+            s.commands,
+            s.events,
+            s.cycles as f64 / s.seconds,
+            vcd.display()
+        );
+    }
+    let vdir = out.join("verilog");
+    let files = write_verilog(&vdir)?;
+    println!("  Verilog: {} modules -> {}", files.len(), vdir.display());
+    if nt_sim::verilator::which("verilator").is_some() {
+        for f in &files {
+            let top = f.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+            match nt_sim::tools::verilator_lint(f, top) {
+                Ok(()) => println!("  verilator --lint-only -Wall {}: clean", f.display()),
+                Err(e) => return Err(format!("lint of {} failed:\n{e}", f.display())),
+            }
+        }
+    } else {
+        println!("  (verilator not installed: lint skipped; scripts/setup.sh installs it)");
+    }
+    Ok(())
+}

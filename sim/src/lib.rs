@@ -1,0 +1,13 @@
+//! The simulation side of the nanoTransport model: the cycle [`kernel`], [`vcd`] waveforms,
+//! per-cycle port recording ([`ports`]) and replay on the emitted Verilog under Verilator
+//! ([`verilator`]), external tool checks ([`tools`]), seeded workloads ([`workload`]), and
+//! the per-block drivers behind the `ntsim` CLI ([`runs`]).
+pub mod kernel;
+pub mod ports;
+pub mod runs;
+pub mod tools;
+pub mod vcd;
+pub mod verilator;
+pub mod workload;
+
+pub use kernel::{Kernel, KernelError, DEFAULT_CLOCK_HZ};

@@ -1,0 +1,1 @@
+//! Golden models and shared test helpers.
