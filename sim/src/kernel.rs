@@ -56,9 +56,13 @@ impl From<std::io::Error> for KernelError {
     }
 }
 
+/// How the kernel reaches a block's clock input.
+pub type ClockFn<B> = fn(&mut B) -> &mut Signal<In, Clock>;
+
 /// Steps a clocked block cycle by cycle.
-pub struct Kernel<B: Block + Clocked> {
+pub struct Kernel<B: Block> {
     uut: B,
+    clock: ClockFn<B>,
     cycle: u64,
     period_fs: u64,
     max_passes: usize,
@@ -69,11 +73,20 @@ pub struct Kernel<B: Block + Clocked> {
 
 impl<B: Block + Clocked> Kernel<B> {
     /// Connects `uut`, runs rust-hdl's `check_all` once and settles the initial state.
-    pub fn new(mut uut: B) -> Result<Self, KernelError> {
+    pub fn new(uut: B) -> Result<Self, KernelError> {
+        Kernel::with_clock(uut, |b| b.clock_input())
+    }
+}
+
+impl<B: Block> Kernel<B> {
+    /// As [`Kernel::new`], for a block that does not implement [`Clocked`]: `clock` returns
+    /// its clock input.
+    pub fn with_clock(mut uut: B, clock: ClockFn<B>) -> Result<Self, KernelError> {
         uut.connect_all();
         check_all(&uut).map_err(|e| KernelError::Check(format!("{e:?}")))?;
         let mut k = Kernel {
             uut,
+            clock,
             cycle: 0,
             period_fs: period_fs(DEFAULT_CLOCK_HZ)?,
             max_passes: 10_000,
@@ -133,7 +146,7 @@ impl<B: Block + Clocked> Kernel<B> {
     /// Propagates input changes with the clock low. Does nothing when nothing was touched.
     pub fn settle(&mut self) -> Result<(), KernelError> {
         if self.dirty {
-            self.uut.clock_input().next = Clock { clk: false };
+            (self.clock)(&mut self.uut).next = Clock { clk: false };
             self.converge()?;
             self.dirty = false;
         }
@@ -150,7 +163,7 @@ impl<B: Block + Clocked> Kernel<B> {
         if let Some(v) = self.vcd.as_mut() {
             v.sample(t0, &self.uut)?;
         }
-        self.uut.clock_input().next = Clock { clk: true };
+        (self.clock)(&mut self.uut).next = Clock { clk: true };
         self.converge()?;
         if let Some(v) = self.vcd.as_mut() {
             v.sample(t0 + self.period_fs / 2, &self.uut)?;

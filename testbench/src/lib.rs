@@ -1,1 +1,2 @@
 //! Golden models and shared test helpers.
+pub mod cosim;

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what the project needs beyond the Rust toolchain, only when missing:
+# Verilator (lint, co-simulation, bench), Yosys (synthesis) and Icarus Verilog.
+# Debian/Ubuntu with apt-get; uses sudo when not root.
+set -euo pipefail
+
+missing=()
+command -v verilator >/dev/null 2>&1 || missing+=(verilator)
+command -v yosys >/dev/null 2>&1 || missing+=(yosys)
+command -v iverilog >/dev/null 2>&1 || missing+=(iverilog)
+# Verilator builds its C++ harnesses with make and a C++ compiler.
+command -v make >/dev/null 2>&1 || missing+=(make)
+command -v g++ >/dev/null 2>&1 || missing+=(g++)
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]} with apt-get" >&2
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "setup: apt-get not found; install ${missing[*]} by hand" >&2
+    exit 1
+  fi
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then SUDO=sudo; else
+      echo "setup: need root (or sudo) to install ${missing[*]}" >&2; exit 1
+    fi
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+for t in verilator yosys iverilog; do
+  command -v "$t" >/dev/null 2>&1 || { echo "setup: $t is still missing" >&2; exit 1; }
+done
+echo "setup: $(verilator --version | head -1); $(yosys -V | head -1); $(iverilog -V 2>&1 | head -1)" >&2
