@@ -253,6 +253,9 @@ impl Harness {
             return Err("verilator is not installed: run the README's test command, which installs it".into());
         }
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        // Verilator's make step runs in the object directory: use absolute paths.
+        let dir = &dir.canonicalize().map_err(|e| format!("{}: {e}", dir.display()))?;
+        let verilog = &verilog.canonicalize().map_err(|e| format!("{}: {e}", verilog.display()))?;
         let cpp = dir.join("harness.cpp");
         std::fs::write(&cpp, harness_cpp(module, ports)).map_err(|e| format!("cannot write {}: {e}", cpp.display()))?;
         let obj = dir.join("obj");

@@ -1,6 +1,6 @@
 //! `verilog-out/` is what the code emits now, every file passes `verilator --lint-only -Wall`
-//! (DECLFILENAME aside), and Yosys `synth_xilinx` maps it.
-use nt_sim::tools::{verilator_lint, yosys_synth_xilinx};
+//! (DECLFILENAME aside), and Yosys `synth_xilinx` maps it (through `fpga/synth.sh`).
+use nt_sim::tools::verilator_lint;
 use nt_testbench::cosim::verilog_out_dir;
 
 #[test]
@@ -37,12 +37,22 @@ fn committed_verilog_is_lint_clean() {
     }
 }
 
+/// `fpga/synth.sh` (Yosys `synth_xilinx`, UltraScale+) maps every block and reports it.
 #[test]
 fn committed_verilog_synthesizes_for_xilinx() {
+    let root = verilog_out_dir().join("..");
+    let out = std::process::Command::new("bash").arg("fpga/synth.sh").current_dir(&root).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "fpga/synth.sh failed:\n{text}{}", String::from_utf8_lossy(&out.stderr));
+    eprintln!("{text}");
     for b in nt_hdl::registry::blocks() {
-        let path = verilog_out_dir().join(format!("{}.v", b.name));
-        let r = yosys_synth_xilinx(&path, b.name, "xcup").unwrap_or_else(|e| panic!("{}: {e}", b.name));
-        eprintln!("{}: {r:?}", b.name);
-        assert!(r.luts > 0 && r.ffs > 0, "{}: implausible resources {r:?}", b.name);
+        let row = text
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(b.name))
+            .unwrap_or_else(|| panic!("no report row for {}:\n{text}", b.name));
+        let n: Vec<u64> = row.split_whitespace().skip(1).map(|x| x.parse().unwrap()).collect();
+        assert_eq!(n.len(), 5, "{row}");
+        assert!(n[0] > 0 && n[1] > 0, "{}: implausible LUT/FF counts: {row}", b.name);
+        assert!(root.join(format!("fpga/reports/{}.xcup.txt", b.name)).is_file());
     }
 }
