@@ -88,7 +88,16 @@ fn run_timer<const A: usize, const N: usize, const M: usize>(
     let mut w = TimerWorkload::new(seed, N, M);
     let (mut events, mut commands) = (0u64, 0u64);
     let t0 = Instant::now();
+    let progress_every = if cycles >= 2_000_000 { cycles / 10 } else { u64::MAX };
     for _ in 0..cycles {
+        if k.cycle() > 0 && k.cycle() % progress_every == 0 {
+            eprintln!(
+                "  {block}: {}% ({} of {cycles} cycles, {:.0} cycles/s)",
+                k.cycle() * 100 / cycles,
+                k.cycle(),
+                k.cycle() as f64 / t0.elapsed().as_secs_f64()
+            );
+        }
         let now = k.cycle();
         let i = w.next(now);
         drive_timer(k.uut_mut(), now, &i);
