@@ -299,7 +299,7 @@ impl Harness {
     }
 }
 
-fn parse_replay(text: &str) -> Option<Replay> {
+pub(crate) fn parse_replay(text: &str) -> Option<Replay> {
     for line in text.lines() {
         if let Some(rest) = line.strip_prefix("OK cycles=") {
             return rest.trim().parse().ok().map(|cycles| Replay::Match { cycles });

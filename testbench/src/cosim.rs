@@ -3,7 +3,8 @@
 //! Generic over blocks: [`record`] runs a block's seeded workload on the kernel and records
 //! every top-level port every cycle; [`replay`] verilates a Verilog text with a harness
 //! generated from that port list, drives the recorded inputs and compares every output,
-//! stopping at the first mismatch with its cycle and signal.
+//! stopping at the first mismatch with its cycle and signal. [`replay_icarus`] does the
+//! same under Icarus Verilog, whose 4-state semantics also catch X/Z on outputs.
 use nt_sim::ports::PortRecorder;
 use nt_sim::runs::{run_block, RunOptions};
 use nt_sim::verilator::{Harness, Replay};
@@ -25,6 +26,16 @@ pub fn replay(verilog: &str, module: &str, rec: &PortRecorder, dir: &Path) -> Re
     std::fs::write(&vectors, rec.to_vector_file()).map_err(|e| e.to_string())?;
     let h = Harness::build(&v, module, &rec.ports, &dir.join("build"))?;
     h.check(&vectors)
+}
+
+/// Replays `rec` on `verilog` under Icarus Verilog (4-state) in `dir`.
+pub fn replay_icarus(verilog: &str, module: &str, rec: &PortRecorder, dir: &Path) -> Result<Replay, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let v = dir.join(format!("{module}.v"));
+    std::fs::write(&v, verilog).map_err(|e| e.to_string())?;
+    let vectors = dir.join("vectors.txt");
+    std::fs::write(&vectors, rec.to_vector_file()).map_err(|e| e.to_string())?;
+    nt_sim::icarus::replay(&v, module, &rec.ports, &vectors, dir)
 }
 
 /// The committed Verilog of a block (`verilog-out/<name>.v`).

@@ -1,7 +1,7 @@
 //! The committed Verilog reproduces the Rust simulation cycle for cycle under Verilator,
 //! and the check is shown to catch a mutated copy.
 use nt_sim::verilator::Replay;
-use nt_testbench::cosim::{committed_verilog, mutate, record, replay};
+use nt_testbench::cosim::{committed_verilog, mutate, record, replay, replay_icarus};
 use std::path::PathBuf;
 
 const CYCLES: u64 = 12_000;
@@ -49,4 +49,26 @@ fn cosim_catches_a_mutated_timer() {
         }
         Replay::Match { .. } => panic!("the co-simulation did not catch the mutated Verilog"),
     }
+}
+
+/// A second, 4-state simulator: Icarus Verilog replays the same vectors (an X or Z on an
+/// output counts as a mismatch), and catches the same mutant.
+#[test]
+fn timer_verilog_matches_rust_under_icarus_too() {
+    for (block, seed) in [("timer_n16", 21), ("timer_n128", 22)] {
+        let rec = record(block, CYCLES, seed).unwrap();
+        let verilog = committed_verilog(block).unwrap();
+        match replay_icarus(&verilog, block, &rec, &work(&format!("icarus-{block}"))).unwrap() {
+            Replay::Match { cycles } => assert_eq!(cycles, CYCLES),
+            Replay::Mismatch { cycle, signal, expected, got } => {
+                panic!("{block} seed {seed} under Icarus: cycle {cycle}, {signal}: expected {expected}, got {got}")
+            }
+        }
+    }
+    let rec = record("timer_n16", 2_000, 23).unwrap();
+    let bad = mutate(&committed_verilog("timer_n16").unwrap(), "(now >= expiry_mem$read_data)", "(now > expiry_mem$read_data)").unwrap();
+    assert!(
+        matches!(replay_icarus(&bad, "timer_n16", &rec, &work("icarus-mutant")).unwrap(), Replay::Mismatch { .. }),
+        "Icarus did not catch the mutant"
+    );
 }
