@@ -1,2 +1,3 @@
 //! Golden models and shared test helpers.
 pub mod cosim;
+pub mod timer_model;
