@@ -22,7 +22,9 @@ impl std::error::Error for EmitError {}
 /// module named `name`.
 pub fn emit_verilog<B: Block>(name: &str, mut uut: B) -> Result<String, EmitError> {
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-        return Err(EmitError(format!("bad module name {name:?}: use [A-Za-z0-9_]")));
+        return Err(EmitError(format!(
+            "bad module name {name:?}: use [A-Za-z0-9_]"
+        )));
     }
     uut.connect_all();
     check_all(&uut).map_err(|e| EmitError(format!("{name}: rust-hdl check failed: {e:?}")))?;

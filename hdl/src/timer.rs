@@ -142,9 +142,20 @@ impl<const A: usize, const N: usize, const M: usize> ScanningTimer<A, N, M> {
     ///
     /// Panics when `N != 2^A`, `A` is 0 or above 16, or `M` is 0 or above 64.
     pub fn new() -> Self {
-        assert!((1..=16).contains(&A), "timer address bits A={A} must be 1..=16");
-        assert_eq!(N, 1usize << A, "timer entries N={N} must equal 2^A = {}", 1usize << A);
-        assert!((1..=64).contains(&M), "timer metadata bits M={M} must be 1..=64");
+        assert!(
+            (1..=16).contains(&A),
+            "timer address bits A={A} must be 1..=16"
+        );
+        assert_eq!(
+            N,
+            1usize << A,
+            "timer entries N={N} must equal 2^A = {}",
+            1usize << A
+        );
+        assert!(
+            (1..=64).contains(&M),
+            "timer metadata bits M={M} must be 1..=64"
+        );
         Self {
             clock: Default::default(),
             reset: Default::default(),

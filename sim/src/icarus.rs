@@ -34,10 +34,16 @@ pub fn testbench_v(module: &str, ports: &[Port], vectors: &Path) -> String {
     v.push_str("    integer fd, n, cycle;\n    reg [8*65536:1] header;\n    initial begin\n");
     let _ = writeln!(v, "        fd = $fopen(\"{}\", \"r\");", vectors.display());
     v.push_str("        if (fd == 0) begin $display(\"cannot open vectors\"); $finish; end\n");
-    v.push_str("        n = $fgets(header, fd);\n        cycle = 0;\n        while (!$feof(fd)) begin\n");
+    v.push_str(
+        "        n = $fgets(header, fd);\n        cycle = 0;\n        while (!$feof(fd)) begin\n",
+    );
     let fmt = vec!["%h"; ports.len()].join(" ");
     let args: Vec<String> = ports.iter().map(|p| ident(&p.name)).collect();
-    let _ = writeln!(v, "            n = $fscanf(fd, \"{fmt}\\n\", {});", args.join(", "));
+    let _ = writeln!(
+        v,
+        "            n = $fscanf(fd, \"{fmt}\\n\", {});",
+        args.join(", ")
+    );
     let _ = writeln!(v, "            if (n == {}) begin", ports.len());
     v.push_str("                clock = 1'b0; #1;\n");
     for p in ports.iter().filter(|p| p.dir == Dir::Out) {
@@ -49,17 +55,27 @@ pub fn testbench_v(module: &str, ports: &[Port], vectors: &Path) -> String {
         );
     }
     v.push_str("                clock = 1'b1; #1;\n                cycle = cycle + 1;\n            end\n        end\n");
-    v.push_str("        $display(\"OK cycles=%0d\", cycle);\n        $finish;\n    end\nendmodule\n");
+    v.push_str(
+        "        $display(\"OK cycles=%0d\", cycle);\n        $finish;\n    end\nendmodule\n",
+    );
     v
 }
 
 /// Compiles `verilog` with the generated testbench in `dir` and replays `vectors`.
-pub fn replay(verilog: &Path, module: &str, ports: &[Port], vectors: &Path, dir: &Path) -> Result<Replay, String> {
+pub fn replay(
+    verilog: &Path,
+    module: &str,
+    ports: &[Port],
+    vectors: &Path,
+    dir: &Path,
+) -> Result<Replay, String> {
     if which("iverilog").is_none() {
         return Err("iverilog is not installed: run scripts/setup.sh".into());
     }
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let vectors = vectors.canonicalize().map_err(|e| format!("{}: {e}", vectors.display()))?;
+    let vectors = vectors
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", vectors.display()))?;
     let tb = dir.join("tb.v");
     std::fs::write(&tb, testbench_v(module, ports, &vectors)).map_err(|e| e.to_string())?;
     let exe = dir.join("tb.vvp");
@@ -71,9 +87,22 @@ pub fn replay(verilog: &Path, module: &str, ports: &[Port], vectors: &Path, dir:
         .output()
         .map_err(|e| format!("cannot run iverilog: {e}"))?;
     if !out.status.success() {
-        return Err(format!("iverilog failed:\n{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)));
+        return Err(format!(
+            "iverilog failed:\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ));
     }
-    let out = Command::new("vvp").arg("-n").arg(&exe).output().map_err(|e| format!("cannot run vvp: {e}"))?;
+    let out = Command::new("vvp")
+        .arg("-n")
+        .arg(&exe)
+        .output()
+        .map_err(|e| format!("cannot run vvp: {e}"))?;
     let text = String::from_utf8_lossy(&out.stdout).to_string();
-    parse_replay(&text).ok_or_else(|| format!("vvp gave no verdict: {text}{}", String::from_utf8_lossy(&out.stderr)))
+    parse_replay(&text).ok_or_else(|| {
+        format!(
+            "vvp gave no verdict: {text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
 }

@@ -117,8 +117,7 @@ impl<B: Block> Kernel<B> {
 
     /// Records the top-level ports every cycle (for co-simulation) from now on.
     pub fn record_ports(&mut self, clock_name: &str) -> Result<(), KernelError> {
-        self.ports =
-            Some(PortRecorder::new(&self.uut, clock_name).map_err(KernelError::Config)?);
+        self.ports = Some(PortRecorder::new(&self.uut, clock_name).map_err(KernelError::Config)?);
         Ok(())
     }
 
@@ -204,18 +203,25 @@ impl<B: Block> Kernel<B> {
                 return Ok(());
             }
         }
-        Err(KernelError::NoConvergence { cycle: self.cycle, passes: self.max_passes })
+        Err(KernelError::NoConvergence {
+            cycle: self.cycle,
+            passes: self.max_passes,
+        })
     }
 }
 
 /// Clock period in femtoseconds for a frequency in Hz (must be 1 kHz .. 1 PHz).
 pub fn period_fs(hz: f64) -> Result<u64, KernelError> {
     if !hz.is_finite() || !(1e3..=1e15).contains(&hz) {
-        return Err(KernelError::Config(format!("clock frequency {hz} Hz is out of range (1 kHz .. 1 PHz)")));
+        return Err(KernelError::Config(format!(
+            "clock frequency {hz} Hz is out of range (1 kHz .. 1 PHz)"
+        )));
     }
     let p = (1e15 / hz).round() as u64;
     if p < 2 {
-        return Err(KernelError::Config(format!("clock frequency {hz} Hz is too high")));
+        return Err(KernelError::Config(format!(
+            "clock frequency {hz} Hz is too high"
+        )));
     }
     Ok(p)
 }

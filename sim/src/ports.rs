@@ -57,7 +57,11 @@ impl Probe for Lister<'_> {
         if full == self.clock {
             return;
         }
-        self.ports.push(Port { name: full, width: signal.bits(), dir });
+        self.ports.push(Port {
+            name: full,
+            width: signal.bits(),
+            dir,
+        });
     }
     fn visit_end_namespace(&mut self, _name: &str, _node: &dyn Block) {
         self.prefix.pop();
@@ -70,7 +74,13 @@ impl Probe for Lister<'_> {
 /// Lists the top-level ports of `uut` other than `clock`, inputs first then outputs, each
 /// group in declaration order.
 pub fn list_ports<B: Block>(uut: &B, clock: &str) -> Result<Vec<Port>, String> {
-    let mut l = Lister { depth: 0, prefix: vec![], clock, ports: vec![], err: None };
+    let mut l = Lister {
+        depth: 0,
+        prefix: vec![],
+        clock,
+        ports: vec![],
+        err: None,
+    };
     uut.accept("uut", &mut l);
     if let Some(e) = l.err {
         return Err(e);
@@ -159,7 +169,10 @@ pub struct PortRecorder {
 impl PortRecorder {
     /// Starts an empty record of `uut`'s ports.
     pub fn new<B: Block>(uut: &B, clock: &str) -> Result<Self, String> {
-        Ok(PortRecorder { ports: list_ports(uut, clock)?, rows: vec![] })
+        Ok(PortRecorder {
+            ports: list_ports(uut, clock)?,
+            rows: vec![],
+        })
     }
 
     /// Appends the current value of every port.
@@ -180,7 +193,13 @@ impl PortRecorder {
     pub fn to_vector_file(&self) -> String {
         let mut s = String::from("#");
         for p in &self.ports {
-            let _ = write!(s, " {}:{}:{}", p.name, p.width, if p.dir == Dir::In { "in" } else { "out" });
+            let _ = write!(
+                s,
+                " {}:{}:{}",
+                p.name,
+                p.width,
+                if p.dir == Dir::In { "in" } else { "out" }
+            );
         }
         s.push('\n');
         for r in &self.rows {

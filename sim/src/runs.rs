@@ -18,11 +18,12 @@ pub fn resolve_block(name: &str) -> Result<&'static str, String> {
         "timer" => "timer_n16",
         other => other,
     };
-    SIM_BLOCKS
-        .iter()
-        .copied()
-        .find(|b| *b == n)
-        .ok_or_else(|| format!("unknown block {name:?}; known: timer, {}", SIM_BLOCKS.join(", ")))
+    SIM_BLOCKS.iter().copied().find(|b| *b == n).ok_or_else(|| {
+        format!(
+            "unknown block {name:?}; known: timer, {}",
+            SIM_BLOCKS.join(", ")
+        )
+    })
 }
 
 /// What a run did.
@@ -57,13 +58,20 @@ pub fn run_block(
     let block = resolve_block(block)?;
     match block {
         "timer_n16" => run_timer::<4, 16, 16>(block, cycles, seed, opts).map_err(|e| e.to_string()),
-        "timer_n128" => run_timer::<7, 128, 16>(block, cycles, seed, opts).map_err(|e| e.to_string()),
+        "timer_n128" => {
+            run_timer::<7, 128, 16>(block, cycles, seed, opts).map_err(|e| e.to_string())
+        }
         _ => Err(format!("no driver for {block}")),
     }
 }
 
 /// The timer's workload inputs for `cycles` cycles (what every engine replays in `bench`).
-pub fn timer_stimulus(entries: usize, meta_bits: usize, cycles: u64, seed: u64) -> Vec<TimerInputs> {
+pub fn timer_stimulus(
+    entries: usize,
+    meta_bits: usize,
+    cycles: u64,
+    seed: u64,
+) -> Vec<TimerInputs> {
     let mut w = TimerWorkload::new(seed, entries, meta_bits);
     (0..cycles).map(|c| w.next(c)).collect()
 }
@@ -88,7 +96,11 @@ fn run_timer<const A: usize, const N: usize, const M: usize>(
     let mut w = TimerWorkload::new(seed, N, M);
     let (mut events, mut commands) = (0u64, 0u64);
     let t0 = Instant::now();
-    let progress_every = if cycles >= 2_000_000 { cycles / 10 } else { u64::MAX };
+    let progress_every = if cycles >= 2_000_000 {
+        cycles / 10
+    } else {
+        u64::MAX
+    };
     for _ in 0..cycles {
         if k.cycle() > 0 && k.cycle() % progress_every == 0 {
             eprintln!(
@@ -110,5 +122,15 @@ fn run_timer<const A: usize, const N: usize, const M: usize>(
     k.finish()?;
     let seconds = t0.elapsed().as_secs_f64();
     let rec = k.take_port_record();
-    Ok((RunSummary { block, cycles, seed, events, commands, seconds }, rec))
+    Ok((
+        RunSummary {
+            block,
+            cycles,
+            seed,
+            events,
+            commands,
+            seconds,
+        },
+        rec,
+    ))
 }

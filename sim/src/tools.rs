@@ -10,11 +10,18 @@ pub fn verilator_lint(file: &Path, top: &str) -> Result<(), String> {
         return Err("verilator is not installed: run the README's setup (scripts/setup.sh)".into());
     }
     let out = Command::new("verilator")
-        .args(["--lint-only", "-Wall", "-Wno-DECLFILENAME", "--top-module", top])
+        .args([
+            "--lint-only",
+            "-Wall",
+            "-Wno-DECLFILENAME",
+            "--top-module",
+            top,
+        ])
         .arg(file)
         .output()
         .map_err(|e| format!("cannot run verilator: {e}"))?;
-    let text = String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
+    let text =
+        String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
     if out.status.success() && !text.contains("%Warning") && !text.contains("%Error") {
         Ok(())
     } else {

@@ -22,10 +22,16 @@ struct Shared<W: Write>(Arc<Mutex<W>>);
 
 impl<W: Write> Write for Shared<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().map_err(|_| std::io::Error::other("poisoned VCD writer"))?.write(buf)
+        self.0
+            .lock()
+            .map_err(|_| std::io::Error::other("poisoned VCD writer"))?
+            .write(buf)
     }
     fn flush(&mut self) -> std::io::Result<()> {
-        self.0.lock().map_err(|_| std::io::Error::other("poisoned VCD writer"))?.flush()
+        self.0
+            .lock()
+            .map_err(|_| std::io::Error::other("poisoned VCD writer"))?
+            .flush()
     }
 }
 
@@ -39,11 +45,16 @@ pub struct VcdRecorder<W: Write> {
     err: Option<std::io::Error>,
 }
 
-fn declare<W: Write>(w: &mut vcd::Writer<W>, name: &str, d: &TypeDescriptor) -> std::io::Result<Code> {
+fn declare<W: Write>(
+    w: &mut vcd::Writer<W>,
+    name: &str,
+    d: &TypeDescriptor,
+) -> std::io::Result<Code> {
     Ok(match &d.kind {
-        TypeKind::Bits(n) | TypeKind::Signed(n) => {
-            Code::Leaf(w.add_var(VarType::Wire, (*n).max(1) as u32, name, None)?, false)
-        }
+        TypeKind::Bits(n) | TypeKind::Signed(n) => Code::Leaf(
+            w.add_var(VarType::Wire, (*n).max(1) as u32, name, None)?,
+            false,
+        ),
         TypeKind::Enum(_) => Code::Leaf(w.add_var(VarType::String, 1, name, None)?, true),
         TypeKind::Composite(fields) => {
             let mut v = vec![];
@@ -104,13 +115,24 @@ impl<W: Write> VcdRecorder<W> {
         let mut w = vcd::Writer::new(Shared(inner.clone()));
         w.timescale(1, TimescaleUnit::FS)?;
         let mut codes = HashMap::new();
-        let mut h = Header { w: &mut w, codes: &mut codes, err: None };
+        let mut h = Header {
+            w: &mut w,
+            codes: &mut codes,
+            err: None,
+        };
         uut.accept("uut", &mut h);
         if let Some(e) = h.err {
             return Err(e);
         }
         w.enddefinitions()?;
-        Ok(VcdRecorder { w, inner, codes, last: HashMap::new(), last_time: None, err: None })
+        Ok(VcdRecorder {
+            w,
+            inner,
+            codes,
+            last: HashMap::new(),
+            last_time: None,
+            err: None,
+        })
     }
 
     /// Writes the changes since the last sample at time `t_fs` (femtoseconds).

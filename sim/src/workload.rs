@@ -61,7 +61,11 @@ impl TimerWorkload {
         TimerWorkload {
             rng: ChaCha8Rng::seed_from_u64(seed),
             entries: entries as u32,
-            meta_mask: if meta_bits >= 64 { u64::MAX } else { (1u64 << meta_bits) - 1 },
+            meta_mask: if meta_bits >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << meta_bits) - 1
+            },
             stall_left: 0,
             p_cmd: 0.5,
             p_stall: 0.02,
@@ -140,7 +144,9 @@ pub struct TimerOutputs {
 }
 
 /// Reads a timer's outputs (after the kernel settled the cycle's inputs).
-pub fn read_timer<const A: usize, const N: usize, const M: usize>(t: &ScanningTimer<A, N, M>) -> TimerOutputs {
+pub fn read_timer<const A: usize, const N: usize, const M: usize>(
+    t: &ScanningTimer<A, N, M>,
+) -> TimerOutputs {
     TimerOutputs {
         valid: t.source.valid.val(),
         id: t.source.id.val().index() as u32,

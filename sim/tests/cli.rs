@@ -4,29 +4,42 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn ntsim(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ntsim")).args(args).current_dir(cwd).output().expect("run ntsim")
+    Command::new(env!("CARGO_BIN_EXE_ntsim"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("run ntsim")
 }
 
 fn tmp(tag: &str) -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli").join(tag);
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("cli")
+        .join(tag);
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
 }
 
 fn text(o: &Output) -> (String, String) {
-    (String::from_utf8_lossy(&o.stdout).into(), String::from_utf8_lossy(&o.stderr).into())
+    (
+        String::from_utf8_lossy(&o.stdout).into(),
+        String::from_utf8_lossy(&o.stderr).into(),
+    )
 }
 
 /// Changes of one VCD variable as (time, bit string), read with wellen.
 fn changes(w: &mut wellen::simple::Waveform, scope: &[&str], name: &str) -> Vec<(u64, String)> {
     let h = w.hierarchy();
-    let var = h.lookup_var(scope, &name).unwrap_or_else(|| panic!("no variable {scope:?}.{name} in the VCD"));
+    let var = h
+        .lookup_var(scope, &name)
+        .unwrap_or_else(|| panic!("no variable {scope:?}.{name} in the VCD"));
     let sig = h[var].signal_ref();
     w.load_signals(&[sig]);
     let times = w.time_table().to_vec();
     let s = w.get_signal(sig).unwrap();
-    s.iter_changes().map(|(ti, v)| (times[ti as usize], v.to_bit_string().unwrap_or_default())).collect()
+    s.iter_changes()
+        .map(|(ti, v)| (times[ti as usize], v.to_bit_string().unwrap_or_default()))
+        .collect()
 }
 
 /// Value of a variable at time `t` (its last change at or before `t`).
@@ -41,7 +54,19 @@ fn wave_vcd_reads_back_with_an_independent_parser() {
     let d = tmp("wave");
     let vcd = d.join("timer.vcd");
     let cycles = 400u64;
-    let o = ntsim(&["wave", "timer", "--cycles", "400", "--seed", "5", "--vcd", vcd.to_str().unwrap()], &d);
+    let o = ntsim(
+        &[
+            "wave",
+            "timer",
+            "--cycles",
+            "400",
+            "--seed",
+            "5",
+            "--vcd",
+            vcd.to_str().unwrap(),
+        ],
+        &d,
+    );
     let (out, err) = text(&o);
     assert!(o.status.success(), "{out}{err}");
     // "timer_n16: 400 cycles, seed 5, C commands, E events -> ..."
@@ -54,24 +79,52 @@ fn wave_vcd_reads_back_with_an_independent_parser() {
 
     let mut w = wellen::simple::read(&vcd).expect("wellen cannot read the VCD");
     let ts = w.hierarchy().timescale().expect("no timescale");
-    assert_eq!((ts.factor, ts.unit), (1, wellen::TimescaleUnit::FemtoSeconds));
+    assert_eq!(
+        (ts.factor, ts.unit),
+        (1, wellen::TimescaleUnit::FemtoSeconds)
+    );
     // The hierarchy has the block's sub-blocks and interfaces as scopes.
-    for scope in [&["uut", "expiry_mem"][..], &["uut", "armed"], &["uut", "source"], &["uut", "cmd"]] {
-        assert!(w.hierarchy().lookup_scope(scope).is_some(), "no scope {scope:?}");
+    for scope in [
+        &["uut", "expiry_mem"][..],
+        &["uut", "armed"],
+        &["uut", "source"],
+        &["uut", "cmd"],
+    ] {
+        assert!(
+            w.hierarchy().lookup_scope(scope).is_some(),
+            "no scope {scope:?}"
+        );
     }
     let period = 312_500u64; // 3.2 GHz in fs
     let clock = changes(&mut w, &["uut"], "clock");
     for c in 0..cycles {
-        assert_eq!(at(&clock, c * period), "0", "clock low at the start of cycle {c}");
-        assert_eq!(at(&clock, c * period + period / 2), "1", "clock high after the edge of cycle {c}");
+        assert_eq!(
+            at(&clock, c * period),
+            "0",
+            "clock low at the start of cycle {c}"
+        );
+        assert_eq!(
+            at(&clock, c * period + period / 2),
+            "1",
+            "clock high after the edge of cycle {c}"
+        );
     }
-    assert!(clock.len() as u64 >= 2 * cycles - 1, "clock toggles: {}", clock.len());
+    assert!(
+        clock.len() as u64 >= 2 * cycles - 1,
+        "clock toggles: {}",
+        clock.len()
+    );
     // Accepted events counted from the waveform match the simulation's count.
     let valid = changes(&mut w, &["uut", "source"], "valid");
     let ready = changes(&mut w, &["uut", "source"], "ready");
-    let seen = (0..cycles).filter(|c| at(&valid, c * period) == "1" && at(&ready, c * period) == "1").count() as u64;
+    let seen = (0..cycles)
+        .filter(|c| at(&valid, c * period) == "1" && at(&ready, c * period) == "1")
+        .count() as u64;
     assert!(events > 0, "the workload produced no events");
-    assert_eq!(seen, events, "events in the waveform vs the simulation's count");
+    assert_eq!(
+        seen, events,
+        "events in the waveform vs the simulation's count"
+    );
     // The last sample is at the end of the run.
     assert_eq!(*w.time_table().last().unwrap(), cycles * period);
 }
@@ -80,7 +133,19 @@ fn wave_vcd_reads_back_with_an_independent_parser() {
 fn wave_uses_the_configured_clock() {
     let d = tmp("wave-clock");
     let vcd = d.join("t.vcd");
-    let o = ntsim(&["wave", "timer_n128", "--cycles", "20", "--clock-hz", "1e9", "--vcd", vcd.to_str().unwrap()], &d);
+    let o = ntsim(
+        &[
+            "wave",
+            "timer_n128",
+            "--cycles",
+            "20",
+            "--clock-hz",
+            "1e9",
+            "--vcd",
+            vcd.to_str().unwrap(),
+        ],
+        &d,
+    );
     assert!(o.status.success(), "{:?}", text(&o));
     let mut w = wellen::simple::read(&vcd).unwrap();
     let clock = changes(&mut w, &["uut"], "clock");
@@ -109,7 +174,12 @@ fn default_job_simulates_writes_waveforms_and_verilog() {
     let o = ntsim(&[], &d);
     let (out, err) = text(&o);
     assert!(o.status.success(), "{out}{err}");
-    for f in ["out/timer_n16.vcd", "out/timer_n128.vcd", "out/verilog/timer_n16.v", "out/verilog/timer_n128.v"] {
+    for f in [
+        "out/timer_n16.vcd",
+        "out/timer_n128.vcd",
+        "out/verilog/timer_n16.v",
+        "out/verilog/timer_n128.v",
+    ] {
         let m = std::fs::metadata(d.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
         assert!(m.len() > 100, "{f} is empty");
     }
@@ -121,7 +191,10 @@ fn default_job_simulates_writes_waveforms_and_verilog() {
 fn blocks_are_listed() {
     let d = tmp("blocks");
     let (out, _) = text(&ntsim(&["blocks"], &d));
-    assert!(out.contains("timer_n16") && out.contains("timer_n128"), "{out}");
+    assert!(
+        out.contains("timer_n16") && out.contains("timer_n128"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -131,11 +204,26 @@ fn bad_input_gets_a_clear_error_not_a_panic() {
     let v = vcd.to_str().unwrap();
     let cases: &[(&[&str], &str)] = &[
         (&["wave", "nosuch", "--vcd", v], "unknown block"),
-        (&["wave", "timer", "--cycles", "0", "--vcd", v], "out of range"),
-        (&["wave", "timer", "--clock-hz=-5", "--vcd", v], "out of range"),
-        (&["wave", "timer", "--clock-hz", "nan", "--vcd", v], "out of range"),
-        (&["wave", "timer", "--vcd", "/proc/no/such/dir/x.vcd"], "cannot"),
-        (&["wave", "timer", "--cycles", "many", "--vcd", v], "invalid value"),
+        (
+            &["wave", "timer", "--cycles", "0", "--vcd", v],
+            "out of range",
+        ),
+        (
+            &["wave", "timer", "--clock-hz=-5", "--vcd", v],
+            "out of range",
+        ),
+        (
+            &["wave", "timer", "--clock-hz", "nan", "--vcd", v],
+            "out of range",
+        ),
+        (
+            &["wave", "timer", "--vcd", "/proc/no/such/dir/x.vcd"],
+            "cannot",
+        ),
+        (
+            &["wave", "timer", "--cycles", "many", "--vcd", v],
+            "invalid value",
+        ),
         (&["bench", "--cycles", "5"], "out of range"),
         (&["frobnicate"], "unrecognized subcommand"),
     ];

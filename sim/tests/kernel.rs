@@ -36,7 +36,10 @@ fn registers_move_on_the_edge_and_combinational_outputs_follow_inputs() {
         k.settle().unwrap();
         let count = k.uut().count.val().index() as u64;
         // Mealy output within the same cycle.
-        assert_eq!(k.uut().next_count.val().index() as u64, (count + en as u64) % 256);
+        assert_eq!(
+            k.uut().next_count.val().index() as u64,
+            (count + en as u64) % 256
+        );
         k.tick().unwrap();
         assert_eq!(k.cycle(), c + 1);
     }

@@ -12,13 +12,21 @@ use std::path::{Path, PathBuf};
 
 /// Runs `block` for `cycles` with `seed` and returns its port record.
 pub fn record(block: &str, cycles: u64, seed: u64) -> Result<PortRecorder, String> {
-    let opts = RunOptions { record_ports: true, ..Default::default() };
+    let opts = RunOptions {
+        record_ports: true,
+        ..Default::default()
+    };
     let (_, rec) = run_block(block, cycles, seed, &opts)?;
     rec.ok_or_else(|| "the run returned no port record".to_string())
 }
 
 /// Verilates `verilog` (top module `module`) in `dir` and replays `rec` on it.
-pub fn replay(verilog: &str, module: &str, rec: &PortRecorder, dir: &Path) -> Result<Replay, String> {
+pub fn replay(
+    verilog: &str,
+    module: &str,
+    rec: &PortRecorder,
+    dir: &Path,
+) -> Result<Replay, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let v = dir.join(format!("{module}.v"));
     std::fs::write(&v, verilog).map_err(|e| e.to_string())?;
@@ -29,7 +37,12 @@ pub fn replay(verilog: &str, module: &str, rec: &PortRecorder, dir: &Path) -> Re
 }
 
 /// Replays `rec` on `verilog` under Icarus Verilog (4-state) in `dir`.
-pub fn replay_icarus(verilog: &str, module: &str, rec: &PortRecorder, dir: &Path) -> Result<Replay, String> {
+pub fn replay_icarus(
+    verilog: &str,
+    module: &str,
+    rec: &PortRecorder,
+    dir: &Path,
+) -> Result<Replay, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let v = dir.join(format!("{module}.v"));
     std::fs::write(&v, verilog).map_err(|e| e.to_string())?;
@@ -41,12 +54,15 @@ pub fn replay_icarus(verilog: &str, module: &str, rec: &PortRecorder, dir: &Path
 /// The committed Verilog of a block (`verilog-out/<name>.v`).
 pub fn committed_verilog(name: &str) -> Result<String, String> {
     let p = verilog_out_dir().join(format!("{name}.v"));
-    std::fs::read_to_string(&p).map_err(|e| format!("cannot read {}: {e} (run `ntsim verilog`)", p.display()))
+    std::fs::read_to_string(&p)
+        .map_err(|e| format!("cannot read {}: {e} (run `ntsim verilog`)", p.display()))
 }
 
 /// `verilog-out/` at the workspace root.
 pub fn verilog_out_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("verilog-out")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("verilog-out")
 }
 
 /// Applies a textual mutation to exactly the first occurrence of `find`; errors if absent,

@@ -7,7 +7,9 @@ use std::path::PathBuf;
 const CYCLES: u64 = 12_000;
 
 fn work(tag: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cosim").join(tag)
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("cosim")
+        .join(tag)
 }
 
 fn cosim_block(block: &str, seed: u64) {
@@ -39,9 +41,19 @@ fn cosim_catches_a_mutated_timer() {
     let block = "timer_n16";
     let rec = record(block, CYCLES, 13).unwrap();
     let good = committed_verilog(block).unwrap();
-    let bad = mutate(&good, "(now >= expiry_mem$read_data)", "(now > expiry_mem$read_data)").unwrap();
+    let bad = mutate(
+        &good,
+        "(now >= expiry_mem$read_data)",
+        "(now > expiry_mem$read_data)",
+    )
+    .unwrap();
     match replay(&bad, block, &rec, &work("mutant-timer_n16")).unwrap() {
-        Replay::Mismatch { cycle, signal, expected, got } => {
+        Replay::Mismatch {
+            cycle,
+            signal,
+            expected,
+            got,
+        } => {
             assert!(cycle < CYCLES);
             assert!(signal.starts_with("source$"), "mismatch on {signal}");
             assert_ne!(expected, got);
@@ -60,15 +72,28 @@ fn timer_verilog_matches_rust_under_icarus_too() {
         let verilog = committed_verilog(block).unwrap();
         match replay_icarus(&verilog, block, &rec, &work(&format!("icarus-{block}"))).unwrap() {
             Replay::Match { cycles } => assert_eq!(cycles, CYCLES),
-            Replay::Mismatch { cycle, signal, expected, got } => {
+            Replay::Mismatch {
+                cycle,
+                signal,
+                expected,
+                got,
+            } => {
                 panic!("{block} seed {seed} under Icarus: cycle {cycle}, {signal}: expected {expected}, got {got}")
             }
         }
     }
     let rec = record("timer_n16", 2_000, 23).unwrap();
-    let bad = mutate(&committed_verilog("timer_n16").unwrap(), "(now >= expiry_mem$read_data)", "(now > expiry_mem$read_data)").unwrap();
+    let bad = mutate(
+        &committed_verilog("timer_n16").unwrap(),
+        "(now >= expiry_mem$read_data)",
+        "(now > expiry_mem$read_data)",
+    )
+    .unwrap();
     assert!(
-        matches!(replay_icarus(&bad, "timer_n16", &rec, &work("icarus-mutant")).unwrap(), Replay::Mismatch { .. }),
+        matches!(
+            replay_icarus(&bad, "timer_n16", &rec, &work("icarus-mutant")).unwrap(),
+            Replay::Mismatch { .. }
+        ),
         "Icarus did not catch the mutant"
     );
 }

@@ -24,7 +24,11 @@ fn committed_verilog_is_up_to_date() {
             stale.push(format!("{n} is committed but no block emits it"));
         }
     }
-    assert!(stale.is_empty(), "verilog-out/ is stale; run `cargo run --bin ntsim -- verilog`:\n{}", stale.join("\n"));
+    assert!(
+        stale.is_empty(),
+        "verilog-out/ is stale; run `cargo run --bin ntsim -- verilog`:\n{}",
+        stale.join("\n")
+    );
 }
 
 #[test]
@@ -41,18 +45,36 @@ fn committed_verilog_is_lint_clean() {
 #[test]
 fn committed_verilog_synthesizes_for_xilinx() {
     let root = verilog_out_dir().join("..");
-    let out = std::process::Command::new("bash").arg("fpga/synth.sh").current_dir(&root).output().unwrap();
+    let out = std::process::Command::new("bash")
+        .arg("fpga/synth.sh")
+        .current_dir(&root)
+        .output()
+        .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "fpga/synth.sh failed:\n{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "fpga/synth.sh failed:\n{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     eprintln!("{text}");
     for b in nt_hdl::registry::blocks() {
         let row = text
             .lines()
             .find(|l| l.split_whitespace().next() == Some(b.name))
             .unwrap_or_else(|| panic!("no report row for {}:\n{text}", b.name));
-        let n: Vec<u64> = row.split_whitespace().skip(1).map(|x| x.parse().unwrap()).collect();
+        let n: Vec<u64> = row
+            .split_whitespace()
+            .skip(1)
+            .map(|x| x.parse().unwrap())
+            .collect();
         assert_eq!(n.len(), 5, "{row}");
-        assert!(n[0] > 0 && n[1] > 0, "{}: implausible LUT/FF counts: {row}", b.name);
-        assert!(root.join(format!("fpga/reports/{}.xcup.txt", b.name)).is_file());
+        assert!(
+            n[0] > 0 && n[1] > 0,
+            "{}: implausible LUT/FF counts: {row}",
+            b.name
+        );
+        assert!(root
+            .join(format!("fpga/reports/{}.xcup.txt", b.name))
+            .is_file());
     }
 }

@@ -12,7 +12,9 @@ struct Tb<const A: usize, const N: usize, const M: usize> {
 
 impl<const A: usize, const N: usize, const M: usize> Tb<A, N, M> {
     fn new() -> Self {
-        Tb { k: Kernel::with_clock(ScanningTimer::new(), |t| &mut t.clock).expect("kernel") }
+        Tb {
+            k: Kernel::with_clock(ScanningTimer::new(), |t| &mut t.clock).expect("kernel"),
+        }
     }
 
     fn now(&self) -> u64 {
@@ -34,11 +36,12 @@ impl<const A: usize, const N: usize, const M: usize> Tb<A, N, M> {
         t.cmd.meta.next = meta.into();
         self.k.settle().expect("settle");
         let t = self.k.uut();
-        let ev = t
-            .source
-            .valid
-            .val()
-            .then(|| (t.source.id.val().index() as u32, t.source.meta.val().index() as u64));
+        let ev = t.source.valid.val().then(|| {
+            (
+                t.source.id.val().index() as u32,
+                t.source.meta.val().index() as u64,
+            )
+        });
         self.k.tick().expect("tick");
         ev
     }
@@ -70,7 +73,9 @@ fn first_fire<const A: usize, const N: usize>(w: u64, id: u32, e: u64) -> u64 {
         assert!(tb.cycle(None, true).is_none());
     }
     assert!(tb.cycle(Some((OP_SCHEDULE, id, e, 0x5a)), true).is_none());
-    let (f, fid, meta) = tb.wait_event(e.saturating_sub(w) + 4 * N as u64).expect("timer never fired");
+    let (f, fid, meta) = tb
+        .wait_event(e.saturating_sub(w) + 4 * N as u64)
+        .expect("timer never fired");
     assert_eq!((fid, meta), (id, 0x5a));
     f
 }
@@ -85,12 +90,18 @@ fn check_bound<const A: usize, const N: usize>() {
                 let f = first_fire::<A, N>(w, id, e);
                 let late = f - e.max(w + 2);
                 assert!(f > e, "N={N} W={w} id={id} E={e}: fired early at {f}");
-                assert!(late <= n, "N={N} W={w} id={id} E={e}: fired at {f}, {late} cycles past max(E, W+2)");
+                assert!(
+                    late <= n,
+                    "N={N} W={w} id={id} E={e}: fired at {f}, {late} cycles past max(E, W+2)"
+                );
                 worst = worst.max(late);
             }
         }
     }
-    assert_eq!(worst, n, "N={N}: the documented bound max(E, W+2) + N is not tight");
+    assert_eq!(
+        worst, n,
+        "N={N}: the documented bound max(E, W+2) + N is not tight"
+    );
 }
 
 #[test]
@@ -151,7 +162,11 @@ fn cancel_after_the_event_appeared_does_not_retract_it() {
     // The event is presented in cycle f; cancel it while it is back-pressured.
     assert_eq!(tb.cycle(Some((OP_CANCEL, id, 0, 0)), false), Some((id, 7)));
     for _ in 0..5 {
-        assert_eq!(tb.cycle(None, false), Some((id, 7)), "valid dropped or payload changed while stalled");
+        assert_eq!(
+            tb.cycle(None, false),
+            Some((id, 7)),
+            "valid dropped or payload changed while stalled"
+        );
     }
     assert_eq!(tb.cycle(None, true), Some((id, 7)));
     assert_eq!(tb.wait_event(100), None, "fired twice");
@@ -170,7 +185,9 @@ fn a_write_during_the_read_makes_the_read_stale() {
     }
     let far = tb.now() + 40;
     assert!(tb.cycle(Some((OP_SCHEDULE, id, far, 2)), true).is_none());
-    let (c, fid, meta) = tb.wait_event(200).expect("the re-scheduled timer never fired");
+    let (c, fid, meta) = tb
+        .wait_event(200)
+        .expect("the re-scheduled timer never fired");
     assert_eq!((fid, meta), (id, 2));
     assert!(c > far && c <= far + 16, "fired at {c}, expiry {far}");
 }
@@ -220,7 +237,11 @@ fn back_pressure_holds_the_event_and_loses_nothing() {
         }
     }
     seen.sort();
-    assert_eq!(seen, (0..16).collect::<Vec<_>>(), "every timer fires exactly once");
+    assert_eq!(
+        seen,
+        (0..16).collect::<Vec<_>>(),
+        "every timer fires exactly once"
+    );
 }
 
 #[test]
@@ -251,7 +272,10 @@ fn reset_disarms_every_timer_and_clears_the_output() {
     }
     // (Writing entry c in cycle c keeps pace with the scanner: every read was stale, so the
     // first event comes on the next pass.)
-    assert!((0..20).any(|_| tb.cycle(None, false).is_some()), "no event before the reset");
+    assert!(
+        (0..20).any(|_| tb.cycle(None, false).is_some()),
+        "no event before the reset"
+    );
     tb.reset();
     assert_eq!(tb.wait_event(100), None);
     // Usable again after the reset.

@@ -7,7 +7,11 @@ use std::process::ExitCode;
 mod bench;
 
 #[derive(Parser)]
-#[command(name = "ntsim", version, about = "Cycle-accurate nanoTransport NIC / switch hardware model")]
+#[command(
+    name = "ntsim",
+    version,
+    about = "Cycle-accurate nanoTransport NIC / switch hardware model"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Option<Cmd>,
@@ -61,18 +65,32 @@ enum Cmd {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let r = match cli.cmd.unwrap_or(Cmd::Demo { out: "out".into(), cycles: 20_000, seed: 1 }) {
+    let r = match cli.cmd.unwrap_or(Cmd::Demo {
+        out: "out".into(),
+        cycles: 20_000,
+        seed: 1,
+    }) {
         Cmd::Demo { out, cycles, seed } => demo(&out, cycles, seed),
         Cmd::Verilog { out } => write_verilog(&out).map(|files| {
             for f in files {
                 println!("wrote {}", f.display());
             }
         }),
-        Cmd::Wave { block, cycles, seed, vcd, clock_hz } => wave(&block, cycles, seed, &vcd, clock_hz),
+        Cmd::Wave {
+            block,
+            cycles,
+            seed,
+            vcd,
+            clock_hz,
+        } => wave(&block, cycles, seed, &vcd, clock_hz),
         Cmd::Bench { cycles, seed, work } => bench::bench(cycles, seed, &work),
         Cmd::Blocks => {
             for b in nt_hdl::registry::blocks() {
-                let sim = if SIM_BLOCKS.contains(&b.name) { "wave, bench" } else { "" };
+                let sim = if SIM_BLOCKS.contains(&b.name) {
+                    "wave, bench"
+                } else {
+                    ""
+                };
                 println!("{:<12} {}  [{sim}]", b.name, b.about);
             }
             Ok(())
@@ -110,9 +128,14 @@ fn write_verilog(out: &Path) -> Result<Vec<PathBuf>, String> {
 fn wave(block: &str, cycles: u64, seed: u64, vcd: &Path, clock_hz: f64) -> Result<(), String> {
     check_cycles(cycles)?;
     if let Some(dir) = vcd.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
-    let opts = RunOptions { vcd: Some(vcd), clock_hz: Some(clock_hz), ..Default::default() };
+    let opts = RunOptions {
+        vcd: Some(vcd),
+        clock_hz: Some(clock_hz),
+        ..Default::default()
+    };
     let (s, _) = run_block(block, cycles, seed, &opts)?;
     println!(
         "{}: {} cycles, seed {}, {} commands, {} events -> {}",
@@ -132,7 +155,10 @@ fn demo(out: &Path, cycles: u64, seed: u64) -> Result<(), String> {
     println!("ntsim demo: timer under a seeded random workload, waveform, Verilog");
     for block in ["timer_n16", "timer_n128"] {
         let vcd = out.join(format!("{block}.vcd"));
-        let opts = RunOptions { vcd: Some(&vcd), ..Default::default() };
+        let opts = RunOptions {
+            vcd: Some(&vcd),
+            ..Default::default()
+        };
         let (s, _) = run_block(block, cycles, seed, &opts)?;
         println!(
             "  {:<11} {} cycles (seed {}): {} commands, {} expiry events, {:.0} cycles/s with VCD -> {}",
