@@ -1,10 +1,10 @@
 //! Co-simulation: the emitted Verilog must reproduce the Rust simulation cycle for cycle.
 //!
 //! Generic over blocks: [`record`] runs a block's seeded workload on the kernel and records
-//! every top-level port every cycle; [`replay`] verilates a Verilog text with a harness
-//! generated from that port list, drives the recorded inputs and compares every output,
-//! stopping at the first mismatch with its cycle and signal. [`replay_icarus`] does the
-//! same under Icarus Verilog, whose 4-state semantics also catch X/Z on outputs.
+//! every top-level port every cycle; [`replay`] runs a Verilog text under Verilator (a C++
+//! harness generated from that port list) or Icarus (a generated Verilog testbench), drives
+//! the recorded inputs and compares every output, stopping at the first mismatch with its
+//! cycle and signal.
 use nt_sim::ports::PortRecorder;
 use nt_sim::runs::{run_block, RunOptions};
 use nt_sim::verilator::{Harness, Replay};
@@ -20,24 +20,18 @@ pub fn record(block: &str, cycles: u64, seed: u64) -> Result<PortRecorder, Strin
     rec.ok_or_else(|| "the run returned no port record".to_string())
 }
 
-/// Verilates `verilog` (top module `module`) in `dir` and replays `rec` on it.
-pub fn replay(
-    verilog: &str,
-    module: &str,
-    rec: &PortRecorder,
-    dir: &Path,
-) -> Result<Replay, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let v = dir.join(format!("{module}.v"));
-    std::fs::write(&v, verilog).map_err(|e| e.to_string())?;
-    let vectors = dir.join("vectors.txt");
-    std::fs::write(&vectors, rec.to_vector_file()).map_err(|e| e.to_string())?;
-    let h = Harness::build(&v, module, &rec.ports, &dir.join("build"))?;
-    h.check(&vectors)
+/// The simulator that replays the vectors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Simulator {
+    /// Verilator with a generated C++ harness (2-state).
+    Verilator,
+    /// Icarus Verilog with a generated Verilog testbench (4-state: X/Z on an output fails).
+    Icarus,
 }
 
-/// Replays `rec` on `verilog` under Icarus Verilog (4-state) in `dir`.
-pub fn replay_icarus(
+/// Writes `verilog` and `rec`'s vectors into `dir` and replays them under `sim`.
+pub fn replay(
+    sim: Simulator,
     verilog: &str,
     module: &str,
     rec: &PortRecorder,
@@ -48,7 +42,12 @@ pub fn replay_icarus(
     std::fs::write(&v, verilog).map_err(|e| e.to_string())?;
     let vectors = dir.join("vectors.txt");
     std::fs::write(&vectors, rec.to_vector_file()).map_err(|e| e.to_string())?;
-    nt_sim::icarus::replay(&v, module, &rec.ports, &vectors, dir)
+    match sim {
+        Simulator::Verilator => {
+            Harness::build(&v, module, &rec.ports, &dir.join("build"))?.check(&vectors)
+        }
+        Simulator::Icarus => nt_sim::icarus::replay(&v, module, &rec.ports, &vectors, dir),
+    }
 }
 
 /// The committed Verilog of a block (`verilog-out/<name>.v`).
