@@ -10,6 +10,7 @@
 //!   withdrawn or changed while back-pressured, or a timer that misses its upper bound.
 //!
 //! Both take `now` as the cycle number: the tests drive `now` = cycle, one call per cycle.
+use crate::stream::{Beat, StreamMonitor};
 use nt_sim::workload::{TimerCommand, TimerInputs, TimerOp, TimerOutputs};
 
 fn meta_mask(meta_bits: usize) -> u64 {
@@ -282,8 +283,8 @@ pub struct TimerSpecChecker {
     entries: usize,
     mask: u64,
     slots: Vec<Slot>,
-    /// The previous cycle's (valid, ready, reset, outputs), if any.
-    prev: Option<(bool, bool, bool, TimerOutputs)>,
+    /// The ready/valid protocol of `source`.
+    stream: StreamMonitor<(u32, u64)>,
     /// Back-pressured cycles so far (before the current cycle).
     bp: u64,
     next_cycle: Option<u64>,
@@ -300,7 +301,7 @@ impl TimerSpecChecker {
             entries,
             mask: meta_mask(meta_bits),
             slots: vec![Slot::Idle(Disarmed::Never); entries],
-            prev: None,
+            stream: StreamMonitor::new("timer source"),
             bp: 0,
             next_cycle: None,
             context: String::new(),
@@ -356,32 +357,18 @@ impl TimerSpecChecker {
         self.next_cycle = Some(now + 1);
         self.stats.cycles += 1;
 
-        // Rule 4: an event held by back-pressure stays, unchanged.
-        let held = match self.prev {
-            Some((pv, pr, preset, pout)) if pv && !pr && !preset => {
-                if !out.valid {
-                    self.fail(
-                        now,
-                        Some(pout.id),
-                        format!(
-                            "valid dropped while stalled (cycle {} had valid && !ready)",
-                            now - 1
-                        ),
-                    );
-                }
-                if out.id != pout.id || out.meta != pout.meta {
-                    self.fail(
-                        now,
-                        Some(pout.id),
-                        format!(
-                            "event changed while stalled: (id {}, meta {:#x}) became (id {}, meta {:#x})",
-                            pout.id, pout.meta, out.id, out.meta
-                        ),
-                    );
-                }
-                true
-            }
-            _ => false,
+        // Rule 4: an event held by back-pressure stays, unchanged (the stream protocol).
+        let stalled_id = self.stream.stalled_payload().map(|p| p.0);
+        let beat = self.stream.check(
+            now,
+            out.valid,
+            inputs.ready,
+            &(out.id, out.meta),
+            inputs.reset,
+        );
+        let held = match beat {
+            Ok(b) => b == Beat::Held,
+            Err(msg) => self.fail(now, stalled_id.or(Some(out.id)), msg),
         };
 
         let bp_now = out.valid && !inputs.ready;
@@ -531,6 +518,5 @@ impl TimerSpecChecker {
             self.stats.backpressured += 1;
         }
         self.bp = bp_through_now;
-        self.prev = Some((out.valid, inputs.ready, inputs.reset, *out));
     }
 }

@@ -514,7 +514,7 @@ fn checker_catches_a_double_fire() {
 }
 
 #[test]
-#[should_panic(expected = "cycle 8, id 3: valid dropped while stalled")]
+#[should_panic(expected = "cycle 8, id 3: timer source: cycle 8: valid dropped while stalled")]
 fn checker_catches_a_withdrawn_event() {
     let mut t = fire_trace(5, 6, |_| None);
     t[6].1 = false;
@@ -523,7 +523,7 @@ fn checker_catches_a_withdrawn_event() {
 }
 
 #[test]
-#[should_panic(expected = "cycle 7, id 3: event changed while stalled")]
+#[should_panic(expected = "cycle 7, id 3: timer source: cycle 7: payload changed while stalled")]
 fn checker_catches_an_event_changed_while_stalled() {
     let mut t = fire_trace(5, 6, |_| None);
     t[6].1 = false;
