@@ -53,6 +53,17 @@ impl<const A: usize, const N: usize, const M: usize> Tb<A, N, M> {
         self.k.uut_mut().reset.next = false;
     }
 
+    /// Idles until cycle `until`, asserting that no event appears meanwhile.
+    fn idle_until(&mut self, until: u64, ready: bool) {
+        while self.now() < until {
+            assert!(
+                self.cycle(None, ready).is_none(),
+                "unexpected event in cycle {}",
+                self.now() - 1
+            );
+        }
+    }
+
     /// Idles with ready high until an event appears (returns its cycle and payload) or
     /// `limit` cycles pass.
     fn wait_event(&mut self, limit: u64) -> Option<(u64, u32, u64)> {
@@ -69,9 +80,7 @@ impl<const A: usize, const N: usize, const M: usize> Tb<A, N, M> {
 /// Cycle in which the event for one timer (id, written at W with expiry E) first appears.
 fn first_fire<const A: usize, const N: usize>(w: u64, id: u32, e: u64) -> u64 {
     let mut tb = Tb::<A, N, 16>::new();
-    while tb.now() < w {
-        assert!(tb.cycle(None, true).is_none());
-    }
+    tb.idle_until(w, true);
     assert!(tb.cycle(Some((OP_SCHEDULE, id, e, 0x5a)), true).is_none());
     let (f, fid, meta) = tb
         .wait_event(e.saturating_sub(w) + 4 * N as u64)
@@ -143,9 +152,7 @@ fn cancel_in_the_decision_cycle_wins() {
     // The decision is made in cycle f-1; cancelling then must suppress the event.
     let mut tb = Tb::<4, 16, 16>::new();
     tb.cycle(Some((OP_SCHEDULE, id, 0, 1)), true);
-    while tb.now() < f - 1 {
-        assert!(tb.cycle(None, true).is_none());
-    }
+    tb.idle_until(f - 1, true);
     assert!(tb.cycle(Some((OP_CANCEL, id, 0, 0)), true).is_none());
     assert_eq!(tb.wait_event(100), None, "a cancelled timer fired");
 }
@@ -156,9 +163,7 @@ fn cancel_after_the_event_appeared_does_not_retract_it() {
     let f = reference_fire(id);
     let mut tb = Tb::<4, 16, 16>::new();
     tb.cycle(Some((OP_SCHEDULE, id, 0, 7)), false);
-    while tb.now() < f {
-        assert!(tb.cycle(None, false).is_none());
-    }
+    tb.idle_until(f, false);
     // The event is presented in cycle f; cancel it while it is back-pressured.
     assert_eq!(tb.cycle(Some((OP_CANCEL, id, 0, 0)), false), Some((id, 7)));
     for _ in 0..5 {
@@ -180,9 +185,7 @@ fn a_write_during_the_read_makes_the_read_stale() {
     // (expired, meta 1) must not fire; the new one fires later with its own meta.
     let mut tb = Tb::<4, 16, 16>::new();
     tb.cycle(Some((OP_SCHEDULE, id, 0, 1)), true);
-    while tb.now() < f - 2 {
-        assert!(tb.cycle(None, true).is_none());
-    }
+    tb.idle_until(f - 2, true);
     let far = tb.now() + 40;
     assert!(tb.cycle(Some((OP_SCHEDULE, id, far, 2)), true).is_none());
     let (c, fid, meta) = tb
