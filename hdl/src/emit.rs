@@ -5,6 +5,17 @@
 //! blocks in one FPGA project would then clash, so the emitted text is renamed to
 //! `<name>` and `<name>$path`. The renamed text is what the lint, synthesis and
 //! co-simulation checks run on, so the renaming is covered by the same tests.
+//!
+//! Two of rust-hdl's constructs are not width-exact, which `verilator -Wall` reports as
+//! `WIDTH` warnings; [`width_exact`] rewrites them into equivalent width-exact forms:
+//! * a cast `bit_cast::<W, _>(x)` is emitted as `((x) & W'hMASK)`, whose width is that of
+//!   the wider operand; it becomes the SystemVerilog size cast `W'(x)`;
+//! * a constant part-select offset is emitted as a sized literal (`[(64'h8c)+:(16)]`, e.g.
+//!   for struct fields); it becomes the unsized `[140+:16]`.
+//!
+//! The output is therefore SystemVerilog-2012 (size casts): Verilator reads it as is,
+//! Yosys with `read_verilog -sv` and Icarus with `-g2012`. The co-simulation tests replay
+//! the rewritten text against the Rust simulation, so the rewrite is checked too.
 use rust_hdl::prelude::*;
 
 /// Error from elaborating a block before emission.
@@ -28,7 +39,106 @@ pub fn emit_verilog<B: Block>(name: &str, mut uut: B) -> Result<String, EmitErro
     }
     uut.connect_all();
     check_all(&uut).map_err(|e| EmitError(format!("{name}: rust-hdl check failed: {e:?}")))?;
-    Ok(rename_top(&generate_verilog(&uut), name))
+    Ok(rename_top(&width_exact(&generate_verilog(&uut)), name))
+}
+
+/// Rewrites rust-hdl's masking casts into size casts and its sized constant part-select
+/// offsets into unsized ones (see the module documentation).
+pub fn width_exact(verilog: &str) -> String {
+    let index =
+        regex::Regex::new(r"\[\((\d+)'h([0-9a-fA-F]+)\)\+:\((\d+)\)\]").expect("static regex");
+    let text = index.replace_all(verilog, |c: &regex::Captures| {
+        let off = u128::from_str_radix(&c[2], 16).unwrap_or(0);
+        format!("[{off}+:{}]", &c[3])
+    });
+    rewrite_casts(&text)
+}
+
+/// Replaces every `((x) & W'hMASK)` whose mask is `W` ones by `W'(x)`.
+fn rewrite_casts(text: &str) -> String {
+    let tail = regex::Regex::new(r"\) & (\d+)'h([0-9a-fA-F]+)\)").expect("static regex");
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    for m in tail.captures_iter(text) {
+        let whole = m.get(0).expect("match");
+        let width: u32 = m[1].parse().unwrap_or(0);
+        let ones = mask_is_ones(&m[2], width);
+        if !ones || whole.start() < copied {
+            continue;
+        }
+        // Find the `(` matching the `)` that starts the tail, then require `((` there.
+        let close = whole.start();
+        let mut depth = 0i32;
+        let mut open = None;
+        for i in (copied..=close).rev() {
+            match bytes[i] {
+                b')' => depth += 1,
+                b'(' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        open = Some(i);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(open) = open else { continue };
+        if open == 0 || bytes[open - 1] != b'(' || open - 1 < copied {
+            continue;
+        }
+        out.push_str(&text[copied..open - 1]);
+        out.push_str(&format!("{width}'("));
+        out.push_str(&text[open + 1..close]);
+        out.push(')');
+        copied = whole.end();
+    }
+    out.push_str(&text[copied..]);
+    out
+}
+
+/// True when hex `digits` is exactly `width` one bits.
+fn mask_is_ones(digits: &str, width: u32) -> bool {
+    let full = width / 4;
+    let rest = width % 4;
+    let expect_len = full + u32::from(rest > 0);
+    if digits.len() as u32 != expect_len {
+        return false;
+    }
+    let lead = digits.chars().next().unwrap_or('0');
+    let lead_ok = if rest == 0 {
+        lead.eq_ignore_ascii_case(&'f')
+    } else {
+        lead.to_digit(16) == Some((1 << rest) - 1)
+    };
+    lead_ok && digits.chars().skip(1).all(|c| c.eq_ignore_ascii_case(&'f'))
+}
+
+#[cfg(test)]
+mod width_tests {
+    use super::*;
+
+    #[test]
+    fn casts_become_size_casts() {
+        assert_eq!(width_exact("y = ((a$q) & 16'hffff);"), "y = 16'(a$q);");
+        assert_eq!(
+            width_exact("y = ((b + (c)) & 5'h1f) | d;"),
+            "y = 5'(b + (c)) | d;"
+        );
+        // Not a cast: the mask is not all ones, or the operand is not parenthesised twice.
+        assert_eq!(width_exact("y = ((a) & 8'h0f);"), "y = ((a) & 8'h0f);");
+        assert_eq!(
+            width_exact("y = (x & (a) & 8'hff);"),
+            "y = (x & (a) & 8'hff);"
+        );
+    }
+
+    #[test]
+    fn sized_part_select_offsets_become_unsized() {
+        assert_eq!(width_exact("x[(64'h8c)+:(16)]"), "x[140+:16]");
+        assert_eq!(width_exact("x[(32'ha)+:(6)]"), "x[10+:6]");
+    }
 }
 
 /// Renames module `top` to `name` and submodules `top$x` to `name$x`.

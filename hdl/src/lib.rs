@@ -3,6 +3,8 @@
 //! One block per file, its unit tests beside it. [`registry`] lists every block that is
 //! emitted as Verilog, under the module name it gets in `verilog-out/`.
 pub mod emit;
+pub mod fifo;
+pub mod reassembly;
 pub mod registry;
 pub mod timer;
 
@@ -15,6 +17,20 @@ pub trait Clocked {
 }
 
 impl<const A: usize, const N: usize, const M: usize> Clocked for timer::ScanningTimer<A, N, M> {
+    fn clock_input(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+}
+
+impl<
+        const A: usize,
+        const N: usize,
+        const C: usize,
+        const SA: usize,
+        const S: usize,
+        const BW: usize,
+    > Clocked for reassembly::Reassembly<A, N, C, SA, S, BW>
+{
     fn clock_input(&mut self) -> &mut Signal<In, Clock> {
         &mut self.clock
     }

@@ -1,5 +1,6 @@
 //! Every block that is emitted as Verilog, with the module name it gets.
 use crate::emit::{emit_verilog, EmitError};
+use crate::reassembly::{Reassembly128, Reassembly16, ReassemblyConfig};
 use crate::timer::{Timer128, Timer16};
 
 /// One emitted block configuration.
@@ -24,6 +25,26 @@ pub fn blocks() -> Vec<BlockSpec> {
             name: "timer_n128",
             about: "scanning timer, 128 entries, 16-bit metadata",
             verilog: || emit_verilog("timer_n128", Timer128::new()),
+        },
+        BlockSpec {
+            name: "reassembly_n16",
+            about: "reassembly, 16 messages, 4 size classes (202 KiB of buffers)",
+            verilog: || {
+                emit_verilog(
+                    "reassembly_n16",
+                    Reassembly16::new(&ReassemblyConfig::n16()),
+                )
+            },
+        },
+        BlockSpec {
+            name: "reassembly_n128",
+            about: "reassembly, 128 messages, 4 size classes (944 KiB of buffers)",
+            verilog: || {
+                emit_verilog(
+                    "reassembly_n128",
+                    Reassembly128::new(&ReassemblyConfig::n128()),
+                )
+            },
         },
     ]
 }
