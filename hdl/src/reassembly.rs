@@ -190,13 +190,13 @@ impl ReassemblyConfig {
 
 /// The two hash-way slot hashes of a key (16 bits each; a way uses the low `SA` bits).
 ///
-/// Way 0 XOR-folds the key; way 1 adds `tx_msg_id` to a rotated fold of the sender, so that
-/// keys colliding in one way rarely collide in the other.
+/// Way 0 XOR-folds the key; way 1 adds (with carries) `tx_msg_id` to a differently rotated
+/// fold of the sender, so that keys colliding in one way rarely collide in the other.
 pub fn slot_hashes(src_ip: u32, src_port: u16, tx_msg_id: u16) -> (u16, u16) {
     let hi = (src_ip >> 16) as u16;
     let lo = src_ip as u16;
     let h0 = hi ^ lo ^ src_port ^ tx_msg_id;
-    let sender = hi.rotate_left(5) ^ lo.rotate_left(11) ^ src_port.rotate_left(9);
+    let sender = hi.rotate_left(5) ^ lo ^ src_port.rotate_left(9);
     let h1 = tx_msg_id.wrapping_add(sender);
     (h0, h1)
 }
@@ -1019,7 +1019,7 @@ impl<
             ^ self.info_req.tx_msg_id.val();
         self.h1.next = self.info_req.tx_msg_id.val()
             + (((self.ip_hi.val() << self.sh5.val()) | (self.ip_hi.val() >> self.sh11.val()))
-                ^ ((self.ip_lo.val() << self.sh11.val()) | (self.ip_lo.val() >> self.sh5.val()))
+                ^ self.ip_lo.val()
                 ^ ((self.info_req.src_port.val() << self.sh9.val())
                     | (self.info_req.src_port.val() >> self.sh7.val())));
         self.way0.read_address.next = self.h0.val().get_bits::<SA>(0);

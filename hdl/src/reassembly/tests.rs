@@ -284,7 +284,8 @@ fn req(ip: u32, port: u16, txid: u16, len: u16, off: u8) -> Req {
     }
 }
 
-const TIMEOUT: u64 = 2000;
+/// Long enough that no test message times out unless the test waits for it.
+const TIMEOUT: u64 = 20_000;
 
 #[test]
 fn sixteen_byte_message_meets_the_budgets() {
@@ -316,4 +317,164 @@ fn sixteen_byte_message_meets_the_budgets() {
     assert_eq!((delivered, dups, af, to, br, bd), (1, 0, 0, 0, 0, 0));
     assert_eq!((ids, bufs), (16, 24), "everything freed");
     assert_eq!(tb.freed.len(), 1);
+}
+
+/// Marks and sends packet `off` of a message; returns the response.
+fn deliver_packet(
+    tb: &mut Tb,
+    seed: u32,
+    ip: u32,
+    port: u16,
+    txid: u16,
+    len: u16,
+    off: u8,
+) -> Resp {
+    let (_, _, r) = tb.request(req(ip, port, txid, len, off));
+    if !r.fail && r.new_pkt {
+        tb.send(frame(seed, ip, port, txid, len, off, r.id));
+    }
+    r
+}
+
+#[test]
+fn out_of_order_and_duplicate_packets_are_delivered_once_in_order() {
+    let mut tb = Tb::new(&ReassemblyConfig::n16(), TIMEOUT);
+    let (ip, port, txid, len) = (0x0a00_0002, 9, 77, 4 * 1024 + 300);
+    let order = [3u8, 0, 4, 3, 1, 0, 2];
+    let mut acks = vec![];
+    for &off in &order {
+        let r = deliver_packet(&mut tb, 3, ip, port, txid, len, off);
+        acks.push((r.new_pkt, r.ack_no, r.last_pkt));
+    }
+    // ackNo: smallest missing offset after marking.
+    assert_eq!(
+        acks,
+        vec![
+            (true, 0, false),
+            (true, 1, false),
+            (true, 1, false),
+            (false, 1, false),
+            (true, 2, false),
+            (false, 2, false),
+            (true, 5, true)
+        ]
+    );
+    tb.run(700);
+    let msgs = tb.messages();
+    assert_eq!(msgs.len(), 1);
+    assert_eq!(msgs[0].1, expected_message(3, ip, port, len));
+    let (delivered, dups, _, _, _, _, ids, bufs) = tb.stat();
+    assert_eq!((delivered, dups, ids, bufs), (1, 2, 16, 24));
+    // A late duplicate after delivery starts a new message, which times out.
+    let r = deliver_packet(&mut tb, 3, ip, port, txid, len, 1);
+    assert!(r.new_msg && r.new_pkt);
+    tb.run(TIMEOUT + 64);
+    let (delivered, _, _, timeouts, _, _, ids, bufs) = tb.stat();
+    assert_eq!((delivered, timeouts, ids, bufs), (1, 1, 16, 24));
+    assert_eq!(tb.messages().len(), 1);
+}
+
+#[test]
+fn senders_with_equal_ids_never_alias() {
+    let mut tb = Tb::new(&ReassemblyConfig::n16(), TIMEOUT);
+    // 16 senders, all using tx_msg_id 1: 16 distinct messages.
+    let mut ids = std::collections::BTreeSet::new();
+    for s in 0..16u32 {
+        let (_, _, r) = tb.request(req(0x0a00_0000 + s, 1000, 1, 2048, 0));
+        assert!(!r.fail && r.new_msg, "sender {s}: {r:?}");
+        ids.insert(r.id);
+    }
+    assert_eq!(ids.len(), 16);
+    // A 17th message finds no id: fail, counted, nothing changes.
+    let (_, _, r) = tb.request(req(0x0b00_0000, 1000, 1, 100, 0));
+    assert!(r.fail);
+    assert_eq!(tb.stat().2, 1, "alloc_fail");
+    // Second packets complete each sender's own message.
+    for s in 0..16u32 {
+        let (_, _, r0) = tb.request(Req {
+            mark: false,
+            ..req(0x0a00_0000 + s, 1000, 1, 2048, 0)
+        });
+        assert!(
+            !r0.new_msg && !r0.new_pkt,
+            "read-only call sees the mark: sender {s} {r0:?}"
+        );
+        tb.send(frame(s, 0x0a00_0000 + s, 1000, 1, 2048, 0, r0.id));
+        let r1 = deliver_packet(&mut tb, s, 0x0a00_0000 + s, 1000, 1, 2048, 1);
+        assert!(r1.last_pkt && r1.id == r0.id);
+    }
+    tb.run(400);
+    let msgs = tb.messages();
+    assert_eq!(msgs.len(), 16);
+    for (s, m) in msgs.iter().enumerate() {
+        assert_eq!(
+            m.1,
+            expected_message(s as u32, 0x0a00_0000 + s as u32, 1000, 2048)
+        );
+    }
+    assert_eq!(tb.stat().6, 16);
+}
+
+/// Streams `n` single-packet messages of `len` bytes back to back; asserts that the input
+/// never stalls and every message is delivered intact.
+fn line_rate(len: u16, n: u32) {
+    let mut tb = Tb::new(&ReassemblyConfig::n16(), TIMEOUT);
+    let frame_words = HDR_WORDS + (len as u64 + 7) / 8;
+    // The ingress pipeline's order: the request of packet k is issued while packet k-1
+    // streams, so its response (2 cycles) is back before packet k's first beat.
+    let key = |k: u32| (0x0a00_0100 + (k % 20), 4000u16, (k / 20) as u16);
+    let mut issued = 0u32;
+    let mut sent = 0u32;
+    let mut first_beat = None;
+    while sent < n {
+        if issued < n && issued <= sent + 1 && tb.reqs.is_empty() {
+            let (ip, port, txid) = key(issued);
+            tb.reqs.push_back(req(ip, port, txid, len, 0));
+            issued += 1;
+        }
+        if (sent as usize) < tb.resps.len() && tb.frames.len() < 2 {
+            let r = tb.resps[sent as usize].1;
+            assert!(!r.fail, "message {sent}: {r:?}");
+            let (ip, port, txid) = key(sent);
+            tb.frames
+                .push_back(frame(sent, ip, port, txid, len, 0, r.id));
+            sent += 1;
+        }
+        if first_beat.is_none() && !tb.frames.is_empty() {
+            first_beat = Some(tb.now());
+        }
+        tb.cycle();
+    }
+    while !tb.frames.is_empty() {
+        tb.cycle();
+    }
+    let start = first_beat.expect("started");
+    let end = *tb.last_beats.last().expect("frames");
+    tb.run(50);
+    assert_eq!(tb.sink_stalls, 0, "the input never stalls");
+    assert_eq!(
+        end - start + 1,
+        frame_words * n as u64,
+        "one word per cycle, no gaps"
+    );
+    let msgs = tb.messages();
+    assert_eq!(msgs.len(), n as usize);
+    for (k, m) in msgs.iter().enumerate() {
+        let (ip, port, _) = key(k as u32);
+        assert_eq!(m.1, expected_message(k as u32, ip, port, len));
+    }
+    let s = tb.stat();
+    assert_eq!((s.0, s.6, s.7), (n as u64, 16, 24));
+}
+
+#[test]
+fn back_to_back_65_byte_packets_run_at_line_rate() {
+    // 1-byte messages: 65-byte packets, 9 words each (the thesis' worst case).
+    line_rate(1, 300);
+}
+
+#[test]
+fn back_to_back_65_byte_messages_run_at_line_rate() {
+    // 65-byte messages: 129-byte packets, 17 words each.
+    line_rate(65, 200);
 }
