@@ -478,3 +478,152 @@ fn back_to_back_65_byte_messages_run_at_line_rate() {
     // 65-byte messages: 129-byte packets, 17 words each.
     line_rate(65, 200);
 }
+
+#[test]
+fn smallest_fitting_class_then_larger_then_fail() {
+    // Two small buffers, one large: a third small message takes the large buffer,
+    // a fourth fails and is counted.
+    let cfg = ReassemblyConfig::from_pairs(&[(512, 2), (38912, 1)]);
+    let mut tb = Tb::new(&cfg, TIMEOUT);
+    for t in 0..3u16 {
+        let (_, _, r) = tb.request(req(1, 1, t, 100, 0));
+        assert!(!r.fail && r.new_msg);
+    }
+    let u = tb.k.uut();
+    assert_eq!(u.stat.bufs_free.val().to_u64(), 0);
+    let (_, _, r) = tb.request(req(1, 1, 3, 100, 0));
+    assert!(r.fail);
+    let (_, _, r) = tb.request(req(1, 1, 4, 20_000, 3));
+    assert!(r.fail);
+    assert_eq!(tb.stat().2, 2, "alloc_fail");
+    // Malformed requests: fail, counted apart, nothing allocated.
+    for bad in [
+        req(2, 2, 0, 0, 0),
+        req(2, 2, 1, 38_913, 0),
+        req(2, 2, 2, 1024, 1),
+        req(1, 1, 0, 101, 0),
+    ] {
+        let (_, _, r) = tb.request(bad);
+        assert!(r.fail, "{bad:?}");
+    }
+    let s = tb.stat();
+    assert_eq!((s.2, s.4, s.6), (2, 4, 13));
+}
+
+#[test]
+fn timeout_frees_everything_and_activity_postpones_it() {
+    let timeout = 400;
+    let mut tb = Tb::new(&ReassemblyConfig::n16(), timeout);
+    let (ip, port, len) = (0x0a00_0009, 5, 3000);
+    let r = deliver_packet(&mut tb, 9, ip, port, 1, len, 0);
+    assert!(r.new_msg);
+    let t0 = tb.now();
+    // Activity every 200 cycles keeps the message alive.
+    for _ in 0..3 {
+        tb.run(200);
+        let (_, _, r) = tb.request(Req {
+            mark: false,
+            ..req(ip, port, 1, len, 1)
+        });
+        assert!(
+            !r.new_msg && !r.fail,
+            "{r:?} at {} freed {:?}",
+            tb.now(),
+            tb.freed
+        );
+    }
+    assert!(tb.freed.is_empty(), "freed while active");
+    let last_activity = tb.now();
+    tb.run(timeout + 16 + 40);
+    assert_eq!(tb.freed.len(), 1);
+    let (at, id, by_timer) = tb.freed[0];
+    assert!(by_timer && id == r.id);
+    assert!(
+        at > last_activity + timeout - 4,
+        "not early: {at} vs {last_activity}"
+    );
+    assert!(at <= last_activity + timeout + 16 + 8, "not late: {at}");
+    assert!(at > t0 + 600);
+    let s = tb.stat();
+    assert_eq!((s.0, s.3, s.6, s.7), (0, 1, 16, 24));
+    // A packet after the timeout starts over.
+    let r = deliver_packet(&mut tb, 9, ip, port, 1, len, 2);
+    assert!(r.new_msg && r.ack_no == 0);
+}
+
+#[test]
+fn malformed_frames_are_dropped_and_counted() {
+    let mut tb = Tb::new(&ReassemblyConfig::n16(), TIMEOUT);
+    let (ip, port, txid, len) = (0x0a00_0003, 3, 3, 2000);
+    let (_, _, r0) = tb.request(req(ip, port, txid, len, 0));
+    let good0 = frame(4, ip, port, txid, len, 0, r0.id);
+    // Unknown id, wrong key, offset not marked, truncated, too long, too short for a
+    // header: all dropped.
+    let mut bad = vec![];
+    bad.push(Frame {
+        id: 9,
+        ..good0.clone()
+    });
+    bad.push(Frame {
+        id: 99,
+        ..good0.clone()
+    });
+    bad.push(Frame {
+        txid: 4,
+        ..good0.clone()
+    });
+    bad.push(frame(4, ip, port, txid, len, 1, r0.id));
+    let mut short = good0.clone();
+    short.words.pop();
+    bad.push(short);
+    let mut long = good0.clone();
+    long.words.push(0);
+    bad.push(long);
+    let mut tiny = good0.clone();
+    tiny.words.truncate(2);
+    bad.push(tiny);
+    let n_bad = bad.len() as u64;
+    for f in bad {
+        tb.send(f);
+    }
+    tb.run(10);
+    assert_eq!(tb.stat().5, n_bad, "bad_data");
+    // The real packets still complete the message, byte for byte.
+    tb.send(good0);
+    let r1 = deliver_packet(&mut tb, 4, ip, port, txid, len, 1);
+    assert!(r1.last_pkt);
+    tb.run(400);
+    let msgs = tb.messages();
+    assert_eq!(msgs.len(), 1);
+    assert_eq!(msgs[0].1, expected_message(4, ip, port, len));
+    assert_eq!(tb.stat().0, 1);
+}
+
+#[test]
+fn output_backpressure_holds_messages_and_never_stalls_inputs() {
+    let mut tb = Tb::new(&ReassemblyConfig::n16(), TIMEOUT);
+    tb.ready = |c| c > 12_000 && c % 3 != 0;
+    // 20 two-packet messages while the output is stalled: 16 complete and wait, the
+    // other 4 fail allocation (no id is free), counted.
+    let mut fails = 0;
+    for t in 0..20u16 {
+        let r = deliver_packet(&mut tb, t as u32, 7, 7, t, 1500, 0);
+        if r.fail {
+            fails += 1;
+            continue;
+        }
+        deliver_packet(&mut tb, t as u32, 7, 7, t, 1500, 1);
+    }
+    assert_eq!(fails, 4);
+    assert_eq!(tb.sink_stalls, 0);
+    assert!(tb.now() < 12_000);
+    assert_eq!(tb.k.uut().stat.deliv_pending.val().to_u64(), 15);
+    tb.run(12_000 - tb.now() + 6000);
+    let msgs = tb.messages();
+    assert_eq!(msgs.len(), 16);
+    for (t, m) in msgs.iter().enumerate() {
+        assert_eq!(m.1, expected_message(t as u32, 7, 7, 1500));
+    }
+    let s = tb.stat();
+    assert_eq!((s.0, s.2, s.6, s.7), (16, 4, 16, 24));
+}
