@@ -32,7 +32,7 @@ for top in "${blocks[@]}"; do
   v="verilog-out/$top.v"
   [ -f "$v" ] || { echo "synth.sh: no $v (see ntsim blocks)" >&2; exit 2; }
   rpt="fpga/reports/$top.$family.txt"
-  if ! yosys -p "read_verilog $v; synth_xilinx -family $family -top $top -flatten -noiopad; tee -o $rpt stat" \
+  if ! yosys -p "read_verilog -sv $v; synth_xilinx -family $family -top $top -flatten -noiopad; tee -o $rpt stat" \
       > "target/fpga/$top.$family.log" 2>&1; then
     echo "synth.sh: yosys failed on $top; see target/fpga/$top.$family.log" >&2
     tail -20 "target/fpga/$top.$family.log" >&2

@@ -18,6 +18,26 @@
 //! the rewritten text against the Rust simulation, so the rewrite is checked too.
 use rust_hdl::prelude::*;
 
+/// Verilator configuration applied when linting emitted Verilog (`ntsim verilog` writes it
+/// next to the files as `lint_waivers.vlt`).
+///
+/// It waives exactly one kind of warning for named signals: `UNUSEDSIGNAL` for *some
+/// bits* of a value that is kept wider than the slice the block uses, because rust-hdl
+/// struct fields cannot have generic widths (e.g. a 24-bit buffer address of which a
+/// block with 2^15 words uses 15 bits, a 16-bit hash of which a way uses its slot bits).
+/// A signal that is entirely unused, and every other warning, still fails the lint.
+pub const LINT_WAIVERS: &str = r#"`verilator_config
+// reassembly: 16-bit slot hashes, of which each way uses its SA slot bits
+lint_off -rule UNUSEDSIGNAL -file "*" -match "Bits of signal are not used: 'h0'*"
+lint_off -rule UNUSEDSIGNAL -file "*" -match "Bits of signal are not used: 'h1'*"
+// reassembly: 16-bit message ids in table rows and rows' locations, of which A / SA bits index
+lint_off -rule UNUSEDSIGNAL -file "*" -match "Bits of signal are not used: 'hit_id'*"
+lint_off -rule UNUSEDSIGNAL -file "*" -match "Bits of signal are not used: 'row_loc_index'*"
+// reassembly: 24-bit buffer word addresses, of which the buffer RAM uses BW bits
+lint_off -rule UNUSEDSIGNAL -file "*" -match "Bits of signal are not used: 'wr_addr'*"
+lint_off -rule UNUSEDSIGNAL -file "*" -match "Bits of signal are not used: 'head_buf'*"
+"#;
+
 /// Error from elaborating a block before emission.
 #[derive(Debug)]
 pub struct EmitError(pub String);

@@ -4,11 +4,19 @@ use std::path::Path;
 use std::process::Command;
 
 /// Lints one emitted Verilog file with `verilator --lint-only -Wall`, allowing only
-/// DECLFILENAME (a file holds its block's submodules too). Returns the warnings.
+/// DECLFILENAME (a file holds its block's submodules too) and the partial-width waivers of
+/// [`nt_hdl::emit::LINT_WAIVERS`], written next to the file as `lint_waivers.vlt`.
+/// Returns the warnings.
 pub fn verilator_lint(file: &Path, top: &str) -> Result<(), String> {
     if which("verilator").is_none() {
         return Err("verilator is not installed: run the README's setup (scripts/setup.sh)".into());
     }
+    let waivers = file
+        .parent()
+        .unwrap_or_else(|| Path::new("."))
+        .join("lint_waivers.vlt");
+    std::fs::write(&waivers, nt_hdl::emit::LINT_WAIVERS)
+        .map_err(|e| format!("cannot write {}: {e}", waivers.display()))?;
     let out = Command::new("verilator")
         .args([
             "--lint-only",
@@ -17,6 +25,7 @@ pub fn verilator_lint(file: &Path, top: &str) -> Result<(), String> {
             "--top-module",
             top,
         ])
+        .arg(&waivers)
         .arg(file)
         .output()
         .map_err(|e| format!("cannot run verilator: {e}"))?;

@@ -18,6 +18,10 @@ fn committed_verilog_is_up_to_date() {
             Err(e) => stale.push(format!("{}: {e}", path.display())),
         }
     }
+    match std::fs::read_to_string(dir.join("lint_waivers.vlt")) {
+        Ok(w) if w == nt_hdl::emit::LINT_WAIVERS => {}
+        _ => stale.push("lint_waivers.vlt differs from nt_hdl::emit::LINT_WAIVERS".into()),
+    }
     for entry in std::fs::read_dir(&dir).unwrap() {
         let n = entry.unwrap().file_name().to_string_lossy().to_string();
         if n.ends_with(".v") && !names.contains(&n) {

@@ -122,6 +122,9 @@ fn write_verilog(out: &Path) -> Result<Vec<PathBuf>, String> {
         std::fs::write(&p, v).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
         files.push(p);
     }
+    let w = out.join("lint_waivers.vlt");
+    std::fs::write(&w, nt_hdl::emit::LINT_WAIVERS)
+        .map_err(|e| format!("cannot write {}: {e}", w.display()))?;
     Ok(files)
 }
 
