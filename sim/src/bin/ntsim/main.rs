@@ -59,6 +59,9 @@ enum Cmd {
         #[arg(long, default_value = "target/ntsim-bench")]
         work: PathBuf,
     },
+    /// Measure every block's latency and throughput budgets in cycles and print them
+    /// next to the published numbers.
+    Budget,
     /// List the blocks.
     Blocks,
 }
@@ -84,6 +87,9 @@ fn main() -> ExitCode {
             clock_hz,
         } => wave(&block, cycles, seed, &vcd, clock_hz),
         Cmd::Bench { cycles, seed, work } => bench::bench(cycles, seed, &work),
+        Cmd::Budget => nt_sim::budget::reassembly_budgets().map(|b| {
+            print!("{}", nt_sim::budget::format_budgets(&b));
+        }),
         Cmd::Blocks => {
             for b in nt_hdl::registry::blocks() {
                 let sim = if SIM_BLOCKS.contains(&b.name) {
@@ -91,7 +97,7 @@ fn main() -> ExitCode {
                 } else {
                     ""
                 };
-                println!("{:<12} {}  [{sim}]", b.name, b.about);
+                println!("{:<16} {}  [{sim}]", b.name, b.about);
             }
             Ok(())
         }

@@ -1,0 +1,354 @@
+//! Latency and throughput budgets, measured in cycles on the simulated blocks (`ntsim
+//! budget` prints them; the testbench asserts them against the thesis' Table 3.1).
+//!
+//! Every number comes from running the block on the kernel with a directed stimulus:
+//! nothing here is computed from the design's documentation.
+use crate::kernel::Kernel;
+use nt_hdl::reassembly::{Reassembly, ReassemblyConfig, HDR_WORDS, PKT_BYTES};
+use std::collections::VecDeque;
+
+/// One measured budget.
+#[derive(Clone, Debug)]
+pub struct Budget {
+    pub block: &'static str,
+    pub what: &'static str,
+    /// Measured value.
+    pub cycles: f64,
+    /// The published value it is compared with, and where it comes from.
+    pub reference: Option<(f64, &'static str)>,
+    /// The requirement (an upper bound), if any.
+    pub limit: Option<f64>,
+}
+
+/// A packet for the reassembly's ports: the key, length, offset and payload words.
+#[derive(Clone, Debug)]
+struct Packet {
+    ip: u32,
+    port: u16,
+    txid: u16,
+    len: u16,
+    off: u8,
+}
+
+impl Packet {
+    fn words(&self) -> u64 {
+        let start = self.off as u64 * PKT_BYTES;
+        let bytes = (self.len as u64 - start).min(PKT_BYTES);
+        HDR_WORDS + bytes.div_ceil(8)
+    }
+}
+
+/// What one cycle of the reassembly harness saw.
+#[derive(Default, Clone, Copy)]
+struct Seen {
+    req_accepted: bool,
+    resp: Option<(bool, u16)>,
+    last_beat_accepted: bool,
+    beat_stalled: bool,
+    out_word: bool,
+    out_last: bool,
+}
+
+/// Drives a reassembly block like the ingress pipeline does: a request per packet, then
+/// its frame once the response allowed it.
+struct RxHarness<
+    const A: usize,
+    const N: usize,
+    const C: usize,
+    const SA: usize,
+    const S: usize,
+    const BW: usize,
+> {
+    k: Kernel<Reassembly<A, N, C, SA, S, BW>>,
+    reqs: VecDeque<Packet>,
+    frames: VecDeque<(Packet, u16)>,
+    pos: u64,
+}
+
+impl<
+        const A: usize,
+        const N: usize,
+        const C: usize,
+        const SA: usize,
+        const S: usize,
+        const BW: usize,
+    > RxHarness<A, N, C, SA, S, BW>
+{
+    fn new(cfg: &ReassemblyConfig) -> Result<Self, String> {
+        let mut k = Kernel::new(Reassembly::new(cfg)).map_err(|e| e.to_string())?;
+        k.uut_mut().cfg.timeout.next = 1_000_000u64.into();
+        k.uut_mut().reset.next = true;
+        k.tick().map_err(|e| e.to_string())?;
+        k.uut_mut().reset.next = false;
+        Ok(Self {
+            k,
+            reqs: VecDeque::new(),
+            frames: VecDeque::new(),
+            pos: 0,
+        })
+    }
+
+    fn cycle(&mut self) -> Result<Seen, String> {
+        let now = self.k.cycle();
+        let u = self.k.uut_mut();
+        u.now.next = now.into();
+        u.source.ready.next = true;
+        u.info_req.valid.next = !self.reqs.is_empty();
+        if let Some(p) = self.reqs.front() {
+            u.info_req.mark_received.next = true;
+            u.info_req.src_ip.next = (p.ip as u64).into();
+            u.info_req.src_port.next = (p.port as u64).into();
+            u.info_req.tx_msg_id.next = (p.txid as u64).into();
+            u.info_req.msg_len.next = (p.len as u64).into();
+            u.info_req.pkt_offset.next = (p.off as u64).into();
+        }
+        u.sink.valid.next = !self.frames.is_empty();
+        let mut last = false;
+        if let Some((p, id)) = self.frames.front() {
+            last = self.pos + 1 == p.words();
+            u.sink.data.next = (self.pos * 0x0101_0101).into();
+            u.sink.last.next = last;
+            u.sink.remote_ip.next = (p.ip as u64).into();
+            u.sink.remote_port.next = (p.port as u64).into();
+            u.sink.msg_len.next = (p.len as u64).into();
+            u.sink.pkt_offset.next = (p.off as u64).into();
+            u.sink.local_port.next = 1u64.into();
+            u.sink.rx_msg_id.next = (*id as u64).into();
+            u.sink.tx_msg_id.next = (p.txid as u64).into();
+        }
+        self.k.settle().map_err(|e| e.to_string())?;
+        let u = self.k.uut();
+        let mut seen = Seen {
+            req_accepted: !self.reqs.is_empty() && u.info_req.ready.val(),
+            ..Default::default()
+        };
+        if u.info_resp.valid.val() {
+            let ok = !u.info_resp.fail.val() && u.info_resp.is_new_pkt.val();
+            seen.resp = Some((ok, u.info_resp.rx_msg_id.val().index() as u16));
+        }
+        if !self.frames.is_empty() {
+            if u.sink.ready.val() {
+                self.pos += 1;
+                if last {
+                    self.frames.pop_front();
+                    self.pos = 0;
+                    seen.last_beat_accepted = true;
+                }
+            } else {
+                seen.beat_stalled = true;
+            }
+        }
+        seen.out_word = u.source.valid.val();
+        seen.out_last = u.source.last.val();
+        if seen.req_accepted {
+            self.reqs.pop_front();
+        }
+        self.k.tick().map_err(|e| e.to_string())?;
+        Ok(seen)
+    }
+}
+
+/// Cycles from a GetRxMsgInfo request's acceptance to its response, and from the last
+/// word of a 16-byte single-packet message in to the first word of the message out.
+fn reassembly_latencies<
+    const A: usize,
+    const N: usize,
+    const C: usize,
+    const SA: usize,
+    const S: usize,
+    const BW: usize,
+>(
+    cfg: &ReassemblyConfig,
+) -> Result<(u64, u64), String> {
+    let mut h = RxHarness::<A, N, C, SA, S, BW>::new(cfg)?;
+    let p = Packet {
+        ip: 0x0a00_0001,
+        port: 1,
+        txid: 1,
+        len: 16,
+        off: 0,
+    };
+    h.reqs.push_back(p.clone());
+    let (mut accepted, mut info, mut last_in, mut first_out) = (None, None, None, None);
+    for _ in 0..200 {
+        let c = h.k.cycle();
+        let s = h.cycle()?;
+        if s.req_accepted {
+            accepted = Some(c);
+        }
+        if let Some((ok, id)) = s.resp {
+            if !ok {
+                return Err("the request failed".into());
+            }
+            info = Some(c - accepted.unwrap_or(c));
+            h.frames.push_back((p.clone(), id));
+        }
+        if s.last_beat_accepted {
+            last_in = Some(c);
+        }
+        if s.out_word && first_out.is_none() {
+            first_out = Some(c);
+        }
+    }
+    match (info, last_in, first_out) {
+        (Some(i), Some(l), Some(f)) => Ok((i, f - l)),
+        _ => Err("the 16-byte message was not delivered within 200 cycles".into()),
+    }
+}
+
+/// Streams `n` single-packet messages of `len` bytes back to back, issuing each request
+/// while the previous frame streams. Returns (input cycles per message, input stall
+/// cycles, messages delivered).
+fn reassembly_line_rate<
+    const A: usize,
+    const N: usize,
+    const C: usize,
+    const SA: usize,
+    const S: usize,
+    const BW: usize,
+>(
+    cfg: &ReassemblyConfig,
+    len: u16,
+    n: u32,
+) -> Result<(f64, u64, u64), String> {
+    let mut h = RxHarness::<A, N, C, SA, S, BW>::new(cfg)?;
+    let pkt = |k: u32| Packet {
+        ip: 0x0a00_0100 + (k % 20),
+        port: 4000,
+        txid: (k / 20) as u16,
+        len,
+        off: 0,
+    };
+    let (mut issued, mut answered, mut done, mut delivered, mut stalls) = (0u32, 0u32, 0u32, 0, 0);
+    let (mut first, mut last) = (None, 0);
+    let mut guard = 0u64;
+    while done < n {
+        guard += 1;
+        if guard > 200 * n as u64 + 1000 {
+            return Err(format!("line-rate run stuck after {done} of {n} messages"));
+        }
+        if issued < n && issued <= done + 2 && h.reqs.is_empty() {
+            h.reqs.push_back(pkt(issued));
+            issued += 1;
+        }
+        if first.is_none() && !h.frames.is_empty() {
+            first = Some(h.k.cycle());
+        }
+        let c = h.k.cycle();
+        let s = h.cycle()?;
+        if let Some((ok, id)) = s.resp {
+            if !ok {
+                let st = &h.k.uut().stat;
+                return Err(format!("message {answered} failed: alloc_fail {} bad_req {} ids_free {} bufs_free {} delivered {} bad_data {}", st.alloc_fail.val().index(), st.bad_req.val().index(), st.ids_free.val().index(), st.bufs_free.val().index(), st.delivered.val().index(), st.bad_data.val().index()));
+            }
+            h.frames.push_back((pkt(answered), id));
+            answered += 1;
+        }
+        stalls += s.beat_stalled as u64;
+        if s.last_beat_accepted {
+            done += 1;
+            last = c;
+        }
+        delivered += (s.out_word && s.out_last) as u64;
+    }
+    for _ in 0..100 {
+        let s = h.cycle()?;
+        delivered += (s.out_word && s.out_last) as u64;
+    }
+    let span = last + 1 - first.unwrap_or(0);
+    Ok((span as f64 / n as f64, stalls, delivered))
+}
+
+/// Measures every budget of the reassembly module (N = 16 and 128).
+pub fn reassembly_budgets() -> Result<Vec<Budget>, String> {
+    let mut out = vec![];
+    let c16 = ReassemblyConfig::n16();
+    let c128 = ReassemblyConfig::n128();
+    for (block, (info, deliver)) in [
+        (
+            "reassembly_n16",
+            reassembly_latencies::<4, 16, 5, 6, 64, 15>(&c16)?,
+        ),
+        (
+            "reassembly_n128",
+            reassembly_latencies::<7, 128, 8, 9, 512, 17>(&c128)?,
+        ),
+    ] {
+        out.push(Budget {
+            block,
+            what: "GetRxMsgInfo request -> response",
+            cycles: info as f64,
+            reference: None,
+            limit: Some(2.0),
+        });
+        out.push(Budget {
+            block,
+            what: "16 B message: last word in -> first word out",
+            cycles: deliver as f64,
+            reference: Some((3.0, "thesis Table 3.1 (0.94 ns)")),
+            limit: Some(3.0),
+        });
+    }
+    for (len, what, words) in [
+        (1u16, "1 B messages (65 B packets): cycles per packet", 9.0),
+        (
+            65u16,
+            "65 B messages (129 B packets): cycles per packet",
+            17.0,
+        ),
+    ] {
+        for (block, (per, stalls, delivered)) in [
+            (
+                "reassembly_n16",
+                reassembly_line_rate::<4, 16, 5, 6, 64, 15>(&c16, len, 400)?,
+            ),
+            (
+                "reassembly_n128",
+                reassembly_line_rate::<7, 128, 8, 9, 512, 17>(&c128, len, 400)?,
+            ),
+        ] {
+            if stalls != 0 || delivered != 400 {
+                return Err(format!(
+                    "{block}: {what}: {stalls} input stalls, {delivered} of 400 delivered"
+                ));
+            }
+            out.push(Budget {
+                block,
+                what,
+                cycles: per,
+                reference: Some((words, "one 64-bit word per cycle (line rate)")),
+                limit: Some(words),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Formats budgets as a table.
+pub fn format_budgets(b: &[Budget]) -> String {
+    let mut s = format!(
+        "{:<17} {:<52} {:>9} {:>7}  {}\n",
+        "block", "budget", "measured", "limit", "reference"
+    );
+    for x in b {
+        let lim = x
+            .limit
+            .map(|l| format!("{l}"))
+            .unwrap_or_else(|| "-".into());
+        let r = x
+            .reference
+            .map(|(v, w)| format!("{v} ({w})"))
+            .unwrap_or_else(|| "-".into());
+        let ok = x.limit.map(|l| x.cycles <= l).unwrap_or(true);
+        s += &format!(
+            "{:<17} {:<52} {:>9} {:>7}  {}{}\n",
+            x.block,
+            x.what,
+            x.cycles,
+            lim,
+            r,
+            if ok { "" } else { "  OVER BUDGET" }
+        );
+    }
+    s
+}

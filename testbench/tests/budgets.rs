@@ -1,0 +1,33 @@
+//! Every measured budget (`ntsim budget`) meets its limit: GetRxMsgInfo in 2 cycles, a
+//! 16-byte message out 2 cycles after its last word (thesis: 3), line rate with no input
+//! stall for back-to-back 1-byte and 65-byte messages.
+use nt_sim::budget::{format_budgets, reassembly_budgets};
+
+#[test]
+fn reassembly_meets_its_budgets() {
+    let b = reassembly_budgets().expect("measurement");
+    println!("{}", format_budgets(&b));
+    assert_eq!(b.len(), 8, "two latencies and two line rates for N = 16 and 128");
+    for x in &b {
+        let limit = x.limit.expect("every reassembly budget has a limit");
+        assert!(
+            x.cycles <= limit,
+            "{} {}: {} cycles, limit {limit}",
+            x.block,
+            x.what,
+            x.cycles
+        );
+    }
+    let get = |block: &str, what: &str| {
+        b.iter()
+            .find(|x| x.block == block && x.what.starts_with(what))
+            .map(|x| x.cycles)
+            .expect("budget row")
+    };
+    for block in ["reassembly_n16", "reassembly_n128"] {
+        assert_eq!(get(block, "GetRxMsgInfo"), 2.0);
+        assert_eq!(get(block, "16 B message"), 2.0);
+        assert_eq!(get(block, "1 B messages"), 9.0);
+        assert_eq!(get(block, "65 B messages"), 17.0);
+    }
+}
