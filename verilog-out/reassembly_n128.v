@@ -166,6 +166,7 @@ module reassembly_n128(clock,reset,now,cfg$timeout,info_req$valid,info_req$ready
     localparam  zero_10 = 10'b0;
     localparam  zero_24 = 24'h0;
     localparam  zero_32 = 32'h0;
+    localparam  half_32 = 32'h80000000;
     localparam  zero_64 = 64'h0;
     
     // Stub signals
@@ -242,10 +243,10 @@ module reassembly_n128(clock,reset,now,cfg$timeout,info_req$valid,info_req$ready
     reg  cam_id$3$clock;
     reg  [6:0] rows$read_address;
     reg  rows$read_clock;
-    wire  [215:0] rows$read_data;
+    wire  [247:0] rows$read_data;
     reg  [6:0] rows$write_address;
     reg  rows$write_clock;
-    reg  [215:0] rows$write_data;
+    reg  [247:0] rows$write_data;
     reg  rows$write_enable;
     reg  [127:0] active$d;
     wire  [127:0] active$q;
@@ -429,8 +430,8 @@ module reassembly_n128(clock,reset,now,cfg$timeout,info_req$valid,info_req$ready
     reg  [6:0] s3_id$d;
     wire  [6:0] s3_id$q;
     reg  s3_id$clock;
-    reg  [215:0] s3_row$d;
-    wire  [215:0] s3_row$q;
+    reg  [247:0] s3_row$d;
+    wire  [247:0] s3_row$q;
     reg  s3_row$clock;
     reg  [15:0] dp_beats$d;
     wire  [15:0] dp_beats$q;
@@ -572,8 +573,8 @@ module reassembly_n128(clock,reset,now,cfg$timeout,info_req$valid,info_req$ready
     reg  [511:0] ins_mask0;
     reg  [511:0] ins_mask1;
     reg  [3:0] cam_ins_mask;
-    reg  [215:0] row;
-    reg  [215:0] row_new;
+    reg  [247:0] row;
+    reg  [247:0] row_new;
     reg  [5:0] total;
     reg  [37:0] full;
     reg  [37:0] pkt_bit;
@@ -601,6 +602,11 @@ module reassembly_n128(clock,reset,now,cfg$timeout,info_req$valid,info_req$ready
     reg  [5:0] pkt_total;
     reg  out_room;
     reg  [15:0] msg_words;
+    reg  tmo_live;
+    reg  tmo_rearm;
+    reg  [31:0] tmo_slack;
+    reg  [31:0] expiry_lo;
+    reg  [31:0] now_lo;
     reg  [7:0] ids_free_c;
     reg  [7:0] class_free$0;
     reg  [7:0] class_free$1;
@@ -1427,6 +1433,8 @@ module reassembly_n128(clock,reset,now,cfg$timeout,info_req$valid,info_req$ready
         out_fifo$clock = clock;
         out_fifo$reset = reset;
         expiry = now + 64'(cfg$timeout);
+        expiry_lo = expiry[0+:32];
+        now_lo = now[0+:32];
         info_req$ready = ~(dp_unres_pend$q | dp_check_pend$q | free_pend$q | timer$source$valid | reset);
         timer$source$ready = 1'b0;
         s0_kind = k_none;
@@ -1488,7 +1496,10 @@ module reassembly_n128(clock,reset,now,cfg$timeout,info_req$valid,info_req$ready
         if (s2_kind$q == k_free_dlv) begin
             do_free = s2_active;
         end
-        if ((s2_kind$q == k_free_tmo) & s2_active & ~s2_delivering & (row[200+:16] == s2_gen$q) & ~(dp_hold$q & (dp_id$q == 16'(s2_id$q)))) begin
+        tmo_live = (s2_kind$q == k_free_tmo) & s2_active & ~s2_delivering & (row[200+:16] == s2_gen$q);
+        tmo_slack = now_lo - row[216+:32];
+        tmo_rearm = tmo_live & ((tmo_slack >= half_32) | (dp_hold$q & (dp_id$q == 16'(s2_id$q))));
+        if (tmo_live & ~tmo_rearm) begin
             do_free = 1'b1;
         end
         row_loc_index = row[184+:16];
@@ -1942,6 +1953,7 @@ module reassembly_n128(clock,reset,now,cfg$timeout,info_req$valid,info_req$ready
                 end
                 rows$write_enable = 1'b1;
                 rows$write_data[0+:38] = received_next;
+                rows$write_data[216+:32] = expiry_lo;
                 timer$cmd$valid = 1'b1;
                 if (s2_new$q) begin
                     active_set = one_n << s2_id$q;
@@ -1968,7 +1980,7 @@ module reassembly_n128(clock,reset,now,cfg$timeout,info_req$valid,info_req$ready
             rows$write_enable = 1'b1;
             rows$write_data[38+:38] = stored_next;
         end
-        if ((s2_kind$q == k_free_tmo) & s2_active & ~s2_delivering & (row[200+:16] == s2_gen$q) & dp_hold$q & (dp_id$q == 16'(s2_id$q))) begin
+        if (tmo_rearm) begin
             timer$cmd$valid = 1'b1;
         end
         stat$freed_valid = do_free;
@@ -2013,10 +2025,10 @@ module reassembly_n128(clock,reset,now,cfg$timeout,info_req$valid,info_req$ready
             pkt_bytes = sink$msg_len - (16'(sink$pkt_offset) << sh10);
         end
         deliv_set = zero_n;
-        dp_check_pend$d = 1'b0;
-        dp_unres_pend$d = 1'b0;
+        dp_check_pend$d = dp_check_pend$q & (s0_kind != k_check);
+        dp_unres_pend$d = dp_unres_pend$q & (s0_kind != k_unres);
         dp_payload_idx = dp_beats$q - hdr_words;
-        dp_good = v_ok$q & ((dp_beats$q + one_8) == (hdr_words + dp_words$q));
+        dp_good = v_ok$q & ~dp_first & ((dp_beats$q + one_8) == (hdr_words + dp_words$q));
         buffer$write_enable = 1'b0;
         pkt_words16 = (pkt_bytes + c7) >> sh3;
         wr_addr = v_buf$q + (24'(dp_off$q) << sh7) + 24'(dp_payload_idx);
@@ -2043,9 +2055,11 @@ module reassembly_n128(clock,reset,now,cfg$timeout,info_req$valid,info_req$ready
                 dp_off$d = sink$pkt_offset;
                 dp_local_port$d = sink$local_port;
                 dp_words$d = pkt_words16;
-                dp_check_pend$d = 1'b1;
-                dp_outstanding$d = 1'b1;
                 v_ok$d = 1'b0;
+                if (~sink$last) begin
+                    dp_check_pend$d = 1'b1;
+                    dp_outstanding$d = 1'b1;
+                end
             end
             if (v_ok$q & ~dp_first & (dp_beats$q >= hdr_words) & (dp_payload_idx < dp_words$q)) begin
                 buffer$write_enable = 1'b1;
@@ -2061,7 +2075,7 @@ module reassembly_n128(clock,reset,now,cfg$timeout,info_req$valid,info_req$ready
                 end
                 else begin
                     cnt_bad_data$d = cnt_bad_data$q + one_32;
-                    if (v_ok$q) begin
+                    if (v_ok$q & ~dp_first) begin
                         dp_unres_pend$d = 1'b1;
                     end
                 end
@@ -5168,14 +5182,14 @@ module reassembly_n128$rows(read_address,read_clock,read_data,write_address,writ
     // Module arguments
     input wire  [6:0] read_address;
     input wire  read_clock;
-    output reg  [215:0] read_data;
+    output reg  [247:0] read_data;
     input wire  [6:0] write_address;
     input wire  write_clock;
-    input wire  [215:0] write_data;
+    input wire  [247:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[215:0] mem[127:0];
+    reg[247:0] mem[127:0];
     
     
     
@@ -5727,13 +5741,13 @@ endmodule // reassembly_n128$s3_id
 module reassembly_n128$s3_row(d,q,clock);
     
     // Module arguments
-    input wire  [215:0] d;
-    output reg  [215:0] q;
+    input wire  [247:0] d;
+    output reg  [247:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 216'h0;
+       q = 248'h0;
     end
     
     always @(posedge clock) begin

@@ -37,8 +37,9 @@
 //!   The payload is stored when the message is active, the key and `msg_len` match, the
 //!   offset is in range, the extern has marked the offset received and it is not stored
 //!   yet; and only if the frame has exactly the expected number of words. Any other
-//!   frame is dropped and counted (`stat.bad_data`). `ready` is high for every frame of
-//!   at least [`HDR_WORDS`]+1 words; it drops only inside frames of under 5 words.
+//!   frame is dropped and counted (`stat.bad_data`), including one-beat frames. `ready` is
+//!   high for every frame of at least [`HDR_WORDS`]+1 words; it drops only inside frames
+//!   of 2 to 4 words, until their check is done.
 //! * `source`: delivered messages: the RX app header word
 //!   `src_ip[63:32] | src_context[31:16] | msg_len[15:0]`, then `ceil(msg_len/8)` payload
 //!   words (network byte order, first byte in bits 63:56), `last` on the final word and
@@ -46,8 +47,13 @@
 //!   completed.
 //! * `stat`: counters and free-list levels; `freed_*` pulses once per freed message.
 //! * `cfg.timeout`: cycles of inactivity after which a message is dropped (Alg. 1's
-//!   ingress timer: scheduled on the first packet, rescheduled on each, cancelled when
-//!   the message is freed after delivery; expiry frees everything the message held).
+//!   ingress timer: scheduled on the first packet, rescheduled on each request, cancelled
+//!   when the message is freed after delivery; expiry frees everything the message held).
+//!   Must be below 2^31. A message is freed by its timer between `timeout + 1` and
+//!   `timeout + N + 4` cycles after its last request took effect, never while a frame of it
+//!   is in the data port and never once it is complete. A timer event that raced a request
+//!   (the timer fired before the request's reschedule reached it) is recognised from the
+//!   expiry stored with the message, and the timer is re-armed instead.
 //! * `now`: the free-running cycle counter shared with the rest of the NIC.
 //!
 //! # Latency and throughput (cycles)
@@ -124,7 +130,7 @@ impl ReassemblyConfig {
 
     /// 64-bit words in one buffer of class `c`.
     pub fn words(c: &SizeClass) -> u64 {
-        (c.bytes as u64 + 7) / 8
+        (c.bytes as u64).div_ceil(8)
     }
 
     /// Word address of the first buffer of each class.
@@ -315,6 +321,9 @@ pub struct MsgRow {
     pub loc_kind: Bits<2>,
     pub loc_index: Bits<16>,
     pub gen: Bits<16>,
+    /// Low 32 bits of the expiry cycle set by the last request: a timer event that raced
+    /// a request (fired before the request's reschedule reached the timer) is recognised.
+    pub expiry_lo: Bits<32>,
 }
 
 /// A completed message waiting for the delivery engine.
@@ -528,6 +537,11 @@ pub struct Reassembly<
     pkt_total: Signal<Local, Bits<6>>,
     out_room: Signal<Local, bool>,
     msg_words: Signal<Local, Bits<16>>,
+    tmo_live: Signal<Local, bool>,
+    tmo_rearm: Signal<Local, bool>,
+    tmo_slack: Signal<Local, Bits<32>>,
+    expiry_lo: Signal<Local, Bits<32>>,
+    now_lo: Signal<Local, Bits<32>>,
     ids_free_c: Signal<Local, Bits<C>>,
     class_free: [Signal<Local, Bits<C>>; MAX_CLASSES],
     pkt_last_off: Signal<Local, Bits<6>>,
@@ -594,6 +608,7 @@ pub struct Reassembly<
     zero_10: Constant<Bits<10>>,
     zero_24: Constant<Bits<24>>,
     zero_32: Constant<Bits<32>>,
+    half_32: Constant<Bits<32>>,
     zero_64: Constant<Bits<64>>,
 }
 
@@ -792,6 +807,11 @@ impl<
             pkt_total: Default::default(),
             out_room: Default::default(),
             msg_words: Default::default(),
+            tmo_live: Default::default(),
+            tmo_rearm: Default::default(),
+            tmo_slack: Default::default(),
+            expiry_lo: Default::default(),
+            now_lo: Default::default(),
             ids_free_c: Default::default(),
             class_free: Default::default(),
             pkt_last_off: Default::default(),
@@ -856,6 +876,7 @@ impl<
             zero_10: Constant::new(0.into()),
             zero_24: Constant::new(0.into()),
             zero_32: Constant::new(0.into()),
+            half_32: Constant::new((1u64 << 31).into()),
             zero_64: Constant::new(0.into()),
         }
     }
@@ -988,6 +1009,8 @@ impl<
         self.out_fifo.reset.next = self.reset.val();
 
         self.expiry.next = self.now.val() + bit_cast::<64, 32>(self.cfg.timeout.val());
+        self.expiry_lo.next = self.expiry.val().get_bits::<32>(0);
+        self.now_lo.next = self.now.val().get_bits::<32>(0);
 
         // ================= S0: arbitrate, hash, read the table ways =================
         self.info_req.ready.next = !(self.dp_unres_pend.q.val()
@@ -1060,13 +1083,19 @@ impl<
         if self.s2_kind.q.val() == self.k_free_dlv.val() {
             self.do_free.next = self.s2_active.val();
         }
-        if (self.s2_kind.q.val() == self.k_free_tmo.val())
+        // A timeout is for this message (same allocation) while it is still receiving. It
+        // frees the message only if no request has moved the expiry since the timer fired
+        // and no frame of it is in the data port; otherwise the timer is re-armed.
+        self.tmo_live.next = (self.s2_kind.q.val() == self.k_free_tmo.val())
             & self.s2_active.val()
             & !self.s2_delivering.val()
-            & (self.row.val().gen == self.s2_gen.q.val())
-            & !(self.dp_hold.q.val()
-                & (self.dp_id.q.val() == bit_cast::<16, A>(self.s2_id.q.val())))
-        {
+            & (self.row.val().gen == self.s2_gen.q.val());
+        self.tmo_slack.next = self.now_lo.val() - self.row.val().expiry_lo;
+        self.tmo_rearm.next = self.tmo_live.val()
+            & ((self.tmo_slack.val() >= self.half_32.val())
+                | (self.dp_hold.q.val()
+                    & (self.dp_id.q.val() == bit_cast::<16, A>(self.s2_id.q.val()))));
+        if self.tmo_live.val() & !self.tmo_rearm.val() {
             self.do_free.next = true;
         }
         self.row_loc_index.next = self.row.val().loc_index;
@@ -1378,6 +1407,7 @@ impl<
                 }
                 self.rows.write_enable.next = true;
                 self.rows.write_data.next.received = self.received_next.val();
+                self.rows.write_data.next.expiry_lo = self.expiry_lo.val();
                 self.timer.cmd.valid.next = true;
                 if self.s2_new.q.val() {
                     self.active_set.next = self.one_n.val() << self.s2_id.q.val();
@@ -1416,14 +1446,9 @@ impl<
             self.rows.write_data.next.stored = self.stored_next.val();
         }
 
-        // Timeout of a message whose packet is being written: re-arm instead of freeing.
-        if (self.s2_kind.q.val() == self.k_free_tmo.val())
-            & self.s2_active.val()
-            & !self.s2_delivering.val()
-            & (self.row.val().gen == self.s2_gen.q.val())
-            & self.dp_hold.q.val()
-            & (self.dp_id.q.val() == bit_cast::<16, A>(self.s2_id.q.val()))
-        {
+        // A timeout that raced a request, or whose message has a frame in the data port:
+        // re-arm (a schedule keeps the allocation number as metadata).
+        if self.tmo_rearm.val() {
             self.timer.cmd.valid.next = true;
         }
         self.stat.freed_valid.next = self.do_free.val();
@@ -1468,10 +1493,14 @@ impl<
                 - (bit_cast::<16, 8>(self.sink.pkt_offset.val()) << self.sh10.val());
         }
         self.deliv_set.next = self.zero_n.val();
-        self.dp_check_pend.d.next = false;
-        self.dp_unres_pend.d.next = false;
+        // A pending data-port op waits until S0 takes it.
+        self.dp_check_pend.d.next =
+            self.dp_check_pend.q.val() & (self.s0_kind.val() != self.k_check.val());
+        self.dp_unres_pend.d.next =
+            self.dp_unres_pend.q.val() & (self.s0_kind.val() != self.k_unres.val());
         self.dp_payload_idx.next = self.dp_beats.q.val() - self.hdr_words.val();
         self.dp_good.next = self.v_ok.q.val()
+            & !self.dp_first.val()
             & ((self.dp_beats.q.val() + self.one_8.val())
                 == (self.hdr_words.val() + self.dp_words.q.val()));
         self.buffer.write_enable.next = false;
@@ -1503,9 +1532,12 @@ impl<
                 self.dp_off.d.next = self.sink.pkt_offset.val();
                 self.dp_local_port.d.next = self.sink.local_port.val();
                 self.dp_words.d.next = self.pkt_words16.val();
-                self.dp_check_pend.d.next = true;
-                self.dp_outstanding.d.next = true;
                 self.v_ok.d.next = false;
+                // A one-beat frame cannot carry a payload: no check, just dropped below.
+                if !self.sink.last.val() {
+                    self.dp_check_pend.d.next = true;
+                    self.dp_outstanding.d.next = true;
+                }
             }
             if self.v_ok.q.val()
                 & !self.dp_first.val()
@@ -1525,7 +1557,7 @@ impl<
                     }
                 } else {
                     self.cnt_bad_data.d.next = self.cnt_bad_data.q.val() + self.one_32.val();
-                    if self.v_ok.q.val() {
+                    if self.v_ok.q.val() & !self.dp_first.val() {
                         self.dp_unres_pend.d.next = true;
                     }
                 }

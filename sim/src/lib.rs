@@ -7,6 +7,7 @@ pub mod icarus;
 pub mod kernel;
 pub mod ports;
 pub mod runs;
+pub mod rx_workload;
 pub mod tools;
 pub mod vcd;
 pub mod verilator;

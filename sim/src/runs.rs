@@ -3,28 +3,39 @@
 //! waveform and the per-cycle port record) out.
 use crate::kernel::{Kernel, KernelError};
 use crate::ports::PortRecorder;
+use crate::rx_workload::{RxDriver, RxKnobs, RxSchedule};
 use crate::workload::{drive_timer, read_timer, TimerInputs, TimerWorkload};
+use nt_hdl::reassembly::{Reassembly, ReassemblyConfig};
 use nt_hdl::timer::ScanningTimer;
 use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
 /// Blocks the drivers know, by their Verilog module name.
-pub const SIM_BLOCKS: &[&str] = &["timer_n16", "timer_n128"];
+pub const SIM_BLOCKS: &[&str] = &[
+    "timer_n16",
+    "timer_n128",
+    "reassembly_n16",
+    "reassembly_n128",
+];
 
-/// Resolves a block name or alias (`timer` = `timer_n16`).
+/// Resolves a block name or alias (`timer` = `timer_n16`, `reassembly` = `reassembly_n16`).
 pub fn resolve_block(name: &str) -> Result<&'static str, String> {
     let n = match name {
         "timer" => "timer_n16",
+        "reassembly" => "reassembly_n16",
         other => other,
     };
     SIM_BLOCKS.iter().copied().find(|b| *b == n).ok_or_else(|| {
         format!(
-            "unknown block {name:?}; known: timer, {}",
+            "unknown block {name:?}; known: timer, reassembly, {}",
             SIM_BLOCKS.join(", ")
         )
     })
 }
+
+/// Inactivity timeout the reassembly runs drive on `cfg.timeout` (cycles).
+pub const REASSEMBLY_RUN_TIMEOUT: u64 = 3000;
 
 /// What a run did.
 #[derive(Debug, Clone)]
@@ -61,6 +72,22 @@ pub fn run_block(
         "timer_n128" => {
             run_timer::<7, 128, 16>(block, cycles, seed, opts).map_err(|e| e.to_string())
         }
+        "reassembly_n16" => run_reassembly::<4, 16, 5, 6, 64, 15>(
+            block,
+            &ReassemblyConfig::n16(),
+            cycles,
+            seed,
+            opts,
+        )
+        .map_err(|e| e.to_string()),
+        "reassembly_n128" => run_reassembly::<7, 128, 8, 9, 512, 17>(
+            block,
+            &ReassemblyConfig::n128(),
+            cycles,
+            seed,
+            opts,
+        )
+        .map_err(|e| e.to_string()),
         _ => Err(format!("no driver for {block}")),
     }
 }
@@ -76,13 +103,11 @@ pub fn timer_stimulus(
     (0..cycles).map(|c| w.next(c)).collect()
 }
 
-fn run_timer<const A: usize, const N: usize, const M: usize>(
-    block: &'static str,
-    cycles: u64,
-    seed: u64,
+/// Opens the run's kernel outputs (clock, VCD, port record) as `opts` asks.
+fn open_outputs<B: rust_hdl::prelude::Block + nt_hdl::Clocked>(
+    k: &mut Kernel<B>,
     opts: &RunOptions,
-) -> Result<(RunSummary, Option<PortRecorder>), KernelError> {
-    let mut k = Kernel::new(ScanningTimer::<A, N, M>::new())?;
+) -> Result<(), KernelError> {
     if let Some(hz) = opts.clock_hz {
         k.set_clock_hz(hz)?;
     }
@@ -93,24 +118,87 @@ fn run_timer<const A: usize, const N: usize, const M: usize>(
     if opts.record_ports {
         k.record_ports("clock")?;
     }
+    Ok(())
+}
+
+/// Prints progress on long runs (every 10 % from 2 M cycles on).
+fn progress(block: &str, now: u64, cycles: u64, t0: Instant) {
+    if cycles >= 2_000_000 && now > 0 && now.is_multiple_of(cycles / 10) {
+        eprintln!(
+            "  {block}: {}% ({now} of {cycles} cycles, {:.0} cycles/s)",
+            now * 100 / cycles,
+            now as f64 / t0.elapsed().as_secs_f64()
+        );
+    }
+}
+
+/// The reassembly module under [`RxDriver`] playing a seeded [`RxSchedule`]: interleaved,
+/// reordered, duplicated, lost and trimmed packets of messages from 16+ senders, with
+/// output backpressure. Events = message words delivered; commands = requests accepted.
+fn run_reassembly<
+    const A: usize,
+    const N: usize,
+    const C: usize,
+    const SA: usize,
+    const S: usize,
+    const BW: usize,
+>(
+    block: &'static str,
+    cfg: &ReassemblyConfig,
+    cycles: u64,
+    seed: u64,
+    opts: &RunOptions,
+) -> Result<(RunSummary, Option<PortRecorder>), KernelError> {
+    let mut k = Kernel::new(Reassembly::<A, N, C, SA, S, BW>::new(cfg))?;
+    open_outputs(&mut k, opts)?;
+    let knobs = RxKnobs {
+        messages: (cycles / 150).clamp(8, 100_000) as usize,
+        ..RxKnobs::default()
+    };
+    let sched = RxSchedule::generate(seed, &knobs);
+    let mut d = RxDriver::new(sched, &knobs, seed, N, REASSEMBLY_RUN_TIMEOUT);
+    let (mut events, mut commands) = (0u64, 0u64);
+    let t0 = Instant::now();
+    for _ in 0..cycles {
+        let now = k.cycle();
+        progress(block, now, cycles, t0);
+        d.drive(now, k.uut_mut());
+        k.settle()?;
+        let seen = d.observe(now, k.uut());
+        events += seen.out.valid as u64 * seen.out.ready as u64;
+        commands += seen.req.is_some() as u64;
+        k.tick()?;
+    }
+    k.finish()?;
+    let seconds = t0.elapsed().as_secs_f64();
+    let rec = k.take_port_record();
+    Ok((
+        RunSummary {
+            block,
+            cycles,
+            seed,
+            events,
+            commands,
+            seconds,
+        },
+        rec,
+    ))
+}
+
+fn run_timer<const A: usize, const N: usize, const M: usize>(
+    block: &'static str,
+    cycles: u64,
+    seed: u64,
+    opts: &RunOptions,
+) -> Result<(RunSummary, Option<PortRecorder>), KernelError> {
+    let mut k = Kernel::new(ScanningTimer::<A, N, M>::new())?;
+    open_outputs(&mut k, opts)?;
     let mut w = TimerWorkload::new(seed, N, M);
     let (mut events, mut commands) = (0u64, 0u64);
     let t0 = Instant::now();
-    let progress_every = if cycles >= 2_000_000 {
-        cycles / 10
-    } else {
-        u64::MAX
-    };
     for _ in 0..cycles {
-        if k.cycle() > 0 && k.cycle() % progress_every == 0 {
-            eprintln!(
-                "  {block}: {}% ({} of {cycles} cycles, {:.0} cycles/s)",
-                k.cycle() * 100 / cycles,
-                k.cycle(),
-                k.cycle() as f64 / t0.elapsed().as_secs_f64()
-            );
-        }
         let now = k.cycle();
+        progress(block, now, cycles, t0);
         let i = w.next(now);
         drive_timer(k.uut_mut(), now, &i);
         k.settle()?;

@@ -177,14 +177,67 @@ fn default_job_simulates_writes_waveforms_and_verilog() {
     for f in [
         "out/timer_n16.vcd",
         "out/timer_n128.vcd",
+        "out/reassembly_n16.vcd",
         "out/verilog/timer_n16.v",
         "out/verilog/timer_n128.v",
+        "out/verilog/reassembly_n16.v",
+        "out/verilog/reassembly_n128.v",
     ] {
         let m = std::fs::metadata(d.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
         assert!(m.len() > 100, "{f} is empty");
     }
     assert!(out.contains("expiry events"), "{out}");
+    assert!(out.contains("words delivered"), "{out}");
+    assert!(
+        out.contains("last word in -> first word out"),
+        "budgets not printed: {out}"
+    );
     assert!(out.contains("clean"), "lint not reported: {out}");
+}
+
+#[test]
+fn budget_prints_measured_cycles_next_to_the_limits() {
+    let d = tmp("budget");
+    let o = ntsim(&["budget"], &d);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}{err}");
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("reassembly_n16") && l.contains("last word in"))
+        .unwrap_or_else(|| panic!("no delivery-latency row: {out}"));
+    let cols: Vec<&str> = row.split_whitespace().collect();
+    assert!(cols.contains(&"2") && cols.contains(&"3"), "{row}");
+    assert!(!out.contains("OVER BUDGET"), "{out}");
+}
+
+#[test]
+fn reassembly_waveform_has_its_ports() {
+    let d = tmp("rxwave");
+    let vcd = d.join("r.vcd");
+    let o = ntsim(
+        &[
+            "wave",
+            "reassembly",
+            "--cycles",
+            "600",
+            "--seed",
+            "5",
+            "--vcd",
+            vcd.to_str().unwrap(),
+        ],
+        &d,
+    );
+    assert!(o.status.success(), "{:?}", text(&o));
+    let body = std::fs::read_to_string(&vcd).unwrap();
+    for scope in ["info_req", "info_resp", "sink", "source", "stat", "timer"] {
+        assert!(
+            body.contains(&format!("$scope module {scope} $end")),
+            "scope {scope} missing from the VCD"
+        );
+    }
+    for var in [" ack_no $end", " delivered $end", " rx_msg_id $end"] {
+        assert!(body.contains(var), "{var} missing from the VCD");
+    }
 }
 
 #[test]
@@ -192,7 +245,7 @@ fn blocks_are_listed() {
     let d = tmp("blocks");
     let (out, _) = text(&ntsim(&["blocks"], &d));
     assert!(
-        out.contains("timer_n16") && out.contains("timer_n128"),
+        out.contains("timer_n16") && out.contains("reassembly_n128"),
         "{out}"
     );
 }

@@ -7,7 +7,11 @@ use nt_sim::budget::{format_budgets, reassembly_budgets};
 fn reassembly_meets_its_budgets() {
     let b = reassembly_budgets().expect("measurement");
     println!("{}", format_budgets(&b));
-    assert_eq!(b.len(), 8, "two latencies and two line rates for N = 16 and 128");
+    assert_eq!(
+        b.len(),
+        8,
+        "two latencies and two line rates for N = 16 and 128"
+    );
     for x in &b {
         let limit = x.limit.expect("every reassembly budget has a limit");
         assert!(

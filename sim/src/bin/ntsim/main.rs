@@ -19,8 +19,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// The main job with built-in defaults: simulate the timer under a seeded random
-    /// workload, write its VCD, emit every block's Verilog and lint it when Verilator is there.
+    /// The main job with built-in defaults: simulate the timers and the reassembly module
+    /// under seeded random workloads, write their VCDs, measure the budgets, emit every
+    /// block's Verilog and lint it when Verilator is there.
     Demo {
         /// Output directory.
         #[arg(long, default_value = "out")]
@@ -161,24 +162,41 @@ fn wave(block: &str, cycles: u64, seed: u64, vcd: &Path, clock_hz: f64) -> Resul
 fn demo(out: &Path, cycles: u64, seed: u64) -> Result<(), String> {
     check_cycles(cycles)?;
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    println!("ntsim demo: timer under a seeded random workload, waveform, Verilog");
-    for block in ["timer_n16", "timer_n128"] {
+    println!("ntsim demo: blocks under seeded random workloads, waveforms, budgets, Verilog");
+    // The reassembly's waveform holds hundreds of signals: a quarter of the cycles keeps
+    // its VCD near 50 MB.
+    for (block, n, what) in [
+        ("timer_n16", cycles, ("commands", "expiry events")),
+        ("timer_n128", cycles, ("commands", "expiry events")),
+        (
+            "reassembly_n16",
+            cycles.div_ceil(4),
+            ("requests", "words delivered"),
+        ),
+    ] {
         let vcd = out.join(format!("{block}.vcd"));
         let opts = RunOptions {
             vcd: Some(&vcd),
             ..Default::default()
         };
-        let (s, _) = run_block(block, cycles, seed, &opts)?;
+        let (s, _) = run_block(block, n, seed, &opts)?;
         println!(
-            "  {:<11} {} cycles (seed {}): {} commands, {} expiry events, {:.0} cycles/s with VCD -> {}",
+            "  {:<15} {} cycles (seed {}): {} {}, {} {}, {:.0} cycles/s with VCD -> {}",
             s.block,
             s.cycles,
             s.seed,
             s.commands,
+            what.0,
             s.events,
+            what.1,
             s.cycles as f64 / s.seconds,
             vcd.display()
         );
+    }
+    println!("  budgets (cycles, measured now):");
+    let b = nt_sim::budget::reassembly_budgets()?;
+    for line in nt_sim::budget::format_budgets(&b).lines() {
+        println!("    {line}");
     }
     let vdir = out.join("verilog");
     let files = write_verilog(&vdir)?;
