@@ -49,9 +49,11 @@
 //! * `cfg.timeout`: cycles of inactivity after which a message is dropped (Alg. 1's
 //!   ingress timer: scheduled on the first packet, rescheduled on each request, cancelled
 //!   when the message is freed after delivery; expiry frees everything the message held).
-//!   Must be below 2^31. A message is freed by its timer between `timeout + 1` and
-//!   `timeout + N + 4` cycles after its last request took effect, never while a frame of it
-//!   is in the data port and never once it is complete. A timer event that raced a request
+//!   Must be below 2^31. A message is freed by its timer no earlier than `timeout + 1`
+//!   cycles after its last request took effect, and `timeout + N + 4` at most while the op
+//!   pipeline has nothing else to do (each cycle the event waits behind a data-port op or a
+//!   free adds one); never while a frame of it is in the data port (the timer is re-armed)
+//!   and never once it is complete. A timer event that raced a request
 //!   (the timer fired before the request's reschedule reached it) is recognised from the
 //!   expiry stored with the message, and the timer is re-armed instead.
 //! * `now`: the free-running cycle counter shared with the rest of the NIC.
