@@ -157,16 +157,36 @@ fn run_reassembly<
     };
     let sched = RxSchedule::generate(seed, &knobs);
     let mut d = RxDriver::new(sched, &knobs, seed, N, REASSEMBLY_RUN_TIMEOUT);
+    run_loop(k, block, cycles, seed, |k, now| {
+        d.drive(now, k.uut_mut());
+        k.settle()?;
+        let seen = d.observe(now, k.uut());
+        Ok((seen.out.valid && seen.out.ready, seen.req.is_some()))
+    })
+}
+
+/// Runs `cycles` cycles of `k`: `step` sets the cycle's inputs, settles and reads the
+/// outputs, returning (an output event happened, a command was issued); then the clock
+/// ticks. Prints progress on long runs and returns the summary and the port record.
+fn run_loop<B, F>(
+    mut k: Kernel<B>,
+    block: &'static str,
+    cycles: u64,
+    seed: u64,
+    mut step: F,
+) -> Result<(RunSummary, Option<PortRecorder>), KernelError>
+where
+    B: rust_hdl::prelude::Block + nt_hdl::Clocked,
+    F: FnMut(&mut Kernel<B>, u64) -> Result<(bool, bool), KernelError>,
+{
     let (mut events, mut commands) = (0u64, 0u64);
     let t0 = Instant::now();
     for _ in 0..cycles {
         let now = k.cycle();
         progress(block, now, cycles, t0);
-        d.drive(now, k.uut_mut());
-        k.settle()?;
-        let seen = d.observe(now, k.uut());
-        events += seen.out.valid as u64 * seen.out.ready as u64;
-        commands += seen.req.is_some() as u64;
+        let (event, command) = step(&mut k, now)?;
+        events += event as u64;
+        commands += command as u64;
         k.tick()?;
     }
     k.finish()?;
@@ -194,31 +214,11 @@ fn run_timer<const A: usize, const N: usize, const M: usize>(
     let mut k = Kernel::new(ScanningTimer::<A, N, M>::new())?;
     open_outputs(&mut k, opts)?;
     let mut w = TimerWorkload::new(seed, N, M);
-    let (mut events, mut commands) = (0u64, 0u64);
-    let t0 = Instant::now();
-    for _ in 0..cycles {
-        let now = k.cycle();
-        progress(block, now, cycles, t0);
+    run_loop(k, block, cycles, seed, |k, now| {
         let i = w.next(now);
         drive_timer(k.uut_mut(), now, &i);
         k.settle()?;
         let o = read_timer(k.uut());
-        events += (o.valid && i.ready) as u64;
-        commands += i.cmd.is_some() as u64;
-        k.tick()?;
-    }
-    k.finish()?;
-    let seconds = t0.elapsed().as_secs_f64();
-    let rec = k.take_port_record();
-    Ok((
-        RunSummary {
-            block,
-            cycles,
-            seed,
-            events,
-            commands,
-            seconds,
-        },
-        rec,
-    ))
+        Ok((o.valid && i.ready, i.cmd.is_some()))
+    })
 }
