@@ -39,7 +39,13 @@
 //!   yet; and only if the frame has exactly the expected number of words. Any other
 //!   frame is dropped and counted (`stat.bad_data`), including one-beat frames. `ready` is
 //!   high for every frame of at least [`HDR_WORDS`]+1 words; it drops only inside frames
-//!   of 2 to 4 words, until their check is done.
+//!   of 2 to 4 words, until their check is done. Listing 3.1's `is_last_pkt` is not
+//!   taken: a message is complete when every one of its packets is *stored*, so a packet
+//!   that was marked received but whose frame never arrived (the caller dropped it) makes
+//!   the message time out instead of being delivered with a hole. `local_port` is taken
+//!   from the frame that completes the message.
+//! * A late duplicate of a message already delivered and freed allocates a new message,
+//!   which its timer frees (as in the thesis); it is never delivered twice.
 //! * `source`: delivered messages: the RX app header word
 //!   `src_ip[63:32] | src_context[31:16] | msg_len[15:0]`, then `ceil(msg_len/8)` payload
 //!   words (network byte order, first byte in bits 63:56), `last` on the final word and
