@@ -2,6 +2,7 @@
 //!
 //! One block per file, its unit tests beside it. [`registry`] lists every block that is
 //! emitted as Verilog, under the module name it gets in `verilog-out/`.
+pub mod arbiter;
 pub mod emit;
 pub mod fifo;
 pub mod reassembly;
@@ -31,6 +32,12 @@ impl<
         const BW: usize,
     > Clocked for reassembly::Reassembly<A, N, C, SA, S, BW>
 {
+    fn clock_input(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+}
+
+impl Clocked for arbiter::Arbiter {
     fn clock_input(&mut self) -> &mut Signal<In, Clock> {
         &mut self.clock
     }

@@ -1,4 +1,5 @@
 //! Every block that is emitted as Verilog, with the module name it gets.
+use crate::arbiter::Arbiter;
 use crate::emit::{emit_verilog, EmitError};
 use crate::reassembly::{Reassembly128, Reassembly16, ReassemblyConfig};
 use crate::timer::{Timer128, Timer16};
@@ -45,6 +46,11 @@ pub fn blocks() -> Vec<BlockSpec> {
                     Reassembly128::new(&ReassemblyConfig::n128()),
                 )
             },
+        },
+        BlockSpec {
+            name: "arbiter",
+            about: "control-first, packet-boundary arbiter of control and data packets",
+            verilog: || emit_verilog("arbiter", Arbiter::new()),
         },
     ]
 }

@@ -2,6 +2,7 @@
 //! per-cycle port recording ([`ports`]) and replay on the emitted Verilog under Verilator
 //! ([`verilator`]), external tool checks ([`tools`]), seeded workloads ([`workload`]), and
 //! the per-block drivers behind the `ntsim` CLI ([`runs`]).
+pub mod arb_workload;
 pub mod budget;
 pub mod icarus;
 pub mod kernel;

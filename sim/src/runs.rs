@@ -1,10 +1,12 @@
 //! Per-block simulation drivers used by the CLI (`ntsim`, `ntsim wave`, `ntsim bench`) and
 //! the testbench: a block name, a seed and a cycle count in; a summary (and optionally a
 //! waveform and the per-cycle port record) out.
+use crate::arb_workload::{drive_arbiter, read_arbiter, ArbWorkload};
 use crate::kernel::{Kernel, KernelError};
 use crate::ports::PortRecorder;
 use crate::rx_workload::{RxDriver, RxKnobs, RxSchedule};
 use crate::workload::{drive_timer, read_timer, TimerInputs, TimerWorkload};
+use nt_hdl::arbiter::Arbiter;
 use nt_hdl::reassembly::{Reassembly, ReassemblyConfig};
 use nt_hdl::timer::ScanningTimer;
 use std::io::Write;
@@ -17,6 +19,7 @@ pub const SIM_BLOCKS: &[&str] = &[
     "timer_n128",
     "reassembly_n16",
     "reassembly_n128",
+    "arbiter",
 ];
 
 /// Resolves a block name or alias (`timer` = `timer_n16`, `reassembly` = `reassembly_n16`).
@@ -88,6 +91,7 @@ pub fn run_block(
             opts,
         )
         .map_err(|e| e.to_string()),
+        "arbiter" => run_arbiter(block, cycles, seed, opts).map_err(|e| e.to_string()),
         _ => Err(format!("no driver for {block}")),
     }
 }
@@ -203,6 +207,30 @@ where
         },
         rec,
     ))
+}
+
+/// The arbiter under [`ArbWorkload`]: events = beats out, commands = packets out.
+fn run_arbiter(
+    block: &'static str,
+    cycles: u64,
+    seed: u64,
+    opts: &RunOptions,
+) -> Result<(RunSummary, Option<PortRecorder>), KernelError> {
+    let mut k = Kernel::new(Arbiter::new())?;
+    open_outputs(&mut k, opts)?;
+    let mut w = ArbWorkload::new(seed);
+    run_loop(k, block, cycles, seed, |k, now| {
+        let i = w.next(now);
+        drive_arbiter(k.uut_mut(), &i);
+        k.settle()?;
+        let o = read_arbiter(k.uut());
+        w.taken(
+            i.ctrl.is_some() && o.ctrl_ready,
+            i.data.is_some() && o.data_ready,
+        );
+        let out = o.valid && i.ready && !i.reset;
+        Ok((out, out && o.beat.last))
+    })
 }
 
 fn run_timer<const A: usize, const N: usize, const M: usize>(

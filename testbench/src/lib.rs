@@ -1,4 +1,5 @@
 //! Golden models and shared test helpers.
+pub mod arbiter_model;
 pub mod cosim;
 pub mod reassembly_model;
 pub mod stream;
