@@ -98,24 +98,12 @@ pub const MAX_PKTS: usize = 38;
 pub const MAX_MSG_BYTES: u64 = MAX_PKTS as u64 * PKT_BYTES;
 /// Entries of the overflow CAM beside the two hash ways.
 pub const CAM_ENTRIES: usize = 4;
-/// Maximum number of buffer size classes.
-pub const MAX_CLASSES: usize = 4;
+pub use crate::pool::{BufferConfig, SizeClass, MAX_CLASSES};
 
-/// One buffer size class: `count` buffers of `bytes` bytes each.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SizeClass {
-    pub bytes: u32,
-    pub count: u32,
-}
+/// Buffer configuration of a reassembly module (size classes; see [`BufferConfig`]).
+pub type ReassemblyConfig = BufferConfig;
 
-/// Buffer configuration of a reassembly module.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ReassemblyConfig {
-    /// Size classes, ascending by `bytes`; at most [`MAX_CLASSES`].
-    pub classes: Vec<SizeClass>,
-}
-
-impl ReassemblyConfig {
+impl BufferConfig {
     /// Default for 16 messages: 8 × 256 B, 8 × 2 KiB, 4 × 8 KiB, 4 × 38 KiB (202 KiB).
     pub fn n16() -> Self {
         Self::from_pairs(&[(256, 8), (2048, 8), (8192, 4), (38912, 4)])
@@ -124,81 +112,6 @@ impl ReassemblyConfig {
     /// Default for 128 messages: 64 × 256 B, 32 × 2 KiB, 32 × 8 KiB, 16 × 38 KiB (944 KiB).
     pub fn n128() -> Self {
         Self::from_pairs(&[(256, 64), (2048, 32), (8192, 32), (38912, 16)])
-    }
-
-    /// Builds a configuration from `(bytes, count)` pairs.
-    pub fn from_pairs(pairs: &[(u32, u32)]) -> Self {
-        Self {
-            classes: pairs
-                .iter()
-                .map(|&(bytes, count)| SizeClass { bytes, count })
-                .collect(),
-        }
-    }
-
-    /// 64-bit words in one buffer of class `c`.
-    pub fn words(c: &SizeClass) -> u64 {
-        (c.bytes as u64).div_ceil(8)
-    }
-
-    /// Word address of the first buffer of each class.
-    pub fn bases(&self) -> Vec<u64> {
-        let mut base = 0u64;
-        self.classes
-            .iter()
-            .map(|c| {
-                let b = base;
-                base += Self::words(c) * c.count as u64;
-                b
-            })
-            .collect()
-    }
-
-    /// Buffer words needed by all classes.
-    pub fn total_words(&self) -> u64 {
-        self.classes
-            .iter()
-            .map(|c| Self::words(c) * c.count as u64)
-            .sum()
-    }
-
-    /// Checks the configuration against the block's parameters.
-    pub fn validate(&self, messages: usize, buffer_word_bits: usize) -> Result<(), String> {
-        if self.classes.is_empty() || self.classes.len() > MAX_CLASSES {
-            return Err(format!(
-                "{} size classes given; 1 to {MAX_CLASSES} are supported",
-                self.classes.len()
-            ));
-        }
-        for (i, c) in self.classes.iter().enumerate() {
-            if c.bytes == 0 || c.bytes as u64 > MAX_MSG_BYTES {
-                return Err(format!(
-                    "size class {i}: {} bytes; must be 1..={MAX_MSG_BYTES}",
-                    c.bytes
-                ));
-            }
-            if c.count as usize > messages {
-                return Err(format!(
-                    "size class {i}: {} buffers; at most {messages} (one per message id) are usable",
-                    c.count
-                ));
-            }
-            if i > 0 && self.classes[i - 1].bytes >= c.bytes {
-                return Err(format!(
-                    "size classes must be strictly ascending by bytes ({} then {})",
-                    self.classes[i - 1].bytes,
-                    c.bytes
-                ));
-            }
-        }
-        let words = self.total_words();
-        if words > 1u64 << buffer_word_bits {
-            return Err(format!(
-                "size classes need {words} buffer words; the block has 2^{buffer_word_bits} = {}",
-                1u64 << buffer_word_bits
-            ));
-        }
-        Ok(())
     }
 }
 
@@ -652,7 +565,7 @@ impl<
             (4..=24).contains(&BW),
             "buffer word-address bits BW={BW} must be 4..=24"
         );
-        if let Err(e) = cfg.validate(N, BW) {
+        if let Err(e) = cfg.validate(N, MAX_MSG_BYTES, BW) {
             panic!("invalid reassembly configuration: {e}");
         }
         let bases = cfg.bases();
