@@ -138,5 +138,42 @@ pub fn bench(cycles: u64, seed: u64, work: &Path) -> Result<(), String> {
         );
     }
     println!("(kernel: {cycles} cycles; rust-hdl Simulation: {slow_cycles} cycles; Verilator: the first {} cycles' inputs replayed to >= 2e6 cycles)", cycles.min(100_000));
+    reassembly_bench(cycles, seed, work)
+}
+
+/// The reassembly module: our kernel with its seeded packet driver in the loop, against
+/// the verilated module replaying the inputs that run recorded.
+fn reassembly_bench(cycles: u64, seed: u64, work: &Path) -> Result<(), String> {
+    let cycles = cycles.min(200_000);
+    println!();
+    println!("reassembly, seeded packet workload (seed {seed}); the kernel runs the Rust driver in the loop, Verilator replays its recorded inputs");
+    println!(
+        "{:<16} {:>22} {:>16} {:>16}",
+        "block", "kernel+driver cyc/s", "Verilator cyc/s", "kernel/Verilator"
+    );
+    for block in ["reassembly_n16", "reassembly_n128"] {
+        let (s, _) = nt_sim::runs::run_block(block, cycles, seed, &Default::default())?;
+        let k = s.cycles as f64 / s.seconds;
+        let v = if which("verilator").is_some() {
+            Some(verilator_rate(
+                block,
+                cycles.min(50_000),
+                seed,
+                work,
+                1_000_000,
+            )?)
+        } else {
+            None
+        };
+        println!(
+            "{:<16} {:>22.0} {:>16} {:>16}",
+            block,
+            k,
+            v.map(|v| format!("{v:.0}"))
+                .unwrap_or_else(|| "(no verilator)".into()),
+            v.map(|v| format!("{:.4}", k / v))
+                .unwrap_or_else(|| "-".into())
+        );
+    }
     Ok(())
 }
