@@ -366,7 +366,7 @@ impl RxSchedule {
                 let top = (first_colliding..senders.len())
                     .map(|s| next_tx[s])
                     .max()
-                    .unwrap();
+                    .unwrap_or(0);
                 for t in &mut next_tx[first_colliding..] {
                     *t = top;
                 }
@@ -1059,7 +1059,10 @@ impl RxDriver {
         o.req_ready = u.info_req.ready.val();
         if self.presenting_req {
             if o.req_ready {
-                let p = self.cur_req.take().unwrap();
+                let p = self
+                    .cur_req
+                    .take()
+                    .expect("a presented request is held in cur_req");
                 self.stats.requests += 1;
                 self.stats.trimmed_requests += !p.req.mark_received as u64;
                 self.stats.bad_requests += matches!(p.origin, ReqOrigin::Bad { .. }) as u64;
@@ -1093,7 +1096,7 @@ impl RxDriver {
         };
         let due = matches!(self.inflight.front(), Some((t, _)) if t + 2 == cycle);
         if due {
-            let (_, p) = self.inflight.pop_front().unwrap();
+            let (_, p) = self.inflight.pop_front().expect("`due` saw a front entry");
             let resp = o.resp;
             if !resp.valid {
                 self.stats.missing_responses += 1;
@@ -1126,7 +1129,10 @@ impl RxDriver {
         o.sink_ready = u.sink.ready.val();
         self.sink_stalled = false;
         if self.presenting_beat {
-            let (f, i) = self.cur_frame.clone().unwrap();
+            let (f, i) = self
+                .cur_frame
+                .clone()
+                .expect("a presented beat has its frame");
             if o.sink_ready {
                 self.last_activity = cycle;
                 if i == 0 {
