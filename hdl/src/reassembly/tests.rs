@@ -627,3 +627,42 @@ fn output_backpressure_holds_messages_and_never_stalls_inputs() {
     let s = tb.stat();
     assert_eq!((s.0, s.2, s.6, s.7), (16, 4, 16, 24));
 }
+
+#[test]
+fn bad_configurations_are_refused_with_a_reason() {
+    let cases: &[(&[(u32, u32)], &str)] = &[
+        (&[], "size classes given"),
+        (
+            &[(1, 1), (2, 1), (3, 1), (4, 1), (5, 1)],
+            "size classes given",
+        ),
+        (&[(0, 1)], "must be 1..="),
+        (&[(40_000, 1)], "must be 1..="),
+        (&[(1024, 17)], "one per message id"),
+        (&[(2048, 2), (1024, 2)], "strictly ascending"),
+        (&[(38_912, 16), (38_913, 1)], "must be 1..="),
+    ];
+    for (pairs, want) in cases {
+        let e = ReassemblyConfig::from_pairs(pairs)
+            .validate(16, MAX_MSG_BYTES, 15)
+            .expect_err("refused");
+        assert!(e.contains(want), "{pairs:?}: {e}");
+    }
+    // 16 × 38 KiB does not fit 2^15 words.
+    let e = ReassemblyConfig::from_pairs(&[(38_912, 16)])
+        .validate(16, MAX_MSG_BYTES, 15)
+        .expect_err("too big");
+    assert!(e.contains("buffer words"), "{e}");
+    assert!(ReassemblyConfig::n16()
+        .validate(16, MAX_MSG_BYTES, 15)
+        .is_ok());
+    assert!(ReassemblyConfig::n128()
+        .validate(128, MAX_MSG_BYTES, 17)
+        .is_ok());
+}
+
+#[test]
+#[should_panic(expected = "invalid reassembly configuration")]
+fn building_with_a_bad_configuration_panics() {
+    let _ = R16::new(&ReassemblyConfig::from_pairs(&[(38_912, 16)]));
+}
