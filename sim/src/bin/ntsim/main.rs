@@ -93,10 +93,10 @@ fn main() -> ExitCode {
         }),
         Cmd::Blocks => {
             for b in nt_hdl::registry::blocks() {
-                let sim = if SIM_BLOCKS.contains(&b.name) {
-                    "wave, bench"
-                } else {
-                    ""
+                let sim = match (SIM_BLOCKS.contains(&b.name), b.name.starts_with("arbiter")) {
+                    (true, false) => "wave, bench",
+                    (true, true) => "wave",
+                    _ => "",
                 };
                 println!("{:<16} {}  [{sim}]", b.name, b.about);
             }
