@@ -646,8 +646,8 @@ impl ReassemblyModel {
                         format!("[{ctx}] the block allocated an id that is not free"),
                     ));
                 }
-                let class = class.unwrap();
-                let place = place.unwrap();
+                let class = class.expect("a possible allocation has a class");
+                let place = place.expect("a possible allocation has a table place");
                 let smallest = (0..self.classes.len()).find(|&c| self.classes[c].0 >= len);
                 if smallest != Some(class) {
                     self.stats.class_fallbacks += 1;
@@ -776,7 +776,7 @@ impl ReassemblyModel {
             why = "id not in use".into();
         }
         if ok {
-            let ii = inc.unwrap();
+            let ii = inc.expect("a passed check belongs to an incarnation");
             self.incs[ii].stored |= 1 << off;
             self.incs[ii].held = true;
             self.stats.checks_ok += 1;
@@ -833,7 +833,7 @@ impl ReassemblyModel {
         }
         if good {
             self.stats.frames_good += 1;
-            let ii = st.inc.unwrap();
+            let ii = st.inc.expect("a checked frame belongs to an incarnation");
             if self.incs[ii].stored >> (off + 1) != 0 {
                 self.stats.ooo_stores += 1;
             }
@@ -863,7 +863,7 @@ impl ReassemblyModel {
                         words.push((*w, false, m.local_port));
                     }
                 }
-                words.last_mut().unwrap().1 = true;
+                words.last_mut().expect("a message has its header word").1 = true;
                 let payload = self.payloads.get(&x.key).cloned();
                 self.deliveries.push_back(Delivery {
                     inc: ii,
@@ -887,7 +887,7 @@ impl ReassemblyModel {
             self.counters.bad_data += 1;
             self.stats.frames_bad += 1;
             if st.ok {
-                let ii = st.inc.unwrap();
+                let ii = st.inc.expect("a checked frame belongs to an incarnation");
                 self.incs[ii].stored &= !(1 << off);
                 self.incs[ii].hold_end = c + 3;
                 self.add_busy(c + 3);
@@ -1085,7 +1085,10 @@ impl ReassemblyModel {
         d.next += 1;
         self.stats.words_out += 1;
         if last {
-            let d = self.deliveries.pop_front().unwrap();
+            let d = self
+                .deliveries
+                .pop_front()
+                .expect("a last word follows a delivery");
             if let Some(p) = &d.payload {
                 let mut bytes = vec![];
                 for (w, _, _) in &d.words[1..] {
