@@ -6,13 +6,14 @@
 //! `wire` of its width; enum-typed state is written as a VCD `string` variable holding the
 //! state name.
 use rust_hdl::core::prelude::{Atom, Block, Probe, TypeDescriptor, TypeKind, VCDValue};
-use std::collections::HashMap;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 use vcd::{IdCode, TimescaleUnit, Value, VarType};
 
 enum Code {
-    Leaf(IdCode, bool),
+    /// A VCD variable: its id, whether it is a string (enum) variable, and the slot of its
+    /// last written value.
+    Leaf(IdCode, bool, usize),
     Composite(Vec<Code>),
 }
 
@@ -39,8 +40,12 @@ impl<W: Write> Write for Shared<W> {
 pub struct VcdRecorder<W: Write> {
     w: vcd::Writer<Shared<W>>,
     inner: Arc<Mutex<W>>,
-    codes: HashMap<usize, Code>,
-    last: HashMap<IdCode, VCDValue>,
+    /// (atom id, code) in the order `accept` visits the atoms, which is the same in every
+    /// sample: a sample walks this list with `cursor` instead of hashing ids.
+    codes: Vec<(usize, Code)>,
+    cursor: usize,
+    /// Last written value per leaf slot.
+    last: Vec<Option<VCDValue>>,
     last_time: Option<u64>,
     err: Option<std::io::Error>,
 }
@@ -49,17 +54,27 @@ fn declare<W: Write>(
     w: &mut vcd::Writer<W>,
     name: &str,
     d: &TypeDescriptor,
+    slots: &mut usize,
 ) -> std::io::Result<Code> {
+    let mut leaf = |id: IdCode, string: bool| {
+        *slots += 1;
+        Code::Leaf(id, string, *slots - 1)
+    };
     Ok(match &d.kind {
-        TypeKind::Bits(n) | TypeKind::Signed(n) => Code::Leaf(
+        TypeKind::Bits(n) | TypeKind::Signed(n) => leaf(
             w.add_var(VarType::Wire, (*n).max(1) as u32, name, None)?,
             false,
         ),
-        TypeKind::Enum(_) => Code::Leaf(w.add_var(VarType::String, 1, name, None)?, true),
+        TypeKind::Enum(_) => leaf(w.add_var(VarType::String, 1, name, None)?, true),
         TypeKind::Composite(fields) => {
             let mut v = vec![];
             for f in fields {
-                v.push(declare(w, &format!("{name}.{}", f.fieldname), &f.kind)?);
+                v.push(declare(
+                    w,
+                    &format!("{name}.{}", f.fieldname),
+                    &f.kind,
+                    slots,
+                )?);
             }
             Code::Composite(v)
         }
@@ -68,7 +83,8 @@ fn declare<W: Write>(
 
 struct Header<'a, W: Write> {
     w: &'a mut vcd::Writer<W>,
-    codes: &'a mut HashMap<usize, Code>,
+    codes: &'a mut Vec<(usize, Code)>,
+    slots: usize,
     err: Option<std::io::Error>,
 }
 
@@ -93,9 +109,9 @@ impl<W: Write> Probe for Header<'_, W> {
         if self.err.is_some() {
             return;
         }
-        match declare(self.w, name, &signal.descriptor()) {
+        match declare(self.w, name, &signal.descriptor(), &mut self.slots) {
             Ok(c) => {
-                self.codes.insert(signal.id(), c);
+                self.codes.push((signal.id(), c));
             }
             Err(e) => self.err = Some(e),
         }
@@ -114,22 +130,25 @@ impl<W: Write> VcdRecorder<W> {
         let inner = Arc::new(Mutex::new(writer));
         let mut w = vcd::Writer::new(Shared(inner.clone()));
         w.timescale(1, TimescaleUnit::FS)?;
-        let mut codes = HashMap::new();
+        let mut codes = Vec::new();
         let mut h = Header {
             w: &mut w,
             codes: &mut codes,
+            slots: 0,
             err: None,
         };
         uut.accept("uut", &mut h);
         if let Some(e) = h.err {
             return Err(e);
         }
+        let slots = h.slots;
         w.enddefinitions()?;
         Ok(VcdRecorder {
             w,
             inner,
             codes,
-            last: HashMap::new(),
+            cursor: 0,
+            last: vec![None; slots],
             last_time: None,
             err: None,
         })
@@ -142,6 +161,7 @@ impl<W: Write> VcdRecorder<W> {
         }
         self.w.timestamp(t_fs)?;
         self.last_time = Some(t_fs);
+        self.cursor = 0;
         uut.accept("uut", self);
         match self.err.take() {
             Some(e) => Err(e),
@@ -153,31 +173,37 @@ impl<W: Write> VcdRecorder<W> {
     pub fn flush(&mut self) -> std::io::Result<()> {
         Shared(self.inner.clone()).flush()
     }
+}
 
-    fn change(&mut self, code: &Code, v: &VCDValue) -> std::io::Result<()> {
-        match (code, v) {
-            (Code::Composite(codes), VCDValue::Composite(vals)) => {
-                for (c, v) in codes.iter().zip(vals.iter()) {
-                    self.change(c, v)?;
-                }
-                Ok(())
+/// Writes the parts of `v` that differ from the last values written for `code`.
+fn change<W: Write>(
+    w: &mut vcd::Writer<W>,
+    last: &mut [Option<VCDValue>],
+    code: &Code,
+    v: &VCDValue,
+) -> std::io::Result<()> {
+    match (code, v) {
+        (Code::Composite(codes), VCDValue::Composite(vals)) => {
+            for (c, v) in codes.iter().zip(vals.iter()) {
+                change(w, last, c, v)?;
             }
-            (Code::Leaf(id, is_string), v) => {
-                if self.last.get(id) == Some(v) {
-                    return Ok(());
-                }
-                match v {
-                    VCDValue::Single(s) => self.w.change_vector(*id, &[*s])?,
-                    VCDValue::Vector(bits) => self.w.change_vector(*id, bits)?,
-                    VCDValue::String(s) if *is_string => self.w.change_string(*id, s)?,
-                    VCDValue::String(_) => self.w.change_vector(*id, &[Value::X])?,
-                    VCDValue::Composite(_) => self.w.change_vector(*id, &[Value::X])?,
-                }
-                self.last.insert(*id, v.clone());
-                Ok(())
-            }
-            (Code::Composite(_), _) => Ok(()),
+            Ok(())
         }
+        (Code::Leaf(id, is_string, slot), v) => {
+            if last[*slot].as_ref() == Some(v) {
+                return Ok(());
+            }
+            match v {
+                VCDValue::Single(s) => w.change_vector(*id, &[*s])?,
+                VCDValue::Vector(bits) => w.change_vector(*id, bits)?,
+                VCDValue::String(s) if *is_string => w.change_string(*id, s)?,
+                VCDValue::String(_) => w.change_vector(*id, &[Value::X])?,
+                VCDValue::Composite(_) => w.change_vector(*id, &[Value::X])?,
+            }
+            last[*slot] = Some(v.clone());
+            Ok(())
+        }
+        (Code::Composite(_), _) => Ok(()),
     }
 }
 
@@ -186,11 +212,18 @@ impl<W: Write> Probe for VcdRecorder<W> {
         if self.err.is_some() {
             return;
         }
-        if let Some(code) = self.codes.remove(&signal.id()) {
-            let r = self.change(&code, &signal.vcd());
-            self.codes.insert(signal.id(), code);
-            if let Err(e) = r {
-                self.err = Some(e);
+        let i = self.cursor;
+        self.cursor += 1;
+        match self.codes.get(i) {
+            Some((atom, code)) if *atom == signal.id() => {
+                if let Err(e) = change(&mut self.w, &mut self.last, code, &signal.vcd()) {
+                    self.err = Some(e);
+                }
+            }
+            _ => {
+                self.err = Some(std::io::Error::other(
+                    "VCD: the block's signals were visited in a different order than at the header",
+                ))
             }
         }
     }
