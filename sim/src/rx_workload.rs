@@ -23,17 +23,25 @@
 //! `8 + i/8`, bits `[63-8*(i%8) -: 8]` (first byte most significant); unused trailing bytes
 //! of the last word are 0. The Listing 3.1 metadata is held for the whole frame.
 //!
-//! Typical use (see `testbench/tests/reassembly_equivalence.rs`):
-//! ```ignore
-//! let sched = RxSchedule::generate(seed, &knobs);
-//! let mut drv = RxDriver::new(sched, &knobs, seed, N, timeout);
-//! loop {
-//!     drv.drive(k.cycle(), k.uut_mut());
-//!     k.settle()?;
-//!     let obs = drv.observe(k.cycle(), k.uut());
-//!     // ... check obs ...
-//!     k.tick()?;
+//! Typical use (the checks: `testbench/tests/reassembly_equivalence.rs`):
+//! ```
+//! use nt_hdl::reassembly::{Reassembly16, ReassemblyConfig};
+//! use nt_sim::kernel::Kernel;
+//! use nt_sim::rx_workload::{RxDriver, RxKnobs, RxSchedule};
+//! let knobs = RxKnobs { messages: 4, ..RxKnobs::default() };
+//! let sched = RxSchedule::generate(1, &knobs);
+//! let mut drv = RxDriver::new(sched, &knobs, 1, 16, 3000);
+//! let mut k = Kernel::new(Reassembly16::new(&ReassemblyConfig::n16())).unwrap();
+//! let mut words_out = 0;
+//! for _ in 0..3000 {
+//!     let now = k.cycle();
+//!     drv.drive(now, k.uut_mut());
+//!     k.settle().unwrap();
+//!     let seen = drv.observe(now, k.uut());
+//!     words_out += (seen.out.valid && seen.out.ready) as u64;
+//!     k.tick().unwrap();
 //! }
+//! assert!(words_out > 0);
 //! ```
 use crate::workload::bits_u64;
 use nt_hdl::reassembly::{slot_hashes, Reassembly, HDR_WORDS, MAX_MSG_BYTES, PKT_BYTES};
