@@ -5,6 +5,7 @@
 pub mod arbiter;
 pub mod emit;
 pub mod fifo;
+pub mod packetization;
 pub mod pool;
 pub mod reassembly;
 pub mod registry;

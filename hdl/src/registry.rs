@@ -1,6 +1,7 @@
 //! Every block that is emitted as Verilog, with the module name it gets.
 use crate::arbiter::Arbiter;
 use crate::emit::{emit_verilog, EmitError};
+use crate::packetization::{Packetization128, Packetization16};
 use crate::reassembly::{Reassembly128, Reassembly16, ReassemblyConfig};
 use crate::timer::{Timer128, Timer16};
 
@@ -44,6 +45,26 @@ pub fn blocks() -> Vec<BlockSpec> {
                 emit_verilog(
                     "reassembly_n128",
                     Reassembly128::new(&ReassemblyConfig::n128()),
+                )
+            },
+        },
+        BlockSpec {
+            name: "packetization_n16",
+            about: "packetization, 16 messages, 4 size classes (202 KiB of buffers)",
+            verilog: || {
+                emit_verilog(
+                    "packetization_n16",
+                    Packetization16::new(&ReassemblyConfig::n16()),
+                )
+            },
+        },
+        BlockSpec {
+            name: "packetization_n128",
+            about: "packetization, 128 messages, 4 size classes (944 KiB of buffers)",
+            verilog: || {
+                emit_verilog(
+                    "packetization_n128",
+                    Packetization128::new(&ReassemblyConfig::n128()),
                 )
             },
         },

@@ -1,0 +1,1470 @@
+//! Packetization module (thesis §3.2.4, §3.3.2, Algorithms 2-4, Listing 3.2).
+//!
+//! Takes whole messages from the application, stores them in size-class buffers, cuts
+//! them into packets of at most 1024 payload bytes and sends each packet when the
+//! message's credit allows it, with the egress metadata of Listing 3.2 beside its words.
+//! The ingress pipeline drives the per-message state through `DeliveredEvent` (Alg. 2) and
+//! `CreditTxEvent` (Alg. 3); an egress timer drives `TimeoutEvent` (Alg. 4). A message is
+//! freed when every packet is delivered, or given up after `cfg.max_timeouts` timeouts in
+//! a row without progress; either way the application gets a status event.
+//!
+//! ```text
+//!  app (header, payload) ─► writer ──► buffer RAM ─────────────┐
+//!        │ ALLOC / WROTE                                       ▼
+//!  delivered ─► ┌─ op pipeline (S0 arbitrate/allocate, ──► descriptors ─► streamer ─► source
+//!  credit    ─► │  S1 read row, S2 update row, pick the       (FIFO)     (8 header slots,
+//!  timer     ─► └─ packet to send)                                        payload words)
+//!  scheduler (round robin over messages with a packet to send) ─► SEND ops
+//! ```
+//!
+//! # Interfaces
+//! * `app`: a message is the TX app header word `dst_ip[63:32] | dst_context[31:16] |
+//!   msg_len[15:0]` then `ceil(msg_len/8)` payload words (first byte in bits 63:56), `last`
+//!   on the final word; `src_port` (the local context) beside the header word. The header
+//!   is accepted only when a message id and a buffer of a fitting class are free; until
+//!   then `app.ready` stays low (backpressure, never a drop). A header with `msg_len` 0 or
+//!   above [`MAX_MSG_BYTES`] is consumed with its payload and reported on `status` with
+//!   [`STATUS_REFUSED`] (its `tx_msg_id` is 0xffff).
+//! * `delivered` (Alg. 2): marks `ack_bitmap`, and all offsets below `below` when
+//!   `below_flag`, as delivered. When every packet is delivered the message is freed and
+//!   [`STATUS_DELIVERED`] is reported.
+//! * `credit` (Alg. 3): `rtx_flag` queues `rtx_bitmap` for (re)transmission within credit;
+//!   `credit_flag` sets `credit = new_credit` (an exclusive bound on `pkt_offset`, may go
+//!   down); `allow_tx` enables or pauses the message's transmission; `rank_flag` sets the
+//!   rank its later packets carry.
+//! * Egress timer (Alg. 4): armed at allocation with `cfg.timeout`, metadata the message's
+//!   `maxTxPktOffset` at that time. On expiry: if `timeoutCnt >= cfg.max_timeouts` the
+//!   message is given up ([`STATUS_GAVE_UP`]); else `timeoutCnt` is reset when
+//!   `maxTxPktOffset` grew since the timer was armed and incremented otherwise, every
+//!   undelivered offset below the armed `maxTxPktOffset` is retransmitted regardless of
+//!   credit, and the timer is re-armed.
+//! * `source`: packets as 64-bit words: [`HDR_WORDS`] header slots (zero; the egress
+//!   pipeline writes the headers there) then the payload words, `last` on the final word,
+//!   Listing 3.2 metadata beside every word (`credit` and `rank` as of the send; `flags`
+//!   DATA).
+//! * `status`: one event per message: delivered, given up, or refused.
+//!
+//! `maxTxPktOffset` is kept as an exclusive bound: one more than the highest offset sent.
+//!
+//! # Sending
+//! A packet may be sent when it is queued for retransmission by a timeout, or when its bit
+//! in txBitmap is set and `offset < credit`; never when it is delivered, and never before
+//! the application has started writing it (the streamer waits, word by word, for the
+//! packet being written, so a message's first packet can leave while its payload still
+//! arrives). Among a message's sendable packets the lowest offset goes first; messages take
+//! turns (round robin).
+use crate::arbiter::TxFrameSource;
+use crate::fifo::Fifo;
+use crate::pool::{BufferConfig, MAX_CLASSES};
+use crate::timer::{ScanningTimer, OP_CANCEL, OP_SCHEDULE};
+use rust_hdl::prelude::*;
+
+/// Header slots before the payload of every packet.
+pub const HDR_WORDS: u64 = 8;
+/// Payload bytes per packet (all but a message's last carry this many).
+pub const PKT_BYTES: u64 = 1024;
+/// Packets per message at most.
+pub const MAX_PKTS: usize = 38;
+/// Largest message.
+pub const MAX_MSG_BYTES: u64 = MAX_PKTS as u64 * PKT_BYTES;
+/// `status.code`: every packet was delivered.
+pub const STATUS_DELIVERED: u64 = 1;
+/// `status.code`: given up after `cfg.max_timeouts` timeouts without progress.
+pub const STATUS_GAVE_UP: u64 = 2;
+/// `status.code`: the message's length was invalid; nothing was sent.
+pub const STATUS_REFUSED: u64 = 3;
+/// `flags` of a data packet.
+pub const FLAG_DATA: u64 = 0x01;
+
+/// Application message stream in.
+#[derive(LogicInterface, Default)]
+pub struct TxAppSink {
+    pub valid: Signal<In, bool>,
+    pub ready: Signal<Out, bool>,
+    pub data: Signal<In, Bits<64>>,
+    pub last: Signal<In, bool>,
+    /// The sender's context (port), read with the header word.
+    pub src_port: Signal<In, Bits<16>>,
+}
+
+/// `DeliveredEvent` (Algorithm 2), bitmap and cumulative forms.
+#[derive(LogicInterface, Default)]
+pub struct DeliveredIn {
+    pub valid: Signal<In, bool>,
+    pub ready: Signal<Out, bool>,
+    pub tx_msg_id: Signal<In, Bits<16>>,
+    pub ack_bitmap: Signal<In, Bits<MAX_PKTS>>,
+    pub below_flag: Signal<In, bool>,
+    pub below: Signal<In, Bits<8>>,
+}
+
+/// `CreditTxEvent` (Algorithm 3).
+#[derive(LogicInterface, Default)]
+pub struct CreditIn {
+    pub valid: Signal<In, bool>,
+    pub ready: Signal<Out, bool>,
+    pub tx_msg_id: Signal<In, Bits<16>>,
+    pub rtx_flag: Signal<In, bool>,
+    pub rtx_bitmap: Signal<In, Bits<MAX_PKTS>>,
+    pub credit_flag: Signal<In, bool>,
+    pub new_credit: Signal<In, Bits<16>>,
+    pub allow_tx: Signal<In, bool>,
+    pub rank_flag: Signal<In, bool>,
+    pub new_rank: Signal<In, Bits<8>>,
+}
+
+/// Per-message outcome for the application.
+#[derive(LogicInterface, Default)]
+pub struct TxStatusOut {
+    pub valid: Signal<Out, bool>,
+    pub ready: Signal<In, bool>,
+    pub tx_msg_id: Signal<Out, Bits<16>>,
+    pub code: Signal<Out, Bits<2>>,
+}
+
+/// Runtime configuration.
+#[derive(LogicInterface, Default)]
+pub struct PacketizationCfg {
+    /// Initial credit of a message, in packets (the BDP).
+    pub rtt_pkts: Signal<In, Bits<8>>,
+    /// Retransmission timeout in cycles (below 2^31).
+    pub timeout: Signal<In, Bits<32>>,
+    /// Timeouts without progress before a message is given up.
+    pub max_timeouts: Signal<In, Bits<8>>,
+}
+
+/// Counters (wrapping) and free-list levels.
+#[derive(LogicInterface, Default)]
+pub struct PacketizationStats {
+    /// Packets sent, first transmissions and retransmissions.
+    pub sent: Signal<Out, Bits<32>>,
+    /// Packets sent again (offset below maxTxPktOffset).
+    pub retransmitted: Signal<Out, Bits<32>>,
+    /// Messages given up.
+    pub given_up: Signal<Out, Bits<32>>,
+    /// Messages fully delivered.
+    pub completed: Signal<Out, Bits<32>>,
+    /// Events for an id that is not an active message (dropped).
+    pub bad_events: Signal<Out, Bits<32>>,
+    pub ids_free: Signal<Out, Bits<16>>,
+    pub bufs_free: Signal<Out, Bits<16>>,
+}
+
+/// Per-message state (31 bytes of the 100 allowed; see the module doc of `docs/`).
+#[derive(Clone, Copy, Debug, PartialEq, Default, LogicStruct)]
+pub struct TxRow {
+    pub delivered: Bits<MAX_PKTS>,
+    pub txb: Bits<MAX_PKTS>,
+    /// Queued for retransmission by a timeout (sent regardless of credit).
+    pub rtxf: Bits<MAX_PKTS>,
+    pub credit: Bits<8>,
+    pub max_tx: Bits<8>,
+    pub tcnt: Bits<8>,
+    pub total: Bits<8>,
+    /// Packets the application has started writing.
+    pub written: Bits<8>,
+    pub allow: bool,
+    pub rank: Bits<8>,
+    pub dst_ip: Bits<32>,
+    pub dst_port: Bits<16>,
+    pub src_port: Bits<16>,
+    pub msg_len: Bits<16>,
+    pub buf_addr: Bits<24>,
+    pub size_class: Bits<2>,
+    pub gen: Bits<8>,
+}
+
+/// A packet to stream, or a message to release.
+#[derive(Clone, Copy, Debug, PartialEq, Default, LogicStruct)]
+pub struct TxDesc {
+    /// Release the message's id and buffer and report `code`, instead of a packet.
+    pub release: bool,
+    pub code: Bits<2>,
+    pub id: Bits<16>,
+    pub offset: Bits<8>,
+    /// First payload word and payload words of the packet.
+    pub addr: Bits<24>,
+    pub words: Bits<16>,
+    pub dst_ip: Bits<32>,
+    pub dst_port: Bits<16>,
+    pub src_port: Bits<16>,
+    pub msg_len: Bits<16>,
+    pub credit: Bits<8>,
+    pub rank: Bits<8>,
+    pub is_new: bool,
+    pub is_rtx: bool,
+    pub size_class: Bits<2>,
+}
+
+/// A word on its way to `source`, with its packet's metadata.
+#[derive(Clone, Copy, Debug, PartialEq, Default, LogicStruct)]
+pub struct TxWord {
+    pub data: Bits<64>,
+    pub last: bool,
+    pub dst_ip: Bits<32>,
+    pub dst_port: Bits<16>,
+    pub src_port: Bits<16>,
+    pub msg_len: Bits<16>,
+    pub offset: Bits<8>,
+    pub id: Bits<16>,
+    pub credit: Bits<8>,
+    pub rank: Bits<8>,
+    pub is_new: bool,
+    pub is_rtx: bool,
+}
+
+// Op kinds in the pipeline are the indices of the `kinds` constants: 0 none, 1 ALLOC
+// (app header), 2 WROTE (a packet's first word written), 3 DELIVERED, 4 CREDIT,
+// 5 TIMEOUT, 6 SEND.
+// The HDL kernel indexes arrays with literal expressions (`37 - i`, `3 - i`).
+const _: () = assert!(MAX_PKTS == 38 && MAX_CLASSES == 4);
+
+/// The packetization module. See the module documentation.
+#[derive(LogicBlock)]
+pub struct Packetization<const A: usize, const N: usize, const C: usize, const BW: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, bool>,
+    pub now: Signal<In, Bits<64>>,
+    pub cfg: PacketizationCfg,
+    pub app: TxAppSink,
+    pub delivered: DeliveredIn,
+    pub credit: CreditIn,
+    pub source: TxFrameSource,
+    pub status: TxStatusOut,
+    pub stat: PacketizationStats,
+
+    rows: RAM<TxRow, A>,
+    buffer: RAM<Bits<64>, BW>,
+    timer: ScanningTimer<A, N, 16>,
+    // free lists (never-used entries from counters, returned ones from FIFOs)
+    id_ret: Fifo<Bits<A>, A, C>,
+    id_fresh: DFF<Bits<C>>,
+    cls_ret: [Fifo<Bits<24>, A, C>; MAX_CLASSES],
+    cls_off: [DFF<Bits<24>>; MAX_CLASSES],
+    cls_taken: [DFF<Bits<C>>; MAX_CLASSES],
+    cls_bytes: [Constant<Bits<16>>; MAX_CLASSES],
+    cls_base: [Constant<Bits<24>>; MAX_CLASSES],
+    cls_words: [Constant<Bits<24>>; MAX_CLASSES],
+    cls_count: [Constant<Bits<C>>; MAX_CLASSES],
+    cls_code: [Constant<Bits<2>>; MAX_CLASSES],
+    alive: DFF<Bits<N>>,
+    elig: DFF<Bits<N>>,
+    rr: DFF<Bits<A>>,
+    gen: DFF<Bits<8>>,
+    // writer
+    w_active: DFF<bool>,
+    w_refuse: DFF<bool>,
+    w_id: DFF<Bits<A>>,
+    w_gen: DFF<Bits<8>>,
+    w_addr: DFF<Bits<24>>,
+    w_left: DFF<Bits<16>>,
+    w_in_pkt: DFF<Bits<8>>,
+    w_pkts: DFF<Bits<8>>,
+    w_total: DFF<Bits<8>>,
+    wrote_pend: DFF<bool>,
+    wrote_id: DFF<Bits<A>>,
+    wrote_gen: DFF<Bits<8>>,
+    wrote_n: DFF<Bits<8>>,
+    refuse_pend: DFF<bool>,
+    // S1 / S2 / S3
+    s1_kind: DFF<Bits<3>>,
+    s1_id: DFF<Bits<A>>,
+    s1_id_ok: DFF<bool>,
+    s1_bits: DFF<Bits<MAX_PKTS>>,
+    s1_f1: DFF<bool>,
+    s1_f2: DFF<bool>,
+    s1_f3: DFF<bool>,
+    s1_allow: DFF<bool>,
+    s1_n: DFF<Bits<8>>,
+    s1_rank: DFF<Bits<8>>,
+    s1_gen: DFF<Bits<8>>,
+    s1_ip: DFF<Bits<32>>,
+    s1_dport: DFF<Bits<16>>,
+    s1_sport: DFF<Bits<16>>,
+    s1_len: DFF<Bits<16>>,
+    s1_buf: DFF<Bits<24>>,
+    s1_class: DFF<Bits<2>>,
+    s1_total: DFF<Bits<8>>,
+    s2_kind: DFF<Bits<3>>,
+    s2_id: DFF<Bits<A>>,
+    s2_id_ok: DFF<bool>,
+    s2_bits: DFF<Bits<MAX_PKTS>>,
+    s2_f1: DFF<bool>,
+    s2_f2: DFF<bool>,
+    s2_f3: DFF<bool>,
+    s2_allow: DFF<bool>,
+    s2_n: DFF<Bits<8>>,
+    s2_rank: DFF<Bits<8>>,
+    s2_gen: DFF<Bits<8>>,
+    s2_ip: DFF<Bits<32>>,
+    s2_dport: DFF<Bits<16>>,
+    s2_sport: DFF<Bits<16>>,
+    s2_len: DFF<Bits<16>>,
+    s2_buf: DFF<Bits<24>>,
+    s2_class: DFF<Bits<2>>,
+    s2_total: DFF<Bits<8>>,
+    s3_valid: DFF<bool>,
+    s3_id: DFF<Bits<A>>,
+    s3_row: DFF<TxRow>,
+    // transmit path
+    desc: Fifo<TxDesc, 3, 4>,
+    st_busy: DFF<bool>,
+    st_cur: DFF<TxDesc>,
+    st_beat: DFF<Bits<16>>,
+    b_valid: DFF<bool>,
+    b_payload: DFF<bool>,
+    b_last: DFF<bool>,
+    b_cur: DFF<TxDesc>,
+    out: Fifo<TxWord, 2, 3>,
+    st_valid: DFF<bool>,
+    st_id: DFF<Bits<16>>,
+    st_code: DFF<Bits<2>>,
+    // counters
+    cnt_sent: DFF<Bits<32>>,
+    cnt_rtx: DFF<Bits<32>>,
+    cnt_gave_up: DFF<Bits<32>>,
+    cnt_completed: DFF<Bits<32>>,
+    cnt_bad: DFF<Bits<32>>,
+
+    // locals
+    hdr_len: Signal<Local, Bits<16>>,
+    hdr_ok_len: Signal<Local, bool>,
+    id_ok: Signal<Local, bool>,
+    new_id: Signal<Local, Bits<A>>,
+    cls_ok: Signal<Local, bool>,
+    cls_sel: Signal<Local, Bits<2>>,
+    cls_addr: Signal<Local, Bits<24>>,
+    room: Signal<Local, bool>,
+    dlv_go: Signal<Local, bool>,
+    crd_go: Signal<Local, bool>,
+    tmo_go: Signal<Local, bool>,
+    wrote_go: Signal<Local, bool>,
+    alloc_go: Signal<Local, bool>,
+    refuse_go: Signal<Local, bool>,
+    send_go: Signal<Local, bool>,
+    s0_kind: Signal<Local, Bits<3>>,
+    inflight: Signal<Local, Bits<N>>,
+    cand: Signal<Local, Bits<N>>,
+    cand_lo: Signal<Local, Bits<N>>,
+    pick_lo: Signal<Local, Bits<A>>,
+    pick_lo_any: Signal<Local, bool>,
+    pick_all: Signal<Local, Bits<A>>,
+    pick_any: Signal<Local, bool>,
+    pick: Signal<Local, Bits<A>>,
+    hdr_total: Signal<Local, Bits<8>>,
+    hdr_words: Signal<Local, Bits<16>>,
+    ev_id: Signal<Local, Bits<16>>,
+    row: Signal<Local, TxRow>,
+    nr: Signal<Local, TxRow>,
+    full: Signal<Local, Bits<MAX_PKTS>>,
+    below_n: Signal<Local, Bits<MAX_PKTS>>,
+    below_credit: Signal<Local, Bits<MAX_PKTS>>,
+    below_written: Signal<Local, Bits<MAX_PKTS>>,
+    pending: Signal<Local, Bits<MAX_PKTS>>,
+    send_off: Signal<Local, Bits<8>>,
+    send_bit: Signal<Local, Bits<MAX_PKTS>>,
+    s2_alive: Signal<Local, bool>,
+    free_now: Signal<Local, bool>,
+    free_code: Signal<Local, Bits<2>>,
+    elig_bit: Signal<Local, bool>,
+    id_mask: Signal<Local, Bits<N>>,
+    last_pkt_bytes: Signal<Local, Bits<16>>,
+    expiry: Signal<Local, Bits<64>>,
+    out_room: Signal<Local, bool>,
+    beat_total: Signal<Local, Bits<16>>,
+    pay_idx: Signal<Local, Bits<16>>,
+    beat_addr: Signal<Local, Bits<24>>,
+    can_issue: Signal<Local, bool>,
+    issue_last: Signal<Local, bool>,
+    take_desc: Signal<Local, bool>,
+    status_free: Signal<Local, bool>,
+    ids_free_c: Signal<Local, Bits<C>>,
+    cls_free: [Signal<Local, Bits<C>>; MAX_CLASSES],
+    s1_mask: Signal<Local, Bits<N>>,
+    s2_mask: Signal<Local, Bits<N>>,
+    sending: Signal<Local, bool>,
+    wr: Signal<Local, TxRow>,
+    meta_gen: Signal<Local, Bits<16>>,
+    meta_max: Signal<Local, Bits<16>>,
+    row_wr: Signal<Local, bool>,
+    pending_after: Signal<Local, Bits<MAX_PKTS>>,
+    last_words16: Signal<Local, Bits<16>>,
+    head_id: Signal<Local, Bits<16>>,
+
+    // constants
+    kinds: [Constant<Bits<3>>; 7],
+    idx: [Constant<Bits<A>>; N],
+    off_code: [Constant<Bits<8>>; MAX_PKTS],
+    one_n: Constant<Bits<N>>,
+    zero_n: Constant<Bits<N>>,
+    one_c: Constant<Bits<C>>,
+    zero_c: Constant<Bits<C>>,
+    n_ids: Constant<Bits<C>>,
+    ones_p: Constant<Bits<MAX_PKTS>>,
+    one_p: Constant<Bits<MAX_PKTS>>,
+    zero_p: Constant<Bits<MAX_PKTS>>,
+    c38: Constant<Bits<8>>,
+    one_8: Constant<Bits<8>>,
+    zero_8: Constant<Bits<8>>,
+    max_8: Constant<Bits<8>>,
+    c127: Constant<Bits<8>>,
+    hdr_beats: Constant<Bits<16>>,
+    c128_16: Constant<Bits<16>>,
+    zero_10: Constant<Bits<10>>,
+    zero_16: Constant<Bits<16>>,
+    one_16: Constant<Bits<16>>,
+    c7: Constant<Bits<16>>,
+    max_len: Constant<Bits<16>>,
+    all_16: Constant<Bits<16>>,
+    sh3: Constant<Bits<5>>,
+    sh7: Constant<Bits<5>>,
+    sh8: Constant<Bits<5>>,
+    sh10: Constant<Bits<5>>,
+    one_24: Constant<Bits<24>>,
+    zero_24: Constant<Bits<24>>,
+    one_32: Constant<Bits<32>>,
+    zero_32: Constant<Bits<32>>,
+    zero_64: Constant<Bits<64>>,
+    two_3: Constant<Bits<3>>,
+    c5_4: Constant<Bits<4>>,
+    op_schedule: Constant<Bits<2>>,
+    op_cancel: Constant<Bits<2>>,
+    st_delivered: Constant<Bits<2>>,
+    st_gave_up: Constant<Bits<2>>,
+    st_refused: Constant<Bits<2>>,
+    flag_data: Constant<Bits<8>>,
+    zero_2: Constant<Bits<2>>,
+}
+
+impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetization<A, N, C, BW> {
+    /// Builds the block for `cfg`. Panics when the parameters are inconsistent or `cfg` is
+    /// invalid for them (see [`BufferConfig::validate`]).
+    pub fn new(cfg: &BufferConfig) -> Self {
+        assert!(
+            (1..=8).contains(&A),
+            "packetization id bits A={A} must be 1..=8"
+        );
+        assert_eq!(N, 1 << A, "packetization messages N={N} must be 2^A");
+        assert_eq!(C, A + 1, "packetization count bits C={C} must be A+1");
+        assert!(
+            (4..=24).contains(&BW),
+            "buffer word-address bits BW={BW} must be 4..=24"
+        );
+        if let Err(e) = cfg.validate(N, MAX_MSG_BYTES, BW) {
+            panic!("invalid packetization configuration: {e}");
+        }
+        let bases = cfg.bases();
+        let class = |i: usize| cfg.classes.get(i).copied();
+        let c_bytes = |i: usize| class(i).map(|c| c.bytes as u64).unwrap_or(0);
+        let c_words = |i: usize| class(i).map(|c| BufferConfig::words(&c)).unwrap_or(0);
+        let c_count = |i: usize| class(i).map(|c| c.count as u64).unwrap_or(0);
+        let c_base = |i: usize| bases.get(i).copied().unwrap_or(0);
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            now: Default::default(),
+            cfg: Default::default(),
+            app: Default::default(),
+            delivered: Default::default(),
+            credit: Default::default(),
+            source: Default::default(),
+            status: Default::default(),
+            stat: Default::default(),
+            rows: Default::default(),
+            buffer: Default::default(),
+            timer: ScanningTimer::new(),
+            id_ret: Fifo::new(),
+            id_fresh: Default::default(),
+            cls_ret: std::array::from_fn(|_| Fifo::new()),
+            cls_off: Default::default(),
+            cls_taken: Default::default(),
+            cls_bytes: std::array::from_fn(|i| Constant::new(c_bytes(i).into())),
+            cls_base: std::array::from_fn(|i| Constant::new(c_base(i).into())),
+            cls_words: std::array::from_fn(|i| Constant::new(c_words(i).into())),
+            cls_count: std::array::from_fn(|i| Constant::new(c_count(i).into())),
+            cls_code: std::array::from_fn(|i| Constant::new((i as u64).into())),
+            alive: Default::default(),
+            elig: Default::default(),
+            rr: Default::default(),
+            gen: Default::default(),
+            w_active: Default::default(),
+            w_refuse: Default::default(),
+            w_id: Default::default(),
+            w_gen: Default::default(),
+            w_addr: Default::default(),
+            w_left: Default::default(),
+            w_in_pkt: Default::default(),
+            w_pkts: Default::default(),
+            w_total: Default::default(),
+            wrote_pend: Default::default(),
+            wrote_id: Default::default(),
+            wrote_gen: Default::default(),
+            wrote_n: Default::default(),
+            refuse_pend: Default::default(),
+            s1_kind: Default::default(),
+            s1_id: Default::default(),
+            s1_id_ok: Default::default(),
+            s1_bits: Default::default(),
+            s1_f1: Default::default(),
+            s1_f2: Default::default(),
+            s1_f3: Default::default(),
+            s1_allow: Default::default(),
+            s1_n: Default::default(),
+            s1_rank: Default::default(),
+            s1_gen: Default::default(),
+            s1_ip: Default::default(),
+            s1_dport: Default::default(),
+            s1_sport: Default::default(),
+            s1_len: Default::default(),
+            s1_buf: Default::default(),
+            s1_class: Default::default(),
+            s1_total: Default::default(),
+            s2_kind: Default::default(),
+            s2_id: Default::default(),
+            s2_id_ok: Default::default(),
+            s2_bits: Default::default(),
+            s2_f1: Default::default(),
+            s2_f2: Default::default(),
+            s2_f3: Default::default(),
+            s2_allow: Default::default(),
+            s2_n: Default::default(),
+            s2_rank: Default::default(),
+            s2_gen: Default::default(),
+            s2_ip: Default::default(),
+            s2_dport: Default::default(),
+            s2_sport: Default::default(),
+            s2_len: Default::default(),
+            s2_buf: Default::default(),
+            s2_class: Default::default(),
+            s2_total: Default::default(),
+            s3_valid: Default::default(),
+            s3_id: Default::default(),
+            s3_row: Default::default(),
+            desc: Fifo::new(),
+            st_busy: Default::default(),
+            st_cur: Default::default(),
+            st_beat: Default::default(),
+            b_valid: Default::default(),
+            b_payload: Default::default(),
+            b_last: Default::default(),
+            b_cur: Default::default(),
+            out: Fifo::new(),
+            st_valid: Default::default(),
+            st_id: Default::default(),
+            st_code: Default::default(),
+            cnt_sent: Default::default(),
+            cnt_rtx: Default::default(),
+            cnt_gave_up: Default::default(),
+            cnt_completed: Default::default(),
+            cnt_bad: Default::default(),
+            hdr_len: Default::default(),
+            hdr_ok_len: Default::default(),
+            id_ok: Default::default(),
+            new_id: Default::default(),
+            cls_ok: Default::default(),
+            cls_sel: Default::default(),
+            cls_addr: Default::default(),
+            room: Default::default(),
+            dlv_go: Default::default(),
+            crd_go: Default::default(),
+            tmo_go: Default::default(),
+            wrote_go: Default::default(),
+            alloc_go: Default::default(),
+            refuse_go: Default::default(),
+            send_go: Default::default(),
+            s0_kind: Default::default(),
+            inflight: Default::default(),
+            cand: Default::default(),
+            cand_lo: Default::default(),
+            pick_lo: Default::default(),
+            pick_lo_any: Default::default(),
+            pick_all: Default::default(),
+            pick_any: Default::default(),
+            pick: Default::default(),
+            hdr_total: Default::default(),
+            hdr_words: Default::default(),
+            ev_id: Default::default(),
+            row: Default::default(),
+            nr: Default::default(),
+            full: Default::default(),
+            below_n: Default::default(),
+            below_credit: Default::default(),
+            below_written: Default::default(),
+            pending: Default::default(),
+            send_off: Default::default(),
+            send_bit: Default::default(),
+            s2_alive: Default::default(),
+            free_now: Default::default(),
+            free_code: Default::default(),
+            elig_bit: Default::default(),
+            id_mask: Default::default(),
+            last_pkt_bytes: Default::default(),
+            expiry: Default::default(),
+            out_room: Default::default(),
+            beat_total: Default::default(),
+            pay_idx: Default::default(),
+            beat_addr: Default::default(),
+            can_issue: Default::default(),
+            issue_last: Default::default(),
+            take_desc: Default::default(),
+            status_free: Default::default(),
+            ids_free_c: Default::default(),
+            cls_free: Default::default(),
+            s1_mask: Default::default(),
+            s2_mask: Default::default(),
+            sending: Default::default(),
+            wr: Default::default(),
+            meta_gen: Default::default(),
+            meta_max: Default::default(),
+            row_wr: Default::default(),
+            pending_after: Default::default(),
+            last_words16: Default::default(),
+            head_id: Default::default(),
+            kinds: std::array::from_fn(|i| Constant::new((i as u64).into())),
+            idx: std::array::from_fn(|i| Constant::new((i as u64).into())),
+            off_code: std::array::from_fn(|i| Constant::new((i as u64).into())),
+            one_n: Constant::new(1.into()),
+            zero_n: Constant::new(0.into()),
+            one_c: Constant::new(1.into()),
+            zero_c: Constant::new(0.into()),
+            n_ids: Constant::new((N as u64).into()),
+            ones_p: Constant::new(Bits::<MAX_PKTS>::mask()),
+            one_p: Constant::new(1.into()),
+            zero_p: Constant::new(0.into()),
+            c38: Constant::new((MAX_PKTS as u64).into()),
+            one_8: Constant::new(1.into()),
+            zero_8: Constant::new(0.into()),
+            max_8: Constant::new(255.into()),
+            c127: Constant::new(127.into()),
+            hdr_beats: Constant::new(HDR_WORDS.into()),
+            c128_16: Constant::new((PKT_BYTES / 8).into()),
+            zero_10: Constant::new(0.into()),
+            zero_16: Constant::new(0.into()),
+            one_16: Constant::new(1.into()),
+            c7: Constant::new(7.into()),
+            max_len: Constant::new(MAX_MSG_BYTES.into()),
+            all_16: Constant::new(0xffff.into()),
+            sh3: Constant::new(3.into()),
+            sh7: Constant::new(7.into()),
+            sh8: Constant::new(8.into()),
+            sh10: Constant::new(10.into()),
+            one_24: Constant::new(1.into()),
+            zero_24: Constant::new(0.into()),
+            one_32: Constant::new(1.into()),
+            zero_32: Constant::new(0.into()),
+            zero_64: Constant::new(0.into()),
+            two_3: Constant::new(2.into()),
+            c5_4: Constant::new(5.into()),
+            op_schedule: Constant::new((OP_SCHEDULE as u64).into()),
+            op_cancel: Constant::new((OP_CANCEL as u64).into()),
+            st_delivered: Constant::new(STATUS_DELIVERED.into()),
+            st_gave_up: Constant::new(STATUS_GAVE_UP.into()),
+            st_refused: Constant::new(STATUS_REFUSED.into()),
+            flag_data: Constant::new(FLAG_DATA.into()),
+            zero_2: Constant::new(0.into()),
+        }
+    }
+
+    /// Concurrent messages.
+    pub const MESSAGES: usize = N;
+}
+
+/// Packetization for 16 messages (2^15 buffer words).
+pub type Packetization16 = Packetization<4, 16, 5, 15>;
+/// Packetization for 128 messages (2^17 buffer words).
+pub type Packetization128 = Packetization<7, 128, 8, 17>;
+
+impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
+    for Packetization<A, N, C, BW>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            id_fresh,
+            alive,
+            elig,
+            rr,
+            gen,
+            w_active,
+            w_refuse,
+            w_id,
+            w_gen,
+            w_addr,
+            w_left,
+            w_in_pkt,
+            w_pkts,
+            w_total,
+            wrote_pend,
+            wrote_id,
+            wrote_gen,
+            wrote_n,
+            refuse_pend,
+            s1_kind,
+            s1_id,
+            s1_id_ok,
+            s1_bits,
+            s1_f1,
+            s1_f2,
+            s1_f3,
+            s1_allow,
+            s1_n,
+            s1_rank,
+            s1_gen,
+            s1_ip,
+            s1_dport,
+            s1_sport,
+            s1_len,
+            s1_buf,
+            s1_class,
+            s1_total,
+            s2_kind,
+            s2_id,
+            s2_id_ok,
+            s2_bits,
+            s2_f1,
+            s2_f2,
+            s2_f3,
+            s2_allow,
+            s2_n,
+            s2_rank,
+            s2_gen,
+            s2_ip,
+            s2_dport,
+            s2_sport,
+            s2_len,
+            s2_buf,
+            s2_class,
+            s2_total,
+            s3_valid,
+            s3_id,
+            s3_row,
+            st_busy,
+            st_cur,
+            st_beat,
+            b_valid,
+            b_payload,
+            b_last,
+            b_cur,
+            st_valid,
+            st_id,
+            st_code,
+            cnt_sent,
+            cnt_rtx,
+            cnt_gave_up,
+            cnt_completed,
+            cnt_bad
+        );
+        self.rows.read_clock.next = self.clock.val();
+        self.rows.write_clock.next = self.clock.val();
+        self.buffer.read_clock.next = self.clock.val();
+        self.buffer.write_clock.next = self.clock.val();
+        self.timer.clock.next = self.clock.val();
+        self.timer.reset.next = self.reset.val();
+        self.timer.now.next = self.now.val();
+        self.id_ret.clock.next = self.clock.val();
+        self.id_ret.reset.next = self.reset.val();
+        self.desc.clock.next = self.clock.val();
+        self.desc.reset.next = self.reset.val();
+        self.out.clock.next = self.clock.val();
+        self.out.reset.next = self.reset.val();
+        for i in 0..MAX_CLASSES {
+            self.cls_ret[i].clock.next = self.clock.val();
+            self.cls_ret[i].reset.next = self.reset.val();
+            self.cls_ret[i].push.next = false;
+            self.cls_ret[i].pop.next = false;
+            self.cls_ret[i].push_data.next = self.desc.head.val().addr;
+            self.cls_off[i].clock.next = self.clock.val();
+            self.cls_taken[i].clock.next = self.clock.val();
+            self.cls_off[i].d.next = self.cls_off[i].q.val();
+            self.cls_taken[i].d.next = self.cls_taken[i].q.val();
+        }
+        self.expiry.next = self.now.val() + bit_cast::<64, 32>(self.cfg.timeout.val());
+
+        // ================= S0: free lists' offers for the app header =================
+        self.hdr_len.next = self.app.data.val().get_bits::<16>(0);
+        self.hdr_ok_len.next =
+            (self.hdr_len.val() != self.zero_16.val()) & (self.hdr_len.val() <= self.max_len.val());
+        self.hdr_total.next = bit_cast::<8, 6>(self.hdr_len.val().get_bits::<6>(10));
+        if self.hdr_len.val().get_bits::<10>(0) != self.zero_10.val() {
+            self.hdr_total.next =
+                bit_cast::<8, 6>(self.hdr_len.val().get_bits::<6>(10)) + self.one_8.val();
+        }
+        self.hdr_words.next = (self.hdr_len.val() + self.c7.val()) >> self.sh3.val();
+        self.id_ok.next = self.id_ret.nonempty.val() | (self.id_fresh.q.val() != self.n_ids.val());
+        if self.id_ret.nonempty.val() {
+            self.new_id.next = self.id_ret.head.val();
+        } else {
+            self.new_id.next = self.id_fresh.q.val().get_bits::<A>(0);
+        }
+        self.cls_ok.next = false;
+        self.cls_sel.next = self.cls_code[0].val();
+        self.cls_addr.next = self.cls_base[0].val() + self.cls_off[0].q.val();
+        for i in 0..MAX_CLASSES {
+            if (self.hdr_len.val() <= self.cls_bytes[3 - i].val())
+                & (self.cls_ret[3 - i].nonempty.val()
+                    | (self.cls_taken[3 - i].q.val() != self.cls_count[3 - i].val()))
+            {
+                self.cls_ok.next = true;
+                self.cls_sel.next = self.cls_code[3 - i].val();
+                if self.cls_ret[3 - i].nonempty.val() {
+                    self.cls_addr.next = self.cls_ret[3 - i].head.val();
+                } else {
+                    self.cls_addr.next = self.cls_base[3 - i].val() + self.cls_off[3 - i].q.val();
+                }
+            }
+        }
+
+        // ================= S0: scheduler candidates (round robin, descending) =========
+        self.s1_mask.next = self.zero_n.val();
+        if self.s1_kind.q.val() != self.kinds[0].val() {
+            self.s1_mask.next = self.one_n.val() << self.s1_id.q.val();
+        }
+        self.s2_mask.next = self.zero_n.val();
+        if self.s2_kind.q.val() != self.kinds[0].val() {
+            self.s2_mask.next = self.one_n.val() << self.s2_id.q.val();
+        }
+        self.inflight.next = self.s1_mask.val() | self.s2_mask.val();
+        self.cand.next = self.elig.q.val() & self.alive.q.val() & !self.inflight.val();
+        self.pick_lo_any.next = false;
+        self.pick_lo.next = self.idx[0].val();
+        self.pick_any.next = false;
+        self.pick_all.next = self.idx[0].val();
+        // Candidates below the last pick go first (highest of them), then the rest.
+        self.cand_lo.next =
+            self.cand.val() & ((self.one_n.val() << self.rr.q.val()) - self.one_n.val());
+        for i in 0..N {
+            if self.cand.val().get_bit(i) {
+                self.pick_any.next = true;
+                self.pick_all.next = self.idx[i].val();
+            }
+            if self.cand_lo.val().get_bit(i) {
+                self.pick_lo_any.next = true;
+                self.pick_lo.next = self.idx[i].val();
+            }
+        }
+        if self.pick_lo_any.val() {
+            self.pick.next = self.pick_lo.val();
+        } else {
+            self.pick.next = self.pick_all.val();
+        }
+
+        // ================= S0: arbitration =================
+        // Ops that may queue a descriptor need room for it and the two before them.
+        self.room.next = self.desc.count.val() <= self.c5_4.val();
+        self.dlv_go.next = self.delivered.valid.val() & self.room.val() & !self.reset.val();
+        self.crd_go.next = !self.dlv_go.val() & self.credit.valid.val() & !self.reset.val();
+        self.tmo_go.next = !self.dlv_go.val()
+            & !self.crd_go.val()
+            & self.timer.source.valid.val()
+            & self.room.val()
+            & !self.reset.val();
+        self.wrote_go.next = !self.dlv_go.val()
+            & !self.crd_go.val()
+            & !self.tmo_go.val()
+            & self.wrote_pend.q.val()
+            & !self.reset.val();
+        // A header: a new message when nothing else needs the pipeline, the writer is
+        // free and nothing of the previous message is still pending.
+        self.alloc_go.next = !self.dlv_go.val()
+            & !self.crd_go.val()
+            & !self.tmo_go.val()
+            & !self.wrote_go.val()
+            & !self.wrote_pend.q.val()
+            & !self.w_active.q.val()
+            & !self.w_refuse.q.val()
+            & self.app.valid.val()
+            & self.hdr_ok_len.val()
+            & self.id_ok.val()
+            & self.cls_ok.val()
+            & !self.reset.val();
+        self.refuse_go.next = !self.w_active.q.val()
+            & !self.w_refuse.q.val()
+            & !self.refuse_pend.q.val()
+            & self.app.valid.val()
+            & !self.hdr_ok_len.val()
+            & !self.reset.val();
+        self.send_go.next = !self.dlv_go.val()
+            & !self.crd_go.val()
+            & !self.tmo_go.val()
+            & !self.wrote_go.val()
+            & !self.alloc_go.val()
+            & self.pick_any.val()
+            & self.room.val()
+            & !self.reset.val();
+        self.delivered.ready.next = self.room.val() & !self.reset.val();
+        self.credit.ready.next = !self.dlv_go.val() & !self.reset.val();
+        self.timer.source.ready.next = self.tmo_go.val();
+        self.s0_kind.next = self.kinds[0].val();
+        if self.send_go.val() {
+            self.s0_kind.next = self.kinds[6].val();
+        }
+        if self.alloc_go.val() {
+            self.s0_kind.next = self.kinds[1].val();
+        }
+        if self.wrote_go.val() {
+            self.s0_kind.next = self.kinds[2].val();
+        }
+        if self.tmo_go.val() {
+            self.s0_kind.next = self.kinds[5].val();
+        }
+        if self.crd_go.val() {
+            self.s0_kind.next = self.kinds[4].val();
+        }
+        if self.dlv_go.val() {
+            self.s0_kind.next = self.kinds[3].val();
+        }
+
+        // S0 → S1 registers.
+        self.ev_id.next = self.credit.tx_msg_id.val();
+        if self.dlv_go.val() {
+            self.ev_id.next = self.delivered.tx_msg_id.val();
+        }
+        self.s1_kind.d.next = self.s0_kind.val();
+        self.s1_id.d.next = self.ev_id.val().get_bits::<A>(0);
+        self.s1_id_ok.d.next = self.ev_id.val() < bit_cast::<16, C>(self.n_ids.val());
+        self.s1_bits.d.next = self.credit.rtx_bitmap.val();
+        self.s1_f1.d.next = self.credit.rtx_flag.val();
+        self.s1_f2.d.next = self.credit.credit_flag.val();
+        self.s1_f3.d.next = self.credit.rank_flag.val();
+        self.s1_allow.d.next = self.credit.allow_tx.val();
+        self.s1_n.d.next = self.credit.new_credit.val().get_bits::<8>(0);
+        if self.credit.new_credit.val() > bit_cast::<16, 8>(self.max_8.val()) {
+            self.s1_n.d.next = self.max_8.val();
+        }
+        self.s1_rank.d.next = self.credit.new_rank.val();
+        self.s1_gen.d.next = self.timer.source.meta.val().get_bits::<8>(8);
+        self.s1_ip.d.next = self.app.data.val().get_bits::<32>(32);
+        self.s1_dport.d.next = self.app.data.val().get_bits::<16>(16);
+        self.s1_sport.d.next = self.app.src_port.val();
+        self.s1_len.d.next = self.hdr_len.val();
+        self.s1_buf.d.next = self.cls_addr.val();
+        self.s1_class.d.next = self.cls_sel.val();
+        self.s1_total.d.next = self.hdr_total.val();
+        if self.dlv_go.val() {
+            self.s1_bits.d.next = self.delivered.ack_bitmap.val();
+            self.s1_f1.d.next = self.delivered.below_flag.val();
+            self.s1_n.d.next = self.delivered.below.val();
+        }
+        if self.tmo_go.val() {
+            self.s1_id.d.next = self.timer.source.id.val();
+            self.s1_id_ok.d.next = true;
+            // The timer's metadata: allocation number, maxTxPktOffset when armed.
+            self.s1_n.d.next = self.timer.source.meta.val().get_bits::<8>(0);
+        }
+        if self.wrote_go.val() {
+            self.s1_id.d.next = self.wrote_id.q.val();
+            self.s1_id_ok.d.next = true;
+            self.s1_gen.d.next = self.wrote_gen.q.val();
+            self.s1_n.d.next = self.wrote_n.q.val();
+            self.wrote_pend.d.next = false;
+        }
+        if self.alloc_go.val() {
+            self.s1_id.d.next = self.new_id.val();
+            self.s1_id_ok.d.next = true;
+            self.s1_gen.d.next = self.gen.q.val();
+            self.gen.d.next = self.gen.q.val() + self.one_8.val();
+        }
+        if self.send_go.val() {
+            self.s1_id.d.next = self.pick.val();
+            self.s1_id_ok.d.next = true;
+            self.rr.d.next = self.pick.val();
+        }
+
+        // Allocation at S0: take the offered id and buffer.
+        self.id_ret.pop.next = false;
+        if self.alloc_go.val() {
+            if self.id_ret.nonempty.val() {
+                self.id_ret.pop.next = true;
+            } else {
+                self.id_fresh.d.next = self.id_fresh.q.val() + self.one_c.val();
+            }
+            for i in 0..MAX_CLASSES {
+                if self.cls_sel.val() == self.cls_code[i].val() {
+                    if self.cls_ret[i].nonempty.val() {
+                        self.cls_ret[i].pop.next = true;
+                    } else {
+                        self.cls_off[i].d.next = self.cls_off[i].q.val() + self.cls_words[i].val();
+                        self.cls_taken[i].d.next = self.cls_taken[i].q.val() + self.one_c.val();
+                    }
+                }
+            }
+        }
+
+        // ================= writer (application payload into the buffer) =================
+        self.app.ready.next = !self.reset.val()
+            & (self.alloc_go.val()
+                | self.refuse_go.val()
+                | self.w_active.q.val()
+                | self.w_refuse.q.val());
+        self.buffer.write_enable.next = false;
+        self.buffer.write_address.next = self.w_addr.q.val().get_bits::<BW>(0);
+        self.buffer.write_data.next = self.app.data.val();
+        if self.alloc_go.val() {
+            self.w_active.d.next = !self.app.last.val();
+            self.w_id.d.next = self.new_id.val();
+            self.w_gen.d.next = self.gen.q.val();
+            self.w_addr.d.next = self.cls_addr.val();
+            self.w_left.d.next = self.hdr_words.val();
+            self.w_in_pkt.d.next = self.zero_8.val();
+            self.w_pkts.d.next = self.one_8.val();
+            self.w_total.d.next = self.hdr_total.val();
+        }
+        if self.refuse_go.val() {
+            self.w_refuse.d.next = !self.app.last.val();
+            self.refuse_pend.d.next = true;
+        }
+        if self.w_refuse.q.val() & self.app.valid.val() & self.app.last.val() {
+            self.w_refuse.d.next = false;
+        }
+        if self.w_active.q.val() & self.app.valid.val() {
+            if self.w_left.q.val() != self.zero_16.val() {
+                self.buffer.write_enable.next = true;
+                self.w_addr.d.next = self.w_addr.q.val() + self.one_24.val();
+                self.w_left.d.next = self.w_left.q.val() - self.one_16.val();
+                self.w_in_pkt.d.next = self.w_in_pkt.q.val() + self.one_8.val();
+                // The first word of the next packet: that packet may now be sent.
+                if (self.w_in_pkt.q.val() == self.c127.val())
+                    & (self.w_pkts.q.val() != self.w_total.q.val())
+                {
+                    self.w_in_pkt.d.next = self.zero_8.val();
+                    self.w_pkts.d.next = self.w_pkts.q.val() + self.one_8.val();
+                    self.wrote_pend.d.next = true;
+                    self.wrote_id.d.next = self.w_id.q.val();
+                    self.wrote_gen.d.next = self.w_gen.q.val();
+                    self.wrote_n.d.next = self.w_pkts.q.val() + self.one_8.val();
+                }
+            }
+            if self.app.last.val() {
+                self.w_active.d.next = false;
+            }
+        }
+
+        // ================= S1: read the row =================
+        self.rows.read_address.next = self.s1_id.q.val();
+        self.s2_kind.d.next = self.s1_kind.q.val();
+        self.s2_id.d.next = self.s1_id.q.val();
+        self.s2_id_ok.d.next = self.s1_id_ok.q.val();
+        self.s2_bits.d.next = self.s1_bits.q.val();
+        self.s2_f1.d.next = self.s1_f1.q.val();
+        self.s2_f2.d.next = self.s1_f2.q.val();
+        self.s2_f3.d.next = self.s1_f3.q.val();
+        self.s2_allow.d.next = self.s1_allow.q.val();
+        self.s2_n.d.next = self.s1_n.q.val();
+        self.s2_rank.d.next = self.s1_rank.q.val();
+        self.s2_gen.d.next = self.s1_gen.q.val();
+        self.s2_ip.d.next = self.s1_ip.q.val();
+        self.s2_dport.d.next = self.s1_dport.q.val();
+        self.s2_sport.d.next = self.s1_sport.q.val();
+        self.s2_len.d.next = self.s1_len.q.val();
+        self.s2_buf.d.next = self.s1_buf.q.val();
+        self.s2_class.d.next = self.s1_class.q.val();
+        self.s2_total.d.next = self.s1_total.q.val();
+
+        // ================= S2: update the row =================
+        if self.s3_valid.q.val() & (self.s3_id.q.val() == self.s2_id.q.val()) {
+            self.row.next = self.s3_row.q.val();
+        } else {
+            self.row.next = self.rows.read_data.val();
+        }
+        self.s2_alive.next =
+            self.s2_id_ok.q.val() & self.alive.q.val().get_bit(self.s2_id.q.val().index());
+        self.nr.next = self.row.val();
+        if self.s2_kind.q.val() == self.kinds[1].val() {
+            self.nr.next.delivered = self.zero_p.val();
+            self.nr.next.rtxf = self.zero_p.val();
+            self.nr.next.credit = self.cfg.rtt_pkts.val();
+            self.nr.next.max_tx = self.zero_8.val();
+            self.nr.next.tcnt = self.zero_8.val();
+            self.nr.next.total = self.s2_total.q.val();
+            self.nr.next.written = self.one_8.val();
+            self.nr.next.allow = true;
+            self.nr.next.rank = self.zero_8.val();
+            self.nr.next.dst_ip = self.s2_ip.q.val();
+            self.nr.next.dst_port = self.s2_dport.q.val();
+            self.nr.next.src_port = self.s2_sport.q.val();
+            self.nr.next.msg_len = self.s2_len.q.val();
+            self.nr.next.buf_addr = self.s2_buf.q.val();
+            self.nr.next.size_class = self.s2_class.q.val();
+            self.nr.next.gen = self.s2_gen.q.val();
+        }
+        self.full.next = self.ones_p.val() >> (self.c38.val() - self.nr.val().total);
+        if self.s2_kind.q.val() == self.kinds[1].val() {
+            self.nr.next.txb = self.full.val();
+        }
+        if self.s2_n.q.val() >= self.c38.val() {
+            self.below_n.next = self.ones_p.val();
+        } else {
+            self.below_n.next = self.ones_p.val() >> (self.c38.val() - self.s2_n.q.val());
+        }
+
+        // Event effects on the row (Algorithms 2-4); frees are decided below.
+        self.free_now.next = false;
+        self.free_code.next = self.st_delivered.val();
+        if (self.s2_kind.q.val() == self.kinds[2].val())
+            & (self.row.val().gen == self.s2_gen.q.val())
+        {
+            self.nr.next.written = self.s2_n.q.val();
+        }
+        if self.s2_kind.q.val() == self.kinds[3].val() {
+            if self.s2_f1.q.val() {
+                self.nr.next.delivered =
+                    (self.row.val().delivered | self.s2_bits.q.val() | self.below_n.val())
+                        & self.full.val();
+            } else {
+                self.nr.next.delivered =
+                    (self.row.val().delivered | self.s2_bits.q.val()) & self.full.val();
+            }
+            self.free_now.next = self.s2_alive.val() & (self.nr.val().delivered == self.full.val());
+        }
+        if self.s2_kind.q.val() == self.kinds[4].val() {
+            if self.s2_f1.q.val() {
+                self.nr.next.txb = self.row.val().txb | (self.s2_bits.q.val() & self.full.val());
+            }
+            if self.s2_f2.q.val() {
+                self.nr.next.credit = self.s2_n.q.val();
+            }
+            if self.s2_f3.q.val() {
+                self.nr.next.rank = self.s2_rank.q.val();
+            }
+            self.nr.next.allow = self.s2_allow.q.val();
+        }
+        if (self.s2_kind.q.val() == self.kinds[5].val())
+            & self.s2_alive.val()
+            & (self.row.val().gen == self.s2_gen.q.val())
+        {
+            if self.row.val().tcnt >= self.cfg.max_timeouts.val() {
+                self.free_now.next = true;
+                self.free_code.next = self.st_gave_up.val();
+            } else {
+                if self.row.val().max_tx > self.s2_n.q.val() {
+                    self.nr.next.tcnt = self.zero_8.val();
+                } else if self.row.val().tcnt != self.max_8.val() {
+                    self.nr.next.tcnt = self.row.val().tcnt + self.one_8.val();
+                }
+                self.nr.next.rtxf = self.row.val().rtxf
+                    | (!self.row.val().delivered & self.below_n.val() & self.full.val());
+            }
+        }
+
+        // Packets that may go now, and the lowest of them.
+        if self.nr.val().credit >= self.c38.val() {
+            self.below_credit.next = self.ones_p.val();
+        } else {
+            self.below_credit.next = self.ones_p.val() >> (self.c38.val() - self.nr.val().credit);
+        }
+        if self.nr.val().written >= self.c38.val() {
+            self.below_written.next = self.ones_p.val();
+        } else {
+            self.below_written.next = self.ones_p.val() >> (self.c38.val() - self.nr.val().written);
+        }
+        self.pending.next = ((self.nr.val().txb & self.below_credit.val()) | self.nr.val().rtxf)
+            & !self.nr.val().delivered
+            & self.below_written.val()
+            & self.full.val();
+        self.send_off.next = self.off_code[0].val();
+        for i in 0..MAX_PKTS {
+            if self.pending.val().get_bit(37 - i) {
+                self.send_off.next = self.off_code[37 - i].val();
+            }
+        }
+        self.send_bit.next = self.one_p.val() << self.send_off.val();
+        self.last_pkt_bytes.next =
+            self.nr.val().msg_len - (bit_cast::<16, 8>(self.send_off.val()) << self.sh10.val());
+
+        self.last_words16.next = (self.last_pkt_bytes.val() + self.c7.val()) >> self.sh3.val();
+        self.desc.push.next = false;
+        self.desc.push_data.next.release = false;
+        self.desc.push_data.next.code = self.free_code.val();
+        self.desc.push_data.next.id = bit_cast::<16, A>(self.s2_id.q.val());
+        self.desc.push_data.next.offset = self.send_off.val();
+        self.desc.push_data.next.addr =
+            self.nr.val().buf_addr + (bit_cast::<24, 8>(self.send_off.val()) << self.sh7.val());
+        self.desc.push_data.next.words = self.c128_16.val();
+        if (self.send_off.val() + self.one_8.val()) == self.nr.val().total {
+            self.desc.push_data.next.words = self.last_words16.val();
+        }
+        self.desc.push_data.next.dst_ip = self.nr.val().dst_ip;
+        self.desc.push_data.next.dst_port = self.nr.val().dst_port;
+        self.desc.push_data.next.src_port = self.nr.val().src_port;
+        self.desc.push_data.next.msg_len = self.nr.val().msg_len;
+        self.desc.push_data.next.credit = self.nr.val().credit;
+        self.desc.push_data.next.rank = self.nr.val().rank;
+        self.desc.push_data.next.is_rtx = self.send_off.val() < self.row.val().max_tx;
+        self.desc.push_data.next.is_new = (self.send_off.val() == self.zero_8.val())
+            & !(self.send_off.val() < self.row.val().max_tx);
+        self.desc.push_data.next.size_class = self.nr.val().size_class;
+
+        // SEND: the lowest pending packet leaves; `wr` is the row to write back.
+        self.sending.next = (self.s2_kind.q.val() == self.kinds[6].val())
+            & self.s2_alive.val()
+            & self.nr.val().allow
+            & (self.pending.val() != self.zero_p.val());
+        self.wr.next = self.nr.val();
+        if self.sending.val() {
+            self.desc.push.next = true;
+            self.wr.next.txb = self.nr.val().txb & !self.send_bit.val();
+            self.wr.next.rtxf = self.nr.val().rtxf & !self.send_bit.val();
+            if !(self.send_off.val() < self.row.val().max_tx) {
+                self.wr.next.max_tx = self.send_off.val() + self.one_8.val();
+            }
+            self.cnt_sent.d.next = self.cnt_sent.q.val() + self.one_32.val();
+            if self.send_off.val() < self.row.val().max_tx {
+                self.cnt_rtx.d.next = self.cnt_rtx.q.val() + self.one_32.val();
+            }
+        }
+        // The row's eligibility after the op (recomputed from the written row below).
+        self.id_mask.next = self.one_n.val() << self.s2_id.q.val();
+
+        // Bad events: an id that is not an active message.
+        if ((self.s2_kind.q.val() == self.kinds[3].val())
+            | (self.s2_kind.q.val() == self.kinds[4].val()))
+            & !self.s2_alive.val()
+        {
+            self.cnt_bad.d.next = self.cnt_bad.q.val() + self.one_32.val();
+        }
+
+        // Row write, timer, eligibility.
+        self.rows.write_enable.next = false;
+        self.rows.write_address.next = self.s2_id.q.val();
+        self.rows.write_data.next = self.wr.val();
+        self.timer.cmd.valid.next = false;
+        self.timer.cmd.op.next = self.op_schedule.val();
+        self.timer.cmd.id.next = self.s2_id.q.val();
+        self.timer.cmd.expiry.next = self.expiry.val();
+        self.meta_gen.next = bit_cast::<16, 8>(self.nr.val().gen);
+        self.meta_max.next = bit_cast::<16, 8>(self.nr.val().max_tx);
+        self.timer.cmd.meta.next = (self.meta_gen.val() << self.sh8.val()) | self.meta_max.val();
+        self.elig_bit.next = false;
+        self.alive.d.next = self.alive.q.val();
+        self.elig.d.next = self.elig.q.val();
+        if self.s2_kind.q.val() == self.kinds[1].val() {
+            self.alive.d.next = self.alive.q.val() | self.id_mask.val();
+            self.timer.cmd.valid.next = true;
+        }
+        if (self.s2_kind.q.val() == self.kinds[5].val())
+            & self.s2_alive.val()
+            & (self.row.val().gen == self.s2_gen.q.val())
+            & !self.free_now.val()
+        {
+            self.timer.cmd.valid.next = true;
+        }
+        self.row_wr.next = (self.s2_kind.q.val() != self.kinds[0].val())
+            & (self.s2_alive.val() | (self.s2_kind.q.val() == self.kinds[1].val()))
+            & !self.free_now.val();
+        self.rows.write_enable.next = self.row_wr.val();
+        self.pending_after.next = ((self.wr.val().txb & self.below_credit.val())
+            | self.wr.val().rtxf)
+            & !self.wr.val().delivered
+            & self.below_written.val()
+            & self.full.val();
+        self.elig_bit.next = self.row_wr.val()
+            & self.wr.val().allow
+            & (self.pending_after.val() != self.zero_p.val());
+        if self.row_wr.val() {
+            if self.elig_bit.val() {
+                self.elig.d.next = self.elig.q.val() | self.id_mask.val();
+            } else {
+                self.elig.d.next = self.elig.q.val() & !self.id_mask.val();
+            }
+        }
+        if self.free_now.val() {
+            self.alive.d.next = self.alive.q.val() & !self.id_mask.val();
+            self.elig.d.next = self.elig.q.val() & !self.id_mask.val();
+            self.timer.cmd.valid.next = true;
+            self.timer.cmd.op.next = self.op_cancel.val();
+            self.desc.push.next = true;
+            self.desc.push_data.next.release = true;
+            self.desc.push_data.next.addr = self.row.val().buf_addr;
+            self.desc.push_data.next.size_class = self.row.val().size_class;
+            if self.free_code.val() == self.st_gave_up.val() {
+                self.cnt_gave_up.d.next = self.cnt_gave_up.q.val() + self.one_32.val();
+            } else {
+                self.cnt_completed.d.next = self.cnt_completed.q.val() + self.one_32.val();
+            }
+        }
+        self.s3_valid.d.next = self.row_wr.val();
+        self.s3_id.d.next = self.s2_id.q.val();
+        self.s3_row.d.next = self.rows.write_data.val();
+
+        // ================= streamer: descriptors to words =================
+        // Stage A issues one beat per cycle (a header slot, or a buffer read); stage B
+        // pushes it into the output FIFO the next cycle, with the RAM's data.
+        if self.b_valid.q.val() {
+            self.out_room.next = self.out.count.val() < self.two_3.val();
+        } else {
+            self.out_room.next = self.out.count.val() <= self.two_3.val();
+        }
+        self.beat_total.next = self.hdr_beats.val() + self.st_cur.q.val().words;
+        self.pay_idx.next = self.st_beat.q.val() - self.hdr_beats.val();
+        self.beat_addr.next = self.st_cur.q.val().addr + bit_cast::<24, 16>(self.pay_idx.val());
+        // A payload word can be read once the application has written it.
+        self.can_issue.next = self.st_busy.q.val()
+            & self.out_room.val()
+            & !((self.st_beat.q.val() >= self.hdr_beats.val())
+                & self.w_active.q.val()
+                & (bit_cast::<16, A>(self.w_id.q.val()) == self.st_cur.q.val().id)
+                & (self.beat_addr.val() >= self.w_addr.q.val()));
+        self.issue_last.next = self.can_issue.val()
+            & ((self.st_beat.q.val() + self.one_16.val()) == self.beat_total.val());
+        self.buffer.read_address.next = self.beat_addr.val().get_bits::<BW>(0);
+        self.b_valid.d.next = self.can_issue.val();
+        self.b_payload.d.next = self.st_beat.q.val() >= self.hdr_beats.val();
+        self.b_last.d.next = self.issue_last.val();
+        self.b_cur.d.next = self.st_cur.q.val();
+        if self.can_issue.val() {
+            self.st_beat.d.next = self.st_beat.q.val() + self.one_16.val();
+        }
+        if self.issue_last.val() {
+            self.st_busy.d.next = false;
+        }
+        // Next descriptor: a packet starts, or a message is released.
+        self.status_free.next = !self.st_valid.q.val() | self.status.ready.val();
+        // A release is taken as soon as the status output is free, even mid-packet, unless
+        // the packet being streamed belongs to the message (its buffer is still read).
+        if self.desc.head.val().release {
+            self.take_desc.next = self.desc.nonempty.val()
+                & self.status_free.val()
+                & !self.refuse_pend.q.val()
+                & !(self.st_busy.q.val() & (self.st_cur.q.val().id == self.desc.head.val().id));
+        } else {
+            self.take_desc.next =
+                self.desc.nonempty.val() & (!self.st_busy.q.val() | self.issue_last.val());
+        }
+        self.desc.pop.next = self.take_desc.val();
+        self.id_ret.push.next = false;
+        self.head_id.next = self.desc.head.val().id;
+        self.id_ret.push_data.next = self.head_id.val().get_bits::<A>(0);
+        if self.take_desc.val() {
+            if self.desc.head.val().release {
+                self.id_ret.push.next = true;
+                for i in 0..MAX_CLASSES {
+                    if self.desc.head.val().size_class == self.cls_code[i].val() {
+                        self.cls_ret[i].push.next = true;
+                    }
+                }
+            } else {
+                self.st_busy.d.next = true;
+                self.st_cur.d.next = self.desc.head.val();
+                self.st_beat.d.next = self.zero_16.val();
+            }
+        }
+        self.out.push.next = self.b_valid.q.val();
+        self.out.push_data.next.data = self.zero_64.val();
+        if self.b_payload.q.val() {
+            self.out.push_data.next.data = self.buffer.read_data.val();
+        }
+        self.out.push_data.next.last = self.b_last.q.val();
+        self.out.push_data.next.dst_ip = self.b_cur.q.val().dst_ip;
+        self.out.push_data.next.dst_port = self.b_cur.q.val().dst_port;
+        self.out.push_data.next.src_port = self.b_cur.q.val().src_port;
+        self.out.push_data.next.msg_len = self.b_cur.q.val().msg_len;
+        self.out.push_data.next.offset = self.b_cur.q.val().offset;
+        self.out.push_data.next.id = self.b_cur.q.val().id;
+        self.out.push_data.next.credit = self.b_cur.q.val().credit;
+        self.out.push_data.next.rank = self.b_cur.q.val().rank;
+        self.out.push_data.next.is_new = self.b_cur.q.val().is_new;
+        self.out.push_data.next.is_rtx = self.b_cur.q.val().is_rtx;
+
+        // ================= source =================
+        self.out.pop.next = self.source.ready.val();
+        self.source.valid.next = self.out.nonempty.val();
+        self.source.data.next = self.zero_64.val();
+        self.source.last.next = false;
+        self.source.remote_ip.next = self.zero_32.val();
+        self.source.remote_port.next = self.zero_16.val();
+        self.source.msg_len.next = self.zero_16.val();
+        self.source.pkt_offset.next = self.zero_8.val();
+        self.source.local_port.next = self.zero_16.val();
+        self.source.tx_msg_id.next = self.zero_16.val();
+        self.source.credit.next = self.zero_16.val();
+        self.source.rank.next = self.zero_8.val();
+        self.source.flags.next = self.zero_8.val();
+        self.source.is_new_msg.next = false;
+        self.source.is_rtx.next = false;
+        if self.out.nonempty.val() {
+            self.source.data.next = self.out.head.val().data;
+            self.source.last.next = self.out.head.val().last;
+            self.source.remote_ip.next = self.out.head.val().dst_ip;
+            self.source.remote_port.next = self.out.head.val().dst_port;
+            self.source.msg_len.next = self.out.head.val().msg_len;
+            self.source.pkt_offset.next = self.out.head.val().offset;
+            self.source.local_port.next = self.out.head.val().src_port;
+            self.source.tx_msg_id.next = self.out.head.val().id;
+            self.source.credit.next = bit_cast::<16, 8>(self.out.head.val().credit);
+            self.source.rank.next = self.out.head.val().rank;
+            self.source.flags.next = self.flag_data.val();
+            self.source.is_new_msg.next = self.out.head.val().is_new;
+            self.source.is_rtx.next = self.out.head.val().is_rtx;
+        }
+
+        // ================= status =================
+        if self.status.ready.val() {
+            self.st_valid.d.next = false;
+        }
+        if self.refuse_pend.q.val() & self.status_free.val() {
+            self.st_valid.d.next = true;
+            self.st_id.d.next = self.all_16.val();
+            self.st_code.d.next = self.st_refused.val();
+            self.refuse_pend.d.next = false;
+        }
+        if self.take_desc.val() & self.desc.head.val().release {
+            self.st_valid.d.next = true;
+            self.st_id.d.next = self.desc.head.val().id;
+            self.st_code.d.next = self.desc.head.val().code;
+        }
+        self.status.valid.next = self.st_valid.q.val();
+        self.status.tx_msg_id.next = self.zero_16.val();
+        self.status.code.next = self.zero_2.val();
+        if self.st_valid.q.val() {
+            self.status.tx_msg_id.next = self.st_id.q.val();
+            self.status.code.next = self.st_code.q.val();
+        }
+
+        // ================= stats and reset =================
+        self.stat.sent.next = self.cnt_sent.q.val();
+        self.stat.retransmitted.next = self.cnt_rtx.q.val();
+        self.stat.given_up.next = self.cnt_gave_up.q.val();
+        self.stat.completed.next = self.cnt_completed.q.val();
+        self.stat.bad_events.next = self.cnt_bad.q.val();
+        self.ids_free_c.next = self.id_ret.count.val() + (self.n_ids.val() - self.id_fresh.q.val());
+        self.stat.ids_free.next = bit_cast::<16, C>(self.ids_free_c.val());
+        for i in 0..MAX_CLASSES {
+            self.cls_free[i].next =
+                self.cls_ret[i].count.val() + (self.cls_count[i].val() - self.cls_taken[i].q.val());
+        }
+        self.stat.bufs_free.next = bit_cast::<16, C>(self.cls_free[0].val())
+            + bit_cast::<16, C>(self.cls_free[1].val())
+            + bit_cast::<16, C>(self.cls_free[2].val())
+            + bit_cast::<16, C>(self.cls_free[3].val());
+
+        if self.reset.val() {
+            self.id_fresh.d.next = self.zero_c.val();
+            for i in 0..MAX_CLASSES {
+                self.cls_off[i].d.next = self.zero_24.val();
+                self.cls_taken[i].d.next = self.zero_c.val();
+            }
+            self.alive.d.next = self.zero_n.val();
+            self.elig.d.next = self.zero_n.val();
+            self.w_active.d.next = false;
+            self.w_refuse.d.next = false;
+            self.wrote_pend.d.next = false;
+            self.refuse_pend.d.next = false;
+            self.s1_kind.d.next = self.kinds[0].val();
+            self.s2_kind.d.next = self.kinds[0].val();
+            self.s3_valid.d.next = false;
+            self.st_busy.d.next = false;
+            self.b_valid.d.next = false;
+            self.st_valid.d.next = false;
+            self.cnt_sent.d.next = self.zero_32.val();
+            self.cnt_rtx.d.next = self.zero_32.val();
+            self.cnt_gave_up.d.next = self.zero_32.val();
+            self.cnt_completed.d.next = self.zero_32.val();
+            self.cnt_bad.d.next = self.zero_32.val();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
