@@ -44,3 +44,11 @@ impl Clocked for arbiter::Arbiter {
         &mut self.clock
     }
 }
+
+impl<const A: usize, const N: usize, const C: usize, const BW: usize> Clocked
+    for packetization::Packetization<A, N, C, BW>
+{
+    fn clock_input(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+}

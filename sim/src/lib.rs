@@ -10,6 +10,7 @@ pub mod ports;
 pub mod runs;
 pub mod rx_workload;
 pub mod tools;
+pub mod tx_workload;
 pub mod vcd;
 pub mod verilator;
 pub mod workload;

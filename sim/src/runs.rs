@@ -5,8 +5,10 @@ use crate::arb_workload::{drive_arbiter, read_arbiter, ArbWorkload};
 use crate::kernel::{Kernel, KernelError};
 use crate::ports::PortRecorder;
 use crate::rx_workload::{RxDriver, RxKnobs, RxSchedule};
+use crate::tx_workload::TxWorkload;
 use crate::workload::{drive_timer, read_timer, TimerInputs, TimerWorkload};
 use nt_hdl::arbiter::Arbiter;
+use nt_hdl::packetization::Packetization;
 use nt_hdl::reassembly::{Reassembly, ReassemblyConfig};
 use nt_hdl::timer::ScanningTimer;
 use std::io::Write;
@@ -19,6 +21,8 @@ pub const SIM_BLOCKS: &[&str] = &[
     "timer_n128",
     "reassembly_n16",
     "reassembly_n128",
+    "packetization_n16",
+    "packetization_n128",
     "arbiter",
 ];
 
@@ -27,11 +31,12 @@ pub fn resolve_block(name: &str) -> Result<&'static str, String> {
     let n = match name {
         "timer" => "timer_n16",
         "reassembly" => "reassembly_n16",
+        "packetization" => "packetization_n16",
         other => other,
     };
     SIM_BLOCKS.iter().copied().find(|b| *b == n).ok_or_else(|| {
         format!(
-            "unknown block {name:?}; known: timer, reassembly, {}",
+            "unknown block {name:?}; known: timer, reassembly, packetization, {}",
             SIM_BLOCKS.join(", ")
         )
     })
@@ -91,6 +96,14 @@ pub fn run_block(
             opts,
         )
         .map_err(|e| e.to_string()),
+        "packetization_n16" => {
+            run_packetization::<4, 16, 5, 15>(block, &ReassemblyConfig::n16(), cycles, seed, opts)
+                .map_err(|e| e.to_string())
+        }
+        "packetization_n128" => {
+            run_packetization::<7, 128, 8, 17>(block, &ReassemblyConfig::n128(), cycles, seed, opts)
+                .map_err(|e| e.to_string())
+        }
         "arbiter" => run_arbiter(block, cycles, seed, opts).map_err(|e| e.to_string()),
         _ => Err(format!("no driver for {block}")),
     }
@@ -207,6 +220,25 @@ where
         },
         rec,
     ))
+}
+
+/// The packetization module under [`TxWorkload`]: events = words out, commands =
+/// application words taken.
+fn run_packetization<const A: usize, const N: usize, const C: usize, const BW: usize>(
+    block: &'static str,
+    cfg: &ReassemblyConfig,
+    cycles: u64,
+    seed: u64,
+    opts: &RunOptions,
+) -> Result<(RunSummary, Option<PortRecorder>), KernelError> {
+    let mut k = Kernel::new(Packetization::<A, N, C, BW>::new(cfg))?;
+    open_outputs(&mut k, opts)?;
+    let mut w = TxWorkload::new(seed);
+    run_loop(k, block, cycles, seed, |k, now| {
+        w.drive(now, k.uut_mut());
+        k.settle()?;
+        Ok(w.observe(k.uut()))
+    })
 }
 
 /// The arbiter under [`ArbWorkload`]: events = beats out, commands = packets out.

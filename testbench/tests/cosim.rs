@@ -126,3 +126,12 @@ fn arbiter_verilog_matches_rust_cycle_for_cycle() {
     cosim_block(Simulator::Verilator, "arbiter", 51);
     cosim_block(Simulator::Icarus, "arbiter", 52);
 }
+
+/// The packetization module's Verilog under seeded application traffic, acknowledgements,
+/// credit changes, retransmission requests, timeouts and output backpressure.
+#[test]
+fn packetization_verilog_matches_rust_cycle_for_cycle() {
+    cosim_block(Simulator::Verilator, "packetization_n16", 61);
+    cosim_block(Simulator::Verilator, "packetization_n128", 62);
+    cosim_block(Simulator::Icarus, "packetization_n16", 63);
+}

@@ -93,9 +93,10 @@ fn main() -> ExitCode {
         }),
         Cmd::Blocks => {
             for b in nt_hdl::registry::blocks() {
-                let sim = match (SIM_BLOCKS.contains(&b.name), b.name.starts_with("arbiter")) {
-                    (true, false) => "wave, bench",
-                    (true, true) => "wave",
+                let bench = b.name.starts_with("timer") || b.name.starts_with("reassembly");
+                let sim = match (SIM_BLOCKS.contains(&b.name), bench) {
+                    (true, true) => "wave, bench",
+                    (true, false) => "wave",
                     _ => "",
                 };
                 println!("{:<16} {}  [{sim}]", b.name, b.about);
