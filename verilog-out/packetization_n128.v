@@ -282,6 +282,7 @@ module packetization_n128(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeo
     localparam  zero_64 = 64'h0;
     localparam  two_3 = 3'b10;
     localparam  c5_4 = 4'h5;
+    localparam  one_4 = 4'h1;
     localparam  op_schedule = 2'b1;
     localparam  op_cancel = 2'b11;
     localparam  st_delivered = 2'b1;
@@ -626,6 +627,7 @@ module packetization_n128(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeo
     reg  [1:0] cls_sel;
     reg  [23:0] cls_addr;
     reg  room;
+    reg  send_room;
     reg  dlv_go;
     reg  crd_go;
     reg  tmo_go;
@@ -2495,13 +2497,14 @@ module packetization_n128(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeo
             pick = pick_all;
         end
         room = desc$count <= c5_4;
+        send_room = desc$count <= one_4;
         dlv_go = delivered$valid & room & ~reset;
         crd_go = ~dlv_go & credit$valid & ~reset;
         tmo_go = ~dlv_go & ~crd_go & timer$source$valid & room & ~reset;
         wrote_go = ~dlv_go & ~crd_go & ~tmo_go & wrote_pend$q & ~reset;
-        alloc_go = ~dlv_go & ~crd_go & ~tmo_go & ~wrote_go & ~wrote_pend$q & ~w_active$q & ~w_refuse$q & app$valid & hdr_ok_len & id_ok & cls_ok & ~reset;
+        send_go = ~dlv_go & ~crd_go & ~tmo_go & ~wrote_go & pick_any & send_room & ~reset;
+        alloc_go = ~dlv_go & ~crd_go & ~tmo_go & ~wrote_go & ~send_go & ~wrote_pend$q & ~w_active$q & ~w_refuse$q & app$valid & hdr_ok_len & id_ok & cls_ok & ~reset;
         refuse_go = ~w_active$q & ~w_refuse$q & ~refuse_pend$q & app$valid & ~hdr_ok_len & ~reset;
-        send_go = ~dlv_go & ~crd_go & ~tmo_go & ~wrote_go & ~alloc_go & pick_any & room & ~reset;
         delivered$ready = room & ~reset;
         credit$ready = ~dlv_go & ~reset;
         timer$source$ready = tmo_go;

@@ -335,6 +335,7 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     cls_sel: Signal<Local, Bits<2>>,
     cls_addr: Signal<Local, Bits<24>>,
     room: Signal<Local, bool>,
+    send_room: Signal<Local, bool>,
     dlv_go: Signal<Local, bool>,
     crd_go: Signal<Local, bool>,
     tmo_go: Signal<Local, bool>,
@@ -427,6 +428,7 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     zero_64: Constant<Bits<64>>,
     two_3: Constant<Bits<3>>,
     c5_4: Constant<Bits<4>>,
+    one_4: Constant<Bits<4>>,
     op_schedule: Constant<Bits<2>>,
     op_cancel: Constant<Bits<2>>,
     st_delivered: Constant<Bits<2>>,
@@ -565,6 +567,7 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
             cls_sel: Default::default(),
             cls_addr: Default::default(),
             room: Default::default(),
+            send_room: Default::default(),
             dlv_go: Default::default(),
             crd_go: Default::default(),
             tmo_go: Default::default(),
@@ -655,6 +658,7 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
             zero_64: Constant::new(0.into()),
             two_3: Constant::new(2.into()),
             c5_4: Constant::new(5.into()),
+            one_4: Constant::new(1.into()),
             op_schedule: Constant::new((OP_SCHEDULE as u64).into()),
             op_cancel: Constant::new((OP_CANCEL as u64).into()),
             st_delivered: Constant::new(STATUS_DELIVERED.into()),
@@ -853,6 +857,9 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         // ================= S0: arbitration =================
         // Ops that may queue a descriptor need room for it and the two before them.
         self.room.next = self.desc.count.val() <= self.c5_4.val();
+        // Sends keep the queue short, so that a release (which frees an id and a buffer)
+        // never waits behind many packets.
+        self.send_room.next = self.desc.count.val() <= self.one_4.val();
         self.dlv_go.next = self.delivered.valid.val() & self.room.val() & !self.reset.val();
         self.crd_go.next = !self.dlv_go.val() & self.credit.valid.val() & !self.reset.val();
         self.tmo_go.next = !self.dlv_go.val()
@@ -865,12 +872,21 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             & !self.tmo_go.val()
             & self.wrote_pend.q.val()
             & !self.reset.val();
+        // SEND goes before a new message: a packet that may leave leaves first.
+        self.send_go.next = !self.dlv_go.val()
+            & !self.crd_go.val()
+            & !self.tmo_go.val()
+            & !self.wrote_go.val()
+            & self.pick_any.val()
+            & self.send_room.val()
+            & !self.reset.val();
         // A header: a new message when nothing else needs the pipeline, the writer is
         // free and nothing of the previous message is still pending.
         self.alloc_go.next = !self.dlv_go.val()
             & !self.crd_go.val()
             & !self.tmo_go.val()
             & !self.wrote_go.val()
+            & !self.send_go.val()
             & !self.wrote_pend.q.val()
             & !self.w_active.q.val()
             & !self.w_refuse.q.val()
@@ -884,14 +900,6 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             & !self.refuse_pend.q.val()
             & self.app.valid.val()
             & !self.hdr_ok_len.val()
-            & !self.reset.val();
-        self.send_go.next = !self.dlv_go.val()
-            & !self.crd_go.val()
-            & !self.tmo_go.val()
-            & !self.wrote_go.val()
-            & !self.alloc_go.val()
-            & self.pick_any.val()
-            & self.room.val()
             & !self.reset.val();
         self.delivered.ready.next = self.room.val() & !self.reset.val();
         self.credit.ready.next = !self.dlv_go.val() & !self.reset.val();

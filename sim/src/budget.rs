@@ -324,10 +324,17 @@ pub fn reassembly_budgets() -> Result<Vec<Budget>, String> {
     Ok(out)
 }
 
+/// Every block's budgets.
+pub fn all_budgets() -> Result<Vec<Budget>, String> {
+    let mut b = reassembly_budgets()?;
+    b.extend(packetization_budgets()?);
+    Ok(b)
+}
+
 /// Formats budgets as a table.
 pub fn format_budgets(b: &[Budget]) -> String {
     let mut s = format!(
-        "{:<17} {:<52} {:>9} {:>7}  {}\n",
+        "{:<19} {:<52} {:>9} {:>7}  {}\n",
         "block", "budget", "measured", "limit", "reference"
     );
     for x in b {
@@ -341,7 +348,7 @@ pub fn format_budgets(b: &[Budget]) -> String {
             .unwrap_or_else(|| "-".into());
         let ok = x.limit.map(|l| x.cycles <= l).unwrap_or(true);
         s += &format!(
-            "{:<17} {:<52} {:>9} {:>7}  {}{}\n",
+            "{:<19} {:<52} {:>9} {:>7}  {}{}\n",
             x.block,
             x.what,
             x.cycles,
@@ -351,4 +358,119 @@ pub fn format_budgets(b: &[Budget]) -> String {
         );
     }
     s
+}
+
+/// Cycles from a 16-byte message's app header to the first word of its packet, and the
+/// cycles per packet for `n` back-to-back 1-byte messages acknowledged as they leave.
+fn packetization_numbers<const A: usize, const N: usize, const C: usize, const BW: usize>(
+    cfg: &ReassemblyConfig,
+    n: u64,
+) -> Result<(u64, f64), String> {
+    use nt_hdl::packetization::Packetization;
+    let mut k = Kernel::new(Packetization::<A, N, C, BW>::new(cfg)).map_err(|e| e.to_string())?;
+    {
+        let u = k.uut_mut();
+        u.cfg.rtt_pkts.next = 4u64.into();
+        u.cfg.timeout.next = 1_000_000u64.into();
+        u.cfg.max_timeouts.next = 3u64.into();
+        u.reset.next = true;
+    }
+    k.tick().map_err(|e| e.to_string())?;
+    k.uut_mut().reset.next = false;
+    // Application words: one 16-byte message, then `n` 1-byte messages.
+    let mut app: VecDeque<(u64, bool)> = VecDeque::new();
+    app.push_back((0x0a00_0001u64 << 32 | 1 << 16 | 16, false));
+    app.push_back((1, false));
+    app.push_back((2, true));
+    for m in 0..n {
+        app.push_back(((0x0a00_0100 + m) << 32 | 1 << 16 | 1, false));
+        app.push_back((m, true));
+    }
+    let (mut header_in, mut first_out) = (None, None);
+    let mut acks: VecDeque<u64> = VecDeque::new();
+    let mut pkt_first: Vec<u64> = vec![];
+    let mut in_pkt = false;
+    let mut cur_id = 0;
+    for _ in 0..(n * 20 + 1000) {
+        let c = k.cycle();
+        let u = k.uut_mut();
+        u.now.next = c.into();
+        u.source.ready.next = true;
+        u.status.ready.next = true;
+        let a = app.front().copied();
+        u.app.valid.next = a.is_some();
+        let (w, last) = a.unwrap_or_default();
+        u.app.data.next = w.into();
+        u.app.last.next = last;
+        u.delivered.valid.next = !acks.is_empty();
+        u.delivered.tx_msg_id.next = acks.front().copied().unwrap_or(0).into();
+        u.delivered.ack_bitmap.next = 1u64.into();
+        u.delivered.below_flag.next = false;
+        u.credit.valid.next = false;
+        k.settle().map_err(|e| e.to_string())?;
+        let u = k.uut();
+        if a.is_some() && u.app.ready.val() {
+            if header_in.is_none() {
+                header_in = Some(c);
+            }
+            app.pop_front();
+        }
+        if !acks.is_empty() && u.delivered.ready.val() {
+            acks.pop_front();
+        }
+        if u.source.valid.val() {
+            if first_out.is_none() {
+                first_out = Some(c);
+            }
+            if !in_pkt {
+                pkt_first.push(c);
+                cur_id = u.source.tx_msg_id.val().to_u64();
+            }
+            in_pkt = !u.source.last.val();
+            if u.source.last.val() {
+                acks.push_back(cur_id);
+            }
+        }
+        k.tick().map_err(|e| e.to_string())?;
+    }
+    let (Some(h), Some(f)) = (header_in, first_out) else {
+        return Err("the 16-byte message did not leave".into());
+    };
+    if pkt_first.len() as u64 != n + 1 {
+        return Err(format!("{} of {} packets left", pkt_first.len(), n + 1));
+    }
+    // Line rate over the 1-byte messages (skip the first packet).
+    let span = pkt_first[n as usize] + 9 - pkt_first[1];
+    Ok((f - h, span as f64 / n as f64))
+}
+
+/// Measures the packetization module's budgets (N = 16 and 128).
+pub fn packetization_budgets() -> Result<Vec<Budget>, String> {
+    let mut out = vec![];
+    for (block, (lat, per)) in [
+        (
+            "packetization_n16",
+            packetization_numbers::<4, 16, 5, 15>(&ReassemblyConfig::n16(), 300)?,
+        ),
+        (
+            "packetization_n128",
+            packetization_numbers::<7, 128, 8, 17>(&ReassemblyConfig::n128(), 300)?,
+        ),
+    ] {
+        out.push(Budget {
+            block,
+            what: "16 B message: app header in -> first word out",
+            cycles: lat as f64,
+            reference: Some((9.0, "thesis Table 3.1 (2.81 ns)")),
+            limit: Some(9.0),
+        });
+        out.push(Budget {
+            block,
+            what: "1 B messages (65 B packets): cycles per packet",
+            cycles: per,
+            reference: Some((9.0, "one 64-bit word per cycle (line rate)")),
+            limit: Some(9.0),
+        });
+    }
+    Ok(out)
 }

@@ -1,7 +1,7 @@
 //! Every measured budget (`ntsim budget`) meets its limit: GetRxMsgInfo in 2 cycles, a
 //! 16-byte message out 2 cycles after its last word (thesis: 3), line rate with no input
 //! stall for back-to-back 1-byte and 65-byte messages.
-use nt_sim::budget::{format_budgets, reassembly_budgets};
+use nt_sim::budget::{format_budgets, packetization_budgets, reassembly_budgets};
 
 #[test]
 fn reassembly_meets_its_budgets() {
@@ -33,5 +33,25 @@ fn reassembly_meets_its_budgets() {
         assert_eq!(get(block, "16 B message"), 2.0);
         assert_eq!(get(block, "1 B messages"), 9.0);
         assert_eq!(get(block, "65 B messages"), 17.0);
+    }
+}
+
+/// The packetization module: a 16-byte message's first word leaves 9 cycles after its app
+/// header (thesis: 9), and back-to-back 1-byte messages leave as 65-byte packets with no
+/// gaps, for N = 16 and 128.
+#[test]
+fn packetization_meets_its_budgets() {
+    let b = packetization_budgets().expect("measurement");
+    println!("{}", format_budgets(&b));
+    assert_eq!(b.len(), 4);
+    for x in &b {
+        assert!(
+            x.cycles <= x.limit.expect("limit"),
+            "{} {}: {} cycles",
+            x.block,
+            x.what,
+            x.cycles
+        );
+        assert_eq!(x.cycles, 9.0, "{} {}", x.block, x.what);
     }
 }

@@ -88,7 +88,7 @@ fn main() -> ExitCode {
             clock_hz,
         } => wave(&block, cycles, seed, &vcd, clock_hz),
         Cmd::Bench { cycles, seed, work } => bench::bench(cycles, seed, &work),
-        Cmd::Budget => nt_sim::budget::reassembly_budgets().map(|b| {
+        Cmd::Budget => nt_sim::budget::all_budgets().map(|b| {
             print!("{}", nt_sim::budget::format_budgets(&b));
         }),
         Cmd::Blocks => {
@@ -99,7 +99,7 @@ fn main() -> ExitCode {
                     (true, false) => "wave",
                     _ => "",
                 };
-                println!("{:<16} {}  [{sim}]", b.name, b.about);
+                println!("{:<19} {}  [{sim}]", b.name, b.about);
             }
             Ok(())
         }
@@ -195,7 +195,7 @@ fn demo(out: &Path, cycles: u64, seed: u64) -> Result<(), String> {
         );
     }
     println!("  budgets (cycles, measured now):");
-    let b = nt_sim::budget::reassembly_budgets()?;
+    let b = nt_sim::budget::all_budgets()?;
     for line in nt_sim::budget::format_budgets(&b).lines() {
         println!("    {line}");
     }
