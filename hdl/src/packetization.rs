@@ -455,12 +455,6 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
         if let Err(e) = cfg.validate(N, MAX_MSG_BYTES, BW) {
             panic!("invalid packetization configuration: {e}");
         }
-        let bases = cfg.bases();
-        let class = |i: usize| cfg.classes.get(i).copied();
-        let c_bytes = |i: usize| class(i).map(|c| c.bytes as u64).unwrap_or(0);
-        let c_words = |i: usize| class(i).map(|c| BufferConfig::words(&c)).unwrap_or(0);
-        let c_count = |i: usize| class(i).map(|c| c.count as u64).unwrap_or(0);
-        let c_base = |i: usize| bases.get(i).copied().unwrap_or(0);
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -480,10 +474,10 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
             cls_ret: std::array::from_fn(|_| Fifo::new()),
             cls_off: Default::default(),
             cls_taken: Default::default(),
-            cls_bytes: std::array::from_fn(|i| Constant::new(c_bytes(i).into())),
-            cls_base: std::array::from_fn(|i| Constant::new(c_base(i).into())),
-            cls_words: std::array::from_fn(|i| Constant::new(c_words(i).into())),
-            cls_count: std::array::from_fn(|i| Constant::new(c_count(i).into())),
+            cls_bytes: std::array::from_fn(|i| Constant::new(cfg.bytes_of(i).into())),
+            cls_base: std::array::from_fn(|i| Constant::new(cfg.base_of(i).into())),
+            cls_words: std::array::from_fn(|i| Constant::new(cfg.words_of(i).into())),
+            cls_count: std::array::from_fn(|i| Constant::new(cfg.count_of(i).into())),
             cls_code: std::array::from_fn(|i| Constant::new((i as u64).into())),
             alive: Default::default(),
             elig: Default::default(),

@@ -55,6 +55,26 @@ impl BufferConfig {
             .sum()
     }
 
+    /// Bytes per buffer of class `i` (0 for a class that is not configured).
+    pub fn bytes_of(&self, i: usize) -> u64 {
+        self.classes.get(i).map(|c| c.bytes as u64).unwrap_or(0)
+    }
+
+    /// Words per buffer of class `i` (0 when not configured).
+    pub fn words_of(&self, i: usize) -> u64 {
+        self.classes.get(i).map(Self::words).unwrap_or(0)
+    }
+
+    /// Buffers in class `i` (0 when not configured).
+    pub fn count_of(&self, i: usize) -> u64 {
+        self.classes.get(i).map(|c| c.count as u64).unwrap_or(0)
+    }
+
+    /// First word of class `i` (0 when not configured).
+    pub fn base_of(&self, i: usize) -> u64 {
+        self.bases().get(i).copied().unwrap_or(0)
+    }
+
     /// Buffers over all classes.
     pub fn total_buffers(&self) -> u64 {
         self.classes.iter().map(|c| c.count as u64).sum()

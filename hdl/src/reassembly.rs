@@ -568,12 +568,6 @@ impl<
         if let Err(e) = cfg.validate(N, MAX_MSG_BYTES, BW) {
             panic!("invalid reassembly configuration: {e}");
         }
-        let bases = cfg.bases();
-        let class = |i: usize| cfg.classes.get(i).copied();
-        let c_bytes = |i: usize| class(i).map(|c| c.bytes as u64).unwrap_or(0);
-        let c_words = |i: usize| class(i).map(|c| ReassemblyConfig::words(&c)).unwrap_or(0);
-        let c_count = |i: usize| class(i).map(|c| c.count as u64).unwrap_or(0);
-        let c_base = |i: usize| bases.get(i).copied().unwrap_or(0);
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -603,10 +597,10 @@ impl<
             class_fifo: std::array::from_fn(|_| Fifo::new()),
             class_fresh_off: Default::default(),
             class_taken: Default::default(),
-            class_bytes: std::array::from_fn(|i| Constant::new(c_bytes(i).into())),
-            class_base: std::array::from_fn(|i| Constant::new(c_base(i).into())),
-            class_words: std::array::from_fn(|i| Constant::new(c_words(i).into())),
-            class_count: std::array::from_fn(|i| Constant::new(c_count(i).into())),
+            class_bytes: std::array::from_fn(|i| Constant::new(cfg.bytes_of(i).into())),
+            class_base: std::array::from_fn(|i| Constant::new(cfg.base_of(i).into())),
+            class_words: std::array::from_fn(|i| Constant::new(cfg.words_of(i).into())),
+            class_count: std::array::from_fn(|i| Constant::new(cfg.count_of(i).into())),
             class_code: std::array::from_fn(|i| Constant::new((i as u64).into())),
             gen: Default::default(),
             s1_kind: Default::default(),
