@@ -667,6 +667,52 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
     pub const MESSAGES: usize = N;
 }
 
+/// What the op pipeline's first stage (S0) decided in the current cycle, and the inputs
+/// of that decision that come from other blocks, for the golden model's scoreboard. Read
+/// after the kernel settled; only the Rust simulation has it (it is not a port).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct TxProbe {
+    /// Op kind entering S1: 0 none, 1 ALLOC, 2 WROTE, 3 DELIVERED, 4 CREDIT, 5 TIMEOUT,
+    /// 6 SEND.
+    pub kind: u8,
+    /// The op's message id (the low `A` bits of an event's id).
+    pub id: u16,
+    /// ALLOC: generation, class and first buffer word; WROTE: generation and packets
+    /// started.
+    pub gen: u8,
+    pub n: u8,
+    pub class: u8,
+    pub buf: u32,
+    /// Descriptor FIFO level (gates DELIVERED, TIMEOUT and SEND).
+    pub desc_count: u8,
+    /// The egress timer's expiry event offered this cycle: id and metadata
+    /// (`gen << 8 | maxTxPktOffset`).
+    pub timer_valid: bool,
+    pub timer_id: u16,
+    pub timer_meta: u16,
+}
+
+impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetization<A, N, C, BW> {
+    /// The S0 decision of the current (settled) cycle. See [`TxProbe`].
+    pub fn probe(&self) -> TxProbe {
+        fn u<const W: usize>(b: Bits<W>) -> u64 {
+            (0..W.min(64)).fold(0, |v, i| v | ((b.get_bit(i) as u64) << i))
+        }
+        TxProbe {
+            kind: u(self.s0_kind.val()) as u8,
+            id: u(self.s1_id.d.val()) as u16,
+            gen: u(self.s1_gen.d.val()) as u8,
+            n: u(self.s1_n.d.val()) as u8,
+            class: u(self.s1_class.d.val()) as u8,
+            buf: u(self.s1_buf.d.val()) as u32,
+            desc_count: u(self.desc.count.val()) as u8,
+            timer_valid: self.timer.source.valid.val(),
+            timer_id: u(self.timer.source.id.val()) as u16,
+            timer_meta: u(self.timer.source.meta.val()) as u16,
+        }
+    }
+}
+
 /// Packetization for 16 messages (2^15 buffer words).
 pub type Packetization16 = Packetization<4, 16, 5, 15>;
 /// Packetization for 128 messages (2^17 buffer words).

@@ -1,7 +1,7 @@
 //! Seeded random packet traffic for the [`Arbiter`]: packets of 1 to 140 beats on both
 //! inputs with random idle gaps, random output backpressure and rare resets. A `valid`
 //! once raised stays up, with its beat unchanged, until the beat is taken.
-use nt_hdl::arbiter::{Arbiter, TxFrameSink};
+use nt_hdl::arbiter::{Arbiter, TxFrameSink, TxFrameSource};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -174,12 +174,11 @@ pub fn drive_arbiter(u: &mut Arbiter, i: &ArbInputs) {
     drive_side(&mut u.data, i.data);
 }
 
-/// Reads the arbiter's outputs (after the kernel settled).
-pub fn read_arbiter(u: &Arbiter) -> ArbOutputs {
-    let s = &u.source;
-    ArbOutputs {
-        valid: s.valid.val(),
-        beat: TxBeat {
+/// Reads a packet stream's `valid` and beat (after the kernel settled).
+pub fn read_frame_beat(s: &TxFrameSource) -> (bool, TxBeat) {
+    (
+        s.valid.val(),
+        TxBeat {
             data: s.data.val().to_u64(),
             last: s.last.val(),
             meta: TxMeta {
@@ -196,6 +195,15 @@ pub fn read_arbiter(u: &Arbiter) -> ArbOutputs {
                 is_rtx: s.is_rtx.val(),
             },
         },
+    )
+}
+
+/// Reads the arbiter's outputs (after the kernel settled).
+pub fn read_arbiter(u: &Arbiter) -> ArbOutputs {
+    let (valid, beat) = read_frame_beat(&u.source);
+    ArbOutputs {
+        valid,
+        beat,
         ctrl_ready: u.ctrl.ready.val(),
         data_ready: u.data.ready.val(),
     }

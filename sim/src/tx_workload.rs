@@ -1,65 +1,139 @@
 //! Seeded random traffic for the [`Packetization`] block, as the application and the
 //! ingress pipeline would drive it: messages of 1 B to 38 KiB (mostly small) with random
-//! gaps, acknowledgements of the packets that left (single, and cumulative), credit
-//! changes up and down, NACK-style retransmission requests, events for unknown ids, and
-//! bursts of output backpressure. The timeouts come from the block's own timer.
+//! gaps and now and then a malformed header; acknowledgements of the packets that left
+//! (single, several at once and cumulative, some of packets not sent yet); NACK-style
+//! retransmission requests of one or several offsets; credit changes up and down, often
+//! below what is already sent; pauses (`allow_tx` off, resumed later) and rank changes;
+//! events for unknown or freed ids; acknowledgements that never come (so the block's own
+//! timer retransmits and gives up); and bursts of backpressure on `source` and `status`.
 //!
-//! Used by `ntsim wave packetization` and the co-simulation test; the packets' contents
-//! are checked by `hdl/src/packetization/tests.rs`.
-use crate::workload::bits_u64;
-use nt_hdl::packetization::{Packetization, MAX_MSG_BYTES};
+//! [`read_tx_io`] snapshots every port in a cycle for the golden model
+//! (`nt_testbench::packetization_model`), which checks the block against it in
+//! `testbench/tests/packetization_equivalence.rs`. `ntsim wave packetization` and the
+//! co-simulation test use the default knobs.
+use crate::arb_workload::{read_frame_beat, TxBeat};
+use nt_hdl::packetization::{Packetization, MAX_MSG_BYTES, MAX_PKTS};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
 
-/// One event for the `delivered` or `credit` port.
-#[derive(Clone, Copy, Debug)]
-enum Event {
-    Delivered {
-        id: u16,
-        bits: u64,
-        below: Option<u8>,
-    },
-    Credit {
-        id: u16,
-        rtx: Option<u64>,
-        credit: Option<u16>,
-        allow: bool,
-    },
+/// A `DeliveredEvent` (Algorithm 2) on the `delivered` port.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DlvIn {
+    pub id: u16,
+    pub bits: u64,
+    /// The cumulative form: every offset below this one is delivered.
+    pub below: Option<u8>,
+}
+
+/// A `CreditTxEvent` (Algorithm 3) on the `credit` port.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CrdIn {
+    pub id: u16,
+    pub rtx: Option<u64>,
+    pub credit: Option<u16>,
+    pub allow: bool,
+    pub rank: Option<u8>,
+}
+
+/// What the driver varies.
+#[derive(Clone, Debug)]
+pub struct TxKnobs {
+    /// `cfg.rtt_pkts`, `cfg.timeout`, `cfg.max_timeouts`.
+    pub rtt_pkts: u8,
+    pub timeout: u32,
+    pub max_timeouts: u8,
+    /// Per idle application cycle, the chance that a new message starts.
+    pub p_msg: f64,
+    /// Per cycle, the chance that the oldest packet seen leaving gets its event.
+    pub p_event: f64,
+    /// Per cycle, the chance that a stall of `source.ready` (1-40 cycles) starts.
+    pub p_source_stall: f64,
+    /// Per cycle, the chance that a stall of `status.ready` (1-20 cycles) starts.
+    pub p_status_stall: f64,
+    /// Use the whole event mix (multi-bit acks and NACKs, pauses, rank changes, lost
+    /// acknowledgements); otherwise only single and cumulative acks, single NACKs and
+    /// credit changes.
+    pub rich: bool,
+}
+
+impl Default for TxKnobs {
+    fn default() -> Self {
+        TxKnobs {
+            rtt_pkts: 4,
+            timeout: 3000,
+            max_timeouts: 3,
+            p_msg: 0.05,
+            p_event: 0.3,
+            p_source_stall: 0.004,
+            p_status_stall: 0.0,
+            rich: false,
+        }
+    }
 }
 
 /// Seeded driver of a packetization block.
 pub struct TxWorkload {
     rng: ChaCha8Rng,
+    knobs: TxKnobs,
     app: VecDeque<(u64, bool, u16)>,
-    dlv: VecDeque<Event>,
-    crd: VecDeque<Event>,
+    dlv: VecDeque<DlvIn>,
+    crd: VecDeque<CrdIn>,
+    /// Resumptions of paused messages: (cycle, id).
+    resume: VecDeque<(u64, u16)>,
     /// Packets seen leaving: (id, offset).
     sent: VecDeque<(u16, u8)>,
     cur_first: Option<(u16, u8)>,
     stall_left: u32,
+    status_stall_left: u32,
     msg_seq: u64,
+    /// Start new messages (turn off to drain).
+    pub generate: bool,
     /// What the driver did.
     pub messages: u64,
     pub packets_out: u64,
     pub statuses: u64,
 }
 
+/// A 38-bit mask with a few random bits set.
+fn sparse(rng: &mut ChaCha8Rng) -> u64 {
+    rng.gen::<u64>() & rng.gen::<u64>() & rng.gen::<u64>() & ((1u64 << MAX_PKTS) - 1)
+}
+
 impl TxWorkload {
+    /// The default knobs (the co-simulation and `ntsim wave` workload).
     pub fn new(seed: u64) -> Self {
+        Self::with_knobs(seed, TxKnobs::default())
+    }
+
+    pub fn with_knobs(seed: u64, knobs: TxKnobs) -> Self {
         TxWorkload {
             rng: ChaCha8Rng::seed_from_u64(seed),
+            knobs,
             app: VecDeque::new(),
             dlv: VecDeque::new(),
             crd: VecDeque::new(),
+            resume: VecDeque::new(),
             sent: VecDeque::new(),
             cur_first: None,
             stall_left: 0,
+            status_stall_left: 0,
             msg_seq: 0,
+            generate: true,
             messages: 0,
             packets_out: 0,
             statuses: 0,
         }
+    }
+
+    /// Nothing left to present: no application words, events, pending resumptions or
+    /// packets waiting for their event.
+    pub fn idle(&self) -> bool {
+        self.app.is_empty()
+            && self.dlv.is_empty()
+            && self.crd.is_empty()
+            && self.resume.is_empty()
+            && self.sent.is_empty()
     }
 
     fn new_message(&mut self) {
@@ -68,8 +142,16 @@ impl TxWorkload {
             6..=8 => self.rng.gen_range(257..=4096),
             _ => self.rng.gen_range(4097..=MAX_MSG_BYTES),
         };
-        // Now and then a malformed header (length 0), which the block refuses.
-        let len = if self.rng.gen_bool(0.01) { 0 } else { len };
+        // Now and then a malformed header (length 0 or too long), which the block refuses.
+        let len = if self.rng.gen_bool(0.01) {
+            if self.rng.gen_bool(0.5) {
+                0
+            } else {
+                self.rng.gen_range(MAX_MSG_BYTES + 1..=0xffff)
+            }
+        } else {
+            len
+        };
         let ip: u32 = 0x0a00_0000 | self.rng.gen_range(1..64);
         let hdr = (ip as u64) << 32 | 7000u64 << 16 | len;
         let words = len.div_ceil(8);
@@ -83,62 +165,120 @@ impl TxWorkload {
         self.messages += 1;
     }
 
+    /// The event for packet `off` of message `id` (which left).
+    fn event_for(&mut self, cycle: u64, id: u16, off: u8) {
+        let r = self.rng.gen_range(0..100);
+        let one = 1u64 << off;
+        let crd = |rtx, credit, allow, rank| CrdIn {
+            id,
+            rtx,
+            credit,
+            allow,
+            rank,
+        };
+        if !self.knobs.rich {
+            match r {
+                0..=74 => self.dlv.push_back(DlvIn {
+                    id,
+                    bits: one,
+                    below: None,
+                }),
+                75..=84 => self.dlv.push_back(DlvIn {
+                    id,
+                    bits: 0,
+                    below: Some(off + 1),
+                }),
+                85..=91 => self.crd.push_back(crd(Some(one), None, true, None)),
+                _ => {
+                    let c = self.rng.gen_range(0..48);
+                    self.crd.push_back(crd(None, Some(c), true, None))
+                }
+            }
+            return;
+        }
+        match r {
+            0..=61 => self.dlv.push_back(DlvIn {
+                id,
+                bits: one,
+                below: None,
+            }),
+            62..=69 => self.dlv.push_back(DlvIn {
+                id,
+                bits: 0,
+                below: Some(off + 1),
+            }),
+            70..=73 => {
+                let bits = one | sparse(&mut self.rng);
+                self.dlv.push_back(DlvIn {
+                    id,
+                    bits,
+                    below: None,
+                })
+            }
+            74..=81 => self.crd.push_back(crd(Some(one), None, true, None)),
+            82..=84 => {
+                let bits = (one | sparse(&mut self.rng)) & ((one << 1) - 1);
+                self.crd.push_back(crd(Some(bits), None, true, None))
+            }
+            85..=91 => {
+                // Up or down, often below the offsets already sent.
+                let c = if self.rng.gen_bool(0.8) {
+                    self.rng.gen_range(0..48)
+                } else {
+                    self.rng.gen_range(0..=0xffff)
+                };
+                self.crd.push_back(crd(None, Some(c), true, None))
+            }
+            92..=94 => {
+                self.crd.push_back(crd(None, None, false, None));
+                let at = cycle + self.rng.gen_range(20..2000);
+                let pos = self.resume.partition_point(|&(c, _)| c <= at);
+                self.resume.insert(pos, (at, id));
+            }
+            95..=97 => {
+                let rank = self.rng.gen();
+                self.crd.push_back(crd(None, None, true, Some(rank)))
+            }
+            // The acknowledgement is lost.
+            _ => {}
+        }
+    }
+
     /// Sets the block's inputs for `cycle`.
     pub fn drive<const A: usize, const N: usize, const C: usize, const BW: usize>(
         &mut self,
         cycle: u64,
         u: &mut Packetization<A, N, C, BW>,
     ) {
-        if self.app.is_empty() && self.rng.gen_bool(0.05) {
+        if self.generate && self.app.is_empty() && self.rng.gen_bool(self.knobs.p_msg) {
             self.new_message();
         }
-        // Acknowledge what left, mostly one by one, sometimes cumulatively; ask for
-        // retransmissions and change credit now and then; a few events for unknown ids.
+        // Acknowledge what left, ask for retransmissions, change credit, ...
         if let Some(&(id, off)) = self.sent.front() {
-            if self.rng.gen_bool(0.3) {
+            if self.rng.gen_bool(self.knobs.p_event) {
                 self.sent.pop_front();
-                let r = self.rng.gen_range(0..100);
-                let ev = if r < 75 {
-                    Event::Delivered {
-                        id,
-                        bits: 1 << off,
-                        below: None,
-                    }
-                } else if r < 85 {
-                    Event::Delivered {
-                        id,
-                        bits: 0,
-                        below: Some(off + 1),
-                    }
-                } else if r < 92 {
-                    Event::Credit {
-                        id,
-                        rtx: Some(1 << off),
-                        credit: None,
-                        allow: true,
-                    }
-                } else {
-                    Event::Credit {
-                        id,
-                        rtx: None,
-                        credit: Some(self.rng.gen_range(0..48)),
-                        allow: true,
-                    }
-                };
-                match ev {
-                    Event::Delivered { .. } => self.dlv.push_back(ev),
-                    Event::Credit { .. } => self.crd.push_back(ev),
-                }
+                self.event_for(cycle, id, off);
             }
         }
+        while let Some(&(at, id)) = self.resume.front() {
+            if at > cycle {
+                break;
+            }
+            self.resume.pop_front();
+            self.crd.push_back(CrdIn {
+                id,
+                allow: true,
+                ..Default::default()
+            });
+        }
         if self.rng.gen_bool(0.001) {
-            self.dlv.push_back(Event::Delivered {
+            self.dlv.push_back(DlvIn {
                 id: 0x7fff,
                 bits: 1,
                 below: None,
             });
         }
-        if self.stall_left == 0 && self.rng.gen_bool(0.004) {
+        if self.stall_left == 0 && self.rng.gen_bool(self.knobs.p_source_stall) {
             self.stall_left = self.rng.gen_range(1..=40);
         }
         let ready = if self.stall_left > 0 {
@@ -147,13 +287,22 @@ impl TxWorkload {
         } else {
             true
         };
+        if self.status_stall_left == 0 && self.rng.gen_bool(self.knobs.p_status_stall) {
+            self.status_stall_left = self.rng.gen_range(1..=20);
+        }
+        let status_ready = if self.status_stall_left > 0 {
+            self.status_stall_left -= 1;
+            false
+        } else {
+            true
+        };
         u.now.next = cycle.into();
         u.reset.next = false;
-        u.cfg.rtt_pkts.next = 4u64.into();
-        u.cfg.timeout.next = 3000u64.into();
-        u.cfg.max_timeouts.next = 3u64.into();
+        u.cfg.rtt_pkts.next = (self.knobs.rtt_pkts as u64).into();
+        u.cfg.timeout.next = (self.knobs.timeout as u64).into();
+        u.cfg.max_timeouts.next = (self.knobs.max_timeouts as u64).into();
         u.source.ready.next = ready;
-        u.status.ready.next = true;
+        u.status.ready.next = status_ready;
         let a = self.app.front().copied();
         u.app.valid.next = a.is_some();
         let (w, last, src) = a.unwrap_or_default();
@@ -162,30 +311,22 @@ impl TxWorkload {
         u.app.src_port.next = (src as u64).into();
         let d = self.dlv.front().copied();
         u.delivered.valid.next = d.is_some();
-        if let Some(Event::Delivered { id, bits, below }) = d {
-            u.delivered.tx_msg_id.next = (id as u64).into();
-            u.delivered.ack_bitmap.next = bits.into();
-            u.delivered.below_flag.next = below.is_some();
-            u.delivered.below.next = (below.unwrap_or(0) as u64).into();
-        }
+        let d = d.unwrap_or_default();
+        u.delivered.tx_msg_id.next = (d.id as u64).into();
+        u.delivered.ack_bitmap.next = d.bits.into();
+        u.delivered.below_flag.next = d.below.is_some();
+        u.delivered.below.next = (d.below.unwrap_or(0) as u64).into();
         let c = self.crd.front().copied();
         u.credit.valid.next = c.is_some();
-        if let Some(Event::Credit {
-            id,
-            rtx,
-            credit,
-            allow,
-        }) = c
-        {
-            u.credit.tx_msg_id.next = (id as u64).into();
-            u.credit.rtx_flag.next = rtx.is_some();
-            u.credit.rtx_bitmap.next = rtx.unwrap_or(0).into();
-            u.credit.credit_flag.next = credit.is_some();
-            u.credit.new_credit.next = (credit.unwrap_or(0) as u64).into();
-            u.credit.allow_tx.next = allow;
-            u.credit.rank_flag.next = false;
-            u.credit.new_rank.next = 0u64.into();
-        }
+        let c = c.unwrap_or_default();
+        u.credit.tx_msg_id.next = (c.id as u64).into();
+        u.credit.rtx_flag.next = c.rtx.is_some();
+        u.credit.rtx_bitmap.next = c.rtx.unwrap_or(0).into();
+        u.credit.credit_flag.next = c.credit.is_some();
+        u.credit.new_credit.next = (c.credit.unwrap_or(0) as u64).into();
+        u.credit.allow_tx.next = c.allow;
+        u.credit.rank_flag.next = c.rank.is_some();
+        u.credit.new_rank.next = (c.rank.unwrap_or(0) as u64).into();
     }
 
     /// Reads the outputs of the cycle (after the kernel settled) and advances. Returns
@@ -204,13 +345,13 @@ impl TxWorkload {
         if !self.crd.is_empty() && u.credit.ready.val() {
             self.crd.pop_front();
         }
-        self.statuses += u.status.valid.val() as u64;
+        self.statuses += (u.status.valid.val() && u.status.ready.val()) as u64;
         let s = &u.source;
         let word = s.valid.val() && u.source.ready.val();
         if word {
             let here = (
-                bits_u64(s.tx_msg_id.val()) as u16,
-                bits_u64(s.pkt_offset.val()) as u8,
+                s.tx_msg_id.val().to_u64() as u16,
+                s.pkt_offset.val().to_u64() as u8,
             );
             self.cur_first.get_or_insert(here);
             if s.last.val() {
@@ -221,5 +362,97 @@ impl TxWorkload {
             }
         }
         (word, app_taken)
+    }
+}
+
+/// Counters and free-list levels (`stat`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TxStats {
+    pub sent: u32,
+    pub retransmitted: u32,
+    pub given_up: u32,
+    pub completed: u32,
+    pub bad_events: u32,
+    pub ids_free: u16,
+    pub bufs_free: u16,
+}
+
+/// Every port of a packetization block in one cycle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TxIo {
+    pub now: u64,
+    pub reset: bool,
+    pub rtt_pkts: u8,
+    pub timeout: u32,
+    pub max_timeouts: u8,
+    pub app_valid: bool,
+    pub app_ready: bool,
+    pub app_data: u64,
+    pub app_last: bool,
+    pub app_src_port: u16,
+    /// The event presented on `delivered` / `credit`, if `valid`.
+    pub dlv: Option<DlvIn>,
+    pub dlv_ready: bool,
+    pub crd: Option<CrdIn>,
+    pub crd_ready: bool,
+    pub src_valid: bool,
+    pub src_ready: bool,
+    pub src: TxBeat,
+    pub st_valid: bool,
+    pub st_ready: bool,
+    pub st_id: u16,
+    pub st_code: u8,
+    pub stats: TxStats,
+}
+
+/// Reads every port (after the kernel settled).
+pub fn read_tx_io<const A: usize, const N: usize, const C: usize, const BW: usize>(
+    u: &Packetization<A, N, C, BW>,
+) -> TxIo {
+    let (src_valid, src) = read_frame_beat(&u.source);
+    let d = &u.delivered;
+    let c = &u.credit;
+    let s = &u.stat;
+    TxIo {
+        now: u.now.val().to_u64(),
+        reset: u.reset.val(),
+        rtt_pkts: u.cfg.rtt_pkts.val().to_u64() as u8,
+        timeout: u.cfg.timeout.val().to_u64() as u32,
+        max_timeouts: u.cfg.max_timeouts.val().to_u64() as u8,
+        app_valid: u.app.valid.val(),
+        app_ready: u.app.ready.val(),
+        app_data: u.app.data.val().to_u64(),
+        app_last: u.app.last.val(),
+        app_src_port: u.app.src_port.val().to_u64() as u16,
+        dlv: d.valid.val().then(|| DlvIn {
+            id: d.tx_msg_id.val().to_u64() as u16,
+            bits: d.ack_bitmap.val().to_u64(),
+            below: d.below_flag.val().then(|| d.below.val().to_u64() as u8),
+        }),
+        dlv_ready: d.ready.val(),
+        crd: c.valid.val().then(|| CrdIn {
+            id: c.tx_msg_id.val().to_u64() as u16,
+            rtx: c.rtx_flag.val().then(|| c.rtx_bitmap.val().to_u64()),
+            credit: c.credit_flag.val().then(|| c.new_credit.val().to_u64() as u16),
+            allow: c.allow_tx.val(),
+            rank: c.rank_flag.val().then(|| c.new_rank.val().to_u64() as u8),
+        }),
+        crd_ready: c.ready.val(),
+        src_valid,
+        src_ready: u.source.ready.val(),
+        src,
+        st_valid: u.status.valid.val(),
+        st_ready: u.status.ready.val(),
+        st_id: u.status.tx_msg_id.val().to_u64() as u16,
+        st_code: u.status.code.val().to_u64() as u8,
+        stats: TxStats {
+            sent: s.sent.val().to_u64() as u32,
+            retransmitted: s.retransmitted.val().to_u64() as u32,
+            given_up: s.given_up.val().to_u64() as u32,
+            completed: s.completed.val().to_u64() as u32,
+            bad_events: s.bad_events.val().to_u64() as u32,
+            ids_free: s.ids_free.val().to_u64() as u16,
+            bufs_free: s.bufs_free.val().to_u64() as u16,
+        },
     }
 }
