@@ -574,6 +574,11 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
     reg  [37:0] pending_after;
     reg  [15:0] last_words16;
     reg  [15:0] head_id;
+    reg  [166:0] pd;
+    reg  bypass;
+    reg  [186:0] b_word;
+    reg  [186:0] src_word;
+    reg  out_through;
     
     // Sub module instances
     packetization_n16$rows rows(
@@ -1564,6 +1569,7 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
         if (alloc_go) begin
             s1_id$d = new_id;
             s1_id_ok$d = 1'b1;
+            s1_f1$d = send_room;
             s1_gen$d = gen$q;
             gen$d = gen$q + one_8;
         end
@@ -1885,35 +1891,35 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
         last_pkt_bytes = nr[227+:16] - (16'(send_off) << sh10);
         last_words16 = (last_pkt_bytes + c7) >> sh3;
         desc$push = 1'b0;
-        desc$push_data[0+:1] = 1'b0;
-        desc$push_data[1+:2] = free_code;
-        desc$push_data[3+:16] = 16'(s2_id$q);
-        desc$push_data[19+:8] = send_off;
-        desc$push_data[27+:24] = nr[243+:24] + (24'(send_off) << sh7);
-        desc$push_data[51+:16] = c128_16;
+        pd[0+:1] = 1'b0;
+        pd[1+:2] = free_code;
+        pd[3+:16] = 16'(s2_id$q);
+        pd[19+:8] = send_off;
+        pd[27+:24] = nr[243+:24] + (24'(send_off) << sh7);
+        pd[51+:16] = c128_16;
         if ((send_off + one_8) == nr[138+:8]) begin
-            desc$push_data[51+:16] = last_words16;
+            pd[51+:16] = last_words16;
         end
-        desc$push_data[67+:32] = nr[163+:32];
-        desc$push_data[99+:16] = nr[195+:16];
-        desc$push_data[115+:16] = nr[211+:16];
-        desc$push_data[131+:16] = nr[227+:16];
-        desc$push_data[147+:8] = nr[114+:8];
-        desc$push_data[155+:8] = nr[155+:8];
-        desc$push_data[164+:1] = send_off < row[122+:8];
-        desc$push_data[163+:1] = (send_off == zero_8) & ~(send_off < row[122+:8]);
-        desc$push_data[165+:2] = nr[267+:2];
-        sending = (s2_kind$q == kinds$6) & s2_alive & nr[154+:1] & (pending != zero_p);
+        pd[67+:32] = nr[163+:32];
+        pd[99+:16] = nr[195+:16];
+        pd[115+:16] = nr[211+:16];
+        pd[131+:16] = nr[227+:16];
+        pd[147+:8] = nr[114+:8];
+        pd[155+:8] = nr[155+:8];
+        pd[164+:1] = send_off < nr[122+:8];
+        pd[163+:1] = (send_off == zero_8) & ~(send_off < nr[122+:8]);
+        pd[165+:2] = nr[267+:2];
+        sending = (((s2_kind$q == kinds$6) & s2_alive) | ((s2_kind$q == kinds$1) & s2_f1$q)) & nr[154+:1] & (pending != zero_p);
         wr = nr;
         if (sending) begin
             desc$push = 1'b1;
             wr[38+:38] = nr[38+:38] & ~send_bit;
             wr[76+:38] = nr[76+:38] & ~send_bit;
-            if (~(send_off < row[122+:8])) begin
+            if (~(send_off < nr[122+:8])) begin
                 wr[122+:8] = send_off + one_8;
             end
             cnt_sent$d = cnt_sent$q + one_32;
-            if (send_off < row[122+:8]) begin
+            if (send_off < nr[122+:8]) begin
                 cnt_rtx$d = cnt_rtx$q + one_32;
             end
         end
@@ -1959,9 +1965,9 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
             timer$cmd$valid = 1'b1;
             timer$cmd$op = op_cancel;
             desc$push = 1'b1;
-            desc$push_data[0+:1] = 1'b1;
-            desc$push_data[27+:24] = row[243+:24];
-            desc$push_data[165+:2] = row[267+:2];
+            pd[0+:1] = 1'b1;
+            pd[27+:24] = row[243+:24];
+            pd[165+:2] = row[267+:2];
             if (free_code == st_gave_up) begin
                 cnt_gave_up$d = cnt_gave_up$q + one_32;
             end
@@ -1969,6 +1975,7 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
                 cnt_completed$d = cnt_completed$q + one_32;
             end
         end
+        desc$push_data = pd;
         s3_valid$d = row_wr;
         s3_id$d = s2_id$q;
         s3_row$d = rows$write_data;
@@ -2027,24 +2034,39 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
                 st_beat$d = zero_16;
             end
         end
-        out$push = b_valid$q;
-        out$push_data[0+:64] = zero_64;
-        if (b_payload$q) begin
-            out$push_data[0+:64] = buffer$read_data;
+        bypass = sending & ~desc$nonempty & (~st_busy$q | issue_last);
+        if (bypass) begin
+            desc$push = 1'b0;
+            st_busy$d = 1'b1;
+            st_cur$d = pd;
+            st_beat$d = zero_16;
         end
-        out$push_data[64+:1] = b_last$q;
-        out$push_data[65+:32] = b_cur$q[67+:32];
-        out$push_data[97+:16] = b_cur$q[99+:16];
-        out$push_data[113+:16] = b_cur$q[115+:16];
-        out$push_data[129+:16] = b_cur$q[131+:16];
-        out$push_data[145+:8] = b_cur$q[19+:8];
-        out$push_data[153+:16] = b_cur$q[3+:16];
-        out$push_data[169+:8] = b_cur$q[147+:8];
-        out$push_data[177+:8] = b_cur$q[155+:8];
-        out$push_data[185+:1] = b_cur$q[163+:1];
-        out$push_data[186+:1] = b_cur$q[164+:1];
-        out$pop = source$ready;
-        source$valid = out$nonempty;
+        b_word[0+:64] = zero_64;
+        if (b_payload$q) begin
+            b_word[0+:64] = buffer$read_data;
+        end
+        b_word[64+:1] = b_last$q;
+        b_word[65+:32] = b_cur$q[67+:32];
+        b_word[97+:16] = b_cur$q[99+:16];
+        b_word[113+:16] = b_cur$q[115+:16];
+        b_word[129+:16] = b_cur$q[131+:16];
+        b_word[145+:8] = b_cur$q[19+:8];
+        b_word[153+:16] = b_cur$q[3+:16];
+        b_word[169+:8] = b_cur$q[147+:8];
+        b_word[177+:8] = b_cur$q[155+:8];
+        b_word[185+:1] = b_cur$q[163+:1];
+        b_word[186+:1] = b_cur$q[164+:1];
+        out$push_data = b_word;
+        out_through = ~out$nonempty & b_valid$q;
+        out$push = b_valid$q & ~(out_through & source$ready);
+        out$pop = source$ready & out$nonempty;
+        if (out$nonempty) begin
+            src_word = out$head;
+        end
+        else begin
+            src_word = b_word;
+        end
+        source$valid = out$nonempty | b_valid$q;
         source$data = zero_64;
         source$last = 1'b0;
         source$remote_ip = zero_32;
@@ -2058,20 +2080,20 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
         source$flags = zero_8;
         source$is_new_msg = 1'b0;
         source$is_rtx = 1'b0;
-        if (out$nonempty) begin
-            source$data = out$head[0+:64];
-            source$last = out$head[64+:1];
-            source$remote_ip = out$head[65+:32];
-            source$remote_port = out$head[97+:16];
-            source$msg_len = out$head[129+:16];
-            source$pkt_offset = out$head[145+:8];
-            source$local_port = out$head[113+:16];
-            source$tx_msg_id = out$head[153+:16];
-            source$credit = 16'(out$head[169+:8]);
-            source$rank = out$head[177+:8];
+        if (out$nonempty | b_valid$q) begin
+            source$data = src_word[0+:64];
+            source$last = src_word[64+:1];
+            source$remote_ip = src_word[65+:32];
+            source$remote_port = src_word[97+:16];
+            source$msg_len = src_word[129+:16];
+            source$pkt_offset = src_word[145+:8];
+            source$local_port = src_word[113+:16];
+            source$tx_msg_id = src_word[153+:16];
+            source$credit = 16'(src_word[169+:8]);
+            source$rank = src_word[177+:8];
             source$flags = flag_data;
-            source$is_new_msg = out$head[185+:1];
-            source$is_rtx = out$head[186+:1];
+            source$is_new_msg = src_word[185+:1];
+            source$is_rtx = src_word[186+:1];
         end
         if (status$ready) begin
             st_valid$d = 1'b0;

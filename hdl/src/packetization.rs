@@ -34,7 +34,8 @@
 //!   rank its later packets carry.
 //! * Egress timer (Alg. 4): armed at allocation with `cfg.timeout`, metadata the message's
 //!   `maxTxPktOffset` at that time. On expiry: if `timeoutCnt >= cfg.max_timeouts` the
-//!   message is given up ([`STATUS_GAVE_UP`]); else `timeoutCnt` is reset when
+//!   message is given up ([`STATUS_GAVE_UP`]; Algorithm 4 line 3's `timeoutCnt >
+//!   threshold` with threshold `max_timeouts - 1`); else `timeoutCnt` is reset when
 //!   `maxTxPktOffset` grew since the timer was armed and incremented otherwise, every
 //!   undelivered offset below the armed `maxTxPktOffset` is retransmitted regardless of
 //!   credit, and the timer is re-armed.
@@ -52,7 +53,10 @@
 //! the application has started writing it (the streamer waits, word by word, for the
 //! packet being written, so a message's first packet can leave while its payload still
 //! arrives). Among a message's sendable packets the lowest offset goes first; messages take
-//! turns (round robin).
+//! turns (round robin). A new message's first packet goes out with its ALLOC op when the
+//! descriptor queue holds at most one entry, and a packet descriptor skips the queue into
+//! the streamer when the queue is empty and the streamer free; a word skips the output FIFO
+//! when it is empty. So a 16-byte message's first word leaves 4 cycles after its header.
 use crate::arbiter::TxFrameSource;
 use crate::fifo::Fifo;
 use crate::pool::{BufferConfig, MAX_CLASSES};
@@ -150,7 +154,8 @@ pub struct PacketizationStats {
     pub bufs_free: Signal<Out, Bits<16>>,
 }
 
-/// Per-message state (31 bytes of the 100 allowed; see the module doc of `docs/`).
+/// Per-message state: 277 bits (35 bytes); 45 bytes with the active and eligible flags
+/// and the timer entry, of the 100 allowed (`docs/budgets.md`).
 #[derive(Clone, Copy, Debug, PartialEq, Default, LogicStruct)]
 pub struct TxRow {
     pub delivered: Bits<MAX_PKTS>,
@@ -391,6 +396,15 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     pending_after: Signal<Local, Bits<MAX_PKTS>>,
     last_words16: Signal<Local, Bits<16>>,
     head_id: Signal<Local, Bits<16>>,
+    /// The descriptor S2 queues.
+    pd: Signal<Local, TxDesc>,
+    /// S2's packet goes straight to the idle streamer (the descriptor queue is empty).
+    bypass: Signal<Local, bool>,
+    /// The word stage B produces, and the word on `source`.
+    b_word: Signal<Local, TxWord>,
+    src_word: Signal<Local, TxWord>,
+    /// `source` shows stage B's word directly (the output FIFO is empty).
+    out_through: Signal<Local, bool>,
 
     // constants
     kinds: [Constant<Bits<3>>; 7],
@@ -617,6 +631,11 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
             pending_after: Default::default(),
             last_words16: Default::default(),
             head_id: Default::default(),
+            pd: Default::default(),
+            bypass: Default::default(),
+            b_word: Default::default(),
+            src_word: Default::default(),
+            out_through: Default::default(),
             kinds: std::array::from_fn(|i| Constant::new((i as u64).into())),
             idx: std::array::from_fn(|i| Constant::new((i as u64).into())),
             off_code: std::array::from_fn(|i| Constant::new((i as u64).into())),
@@ -1011,6 +1030,9 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         if self.alloc_go.val() {
             self.s1_id.d.next = self.new_id.val();
             self.s1_id_ok.d.next = true;
+            // The new message's first packet leaves with the ALLOC itself when the
+            // descriptor queue is short (as a SEND would).
+            self.s1_f1.d.next = self.send_room.val();
             self.s1_gen.d.next = self.gen.q.val();
             self.gen.d.next = self.gen.q.val() + self.one_8.val();
         }
@@ -1223,30 +1245,31 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
 
         self.last_words16.next = (self.last_pkt_bytes.val() + self.c7.val()) >> self.sh3.val();
         self.desc.push.next = false;
-        self.desc.push_data.next.release = false;
-        self.desc.push_data.next.code = self.free_code.val();
-        self.desc.push_data.next.id = bit_cast::<16, A>(self.s2_id.q.val());
-        self.desc.push_data.next.offset = self.send_off.val();
-        self.desc.push_data.next.addr =
+        self.pd.next.release = false;
+        self.pd.next.code = self.free_code.val();
+        self.pd.next.id = bit_cast::<16, A>(self.s2_id.q.val());
+        self.pd.next.offset = self.send_off.val();
+        self.pd.next.addr =
             self.nr.val().buf_addr + (bit_cast::<24, 8>(self.send_off.val()) << self.sh7.val());
-        self.desc.push_data.next.words = self.c128_16.val();
+        self.pd.next.words = self.c128_16.val();
         if (self.send_off.val() + self.one_8.val()) == self.nr.val().total {
-            self.desc.push_data.next.words = self.last_words16.val();
+            self.pd.next.words = self.last_words16.val();
         }
-        self.desc.push_data.next.dst_ip = self.nr.val().dst_ip;
-        self.desc.push_data.next.dst_port = self.nr.val().dst_port;
-        self.desc.push_data.next.src_port = self.nr.val().src_port;
-        self.desc.push_data.next.msg_len = self.nr.val().msg_len;
-        self.desc.push_data.next.credit = self.nr.val().credit;
-        self.desc.push_data.next.rank = self.nr.val().rank;
-        self.desc.push_data.next.is_rtx = self.send_off.val() < self.row.val().max_tx;
-        self.desc.push_data.next.is_new = (self.send_off.val() == self.zero_8.val())
-            & !(self.send_off.val() < self.row.val().max_tx);
-        self.desc.push_data.next.size_class = self.nr.val().size_class;
+        self.pd.next.dst_ip = self.nr.val().dst_ip;
+        self.pd.next.dst_port = self.nr.val().dst_port;
+        self.pd.next.src_port = self.nr.val().src_port;
+        self.pd.next.msg_len = self.nr.val().msg_len;
+        self.pd.next.credit = self.nr.val().credit;
+        self.pd.next.rank = self.nr.val().rank;
+        self.pd.next.is_rtx = self.send_off.val() < self.nr.val().max_tx;
+        self.pd.next.is_new = (self.send_off.val() == self.zero_8.val())
+            & !(self.send_off.val() < self.nr.val().max_tx);
+        self.pd.next.size_class = self.nr.val().size_class;
 
-        // SEND: the lowest pending packet leaves; `wr` is the row to write back.
-        self.sending.next = (self.s2_kind.q.val() == self.kinds[6].val())
-            & self.s2_alive.val()
+        // SEND (or an ALLOC with a short descriptor queue): the lowest pending packet
+        // leaves; `wr` is the row to write back.
+        self.sending.next = (((self.s2_kind.q.val() == self.kinds[6].val()) & self.s2_alive.val())
+            | ((self.s2_kind.q.val() == self.kinds[1].val()) & self.s2_f1.q.val()))
             & self.nr.val().allow
             & (self.pending.val() != self.zero_p.val());
         self.wr.next = self.nr.val();
@@ -1254,11 +1277,11 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             self.desc.push.next = true;
             self.wr.next.txb = self.nr.val().txb & !self.send_bit.val();
             self.wr.next.rtxf = self.nr.val().rtxf & !self.send_bit.val();
-            if !(self.send_off.val() < self.row.val().max_tx) {
+            if !(self.send_off.val() < self.nr.val().max_tx) {
                 self.wr.next.max_tx = self.send_off.val() + self.one_8.val();
             }
             self.cnt_sent.d.next = self.cnt_sent.q.val() + self.one_32.val();
-            if self.send_off.val() < self.row.val().max_tx {
+            if self.send_off.val() < self.nr.val().max_tx {
                 self.cnt_rtx.d.next = self.cnt_rtx.q.val() + self.one_32.val();
             }
         }
@@ -1323,15 +1346,16 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             self.timer.cmd.valid.next = true;
             self.timer.cmd.op.next = self.op_cancel.val();
             self.desc.push.next = true;
-            self.desc.push_data.next.release = true;
-            self.desc.push_data.next.addr = self.row.val().buf_addr;
-            self.desc.push_data.next.size_class = self.row.val().size_class;
+            self.pd.next.release = true;
+            self.pd.next.addr = self.row.val().buf_addr;
+            self.pd.next.size_class = self.row.val().size_class;
             if self.free_code.val() == self.st_gave_up.val() {
                 self.cnt_gave_up.d.next = self.cnt_gave_up.q.val() + self.one_32.val();
             } else {
                 self.cnt_completed.d.next = self.cnt_completed.q.val() + self.one_32.val();
             }
         }
+        self.desc.push_data.next = self.pd.val();
         self.s3_valid.d.next = self.row_wr.val();
         self.s3_id.d.next = self.s2_id.q.val();
         self.s3_row.d.next = self.rows.write_data.val();
@@ -1398,26 +1422,46 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
                 self.st_beat.d.next = self.zero_16.val();
             }
         }
-        self.out.push.next = self.b_valid.q.val();
-        self.out.push_data.next.data = self.zero_64.val();
-        if self.b_payload.q.val() {
-            self.out.push_data.next.data = self.buffer.read_data.val();
+        // With the queue empty and the streamer free, S2's packet starts streaming at once.
+        self.bypass.next = self.sending.val()
+            & !self.desc.nonempty.val()
+            & (!self.st_busy.q.val() | self.issue_last.val());
+        if self.bypass.val() {
+            self.desc.push.next = false;
+            self.st_busy.d.next = true;
+            self.st_cur.d.next = self.pd.val();
+            self.st_beat.d.next = self.zero_16.val();
         }
-        self.out.push_data.next.last = self.b_last.q.val();
-        self.out.push_data.next.dst_ip = self.b_cur.q.val().dst_ip;
-        self.out.push_data.next.dst_port = self.b_cur.q.val().dst_port;
-        self.out.push_data.next.src_port = self.b_cur.q.val().src_port;
-        self.out.push_data.next.msg_len = self.b_cur.q.val().msg_len;
-        self.out.push_data.next.offset = self.b_cur.q.val().offset;
-        self.out.push_data.next.id = self.b_cur.q.val().id;
-        self.out.push_data.next.credit = self.b_cur.q.val().credit;
-        self.out.push_data.next.rank = self.b_cur.q.val().rank;
-        self.out.push_data.next.is_new = self.b_cur.q.val().is_new;
-        self.out.push_data.next.is_rtx = self.b_cur.q.val().is_rtx;
+        self.b_word.next.data = self.zero_64.val();
+        if self.b_payload.q.val() {
+            self.b_word.next.data = self.buffer.read_data.val();
+        }
+        self.b_word.next.last = self.b_last.q.val();
+        self.b_word.next.dst_ip = self.b_cur.q.val().dst_ip;
+        self.b_word.next.dst_port = self.b_cur.q.val().dst_port;
+        self.b_word.next.src_port = self.b_cur.q.val().src_port;
+        self.b_word.next.msg_len = self.b_cur.q.val().msg_len;
+        self.b_word.next.offset = self.b_cur.q.val().offset;
+        self.b_word.next.id = self.b_cur.q.val().id;
+        self.b_word.next.credit = self.b_cur.q.val().credit;
+        self.b_word.next.rank = self.b_cur.q.val().rank;
+        self.b_word.next.is_new = self.b_cur.q.val().is_new;
+        self.b_word.next.is_rtx = self.b_cur.q.val().is_rtx;
+        self.out.push_data.next = self.b_word.val();
 
         // ================= source =================
-        self.out.pop.next = self.source.ready.val();
-        self.source.valid.next = self.out.nonempty.val();
+        // The output FIFO's head, or stage B's word straight through when it is empty
+        // (queued only if `source` does not take it).
+        self.out_through.next = !self.out.nonempty.val() & self.b_valid.q.val();
+        self.out.push.next =
+            self.b_valid.q.val() & !(self.out_through.val() & self.source.ready.val());
+        self.out.pop.next = self.source.ready.val() & self.out.nonempty.val();
+        if self.out.nonempty.val() {
+            self.src_word.next = self.out.head.val();
+        } else {
+            self.src_word.next = self.b_word.val();
+        }
+        self.source.valid.next = self.out.nonempty.val() | self.b_valid.q.val();
         self.source.data.next = self.zero_64.val();
         self.source.last.next = false;
         self.source.remote_ip.next = self.zero_32.val();
@@ -1431,20 +1475,20 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         self.source.flags.next = self.zero_8.val();
         self.source.is_new_msg.next = false;
         self.source.is_rtx.next = false;
-        if self.out.nonempty.val() {
-            self.source.data.next = self.out.head.val().data;
-            self.source.last.next = self.out.head.val().last;
-            self.source.remote_ip.next = self.out.head.val().dst_ip;
-            self.source.remote_port.next = self.out.head.val().dst_port;
-            self.source.msg_len.next = self.out.head.val().msg_len;
-            self.source.pkt_offset.next = self.out.head.val().offset;
-            self.source.local_port.next = self.out.head.val().src_port;
-            self.source.tx_msg_id.next = self.out.head.val().id;
-            self.source.credit.next = bit_cast::<16, 8>(self.out.head.val().credit);
-            self.source.rank.next = self.out.head.val().rank;
+        if self.out.nonempty.val() | self.b_valid.q.val() {
+            self.source.data.next = self.src_word.val().data;
+            self.source.last.next = self.src_word.val().last;
+            self.source.remote_ip.next = self.src_word.val().dst_ip;
+            self.source.remote_port.next = self.src_word.val().dst_port;
+            self.source.msg_len.next = self.src_word.val().msg_len;
+            self.source.pkt_offset.next = self.src_word.val().offset;
+            self.source.local_port.next = self.src_word.val().src_port;
+            self.source.tx_msg_id.next = self.src_word.val().id;
+            self.source.credit.next = bit_cast::<16, 8>(self.src_word.val().credit);
+            self.source.rank.next = self.src_word.val().rank;
             self.source.flags.next = self.flag_data.val();
-            self.source.is_new_msg.next = self.out.head.val().is_new;
-            self.source.is_rtx.next = self.out.head.val().is_rtx;
+            self.source.is_new_msg.next = self.src_word.val().is_new;
+            self.source.is_rtx.next = self.src_word.val().is_rtx;
         }
 
         // ================= status =================

@@ -154,7 +154,12 @@ impl TxWorkload {
         };
         let ip: u32 = 0x0a00_0000 | self.rng.gen_range(1..64);
         let hdr = (ip as u64) << 32 | 7000u64 << 16 | len;
-        let words = len.div_ceil(8);
+        // A too-long header comes with a short payload (the block discards up to `last`).
+        let words = if len > MAX_MSG_BYTES {
+            self.rng.gen_range(1..=16)
+        } else {
+            len.div_ceil(8)
+        };
         let src = self.rng.gen_range(1..100);
         self.app.push_back((hdr, words == 0, src));
         for i in 0..words {
@@ -433,7 +438,10 @@ pub fn read_tx_io<const A: usize, const N: usize, const C: usize, const BW: usiz
         crd: c.valid.val().then(|| CrdIn {
             id: c.tx_msg_id.val().to_u64() as u16,
             rtx: c.rtx_flag.val().then(|| c.rtx_bitmap.val().to_u64()),
-            credit: c.credit_flag.val().then(|| c.new_credit.val().to_u64() as u16),
+            credit: c
+                .credit_flag
+                .val()
+                .then(|| c.new_credit.val().to_u64() as u16),
             allow: c.allow_tx.val(),
             rank: c.rank_flag.val().then(|| c.new_rank.val().to_u64() as u8),
         }),

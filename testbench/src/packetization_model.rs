@@ -19,7 +19,8 @@
 //!   what the rules give: backpressure exactly when no id or buffer is free or the
 //!   pipeline is busy, never a drop.
 //! * **Algorithms.** Events update the model's state as Algorithms 2-4 say (see
-//!   [`Msg`]); a SEND emits the lowest offset that is (in txBitmap and below the credit,
+//!   [`Msg`]); a SEND (and an ALLOC, for the message's first packet, when the descriptor
+//!   queue holds at most one entry) emits the lowest offset that is (in txBitmap and below the credit,
 //!   or queued by a timeout) and not delivered and already being written, with Listing
 //!   3.2's metadata (is_rtx = offset below maxTxPktOffset, is_new_msg = offset 0 sent the
 //!   first time, credit and rank as of the send).
@@ -391,9 +392,11 @@ impl TxModel {
 
     /// The id and buffer an ALLOC would take now: (id, class, buffer word address).
     fn offer(&self, len: u64) -> (Option<u16>, Option<(usize, u64)>) {
-        let id = self.ret_ids.front().copied().or_else(|| {
-            (self.fresh_ids < self.n as u16).then_some(self.fresh_ids)
-        });
+        let id = self
+            .ret_ids
+            .front()
+            .copied()
+            .or_else(|| (self.fresh_ids < self.n as u16).then_some(self.fresh_ids));
         let cls = (0..self.classes.classes.len())
             .find(|&c| len <= self.classes.bytes_of(c) && self.bufs_free_of(c) > 0)
             .map(|c| {
@@ -434,8 +437,12 @@ impl TxModel {
         let tmo_go = !dlv_go && !crd_go && p.timer_valid && room;
         let wrote_go = !dlv_go && !crd_go && !tmo_go && self.wrote_pend.is_some();
         let pick = self.pick();
-        let send_go =
-            !dlv_go && !crd_go && !tmo_go && !wrote_go && pick.is_some() && p.desc_count <= SEND_ROOM;
+        let send_go = !dlv_go
+            && !crd_go
+            && !tmo_go
+            && !wrote_go
+            && pick.is_some()
+            && p.desc_count <= SEND_ROOM;
         let writer_free = !self.w_active && !self.w_refuse;
         let hdr_len = io.app_data & 0xffff;
         let hdr_ok = hdr_len != 0 && hdr_len <= MAX_MSG_BYTES;
@@ -470,7 +477,12 @@ impl TxModel {
             OP_NONE
         };
         let app_ready = alloc_go || refuse_go || self.w_active || self.w_refuse;
-        let ctx = || format!("cycle {t} (desc level {}, timer {})", p.desc_count, p.timer_valid);
+        let ctx = || {
+            format!(
+                "cycle {t} (desc level {}, timer {})",
+                p.desc_count, p.timer_valid
+            )
+        };
         if p.kind != kind {
             return Err(format!(
                 "{}: op: expected kind {kind}, got {} (probe {p:?})",
@@ -550,7 +562,12 @@ impl TxModel {
                     ));
                 }
                 op_id = Some(id);
-                self.alloc(io, id, class, buf);
+                let seq = self.alloc(io, id, class, buf);
+                // The first packet leaves with the ALLOC when the descriptor queue is
+                // short, as a SEND would (the round-robin pointer stays).
+                if p.desc_count <= SEND_ROOM && self.messages[seq].sendable() {
+                    self.send(t, id);
+                }
             }
             _ => {}
         }
@@ -601,7 +618,7 @@ impl TxModel {
         }
     }
 
-    fn alloc(&mut self, io: &TxIo, id: u16, class: usize, buf: u64) {
+    fn alloc(&mut self, io: &TxIo, id: u16, class: usize, buf: u64) -> usize {
         let t = io.now;
         if self.ret_ids.front() == Some(&id) {
             self.ret_ids.pop_front();
@@ -659,6 +676,7 @@ impl TxModel {
         self.note(format!(
             "{t}: ALLOC message {seq}: id {id}, {len} B ({total} packets), class {class}, buffer {buf:#x}"
         ));
+        seq
     }
 
     /// Frees message `seq` (Alg. 2 line 4 / Alg. 4 line 4): cancels its timer and reports
@@ -767,7 +785,9 @@ impl TxModel {
         timeout: u32,
     ) -> Result<(), String> {
         let Some(a) = self.timers.get(id as usize).copied().flatten() else {
-            return Err(format!("cycle {t}: timer event for id {id}, which has no timer armed"));
+            return Err(format!(
+                "cycle {t}: timer event for id {id}, which has no timer armed"
+            ));
         };
         if let Some(c) = a.cancelled_at {
             // The cancel is still on its way down the pipeline: the event is dropped at S2.
@@ -888,7 +908,9 @@ impl TxModel {
             return Ok(());
         }
         let Some(e) = self.exp_pkts.front().copied() else {
-            return Err(format!("cycle {t}: a word on source, but no packet was sent"));
+            return Err(format!(
+                "cycle {t}: a word on source, but no packet was sent"
+            ));
         };
         let total = HDR_WORDS + e.words;
         let b = self.beat;

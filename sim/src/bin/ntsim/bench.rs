@@ -141,17 +141,22 @@ pub fn bench(cycles: u64, seed: u64, work: &Path) -> Result<(), String> {
     reassembly_bench(cycles, seed, work)
 }
 
-/// The reassembly module: our kernel with its seeded packet driver in the loop, against
-/// the verilated module replaying the inputs that run recorded.
+/// The reassembly and packetization modules: our kernel with their seeded drivers in the
+/// loop, against the verilated module replaying the inputs that run recorded.
 fn reassembly_bench(cycles: u64, seed: u64, work: &Path) -> Result<(), String> {
     let cycles = cycles.min(200_000);
     println!();
-    println!("reassembly, seeded packet workload (seed {seed}); the kernel runs the Rust driver in the loop, Verilator replays its recorded inputs");
+    println!("reassembly and packetization, seeded workloads (seed {seed}); the kernel runs the Rust driver in the loop, Verilator replays its recorded inputs");
     println!(
-        "{:<16} {:>22} {:>16} {:>16}",
+        "{:<19} {:>22} {:>16} {:>16}",
         "block", "kernel+driver cyc/s", "Verilator cyc/s", "kernel/Verilator"
     );
-    for block in ["reassembly_n16", "reassembly_n128"] {
+    for block in [
+        "reassembly_n16",
+        "reassembly_n128",
+        "packetization_n16",
+        "packetization_n128",
+    ] {
         let (s, _) = nt_sim::runs::run_block(block, cycles, seed, &Default::default())?;
         let k = s.cycles as f64 / s.seconds;
         let v = if which("verilator").is_some() {
@@ -166,7 +171,7 @@ fn reassembly_bench(cycles: u64, seed: u64, work: &Path) -> Result<(), String> {
             None
         };
         println!(
-            "{:<16} {:>22.0} {:>16} {:>16}",
+            "{:<19} {:>22.0} {:>16} {:>16}",
             block,
             k,
             v.map(|v| format!("{v:.0}"))

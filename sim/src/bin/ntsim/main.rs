@@ -93,7 +93,9 @@ fn main() -> ExitCode {
         }),
         Cmd::Blocks => {
             for b in nt_hdl::registry::blocks() {
-                let bench = b.name.starts_with("timer") || b.name.starts_with("reassembly");
+                let bench = b.name.starts_with("timer")
+                    || b.name.starts_with("reassembly")
+                    || b.name.starts_with("packetization");
                 let sim = match (SIM_BLOCKS.contains(&b.name), bench) {
                     (true, true) => "wave, bench",
                     (true, false) => "wave",
@@ -174,6 +176,11 @@ fn demo(out: &Path, cycles: u64, seed: u64) -> Result<(), String> {
             cycles.div_ceil(4),
             ("requests", "words delivered"),
         ),
+        (
+            "packetization_n16",
+            cycles.div_ceil(4),
+            ("application words", "words sent"),
+        ),
     ] {
         let vcd = out.join(format!("{block}.vcd"));
         let opts = RunOptions {
@@ -182,7 +189,7 @@ fn demo(out: &Path, cycles: u64, seed: u64) -> Result<(), String> {
         };
         let (s, _) = run_block(block, n, seed, &opts)?;
         println!(
-            "  {:<15} {} cycles (seed {}): {} {}, {} {}, {:.0} cycles/s with VCD -> {}",
+            "  {:<18} {} cycles (seed {}): {} {}, {} {}, {:.0} cycles/s with VCD -> {}",
             s.block,
             s.cycles,
             s.seed,
