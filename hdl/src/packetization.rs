@@ -714,20 +714,17 @@ pub struct TxProbe {
 impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetization<A, N, C, BW> {
     /// The S0 decision of the current (settled) cycle. See [`TxProbe`].
     pub fn probe(&self) -> TxProbe {
-        fn u<const W: usize>(b: Bits<W>) -> u64 {
-            (0..W.min(64)).fold(0, |v, i| v | ((b.get_bit(i) as u64) << i))
-        }
         TxProbe {
-            kind: u(self.s0_kind.val()) as u8,
-            id: u(self.s1_id.d.val()) as u16,
-            gen: u(self.s1_gen.d.val()) as u8,
-            n: u(self.s1_n.d.val()) as u8,
-            class: u(self.s1_class.d.val()) as u8,
-            buf: u(self.s1_buf.d.val()) as u32,
-            desc_count: u(self.desc.count.val()) as u8,
+            kind: self.s0_kind.val().to_u64() as u8,
+            id: self.s1_id.d.val().to_u64() as u16,
+            gen: self.s1_gen.d.val().to_u64() as u8,
+            n: self.s1_n.d.val().to_u64() as u8,
+            class: self.s1_class.d.val().to_u64() as u8,
+            buf: self.s1_buf.d.val().to_u64() as u32,
+            desc_count: self.desc.count.val().to_u64() as u8,
             timer_valid: self.timer.source.valid.val(),
-            timer_id: u(self.timer.source.id.val()) as u16,
-            timer_meta: u(self.timer.source.meta.val()) as u16,
+            timer_id: self.timer.source.id.val().to_u64() as u16,
+            timer_meta: self.timer.source.meta.val().to_u64() as u16,
         }
     }
 }

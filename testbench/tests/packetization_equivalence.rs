@@ -18,7 +18,7 @@ use nt_hdl::pool::BufferConfig;
 use nt_sim::arb_workload::TxBeat;
 use nt_sim::kernel::Kernel;
 use nt_sim::tx_workload::{read_tx_io, TxIo, TxKnobs, TxWorkload};
-use nt_testbench::packetization_model::{ModelStats, TxModel};
+use nt_testbench::packetization_model::{ModelStats, TxModel, OP_NONE, OP_SEND};
 use nt_testbench::stream::StreamMonitor;
 use std::time::Instant;
 
@@ -303,14 +303,14 @@ fn the_model_catches_corrupted_outputs() {
             hit
         }),
         ("op kind", |_, _, p| {
-            let hit = p.kind == 6;
+            let hit = p.kind == OP_SEND;
             if hit {
-                p.kind = 0;
+                p.kind = OP_NONE;
             }
             hit
         }),
         ("send pick", |_, _, p| {
-            let hit = p.kind == 6;
+            let hit = p.kind == OP_SEND;
             if hit {
                 p.id ^= 1;
             }
