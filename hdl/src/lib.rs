@@ -6,6 +6,7 @@ pub mod arbiter;
 pub mod emit;
 pub mod fifo;
 pub mod packetization;
+pub mod parser;
 pub mod pool;
 pub mod reassembly;
 pub mod registry;
@@ -48,6 +49,12 @@ impl Clocked for arbiter::Arbiter {
 impl<const A: usize, const N: usize, const C: usize, const BW: usize> Clocked
     for packetization::Packetization<A, N, C, BW>
 {
+    fn clock_input(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+}
+
+impl Clocked for parser::Parser {
     fn clock_input(&mut self) -> &mut Signal<In, Clock> {
         &mut self.clock
     }

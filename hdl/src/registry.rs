@@ -2,6 +2,7 @@
 use crate::arbiter::Arbiter;
 use crate::emit::{emit_verilog, EmitError};
 use crate::packetization::{Packetization128, Packetization16};
+use crate::parser::Parser;
 use crate::reassembly::{Reassembly128, Reassembly16, ReassemblyConfig};
 use crate::timer::{Timer128, Timer16};
 
@@ -72,6 +73,16 @@ pub fn blocks() -> Vec<BlockSpec> {
             name: "arbiter",
             about: "control-first, packet-boundary arbiter of control and data packets",
             verilog: || emit_verilog("arbiter", Arbiter::new()),
+        },
+        BlockSpec {
+            name: "parser_ndp",
+            about: "ingress parser and checker, NDP transport layout (512-word frame ring)",
+            verilog: || emit_verilog("parser_ndp", Parser::new(false)),
+        },
+        BlockSpec {
+            name: "parser_homa",
+            about: "ingress parser and checker, Homa transport layout (512-word frame ring)",
+            verilog: || emit_verilog("parser_homa", Parser::new(true)),
         },
     ]
 }

@@ -326,9 +326,104 @@ pub fn reassembly_budgets() -> Result<Vec<Budget>, String> {
 
 /// Every block's budgets.
 pub fn all_budgets() -> Result<Vec<Budget>, String> {
-    let mut b = reassembly_budgets()?;
+    let mut b = parser_budgets()?;
+    b.extend(reassembly_budgets()?);
     b.extend(packetization_budgets()?);
     Ok(b)
+}
+
+/// The ingress parser (both layouts): a 16-byte message's 80-byte packet from its first
+/// word in to its first word out, and back-to-back 65-byte packets (1-byte messages) in
+/// cycles per packet out.
+pub fn parser_budgets() -> Result<Vec<Budget>, String> {
+    use crate::parser_workload::HostCfg;
+    use crate::wire::{to_words, Frame, Layout, Transport, FLAG_DATA};
+    use nt_hdl::parser::Parser;
+    let mut out = vec![];
+    for (block, layout, reference) in [
+        (
+            "parser_ndp",
+            Layout::Ndp,
+            (16.0, "the whole NDP ingress, thesis Table 3.1"),
+        ),
+        (
+            "parser_homa",
+            Layout::Homa,
+            (20.0, "the whole Homa ingress, thesis Table 3.1"),
+        ),
+    ] {
+        let host = HostCfg::new(layout);
+        let frame = |msg_len: u16, id: u16| {
+            Frame {
+                dst_mac: host.mac,
+                src_mac: 0x0200_0000_0001,
+                tos: 0,
+                ip_id: id,
+                ttl: 64,
+                protocol: host.protocol,
+                src_ip: 0x0a00_0001,
+                dst_ip: host.ip,
+                t: Transport {
+                    flags: FLAG_DATA,
+                    msg_len,
+                    tx_msg_id: id,
+                    ..Default::default()
+                },
+                payload: vec![id as u8; msg_len as usize],
+            }
+            .encode(layout)
+        };
+        let mut words = to_words(&frame(16, 0));
+        let n = 200u16;
+        for i in 0..n {
+            words.extend(to_words(&frame(1, i + 1)));
+        }
+        let mut k = Kernel::new(Parser::new(layout == Layout::Homa)).map_err(|e| e.to_string())?;
+        let mut outs: Vec<(u64, bool)> = vec![];
+        let total = words.len();
+        for c in 0..(total as u64 + 100) {
+            let u = k.uut_mut();
+            u.cfg.mac.next = host.mac.into();
+            u.cfg.ip.next = (host.ip as u64).into();
+            u.cfg.protocol.next = (host.protocol as u64).into();
+            u.source.ready.next = true;
+            let w = words.get(c as usize).copied();
+            u.sink.valid.next = w.is_some();
+            let x = w.unwrap_or_default();
+            u.sink.data.next = x.data.into();
+            u.sink.last.next = x.last;
+            u.sink.empty.next = (x.empty as u64).into();
+            k.settle().map_err(|e| e.to_string())?;
+            let u = k.uut();
+            if u.source.valid.val() {
+                outs.push((c, u.source.last.val()));
+            }
+            k.tick().map_err(|e| e.to_string())?;
+        }
+        if outs.len() != total {
+            return Err(format!("{block}: {} words out of {total}", outs.len()));
+        }
+        // Packets start after each `last`; the first at index 0.
+        let starts: Vec<u64> = std::iter::once(outs[0].0)
+            .chain(outs.windows(2).filter(|p| p[0].1).map(|p| p[1].0))
+            .collect();
+        let per = (starts[starts.len() - 1] - starts[1]) as f64 / (starts.len() - 2) as f64;
+        out.push(Budget {
+            block,
+            what: "80 B packet: first word in -> first word out",
+            cycles: starts[0] as f64,
+            reference: Some(reference),
+            limit: None,
+        });
+        out.push(Budget {
+            block,
+            what: "1 B messages (65 B packets): cycles per packet",
+            cycles: per,
+            reference: Some((9.0, "one 64-bit word per cycle (line rate)")),
+            limit: Some(9.0),
+        });
+    }
+    Ok(out)
 }
 
 /// Formats budgets as a table.

@@ -6,6 +6,7 @@ pub mod arb_workload;
 pub mod budget;
 pub mod icarus;
 pub mod kernel;
+pub mod parser_workload;
 pub mod ports;
 pub mod runs;
 pub mod rx_workload;
@@ -13,6 +14,7 @@ pub mod tools;
 pub mod tx_workload;
 pub mod vcd;
 pub mod verilator;
+pub mod wire;
 pub mod workload;
 
 pub use kernel::{Kernel, KernelError, DEFAULT_CLOCK_HZ};

@@ -3,12 +3,15 @@
 //! waveform and the per-cycle port record) out.
 use crate::arb_workload::{drive_arbiter, read_arbiter, ArbWorkload};
 use crate::kernel::{Kernel, KernelError};
+use crate::parser_workload::{HostCfg, ParserWorkload};
 use crate::ports::PortRecorder;
 use crate::rx_workload::{RxDriver, RxKnobs, RxSchedule};
 use crate::tx_workload::TxWorkload;
+use crate::wire::Layout;
 use crate::workload::{drive_timer, read_timer, TimerInputs, TimerWorkload};
 use nt_hdl::arbiter::Arbiter;
 use nt_hdl::packetization::Packetization;
+use nt_hdl::parser::Parser;
 use nt_hdl::reassembly::{Reassembly, ReassemblyConfig};
 use nt_hdl::timer::ScanningTimer;
 use std::io::Write;
@@ -24,6 +27,8 @@ pub const SIM_BLOCKS: &[&str] = &[
     "packetization_n16",
     "packetization_n128",
     "arbiter",
+    "parser_ndp",
+    "parser_homa",
 ];
 
 /// Resolves a block name or alias (`timer` = `timer_n16`, `reassembly` = `reassembly_n16`).
@@ -32,11 +37,12 @@ pub fn resolve_block(name: &str) -> Result<&'static str, String> {
         "timer" => "timer_n16",
         "reassembly" => "reassembly_n16",
         "packetization" => "packetization_n16",
+        "parser" => "parser_ndp",
         other => other,
     };
     SIM_BLOCKS.iter().copied().find(|b| *b == n).ok_or_else(|| {
         format!(
-            "unknown block {name:?}; known: timer, reassembly, packetization, {}",
+            "unknown block {name:?}; known: timer, reassembly, packetization, parser, {}",
             SIM_BLOCKS.join(", ")
         )
     })
@@ -105,6 +111,12 @@ pub fn run_block(
                 .map_err(|e| e.to_string())
         }
         "arbiter" => run_arbiter(block, cycles, seed, opts).map_err(|e| e.to_string()),
+        "parser_ndp" => {
+            run_parser(block, Layout::Ndp, cycles, seed, opts).map_err(|e| e.to_string())
+        }
+        "parser_homa" => {
+            run_parser(block, Layout::Homa, cycles, seed, opts).map_err(|e| e.to_string())
+        }
         _ => Err(format!("no driver for {block}")),
     }
 }
@@ -238,6 +250,25 @@ fn run_packetization<const A: usize, const N: usize, const C: usize, const BW: u
         w.drive(now, k.uut_mut());
         k.settle()?;
         Ok(w.observe(k.uut()))
+    })
+}
+
+/// The ingress parser under [`ParserWorkload`]: events = words out, commands = words in.
+fn run_parser(
+    block: &'static str,
+    layout: Layout,
+    cycles: u64,
+    seed: u64,
+    opts: &RunOptions,
+) -> Result<(RunSummary, Option<PortRecorder>), KernelError> {
+    let mut k = Kernel::new(Parser::new(layout == Layout::Homa))?;
+    open_outputs(&mut k, opts)?;
+    let mut w = ParserWorkload::new(seed, HostCfg::new(layout));
+    run_loop(k, block, cycles, seed, |k, _now| {
+        let word = w.drive(k.uut_mut());
+        k.settle()?;
+        let u = k.uut();
+        Ok((u.source.valid.val() && u.source.ready.val(), word.is_some()))
     })
 }
 

@@ -2,6 +2,7 @@
 pub mod arbiter_model;
 pub mod cosim;
 pub mod packetization_model;
+pub mod parser_model;
 pub mod reassembly_model;
 pub mod stream;
 pub mod timer_model;

@@ -1,7 +1,7 @@
 //! Every measured budget (`ntsim budget`) meets its limit: GetRxMsgInfo in 2 cycles, a
 //! 16-byte message out 2 cycles after its last word (thesis: 3), line rate with no input
 //! stall for back-to-back 1-byte and 65-byte messages.
-use nt_sim::budget::{format_budgets, packetization_budgets, reassembly_budgets};
+use nt_sim::budget::{format_budgets, packetization_budgets, parser_budgets, reassembly_budgets};
 
 #[test]
 fn reassembly_meets_its_budgets() {
@@ -54,6 +54,24 @@ fn packetization_meets_its_budgets() {
         );
         let want = if x.what.starts_with("16 B message") {
             4.0
+        } else {
+            9.0
+        };
+        assert_eq!(x.cycles, want, "{} {}", x.block, x.what);
+    }
+}
+
+/// The ingress parser (store and forward): a 16-byte message's 80-byte packet leaves 10
+/// cycles after its first word came in (the cycle after its last), and back-to-back
+/// 65-byte packets pass at one word per cycle, for both layouts.
+#[test]
+fn parser_meets_its_budgets() {
+    let b = parser_budgets().expect("measurement");
+    println!("{}", format_budgets(&b));
+    assert_eq!(b.len(), 4);
+    for x in &b {
+        let want = if x.what.starts_with("80 B") {
+            10.0
         } else {
             9.0
         };

@@ -72,10 +72,6 @@ impl Tb {
         }
     }
 
-    fn now(&self) -> u64 {
-        self.k.cycle()
-    }
-
     /// Queues message `seed` of `len` bytes to `ip:port` from `src`.
     fn message(&mut self, seed: u64, ip: u32, port: u16, len: u16, src: u16) {
         let hdr = (ip as u64) << 32 | (port as u64) << 16 | len as u64;
