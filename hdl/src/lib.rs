@@ -3,6 +3,7 @@
 //! One block per file, its unit tests beside it. [`registry`] lists every block that is
 //! emitted as Verilog, under the module name it gets in `verilog-out/`.
 pub mod arbiter;
+pub mod deparser;
 pub mod emit;
 pub mod fifo;
 pub mod packetization;
@@ -55,6 +56,12 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Clocked
 }
 
 impl Clocked for parser::Parser {
+    fn clock_input(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+}
+
+impl Clocked for deparser::Deparser {
     fn clock_input(&mut self) -> &mut Signal<In, Clock> {
         &mut self.clock
     }

@@ -1,5 +1,6 @@
 //! Every block that is emitted as Verilog, with the module name it gets.
 use crate::arbiter::Arbiter;
+use crate::deparser::Deparser;
 use crate::emit::{emit_verilog, EmitError};
 use crate::packetization::{Packetization128, Packetization16};
 use crate::parser::Parser;
@@ -83,6 +84,16 @@ pub fn blocks() -> Vec<BlockSpec> {
             name: "parser_homa",
             about: "ingress parser and checker, Homa transport layout (512-word frame ring)",
             verilog: || emit_verilog("parser_homa", Parser::new(true)),
+        },
+        BlockSpec {
+            name: "deparser_ndp",
+            about: "egress deparser: headers and IPv4 checksum from the metadata, NDP layout",
+            verilog: || emit_verilog("deparser_ndp", Deparser::new(false)),
+        },
+        BlockSpec {
+            name: "deparser_homa",
+            about: "egress deparser: headers and IPv4 checksum from the metadata, Homa layout",
+            verilog: || emit_verilog("deparser_homa", Deparser::new(true)),
         },
     ]
 }

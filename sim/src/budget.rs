@@ -329,6 +329,7 @@ pub fn all_budgets() -> Result<Vec<Budget>, String> {
     let mut b = parser_budgets()?;
     b.extend(reassembly_budgets()?);
     b.extend(packetization_budgets()?);
+    b.extend(deparser_budgets()?);
     Ok(b)
 }
 
@@ -558,6 +559,85 @@ pub fn packetization_budgets() -> Result<Vec<Budget>, String> {
             cycles: lat as f64,
             reference: Some((9.0, "thesis Table 3.1 (2.81 ns)")),
             limit: Some(9.0),
+        });
+        out.push(Budget {
+            block,
+            what: "1 B messages (65 B packets): cycles per packet",
+            cycles: per,
+            reference: Some((9.0, "one 64-bit word per cycle (line rate)")),
+            limit: Some(9.0),
+        });
+    }
+    Ok(out)
+}
+
+/// The egress deparser (both layouts): a 16-byte message's packet from its first word in
+/// (from the arbiter) to its first word out (to the MAC), and back-to-back 65-byte packets
+/// in cycles per packet.
+pub fn deparser_budgets() -> Result<Vec<Budget>, String> {
+    use crate::arb_workload::TxMeta;
+    use crate::deparser_workload::payload_len;
+    use crate::wire::FLAG_DATA;
+    use nt_hdl::deparser::Deparser;
+    let mut out = vec![];
+    for (block, homa, reference) in [
+        ("deparser_ndp", false, (1.0, "NDP egress, thesis Table 3.1")),
+        (
+            "deparser_homa",
+            true,
+            (3.0, "Homa egress, thesis Table 3.1"),
+        ),
+    ] {
+        // One 16-byte message, then 200 1-byte messages, back to back.
+        let mut beats: Vec<(TxMeta, bool)> = vec![];
+        for i in 0..201u16 {
+            let meta = TxMeta {
+                remote_ip: 0x0a00_0002,
+                msg_len: if i == 0 { 16 } else { 1 },
+                tx_msg_id: i,
+                flags: FLAG_DATA,
+                ..Default::default()
+            };
+            let n = 8 + payload_len(&meta).div_ceil(8);
+            beats.extend((0..n).map(|j| (meta, j + 1 == n)));
+        }
+        let mut k = Kernel::new(Deparser::new(homa)).map_err(|e| e.to_string())?;
+        let mut starts = vec![];
+        let mut in_pkt = false;
+        let mut next = 0usize;
+        for c in 0..(beats.len() as u64 + 50) {
+            let u = k.uut_mut();
+            u.source.ready.next = true;
+            let b = beats.get(next).copied();
+            u.sink.valid.next = b.is_some();
+            let (m, last) = b.unwrap_or_default();
+            u.sink.last.next = last;
+            u.sink.msg_len.next = (m.msg_len as u64).into();
+            u.sink.flags.next = (m.flags as u64).into();
+            u.sink.remote_ip.next = (m.remote_ip as u64).into();
+            k.settle().map_err(|e| e.to_string())?;
+            let u = k.uut();
+            if u.sink.valid.val() && u.sink.ready.val() {
+                next += 1;
+            }
+            if u.source.valid.val() && u.source.ready.val() {
+                if !in_pkt {
+                    starts.push(c);
+                }
+                in_pkt = !u.source.last.val();
+            }
+            k.tick().map_err(|e| e.to_string())?;
+        }
+        if starts.len() != 201 {
+            return Err(format!("{block}: {} packets out of 201", starts.len()));
+        }
+        let per = (starts[200] - starts[1]) as f64 / 199.0;
+        out.push(Budget {
+            block,
+            what: "16 B message: first word in -> first word out",
+            cycles: starts[0] as f64,
+            reference: Some(reference),
+            limit: Some(reference.0),
         });
         out.push(Budget {
             block,

@@ -4,6 +4,7 @@
 //! the per-block drivers behind the `ntsim` CLI ([`runs`]).
 pub mod arb_workload;
 pub mod budget;
+pub mod deparser_workload;
 pub mod icarus;
 pub mod kernel;
 pub mod parser_workload;

@@ -2,6 +2,7 @@
 //! the testbench: a block name, a seed and a cycle count in; a summary (and optionally a
 //! waveform and the per-cycle port record) out.
 use crate::arb_workload::{drive_arbiter, read_arbiter, ArbWorkload};
+use crate::deparser_workload::{DeparserWorkload, EgressCfg};
 use crate::kernel::{Kernel, KernelError};
 use crate::parser_workload::{HostCfg, ParserWorkload};
 use crate::ports::PortRecorder;
@@ -10,6 +11,7 @@ use crate::tx_workload::TxWorkload;
 use crate::wire::Layout;
 use crate::workload::{drive_timer, read_timer, TimerInputs, TimerWorkload};
 use nt_hdl::arbiter::Arbiter;
+use nt_hdl::deparser::Deparser;
 use nt_hdl::packetization::Packetization;
 use nt_hdl::parser::Parser;
 use nt_hdl::reassembly::{Reassembly, ReassemblyConfig};
@@ -29,6 +31,8 @@ pub const SIM_BLOCKS: &[&str] = &[
     "arbiter",
     "parser_ndp",
     "parser_homa",
+    "deparser_ndp",
+    "deparser_homa",
 ];
 
 /// Resolves a block name or alias (`timer` = `timer_n16`, `reassembly` = `reassembly_n16`).
@@ -38,11 +42,12 @@ pub fn resolve_block(name: &str) -> Result<&'static str, String> {
         "reassembly" => "reassembly_n16",
         "packetization" => "packetization_n16",
         "parser" => "parser_ndp",
+        "deparser" => "deparser_ndp",
         other => other,
     };
     SIM_BLOCKS.iter().copied().find(|b| *b == n).ok_or_else(|| {
         format!(
-            "unknown block {name:?}; known: timer, reassembly, packetization, parser, {}",
+            "unknown block {name:?}; known: timer, reassembly, packetization, parser, deparser, {}",
             SIM_BLOCKS.join(", ")
         )
     })
@@ -116,6 +121,12 @@ pub fn run_block(
         }
         "parser_homa" => {
             run_parser(block, Layout::Homa, cycles, seed, opts).map_err(|e| e.to_string())
+        }
+        "deparser_ndp" => {
+            run_deparser(block, Layout::Ndp, cycles, seed, opts).map_err(|e| e.to_string())
+        }
+        "deparser_homa" => {
+            run_deparser(block, Layout::Homa, cycles, seed, opts).map_err(|e| e.to_string())
         }
         _ => Err(format!("no driver for {block}")),
     }
@@ -269,6 +280,37 @@ fn run_parser(
         k.settle()?;
         let u = k.uut();
         Ok((u.source.valid.val() && u.source.ready.val(), word.is_some()))
+    })
+}
+
+/// The egress deparser under [`DeparserWorkload`]: events = words out, commands = words
+/// in.
+fn run_deparser(
+    block: &'static str,
+    layout: Layout,
+    cycles: u64,
+    seed: u64,
+    opts: &RunOptions,
+) -> Result<(RunSummary, Option<PortRecorder>), KernelError> {
+    let mut k = Kernel::new(Deparser::new(layout == Layout::Homa))?;
+    open_outputs(&mut k, opts)?;
+    let cfg = EgressCfg {
+        mac: 0x0200_0000_0001,
+        ip: 0x0a00_0001,
+        switch_mac: 0x0200_0000_00fe,
+        protocol: HostCfg::new(layout).protocol,
+    };
+    let mut w = DeparserWorkload::new(seed, cfg);
+    run_loop(k, block, cycles, seed, |k, _now| {
+        w.drive(k.uut_mut());
+        k.settle()?;
+        let u = k.uut();
+        let r = (
+            u.source.valid.val() && u.source.ready.val(),
+            u.sink.valid.val() && u.sink.ready.val(),
+        );
+        w.observe(u);
+        Ok(r)
     })
 }
 

@@ -1,6 +1,7 @@
 //! Golden models and shared test helpers.
 pub mod arbiter_model;
 pub mod cosim;
+pub mod deparser_model;
 pub mod packetization_model;
 pub mod parser_model;
 pub mod reassembly_model;

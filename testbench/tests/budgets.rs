@@ -1,7 +1,9 @@
 //! Every measured budget (`ntsim budget`) meets its limit: GetRxMsgInfo in 2 cycles, a
 //! 16-byte message out 2 cycles after its last word (thesis: 3), line rate with no input
 //! stall for back-to-back 1-byte and 65-byte messages.
-use nt_sim::budget::{format_budgets, packetization_budgets, parser_budgets, reassembly_budgets};
+use nt_sim::budget::{
+    deparser_budgets, format_budgets, packetization_budgets, parser_budgets, reassembly_budgets,
+};
 
 #[test]
 fn reassembly_meets_its_budgets() {
@@ -75,6 +77,25 @@ fn parser_meets_its_budgets() {
         } else {
             9.0
         };
+        assert_eq!(x.cycles, want, "{} {}", x.block, x.what);
+    }
+}
+
+/// The egress deparser: a packet's first word leaves one cycle after it came in (thesis:
+/// NDP 1, Homa 3), and back-to-back 65-byte packets pass at one word per cycle.
+#[test]
+fn deparser_meets_its_budgets() {
+    let b = deparser_budgets().expect("measurement");
+    println!("{}", format_budgets(&b));
+    assert_eq!(b.len(), 4);
+    for x in &b {
+        assert!(
+            x.cycles <= x.limit.expect("limit"),
+            "{} {}",
+            x.block,
+            x.what
+        );
+        let want = if x.what.starts_with("16 B") { 1.0 } else { 9.0 };
         assert_eq!(x.cycles, want, "{} {}", x.block, x.what);
     }
 }
