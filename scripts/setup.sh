@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the project needs beyond the Rust toolchain, only when missing:
-# Verilator (lint, co-simulation, bench), Yosys (synthesis) and Icarus Verilog.
+# Verilator (lint, co-simulation, bench), Yosys (synthesis), Icarus Verilog and tshark
+# (the capture dissection test).
 # Debian/Ubuntu with apt-get; uses sudo when not root.
 set -euo pipefail
 
@@ -8,6 +9,7 @@ missing=()
 command -v verilator >/dev/null 2>&1 || missing+=(verilator)
 command -v yosys >/dev/null 2>&1 || missing+=(yosys)
 command -v iverilog >/dev/null 2>&1 || missing+=(iverilog)
+command -v tshark >/dev/null 2>&1 || missing+=(tshark)
 # Verilator builds its C++ harnesses with make and a C++ compiler.
 command -v make >/dev/null 2>&1 || missing+=(make)
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
@@ -26,10 +28,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-for t in verilator yosys iverilog; do
+for t in verilator yosys iverilog tshark; do
   command -v "$t" >/dev/null 2>&1 || { echo "setup: $t is still missing" >&2; exit 1; }
 done
 echo "setup: $(verilator --version | head -1); $(yosys -V | head -1); $(iverilog -V 2>&1 | head -1)" >&2

@@ -8,6 +8,7 @@ pub mod deparser_workload;
 pub mod icarus;
 pub mod kernel;
 pub mod parser_workload;
+pub mod pcap;
 pub mod ports;
 pub mod runs;
 pub mod rx_workload;
