@@ -8,6 +8,7 @@ pub mod emit;
 pub mod fifo;
 pub mod packetization;
 pub mod parser;
+pub mod pktgen;
 pub mod pool;
 pub mod reassembly;
 pub mod registry;
@@ -62,6 +63,12 @@ impl Clocked for parser::Parser {
 }
 
 impl Clocked for deparser::Deparser {
+    fn clock_input(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+}
+
+impl<const A: usize, const N: usize, const C: usize> Clocked for pktgen::PacketGen<A, N, C> {
     fn clock_input(&mut self) -> &mut Signal<In, Clock> {
         &mut self.clock
     }

@@ -4,6 +4,7 @@ use crate::deparser::Deparser;
 use crate::emit::{emit_verilog, EmitError};
 use crate::packetization::{Packetization128, Packetization16};
 use crate::parser::Parser;
+use crate::pktgen::PacketGen16;
 use crate::reassembly::{Reassembly128, Reassembly16, ReassemblyConfig};
 use crate::timer::{Timer128, Timer16};
 
@@ -94,6 +95,12 @@ pub fn blocks() -> Vec<BlockSpec> {
             name: "deparser_homa",
             about: "egress deparser: headers and IPv4 checksum from the metadata, Homa layout",
             verilog: || emit_verilog("deparser_homa", Deparser::new(true)),
+        },
+        BlockSpec {
+            name: "pktgen_n16",
+            about:
+                "packet generator: ACK/NACK/PULL/GRANT from CtrlPktEvent, paced PULLs, 16 messages",
+            verilog: || emit_verilog("pktgen_n16", PacketGen16::new()),
         },
     ]
 }

@@ -330,6 +330,7 @@ pub fn all_budgets() -> Result<Vec<Budget>, String> {
     b.extend(reassembly_budgets()?);
     b.extend(packetization_budgets()?);
     b.extend(deparser_budgets()?);
+    b.extend(pktgen_budgets()?);
     Ok(b)
 }
 
@@ -648,4 +649,62 @@ pub fn deparser_budgets() -> Result<Vec<Budget>, String> {
         });
     }
     Ok(out)
+}
+
+/// The packet generator: a `CtrlPktEvent` (an ACK with a due PULL) accepted → the first
+/// beat of its packet on `source`; and back-to-back ACKs (no PULL) in cycles per packet.
+/// (A PULL taken from the queue costs one idle cycle: its row is read from RAM first.)
+pub fn pktgen_budgets() -> Result<Vec<Budget>, String> {
+    use nt_hdl::pktgen::PacketGen16;
+    let block = "pktgen_n16";
+    let mut k = Kernel::new(PacketGen16::new()).map_err(|e| e.to_string())?;
+    let (mut accepted, mut firsts) = (vec![], vec![]);
+    let mut in_pkt = false;
+    for c in 0..400u64 {
+        let u = k.uut_mut();
+        u.cfg.pace.next = true;
+        u.cfg.gap.next = 136u64.into();
+        u.source.ready.next = true;
+        u.event.valid.next = c >= 2 && accepted.len() < 30;
+        // The first event is ACK|PULL (the PULL is due), the rest ACKs.
+        let flags: u64 = if accepted.is_empty() { 0x0a } else { 0x02 };
+        u.event.flags.next = flags.into();
+        u.event.rx_id.next = ((accepted.len() % 16) as u64).into();
+        k.settle().map_err(|e| e.to_string())?;
+        let u = k.uut();
+        if u.event.valid.val() && u.event.ready.val() {
+            accepted.push(c);
+        }
+        if u.source.valid.val() && u.source.ready.val() {
+            if !in_pkt {
+                firsts.push(c);
+            }
+            in_pkt = !u.source.last.val();
+        }
+        k.tick().map_err(|e| e.to_string())?;
+    }
+    if accepted.len() < 30 || firsts.len() < 30 {
+        return Err(format!(
+            "{block}: {} events, {} packets",
+            accepted.len(),
+            firsts.len()
+        ));
+    }
+    let per = (firsts[20] - firsts[10]) as f64 / 10.0;
+    Ok(vec![
+        Budget {
+            block,
+            what: "CtrlPktEvent accepted -> first beat out",
+            cycles: (firsts[0] - accepted[0]) as f64,
+            reference: None,
+            limit: None,
+        },
+        Budget {
+            block,
+            what: "back-to-back ACKs: cycles per packet",
+            cycles: per,
+            reference: Some((9.0, "9 beats per control packet")),
+            limit: Some(9.0),
+        },
+    ])
 }

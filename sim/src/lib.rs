@@ -9,6 +9,7 @@ pub mod icarus;
 pub mod kernel;
 pub mod parser_workload;
 pub mod pcap;
+pub mod pktgen_workload;
 pub mod ports;
 pub mod runs;
 pub mod rx_workload;

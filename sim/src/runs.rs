@@ -5,6 +5,7 @@ use crate::arb_workload::{drive_arbiter, read_arbiter, ArbWorkload};
 use crate::deparser_workload::{DeparserWorkload, EgressCfg};
 use crate::kernel::{Kernel, KernelError};
 use crate::parser_workload::{HostCfg, ParserWorkload};
+use crate::pktgen_workload::PktGenWorkload;
 use crate::ports::PortRecorder;
 use crate::rx_workload::{RxDriver, RxKnobs, RxSchedule};
 use crate::tx_workload::TxWorkload;
@@ -14,6 +15,7 @@ use nt_hdl::arbiter::Arbiter;
 use nt_hdl::deparser::Deparser;
 use nt_hdl::packetization::Packetization;
 use nt_hdl::parser::Parser;
+use nt_hdl::pktgen::PacketGen16;
 use nt_hdl::reassembly::{Reassembly, ReassemblyConfig};
 use nt_hdl::timer::ScanningTimer;
 use std::io::Write;
@@ -33,6 +35,7 @@ pub const SIM_BLOCKS: &[&str] = &[
     "parser_homa",
     "deparser_ndp",
     "deparser_homa",
+    "pktgen_n16",
 ];
 
 /// Resolves a block name or alias (`timer` = `timer_n16`, `reassembly` = `reassembly_n16`).
@@ -43,11 +46,12 @@ pub fn resolve_block(name: &str) -> Result<&'static str, String> {
         "packetization" => "packetization_n16",
         "parser" => "parser_ndp",
         "deparser" => "deparser_ndp",
+        "pktgen" => "pktgen_n16",
         other => other,
     };
     SIM_BLOCKS.iter().copied().find(|b| *b == n).ok_or_else(|| {
         format!(
-            "unknown block {name:?}; known: timer, reassembly, packetization, parser, deparser, {}",
+            "unknown block {name:?}; known: timer, reassembly, packetization, parser, deparser, pktgen, {}",
             SIM_BLOCKS.join(", ")
         )
     })
@@ -128,6 +132,7 @@ pub fn run_block(
         "deparser_homa" => {
             run_deparser(block, Layout::Homa, cycles, seed, opts).map_err(|e| e.to_string())
         }
+        "pktgen_n16" => run_pktgen(block, cycles, seed, opts).map_err(|e| e.to_string()),
         _ => Err(format!("no driver for {block}")),
     }
 }
@@ -308,6 +313,30 @@ fn run_deparser(
         let r = (
             u.source.valid.val() && u.source.ready.val(),
             u.sink.valid.val() && u.sink.ready.val(),
+        );
+        w.observe(u);
+        Ok(r)
+    })
+}
+
+/// The packet generator under [`PktGenWorkload`] (NDP: paced PULLs every 136 cycles):
+/// events = beats out, commands = events taken.
+fn run_pktgen(
+    block: &'static str,
+    cycles: u64,
+    seed: u64,
+    opts: &RunOptions,
+) -> Result<(RunSummary, Option<PortRecorder>), KernelError> {
+    let mut k = Kernel::new(PacketGen16::new())?;
+    open_outputs(&mut k, opts)?;
+    let mut w = PktGenWorkload::new(seed, true, 136);
+    run_loop(k, block, cycles, seed, |k, _now| {
+        w.drive(k.uut_mut());
+        k.settle()?;
+        let u = k.uut();
+        let r = (
+            u.source.valid.val() && u.source.ready.val(),
+            u.event.valid.val() && u.event.ready.val(),
         );
         w.observe(u);
         Ok(r)

@@ -4,6 +4,7 @@ pub mod cosim;
 pub mod deparser_model;
 pub mod packetization_model;
 pub mod parser_model;
+pub mod pktgen_model;
 pub mod reassembly_model;
 pub mod stream;
 pub mod timer_model;

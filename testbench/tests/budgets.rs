@@ -2,7 +2,8 @@
 //! 16-byte message out 2 cycles after its last word (thesis: 3), line rate with no input
 //! stall for back-to-back 1-byte and 65-byte messages.
 use nt_sim::budget::{
-    deparser_budgets, format_budgets, packetization_budgets, parser_budgets, reassembly_budgets,
+    deparser_budgets, format_budgets, packetization_budgets, parser_budgets, pktgen_budgets,
+    reassembly_budgets,
 };
 
 #[test]
@@ -98,4 +99,15 @@ fn deparser_meets_its_budgets() {
         let want = if x.what.starts_with("16 B") { 1.0 } else { 9.0 };
         assert_eq!(x.cycles, want, "{} {}", x.block, x.what);
     }
+}
+
+/// The packet generator: an event's packet starts one cycle after the event is accepted,
+/// and control packets leave back to back (9 beats each).
+#[test]
+fn pktgen_meets_its_budgets() {
+    let b = pktgen_budgets().expect("measurement");
+    println!("{}", format_budgets(&b));
+    assert_eq!(b.len(), 2);
+    assert_eq!(b[0].cycles, 1.0);
+    assert_eq!(b[1].cycles, 9.0);
 }

@@ -153,3 +153,11 @@ fn deparser_verilog_matches_rust_cycle_for_cycle() {
     cosim_block(Simulator::Verilator, "deparser_homa", 82);
     cosim_block(Simulator::Icarus, "deparser_homa", 83);
 }
+
+/// The packet generator's Verilog under seeded NDP events (paced, coalesced PULLs) with
+/// output stalls.
+#[test]
+fn pktgen_verilog_matches_rust_cycle_for_cycle() {
+    cosim_block(Simulator::Verilator, "pktgen_n16", 91);
+    cosim_block(Simulator::Icarus, "pktgen_n16", 92);
+}

@@ -1,0 +1,375 @@
+//! Packet generator (thesis §3.2.1; SPEC §6): turns the ingress pipeline's `CtrlPktEvent`
+//! into control packets (ACK, NACK, PULL, GRANT) for the arbiter's control input, pacing
+//! NDP's PULLs at one MTU serialization time apart.
+//!
+//! ```text
+//!  event ─► (PULL due?) ──► emitter (9 beats: 8 header slots + the 1-byte dummy payload) ─► source
+//!             │ no                     ▲
+//!             ▼                        │ a due PULL goes first
+//!   pull table[rx_id] (latest offset) + FIFO of rx_ids waiting
+//! ```
+//!
+//! # Interfaces
+//! * `event`: a `CtrlPktEvent`: the flags to send (ACK 0x02, NACK 0x04, PULL/GRANT 0x08),
+//!   the destination (`dst_ip`, `dst_port`), our `src_port`, the sender's `tx_msg_id`,
+//!   `msg_len`, `pkt_offset`, `pull_grant` (pull or grant offset), `grant_prio`, and the
+//!   receiver's `rx_id` (which message a PULL is for). Accepted (`ready`) when the
+//!   emitter is free and no queued PULL is due.
+//! * `source`: control packets with the Listing 3.2 metadata (`credit` = pull/grant
+//!   offset, `rank` = grant priority, `flags`), 9 beats each, all data zero (the deparser
+//!   writes the headers; the payload is the 1-byte dummy).
+//! * `cfg.pace`: pace PULLs (NDP). `cfg.gap`: cycles from one PULL to the next (one MTU
+//!   serialization time: 136 for 1088-byte frames on the 64-bit interface).
+//!
+//! # Pacing (SPEC §6)
+//! With `cfg.pace` set, a PULL starts only when `gap` cycles (at least 1) have passed since
+//! the previous one started. An event whose PULL is not due sends its ACK/NACK alone at once and leaves the PULL
+//! in the message's table row, queued once per message: a later PULL for the same message
+//! only raises the row's offset (PULLs are cumulative), so the queue never holds more than
+//! one entry per message and never overflows. When a PULL is due and one is queued, it goes
+//! before the next event. Without `cfg.pace`, every event is sent as it is (Homa's GRANTs).
+//!
+//! # Latency
+//! An event accepted in cycle `t` has its packet's first beat on `source` in `t+1`.
+use crate::arbiter::TxFrameSource;
+use crate::fifo::Fifo;
+use rust_hdl::prelude::*;
+
+/// Beats of a control packet: 8 header slots and one payload word.
+pub const CTRL_BEATS: u64 = 9;
+/// `flags` bit of PULL (NDP) / GRANT (Homa).
+pub const FLAG_PULL: u64 = 0x08;
+
+/// A `CtrlPktEvent` from the ingress pipeline.
+#[derive(LogicInterface, Default)]
+pub struct CtrlEventIn<const A: usize> {
+    pub valid: Signal<In, bool>,
+    pub ready: Signal<Out, bool>,
+    pub flags: Signal<In, Bits<8>>,
+    pub rx_id: Signal<In, Bits<A>>,
+    pub dst_ip: Signal<In, Bits<32>>,
+    pub dst_port: Signal<In, Bits<16>>,
+    pub src_port: Signal<In, Bits<16>>,
+    pub tx_msg_id: Signal<In, Bits<16>>,
+    pub msg_len: Signal<In, Bits<16>>,
+    pub pkt_offset: Signal<In, Bits<8>>,
+    pub pull_grant: Signal<In, Bits<16>>,
+    pub grant_prio: Signal<In, Bits<8>>,
+}
+
+/// Runtime configuration.
+#[derive(LogicInterface, Default)]
+pub struct PktGenCfg {
+    pub pace: Signal<In, bool>,
+    pub gap: Signal<In, Bits<16>>,
+}
+
+/// Counters (wrapping).
+#[derive(LogicInterface, Default)]
+pub struct PktGenStats {
+    /// Control packets sent.
+    pub packets: Signal<Out, Bits<32>>,
+    /// PULLs sent (alone or with an ACK/NACK).
+    pub pulls: Signal<Out, Bits<32>>,
+    /// PULLs merged into a queued one for the same message.
+    pub coalesced: Signal<Out, Bits<32>>,
+}
+
+/// A queued PULL's packet fields.
+#[derive(Clone, Copy, Debug, PartialEq, Default, LogicStruct)]
+pub struct PullRow {
+    pub dst_ip: Bits<32>,
+    pub dst_port: Bits<16>,
+    pub src_port: Bits<16>,
+    pub tx_msg_id: Bits<16>,
+    pub msg_len: Bits<16>,
+    pub pkt_offset: Bits<8>,
+    pub pull: Bits<16>,
+}
+
+/// The packet being emitted.
+#[derive(Clone, Copy, Debug, PartialEq, Default, LogicStruct)]
+pub struct CtrlPkt {
+    pub flags: Bits<8>,
+    pub prio: Bits<8>,
+    pub dst_ip: Bits<32>,
+    pub dst_port: Bits<16>,
+    pub src_port: Bits<16>,
+    pub tx_msg_id: Bits<16>,
+    pub msg_len: Bits<16>,
+    pub pkt_offset: Bits<8>,
+    pub pull: Bits<16>,
+}
+
+/// The packet generator for `N = 2^A` receive messages (`C = A + 1`).
+#[derive(LogicBlock)]
+pub struct PacketGen<const A: usize, const N: usize, const C: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, bool>,
+    pub cfg: PktGenCfg,
+    pub event: CtrlEventIn<A>,
+    pub source: TxFrameSource,
+    pub stat: PktGenStats,
+    /// Messages with a PULL waiting.
+    pub pulls_queued: Signal<Out, Bits<C>>,
+
+    rows: RAM<PullRow, A>,
+    queue: Fifo<Bits<A>, A, C>,
+    pending: DFF<Bits<N>>,
+    pace_left: DFF<Bits<16>>,
+    busy: DFF<bool>,
+    beat: DFF<Bits<4>>,
+    cur: DFF<CtrlPkt>,
+    /// A queued PULL was popped; its row arrives from the RAM this cycle.
+    pull_read: DFF<bool>,
+    cnt_pkts: DFF<Bits<32>>,
+    cnt_pulls: DFF<Bits<32>>,
+    cnt_coal: DFF<Bits<32>>,
+
+    free: Signal<Local, bool>,
+    due: Signal<Local, bool>,
+    take_pull: Signal<Local, bool>,
+    take_ev: Signal<Local, bool>,
+    wants_pull: Signal<Local, bool>,
+    send_pull: Signal<Local, bool>,
+    ev_flags: Signal<Local, Bits<8>>,
+    ev_row: Signal<Local, PullRow>,
+    id_mask: Signal<Local, Bits<N>>,
+    start: Signal<Local, bool>,
+    last_beat: Signal<Local, bool>,
+    nc: Signal<Local, CtrlPkt>,
+    pull_bit: Constant<Bits<8>>,
+    no_pull: Constant<Bits<8>>,
+    zero_8: Constant<Bits<8>>,
+    one_n: Constant<Bits<N>>,
+    zero_n: Constant<Bits<N>>,
+    zero_16: Constant<Bits<16>>,
+    one_16: Constant<Bits<16>>,
+    one_4: Constant<Bits<4>>,
+    zero_4: Constant<Bits<4>>,
+    last_4: Constant<Bits<4>>,
+    one_32: Constant<Bits<32>>,
+    zero_32: Constant<Bits<32>>,
+    zero_64: Constant<Bits<64>>,
+}
+
+impl<const A: usize, const N: usize, const C: usize> PacketGen<A, N, C> {
+    pub fn new() -> Self {
+        assert!(
+            (1..=8).contains(&A),
+            "packet generator id bits A={A} must be 1..=8"
+        );
+        assert_eq!(N, 1 << A, "N={N} must be 2^A");
+        assert_eq!(C, A + 1, "C={C} must be A+1");
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            cfg: Default::default(),
+            event: Default::default(),
+            source: Default::default(),
+            stat: Default::default(),
+            pulls_queued: Default::default(),
+            rows: Default::default(),
+            queue: Fifo::new(),
+            pending: Default::default(),
+            pace_left: Default::default(),
+            busy: Default::default(),
+            beat: Default::default(),
+            cur: Default::default(),
+            pull_read: Default::default(),
+            cnt_pkts: Default::default(),
+            cnt_pulls: Default::default(),
+            cnt_coal: Default::default(),
+            free: Default::default(),
+            due: Default::default(),
+            take_pull: Default::default(),
+            take_ev: Default::default(),
+            wants_pull: Default::default(),
+            send_pull: Default::default(),
+            ev_flags: Default::default(),
+            ev_row: Default::default(),
+            id_mask: Default::default(),
+            start: Default::default(),
+            last_beat: Default::default(),
+            nc: Default::default(),
+            pull_bit: Constant::new(FLAG_PULL.into()),
+            no_pull: Constant::new((0xff & !FLAG_PULL).into()),
+            zero_8: Constant::new(0.into()),
+            one_n: Constant::new(1.into()),
+            zero_n: Constant::new(0.into()),
+            zero_16: Constant::new(0.into()),
+            one_16: Constant::new(1.into()),
+            one_4: Constant::new(1.into()),
+            zero_4: Constant::new(0.into()),
+            last_4: Constant::new((CTRL_BEATS - 1).into()),
+            one_32: Constant::new(1.into()),
+            zero_32: Constant::new(0.into()),
+            zero_64: Constant::new(0.into()),
+        }
+    }
+}
+
+impl<const A: usize, const N: usize, const C: usize> Default for PacketGen<A, N, C> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The packet generator for 16 receive messages.
+pub type PacketGen16 = PacketGen<4, 16, 5>;
+
+impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, pending, pace_left, busy, beat, cur, pull_read, cnt_pkts, cnt_pulls,
+            cnt_coal
+        );
+        self.rows.read_clock.next = self.clock.val();
+        self.rows.write_clock.next = self.clock.val();
+        self.queue.clock.next = self.clock.val();
+        self.queue.reset.next = self.reset.val();
+
+        // The emitter: one packet at a time, 9 beats.
+        self.last_beat.next = self.beat.q.val() == self.last_4.val();
+        if self.busy.q.val() & self.source.ready.val() {
+            self.beat.d.next = self.beat.q.val() + self.one_4.val();
+            if self.last_beat.val() {
+                self.busy.d.next = false;
+                self.beat.d.next = self.zero_4.val();
+            }
+        }
+        // Free for a new packet next cycle: idle, or its last beat leaves now.
+        self.free.next = !self.pull_read.q.val()
+            & (!self.busy.q.val() | (self.source.ready.val() & self.last_beat.val()));
+        if self.pace_left.q.val() != self.zero_16.val() {
+            self.pace_left.d.next = self.pace_left.q.val() - self.one_16.val();
+        }
+        // A PULL may start `gap` cycles after the previous one started.
+        self.due.next = !self.cfg.pace.val() | (self.pace_left.q.val() <= self.one_16.val());
+
+        // A due, queued PULL goes first; else an event.
+        self.take_pull.next = self.free.val()
+            & self.cfg.pace.val()
+            & self.due.val()
+            & self.queue.nonempty.val()
+            & !self.reset.val();
+        self.event.ready.next = self.free.val() & !self.take_pull.val() & !self.reset.val();
+        self.take_ev.next = self.event.valid.val() & self.event.ready.val();
+
+        self.ev_row.next.dst_ip = self.event.dst_ip.val();
+        self.ev_row.next.dst_port = self.event.dst_port.val();
+        self.ev_row.next.src_port = self.event.src_port.val();
+        self.ev_row.next.tx_msg_id = self.event.tx_msg_id.val();
+        self.ev_row.next.msg_len = self.event.msg_len.val();
+        self.ev_row.next.pkt_offset = self.event.pkt_offset.val();
+        self.ev_row.next.pull = self.event.pull_grant.val();
+        self.wants_pull.next = (self.event.flags.val() & self.pull_bit.val()) != self.zero_8.val();
+        // The event's PULL goes with it when pacing allows and none is queued.
+        self.send_pull.next = !self.cfg.pace.val() | (self.due.val() & !self.queue.nonempty.val());
+        self.ev_flags.next = self.event.flags.val();
+        if self.wants_pull.val() & !self.send_pull.val() {
+            self.ev_flags.next = self.event.flags.val() & self.no_pull.val();
+        }
+
+        // The pull table: an event's deferred PULL updates its message's row.
+        self.id_mask.next = self.one_n.val() << self.event.rx_id.val();
+        self.rows.write_enable.next = false;
+        self.rows.write_address.next = self.event.rx_id.val();
+        self.rows.write_data.next = self.ev_row.val();
+        self.queue.push.next = false;
+        self.queue.push_data.next = self.event.rx_id.val();
+        self.queue.pop.next = false;
+        self.rows.read_address.next = self.queue.head.val();
+        if self.take_ev.val() & self.wants_pull.val() & !self.send_pull.val() {
+            self.rows.write_enable.next = true;
+            if (self.pending.q.val() & self.id_mask.val()) == self.zero_n.val() {
+                self.queue.push.next = true;
+                self.pending.d.next = self.pending.q.val() | self.id_mask.val();
+            } else {
+                self.cnt_coal.d.next = self.cnt_coal.q.val() + self.one_32.val();
+            }
+        }
+        self.pull_read.d.next = false;
+        if self.take_pull.val() {
+            // Pop the message; its row is read this cycle and emitted from the next.
+            self.queue.pop.next = true;
+            self.pull_read.d.next = true;
+            self.pending.d.next =
+                self.pending.q.val() & !(self.one_n.val() << self.queue.head.val());
+            self.pace_left.d.next = self.cfg.gap.val();
+        }
+
+        // Start a packet.
+        self.start.next = self.pull_read.q.val()
+            | (self.take_ev.val() & (self.ev_flags.val() != self.zero_8.val()));
+        self.nc.next.flags = self.ev_flags.val();
+        self.nc.next.prio = self.event.grant_prio.val();
+        self.nc.next.dst_ip = self.ev_row.val().dst_ip;
+        self.nc.next.dst_port = self.ev_row.val().dst_port;
+        self.nc.next.src_port = self.ev_row.val().src_port;
+        self.nc.next.tx_msg_id = self.ev_row.val().tx_msg_id;
+        self.nc.next.msg_len = self.ev_row.val().msg_len;
+        self.nc.next.pkt_offset = self.ev_row.val().pkt_offset;
+        self.nc.next.pull = self.ev_row.val().pull;
+        if self.pull_read.q.val() {
+            self.nc.next.flags = self.pull_bit.val();
+            self.nc.next.prio = self.zero_8.val();
+            self.nc.next.dst_ip = self.rows.read_data.val().dst_ip;
+            self.nc.next.dst_port = self.rows.read_data.val().dst_port;
+            self.nc.next.src_port = self.rows.read_data.val().src_port;
+            self.nc.next.tx_msg_id = self.rows.read_data.val().tx_msg_id;
+            self.nc.next.msg_len = self.rows.read_data.val().msg_len;
+            self.nc.next.pkt_offset = self.rows.read_data.val().pkt_offset;
+            self.nc.next.pull = self.rows.read_data.val().pull;
+        } else if self.take_ev.val() {
+            if self.cfg.pace.val()
+                & ((self.ev_flags.val() & self.pull_bit.val()) != self.zero_8.val())
+            {
+                self.pace_left.d.next = self.cfg.gap.val();
+            }
+        }
+        if self.start.val() {
+            self.cur.d.next = self.nc.val();
+            self.busy.d.next = true;
+            self.beat.d.next = self.zero_4.val();
+            self.cnt_pkts.d.next = self.cnt_pkts.q.val() + self.one_32.val();
+            if self.pull_read.q.val()
+                | ((self.ev_flags.val() & self.pull_bit.val()) != self.zero_8.val())
+            {
+                self.cnt_pulls.d.next = self.cnt_pulls.q.val() + self.one_32.val();
+            }
+        }
+
+        self.source.valid.next = self.busy.q.val();
+        self.source.data.next = self.zero_64.val();
+        self.source.last.next = self.busy.q.val() & self.last_beat.val();
+        self.source.remote_ip.next = self.cur.q.val().dst_ip;
+        self.source.remote_port.next = self.cur.q.val().dst_port;
+        self.source.msg_len.next = self.cur.q.val().msg_len;
+        self.source.pkt_offset.next = self.cur.q.val().pkt_offset;
+        self.source.local_port.next = self.cur.q.val().src_port;
+        self.source.tx_msg_id.next = self.cur.q.val().tx_msg_id;
+        self.source.credit.next = self.cur.q.val().pull;
+        self.source.rank.next = self.cur.q.val().prio;
+        self.source.flags.next = self.cur.q.val().flags;
+        self.source.is_new_msg.next = false;
+        self.source.is_rtx.next = false;
+
+        self.stat.packets.next = self.cnt_pkts.q.val();
+        self.stat.pulls.next = self.cnt_pulls.q.val();
+        self.stat.coalesced.next = self.cnt_coal.q.val();
+        self.pulls_queued.next = self.queue.count.val();
+
+        if self.reset.val() {
+            self.pending.d.next = self.zero_n.val();
+            self.pace_left.d.next = self.zero_16.val();
+            self.busy.d.next = false;
+            self.beat.d.next = self.zero_4.val();
+            self.pull_read.d.next = false;
+            self.cnt_pkts.d.next = self.zero_32.val();
+            self.cnt_pulls.d.next = self.zero_32.val();
+            self.cnt_coal.d.next = self.zero_32.val();
+        }
+    }
+}

@@ -1,0 +1,171 @@
+//! Golden model of the packet generator (`hdl/src/pktgen.rs`; SPEC §6): a cycle-level
+//! scoreboard of its rules (a due, queued PULL goes before an event; an event's PULL goes
+//! with it when due and none is queued, else it is deferred into its message's row,
+//! queued once per message; PULLs start `gap` cycles apart; one packet at a time, 9
+//! beats), checking every cycle `event.ready`, every beat and its metadata on `source`,
+//! and the counters.
+use nt_sim::arb_workload::{TxBeat, TxMeta};
+use nt_sim::pktgen_workload::{CtrlEvent, PktGenIo};
+use std::collections::VecDeque;
+
+const PULL: u8 = 0x08;
+const BEATS: u8 = 9;
+
+/// A control packet's metadata.
+fn meta(flags: u8, prio: u8, e: &CtrlEvent) -> TxMeta {
+    TxMeta {
+        remote_ip: e.dst_ip,
+        remote_port: e.dst_port,
+        msg_len: e.msg_len,
+        pkt_offset: e.pkt_offset,
+        local_port: e.src_port,
+        tx_msg_id: e.tx_msg_id,
+        credit: e.pull_grant,
+        rank: prio,
+        flags,
+        is_new_msg: false,
+        is_rtx: false,
+    }
+}
+
+/// The scoreboard.
+pub struct PktGenModel {
+    pace: bool,
+    gap: u16,
+    busy: bool,
+    beat: u8,
+    cur: TxMeta,
+    pace_left: u16,
+    queue: VecDeque<u8>,
+    pending: [bool; 16],
+    rows: [CtrlEvent; 16],
+    pull_read: Option<CtrlEvent>,
+    counters: (u32, u32, u32),
+    /// Packets emitted (first beats), and the cycles PULL-bearing ones were decided.
+    pub packets: u64,
+    pub pull_decisions: Vec<u64>,
+}
+
+impl PktGenModel {
+    pub fn new(pace: bool, gap: u16) -> Self {
+        PktGenModel {
+            pace,
+            gap,
+            busy: false,
+            beat: 0,
+            cur: TxMeta::default(),
+            pace_left: 0,
+            queue: VecDeque::new(),
+            pending: [false; 16],
+            rows: [CtrlEvent::default(); 16],
+            pull_read: None,
+            counters: (0, 0, 0),
+            packets: 0,
+            pull_decisions: vec![],
+        }
+    }
+
+    pub fn quiet(&self) -> bool {
+        !self.busy && self.queue.is_empty() && self.pull_read.is_none()
+    }
+
+    /// Checks cycle `t` with the event presented `ev`.
+    pub fn cycle(&mut self, t: u64, ev: Option<CtrlEvent>, io: &PktGenIo) -> Result<(), String> {
+        let (p, l, c) = self.counters;
+        if (io.packets, io.pulls, io.coalesced, io.queued) != (p, l, c, self.queue.len() as u32) {
+            return Err(format!(
+                "cycle {t}: counters (packets, pulls, coalesced, queued): expected {:?}, got {:?}",
+                (p, l, c, self.queue.len()),
+                (io.packets, io.pulls, io.coalesced, io.queued)
+            ));
+        }
+        let last_beat = self.beat == BEATS - 1;
+        let free = self.pull_read.is_none() && (!self.busy || (io.src_ready && last_beat));
+        let due = !self.pace || self.pace_left <= 1;
+        let take_pull = free && self.pace && due && !self.queue.is_empty();
+        let ready = free && !take_pull;
+        if io.ev_ready != ready {
+            return Err(format!(
+                "cycle {t}: event.ready: expected {ready}, got {}",
+                io.ev_ready
+            ));
+        }
+        if io.src_valid != self.busy {
+            return Err(format!(
+                "cycle {t}: source.valid: expected {}, got {}",
+                self.busy, io.src_valid
+            ));
+        }
+        if self.busy {
+            let want = TxBeat {
+                data: 0,
+                last: last_beat,
+                meta: self.cur,
+            };
+            if io.src != want {
+                return Err(format!(
+                    "cycle {t}: source beat {}: expected {want:?}, got {:?}",
+                    self.beat, io.src
+                ));
+            }
+        }
+        // Next state.
+        if self.busy && io.src_ready {
+            self.beat += 1;
+            if last_beat {
+                self.busy = false;
+                self.beat = 0;
+            }
+        }
+        self.pace_left = self.pace_left.saturating_sub(1);
+        let take_ev = ev.filter(|_| ready);
+        let mut start: Option<TxMeta> = None;
+        if let Some(e) = self.pull_read.take() {
+            start = Some(meta(PULL, 0, &e));
+        }
+        if let Some(e) = take_ev {
+            let wants = e.flags & PULL != 0;
+            let send_pull = !self.pace || (due && self.queue.is_empty());
+            let flags = if wants && !send_pull {
+                e.flags & !PULL
+            } else {
+                e.flags
+            };
+            if wants && !send_pull {
+                let rx = e.rx_id as usize;
+                self.rows[rx] = e;
+                if !self.pending[rx] {
+                    self.pending[rx] = true;
+                    self.queue.push_back(e.rx_id);
+                } else {
+                    self.counters.2 = self.counters.2.wrapping_add(1);
+                }
+            }
+            if flags != 0 {
+                start = Some(meta(flags, e.grant_prio, &e));
+                if self.pace && flags & PULL != 0 {
+                    self.pace_left = self.gap;
+                    self.pull_decisions.push(t);
+                }
+            }
+        }
+        if take_pull {
+            let rx = self.queue.pop_front().expect("nonempty");
+            self.pending[rx as usize] = false;
+            self.pace_left = self.gap;
+            self.pull_read = Some(self.rows[rx as usize]);
+            self.pull_decisions.push(t);
+        }
+        if let Some(m) = start {
+            self.cur = m;
+            self.busy = true;
+            self.beat = 0;
+            self.packets += 1;
+            self.counters.0 = self.counters.0.wrapping_add(1);
+            if m.flags & PULL != 0 {
+                self.counters.1 = self.counters.1.wrapping_add(1);
+            }
+        }
+        Ok(())
+    }
+}
