@@ -12,6 +12,7 @@ pub mod pktgen;
 pub mod pool;
 pub mod reassembly;
 pub mod registry;
+pub mod statereg;
 pub mod timer;
 
 use rust_hdl::prelude::{Clock, In, Signal};
@@ -69,6 +70,12 @@ impl Clocked for deparser::Deparser {
 }
 
 impl<const A: usize, const N: usize, const C: usize> Clocked for pktgen::PacketGen<A, N, C> {
+    fn clock_input(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+}
+
+impl<const A: usize, const N: usize, const W: usize> Clocked for statereg::StateReg<A, N, W> {
     fn clock_input(&mut self) -> &mut Signal<In, Clock> {
         &mut self.clock
     }

@@ -6,6 +6,7 @@ use crate::packetization::{Packetization128, Packetization16};
 use crate::parser::Parser;
 use crate::pktgen::PacketGen16;
 use crate::reassembly::{Reassembly128, Reassembly16, ReassemblyConfig};
+use crate::statereg::StateReg16x32;
 use crate::timer::{Timer128, Timer16};
 
 /// One emitted block configuration.
@@ -101,6 +102,11 @@ pub fn blocks() -> Vec<BlockSpec> {
             about:
                 "packet generator: ACK/NACK/PULL/GRANT from CtrlPktEvent, paced PULLs, 16 messages",
             verilog: || emit_verilog("pktgen_n16", PacketGen16::new()),
+        },
+        BlockSpec {
+            name: "statereg_16x32",
+            about: "stateful register externs (RW, RAW, PRAW, ifElseRAW), 16 x 32 bits, ingress and egress ports",
+            verilog: || emit_verilog("statereg_16x32", StateReg16x32::new()),
         },
     ]
 }

@@ -13,6 +13,7 @@ pub mod pktgen_workload;
 pub mod ports;
 pub mod runs;
 pub mod rx_workload;
+pub mod statereg_workload;
 pub mod tools;
 pub mod tx_workload;
 pub mod vcd;

@@ -8,6 +8,7 @@ use crate::parser_workload::{HostCfg, ParserWorkload};
 use crate::pktgen_workload::PktGenWorkload;
 use crate::ports::PortRecorder;
 use crate::rx_workload::{RxDriver, RxKnobs, RxSchedule};
+use crate::statereg_workload::StateRegWorkload;
 use crate::tx_workload::TxWorkload;
 use crate::wire::Layout;
 use crate::workload::{drive_timer, read_timer, TimerInputs, TimerWorkload};
@@ -17,6 +18,7 @@ use nt_hdl::packetization::Packetization;
 use nt_hdl::parser::Parser;
 use nt_hdl::pktgen::PacketGen16;
 use nt_hdl::reassembly::{Reassembly, ReassemblyConfig};
+use nt_hdl::statereg::StateReg16x32;
 use nt_hdl::timer::ScanningTimer;
 use std::io::Write;
 use std::path::Path;
@@ -36,6 +38,7 @@ pub const SIM_BLOCKS: &[&str] = &[
     "deparser_ndp",
     "deparser_homa",
     "pktgen_n16",
+    "statereg_16x32",
 ];
 
 /// Resolves a block name or alias (`timer` = `timer_n16`, `reassembly` = `reassembly_n16`).
@@ -47,11 +50,12 @@ pub fn resolve_block(name: &str) -> Result<&'static str, String> {
         "parser" => "parser_ndp",
         "deparser" => "deparser_ndp",
         "pktgen" => "pktgen_n16",
+        "statereg" => "statereg_16x32",
         other => other,
     };
     SIM_BLOCKS.iter().copied().find(|b| *b == n).ok_or_else(|| {
         format!(
-            "unknown block {name:?}; known: timer, reassembly, packetization, parser, deparser, pktgen, {}",
+            "unknown block {name:?}; known: timer, reassembly, packetization, parser, deparser, pktgen, statereg, {}",
             SIM_BLOCKS.join(", ")
         )
     })
@@ -133,6 +137,7 @@ pub fn run_block(
             run_deparser(block, Layout::Homa, cycles, seed, opts).map_err(|e| e.to_string())
         }
         "pktgen_n16" => run_pktgen(block, cycles, seed, opts).map_err(|e| e.to_string()),
+        "statereg_16x32" => run_statereg(block, cycles, seed, opts).map_err(|e| e.to_string()),
         _ => Err(format!("no driver for {block}")),
     }
 }
@@ -340,6 +345,28 @@ fn run_pktgen(
         );
         w.observe(u);
         Ok(r)
+    })
+}
+
+/// The stateful registers under [`StateRegWorkload`]: events = responses, commands =
+/// operations.
+fn run_statereg(
+    block: &'static str,
+    cycles: u64,
+    seed: u64,
+    opts: &RunOptions,
+) -> Result<(RunSummary, Option<PortRecorder>), KernelError> {
+    let mut k = Kernel::new(StateReg16x32::new())?;
+    open_outputs(&mut k, opts)?;
+    let mut w = StateRegWorkload::new(seed, 16);
+    run_loop(k, block, cycles, seed, |k, _now| {
+        let (i, e) = w.drive(k.uut_mut());
+        k.settle()?;
+        let u = k.uut();
+        Ok((
+            u.ingress_resp.valid.val() || u.egress_resp.valid.val(),
+            i.is_some() || e.is_some(),
+        ))
     })
 }
 

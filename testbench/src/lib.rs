@@ -6,5 +6,6 @@ pub mod packetization_model;
 pub mod parser_model;
 pub mod pktgen_model;
 pub mod reassembly_model;
+pub mod statereg_model;
 pub mod stream;
 pub mod timer_model;

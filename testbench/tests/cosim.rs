@@ -161,3 +161,10 @@ fn pktgen_verilog_matches_rust_cycle_for_cycle() {
     cosim_block(Simulator::Verilator, "pktgen_n16", 91);
     cosim_block(Simulator::Icarus, "pktgen_n16", 92);
 }
+
+/// The stateful register externs' Verilog under seeded operations on both ports.
+#[test]
+fn statereg_verilog_matches_rust_cycle_for_cycle() {
+    cosim_block(Simulator::Verilator, "statereg_16x32", 101);
+    cosim_block(Simulator::Icarus, "statereg_16x32", 102);
+}
