@@ -351,6 +351,26 @@ impl Parser {
     }
 }
 
+impl Parser {
+    /// The drop counters (after the kernel settled), by reason code.
+    pub fn drop_counts(&self) -> [u64; DROP_REASONS] {
+        let s = &self.stat;
+        [
+            &s.drop_overflow,
+            &s.drop_too_long,
+            &s.drop_truncated,
+            &s.drop_not_ipv4,
+            &s.drop_bad_ip_header,
+            &s.drop_bad_length,
+            &s.drop_bad_checksum,
+            &s.drop_not_for_us,
+            &s.drop_bad_protocol,
+            &s.drop_bad_transport,
+        ]
+        .map(|x| x.val().to_u64())
+    }
+}
+
 impl Logic for Parser {
     #[hdl_gen]
     fn update(&mut self) {

@@ -148,7 +148,8 @@ impl ArbWorkload {
     }
 }
 
-fn drive_side(p: &mut TxFrameSink, b: Option<TxBeat>) {
+/// Presents beat `b` (or nothing) on a packet-stream input.
+pub fn drive_frame_sink(p: &mut TxFrameSink, b: Option<TxBeat>) {
     let x = b.unwrap_or_default();
     p.valid.next = b.is_some();
     p.data.next = x.data.into();
@@ -170,8 +171,8 @@ fn drive_side(p: &mut TxFrameSink, b: Option<TxBeat>) {
 pub fn drive_arbiter(u: &mut Arbiter, i: &ArbInputs) {
     u.reset.next = i.reset;
     u.source.ready.next = i.ready;
-    drive_side(&mut u.ctrl, i.ctrl);
-    drive_side(&mut u.data, i.data);
+    drive_frame_sink(&mut u.ctrl, i.ctrl);
+    drive_frame_sink(&mut u.data, i.data);
 }
 
 /// Reads a packet stream's `valid` and beat (after the kernel settled).

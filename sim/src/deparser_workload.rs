@@ -5,9 +5,9 @@
 //! the deparser must overwrite), gaps inside and between packets, and output
 //! backpressure. [`read_deparser`] snapshots the ports for the golden model
 //! (`nt_testbench::deparser_model`).
-use crate::arb_workload::{TxBeat, TxMeta};
+use crate::arb_workload::{drive_frame_sink, TxBeat, TxMeta};
 use crate::wire::{Word, FLAG_ACK, FLAG_DATA, FLAG_NACK, FLAG_PULL_GRANT};
-use nt_hdl::arbiter::TxFrameSink;
+use crate::workload::Stalls;
 use nt_hdl::deparser::Deparser;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -39,7 +39,7 @@ pub struct DeparserWorkload {
     rng: ChaCha8Rng,
     pub cfg: EgressCfg,
     beats: VecDeque<TxBeat>,
-    stall_left: u32,
+    stalls: Stalls,
     pub packets: u64,
     pub generate: bool,
 }
@@ -50,7 +50,7 @@ impl DeparserWorkload {
             rng: ChaCha8Rng::seed_from_u64(seed),
             cfg,
             beats: VecDeque::new(),
-            stall_left: 0,
+            stalls: Stalls::default(),
             packets: 0,
             generate: true,
         }
@@ -107,15 +107,7 @@ impl DeparserWorkload {
             self.next_packet();
         }
         let gap = self.rng.gen_bool(0.05);
-        if self.stall_left == 0 && self.rng.gen_bool(0.01) {
-            self.stall_left = self.rng.gen_range(1..=30);
-        }
-        let ready = if self.stall_left > 0 {
-            self.stall_left -= 1;
-            false
-        } else {
-            true
-        };
+        let ready = self.stalls.ready(&mut self.rng, 0.01, 30);
         u.reset.next = false;
         u.cfg.mac.next = self.cfg.mac.into();
         u.cfg.ip.next = (self.cfg.ip as u64).into();
@@ -127,7 +119,7 @@ impl DeparserWorkload {
         } else {
             self.beats.front().copied()
         };
-        drive_sink(&mut u.sink, b);
+        drive_frame_sink(&mut u.sink, b);
     }
 
     /// Advances past the beat the deparser took.
@@ -136,24 +128,6 @@ impl DeparserWorkload {
             self.beats.pop_front();
         }
     }
-}
-
-fn drive_sink(p: &mut TxFrameSink, b: Option<TxBeat>) {
-    p.valid.next = b.is_some();
-    let x = b.unwrap_or_default();
-    p.data.next = x.data.into();
-    p.last.next = x.last;
-    p.remote_ip.next = (x.meta.remote_ip as u64).into();
-    p.remote_port.next = (x.meta.remote_port as u64).into();
-    p.msg_len.next = (x.meta.msg_len as u64).into();
-    p.pkt_offset.next = (x.meta.pkt_offset as u64).into();
-    p.local_port.next = (x.meta.local_port as u64).into();
-    p.tx_msg_id.next = (x.meta.tx_msg_id as u64).into();
-    p.credit.next = (x.meta.credit as u64).into();
-    p.rank.next = (x.meta.rank as u64).into();
-    p.flags.next = (x.meta.flags as u64).into();
-    p.is_new_msg.next = x.meta.is_new_msg;
-    p.is_rtx.next = x.meta.is_rtx;
 }
 
 /// The deparser's ports in one cycle.

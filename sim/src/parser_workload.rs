@@ -12,7 +12,8 @@ use crate::wire::{
     field, ipv4_checksum, set_field, to_words, Frame, Layout, Transport, Word, FLAG_ACK, FLAG_CHOP,
     FLAG_DATA, FLAG_NACK, FLAG_PULL_GRANT, PROTO_HOMA, PROTO_NDP,
 };
-use nt_hdl::parser::{Parser, RxHdr, DROP_NAMES, DROP_REASONS};
+use crate::workload::Stalls;
+use nt_hdl::parser::{Parser, RxHdr, DROP_REASONS};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
@@ -219,7 +220,7 @@ pub struct ParserWorkload {
     pub host: HostCfg,
     pub knobs: ParserKnobs,
     words: VecDeque<Word>,
-    stall_left: u32,
+    stalls: Stalls,
     /// Frames generated, and how many of them had defects.
     pub frames: u64,
     pub defective: u64,
@@ -238,7 +239,7 @@ impl ParserWorkload {
             host,
             knobs,
             words: VecDeque::new(),
-            stall_left: 0,
+            stalls: Stalls::default(),
             frames: 0,
             defective: 0,
             generate: true,
@@ -271,15 +272,9 @@ impl ParserWorkload {
         }
         let gap = !between && self.rng.gen_bool(self.knobs.p_gap);
         let w = if gap { None } else { self.words.pop_front() };
-        if self.stall_left == 0 && self.rng.gen_bool(self.knobs.p_stall) {
-            self.stall_left = self.rng.gen_range(1..=self.knobs.max_stall);
-        }
-        let ready = if self.stall_left > 0 {
-            self.stall_left -= 1;
-            false
-        } else {
-            true
-        };
+        let ready = self
+            .stalls
+            .ready(&mut self.rng, self.knobs.p_stall, self.knobs.max_stall);
         u.reset.next = false;
         u.cfg.mac.next = self.host.mac.into();
         u.cfg.ip.next = (self.host.ip as u64).into();
@@ -384,19 +379,6 @@ pub struct ParserIo {
 /// Reads the parser's ports (after the kernel settled).
 pub fn read_parser(u: &Parser) -> ParserIo {
     let s = &u.stat;
-    let d = [
-        &s.drop_overflow,
-        &s.drop_too_long,
-        &s.drop_truncated,
-        &s.drop_not_ipv4,
-        &s.drop_bad_ip_header,
-        &s.drop_bad_length,
-        &s.drop_bad_checksum,
-        &s.drop_not_for_us,
-        &s.drop_bad_protocol,
-        &s.drop_bad_transport,
-    ];
-    const _: () = assert!(DROP_NAMES.len() == 10);
     ParserIo {
         sink_valid: u.sink.valid.val(),
         sink_ready: u.sink.ready.val(),
@@ -416,6 +398,6 @@ pub fn read_parser(u: &Parser) -> ParserIo {
         frames: s.frames.val().to_u64() as u32,
         passed: s.passed.val().to_u64() as u32,
         queued: s.queued.val().to_u64() as u8,
-        drops: d.map(|x| x.val().to_u64() as u32),
+        drops: u.drop_counts().map(|x| x as u32),
     }
 }

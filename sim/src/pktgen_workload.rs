@@ -4,6 +4,7 @@
 //! stalls. [`read_pktgen`] snapshots the ports for the model
 //! (`nt_testbench::pktgen_model`).
 use crate::arb_workload::{read_frame_beat, TxBeat};
+use crate::workload::Stalls;
 use nt_hdl::pktgen::PacketGen;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -33,7 +34,7 @@ pub struct PktGenWorkload {
     pub p_event: f64,
     cur: Option<CtrlEvent>,
     pulls: [u16; 16],
-    stall_left: u32,
+    stalls: Stalls,
     pub generate: bool,
     pub events: u64,
 }
@@ -47,7 +48,7 @@ impl PktGenWorkload {
             p_event: 0.1,
             cur: None,
             pulls: [0; 16],
-            stall_left: 0,
+            stalls: Stalls::default(),
             generate: true,
             events: 0,
         }
@@ -98,15 +99,7 @@ impl PktGenWorkload {
             self.cur = Some(self.event());
             self.events += 1;
         }
-        if self.stall_left == 0 && self.rng.gen_bool(0.01) {
-            self.stall_left = self.rng.gen_range(1..=20);
-        }
-        let ready = if self.stall_left > 0 {
-            self.stall_left -= 1;
-            false
-        } else {
-            true
-        };
+        let ready = self.stalls.ready(&mut self.rng, 0.01, 20);
         u.reset.next = false;
         u.cfg.pace.next = self.ndp;
         u.cfg.gap.next = (self.gap as u64).into();

@@ -12,6 +12,7 @@
 //! `testbench/tests/packetization_equivalence.rs`. `ntsim wave packetization` and the
 //! co-simulation test use the default knobs.
 use crate::arb_workload::{read_frame_beat, TxBeat};
+use crate::workload::Stalls;
 use nt_hdl::packetization::{Packetization, MAX_MSG_BYTES, MAX_PKTS};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -84,8 +85,8 @@ pub struct TxWorkload {
     /// Packets seen leaving: (id, offset).
     sent: VecDeque<(u16, u8)>,
     cur_first: Option<(u16, u8)>,
-    stall_left: u32,
-    status_stall_left: u32,
+    source_stalls: Stalls,
+    status_stalls: Stalls,
     msg_seq: u64,
     /// Start new messages (turn off to drain).
     pub generate: bool,
@@ -116,8 +117,8 @@ impl TxWorkload {
             resume: VecDeque::new(),
             sent: VecDeque::new(),
             cur_first: None,
-            stall_left: 0,
-            status_stall_left: 0,
+            source_stalls: Stalls::default(),
+            status_stalls: Stalls::default(),
             msg_seq: 0,
             generate: true,
             messages: 0,
@@ -283,24 +284,12 @@ impl TxWorkload {
                 below: None,
             });
         }
-        if self.stall_left == 0 && self.rng.gen_bool(self.knobs.p_source_stall) {
-            self.stall_left = self.rng.gen_range(1..=40);
-        }
-        let ready = if self.stall_left > 0 {
-            self.stall_left -= 1;
-            false
-        } else {
-            true
-        };
-        if self.status_stall_left == 0 && self.rng.gen_bool(self.knobs.p_status_stall) {
-            self.status_stall_left = self.rng.gen_range(1..=20);
-        }
-        let status_ready = if self.status_stall_left > 0 {
-            self.status_stall_left -= 1;
-            false
-        } else {
-            true
-        };
+        let ready = self
+            .source_stalls
+            .ready(&mut self.rng, self.knobs.p_source_stall, 40);
+        let status_ready = self
+            .status_stalls
+            .ready(&mut self.rng, self.knobs.p_status_stall, 20);
         u.now.next = cycle.into();
         u.reset.next = false;
         u.cfg.rtt_pkts.next = (self.knobs.rtt_pkts as u64).into();

@@ -164,3 +164,25 @@ pub fn bits_u64<const M: usize>(b: rust_hdl::prelude::Bits<M>) -> u64 {
     }
     v
 }
+
+/// Random bursts of backpressure on a `ready` input: in each cycle outside a burst, one
+/// starts with probability `p` and lasts 1 to `max` cycles.
+#[derive(Clone, Debug, Default)]
+pub struct Stalls {
+    left: u32,
+}
+
+impl Stalls {
+    /// `ready` for this cycle.
+    pub fn ready<R: rand::Rng>(&mut self, rng: &mut R, p: f64, max: u32) -> bool {
+        if self.left == 0 && rng.gen_bool(p) {
+            self.left = rng.gen_range(1..=max.max(1));
+        }
+        if self.left > 0 {
+            self.left -= 1;
+            false
+        } else {
+            true
+        }
+    }
+}

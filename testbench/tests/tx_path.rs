@@ -11,7 +11,7 @@ use nt_hdl::packetization::{Packetization16, STATUS_DELIVERED};
 use nt_hdl::parser::Parser;
 use nt_hdl::pktgen::PacketGen16;
 use nt_hdl::pool::BufferConfig;
-use nt_sim::arb_workload::{read_frame_beat, TxBeat};
+use nt_sim::arb_workload::{drive_frame_sink, read_frame_beat};
 use nt_sim::kernel::Kernel;
 use nt_sim::parser_workload::read_parser;
 use nt_sim::wire::{FLAG_ACK, FLAG_DATA, FLAG_PULL_GRANT, PROTO_NDP};
@@ -24,23 +24,6 @@ const SRC_IP: u32 = 0x0a00_0001;
 /// The receiver (also the next hop's MAC: the two hosts are back to back).
 const DST_MAC: u64 = 0x0200_0000_0002;
 const DST_IP: u32 = 0x0a00_0002;
-
-fn set_sink(p: &mut nt_hdl::arbiter::TxFrameSink, v: bool, b: &TxBeat) {
-    p.valid.next = v;
-    p.data.next = b.data.into();
-    p.last.next = b.last;
-    p.remote_ip.next = (b.meta.remote_ip as u64).into();
-    p.remote_port.next = (b.meta.remote_port as u64).into();
-    p.msg_len.next = (b.meta.msg_len as u64).into();
-    p.pkt_offset.next = (b.meta.pkt_offset as u64).into();
-    p.local_port.next = (b.meta.local_port as u64).into();
-    p.tx_msg_id.next = (b.meta.tx_msg_id as u64).into();
-    p.credit.next = (b.meta.credit as u64).into();
-    p.rank.next = (b.meta.rank as u64).into();
-    p.flags.next = (b.meta.flags as u64).into();
-    p.is_new_msg.next = b.meta.is_new_msg;
-    p.is_rtx.next = b.meta.is_rtx;
-}
 
 #[test]
 fn messages_and_control_packets_cross_the_tx_path_and_pass_the_receivers_parser() {
@@ -152,8 +135,8 @@ fn messages_and_control_packets_cross_the_tx_path_and_pass_the_receivers_parser(
             let dp_ready = dp.uut().sink.ready.val();
             let u = ar.uut_mut();
             u.reset.next = false;
-            set_sink(&mut u.data, dv, &db);
-            set_sink(&mut u.ctrl, cv, &cb);
+            drive_frame_sink(&mut u.data, dv.then_some(db));
+            drive_frame_sink(&mut u.ctrl, cv.then_some(cb));
             u.source.ready.next = dp_ready;
         }
         ar.settle().expect("settle");
@@ -163,7 +146,7 @@ fn messages_and_control_packets_cross_the_tx_path_and_pass_the_receivers_parser(
         pk.settle().expect("settle");
         pg.settle().expect("settle");
         let (av, ab) = read_frame_beat(&ar.uut().source);
-        set_sink(&mut dp.uut_mut().sink, av, &ab);
+        drive_frame_sink(&mut dp.uut_mut().sink, av.then_some(ab));
         dp.settle().expect("settle");
         {
             let d = dp.uut();

@@ -93,20 +93,7 @@ impl Tb {
     }
 
     fn drops(&self) -> [u64; DROP_REASONS] {
-        let s = &self.k.uut().stat;
-        [
-            &s.drop_overflow,
-            &s.drop_too_long,
-            &s.drop_truncated,
-            &s.drop_not_ipv4,
-            &s.drop_bad_ip_header,
-            &s.drop_bad_length,
-            &s.drop_bad_checksum,
-            &s.drop_not_for_us,
-            &s.drop_bad_protocol,
-            &s.drop_bad_transport,
-        ]
-        .map(|x| x.val().to_u64())
+        self.k.uut().drop_counts()
     }
 }
 
