@@ -280,52 +280,52 @@ module statereg_16x32(clock,reset,ingress$valid,ingress$op,ingress$idx,ingress$a
         regs$15$d = regs$15$q;
         old0 = zero_w;
         if (ingress$idx == idx$0) begin
-            old0 = regs$0$q;
+            old0 = old0 | regs$0$q;
         end
         if (ingress$idx == idx$1) begin
-            old0 = regs$1$q;
+            old0 = old0 | regs$1$q;
         end
         if (ingress$idx == idx$2) begin
-            old0 = regs$2$q;
+            old0 = old0 | regs$2$q;
         end
         if (ingress$idx == idx$3) begin
-            old0 = regs$3$q;
+            old0 = old0 | regs$3$q;
         end
         if (ingress$idx == idx$4) begin
-            old0 = regs$4$q;
+            old0 = old0 | regs$4$q;
         end
         if (ingress$idx == idx$5) begin
-            old0 = regs$5$q;
+            old0 = old0 | regs$5$q;
         end
         if (ingress$idx == idx$6) begin
-            old0 = regs$6$q;
+            old0 = old0 | regs$6$q;
         end
         if (ingress$idx == idx$7) begin
-            old0 = regs$7$q;
+            old0 = old0 | regs$7$q;
         end
         if (ingress$idx == idx$8) begin
-            old0 = regs$8$q;
+            old0 = old0 | regs$8$q;
         end
         if (ingress$idx == idx$9) begin
-            old0 = regs$9$q;
+            old0 = old0 | regs$9$q;
         end
         if (ingress$idx == idx$10) begin
-            old0 = regs$10$q;
+            old0 = old0 | regs$10$q;
         end
         if (ingress$idx == idx$11) begin
-            old0 = regs$11$q;
+            old0 = old0 | regs$11$q;
         end
         if (ingress$idx == idx$12) begin
-            old0 = regs$12$q;
+            old0 = old0 | regs$12$q;
         end
         if (ingress$idx == idx$13) begin
-            old0 = regs$13$q;
+            old0 = old0 | regs$13$q;
         end
         if (ingress$idx == idx$14) begin
-            old0 = regs$14$q;
+            old0 = old0 | regs$14$q;
         end
         if (ingress$idx == idx$15) begin
-            old0 = regs$15$q;
+            old0 = old0 | regs$15$q;
         end
         new0 = old0;
         if (ingress$op == ops$0) begin
@@ -347,52 +347,52 @@ module statereg_16x32(clock,reset,ingress$valid,ingress$op,ingress$idx,ingress$a
         end
         old1 = zero_w;
         if (egress$idx == idx$0) begin
-            old1 = regs$0$q;
+            old1 = old1 | regs$0$q;
         end
         if (egress$idx == idx$1) begin
-            old1 = regs$1$q;
+            old1 = old1 | regs$1$q;
         end
         if (egress$idx == idx$2) begin
-            old1 = regs$2$q;
+            old1 = old1 | regs$2$q;
         end
         if (egress$idx == idx$3) begin
-            old1 = regs$3$q;
+            old1 = old1 | regs$3$q;
         end
         if (egress$idx == idx$4) begin
-            old1 = regs$4$q;
+            old1 = old1 | regs$4$q;
         end
         if (egress$idx == idx$5) begin
-            old1 = regs$5$q;
+            old1 = old1 | regs$5$q;
         end
         if (egress$idx == idx$6) begin
-            old1 = regs$6$q;
+            old1 = old1 | regs$6$q;
         end
         if (egress$idx == idx$7) begin
-            old1 = regs$7$q;
+            old1 = old1 | regs$7$q;
         end
         if (egress$idx == idx$8) begin
-            old1 = regs$8$q;
+            old1 = old1 | regs$8$q;
         end
         if (egress$idx == idx$9) begin
-            old1 = regs$9$q;
+            old1 = old1 | regs$9$q;
         end
         if (egress$idx == idx$10) begin
-            old1 = regs$10$q;
+            old1 = old1 | regs$10$q;
         end
         if (egress$idx == idx$11) begin
-            old1 = regs$11$q;
+            old1 = old1 | regs$11$q;
         end
         if (egress$idx == idx$12) begin
-            old1 = regs$12$q;
+            old1 = old1 | regs$12$q;
         end
         if (egress$idx == idx$13) begin
-            old1 = regs$13$q;
+            old1 = old1 | regs$13$q;
         end
         if (egress$idx == idx$14) begin
-            old1 = regs$14$q;
+            old1 = old1 | regs$14$q;
         end
         if (egress$idx == idx$15) begin
-            old1 = regs$15$q;
+            old1 = old1 | regs$15$q;
         end
         if (ingress$valid & (ingress$idx == egress$idx)) begin
             old1 = new0;

@@ -126,8 +126,9 @@ impl<const A: usize, const N: usize, const W: usize> Logic for StateReg<A, N, W>
         // Ingress first.
         self.old0.next = self.zero_w.val();
         for i in 0..N {
+            // An OR of the one matching register: a balanced tree, not a priority chain.
             if self.ingress.idx.val() == self.idx[i].val() {
-                self.old0.next = self.regs[i].q.val();
+                self.old0.next = self.old0.val() | self.regs[i].q.val();
             }
         }
         self.new0.next = self.old0.val();
@@ -150,8 +151,9 @@ impl<const A: usize, const N: usize, const W: usize> Logic for StateReg<A, N, W>
         // Then egress, which sees the ingress result on the same register.
         self.old1.next = self.zero_w.val();
         for i in 0..N {
+            // An OR of the one matching register: a balanced tree, not a priority chain.
             if self.egress.idx.val() == self.idx[i].val() {
-                self.old1.next = self.regs[i].q.val();
+                self.old1.next = self.old1.val() | self.regs[i].q.val();
             }
         }
         if self.ingress.valid.val() & (self.ingress.idx.val() == self.egress.idx.val()) {
