@@ -334,6 +334,18 @@ pub fn all_budgets() -> Result<Vec<Budget>, String> {
     Ok(b)
 }
 
+/// The line-rate row: back-to-back 1-byte messages (65-byte packets, 9 words) at `per`
+/// cycles per packet, against one word per cycle.
+fn one_byte_line_rate(block: &'static str, per: f64) -> Budget {
+    Budget {
+        block,
+        what: "1 B messages (65 B packets): cycles per packet",
+        cycles: per,
+        reference: Some((9.0, "one 64-bit word per cycle (line rate)")),
+        limit: Some(9.0),
+    }
+}
+
 /// The ingress parser (both layouts): a 16-byte message's 80-byte packet from its first
 /// word in to its first word out, and back-to-back 65-byte packets (1-byte messages) in
 /// cycles per packet out.
@@ -417,13 +429,7 @@ pub fn parser_budgets() -> Result<Vec<Budget>, String> {
             reference: Some(reference),
             limit: None,
         });
-        out.push(Budget {
-            block,
-            what: "1 B messages (65 B packets): cycles per packet",
-            cycles: per,
-            reference: Some((9.0, "one 64-bit word per cycle (line rate)")),
-            limit: Some(9.0),
-        });
+        out.push(one_byte_line_rate(block, per));
     }
     Ok(out)
 }
@@ -561,13 +567,7 @@ pub fn packetization_budgets() -> Result<Vec<Budget>, String> {
             reference: Some((9.0, "thesis Table 3.1 (2.81 ns)")),
             limit: Some(9.0),
         });
-        out.push(Budget {
-            block,
-            what: "1 B messages (65 B packets): cycles per packet",
-            cycles: per,
-            reference: Some((9.0, "one 64-bit word per cycle (line rate)")),
-            limit: Some(9.0),
-        });
+        out.push(one_byte_line_rate(block, per));
     }
     Ok(out)
 }
@@ -640,13 +640,7 @@ pub fn deparser_budgets() -> Result<Vec<Budget>, String> {
             reference: Some(reference),
             limit: Some(reference.0),
         });
-        out.push(Budget {
-            block,
-            what: "1 B messages (65 B packets): cycles per packet",
-            cycles: per,
-            reference: Some((9.0, "one 64-bit word per cycle (line rate)")),
-            limit: Some(9.0),
-        });
+        out.push(one_byte_line_rate(block, per));
     }
     Ok(out)
 }
