@@ -66,6 +66,7 @@ pub struct Kernel<B: Block> {
     cycle: u64,
     period_fs: u64,
     max_passes: usize,
+    passes: u64,
     dirty: bool,
     vcd: Option<VcdRecorder<Box<dyn Write>>>,
     ports: Option<PortRecorder>,
@@ -90,6 +91,7 @@ impl<B: Block> Kernel<B> {
             cycle: 0,
             period_fs: period_fs(DEFAULT_CLOCK_HZ)?,
             max_passes: 10_000,
+            passes: 0,
             dirty: true,
             vcd: None,
             ports: None,
@@ -196,9 +198,15 @@ impl<B: Block> Kernel<B> {
         self.uut
     }
 
+    /// Settle passes run so far (each evaluates the whole hierarchy once).
+    pub fn passes(&self) -> u64 {
+        self.passes
+    }
+
     fn converge(&mut self) -> Result<(), KernelError> {
         for _ in 0..self.max_passes {
             self.uut.update_all();
+            self.passes += 1;
             if !self.uut.has_changed() {
                 return Ok(());
             }

@@ -1,0 +1,461 @@
+//! The NIC top block (thesis Fig. 3.1): the fixed blocks of nanoTransport with one
+//! transport program plugged into its ingress pipeline.
+//!
+//! ```text
+//!  mac_rx ─► parser ─► ingress core ─► program (match-action, externs) ─► delivered/credit ─┐
+//!                        │ GetRxMsgInfo   │ CtrlPktEvent                                     ▼
+//!                        ▼                ▼                                     app_tx ─► packetization
+//!  app_rx ◄──────── reassembly      packet generator ──► arbiter (control first) ◄────────────┘
+//!                                                            │
+//!  status ◄── packetization                                  ▼
+//!                                              deparser (headers, checksum) ─► mac_tx
+//! ```
+//!
+//! [`nic_block!`] builds a top block for a program type; [`NicNdp`] is the NDP NIC with 16
+//! messages per direction. Every top has the same ports:
+//! * `mac_rx` / `mac_tx`: 64-bit Ethernet frames, `last` and `empty` (bytes unused in the
+//!   last word), one word per cycle each way.
+//! * `app_tx`: messages to send (TX app header `dst_ip | dst_context | msg_len`, then the
+//!   payload words) with the local context beside the header; `app_rx`: delivered
+//!   messages (RX app header `src_ip | src_context | msg_len`, then the payload), with
+//!   the local context; `status`: one event per sent message (delivered, given up,
+//!   refused) with its `tx_msg_id`.
+//! * `cfg`: this host's MAC and IP, the switch's MAC (every frame's next hop), `rtt_pkts`
+//!   (the initial credit), the retransmission `timeout` and `max_retries` (timeouts
+//!   without progress before a message is given up), the receive-side inactivity
+//!   `rx_timeout`, and `pull_gap` (cycles between paced PULLs: 136 for 1088-byte frames).
+//!   `rx_timeout` must exceed a sender's whole retry window, `timeout × (max_retries + 1)`,
+//!   or a message a sender still retransmits could be dropped by the receiver.
+//! * `stat`: the main counters; every block's own counters are in its `stat`.
+//!
+//! The NIC owns the cycle counter (`now`) that its timers use.
+use crate::deparser::MacSource;
+use crate::packetization::{TxAppSink, TxStatusOut};
+use crate::parser::MacSink;
+use crate::reassembly::RxMsgSource;
+use crate::Clocked;
+use rust_hdl::prelude::*;
+
+/// IP protocol numbers (SPEC §2).
+pub const PROTO_NDP: u64 = 155;
+pub const PROTO_HOMA: u64 = 154;
+
+/// Runtime configuration of a NIC.
+#[derive(LogicInterface, Default)]
+pub struct NicCfg {
+    pub mac: Signal<In, Bits<48>>,
+    pub ip: Signal<In, Bits<32>>,
+    pub switch_mac: Signal<In, Bits<48>>,
+    pub rtt_pkts: Signal<In, Bits<8>>,
+    pub timeout: Signal<In, Bits<32>>,
+    pub max_retries: Signal<In, Bits<8>>,
+    pub rx_timeout: Signal<In, Bits<32>>,
+    pub pull_gap: Signal<In, Bits<16>>,
+}
+
+/// The NIC's main counters (wrapping).
+#[derive(LogicInterface, Default)]
+pub struct NicStats {
+    /// Frames in from the MAC, and those that passed the parser's checks.
+    pub rx_frames: Signal<Out, Bits<32>>,
+    pub rx_passed: Signal<Out, Bits<32>>,
+    pub rx_data: Signal<Out, Bits<32>>,
+    pub rx_ctrl: Signal<Out, Bits<32>>,
+    pub rx_trimmed: Signal<Out, Bits<32>>,
+    /// DATA packets dropped because no receive message could be allocated.
+    pub rx_lookup_fail: Signal<Out, Bits<32>>,
+    /// Messages delivered to the application, and dropped by the receive timer.
+    pub rx_delivered: Signal<Out, Bits<32>>,
+    pub rx_timeouts: Signal<Out, Bits<32>>,
+    /// DATA packets sent (and of those retransmitted), control packets sent.
+    pub tx_data: Signal<Out, Bits<32>>,
+    pub tx_retransmitted: Signal<Out, Bits<32>>,
+    pub tx_ctrl: Signal<Out, Bits<32>>,
+    /// Sent messages fully delivered, and given up.
+    pub tx_completed: Signal<Out, Bits<32>>,
+    pub tx_given_up: Signal<Out, Bits<32>>,
+}
+
+/// A NIC top block's ports, for a testbench.
+pub struct NicPorts<'a> {
+    pub reset: &'a mut Signal<In, bool>,
+    pub cfg: &'a mut NicCfg,
+    pub mac_rx: &'a mut MacSink,
+    pub mac_tx: &'a mut MacSource,
+    pub app_tx: &'a mut TxAppSink,
+    pub app_rx: &'a mut RxMsgSource,
+    pub status: &'a mut TxStatusOut,
+}
+
+/// What every NIC top block built by [`nic_block!`] offers a testbench.
+pub trait NicTop: Block + Clocked {
+    /// The program's name (`ndp`, `homa`, `homatr`).
+    const PROGRAM: &'static str;
+    /// The ports, to drive inputs and read outputs.
+    fn ports(&mut self) -> NicPorts<'_>;
+    fn mac_tx(&self) -> &MacSource;
+    fn app_tx(&self) -> &TxAppSink;
+    fn app_rx(&self) -> &RxMsgSource;
+    fn status(&self) -> &TxStatusOut;
+    fn stat(&self) -> &NicStats;
+    /// The message id the packetization module allocates in this (settled) cycle, if
+    /// any: the id of the message whose header `app_tx` takes now (simulation only).
+    fn tx_alloc(&self) -> Option<u16>;
+    /// Handshakes between the stages in this (settled) cycle (simulation only).
+    fn probe(&self) -> NicProbe;
+}
+
+/// Which stage boundaries moved a word in a cycle: the budget measurements' view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NicProbe {
+    /// MAC RX took a word.
+    pub mac_rx: bool,
+    /// The ingress pipeline passed a word to the reassembly module (and it was the last).
+    pub ingress_out: bool,
+    pub ingress_out_last: bool,
+    /// The program raised a control-packet event.
+    pub ctrl_event: bool,
+    /// The application took a delivered word.
+    pub app_rx: bool,
+    /// The application wrote a word.
+    pub app_tx: bool,
+    /// The packetization module sent a word (into the arbiter).
+    pub packetize_out: bool,
+    /// The deparser took a word.
+    pub egress_in: bool,
+    /// MAC TX sent a word.
+    pub mac_tx: bool,
+}
+
+/// Defines a NIC top block `$name` around the program type `$prog`: `$homa` selects the
+/// Homa transport layout, `$proto` the IP protocol, `$pace` NDP's PULL pacing.
+#[macro_export]
+macro_rules! nic_block {
+    ($(#[$doc:meta])* $name:ident, $prog:ty, program: $pname:expr, homa: $homa:expr, protocol: $proto:expr, pace: $pace:expr) => {
+        $(#[$doc])*
+        #[derive(LogicBlock)]
+        pub struct $name {
+            pub clock: Signal<In, Clock>,
+            pub reset: Signal<In, bool>,
+            pub cfg: $crate::nic::NicCfg,
+            pub mac_rx: $crate::parser::MacSink,
+            pub mac_tx: $crate::deparser::MacSource,
+            pub app_tx: $crate::packetization::TxAppSink,
+            pub app_rx: $crate::reassembly::RxMsgSource,
+            pub status: $crate::packetization::TxStatusOut,
+            pub stat: $crate::nic::NicStats,
+
+            pub parser: $crate::parser::Parser,
+            pub core: $crate::ingress::IngressCore,
+            pub prog: $prog,
+            pub reasm: $crate::reassembly::Reassembly16,
+            pub pkt: $crate::packetization::Packetization16,
+            pub pg: $crate::pktgen::PacketGen16,
+            pub arb: $crate::arbiter::Arbiter,
+            pub dep: $crate::deparser::Deparser,
+            now: DFF<Bits<64>>,
+            one_64: Constant<Bits<64>>,
+            zero_64: Constant<Bits<64>>,
+            protocol: Constant<Bits<8>>,
+            pace: Constant<bool>,
+        }
+
+        impl $name {
+            /// A NIC with the default 16-message buffer classes.
+            pub fn new() -> Self {
+                let bufs = $crate::pool::BufferConfig::n16();
+                Self {
+                    clock: Default::default(),
+                    reset: Default::default(),
+                    cfg: Default::default(),
+                    mac_rx: Default::default(),
+                    mac_tx: Default::default(),
+                    app_tx: Default::default(),
+                    app_rx: Default::default(),
+                    status: Default::default(),
+                    stat: Default::default(),
+                    parser: $crate::parser::Parser::new($homa),
+                    core: $crate::ingress::IngressCore::new(),
+                    prog: <$prog>::new(),
+                    reasm: $crate::reassembly::Reassembly16::new(&bufs),
+                    pkt: $crate::packetization::Packetization16::new(&bufs),
+                    pg: $crate::pktgen::PacketGen16::new(),
+                    arb: $crate::arbiter::Arbiter::new(),
+                    dep: $crate::deparser::Deparser::new($homa),
+                    now: Default::default(),
+                    one_64: Constant::new(1.into()),
+                    zero_64: Constant::new(0.into()),
+                    protocol: Constant::new(($proto).into()),
+                    pace: Constant::new($pace),
+                }
+            }
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl $crate::nic::NicTop for $name {
+            const PROGRAM: &'static str = $pname;
+            fn ports(&mut self) -> $crate::nic::NicPorts<'_> {
+                $crate::nic::NicPorts {
+                    reset: &mut self.reset,
+                    cfg: &mut self.cfg,
+                    mac_rx: &mut self.mac_rx,
+                    mac_tx: &mut self.mac_tx,
+                    app_tx: &mut self.app_tx,
+                    app_rx: &mut self.app_rx,
+                    status: &mut self.status,
+                }
+            }
+            fn mac_tx(&self) -> &$crate::deparser::MacSource {
+                &self.mac_tx
+            }
+            fn app_tx(&self) -> &$crate::packetization::TxAppSink {
+                &self.app_tx
+            }
+            fn app_rx(&self) -> &$crate::reassembly::RxMsgSource {
+                &self.app_rx
+            }
+            fn status(&self) -> &$crate::packetization::TxStatusOut {
+                &self.status
+            }
+            fn stat(&self) -> &$crate::nic::NicStats {
+                &self.stat
+            }
+            fn probe(&self) -> $crate::nic::NicProbe {
+                $crate::nic::NicProbe {
+                    mac_rx: self.mac_rx.valid.val() & self.mac_rx.ready.val(),
+                    ingress_out: self.core.data.valid.val() & self.core.data.ready.val(),
+                    ingress_out_last: self.core.data.valid.val()
+                        & self.core.data.ready.val()
+                        & self.core.data.last.val(),
+                    ctrl_event: self.prog.ctrl.valid.val() & self.prog.ctrl.ready.val(),
+                    app_rx: self.app_rx.valid.val() & self.app_rx.ready.val(),
+                    app_tx: self.app_tx.valid.val() & self.app_tx.ready.val(),
+                    packetize_out: self.pkt.source.valid.val() & self.pkt.source.ready.val(),
+                    egress_in: self.dep.sink.valid.val() & self.dep.sink.ready.val(),
+                    mac_tx: self.mac_tx.valid.val() & self.mac_tx.ready.val(),
+                }
+            }
+            fn tx_alloc(&self) -> Option<u16> {
+                let p = self.pkt.probe();
+                (p.kind == 1).then_some(p.id)
+            }
+        }
+
+        impl $crate::Clocked for $name {
+            fn clock_input(&mut self) -> &mut Signal<In, Clock> {
+                &mut self.clock
+            }
+        }
+
+        impl Logic for $name {
+            #[hdl_gen]
+            fn update(&mut self) {
+                dff_setup!(self, clock, now);
+                self.now.d.next = self.now.q.val() + self.one_64.val();
+                if self.reset.val() {
+                    self.now.d.next = self.zero_64.val();
+                }
+                self.parser.clock.next = self.clock.val();
+                self.parser.reset.next = self.reset.val();
+                self.core.clock.next = self.clock.val();
+                self.core.reset.next = self.reset.val();
+                self.prog.clock.next = self.clock.val();
+                self.prog.reset.next = self.reset.val();
+                self.reasm.clock.next = self.clock.val();
+                self.reasm.reset.next = self.reset.val();
+                self.pkt.clock.next = self.clock.val();
+                self.pkt.reset.next = self.reset.val();
+                self.pg.clock.next = self.clock.val();
+                self.pg.reset.next = self.reset.val();
+                self.arb.clock.next = self.clock.val();
+                self.arb.reset.next = self.reset.val();
+                self.dep.clock.next = self.clock.val();
+                self.dep.reset.next = self.reset.val();
+
+                // MAC RX → parser → fixed ingress stage → program and reassembly.
+                self.parser.sink.valid.next = self.mac_rx.valid.val();
+                self.parser.sink.data.next = self.mac_rx.data.val();
+                self.parser.sink.last.next = self.mac_rx.last.val();
+                self.parser.sink.empty.next = self.mac_rx.empty.val();
+                self.mac_rx.ready.next = self.parser.sink.ready.val();
+                self.parser.cfg.mac.next = self.cfg.mac.val();
+                self.parser.cfg.ip.next = self.cfg.ip.val();
+                self.parser.cfg.protocol.next = self.protocol.val();
+                self.core.pkt.valid.next = self.parser.source.valid.val();
+                self.core.pkt.data.next = self.parser.source.data.val();
+                self.core.pkt.last.next = self.parser.source.last.val();
+                self.core.pkt.empty.next = self.parser.source.empty.val();
+                self.core.pkt.hdr.next = self.parser.source.hdr.val();
+                self.parser.source.ready.next = self.core.pkt.ready.val();
+                self.reasm.info_req.valid.next = self.core.info_req.valid.val();
+                self.reasm.info_req.mark_received.next = self.core.info_req.mark_received.val();
+                self.reasm.info_req.src_ip.next = self.core.info_req.src_ip.val();
+                self.reasm.info_req.src_port.next = self.core.info_req.src_port.val();
+                self.reasm.info_req.tx_msg_id.next = self.core.info_req.tx_msg_id.val();
+                self.reasm.info_req.msg_len.next = self.core.info_req.msg_len.val();
+                self.reasm.info_req.pkt_offset.next = self.core.info_req.pkt_offset.val();
+                self.core.info_req.ready.next = self.reasm.info_req.ready.val();
+                self.core.info_resp.valid.next = self.reasm.info_resp.valid.val();
+                self.core.info_resp.fail.next = self.reasm.info_resp.fail.val();
+                self.core.info_resp.rx_msg_id.next = self.reasm.info_resp.rx_msg_id.val();
+                self.core.info_resp.is_new_msg.next = self.reasm.info_resp.is_new_msg.val();
+                self.core.info_resp.is_new_pkt.next = self.reasm.info_resp.is_new_pkt.val();
+                self.core.info_resp.is_last_pkt.next = self.reasm.info_resp.is_last_pkt.val();
+                self.core.info_resp.ack_no.next = self.reasm.info_resp.ack_no.val();
+                self.reasm.sink.valid.next = self.core.data.valid.val();
+                self.reasm.sink.data.next = self.core.data.data.val();
+                self.reasm.sink.last.next = self.core.data.last.val();
+                self.reasm.sink.remote_ip.next = self.core.data.remote_ip.val();
+                self.reasm.sink.remote_port.next = self.core.data.remote_port.val();
+                self.reasm.sink.msg_len.next = self.core.data.msg_len.val();
+                self.reasm.sink.pkt_offset.next = self.core.data.pkt_offset.val();
+                self.reasm.sink.local_port.next = self.core.data.local_port.val();
+                self.reasm.sink.rx_msg_id.next = self.core.data.rx_msg_id.val();
+                self.reasm.sink.tx_msg_id.next = self.core.data.tx_msg_id.val();
+                self.core.data.ready.next = self.reasm.sink.ready.val();
+                self.prog.info.valid.next = self.core.info.valid.val();
+                self.prog.info.info.next = self.core.info.info.val();
+                self.core.info.ready.next = self.prog.info.ready.val();
+                self.prog.cfg.rtt_pkts.next = self.cfg.rtt_pkts.val();
+                // Program events → packetization and packet generator.
+                self.pkt.delivered.valid.next = self.prog.delivered.valid.val();
+                self.pkt.delivered.tx_msg_id.next = self.prog.delivered.tx_msg_id.val();
+                self.pkt.delivered.ack_bitmap.next = self.prog.delivered.ack_bitmap.val();
+                self.pkt.delivered.below_flag.next = self.prog.delivered.below_flag.val();
+                self.pkt.delivered.below.next = self.prog.delivered.below.val();
+                self.prog.delivered.ready.next = self.pkt.delivered.ready.val();
+                self.pkt.credit.valid.next = self.prog.credit.valid.val();
+                self.pkt.credit.tx_msg_id.next = self.prog.credit.tx_msg_id.val();
+                self.pkt.credit.rtx_flag.next = self.prog.credit.rtx_flag.val();
+                self.pkt.credit.rtx_bitmap.next = self.prog.credit.rtx_bitmap.val();
+                self.pkt.credit.credit_flag.next = self.prog.credit.credit_flag.val();
+                self.pkt.credit.new_credit.next = self.prog.credit.new_credit.val();
+                self.pkt.credit.allow_tx.next = self.prog.credit.allow_tx.val();
+                self.pkt.credit.rank_flag.next = self.prog.credit.rank_flag.val();
+                self.pkt.credit.new_rank.next = self.prog.credit.new_rank.val();
+                self.prog.credit.ready.next = self.pkt.credit.ready.val();
+                self.pg.event.valid.next = self.prog.ctrl.valid.val();
+                self.pg.event.flags.next = self.prog.ctrl.flags.val();
+                self.pg.event.rx_id.next = self.prog.ctrl.rx_id.val();
+                self.pg.event.dst_ip.next = self.prog.ctrl.dst_ip.val();
+                self.pg.event.dst_port.next = self.prog.ctrl.dst_port.val();
+                self.pg.event.src_port.next = self.prog.ctrl.src_port.val();
+                self.pg.event.tx_msg_id.next = self.prog.ctrl.tx_msg_id.val();
+                self.pg.event.msg_len.next = self.prog.ctrl.msg_len.val();
+                self.pg.event.pkt_offset.next = self.prog.ctrl.pkt_offset.val();
+                self.pg.event.pull_grant.next = self.prog.ctrl.pull_grant.val();
+                self.pg.event.grant_prio.next = self.prog.ctrl.grant_prio.val();
+                self.prog.ctrl.ready.next = self.pg.event.ready.val();
+                // Reassembly → application.
+                self.reasm.now.next = self.now.q.val();
+                self.reasm.cfg.timeout.next = self.cfg.rx_timeout.val();
+                self.app_rx.valid.next = self.reasm.source.valid.val();
+                self.app_rx.data.next = self.reasm.source.data.val();
+                self.app_rx.last.next = self.reasm.source.last.val();
+                self.app_rx.local_port.next = self.reasm.source.local_port.val();
+                self.reasm.source.ready.next = self.app_rx.ready.val();
+                // Application → packetization → arbiter (with the packet generator) → deparser → MAC TX.
+                self.pkt.now.next = self.now.q.val();
+                self.pkt.cfg.rtt_pkts.next = self.cfg.rtt_pkts.val();
+                self.pkt.cfg.timeout.next = self.cfg.timeout.val();
+                self.pkt.cfg.max_timeouts.next = self.cfg.max_retries.val();
+                self.pkt.app.valid.next = self.app_tx.valid.val();
+                self.pkt.app.data.next = self.app_tx.data.val();
+                self.pkt.app.last.next = self.app_tx.last.val();
+                self.pkt.app.src_port.next = self.app_tx.src_port.val();
+                self.app_tx.ready.next = self.pkt.app.ready.val();
+                self.status.valid.next = self.pkt.status.valid.val();
+                self.status.tx_msg_id.next = self.pkt.status.tx_msg_id.val();
+                self.status.code.next = self.pkt.status.code.val();
+                self.pkt.status.ready.next = self.status.ready.val();
+                self.pg.cfg.pace.next = self.pace.val();
+                self.pg.cfg.gap.next = self.cfg.pull_gap.val();
+                self.arb.data.valid.next = self.pkt.source.valid.val();
+                self.arb.data.data.next = self.pkt.source.data.val();
+                self.arb.data.last.next = self.pkt.source.last.val();
+                self.arb.data.remote_ip.next = self.pkt.source.remote_ip.val();
+                self.arb.data.remote_port.next = self.pkt.source.remote_port.val();
+                self.arb.data.msg_len.next = self.pkt.source.msg_len.val();
+                self.arb.data.pkt_offset.next = self.pkt.source.pkt_offset.val();
+                self.arb.data.local_port.next = self.pkt.source.local_port.val();
+                self.arb.data.tx_msg_id.next = self.pkt.source.tx_msg_id.val();
+                self.arb.data.credit.next = self.pkt.source.credit.val();
+                self.arb.data.rank.next = self.pkt.source.rank.val();
+                self.arb.data.flags.next = self.pkt.source.flags.val();
+                self.arb.data.is_new_msg.next = self.pkt.source.is_new_msg.val();
+                self.arb.data.is_rtx.next = self.pkt.source.is_rtx.val();
+                self.pkt.source.ready.next = self.arb.data.ready.val();
+                self.arb.ctrl.valid.next = self.pg.source.valid.val();
+                self.arb.ctrl.data.next = self.pg.source.data.val();
+                self.arb.ctrl.last.next = self.pg.source.last.val();
+                self.arb.ctrl.remote_ip.next = self.pg.source.remote_ip.val();
+                self.arb.ctrl.remote_port.next = self.pg.source.remote_port.val();
+                self.arb.ctrl.msg_len.next = self.pg.source.msg_len.val();
+                self.arb.ctrl.pkt_offset.next = self.pg.source.pkt_offset.val();
+                self.arb.ctrl.local_port.next = self.pg.source.local_port.val();
+                self.arb.ctrl.tx_msg_id.next = self.pg.source.tx_msg_id.val();
+                self.arb.ctrl.credit.next = self.pg.source.credit.val();
+                self.arb.ctrl.rank.next = self.pg.source.rank.val();
+                self.arb.ctrl.flags.next = self.pg.source.flags.val();
+                self.arb.ctrl.is_new_msg.next = self.pg.source.is_new_msg.val();
+                self.arb.ctrl.is_rtx.next = self.pg.source.is_rtx.val();
+                self.pg.source.ready.next = self.arb.ctrl.ready.val();
+                self.dep.sink.valid.next = self.arb.source.valid.val();
+                self.dep.sink.data.next = self.arb.source.data.val();
+                self.dep.sink.last.next = self.arb.source.last.val();
+                self.dep.sink.remote_ip.next = self.arb.source.remote_ip.val();
+                self.dep.sink.remote_port.next = self.arb.source.remote_port.val();
+                self.dep.sink.msg_len.next = self.arb.source.msg_len.val();
+                self.dep.sink.pkt_offset.next = self.arb.source.pkt_offset.val();
+                self.dep.sink.local_port.next = self.arb.source.local_port.val();
+                self.dep.sink.tx_msg_id.next = self.arb.source.tx_msg_id.val();
+                self.dep.sink.credit.next = self.arb.source.credit.val();
+                self.dep.sink.rank.next = self.arb.source.rank.val();
+                self.dep.sink.flags.next = self.arb.source.flags.val();
+                self.dep.sink.is_new_msg.next = self.arb.source.is_new_msg.val();
+                self.dep.sink.is_rtx.next = self.arb.source.is_rtx.val();
+                self.arb.source.ready.next = self.dep.sink.ready.val();
+                self.dep.cfg.mac.next = self.cfg.mac.val();
+                self.dep.cfg.ip.next = self.cfg.ip.val();
+                self.dep.cfg.switch_mac.next = self.cfg.switch_mac.val();
+                self.dep.cfg.protocol.next = self.protocol.val();
+                self.mac_tx.valid.next = self.dep.source.valid.val();
+                self.mac_tx.data.next = self.dep.source.data.val();
+                self.mac_tx.last.next = self.dep.source.last.val();
+                self.mac_tx.empty.next = self.dep.source.empty.val();
+                self.dep.source.ready.next = self.mac_tx.ready.val();
+
+
+                // Counters.
+                self.stat.rx_frames.next = self.parser.stat.frames.val();
+                self.stat.rx_passed.next = self.parser.stat.passed.val();
+                self.stat.rx_data.next = self.core.stat.data_pkts.val();
+                self.stat.rx_ctrl.next = self.core.stat.ctrl_pkts.val();
+                self.stat.rx_trimmed.next = self.core.stat.trimmed.val();
+                self.stat.rx_lookup_fail.next = self.core.stat.drop_fail.val();
+                self.stat.rx_delivered.next = self.reasm.stat.delivered.val();
+                self.stat.rx_timeouts.next = self.reasm.stat.timeouts.val();
+                self.stat.tx_data.next = self.pkt.stat.sent.val();
+                self.stat.tx_retransmitted.next = self.pkt.stat.retransmitted.val();
+                self.stat.tx_ctrl.next = self.pg.stat.packets.val();
+                self.stat.tx_completed.next = self.pkt.stat.completed.val();
+                self.stat.tx_given_up.next = self.pkt.stat.given_up.val();
+            }
+        }
+    };
+}
+
+nic_block!(
+    /// The NDP NIC (Algorithm 5), 16 messages per direction.
+    NicNdp,
+    crate::ndp::NdpProgram16,
+    program: "ndp",
+    homa: false,
+    protocol: PROTO_NDP,
+    pace: true
+);
