@@ -159,6 +159,7 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
     localparam  c7 = 16'h7;
     localparam  max_len = 16'h9800;
     localparam  all_16 = 16'hffff;
+    localparam  lo8_16 = 16'hff;
     localparam  sh3 = 5'b11;
     localparam  sh7 = 5'b111;
     localparam  sh8 = 5'b1000;
@@ -535,6 +536,7 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
     reg  [7:0] hdr_total;
     reg  [15:0] hdr_words;
     reg  [15:0] ev_id;
+    reg  [15:0] ev_lo;
     reg  [276:0] row;
     reg  [276:0] nr;
     reg  [37:0] full;
@@ -574,6 +576,8 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
     reg  [37:0] pending_after;
     reg  [15:0] last_words16;
     reg  [15:0] head_id;
+    reg  [15:0] id_tag;
+    reg  [15:0] w_tag;
     reg  [166:0] pd;
     reg  bypass;
     reg  [186:0] b_word;
@@ -1529,8 +1533,9 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
             ev_id = delivered$tx_msg_id;
         end
         s1_kind$d = s0_kind;
+        ev_lo = ev_id & lo8_16;
         s1_id$d = ev_id[0+:4];
-        s1_id_ok$d = ev_id < 16'(n_ids);
+        s1_id_ok$d = ev_lo < 16'(n_ids);
         s1_bits$d = credit$rtx_bitmap;
         s1_f1$d = credit$rtx_flag;
         s1_f2$d = credit$credit_flag;
@@ -1542,6 +1547,9 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
         end
         s1_rank$d = credit$new_rank;
         s1_gen$d = timer$source$meta[8+:8];
+        if (dlv_go | crd_go) begin
+            s1_gen$d = ev_id[8+:8];
+        end
         s1_ip$d = app$data[32+:32];
         s1_dport$d = app$data[16+:16];
         s1_sport$d = app$src_port;
@@ -1688,7 +1696,7 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
         else begin
             row = rows$read_data;
         end
-        s2_alive = s2_id_ok$q & alive$q[s2_id$q];
+        s2_alive = s2_id_ok$q & alive$q[s2_id$q] & (((s2_kind$q != kinds$3) & (s2_kind$q != kinds$4)) | (row[269+:8] == s2_gen$q));
         nr = row;
         if (s2_kind$q == kinds$1) begin
             nr[0+:38] = zero_p;
@@ -1891,9 +1899,11 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
         last_pkt_bytes = nr[227+:16] - (16'(send_off) << sh10);
         last_words16 = (last_pkt_bytes + c7) >> sh3;
         desc$push = 1'b0;
+        meta_gen = 16'(nr[269+:8]);
+        id_tag = (meta_gen << sh8) | 16'(s2_id$q);
         pd[0+:1] = 1'b0;
         pd[1+:2] = free_code;
-        pd[3+:16] = 16'(s2_id$q);
+        pd[3+:16] = id_tag;
         pd[19+:8] = send_off;
         pd[27+:24] = nr[243+:24] + (24'(send_off) << sh7);
         pd[51+:16] = c128_16;
@@ -1934,7 +1944,6 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
         timer$cmd$op = op_schedule;
         timer$cmd$id = s2_id$q;
         timer$cmd$expiry = expiry;
-        meta_gen = 16'(nr[269+:8]);
         meta_max = 16'(nr[122+:8]);
         timer$cmd$meta = (meta_gen << sh8) | meta_max;
         elig_bit = 1'b0;
@@ -1988,7 +1997,8 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
         beat_total = hdr_beats + st_cur$q[51+:16];
         pay_idx = st_beat$q - hdr_beats;
         beat_addr = st_cur$q[27+:24] + 24'(pay_idx);
-        can_issue = st_busy$q & out_room & ~((st_beat$q >= hdr_beats) & w_active$q & (16'(w_id$q) == st_cur$q[3+:16]) & (beat_addr >= w_addr$q));
+        w_tag = (16'(w_gen$q) << sh8) | 16'(w_id$q);
+        can_issue = st_busy$q & out_room & ~((st_beat$q >= hdr_beats) & w_active$q & (w_tag == st_cur$q[3+:16]) & (beat_addr >= w_addr$q));
         issue_last = can_issue & ((st_beat$q + one_16) == beat_total);
         buffer$read_address = beat_addr[0+:15];
         b_valid$d = can_issue;
@@ -2106,7 +2116,7 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
         end
         if (take_desc & desc$head[0+:1]) begin
             st_valid$d = 1'b1;
-            st_id$d = desc$head[3+:16];
+            st_id$d = head_id & lo8_16;
             st_code$d = desc$head[1+:2];
         end
         status$valid = st_valid$q;

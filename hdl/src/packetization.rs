@@ -17,6 +17,19 @@
 //!  scheduler (round robin over messages with a packet to send) ─► SEND ops
 //! ```
 //!
+//! # Message ids
+//! A message lives in one of `N = 2^A` slots (`A <= 8`); slots are reused. Each allocation
+//! also takes the next value of an 8-bit generation counter (wrapping), kept in the row.
+//! On the wire (`source.tx_msg_id`, which the receiver echoes in its ACK/NACK/PULL/GRANT
+//! packets) a message is `gen << 8 | id`, so successive incarnations of a slot look
+//! different to the receiver (its reassembly key is `(src_ip, src_port, tx_msg_id)`) and
+//! to this block: `delivered` and `credit` events carry that 16-bit value and are applied
+//! only when slot `tx_msg_id & 0xff` is active and `tx_msg_id >> 8` is its current
+//! generation. Anything else (an unknown slot, a freed one, or a late event of an earlier
+//! incarnation of a reused slot) is dropped and counted in `stat.bad_events`. Only an
+//! event 256 allocations old can match again (the generation wraps). `status` and the
+//! allocation the application sees use the bare slot id (`0..N-1`).
+//!
 //! # Interfaces
 //! * `app`: a message is the TX app header word `dst_ip[63:32] | dst_context[31:16] |
 //!   msg_len[15:0]` then `ceil(msg_len/8)` payload words (first byte in bits 63:56), `last`
@@ -25,13 +38,13 @@
 //!   then `app.ready` stays low (backpressure, never a drop). A header with `msg_len` 0 or
 //!   above [`MAX_MSG_BYTES`] is consumed with its payload and reported on `status` with
 //!   [`STATUS_REFUSED`] (its `tx_msg_id` is 0xffff).
-//! * `delivered` (Alg. 2): marks `ack_bitmap`, and all offsets below `below` when
-//!   `below_flag`, as delivered. When every packet is delivered the message is freed and
-//!   [`STATUS_DELIVERED`] is reported.
-//! * `credit` (Alg. 3): `rtx_flag` queues `rtx_bitmap` for (re)transmission within credit;
-//!   `credit_flag` sets `credit = new_credit` (an exclusive bound on `pkt_offset`, may go
-//!   down); `allow_tx` enables or pauses the message's transmission; `rank_flag` sets the
-//!   rank its later packets carry.
+//! * `delivered` (Alg. 2), for `tx_msg_id = gen << 8 | id` (see above): marks
+//!   `ack_bitmap`, and all offsets below `below` when `below_flag`, as delivered. When
+//!   every packet is delivered the message is freed and [`STATUS_DELIVERED`] is reported.
+//! * `credit` (Alg. 3), same `tx_msg_id`: `rtx_flag` queues `rtx_bitmap` for
+//!   (re)transmission within credit; `credit_flag` sets `credit = new_credit` (an
+//!   exclusive bound on `pkt_offset`, may go down); `allow_tx` enables or pauses the
+//!   message's transmission; `rank_flag` sets the rank its later packets carry.
 //! * Egress timer (Alg. 4): armed at allocation with `cfg.timeout`, metadata the message's
 //!   `maxTxPktOffset` at that time. On expiry: if `timeoutCnt >= cfg.max_timeouts` the
 //!   message is given up ([`STATUS_GAVE_UP`]; Algorithm 4 line 3's `timeoutCnt >
@@ -41,9 +54,11 @@
 //!   credit, and the timer is re-armed.
 //! * `source`: packets as 64-bit words: [`HDR_WORDS`] header slots (zero; the egress
 //!   pipeline writes the headers there) then the payload words, `last` on the final word,
-//!   Listing 3.2 metadata beside every word (`credit` and `rank` as of the send; `flags`
-//!   DATA).
-//! * `status`: one event per message: delivered, given up, or refused.
+//!   Listing 3.2 metadata beside every word (`tx_msg_id = gen << 8 | id`; `credit` and
+//!   `rank` as of the send; `flags` DATA).
+//! * `status`: one event per message: delivered, given up, or refused; its `tx_msg_id`
+//!   is the bare slot id (`0..N-1`, the id the application's message got), not the wire
+//!   id.
 //!
 //! `maxTxPktOffset` is kept as an exclusive bound: one more than the highest offset sent.
 //!
@@ -117,7 +132,8 @@ pub struct CreditIn {
     pub new_rank: Signal<In, Bits<8>>,
 }
 
-/// Per-message outcome for the application.
+/// Per-message outcome for the application. `tx_msg_id` is the bare slot id (`0..N-1`;
+/// 0xffff for a refused header), not the wire id `gen << 8 | id`.
 #[derive(LogicInterface, Default)]
 pub struct TxStatusOut {
     pub valid: Signal<Out, bool>,
@@ -148,7 +164,8 @@ pub struct PacketizationStats {
     pub given_up: Signal<Out, Bits<32>>,
     /// Messages fully delivered.
     pub completed: Signal<Out, Bits<32>>,
-    /// Events for an id that is not an active message (dropped).
+    /// Events for a `tx_msg_id` that is not an active message's current incarnation
+    /// (unknown or freed slot, or an older generation of the slot): dropped.
     pub bad_events: Signal<Out, Bits<32>>,
     pub ids_free: Signal<Out, Bits<16>>,
     pub bufs_free: Signal<Out, Bits<16>>,
@@ -176,6 +193,7 @@ pub struct TxRow {
     pub msg_len: Bits<16>,
     pub buf_addr: Bits<24>,
     pub size_class: Bits<2>,
+    /// Generation (allocation number): the high byte of the message's wire `tx_msg_id`.
     pub gen: Bits<8>,
 }
 
@@ -185,6 +203,7 @@ pub struct TxDesc {
     /// Release the message's id and buffer and report `code`, instead of a packet.
     pub release: bool,
     pub code: Bits<2>,
+    /// The message's wire id, `gen << 8 | id`.
     pub id: Bits<16>,
     pub offset: Bits<8>,
     /// First payload word and payload words of the packet.
@@ -360,6 +379,8 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     hdr_total: Signal<Local, Bits<8>>,
     hdr_words: Signal<Local, Bits<16>>,
     ev_id: Signal<Local, Bits<16>>,
+    /// The event's slot byte (`tx_msg_id & 0xff`).
+    ev_lo: Signal<Local, Bits<16>>,
     row: Signal<Local, TxRow>,
     nr: Signal<Local, TxRow>,
     full: Signal<Local, Bits<MAX_PKTS>>,
@@ -396,6 +417,9 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     pending_after: Signal<Local, Bits<MAX_PKTS>>,
     last_words16: Signal<Local, Bits<16>>,
     head_id: Signal<Local, Bits<16>>,
+    /// The wire `tx_msg_id` (`gen << 8 | id`) of S2's message and of the writer's.
+    id_tag: Signal<Local, Bits<16>>,
+    w_tag: Signal<Local, Bits<16>>,
     /// The descriptor S2 queues.
     pd: Signal<Local, TxDesc>,
     /// S2's packet goes straight to the idle streamer (the descriptor queue is empty).
@@ -431,6 +455,7 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     c7: Constant<Bits<16>>,
     max_len: Constant<Bits<16>>,
     all_16: Constant<Bits<16>>,
+    lo8_16: Constant<Bits<16>>,
     sh3: Constant<Bits<5>>,
     sh7: Constant<Bits<5>>,
     sh8: Constant<Bits<5>>,
@@ -456,9 +481,10 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
     /// Builds the block for `cfg`. Panics when the parameters are inconsistent or `cfg` is
     /// invalid for them (see [`BufferConfig::validate`]).
     pub fn new(cfg: &BufferConfig) -> Self {
+        // The slot id is the low byte of the wire `tx_msg_id` (`gen << 8 | id`).
         assert!(
             (1..=8).contains(&A),
-            "packetization id bits A={A} must be 1..=8"
+            "packetization id bits A={A} must be 1..=8 (the id is tx_msg_id's low byte)"
         );
         assert_eq!(N, 1 << A, "packetization messages N={N} must be 2^A");
         assert_eq!(C, A + 1, "packetization count bits C={C} must be A+1");
@@ -595,6 +621,7 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
             hdr_total: Default::default(),
             hdr_words: Default::default(),
             ev_id: Default::default(),
+            ev_lo: Default::default(),
             row: Default::default(),
             nr: Default::default(),
             full: Default::default(),
@@ -631,6 +658,8 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
             pending_after: Default::default(),
             last_words16: Default::default(),
             head_id: Default::default(),
+            id_tag: Default::default(),
+            w_tag: Default::default(),
             pd: Default::default(),
             bypass: Default::default(),
             b_word: Default::default(),
@@ -660,6 +689,7 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
             c7: Constant::new(7.into()),
             max_len: Constant::new(MAX_MSG_BYTES.into()),
             all_16: Constant::new(0xffff.into()),
+            lo8_16: Constant::new(0xff.into()),
             sh3: Constant::new(3.into()),
             sh7: Constant::new(7.into()),
             sh8: Constant::new(8.into()),
@@ -694,10 +724,10 @@ pub struct TxProbe {
     /// Op kind entering S1: 0 none, 1 ALLOC, 2 WROTE, 3 DELIVERED, 4 CREDIT, 5 TIMEOUT,
     /// 6 SEND.
     pub kind: u8,
-    /// The op's message id (the low `A` bits of an event's id).
+    /// The op's message slot (the low `A` bits of an event's `tx_msg_id`).
     pub id: u16,
     /// ALLOC: generation, class and first buffer word; WROTE: generation and packets
-    /// started.
+    /// started; DELIVERED and CREDIT: the event's generation (`tx_msg_id >> 8`).
     pub gen: u8,
     pub n: u8,
     pub class: u8,
@@ -986,8 +1016,10 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             self.ev_id.next = self.delivered.tx_msg_id.val();
         }
         self.s1_kind.d.next = self.s0_kind.val();
+        // An event's `tx_msg_id` is `gen << 8 | id`: the slot is its low byte.
+        self.ev_lo.next = self.ev_id.val() & self.lo8_16.val();
         self.s1_id.d.next = self.ev_id.val().get_bits::<A>(0);
-        self.s1_id_ok.d.next = self.ev_id.val() < bit_cast::<16, C>(self.n_ids.val());
+        self.s1_id_ok.d.next = self.ev_lo.val() < bit_cast::<16, C>(self.n_ids.val());
         self.s1_bits.d.next = self.credit.rtx_bitmap.val();
         self.s1_f1.d.next = self.credit.rtx_flag.val();
         self.s1_f2.d.next = self.credit.credit_flag.val();
@@ -999,6 +1031,10 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         }
         self.s1_rank.d.next = self.credit.new_rank.val();
         self.s1_gen.d.next = self.timer.source.meta.val().get_bits::<8>(8);
+        if self.dlv_go.val() | self.crd_go.val() {
+            // The incarnation the event is for (compared with the row's at S2).
+            self.s1_gen.d.next = self.ev_id.val().get_bits::<8>(8);
+        }
         self.s1_ip.d.next = self.app.data.val().get_bits::<32>(32);
         self.s1_dport.d.next = self.app.data.val().get_bits::<16>(16);
         self.s1_sport.d.next = self.app.src_port.val();
@@ -1135,8 +1171,13 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         } else {
             self.row.next = self.rows.read_data.val();
         }
-        self.s2_alive.next =
-            self.s2_id_ok.q.val() & self.alive.q.val().get_bit(self.s2_id.q.val().index());
+        // A DELIVERED or CREDIT event counts only for the slot's current incarnation: a
+        // late event of a freed message whose slot was reused is dropped (a bad event).
+        self.s2_alive.next = self.s2_id_ok.q.val()
+            & self.alive.q.val().get_bit(self.s2_id.q.val().index())
+            & (((self.s2_kind.q.val() != self.kinds[3].val())
+                & (self.s2_kind.q.val() != self.kinds[4].val()))
+                | (self.row.val().gen == self.s2_gen.q.val()));
         self.nr.next = self.row.val();
         if self.s2_kind.q.val() == self.kinds[1].val() {
             self.nr.next.delivered = self.zero_p.val();
@@ -1242,9 +1283,13 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
 
         self.last_words16.next = (self.last_pkt_bytes.val() + self.c7.val()) >> self.sh3.val();
         self.desc.push.next = false;
+        self.meta_gen.next = bit_cast::<16, 8>(self.nr.val().gen);
+        self.id_tag.next =
+            (self.meta_gen.val() << self.sh8.val()) | bit_cast::<16, A>(self.s2_id.q.val());
         self.pd.next.release = false;
         self.pd.next.code = self.free_code.val();
-        self.pd.next.id = bit_cast::<16, A>(self.s2_id.q.val());
+        // Descriptors carry the wire id (`gen << 8 | id`); `status` reports the low byte.
+        self.pd.next.id = self.id_tag.val();
         self.pd.next.offset = self.send_off.val();
         self.pd.next.addr =
             self.nr.val().buf_addr + (bit_cast::<24, 8>(self.send_off.val()) << self.sh7.val());
@@ -1301,7 +1346,6 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         self.timer.cmd.op.next = self.op_schedule.val();
         self.timer.cmd.id.next = self.s2_id.q.val();
         self.timer.cmd.expiry.next = self.expiry.val();
-        self.meta_gen.next = bit_cast::<16, 8>(self.nr.val().gen);
         self.meta_max.next = bit_cast::<16, 8>(self.nr.val().max_tx);
         self.timer.cmd.meta.next = (self.meta_gen.val() << self.sh8.val()) | self.meta_max.val();
         self.elig_bit.next = false;
@@ -1369,11 +1413,13 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         self.pay_idx.next = self.st_beat.q.val() - self.hdr_beats.val();
         self.beat_addr.next = self.st_cur.q.val().addr + bit_cast::<24, 16>(self.pay_idx.val());
         // A payload word can be read once the application has written it.
+        self.w_tag.next = (bit_cast::<16, 8>(self.w_gen.q.val()) << self.sh8.val())
+            | bit_cast::<16, A>(self.w_id.q.val());
         self.can_issue.next = self.st_busy.q.val()
             & self.out_room.val()
             & !((self.st_beat.q.val() >= self.hdr_beats.val())
                 & self.w_active.q.val()
-                & (bit_cast::<16, A>(self.w_id.q.val()) == self.st_cur.q.val().id)
+                & (self.w_tag.val() == self.st_cur.q.val().id)
                 & (self.beat_addr.val() >= self.w_addr.q.val()));
         self.issue_last.next = self.can_issue.val()
             & ((self.st_beat.q.val() + self.one_16.val()) == self.beat_total.val());
@@ -1500,7 +1546,7 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         }
         if self.take_desc.val() & self.desc.head.val().release {
             self.st_valid.d.next = true;
-            self.st_id.d.next = self.desc.head.val().id;
+            self.st_id.d.next = self.head_id.val() & self.lo8_16.val();
             self.st_code.d.next = self.desc.head.val().code;
         }
         self.status.valid.next = self.st_valid.q.val();

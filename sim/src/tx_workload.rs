@@ -7,6 +7,13 @@
 //! events for unknown or freed ids; acknowledgements that never come (so the block's own
 //! timer retransmits and gives up); and bursts of backpressure on `source` and `status`.
 //!
+//! Events carry the `tx_msg_id` the packet left with (`gen << 8 | slot`), as a receiver
+//! echoes it. Now and then an event for the same slot but an older generation is added
+//! (a late ACK or CREDIT of an earlier incarnation of the slot: the tag the slot's
+//! previous message left with, or a random older generation); the block must drop it.
+//! Most of these would be conspicuous if applied: a cumulative ACK of every offset, or a
+//! CREDIT that pauses the message with credit 0.
+//!
 //! [`read_tx_io`] snapshots every port in a cycle for the golden model
 //! (`nt_testbench::packetization_model`), which checks the block against it in
 //! `testbench/tests/packetization_equivalence.rs`. `ntsim wave packetization` and the
@@ -21,6 +28,7 @@ use std::collections::VecDeque;
 /// A `DeliveredEvent` (Algorithm 2) on the `delivered` port.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DlvIn {
+    /// `tx_msg_id`: `gen << 8 | slot`.
     pub id: u16,
     pub bits: u64,
     /// The cumulative form: every offset below this one is delivered.
@@ -30,6 +38,7 @@ pub struct DlvIn {
 /// A `CreditTxEvent` (Algorithm 3) on the `credit` port.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CrdIn {
+    /// `tx_msg_id`: `gen << 8 | slot`.
     pub id: u16,
     pub rtx: Option<u64>,
     pub credit: Option<u16>,
@@ -56,6 +65,8 @@ pub struct TxKnobs {
     /// acknowledgements); otherwise only single and cumulative acks, single NACKs and
     /// credit changes.
     pub rich: bool,
+    /// Per event, the chance that a stale-generation event for the same slot goes first.
+    pub p_stale: f64,
 }
 
 impl Default for TxKnobs {
@@ -69,6 +80,7 @@ impl Default for TxKnobs {
             p_source_stall: 0.004,
             p_status_stall: 0.0,
             rich: false,
+            p_stale: 0.02,
         }
     }
 }
@@ -82,8 +94,10 @@ pub struct TxWorkload {
     crd: VecDeque<CrdIn>,
     /// Resumptions of paused messages: (cycle, id).
     resume: VecDeque<(u64, u16)>,
-    /// Packets seen leaving: (id, offset).
+    /// Packets seen leaving: (tx_msg_id, offset).
     sent: VecDeque<(u16, u8)>,
+    /// Per slot, the last two distinct `tx_msg_id`s seen leaving (newest first).
+    tags: Vec<[Option<u16>; 2]>,
     cur_first: Option<(u16, u8)>,
     source_stalls: Stalls,
     status_stalls: Stalls,
@@ -94,6 +108,8 @@ pub struct TxWorkload {
     pub messages: u64,
     pub packets_out: u64,
     pub statuses: u64,
+    /// Stale-generation events presented.
+    pub stale_events: u64,
 }
 
 /// A 38-bit mask with a few random bits set.
@@ -116,6 +132,7 @@ impl TxWorkload {
             crd: VecDeque::new(),
             resume: VecDeque::new(),
             sent: VecDeque::new(),
+            tags: vec![[None; 2]; 256],
             cur_first: None,
             source_stalls: Stalls::default(),
             status_stalls: Stalls::default(),
@@ -124,6 +141,7 @@ impl TxWorkload {
             messages: 0,
             packets_out: 0,
             statuses: 0,
+            stale_events: 0,
         }
     }
 
@@ -169,6 +187,44 @@ impl TxWorkload {
         }
         self.msg_seq += 1;
         self.messages += 1;
+    }
+
+    /// A late event of an earlier incarnation of the slot of `id` (a `tx_msg_id` seen
+    /// leaving): the slot's previous message's id if one was seen, else a random older
+    /// generation.
+    fn stale_event_for(&mut self, id: u16, off: u8) {
+        let slot = id & 0xff;
+        // Older than the newest incarnation of the slot seen leaving.
+        let newest = self.tags[slot as usize][0].unwrap_or(id);
+        let old = match self.tags[slot as usize] {
+            [Some(_), Some(prev)] if self.rng.gen_bool(0.5) => prev,
+            _ => {
+                let back: u16 = self.rng.gen_range(1..=255);
+                (((newest >> 8).wrapping_sub(back)) & 0xff) << 8 | slot
+            }
+        };
+        let one = 1u64 << off;
+        let all = (1u64 << MAX_PKTS) - 1;
+        match self.rng.gen_range(0..4) {
+            0 | 1 => self.dlv.push_back(DlvIn {
+                id: old,
+                bits: all,
+                below: Some(MAX_PKTS as u8),
+            }),
+            2 => self.dlv.push_back(DlvIn {
+                id: old,
+                bits: one,
+                below: None,
+            }),
+            _ => self.crd.push_back(CrdIn {
+                id: old,
+                rtx: Some(one),
+                credit: Some(0),
+                allow: false,
+                rank: Some(self.rng.gen()),
+            }),
+        }
+        self.stale_events += 1;
     }
 
     /// The event for packet `off` of message `id` (which left).
@@ -263,6 +319,9 @@ impl TxWorkload {
         if let Some(&(id, off)) = self.sent.front() {
             if self.rng.gen_bool(self.knobs.p_event) {
                 self.sent.pop_front();
+                if self.rng.gen_bool(self.knobs.p_stale) {
+                    self.stale_event_for(id, off);
+                }
                 self.event_for(cycle, id, off);
             }
         }
@@ -352,6 +411,10 @@ impl TxWorkload {
                 if let Some(p) = self.cur_first.take() {
                     self.sent.push_back(p);
                     self.packets_out += 1;
+                    let t = &mut self.tags[(p.0 & 0xff) as usize];
+                    if t[0] != Some(p.0) {
+                        *t = [Some(p.0), t[0]];
+                    }
                 }
             }
         }

@@ -18,6 +18,11 @@
 //!   and not before its expiry. `app.ready`, `delivered.ready` and `credit.ready` must be
 //!   what the rules give: backpressure exactly when no id or buffer is free or the
 //!   pipeline is busy, never a drop.
+//! * **Message ids.** A packet's `tx_msg_id` is `gen << 8 | id` (the message's slot and
+//!   its allocation number mod 256); a DELIVERED or CREDIT event applies only when slot
+//!   `tx_msg_id & 0xff` is alive and `tx_msg_id >> 8` is its message's generation. Any
+//!   other event (unknown or freed slot, or an earlier incarnation of a reused slot) is
+//!   dropped and counted in `bad_events`; `status` reports the bare slot id.
 //! * **Algorithms.** Events update the model's state as Algorithms 2-4 say (see
 //!   [`Msg`]); a SEND (and an ALLOC, for the message's first packet, when the descriptor
 //!   queue holds at most one entry) emits the lowest offset that is (in txBitmap and below the credit,
@@ -63,6 +68,19 @@ fn ones_until(n: u64) -> u64 {
     } else {
         (1 << n) - 1
     }
+}
+
+/// An event's op carries its slot (the low `A` bits) and its generation (the high byte)
+/// into the pipeline.
+fn check_event_probe(p: &TxProbe, tx_msg_id: u16, mask: u16) -> Result<(), String> {
+    let want = (tx_msg_id & mask, (tx_msg_id >> 8) as u8);
+    if (p.id, p.gen) != want {
+        return Err(format!(
+            "tx_msg_id {tx_msg_id:#x}: expected (slot {}, gen {}), got (slot {}, gen {})",
+            want.0, want.1, p.id, p.gen
+        ));
+    }
+    Ok(())
 }
 
 /// Per-message state (Algorithms 2-4).
@@ -162,6 +180,9 @@ pub struct ModelStats {
     pub pauses: u64,
     pub rank_changes: u64,
     pub bad_events: u64,
+    /// Bad events for an alive slot but an older generation (a late event of a previous
+    /// incarnation of the slot), dropped like the others.
+    pub stale_gen_events: u64,
     /// Cycles a header waited for an id or a buffer.
     pub alloc_waits: u64,
     pub words_out: u64,
@@ -503,11 +524,14 @@ impl TxModel {
         match kind {
             OP_DLV => {
                 let e = io.dlv.expect("dlv_go needs an event");
+                check_event_probe(p, e.id, mask)
+                    .map_err(|e| format!("{}: DELIVERED: {e}", ctx()))?;
                 op_id = Some(e.id & mask);
                 self.delivered(t, e.id, e.bits, e.below);
             }
             OP_CRD => {
                 let e = io.crd.expect("crd_go needs an event");
+                check_event_probe(p, e.id, mask).map_err(|e| format!("{}: CREDIT: {e}", ctx()))?;
                 op_id = Some(e.id & mask);
                 self.credit(t, e.id, e.rtx, e.credit, e.allow, e.rank);
             }
@@ -699,18 +723,31 @@ impl TxModel {
         self.note(format!("{t}: free message {seq} (id {id}) code {code}"));
     }
 
-    fn live_msg(&self, id: u16) -> Option<usize> {
-        if (id as usize) < self.n {
-            self.live[id as usize]
-        } else {
-            None
-        }
+    /// The alive message an event's `tx_msg_id` (`gen << 8 | slot`) is for: its slot must
+    /// be alive and `gen` its message's generation.
+    fn live_msg(&self, tx_msg_id: u16) -> Option<usize> {
+        let slot = (tx_msg_id & 0xff) as usize;
+        let s = if slot < self.n { self.live[slot] } else { None }?;
+        (self.messages[s].gen == (tx_msg_id >> 8) as u8).then_some(s)
     }
 
-    fn bad(&mut self, t: u64, what: &str, id: u16) {
+    /// A dropped event for `tx_msg_id`, which [`Self::live_msg`] refused.
+    fn bad(&mut self, t: u64, what: &str, tx_msg_id: u16) {
         self.counters.bad_events = self.counters.bad_events.wrapping_add(1);
         self.stats.bad_events += 1;
-        self.note(format!("{t}: {what} for id {id:#x}, not alive: dropped"));
+        let slot = (tx_msg_id & 0xff) as usize;
+        match self.live.get(slot).copied().flatten() {
+            Some(s) => {
+                self.stats.stale_gen_events += 1;
+                let gen = self.messages[s].gen;
+                self.note(format!(
+                    "{t}: {what} for {tx_msg_id:#x}: slot {slot} is at generation {gen}: stale, dropped"
+                ));
+            }
+            None => self.note(format!(
+                "{t}: {what} for {tx_msg_id:#x}, slot not alive: dropped"
+            )),
+        }
     }
 
     /// Algorithm 2.
@@ -870,7 +907,7 @@ impl TxModel {
             msg_len: m.len,
             pkt_offset: off,
             local_port: m.src_port,
-            tx_msg_id: id,
+            tx_msg_id: (m.gen as u16) << 8 | id,
             credit: m.credit as u16,
             rank: m.rank,
             flags: nt_hdl::packetization::FLAG_DATA as u8,

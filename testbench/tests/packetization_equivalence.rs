@@ -4,7 +4,13 @@
 //! cumulative, NACK retransmission requests of one or several offsets, credit raised and
 //! cut below what was already sent, pauses and resumptions, rank changes, lost
 //! acknowledgements (so the egress timer retransmits and gives up), events for unknown or
-//! freed ids and backpressure on `source` and `status`; for N = 16 and 128.
+//! freed ids, stale-generation events (for an active slot but an earlier incarnation's
+//! `tx_msg_id`) and backpressure on `source` and `status`; for N = 16 and 128.
+//!
+//! Stale-generation events must occur, be counted in `stat.bad_events` (the model checks
+//! the counter every cycle and predicts it without them applied) and never be applied:
+//! the model drops them, and most are a cumulative ACK of every offset or a pausing
+//! CREDIT, which would free or stall the message at once if the block applied them.
 //!
 //! Every op the block starts, every ready, every word on `source`, every status event and
 //! every counter and free-list level is checked every cycle. After the traffic stops the
@@ -37,6 +43,9 @@ struct Run {
 struct Report {
     cycles: u64,
     model: ModelStats,
+    /// Stale-generation events the driver presented, and the block's final `bad_events`.
+    stale_presented: u64,
+    block_bad_events: u64,
     status_stalls: u64,
     seconds: f64,
 }
@@ -111,6 +120,8 @@ fn run_model<const A: usize, const N: usize, const C: usize, const BW: usize>(
     Ok(Report {
         cycles: t + 1,
         model: m.stats.clone(),
+        stale_presented: w.stale_events,
+        block_bad_events: last_io.stats.bad_events as u64,
         status_stalls: st_mon.stats.stalls,
         seconds: start.elapsed().as_secs_f64(),
     })
@@ -124,6 +135,17 @@ fn run<const A: usize, const N: usize, const C: usize, const BW: usize>(
     match run_model::<A, N, C, BW>(r, cfg, None) {
         Ok(rep) => {
             println!("{ctx}: passed: {rep:#?}");
+            // Every dropped event, stale generations included, is in the block's counter.
+            assert_eq!(rep.block_bad_events, rep.model.bad_events, "{ctx}");
+            assert!(rep.model.stale_gen_events <= rep.model.bad_events, "{ctx}");
+            assert!(
+                rep.model.stale_gen_events > 0,
+                "{ctx}: no stale-generation event"
+            );
+            println!(
+                "{ctx}: {} stale-generation events presented, {} seen by the model for an alive slot (all dropped), {} bad events in all",
+                rep.stale_presented, rep.model.stale_gen_events, rep.block_bad_events
+            );
             rep
         }
         Err(e) => panic!("{ctx}: {e}"),
@@ -145,7 +167,7 @@ fn rich(rtt_pkts: u8, timeout: u32, max_timeouts: u8) -> TxKnobs {
 /// outcome happened.
 fn assert_covered(runs: &[Report], what: &str) {
     type Get = fn(&Report) -> u64;
-    let checks: [(&str, Get); 17] = [
+    let checks: [(&str, Get); 18] = [
         ("messages", |r| r.model.messages),
         ("refused headers", |r| r.model.refused),
         ("delivered messages", |r| r.model.delivered),
@@ -163,6 +185,7 @@ fn assert_covered(runs: &[Report], what: &str) {
         ("pauses", |r| r.model.pauses),
         ("rank changes", |r| r.model.rank_changes),
         ("bad events", |r| r.model.bad_events),
+        ("stale-generation events", |r| r.model.stale_gen_events),
         ("source stalls", |r| r.model.source_stalls),
         ("status stalls", |r| r.status_stalls),
         ("waits for an id or a buffer", |r| r.model.alloc_waits),

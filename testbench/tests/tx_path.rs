@@ -5,6 +5,9 @@
 //! pass the parser; every message's bytes must arrive at the right offsets; every control
 //! packet must arrive with its fields; the parser's DATA frames are acknowledged back
 //! (DeliveredEvent), so every message must end DELIVERED and every id and buffer be free.
+//! Each message's packets carry one `tx_msg_id`, `gen << 8 | slot`, different for every
+//! message (slots are reused, generations are not within 256 messages); `status` reports
+//! the bare slot.
 use nt_hdl::arbiter::Arbiter;
 use nt_hdl::deparser::Deparser;
 use nt_hdl::packetization::{Packetization16, STATUS_DELIVERED};
@@ -56,6 +59,8 @@ fn messages_and_control_packets_cross_the_tx_path_and_pass_the_receivers_parser(
     // Payload words that arrived: (message, word index) -> times.
     let mut received: HashMap<(u64, u64), u32> = HashMap::new();
     let mut acks: VecDeque<(u16, u8)> = VecDeque::new();
+    // The wire id each message's packets carried.
+    let mut wire_id: HashMap<u64, u16> = HashMap::new();
     let mut ctrl_sent: VecDeque<(u8, u16)> = VecDeque::new();
     let mut ctrl_got = 0u64;
     let mut statuses = vec![];
@@ -219,6 +224,11 @@ fn messages_and_control_packets_cross_the_tx_path_and_pass_the_receivers_parser(
                         (h.src_ip, h.dst_ip, h.src_port, h.dst_port),
                         (SRC_IP, DST_IP, 77, 4000)
                     );
+                    assert_eq!(
+                        *wire_id.entry(m).or_insert(h.tx_msg_id),
+                        h.tx_msg_id,
+                        "every packet of message {m} carries its tx_msg_id"
+                    );
                     acks.push_back((h.tx_msg_id, h.pkt_offset));
                     data_frames += 1;
                 } else {
@@ -251,6 +261,21 @@ fn messages_and_control_packets_cross_the_tx_path_and_pass_the_receivers_parser(
     assert_eq!(next_msg, n_msgs);
     assert_eq!(statuses.len() as u64, n_msgs, "every message ended");
     assert!(statuses.iter().all(|s| s.1 == STATUS_DELIVERED));
+    assert!(
+        statuses.iter().all(|s| s.0 < 16),
+        "status reports the bare slot"
+    );
+    // Message m was the m-th allocation: generation m, in slot tx_msg_id & 0xff.
+    assert_eq!(wire_id.len() as u64, n_msgs);
+    for (&m, &id) in &wire_id {
+        assert_eq!(
+            (id >> 8, id & 0xff < 16),
+            (m as u16, true),
+            "message {m}: {id:#x}"
+        );
+    }
+    let slots: std::collections::HashSet<u16> = wire_id.values().map(|id| id & 0xff).collect();
+    assert!(slots.len() < wire_id.len(), "slots were reused");
     assert!(ctrl_sent.is_empty() && ctrl_got >= 200);
     // Every payload word of every message arrived exactly once (the timeout is too long
     // for retransmissions).

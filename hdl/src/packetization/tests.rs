@@ -1,6 +1,7 @@
 //! Directed tests of the packetization module: the 16-byte latency budget, line rate
 //! with back-to-back 1-byte messages, credit (Alg. 3), delivery (Alg. 2), timeouts and
-//! giving up (Alg. 4), backpressure on the application.
+//! giving up (Alg. 4), backpressure on the application, late events of an earlier
+//! incarnation of a reused slot.
 use super::*;
 use nt_sim::kernel::Kernel;
 use std::collections::VecDeque;
@@ -12,6 +13,7 @@ type P16 = Packetization16;
 struct Pkt {
     first: u64,
     offset: u8,
+    /// The wire id, `gen << 8 | slot`.
     id: u16,
     ip: u32,
     port: u16,
@@ -42,6 +44,11 @@ struct CreditEv {
     rtx: Option<u64>,
     credit: Option<u16>,
     allow: bool,
+}
+
+/// The slot of a wire id (what `status` reports).
+fn slot(tx_msg_id: u16) -> u16 {
+    tx_msg_id & 0xff
 }
 
 fn word(seed: u64, i: u64) -> u64 {
@@ -225,9 +232,11 @@ fn sixteen_byte_message_meets_the_budget_and_is_freed_on_delivery() {
     tb.dlv.push_back((p.id, 1, None));
     tb.run(10);
     assert_eq!(tb.status.len(), 1);
+    // The first message gets slot 0 and generation 0; `status` reports the slot.
+    assert_eq!(p.id, 0);
     assert_eq!(
         (tb.status[0].1, tb.status[0].2 as u64),
-        (p.id, STATUS_DELIVERED)
+        (slot(p.id), STATUS_DELIVERED)
     );
     let s = tb.stat();
     assert_eq!((s.0, s.1, s.3, s.5, s.6), (1, 0, 1, 16, 24));
@@ -256,6 +265,9 @@ fn back_to_back_one_byte_messages_leave_at_line_rate() {
         let m = (p.ip - 0x0a00_0000) as u64;
         check_packet(p, m, 1, 0);
         assert!(seen.insert(m), "message {m} sent twice");
+        // Message m was the m-th allocation: its wire id carries generation m mod 256.
+        assert_eq!(p.id >> 8, m as u16 & 0xff, "generation of message {m}");
+        assert!(slot(p.id) < 16);
     }
     let span = tb.pkts.last().expect("pkts").first + 9 - tb.pkts[0].first;
     assert_eq!(span, 9 * n, "65-byte packets back to back, no gaps");
@@ -307,7 +319,7 @@ fn credit_limits_sending_and_credit_events_release_more() {
     tb.run(20);
     assert_eq!(
         tb.status,
-        vec![(tb.status[0].0, id, STATUS_DELIVERED as u8)]
+        vec![(tb.status[0].0, slot(id), STATUS_DELIVERED as u8)]
     );
     let s = tb.stat();
     assert_eq!((s.0, s.1, s.3, s.5, s.6), (6, 1, 1, 16, 24));
@@ -331,7 +343,7 @@ fn timeouts_retransmit_then_give_up_and_report() {
     assert_eq!(tb.status.len(), 1);
     assert_eq!(
         (tb.status[0].1, tb.status[0].2 as u64),
-        (id, STATUS_GAVE_UP)
+        (slot(id), STATUS_GAVE_UP)
     );
     let s = tb.stat();
     assert_eq!((s.2, s.5, s.6), (1, 16, 24), "given up, everything freed");
@@ -358,4 +370,75 @@ fn application_waits_while_ids_run_out() {
     tb.run(500);
     assert_eq!(tb.pkts.len(), 20);
     assert!(tb.app.is_empty());
+}
+
+#[test]
+fn late_events_of_an_earlier_incarnation_of_a_reused_slot_are_ignored() {
+    let mut tb = Tb::new(1, 1_000_000, 3);
+    // Message A (16 B): delivered and freed; its slot goes back to the free list.
+    tb.message(1, 0x0a00_0001, 10, 16, 5);
+    tb.run(40);
+    assert_eq!(tb.pkts.len(), 1);
+    let a = tb.pkts[0].id;
+    tb.dlv.push_back((a, 1, None));
+    tb.run(20);
+    assert_eq!(tb.status.len(), 1);
+    assert_eq!(
+        (tb.status[0].1, tb.status[0].2 as u64),
+        (slot(a), STATUS_DELIVERED)
+    );
+    // Message B (3 packets) reuses A's slot with the next generation; credit 1 lets only
+    // offset 0 go.
+    let len = 2 * 1024 + 500;
+    tb.message(2, 0x0a00_0002, 20, len, 6);
+    tb.run(400);
+    assert_eq!(tb.pkts.len(), 2);
+    let b = tb.pkts[1].id;
+    assert_eq!(tb.pkts[1].offset, 0);
+    assert_eq!(slot(b), slot(a), "the slot is reused");
+    assert_eq!(b >> 8, (a >> 8) + 1, "with the next generation");
+    // A late CREDIT of A (more credit) does not release B's packets.
+    tb.crd.push_back(CreditEv {
+        id: a,
+        credit: Some(3),
+        allow: true,
+        ..Default::default()
+    });
+    tb.run(300);
+    assert_eq!(tb.pkts.len(), 2, "a stale CREDIT was applied");
+    assert_eq!(tb.stat().4, 1, "counted as a bad event");
+    // A late cumulative ACK of A (every offset) does not deliver B.
+    tb.dlv.push_back((a, 1, Some(MAX_PKTS as u8)));
+    tb.run(20);
+    assert_eq!(tb.status.len(), 1, "a stale ACK delivered the new message");
+    assert_eq!(tb.stat().4, 2);
+    // B's own events work: credit for all three, then ACKs of offsets 1 and 2, then 0.
+    tb.crd.push_back(CreditEv {
+        id: b,
+        credit: Some(3),
+        allow: true,
+        ..Default::default()
+    });
+    tb.run(600);
+    let offs: Vec<(u8, u16)> = tb.pkts[1..].iter().map(|p| (p.offset, p.id)).collect();
+    assert_eq!(offs, vec![(0, b), (1, b), (2, b)]);
+    for p in &tb.pkts[1..] {
+        check_packet(p, 2, len, p.offset);
+    }
+    tb.dlv.push_back((b, 0b110, None));
+    tb.run(20);
+    assert_eq!(tb.status.len(), 1, "offset 0 is not delivered yet");
+    tb.dlv.push_back((b, 0b001, None));
+    tb.run(20);
+    assert_eq!(tb.status.len(), 2);
+    assert_eq!(
+        (tb.status[1].1, tb.status[1].2 as u64),
+        (slot(b), STATUS_DELIVERED)
+    );
+    let s = tb.stat();
+    assert_eq!(
+        (s.3, s.4, s.5, s.6),
+        (2, 2, 16, 24),
+        "completed, bad, ids, buffers"
+    );
 }
