@@ -27,6 +27,9 @@
 //!   (its `fail`, `rx_msg_id` and answer fields are 0).
 //!
 //! # Timing
+//! The extern answers exactly 2 cycles after a request (`s2` holds that request's fields
+//! then); its `valid` writes the record and the verdict.
+//!
 //! A DATA frame's first word leaves `data` 3 cycles after it arrived on `pkt` (the
 //! request goes out with the first word, the answer comes 2 cycles later and is registered
 //! with the frame's verdict); its record is on `info` in the same cycle. Words flow at one
@@ -426,12 +429,12 @@ impl Logic for IngressCore {
         self.v.next.pkt_offset = self.s2.q.val().pkt_offset;
         self.v.next.local_port = self.s2.q.val().dst_port;
         self.v.next.tx_msg_id = self.s2.q.val().tx_msg_id;
-        self.verdicts.push.next = self.s2_v.q.val();
+        self.verdicts.push.next = self.info_resp.valid.val();
         self.verdicts.push_data.next = self.v.val();
 
         self.infos.push.next = false;
         self.infos.push_data.next = self.rec.val();
-        if self.s2_v.q.val() {
+        if self.info_resp.valid.val() {
             self.infos.push.next = true;
             self.cnt_data.d.next = self.cnt_data.q.val() + self.one_32.val();
             if self.s2_chop.val() {

@@ -6,6 +6,7 @@ pub mod arbiter;
 pub mod deparser;
 pub mod emit;
 pub mod fifo;
+pub mod homa;
 pub mod ingress;
 pub mod ndp;
 pub mod nic;
@@ -13,6 +14,7 @@ pub mod packetization;
 pub mod parser;
 pub mod pktgen;
 pub mod pool;
+pub mod prisched;
 pub mod program;
 pub mod reassembly;
 pub mod registry;
@@ -80,6 +82,12 @@ impl<const A: usize, const N: usize, const C: usize> Clocked for pktgen::PacketG
 }
 
 impl<const A: usize, const N: usize, const W: usize> Clocked for statereg::StateReg<A, N, W> {
+    fn clock_input(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+}
+
+impl<const A: usize, const N: usize> Clocked for prisched::PrioSched<A, N> {
     fn clock_input(&mut self) -> &mut Signal<In, Clock> {
         &mut self.clock
     }

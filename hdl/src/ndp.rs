@@ -3,7 +3,8 @@
 //! `pull_offset`.
 //!
 //! Receiver (a DATA record whose `GetRxMsgInfo` did not fail):
-//! * intact packet: ACK carrying its `pkt_offset`, with PULL. `pull_offset` is
+//! * intact packet: ACK carrying its `pkt_offset`, with PULL (without PULL when the packet
+//!   completed the message: nothing is left to pull). `pull_offset` is
 //!   `rtt_pkts + intact packets received`: the register is initialised to
 //!   `rtt_pkts + 1` on a message's first packet and incremented on every new one (a
 //!   duplicate is acknowledged again with the unchanged offset, so a lost ACK is repaired
@@ -25,7 +26,7 @@
 //! `t+1`. The next record is taken once every event of the last one has been accepted.
 use crate::ingress::{PktInfo, PktInfoSink, FLAG_ACK, FLAG_CHOP, FLAG_DATA, FLAG_NACK, FLAG_PULL};
 use crate::packetization::MAX_PKTS;
-use crate::program::{CreditOut, CtrlEventOut, DeliveredOut, ProgramCfg, ProgramStats};
+use crate::program::{CreditOut, CtrlEventOut, DeliveredOut, FreedIn, ProgramCfg, ProgramStats};
 use crate::statereg::{StateReg, OP_IF_ELSE_RAW};
 use rust_hdl::prelude::*;
 
@@ -51,6 +52,8 @@ pub struct NdpProgram<const A: usize, const N: usize> {
     pub reset: Signal<In, bool>,
     pub cfg: ProgramCfg,
     pub info: PktInfoSink,
+    /// Not needed: the register is initialised by a message's first packet.
+    pub freed: FreedIn,
     pub delivered: DeliveredOut,
     pub credit: CreditOut,
     pub ctrl: CtrlEventOut<A>,
@@ -85,7 +88,7 @@ pub struct NdpProgram<const A: usize, const N: usize> {
     id16: Signal<Local, Bits<16>>,
     out_id16: Signal<Local, Bits<16>>,
     cf: Signal<Local, CtrlFields>,
-    bit: Signal<Local, Bits<MAX_PKTS>>,
+    obit: Signal<Local, Bits<MAX_PKTS>>,
 
     op_ifelse: Constant<Bits<3>>,
     one_16: Constant<Bits<16>>,
@@ -112,6 +115,7 @@ impl<const A: usize, const N: usize> NdpProgram<A, N> {
             reset: Default::default(),
             cfg: Default::default(),
             info: Default::default(),
+            freed: Default::default(),
             delivered: Default::default(),
             credit: Default::default(),
             ctrl: Default::default(),
@@ -143,7 +147,7 @@ impl<const A: usize, const N: usize> NdpProgram<A, N> {
             id16: Default::default(),
             out_id16: Default::default(),
             cf: Default::default(),
-            bit: Default::default(),
+            obit: Default::default(),
             op_ifelse: Constant::new(OP_IF_ELSE_RAW.into()),
             one_16: Constant::new(1.into()),
             zero_16: Constant::new(0.into()),
@@ -196,7 +200,7 @@ impl<const A: usize, const N: usize> Logic for NdpProgram<A, N> {
         if self.intact.val() & self.r.val().is_new_pkt {
             self.inc.next = self.one_16.val();
         }
-        self.bit.next = self.one_bits.val() << self.r.val().pkt_offset;
+        self.obit.next = self.one_bits.val() << self.r.val().pkt_offset;
         if self.take.val() {
             self.cnt_rec.d.next = self.cnt_rec.q.val() + self.one_32.val();
         }
@@ -216,9 +220,14 @@ impl<const A: usize, const N: usize> Logic for NdpProgram<A, N> {
         self.pull.egress.a.next = self.zero_16.val();
         self.pull.egress.b.next = self.zero_16.val();
 
+        // A message whose every packet has arrived needs no more PULLs: its last ACK goes
+        // alone (so 1-packet messages cost one control packet each, and line rate holds).
         self.cf.next.flags = self.nack_pull.val();
         if self.intact.val() {
             self.cf.next.flags = self.ack_pull.val();
+            if self.r.val().is_last_pkt {
+                self.cf.next.flags = self.flag_ack.val();
+            }
         }
         self.cf.next.rx_id = self.r.val().rx_msg_id;
         self.cf.next.dst_ip = self.r.val().src_ip;
@@ -256,10 +265,10 @@ impl<const A: usize, const N: usize> Logic for NdpProgram<A, N> {
                 self.cnt_crd.d.next = self.cnt_crd.q.val() + self.one_32.val();
             }
             self.dlv_id.d.next = self.r.val().tx_msg_id;
-            self.dlv_bits.d.next = self.bit.val();
+            self.dlv_bits.d.next = self.obit.val();
             self.crd_id.d.next = self.r.val().tx_msg_id;
             self.crd_rtx.d.next = (self.r.val().flags & self.flag_nack.val()) != self.zero_8.val();
-            self.crd_bits.d.next = self.bit.val();
+            self.crd_bits.d.next = self.obit.val();
             self.crd_set.d.next = (self.r.val().flags & self.flag_pull.val()) != self.zero_8.val();
             self.crd_credit.d.next = self.r.val().pull_grant;
         }

@@ -74,6 +74,10 @@ pub struct NicStats {
     /// Sent messages fully delivered, and given up.
     pub tx_completed: Signal<Out, Bits<32>>,
     pub tx_given_up: Signal<Out, Bits<32>>,
+    /// Frames MAC TX sent (data and control).
+    pub tx_frames: Signal<Out, Bits<32>>,
+    /// Receive messages with a PULL waiting for its pacing slot.
+    pub pulls_queued: Signal<Out, Bits<5>>,
 }
 
 /// A NIC top block's ports, for a testbench.
@@ -105,9 +109,31 @@ pub trait NicTop: Block + Clocked {
     fn probe(&self) -> NicProbe;
 }
 
-/// Which stage boundaries moved a word in a cycle: the budget measurements' view.
+/// A control-packet event the program raised (the packet generator took it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CtrlEvent {
+    pub flags: u8,
+    pub rx_id: u16,
+    pub dst_ip: u32,
+    pub dst_port: u16,
+    pub src_port: u16,
+    pub tx_msg_id: u16,
+    pub msg_len: u16,
+    pub pkt_offset: u8,
+    pub pull_grant: u16,
+    pub grant_prio: u8,
+}
+
+/// Which stage boundaries moved a word in a cycle, and what crossed the program's
+/// boundary: the budget measurements' and the program models' view.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct NicProbe {
+    /// The record the program took this cycle.
+    pub record: Option<crate::ingress::PktInfo>,
+    /// The control-packet event the program raised this cycle.
+    pub ctrl: Option<CtrlEvent>,
+    /// The receive message the reassembly module freed this cycle.
+    pub freed: Option<u16>,
     /// MAC RX took a word.
     pub mac_rx: bool,
     /// The ingress pipeline passed a word to the reassembly module (and it was the last).
@@ -131,7 +157,7 @@ pub struct NicProbe {
 /// Homa transport layout, `$proto` the IP protocol, `$pace` NDP's PULL pacing.
 #[macro_export]
 macro_rules! nic_block {
-    ($(#[$doc:meta])* $name:ident, $prog:ty, program: $pname:expr, homa: $homa:expr, protocol: $proto:expr, pace: $pace:expr) => {
+    ($(#[$doc:meta])* $name:ident, $prog:ty, $prog_new:expr, program: $pname:expr, homa: $homa:expr, protocol: $proto:expr, pace: $pace:expr) => {
         $(#[$doc])*
         #[derive(LogicBlock)]
         pub struct $name {
@@ -176,7 +202,7 @@ macro_rules! nic_block {
                     stat: Default::default(),
                     parser: $crate::parser::Parser::new($homa),
                     core: $crate::ingress::IngressCore::new(),
-                    prog: <$prog>::new(),
+                    prog: $prog_new,
                     reasm: $crate::reassembly::Reassembly16::new(&bufs),
                     pkt: $crate::packetization::Packetization16::new(&bufs),
                     pg: $crate::pktgen::PacketGen16::new(),
@@ -226,7 +252,29 @@ macro_rules! nic_block {
                 &self.stat
             }
             fn probe(&self) -> $crate::nic::NicProbe {
+                let take = self.prog.info.valid.val() & self.prog.info.ready.val();
+                let c = &self.prog.ctrl;
+                let ctrl = (c.valid.val() & c.ready.val()).then(|| $crate::nic::CtrlEvent {
+                    flags: c.flags.val().to_u64() as u8,
+                    rx_id: c.rx_id.val().to_u64() as u16,
+                    dst_ip: c.dst_ip.val().to_u64() as u32,
+                    dst_port: c.dst_port.val().to_u64() as u16,
+                    src_port: c.src_port.val().to_u64() as u16,
+                    tx_msg_id: c.tx_msg_id.val().to_u64() as u16,
+                    msg_len: c.msg_len.val().to_u64() as u16,
+                    pkt_offset: c.pkt_offset.val().to_u64() as u8,
+                    pull_grant: c.pull_grant.val().to_u64() as u16,
+                    grant_prio: c.grant_prio.val().to_u64() as u8,
+                });
                 $crate::nic::NicProbe {
+                    record: take.then(|| self.prog.info.info.val()),
+                    ctrl,
+                    freed: self
+                        .prog
+                        .freed
+                        .valid
+                        .val()
+                        .then(|| self.prog.freed.id.val().to_u64() as u16),
                     mac_rx: self.mac_rx.valid.val() & self.mac_rx.ready.val(),
                     ingress_out: self.core.data.valid.val() & self.core.data.ready.val(),
                     ingress_out_last: self.core.data.valid.val()
@@ -322,6 +370,8 @@ macro_rules! nic_block {
                 self.prog.info.info.next = self.core.info.info.val();
                 self.core.info.ready.next = self.prog.info.ready.val();
                 self.prog.cfg.rtt_pkts.next = self.cfg.rtt_pkts.val();
+                self.prog.freed.valid.next = self.reasm.stat.freed_valid.val();
+                self.prog.freed.id.next = self.reasm.stat.freed_id.val();
                 // Program events → packetization and packet generator.
                 self.pkt.delivered.valid.next = self.prog.delivered.valid.val();
                 self.pkt.delivered.tx_msg_id.next = self.prog.delivered.tx_msg_id.val();
@@ -445,6 +495,8 @@ macro_rules! nic_block {
                 self.stat.tx_ctrl.next = self.pg.stat.packets.val();
                 self.stat.tx_completed.next = self.pkt.stat.completed.val();
                 self.stat.tx_given_up.next = self.pkt.stat.given_up.val();
+                self.stat.tx_frames.next = self.dep.packets.val();
+                self.stat.pulls_queued.next = self.pg.pulls_queued.val();
             }
         }
     };
@@ -454,8 +506,32 @@ nic_block!(
     /// The NDP NIC (Algorithm 5), 16 messages per direction.
     NicNdp,
     crate::ndp::NdpProgram16,
+    crate::ndp::NdpProgram16::new(),
     program: "ndp",
     homa: false,
     protocol: PROTO_NDP,
     pace: true
+);
+
+nic_block!(
+    /// The Homa NIC (Algorithm 6: SRPT grants, overcommitment 3), 16 messages per
+    /// direction.
+    NicHoma,
+    crate::homa::HomaProgram16,
+    crate::homa::HomaProgram16::new(false),
+    program: "homa",
+    homa: true,
+    protocol: PROTO_HOMA,
+    pace: false
+);
+
+nic_block!(
+    /// The Homa-Tr NIC (Homa with NDP's trimming recovery), 16 messages per direction.
+    NicHomaTr,
+    crate::homa::HomaProgram16,
+    crate::homa::HomaProgram16::new(true),
+    program: "homatr",
+    homa: true,
+    protocol: PROTO_HOMA,
+    pace: false
 );

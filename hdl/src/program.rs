@@ -57,6 +57,13 @@ pub struct CtrlEventOut<const A: usize> {
     pub grant_prio: Signal<Out, Bits<8>>,
 }
 
+/// A receive message the reassembly module freed (delivered or timed out): its id.
+#[derive(LogicInterface, Default)]
+pub struct FreedIn {
+    pub valid: Signal<In, bool>,
+    pub id: Signal<In, Bits<16>>,
+}
+
 /// Runtime configuration every program gets.
 #[derive(LogicInterface, Default)]
 pub struct ProgramCfg {

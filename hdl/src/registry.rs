@@ -3,8 +3,10 @@ use crate::arbiter::Arbiter;
 use crate::deparser::Deparser;
 use crate::emit::{emit_verilog, EmitError};
 use crate::packetization::{Packetization128, Packetization16};
+use crate::nic::{NicHoma, NicNdp};
 use crate::parser::Parser;
 use crate::pktgen::PacketGen16;
+use crate::prisched::{PrioSched128, PrioSched16};
 use crate::reassembly::{Reassembly128, Reassembly16, ReassemblyConfig};
 use crate::statereg::StateReg16x32;
 use crate::timer::{Timer128, Timer16};
@@ -107,6 +109,26 @@ pub fn blocks() -> Vec<BlockSpec> {
             name: "statereg_16x32",
             about: "stateful register externs (RW, RAW, PRAW, ifElseRAW), 16 x 32 bits, ingress and egress ports",
             verilog: || emit_verilog("statereg_16x32", StateReg16x32::new()),
+        },
+        BlockSpec {
+            name: "prisched_n16",
+            about: "priority scheduler: 16 entries compared at once, 16-deep overflow FIFO, 16 ids",
+            verilog: || emit_verilog("prisched_n16", PrioSched16::new()),
+        },
+        BlockSpec {
+            name: "prisched_n128",
+            about: "priority scheduler: 16 entries compared at once, 16-deep overflow FIFO, 128 ids",
+            verilog: || emit_verilog("prisched_n128", PrioSched128::new()),
+        },
+        BlockSpec {
+            name: "nic_ndp",
+            about: "the NIC running NDP: parser, ingress stage, NDP program, reassembly, packetization, packet generator, arbiter, deparser; 16 messages per direction",
+            verilog: || emit_verilog("nic_ndp", NicNdp::new()),
+        },
+        BlockSpec {
+            name: "nic_homa",
+            about: "the NIC running Homa: as nic_ndp with the Homa program (priority scheduler, SRPT grants) and the Homa header layout; 16 messages per direction",
+            verilog: || emit_verilog("nic_homa", NicHoma::new()),
         },
     ]
 }

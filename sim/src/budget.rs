@@ -331,6 +331,7 @@ pub fn all_budgets() -> Result<Vec<Budget>, String> {
     b.extend(packetization_budgets()?);
     b.extend(deparser_budgets()?);
     b.extend(pktgen_budgets()?);
+    b.extend(nic_budgets()?);
     Ok(b)
 }
 
@@ -701,4 +702,188 @@ pub fn pktgen_budgets() -> Result<Vec<Budget>, String> {
             limit: Some(9.0),
         },
     ])
+}
+
+/// A NIC's stage latencies for one 16-byte message (80-byte packet), each from the
+/// stage's first word in to its first word out: ingress (MAC RX → reassembly), reassembly
+/// (its last word in → the application's first word out, as for the block alone),
+/// packetize (the application's header → the packet's first word) and egress (the
+/// deparser's first word in → MAC TX). Also the whole RX path (MAC RX first word → the
+/// application's first word) and TX path (header → MAC TX first word).
+pub fn nic_latencies<T: nt_hdl::nic::NicTop>(top: T, homa: bool) -> Result<NicLatency, String> {
+    use crate::nic_sim::{AppMsg, NicConfig, NicSim};
+    use crate::pcap::Packet;
+    use crate::wire::{Frame, Layout, Transport, FLAG_DATA, PROTO_HOMA, PROTO_NDP};
+    let cfg = NicConfig::new(0x0200_0000_000a, 0x0a00_0001);
+    let layout = if homa { Layout::Homa } else { Layout::Ndp };
+    let frame = Frame {
+        dst_mac: cfg.mac,
+        src_mac: 0x0200_0000_000b,
+        tos: 0,
+        ip_id: 1,
+        ttl: 64,
+        protocol: if homa { PROTO_HOMA } else { PROTO_NDP },
+        src_ip: 0x0a00_0002,
+        dst_ip: cfg.ip,
+        t: Transport {
+            flags: FLAG_DATA,
+            src_port: 7,
+            dst_port: 9,
+            msg_len: 16,
+            tx_msg_id: 3,
+            ..Default::default()
+        },
+        payload: (0..16u8).collect(),
+    }
+    .encode(layout);
+    let mut nic = NicSim::new(top, cfg)?;
+    let (rx_at, tx_at) = (20u64, 200u64);
+    nic.push_rx(Packet {
+        cycle: rx_at,
+        bytes: frame,
+    });
+    nic.send(AppMsg {
+        cycle: tx_at,
+        dst_ip: 0x0a00_0002,
+        dst_port: 9,
+        src_port: 7,
+        payload: (0..16u8).collect(),
+    });
+    let first = |seen: &mut Option<u64>, hit: bool, c: u64| {
+        if hit && seen.is_none() {
+            *seen = Some(c);
+        }
+    };
+    let (mut rx_in, mut ing_out, mut ing_last, mut app_rx) = (None, None, None, None);
+    let mut ctrl = None;
+    let (mut app_tx, mut pk_out, mut eg_in, mut mac_tx) = (None, None, None, None);
+    for _ in 0..400 {
+        let c = nic.cycle();
+        nic.step()?;
+        let p = nic.last_probe;
+        first(&mut rx_in, p.mac_rx, c);
+        first(&mut ing_out, p.ingress_out, c);
+        first(&mut ing_last, p.ingress_out_last, c);
+        first(&mut app_rx, p.app_rx, c);
+        first(&mut ctrl, p.ctrl_event, c);
+        if c >= tx_at {
+            first(&mut app_tx, p.app_tx, c);
+            first(&mut pk_out, p.packetize_out, c);
+            first(&mut eg_in, p.egress_in && pk_out.is_some(), c);
+            first(&mut mac_tx, p.mac_tx && eg_in.is_some(), c);
+        }
+    }
+    let get = |x: Option<u64>, what: &str| x.ok_or_else(|| format!("NIC budget: no {what}"));
+    let (rx_in, ing_out, ing_last, app_rx) = (
+        get(rx_in, "MAC RX word")?,
+        get(ing_out, "ingress word")?,
+        get(ing_last, "ingress last word")?,
+        get(app_rx, "delivered word")?,
+    );
+    let ctrl = get(ctrl, "control-packet event")?;
+    let (app_tx, pk_out, eg_in, mac_tx) = (
+        get(app_tx, "app header")?,
+        get(pk_out, "packetized word")?,
+        get(eg_in, "egress word")?,
+        get(mac_tx, "MAC TX word")?,
+    );
+    Ok(NicLatency {
+        ingress: ing_out - rx_in,
+        decision: ctrl - rx_in,
+        reassembly: app_rx - ing_last,
+        rx_total: app_rx - rx_in,
+        packetize: pk_out - app_tx,
+        egress: mac_tx - eg_in,
+        tx_total: mac_tx - app_tx,
+    })
+}
+
+/// Stage latencies of a NIC in cycles (see [`nic_latencies`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NicLatency {
+    pub ingress: u64,
+    /// MAC RX first word → the program's control-packet event (ACK/PULL/GRANT) accepted.
+    pub decision: u64,
+    pub reassembly: u64,
+    pub rx_total: u64,
+    pub packetize: u64,
+    pub egress: u64,
+    pub tx_total: u64,
+}
+
+/// The NIC budget rows for a program: the limits and thesis Table 3.1.
+pub fn nic_budget_rows(
+    block: &'static str,
+    l: NicLatency,
+    limits: [f64; 4],
+) -> Vec<Budget> {
+    let r = "thesis Table 3.1";
+    vec![
+        Budget {
+            block,
+            what: "ingress: MAC RX first word -> reassembly first word",
+            cycles: l.ingress as f64,
+            reference: Some((limits[0], r)),
+            limit: Some(limits[0]),
+        },
+        Budget {
+            block,
+            what: "ingress decision: MAC RX first word -> control-packet event",
+            cycles: l.decision as f64,
+            reference: Some((limits[0], r)),
+            limit: Some(limits[0]),
+        },
+        Budget {
+            block,
+            what: "reassembly: last word in -> application first word",
+            cycles: l.reassembly as f64,
+            reference: Some((limits[1], r)),
+            limit: Some(limits[1]),
+        },
+        Budget {
+            block,
+            what: "packetize: app header -> first word of the packet",
+            cycles: l.packetize as f64,
+            reference: Some((limits[2], r)),
+            limit: Some(limits[2]),
+        },
+        Budget {
+            block,
+            what: "egress: deparser first word in -> MAC TX first word",
+            cycles: l.egress as f64,
+            reference: Some((limits[3], r)),
+            limit: Some(limits[3]),
+        },
+        Budget {
+            block,
+            what: "stage sum (ingress + reassembly + packetize + egress)",
+            cycles: (l.ingress + l.reassembly + l.packetize + l.egress) as f64,
+            reference: Some((limits.iter().sum(), r)),
+            limit: Some(limits.iter().sum()),
+        },
+        Budget {
+            block,
+            what: "RX path: MAC RX first word -> application first word",
+            cycles: l.rx_total as f64,
+            reference: None,
+            limit: None,
+        },
+        Budget {
+            block,
+            what: "TX path: application header -> MAC TX first word",
+            cycles: l.tx_total as f64,
+            reference: None,
+            limit: None,
+        },
+    ]
+}
+
+/// The NICs' budgets.
+pub fn nic_budgets() -> Result<Vec<Budget>, String> {
+    use nt_hdl::nic::{NicHoma, NicHomaTr, NicNdp};
+    let mut b = nic_budget_rows("nic_ndp", nic_latencies(NicNdp::new(), false)?, [16.0, 3.0, 9.0, 1.0]);
+    let homa = [20.0, 3.0, 9.0, 3.0];
+    b.extend(nic_budget_rows("nic_homa", nic_latencies(NicHoma::new(), true)?, homa));
+    b.extend(nic_budget_rows("nic_homatr", nic_latencies(NicHomaTr::new(), true)?, homa));
+    Ok(b)
 }

@@ -1,7 +1,11 @@
 //! Two NICs connected by a [`Link`] in each direction, stepped in lockstep.
 use crate::link::Link;
 use crate::nic_sim::NicSim;
-use nt_hdl::nic::NicTop;
+use nt_hdl::nic::{NicProbe, NicTop};
+
+/// Cycles without a word on any MAC or application port that end a run: a message whose
+/// sender has its status may still be on its way to the receiver's application.
+pub const QUIET_CYCLES: u64 = 300;
 
 /// Two NICs, `a` and `b`, and the links `a → b` and `b → a`.
 pub struct NicPair<A: NicTop, B: NicTop> {
@@ -48,12 +52,30 @@ impl<A: NicTop, B: NicTop> NicPair<A, B> {
         Ok(())
     }
 
-    /// Steps until every sent message has an outcome and nothing is in flight, or
+    /// Steps until every sent message has an outcome, nothing is in flight and no port has
+    /// moved a word for [`QUIET_CYCLES`], or
     /// `max_cycles` more cycles have passed (an error naming what is still pending).
     pub fn run_until_settled(&mut self, max_cycles: u64) -> Result<u64, String> {
+        self.run_until_settled_with(max_cycles, |_, _| Ok(()))
+    }
+
+    /// [`NicPair::run_until_settled`], calling `observe` with both NICs' probes after
+    /// every cycle; its error stops the run.
+    pub fn run_until_settled_with<F>(&mut self, max_cycles: u64, mut observe: F) -> Result<u64, String>
+    where
+        F: FnMut(&NicProbe, &NicProbe) -> Result<(), String>,
+    {
         let start = self.a.cycle();
+        let mut quiet = 0u64;
         loop {
-            let done = self.a.unresolved() == 0
+            let busy = |p: &NicProbe| p.mac_rx || p.mac_tx || p.app_rx || p.app_tx;
+            quiet = if busy(&self.a.last_probe) || busy(&self.b.last_probe) {
+                0
+            } else {
+                quiet + 1
+            };
+            let done = quiet >= QUIET_CYCLES
+                && self.a.unresolved() == 0
                 && self.b.unresolved() == 0
                 && self.a.edges_idle()
                 && self.b.edges_idle()
@@ -72,6 +94,8 @@ impl<A: NicTop, B: NicTop> NicPair<A, B> {
                 ));
             }
             self.step()?;
+            let c = self.a.cycle() - 1;
+            observe(&self.a.last_probe, &self.b.last_probe).map_err(|e| format!("cycle {c}: {e}"))?;
         }
     }
 }

@@ -131,7 +131,9 @@ pub struct NicSim<T: NicTop> {
     app: VecDeque<(usize, AppMsg)>,
     app_cur: Option<AppCur>,
     sent: usize,
-    id_of: HashMap<u16, usize>,
+    /// Messages per slot id, oldest first: a slot can be allocated again before the
+    /// status of its previous message has been read (statuses of a slot come in order).
+    id_of: HashMap<u16, VecDeque<usize>>,
     refused: VecDeque<usize>,
     tx_words: Vec<Word>,
     tx_start: u64,
@@ -308,9 +310,12 @@ impl<T: NicTop> NicSim<T> {
         if let Some(a) = self.app_cur.as_mut() {
             if u.app_tx().ready.val() {
                 if a.pos == 0 {
+                    if std::env::var_os("NT_NIC_DEBUG").is_some() {
+                        eprintln!("cycle {now}: header of message {} taken, alloc {:?}", a.idx, u.tx_alloc());
+                    }
                     match u.tx_alloc() {
                         Some(id) => {
-                            self.id_of.insert(id, a.idx);
+                            self.id_of.entry(id).or_default().push_back(a.idx);
                         }
                         None => self.refused.push_back(a.idx),
                     }
@@ -350,10 +355,19 @@ impl<T: NicTop> NicSim<T> {
             let id = st.tx_msg_id.val().to_u64() as u16;
             let (msg, outcome) = match code {
                 STATUS_REFUSED => (self.refused.pop_front(), Outcome::Refused),
-                STATUS_DELIVERED => (self.id_of.remove(&id), Outcome::Delivered),
-                STATUS_GAVE_UP => (self.id_of.remove(&id), Outcome::GaveUp),
+                STATUS_DELIVERED => (
+                    self.id_of.get_mut(&id).and_then(|q| q.pop_front()),
+                    Outcome::Delivered,
+                ),
+                STATUS_GAVE_UP => (
+                    self.id_of.get_mut(&id).and_then(|q| q.pop_front()),
+                    Outcome::GaveUp,
+                ),
                 _ => (None, Outcome::Refused),
             };
+            if std::env::var_os("NT_NIC_DEBUG").is_some() {
+                eprintln!("cycle {now}: status {code} for id {id}");
+            }
             let msg = msg.ok_or_else(|| {
                 format!("cycle {now}: status code {code} for id {id} of no message sent")
             })?;

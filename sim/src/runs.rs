@@ -7,6 +7,7 @@ use crate::kernel::{Kernel, KernelError};
 use crate::parser_workload::{HostCfg, ParserWorkload};
 use crate::pktgen_workload::PktGenWorkload;
 use crate::ports::PortRecorder;
+use crate::prisched_workload::{read_prisched, PrioSchedWorkload};
 use crate::rx_workload::{RxDriver, RxKnobs, RxSchedule};
 use crate::statereg_workload::StateRegWorkload;
 use crate::tx_workload::TxWorkload;
@@ -17,6 +18,7 @@ use nt_hdl::deparser::Deparser;
 use nt_hdl::packetization::Packetization;
 use nt_hdl::parser::Parser;
 use nt_hdl::pktgen::PacketGen16;
+use nt_hdl::prisched::PrioSched;
 use nt_hdl::reassembly::{Reassembly, ReassemblyConfig};
 use nt_hdl::statereg::StateReg16x32;
 use nt_hdl::timer::ScanningTimer;
@@ -39,6 +41,10 @@ pub const SIM_BLOCKS: &[&str] = &[
     "deparser_homa",
     "pktgen_n16",
     "statereg_16x32",
+    "prisched_n16",
+    "prisched_n128",
+    "nic_ndp",
+    "nic_homa",
 ];
 
 /// Resolves a block name or alias (`timer` = `timer_n16`, `reassembly` = `reassembly_n16`).
@@ -51,11 +57,13 @@ pub fn resolve_block(name: &str) -> Result<&'static str, String> {
         "deparser" => "deparser_ndp",
         "pktgen" => "pktgen_n16",
         "statereg" => "statereg_16x32",
+        "prisched" => "prisched_n16",
+        "nic" => "nic_ndp",
         other => other,
     };
     SIM_BLOCKS.iter().copied().find(|b| *b == n).ok_or_else(|| {
         format!(
-            "unknown block {name:?}; known: timer, reassembly, packetization, parser, deparser, pktgen, statereg, {}",
+            "unknown block {name:?}; known: timer, reassembly, packetization, parser, deparser, pktgen, statereg, prisched, nic, {}",
             SIM_BLOCKS.join(", ")
         )
     })
@@ -138,6 +146,14 @@ pub fn run_block(
         }
         "pktgen_n16" => run_pktgen(block, cycles, seed, opts).map_err(|e| e.to_string()),
         "statereg_16x32" => run_statereg(block, cycles, seed, opts).map_err(|e| e.to_string()),
+        "prisched_n16" => {
+            run_prisched::<4, 16>(block, cycles, seed, opts).map_err(|e| e.to_string())
+        }
+        "prisched_n128" => {
+            run_prisched::<7, 128>(block, cycles, seed, opts).map_err(|e| e.to_string())
+        }
+        "nic_ndp" => run_nic(nt_hdl::nic::NicNdp::new(), block, cycles, seed, opts),
+        "nic_homa" => run_nic(nt_hdl::nic::NicHoma::new(), block, cycles, seed, opts),
         _ => Err(format!("no driver for {block}")),
     }
 }
@@ -370,6 +386,26 @@ fn run_statereg(
     })
 }
 
+/// The priority scheduler under [`PrioSchedWorkload`]: events = responses, commands =
+/// commands accepted.
+fn run_prisched<const A: usize, const N: usize>(
+    block: &'static str,
+    cycles: u64,
+    seed: u64,
+    opts: &RunOptions,
+) -> Result<(RunSummary, Option<PortRecorder>), KernelError> {
+    let mut k = Kernel::new(PrioSched::<A, N>::new())?;
+    open_outputs(&mut k, opts)?;
+    let mut w = PrioSchedWorkload::new(seed, N);
+    run_loop(k, block, cycles, seed, |k, _now| {
+        let i = w.drive(k.uut_mut());
+        k.settle()?;
+        let o = read_prisched(k.uut());
+        w.taken(&i, o.cmd_ready);
+        Ok((o.resp.valid, i.cmd.is_some() && o.cmd_ready))
+    })
+}
+
 /// The arbiter under [`ArbWorkload`]: events = beats out, commands = packets out.
 fn run_arbiter(
     block: &'static str,
@@ -410,4 +446,77 @@ fn run_timer<const A: usize, const N: usize, const M: usize>(
         let o = read_timer(k.uut());
         Ok((o.valid && i.ready, i.cmd.is_some()))
     })
+}
+
+/// A NIC talking to itself through a link that trims 5 % of its DATA frames: seeded
+/// random messages (1 B to 38 KiB) to its own address, so both directions of every block
+/// work. Events = messages delivered; commands = messages sent.
+fn run_nic<T: nt_hdl::nic::NicTop>(
+    top: T,
+    block: &'static str,
+    cycles: u64,
+    seed: u64,
+    opts: &RunOptions,
+) -> Result<(RunSummary, Option<PortRecorder>), String> {
+    use crate::link::{Link, LinkCfg};
+    use crate::nic_sim::{AppMsg, NicConfig, NicSim};
+    use rand::{Rng, SeedableRng};
+    let mut cfg = NicConfig::new(0x0200_0000_000a, 0x0a00_0001);
+    cfg.switch_mac = cfg.mac;
+    cfg.timeout = 4000;
+    cfg.rx_timeout = 4000 * 8;
+    let mut nic = NicSim::new(top, cfg.clone())?;
+    open_outputs(nic.kernel_mut(), opts).map_err(|e| e.to_string())?;
+    let mut link = Link::new(
+        LinkCfg {
+            chop: 0.05,
+            ..LinkCfg::ideal(40)
+        },
+        seed,
+    )?;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut t = 0u64;
+    while t < cycles {
+        let len = match rng.gen_range(0..3) {
+            0 => rng.gen_range(1..=64),
+            1 => rng.gen_range(65..=4096),
+            _ => rng.gen_range(4097..=38912),
+        };
+        nic.send(AppMsg {
+            cycle: t,
+            dst_ip: cfg.ip,
+            dst_port: rng.gen_range(1..100),
+            src_port: rng.gen_range(1000..1100),
+            payload: (0..len).map(|_| rng.gen()).collect(),
+        });
+        t += rng.gen_range(10..(len as u64 / 4).max(20));
+    }
+    let t0 = Instant::now();
+    let mut seen = 0;
+    for _ in 0..cycles {
+        let now = nic.cycle();
+        progress(block, now, cycles, t0);
+        for p in link.arrivals(now) {
+            nic.push_rx(p);
+        }
+        nic.step()?;
+        while seen < nic.tx_frames.len() {
+            link.send(&nic.tx_frames[seen]);
+            seen += 1;
+        }
+    }
+    let k = nic.kernel_mut();
+    k.finish().map_err(|e| e.to_string())?;
+    let rec = k.take_port_record();
+    Ok((
+        RunSummary {
+            block,
+            cycles,
+            seed,
+            events: nic.delivered.len() as u64,
+            commands: nic.outcomes.len() as u64,
+            seconds: t0.elapsed().as_secs_f64(),
+        },
+        rec,
+    ))
 }

@@ -288,3 +288,110 @@ fn bad_input_gets_a_clear_error_not_a_panic() {
         assert!(err.contains(want), "{args:?}: expected {want:?} in: {err}");
     }
 }
+
+/// `ntsim nic` end to end: host A sends three messages (no input capture, so nobody
+/// answers and they are given up); A's capture is host B's input, and B delivers each
+/// message exactly as sent (and, since A retransmitted, again per retransmitted copy
+/// that completes: B cannot know A never heard its ACKs). B's capture (its ACKs) and
+/// A's dissect cleanly with tshark, IPv4 checksums validated.
+#[test]
+fn nic_runs_from_captures_and_message_files() {
+    let d = tmp("nic");
+    std::fs::write(
+        d.join("msgs.jsonl"),
+        concat!(
+            "{\"cycle\": 0, \"dst_ip\": \"10.0.0.2\", \"dst_port\": 80, \"src_port\": 1000, \"payload_text\": \"hello nanoTransport\"}\n",
+            "{\"cycle\": 100, \"dst_ip\": \"10.0.0.2\", \"dst_port\": 81, \"src_port\": 1001, \"len\": 3000}\n",
+            "\n",
+            "{\"cycle\": 200, \"dst_ip\": \"10.0.0.2\", \"dst_port\": 82, \"src_port\": 1002, \"payload_hex\": \"00ff10\"}\n",
+        ),
+    )
+    .unwrap();
+    let common = ["--timeout-cycles", "3000", "--retries", "2"];
+    for program in ["ndp", "homa", "homatr"] {
+        let mut a = vec!["nic", "--program", program, "--ip", "10.0.0.1", "--mac", "02:00:00:00:00:0a"];
+        a.extend(["--switch-mac", "02:00:00:00:00:0b", "--send", "msgs.jsonl", "--out", "a.pcap", "--delivered", "a.jsonl"]);
+        a.extend(common);
+        let o = ntsim(&a, &d);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{program} A: {out}{err}");
+        assert!(out.contains("3 of 3 sent messages resolved (0 delivered, 3 given up"), "{out}");
+        let aj = std::fs::read_to_string(d.join("a.jsonl")).unwrap();
+        assert_eq!(aj.matches("\"outcome\":\"gave_up\"").count(), 3, "{aj}");
+
+        let mut b = vec!["nic", "--program", program, "--ip", "10.0.0.2", "--mac", "02:00:00:00:00:0b"];
+        b.extend(["--switch-mac", "02:00:00:00:00:0a", "--in", "a.pcap", "--out", "b.pcap", "--delivered", "b.jsonl"]);
+        b.extend(common);
+        let o = ntsim(&b, &d);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{program} B: {out}{err}");
+        let bj = std::fs::read_to_string(d.join("b.jsonl")).unwrap();
+        let hello = "\"payload_hex\":\"68656c6c6f206e616e6f5472616e73706f7274\"";
+        assert!(bj.contains(hello), "{program}: {bj}");
+        assert!(bj.contains("\"len\":3000") && bj.contains("\"payload_hex\":\"00ff10\""));
+        assert!(bj.lines().all(|l| l.contains("\"src_ip\":\"10.0.0.1\"")));
+
+        let tshark = nt_sim::verilator::which("tshark").expect("tshark is not installed: run scripts/setup.sh");
+        for cap in ["a.pcap", "b.pcap"] {
+            let t = Command::new(&tshark)
+                .args(["-n", "-o", "ip.check_checksum:TRUE", "-V", "-r", cap])
+                .current_dir(&d)
+                .output()
+                .expect("tshark");
+            let s = String::from_utf8_lossy(&t.stdout);
+            assert!(t.status.success(), "tshark on {cap}");
+            assert!(s.contains("[Header checksum status: Good]"), "{program} {cap}");
+            for bad in ["Malformed", "[Bad", "incorrect", "Expert Info (Error"] {
+                assert!(!s.contains(bad), "{program} {cap}: tshark reports {bad:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn nic_bad_input_gets_a_clear_error_not_a_panic() {
+    let d = tmp("nic-bad");
+    std::fs::write(d.join("junk.pcap"), b"this is not a capture").unwrap();
+    std::fs::write(d.join("bad.jsonl"), "{\"cycle\": 0, \"dst_ip\": \"10.0.0.2\"}\n").unwrap();
+    std::fs::write(
+        d.join("both.jsonl"),
+        "{\"cycle\": 0, \"dst_ip\": \"10.0.0.2\", \"dst_port\": 1, \"src_port\": 2, \"len\": 5, \"payload_text\": \"x\"}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("big.jsonl"),
+        "{\"cycle\": 0, \"dst_ip\": \"10.0.0.2\", \"dst_port\": 1, \"src_port\": 2, \"len\": 40000}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("ip.jsonl"),
+        "{\"cycle\": 0, \"dst_ip\": \"10.0.0.300\", \"dst_port\": 1, \"src_port\": 2, \"len\": 4}\n",
+    )
+    .unwrap();
+    let base = ["nic", "--ip", "10.0.0.1", "--mac", "02:00:00:00:00:0a", "--out", "o.pcap"];
+    let cases: &[(&[&str], &str)] = &[
+        (&["--program", "tcp"], "unknown program"),
+        (&["--in", "missing.pcap"], "missing.pcap"),
+        (&["--in", "junk.pcap"], "junk.pcap"),
+        (&["--send", "bad.jsonl"], "bad.jsonl:1"),
+        (&["--send", "both.jsonl"], "exactly one of"),
+        (&["--send", "big.jsonl"], "length must be"),
+        (&["--send", "ip.jsonl"], "bad IPv4 address"),
+        (&["--rtt-pkts", "0"], "rtt_pkts"),
+        (&["--timeout-cycles", "10"], "timeout"),
+        (&["--rx-timeout-cycles", "100"], "rx_timeout"),
+        (&["--switch-mac", "zz"], "bad MAC address"),
+        (&["--max-cycles", "0"], "--max-cycles"),
+    ];
+    for (extra, want) in cases {
+        let mut args: Vec<&str> = base.to_vec();
+        args.extend_from_slice(extra);
+        let o = ntsim(&args, &d);
+        let (out, err) = text(&o);
+        assert!(!o.status.success(), "{args:?} succeeded: {out}");
+        assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+        assert!(err.contains(want), "{args:?}: expected {want:?} in: {err}");
+    }
+    let o = ntsim(&["nic", "--ip", "1.2.3", "--mac", "02:00:00:00:00:0a", "--out", "o.pcap"], &d);
+    assert!(text(&o).1.contains("bad IPv4 address"));
+}

@@ -5,6 +5,8 @@ pub mod deparser_model;
 pub mod packetization_model;
 pub mod parser_model;
 pub mod pktgen_model;
+pub mod program_model;
+pub mod prisched_model;
 pub mod reassembly_model;
 pub mod statereg_model;
 pub mod stream;

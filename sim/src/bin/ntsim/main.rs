@@ -65,6 +65,53 @@ enum Cmd {
     Budget,
     /// List the blocks.
     Blocks,
+    /// Run one NIC from packet captures: frames from IN.pcap enter MAC RX at their
+    /// timestamps (1 ns = 1 cycle), messages from MSGS.jsonl enter the application port;
+    /// every transmitted frame goes to OUT.pcap, delivered messages and outcomes to
+    /// OUT.jsonl.
+    Nic {
+        /// Transport program.
+        #[arg(long, default_value = "ndp")]
+        program: String,
+        /// This host's IPv4 address.
+        #[arg(long)]
+        ip: String,
+        /// This host's MAC address.
+        #[arg(long)]
+        mac: String,
+        /// The next hop's (switch's) MAC address.
+        #[arg(long, default_value = "02:00:00:00:00:fe")]
+        switch_mac: String,
+        /// Initial credit of a message in packets (the BDP).
+        #[arg(long, default_value_t = 10)]
+        rtt_pkts: u8,
+        /// Retransmission timeout in cycles.
+        #[arg(long, default_value_t = 22_400)]
+        timeout_cycles: u32,
+        /// Timeouts without progress before a message is given up.
+        #[arg(long, default_value_t = 5)]
+        retries: u8,
+        /// Receive inactivity timeout in cycles (default: timeout x (retries + 2)).
+        #[arg(long)]
+        rx_timeout_cycles: Option<u32>,
+        /// Cycles between paced PULLs.
+        #[arg(long, default_value_t = 136)]
+        pull_gap: u16,
+        #[arg(long = "in")]
+        input: Option<PathBuf>,
+        #[arg(long = "out")]
+        output: PathBuf,
+        #[arg(long)]
+        send: Option<PathBuf>,
+        #[arg(long)]
+        delivered: Option<PathBuf>,
+        /// Quiet cycles after the last activity that end the run.
+        #[arg(long, default_value_t = 2_000)]
+        quiet_cycles: u64,
+        /// Hard limit on the run.
+        #[arg(long, default_value_t = 5_000_000)]
+        max_cycles: u64,
+    },
 }
 
 fn main() -> ExitCode {
@@ -91,6 +138,47 @@ fn main() -> ExitCode {
         Cmd::Budget => nt_sim::budget::all_budgets().map(|b| {
             print!("{}", nt_sim::budget::format_budgets(&b));
         }),
+        Cmd::Nic {
+            program,
+            ip,
+            mac,
+            switch_mac,
+            rtt_pkts,
+            timeout_cycles,
+            retries,
+            rx_timeout_cycles,
+            pull_gap,
+            input,
+            output,
+            send,
+            delivered,
+            quiet_cycles,
+            max_cycles,
+        } => (|| {
+            use nt_sim::nic_cli::{parse_ip, parse_mac, run, NicArgs};
+            let mut cfg = nt_sim::nic_sim::NicConfig::new(parse_mac(&mac)?, parse_ip(&ip)?);
+            cfg.switch_mac = parse_mac(&switch_mac)?;
+            cfg.rtt_pkts = rtt_pkts;
+            cfg.timeout = timeout_cycles;
+            cfg.max_retries = retries;
+            cfg.rx_timeout = match rx_timeout_cycles {
+                Some(t) => t,
+                None => timeout_cycles.saturating_mul(retries as u32 + 2),
+            };
+            cfg.pull_gap = pull_gap;
+            let s = run(&NicArgs {
+                program,
+                cfg,
+                input,
+                output,
+                send,
+                delivered,
+                quiet_cycles,
+                max_cycles,
+            })?;
+            print!("{s}");
+            Ok(())
+        })(),
         Cmd::Blocks => {
             for b in nt_hdl::registry::blocks() {
                 let bench = b.name.starts_with("timer")

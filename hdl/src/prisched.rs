@@ -1,0 +1,1272 @@
+//! Priority-scheduler extern (thesis §3.2.2 and §3.3.4): [`ENTRIES`] = 16 register entries
+//! compared at once, returning the highest-priority entry that satisfies a predicate, with
+//! an overflow FIFO of [`FIFO_DEPTH`] = 16 pending entries behind them. Homa uses it to pick
+//! the message to grant (SRPT: the fewest remaining bytes first) and to rank it against the
+//! overcommitment degree.
+//!
+//! ```text
+//!  cmd: valid op id prio a b   ┌────────────────────────────────┐     query: valid pred q
+//!  ───────────────────────────►│ 16 entries: valid id prio a b  │            │
+//!  ◄── ready (low while the    └──▲──────────────┬──────────────┘            ▼
+//!      FIFO head is popped)       │ pop          │ UPSERT, no     stage 1 (cycle t): predicate
+//!                              ┌──┴──────────────▼──┐ free entry  per entry, comparison tree,
+//!  live[N], newer[N]: an       │ overflow FIFO, 16  │             snapshot of (valid,prio,id)
+//!  outdated head is discarded  │ (id, prio, a, b)   │             stage 2 (t+1): rank, count
+//!                              └────────────────────┘             resp (t+2)
+//! ```
+//!
+//! # Entries
+//! Each register entry holds `valid`, `id` (`A` bits), `prio`, `a`, `b` (16 bits each),
+//! and the flags `a > b` and `a != b`, evaluated once when the entry is written (so the
+//! query compares only `a < q` per entry).
+//! Entries are ordered by `(prio, id)`: a LOWER `prio` is a HIGHER priority, ties go to
+//! the lower id. A valid id is in at most one entry. A bitmap `live[N]` says which ids are
+//! live (upserted and not removed since).
+//!
+//! # Interface
+//! * `cmd` (ready/valid; `op`, `id`, `prio`, `a`, `b`), one command per cycle:
+//!   * [`OP_UPSERT`]: if `id` is in an entry, its `prio`/`a`/`b` are replaced; otherwise it
+//!     is inserted into the lowest-numbered free entry; if no entry is free, the snapshot
+//!     `(id, prio, a, b)` is pushed into the overflow FIFO (`stat.overflowed`), or, when the
+//!     FIFO is full, dropped (`stat.fifo_drops`). Either way `id` is marked live.
+//!   * [`OP_REMOVE`]: clears `id`'s entry if there is one (otherwise `stat.remove_miss`;
+//!     not an error) and marks `id` not live.
+//!   * Op codes 0 and 3, and any `id >= N`, are consumed with no effect and counted in
+//!     `stat.bad_cmds`.
+//!   * `ready` is low exactly in the cycles in which the FIFO head is popped (below). It
+//!     is computed from registers only (no path from `cmd.valid`).
+//! * Promotion (background, priority over `cmd`): the FIFO head is popped when the FIFO is
+//!   not empty and an entry is free, or the head's id already has an entry (an update needs
+//!   no free entry), or the head is outdated. A popped head is applied as an UPSERT
+//!   (`stat.promoted`) if its id is still live and its entry has not been updated by a
+//!   command since the snapshot was queued; otherwise it is discarded (`stat.stale`). A
+//!   head that needs a free entry while all 16 are valid waits (and `ready` stays high).
+//!   FIFO entries are snapshots in arrival order: an id upserted twice while the entries
+//!   are full has two snapshots queued, and the newer one, popped later, updates the entry
+//!   the older one created. An UPSERT command that updates an entry in place (its id is in
+//!   the registers) is newer than every snapshot of that id still queued; a bitmap
+//!   `newer[N]` (set by such an update, cleared by REMOVE) discards those snapshots so that
+//!   they never roll the entry back. A REMOVE followed by an UPSERT that is queued lets
+//!   older snapshots of the id, live again, through first; the newer snapshot follows them
+//!   in FIFO order, so the entry ends with the newest values (unless the FIFO was full and
+//!   the newest snapshot was dropped). Promotion is the only way into a free entry while
+//!   the FIFO is not empty, so queued ids keep their order.
+//! * `query` (`valid`, `pred`, `q`; `ready` always high): predicates [`PRED_ANY`] (every
+//!   valid entry), [`PRED_A_GT_B`] (`a > b`), [`PRED_A_NE_B`] (`a != b`), [`PRED_A_LT_Q`]
+//!   (`a < q`).
+//! * `resp` (no backpressure): `valid`; `found`; the best entry satisfying the predicate,
+//!   lowest `(prio, id)`: `id`, `prio`, `a`, `b`; `rank` = the number of valid entries
+//!   ordered strictly before it by `(prio, id)` regardless of the predicate; `count` = the
+//!   number of valid entries. `id`/`prio`/`a`/`b`/`rank` are 0 when not found; `count` is
+//!   reported whenever `valid`; every field is 0 when `valid` is low.
+//! * `stat`: wrapping 32-bit counters `upserts` (UPSERT commands, not promotions),
+//!   `removes` (REMOVE commands, misses included), `remove_miss`, `overflowed`,
+//!   `fifo_drops`, `stale`, `promoted`, `bad_cmds`, `queries`; levels `count` (valid
+//!   entries) and `fifo_level`.
+//! * `reset`: synchronous; empties the entries, the FIFO, the bitmaps and the response
+//!   pipeline and clears the counters. A command or query in a reset cycle is discarded.
+//!
+//! # Timing
+//! * A command accepted in cycle `t` changes the state at the end of `t`: a query accepted
+//!   in `t+1` sees it. A snapshot queued in `t` can be promoted from `t+1` on.
+//! * A query accepted in cycle `t` sees the entries as of the start of `t` (commands of
+//!   earlier cycles, not one accepted in `t`). Its response, `found`/`id`/`prio`/`a`/`b`
+//!   *and* `rank`/`count`, describes that state and is on `resp` in cycle `t+2`: stage 1
+//!   (cycle `t`) evaluates the predicate of every entry and a 4-level comparison tree and
+//!   registers the winner, the entry count and a snapshot of every entry's
+//!   `(valid, prio, id)`; stage 2 (`t+1`) compares the winner with the snapshot and counts
+//!   the entries before it.
+//! * Throughput: one command per cycle (except in cycles that pop the FIFO) and one query
+//!   per cycle.
+//!
+//! # Parameters
+//! * `A`: id bits; `N = 2^A` ids (`1 <= A <= 10`). Ids on the 16-bit `cmd.id` port that are
+//!   `>= N` are bad commands. With `N <= 16` every id fits in the registers, so the FIFO
+//!   is never used.
+use crate::fifo::Fifo;
+use rust_hdl::prelude::*;
+
+/// Register entries compared at once.
+pub const ENTRIES: usize = 16;
+/// Overflow FIFO depth (pending snapshots).
+pub const FIFO_DEPTH: usize = 16;
+/// Insert or update an entry.
+pub const OP_UPSERT: u64 = 1;
+/// Remove an entry.
+pub const OP_REMOVE: u64 = 2;
+/// Every valid entry.
+pub const PRED_ANY: u64 = 0;
+/// Entries with `a > b`.
+pub const PRED_A_GT_B: u64 = 1;
+/// Entries with `a != b`.
+pub const PRED_A_NE_B: u64 = 2;
+/// Entries with `a < q`.
+pub const PRED_A_LT_Q: u64 = 3;
+/// Cycles from an accepted query to its response.
+pub const RESP_LATENCY: u64 = 2;
+
+// The HDL indexes arrays with literal expressions (`15 + i`, `29 - 2 * j`): the comparison
+// tree is a heap of 31 nodes over 16 leaves, and the FIFO has 2^4 entries.
+const _: () = assert!(ENTRIES == 16 && FIFO_DEPTH == 1 << 4);
+
+/// A queued UPSERT: the command's fields as they arrived.
+#[derive(Clone, Copy, Debug, PartialEq, Default, LogicStruct)]
+pub struct PsSnapshot {
+    pub id: Bits<16>,
+    pub prio: Bits<16>,
+    pub a: Bits<16>,
+    pub b: Bits<16>,
+}
+
+/// Commands (ready/valid).
+#[derive(LogicInterface, Default)]
+pub struct PsCmd {
+    pub valid: Signal<In, bool>,
+    pub ready: Signal<Out, bool>,
+    /// [`OP_UPSERT`] or [`OP_REMOVE`]; 0 and 3 are bad commands.
+    pub op: Signal<In, Bits<2>>,
+    pub id: Signal<In, Bits<16>>,
+    pub prio: Signal<In, Bits<16>>,
+    pub a: Signal<In, Bits<16>>,
+    pub b: Signal<In, Bits<16>>,
+}
+
+/// Queries (`ready` always high).
+#[derive(LogicInterface, Default)]
+pub struct PsQuery {
+    pub valid: Signal<In, bool>,
+    pub ready: Signal<Out, bool>,
+    /// [`PRED_ANY`], [`PRED_A_GT_B`], [`PRED_A_NE_B`] or [`PRED_A_LT_Q`].
+    pub pred: Signal<In, Bits<2>>,
+    /// The bound of [`PRED_A_LT_Q`].
+    pub q: Signal<In, Bits<16>>,
+}
+
+/// A query's answer, [`RESP_LATENCY`] cycles after it.
+#[derive(LogicInterface, Default)]
+pub struct PsResp {
+    pub valid: Signal<Out, bool>,
+    pub found: Signal<Out, bool>,
+    pub id: Signal<Out, Bits<16>>,
+    pub prio: Signal<Out, Bits<16>>,
+    pub a: Signal<Out, Bits<16>>,
+    pub b: Signal<Out, Bits<16>>,
+    /// Valid entries ordered strictly before the winner by `(prio, id)`.
+    pub rank: Signal<Out, Bits<8>>,
+    /// Valid entries.
+    pub count: Signal<Out, Bits<8>>,
+}
+
+/// Counters (wrapping) and levels.
+#[derive(LogicInterface, Default)]
+pub struct PsStat {
+    pub upserts: Signal<Out, Bits<32>>,
+    pub removes: Signal<Out, Bits<32>>,
+    pub remove_miss: Signal<Out, Bits<32>>,
+    pub overflowed: Signal<Out, Bits<32>>,
+    pub fifo_drops: Signal<Out, Bits<32>>,
+    pub stale: Signal<Out, Bits<32>>,
+    pub promoted: Signal<Out, Bits<32>>,
+    pub bad_cmds: Signal<Out, Bits<32>>,
+    pub queries: Signal<Out, Bits<32>>,
+    /// Valid entries.
+    pub count: Signal<Out, Bits<8>>,
+    /// Snapshots in the overflow FIFO.
+    pub fifo_level: Signal<Out, Bits<8>>,
+}
+
+/// The priority scheduler over `N = 2^A` message ids. See the module documentation.
+#[derive(LogicBlock)]
+pub struct PrioSched<const A: usize, const N: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, bool>,
+    pub cmd: PsCmd,
+    pub query: PsQuery,
+    pub resp: PsResp,
+    pub stat: PsStat,
+
+    // entries
+    ent_valid: [DFF<bool>; ENTRIES],
+    ent_id: [DFF<Bits<A>>; ENTRIES],
+    ent_prio: [DFF<Bits<16>>; ENTRIES],
+    ent_a: [DFF<Bits<16>>; ENTRIES],
+    ent_b: [DFF<Bits<16>>; ENTRIES],
+    /// `a > b` and `a != b` of each entry, computed once when it is written.
+    ent_a_gt_b: [DFF<bool>; ENTRIES],
+    ent_a_ne_b: [DFF<bool>; ENTRIES],
+    /// Valid entries, 0..=16.
+    used: DFF<Bits<5>>,
+    /// Ids upserted and not removed since.
+    live: DFF<Bits<N>>,
+    /// Ids whose entry a command updated in place since they were last removed: every
+    /// queued snapshot of them is older than the entry.
+    newer: DFF<Bits<N>>,
+    overflow: Fifo<PsSnapshot, 4, 5>,
+
+    // query stage 1 (the winner, the count and a snapshot of the entries' keys)
+    s1_valid: DFF<bool>,
+    s1_found: DFF<bool>,
+    s1_id: DFF<Bits<A>>,
+    s1_prio: DFF<Bits<16>>,
+    s1_a: DFF<Bits<16>>,
+    s1_b: DFF<Bits<16>>,
+    s1_count: DFF<Bits<5>>,
+    key_valid: [DFF<bool>; ENTRIES],
+    key_prio: [DFF<Bits<16>>; ENTRIES],
+    key_id: [DFF<Bits<A>>; ENTRIES],
+    // query stage 2 (the response)
+    s2_valid: DFF<bool>,
+    s2_found: DFF<bool>,
+    s2_id: DFF<Bits<16>>,
+    s2_prio: DFF<Bits<16>>,
+    s2_a: DFF<Bits<16>>,
+    s2_b: DFF<Bits<16>>,
+    s2_rank: DFF<Bits<8>>,
+    s2_count: DFF<Bits<8>>,
+
+    // counters
+    n_upserts: DFF<Bits<32>>,
+    n_removes: DFF<Bits<32>>,
+    n_remove_miss: DFF<Bits<32>>,
+    n_overflowed: DFF<Bits<32>>,
+    n_fifo_drops: DFF<Bits<32>>,
+    n_stale: DFF<Bits<32>>,
+    n_promoted: DFF<Bits<32>>,
+    n_bad_cmds: DFF<Bits<32>>,
+    n_queries: DFF<Bits<32>>,
+
+    // command side
+    any_free: Signal<Local, bool>,
+    promote: Signal<Local, bool>,
+    take: Signal<Local, bool>,
+    cmd_idx: Signal<Local, Bits<A>>,
+    cmd_legal: Signal<Local, bool>,
+    cmd_upsert: Signal<Local, bool>,
+    fifo_head_id: Signal<Local, Bits<16>>,
+    head_idx: Signal<Local, Bits<A>>,
+    head_fresh: Signal<Local, bool>,
+    src_idx: Signal<Local, Bits<A>>,
+    src_prio: Signal<Local, Bits<16>>,
+    src_a: Signal<Local, Bits<16>>,
+    src_b: Signal<Local, Bits<16>>,
+    src_a_gt_b: Signal<Local, bool>,
+    src_a_ne_b: Signal<Local, bool>,
+    do_upsert: Signal<Local, bool>,
+    do_remove: Signal<Local, bool>,
+    head_hit: Signal<Local, bool>,
+    cmd_hit: Signal<Local, bool>,
+    hit: Signal<Local, bool>,
+    free_slot: Signal<Local, Bits<4>>,
+    fifo_full: Signal<Local, bool>,
+    to_fifo: Signal<Local, bool>,
+    to_drop: Signal<Local, bool>,
+    push_snap: Signal<Local, PsSnapshot>,
+    // query side: the comparison tree as a heap (node k's children are 2k+1 and 2k+2,
+    // leaves 15..30 are the entries), the winner's a/b, the rank
+    t_match: [Signal<Local, bool>; 31],
+    t_slot: [Signal<Local, Bits<4>>; 31],
+    t_prio: [Signal<Local, Bits<16>>; 31],
+    t_id: [Signal<Local, Bits<A>>; 31],
+    win_a: Signal<Local, Bits<16>>,
+    win_b: Signal<Local, Bits<16>>,
+    rank_acc: Signal<Local, Bits<5>>,
+
+    // constants
+    slot_code: [Constant<Bits<4>>; ENTRIES],
+    n_ids: Constant<Bits<16>>,
+    entries_5: Constant<Bits<5>>,
+    fifo_depth_5: Constant<Bits<5>>,
+    one_5: Constant<Bits<5>>,
+    zero_5: Constant<Bits<5>>,
+    zero_4: Constant<Bits<4>>,
+    zero_a: Constant<Bits<A>>,
+    zero_8: Constant<Bits<8>>,
+    zero_16: Constant<Bits<16>>,
+    one_32: Constant<Bits<32>>,
+    zero_32: Constant<Bits<32>>,
+    one_n: Constant<Bits<N>>,
+    zero_n: Constant<Bits<N>>,
+    op_upsert: Constant<Bits<2>>,
+    op_remove: Constant<Bits<2>>,
+    pred_a_gt_b: Constant<Bits<2>>,
+    pred_a_ne_b: Constant<Bits<2>>,
+    pred_a_lt_q: Constant<Bits<2>>,
+}
+
+impl<const A: usize, const N: usize> PrioSched<A, N> {
+    /// Builds an empty scheduler over `N = 2^A` ids.
+    ///
+    /// Panics unless `1 <= A <= 10` and `N == 2^A`.
+    pub fn new() -> Self {
+        assert!(
+            (1..=10).contains(&A),
+            "priority scheduler id bits A={A} must be 1..=10"
+        );
+        assert_eq!(
+            N,
+            1usize << A,
+            "priority scheduler ids N={N} must equal 2^A = {}",
+            1usize << A
+        );
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            cmd: Default::default(),
+            query: Default::default(),
+            resp: Default::default(),
+            stat: Default::default(),
+            ent_valid: std::array::from_fn(|_| Default::default()),
+            ent_id: std::array::from_fn(|_| Default::default()),
+            ent_prio: std::array::from_fn(|_| Default::default()),
+            ent_a: std::array::from_fn(|_| Default::default()),
+            ent_b: std::array::from_fn(|_| Default::default()),
+            ent_a_gt_b: std::array::from_fn(|_| Default::default()),
+            ent_a_ne_b: std::array::from_fn(|_| Default::default()),
+            used: Default::default(),
+            live: Default::default(),
+            newer: Default::default(),
+            overflow: Default::default(),
+            s1_valid: Default::default(),
+            s1_found: Default::default(),
+            s1_id: Default::default(),
+            s1_prio: Default::default(),
+            s1_a: Default::default(),
+            s1_b: Default::default(),
+            s1_count: Default::default(),
+            key_valid: std::array::from_fn(|_| Default::default()),
+            key_prio: std::array::from_fn(|_| Default::default()),
+            key_id: std::array::from_fn(|_| Default::default()),
+            s2_valid: Default::default(),
+            s2_found: Default::default(),
+            s2_id: Default::default(),
+            s2_prio: Default::default(),
+            s2_a: Default::default(),
+            s2_b: Default::default(),
+            s2_rank: Default::default(),
+            s2_count: Default::default(),
+            n_upserts: Default::default(),
+            n_removes: Default::default(),
+            n_remove_miss: Default::default(),
+            n_overflowed: Default::default(),
+            n_fifo_drops: Default::default(),
+            n_stale: Default::default(),
+            n_promoted: Default::default(),
+            n_bad_cmds: Default::default(),
+            n_queries: Default::default(),
+            any_free: Default::default(),
+            promote: Default::default(),
+            take: Default::default(),
+            cmd_idx: Default::default(),
+            cmd_legal: Default::default(),
+            cmd_upsert: Default::default(),
+            fifo_head_id: Default::default(),
+            head_idx: Default::default(),
+            head_fresh: Default::default(),
+            src_idx: Default::default(),
+            src_prio: Default::default(),
+            src_a: Default::default(),
+            src_b: Default::default(),
+            src_a_gt_b: Default::default(),
+            src_a_ne_b: Default::default(),
+            do_upsert: Default::default(),
+            do_remove: Default::default(),
+            head_hit: Default::default(),
+            cmd_hit: Default::default(),
+            hit: Default::default(),
+            free_slot: Default::default(),
+            fifo_full: Default::default(),
+            to_fifo: Default::default(),
+            to_drop: Default::default(),
+            push_snap: Default::default(),
+            t_match: std::array::from_fn(|_| Default::default()),
+            t_slot: std::array::from_fn(|_| Default::default()),
+            t_prio: std::array::from_fn(|_| Default::default()),
+            t_id: std::array::from_fn(|_| Default::default()),
+            win_a: Default::default(),
+            win_b: Default::default(),
+            rank_acc: Default::default(),
+            slot_code: std::array::from_fn(|i| Constant::new((i as u64).into())),
+            n_ids: Constant::new((N as u64).into()),
+            entries_5: Constant::new((ENTRIES as u64).into()),
+            fifo_depth_5: Constant::new((FIFO_DEPTH as u64).into()),
+            one_5: Constant::new(1.into()),
+            zero_5: Constant::new(0.into()),
+            zero_4: Constant::new(0.into()),
+            zero_a: Constant::new(0.into()),
+            zero_8: Constant::new(0.into()),
+            zero_16: Constant::new(0.into()),
+            one_32: Constant::new(1.into()),
+            zero_32: Constant::new(0.into()),
+            one_n: Constant::new(1.into()),
+            zero_n: Constant::new(0.into()),
+            op_upsert: Constant::new(OP_UPSERT.into()),
+            op_remove: Constant::new(OP_REMOVE.into()),
+            pred_a_gt_b: Constant::new(PRED_A_GT_B.into()),
+            pred_a_ne_b: Constant::new(PRED_A_NE_B.into()),
+            pred_a_lt_q: Constant::new(PRED_A_LT_Q.into()),
+        }
+    }
+}
+
+impl<const A: usize, const N: usize> Default for PrioSched<A, N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// 16 message ids.
+pub type PrioSched16 = PrioSched<4, 16>;
+/// 128 message ids.
+pub type PrioSched128 = PrioSched<7, 128>;
+
+impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            used,
+            live,
+            newer,
+            s1_valid,
+            s1_found,
+            s1_id,
+            s1_prio,
+            s1_a,
+            s1_b,
+            s1_count,
+            s2_valid,
+            s2_found,
+            s2_id,
+            s2_prio,
+            s2_a,
+            s2_b,
+            s2_rank,
+            s2_count,
+            n_upserts,
+            n_removes,
+            n_remove_miss,
+            n_overflowed,
+            n_fifo_drops,
+            n_stale,
+            n_promoted,
+            n_bad_cmds,
+            n_queries
+        );
+        for i in 0..ENTRIES {
+            self.ent_valid[i].clock.next = self.clock.val();
+            self.ent_id[i].clock.next = self.clock.val();
+            self.ent_prio[i].clock.next = self.clock.val();
+            self.ent_a[i].clock.next = self.clock.val();
+            self.ent_b[i].clock.next = self.clock.val();
+            self.ent_a_gt_b[i].clock.next = self.clock.val();
+            self.ent_a_ne_b[i].clock.next = self.clock.val();
+            self.key_valid[i].clock.next = self.clock.val();
+            self.key_prio[i].clock.next = self.clock.val();
+            self.key_id[i].clock.next = self.clock.val();
+            self.ent_valid[i].d.next = self.ent_valid[i].q.val();
+            self.ent_id[i].d.next = self.ent_id[i].q.val();
+            self.ent_prio[i].d.next = self.ent_prio[i].q.val();
+            self.ent_a[i].d.next = self.ent_a[i].q.val();
+            self.ent_b[i].d.next = self.ent_b[i].q.val();
+            self.ent_a_gt_b[i].d.next = self.ent_a_gt_b[i].q.val();
+            self.ent_a_ne_b[i].d.next = self.ent_a_ne_b[i].q.val();
+            // The query's snapshot of the entries' keys, for stage 2's rank.
+            self.key_valid[i].d.next = self.ent_valid[i].q.val();
+            self.key_prio[i].d.next = self.ent_prio[i].q.val();
+            self.key_id[i].d.next = self.ent_id[i].q.val();
+        }
+        self.overflow.clock.next = self.clock.val();
+        self.overflow.reset.next = self.reset.val();
+
+        // ---- Commands and promotion: one entry operation per cycle. ----
+        self.any_free.next = self.used.q.val() != self.entries_5.val();
+        // The FIFO holds 16-bit ids (all < N); its head is defined only while nonempty,
+        // and everything derived from it is gated by `promote`.
+        self.fifo_head_id.next = self.overflow.head.val().id;
+        self.head_idx.next = self.fifo_head_id.val().get_bits::<A>(0);
+        self.head_fresh.next = self.live.q.val().get_bit(self.head_idx.val().index())
+            & !self.newer.q.val().get_bit(self.head_idx.val().index());
+        self.head_hit.next = false;
+        for i in 0..ENTRIES {
+            if self.ent_valid[i].q.val() & (self.ent_id[i].q.val() == self.head_idx.val()) {
+                self.head_hit.next = true;
+            }
+        }
+        // The head is popped when it can be applied (an entry is free, or its id has one)
+        // or is to be discarded.
+        self.promote.next = self.overflow.nonempty.val()
+            & (self.any_free.val() | self.head_hit.val() | !self.head_fresh.val());
+        self.cmd.ready.next = !self.promote.val();
+        self.take.next = self.cmd.valid.val() & !self.promote.val();
+        self.cmd_idx.next = self.cmd.id.val().get_bits::<A>(0);
+        self.cmd_legal.next = (self.cmd.id.val() < self.n_ids.val())
+            & ((self.cmd.op.val() == self.op_upsert.val())
+                | (self.cmd.op.val() == self.op_remove.val()));
+        self.cmd_upsert.next =
+            self.take.val() & self.cmd_legal.val() & (self.cmd.op.val() == self.op_upsert.val());
+        self.do_remove.next =
+            self.take.val() & self.cmd_legal.val() & (self.cmd.op.val() == self.op_remove.val());
+        self.cmd_hit.next = false;
+        for i in 0..ENTRIES {
+            if self.ent_valid[i].q.val() & (self.ent_id[i].q.val() == self.cmd_idx.val()) {
+                self.cmd_hit.next = true;
+            }
+        }
+        self.do_upsert.next = (self.promote.val() & self.head_fresh.val()) | self.cmd_upsert.val();
+        if self.promote.val() {
+            self.src_idx.next = self.head_idx.val();
+            self.src_prio.next = self.overflow.head.val().prio;
+            self.src_a.next = self.overflow.head.val().a;
+            self.src_b.next = self.overflow.head.val().b;
+            self.hit.next = self.head_hit.val();
+        } else {
+            self.src_idx.next = self.cmd_idx.val();
+            self.src_prio.next = self.cmd.prio.val();
+            self.src_a.next = self.cmd.a.val();
+            self.src_b.next = self.cmd.b.val();
+            self.hit.next = self.cmd_hit.val();
+        }
+        // The two fixed predicates are evaluated once, on the write port.
+        self.src_a_gt_b.next = self.src_a.val() > self.src_b.val();
+        self.src_a_ne_b.next = self.src_a.val() != self.src_b.val();
+        // The lowest free entry.
+        self.free_slot.next = self.zero_4.val();
+        for j in 0..ENTRIES {
+            if !self.ent_valid[15 - j].q.val() {
+                self.free_slot.next = self.slot_code[15 - j].val();
+            }
+        }
+        for i in 0..ENTRIES {
+            if self.ent_valid[i].q.val() & (self.ent_id[i].q.val() == self.src_idx.val()) {
+                if self.do_upsert.val() {
+                    self.ent_prio[i].d.next = self.src_prio.val();
+                    self.ent_a[i].d.next = self.src_a.val();
+                    self.ent_b[i].d.next = self.src_b.val();
+                    self.ent_a_gt_b[i].d.next = self.src_a_gt_b.val();
+                    self.ent_a_ne_b[i].d.next = self.src_a_ne_b.val();
+                }
+                if self.do_remove.val() {
+                    self.ent_valid[i].d.next = false;
+                }
+            }
+            if self.do_upsert.val()
+                & !self.hit.val()
+                & self.any_free.val()
+                & (self.free_slot.val() == self.slot_code[i].val())
+            {
+                self.ent_valid[i].d.next = true;
+                self.ent_id[i].d.next = self.src_idx.val();
+                self.ent_prio[i].d.next = self.src_prio.val();
+                self.ent_a[i].d.next = self.src_a.val();
+                self.ent_b[i].d.next = self.src_b.val();
+                self.ent_a_gt_b[i].d.next = self.src_a_gt_b.val();
+                self.ent_a_ne_b[i].d.next = self.src_a_ne_b.val();
+            }
+        }
+        if self.do_upsert.val() & !self.hit.val() & self.any_free.val() {
+            self.used.d.next = self.used.q.val() + self.one_5.val();
+        }
+        if self.do_remove.val() & self.hit.val() {
+            self.used.d.next = self.used.q.val() - self.one_5.val();
+        }
+        // No entry free (so no promotion): the command's snapshot goes to the FIFO.
+        self.fifo_full.next = self.overflow.count.val() == self.fifo_depth_5.val();
+        self.to_fifo.next =
+            self.cmd_upsert.val() & !self.hit.val() & !self.any_free.val() & !self.fifo_full.val();
+        self.to_drop.next =
+            self.cmd_upsert.val() & !self.hit.val() & !self.any_free.val() & self.fifo_full.val();
+        self.push_snap.next.id = self.cmd.id.val();
+        self.push_snap.next.prio = self.cmd.prio.val();
+        self.push_snap.next.a = self.cmd.a.val();
+        self.push_snap.next.b = self.cmd.b.val();
+        self.overflow.push_data.next = self.push_snap.val();
+        self.overflow.push.next = self.to_fifo.val();
+        self.overflow.pop.next = self.promote.val();
+        // Liveness.
+        if self.cmd_upsert.val() {
+            self.live.d.next = self.live.q.val() | (self.one_n.val() << self.cmd_idx.val());
+            if self.hit.val() {
+                self.newer.d.next = self.newer.q.val() | (self.one_n.val() << self.cmd_idx.val());
+            }
+        }
+        if self.do_remove.val() {
+            self.live.d.next = self.live.q.val() & !(self.one_n.val() << self.cmd_idx.val());
+            self.newer.d.next = self.newer.q.val() & !(self.one_n.val() << self.cmd_idx.val());
+        }
+        // Counters.
+        if self.cmd_upsert.val() {
+            self.n_upserts.d.next = self.n_upserts.q.val() + self.one_32.val();
+        }
+        if self.do_remove.val() {
+            self.n_removes.d.next = self.n_removes.q.val() + self.one_32.val();
+        }
+        if self.do_remove.val() & !self.hit.val() {
+            self.n_remove_miss.d.next = self.n_remove_miss.q.val() + self.one_32.val();
+        }
+        if self.to_fifo.val() {
+            self.n_overflowed.d.next = self.n_overflowed.q.val() + self.one_32.val();
+        }
+        if self.to_drop.val() {
+            self.n_fifo_drops.d.next = self.n_fifo_drops.q.val() + self.one_32.val();
+        }
+        if self.promote.val() & !self.head_fresh.val() {
+            self.n_stale.d.next = self.n_stale.q.val() + self.one_32.val();
+        }
+        if self.promote.val() & self.head_fresh.val() {
+            self.n_promoted.d.next = self.n_promoted.q.val() + self.one_32.val();
+        }
+        if self.take.val() & !self.cmd_legal.val() {
+            self.n_bad_cmds.d.next = self.n_bad_cmds.q.val() + self.one_32.val();
+        }
+        if self.query.valid.val() {
+            self.n_queries.d.next = self.n_queries.q.val() + self.one_32.val();
+        }
+
+        // ---- Query stage 1: predicate per entry, comparison tree. ----
+        self.query.ready.next = true;
+        for i in 0..ENTRIES {
+            self.t_slot[15 + i].next = self.slot_code[i].val();
+            self.t_prio[15 + i].next = self.ent_prio[i].q.val();
+            self.t_id[15 + i].next = self.ent_id[i].q.val();
+            self.t_match[15 + i].next = self.ent_valid[i].q.val();
+            if self.query.pred.val() == self.pred_a_gt_b.val() {
+                self.t_match[15 + i].next = self.ent_valid[i].q.val() & self.ent_a_gt_b[i].q.val();
+            }
+            if self.query.pred.val() == self.pred_a_ne_b.val() {
+                self.t_match[15 + i].next = self.ent_valid[i].q.val() & self.ent_a_ne_b[i].q.val();
+            }
+            if self.query.pred.val() == self.pred_a_lt_q.val() {
+                self.t_match[15 + i].next =
+                    self.ent_valid[i].q.val() & (self.ent_a[i].q.val() < self.query.q.val());
+            }
+        }
+        // Node 14 - j from children 29 - 2j (left) and 30 - 2j (right), leaves first.
+        for j in 0..15 {
+            if self.t_match[29 - 2 * j].val()
+                & (!self.t_match[30 - 2 * j].val()
+                    | (self.t_prio[29 - 2 * j].val() < self.t_prio[30 - 2 * j].val())
+                    | ((self.t_prio[29 - 2 * j].val() == self.t_prio[30 - 2 * j].val())
+                        & (self.t_id[29 - 2 * j].val() < self.t_id[30 - 2 * j].val())))
+            {
+                self.t_slot[14 - j].next = self.t_slot[29 - 2 * j].val();
+                self.t_prio[14 - j].next = self.t_prio[29 - 2 * j].val();
+                self.t_id[14 - j].next = self.t_id[29 - 2 * j].val();
+            } else {
+                self.t_slot[14 - j].next = self.t_slot[30 - 2 * j].val();
+                self.t_prio[14 - j].next = self.t_prio[30 - 2 * j].val();
+                self.t_id[14 - j].next = self.t_id[30 - 2 * j].val();
+            }
+            self.t_match[14 - j].next =
+                self.t_match[29 - 2 * j].val() | self.t_match[30 - 2 * j].val();
+        }
+        // The winner's a and b: an OR of the one selected entry.
+        self.win_a.next = self.zero_16.val();
+        self.win_b.next = self.zero_16.val();
+        for i in 0..ENTRIES {
+            if self.t_slot[0].val() == self.slot_code[i].val() {
+                self.win_a.next = self.win_a.val() | self.ent_a[i].q.val();
+                self.win_b.next = self.win_b.val() | self.ent_b[i].q.val();
+            }
+        }
+        self.s1_valid.d.next = self.query.valid.val();
+        self.s1_found.d.next = self.query.valid.val() & self.t_match[0].val();
+        self.s1_id.d.next = self.zero_a.val();
+        self.s1_prio.d.next = self.zero_16.val();
+        self.s1_a.d.next = self.zero_16.val();
+        self.s1_b.d.next = self.zero_16.val();
+        if self.query.valid.val() & self.t_match[0].val() {
+            self.s1_id.d.next = self.t_id[0].val();
+            self.s1_prio.d.next = self.t_prio[0].val();
+            self.s1_a.d.next = self.win_a.val();
+            self.s1_b.d.next = self.win_b.val();
+        }
+        self.s1_count.d.next = self.zero_5.val();
+        if self.query.valid.val() {
+            self.s1_count.d.next = self.used.q.val();
+        }
+
+        // ---- Query stage 2: rank against the snapshot. ----
+        // Without a winner, (prio, id) = (0, 0) and nothing orders before it: rank 0.
+        self.rank_acc.next = self.zero_5.val();
+        for i in 0..ENTRIES {
+            if self.key_valid[i].q.val()
+                & ((self.key_prio[i].q.val() < self.s1_prio.q.val())
+                    | ((self.key_prio[i].q.val() == self.s1_prio.q.val())
+                        & (self.key_id[i].q.val() < self.s1_id.q.val())))
+            {
+                self.rank_acc.next = self.rank_acc.val() + self.one_5.val();
+            }
+        }
+        self.s2_valid.d.next = self.s1_valid.q.val();
+        self.s2_found.d.next = self.s1_found.q.val();
+        self.s2_id.d.next = bit_cast::<16, A>(self.s1_id.q.val());
+        self.s2_prio.d.next = self.s1_prio.q.val();
+        self.s2_a.d.next = self.s1_a.q.val();
+        self.s2_b.d.next = self.s1_b.q.val();
+        self.s2_rank.d.next = bit_cast::<8, 5>(self.rank_acc.val());
+        self.s2_count.d.next = bit_cast::<8, 5>(self.s1_count.q.val());
+
+        // ---- Outputs. ----
+        self.resp.valid.next = self.s2_valid.q.val();
+        self.resp.found.next = self.s2_found.q.val();
+        self.resp.id.next = self.s2_id.q.val();
+        self.resp.prio.next = self.s2_prio.q.val();
+        self.resp.a.next = self.s2_a.q.val();
+        self.resp.b.next = self.s2_b.q.val();
+        self.resp.rank.next = self.s2_rank.q.val();
+        self.resp.count.next = self.s2_count.q.val();
+        self.stat.upserts.next = self.n_upserts.q.val();
+        self.stat.removes.next = self.n_removes.q.val();
+        self.stat.remove_miss.next = self.n_remove_miss.q.val();
+        self.stat.overflowed.next = self.n_overflowed.q.val();
+        self.stat.fifo_drops.next = self.n_fifo_drops.q.val();
+        self.stat.stale.next = self.n_stale.q.val();
+        self.stat.promoted.next = self.n_promoted.q.val();
+        self.stat.bad_cmds.next = self.n_bad_cmds.q.val();
+        self.stat.queries.next = self.n_queries.q.val();
+        self.stat.count.next = bit_cast::<8, 5>(self.used.q.val());
+        self.stat.fifo_level.next = bit_cast::<8, 5>(self.overflow.count.val());
+
+        if self.reset.val() {
+            for i in 0..ENTRIES {
+                self.ent_valid[i].d.next = false;
+            }
+            self.used.d.next = self.zero_5.val();
+            self.live.d.next = self.zero_n.val();
+            self.newer.d.next = self.zero_n.val();
+            self.s1_valid.d.next = false;
+            self.s1_found.d.next = false;
+            self.s1_id.d.next = self.zero_a.val();
+            self.s1_prio.d.next = self.zero_16.val();
+            self.s1_a.d.next = self.zero_16.val();
+            self.s1_b.d.next = self.zero_16.val();
+            self.s1_count.d.next = self.zero_5.val();
+            self.s2_valid.d.next = false;
+            self.s2_found.d.next = false;
+            self.s2_id.d.next = self.zero_16.val();
+            self.s2_prio.d.next = self.zero_16.val();
+            self.s2_a.d.next = self.zero_16.val();
+            self.s2_b.d.next = self.zero_16.val();
+            self.s2_rank.d.next = self.zero_8.val();
+            self.s2_count.d.next = self.zero_8.val();
+            self.n_upserts.d.next = self.zero_32.val();
+            self.n_removes.d.next = self.zero_32.val();
+            self.n_remove_miss.d.next = self.zero_32.val();
+            self.n_overflowed.d.next = self.zero_32.val();
+            self.n_fifo_drops.d.next = self.zero_32.val();
+            self.n_stale.d.next = self.zero_32.val();
+            self.n_promoted.d.next = self.zero_32.val();
+            self.n_bad_cmds.d.next = self.zero_32.val();
+            self.n_queries.d.next = self.zero_32.val();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nt_sim::kernel::Kernel;
+
+    type Tb<const A: usize, const N: usize> = Kernel<PrioSched<A, N>>;
+
+    fn tb<const A: usize, const N: usize>() -> Tb<A, N> {
+        Kernel::with_clock(PrioSched::<A, N>::new(), |b| &mut b.clock).expect("kernel")
+    }
+
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    struct Resp {
+        found: bool,
+        id: u64,
+        prio: u64,
+        a: u64,
+        b: u64,
+        rank: u64,
+        count: u64,
+    }
+
+    fn found(id: u64, prio: u64, a: u64, b: u64, rank: u64, count: u64) -> Resp {
+        Resp {
+            found: true,
+            id,
+            prio,
+            a,
+            b,
+            rank,
+            count,
+        }
+    }
+
+    fn none(count: u64) -> Resp {
+        Resp {
+            count,
+            ..Resp::default()
+        }
+    }
+
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    struct Stat {
+        upserts: u64,
+        removes: u64,
+        remove_miss: u64,
+        overflowed: u64,
+        fifo_drops: u64,
+        stale: u64,
+        promoted: u64,
+        bad_cmds: u64,
+        queries: u64,
+        count: u64,
+        fifo_level: u64,
+    }
+
+    fn stat<const A: usize, const N: usize>(k: &mut Tb<A, N>) -> Stat {
+        k.settle().expect("settle");
+        let s = &k.uut().stat;
+        Stat {
+            upserts: s.upserts.val().to_u64(),
+            removes: s.removes.val().to_u64(),
+            remove_miss: s.remove_miss.val().to_u64(),
+            overflowed: s.overflowed.val().to_u64(),
+            fifo_drops: s.fifo_drops.val().to_u64(),
+            stale: s.stale.val().to_u64(),
+            promoted: s.promoted.val().to_u64(),
+            bad_cmds: s.bad_cmds.val().to_u64(),
+            queries: s.queries.val().to_u64(),
+            count: s.count.val().to_u64(),
+            fifo_level: s.fifo_level.val().to_u64(),
+        }
+    }
+
+    fn resp<const A: usize, const N: usize>(k: &Tb<A, N>) -> Option<Resp> {
+        let r = &k.uut().resp;
+        r.valid.val().then(|| Resp {
+            found: r.found.val(),
+            id: r.id.val().to_u64(),
+            prio: r.prio.val().to_u64(),
+            a: r.a.val().to_u64(),
+            b: r.b.val().to_u64(),
+            rank: r.rank.val().to_u64(),
+            count: r.count.val().to_u64(),
+        })
+    }
+
+    fn set_cmd<const A: usize, const N: usize>(
+        k: &mut Tb<A, N>,
+        op: u64,
+        id: u64,
+        prio: u64,
+        a: u64,
+        b: u64,
+    ) {
+        let c = &mut k.uut_mut().cmd;
+        c.valid.next = true;
+        c.op.next = op.into();
+        c.id.next = id.into();
+        c.prio.next = prio.into();
+        c.a.next = a.into();
+        c.b.next = b.into();
+    }
+
+    fn set_query<const A: usize, const N: usize>(k: &mut Tb<A, N>, pred: u64, q: u64) {
+        let u = k.uut_mut();
+        u.query.valid.next = true;
+        u.query.pred.next = pred.into();
+        u.query.q.next = q.into();
+    }
+
+    /// One cycle with nothing presented.
+    fn idle<const A: usize, const N: usize>(k: &mut Tb<A, N>) {
+        let u = k.uut_mut();
+        u.cmd.valid.next = false;
+        u.query.valid.next = false;
+        k.settle().expect("settle");
+        k.tick().expect("tick");
+    }
+
+    /// Presents a command until it is accepted; returns the cycles it was stalled.
+    fn cmd<const A: usize, const N: usize>(
+        k: &mut Tb<A, N>,
+        op: u64,
+        id: u64,
+        prio: u64,
+        a: u64,
+        b: u64,
+    ) -> u32 {
+        set_cmd(k, op, id, prio, a, b);
+        let mut stalls = 0;
+        loop {
+            k.settle().expect("settle");
+            let ready = k.uut().cmd.ready.val();
+            k.tick().expect("tick");
+            if ready {
+                break;
+            }
+            stalls += 1;
+            assert!(stalls < 4, "command {op} {id} never accepted");
+        }
+        k.uut_mut().cmd.valid.next = false;
+        stalls
+    }
+
+    fn upsert<const A: usize, const N: usize>(
+        k: &mut Tb<A, N>,
+        id: u64,
+        prio: u64,
+        a: u64,
+        b: u64,
+    ) {
+        cmd(k, OP_UPSERT, id, prio, a, b);
+    }
+
+    fn remove<const A: usize, const N: usize>(k: &mut Tb<A, N>, id: u64) {
+        cmd(k, OP_REMOVE, id, 0, 0, 0);
+    }
+
+    /// A query in this cycle; its response exactly `RESP_LATENCY` cycles later (and no
+    /// response in between).
+    fn query<const A: usize, const N: usize>(k: &mut Tb<A, N>, pred: u64, q: u64) -> Resp {
+        set_query(k, pred, q);
+        k.settle().expect("settle");
+        assert!(k.uut().query.ready.val());
+        k.tick().expect("tick");
+        k.uut_mut().query.valid.next = false;
+        k.settle().expect("settle");
+        assert_eq!(resp(k), None, "no response one cycle after the query");
+        k.tick().expect("tick");
+        k.settle().expect("settle");
+        resp(k).expect("a response two cycles after the query")
+    }
+
+    fn best<const A: usize, const N: usize>(k: &mut Tb<A, N>) -> Resp {
+        query(k, PRED_ANY, 0)
+    }
+
+    #[test]
+    fn upsert_update_and_remove() {
+        let mut k = tb::<4, 16>();
+        assert_eq!(best(&mut k), none(0));
+        upsert(&mut k, 3, 10, 1, 2);
+        upsert(&mut k, 5, 7, 3, 4);
+        assert_eq!(best(&mut k), found(5, 7, 3, 4, 0, 2));
+        // An update of a present id keeps one entry.
+        upsert(&mut k, 5, 20, 6, 6);
+        assert_eq!(best(&mut k), found(3, 10, 1, 2, 0, 2));
+        remove(&mut k, 3);
+        assert_eq!(best(&mut k), found(5, 20, 6, 6, 0, 1));
+        remove(&mut k, 3);
+        remove(&mut k, 5);
+        assert_eq!(best(&mut k), none(0));
+        let s = stat(&mut k);
+        assert_eq!(
+            (s.upserts, s.removes, s.remove_miss, s.queries, s.count),
+            (3, 3, 1, 5, 0)
+        );
+        assert_eq!(
+            (s.overflowed, s.stale, s.promoted, s.bad_cmds),
+            (0, 0, 0, 0)
+        );
+    }
+
+    #[test]
+    fn equal_priorities_go_to_the_lower_id() {
+        let mut k = tb::<4, 16>();
+        for id in [9, 4, 12, 7] {
+            upsert(&mut k, id, 5, id, 0);
+        }
+        upsert(&mut k, 15, 6, 0, 0);
+        assert_eq!(best(&mut k), found(4, 5, 4, 0, 0, 5));
+        // a < 10 picks 4, 9 and 7 but not 12; a >= 10 only 12 (rank 3: 4, 7, 9 before it).
+        assert_eq!(query(&mut k, PRED_A_LT_Q, 10), found(4, 5, 4, 0, 0, 5));
+        assert_eq!(query(&mut k, PRED_A_GT_B, 0).id, 4);
+        remove(&mut k, 4);
+        remove(&mut k, 7);
+        remove(&mut k, 9);
+        assert_eq!(best(&mut k), found(12, 5, 12, 0, 0, 2));
+        upsert(&mut k, 4, 5, 4, 0);
+        assert_eq!(query(&mut k, PRED_A_NE_B, 0), found(4, 5, 4, 0, 0, 3));
+        upsert(&mut k, 4, 5, 0, 0);
+        assert_eq!(query(&mut k, PRED_A_NE_B, 0), found(12, 5, 12, 0, 1, 3));
+    }
+
+    #[test]
+    fn each_predicate_selects_and_ranks() {
+        let mut k = tb::<4, 16>();
+        upsert(&mut k, 1, 100, 8, 9); // a < b
+        upsert(&mut k, 2, 200, 7, 7); // a == b
+        upsert(&mut k, 3, 300, 9, 2); // a > b
+        assert_eq!(query(&mut k, PRED_ANY, 0), found(1, 100, 8, 9, 0, 3));
+        assert_eq!(query(&mut k, PRED_A_GT_B, 0), found(3, 300, 9, 2, 2, 3));
+        assert_eq!(query(&mut k, PRED_A_NE_B, 0), found(1, 100, 8, 9, 0, 3));
+        assert_eq!(query(&mut k, PRED_A_LT_Q, 8), found(2, 200, 7, 7, 1, 3));
+        assert_eq!(query(&mut k, PRED_A_LT_Q, 9), found(1, 100, 8, 9, 0, 3));
+        assert_eq!(query(&mut k, PRED_A_LT_Q, 7), none(3));
+        assert_eq!(query(&mut k, PRED_A_LT_Q, 0), none(3));
+        remove(&mut k, 3);
+        assert_eq!(query(&mut k, PRED_A_GT_B, 0), none(2));
+        remove(&mut k, 1);
+        assert_eq!(query(&mut k, PRED_A_NE_B, 0), none(1));
+        assert_eq!(stat(&mut k).queries, 9);
+    }
+
+    /// All 16 entries; rank counts the entries before the winner whatever the predicate.
+    #[test]
+    fn rank_and_count_over_sixteen_entries() {
+        let mut k = tb::<4, 16>();
+        for id in 0..16u64 {
+            // prio descending with id: id 15 is the best; a > b only for ids 0..8.
+            upsert(&mut k, id, 1000 - 10 * id, id, if id < 8 { 0 } else { 99 });
+        }
+        assert_eq!(stat(&mut k).count, 16);
+        assert_eq!(best(&mut k), found(15, 850, 15, 99, 0, 16));
+        assert_eq!(query(&mut k, PRED_A_GT_B, 0), found(7, 930, 7, 0, 8, 16));
+        assert_eq!(query(&mut k, PRED_A_LT_Q, 1), found(0, 1000, 0, 0, 15, 16));
+        // Full: an update still lands in place (no FIFO with N = 16).
+        upsert(&mut k, 0, 1, 0, 0);
+        assert_eq!(query(&mut k, PRED_A_LT_Q, 1), found(0, 1, 0, 0, 0, 16));
+        assert_eq!(query(&mut k, PRED_A_GT_B, 0), found(7, 930, 7, 0, 9, 16));
+        let s = stat(&mut k);
+        assert_eq!((s.overflowed, s.fifo_level, s.fifo_drops), (0, 0, 0));
+    }
+
+    /// A query sees the state at the start of its cycle, for every field including rank
+    /// and count: a command in the same cycle, or in the cycle after, does not change its
+    /// response; a query in the next cycle sees the command.
+    #[test]
+    fn a_query_answers_for_the_state_of_its_own_cycle() {
+        let mut k = tb::<4, 16>();
+        upsert(&mut k, 6, 50, 1, 0);
+        upsert(&mut k, 8, 60, 1, 0);
+        // Cycle t: query and an insert of a better id 2.
+        set_query(&mut k, PRED_ANY, 0);
+        set_cmd(&mut k, OP_UPSERT, 2, 10, 0, 0);
+        k.settle().expect("settle");
+        assert!(k.uut().cmd.ready.val());
+        k.tick().expect("tick");
+        // t+1: a second query (sees id 2) and a remove of id 6.
+        set_cmd(&mut k, OP_REMOVE, 6, 0, 0, 0);
+        k.settle().expect("settle");
+        assert_eq!(resp(&k), None);
+        k.tick().expect("tick");
+        // t+2: the first response; an insert of id 1 that is better than everything.
+        set_cmd(&mut k, OP_UPSERT, 1, 0, 0, 0);
+        k.uut_mut().query.valid.next = false;
+        k.settle().expect("settle");
+        assert_eq!(resp(&k), Some(found(6, 50, 1, 0, 0, 2)));
+        k.tick().expect("tick");
+        k.uut_mut().cmd.valid.next = false;
+        k.settle().expect("settle");
+        assert_eq!(resp(&k), Some(found(2, 10, 0, 0, 0, 3)));
+        k.tick().expect("tick");
+        k.settle().expect("settle");
+        assert_eq!(resp(&k), None);
+        // A query whose winner is ranked behind an entry removed in the next cycle.
+        set_query(&mut k, PRED_A_NE_B, 0);
+        k.settle().expect("settle");
+        k.tick().expect("tick");
+        k.uut_mut().query.valid.next = false;
+        set_cmd(&mut k, OP_REMOVE, 1, 0, 0, 0);
+        k.settle().expect("settle");
+        k.tick().expect("tick");
+        k.uut_mut().cmd.valid.next = false;
+        k.settle().expect("settle");
+        assert_eq!(resp(&k), Some(found(8, 60, 1, 0, 2, 3)));
+    }
+
+    /// Fills the 16 entries of a 128-id scheduler with ids `0..16` (prio 1000 + id).
+    fn fill(k: &mut Tb<7, 128>) {
+        for id in 0..16u64 {
+            upsert(k, id, 1000 + id, 0, 0);
+        }
+    }
+
+    #[test]
+    fn overflow_goes_to_the_fifo_and_is_promoted_after_a_remove() {
+        let mut k = tb::<7, 128>();
+        fill(&mut k);
+        upsert(&mut k, 100, 5, 1, 2);
+        upsert(&mut k, 101, 6, 3, 4);
+        let s = stat(&mut k);
+        assert_eq!((s.count, s.fifo_level, s.overflowed), (16, 2, 2));
+        // Queued ids are not in the registers yet.
+        assert_eq!(best(&mut k), found(0, 1000, 0, 0, 0, 16));
+        // A remove frees an entry; the next cycle is a promotion and `cmd.ready` is low.
+        remove(&mut k, 7);
+        set_cmd(&mut k, OP_REMOVE, 8, 0, 0, 0);
+        k.settle().expect("settle");
+        assert!(!k.uut().cmd.ready.val(), "ready is low while promoting");
+        k.tick().expect("tick");
+        k.settle().expect("settle");
+        assert!(k.uut().cmd.ready.val());
+        k.tick().expect("tick"); // remove 8 accepted
+        k.uut_mut().cmd.valid.next = false;
+        k.settle().expect("settle");
+        assert!(!k.uut().cmd.ready.val(), "second promotion");
+        idle(&mut k);
+        let s = stat(&mut k);
+        assert_eq!(
+            (s.count, s.fifo_level, s.promoted, s.stale, s.removes),
+            (16, 0, 2, 0, 2)
+        );
+        assert!(k.uut().cmd.ready.val());
+        assert_eq!(best(&mut k), found(100, 5, 1, 2, 0, 16));
+        assert_eq!(query(&mut k, PRED_A_LT_Q, 2), found(100, 5, 1, 2, 0, 16));
+        assert_eq!(query(&mut k, PRED_A_LT_Q, 1), found(0, 1000, 0, 0, 2, 16));
+    }
+
+    #[test]
+    fn a_removed_id_is_discarded_from_the_fifo_as_stale() {
+        let mut k = tb::<7, 128>();
+        fill(&mut k);
+        upsert(&mut k, 100, 5, 0, 0);
+        upsert(&mut k, 101, 6, 0, 0);
+        remove(&mut k, 100); // not in the registers: a miss, and no longer live
+        k.settle().expect("settle");
+        assert!(!k.uut().cmd.ready.val(), "the stale head is popped at once");
+        idle(&mut k);
+        let s = stat(&mut k);
+        assert_eq!((s.remove_miss, s.stale, s.fifo_level), (1, 1, 1));
+        // 101 waits for a free entry.
+        assert!(k.uut().cmd.ready.val());
+        idle(&mut k);
+        assert_eq!(stat(&mut k).fifo_level, 1);
+        remove(&mut k, 3);
+        idle(&mut k); // 101: promoted
+        let s = stat(&mut k);
+        assert_eq!((s.stale, s.promoted, s.fifo_level, s.count), (1, 1, 0, 16));
+        assert_eq!(best(&mut k), found(101, 6, 0, 0, 0, 16));
+    }
+
+    #[test]
+    fn a_full_fifo_drops_and_counts() {
+        let mut k = tb::<7, 128>();
+        fill(&mut k);
+        for id in 0..FIFO_DEPTH as u64 {
+            upsert(&mut k, 20 + id, 1, 0, 0);
+        }
+        let s = stat(&mut k);
+        assert_eq!((s.fifo_level, s.overflowed, s.fifo_drops), (16, 16, 0));
+        upsert(&mut k, 90, 0, 0, 0);
+        upsert(&mut k, 91, 0, 0, 0);
+        let s = stat(&mut k);
+        assert_eq!(
+            (s.fifo_level, s.overflowed, s.fifo_drops, s.upserts),
+            (16, 16, 2, 34)
+        );
+        // Drain: remove the 16 register ids; every queued snapshot is promoted in turn.
+        for id in 0..16u64 {
+            remove(&mut k, id);
+        }
+        for _ in 0..4 {
+            idle(&mut k);
+        }
+        let s = stat(&mut k);
+        assert_eq!((s.fifo_level, s.promoted, s.count), (0, 16, 16));
+        assert_eq!(best(&mut k), found(20, 1, 0, 0, 0, 16));
+    }
+
+    #[test]
+    fn bad_commands_are_consumed_without_effect() {
+        let mut k = tb::<4, 16>();
+        assert_eq!(cmd(&mut k, 0, 1, 1, 1, 1), 0);
+        assert_eq!(cmd(&mut k, 3, 1, 1, 1, 1), 0);
+        assert_eq!(cmd(&mut k, OP_UPSERT, 16, 1, 1, 1), 0);
+        assert_eq!(cmd(&mut k, OP_REMOVE, 0xffff, 1, 1, 1), 0);
+        upsert(&mut k, 15, 9, 9, 9);
+        let s = stat(&mut k);
+        assert_eq!((s.bad_cmds, s.upserts, s.removes, s.count), (4, 1, 0, 1));
+        assert_eq!(best(&mut k), found(15, 9, 9, 9, 0, 1));
+    }
+
+    /// Two snapshots of one id queued: the older one is promoted into an entry, the newer
+    /// one updates it (at once: an update needs no free entry).
+    #[test]
+    fn a_newer_snapshot_of_the_same_id_wins() {
+        let mut k = tb::<7, 128>();
+        fill(&mut k);
+        upsert(&mut k, 100, 50, 1, 1);
+        upsert(&mut k, 100, 40, 2, 2);
+        remove(&mut k, 0);
+        idle(&mut k);
+        k.settle().expect("settle");
+        assert!(!k.uut().cmd.ready.val(), "the update is popped while full");
+        idle(&mut k);
+        assert_eq!(query(&mut k, PRED_A_NE_B, 0), none(16));
+        assert_eq!(best(&mut k), found(100, 40, 2, 2, 0, 16));
+        let s = stat(&mut k);
+        assert_eq!((s.promoted, s.stale, s.fifo_level), (2, 0, 0));
+    }
+
+    /// A command that updates an entry in place is newer than the snapshots of its id
+    /// still queued: they are discarded rather than rolling the entry back.
+    #[test]
+    fn a_queued_snapshot_never_overwrites_a_newer_update() {
+        let mut k = tb::<7, 128>();
+        fill(&mut k);
+        upsert(&mut k, 100, 50, 0, 0);
+        upsert(&mut k, 101, 60, 0, 0);
+        upsert(&mut k, 100, 40, 0, 0);
+        remove(&mut k, 0); // the next cycle promotes 100 / prio 50 into entry 0
+        idle(&mut k);
+        let s = stat(&mut k);
+        assert_eq!((s.promoted, s.fifo_level), (1, 2));
+        // 101 waits for an entry; 100 / prio 40 behind it. This update lands in place.
+        upsert(&mut k, 100, 1, 7, 7);
+        remove(&mut k, 1); // promotes 101, then pops 100 / prio 40: outdated
+        idle(&mut k);
+        idle(&mut k);
+        let s = stat(&mut k);
+        assert_eq!((s.promoted, s.stale, s.count, s.fifo_level), (2, 1, 16, 0));
+        assert_eq!(best(&mut k), found(100, 1, 7, 7, 0, 16));
+        // Removed and upserted again (FIFO empty: straight into the free entry).
+        remove(&mut k, 100);
+        upsert(&mut k, 100, 3, 0, 0);
+        assert_eq!(best(&mut k), found(100, 3, 0, 0, 0, 16));
+    }
+
+    #[test]
+    fn reset_empties_everything() {
+        let mut k = tb::<7, 128>();
+        fill(&mut k);
+        upsert(&mut k, 100, 5, 0, 0);
+        set_query(&mut k, PRED_ANY, 0);
+        k.settle().expect("settle");
+        k.tick().expect("tick");
+        k.uut_mut().query.valid.next = false;
+        k.uut_mut().reset.next = true;
+        k.settle().expect("settle");
+        k.tick().expect("tick");
+        k.uut_mut().reset.next = false;
+        k.settle().expect("settle");
+        assert_eq!(resp(&k), None, "the query's response is flushed");
+        assert_eq!(stat(&mut k), Stat::default());
+        assert!(k.uut().cmd.ready.val());
+        assert_eq!(best(&mut k), none(0));
+        upsert(&mut k, 100, 5, 0, 0);
+        assert_eq!(best(&mut k), found(100, 5, 0, 0, 0, 1));
+    }
+
+    /// A 32-id scheduler (another `A`).
+    #[test]
+    fn thirty_two_ids_overflow_too() {
+        let mut k = tb::<5, 32>();
+        for id in 0..20u64 {
+            upsert(&mut k, 31 - id, id, 0, 0);
+        }
+        assert_eq!(cmd(&mut k, OP_UPSERT, 32, 0, 0, 0), 0);
+        let s = stat(&mut k);
+        assert_eq!((s.count, s.fifo_level, s.bad_cmds), (16, 4, 1));
+        assert_eq!(best(&mut k), found(31, 0, 0, 0, 0, 16));
+    }
+
+    #[test]
+    #[should_panic(expected = "must equal 2^A")]
+    fn ids_must_be_a_power_of_two_matching_a() {
+        let _ = PrioSched::<4, 15>::new();
+    }
+
+    #[test]
+    #[should_panic(expected = "id bits")]
+    fn id_bits_are_checked() {
+        let _ = PrioSched::<11, 2048>::new();
+    }
+}
