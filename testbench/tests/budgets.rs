@@ -2,9 +2,32 @@
 //! 16-byte message out 2 cycles after its last word (thesis: 3), line rate with no input
 //! stall for back-to-back 1-byte and 65-byte messages.
 use nt_sim::budget::{
-    deparser_budgets, format_budgets, nic_budgets, packetization_budgets, parser_budgets,
+    deparser_budgets, Budget, format_budgets, nic_budgets, packetization_budgets, parser_budgets,
     pktgen_budgets, reassembly_budgets,
 };
+
+/// Every row with a limit is within it.
+fn within_limits(b: &[Budget]) {
+    for x in b {
+        if let Some(limit) = x.limit {
+            assert!(
+                x.cycles <= limit,
+                "{} {}: {} cycles, limit {limit}",
+                x.block,
+                x.what,
+                x.cycles
+            );
+        }
+    }
+}
+
+/// The measured cycles of `block`'s first row whose description starts with `what`.
+fn cycles(b: &[Budget], block: &str, what: &str) -> f64 {
+    b.iter()
+        .find(|x| x.block == block && x.what.starts_with(what))
+        .map(|x| x.cycles)
+        .unwrap_or_else(|| panic!("budget row {block} {what}"))
+}
 
 #[test]
 fn reassembly_meets_its_budgets() {
@@ -15,22 +38,9 @@ fn reassembly_meets_its_budgets() {
         8,
         "two latencies and two line rates for N = 16 and 128"
     );
-    for x in &b {
-        let limit = x.limit.expect("every reassembly budget has a limit");
-        assert!(
-            x.cycles <= limit,
-            "{} {}: {} cycles, limit {limit}",
-            x.block,
-            x.what,
-            x.cycles
-        );
-    }
-    let get = |block: &str, what: &str| {
-        b.iter()
-            .find(|x| x.block == block && x.what.starts_with(what))
-            .map(|x| x.cycles)
-            .expect("budget row")
-    };
+    assert!(b.iter().all(|x| x.limit.is_some()), "every reassembly budget has a limit");
+    within_limits(&b);
+    let get = |block: &str, what: &str| cycles(&b, block, what);
     for block in ["reassembly_n16", "reassembly_n128"] {
         assert_eq!(get(block, "GetRxMsgInfo"), 2.0);
         assert_eq!(get(block, "16 B message"), 2.0);
@@ -119,23 +129,8 @@ fn pktgen_meets_its_budgets() {
 fn nics_meet_their_stage_budgets() {
     let b = nic_budgets().expect("measurement");
     println!("{}", format_budgets(&b));
-    for x in &b {
-        if let Some(limit) = x.limit {
-            assert!(
-                x.cycles <= limit,
-                "{} {}: {} cycles, limit {limit}",
-                x.block,
-                x.what,
-                x.cycles
-            );
-        }
-    }
-    let get = |block: &str, what: &str| {
-        b.iter()
-            .find(|x| x.block == block && x.what.starts_with(what))
-            .map(|x| x.cycles)
-            .unwrap_or_else(|| panic!("budget row {block} {what}"))
-    };
+    within_limits(&b);
+    let get = |block: &str, what: &str| cycles(&b, block, what);
     assert_eq!(get("nic_ndp", "ingress"), 13.0);
     assert_eq!(get("nic_ndp", "reassembly"), 2.0);
     assert_eq!(get("nic_ndp", "packetize"), 4.0);

@@ -26,6 +26,22 @@ fn msg_len(rng: &mut ChaCha8Rng, max: usize) -> usize {
     rng.gen_range(lo.min(max)..=hi.min(max))
 }
 
+/// The two hosts' configurations, each the other's next hop, with the retransmission
+/// timeout set when given (the receive timeout follows it).
+fn host_configs(timeout: Option<u32>) -> (NicConfig, NicConfig) {
+    let mut ca = NicConfig::new(MAC_A, IP_A);
+    ca.switch_mac = MAC_B;
+    if let Some(t) = timeout {
+        ca.timeout = t;
+        ca.rx_timeout = t * (ca.max_retries as u32 + 2);
+    }
+    let mut cb = ca.clone();
+    cb.mac = MAC_B;
+    cb.ip = IP_B;
+    cb.switch_mac = MAC_A;
+    (ca, cb)
+}
+
 struct Exchange {
     /// (sender is a, message index) → payload
     sent: Vec<(bool, usize, AppMsg)>,
@@ -53,16 +69,7 @@ fn exchange_with<T: NicTop>(
     timeout: Option<u32>,
 ) -> (NicPair<T, T>, Exchange) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut ca = NicConfig::new(MAC_A, IP_A);
-    ca.switch_mac = MAC_B;
-    if let Some(t) = timeout {
-        ca.timeout = t;
-        ca.rx_timeout = t * (ca.max_retries as u32 + 2);
-    }
-    let mut cb = ca.clone();
-    cb.mac = MAC_B;
-    cb.ip = IP_B;
-    cb.switch_mac = MAC_A;
+    let (ca, cb) = host_configs(timeout);
     let a = NicSim::new(make(), ca).expect("nic a");
     let b = NicSim::new(make(), cb).expect("nic b");
     let ab = Link::new(link.clone(), seed ^ 0xab).expect("link");
@@ -152,31 +159,28 @@ fn check_exactly_once<T: NicTop>(pair: &NicPair<T, T>, ex: &Exchange, seed: u64)
     (got_delivered, gave_up)
 }
 
-#[test]
-fn ndp_back_to_back_delivers_every_message_exactly_once() {
-    let seed = 7100;
-    let (pair, ex) = exchange(NicNdp::new, seed, 60, LinkCfg::ideal(200), 38912, 3_000_000);
+/// Random messages (1 B to 38 KiB) both ways over a perfect link: every one delivered
+/// exactly once, none given up.
+fn back_to_back<T: NicTop>(make: fn() -> T, seed: u64, msgs_each: usize) {
+    let (pair, ex) = exchange(make, seed, msgs_each, LinkCfg::ideal(200), 38912, 3_000_000);
     let (delivered, gave_up) = check_exactly_once(&pair, &ex, seed);
     assert_eq!(gave_up, 0);
     assert_eq!(delivered, ex.sent.len());
+}
+
+#[test]
+fn ndp_back_to_back_delivers_every_message_exactly_once() {
+    back_to_back(NicNdp::new, 7100, 60);
 }
 
 #[test]
 fn homa_back_to_back_delivers_every_message_exactly_once() {
-    let seed = 7200;
-    let (pair, ex) = exchange(NicHoma::new, seed, 40, LinkCfg::ideal(200), 38912, 3_000_000);
-    let (delivered, gave_up) = check_exactly_once(&pair, &ex, seed);
-    assert_eq!(gave_up, 0);
-    assert_eq!(delivered, ex.sent.len());
+    back_to_back(NicHoma::new, 7200, 40);
 }
 
 #[test]
 fn homatr_back_to_back_delivers_every_message_exactly_once() {
-    let seed = 7300;
-    let (pair, ex) = exchange(NicHomaTr::new, seed, 40, LinkCfg::ideal(200), 38912, 3_000_000);
-    let (delivered, gave_up) = check_exactly_once(&pair, &ex, seed);
-    assert_eq!(gave_up, 0);
-    assert_eq!(delivered, ex.sent.len());
+    back_to_back(NicHomaTr::new, 7300, 40);
 }
 
 /// Line rate in both directions at once: NIC a sends back-to-back 1-byte messages (65-byte
@@ -187,10 +191,7 @@ fn homatr_back_to_back_delivers_every_message_exactly_once() {
 /// never stalled.
 fn line_rate<T: NicTop>(make: fn() -> T) {
     let n = 600usize;
-    let mut ca = NicConfig::new(MAC_A, IP_A);
-    ca.switch_mac = MAC_B;
-    let mut cb = NicConfig::new(MAC_B, IP_B);
-    cb.switch_mac = MAC_A;
+    let (ca, cb) = host_configs(None);
     let a = NicSim::new(make(), ca).expect("nic a");
     let b = NicSim::new(make(), cb).expect("nic b");
     let mut pair = NicPair::new(
@@ -270,14 +271,7 @@ fn fuzz<T: NicTop>(make: fn() -> T, seed: u64) {
     use nt_sim::wire::{Frame, Layout, Transport, FLAG_DATA, PROTO_HOMA, PROTO_NDP};
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let homa = T::PROGRAM != "ndp";
-    let mut ca = NicConfig::new(MAC_A, IP_A);
-    ca.switch_mac = MAC_B;
-    ca.timeout = 2_000;
-    ca.rx_timeout = 2_000 * 7;
-    let mut cb = ca.clone();
-    cb.mac = MAC_B;
-    cb.ip = IP_B;
-    cb.switch_mac = MAC_A;
+    let (ca, cb) = host_configs(Some(2_000));
     let a = NicSim::new(make(), ca.clone()).expect("nic a");
     let b = NicSim::new(make(), cb).expect("nic b");
     let mut pair = NicPair::new(
