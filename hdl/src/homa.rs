@@ -294,10 +294,9 @@ impl<const A: usize, const N: usize> Logic for HomaProgram<A, N> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, st, cur, rcv, grt, g_found, g_id, g_prio, g_want, g_rank, ctrl_v,
-            ctrl_f, ctrl2_v, ctrl2_f, dlv_v, dlv_id, dlv_below, crd_v, crd_id, crd_rtx,
-            crd_bits, crd_set, crd_credit, crd_rank, cnt_rec, cnt_fail, cnt_ctrl, cnt_dlv,
-            cnt_crd
+            self, clock, st, cur, rcv, grt, g_found, g_id, g_prio, g_want, g_rank, ctrl_v, ctrl_f,
+            ctrl2_v, ctrl2_f, dlv_v, dlv_id, dlv_below, crd_v, crd_id, crd_rtx, crd_bits, crd_set,
+            crd_credit, crd_rank, cnt_rec, cnt_fail, cnt_ctrl, cnt_dlv, cnt_crd
         );
         self.received.clock.next = self.clock.val();
         self.received.reset.next = self.reset.val();
@@ -357,9 +356,11 @@ impl<const A: usize, const N: usize> Logic for HomaProgram<A, N> {
         if self.reach.val() < self.total.val() {
             self.want.next = self.reach.val();
         }
-        self.scheduled.next = (self.total.val() > self.cfg.rtt_pkts.val()) & self.c.val().is_new_pkt;
+        self.scheduled.next =
+            (self.total.val() > self.cfg.rtt_pkts.val()) & self.c.val().is_new_pkt;
         self.prio8.next = self.total.val() - self.rcv.q.val();
-        self.done.next = (self.rcv.q.val() >= self.total.val()) | (self.grt.q.val() >= self.total.val());
+        self.done.next =
+            (self.rcv.q.val() >= self.total.val()) | (self.grt.q.val() >= self.total.val());
         self.ack_no9.next = self.c.val().ack_no;
         self.ack_no8.next = self.ack_no9.val().get_bits::<8>(0);
         self.ack_cur.next.flags = self.flag_ack.val();
@@ -375,7 +376,8 @@ impl<const A: usize, const N: usize> Logic for HomaProgram<A, N> {
 
         // Take a record.
         self.r.next = self.info.info.val();
-        self.busy_out.next = self.ctrl_v.q.val() | self.ctrl2_v.q.val() | self.dlv_v.q.val() | self.crd_v.q.val();
+        self.busy_out.next =
+            self.ctrl_v.q.val() | self.ctrl2_v.q.val() | self.dlv_v.q.val() | self.crd_v.q.val();
         self.info.ready.next = (self.st.q.val() == self.st_idle.val())
             & !self.busy_out.val()
             & !self.freed_q.nonempty.val()
@@ -457,9 +459,11 @@ impl<const A: usize, const N: usize> Logic for HomaProgram<A, N> {
                 self.dlv_id.d.next = self.r.val().tx_msg_id;
                 self.dlv_below.d.next = self.r.val().pkt_offset;
                 self.crd_id.d.next = self.r.val().tx_msg_id;
-                self.crd_rtx.d.next = (self.r.val().flags & self.flag_nack.val()) != self.zero_8.val();
+                self.crd_rtx.d.next =
+                    (self.r.val().flags & self.flag_nack.val()) != self.zero_8.val();
                 self.crd_bits.d.next = self.obit.val();
-                self.crd_set.d.next = (self.r.val().flags & self.flag_grant.val()) != self.zero_8.val();
+                self.crd_set.d.next =
+                    (self.r.val().flags & self.flag_grant.val()) != self.zero_8.val();
                 self.crd_credit.d.next = self.r.val().pull_grant;
                 self.crd_rank.d.next = self.r.val().grant_prio;
             }
@@ -551,7 +555,8 @@ impl<const A: usize, const N: usize> Logic for HomaProgram<A, N> {
                 if (self.g_id.q.val() != self.cur_id16.val()) & self.c.val().is_last_pkt {
                     self.ctrl2_v.d.next = true;
                     self.ctrl2_f.d.next = self.ack_cur.val();
-                    self.cnt_ctrl.d.next = self.cnt_ctrl.q.val() + self.one_32.val() + self.one_32.val();
+                    self.cnt_ctrl.d.next =
+                        self.cnt_ctrl.q.val() + self.one_32.val() + self.one_32.val();
                 }
                 self.st.d.next = self.st_update.val();
             } else {

@@ -179,9 +179,8 @@ impl<const A: usize, const N: usize> Logic for NdpProgram<A, N> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, s1_v, s1, ctrl_v, ctrl_f, dlv_v, dlv_id, dlv_bits, crd_v, crd_id,
-            crd_rtx, crd_bits, crd_set, crd_credit, cnt_rec, cnt_fail, cnt_ctrl, cnt_dlv,
-            cnt_crd
+            self, clock, s1_v, s1, ctrl_v, ctrl_f, dlv_v, dlv_id, dlv_bits, crd_v, crd_id, crd_rtx,
+            crd_bits, crd_set, crd_credit, cnt_rec, cnt_fail, cnt_ctrl, cnt_dlv, cnt_crd
         );
         self.pull.clock.next = self.clock.val();
         self.pull.reset.next = self.reset.val();

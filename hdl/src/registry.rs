@@ -2,8 +2,8 @@
 use crate::arbiter::Arbiter;
 use crate::deparser::Deparser;
 use crate::emit::{emit_verilog, EmitError};
-use crate::packetization::{Packetization128, Packetization16};
 use crate::nic::{NicHoma, NicNdp};
+use crate::packetization::{Packetization128, Packetization16};
 use crate::parser::Parser;
 use crate::pktgen::PacketGen16;
 use crate::prisched::{PrioSched128, PrioSched16};

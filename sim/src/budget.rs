@@ -812,11 +812,7 @@ pub struct NicLatency {
 }
 
 /// The NIC budget rows for a program: the limits and thesis Table 3.1.
-pub fn nic_budget_rows(
-    block: &'static str,
-    l: NicLatency,
-    limits: [f64; 4],
-) -> Vec<Budget> {
+pub fn nic_budget_rows(block: &'static str, l: NicLatency, limits: [f64; 4]) -> Vec<Budget> {
     let r = "thesis Table 3.1";
     vec![
         Budget {
@@ -881,9 +877,21 @@ pub fn nic_budget_rows(
 /// The NICs' budgets.
 pub fn nic_budgets() -> Result<Vec<Budget>, String> {
     use nt_hdl::nic::{NicHoma, NicHomaTr, NicNdp};
-    let mut b = nic_budget_rows("nic_ndp", nic_latencies(NicNdp::new(), false)?, [16.0, 3.0, 9.0, 1.0]);
+    let mut b = nic_budget_rows(
+        "nic_ndp",
+        nic_latencies(NicNdp::new(), false)?,
+        [16.0, 3.0, 9.0, 1.0],
+    );
     let homa = [20.0, 3.0, 9.0, 3.0];
-    b.extend(nic_budget_rows("nic_homa", nic_latencies(NicHoma::new(), true)?, homa));
-    b.extend(nic_budget_rows("nic_homatr", nic_latencies(NicHomaTr::new(), true)?, homa));
+    b.extend(nic_budget_rows(
+        "nic_homa",
+        nic_latencies(NicHoma::new(), true)?,
+        homa,
+    ));
+    b.extend(nic_budget_rows(
+        "nic_homatr",
+        nic_latencies(NicHomaTr::new(), true)?,
+        homa,
+    ));
     Ok(b)
 }

@@ -36,7 +36,11 @@ impl LinkCfg {
     }
 
     pub fn validate(&self) -> Result<(), String> {
-        for (name, p) in [("loss", self.loss), ("reorder", self.reorder), ("chop", self.chop)] {
+        for (name, p) in [
+            ("loss", self.loss),
+            ("reorder", self.reorder),
+            ("chop", self.chop),
+        ] {
             if !(0.0..=1.0).contains(&p) {
                 return Err(format!("link {name} probability {p} must be in 0..=1"));
             }
@@ -114,7 +118,11 @@ impl Link {
     /// Frames that have arrived by cycle `now`, in arrival order.
     pub fn arrivals(&mut self, now: u64) -> Vec<Packet> {
         let mut out = vec![];
-        while self.queue.peek().is_some_and(|Reverse((at, _, _))| *at <= now) {
+        while self
+            .queue
+            .peek()
+            .is_some_and(|Reverse((at, _, _))| *at <= now)
+        {
             let Reverse((at, _, bytes)) = self.queue.pop().expect("peeked");
             out.push(Packet { cycle: at, bytes });
         }

@@ -103,10 +103,11 @@ fn hex_bytes(s: &str) -> Result<Vec<u8>, String> {
 }
 
 fn to_hex(b: &[u8]) -> String {
-    b.iter().fold(String::with_capacity(b.len() * 2), |mut s, x| {
-        let _ = write!(s, "{x:02x}");
-        s
-    })
+    b.iter()
+        .fold(String::with_capacity(b.len() * 2), |mut s, x| {
+            let _ = write!(s, "{x:02x}");
+            s
+        })
 }
 
 /// Reads an application message file (see the module documentation).
@@ -224,7 +225,11 @@ fn run_with<T: NicTop>(
         let p = nic.last_probe;
         let moved = p.mac_tx || p.app_rx || p.mac_rx || p.app_tx;
         let (t, r) = (nic.tx_frames.len(), nic.delivered.len());
-        quiet = if moved || t != tx_seen || r != rx_seen { 0 } else { quiet + 1 };
+        quiet = if moved || t != tx_seen || r != rx_seen {
+            0
+        } else {
+            quiet + 1
+        };
         (tx_seen, rx_seen) = (t, r);
         if nic.edges_idle() && nic.unresolved() == 0 && quiet >= args.quiet_cycles {
             break;

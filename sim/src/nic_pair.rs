@@ -61,7 +61,11 @@ impl<A: NicTop, B: NicTop> NicPair<A, B> {
 
     /// [`NicPair::run_until_settled`], calling `observe` with both NICs' probes after
     /// every cycle; its error stops the run.
-    pub fn run_until_settled_with<F>(&mut self, max_cycles: u64, mut observe: F) -> Result<u64, String>
+    pub fn run_until_settled_with<F>(
+        &mut self,
+        max_cycles: u64,
+        mut observe: F,
+    ) -> Result<u64, String>
     where
         F: FnMut(&NicProbe, &NicProbe) -> Result<(), String>,
     {
@@ -95,7 +99,8 @@ impl<A: NicTop, B: NicTop> NicPair<A, B> {
             }
             self.step()?;
             let c = self.a.cycle() - 1;
-            observe(&self.a.last_probe, &self.b.last_probe).map_err(|e| format!("cycle {c}: {e}"))?;
+            observe(&self.a.last_probe, &self.b.last_probe)
+                .map_err(|e| format!("cycle {c}: {e}"))?;
         }
     }
 }

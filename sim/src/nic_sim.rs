@@ -242,9 +242,14 @@ impl<T: NicTop> NicSim<T> {
         {
             let (i, m) = self.app.pop_front().expect("front");
             let len = m.payload.len() as u64;
-            let mut words = vec![(m.dst_ip as u64) << 32 | (m.dst_port as u64) << 16 | (len & 0xffff)];
+            let mut words =
+                vec![(m.dst_ip as u64) << 32 | (m.dst_port as u64) << 16 | (len & 0xffff)];
             for c in m.payload.chunks(8) {
-                words.push(c.iter().enumerate().fold(0u64, |v, (j, &x)| v | (x as u64) << (56 - 8 * j)));
+                words.push(
+                    c.iter()
+                        .enumerate()
+                        .fold(0u64, |v, (j, &x)| v | (x as u64) << (56 - 8 * j)),
+                );
             }
             self.app_cur = Some(AppCur {
                 idx: i,
@@ -311,7 +316,11 @@ impl<T: NicTop> NicSim<T> {
             if u.app_tx().ready.val() {
                 if a.pos == 0 {
                     if std::env::var_os("NT_NIC_DEBUG").is_some() {
-                        eprintln!("cycle {now}: header of message {} taken, alloc {:?}", a.idx, u.tx_alloc());
+                        eprintln!(
+                            "cycle {now}: header of message {} taken, alloc {:?}",
+                            a.idx,
+                            u.tx_alloc()
+                        );
                     }
                     match u.tx_alloc() {
                         Some(id) => {
@@ -371,7 +380,11 @@ impl<T: NicTop> NicSim<T> {
             let msg = msg.ok_or_else(|| {
                 format!("cycle {now}: status code {code} for id {id} of no message sent")
             })?;
-            self.outcomes.push(TxOutcome { cycle: now, msg, outcome });
+            self.outcomes.push(TxOutcome {
+                cycle: now,
+                msg,
+                outcome,
+            });
         }
         // MAC TX
         let mt = u.mac_tx();

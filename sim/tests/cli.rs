@@ -309,18 +309,55 @@ fn nic_runs_from_captures_and_message_files() {
     .unwrap();
     let common = ["--timeout-cycles", "3000", "--retries", "2"];
     for program in ["ndp", "homa", "homatr"] {
-        let mut a = vec!["nic", "--program", program, "--ip", "10.0.0.1", "--mac", "02:00:00:00:00:0a"];
-        a.extend(["--switch-mac", "02:00:00:00:00:0b", "--send", "msgs.jsonl", "--out", "a.pcap", "--delivered", "a.jsonl"]);
+        let mut a = vec![
+            "nic",
+            "--program",
+            program,
+            "--ip",
+            "10.0.0.1",
+            "--mac",
+            "02:00:00:00:00:0a",
+        ];
+        a.extend([
+            "--switch-mac",
+            "02:00:00:00:00:0b",
+            "--send",
+            "msgs.jsonl",
+            "--out",
+            "a.pcap",
+            "--delivered",
+            "a.jsonl",
+        ]);
         a.extend(common);
         let o = ntsim(&a, &d);
         let (out, err) = text(&o);
         assert!(o.status.success(), "{program} A: {out}{err}");
-        assert!(out.contains("3 of 3 sent messages resolved (0 delivered, 3 given up"), "{out}");
+        assert!(
+            out.contains("3 of 3 sent messages resolved (0 delivered, 3 given up"),
+            "{out}"
+        );
         let aj = std::fs::read_to_string(d.join("a.jsonl")).unwrap();
         assert_eq!(aj.matches("\"outcome\":\"gave_up\"").count(), 3, "{aj}");
 
-        let mut b = vec!["nic", "--program", program, "--ip", "10.0.0.2", "--mac", "02:00:00:00:00:0b"];
-        b.extend(["--switch-mac", "02:00:00:00:00:0a", "--in", "a.pcap", "--out", "b.pcap", "--delivered", "b.jsonl"]);
+        let mut b = vec![
+            "nic",
+            "--program",
+            program,
+            "--ip",
+            "10.0.0.2",
+            "--mac",
+            "02:00:00:00:00:0b",
+        ];
+        b.extend([
+            "--switch-mac",
+            "02:00:00:00:00:0a",
+            "--in",
+            "a.pcap",
+            "--out",
+            "b.pcap",
+            "--delivered",
+            "b.jsonl",
+        ]);
         b.extend(common);
         let o = ntsim(&b, &d);
         let (out, err) = text(&o);
@@ -331,7 +368,8 @@ fn nic_runs_from_captures_and_message_files() {
         assert!(bj.contains("\"len\":3000") && bj.contains("\"payload_hex\":\"00ff10\""));
         assert!(bj.lines().all(|l| l.contains("\"src_ip\":\"10.0.0.1\"")));
 
-        let tshark = nt_sim::verilator::which("tshark").expect("tshark is not installed: run scripts/setup.sh");
+        let tshark = nt_sim::verilator::which("tshark")
+            .expect("tshark is not installed: run scripts/setup.sh");
         for cap in ["a.pcap", "b.pcap"] {
             let t = Command::new(&tshark)
                 .args(["-n", "-o", "ip.check_checksum:TRUE", "-V", "-r", cap])
@@ -340,7 +378,10 @@ fn nic_runs_from_captures_and_message_files() {
                 .expect("tshark");
             let s = String::from_utf8_lossy(&t.stdout);
             assert!(t.status.success(), "tshark on {cap}");
-            assert!(s.contains("[Header checksum status: Good]"), "{program} {cap}");
+            assert!(
+                s.contains("[Header checksum status: Good]"),
+                "{program} {cap}"
+            );
             for bad in ["Malformed", "[Bad", "incorrect", "Expert Info (Error"] {
                 assert!(!s.contains(bad), "{program} {cap}: tshark reports {bad:?}");
             }
@@ -352,7 +393,11 @@ fn nic_runs_from_captures_and_message_files() {
 fn nic_bad_input_gets_a_clear_error_not_a_panic() {
     let d = tmp("nic-bad");
     std::fs::write(d.join("junk.pcap"), b"this is not a capture").unwrap();
-    std::fs::write(d.join("bad.jsonl"), "{\"cycle\": 0, \"dst_ip\": \"10.0.0.2\"}\n").unwrap();
+    std::fs::write(
+        d.join("bad.jsonl"),
+        "{\"cycle\": 0, \"dst_ip\": \"10.0.0.2\"}\n",
+    )
+    .unwrap();
     std::fs::write(
         d.join("both.jsonl"),
         "{\"cycle\": 0, \"dst_ip\": \"10.0.0.2\", \"dst_port\": 1, \"src_port\": 2, \"len\": 5, \"payload_text\": \"x\"}\n",
@@ -368,7 +413,15 @@ fn nic_bad_input_gets_a_clear_error_not_a_panic() {
         "{\"cycle\": 0, \"dst_ip\": \"10.0.0.300\", \"dst_port\": 1, \"src_port\": 2, \"len\": 4}\n",
     )
     .unwrap();
-    let base = ["nic", "--ip", "10.0.0.1", "--mac", "02:00:00:00:00:0a", "--out", "o.pcap"];
+    let base = [
+        "nic",
+        "--ip",
+        "10.0.0.1",
+        "--mac",
+        "02:00:00:00:00:0a",
+        "--out",
+        "o.pcap",
+    ];
     let cases: &[(&[&str], &str)] = &[
         (&["--program", "tcp"], "unknown program"),
         (&["--in", "missing.pcap"], "missing.pcap"),
@@ -392,6 +445,17 @@ fn nic_bad_input_gets_a_clear_error_not_a_panic() {
         assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
         assert!(err.contains(want), "{args:?}: expected {want:?} in: {err}");
     }
-    let o = ntsim(&["nic", "--ip", "1.2.3", "--mac", "02:00:00:00:00:0a", "--out", "o.pcap"], &d);
+    let o = ntsim(
+        &[
+            "nic",
+            "--ip",
+            "1.2.3",
+            "--mac",
+            "02:00:00:00:00:0a",
+            "--out",
+            "o.pcap",
+        ],
+        &d,
+    );
     assert!(text(&o).1.contains("bad IPv4 address"));
 }

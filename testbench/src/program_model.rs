@@ -184,7 +184,11 @@ impl ProgramModel {
                 let rcv = if r.new_msg {
                     inc
                 } else {
-                    self.received.get(&r.id).copied().unwrap_or(0).wrapping_add(inc)
+                    self.received
+                        .get(&r.id)
+                        .copied()
+                        .unwrap_or(0)
+                        .wrapping_add(inc)
                 };
                 self.received.insert(r.id, rcv);
                 if r.new_msg {
@@ -208,7 +212,8 @@ impl ProgramModel {
                     self.sched.remove(&r.id);
                 } else {
                     let want = (rcv + self.rtt).min(total);
-                    self.sched.insert(r.id, ((total - rcv) as u16, want as u16, grt as u16));
+                    self.sched
+                        .insert(r.id, ((total - rcv) as u16, want as u16, grt as u16));
                 }
                 // The best grantable message and its rank among all entries.
                 let best = self
@@ -219,7 +224,11 @@ impl ProgramModel {
                     .min();
                 match best {
                     Some((p, g, a)) => {
-                        let rank = self.sched.iter().filter(|(id, (q, _, _))| (*q, **id) < (p, g)).count();
+                        let rank = self
+                            .sched
+                            .iter()
+                            .filter(|(id, (q, _, _))| (*q, **id) < (p, g))
+                            .count();
                         if (rank as u64) < OVERCOMMIT {
                             let gi = self.ginfo[&g];
                             let mut e = gi.event(PULL, gi.ack_no, a, rank as u8 + 1);

@@ -2,8 +2,8 @@
 //! 16-byte message out 2 cycles after its last word (thesis: 3), line rate with no input
 //! stall for back-to-back 1-byte and 65-byte messages.
 use nt_sim::budget::{
-    deparser_budgets, Budget, format_budgets, nic_budgets, packetization_budgets, parser_budgets,
-    pktgen_budgets, reassembly_budgets,
+    deparser_budgets, format_budgets, nic_budgets, packetization_budgets, parser_budgets,
+    pktgen_budgets, reassembly_budgets, Budget,
 };
 
 /// Every row with a limit is within it.
@@ -38,7 +38,10 @@ fn reassembly_meets_its_budgets() {
         8,
         "two latencies and two line rates for N = 16 and 128"
     );
-    assert!(b.iter().all(|x| x.limit.is_some()), "every reassembly budget has a limit");
+    assert!(
+        b.iter().all(|x| x.limit.is_some()),
+        "every reassembly budget has a limit"
+    );
     within_limits(&b);
     let get = |block: &str, what: &str| cycles(&b, block, what);
     for block in ["reassembly_n16", "reassembly_n128"] {

@@ -102,11 +102,17 @@ fn exchange_with<T: NicTop>(
     let mut mb = ProgramModel::new(program, pair.b.config().rtt_pkts);
     let cycles = pair
         .run_until_settled_with(max_cycles, |pa, pb| {
-            ma.cycle(pa.record.as_ref(), pa.freed, pa.ctrl).map_err(|e| format!("NIC a: {e}"))?;
-            mb.cycle(pb.record.as_ref(), pb.freed, pb.ctrl).map_err(|e| format!("NIC b: {e}"))
+            ma.cycle(pa.record.as_ref(), pa.freed, pa.ctrl)
+                .map_err(|e| format!("NIC a: {e}"))?;
+            mb.cycle(pb.record.as_ref(), pb.freed, pb.ctrl)
+                .map_err(|e| format!("NIC b: {e}"))
         })
         .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-    assert_eq!(ma.pending() + mb.pending(), 0, "seed {seed}: predicted events never raised");
+    assert_eq!(
+        ma.pending() + mb.pending(),
+        0,
+        "seed {seed}: predicted events never raised"
+    );
     println!(
         "program model: {} control events checked; GRANTs by priority 1/2/3: {:?}",
         ma.events + mb.events,
@@ -114,7 +120,10 @@ fn exchange_with<T: NicTop>(
     );
     println!(
         "{} program, seed {seed}: {} messages each way in {cycles} cycles; a: {:?}; b: {:?}",
-        T::PROGRAM, msgs_each, pair.ab.stats, pair.ba.stats
+        T::PROGRAM,
+        msgs_each,
+        pair.ab.stats,
+        pair.ba.stats
     );
     (pair, ex)
 }
@@ -124,7 +133,9 @@ fn exchange_with<T: NicTop>(
 fn check_exactly_once<T: NicTop>(pair: &NicPair<T, T>, ex: &Exchange, seed: u64) -> (usize, usize) {
     let mut want: HashMap<(bool, u16, u16, Vec<u8>), usize> = HashMap::new();
     for (from_a, _, m) in &ex.sent {
-        *want.entry((*from_a, m.src_port, m.dst_port, m.payload.clone())).or_default() += 1;
+        *want
+            .entry((*from_a, m.src_port, m.dst_port, m.payload.clone()))
+            .or_default() += 1;
     }
     let mut got_delivered = 0;
     for (to_b, sim) in [(true, &pair.b.delivered), (false, &pair.a.delivered)] {
@@ -133,7 +144,10 @@ fn check_exactly_once<T: NicTop>(pair: &NicPair<T, T>, ex: &Exchange, seed: u64)
             assert_eq!(d.src_ip, from_ip, "seed {seed}: wrong source");
             let k = (to_b, d.src_port, d.local_port, d.payload.clone());
             let n = want.get_mut(&k).unwrap_or_else(|| {
-                panic!("seed {seed}: delivered a message that was not sent (or twice): {} bytes", d.payload.len())
+                panic!(
+                    "seed {seed}: delivered a message that was not sent (or twice): {} bytes",
+                    d.payload.len()
+                )
             });
             assert!(*n > 0, "seed {seed}: delivered twice");
             *n -= 1;
@@ -143,7 +157,12 @@ fn check_exactly_once<T: NicTop>(pair: &NicPair<T, T>, ex: &Exchange, seed: u64)
     let mut gave_up = 0;
     for (from_a, sim) in [(true, &pair.a), (false, &pair.b)] {
         for o in &sim.outcomes {
-            let m = &ex.sent.iter().find(|(fa, i, _)| *fa == from_a && *i == o.msg).expect("sent").2;
+            let m = &ex
+                .sent
+                .iter()
+                .find(|(fa, i, _)| *fa == from_a && *i == o.msg)
+                .expect("sent")
+                .2;
             let k = (from_a, m.src_port, m.dst_port, m.payload.clone());
             match o.outcome {
                 Outcome::Delivered => assert_eq!(
@@ -216,9 +235,16 @@ fn line_rate<T: NicTop>(make: fn() -> T) {
         let w = &frames[50..n - 50];
         let worst = w.windows(2).map(|p| p[1].cycle - p[0].cycle).max().unwrap();
         let mean = (w[w.len() - 1].cycle - w[0].cycle) as f64 / (w.len() - 1) as f64;
-        println!("{} {what}: {} frames, mean {mean:.2} cycles apart, worst gap {worst}", T::PROGRAM, frames.len());
+        println!(
+            "{} {what}: {} frames, mean {mean:.2} cycles apart, worst gap {worst}",
+            T::PROGRAM,
+            frames.len()
+        );
         assert_eq!(worst, 9, "{what}: a gap in the steady state");
-        assert!(frames.iter().all(|f| f.bytes.len() == 65), "{what}: 65-byte frames only");
+        assert!(
+            frames.iter().all(|f| f.bytes.len() == 65),
+            "{what}: 65-byte frames only"
+        );
     };
     gaps(&pair.a.tx_frames, "a MAC TX (data)");
     gaps(&pair.b.tx_frames, "b MAC TX (ACKs)");
@@ -229,18 +255,29 @@ fn line_rate<T: NicTop>(make: fn() -> T) {
     assert_eq!(worst, 9, "b's application: a gap in the steady state");
     // Messages are independent: the packetization module's round robin may send them in
     // another order than written. Every one arrives once, byte-exact.
-    let mut got: Vec<u8> = d.iter().map(|m| {
-        assert_eq!(m.payload.len(), 1);
-        m.payload[0]
-    }).collect();
+    let mut got: Vec<u8> = d
+        .iter()
+        .map(|m| {
+            assert_eq!(m.payload.len(), 1);
+            m.payload[0]
+        })
+        .collect();
     let mut want: Vec<u8> = (0..n).map(|i| i as u8).collect();
     got.sort_unstable();
     want.sort_unstable();
     assert_eq!(got, want, "every message delivered once, byte-exact");
-    assert!(pair.a.outcomes.iter().all(|o| o.outcome == Outcome::Delivered));
+    assert!(pair
+        .a
+        .outcomes
+        .iter()
+        .all(|o| o.outcome == Outcome::Delivered));
     for sim in [&pair.a, &pair.b] {
         let p = &sim.kernel().uut().stat();
-        assert_eq!(p.rx_frames.val().to_u64(), p.rx_passed.val().to_u64(), "no frame dropped");
+        assert_eq!(
+            p.rx_frames.val().to_u64(),
+            p.rx_passed.val().to_u64(),
+            "no frame dropped"
+        );
         assert_eq!(p.rx_lookup_fail.val().to_u64(), 0);
     }
     println!(
@@ -385,8 +422,14 @@ fn fuzz<T: NicTop>(make: fn() -> T, seed: u64) {
         st.rx_timeouts.val().to_u64(),
         st.rx_lookup_fail.val().to_u64()
     );
-    assert!(passed > 50 && passed < frames, "the fuzz reached the program and was filtered");
-    assert!(st.rx_ctrl.val().to_u64() > 50, "control packets for random ids reached the program");
+    assert!(
+        passed > 50 && passed < frames,
+        "the fuzz reached the program and was filtered"
+    );
+    assert!(
+        st.rx_ctrl.val().to_u64() > 50,
+        "control packets for random ids reached the program"
+    );
     // Valid traffic afterwards.
     let mut sent = vec![];
     for i in 0..30 {
@@ -401,7 +444,8 @@ fn fuzz<T: NicTop>(make: fn() -> T, seed: u64) {
         pair.a.send(m.clone());
         sent.push(m.payload);
     }
-    pair.run_until_settled(2_000_000).expect("valid traffic settles");
+    pair.run_until_settled(2_000_000)
+        .expect("valid traffic settles");
     let outcomes: Vec<Outcome> = pair.a.outcomes.iter().map(|o| o.outcome).collect();
     let mut got: Vec<Vec<u8>> = pair
         .b
@@ -420,7 +464,10 @@ fn fuzz<T: NicTop>(make: fn() -> T, seed: u64) {
         lens(&got),
         outcomes
     );
-    assert!(outcomes.iter().all(|o| *o == Outcome::Delivered), "{outcomes:?}");
+    assert!(
+        outcomes.iter().all(|o| *o == Outcome::Delivered),
+        "{outcomes:?}"
+    );
 }
 
 #[test]
@@ -449,7 +496,11 @@ fn trimming_recovered_by_nack<T: NicTop>(make: fn() -> T, seed: u64) {
     let timeout = 1_000_000;
     let (pair, ex) = exchange_with(make, seed, 80, link, 8192, 900_000, Some(timeout));
     for sim in [&pair.a, &pair.b] {
-        assert_eq!(sim.kernel().uut().stat().rx_lookup_fail.val().to_u64(), 0, "a receive lookup failed");
+        assert_eq!(
+            sim.kernel().uut().stat().rx_lookup_fail.val().to_u64(),
+            0,
+            "a receive lookup failed"
+        );
     }
     let (delivered, gave_up) = check_exactly_once(&pair, &ex, seed);
     assert_eq!(gave_up, 0);
@@ -459,10 +510,16 @@ fn trimming_recovered_by_nack<T: NicTop>(make: fn() -> T, seed: u64) {
         + pair.b.kernel().uut().stat().tx_retransmitted.val().to_u64();
     let trimmed_seen = pair.a.kernel().uut().stat().rx_trimmed.val().to_u64()
         + pair.b.kernel().uut().stat().rx_trimmed.val().to_u64();
-    println!("{}: {chopped} DATA frames trimmed, {trimmed_seen} seen, {rtx} retransmitted", T::PROGRAM);
+    println!(
+        "{}: {chopped} DATA frames trimmed, {trimmed_seen} seen, {rtx} retransmitted",
+        T::PROGRAM
+    );
     assert!(chopped >= 20, "the link trimmed enough packets ({chopped})");
     assert_eq!(trimmed_seen, chopped);
-    assert_eq!(rtx, chopped, "one retransmission per trimmed packet: none by timeout");
+    assert_eq!(
+        rtx, chopped,
+        "one retransmission per trimmed packet: none by timeout"
+    );
 }
 
 #[test]
