@@ -315,13 +315,6 @@ impl<T: NicTop> NicSim<T> {
         if let Some(a) = self.app_cur.as_mut() {
             if u.app_tx().ready.val() {
                 if a.pos == 0 {
-                    if std::env::var_os("NT_NIC_DEBUG").is_some() {
-                        eprintln!(
-                            "cycle {now}: header of message {} taken, alloc {:?}",
-                            a.idx,
-                            u.tx_alloc()
-                        );
-                    }
                     match u.tx_alloc() {
                         Some(id) => {
                             self.id_of.entry(id).or_default().push_back(a.idx);
@@ -374,9 +367,6 @@ impl<T: NicTop> NicSim<T> {
                 ),
                 _ => (None, Outcome::Refused),
             };
-            if std::env::var_os("NT_NIC_DEBUG").is_some() {
-                eprintln!("cycle {now}: status {code} for id {id}");
-            }
             let msg = msg.ok_or_else(|| {
                 format!("cycle {now}: status code {code} for id {id} of no message sent")
             })?;
