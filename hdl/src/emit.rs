@@ -69,6 +69,10 @@ lint_off -rule UNUSEDSIGNAL -file "*nic_*" -match "Signal is not used: 'freed_q$
 lint_off -rule UNOPTFLAT -file "*nic_*"
 // prisched: 16-bit id of a queued snapshot (a struct field), of which A bits index the entries
 lint_off -rule UNUSEDSIGNAL -file "*prisched*" -match "Bits of signal are not used: 'fifo_head_id'*"
+// switch: a frame's word count computed at 32 bits, of which 10 count (at most 136 words),
+// and the transport flags, of which DATA and CHOP choose the band and trimming
+lint_off -rule UNUSEDSIGNAL -file "*switch_*" -match "Bits of signal are not used: 'words32$*"
+lint_off -rule UNUSEDSIGNAL -file "*switch_*" -match "Bits of signal are not used: 'flags$*"
 "#;
 
 /// Error from elaborating a block before emission.

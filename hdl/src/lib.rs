@@ -19,6 +19,7 @@ pub mod program;
 pub mod reassembly;
 pub mod registry;
 pub mod statereg;
+pub mod switch;
 pub mod timer;
 
 use rust_hdl::prelude::{Clock, In, Signal};
@@ -88,6 +89,14 @@ impl<const A: usize, const N: usize, const W: usize> Clocked for statereg::State
 }
 
 impl<const A: usize, const N: usize> Clocked for prisched::PrioSched<A, N> {
+    fn clock_input(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+}
+
+impl<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const NR: usize> Clocked
+    for switch::Switch<N, NN, NB, NNB, NR>
+{
     fn clock_input(&mut self) -> &mut Signal<In, Clock> {
         &mut self.clock
     }

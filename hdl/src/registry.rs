@@ -9,6 +9,7 @@ use crate::pktgen::PacketGen16;
 use crate::prisched::{PrioSched128, PrioSched16};
 use crate::reassembly::{Reassembly128, Reassembly16, ReassemblyConfig};
 use crate::statereg::StateReg16x32;
+use crate::switch::Switch4;
 use crate::timer::{Timer128, Timer16};
 
 /// One emitted block configuration.
@@ -129,6 +130,11 @@ pub fn blocks() -> Vec<BlockSpec> {
             name: "nic_homa",
             about: "the NIC running Homa: as nic_ndp with the Homa program (priority scheduler, SRPT grants) and the Homa header layout; 16 messages per direction",
             verilog: || emit_verilog("nic_homa", NicHoma::new()),
+        },
+        BlockSpec {
+            name: "switch_p4",
+            about: "switch, 4 ports: crosspoint buffers (4 bands x 2 KiB per input/output pair), drop-tail or ideal trimming with return to sender, SP or WRR bands, RR inputs",
+            verilog: || emit_verilog("switch_p4", Switch4::new()),
         },
     ]
 }

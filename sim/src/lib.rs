@@ -19,6 +19,8 @@ pub mod prisched_workload;
 pub mod runs;
 pub mod rx_workload;
 pub mod statereg_workload;
+pub mod switch_cli;
+pub mod switch_workload;
 pub mod tools;
 pub mod tx_workload;
 pub mod vcd;

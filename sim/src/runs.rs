@@ -45,6 +45,7 @@ pub const SIM_BLOCKS: &[&str] = &[
     "prisched_n128",
     "nic_ndp",
     "nic_homa",
+    "switch_p4",
 ];
 
 /// Resolves a block name or alias (`timer` = `timer_n16`, `reassembly` = `reassembly_n16`).
@@ -59,6 +60,7 @@ pub fn resolve_block(name: &str) -> Result<&'static str, String> {
         "statereg" => "statereg_16x32",
         "prisched" => "prisched_n16",
         "nic" => "nic_ndp",
+        "switch" => "switch_p4",
         other => other,
     };
     SIM_BLOCKS.iter().copied().find(|b| *b == n).ok_or_else(|| {
@@ -154,6 +156,7 @@ pub fn run_block(
         }
         "nic_ndp" => run_nic(nt_hdl::nic::NicNdp::new(), block, cycles, seed, opts),
         "nic_homa" => run_nic(nt_hdl::nic::NicHoma::new(), block, cycles, seed, opts),
+        "switch_p4" => run_switch(block, cycles, seed, opts).map_err(|e| e.to_string()),
         _ => Err(format!("no driver for {block}")),
     }
 }
@@ -519,4 +522,53 @@ fn run_nic<T: nt_hdl::nic::NicTop>(
         },
         rec,
     ))
+}
+
+/// The 4-port switch under [`crate::switch_workload::SwitchWorkload`] (random frames of
+/// 64..=1088 bytes with a hot spot, malformed and unrouted frames, gaps, TX backpressure):
+/// the first half of the run in trim mode (strict priority, bands by `tos`, return to
+/// sender), the second in drop-tail mode (WRR, bands by transport flags). Events = words
+/// out; commands = words in.
+fn run_switch(
+    block: &'static str,
+    cycles: u64,
+    seed: u64,
+    opts: &RunOptions,
+) -> Result<(RunSummary, Option<PortRecorder>), KernelError> {
+    use crate::switch_workload::{
+        apply_setup, drive_switch, read_switch, SwitchSetup, SwitchWorkload, TrafficKnobs,
+    };
+    let mut k = Kernel::new(nt_hdl::switch::Switch4::new())?;
+    open_outputs(&mut k, opts)?;
+    let mut trim = SwitchSetup::new(4);
+    trim.mode = nt_hdl::switch::MODE_TRIM;
+    trim.ret = true;
+    trim.limit_bytes = [700, 6000, 5000, 8000];
+    trim.limit_pkts = [12, 8, 10, 6];
+    let mut droptail = trim.clone();
+    droptail.mode = nt_hdl::switch::MODE_DROPTAIL;
+    droptail.wrr = true;
+    droptail.band_by_flags = true;
+    droptail.weight = [3, 2, 0, 1];
+    apply_setup(k.uut_mut(), &trim);
+    let knobs = TrafficKnobs {
+        load: 0.5,
+        hot: 0.5,
+        ..TrafficKnobs::default()
+    };
+    let mut w = SwitchWorkload::new(seed, 4, knobs);
+    run_loop(k, block, cycles, seed, |k, now| {
+        if now == cycles / 2 {
+            apply_setup(k.uut_mut(), &droptail);
+        }
+        let inp = w.next(true);
+        drive_switch(k.uut_mut(), &inp);
+        k.settle()?;
+        let out = read_switch(k.uut());
+        let words_out = out
+            .iter()
+            .zip(&inp)
+            .any(|(o, i)| o.tx.is_some() && i.tx_ready);
+        Ok((words_out, inp.iter().any(|i| i.rx.is_some())))
+    })
 }

@@ -10,4 +10,5 @@ pub mod program_model;
 pub mod reassembly_model;
 pub mod statereg_model;
 pub mod stream;
+pub mod switch_model;
 pub mod timer_model;

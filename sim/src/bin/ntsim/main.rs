@@ -112,6 +112,11 @@ enum Cmd {
         #[arg(long, default_value_t = 5_000_000)]
         max_cycles: u64,
     },
+    /// Run the switch from packet captures: frames from each `--in-port K=IN.pcap` enter
+    /// port K at their timestamps (1 ns = 1 cycle); every port's output goes to
+    /// DIR/port<K>.pcap (stamped with each frame's first-word cycle), counters to
+    /// DIR/stats.json.
+    Switch(nt_sim::switch_cli::SwitchArgs),
 }
 
 fn main() -> ExitCode {
@@ -179,6 +184,7 @@ fn main() -> ExitCode {
             print!("{s}");
             Ok(())
         })(),
+        Cmd::Switch(a) => nt_sim::switch_cli::main(&a),
         Cmd::Blocks => {
             for b in nt_hdl::registry::blocks() {
                 let bench = b.name.starts_with("timer")

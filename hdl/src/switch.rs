@@ -1,0 +1,1671 @@
+//! The switch (issue 6, first slice): `N` ports of 64-bit MAC RX/TX, a static forwarding
+//! table, output-queued ports with [`BANDS`] = 4 priority bands in crosspoint buffers,
+//! per-band limits in bytes and packets, strict-priority or weighted-round-robin band
+//! scheduling, round robin over inputs, drop-tail or ideal trimming (paper 002 §2) with
+//! optional return-to-sender of trimmed headers.
+//!
+//! ```text
+//!  rx[i] ─► parse (words 0-4) ─► delay line (5 words) ─► writer ─┬─► crosspoint RAM (i,0): 4 band regions ─┐
+//!             │ decision at word 4                        (trim, ├─► crosspoint RAM (i,1) ...              ├─► output o: return queue first,
+//!             ▼                                           return ├─► ...                                    │   then SP / WRR over bands,
+//!    admission (inputs in index order): per-(output,band)  rewrite)└─► return queue (i) (trimmed headers back)  │   RR over inputs ─► tx[o]
+//!    occupancy in bytes and packets, region room                                                              │
+//! ```
+//!
+//! # Interfaces
+//! * `rx[i]`: frames from port `i`'s MAC (64-bit words, first byte in bits 63:56, `last` on
+//!   the final word with `empty` = unused bytes of it, 0-7). `ready` is high except in reset
+//!   cycles: the switch never backpressures a MAC; a frame that cannot be stored is dropped
+//!   and counted. The 5 header words (0-4) of a frame must arrive in consecutive cycles (a
+//!   MAC delivers a frame back to back); a gap among them makes the frame malformed. Gaps
+//!   after word 4 are harmless.
+//! * `tx[o]`: frames out of port `o` with `ready` (link backpressure); a frame is sent back
+//!   to back once its first word is out, except where `ready` is low. `empty` is non-zero
+//!   only on `last`; `data`/`last`/`empty` are 0 while `valid` is low.
+//! * `route[k]` (k < N): the forwarding table, `valid`, `ip` (IPv4 destination address),
+//!   `port`. The lowest matching valid entry wins; no match, or `port >= N`, drops the frame
+//!   (`drop_no_route`).
+//! * `band[b]`: per band `limit_bytes`, `limit_pkts` (admission limits of one output's band,
+//!   summed over all inputs) and `weight` (WRR, packets per turn; 0 counts as 1).
+//! * `cfg`: `mode` ([`MODE_DROPTAIL`], [`MODE_TRIM`]; the codes [`MODE_TOFINO_TRIM`] and
+//!   [`MODE_BOLT`] are reserved for the next slices and behave as drop-tail), `band_by_flags`
+//!   (band from the transport flags instead of the IPv4 `tos`), `wrr` (weighted round robin
+//!   instead of strict priority among bands), `ret` (return trimmed headers to their sender
+//!   when the header band is full, instead of dropping them).
+//! * `stat[p]`: wrapping 32-bit counters `rx_frames`, `tx_frames`, `drop_malformed`,
+//!   `drop_no_route`, `drop_full`, `trimmed`, `returned`, `drop_header`, and the occupancy
+//!   of each of port `p`'s output bands in bytes, `occ_bytes0..3` (admitted, not yet sent).
+//!
+//! # Parsing and the band
+//! At word 4 of a frame (the 5th word, which holds the low half of the destination IP and
+//! the transport flags) the input decides. Malformed (`drop_malformed`): ethertype not
+//! 0x0800, version/IHL not 4/5, IPv4 total length outside 50..=1074 (frames of 64..=1088
+//! bytes), a frame that ends at or before word 4, or a gap among words 0-4. The IPv4
+//! checksum is not verified (a correct one stays correct: trimming updates it
+//! incrementally, RFC 1624). Band: by `tos`, `min(tos, 3)` (a lower tos is a higher
+//! priority, as Homa's priorities); by flags, for IP protocol 154/155 a DATA packet without
+//! CHOP goes to band 1 and everything else (ACK, NACK, PULL/GRANT, CHOP) to band 0, other
+//! protocols to band 3. Band 0 is the highest priority and the header band of trimming.
+//!
+//! # Admission (at word 4)
+//! A packet of `L` bytes (`IPv4 total length + 14`) and `W = ceil(L/8)` words is admitted to
+//! output `o`, band `b` when `occ(o,b) + L <= limit_bytes[b]`, `pkts(o,b) + 1 <=
+//! limit_pkts[b]` and the crosspoint region `(i,o,b)` has `W` free words. Inputs deciding
+//! in the same cycle are taken in index order (input 0 first), each seeing the admissions of
+//! the lower inputs; words leaving in that cycle free their bytes only at its end. When it
+//! is not admitted: drop-tail drops it (`drop_full`); in trim mode a DATA packet of our
+//! transport (IP protocol 154/155, DATA set, CHOP clear) is trimmed (`trimmed`) to its 64
+//! header bytes (IPv4 total length 50, checksum updated, CHOP set) and admitted to band 0 of
+//! the same output if band 0 takes 64 bytes and 8 words; otherwise, with `cfg.ret` and room
+//! for 8 words in the input port's return queue, the header is returned (`returned`):
+//! Ethernet, IPv4 and transport contexts swapped, sent out of the port it arrived on before
+//! any band (the return queue of port `p` is written only by input `p` and read only by
+//! output `p`); else it is dropped (`drop_header`). Other packets that do not fit are
+//! dropped (`drop_full`). [`MODE_TOFINO_TRIM`] and [`MODE_BOLT`] will hook in here, at the
+//! decision (meters, SRC generation) and the writer (the header rewrite).
+//!
+//! # Storage
+//! One crosspoint per (input, output) pair, `2^XP_A` = 1024 words: a RAM of 64-bit data
+//! and a RAM of 4-bit tags (`last`, `empty`), written only by the input and read only by
+//! the output; 4 band regions of [`REGION_WORDS`] = 256 words (2 KiB) each, circular, with
+//! a reservation tail (moved at admission), a head (moved per word sent) and a count of
+//! complete packets. A region holds one full-size (136-word) packet per input at a time. A
+//! frame is
+//! written by its input 5 cycles after it arrives (the delay line that waits for the
+//! decision) and becomes eligible when its last word is written and its length matches the
+//! IPv4 total length (otherwise it is rolled back, `drop_malformed`): store and forward. A
+//! trimmed or returned header is complete at its 8th word; the rest of the frame is
+//! ignored. Return queues: 64 words (8 headers) per port.
+//!
+//! # Output scheduling
+//! Each output picks its next packet in the cycle its current packet's last word leaves (or
+//! whenever idle): its return queue first, then a band by strict priority (lowest band with
+//! a complete packet) or by WRR (stay in the current band while it has a packet and has sent
+//! fewer than `weight` packets in this turn, else the next band in cyclic order that has one,
+//! the current band last), then an input by round robin within that band (the first input
+//! after the last one served in that band). The RAM read of the picked packet's first word is
+//! issued in the same cycle, so packets leave back to back: one word per cycle.
+//!
+//! # Latency
+//! Store and forward: first word in at cycle `t`, a frame of `W` words has its last word
+//! written at `t + W + 4`, is picked at `t + W + 5` and its first word is out at
+//! `t + W + 6` on an idle output (15 cycles for a 65-byte frame, 14 for a 64-byte one).
+//!
+//! # Implementation notes
+//! One flat block (crosspoint state in flat arrays indexed `(i*N+o)*4+b`): rust-hdl
+//! evaluates only the first `[...]` of a signal name at generation time, so nested
+//! per-port sub-blocks with per-port arrays cannot be wired as a crossbar. `bit_cast`
+//! cannot take a loop-indexed operand (its width is evaluated outside the loop), so widths
+//! change by shifts, masks and small tables. No reset of the RAMs is needed: a region is
+//! read only where a complete packet was written.
+//!
+//! # Parameters
+//! `N` ports (2..=16), `NN = N*N`, `NB = N*4`, `NNB = N*N*4`, `NR = (N+1)*N*4` (checked in
+//! [`Switch::new`]; rust-hdl field types cannot use generic const expressions).
+use rust_hdl::prelude::*;
+
+/// Priority bands per output; band 0 is the highest.
+pub const BANDS: usize = 4;
+/// Words of one band region of a crosspoint (`2^8`).
+pub const REGION_WORDS: u64 = 256;
+/// Crosspoint RAM address bits (4 regions of 256 words).
+pub const XP_A: usize = 10;
+/// Return-queue RAM address bits (64 words, 8 headers).
+pub const RET_A: usize = 6;
+/// Largest number of ports.
+pub const MAX_PORTS: usize = 16;
+
+/// `cfg.mode`: drop a packet that does not fit.
+pub const MODE_DROPTAIL: u64 = 0;
+/// `cfg.mode`: ideal trimming (paper 002 §2).
+pub const MODE_TRIM: u64 = 1;
+/// `cfg.mode`, reserved: Tofino-style trimming (a later slice); behaves as drop-tail.
+pub const MODE_TOFINO_TRIM: u64 = 2;
+/// `cfg.mode`, reserved: Bolt (a later slice); behaves as drop-tail.
+pub const MODE_BOLT: u64 = 3;
+
+const ACT_NONE: u64 = 0;
+const ACT_FWD: u64 = 1;
+const ACT_TRIM: u64 = 2;
+const ACT_RET: u64 = 3;
+
+/// Frames from a MAC.
+#[derive(LogicInterface, Default)]
+pub struct SwitchSink {
+    pub valid: Signal<In, bool>,
+    pub ready: Signal<Out, bool>,
+    pub data: Signal<In, Bits<64>>,
+    pub last: Signal<In, bool>,
+    pub empty: Signal<In, Bits<3>>,
+}
+
+/// Frames to a MAC.
+#[derive(LogicInterface, Default)]
+pub struct SwitchSource {
+    pub valid: Signal<Out, bool>,
+    pub ready: Signal<In, bool>,
+    pub data: Signal<Out, Bits<64>>,
+    pub last: Signal<Out, bool>,
+    pub empty: Signal<Out, Bits<3>>,
+}
+
+/// One forwarding-table entry.
+#[derive(LogicInterface, Default)]
+pub struct RouteCfg {
+    pub valid: Signal<In, bool>,
+    pub ip: Signal<In, Bits<32>>,
+    pub port: Signal<In, Bits<8>>,
+}
+
+/// One band's limits and WRR weight.
+#[derive(LogicInterface, Default)]
+pub struct BandCfg {
+    pub limit_bytes: Signal<In, Bits<20>>,
+    pub limit_pkts: Signal<In, Bits<12>>,
+    pub weight: Signal<In, Bits<8>>,
+}
+
+/// Switch-wide configuration.
+#[derive(LogicInterface, Default)]
+pub struct SwitchCfg {
+    pub mode: Signal<In, Bits<2>>,
+    pub band_by_flags: Signal<In, bool>,
+    pub wrr: Signal<In, bool>,
+    pub ret: Signal<In, bool>,
+}
+
+/// Per-port counters and output occupancy.
+#[derive(LogicInterface, Default)]
+pub struct SwitchPortStats {
+    pub rx_frames: Signal<Out, Bits<32>>,
+    pub tx_frames: Signal<Out, Bits<32>>,
+    pub drop_malformed: Signal<Out, Bits<32>>,
+    pub drop_no_route: Signal<Out, Bits<32>>,
+    pub drop_full: Signal<Out, Bits<32>>,
+    pub trimmed: Signal<Out, Bits<32>>,
+    pub returned: Signal<Out, Bits<32>>,
+    pub drop_header: Signal<Out, Bits<32>>,
+    pub occ_bytes0: Signal<Out, Bits<20>>,
+    pub occ_bytes1: Signal<Out, Bits<20>>,
+    pub occ_bytes2: Signal<Out, Bits<20>>,
+    pub occ_bytes3: Signal<Out, Bits<20>>,
+}
+
+type Q<T> = Signal<Local, T>;
+
+/// The switch. See the module documentation.
+#[derive(LogicBlock)]
+pub struct Switch<
+    const N: usize,
+    const NN: usize,
+    const NB: usize,
+    const NNB: usize,
+    const NR: usize,
+> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, bool>,
+    pub cfg: SwitchCfg,
+    pub band: [BandCfg; BANDS],
+    pub route: [RouteCfg; N],
+    pub rx: [SwitchSink; N],
+    pub tx: [SwitchSource; N],
+    pub stat: [SwitchPortStats; N],
+
+    // ---- per input: parse and delay line (stage 0 newest) ----
+    beat: [DFF<Bits<3>>; N],
+    hbad: [DFF<bool>; N],
+    sd0: [DFF<Bits<64>>; N],
+    sd1: [DFF<Bits<64>>; N],
+    sd2: [DFF<Bits<64>>; N],
+    sd3: [DFF<Bits<64>>; N],
+    sd4: [DFF<Bits<64>>; N],
+    // tags: valid 4, last 3, empty 2:0
+    st0: [DFF<Bits<5>>; N],
+    st1: [DFF<Bits<5>>; N],
+    st2: [DFF<Bits<5>>; N],
+    st3: [DFF<Bits<5>>; N],
+    st4: [DFF<Bits<5>>; N],
+    // ---- per input: writer of the frame in stage 4 ----
+    w_act: [DFF<Bits<2>>; N],
+    w_o: [DFF<Bits<4>>; N],
+    w_b: [DFF<Bits<2>>; N],
+    w_words: [DFF<Bits<10>>; N],
+    w_empty: [DFF<Bits<3>>; N],
+    w_beat: [DFF<Bits<10>>; N],
+    w_start: [DFF<Bits<10>>; N],
+    // the new IPv4 checksum, in bits 63:48
+    w_csum: [DFF<Bits<64>>; N],
+    w_len: [DFF<Bits<20>>; N],
+    w_prev: [DFF<Bits<64>>; N],
+    // ---- crosspoints (index i*N+o) and their regions (index (i*N+o)*4+b) ----
+    xpd: [RAM<Bits<64>, XP_A>; NN],
+    // last 3, empty 2:0
+    xpt: [RAM<Bits<4>, XP_A>; NN],
+    rtail: [DFF<Bits<10>>; NNB],
+    head: [DFF<Bits<10>>; NNB],
+    done: [DFF<Bits<6>>; NNB],
+    // ---- per output (index o*4+b for bands) ----
+    occ_bytes: [DFF<Bits<20>>; NB],
+    occ_pkts: [DFF<Bits<12>>; NB],
+    rr: [DFF<Bits<4>>; NB],
+    busy: [DFF<bool>; N],
+    cur_ret: [DFF<bool>; N],
+    cur_i: [DFF<Bits<4>>; N],
+    cur_b: [DFF<Bits<2>>; N],
+    wrr_band: [DFF<Bits<2>>; N],
+    wrr_used: [DFF<Bits<8>>; N],
+    // ---- per port: return queue ----
+    retd: [RAM<Bits<64>, RET_A>; N],
+    rett: [RAM<Bits<4>, RET_A>; N],
+    ret_rtail: [DFF<Bits<10>>; N],
+    ret_head: [DFF<Bits<10>>; N],
+    ret_done: [DFF<Bits<4>>; N],
+    // ---- per port: counters ----
+    c_rx: [DFF<Bits<32>>; N],
+    c_tx: [DFF<Bits<32>>; N],
+    c_mal: [DFF<Bits<32>>; N],
+    c_noroute: [DFF<Bits<32>>; N],
+    c_full: [DFF<Bits<32>>; N],
+    c_trim: [DFF<Bits<32>>; N],
+    c_ret: [DFF<Bits<32>>; N],
+    c_hdr: [DFF<Bits<32>>; N],
+
+    // ---- locals, per input ----
+    word_in: [Q<bool>; N],
+    in_tag: [Q<Bits<5>>; N],
+    dec: [Q<bool>; N],
+    in_mal: [Q<bool>; N],
+    ethertype: [Q<Bits<16>>; N],
+    verihl: [Q<Bits<8>>; N],
+    tos: [Q<Bits<8>>; N],
+    ip_len: [Q<Bits<16>>; N],
+    proto: [Q<Bits<8>>; N],
+    ipl32: [Q<Bits<32>>; N],
+    flags: [Q<Bits<8>>; N],
+    dst_ip: [Q<Bits<32>>; N],
+    len32: [Q<Bits<32>>; N],
+    words32: [Q<Bits<32>>; N],
+    d_words: [Q<Bits<10>>; N],
+    d_empty: [Q<Bits<3>>; N],
+    len20: [Q<Bits<20>>; N],
+    cs_sum: [Q<Bits<64>>; N],
+    cs_f1: [Q<Bits<64>>; N],
+    cs_f2: [Q<Bits<64>>; N],
+    cs_new: [Q<Bits<64>>; N],
+    r_found: [Q<bool>; N],
+    r_port: [Q<Bits<8>>; N],
+    d_o: [Q<Bits<4>>; N],
+    d_b: [Q<Bits<2>>; N],
+    ours: [Q<bool>; N],
+    trim_ok: [Q<bool>; N],
+    dec_ok: [Q<bool>; N],
+    dec_noroute: [Q<bool>; N],
+    // writer
+    s4v: [Q<bool>; N],
+    s4l: [Q<bool>; N],
+    s4e: [Q<Bits<3>>; N],
+    wv: [Q<bool>; N],
+    wpos: [Q<Bits<10>>; N],
+    wdata: [Q<Bits<64>>; N],
+    wlast: [Q<bool>; N],
+    wempty: [Q<Bits<3>>; N],
+    wtag: [Q<Bits<4>>; N],
+    wboff: [Q<Bits<10>>; N],
+    waddr: [Q<Bits<XP_A>>; N],
+    wnext: [Q<Bits<10>>; N],
+    commit: [Q<bool>; N],
+    rb: [Q<bool>; N],
+    rb_xp: [Q<bool>; N],
+    rb_ret: [Q<bool>; N],
+    w_done: [Q<bool>; N],
+    // admission
+    cb_bytes: [Q<Bits<20>>; N],
+    cb_pkts: [Q<Bits<12>>; N],
+    c0_bytes: [Q<Bits<20>>; N],
+    c0_pkts: [Q<Bits<12>>; N],
+    tb_tail: [Q<Bits<10>>; N],
+    tb_head: [Q<Bits<10>>; N],
+    t0_tail: [Q<Bits<10>>; N],
+    t0_head: [Q<Bits<10>>; N],
+    rbm_b: [Q<bool>; N],
+    rbm_0: [Q<bool>; N],
+    ab_bytes: [Q<Bits<20>>; N],
+    ab_pkts: [Q<Bits<12>>; N],
+    a0_bytes: [Q<Bits<20>>; N],
+    a0_pkts: [Q<Bits<12>>; N],
+    base_b: [Q<Bits<10>>; N],
+    base_0: [Q<Bits<10>>; N],
+    used_b: [Q<Bits<10>>; N],
+    used_0: [Q<Bits<10>>; N],
+    lim_bytes: [Q<Bits<20>>; N],
+    lim_pkts: [Q<Bits<12>>; N],
+    fits_b: [Q<bool>; N],
+    fits_0: [Q<bool>; N],
+    ret_base: [Q<Bits<10>>; N],
+    ret_used: [Q<Bits<10>>; N],
+    ret_fits: [Q<bool>; N],
+    a_fwd: [Q<bool>; N],
+    a_trim: [Q<bool>; N],
+    a_ret: [Q<bool>; N],
+    a_full: [Q<bool>; N],
+    a_hdr: [Q<bool>; N],
+    add_v: [Q<bool>; N],
+    add_b: [Q<Bits<2>>; N],
+    add_bytes: [Q<Bits<20>>; N],
+    run_b: [Q<Bits<20>>; NR],
+    run_p: [Q<Bits<12>>; NR],
+    // ---- locals, per output ----
+    txd: [Q<Bits<64>>; N],
+    txt: [Q<Bits<4>>; N],
+    txl: [Q<bool>; N],
+    txe: [Q<Bits<3>>; N],
+    pop: [Q<bool>; N],
+    popl: [Q<bool>; N],
+    dep: [Q<Bits<20>>; N],
+    pick: [Q<bool>; N],
+    elig: [Q<bool>; NNB],
+    bel: [Q<bool>; NB],
+    rsel_lo: [Q<Bits<4>>; NB],
+    rsel_hi: [Q<Bits<4>>; NB],
+    rhi_f: [Q<bool>; NB],
+    rsel: [Q<Bits<4>>; NB],
+    ret_el: [Q<bool>; N],
+    any_b: [Q<bool>; N],
+    sp_b: [Q<Bits<2>>; N],
+    wcur_el: [Q<bool>; N],
+    weff: [Q<Bits<8>>; N],
+    wkeep: [Q<bool>; N],
+    wc: [Q<Bits<2>>; NB],
+    we: [Q<bool>; NB],
+    wb: [Q<Bits<2>>; N],
+    sel_b: [Q<Bits<2>>; N],
+    sel_i: [Q<Bits<4>>; N],
+    nb: [Q<Bits<2>>; N],
+    nbase: [Q<Bits<10>>; N],
+    hs: [Q<Bits<10>>; NN],
+    ro: [Q<Bits<10>>; NN],
+    rh_next: [Q<Bits<10>>; N],
+
+    // ---- constants ----
+    pidx: [Constant<Bits<4>>; N],
+    // width changes by table (bit_cast cannot take loop-indexed operands)
+    e3: [Constant<Bits<3>>; 8],
+    tag4: [Constant<Bits<4>>; 8],
+    tag4l: [Constant<Bits<4>>; 8],
+    tag5: [Constant<Bits<5>>; 8],
+    tag5l: [Constant<Bits<5>>; 8],
+    wbytes: [Constant<Bits<20>>; 8],
+    bandbase: [Constant<Bits<10>>; BANDS],
+    bidx: [Constant<Bits<2>>; BANDS],
+    dofs: [Constant<Bits<2>>; BANDS],
+    nports: Constant<Bits<8>>,
+    act_none: Constant<Bits<2>>,
+    act_fwd: Constant<Bits<2>>,
+    act_trim: Constant<Bits<2>>,
+    act_ret: Constant<Bits<2>>,
+    mode_trim: Constant<Bits<2>>,
+    zero2: Constant<Bits<2>>,
+    one2: Constant<Bits<2>>,
+    three2: Constant<Bits<2>>,
+    zero3: Constant<Bits<3>>,
+    one3: Constant<Bits<3>>,
+    four3: Constant<Bits<3>>,
+    five3: Constant<Bits<3>>,
+    zero4: Constant<Bits<4>>,
+    one4: Constant<Bits<4>>,
+    zero5: Constant<Bits<5>>,
+    zero6: Constant<Bits<6>>,
+    one6: Constant<Bits<6>>,
+    zero8: Constant<Bits<8>>,
+    one8: Constant<Bits<8>>,
+    c3_8: Constant<Bits<8>>,
+    c69_8: Constant<Bits<8>>,
+    c154_8: Constant<Bits<8>>,
+    c155_8: Constant<Bits<8>>,
+    zero10: Constant<Bits<10>>,
+    one10: Constant<Bits<10>>,
+    c2_10: Constant<Bits<10>>,
+    c3_10: Constant<Bits<10>>,
+    c4_10: Constant<Bits<10>>,
+    c7_10: Constant<Bits<10>>,
+    c8_10: Constant<Bits<10>>,
+    c64_10: Constant<Bits<10>>,
+    m8_10: Constant<Bits<10>>,
+    c256_10: Constant<Bits<10>>,
+    c7_32: Constant<Bits<32>>,
+    c14_32: Constant<Bits<32>>,
+    c50_64: Constant<Bits<64>>,
+    len50_64: Constant<Bits<64>>,
+    m8_64: Constant<Bits<64>>,
+    m16_64: Constant<Bits<64>>,
+    m32_64: Constant<Bits<64>>,
+    m48_64: Constant<Bits<64>>,
+    mflags_64: Constant<Bits<64>>,
+    zero12: Constant<Bits<12>>,
+    one12: Constant<Bits<12>>,
+    c50_16: Constant<Bits<16>>,
+    c1074_16: Constant<Bits<16>>,
+    ethertype_ipv4: Constant<Bits<16>>,
+    zero20: Constant<Bits<20>>,
+    c64_20: Constant<Bits<20>>,
+    zero32: Constant<Bits<32>>,
+    one32: Constant<Bits<32>>,
+    two32: Constant<Bits<32>>,
+    zero64: Constant<Bits<64>>,
+    chop64: Constant<Bits<64>>,
+    sh3: Constant<Bits<8>>,
+    sh8: Constant<Bits<8>>,
+    sh16: Constant<Bits<8>>,
+    sh24: Constant<Bits<8>>,
+    sh32: Constant<Bits<8>>,
+    sh48: Constant<Bits<8>>,
+}
+
+/// 4 ports.
+pub type Switch4 = Switch<4, 16, 16, 64, 80>;
+/// 16 ports.
+pub type Switch16 = Switch<16, 256, 64, 1024, 1088>;
+
+fn arr<T: Default, const K: usize>() -> [T; K] {
+    std::array::from_fn(|_| T::default())
+}
+
+fn c<const W: usize>(v: u64) -> Constant<Bits<W>> {
+    Constant::new(v.into())
+}
+
+impl<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const NR: usize>
+    Switch<N, NN, NB, NNB, NR>
+{
+    /// Builds the switch. Panics unless `2 <= N <= 16` and the derived sizes match.
+    pub fn new() -> Self {
+        assert!(
+            (2..=MAX_PORTS).contains(&N),
+            "switch ports N={N} must be 2..=16"
+        );
+        assert_eq!(NN, N * N, "NN must be N*N");
+        assert_eq!(NB, N * BANDS, "NB must be N*4");
+        assert_eq!(NNB, N * N * BANDS, "NNB must be N*N*4");
+        assert_eq!(NR, (N + 1) * N * BANDS, "NR must be (N+1)*N*4");
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            cfg: Default::default(),
+            band: arr(),
+            route: arr(),
+            rx: arr(),
+            tx: arr(),
+            stat: arr(),
+            beat: arr(),
+            hbad: arr(),
+            sd0: arr(),
+            sd1: arr(),
+            sd2: arr(),
+            sd3: arr(),
+            sd4: arr(),
+            st0: arr(),
+            st1: arr(),
+            st2: arr(),
+            st3: arr(),
+            st4: arr(),
+            w_act: arr(),
+            w_o: arr(),
+            w_b: arr(),
+            w_words: arr(),
+            w_empty: arr(),
+            w_beat: arr(),
+            w_start: arr(),
+            w_csum: arr(),
+            w_len: arr(),
+            w_prev: arr(),
+            xpd: arr(),
+            xpt: arr(),
+            rtail: arr(),
+            head: arr(),
+            done: arr(),
+            occ_bytes: arr(),
+            occ_pkts: arr(),
+            rr: arr(),
+            busy: arr(),
+            cur_ret: arr(),
+            cur_i: arr(),
+            cur_b: arr(),
+            wrr_band: arr(),
+            wrr_used: arr(),
+            retd: arr(),
+            rett: arr(),
+            ret_rtail: arr(),
+            ret_head: arr(),
+            ret_done: arr(),
+            c_rx: arr(),
+            c_tx: arr(),
+            c_mal: arr(),
+            c_noroute: arr(),
+            c_full: arr(),
+            c_trim: arr(),
+            c_ret: arr(),
+            c_hdr: arr(),
+            word_in: arr(),
+            in_tag: arr(),
+            dec: arr(),
+            in_mal: arr(),
+            ethertype: arr(),
+            verihl: arr(),
+            tos: arr(),
+            ip_len: arr(),
+            proto: arr(),
+            ipl32: arr(),
+            flags: arr(),
+            dst_ip: arr(),
+            len32: arr(),
+            words32: arr(),
+            d_words: arr(),
+            d_empty: arr(),
+            len20: arr(),
+            cs_sum: arr(),
+            cs_f1: arr(),
+            cs_f2: arr(),
+            cs_new: arr(),
+            r_found: arr(),
+            r_port: arr(),
+            d_o: arr(),
+            d_b: arr(),
+            ours: arr(),
+            trim_ok: arr(),
+            dec_ok: arr(),
+            dec_noroute: arr(),
+            s4v: arr(),
+            s4l: arr(),
+            s4e: arr(),
+            wv: arr(),
+            wpos: arr(),
+            wdata: arr(),
+            wlast: arr(),
+            wempty: arr(),
+            wtag: arr(),
+            wboff: arr(),
+            waddr: arr(),
+            wnext: arr(),
+            commit: arr(),
+            rb: arr(),
+            rb_xp: arr(),
+            rb_ret: arr(),
+            w_done: arr(),
+            cb_bytes: arr(),
+            cb_pkts: arr(),
+            c0_bytes: arr(),
+            c0_pkts: arr(),
+            tb_tail: arr(),
+            tb_head: arr(),
+            t0_tail: arr(),
+            t0_head: arr(),
+            rbm_b: arr(),
+            rbm_0: arr(),
+            ab_bytes: arr(),
+            ab_pkts: arr(),
+            a0_bytes: arr(),
+            a0_pkts: arr(),
+            base_b: arr(),
+            base_0: arr(),
+            used_b: arr(),
+            used_0: arr(),
+            lim_bytes: arr(),
+            lim_pkts: arr(),
+            fits_b: arr(),
+            fits_0: arr(),
+            ret_base: arr(),
+            ret_used: arr(),
+            ret_fits: arr(),
+            a_fwd: arr(),
+            a_trim: arr(),
+            a_ret: arr(),
+            a_full: arr(),
+            a_hdr: arr(),
+            add_v: arr(),
+            add_b: arr(),
+            add_bytes: arr(),
+            run_b: arr(),
+            run_p: arr(),
+            txd: arr(),
+            txt: arr(),
+            txl: arr(),
+            txe: arr(),
+            pop: arr(),
+            popl: arr(),
+            dep: arr(),
+            pick: arr(),
+            elig: arr(),
+            bel: arr(),
+            rsel_lo: arr(),
+            rsel_hi: arr(),
+            rhi_f: arr(),
+            rsel: arr(),
+            ret_el: arr(),
+            any_b: arr(),
+            sp_b: arr(),
+            wcur_el: arr(),
+            weff: arr(),
+            wkeep: arr(),
+            wc: arr(),
+            we: arr(),
+            wb: arr(),
+            sel_b: arr(),
+            sel_i: arr(),
+            nb: arr(),
+            nbase: arr(),
+            hs: arr(),
+            ro: arr(),
+            rh_next: arr(),
+            pidx: std::array::from_fn(|i| c(i as u64)),
+            e3: std::array::from_fn(|e| c(e as u64)),
+            tag4: std::array::from_fn(|e| c(e as u64)),
+            tag4l: std::array::from_fn(|e| c(8 | e as u64)),
+            tag5: std::array::from_fn(|e| c(16 | e as u64)),
+            tag5l: std::array::from_fn(|e| c(24 | e as u64)),
+            wbytes: std::array::from_fn(|e| c(8 - e as u64)),
+            bandbase: std::array::from_fn(|b| c(b as u64 * REGION_WORDS)),
+            bidx: std::array::from_fn(|b| c(b as u64)),
+            dofs: std::array::from_fn(|d| c(((d + 1) % BANDS) as u64)),
+            nports: c(N as u64),
+            act_none: c(ACT_NONE),
+            act_fwd: c(ACT_FWD),
+            act_trim: c(ACT_TRIM),
+            act_ret: c(ACT_RET),
+            mode_trim: c(MODE_TRIM),
+            zero2: c(0),
+            one2: c(1),
+            three2: c(3),
+            zero3: c(0),
+            one3: c(1),
+            four3: c(4),
+            five3: c(5),
+            zero4: c(0),
+            one4: c(1),
+            zero5: c(0),
+            zero6: c(0),
+            one6: c(1),
+            zero8: c(0),
+            one8: c(1),
+            c3_8: c(3),
+            c69_8: c(0x45),
+            c154_8: c(154),
+            c155_8: c(155),
+            zero10: c(0),
+            one10: c(1),
+            c2_10: c(2),
+            c3_10: c(3),
+            c4_10: c(4),
+            c7_10: c(7),
+            c8_10: c(8),
+            c64_10: c(1 << RET_A),
+            m8_10: c(0xff),
+            c256_10: c(REGION_WORDS),
+            c7_32: c(7),
+            c14_32: c(14),
+            c50_64: c(50),
+            len50_64: c(50 << 48),
+            m8_64: c(0xff),
+            m16_64: c(0xffff),
+            m32_64: c(0xffff_ffff),
+            m48_64: c(0xffff_ffff_ffff),
+            mflags_64: c(0xff << 40),
+            zero12: c(0),
+            one12: c(1),
+            c50_16: c(50),
+            c1074_16: c(1074),
+            ethertype_ipv4: c(0x0800),
+            zero20: c(0),
+            c64_20: c(64),
+            zero32: c(0),
+            one32: c(1),
+            two32: c(2),
+            zero64: c(0),
+            chop64: c(0x10u64 << 40),
+            sh3: c(3),
+            sh8: c(8),
+            sh16: c(16),
+            sh24: c(24),
+            sh32: c(32),
+            sh48: c(48),
+        }
+    }
+}
+
+impl<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const NR: usize> Default
+    for Switch<N, NN, NB, NNB, NR>
+{
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const NR: usize> Logic
+    for Switch<N, NN, NB, NNB, NR>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        // `nn` is N: array indices are evaluated at generation time from loop variables
+        // and literals only (docs/rust-hdl-guide.md), so N enters them as a loop variable.
+        for nn in N..(N + 1) {
+            // ================= clocks and register defaults =================
+            for i in 0..N {
+                self.beat[i].clock.next = self.clock.val();
+                self.beat[i].d.next = self.beat[i].q.val();
+                self.hbad[i].clock.next = self.clock.val();
+                self.hbad[i].d.next = self.hbad[i].q.val();
+                self.sd0[i].clock.next = self.clock.val();
+                self.sd1[i].clock.next = self.clock.val();
+                self.sd2[i].clock.next = self.clock.val();
+                self.sd3[i].clock.next = self.clock.val();
+                self.sd4[i].clock.next = self.clock.val();
+                self.st0[i].clock.next = self.clock.val();
+                self.st1[i].clock.next = self.clock.val();
+                self.st2[i].clock.next = self.clock.val();
+                self.st3[i].clock.next = self.clock.val();
+                self.st4[i].clock.next = self.clock.val();
+                self.w_act[i].clock.next = self.clock.val();
+                self.w_act[i].d.next = self.w_act[i].q.val();
+                self.w_o[i].clock.next = self.clock.val();
+                self.w_o[i].d.next = self.w_o[i].q.val();
+                self.w_b[i].clock.next = self.clock.val();
+                self.w_b[i].d.next = self.w_b[i].q.val();
+                self.w_words[i].clock.next = self.clock.val();
+                self.w_words[i].d.next = self.w_words[i].q.val();
+                self.w_empty[i].clock.next = self.clock.val();
+                self.w_empty[i].d.next = self.w_empty[i].q.val();
+                self.w_beat[i].clock.next = self.clock.val();
+                self.w_beat[i].d.next = self.w_beat[i].q.val();
+                self.w_start[i].clock.next = self.clock.val();
+                self.w_start[i].d.next = self.w_start[i].q.val();
+                self.w_csum[i].clock.next = self.clock.val();
+                self.w_csum[i].d.next = self.w_csum[i].q.val();
+                self.w_len[i].clock.next = self.clock.val();
+                self.w_len[i].d.next = self.w_len[i].q.val();
+                self.w_prev[i].clock.next = self.clock.val();
+                self.w_prev[i].d.next = self.w_prev[i].q.val();
+                self.busy[i].clock.next = self.clock.val();
+                self.busy[i].d.next = self.busy[i].q.val();
+                self.cur_ret[i].clock.next = self.clock.val();
+                self.cur_ret[i].d.next = self.cur_ret[i].q.val();
+                self.cur_i[i].clock.next = self.clock.val();
+                self.cur_i[i].d.next = self.cur_i[i].q.val();
+                self.cur_b[i].clock.next = self.clock.val();
+                self.cur_b[i].d.next = self.cur_b[i].q.val();
+                self.wrr_band[i].clock.next = self.clock.val();
+                self.wrr_band[i].d.next = self.wrr_band[i].q.val();
+                self.wrr_used[i].clock.next = self.clock.val();
+                self.wrr_used[i].d.next = self.wrr_used[i].q.val();
+                self.retd[i].read_clock.next = self.clock.val();
+                self.retd[i].write_clock.next = self.clock.val();
+                self.rett[i].read_clock.next = self.clock.val();
+                self.rett[i].write_clock.next = self.clock.val();
+                self.ret_rtail[i].clock.next = self.clock.val();
+                self.ret_rtail[i].d.next = self.ret_rtail[i].q.val();
+                self.ret_head[i].clock.next = self.clock.val();
+                self.ret_head[i].d.next = self.ret_head[i].q.val();
+                self.ret_done[i].clock.next = self.clock.val();
+                self.ret_done[i].d.next = self.ret_done[i].q.val();
+                self.c_rx[i].clock.next = self.clock.val();
+                self.c_rx[i].d.next = self.c_rx[i].q.val();
+                self.c_tx[i].clock.next = self.clock.val();
+                self.c_tx[i].d.next = self.c_tx[i].q.val();
+                self.c_mal[i].clock.next = self.clock.val();
+                self.c_mal[i].d.next = self.c_mal[i].q.val();
+                self.c_noroute[i].clock.next = self.clock.val();
+                self.c_noroute[i].d.next = self.c_noroute[i].q.val();
+                self.c_full[i].clock.next = self.clock.val();
+                self.c_full[i].d.next = self.c_full[i].q.val();
+                self.c_trim[i].clock.next = self.clock.val();
+                self.c_trim[i].d.next = self.c_trim[i].q.val();
+                self.c_ret[i].clock.next = self.clock.val();
+                self.c_ret[i].d.next = self.c_ret[i].q.val();
+                self.c_hdr[i].clock.next = self.clock.val();
+                self.c_hdr[i].d.next = self.c_hdr[i].q.val();
+            }
+            for k in 0..NN {
+                self.xpd[k].read_clock.next = self.clock.val();
+                self.xpd[k].write_clock.next = self.clock.val();
+                self.xpt[k].read_clock.next = self.clock.val();
+                self.xpt[k].write_clock.next = self.clock.val();
+            }
+            for k in 0..NNB {
+                self.rtail[k].clock.next = self.clock.val();
+                self.rtail[k].d.next = self.rtail[k].q.val();
+                self.head[k].clock.next = self.clock.val();
+                self.head[k].d.next = self.head[k].q.val();
+                self.done[k].clock.next = self.clock.val();
+                self.done[k].d.next = self.done[k].q.val();
+            }
+            for k in 0..NB {
+                self.occ_bytes[k].clock.next = self.clock.val();
+                self.occ_pkts[k].clock.next = self.clock.val();
+                self.rr[k].clock.next = self.clock.val();
+                self.rr[k].d.next = self.rr[k].q.val();
+            }
+
+            // ================= inputs: parse, delay line, decision fields =================
+            for i in 0..N {
+                self.rx[i].ready.next = !self.reset.val();
+                self.word_in[i].next = self.rx[i].valid.val() & !self.reset.val();
+                self.in_tag[i].next = self.zero5.val();
+                self.sd0[i].d.next = self.zero64.val();
+                if self.word_in[i].val() {
+                    self.sd0[i].d.next = self.rx[i].data.val();
+                    for e in 0..8 {
+                        if self.rx[i].empty.val() == self.e3[e].val() {
+                            if self.rx[i].last.val() {
+                                self.in_tag[i].next = self.tag5l[e].val();
+                            } else {
+                                self.in_tag[i].next = self.tag5[e].val();
+                            }
+                        }
+                    }
+                }
+                self.st0[i].d.next = self.in_tag[i].val();
+                self.sd1[i].d.next = self.sd0[i].q.val();
+                self.st1[i].d.next = self.st0[i].q.val();
+                self.sd2[i].d.next = self.sd1[i].q.val();
+                self.st2[i].d.next = self.st1[i].q.val();
+                self.sd3[i].d.next = self.sd2[i].q.val();
+                self.st3[i].d.next = self.st2[i].q.val();
+                self.sd4[i].d.next = self.sd3[i].q.val();
+                self.st4[i].d.next = self.st3[i].q.val();
+
+                // Header fields at word 4: stage 0 holds word 3, 1 word 2, 2 word 1.
+                self.ethertype[i].next = self.sd2[i].q.val().get_bits::<16>(16);
+                self.verihl[i].next = self.sd2[i].q.val().get_bits::<8>(8);
+                self.tos[i].next = self.sd2[i].q.val().get_bits::<8>(0);
+                self.ip_len[i].next = self.sd1[i].q.val().get_bits::<16>(48);
+                self.proto[i].next = self.sd1[i].q.val().get_bits::<8>(0);
+                self.ipl32[i].next = self.sd1[i].q.val().get_bits::<32>(32) >> self.sh16.val();
+                self.flags[i].next = self.rx[i].data.val().get_bits::<8>(40);
+                self.dst_ip[i].next = (self.sd0[i].q.val().get_bits::<32>(0) << self.sh16.val())
+                    | (self.rx[i].data.val().get_bits::<32>(32) >> self.sh16.val());
+                self.len32[i].next = self.ipl32[i].val() + self.c14_32.val();
+                self.words32[i].next = (self.len32[i].val() + self.c7_32.val()) >> self.sh3.val();
+                self.d_words[i].next = self.words32[i].val().get_bits::<10>(0);
+                self.d_empty[i].next = self.zero3.val() - self.len32[i].val().get_bits::<3>(0);
+                self.len20[i].next = self.len32[i].val().get_bits::<20>(0);
+                // RFC 1624 eq. 3: HC' = ~(~HC + ~m + m'), m = old total length, m' = 50;
+                // kept in bits 63:48 of a 64-bit value.
+                self.cs_sum[i].next = (!self.sd0[i].q.val() >> self.sh48.val())
+                    + (!self.sd1[i].q.val() >> self.sh48.val())
+                    + self.c50_64.val();
+                self.cs_f1[i].next = (self.cs_sum[i].val() & self.m16_64.val())
+                    + (self.cs_sum[i].val() >> self.sh16.val());
+                self.cs_f2[i].next = (self.cs_f1[i].val() & self.m16_64.val())
+                    + (self.cs_f1[i].val() >> self.sh16.val());
+                self.cs_new[i].next = (!self.cs_f2[i].val() & self.m16_64.val()) << self.sh48.val();
+
+                // Forwarding table: the lowest matching entry wins (written last).
+                self.r_found[i].next = false;
+                self.r_port[i].next = self.zero8.val();
+                for k in 0..N {
+                    if self.route[nn - 1 - k].valid.val()
+                        & (self.route[nn - 1 - k].ip.val() == self.dst_ip[i].val())
+                    {
+                        self.r_found[i].next = true;
+                        self.r_port[i].next = self.route[nn - 1 - k].port.val();
+                    }
+                }
+                self.d_o[i].next = self.r_port[i].val().get_bits::<4>(0);
+                self.ours[i].next = (self.proto[i].val() == self.c154_8.val())
+                    | (self.proto[i].val() == self.c155_8.val());
+                self.d_b[i].next = self.tos[i].val().get_bits::<2>(0);
+                if self.cfg.band_by_flags.val() {
+                    if self.ours[i].val() {
+                        if self.flags[i].val().get_bit(0) & !self.flags[i].val().get_bit(4) {
+                            self.d_b[i].next = self.one2.val();
+                        } else {
+                            self.d_b[i].next = self.zero2.val();
+                        }
+                    } else {
+                        self.d_b[i].next = self.three2.val();
+                    }
+                } else if self.tos[i].val() > self.c3_8.val() {
+                    self.d_b[i].next = self.three2.val();
+                }
+                self.trim_ok[i].next = (self.cfg.mode.val() == self.mode_trim.val())
+                    & self.ours[i].val()
+                    & self.flags[i].val().get_bit(0)
+                    & !self.flags[i].val().get_bit(4);
+
+                // The decision cycle, and what is malformed.
+                self.dec[i].next = self.word_in[i].val()
+                    & (self.beat[i].q.val() == self.four3.val())
+                    & !self.hbad[i].q.val();
+                self.in_mal[i].next = false;
+                if self.dec[i].val()
+                    & ((self.ethertype[i].val() != self.ethertype_ipv4.val())
+                        | (self.verihl[i].val() != self.c69_8.val())
+                        | (self.ip_len[i].val() < self.c50_16.val())
+                        | (self.ip_len[i].val() > self.c1074_16.val())
+                        | self.rx[i].last.val())
+                {
+                    self.in_mal[i].next = true;
+                }
+                // A frame that ends before word 4.
+                if self.word_in[i].val()
+                    & self.rx[i].last.val()
+                    & (self.beat[i].q.val() < self.four3.val())
+                    & !self.hbad[i].q.val()
+                {
+                    self.in_mal[i].next = true;
+                }
+                // A gap among words 0-4.
+                if !self.word_in[i].val()
+                    & (self.beat[i].q.val() != self.zero3.val())
+                    & (self.beat[i].q.val() < self.five3.val())
+                    & !self.hbad[i].q.val()
+                    & !self.reset.val()
+                {
+                    self.in_mal[i].next = true;
+                    self.hbad[i].d.next = true;
+                }
+                self.dec_ok[i].next = self.dec[i].val()
+                    & !self.in_mal[i].val()
+                    & self.r_found[i].val()
+                    & (self.r_port[i].val() < self.nports.val());
+                self.dec_noroute[i].next = self.dec[i].val()
+                    & !self.in_mal[i].val()
+                    & !(self.r_found[i].val() & (self.r_port[i].val() < self.nports.val()));
+                if self.word_in[i].val() {
+                    if self.rx[i].last.val() {
+                        self.beat[i].d.next = self.zero3.val();
+                        self.hbad[i].d.next = false;
+                    } else if self.beat[i].q.val() < self.five3.val() {
+                        self.beat[i].d.next = self.beat[i].q.val() + self.one3.val();
+                    }
+                }
+                if self.word_in[i].val() & (self.beat[i].q.val() == self.zero3.val()) {
+                    self.c_rx[i].d.next = self.c_rx[i].q.val() + self.one32.val();
+                }
+            }
+
+            // ================= inputs: the writer (frame in stage 4) =================
+            for i in 0..N {
+                self.s4v[i].next = self.st4[i].q.val().get_bit(4);
+                self.s4l[i].next = self.st4[i].q.val().get_bit(3);
+                self.s4e[i].next = self.st4[i].q.val().get_bits::<3>(0);
+                self.wv[i].next =
+                    self.s4v[i].val() & (self.w_act[i].q.val() != self.act_none.val());
+                self.wpos[i].next = self.w_start[i].q.val() + self.w_beat[i].q.val();
+                self.wnext[i].next = self.w_beat[i].q.val() + self.one10.val();
+                if self.s4v[i].val() {
+                    self.w_prev[i].d.next = self.sd4[i].q.val();
+                }
+                self.wdata[i].next = self.sd4[i].q.val();
+                self.wlast[i].next = self.s4l[i].val();
+                self.wempty[i].next = self.s4e[i].val();
+                if self.w_act[i].q.val() != self.act_fwd.val() {
+                    // Trimmed or returned: a 64-byte header, IPv4 length 50, CHOP set.
+                    self.wlast[i].next = self.w_beat[i].q.val() == self.c7_10.val();
+                    self.wempty[i].next = self.zero3.val();
+                    if self.w_beat[i].q.val() == self.c2_10.val() {
+                        self.wdata[i].next =
+                            self.len50_64.val() | (self.sd4[i].q.val() & self.m48_64.val());
+                    }
+                    if self.w_act[i].q.val() == self.act_trim.val() {
+                        if self.w_beat[i].q.val() == self.c3_10.val() {
+                            self.wdata[i].next =
+                                self.w_csum[i].q.val() | (self.sd4[i].q.val() & self.m48_64.val());
+                        }
+                        if self.w_beat[i].q.val() == self.c4_10.val() {
+                            self.wdata[i].next = self.sd4[i].q.val() | self.chop64.val();
+                        }
+                    } else {
+                        // Returned: MACs, IPs and contexts swapped (stage 3 is the next
+                        // word, `w_prev` the previous one).
+                        if self.w_beat[i].q.val() == self.zero10.val() {
+                            self.wdata[i].next = ((self.sd4[i].q.val() & self.m16_64.val())
+                                << self.sh48.val())
+                                | ((self.sd3[i].q.val() >> self.sh32.val()) << self.sh16.val())
+                                | (self.sd4[i].q.val() >> self.sh48.val());
+                        }
+                        if self.w_beat[i].q.val() == self.one10.val() {
+                            self.wdata[i].next = ((self.w_prev[i].q.val() >> self.sh16.val())
+                                << self.sh32.val())
+                                | (self.sd4[i].q.val() & self.m32_64.val());
+                        }
+                        if self.w_beat[i].q.val() == self.c3_10.val() {
+                            self.wdata[i].next = self.w_csum[i].q.val()
+                                | ((self.sd4[i].q.val() & self.m16_64.val()) << self.sh32.val())
+                                | ((self.sd3[i].q.val() >> self.sh48.val()) << self.sh16.val())
+                                | ((self.sd4[i].q.val() >> self.sh32.val()) & self.m16_64.val());
+                        }
+                        if self.w_beat[i].q.val() == self.c4_10.val() {
+                            self.wdata[i].next = (((self.w_prev[i].q.val() >> self.sh16.val())
+                                & self.m16_64.val())
+                                << self.sh48.val())
+                                | (self.sd4[i].q.val() & self.mflags_64.val())
+                                | self.chop64.val()
+                                | (((self.sd4[i].q.val() >> self.sh8.val()) & self.m16_64.val())
+                                    << self.sh24.val())
+                                | (((self.sd4[i].q.val() >> self.sh24.val()) & self.m16_64.val())
+                                    << self.sh8.val())
+                                | (self.sd4[i].q.val() & self.m8_64.val());
+                        }
+                    }
+                }
+                self.wtag[i].next = self.zero4.val();
+                for e in 0..8 {
+                    if self.wempty[i].val() == self.e3[e].val() {
+                        if self.wlast[i].val() {
+                            self.wtag[i].next = self.tag4l[e].val();
+                        } else {
+                            self.wtag[i].next = self.tag4[e].val();
+                        }
+                    }
+                }
+                self.wboff[i].next = self.zero10.val();
+                for b in 0..BANDS {
+                    if self.w_b[i].q.val() == self.bidx[b].val() {
+                        self.wboff[i].next = self.bandbase[b].val();
+                    }
+                }
+                self.waddr[i].next = self.wboff[i].val() | (self.wpos[i].val() & self.m8_10.val());
+                // Commit (complete and of the right length) or roll back.
+                self.commit[i].next = false;
+                self.rb[i].next = false;
+                self.w_done[i].next = false;
+                if self.wv[i].val() {
+                    if self.w_act[i].q.val() == self.act_fwd.val() {
+                        if self.s4l[i].val() {
+                            self.w_done[i].next = true;
+                            if (self.wnext[i].val() == self.w_words[i].q.val())
+                                & (self.s4e[i].val() == self.w_empty[i].q.val())
+                            {
+                                self.commit[i].next = true;
+                            } else {
+                                self.rb[i].next = true;
+                            }
+                        } else if self.wnext[i].val() == self.w_words[i].q.val() {
+                            self.w_done[i].next = true;
+                            self.rb[i].next = true;
+                        }
+                    } else if self.s4l[i].val() & (self.w_beat[i].q.val() < self.c7_10.val()) {
+                        self.w_done[i].next = true;
+                        self.rb[i].next = true;
+                    } else if self.w_beat[i].q.val() == self.c7_10.val() {
+                        self.w_done[i].next = true;
+                        self.commit[i].next = true;
+                    }
+                }
+                self.rb_ret[i].next =
+                    self.rb[i].val() & (self.w_act[i].q.val() == self.act_ret.val());
+                self.rb_xp[i].next = self.rb[i].val() & !self.rb_ret[i].val();
+                if self.wv[i].val() {
+                    self.w_beat[i].d.next = self.wnext[i].val();
+                }
+                if self.w_done[i].val() {
+                    self.w_act[i].d.next = self.act_none.val();
+                }
+                self.retd[i].write_enable.next =
+                    self.wv[i].val() & (self.w_act[i].q.val() == self.act_ret.val());
+                self.retd[i].write_address.next = self.wpos[i].val().get_bits::<RET_A>(0);
+                self.retd[i].write_data.next = self.wdata[i].val();
+                self.rett[i].write_enable.next =
+                    self.wv[i].val() & (self.w_act[i].q.val() == self.act_ret.val());
+                self.rett[i].write_address.next = self.wpos[i].val().get_bits::<RET_A>(0);
+                self.rett[i].write_data.next = self.wtag[i].val();
+                for o in 0..N {
+                    self.xpd[i * nn + o].write_enable.next = self.wv[i].val()
+                        & (self.w_act[i].q.val() != self.act_ret.val())
+                        & (self.w_o[i].q.val() == self.pidx[o].val());
+                    self.xpd[i * nn + o].write_address.next = self.waddr[i].val();
+                    self.xpd[i * nn + o].write_data.next = self.wdata[i].val();
+                    self.xpt[i * nn + o].write_enable.next = self.wv[i].val()
+                        & (self.w_act[i].q.val() != self.act_ret.val())
+                        & (self.w_o[i].q.val() == self.pidx[o].val());
+                    self.xpt[i * nn + o].write_address.next = self.waddr[i].val();
+                    self.xpt[i * nn + o].write_data.next = self.wtag[i].val();
+                }
+            }
+
+            // ================= outputs: current word, pop, eligibility, pick =================
+            for o in 0..N {
+                self.txd[o].next = self.zero64.val();
+                self.txt[o].next = self.zero4.val();
+                if self.cur_ret[o].q.val() {
+                    self.txd[o].next = self.retd[o].read_data.val();
+                    self.txt[o].next = self.rett[o].read_data.val();
+                } else {
+                    for i in 0..N {
+                        if self.cur_i[o].q.val() == self.pidx[i].val() {
+                            self.txd[o].next = self.xpd[i * nn + o].read_data.val();
+                            self.txt[o].next = self.xpt[i * nn + o].read_data.val();
+                        }
+                    }
+                }
+                self.txl[o].next = self.busy[o].q.val() & self.txt[o].val().get_bit(3);
+                self.txe[o].next = self.zero3.val();
+                if self.txl[o].val() {
+                    self.txe[o].next = self.txt[o].val().get_bits::<3>(0);
+                }
+                self.tx[o].valid.next = self.busy[o].q.val();
+                self.tx[o].data.next = self.zero64.val();
+                if self.busy[o].q.val() {
+                    self.tx[o].data.next = self.txd[o].val();
+                }
+                self.tx[o].last.next = self.txl[o].val();
+                self.tx[o].empty.next = self.txe[o].val();
+                self.pop[o].next =
+                    self.busy[o].q.val() & self.tx[o].ready.val() & !self.reset.val();
+                self.popl[o].next = self.pop[o].val() & self.txl[o].val();
+                self.dep[o].next = self.zero20.val();
+                if self.pop[o].val() & !self.cur_ret[o].q.val() {
+                    for e in 0..8 {
+                        if self.txe[o].val() == self.e3[e].val() {
+                            self.dep[o].next = self.wbytes[e].val();
+                        }
+                    }
+                }
+                if self.popl[o].val() {
+                    self.c_tx[o].d.next = self.c_tx[o].q.val() + self.one32.val();
+                }
+                self.pick[o].next =
+                    (!self.busy[o].q.val() | self.popl[o].val()) & !self.reset.val();
+
+                // Complete packets per (input, band), less the one leaving now.
+                for i in 0..N {
+                    for b in 0..BANDS {
+                        self.elig[(i * nn + o) * 4 + b].next =
+                            self.done[(i * nn + o) * 4 + b].q.val() != self.zero6.val();
+                        if self.popl[o].val()
+                            & !self.cur_ret[o].q.val()
+                            & (self.cur_i[o].q.val() == self.pidx[i].val())
+                            & (self.cur_b[o].q.val() == self.bidx[b].val())
+                        {
+                            self.elig[(i * nn + o) * 4 + b].next =
+                                self.done[(i * nn + o) * 4 + b].q.val() != self.one6.val();
+                        }
+                    }
+                }
+                self.ret_el[o].next = self.ret_done[o].q.val() != self.zero4.val();
+                if self.popl[o].val() & self.cur_ret[o].q.val() {
+                    self.ret_el[o].next = self.ret_done[o].q.val() != self.one4.val();
+                }
+                // Round robin over inputs per band: the first eligible input after the last
+                // served (`rsel_hi`), else the first eligible (`rsel_lo`); written in
+                // reverse so that the lowest wins.
+                for b in 0..BANDS {
+                    self.bel[o * 4 + b].next = false;
+                    self.rsel_lo[o * 4 + b].next = self.zero4.val();
+                    self.rsel_hi[o * 4 + b].next = self.zero4.val();
+                    self.rhi_f[o * 4 + b].next = false;
+                    for k in 0..N {
+                        if self.elig[((nn - 1 - k) * nn + o) * 4 + b].val() {
+                            self.bel[o * 4 + b].next = true;
+                            self.rsel_lo[o * 4 + b].next = self.pidx[nn - 1 - k].val();
+                        }
+                    }
+                    // (input 0 is never after the last served)
+                    for k in 0..(N - 1) {
+                        if self.elig[((nn - 1 - k) * nn + o) * 4 + b].val()
+                            & (self.pidx[nn - 1 - k].val() > self.rr[o * 4 + b].q.val())
+                        {
+                            self.rsel_hi[o * 4 + b].next = self.pidx[nn - 1 - k].val();
+                            self.rhi_f[o * 4 + b].next = true;
+                        }
+                    }
+                    self.rsel[o * 4 + b].next = self.rsel_lo[o * 4 + b].val();
+                    if self.rhi_f[o * 4 + b].val() {
+                        self.rsel[o * 4 + b].next = self.rsel_hi[o * 4 + b].val();
+                    }
+                }
+                self.any_b[o].next = self.bel[o * 4].val()
+                    | self.bel[o * 4 + 1].val()
+                    | self.bel[o * 4 + 2].val()
+                    | self.bel[o * 4 + 3].val();
+                // Strict priority: the lowest band with a packet.
+                self.sp_b[o].next = self.zero2.val();
+                for bb in 0..BANDS {
+                    if self.bel[o * 4 + 3 - bb].val() {
+                        self.sp_b[o].next = self.bidx[3 - bb].val();
+                    }
+                }
+                // Weighted round robin.
+                self.wcur_el[o].next = false;
+                self.weff[o].next = self.one8.val();
+                for b in 0..BANDS {
+                    if self.wrr_band[o].q.val() == self.bidx[b].val() {
+                        self.wcur_el[o].next = self.bel[o * 4 + b].val();
+                        if self.band[b].weight.val() != self.zero8.val() {
+                            self.weff[o].next = self.band[b].weight.val();
+                        }
+                    }
+                }
+                self.wkeep[o].next =
+                    self.wcur_el[o].val() & (self.wrr_used[o].q.val() < self.weff[o].val());
+                for d in 0..BANDS {
+                    self.wc[o * 4 + d].next = self.wrr_band[o].q.val() + self.dofs[d].val();
+                    self.we[o * 4 + d].next = false;
+                    for b in 0..BANDS {
+                        if self.wc[o * 4 + d].val() == self.bidx[b].val() {
+                            self.we[o * 4 + d].next = self.bel[o * 4 + b].val();
+                        }
+                    }
+                }
+                self.wb[o].next = self.zero2.val();
+                for dd in 0..BANDS {
+                    if self.we[o * 4 + 3 - dd].val() {
+                        self.wb[o].next = self.wc[o * 4 + 3 - dd].val();
+                    }
+                }
+                self.sel_b[o].next = self.sp_b[o].val();
+                if self.cfg.wrr.val() {
+                    if self.wkeep[o].val() {
+                        self.sel_b[o].next = self.wrr_band[o].q.val();
+                    } else {
+                        self.sel_b[o].next = self.wb[o].val();
+                    }
+                }
+                self.sel_i[o].next = self.zero4.val();
+                for b in 0..BANDS {
+                    if self.sel_b[o].val() == self.bidx[b].val() {
+                        self.sel_i[o].next = self.rsel[o * 4 + b].val();
+                    }
+                }
+                // Next state.
+                self.nb[o].next = self.cur_b[o].q.val();
+                if self.pick[o].val() {
+                    self.busy[o].d.next = self.ret_el[o].val() | self.any_b[o].val();
+                    self.cur_ret[o].d.next = self.ret_el[o].val();
+                    if !self.ret_el[o].val() & self.any_b[o].val() {
+                        self.nb[o].next = self.sel_b[o].val();
+                        self.cur_i[o].d.next = self.sel_i[o].val();
+                        self.cur_b[o].d.next = self.sel_b[o].val();
+                        for b in 0..BANDS {
+                            if self.sel_b[o].val() == self.bidx[b].val() {
+                                self.rr[o * 4 + b].d.next = self.sel_i[o].val();
+                            }
+                        }
+                        if self.cfg.wrr.val() {
+                            if self.wkeep[o].val() {
+                                self.wrr_used[o].d.next =
+                                    self.wrr_used[o].q.val() + self.one8.val();
+                            } else {
+                                self.wrr_band[o].d.next = self.wb[o].val();
+                                self.wrr_used[o].d.next = self.one8.val();
+                            }
+                        }
+                    }
+                }
+                // RAM reads for the next cycle: the next word of the current packet, or the
+                // first word of the packet picked now.
+                self.nbase[o].next = self.zero10.val();
+                for b in 0..BANDS {
+                    if self.nb[o].val() == self.bidx[b].val() {
+                        self.nbase[o].next = self.bandbase[b].val();
+                    }
+                }
+                for i in 0..N {
+                    self.hs[i * nn + o].next = self.zero10.val();
+                    for b in 0..BANDS {
+                        if self.nb[o].val() == self.bidx[b].val() {
+                            self.hs[i * nn + o].next = self.head[(i * nn + o) * 4 + b].q.val();
+                        }
+                    }
+                    self.ro[i * nn + o].next = self.hs[i * nn + o].val();
+                    if self.pop[o].val()
+                        & !self.cur_ret[o].q.val()
+                        & (self.cur_i[o].q.val() == self.pidx[i].val())
+                        & (self.cur_b[o].q.val() == self.nb[o].val())
+                    {
+                        self.ro[i * nn + o].next = self.hs[i * nn + o].val() + self.one10.val();
+                    }
+                    self.xpd[i * nn + o].read_address.next =
+                        self.nbase[o].val() | (self.ro[i * nn + o].val() & self.m8_10.val());
+                    self.xpt[i * nn + o].read_address.next =
+                        self.nbase[o].val() | (self.ro[i * nn + o].val() & self.m8_10.val());
+                }
+                self.rh_next[o].next = self.ret_head[o].q.val();
+                if self.pop[o].val() & self.cur_ret[o].q.val() {
+                    self.rh_next[o].next = self.ret_head[o].q.val() + self.one10.val();
+                }
+                self.ret_head[o].d.next = self.rh_next[o].val();
+                self.retd[o].read_address.next = self.rh_next[o].val().get_bits::<RET_A>(0);
+                self.rett[o].read_address.next = self.rh_next[o].val().get_bits::<RET_A>(0);
+            }
+
+            // ================= admission, inputs in index order =================
+            for o in 0..N {
+                for b in 0..BANDS {
+                    self.run_b[o * 4 + b].next = self.occ_bytes[o * 4 + b].q.val();
+                    self.run_p[o * 4 + b].next = self.occ_pkts[o * 4 + b].q.val();
+                }
+            }
+            for i in 0..N {
+                self.cb_bytes[i].next = self.zero20.val();
+                self.cb_pkts[i].next = self.zero12.val();
+                self.c0_bytes[i].next = self.zero20.val();
+                self.c0_pkts[i].next = self.zero12.val();
+                self.tb_tail[i].next = self.zero10.val();
+                self.tb_head[i].next = self.zero10.val();
+                self.t0_tail[i].next = self.zero10.val();
+                self.t0_head[i].next = self.zero10.val();
+                for o in 0..N {
+                    if self.d_o[i].val() == self.pidx[o].val() {
+                        self.c0_bytes[i].next = self.run_b[(i * nn + o) * 4].val();
+                        self.c0_pkts[i].next = self.run_p[(i * nn + o) * 4].val();
+                        self.t0_tail[i].next = self.rtail[(i * nn + o) * 4].q.val();
+                        self.t0_head[i].next = self.head[(i * nn + o) * 4].q.val();
+                        for b in 0..BANDS {
+                            if self.d_b[i].val() == self.bidx[b].val() {
+                                self.cb_bytes[i].next = self.run_b[(i * nn + o) * 4 + b].val();
+                                self.cb_pkts[i].next = self.run_p[(i * nn + o) * 4 + b].val();
+                                self.tb_tail[i].next = self.rtail[(i * nn + o) * 4 + b].q.val();
+                                self.tb_head[i].next = self.head[(i * nn + o) * 4 + b].q.val();
+                            }
+                        }
+                    }
+                }
+                self.lim_bytes[i].next = self.zero20.val();
+                self.lim_pkts[i].next = self.zero12.val();
+                for b in 0..BANDS {
+                    if self.d_b[i].val() == self.bidx[b].val() {
+                        self.lim_bytes[i].next = self.band[b].limit_bytes.val();
+                        self.lim_pkts[i].next = self.band[b].limit_pkts.val();
+                    }
+                }
+                // This input's own rollback happens before its decision.
+                self.rbm_b[i].next = self.rb_xp[i].val()
+                    & (self.w_o[i].q.val() == self.d_o[i].val())
+                    & (self.w_b[i].q.val() == self.d_b[i].val());
+                self.rbm_0[i].next = self.rb_xp[i].val()
+                    & (self.w_o[i].q.val() == self.d_o[i].val())
+                    & (self.w_b[i].q.val() == self.zero2.val());
+                self.ab_bytes[i].next = self.cb_bytes[i].val();
+                self.ab_pkts[i].next = self.cb_pkts[i].val();
+                self.base_b[i].next = self.tb_tail[i].val();
+                if self.rbm_b[i].val() {
+                    self.ab_bytes[i].next = self.cb_bytes[i].val() - self.w_len[i].q.val();
+                    self.ab_pkts[i].next = self.cb_pkts[i].val() - self.one12.val();
+                    self.base_b[i].next = self.w_start[i].q.val();
+                }
+                self.a0_bytes[i].next = self.c0_bytes[i].val();
+                self.a0_pkts[i].next = self.c0_pkts[i].val();
+                self.base_0[i].next = self.t0_tail[i].val();
+                if self.rbm_0[i].val() {
+                    self.a0_bytes[i].next = self.c0_bytes[i].val() - self.w_len[i].q.val();
+                    self.a0_pkts[i].next = self.c0_pkts[i].val() - self.one12.val();
+                    self.base_0[i].next = self.w_start[i].q.val();
+                }
+                self.used_b[i].next = self.base_b[i].val() - self.tb_head[i].val();
+                self.used_0[i].next = self.base_0[i].val() - self.t0_head[i].val();
+                self.fits_b[i].next = ((self.ab_bytes[i].val() + self.len20[i].val())
+                    <= self.lim_bytes[i].val())
+                    & ((self.ab_pkts[i].val() + self.one12.val()) <= self.lim_pkts[i].val())
+                    & ((self.used_b[i].val() + self.d_words[i].val()) <= self.c256_10.val());
+                self.fits_0[i].next = ((self.a0_bytes[i].val() + self.c64_20.val())
+                    <= self.band[0].limit_bytes.val())
+                    & ((self.a0_pkts[i].val() + self.one12.val()) <= self.band[0].limit_pkts.val())
+                    & ((self.used_0[i].val() + self.c8_10.val()) <= self.c256_10.val());
+                self.ret_base[i].next = self.ret_rtail[i].q.val();
+                if self.rb_ret[i].val() {
+                    self.ret_base[i].next = self.w_start[i].q.val();
+                }
+                self.ret_used[i].next = self.ret_base[i].val() - self.ret_head[i].q.val();
+                self.ret_fits[i].next = self.cfg.ret.val()
+                    & ((self.ret_used[i].val() + self.c8_10.val()) <= self.c64_10.val());
+                self.a_fwd[i].next = false;
+                self.a_trim[i].next = false;
+                self.a_ret[i].next = false;
+                self.a_full[i].next = false;
+                self.a_hdr[i].next = false;
+                if self.dec_ok[i].val() {
+                    if self.fits_b[i].val() {
+                        self.a_fwd[i].next = true;
+                    } else if self.trim_ok[i].val() {
+                        if self.fits_0[i].val() {
+                            self.a_trim[i].next = true;
+                        } else if self.ret_fits[i].val() {
+                            self.a_ret[i].next = true;
+                        } else {
+                            self.a_hdr[i].next = true;
+                        }
+                    } else {
+                        self.a_full[i].next = true;
+                    }
+                }
+                self.add_v[i].next = self.a_fwd[i].val() | self.a_trim[i].val();
+                self.add_b[i].next = self.zero2.val();
+                self.add_bytes[i].next = self.c64_20.val();
+                if self.a_fwd[i].val() {
+                    self.add_b[i].next = self.d_b[i].val();
+                    self.add_bytes[i].next = self.len20[i].val();
+                }
+                // The chain: occupancy after inputs 0..=i.
+                for o in 0..N {
+                    for b in 0..BANDS {
+                        self.run_b[((i + 1) * nn + o) * 4 + b].next =
+                            self.run_b[(i * nn + o) * 4 + b].val();
+                        self.run_p[((i + 1) * nn + o) * 4 + b].next =
+                            self.run_p[(i * nn + o) * 4 + b].val();
+                        if self.add_v[i].val()
+                            & (self.d_o[i].val() == self.pidx[o].val())
+                            & (self.add_b[i].val() == self.bidx[b].val())
+                        {
+                            if self.rb_xp[i].val()
+                                & (self.w_o[i].q.val() == self.pidx[o].val())
+                                & (self.w_b[i].q.val() == self.bidx[b].val())
+                            {
+                                self.run_b[((i + 1) * nn + o) * 4 + b].next =
+                                    self.run_b[(i * nn + o) * 4 + b].val()
+                                        + self.add_bytes[i].val()
+                                        - self.w_len[i].q.val();
+                            } else {
+                                self.run_b[((i + 1) * nn + o) * 4 + b].next =
+                                    self.run_b[(i * nn + o) * 4 + b].val()
+                                        + self.add_bytes[i].val();
+                                self.run_p[((i + 1) * nn + o) * 4 + b].next =
+                                    self.run_p[(i * nn + o) * 4 + b].val() + self.one12.val();
+                            }
+                        } else if self.rb_xp[i].val()
+                            & (self.w_o[i].q.val() == self.pidx[o].val())
+                            & (self.w_b[i].q.val() == self.bidx[b].val())
+                        {
+                            self.run_b[((i + 1) * nn + o) * 4 + b].next =
+                                self.run_b[(i * nn + o) * 4 + b].val() - self.w_len[i].q.val();
+                            self.run_p[((i + 1) * nn + o) * 4 + b].next =
+                                self.run_p[(i * nn + o) * 4 + b].val() - self.one12.val();
+                        }
+                    }
+                }
+
+                // Region pointers of this input, and its writer's next frame.
+                for o in 0..N {
+                    for b in 0..BANDS {
+                        if self.rb_xp[i].val()
+                            & (self.w_o[i].q.val() == self.pidx[o].val())
+                            & (self.w_b[i].q.val() == self.bidx[b].val())
+                        {
+                            self.rtail[(i * nn + o) * 4 + b].d.next = self.w_start[i].q.val();
+                        }
+                        if self.a_fwd[i].val()
+                            & (self.d_o[i].val() == self.pidx[o].val())
+                            & (self.d_b[i].val() == self.bidx[b].val())
+                        {
+                            self.rtail[(i * nn + o) * 4 + b].d.next =
+                                self.base_b[i].val() + self.d_words[i].val();
+                        }
+                    }
+                    if self.a_trim[i].val() & (self.d_o[i].val() == self.pidx[o].val()) {
+                        self.rtail[(i * nn + o) * 4].d.next =
+                            self.base_0[i].val() + self.c8_10.val();
+                    }
+                }
+                if self.rb_ret[i].val() {
+                    self.ret_rtail[i].d.next = self.w_start[i].q.val();
+                }
+                if self.a_ret[i].val() {
+                    self.ret_rtail[i].d.next = self.ret_base[i].val() + self.c8_10.val();
+                }
+                if self.dec[i].val() {
+                    self.w_act[i].d.next = self.act_none.val();
+                    self.w_beat[i].d.next = self.zero10.val();
+                    self.w_o[i].d.next = self.d_o[i].val();
+                    self.w_b[i].d.next = self.zero2.val();
+                    self.w_words[i].d.next = self.d_words[i].val();
+                    self.w_empty[i].d.next = self.d_empty[i].val();
+                    self.w_csum[i].d.next = self.cs_new[i].val();
+                    self.w_len[i].d.next = self.c64_20.val();
+                    self.w_start[i].d.next = self.base_0[i].val();
+                    if self.a_fwd[i].val() {
+                        self.w_act[i].d.next = self.act_fwd.val();
+                        self.w_b[i].d.next = self.d_b[i].val();
+                        self.w_len[i].d.next = self.len20[i].val();
+                        self.w_start[i].d.next = self.base_b[i].val();
+                    }
+                    if self.a_trim[i].val() {
+                        self.w_act[i].d.next = self.act_trim.val();
+                    }
+                    if self.a_ret[i].val() {
+                        self.w_act[i].d.next = self.act_ret.val();
+                        self.w_start[i].d.next = self.ret_base[i].val();
+                    }
+                }
+                // Counters.
+                if self.in_mal[i].val() & self.rb[i].val() {
+                    self.c_mal[i].d.next = self.c_mal[i].q.val() + self.two32.val();
+                } else if self.in_mal[i].val() | self.rb[i].val() {
+                    self.c_mal[i].d.next = self.c_mal[i].q.val() + self.one32.val();
+                }
+                if self.dec_noroute[i].val() {
+                    self.c_noroute[i].d.next = self.c_noroute[i].q.val() + self.one32.val();
+                }
+                if self.a_full[i].val() {
+                    self.c_full[i].d.next = self.c_full[i].q.val() + self.one32.val();
+                }
+                if self.a_trim[i].val() | self.a_ret[i].val() | self.a_hdr[i].val() {
+                    self.c_trim[i].d.next = self.c_trim[i].q.val() + self.one32.val();
+                }
+                if self.a_ret[i].val() {
+                    self.c_ret[i].d.next = self.c_ret[i].q.val() + self.one32.val();
+                }
+                if self.a_hdr[i].val() {
+                    self.c_hdr[i].d.next = self.c_hdr[i].q.val() + self.one32.val();
+                }
+            }
+
+            // ================= occupancy, heads, complete-packet counts =================
+            for o in 0..N {
+                for b in 0..BANDS {
+                    self.occ_bytes[o * 4 + b].d.next = self.run_b[(nn * nn + o) * 4 + b].val();
+                    self.occ_pkts[o * 4 + b].d.next = self.run_p[(nn * nn + o) * 4 + b].val();
+                    if self.pop[o].val()
+                        & !self.cur_ret[o].q.val()
+                        & (self.cur_b[o].q.val() == self.bidx[b].val())
+                    {
+                        self.occ_bytes[o * 4 + b].d.next =
+                            self.run_b[(nn * nn + o) * 4 + b].val() - self.dep[o].val();
+                        if self.popl[o].val() {
+                            self.occ_pkts[o * 4 + b].d.next =
+                                self.run_p[(nn * nn + o) * 4 + b].val() - self.one12.val();
+                        }
+                    }
+                }
+                for i in 0..N {
+                    for b in 0..BANDS {
+                        if self.pop[o].val()
+                            & !self.cur_ret[o].q.val()
+                            & (self.cur_i[o].q.val() == self.pidx[i].val())
+                            & (self.cur_b[o].q.val() == self.bidx[b].val())
+                        {
+                            self.head[(i * nn + o) * 4 + b].d.next =
+                                self.head[(i * nn + o) * 4 + b].q.val() + self.one10.val();
+                        }
+                        if self.commit[i].val()
+                            & !self.rb_ret[i].val()
+                            & (self.w_act[i].q.val() != self.act_ret.val())
+                            & (self.w_o[i].q.val() == self.pidx[o].val())
+                            & (self.w_b[i].q.val() == self.bidx[b].val())
+                        {
+                            if !(self.popl[o].val()
+                                & !self.cur_ret[o].q.val()
+                                & (self.cur_i[o].q.val() == self.pidx[i].val())
+                                & (self.cur_b[o].q.val() == self.bidx[b].val()))
+                            {
+                                self.done[(i * nn + o) * 4 + b].d.next =
+                                    self.done[(i * nn + o) * 4 + b].q.val() + self.one6.val();
+                            }
+                        } else if self.popl[o].val()
+                            & !self.cur_ret[o].q.val()
+                            & (self.cur_i[o].q.val() == self.pidx[i].val())
+                            & (self.cur_b[o].q.val() == self.bidx[b].val())
+                        {
+                            self.done[(i * nn + o) * 4 + b].d.next =
+                                self.done[(i * nn + o) * 4 + b].q.val() - self.one6.val();
+                        }
+                    }
+                }
+                // Return queue `o`: written by input `o`, read by output `o`.
+                if self.commit[o].val() & (self.w_act[o].q.val() == self.act_ret.val()) {
+                    if !(self.popl[o].val() & self.cur_ret[o].q.val()) {
+                        self.ret_done[o].d.next = self.ret_done[o].q.val() + self.one4.val();
+                    }
+                } else if self.popl[o].val() & self.cur_ret[o].q.val() {
+                    self.ret_done[o].d.next = self.ret_done[o].q.val() - self.one4.val();
+                }
+
+                self.stat[o].rx_frames.next = self.c_rx[o].q.val();
+                self.stat[o].tx_frames.next = self.c_tx[o].q.val();
+                self.stat[o].drop_malformed.next = self.c_mal[o].q.val();
+                self.stat[o].drop_no_route.next = self.c_noroute[o].q.val();
+                self.stat[o].drop_full.next = self.c_full[o].q.val();
+                self.stat[o].trimmed.next = self.c_trim[o].q.val();
+                self.stat[o].returned.next = self.c_ret[o].q.val();
+                self.stat[o].drop_header.next = self.c_hdr[o].q.val();
+                self.stat[o].occ_bytes0.next = self.occ_bytes[o * 4].q.val();
+                self.stat[o].occ_bytes1.next = self.occ_bytes[o * 4 + 1].q.val();
+                self.stat[o].occ_bytes2.next = self.occ_bytes[o * 4 + 2].q.val();
+                self.stat[o].occ_bytes3.next = self.occ_bytes[o * 4 + 3].q.val();
+            }
+
+            // ================= reset =================
+            if self.reset.val() {
+                for i in 0..N {
+                    self.beat[i].d.next = self.zero3.val();
+                    self.hbad[i].d.next = false;
+                    self.st0[i].d.next = self.zero5.val();
+                    self.st1[i].d.next = self.zero5.val();
+                    self.st2[i].d.next = self.zero5.val();
+                    self.st3[i].d.next = self.zero5.val();
+                    self.st4[i].d.next = self.zero5.val();
+                    self.w_act[i].d.next = self.act_none.val();
+                    self.w_beat[i].d.next = self.zero10.val();
+                    self.busy[i].d.next = false;
+                    self.cur_ret[i].d.next = false;
+                    self.cur_i[i].d.next = self.zero4.val();
+                    self.cur_b[i].d.next = self.zero2.val();
+                    self.wrr_band[i].d.next = self.zero2.val();
+                    self.wrr_used[i].d.next = self.zero8.val();
+                    self.ret_rtail[i].d.next = self.zero10.val();
+                    self.ret_head[i].d.next = self.zero10.val();
+                    self.ret_done[i].d.next = self.zero4.val();
+                    self.c_rx[i].d.next = self.zero32.val();
+                    self.c_tx[i].d.next = self.zero32.val();
+                    self.c_mal[i].d.next = self.zero32.val();
+                    self.c_noroute[i].d.next = self.zero32.val();
+                    self.c_full[i].d.next = self.zero32.val();
+                    self.c_trim[i].d.next = self.zero32.val();
+                    self.c_ret[i].d.next = self.zero32.val();
+                    self.c_hdr[i].d.next = self.zero32.val();
+                }
+                for k in 0..NNB {
+                    self.rtail[k].d.next = self.zero10.val();
+                    self.head[k].d.next = self.zero10.val();
+                    self.done[k].d.next = self.zero6.val();
+                }
+                for k in 0..NB {
+                    self.occ_bytes[k].d.next = self.zero20.val();
+                    self.occ_pkts[k].d.next = self.zero12.val();
+                    self.rr[k].d.next = self.zero4.val();
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,257 @@
+//! `ntsim switch`: the switch driven from packet captures, one per input port.
+//!
+//! * `--in-port K=IN.pcap` (repeatable): Ethernet frames entering port `K`'s MAC RX, each
+//!   at its timestamp in cycles (1 ns = 1 cycle, see [`crate::pcap`]) or right after the
+//!   frame before it on that port.
+//! * `--out-dir DIR`: `DIR/port<K>.pcap` for every port, each frame stamped with the cycle
+//!   of its first word; `DIR/stats.json`, the counters of every port.
+//! * The forwarding table: `--route A.B.C.D=PORT` (repeatable, at most one per port), by
+//!   default `10.0.0.(1+K) -> K`.
+//!
+//! The run ends when every input frame has entered and the switch has been idle (nothing
+//! queued, nothing on TX) for `quiet_cycles`, or at `max_cycles`, which is reported.
+use crate::kernel::Kernel;
+use crate::nic_cli::parse_ip;
+use crate::pcap::{read_pcap, write_pcap, Packet};
+use crate::switch_workload::{apply_setup, drive_switch, read_switch, PortIn, SwitchSetup};
+use crate::wire::{from_words, to_words, Word};
+use nt_hdl::switch::{Switch, Switch16, Switch4, MODE_DROPTAIL, MODE_TRIM};
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+
+/// Everything `ntsim switch` takes.
+#[derive(Clone, Debug, clap::Args)]
+pub struct SwitchArgs {
+    /// Ports: 4 or 16.
+    #[arg(long, default_value_t = 4)]
+    pub ports: usize,
+    /// droptail or trim (tofino-trim and bolt are not built yet).
+    #[arg(long, default_value = "droptail")]
+    pub mode: String,
+    /// K=IN.pcap, repeatable.
+    #[arg(long = "in-port")]
+    pub inputs: Vec<String>,
+    /// A.B.C.D=PORT, repeatable (default 10.0.0.(1+K) -> K).
+    #[arg(long = "route")]
+    pub routes: Vec<String>,
+    #[arg(long)]
+    pub out_dir: PathBuf,
+    /// Return trimmed headers to their sender when the header band is full.
+    #[arg(long)]
+    pub ret: bool,
+    /// Weighted round robin among bands instead of strict priority.
+    #[arg(long)]
+    pub wrr: bool,
+    /// Bands from the transport flags instead of the IPv4 tos.
+    #[arg(long)]
+    pub band_by_flags: bool,
+    /// Idle cycles after the last input that end the run.
+    #[arg(long, default_value_t = 500)]
+    pub quiet_cycles: u64,
+    /// Hard limit on the run.
+    #[arg(long, default_value_t = 5_000_000)]
+    pub max_cycles: u64,
+}
+
+/// `ntsim switch`: runs and prints a summary line.
+pub fn main(a: &SwitchArgs) -> Result<(), String> {
+    let r = run_switch_cli(a)?;
+    let stop = if r.hit_max_cycles {
+        " (stopped at --max-cycles)"
+    } else {
+        ""
+    };
+    println!(
+        "switch: {} cycles{stop}, {} frames in, frames out per port {:?}; captures in {}",
+        r.cycles,
+        r.frames_in,
+        r.frames_out,
+        a.out_dir.display()
+    );
+    Ok(())
+}
+
+/// The modes `ntsim switch` knows.
+pub const MODES: &[&str] = &["droptail", "trim", "tofino-trim", "bolt"];
+
+/// What a run did.
+#[derive(Debug)]
+pub struct SwitchReport {
+    pub cycles: u64,
+    pub frames_in: usize,
+    pub frames_out: Vec<usize>,
+    pub hit_max_cycles: bool,
+}
+
+fn setup(a: &SwitchArgs) -> Result<SwitchSetup, String> {
+    if a.ports != 4 && a.ports != 16 {
+        return Err(format!(
+            "--ports {}: the switch is built for 4 or 16 ports",
+            a.ports
+        ));
+    }
+    let mut s = SwitchSetup::new(a.ports);
+    s.mode = match a.mode.as_str() {
+        "droptail" => MODE_DROPTAIL,
+        "trim" => MODE_TRIM,
+        "tofino-trim" | "bolt" => {
+            return Err(format!(
+                "--mode {}: not implemented yet (this build has droptail and trim)",
+                a.mode
+            ))
+        }
+        m => return Err(format!("unknown --mode {m:?}; known: {}", MODES.join(", "))),
+    };
+    s.ret = a.ret;
+    s.wrr = a.wrr;
+    s.band_by_flags = a.band_by_flags;
+    if !a.routes.is_empty() {
+        if a.routes.len() > a.ports {
+            return Err(format!(
+                "{} routes for a {}-port switch: at most one per port",
+                a.routes.len(),
+                a.ports
+            ));
+        }
+        s.routes = vec![(false, 0, 0); a.ports];
+        for (k, r) in a.routes.iter().enumerate() {
+            let (ip, port) = r
+                .split_once('=')
+                .ok_or_else(|| format!("bad --route {r:?} (want A.B.C.D=PORT)"))?;
+            let port: usize = port
+                .parse()
+                .map_err(|_| format!("bad --route {r:?}: port {port:?} is not a number"))?;
+            if port >= a.ports {
+                return Err(format!("bad --route {r:?}: port {port} >= {}", a.ports));
+            }
+            s.routes[k] = (true, parse_ip(ip)?, port as u64);
+        }
+    }
+    Ok(s)
+}
+
+/// Reads the `K=IN.pcap` arguments into per-port frame lists.
+fn inputs(a: &SwitchArgs) -> Result<Vec<Vec<Packet>>, String> {
+    let mut per = vec![vec![]; a.ports];
+    let mut seen = vec![false; a.ports];
+    for spec in &a.inputs {
+        let (k, path) = spec
+            .split_once('=')
+            .ok_or_else(|| format!("bad --in-port {spec:?} (want K=IN.pcap)"))?;
+        let k: usize = k
+            .parse()
+            .map_err(|_| format!("bad --in-port {spec:?}: port {k:?} is not a number"))?;
+        if k >= a.ports {
+            return Err(format!("bad --in-port {spec:?}: port {k} >= {}", a.ports));
+        }
+        if seen[k] {
+            return Err(format!("--in-port {k} given twice"));
+        }
+        seen[k] = true;
+        let mut pk = read_pcap(Path::new(path))?;
+        pk.sort_by_key(|p| p.cycle);
+        if let Some(p) = pk.iter().find(|p| p.bytes.is_empty()) {
+            return Err(format!("{path}: an empty frame at cycle {}", p.cycle));
+        }
+        per[k] = pk;
+    }
+    Ok(per)
+}
+
+/// Runs `ntsim switch`.
+pub fn run_switch_cli(a: &SwitchArgs) -> Result<SwitchReport, String> {
+    let s = setup(a)?;
+    let per = inputs(a)?;
+    std::fs::create_dir_all(&a.out_dir)
+        .map_err(|e| format!("cannot create {}: {e}", a.out_dir.display()))?;
+    match a.ports {
+        4 => run(Switch4::new(), &s, per, a),
+        _ => run(Switch16::new(), &s, per, a),
+    }
+}
+
+fn run<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const NR: usize>(
+    sw: Switch<N, NN, NB, NNB, NR>,
+    s: &SwitchSetup,
+    per: Vec<Vec<Packet>>,
+    a: &SwitchArgs,
+) -> Result<SwitchReport, String> {
+    let mut k = Kernel::new(sw).map_err(|e| e.to_string())?;
+    apply_setup(k.uut_mut(), s);
+    let frames_in = per.iter().map(|p| p.len()).sum();
+    let mut pending: Vec<VecDeque<Packet>> = per.into_iter().map(VecDeque::from).collect();
+    let mut words: Vec<VecDeque<Word>> = vec![VecDeque::new(); N];
+    let mut cur: Vec<Vec<Word>> = vec![vec![]; N];
+    let mut start = vec![0u64; N];
+    let mut out: Vec<Vec<Packet>> = vec![vec![]; N];
+    let mut quiet = 0u64;
+    let mut hit_max = true;
+    for _ in 0..a.max_cycles {
+        let now = k.cycle();
+        let mut inp = vec![PortIn::default(); N];
+        for p in 0..N {
+            if words[p].is_empty() && pending[p].front().is_some_and(|f| f.cycle <= now) {
+                let f = pending[p].pop_front().expect("front");
+                words[p].extend(to_words(&f.bytes));
+            }
+            inp[p] = PortIn {
+                rx: words[p].pop_front(),
+                tx_ready: true,
+            };
+        }
+        drive_switch(k.uut_mut(), &inp);
+        k.settle().map_err(|e| e.to_string())?;
+        let o = read_switch(k.uut());
+        let mut active = inp.iter().any(|i| i.rx.is_some());
+        for p in 0..N {
+            if let Some(w) = o[p].tx {
+                active = true;
+                if cur[p].is_empty() {
+                    start[p] = now;
+                }
+                cur[p].push(w);
+                if w.last {
+                    out[p].push(Packet {
+                        cycle: start[p],
+                        bytes: from_words(&std::mem::take(&mut cur[p])),
+                    });
+                }
+            }
+            if o[p].stat.occ_bytes.iter().any(|&b| b > 0) {
+                active = true;
+            }
+        }
+        k.tick().map_err(|e| e.to_string())?;
+        let inputs_done =
+            pending.iter().all(|p| p.is_empty()) && words.iter().all(|w| w.is_empty());
+        quiet = if active { 0 } else { quiet + 1 };
+        if inputs_done && quiet >= a.quiet_cycles {
+            hit_max = false;
+            break;
+        }
+    }
+    let stats = read_switch(k.uut());
+    for (p, frames) in out.iter().enumerate() {
+        write_pcap(&a.out_dir.join(format!("port{p}.pcap")), frames)?;
+    }
+    let json: Vec<String> = stats
+        .iter()
+        .enumerate()
+        .map(|(p, o)| {
+            let s = o.stat;
+            format!(
+                "{{\"port\": {p}, \"rx_frames\": {}, \"tx_frames\": {}, \"drop_malformed\": {}, \"drop_no_route\": {}, \"drop_full\": {}, \"trimmed\": {}, \"returned\": {}, \"drop_header\": {}}}",
+                s.rx_frames, s.tx_frames, s.drop_malformed, s.drop_no_route, s.drop_full, s.trimmed, s.returned, s.drop_header
+            )
+        })
+        .collect();
+    let path = a.out_dir.join("stats.json");
+    std::fs::write(&path, format!("[\n  {}\n]\n", json.join(",\n  ")))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(SwitchReport {
+        cycles: k.cycle(),
+        frames_in,
+        frames_out: out.iter().map(|o| o.len()).collect(),
+        hit_max_cycles: hit_max,
+    })
+}

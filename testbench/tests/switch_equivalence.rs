@@ -1,0 +1,249 @@
+//! The rust-hdl switch against [`SwitchModel`] under the seeded [`SwitchWorkload`]: random
+//! frames of 64..=1088 bytes from every port (a hot-spot destination so queues fill, trims,
+//! returns and drops happen), malformed and unrouted frames, idle gaps, gaps inside frames
+//! and TX backpressure. Every output port (`tx` valid/data/last/empty, `rx.ready`, every
+//! counter and every band's occupancy) is compared every cycle, so the frame sequence of
+//! every output port is the model's too; the runs must show every kind of event.
+//!
+//! `NT_SWITCH_SEED` and `NT_SWITCH_CYCLES` replay one seed / change the length.
+use nt_hdl::switch::{Switch, MODE_DROPTAIL, MODE_TRIM};
+use nt_sim::kernel::Kernel;
+use nt_sim::switch_workload::{
+    apply_setup, drive_switch, read_switch, PortStats, SwitchSetup, SwitchWorkload, TrafficKnobs,
+};
+use nt_sim::wire::{from_words, ipv4_checksum, Word};
+use nt_testbench::switch_model::SwitchModel;
+
+fn env_u64(name: &str) -> Option<u64> {
+    std::env::var(name).ok().map(|v| {
+        v.parse()
+            .unwrap_or_else(|_| panic!("{name}={v:?} is not a number"))
+    })
+}
+
+#[derive(Debug, Default)]
+struct Run {
+    /// Sum of every port's counters at the end.
+    total: PortStats,
+    /// Frames out per port.
+    frames: Vec<usize>,
+    /// Words out / cycles, over all ports.
+    words: u64,
+    rollbacks: u64,
+    /// Peak occupancy of any (port, band).
+    peak_occ: u64,
+}
+
+fn run<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const NR: usize>(
+    setup: &SwitchSetup,
+    knobs: TrafficKnobs,
+    seed: u64,
+    cycles: u64,
+) -> Result<Run, String> {
+    let mut k = Kernel::new(Switch::<N, NN, NB, NNB, NR>::new()).map_err(|e| e.to_string())?;
+    apply_setup(k.uut_mut(), setup);
+    let mut w = SwitchWorkload::new(seed, N, knobs);
+    let mut m = SwitchModel::new(setup);
+    let mut cur: Vec<Vec<Word>> = vec![vec![]; N];
+    let mut r = Run {
+        frames: vec![0; N],
+        ..Run::default()
+    };
+    for t in 0..cycles {
+        let inp = w.next(true);
+        drive_switch(k.uut_mut(), &inp);
+        k.settle().map_err(|e| e.to_string())?;
+        let got = read_switch(k.uut());
+        let want = m.outputs();
+        for p in 0..N {
+            if got[p] != want[p] {
+                return Err(format!(
+                    "cycle {t} port {p}: inputs {:?}\n  block {:?}\n  model {:?}",
+                    inp[p], got[p], want[p]
+                ));
+            }
+            if let (Some(x), true) = (got[p].tx, inp[p].tx_ready) {
+                r.words += 1;
+                cur[p].push(x);
+                if x.last {
+                    let f = from_words(&std::mem::take(&mut cur[p]));
+                    // Trimmed or returned headers keep a valid IPv4 checksum.
+                    if f.len() == 64
+                        && f[34] & 0x10 != 0
+                        && f[12..14] == [8, 0]
+                        && ipv4_checksum(&f[14..34]) != 0
+                    {
+                        return Err(format!("cycle {t} port {p}: bad checksum {f:02x?}"));
+                    }
+                    r.frames[p] += 1;
+                }
+            }
+            for b in 0..4 {
+                r.peak_occ = r.peak_occ.max(got[p].stat.occ_bytes[b]);
+            }
+        }
+        m.step(&inp);
+        k.tick().map_err(|e| e.to_string())?;
+    }
+    let out = m.outputs();
+    for o in out {
+        let s = o.stat;
+        let t = &mut r.total;
+        t.rx_frames += s.rx_frames;
+        t.tx_frames += s.tx_frames;
+        t.drop_malformed += s.drop_malformed;
+        t.drop_no_route += s.drop_no_route;
+        t.drop_full += s.drop_full;
+        t.trimmed += s.trimmed;
+        t.returned += s.returned;
+        t.drop_header += s.drop_header;
+    }
+    r.rollbacks = m.rollbacks.iter().sum();
+    Ok(r)
+}
+
+fn seeds(default: &[u64]) -> Vec<u64> {
+    match env_u64("NT_SWITCH_SEED") {
+        Some(s) => vec![s],
+        None => default.to_vec(),
+    }
+}
+
+/// Runs `setup` for every seed; panics with the seed on a mismatch.
+fn check<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const NR: usize>(
+    name: &str,
+    setup: &SwitchSetup,
+    knobs: &TrafficKnobs,
+    default_seeds: &[u64],
+    default_cycles: u64,
+) -> Vec<Run> {
+    let cycles = env_u64("NT_SWITCH_CYCLES").unwrap_or(default_cycles);
+    seeds(default_seeds)
+        .into_iter()
+        .map(|seed| {
+            let t0 = std::time::Instant::now();
+            let r = run::<N, NN, NB, NNB, NR>(setup, knobs.clone(), seed, cycles)
+                .unwrap_or_else(|e| {
+                    panic!("switch {name} N={N} seed {seed} ({cycles} cycles; replay with NT_SWITCH_SEED={seed}): {e}")
+                });
+            println!(
+                "switch {name} N={N} seed {seed}: {cycles} cycles in {:.1} s, frames out {:?}, words out {}, rollbacks {}, peak occupancy {} B, totals {:?}",
+                t0.elapsed().as_secs_f64(),
+                r.frames,
+                r.words,
+                r.rollbacks,
+                r.peak_occ,
+                r.total
+            );
+            r
+        })
+        .collect()
+}
+
+fn small_limits(ports: usize) -> SwitchSetup {
+    let mut s = SwitchSetup::new(ports);
+    s.limit_bytes = [3000, 6000, 5000, 8000];
+    s.limit_pkts = [12, 8, 10, 6];
+    s
+}
+
+fn common(r: &Run) {
+    let t = &r.total;
+    assert!(t.rx_frames > 200, "{t:?}");
+    assert!(t.drop_malformed > 5, "{t:?}");
+    assert!(t.drop_no_route > 2, "{t:?}");
+    assert!(
+        r.rollbacks > 0,
+        "length mismatches rolled back: {}",
+        r.rollbacks
+    );
+    assert!(r.frames.iter().all(|&f| f > 10), "{:?}", r.frames);
+}
+
+#[test]
+fn switch_n4_droptail_strict_priority_matches_the_model() {
+    let s = small_limits(4);
+    for r in check::<4, 16, 16, 64, 80>(
+        "droptail-sp",
+        &s,
+        &TrafficKnobs::default(),
+        &[41, 42],
+        20_000,
+    ) {
+        common(&r);
+        assert!(r.total.drop_full > 20, "{:?}", r.total);
+        assert_eq!((r.total.trimmed, r.total.returned), (0, 0));
+    }
+}
+
+#[test]
+fn switch_n4_trim_strict_priority_with_return_matches_the_model() {
+    let mut s = small_limits(4);
+    s.mode = MODE_TRIM;
+    s.ret = true;
+    s.limit_bytes[0] = 700;
+    let knobs = TrafficKnobs {
+        load: 0.5,
+        hot: 0.6,
+        ..TrafficKnobs::default()
+    };
+    for r in check::<4, 16, 16, 64, 80>("trim-sp-ret", &s, &knobs, &[43, 44], 20_000) {
+        common(&r);
+        let t = &r.total;
+        assert!(t.trimmed > 50, "{t:?}");
+        assert!(t.returned > 5, "{t:?}");
+        assert!(t.drop_full > 5, "non-DATA packets dropped: {t:?}");
+    }
+}
+
+#[test]
+fn switch_n4_trim_wrr_bands_by_flags_matches_the_model() {
+    let mut s = small_limits(4);
+    s.mode = MODE_TRIM;
+    s.wrr = true;
+    s.band_by_flags = true;
+    s.weight = [3, 2, 0, 1];
+    s.limit_bytes[0] = 600;
+    let knobs = TrafficKnobs {
+        load: 0.5,
+        hot: 0.5,
+        ..TrafficKnobs::default()
+    };
+    for r in check::<4, 16, 16, 64, 80>("trim-wrr-flags", &s, &knobs, &[45], 20_000) {
+        common(&r);
+        let t = &r.total;
+        assert!(t.trimmed > 50, "{t:?}");
+        assert!(t.drop_header > 5, "headers dropped without return: {t:?}");
+        assert_eq!(t.returned, 0);
+    }
+}
+
+#[test]
+fn switch_n4_droptail_wrr_matches_the_model() {
+    let mut s = small_limits(4);
+    s.mode = MODE_DROPTAIL;
+    s.wrr = true;
+    s.weight = [1, 4, 2, 1];
+    for r in check::<4, 16, 16, 64, 80>("droptail-wrr", &s, &TrafficKnobs::default(), &[46], 15_000)
+    {
+        common(&r);
+    }
+}
+
+#[test]
+fn switch_n16_trim_matches_the_model() {
+    let mut s = small_limits(16);
+    s.mode = MODE_TRIM;
+    s.ret = true;
+    s.limit_bytes[0] = 900;
+    let knobs = TrafficKnobs {
+        load: 0.2,
+        hot: 0.3,
+        ..TrafficKnobs::default()
+    };
+    for r in check::<16, 256, 64, 1024, 1088>("trim-sp-ret", &s, &knobs, &[1601], 3_000) {
+        let t = &r.total;
+        assert!(t.rx_frames > 100, "{t:?}");
+        assert!(t.trimmed > 5, "{t:?}");
+    }
+}
