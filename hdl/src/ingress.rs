@@ -19,9 +19,12 @@
 //!   per DATA packet, keyed by (src_ip, src_port, tx_msg_id), with `mark_received` clear for
 //!   a trimmed (CHOP) packet. A request the extern cannot take at once waits in a register.
 //! * `data`: DATA frames to the reassembly module's data port, with the Listing 3.1
-//!   metadata beside every word. A frame is passed on when its request did not fail and it
-//!   is not trimmed; otherwise its words are drained here and counted
-//!   (`stat.drop_fail`, `stat.trimmed`).
+//!   metadata beside every word. A frame is passed on when its request did not fail, it
+//!   is not trimmed and it is not a late duplicate of a delivered message (`done`);
+//!   otherwise its words are drained here and counted (`stat.drop_fail`, `stat.trimmed`,
+//!   `stat.late_dups`). A late duplicate's record reaches the program as a duplicate
+//!   (`is_new_pkt` 0, `is_last_pkt` 1, `ack_no` = the packet count), so the program
+//!   acknowledges the whole message again.
 //! * `info`: one [`PktInfo`] per packet, in arrival order: a DATA packet's record when its
 //!   extern answer arrives, a control packet's (ACK, NACK, PULL/GRANT) at its first word
 //!   (its `fail`, `rx_msg_id` and answer fields are 0).
@@ -126,6 +129,8 @@ pub struct InfoRespIn {
     pub is_new_pkt: Signal<In, bool>,
     pub is_last_pkt: Signal<In, bool>,
     pub ack_no: Signal<In, Bits<9>>,
+    /// A late duplicate of a message already delivered.
+    pub done: Signal<In, bool>,
 }
 
 /// DATA frames to the reassembly module's data port (its `sink`, mirrored).
@@ -171,6 +176,9 @@ pub struct IngressStats {
     pub drop_fail: Signal<Out, Bits<32>>,
     /// Trimmed DATA packets (headers only; never stored).
     pub trimmed: Signal<Out, Bits<32>>,
+    /// DATA packets of messages already delivered (late duplicates; acknowledged by
+    /// the program, never stored).
+    pub late_dups: Signal<Out, Bits<32>>,
 }
 
 /// The fixed ingress stage. See the module documentation.
@@ -202,6 +210,7 @@ pub struct IngressCore {
     cnt_fwd: DFF<Bits<32>>,
     cnt_fail: DFF<Bits<32>>,
     cnt_trim: DFF<Bits<32>>,
+    cnt_late: DFF<Bits<32>>,
 
     h: Signal<Local, RxHdr>,
     hi: Signal<Local, PktInfo>,
@@ -261,6 +270,7 @@ impl IngressCore {
             cnt_fwd: Default::default(),
             cnt_fail: Default::default(),
             cnt_trim: Default::default(),
+            cnt_late: Default::default(),
             h: Default::default(),
             hi: Default::default(),
             req: Default::default(),
@@ -317,7 +327,8 @@ impl Logic for IngressCore {
             cnt_ctrl,
             cnt_fwd,
             cnt_fail,
-            cnt_trim
+            cnt_trim,
+            cnt_late
         );
         self.words.clock.next = self.clock.val();
         self.words.reset.next = self.reset.val();
@@ -421,7 +432,8 @@ impl Logic for IngressCore {
         self.rec.next.is_last_pkt = self.info_resp.is_last_pkt.val();
         self.rec.next.ack_no = self.info_resp.ack_no.val();
         self.s2_chop.next = (self.s2.q.val().flags & self.flag_chop.val()) != self.zero_8.val();
-        self.v.next.forward = !self.info_resp.fail.val() & !self.s2_chop.val();
+        self.v.next.forward =
+            !self.info_resp.fail.val() & !self.s2_chop.val() & !self.info_resp.done.val();
         self.v.next.rx_msg_id = self.info_resp.rx_msg_id.val();
         self.v.next.remote_ip = self.s2.q.val().src_ip;
         self.v.next.remote_port = self.s2.q.val().src_port;
@@ -441,6 +453,8 @@ impl Logic for IngressCore {
                 self.cnt_trim.d.next = self.cnt_trim.q.val() + self.one_32.val();
             } else if self.info_resp.fail.val() {
                 self.cnt_fail.d.next = self.cnt_fail.q.val() + self.one_32.val();
+            } else if self.info_resp.done.val() {
+                self.cnt_late.d.next = self.cnt_late.q.val() + self.one_32.val();
             }
         } else if self.beat.val() & self.first.val() & !self.is_data.val() {
             self.infos.push.next = true;
@@ -497,6 +511,7 @@ impl Logic for IngressCore {
         self.stat.forwarded.next = self.cnt_fwd.q.val();
         self.stat.drop_fail.next = self.cnt_fail.q.val();
         self.stat.trimmed.next = self.cnt_trim.q.val();
+        self.stat.late_dups.next = self.cnt_late.q.val();
 
         if self.reset.val() {
             self.in_frame.d.next = false;
@@ -510,6 +525,7 @@ impl Logic for IngressCore {
             self.cnt_fwd.d.next = self.zero_32.val();
             self.cnt_fail.d.next = self.zero_32.val();
             self.cnt_trim.d.next = self.zero_32.val();
+            self.cnt_late.d.next = self.zero_32.val();
         }
     }
 }

@@ -64,12 +64,16 @@ pub struct NicStats {
     pub rx_trimmed: Signal<Out, Bits<32>>,
     /// DATA packets dropped because no receive message could be allocated.
     pub rx_lookup_fail: Signal<Out, Bits<32>>,
+    /// DATA packets of messages already delivered (late duplicates, acknowledged again).
+    pub rx_late_dups: Signal<Out, Bits<32>>,
     /// Messages delivered to the application, and dropped by the receive timer.
     pub rx_delivered: Signal<Out, Bits<32>>,
     pub rx_timeouts: Signal<Out, Bits<32>>,
     /// DATA packets sent (and of those retransmitted), control packets sent.
     pub tx_data: Signal<Out, Bits<32>>,
     pub tx_retransmitted: Signal<Out, Bits<32>>,
+    /// Timeouts that found nothing to retransmit and probed with the next packet.
+    pub tx_probes: Signal<Out, Bits<32>>,
     pub tx_ctrl: Signal<Out, Bits<32>>,
     /// Sent messages fully delivered, and given up.
     pub tx_completed: Signal<Out, Bits<32>>,
@@ -355,6 +359,7 @@ macro_rules! nic_block {
                 self.core.info_resp.is_new_pkt.next = self.reasm.info_resp.is_new_pkt.val();
                 self.core.info_resp.is_last_pkt.next = self.reasm.info_resp.is_last_pkt.val();
                 self.core.info_resp.ack_no.next = self.reasm.info_resp.ack_no.val();
+                self.core.info_resp.done.next = self.reasm.info_resp.done.val();
                 self.reasm.sink.valid.next = self.core.data.valid.val();
                 self.reasm.sink.data.next = self.core.data.data.val();
                 self.reasm.sink.last.next = self.core.data.last.val();
@@ -488,10 +493,12 @@ macro_rules! nic_block {
                 self.stat.rx_ctrl.next = self.core.stat.ctrl_pkts.val();
                 self.stat.rx_trimmed.next = self.core.stat.trimmed.val();
                 self.stat.rx_lookup_fail.next = self.core.stat.drop_fail.val();
+                self.stat.rx_late_dups.next = self.core.stat.late_dups.val();
                 self.stat.rx_delivered.next = self.reasm.stat.delivered.val();
                 self.stat.rx_timeouts.next = self.reasm.stat.timeouts.val();
                 self.stat.tx_data.next = self.pkt.stat.sent.val();
                 self.stat.tx_retransmitted.next = self.pkt.stat.retransmitted.val();
+                self.stat.tx_probes.next = self.pkt.stat.probes.val();
                 self.stat.tx_ctrl.next = self.pg.stat.packets.val();
                 self.stat.tx_completed.next = self.pkt.stat.completed.val();
                 self.stat.tx_given_up.next = self.pkt.stat.given_up.val();

@@ -51,7 +51,13 @@
 //!   threshold` with threshold `max_timeouts - 1`); else `timeoutCnt` is reset when
 //!   `maxTxPktOffset` grew since the timer was armed and incremented otherwise, every
 //!   undelivered offset below the armed `maxTxPktOffset` is retransmitted regardless of
-//!   credit, and the timer is re-armed.
+//!   credit, and the timer is re-armed. When there is none (every packet sent is
+//!   delivered) but the message is not done, the credit that should have let it go on
+//!   was lost (a PULL or GRANT dropped by the network): the first packet not yet sent,
+//!   offset `maxTxPktOffset`, is queued as a probe regardless of credit
+//!   (`stat.probes`). Its acknowledgement brings new credit. A probe grows
+//!   `maxTxPktOffset`, which counts as progress, so a message whose receiver is gone is
+//!   given up after at most `total + max_timeouts` timeouts.
 //! * `source`: packets as 64-bit words: [`HDR_WORDS`] header slots (zero; the egress
 //!   pipeline writes the headers there) then the payload words, `last` on the final word,
 //!   Listing 3.2 metadata beside every word (`tx_msg_id = gen << 8 | id`; `credit` and
@@ -160,6 +166,8 @@ pub struct PacketizationStats {
     pub sent: Signal<Out, Bits<32>>,
     /// Packets sent again (offset below maxTxPktOffset).
     pub retransmitted: Signal<Out, Bits<32>>,
+    /// Timeouts that found nothing to retransmit and queued a probe (see "Egress timer").
+    pub probes: Signal<Out, Bits<32>>,
     /// Messages given up.
     pub given_up: Signal<Out, Bits<32>>,
     /// Messages fully delivered.
@@ -346,6 +354,8 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     // counters
     cnt_sent: DFF<Bits<32>>,
     cnt_rtx: DFF<Bits<32>>,
+    cnt_probe: DFF<Bits<32>>,
+    rtx_set: Signal<Local, Bits<MAX_PKTS>>,
     cnt_gave_up: DFF<Bits<32>>,
     cnt_completed: DFF<Bits<32>>,
     cnt_bad: DFF<Bits<32>>,
@@ -590,6 +600,8 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
             st_code: Default::default(),
             cnt_sent: Default::default(),
             cnt_rtx: Default::default(),
+            cnt_probe: Default::default(),
+            rtx_set: Default::default(),
             cnt_gave_up: Default::default(),
             cnt_completed: Default::default(),
             cnt_bad: Default::default(),
@@ -842,6 +854,7 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             st_code,
             cnt_sent,
             cnt_rtx,
+            cnt_probe,
             cnt_gave_up,
             cnt_completed,
             cnt_bad
@@ -1238,6 +1251,8 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             }
             self.nr.next.allow = self.s2_allow.q.val();
         }
+        // TIMEOUT: what it retransmits (undelivered below the armed maxTxPktOffset).
+        self.rtx_set.next = !self.row.val().delivered & self.below_n.val() & self.full.val();
         if (self.s2_kind.q.val() == self.kinds[5].val())
             & self.s2_alive.val()
             & (self.row.val().gen == self.s2_gen.q.val())
@@ -1251,8 +1266,16 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
                 } else if self.row.val().tcnt != self.max_8.val() {
                     self.nr.next.tcnt = self.row.val().tcnt + self.one_8.val();
                 }
-                self.nr.next.rtxf = self.row.val().rtxf
-                    | (!self.row.val().delivered & self.below_n.val() & self.full.val());
+                self.nr.next.rtxf = self.row.val().rtxf | self.rtx_set.val();
+                // Nothing to retransmit but the message is not done: the credit that would
+                // let it go on was lost. Probe with the first packet not yet sent.
+                if (self.rtx_set.val() == self.zero_p.val())
+                    & (self.row.val().max_tx < self.row.val().total)
+                {
+                    self.nr.next.rtxf =
+                        self.row.val().rtxf | (self.one_p.val() << self.row.val().max_tx);
+                    self.cnt_probe.d.next = self.cnt_probe.q.val() + self.one_32.val();
+                }
             }
         }
 
@@ -1560,6 +1583,7 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         // ================= stats and reset =================
         self.stat.sent.next = self.cnt_sent.q.val();
         self.stat.retransmitted.next = self.cnt_rtx.q.val();
+        self.stat.probes.next = self.cnt_probe.q.val();
         self.stat.given_up.next = self.cnt_gave_up.q.val();
         self.stat.completed.next = self.cnt_completed.q.val();
         self.stat.bad_events.next = self.cnt_bad.q.val();
@@ -1594,6 +1618,7 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             self.st_valid.d.next = false;
             self.cnt_sent.d.next = self.zero_32.val();
             self.cnt_rtx.d.next = self.zero_32.val();
+            self.cnt_probe.d.next = self.zero_32.val();
             self.cnt_gave_up.d.next = self.zero_32.val();
             self.cnt_completed.d.next = self.zero_32.val();
             self.cnt_bad.d.next = self.zero_32.val();

@@ -44,8 +44,20 @@
 //!   that was marked received but whose frame never arrived (the caller dropped it) makes
 //!   the message time out instead of being delivered with a hole. `local_port` is taken
 //!   from the frame that completes the message.
-//! * A late duplicate of a message already delivered and freed allocates a new message,
-//!   which its timer frees (as in the thesis); it is never delivered twice.
+//! * Late duplicates. A message freed after delivery is remembered in a table of
+//!   [`DONE_ENTRIES`] entries ([`done_index`]: sender address, context and the low byte
+//!   of `tx_msg_id`) with the cycle it was freed. Our senders number messages
+//!   `tx_msg_id = gen << 8 | slot`, a slot's generation growing by one per message. A
+//!   request with no active message whose key matches an entry's sender, context and
+//!   slot, whose generation is not newer than the entry's (`entry_gen - gen` in `0..128`,
+//!   serial arithmetic), and which comes within `cfg.timeout` cycles of that free, is a
+//!   late duplicate: answered with `done = 1`, `is_last_pkt = 1`, `ack_no` = the packet
+//!   count, and nothing changes (`stat.late_dups`). So a retransmission whose
+//!   acknowledgements were lost is acknowledged again instead of being delivered a second
+//!   time. Two senders sharing an entry evict each other; a late duplicate that finds its
+//!   entry evicted or expired allocates a new message, which is delivered again only if
+//!   every packet of it is retransmitted. A sender must not reuse a (slot, generation)
+//!   within `cfg.timeout` cycles for a new message (a restarted NIC waits that long).
 //! * `source`: delivered messages: the RX app header word
 //!   `src_ip[63:32] | src_context[31:16] | msg_len[15:0]`, then `ceil(msg_len/8)` payload
 //!   words (network byte order, first byte in bits 63:56), `last` on the final word and
@@ -153,6 +165,9 @@ pub struct RxInfoResp {
     pub is_new_pkt: Signal<Out, bool>,
     pub is_last_pkt: Signal<Out, bool>,
     pub ack_no: Signal<Out, Bits<9>>,
+    /// A late duplicate of a message already delivered (`fail` is 0, `is_last_pkt` 1,
+    /// `ack_no` the packet count, `rx_msg_id` 0; nothing changes).
+    pub done: Signal<Out, bool>,
 }
 
 /// Packet stream from the ingress pipeline with its Listing 3.1 metadata, which is read on
@@ -205,6 +220,8 @@ pub struct ReassemblyStats {
     pub bad_req: Signal<Out, Bits<32>>,
     /// Frames dropped by the data port.
     pub bad_data: Signal<Out, Bits<32>>,
+    /// Requests recognised as late duplicates of delivered messages.
+    pub late_dups: Signal<Out, Bits<32>>,
     /// Free message ids.
     pub ids_free: Signal<Out, Bits<16>>,
     /// Free buffers over all classes.
@@ -245,6 +262,39 @@ pub struct MsgRow {
     /// Low 32 bits of the expiry cycle set by the last request: a timer event that raced
     /// a request (fired before the request's reschedule reached the timer) is recognised.
     pub expiry_lo: Bits<32>,
+}
+
+/// A message delivered and freed, remembered so that a late duplicate of it is
+/// recognised (see "Late duplicates" in the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Default, LogicStruct)]
+pub struct DoneEntry {
+    pub used: bool,
+    pub src_ip: Bits<32>,
+    pub src_port: Bits<16>,
+    pub tx_msg_id: Bits<16>,
+    /// Low 32 bits of the cycle it was freed.
+    pub freed_lo: Bits<32>,
+}
+
+/// Address bits of the table of delivered messages ([`DONE_ENTRIES`] entries).
+pub const DONE_BITS: usize = 8;
+/// Entries of the table of delivered messages.
+pub const DONE_ENTRIES: usize = 1 << DONE_BITS;
+
+/// The entry of the table of delivered messages that a key uses:
+/// `((src_ip ^ src_port) & 0xff) << 4 ^ (tx_msg_id & 0xff)`, 8 bits. Senders whose
+/// address and context differ in their low nibble and whose slots (`tx_msg_id & 0xff`)
+/// are below 16 never share an entry.
+pub fn done_index(src_ip: u32, src_port: u16, tx_msg_id: u16) -> usize {
+    ((((src_ip as u8) ^ (src_port as u8)) << 4) ^ (tx_msg_id as u8)) as usize
+}
+
+/// Whether a request for `tx_msg_id` is a late duplicate of the delivered message
+/// `done_id` of the same sender and slot: the generations (high bytes) compare in serial
+/// arithmetic, `done_gen - gen` in `0..128`.
+pub fn is_late(done_id: u16, tx_msg_id: u16) -> bool {
+    (done_id as u8 == tx_msg_id as u8)
+        && ((done_id >> 8) as u8).wrapping_sub((tx_msg_id >> 8) as u8) < 128
 }
 
 /// A completed message waiting for the delivery engine.
@@ -314,6 +364,24 @@ pub struct Reassembly<
     cam_txid: [DFF<Bits<16>>; CAM_ENTRIES],
     cam_id: [DFF<Bits<16>>; CAM_ENTRIES],
     rows: RAM<MsgRow, A>,
+    done_tab: RAM<DoneEntry, DONE_BITS>,
+    dw_v: DFF<bool>,
+    dw_idx: DFF<Bits<DONE_BITS>>,
+    dw: DFF<DoneEntry>,
+    s1_didx: DFF<Bits<DONE_BITS>>,
+    s2_done: DFF<bool>,
+    cnt_late: DFF<Bits<32>>,
+    d_ent: Signal<Local, DoneEntry>,
+    d_txid: Signal<Local, Bits<16>>,
+    d_gap: Signal<Local, Bits<8>>,
+    d_age: Signal<Local, Bits<32>>,
+    d_hit: Signal<Local, bool>,
+    s2_total: Signal<Local, Bits<6>>,
+    dwr_ip: Signal<Local, Bits<32>>,
+    dwr_port: Signal<Local, Bits<16>>,
+    dwr_txid: Signal<Local, Bits<16>>,
+    sh4: Constant<Bits<4>>,
+    c128_8: Constant<Bits<8>>,
     active: DFF<Bits<N>>,
     delivering: DFF<Bits<N>>,
     buffer: RAM<Bits<64>, BW>,
@@ -588,6 +656,29 @@ impl<
             cam_txid: Default::default(),
             cam_id: Default::default(),
             rows: Default::default(),
+            // Initialised (the Verilog gets an `initial` block): no X in simulation.
+            done_tab: RAM::new(
+                (0..DONE_ENTRIES)
+                    .map(|i| (Bits::<DONE_BITS>::from(i as u64), DoneEntry::default()))
+                    .collect(),
+            ),
+            dw_v: Default::default(),
+            dw_idx: Default::default(),
+            dw: Default::default(),
+            s1_didx: Default::default(),
+            s2_done: Default::default(),
+            cnt_late: Default::default(),
+            d_ent: Default::default(),
+            d_txid: Default::default(),
+            d_gap: Default::default(),
+            d_age: Default::default(),
+            d_hit: Default::default(),
+            s2_total: Default::default(),
+            dwr_ip: Default::default(),
+            dwr_port: Default::default(),
+            dwr_txid: Default::default(),
+            sh4: Constant::new(4.into()),
+            c128_8: Constant::new(128.into()),
             active: Default::default(),
             delivering: Default::default(),
             buffer: Default::default(),
@@ -837,6 +928,12 @@ impl<
             s2_new,
             s2_fail_alloc,
             s2_fail_bad,
+            dw_v,
+            dw_idx,
+            dw,
+            s1_didx,
+            s2_done,
+            cnt_late,
             s2_ip,
             s2_port,
             s2_txid,
@@ -910,6 +1007,8 @@ impl<
         self.way1.read_clock.next = self.clock.val();
         self.way1.write_clock.next = self.clock.val();
         self.rows.read_clock.next = self.clock.val();
+        self.done_tab.read_clock.next = self.clock.val();
+        self.done_tab.write_clock.next = self.clock.val();
         self.rows.write_clock.next = self.clock.val();
         self.buffer.read_clock.next = self.clock.val();
         self.buffer.write_clock.next = self.clock.val();
@@ -960,6 +1059,12 @@ impl<
                     | (self.info_req.src_port.val() >> self.sh7.val())));
         self.way0.read_address.next = self.h0.val().get_bits::<SA>(0);
         self.way1.read_address.next = self.h1.val().get_bits::<SA>(0);
+        // The table of delivered messages, at the key's entry.
+        self.s1_didx.d.next = ((self.info_req.src_ip.val().get_bits::<DONE_BITS>(0)
+            ^ self.info_req.src_port.val().get_bits::<DONE_BITS>(0))
+            << self.sh4.val())
+            ^ self.info_req.tx_msg_id.val().get_bits::<DONE_BITS>(0);
+        self.done_tab.read_address.next = self.s1_didx.d.val();
         self.s1_kind.d.next = self.s0_kind.val();
         self.s1_ip.d.next = self.info_req.src_ip.val();
         self.s1_port.d.next = self.info_req.src_port.val();
@@ -1026,6 +1131,24 @@ impl<
         if self.del1_now.val() {
             self.del_mask1.next = self.one_s.val() << self.del_slot.val();
         }
+        // A message freed after delivery is remembered in the table of delivered messages.
+        self.dwr_ip.next = self.row.val().src_ip;
+        self.dwr_port.next = self.row.val().src_port;
+        self.dwr_txid.next = self.row.val().tx_msg_id;
+        self.done_tab.write_enable.next =
+            self.do_free.val() & (self.s2_kind.q.val() == self.k_free_dlv.val());
+        self.done_tab.write_address.next = ((self.dwr_ip.val().get_bits::<DONE_BITS>(0)
+            ^ self.dwr_port.val().get_bits::<DONE_BITS>(0))
+            << self.sh4.val())
+            ^ self.dwr_txid.val().get_bits::<DONE_BITS>(0);
+        self.done_tab.write_data.next.used = true;
+        self.done_tab.write_data.next.src_ip = self.dwr_ip.val();
+        self.done_tab.write_data.next.src_port = self.dwr_port.val();
+        self.done_tab.write_data.next.tx_msg_id = self.dwr_txid.val();
+        self.done_tab.write_data.next.freed_lo = self.now_lo.val();
+        self.dw_v.d.next = self.done_tab.write_enable.val();
+        self.dw_idx.d.next = self.done_tab.write_address.val();
+        self.dw.d.next = self.done_tab.write_data.val();
         if self.do_free.val() & (self.row.val().loc_kind == self.loc_cam.val()) {
             self.cam_del_mask.next =
                 self.one_cam.val() << self.row_loc_index.val().get_bits::<2>(0);
@@ -1132,8 +1255,31 @@ impl<
                 }
             }
         }
+        // A late duplicate: same sender, context and slot as a delivered message, and a
+        // generation not newer (serial arithmetic), within `cfg.timeout` of its free. The
+        // entry is forwarded when written this cycle or the last (the RAM read is stale).
+        self.d_ent.next = self.done_tab.read_data.val();
+        if self.dw_v.q.val() & (self.dw_idx.q.val() == self.s1_didx.q.val()) {
+            self.d_ent.next = self.dw.q.val();
+        }
+        if self.done_tab.write_enable.val()
+            & (self.done_tab.write_address.val() == self.s1_didx.q.val())
+        {
+            self.d_ent.next = self.done_tab.write_data.val();
+        }
+        self.d_txid.next = self.d_ent.val().tx_msg_id;
+        self.d_gap.next =
+            self.d_txid.val().get_bits::<8>(8) - self.s1_txid.q.val().get_bits::<8>(8);
+        self.d_age.next = self.now_lo.val() - self.d_ent.val().freed_lo;
+        self.d_hit.next = self.d_ent.val().used
+            & (self.d_ent.val().src_ip == self.s1_ip.q.val())
+            & (self.d_ent.val().src_port == self.s1_port.q.val())
+            & (self.d_txid.val().get_bits::<8>(0) == self.s1_txid.q.val().get_bits::<8>(0))
+            & (self.d_gap.val() < self.c128_8.val())
+            & (self.d_age.val() < self.cfg.timeout.val());
         self.alloc.next = (self.s1_kind.q.val() == self.k_req.val())
             & !self.hit.val()
+            & !self.d_hit.val()
             & self.s1_valid_req.val()
             & self.id_avail.val()
             & self.class_found.val()
@@ -1146,7 +1292,12 @@ impl<
         self.s2_fail_alloc.d.next = (self.s1_kind.q.val() == self.k_req.val())
             & self.s1_valid_req.val()
             & !self.hit.val()
+            & !self.d_hit.val()
             & !self.alloc.val();
+        self.s2_done.d.next = (self.s1_kind.q.val() == self.k_req.val())
+            & self.s1_valid_req.val()
+            & !self.hit.val()
+            & self.d_hit.val();
         self.s2_ip.d.next = self.s1_ip.q.val();
         self.s2_port.d.next = self.s1_port.q.val();
         self.s2_txid.d.next = self.s1_txid.q.val();
@@ -1257,6 +1408,10 @@ impl<
             self.total.next = self.row_len.val().get_bits::<6>(10) + self.one_6.val();
         }
         self.full.next = self.ones_p.val() >> (self.max_pkts6.val() - self.total.val());
+        self.s2_total.next = self.s2_len.q.val().get_bits::<6>(10);
+        if self.s2_len.q.val().get_bits::<10>(0) != self.zero_10.val() {
+            self.s2_total.next = self.s2_len.q.val().get_bits::<6>(10) + self.one_6.val();
+        }
         self.pkt_bit.next = self.one_p.val() << self.s2_off.q.val();
         self.received_next.next = self.row_new.val().received;
         if self.s2_mark.q.val() {
@@ -1282,6 +1437,7 @@ impl<
         self.info_resp.is_new_pkt.next = false;
         self.info_resp.is_last_pkt.next = false;
         self.info_resp.ack_no.next = self.ack_code[0].val();
+        self.info_resp.done.next = false;
         self.rows.write_enable.next = false;
         self.rows.write_address.next = self.s2_id.q.val();
         self.rows.write_data.next = self.row_new.val();
@@ -1300,6 +1456,7 @@ impl<
             if self.s2_fail_bad.q.val()
                 | (!self.s2_new.q.val()
                     & !self.s2_fail_alloc.q.val()
+                    & !self.s2_done.q.val()
                     & (self.row.val().msg_len != self.s2_len.q.val()))
             {
                 self.info_resp.fail.next = true;
@@ -1307,6 +1464,11 @@ impl<
             } else if self.s2_fail_alloc.q.val() {
                 self.info_resp.fail.next = true;
                 self.cnt_alloc_fail.d.next = self.cnt_alloc_fail.q.val() + self.one_32.val();
+            } else if self.s2_done.q.val() {
+                self.info_resp.done.next = true;
+                self.info_resp.is_last_pkt.next = true;
+                self.info_resp.ack_no.next = bit_cast::<9, 6>(self.s2_total.val());
+                self.cnt_late.d.next = self.cnt_late.q.val() + self.one_32.val();
             } else {
                 self.info_resp.rx_msg_id.next = bit_cast::<16, A>(self.s2_id.q.val());
                 self.info_resp.is_new_msg.next = self.s2_new.q.val();
@@ -1564,6 +1726,7 @@ impl<
         self.stat.timeouts.next = self.cnt_timeouts.q.val();
         self.stat.bad_req.next = self.cnt_bad_req.q.val();
         self.stat.bad_data.next = self.cnt_bad_data.q.val();
+        self.stat.late_dups.next = self.cnt_late.q.val();
         self.ids_free_c.next =
             self.id_fifo.count.val() + (self.n_ids.val() - self.id_fresh.q.val());
         self.stat.ids_free.next = bit_cast::<16, C>(self.ids_free_c.val());
@@ -1606,6 +1769,9 @@ impl<
             self.cnt_timeouts.d.next = self.zero_32.val();
             self.cnt_bad_req.d.next = self.zero_32.val();
             self.cnt_bad_data.d.next = self.zero_32.val();
+            self.cnt_late.d.next = self.zero_32.val();
+            self.s2_done.d.next = false;
+            self.dw_v.d.next = false;
         }
     }
 }

@@ -587,6 +587,8 @@ pub struct RxResp {
     pub is_new_pkt: bool,
     pub is_last_pkt: bool,
     pub ack_no: u16,
+    /// A late duplicate of a delivered message.
+    pub done: bool,
 }
 
 /// Listing 3.1 metadata of a frame on `sink`.
@@ -644,6 +646,7 @@ pub struct RxStat {
     pub timeouts: u32,
     pub bad_req: u32,
     pub bad_data: u32,
+    pub late_dups: u32,
     pub ids_free: u16,
     pub bufs_free: u16,
     pub deliv_pending: u16,
@@ -1101,6 +1104,7 @@ impl RxDriver {
             is_new_pkt: u.info_resp.is_new_pkt.val(),
             is_last_pkt: u.info_resp.is_last_pkt.val(),
             ack_no: u.info_resp.ack_no.val().to_u64() as u16,
+            done: u.info_resp.done.val(),
         };
         let due = matches!(self.inflight.front(), Some((t, _)) if t + 2 == cycle);
         if due {
@@ -1178,6 +1182,7 @@ impl RxDriver {
             timeouts: s.timeouts.val().to_u64() as u32,
             bad_req: s.bad_req.val().to_u64() as u32,
             bad_data: s.bad_data.val().to_u64() as u32,
+            late_dups: s.late_dups.val().to_u64() as u32,
             ids_free: s.ids_free.val().to_u64() as u16,
             bufs_free: s.bufs_free.val().to_u64() as u16,
             deliv_pending: s.deliv_pending.val().to_u64() as u16,

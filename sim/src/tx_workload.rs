@@ -427,6 +427,7 @@ impl TxWorkload {
 pub struct TxStats {
     pub sent: u32,
     pub retransmitted: u32,
+    pub probes: u32,
     pub given_up: u32,
     pub completed: u32,
     pub bad_events: u32,
@@ -508,6 +509,7 @@ pub fn read_tx_io<const A: usize, const N: usize, const C: usize, const BW: usiz
         stats: TxStats {
             sent: s.sent.val().to_u64() as u32,
             retransmitted: s.retransmitted.val().to_u64() as u32,
+            probes: s.probes.val().to_u64() as u32,
             given_up: s.given_up.val().to_u64() as u32,
             completed: s.completed.val().to_u64() as u32,
             bad_events: s.bad_events.val().to_u64() as u32,

@@ -169,6 +169,8 @@ pub struct ModelStats {
     /// Retransmissions of offsets queued by a timeout.
     pub timeout_rtx: u64,
     pub timeouts: u64,
+    /// Timeouts that queued a probe (nothing to retransmit, message not done).
+    pub probes: u64,
     /// Timeouts of messages with nothing new sent since the timer was armed.
     pub timeouts_no_progress: u64,
     pub delivered_events: u64,
@@ -869,8 +871,18 @@ impl TxModel {
             m.tcnt = m.tcnt.saturating_add(1);
             self.stats.timeouts_no_progress += 1;
         }
-        m.rtx |= !m.delivered & ones_until(rtx_offset as u64) & m.full();
+        let rtx = !m.delivered & ones_until(rtx_offset as u64) & m.full();
+        m.rtx |= rtx;
+        // Nothing to retransmit, message not done: probe with the first unsent packet.
+        let probe = rtx == 0 && m.max_tx < m.total;
+        if probe {
+            m.rtx |= 1u64 << m.max_tx;
+        }
         let (tc, rt, mx, gen) = (m.tcnt, m.rtx, m.max_tx, m.gen);
+        if probe {
+            self.counters.probes = self.counters.probes.wrapping_add(1);
+            self.stats.probes += 1;
+        }
         self.timers[id as usize] = Some(Armed {
             expiry: t + 2 + timeout as u64,
             meta: (gen as u16) << 8 | mx as u16,

@@ -32,7 +32,8 @@
 //! for a one-beat frame, whose first beat is its last: it gets no check at all and is
 //! dropped and counted at its last beat.
 use nt_hdl::reassembly::{
-    slot_hashes, ReassemblyConfig, CAM_ENTRIES, HDR_WORDS, MAX_MSG_BYTES, PKT_BYTES,
+    done_index, is_late, slot_hashes, ReassemblyConfig, CAM_ENTRIES, HDR_WORDS, MAX_MSG_BYTES,
+    PKT_BYTES,
 };
 use nt_sim::rx_workload::{AcceptedReq, RxCycle, RxFrame, RxResp};
 use std::collections::{BTreeMap, HashMap, VecDeque};
@@ -103,6 +104,7 @@ pub struct Counters {
     pub timeouts: u32,
     pub bad_req: u32,
     pub bad_data: u32,
+    pub late_dups: u32,
 }
 
 /// Coverage: what the run exercised.
@@ -130,6 +132,8 @@ pub struct ModelStats {
     pub words_out: u64,
     pub frees_dlv: u64,
     pub frees_tmo: u64,
+    /// Requests answered as late duplicates of delivered messages.
+    pub late_dups: u64,
     pub max_ids_in_use: usize,
     /// min over timeout frees of `f - (s + timeout)` (must be > 0).
     pub min_tmo_slack: Option<u64>,
@@ -201,6 +205,8 @@ pub struct ReassemblyModel {
     payloads: HashMap<Key, Arc<Vec<u8>>>,
     trace: VecDeque<String>,
     cycle: u64,
+    /// The table of delivered messages: entry → (key, S2 cycle of its free).
+    done: HashMap<usize, (Key, u64)>,
     /// The incarnation of the last stored frame.
     last_stored: Option<usize>,
     /// Print every model event.
@@ -279,6 +285,7 @@ impl ReassemblyModel {
             trace: VecDeque::new(),
             cycle: 0,
             last_stored: None,
+            done: HashMap::new(),
             verbose: false,
             stats: ModelStats::default(),
         }
@@ -405,6 +412,7 @@ impl ReassemblyModel {
             timeouts: o.stat.timeouts,
             bad_req: o.stat.bad_req,
             bad_data: o.stat.bad_data,
+            late_dups: o.stat.late_dups,
         };
         if got != self.counters {
             return Err(self.err(
@@ -586,6 +594,13 @@ impl ReassemblyModel {
                 exp = RxResp { rx_msg_id: id, ..v };
                 what = format!("hit id {id}");
             }
+        } else if let Some(f) = self.late_dup_of(key, s) {
+            exp.is_last_pkt = true;
+            exp.ack_no = total as u16;
+            exp.done = true;
+            self.counters.late_dups += 1;
+            self.stats.late_dups += 1;
+            what = format!("late duplicate of the message freed at S2 {f}: done");
         } else {
             // allocation
             let class = self.class_for(len);
@@ -706,6 +721,15 @@ impl ReassemblyModel {
         Ok(())
     }
 
+    /// The free cycle of the delivered message that a request for `key` in S2 cycle `s`
+    /// is a late duplicate of (its S1, `s - 1`, within `timeout` of the free).
+    fn late_dup_of(&self, key: Key, s: u64) -> Option<u64> {
+        let (ip, port, txid) = key;
+        let &((dip, dport, did), f) = self.done.get(&done_index(ip, port, txid))?;
+        let fresh = ((s - 1).wrapping_sub(f) as u32) < self.timeout as u32;
+        (dip == ip && dport == port && is_late(did, txid) && fresh).then_some(f)
+    }
+
     /// Marks offset `off` of incarnation `ii` for a successful request in S2 cycle `s`.
     fn mark(&mut self, ii: usize, s: u64, off: u64, mark: bool) -> RxResp {
         let inc = &mut self.incs[ii];
@@ -727,6 +751,7 @@ impl ReassemblyModel {
             is_new_pkt: !was,
             is_last_pkt: inc.received & full == full,
             ack_no: ack_no(inc.received, inc.len as u64),
+            done: false,
         }
     }
 
@@ -1007,6 +1032,9 @@ impl ReassemblyModel {
             self.stats.max_words_left_at_dlv_free = self.stats.max_words_left_at_dlv_free.max(left);
             self.dlv_order.pop_front();
             self.stats.frees_dlv += 1;
+            // Remembered for late duplicates from the next op on.
+            let (ip, port, txid) = x.key;
+            self.done.insert(done_index(ip, port, txid), (x.key, f));
         }
         // table deletion: seen by the next op
         let ok = match x.loc {

@@ -26,6 +26,14 @@ fn msg_len(rng: &mut ChaCha8Rng, max: usize) -> usize {
     rng.gen_range(lo.min(max)..=hi.min(max))
 }
 
+/// A message length from 1 B to `max`, log-uniform: as many messages of 1-10 B as of
+/// 1-10 KiB (mean about 3.6 KiB for `max` = 38 KiB), so that a run of thousands of
+/// messages still covers the whole range.
+fn log_uniform_len(rng: &mut ChaCha8Rng, max: usize) -> usize {
+    let x: f64 = rng.gen_range(0.0..(max as f64).ln());
+    (x.exp() as usize).clamp(1, max)
+}
+
 /// The two hosts' configurations, each the other's next hop, with the retransmission
 /// timeout set when given (the receive timeout follows it).
 fn host_configs(timeout: Option<u32>) -> (NicConfig, NicConfig) {
@@ -55,16 +63,28 @@ fn exchange<T: NicTop>(
     max_len: usize,
     max_cycles: u64,
 ) -> (NicPair<T, T>, Exchange) {
-    exchange_with(make, seed, msgs_each, link, max_len, max_cycles, None)
+    exchange_with(
+        make,
+        seed,
+        msgs_each,
+        link,
+        (msg_len, max_len),
+        max_cycles,
+        None,
+    )
 }
 
-/// [`exchange`] with the retransmission timeout set (the receive timeout follows it).
+/// A message-length distribution and its maximum.
+type Sizes = (fn(&mut ChaCha8Rng, usize) -> usize, usize);
+
+/// [`exchange`] with the size distribution and the retransmission timeout set (the
+/// receive timeout follows it).
 fn exchange_with<T: NicTop>(
     make: fn() -> T,
     seed: u64,
     msgs_each: usize,
     link: LinkCfg,
-    max_len: usize,
+    (draw_len, max_len): Sizes,
     max_cycles: u64,
     timeout: Option<u32>,
 ) -> (NicPair<T, T>, Exchange) {
@@ -79,7 +99,7 @@ fn exchange_with<T: NicTop>(
     let mut t = 0u64;
     for _ in 0..msgs_each {
         for from_a in [true, false] {
-            let len = msg_len(&mut rng, max_len);
+            let len = draw_len(&mut rng, max_len);
             let payload: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
             let m = AppMsg {
                 cycle: t,
@@ -494,7 +514,15 @@ fn trimming_recovered_by_nack<T: NicTop>(make: fn() -> T, seed: u64) {
     // never run out: a packet whose lookup fails is dropped silently and only a timeout
     // would recover it (checked below).
     let timeout = 1_000_000;
-    let (pair, ex) = exchange_with(make, seed, 80, link, 8192, 900_000, Some(timeout));
+    let (pair, ex) = exchange_with(
+        make,
+        seed,
+        80,
+        link,
+        (msg_len, 8192),
+        900_000,
+        Some(timeout),
+    );
     for sim in [&pair.a, &pair.b] {
         assert_eq!(
             sim.kernel().uut().stat().rx_lookup_fail.val().to_u64(),
@@ -530,4 +558,116 @@ fn ndp_recovers_trimmed_packets_by_nack() {
 #[test]
 fn homatr_recovers_trimmed_packets_by_nack() {
     trimming_recovered_by_nack(NicHomaTr::new, 7700);
+}
+
+/// A link that loses (2 %), reorders (5 %, up to 400 cycles late) and trims (3 % of DATA)
+/// frames in both directions, control packets included; `msgs_each` log-uniform messages
+/// of 1 B to 38 KiB each way: every message is still delivered exactly once and
+/// byte-exact, every sender learns its outcome, and none is given up. Lost PULLs/GRANTs are repaired by the
+/// sender's probe, lost final ACKs by the receiver recognising late duplicates.
+fn lossy_link<T: NicTop>(make: fn() -> T, seed: u64, msgs_each: usize) {
+    let link = LinkCfg {
+        loss: 0.02,
+        reorder: 0.05,
+        reorder_cycles: 400,
+        chop: 0.03,
+        ..LinkCfg::ideal(200)
+    };
+    let (pair, ex) = exchange_with(
+        make,
+        seed,
+        msgs_each,
+        link,
+        (log_uniform_len, 38912),
+        20_000_000,
+        Some(6_000),
+    );
+    let (delivered, gave_up) = check_exactly_once(&pair, &ex, seed);
+    let stat = |s: &NicSim<T>| {
+        let st = s.kernel().uut().stat();
+        [
+            st.tx_retransmitted.val().to_u64(),
+            st.rx_late_dups.val().to_u64(),
+            st.rx_trimmed.val().to_u64(),
+            st.rx_timeouts.val().to_u64(),
+            st.rx_lookup_fail.val().to_u64(),
+            st.tx_probes.val().to_u64(),
+        ]
+    };
+    let (sa, sb) = (stat(&pair.a), stat(&pair.b));
+    println!(
+        "{} lossy, seed {seed}: {delivered} of {} delivered, {gave_up} given up; lost {} reordered {} trimmed {}; [retransmitted, late duplicates, trimmed seen, rx timeouts, lookup fails, probes] a {sa:?} b {sb:?}",
+        T::PROGRAM,
+        ex.sent.len(),
+        pair.ab.stats.lost + pair.ba.stats.lost,
+        pair.ab.stats.reordered + pair.ba.stats.reordered,
+        pair.ab.stats.chopped + pair.ba.stats.chopped,
+    );
+    assert_eq!(gave_up, 0, "seed {seed}: a message was given up");
+    assert_eq!(delivered, ex.sent.len());
+    assert!(
+        pair.ab.stats.lost + pair.ba.stats.lost >= 20,
+        "the link lost enough frames"
+    );
+    assert!(pair.ab.stats.reordered + pair.ba.stats.reordered >= 20);
+    assert!(
+        sa[1] + sb[1] > 0,
+        "seed {seed}: no late duplicate was exercised"
+    );
+}
+
+#[test]
+fn ndp_over_a_lossy_reordering_trimming_link() {
+    lossy_link(NicNdp::new, 8100, 500);
+}
+
+#[test]
+fn homa_over_a_lossy_reordering_trimming_link() {
+    lossy_link(NicHoma::new, 8200, 500);
+}
+
+#[test]
+fn homatr_over_a_lossy_reordering_trimming_link() {
+    lossy_link(NicHomaTr::new, 8300, 500);
+}
+
+/// A peer that never answers: every message is reported given up after its retries,
+/// none is reported delivered, and the NIC is idle afterwards.
+fn unreachable_peer<T: NicTop>(make: fn() -> T) {
+    let (mut ca, cb) = host_configs(Some(2_000));
+    ca.max_retries = 3;
+    let a = NicSim::new(make(), ca).expect("nic a");
+    let b = NicSim::new(make(), cb).expect("nic b");
+    let dead = LinkCfg {
+        loss: 1.0,
+        ..LinkCfg::ideal(100)
+    };
+    let ab = Link::new(dead, 1).unwrap();
+    let ba = Link::new(LinkCfg::ideal(100), 2).unwrap();
+    let mut pair = NicPair::new(a, b, ab, ba);
+    for (i, len) in [1usize, 1024, 5000, 38912].into_iter().enumerate() {
+        pair.a.send(AppMsg {
+            cycle: 10 * i as u64,
+            dst_ip: IP_B,
+            dst_port: 7,
+            src_port: 1000,
+            payload: vec![i as u8; len],
+        });
+    }
+    let cycles = pair.run_until_settled(2_000_000).expect("settles");
+    let outcomes: Vec<Outcome> = pair.a.outcomes.iter().map(|o| o.outcome).collect();
+    println!("{}: all given up after {cycles} cycles", T::PROGRAM);
+    assert_eq!(outcomes, vec![Outcome::GaveUp; 4]);
+    assert!(pair.b.delivered.is_empty());
+    assert_eq!(pair.a.kernel().uut().stat().tx_given_up.val().to_u64(), 4);
+}
+
+#[test]
+fn ndp_reports_messages_to_an_unreachable_peer_as_failed() {
+    unreachable_peer(NicNdp::new);
+}
+
+#[test]
+fn homa_reports_messages_to_an_unreachable_peer_as_failed() {
+    unreachable_peer(NicHoma::new);
 }

@@ -167,7 +167,7 @@ fn rich(rtt_pkts: u8, timeout: u32, max_timeouts: u8) -> TxKnobs {
 /// outcome happened.
 fn assert_covered(runs: &[Report], what: &str) {
     type Get = fn(&Report) -> u64;
-    let checks: [(&str, Get); 18] = [
+    let checks: [(&str, Get); 19] = [
         ("messages", |r| r.model.messages),
         ("refused headers", |r| r.model.refused),
         ("delivered messages", |r| r.model.delivered),
@@ -176,6 +176,9 @@ fn assert_covered(runs: &[Report], what: &str) {
         ("timeout retransmissions", |r| r.model.timeout_rtx),
         ("timeouts without progress", |r| {
             r.model.timeouts_no_progress
+        }),
+        ("probes (timeouts with nothing to retransmit)", |r| {
+            r.model.probes
         }),
         ("cumulative acks", |r| r.model.cumulative_events),
         ("NACKs", |r| r.model.nack_events),

@@ -291,6 +291,10 @@ fn reassembly_n16_matches_model() {
             timeout: TIMEOUT,
         });
         assert_covers(&r, "n16 default");
+        assert!(
+            r.model.late_dups > 0,
+            "no late duplicate of a delivered message: {r:?}"
+        );
         assert!(r.model.cam_inserts > 0, "no CAM insert: {r:?}");
     }
 }
@@ -347,6 +351,10 @@ fn reassembly_n128_matches_model() {
             timeout: 2 * TIMEOUT,
         });
         assert_covers(&r, "n128 default");
+        assert!(
+            r.model.late_dups > 0,
+            "no late duplicate of a delivered message: {r:?}"
+        );
         assert!(r.model.cam_inserts > 0, "no CAM insert: {r:?}");
         assert!(r.model.fail_no_slot > 0, "no table-full failure: {r:?}");
     }

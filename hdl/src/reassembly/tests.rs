@@ -96,6 +96,8 @@ struct Tb {
     /// Output ready pattern: ready unless this returns false for the cycle.
     ready: fn(u64) -> bool,
     resps: Vec<(u64, Resp)>,
+    /// `info_resp.done` of the last response.
+    last_done: bool,
     accepted_reqs: Vec<u64>,
     out_words: Vec<(u64, u64, bool)>,
     sink_stalls: u64,
@@ -114,6 +116,7 @@ impl Tb {
             frame_pos: 0,
             ready: |_| true,
             resps: vec![],
+            last_done: false,
             accepted_reqs: vec![],
             out_words: vec![],
             sink_stalls: 0,
@@ -172,6 +175,7 @@ impl Tb {
             self.accepted_reqs.push(now);
         }
         if u.info_resp.valid.val() {
+            self.last_done = u.info_resp.done.val();
             self.resps.push((
                 now,
                 Resp {
@@ -365,12 +369,39 @@ fn out_of_order_and_duplicate_packets_are_delivered_once_in_order() {
     assert_eq!(msgs[0].1, expected_message(3, ip, port, len));
     let (delivered, dups, _, _, _, _, ids, bufs) = tb.stat();
     assert_eq!((delivered, dups, ids, bufs), (1, 2, 16, 24));
-    // A late duplicate after delivery starts a new message, which times out.
+    // A late duplicate after delivery is recognised: acknowledged in full, nothing
+    // allocated, nothing delivered again.
     let r = deliver_packet(&mut tb, 3, ip, port, txid, len, 1);
-    assert!(r.new_msg && r.new_pkt);
+    assert_eq!(
+        r,
+        Resp {
+            fail: false,
+            id: 0,
+            new_msg: false,
+            new_pkt: false,
+            last_pkt: true,
+            ack_no: 5
+        }
+    );
+    assert!(tb.last_done, "late duplicate flagged done");
+    tb.run(700);
+    let (delivered, _, _, _, _, _, ids, bufs) = tb.stat();
+    assert_eq!((delivered, ids, bufs), (1, 16, 24));
+    assert_eq!(tb.k.uut().stat.late_dups.val().to_u64(), 1);
+    assert_eq!(tb.messages().len(), 1);
+    // An older generation of the same slot is late too; a newer one is a new message.
+    let r = deliver_packet(&mut tb, 3, ip, port, txid.wrapping_sub(0x100), len, 0);
+    assert!(!r.fail && !r.new_msg && tb.last_done);
+    let r = deliver_packet(&mut tb, 3, ip, port, txid.wrapping_add(0x100), len, 0);
+    assert!(!r.fail && r.new_msg && !tb.last_done);
+    // After `timeout` cycles the entry has expired: the same key is a new message again,
+    // which then times out.
+    tb.run(TIMEOUT + 64);
+    let r = deliver_packet(&mut tb, 3, ip, port, txid, len, 1);
+    assert!(r.new_msg && r.new_pkt && !tb.last_done);
     tb.run(TIMEOUT + 64);
     let (delivered, _, _, timeouts, _, _, ids, bufs) = tb.stat();
-    assert_eq!((delivered, timeouts, ids, bufs), (1, 1, 16, 24));
+    assert_eq!((delivered, timeouts, ids, bufs), (1, 2, 16, 24));
     assert_eq!(tb.messages().len(), 1);
 }
 
