@@ -94,8 +94,14 @@ impl<const A: usize, const N: usize> Clocked for prisched::PrioSched<A, N> {
     }
 }
 
-impl<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const NR: usize> Clocked
-    for switch::Switch<N, NN, NB, NNB, NR>
+impl<
+        const N: usize,
+        const NN: usize,
+        const NB: usize,
+        const NNB: usize,
+        const NR: usize,
+        const NP: usize,
+    > Clocked for switch::Switch<N, NN, NB, NNB, NR, NP>
 {
     fn clock_input(&mut self) -> &mut Signal<In, Clock> {
         &mut self.clock

@@ -121,8 +121,24 @@ pub const MODE_DROPTAIL: u64 = 0;
 pub const MODE_TRIM: u64 = 1;
 /// `cfg.mode`, reserved: Tofino-style trimming (a later slice); behaves as drop-tail.
 pub const MODE_TOFINO_TRIM: u64 = 2;
-/// `cfg.mode`, reserved: Bolt (a later slice); behaves as drop-tail.
+/// `cfg.mode`: drop-tail plus Bolt (SRC, PRU, SM; thesis Algorithms 7 and 9).
 pub const MODE_BOLT: u64 = 3;
+
+/// Bolt flags (thesis Listing 4.1, frame byte 54): data, ack, src, last, first, inc, dec.
+pub const BOLT_DATA: u8 = 0x80;
+pub const BOLT_ACK: u8 = 0x40;
+pub const BOLT_SRC: u8 = 0x20;
+pub const BOLT_LAST: u8 = 0x10;
+pub const BOLT_FIRST: u8 = 0x08;
+pub const BOLT_INC: u8 = 0x04;
+pub const BOLT_DEC: u8 = 0x02;
+/// The supply token is kept as `sm + SM_OFFSET` in 32 bits, floored at 0 (`sm >= -2^24`).
+pub const SM_OFFSET: u64 = 1 << 24;
+/// Inter-arrival times above this many cycles count as this many (the supply it gives,
+/// 8 bytes per cycle, exceeds any deficit the floor allows, so the token is capped anyway).
+pub const SM_ELAPSED_CAP: u64 = 1 << 22;
+/// Bytes a port serializes per cycle (64-bit words): the SM supply rate.
+pub const BYTES_PER_CYCLE: u64 = 8;
 
 const ACT_NONE: u64 = 0;
 const ACT_FWD: u64 = 1;
@@ -172,6 +188,14 @@ pub struct SwitchCfg {
     pub band_by_flags: Signal<In, bool>,
     pub wrr: Signal<In, bool>,
     pub ret: Signal<In, bool>,
+    /// Bolt: the congestion threshold in queued bytes of the output port (CC_THRESH).
+    pub cc_thresh: Signal<In, Bits<20>>,
+    /// Bolt: the MTU in bytes (the SM cap and the SM token size).
+    pub mtu: Signal<In, Bits<12>>,
+    /// Bolt: the cap of the PRU token count.
+    pub pru_cap: Signal<In, Bits<8>>,
+    /// Bolt: the link rate stamped into SRC packets.
+    pub link_rate: Signal<In, Bits<8>>,
 }
 
 /// Per-port counters and output occupancy.
@@ -189,6 +213,28 @@ pub struct SwitchPortStats {
     pub occ_bytes1: Signal<Out, Bits<20>>,
     pub occ_bytes2: Signal<Out, Bits<20>>,
     pub occ_bytes3: Signal<Out, Bits<20>>,
+    /// Bolt: SRC packets generated for data arriving on this port, and SRCs lost because
+    /// this port's return queue had no room.
+    pub src_sent: Signal<Out, Bits<32>>,
+    pub src_drop: Signal<Out, Bits<32>>,
+    /// Bolt: this output port's PRU tokens and supply token (bytes, two's complement).
+    pub pru: Signal<Out, Bits<8>>,
+    pub sm: Signal<Out, Bits<32>>,
+}
+
+/// Zero extension of 20 bits to 64 (a block, because `bit_cast` cannot take a
+/// loop-indexed operand).
+#[derive(LogicBlock, Default)]
+pub struct Zext20 {
+    pub a: Signal<In, Bits<20>>,
+    pub y: Signal<Out, Bits<64>>,
+}
+
+impl Logic for Zext20 {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.y.next = bit_cast::<64, 20>(self.a.val());
+    }
 }
 
 type Q<T> = Signal<Local, T>;
@@ -201,6 +247,7 @@ pub struct Switch<
     const NB: usize,
     const NNB: usize,
     const NR: usize,
+    const NP: usize,
 > {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, bool>,
@@ -269,6 +316,27 @@ pub struct Switch<
     c_trim: [DFF<Bits<32>>; N],
     c_ret: [DFF<Bits<32>>; N],
     c_hdr: [DFF<Bits<32>>; N],
+    // ---- Bolt ----
+    now: DFF<Bits<32>>,
+    // per input: candidate (decided at word 4), SRC speculatively written, SRC to commit,
+    // word 6 to rewrite, SRC base in the return queue, queued bytes seen, frame bytes,
+    // the data packet's new Bolt flags (bits 15:8)
+    w_bc: [DFF<bool>; N],
+    w_sv: [DFF<bool>; N],
+    w_sgo: [DFF<bool>; N],
+    w_bmod: [DFF<bool>; N],
+    w_sbase: [DFF<Bits<10>>; N],
+    w_q: [DFF<Bits<20>>; N],
+    w_plen: [DFF<Bits<32>>; N],
+    w_bf: [DFF<Bits<64>>; N],
+    c_src: [DFF<Bits<32>>; N],
+    c_srcdrop: [DFF<Bits<32>>; N],
+    zq: [Zext20; N],
+    // per output: supply token (bytes, two's complement; the chain works on it plus
+    // SM_OFFSET, unsigned), PRU tokens, last data arrival
+    smo: [DFF<Bits<32>>; N],
+    pru: [DFF<Bits<8>>; N],
+    sm_last: [DFF<Bits<32>>; N],
 
     // ---- locals, per input ----
     word_in: [Q<bool>; N],
@@ -354,6 +422,42 @@ pub struct Switch<
     add_bytes: [Q<Bits<20>>; N],
     run_b: [Q<Bits<20>>; NR],
     run_p: [Q<Bits<12>>; NR],
+    // Bolt locals
+    bolt: Q<bool>,
+    by_flags: Q<bool>,
+    mtu32: Q<Bits<32>>,
+    offmtu: Q<Bits<32>>,
+    link64: Q<Bits<64>>,
+    bc: [Q<bool>; N],
+    qsum: [Q<Bits<20>>; N],
+    qown: [Q<Bits<20>>; N],
+    sroom: [Q<bool>; N],
+    bdec: [Q<bool>; N],
+    bf6: [Q<Bits<64>>; N],
+    bcong: [Q<bool>; N],
+    bsel_sm: [Q<Bits<32>>; N],
+    bsel_pru: [Q<Bits<8>>; N],
+    bsel_hit: [Q<bool>; N],
+    bgain: [Q<Bits<32>>; N],
+    bt1: [Q<Bits<32>>; N],
+    bt2: [Q<Bits<32>>; N],
+    bt3: [Q<Bits<32>>; N],
+    bsm_o: [Q<Bits<32>>; N],
+    bpru_o: [Q<Bits<8>>; N],
+    bnf: [Q<Bits<64>>; N],
+    bsrc: [Q<bool>; N],
+    wact: [Q<bool>; N],
+    sv_w: [Q<bool>; N],
+    rw: [Q<Bits<64>>; N],
+    sdata: [Q<Bits<64>>; N],
+    stag: [Q<Bits<4>>; N],
+    scommit: [Q<bool>; N],
+    spos: [Q<Bits<10>>; N],
+    el_o: [Q<Bits<32>>; N],
+    gain_o: [Q<Bits<32>>; N],
+    sm_run: [Q<Bits<32>>; NP],
+    pru_run: [Q<Bits<8>>; NP],
+    hit_run: [Q<bool>; NP],
     // ---- locals, per output ----
     txd: [Q<Bits<64>>; N],
     txt: [Q<Bits<4>>; N],
@@ -404,6 +508,19 @@ pub struct Switch<
     act_trim: Constant<Bits<2>>,
     act_ret: Constant<Bits<2>>,
     mode_trim: Constant<Bits<2>>,
+    mode_bolt: Constant<Bits<2>>,
+    six3: Constant<Bits<3>>,
+    seven3: Constant<Bits<3>>,
+    smoff32: Constant<Bits<32>>,
+    elcap32: Constant<Bits<32>>,
+    m_keep6: Constant<Bits<64>>,
+    m_flags6: Constant<Bits<64>>,
+    m_notflags6: Constant<Bits<64>>,
+    b_dec64: Constant<Bits<64>>,
+    b_inc64: Constant<Bits<64>>,
+    b_notinc64: Constant<Bits<64>>,
+    b_src6: Constant<Bits<64>>,
+    m_notflags4: Constant<Bits<64>>,
     zero2: Constant<Bits<2>>,
     one2: Constant<Bits<2>>,
     three2: Constant<Bits<2>>,
@@ -428,6 +545,7 @@ pub struct Switch<
     c3_10: Constant<Bits<10>>,
     c4_10: Constant<Bits<10>>,
     c7_10: Constant<Bits<10>>,
+    c6_10: Constant<Bits<10>>,
     c8_10: Constant<Bits<10>>,
     c64_10: Constant<Bits<10>>,
     m8_10: Constant<Bits<10>>,
@@ -462,9 +580,9 @@ pub struct Switch<
 }
 
 /// 4 ports.
-pub type Switch4 = Switch<4, 16, 16, 64, 80>;
+pub type Switch4 = Switch<4, 16, 16, 64, 80, 20>;
 /// 16 ports.
-pub type Switch16 = Switch<16, 256, 64, 1024, 1088>;
+pub type Switch16 = Switch<16, 256, 64, 1024, 1088, 272>;
 
 fn arr<T: Default, const K: usize>() -> [T; K] {
     std::array::from_fn(|_| T::default())
@@ -474,8 +592,14 @@ fn c<const W: usize>(v: u64) -> Constant<Bits<W>> {
     Constant::new(v.into())
 }
 
-impl<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const NR: usize>
-    Switch<N, NN, NB, NNB, NR>
+impl<
+        const N: usize,
+        const NN: usize,
+        const NB: usize,
+        const NNB: usize,
+        const NR: usize,
+        const NP: usize,
+    > Switch<N, NN, NB, NNB, NR, NP>
 {
     /// Builds the switch. Panics unless `2 <= N <= 16` and the derived sizes match.
     pub fn new() -> Self {
@@ -545,6 +669,21 @@ impl<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const N
             c_trim: arr(),
             c_ret: arr(),
             c_hdr: arr(),
+            w_bc: arr(),
+            w_sv: arr(),
+            w_sgo: arr(),
+            w_bmod: arr(),
+            w_sbase: arr(),
+            w_q: arr(),
+            w_plen: arr(),
+            w_bf: arr(),
+            c_src: arr(),
+            c_srcdrop: arr(),
+            zq: arr(),
+            smo: arr(),
+            pru: arr(),
+            sm_last: arr(),
+            now: Default::default(),
             word_in: arr(),
             in_tag: arr(),
             dec: arr(),
@@ -626,6 +765,41 @@ impl<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const N
             add_bytes: arr(),
             run_b: arr(),
             run_p: arr(),
+            bolt: Default::default(),
+            by_flags: Default::default(),
+            mtu32: Default::default(),
+            offmtu: Default::default(),
+            link64: Default::default(),
+            bc: arr(),
+            qsum: arr(),
+            qown: arr(),
+            sroom: arr(),
+            bdec: arr(),
+            bf6: arr(),
+            bcong: arr(),
+            bsel_sm: arr(),
+            bsel_pru: arr(),
+            bsel_hit: arr(),
+            bgain: arr(),
+            bt1: arr(),
+            bt2: arr(),
+            bt3: arr(),
+            bsm_o: arr(),
+            bpru_o: arr(),
+            bnf: arr(),
+            bsrc: arr(),
+            wact: arr(),
+            sv_w: arr(),
+            rw: arr(),
+            sdata: arr(),
+            stag: arr(),
+            scommit: arr(),
+            spos: arr(),
+            el_o: arr(),
+            gain_o: arr(),
+            sm_run: arr(),
+            pru_run: arr(),
+            hit_run: arr(),
             txd: arr(),
             txt: arr(),
             txl: arr(),
@@ -672,6 +846,19 @@ impl<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const N
             act_trim: c(ACT_TRIM),
             act_ret: c(ACT_RET),
             mode_trim: c(MODE_TRIM),
+            mode_bolt: c(MODE_BOLT),
+            six3: c(6),
+            seven3: c(7),
+            smoff32: c(SM_OFFSET),
+            elcap32: c(SM_ELAPSED_CAP),
+            m_keep6: c(0xffff_0000_0000_00ff),
+            m_flags6: c(0xff00),
+            m_notflags6: c(!0xff00u64),
+            b_dec64: c((BOLT_DEC as u64) << 8),
+            b_inc64: c((BOLT_INC as u64) << 8),
+            b_notinc64: c(!((BOLT_INC as u64) << 8)),
+            b_src6: c((BOLT_SRC as u64) << 8),
+            m_notflags4: c(!(0xffu64 << 40)),
             zero2: c(0),
             one2: c(1),
             three2: c(3),
@@ -696,6 +883,7 @@ impl<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const N
             c3_10: c(3),
             c4_10: c(4),
             c7_10: c(7),
+            c6_10: c(6),
             c8_10: c(8),
             c64_10: c(1 << RET_A),
             m8_10: c(0xff),
@@ -731,16 +919,28 @@ impl<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const N
     }
 }
 
-impl<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const NR: usize> Default
-    for Switch<N, NN, NB, NNB, NR>
+impl<
+        const N: usize,
+        const NN: usize,
+        const NB: usize,
+        const NNB: usize,
+        const NR: usize,
+        const NP: usize,
+    > Default for Switch<N, NN, NB, NNB, NR, NP>
 {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const NR: usize> Logic
-    for Switch<N, NN, NB, NNB, NR>
+impl<
+        const N: usize,
+        const NN: usize,
+        const NB: usize,
+        const NNB: usize,
+        const NR: usize,
+        const NP: usize,
+    > Logic for Switch<N, NN, NB, NNB, NR, NP>
 {
     #[hdl_gen]
     fn update(&mut self) {
@@ -821,7 +1021,39 @@ impl<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const N
                 self.c_ret[i].d.next = self.c_ret[i].q.val();
                 self.c_hdr[i].clock.next = self.clock.val();
                 self.c_hdr[i].d.next = self.c_hdr[i].q.val();
+                self.w_bc[i].clock.next = self.clock.val();
+                self.w_bc[i].d.next = self.w_bc[i].q.val();
+                self.w_sv[i].clock.next = self.clock.val();
+                self.w_sv[i].d.next = self.w_sv[i].q.val();
+                self.w_sgo[i].clock.next = self.clock.val();
+                self.w_sgo[i].d.next = self.w_sgo[i].q.val();
+                self.w_bmod[i].clock.next = self.clock.val();
+                self.w_bmod[i].d.next = self.w_bmod[i].q.val();
+                self.w_sbase[i].clock.next = self.clock.val();
+                self.w_sbase[i].d.next = self.w_sbase[i].q.val();
+                self.w_q[i].clock.next = self.clock.val();
+                self.w_q[i].d.next = self.w_q[i].q.val();
+                self.w_plen[i].clock.next = self.clock.val();
+                self.w_plen[i].d.next = self.w_plen[i].q.val();
+                self.w_bf[i].clock.next = self.clock.val();
+                self.w_bf[i].d.next = self.w_bf[i].q.val();
+                self.c_src[i].clock.next = self.clock.val();
+                self.c_src[i].d.next = self.c_src[i].q.val();
+                self.c_srcdrop[i].clock.next = self.clock.val();
+                self.c_srcdrop[i].d.next = self.c_srcdrop[i].q.val();
+                self.smo[i].clock.next = self.clock.val();
+                self.pru[i].clock.next = self.clock.val();
+                self.sm_last[i].clock.next = self.clock.val();
+                self.sm_last[i].d.next = self.sm_last[i].q.val();
+                self.zq[i].a.next = self.w_q[i].q.val();
             }
+            self.now.clock.next = self.clock.val();
+            self.now.d.next = self.now.q.val() + self.one32.val();
+            self.bolt.next = self.cfg.mode.val() == self.mode_bolt.val();
+            self.by_flags.next = self.cfg.band_by_flags.val() | self.bolt.val();
+            self.mtu32.next = bit_cast::<32, 12>(self.cfg.mtu.val());
+            self.offmtu.next = self.smoff32.val() + self.mtu32.val();
+            self.link64.next = bit_cast::<64, 8>(self.cfg.link_rate.val());
             for k in 0..NN {
                 self.xpd[k].read_clock.next = self.clock.val();
                 self.xpd[k].write_clock.next = self.clock.val();
@@ -912,7 +1144,7 @@ impl<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const N
                 self.ours[i].next = (self.proto[i].val() == self.c154_8.val())
                     | (self.proto[i].val() == self.c155_8.val());
                 self.d_b[i].next = self.tos[i].val().get_bits::<2>(0);
-                if self.cfg.band_by_flags.val() {
+                if self.by_flags.val() {
                     if self.ours[i].val() {
                         if self.flags[i].val().get_bit(0) & !self.flags[i].val().get_bit(4) {
                             self.d_b[i].next = self.one2.val();
@@ -973,12 +1205,24 @@ impl<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const N
                     if self.rx[i].last.val() {
                         self.beat[i].d.next = self.zero3.val();
                         self.hbad[i].d.next = false;
-                    } else if self.beat[i].q.val() < self.five3.val() {
+                    } else if self.beat[i].q.val() < self.seven3.val() {
                         self.beat[i].d.next = self.beat[i].q.val() + self.one3.val();
                     }
                 }
                 if self.word_in[i].val() & (self.beat[i].q.val() == self.zero3.val()) {
                     self.c_rx[i].d.next = self.c_rx[i].q.val() + self.one32.val();
+                    self.w_bc[i].d.next = false;
+                }
+                // Bolt: the decision at word 6 (Bolt flags in bits 15:8), for a candidate
+                // of word 4 that carries the Bolt data flag and is not cut short.
+                self.bf6[i].next = self.rx[i].data.val() & self.m_flags6.val();
+                self.bdec[i].next = self.word_in[i].val()
+                    & (self.beat[i].q.val() == self.six3.val())
+                    & !self.rx[i].last.val()
+                    & self.w_bc[i].q.val()
+                    & self.rx[i].data.val().get_bit(15);
+                if self.word_in[i].val() & (self.beat[i].q.val() == self.six3.val()) {
+                    self.w_bc[i].d.next = false;
                 }
             }
 
@@ -997,15 +1241,68 @@ impl<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const N
                 self.wdata[i].next = self.sd4[i].q.val();
                 self.wlast[i].next = self.s4l[i].val();
                 self.wempty[i].next = self.s4e[i].val();
+                // The returned header's word at this beat (trim mode's return to sender,
+                // and Bolt's SRC): MACs, IPs and contexts swapped (stage 3 is the next
+                // word, `w_prev` the previous one), IPv4 length 50, CHOP set.
+                self.rw[i].next = self.sd4[i].q.val();
+                if self.w_beat[i].q.val() == self.zero10.val() {
+                    self.rw[i].next = ((self.sd4[i].q.val() & self.m16_64.val())
+                        << self.sh48.val())
+                        | ((self.sd3[i].q.val() >> self.sh32.val()) << self.sh16.val())
+                        | (self.sd4[i].q.val() >> self.sh48.val());
+                }
+                if self.w_beat[i].q.val() == self.one10.val() {
+                    self.rw[i].next = ((self.w_prev[i].q.val() >> self.sh16.val())
+                        << self.sh32.val())
+                        | (self.sd4[i].q.val() & self.m32_64.val());
+                }
+                if self.w_beat[i].q.val() == self.c2_10.val() {
+                    self.rw[i].next =
+                        self.len50_64.val() | (self.sd4[i].q.val() & self.m48_64.val());
+                }
+                if self.w_beat[i].q.val() == self.c3_10.val() {
+                    self.rw[i].next = self.w_csum[i].q.val()
+                        | ((self.sd4[i].q.val() & self.m16_64.val()) << self.sh32.val())
+                        | ((self.sd3[i].q.val() >> self.sh48.val()) << self.sh16.val())
+                        | ((self.sd4[i].q.val() >> self.sh32.val()) & self.m16_64.val());
+                }
+                if self.w_beat[i].q.val() == self.c4_10.val() {
+                    self.rw[i].next = (((self.w_prev[i].q.val() >> self.sh16.val())
+                        & self.m16_64.val())
+                        << self.sh48.val())
+                        | (self.sd4[i].q.val() & self.mflags_64.val())
+                        | self.chop64.val()
+                        | (((self.sd4[i].q.val() >> self.sh8.val()) & self.m16_64.val())
+                            << self.sh24.val())
+                        | (((self.sd4[i].q.val() >> self.sh24.val()) & self.m16_64.val())
+                            << self.sh8.val())
+                        | (self.sd4[i].q.val() & self.m8_64.val());
+                }
+                // Bolt's SRC: the returned header with transport flags 0 and, in word 6,
+                // q_size, link_rate and the SRC flag (t_data_tx reflected unchanged).
+                self.sdata[i].next = self.rw[i].val();
+                if self.w_beat[i].q.val() == self.c4_10.val() {
+                    self.sdata[i].next = self.rw[i].val() & self.m_notflags4.val();
+                }
+                if self.w_beat[i].q.val() == self.c6_10.val() {
+                    self.sdata[i].next = (self.sd4[i].q.val() & self.m_keep6.val())
+                        | (self.zq[i].y.val() << self.sh24.val())
+                        | (self.link64.val() << self.sh16.val())
+                        | self.b_src6.val();
+                }
+                self.stag[i].next = self.zero4.val();
+                if self.w_beat[i].q.val() == self.c7_10.val() {
+                    self.stag[i].next = self.tag4l[0].val();
+                }
                 if self.w_act[i].q.val() != self.act_fwd.val() {
                     // Trimmed or returned: a 64-byte header, IPv4 length 50, CHOP set.
                     self.wlast[i].next = self.w_beat[i].q.val() == self.c7_10.val();
                     self.wempty[i].next = self.zero3.val();
-                    if self.w_beat[i].q.val() == self.c2_10.val() {
-                        self.wdata[i].next =
-                            self.len50_64.val() | (self.sd4[i].q.val() & self.m48_64.val());
-                    }
                     if self.w_act[i].q.val() == self.act_trim.val() {
+                        if self.w_beat[i].q.val() == self.c2_10.val() {
+                            self.wdata[i].next =
+                                self.len50_64.val() | (self.sd4[i].q.val() & self.m48_64.val());
+                        }
                         if self.w_beat[i].q.val() == self.c3_10.val() {
                             self.wdata[i].next =
                                 self.w_csum[i].q.val() | (self.sd4[i].q.val() & self.m48_64.val());
@@ -1014,38 +1311,12 @@ impl<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const N
                             self.wdata[i].next = self.sd4[i].q.val() | self.chop64.val();
                         }
                     } else {
-                        // Returned: MACs, IPs and contexts swapped (stage 3 is the next
-                        // word, `w_prev` the previous one).
-                        if self.w_beat[i].q.val() == self.zero10.val() {
-                            self.wdata[i].next = ((self.sd4[i].q.val() & self.m16_64.val())
-                                << self.sh48.val())
-                                | ((self.sd3[i].q.val() >> self.sh32.val()) << self.sh16.val())
-                                | (self.sd4[i].q.val() >> self.sh48.val());
-                        }
-                        if self.w_beat[i].q.val() == self.one10.val() {
-                            self.wdata[i].next = ((self.w_prev[i].q.val() >> self.sh16.val())
-                                << self.sh32.val())
-                                | (self.sd4[i].q.val() & self.m32_64.val());
-                        }
-                        if self.w_beat[i].q.val() == self.c3_10.val() {
-                            self.wdata[i].next = self.w_csum[i].q.val()
-                                | ((self.sd4[i].q.val() & self.m16_64.val()) << self.sh32.val())
-                                | ((self.sd3[i].q.val() >> self.sh48.val()) << self.sh16.val())
-                                | ((self.sd4[i].q.val() >> self.sh32.val()) & self.m16_64.val());
-                        }
-                        if self.w_beat[i].q.val() == self.c4_10.val() {
-                            self.wdata[i].next = (((self.w_prev[i].q.val() >> self.sh16.val())
-                                & self.m16_64.val())
-                                << self.sh48.val())
-                                | (self.sd4[i].q.val() & self.mflags_64.val())
-                                | self.chop64.val()
-                                | (((self.sd4[i].q.val() >> self.sh8.val()) & self.m16_64.val())
-                                    << self.sh24.val())
-                                | (((self.sd4[i].q.val() >> self.sh24.val()) & self.m16_64.val())
-                                    << self.sh8.val())
-                                | (self.sd4[i].q.val() & self.m8_64.val());
-                        }
+                        self.wdata[i].next = self.rw[i].val();
                     }
+                } else if self.w_bmod[i].q.val() & (self.w_beat[i].q.val() == self.c6_10.val()) {
+                    // Bolt: the data packet's new flags (DEC set, INC cleared or kept).
+                    self.wdata[i].next =
+                        (self.sd4[i].q.val() & self.m_notflags6.val()) | self.w_bf[i].q.val();
                 }
                 self.wtag[i].next = self.zero4.val();
                 for e in 0..8 {
@@ -1094,20 +1365,43 @@ impl<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const N
                 self.rb_ret[i].next =
                     self.rb[i].val() & (self.w_act[i].q.val() == self.act_ret.val());
                 self.rb_xp[i].next = self.rb[i].val() & !self.rb_ret[i].val();
-                if self.wv[i].val() {
+                self.wact[i].next = self.s4v[i].val()
+                    & ((self.w_act[i].q.val() != self.act_none.val()) | self.w_sv[i].q.val());
+                if self.wact[i].val() {
                     self.w_beat[i].d.next = self.wnext[i].val();
                 }
+                // Bolt: the SRC header is written speculatively into the return queue
+                // (beats 0-7) and committed at beat 7 if the decision at word 6 sent it.
+                self.sv_w[i].next = self.s4v[i].val() & self.w_sv[i].q.val();
+                if self.sv_w[i].val()
+                    & ((self.w_beat[i].q.val() == self.c7_10.val()) | self.s4l[i].val())
+                {
+                    self.w_sv[i].d.next = false;
+                }
+                self.scommit[i].next = self.sv_w[i].val()
+                    & (self.w_beat[i].q.val() == self.c7_10.val())
+                    & self.w_sgo[i].q.val();
+                self.spos[i].next = self.w_sbase[i].q.val() + self.w_beat[i].q.val();
                 if self.w_done[i].val() {
                     self.w_act[i].d.next = self.act_none.val();
                 }
-                self.retd[i].write_enable.next =
-                    self.wv[i].val() & (self.w_act[i].q.val() == self.act_ret.val());
-                self.retd[i].write_address.next = self.wpos[i].val().get_bits::<RET_A>(0);
-                self.retd[i].write_data.next = self.wdata[i].val();
-                self.rett[i].write_enable.next =
-                    self.wv[i].val() & (self.w_act[i].q.val() == self.act_ret.val());
-                self.rett[i].write_address.next = self.wpos[i].val().get_bits::<RET_A>(0);
-                self.rett[i].write_data.next = self.wtag[i].val();
+                self.retd[i].write_enable.next = (self.wv[i].val()
+                    & (self.w_act[i].q.val() == self.act_ret.val()))
+                    | self.sv_w[i].val();
+                self.rett[i].write_enable.next = (self.wv[i].val()
+                    & (self.w_act[i].q.val() == self.act_ret.val()))
+                    | self.sv_w[i].val();
+                if self.sv_w[i].val() {
+                    self.retd[i].write_address.next = self.spos[i].val().get_bits::<RET_A>(0);
+                    self.retd[i].write_data.next = self.sdata[i].val();
+                    self.rett[i].write_address.next = self.spos[i].val().get_bits::<RET_A>(0);
+                    self.rett[i].write_data.next = self.stag[i].val();
+                } else {
+                    self.retd[i].write_address.next = self.wpos[i].val().get_bits::<RET_A>(0);
+                    self.retd[i].write_data.next = self.wdata[i].val();
+                    self.rett[i].write_address.next = self.wpos[i].val().get_bits::<RET_A>(0);
+                    self.rett[i].write_data.next = self.wtag[i].val();
+                }
                 for o in 0..N {
                     self.xpd[i * nn + o].write_enable.next = self.wv[i].val()
                         & (self.w_act[i].q.val() != self.act_ret.val())
@@ -1334,6 +1628,16 @@ impl<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const N
                     self.run_b[o * 4 + b].next = self.occ_bytes[o * 4 + b].q.val();
                     self.run_p[o * 4 + b].next = self.occ_pkts[o * 4 + b].q.val();
                 }
+                // Bolt: token chains start from the registers; the supply since the last
+                // data arrival (Algorithm 9), 8 bytes per cycle, inter-arrival capped.
+                self.sm_run[o].next = self.smo[o].q.val() + self.smoff32.val();
+                self.pru_run[o].next = self.pru[o].q.val();
+                self.hit_run[o].next = false;
+                self.el_o[o].next = self.now.q.val() - self.sm_last[o].q.val();
+                if self.el_o[o].val() > self.elcap32.val() {
+                    self.el_o[o].next = self.elcap32.val();
+                }
+                self.gain_o[o].next = self.el_o[o].val() << self.sh3.val();
             }
             for i in 0..N {
                 self.cb_bytes[i].next = self.zero20.val();
@@ -1408,6 +1712,23 @@ impl<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const N
                 self.ret_used[i].next = self.ret_base[i].val() - self.ret_head[i].q.val();
                 self.ret_fits[i].next = self.cfg.ret.val()
                     & ((self.ret_used[i].val() + self.c8_10.val()) <= self.c64_10.val());
+                // Bolt: bytes queued at the output port (all bands) before this packet.
+                self.qsum[i].next = self.zero20.val();
+                for o in 0..N {
+                    if self.d_o[i].val() == self.pidx[o].val() {
+                        self.qsum[i].next = self.run_b[(i * nn + o) * 4].val()
+                            + self.run_b[(i * nn + o) * 4 + 1].val()
+                            + self.run_b[(i * nn + o) * 4 + 2].val()
+                            + self.run_b[(i * nn + o) * 4 + 3].val();
+                    }
+                }
+                self.qown[i].next = self.qsum[i].val();
+                if self.rb_xp[i].val() & (self.w_o[i].q.val() == self.d_o[i].val()) {
+                    self.qown[i].next = self.qsum[i].val() - self.w_len[i].q.val();
+                }
+                self.bc[i].next = self.bolt.val() & self.dec_ok[i].val() & self.ours[i].val();
+                self.sroom[i].next =
+                    (self.ret_used[i].val() + self.c8_10.val()) <= self.c64_10.val();
                 self.a_fwd[i].next = false;
                 self.a_trim[i].next = false;
                 self.a_ret[i].next = false;
@@ -1501,7 +1822,88 @@ impl<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const N
                 if self.a_ret[i].val() {
                     self.ret_rtail[i].d.next = self.ret_base[i].val() + self.c8_10.val();
                 }
+                // Bolt at word 6 (Algorithms 7 and 9), inputs in index order per output.
+                self.bsel_sm[i].next = self.zero32.val();
+                self.bsel_pru[i].next = self.zero8.val();
+                self.bsel_hit[i].next = false;
+                self.bgain[i].next = self.zero32.val();
+                for o in 0..N {
+                    if self.w_o[i].q.val() == self.pidx[o].val() {
+                        self.bsel_sm[i].next = self.sm_run[i * nn + o].val();
+                        self.bsel_pru[i].next = self.pru_run[i * nn + o].val();
+                        self.bsel_hit[i].next = self.hit_run[i * nn + o].val();
+                        self.bgain[i].next = self.gain_o[o].val();
+                    }
+                }
+                self.bt1[i].next = self.bsel_sm[i].val() + self.bgain[i].val();
+                if self.bsel_hit[i].val() {
+                    self.bt1[i].next = self.bsel_sm[i].val();
+                }
+                self.bt2[i].next = self.zero32.val();
+                if self.bt1[i].val() >= self.w_plen[i].q.val() {
+                    self.bt2[i].next = self.bt1[i].val() - self.w_plen[i].q.val();
+                }
+                self.bt3[i].next = self.bt2[i].val();
+                if self.bt2[i].val() > self.offmtu.val() {
+                    self.bt3[i].next = self.offmtu.val();
+                }
+                self.bcong[i].next = self.w_q[i].q.val() >= self.cfg.cc_thresh.val();
+                self.bsrc[i].next = false;
+                self.bnf[i].next = self.bf6[i].val();
+                self.bsm_o[i].next = self.bt3[i].val();
+                self.bpru_o[i].next = self.bsel_pru[i].val();
+                if self.bcong[i].val() {
+                    if !self.rx[i].data.val().get_bit(9) {
+                        self.bsrc[i].next = true;
+                        self.bnf[i].next =
+                            (self.bf6[i].val() | self.b_dec64.val()) & self.b_notinc64.val();
+                    }
+                } else if self.rx[i].data.val().get_bit(12) {
+                    if !self.rx[i].data.val().get_bit(11)
+                        & (self.bsel_pru[i].val() < self.cfg.pru_cap.val())
+                    {
+                        self.bpru_o[i].next = self.bsel_pru[i].val() + self.one8.val();
+                    }
+                } else if self.rx[i].data.val().get_bit(10) {
+                    if self.bsel_pru[i].val() != self.zero8.val() {
+                        self.bpru_o[i].next = self.bsel_pru[i].val() - self.one8.val();
+                    } else if self.bt3[i].val() >= self.offmtu.val() {
+                        self.bsm_o[i].next = self.bt3[i].val() - self.mtu32.val();
+                    } else {
+                        self.bnf[i].next = self.bf6[i].val() & self.b_notinc64.val();
+                    }
+                }
+                for o in 0..N {
+                    self.sm_run[(i + 1) * nn + o].next = self.sm_run[i * nn + o].val();
+                    self.pru_run[(i + 1) * nn + o].next = self.pru_run[i * nn + o].val();
+                    self.hit_run[(i + 1) * nn + o].next = self.hit_run[i * nn + o].val();
+                    if self.bdec[i].val() & (self.w_o[i].q.val() == self.pidx[o].val()) {
+                        self.sm_run[(i + 1) * nn + o].next = self.bsm_o[i].val();
+                        self.pru_run[(i + 1) * nn + o].next = self.bpru_o[i].val();
+                        self.hit_run[(i + 1) * nn + o].next = true;
+                    }
+                }
+                if self.bdec[i].val() {
+                    self.w_bmod[i].d.next = true;
+                    self.w_bf[i].d.next = self.bnf[i].val();
+                    if self.bsrc[i].val() {
+                        if self.w_sv[i].q.val() {
+                            self.w_sgo[i].d.next = true;
+                            self.ret_rtail[i].d.next = self.w_sbase[i].q.val() + self.c8_10.val();
+                            self.c_src[i].d.next = self.c_src[i].q.val() + self.one32.val();
+                        } else {
+                            self.c_srcdrop[i].d.next = self.c_srcdrop[i].q.val() + self.one32.val();
+                        }
+                    }
+                }
                 if self.dec[i].val() {
+                    self.w_bc[i].d.next = self.bc[i].val();
+                    self.w_sv[i].d.next = self.bc[i].val() & self.sroom[i].val();
+                    self.w_sgo[i].d.next = false;
+                    self.w_bmod[i].d.next = false;
+                    self.w_sbase[i].d.next = self.ret_base[i].val();
+                    self.w_q[i].d.next = self.qown[i].val();
+                    self.w_plen[i].d.next = self.len32[i].val();
                     self.w_act[i].d.next = self.act_none.val();
                     self.w_beat[i].d.next = self.zero10.val();
                     self.w_o[i].d.next = self.d_o[i].val();
@@ -1599,8 +2001,16 @@ impl<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const N
                         }
                     }
                 }
+                // Bolt token registers.
+                self.smo[o].d.next = self.sm_run[nn * nn + o].val() - self.smoff32.val();
+                self.pru[o].d.next = self.pru_run[nn * nn + o].val();
+                if self.hit_run[nn * nn + o].val() {
+                    self.sm_last[o].d.next = self.now.q.val();
+                }
                 // Return queue `o`: written by input `o`, read by output `o`.
-                if self.commit[o].val() & (self.w_act[o].q.val() == self.act_ret.val()) {
+                if (self.commit[o].val() & (self.w_act[o].q.val() == self.act_ret.val()))
+                    | self.scommit[o].val()
+                {
                     if !(self.popl[o].val() & self.cur_ret[o].q.val()) {
                         self.ret_done[o].d.next = self.ret_done[o].q.val() + self.one4.val();
                     }
@@ -1620,6 +2030,10 @@ impl<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const N
                 self.stat[o].occ_bytes1.next = self.occ_bytes[o * 4 + 1].q.val();
                 self.stat[o].occ_bytes2.next = self.occ_bytes[o * 4 + 2].q.val();
                 self.stat[o].occ_bytes3.next = self.occ_bytes[o * 4 + 3].q.val();
+                self.stat[o].src_sent.next = self.c_src[o].q.val();
+                self.stat[o].src_drop.next = self.c_srcdrop[o].q.val();
+                self.stat[o].pru.next = self.pru[o].q.val();
+                self.stat[o].sm.next = self.smo[o].q.val();
             }
 
             // ================= reset =================
@@ -1651,7 +2065,17 @@ impl<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const N
                     self.c_trim[i].d.next = self.zero32.val();
                     self.c_ret[i].d.next = self.zero32.val();
                     self.c_hdr[i].d.next = self.zero32.val();
+                    self.w_bc[i].d.next = false;
+                    self.w_sv[i].d.next = false;
+                    self.w_sgo[i].d.next = false;
+                    self.w_bmod[i].d.next = false;
+                    self.c_src[i].d.next = self.zero32.val();
+                    self.c_srcdrop[i].d.next = self.zero32.val();
+                    self.smo[i].d.next = self.zero32.val();
+                    self.pru[i].d.next = self.zero8.val();
+                    self.sm_last[i].d.next = self.zero32.val();
                 }
+                self.now.d.next = self.zero32.val();
                 for k in 0..NNB {
                     self.rtail[k].d.next = self.zero10.val();
                     self.head[k].d.next = self.zero10.val();

@@ -170,8 +170,15 @@ pub fn run_switch_cli(a: &SwitchArgs) -> Result<SwitchReport, String> {
     }
 }
 
-fn run<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const NR: usize>(
-    sw: Switch<N, NN, NB, NNB, NR>,
+fn run<
+    const N: usize,
+    const NN: usize,
+    const NB: usize,
+    const NNB: usize,
+    const NR: usize,
+    const NP: usize,
+>(
+    sw: Switch<N, NN, NB, NNB, NR, NP>,
     s: &SwitchSetup,
     per: Vec<Vec<Packet>>,
     a: &SwitchArgs,

@@ -39,6 +39,12 @@ pub struct SwitchSetup {
     pub weight: [u64; BANDS],
     /// Forwarding table, one entry per port index: (valid, ip, port).
     pub routes: Vec<(bool, u32, u64)>,
+    /// Bolt: CC_THRESH (bytes queued at the output port), MTU (bytes), PRU token cap, and
+    /// the link rate stamped into SRC packets.
+    pub cc_thresh: u64,
+    pub mtu: u64,
+    pub pru_cap: u64,
+    pub link_rate: u64,
 }
 
 impl SwitchSetup {
@@ -55,6 +61,10 @@ impl SwitchSetup {
             limit_pkts: [64; BANDS],
             weight: [1; BANDS],
             routes: (0..ports).map(|k| (true, port_ip(k), k as u64)).collect(),
+            cc_thresh: 1088,
+            mtu: 1088,
+            pru_cap: 255,
+            link_rate: 200,
         }
     }
 }
@@ -78,6 +88,13 @@ pub struct PortStats {
     pub returned: u64,
     pub drop_header: u64,
     pub occ_bytes: [u64; BANDS],
+    /// Bolt: SRCs generated for data arriving on this port, and SRCs lost for want of room
+    /// in this port's return queue.
+    pub src_sent: u64,
+    pub src_drop: u64,
+    /// Bolt: this output port's PRU tokens and supply token (bytes).
+    pub pru: u64,
+    pub sm: i64,
 }
 
 /// One cycle's outputs of one port.
@@ -96,8 +113,9 @@ pub fn apply_setup<
     const NB: usize,
     const NNB: usize,
     const NR: usize,
+    const NP: usize,
 >(
-    u: &mut Switch<N, NN, NB, NNB, NR>,
+    u: &mut Switch<N, NN, NB, NNB, NR, NP>,
     s: &SwitchSetup,
 ) {
     assert_eq!(
@@ -109,6 +127,10 @@ pub fn apply_setup<
     u.cfg.band_by_flags.next = s.band_by_flags;
     u.cfg.wrr.next = s.wrr;
     u.cfg.ret.next = s.ret;
+    u.cfg.cc_thresh.next = s.cc_thresh.into();
+    u.cfg.mtu.next = s.mtu.into();
+    u.cfg.pru_cap.next = s.pru_cap.into();
+    u.cfg.link_rate.next = s.link_rate.into();
     for b in 0..BANDS {
         u.band[b].limit_bytes.next = s.limit_bytes[b].into();
         u.band[b].limit_pkts.next = s.limit_pkts[b].into();
@@ -130,8 +152,9 @@ pub fn drive_switch<
     const NB: usize,
     const NNB: usize,
     const NR: usize,
+    const NP: usize,
 >(
-    u: &mut Switch<N, NN, NB, NNB, NR>,
+    u: &mut Switch<N, NN, NB, NNB, NR, NP>,
     inputs: &[PortIn],
 ) {
     for (p, x) in inputs.iter().enumerate().take(N) {
@@ -152,8 +175,9 @@ pub fn read_switch<
     const NB: usize,
     const NNB: usize,
     const NR: usize,
+    const NP: usize,
 >(
-    u: &Switch<N, NN, NB, NNB, NR>,
+    u: &Switch<N, NN, NB, NNB, NR, NP>,
 ) -> Vec<PortOut> {
     (0..N)
         .map(|p| {
@@ -181,6 +205,10 @@ pub fn read_switch<
                         s.occ_bytes2.val().to_u64(),
                         s.occ_bytes3.val().to_u64(),
                     ],
+                    src_sent: s.src_sent.val().to_u64(),
+                    src_drop: s.src_drop.val().to_u64(),
+                    pru: s.pru.val().to_u64(),
+                    sm: s.sm.val().to_u64() as u32 as i32 as i64,
                 },
             }
         })

@@ -12,7 +12,10 @@
 //!
 //! [`SwitchModel::outputs`] gives every output port for the current cycle (before
 //! [`SwitchModel::step`]), to compare with the hardware cycle by cycle.
-use nt_hdl::switch::{BANDS, MODE_TRIM, REGION_WORDS};
+use nt_hdl::switch::{
+    BANDS, BOLT_DEC, BOLT_FIRST, BOLT_INC, BOLT_LAST, BOLT_SRC, BYTES_PER_CYCLE, MODE_BOLT,
+    MODE_TRIM, REGION_WORDS, SM_ELAPSED_CAP, SM_OFFSET,
+};
 use nt_sim::switch_workload::{PortIn, PortOut, PortStats, SwitchSetup};
 use nt_sim::wire::{Word, FLAG_CHOP, FLAG_DATA, PROTO_HOMA, PROTO_NDP};
 use std::collections::VecDeque;
@@ -43,6 +46,16 @@ struct Input {
     len: u64,
     wbeat: u64,
     orig: Vec<Word>,
+    // Bolt: candidate (word 4), SRC speculatively written, SRC to commit, word 6 to
+    // rewrite with `bf`, the output, queued bytes and frame bytes seen at word 4.
+    bc: bool,
+    sv: bool,
+    sgo: bool,
+    bmod: bool,
+    bf: u8,
+    bo: usize,
+    q: u64,
+    plen: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,6 +89,11 @@ pub struct SwitchModel {
     occ_bytes: Vec<u64>,
     occ_pkts: Vec<u64>,
     stats: Vec<PortStats>,
+    /// Bolt, per output port: supply token, PRU tokens, last data arrival; and the cycle.
+    sm: Vec<i64>,
+    pru: Vec<u64>,
+    sm_last: Vec<u64>,
+    now: u64,
     /// Packets rolled back (length mismatch found by the writer), per input.
     pub rollbacks: Vec<u64>,
 }
@@ -121,6 +139,29 @@ pub fn trimmed_header(words: &[Word], ret: bool) -> Vec<Word> {
         .collect()
 }
 
+/// Bolt's SRC for a data packet's first 8 words: the header returned to its sender
+/// (addresses swapped, IPv4 length 50, checksum updated), transport flags 0, and in the
+/// Bolt bytes q_size = `q`, link_rate, flags = SRC; t_data_tx reflected.
+pub fn src_header(words: &[Word], q: u64, link_rate: u64) -> Vec<Word> {
+    let mut h: Vec<u8> = trimmed_header(words, true)
+        .iter()
+        .flat_map(|w| w.data.to_be_bytes())
+        .collect();
+    h[34] = 0;
+    let b = nt_sim::wire::BOLT_OFFSET;
+    h[b..b + 3].copy_from_slice(&(q as u32).to_be_bytes()[1..]);
+    h[b + 3] = link_rate as u8;
+    h[b + 4] = BOLT_SRC;
+    h.chunks(8)
+        .enumerate()
+        .map(|(k, c)| Word {
+            data: u64::from_be_bytes(c.try_into().expect("8 bytes")),
+            last: k == 7,
+            empty: 0,
+        })
+        .collect()
+}
+
 impl SwitchModel {
     pub fn new(setup: &SwitchSetup) -> Self {
         let n = setup.ports;
@@ -141,6 +182,14 @@ impl SwitchModel {
                     len: 0,
                     wbeat: 0,
                     orig: vec![],
+                    bc: false,
+                    sv: false,
+                    sgo: false,
+                    bmod: false,
+                    bf: 0,
+                    bo: 0,
+                    q: 0,
+                    plen: 0,
                 };
                 n
             ],
@@ -162,6 +211,10 @@ impl SwitchModel {
             occ_bytes: vec![0; n * BANDS],
             occ_pkts: vec![0; n * BANDS],
             stats: vec![PortStats::default(); n],
+            sm: vec![0; n],
+            pru: vec![0; n],
+            sm_last: vec![0; n],
+            now: 0,
             rollbacks: vec![0; n],
         }
     }
@@ -197,6 +250,8 @@ impl SwitchModel {
                 for b in 0..BANDS {
                     stat.occ_bytes[b] = self.occ_bytes[o * BANDS + b];
                 }
+                stat.pru = self.pru[o];
+                stat.sm = self.sm[o];
                 PortOut {
                     rx_ready: true,
                     tx,
@@ -253,6 +308,7 @@ impl SwitchModel {
             self.write(i);
             self.ingress(i, x.rx);
         }
+        self.now += 1;
         // ---- departures free their words and bytes at the end of the cycle ----
         for (o, d) in dep.iter().enumerate() {
             if let Some((cur, bytes, last)) = *d {
@@ -320,11 +376,28 @@ impl SwitchModel {
             return;
         };
         let x = &mut self.ins[i];
-        if x.act == Act::None {
+        if x.act == Act::None && !x.sv {
             return;
         }
         x.orig.push(w);
         let next = x.wbeat + 1;
+        // Bolt's SRC: written beside the frame, committed at beat 7 if it was sent.
+        if x.sv {
+            if x.wbeat == 7 {
+                x.sv = false;
+                if x.sgo {
+                    let src = src_header(&x.orig, x.q, self.s.link_rate);
+                    self.retq[i].push_back(src);
+                }
+            } else if w.last {
+                x.sv = false;
+            }
+        }
+        let x = &mut self.ins[i];
+        if x.act == Act::None {
+            x.wbeat = next;
+            return;
+        }
         let (mut done, mut commit, mut rollback) = (false, false, false);
         match x.act {
             Act::Fwd => {
@@ -355,12 +428,19 @@ impl SwitchModel {
             return;
         }
         let (act, o, b, words, len) = (x.act, x.o, x.b, x.words, x.len);
+        let (bmod, bf) = (x.bmod, x.bf);
         let orig = std::mem::take(&mut x.orig);
         x.act = Act::None;
         let r = self.region(i, o, b);
         if commit {
             match act {
-                Act::Fwd => self.queues[r].push_back(orig),
+                Act::Fwd => {
+                    let mut p = orig;
+                    if bmod {
+                        p[6].data = (p[6].data & !0xff00) | (bf as u64) << 8;
+                    }
+                    self.queues[r].push_back(p)
+                }
                 Act::Trim => self.queues[r].push_back(trimmed_header(&orig, false)),
                 Act::Ret => self.retq[i].push_back(trimmed_header(&orig, true)),
                 Act::None => unreachable!(),
@@ -401,14 +481,23 @@ impl SwitchModel {
                 if w.last && beat < 4 && !hbad {
                     self.stats[i].drop_malformed += 1;
                 }
+                if beat == 0 {
+                    self.ins[i].bc = false;
+                }
                 if beat == 4 && !hbad {
                     self.decide(i, w);
+                }
+                if beat == 6 {
+                    if self.ins[i].bc && !w.last && w.data & 0x8000 != 0 {
+                        self.bolt(i, w);
+                    }
+                    self.ins[i].bc = false;
                 }
                 let x = &mut self.ins[i];
                 if w.last {
                     x.beat = 0;
                     x.hbad = false;
-                } else if beat < 5 {
+                } else if beat < 7 {
                     x.beat += 1;
                 }
             }
@@ -430,6 +519,10 @@ impl SwitchModel {
         self.ins[i].act = Act::None;
         self.ins[i].wbeat = 0;
         self.ins[i].orig.clear();
+        self.ins[i].bc = false;
+        self.ins[i].sv = false;
+        self.ins[i].sgo = false;
+        self.ins[i].bmod = false;
         let ethertype = (w1 >> 16) & 0xffff;
         let verihl = (w1 >> 8) & 0xff;
         let tos = w1 & 0xff;
@@ -454,7 +547,8 @@ impl SwitchModel {
         };
         let ours = proto == PROTO_NDP || proto == PROTO_HOMA;
         let data = flags & FLAG_DATA != 0 && flags & FLAG_CHOP == 0;
-        let b = if self.s.band_by_flags {
+        let bolt = self.s.mode == MODE_BOLT;
+        let b = if self.s.band_by_flags || bolt {
             if !ours {
                 3
             } else if data {
@@ -468,6 +562,14 @@ impl SwitchModel {
         let trim_ok = self.s.mode == MODE_TRIM && ours && data;
         let len = ip_len + 14;
         let words = len.div_ceil(8);
+        if bolt && ours {
+            let y = &mut self.ins[i];
+            y.bc = true;
+            y.sv = self.ret_resv[i] + 8 <= RET_WORDS;
+            y.bo = o;
+            y.q = (0..BANDS).map(|b| self.occ_bytes[o * BANDS + b]).sum();
+            y.plen = len;
+        }
         let x = (i, o, b, len, words);
         if self.fits(i, o, b, len, words) {
             self.admit(x, Act::Fwd);
@@ -489,6 +591,51 @@ impl SwitchModel {
         let y = &mut self.ins[i];
         y.words = words;
         y.empty = ((8 - len % 8) % 8) as u8;
+    }
+
+    /// Bolt at word 6 (thesis Algorithms 7 and 9, SPEC §6) for input `i`'s data packet.
+    fn bolt(&mut self, i: usize, w6: Word) {
+        let (o, q, plen, sv) = {
+            let x = &self.ins[i];
+            (x.bo, x.q, x.plen, x.sv)
+        };
+        let f = ((w6.data >> 8) & 0xff) as u8;
+        let mtu = self.s.mtu as i64;
+        // Supply token (Algorithm 9).
+        let elapsed = (self.now.wrapping_sub(self.sm_last[o]) & 0xffff_ffff).min(SM_ELAPSED_CAP);
+        self.sm_last[o] = self.now;
+        let sm = (self.sm[o] + (BYTES_PER_CYCLE * elapsed) as i64 - plen as i64)
+            .max(-(SM_OFFSET as i64))
+            .min(mtu);
+        self.sm[o] = sm;
+        let mut nf = f;
+        if q >= self.s.cc_thresh {
+            if f & BOLT_DEC == 0 {
+                if sv {
+                    self.ins[i].sgo = true;
+                    self.ret_resv[i] += 8;
+                    self.stats[i].src_sent += 1;
+                } else {
+                    self.stats[i].src_drop += 1;
+                }
+                nf = (f | BOLT_DEC) & !BOLT_INC;
+            }
+        } else if f & BOLT_LAST != 0 {
+            if f & BOLT_FIRST == 0 && self.pru[o] < self.s.pru_cap {
+                self.pru[o] += 1;
+            }
+        } else if f & BOLT_INC != 0 {
+            if self.pru[o] > 0 {
+                self.pru[o] -= 1;
+            } else if sm >= mtu {
+                self.sm[o] = sm - mtu;
+            } else {
+                nf = f & !BOLT_INC;
+            }
+        }
+        let x = &mut self.ins[i];
+        x.bmod = true;
+        x.bf = nf;
     }
 
     fn admit(&mut self, (i, o, b, len, words): (usize, usize, usize, u64, u64), act: Act) {

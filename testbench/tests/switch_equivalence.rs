@@ -6,12 +6,12 @@
 //! every output port is the model's too; the runs must show every kind of event.
 //!
 //! `NT_SWITCH_SEED` and `NT_SWITCH_CYCLES` replay one seed / change the length.
-use nt_hdl::switch::{Switch, MODE_DROPTAIL, MODE_TRIM};
+use nt_hdl::switch::{Switch, BOLT_DEC, BOLT_SRC, MODE_BOLT, MODE_DROPTAIL, MODE_TRIM};
 use nt_sim::kernel::Kernel;
 use nt_sim::switch_workload::{
     apply_setup, drive_switch, read_switch, PortStats, SwitchSetup, SwitchWorkload, TrafficKnobs,
 };
-use nt_sim::wire::{from_words, ipv4_checksum, Word};
+use nt_sim::wire::{from_words, ipv4_checksum, Word, BOLT_OFFSET};
 use nt_testbench::switch_model::SwitchModel;
 
 fn env_u64(name: &str) -> Option<u64> {
@@ -32,15 +32,28 @@ struct Run {
     rollbacks: u64,
     /// Peak occupancy of any (port, band).
     peak_occ: u64,
+    /// Bolt: SRC frames out, data frames out with DEC set, extremes of the token counters.
+    src_frames: u64,
+    dec_frames: u64,
+    pru_max: u64,
+    sm_min: i64,
+    sm_max: i64,
 }
 
-fn run<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const NR: usize>(
+fn run<
+    const N: usize,
+    const NN: usize,
+    const NB: usize,
+    const NNB: usize,
+    const NR: usize,
+    const NP: usize,
+>(
     setup: &SwitchSetup,
     knobs: TrafficKnobs,
     seed: u64,
     cycles: u64,
 ) -> Result<Run, String> {
-    let mut k = Kernel::new(Switch::<N, NN, NB, NNB, NR>::new()).map_err(|e| e.to_string())?;
+    let mut k = Kernel::new(Switch::<N, NN, NB, NNB, NR, NP>::new()).map_err(|e| e.to_string())?;
     apply_setup(k.uut_mut(), setup);
     let mut w = SwitchWorkload::new(seed, N, knobs);
     let mut m = SwitchModel::new(setup);
@@ -67,13 +80,22 @@ fn run<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const
                 cur[p].push(x);
                 if x.last {
                     let f = from_words(&std::mem::take(&mut cur[p]));
-                    // Trimmed or returned headers keep a valid IPv4 checksum.
+                    let src = f.len() == 64 && f[34] == 0 && f[BOLT_OFFSET + 4] == BOLT_SRC;
+                    // Trimmed or returned headers and SRCs keep a valid IPv4 checksum.
                     if f.len() == 64
-                        && f[34] & 0x10 != 0
+                        && (f[34] & 0x10 != 0 || src)
                         && f[12..14] == [8, 0]
                         && ipv4_checksum(&f[14..34]) != 0
                     {
                         return Err(format!("cycle {t} port {p}: bad checksum {f:02x?}"));
+                    }
+                    if src {
+                        r.src_frames += 1;
+                    } else if f.len() > BOLT_OFFSET + 4
+                        && f[34] & 0x01 != 0
+                        && f[BOLT_OFFSET + 4] & BOLT_DEC != 0
+                    {
+                        r.dec_frames += 1;
                     }
                     r.frames[p] += 1;
                 }
@@ -81,6 +103,9 @@ fn run<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const
             for b in 0..4 {
                 r.peak_occ = r.peak_occ.max(got[p].stat.occ_bytes[b]);
             }
+            r.pru_max = r.pru_max.max(got[p].stat.pru);
+            r.sm_min = r.sm_min.min(got[p].stat.sm);
+            r.sm_max = r.sm_max.max(got[p].stat.sm);
         }
         m.step(&inp);
         k.tick().map_err(|e| e.to_string())?;
@@ -97,6 +122,8 @@ fn run<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const
         t.trimmed += s.trimmed;
         t.returned += s.returned;
         t.drop_header += s.drop_header;
+        t.src_sent += s.src_sent;
+        t.src_drop += s.src_drop;
     }
     r.rollbacks = m.rollbacks.iter().sum();
     Ok(r)
@@ -110,7 +137,14 @@ fn seeds(default: &[u64]) -> Vec<u64> {
 }
 
 /// Runs `setup` for every seed; panics with the seed on a mismatch.
-fn check<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const NR: usize>(
+fn check<
+    const N: usize,
+    const NN: usize,
+    const NB: usize,
+    const NNB: usize,
+    const NR: usize,
+    const NP: usize,
+>(
     name: &str,
     setup: &SwitchSetup,
     knobs: &TrafficKnobs,
@@ -122,7 +156,7 @@ fn check<const N: usize, const NN: usize, const NB: usize, const NNB: usize, con
         .into_iter()
         .map(|seed| {
             let t0 = std::time::Instant::now();
-            let r = run::<N, NN, NB, NNB, NR>(setup, knobs.clone(), seed, cycles)
+            let r = run::<N, NN, NB, NNB, NR, NP>(setup, knobs.clone(), seed, cycles)
                 .unwrap_or_else(|e| {
                     panic!("switch {name} N={N} seed {seed} ({cycles} cycles; replay with NT_SWITCH_SEED={seed}): {e}")
                 });
@@ -163,7 +197,7 @@ fn common(r: &Run) {
 #[test]
 fn switch_n4_droptail_strict_priority_matches_the_model() {
     let s = small_limits(4);
-    for r in check::<4, 16, 16, 64, 80>(
+    for r in check::<4, 16, 16, 64, 80, 20>(
         "droptail-sp",
         &s,
         &TrafficKnobs::default(),
@@ -187,7 +221,7 @@ fn switch_n4_trim_strict_priority_with_return_matches_the_model() {
         hot: 0.6,
         ..TrafficKnobs::default()
     };
-    for r in check::<4, 16, 16, 64, 80>("trim-sp-ret", &s, &knobs, &[43, 44], 20_000) {
+    for r in check::<4, 16, 16, 64, 80, 20>("trim-sp-ret", &s, &knobs, &[43, 44], 20_000) {
         common(&r);
         let t = &r.total;
         assert!(t.trimmed > 50, "{t:?}");
@@ -209,7 +243,7 @@ fn switch_n4_trim_wrr_bands_by_flags_matches_the_model() {
         hot: 0.5,
         ..TrafficKnobs::default()
     };
-    for r in check::<4, 16, 16, 64, 80>("trim-wrr-flags", &s, &knobs, &[45], 20_000) {
+    for r in check::<4, 16, 16, 64, 80, 20>("trim-wrr-flags", &s, &knobs, &[45], 20_000) {
         common(&r);
         let t = &r.total;
         assert!(t.trimmed > 50, "{t:?}");
@@ -224,10 +258,65 @@ fn switch_n4_droptail_wrr_matches_the_model() {
     s.mode = MODE_DROPTAIL;
     s.wrr = true;
     s.weight = [1, 4, 2, 1];
-    for r in check::<4, 16, 16, 64, 80>("droptail-wrr", &s, &TrafficKnobs::default(), &[46], 15_000)
+    for r in
+        check::<4, 16, 16, 64, 80, 20>("droptail-wrr", &s, &TrafficKnobs::default(), &[46], 15_000)
     {
         common(&r);
     }
+}
+
+/// Bolt: SRC generation (with a return queue that sometimes has no room), DEC/INC
+/// rewriting, PRU tokens up to their cap, and the supply token on both sides of zero, on
+/// random Bolt flags; every SRC and every rewritten data packet compared word by word.
+#[test]
+fn switch_n4_bolt_matches_the_model() {
+    let mut s = small_limits(4);
+    s.mode = MODE_BOLT;
+    s.cc_thresh = 2000;
+    s.pru_cap = 5;
+    let knobs = TrafficKnobs {
+        load: 0.5,
+        hot: 0.5,
+        ..TrafficKnobs::default()
+    };
+    for r in check::<4, 16, 16, 64, 80, 20>("bolt", &s, &knobs, &[47, 48], 20_000) {
+        common(&r);
+        let t = &r.total;
+        assert!(t.src_sent > 50, "{t:?}");
+        assert!(
+            r.src_frames + 8 * 4 >= t.src_sent && r.src_frames <= t.src_sent,
+            "SRC frames out {} vs generated {}",
+            r.src_frames,
+            t.src_sent
+        );
+        assert!(
+            r.dec_frames > 20,
+            "data frames out with DEC: {}",
+            r.dec_frames
+        );
+        assert_eq!(r.pru_max, 5, "PRU tokens reach their cap");
+        assert!(
+            r.sm_min < 0 && r.sm_max == 1088,
+            "SM range {}..{}",
+            r.sm_min,
+            r.sm_max
+        );
+        assert_eq!((t.trimmed, t.returned), (0, 0));
+    }
+    // Every data packet congested, links almost stalled: return queues fill, SRCs are lost
+    // and counted.
+    s.cc_thresh = 0;
+    let knobs = TrafficKnobs {
+        load: 0.7,
+        hot: 0.3,
+        tx_ready: 0.05,
+        ..TrafficKnobs::default()
+    };
+    let drops: u64 = check::<4, 16, 16, 64, 80, 20>("bolt-stalled", &s, &knobs, &[49], 15_000)
+        .iter()
+        .map(|r| r.total.src_drop)
+        .sum();
+    assert!(drops > 0, "SRCs lost to a full return queue");
 }
 
 #[test]
@@ -241,7 +330,7 @@ fn switch_n16_trim_matches_the_model() {
         hot: 0.3,
         ..TrafficKnobs::default()
     };
-    for r in check::<16, 256, 64, 1024, 1088>("trim-sp-ret", &s, &knobs, &[1601], 3_000) {
+    for r in check::<16, 256, 64, 1024, 1088, 272>("trim-sp-ret", &s, &knobs, &[1601], 3_000) {
         let t = &r.total;
         assert!(t.rx_frames > 100, "{t:?}");
         assert!(t.trimmed > 5, "{t:?}");

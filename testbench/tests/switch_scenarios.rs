@@ -3,14 +3,17 @@
 //! (minimum-size frames, permutation traffic), an N:1 incast that fills exactly the
 //! destination's queue, and a 2:1 incast in trim mode that trims exactly the excess without
 //! losing a header.
-use nt_hdl::switch::{Switch, MODE_TRIM};
+use nt_hdl::switch::{
+    Switch, BOLT_DATA, BOLT_DEC, BOLT_FIRST, BOLT_INC, BOLT_LAST, BOLT_SRC, MODE_BOLT, MODE_TRIM,
+};
 use nt_sim::kernel::Kernel;
 use nt_sim::switch_workload::{
     apply_setup, drive_switch, port_ip, port_mac, read_switch, PortStats, SwitchSetup,
     SwitchWorkload, TrafficKnobs,
 };
 use nt_sim::wire::{
-    from_words, ipv4_checksum, Frame, Layout, Transport, Word, FLAG_CHOP, FLAG_DATA, PROTO_NDP,
+    from_words, ipv4_checksum, Frame, Layout, Transport, Word, BOLT_OFFSET, FLAG_CHOP, FLAG_DATA,
+    PROTO_NDP,
 };
 use nt_testbench::switch_model::SwitchModel;
 
@@ -39,8 +42,15 @@ fn data_frame(src: usize, dst: usize, bytes: usize, tos: u8, seq: u16) -> Vec<u8
     .encode(Layout::Ndp)
 }
 
-struct H<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const NR: usize> {
-    k: Kernel<Switch<N, NN, NB, NNB, NR>>,
+struct H<
+    const N: usize,
+    const NN: usize,
+    const NB: usize,
+    const NNB: usize,
+    const NR: usize,
+    const NP: usize,
+> {
+    k: Kernel<Switch<N, NN, NB, NNB, NR, NP>>,
     m: SwitchModel,
     w: SwitchWorkload,
     cur: Vec<Vec<Word>>,
@@ -51,13 +61,21 @@ struct H<const N: usize, const NN: usize, const NB: usize, const NNB: usize, con
     busy: Vec<Vec<u64>>,
     /// TX ready per port (all ready unless changed).
     ready: Vec<bool>,
+    /// Every port's counters, per cycle.
+    trace: Vec<Vec<PortStats>>,
 }
 
-impl<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const NR: usize>
-    H<N, NN, NB, NNB, NR>
+impl<
+        const N: usize,
+        const NN: usize,
+        const NB: usize,
+        const NNB: usize,
+        const NR: usize,
+        const NP: usize,
+    > H<N, NN, NB, NNB, NR, NP>
 {
     fn new(setup: &SwitchSetup) -> Self {
-        let mut k = Kernel::new(Switch::<N, NN, NB, NNB, NR>::new()).unwrap();
+        let mut k = Kernel::new(Switch::<N, NN, NB, NNB, NR, NP>::new()).unwrap();
         apply_setup(k.uut_mut(), setup);
         H {
             k,
@@ -68,6 +86,7 @@ impl<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const N
             out: vec![vec![]; N],
             busy: vec![vec![]; N],
             ready: vec![true; N],
+            trace: vec![],
         }
     }
 
@@ -81,6 +100,7 @@ impl<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const N
         self.k.settle().unwrap();
         let got = read_switch(self.k.uut());
         let want = self.m.outputs();
+        self.trace.push(got.iter().map(|g| g.stat).collect());
         for p in 0..N {
             assert_eq!(got[p], want[p], "cycle {t} port {p}: block vs model");
             if let (Some(x), true) = (got[p].tx, inp[p].tx_ready) {
@@ -110,8 +130,8 @@ impl<const N: usize, const NN: usize, const NB: usize, const NNB: usize, const N
     }
 }
 
-type H4 = H<4, 16, 16, 64, 80>;
-type H16 = H<16, 256, 64, 1024, 1088>;
+type H4 = H<4, 16, 16, 64, 80, 20>;
+type H16 = H<16, 256, 64, 1024, 1088, 272>;
 
 /// First word in at cycle 0 on an idle switch → first word out at W + 6 (store and forward:
 /// the last word is written at W + 4, the packet picked at W + 5).
@@ -144,10 +164,11 @@ fn line_rate<
     const NB: usize,
     const NNB: usize,
     const NR: usize,
+    const NP: usize,
 >(
     frames: usize,
 ) {
-    let mut h = H::<N, NN, NB, NNB, NR>::new(&SwitchSetup::new(N));
+    let mut h = H::<N, NN, NB, NNB, NR, NP>::new(&SwitchSetup::new(N));
     for i in 0..N {
         for s in 0..frames {
             h.w.push_frame(i, &data_frame(i, (i + 1) % N, 65, (s % 4) as u8, s as u16));
@@ -191,12 +212,12 @@ fn line_rate<
 
 #[test]
 fn line_rate_on_all_4_ports_with_min_size_permutation_traffic() {
-    line_rate::<4, 16, 16, 64, 80>(200);
+    line_rate::<4, 16, 16, 64, 80, 20>(200);
 }
 
 #[test]
 fn line_rate_on_all_16_ports_with_min_size_permutation_traffic() {
-    line_rate::<16, 256, 64, 1024, 1088>(40);
+    line_rate::<16, 256, 64, 1024, 1088, 272>(40);
 }
 
 /// Ports 1..N send 200-byte frames to port 0, whose link is stalled: band 1 of port 0
@@ -279,4 +300,181 @@ fn two_to_1_incast_trims_exactly_the_excess_and_loses_no_header() {
         full.len(),
         hdrs.len()
     );
+}
+
+/// A Bolt DATA frame: `flags` (Listing 4.1; the data flag is added) and `t_data_tx` in the
+/// Bolt bytes.
+fn bolt_frame(src: usize, dst: usize, bytes: usize, flags: u8, t_data_tx: u32) -> Vec<u8> {
+    let mut f = data_frame(src, dst, bytes, 1, t_data_tx as u16);
+    let b = BOLT_OFFSET;
+    f[b + 4] = BOLT_DATA | flags;
+    f[b + 5..b + 9].copy_from_slice(&t_data_tx.to_be_bytes());
+    f
+}
+
+fn bolt_flags(f: &[u8]) -> u8 {
+    f[BOLT_OFFSET + 4]
+}
+
+fn t_data_tx(f: &[u8]) -> u32 {
+    u32::from_be_bytes(f[BOLT_OFFSET + 5..BOLT_OFFSET + 9].try_into().unwrap())
+}
+
+/// Bolt SRC generation (Algorithm 7, lines 4-10): ports 0 and 1 each send 18 200-byte
+/// data packets to port 3 (a 2:1 incast, word 4 of the two inputs 4 cycles apart, so the
+/// queue each packet finds is port 3's occupancy in that cycle); every third packet
+/// already carries DEC. Exactly the packets that find >= CC_THRESH bytes queued and have no
+/// DEC get one SRC each, back out of the port they came in on, carrying the queue size,
+/// the link rate and their t_data_tx, addresses swapped, with a valid checksum; those data
+/// packets leave with DEC set and INC cleared, all others unchanged.
+#[test]
+fn bolt_sends_one_src_per_data_packet_at_or_above_threshold_without_dec() {
+    let mut s = SwitchSetup::new(4);
+    s.mode = MODE_BOLT;
+    s.cc_thresh = 2000;
+    s.link_rate = 200;
+    s.limit_bytes = [16_000, 12_000, 16_000, 16_000];
+    let mut h = H4::new(&s);
+    let per = 18u32;
+    h.w.push_idle(1, 4);
+    // (port, t_data_tx) -> (flags, cycle of word 4)
+    let mut sent = std::collections::BTreeMap::new();
+    for k in 0..per {
+        for i in [0usize, 1] {
+            let tx = (i as u32) << 16 | k;
+            let flags = if k % 3 == 2 {
+                BOLT_DEC | BOLT_INC
+            } else {
+                BOLT_INC
+            };
+            h.w.push_frame(i, &bolt_frame(i, 3, 200, flags, tx));
+            let w4 = 4 * i as u64 + 25 * k as u64 + 4;
+            sent.insert(tx, (i, flags, w4));
+        }
+    }
+    h.run(per as u64 * 25 * 2 + 200);
+    let mut expect_src = 0;
+    let (mut above, mut below, mut above_dec) = (0, 0, 0);
+    let data_out: std::collections::BTreeMap<u32, Vec<u8>> = h.out[3]
+        .iter()
+        .map(|(_, f)| (t_data_tx(f), f.clone()))
+        .collect();
+    for (&tx, &(i, flags, w4)) in &sent {
+        let q: u64 = h.trace[w4 as usize][3].occ_bytes.iter().sum();
+        let src_due = q >= s.cc_thresh && flags & BOLT_DEC == 0;
+        let srcs: Vec<&Vec<u8>> = h.out[i]
+            .iter()
+            .map(|(_, f)| f)
+            .filter(|f| t_data_tx(f) == tx)
+            .collect();
+        match (q >= s.cc_thresh, flags & BOLT_DEC != 0) {
+            (true, false) => above += 1,
+            (true, true) => above_dec += 1,
+            _ => below += 1,
+        }
+        let d = data_out.get(&tx).expect("every data packet leaves");
+        if src_due {
+            expect_src += 1;
+            assert_eq!(srcs.len(), 1, "packet {tx:#x} (q {q}): one SRC");
+            let f = srcs[0];
+            assert_eq!(f.len(), 64);
+            assert_eq!(bolt_flags(f), BOLT_SRC);
+            assert_eq!(f[34], 0, "transport flags of an SRC");
+            let qs =
+                u32::from_be_bytes([0, f[BOLT_OFFSET], f[BOLT_OFFSET + 1], f[BOLT_OFFSET + 2]]);
+            assert_eq!(qs as u64, q, "q_size of SRC {tx:#x}");
+            assert_eq!(f[BOLT_OFFSET + 3], 200);
+            assert_eq!(ipv4_checksum(&f[14..34]), 0);
+            let orig = bolt_frame(i, 3, 200, flags, tx);
+            assert_eq!(f[0..6], orig[6..12], "MACs swapped");
+            assert_eq!(f[6..12], orig[0..6]);
+            assert_eq!(f[26..30], orig[30..34], "IPs swapped");
+            assert_eq!(f[30..34], orig[26..30]);
+            assert_eq!(f[35..37], orig[37..39], "contexts swapped");
+            assert_eq!(f[37..39], orig[35..37]);
+            assert_eq!(bolt_flags(d), BOLT_DATA | BOLT_DEC, "DEC set, INC cleared");
+        } else {
+            assert!(
+                srcs.is_empty(),
+                "packet {tx:#x} (q {q}, flags {flags:#x}): no SRC"
+            );
+            if q >= s.cc_thresh {
+                assert_eq!(bolt_flags(d), BOLT_DATA | flags, "already DEC: unchanged");
+            }
+        }
+    }
+    let sent_src: u64 = (0..4).map(|p| h.stat(p).src_sent).sum();
+    assert_eq!(sent_src, expect_src);
+    assert_eq!((0..4).map(|p| h.stat(p).src_drop).sum::<u64>(), 0);
+    assert!(
+        above > 10 && below > 2 && above_dec > 5,
+        "{above} {below} {above_dec}"
+    );
+    println!(
+        "Bolt SRC: {} data packets; {above} at/above CC_THRESH without DEC -> {expect_src} SRCs; {above_dec} at/above with DEC and {below} below -> none",
+        2 * per
+    );
+}
+
+/// PRU and SM tokens step by step (Algorithms 7 and 9) on one output: packets from port 0
+/// to port 2 at chosen cycles with chosen flags, the queue never at CC_THRESH. After each
+/// packet's word 6 (its decision) the port's supply token and PRU tokens, and the INC flag
+/// it leaves with, are the values worked out by hand below (8 bytes of supply per cycle,
+/// MTU 1088, PRU cap 2).
+#[test]
+fn bolt_pru_and_sm_tokens_follow_algorithms_7_and_9_step_by_step() {
+    let mut s = SwitchSetup::new(4);
+    s.mode = MODE_BOLT;
+    s.cc_thresh = 1_000_000;
+    s.pru_cap = 2;
+    let mut h = H4::new(&s);
+    // (start cycle, bytes, flags, sm after, pru after, INC out)
+    #[rustfmt::skip]
+    let steps: [(u64, usize, u8, i64, u64, bool); 12] = [
+        // elapsed 6: 0 + 48 - 1088; LAST with FIRST: no PRU token
+        (0, 1088, BOLT_LAST | BOLT_FIRST, -1040, 0, false),
+        // elapsed 300: -1040 + 2400 - 1088; LAST without FIRST: +1
+        (300, 1088, BOLT_LAST, 272, 1, false),
+        // elapsed 136: 272 + 1088 - 64 capped at the MTU
+        (436, 64, BOLT_LAST, 1088, 2, false),
+        // +64 - 64; PRU at its cap
+        (444, 64, BOLT_LAST, 1088, 2, false),
+        // INC: a PRU token is consumed, INC kept
+        (452, 64, BOLT_INC, 1088, 1, true),
+        (460, 64, BOLT_INC, 1088, 0, true),
+        // INC, no PRU token, SM >= MTU: an SM token is consumed, INC kept
+        (468, 64, BOLT_INC, 0, 0, true),
+        // INC, no token of either kind: INC cleared
+        (476, 64, BOLT_INC, 0, 0, false),
+        // idle: elapsed 1524, 0 + 12192 - 64 capped at 1088; INC takes an SM token
+        (2000, 64, BOLT_INC, 0, 0, true),
+        // elapsed 8: 0 + 64 - 64 = 0 < MTU: INC cleared
+        (2008, 64, BOLT_INC, 0, 0, false),
+        // no flag: the token only accrues
+        (2016, 64, 0, 0, 0, false),
+        // LAST before INC (else-if): FIRST set, so nothing; SM capped at MTU
+        (4000, 1088, BOLT_LAST | BOLT_FIRST | BOLT_INC, 1088, 0, true),
+    ];
+    let mut t = 0;
+    for (k, &(start, bytes, flags, ..)) in steps.iter().enumerate() {
+        h.w.push_idle(0, (start - t) as usize);
+        h.w.push_frame(0, &bolt_frame(0, 2, bytes, flags, k as u32));
+        t = start + bytes.div_ceil(8) as u64;
+    }
+    h.run(t + 200);
+    for (k, &(start, _, _, sm, pru, inc)) in steps.iter().enumerate() {
+        let after = &h.trace[start as usize + 7][2];
+        assert_eq!(
+            (after.sm, after.pru),
+            (sm, pru),
+            "step {k}: (SM, PRU) after word 6"
+        );
+        let (_, f) = h.out[2]
+            .iter()
+            .find(|(_, f)| t_data_tx(f) == k as u32)
+            .expect("every packet leaves");
+        assert_eq!(bolt_flags(f) & BOLT_INC != 0, inc, "step {k}: INC out");
+        assert_eq!(bolt_flags(f) & BOLT_DEC, 0);
+    }
+    assert_eq!((0..4).map(|p| h.stat(p).src_sent).sum::<u64>(), 0);
 }
