@@ -100,7 +100,8 @@
 //! read only where a complete packet was written.
 //!
 //! # Parameters
-//! `N` ports (2..=16), `NN = N*N`, `NB = N*4`, `NNB = N*N*4`, `NR = (N+1)*N*4` (checked in
+//! `N` ports (2..=16), `NN = N*N`, `NB = N*4`, `NNB = N*N*4`, `NR = (N+1)*N*4`, `NP = (N+1)*N`
+//! (checked in
 //! [`Switch::new`]; rust-hdl field types cannot use generic const expressions).
 use rust_hdl::prelude::*;
 
@@ -452,7 +453,7 @@ pub struct Switch<
     sdata: [Q<Bits<64>>; N],
     stag: [Q<Bits<4>>; N],
     scommit: [Q<bool>; N],
-    spos: [Q<Bits<10>>; N],
+    spos: [Q<Bits<RET_A>>; N],
     el_o: [Q<Bits<32>>; N],
     gain_o: [Q<Bits<32>>; N],
     sm_run: [Q<Bits<32>>; NP],
@@ -517,7 +518,6 @@ pub struct Switch<
     m_flags6: Constant<Bits<64>>,
     m_notflags6: Constant<Bits<64>>,
     b_dec64: Constant<Bits<64>>,
-    b_inc64: Constant<Bits<64>>,
     b_notinc64: Constant<Bits<64>>,
     b_src6: Constant<Bits<64>>,
     m_notflags4: Constant<Bits<64>>,
@@ -611,6 +611,7 @@ impl<
         assert_eq!(NB, N * BANDS, "NB must be N*4");
         assert_eq!(NNB, N * N * BANDS, "NNB must be N*N*4");
         assert_eq!(NR, (N + 1) * N * BANDS, "NR must be (N+1)*N*4");
+        assert_eq!(NP, (N + 1) * N, "NP must be (N+1)*N");
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -855,7 +856,6 @@ impl<
             m_flags6: c(0xff00),
             m_notflags6: c(!0xff00u64),
             b_dec64: c((BOLT_DEC as u64) << 8),
-            b_inc64: c((BOLT_INC as u64) << 8),
             b_notinc64: c(!((BOLT_INC as u64) << 8)),
             b_src6: c((BOLT_SRC as u64) << 8),
             m_notflags4: c(!(0xffu64 << 40)),
@@ -1381,7 +1381,8 @@ impl<
                 self.scommit[i].next = self.sv_w[i].val()
                     & (self.w_beat[i].q.val() == self.c7_10.val())
                     & self.w_sgo[i].q.val();
-                self.spos[i].next = self.w_sbase[i].q.val() + self.w_beat[i].q.val();
+                self.spos[i].next = self.w_sbase[i].q.val().get_bits::<RET_A>(0)
+                    + self.w_beat[i].q.val().get_bits::<RET_A>(0);
                 if self.w_done[i].val() {
                     self.w_act[i].d.next = self.act_none.val();
                 }
@@ -1392,9 +1393,9 @@ impl<
                     & (self.w_act[i].q.val() == self.act_ret.val()))
                     | self.sv_w[i].val();
                 if self.sv_w[i].val() {
-                    self.retd[i].write_address.next = self.spos[i].val().get_bits::<RET_A>(0);
+                    self.retd[i].write_address.next = self.spos[i].val();
                     self.retd[i].write_data.next = self.sdata[i].val();
-                    self.rett[i].write_address.next = self.spos[i].val().get_bits::<RET_A>(0);
+                    self.rett[i].write_address.next = self.spos[i].val();
                     self.rett[i].write_data.next = self.stag[i].val();
                 } else {
                     self.retd[i].write_address.next = self.wpos[i].val().get_bits::<RET_A>(0);

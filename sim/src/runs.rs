@@ -526,8 +526,9 @@ fn run_nic<T: nt_hdl::nic::NicTop>(
 
 /// The 4-port switch under [`crate::switch_workload::SwitchWorkload`] (random frames of
 /// 64..=1088 bytes with a hot spot, malformed and unrouted frames, gaps, TX backpressure):
-/// the first half of the run in trim mode (strict priority, bands by `tos`, return to
-/// sender), the second in drop-tail mode (WRR, bands by transport flags). Events = words
+/// the first third of the run in trim mode (strict priority, bands by `tos`, return to
+/// sender), the second in drop-tail mode (WRR, bands by transport flags), the last in Bolt
+/// mode (SRCs, DEC/INC rewrites, PRU and SM tokens on random Bolt flags). Events = words
 /// out; commands = words in.
 fn run_switch(
     block: &'static str,
@@ -550,6 +551,12 @@ fn run_switch(
     droptail.wrr = true;
     droptail.band_by_flags = true;
     droptail.weight = [3, 2, 0, 1];
+    let mut bolt = trim.clone();
+    bolt.mode = nt_hdl::switch::MODE_BOLT;
+    bolt.ret = false;
+    bolt.limit_bytes = [3000, 6000, 5000, 8000];
+    bolt.cc_thresh = 2000;
+    bolt.pru_cap = 5;
     apply_setup(k.uut_mut(), &trim);
     let knobs = TrafficKnobs {
         load: 0.5,
@@ -558,8 +565,11 @@ fn run_switch(
     };
     let mut w = SwitchWorkload::new(seed, 4, knobs);
     run_loop(k, block, cycles, seed, |k, now| {
-        if now == cycles / 2 {
+        if now == cycles / 3 {
             apply_setup(k.uut_mut(), &droptail);
+        }
+        if now == 2 * cycles / 3 {
+            apply_setup(k.uut_mut(), &bolt);
         }
         let inp = w.next(true);
         drive_switch(k.uut_mut(), &inp);

@@ -15,7 +15,7 @@ use crate::nic_cli::parse_ip;
 use crate::pcap::{read_pcap, write_pcap, Packet};
 use crate::switch_workload::{apply_setup, drive_switch, read_switch, PortIn, SwitchSetup};
 use crate::wire::{from_words, to_words, Word};
-use nt_hdl::switch::{Switch, Switch16, Switch4, MODE_DROPTAIL, MODE_TRIM};
+use nt_hdl::switch::{Switch, Switch16, Switch4, MODE_BOLT, MODE_DROPTAIL, MODE_TRIM};
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 
@@ -25,7 +25,7 @@ pub struct SwitchArgs {
     /// Ports: 4 or 16.
     #[arg(long, default_value_t = 4)]
     pub ports: usize,
-    /// droptail or trim (tofino-trim and bolt are not built yet).
+    /// droptail, trim or bolt (tofino-trim is not built yet).
     #[arg(long, default_value = "droptail")]
     pub mode: String,
     /// K=IN.pcap, repeatable.
@@ -45,6 +45,18 @@ pub struct SwitchArgs {
     /// Bands from the transport flags instead of the IPv4 tos.
     #[arg(long)]
     pub band_by_flags: bool,
+    /// Bolt: CC_THRESH, bytes queued at an output port (0..=1048575).
+    #[arg(long, default_value_t = 1088)]
+    pub cc_thresh: u64,
+    /// Bolt: the MTU in bytes, the SM cap and token size (64..=4095).
+    #[arg(long, default_value_t = 1088)]
+    pub mtu: u64,
+    /// Bolt: the PRU token cap per output port (0..=255).
+    #[arg(long, default_value_t = 255)]
+    pub pru_cap: u64,
+    /// Bolt: the link rate stamped into SRC packets (0..=255, e.g. Gb/s).
+    #[arg(long, default_value_t = 200)]
+    pub link_rate: u64,
     /// Idle cycles after the last input that end the run.
     #[arg(long, default_value_t = 500)]
     pub quiet_cycles: u64,
@@ -94,14 +106,29 @@ fn setup(a: &SwitchArgs) -> Result<SwitchSetup, String> {
     s.mode = match a.mode.as_str() {
         "droptail" => MODE_DROPTAIL,
         "trim" => MODE_TRIM,
-        "tofino-trim" | "bolt" => {
+        "bolt" => MODE_BOLT,
+        "tofino-trim" => {
             return Err(format!(
-                "--mode {}: not implemented yet (this build has droptail and trim)",
+                "--mode {}: not implemented yet (this build has droptail, trim and bolt)",
                 a.mode
             ))
         }
         m => return Err(format!("unknown --mode {m:?}; known: {}", MODES.join(", "))),
     };
+    for (name, v, lo, hi) in [
+        ("--cc-thresh", a.cc_thresh, 0, (1 << 20) - 1),
+        ("--mtu", a.mtu, 64, 4095),
+        ("--pru-cap", a.pru_cap, 0, 255),
+        ("--link-rate", a.link_rate, 0, 255),
+    ] {
+        if !(lo..=hi).contains(&v) {
+            return Err(format!("{name} {v}: must be {lo}..={hi}"));
+        }
+    }
+    s.cc_thresh = a.cc_thresh;
+    s.mtu = a.mtu;
+    s.pru_cap = a.pru_cap;
+    s.link_rate = a.link_rate;
     s.ret = a.ret;
     s.wrr = a.wrr;
     s.band_by_flags = a.band_by_flags;
@@ -247,8 +274,8 @@ fn run<
         .map(|(p, o)| {
             let s = o.stat;
             format!(
-                "{{\"port\": {p}, \"rx_frames\": {}, \"tx_frames\": {}, \"drop_malformed\": {}, \"drop_no_route\": {}, \"drop_full\": {}, \"trimmed\": {}, \"returned\": {}, \"drop_header\": {}}}",
-                s.rx_frames, s.tx_frames, s.drop_malformed, s.drop_no_route, s.drop_full, s.trimmed, s.returned, s.drop_header
+                "{{\"port\": {p}, \"rx_frames\": {}, \"tx_frames\": {}, \"drop_malformed\": {}, \"drop_no_route\": {}, \"drop_full\": {}, \"trimmed\": {}, \"returned\": {}, \"drop_header\": {}, \"src_sent\": {}, \"src_drop\": {}, \"pru_tokens\": {}, \"sm_bytes\": {}}}",
+                s.rx_frames, s.tx_frames, s.drop_malformed, s.drop_no_route, s.drop_full, s.trimmed, s.returned, s.drop_header, s.src_sent, s.src_drop, s.pru, s.sm
             )
         })
         .collect();

@@ -157,6 +157,66 @@ fn switch_trims_in_trim_mode() {
     }
 }
 
+/// Bolt mode: two ports send back to back to port 3 with the Bolt data flag; once port 3
+/// has CC_THRESH bytes queued, each further data packet makes an SRC that comes back out of
+/// the port it came in on (64 bytes, SRC flag, q_size >= CC_THRESH, its t_data_tx), and the
+/// data packet leaves with DEC set; stats.json counts the SRCs.
+#[test]
+fn switch_sends_src_packets_in_bolt_mode() {
+    let d = tmp("bolt");
+    let mut pk = vec![];
+    for k in 0..8u32 {
+        let mut f = frame(0, 3, 136, 1);
+        f[nt_sim::wire::BOLT_OFFSET + 4] = 0x80;
+        f[nt_sim::wire::BOLT_OFFSET + 5..nt_sim::wire::BOLT_OFFSET + 9]
+            .copy_from_slice(&k.to_be_bytes());
+        pk.push(Packet {
+            cycle: k as u64 * 25,
+            bytes: f,
+        });
+    }
+    write_pcap(&d.join("a.pcap"), &pk).unwrap();
+    write_pcap(&d.join("b.pcap"), &pk).unwrap();
+    let o = ntsim(
+        &[
+            "switch",
+            "--mode",
+            "bolt",
+            "--cc-thresh",
+            "600",
+            "--in-port",
+            "0=a.pcap",
+            "--in-port",
+            "1=b.pcap",
+            "--route",
+            "10.0.0.4=3",
+            "--out-dir",
+            "out",
+        ],
+        &d,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let p3 = read_pcap(&d.join("out/port3.pcap")).unwrap();
+    assert_eq!(p3.len(), 16, "every data packet leaves");
+    let b = nt_sim::wire::BOLT_OFFSET;
+    let decs = p3.iter().filter(|p| p.bytes[b + 4] & 0x02 != 0).count();
+    let mut srcs = 0;
+    for port in [0, 1] {
+        for p in read_pcap(&d.join(format!("out/port{port}.pcap"))).unwrap() {
+            assert_eq!(p.bytes.len(), 64);
+            assert_eq!(p.bytes[b + 4], 0x20, "SRC flag");
+            let q = u32::from_be_bytes([0, p.bytes[b], p.bytes[b + 1], p.bytes[b + 2]]);
+            assert!(q >= 600, "q_size {q}");
+            assert_eq!(p.bytes[b + 3], 200, "link rate");
+            srcs += 1;
+        }
+    }
+    assert!(srcs > 4, "SRCs {srcs}");
+    assert_eq!(decs, srcs, "one DEC-marked data packet per SRC");
+    let stats = std::fs::read_to_string(d.join("out/stats.json")).unwrap();
+    assert!(stats.contains("\"src_sent\""), "{stats}");
+}
+
 #[test]
 fn switch_bad_input_gets_a_clear_error_not_a_panic() {
     let d = tmp("bad");
@@ -165,8 +225,24 @@ fn switch_bad_input_gets_a_clear_error_not_a_panic() {
     let cases: &[(&[&str], &str)] = &[
         (&["switch", "--ports", "5", "--out-dir", "o"], "4 or 16"),
         (
-            &["switch", "--mode", "bolt", "--out-dir", "o"],
+            &["switch", "--mode", "tofino-trim", "--out-dir", "o"],
             "not implemented",
+        ),
+        (
+            &[
+                "switch",
+                "--mode",
+                "bolt",
+                "--mtu",
+                "5000",
+                "--out-dir",
+                "o",
+            ],
+            "--mtu 5000: must be 64..=4095",
+        ),
+        (
+            &["switch", "--cc-thresh", "2000000", "--out-dir", "o"],
+            "--cc-thresh 2000000",
         ),
         (
             &["switch", "--mode", "fast", "--out-dir", "o"],

@@ -229,5 +229,5 @@ fn malformed_frames_are_counted_and_do_not_wedge_a_port() {
 #[test]
 #[should_panic(expected = "NN must be N*N")]
 fn derived_sizes_are_checked() {
-    let _ = Switch::<4, 15, 16, 64, 80>::new();
+    let _ = Switch::<4, 15, 16, 64, 80, 20>::new();
 }
