@@ -478,3 +478,31 @@ fn bolt_pru_and_sm_tokens_follow_algorithms_7_and_9_step_by_step() {
     }
     assert_eq!((0..4).map(|p| h.stat(p).src_sent).sum::<u64>(), 0);
 }
+
+/// An SRC's latency: a data packet whose first word enters at cycle 0 makes an SRC that is
+/// complete when the packet's word 7 is written (cycle 12) and leaves the idle arrival port
+/// from cycle 14, whatever the packet's size; the data packet itself keeps its `W + 6`.
+#[test]
+fn bolt_src_leaves_the_arrival_port_14_cycles_after_the_data_packet_entered() {
+    for bytes in [64usize, 200, 1088] {
+        let mut s = SwitchSetup::new(4);
+        s.mode = MODE_BOLT;
+        s.cc_thresh = 0;
+        let mut h = H4::new(&s);
+        h.w.push_frame(1, &bolt_frame(1, 3, bytes, 0, 7));
+        h.run(bytes as u64 / 4 + 40);
+        assert_eq!(h.out[1].len(), 1, "{bytes} B: one SRC");
+        assert_eq!(h.out[1][0].0, 14, "{bytes} B: SRC first word out");
+        assert_eq!(bolt_flags(&h.out[1][0].1), BOLT_SRC);
+        assert_eq!(
+            h.out[3].len(),
+            1,
+            "{bytes} B: {:?} {:?} {:?}",
+            h.stat(1),
+            h.stat(3),
+            h.out.iter().map(|o| o.len()).collect::<Vec<_>>()
+        );
+        assert_eq!(h.out[3][0].0, bytes.div_ceil(8) as u64 + 6);
+        assert_eq!(bolt_flags(&h.out[3][0].1), BOLT_DATA | BOLT_DEC);
+    }
+}
