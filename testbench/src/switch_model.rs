@@ -17,7 +17,7 @@ use nt_hdl::switch::{
     MODE_TRIM, REGION_WORDS, SM_ELAPSED_CAP, SM_OFFSET,
 };
 use nt_sim::switch_workload::{PortIn, PortOut, PortStats, SwitchSetup};
-use nt_sim::wire::{Word, FLAG_CHOP, FLAG_DATA, PROTO_HOMA, PROTO_NDP};
+use nt_sim::wire::{to_words, Word, FLAG_CHOP, FLAG_DATA, PROTO_HOMA, PROTO_NDP};
 use std::collections::VecDeque;
 
 /// Return-queue words per port.
@@ -129,37 +129,20 @@ pub fn trimmed_header(words: &[Word], ret: bool) -> Vec<Word> {
             }
         }
     }
-    h.chunks(8)
-        .enumerate()
-        .map(|(k, c)| Word {
-            data: u64::from_be_bytes(c.try_into().expect("8 bytes")),
-            last: k == 7,
-            empty: 0,
-        })
-        .collect()
+    to_words(&h)
 }
 
 /// Bolt's SRC for a data packet's first 8 words: the header returned to its sender
 /// (addresses swapped, IPv4 length 50, checksum updated), transport flags 0, and in the
 /// Bolt bytes q_size = `q`, link_rate, flags = SRC; t_data_tx reflected.
 pub fn src_header(words: &[Word], q: u64, link_rate: u64) -> Vec<Word> {
-    let mut h: Vec<u8> = trimmed_header(words, true)
-        .iter()
-        .flat_map(|w| w.data.to_be_bytes())
-        .collect();
+    let mut h = header_bytes(&trimmed_header(words, true));
     h[34] = 0;
     let b = nt_sim::wire::BOLT_OFFSET;
     h[b..b + 3].copy_from_slice(&(q as u32).to_be_bytes()[1..]);
     h[b + 3] = link_rate as u8;
     h[b + 4] = BOLT_SRC;
-    h.chunks(8)
-        .enumerate()
-        .map(|(k, c)| Word {
-            data: u64::from_be_bytes(c.try_into().expect("8 bytes")),
-            last: k == 7,
-            empty: 0,
-        })
-        .collect()
+    to_words(&h)
 }
 
 impl SwitchModel {
@@ -654,7 +637,7 @@ impl SwitchModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nt_sim::wire::{ipv4_checksum, to_words, Frame, Layout, Transport};
+    use nt_sim::wire::{ipv4_checksum, Frame, Layout, Transport};
 
     #[test]
     fn trimmed_headers_carry_a_valid_checksum() {
