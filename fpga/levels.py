@@ -78,14 +78,27 @@ def main():
     indeg = defaultdict(int)
     bits = set()
     boundary = defaultdict(int)
+    # Where a path really ends: inputs of flip-flops, RAMs and other boundary cells, and the
+    # block's output ports.
+    ends = {}
+    for pname, port in mod.get("ports", {}).items():
+        if port.get("direction") == "output":
+            for x in port["bits"]:
+                if isinstance(x, int):
+                    ends[x] = f"output port {pname}"
     for name, cell in mod["cells"].items():
         ctype = cell["type"]
         arc = arcs_for(ctype)
-        if arc is None:
-            boundary[ctype] += 1
-            continue
         dirs = cell.get("port_directions", {})
         conns = cell["connections"]
+        if arc is None:
+            boundary[ctype] += 1
+            for p, bs in conns.items():
+                if dirs.get(p) == "input":
+                    for x in bs:
+                        if isinstance(x, int):
+                            ends.setdefault(x, f"{ctype} {name}.{p}")
+            continue
         ins = [p for p in conns if dirs.get(p) == "input"]
         outs = [p for p in conns if dirs.get(p) == "output"]
         if not outs:
@@ -138,7 +151,10 @@ def main():
     if not bits:
         print("levels 0")
         return
-    end = max(bits, key=lambda b: (level[b], -b))
+    # The deepest bit; among equals one where a path ends (a register, RAM or output port)
+    # rather than an unused carry output, and one that drives no further arc, so that the
+    # path runs on through zero-level cells (PFUMX, L6MUX21) to where it ends.
+    end = max(bits, key=lambda b: (level[b], b in ends, not succ.get(b), -b))
     path = []
     b = end
     while b in via:
@@ -150,7 +166,7 @@ def main():
     print(f"  from {net(b)}")
     for cell, w in path:
         print(f"  +{w} {mod['cells'][cell]['type']:<16} {cell}")
-    print(f"  to   {net(end)}")
+    print(f"  to   {net(end)}" + (f" ({ends[end]})" if end in ends else ""))
     print("  (path ends: " + ", ".join(f"{t} {n}" for t, n in sorted(boundary.items())) + ")")
 
 
