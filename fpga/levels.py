@@ -85,7 +85,7 @@ def main():
         if port.get("direction") == "output":
             for x in port["bits"]:
                 if isinstance(x, int):
-                    ends[x] = f"output port {pname}"
+                    ends[x] = ("output port", pname, None)
     for name, cell in mod["cells"].items():
         ctype = cell["type"]
         arc = arcs_for(ctype)
@@ -97,7 +97,7 @@ def main():
                 if dirs.get(p) == "input":
                     for x in bs:
                         if isinstance(x, int):
-                            ends.setdefault(x, f"{ctype} {name}.{p}")
+                            ends.setdefault(x, (ctype, name, p))
             continue
         ins = [p for p in conns if dirs.get(p) == "input"]
         outs = [p for p in conns if dirs.get(p) == "output"]
@@ -166,7 +166,18 @@ def main():
     print(f"  from {net(b)}")
     for cell, w in path:
         print(f"  +{w} {mod['cells'][cell]['type']:<16} {cell}")
-    print(f"  to   {net(end)}" + (f" ({ends[end]})" if end in ends else ""))
+    where = ""
+    if end in ends:
+        ctype, name, port = ends[end]
+        if port is None:
+            where = f" ({ctype} {name})"
+        else:
+            # Name the register by the net it drives: its own name is often generated.
+            conns = mod["cells"][name]["connections"]
+            dirs = mod["cells"][name].get("port_directions", {})
+            outs = [x for p, bs in conns.items() if dirs.get(p) == "output" for x in bs if isinstance(x, int)]
+            where = f" ({ctype} {name}.{port}" + (f", driving {net(outs[0])})" if outs else ")")
+    print(f"  to   {net(end)}{where}")
     print("  (path ends: " + ", ".join(f"{t} {n}" for t, n in sorted(boundary.items())) + ")")
 
 
