@@ -34,7 +34,7 @@ while [ $# -gt 0 ]; do
     --seed) seed="${2:?--seed needs a value}"; shift 2 ;;
     --uram) uram=" -uram"; shift ;;
     -j) jobs="${2:?-j needs a value}"; shift 2 ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     -*) echo "synth.sh: unknown option $1" >&2; exit 2 ;;
     *) blocks+=("$1"); shift ;;
   esac
