@@ -1,70 +1,169 @@
 #!/usr/bin/env bash
-# Synthesizes every block in verilog-out/ with Yosys `synth_xilinx` and prints LUT, FF,
-# LUTRAM and block-RAM counts per block. Writes each block's `stat` report to
-# fpga/reports/<block>.<family>.txt and the full Yosys log to target/fpga/.
+# Synthesizes blocks of verilog-out/ and prints their resources, one table per family.
 #
-# Usage: fpga/synth.sh [--family xcup|xc7|xcu] [-j JOBS] [BLOCK ...]
-#   default family: xcup (Virtex/Kintex UltraScale+, as in thesis Table 3.2)
-#   default jobs: the number of CPUs (blocks are synthesized in parallel; rows print in order)
+# Usage: fpga/synth.sh [--family F[,F...]] [--freq MHZ] [--seed N] [--uram] [-j JOBS] [BLOCK ...]
+#   F = xcup (default; Virtex/Kintex UltraScale+, as in thesis Table 3.2), xcu or xc7:
+#       Yosys synth_xilinx -flatten -noiopad [-uram]; columns LUT, FF, LUTRAM primitives,
+#       BRAM18, BRAM36, URAM288, levels; for nic_ndp / nic_ndp_n128 also thesis Table 3.2.
+#   F = ecp5: Yosys synth_ecp5, then nextpnr-ecp5 --85k --package CABGA381
+#       --out-of-context --freq MHZ --seed N (LFE5U-85F; installed by
+#       scripts/setup-nextpnr.sh when missing); columns COMB (LUT4 + carry + RAM logic
+#       cells), FF, RAMW (LUTRAM write ports), DP16KD, MULT18, Fmax in MHz, levels, and
+#       "fits" or "does not fit: RESOURCE used/available".
+#   levels: LUT levels on the deepest logic path of the mapped netlist (fpga/levels.py).
+#   --freq: nextpnr's target clock, default 100 (MHz); --seed: its seed, default 1.
+#   -j: blocks synthesized at once, default the number of CPUs (rows print in the order asked).
 #   default blocks: every verilog-out/*.v
+# Writes fpga/reports/<block>.<family>.txt (Yosys stat, the deepest path and, for ecp5,
+# nextpnr's utilisation, Fmax and critical path) and the logs and netlists to target/fpga/.
+# Exits 1 when a tool fails (a block that does not fit the ECP5-85F is a result, not a failure).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-family=xcup
+families=xcup
+freq=100
+seed=1
+uram=""
 jobs=$(nproc 2>/dev/null || echo 1)
 blocks=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --family) family="${2:?--family needs a value}"; shift 2 ;;
-    --family=*) family="${1#--family=}"; shift ;;
+    --family) families="${2:?--family needs a value}"; shift 2 ;;
+    --family=*) families="${1#--family=}"; shift ;;
+    --freq) freq="${2:?--freq needs a value}"; shift 2 ;;
+    --seed) seed="${2:?--seed needs a value}"; shift 2 ;;
+    --uram) uram=" -uram"; shift ;;
     -j) jobs="${2:?-j needs a value}"; shift 2 ;;
-    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     -*) echo "synth.sh: unknown option $1" >&2; exit 2 ;;
     *) blocks+=("$1"); shift ;;
   esac
 done
-case "$family" in xcup|xcu|xc7|xc7s|xc6s) ;; *) echo "synth.sh: unsupported family $family" >&2; exit 2 ;; esac
+IFS=, read -r -a fams <<< "$families"
+[ ${#fams[@]} -gt 0 ] || { echo "synth.sh: --family needs a value" >&2; exit 2; }
+for f in "${fams[@]}"; do
+  case "$f" in xcup|xcu|xc7|ecp5) ;; *) echo "synth.sh: unsupported family '$f' (xcup, xcu, xc7, ecp5)" >&2; exit 2 ;; esac
+done
+case "$jobs" in ''|*[!0-9]*|0) echo "synth.sh: -j needs a positive number, got '$jobs'" >&2; exit 2 ;; esac
+case "$freq" in ''|*[!0-9.]*|*.*.*|.*) echo "synth.sh: --freq needs a frequency in MHz, got '$freq'" >&2; exit 2 ;; esac
+case "$seed" in ''|*[!0-9]*) echo "synth.sh: --seed needs a number, got '$seed'" >&2; exit 2 ;; esac
+if [ -n "$uram" ] && [[ " ${fams[*]} " != *" xcup "* ]]; then
+  echo "synth.sh: --uram needs --family xcup (URAM288 is UltraScale+ only)" >&2; exit 2
+fi
 command -v yosys >/dev/null || { echo "synth.sh: yosys is not installed (scripts/setup.sh installs it)" >&2; exit 1; }
+command -v python3 >/dev/null || { echo "synth.sh: python3 is needed for fpga/levels.py" >&2; exit 1; }
 if [ ${#blocks[@]} -eq 0 ]; then
   for v in verilog-out/*.v; do blocks+=("$(basename "$v" .v)"); done
 fi
-
-case "$jobs" in ''|*[!0-9]*|0) echo "synth.sh: -j needs a positive number, got '$jobs'" >&2; exit 2 ;; esac
 for top in "${blocks[@]}"; do
   [ -f "verilog-out/$top.v" ] || { echo "synth.sh: no verilog-out/$top.v (see ntsim blocks)" >&2; exit 2; }
 done
+nextpnr=""
+if [[ " ${fams[*]} " == *" ecp5 "* ]]; then
+  nextpnr=$(bash scripts/setup-nextpnr.sh) || { echo "synth.sh: nextpnr-ecp5 is not available (scripts/setup-nextpnr.sh)" >&2; exit 1; }
+fi
 
 mkdir -p target/fpga fpga/reports
-# One block: Yosys, then its row into target/fpga/<top>.<family>.row.
-synth_one() {
-  local top=$1 v="verilog-out/$1.v" rpt="fpga/reports/$1.$family.txt"
-  rm -f "target/fpga/$top.$family.row"
-  if ! yosys -p "read_verilog -sv $v; synth_xilinx -family $family -top $top -flatten -noiopad; tee -o $rpt stat" \
-      > "target/fpga/$top.$family.log" 2>&1; then
-    return 1
-  fi
-  awk -v top="$top" '
+
+# One Xilinx block: Yosys, levels, then its row into target/fpga/<top>.<family>.row.
+synth_xilinx_one() {
+  local top=$1 fam=$2 v="verilog-out/$1.v" rpt="fpga/reports/$1.$2.txt" t="target/fpga/$1.$2"
+  rm -f "$t.row"
+  yosys -p "read_verilog -sv $v; synth_xilinx -family $fam -top $top -flatten -noiopad$uram; tee -o $rpt stat; write_json $t.json" \
+    > "$t.log" 2>&1 || return 1
+  python3 fpga/levels.py "$t.json" "$top" > "$t.levels" 2>> "$t.log" || return 1
+  { echo; echo "Deepest logic path (fpga/levels.py), in LUT levels:"; cat "$t.levels"; } >> "$rpt"
+  awk -v top="$top" -v lv="$(awk '/^levels/ {print $2}' "$t.levels")" '
     $1 ~ /^LUT[1-6]$/ { lut += $2 }
     $1 ~ /^FD[RSCP]E(_1)?$/ { ff += $2 }
-    $1 ~ /^(RAM(16|32|64|128|256)|SRL)/ { lutram += $2 }
+    $1 ~ /^(RAM(16|32|64|128|256|512)|SRL)/ { lutram += $2 }
     $1 ~ /^RAMB18/ { b18 += $2 }
     $1 ~ /^RAMB36/ { b36 += $2 }
-    END { printf "%-14s %8d %8d %8d %8d %8d\n", top, lut, ff, lutram, b18, b36 }' "$rpt" \
-    > "target/fpga/$top.$family.row"
+    $1 ~ /^URAM288/ { uram += $2 }
+    END { printf "%-18s %8d %8d %8d %8d %8d %8d %8d\n", top, lut, ff, lutram, b18, b36, uram, lv }' "$rpt" \
+    > "$t.row"
 }
-for top in "${blocks[@]}"; do
-  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
-  synth_one "$top" &
+
+# One ECP5 block: Yosys, levels, nextpnr, then its row.
+synth_ecp5_one() {
+  local top=$1 v="verilog-out/$1.v" rpt="fpga/reports/$1.ecp5.txt" t="target/fpga/$1.ecp5"
+  rm -f "$t.row" "$t.report.json"
+  yosys -p "read_verilog -sv $v; synth_ecp5 -top $top -json $t.json; tee -o $rpt stat" > "$t.log" 2>&1 || return 1
+  python3 fpga/levels.py "$t.json" "$top" > "$t.levels" 2>> "$t.log" || return 1
+  # nextpnr fails when the design does not fit; pnr.py tells that from a real error.
+  "$nextpnr" --85k --package CABGA381 --out-of-context --json "$t.json" --freq "$freq" --seed "$seed" \
+    --timing-allow-fail --report "$t.report.json" -q -l "$t.pnr.log" > /dev/null 2>&1 || true
+  if [ -s "$t.report.json" ]; then
+    python3 fpga/pnr.py "$t.pnr.log" "$t.report.json" > "$t.pnr" 2>> "$t.log" || return 1
+  else
+    python3 fpga/pnr.py "$t.pnr.log" > "$t.pnr" 2>> "$t.log" || return 1
+  fi
+  {
+    echo; echo "Deepest logic path (fpga/levels.py), in LUT levels:"; cat "$t.levels"
+    echo; echo "nextpnr-ecp5 --85k --package CABGA381 --out-of-context --freq $freq --seed $seed ($("$nextpnr" --version 2>&1 | head -1)):"
+    tail -n +2 "$t.pnr"
+  } >> "$rpt"
+  head -1 "$t.pnr" | awk -v top="$top" -v lv="$(awk '/^levels/ {print $2}' "$t.levels")" '{
+    fit = "fits"
+    if ($7 ~ /^does-not-fit:/) { fit = "does not fit: " substr($7, 14); gsub(/=/, " ", fit); gsub(/,/, ", ", fit) }
+    printf "%-18s %8d %8d %8d %8d %8d %8s %8d  %s\n", top, $1, $2, $3, $4, $5, $6, lv, fit }' > "$t.row"
+}
+
+run_one() {
+  if [ "$2" = ecp5 ]; then synth_ecp5_one "$1"; else synth_xilinx_one "$1" "$2"; fi
+}
+
+for fam in "${fams[@]}"; do
+  for top in "${blocks[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+    run_one "$top" "$fam" &
+  done
 done
 wait || true
+
 failed=0
-for top in "${blocks[@]}"; do
-  if [ ! -s "target/fpga/$top.$family.row" ]; then
-    echo "synth.sh: yosys failed on $top; see target/fpga/$top.$family.log" >&2
-    tail -20 "target/fpga/$top.$family.log" >&2
-    failed=1
-  fi
+for fam in "${fams[@]}"; do
+  for top in "${blocks[@]}"; do
+    if [ ! -s "target/fpga/$top.$fam.row" ]; then
+      echo "synth.sh: $fam flow failed on $top; see target/fpga/$top.$fam.log (and .pnr.log)" >&2
+      tail -20 "target/fpga/$top.$fam.log" >&2
+      failed=1
+    fi
+  done
 done
 [ "$failed" -eq 0 ] || exit 1
-printf '%-14s %8s %8s %8s %8s %8s\n' block LUT FF LUTRAM BRAM18 BRAM36
-for top in "${blocks[@]}"; do cat "target/fpga/$top.$family.row"; done
+
+# Thesis Table 3.2: the NDP NIC with 32 KB messages on Virtex UltraScale+.
+published() {
+  case "$1" in
+    nic_ndp) echo "16 6999 5043 1.2" ;;
+    nic_ndp_n128) echo "128 23578 8941 8.4" ;;
+  esac
+}
+for fam in "${fams[@]}"; do
+  if [ "$fam" = ecp5 ]; then
+    echo "ecp5: LFE5U-85F (83,640 LUT4/FF, 208 DP16KD, 156 MULT18), out of context, target $freq MHz, seed $seed"
+    printf '%-18s %8s %8s %8s %8s %8s %8s %8s  %s\n' block COMB FF RAMW DP16KD MULT18 Fmax levels fit
+  else
+    echo "$fam: Yosys synth_xilinx -family $fam$uram"
+    printf '%-18s %8s %8s %8s %8s %8s %8s %8s\n' block LUT FF LUTRAM BRAM18 BRAM36 URAM288 levels
+  fi
+  for top in "${blocks[@]}"; do cat "target/fpga/$top.$fam.row"; done
+  if [ "$fam" = xcup ]; then
+    table=""
+    for top in "${blocks[@]}"; do
+      p=$(published "$top")
+      [ -n "$p" ] || continue
+      table+=$(awk -v p="$p" '{
+        split(p, q, " ")
+        kb = $5 * 2.25 + $6 * 4.5 + $7 * 36
+        printf "%-18s %8d %8d %+5.0f%% %8d %8d %+5.0f%% %8.2f %8.1f\n", $1 " (" q[1] ")", $2, q[2], ($2 / q[2] - 1) * 100, $3, q[3], ($3 / q[3] - 1) * 100, kb / 1024, q[4]
+      }' "target/fpga/$top.$fam.row")$'\n'
+    done
+    if [ -n "$table" ]; then
+      echo "against thesis Table 3.2 (NDP NIC, 32 KB messages, Virtex UltraScale+; RAM = BRAM/URAM allocated, MB):"
+      printf '%-18s %8s %8s %6s %8s %8s %6s %8s %8s\n' "block (messages)" LUT pub. diff FF pub. diff RAM_MB pub.
+      printf '%s' "$table"
+    fi
+  fi
+done

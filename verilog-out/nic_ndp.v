@@ -52,7 +52,7 @@ module nic_ndp(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$rtt_pkts,cfg$timeou
     output reg  [31:0] stat$tx_completed;
     output reg  [31:0] stat$tx_given_up;
     output reg  [31:0] stat$tx_frames;
-    output reg  [4:0] stat$pulls_queued;
+    output reg  [7:0] stat$pulls_queued;
     
     // Constant declarations
     localparam  one_64 = 64'h1;
@@ -931,7 +931,7 @@ module nic_ndp(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$rtt_pkts,cfg$timeou
         stat$tx_completed = pkt$stat$completed;
         stat$tx_given_up = pkt$stat$given_up;
         stat$tx_frames = dep$packets;
-        stat$pulls_queued = pg$pulls_queued;
+        stat$pulls_queued = 8'(pg$pulls_queued);
     end
     
 endmodule // nic_ndp

@@ -11,8 +11,10 @@
 //!                                              deparser (headers, checksum) ─► mac_tx
 //! ```
 //!
-//! [`nic_block!`] builds a top block for a program type; [`NicNdp`] is the NDP NIC with 16
-//! messages per direction. Every top has the same ports:
+//! [`nic_block!`] builds a top block for a program type (and, optionally, the reassembly,
+//! packetization and packet-generator sizes); [`NicNdp`] is the NDP NIC with 16 messages
+//! per direction, [`NicNdp128`] the same with 128 (for synthesis). Every top has the same
+//! ports:
 //! * `mac_rx` / `mac_tx`: 64-bit Ethernet frames, `last` and `empty` (bytes unused in the
 //!   last word), one word per cycle each way.
 //! * `app_tx`: messages to send (TX app header `dst_ip | dst_context | msg_len`, then the
@@ -81,7 +83,7 @@ pub struct NicStats {
     /// Frames MAC TX sent (data and control).
     pub tx_frames: Signal<Out, Bits<32>>,
     /// Receive messages with a PULL waiting for its pacing slot.
-    pub pulls_queued: Signal<Out, Bits<5>>,
+    pub pulls_queued: Signal<Out, Bits<8>>,
 }
 
 /// A NIC top block's ports, for a testbench.
@@ -158,10 +160,24 @@ pub struct NicProbe {
 }
 
 /// Defines a NIC top block `$name` around the program type `$prog`: `$homa` selects the
-/// Homa transport layout, `$proto` the IP protocol, `$pace` NDP's PULL pacing.
+/// Homa transport layout, `$proto` the IP protocol, `$pace` NDP's PULL pacing. The 16-message
+/// blocks are the default; the long form names the reassembly, packetization and packet
+/// generator types, their buffer classes and the packet generator's `C` (the width of its
+/// `pulls_queued` count), which must match the program's message count.
 #[macro_export]
 macro_rules! nic_block {
     ($(#[$doc:meta])* $name:ident, $prog:ty, $prog_new:expr, program: $pname:expr, homa: $homa:expr, protocol: $proto:expr, pace: $pace:expr) => {
+        $crate::nic_block!(
+            $(#[$doc])* $name, $prog, $prog_new, program: $pname, homa: $homa, protocol: $proto, pace: $pace,
+            reassembly: $crate::reassembly::Reassembly16,
+            packetization: $crate::packetization::Packetization16,
+            pktgen: $crate::pktgen::PacketGen16,
+            bufs: $crate::pool::BufferConfig::n16(),
+            pull_bits: 5
+        );
+    };
+    ($(#[$doc:meta])* $name:ident, $prog:ty, $prog_new:expr, program: $pname:expr, homa: $homa:expr, protocol: $proto:expr, pace: $pace:expr,
+     reassembly: $reasm:ty, packetization: $pkt:ty, pktgen: $pg:ty, bufs: $bufs:expr, pull_bits: $pull_bits:literal) => {
         $(#[$doc])*
         #[derive(LogicBlock)]
         pub struct $name {
@@ -178,9 +194,9 @@ macro_rules! nic_block {
             pub parser: $crate::parser::Parser,
             pub core: $crate::ingress::IngressCore,
             pub prog: $prog,
-            pub reasm: $crate::reassembly::Reassembly16,
-            pub pkt: $crate::packetization::Packetization16,
-            pub pg: $crate::pktgen::PacketGen16,
+            pub reasm: $reasm,
+            pub pkt: $pkt,
+            pub pg: $pg,
             pub arb: $crate::arbiter::Arbiter,
             pub dep: $crate::deparser::Deparser,
             now: DFF<Bits<64>>,
@@ -191,9 +207,9 @@ macro_rules! nic_block {
         }
 
         impl $name {
-            /// A NIC with the default 16-message buffer classes.
+            /// A NIC with its buffer classes (`BufferConfig::n16()` unless given).
             pub fn new() -> Self {
-                let bufs = $crate::pool::BufferConfig::n16();
+                let bufs = $bufs;
                 Self {
                     clock: Default::default(),
                     reset: Default::default(),
@@ -207,9 +223,9 @@ macro_rules! nic_block {
                     parser: $crate::parser::Parser::new($homa),
                     core: $crate::ingress::IngressCore::new(),
                     prog: $prog_new,
-                    reasm: $crate::reassembly::Reassembly16::new(&bufs),
-                    pkt: $crate::packetization::Packetization16::new(&bufs),
-                    pg: $crate::pktgen::PacketGen16::new(),
+                    reasm: <$reasm>::new(&bufs),
+                    pkt: <$pkt>::new(&bufs),
+                    pg: <$pg>::new(),
                     arb: $crate::arbiter::Arbiter::new(),
                     dep: $crate::deparser::Deparser::new($homa),
                     now: Default::default(),
@@ -503,7 +519,7 @@ macro_rules! nic_block {
                 self.stat.tx_completed.next = self.pkt.stat.completed.val();
                 self.stat.tx_given_up.next = self.pkt.stat.given_up.val();
                 self.stat.tx_frames.next = self.dep.packets.val();
-                self.stat.pulls_queued.next = self.pg.pulls_queued.val();
+                self.stat.pulls_queued.next = bit_cast::<8, $pull_bits>(self.pg.pulls_queued.val());
             }
         }
     };
@@ -518,6 +534,24 @@ nic_block!(
     homa: false,
     protocol: PROTO_NDP,
     pace: true
+);
+
+nic_block!(
+    /// The NDP NIC with 128 messages per direction (thesis Table 3.2's second row):
+    /// `Reassembly128`, `Packetization128` (944 KiB of buffers each), a 128-message packet
+    /// generator and NDP program.
+    NicNdp128,
+    crate::ndp::NdpProgram<7, 128>,
+    crate::ndp::NdpProgram::<7, 128>::new(),
+    program: "ndp",
+    homa: false,
+    protocol: PROTO_NDP,
+    pace: true,
+    reassembly: crate::reassembly::Reassembly128,
+    packetization: crate::packetization::Packetization128,
+    pktgen: crate::pktgen::PacketGen<7, 128, 8>,
+    bufs: crate::pool::BufferConfig::n128(),
+    pull_bits: 8
 );
 
 nic_block!(

@@ -2,7 +2,7 @@
 use crate::arbiter::Arbiter;
 use crate::deparser::Deparser;
 use crate::emit::{emit_verilog, EmitError};
-use crate::nic::{NicHoma, NicNdp};
+use crate::nic::{NicHoma, NicNdp, NicNdp128};
 use crate::packetization::{Packetization128, Packetization16};
 use crate::parser::Parser;
 use crate::pktgen::PacketGen16;
@@ -125,6 +125,11 @@ pub fn blocks() -> Vec<BlockSpec> {
             name: "nic_ndp",
             about: "the NIC running NDP: parser, ingress stage, NDP program, reassembly, packetization, packet generator, arbiter, deparser; 16 messages per direction",
             verilog: || emit_verilog("nic_ndp", NicNdp::new()),
+        },
+        BlockSpec {
+            name: "nic_ndp_n128",
+            about: "the NIC running NDP with 128 messages per direction: as nic_ndp with reassembly_n128, packetization_n128 (2 x 944 KiB of buffers) and a 128-message packet generator and program; for synthesis (thesis Table 3.2)",
+            verilog: || emit_verilog("nic_ndp_n128", NicNdp128::new()),
         },
         BlockSpec {
             name: "nic_homa",

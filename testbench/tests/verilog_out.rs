@@ -1,5 +1,6 @@
 //! `verilog-out/` is what the code emits now, every file passes `verilator --lint-only -Wall`
-//! (DECLFILENAME aside), and Yosys `synth_xilinx` maps it (through `fpga/synth.sh`).
+//! (DECLFILENAME aside), and Yosys `synth_xilinx` maps it (through `fpga/synth.sh`; the ECP5
+//! flow is in `fpga.rs`).
 use nt_sim::tools::verilator_lint;
 use nt_testbench::cosim::verilog_out_dir;
 
@@ -45,7 +46,8 @@ fn committed_verilog_is_lint_clean() {
     }
 }
 
-/// `fpga/synth.sh` (Yosys `synth_xilinx`, UltraScale+) maps every block and reports it.
+/// `fpga/synth.sh` (Yosys `synth_xilinx`, UltraScale+) maps every block and reports its
+/// resources and LUT levels, and the NICs next to thesis Table 3.2.
 #[test]
 fn committed_verilog_synthesizes_for_xilinx() {
     let root = verilog_out_dir().join("..");
@@ -61,8 +63,11 @@ fn committed_verilog_synthesizes_for_xilinx() {
         String::from_utf8_lossy(&out.stderr)
     );
     eprintln!("{text}");
+    let (table, published) = text
+        .split_once("against thesis Table 3.2")
+        .unwrap_or_else(|| panic!("no comparison with thesis Table 3.2:\n{text}"));
     for b in nt_hdl::registry::blocks() {
-        let row = text
+        let row = table
             .lines()
             .find(|l| l.split_whitespace().next() == Some(b.name))
             .unwrap_or_else(|| panic!("no report row for {}:\n{text}", b.name));
@@ -71,14 +76,27 @@ fn committed_verilog_synthesizes_for_xilinx() {
             .skip(1)
             .map(|x| x.parse().unwrap())
             .collect();
-        assert_eq!(n.len(), 5, "{row}");
+        // LUT FF LUTRAM BRAM18 BRAM36 URAM288 levels
+        assert_eq!(n.len(), 7, "{row}");
         assert!(
             n[0] > 0 && n[1] > 0,
             "{}: implausible LUT/FF counts: {row}",
             b.name
         );
-        assert!(root
-            .join(format!("fpga/reports/{}.xcup.txt", b.name))
-            .is_file());
+        let report =
+            std::fs::read_to_string(root.join(format!("fpga/reports/{}.xcup.txt", b.name)))
+                .unwrap_or_else(|e| panic!("{}: no report: {e}", b.name));
+        assert!(
+            report.contains("Number of cells") && report.contains("Deepest logic path"),
+            "{}: incomplete report",
+            b.name
+        );
+    }
+    for (nic, messages) in [("nic_ndp", 16), ("nic_ndp_n128", 128)] {
+        let row = published
+            .lines()
+            .find(|l| l.starts_with(&format!("{nic} ({messages})")))
+            .unwrap_or_else(|| panic!("{nic} is not compared with Table 3.2:\n{text}"));
+        assert_eq!(row.split_whitespace().count(), 10, "{row}");
     }
 }
