@@ -120,8 +120,17 @@ pub const MAX_PORTS: usize = 16;
 pub const MODE_DROPTAIL: u64 = 0;
 /// `cfg.mode`: ideal trimming (paper 002 §2).
 pub const MODE_TRIM: u64 = 1;
-/// `cfg.mode`, reserved: Tofino-style trimming (a later slice); behaves as drop-tail.
+/// `cfg.mode`: Tofino-style trimming (paper 002 §3-§5): per-pipe ingress meters,
+/// deflect-on-drop to a recirculation path, and the pessimistic/half-pessimistic loop.
 pub const MODE_TOFINO_TRIM: u64 = 2;
+/// Tofino-style trimming: the most ingress pipes.
+pub const MAX_PIPES: usize = 4;
+/// Tofino-style trimming: deflected packets an input port can hold (its DoD queue).
+pub const DOD_ENTRIES: u64 = 16;
+/// Tofino-style trimming: words of deflected headers per (input, output) pair (16 headers).
+pub const DOD_WORDS: u64 = 128;
+/// DoD header RAM address bits.
+pub const DOD_A: usize = 7;
 /// `cfg.mode`: drop-tail plus Bolt (SRC, PRU, SM; thesis Algorithms 7 and 9).
 pub const MODE_BOLT: u64 = 3;
 
@@ -197,6 +206,14 @@ pub struct SwitchCfg {
     pub pru_cap: Signal<In, Bits<8>>,
     /// Bolt: the link rate stamped into SRC packets.
     pub link_rate: Signal<In, Bits<8>>,
+    /// Tofino-style trimming: ingress pipes, 1..=4 (0 counts as 1, more as 4).
+    pub pipes: Signal<In, Bits<3>>,
+    /// Tofino-style trimming: the pessimistic period T0 and the half-pessimistic period T1
+    /// after a congestion signal, in cycles (T0 = T1 = 0 turns the control loop off).
+    pub t0: Signal<In, Bits<24>>,
+    pub t1: Signal<In, Bits<24>>,
+    /// Tofino-style trimming: the burst of the ingress meters (their virtual queue), bytes.
+    pub meter_burst: Signal<In, Bits<20>>,
 }
 
 /// Per-port counters and output occupancy.
@@ -221,6 +238,14 @@ pub struct SwitchPortStats {
     /// Bolt: this output port's PRU tokens and supply token (bytes, two's complement).
     pub pru: Signal<Out, Bits<8>>,
     pub sm: Signal<Out, Bits<32>>,
+    /// Tofino-style trimming: headers of packets that arrived on this port trimmed in the
+    /// recirculation path; deflections lost because this port's DoD queue was full; this
+    /// port's deflected packets waiting for or in recirculation; this output port's mode
+    /// (0 optimistic, 1 half-pessimistic, 2 pessimistic).
+    pub dod_trims: Signal<Out, Bits<32>>,
+    pub dod_drop: Signal<Out, Bits<32>>,
+    pub dod_q: Signal<Out, Bits<8>>,
+    pub tmode: Signal<Out, Bits<2>>,
 }
 
 /// Zero extension of 20 bits to 64 (a block, because `bit_cast` cannot take a

@@ -25,6 +25,9 @@ pub fn port_mac(port: usize) -> u64 {
     0x0200_0000_0100 + port as u64
 }
 
+/// The default pessimistic and half-pessimistic periods: 6 µs at 3.2 GHz (paper 002 §4).
+pub const TOFINO_T_DEFAULT: u64 = 19_200;
+
 /// The switch's configuration inputs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SwitchSetup {
@@ -45,6 +48,12 @@ pub struct SwitchSetup {
     pub mtu: u64,
     pub pru_cap: u64,
     pub link_rate: u64,
+    /// Tofino-style trimming: ingress pipes (1..=4), the pessimistic and half-pessimistic
+    /// periods in cycles, and the meters' burst (their virtual queue) in bytes.
+    pub pipes: u64,
+    pub t0: u64,
+    pub t1: u64,
+    pub meter_burst: u64,
 }
 
 impl SwitchSetup {
@@ -65,6 +74,10 @@ impl SwitchSetup {
             mtu: 1088,
             pru_cap: 255,
             link_rate: 200,
+            pipes: 4,
+            t0: TOFINO_T_DEFAULT,
+            t1: TOFINO_T_DEFAULT,
+            meter_burst: 16 * 1024,
         }
     }
 }
@@ -95,6 +108,14 @@ pub struct PortStats {
     /// Bolt: this output port's PRU tokens and supply token (bytes).
     pub pru: u64,
     pub sm: i64,
+    /// Tofino-style trimming: headers trimmed in the recirculation path (deflected packets
+    /// that arrived on this port), deflections lost for want of room, this port's
+    /// deflected packets waiting or in recirculation, and this output port's mode
+    /// (0 optimistic, 1 half-pessimistic, 2 pessimistic).
+    pub dod_trims: u64,
+    pub dod_drop: u64,
+    pub dod_q: u64,
+    pub tmode: u64,
 }
 
 /// One cycle's outputs of one port.
@@ -131,6 +152,10 @@ pub fn apply_setup<
     u.cfg.mtu.next = s.mtu.into();
     u.cfg.pru_cap.next = s.pru_cap.into();
     u.cfg.link_rate.next = s.link_rate.into();
+    u.cfg.pipes.next = s.pipes.into();
+    u.cfg.t0.next = s.t0.into();
+    u.cfg.t1.next = s.t1.into();
+    u.cfg.meter_burst.next = s.meter_burst.into();
     for b in 0..BANDS {
         u.band[b].limit_bytes.next = s.limit_bytes[b].into();
         u.band[b].limit_pkts.next = s.limit_pkts[b].into();
@@ -209,6 +234,10 @@ pub fn read_switch<
                     src_drop: s.src_drop.val().to_u64(),
                     pru: s.pru.val().to_u64(),
                     sm: s.sm.val().to_u64() as u32 as i32 as i64,
+                    dod_trims: s.dod_trims.val().to_u64(),
+                    dod_drop: s.dod_drop.val().to_u64(),
+                    dod_q: s.dod_q.val().to_u64(),
+                    tmode: s.tmode.val().to_u64(),
                 },
             }
         })
