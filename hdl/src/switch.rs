@@ -154,6 +154,7 @@ const ACT_NONE: u64 = 0;
 const ACT_FWD: u64 = 1;
 const ACT_TRIM: u64 = 2;
 const ACT_RET: u64 = 3;
+const ACT_DOD: u64 = 4;
 
 /// Frames from a MAC.
 #[derive(LogicInterface, Default)]
@@ -299,7 +300,7 @@ pub struct Switch<
     st3: [DFF<Bits<5>>; N],
     st4: [DFF<Bits<5>>; N],
     // ---- per input: writer of the frame in stage 4 ----
-    w_act: [DFF<Bits<2>>; N],
+    w_act: [DFF<Bits<3>>; N],
     w_o: [DFF<Bits<4>>; N],
     w_b: [DFF<Bits<2>>; N],
     w_words: [DFF<Bits<10>>; N],
@@ -363,6 +364,39 @@ pub struct Switch<
     smo: [DFF<Bits<32>>; N],
     pru: [DFF<Bits<8>>; N],
     sm_last: [DFF<Bits<32>>; N],
+    // ---- Tofino-style trimming ----
+    // time in 1/8 cycle (byte times at line rate); meters per (output, pipe), index o*4+p,
+    // at 100, 50 and 25 % of line rate: the theoretical arrival time of each
+    now8: DFF<Bits<64>>,
+    tat0: [DFF<Bits<64>>; NB],
+    tat1: [DFF<Bits<64>>; NB],
+    tat2: [DFF<Bits<64>>; NB],
+    // per output: the last congestion signal (cycle) and whether it is still in force
+    sig_t: [DFF<Bits<32>>; N],
+    sig_v: [DFF<bool>; N],
+    // per input: DoD queue of records (output, words), head, count, tail record pending
+    reco: [RAM<Bits<4>, 4>; N],
+    recw: [RAM<Bits<8>, 4>; N],
+    rec_h: [DFF<Bits<4>>; N],
+    rec_n: [DFF<Bits<8>>; N],
+    rec_pend: [DFF<bool>; N],
+    // per (input, output): deflected headers, reservation tail and head (words), released
+    dodd: [RAM<Bits<64>, DOD_A>; NN],
+    dtail: [DFF<Bits<10>>; NN],
+    dhead: [DFF<Bits<10>>; NN],
+    drel: [DFF<Bits<5>>; NN],
+    // per pipe: the recirculation server
+    sv_busy: [DFF<bool>; MAX_PIPES],
+    sv_i: [DFF<Bits<4>>; MAX_PIPES],
+    sv_o: [DFF<Bits<4>>; MAX_PIPES],
+    sv_cnt: [DFF<Bits<8>>; MAX_PIPES],
+    sv_rr: [DFF<Bits<4>>; MAX_PIPES],
+    // per output: sending a DoD header, its word, round robin over inputs
+    cur_dod: [DFF<bool>; N],
+    dpos: [DFF<Bits<3>>; N],
+    drr: [DFF<Bits<4>>; N],
+    c_dodtrim: [DFF<Bits<32>>; N],
+    c_doddrop: [DFF<Bits<32>>; N],
 
     // ---- locals, per input ----
     word_in: [Q<bool>; N],
@@ -484,7 +518,75 @@ pub struct Switch<
     sm_run: [Q<Bits<32>>; NP],
     pru_run: [Q<Bits<8>>; NP],
     hit_run: [Q<bool>; NP],
+    // Tofino locals
+    tofino: Q<bool>,
+    np3: Q<Bits<3>>,
+    burst0: Q<Bits<64>>,
+    burst1: Q<Bits<64>>,
+    burst2: Q<Bits<64>>,
+    t0_32: Q<Bits<32>>,
+    t01_32: Q<Bits<32>>,
+    pipe_i: [Q<Bits<2>>; N],
+    trimmable: [Q<bool>; N],
+    el_s: [Q<Bits<32>>; N],
+    pess_o: [Q<bool>; N],
+    half_o: [Q<bool>; N],
+    sig_now: [Q<bool>; N],
+    m_pess: [Q<bool>; N],
+    m_half: [Q<bool>; N],
+    ms0: [Q<Bits<64>>; N],
+    ms1: [Q<Bits<64>>; N],
+    ms2: [Q<Bits<64>>; N],
+    mc0: [Q<Bits<64>>; N],
+    mc1: [Q<Bits<64>>; N],
+    mc2: [Q<Bits<64>>; N],
+    mb0: [Q<Bits<64>>; N],
+    mb1: [Q<Bits<64>>; N],
+    mb2: [Q<Bits<64>>; N],
+    mg0: [Q<bool>; N],
+    mg1: [Q<bool>; N],
+    mg2: [Q<bool>; N],
+    mn0: [Q<Bits<64>>; N],
+    mn1: [Q<Bits<64>>; N],
+    mn2: [Q<Bits<64>>; N],
+    mupd: [Q<bool>; N],
+    t_red: [Q<bool>; N],
+    m0_run: [Q<Bits<64>>; NR],
+    m1_run: [Q<Bits<64>>; NR],
+    m2_run: [Q<Bits<64>>; NR],
+    rb_dod: [Q<bool>; N],
+    pop_i: [Q<bool>; N],
+    srv_has: [Q<bool>; N],
+    rec_av: [Q<bool>; N],
+    dn_eff: [Q<Bits<8>>; N],
+    dtl: [Q<Bits<10>>; N],
+    dhd: [Q<Bits<10>>; N],
+    dbase: [Q<Bits<10>>; N],
+    dused: [Q<Bits<10>>; N],
+    dod_room: [Q<bool>; N],
+    a_dod: [Q<bool>; N],
+    a_doddrop: [Q<bool>; N],
+    rec_slot: [Q<Bits<4>>; N],
+    sv_rel: [Q<bool>; MAX_PIPES],
+    sv_can: [Q<bool>; MAX_PIPES],
+    sv_el: [Q<bool>; NB],
+    sv_any: [Q<bool>; MAX_PIPES],
+    sv_lo: [Q<Bits<4>>; MAX_PIPES],
+    sv_hi: [Q<Bits<4>>; MAX_PIPES],
+    sv_hif: [Q<bool>; MAX_PIPES],
+    sv_sel: [Q<Bits<4>>; MAX_PIPES],
+    sv_pick: [Q<bool>; MAX_PIPES],
+    sv_ro: [Q<Bits<4>>; MAX_PIPES],
+    sv_rw: [Q<Bits<8>>; MAX_PIPES],
     // ---- locals, per output ----
+    cur_band: [Q<bool>; N],
+    d_el: [Q<bool>; NN],
+    d_any: [Q<bool>; N],
+    d_lo: [Q<Bits<4>>; N],
+    d_hi: [Q<Bits<4>>; N],
+    d_hif: [Q<bool>; N],
+    d_sel: [Q<Bits<4>>; N],
+    dh_n: [Q<Bits<10>>; NN],
     txd: [Q<Bits<64>>; N],
     txt: [Q<Bits<4>>; N],
     txl: [Q<bool>; N],
@@ -518,6 +620,18 @@ pub struct Switch<
 
     // ---- constants ----
     pidx: [Constant<Bits<4>>; N],
+    // pipe of input i with P pipes, index (P-1)*N+i; pipe numbers; pipe counts 1..=4
+    pmap: [Constant<Bits<2>>; NB],
+    pipx: [Constant<Bits<2>>; MAX_PIPES],
+    pcnt: [Constant<Bits<3>>; MAX_PIPES],
+    mode_tofino: Constant<Bits<2>>,
+    c16_8: Constant<Bits<8>>,
+    c128_10: Constant<Bits<10>>,
+    one5: Constant<Bits<5>>,
+    sh1: Constant<Bits<8>>,
+    sh2: Constant<Bits<8>>,
+    eight64: Constant<Bits<64>>,
+    c14_64: Constant<Bits<64>>,
     // width changes by table (bit_cast cannot take loop-indexed operands)
     e3: [Constant<Bits<3>>; 8],
     tag4: [Constant<Bits<4>>; 8],
@@ -529,10 +643,11 @@ pub struct Switch<
     bidx: [Constant<Bits<2>>; BANDS],
     dofs: [Constant<Bits<2>>; BANDS],
     nports: Constant<Bits<8>>,
-    act_none: Constant<Bits<2>>,
-    act_fwd: Constant<Bits<2>>,
-    act_trim: Constant<Bits<2>>,
-    act_ret: Constant<Bits<2>>,
+    act_none: Constant<Bits<3>>,
+    act_fwd: Constant<Bits<3>>,
+    act_trim: Constant<Bits<3>>,
+    act_ret: Constant<Bits<3>>,
+    act_dod: Constant<Bits<3>>,
     mode_trim: Constant<Bits<2>>,
     mode_bolt: Constant<Bits<2>>,
     six3: Constant<Bits<3>>,
@@ -548,6 +663,7 @@ pub struct Switch<
     m_notflags4: Constant<Bits<64>>,
     zero2: Constant<Bits<2>>,
     one2: Constant<Bits<2>>,
+    two2: Constant<Bits<2>>,
     three2: Constant<Bits<2>>,
     zero3: Constant<Bits<3>>,
     one3: Constant<Bits<3>>,
@@ -706,6 +822,109 @@ impl<
             c_src: arr(),
             c_srcdrop: arr(),
             zq: arr(),
+            tat0: arr(),
+            tat1: arr(),
+            tat2: arr(),
+            sig_t: arr(),
+            sig_v: arr(),
+            reco: arr(),
+            recw: arr(),
+            rec_h: arr(),
+            rec_n: arr(),
+            rec_pend: arr(),
+            dodd: arr(),
+            dtail: arr(),
+            dhead: arr(),
+            drel: arr(),
+            sv_busy: arr(),
+            sv_i: arr(),
+            sv_o: arr(),
+            sv_cnt: arr(),
+            sv_rr: arr(),
+            cur_dod: arr(),
+            dpos: arr(),
+            drr: arr(),
+            c_dodtrim: arr(),
+            c_doddrop: arr(),
+            pipe_i: arr(),
+            trimmable: arr(),
+            el_s: arr(),
+            pess_o: arr(),
+            half_o: arr(),
+            sig_now: arr(),
+            m_pess: arr(),
+            m_half: arr(),
+            ms0: arr(),
+            ms1: arr(),
+            ms2: arr(),
+            mc0: arr(),
+            mc1: arr(),
+            mc2: arr(),
+            mb0: arr(),
+            mb1: arr(),
+            mb2: arr(),
+            mg0: arr(),
+            mg1: arr(),
+            mg2: arr(),
+            mn0: arr(),
+            mn1: arr(),
+            mn2: arr(),
+            mupd: arr(),
+            t_red: arr(),
+            m0_run: arr(),
+            m1_run: arr(),
+            m2_run: arr(),
+            rb_dod: arr(),
+            pop_i: arr(),
+            srv_has: arr(),
+            rec_av: arr(),
+            dn_eff: arr(),
+            dtl: arr(),
+            dhd: arr(),
+            dbase: arr(),
+            dused: arr(),
+            dod_room: arr(),
+            a_dod: arr(),
+            a_doddrop: arr(),
+            rec_slot: arr(),
+            sv_rel: arr(),
+            sv_can: arr(),
+            sv_el: arr(),
+            sv_any: arr(),
+            sv_lo: arr(),
+            sv_hi: arr(),
+            sv_hif: arr(),
+            sv_sel: arr(),
+            sv_pick: arr(),
+            sv_ro: arr(),
+            sv_rw: arr(),
+            cur_band: arr(),
+            d_el: arr(),
+            d_any: arr(),
+            d_lo: arr(),
+            d_hi: arr(),
+            d_hif: arr(),
+            d_sel: arr(),
+            dh_n: arr(),
+            now8: Default::default(),
+            tofino: Default::default(),
+            np3: Default::default(),
+            burst0: Default::default(),
+            burst1: Default::default(),
+            burst2: Default::default(),
+            t0_32: Default::default(),
+            t01_32: Default::default(),
+            pmap: std::array::from_fn(|k| c(((k % N) * (k / N + 1) / N) as u64)),
+            pipx: std::array::from_fn(|p| c(p as u64)),
+            pcnt: std::array::from_fn(|p| c(p as u64 + 1)),
+            mode_tofino: c(MODE_TOFINO_TRIM),
+            c16_8: c(DOD_ENTRIES),
+            c128_10: c(DOD_WORDS),
+            one5: c(1),
+            sh1: c(1),
+            sh2: c(2),
+            eight64: c(8),
+            c14_64: c(14),
             smo: arr(),
             pru: arr(),
             sm_last: arr(),
@@ -871,6 +1090,7 @@ impl<
             act_fwd: c(ACT_FWD),
             act_trim: c(ACT_TRIM),
             act_ret: c(ACT_RET),
+            act_dod: c(ACT_DOD),
             mode_trim: c(MODE_TRIM),
             mode_bolt: c(MODE_BOLT),
             six3: c(6),
@@ -886,6 +1106,7 @@ impl<
             m_notflags4: c(!(0xffu64 << 40)),
             zero2: c(0),
             one2: c(1),
+            two2: c(2),
             three2: c(3),
             zero3: c(0),
             one3: c(1),
@@ -1071,6 +1292,76 @@ impl<
                 self.sm_last[i].clock.next = self.clock.val();
                 self.sm_last[i].d.next = self.sm_last[i].q.val();
                 self.zq[i].a.next = self.w_q[i].q.val();
+                self.sig_t[i].clock.next = self.clock.val();
+                self.sig_t[i].d.next = self.sig_t[i].q.val();
+                self.sig_v[i].clock.next = self.clock.val();
+                self.sig_v[i].d.next = self.sig_v[i].q.val();
+                self.reco[i].read_clock.next = self.clock.val();
+                self.reco[i].write_clock.next = self.clock.val();
+                self.recw[i].read_clock.next = self.clock.val();
+                self.recw[i].write_clock.next = self.clock.val();
+                self.rec_h[i].clock.next = self.clock.val();
+                self.rec_h[i].d.next = self.rec_h[i].q.val();
+                self.rec_n[i].clock.next = self.clock.val();
+                self.rec_n[i].d.next = self.rec_n[i].q.val();
+                self.rec_pend[i].clock.next = self.clock.val();
+                self.rec_pend[i].d.next = self.rec_pend[i].q.val();
+                self.cur_dod[i].clock.next = self.clock.val();
+                self.cur_dod[i].d.next = self.cur_dod[i].q.val();
+                self.dpos[i].clock.next = self.clock.val();
+                self.dpos[i].d.next = self.dpos[i].q.val();
+                self.drr[i].clock.next = self.clock.val();
+                self.drr[i].d.next = self.drr[i].q.val();
+                self.c_dodtrim[i].clock.next = self.clock.val();
+                self.c_dodtrim[i].d.next = self.c_dodtrim[i].q.val();
+                self.c_doddrop[i].clock.next = self.clock.val();
+                self.c_doddrop[i].d.next = self.c_doddrop[i].q.val();
+            }
+            for p in 0..MAX_PIPES {
+                self.sv_busy[p].clock.next = self.clock.val();
+                self.sv_busy[p].d.next = self.sv_busy[p].q.val();
+                self.sv_i[p].clock.next = self.clock.val();
+                self.sv_i[p].d.next = self.sv_i[p].q.val();
+                self.sv_o[p].clock.next = self.clock.val();
+                self.sv_o[p].d.next = self.sv_o[p].q.val();
+                self.sv_cnt[p].clock.next = self.clock.val();
+                self.sv_cnt[p].d.next = self.sv_cnt[p].q.val();
+                self.sv_rr[p].clock.next = self.clock.val();
+                self.sv_rr[p].d.next = self.sv_rr[p].q.val();
+            }
+            self.now8.clock.next = self.clock.val();
+            self.now8.d.next = self.now8.q.val() + self.eight64.val();
+            self.tofino.next = self.cfg.mode.val() == self.mode_tofino.val();
+            self.burst0.next = bit_cast::<64, 20>(self.cfg.meter_burst.val());
+            self.burst1.next = self.burst0.val() << self.sh1.val();
+            self.burst2.next = self.burst0.val() << self.sh2.val();
+            self.t0_32.next = bit_cast::<32, 24>(self.cfg.t0.val());
+            self.t01_32.next = self.t0_32.val() + bit_cast::<32, 24>(self.cfg.t1.val());
+            // Pipes: 0 counts as 1, more than 4 as 4.
+            self.np3.next = self.cfg.pipes.val();
+            if self.cfg.pipes.val() == self.zero3.val() {
+                self.np3.next = self.one3.val();
+            }
+            if self.cfg.pipes.val() > self.four3.val() {
+                self.np3.next = self.four3.val();
+            }
+            for k in 0..NB {
+                self.tat0[k].clock.next = self.clock.val();
+                self.tat0[k].d.next = self.tat0[k].q.val();
+                self.tat1[k].clock.next = self.clock.val();
+                self.tat1[k].d.next = self.tat1[k].q.val();
+                self.tat2[k].clock.next = self.clock.val();
+                self.tat2[k].d.next = self.tat2[k].q.val();
+            }
+            for k in 0..NN {
+                self.dodd[k].read_clock.next = self.clock.val();
+                self.dodd[k].write_clock.next = self.clock.val();
+                self.dtail[k].clock.next = self.clock.val();
+                self.dtail[k].d.next = self.dtail[k].q.val();
+                self.dhead[k].clock.next = self.clock.val();
+                self.dhead[k].d.next = self.dhead[k].q.val();
+                self.drel[k].clock.next = self.clock.val();
+                self.drel[k].d.next = self.drel[k].q.val();
             }
             self.now.clock.next = self.clock.val();
             self.now.d.next = self.now.q.val() + self.one32.val();
@@ -1186,6 +1477,15 @@ impl<
                     & self.ours[i].val()
                     & self.flags[i].val().get_bit(0)
                     & !self.flags[i].val().get_bit(4);
+                self.trimmable[i].next = self.ours[i].val()
+                    & self.flags[i].val().get_bit(0)
+                    & !self.flags[i].val().get_bit(4);
+                self.pipe_i[i].next = self.pipx[0].val();
+                for pp in 0..MAX_PIPES {
+                    if self.np3.val() == self.pcnt[pp].val() {
+                        self.pipe_i[i].next = self.pmap[pp * nn + i].val();
+                    }
+                }
 
                 // The decision cycle, and what is malformed.
                 self.dec[i].next = self.word_in[i].val()
@@ -1323,7 +1623,9 @@ impl<
                     // Trimmed or returned: a 64-byte header, IPv4 length 50, CHOP set.
                     self.wlast[i].next = self.w_beat[i].q.val() == self.c7_10.val();
                     self.wempty[i].next = self.zero3.val();
-                    if self.w_act[i].q.val() == self.act_trim.val() {
+                    if (self.w_act[i].q.val() == self.act_trim.val())
+                        | (self.w_act[i].q.val() == self.act_dod.val())
+                    {
                         if self.w_beat[i].q.val() == self.c2_10.val() {
                             self.wdata[i].next =
                                 self.len50_64.val() | (self.sd4[i].q.val() & self.m48_64.val());
@@ -1389,7 +1691,10 @@ impl<
                 }
                 self.rb_ret[i].next =
                     self.rb[i].val() & (self.w_act[i].q.val() == self.act_ret.val());
-                self.rb_xp[i].next = self.rb[i].val() & !self.rb_ret[i].val();
+                self.rb_dod[i].next =
+                    self.rb[i].val() & (self.w_act[i].q.val() == self.act_dod.val());
+                self.rb_xp[i].next =
+                    self.rb[i].val() & !self.rb_ret[i].val() & !self.rb_dod[i].val();
                 self.wact[i].next = self.s4v[i].val()
                     & ((self.w_act[i].q.val() != self.act_none.val()) | self.w_sv[i].q.val());
                 if self.wact[i].val() {
@@ -1431,24 +1736,44 @@ impl<
                 for o in 0..N {
                     self.xpd[i * nn + o].write_enable.next = self.wv[i].val()
                         & (self.w_act[i].q.val() != self.act_ret.val())
+                        & (self.w_act[i].q.val() != self.act_dod.val())
                         & (self.w_o[i].q.val() == self.pidx[o].val());
                     self.xpd[i * nn + o].write_address.next = self.waddr[i].val();
                     self.xpd[i * nn + o].write_data.next = self.wdata[i].val();
                     self.xpt[i * nn + o].write_enable.next = self.wv[i].val()
                         & (self.w_act[i].q.val() != self.act_ret.val())
+                        & (self.w_act[i].q.val() != self.act_dod.val())
                         & (self.w_o[i].q.val() == self.pidx[o].val());
                     self.xpt[i * nn + o].write_address.next = self.waddr[i].val();
                     self.xpt[i * nn + o].write_data.next = self.wtag[i].val();
+                    // Tofino: a deflected packet's trimmed header, into the DoD store (i, o).
+                    self.dodd[i * nn + o].write_enable.next = self.wv[i].val()
+                        & (self.w_act[i].q.val() == self.act_dod.val())
+                        & (self.w_o[i].q.val() == self.pidx[o].val());
+                    self.dodd[i * nn + o].write_address.next =
+                        self.wpos[i].val().get_bits::<DOD_A>(0);
+                    self.dodd[i * nn + o].write_data.next = self.wdata[i].val();
                 }
             }
 
             // ================= outputs: current word, pop, eligibility, pick =================
             for o in 0..N {
+                self.cur_band[o].next = !self.cur_ret[o].q.val() & !self.cur_dod[o].q.val();
                 self.txd[o].next = self.zero64.val();
                 self.txt[o].next = self.zero4.val();
                 if self.cur_ret[o].q.val() {
                     self.txd[o].next = self.retd[o].read_data.val();
                     self.txt[o].next = self.rett[o].read_data.val();
+                } else if self.cur_dod[o].q.val() {
+                    // A deflected header: 8 words, the last with nothing empty.
+                    for i in 0..N {
+                        if self.cur_i[o].q.val() == self.pidx[i].val() {
+                            self.txd[o].next = self.dodd[i * nn + o].read_data.val();
+                        }
+                    }
+                    if self.dpos[o].q.val() == self.seven3.val() {
+                        self.txt[o].next = self.tag4l[0].val();
+                    }
                 } else {
                     for i in 0..N {
                         if self.cur_i[o].q.val() == self.pidx[i].val() {
@@ -1473,7 +1798,7 @@ impl<
                     self.busy[o].q.val() & self.tx[o].ready.val() & !self.reset.val();
                 self.popl[o].next = self.pop[o].val() & self.txl[o].val();
                 self.dep[o].next = self.zero20.val();
-                if self.pop[o].val() & !self.cur_ret[o].q.val() {
+                if self.pop[o].val() & self.cur_band[o].val() {
                     for e in 0..8 {
                         if self.txe[o].val() == self.e3[e].val() {
                             self.dep[o].next = self.wbytes[e].val();
@@ -1492,7 +1817,7 @@ impl<
                         self.elig[(i * nn + o) * 4 + b].next =
                             self.done[(i * nn + o) * 4 + b].q.val() != self.zero6.val();
                         if self.popl[o].val()
-                            & !self.cur_ret[o].q.val()
+                            & self.cur_band[o].val()
                             & (self.cur_i[o].q.val() == self.pidx[i].val())
                             & (self.cur_b[o].q.val() == self.bidx[b].val())
                         {
@@ -1504,6 +1829,39 @@ impl<
                 self.ret_el[o].next = self.ret_done[o].q.val() != self.zero4.val();
                 if self.popl[o].val() & self.cur_ret[o].q.val() {
                     self.ret_el[o].next = self.ret_done[o].q.val() != self.one4.val();
+                }
+                // Released DoD headers per input, less the one leaving now; round robin.
+                self.d_any[o].next = false;
+                self.d_lo[o].next = self.zero4.val();
+                self.d_hi[o].next = self.zero4.val();
+                self.d_hif[o].next = false;
+                for i in 0..N {
+                    self.d_el[i * nn + o].next = self.drel[i * nn + o].q.val() != self.zero5.val();
+                    if self.popl[o].val()
+                        & self.cur_dod[o].q.val()
+                        & (self.cur_i[o].q.val() == self.pidx[i].val())
+                    {
+                        self.d_el[i * nn + o].next =
+                            self.drel[i * nn + o].q.val() != self.one5.val();
+                    }
+                }
+                for k in 0..N {
+                    if self.d_el[(nn - 1 - k) * nn + o].val() {
+                        self.d_any[o].next = true;
+                        self.d_lo[o].next = self.pidx[nn - 1 - k].val();
+                    }
+                }
+                for k in 0..(N - 1) {
+                    if self.d_el[(nn - 1 - k) * nn + o].val()
+                        & (self.pidx[nn - 1 - k].val() > self.drr[o].q.val())
+                    {
+                        self.d_hi[o].next = self.pidx[nn - 1 - k].val();
+                        self.d_hif[o].next = true;
+                    }
+                }
+                self.d_sel[o].next = self.d_lo[o].val();
+                if self.d_hif[o].val() {
+                    self.d_sel[o].next = self.d_hi[o].val();
                 }
                 // Round robin over inputs per band: the first eligible input after the last
                 // served (`rsel_hi`), else the first eligible (`rsel_lo`); written in
@@ -1588,10 +1946,20 @@ impl<
                 }
                 // Next state.
                 self.nb[o].next = self.cur_b[o].q.val();
+                if self.pop[o].val() & self.cur_dod[o].q.val() {
+                    self.dpos[o].d.next = self.dpos[o].q.val() + self.one3.val();
+                }
                 if self.pick[o].val() {
-                    self.busy[o].d.next = self.ret_el[o].val() | self.any_b[o].val();
+                    self.busy[o].d.next =
+                        self.ret_el[o].val() | self.d_any[o].val() | self.any_b[o].val();
                     self.cur_ret[o].d.next = self.ret_el[o].val();
-                    if !self.ret_el[o].val() & self.any_b[o].val() {
+                    self.cur_dod[o].d.next = !self.ret_el[o].val() & self.d_any[o].val();
+                    self.dpos[o].d.next = self.zero3.val();
+                    if !self.ret_el[o].val() & self.d_any[o].val() {
+                        self.cur_i[o].d.next = self.d_sel[o].val();
+                        self.drr[o].d.next = self.d_sel[o].val();
+                    }
+                    if !self.ret_el[o].val() & !self.d_any[o].val() & self.any_b[o].val() {
                         self.nb[o].next = self.sel_b[o].val();
                         self.cur_i[o].d.next = self.sel_i[o].val();
                         self.cur_b[o].d.next = self.sel_b[o].val();
@@ -1628,7 +1996,7 @@ impl<
                     }
                     self.ro[i * nn + o].next = self.hs[i * nn + o].val();
                     if self.pop[o].val()
-                        & !self.cur_ret[o].q.val()
+                        & self.cur_band[o].val()
                         & (self.cur_i[o].q.val() == self.pidx[i].val())
                         & (self.cur_b[o].q.val() == self.nb[o].val())
                     {
@@ -1644,6 +2012,19 @@ impl<
                     self.rh_next[o].next = self.ret_head[o].q.val() + self.one10.val();
                 }
                 self.ret_head[o].d.next = self.rh_next[o].val();
+                for i in 0..N {
+                    self.dh_n[i * nn + o].next = self.dhead[i * nn + o].q.val();
+                    if self.pop[o].val()
+                        & self.cur_dod[o].q.val()
+                        & (self.cur_i[o].q.val() == self.pidx[i].val())
+                    {
+                        self.dh_n[i * nn + o].next =
+                            self.dhead[i * nn + o].q.val() + self.one10.val();
+                    }
+                    self.dhead[i * nn + o].d.next = self.dh_n[i * nn + o].val();
+                    self.dodd[i * nn + o].read_address.next =
+                        self.dh_n[i * nn + o].val().get_bits::<DOD_A>(0);
+                }
                 self.retd[o].read_address.next = self.rh_next[o].val().get_bits::<RET_A>(0);
                 self.rett[o].read_address.next = self.rh_next[o].val().get_bits::<RET_A>(0);
             }
@@ -1664,6 +2045,92 @@ impl<
                     self.el_o[o].next = self.elcap32.val();
                 }
                 self.gain_o[o].next = self.el_o[o].val() << self.sh3.val();
+                // Tofino: the port's mode (all pipes share it: every congestion signal goes
+                // to all of them at once), and the meter chains start from the registers.
+                self.el_s[o].next = self.now.q.val() - self.sig_t[o].q.val();
+                self.pess_o[o].next =
+                    self.sig_v[o].q.val() & (self.el_s[o].val() <= self.t0_32.val());
+                self.half_o[o].next = self.sig_v[o].q.val()
+                    & !self.pess_o[o].val()
+                    & (self.el_s[o].val() <= self.t01_32.val());
+                for p in 0..MAX_PIPES {
+                    self.m0_run[o * 4 + p].next = self.tat0[o * 4 + p].q.val();
+                    self.m1_run[o * 4 + p].next = self.tat1[o * 4 + p].q.val();
+                    self.m2_run[o * 4 + p].next = self.tat2[o * 4 + p].q.val();
+                }
+            }
+            // Tofino: the recirculation servers, one per pipe. A record whose header is
+            // complete is taken round robin over the pipe's inputs and holds the server for
+            // its frame's words (its full length at line rate); then its header is released
+            // to its output and a congestion signal goes to every pipe.
+            for i in 0..N {
+                self.rec_av[i].next = (self.rec_n[i].q.val() > self.one8.val())
+                    | ((self.rec_n[i].q.val() == self.one8.val()) & !self.rec_pend[i].q.val());
+            }
+            for p in 0..MAX_PIPES {
+                self.sv_rel[p].next =
+                    self.sv_busy[p].q.val() & (self.sv_cnt[p].q.val() == self.one8.val());
+                self.sv_can[p].next = !self.sv_busy[p].q.val() | self.sv_rel[p].val();
+                for i in 0..N {
+                    self.sv_el[p * nn + i].next =
+                        (self.pipe_i[i].val() == self.pipx[p].val()) & self.rec_av[i].val();
+                }
+                self.sv_any[p].next = false;
+                self.sv_lo[p].next = self.zero4.val();
+                self.sv_hi[p].next = self.zero4.val();
+                self.sv_hif[p].next = false;
+                for k in 0..N {
+                    if self.sv_el[p * nn + nn - 1 - k].val() {
+                        self.sv_any[p].next = true;
+                        self.sv_lo[p].next = self.pidx[nn - 1 - k].val();
+                    }
+                }
+                for k in 0..(N - 1) {
+                    if self.sv_el[p * nn + nn - 1 - k].val()
+                        & (self.pidx[nn - 1 - k].val() > self.sv_rr[p].q.val())
+                    {
+                        self.sv_hi[p].next = self.pidx[nn - 1 - k].val();
+                        self.sv_hif[p].next = true;
+                    }
+                }
+                self.sv_sel[p].next = self.sv_lo[p].val();
+                if self.sv_hif[p].val() {
+                    self.sv_sel[p].next = self.sv_hi[p].val();
+                }
+                self.sv_pick[p].next = self.sv_can[p].val() & self.sv_any[p].val();
+                self.sv_ro[p].next = self.zero4.val();
+                self.sv_rw[p].next = self.zero8.val();
+                for i in 0..N {
+                    if self.sv_sel[p].val() == self.pidx[i].val() {
+                        self.sv_ro[p].next = self.reco[i].read_data.val();
+                        self.sv_rw[p].next = self.recw[i].read_data.val();
+                    }
+                }
+                if self.sv_busy[p].q.val() {
+                    self.sv_cnt[p].d.next = self.sv_cnt[p].q.val() - self.one8.val();
+                }
+                if self.sv_rel[p].val() {
+                    self.sv_busy[p].d.next = false;
+                }
+                if self.sv_pick[p].val() {
+                    self.sv_busy[p].d.next = true;
+                    self.sv_i[p].d.next = self.sv_sel[p].val();
+                    self.sv_o[p].d.next = self.sv_ro[p].val();
+                    self.sv_cnt[p].d.next = self.sv_rw[p].val();
+                    self.sv_rr[p].d.next = self.sv_sel[p].val();
+                }
+            }
+            for i in 0..N {
+                self.pop_i[i].next = false;
+                self.srv_has[i].next = false;
+                for p in 0..MAX_PIPES {
+                    if self.sv_pick[p].val() & (self.sv_sel[p].val() == self.pidx[i].val()) {
+                        self.pop_i[i].next = true;
+                    }
+                    if self.sv_busy[p].q.val() & (self.sv_i[p].q.val() == self.pidx[i].val()) {
+                        self.srv_has[i].next = true;
+                    }
+                }
             }
             for i in 0..N {
                 self.cb_bytes[i].next = self.zero20.val();
@@ -1755,13 +2222,128 @@ impl<
                 self.bc[i].next = self.bolt.val() & self.dec_ok[i].val() & self.ours[i].val();
                 self.sroom[i].next =
                     (self.ret_used[i].val() + self.c8_10.val()) <= self.c64_10.val();
+                // Tofino: the three meters of (this input's pipe, output), chained over the
+                // inputs in index order; the port's mode picks the colour that counts.
+                self.ms0[i].next = self.zero64.val();
+                self.ms1[i].next = self.zero64.val();
+                self.ms2[i].next = self.zero64.val();
+                self.m_pess[i].next = false;
+                self.m_half[i].next = false;
+                for o in 0..N {
+                    if self.d_o[i].val() == self.pidx[o].val() {
+                        self.m_pess[i].next = self.pess_o[o].val();
+                        self.m_half[i].next = self.half_o[o].val();
+                        for p in 0..MAX_PIPES {
+                            if self.pipe_i[i].val() == self.pipx[p].val() {
+                                self.ms0[i].next = self.m0_run[(i * nn + o) * 4 + p].val();
+                                self.ms1[i].next = self.m1_run[(i * nn + o) * 4 + p].val();
+                                self.ms2[i].next = self.m2_run[(i * nn + o) * 4 + p].val();
+                            }
+                        }
+                    }
+                }
+                // L in 64 bits: the IPv4 total length (word 2, bits 63:48, now in stage 1)
+                // plus 14.
+                self.mc0[i].next = (self.sd1[i].q.val() >> self.sh48.val()) + self.c14_64.val();
+                self.mc1[i].next = self.mc0[i].val() << self.sh1.val();
+                self.mc2[i].next = self.mc0[i].val() << self.sh2.val();
+                self.mb0[i].next = self.zero64.val();
+                self.mn0[i].next = self.now8.q.val() + self.mc0[i].val();
+                if self.ms0[i].val() > self.now8.q.val() {
+                    self.mb0[i].next = self.ms0[i].val() - self.now8.q.val();
+                    self.mn0[i].next = self.ms0[i].val() + self.mc0[i].val();
+                }
+                self.mb1[i].next = self.zero64.val();
+                self.mn1[i].next = self.now8.q.val() + self.mc1[i].val();
+                if self.ms1[i].val() > self.now8.q.val() {
+                    self.mb1[i].next = self.ms1[i].val() - self.now8.q.val();
+                    self.mn1[i].next = self.ms1[i].val() + self.mc1[i].val();
+                }
+                self.mb2[i].next = self.zero64.val();
+                self.mn2[i].next = self.now8.q.val() + self.mc2[i].val();
+                if self.ms2[i].val() > self.now8.q.val() {
+                    self.mb2[i].next = self.ms2[i].val() - self.now8.q.val();
+                    self.mn2[i].next = self.ms2[i].val() + self.mc2[i].val();
+                }
+                self.mg0[i].next = (self.mb0[i].val() + self.mc0[i].val()) <= self.burst0.val();
+                self.mg1[i].next = (self.mb1[i].val() + self.mc1[i].val()) <= self.burst1.val();
+                self.mg2[i].next = (self.mb2[i].val() + self.mc2[i].val()) <= self.burst2.val();
+                self.mupd[i].next = self.tofino.val() & self.dec_ok[i].val();
+                self.t_red[i].next = false;
+                if self.tofino.val() & self.trimmable[i].val() {
+                    if self.m_pess[i].val() {
+                        self.t_red[i].next = !self.mg2[i].val();
+                    } else if self.m_half[i].val() {
+                        self.t_red[i].next = !self.mg1[i].val();
+                    } else {
+                        self.t_red[i].next = !self.mg0[i].val();
+                    }
+                }
+                for o in 0..N {
+                    for p in 0..MAX_PIPES {
+                        self.m0_run[((i + 1) * nn + o) * 4 + p].next =
+                            self.m0_run[(i * nn + o) * 4 + p].val();
+                        self.m1_run[((i + 1) * nn + o) * 4 + p].next =
+                            self.m1_run[(i * nn + o) * 4 + p].val();
+                        self.m2_run[((i + 1) * nn + o) * 4 + p].next =
+                            self.m2_run[(i * nn + o) * 4 + p].val();
+                        if self.mupd[i].val()
+                            & (self.d_o[i].val() == self.pidx[o].val())
+                            & (self.pipe_i[i].val() == self.pipx[p].val())
+                        {
+                            if self.mg0[i].val() {
+                                self.m0_run[((i + 1) * nn + o) * 4 + p].next = self.mn0[i].val();
+                            }
+                            if self.mg1[i].val() {
+                                self.m1_run[((i + 1) * nn + o) * 4 + p].next = self.mn1[i].val();
+                            }
+                            if self.mg2[i].val() {
+                                self.m2_run[((i + 1) * nn + o) * 4 + p].next = self.mn2[i].val();
+                            }
+                        }
+                    }
+                }
+                // Tofino: room in this input's DoD queue and the (input, output) DoD store,
+                // after this cycle's rollback of its own deflection and a server's pop.
+                self.dn_eff[i].next = self.rec_n[i].q.val();
+                if self.rb_dod[i].val() & self.pop_i[i].val() {
+                    self.dn_eff[i].next = self.rec_n[i].q.val() - self.one8.val() - self.one8.val();
+                } else if self.rb_dod[i].val() | self.pop_i[i].val() {
+                    self.dn_eff[i].next = self.rec_n[i].q.val() - self.one8.val();
+                }
+                self.dtl[i].next = self.zero10.val();
+                self.dhd[i].next = self.zero10.val();
+                for o in 0..N {
+                    if self.d_o[i].val() == self.pidx[o].val() {
+                        self.dtl[i].next = self.dtail[i * nn + o].q.val();
+                        self.dhd[i].next = self.dhead[i * nn + o].q.val();
+                    }
+                }
+                self.dbase[i].next = self.dtl[i].val();
+                if self.rb_dod[i].val() & (self.w_o[i].q.val() == self.d_o[i].val()) {
+                    self.dbase[i].next = self.w_start[i].q.val();
+                }
+                self.dused[i].next = self.dbase[i].val() - self.dhd[i].val();
+                self.dod_room[i].next = (self.dn_eff[i].val() < self.c16_8.val())
+                    & ((self.dused[i].val() + self.c8_10.val()) <= self.c128_10.val());
                 self.a_fwd[i].next = false;
                 self.a_trim[i].next = false;
                 self.a_ret[i].next = false;
                 self.a_full[i].next = false;
                 self.a_hdr[i].next = false;
+                self.a_dod[i].next = false;
+                self.a_doddrop[i].next = false;
                 if self.dec_ok[i].val() {
-                    if self.fits_b[i].val() {
+                    if self.t_red[i].val() {
+                        // Tofino: trimmed in the ingress pipe (the meter is red).
+                        if self.fits_0[i].val() {
+                            self.a_trim[i].next = true;
+                        } else if self.ret_fits[i].val() {
+                            self.a_ret[i].next = true;
+                        } else {
+                            self.a_hdr[i].next = true;
+                        }
+                    } else if self.fits_b[i].val() {
                         self.a_fwd[i].next = true;
                     } else if self.trim_ok[i].val() {
                         if self.fits_0[i].val() {
@@ -1771,8 +2353,55 @@ impl<
                         } else {
                             self.a_hdr[i].next = true;
                         }
+                    } else if self.tofino.val() & self.trimmable[i].val() {
+                        // Tofino: deflect on drop to the recirculation path.
+                        if self.dod_room[i].val() {
+                            self.a_dod[i].next = true;
+                        } else {
+                            self.a_doddrop[i].next = true;
+                        }
                     } else {
                         self.a_full[i].next = true;
+                    }
+                }
+                // Tofino: the DoD queue of records (output, words).
+                self.rec_slot[i].next =
+                    self.rec_h[i].q.val() + self.rec_n[i].q.val().get_bits::<4>(0);
+                if self.rb_dod[i].val() {
+                    self.rec_slot[i].next = self.rec_h[i].q.val()
+                        + self.rec_n[i].q.val().get_bits::<4>(0)
+                        - self.one4.val();
+                }
+                self.reco[i].write_enable.next = self.a_dod[i].val();
+                self.reco[i].write_address.next = self.rec_slot[i].val();
+                self.reco[i].write_data.next = self.d_o[i].val();
+                self.recw[i].write_enable.next = self.a_dod[i].val();
+                self.recw[i].write_address.next = self.rec_slot[i].val();
+                self.recw[i].write_data.next = self.d_words[i].val().get_bits::<8>(0);
+                self.reco[i].read_address.next = self.rec_h[i].q.val();
+                self.recw[i].read_address.next = self.rec_h[i].q.val();
+                if self.pop_i[i].val() {
+                    self.rec_h[i].d.next = self.rec_h[i].q.val() + self.one4.val();
+                    self.reco[i].read_address.next = self.rec_h[i].q.val() + self.one4.val();
+                    self.recw[i].read_address.next = self.rec_h[i].q.val() + self.one4.val();
+                }
+                self.rec_n[i].d.next = self.dn_eff[i].val();
+                if self.a_dod[i].val() {
+                    self.rec_n[i].d.next = self.dn_eff[i].val() + self.one8.val();
+                }
+                if self.a_dod[i].val() {
+                    self.rec_pend[i].d.next = true;
+                } else if self.rb_dod[i].val()
+                    | (self.commit[i].val() & (self.w_act[i].q.val() == self.act_dod.val()))
+                {
+                    self.rec_pend[i].d.next = false;
+                }
+                for o in 0..N {
+                    if self.rb_dod[i].val() & (self.w_o[i].q.val() == self.pidx[o].val()) {
+                        self.dtail[i * nn + o].d.next = self.w_start[i].q.val();
+                    }
+                    if self.a_dod[i].val() & (self.d_o[i].val() == self.pidx[o].val()) {
+                        self.dtail[i * nn + o].d.next = self.dbase[i].val() + self.c8_10.val();
                     }
                 }
                 self.add_v[i].next = self.a_fwd[i].val() | self.a_trim[i].val();
@@ -1952,6 +2581,10 @@ impl<
                         self.w_act[i].d.next = self.act_ret.val();
                         self.w_start[i].d.next = self.ret_base[i].val();
                     }
+                    if self.a_dod[i].val() {
+                        self.w_act[i].d.next = self.act_dod.val();
+                        self.w_start[i].d.next = self.dbase[i].val();
+                    }
                 }
                 // Counters.
                 if self.in_mal[i].val() & self.rb[i].val() {
@@ -1974,6 +2607,9 @@ impl<
                 if self.a_hdr[i].val() {
                     self.c_hdr[i].d.next = self.c_hdr[i].q.val() + self.one32.val();
                 }
+                if self.a_doddrop[i].val() {
+                    self.c_doddrop[i].d.next = self.c_doddrop[i].q.val() + self.one32.val();
+                }
             }
 
             // ================= occupancy, heads, complete-packet counts =================
@@ -1982,7 +2618,7 @@ impl<
                     self.occ_bytes[o * 4 + b].d.next = self.run_b[(nn * nn + o) * 4 + b].val();
                     self.occ_pkts[o * 4 + b].d.next = self.run_p[(nn * nn + o) * 4 + b].val();
                     if self.pop[o].val()
-                        & !self.cur_ret[o].q.val()
+                        & self.cur_band[o].val()
                         & (self.cur_b[o].q.val() == self.bidx[b].val())
                     {
                         self.occ_bytes[o * 4 + b].d.next =
@@ -1996,7 +2632,7 @@ impl<
                 for i in 0..N {
                     for b in 0..BANDS {
                         if self.pop[o].val()
-                            & !self.cur_ret[o].q.val()
+                            & self.cur_band[o].val()
                             & (self.cur_i[o].q.val() == self.pidx[i].val())
                             & (self.cur_b[o].q.val() == self.bidx[b].val())
                         {
@@ -2006,11 +2642,12 @@ impl<
                         if self.commit[i].val()
                             & !self.rb_ret[i].val()
                             & (self.w_act[i].q.val() != self.act_ret.val())
+                            & (self.w_act[i].q.val() != self.act_dod.val())
                             & (self.w_o[i].q.val() == self.pidx[o].val())
                             & (self.w_b[i].q.val() == self.bidx[b].val())
                         {
                             if !(self.popl[o].val()
-                                & !self.cur_ret[o].q.val()
+                                & self.cur_band[o].val()
                                 & (self.cur_i[o].q.val() == self.pidx[i].val())
                                 & (self.cur_b[o].q.val() == self.bidx[b].val()))
                             {
@@ -2018,13 +2655,61 @@ impl<
                                     self.done[(i * nn + o) * 4 + b].q.val() + self.one6.val();
                             }
                         } else if self.popl[o].val()
-                            & !self.cur_ret[o].q.val()
+                            & self.cur_band[o].val()
                             & (self.cur_i[o].q.val() == self.pidx[i].val())
                             & (self.cur_b[o].q.val() == self.bidx[b].val())
                         {
                             self.done[(i * nn + o) * 4 + b].d.next =
                                 self.done[(i * nn + o) * 4 + b].q.val() - self.one6.val();
                         }
+                    }
+                }
+                // Tofino: meters, released DoD headers, congestion signals.
+                for p in 0..MAX_PIPES {
+                    self.tat0[o * 4 + p].d.next = self.m0_run[(nn * nn + o) * 4 + p].val();
+                    self.tat1[o * 4 + p].d.next = self.m1_run[(nn * nn + o) * 4 + p].val();
+                    self.tat2[o * 4 + p].d.next = self.m2_run[(nn * nn + o) * 4 + p].val();
+                }
+                self.sig_now[o].next = false;
+                for p in 0..MAX_PIPES {
+                    if self.sv_rel[p].val() & (self.sv_o[p].q.val() == self.pidx[o].val()) {
+                        self.sig_now[o].next = true;
+                    }
+                }
+                if self.sig_now[o].val() {
+                    self.sig_t[o].d.next = self.now.q.val();
+                    self.sig_v[o].d.next = true;
+                } else if self.sig_v[o].q.val() & (self.el_s[o].val() > self.t01_32.val()) {
+                    self.sig_v[o].d.next = false;
+                }
+                for i in 0..N {
+                    if self.popl[o].val()
+                        & self.cur_dod[o].q.val()
+                        & (self.cur_i[o].q.val() == self.pidx[i].val())
+                    {
+                        self.drel[i * nn + o].d.next =
+                            self.drel[i * nn + o].q.val() - self.one5.val();
+                    }
+                    for p in 0..MAX_PIPES {
+                        if self.sv_rel[p].val()
+                            & (self.sv_i[p].q.val() == self.pidx[i].val())
+                            & (self.sv_o[p].q.val() == self.pidx[o].val())
+                        {
+                            if self.popl[o].val()
+                                & self.cur_dod[o].q.val()
+                                & (self.cur_i[o].q.val() == self.pidx[i].val())
+                            {
+                                self.drel[i * nn + o].d.next = self.drel[i * nn + o].q.val();
+                            } else {
+                                self.drel[i * nn + o].d.next =
+                                    self.drel[i * nn + o].q.val() + self.one5.val();
+                            }
+                        }
+                    }
+                }
+                for p in 0..MAX_PIPES {
+                    if self.sv_rel[p].val() & (self.sv_i[p].q.val() == self.pidx[o].val()) {
+                        self.c_dodtrim[o].d.next = self.c_dodtrim[o].q.val() + self.one32.val();
                     }
                 }
                 // Bolt token registers.
@@ -2060,6 +2745,18 @@ impl<
                 self.stat[o].src_drop.next = self.c_srcdrop[o].q.val();
                 self.stat[o].pru.next = self.pru[o].q.val();
                 self.stat[o].sm.next = self.smo[o].q.val();
+                self.stat[o].dod_trims.next = self.c_dodtrim[o].q.val();
+                self.stat[o].dod_drop.next = self.c_doddrop[o].q.val();
+                self.stat[o].dod_q.next = self.rec_n[o].q.val();
+                if self.srv_has[o].val() {
+                    self.stat[o].dod_q.next = self.rec_n[o].q.val() + self.one8.val();
+                }
+                self.stat[o].tmode.next = self.zero2.val();
+                if self.pess_o[o].val() {
+                    self.stat[o].tmode.next = self.two2.val();
+                } else if self.half_o[o].val() {
+                    self.stat[o].tmode.next = self.one2.val();
+                }
             }
 
             // ================= reset =================
@@ -2100,7 +2797,30 @@ impl<
                     self.smo[i].d.next = self.zero32.val();
                     self.pru[i].d.next = self.zero8.val();
                     self.sm_last[i].d.next = self.zero32.val();
+                    self.sig_t[i].d.next = self.zero32.val();
+                    self.sig_v[i].d.next = false;
+                    self.rec_h[i].d.next = self.zero4.val();
+                    self.rec_n[i].d.next = self.zero8.val();
+                    self.rec_pend[i].d.next = false;
+                    self.cur_dod[i].d.next = false;
+                    self.dpos[i].d.next = self.zero3.val();
+                    self.drr[i].d.next = self.zero4.val();
+                    self.c_dodtrim[i].d.next = self.zero32.val();
+                    self.c_doddrop[i].d.next = self.zero32.val();
                 }
+                for p in 0..MAX_PIPES {
+                    self.sv_busy[p].d.next = false;
+                    self.sv_i[p].d.next = self.zero4.val();
+                    self.sv_o[p].d.next = self.zero4.val();
+                    self.sv_cnt[p].d.next = self.zero8.val();
+                    self.sv_rr[p].d.next = self.zero4.val();
+                }
+                for k in 0..NN {
+                    self.dtail[k].d.next = self.zero10.val();
+                    self.dhead[k].d.next = self.zero10.val();
+                    self.drel[k].d.next = self.zero5.val();
+                }
+                self.now8.d.next = self.zero64.val();
                 self.now.d.next = self.zero32.val();
                 for k in 0..NNB {
                     self.rtail[k].d.next = self.zero10.val();
@@ -2108,6 +2828,9 @@ impl<
                     self.done[k].d.next = self.zero6.val();
                 }
                 for k in 0..NB {
+                    self.tat0[k].d.next = self.zero64.val();
+                    self.tat1[k].d.next = self.zero64.val();
+                    self.tat2[k].d.next = self.zero64.val();
                     self.occ_bytes[k].d.next = self.zero20.val();
                     self.occ_pkts[k].d.next = self.zero12.val();
                     self.rr[k].d.next = self.zero4.val();

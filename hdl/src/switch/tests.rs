@@ -231,3 +231,80 @@ fn malformed_frames_are_counted_and_do_not_wedge_a_port() {
 fn derived_sizes_are_checked() {
     let _ = Switch::<4, 15, 16, 64, 80, 20>::new();
 }
+
+/// Tofino mode with `pipes` pipes, control-loop periods `t0`/`t1` and meter burst `burst`.
+fn tofino(tb: &mut Tb, pipes: u64, t0: u64, t1: u64, burst: u64) {
+    let u = tb.k.uut_mut();
+    u.cfg.pipes.next = pipes.into();
+    u.cfg.t0.next = t0.into();
+    u.cfg.t1.next = t1.into();
+    u.cfg.meter_burst.next = burst.into();
+}
+
+fn trimmed_of(f: &[u8]) -> Vec<u8> {
+    let mut h = f[..64].to_vec();
+    h[16..18].copy_from_slice(&50u16.to_be_bytes());
+    h[24..26].copy_from_slice(&[0, 0]);
+    let c = ipv4_checksum(&h[14..34]);
+    h[24..26].copy_from_slice(&c.to_be_bytes());
+    h[34] |= FLAG_CHOP;
+    h
+}
+
+#[test]
+fn tofino_a_red_meter_trims_at_ingress() {
+    // One pipe, a meter burst of one frame: of two 1088-byte frames deciding in the same
+    // cycle (inputs 0 and 1, to port 2) the second finds the optimistic meter red and is
+    // trimmed in the ingress pipe; its header (band 0) overtakes the first frame.
+    let mut tb = Tb::new(MODE_TOFINO_TRIM, 20000, false);
+    tofino(&mut tb, 1, 100, 100, 1088);
+    let (a, b) = (frame(0, 2, 1024, 0), frame(1, 2, 1024, 0));
+    tb.send(0, &a);
+    tb.send(1, &b);
+    tb.run(300);
+    assert_eq!(tb.out[2].len(), 2);
+    assert_eq!(tb.out[2][0], (14, trimmed_of(&b)));
+    assert_eq!(tb.out[2][1], (142, a));
+    let s = &tb.k.uut().stat[1];
+    assert_eq!(tb.stat(1)[5], 1, "ingress trims");
+    assert_eq!(s.dod_trims.val().to_u64(), 0);
+    assert_eq!(tb.k.uut().stat[2].tmode.val().to_u64(), 0);
+}
+
+#[test]
+fn tofino_a_deflected_packet_is_trimmed_after_recirculation_and_signals_congestion() {
+    // Four pipes (one input each), meters that never go red, a band of 1100 bytes: the
+    // second 1088-byte frame to port 2 does not fit and is deflected. Its header is complete
+    // at cycle 12, the pipe's server takes it at 13 and holds it for its 136 words, so it is
+    // released (and the congestion signal sent) at the end of cycle 149; port 2 sends it
+    // when the first frame ends (words 142..=277), from cycle 278. The port is pessimistic
+    // for t0 = 50 cycles after the signal, then half-pessimistic for t1 = 30.
+    let mut tb = Tb::new(MODE_TOFINO_TRIM, 1100, false);
+    tofino(&mut tb, 4, 50, 30, 100_000);
+    let (a, b) = (frame(0, 2, 1024, 0), frame(1, 2, 1024, 0));
+    tb.send(0, &a);
+    tb.send(1, &b);
+    let mut modes = vec![];
+    for _ in 0..400 {
+        modes.push(tb.k.uut().stat[2].tmode.val().to_u64());
+        if tb.k.cycle() == 20 {
+            assert_eq!(
+                tb.k.uut().stat[1].dod_q.val().to_u64(),
+                1,
+                "in recirculation"
+            );
+        }
+        tb.step();
+    }
+    assert_eq!(tb.out[2].len(), 2);
+    assert_eq!(tb.out[2][0], (142, a));
+    assert_eq!(tb.out[2][1], (278, trimmed_of(&b)));
+    let s = &tb.k.uut().stat[1];
+    assert_eq!(s.dod_trims.val().to_u64(), 1);
+    assert_eq!(s.dod_drop.val().to_u64(), 0);
+    assert_eq!(s.dod_q.val().to_u64(), 0);
+    assert_eq!(tb.stat(1)[5], 0, "no ingress trim");
+    let at = |c: usize| modes[c];
+    assert_eq!((at(149), at(150), at(199)), (0, 2, 2));
+    assert_eq!((at(200), at(229), at(230)), (1, 1, 0));
+}
