@@ -526,10 +526,12 @@ fn run_nic<T: nt_hdl::nic::NicTop>(
 
 /// The 4-port switch under [`crate::switch_workload::SwitchWorkload`] (random frames of
 /// 64..=1088 bytes with a hot spot, malformed and unrouted frames, gaps, TX backpressure):
-/// the first third of the run in trim mode (strict priority, bands by `tos`, return to
-/// sender), the second in drop-tail mode (WRR, bands by transport flags), the last in Bolt
-/// mode (SRCs, DEC/INC rewrites, PRU and SM tokens on random Bolt flags). Events = words
-/// out; commands = words in.
+/// the first quarter of the run in trim mode (strict priority, bands by `tos`, return to
+/// sender), the second in drop-tail mode (WRR, bands by transport flags), the third in Bolt
+/// mode (SRCs, DEC/INC rewrites, PRU and SM tokens on random Bolt flags), the last in
+/// Tofino-style trimming (2 pipes, short T0/T1 and small meter bursts, so that ingress
+/// trims, deflections, recirculation and mode changes all happen). Events = words out;
+/// commands = words in.
 fn run_switch(
     block: &'static str,
     cycles: u64,
@@ -557,6 +559,13 @@ fn run_switch(
     bolt.limit_bytes = [3000, 6000, 5000, 8000];
     bolt.cc_thresh = 2000;
     bolt.pru_cap = 5;
+    let mut tofino = trim.clone();
+    tofino.mode = nt_hdl::switch::MODE_TOFINO_TRIM;
+    tofino.limit_bytes = [700, 3000, 2500, 4000];
+    tofino.pipes = 2;
+    tofino.t0 = 300;
+    tofino.t1 = 200;
+    tofino.meter_burst = 2500;
     apply_setup(k.uut_mut(), &trim);
     let knobs = TrafficKnobs {
         load: 0.5,
@@ -565,11 +574,14 @@ fn run_switch(
     };
     let mut w = SwitchWorkload::new(seed, 4, knobs);
     run_loop(k, block, cycles, seed, |k, now| {
-        if now == cycles / 3 {
+        if now == cycles / 4 {
             apply_setup(k.uut_mut(), &droptail);
         }
-        if now == 2 * cycles / 3 {
+        if now == cycles / 2 {
             apply_setup(k.uut_mut(), &bolt);
+        }
+        if now == 3 * cycles / 4 {
+            apply_setup(k.uut_mut(), &tofino);
         }
         let inp = w.next(true);
         drive_switch(k.uut_mut(), &inp);

@@ -15,7 +15,9 @@ use crate::nic_cli::parse_ip;
 use crate::pcap::{read_pcap, write_pcap, Packet};
 use crate::switch_workload::{apply_setup, drive_switch, read_switch, PortIn, SwitchSetup};
 use crate::wire::{from_words, to_words, Word};
-use nt_hdl::switch::{Switch, Switch16, Switch4, MODE_BOLT, MODE_DROPTAIL, MODE_TRIM};
+use nt_hdl::switch::{
+    Switch, Switch16, Switch4, MODE_BOLT, MODE_DROPTAIL, MODE_TOFINO_TRIM, MODE_TRIM,
+};
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 
@@ -25,7 +27,7 @@ pub struct SwitchArgs {
     /// Ports: 4 or 16.
     #[arg(long, default_value_t = 4)]
     pub ports: usize,
-    /// droptail, trim or bolt (tofino-trim is not built yet).
+    /// droptail, trim, tofino-trim or bolt.
     #[arg(long, default_value = "droptail")]
     pub mode: String,
     /// K=IN.pcap, repeatable.
@@ -57,6 +59,19 @@ pub struct SwitchArgs {
     /// Bolt: the link rate stamped into SRC packets (0..=255, e.g. Gb/s).
     #[arg(long, default_value_t = 200)]
     pub link_rate: u64,
+    /// Tofino-style trimming: ingress pipes (1..=4); input K is in pipe K*pipes/ports.
+    #[arg(long, default_value_t = 4)]
+    pub pipes: u64,
+    /// Tofino-style trimming: pessimistic period after a congestion signal, cycles
+    /// (0..=16777215; default 6 µs at 3.2 GHz). --t0 0 --t1 0 turns the control loop off.
+    #[arg(long, default_value_t = crate::switch_workload::TOFINO_T_DEFAULT)]
+    pub t0: u64,
+    /// Tofino-style trimming: the half-pessimistic period that follows, cycles.
+    #[arg(long, default_value_t = crate::switch_workload::TOFINO_T_DEFAULT)]
+    pub t1: u64,
+    /// Tofino-style trimming: the ingress meters' burst (virtual queue), bytes (64..=1048575).
+    #[arg(long, default_value_t = 16 * 1024)]
+    pub meter_burst: u64,
     /// Idle cycles after the last input that end the run.
     #[arg(long, default_value_t = 500)]
     pub quiet_cycles: u64,
@@ -107,12 +122,7 @@ fn setup(a: &SwitchArgs) -> Result<SwitchSetup, String> {
         "droptail" => MODE_DROPTAIL,
         "trim" => MODE_TRIM,
         "bolt" => MODE_BOLT,
-        "tofino-trim" => {
-            return Err(format!(
-                "--mode {}: not implemented yet (this build has droptail, trim and bolt)",
-                a.mode
-            ))
-        }
+        "tofino-trim" => MODE_TOFINO_TRIM,
         m => return Err(format!("unknown --mode {m:?}; known: {}", MODES.join(", "))),
     };
     for (name, v, lo, hi) in [
@@ -120,6 +130,10 @@ fn setup(a: &SwitchArgs) -> Result<SwitchSetup, String> {
         ("--mtu", a.mtu, 64, 4095),
         ("--pru-cap", a.pru_cap, 0, 255),
         ("--link-rate", a.link_rate, 0, 255),
+        ("--pipes", a.pipes, 1, 4),
+        ("--t0", a.t0, 0, (1 << 24) - 1),
+        ("--t1", a.t1, 0, (1 << 24) - 1),
+        ("--meter-burst", a.meter_burst, 64, (1 << 20) - 1),
     ] {
         if !(lo..=hi).contains(&v) {
             return Err(format!("{name} {v}: must be {lo}..={hi}"));
@@ -129,6 +143,10 @@ fn setup(a: &SwitchArgs) -> Result<SwitchSetup, String> {
     s.mtu = a.mtu;
     s.pru_cap = a.pru_cap;
     s.link_rate = a.link_rate;
+    s.pipes = a.pipes;
+    s.t0 = a.t0;
+    s.t1 = a.t1;
+    s.meter_burst = a.meter_burst;
     s.ret = a.ret;
     s.wrr = a.wrr;
     s.band_by_flags = a.band_by_flags;
@@ -251,7 +269,7 @@ fn run<
                     });
                 }
             }
-            if o[p].stat.occ_bytes.iter().any(|&b| b > 0) {
+            if o[p].stat.occ_bytes.iter().any(|&b| b > 0) || o[p].stat.dod_q > 0 {
                 active = true;
             }
         }
@@ -274,8 +292,8 @@ fn run<
         .map(|(p, o)| {
             let s = o.stat;
             format!(
-                "{{\"port\": {p}, \"rx_frames\": {}, \"tx_frames\": {}, \"drop_malformed\": {}, \"drop_no_route\": {}, \"drop_full\": {}, \"trimmed\": {}, \"returned\": {}, \"drop_header\": {}, \"src_sent\": {}, \"src_drop\": {}, \"pru_tokens\": {}, \"sm_bytes\": {}}}",
-                s.rx_frames, s.tx_frames, s.drop_malformed, s.drop_no_route, s.drop_full, s.trimmed, s.returned, s.drop_header, s.src_sent, s.src_drop, s.pru, s.sm
+                "{{\"port\": {p}, \"rx_frames\": {}, \"tx_frames\": {}, \"drop_malformed\": {}, \"drop_no_route\": {}, \"drop_full\": {}, \"trimmed\": {}, \"returned\": {}, \"drop_header\": {}, \"src_sent\": {}, \"src_drop\": {}, \"pru_tokens\": {}, \"sm_bytes\": {}, \"dod_trims\": {}, \"dod_drop\": {}}}",
+                s.rx_frames, s.tx_frames, s.drop_malformed, s.drop_no_route, s.drop_full, s.trimmed, s.returned, s.drop_header, s.src_sent, s.src_drop, s.pru, s.sm, s.dod_trims, s.dod_drop
             )
         })
         .collect();

@@ -217,6 +217,66 @@ fn switch_sends_src_packets_in_bolt_mode() {
     assert!(stats.contains("\"src_sent\""), "{stats}");
 }
 
+/// Tofino-style trimming: ports 0 and 1 (pipes 0 and 1) each send 12 back-to-back data
+/// frames to port 3 at line rate. Each pipe's optimistic meter passes its own line rate, so
+/// port 3's queue overflows and packets are deflected; once a deflected header comes out of
+/// recirculation the pipes turn pessimistic and trim at ingress. Every frame leaves port 3,
+/// whole or as a CHOP header, and stats.json counts both kinds of trim.
+#[test]
+fn switch_trims_at_ingress_and_after_deflection_in_tofino_mode() {
+    let d = tmp("tofino");
+    let pk: Vec<Packet> = (0..12)
+        .map(|k| Packet {
+            cycle: k * 136,
+            bytes: frame(0, 3, 1024, 1),
+        })
+        .collect();
+    write_pcap(&d.join("a.pcap"), &pk).unwrap();
+    write_pcap(&d.join("b.pcap"), &pk).unwrap();
+    let o = ntsim(
+        &[
+            "switch",
+            "--mode",
+            "tofino-trim",
+            "--meter-burst",
+            "4352",
+            "--in-port",
+            "0=a.pcap",
+            "--in-port",
+            "1=b.pcap",
+            "--route",
+            "10.0.0.4=3",
+            "--out-dir",
+            "out",
+        ],
+        &d,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let p3 = read_pcap(&d.join("out/port3.pcap")).unwrap();
+    assert_eq!(p3.len(), 24, "every frame leaves, whole or trimmed");
+    let hdrs: Vec<_> = p3.iter().filter(|p| p.bytes.len() == 64).collect();
+    assert!(!hdrs.is_empty());
+    for h in &hdrs {
+        assert_eq!(h.bytes[34], FLAG_DATA | FLAG_CHOP);
+    }
+    let stats = std::fs::read_to_string(d.join("out/stats.json")).unwrap();
+    let count = |key: &str| -> u64 {
+        stats
+            .match_indices(&format!("\"{key}\": "))
+            .map(|(at, m)| {
+                let rest = &stats[at + m.len()..];
+                let end = rest.find(|c: char| !c.is_ascii_digit()).unwrap();
+                rest[..end].parse::<u64>().unwrap()
+            })
+            .sum()
+    };
+    let (ingress, dod) = (count("trimmed"), count("dod_trims"));
+    assert!(dod >= 1, "DoD trims {dod}: {stats}");
+    assert!(ingress >= 1, "ingress trims {ingress}: {stats}");
+    assert_eq!(ingress + dod, hdrs.len() as u64, "{stats}");
+    assert_eq!(count("dod_drop"), 0);
+}
+
 #[test]
 fn switch_bad_input_gets_a_clear_error_not_a_panic() {
     let d = tmp("bad");
@@ -225,8 +285,24 @@ fn switch_bad_input_gets_a_clear_error_not_a_panic() {
     let cases: &[(&[&str], &str)] = &[
         (&["switch", "--ports", "5", "--out-dir", "o"], "4 or 16"),
         (
-            &["switch", "--mode", "tofino-trim", "--out-dir", "o"],
-            "not implemented",
+            &[
+                "switch",
+                "--mode",
+                "tofino-trim",
+                "--pipes",
+                "0",
+                "--out-dir",
+                "o",
+            ],
+            "--pipes 0: must be 1..=4",
+        ),
+        (
+            &["switch", "--t0", "20000000", "--out-dir", "o"],
+            "--t0 20000000: must be 0..=16777215",
+        ),
+        (
+            &["switch", "--meter-burst", "10", "--out-dir", "o"],
+            "--meter-burst 10",
         ),
         (
             &[
