@@ -27,8 +27,8 @@
 //!   (`drop_no_route`).
 //! * `band[b]`: per band `limit_bytes`, `limit_pkts` (admission limits of one output's band,
 //!   summed over all inputs) and `weight` (WRR, packets per turn; 0 counts as 1).
-//! * `cfg`: `mode` ([`MODE_DROPTAIL`], [`MODE_TRIM`]; the codes [`MODE_TOFINO_TRIM`] and
-//!   [`MODE_BOLT`] are reserved for the next slices and behave as drop-tail), `band_by_flags`
+//! * `cfg`: `mode` ([`MODE_DROPTAIL`], [`MODE_TRIM`], [`MODE_TOFINO_TRIM`], [`MODE_BOLT`]),
+//!   `band_by_flags`
 //!   (band from the transport flags instead of the IPv4 `tos`), `wrr` (weighted round robin
 //!   instead of strict priority among bands), `ret` (return trimmed headers to their sender
 //!   when the header band is full, instead of dropping them).
@@ -61,8 +61,43 @@
 //! Ethernet, IPv4 and transport contexts swapped, sent out of the port it arrived on before
 //! any band (the return queue of port `p` is written only by input `p` and read only by
 //! output `p`); else it is dropped (`drop_header`). Other packets that do not fit are
-//! dropped (`drop_full`). [`MODE_TOFINO_TRIM`] and [`MODE_BOLT`] will hook in here, at the
-//! decision (meters, SRC generation) and the writer (the header rewrite).
+//! dropped (`drop_full`). Tofino-style trimming and Bolt hook in here (below).
+//!
+//! # Tofino-style trimming ([`MODE_TOFINO_TRIM`], paper 002 §3-§5)
+//! * **Pipes.** `cfg.pipes` = P ingress pipes (1..=[`MAX_PIPES`]; 0 counts as 1); input `i`
+//!   is in pipe `floor(i*P/N)`.
+//! * **Meters.** Each pipe has three meters per output port, at 100, 50 and 25 % of line
+//!   rate (8, 4, 2 bytes per cycle), each a virtual queue of `cfg.meter_burst` bytes kept
+//!   as a theoretical arrival time in 1/8 cycles: a frame of `L` bytes is green at meter
+//!   `k` when `max(tat - 8*now, 0) + L*2^k <= burst*2^k`, and then
+//!   `tat = max(tat, 8*now) + L*2^k`; a red frame leaves the meter unchanged. All three run
+//!   on every routed, well-formed frame at its word 4 (inputs of a pipe chained in index
+//!   order in a cycle).
+//! * **Mode.** Each output port is optimistic, half-pessimistic or pessimistic; the mode
+//!   picks the meter whose colour counts (100, 50, 25 %). A congestion signal for port `o`
+//!   in cycle `t` makes it pessimistic while `now - t <= cfg.t0`, then half-pessimistic
+//!   while `now - t <= cfg.t0 + cfg.t1`, then optimistic again (the paper's `t0_reg`,
+//!   `t1_reg` with T1 counted after T0). The signal goes to every pipe at once, so one copy
+//!   of the mode per port serves them all. `cfg.t0 = cfg.t1 = 0` turns the loop off.
+//! * **Decision.** A trimmable packet (our transport, DATA without CHOP) whose meter is red
+//!   is trimmed at ingress (`trimmed`; then exactly as trim mode: band 0, return to
+//!   sender, or `drop_header`). Otherwise a packet that fits its band is queued. A
+//!   trimmable one that does not fit is deflected on drop (DoD) into its input's DoD queue
+//!   (records `(output, words)`, [`DOD_ENTRIES`] per input) with its trimmed header in the
+//!   DoD store of `(input, output)` ([`DOD_WORDS`] words); with no room there it is lost and
+//!   counted (`dod_drop`). Other packets that do not fit are dropped (`drop_full`).
+//! * **Recirculation.** One server per pipe, the pipe's recirculation port at line rate:
+//!   round robin over the pipe's inputs, it takes a record whose header is complete and
+//!   holds it for the frame's full length in words; then the header is trimmed
+//!   (`dod_trims`), released to its output and a congestion signal for that output goes
+//!   to every pipe. The pipe's recirculation queue is the union of its inputs' DoD queues
+//!   (served round robin, not in one arrival order). `dod_q` counts an input's records,
+//!   waiting or in service.
+//! * **Output.** A released header (8 words) goes out ahead of every band, after the
+//!   return queue, round robin over inputs.
+//! * **Timing.** A deflected 1088-byte frame whose first word is in at `t` has its header
+//!   complete at `t + 12`, taken at `t + 13`, released at the end of `t + 149`; the signal
+//!   makes the port pessimistic from `t + 150`.
 //!
 //! # Storage
 //! One crosspoint per (input, output) pair, `2^XP_A` = 1024 words: a RAM of 64-bit data
