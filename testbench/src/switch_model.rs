@@ -12,9 +12,21 @@
 //!
 //! [`SwitchModel::outputs`] gives every output port for the current cycle (before
 //! [`SwitchModel::step`]), to compare with the hardware cycle by cycle.
+//!
+//! Tofino-style trimming (`cfg.mode` = [`MODE_TOFINO_TRIM`]) follows the switch's module
+//! documentation (`nt_hdl::switch`, "Tofino-style trimming") literally: three meters per (pipe, output) in 1/8-cycle units run on every decision and
+//! the colour of the output's mode (optimistic, half-pessimistic, pessimistic) trims red
+//! data at ingress; green data that does not fit its band is deflected (a record in the
+//! input's DoD queue, the trimmed header in the DoD store of (input, output)); one
+//! recirculation server per pipe takes a record for its frame's length in cycles, then
+//! releases the header to the output (sent after the return queue, before the bands) and
+//! signals congestion, which makes the output pessimistic for `t0` cycles and
+//! half-pessimistic for `t1` more. One cycle: outputs, servers, inputs in index order, then
+//! departures free their words and the cycle's congestion signals take effect.
 use nt_hdl::switch::{
-    BANDS, BOLT_DEC, BOLT_FIRST, BOLT_INC, BOLT_LAST, BOLT_SRC, BYTES_PER_CYCLE, MODE_BOLT,
-    MODE_TRIM, REGION_WORDS, SM_ELAPSED_CAP, SM_OFFSET,
+    BANDS, BOLT_DEC, BOLT_FIRST, BOLT_INC, BOLT_LAST, BOLT_SRC, BYTES_PER_CYCLE, DOD_ENTRIES,
+    DOD_WORDS, MAX_PIPES, MODE_BOLT, MODE_TOFINO_TRIM, MODE_TRIM, REGION_WORDS, SM_ELAPSED_CAP,
+    SM_OFFSET,
 };
 use nt_sim::switch_workload::{PortIn, PortOut, PortStats, SwitchSetup};
 use nt_sim::wire::{to_words, Word, FLAG_CHOP, FLAG_DATA, PROTO_HOMA, PROTO_NDP};
@@ -30,6 +42,8 @@ enum Act {
     Fwd,
     Trim,
     Ret,
+    /// Tofino-style trimming: deflected, the trimmed header goes to the DoD store.
+    Dod,
 }
 
 #[derive(Clone, Debug)]
@@ -62,6 +76,19 @@ struct Input {
 enum Cur {
     Ret,
     Band(usize, usize),
+    /// A released DoD header of input `i`.
+    Dod(usize),
+}
+
+/// Tofino-style trimming: the recirculation server of one pipe. `cnt` cycles are left of
+/// the record of (`i`, `o`) in service; `rr` is the input served last.
+#[derive(Clone, Copy, Debug, Default)]
+struct Server {
+    busy: bool,
+    i: usize,
+    o: usize,
+    cnt: u64,
+    rr: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -93,6 +120,22 @@ pub struct SwitchModel {
     sm: Vec<i64>,
     pru: Vec<u64>,
     sm_last: Vec<u64>,
+    /// Tofino-style trimming: the number of pipes P; the meters' theoretical arrival times
+    /// (1/8 cycle) per (pipe `p < MAX_PIPES`, output) `p*n+o`, one per meter k; the cycle of
+    /// each output's last congestion signal; per input, the DoD queue of records (output,
+    /// words) and whether its newest record's header is still being written; per
+    /// (input, output) `i*n+o`, the complete DoD headers (the first `drel` released), the
+    /// released count and the reserved words; per output, the DoD round robin; the servers.
+    pipes: usize,
+    tat: Vec<[u64; 3]>,
+    sig: Vec<Option<u64>>,
+    dodq: Vec<VecDeque<(usize, u64)>>,
+    pending: Vec<bool>,
+    dstore: Vec<VecDeque<Vec<Word>>>,
+    drel: Vec<u64>,
+    dresv: Vec<u64>,
+    drr: Vec<usize>,
+    srv: Vec<Server>,
     now: u64,
     /// Packets rolled back (length mismatch found by the writer), per input.
     pub rollbacks: Vec<u64>,
@@ -148,6 +191,8 @@ pub fn src_header(words: &[Word], q: u64, link_rate: u64) -> Vec<Word> {
 impl SwitchModel {
     pub fn new(setup: &SwitchSetup) -> Self {
         let n = setup.ports;
+        // cfg.pipes has 3 bits: 0 counts as 1, 5..7 as 4.
+        let pipes = ((setup.pipes & 7) as usize).clamp(1, MAX_PIPES);
         SwitchModel {
             s: setup.clone(),
             n,
@@ -197,6 +242,16 @@ impl SwitchModel {
             sm: vec![0; n],
             pru: vec![0; n],
             sm_last: vec![0; n],
+            pipes,
+            tat: vec![[0; 3]; MAX_PIPES * n],
+            sig: vec![None; n],
+            dodq: vec![VecDeque::new(); n],
+            pending: vec![false; n],
+            dstore: vec![VecDeque::new(); n * n],
+            drel: vec![0; n * n],
+            dresv: vec![0; n * n],
+            drr: vec![0; n],
+            srv: vec![Server::default(); pipes],
             now: 0,
             rollbacks: vec![0; n],
         }
@@ -214,7 +269,51 @@ impl SwitchModel {
         match out.cur {
             Cur::Ret => self.retq[o].front(),
             Cur::Band(i, b) => self.queues[self.region(i, o, b)].front(),
+            Cur::Dod(i) => self.dstore[i * self.n + o].front(),
         }
+    }
+
+    /// Tofino-style trimming: the pipe of input `i`, `floor(i*P/N)`.
+    fn pipe(&self, i: usize) -> usize {
+        i * self.pipes / self.n
+    }
+
+    /// Tofino-style trimming: output `o`'s mode in the current cycle (0 optimistic, 1
+    /// half-pessimistic, 2 pessimistic), from its last congestion signal and `t0`, `t1`.
+    pub fn tmode(&self, o: usize) -> u64 {
+        let (t0, t1) = (self.s.t0 & 0xff_ffff, self.s.t1 & 0xff_ffff);
+        match self.sig[o] {
+            Some(t) if self.now - t <= t0 => 2,
+            Some(t) if self.now - t <= t0 + t1 => 1,
+            _ => 0,
+        }
+    }
+
+    /// Tofino-style trimming: records of pipe `p` (its inputs' DoD queues, pending ones
+    /// included) plus the one in recirculation.
+    pub fn recirc_queue(&self, p: usize) -> usize {
+        if p >= self.pipes {
+            return 0;
+        }
+        let q: usize = (0..self.n)
+            .filter(|&i| self.pipe(i) == p)
+            .map(|i| self.dodq[i].len())
+            .sum();
+        q + self.srv[p].busy as usize
+    }
+
+    /// Tofino-style trimming: input `i`'s DoD queue plus its record in recirculation (the
+    /// `dod_q` counter).
+    fn dod_q(&self, i: usize) -> u64 {
+        let busy = self.srv.iter().any(|v| v.busy && v.i == i);
+        self.dodq[i].len() as u64 + busy as u64
+    }
+
+    /// Tofino-style trimming: released DoD headers of (`i`, `o`) not yet sent completely,
+    /// complete headers in the store, and reserved words.
+    pub fn dod_store(&self, i: usize, o: usize) -> (u64, usize, u64) {
+        let d = i * self.n + o;
+        (self.drel[d], self.dstore[d].len(), self.dresv[d])
     }
 
     /// Every output port in the current cycle.
@@ -235,6 +334,8 @@ impl SwitchModel {
                 }
                 stat.pru = self.pru[o];
                 stat.sm = self.sm[o];
+                stat.dod_q = self.dod_q(o);
+                stat.tmode = self.tmode(o);
                 PortOut {
                     rx_ready: true,
                     tx,
@@ -277,6 +378,10 @@ impl SwitchModel {
                             let r = self.region(i, o, b);
                             self.queues[r].pop_front();
                         }
+                        Cur::Dod(i) => {
+                            self.dstore[i * n + o].pop_front();
+                            self.drel[i * n + o] -= 1;
+                        }
                     }
                     self.stats[o].tx_frames += 1;
                     pick = true;
@@ -286,11 +391,19 @@ impl SwitchModel {
                 self.pick(o);
             }
         }
+        // ---- recirculation servers, with the DoD queues at the start of the cycle ----
+        let mut sigs = vec![];
+        for p in 0..self.srv.len() {
+            if let Some(o) = self.serve(p) {
+                sigs.push(o);
+            }
+        }
         // ---- inputs, in index order ----
         for (i, x) in inp.iter().enumerate() {
             self.write(i);
             self.ingress(i, x.rx);
         }
+        let c = self.now;
         self.now += 1;
         // ---- departures free their words and bytes at the end of the cycle ----
         for (o, d) in dep.iter().enumerate() {
@@ -305,9 +418,54 @@ impl SwitchModel {
                             self.occ_pkts[o * BANDS + b] -= 1;
                         }
                     }
+                    Cur::Dod(i) => self.dresv[i * n + o] -= 1,
                 }
             }
         }
+        // ---- congestion signals of this cycle: its decisions saw the old ones ----
+        for o in sigs {
+            self.sig[o] = Some(c);
+        }
+    }
+
+    /// Recirculation server `p` in one cycle: a release (returned: the output to signal),
+    /// then a pick among its pipe's inputs with a complete record at their queue's head.
+    /// Each server reads only its own pipe's queues, which only it pops, so running the
+    /// servers one after the other sees the state at the start of the cycle.
+    fn serve(&mut self, p: usize) -> Option<usize> {
+        let n = self.n;
+        let v = self.srv[p];
+        let rel = v.busy && v.cnt == 1;
+        let mut sig = None;
+        if v.busy {
+            self.srv[p].cnt -= 1;
+        }
+        if rel {
+            self.srv[p].busy = false;
+            let d = v.i * n + v.o;
+            debug_assert!((self.drel[d] as usize) < self.dstore[d].len());
+            self.drel[d] += 1;
+            self.stats[v.i].dod_trims += 1;
+            sig = Some(v.o);
+        }
+        if !v.busy || rel {
+            let elig =
+                |i: usize| self.pipe(i) == p && self.dodq[i].len() > self.pending[i] as usize;
+            if let Some(i) = (v.rr + 1..n)
+                .find(|&i| elig(i))
+                .or_else(|| (0..n).find(|&i| elig(i)))
+            {
+                let (o, w) = self.dodq[i].pop_front().expect("eligible");
+                self.srv[p] = Server {
+                    busy: true,
+                    i,
+                    o,
+                    cnt: w,
+                    rr: i,
+                };
+            }
+        }
+        sig
     }
 
     fn pick(&mut self, o: usize) {
@@ -317,6 +475,17 @@ impl SwitchModel {
         if !self.retq[o].is_empty() {
             out.busy = true;
             out.cur = Cur::Ret;
+            return;
+        }
+        let rel = |i: usize| self.drel[i * n + o] > 0;
+        let last = self.drr[o];
+        if let Some(i) = (last + 1..n)
+            .find(|&i| rel(i))
+            .or_else(|| (0..n).find(|&i| rel(i)))
+        {
+            self.drr[o] = i;
+            out.busy = true;
+            out.cur = Cur::Dod(i);
             return;
         }
         let elig = |i: usize, b: usize| !self.queues[(i * n + o) * BANDS + b].is_empty();
@@ -426,6 +595,10 @@ impl SwitchModel {
                 }
                 Act::Trim => self.queues[r].push_back(trimmed_header(&orig, false)),
                 Act::Ret => self.retq[i].push_back(trimmed_header(&orig, true)),
+                Act::Dod => {
+                    self.dstore[i * self.n + o].push_back(trimmed_header(&orig, false));
+                    self.pending[i] = false;
+                }
                 Act::None => unreachable!(),
             }
         }
@@ -434,6 +607,11 @@ impl SwitchModel {
             self.rollbacks[i] += 1;
             if act == Act::Ret {
                 self.ret_resv[i] -= 8;
+            } else if act == Act::Dod {
+                // The pending record is the newest one: a server never takes it.
+                self.dodq[i].pop_back();
+                self.pending[i] = false;
+                self.dresv[i * self.n + o] -= 8;
             } else {
                 self.resv[r] -= words;
                 self.occ_bytes[o * BANDS + b] -= len;
@@ -542,7 +720,8 @@ impl SwitchModel {
         } else {
             (tos as usize).min(BANDS - 1)
         };
-        let trim_ok = self.s.mode == MODE_TRIM && ours && data;
+        let tofino = self.s.mode == MODE_TOFINO_TRIM;
+        let trim_ok = (self.s.mode == MODE_TRIM || tofino) && ours && data;
         let len = ip_len + 14;
         let words = len.div_ceil(8);
         if bolt && ours {
@@ -553,27 +732,79 @@ impl SwitchModel {
             y.q = (0..BANDS).map(|b| self.occ_bytes[o * BANDS + b]).sum();
             y.plen = len;
         }
+        // Tofino-style trimming: the meters see every well-formed, routed packet.
+        let red = tofino && self.meter(i, o, len);
         let x = (i, o, b, len, words);
-        if self.fits(i, o, b, len, words) {
+        if trim_ok && red {
+            self.trim(i, o);
+        } else if self.fits(i, o, b, len, words) {
             self.admit(x, Act::Fwd);
+        } else if trim_ok && tofino {
+            self.deflect(i, o, words);
         } else if trim_ok {
-            self.stats[i].trimmed += 1;
-            if self.fits(i, o, 0, 64, 8) {
-                self.admit((i, o, 0, 64, 8), Act::Trim);
-            } else if self.s.ret && self.ret_resv[i] + 8 <= RET_WORDS {
-                self.stats[i].returned += 1;
-                self.ret_resv[i] += 8;
-                let y = &mut self.ins[i];
-                y.act = Act::Ret;
-            } else {
-                self.stats[i].drop_header += 1;
-            }
+            self.trim(i, o);
         } else {
             self.stats[i].drop_full += 1;
         }
         let y = &mut self.ins[i];
         y.words = words;
         y.empty = ((8 - len % 8) % 8) as u8;
+    }
+
+    /// Trimming of input `i`'s data packet to output `o`: the header to band 0, else
+    /// returned, else dropped.
+    fn trim(&mut self, i: usize, o: usize) {
+        self.stats[i].trimmed += 1;
+        if self.fits(i, o, 0, 64, 8) {
+            self.admit((i, o, 0, 64, 8), Act::Trim);
+        } else if self.s.ret && self.ret_resv[i] + 8 <= RET_WORDS {
+            self.stats[i].returned += 1;
+            self.ret_resv[i] += 8;
+            let y = &mut self.ins[i];
+            y.act = Act::Ret;
+        } else {
+            self.stats[i].drop_header += 1;
+        }
+    }
+
+    /// Tofino-style trimming: the three meters of (pipe of `i`, `o`) on a packet of `len`
+    /// bytes, in 1/8-cycle units (meter k drains 8 >> k bytes per cycle, so a byte costs
+    /// 2^k units); a green packet moves the meter, a red one leaves it. Returns whether the
+    /// packet is red for the meter of `o`'s mode.
+    fn meter(&mut self, i: usize, o: usize, len: u64) -> bool {
+        let now8 = 8 * self.now;
+        let burst = self.s.meter_burst & 0xf_ffff;
+        let mode = self.tmode(o) as usize;
+        let m = self.pipe(i) * self.n + o;
+        let t = &mut self.tat[m];
+        let mut green = [false; 3];
+        for (k, g) in green.iter_mut().enumerate() {
+            let cost = len << k;
+            *g = t[k].saturating_sub(now8) + cost <= burst << k;
+            if *g {
+                t[k] = t[k].max(now8) + cost;
+            }
+        }
+        !green[mode]
+    }
+
+    /// Tofino-style trimming: input `i`'s data packet to output `o` (`words` long) did not
+    /// fit its band: a record in the input's DoD queue and the header to the DoD store, if
+    /// both have room (the room sees this cycle's pop by the server and commit or rollback
+    /// by the writer); else it is lost (`dod_drop`).
+    fn deflect(&mut self, i: usize, o: usize, words: u64) {
+        let d = i * self.n + o;
+        if (self.dodq[i].len() as u64) < DOD_ENTRIES && self.dresv[d] + 8 <= DOD_WORDS {
+            debug_assert!(!self.pending[i]);
+            self.dodq[i].push_back((o, words));
+            self.pending[i] = true;
+            self.dresv[d] += 8;
+            let y = &mut self.ins[i];
+            y.act = Act::Dod;
+            y.o = o;
+        } else {
+            self.stats[i].dod_drop += 1;
+        }
     }
 
     /// Bolt at word 6 (thesis Algorithms 7 and 9, SPEC §6) for input `i`'s data packet.
@@ -637,7 +868,246 @@ impl SwitchModel {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nt_sim::switch_workload::port_ip;
     use nt_sim::wire::{ipv4_checksum, Frame, Layout, Transport};
+
+    /// An NDP DATA frame of `bytes` bytes from port `src` to port `dst`.
+    fn ndp(src: usize, dst: usize, bytes: usize, seq: u16) -> Vec<Word> {
+        to_words(
+            &Frame {
+                dst_mac: 1,
+                src_mac: 2,
+                tos: 0,
+                ip_id: seq,
+                ttl: 64,
+                protocol: PROTO_NDP,
+                src_ip: port_ip(src),
+                dst_ip: port_ip(dst),
+                t: Transport {
+                    flags: FLAG_DATA,
+                    ..Default::default()
+                },
+                payload: vec![seq as u8; bytes - 64],
+            }
+            .encode(Layout::Ndp),
+        )
+    }
+
+    /// Drives the model: words (or gaps) queued per input port, TX ready per port, and the
+    /// words sent per output with their cycle.
+    struct Tb {
+        m: SwitchModel,
+        feed: Vec<VecDeque<Option<Word>>>,
+        ready: Vec<bool>,
+        sent: Vec<Vec<(u64, Word)>>,
+        now: u64,
+    }
+
+    impl Tb {
+        fn new(s: &SwitchSetup) -> Self {
+            Tb {
+                m: SwitchModel::new(s),
+                feed: vec![VecDeque::new(); s.ports],
+                ready: vec![true; s.ports],
+                sent: vec![vec![]; s.ports],
+                now: 0,
+            }
+        }
+        fn send(&mut self, i: usize, f: &[Word]) {
+            self.feed[i].extend(f.iter().map(|&w| Some(w)));
+        }
+        fn gap(&mut self, i: usize, k: usize) {
+            self.feed[i].extend(std::iter::repeat_n(None, k));
+        }
+        /// One cycle; returns the port outputs of the cycle (before the step).
+        fn step(&mut self) -> Vec<PortOut> {
+            let out = self.m.outputs();
+            let inp: Vec<PortIn> = (0..self.feed.len())
+                .map(|p| PortIn {
+                    rx: self.feed[p].pop_front().flatten(),
+                    tx_ready: self.ready[p],
+                })
+                .collect();
+            for (p, x) in out.iter().enumerate() {
+                if let (Some(w), true) = (x.tx, self.ready[p]) {
+                    self.sent[p].push((self.now, w));
+                }
+            }
+            self.m.step(&inp);
+            self.now += 1;
+            out
+        }
+        fn run_to(&mut self, c: u64) {
+            while self.now < c {
+                self.step();
+            }
+        }
+    }
+
+    fn tofino(ports: usize) -> SwitchSetup {
+        let mut s = SwitchSetup::new(ports);
+        s.mode = MODE_TOFINO_TRIM;
+        s
+    }
+
+    /// Inputs 0 and 2 send 30 back-to-back 1088-byte DATA frames each to output 3, in step.
+    /// Round j decides at cycle 136j+4 (now8 = 1088j+32), input 0 first. With one pipe both
+    /// share the optimistic meter (B = 16384, t0 = t1 = 0 so the mode stays optimistic):
+    /// while both are green the backlog before round j is 2*1088*j - 1088*j = 1088j; input
+    /// 0 is green iff 1088j + 1088 <= 16384 (j <= 14), input 2 iff 1088j + 2176 <= 16384
+    /// (j <= 13). From round 14 on the backlog before the round is 15232: input 0 green
+    /// (16320), input 2 red. So input 2 has 30 - 14 = 16 ingress trims, input 0 none. With
+    /// two pipes (pipe(0) = 0, pipe(2) = 1) each meter sees one line rate: no trims.
+    #[test]
+    fn tofino_meter_lets_one_line_rate_through() {
+        for (pipes, want) in [(1, 16), (2, 0)] {
+            let mut s = tofino(4);
+            s.pipes = pipes;
+            s.t0 = 0;
+            s.t1 = 0;
+            let mut tb = Tb::new(&s);
+            for j in 0..30 {
+                tb.send(0, &ndp(0, 3, 1088, j));
+                tb.send(2, &ndp(2, 3, 1088, j));
+            }
+            // Round 13 (decided at 1772) both green, round 14 (1908) input 2 red.
+            tb.run_to(1909);
+            assert_eq!(tb.m.stats(2).trimmed, if pipes == 1 { 1 } else { 0 });
+            tb.run_to(30 * 136 + 2000);
+            assert_eq!(tb.m.stats(0).trimmed, 0, "pipes {pipes}");
+            assert_eq!(tb.m.stats(2).trimmed, want, "pipes {pipes}");
+            for p in 0..4 {
+                assert_eq!(tb.m.stats(p).tmode, 0);
+            }
+        }
+    }
+
+    /// One 1088-byte DATA frame (W = 136) from input 0 to output 1 at cycle 0; band 0 takes
+    /// only 1000 bytes, the meters (B = 1100) are green: deflected at its word 4 (cycle 4),
+    /// header committed by the writer at beat 7 (word 7 + 5 = cycle 12), record picked by
+    /// the server at 13, released at 13 + 136 = 149 (dod_trims, signal), picked by output 1
+    /// at 150, words out at 151..=158. Mode of output 1: signal t = 149, pessimistic for
+    /// 150..=199 (el <= t0 = 50), half for 200..=229 (el <= 80), then optimistic.
+    /// A second frame at 156 decides at 160 in pessimistic mode: meter 2 has
+    /// tat = 32 + 4*1088 = 4384, backlog 4384 - 1280 = 3104, 3104 + 4352 > 4*1100: red, so it
+    /// is trimmed at ingress (meter 0 would be green: tat 1120 < 1280) into band 0; its
+    /// header is committed at 163 + 5 = 168, picked at 169 and sent at 170..=177.
+    #[test]
+    fn tofino_deflection_and_recirculation_timing() {
+        let mut s = tofino(2);
+        s.limit_bytes[0] = 1000;
+        s.meter_burst = 1100;
+        s.t0 = 50;
+        s.t1 = 30;
+        let mut tb = Tb::new(&s);
+        let f1 = ndp(0, 1, 1088, 1);
+        let f2 = ndp(0, 1, 1088, 2);
+        tb.send(0, &f1);
+        tb.gap(0, 20);
+        tb.send(0, &f2);
+        while tb.now < 300 {
+            let c = tb.now;
+            let out = tb.step();
+            let (st0, st1) = (out[0].stat, out[1].stat);
+            let dq = if (5..=149).contains(&c) { 1 } else { 0 };
+            assert_eq!(st0.dod_q, dq, "cycle {c}");
+            assert_eq!(st0.dod_trims, (c >= 150) as u64, "cycle {c}");
+            let mode = match c {
+                150..=199 => 2,
+                200..=229 => 1,
+                _ => 0,
+            };
+            assert_eq!(st1.tmode, mode, "cycle {c}");
+            assert_eq!(st0.tmode, 0, "cycle {c}");
+            assert_eq!(st0.trimmed, (c >= 161) as u64, "cycle {c}");
+            if c == 14 {
+                assert_eq!(tb.m.recirc_queue(0), 1);
+                assert_eq!(tb.m.dod_store(0, 1), (0, 1, 8));
+            }
+        }
+        let st0 = tb.m.stats(0);
+        assert_eq!((st0.dod_drop, st0.drop_full, st0.drop_header), (0, 0, 0));
+        assert_eq!(tb.m.stats(1).tx_frames, 2);
+        assert_eq!(tb.m.dod_store(0, 1), (0, 0, 0));
+        let cycles: Vec<u64> = tb.sent[1].iter().map(|x| x.0).collect();
+        let want: Vec<u64> = (151..=158).chain(170..=177).collect();
+        assert_eq!(cycles, want);
+        let words: Vec<Word> = tb.sent[1].iter().map(|x| x.1).collect();
+        assert_eq!(words[..8], trimmed_header(&f1, false)[..]);
+        assert_eq!(words[8..], trimmed_header(&f2, false)[..]);
+    }
+
+    /// 20 back-to-back 64-byte DATA frames from input 0 to output 1 (band 0 takes nothing,
+    /// meters green), output 1 not ready. Frame j decides at 8j+4 and its header is released
+    /// at 8j+21 (the server keeps up), but none leaves, so the DoD store of (0, 1) holds 8j
+    /// words at frame j's decision: frames 0..=15 are deflected, 16..=19 lost (dod_drop 4,
+    /// the first at cycle 132). Once output 1 is ready (cycle 300) the 16 headers leave back
+    /// to back in 128 cycles.
+    #[test]
+    fn tofino_dod_store_full_drops() {
+        let mut s = tofino(2);
+        s.limit_bytes[0] = 0;
+        let mut tb = Tb::new(&s);
+        for j in 0..20 {
+            tb.send(0, &ndp(0, 1, 64, j));
+        }
+        tb.ready[1] = false;
+        tb.run_to(132);
+        assert_eq!(tb.m.stats(0).dod_drop, 0);
+        tb.step();
+        assert_eq!(tb.m.stats(0).dod_drop, 1);
+        tb.run_to(300);
+        let st = tb.m.stats(0);
+        assert_eq!((st.dod_drop, st.dod_trims, st.trimmed), (4, 16, 0));
+        assert_eq!(tb.m.dod_store(0, 1), (16, 16, 128));
+        tb.ready[1] = true;
+        tb.run_to(427);
+        assert_eq!(tb.m.stats(1).tx_frames, 15);
+        tb.step();
+        assert_eq!(tb.m.stats(1).tx_frames, 16);
+        assert_eq!(tb.m.dod_store(0, 1), (0, 0, 0));
+        assert_eq!(tb.sent[1].len(), 128);
+    }
+
+    /// One pipe, t0 = t1 = 0, band 0 takes nothing. Input 0: 3 frames of 1088 bytes to
+    /// output 4; input 1: 38 frames of 64 bytes alternately to outputs 2 and 3 (so its DoD
+    /// stores stay small and the DoD queue of 16 entries is the limit), all back to back from
+    /// cycle 0. The server (rr = 0) picks input 1 at 13 (released 21), input 0 at 21 (136
+    /// cycles, released 157), input 1 at 157, input 0 at 165 (released 301), input 1 at 301.
+    /// Input 1's frame j decides at 8j+4 with j minus the pops so far in its queue: 0..=16
+    /// fit (15 after the pop at 13), 17..=19 are lost, 20 fits after the pop at 157,
+    /// 21..=37 are lost (the next pop is at 301): dod_drop 20, 18 deflected.
+    #[test]
+    fn tofino_dod_queue_full_drops() {
+        let mut s = tofino(5);
+        s.pipes = 1;
+        s.t0 = 0;
+        s.t1 = 0;
+        s.limit_bytes[0] = 0;
+        let mut tb = Tb::new(&s);
+        for j in 0..3 {
+            tb.send(0, &ndp(0, 4, 1088, j));
+        }
+        for j in 0..38 {
+            tb.send(1, &ndp(1, 2 + j as usize % 2, 64, j));
+        }
+        tb.run_to(140);
+        assert_eq!(tb.m.stats(1).dod_drop, 0);
+        tb.step();
+        assert_eq!(tb.m.stats(1).dod_drop, 1);
+        assert_eq!(tb.m.stats(1).dod_q, 16);
+        // Input 1's 16 records, input 0's pending one, input 0's in recirculation.
+        assert_eq!(tb.m.recirc_queue(0), 18);
+        tb.run_to(165);
+        assert_eq!(tb.m.stats(1).dod_drop, 3);
+        tb.run_to(1500);
+        let (a, b) = (tb.m.stats(0), tb.m.stats(1));
+        assert_eq!((a.dod_drop, a.dod_trims), (0, 3));
+        assert_eq!((b.dod_drop, b.dod_trims), (20, 18));
+        assert_eq!(tb.m.recirc_queue(0), 0);
+        assert_eq!(tb.m.stats(2).tx_frames + tb.m.stats(3).tx_frames, 18);
+        assert_eq!(tb.m.stats(4).tx_frames, 3);
+    }
 
     #[test]
     fn trimmed_headers_carry_a_valid_checksum() {

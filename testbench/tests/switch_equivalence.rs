@@ -6,7 +6,9 @@
 //! every output port is the model's too; the runs must show every kind of event.
 //!
 //! `NT_SWITCH_SEED` and `NT_SWITCH_CYCLES` replay one seed / change the length.
-use nt_hdl::switch::{Switch, BOLT_DEC, BOLT_SRC, MODE_BOLT, MODE_DROPTAIL, MODE_TRIM};
+use nt_hdl::switch::{
+    Switch, BOLT_DEC, BOLT_SRC, MODE_BOLT, MODE_DROPTAIL, MODE_TOFINO_TRIM, MODE_TRIM,
+};
 use nt_sim::kernel::Kernel;
 use nt_sim::switch_workload::{
     apply_setup, drive_switch, read_switch, PortStats, SwitchSetup, SwitchWorkload, TrafficKnobs,
@@ -38,6 +40,10 @@ struct Run {
     pru_max: u64,
     sm_min: i64,
     sm_max: i64,
+    /// Tofino: the most records an input's DoD queue held, and the port modes seen (bit m
+    /// for mode m).
+    dodq_max: u64,
+    tmodes: u64,
 }
 
 fn run<
@@ -106,6 +112,8 @@ fn run<
             r.pru_max = r.pru_max.max(got[p].stat.pru);
             r.sm_min = r.sm_min.min(got[p].stat.sm);
             r.sm_max = r.sm_max.max(got[p].stat.sm);
+            r.dodq_max = r.dodq_max.max(got[p].stat.dod_q);
+            r.tmodes |= 1 << got[p].stat.tmode;
         }
         m.step(&inp);
         k.tick().map_err(|e| e.to_string())?;
@@ -124,6 +132,8 @@ fn run<
         t.drop_header += s.drop_header;
         t.src_sent += s.src_sent;
         t.src_drop += s.src_drop;
+        t.dod_trims += s.dod_trims;
+        t.dod_drop += s.dod_drop;
     }
     r.rollbacks = m.rollbacks.iter().sum();
     Ok(r)
@@ -317,6 +327,53 @@ fn switch_n4_bolt_matches_the_model() {
         .map(|r| r.total.src_drop)
         .sum();
     assert!(drops > 0, "SRCs lost to a full return queue");
+}
+
+/// Tofino-style trimming with 1, 2 and 4 pipes: meters at ingress in every mode, deflected
+/// packets through the recirculation servers, released headers, congestion signals with
+/// short T0/T1 so every port mode occurs; then nearly stalled links, so DoD queues fill and
+/// deflected packets are lost and counted.
+#[test]
+fn switch_n4_tofino_matches_the_model() {
+    let mut s = small_limits(4);
+    s.mode = MODE_TOFINO_TRIM;
+    s.ret = true;
+    s.limit_bytes[0] = 900;
+    s.t0 = 400;
+    s.t1 = 300;
+    s.meter_burst = 3000;
+    let knobs = TrafficKnobs {
+        load: 0.8,
+        hot: 0.7,
+        tx_ready: 0.9,
+        ..TrafficKnobs::default()
+    };
+    for (pipes, seed) in [(1, 50), (2, 51), (4, 54)] {
+        s.pipes = pipes;
+        let name = format!("tofino-{pipes}-pipes");
+        for r in check::<4, 16, 16, 64, 80, 20>(&name, &s, &knobs, &[seed], 15_000) {
+            common(&r);
+            let t = &r.total;
+            assert!(t.trimmed > 10, "ingress trims: {t:?}");
+            assert!(t.dod_trims > 10, "trims after recirculation: {t:?}");
+            assert!(r.dodq_max > 1, "DoD queue depth {}", r.dodq_max);
+            println!("tofino {pipes} pipes: deepest DoD queue {}", r.dodq_max);
+            assert_eq!(
+                r.tmodes, 0b111,
+                "optimistic, half-pessimistic and pessimistic"
+            );
+        }
+    }
+    s.pipes = 2;
+    let knobs = TrafficKnobs {
+        load: 0.7,
+        hot: 0.3,
+        tx_ready: 0.05,
+        ..TrafficKnobs::default()
+    };
+    let runs = check::<4, 16, 16, 64, 80, 20>("tofino-stalled", &s, &knobs, &[53], 15_000);
+    let drops: u64 = runs.iter().map(|r| r.total.dod_drop).sum();
+    assert!(drops > 0, "deflected packets lost to full DoD queues");
 }
 
 #[test]
