@@ -138,7 +138,7 @@ pub fn blocks() -> Vec<BlockSpec> {
         },
         BlockSpec {
             name: "switch_p4",
-            about: "switch, 4 ports: crosspoint buffers (4 bands x 2 KiB per input/output pair), drop-tail or ideal trimming with return to sender, SP or WRR bands, RR inputs",
+            about: "switch, 4 ports: crosspoint buffers (4 bands x 2 KiB per input/output pair), drop-tail, ideal trimming with return to sender, Tofino-style trimming (meters, deflect-on-drop, recirculation), Bolt (SRC, PRU, SM); SP or WRR bands, RR inputs",
             verilog: || emit_verilog("switch_p4", Switch4::new()),
         },
     ]
