@@ -196,8 +196,9 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
     localparam  one5 = 5'b1;
     localparam  sh1 = 8'h1;
     localparam  sh2 = 8'h2;
-    localparam  eight64 = 64'h8;
-    localparam  c14_64 = 64'he;
+    localparam  eight_t = 40'h8;
+    localparam  zero_t = 40'h0;
+    localparam  c14_t = 40'he;
     localparam  e3$0 = 3'b0;
     localparam  e3$1 = 3'b1;
     localparam  e3$2 = 3'b10;
@@ -1971,152 +1972,152 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
     reg  [31:0] sm_last$3$d;
     wire  [31:0] sm_last$3$q;
     reg  sm_last$3$clock;
-    reg  [63:0] now8$d;
-    wire  [63:0] now8$q;
+    reg  [39:0] now8$d;
+    wire  [39:0] now8$q;
     reg  now8$clock;
-    reg  [63:0] tat0$0$d;
-    wire  [63:0] tat0$0$q;
+    reg  [39:0] tat0$0$d;
+    wire  [39:0] tat0$0$q;
     reg  tat0$0$clock;
-    reg  [63:0] tat0$1$d;
-    wire  [63:0] tat0$1$q;
+    reg  [39:0] tat0$1$d;
+    wire  [39:0] tat0$1$q;
     reg  tat0$1$clock;
-    reg  [63:0] tat0$2$d;
-    wire  [63:0] tat0$2$q;
+    reg  [39:0] tat0$2$d;
+    wire  [39:0] tat0$2$q;
     reg  tat0$2$clock;
-    reg  [63:0] tat0$3$d;
-    wire  [63:0] tat0$3$q;
+    reg  [39:0] tat0$3$d;
+    wire  [39:0] tat0$3$q;
     reg  tat0$3$clock;
-    reg  [63:0] tat0$4$d;
-    wire  [63:0] tat0$4$q;
+    reg  [39:0] tat0$4$d;
+    wire  [39:0] tat0$4$q;
     reg  tat0$4$clock;
-    reg  [63:0] tat0$5$d;
-    wire  [63:0] tat0$5$q;
+    reg  [39:0] tat0$5$d;
+    wire  [39:0] tat0$5$q;
     reg  tat0$5$clock;
-    reg  [63:0] tat0$6$d;
-    wire  [63:0] tat0$6$q;
+    reg  [39:0] tat0$6$d;
+    wire  [39:0] tat0$6$q;
     reg  tat0$6$clock;
-    reg  [63:0] tat0$7$d;
-    wire  [63:0] tat0$7$q;
+    reg  [39:0] tat0$7$d;
+    wire  [39:0] tat0$7$q;
     reg  tat0$7$clock;
-    reg  [63:0] tat0$8$d;
-    wire  [63:0] tat0$8$q;
+    reg  [39:0] tat0$8$d;
+    wire  [39:0] tat0$8$q;
     reg  tat0$8$clock;
-    reg  [63:0] tat0$9$d;
-    wire  [63:0] tat0$9$q;
+    reg  [39:0] tat0$9$d;
+    wire  [39:0] tat0$9$q;
     reg  tat0$9$clock;
-    reg  [63:0] tat0$10$d;
-    wire  [63:0] tat0$10$q;
+    reg  [39:0] tat0$10$d;
+    wire  [39:0] tat0$10$q;
     reg  tat0$10$clock;
-    reg  [63:0] tat0$11$d;
-    wire  [63:0] tat0$11$q;
+    reg  [39:0] tat0$11$d;
+    wire  [39:0] tat0$11$q;
     reg  tat0$11$clock;
-    reg  [63:0] tat0$12$d;
-    wire  [63:0] tat0$12$q;
+    reg  [39:0] tat0$12$d;
+    wire  [39:0] tat0$12$q;
     reg  tat0$12$clock;
-    reg  [63:0] tat0$13$d;
-    wire  [63:0] tat0$13$q;
+    reg  [39:0] tat0$13$d;
+    wire  [39:0] tat0$13$q;
     reg  tat0$13$clock;
-    reg  [63:0] tat0$14$d;
-    wire  [63:0] tat0$14$q;
+    reg  [39:0] tat0$14$d;
+    wire  [39:0] tat0$14$q;
     reg  tat0$14$clock;
-    reg  [63:0] tat0$15$d;
-    wire  [63:0] tat0$15$q;
+    reg  [39:0] tat0$15$d;
+    wire  [39:0] tat0$15$q;
     reg  tat0$15$clock;
-    reg  [63:0] tat1$0$d;
-    wire  [63:0] tat1$0$q;
+    reg  [39:0] tat1$0$d;
+    wire  [39:0] tat1$0$q;
     reg  tat1$0$clock;
-    reg  [63:0] tat1$1$d;
-    wire  [63:0] tat1$1$q;
+    reg  [39:0] tat1$1$d;
+    wire  [39:0] tat1$1$q;
     reg  tat1$1$clock;
-    reg  [63:0] tat1$2$d;
-    wire  [63:0] tat1$2$q;
+    reg  [39:0] tat1$2$d;
+    wire  [39:0] tat1$2$q;
     reg  tat1$2$clock;
-    reg  [63:0] tat1$3$d;
-    wire  [63:0] tat1$3$q;
+    reg  [39:0] tat1$3$d;
+    wire  [39:0] tat1$3$q;
     reg  tat1$3$clock;
-    reg  [63:0] tat1$4$d;
-    wire  [63:0] tat1$4$q;
+    reg  [39:0] tat1$4$d;
+    wire  [39:0] tat1$4$q;
     reg  tat1$4$clock;
-    reg  [63:0] tat1$5$d;
-    wire  [63:0] tat1$5$q;
+    reg  [39:0] tat1$5$d;
+    wire  [39:0] tat1$5$q;
     reg  tat1$5$clock;
-    reg  [63:0] tat1$6$d;
-    wire  [63:0] tat1$6$q;
+    reg  [39:0] tat1$6$d;
+    wire  [39:0] tat1$6$q;
     reg  tat1$6$clock;
-    reg  [63:0] tat1$7$d;
-    wire  [63:0] tat1$7$q;
+    reg  [39:0] tat1$7$d;
+    wire  [39:0] tat1$7$q;
     reg  tat1$7$clock;
-    reg  [63:0] tat1$8$d;
-    wire  [63:0] tat1$8$q;
+    reg  [39:0] tat1$8$d;
+    wire  [39:0] tat1$8$q;
     reg  tat1$8$clock;
-    reg  [63:0] tat1$9$d;
-    wire  [63:0] tat1$9$q;
+    reg  [39:0] tat1$9$d;
+    wire  [39:0] tat1$9$q;
     reg  tat1$9$clock;
-    reg  [63:0] tat1$10$d;
-    wire  [63:0] tat1$10$q;
+    reg  [39:0] tat1$10$d;
+    wire  [39:0] tat1$10$q;
     reg  tat1$10$clock;
-    reg  [63:0] tat1$11$d;
-    wire  [63:0] tat1$11$q;
+    reg  [39:0] tat1$11$d;
+    wire  [39:0] tat1$11$q;
     reg  tat1$11$clock;
-    reg  [63:0] tat1$12$d;
-    wire  [63:0] tat1$12$q;
+    reg  [39:0] tat1$12$d;
+    wire  [39:0] tat1$12$q;
     reg  tat1$12$clock;
-    reg  [63:0] tat1$13$d;
-    wire  [63:0] tat1$13$q;
+    reg  [39:0] tat1$13$d;
+    wire  [39:0] tat1$13$q;
     reg  tat1$13$clock;
-    reg  [63:0] tat1$14$d;
-    wire  [63:0] tat1$14$q;
+    reg  [39:0] tat1$14$d;
+    wire  [39:0] tat1$14$q;
     reg  tat1$14$clock;
-    reg  [63:0] tat1$15$d;
-    wire  [63:0] tat1$15$q;
+    reg  [39:0] tat1$15$d;
+    wire  [39:0] tat1$15$q;
     reg  tat1$15$clock;
-    reg  [63:0] tat2$0$d;
-    wire  [63:0] tat2$0$q;
+    reg  [39:0] tat2$0$d;
+    wire  [39:0] tat2$0$q;
     reg  tat2$0$clock;
-    reg  [63:0] tat2$1$d;
-    wire  [63:0] tat2$1$q;
+    reg  [39:0] tat2$1$d;
+    wire  [39:0] tat2$1$q;
     reg  tat2$1$clock;
-    reg  [63:0] tat2$2$d;
-    wire  [63:0] tat2$2$q;
+    reg  [39:0] tat2$2$d;
+    wire  [39:0] tat2$2$q;
     reg  tat2$2$clock;
-    reg  [63:0] tat2$3$d;
-    wire  [63:0] tat2$3$q;
+    reg  [39:0] tat2$3$d;
+    wire  [39:0] tat2$3$q;
     reg  tat2$3$clock;
-    reg  [63:0] tat2$4$d;
-    wire  [63:0] tat2$4$q;
+    reg  [39:0] tat2$4$d;
+    wire  [39:0] tat2$4$q;
     reg  tat2$4$clock;
-    reg  [63:0] tat2$5$d;
-    wire  [63:0] tat2$5$q;
+    reg  [39:0] tat2$5$d;
+    wire  [39:0] tat2$5$q;
     reg  tat2$5$clock;
-    reg  [63:0] tat2$6$d;
-    wire  [63:0] tat2$6$q;
+    reg  [39:0] tat2$6$d;
+    wire  [39:0] tat2$6$q;
     reg  tat2$6$clock;
-    reg  [63:0] tat2$7$d;
-    wire  [63:0] tat2$7$q;
+    reg  [39:0] tat2$7$d;
+    wire  [39:0] tat2$7$q;
     reg  tat2$7$clock;
-    reg  [63:0] tat2$8$d;
-    wire  [63:0] tat2$8$q;
+    reg  [39:0] tat2$8$d;
+    wire  [39:0] tat2$8$q;
     reg  tat2$8$clock;
-    reg  [63:0] tat2$9$d;
-    wire  [63:0] tat2$9$q;
+    reg  [39:0] tat2$9$d;
+    wire  [39:0] tat2$9$q;
     reg  tat2$9$clock;
-    reg  [63:0] tat2$10$d;
-    wire  [63:0] tat2$10$q;
+    reg  [39:0] tat2$10$d;
+    wire  [39:0] tat2$10$q;
     reg  tat2$10$clock;
-    reg  [63:0] tat2$11$d;
-    wire  [63:0] tat2$11$q;
+    reg  [39:0] tat2$11$d;
+    wire  [39:0] tat2$11$q;
     reg  tat2$11$clock;
-    reg  [63:0] tat2$12$d;
-    wire  [63:0] tat2$12$q;
+    reg  [39:0] tat2$12$d;
+    wire  [39:0] tat2$12$q;
     reg  tat2$12$clock;
-    reg  [63:0] tat2$13$d;
-    wire  [63:0] tat2$13$q;
+    reg  [39:0] tat2$13$d;
+    wire  [39:0] tat2$13$q;
     reg  tat2$13$clock;
-    reg  [63:0] tat2$14$d;
-    wire  [63:0] tat2$14$q;
+    reg  [39:0] tat2$14$d;
+    wire  [39:0] tat2$14$q;
     reg  tat2$14$clock;
-    reg  [63:0] tat2$15$d;
-    wire  [63:0] tat2$15$q;
+    reg  [39:0] tat2$15$d;
+    wire  [39:0] tat2$15$q;
     reg  tat2$15$clock;
     reg  [31:0] sig_t$0$d;
     wire  [31:0] sig_t$0$q;
@@ -3263,9 +3264,9 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
     reg  hit_run$19;
     reg  tofino;
     reg  [2:0] np3;
-    reg  [63:0] burst0;
-    reg  [63:0] burst1;
-    reg  [63:0] burst2;
+    reg  [39:0] burst0;
+    reg  [39:0] burst1;
+    reg  [39:0] burst2;
     reg  [31:0] t0_32;
     reg  [31:0] t01_32;
     reg  [1:0] pipe_i$0;
@@ -3300,42 +3301,42 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
     reg  m_half$1;
     reg  m_half$2;
     reg  m_half$3;
-    reg  [63:0] ms0$0;
-    reg  [63:0] ms0$1;
-    reg  [63:0] ms0$2;
-    reg  [63:0] ms0$3;
-    reg  [63:0] ms1$0;
-    reg  [63:0] ms1$1;
-    reg  [63:0] ms1$2;
-    reg  [63:0] ms1$3;
-    reg  [63:0] ms2$0;
-    reg  [63:0] ms2$1;
-    reg  [63:0] ms2$2;
-    reg  [63:0] ms2$3;
-    reg  [63:0] mc0$0;
-    reg  [63:0] mc0$1;
-    reg  [63:0] mc0$2;
-    reg  [63:0] mc0$3;
-    reg  [63:0] mc1$0;
-    reg  [63:0] mc1$1;
-    reg  [63:0] mc1$2;
-    reg  [63:0] mc1$3;
-    reg  [63:0] mc2$0;
-    reg  [63:0] mc2$1;
-    reg  [63:0] mc2$2;
-    reg  [63:0] mc2$3;
-    reg  [63:0] mb0$0;
-    reg  [63:0] mb0$1;
-    reg  [63:0] mb0$2;
-    reg  [63:0] mb0$3;
-    reg  [63:0] mb1$0;
-    reg  [63:0] mb1$1;
-    reg  [63:0] mb1$2;
-    reg  [63:0] mb1$3;
-    reg  [63:0] mb2$0;
-    reg  [63:0] mb2$1;
-    reg  [63:0] mb2$2;
-    reg  [63:0] mb2$3;
+    reg  [39:0] ms0$0;
+    reg  [39:0] ms0$1;
+    reg  [39:0] ms0$2;
+    reg  [39:0] ms0$3;
+    reg  [39:0] ms1$0;
+    reg  [39:0] ms1$1;
+    reg  [39:0] ms1$2;
+    reg  [39:0] ms1$3;
+    reg  [39:0] ms2$0;
+    reg  [39:0] ms2$1;
+    reg  [39:0] ms2$2;
+    reg  [39:0] ms2$3;
+    reg  [39:0] mc0$0;
+    reg  [39:0] mc0$1;
+    reg  [39:0] mc0$2;
+    reg  [39:0] mc0$3;
+    reg  [39:0] mc1$0;
+    reg  [39:0] mc1$1;
+    reg  [39:0] mc1$2;
+    reg  [39:0] mc1$3;
+    reg  [39:0] mc2$0;
+    reg  [39:0] mc2$1;
+    reg  [39:0] mc2$2;
+    reg  [39:0] mc2$3;
+    reg  [39:0] mb0$0;
+    reg  [39:0] mb0$1;
+    reg  [39:0] mb0$2;
+    reg  [39:0] mb0$3;
+    reg  [39:0] mb1$0;
+    reg  [39:0] mb1$1;
+    reg  [39:0] mb1$2;
+    reg  [39:0] mb1$3;
+    reg  [39:0] mb2$0;
+    reg  [39:0] mb2$1;
+    reg  [39:0] mb2$2;
+    reg  [39:0] mb2$3;
     reg  mg0$0;
     reg  mg0$1;
     reg  mg0$2;
@@ -3348,266 +3349,290 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
     reg  mg2$1;
     reg  mg2$2;
     reg  mg2$3;
-    reg  [63:0] mn0$0;
-    reg  [63:0] mn0$1;
-    reg  [63:0] mn0$2;
-    reg  [63:0] mn0$3;
-    reg  [63:0] mn1$0;
-    reg  [63:0] mn1$1;
-    reg  [63:0] mn1$2;
-    reg  [63:0] mn1$3;
-    reg  [63:0] mn2$0;
-    reg  [63:0] mn2$1;
-    reg  [63:0] mn2$2;
-    reg  [63:0] mn2$3;
+    reg  [39:0] mn0$0;
+    reg  [39:0] mn0$1;
+    reg  [39:0] mn0$2;
+    reg  [39:0] mn0$3;
+    reg  [39:0] mn1$0;
+    reg  [39:0] mn1$1;
+    reg  [39:0] mn1$2;
+    reg  [39:0] mn1$3;
+    reg  [39:0] mn2$0;
+    reg  [39:0] mn2$1;
+    reg  [39:0] mn2$2;
+    reg  [39:0] mn2$3;
     reg  mupd$0;
     reg  mupd$1;
     reg  mupd$2;
     reg  mupd$3;
+    reg  [39:0] md0$0;
+    reg  [39:0] md0$1;
+    reg  [39:0] md0$2;
+    reg  [39:0] md0$3;
+    reg  [39:0] md1$0;
+    reg  [39:0] md1$1;
+    reg  [39:0] md1$2;
+    reg  [39:0] md1$3;
+    reg  [39:0] md2$0;
+    reg  [39:0] md2$1;
+    reg  [39:0] md2$2;
+    reg  [39:0] md2$3;
+    reg  mf0$0;
+    reg  mf0$1;
+    reg  mf0$2;
+    reg  mf0$3;
+    reg  mf1$0;
+    reg  mf1$1;
+    reg  mf1$2;
+    reg  mf1$3;
+    reg  mf2$0;
+    reg  mf2$1;
+    reg  mf2$2;
+    reg  mf2$3;
     reg  t_red$0;
     reg  t_red$1;
     reg  t_red$2;
     reg  t_red$3;
-    reg  [63:0] m0_run$0;
-    reg  [63:0] m0_run$1;
-    reg  [63:0] m0_run$2;
-    reg  [63:0] m0_run$3;
-    reg  [63:0] m0_run$4;
-    reg  [63:0] m0_run$5;
-    reg  [63:0] m0_run$6;
-    reg  [63:0] m0_run$7;
-    reg  [63:0] m0_run$8;
-    reg  [63:0] m0_run$9;
-    reg  [63:0] m0_run$10;
-    reg  [63:0] m0_run$11;
-    reg  [63:0] m0_run$12;
-    reg  [63:0] m0_run$13;
-    reg  [63:0] m0_run$14;
-    reg  [63:0] m0_run$15;
-    reg  [63:0] m0_run$16;
-    reg  [63:0] m0_run$17;
-    reg  [63:0] m0_run$18;
-    reg  [63:0] m0_run$19;
-    reg  [63:0] m0_run$20;
-    reg  [63:0] m0_run$21;
-    reg  [63:0] m0_run$22;
-    reg  [63:0] m0_run$23;
-    reg  [63:0] m0_run$24;
-    reg  [63:0] m0_run$25;
-    reg  [63:0] m0_run$26;
-    reg  [63:0] m0_run$27;
-    reg  [63:0] m0_run$28;
-    reg  [63:0] m0_run$29;
-    reg  [63:0] m0_run$30;
-    reg  [63:0] m0_run$31;
-    reg  [63:0] m0_run$32;
-    reg  [63:0] m0_run$33;
-    reg  [63:0] m0_run$34;
-    reg  [63:0] m0_run$35;
-    reg  [63:0] m0_run$36;
-    reg  [63:0] m0_run$37;
-    reg  [63:0] m0_run$38;
-    reg  [63:0] m0_run$39;
-    reg  [63:0] m0_run$40;
-    reg  [63:0] m0_run$41;
-    reg  [63:0] m0_run$42;
-    reg  [63:0] m0_run$43;
-    reg  [63:0] m0_run$44;
-    reg  [63:0] m0_run$45;
-    reg  [63:0] m0_run$46;
-    reg  [63:0] m0_run$47;
-    reg  [63:0] m0_run$48;
-    reg  [63:0] m0_run$49;
-    reg  [63:0] m0_run$50;
-    reg  [63:0] m0_run$51;
-    reg  [63:0] m0_run$52;
-    reg  [63:0] m0_run$53;
-    reg  [63:0] m0_run$54;
-    reg  [63:0] m0_run$55;
-    reg  [63:0] m0_run$56;
-    reg  [63:0] m0_run$57;
-    reg  [63:0] m0_run$58;
-    reg  [63:0] m0_run$59;
-    reg  [63:0] m0_run$60;
-    reg  [63:0] m0_run$61;
-    reg  [63:0] m0_run$62;
-    reg  [63:0] m0_run$63;
-    reg  [63:0] m0_run$64;
-    reg  [63:0] m0_run$65;
-    reg  [63:0] m0_run$66;
-    reg  [63:0] m0_run$67;
-    reg  [63:0] m0_run$68;
-    reg  [63:0] m0_run$69;
-    reg  [63:0] m0_run$70;
-    reg  [63:0] m0_run$71;
-    reg  [63:0] m0_run$72;
-    reg  [63:0] m0_run$73;
-    reg  [63:0] m0_run$74;
-    reg  [63:0] m0_run$75;
-    reg  [63:0] m0_run$76;
-    reg  [63:0] m0_run$77;
-    reg  [63:0] m0_run$78;
-    reg  [63:0] m0_run$79;
-    reg  [63:0] m1_run$0;
-    reg  [63:0] m1_run$1;
-    reg  [63:0] m1_run$2;
-    reg  [63:0] m1_run$3;
-    reg  [63:0] m1_run$4;
-    reg  [63:0] m1_run$5;
-    reg  [63:0] m1_run$6;
-    reg  [63:0] m1_run$7;
-    reg  [63:0] m1_run$8;
-    reg  [63:0] m1_run$9;
-    reg  [63:0] m1_run$10;
-    reg  [63:0] m1_run$11;
-    reg  [63:0] m1_run$12;
-    reg  [63:0] m1_run$13;
-    reg  [63:0] m1_run$14;
-    reg  [63:0] m1_run$15;
-    reg  [63:0] m1_run$16;
-    reg  [63:0] m1_run$17;
-    reg  [63:0] m1_run$18;
-    reg  [63:0] m1_run$19;
-    reg  [63:0] m1_run$20;
-    reg  [63:0] m1_run$21;
-    reg  [63:0] m1_run$22;
-    reg  [63:0] m1_run$23;
-    reg  [63:0] m1_run$24;
-    reg  [63:0] m1_run$25;
-    reg  [63:0] m1_run$26;
-    reg  [63:0] m1_run$27;
-    reg  [63:0] m1_run$28;
-    reg  [63:0] m1_run$29;
-    reg  [63:0] m1_run$30;
-    reg  [63:0] m1_run$31;
-    reg  [63:0] m1_run$32;
-    reg  [63:0] m1_run$33;
-    reg  [63:0] m1_run$34;
-    reg  [63:0] m1_run$35;
-    reg  [63:0] m1_run$36;
-    reg  [63:0] m1_run$37;
-    reg  [63:0] m1_run$38;
-    reg  [63:0] m1_run$39;
-    reg  [63:0] m1_run$40;
-    reg  [63:0] m1_run$41;
-    reg  [63:0] m1_run$42;
-    reg  [63:0] m1_run$43;
-    reg  [63:0] m1_run$44;
-    reg  [63:0] m1_run$45;
-    reg  [63:0] m1_run$46;
-    reg  [63:0] m1_run$47;
-    reg  [63:0] m1_run$48;
-    reg  [63:0] m1_run$49;
-    reg  [63:0] m1_run$50;
-    reg  [63:0] m1_run$51;
-    reg  [63:0] m1_run$52;
-    reg  [63:0] m1_run$53;
-    reg  [63:0] m1_run$54;
-    reg  [63:0] m1_run$55;
-    reg  [63:0] m1_run$56;
-    reg  [63:0] m1_run$57;
-    reg  [63:0] m1_run$58;
-    reg  [63:0] m1_run$59;
-    reg  [63:0] m1_run$60;
-    reg  [63:0] m1_run$61;
-    reg  [63:0] m1_run$62;
-    reg  [63:0] m1_run$63;
-    reg  [63:0] m1_run$64;
-    reg  [63:0] m1_run$65;
-    reg  [63:0] m1_run$66;
-    reg  [63:0] m1_run$67;
-    reg  [63:0] m1_run$68;
-    reg  [63:0] m1_run$69;
-    reg  [63:0] m1_run$70;
-    reg  [63:0] m1_run$71;
-    reg  [63:0] m1_run$72;
-    reg  [63:0] m1_run$73;
-    reg  [63:0] m1_run$74;
-    reg  [63:0] m1_run$75;
-    reg  [63:0] m1_run$76;
-    reg  [63:0] m1_run$77;
-    reg  [63:0] m1_run$78;
-    reg  [63:0] m1_run$79;
-    reg  [63:0] m2_run$0;
-    reg  [63:0] m2_run$1;
-    reg  [63:0] m2_run$2;
-    reg  [63:0] m2_run$3;
-    reg  [63:0] m2_run$4;
-    reg  [63:0] m2_run$5;
-    reg  [63:0] m2_run$6;
-    reg  [63:0] m2_run$7;
-    reg  [63:0] m2_run$8;
-    reg  [63:0] m2_run$9;
-    reg  [63:0] m2_run$10;
-    reg  [63:0] m2_run$11;
-    reg  [63:0] m2_run$12;
-    reg  [63:0] m2_run$13;
-    reg  [63:0] m2_run$14;
-    reg  [63:0] m2_run$15;
-    reg  [63:0] m2_run$16;
-    reg  [63:0] m2_run$17;
-    reg  [63:0] m2_run$18;
-    reg  [63:0] m2_run$19;
-    reg  [63:0] m2_run$20;
-    reg  [63:0] m2_run$21;
-    reg  [63:0] m2_run$22;
-    reg  [63:0] m2_run$23;
-    reg  [63:0] m2_run$24;
-    reg  [63:0] m2_run$25;
-    reg  [63:0] m2_run$26;
-    reg  [63:0] m2_run$27;
-    reg  [63:0] m2_run$28;
-    reg  [63:0] m2_run$29;
-    reg  [63:0] m2_run$30;
-    reg  [63:0] m2_run$31;
-    reg  [63:0] m2_run$32;
-    reg  [63:0] m2_run$33;
-    reg  [63:0] m2_run$34;
-    reg  [63:0] m2_run$35;
-    reg  [63:0] m2_run$36;
-    reg  [63:0] m2_run$37;
-    reg  [63:0] m2_run$38;
-    reg  [63:0] m2_run$39;
-    reg  [63:0] m2_run$40;
-    reg  [63:0] m2_run$41;
-    reg  [63:0] m2_run$42;
-    reg  [63:0] m2_run$43;
-    reg  [63:0] m2_run$44;
-    reg  [63:0] m2_run$45;
-    reg  [63:0] m2_run$46;
-    reg  [63:0] m2_run$47;
-    reg  [63:0] m2_run$48;
-    reg  [63:0] m2_run$49;
-    reg  [63:0] m2_run$50;
-    reg  [63:0] m2_run$51;
-    reg  [63:0] m2_run$52;
-    reg  [63:0] m2_run$53;
-    reg  [63:0] m2_run$54;
-    reg  [63:0] m2_run$55;
-    reg  [63:0] m2_run$56;
-    reg  [63:0] m2_run$57;
-    reg  [63:0] m2_run$58;
-    reg  [63:0] m2_run$59;
-    reg  [63:0] m2_run$60;
-    reg  [63:0] m2_run$61;
-    reg  [63:0] m2_run$62;
-    reg  [63:0] m2_run$63;
-    reg  [63:0] m2_run$64;
-    reg  [63:0] m2_run$65;
-    reg  [63:0] m2_run$66;
-    reg  [63:0] m2_run$67;
-    reg  [63:0] m2_run$68;
-    reg  [63:0] m2_run$69;
-    reg  [63:0] m2_run$70;
-    reg  [63:0] m2_run$71;
-    reg  [63:0] m2_run$72;
-    reg  [63:0] m2_run$73;
-    reg  [63:0] m2_run$74;
-    reg  [63:0] m2_run$75;
-    reg  [63:0] m2_run$76;
-    reg  [63:0] m2_run$77;
-    reg  [63:0] m2_run$78;
-    reg  [63:0] m2_run$79;
+    reg  [39:0] m0_run$0;
+    reg  [39:0] m0_run$1;
+    reg  [39:0] m0_run$2;
+    reg  [39:0] m0_run$3;
+    reg  [39:0] m0_run$4;
+    reg  [39:0] m0_run$5;
+    reg  [39:0] m0_run$6;
+    reg  [39:0] m0_run$7;
+    reg  [39:0] m0_run$8;
+    reg  [39:0] m0_run$9;
+    reg  [39:0] m0_run$10;
+    reg  [39:0] m0_run$11;
+    reg  [39:0] m0_run$12;
+    reg  [39:0] m0_run$13;
+    reg  [39:0] m0_run$14;
+    reg  [39:0] m0_run$15;
+    reg  [39:0] m0_run$16;
+    reg  [39:0] m0_run$17;
+    reg  [39:0] m0_run$18;
+    reg  [39:0] m0_run$19;
+    reg  [39:0] m0_run$20;
+    reg  [39:0] m0_run$21;
+    reg  [39:0] m0_run$22;
+    reg  [39:0] m0_run$23;
+    reg  [39:0] m0_run$24;
+    reg  [39:0] m0_run$25;
+    reg  [39:0] m0_run$26;
+    reg  [39:0] m0_run$27;
+    reg  [39:0] m0_run$28;
+    reg  [39:0] m0_run$29;
+    reg  [39:0] m0_run$30;
+    reg  [39:0] m0_run$31;
+    reg  [39:0] m0_run$32;
+    reg  [39:0] m0_run$33;
+    reg  [39:0] m0_run$34;
+    reg  [39:0] m0_run$35;
+    reg  [39:0] m0_run$36;
+    reg  [39:0] m0_run$37;
+    reg  [39:0] m0_run$38;
+    reg  [39:0] m0_run$39;
+    reg  [39:0] m0_run$40;
+    reg  [39:0] m0_run$41;
+    reg  [39:0] m0_run$42;
+    reg  [39:0] m0_run$43;
+    reg  [39:0] m0_run$44;
+    reg  [39:0] m0_run$45;
+    reg  [39:0] m0_run$46;
+    reg  [39:0] m0_run$47;
+    reg  [39:0] m0_run$48;
+    reg  [39:0] m0_run$49;
+    reg  [39:0] m0_run$50;
+    reg  [39:0] m0_run$51;
+    reg  [39:0] m0_run$52;
+    reg  [39:0] m0_run$53;
+    reg  [39:0] m0_run$54;
+    reg  [39:0] m0_run$55;
+    reg  [39:0] m0_run$56;
+    reg  [39:0] m0_run$57;
+    reg  [39:0] m0_run$58;
+    reg  [39:0] m0_run$59;
+    reg  [39:0] m0_run$60;
+    reg  [39:0] m0_run$61;
+    reg  [39:0] m0_run$62;
+    reg  [39:0] m0_run$63;
+    reg  [39:0] m0_run$64;
+    reg  [39:0] m0_run$65;
+    reg  [39:0] m0_run$66;
+    reg  [39:0] m0_run$67;
+    reg  [39:0] m0_run$68;
+    reg  [39:0] m0_run$69;
+    reg  [39:0] m0_run$70;
+    reg  [39:0] m0_run$71;
+    reg  [39:0] m0_run$72;
+    reg  [39:0] m0_run$73;
+    reg  [39:0] m0_run$74;
+    reg  [39:0] m0_run$75;
+    reg  [39:0] m0_run$76;
+    reg  [39:0] m0_run$77;
+    reg  [39:0] m0_run$78;
+    reg  [39:0] m0_run$79;
+    reg  [39:0] m1_run$0;
+    reg  [39:0] m1_run$1;
+    reg  [39:0] m1_run$2;
+    reg  [39:0] m1_run$3;
+    reg  [39:0] m1_run$4;
+    reg  [39:0] m1_run$5;
+    reg  [39:0] m1_run$6;
+    reg  [39:0] m1_run$7;
+    reg  [39:0] m1_run$8;
+    reg  [39:0] m1_run$9;
+    reg  [39:0] m1_run$10;
+    reg  [39:0] m1_run$11;
+    reg  [39:0] m1_run$12;
+    reg  [39:0] m1_run$13;
+    reg  [39:0] m1_run$14;
+    reg  [39:0] m1_run$15;
+    reg  [39:0] m1_run$16;
+    reg  [39:0] m1_run$17;
+    reg  [39:0] m1_run$18;
+    reg  [39:0] m1_run$19;
+    reg  [39:0] m1_run$20;
+    reg  [39:0] m1_run$21;
+    reg  [39:0] m1_run$22;
+    reg  [39:0] m1_run$23;
+    reg  [39:0] m1_run$24;
+    reg  [39:0] m1_run$25;
+    reg  [39:0] m1_run$26;
+    reg  [39:0] m1_run$27;
+    reg  [39:0] m1_run$28;
+    reg  [39:0] m1_run$29;
+    reg  [39:0] m1_run$30;
+    reg  [39:0] m1_run$31;
+    reg  [39:0] m1_run$32;
+    reg  [39:0] m1_run$33;
+    reg  [39:0] m1_run$34;
+    reg  [39:0] m1_run$35;
+    reg  [39:0] m1_run$36;
+    reg  [39:0] m1_run$37;
+    reg  [39:0] m1_run$38;
+    reg  [39:0] m1_run$39;
+    reg  [39:0] m1_run$40;
+    reg  [39:0] m1_run$41;
+    reg  [39:0] m1_run$42;
+    reg  [39:0] m1_run$43;
+    reg  [39:0] m1_run$44;
+    reg  [39:0] m1_run$45;
+    reg  [39:0] m1_run$46;
+    reg  [39:0] m1_run$47;
+    reg  [39:0] m1_run$48;
+    reg  [39:0] m1_run$49;
+    reg  [39:0] m1_run$50;
+    reg  [39:0] m1_run$51;
+    reg  [39:0] m1_run$52;
+    reg  [39:0] m1_run$53;
+    reg  [39:0] m1_run$54;
+    reg  [39:0] m1_run$55;
+    reg  [39:0] m1_run$56;
+    reg  [39:0] m1_run$57;
+    reg  [39:0] m1_run$58;
+    reg  [39:0] m1_run$59;
+    reg  [39:0] m1_run$60;
+    reg  [39:0] m1_run$61;
+    reg  [39:0] m1_run$62;
+    reg  [39:0] m1_run$63;
+    reg  [39:0] m1_run$64;
+    reg  [39:0] m1_run$65;
+    reg  [39:0] m1_run$66;
+    reg  [39:0] m1_run$67;
+    reg  [39:0] m1_run$68;
+    reg  [39:0] m1_run$69;
+    reg  [39:0] m1_run$70;
+    reg  [39:0] m1_run$71;
+    reg  [39:0] m1_run$72;
+    reg  [39:0] m1_run$73;
+    reg  [39:0] m1_run$74;
+    reg  [39:0] m1_run$75;
+    reg  [39:0] m1_run$76;
+    reg  [39:0] m1_run$77;
+    reg  [39:0] m1_run$78;
+    reg  [39:0] m1_run$79;
+    reg  [39:0] m2_run$0;
+    reg  [39:0] m2_run$1;
+    reg  [39:0] m2_run$2;
+    reg  [39:0] m2_run$3;
+    reg  [39:0] m2_run$4;
+    reg  [39:0] m2_run$5;
+    reg  [39:0] m2_run$6;
+    reg  [39:0] m2_run$7;
+    reg  [39:0] m2_run$8;
+    reg  [39:0] m2_run$9;
+    reg  [39:0] m2_run$10;
+    reg  [39:0] m2_run$11;
+    reg  [39:0] m2_run$12;
+    reg  [39:0] m2_run$13;
+    reg  [39:0] m2_run$14;
+    reg  [39:0] m2_run$15;
+    reg  [39:0] m2_run$16;
+    reg  [39:0] m2_run$17;
+    reg  [39:0] m2_run$18;
+    reg  [39:0] m2_run$19;
+    reg  [39:0] m2_run$20;
+    reg  [39:0] m2_run$21;
+    reg  [39:0] m2_run$22;
+    reg  [39:0] m2_run$23;
+    reg  [39:0] m2_run$24;
+    reg  [39:0] m2_run$25;
+    reg  [39:0] m2_run$26;
+    reg  [39:0] m2_run$27;
+    reg  [39:0] m2_run$28;
+    reg  [39:0] m2_run$29;
+    reg  [39:0] m2_run$30;
+    reg  [39:0] m2_run$31;
+    reg  [39:0] m2_run$32;
+    reg  [39:0] m2_run$33;
+    reg  [39:0] m2_run$34;
+    reg  [39:0] m2_run$35;
+    reg  [39:0] m2_run$36;
+    reg  [39:0] m2_run$37;
+    reg  [39:0] m2_run$38;
+    reg  [39:0] m2_run$39;
+    reg  [39:0] m2_run$40;
+    reg  [39:0] m2_run$41;
+    reg  [39:0] m2_run$42;
+    reg  [39:0] m2_run$43;
+    reg  [39:0] m2_run$44;
+    reg  [39:0] m2_run$45;
+    reg  [39:0] m2_run$46;
+    reg  [39:0] m2_run$47;
+    reg  [39:0] m2_run$48;
+    reg  [39:0] m2_run$49;
+    reg  [39:0] m2_run$50;
+    reg  [39:0] m2_run$51;
+    reg  [39:0] m2_run$52;
+    reg  [39:0] m2_run$53;
+    reg  [39:0] m2_run$54;
+    reg  [39:0] m2_run$55;
+    reg  [39:0] m2_run$56;
+    reg  [39:0] m2_run$57;
+    reg  [39:0] m2_run$58;
+    reg  [39:0] m2_run$59;
+    reg  [39:0] m2_run$60;
+    reg  [39:0] m2_run$61;
+    reg  [39:0] m2_run$62;
+    reg  [39:0] m2_run$63;
+    reg  [39:0] m2_run$64;
+    reg  [39:0] m2_run$65;
+    reg  [39:0] m2_run$66;
+    reg  [39:0] m2_run$67;
+    reg  [39:0] m2_run$68;
+    reg  [39:0] m2_run$69;
+    reg  [39:0] m2_run$70;
+    reg  [39:0] m2_run$71;
+    reg  [39:0] m2_run$72;
+    reg  [39:0] m2_run$73;
+    reg  [39:0] m2_run$74;
+    reg  [39:0] m2_run$75;
+    reg  [39:0] m2_run$76;
+    reg  [39:0] m2_run$77;
+    reg  [39:0] m2_run$78;
+    reg  [39:0] m2_run$79;
     reg  rb_dod$0;
     reg  rb_dod$1;
     reg  rb_dod$2;
@@ -8212,9 +8237,9 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         sv_rr$3$clock = clock;
         sv_rr$3$d = sv_rr$3$q;
         now8$clock = clock;
-        now8$d = now8$q + eight64;
+        now8$d = now8$q + eight_t;
         tofino = cfg$mode == mode_tofino;
-        burst0 = 64'(cfg$meter_burst);
+        burst0 = 40'(cfg$meter_burst);
         burst1 = burst0 << sh1;
         burst2 = burst0 << sh2;
         t0_32 = 32'(cfg$t0);
@@ -13918,9 +13943,9 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         bc$0 = bolt & dec_ok$0 & ours$0;
         sroom$0 = (ret_used$0 + c8_10) <= c64_10;
-        ms0$0 = zero64;
-        ms1$0 = zero64;
-        ms2$0 = zero64;
+        ms0$0 = zero_t;
+        ms1$0 = zero_t;
+        ms2$0 = zero_t;
         m_pess$0 = 1'b0;
         m_half$0 = 1'b0;
         if (d_o$0 == pidx$0) begin
@@ -14019,25 +14044,31 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 ms2$0 = m2_run$15;
             end
         end
-        mc0$0 = (sd1$0$q >> sh48) + c14_64;
+        mc0$0 = (sd1$0$q[24+:40] >> sh24) + c14_t;
         mc1$0 = mc0$0 << sh1;
         mc2$0 = mc0$0 << sh2;
-        mb0$0 = zero64;
+        md0$0 = ms0$0 - now8$q;
+        md1$0 = ms1$0 - now8$q;
+        md2$0 = ms2$0 - now8$q;
+        mf0$0 = ~md0$0[32'h27] & (md0$0 != zero_t);
+        mf1$0 = ~md1$0[32'h27] & (md1$0 != zero_t);
+        mf2$0 = ~md2$0[32'h27] & (md2$0 != zero_t);
+        mb0$0 = zero_t;
         mn0$0 = now8$q + mc0$0;
-        if (ms0$0 > now8$q) begin
-            mb0$0 = ms0$0 - now8$q;
+        if (mf0$0) begin
+            mb0$0 = md0$0;
             mn0$0 = ms0$0 + mc0$0;
         end
-        mb1$0 = zero64;
+        mb1$0 = zero_t;
         mn1$0 = now8$q + mc1$0;
-        if (ms1$0 > now8$q) begin
-            mb1$0 = ms1$0 - now8$q;
+        if (mf1$0) begin
+            mb1$0 = md1$0;
             mn1$0 = ms1$0 + mc1$0;
         end
-        mb2$0 = zero64;
+        mb2$0 = zero_t;
         mn2$0 = now8$q + mc2$0;
-        if (ms2$0 > now8$q) begin
-            mb2$0 = ms2$0 - now8$q;
+        if (mf2$0) begin
+            mb2$0 = md2$0;
             mn2$0 = ms2$0 + mc2$0;
         end
         mg0$0 = (mb0$0 + mc0$0) <= burst0;
@@ -15133,9 +15164,9 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         bc$1 = bolt & dec_ok$1 & ours$1;
         sroom$1 = (ret_used$1 + c8_10) <= c64_10;
-        ms0$1 = zero64;
-        ms1$1 = zero64;
-        ms2$1 = zero64;
+        ms0$1 = zero_t;
+        ms1$1 = zero_t;
+        ms2$1 = zero_t;
         m_pess$1 = 1'b0;
         m_half$1 = 1'b0;
         if (d_o$1 == pidx$0) begin
@@ -15234,25 +15265,31 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 ms2$1 = m2_run$31;
             end
         end
-        mc0$1 = (sd1$1$q >> sh48) + c14_64;
+        mc0$1 = (sd1$1$q[24+:40] >> sh24) + c14_t;
         mc1$1 = mc0$1 << sh1;
         mc2$1 = mc0$1 << sh2;
-        mb0$1 = zero64;
+        md0$1 = ms0$1 - now8$q;
+        md1$1 = ms1$1 - now8$q;
+        md2$1 = ms2$1 - now8$q;
+        mf0$1 = ~md0$1[32'h27] & (md0$1 != zero_t);
+        mf1$1 = ~md1$1[32'h27] & (md1$1 != zero_t);
+        mf2$1 = ~md2$1[32'h27] & (md2$1 != zero_t);
+        mb0$1 = zero_t;
         mn0$1 = now8$q + mc0$1;
-        if (ms0$1 > now8$q) begin
-            mb0$1 = ms0$1 - now8$q;
+        if (mf0$1) begin
+            mb0$1 = md0$1;
             mn0$1 = ms0$1 + mc0$1;
         end
-        mb1$1 = zero64;
+        mb1$1 = zero_t;
         mn1$1 = now8$q + mc1$1;
-        if (ms1$1 > now8$q) begin
-            mb1$1 = ms1$1 - now8$q;
+        if (mf1$1) begin
+            mb1$1 = md1$1;
             mn1$1 = ms1$1 + mc1$1;
         end
-        mb2$1 = zero64;
+        mb2$1 = zero_t;
         mn2$1 = now8$q + mc2$1;
-        if (ms2$1 > now8$q) begin
-            mb2$1 = ms2$1 - now8$q;
+        if (mf2$1) begin
+            mb2$1 = md2$1;
             mn2$1 = ms2$1 + mc2$1;
         end
         mg0$1 = (mb0$1 + mc0$1) <= burst0;
@@ -16348,9 +16385,9 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         bc$2 = bolt & dec_ok$2 & ours$2;
         sroom$2 = (ret_used$2 + c8_10) <= c64_10;
-        ms0$2 = zero64;
-        ms1$2 = zero64;
-        ms2$2 = zero64;
+        ms0$2 = zero_t;
+        ms1$2 = zero_t;
+        ms2$2 = zero_t;
         m_pess$2 = 1'b0;
         m_half$2 = 1'b0;
         if (d_o$2 == pidx$0) begin
@@ -16449,25 +16486,31 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 ms2$2 = m2_run$47;
             end
         end
-        mc0$2 = (sd1$2$q >> sh48) + c14_64;
+        mc0$2 = (sd1$2$q[24+:40] >> sh24) + c14_t;
         mc1$2 = mc0$2 << sh1;
         mc2$2 = mc0$2 << sh2;
-        mb0$2 = zero64;
+        md0$2 = ms0$2 - now8$q;
+        md1$2 = ms1$2 - now8$q;
+        md2$2 = ms2$2 - now8$q;
+        mf0$2 = ~md0$2[32'h27] & (md0$2 != zero_t);
+        mf1$2 = ~md1$2[32'h27] & (md1$2 != zero_t);
+        mf2$2 = ~md2$2[32'h27] & (md2$2 != zero_t);
+        mb0$2 = zero_t;
         mn0$2 = now8$q + mc0$2;
-        if (ms0$2 > now8$q) begin
-            mb0$2 = ms0$2 - now8$q;
+        if (mf0$2) begin
+            mb0$2 = md0$2;
             mn0$2 = ms0$2 + mc0$2;
         end
-        mb1$2 = zero64;
+        mb1$2 = zero_t;
         mn1$2 = now8$q + mc1$2;
-        if (ms1$2 > now8$q) begin
-            mb1$2 = ms1$2 - now8$q;
+        if (mf1$2) begin
+            mb1$2 = md1$2;
             mn1$2 = ms1$2 + mc1$2;
         end
-        mb2$2 = zero64;
+        mb2$2 = zero_t;
         mn2$2 = now8$q + mc2$2;
-        if (ms2$2 > now8$q) begin
-            mb2$2 = ms2$2 - now8$q;
+        if (mf2$2) begin
+            mb2$2 = md2$2;
             mn2$2 = ms2$2 + mc2$2;
         end
         mg0$2 = (mb0$2 + mc0$2) <= burst0;
@@ -17563,9 +17606,9 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         bc$3 = bolt & dec_ok$3 & ours$3;
         sroom$3 = (ret_used$3 + c8_10) <= c64_10;
-        ms0$3 = zero64;
-        ms1$3 = zero64;
-        ms2$3 = zero64;
+        ms0$3 = zero_t;
+        ms1$3 = zero_t;
+        ms2$3 = zero_t;
         m_pess$3 = 1'b0;
         m_half$3 = 1'b0;
         if (d_o$3 == pidx$0) begin
@@ -17664,25 +17707,31 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 ms2$3 = m2_run$63;
             end
         end
-        mc0$3 = (sd1$3$q >> sh48) + c14_64;
+        mc0$3 = (sd1$3$q[24+:40] >> sh24) + c14_t;
         mc1$3 = mc0$3 << sh1;
         mc2$3 = mc0$3 << sh2;
-        mb0$3 = zero64;
+        md0$3 = ms0$3 - now8$q;
+        md1$3 = ms1$3 - now8$q;
+        md2$3 = ms2$3 - now8$q;
+        mf0$3 = ~md0$3[32'h27] & (md0$3 != zero_t);
+        mf1$3 = ~md1$3[32'h27] & (md1$3 != zero_t);
+        mf2$3 = ~md2$3[32'h27] & (md2$3 != zero_t);
+        mb0$3 = zero_t;
         mn0$3 = now8$q + mc0$3;
-        if (ms0$3 > now8$q) begin
-            mb0$3 = ms0$3 - now8$q;
+        if (mf0$3) begin
+            mb0$3 = md0$3;
             mn0$3 = ms0$3 + mc0$3;
         end
-        mb1$3 = zero64;
+        mb1$3 = zero_t;
         mn1$3 = now8$q + mc1$3;
-        if (ms1$3 > now8$q) begin
-            mb1$3 = ms1$3 - now8$q;
+        if (mf1$3) begin
+            mb1$3 = md1$3;
             mn1$3 = ms1$3 + mc1$3;
         end
-        mb2$3 = zero64;
+        mb2$3 = zero_t;
         mn2$3 = now8$q + mc2$3;
-        if (ms2$3 > now8$q) begin
-            mb2$3 = ms2$3 - now8$q;
+        if (mf2$3) begin
+            mb2$3 = md2$3;
             mn2$3 = ms2$3 + mc2$3;
         end
         mg0$3 = (mb0$3 + mc0$3) <= burst0;
@@ -20570,7 +20619,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             dtail$15$d = zero10;
             dhead$15$d = zero10;
             drel$15$d = zero5;
-            now8$d = zero64;
+            now8$d = zero_t;
             now$d = zero32;
             rtail$0$d = zero10;
             head$0$d = zero10;
@@ -20764,99 +20813,99 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             rtail$63$d = zero10;
             head$63$d = zero10;
             done$63$d = zero6;
-            tat0$0$d = zero64;
-            tat1$0$d = zero64;
-            tat2$0$d = zero64;
+            tat0$0$d = zero_t;
+            tat1$0$d = zero_t;
+            tat2$0$d = zero_t;
             occ_bytes$0$d = zero20;
             occ_pkts$0$d = zero12;
             rr$0$d = zero4;
-            tat0$1$d = zero64;
-            tat1$1$d = zero64;
-            tat2$1$d = zero64;
+            tat0$1$d = zero_t;
+            tat1$1$d = zero_t;
+            tat2$1$d = zero_t;
             occ_bytes$1$d = zero20;
             occ_pkts$1$d = zero12;
             rr$1$d = zero4;
-            tat0$2$d = zero64;
-            tat1$2$d = zero64;
-            tat2$2$d = zero64;
+            tat0$2$d = zero_t;
+            tat1$2$d = zero_t;
+            tat2$2$d = zero_t;
             occ_bytes$2$d = zero20;
             occ_pkts$2$d = zero12;
             rr$2$d = zero4;
-            tat0$3$d = zero64;
-            tat1$3$d = zero64;
-            tat2$3$d = zero64;
+            tat0$3$d = zero_t;
+            tat1$3$d = zero_t;
+            tat2$3$d = zero_t;
             occ_bytes$3$d = zero20;
             occ_pkts$3$d = zero12;
             rr$3$d = zero4;
-            tat0$4$d = zero64;
-            tat1$4$d = zero64;
-            tat2$4$d = zero64;
+            tat0$4$d = zero_t;
+            tat1$4$d = zero_t;
+            tat2$4$d = zero_t;
             occ_bytes$4$d = zero20;
             occ_pkts$4$d = zero12;
             rr$4$d = zero4;
-            tat0$5$d = zero64;
-            tat1$5$d = zero64;
-            tat2$5$d = zero64;
+            tat0$5$d = zero_t;
+            tat1$5$d = zero_t;
+            tat2$5$d = zero_t;
             occ_bytes$5$d = zero20;
             occ_pkts$5$d = zero12;
             rr$5$d = zero4;
-            tat0$6$d = zero64;
-            tat1$6$d = zero64;
-            tat2$6$d = zero64;
+            tat0$6$d = zero_t;
+            tat1$6$d = zero_t;
+            tat2$6$d = zero_t;
             occ_bytes$6$d = zero20;
             occ_pkts$6$d = zero12;
             rr$6$d = zero4;
-            tat0$7$d = zero64;
-            tat1$7$d = zero64;
-            tat2$7$d = zero64;
+            tat0$7$d = zero_t;
+            tat1$7$d = zero_t;
+            tat2$7$d = zero_t;
             occ_bytes$7$d = zero20;
             occ_pkts$7$d = zero12;
             rr$7$d = zero4;
-            tat0$8$d = zero64;
-            tat1$8$d = zero64;
-            tat2$8$d = zero64;
+            tat0$8$d = zero_t;
+            tat1$8$d = zero_t;
+            tat2$8$d = zero_t;
             occ_bytes$8$d = zero20;
             occ_pkts$8$d = zero12;
             rr$8$d = zero4;
-            tat0$9$d = zero64;
-            tat1$9$d = zero64;
-            tat2$9$d = zero64;
+            tat0$9$d = zero_t;
+            tat1$9$d = zero_t;
+            tat2$9$d = zero_t;
             occ_bytes$9$d = zero20;
             occ_pkts$9$d = zero12;
             rr$9$d = zero4;
-            tat0$10$d = zero64;
-            tat1$10$d = zero64;
-            tat2$10$d = zero64;
+            tat0$10$d = zero_t;
+            tat1$10$d = zero_t;
+            tat2$10$d = zero_t;
             occ_bytes$10$d = zero20;
             occ_pkts$10$d = zero12;
             rr$10$d = zero4;
-            tat0$11$d = zero64;
-            tat1$11$d = zero64;
-            tat2$11$d = zero64;
+            tat0$11$d = zero_t;
+            tat1$11$d = zero_t;
+            tat2$11$d = zero_t;
             occ_bytes$11$d = zero20;
             occ_pkts$11$d = zero12;
             rr$11$d = zero4;
-            tat0$12$d = zero64;
-            tat1$12$d = zero64;
-            tat2$12$d = zero64;
+            tat0$12$d = zero_t;
+            tat1$12$d = zero_t;
+            tat2$12$d = zero_t;
             occ_bytes$12$d = zero20;
             occ_pkts$12$d = zero12;
             rr$12$d = zero4;
-            tat0$13$d = zero64;
-            tat1$13$d = zero64;
-            tat2$13$d = zero64;
+            tat0$13$d = zero_t;
+            tat1$13$d = zero_t;
+            tat2$13$d = zero_t;
             occ_bytes$13$d = zero20;
             occ_pkts$13$d = zero12;
             rr$13$d = zero4;
-            tat0$14$d = zero64;
-            tat1$14$d = zero64;
-            tat2$14$d = zero64;
+            tat0$14$d = zero_t;
+            tat1$14$d = zero_t;
+            tat2$14$d = zero_t;
             occ_bytes$14$d = zero20;
             occ_pkts$14$d = zero12;
             rr$14$d = zero4;
-            tat0$15$d = zero64;
-            tat1$15$d = zero64;
-            tat2$15$d = zero64;
+            tat0$15$d = zero_t;
+            tat1$15$d = zero_t;
+            tat2$15$d = zero_t;
             occ_bytes$15$d = zero20;
             occ_pkts$15$d = zero12;
             rr$15$d = zero4;
@@ -26292,13 +26341,13 @@ endmodule // switch_p4$now
 module switch_p4$now8(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -30879,13 +30928,13 @@ endmodule // switch_p4$sv_rr$3
 module switch_p4$tat0$0(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -30898,13 +30947,13 @@ endmodule // switch_p4$tat0$0
 module switch_p4$tat0$1(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -30917,13 +30966,13 @@ endmodule // switch_p4$tat0$1
 module switch_p4$tat0$10(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -30936,13 +30985,13 @@ endmodule // switch_p4$tat0$10
 module switch_p4$tat0$11(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -30955,13 +31004,13 @@ endmodule // switch_p4$tat0$11
 module switch_p4$tat0$12(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -30974,13 +31023,13 @@ endmodule // switch_p4$tat0$12
 module switch_p4$tat0$13(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -30993,13 +31042,13 @@ endmodule // switch_p4$tat0$13
 module switch_p4$tat0$14(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31012,13 +31061,13 @@ endmodule // switch_p4$tat0$14
 module switch_p4$tat0$15(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31031,13 +31080,13 @@ endmodule // switch_p4$tat0$15
 module switch_p4$tat0$2(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31050,13 +31099,13 @@ endmodule // switch_p4$tat0$2
 module switch_p4$tat0$3(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31069,13 +31118,13 @@ endmodule // switch_p4$tat0$3
 module switch_p4$tat0$4(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31088,13 +31137,13 @@ endmodule // switch_p4$tat0$4
 module switch_p4$tat0$5(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31107,13 +31156,13 @@ endmodule // switch_p4$tat0$5
 module switch_p4$tat0$6(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31126,13 +31175,13 @@ endmodule // switch_p4$tat0$6
 module switch_p4$tat0$7(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31145,13 +31194,13 @@ endmodule // switch_p4$tat0$7
 module switch_p4$tat0$8(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31164,13 +31213,13 @@ endmodule // switch_p4$tat0$8
 module switch_p4$tat0$9(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31183,13 +31232,13 @@ endmodule // switch_p4$tat0$9
 module switch_p4$tat1$0(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31202,13 +31251,13 @@ endmodule // switch_p4$tat1$0
 module switch_p4$tat1$1(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31221,13 +31270,13 @@ endmodule // switch_p4$tat1$1
 module switch_p4$tat1$10(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31240,13 +31289,13 @@ endmodule // switch_p4$tat1$10
 module switch_p4$tat1$11(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31259,13 +31308,13 @@ endmodule // switch_p4$tat1$11
 module switch_p4$tat1$12(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31278,13 +31327,13 @@ endmodule // switch_p4$tat1$12
 module switch_p4$tat1$13(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31297,13 +31346,13 @@ endmodule // switch_p4$tat1$13
 module switch_p4$tat1$14(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31316,13 +31365,13 @@ endmodule // switch_p4$tat1$14
 module switch_p4$tat1$15(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31335,13 +31384,13 @@ endmodule // switch_p4$tat1$15
 module switch_p4$tat1$2(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31354,13 +31403,13 @@ endmodule // switch_p4$tat1$2
 module switch_p4$tat1$3(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31373,13 +31422,13 @@ endmodule // switch_p4$tat1$3
 module switch_p4$tat1$4(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31392,13 +31441,13 @@ endmodule // switch_p4$tat1$4
 module switch_p4$tat1$5(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31411,13 +31460,13 @@ endmodule // switch_p4$tat1$5
 module switch_p4$tat1$6(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31430,13 +31479,13 @@ endmodule // switch_p4$tat1$6
 module switch_p4$tat1$7(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31449,13 +31498,13 @@ endmodule // switch_p4$tat1$7
 module switch_p4$tat1$8(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31468,13 +31517,13 @@ endmodule // switch_p4$tat1$8
 module switch_p4$tat1$9(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31487,13 +31536,13 @@ endmodule // switch_p4$tat1$9
 module switch_p4$tat2$0(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31506,13 +31555,13 @@ endmodule // switch_p4$tat2$0
 module switch_p4$tat2$1(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31525,13 +31574,13 @@ endmodule // switch_p4$tat2$1
 module switch_p4$tat2$10(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31544,13 +31593,13 @@ endmodule // switch_p4$tat2$10
 module switch_p4$tat2$11(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31563,13 +31612,13 @@ endmodule // switch_p4$tat2$11
 module switch_p4$tat2$12(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31582,13 +31631,13 @@ endmodule // switch_p4$tat2$12
 module switch_p4$tat2$13(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31601,13 +31650,13 @@ endmodule // switch_p4$tat2$13
 module switch_p4$tat2$14(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31620,13 +31669,13 @@ endmodule // switch_p4$tat2$14
 module switch_p4$tat2$15(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31639,13 +31688,13 @@ endmodule // switch_p4$tat2$15
 module switch_p4$tat2$2(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31658,13 +31707,13 @@ endmodule // switch_p4$tat2$2
 module switch_p4$tat2$3(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31677,13 +31726,13 @@ endmodule // switch_p4$tat2$3
 module switch_p4$tat2$4(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31696,13 +31745,13 @@ endmodule // switch_p4$tat2$4
 module switch_p4$tat2$5(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31715,13 +31764,13 @@ endmodule // switch_p4$tat2$5
 module switch_p4$tat2$6(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31734,13 +31783,13 @@ endmodule // switch_p4$tat2$6
 module switch_p4$tat2$7(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31753,13 +31802,13 @@ endmodule // switch_p4$tat2$7
 module switch_p4$tat2$8(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin
@@ -31772,13 +31821,13 @@ endmodule // switch_p4$tat2$8
 module switch_p4$tat2$9(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 40'h0;
     end
     
     always @(posedge clock) begin

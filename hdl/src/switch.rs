@@ -68,7 +68,9 @@
 //!   is in pipe `floor(i*P/N)`.
 //! * **Meters.** Each pipe has three meters per output port, at 100, 50 and 25 % of line
 //!   rate (8, 4, 2 bytes per cycle), each a virtual queue of `cfg.meter_burst` bytes kept
-//!   as a theoretical arrival time in 1/8 cycles: a frame of `L` bytes is green at meter
+//!   as a theoretical arrival time in 1/8 cycles ([`TAT_BITS`] bits, compared modulo
+//!   2^40, so a meter untouched for 2^36 cycles would be misread): a frame of `L` bytes is
+//!   green at meter
 //!   `k` when `max(tat - 8*now, 0) + L*2^k <= burst*2^k`, and then
 //!   `tat = max(tat, 8*now) + L*2^k`; a red frame leaves the meter unchanged. All three run
 //!   on every routed, well-formed frame at its word 4 (inputs of a pipe chained in index
@@ -166,6 +168,12 @@ pub const DOD_ENTRIES: u64 = 16;
 pub const DOD_WORDS: u64 = 128;
 /// DoD header RAM address bits.
 pub const DOD_A: usize = 7;
+/// Tofino-style trimming: bits of the meters' times (1/8 cycles, kept modulo 2^40). A
+/// meter is read correctly while it was last updated fewer than 2^36 cycles ago (21 s
+/// at 3.2 GHz).
+pub const TAT_BITS: usize = 40;
+// (the sign test reads bit 39 by number: rust-hdl's Verilog takes literal bit indices)
+const _: () = assert!(TAT_BITS == 40);
 /// `cfg.mode`: drop-tail plus Bolt (SRC, PRU, SM; thesis Algorithms 7 and 9).
 pub const MODE_BOLT: u64 = 3;
 
@@ -402,10 +410,10 @@ pub struct Switch<
     // ---- Tofino-style trimming ----
     // time in 1/8 cycle (byte times at line rate); meters per (output, pipe), index o*4+p,
     // at 100, 50 and 25 % of line rate: the theoretical arrival time of each
-    now8: DFF<Bits<64>>,
-    tat0: [DFF<Bits<64>>; NB],
-    tat1: [DFF<Bits<64>>; NB],
-    tat2: [DFF<Bits<64>>; NB],
+    now8: DFF<Bits<TAT_BITS>>,
+    tat0: [DFF<Bits<TAT_BITS>>; NB],
+    tat1: [DFF<Bits<TAT_BITS>>; NB],
+    tat2: [DFF<Bits<TAT_BITS>>; NB],
     // per output: the last congestion signal (cycle) and whether it is still in force
     sig_t: [DFF<Bits<32>>; N],
     sig_v: [DFF<bool>; N],
@@ -556,9 +564,9 @@ pub struct Switch<
     // Tofino locals
     tofino: Q<bool>,
     np3: Q<Bits<3>>,
-    burst0: Q<Bits<64>>,
-    burst1: Q<Bits<64>>,
-    burst2: Q<Bits<64>>,
+    burst0: Q<Bits<TAT_BITS>>,
+    burst1: Q<Bits<TAT_BITS>>,
+    burst2: Q<Bits<TAT_BITS>>,
     t0_32: Q<Bits<32>>,
     t01_32: Q<Bits<32>>,
     pipe_i: [Q<Bits<2>>; N],
@@ -569,26 +577,32 @@ pub struct Switch<
     sig_now: [Q<bool>; N],
     m_pess: [Q<bool>; N],
     m_half: [Q<bool>; N],
-    ms0: [Q<Bits<64>>; N],
-    ms1: [Q<Bits<64>>; N],
-    ms2: [Q<Bits<64>>; N],
-    mc0: [Q<Bits<64>>; N],
-    mc1: [Q<Bits<64>>; N],
-    mc2: [Q<Bits<64>>; N],
-    mb0: [Q<Bits<64>>; N],
-    mb1: [Q<Bits<64>>; N],
-    mb2: [Q<Bits<64>>; N],
+    ms0: [Q<Bits<TAT_BITS>>; N],
+    ms1: [Q<Bits<TAT_BITS>>; N],
+    ms2: [Q<Bits<TAT_BITS>>; N],
+    mc0: [Q<Bits<TAT_BITS>>; N],
+    mc1: [Q<Bits<TAT_BITS>>; N],
+    mc2: [Q<Bits<TAT_BITS>>; N],
+    mb0: [Q<Bits<TAT_BITS>>; N],
+    mb1: [Q<Bits<TAT_BITS>>; N],
+    mb2: [Q<Bits<TAT_BITS>>; N],
     mg0: [Q<bool>; N],
     mg1: [Q<bool>; N],
     mg2: [Q<bool>; N],
-    mn0: [Q<Bits<64>>; N],
-    mn1: [Q<Bits<64>>; N],
-    mn2: [Q<Bits<64>>; N],
+    mn0: [Q<Bits<TAT_BITS>>; N],
+    mn1: [Q<Bits<TAT_BITS>>; N],
+    mn2: [Q<Bits<TAT_BITS>>; N],
     mupd: [Q<bool>; N],
+    md0: [Q<Bits<TAT_BITS>>; N],
+    md1: [Q<Bits<TAT_BITS>>; N],
+    md2: [Q<Bits<TAT_BITS>>; N],
+    mf0: [Q<bool>; N],
+    mf1: [Q<bool>; N],
+    mf2: [Q<bool>; N],
     t_red: [Q<bool>; N],
-    m0_run: [Q<Bits<64>>; NR],
-    m1_run: [Q<Bits<64>>; NR],
-    m2_run: [Q<Bits<64>>; NR],
+    m0_run: [Q<Bits<TAT_BITS>>; NR],
+    m1_run: [Q<Bits<TAT_BITS>>; NR],
+    m2_run: [Q<Bits<TAT_BITS>>; NR],
     rb_dod: [Q<bool>; N],
     pop_i: [Q<bool>; N],
     srv_has: [Q<bool>; N],
@@ -665,8 +679,9 @@ pub struct Switch<
     one5: Constant<Bits<5>>,
     sh1: Constant<Bits<8>>,
     sh2: Constant<Bits<8>>,
-    eight64: Constant<Bits<64>>,
-    c14_64: Constant<Bits<64>>,
+    eight_t: Constant<Bits<TAT_BITS>>,
+    zero_t: Constant<Bits<TAT_BITS>>,
+    c14_t: Constant<Bits<TAT_BITS>>,
     // width changes by table (bit_cast cannot take loop-indexed operands)
     e3: [Constant<Bits<3>>; 8],
     tag4: [Constant<Bits<4>>; 8],
@@ -905,6 +920,12 @@ impl<
             mn1: arr(),
             mn2: arr(),
             mupd: arr(),
+            md0: arr(),
+            md1: arr(),
+            md2: arr(),
+            mf0: arr(),
+            mf1: arr(),
+            mf2: arr(),
             t_red: arr(),
             m0_run: arr(),
             m1_run: arr(),
@@ -958,8 +979,9 @@ impl<
             one5: c(1),
             sh1: c(1),
             sh2: c(2),
-            eight64: c(8),
-            c14_64: c(14),
+            eight_t: c(8),
+            zero_t: c(0),
+            c14_t: c(14),
             smo: arr(),
             pru: arr(),
             sm_last: arr(),
@@ -1365,9 +1387,9 @@ impl<
                 self.sv_rr[p].d.next = self.sv_rr[p].q.val();
             }
             self.now8.clock.next = self.clock.val();
-            self.now8.d.next = self.now8.q.val() + self.eight64.val();
+            self.now8.d.next = self.now8.q.val() + self.eight_t.val();
             self.tofino.next = self.cfg.mode.val() == self.mode_tofino.val();
-            self.burst0.next = bit_cast::<64, 20>(self.cfg.meter_burst.val());
+            self.burst0.next = bit_cast::<TAT_BITS, 20>(self.cfg.meter_burst.val());
             self.burst1.next = self.burst0.val() << self.sh1.val();
             self.burst2.next = self.burst0.val() << self.sh2.val();
             self.t0_32.next = bit_cast::<32, 24>(self.cfg.t0.val());
@@ -2259,9 +2281,9 @@ impl<
                     (self.ret_used[i].val() + self.c8_10.val()) <= self.c64_10.val();
                 // Tofino: the three meters of (this input's pipe, output), chained over the
                 // inputs in index order; the port's mode picks the colour that counts.
-                self.ms0[i].next = self.zero64.val();
-                self.ms1[i].next = self.zero64.val();
-                self.ms2[i].next = self.zero64.val();
+                self.ms0[i].next = self.zero_t.val();
+                self.ms1[i].next = self.zero_t.val();
+                self.ms2[i].next = self.zero_t.val();
                 self.m_pess[i].next = false;
                 self.m_half[i].next = false;
                 for o in 0..N {
@@ -2277,27 +2299,39 @@ impl<
                         }
                     }
                 }
-                // L in 64 bits: the IPv4 total length (word 2, bits 63:48, now in stage 1)
-                // plus 14.
-                self.mc0[i].next = (self.sd1[i].q.val() >> self.sh48.val()) + self.c14_64.val();
+                // L: the IPv4 total length (word 2, bits 63:48, now in stage 1) plus 14.
+                // Times are kept modulo 2^TAT_BITS: a meter is ahead of now when the
+                // difference is below 2^(TAT_BITS-1).
+                self.mc0[i].next = (self.sd1[i].q.val().get_bits::<TAT_BITS>(24)
+                    >> self.sh24.val())
+                    + self.c14_t.val();
                 self.mc1[i].next = self.mc0[i].val() << self.sh1.val();
                 self.mc2[i].next = self.mc0[i].val() << self.sh2.val();
-                self.mb0[i].next = self.zero64.val();
+                self.md0[i].next = self.ms0[i].val() - self.now8.q.val();
+                self.md1[i].next = self.ms1[i].val() - self.now8.q.val();
+                self.md2[i].next = self.ms2[i].val() - self.now8.q.val();
+                self.mf0[i].next =
+                    !self.md0[i].val().get_bit(39) & (self.md0[i].val() != self.zero_t.val());
+                self.mf1[i].next =
+                    !self.md1[i].val().get_bit(39) & (self.md1[i].val() != self.zero_t.val());
+                self.mf2[i].next =
+                    !self.md2[i].val().get_bit(39) & (self.md2[i].val() != self.zero_t.val());
+                self.mb0[i].next = self.zero_t.val();
                 self.mn0[i].next = self.now8.q.val() + self.mc0[i].val();
-                if self.ms0[i].val() > self.now8.q.val() {
-                    self.mb0[i].next = self.ms0[i].val() - self.now8.q.val();
+                if self.mf0[i].val() {
+                    self.mb0[i].next = self.md0[i].val();
                     self.mn0[i].next = self.ms0[i].val() + self.mc0[i].val();
                 }
-                self.mb1[i].next = self.zero64.val();
+                self.mb1[i].next = self.zero_t.val();
                 self.mn1[i].next = self.now8.q.val() + self.mc1[i].val();
-                if self.ms1[i].val() > self.now8.q.val() {
-                    self.mb1[i].next = self.ms1[i].val() - self.now8.q.val();
+                if self.mf1[i].val() {
+                    self.mb1[i].next = self.md1[i].val();
                     self.mn1[i].next = self.ms1[i].val() + self.mc1[i].val();
                 }
-                self.mb2[i].next = self.zero64.val();
+                self.mb2[i].next = self.zero_t.val();
                 self.mn2[i].next = self.now8.q.val() + self.mc2[i].val();
-                if self.ms2[i].val() > self.now8.q.val() {
-                    self.mb2[i].next = self.ms2[i].val() - self.now8.q.val();
+                if self.mf2[i].val() {
+                    self.mb2[i].next = self.md2[i].val();
                     self.mn2[i].next = self.ms2[i].val() + self.mc2[i].val();
                 }
                 self.mg0[i].next = (self.mb0[i].val() + self.mc0[i].val()) <= self.burst0.val();
@@ -2855,7 +2889,7 @@ impl<
                     self.dhead[k].d.next = self.zero10.val();
                     self.drel[k].d.next = self.zero5.val();
                 }
-                self.now8.d.next = self.zero64.val();
+                self.now8.d.next = self.zero_t.val();
                 self.now.d.next = self.zero32.val();
                 for k in 0..NNB {
                     self.rtail[k].d.next = self.zero10.val();
@@ -2863,9 +2897,9 @@ impl<
                     self.done[k].d.next = self.zero6.val();
                 }
                 for k in 0..NB {
-                    self.tat0[k].d.next = self.zero64.val();
-                    self.tat1[k].d.next = self.zero64.val();
-                    self.tat2[k].d.next = self.zero64.val();
+                    self.tat0[k].d.next = self.zero_t.val();
+                    self.tat1[k].d.next = self.zero_t.val();
+                    self.tat2[k].d.next = self.zero_t.val();
                     self.occ_bytes[k].d.next = self.zero20.val();
                     self.occ_pkts[k].d.next = self.zero12.val();
                     self.rr[k].d.next = self.zero4.val();

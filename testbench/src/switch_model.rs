@@ -21,7 +21,9 @@
 //! recirculation server per pipe takes a record for its frame's length in cycles, then
 //! releases the header to the output (sent after the return queue, before the bands) and
 //! signals congestion, which makes the output pessimistic for `t0` cycles and
-//! half-pessimistic for `t1` more. One cycle: outputs, servers, inputs in index order, then
+//! half-pessimistic for `t1` more. The model keeps the meters' times in `u64`; the block keeps
+//! them modulo 2^40 (`TAT_BITS`), the same while a meter is updated at least every 2^36
+//! cycles. One cycle: outputs, servers, inputs in index order, then
 //! departures free their words and the cycle's congestion signals take effect.
 use nt_hdl::switch::{
     BANDS, BOLT_DEC, BOLT_FIRST, BOLT_INC, BOLT_LAST, BOLT_SRC, BYTES_PER_CYCLE, DOD_ENTRIES,
