@@ -12,7 +12,8 @@
 #       "fits" or "does not fit: RESOURCE used/available".
 #   levels: LUT levels on the deepest logic path of the mapped netlist (fpga/levels.py).
 #   --freq: nextpnr's target clock, default 100 (MHz); --seed: its seed, default 1.
-#   -j: blocks synthesized at once, default the number of CPUs (rows print in the order asked).
+#   -j: blocks synthesized at once, default the number of CPUs, the largest Verilog first
+#       (rows print in the order asked).
 #   default blocks: every verilog-out/*.v
 # Writes fpga/reports/<block>.<family>.txt (Yosys stat, the deepest path and, for ecp5,
 # nextpnr's utilisation, Fmax and critical path) and the logs and netlists to target/fpga/.
@@ -34,7 +35,7 @@ while [ $# -gt 0 ]; do
     --seed) seed="${2:?--seed needs a value}"; shift 2 ;;
     --uram) uram=" -uram"; shift ;;
     -j) jobs="${2:?-j needs a value}"; shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     -*) echo "synth.sh: unknown option $1" >&2; exit 2 ;;
     *) blocks+=("$1"); shift ;;
   esac
@@ -113,12 +114,15 @@ run_one() {
   if [ "$2" = ecp5 ]; then synth_ecp5_one "$1"; else synth_xilinx_one "$1" "$2"; fi
 }
 
-for fam in "${fams[@]}"; do
-  for top in "${blocks[@]}"; do
-    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
-    run_one "$top" "$fam" &
-  done
-done
+# Largest Verilog first, so that the long blocks (the NICs, the switch) do not start last
+# and leave a core idle at the end; the rows still print in the order asked.
+order=$(for fam in "${fams[@]}"; do
+  for top in "${blocks[@]}"; do echo "$(wc -c < "verilog-out/$top.v") $fam $top"; done
+done | sort -s -k1,1nr)
+while read -r _ fam top; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+  run_one "$top" "$fam" &
+done <<< "$order"
 wait || true
 
 failed=0

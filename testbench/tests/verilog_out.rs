@@ -1,8 +1,15 @@
 //! `verilog-out/` is what the code emits now, every file passes `verilator --lint-only -Wall`
-//! (DECLFILENAME aside), and Yosys `synth_xilinx` maps it (through `fpga/synth.sh`; the ECP5
-//! flow is in `fpga.rs`).
+//! (DECLFILENAME aside), Yosys `synth_xilinx` maps it, and Yosys `synth_ecp5` with
+//! nextpnr-ecp5 maps and places a small block and the 16-message NIC on an LFE5U-85F (both
+//! through `fpga/synth.sh`; `fpga.rs` tests the level count and the script's arguments).
+//! The ECP5 run is here, not in `fpga.rs`, so that it shares the two cores with the Xilinx
+//! run instead of leaving one idle while its NIC synthesizes; the full ECP5 table (every
+//! block) is the script's job (`docs/fpga.md`): this test keeps to two blocks to keep CI
+//! short.
 use nt_sim::tools::verilator_lint;
 use nt_testbench::cosim::verilog_out_dir;
+use std::path::PathBuf;
+use std::process::{Command, Output};
 
 #[test]
 fn committed_verilog_is_up_to_date() {
@@ -99,4 +106,141 @@ fn committed_verilog_synthesizes_for_xilinx() {
             .unwrap_or_else(|| panic!("{nic} is not compared with Table 3.2:\n{text}"));
         assert_eq!(row.split_whitespace().count(), 10, "{row}");
     }
+}
+
+fn root() -> PathBuf {
+    verilog_out_dir().join("..")
+}
+
+fn run(cmd: &str, args: &[&str]) -> Output {
+    Command::new(cmd)
+        .args(args)
+        .current_dir(root())
+        .output()
+        .unwrap_or_else(|e| panic!("{cmd}: {e}"))
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// One row of the ECP5 table.
+#[derive(Debug)]
+struct Ecp5Row {
+    comb: u64,
+    ff: u64,
+    dp16kd: u64,
+    fmax: Option<f64>,
+    levels: u64,
+    /// `None` when it fits, else the overflowing resources `(name, used, available)`.
+    overflow: Option<Vec<(String, u64, u64)>>,
+}
+
+fn ecp5_row(table: &str, block: &str) -> Ecp5Row {
+    let row = table
+        .lines()
+        .skip_while(|l| !l.starts_with("ecp5:"))
+        .find(|l| l.split_whitespace().next() == Some(block))
+        .unwrap_or_else(|| panic!("no ECP5 row for {block}:\n{table}"));
+    let f: Vec<&str> = row.split_whitespace().collect();
+    assert!(f.len() >= 9, "{row}");
+    let n = |i: usize| -> u64 {
+        f[i].parse()
+            .unwrap_or_else(|_| panic!("column {i} of {row}"))
+    };
+    let fit = f[8..].join(" ");
+    let overflow = if fit == "fits" {
+        None
+    } else {
+        let list = fit
+            .strip_prefix("does not fit: ")
+            .unwrap_or_else(|| panic!("fit column of {row}"));
+        Some(
+            list.split(", ")
+                .map(|r| {
+                    let (name, ua) = r.split_once(' ').expect(row);
+                    let (u, a) = ua.split_once('/').expect(row);
+                    (
+                        name.to_string(),
+                        u.parse().expect(row),
+                        a.parse().expect(row),
+                    )
+                })
+                .collect(),
+        )
+    };
+    Ecp5Row {
+        comb: n(1),
+        ff: n(2),
+        dp16kd: n(4),
+        fmax: (f[6] != "-").then(|| f[6].parse().expect(row)),
+        levels: n(7),
+        overflow,
+    }
+}
+
+/// Yosys `synth_ecp5` and nextpnr-ecp5 run on `timer_n16` and `nic_ndp`; each gets a
+/// row and a report. The timer (155 LUTs on UltraScale+) fits the 85F and has an Fmax; the
+/// NIC either fits with an Fmax or is reported as not fitting with the resource that
+/// overflows (used above available), never dropped.
+#[test]
+fn ecp5_flow_places_a_small_block_and_reports_the_nic() {
+    let o = run(
+        "bash",
+        &["fpga/synth.sh", "--family", "ecp5", "timer_n16", "nic_ndp"],
+    );
+    let out = text(&o);
+    assert!(
+        o.status.success(),
+        "fpga/synth.sh --family ecp5 failed:\n{out}"
+    );
+    eprintln!("{out}");
+    for block in ["timer_n16", "nic_ndp"] {
+        let r = ecp5_row(&out, block);
+        assert!(r.comb > 0 && r.ff > 0 && r.levels > 0, "{block}: {r:?}");
+        let report = std::fs::read_to_string(root().join(format!("fpga/reports/{block}.ecp5.txt")))
+            .unwrap_or_else(|e| panic!("{block}: no ECP5 report: {e}"));
+        for part in [
+            "Number of cells",
+            "Deepest logic path",
+            "nextpnr-ecp5 --85k --package CABGA381",
+            "TRELLIS_COMB",
+        ] {
+            assert!(
+                report.contains(part),
+                "{block}: report lacks {part}:\n{report}"
+            );
+        }
+        match &r.overflow {
+            None => {
+                let fmax = r
+                    .fmax
+                    .unwrap_or_else(|| panic!("{block} fits but has no Fmax"));
+                assert!(fmax > 1.0, "{block}: Fmax {fmax}");
+                assert!(report.contains("Fmax clock:") && report.contains("critical path"));
+            }
+            Some(over) => {
+                assert!(!over.is_empty() && r.fmax.is_none(), "{block}: {r:?}");
+                for (name, used, avail) in over {
+                    assert!(
+                        used > avail,
+                        "{block}: {name} {used}/{avail} is no overflow"
+                    );
+                    assert!(report.contains(name.as_str()) && report.contains("OVER"));
+                }
+                if over.iter().any(|(n, _, _)| n == "DP16KD") {
+                    assert!(r.dp16kd > 208, "{r:?}");
+                }
+            }
+        }
+    }
+    let timer = ecp5_row(&out, "timer_n16");
+    assert!(
+        timer.overflow.is_none(),
+        "timer_n16 must fit an 85F: {timer:?}"
+    );
 }
