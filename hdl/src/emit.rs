@@ -13,10 +13,17 @@
 //! * a constant part-select offset is emitted as a sized literal (`[(64'h8c)+:(16)]`, e.g.
 //!   for struct fields); it becomes the unsized `[140+:16]`.
 //!
+//! rust-hdl emits a block's whole `update` as one `always @(*)` block; [`split_always`]
+//! cuts the very long ones (the switch's) into independent blocks that Verilator and Yosys
+//! handle in reasonable time (see [`split`]).
+//!
 //! The output is therefore SystemVerilog-2012 (size casts): Verilator reads it as is,
 //! Yosys with `read_verilog -sv` and Icarus with `-g2012`. The co-simulation tests replay
 //! the rewritten text against the Rust simulation, so the rewrite is checked too.
 use rust_hdl::prelude::*;
+
+pub mod split;
+pub use split::split_always;
 
 /// Verilator configuration applied when linting emitted Verilog (`ntsim verilog` writes it
 /// next to the files as `lint_waivers.vlt`).
@@ -96,7 +103,10 @@ pub fn emit_verilog<B: Block>(name: &str, mut uut: B) -> Result<String, EmitErro
     }
     uut.connect_all();
     check_all(&uut).map_err(|e| EmitError(format!("{name}: rust-hdl check failed: {e:?}")))?;
-    Ok(rename_top(&width_exact(&generate_verilog(&uut)), name))
+    Ok(rename_top(
+        &split_always(&width_exact(&generate_verilog(&uut))),
+        name,
+    ))
 }
 
 /// Rewrites rust-hdl's masking casts into size casts and its sized constant part-select

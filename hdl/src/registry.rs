@@ -9,7 +9,7 @@ use crate::pktgen::PacketGen16;
 use crate::prisched::{PrioSched128, PrioSched16};
 use crate::reassembly::{Reassembly128, Reassembly16, ReassemblyConfig};
 use crate::statereg::StateReg16x32;
-use crate::switch::Switch4;
+use crate::switch::{Switch16, Switch4};
 use crate::timer::{Timer128, Timer16};
 
 /// One emitted block configuration.
@@ -141,7 +141,50 @@ pub fn blocks() -> Vec<BlockSpec> {
             about: "switch, 4 ports: crosspoint buffers (4 bands x 2 KiB per input/output pair), drop-tail, ideal trimming with return to sender, Tofino-style trimming (meters, deflect-on-drop, recirculation), Bolt (SRC, PRU, SM); SP or WRR bands, RR inputs",
             verilog: || emit_verilog("switch_p4", Switch4::new()),
         },
+        BlockSpec {
+            name: "switch_p16",
+            about: "switch, 16 ports: as switch_p4 with 256 crosspoints and up to 4 ingress pipes (Tofino-style trimming)",
+            verilog: || emit_verilog("switch_p16", Switch16::new()),
+        },
     ]
+}
+
+/// Stack of an emission thread (address space only; pages are touched as used).
+const EMIT_STACK: usize = 1 << 30;
+
+/// Emits every block, on all cores (the 16-port switch alone takes about a minute, so it
+/// starts first); results in [`blocks`] order.
+pub fn emit_all() -> Vec<(&'static str, Result<String, EmitError>)> {
+    let specs = blocks();
+    let mut order: Vec<usize> = (0..specs.len()).collect();
+    order.sort_by_key(|&k| specs[k].name != "switch_p16");
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut done: Vec<(usize, Result<String, EmitError>)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                // rust-hdl builds a block and its generator state on the stack: the
+                // 16-port switch needs far more than a spawned thread's default 2 MiB.
+                std::thread::Builder::new()
+                    .stack_size(EMIT_STACK)
+                    .spawn_scoped(s, || {
+                        let mut mine = vec![];
+                        loop {
+                            let j = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            let Some(&k) = order.get(j) else { break mine };
+                            mine.push((k, (specs[k].verilog)()));
+                        }
+                    })
+                    .expect("spawn an emission thread")
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("emission thread"))
+            .collect()
+    });
+    done.sort_by_key(|d| d.0);
+    done.into_iter().map(|(k, v)| (specs[k].name, v)).collect()
 }
 
 /// Looks a block up by name.

@@ -220,9 +220,9 @@ fn check_cycles(cycles: u64) -> Result<(), String> {
 fn write_verilog(out: &Path) -> Result<Vec<PathBuf>, String> {
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let mut files = vec![];
-    for b in nt_hdl::registry::blocks() {
-        let v = (b.verilog)().map_err(|e| e.to_string())?;
-        let p = out.join(format!("{}.v", b.name));
+    for (name, v) in nt_hdl::registry::emit_all() {
+        let v = v.map_err(|e| e.to_string())?;
+        let p = out.join(format!("{name}.v"));
         std::fs::write(&p, v).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
         files.push(p);
     }
