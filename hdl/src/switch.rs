@@ -131,7 +131,9 @@
 //! # Implementation notes
 //! One flat block (crosspoint state in flat arrays indexed `(i*N+o)*4+b`): rust-hdl
 //! evaluates only the first `[...]` of a signal name at generation time, so nested
-//! per-port sub-blocks with per-port arrays cannot be wired as a crossbar. `bit_cast`
+//! per-port sub-blocks with per-port arrays cannot be wired as a crossbar (the emitted
+//! Verilog's one `always @(*)` block is cut into independent blocks by
+//! [`crate::emit::split_always`], which Verilator and Yosys need at 16 ports). `bit_cast`
 //! cannot take a loop-indexed operand (its width is evaluated outside the loop), so widths
 //! change by shifts, masks and small tables. No reset of the RAMs is needed: a region is
 //! read only where a complete packet was written.

@@ -626,17 +626,17 @@ fn lossy_link<T: NicTop>(make: fn() -> T, seed: u64, msgs_each: usize) {
 
 #[test]
 fn ndp_over_a_lossy_reordering_trimming_link() {
-    lossy_link(NicNdp::new, 8100, 500);
+    lossy_link(NicNdp::new, 8100, 250);
 }
 
 #[test]
 fn homa_over_a_lossy_reordering_trimming_link() {
-    lossy_link(NicHoma::new, 8200, 500);
+    lossy_link(NicHoma::new, 8200, 250);
 }
 
 #[test]
 fn homatr_over_a_lossy_reordering_trimming_link() {
-    lossy_link(NicHomaTr::new, 8300, 500);
+    lossy_link(NicHomaTr::new, 8300, 250);
 }
 
 /// A peer that never answers: every message is reported given up after its retries,
