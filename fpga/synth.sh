@@ -3,7 +3,8 @@
 #
 # Usage: fpga/synth.sh [--family F[,F...]] [--freq MHZ] [--seed N] [--uram] [-j JOBS] [BLOCK ...]
 #   F = xcup (default; Virtex/Kintex UltraScale+, as in thesis Table 3.2), xcu or xc7:
-#       Yosys synth_xilinx -flatten -noiopad [-uram]; columns LUT, FF, LUTRAM primitives,
+#       Yosys synth_xilinx -flatten -noiopad [-uram] (switch_p16 without -flatten: see
+#       HIER_BLOCKS); columns LUT, FF, LUTRAM primitives,
 #       BRAM18, BRAM36, URAM288, levels; for nic_ndp / nic_ndp_n128 also thesis Table 3.2.
 #   F = ecp5: Yosys synth_ecp5, then nextpnr-ecp5 --85k --package CABGA381
 #       --out-of-context --freq MHZ --seed N (LFE5U-85F; installed by
@@ -14,7 +15,7 @@
 #   --freq: nextpnr's target clock, default 100 (MHz); --seed: its seed, default 1.
 #   -j: blocks synthesized at once, default the number of CPUs, the largest Verilog first
 #       (rows print in the order asked).
-#   default blocks: every verilog-out/*.v
+#   default blocks: every verilog-out/*.v (switch_p16 alone runs for over an hour: docs/fpga.md)
 # Writes fpga/reports/<block>.<family>.txt (Yosys stat, the deepest path and, for ecp5,
 # nextpnr's utilisation, Fmax and critical path) and the logs and netlists to target/fpga/.
 # Exits 1 when a tool fails (a block that does not fit the ECP5-85F is a result, not a failure).
@@ -35,7 +36,7 @@ while [ $# -gt 0 ]; do
     --seed) seed="${2:?--seed needs a value}"; shift 2 ;;
     --uram) uram=" -uram"; shift ;;
     -j) jobs="${2:?-j needs a value}"; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     -*) echo "synth.sh: unknown option $1" >&2; exit 2 ;;
     *) blocks+=("$1"); shift ;;
   esac
@@ -66,15 +67,25 @@ fi
 
 mkdir -p target/fpga fpga/reports
 
+# Blocks synthesized for Xilinx without -flatten: as one flat module with 512 RAMs,
+# switch_p16 spent over 30 minutes of CPU in Yosys memory_dff; kept hierarchical, every RAM
+# and register is its own small module. Their levels are those of the top module's logic
+# between submodule instances (registers and RAMs, which end paths anyway).
+HIER_BLOCKS="switch_p16"
+
 # One Xilinx block: Yosys, levels, then its row into target/fpga/<top>.<family>.row.
 synth_xilinx_one() {
   local top=$1 fam=$2 v="verilog-out/$1.v" rpt="fpga/reports/$1.$2.txt" t="target/fpga/$1.$2"
   rm -f "$t.row"
-  yosys -p "read_verilog -sv $v; synth_xilinx -family $fam -top $top -flatten -noiopad$uram; tee -o $rpt stat; write_json $t.json" \
+  local flat=" -flatten" stat="stat"
+  if [[ " $HIER_BLOCKS " == *" $top "* ]]; then flat=""; stat="stat -top $top"; fi
+  yosys -p "read_verilog -sv $v; synth_xilinx -family $fam -top $top$flat -noiopad$uram; tee -o $rpt $stat; write_json $t.json" \
     > "$t.log" 2>&1 || return 1
   python3 fpga/levels.py "$t.json" "$top" > "$t.levels" 2>> "$t.log" || return 1
   { echo; echo "Deepest logic path (fpga/levels.py), in LUT levels:"; cat "$t.levels"; } >> "$rpt"
+  # (a hierarchical report ends with the whole design's totals: those are the row)
   awk -v top="$top" -v lv="$(awk '/^levels/ {print $2}' "$t.levels")" '
+    /=== design hierarchy ===/ { lut = ff = lutram = b18 = b36 = uram = 0 }
     $1 ~ /^LUT[1-6]$/ { lut += $2 }
     $1 ~ /^FD[RSCP]E(_1)?$/ { ff += $2 }
     $1 ~ /^(RAM(16|32|64|128|256|512)|SRL)/ { lutram += $2 }

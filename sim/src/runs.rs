@@ -46,6 +46,7 @@ pub const SIM_BLOCKS: &[&str] = &[
     "nic_ndp",
     "nic_homa",
     "switch_p4",
+    "switch_p16",
 ];
 
 /// Resolves a block name or alias (`timer` = `timer_n16`, `reassembly` = `reassembly_n16`).
@@ -156,7 +157,17 @@ pub fn run_block(
         }
         "nic_ndp" => run_nic(nt_hdl::nic::NicNdp::new(), block, cycles, seed, opts),
         "nic_homa" => run_nic(nt_hdl::nic::NicHoma::new(), block, cycles, seed, opts),
-        "switch_p4" => run_switch(block, cycles, seed, opts).map_err(|e| e.to_string()),
+        "switch_p4" => run_switch(nt_hdl::switch::Switch4::new(), 2, block, cycles, seed, opts)
+            .map_err(|e| e.to_string()),
+        "switch_p16" => run_switch(
+            nt_hdl::switch::Switch16::new(),
+            4,
+            block,
+            cycles,
+            seed,
+            opts,
+        )
+        .map_err(|e| e.to_string()),
         _ => Err(format!("no driver for {block}")),
     }
 }
@@ -524,15 +535,25 @@ fn run_nic<T: nt_hdl::nic::NicTop>(
     ))
 }
 
-/// The 4-port switch under [`crate::switch_workload::SwitchWorkload`] (random frames of
+/// The switch (`switch_p4`, `switch_p16`) under [`crate::switch_workload::SwitchWorkload`] (random frames of
 /// 64..=1088 bytes with a hot spot, malformed and unrouted frames, gaps, TX backpressure):
 /// the first quarter of the run in trim mode (strict priority, bands by `tos`, return to
 /// sender), the second in drop-tail mode (WRR, bands by transport flags), the third in Bolt
 /// mode (SRCs, DEC/INC rewrites, PRU and SM tokens on random Bolt flags), the last in
-/// Tofino-style trimming (2 pipes, short T0/T1 and small meter bursts, so that ingress
+/// Tofino-style trimming (`pipes` pipes: 2 at 4 ports, 4 at 16; short T0/T1 and small meter bursts, so that ingress
 /// trims, deflections, recirculation and mode changes all happen). Events = words out;
 /// commands = words in.
-fn run_switch(
+#[allow(clippy::too_many_arguments)]
+fn run_switch<
+    const N: usize,
+    const NN: usize,
+    const NB: usize,
+    const NNB: usize,
+    const NR: usize,
+    const NP: usize,
+>(
+    uut: nt_hdl::switch::Switch<N, NN, NB, NNB, NR, NP>,
+    pipes: u64,
     block: &'static str,
     cycles: u64,
     seed: u64,
@@ -541,9 +562,9 @@ fn run_switch(
     use crate::switch_workload::{
         apply_setup, drive_switch, read_switch, SwitchSetup, SwitchWorkload, TrafficKnobs,
     };
-    let mut k = Kernel::new(nt_hdl::switch::Switch4::new())?;
+    let mut k = Kernel::new(uut)?;
     open_outputs(&mut k, opts)?;
-    let mut trim = SwitchSetup::new(4);
+    let mut trim = SwitchSetup::new(N);
     trim.mode = nt_hdl::switch::MODE_TRIM;
     trim.ret = true;
     trim.limit_bytes = [700, 6000, 5000, 8000];
@@ -562,7 +583,7 @@ fn run_switch(
     let mut tofino = trim.clone();
     tofino.mode = nt_hdl::switch::MODE_TOFINO_TRIM;
     tofino.limit_bytes = [700, 3000, 2500, 4000];
-    tofino.pipes = 2;
+    tofino.pipes = pipes;
     tofino.t0 = 300;
     tofino.t1 = 200;
     tofino.meter_burst = 2500;
@@ -572,7 +593,7 @@ fn run_switch(
         hot: 0.5,
         ..TrafficKnobs::default()
     };
-    let mut w = SwitchWorkload::new(seed, 4, knobs);
+    let mut w = SwitchWorkload::new(seed, N, knobs);
     run_loop(k, block, cycles, seed, |k, now| {
         if now == cycles / 4 {
             apply_setup(k.uut_mut(), &droptail);
