@@ -7713,7 +7713,9 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
     // Update code
     always @(*) begin
         beat$0$clock = clock;
+        beat$0$d = beat$0$q;
         hbad$0$clock = clock;
+        hbad$0$d = hbad$0$q;
         sd0$0$clock = clock;
         sd1$0$clock = clock;
         sd2$0$clock = clock;
@@ -7725,66 +7727,116 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         st3$0$clock = clock;
         st4$0$clock = clock;
         w_act$0$clock = clock;
+        w_act$0$d = w_act$0$q;
         w_o$0$clock = clock;
+        w_o$0$d = w_o$0$q;
         w_b$0$clock = clock;
+        w_b$0$d = w_b$0$q;
         w_words$0$clock = clock;
+        w_words$0$d = w_words$0$q;
         w_empty$0$clock = clock;
+        w_empty$0$d = w_empty$0$q;
         w_beat$0$clock = clock;
+        w_beat$0$d = w_beat$0$q;
         w_start$0$clock = clock;
+        w_start$0$d = w_start$0$q;
         w_csum$0$clock = clock;
+        w_csum$0$d = w_csum$0$q;
         w_len$0$clock = clock;
+        w_len$0$d = w_len$0$q;
         w_prev$0$clock = clock;
+        w_prev$0$d = w_prev$0$q;
         busy$0$clock = clock;
+        busy$0$d = busy$0$q;
         cur_ret$0$clock = clock;
+        cur_ret$0$d = cur_ret$0$q;
         cur_i$0$clock = clock;
+        cur_i$0$d = cur_i$0$q;
         cur_b$0$clock = clock;
+        cur_b$0$d = cur_b$0$q;
         wrr_band$0$clock = clock;
+        wrr_band$0$d = wrr_band$0$q;
         wrr_used$0$clock = clock;
+        wrr_used$0$d = wrr_used$0$q;
         retd$0$read_clock = clock;
         retd$0$write_clock = clock;
         rett$0$read_clock = clock;
         rett$0$write_clock = clock;
         ret_rtail$0$clock = clock;
+        ret_rtail$0$d = ret_rtail$0$q;
         ret_head$0$clock = clock;
+        ret_head$0$d = ret_head$0$q;
         ret_done$0$clock = clock;
+        ret_done$0$d = ret_done$0$q;
         c_rx$0$clock = clock;
+        c_rx$0$d = c_rx$0$q;
         c_tx$0$clock = clock;
+        c_tx$0$d = c_tx$0$q;
         c_mal$0$clock = clock;
+        c_mal$0$d = c_mal$0$q;
         c_noroute$0$clock = clock;
+        c_noroute$0$d = c_noroute$0$q;
         c_full$0$clock = clock;
+        c_full$0$d = c_full$0$q;
         c_trim$0$clock = clock;
+        c_trim$0$d = c_trim$0$q;
         c_ret$0$clock = clock;
+        c_ret$0$d = c_ret$0$q;
         c_hdr$0$clock = clock;
+        c_hdr$0$d = c_hdr$0$q;
         w_bc$0$clock = clock;
+        w_bc$0$d = w_bc$0$q;
         w_sv$0$clock = clock;
+        w_sv$0$d = w_sv$0$q;
         w_sgo$0$clock = clock;
+        w_sgo$0$d = w_sgo$0$q;
         w_bmod$0$clock = clock;
+        w_bmod$0$d = w_bmod$0$q;
         w_sbase$0$clock = clock;
+        w_sbase$0$d = w_sbase$0$q;
         w_q$0$clock = clock;
+        w_q$0$d = w_q$0$q;
         w_plen$0$clock = clock;
+        w_plen$0$d = w_plen$0$q;
         w_bf$0$clock = clock;
+        w_bf$0$d = w_bf$0$q;
         c_src$0$clock = clock;
+        c_src$0$d = c_src$0$q;
         c_srcdrop$0$clock = clock;
+        c_srcdrop$0$d = c_srcdrop$0$q;
         smo$0$clock = clock;
         pru$0$clock = clock;
         sm_last$0$clock = clock;
+        sm_last$0$d = sm_last$0$q;
         zq$0$a = w_q$0$q;
         sig_t$0$clock = clock;
+        sig_t$0$d = sig_t$0$q;
         sig_v$0$clock = clock;
+        sig_v$0$d = sig_v$0$q;
         reco$0$read_clock = clock;
         reco$0$write_clock = clock;
         recw$0$read_clock = clock;
         recw$0$write_clock = clock;
         rec_h$0$clock = clock;
+        rec_h$0$d = rec_h$0$q;
         rec_n$0$clock = clock;
+        rec_n$0$d = rec_n$0$q;
         rec_pend$0$clock = clock;
+        rec_pend$0$d = rec_pend$0$q;
         cur_dod$0$clock = clock;
+        cur_dod$0$d = cur_dod$0$q;
         dpos$0$clock = clock;
+        dpos$0$d = dpos$0$q;
         drr$0$clock = clock;
+        drr$0$d = drr$0$q;
         c_dodtrim$0$clock = clock;
+        c_dodtrim$0$d = c_dodtrim$0$q;
         c_doddrop$0$clock = clock;
+        c_doddrop$0$d = c_doddrop$0$q;
         beat$1$clock = clock;
+        beat$1$d = beat$1$q;
         hbad$1$clock = clock;
+        hbad$1$d = hbad$1$q;
         sd0$1$clock = clock;
         sd1$1$clock = clock;
         sd2$1$clock = clock;
@@ -7796,66 +7848,116 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         st3$1$clock = clock;
         st4$1$clock = clock;
         w_act$1$clock = clock;
+        w_act$1$d = w_act$1$q;
         w_o$1$clock = clock;
+        w_o$1$d = w_o$1$q;
         w_b$1$clock = clock;
+        w_b$1$d = w_b$1$q;
         w_words$1$clock = clock;
+        w_words$1$d = w_words$1$q;
         w_empty$1$clock = clock;
+        w_empty$1$d = w_empty$1$q;
         w_beat$1$clock = clock;
+        w_beat$1$d = w_beat$1$q;
         w_start$1$clock = clock;
+        w_start$1$d = w_start$1$q;
         w_csum$1$clock = clock;
+        w_csum$1$d = w_csum$1$q;
         w_len$1$clock = clock;
+        w_len$1$d = w_len$1$q;
         w_prev$1$clock = clock;
+        w_prev$1$d = w_prev$1$q;
         busy$1$clock = clock;
+        busy$1$d = busy$1$q;
         cur_ret$1$clock = clock;
+        cur_ret$1$d = cur_ret$1$q;
         cur_i$1$clock = clock;
+        cur_i$1$d = cur_i$1$q;
         cur_b$1$clock = clock;
+        cur_b$1$d = cur_b$1$q;
         wrr_band$1$clock = clock;
+        wrr_band$1$d = wrr_band$1$q;
         wrr_used$1$clock = clock;
+        wrr_used$1$d = wrr_used$1$q;
         retd$1$read_clock = clock;
         retd$1$write_clock = clock;
         rett$1$read_clock = clock;
         rett$1$write_clock = clock;
         ret_rtail$1$clock = clock;
+        ret_rtail$1$d = ret_rtail$1$q;
         ret_head$1$clock = clock;
+        ret_head$1$d = ret_head$1$q;
         ret_done$1$clock = clock;
+        ret_done$1$d = ret_done$1$q;
         c_rx$1$clock = clock;
+        c_rx$1$d = c_rx$1$q;
         c_tx$1$clock = clock;
+        c_tx$1$d = c_tx$1$q;
         c_mal$1$clock = clock;
+        c_mal$1$d = c_mal$1$q;
         c_noroute$1$clock = clock;
+        c_noroute$1$d = c_noroute$1$q;
         c_full$1$clock = clock;
+        c_full$1$d = c_full$1$q;
         c_trim$1$clock = clock;
+        c_trim$1$d = c_trim$1$q;
         c_ret$1$clock = clock;
+        c_ret$1$d = c_ret$1$q;
         c_hdr$1$clock = clock;
+        c_hdr$1$d = c_hdr$1$q;
         w_bc$1$clock = clock;
+        w_bc$1$d = w_bc$1$q;
         w_sv$1$clock = clock;
+        w_sv$1$d = w_sv$1$q;
         w_sgo$1$clock = clock;
+        w_sgo$1$d = w_sgo$1$q;
         w_bmod$1$clock = clock;
+        w_bmod$1$d = w_bmod$1$q;
         w_sbase$1$clock = clock;
+        w_sbase$1$d = w_sbase$1$q;
         w_q$1$clock = clock;
+        w_q$1$d = w_q$1$q;
         w_plen$1$clock = clock;
+        w_plen$1$d = w_plen$1$q;
         w_bf$1$clock = clock;
+        w_bf$1$d = w_bf$1$q;
         c_src$1$clock = clock;
+        c_src$1$d = c_src$1$q;
         c_srcdrop$1$clock = clock;
+        c_srcdrop$1$d = c_srcdrop$1$q;
         smo$1$clock = clock;
         pru$1$clock = clock;
         sm_last$1$clock = clock;
+        sm_last$1$d = sm_last$1$q;
         zq$1$a = w_q$1$q;
         sig_t$1$clock = clock;
+        sig_t$1$d = sig_t$1$q;
         sig_v$1$clock = clock;
+        sig_v$1$d = sig_v$1$q;
         reco$1$read_clock = clock;
         reco$1$write_clock = clock;
         recw$1$read_clock = clock;
         recw$1$write_clock = clock;
         rec_h$1$clock = clock;
+        rec_h$1$d = rec_h$1$q;
         rec_n$1$clock = clock;
+        rec_n$1$d = rec_n$1$q;
         rec_pend$1$clock = clock;
+        rec_pend$1$d = rec_pend$1$q;
         cur_dod$1$clock = clock;
+        cur_dod$1$d = cur_dod$1$q;
         dpos$1$clock = clock;
+        dpos$1$d = dpos$1$q;
         drr$1$clock = clock;
+        drr$1$d = drr$1$q;
         c_dodtrim$1$clock = clock;
+        c_dodtrim$1$d = c_dodtrim$1$q;
         c_doddrop$1$clock = clock;
+        c_doddrop$1$d = c_doddrop$1$q;
         beat$2$clock = clock;
+        beat$2$d = beat$2$q;
         hbad$2$clock = clock;
+        hbad$2$d = hbad$2$q;
         sd0$2$clock = clock;
         sd1$2$clock = clock;
         sd2$2$clock = clock;
@@ -7867,66 +7969,116 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         st3$2$clock = clock;
         st4$2$clock = clock;
         w_act$2$clock = clock;
+        w_act$2$d = w_act$2$q;
         w_o$2$clock = clock;
+        w_o$2$d = w_o$2$q;
         w_b$2$clock = clock;
+        w_b$2$d = w_b$2$q;
         w_words$2$clock = clock;
+        w_words$2$d = w_words$2$q;
         w_empty$2$clock = clock;
+        w_empty$2$d = w_empty$2$q;
         w_beat$2$clock = clock;
+        w_beat$2$d = w_beat$2$q;
         w_start$2$clock = clock;
+        w_start$2$d = w_start$2$q;
         w_csum$2$clock = clock;
+        w_csum$2$d = w_csum$2$q;
         w_len$2$clock = clock;
+        w_len$2$d = w_len$2$q;
         w_prev$2$clock = clock;
+        w_prev$2$d = w_prev$2$q;
         busy$2$clock = clock;
+        busy$2$d = busy$2$q;
         cur_ret$2$clock = clock;
+        cur_ret$2$d = cur_ret$2$q;
         cur_i$2$clock = clock;
+        cur_i$2$d = cur_i$2$q;
         cur_b$2$clock = clock;
+        cur_b$2$d = cur_b$2$q;
         wrr_band$2$clock = clock;
+        wrr_band$2$d = wrr_band$2$q;
         wrr_used$2$clock = clock;
+        wrr_used$2$d = wrr_used$2$q;
         retd$2$read_clock = clock;
         retd$2$write_clock = clock;
         rett$2$read_clock = clock;
         rett$2$write_clock = clock;
         ret_rtail$2$clock = clock;
+        ret_rtail$2$d = ret_rtail$2$q;
         ret_head$2$clock = clock;
+        ret_head$2$d = ret_head$2$q;
         ret_done$2$clock = clock;
+        ret_done$2$d = ret_done$2$q;
         c_rx$2$clock = clock;
+        c_rx$2$d = c_rx$2$q;
         c_tx$2$clock = clock;
+        c_tx$2$d = c_tx$2$q;
         c_mal$2$clock = clock;
+        c_mal$2$d = c_mal$2$q;
         c_noroute$2$clock = clock;
+        c_noroute$2$d = c_noroute$2$q;
         c_full$2$clock = clock;
+        c_full$2$d = c_full$2$q;
         c_trim$2$clock = clock;
+        c_trim$2$d = c_trim$2$q;
         c_ret$2$clock = clock;
+        c_ret$2$d = c_ret$2$q;
         c_hdr$2$clock = clock;
+        c_hdr$2$d = c_hdr$2$q;
         w_bc$2$clock = clock;
+        w_bc$2$d = w_bc$2$q;
         w_sv$2$clock = clock;
+        w_sv$2$d = w_sv$2$q;
         w_sgo$2$clock = clock;
+        w_sgo$2$d = w_sgo$2$q;
         w_bmod$2$clock = clock;
+        w_bmod$2$d = w_bmod$2$q;
         w_sbase$2$clock = clock;
+        w_sbase$2$d = w_sbase$2$q;
         w_q$2$clock = clock;
+        w_q$2$d = w_q$2$q;
         w_plen$2$clock = clock;
+        w_plen$2$d = w_plen$2$q;
         w_bf$2$clock = clock;
+        w_bf$2$d = w_bf$2$q;
         c_src$2$clock = clock;
+        c_src$2$d = c_src$2$q;
         c_srcdrop$2$clock = clock;
+        c_srcdrop$2$d = c_srcdrop$2$q;
         smo$2$clock = clock;
         pru$2$clock = clock;
         sm_last$2$clock = clock;
+        sm_last$2$d = sm_last$2$q;
         zq$2$a = w_q$2$q;
         sig_t$2$clock = clock;
+        sig_t$2$d = sig_t$2$q;
         sig_v$2$clock = clock;
+        sig_v$2$d = sig_v$2$q;
         reco$2$read_clock = clock;
         reco$2$write_clock = clock;
         recw$2$read_clock = clock;
         recw$2$write_clock = clock;
         rec_h$2$clock = clock;
+        rec_h$2$d = rec_h$2$q;
         rec_n$2$clock = clock;
+        rec_n$2$d = rec_n$2$q;
         rec_pend$2$clock = clock;
+        rec_pend$2$d = rec_pend$2$q;
         cur_dod$2$clock = clock;
+        cur_dod$2$d = cur_dod$2$q;
         dpos$2$clock = clock;
+        dpos$2$d = dpos$2$q;
         drr$2$clock = clock;
+        drr$2$d = drr$2$q;
         c_dodtrim$2$clock = clock;
+        c_dodtrim$2$d = c_dodtrim$2$q;
         c_doddrop$2$clock = clock;
+        c_doddrop$2$d = c_doddrop$2$q;
         beat$3$clock = clock;
+        beat$3$d = beat$3$q;
         hbad$3$clock = clock;
+        hbad$3$d = hbad$3$q;
         sd0$3$clock = clock;
         sd1$3$clock = clock;
         sd2$3$clock = clock;
@@ -7938,89 +8090,154 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         st3$3$clock = clock;
         st4$3$clock = clock;
         w_act$3$clock = clock;
+        w_act$3$d = w_act$3$q;
         w_o$3$clock = clock;
+        w_o$3$d = w_o$3$q;
         w_b$3$clock = clock;
+        w_b$3$d = w_b$3$q;
         w_words$3$clock = clock;
+        w_words$3$d = w_words$3$q;
         w_empty$3$clock = clock;
+        w_empty$3$d = w_empty$3$q;
         w_beat$3$clock = clock;
+        w_beat$3$d = w_beat$3$q;
         w_start$3$clock = clock;
+        w_start$3$d = w_start$3$q;
         w_csum$3$clock = clock;
+        w_csum$3$d = w_csum$3$q;
         w_len$3$clock = clock;
+        w_len$3$d = w_len$3$q;
         w_prev$3$clock = clock;
+        w_prev$3$d = w_prev$3$q;
         busy$3$clock = clock;
+        busy$3$d = busy$3$q;
         cur_ret$3$clock = clock;
+        cur_ret$3$d = cur_ret$3$q;
         cur_i$3$clock = clock;
+        cur_i$3$d = cur_i$3$q;
         cur_b$3$clock = clock;
+        cur_b$3$d = cur_b$3$q;
         wrr_band$3$clock = clock;
+        wrr_band$3$d = wrr_band$3$q;
         wrr_used$3$clock = clock;
+        wrr_used$3$d = wrr_used$3$q;
         retd$3$read_clock = clock;
         retd$3$write_clock = clock;
         rett$3$read_clock = clock;
         rett$3$write_clock = clock;
         ret_rtail$3$clock = clock;
+        ret_rtail$3$d = ret_rtail$3$q;
         ret_head$3$clock = clock;
+        ret_head$3$d = ret_head$3$q;
         ret_done$3$clock = clock;
+        ret_done$3$d = ret_done$3$q;
         c_rx$3$clock = clock;
+        c_rx$3$d = c_rx$3$q;
         c_tx$3$clock = clock;
+        c_tx$3$d = c_tx$3$q;
         c_mal$3$clock = clock;
+        c_mal$3$d = c_mal$3$q;
         c_noroute$3$clock = clock;
+        c_noroute$3$d = c_noroute$3$q;
         c_full$3$clock = clock;
+        c_full$3$d = c_full$3$q;
         c_trim$3$clock = clock;
+        c_trim$3$d = c_trim$3$q;
         c_ret$3$clock = clock;
+        c_ret$3$d = c_ret$3$q;
         c_hdr$3$clock = clock;
+        c_hdr$3$d = c_hdr$3$q;
         w_bc$3$clock = clock;
+        w_bc$3$d = w_bc$3$q;
         w_sv$3$clock = clock;
+        w_sv$3$d = w_sv$3$q;
         w_sgo$3$clock = clock;
+        w_sgo$3$d = w_sgo$3$q;
         w_bmod$3$clock = clock;
+        w_bmod$3$d = w_bmod$3$q;
         w_sbase$3$clock = clock;
+        w_sbase$3$d = w_sbase$3$q;
         w_q$3$clock = clock;
+        w_q$3$d = w_q$3$q;
         w_plen$3$clock = clock;
+        w_plen$3$d = w_plen$3$q;
         w_bf$3$clock = clock;
+        w_bf$3$d = w_bf$3$q;
         c_src$3$clock = clock;
+        c_src$3$d = c_src$3$q;
         c_srcdrop$3$clock = clock;
+        c_srcdrop$3$d = c_srcdrop$3$q;
         smo$3$clock = clock;
         pru$3$clock = clock;
         sm_last$3$clock = clock;
+        sm_last$3$d = sm_last$3$q;
         zq$3$a = w_q$3$q;
         sig_t$3$clock = clock;
+        sig_t$3$d = sig_t$3$q;
         sig_v$3$clock = clock;
+        sig_v$3$d = sig_v$3$q;
         reco$3$read_clock = clock;
         reco$3$write_clock = clock;
         recw$3$read_clock = clock;
         recw$3$write_clock = clock;
         rec_h$3$clock = clock;
+        rec_h$3$d = rec_h$3$q;
         rec_n$3$clock = clock;
+        rec_n$3$d = rec_n$3$q;
         rec_pend$3$clock = clock;
+        rec_pend$3$d = rec_pend$3$q;
         cur_dod$3$clock = clock;
+        cur_dod$3$d = cur_dod$3$q;
         dpos$3$clock = clock;
+        dpos$3$d = dpos$3$q;
         drr$3$clock = clock;
+        drr$3$d = drr$3$q;
         c_dodtrim$3$clock = clock;
+        c_dodtrim$3$d = c_dodtrim$3$q;
         c_doddrop$3$clock = clock;
+        c_doddrop$3$d = c_doddrop$3$q;
         sv_busy$0$clock = clock;
+        sv_busy$0$d = sv_busy$0$q;
         sv_i$0$clock = clock;
+        sv_i$0$d = sv_i$0$q;
         sv_o$0$clock = clock;
+        sv_o$0$d = sv_o$0$q;
         sv_cnt$0$clock = clock;
+        sv_cnt$0$d = sv_cnt$0$q;
         sv_rr$0$clock = clock;
+        sv_rr$0$d = sv_rr$0$q;
         sv_busy$1$clock = clock;
+        sv_busy$1$d = sv_busy$1$q;
         sv_i$1$clock = clock;
+        sv_i$1$d = sv_i$1$q;
         sv_o$1$clock = clock;
+        sv_o$1$d = sv_o$1$q;
         sv_cnt$1$clock = clock;
+        sv_cnt$1$d = sv_cnt$1$q;
         sv_rr$1$clock = clock;
+        sv_rr$1$d = sv_rr$1$q;
         sv_busy$2$clock = clock;
+        sv_busy$2$d = sv_busy$2$q;
         sv_i$2$clock = clock;
+        sv_i$2$d = sv_i$2$q;
         sv_o$2$clock = clock;
+        sv_o$2$d = sv_o$2$q;
         sv_cnt$2$clock = clock;
+        sv_cnt$2$d = sv_cnt$2$q;
         sv_rr$2$clock = clock;
+        sv_rr$2$d = sv_rr$2$q;
         sv_busy$3$clock = clock;
+        sv_busy$3$d = sv_busy$3$q;
         sv_i$3$clock = clock;
+        sv_i$3$d = sv_i$3$q;
         sv_o$3$clock = clock;
+        sv_o$3$d = sv_o$3$q;
         sv_cnt$3$clock = clock;
+        sv_cnt$3$d = sv_cnt$3$q;
         sv_rr$3$clock = clock;
+        sv_rr$3$d = sv_rr$3$q;
         now8$clock = clock;
         now8$d = now8$q + eight_t;
-        if (reset) begin
-            now8$d = zero_t;
-        end
         tofino = cfg$mode == mode_tofino;
         burst0 = 40'(cfg$meter_burst);
         burst1 = burst0 << sh1;
@@ -8035,138 +8252,231 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             np3 = four3;
         end
         tat0$0$clock = clock;
+        tat0$0$d = tat0$0$q;
         tat1$0$clock = clock;
+        tat1$0$d = tat1$0$q;
         tat2$0$clock = clock;
+        tat2$0$d = tat2$0$q;
         tat0$1$clock = clock;
+        tat0$1$d = tat0$1$q;
         tat1$1$clock = clock;
+        tat1$1$d = tat1$1$q;
         tat2$1$clock = clock;
+        tat2$1$d = tat2$1$q;
         tat0$2$clock = clock;
+        tat0$2$d = tat0$2$q;
         tat1$2$clock = clock;
+        tat1$2$d = tat1$2$q;
         tat2$2$clock = clock;
+        tat2$2$d = tat2$2$q;
         tat0$3$clock = clock;
+        tat0$3$d = tat0$3$q;
         tat1$3$clock = clock;
+        tat1$3$d = tat1$3$q;
         tat2$3$clock = clock;
+        tat2$3$d = tat2$3$q;
         tat0$4$clock = clock;
+        tat0$4$d = tat0$4$q;
         tat1$4$clock = clock;
+        tat1$4$d = tat1$4$q;
         tat2$4$clock = clock;
+        tat2$4$d = tat2$4$q;
         tat0$5$clock = clock;
+        tat0$5$d = tat0$5$q;
         tat1$5$clock = clock;
+        tat1$5$d = tat1$5$q;
         tat2$5$clock = clock;
+        tat2$5$d = tat2$5$q;
         tat0$6$clock = clock;
+        tat0$6$d = tat0$6$q;
         tat1$6$clock = clock;
+        tat1$6$d = tat1$6$q;
         tat2$6$clock = clock;
+        tat2$6$d = tat2$6$q;
         tat0$7$clock = clock;
+        tat0$7$d = tat0$7$q;
         tat1$7$clock = clock;
+        tat1$7$d = tat1$7$q;
         tat2$7$clock = clock;
+        tat2$7$d = tat2$7$q;
         tat0$8$clock = clock;
+        tat0$8$d = tat0$8$q;
         tat1$8$clock = clock;
+        tat1$8$d = tat1$8$q;
         tat2$8$clock = clock;
+        tat2$8$d = tat2$8$q;
         tat0$9$clock = clock;
+        tat0$9$d = tat0$9$q;
         tat1$9$clock = clock;
+        tat1$9$d = tat1$9$q;
         tat2$9$clock = clock;
+        tat2$9$d = tat2$9$q;
         tat0$10$clock = clock;
+        tat0$10$d = tat0$10$q;
         tat1$10$clock = clock;
+        tat1$10$d = tat1$10$q;
         tat2$10$clock = clock;
+        tat2$10$d = tat2$10$q;
         tat0$11$clock = clock;
+        tat0$11$d = tat0$11$q;
         tat1$11$clock = clock;
+        tat1$11$d = tat1$11$q;
         tat2$11$clock = clock;
+        tat2$11$d = tat2$11$q;
         tat0$12$clock = clock;
+        tat0$12$d = tat0$12$q;
         tat1$12$clock = clock;
+        tat1$12$d = tat1$12$q;
         tat2$12$clock = clock;
+        tat2$12$d = tat2$12$q;
         tat0$13$clock = clock;
+        tat0$13$d = tat0$13$q;
         tat1$13$clock = clock;
+        tat1$13$d = tat1$13$q;
         tat2$13$clock = clock;
+        tat2$13$d = tat2$13$q;
         tat0$14$clock = clock;
+        tat0$14$d = tat0$14$q;
         tat1$14$clock = clock;
+        tat1$14$d = tat1$14$q;
         tat2$14$clock = clock;
+        tat2$14$d = tat2$14$q;
         tat0$15$clock = clock;
+        tat0$15$d = tat0$15$q;
         tat1$15$clock = clock;
+        tat1$15$d = tat1$15$q;
         tat2$15$clock = clock;
+        tat2$15$d = tat2$15$q;
         dodd$0$read_clock = clock;
         dodd$0$write_clock = clock;
         dtail$0$clock = clock;
+        dtail$0$d = dtail$0$q;
         dhead$0$clock = clock;
+        dhead$0$d = dhead$0$q;
         drel$0$clock = clock;
+        drel$0$d = drel$0$q;
         dodd$1$read_clock = clock;
         dodd$1$write_clock = clock;
         dtail$1$clock = clock;
+        dtail$1$d = dtail$1$q;
         dhead$1$clock = clock;
+        dhead$1$d = dhead$1$q;
         drel$1$clock = clock;
+        drel$1$d = drel$1$q;
         dodd$2$read_clock = clock;
         dodd$2$write_clock = clock;
         dtail$2$clock = clock;
+        dtail$2$d = dtail$2$q;
         dhead$2$clock = clock;
+        dhead$2$d = dhead$2$q;
         drel$2$clock = clock;
+        drel$2$d = drel$2$q;
         dodd$3$read_clock = clock;
         dodd$3$write_clock = clock;
         dtail$3$clock = clock;
+        dtail$3$d = dtail$3$q;
         dhead$3$clock = clock;
+        dhead$3$d = dhead$3$q;
         drel$3$clock = clock;
+        drel$3$d = drel$3$q;
         dodd$4$read_clock = clock;
         dodd$4$write_clock = clock;
         dtail$4$clock = clock;
+        dtail$4$d = dtail$4$q;
         dhead$4$clock = clock;
+        dhead$4$d = dhead$4$q;
         drel$4$clock = clock;
+        drel$4$d = drel$4$q;
         dodd$5$read_clock = clock;
         dodd$5$write_clock = clock;
         dtail$5$clock = clock;
+        dtail$5$d = dtail$5$q;
         dhead$5$clock = clock;
+        dhead$5$d = dhead$5$q;
         drel$5$clock = clock;
+        drel$5$d = drel$5$q;
         dodd$6$read_clock = clock;
         dodd$6$write_clock = clock;
         dtail$6$clock = clock;
+        dtail$6$d = dtail$6$q;
         dhead$6$clock = clock;
+        dhead$6$d = dhead$6$q;
         drel$6$clock = clock;
+        drel$6$d = drel$6$q;
         dodd$7$read_clock = clock;
         dodd$7$write_clock = clock;
         dtail$7$clock = clock;
+        dtail$7$d = dtail$7$q;
         dhead$7$clock = clock;
+        dhead$7$d = dhead$7$q;
         drel$7$clock = clock;
+        drel$7$d = drel$7$q;
         dodd$8$read_clock = clock;
         dodd$8$write_clock = clock;
         dtail$8$clock = clock;
+        dtail$8$d = dtail$8$q;
         dhead$8$clock = clock;
+        dhead$8$d = dhead$8$q;
         drel$8$clock = clock;
+        drel$8$d = drel$8$q;
         dodd$9$read_clock = clock;
         dodd$9$write_clock = clock;
         dtail$9$clock = clock;
+        dtail$9$d = dtail$9$q;
         dhead$9$clock = clock;
+        dhead$9$d = dhead$9$q;
         drel$9$clock = clock;
+        drel$9$d = drel$9$q;
         dodd$10$read_clock = clock;
         dodd$10$write_clock = clock;
         dtail$10$clock = clock;
+        dtail$10$d = dtail$10$q;
         dhead$10$clock = clock;
+        dhead$10$d = dhead$10$q;
         drel$10$clock = clock;
+        drel$10$d = drel$10$q;
         dodd$11$read_clock = clock;
         dodd$11$write_clock = clock;
         dtail$11$clock = clock;
+        dtail$11$d = dtail$11$q;
         dhead$11$clock = clock;
+        dhead$11$d = dhead$11$q;
         drel$11$clock = clock;
+        drel$11$d = drel$11$q;
         dodd$12$read_clock = clock;
         dodd$12$write_clock = clock;
         dtail$12$clock = clock;
+        dtail$12$d = dtail$12$q;
         dhead$12$clock = clock;
+        dhead$12$d = dhead$12$q;
         drel$12$clock = clock;
+        drel$12$d = drel$12$q;
         dodd$13$read_clock = clock;
         dodd$13$write_clock = clock;
         dtail$13$clock = clock;
+        dtail$13$d = dtail$13$q;
         dhead$13$clock = clock;
+        dhead$13$d = dhead$13$q;
         drel$13$clock = clock;
+        drel$13$d = drel$13$q;
         dodd$14$read_clock = clock;
         dodd$14$write_clock = clock;
         dtail$14$clock = clock;
+        dtail$14$d = dtail$14$q;
         dhead$14$clock = clock;
+        dhead$14$d = dhead$14$q;
         drel$14$clock = clock;
+        drel$14$d = drel$14$q;
         dodd$15$read_clock = clock;
         dodd$15$write_clock = clock;
         dtail$15$clock = clock;
+        dtail$15$d = dtail$15$q;
         dhead$15$clock = clock;
+        dhead$15$d = dhead$15$q;
         drel$15$clock = clock;
+        drel$15$d = drel$15$q;
         now$clock = clock;
         now$d = now$q + one32;
-        if (reset) begin
-            now$d = zero32;
-        end
         bolt = cfg$mode == mode_bolt;
         by_flags = cfg$band_by_flags | bolt;
         mtu32 = 32'(cfg$mtu);
@@ -8237,274 +8547,455 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         xpt$15$read_clock = clock;
         xpt$15$write_clock = clock;
         rtail$0$clock = clock;
+        rtail$0$d = rtail$0$q;
         head$0$clock = clock;
+        head$0$d = head$0$q;
         done$0$clock = clock;
+        done$0$d = done$0$q;
         rtail$1$clock = clock;
+        rtail$1$d = rtail$1$q;
         head$1$clock = clock;
+        head$1$d = head$1$q;
         done$1$clock = clock;
+        done$1$d = done$1$q;
         rtail$2$clock = clock;
+        rtail$2$d = rtail$2$q;
         head$2$clock = clock;
+        head$2$d = head$2$q;
         done$2$clock = clock;
+        done$2$d = done$2$q;
         rtail$3$clock = clock;
+        rtail$3$d = rtail$3$q;
         head$3$clock = clock;
+        head$3$d = head$3$q;
         done$3$clock = clock;
+        done$3$d = done$3$q;
         rtail$4$clock = clock;
+        rtail$4$d = rtail$4$q;
         head$4$clock = clock;
+        head$4$d = head$4$q;
         done$4$clock = clock;
+        done$4$d = done$4$q;
         rtail$5$clock = clock;
+        rtail$5$d = rtail$5$q;
         head$5$clock = clock;
+        head$5$d = head$5$q;
         done$5$clock = clock;
+        done$5$d = done$5$q;
         rtail$6$clock = clock;
+        rtail$6$d = rtail$6$q;
         head$6$clock = clock;
+        head$6$d = head$6$q;
         done$6$clock = clock;
+        done$6$d = done$6$q;
         rtail$7$clock = clock;
+        rtail$7$d = rtail$7$q;
         head$7$clock = clock;
+        head$7$d = head$7$q;
         done$7$clock = clock;
+        done$7$d = done$7$q;
         rtail$8$clock = clock;
+        rtail$8$d = rtail$8$q;
         head$8$clock = clock;
+        head$8$d = head$8$q;
         done$8$clock = clock;
+        done$8$d = done$8$q;
         rtail$9$clock = clock;
+        rtail$9$d = rtail$9$q;
         head$9$clock = clock;
+        head$9$d = head$9$q;
         done$9$clock = clock;
+        done$9$d = done$9$q;
         rtail$10$clock = clock;
+        rtail$10$d = rtail$10$q;
         head$10$clock = clock;
+        head$10$d = head$10$q;
         done$10$clock = clock;
+        done$10$d = done$10$q;
         rtail$11$clock = clock;
+        rtail$11$d = rtail$11$q;
         head$11$clock = clock;
+        head$11$d = head$11$q;
         done$11$clock = clock;
+        done$11$d = done$11$q;
         rtail$12$clock = clock;
+        rtail$12$d = rtail$12$q;
         head$12$clock = clock;
+        head$12$d = head$12$q;
         done$12$clock = clock;
+        done$12$d = done$12$q;
         rtail$13$clock = clock;
+        rtail$13$d = rtail$13$q;
         head$13$clock = clock;
+        head$13$d = head$13$q;
         done$13$clock = clock;
+        done$13$d = done$13$q;
         rtail$14$clock = clock;
+        rtail$14$d = rtail$14$q;
         head$14$clock = clock;
+        head$14$d = head$14$q;
         done$14$clock = clock;
+        done$14$d = done$14$q;
         rtail$15$clock = clock;
+        rtail$15$d = rtail$15$q;
         head$15$clock = clock;
+        head$15$d = head$15$q;
         done$15$clock = clock;
+        done$15$d = done$15$q;
         rtail$16$clock = clock;
+        rtail$16$d = rtail$16$q;
         head$16$clock = clock;
+        head$16$d = head$16$q;
         done$16$clock = clock;
+        done$16$d = done$16$q;
         rtail$17$clock = clock;
+        rtail$17$d = rtail$17$q;
         head$17$clock = clock;
+        head$17$d = head$17$q;
         done$17$clock = clock;
+        done$17$d = done$17$q;
         rtail$18$clock = clock;
+        rtail$18$d = rtail$18$q;
         head$18$clock = clock;
+        head$18$d = head$18$q;
         done$18$clock = clock;
+        done$18$d = done$18$q;
         rtail$19$clock = clock;
+        rtail$19$d = rtail$19$q;
         head$19$clock = clock;
+        head$19$d = head$19$q;
         done$19$clock = clock;
+        done$19$d = done$19$q;
         rtail$20$clock = clock;
+        rtail$20$d = rtail$20$q;
         head$20$clock = clock;
+        head$20$d = head$20$q;
         done$20$clock = clock;
+        done$20$d = done$20$q;
         rtail$21$clock = clock;
+        rtail$21$d = rtail$21$q;
         head$21$clock = clock;
+        head$21$d = head$21$q;
         done$21$clock = clock;
+        done$21$d = done$21$q;
         rtail$22$clock = clock;
+        rtail$22$d = rtail$22$q;
         head$22$clock = clock;
+        head$22$d = head$22$q;
         done$22$clock = clock;
+        done$22$d = done$22$q;
         rtail$23$clock = clock;
+        rtail$23$d = rtail$23$q;
         head$23$clock = clock;
+        head$23$d = head$23$q;
         done$23$clock = clock;
+        done$23$d = done$23$q;
         rtail$24$clock = clock;
+        rtail$24$d = rtail$24$q;
         head$24$clock = clock;
+        head$24$d = head$24$q;
         done$24$clock = clock;
+        done$24$d = done$24$q;
         rtail$25$clock = clock;
+        rtail$25$d = rtail$25$q;
         head$25$clock = clock;
+        head$25$d = head$25$q;
         done$25$clock = clock;
+        done$25$d = done$25$q;
         rtail$26$clock = clock;
+        rtail$26$d = rtail$26$q;
         head$26$clock = clock;
+        head$26$d = head$26$q;
         done$26$clock = clock;
+        done$26$d = done$26$q;
         rtail$27$clock = clock;
+        rtail$27$d = rtail$27$q;
         head$27$clock = clock;
+        head$27$d = head$27$q;
         done$27$clock = clock;
+        done$27$d = done$27$q;
         rtail$28$clock = clock;
+        rtail$28$d = rtail$28$q;
         head$28$clock = clock;
+        head$28$d = head$28$q;
         done$28$clock = clock;
+        done$28$d = done$28$q;
         rtail$29$clock = clock;
+        rtail$29$d = rtail$29$q;
         head$29$clock = clock;
+        head$29$d = head$29$q;
         done$29$clock = clock;
+        done$29$d = done$29$q;
         rtail$30$clock = clock;
+        rtail$30$d = rtail$30$q;
         head$30$clock = clock;
+        head$30$d = head$30$q;
         done$30$clock = clock;
+        done$30$d = done$30$q;
         rtail$31$clock = clock;
+        rtail$31$d = rtail$31$q;
         head$31$clock = clock;
+        head$31$d = head$31$q;
         done$31$clock = clock;
+        done$31$d = done$31$q;
         rtail$32$clock = clock;
+        rtail$32$d = rtail$32$q;
         head$32$clock = clock;
+        head$32$d = head$32$q;
         done$32$clock = clock;
+        done$32$d = done$32$q;
         rtail$33$clock = clock;
+        rtail$33$d = rtail$33$q;
         head$33$clock = clock;
+        head$33$d = head$33$q;
         done$33$clock = clock;
+        done$33$d = done$33$q;
         rtail$34$clock = clock;
+        rtail$34$d = rtail$34$q;
         head$34$clock = clock;
+        head$34$d = head$34$q;
         done$34$clock = clock;
+        done$34$d = done$34$q;
         rtail$35$clock = clock;
+        rtail$35$d = rtail$35$q;
         head$35$clock = clock;
+        head$35$d = head$35$q;
         done$35$clock = clock;
+        done$35$d = done$35$q;
         rtail$36$clock = clock;
+        rtail$36$d = rtail$36$q;
         head$36$clock = clock;
+        head$36$d = head$36$q;
         done$36$clock = clock;
+        done$36$d = done$36$q;
         rtail$37$clock = clock;
+        rtail$37$d = rtail$37$q;
         head$37$clock = clock;
+        head$37$d = head$37$q;
         done$37$clock = clock;
+        done$37$d = done$37$q;
         rtail$38$clock = clock;
+        rtail$38$d = rtail$38$q;
         head$38$clock = clock;
+        head$38$d = head$38$q;
         done$38$clock = clock;
+        done$38$d = done$38$q;
         rtail$39$clock = clock;
+        rtail$39$d = rtail$39$q;
         head$39$clock = clock;
+        head$39$d = head$39$q;
         done$39$clock = clock;
+        done$39$d = done$39$q;
         rtail$40$clock = clock;
+        rtail$40$d = rtail$40$q;
         head$40$clock = clock;
+        head$40$d = head$40$q;
         done$40$clock = clock;
+        done$40$d = done$40$q;
         rtail$41$clock = clock;
+        rtail$41$d = rtail$41$q;
         head$41$clock = clock;
+        head$41$d = head$41$q;
         done$41$clock = clock;
+        done$41$d = done$41$q;
         rtail$42$clock = clock;
+        rtail$42$d = rtail$42$q;
         head$42$clock = clock;
+        head$42$d = head$42$q;
         done$42$clock = clock;
+        done$42$d = done$42$q;
         rtail$43$clock = clock;
+        rtail$43$d = rtail$43$q;
         head$43$clock = clock;
+        head$43$d = head$43$q;
         done$43$clock = clock;
+        done$43$d = done$43$q;
         rtail$44$clock = clock;
+        rtail$44$d = rtail$44$q;
         head$44$clock = clock;
+        head$44$d = head$44$q;
         done$44$clock = clock;
+        done$44$d = done$44$q;
         rtail$45$clock = clock;
+        rtail$45$d = rtail$45$q;
         head$45$clock = clock;
+        head$45$d = head$45$q;
         done$45$clock = clock;
+        done$45$d = done$45$q;
         rtail$46$clock = clock;
+        rtail$46$d = rtail$46$q;
         head$46$clock = clock;
+        head$46$d = head$46$q;
         done$46$clock = clock;
+        done$46$d = done$46$q;
         rtail$47$clock = clock;
+        rtail$47$d = rtail$47$q;
         head$47$clock = clock;
+        head$47$d = head$47$q;
         done$47$clock = clock;
+        done$47$d = done$47$q;
         rtail$48$clock = clock;
+        rtail$48$d = rtail$48$q;
         head$48$clock = clock;
+        head$48$d = head$48$q;
         done$48$clock = clock;
+        done$48$d = done$48$q;
         rtail$49$clock = clock;
+        rtail$49$d = rtail$49$q;
         head$49$clock = clock;
+        head$49$d = head$49$q;
         done$49$clock = clock;
+        done$49$d = done$49$q;
         rtail$50$clock = clock;
+        rtail$50$d = rtail$50$q;
         head$50$clock = clock;
+        head$50$d = head$50$q;
         done$50$clock = clock;
+        done$50$d = done$50$q;
         rtail$51$clock = clock;
+        rtail$51$d = rtail$51$q;
         head$51$clock = clock;
+        head$51$d = head$51$q;
         done$51$clock = clock;
+        done$51$d = done$51$q;
         rtail$52$clock = clock;
+        rtail$52$d = rtail$52$q;
         head$52$clock = clock;
+        head$52$d = head$52$q;
         done$52$clock = clock;
+        done$52$d = done$52$q;
         rtail$53$clock = clock;
+        rtail$53$d = rtail$53$q;
         head$53$clock = clock;
+        head$53$d = head$53$q;
         done$53$clock = clock;
+        done$53$d = done$53$q;
         rtail$54$clock = clock;
+        rtail$54$d = rtail$54$q;
         head$54$clock = clock;
+        head$54$d = head$54$q;
         done$54$clock = clock;
+        done$54$d = done$54$q;
         rtail$55$clock = clock;
+        rtail$55$d = rtail$55$q;
         head$55$clock = clock;
+        head$55$d = head$55$q;
         done$55$clock = clock;
+        done$55$d = done$55$q;
         rtail$56$clock = clock;
+        rtail$56$d = rtail$56$q;
         head$56$clock = clock;
+        head$56$d = head$56$q;
         done$56$clock = clock;
+        done$56$d = done$56$q;
         rtail$57$clock = clock;
+        rtail$57$d = rtail$57$q;
         head$57$clock = clock;
+        head$57$d = head$57$q;
         done$57$clock = clock;
+        done$57$d = done$57$q;
         rtail$58$clock = clock;
+        rtail$58$d = rtail$58$q;
         head$58$clock = clock;
+        head$58$d = head$58$q;
         done$58$clock = clock;
+        done$58$d = done$58$q;
         rtail$59$clock = clock;
+        rtail$59$d = rtail$59$q;
         head$59$clock = clock;
+        head$59$d = head$59$q;
         done$59$clock = clock;
+        done$59$d = done$59$q;
         rtail$60$clock = clock;
+        rtail$60$d = rtail$60$q;
         head$60$clock = clock;
+        head$60$d = head$60$q;
         done$60$clock = clock;
+        done$60$d = done$60$q;
         rtail$61$clock = clock;
+        rtail$61$d = rtail$61$q;
         head$61$clock = clock;
+        head$61$d = head$61$q;
         done$61$clock = clock;
+        done$61$d = done$61$q;
         rtail$62$clock = clock;
+        rtail$62$d = rtail$62$q;
         head$62$clock = clock;
+        head$62$d = head$62$q;
         done$62$clock = clock;
+        done$62$d = done$62$q;
         rtail$63$clock = clock;
+        rtail$63$d = rtail$63$q;
         head$63$clock = clock;
+        head$63$d = head$63$q;
         done$63$clock = clock;
+        done$63$d = done$63$q;
         occ_bytes$0$clock = clock;
         occ_pkts$0$clock = clock;
         rr$0$clock = clock;
+        rr$0$d = rr$0$q;
         occ_bytes$1$clock = clock;
         occ_pkts$1$clock = clock;
         rr$1$clock = clock;
+        rr$1$d = rr$1$q;
         occ_bytes$2$clock = clock;
         occ_pkts$2$clock = clock;
         rr$2$clock = clock;
+        rr$2$d = rr$2$q;
         occ_bytes$3$clock = clock;
         occ_pkts$3$clock = clock;
         rr$3$clock = clock;
+        rr$3$d = rr$3$q;
         occ_bytes$4$clock = clock;
         occ_pkts$4$clock = clock;
         rr$4$clock = clock;
+        rr$4$d = rr$4$q;
         occ_bytes$5$clock = clock;
         occ_pkts$5$clock = clock;
         rr$5$clock = clock;
+        rr$5$d = rr$5$q;
         occ_bytes$6$clock = clock;
         occ_pkts$6$clock = clock;
         rr$6$clock = clock;
+        rr$6$d = rr$6$q;
         occ_bytes$7$clock = clock;
         occ_pkts$7$clock = clock;
         rr$7$clock = clock;
+        rr$7$d = rr$7$q;
         occ_bytes$8$clock = clock;
         occ_pkts$8$clock = clock;
         rr$8$clock = clock;
+        rr$8$d = rr$8$q;
         occ_bytes$9$clock = clock;
         occ_pkts$9$clock = clock;
         rr$9$clock = clock;
+        rr$9$d = rr$9$q;
         occ_bytes$10$clock = clock;
         occ_pkts$10$clock = clock;
         rr$10$clock = clock;
+        rr$10$d = rr$10$q;
         occ_bytes$11$clock = clock;
         occ_pkts$11$clock = clock;
         rr$11$clock = clock;
+        rr$11$d = rr$11$q;
         occ_bytes$12$clock = clock;
         occ_pkts$12$clock = clock;
         rr$12$clock = clock;
+        rr$12$d = rr$12$q;
         occ_bytes$13$clock = clock;
         occ_pkts$13$clock = clock;
         rr$13$clock = clock;
+        rr$13$d = rr$13$q;
         occ_bytes$14$clock = clock;
         occ_pkts$14$clock = clock;
         rr$14$clock = clock;
+        rr$14$d = rr$14$q;
         occ_bytes$15$clock = clock;
         occ_pkts$15$clock = clock;
         rr$15$clock = clock;
+        rr$15$d = rr$15$q;
         rx$0$ready = ~reset;
         word_in$0 = rx$0$valid & ~reset;
-        beat$0$d = beat$0$q;
-        hbad$0$d = hbad$0$q;
-        if (~word_in$0 & (beat$0$q != zero3) & (beat$0$q < five3) & ~hbad$0$q & ~reset) begin
-            hbad$0$d = 1'b1;
-        end
-        if (word_in$0) begin
-            if (rx$0$last) begin
-                beat$0$d = zero3;
-                hbad$0$d = 1'b0;
-            end
-            else if (beat$0$q < seven3) begin
-                beat$0$d = beat$0$q + one3;
-            end
-        end
-        if (reset) begin
-            beat$0$d = zero3;
-        end
-        if (reset) begin
-            hbad$0$d = 1'b0;
-        end
-        c_rx$0$d = c_rx$0$q;
-        if (word_in$0 & (beat$0$q == zero3)) begin
-            c_rx$0$d = c_rx$0$q + one32;
-        end
-        if (reset) begin
-            c_rx$0$d = zero32;
-        end
         in_tag$0 = zero5;
         sd0$0$d = zero64;
         if (word_in$0) begin
@@ -8575,29 +9066,14 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             end
         end
         st0$0$d = in_tag$0;
-        if (reset) begin
-            st0$0$d = zero5;
-        end
         sd1$0$d = sd0$0$q;
         st1$0$d = st0$0$q;
-        if (reset) begin
-            st1$0$d = zero5;
-        end
         sd2$0$d = sd1$0$q;
         st2$0$d = st1$0$q;
-        if (reset) begin
-            st2$0$d = zero5;
-        end
         sd3$0$d = sd2$0$q;
         st3$0$d = st2$0$q;
-        if (reset) begin
-            st3$0$d = zero5;
-        end
         sd4$0$d = sd3$0$q;
         st4$0$d = st3$0$q;
-        if (reset) begin
-            st4$0$d = zero5;
-        end
         ethertype$0 = sd2$0$q[16+:16];
         verihl$0 = sd2$0$q[8+:8];
         tos$0 = sd2$0$q[0+:8];
@@ -8616,29 +9092,21 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         cs_f2$0 = (cs_f1$0 & m16_64) + (cs_f1$0 >> sh16);
         cs_new$0 = (~cs_f2$0 & m16_64) << sh48;
         r_found$0 = 1'b0;
-        if (route$3$valid & (route$3$ip == dst_ip$0)) begin
-            r_found$0 = 1'b1;
-        end
-        if (route$2$valid & (route$2$ip == dst_ip$0)) begin
-            r_found$0 = 1'b1;
-        end
-        if (route$1$valid & (route$1$ip == dst_ip$0)) begin
-            r_found$0 = 1'b1;
-        end
-        if (route$0$valid & (route$0$ip == dst_ip$0)) begin
-            r_found$0 = 1'b1;
-        end
         r_port$0 = zero8;
         if (route$3$valid & (route$3$ip == dst_ip$0)) begin
+            r_found$0 = 1'b1;
             r_port$0 = route$3$port;
         end
         if (route$2$valid & (route$2$ip == dst_ip$0)) begin
+            r_found$0 = 1'b1;
             r_port$0 = route$2$port;
         end
         if (route$1$valid & (route$1$ip == dst_ip$0)) begin
+            r_found$0 = 1'b1;
             r_port$0 = route$1$port;
         end
         if (route$0$valid & (route$0$ip == dst_ip$0)) begin
+            r_found$0 = 1'b1;
             r_port$0 = route$0$port;
         end
         d_o$0 = r_port$0[0+:4];
@@ -8685,47 +9153,30 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         if (~word_in$0 & (beat$0$q != zero3) & (beat$0$q < five3) & ~hbad$0$q & ~reset) begin
             in_mal$0 = 1'b1;
+            hbad$0$d = 1'b1;
         end
         dec_ok$0 = dec$0 & ~in_mal$0 & r_found$0 & (r_port$0 < nports);
         dec_noroute$0 = dec$0 & ~in_mal$0 & ~(r_found$0 & (r_port$0 < nports));
-        c_noroute$0$d = c_noroute$0$q;
-        if (dec_noroute$0) begin
-            c_noroute$0$d = c_noroute$0$q + one32;
+        if (word_in$0) begin
+            if (rx$0$last) begin
+                beat$0$d = zero3;
+                hbad$0$d = 1'b0;
+            end
+            else if (beat$0$q < seven3) begin
+                beat$0$d = beat$0$q + one3;
+            end
         end
-        if (reset) begin
-            c_noroute$0$d = zero32;
+        if (word_in$0 & (beat$0$q == zero3)) begin
+            c_rx$0$d = c_rx$0$q + one32;
+            w_bc$0$d = 1'b0;
         end
         bf6$0 = rx$0$data & m_flags6;
         bdec$0 = word_in$0 & (beat$0$q == six3) & ~rx$0$last & w_bc$0$q & rx$0$data[32'hf];
+        if (word_in$0 & (beat$0$q == six3)) begin
+            w_bc$0$d = 1'b0;
+        end
         rx$1$ready = ~reset;
         word_in$1 = rx$1$valid & ~reset;
-        beat$1$d = beat$1$q;
-        hbad$1$d = hbad$1$q;
-        if (~word_in$1 & (beat$1$q != zero3) & (beat$1$q < five3) & ~hbad$1$q & ~reset) begin
-            hbad$1$d = 1'b1;
-        end
-        if (word_in$1) begin
-            if (rx$1$last) begin
-                beat$1$d = zero3;
-                hbad$1$d = 1'b0;
-            end
-            else if (beat$1$q < seven3) begin
-                beat$1$d = beat$1$q + one3;
-            end
-        end
-        if (reset) begin
-            beat$1$d = zero3;
-        end
-        if (reset) begin
-            hbad$1$d = 1'b0;
-        end
-        c_rx$1$d = c_rx$1$q;
-        if (word_in$1 & (beat$1$q == zero3)) begin
-            c_rx$1$d = c_rx$1$q + one32;
-        end
-        if (reset) begin
-            c_rx$1$d = zero32;
-        end
         in_tag$1 = zero5;
         sd0$1$d = zero64;
         if (word_in$1) begin
@@ -8796,29 +9247,14 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             end
         end
         st0$1$d = in_tag$1;
-        if (reset) begin
-            st0$1$d = zero5;
-        end
         sd1$1$d = sd0$1$q;
         st1$1$d = st0$1$q;
-        if (reset) begin
-            st1$1$d = zero5;
-        end
         sd2$1$d = sd1$1$q;
         st2$1$d = st1$1$q;
-        if (reset) begin
-            st2$1$d = zero5;
-        end
         sd3$1$d = sd2$1$q;
         st3$1$d = st2$1$q;
-        if (reset) begin
-            st3$1$d = zero5;
-        end
         sd4$1$d = sd3$1$q;
         st4$1$d = st3$1$q;
-        if (reset) begin
-            st4$1$d = zero5;
-        end
         ethertype$1 = sd2$1$q[16+:16];
         verihl$1 = sd2$1$q[8+:8];
         tos$1 = sd2$1$q[0+:8];
@@ -8837,29 +9273,21 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         cs_f2$1 = (cs_f1$1 & m16_64) + (cs_f1$1 >> sh16);
         cs_new$1 = (~cs_f2$1 & m16_64) << sh48;
         r_found$1 = 1'b0;
-        if (route$3$valid & (route$3$ip == dst_ip$1)) begin
-            r_found$1 = 1'b1;
-        end
-        if (route$2$valid & (route$2$ip == dst_ip$1)) begin
-            r_found$1 = 1'b1;
-        end
-        if (route$1$valid & (route$1$ip == dst_ip$1)) begin
-            r_found$1 = 1'b1;
-        end
-        if (route$0$valid & (route$0$ip == dst_ip$1)) begin
-            r_found$1 = 1'b1;
-        end
         r_port$1 = zero8;
         if (route$3$valid & (route$3$ip == dst_ip$1)) begin
+            r_found$1 = 1'b1;
             r_port$1 = route$3$port;
         end
         if (route$2$valid & (route$2$ip == dst_ip$1)) begin
+            r_found$1 = 1'b1;
             r_port$1 = route$2$port;
         end
         if (route$1$valid & (route$1$ip == dst_ip$1)) begin
+            r_found$1 = 1'b1;
             r_port$1 = route$1$port;
         end
         if (route$0$valid & (route$0$ip == dst_ip$1)) begin
+            r_found$1 = 1'b1;
             r_port$1 = route$0$port;
         end
         d_o$1 = r_port$1[0+:4];
@@ -8906,47 +9334,30 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         if (~word_in$1 & (beat$1$q != zero3) & (beat$1$q < five3) & ~hbad$1$q & ~reset) begin
             in_mal$1 = 1'b1;
+            hbad$1$d = 1'b1;
         end
         dec_ok$1 = dec$1 & ~in_mal$1 & r_found$1 & (r_port$1 < nports);
         dec_noroute$1 = dec$1 & ~in_mal$1 & ~(r_found$1 & (r_port$1 < nports));
-        c_noroute$1$d = c_noroute$1$q;
-        if (dec_noroute$1) begin
-            c_noroute$1$d = c_noroute$1$q + one32;
+        if (word_in$1) begin
+            if (rx$1$last) begin
+                beat$1$d = zero3;
+                hbad$1$d = 1'b0;
+            end
+            else if (beat$1$q < seven3) begin
+                beat$1$d = beat$1$q + one3;
+            end
         end
-        if (reset) begin
-            c_noroute$1$d = zero32;
+        if (word_in$1 & (beat$1$q == zero3)) begin
+            c_rx$1$d = c_rx$1$q + one32;
+            w_bc$1$d = 1'b0;
         end
         bf6$1 = rx$1$data & m_flags6;
         bdec$1 = word_in$1 & (beat$1$q == six3) & ~rx$1$last & w_bc$1$q & rx$1$data[32'hf];
+        if (word_in$1 & (beat$1$q == six3)) begin
+            w_bc$1$d = 1'b0;
+        end
         rx$2$ready = ~reset;
         word_in$2 = rx$2$valid & ~reset;
-        beat$2$d = beat$2$q;
-        hbad$2$d = hbad$2$q;
-        if (~word_in$2 & (beat$2$q != zero3) & (beat$2$q < five3) & ~hbad$2$q & ~reset) begin
-            hbad$2$d = 1'b1;
-        end
-        if (word_in$2) begin
-            if (rx$2$last) begin
-                beat$2$d = zero3;
-                hbad$2$d = 1'b0;
-            end
-            else if (beat$2$q < seven3) begin
-                beat$2$d = beat$2$q + one3;
-            end
-        end
-        if (reset) begin
-            beat$2$d = zero3;
-        end
-        if (reset) begin
-            hbad$2$d = 1'b0;
-        end
-        c_rx$2$d = c_rx$2$q;
-        if (word_in$2 & (beat$2$q == zero3)) begin
-            c_rx$2$d = c_rx$2$q + one32;
-        end
-        if (reset) begin
-            c_rx$2$d = zero32;
-        end
         in_tag$2 = zero5;
         sd0$2$d = zero64;
         if (word_in$2) begin
@@ -9017,29 +9428,14 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             end
         end
         st0$2$d = in_tag$2;
-        if (reset) begin
-            st0$2$d = zero5;
-        end
         sd1$2$d = sd0$2$q;
         st1$2$d = st0$2$q;
-        if (reset) begin
-            st1$2$d = zero5;
-        end
         sd2$2$d = sd1$2$q;
         st2$2$d = st1$2$q;
-        if (reset) begin
-            st2$2$d = zero5;
-        end
         sd3$2$d = sd2$2$q;
         st3$2$d = st2$2$q;
-        if (reset) begin
-            st3$2$d = zero5;
-        end
         sd4$2$d = sd3$2$q;
         st4$2$d = st3$2$q;
-        if (reset) begin
-            st4$2$d = zero5;
-        end
         ethertype$2 = sd2$2$q[16+:16];
         verihl$2 = sd2$2$q[8+:8];
         tos$2 = sd2$2$q[0+:8];
@@ -9058,29 +9454,21 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         cs_f2$2 = (cs_f1$2 & m16_64) + (cs_f1$2 >> sh16);
         cs_new$2 = (~cs_f2$2 & m16_64) << sh48;
         r_found$2 = 1'b0;
-        if (route$3$valid & (route$3$ip == dst_ip$2)) begin
-            r_found$2 = 1'b1;
-        end
-        if (route$2$valid & (route$2$ip == dst_ip$2)) begin
-            r_found$2 = 1'b1;
-        end
-        if (route$1$valid & (route$1$ip == dst_ip$2)) begin
-            r_found$2 = 1'b1;
-        end
-        if (route$0$valid & (route$0$ip == dst_ip$2)) begin
-            r_found$2 = 1'b1;
-        end
         r_port$2 = zero8;
         if (route$3$valid & (route$3$ip == dst_ip$2)) begin
+            r_found$2 = 1'b1;
             r_port$2 = route$3$port;
         end
         if (route$2$valid & (route$2$ip == dst_ip$2)) begin
+            r_found$2 = 1'b1;
             r_port$2 = route$2$port;
         end
         if (route$1$valid & (route$1$ip == dst_ip$2)) begin
+            r_found$2 = 1'b1;
             r_port$2 = route$1$port;
         end
         if (route$0$valid & (route$0$ip == dst_ip$2)) begin
+            r_found$2 = 1'b1;
             r_port$2 = route$0$port;
         end
         d_o$2 = r_port$2[0+:4];
@@ -9127,47 +9515,30 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         if (~word_in$2 & (beat$2$q != zero3) & (beat$2$q < five3) & ~hbad$2$q & ~reset) begin
             in_mal$2 = 1'b1;
+            hbad$2$d = 1'b1;
         end
         dec_ok$2 = dec$2 & ~in_mal$2 & r_found$2 & (r_port$2 < nports);
         dec_noroute$2 = dec$2 & ~in_mal$2 & ~(r_found$2 & (r_port$2 < nports));
-        c_noroute$2$d = c_noroute$2$q;
-        if (dec_noroute$2) begin
-            c_noroute$2$d = c_noroute$2$q + one32;
+        if (word_in$2) begin
+            if (rx$2$last) begin
+                beat$2$d = zero3;
+                hbad$2$d = 1'b0;
+            end
+            else if (beat$2$q < seven3) begin
+                beat$2$d = beat$2$q + one3;
+            end
         end
-        if (reset) begin
-            c_noroute$2$d = zero32;
+        if (word_in$2 & (beat$2$q == zero3)) begin
+            c_rx$2$d = c_rx$2$q + one32;
+            w_bc$2$d = 1'b0;
         end
         bf6$2 = rx$2$data & m_flags6;
         bdec$2 = word_in$2 & (beat$2$q == six3) & ~rx$2$last & w_bc$2$q & rx$2$data[32'hf];
+        if (word_in$2 & (beat$2$q == six3)) begin
+            w_bc$2$d = 1'b0;
+        end
         rx$3$ready = ~reset;
         word_in$3 = rx$3$valid & ~reset;
-        beat$3$d = beat$3$q;
-        hbad$3$d = hbad$3$q;
-        if (~word_in$3 & (beat$3$q != zero3) & (beat$3$q < five3) & ~hbad$3$q & ~reset) begin
-            hbad$3$d = 1'b1;
-        end
-        if (word_in$3) begin
-            if (rx$3$last) begin
-                beat$3$d = zero3;
-                hbad$3$d = 1'b0;
-            end
-            else if (beat$3$q < seven3) begin
-                beat$3$d = beat$3$q + one3;
-            end
-        end
-        if (reset) begin
-            beat$3$d = zero3;
-        end
-        if (reset) begin
-            hbad$3$d = 1'b0;
-        end
-        c_rx$3$d = c_rx$3$q;
-        if (word_in$3 & (beat$3$q == zero3)) begin
-            c_rx$3$d = c_rx$3$q + one32;
-        end
-        if (reset) begin
-            c_rx$3$d = zero32;
-        end
         in_tag$3 = zero5;
         sd0$3$d = zero64;
         if (word_in$3) begin
@@ -9238,29 +9609,14 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             end
         end
         st0$3$d = in_tag$3;
-        if (reset) begin
-            st0$3$d = zero5;
-        end
         sd1$3$d = sd0$3$q;
         st1$3$d = st0$3$q;
-        if (reset) begin
-            st1$3$d = zero5;
-        end
         sd2$3$d = sd1$3$q;
         st2$3$d = st1$3$q;
-        if (reset) begin
-            st2$3$d = zero5;
-        end
         sd3$3$d = sd2$3$q;
         st3$3$d = st2$3$q;
-        if (reset) begin
-            st3$3$d = zero5;
-        end
         sd4$3$d = sd3$3$q;
         st4$3$d = st3$3$q;
-        if (reset) begin
-            st4$3$d = zero5;
-        end
         ethertype$3 = sd2$3$q[16+:16];
         verihl$3 = sd2$3$q[8+:8];
         tos$3 = sd2$3$q[0+:8];
@@ -9279,29 +9635,21 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         cs_f2$3 = (cs_f1$3 & m16_64) + (cs_f1$3 >> sh16);
         cs_new$3 = (~cs_f2$3 & m16_64) << sh48;
         r_found$3 = 1'b0;
-        if (route$3$valid & (route$3$ip == dst_ip$3)) begin
-            r_found$3 = 1'b1;
-        end
-        if (route$2$valid & (route$2$ip == dst_ip$3)) begin
-            r_found$3 = 1'b1;
-        end
-        if (route$1$valid & (route$1$ip == dst_ip$3)) begin
-            r_found$3 = 1'b1;
-        end
-        if (route$0$valid & (route$0$ip == dst_ip$3)) begin
-            r_found$3 = 1'b1;
-        end
         r_port$3 = zero8;
         if (route$3$valid & (route$3$ip == dst_ip$3)) begin
+            r_found$3 = 1'b1;
             r_port$3 = route$3$port;
         end
         if (route$2$valid & (route$2$ip == dst_ip$3)) begin
+            r_found$3 = 1'b1;
             r_port$3 = route$2$port;
         end
         if (route$1$valid & (route$1$ip == dst_ip$3)) begin
+            r_found$3 = 1'b1;
             r_port$3 = route$1$port;
         end
         if (route$0$valid & (route$0$ip == dst_ip$3)) begin
+            r_found$3 = 1'b1;
             r_port$3 = route$0$port;
         end
         d_o$3 = r_port$3[0+:4];
@@ -9348,28 +9696,40 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         if (~word_in$3 & (beat$3$q != zero3) & (beat$3$q < five3) & ~hbad$3$q & ~reset) begin
             in_mal$3 = 1'b1;
+            hbad$3$d = 1'b1;
         end
         dec_ok$3 = dec$3 & ~in_mal$3 & r_found$3 & (r_port$3 < nports);
         dec_noroute$3 = dec$3 & ~in_mal$3 & ~(r_found$3 & (r_port$3 < nports));
-        c_noroute$3$d = c_noroute$3$q;
-        if (dec_noroute$3) begin
-            c_noroute$3$d = c_noroute$3$q + one32;
+        if (word_in$3) begin
+            if (rx$3$last) begin
+                beat$3$d = zero3;
+                hbad$3$d = 1'b0;
+            end
+            else if (beat$3$q < seven3) begin
+                beat$3$d = beat$3$q + one3;
+            end
         end
-        if (reset) begin
-            c_noroute$3$d = zero32;
+        if (word_in$3 & (beat$3$q == zero3)) begin
+            c_rx$3$d = c_rx$3$q + one32;
+            w_bc$3$d = 1'b0;
         end
         bf6$3 = rx$3$data & m_flags6;
         bdec$3 = word_in$3 & (beat$3$q == six3) & ~rx$3$last & w_bc$3$q & rx$3$data[32'hf];
-        s4v$0 = st4$0$q[32'h4];
-        w_prev$0$d = w_prev$0$q;
-        if (s4v$0) begin
-            w_prev$0$d = sd4$0$q;
+        if (word_in$3 & (beat$3$q == six3)) begin
+            w_bc$3$d = 1'b0;
         end
+        s4v$0 = st4$0$q[32'h4];
         s4l$0 = st4$0$q[32'h3];
         s4e$0 = st4$0$q[0+:3];
         wv$0 = s4v$0 & (w_act$0$q != act_none);
         wpos$0 = w_start$0$q + w_beat$0$q;
         wnext$0 = w_beat$0$q + one10;
+        if (s4v$0) begin
+            w_prev$0$d = sd4$0$q;
+        end
+        wdata$0 = sd4$0$q;
+        wlast$0 = s4l$0;
+        wempty$0 = s4e$0;
         rw$0 = sd4$0$q;
         if (w_beat$0$q == zero10) begin
             rw$0 = ((sd4$0$q & m16_64) << sh48) | ((sd3$0$q >> sh32) << sh16) | (sd4$0$q >> sh48);
@@ -9386,9 +9746,17 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (w_beat$0$q == c4_10) begin
             rw$0 = (((w_prev$0$q >> sh16) & m16_64) << sh48) | (sd4$0$q & mflags_64) | chop64 | (((sd4$0$q >> sh8) & m16_64) << sh24) | (((sd4$0$q >> sh24) & m16_64) << sh8) | (sd4$0$q & m8_64);
         end
-        wdata$0 = sd4$0$q;
-        wlast$0 = s4l$0;
-        wempty$0 = s4e$0;
+        sdata$0 = rw$0;
+        if (w_beat$0$q == c4_10) begin
+            sdata$0 = rw$0 & m_notflags4;
+        end
+        if (w_beat$0$q == c6_10) begin
+            sdata$0 = (sd4$0$q & m_keep6) | (zq$0$y << sh24) | (link64 << sh16) | b_src6;
+        end
+        stag$0 = zero4;
+        if (w_beat$0$q == c7_10) begin
+            stag$0 = tag4l$0;
+        end
         if (w_act$0$q != act_fwd) begin
             wlast$0 = w_beat$0$q == c7_10;
             wempty$0 = zero3;
@@ -9409,17 +9777,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         else if (w_bmod$0$q & (w_beat$0$q == c6_10)) begin
             wdata$0 = (sd4$0$q & m_notflags6) | w_bf$0$q;
-        end
-        sdata$0 = rw$0;
-        if (w_beat$0$q == c4_10) begin
-            sdata$0 = rw$0 & m_notflags4;
-        end
-        if (w_beat$0$q == c6_10) begin
-            sdata$0 = (sd4$0$q & m_keep6) | (zq$0$y << sh24) | (link64 << sh16) | b_src6;
-        end
-        stag$0 = zero4;
-        if (w_beat$0$q == c7_10) begin
-            stag$0 = tag4l$0;
         end
         wtag$0 = zero4;
         if (wempty$0 == e3$0) begin
@@ -9528,23 +9885,22 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 commit$0 = 1'b1;
             end
         end
-        c_mal$0$d = c_mal$0$q;
-        if (in_mal$0 & rb$0) begin
-            c_mal$0$d = c_mal$0$q + two32;
-        end
-        else if (in_mal$0 | rb$0) begin
-            c_mal$0$d = c_mal$0$q + one32;
-        end
-        if (reset) begin
-            c_mal$0$d = zero32;
-        end
         rb_ret$0 = rb$0 & (w_act$0$q == act_ret);
         rb_dod$0 = rb$0 & (w_act$0$q == act_dod);
         rb_xp$0 = rb$0 & ~rb_ret$0 & ~rb_dod$0;
         wact$0 = s4v$0 & ((w_act$0$q != act_none) | w_sv$0$q);
+        if (wact$0) begin
+            w_beat$0$d = wnext$0;
+        end
         sv_w$0 = s4v$0 & w_sv$0$q;
+        if (sv_w$0 & ((w_beat$0$q == c7_10) | s4l$0)) begin
+            w_sv$0$d = 1'b0;
+        end
         scommit$0 = sv_w$0 & (w_beat$0$q == c7_10) & w_sgo$0$q;
         spos$0 = w_sbase$0$q[0+:6] + w_beat$0$q[0+:6];
+        if (w_done$0) begin
+            w_act$0$d = act_none;
+        end
         retd$0$write_enable = (wv$0 & (w_act$0$q == act_ret)) | sv_w$0;
         rett$0$write_enable = (wv$0 & (w_act$0$q == act_ret)) | sv_w$0;
         if (sv_w$0) begin
@@ -9596,15 +9952,17 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         dodd$3$write_address = wpos$0[0+:7];
         dodd$3$write_data = wdata$0;
         s4v$1 = st4$1$q[32'h4];
-        w_prev$1$d = w_prev$1$q;
-        if (s4v$1) begin
-            w_prev$1$d = sd4$1$q;
-        end
         s4l$1 = st4$1$q[32'h3];
         s4e$1 = st4$1$q[0+:3];
         wv$1 = s4v$1 & (w_act$1$q != act_none);
         wpos$1 = w_start$1$q + w_beat$1$q;
         wnext$1 = w_beat$1$q + one10;
+        if (s4v$1) begin
+            w_prev$1$d = sd4$1$q;
+        end
+        wdata$1 = sd4$1$q;
+        wlast$1 = s4l$1;
+        wempty$1 = s4e$1;
         rw$1 = sd4$1$q;
         if (w_beat$1$q == zero10) begin
             rw$1 = ((sd4$1$q & m16_64) << sh48) | ((sd3$1$q >> sh32) << sh16) | (sd4$1$q >> sh48);
@@ -9621,9 +9979,17 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (w_beat$1$q == c4_10) begin
             rw$1 = (((w_prev$1$q >> sh16) & m16_64) << sh48) | (sd4$1$q & mflags_64) | chop64 | (((sd4$1$q >> sh8) & m16_64) << sh24) | (((sd4$1$q >> sh24) & m16_64) << sh8) | (sd4$1$q & m8_64);
         end
-        wdata$1 = sd4$1$q;
-        wlast$1 = s4l$1;
-        wempty$1 = s4e$1;
+        sdata$1 = rw$1;
+        if (w_beat$1$q == c4_10) begin
+            sdata$1 = rw$1 & m_notflags4;
+        end
+        if (w_beat$1$q == c6_10) begin
+            sdata$1 = (sd4$1$q & m_keep6) | (zq$1$y << sh24) | (link64 << sh16) | b_src6;
+        end
+        stag$1 = zero4;
+        if (w_beat$1$q == c7_10) begin
+            stag$1 = tag4l$0;
+        end
         if (w_act$1$q != act_fwd) begin
             wlast$1 = w_beat$1$q == c7_10;
             wempty$1 = zero3;
@@ -9645,19 +10011,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         else if (w_bmod$1$q & (w_beat$1$q == c6_10)) begin
             wdata$1 = (sd4$1$q & m_notflags6) | w_bf$1$q;
         end
-        sdata$1 = rw$1;
-        if (w_beat$1$q == c4_10) begin
-            sdata$1 = rw$1 & m_notflags4;
-        end
-        if (w_beat$1$q == c6_10) begin
-            sdata$1 = (sd4$1$q & m_keep6) | (zq$1$y << sh24) | (link64 << sh16) | b_src6;
-        end
-        stag$1 = zero4;
-        if (w_beat$1$q == c7_10) begin
-            stag$1 = tag4l$0;
-        end
-    end
-    always @(*) begin
         wtag$1 = zero4;
         if (wempty$1 == e3$0) begin
             if (wlast$1) begin
@@ -9765,23 +10118,22 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 commit$1 = 1'b1;
             end
         end
-        c_mal$1$d = c_mal$1$q;
-        if (in_mal$1 & rb$1) begin
-            c_mal$1$d = c_mal$1$q + two32;
-        end
-        else if (in_mal$1 | rb$1) begin
-            c_mal$1$d = c_mal$1$q + one32;
-        end
-        if (reset) begin
-            c_mal$1$d = zero32;
-        end
         rb_ret$1 = rb$1 & (w_act$1$q == act_ret);
         rb_dod$1 = rb$1 & (w_act$1$q == act_dod);
         rb_xp$1 = rb$1 & ~rb_ret$1 & ~rb_dod$1;
         wact$1 = s4v$1 & ((w_act$1$q != act_none) | w_sv$1$q);
+        if (wact$1) begin
+            w_beat$1$d = wnext$1;
+        end
         sv_w$1 = s4v$1 & w_sv$1$q;
+        if (sv_w$1 & ((w_beat$1$q == c7_10) | s4l$1)) begin
+            w_sv$1$d = 1'b0;
+        end
         scommit$1 = sv_w$1 & (w_beat$1$q == c7_10) & w_sgo$1$q;
         spos$1 = w_sbase$1$q[0+:6] + w_beat$1$q[0+:6];
+        if (w_done$1) begin
+            w_act$1$d = act_none;
+        end
         retd$1$write_enable = (wv$1 & (w_act$1$q == act_ret)) | sv_w$1;
         rett$1$write_enable = (wv$1 & (w_act$1$q == act_ret)) | sv_w$1;
         if (sv_w$1) begin
@@ -9833,15 +10185,17 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         dodd$7$write_address = wpos$1[0+:7];
         dodd$7$write_data = wdata$1;
         s4v$2 = st4$2$q[32'h4];
-        w_prev$2$d = w_prev$2$q;
-        if (s4v$2) begin
-            w_prev$2$d = sd4$2$q;
-        end
         s4l$2 = st4$2$q[32'h3];
         s4e$2 = st4$2$q[0+:3];
         wv$2 = s4v$2 & (w_act$2$q != act_none);
         wpos$2 = w_start$2$q + w_beat$2$q;
         wnext$2 = w_beat$2$q + one10;
+        if (s4v$2) begin
+            w_prev$2$d = sd4$2$q;
+        end
+        wdata$2 = sd4$2$q;
+        wlast$2 = s4l$2;
+        wempty$2 = s4e$2;
         rw$2 = sd4$2$q;
         if (w_beat$2$q == zero10) begin
             rw$2 = ((sd4$2$q & m16_64) << sh48) | ((sd3$2$q >> sh32) << sh16) | (sd4$2$q >> sh48);
@@ -9858,9 +10212,17 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (w_beat$2$q == c4_10) begin
             rw$2 = (((w_prev$2$q >> sh16) & m16_64) << sh48) | (sd4$2$q & mflags_64) | chop64 | (((sd4$2$q >> sh8) & m16_64) << sh24) | (((sd4$2$q >> sh24) & m16_64) << sh8) | (sd4$2$q & m8_64);
         end
-        wdata$2 = sd4$2$q;
-        wlast$2 = s4l$2;
-        wempty$2 = s4e$2;
+        sdata$2 = rw$2;
+        if (w_beat$2$q == c4_10) begin
+            sdata$2 = rw$2 & m_notflags4;
+        end
+        if (w_beat$2$q == c6_10) begin
+            sdata$2 = (sd4$2$q & m_keep6) | (zq$2$y << sh24) | (link64 << sh16) | b_src6;
+        end
+        stag$2 = zero4;
+        if (w_beat$2$q == c7_10) begin
+            stag$2 = tag4l$0;
+        end
         if (w_act$2$q != act_fwd) begin
             wlast$2 = w_beat$2$q == c7_10;
             wempty$2 = zero3;
@@ -9881,17 +10243,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         else if (w_bmod$2$q & (w_beat$2$q == c6_10)) begin
             wdata$2 = (sd4$2$q & m_notflags6) | w_bf$2$q;
-        end
-        sdata$2 = rw$2;
-        if (w_beat$2$q == c4_10) begin
-            sdata$2 = rw$2 & m_notflags4;
-        end
-        if (w_beat$2$q == c6_10) begin
-            sdata$2 = (sd4$2$q & m_keep6) | (zq$2$y << sh24) | (link64 << sh16) | b_src6;
-        end
-        stag$2 = zero4;
-        if (w_beat$2$q == c7_10) begin
-            stag$2 = tag4l$0;
         end
         wtag$2 = zero4;
         if (wempty$2 == e3$0) begin
@@ -10000,23 +10351,22 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 commit$2 = 1'b1;
             end
         end
-        c_mal$2$d = c_mal$2$q;
-        if (in_mal$2 & rb$2) begin
-            c_mal$2$d = c_mal$2$q + two32;
-        end
-        else if (in_mal$2 | rb$2) begin
-            c_mal$2$d = c_mal$2$q + one32;
-        end
-        if (reset) begin
-            c_mal$2$d = zero32;
-        end
         rb_ret$2 = rb$2 & (w_act$2$q == act_ret);
         rb_dod$2 = rb$2 & (w_act$2$q == act_dod);
         rb_xp$2 = rb$2 & ~rb_ret$2 & ~rb_dod$2;
         wact$2 = s4v$2 & ((w_act$2$q != act_none) | w_sv$2$q);
+        if (wact$2) begin
+            w_beat$2$d = wnext$2;
+        end
         sv_w$2 = s4v$2 & w_sv$2$q;
+        if (sv_w$2 & ((w_beat$2$q == c7_10) | s4l$2)) begin
+            w_sv$2$d = 1'b0;
+        end
         scommit$2 = sv_w$2 & (w_beat$2$q == c7_10) & w_sgo$2$q;
         spos$2 = w_sbase$2$q[0+:6] + w_beat$2$q[0+:6];
+        if (w_done$2) begin
+            w_act$2$d = act_none;
+        end
         retd$2$write_enable = (wv$2 & (w_act$2$q == act_ret)) | sv_w$2;
         rett$2$write_enable = (wv$2 & (w_act$2$q == act_ret)) | sv_w$2;
         if (sv_w$2) begin
@@ -10068,15 +10418,17 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         dodd$11$write_address = wpos$2[0+:7];
         dodd$11$write_data = wdata$2;
         s4v$3 = st4$3$q[32'h4];
-        w_prev$3$d = w_prev$3$q;
-        if (s4v$3) begin
-            w_prev$3$d = sd4$3$q;
-        end
         s4l$3 = st4$3$q[32'h3];
         s4e$3 = st4$3$q[0+:3];
         wv$3 = s4v$3 & (w_act$3$q != act_none);
         wpos$3 = w_start$3$q + w_beat$3$q;
         wnext$3 = w_beat$3$q + one10;
+        if (s4v$3) begin
+            w_prev$3$d = sd4$3$q;
+        end
+        wdata$3 = sd4$3$q;
+        wlast$3 = s4l$3;
+        wempty$3 = s4e$3;
         rw$3 = sd4$3$q;
         if (w_beat$3$q == zero10) begin
             rw$3 = ((sd4$3$q & m16_64) << sh48) | ((sd3$3$q >> sh32) << sh16) | (sd4$3$q >> sh48);
@@ -10093,9 +10445,17 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (w_beat$3$q == c4_10) begin
             rw$3 = (((w_prev$3$q >> sh16) & m16_64) << sh48) | (sd4$3$q & mflags_64) | chop64 | (((sd4$3$q >> sh8) & m16_64) << sh24) | (((sd4$3$q >> sh24) & m16_64) << sh8) | (sd4$3$q & m8_64);
         end
-        wdata$3 = sd4$3$q;
-        wlast$3 = s4l$3;
-        wempty$3 = s4e$3;
+        sdata$3 = rw$3;
+        if (w_beat$3$q == c4_10) begin
+            sdata$3 = rw$3 & m_notflags4;
+        end
+        if (w_beat$3$q == c6_10) begin
+            sdata$3 = (sd4$3$q & m_keep6) | (zq$3$y << sh24) | (link64 << sh16) | b_src6;
+        end
+        stag$3 = zero4;
+        if (w_beat$3$q == c7_10) begin
+            stag$3 = tag4l$0;
+        end
         if (w_act$3$q != act_fwd) begin
             wlast$3 = w_beat$3$q == c7_10;
             wempty$3 = zero3;
@@ -10116,17 +10476,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         else if (w_bmod$3$q & (w_beat$3$q == c6_10)) begin
             wdata$3 = (sd4$3$q & m_notflags6) | w_bf$3$q;
-        end
-        sdata$3 = rw$3;
-        if (w_beat$3$q == c4_10) begin
-            sdata$3 = rw$3 & m_notflags4;
-        end
-        if (w_beat$3$q == c6_10) begin
-            sdata$3 = (sd4$3$q & m_keep6) | (zq$3$y << sh24) | (link64 << sh16) | b_src6;
-        end
-        stag$3 = zero4;
-        if (w_beat$3$q == c7_10) begin
-            stag$3 = tag4l$0;
         end
         wtag$3 = zero4;
         if (wempty$3 == e3$0) begin
@@ -10235,23 +10584,22 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 commit$3 = 1'b1;
             end
         end
-        c_mal$3$d = c_mal$3$q;
-        if (in_mal$3 & rb$3) begin
-            c_mal$3$d = c_mal$3$q + two32;
-        end
-        else if (in_mal$3 | rb$3) begin
-            c_mal$3$d = c_mal$3$q + one32;
-        end
-        if (reset) begin
-            c_mal$3$d = zero32;
-        end
         rb_ret$3 = rb$3 & (w_act$3$q == act_ret);
         rb_dod$3 = rb$3 & (w_act$3$q == act_dod);
         rb_xp$3 = rb$3 & ~rb_ret$3 & ~rb_dod$3;
         wact$3 = s4v$3 & ((w_act$3$q != act_none) | w_sv$3$q);
+        if (wact$3) begin
+            w_beat$3$d = wnext$3;
+        end
         sv_w$3 = s4v$3 & w_sv$3$q;
+        if (sv_w$3 & ((w_beat$3$q == c7_10) | s4l$3)) begin
+            w_sv$3$d = 1'b0;
+        end
         scommit$3 = sv_w$3 & (w_beat$3$q == c7_10) & w_sgo$3$q;
         spos$3 = w_sbase$3$q[0+:6] + w_beat$3$q[0+:6];
+        if (w_done$3) begin
+            w_act$3$d = act_none;
+        end
         retd$3$write_enable = (wv$3 & (w_act$3$q == act_ret)) | sv_w$3;
         rett$3$write_enable = (wv$3 & (w_act$3$q == act_ret)) | sv_w$3;
         if (sv_w$3) begin
@@ -10357,330 +10705,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         tx$0$last = txl$0;
         tx$0$empty = txe$0;
         pop$0 = busy$0$q & tx$0$ready & ~reset;
-        head$0$d = head$0$q;
-        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$0)) begin
-            head$0$d = head$0$q + one10;
-        end
-        if (reset) begin
-            head$0$d = zero10;
-        end
-        head$1$d = head$1$q;
-        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$1)) begin
-            head$1$d = head$1$q + one10;
-        end
-        if (reset) begin
-            head$1$d = zero10;
-        end
-        head$2$d = head$2$q;
-        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$2)) begin
-            head$2$d = head$2$q + one10;
-        end
-        if (reset) begin
-            head$2$d = zero10;
-        end
-        head$3$d = head$3$q;
-        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$3)) begin
-            head$3$d = head$3$q + one10;
-        end
-        if (reset) begin
-            head$3$d = zero10;
-        end
-        head$16$d = head$16$q;
-        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$0)) begin
-            head$16$d = head$16$q + one10;
-        end
-        if (reset) begin
-            head$16$d = zero10;
-        end
-        head$17$d = head$17$q;
-        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$1)) begin
-            head$17$d = head$17$q + one10;
-        end
-        if (reset) begin
-            head$17$d = zero10;
-        end
-        head$18$d = head$18$q;
-        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$2)) begin
-            head$18$d = head$18$q + one10;
-        end
-        if (reset) begin
-            head$18$d = zero10;
-        end
-        head$19$d = head$19$q;
-        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$3)) begin
-            head$19$d = head$19$q + one10;
-        end
-        if (reset) begin
-            head$19$d = zero10;
-        end
-        head$32$d = head$32$q;
-        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$0)) begin
-            head$32$d = head$32$q + one10;
-        end
-        if (reset) begin
-            head$32$d = zero10;
-        end
-        head$33$d = head$33$q;
-        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$1)) begin
-            head$33$d = head$33$q + one10;
-        end
-        if (reset) begin
-            head$33$d = zero10;
-        end
-        head$34$d = head$34$q;
-        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$2)) begin
-            head$34$d = head$34$q + one10;
-        end
-        if (reset) begin
-            head$34$d = zero10;
-        end
-        head$35$d = head$35$q;
-        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$3)) begin
-            head$35$d = head$35$q + one10;
-        end
-        if (reset) begin
-            head$35$d = zero10;
-        end
-        head$48$d = head$48$q;
-        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$0)) begin
-            head$48$d = head$48$q + one10;
-        end
-        if (reset) begin
-            head$48$d = zero10;
-        end
-        head$49$d = head$49$q;
-        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$1)) begin
-            head$49$d = head$49$q + one10;
-        end
-        if (reset) begin
-            head$49$d = zero10;
-        end
-        head$50$d = head$50$q;
-        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$2)) begin
-            head$50$d = head$50$q + one10;
-        end
-        if (reset) begin
-            head$50$d = zero10;
-        end
-        head$51$d = head$51$q;
-        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$3)) begin
-            head$51$d = head$51$q + one10;
-        end
-        if (reset) begin
-            head$51$d = zero10;
-        end
         popl$0 = pop$0 & txl$0;
-        ret_done$0$d = ret_done$0$q;
-        if ((commit$0 & (w_act$0$q == act_ret)) | scommit$0) begin
-            if (~(popl$0 & cur_ret$0$q)) begin
-                ret_done$0$d = ret_done$0$q + one4;
-            end
-        end
-        else if (popl$0 & cur_ret$0$q) begin
-            ret_done$0$d = ret_done$0$q - one4;
-        end
-        if (reset) begin
-            ret_done$0$d = zero4;
-        end
-        c_tx$0$d = c_tx$0$q;
-        if (popl$0) begin
-            c_tx$0$d = c_tx$0$q + one32;
-        end
-        if (reset) begin
-            c_tx$0$d = zero32;
-        end
-        done$0$d = done$0$q;
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$0) & (w_b$0$q == bidx$0)) begin
-            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$0))) begin
-                done$0$d = done$0$q + one6;
-            end
-        end
-        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$0)) begin
-            done$0$d = done$0$q - one6;
-        end
-        if (reset) begin
-            done$0$d = zero6;
-        end
-        done$1$d = done$1$q;
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$0) & (w_b$0$q == bidx$1)) begin
-            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$1))) begin
-                done$1$d = done$1$q + one6;
-            end
-        end
-        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$1)) begin
-            done$1$d = done$1$q - one6;
-        end
-        if (reset) begin
-            done$1$d = zero6;
-        end
-        done$2$d = done$2$q;
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$0) & (w_b$0$q == bidx$2)) begin
-            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$2))) begin
-                done$2$d = done$2$q + one6;
-            end
-        end
-        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$2)) begin
-            done$2$d = done$2$q - one6;
-        end
-        if (reset) begin
-            done$2$d = zero6;
-        end
-        done$3$d = done$3$q;
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$0) & (w_b$0$q == bidx$3)) begin
-            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$3))) begin
-                done$3$d = done$3$q + one6;
-            end
-        end
-        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$3)) begin
-            done$3$d = done$3$q - one6;
-        end
-        if (reset) begin
-            done$3$d = zero6;
-        end
-        done$16$d = done$16$q;
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$0) & (w_b$1$q == bidx$0)) begin
-            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$0))) begin
-                done$16$d = done$16$q + one6;
-            end
-        end
-        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$0)) begin
-            done$16$d = done$16$q - one6;
-        end
-        if (reset) begin
-            done$16$d = zero6;
-        end
-        done$17$d = done$17$q;
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$0) & (w_b$1$q == bidx$1)) begin
-            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$1))) begin
-                done$17$d = done$17$q + one6;
-            end
-        end
-        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$1)) begin
-            done$17$d = done$17$q - one6;
-        end
-        if (reset) begin
-            done$17$d = zero6;
-        end
-        done$18$d = done$18$q;
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$0) & (w_b$1$q == bidx$2)) begin
-            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$2))) begin
-                done$18$d = done$18$q + one6;
-            end
-        end
-        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$2)) begin
-            done$18$d = done$18$q - one6;
-        end
-        if (reset) begin
-            done$18$d = zero6;
-        end
-        done$19$d = done$19$q;
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$0) & (w_b$1$q == bidx$3)) begin
-            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$3))) begin
-                done$19$d = done$19$q + one6;
-            end
-        end
-        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$3)) begin
-            done$19$d = done$19$q - one6;
-        end
-        if (reset) begin
-            done$19$d = zero6;
-        end
-        done$32$d = done$32$q;
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$0) & (w_b$2$q == bidx$0)) begin
-            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$0))) begin
-                done$32$d = done$32$q + one6;
-            end
-        end
-        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$0)) begin
-            done$32$d = done$32$q - one6;
-        end
-        if (reset) begin
-            done$32$d = zero6;
-        end
-        done$33$d = done$33$q;
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$0) & (w_b$2$q == bidx$1)) begin
-            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$1))) begin
-                done$33$d = done$33$q + one6;
-            end
-        end
-        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$1)) begin
-            done$33$d = done$33$q - one6;
-        end
-        if (reset) begin
-            done$33$d = zero6;
-        end
-        done$34$d = done$34$q;
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$0) & (w_b$2$q == bidx$2)) begin
-            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$2))) begin
-                done$34$d = done$34$q + one6;
-            end
-        end
-        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$2)) begin
-            done$34$d = done$34$q - one6;
-        end
-        if (reset) begin
-            done$34$d = zero6;
-        end
-        done$35$d = done$35$q;
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$0) & (w_b$2$q == bidx$3)) begin
-            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$3))) begin
-                done$35$d = done$35$q + one6;
-            end
-        end
-        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$3)) begin
-            done$35$d = done$35$q - one6;
-        end
-        if (reset) begin
-            done$35$d = zero6;
-        end
-        done$48$d = done$48$q;
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$0) & (w_b$3$q == bidx$0)) begin
-            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$0))) begin
-                done$48$d = done$48$q + one6;
-            end
-        end
-        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$0)) begin
-            done$48$d = done$48$q - one6;
-        end
-        if (reset) begin
-            done$48$d = zero6;
-        end
-        done$49$d = done$49$q;
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$0) & (w_b$3$q == bidx$1)) begin
-            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$1))) begin
-                done$49$d = done$49$q + one6;
-            end
-        end
-        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$1)) begin
-            done$49$d = done$49$q - one6;
-        end
-        if (reset) begin
-            done$49$d = zero6;
-        end
-        done$50$d = done$50$q;
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$0) & (w_b$3$q == bidx$2)) begin
-            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$2))) begin
-                done$50$d = done$50$q + one6;
-            end
-        end
-        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$2)) begin
-            done$50$d = done$50$q - one6;
-        end
-        if (reset) begin
-            done$50$d = zero6;
-        end
-        done$51$d = done$51$q;
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$0) & (w_b$3$q == bidx$3)) begin
-            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$3))) begin
-                done$51$d = done$51$q + one6;
-            end
-        end
-        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$3)) begin
-            done$51$d = done$51$q - one6;
-        end
-        if (reset) begin
-            done$51$d = zero6;
-        end
         dep$0 = zero20;
         if (pop$0 & cur_band$0) begin
             if (txe$0 == e3$0) begin
@@ -10707,6 +10732,9 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             if (txe$0 == e3$7) begin
                 dep$0 = wbytes$7;
             end
+        end
+        if (popl$0) begin
+            c_tx$0$d = c_tx$0$q + one32;
         end
         pick$0 = (~busy$0$q | popl$0) & ~reset;
         elig$0 = done$0$q != zero6;
@@ -10777,6 +10805,10 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (popl$0 & cur_ret$0$q) begin
             ret_el$0 = ret_done$0$q != one4;
         end
+        d_any$0 = 1'b0;
+        d_lo$0 = zero4;
+        d_hi$0 = zero4;
+        d_hif$0 = 1'b0;
         d_el$0 = drel$0$q != zero5;
         if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$0)) begin
             d_el$0 = drel$0$q != one5;
@@ -10793,50 +10825,32 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$3)) begin
             d_el$12 = drel$12$q != one5;
         end
-        d_any$0 = 1'b0;
         if (d_el$12) begin
             d_any$0 = 1'b1;
-        end
-        if (d_el$8) begin
-            d_any$0 = 1'b1;
-        end
-        if (d_el$4) begin
-            d_any$0 = 1'b1;
-        end
-        if (d_el$0) begin
-            d_any$0 = 1'b1;
-        end
-        d_lo$0 = zero4;
-        if (d_el$12) begin
             d_lo$0 = pidx$3;
         end
         if (d_el$8) begin
+            d_any$0 = 1'b1;
             d_lo$0 = pidx$2;
         end
         if (d_el$4) begin
+            d_any$0 = 1'b1;
             d_lo$0 = pidx$1;
         end
         if (d_el$0) begin
+            d_any$0 = 1'b1;
             d_lo$0 = pidx$0;
         end
-        d_hi$0 = zero4;
         if (d_el$12 & (pidx$3 > drr$0$q)) begin
             d_hi$0 = pidx$3;
+            d_hif$0 = 1'b1;
         end
         if (d_el$8 & (pidx$2 > drr$0$q)) begin
             d_hi$0 = pidx$2;
+            d_hif$0 = 1'b1;
         end
         if (d_el$4 & (pidx$1 > drr$0$q)) begin
             d_hi$0 = pidx$1;
-        end
-        d_hif$0 = 1'b0;
-        if (d_el$12 & (pidx$3 > drr$0$q)) begin
-            d_hif$0 = 1'b1;
-        end
-        if (d_el$8 & (pidx$2 > drr$0$q)) begin
-            d_hif$0 = 1'b1;
-        end
-        if (d_el$4 & (pidx$1 > drr$0$q)) begin
             d_hif$0 = 1'b1;
         end
         d_sel$0 = d_lo$0;
@@ -10844,49 +10858,35 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             d_sel$0 = d_hi$0;
         end
         bel$0 = 1'b0;
-        if (elig$48) begin
-            bel$0 = 1'b1;
-        end
-        if (elig$32) begin
-            bel$0 = 1'b1;
-        end
-        if (elig$16) begin
-            bel$0 = 1'b1;
-        end
-        if (elig$0) begin
-            bel$0 = 1'b1;
-        end
         rsel_lo$0 = zero4;
+        rsel_hi$0 = zero4;
+        rhi_f$0 = 1'b0;
         if (elig$48) begin
+            bel$0 = 1'b1;
             rsel_lo$0 = pidx$3;
         end
         if (elig$32) begin
+            bel$0 = 1'b1;
             rsel_lo$0 = pidx$2;
         end
         if (elig$16) begin
+            bel$0 = 1'b1;
             rsel_lo$0 = pidx$1;
         end
         if (elig$0) begin
+            bel$0 = 1'b1;
             rsel_lo$0 = pidx$0;
         end
-        rsel_hi$0 = zero4;
         if (elig$48 & (pidx$3 > rr$0$q)) begin
             rsel_hi$0 = pidx$3;
+            rhi_f$0 = 1'b1;
         end
         if (elig$32 & (pidx$2 > rr$0$q)) begin
             rsel_hi$0 = pidx$2;
+            rhi_f$0 = 1'b1;
         end
         if (elig$16 & (pidx$1 > rr$0$q)) begin
             rsel_hi$0 = pidx$1;
-        end
-        rhi_f$0 = 1'b0;
-        if (elig$48 & (pidx$3 > rr$0$q)) begin
-            rhi_f$0 = 1'b1;
-        end
-        if (elig$32 & (pidx$2 > rr$0$q)) begin
-            rhi_f$0 = 1'b1;
-        end
-        if (elig$16 & (pidx$1 > rr$0$q)) begin
             rhi_f$0 = 1'b1;
         end
         rsel$0 = rsel_lo$0;
@@ -10894,49 +10894,35 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             rsel$0 = rsel_hi$0;
         end
         bel$1 = 1'b0;
-        if (elig$49) begin
-            bel$1 = 1'b1;
-        end
-        if (elig$33) begin
-            bel$1 = 1'b1;
-        end
-        if (elig$17) begin
-            bel$1 = 1'b1;
-        end
-        if (elig$1) begin
-            bel$1 = 1'b1;
-        end
         rsel_lo$1 = zero4;
+        rsel_hi$1 = zero4;
+        rhi_f$1 = 1'b0;
         if (elig$49) begin
+            bel$1 = 1'b1;
             rsel_lo$1 = pidx$3;
         end
         if (elig$33) begin
+            bel$1 = 1'b1;
             rsel_lo$1 = pidx$2;
         end
         if (elig$17) begin
+            bel$1 = 1'b1;
             rsel_lo$1 = pidx$1;
         end
         if (elig$1) begin
+            bel$1 = 1'b1;
             rsel_lo$1 = pidx$0;
         end
-        rsel_hi$1 = zero4;
         if (elig$49 & (pidx$3 > rr$1$q)) begin
             rsel_hi$1 = pidx$3;
+            rhi_f$1 = 1'b1;
         end
         if (elig$33 & (pidx$2 > rr$1$q)) begin
             rsel_hi$1 = pidx$2;
+            rhi_f$1 = 1'b1;
         end
         if (elig$17 & (pidx$1 > rr$1$q)) begin
             rsel_hi$1 = pidx$1;
-        end
-        rhi_f$1 = 1'b0;
-        if (elig$49 & (pidx$3 > rr$1$q)) begin
-            rhi_f$1 = 1'b1;
-        end
-        if (elig$33 & (pidx$2 > rr$1$q)) begin
-            rhi_f$1 = 1'b1;
-        end
-        if (elig$17 & (pidx$1 > rr$1$q)) begin
             rhi_f$1 = 1'b1;
         end
         rsel$1 = rsel_lo$1;
@@ -10944,49 +10930,35 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             rsel$1 = rsel_hi$1;
         end
         bel$2 = 1'b0;
-        if (elig$50) begin
-            bel$2 = 1'b1;
-        end
-        if (elig$34) begin
-            bel$2 = 1'b1;
-        end
-        if (elig$18) begin
-            bel$2 = 1'b1;
-        end
-        if (elig$2) begin
-            bel$2 = 1'b1;
-        end
         rsel_lo$2 = zero4;
+        rsel_hi$2 = zero4;
+        rhi_f$2 = 1'b0;
         if (elig$50) begin
+            bel$2 = 1'b1;
             rsel_lo$2 = pidx$3;
         end
         if (elig$34) begin
+            bel$2 = 1'b1;
             rsel_lo$2 = pidx$2;
         end
         if (elig$18) begin
+            bel$2 = 1'b1;
             rsel_lo$2 = pidx$1;
         end
         if (elig$2) begin
+            bel$2 = 1'b1;
             rsel_lo$2 = pidx$0;
         end
-        rsel_hi$2 = zero4;
         if (elig$50 & (pidx$3 > rr$2$q)) begin
             rsel_hi$2 = pidx$3;
+            rhi_f$2 = 1'b1;
         end
         if (elig$34 & (pidx$2 > rr$2$q)) begin
             rsel_hi$2 = pidx$2;
+            rhi_f$2 = 1'b1;
         end
         if (elig$18 & (pidx$1 > rr$2$q)) begin
             rsel_hi$2 = pidx$1;
-        end
-        rhi_f$2 = 1'b0;
-        if (elig$50 & (pidx$3 > rr$2$q)) begin
-            rhi_f$2 = 1'b1;
-        end
-        if (elig$34 & (pidx$2 > rr$2$q)) begin
-            rhi_f$2 = 1'b1;
-        end
-        if (elig$18 & (pidx$1 > rr$2$q)) begin
             rhi_f$2 = 1'b1;
         end
         rsel$2 = rsel_lo$2;
@@ -10994,49 +10966,35 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             rsel$2 = rsel_hi$2;
         end
         bel$3 = 1'b0;
-        if (elig$51) begin
-            bel$3 = 1'b1;
-        end
-        if (elig$35) begin
-            bel$3 = 1'b1;
-        end
-        if (elig$19) begin
-            bel$3 = 1'b1;
-        end
-        if (elig$3) begin
-            bel$3 = 1'b1;
-        end
         rsel_lo$3 = zero4;
+        rsel_hi$3 = zero4;
+        rhi_f$3 = 1'b0;
         if (elig$51) begin
+            bel$3 = 1'b1;
             rsel_lo$3 = pidx$3;
         end
         if (elig$35) begin
+            bel$3 = 1'b1;
             rsel_lo$3 = pidx$2;
         end
         if (elig$19) begin
+            bel$3 = 1'b1;
             rsel_lo$3 = pidx$1;
         end
         if (elig$3) begin
+            bel$3 = 1'b1;
             rsel_lo$3 = pidx$0;
         end
-        rsel_hi$3 = zero4;
         if (elig$51 & (pidx$3 > rr$3$q)) begin
             rsel_hi$3 = pidx$3;
+            rhi_f$3 = 1'b1;
         end
         if (elig$35 & (pidx$2 > rr$3$q)) begin
             rsel_hi$3 = pidx$2;
+            rhi_f$3 = 1'b1;
         end
         if (elig$19 & (pidx$1 > rr$3$q)) begin
             rsel_hi$3 = pidx$1;
-        end
-        rhi_f$3 = 1'b0;
-        if (elig$51 & (pidx$3 > rr$3$q)) begin
-            rhi_f$3 = 1'b1;
-        end
-        if (elig$35 & (pidx$2 > rr$3$q)) begin
-            rhi_f$3 = 1'b1;
-        end
-        if (elig$19 & (pidx$1 > rr$3$q)) begin
             rhi_f$3 = 1'b1;
         end
         rsel$3 = rsel_lo$3;
@@ -11175,19 +11133,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (sel_b$0 == bidx$3) begin
             sel_i$0 = rsel$3;
         end
-        busy$0$d = busy$0$q;
-        cur_ret$0$d = cur_ret$0$q;
-        cur_i$0$d = cur_i$0$q;
-        cur_b$0$d = cur_b$0$q;
-        wrr_band$0$d = wrr_band$0$q;
-        wrr_used$0$d = wrr_used$0$q;
-        cur_dod$0$d = cur_dod$0$q;
-        dpos$0$d = dpos$0$q;
-        drr$0$d = drr$0$q;
-        rr$0$d = rr$0$q;
-        rr$1$d = rr$1$q;
-        rr$2$d = rr$2$q;
-        rr$3$d = rr$3$q;
         nb$0 = cur_b$0$q;
         if (pop$0 & cur_dod$0$q) begin
             dpos$0$d = dpos$0$q + one3;
@@ -11227,45 +11172,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                     end
                 end
             end
-        end
-        if (reset) begin
-            busy$0$d = 1'b0;
-        end
-        if (reset) begin
-            cur_ret$0$d = 1'b0;
-        end
-        if (reset) begin
-            cur_i$0$d = zero4;
-        end
-        if (reset) begin
-            cur_b$0$d = zero2;
-        end
-        if (reset) begin
-            wrr_band$0$d = zero2;
-        end
-        if (reset) begin
-            wrr_used$0$d = zero8;
-        end
-        if (reset) begin
-            cur_dod$0$d = 1'b0;
-        end
-        if (reset) begin
-            dpos$0$d = zero3;
-        end
-        if (reset) begin
-            drr$0$d = zero4;
-        end
-        if (reset) begin
-            rr$0$d = zero4;
-        end
-        if (reset) begin
-            rr$1$d = zero4;
-        end
-        if (reset) begin
-            rr$2$d = zero4;
-        end
-        if (reset) begin
-            rr$3$d = zero4;
         end
         nbase$0 = zero10;
         if (nb$0 == bidx$0) begin
@@ -11360,50 +11266,30 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$0 & cur_ret$0$q) begin
             rh_next$0 = ret_head$0$q + one10;
         end
-        ret_head$0$d = ret_head$0$q;
         ret_head$0$d = rh_next$0;
-        if (reset) begin
-            ret_head$0$d = zero10;
-        end
         dh_n$0 = dhead$0$q;
         if (pop$0 & cur_dod$0$q & (cur_i$0$q == pidx$0)) begin
             dh_n$0 = dhead$0$q + one10;
         end
-        dhead$0$d = dhead$0$q;
         dhead$0$d = dh_n$0;
-        if (reset) begin
-            dhead$0$d = zero10;
-        end
         dodd$0$read_address = dh_n$0[0+:7];
         dh_n$4 = dhead$4$q;
         if (pop$0 & cur_dod$0$q & (cur_i$0$q == pidx$1)) begin
             dh_n$4 = dhead$4$q + one10;
         end
-        dhead$4$d = dhead$4$q;
         dhead$4$d = dh_n$4;
-        if (reset) begin
-            dhead$4$d = zero10;
-        end
         dodd$4$read_address = dh_n$4[0+:7];
         dh_n$8 = dhead$8$q;
         if (pop$0 & cur_dod$0$q & (cur_i$0$q == pidx$2)) begin
             dh_n$8 = dhead$8$q + one10;
         end
-        dhead$8$d = dhead$8$q;
         dhead$8$d = dh_n$8;
-        if (reset) begin
-            dhead$8$d = zero10;
-        end
         dodd$8$read_address = dh_n$8[0+:7];
         dh_n$12 = dhead$12$q;
         if (pop$0 & cur_dod$0$q & (cur_i$0$q == pidx$3)) begin
             dh_n$12 = dhead$12$q + one10;
         end
-        dhead$12$d = dhead$12$q;
         dhead$12$d = dh_n$12;
-        if (reset) begin
-            dhead$12$d = zero10;
-        end
         dodd$12$read_address = dh_n$12[0+:7];
         retd$0$read_address = rh_next$0[0+:6];
         rett$0$read_address = rh_next$0[0+:6];
@@ -11462,332 +11348,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         tx$1$last = txl$1;
         tx$1$empty = txe$1;
         pop$1 = busy$1$q & tx$1$ready & ~reset;
-        head$4$d = head$4$q;
-        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$0)) begin
-            head$4$d = head$4$q + one10;
-        end
-        if (reset) begin
-            head$4$d = zero10;
-        end
-        head$5$d = head$5$q;
-        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$1)) begin
-            head$5$d = head$5$q + one10;
-        end
-        if (reset) begin
-            head$5$d = zero10;
-        end
-        head$6$d = head$6$q;
-        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$2)) begin
-            head$6$d = head$6$q + one10;
-        end
-        if (reset) begin
-            head$6$d = zero10;
-        end
-        head$7$d = head$7$q;
-        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$3)) begin
-            head$7$d = head$7$q + one10;
-        end
-        if (reset) begin
-            head$7$d = zero10;
-        end
-        head$20$d = head$20$q;
-        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$0)) begin
-            head$20$d = head$20$q + one10;
-        end
-        if (reset) begin
-            head$20$d = zero10;
-        end
-        head$21$d = head$21$q;
-        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$1)) begin
-            head$21$d = head$21$q + one10;
-        end
-        if (reset) begin
-            head$21$d = zero10;
-        end
-        head$22$d = head$22$q;
-        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$2)) begin
-            head$22$d = head$22$q + one10;
-        end
-        if (reset) begin
-            head$22$d = zero10;
-        end
-        head$23$d = head$23$q;
-        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$3)) begin
-            head$23$d = head$23$q + one10;
-        end
-        if (reset) begin
-            head$23$d = zero10;
-        end
-        head$36$d = head$36$q;
-        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$0)) begin
-            head$36$d = head$36$q + one10;
-        end
-        if (reset) begin
-            head$36$d = zero10;
-        end
-        head$37$d = head$37$q;
-        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$1)) begin
-            head$37$d = head$37$q + one10;
-        end
-        if (reset) begin
-            head$37$d = zero10;
-        end
-        head$38$d = head$38$q;
-        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$2)) begin
-            head$38$d = head$38$q + one10;
-        end
-        if (reset) begin
-            head$38$d = zero10;
-        end
-        head$39$d = head$39$q;
-        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$3)) begin
-            head$39$d = head$39$q + one10;
-        end
-        if (reset) begin
-            head$39$d = zero10;
-        end
-        head$52$d = head$52$q;
-        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$0)) begin
-            head$52$d = head$52$q + one10;
-        end
-        if (reset) begin
-            head$52$d = zero10;
-        end
-        head$53$d = head$53$q;
-        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$1)) begin
-            head$53$d = head$53$q + one10;
-        end
-        if (reset) begin
-            head$53$d = zero10;
-        end
-        head$54$d = head$54$q;
-        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$2)) begin
-            head$54$d = head$54$q + one10;
-        end
-        if (reset) begin
-            head$54$d = zero10;
-        end
-        head$55$d = head$55$q;
-        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$3)) begin
-            head$55$d = head$55$q + one10;
-        end
-        if (reset) begin
-            head$55$d = zero10;
-        end
         popl$1 = pop$1 & txl$1;
-        ret_done$1$d = ret_done$1$q;
-        if ((commit$1 & (w_act$1$q == act_ret)) | scommit$1) begin
-            if (~(popl$1 & cur_ret$1$q)) begin
-                ret_done$1$d = ret_done$1$q + one4;
-            end
-        end
-        else if (popl$1 & cur_ret$1$q) begin
-            ret_done$1$d = ret_done$1$q - one4;
-        end
-        if (reset) begin
-            ret_done$1$d = zero4;
-        end
-        c_tx$1$d = c_tx$1$q;
-        if (popl$1) begin
-            c_tx$1$d = c_tx$1$q + one32;
-        end
-        if (reset) begin
-            c_tx$1$d = zero32;
-        end
-        done$4$d = done$4$q;
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$1) & (w_b$0$q == bidx$0)) begin
-            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$0))) begin
-                done$4$d = done$4$q + one6;
-            end
-        end
-        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$0)) begin
-            done$4$d = done$4$q - one6;
-        end
-        if (reset) begin
-            done$4$d = zero6;
-        end
-        done$5$d = done$5$q;
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$1) & (w_b$0$q == bidx$1)) begin
-            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$1))) begin
-                done$5$d = done$5$q + one6;
-            end
-        end
-        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$1)) begin
-            done$5$d = done$5$q - one6;
-        end
-        if (reset) begin
-            done$5$d = zero6;
-        end
-        done$6$d = done$6$q;
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$1) & (w_b$0$q == bidx$2)) begin
-            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$2))) begin
-                done$6$d = done$6$q + one6;
-            end
-        end
-        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$2)) begin
-            done$6$d = done$6$q - one6;
-        end
-        if (reset) begin
-            done$6$d = zero6;
-        end
-        done$7$d = done$7$q;
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$1) & (w_b$0$q == bidx$3)) begin
-            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$3))) begin
-                done$7$d = done$7$q + one6;
-            end
-        end
-        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$3)) begin
-            done$7$d = done$7$q - one6;
-        end
-        if (reset) begin
-            done$7$d = zero6;
-        end
-        done$20$d = done$20$q;
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$1) & (w_b$1$q == bidx$0)) begin
-            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$0))) begin
-                done$20$d = done$20$q + one6;
-            end
-        end
-        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$0)) begin
-            done$20$d = done$20$q - one6;
-        end
-        if (reset) begin
-            done$20$d = zero6;
-        end
-    end
-    always @(*) begin
-        done$21$d = done$21$q;
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$1) & (w_b$1$q == bidx$1)) begin
-            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$1))) begin
-                done$21$d = done$21$q + one6;
-            end
-        end
-        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$1)) begin
-            done$21$d = done$21$q - one6;
-        end
-        if (reset) begin
-            done$21$d = zero6;
-        end
-        done$22$d = done$22$q;
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$1) & (w_b$1$q == bidx$2)) begin
-            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$2))) begin
-                done$22$d = done$22$q + one6;
-            end
-        end
-        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$2)) begin
-            done$22$d = done$22$q - one6;
-        end
-        if (reset) begin
-            done$22$d = zero6;
-        end
-        done$23$d = done$23$q;
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$1) & (w_b$1$q == bidx$3)) begin
-            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$3))) begin
-                done$23$d = done$23$q + one6;
-            end
-        end
-        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$3)) begin
-            done$23$d = done$23$q - one6;
-        end
-        if (reset) begin
-            done$23$d = zero6;
-        end
-        done$36$d = done$36$q;
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$1) & (w_b$2$q == bidx$0)) begin
-            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$0))) begin
-                done$36$d = done$36$q + one6;
-            end
-        end
-        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$0)) begin
-            done$36$d = done$36$q - one6;
-        end
-        if (reset) begin
-            done$36$d = zero6;
-        end
-        done$37$d = done$37$q;
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$1) & (w_b$2$q == bidx$1)) begin
-            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$1))) begin
-                done$37$d = done$37$q + one6;
-            end
-        end
-        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$1)) begin
-            done$37$d = done$37$q - one6;
-        end
-        if (reset) begin
-            done$37$d = zero6;
-        end
-        done$38$d = done$38$q;
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$1) & (w_b$2$q == bidx$2)) begin
-            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$2))) begin
-                done$38$d = done$38$q + one6;
-            end
-        end
-        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$2)) begin
-            done$38$d = done$38$q - one6;
-        end
-        if (reset) begin
-            done$38$d = zero6;
-        end
-        done$39$d = done$39$q;
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$1) & (w_b$2$q == bidx$3)) begin
-            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$3))) begin
-                done$39$d = done$39$q + one6;
-            end
-        end
-        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$3)) begin
-            done$39$d = done$39$q - one6;
-        end
-        if (reset) begin
-            done$39$d = zero6;
-        end
-        done$52$d = done$52$q;
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$1) & (w_b$3$q == bidx$0)) begin
-            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$0))) begin
-                done$52$d = done$52$q + one6;
-            end
-        end
-        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$0)) begin
-            done$52$d = done$52$q - one6;
-        end
-        if (reset) begin
-            done$52$d = zero6;
-        end
-        done$53$d = done$53$q;
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$1) & (w_b$3$q == bidx$1)) begin
-            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$1))) begin
-                done$53$d = done$53$q + one6;
-            end
-        end
-        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$1)) begin
-            done$53$d = done$53$q - one6;
-        end
-        if (reset) begin
-            done$53$d = zero6;
-        end
-        done$54$d = done$54$q;
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$1) & (w_b$3$q == bidx$2)) begin
-            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$2))) begin
-                done$54$d = done$54$q + one6;
-            end
-        end
-        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$2)) begin
-            done$54$d = done$54$q - one6;
-        end
-        if (reset) begin
-            done$54$d = zero6;
-        end
-        done$55$d = done$55$q;
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$1) & (w_b$3$q == bidx$3)) begin
-            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$3))) begin
-                done$55$d = done$55$q + one6;
-            end
-        end
-        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$3)) begin
-            done$55$d = done$55$q - one6;
-        end
-        if (reset) begin
-            done$55$d = zero6;
-        end
         dep$1 = zero20;
         if (pop$1 & cur_band$1) begin
             if (txe$1 == e3$0) begin
@@ -11814,6 +11375,9 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             if (txe$1 == e3$7) begin
                 dep$1 = wbytes$7;
             end
+        end
+        if (popl$1) begin
+            c_tx$1$d = c_tx$1$q + one32;
         end
         pick$1 = (~busy$1$q | popl$1) & ~reset;
         elig$4 = done$4$q != zero6;
@@ -11884,6 +11448,10 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (popl$1 & cur_ret$1$q) begin
             ret_el$1 = ret_done$1$q != one4;
         end
+        d_any$1 = 1'b0;
+        d_lo$1 = zero4;
+        d_hi$1 = zero4;
+        d_hif$1 = 1'b0;
         d_el$1 = drel$1$q != zero5;
         if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$0)) begin
             d_el$1 = drel$1$q != one5;
@@ -11900,50 +11468,32 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$3)) begin
             d_el$13 = drel$13$q != one5;
         end
-        d_any$1 = 1'b0;
         if (d_el$13) begin
             d_any$1 = 1'b1;
-        end
-        if (d_el$9) begin
-            d_any$1 = 1'b1;
-        end
-        if (d_el$5) begin
-            d_any$1 = 1'b1;
-        end
-        if (d_el$1) begin
-            d_any$1 = 1'b1;
-        end
-        d_lo$1 = zero4;
-        if (d_el$13) begin
             d_lo$1 = pidx$3;
         end
         if (d_el$9) begin
+            d_any$1 = 1'b1;
             d_lo$1 = pidx$2;
         end
         if (d_el$5) begin
+            d_any$1 = 1'b1;
             d_lo$1 = pidx$1;
         end
         if (d_el$1) begin
+            d_any$1 = 1'b1;
             d_lo$1 = pidx$0;
         end
-        d_hi$1 = zero4;
         if (d_el$13 & (pidx$3 > drr$1$q)) begin
             d_hi$1 = pidx$3;
+            d_hif$1 = 1'b1;
         end
         if (d_el$9 & (pidx$2 > drr$1$q)) begin
             d_hi$1 = pidx$2;
+            d_hif$1 = 1'b1;
         end
         if (d_el$5 & (pidx$1 > drr$1$q)) begin
             d_hi$1 = pidx$1;
-        end
-        d_hif$1 = 1'b0;
-        if (d_el$13 & (pidx$3 > drr$1$q)) begin
-            d_hif$1 = 1'b1;
-        end
-        if (d_el$9 & (pidx$2 > drr$1$q)) begin
-            d_hif$1 = 1'b1;
-        end
-        if (d_el$5 & (pidx$1 > drr$1$q)) begin
             d_hif$1 = 1'b1;
         end
         d_sel$1 = d_lo$1;
@@ -11951,49 +11501,35 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             d_sel$1 = d_hi$1;
         end
         bel$4 = 1'b0;
-        if (elig$52) begin
-            bel$4 = 1'b1;
-        end
-        if (elig$36) begin
-            bel$4 = 1'b1;
-        end
-        if (elig$20) begin
-            bel$4 = 1'b1;
-        end
-        if (elig$4) begin
-            bel$4 = 1'b1;
-        end
         rsel_lo$4 = zero4;
+        rsel_hi$4 = zero4;
+        rhi_f$4 = 1'b0;
         if (elig$52) begin
+            bel$4 = 1'b1;
             rsel_lo$4 = pidx$3;
         end
         if (elig$36) begin
+            bel$4 = 1'b1;
             rsel_lo$4 = pidx$2;
         end
         if (elig$20) begin
+            bel$4 = 1'b1;
             rsel_lo$4 = pidx$1;
         end
         if (elig$4) begin
+            bel$4 = 1'b1;
             rsel_lo$4 = pidx$0;
         end
-        rsel_hi$4 = zero4;
         if (elig$52 & (pidx$3 > rr$4$q)) begin
             rsel_hi$4 = pidx$3;
+            rhi_f$4 = 1'b1;
         end
         if (elig$36 & (pidx$2 > rr$4$q)) begin
             rsel_hi$4 = pidx$2;
+            rhi_f$4 = 1'b1;
         end
         if (elig$20 & (pidx$1 > rr$4$q)) begin
             rsel_hi$4 = pidx$1;
-        end
-        rhi_f$4 = 1'b0;
-        if (elig$52 & (pidx$3 > rr$4$q)) begin
-            rhi_f$4 = 1'b1;
-        end
-        if (elig$36 & (pidx$2 > rr$4$q)) begin
-            rhi_f$4 = 1'b1;
-        end
-        if (elig$20 & (pidx$1 > rr$4$q)) begin
             rhi_f$4 = 1'b1;
         end
         rsel$4 = rsel_lo$4;
@@ -12001,49 +11537,35 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             rsel$4 = rsel_hi$4;
         end
         bel$5 = 1'b0;
-        if (elig$53) begin
-            bel$5 = 1'b1;
-        end
-        if (elig$37) begin
-            bel$5 = 1'b1;
-        end
-        if (elig$21) begin
-            bel$5 = 1'b1;
-        end
-        if (elig$5) begin
-            bel$5 = 1'b1;
-        end
         rsel_lo$5 = zero4;
+        rsel_hi$5 = zero4;
+        rhi_f$5 = 1'b0;
         if (elig$53) begin
+            bel$5 = 1'b1;
             rsel_lo$5 = pidx$3;
         end
         if (elig$37) begin
+            bel$5 = 1'b1;
             rsel_lo$5 = pidx$2;
         end
         if (elig$21) begin
+            bel$5 = 1'b1;
             rsel_lo$5 = pidx$1;
         end
         if (elig$5) begin
+            bel$5 = 1'b1;
             rsel_lo$5 = pidx$0;
         end
-        rsel_hi$5 = zero4;
         if (elig$53 & (pidx$3 > rr$5$q)) begin
             rsel_hi$5 = pidx$3;
+            rhi_f$5 = 1'b1;
         end
         if (elig$37 & (pidx$2 > rr$5$q)) begin
             rsel_hi$5 = pidx$2;
+            rhi_f$5 = 1'b1;
         end
         if (elig$21 & (pidx$1 > rr$5$q)) begin
             rsel_hi$5 = pidx$1;
-        end
-        rhi_f$5 = 1'b0;
-        if (elig$53 & (pidx$3 > rr$5$q)) begin
-            rhi_f$5 = 1'b1;
-        end
-        if (elig$37 & (pidx$2 > rr$5$q)) begin
-            rhi_f$5 = 1'b1;
-        end
-        if (elig$21 & (pidx$1 > rr$5$q)) begin
             rhi_f$5 = 1'b1;
         end
         rsel$5 = rsel_lo$5;
@@ -12051,49 +11573,35 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             rsel$5 = rsel_hi$5;
         end
         bel$6 = 1'b0;
-        if (elig$54) begin
-            bel$6 = 1'b1;
-        end
-        if (elig$38) begin
-            bel$6 = 1'b1;
-        end
-        if (elig$22) begin
-            bel$6 = 1'b1;
-        end
-        if (elig$6) begin
-            bel$6 = 1'b1;
-        end
         rsel_lo$6 = zero4;
+        rsel_hi$6 = zero4;
+        rhi_f$6 = 1'b0;
         if (elig$54) begin
+            bel$6 = 1'b1;
             rsel_lo$6 = pidx$3;
         end
         if (elig$38) begin
+            bel$6 = 1'b1;
             rsel_lo$6 = pidx$2;
         end
         if (elig$22) begin
+            bel$6 = 1'b1;
             rsel_lo$6 = pidx$1;
         end
         if (elig$6) begin
+            bel$6 = 1'b1;
             rsel_lo$6 = pidx$0;
         end
-        rsel_hi$6 = zero4;
         if (elig$54 & (pidx$3 > rr$6$q)) begin
             rsel_hi$6 = pidx$3;
+            rhi_f$6 = 1'b1;
         end
         if (elig$38 & (pidx$2 > rr$6$q)) begin
             rsel_hi$6 = pidx$2;
+            rhi_f$6 = 1'b1;
         end
         if (elig$22 & (pidx$1 > rr$6$q)) begin
             rsel_hi$6 = pidx$1;
-        end
-        rhi_f$6 = 1'b0;
-        if (elig$54 & (pidx$3 > rr$6$q)) begin
-            rhi_f$6 = 1'b1;
-        end
-        if (elig$38 & (pidx$2 > rr$6$q)) begin
-            rhi_f$6 = 1'b1;
-        end
-        if (elig$22 & (pidx$1 > rr$6$q)) begin
             rhi_f$6 = 1'b1;
         end
         rsel$6 = rsel_lo$6;
@@ -12101,49 +11609,35 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             rsel$6 = rsel_hi$6;
         end
         bel$7 = 1'b0;
-        if (elig$55) begin
-            bel$7 = 1'b1;
-        end
-        if (elig$39) begin
-            bel$7 = 1'b1;
-        end
-        if (elig$23) begin
-            bel$7 = 1'b1;
-        end
-        if (elig$7) begin
-            bel$7 = 1'b1;
-        end
         rsel_lo$7 = zero4;
+        rsel_hi$7 = zero4;
+        rhi_f$7 = 1'b0;
         if (elig$55) begin
+            bel$7 = 1'b1;
             rsel_lo$7 = pidx$3;
         end
         if (elig$39) begin
+            bel$7 = 1'b1;
             rsel_lo$7 = pidx$2;
         end
         if (elig$23) begin
+            bel$7 = 1'b1;
             rsel_lo$7 = pidx$1;
         end
         if (elig$7) begin
+            bel$7 = 1'b1;
             rsel_lo$7 = pidx$0;
         end
-        rsel_hi$7 = zero4;
         if (elig$55 & (pidx$3 > rr$7$q)) begin
             rsel_hi$7 = pidx$3;
+            rhi_f$7 = 1'b1;
         end
         if (elig$39 & (pidx$2 > rr$7$q)) begin
             rsel_hi$7 = pidx$2;
+            rhi_f$7 = 1'b1;
         end
         if (elig$23 & (pidx$1 > rr$7$q)) begin
             rsel_hi$7 = pidx$1;
-        end
-        rhi_f$7 = 1'b0;
-        if (elig$55 & (pidx$3 > rr$7$q)) begin
-            rhi_f$7 = 1'b1;
-        end
-        if (elig$39 & (pidx$2 > rr$7$q)) begin
-            rhi_f$7 = 1'b1;
-        end
-        if (elig$23 & (pidx$1 > rr$7$q)) begin
             rhi_f$7 = 1'b1;
         end
         rsel$7 = rsel_lo$7;
@@ -12282,19 +11776,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (sel_b$1 == bidx$3) begin
             sel_i$1 = rsel$7;
         end
-        busy$1$d = busy$1$q;
-        cur_ret$1$d = cur_ret$1$q;
-        cur_i$1$d = cur_i$1$q;
-        cur_b$1$d = cur_b$1$q;
-        wrr_band$1$d = wrr_band$1$q;
-        wrr_used$1$d = wrr_used$1$q;
-        cur_dod$1$d = cur_dod$1$q;
-        dpos$1$d = dpos$1$q;
-        drr$1$d = drr$1$q;
-        rr$4$d = rr$4$q;
-        rr$5$d = rr$5$q;
-        rr$6$d = rr$6$q;
-        rr$7$d = rr$7$q;
         nb$1 = cur_b$1$q;
         if (pop$1 & cur_dod$1$q) begin
             dpos$1$d = dpos$1$q + one3;
@@ -12334,45 +11815,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                     end
                 end
             end
-        end
-        if (reset) begin
-            busy$1$d = 1'b0;
-        end
-        if (reset) begin
-            cur_ret$1$d = 1'b0;
-        end
-        if (reset) begin
-            cur_i$1$d = zero4;
-        end
-        if (reset) begin
-            cur_b$1$d = zero2;
-        end
-        if (reset) begin
-            wrr_band$1$d = zero2;
-        end
-        if (reset) begin
-            wrr_used$1$d = zero8;
-        end
-        if (reset) begin
-            cur_dod$1$d = 1'b0;
-        end
-        if (reset) begin
-            dpos$1$d = zero3;
-        end
-        if (reset) begin
-            drr$1$d = zero4;
-        end
-        if (reset) begin
-            rr$4$d = zero4;
-        end
-        if (reset) begin
-            rr$5$d = zero4;
-        end
-        if (reset) begin
-            rr$6$d = zero4;
-        end
-        if (reset) begin
-            rr$7$d = zero4;
         end
         nbase$1 = zero10;
         if (nb$1 == bidx$0) begin
@@ -12467,50 +11909,30 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$1 & cur_ret$1$q) begin
             rh_next$1 = ret_head$1$q + one10;
         end
-        ret_head$1$d = ret_head$1$q;
         ret_head$1$d = rh_next$1;
-        if (reset) begin
-            ret_head$1$d = zero10;
-        end
         dh_n$1 = dhead$1$q;
         if (pop$1 & cur_dod$1$q & (cur_i$1$q == pidx$0)) begin
             dh_n$1 = dhead$1$q + one10;
         end
-        dhead$1$d = dhead$1$q;
         dhead$1$d = dh_n$1;
-        if (reset) begin
-            dhead$1$d = zero10;
-        end
         dodd$1$read_address = dh_n$1[0+:7];
         dh_n$5 = dhead$5$q;
         if (pop$1 & cur_dod$1$q & (cur_i$1$q == pidx$1)) begin
             dh_n$5 = dhead$5$q + one10;
         end
-        dhead$5$d = dhead$5$q;
         dhead$5$d = dh_n$5;
-        if (reset) begin
-            dhead$5$d = zero10;
-        end
         dodd$5$read_address = dh_n$5[0+:7];
         dh_n$9 = dhead$9$q;
         if (pop$1 & cur_dod$1$q & (cur_i$1$q == pidx$2)) begin
             dh_n$9 = dhead$9$q + one10;
         end
-        dhead$9$d = dhead$9$q;
         dhead$9$d = dh_n$9;
-        if (reset) begin
-            dhead$9$d = zero10;
-        end
         dodd$9$read_address = dh_n$9[0+:7];
         dh_n$13 = dhead$13$q;
         if (pop$1 & cur_dod$1$q & (cur_i$1$q == pidx$3)) begin
             dh_n$13 = dhead$13$q + one10;
         end
-        dhead$13$d = dhead$13$q;
         dhead$13$d = dh_n$13;
-        if (reset) begin
-            dhead$13$d = zero10;
-        end
         dodd$13$read_address = dh_n$13[0+:7];
         retd$1$read_address = rh_next$1[0+:6];
         rett$1$read_address = rh_next$1[0+:6];
@@ -12569,330 +11991,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         tx$2$last = txl$2;
         tx$2$empty = txe$2;
         pop$2 = busy$2$q & tx$2$ready & ~reset;
-        head$8$d = head$8$q;
-        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$0)) begin
-            head$8$d = head$8$q + one10;
-        end
-        if (reset) begin
-            head$8$d = zero10;
-        end
-        head$9$d = head$9$q;
-        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$1)) begin
-            head$9$d = head$9$q + one10;
-        end
-        if (reset) begin
-            head$9$d = zero10;
-        end
-        head$10$d = head$10$q;
-        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$2)) begin
-            head$10$d = head$10$q + one10;
-        end
-        if (reset) begin
-            head$10$d = zero10;
-        end
-        head$11$d = head$11$q;
-        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$3)) begin
-            head$11$d = head$11$q + one10;
-        end
-        if (reset) begin
-            head$11$d = zero10;
-        end
-        head$24$d = head$24$q;
-        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$0)) begin
-            head$24$d = head$24$q + one10;
-        end
-        if (reset) begin
-            head$24$d = zero10;
-        end
-        head$25$d = head$25$q;
-        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$1)) begin
-            head$25$d = head$25$q + one10;
-        end
-        if (reset) begin
-            head$25$d = zero10;
-        end
-        head$26$d = head$26$q;
-        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$2)) begin
-            head$26$d = head$26$q + one10;
-        end
-        if (reset) begin
-            head$26$d = zero10;
-        end
-        head$27$d = head$27$q;
-        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$3)) begin
-            head$27$d = head$27$q + one10;
-        end
-        if (reset) begin
-            head$27$d = zero10;
-        end
-        head$40$d = head$40$q;
-        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$0)) begin
-            head$40$d = head$40$q + one10;
-        end
-        if (reset) begin
-            head$40$d = zero10;
-        end
-        head$41$d = head$41$q;
-        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$1)) begin
-            head$41$d = head$41$q + one10;
-        end
-        if (reset) begin
-            head$41$d = zero10;
-        end
-        head$42$d = head$42$q;
-        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$2)) begin
-            head$42$d = head$42$q + one10;
-        end
-        if (reset) begin
-            head$42$d = zero10;
-        end
-        head$43$d = head$43$q;
-        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$3)) begin
-            head$43$d = head$43$q + one10;
-        end
-        if (reset) begin
-            head$43$d = zero10;
-        end
-        head$56$d = head$56$q;
-        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$0)) begin
-            head$56$d = head$56$q + one10;
-        end
-        if (reset) begin
-            head$56$d = zero10;
-        end
-        head$57$d = head$57$q;
-        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$1)) begin
-            head$57$d = head$57$q + one10;
-        end
-        if (reset) begin
-            head$57$d = zero10;
-        end
-        head$58$d = head$58$q;
-        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$2)) begin
-            head$58$d = head$58$q + one10;
-        end
-        if (reset) begin
-            head$58$d = zero10;
-        end
-        head$59$d = head$59$q;
-        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$3)) begin
-            head$59$d = head$59$q + one10;
-        end
-        if (reset) begin
-            head$59$d = zero10;
-        end
         popl$2 = pop$2 & txl$2;
-        ret_done$2$d = ret_done$2$q;
-        if ((commit$2 & (w_act$2$q == act_ret)) | scommit$2) begin
-            if (~(popl$2 & cur_ret$2$q)) begin
-                ret_done$2$d = ret_done$2$q + one4;
-            end
-        end
-        else if (popl$2 & cur_ret$2$q) begin
-            ret_done$2$d = ret_done$2$q - one4;
-        end
-        if (reset) begin
-            ret_done$2$d = zero4;
-        end
-        c_tx$2$d = c_tx$2$q;
-        if (popl$2) begin
-            c_tx$2$d = c_tx$2$q + one32;
-        end
-        if (reset) begin
-            c_tx$2$d = zero32;
-        end
-        done$8$d = done$8$q;
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$2) & (w_b$0$q == bidx$0)) begin
-            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$0))) begin
-                done$8$d = done$8$q + one6;
-            end
-        end
-        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$0)) begin
-            done$8$d = done$8$q - one6;
-        end
-        if (reset) begin
-            done$8$d = zero6;
-        end
-        done$9$d = done$9$q;
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$2) & (w_b$0$q == bidx$1)) begin
-            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$1))) begin
-                done$9$d = done$9$q + one6;
-            end
-        end
-        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$1)) begin
-            done$9$d = done$9$q - one6;
-        end
-        if (reset) begin
-            done$9$d = zero6;
-        end
-        done$10$d = done$10$q;
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$2) & (w_b$0$q == bidx$2)) begin
-            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$2))) begin
-                done$10$d = done$10$q + one6;
-            end
-        end
-        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$2)) begin
-            done$10$d = done$10$q - one6;
-        end
-        if (reset) begin
-            done$10$d = zero6;
-        end
-        done$11$d = done$11$q;
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$2) & (w_b$0$q == bidx$3)) begin
-            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$3))) begin
-                done$11$d = done$11$q + one6;
-            end
-        end
-        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$3)) begin
-            done$11$d = done$11$q - one6;
-        end
-        if (reset) begin
-            done$11$d = zero6;
-        end
-        done$24$d = done$24$q;
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$2) & (w_b$1$q == bidx$0)) begin
-            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$0))) begin
-                done$24$d = done$24$q + one6;
-            end
-        end
-        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$0)) begin
-            done$24$d = done$24$q - one6;
-        end
-        if (reset) begin
-            done$24$d = zero6;
-        end
-        done$25$d = done$25$q;
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$2) & (w_b$1$q == bidx$1)) begin
-            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$1))) begin
-                done$25$d = done$25$q + one6;
-            end
-        end
-        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$1)) begin
-            done$25$d = done$25$q - one6;
-        end
-        if (reset) begin
-            done$25$d = zero6;
-        end
-        done$26$d = done$26$q;
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$2) & (w_b$1$q == bidx$2)) begin
-            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$2))) begin
-                done$26$d = done$26$q + one6;
-            end
-        end
-        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$2)) begin
-            done$26$d = done$26$q - one6;
-        end
-        if (reset) begin
-            done$26$d = zero6;
-        end
-        done$27$d = done$27$q;
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$2) & (w_b$1$q == bidx$3)) begin
-            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$3))) begin
-                done$27$d = done$27$q + one6;
-            end
-        end
-        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$3)) begin
-            done$27$d = done$27$q - one6;
-        end
-        if (reset) begin
-            done$27$d = zero6;
-        end
-        done$40$d = done$40$q;
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$2) & (w_b$2$q == bidx$0)) begin
-            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$0))) begin
-                done$40$d = done$40$q + one6;
-            end
-        end
-        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$0)) begin
-            done$40$d = done$40$q - one6;
-        end
-        if (reset) begin
-            done$40$d = zero6;
-        end
-        done$41$d = done$41$q;
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$2) & (w_b$2$q == bidx$1)) begin
-            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$1))) begin
-                done$41$d = done$41$q + one6;
-            end
-        end
-        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$1)) begin
-            done$41$d = done$41$q - one6;
-        end
-        if (reset) begin
-            done$41$d = zero6;
-        end
-        done$42$d = done$42$q;
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$2) & (w_b$2$q == bidx$2)) begin
-            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$2))) begin
-                done$42$d = done$42$q + one6;
-            end
-        end
-        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$2)) begin
-            done$42$d = done$42$q - one6;
-        end
-        if (reset) begin
-            done$42$d = zero6;
-        end
-        done$43$d = done$43$q;
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$2) & (w_b$2$q == bidx$3)) begin
-            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$3))) begin
-                done$43$d = done$43$q + one6;
-            end
-        end
-        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$3)) begin
-            done$43$d = done$43$q - one6;
-        end
-        if (reset) begin
-            done$43$d = zero6;
-        end
-        done$56$d = done$56$q;
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$2) & (w_b$3$q == bidx$0)) begin
-            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$0))) begin
-                done$56$d = done$56$q + one6;
-            end
-        end
-        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$0)) begin
-            done$56$d = done$56$q - one6;
-        end
-        if (reset) begin
-            done$56$d = zero6;
-        end
-        done$57$d = done$57$q;
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$2) & (w_b$3$q == bidx$1)) begin
-            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$1))) begin
-                done$57$d = done$57$q + one6;
-            end
-        end
-        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$1)) begin
-            done$57$d = done$57$q - one6;
-        end
-        if (reset) begin
-            done$57$d = zero6;
-        end
-        done$58$d = done$58$q;
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$2) & (w_b$3$q == bidx$2)) begin
-            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$2))) begin
-                done$58$d = done$58$q + one6;
-            end
-        end
-        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$2)) begin
-            done$58$d = done$58$q - one6;
-        end
-        if (reset) begin
-            done$58$d = zero6;
-        end
-        done$59$d = done$59$q;
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$2) & (w_b$3$q == bidx$3)) begin
-            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$3))) begin
-                done$59$d = done$59$q + one6;
-            end
-        end
-        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$3)) begin
-            done$59$d = done$59$q - one6;
-        end
-        if (reset) begin
-            done$59$d = zero6;
-        end
         dep$2 = zero20;
         if (pop$2 & cur_band$2) begin
             if (txe$2 == e3$0) begin
@@ -12919,6 +12018,9 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             if (txe$2 == e3$7) begin
                 dep$2 = wbytes$7;
             end
+        end
+        if (popl$2) begin
+            c_tx$2$d = c_tx$2$q + one32;
         end
         pick$2 = (~busy$2$q | popl$2) & ~reset;
         elig$8 = done$8$q != zero6;
@@ -12989,6 +12091,10 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (popl$2 & cur_ret$2$q) begin
             ret_el$2 = ret_done$2$q != one4;
         end
+        d_any$2 = 1'b0;
+        d_lo$2 = zero4;
+        d_hi$2 = zero4;
+        d_hif$2 = 1'b0;
         d_el$2 = drel$2$q != zero5;
         if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$0)) begin
             d_el$2 = drel$2$q != one5;
@@ -13005,50 +12111,32 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$3)) begin
             d_el$14 = drel$14$q != one5;
         end
-        d_any$2 = 1'b0;
         if (d_el$14) begin
             d_any$2 = 1'b1;
-        end
-        if (d_el$10) begin
-            d_any$2 = 1'b1;
-        end
-        if (d_el$6) begin
-            d_any$2 = 1'b1;
-        end
-        if (d_el$2) begin
-            d_any$2 = 1'b1;
-        end
-        d_lo$2 = zero4;
-        if (d_el$14) begin
             d_lo$2 = pidx$3;
         end
         if (d_el$10) begin
+            d_any$2 = 1'b1;
             d_lo$2 = pidx$2;
         end
         if (d_el$6) begin
+            d_any$2 = 1'b1;
             d_lo$2 = pidx$1;
         end
         if (d_el$2) begin
+            d_any$2 = 1'b1;
             d_lo$2 = pidx$0;
         end
-        d_hi$2 = zero4;
         if (d_el$14 & (pidx$3 > drr$2$q)) begin
             d_hi$2 = pidx$3;
+            d_hif$2 = 1'b1;
         end
         if (d_el$10 & (pidx$2 > drr$2$q)) begin
             d_hi$2 = pidx$2;
+            d_hif$2 = 1'b1;
         end
         if (d_el$6 & (pidx$1 > drr$2$q)) begin
             d_hi$2 = pidx$1;
-        end
-        d_hif$2 = 1'b0;
-        if (d_el$14 & (pidx$3 > drr$2$q)) begin
-            d_hif$2 = 1'b1;
-        end
-        if (d_el$10 & (pidx$2 > drr$2$q)) begin
-            d_hif$2 = 1'b1;
-        end
-        if (d_el$6 & (pidx$1 > drr$2$q)) begin
             d_hif$2 = 1'b1;
         end
         d_sel$2 = d_lo$2;
@@ -13056,49 +12144,35 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             d_sel$2 = d_hi$2;
         end
         bel$8 = 1'b0;
-        if (elig$56) begin
-            bel$8 = 1'b1;
-        end
-        if (elig$40) begin
-            bel$8 = 1'b1;
-        end
-        if (elig$24) begin
-            bel$8 = 1'b1;
-        end
-        if (elig$8) begin
-            bel$8 = 1'b1;
-        end
         rsel_lo$8 = zero4;
+        rsel_hi$8 = zero4;
+        rhi_f$8 = 1'b0;
         if (elig$56) begin
+            bel$8 = 1'b1;
             rsel_lo$8 = pidx$3;
         end
         if (elig$40) begin
+            bel$8 = 1'b1;
             rsel_lo$8 = pidx$2;
         end
         if (elig$24) begin
+            bel$8 = 1'b1;
             rsel_lo$8 = pidx$1;
         end
         if (elig$8) begin
+            bel$8 = 1'b1;
             rsel_lo$8 = pidx$0;
         end
-        rsel_hi$8 = zero4;
         if (elig$56 & (pidx$3 > rr$8$q)) begin
             rsel_hi$8 = pidx$3;
+            rhi_f$8 = 1'b1;
         end
         if (elig$40 & (pidx$2 > rr$8$q)) begin
             rsel_hi$8 = pidx$2;
+            rhi_f$8 = 1'b1;
         end
         if (elig$24 & (pidx$1 > rr$8$q)) begin
             rsel_hi$8 = pidx$1;
-        end
-        rhi_f$8 = 1'b0;
-        if (elig$56 & (pidx$3 > rr$8$q)) begin
-            rhi_f$8 = 1'b1;
-        end
-        if (elig$40 & (pidx$2 > rr$8$q)) begin
-            rhi_f$8 = 1'b1;
-        end
-        if (elig$24 & (pidx$1 > rr$8$q)) begin
             rhi_f$8 = 1'b1;
         end
         rsel$8 = rsel_lo$8;
@@ -13106,49 +12180,35 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             rsel$8 = rsel_hi$8;
         end
         bel$9 = 1'b0;
-        if (elig$57) begin
-            bel$9 = 1'b1;
-        end
-        if (elig$41) begin
-            bel$9 = 1'b1;
-        end
-        if (elig$25) begin
-            bel$9 = 1'b1;
-        end
-        if (elig$9) begin
-            bel$9 = 1'b1;
-        end
         rsel_lo$9 = zero4;
+        rsel_hi$9 = zero4;
+        rhi_f$9 = 1'b0;
         if (elig$57) begin
+            bel$9 = 1'b1;
             rsel_lo$9 = pidx$3;
         end
         if (elig$41) begin
+            bel$9 = 1'b1;
             rsel_lo$9 = pidx$2;
         end
         if (elig$25) begin
+            bel$9 = 1'b1;
             rsel_lo$9 = pidx$1;
         end
         if (elig$9) begin
+            bel$9 = 1'b1;
             rsel_lo$9 = pidx$0;
         end
-        rsel_hi$9 = zero4;
         if (elig$57 & (pidx$3 > rr$9$q)) begin
             rsel_hi$9 = pidx$3;
+            rhi_f$9 = 1'b1;
         end
         if (elig$41 & (pidx$2 > rr$9$q)) begin
             rsel_hi$9 = pidx$2;
+            rhi_f$9 = 1'b1;
         end
         if (elig$25 & (pidx$1 > rr$9$q)) begin
             rsel_hi$9 = pidx$1;
-        end
-        rhi_f$9 = 1'b0;
-        if (elig$57 & (pidx$3 > rr$9$q)) begin
-            rhi_f$9 = 1'b1;
-        end
-        if (elig$41 & (pidx$2 > rr$9$q)) begin
-            rhi_f$9 = 1'b1;
-        end
-        if (elig$25 & (pidx$1 > rr$9$q)) begin
             rhi_f$9 = 1'b1;
         end
         rsel$9 = rsel_lo$9;
@@ -13156,49 +12216,35 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             rsel$9 = rsel_hi$9;
         end
         bel$10 = 1'b0;
-        if (elig$58) begin
-            bel$10 = 1'b1;
-        end
-        if (elig$42) begin
-            bel$10 = 1'b1;
-        end
-        if (elig$26) begin
-            bel$10 = 1'b1;
-        end
-        if (elig$10) begin
-            bel$10 = 1'b1;
-        end
         rsel_lo$10 = zero4;
+        rsel_hi$10 = zero4;
+        rhi_f$10 = 1'b0;
         if (elig$58) begin
+            bel$10 = 1'b1;
             rsel_lo$10 = pidx$3;
         end
         if (elig$42) begin
+            bel$10 = 1'b1;
             rsel_lo$10 = pidx$2;
         end
         if (elig$26) begin
+            bel$10 = 1'b1;
             rsel_lo$10 = pidx$1;
         end
         if (elig$10) begin
+            bel$10 = 1'b1;
             rsel_lo$10 = pidx$0;
         end
-        rsel_hi$10 = zero4;
         if (elig$58 & (pidx$3 > rr$10$q)) begin
             rsel_hi$10 = pidx$3;
+            rhi_f$10 = 1'b1;
         end
         if (elig$42 & (pidx$2 > rr$10$q)) begin
             rsel_hi$10 = pidx$2;
+            rhi_f$10 = 1'b1;
         end
         if (elig$26 & (pidx$1 > rr$10$q)) begin
             rsel_hi$10 = pidx$1;
-        end
-        rhi_f$10 = 1'b0;
-        if (elig$58 & (pidx$3 > rr$10$q)) begin
-            rhi_f$10 = 1'b1;
-        end
-        if (elig$42 & (pidx$2 > rr$10$q)) begin
-            rhi_f$10 = 1'b1;
-        end
-        if (elig$26 & (pidx$1 > rr$10$q)) begin
             rhi_f$10 = 1'b1;
         end
         rsel$10 = rsel_lo$10;
@@ -13206,49 +12252,35 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             rsel$10 = rsel_hi$10;
         end
         bel$11 = 1'b0;
-        if (elig$59) begin
-            bel$11 = 1'b1;
-        end
-        if (elig$43) begin
-            bel$11 = 1'b1;
-        end
-        if (elig$27) begin
-            bel$11 = 1'b1;
-        end
-        if (elig$11) begin
-            bel$11 = 1'b1;
-        end
         rsel_lo$11 = zero4;
+        rsel_hi$11 = zero4;
+        rhi_f$11 = 1'b0;
         if (elig$59) begin
+            bel$11 = 1'b1;
             rsel_lo$11 = pidx$3;
         end
         if (elig$43) begin
+            bel$11 = 1'b1;
             rsel_lo$11 = pidx$2;
         end
         if (elig$27) begin
+            bel$11 = 1'b1;
             rsel_lo$11 = pidx$1;
         end
         if (elig$11) begin
+            bel$11 = 1'b1;
             rsel_lo$11 = pidx$0;
         end
-        rsel_hi$11 = zero4;
         if (elig$59 & (pidx$3 > rr$11$q)) begin
             rsel_hi$11 = pidx$3;
+            rhi_f$11 = 1'b1;
         end
         if (elig$43 & (pidx$2 > rr$11$q)) begin
             rsel_hi$11 = pidx$2;
+            rhi_f$11 = 1'b1;
         end
         if (elig$27 & (pidx$1 > rr$11$q)) begin
             rsel_hi$11 = pidx$1;
-        end
-        rhi_f$11 = 1'b0;
-        if (elig$59 & (pidx$3 > rr$11$q)) begin
-            rhi_f$11 = 1'b1;
-        end
-        if (elig$43 & (pidx$2 > rr$11$q)) begin
-            rhi_f$11 = 1'b1;
-        end
-        if (elig$27 & (pidx$1 > rr$11$q)) begin
             rhi_f$11 = 1'b1;
         end
         rsel$11 = rsel_lo$11;
@@ -13387,19 +12419,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (sel_b$2 == bidx$3) begin
             sel_i$2 = rsel$11;
         end
-        busy$2$d = busy$2$q;
-        cur_ret$2$d = cur_ret$2$q;
-        cur_i$2$d = cur_i$2$q;
-        cur_b$2$d = cur_b$2$q;
-        wrr_band$2$d = wrr_band$2$q;
-        wrr_used$2$d = wrr_used$2$q;
-        cur_dod$2$d = cur_dod$2$q;
-        dpos$2$d = dpos$2$q;
-        drr$2$d = drr$2$q;
-        rr$8$d = rr$8$q;
-        rr$9$d = rr$9$q;
-        rr$10$d = rr$10$q;
-        rr$11$d = rr$11$q;
         nb$2 = cur_b$2$q;
         if (pop$2 & cur_dod$2$q) begin
             dpos$2$d = dpos$2$q + one3;
@@ -13439,45 +12458,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                     end
                 end
             end
-        end
-        if (reset) begin
-            busy$2$d = 1'b0;
-        end
-        if (reset) begin
-            cur_ret$2$d = 1'b0;
-        end
-        if (reset) begin
-            cur_i$2$d = zero4;
-        end
-        if (reset) begin
-            cur_b$2$d = zero2;
-        end
-        if (reset) begin
-            wrr_band$2$d = zero2;
-        end
-        if (reset) begin
-            wrr_used$2$d = zero8;
-        end
-        if (reset) begin
-            cur_dod$2$d = 1'b0;
-        end
-        if (reset) begin
-            dpos$2$d = zero3;
-        end
-        if (reset) begin
-            drr$2$d = zero4;
-        end
-        if (reset) begin
-            rr$8$d = zero4;
-        end
-        if (reset) begin
-            rr$9$d = zero4;
-        end
-        if (reset) begin
-            rr$10$d = zero4;
-        end
-        if (reset) begin
-            rr$11$d = zero4;
         end
         nbase$2 = zero10;
         if (nb$2 == bidx$0) begin
@@ -13572,56 +12552,34 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$2 & cur_ret$2$q) begin
             rh_next$2 = ret_head$2$q + one10;
         end
-        ret_head$2$d = ret_head$2$q;
         ret_head$2$d = rh_next$2;
-        if (reset) begin
-            ret_head$2$d = zero10;
-        end
         dh_n$2 = dhead$2$q;
         if (pop$2 & cur_dod$2$q & (cur_i$2$q == pidx$0)) begin
             dh_n$2 = dhead$2$q + one10;
         end
-        dhead$2$d = dhead$2$q;
         dhead$2$d = dh_n$2;
-        if (reset) begin
-            dhead$2$d = zero10;
-        end
         dodd$2$read_address = dh_n$2[0+:7];
         dh_n$6 = dhead$6$q;
         if (pop$2 & cur_dod$2$q & (cur_i$2$q == pidx$1)) begin
             dh_n$6 = dhead$6$q + one10;
         end
-        dhead$6$d = dhead$6$q;
         dhead$6$d = dh_n$6;
-        if (reset) begin
-            dhead$6$d = zero10;
-        end
         dodd$6$read_address = dh_n$6[0+:7];
         dh_n$10 = dhead$10$q;
         if (pop$2 & cur_dod$2$q & (cur_i$2$q == pidx$2)) begin
             dh_n$10 = dhead$10$q + one10;
         end
-        dhead$10$d = dhead$10$q;
         dhead$10$d = dh_n$10;
-        if (reset) begin
-            dhead$10$d = zero10;
-        end
         dodd$10$read_address = dh_n$10[0+:7];
         dh_n$14 = dhead$14$q;
         if (pop$2 & cur_dod$2$q & (cur_i$2$q == pidx$3)) begin
             dh_n$14 = dhead$14$q + one10;
         end
-        dhead$14$d = dhead$14$q;
         dhead$14$d = dh_n$14;
-        if (reset) begin
-            dhead$14$d = zero10;
-        end
         dodd$14$read_address = dh_n$14[0+:7];
         retd$2$read_address = rh_next$2[0+:6];
         rett$2$read_address = rh_next$2[0+:6];
         cur_band$3 = ~cur_ret$3$q & ~cur_dod$3$q;
-    end
-    always @(*) begin
         txd$3 = zero64;
         txt$3 = zero4;
         if (cur_ret$3$q) begin
@@ -13676,330 +12634,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         tx$3$last = txl$3;
         tx$3$empty = txe$3;
         pop$3 = busy$3$q & tx$3$ready & ~reset;
-        head$12$d = head$12$q;
-        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$0)) begin
-            head$12$d = head$12$q + one10;
-        end
-        if (reset) begin
-            head$12$d = zero10;
-        end
-        head$13$d = head$13$q;
-        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$1)) begin
-            head$13$d = head$13$q + one10;
-        end
-        if (reset) begin
-            head$13$d = zero10;
-        end
-        head$14$d = head$14$q;
-        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$2)) begin
-            head$14$d = head$14$q + one10;
-        end
-        if (reset) begin
-            head$14$d = zero10;
-        end
-        head$15$d = head$15$q;
-        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$3)) begin
-            head$15$d = head$15$q + one10;
-        end
-        if (reset) begin
-            head$15$d = zero10;
-        end
-        head$28$d = head$28$q;
-        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$0)) begin
-            head$28$d = head$28$q + one10;
-        end
-        if (reset) begin
-            head$28$d = zero10;
-        end
-        head$29$d = head$29$q;
-        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$1)) begin
-            head$29$d = head$29$q + one10;
-        end
-        if (reset) begin
-            head$29$d = zero10;
-        end
-        head$30$d = head$30$q;
-        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$2)) begin
-            head$30$d = head$30$q + one10;
-        end
-        if (reset) begin
-            head$30$d = zero10;
-        end
-        head$31$d = head$31$q;
-        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$3)) begin
-            head$31$d = head$31$q + one10;
-        end
-        if (reset) begin
-            head$31$d = zero10;
-        end
-        head$44$d = head$44$q;
-        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$0)) begin
-            head$44$d = head$44$q + one10;
-        end
-        if (reset) begin
-            head$44$d = zero10;
-        end
-        head$45$d = head$45$q;
-        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$1)) begin
-            head$45$d = head$45$q + one10;
-        end
-        if (reset) begin
-            head$45$d = zero10;
-        end
-        head$46$d = head$46$q;
-        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$2)) begin
-            head$46$d = head$46$q + one10;
-        end
-        if (reset) begin
-            head$46$d = zero10;
-        end
-        head$47$d = head$47$q;
-        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$3)) begin
-            head$47$d = head$47$q + one10;
-        end
-        if (reset) begin
-            head$47$d = zero10;
-        end
-        head$60$d = head$60$q;
-        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$0)) begin
-            head$60$d = head$60$q + one10;
-        end
-        if (reset) begin
-            head$60$d = zero10;
-        end
-        head$61$d = head$61$q;
-        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$1)) begin
-            head$61$d = head$61$q + one10;
-        end
-        if (reset) begin
-            head$61$d = zero10;
-        end
-        head$62$d = head$62$q;
-        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$2)) begin
-            head$62$d = head$62$q + one10;
-        end
-        if (reset) begin
-            head$62$d = zero10;
-        end
-        head$63$d = head$63$q;
-        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$3)) begin
-            head$63$d = head$63$q + one10;
-        end
-        if (reset) begin
-            head$63$d = zero10;
-        end
         popl$3 = pop$3 & txl$3;
-        ret_done$3$d = ret_done$3$q;
-        if ((commit$3 & (w_act$3$q == act_ret)) | scommit$3) begin
-            if (~(popl$3 & cur_ret$3$q)) begin
-                ret_done$3$d = ret_done$3$q + one4;
-            end
-        end
-        else if (popl$3 & cur_ret$3$q) begin
-            ret_done$3$d = ret_done$3$q - one4;
-        end
-        if (reset) begin
-            ret_done$3$d = zero4;
-        end
-        c_tx$3$d = c_tx$3$q;
-        if (popl$3) begin
-            c_tx$3$d = c_tx$3$q + one32;
-        end
-        if (reset) begin
-            c_tx$3$d = zero32;
-        end
-        done$12$d = done$12$q;
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$3) & (w_b$0$q == bidx$0)) begin
-            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$0))) begin
-                done$12$d = done$12$q + one6;
-            end
-        end
-        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$0)) begin
-            done$12$d = done$12$q - one6;
-        end
-        if (reset) begin
-            done$12$d = zero6;
-        end
-        done$13$d = done$13$q;
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$3) & (w_b$0$q == bidx$1)) begin
-            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$1))) begin
-                done$13$d = done$13$q + one6;
-            end
-        end
-        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$1)) begin
-            done$13$d = done$13$q - one6;
-        end
-        if (reset) begin
-            done$13$d = zero6;
-        end
-        done$14$d = done$14$q;
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$3) & (w_b$0$q == bidx$2)) begin
-            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$2))) begin
-                done$14$d = done$14$q + one6;
-            end
-        end
-        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$2)) begin
-            done$14$d = done$14$q - one6;
-        end
-        if (reset) begin
-            done$14$d = zero6;
-        end
-        done$15$d = done$15$q;
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$3) & (w_b$0$q == bidx$3)) begin
-            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$3))) begin
-                done$15$d = done$15$q + one6;
-            end
-        end
-        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$3)) begin
-            done$15$d = done$15$q - one6;
-        end
-        if (reset) begin
-            done$15$d = zero6;
-        end
-        done$28$d = done$28$q;
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$3) & (w_b$1$q == bidx$0)) begin
-            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$0))) begin
-                done$28$d = done$28$q + one6;
-            end
-        end
-        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$0)) begin
-            done$28$d = done$28$q - one6;
-        end
-        if (reset) begin
-            done$28$d = zero6;
-        end
-        done$29$d = done$29$q;
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$3) & (w_b$1$q == bidx$1)) begin
-            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$1))) begin
-                done$29$d = done$29$q + one6;
-            end
-        end
-        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$1)) begin
-            done$29$d = done$29$q - one6;
-        end
-        if (reset) begin
-            done$29$d = zero6;
-        end
-        done$30$d = done$30$q;
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$3) & (w_b$1$q == bidx$2)) begin
-            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$2))) begin
-                done$30$d = done$30$q + one6;
-            end
-        end
-        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$2)) begin
-            done$30$d = done$30$q - one6;
-        end
-        if (reset) begin
-            done$30$d = zero6;
-        end
-        done$31$d = done$31$q;
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$3) & (w_b$1$q == bidx$3)) begin
-            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$3))) begin
-                done$31$d = done$31$q + one6;
-            end
-        end
-        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$3)) begin
-            done$31$d = done$31$q - one6;
-        end
-        if (reset) begin
-            done$31$d = zero6;
-        end
-        done$44$d = done$44$q;
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$3) & (w_b$2$q == bidx$0)) begin
-            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$0))) begin
-                done$44$d = done$44$q + one6;
-            end
-        end
-        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$0)) begin
-            done$44$d = done$44$q - one6;
-        end
-        if (reset) begin
-            done$44$d = zero6;
-        end
-        done$45$d = done$45$q;
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$3) & (w_b$2$q == bidx$1)) begin
-            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$1))) begin
-                done$45$d = done$45$q + one6;
-            end
-        end
-        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$1)) begin
-            done$45$d = done$45$q - one6;
-        end
-        if (reset) begin
-            done$45$d = zero6;
-        end
-        done$46$d = done$46$q;
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$3) & (w_b$2$q == bidx$2)) begin
-            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$2))) begin
-                done$46$d = done$46$q + one6;
-            end
-        end
-        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$2)) begin
-            done$46$d = done$46$q - one6;
-        end
-        if (reset) begin
-            done$46$d = zero6;
-        end
-        done$47$d = done$47$q;
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$3) & (w_b$2$q == bidx$3)) begin
-            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$3))) begin
-                done$47$d = done$47$q + one6;
-            end
-        end
-        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$3)) begin
-            done$47$d = done$47$q - one6;
-        end
-        if (reset) begin
-            done$47$d = zero6;
-        end
-        done$60$d = done$60$q;
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$3) & (w_b$3$q == bidx$0)) begin
-            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$0))) begin
-                done$60$d = done$60$q + one6;
-            end
-        end
-        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$0)) begin
-            done$60$d = done$60$q - one6;
-        end
-        if (reset) begin
-            done$60$d = zero6;
-        end
-        done$61$d = done$61$q;
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$3) & (w_b$3$q == bidx$1)) begin
-            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$1))) begin
-                done$61$d = done$61$q + one6;
-            end
-        end
-        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$1)) begin
-            done$61$d = done$61$q - one6;
-        end
-        if (reset) begin
-            done$61$d = zero6;
-        end
-        done$62$d = done$62$q;
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$3) & (w_b$3$q == bidx$2)) begin
-            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$2))) begin
-                done$62$d = done$62$q + one6;
-            end
-        end
-        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$2)) begin
-            done$62$d = done$62$q - one6;
-        end
-        if (reset) begin
-            done$62$d = zero6;
-        end
-        done$63$d = done$63$q;
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$3) & (w_b$3$q == bidx$3)) begin
-            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$3))) begin
-                done$63$d = done$63$q + one6;
-            end
-        end
-        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$3)) begin
-            done$63$d = done$63$q - one6;
-        end
-        if (reset) begin
-            done$63$d = zero6;
-        end
         dep$3 = zero20;
         if (pop$3 & cur_band$3) begin
             if (txe$3 == e3$0) begin
@@ -14026,6 +12661,9 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             if (txe$3 == e3$7) begin
                 dep$3 = wbytes$7;
             end
+        end
+        if (popl$3) begin
+            c_tx$3$d = c_tx$3$q + one32;
         end
         pick$3 = (~busy$3$q | popl$3) & ~reset;
         elig$12 = done$12$q != zero6;
@@ -14096,6 +12734,10 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (popl$3 & cur_ret$3$q) begin
             ret_el$3 = ret_done$3$q != one4;
         end
+        d_any$3 = 1'b0;
+        d_lo$3 = zero4;
+        d_hi$3 = zero4;
+        d_hif$3 = 1'b0;
         d_el$3 = drel$3$q != zero5;
         if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$0)) begin
             d_el$3 = drel$3$q != one5;
@@ -14112,50 +12754,32 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$3)) begin
             d_el$15 = drel$15$q != one5;
         end
-        d_any$3 = 1'b0;
         if (d_el$15) begin
             d_any$3 = 1'b1;
-        end
-        if (d_el$11) begin
-            d_any$3 = 1'b1;
-        end
-        if (d_el$7) begin
-            d_any$3 = 1'b1;
-        end
-        if (d_el$3) begin
-            d_any$3 = 1'b1;
-        end
-        d_lo$3 = zero4;
-        if (d_el$15) begin
             d_lo$3 = pidx$3;
         end
         if (d_el$11) begin
+            d_any$3 = 1'b1;
             d_lo$3 = pidx$2;
         end
         if (d_el$7) begin
+            d_any$3 = 1'b1;
             d_lo$3 = pidx$1;
         end
         if (d_el$3) begin
+            d_any$3 = 1'b1;
             d_lo$3 = pidx$0;
         end
-        d_hi$3 = zero4;
         if (d_el$15 & (pidx$3 > drr$3$q)) begin
             d_hi$3 = pidx$3;
+            d_hif$3 = 1'b1;
         end
         if (d_el$11 & (pidx$2 > drr$3$q)) begin
             d_hi$3 = pidx$2;
+            d_hif$3 = 1'b1;
         end
         if (d_el$7 & (pidx$1 > drr$3$q)) begin
             d_hi$3 = pidx$1;
-        end
-        d_hif$3 = 1'b0;
-        if (d_el$15 & (pidx$3 > drr$3$q)) begin
-            d_hif$3 = 1'b1;
-        end
-        if (d_el$11 & (pidx$2 > drr$3$q)) begin
-            d_hif$3 = 1'b1;
-        end
-        if (d_el$7 & (pidx$1 > drr$3$q)) begin
             d_hif$3 = 1'b1;
         end
         d_sel$3 = d_lo$3;
@@ -14163,49 +12787,35 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             d_sel$3 = d_hi$3;
         end
         bel$12 = 1'b0;
-        if (elig$60) begin
-            bel$12 = 1'b1;
-        end
-        if (elig$44) begin
-            bel$12 = 1'b1;
-        end
-        if (elig$28) begin
-            bel$12 = 1'b1;
-        end
-        if (elig$12) begin
-            bel$12 = 1'b1;
-        end
         rsel_lo$12 = zero4;
+        rsel_hi$12 = zero4;
+        rhi_f$12 = 1'b0;
         if (elig$60) begin
+            bel$12 = 1'b1;
             rsel_lo$12 = pidx$3;
         end
         if (elig$44) begin
+            bel$12 = 1'b1;
             rsel_lo$12 = pidx$2;
         end
         if (elig$28) begin
+            bel$12 = 1'b1;
             rsel_lo$12 = pidx$1;
         end
         if (elig$12) begin
+            bel$12 = 1'b1;
             rsel_lo$12 = pidx$0;
         end
-        rsel_hi$12 = zero4;
         if (elig$60 & (pidx$3 > rr$12$q)) begin
             rsel_hi$12 = pidx$3;
+            rhi_f$12 = 1'b1;
         end
         if (elig$44 & (pidx$2 > rr$12$q)) begin
             rsel_hi$12 = pidx$2;
+            rhi_f$12 = 1'b1;
         end
         if (elig$28 & (pidx$1 > rr$12$q)) begin
             rsel_hi$12 = pidx$1;
-        end
-        rhi_f$12 = 1'b0;
-        if (elig$60 & (pidx$3 > rr$12$q)) begin
-            rhi_f$12 = 1'b1;
-        end
-        if (elig$44 & (pidx$2 > rr$12$q)) begin
-            rhi_f$12 = 1'b1;
-        end
-        if (elig$28 & (pidx$1 > rr$12$q)) begin
             rhi_f$12 = 1'b1;
         end
         rsel$12 = rsel_lo$12;
@@ -14213,49 +12823,35 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             rsel$12 = rsel_hi$12;
         end
         bel$13 = 1'b0;
-        if (elig$61) begin
-            bel$13 = 1'b1;
-        end
-        if (elig$45) begin
-            bel$13 = 1'b1;
-        end
-        if (elig$29) begin
-            bel$13 = 1'b1;
-        end
-        if (elig$13) begin
-            bel$13 = 1'b1;
-        end
         rsel_lo$13 = zero4;
+        rsel_hi$13 = zero4;
+        rhi_f$13 = 1'b0;
         if (elig$61) begin
+            bel$13 = 1'b1;
             rsel_lo$13 = pidx$3;
         end
         if (elig$45) begin
+            bel$13 = 1'b1;
             rsel_lo$13 = pidx$2;
         end
         if (elig$29) begin
+            bel$13 = 1'b1;
             rsel_lo$13 = pidx$1;
         end
         if (elig$13) begin
+            bel$13 = 1'b1;
             rsel_lo$13 = pidx$0;
         end
-        rsel_hi$13 = zero4;
         if (elig$61 & (pidx$3 > rr$13$q)) begin
             rsel_hi$13 = pidx$3;
+            rhi_f$13 = 1'b1;
         end
         if (elig$45 & (pidx$2 > rr$13$q)) begin
             rsel_hi$13 = pidx$2;
+            rhi_f$13 = 1'b1;
         end
         if (elig$29 & (pidx$1 > rr$13$q)) begin
             rsel_hi$13 = pidx$1;
-        end
-        rhi_f$13 = 1'b0;
-        if (elig$61 & (pidx$3 > rr$13$q)) begin
-            rhi_f$13 = 1'b1;
-        end
-        if (elig$45 & (pidx$2 > rr$13$q)) begin
-            rhi_f$13 = 1'b1;
-        end
-        if (elig$29 & (pidx$1 > rr$13$q)) begin
             rhi_f$13 = 1'b1;
         end
         rsel$13 = rsel_lo$13;
@@ -14263,49 +12859,35 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             rsel$13 = rsel_hi$13;
         end
         bel$14 = 1'b0;
-        if (elig$62) begin
-            bel$14 = 1'b1;
-        end
-        if (elig$46) begin
-            bel$14 = 1'b1;
-        end
-        if (elig$30) begin
-            bel$14 = 1'b1;
-        end
-        if (elig$14) begin
-            bel$14 = 1'b1;
-        end
         rsel_lo$14 = zero4;
+        rsel_hi$14 = zero4;
+        rhi_f$14 = 1'b0;
         if (elig$62) begin
+            bel$14 = 1'b1;
             rsel_lo$14 = pidx$3;
         end
         if (elig$46) begin
+            bel$14 = 1'b1;
             rsel_lo$14 = pidx$2;
         end
         if (elig$30) begin
+            bel$14 = 1'b1;
             rsel_lo$14 = pidx$1;
         end
         if (elig$14) begin
+            bel$14 = 1'b1;
             rsel_lo$14 = pidx$0;
         end
-        rsel_hi$14 = zero4;
         if (elig$62 & (pidx$3 > rr$14$q)) begin
             rsel_hi$14 = pidx$3;
+            rhi_f$14 = 1'b1;
         end
         if (elig$46 & (pidx$2 > rr$14$q)) begin
             rsel_hi$14 = pidx$2;
+            rhi_f$14 = 1'b1;
         end
         if (elig$30 & (pidx$1 > rr$14$q)) begin
             rsel_hi$14 = pidx$1;
-        end
-        rhi_f$14 = 1'b0;
-        if (elig$62 & (pidx$3 > rr$14$q)) begin
-            rhi_f$14 = 1'b1;
-        end
-        if (elig$46 & (pidx$2 > rr$14$q)) begin
-            rhi_f$14 = 1'b1;
-        end
-        if (elig$30 & (pidx$1 > rr$14$q)) begin
             rhi_f$14 = 1'b1;
         end
         rsel$14 = rsel_lo$14;
@@ -14313,49 +12895,35 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             rsel$14 = rsel_hi$14;
         end
         bel$15 = 1'b0;
-        if (elig$63) begin
-            bel$15 = 1'b1;
-        end
-        if (elig$47) begin
-            bel$15 = 1'b1;
-        end
-        if (elig$31) begin
-            bel$15 = 1'b1;
-        end
-        if (elig$15) begin
-            bel$15 = 1'b1;
-        end
         rsel_lo$15 = zero4;
+        rsel_hi$15 = zero4;
+        rhi_f$15 = 1'b0;
         if (elig$63) begin
+            bel$15 = 1'b1;
             rsel_lo$15 = pidx$3;
         end
         if (elig$47) begin
+            bel$15 = 1'b1;
             rsel_lo$15 = pidx$2;
         end
         if (elig$31) begin
+            bel$15 = 1'b1;
             rsel_lo$15 = pidx$1;
         end
         if (elig$15) begin
+            bel$15 = 1'b1;
             rsel_lo$15 = pidx$0;
         end
-        rsel_hi$15 = zero4;
         if (elig$63 & (pidx$3 > rr$15$q)) begin
             rsel_hi$15 = pidx$3;
+            rhi_f$15 = 1'b1;
         end
         if (elig$47 & (pidx$2 > rr$15$q)) begin
             rsel_hi$15 = pidx$2;
+            rhi_f$15 = 1'b1;
         end
         if (elig$31 & (pidx$1 > rr$15$q)) begin
             rsel_hi$15 = pidx$1;
-        end
-        rhi_f$15 = 1'b0;
-        if (elig$63 & (pidx$3 > rr$15$q)) begin
-            rhi_f$15 = 1'b1;
-        end
-        if (elig$47 & (pidx$2 > rr$15$q)) begin
-            rhi_f$15 = 1'b1;
-        end
-        if (elig$31 & (pidx$1 > rr$15$q)) begin
             rhi_f$15 = 1'b1;
         end
         rsel$15 = rsel_lo$15;
@@ -14494,19 +13062,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (sel_b$3 == bidx$3) begin
             sel_i$3 = rsel$15;
         end
-        busy$3$d = busy$3$q;
-        cur_ret$3$d = cur_ret$3$q;
-        cur_i$3$d = cur_i$3$q;
-        cur_b$3$d = cur_b$3$q;
-        wrr_band$3$d = wrr_band$3$q;
-        wrr_used$3$d = wrr_used$3$q;
-        cur_dod$3$d = cur_dod$3$q;
-        dpos$3$d = dpos$3$q;
-        drr$3$d = drr$3$q;
-        rr$12$d = rr$12$q;
-        rr$13$d = rr$13$q;
-        rr$14$d = rr$14$q;
-        rr$15$d = rr$15$q;
         nb$3 = cur_b$3$q;
         if (pop$3 & cur_dod$3$q) begin
             dpos$3$d = dpos$3$q + one3;
@@ -14546,45 +13101,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                     end
                 end
             end
-        end
-        if (reset) begin
-            busy$3$d = 1'b0;
-        end
-        if (reset) begin
-            cur_ret$3$d = 1'b0;
-        end
-        if (reset) begin
-            cur_i$3$d = zero4;
-        end
-        if (reset) begin
-            cur_b$3$d = zero2;
-        end
-        if (reset) begin
-            wrr_band$3$d = zero2;
-        end
-        if (reset) begin
-            wrr_used$3$d = zero8;
-        end
-        if (reset) begin
-            cur_dod$3$d = 1'b0;
-        end
-        if (reset) begin
-            dpos$3$d = zero3;
-        end
-        if (reset) begin
-            drr$3$d = zero4;
-        end
-        if (reset) begin
-            rr$12$d = zero4;
-        end
-        if (reset) begin
-            rr$13$d = zero4;
-        end
-        if (reset) begin
-            rr$14$d = zero4;
-        end
-        if (reset) begin
-            rr$15$d = zero4;
         end
         nbase$3 = zero10;
         if (nb$3 == bidx$0) begin
@@ -14679,50 +13195,30 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$3 & cur_ret$3$q) begin
             rh_next$3 = ret_head$3$q + one10;
         end
-        ret_head$3$d = ret_head$3$q;
         ret_head$3$d = rh_next$3;
-        if (reset) begin
-            ret_head$3$d = zero10;
-        end
         dh_n$3 = dhead$3$q;
         if (pop$3 & cur_dod$3$q & (cur_i$3$q == pidx$0)) begin
             dh_n$3 = dhead$3$q + one10;
         end
-        dhead$3$d = dhead$3$q;
         dhead$3$d = dh_n$3;
-        if (reset) begin
-            dhead$3$d = zero10;
-        end
         dodd$3$read_address = dh_n$3[0+:7];
         dh_n$7 = dhead$7$q;
         if (pop$3 & cur_dod$3$q & (cur_i$3$q == pidx$1)) begin
             dh_n$7 = dhead$7$q + one10;
         end
-        dhead$7$d = dhead$7$q;
         dhead$7$d = dh_n$7;
-        if (reset) begin
-            dhead$7$d = zero10;
-        end
         dodd$7$read_address = dh_n$7[0+:7];
         dh_n$11 = dhead$11$q;
         if (pop$3 & cur_dod$3$q & (cur_i$3$q == pidx$2)) begin
             dh_n$11 = dhead$11$q + one10;
         end
-        dhead$11$d = dhead$11$q;
         dhead$11$d = dh_n$11;
-        if (reset) begin
-            dhead$11$d = zero10;
-        end
         dodd$11$read_address = dh_n$11[0+:7];
         dh_n$15 = dhead$15$q;
         if (pop$3 & cur_dod$3$q & (cur_i$3$q == pidx$3)) begin
             dh_n$15 = dhead$15$q + one10;
         end
-        dhead$15$d = dhead$15$q;
         dhead$15$d = dh_n$15;
-        if (reset) begin
-            dhead$15$d = zero10;
-        end
         dodd$15$read_address = dh_n$15[0+:7];
         retd$3$read_address = rh_next$3[0+:6];
         rett$3$read_address = rh_next$3[0+:6];
@@ -14861,49 +13357,35 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         sv_el$2 = (pipe_i$2 == pipx$0) & rec_av$2;
         sv_el$3 = (pipe_i$3 == pipx$0) & rec_av$3;
         sv_any$0 = 1'b0;
-        if (sv_el$3) begin
-            sv_any$0 = 1'b1;
-        end
-        if (sv_el$2) begin
-            sv_any$0 = 1'b1;
-        end
-        if (sv_el$1) begin
-            sv_any$0 = 1'b1;
-        end
-        if (sv_el$0) begin
-            sv_any$0 = 1'b1;
-        end
         sv_lo$0 = zero4;
+        sv_hi$0 = zero4;
+        sv_hif$0 = 1'b0;
         if (sv_el$3) begin
+            sv_any$0 = 1'b1;
             sv_lo$0 = pidx$3;
         end
         if (sv_el$2) begin
+            sv_any$0 = 1'b1;
             sv_lo$0 = pidx$2;
         end
         if (sv_el$1) begin
+            sv_any$0 = 1'b1;
             sv_lo$0 = pidx$1;
         end
         if (sv_el$0) begin
+            sv_any$0 = 1'b1;
             sv_lo$0 = pidx$0;
         end
-        sv_hi$0 = zero4;
         if (sv_el$3 & (pidx$3 > sv_rr$0$q)) begin
             sv_hi$0 = pidx$3;
+            sv_hif$0 = 1'b1;
         end
         if (sv_el$2 & (pidx$2 > sv_rr$0$q)) begin
             sv_hi$0 = pidx$2;
+            sv_hif$0 = 1'b1;
         end
         if (sv_el$1 & (pidx$1 > sv_rr$0$q)) begin
             sv_hi$0 = pidx$1;
-        end
-        sv_hif$0 = 1'b0;
-        if (sv_el$3 & (pidx$3 > sv_rr$0$q)) begin
-            sv_hif$0 = 1'b1;
-        end
-        if (sv_el$2 & (pidx$2 > sv_rr$0$q)) begin
-            sv_hif$0 = 1'b1;
-        end
-        if (sv_el$1 & (pidx$1 > sv_rr$0$q)) begin
             sv_hif$0 = 1'b1;
         end
         sv_sel$0 = sv_lo$0;
@@ -14911,72 +13393,36 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             sv_sel$0 = sv_hi$0;
         end
         sv_pick$0 = sv_can$0 & sv_any$0;
-        sv_busy$0$d = sv_busy$0$q;
+        sv_ro$0 = zero4;
+        sv_rw$0 = zero8;
+        if (sv_sel$0 == pidx$0) begin
+            sv_ro$0 = reco$0$read_data;
+            sv_rw$0 = recw$0$read_data;
+        end
+        if (sv_sel$0 == pidx$1) begin
+            sv_ro$0 = reco$1$read_data;
+            sv_rw$0 = recw$1$read_data;
+        end
+        if (sv_sel$0 == pidx$2) begin
+            sv_ro$0 = reco$2$read_data;
+            sv_rw$0 = recw$2$read_data;
+        end
+        if (sv_sel$0 == pidx$3) begin
+            sv_ro$0 = reco$3$read_data;
+            sv_rw$0 = recw$3$read_data;
+        end
+        if (sv_busy$0$q) begin
+            sv_cnt$0$d = sv_cnt$0$q - one8;
+        end
         if (sv_rel$0) begin
             sv_busy$0$d = 1'b0;
         end
         if (sv_pick$0) begin
             sv_busy$0$d = 1'b1;
-        end
-        if (reset) begin
-            sv_busy$0$d = 1'b0;
-        end
-        sv_i$0$d = sv_i$0$q;
-        if (sv_pick$0) begin
             sv_i$0$d = sv_sel$0;
-        end
-        if (reset) begin
-            sv_i$0$d = zero4;
-        end
-        sv_rr$0$d = sv_rr$0$q;
-        if (sv_pick$0) begin
-            sv_rr$0$d = sv_sel$0;
-        end
-        if (reset) begin
-            sv_rr$0$d = zero4;
-        end
-        sv_ro$0 = zero4;
-        if (sv_sel$0 == pidx$0) begin
-            sv_ro$0 = reco$0$read_data;
-        end
-        if (sv_sel$0 == pidx$1) begin
-            sv_ro$0 = reco$1$read_data;
-        end
-        if (sv_sel$0 == pidx$2) begin
-            sv_ro$0 = reco$2$read_data;
-        end
-        if (sv_sel$0 == pidx$3) begin
-            sv_ro$0 = reco$3$read_data;
-        end
-        sv_o$0$d = sv_o$0$q;
-        if (sv_pick$0) begin
             sv_o$0$d = sv_ro$0;
-        end
-        if (reset) begin
-            sv_o$0$d = zero4;
-        end
-        sv_rw$0 = zero8;
-        if (sv_sel$0 == pidx$0) begin
-            sv_rw$0 = recw$0$read_data;
-        end
-        if (sv_sel$0 == pidx$1) begin
-            sv_rw$0 = recw$1$read_data;
-        end
-        if (sv_sel$0 == pidx$2) begin
-            sv_rw$0 = recw$2$read_data;
-        end
-        if (sv_sel$0 == pidx$3) begin
-            sv_rw$0 = recw$3$read_data;
-        end
-        sv_cnt$0$d = sv_cnt$0$q;
-        if (sv_busy$0$q) begin
-            sv_cnt$0$d = sv_cnt$0$q - one8;
-        end
-        if (sv_pick$0) begin
             sv_cnt$0$d = sv_rw$0;
-        end
-        if (reset) begin
-            sv_cnt$0$d = zero8;
+            sv_rr$0$d = sv_sel$0;
         end
         sv_rel$1 = sv_busy$1$q & (sv_cnt$1$q == one8);
         sv_can$1 = ~sv_busy$1$q | sv_rel$1;
@@ -14985,49 +13431,35 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         sv_el$6 = (pipe_i$2 == pipx$1) & rec_av$2;
         sv_el$7 = (pipe_i$3 == pipx$1) & rec_av$3;
         sv_any$1 = 1'b0;
-        if (sv_el$7) begin
-            sv_any$1 = 1'b1;
-        end
-        if (sv_el$6) begin
-            sv_any$1 = 1'b1;
-        end
-        if (sv_el$5) begin
-            sv_any$1 = 1'b1;
-        end
-        if (sv_el$4) begin
-            sv_any$1 = 1'b1;
-        end
         sv_lo$1 = zero4;
+        sv_hi$1 = zero4;
+        sv_hif$1 = 1'b0;
         if (sv_el$7) begin
+            sv_any$1 = 1'b1;
             sv_lo$1 = pidx$3;
         end
         if (sv_el$6) begin
+            sv_any$1 = 1'b1;
             sv_lo$1 = pidx$2;
         end
         if (sv_el$5) begin
+            sv_any$1 = 1'b1;
             sv_lo$1 = pidx$1;
         end
         if (sv_el$4) begin
+            sv_any$1 = 1'b1;
             sv_lo$1 = pidx$0;
         end
-        sv_hi$1 = zero4;
         if (sv_el$7 & (pidx$3 > sv_rr$1$q)) begin
             sv_hi$1 = pidx$3;
+            sv_hif$1 = 1'b1;
         end
         if (sv_el$6 & (pidx$2 > sv_rr$1$q)) begin
             sv_hi$1 = pidx$2;
+            sv_hif$1 = 1'b1;
         end
         if (sv_el$5 & (pidx$1 > sv_rr$1$q)) begin
             sv_hi$1 = pidx$1;
-        end
-        sv_hif$1 = 1'b0;
-        if (sv_el$7 & (pidx$3 > sv_rr$1$q)) begin
-            sv_hif$1 = 1'b1;
-        end
-        if (sv_el$6 & (pidx$2 > sv_rr$1$q)) begin
-            sv_hif$1 = 1'b1;
-        end
-        if (sv_el$5 & (pidx$1 > sv_rr$1$q)) begin
             sv_hif$1 = 1'b1;
         end
         sv_sel$1 = sv_lo$1;
@@ -15035,72 +13467,36 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             sv_sel$1 = sv_hi$1;
         end
         sv_pick$1 = sv_can$1 & sv_any$1;
-        sv_busy$1$d = sv_busy$1$q;
+        sv_ro$1 = zero4;
+        sv_rw$1 = zero8;
+        if (sv_sel$1 == pidx$0) begin
+            sv_ro$1 = reco$0$read_data;
+            sv_rw$1 = recw$0$read_data;
+        end
+        if (sv_sel$1 == pidx$1) begin
+            sv_ro$1 = reco$1$read_data;
+            sv_rw$1 = recw$1$read_data;
+        end
+        if (sv_sel$1 == pidx$2) begin
+            sv_ro$1 = reco$2$read_data;
+            sv_rw$1 = recw$2$read_data;
+        end
+        if (sv_sel$1 == pidx$3) begin
+            sv_ro$1 = reco$3$read_data;
+            sv_rw$1 = recw$3$read_data;
+        end
+        if (sv_busy$1$q) begin
+            sv_cnt$1$d = sv_cnt$1$q - one8;
+        end
         if (sv_rel$1) begin
             sv_busy$1$d = 1'b0;
         end
         if (sv_pick$1) begin
             sv_busy$1$d = 1'b1;
-        end
-        if (reset) begin
-            sv_busy$1$d = 1'b0;
-        end
-        sv_i$1$d = sv_i$1$q;
-        if (sv_pick$1) begin
             sv_i$1$d = sv_sel$1;
-        end
-        if (reset) begin
-            sv_i$1$d = zero4;
-        end
-        sv_rr$1$d = sv_rr$1$q;
-        if (sv_pick$1) begin
-            sv_rr$1$d = sv_sel$1;
-        end
-        if (reset) begin
-            sv_rr$1$d = zero4;
-        end
-        sv_ro$1 = zero4;
-        if (sv_sel$1 == pidx$0) begin
-            sv_ro$1 = reco$0$read_data;
-        end
-        if (sv_sel$1 == pidx$1) begin
-            sv_ro$1 = reco$1$read_data;
-        end
-        if (sv_sel$1 == pidx$2) begin
-            sv_ro$1 = reco$2$read_data;
-        end
-        if (sv_sel$1 == pidx$3) begin
-            sv_ro$1 = reco$3$read_data;
-        end
-        sv_o$1$d = sv_o$1$q;
-        if (sv_pick$1) begin
             sv_o$1$d = sv_ro$1;
-        end
-        if (reset) begin
-            sv_o$1$d = zero4;
-        end
-        sv_rw$1 = zero8;
-        if (sv_sel$1 == pidx$0) begin
-            sv_rw$1 = recw$0$read_data;
-        end
-        if (sv_sel$1 == pidx$1) begin
-            sv_rw$1 = recw$1$read_data;
-        end
-        if (sv_sel$1 == pidx$2) begin
-            sv_rw$1 = recw$2$read_data;
-        end
-        if (sv_sel$1 == pidx$3) begin
-            sv_rw$1 = recw$3$read_data;
-        end
-        sv_cnt$1$d = sv_cnt$1$q;
-        if (sv_busy$1$q) begin
-            sv_cnt$1$d = sv_cnt$1$q - one8;
-        end
-        if (sv_pick$1) begin
             sv_cnt$1$d = sv_rw$1;
-        end
-        if (reset) begin
-            sv_cnt$1$d = zero8;
+            sv_rr$1$d = sv_sel$1;
         end
         sv_rel$2 = sv_busy$2$q & (sv_cnt$2$q == one8);
         sv_can$2 = ~sv_busy$2$q | sv_rel$2;
@@ -15109,49 +13505,35 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         sv_el$10 = (pipe_i$2 == pipx$2) & rec_av$2;
         sv_el$11 = (pipe_i$3 == pipx$2) & rec_av$3;
         sv_any$2 = 1'b0;
-        if (sv_el$11) begin
-            sv_any$2 = 1'b1;
-        end
-        if (sv_el$10) begin
-            sv_any$2 = 1'b1;
-        end
-        if (sv_el$9) begin
-            sv_any$2 = 1'b1;
-        end
-        if (sv_el$8) begin
-            sv_any$2 = 1'b1;
-        end
         sv_lo$2 = zero4;
+        sv_hi$2 = zero4;
+        sv_hif$2 = 1'b0;
         if (sv_el$11) begin
+            sv_any$2 = 1'b1;
             sv_lo$2 = pidx$3;
         end
         if (sv_el$10) begin
+            sv_any$2 = 1'b1;
             sv_lo$2 = pidx$2;
         end
         if (sv_el$9) begin
+            sv_any$2 = 1'b1;
             sv_lo$2 = pidx$1;
         end
         if (sv_el$8) begin
+            sv_any$2 = 1'b1;
             sv_lo$2 = pidx$0;
         end
-        sv_hi$2 = zero4;
         if (sv_el$11 & (pidx$3 > sv_rr$2$q)) begin
             sv_hi$2 = pidx$3;
+            sv_hif$2 = 1'b1;
         end
         if (sv_el$10 & (pidx$2 > sv_rr$2$q)) begin
             sv_hi$2 = pidx$2;
+            sv_hif$2 = 1'b1;
         end
         if (sv_el$9 & (pidx$1 > sv_rr$2$q)) begin
             sv_hi$2 = pidx$1;
-        end
-        sv_hif$2 = 1'b0;
-        if (sv_el$11 & (pidx$3 > sv_rr$2$q)) begin
-            sv_hif$2 = 1'b1;
-        end
-        if (sv_el$10 & (pidx$2 > sv_rr$2$q)) begin
-            sv_hif$2 = 1'b1;
-        end
-        if (sv_el$9 & (pidx$1 > sv_rr$2$q)) begin
             sv_hif$2 = 1'b1;
         end
         sv_sel$2 = sv_lo$2;
@@ -15159,813 +13541,73 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             sv_sel$2 = sv_hi$2;
         end
         sv_pick$2 = sv_can$2 & sv_any$2;
-        sv_busy$2$d = sv_busy$2$q;
+        sv_ro$2 = zero4;
+        sv_rw$2 = zero8;
+        if (sv_sel$2 == pidx$0) begin
+            sv_ro$2 = reco$0$read_data;
+            sv_rw$2 = recw$0$read_data;
+        end
+        if (sv_sel$2 == pidx$1) begin
+            sv_ro$2 = reco$1$read_data;
+            sv_rw$2 = recw$1$read_data;
+        end
+        if (sv_sel$2 == pidx$2) begin
+            sv_ro$2 = reco$2$read_data;
+            sv_rw$2 = recw$2$read_data;
+        end
+        if (sv_sel$2 == pidx$3) begin
+            sv_ro$2 = reco$3$read_data;
+            sv_rw$2 = recw$3$read_data;
+        end
+        if (sv_busy$2$q) begin
+            sv_cnt$2$d = sv_cnt$2$q - one8;
+        end
         if (sv_rel$2) begin
             sv_busy$2$d = 1'b0;
         end
         if (sv_pick$2) begin
             sv_busy$2$d = 1'b1;
-        end
-        if (reset) begin
-            sv_busy$2$d = 1'b0;
-        end
-        sv_i$2$d = sv_i$2$q;
-        if (sv_pick$2) begin
             sv_i$2$d = sv_sel$2;
-        end
-        if (reset) begin
-            sv_i$2$d = zero4;
-        end
-        sv_rr$2$d = sv_rr$2$q;
-        if (sv_pick$2) begin
+            sv_o$2$d = sv_ro$2;
+            sv_cnt$2$d = sv_rw$2;
             sv_rr$2$d = sv_sel$2;
         end
-        if (reset) begin
-            sv_rr$2$d = zero4;
-        end
-        sv_ro$2 = zero4;
-        if (sv_sel$2 == pidx$0) begin
-            sv_ro$2 = reco$0$read_data;
-        end
-        if (sv_sel$2 == pidx$1) begin
-            sv_ro$2 = reco$1$read_data;
-        end
-        if (sv_sel$2 == pidx$2) begin
-            sv_ro$2 = reco$2$read_data;
-        end
-        if (sv_sel$2 == pidx$3) begin
-            sv_ro$2 = reco$3$read_data;
-        end
-        sv_o$2$d = sv_o$2$q;
-        if (sv_pick$2) begin
-            sv_o$2$d = sv_ro$2;
-        end
-        if (reset) begin
-            sv_o$2$d = zero4;
-        end
-        sv_rw$2 = zero8;
-        if (sv_sel$2 == pidx$0) begin
-            sv_rw$2 = recw$0$read_data;
-        end
-        if (sv_sel$2 == pidx$1) begin
-            sv_rw$2 = recw$1$read_data;
-        end
-        if (sv_sel$2 == pidx$2) begin
-            sv_rw$2 = recw$2$read_data;
-        end
-        if (sv_sel$2 == pidx$3) begin
-            sv_rw$2 = recw$3$read_data;
-        end
-        sv_cnt$2$d = sv_cnt$2$q;
-        if (sv_busy$2$q) begin
-            sv_cnt$2$d = sv_cnt$2$q - one8;
-        end
-        if (sv_pick$2) begin
-            sv_cnt$2$d = sv_rw$2;
-        end
-        if (reset) begin
-            sv_cnt$2$d = zero8;
-        end
         sv_rel$3 = sv_busy$3$q & (sv_cnt$3$q == one8);
-        c_dodtrim$0$d = c_dodtrim$0$q;
-        if (sv_rel$0 & (sv_i$0$q == pidx$0)) begin
-            c_dodtrim$0$d = c_dodtrim$0$q + one32;
-        end
-        if (sv_rel$1 & (sv_i$1$q == pidx$0)) begin
-            c_dodtrim$0$d = c_dodtrim$0$q + one32;
-        end
-        if (sv_rel$2 & (sv_i$2$q == pidx$0)) begin
-            c_dodtrim$0$d = c_dodtrim$0$q + one32;
-        end
-        if (sv_rel$3 & (sv_i$3$q == pidx$0)) begin
-            c_dodtrim$0$d = c_dodtrim$0$q + one32;
-        end
-        if (reset) begin
-            c_dodtrim$0$d = zero32;
-        end
-        c_dodtrim$1$d = c_dodtrim$1$q;
-        if (sv_rel$0 & (sv_i$0$q == pidx$1)) begin
-            c_dodtrim$1$d = c_dodtrim$1$q + one32;
-        end
-        if (sv_rel$1 & (sv_i$1$q == pidx$1)) begin
-            c_dodtrim$1$d = c_dodtrim$1$q + one32;
-        end
-        if (sv_rel$2 & (sv_i$2$q == pidx$1)) begin
-            c_dodtrim$1$d = c_dodtrim$1$q + one32;
-        end
-        if (sv_rel$3 & (sv_i$3$q == pidx$1)) begin
-            c_dodtrim$1$d = c_dodtrim$1$q + one32;
-        end
-        if (reset) begin
-            c_dodtrim$1$d = zero32;
-        end
-        c_dodtrim$2$d = c_dodtrim$2$q;
-        if (sv_rel$0 & (sv_i$0$q == pidx$2)) begin
-            c_dodtrim$2$d = c_dodtrim$2$q + one32;
-        end
-        if (sv_rel$1 & (sv_i$1$q == pidx$2)) begin
-            c_dodtrim$2$d = c_dodtrim$2$q + one32;
-        end
-        if (sv_rel$2 & (sv_i$2$q == pidx$2)) begin
-            c_dodtrim$2$d = c_dodtrim$2$q + one32;
-        end
-        if (sv_rel$3 & (sv_i$3$q == pidx$2)) begin
-            c_dodtrim$2$d = c_dodtrim$2$q + one32;
-        end
-        if (reset) begin
-            c_dodtrim$2$d = zero32;
-        end
-        c_dodtrim$3$d = c_dodtrim$3$q;
-        if (sv_rel$0 & (sv_i$0$q == pidx$3)) begin
-            c_dodtrim$3$d = c_dodtrim$3$q + one32;
-        end
-        if (sv_rel$1 & (sv_i$1$q == pidx$3)) begin
-            c_dodtrim$3$d = c_dodtrim$3$q + one32;
-        end
-        if (sv_rel$2 & (sv_i$2$q == pidx$3)) begin
-            c_dodtrim$3$d = c_dodtrim$3$q + one32;
-        end
-        if (sv_rel$3 & (sv_i$3$q == pidx$3)) begin
-            c_dodtrim$3$d = c_dodtrim$3$q + one32;
-        end
-        if (reset) begin
-            c_dodtrim$3$d = zero32;
-        end
-        drel$0$d = drel$0$q;
-        if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$0)) begin
-            drel$0$d = drel$0$q - one5;
-        end
-        if (sv_rel$0 & (sv_i$0$q == pidx$0) & (sv_o$0$q == pidx$0)) begin
-            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$0)) begin
-                drel$0$d = drel$0$q;
-            end
-            else begin
-                drel$0$d = drel$0$q + one5;
-            end
-        end
-        if (sv_rel$1 & (sv_i$1$q == pidx$0) & (sv_o$1$q == pidx$0)) begin
-            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$0)) begin
-                drel$0$d = drel$0$q;
-            end
-            else begin
-                drel$0$d = drel$0$q + one5;
-            end
-        end
-        if (sv_rel$2 & (sv_i$2$q == pidx$0) & (sv_o$2$q == pidx$0)) begin
-            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$0)) begin
-                drel$0$d = drel$0$q;
-            end
-            else begin
-                drel$0$d = drel$0$q + one5;
-            end
-        end
-        if (sv_rel$3 & (sv_i$3$q == pidx$0) & (sv_o$3$q == pidx$0)) begin
-            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$0)) begin
-                drel$0$d = drel$0$q;
-            end
-            else begin
-                drel$0$d = drel$0$q + one5;
-            end
-        end
-        if (reset) begin
-            drel$0$d = zero5;
-        end
-        drel$1$d = drel$1$q;
-        if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$0)) begin
-            drel$1$d = drel$1$q - one5;
-        end
-        if (sv_rel$0 & (sv_i$0$q == pidx$0) & (sv_o$0$q == pidx$1)) begin
-            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$0)) begin
-                drel$1$d = drel$1$q;
-            end
-            else begin
-                drel$1$d = drel$1$q + one5;
-            end
-        end
-        if (sv_rel$1 & (sv_i$1$q == pidx$0) & (sv_o$1$q == pidx$1)) begin
-            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$0)) begin
-                drel$1$d = drel$1$q;
-            end
-            else begin
-                drel$1$d = drel$1$q + one5;
-            end
-        end
-        if (sv_rel$2 & (sv_i$2$q == pidx$0) & (sv_o$2$q == pidx$1)) begin
-            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$0)) begin
-                drel$1$d = drel$1$q;
-            end
-            else begin
-                drel$1$d = drel$1$q + one5;
-            end
-        end
-        if (sv_rel$3 & (sv_i$3$q == pidx$0) & (sv_o$3$q == pidx$1)) begin
-            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$0)) begin
-                drel$1$d = drel$1$q;
-            end
-            else begin
-                drel$1$d = drel$1$q + one5;
-            end
-        end
-        if (reset) begin
-            drel$1$d = zero5;
-        end
-        drel$2$d = drel$2$q;
-        if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$0)) begin
-            drel$2$d = drel$2$q - one5;
-        end
-        if (sv_rel$0 & (sv_i$0$q == pidx$0) & (sv_o$0$q == pidx$2)) begin
-            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$0)) begin
-                drel$2$d = drel$2$q;
-            end
-            else begin
-                drel$2$d = drel$2$q + one5;
-            end
-        end
-        if (sv_rel$1 & (sv_i$1$q == pidx$0) & (sv_o$1$q == pidx$2)) begin
-            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$0)) begin
-                drel$2$d = drel$2$q;
-            end
-            else begin
-                drel$2$d = drel$2$q + one5;
-            end
-        end
-        if (sv_rel$2 & (sv_i$2$q == pidx$0) & (sv_o$2$q == pidx$2)) begin
-            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$0)) begin
-                drel$2$d = drel$2$q;
-            end
-            else begin
-                drel$2$d = drel$2$q + one5;
-            end
-        end
-        if (sv_rel$3 & (sv_i$3$q == pidx$0) & (sv_o$3$q == pidx$2)) begin
-            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$0)) begin
-                drel$2$d = drel$2$q;
-            end
-            else begin
-                drel$2$d = drel$2$q + one5;
-            end
-        end
-        if (reset) begin
-            drel$2$d = zero5;
-        end
-        drel$3$d = drel$3$q;
-        if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$0)) begin
-            drel$3$d = drel$3$q - one5;
-        end
-        if (sv_rel$0 & (sv_i$0$q == pidx$0) & (sv_o$0$q == pidx$3)) begin
-            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$0)) begin
-                drel$3$d = drel$3$q;
-            end
-            else begin
-                drel$3$d = drel$3$q + one5;
-            end
-        end
-        if (sv_rel$1 & (sv_i$1$q == pidx$0) & (sv_o$1$q == pidx$3)) begin
-            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$0)) begin
-                drel$3$d = drel$3$q;
-            end
-            else begin
-                drel$3$d = drel$3$q + one5;
-            end
-        end
-        if (sv_rel$2 & (sv_i$2$q == pidx$0) & (sv_o$2$q == pidx$3)) begin
-            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$0)) begin
-                drel$3$d = drel$3$q;
-            end
-            else begin
-                drel$3$d = drel$3$q + one5;
-            end
-        end
-        if (sv_rel$3 & (sv_i$3$q == pidx$0) & (sv_o$3$q == pidx$3)) begin
-            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$0)) begin
-                drel$3$d = drel$3$q;
-            end
-            else begin
-                drel$3$d = drel$3$q + one5;
-            end
-        end
-        if (reset) begin
-            drel$3$d = zero5;
-        end
-        drel$4$d = drel$4$q;
-        if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$1)) begin
-            drel$4$d = drel$4$q - one5;
-        end
-        if (sv_rel$0 & (sv_i$0$q == pidx$1) & (sv_o$0$q == pidx$0)) begin
-            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$1)) begin
-                drel$4$d = drel$4$q;
-            end
-            else begin
-                drel$4$d = drel$4$q + one5;
-            end
-        end
-        if (sv_rel$1 & (sv_i$1$q == pidx$1) & (sv_o$1$q == pidx$0)) begin
-            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$1)) begin
-                drel$4$d = drel$4$q;
-            end
-            else begin
-                drel$4$d = drel$4$q + one5;
-            end
-        end
-        if (sv_rel$2 & (sv_i$2$q == pidx$1) & (sv_o$2$q == pidx$0)) begin
-            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$1)) begin
-                drel$4$d = drel$4$q;
-            end
-            else begin
-                drel$4$d = drel$4$q + one5;
-            end
-        end
-        if (sv_rel$3 & (sv_i$3$q == pidx$1) & (sv_o$3$q == pidx$0)) begin
-            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$1)) begin
-                drel$4$d = drel$4$q;
-            end
-            else begin
-                drel$4$d = drel$4$q + one5;
-            end
-        end
-        if (reset) begin
-            drel$4$d = zero5;
-        end
-        drel$5$d = drel$5$q;
-        if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$1)) begin
-            drel$5$d = drel$5$q - one5;
-        end
-        if (sv_rel$0 & (sv_i$0$q == pidx$1) & (sv_o$0$q == pidx$1)) begin
-            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$1)) begin
-                drel$5$d = drel$5$q;
-            end
-            else begin
-                drel$5$d = drel$5$q + one5;
-            end
-        end
-        if (sv_rel$1 & (sv_i$1$q == pidx$1) & (sv_o$1$q == pidx$1)) begin
-            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$1)) begin
-                drel$5$d = drel$5$q;
-            end
-            else begin
-                drel$5$d = drel$5$q + one5;
-            end
-        end
-        if (sv_rel$2 & (sv_i$2$q == pidx$1) & (sv_o$2$q == pidx$1)) begin
-            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$1)) begin
-                drel$5$d = drel$5$q;
-            end
-            else begin
-                drel$5$d = drel$5$q + one5;
-            end
-        end
-        if (sv_rel$3 & (sv_i$3$q == pidx$1) & (sv_o$3$q == pidx$1)) begin
-            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$1)) begin
-                drel$5$d = drel$5$q;
-            end
-            else begin
-                drel$5$d = drel$5$q + one5;
-            end
-        end
-        if (reset) begin
-            drel$5$d = zero5;
-        end
-        drel$6$d = drel$6$q;
-        if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$1)) begin
-            drel$6$d = drel$6$q - one5;
-        end
-        if (sv_rel$0 & (sv_i$0$q == pidx$1) & (sv_o$0$q == pidx$2)) begin
-            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$1)) begin
-                drel$6$d = drel$6$q;
-            end
-            else begin
-                drel$6$d = drel$6$q + one5;
-            end
-        end
-        if (sv_rel$1 & (sv_i$1$q == pidx$1) & (sv_o$1$q == pidx$2)) begin
-            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$1)) begin
-                drel$6$d = drel$6$q;
-            end
-            else begin
-                drel$6$d = drel$6$q + one5;
-            end
-        end
-        if (sv_rel$2 & (sv_i$2$q == pidx$1) & (sv_o$2$q == pidx$2)) begin
-            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$1)) begin
-                drel$6$d = drel$6$q;
-            end
-            else begin
-                drel$6$d = drel$6$q + one5;
-            end
-        end
-        if (sv_rel$3 & (sv_i$3$q == pidx$1) & (sv_o$3$q == pidx$2)) begin
-            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$1)) begin
-                drel$6$d = drel$6$q;
-            end
-            else begin
-                drel$6$d = drel$6$q + one5;
-            end
-        end
-        if (reset) begin
-            drel$6$d = zero5;
-        end
-        drel$7$d = drel$7$q;
-        if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$1)) begin
-            drel$7$d = drel$7$q - one5;
-        end
-        if (sv_rel$0 & (sv_i$0$q == pidx$1) & (sv_o$0$q == pidx$3)) begin
-            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$1)) begin
-                drel$7$d = drel$7$q;
-            end
-            else begin
-                drel$7$d = drel$7$q + one5;
-            end
-        end
-        if (sv_rel$1 & (sv_i$1$q == pidx$1) & (sv_o$1$q == pidx$3)) begin
-            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$1)) begin
-                drel$7$d = drel$7$q;
-            end
-            else begin
-                drel$7$d = drel$7$q + one5;
-            end
-        end
-        if (sv_rel$2 & (sv_i$2$q == pidx$1) & (sv_o$2$q == pidx$3)) begin
-            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$1)) begin
-                drel$7$d = drel$7$q;
-            end
-            else begin
-                drel$7$d = drel$7$q + one5;
-            end
-        end
-        if (sv_rel$3 & (sv_i$3$q == pidx$1) & (sv_o$3$q == pidx$3)) begin
-            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$1)) begin
-                drel$7$d = drel$7$q;
-            end
-            else begin
-                drel$7$d = drel$7$q + one5;
-            end
-        end
-        if (reset) begin
-            drel$7$d = zero5;
-        end
-    end
-    always @(*) begin
-        drel$8$d = drel$8$q;
-        if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$2)) begin
-            drel$8$d = drel$8$q - one5;
-        end
-        if (sv_rel$0 & (sv_i$0$q == pidx$2) & (sv_o$0$q == pidx$0)) begin
-            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$2)) begin
-                drel$8$d = drel$8$q;
-            end
-            else begin
-                drel$8$d = drel$8$q + one5;
-            end
-        end
-        if (sv_rel$1 & (sv_i$1$q == pidx$2) & (sv_o$1$q == pidx$0)) begin
-            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$2)) begin
-                drel$8$d = drel$8$q;
-            end
-            else begin
-                drel$8$d = drel$8$q + one5;
-            end
-        end
-        if (sv_rel$2 & (sv_i$2$q == pidx$2) & (sv_o$2$q == pidx$0)) begin
-            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$2)) begin
-                drel$8$d = drel$8$q;
-            end
-            else begin
-                drel$8$d = drel$8$q + one5;
-            end
-        end
-        if (sv_rel$3 & (sv_i$3$q == pidx$2) & (sv_o$3$q == pidx$0)) begin
-            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$2)) begin
-                drel$8$d = drel$8$q;
-            end
-            else begin
-                drel$8$d = drel$8$q + one5;
-            end
-        end
-        if (reset) begin
-            drel$8$d = zero5;
-        end
-        drel$9$d = drel$9$q;
-        if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$2)) begin
-            drel$9$d = drel$9$q - one5;
-        end
-        if (sv_rel$0 & (sv_i$0$q == pidx$2) & (sv_o$0$q == pidx$1)) begin
-            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$2)) begin
-                drel$9$d = drel$9$q;
-            end
-            else begin
-                drel$9$d = drel$9$q + one5;
-            end
-        end
-        if (sv_rel$1 & (sv_i$1$q == pidx$2) & (sv_o$1$q == pidx$1)) begin
-            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$2)) begin
-                drel$9$d = drel$9$q;
-            end
-            else begin
-                drel$9$d = drel$9$q + one5;
-            end
-        end
-        if (sv_rel$2 & (sv_i$2$q == pidx$2) & (sv_o$2$q == pidx$1)) begin
-            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$2)) begin
-                drel$9$d = drel$9$q;
-            end
-            else begin
-                drel$9$d = drel$9$q + one5;
-            end
-        end
-        if (sv_rel$3 & (sv_i$3$q == pidx$2) & (sv_o$3$q == pidx$1)) begin
-            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$2)) begin
-                drel$9$d = drel$9$q;
-            end
-            else begin
-                drel$9$d = drel$9$q + one5;
-            end
-        end
-        if (reset) begin
-            drel$9$d = zero5;
-        end
-        drel$10$d = drel$10$q;
-        if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$2)) begin
-            drel$10$d = drel$10$q - one5;
-        end
-        if (sv_rel$0 & (sv_i$0$q == pidx$2) & (sv_o$0$q == pidx$2)) begin
-            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$2)) begin
-                drel$10$d = drel$10$q;
-            end
-            else begin
-                drel$10$d = drel$10$q + one5;
-            end
-        end
-        if (sv_rel$1 & (sv_i$1$q == pidx$2) & (sv_o$1$q == pidx$2)) begin
-            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$2)) begin
-                drel$10$d = drel$10$q;
-            end
-            else begin
-                drel$10$d = drel$10$q + one5;
-            end
-        end
-        if (sv_rel$2 & (sv_i$2$q == pidx$2) & (sv_o$2$q == pidx$2)) begin
-            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$2)) begin
-                drel$10$d = drel$10$q;
-            end
-            else begin
-                drel$10$d = drel$10$q + one5;
-            end
-        end
-        if (sv_rel$3 & (sv_i$3$q == pidx$2) & (sv_o$3$q == pidx$2)) begin
-            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$2)) begin
-                drel$10$d = drel$10$q;
-            end
-            else begin
-                drel$10$d = drel$10$q + one5;
-            end
-        end
-        if (reset) begin
-            drel$10$d = zero5;
-        end
-        drel$11$d = drel$11$q;
-        if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$2)) begin
-            drel$11$d = drel$11$q - one5;
-        end
-        if (sv_rel$0 & (sv_i$0$q == pidx$2) & (sv_o$0$q == pidx$3)) begin
-            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$2)) begin
-                drel$11$d = drel$11$q;
-            end
-            else begin
-                drel$11$d = drel$11$q + one5;
-            end
-        end
-        if (sv_rel$1 & (sv_i$1$q == pidx$2) & (sv_o$1$q == pidx$3)) begin
-            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$2)) begin
-                drel$11$d = drel$11$q;
-            end
-            else begin
-                drel$11$d = drel$11$q + one5;
-            end
-        end
-        if (sv_rel$2 & (sv_i$2$q == pidx$2) & (sv_o$2$q == pidx$3)) begin
-            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$2)) begin
-                drel$11$d = drel$11$q;
-            end
-            else begin
-                drel$11$d = drel$11$q + one5;
-            end
-        end
-        if (sv_rel$3 & (sv_i$3$q == pidx$2) & (sv_o$3$q == pidx$3)) begin
-            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$2)) begin
-                drel$11$d = drel$11$q;
-            end
-            else begin
-                drel$11$d = drel$11$q + one5;
-            end
-        end
-        if (reset) begin
-            drel$11$d = zero5;
-        end
-        drel$12$d = drel$12$q;
-        if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$3)) begin
-            drel$12$d = drel$12$q - one5;
-        end
-        if (sv_rel$0 & (sv_i$0$q == pidx$3) & (sv_o$0$q == pidx$0)) begin
-            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$3)) begin
-                drel$12$d = drel$12$q;
-            end
-            else begin
-                drel$12$d = drel$12$q + one5;
-            end
-        end
-        if (sv_rel$1 & (sv_i$1$q == pidx$3) & (sv_o$1$q == pidx$0)) begin
-            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$3)) begin
-                drel$12$d = drel$12$q;
-            end
-            else begin
-                drel$12$d = drel$12$q + one5;
-            end
-        end
-        if (sv_rel$2 & (sv_i$2$q == pidx$3) & (sv_o$2$q == pidx$0)) begin
-            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$3)) begin
-                drel$12$d = drel$12$q;
-            end
-            else begin
-                drel$12$d = drel$12$q + one5;
-            end
-        end
-        if (sv_rel$3 & (sv_i$3$q == pidx$3) & (sv_o$3$q == pidx$0)) begin
-            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$3)) begin
-                drel$12$d = drel$12$q;
-            end
-            else begin
-                drel$12$d = drel$12$q + one5;
-            end
-        end
-        if (reset) begin
-            drel$12$d = zero5;
-        end
-        drel$13$d = drel$13$q;
-        if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$3)) begin
-            drel$13$d = drel$13$q - one5;
-        end
-        if (sv_rel$0 & (sv_i$0$q == pidx$3) & (sv_o$0$q == pidx$1)) begin
-            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$3)) begin
-                drel$13$d = drel$13$q;
-            end
-            else begin
-                drel$13$d = drel$13$q + one5;
-            end
-        end
-        if (sv_rel$1 & (sv_i$1$q == pidx$3) & (sv_o$1$q == pidx$1)) begin
-            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$3)) begin
-                drel$13$d = drel$13$q;
-            end
-            else begin
-                drel$13$d = drel$13$q + one5;
-            end
-        end
-        if (sv_rel$2 & (sv_i$2$q == pidx$3) & (sv_o$2$q == pidx$1)) begin
-            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$3)) begin
-                drel$13$d = drel$13$q;
-            end
-            else begin
-                drel$13$d = drel$13$q + one5;
-            end
-        end
-        if (sv_rel$3 & (sv_i$3$q == pidx$3) & (sv_o$3$q == pidx$1)) begin
-            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$3)) begin
-                drel$13$d = drel$13$q;
-            end
-            else begin
-                drel$13$d = drel$13$q + one5;
-            end
-        end
-        if (reset) begin
-            drel$13$d = zero5;
-        end
-        drel$14$d = drel$14$q;
-        if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$3)) begin
-            drel$14$d = drel$14$q - one5;
-        end
-        if (sv_rel$0 & (sv_i$0$q == pidx$3) & (sv_o$0$q == pidx$2)) begin
-            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$3)) begin
-                drel$14$d = drel$14$q;
-            end
-            else begin
-                drel$14$d = drel$14$q + one5;
-            end
-        end
-        if (sv_rel$1 & (sv_i$1$q == pidx$3) & (sv_o$1$q == pidx$2)) begin
-            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$3)) begin
-                drel$14$d = drel$14$q;
-            end
-            else begin
-                drel$14$d = drel$14$q + one5;
-            end
-        end
-        if (sv_rel$2 & (sv_i$2$q == pidx$3) & (sv_o$2$q == pidx$2)) begin
-            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$3)) begin
-                drel$14$d = drel$14$q;
-            end
-            else begin
-                drel$14$d = drel$14$q + one5;
-            end
-        end
-        if (sv_rel$3 & (sv_i$3$q == pidx$3) & (sv_o$3$q == pidx$2)) begin
-            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$3)) begin
-                drel$14$d = drel$14$q;
-            end
-            else begin
-                drel$14$d = drel$14$q + one5;
-            end
-        end
-        if (reset) begin
-            drel$14$d = zero5;
-        end
-        drel$15$d = drel$15$q;
-        if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$3)) begin
-            drel$15$d = drel$15$q - one5;
-        end
-        if (sv_rel$0 & (sv_i$0$q == pidx$3) & (sv_o$0$q == pidx$3)) begin
-            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$3)) begin
-                drel$15$d = drel$15$q;
-            end
-            else begin
-                drel$15$d = drel$15$q + one5;
-            end
-        end
-        if (sv_rel$1 & (sv_i$1$q == pidx$3) & (sv_o$1$q == pidx$3)) begin
-            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$3)) begin
-                drel$15$d = drel$15$q;
-            end
-            else begin
-                drel$15$d = drel$15$q + one5;
-            end
-        end
-        if (sv_rel$2 & (sv_i$2$q == pidx$3) & (sv_o$2$q == pidx$3)) begin
-            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$3)) begin
-                drel$15$d = drel$15$q;
-            end
-            else begin
-                drel$15$d = drel$15$q + one5;
-            end
-        end
-        if (sv_rel$3 & (sv_i$3$q == pidx$3) & (sv_o$3$q == pidx$3)) begin
-            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$3)) begin
-                drel$15$d = drel$15$q;
-            end
-            else begin
-                drel$15$d = drel$15$q + one5;
-            end
-        end
-        if (reset) begin
-            drel$15$d = zero5;
-        end
         sv_can$3 = ~sv_busy$3$q | sv_rel$3;
         sv_el$12 = (pipe_i$0 == pipx$3) & rec_av$0;
         sv_el$13 = (pipe_i$1 == pipx$3) & rec_av$1;
         sv_el$14 = (pipe_i$2 == pipx$3) & rec_av$2;
         sv_el$15 = (pipe_i$3 == pipx$3) & rec_av$3;
         sv_any$3 = 1'b0;
-        if (sv_el$15) begin
-            sv_any$3 = 1'b1;
-        end
-        if (sv_el$14) begin
-            sv_any$3 = 1'b1;
-        end
-        if (sv_el$13) begin
-            sv_any$3 = 1'b1;
-        end
-        if (sv_el$12) begin
-            sv_any$3 = 1'b1;
-        end
         sv_lo$3 = zero4;
+        sv_hi$3 = zero4;
+        sv_hif$3 = 1'b0;
         if (sv_el$15) begin
+            sv_any$3 = 1'b1;
             sv_lo$3 = pidx$3;
         end
         if (sv_el$14) begin
+            sv_any$3 = 1'b1;
             sv_lo$3 = pidx$2;
         end
         if (sv_el$13) begin
+            sv_any$3 = 1'b1;
             sv_lo$3 = pidx$1;
         end
         if (sv_el$12) begin
+            sv_any$3 = 1'b1;
             sv_lo$3 = pidx$0;
         end
-        sv_hi$3 = zero4;
         if (sv_el$15 & (pidx$3 > sv_rr$3$q)) begin
             sv_hi$3 = pidx$3;
+            sv_hif$3 = 1'b1;
         end
         if (sv_el$14 & (pidx$2 > sv_rr$3$q)) begin
             sv_hi$3 = pidx$2;
+            sv_hif$3 = 1'b1;
         end
         if (sv_el$13 & (pidx$1 > sv_rr$3$q)) begin
             sv_hi$3 = pidx$1;
-        end
-        sv_hif$3 = 1'b0;
-        if (sv_el$15 & (pidx$3 > sv_rr$3$q)) begin
-            sv_hif$3 = 1'b1;
-        end
-        if (sv_el$14 & (pidx$2 > sv_rr$3$q)) begin
-            sv_hif$3 = 1'b1;
-        end
-        if (sv_el$13 & (pidx$1 > sv_rr$3$q)) begin
             sv_hif$3 = 1'b1;
         end
         sv_sel$3 = sv_lo$3;
@@ -15973,201 +13615,137 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             sv_sel$3 = sv_hi$3;
         end
         sv_pick$3 = sv_can$3 & sv_any$3;
-        sv_busy$3$d = sv_busy$3$q;
+        sv_ro$3 = zero4;
+        sv_rw$3 = zero8;
+        if (sv_sel$3 == pidx$0) begin
+            sv_ro$3 = reco$0$read_data;
+            sv_rw$3 = recw$0$read_data;
+        end
+        if (sv_sel$3 == pidx$1) begin
+            sv_ro$3 = reco$1$read_data;
+            sv_rw$3 = recw$1$read_data;
+        end
+        if (sv_sel$3 == pidx$2) begin
+            sv_ro$3 = reco$2$read_data;
+            sv_rw$3 = recw$2$read_data;
+        end
+        if (sv_sel$3 == pidx$3) begin
+            sv_ro$3 = reco$3$read_data;
+            sv_rw$3 = recw$3$read_data;
+        end
+        if (sv_busy$3$q) begin
+            sv_cnt$3$d = sv_cnt$3$q - one8;
+        end
         if (sv_rel$3) begin
             sv_busy$3$d = 1'b0;
         end
         if (sv_pick$3) begin
             sv_busy$3$d = 1'b1;
-        end
-        if (reset) begin
-            sv_busy$3$d = 1'b0;
-        end
-        sv_i$3$d = sv_i$3$q;
-        if (sv_pick$3) begin
             sv_i$3$d = sv_sel$3;
-        end
-        if (reset) begin
-            sv_i$3$d = zero4;
-        end
-        sv_rr$3$d = sv_rr$3$q;
-        if (sv_pick$3) begin
+            sv_o$3$d = sv_ro$3;
+            sv_cnt$3$d = sv_rw$3;
             sv_rr$3$d = sv_sel$3;
         end
-        if (reset) begin
-            sv_rr$3$d = zero4;
-        end
-        sv_ro$3 = zero4;
-        if (sv_sel$3 == pidx$0) begin
-            sv_ro$3 = reco$0$read_data;
-        end
-        if (sv_sel$3 == pidx$1) begin
-            sv_ro$3 = reco$1$read_data;
-        end
-        if (sv_sel$3 == pidx$2) begin
-            sv_ro$3 = reco$2$read_data;
-        end
-        if (sv_sel$3 == pidx$3) begin
-            sv_ro$3 = reco$3$read_data;
-        end
-        sv_o$3$d = sv_o$3$q;
-        if (sv_pick$3) begin
-            sv_o$3$d = sv_ro$3;
-        end
-        if (reset) begin
-            sv_o$3$d = zero4;
-        end
-        sv_rw$3 = zero8;
-        if (sv_sel$3 == pidx$0) begin
-            sv_rw$3 = recw$0$read_data;
-        end
-        if (sv_sel$3 == pidx$1) begin
-            sv_rw$3 = recw$1$read_data;
-        end
-        if (sv_sel$3 == pidx$2) begin
-            sv_rw$3 = recw$2$read_data;
-        end
-        if (sv_sel$3 == pidx$3) begin
-            sv_rw$3 = recw$3$read_data;
-        end
-        sv_cnt$3$d = sv_cnt$3$q;
-        if (sv_busy$3$q) begin
-            sv_cnt$3$d = sv_cnt$3$q - one8;
-        end
-        if (sv_pick$3) begin
-            sv_cnt$3$d = sv_rw$3;
-        end
-        if (reset) begin
-            sv_cnt$3$d = zero8;
-        end
         pop_i$0 = 1'b0;
+        srv_has$0 = 1'b0;
         if (sv_pick$0 & (sv_sel$0 == pidx$0)) begin
             pop_i$0 = 1'b1;
+        end
+        if (sv_busy$0$q & (sv_i$0$q == pidx$0)) begin
+            srv_has$0 = 1'b1;
         end
         if (sv_pick$1 & (sv_sel$1 == pidx$0)) begin
             pop_i$0 = 1'b1;
         end
-        if (sv_pick$2 & (sv_sel$2 == pidx$0)) begin
-            pop_i$0 = 1'b1;
-        end
-        if (sv_pick$3 & (sv_sel$3 == pidx$0)) begin
-            pop_i$0 = 1'b1;
-        end
-        rec_h$0$d = rec_h$0$q;
-        if (pop_i$0) begin
-            rec_h$0$d = rec_h$0$q + one4;
-        end
-        if (reset) begin
-            rec_h$0$d = zero4;
-        end
-        srv_has$0 = 1'b0;
-        if (sv_busy$0$q & (sv_i$0$q == pidx$0)) begin
-            srv_has$0 = 1'b1;
-        end
         if (sv_busy$1$q & (sv_i$1$q == pidx$0)) begin
             srv_has$0 = 1'b1;
         end
+        if (sv_pick$2 & (sv_sel$2 == pidx$0)) begin
+            pop_i$0 = 1'b1;
+        end
         if (sv_busy$2$q & (sv_i$2$q == pidx$0)) begin
             srv_has$0 = 1'b1;
+        end
+        if (sv_pick$3 & (sv_sel$3 == pidx$0)) begin
+            pop_i$0 = 1'b1;
         end
         if (sv_busy$3$q & (sv_i$3$q == pidx$0)) begin
             srv_has$0 = 1'b1;
         end
         pop_i$1 = 1'b0;
+        srv_has$1 = 1'b0;
         if (sv_pick$0 & (sv_sel$0 == pidx$1)) begin
             pop_i$1 = 1'b1;
+        end
+        if (sv_busy$0$q & (sv_i$0$q == pidx$1)) begin
+            srv_has$1 = 1'b1;
         end
         if (sv_pick$1 & (sv_sel$1 == pidx$1)) begin
             pop_i$1 = 1'b1;
         end
-        if (sv_pick$2 & (sv_sel$2 == pidx$1)) begin
-            pop_i$1 = 1'b1;
-        end
-        if (sv_pick$3 & (sv_sel$3 == pidx$1)) begin
-            pop_i$1 = 1'b1;
-        end
-        rec_h$1$d = rec_h$1$q;
-        if (pop_i$1) begin
-            rec_h$1$d = rec_h$1$q + one4;
-        end
-        if (reset) begin
-            rec_h$1$d = zero4;
-        end
-        srv_has$1 = 1'b0;
-        if (sv_busy$0$q & (sv_i$0$q == pidx$1)) begin
-            srv_has$1 = 1'b1;
-        end
         if (sv_busy$1$q & (sv_i$1$q == pidx$1)) begin
             srv_has$1 = 1'b1;
         end
+        if (sv_pick$2 & (sv_sel$2 == pidx$1)) begin
+            pop_i$1 = 1'b1;
+        end
         if (sv_busy$2$q & (sv_i$2$q == pidx$1)) begin
             srv_has$1 = 1'b1;
+        end
+        if (sv_pick$3 & (sv_sel$3 == pidx$1)) begin
+            pop_i$1 = 1'b1;
         end
         if (sv_busy$3$q & (sv_i$3$q == pidx$1)) begin
             srv_has$1 = 1'b1;
         end
         pop_i$2 = 1'b0;
+        srv_has$2 = 1'b0;
         if (sv_pick$0 & (sv_sel$0 == pidx$2)) begin
             pop_i$2 = 1'b1;
+        end
+        if (sv_busy$0$q & (sv_i$0$q == pidx$2)) begin
+            srv_has$2 = 1'b1;
         end
         if (sv_pick$1 & (sv_sel$1 == pidx$2)) begin
             pop_i$2 = 1'b1;
         end
-        if (sv_pick$2 & (sv_sel$2 == pidx$2)) begin
-            pop_i$2 = 1'b1;
-        end
-        if (sv_pick$3 & (sv_sel$3 == pidx$2)) begin
-            pop_i$2 = 1'b1;
-        end
-        rec_h$2$d = rec_h$2$q;
-        if (pop_i$2) begin
-            rec_h$2$d = rec_h$2$q + one4;
-        end
-        if (reset) begin
-            rec_h$2$d = zero4;
-        end
-        srv_has$2 = 1'b0;
-        if (sv_busy$0$q & (sv_i$0$q == pidx$2)) begin
-            srv_has$2 = 1'b1;
-        end
         if (sv_busy$1$q & (sv_i$1$q == pidx$2)) begin
             srv_has$2 = 1'b1;
         end
+        if (sv_pick$2 & (sv_sel$2 == pidx$2)) begin
+            pop_i$2 = 1'b1;
+        end
         if (sv_busy$2$q & (sv_i$2$q == pidx$2)) begin
             srv_has$2 = 1'b1;
+        end
+        if (sv_pick$3 & (sv_sel$3 == pidx$2)) begin
+            pop_i$2 = 1'b1;
         end
         if (sv_busy$3$q & (sv_i$3$q == pidx$2)) begin
             srv_has$2 = 1'b1;
         end
         pop_i$3 = 1'b0;
+        srv_has$3 = 1'b0;
         if (sv_pick$0 & (sv_sel$0 == pidx$3)) begin
             pop_i$3 = 1'b1;
+        end
+        if (sv_busy$0$q & (sv_i$0$q == pidx$3)) begin
+            srv_has$3 = 1'b1;
         end
         if (sv_pick$1 & (sv_sel$1 == pidx$3)) begin
             pop_i$3 = 1'b1;
         end
-        if (sv_pick$2 & (sv_sel$2 == pidx$3)) begin
-            pop_i$3 = 1'b1;
-        end
-        if (sv_pick$3 & (sv_sel$3 == pidx$3)) begin
-            pop_i$3 = 1'b1;
-        end
-        rec_h$3$d = rec_h$3$q;
-        if (pop_i$3) begin
-            rec_h$3$d = rec_h$3$q + one4;
-        end
-        if (reset) begin
-            rec_h$3$d = zero4;
-        end
-        srv_has$3 = 1'b0;
-        if (sv_busy$0$q & (sv_i$0$q == pidx$3)) begin
-            srv_has$3 = 1'b1;
-        end
         if (sv_busy$1$q & (sv_i$1$q == pidx$3)) begin
             srv_has$3 = 1'b1;
         end
+        if (sv_pick$2 & (sv_sel$2 == pidx$3)) begin
+            pop_i$3 = 1'b1;
+        end
         if (sv_busy$2$q & (sv_i$2$q == pidx$3)) begin
             srv_has$3 = 1'b1;
+        end
+        if (sv_pick$3 & (sv_sel$3 == pidx$3)) begin
+            pop_i$3 = 1'b1;
         end
         if (sv_busy$3$q & (sv_i$3$q == pidx$3)) begin
             srv_has$3 = 1'b1;
@@ -16301,55 +13879,39 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             end
         end
         lim_bytes$0 = zero20;
-        if (d_b$0 == bidx$0) begin
-            lim_bytes$0 = band$0$limit_bytes;
-        end
-        if (d_b$0 == bidx$1) begin
-            lim_bytes$0 = band$1$limit_bytes;
-        end
-        if (d_b$0 == bidx$2) begin
-            lim_bytes$0 = band$2$limit_bytes;
-        end
-        if (d_b$0 == bidx$3) begin
-            lim_bytes$0 = band$3$limit_bytes;
-        end
         lim_pkts$0 = zero12;
         if (d_b$0 == bidx$0) begin
+            lim_bytes$0 = band$0$limit_bytes;
             lim_pkts$0 = band$0$limit_pkts;
         end
         if (d_b$0 == bidx$1) begin
+            lim_bytes$0 = band$1$limit_bytes;
             lim_pkts$0 = band$1$limit_pkts;
         end
         if (d_b$0 == bidx$2) begin
+            lim_bytes$0 = band$2$limit_bytes;
             lim_pkts$0 = band$2$limit_pkts;
         end
         if (d_b$0 == bidx$3) begin
+            lim_bytes$0 = band$3$limit_bytes;
             lim_pkts$0 = band$3$limit_pkts;
         end
         rbm_b$0 = rb_xp$0 & (w_o$0$q == d_o$0) & (w_b$0$q == d_b$0);
         rbm_0$0 = rb_xp$0 & (w_o$0$q == d_o$0) & (w_b$0$q == zero2);
         ab_bytes$0 = cb_bytes$0;
-        if (rbm_b$0) begin
-            ab_bytes$0 = cb_bytes$0 - w_len$0$q;
-        end
         ab_pkts$0 = cb_pkts$0;
-        if (rbm_b$0) begin
-            ab_pkts$0 = cb_pkts$0 - one12;
-        end
         base_b$0 = tb_tail$0;
         if (rbm_b$0) begin
+            ab_bytes$0 = cb_bytes$0 - w_len$0$q;
+            ab_pkts$0 = cb_pkts$0 - one12;
             base_b$0 = w_start$0$q;
         end
         a0_bytes$0 = c0_bytes$0;
-        if (rbm_0$0) begin
-            a0_bytes$0 = c0_bytes$0 - w_len$0$q;
-        end
         a0_pkts$0 = c0_pkts$0;
-        if (rbm_0$0) begin
-            a0_pkts$0 = c0_pkts$0 - one12;
-        end
         base_0$0 = t0_tail$0;
         if (rbm_0$0) begin
+            a0_bytes$0 = c0_bytes$0 - w_len$0$q;
+            a0_pkts$0 = c0_pkts$0 - one12;
             base_0$0 = w_start$0$q;
         end
         used_b$0 = base_b$0 - tb_head$0;
@@ -16492,27 +14054,21 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         mf1$0 = ~md1$0[32'h27] & (md1$0 != zero_t);
         mf2$0 = ~md2$0[32'h27] & (md2$0 != zero_t);
         mb0$0 = zero_t;
-        if (mf0$0) begin
-            mb0$0 = md0$0;
-        end
         mn0$0 = now8$q + mc0$0;
         if (mf0$0) begin
+            mb0$0 = md0$0;
             mn0$0 = ms0$0 + mc0$0;
         end
         mb1$0 = zero_t;
-        if (mf1$0) begin
-            mb1$0 = md1$0;
-        end
         mn1$0 = now8$q + mc1$0;
         if (mf1$0) begin
+            mb1$0 = md1$0;
             mn1$0 = ms1$0 + mc1$0;
         end
         mb2$0 = zero_t;
-        if (mf2$0) begin
-            mb2$0 = md2$0;
-        end
         mn2$0 = now8$q + mc2$0;
         if (mf2$0) begin
+            mb2$0 = md2$0;
             mn2$0 = ms2$0 + mc2$0;
         end
         mg0$0 = (mb0$0 + mc0$0) <= burst0;
@@ -16763,29 +14319,21 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             dn_eff$0 = rec_n$0$q - one8;
         end
         dtl$0 = zero10;
-        if (d_o$0 == pidx$0) begin
-            dtl$0 = dtail$0$q;
-        end
-        if (d_o$0 == pidx$1) begin
-            dtl$0 = dtail$1$q;
-        end
-        if (d_o$0 == pidx$2) begin
-            dtl$0 = dtail$2$q;
-        end
-        if (d_o$0 == pidx$3) begin
-            dtl$0 = dtail$3$q;
-        end
         dhd$0 = zero10;
         if (d_o$0 == pidx$0) begin
+            dtl$0 = dtail$0$q;
             dhd$0 = dhead$0$q;
         end
         if (d_o$0 == pidx$1) begin
+            dtl$0 = dtail$1$q;
             dhd$0 = dhead$1$q;
         end
         if (d_o$0 == pidx$2) begin
+            dtl$0 = dtail$2$q;
             dhd$0 = dhead$2$q;
         end
         if (d_o$0 == pidx$3) begin
+            dtl$0 = dtail$3$q;
             dhd$0 = dhead$3$q;
         end
         dbase$0 = dtl$0;
@@ -16839,271 +14387,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 a_full$0 = 1'b1;
             end
         end
-        c_full$0$d = c_full$0$q;
-        if (a_full$0) begin
-            c_full$0$d = c_full$0$q + one32;
-        end
-        if (reset) begin
-            c_full$0$d = zero32;
-        end
-        c_trim$0$d = c_trim$0$q;
-        if (a_trim$0 | a_ret$0 | a_hdr$0) begin
-            c_trim$0$d = c_trim$0$q + one32;
-        end
-        if (reset) begin
-            c_trim$0$d = zero32;
-        end
-        c_ret$0$d = c_ret$0$q;
-        if (a_ret$0) begin
-            c_ret$0$d = c_ret$0$q + one32;
-        end
-        if (reset) begin
-            c_ret$0$d = zero32;
-        end
-        c_hdr$0$d = c_hdr$0$q;
-        if (a_hdr$0) begin
-            c_hdr$0$d = c_hdr$0$q + one32;
-        end
-        if (reset) begin
-            c_hdr$0$d = zero32;
-        end
-        rec_n$0$d = rec_n$0$q;
-        rec_n$0$d = dn_eff$0;
-        if (a_dod$0) begin
-            rec_n$0$d = dn_eff$0 + one8;
-        end
-        if (reset) begin
-            rec_n$0$d = zero8;
-        end
-        rec_pend$0$d = rec_pend$0$q;
-        if (a_dod$0) begin
-            rec_pend$0$d = 1'b1;
-        end
-        else if (rb_dod$0 | (commit$0 & (w_act$0$q == act_dod))) begin
-            rec_pend$0$d = 1'b0;
-        end
-        if (reset) begin
-            rec_pend$0$d = 1'b0;
-        end
-        c_doddrop$0$d = c_doddrop$0$q;
-        if (a_doddrop$0) begin
-            c_doddrop$0$d = c_doddrop$0$q + one32;
-        end
-        if (reset) begin
-            c_doddrop$0$d = zero32;
-        end
-        dtail$0$d = dtail$0$q;
-        if (rb_dod$0 & (w_o$0$q == pidx$0)) begin
-            dtail$0$d = w_start$0$q;
-        end
-        if (a_dod$0 & (d_o$0 == pidx$0)) begin
-            dtail$0$d = dbase$0 + c8_10;
-        end
-        if (reset) begin
-            dtail$0$d = zero10;
-        end
-        dtail$1$d = dtail$1$q;
-        if (rb_dod$0 & (w_o$0$q == pidx$1)) begin
-            dtail$1$d = w_start$0$q;
-        end
-        if (a_dod$0 & (d_o$0 == pidx$1)) begin
-            dtail$1$d = dbase$0 + c8_10;
-        end
-        if (reset) begin
-            dtail$1$d = zero10;
-        end
-        dtail$2$d = dtail$2$q;
-        if (rb_dod$0 & (w_o$0$q == pidx$2)) begin
-            dtail$2$d = w_start$0$q;
-        end
-        if (a_dod$0 & (d_o$0 == pidx$2)) begin
-            dtail$2$d = dbase$0 + c8_10;
-        end
-        if (reset) begin
-            dtail$2$d = zero10;
-        end
-        dtail$3$d = dtail$3$q;
-        if (rb_dod$0 & (w_o$0$q == pidx$3)) begin
-            dtail$3$d = w_start$0$q;
-        end
-        if (a_dod$0 & (d_o$0 == pidx$3)) begin
-            dtail$3$d = dbase$0 + c8_10;
-        end
-        if (reset) begin
-            dtail$3$d = zero10;
-        end
-        rtail$0$d = rtail$0$q;
-        if (rb_xp$0 & (w_o$0$q == pidx$0) & (w_b$0$q == bidx$0)) begin
-            rtail$0$d = w_start$0$q;
-        end
-        if (a_fwd$0 & (d_o$0 == pidx$0) & (d_b$0 == bidx$0)) begin
-            rtail$0$d = base_b$0 + d_words$0;
-        end
-        if (a_trim$0 & (d_o$0 == pidx$0)) begin
-            rtail$0$d = base_0$0 + c8_10;
-        end
-        if (reset) begin
-            rtail$0$d = zero10;
-        end
-        rtail$1$d = rtail$1$q;
-        if (rb_xp$0 & (w_o$0$q == pidx$0) & (w_b$0$q == bidx$1)) begin
-            rtail$1$d = w_start$0$q;
-        end
-        if (a_fwd$0 & (d_o$0 == pidx$0) & (d_b$0 == bidx$1)) begin
-            rtail$1$d = base_b$0 + d_words$0;
-        end
-        if (reset) begin
-            rtail$1$d = zero10;
-        end
-        rtail$2$d = rtail$2$q;
-        if (rb_xp$0 & (w_o$0$q == pidx$0) & (w_b$0$q == bidx$2)) begin
-            rtail$2$d = w_start$0$q;
-        end
-        if (a_fwd$0 & (d_o$0 == pidx$0) & (d_b$0 == bidx$2)) begin
-            rtail$2$d = base_b$0 + d_words$0;
-        end
-        if (reset) begin
-            rtail$2$d = zero10;
-        end
-        rtail$3$d = rtail$3$q;
-        if (rb_xp$0 & (w_o$0$q == pidx$0) & (w_b$0$q == bidx$3)) begin
-            rtail$3$d = w_start$0$q;
-        end
-        if (a_fwd$0 & (d_o$0 == pidx$0) & (d_b$0 == bidx$3)) begin
-            rtail$3$d = base_b$0 + d_words$0;
-        end
-        if (reset) begin
-            rtail$3$d = zero10;
-        end
-        rtail$4$d = rtail$4$q;
-        if (rb_xp$0 & (w_o$0$q == pidx$1) & (w_b$0$q == bidx$0)) begin
-            rtail$4$d = w_start$0$q;
-        end
-        if (a_fwd$0 & (d_o$0 == pidx$1) & (d_b$0 == bidx$0)) begin
-            rtail$4$d = base_b$0 + d_words$0;
-        end
-        if (a_trim$0 & (d_o$0 == pidx$1)) begin
-            rtail$4$d = base_0$0 + c8_10;
-        end
-        if (reset) begin
-            rtail$4$d = zero10;
-        end
-        rtail$5$d = rtail$5$q;
-        if (rb_xp$0 & (w_o$0$q == pidx$1) & (w_b$0$q == bidx$1)) begin
-            rtail$5$d = w_start$0$q;
-        end
-        if (a_fwd$0 & (d_o$0 == pidx$1) & (d_b$0 == bidx$1)) begin
-            rtail$5$d = base_b$0 + d_words$0;
-        end
-        if (reset) begin
-            rtail$5$d = zero10;
-        end
-        rtail$6$d = rtail$6$q;
-        if (rb_xp$0 & (w_o$0$q == pidx$1) & (w_b$0$q == bidx$2)) begin
-            rtail$6$d = w_start$0$q;
-        end
-        if (a_fwd$0 & (d_o$0 == pidx$1) & (d_b$0 == bidx$2)) begin
-            rtail$6$d = base_b$0 + d_words$0;
-        end
-        if (reset) begin
-            rtail$6$d = zero10;
-        end
-        rtail$7$d = rtail$7$q;
-        if (rb_xp$0 & (w_o$0$q == pidx$1) & (w_b$0$q == bidx$3)) begin
-            rtail$7$d = w_start$0$q;
-        end
-        if (a_fwd$0 & (d_o$0 == pidx$1) & (d_b$0 == bidx$3)) begin
-            rtail$7$d = base_b$0 + d_words$0;
-        end
-        if (reset) begin
-            rtail$7$d = zero10;
-        end
-        rtail$8$d = rtail$8$q;
-        if (rb_xp$0 & (w_o$0$q == pidx$2) & (w_b$0$q == bidx$0)) begin
-            rtail$8$d = w_start$0$q;
-        end
-        if (a_fwd$0 & (d_o$0 == pidx$2) & (d_b$0 == bidx$0)) begin
-            rtail$8$d = base_b$0 + d_words$0;
-        end
-        if (a_trim$0 & (d_o$0 == pidx$2)) begin
-            rtail$8$d = base_0$0 + c8_10;
-        end
-        if (reset) begin
-            rtail$8$d = zero10;
-        end
-        rtail$9$d = rtail$9$q;
-        if (rb_xp$0 & (w_o$0$q == pidx$2) & (w_b$0$q == bidx$1)) begin
-            rtail$9$d = w_start$0$q;
-        end
-        if (a_fwd$0 & (d_o$0 == pidx$2) & (d_b$0 == bidx$1)) begin
-            rtail$9$d = base_b$0 + d_words$0;
-        end
-        if (reset) begin
-            rtail$9$d = zero10;
-        end
-        rtail$10$d = rtail$10$q;
-        if (rb_xp$0 & (w_o$0$q == pidx$2) & (w_b$0$q == bidx$2)) begin
-            rtail$10$d = w_start$0$q;
-        end
-        if (a_fwd$0 & (d_o$0 == pidx$2) & (d_b$0 == bidx$2)) begin
-            rtail$10$d = base_b$0 + d_words$0;
-        end
-        if (reset) begin
-            rtail$10$d = zero10;
-        end
-        rtail$11$d = rtail$11$q;
-        if (rb_xp$0 & (w_o$0$q == pidx$2) & (w_b$0$q == bidx$3)) begin
-            rtail$11$d = w_start$0$q;
-        end
-        if (a_fwd$0 & (d_o$0 == pidx$2) & (d_b$0 == bidx$3)) begin
-            rtail$11$d = base_b$0 + d_words$0;
-        end
-        if (reset) begin
-            rtail$11$d = zero10;
-        end
-        rtail$12$d = rtail$12$q;
-        if (rb_xp$0 & (w_o$0$q == pidx$3) & (w_b$0$q == bidx$0)) begin
-            rtail$12$d = w_start$0$q;
-        end
-        if (a_fwd$0 & (d_o$0 == pidx$3) & (d_b$0 == bidx$0)) begin
-            rtail$12$d = base_b$0 + d_words$0;
-        end
-        if (a_trim$0 & (d_o$0 == pidx$3)) begin
-            rtail$12$d = base_0$0 + c8_10;
-        end
-        if (reset) begin
-            rtail$12$d = zero10;
-        end
-        rtail$13$d = rtail$13$q;
-        if (rb_xp$0 & (w_o$0$q == pidx$3) & (w_b$0$q == bidx$1)) begin
-            rtail$13$d = w_start$0$q;
-        end
-        if (a_fwd$0 & (d_o$0 == pidx$3) & (d_b$0 == bidx$1)) begin
-            rtail$13$d = base_b$0 + d_words$0;
-        end
-        if (reset) begin
-            rtail$13$d = zero10;
-        end
-        rtail$14$d = rtail$14$q;
-        if (rb_xp$0 & (w_o$0$q == pidx$3) & (w_b$0$q == bidx$2)) begin
-            rtail$14$d = w_start$0$q;
-        end
-        if (a_fwd$0 & (d_o$0 == pidx$3) & (d_b$0 == bidx$2)) begin
-            rtail$14$d = base_b$0 + d_words$0;
-        end
-        if (reset) begin
-            rtail$14$d = zero10;
-        end
-        rtail$15$d = rtail$15$q;
-        if (rb_xp$0 & (w_o$0$q == pidx$3) & (w_b$0$q == bidx$3)) begin
-            rtail$15$d = w_start$0$q;
-        end
-        if (a_fwd$0 & (d_o$0 == pidx$3) & (d_b$0 == bidx$3)) begin
-            rtail$15$d = base_b$0 + d_words$0;
-        end
-        if (reset) begin
-            rtail$15$d = zero10;
-        end
         rec_slot$0 = rec_h$0$q + rec_n$0$q[0+:4];
         if (rb_dod$0) begin
             rec_slot$0 = rec_h$0$q + rec_n$0$q[0+:4] - one4;
@@ -17115,20 +14398,51 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         recw$0$write_address = rec_slot$0;
         recw$0$write_data = d_words$0[0+:8];
         reco$0$read_address = rec_h$0$q;
-        if (pop_i$0) begin
-            reco$0$read_address = rec_h$0$q + one4;
-        end
         recw$0$read_address = rec_h$0$q;
         if (pop_i$0) begin
+            rec_h$0$d = rec_h$0$q + one4;
+            reco$0$read_address = rec_h$0$q + one4;
             recw$0$read_address = rec_h$0$q + one4;
+        end
+        rec_n$0$d = dn_eff$0;
+        if (a_dod$0) begin
+            rec_n$0$d = dn_eff$0 + one8;
+        end
+        if (a_dod$0) begin
+            rec_pend$0$d = 1'b1;
+        end
+        else if (rb_dod$0 | (commit$0 & (w_act$0$q == act_dod))) begin
+            rec_pend$0$d = 1'b0;
+        end
+        if (rb_dod$0 & (w_o$0$q == pidx$0)) begin
+            dtail$0$d = w_start$0$q;
+        end
+        if (a_dod$0 & (d_o$0 == pidx$0)) begin
+            dtail$0$d = dbase$0 + c8_10;
+        end
+        if (rb_dod$0 & (w_o$0$q == pidx$1)) begin
+            dtail$1$d = w_start$0$q;
+        end
+        if (a_dod$0 & (d_o$0 == pidx$1)) begin
+            dtail$1$d = dbase$0 + c8_10;
+        end
+        if (rb_dod$0 & (w_o$0$q == pidx$2)) begin
+            dtail$2$d = w_start$0$q;
+        end
+        if (a_dod$0 & (d_o$0 == pidx$2)) begin
+            dtail$2$d = dbase$0 + c8_10;
+        end
+        if (rb_dod$0 & (w_o$0$q == pidx$3)) begin
+            dtail$3$d = w_start$0$q;
+        end
+        if (a_dod$0 & (d_o$0 == pidx$3)) begin
+            dtail$3$d = dbase$0 + c8_10;
         end
         add_v$0 = a_fwd$0 | a_trim$0;
         add_b$0 = zero2;
-        if (a_fwd$0) begin
-            add_b$0 = d_b$0;
-        end
         add_bytes$0 = c64_20;
         if (a_fwd$0) begin
+            add_b$0 = d_b$0;
             add_bytes$0 = len20$0;
         end
         run_b$16 = run_b$0;
@@ -17371,56 +14685,146 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             run_b$31 = run_b$15 - w_len$0$q;
             run_p$31 = run_p$15 - one12;
         end
+        if (rb_xp$0 & (w_o$0$q == pidx$0) & (w_b$0$q == bidx$0)) begin
+            rtail$0$d = w_start$0$q;
+        end
+        if (a_fwd$0 & (d_o$0 == pidx$0) & (d_b$0 == bidx$0)) begin
+            rtail$0$d = base_b$0 + d_words$0;
+        end
+        if (rb_xp$0 & (w_o$0$q == pidx$0) & (w_b$0$q == bidx$1)) begin
+            rtail$1$d = w_start$0$q;
+        end
+        if (a_fwd$0 & (d_o$0 == pidx$0) & (d_b$0 == bidx$1)) begin
+            rtail$1$d = base_b$0 + d_words$0;
+        end
+        if (rb_xp$0 & (w_o$0$q == pidx$0) & (w_b$0$q == bidx$2)) begin
+            rtail$2$d = w_start$0$q;
+        end
+        if (a_fwd$0 & (d_o$0 == pidx$0) & (d_b$0 == bidx$2)) begin
+            rtail$2$d = base_b$0 + d_words$0;
+        end
+        if (rb_xp$0 & (w_o$0$q == pidx$0) & (w_b$0$q == bidx$3)) begin
+            rtail$3$d = w_start$0$q;
+        end
+        if (a_fwd$0 & (d_o$0 == pidx$0) & (d_b$0 == bidx$3)) begin
+            rtail$3$d = base_b$0 + d_words$0;
+        end
+        if (a_trim$0 & (d_o$0 == pidx$0)) begin
+            rtail$0$d = base_0$0 + c8_10;
+        end
+        if (rb_xp$0 & (w_o$0$q == pidx$1) & (w_b$0$q == bidx$0)) begin
+            rtail$4$d = w_start$0$q;
+        end
+        if (a_fwd$0 & (d_o$0 == pidx$1) & (d_b$0 == bidx$0)) begin
+            rtail$4$d = base_b$0 + d_words$0;
+        end
+        if (rb_xp$0 & (w_o$0$q == pidx$1) & (w_b$0$q == bidx$1)) begin
+            rtail$5$d = w_start$0$q;
+        end
+        if (a_fwd$0 & (d_o$0 == pidx$1) & (d_b$0 == bidx$1)) begin
+            rtail$5$d = base_b$0 + d_words$0;
+        end
+        if (rb_xp$0 & (w_o$0$q == pidx$1) & (w_b$0$q == bidx$2)) begin
+            rtail$6$d = w_start$0$q;
+        end
+        if (a_fwd$0 & (d_o$0 == pidx$1) & (d_b$0 == bidx$2)) begin
+            rtail$6$d = base_b$0 + d_words$0;
+        end
+        if (rb_xp$0 & (w_o$0$q == pidx$1) & (w_b$0$q == bidx$3)) begin
+            rtail$7$d = w_start$0$q;
+        end
+        if (a_fwd$0 & (d_o$0 == pidx$1) & (d_b$0 == bidx$3)) begin
+            rtail$7$d = base_b$0 + d_words$0;
+        end
+        if (a_trim$0 & (d_o$0 == pidx$1)) begin
+            rtail$4$d = base_0$0 + c8_10;
+        end
+        if (rb_xp$0 & (w_o$0$q == pidx$2) & (w_b$0$q == bidx$0)) begin
+            rtail$8$d = w_start$0$q;
+        end
+        if (a_fwd$0 & (d_o$0 == pidx$2) & (d_b$0 == bidx$0)) begin
+            rtail$8$d = base_b$0 + d_words$0;
+        end
+        if (rb_xp$0 & (w_o$0$q == pidx$2) & (w_b$0$q == bidx$1)) begin
+            rtail$9$d = w_start$0$q;
+        end
+        if (a_fwd$0 & (d_o$0 == pidx$2) & (d_b$0 == bidx$1)) begin
+            rtail$9$d = base_b$0 + d_words$0;
+        end
+        if (rb_xp$0 & (w_o$0$q == pidx$2) & (w_b$0$q == bidx$2)) begin
+            rtail$10$d = w_start$0$q;
+        end
+        if (a_fwd$0 & (d_o$0 == pidx$2) & (d_b$0 == bidx$2)) begin
+            rtail$10$d = base_b$0 + d_words$0;
+        end
+        if (rb_xp$0 & (w_o$0$q == pidx$2) & (w_b$0$q == bidx$3)) begin
+            rtail$11$d = w_start$0$q;
+        end
+        if (a_fwd$0 & (d_o$0 == pidx$2) & (d_b$0 == bidx$3)) begin
+            rtail$11$d = base_b$0 + d_words$0;
+        end
+        if (a_trim$0 & (d_o$0 == pidx$2)) begin
+            rtail$8$d = base_0$0 + c8_10;
+        end
+        if (rb_xp$0 & (w_o$0$q == pidx$3) & (w_b$0$q == bidx$0)) begin
+            rtail$12$d = w_start$0$q;
+        end
+        if (a_fwd$0 & (d_o$0 == pidx$3) & (d_b$0 == bidx$0)) begin
+            rtail$12$d = base_b$0 + d_words$0;
+        end
+        if (rb_xp$0 & (w_o$0$q == pidx$3) & (w_b$0$q == bidx$1)) begin
+            rtail$13$d = w_start$0$q;
+        end
+        if (a_fwd$0 & (d_o$0 == pidx$3) & (d_b$0 == bidx$1)) begin
+            rtail$13$d = base_b$0 + d_words$0;
+        end
+        if (rb_xp$0 & (w_o$0$q == pidx$3) & (w_b$0$q == bidx$2)) begin
+            rtail$14$d = w_start$0$q;
+        end
+        if (a_fwd$0 & (d_o$0 == pidx$3) & (d_b$0 == bidx$2)) begin
+            rtail$14$d = base_b$0 + d_words$0;
+        end
+        if (rb_xp$0 & (w_o$0$q == pidx$3) & (w_b$0$q == bidx$3)) begin
+            rtail$15$d = w_start$0$q;
+        end
+        if (a_fwd$0 & (d_o$0 == pidx$3) & (d_b$0 == bidx$3)) begin
+            rtail$15$d = base_b$0 + d_words$0;
+        end
+        if (a_trim$0 & (d_o$0 == pidx$3)) begin
+            rtail$12$d = base_0$0 + c8_10;
+        end
+        if (rb_ret$0) begin
+            ret_rtail$0$d = w_start$0$q;
+        end
+        if (a_ret$0) begin
+            ret_rtail$0$d = ret_base$0 + c8_10;
+        end
         bsel_sm$0 = zero32;
-        if (w_o$0$q == pidx$0) begin
-            bsel_sm$0 = sm_run$0;
-        end
-        if (w_o$0$q == pidx$1) begin
-            bsel_sm$0 = sm_run$1;
-        end
-        if (w_o$0$q == pidx$2) begin
-            bsel_sm$0 = sm_run$2;
-        end
-        if (w_o$0$q == pidx$3) begin
-            bsel_sm$0 = sm_run$3;
-        end
         bsel_pru$0 = zero8;
-        if (w_o$0$q == pidx$0) begin
-            bsel_pru$0 = pru_run$0;
-        end
-        if (w_o$0$q == pidx$1) begin
-            bsel_pru$0 = pru_run$1;
-        end
-        if (w_o$0$q == pidx$2) begin
-            bsel_pru$0 = pru_run$2;
-        end
-        if (w_o$0$q == pidx$3) begin
-            bsel_pru$0 = pru_run$3;
-        end
         bsel_hit$0 = 1'b0;
-        if (w_o$0$q == pidx$0) begin
-            bsel_hit$0 = hit_run$0;
-        end
-        if (w_o$0$q == pidx$1) begin
-            bsel_hit$0 = hit_run$1;
-        end
-        if (w_o$0$q == pidx$2) begin
-            bsel_hit$0 = hit_run$2;
-        end
-        if (w_o$0$q == pidx$3) begin
-            bsel_hit$0 = hit_run$3;
-        end
         bgain$0 = zero32;
         if (w_o$0$q == pidx$0) begin
+            bsel_sm$0 = sm_run$0;
+            bsel_pru$0 = pru_run$0;
+            bsel_hit$0 = hit_run$0;
             bgain$0 = gain_o$0;
         end
         if (w_o$0$q == pidx$1) begin
+            bsel_sm$0 = sm_run$1;
+            bsel_pru$0 = pru_run$1;
+            bsel_hit$0 = hit_run$1;
             bgain$0 = gain_o$1;
         end
         if (w_o$0$q == pidx$2) begin
+            bsel_sm$0 = sm_run$2;
+            bsel_pru$0 = pru_run$2;
+            bsel_hit$0 = hit_run$2;
             bgain$0 = gain_o$2;
         end
         if (w_o$0$q == pidx$3) begin
+            bsel_sm$0 = sm_run$3;
+            bsel_pru$0 = pru_run$3;
+            bsel_hit$0 = hit_run$3;
             bgain$0 = gain_o$3;
         end
         bt1$0 = bsel_sm$0 + bgain$0;
@@ -17462,46 +14866,37 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 bnf$0 = bf6$0 & b_notinc64;
             end
         end
-        w_act$0$d = w_act$0$q;
-        w_o$0$d = w_o$0$q;
-        w_b$0$d = w_b$0$q;
-        w_words$0$d = w_words$0$q;
-        w_empty$0$d = w_empty$0$q;
-        w_beat$0$d = w_beat$0$q;
-        w_start$0$d = w_start$0$q;
-        w_csum$0$d = w_csum$0$q;
-        w_len$0$d = w_len$0$q;
-        ret_rtail$0$d = ret_rtail$0$q;
-        w_bc$0$d = w_bc$0$q;
-        w_sv$0$d = w_sv$0$q;
-        w_sgo$0$d = w_sgo$0$q;
-        w_bmod$0$d = w_bmod$0$q;
-        w_sbase$0$d = w_sbase$0$q;
-        w_q$0$d = w_q$0$q;
-        w_plen$0$d = w_plen$0$q;
-        w_bf$0$d = w_bf$0$q;
-        c_src$0$d = c_src$0$q;
-        c_srcdrop$0$d = c_srcdrop$0$q;
-        if (word_in$0 & (beat$0$q == zero3)) begin
-            w_bc$0$d = 1'b0;
+        sm_run$4 = sm_run$0;
+        pru_run$4 = pru_run$0;
+        hit_run$4 = hit_run$0;
+        if (bdec$0 & (w_o$0$q == pidx$0)) begin
+            sm_run$4 = bsm_o$0;
+            pru_run$4 = bpru_o$0;
+            hit_run$4 = 1'b1;
         end
-        if (word_in$0 & (beat$0$q == six3)) begin
-            w_bc$0$d = 1'b0;
+        sm_run$5 = sm_run$1;
+        pru_run$5 = pru_run$1;
+        hit_run$5 = hit_run$1;
+        if (bdec$0 & (w_o$0$q == pidx$1)) begin
+            sm_run$5 = bsm_o$0;
+            pru_run$5 = bpru_o$0;
+            hit_run$5 = 1'b1;
         end
-        if (wact$0) begin
-            w_beat$0$d = wnext$0;
+        sm_run$6 = sm_run$2;
+        pru_run$6 = pru_run$2;
+        hit_run$6 = hit_run$2;
+        if (bdec$0 & (w_o$0$q == pidx$2)) begin
+            sm_run$6 = bsm_o$0;
+            pru_run$6 = bpru_o$0;
+            hit_run$6 = 1'b1;
         end
-        if (sv_w$0 & ((w_beat$0$q == c7_10) | s4l$0)) begin
-            w_sv$0$d = 1'b0;
-        end
-        if (w_done$0) begin
-            w_act$0$d = act_none;
-        end
-        if (rb_ret$0) begin
-            ret_rtail$0$d = w_start$0$q;
-        end
-        if (a_ret$0) begin
-            ret_rtail$0$d = ret_base$0 + c8_10;
+        sm_run$7 = sm_run$3;
+        pru_run$7 = pru_run$3;
+        hit_run$7 = hit_run$3;
+        if (bdec$0 & (w_o$0$q == pidx$3)) begin
+            sm_run$7 = bsm_o$0;
+            pru_run$7 = bpru_o$0;
+            hit_run$7 = 1'b1;
         end
         if (bdec$0) begin
             w_bmod$0$d = 1'b1;
@@ -17552,82 +14947,29 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 w_start$0$d = dbase$0;
             end
         end
-        if (reset) begin
-            w_act$0$d = act_none;
+        if (in_mal$0 & rb$0) begin
+            c_mal$0$d = c_mal$0$q + two32;
         end
-        if (reset) begin
-            w_beat$0$d = zero10;
+        else if (in_mal$0 | rb$0) begin
+            c_mal$0$d = c_mal$0$q + one32;
         end
-        if (reset) begin
-            ret_rtail$0$d = zero10;
+        if (dec_noroute$0) begin
+            c_noroute$0$d = c_noroute$0$q + one32;
         end
-        if (reset) begin
-            w_bc$0$d = 1'b0;
+        if (a_full$0) begin
+            c_full$0$d = c_full$0$q + one32;
         end
-        if (reset) begin
-            w_sv$0$d = 1'b0;
+        if (a_trim$0 | a_ret$0 | a_hdr$0) begin
+            c_trim$0$d = c_trim$0$q + one32;
         end
-        if (reset) begin
-            w_sgo$0$d = 1'b0;
+        if (a_ret$0) begin
+            c_ret$0$d = c_ret$0$q + one32;
         end
-        if (reset) begin
-            w_bmod$0$d = 1'b0;
+        if (a_hdr$0) begin
+            c_hdr$0$d = c_hdr$0$q + one32;
         end
-        if (reset) begin
-            c_src$0$d = zero32;
-        end
-        if (reset) begin
-            c_srcdrop$0$d = zero32;
-        end
-        sm_run$4 = sm_run$0;
-        if (bdec$0 & (w_o$0$q == pidx$0)) begin
-            sm_run$4 = bsm_o$0;
-        end
-        pru_run$4 = pru_run$0;
-        if (bdec$0 & (w_o$0$q == pidx$0)) begin
-            pru_run$4 = bpru_o$0;
-        end
-        hit_run$4 = hit_run$0;
-        if (bdec$0 & (w_o$0$q == pidx$0)) begin
-            hit_run$4 = 1'b1;
-        end
-        sm_run$5 = sm_run$1;
-        if (bdec$0 & (w_o$0$q == pidx$1)) begin
-            sm_run$5 = bsm_o$0;
-        end
-        pru_run$5 = pru_run$1;
-        if (bdec$0 & (w_o$0$q == pidx$1)) begin
-            pru_run$5 = bpru_o$0;
-        end
-        hit_run$5 = hit_run$1;
-        if (bdec$0 & (w_o$0$q == pidx$1)) begin
-            hit_run$5 = 1'b1;
-        end
-    end
-    always @(*) begin
-        sm_run$6 = sm_run$2;
-        if (bdec$0 & (w_o$0$q == pidx$2)) begin
-            sm_run$6 = bsm_o$0;
-        end
-        pru_run$6 = pru_run$2;
-        if (bdec$0 & (w_o$0$q == pidx$2)) begin
-            pru_run$6 = bpru_o$0;
-        end
-        hit_run$6 = hit_run$2;
-        if (bdec$0 & (w_o$0$q == pidx$2)) begin
-            hit_run$6 = 1'b1;
-        end
-        sm_run$7 = sm_run$3;
-        if (bdec$0 & (w_o$0$q == pidx$3)) begin
-            sm_run$7 = bsm_o$0;
-        end
-        pru_run$7 = pru_run$3;
-        if (bdec$0 & (w_o$0$q == pidx$3)) begin
-            pru_run$7 = bpru_o$0;
-        end
-        hit_run$7 = hit_run$3;
-        if (bdec$0 & (w_o$0$q == pidx$3)) begin
-            hit_run$7 = 1'b1;
+        if (a_doddrop$0) begin
+            c_doddrop$0$d = c_doddrop$0$q + one32;
         end
         cb_bytes$1 = zero20;
         cb_pkts$1 = zero12;
@@ -17758,55 +15100,39 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             end
         end
         lim_bytes$1 = zero20;
-        if (d_b$1 == bidx$0) begin
-            lim_bytes$1 = band$0$limit_bytes;
-        end
-        if (d_b$1 == bidx$1) begin
-            lim_bytes$1 = band$1$limit_bytes;
-        end
-        if (d_b$1 == bidx$2) begin
-            lim_bytes$1 = band$2$limit_bytes;
-        end
-        if (d_b$1 == bidx$3) begin
-            lim_bytes$1 = band$3$limit_bytes;
-        end
         lim_pkts$1 = zero12;
         if (d_b$1 == bidx$0) begin
+            lim_bytes$1 = band$0$limit_bytes;
             lim_pkts$1 = band$0$limit_pkts;
         end
         if (d_b$1 == bidx$1) begin
+            lim_bytes$1 = band$1$limit_bytes;
             lim_pkts$1 = band$1$limit_pkts;
         end
         if (d_b$1 == bidx$2) begin
+            lim_bytes$1 = band$2$limit_bytes;
             lim_pkts$1 = band$2$limit_pkts;
         end
         if (d_b$1 == bidx$3) begin
+            lim_bytes$1 = band$3$limit_bytes;
             lim_pkts$1 = band$3$limit_pkts;
         end
         rbm_b$1 = rb_xp$1 & (w_o$1$q == d_o$1) & (w_b$1$q == d_b$1);
         rbm_0$1 = rb_xp$1 & (w_o$1$q == d_o$1) & (w_b$1$q == zero2);
         ab_bytes$1 = cb_bytes$1;
-        if (rbm_b$1) begin
-            ab_bytes$1 = cb_bytes$1 - w_len$1$q;
-        end
         ab_pkts$1 = cb_pkts$1;
-        if (rbm_b$1) begin
-            ab_pkts$1 = cb_pkts$1 - one12;
-        end
         base_b$1 = tb_tail$1;
         if (rbm_b$1) begin
+            ab_bytes$1 = cb_bytes$1 - w_len$1$q;
+            ab_pkts$1 = cb_pkts$1 - one12;
             base_b$1 = w_start$1$q;
         end
         a0_bytes$1 = c0_bytes$1;
-        if (rbm_0$1) begin
-            a0_bytes$1 = c0_bytes$1 - w_len$1$q;
-        end
         a0_pkts$1 = c0_pkts$1;
-        if (rbm_0$1) begin
-            a0_pkts$1 = c0_pkts$1 - one12;
-        end
         base_0$1 = t0_tail$1;
         if (rbm_0$1) begin
+            a0_bytes$1 = c0_bytes$1 - w_len$1$q;
+            a0_pkts$1 = c0_pkts$1 - one12;
             base_0$1 = w_start$1$q;
         end
         used_b$1 = base_b$1 - tb_head$1;
@@ -17949,27 +15275,21 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         mf1$1 = ~md1$1[32'h27] & (md1$1 != zero_t);
         mf2$1 = ~md2$1[32'h27] & (md2$1 != zero_t);
         mb0$1 = zero_t;
-        if (mf0$1) begin
-            mb0$1 = md0$1;
-        end
         mn0$1 = now8$q + mc0$1;
         if (mf0$1) begin
+            mb0$1 = md0$1;
             mn0$1 = ms0$1 + mc0$1;
         end
         mb1$1 = zero_t;
-        if (mf1$1) begin
-            mb1$1 = md1$1;
-        end
         mn1$1 = now8$q + mc1$1;
         if (mf1$1) begin
+            mb1$1 = md1$1;
             mn1$1 = ms1$1 + mc1$1;
         end
         mb2$1 = zero_t;
-        if (mf2$1) begin
-            mb2$1 = md2$1;
-        end
         mn2$1 = now8$q + mc2$1;
         if (mf2$1) begin
+            mb2$1 = md2$1;
             mn2$1 = ms2$1 + mc2$1;
         end
         mg0$1 = (mb0$1 + mc0$1) <= burst0;
@@ -18220,29 +15540,21 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             dn_eff$1 = rec_n$1$q - one8;
         end
         dtl$1 = zero10;
-        if (d_o$1 == pidx$0) begin
-            dtl$1 = dtail$4$q;
-        end
-        if (d_o$1 == pidx$1) begin
-            dtl$1 = dtail$5$q;
-        end
-        if (d_o$1 == pidx$2) begin
-            dtl$1 = dtail$6$q;
-        end
-        if (d_o$1 == pidx$3) begin
-            dtl$1 = dtail$7$q;
-        end
         dhd$1 = zero10;
         if (d_o$1 == pidx$0) begin
+            dtl$1 = dtail$4$q;
             dhd$1 = dhead$4$q;
         end
         if (d_o$1 == pidx$1) begin
+            dtl$1 = dtail$5$q;
             dhd$1 = dhead$5$q;
         end
         if (d_o$1 == pidx$2) begin
+            dtl$1 = dtail$6$q;
             dhd$1 = dhead$6$q;
         end
         if (d_o$1 == pidx$3) begin
+            dtl$1 = dtail$7$q;
             dhd$1 = dhead$7$q;
         end
         dbase$1 = dtl$1;
@@ -18296,271 +15608,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 a_full$1 = 1'b1;
             end
         end
-        c_full$1$d = c_full$1$q;
-        if (a_full$1) begin
-            c_full$1$d = c_full$1$q + one32;
-        end
-        if (reset) begin
-            c_full$1$d = zero32;
-        end
-        c_trim$1$d = c_trim$1$q;
-        if (a_trim$1 | a_ret$1 | a_hdr$1) begin
-            c_trim$1$d = c_trim$1$q + one32;
-        end
-        if (reset) begin
-            c_trim$1$d = zero32;
-        end
-        c_ret$1$d = c_ret$1$q;
-        if (a_ret$1) begin
-            c_ret$1$d = c_ret$1$q + one32;
-        end
-        if (reset) begin
-            c_ret$1$d = zero32;
-        end
-        c_hdr$1$d = c_hdr$1$q;
-        if (a_hdr$1) begin
-            c_hdr$1$d = c_hdr$1$q + one32;
-        end
-        if (reset) begin
-            c_hdr$1$d = zero32;
-        end
-        rec_n$1$d = rec_n$1$q;
-        rec_n$1$d = dn_eff$1;
-        if (a_dod$1) begin
-            rec_n$1$d = dn_eff$1 + one8;
-        end
-        if (reset) begin
-            rec_n$1$d = zero8;
-        end
-        rec_pend$1$d = rec_pend$1$q;
-        if (a_dod$1) begin
-            rec_pend$1$d = 1'b1;
-        end
-        else if (rb_dod$1 | (commit$1 & (w_act$1$q == act_dod))) begin
-            rec_pend$1$d = 1'b0;
-        end
-        if (reset) begin
-            rec_pend$1$d = 1'b0;
-        end
-        c_doddrop$1$d = c_doddrop$1$q;
-        if (a_doddrop$1) begin
-            c_doddrop$1$d = c_doddrop$1$q + one32;
-        end
-        if (reset) begin
-            c_doddrop$1$d = zero32;
-        end
-        dtail$4$d = dtail$4$q;
-        if (rb_dod$1 & (w_o$1$q == pidx$0)) begin
-            dtail$4$d = w_start$1$q;
-        end
-        if (a_dod$1 & (d_o$1 == pidx$0)) begin
-            dtail$4$d = dbase$1 + c8_10;
-        end
-        if (reset) begin
-            dtail$4$d = zero10;
-        end
-        dtail$5$d = dtail$5$q;
-        if (rb_dod$1 & (w_o$1$q == pidx$1)) begin
-            dtail$5$d = w_start$1$q;
-        end
-        if (a_dod$1 & (d_o$1 == pidx$1)) begin
-            dtail$5$d = dbase$1 + c8_10;
-        end
-        if (reset) begin
-            dtail$5$d = zero10;
-        end
-        dtail$6$d = dtail$6$q;
-        if (rb_dod$1 & (w_o$1$q == pidx$2)) begin
-            dtail$6$d = w_start$1$q;
-        end
-        if (a_dod$1 & (d_o$1 == pidx$2)) begin
-            dtail$6$d = dbase$1 + c8_10;
-        end
-        if (reset) begin
-            dtail$6$d = zero10;
-        end
-        dtail$7$d = dtail$7$q;
-        if (rb_dod$1 & (w_o$1$q == pidx$3)) begin
-            dtail$7$d = w_start$1$q;
-        end
-        if (a_dod$1 & (d_o$1 == pidx$3)) begin
-            dtail$7$d = dbase$1 + c8_10;
-        end
-        if (reset) begin
-            dtail$7$d = zero10;
-        end
-        rtail$16$d = rtail$16$q;
-        if (rb_xp$1 & (w_o$1$q == pidx$0) & (w_b$1$q == bidx$0)) begin
-            rtail$16$d = w_start$1$q;
-        end
-        if (a_fwd$1 & (d_o$1 == pidx$0) & (d_b$1 == bidx$0)) begin
-            rtail$16$d = base_b$1 + d_words$1;
-        end
-        if (a_trim$1 & (d_o$1 == pidx$0)) begin
-            rtail$16$d = base_0$1 + c8_10;
-        end
-        if (reset) begin
-            rtail$16$d = zero10;
-        end
-        rtail$17$d = rtail$17$q;
-        if (rb_xp$1 & (w_o$1$q == pidx$0) & (w_b$1$q == bidx$1)) begin
-            rtail$17$d = w_start$1$q;
-        end
-        if (a_fwd$1 & (d_o$1 == pidx$0) & (d_b$1 == bidx$1)) begin
-            rtail$17$d = base_b$1 + d_words$1;
-        end
-        if (reset) begin
-            rtail$17$d = zero10;
-        end
-        rtail$18$d = rtail$18$q;
-        if (rb_xp$1 & (w_o$1$q == pidx$0) & (w_b$1$q == bidx$2)) begin
-            rtail$18$d = w_start$1$q;
-        end
-        if (a_fwd$1 & (d_o$1 == pidx$0) & (d_b$1 == bidx$2)) begin
-            rtail$18$d = base_b$1 + d_words$1;
-        end
-        if (reset) begin
-            rtail$18$d = zero10;
-        end
-        rtail$19$d = rtail$19$q;
-        if (rb_xp$1 & (w_o$1$q == pidx$0) & (w_b$1$q == bidx$3)) begin
-            rtail$19$d = w_start$1$q;
-        end
-        if (a_fwd$1 & (d_o$1 == pidx$0) & (d_b$1 == bidx$3)) begin
-            rtail$19$d = base_b$1 + d_words$1;
-        end
-        if (reset) begin
-            rtail$19$d = zero10;
-        end
-        rtail$20$d = rtail$20$q;
-        if (rb_xp$1 & (w_o$1$q == pidx$1) & (w_b$1$q == bidx$0)) begin
-            rtail$20$d = w_start$1$q;
-        end
-        if (a_fwd$1 & (d_o$1 == pidx$1) & (d_b$1 == bidx$0)) begin
-            rtail$20$d = base_b$1 + d_words$1;
-        end
-        if (a_trim$1 & (d_o$1 == pidx$1)) begin
-            rtail$20$d = base_0$1 + c8_10;
-        end
-        if (reset) begin
-            rtail$20$d = zero10;
-        end
-        rtail$21$d = rtail$21$q;
-        if (rb_xp$1 & (w_o$1$q == pidx$1) & (w_b$1$q == bidx$1)) begin
-            rtail$21$d = w_start$1$q;
-        end
-        if (a_fwd$1 & (d_o$1 == pidx$1) & (d_b$1 == bidx$1)) begin
-            rtail$21$d = base_b$1 + d_words$1;
-        end
-        if (reset) begin
-            rtail$21$d = zero10;
-        end
-        rtail$22$d = rtail$22$q;
-        if (rb_xp$1 & (w_o$1$q == pidx$1) & (w_b$1$q == bidx$2)) begin
-            rtail$22$d = w_start$1$q;
-        end
-        if (a_fwd$1 & (d_o$1 == pidx$1) & (d_b$1 == bidx$2)) begin
-            rtail$22$d = base_b$1 + d_words$1;
-        end
-        if (reset) begin
-            rtail$22$d = zero10;
-        end
-        rtail$23$d = rtail$23$q;
-        if (rb_xp$1 & (w_o$1$q == pidx$1) & (w_b$1$q == bidx$3)) begin
-            rtail$23$d = w_start$1$q;
-        end
-        if (a_fwd$1 & (d_o$1 == pidx$1) & (d_b$1 == bidx$3)) begin
-            rtail$23$d = base_b$1 + d_words$1;
-        end
-        if (reset) begin
-            rtail$23$d = zero10;
-        end
-        rtail$24$d = rtail$24$q;
-        if (rb_xp$1 & (w_o$1$q == pidx$2) & (w_b$1$q == bidx$0)) begin
-            rtail$24$d = w_start$1$q;
-        end
-        if (a_fwd$1 & (d_o$1 == pidx$2) & (d_b$1 == bidx$0)) begin
-            rtail$24$d = base_b$1 + d_words$1;
-        end
-        if (a_trim$1 & (d_o$1 == pidx$2)) begin
-            rtail$24$d = base_0$1 + c8_10;
-        end
-        if (reset) begin
-            rtail$24$d = zero10;
-        end
-        rtail$25$d = rtail$25$q;
-        if (rb_xp$1 & (w_o$1$q == pidx$2) & (w_b$1$q == bidx$1)) begin
-            rtail$25$d = w_start$1$q;
-        end
-        if (a_fwd$1 & (d_o$1 == pidx$2) & (d_b$1 == bidx$1)) begin
-            rtail$25$d = base_b$1 + d_words$1;
-        end
-        if (reset) begin
-            rtail$25$d = zero10;
-        end
-        rtail$26$d = rtail$26$q;
-        if (rb_xp$1 & (w_o$1$q == pidx$2) & (w_b$1$q == bidx$2)) begin
-            rtail$26$d = w_start$1$q;
-        end
-        if (a_fwd$1 & (d_o$1 == pidx$2) & (d_b$1 == bidx$2)) begin
-            rtail$26$d = base_b$1 + d_words$1;
-        end
-        if (reset) begin
-            rtail$26$d = zero10;
-        end
-        rtail$27$d = rtail$27$q;
-        if (rb_xp$1 & (w_o$1$q == pidx$2) & (w_b$1$q == bidx$3)) begin
-            rtail$27$d = w_start$1$q;
-        end
-        if (a_fwd$1 & (d_o$1 == pidx$2) & (d_b$1 == bidx$3)) begin
-            rtail$27$d = base_b$1 + d_words$1;
-        end
-        if (reset) begin
-            rtail$27$d = zero10;
-        end
-        rtail$28$d = rtail$28$q;
-        if (rb_xp$1 & (w_o$1$q == pidx$3) & (w_b$1$q == bidx$0)) begin
-            rtail$28$d = w_start$1$q;
-        end
-        if (a_fwd$1 & (d_o$1 == pidx$3) & (d_b$1 == bidx$0)) begin
-            rtail$28$d = base_b$1 + d_words$1;
-        end
-        if (a_trim$1 & (d_o$1 == pidx$3)) begin
-            rtail$28$d = base_0$1 + c8_10;
-        end
-        if (reset) begin
-            rtail$28$d = zero10;
-        end
-        rtail$29$d = rtail$29$q;
-        if (rb_xp$1 & (w_o$1$q == pidx$3) & (w_b$1$q == bidx$1)) begin
-            rtail$29$d = w_start$1$q;
-        end
-        if (a_fwd$1 & (d_o$1 == pidx$3) & (d_b$1 == bidx$1)) begin
-            rtail$29$d = base_b$1 + d_words$1;
-        end
-        if (reset) begin
-            rtail$29$d = zero10;
-        end
-        rtail$30$d = rtail$30$q;
-        if (rb_xp$1 & (w_o$1$q == pidx$3) & (w_b$1$q == bidx$2)) begin
-            rtail$30$d = w_start$1$q;
-        end
-        if (a_fwd$1 & (d_o$1 == pidx$3) & (d_b$1 == bidx$2)) begin
-            rtail$30$d = base_b$1 + d_words$1;
-        end
-        if (reset) begin
-            rtail$30$d = zero10;
-        end
-        rtail$31$d = rtail$31$q;
-        if (rb_xp$1 & (w_o$1$q == pidx$3) & (w_b$1$q == bidx$3)) begin
-            rtail$31$d = w_start$1$q;
-        end
-        if (a_fwd$1 & (d_o$1 == pidx$3) & (d_b$1 == bidx$3)) begin
-            rtail$31$d = base_b$1 + d_words$1;
-        end
-        if (reset) begin
-            rtail$31$d = zero10;
-        end
         rec_slot$1 = rec_h$1$q + rec_n$1$q[0+:4];
         if (rb_dod$1) begin
             rec_slot$1 = rec_h$1$q + rec_n$1$q[0+:4] - one4;
@@ -18572,20 +15619,51 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         recw$1$write_address = rec_slot$1;
         recw$1$write_data = d_words$1[0+:8];
         reco$1$read_address = rec_h$1$q;
-        if (pop_i$1) begin
-            reco$1$read_address = rec_h$1$q + one4;
-        end
         recw$1$read_address = rec_h$1$q;
         if (pop_i$1) begin
+            rec_h$1$d = rec_h$1$q + one4;
+            reco$1$read_address = rec_h$1$q + one4;
             recw$1$read_address = rec_h$1$q + one4;
+        end
+        rec_n$1$d = dn_eff$1;
+        if (a_dod$1) begin
+            rec_n$1$d = dn_eff$1 + one8;
+        end
+        if (a_dod$1) begin
+            rec_pend$1$d = 1'b1;
+        end
+        else if (rb_dod$1 | (commit$1 & (w_act$1$q == act_dod))) begin
+            rec_pend$1$d = 1'b0;
+        end
+        if (rb_dod$1 & (w_o$1$q == pidx$0)) begin
+            dtail$4$d = w_start$1$q;
+        end
+        if (a_dod$1 & (d_o$1 == pidx$0)) begin
+            dtail$4$d = dbase$1 + c8_10;
+        end
+        if (rb_dod$1 & (w_o$1$q == pidx$1)) begin
+            dtail$5$d = w_start$1$q;
+        end
+        if (a_dod$1 & (d_o$1 == pidx$1)) begin
+            dtail$5$d = dbase$1 + c8_10;
+        end
+        if (rb_dod$1 & (w_o$1$q == pidx$2)) begin
+            dtail$6$d = w_start$1$q;
+        end
+        if (a_dod$1 & (d_o$1 == pidx$2)) begin
+            dtail$6$d = dbase$1 + c8_10;
+        end
+        if (rb_dod$1 & (w_o$1$q == pidx$3)) begin
+            dtail$7$d = w_start$1$q;
+        end
+        if (a_dod$1 & (d_o$1 == pidx$3)) begin
+            dtail$7$d = dbase$1 + c8_10;
         end
         add_v$1 = a_fwd$1 | a_trim$1;
         add_b$1 = zero2;
-        if (a_fwd$1) begin
-            add_b$1 = d_b$1;
-        end
         add_bytes$1 = c64_20;
         if (a_fwd$1) begin
+            add_b$1 = d_b$1;
             add_bytes$1 = len20$1;
         end
         run_b$32 = run_b$16;
@@ -18828,56 +15906,146 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             run_b$47 = run_b$31 - w_len$1$q;
             run_p$47 = run_p$31 - one12;
         end
+        if (rb_xp$1 & (w_o$1$q == pidx$0) & (w_b$1$q == bidx$0)) begin
+            rtail$16$d = w_start$1$q;
+        end
+        if (a_fwd$1 & (d_o$1 == pidx$0) & (d_b$1 == bidx$0)) begin
+            rtail$16$d = base_b$1 + d_words$1;
+        end
+        if (rb_xp$1 & (w_o$1$q == pidx$0) & (w_b$1$q == bidx$1)) begin
+            rtail$17$d = w_start$1$q;
+        end
+        if (a_fwd$1 & (d_o$1 == pidx$0) & (d_b$1 == bidx$1)) begin
+            rtail$17$d = base_b$1 + d_words$1;
+        end
+        if (rb_xp$1 & (w_o$1$q == pidx$0) & (w_b$1$q == bidx$2)) begin
+            rtail$18$d = w_start$1$q;
+        end
+        if (a_fwd$1 & (d_o$1 == pidx$0) & (d_b$1 == bidx$2)) begin
+            rtail$18$d = base_b$1 + d_words$1;
+        end
+        if (rb_xp$1 & (w_o$1$q == pidx$0) & (w_b$1$q == bidx$3)) begin
+            rtail$19$d = w_start$1$q;
+        end
+        if (a_fwd$1 & (d_o$1 == pidx$0) & (d_b$1 == bidx$3)) begin
+            rtail$19$d = base_b$1 + d_words$1;
+        end
+        if (a_trim$1 & (d_o$1 == pidx$0)) begin
+            rtail$16$d = base_0$1 + c8_10;
+        end
+        if (rb_xp$1 & (w_o$1$q == pidx$1) & (w_b$1$q == bidx$0)) begin
+            rtail$20$d = w_start$1$q;
+        end
+        if (a_fwd$1 & (d_o$1 == pidx$1) & (d_b$1 == bidx$0)) begin
+            rtail$20$d = base_b$1 + d_words$1;
+        end
+        if (rb_xp$1 & (w_o$1$q == pidx$1) & (w_b$1$q == bidx$1)) begin
+            rtail$21$d = w_start$1$q;
+        end
+        if (a_fwd$1 & (d_o$1 == pidx$1) & (d_b$1 == bidx$1)) begin
+            rtail$21$d = base_b$1 + d_words$1;
+        end
+        if (rb_xp$1 & (w_o$1$q == pidx$1) & (w_b$1$q == bidx$2)) begin
+            rtail$22$d = w_start$1$q;
+        end
+        if (a_fwd$1 & (d_o$1 == pidx$1) & (d_b$1 == bidx$2)) begin
+            rtail$22$d = base_b$1 + d_words$1;
+        end
+        if (rb_xp$1 & (w_o$1$q == pidx$1) & (w_b$1$q == bidx$3)) begin
+            rtail$23$d = w_start$1$q;
+        end
+        if (a_fwd$1 & (d_o$1 == pidx$1) & (d_b$1 == bidx$3)) begin
+            rtail$23$d = base_b$1 + d_words$1;
+        end
+        if (a_trim$1 & (d_o$1 == pidx$1)) begin
+            rtail$20$d = base_0$1 + c8_10;
+        end
+        if (rb_xp$1 & (w_o$1$q == pidx$2) & (w_b$1$q == bidx$0)) begin
+            rtail$24$d = w_start$1$q;
+        end
+        if (a_fwd$1 & (d_o$1 == pidx$2) & (d_b$1 == bidx$0)) begin
+            rtail$24$d = base_b$1 + d_words$1;
+        end
+        if (rb_xp$1 & (w_o$1$q == pidx$2) & (w_b$1$q == bidx$1)) begin
+            rtail$25$d = w_start$1$q;
+        end
+        if (a_fwd$1 & (d_o$1 == pidx$2) & (d_b$1 == bidx$1)) begin
+            rtail$25$d = base_b$1 + d_words$1;
+        end
+        if (rb_xp$1 & (w_o$1$q == pidx$2) & (w_b$1$q == bidx$2)) begin
+            rtail$26$d = w_start$1$q;
+        end
+        if (a_fwd$1 & (d_o$1 == pidx$2) & (d_b$1 == bidx$2)) begin
+            rtail$26$d = base_b$1 + d_words$1;
+        end
+        if (rb_xp$1 & (w_o$1$q == pidx$2) & (w_b$1$q == bidx$3)) begin
+            rtail$27$d = w_start$1$q;
+        end
+        if (a_fwd$1 & (d_o$1 == pidx$2) & (d_b$1 == bidx$3)) begin
+            rtail$27$d = base_b$1 + d_words$1;
+        end
+        if (a_trim$1 & (d_o$1 == pidx$2)) begin
+            rtail$24$d = base_0$1 + c8_10;
+        end
+        if (rb_xp$1 & (w_o$1$q == pidx$3) & (w_b$1$q == bidx$0)) begin
+            rtail$28$d = w_start$1$q;
+        end
+        if (a_fwd$1 & (d_o$1 == pidx$3) & (d_b$1 == bidx$0)) begin
+            rtail$28$d = base_b$1 + d_words$1;
+        end
+        if (rb_xp$1 & (w_o$1$q == pidx$3) & (w_b$1$q == bidx$1)) begin
+            rtail$29$d = w_start$1$q;
+        end
+        if (a_fwd$1 & (d_o$1 == pidx$3) & (d_b$1 == bidx$1)) begin
+            rtail$29$d = base_b$1 + d_words$1;
+        end
+        if (rb_xp$1 & (w_o$1$q == pidx$3) & (w_b$1$q == bidx$2)) begin
+            rtail$30$d = w_start$1$q;
+        end
+        if (a_fwd$1 & (d_o$1 == pidx$3) & (d_b$1 == bidx$2)) begin
+            rtail$30$d = base_b$1 + d_words$1;
+        end
+        if (rb_xp$1 & (w_o$1$q == pidx$3) & (w_b$1$q == bidx$3)) begin
+            rtail$31$d = w_start$1$q;
+        end
+        if (a_fwd$1 & (d_o$1 == pidx$3) & (d_b$1 == bidx$3)) begin
+            rtail$31$d = base_b$1 + d_words$1;
+        end
+        if (a_trim$1 & (d_o$1 == pidx$3)) begin
+            rtail$28$d = base_0$1 + c8_10;
+        end
+        if (rb_ret$1) begin
+            ret_rtail$1$d = w_start$1$q;
+        end
+        if (a_ret$1) begin
+            ret_rtail$1$d = ret_base$1 + c8_10;
+        end
         bsel_sm$1 = zero32;
-        if (w_o$1$q == pidx$0) begin
-            bsel_sm$1 = sm_run$4;
-        end
-        if (w_o$1$q == pidx$1) begin
-            bsel_sm$1 = sm_run$5;
-        end
-        if (w_o$1$q == pidx$2) begin
-            bsel_sm$1 = sm_run$6;
-        end
-        if (w_o$1$q == pidx$3) begin
-            bsel_sm$1 = sm_run$7;
-        end
         bsel_pru$1 = zero8;
-        if (w_o$1$q == pidx$0) begin
-            bsel_pru$1 = pru_run$4;
-        end
-        if (w_o$1$q == pidx$1) begin
-            bsel_pru$1 = pru_run$5;
-        end
-        if (w_o$1$q == pidx$2) begin
-            bsel_pru$1 = pru_run$6;
-        end
-        if (w_o$1$q == pidx$3) begin
-            bsel_pru$1 = pru_run$7;
-        end
         bsel_hit$1 = 1'b0;
-        if (w_o$1$q == pidx$0) begin
-            bsel_hit$1 = hit_run$4;
-        end
-        if (w_o$1$q == pidx$1) begin
-            bsel_hit$1 = hit_run$5;
-        end
-        if (w_o$1$q == pidx$2) begin
-            bsel_hit$1 = hit_run$6;
-        end
-        if (w_o$1$q == pidx$3) begin
-            bsel_hit$1 = hit_run$7;
-        end
         bgain$1 = zero32;
         if (w_o$1$q == pidx$0) begin
+            bsel_sm$1 = sm_run$4;
+            bsel_pru$1 = pru_run$4;
+            bsel_hit$1 = hit_run$4;
             bgain$1 = gain_o$0;
         end
         if (w_o$1$q == pidx$1) begin
+            bsel_sm$1 = sm_run$5;
+            bsel_pru$1 = pru_run$5;
+            bsel_hit$1 = hit_run$5;
             bgain$1 = gain_o$1;
         end
         if (w_o$1$q == pidx$2) begin
+            bsel_sm$1 = sm_run$6;
+            bsel_pru$1 = pru_run$6;
+            bsel_hit$1 = hit_run$6;
             bgain$1 = gain_o$2;
         end
         if (w_o$1$q == pidx$3) begin
+            bsel_sm$1 = sm_run$7;
+            bsel_pru$1 = pru_run$7;
+            bsel_hit$1 = hit_run$7;
             bgain$1 = gain_o$3;
         end
         bt1$1 = bsel_sm$1 + bgain$1;
@@ -18919,46 +16087,37 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 bnf$1 = bf6$1 & b_notinc64;
             end
         end
-        w_act$1$d = w_act$1$q;
-        w_o$1$d = w_o$1$q;
-        w_b$1$d = w_b$1$q;
-        w_words$1$d = w_words$1$q;
-        w_empty$1$d = w_empty$1$q;
-        w_beat$1$d = w_beat$1$q;
-        w_start$1$d = w_start$1$q;
-        w_csum$1$d = w_csum$1$q;
-        w_len$1$d = w_len$1$q;
-        ret_rtail$1$d = ret_rtail$1$q;
-        w_bc$1$d = w_bc$1$q;
-        w_sv$1$d = w_sv$1$q;
-        w_sgo$1$d = w_sgo$1$q;
-        w_bmod$1$d = w_bmod$1$q;
-        w_sbase$1$d = w_sbase$1$q;
-        w_q$1$d = w_q$1$q;
-        w_plen$1$d = w_plen$1$q;
-        w_bf$1$d = w_bf$1$q;
-        c_src$1$d = c_src$1$q;
-        c_srcdrop$1$d = c_srcdrop$1$q;
-        if (word_in$1 & (beat$1$q == zero3)) begin
-            w_bc$1$d = 1'b0;
+        sm_run$8 = sm_run$4;
+        pru_run$8 = pru_run$4;
+        hit_run$8 = hit_run$4;
+        if (bdec$1 & (w_o$1$q == pidx$0)) begin
+            sm_run$8 = bsm_o$1;
+            pru_run$8 = bpru_o$1;
+            hit_run$8 = 1'b1;
         end
-        if (word_in$1 & (beat$1$q == six3)) begin
-            w_bc$1$d = 1'b0;
+        sm_run$9 = sm_run$5;
+        pru_run$9 = pru_run$5;
+        hit_run$9 = hit_run$5;
+        if (bdec$1 & (w_o$1$q == pidx$1)) begin
+            sm_run$9 = bsm_o$1;
+            pru_run$9 = bpru_o$1;
+            hit_run$9 = 1'b1;
         end
-        if (wact$1) begin
-            w_beat$1$d = wnext$1;
+        sm_run$10 = sm_run$6;
+        pru_run$10 = pru_run$6;
+        hit_run$10 = hit_run$6;
+        if (bdec$1 & (w_o$1$q == pidx$2)) begin
+            sm_run$10 = bsm_o$1;
+            pru_run$10 = bpru_o$1;
+            hit_run$10 = 1'b1;
         end
-        if (sv_w$1 & ((w_beat$1$q == c7_10) | s4l$1)) begin
-            w_sv$1$d = 1'b0;
-        end
-        if (w_done$1) begin
-            w_act$1$d = act_none;
-        end
-        if (rb_ret$1) begin
-            ret_rtail$1$d = w_start$1$q;
-        end
-        if (a_ret$1) begin
-            ret_rtail$1$d = ret_base$1 + c8_10;
+        sm_run$11 = sm_run$7;
+        pru_run$11 = pru_run$7;
+        hit_run$11 = hit_run$7;
+        if (bdec$1 & (w_o$1$q == pidx$3)) begin
+            sm_run$11 = bsm_o$1;
+            pru_run$11 = bpru_o$1;
+            hit_run$11 = 1'b1;
         end
         if (bdec$1) begin
             w_bmod$1$d = 1'b1;
@@ -19009,80 +16168,29 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 w_start$1$d = dbase$1;
             end
         end
-        if (reset) begin
-            w_act$1$d = act_none;
+        if (in_mal$1 & rb$1) begin
+            c_mal$1$d = c_mal$1$q + two32;
         end
-        if (reset) begin
-            w_beat$1$d = zero10;
+        else if (in_mal$1 | rb$1) begin
+            c_mal$1$d = c_mal$1$q + one32;
         end
-        if (reset) begin
-            ret_rtail$1$d = zero10;
+        if (dec_noroute$1) begin
+            c_noroute$1$d = c_noroute$1$q + one32;
         end
-        if (reset) begin
-            w_bc$1$d = 1'b0;
+        if (a_full$1) begin
+            c_full$1$d = c_full$1$q + one32;
         end
-        if (reset) begin
-            w_sv$1$d = 1'b0;
+        if (a_trim$1 | a_ret$1 | a_hdr$1) begin
+            c_trim$1$d = c_trim$1$q + one32;
         end
-        if (reset) begin
-            w_sgo$1$d = 1'b0;
+        if (a_ret$1) begin
+            c_ret$1$d = c_ret$1$q + one32;
         end
-        if (reset) begin
-            w_bmod$1$d = 1'b0;
+        if (a_hdr$1) begin
+            c_hdr$1$d = c_hdr$1$q + one32;
         end
-        if (reset) begin
-            c_src$1$d = zero32;
-        end
-        if (reset) begin
-            c_srcdrop$1$d = zero32;
-        end
-        sm_run$8 = sm_run$4;
-        if (bdec$1 & (w_o$1$q == pidx$0)) begin
-            sm_run$8 = bsm_o$1;
-        end
-        pru_run$8 = pru_run$4;
-        if (bdec$1 & (w_o$1$q == pidx$0)) begin
-            pru_run$8 = bpru_o$1;
-        end
-        hit_run$8 = hit_run$4;
-        if (bdec$1 & (w_o$1$q == pidx$0)) begin
-            hit_run$8 = 1'b1;
-        end
-        sm_run$9 = sm_run$5;
-        if (bdec$1 & (w_o$1$q == pidx$1)) begin
-            sm_run$9 = bsm_o$1;
-        end
-        pru_run$9 = pru_run$5;
-        if (bdec$1 & (w_o$1$q == pidx$1)) begin
-            pru_run$9 = bpru_o$1;
-        end
-        hit_run$9 = hit_run$5;
-        if (bdec$1 & (w_o$1$q == pidx$1)) begin
-            hit_run$9 = 1'b1;
-        end
-        sm_run$10 = sm_run$6;
-        if (bdec$1 & (w_o$1$q == pidx$2)) begin
-            sm_run$10 = bsm_o$1;
-        end
-        pru_run$10 = pru_run$6;
-        if (bdec$1 & (w_o$1$q == pidx$2)) begin
-            pru_run$10 = bpru_o$1;
-        end
-        hit_run$10 = hit_run$6;
-        if (bdec$1 & (w_o$1$q == pidx$2)) begin
-            hit_run$10 = 1'b1;
-        end
-        sm_run$11 = sm_run$7;
-        if (bdec$1 & (w_o$1$q == pidx$3)) begin
-            sm_run$11 = bsm_o$1;
-        end
-        pru_run$11 = pru_run$7;
-        if (bdec$1 & (w_o$1$q == pidx$3)) begin
-            pru_run$11 = bpru_o$1;
-        end
-        hit_run$11 = hit_run$7;
-        if (bdec$1 & (w_o$1$q == pidx$3)) begin
-            hit_run$11 = 1'b1;
+        if (a_doddrop$1) begin
+            c_doddrop$1$d = c_doddrop$1$q + one32;
         end
         cb_bytes$2 = zero20;
         cb_pkts$2 = zero12;
@@ -19213,55 +16321,39 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             end
         end
         lim_bytes$2 = zero20;
-        if (d_b$2 == bidx$0) begin
-            lim_bytes$2 = band$0$limit_bytes;
-        end
-        if (d_b$2 == bidx$1) begin
-            lim_bytes$2 = band$1$limit_bytes;
-        end
-        if (d_b$2 == bidx$2) begin
-            lim_bytes$2 = band$2$limit_bytes;
-        end
-        if (d_b$2 == bidx$3) begin
-            lim_bytes$2 = band$3$limit_bytes;
-        end
         lim_pkts$2 = zero12;
         if (d_b$2 == bidx$0) begin
+            lim_bytes$2 = band$0$limit_bytes;
             lim_pkts$2 = band$0$limit_pkts;
         end
         if (d_b$2 == bidx$1) begin
+            lim_bytes$2 = band$1$limit_bytes;
             lim_pkts$2 = band$1$limit_pkts;
         end
         if (d_b$2 == bidx$2) begin
+            lim_bytes$2 = band$2$limit_bytes;
             lim_pkts$2 = band$2$limit_pkts;
         end
         if (d_b$2 == bidx$3) begin
+            lim_bytes$2 = band$3$limit_bytes;
             lim_pkts$2 = band$3$limit_pkts;
         end
         rbm_b$2 = rb_xp$2 & (w_o$2$q == d_o$2) & (w_b$2$q == d_b$2);
         rbm_0$2 = rb_xp$2 & (w_o$2$q == d_o$2) & (w_b$2$q == zero2);
         ab_bytes$2 = cb_bytes$2;
-        if (rbm_b$2) begin
-            ab_bytes$2 = cb_bytes$2 - w_len$2$q;
-        end
         ab_pkts$2 = cb_pkts$2;
-        if (rbm_b$2) begin
-            ab_pkts$2 = cb_pkts$2 - one12;
-        end
         base_b$2 = tb_tail$2;
         if (rbm_b$2) begin
+            ab_bytes$2 = cb_bytes$2 - w_len$2$q;
+            ab_pkts$2 = cb_pkts$2 - one12;
             base_b$2 = w_start$2$q;
         end
         a0_bytes$2 = c0_bytes$2;
-        if (rbm_0$2) begin
-            a0_bytes$2 = c0_bytes$2 - w_len$2$q;
-        end
         a0_pkts$2 = c0_pkts$2;
-        if (rbm_0$2) begin
-            a0_pkts$2 = c0_pkts$2 - one12;
-        end
         base_0$2 = t0_tail$2;
         if (rbm_0$2) begin
+            a0_bytes$2 = c0_bytes$2 - w_len$2$q;
+            a0_pkts$2 = c0_pkts$2 - one12;
             base_0$2 = w_start$2$q;
         end
         used_b$2 = base_b$2 - tb_head$2;
@@ -19404,27 +16496,21 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         mf1$2 = ~md1$2[32'h27] & (md1$2 != zero_t);
         mf2$2 = ~md2$2[32'h27] & (md2$2 != zero_t);
         mb0$2 = zero_t;
-        if (mf0$2) begin
-            mb0$2 = md0$2;
-        end
         mn0$2 = now8$q + mc0$2;
         if (mf0$2) begin
+            mb0$2 = md0$2;
             mn0$2 = ms0$2 + mc0$2;
         end
         mb1$2 = zero_t;
-        if (mf1$2) begin
-            mb1$2 = md1$2;
-        end
         mn1$2 = now8$q + mc1$2;
         if (mf1$2) begin
+            mb1$2 = md1$2;
             mn1$2 = ms1$2 + mc1$2;
         end
         mb2$2 = zero_t;
-        if (mf2$2) begin
-            mb2$2 = md2$2;
-        end
         mn2$2 = now8$q + mc2$2;
         if (mf2$2) begin
+            mb2$2 = md2$2;
             mn2$2 = ms2$2 + mc2$2;
         end
         mg0$2 = (mb0$2 + mc0$2) <= burst0;
@@ -19597,8 +16683,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 m2_run$58 = mn2$2;
             end
         end
-    end
-    always @(*) begin
         m0_run$59 = m0_run$43;
         m1_run$59 = m1_run$43;
         m2_run$59 = m2_run$43;
@@ -19677,29 +16761,21 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             dn_eff$2 = rec_n$2$q - one8;
         end
         dtl$2 = zero10;
-        if (d_o$2 == pidx$0) begin
-            dtl$2 = dtail$8$q;
-        end
-        if (d_o$2 == pidx$1) begin
-            dtl$2 = dtail$9$q;
-        end
-        if (d_o$2 == pidx$2) begin
-            dtl$2 = dtail$10$q;
-        end
-        if (d_o$2 == pidx$3) begin
-            dtl$2 = dtail$11$q;
-        end
         dhd$2 = zero10;
         if (d_o$2 == pidx$0) begin
+            dtl$2 = dtail$8$q;
             dhd$2 = dhead$8$q;
         end
         if (d_o$2 == pidx$1) begin
+            dtl$2 = dtail$9$q;
             dhd$2 = dhead$9$q;
         end
         if (d_o$2 == pidx$2) begin
+            dtl$2 = dtail$10$q;
             dhd$2 = dhead$10$q;
         end
         if (d_o$2 == pidx$3) begin
+            dtl$2 = dtail$11$q;
             dhd$2 = dhead$11$q;
         end
         dbase$2 = dtl$2;
@@ -19753,271 +16829,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 a_full$2 = 1'b1;
             end
         end
-        c_full$2$d = c_full$2$q;
-        if (a_full$2) begin
-            c_full$2$d = c_full$2$q + one32;
-        end
-        if (reset) begin
-            c_full$2$d = zero32;
-        end
-        c_trim$2$d = c_trim$2$q;
-        if (a_trim$2 | a_ret$2 | a_hdr$2) begin
-            c_trim$2$d = c_trim$2$q + one32;
-        end
-        if (reset) begin
-            c_trim$2$d = zero32;
-        end
-        c_ret$2$d = c_ret$2$q;
-        if (a_ret$2) begin
-            c_ret$2$d = c_ret$2$q + one32;
-        end
-        if (reset) begin
-            c_ret$2$d = zero32;
-        end
-        c_hdr$2$d = c_hdr$2$q;
-        if (a_hdr$2) begin
-            c_hdr$2$d = c_hdr$2$q + one32;
-        end
-        if (reset) begin
-            c_hdr$2$d = zero32;
-        end
-        rec_n$2$d = rec_n$2$q;
-        rec_n$2$d = dn_eff$2;
-        if (a_dod$2) begin
-            rec_n$2$d = dn_eff$2 + one8;
-        end
-        if (reset) begin
-            rec_n$2$d = zero8;
-        end
-        rec_pend$2$d = rec_pend$2$q;
-        if (a_dod$2) begin
-            rec_pend$2$d = 1'b1;
-        end
-        else if (rb_dod$2 | (commit$2 & (w_act$2$q == act_dod))) begin
-            rec_pend$2$d = 1'b0;
-        end
-        if (reset) begin
-            rec_pend$2$d = 1'b0;
-        end
-        c_doddrop$2$d = c_doddrop$2$q;
-        if (a_doddrop$2) begin
-            c_doddrop$2$d = c_doddrop$2$q + one32;
-        end
-        if (reset) begin
-            c_doddrop$2$d = zero32;
-        end
-        dtail$8$d = dtail$8$q;
-        if (rb_dod$2 & (w_o$2$q == pidx$0)) begin
-            dtail$8$d = w_start$2$q;
-        end
-        if (a_dod$2 & (d_o$2 == pidx$0)) begin
-            dtail$8$d = dbase$2 + c8_10;
-        end
-        if (reset) begin
-            dtail$8$d = zero10;
-        end
-        dtail$9$d = dtail$9$q;
-        if (rb_dod$2 & (w_o$2$q == pidx$1)) begin
-            dtail$9$d = w_start$2$q;
-        end
-        if (a_dod$2 & (d_o$2 == pidx$1)) begin
-            dtail$9$d = dbase$2 + c8_10;
-        end
-        if (reset) begin
-            dtail$9$d = zero10;
-        end
-        dtail$10$d = dtail$10$q;
-        if (rb_dod$2 & (w_o$2$q == pidx$2)) begin
-            dtail$10$d = w_start$2$q;
-        end
-        if (a_dod$2 & (d_o$2 == pidx$2)) begin
-            dtail$10$d = dbase$2 + c8_10;
-        end
-        if (reset) begin
-            dtail$10$d = zero10;
-        end
-        dtail$11$d = dtail$11$q;
-        if (rb_dod$2 & (w_o$2$q == pidx$3)) begin
-            dtail$11$d = w_start$2$q;
-        end
-        if (a_dod$2 & (d_o$2 == pidx$3)) begin
-            dtail$11$d = dbase$2 + c8_10;
-        end
-        if (reset) begin
-            dtail$11$d = zero10;
-        end
-        rtail$32$d = rtail$32$q;
-        if (rb_xp$2 & (w_o$2$q == pidx$0) & (w_b$2$q == bidx$0)) begin
-            rtail$32$d = w_start$2$q;
-        end
-        if (a_fwd$2 & (d_o$2 == pidx$0) & (d_b$2 == bidx$0)) begin
-            rtail$32$d = base_b$2 + d_words$2;
-        end
-        if (a_trim$2 & (d_o$2 == pidx$0)) begin
-            rtail$32$d = base_0$2 + c8_10;
-        end
-        if (reset) begin
-            rtail$32$d = zero10;
-        end
-        rtail$33$d = rtail$33$q;
-        if (rb_xp$2 & (w_o$2$q == pidx$0) & (w_b$2$q == bidx$1)) begin
-            rtail$33$d = w_start$2$q;
-        end
-        if (a_fwd$2 & (d_o$2 == pidx$0) & (d_b$2 == bidx$1)) begin
-            rtail$33$d = base_b$2 + d_words$2;
-        end
-        if (reset) begin
-            rtail$33$d = zero10;
-        end
-        rtail$34$d = rtail$34$q;
-        if (rb_xp$2 & (w_o$2$q == pidx$0) & (w_b$2$q == bidx$2)) begin
-            rtail$34$d = w_start$2$q;
-        end
-        if (a_fwd$2 & (d_o$2 == pidx$0) & (d_b$2 == bidx$2)) begin
-            rtail$34$d = base_b$2 + d_words$2;
-        end
-        if (reset) begin
-            rtail$34$d = zero10;
-        end
-        rtail$35$d = rtail$35$q;
-        if (rb_xp$2 & (w_o$2$q == pidx$0) & (w_b$2$q == bidx$3)) begin
-            rtail$35$d = w_start$2$q;
-        end
-        if (a_fwd$2 & (d_o$2 == pidx$0) & (d_b$2 == bidx$3)) begin
-            rtail$35$d = base_b$2 + d_words$2;
-        end
-        if (reset) begin
-            rtail$35$d = zero10;
-        end
-        rtail$36$d = rtail$36$q;
-        if (rb_xp$2 & (w_o$2$q == pidx$1) & (w_b$2$q == bidx$0)) begin
-            rtail$36$d = w_start$2$q;
-        end
-        if (a_fwd$2 & (d_o$2 == pidx$1) & (d_b$2 == bidx$0)) begin
-            rtail$36$d = base_b$2 + d_words$2;
-        end
-        if (a_trim$2 & (d_o$2 == pidx$1)) begin
-            rtail$36$d = base_0$2 + c8_10;
-        end
-        if (reset) begin
-            rtail$36$d = zero10;
-        end
-        rtail$37$d = rtail$37$q;
-        if (rb_xp$2 & (w_o$2$q == pidx$1) & (w_b$2$q == bidx$1)) begin
-            rtail$37$d = w_start$2$q;
-        end
-        if (a_fwd$2 & (d_o$2 == pidx$1) & (d_b$2 == bidx$1)) begin
-            rtail$37$d = base_b$2 + d_words$2;
-        end
-        if (reset) begin
-            rtail$37$d = zero10;
-        end
-        rtail$38$d = rtail$38$q;
-        if (rb_xp$2 & (w_o$2$q == pidx$1) & (w_b$2$q == bidx$2)) begin
-            rtail$38$d = w_start$2$q;
-        end
-        if (a_fwd$2 & (d_o$2 == pidx$1) & (d_b$2 == bidx$2)) begin
-            rtail$38$d = base_b$2 + d_words$2;
-        end
-        if (reset) begin
-            rtail$38$d = zero10;
-        end
-        rtail$39$d = rtail$39$q;
-        if (rb_xp$2 & (w_o$2$q == pidx$1) & (w_b$2$q == bidx$3)) begin
-            rtail$39$d = w_start$2$q;
-        end
-        if (a_fwd$2 & (d_o$2 == pidx$1) & (d_b$2 == bidx$3)) begin
-            rtail$39$d = base_b$2 + d_words$2;
-        end
-        if (reset) begin
-            rtail$39$d = zero10;
-        end
-        rtail$40$d = rtail$40$q;
-        if (rb_xp$2 & (w_o$2$q == pidx$2) & (w_b$2$q == bidx$0)) begin
-            rtail$40$d = w_start$2$q;
-        end
-        if (a_fwd$2 & (d_o$2 == pidx$2) & (d_b$2 == bidx$0)) begin
-            rtail$40$d = base_b$2 + d_words$2;
-        end
-        if (a_trim$2 & (d_o$2 == pidx$2)) begin
-            rtail$40$d = base_0$2 + c8_10;
-        end
-        if (reset) begin
-            rtail$40$d = zero10;
-        end
-        rtail$41$d = rtail$41$q;
-        if (rb_xp$2 & (w_o$2$q == pidx$2) & (w_b$2$q == bidx$1)) begin
-            rtail$41$d = w_start$2$q;
-        end
-        if (a_fwd$2 & (d_o$2 == pidx$2) & (d_b$2 == bidx$1)) begin
-            rtail$41$d = base_b$2 + d_words$2;
-        end
-        if (reset) begin
-            rtail$41$d = zero10;
-        end
-        rtail$42$d = rtail$42$q;
-        if (rb_xp$2 & (w_o$2$q == pidx$2) & (w_b$2$q == bidx$2)) begin
-            rtail$42$d = w_start$2$q;
-        end
-        if (a_fwd$2 & (d_o$2 == pidx$2) & (d_b$2 == bidx$2)) begin
-            rtail$42$d = base_b$2 + d_words$2;
-        end
-        if (reset) begin
-            rtail$42$d = zero10;
-        end
-        rtail$43$d = rtail$43$q;
-        if (rb_xp$2 & (w_o$2$q == pidx$2) & (w_b$2$q == bidx$3)) begin
-            rtail$43$d = w_start$2$q;
-        end
-        if (a_fwd$2 & (d_o$2 == pidx$2) & (d_b$2 == bidx$3)) begin
-            rtail$43$d = base_b$2 + d_words$2;
-        end
-        if (reset) begin
-            rtail$43$d = zero10;
-        end
-        rtail$44$d = rtail$44$q;
-        if (rb_xp$2 & (w_o$2$q == pidx$3) & (w_b$2$q == bidx$0)) begin
-            rtail$44$d = w_start$2$q;
-        end
-        if (a_fwd$2 & (d_o$2 == pidx$3) & (d_b$2 == bidx$0)) begin
-            rtail$44$d = base_b$2 + d_words$2;
-        end
-        if (a_trim$2 & (d_o$2 == pidx$3)) begin
-            rtail$44$d = base_0$2 + c8_10;
-        end
-        if (reset) begin
-            rtail$44$d = zero10;
-        end
-        rtail$45$d = rtail$45$q;
-        if (rb_xp$2 & (w_o$2$q == pidx$3) & (w_b$2$q == bidx$1)) begin
-            rtail$45$d = w_start$2$q;
-        end
-        if (a_fwd$2 & (d_o$2 == pidx$3) & (d_b$2 == bidx$1)) begin
-            rtail$45$d = base_b$2 + d_words$2;
-        end
-        if (reset) begin
-            rtail$45$d = zero10;
-        end
-        rtail$46$d = rtail$46$q;
-        if (rb_xp$2 & (w_o$2$q == pidx$3) & (w_b$2$q == bidx$2)) begin
-            rtail$46$d = w_start$2$q;
-        end
-        if (a_fwd$2 & (d_o$2 == pidx$3) & (d_b$2 == bidx$2)) begin
-            rtail$46$d = base_b$2 + d_words$2;
-        end
-        if (reset) begin
-            rtail$46$d = zero10;
-        end
-        rtail$47$d = rtail$47$q;
-        if (rb_xp$2 & (w_o$2$q == pidx$3) & (w_b$2$q == bidx$3)) begin
-            rtail$47$d = w_start$2$q;
-        end
-        if (a_fwd$2 & (d_o$2 == pidx$3) & (d_b$2 == bidx$3)) begin
-            rtail$47$d = base_b$2 + d_words$2;
-        end
-        if (reset) begin
-            rtail$47$d = zero10;
-        end
         rec_slot$2 = rec_h$2$q + rec_n$2$q[0+:4];
         if (rb_dod$2) begin
             rec_slot$2 = rec_h$2$q + rec_n$2$q[0+:4] - one4;
@@ -20029,20 +16840,51 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         recw$2$write_address = rec_slot$2;
         recw$2$write_data = d_words$2[0+:8];
         reco$2$read_address = rec_h$2$q;
-        if (pop_i$2) begin
-            reco$2$read_address = rec_h$2$q + one4;
-        end
         recw$2$read_address = rec_h$2$q;
         if (pop_i$2) begin
+            rec_h$2$d = rec_h$2$q + one4;
+            reco$2$read_address = rec_h$2$q + one4;
             recw$2$read_address = rec_h$2$q + one4;
+        end
+        rec_n$2$d = dn_eff$2;
+        if (a_dod$2) begin
+            rec_n$2$d = dn_eff$2 + one8;
+        end
+        if (a_dod$2) begin
+            rec_pend$2$d = 1'b1;
+        end
+        else if (rb_dod$2 | (commit$2 & (w_act$2$q == act_dod))) begin
+            rec_pend$2$d = 1'b0;
+        end
+        if (rb_dod$2 & (w_o$2$q == pidx$0)) begin
+            dtail$8$d = w_start$2$q;
+        end
+        if (a_dod$2 & (d_o$2 == pidx$0)) begin
+            dtail$8$d = dbase$2 + c8_10;
+        end
+        if (rb_dod$2 & (w_o$2$q == pidx$1)) begin
+            dtail$9$d = w_start$2$q;
+        end
+        if (a_dod$2 & (d_o$2 == pidx$1)) begin
+            dtail$9$d = dbase$2 + c8_10;
+        end
+        if (rb_dod$2 & (w_o$2$q == pidx$2)) begin
+            dtail$10$d = w_start$2$q;
+        end
+        if (a_dod$2 & (d_o$2 == pidx$2)) begin
+            dtail$10$d = dbase$2 + c8_10;
+        end
+        if (rb_dod$2 & (w_o$2$q == pidx$3)) begin
+            dtail$11$d = w_start$2$q;
+        end
+        if (a_dod$2 & (d_o$2 == pidx$3)) begin
+            dtail$11$d = dbase$2 + c8_10;
         end
         add_v$2 = a_fwd$2 | a_trim$2;
         add_b$2 = zero2;
-        if (a_fwd$2) begin
-            add_b$2 = d_b$2;
-        end
         add_bytes$2 = c64_20;
         if (a_fwd$2) begin
+            add_b$2 = d_b$2;
             add_bytes$2 = len20$2;
         end
         run_b$48 = run_b$32;
@@ -20285,56 +17127,146 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             run_b$63 = run_b$47 - w_len$2$q;
             run_p$63 = run_p$47 - one12;
         end
+        if (rb_xp$2 & (w_o$2$q == pidx$0) & (w_b$2$q == bidx$0)) begin
+            rtail$32$d = w_start$2$q;
+        end
+        if (a_fwd$2 & (d_o$2 == pidx$0) & (d_b$2 == bidx$0)) begin
+            rtail$32$d = base_b$2 + d_words$2;
+        end
+        if (rb_xp$2 & (w_o$2$q == pidx$0) & (w_b$2$q == bidx$1)) begin
+            rtail$33$d = w_start$2$q;
+        end
+        if (a_fwd$2 & (d_o$2 == pidx$0) & (d_b$2 == bidx$1)) begin
+            rtail$33$d = base_b$2 + d_words$2;
+        end
+        if (rb_xp$2 & (w_o$2$q == pidx$0) & (w_b$2$q == bidx$2)) begin
+            rtail$34$d = w_start$2$q;
+        end
+        if (a_fwd$2 & (d_o$2 == pidx$0) & (d_b$2 == bidx$2)) begin
+            rtail$34$d = base_b$2 + d_words$2;
+        end
+        if (rb_xp$2 & (w_o$2$q == pidx$0) & (w_b$2$q == bidx$3)) begin
+            rtail$35$d = w_start$2$q;
+        end
+        if (a_fwd$2 & (d_o$2 == pidx$0) & (d_b$2 == bidx$3)) begin
+            rtail$35$d = base_b$2 + d_words$2;
+        end
+        if (a_trim$2 & (d_o$2 == pidx$0)) begin
+            rtail$32$d = base_0$2 + c8_10;
+        end
+        if (rb_xp$2 & (w_o$2$q == pidx$1) & (w_b$2$q == bidx$0)) begin
+            rtail$36$d = w_start$2$q;
+        end
+        if (a_fwd$2 & (d_o$2 == pidx$1) & (d_b$2 == bidx$0)) begin
+            rtail$36$d = base_b$2 + d_words$2;
+        end
+        if (rb_xp$2 & (w_o$2$q == pidx$1) & (w_b$2$q == bidx$1)) begin
+            rtail$37$d = w_start$2$q;
+        end
+        if (a_fwd$2 & (d_o$2 == pidx$1) & (d_b$2 == bidx$1)) begin
+            rtail$37$d = base_b$2 + d_words$2;
+        end
+        if (rb_xp$2 & (w_o$2$q == pidx$1) & (w_b$2$q == bidx$2)) begin
+            rtail$38$d = w_start$2$q;
+        end
+        if (a_fwd$2 & (d_o$2 == pidx$1) & (d_b$2 == bidx$2)) begin
+            rtail$38$d = base_b$2 + d_words$2;
+        end
+        if (rb_xp$2 & (w_o$2$q == pidx$1) & (w_b$2$q == bidx$3)) begin
+            rtail$39$d = w_start$2$q;
+        end
+        if (a_fwd$2 & (d_o$2 == pidx$1) & (d_b$2 == bidx$3)) begin
+            rtail$39$d = base_b$2 + d_words$2;
+        end
+        if (a_trim$2 & (d_o$2 == pidx$1)) begin
+            rtail$36$d = base_0$2 + c8_10;
+        end
+        if (rb_xp$2 & (w_o$2$q == pidx$2) & (w_b$2$q == bidx$0)) begin
+            rtail$40$d = w_start$2$q;
+        end
+        if (a_fwd$2 & (d_o$2 == pidx$2) & (d_b$2 == bidx$0)) begin
+            rtail$40$d = base_b$2 + d_words$2;
+        end
+        if (rb_xp$2 & (w_o$2$q == pidx$2) & (w_b$2$q == bidx$1)) begin
+            rtail$41$d = w_start$2$q;
+        end
+        if (a_fwd$2 & (d_o$2 == pidx$2) & (d_b$2 == bidx$1)) begin
+            rtail$41$d = base_b$2 + d_words$2;
+        end
+        if (rb_xp$2 & (w_o$2$q == pidx$2) & (w_b$2$q == bidx$2)) begin
+            rtail$42$d = w_start$2$q;
+        end
+        if (a_fwd$2 & (d_o$2 == pidx$2) & (d_b$2 == bidx$2)) begin
+            rtail$42$d = base_b$2 + d_words$2;
+        end
+        if (rb_xp$2 & (w_o$2$q == pidx$2) & (w_b$2$q == bidx$3)) begin
+            rtail$43$d = w_start$2$q;
+        end
+        if (a_fwd$2 & (d_o$2 == pidx$2) & (d_b$2 == bidx$3)) begin
+            rtail$43$d = base_b$2 + d_words$2;
+        end
+        if (a_trim$2 & (d_o$2 == pidx$2)) begin
+            rtail$40$d = base_0$2 + c8_10;
+        end
+        if (rb_xp$2 & (w_o$2$q == pidx$3) & (w_b$2$q == bidx$0)) begin
+            rtail$44$d = w_start$2$q;
+        end
+        if (a_fwd$2 & (d_o$2 == pidx$3) & (d_b$2 == bidx$0)) begin
+            rtail$44$d = base_b$2 + d_words$2;
+        end
+        if (rb_xp$2 & (w_o$2$q == pidx$3) & (w_b$2$q == bidx$1)) begin
+            rtail$45$d = w_start$2$q;
+        end
+        if (a_fwd$2 & (d_o$2 == pidx$3) & (d_b$2 == bidx$1)) begin
+            rtail$45$d = base_b$2 + d_words$2;
+        end
+        if (rb_xp$2 & (w_o$2$q == pidx$3) & (w_b$2$q == bidx$2)) begin
+            rtail$46$d = w_start$2$q;
+        end
+        if (a_fwd$2 & (d_o$2 == pidx$3) & (d_b$2 == bidx$2)) begin
+            rtail$46$d = base_b$2 + d_words$2;
+        end
+        if (rb_xp$2 & (w_o$2$q == pidx$3) & (w_b$2$q == bidx$3)) begin
+            rtail$47$d = w_start$2$q;
+        end
+        if (a_fwd$2 & (d_o$2 == pidx$3) & (d_b$2 == bidx$3)) begin
+            rtail$47$d = base_b$2 + d_words$2;
+        end
+        if (a_trim$2 & (d_o$2 == pidx$3)) begin
+            rtail$44$d = base_0$2 + c8_10;
+        end
+        if (rb_ret$2) begin
+            ret_rtail$2$d = w_start$2$q;
+        end
+        if (a_ret$2) begin
+            ret_rtail$2$d = ret_base$2 + c8_10;
+        end
         bsel_sm$2 = zero32;
-        if (w_o$2$q == pidx$0) begin
-            bsel_sm$2 = sm_run$8;
-        end
-        if (w_o$2$q == pidx$1) begin
-            bsel_sm$2 = sm_run$9;
-        end
-        if (w_o$2$q == pidx$2) begin
-            bsel_sm$2 = sm_run$10;
-        end
-        if (w_o$2$q == pidx$3) begin
-            bsel_sm$2 = sm_run$11;
-        end
         bsel_pru$2 = zero8;
-        if (w_o$2$q == pidx$0) begin
-            bsel_pru$2 = pru_run$8;
-        end
-        if (w_o$2$q == pidx$1) begin
-            bsel_pru$2 = pru_run$9;
-        end
-        if (w_o$2$q == pidx$2) begin
-            bsel_pru$2 = pru_run$10;
-        end
-        if (w_o$2$q == pidx$3) begin
-            bsel_pru$2 = pru_run$11;
-        end
         bsel_hit$2 = 1'b0;
-        if (w_o$2$q == pidx$0) begin
-            bsel_hit$2 = hit_run$8;
-        end
-        if (w_o$2$q == pidx$1) begin
-            bsel_hit$2 = hit_run$9;
-        end
-        if (w_o$2$q == pidx$2) begin
-            bsel_hit$2 = hit_run$10;
-        end
-        if (w_o$2$q == pidx$3) begin
-            bsel_hit$2 = hit_run$11;
-        end
         bgain$2 = zero32;
         if (w_o$2$q == pidx$0) begin
+            bsel_sm$2 = sm_run$8;
+            bsel_pru$2 = pru_run$8;
+            bsel_hit$2 = hit_run$8;
             bgain$2 = gain_o$0;
         end
         if (w_o$2$q == pidx$1) begin
+            bsel_sm$2 = sm_run$9;
+            bsel_pru$2 = pru_run$9;
+            bsel_hit$2 = hit_run$9;
             bgain$2 = gain_o$1;
         end
         if (w_o$2$q == pidx$2) begin
+            bsel_sm$2 = sm_run$10;
+            bsel_pru$2 = pru_run$10;
+            bsel_hit$2 = hit_run$10;
             bgain$2 = gain_o$2;
         end
         if (w_o$2$q == pidx$3) begin
+            bsel_sm$2 = sm_run$11;
+            bsel_pru$2 = pru_run$11;
+            bsel_hit$2 = hit_run$11;
             bgain$2 = gain_o$3;
         end
         bt1$2 = bsel_sm$2 + bgain$2;
@@ -20376,46 +17308,37 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 bnf$2 = bf6$2 & b_notinc64;
             end
         end
-        w_act$2$d = w_act$2$q;
-        w_o$2$d = w_o$2$q;
-        w_b$2$d = w_b$2$q;
-        w_words$2$d = w_words$2$q;
-        w_empty$2$d = w_empty$2$q;
-        w_beat$2$d = w_beat$2$q;
-        w_start$2$d = w_start$2$q;
-        w_csum$2$d = w_csum$2$q;
-        w_len$2$d = w_len$2$q;
-        ret_rtail$2$d = ret_rtail$2$q;
-        w_bc$2$d = w_bc$2$q;
-        w_sv$2$d = w_sv$2$q;
-        w_sgo$2$d = w_sgo$2$q;
-        w_bmod$2$d = w_bmod$2$q;
-        w_sbase$2$d = w_sbase$2$q;
-        w_q$2$d = w_q$2$q;
-        w_plen$2$d = w_plen$2$q;
-        w_bf$2$d = w_bf$2$q;
-        c_src$2$d = c_src$2$q;
-        c_srcdrop$2$d = c_srcdrop$2$q;
-        if (word_in$2 & (beat$2$q == zero3)) begin
-            w_bc$2$d = 1'b0;
+        sm_run$12 = sm_run$8;
+        pru_run$12 = pru_run$8;
+        hit_run$12 = hit_run$8;
+        if (bdec$2 & (w_o$2$q == pidx$0)) begin
+            sm_run$12 = bsm_o$2;
+            pru_run$12 = bpru_o$2;
+            hit_run$12 = 1'b1;
         end
-        if (word_in$2 & (beat$2$q == six3)) begin
-            w_bc$2$d = 1'b0;
+        sm_run$13 = sm_run$9;
+        pru_run$13 = pru_run$9;
+        hit_run$13 = hit_run$9;
+        if (bdec$2 & (w_o$2$q == pidx$1)) begin
+            sm_run$13 = bsm_o$2;
+            pru_run$13 = bpru_o$2;
+            hit_run$13 = 1'b1;
         end
-        if (wact$2) begin
-            w_beat$2$d = wnext$2;
+        sm_run$14 = sm_run$10;
+        pru_run$14 = pru_run$10;
+        hit_run$14 = hit_run$10;
+        if (bdec$2 & (w_o$2$q == pidx$2)) begin
+            sm_run$14 = bsm_o$2;
+            pru_run$14 = bpru_o$2;
+            hit_run$14 = 1'b1;
         end
-        if (sv_w$2 & ((w_beat$2$q == c7_10) | s4l$2)) begin
-            w_sv$2$d = 1'b0;
-        end
-        if (w_done$2) begin
-            w_act$2$d = act_none;
-        end
-        if (rb_ret$2) begin
-            ret_rtail$2$d = w_start$2$q;
-        end
-        if (a_ret$2) begin
-            ret_rtail$2$d = ret_base$2 + c8_10;
+        sm_run$15 = sm_run$11;
+        pru_run$15 = pru_run$11;
+        hit_run$15 = hit_run$11;
+        if (bdec$2 & (w_o$2$q == pidx$3)) begin
+            sm_run$15 = bsm_o$2;
+            pru_run$15 = bpru_o$2;
+            hit_run$15 = 1'b1;
         end
         if (bdec$2) begin
             w_bmod$2$d = 1'b1;
@@ -20466,80 +17389,29 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 w_start$2$d = dbase$2;
             end
         end
-        if (reset) begin
-            w_act$2$d = act_none;
+        if (in_mal$2 & rb$2) begin
+            c_mal$2$d = c_mal$2$q + two32;
         end
-        if (reset) begin
-            w_beat$2$d = zero10;
+        else if (in_mal$2 | rb$2) begin
+            c_mal$2$d = c_mal$2$q + one32;
         end
-        if (reset) begin
-            ret_rtail$2$d = zero10;
+        if (dec_noroute$2) begin
+            c_noroute$2$d = c_noroute$2$q + one32;
         end
-        if (reset) begin
-            w_bc$2$d = 1'b0;
+        if (a_full$2) begin
+            c_full$2$d = c_full$2$q + one32;
         end
-        if (reset) begin
-            w_sv$2$d = 1'b0;
+        if (a_trim$2 | a_ret$2 | a_hdr$2) begin
+            c_trim$2$d = c_trim$2$q + one32;
         end
-        if (reset) begin
-            w_sgo$2$d = 1'b0;
+        if (a_ret$2) begin
+            c_ret$2$d = c_ret$2$q + one32;
         end
-        if (reset) begin
-            w_bmod$2$d = 1'b0;
+        if (a_hdr$2) begin
+            c_hdr$2$d = c_hdr$2$q + one32;
         end
-        if (reset) begin
-            c_src$2$d = zero32;
-        end
-        if (reset) begin
-            c_srcdrop$2$d = zero32;
-        end
-        sm_run$12 = sm_run$8;
-        if (bdec$2 & (w_o$2$q == pidx$0)) begin
-            sm_run$12 = bsm_o$2;
-        end
-        pru_run$12 = pru_run$8;
-        if (bdec$2 & (w_o$2$q == pidx$0)) begin
-            pru_run$12 = bpru_o$2;
-        end
-        hit_run$12 = hit_run$8;
-        if (bdec$2 & (w_o$2$q == pidx$0)) begin
-            hit_run$12 = 1'b1;
-        end
-        sm_run$13 = sm_run$9;
-        if (bdec$2 & (w_o$2$q == pidx$1)) begin
-            sm_run$13 = bsm_o$2;
-        end
-        pru_run$13 = pru_run$9;
-        if (bdec$2 & (w_o$2$q == pidx$1)) begin
-            pru_run$13 = bpru_o$2;
-        end
-        hit_run$13 = hit_run$9;
-        if (bdec$2 & (w_o$2$q == pidx$1)) begin
-            hit_run$13 = 1'b1;
-        end
-        sm_run$14 = sm_run$10;
-        if (bdec$2 & (w_o$2$q == pidx$2)) begin
-            sm_run$14 = bsm_o$2;
-        end
-        pru_run$14 = pru_run$10;
-        if (bdec$2 & (w_o$2$q == pidx$2)) begin
-            pru_run$14 = bpru_o$2;
-        end
-        hit_run$14 = hit_run$10;
-        if (bdec$2 & (w_o$2$q == pidx$2)) begin
-            hit_run$14 = 1'b1;
-        end
-        sm_run$15 = sm_run$11;
-        if (bdec$2 & (w_o$2$q == pidx$3)) begin
-            sm_run$15 = bsm_o$2;
-        end
-        pru_run$15 = pru_run$11;
-        if (bdec$2 & (w_o$2$q == pidx$3)) begin
-            pru_run$15 = bpru_o$2;
-        end
-        hit_run$15 = hit_run$11;
-        if (bdec$2 & (w_o$2$q == pidx$3)) begin
-            hit_run$15 = 1'b1;
+        if (a_doddrop$2) begin
+            c_doddrop$2$d = c_doddrop$2$q + one32;
         end
         cb_bytes$3 = zero20;
         cb_pkts$3 = zero12;
@@ -20670,55 +17542,39 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             end
         end
         lim_bytes$3 = zero20;
-        if (d_b$3 == bidx$0) begin
-            lim_bytes$3 = band$0$limit_bytes;
-        end
-        if (d_b$3 == bidx$1) begin
-            lim_bytes$3 = band$1$limit_bytes;
-        end
-        if (d_b$3 == bidx$2) begin
-            lim_bytes$3 = band$2$limit_bytes;
-        end
-        if (d_b$3 == bidx$3) begin
-            lim_bytes$3 = band$3$limit_bytes;
-        end
         lim_pkts$3 = zero12;
         if (d_b$3 == bidx$0) begin
+            lim_bytes$3 = band$0$limit_bytes;
             lim_pkts$3 = band$0$limit_pkts;
         end
         if (d_b$3 == bidx$1) begin
+            lim_bytes$3 = band$1$limit_bytes;
             lim_pkts$3 = band$1$limit_pkts;
         end
         if (d_b$3 == bidx$2) begin
+            lim_bytes$3 = band$2$limit_bytes;
             lim_pkts$3 = band$2$limit_pkts;
         end
         if (d_b$3 == bidx$3) begin
+            lim_bytes$3 = band$3$limit_bytes;
             lim_pkts$3 = band$3$limit_pkts;
         end
         rbm_b$3 = rb_xp$3 & (w_o$3$q == d_o$3) & (w_b$3$q == d_b$3);
         rbm_0$3 = rb_xp$3 & (w_o$3$q == d_o$3) & (w_b$3$q == zero2);
         ab_bytes$3 = cb_bytes$3;
-        if (rbm_b$3) begin
-            ab_bytes$3 = cb_bytes$3 - w_len$3$q;
-        end
         ab_pkts$3 = cb_pkts$3;
-        if (rbm_b$3) begin
-            ab_pkts$3 = cb_pkts$3 - one12;
-        end
         base_b$3 = tb_tail$3;
         if (rbm_b$3) begin
+            ab_bytes$3 = cb_bytes$3 - w_len$3$q;
+            ab_pkts$3 = cb_pkts$3 - one12;
             base_b$3 = w_start$3$q;
         end
         a0_bytes$3 = c0_bytes$3;
-        if (rbm_0$3) begin
-            a0_bytes$3 = c0_bytes$3 - w_len$3$q;
-        end
         a0_pkts$3 = c0_pkts$3;
-        if (rbm_0$3) begin
-            a0_pkts$3 = c0_pkts$3 - one12;
-        end
         base_0$3 = t0_tail$3;
         if (rbm_0$3) begin
+            a0_bytes$3 = c0_bytes$3 - w_len$3$q;
+            a0_pkts$3 = c0_pkts$3 - one12;
             base_0$3 = w_start$3$q;
         end
         used_b$3 = base_b$3 - tb_head$3;
@@ -20861,27 +17717,21 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         mf1$3 = ~md1$3[32'h27] & (md1$3 != zero_t);
         mf2$3 = ~md2$3[32'h27] & (md2$3 != zero_t);
         mb0$3 = zero_t;
-        if (mf0$3) begin
-            mb0$3 = md0$3;
-        end
         mn0$3 = now8$q + mc0$3;
         if (mf0$3) begin
+            mb0$3 = md0$3;
             mn0$3 = ms0$3 + mc0$3;
         end
         mb1$3 = zero_t;
-        if (mf1$3) begin
-            mb1$3 = md1$3;
-        end
         mn1$3 = now8$q + mc1$3;
         if (mf1$3) begin
+            mb1$3 = md1$3;
             mn1$3 = ms1$3 + mc1$3;
         end
         mb2$3 = zero_t;
-        if (mf2$3) begin
-            mb2$3 = md2$3;
-        end
         mn2$3 = now8$q + mc2$3;
         if (mf2$3) begin
+            mb2$3 = md2$3;
             mn2$3 = ms2$3 + mc2$3;
         end
         mg0$3 = (mb0$3 + mc0$3) <= burst0;
@@ -20914,21 +17764,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 m2_run$64 = mn2$3;
             end
         end
-        tat0$0$d = tat0$0$q;
-        tat0$0$d = m0_run$64;
-        if (reset) begin
-            tat0$0$d = zero_t;
-        end
-        tat1$0$d = tat1$0$q;
-        tat1$0$d = m1_run$64;
-        if (reset) begin
-            tat1$0$d = zero_t;
-        end
-        tat2$0$d = tat2$0$q;
-        tat2$0$d = m2_run$64;
-        if (reset) begin
-            tat2$0$d = zero_t;
-        end
         m0_run$65 = m0_run$49;
         m1_run$65 = m1_run$49;
         m2_run$65 = m2_run$49;
@@ -20942,21 +17777,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             if (mg2$3) begin
                 m2_run$65 = mn2$3;
             end
-        end
-        tat0$1$d = tat0$1$q;
-        tat0$1$d = m0_run$65;
-        if (reset) begin
-            tat0$1$d = zero_t;
-        end
-        tat1$1$d = tat1$1$q;
-        tat1$1$d = m1_run$65;
-        if (reset) begin
-            tat1$1$d = zero_t;
-        end
-        tat2$1$d = tat2$1$q;
-        tat2$1$d = m2_run$65;
-        if (reset) begin
-            tat2$1$d = zero_t;
         end
         m0_run$66 = m0_run$50;
         m1_run$66 = m1_run$50;
@@ -20972,21 +17792,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 m2_run$66 = mn2$3;
             end
         end
-        tat0$2$d = tat0$2$q;
-        tat0$2$d = m0_run$66;
-        if (reset) begin
-            tat0$2$d = zero_t;
-        end
-        tat1$2$d = tat1$2$q;
-        tat1$2$d = m1_run$66;
-        if (reset) begin
-            tat1$2$d = zero_t;
-        end
-        tat2$2$d = tat2$2$q;
-        tat2$2$d = m2_run$66;
-        if (reset) begin
-            tat2$2$d = zero_t;
-        end
         m0_run$67 = m0_run$51;
         m1_run$67 = m1_run$51;
         m2_run$67 = m2_run$51;
@@ -21000,21 +17805,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             if (mg2$3) begin
                 m2_run$67 = mn2$3;
             end
-        end
-        tat0$3$d = tat0$3$q;
-        tat0$3$d = m0_run$67;
-        if (reset) begin
-            tat0$3$d = zero_t;
-        end
-        tat1$3$d = tat1$3$q;
-        tat1$3$d = m1_run$67;
-        if (reset) begin
-            tat1$3$d = zero_t;
-        end
-        tat2$3$d = tat2$3$q;
-        tat2$3$d = m2_run$67;
-        if (reset) begin
-            tat2$3$d = zero_t;
         end
         m0_run$68 = m0_run$52;
         m1_run$68 = m1_run$52;
@@ -21030,21 +17820,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 m2_run$68 = mn2$3;
             end
         end
-        tat0$4$d = tat0$4$q;
-        tat0$4$d = m0_run$68;
-        if (reset) begin
-            tat0$4$d = zero_t;
-        end
-        tat1$4$d = tat1$4$q;
-        tat1$4$d = m1_run$68;
-        if (reset) begin
-            tat1$4$d = zero_t;
-        end
-        tat2$4$d = tat2$4$q;
-        tat2$4$d = m2_run$68;
-        if (reset) begin
-            tat2$4$d = zero_t;
-        end
         m0_run$69 = m0_run$53;
         m1_run$69 = m1_run$53;
         m2_run$69 = m2_run$53;
@@ -21058,21 +17833,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             if (mg2$3) begin
                 m2_run$69 = mn2$3;
             end
-        end
-        tat0$5$d = tat0$5$q;
-        tat0$5$d = m0_run$69;
-        if (reset) begin
-            tat0$5$d = zero_t;
-        end
-        tat1$5$d = tat1$5$q;
-        tat1$5$d = m1_run$69;
-        if (reset) begin
-            tat1$5$d = zero_t;
-        end
-        tat2$5$d = tat2$5$q;
-        tat2$5$d = m2_run$69;
-        if (reset) begin
-            tat2$5$d = zero_t;
         end
         m0_run$70 = m0_run$54;
         m1_run$70 = m1_run$54;
@@ -21088,21 +17848,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 m2_run$70 = mn2$3;
             end
         end
-        tat0$6$d = tat0$6$q;
-        tat0$6$d = m0_run$70;
-        if (reset) begin
-            tat0$6$d = zero_t;
-        end
-        tat1$6$d = tat1$6$q;
-        tat1$6$d = m1_run$70;
-        if (reset) begin
-            tat1$6$d = zero_t;
-        end
-        tat2$6$d = tat2$6$q;
-        tat2$6$d = m2_run$70;
-        if (reset) begin
-            tat2$6$d = zero_t;
-        end
         m0_run$71 = m0_run$55;
         m1_run$71 = m1_run$55;
         m2_run$71 = m2_run$55;
@@ -21116,21 +17861,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             if (mg2$3) begin
                 m2_run$71 = mn2$3;
             end
-        end
-        tat0$7$d = tat0$7$q;
-        tat0$7$d = m0_run$71;
-        if (reset) begin
-            tat0$7$d = zero_t;
-        end
-        tat1$7$d = tat1$7$q;
-        tat1$7$d = m1_run$71;
-        if (reset) begin
-            tat1$7$d = zero_t;
-        end
-        tat2$7$d = tat2$7$q;
-        tat2$7$d = m2_run$71;
-        if (reset) begin
-            tat2$7$d = zero_t;
         end
         m0_run$72 = m0_run$56;
         m1_run$72 = m1_run$56;
@@ -21146,21 +17876,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 m2_run$72 = mn2$3;
             end
         end
-        tat0$8$d = tat0$8$q;
-        tat0$8$d = m0_run$72;
-        if (reset) begin
-            tat0$8$d = zero_t;
-        end
-        tat1$8$d = tat1$8$q;
-        tat1$8$d = m1_run$72;
-        if (reset) begin
-            tat1$8$d = zero_t;
-        end
-        tat2$8$d = tat2$8$q;
-        tat2$8$d = m2_run$72;
-        if (reset) begin
-            tat2$8$d = zero_t;
-        end
         m0_run$73 = m0_run$57;
         m1_run$73 = m1_run$57;
         m2_run$73 = m2_run$57;
@@ -21174,21 +17889,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             if (mg2$3) begin
                 m2_run$73 = mn2$3;
             end
-        end
-        tat0$9$d = tat0$9$q;
-        tat0$9$d = m0_run$73;
-        if (reset) begin
-            tat0$9$d = zero_t;
-        end
-        tat1$9$d = tat1$9$q;
-        tat1$9$d = m1_run$73;
-        if (reset) begin
-            tat1$9$d = zero_t;
-        end
-        tat2$9$d = tat2$9$q;
-        tat2$9$d = m2_run$73;
-        if (reset) begin
-            tat2$9$d = zero_t;
         end
         m0_run$74 = m0_run$58;
         m1_run$74 = m1_run$58;
@@ -21204,21 +17904,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 m2_run$74 = mn2$3;
             end
         end
-        tat0$10$d = tat0$10$q;
-        tat0$10$d = m0_run$74;
-        if (reset) begin
-            tat0$10$d = zero_t;
-        end
-        tat1$10$d = tat1$10$q;
-        tat1$10$d = m1_run$74;
-        if (reset) begin
-            tat1$10$d = zero_t;
-        end
-        tat2$10$d = tat2$10$q;
-        tat2$10$d = m2_run$74;
-        if (reset) begin
-            tat2$10$d = zero_t;
-        end
         m0_run$75 = m0_run$59;
         m1_run$75 = m1_run$59;
         m2_run$75 = m2_run$59;
@@ -21232,21 +17917,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             if (mg2$3) begin
                 m2_run$75 = mn2$3;
             end
-        end
-        tat0$11$d = tat0$11$q;
-        tat0$11$d = m0_run$75;
-        if (reset) begin
-            tat0$11$d = zero_t;
-        end
-        tat1$11$d = tat1$11$q;
-        tat1$11$d = m1_run$75;
-        if (reset) begin
-            tat1$11$d = zero_t;
-        end
-        tat2$11$d = tat2$11$q;
-        tat2$11$d = m2_run$75;
-        if (reset) begin
-            tat2$11$d = zero_t;
         end
         m0_run$76 = m0_run$60;
         m1_run$76 = m1_run$60;
@@ -21262,21 +17932,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 m2_run$76 = mn2$3;
             end
         end
-        tat0$12$d = tat0$12$q;
-        tat0$12$d = m0_run$76;
-        if (reset) begin
-            tat0$12$d = zero_t;
-        end
-        tat1$12$d = tat1$12$q;
-        tat1$12$d = m1_run$76;
-        if (reset) begin
-            tat1$12$d = zero_t;
-        end
-        tat2$12$d = tat2$12$q;
-        tat2$12$d = m2_run$76;
-        if (reset) begin
-            tat2$12$d = zero_t;
-        end
         m0_run$77 = m0_run$61;
         m1_run$77 = m1_run$61;
         m2_run$77 = m2_run$61;
@@ -21290,21 +17945,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             if (mg2$3) begin
                 m2_run$77 = mn2$3;
             end
-        end
-        tat0$13$d = tat0$13$q;
-        tat0$13$d = m0_run$77;
-        if (reset) begin
-            tat0$13$d = zero_t;
-        end
-        tat1$13$d = tat1$13$q;
-        tat1$13$d = m1_run$77;
-        if (reset) begin
-            tat1$13$d = zero_t;
-        end
-        tat2$13$d = tat2$13$q;
-        tat2$13$d = m2_run$77;
-        if (reset) begin
-            tat2$13$d = zero_t;
         end
         m0_run$78 = m0_run$62;
         m1_run$78 = m1_run$62;
@@ -21320,21 +17960,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 m2_run$78 = mn2$3;
             end
         end
-        tat0$14$d = tat0$14$q;
-        tat0$14$d = m0_run$78;
-        if (reset) begin
-            tat0$14$d = zero_t;
-        end
-        tat1$14$d = tat1$14$q;
-        tat1$14$d = m1_run$78;
-        if (reset) begin
-            tat1$14$d = zero_t;
-        end
-        tat2$14$d = tat2$14$q;
-        tat2$14$d = m2_run$78;
-        if (reset) begin
-            tat2$14$d = zero_t;
-        end
         m0_run$79 = m0_run$63;
         m1_run$79 = m1_run$63;
         m2_run$79 = m2_run$63;
@@ -21349,21 +17974,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 m2_run$79 = mn2$3;
             end
         end
-        tat0$15$d = tat0$15$q;
-        tat0$15$d = m0_run$79;
-        if (reset) begin
-            tat0$15$d = zero_t;
-        end
-        tat1$15$d = tat1$15$q;
-        tat1$15$d = m1_run$79;
-        if (reset) begin
-            tat1$15$d = zero_t;
-        end
-        tat2$15$d = tat2$15$q;
-        tat2$15$d = m2_run$79;
-        if (reset) begin
-            tat2$15$d = zero_t;
-        end
         dn_eff$3 = rec_n$3$q;
         if (rb_dod$3 & pop_i$3) begin
             dn_eff$3 = rec_n$3$q - one8 - one8;
@@ -21372,29 +17982,21 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             dn_eff$3 = rec_n$3$q - one8;
         end
         dtl$3 = zero10;
-        if (d_o$3 == pidx$0) begin
-            dtl$3 = dtail$12$q;
-        end
-        if (d_o$3 == pidx$1) begin
-            dtl$3 = dtail$13$q;
-        end
-        if (d_o$3 == pidx$2) begin
-            dtl$3 = dtail$14$q;
-        end
-        if (d_o$3 == pidx$3) begin
-            dtl$3 = dtail$15$q;
-        end
         dhd$3 = zero10;
         if (d_o$3 == pidx$0) begin
+            dtl$3 = dtail$12$q;
             dhd$3 = dhead$12$q;
         end
         if (d_o$3 == pidx$1) begin
+            dtl$3 = dtail$13$q;
             dhd$3 = dhead$13$q;
         end
         if (d_o$3 == pidx$2) begin
+            dtl$3 = dtail$14$q;
             dhd$3 = dhead$14$q;
         end
         if (d_o$3 == pidx$3) begin
+            dtl$3 = dtail$15$q;
             dhd$3 = dhead$15$q;
         end
         dbase$3 = dtl$3;
@@ -21448,273 +18050,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 a_full$3 = 1'b1;
             end
         end
-        c_full$3$d = c_full$3$q;
-        if (a_full$3) begin
-            c_full$3$d = c_full$3$q + one32;
-        end
-        if (reset) begin
-            c_full$3$d = zero32;
-        end
-        c_trim$3$d = c_trim$3$q;
-        if (a_trim$3 | a_ret$3 | a_hdr$3) begin
-            c_trim$3$d = c_trim$3$q + one32;
-        end
-        if (reset) begin
-            c_trim$3$d = zero32;
-        end
-        c_ret$3$d = c_ret$3$q;
-        if (a_ret$3) begin
-            c_ret$3$d = c_ret$3$q + one32;
-        end
-        if (reset) begin
-            c_ret$3$d = zero32;
-        end
-        c_hdr$3$d = c_hdr$3$q;
-        if (a_hdr$3) begin
-            c_hdr$3$d = c_hdr$3$q + one32;
-        end
-        if (reset) begin
-            c_hdr$3$d = zero32;
-        end
-        rec_n$3$d = rec_n$3$q;
-        rec_n$3$d = dn_eff$3;
-        if (a_dod$3) begin
-            rec_n$3$d = dn_eff$3 + one8;
-        end
-        if (reset) begin
-            rec_n$3$d = zero8;
-        end
-        rec_pend$3$d = rec_pend$3$q;
-        if (a_dod$3) begin
-            rec_pend$3$d = 1'b1;
-        end
-        else if (rb_dod$3 | (commit$3 & (w_act$3$q == act_dod))) begin
-            rec_pend$3$d = 1'b0;
-        end
-        if (reset) begin
-            rec_pend$3$d = 1'b0;
-        end
-        c_doddrop$3$d = c_doddrop$3$q;
-        if (a_doddrop$3) begin
-            c_doddrop$3$d = c_doddrop$3$q + one32;
-        end
-        if (reset) begin
-            c_doddrop$3$d = zero32;
-        end
-        dtail$12$d = dtail$12$q;
-        if (rb_dod$3 & (w_o$3$q == pidx$0)) begin
-            dtail$12$d = w_start$3$q;
-        end
-        if (a_dod$3 & (d_o$3 == pidx$0)) begin
-            dtail$12$d = dbase$3 + c8_10;
-        end
-        if (reset) begin
-            dtail$12$d = zero10;
-        end
-        dtail$13$d = dtail$13$q;
-        if (rb_dod$3 & (w_o$3$q == pidx$1)) begin
-            dtail$13$d = w_start$3$q;
-        end
-        if (a_dod$3 & (d_o$3 == pidx$1)) begin
-            dtail$13$d = dbase$3 + c8_10;
-        end
-        if (reset) begin
-            dtail$13$d = zero10;
-        end
-        dtail$14$d = dtail$14$q;
-        if (rb_dod$3 & (w_o$3$q == pidx$2)) begin
-            dtail$14$d = w_start$3$q;
-        end
-        if (a_dod$3 & (d_o$3 == pidx$2)) begin
-            dtail$14$d = dbase$3 + c8_10;
-        end
-        if (reset) begin
-            dtail$14$d = zero10;
-        end
-        dtail$15$d = dtail$15$q;
-        if (rb_dod$3 & (w_o$3$q == pidx$3)) begin
-            dtail$15$d = w_start$3$q;
-        end
-        if (a_dod$3 & (d_o$3 == pidx$3)) begin
-            dtail$15$d = dbase$3 + c8_10;
-        end
-        if (reset) begin
-            dtail$15$d = zero10;
-        end
-        rtail$48$d = rtail$48$q;
-        if (rb_xp$3 & (w_o$3$q == pidx$0) & (w_b$3$q == bidx$0)) begin
-            rtail$48$d = w_start$3$q;
-        end
-        if (a_fwd$3 & (d_o$3 == pidx$0) & (d_b$3 == bidx$0)) begin
-            rtail$48$d = base_b$3 + d_words$3;
-        end
-        if (a_trim$3 & (d_o$3 == pidx$0)) begin
-            rtail$48$d = base_0$3 + c8_10;
-        end
-        if (reset) begin
-            rtail$48$d = zero10;
-        end
-        rtail$49$d = rtail$49$q;
-        if (rb_xp$3 & (w_o$3$q == pidx$0) & (w_b$3$q == bidx$1)) begin
-            rtail$49$d = w_start$3$q;
-        end
-        if (a_fwd$3 & (d_o$3 == pidx$0) & (d_b$3 == bidx$1)) begin
-            rtail$49$d = base_b$3 + d_words$3;
-        end
-        if (reset) begin
-            rtail$49$d = zero10;
-        end
-        rtail$50$d = rtail$50$q;
-        if (rb_xp$3 & (w_o$3$q == pidx$0) & (w_b$3$q == bidx$2)) begin
-            rtail$50$d = w_start$3$q;
-        end
-        if (a_fwd$3 & (d_o$3 == pidx$0) & (d_b$3 == bidx$2)) begin
-            rtail$50$d = base_b$3 + d_words$3;
-        end
-        if (reset) begin
-            rtail$50$d = zero10;
-        end
-        rtail$51$d = rtail$51$q;
-        if (rb_xp$3 & (w_o$3$q == pidx$0) & (w_b$3$q == bidx$3)) begin
-            rtail$51$d = w_start$3$q;
-        end
-        if (a_fwd$3 & (d_o$3 == pidx$0) & (d_b$3 == bidx$3)) begin
-            rtail$51$d = base_b$3 + d_words$3;
-        end
-        if (reset) begin
-            rtail$51$d = zero10;
-        end
-        rtail$52$d = rtail$52$q;
-        if (rb_xp$3 & (w_o$3$q == pidx$1) & (w_b$3$q == bidx$0)) begin
-            rtail$52$d = w_start$3$q;
-        end
-        if (a_fwd$3 & (d_o$3 == pidx$1) & (d_b$3 == bidx$0)) begin
-            rtail$52$d = base_b$3 + d_words$3;
-        end
-        if (a_trim$3 & (d_o$3 == pidx$1)) begin
-            rtail$52$d = base_0$3 + c8_10;
-        end
-        if (reset) begin
-            rtail$52$d = zero10;
-        end
-    end
-    always @(*) begin
-        rtail$53$d = rtail$53$q;
-        if (rb_xp$3 & (w_o$3$q == pidx$1) & (w_b$3$q == bidx$1)) begin
-            rtail$53$d = w_start$3$q;
-        end
-        if (a_fwd$3 & (d_o$3 == pidx$1) & (d_b$3 == bidx$1)) begin
-            rtail$53$d = base_b$3 + d_words$3;
-        end
-        if (reset) begin
-            rtail$53$d = zero10;
-        end
-        rtail$54$d = rtail$54$q;
-        if (rb_xp$3 & (w_o$3$q == pidx$1) & (w_b$3$q == bidx$2)) begin
-            rtail$54$d = w_start$3$q;
-        end
-        if (a_fwd$3 & (d_o$3 == pidx$1) & (d_b$3 == bidx$2)) begin
-            rtail$54$d = base_b$3 + d_words$3;
-        end
-        if (reset) begin
-            rtail$54$d = zero10;
-        end
-        rtail$55$d = rtail$55$q;
-        if (rb_xp$3 & (w_o$3$q == pidx$1) & (w_b$3$q == bidx$3)) begin
-            rtail$55$d = w_start$3$q;
-        end
-        if (a_fwd$3 & (d_o$3 == pidx$1) & (d_b$3 == bidx$3)) begin
-            rtail$55$d = base_b$3 + d_words$3;
-        end
-        if (reset) begin
-            rtail$55$d = zero10;
-        end
-        rtail$56$d = rtail$56$q;
-        if (rb_xp$3 & (w_o$3$q == pidx$2) & (w_b$3$q == bidx$0)) begin
-            rtail$56$d = w_start$3$q;
-        end
-        if (a_fwd$3 & (d_o$3 == pidx$2) & (d_b$3 == bidx$0)) begin
-            rtail$56$d = base_b$3 + d_words$3;
-        end
-        if (a_trim$3 & (d_o$3 == pidx$2)) begin
-            rtail$56$d = base_0$3 + c8_10;
-        end
-        if (reset) begin
-            rtail$56$d = zero10;
-        end
-        rtail$57$d = rtail$57$q;
-        if (rb_xp$3 & (w_o$3$q == pidx$2) & (w_b$3$q == bidx$1)) begin
-            rtail$57$d = w_start$3$q;
-        end
-        if (a_fwd$3 & (d_o$3 == pidx$2) & (d_b$3 == bidx$1)) begin
-            rtail$57$d = base_b$3 + d_words$3;
-        end
-        if (reset) begin
-            rtail$57$d = zero10;
-        end
-        rtail$58$d = rtail$58$q;
-        if (rb_xp$3 & (w_o$3$q == pidx$2) & (w_b$3$q == bidx$2)) begin
-            rtail$58$d = w_start$3$q;
-        end
-        if (a_fwd$3 & (d_o$3 == pidx$2) & (d_b$3 == bidx$2)) begin
-            rtail$58$d = base_b$3 + d_words$3;
-        end
-        if (reset) begin
-            rtail$58$d = zero10;
-        end
-        rtail$59$d = rtail$59$q;
-        if (rb_xp$3 & (w_o$3$q == pidx$2) & (w_b$3$q == bidx$3)) begin
-            rtail$59$d = w_start$3$q;
-        end
-        if (a_fwd$3 & (d_o$3 == pidx$2) & (d_b$3 == bidx$3)) begin
-            rtail$59$d = base_b$3 + d_words$3;
-        end
-        if (reset) begin
-            rtail$59$d = zero10;
-        end
-        rtail$60$d = rtail$60$q;
-        if (rb_xp$3 & (w_o$3$q == pidx$3) & (w_b$3$q == bidx$0)) begin
-            rtail$60$d = w_start$3$q;
-        end
-        if (a_fwd$3 & (d_o$3 == pidx$3) & (d_b$3 == bidx$0)) begin
-            rtail$60$d = base_b$3 + d_words$3;
-        end
-        if (a_trim$3 & (d_o$3 == pidx$3)) begin
-            rtail$60$d = base_0$3 + c8_10;
-        end
-        if (reset) begin
-            rtail$60$d = zero10;
-        end
-        rtail$61$d = rtail$61$q;
-        if (rb_xp$3 & (w_o$3$q == pidx$3) & (w_b$3$q == bidx$1)) begin
-            rtail$61$d = w_start$3$q;
-        end
-        if (a_fwd$3 & (d_o$3 == pidx$3) & (d_b$3 == bidx$1)) begin
-            rtail$61$d = base_b$3 + d_words$3;
-        end
-        if (reset) begin
-            rtail$61$d = zero10;
-        end
-        rtail$62$d = rtail$62$q;
-        if (rb_xp$3 & (w_o$3$q == pidx$3) & (w_b$3$q == bidx$2)) begin
-            rtail$62$d = w_start$3$q;
-        end
-        if (a_fwd$3 & (d_o$3 == pidx$3) & (d_b$3 == bidx$2)) begin
-            rtail$62$d = base_b$3 + d_words$3;
-        end
-        if (reset) begin
-            rtail$62$d = zero10;
-        end
-        rtail$63$d = rtail$63$q;
-        if (rb_xp$3 & (w_o$3$q == pidx$3) & (w_b$3$q == bidx$3)) begin
-            rtail$63$d = w_start$3$q;
-        end
-        if (a_fwd$3 & (d_o$3 == pidx$3) & (d_b$3 == bidx$3)) begin
-            rtail$63$d = base_b$3 + d_words$3;
-        end
-        if (reset) begin
-            rtail$63$d = zero10;
-        end
         rec_slot$3 = rec_h$3$q + rec_n$3$q[0+:4];
         if (rb_dod$3) begin
             rec_slot$3 = rec_h$3$q + rec_n$3$q[0+:4] - one4;
@@ -21726,20 +18061,51 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         recw$3$write_address = rec_slot$3;
         recw$3$write_data = d_words$3[0+:8];
         reco$3$read_address = rec_h$3$q;
-        if (pop_i$3) begin
-            reco$3$read_address = rec_h$3$q + one4;
-        end
         recw$3$read_address = rec_h$3$q;
         if (pop_i$3) begin
+            rec_h$3$d = rec_h$3$q + one4;
+            reco$3$read_address = rec_h$3$q + one4;
             recw$3$read_address = rec_h$3$q + one4;
+        end
+        rec_n$3$d = dn_eff$3;
+        if (a_dod$3) begin
+            rec_n$3$d = dn_eff$3 + one8;
+        end
+        if (a_dod$3) begin
+            rec_pend$3$d = 1'b1;
+        end
+        else if (rb_dod$3 | (commit$3 & (w_act$3$q == act_dod))) begin
+            rec_pend$3$d = 1'b0;
+        end
+        if (rb_dod$3 & (w_o$3$q == pidx$0)) begin
+            dtail$12$d = w_start$3$q;
+        end
+        if (a_dod$3 & (d_o$3 == pidx$0)) begin
+            dtail$12$d = dbase$3 + c8_10;
+        end
+        if (rb_dod$3 & (w_o$3$q == pidx$1)) begin
+            dtail$13$d = w_start$3$q;
+        end
+        if (a_dod$3 & (d_o$3 == pidx$1)) begin
+            dtail$13$d = dbase$3 + c8_10;
+        end
+        if (rb_dod$3 & (w_o$3$q == pidx$2)) begin
+            dtail$14$d = w_start$3$q;
+        end
+        if (a_dod$3 & (d_o$3 == pidx$2)) begin
+            dtail$14$d = dbase$3 + c8_10;
+        end
+        if (rb_dod$3 & (w_o$3$q == pidx$3)) begin
+            dtail$15$d = w_start$3$q;
+        end
+        if (a_dod$3 & (d_o$3 == pidx$3)) begin
+            dtail$15$d = dbase$3 + c8_10;
         end
         add_v$3 = a_fwd$3 | a_trim$3;
         add_b$3 = zero2;
-        if (a_fwd$3) begin
-            add_b$3 = d_b$3;
-        end
         add_bytes$3 = c64_20;
         if (a_fwd$3) begin
+            add_b$3 = d_b$3;
             add_bytes$3 = len20$3;
         end
         run_b$64 = run_b$48;
@@ -21982,56 +18348,146 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             run_b$79 = run_b$63 - w_len$3$q;
             run_p$79 = run_p$63 - one12;
         end
+        if (rb_xp$3 & (w_o$3$q == pidx$0) & (w_b$3$q == bidx$0)) begin
+            rtail$48$d = w_start$3$q;
+        end
+        if (a_fwd$3 & (d_o$3 == pidx$0) & (d_b$3 == bidx$0)) begin
+            rtail$48$d = base_b$3 + d_words$3;
+        end
+        if (rb_xp$3 & (w_o$3$q == pidx$0) & (w_b$3$q == bidx$1)) begin
+            rtail$49$d = w_start$3$q;
+        end
+        if (a_fwd$3 & (d_o$3 == pidx$0) & (d_b$3 == bidx$1)) begin
+            rtail$49$d = base_b$3 + d_words$3;
+        end
+        if (rb_xp$3 & (w_o$3$q == pidx$0) & (w_b$3$q == bidx$2)) begin
+            rtail$50$d = w_start$3$q;
+        end
+        if (a_fwd$3 & (d_o$3 == pidx$0) & (d_b$3 == bidx$2)) begin
+            rtail$50$d = base_b$3 + d_words$3;
+        end
+        if (rb_xp$3 & (w_o$3$q == pidx$0) & (w_b$3$q == bidx$3)) begin
+            rtail$51$d = w_start$3$q;
+        end
+        if (a_fwd$3 & (d_o$3 == pidx$0) & (d_b$3 == bidx$3)) begin
+            rtail$51$d = base_b$3 + d_words$3;
+        end
+        if (a_trim$3 & (d_o$3 == pidx$0)) begin
+            rtail$48$d = base_0$3 + c8_10;
+        end
+        if (rb_xp$3 & (w_o$3$q == pidx$1) & (w_b$3$q == bidx$0)) begin
+            rtail$52$d = w_start$3$q;
+        end
+        if (a_fwd$3 & (d_o$3 == pidx$1) & (d_b$3 == bidx$0)) begin
+            rtail$52$d = base_b$3 + d_words$3;
+        end
+        if (rb_xp$3 & (w_o$3$q == pidx$1) & (w_b$3$q == bidx$1)) begin
+            rtail$53$d = w_start$3$q;
+        end
+        if (a_fwd$3 & (d_o$3 == pidx$1) & (d_b$3 == bidx$1)) begin
+            rtail$53$d = base_b$3 + d_words$3;
+        end
+        if (rb_xp$3 & (w_o$3$q == pidx$1) & (w_b$3$q == bidx$2)) begin
+            rtail$54$d = w_start$3$q;
+        end
+        if (a_fwd$3 & (d_o$3 == pidx$1) & (d_b$3 == bidx$2)) begin
+            rtail$54$d = base_b$3 + d_words$3;
+        end
+        if (rb_xp$3 & (w_o$3$q == pidx$1) & (w_b$3$q == bidx$3)) begin
+            rtail$55$d = w_start$3$q;
+        end
+        if (a_fwd$3 & (d_o$3 == pidx$1) & (d_b$3 == bidx$3)) begin
+            rtail$55$d = base_b$3 + d_words$3;
+        end
+        if (a_trim$3 & (d_o$3 == pidx$1)) begin
+            rtail$52$d = base_0$3 + c8_10;
+        end
+        if (rb_xp$3 & (w_o$3$q == pidx$2) & (w_b$3$q == bidx$0)) begin
+            rtail$56$d = w_start$3$q;
+        end
+        if (a_fwd$3 & (d_o$3 == pidx$2) & (d_b$3 == bidx$0)) begin
+            rtail$56$d = base_b$3 + d_words$3;
+        end
+        if (rb_xp$3 & (w_o$3$q == pidx$2) & (w_b$3$q == bidx$1)) begin
+            rtail$57$d = w_start$3$q;
+        end
+        if (a_fwd$3 & (d_o$3 == pidx$2) & (d_b$3 == bidx$1)) begin
+            rtail$57$d = base_b$3 + d_words$3;
+        end
+        if (rb_xp$3 & (w_o$3$q == pidx$2) & (w_b$3$q == bidx$2)) begin
+            rtail$58$d = w_start$3$q;
+        end
+        if (a_fwd$3 & (d_o$3 == pidx$2) & (d_b$3 == bidx$2)) begin
+            rtail$58$d = base_b$3 + d_words$3;
+        end
+        if (rb_xp$3 & (w_o$3$q == pidx$2) & (w_b$3$q == bidx$3)) begin
+            rtail$59$d = w_start$3$q;
+        end
+        if (a_fwd$3 & (d_o$3 == pidx$2) & (d_b$3 == bidx$3)) begin
+            rtail$59$d = base_b$3 + d_words$3;
+        end
+        if (a_trim$3 & (d_o$3 == pidx$2)) begin
+            rtail$56$d = base_0$3 + c8_10;
+        end
+        if (rb_xp$3 & (w_o$3$q == pidx$3) & (w_b$3$q == bidx$0)) begin
+            rtail$60$d = w_start$3$q;
+        end
+        if (a_fwd$3 & (d_o$3 == pidx$3) & (d_b$3 == bidx$0)) begin
+            rtail$60$d = base_b$3 + d_words$3;
+        end
+        if (rb_xp$3 & (w_o$3$q == pidx$3) & (w_b$3$q == bidx$1)) begin
+            rtail$61$d = w_start$3$q;
+        end
+        if (a_fwd$3 & (d_o$3 == pidx$3) & (d_b$3 == bidx$1)) begin
+            rtail$61$d = base_b$3 + d_words$3;
+        end
+        if (rb_xp$3 & (w_o$3$q == pidx$3) & (w_b$3$q == bidx$2)) begin
+            rtail$62$d = w_start$3$q;
+        end
+        if (a_fwd$3 & (d_o$3 == pidx$3) & (d_b$3 == bidx$2)) begin
+            rtail$62$d = base_b$3 + d_words$3;
+        end
+        if (rb_xp$3 & (w_o$3$q == pidx$3) & (w_b$3$q == bidx$3)) begin
+            rtail$63$d = w_start$3$q;
+        end
+        if (a_fwd$3 & (d_o$3 == pidx$3) & (d_b$3 == bidx$3)) begin
+            rtail$63$d = base_b$3 + d_words$3;
+        end
+        if (a_trim$3 & (d_o$3 == pidx$3)) begin
+            rtail$60$d = base_0$3 + c8_10;
+        end
+        if (rb_ret$3) begin
+            ret_rtail$3$d = w_start$3$q;
+        end
+        if (a_ret$3) begin
+            ret_rtail$3$d = ret_base$3 + c8_10;
+        end
         bsel_sm$3 = zero32;
-        if (w_o$3$q == pidx$0) begin
-            bsel_sm$3 = sm_run$12;
-        end
-        if (w_o$3$q == pidx$1) begin
-            bsel_sm$3 = sm_run$13;
-        end
-        if (w_o$3$q == pidx$2) begin
-            bsel_sm$3 = sm_run$14;
-        end
-        if (w_o$3$q == pidx$3) begin
-            bsel_sm$3 = sm_run$15;
-        end
         bsel_pru$3 = zero8;
-        if (w_o$3$q == pidx$0) begin
-            bsel_pru$3 = pru_run$12;
-        end
-        if (w_o$3$q == pidx$1) begin
-            bsel_pru$3 = pru_run$13;
-        end
-        if (w_o$3$q == pidx$2) begin
-            bsel_pru$3 = pru_run$14;
-        end
-        if (w_o$3$q == pidx$3) begin
-            bsel_pru$3 = pru_run$15;
-        end
         bsel_hit$3 = 1'b0;
-        if (w_o$3$q == pidx$0) begin
-            bsel_hit$3 = hit_run$12;
-        end
-        if (w_o$3$q == pidx$1) begin
-            bsel_hit$3 = hit_run$13;
-        end
-        if (w_o$3$q == pidx$2) begin
-            bsel_hit$3 = hit_run$14;
-        end
-        if (w_o$3$q == pidx$3) begin
-            bsel_hit$3 = hit_run$15;
-        end
         bgain$3 = zero32;
         if (w_o$3$q == pidx$0) begin
+            bsel_sm$3 = sm_run$12;
+            bsel_pru$3 = pru_run$12;
+            bsel_hit$3 = hit_run$12;
             bgain$3 = gain_o$0;
         end
         if (w_o$3$q == pidx$1) begin
+            bsel_sm$3 = sm_run$13;
+            bsel_pru$3 = pru_run$13;
+            bsel_hit$3 = hit_run$13;
             bgain$3 = gain_o$1;
         end
         if (w_o$3$q == pidx$2) begin
+            bsel_sm$3 = sm_run$14;
+            bsel_pru$3 = pru_run$14;
+            bsel_hit$3 = hit_run$14;
             bgain$3 = gain_o$2;
         end
         if (w_o$3$q == pidx$3) begin
+            bsel_sm$3 = sm_run$15;
+            bsel_pru$3 = pru_run$15;
+            bsel_hit$3 = hit_run$15;
             bgain$3 = gain_o$3;
         end
         bt1$3 = bsel_sm$3 + bgain$3;
@@ -22073,46 +18529,37 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 bnf$3 = bf6$3 & b_notinc64;
             end
         end
-        w_act$3$d = w_act$3$q;
-        w_o$3$d = w_o$3$q;
-        w_b$3$d = w_b$3$q;
-        w_words$3$d = w_words$3$q;
-        w_empty$3$d = w_empty$3$q;
-        w_beat$3$d = w_beat$3$q;
-        w_start$3$d = w_start$3$q;
-        w_csum$3$d = w_csum$3$q;
-        w_len$3$d = w_len$3$q;
-        ret_rtail$3$d = ret_rtail$3$q;
-        w_bc$3$d = w_bc$3$q;
-        w_sv$3$d = w_sv$3$q;
-        w_sgo$3$d = w_sgo$3$q;
-        w_bmod$3$d = w_bmod$3$q;
-        w_sbase$3$d = w_sbase$3$q;
-        w_q$3$d = w_q$3$q;
-        w_plen$3$d = w_plen$3$q;
-        w_bf$3$d = w_bf$3$q;
-        c_src$3$d = c_src$3$q;
-        c_srcdrop$3$d = c_srcdrop$3$q;
-        if (word_in$3 & (beat$3$q == zero3)) begin
-            w_bc$3$d = 1'b0;
+        sm_run$16 = sm_run$12;
+        pru_run$16 = pru_run$12;
+        hit_run$16 = hit_run$12;
+        if (bdec$3 & (w_o$3$q == pidx$0)) begin
+            sm_run$16 = bsm_o$3;
+            pru_run$16 = bpru_o$3;
+            hit_run$16 = 1'b1;
         end
-        if (word_in$3 & (beat$3$q == six3)) begin
-            w_bc$3$d = 1'b0;
+        sm_run$17 = sm_run$13;
+        pru_run$17 = pru_run$13;
+        hit_run$17 = hit_run$13;
+        if (bdec$3 & (w_o$3$q == pidx$1)) begin
+            sm_run$17 = bsm_o$3;
+            pru_run$17 = bpru_o$3;
+            hit_run$17 = 1'b1;
         end
-        if (wact$3) begin
-            w_beat$3$d = wnext$3;
+        sm_run$18 = sm_run$14;
+        pru_run$18 = pru_run$14;
+        hit_run$18 = hit_run$14;
+        if (bdec$3 & (w_o$3$q == pidx$2)) begin
+            sm_run$18 = bsm_o$3;
+            pru_run$18 = bpru_o$3;
+            hit_run$18 = 1'b1;
         end
-        if (sv_w$3 & ((w_beat$3$q == c7_10) | s4l$3)) begin
-            w_sv$3$d = 1'b0;
-        end
-        if (w_done$3) begin
-            w_act$3$d = act_none;
-        end
-        if (rb_ret$3) begin
-            ret_rtail$3$d = w_start$3$q;
-        end
-        if (a_ret$3) begin
-            ret_rtail$3$d = ret_base$3 + c8_10;
+        sm_run$19 = sm_run$15;
+        pru_run$19 = pru_run$15;
+        hit_run$19 = hit_run$15;
+        if (bdec$3 & (w_o$3$q == pidx$3)) begin
+            sm_run$19 = bsm_o$3;
+            pru_run$19 = bpru_o$3;
+            hit_run$19 = 1'b1;
         end
         if (bdec$3) begin
             w_bmod$3$d = 1'b1;
@@ -22163,108 +18610,29 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 w_start$3$d = dbase$3;
             end
         end
-        if (reset) begin
-            w_act$3$d = act_none;
+        if (in_mal$3 & rb$3) begin
+            c_mal$3$d = c_mal$3$q + two32;
         end
-        if (reset) begin
-            w_beat$3$d = zero10;
+        else if (in_mal$3 | rb$3) begin
+            c_mal$3$d = c_mal$3$q + one32;
         end
-        if (reset) begin
-            ret_rtail$3$d = zero10;
+        if (dec_noroute$3) begin
+            c_noroute$3$d = c_noroute$3$q + one32;
         end
-        if (reset) begin
-            w_bc$3$d = 1'b0;
+        if (a_full$3) begin
+            c_full$3$d = c_full$3$q + one32;
         end
-        if (reset) begin
-            w_sv$3$d = 1'b0;
+        if (a_trim$3 | a_ret$3 | a_hdr$3) begin
+            c_trim$3$d = c_trim$3$q + one32;
         end
-        if (reset) begin
-            w_sgo$3$d = 1'b0;
+        if (a_ret$3) begin
+            c_ret$3$d = c_ret$3$q + one32;
         end
-        if (reset) begin
-            w_bmod$3$d = 1'b0;
+        if (a_hdr$3) begin
+            c_hdr$3$d = c_hdr$3$q + one32;
         end
-        if (reset) begin
-            c_src$3$d = zero32;
-        end
-        if (reset) begin
-            c_srcdrop$3$d = zero32;
-        end
-        sm_run$16 = sm_run$12;
-        if (bdec$3 & (w_o$3$q == pidx$0)) begin
-            sm_run$16 = bsm_o$3;
-        end
-        pru_run$16 = pru_run$12;
-        if (bdec$3 & (w_o$3$q == pidx$0)) begin
-            pru_run$16 = bpru_o$3;
-        end
-        hit_run$16 = hit_run$12;
-        if (bdec$3 & (w_o$3$q == pidx$0)) begin
-            hit_run$16 = 1'b1;
-        end
-        sm_last$0$d = sm_last$0$q;
-        if (hit_run$16) begin
-            sm_last$0$d = now$q;
-        end
-        if (reset) begin
-            sm_last$0$d = zero32;
-        end
-        sm_run$17 = sm_run$13;
-        if (bdec$3 & (w_o$3$q == pidx$1)) begin
-            sm_run$17 = bsm_o$3;
-        end
-        pru_run$17 = pru_run$13;
-        if (bdec$3 & (w_o$3$q == pidx$1)) begin
-            pru_run$17 = bpru_o$3;
-        end
-        hit_run$17 = hit_run$13;
-        if (bdec$3 & (w_o$3$q == pidx$1)) begin
-            hit_run$17 = 1'b1;
-        end
-        sm_last$1$d = sm_last$1$q;
-        if (hit_run$17) begin
-            sm_last$1$d = now$q;
-        end
-        if (reset) begin
-            sm_last$1$d = zero32;
-        end
-        sm_run$18 = sm_run$14;
-        if (bdec$3 & (w_o$3$q == pidx$2)) begin
-            sm_run$18 = bsm_o$3;
-        end
-        pru_run$18 = pru_run$14;
-        if (bdec$3 & (w_o$3$q == pidx$2)) begin
-            pru_run$18 = bpru_o$3;
-        end
-        hit_run$18 = hit_run$14;
-        if (bdec$3 & (w_o$3$q == pidx$2)) begin
-            hit_run$18 = 1'b1;
-        end
-        sm_last$2$d = sm_last$2$q;
-        if (hit_run$18) begin
-            sm_last$2$d = now$q;
-        end
-        if (reset) begin
-            sm_last$2$d = zero32;
-        end
-        sm_run$19 = sm_run$15;
-        if (bdec$3 & (w_o$3$q == pidx$3)) begin
-            sm_run$19 = bsm_o$3;
-        end
-        pru_run$19 = pru_run$15;
-        if (bdec$3 & (w_o$3$q == pidx$3)) begin
-            pru_run$19 = bpru_o$3;
-        end
-        hit_run$19 = hit_run$15;
-        if (bdec$3 & (w_o$3$q == pidx$3)) begin
-            hit_run$19 = 1'b1;
-        end
-        sm_last$3$d = sm_last$3$q;
-        if (hit_run$19) begin
-            sm_last$3$d = now$q;
-        end
-        if (reset) begin
-            sm_last$3$d = zero32;
+        if (a_doddrop$3) begin
+            c_doddrop$3$d = c_doddrop$3$q + one32;
         end
         occ_bytes$0$d = run_b$64;
         occ_pkts$0$d = run_p$64;
@@ -22274,12 +18642,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 occ_pkts$0$d = run_p$64 - one12;
             end
         end
-        if (reset) begin
-            occ_bytes$0$d = zero20;
-        end
-        if (reset) begin
-            occ_pkts$0$d = zero12;
-        end
         occ_bytes$1$d = run_b$65;
         occ_pkts$1$d = run_p$65;
         if (pop$0 & cur_band$0 & (cur_b$0$q == bidx$1)) begin
@@ -22287,12 +18649,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             if (popl$0) begin
                 occ_pkts$1$d = run_p$65 - one12;
             end
-        end
-        if (reset) begin
-            occ_bytes$1$d = zero20;
-        end
-        if (reset) begin
-            occ_pkts$1$d = zero12;
         end
         occ_bytes$2$d = run_b$66;
         occ_pkts$2$d = run_p$66;
@@ -22302,12 +18658,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 occ_pkts$2$d = run_p$66 - one12;
             end
         end
-        if (reset) begin
-            occ_bytes$2$d = zero20;
-        end
-        if (reset) begin
-            occ_pkts$2$d = zero12;
-        end
         occ_bytes$3$d = run_b$67;
         occ_pkts$3$d = run_p$67;
         if (pop$0 & cur_band$0 & (cur_b$0$q == bidx$3)) begin
@@ -22316,12 +18666,194 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 occ_pkts$3$d = run_p$67 - one12;
             end
         end
-        if (reset) begin
-            occ_bytes$3$d = zero20;
+        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$0)) begin
+            head$0$d = head$0$q + one10;
         end
-        if (reset) begin
-            occ_pkts$3$d = zero12;
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$0) & (w_b$0$q == bidx$0)) begin
+            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$0))) begin
+                done$0$d = done$0$q + one6;
+            end
         end
+        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$0)) begin
+            done$0$d = done$0$q - one6;
+        end
+        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$1)) begin
+            head$1$d = head$1$q + one10;
+        end
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$0) & (w_b$0$q == bidx$1)) begin
+            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$1))) begin
+                done$1$d = done$1$q + one6;
+            end
+        end
+        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$1)) begin
+            done$1$d = done$1$q - one6;
+        end
+        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$2)) begin
+            head$2$d = head$2$q + one10;
+        end
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$0) & (w_b$0$q == bidx$2)) begin
+            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$2))) begin
+                done$2$d = done$2$q + one6;
+            end
+        end
+        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$2)) begin
+            done$2$d = done$2$q - one6;
+        end
+        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$3)) begin
+            head$3$d = head$3$q + one10;
+        end
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$0) & (w_b$0$q == bidx$3)) begin
+            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$3))) begin
+                done$3$d = done$3$q + one6;
+            end
+        end
+        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$3)) begin
+            done$3$d = done$3$q - one6;
+        end
+        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$0)) begin
+            head$16$d = head$16$q + one10;
+        end
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$0) & (w_b$1$q == bidx$0)) begin
+            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$0))) begin
+                done$16$d = done$16$q + one6;
+            end
+        end
+        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$0)) begin
+            done$16$d = done$16$q - one6;
+        end
+        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$1)) begin
+            head$17$d = head$17$q + one10;
+        end
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$0) & (w_b$1$q == bidx$1)) begin
+            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$1))) begin
+                done$17$d = done$17$q + one6;
+            end
+        end
+        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$1)) begin
+            done$17$d = done$17$q - one6;
+        end
+        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$2)) begin
+            head$18$d = head$18$q + one10;
+        end
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$0) & (w_b$1$q == bidx$2)) begin
+            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$2))) begin
+                done$18$d = done$18$q + one6;
+            end
+        end
+        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$2)) begin
+            done$18$d = done$18$q - one6;
+        end
+        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$3)) begin
+            head$19$d = head$19$q + one10;
+        end
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$0) & (w_b$1$q == bidx$3)) begin
+            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$3))) begin
+                done$19$d = done$19$q + one6;
+            end
+        end
+        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$3)) begin
+            done$19$d = done$19$q - one6;
+        end
+        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$0)) begin
+            head$32$d = head$32$q + one10;
+        end
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$0) & (w_b$2$q == bidx$0)) begin
+            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$0))) begin
+                done$32$d = done$32$q + one6;
+            end
+        end
+        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$0)) begin
+            done$32$d = done$32$q - one6;
+        end
+        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$1)) begin
+            head$33$d = head$33$q + one10;
+        end
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$0) & (w_b$2$q == bidx$1)) begin
+            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$1))) begin
+                done$33$d = done$33$q + one6;
+            end
+        end
+        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$1)) begin
+            done$33$d = done$33$q - one6;
+        end
+        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$2)) begin
+            head$34$d = head$34$q + one10;
+        end
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$0) & (w_b$2$q == bidx$2)) begin
+            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$2))) begin
+                done$34$d = done$34$q + one6;
+            end
+        end
+        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$2)) begin
+            done$34$d = done$34$q - one6;
+        end
+        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$3)) begin
+            head$35$d = head$35$q + one10;
+        end
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$0) & (w_b$2$q == bidx$3)) begin
+            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$3))) begin
+                done$35$d = done$35$q + one6;
+            end
+        end
+        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$3)) begin
+            done$35$d = done$35$q - one6;
+        end
+        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$0)) begin
+            head$48$d = head$48$q + one10;
+        end
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$0) & (w_b$3$q == bidx$0)) begin
+            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$0))) begin
+                done$48$d = done$48$q + one6;
+            end
+        end
+        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$0)) begin
+            done$48$d = done$48$q - one6;
+        end
+        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$1)) begin
+            head$49$d = head$49$q + one10;
+        end
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$0) & (w_b$3$q == bidx$1)) begin
+            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$1))) begin
+                done$49$d = done$49$q + one6;
+            end
+        end
+        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$1)) begin
+            done$49$d = done$49$q - one6;
+        end
+        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$2)) begin
+            head$50$d = head$50$q + one10;
+        end
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$0) & (w_b$3$q == bidx$2)) begin
+            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$2))) begin
+                done$50$d = done$50$q + one6;
+            end
+        end
+        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$2)) begin
+            done$50$d = done$50$q - one6;
+        end
+        if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$3)) begin
+            head$51$d = head$51$q + one10;
+        end
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$0) & (w_b$3$q == bidx$3)) begin
+            if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$3))) begin
+                done$51$d = done$51$q + one6;
+            end
+        end
+        else if (popl$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$3)) begin
+            done$51$d = done$51$q - one6;
+        end
+        tat0$0$d = m0_run$64;
+        tat1$0$d = m1_run$64;
+        tat2$0$d = m2_run$64;
+        tat0$1$d = m0_run$65;
+        tat1$1$d = m1_run$65;
+        tat2$1$d = m2_run$65;
+        tat0$2$d = m0_run$66;
+        tat1$2$d = m1_run$66;
+        tat2$2$d = m2_run$66;
+        tat0$3$d = m0_run$67;
+        tat1$3$d = m1_run$67;
+        tat2$3$d = m2_run$67;
         sig_now$0 = 1'b0;
         if (sv_rel$0 & (sv_o$0$q == pidx$0)) begin
             sig_now$0 = 1'b1;
@@ -22335,8 +18867,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (sv_rel$3 & (sv_o$3$q == pidx$0)) begin
             sig_now$0 = 1'b1;
         end
-        sig_t$0$d = sig_t$0$q;
-        sig_v$0$d = sig_v$0$q;
         if (sig_now$0) begin
             sig_t$0$d = now$q;
             sig_v$0$d = 1'b1;
@@ -22344,19 +18874,170 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         else if (sig_v$0$q & (el_s$0 > t01_32)) begin
             sig_v$0$d = 1'b0;
         end
-        if (reset) begin
-            sig_t$0$d = zero32;
+        if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$0)) begin
+            drel$0$d = drel$0$q - one5;
         end
-        if (reset) begin
-            sig_v$0$d = 1'b0;
+        if (sv_rel$0 & (sv_i$0$q == pidx$0) & (sv_o$0$q == pidx$0)) begin
+            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$0)) begin
+                drel$0$d = drel$0$q;
+            end
+            else begin
+                drel$0$d = drel$0$q + one5;
+            end
+        end
+        if (sv_rel$1 & (sv_i$1$q == pidx$0) & (sv_o$1$q == pidx$0)) begin
+            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$0)) begin
+                drel$0$d = drel$0$q;
+            end
+            else begin
+                drel$0$d = drel$0$q + one5;
+            end
+        end
+        if (sv_rel$2 & (sv_i$2$q == pidx$0) & (sv_o$2$q == pidx$0)) begin
+            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$0)) begin
+                drel$0$d = drel$0$q;
+            end
+            else begin
+                drel$0$d = drel$0$q + one5;
+            end
+        end
+        if (sv_rel$3 & (sv_i$3$q == pidx$0) & (sv_o$3$q == pidx$0)) begin
+            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$0)) begin
+                drel$0$d = drel$0$q;
+            end
+            else begin
+                drel$0$d = drel$0$q + one5;
+            end
+        end
+        if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$1)) begin
+            drel$4$d = drel$4$q - one5;
+        end
+        if (sv_rel$0 & (sv_i$0$q == pidx$1) & (sv_o$0$q == pidx$0)) begin
+            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$1)) begin
+                drel$4$d = drel$4$q;
+            end
+            else begin
+                drel$4$d = drel$4$q + one5;
+            end
+        end
+        if (sv_rel$1 & (sv_i$1$q == pidx$1) & (sv_o$1$q == pidx$0)) begin
+            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$1)) begin
+                drel$4$d = drel$4$q;
+            end
+            else begin
+                drel$4$d = drel$4$q + one5;
+            end
+        end
+        if (sv_rel$2 & (sv_i$2$q == pidx$1) & (sv_o$2$q == pidx$0)) begin
+            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$1)) begin
+                drel$4$d = drel$4$q;
+            end
+            else begin
+                drel$4$d = drel$4$q + one5;
+            end
+        end
+        if (sv_rel$3 & (sv_i$3$q == pidx$1) & (sv_o$3$q == pidx$0)) begin
+            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$1)) begin
+                drel$4$d = drel$4$q;
+            end
+            else begin
+                drel$4$d = drel$4$q + one5;
+            end
+        end
+        if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$2)) begin
+            drel$8$d = drel$8$q - one5;
+        end
+        if (sv_rel$0 & (sv_i$0$q == pidx$2) & (sv_o$0$q == pidx$0)) begin
+            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$2)) begin
+                drel$8$d = drel$8$q;
+            end
+            else begin
+                drel$8$d = drel$8$q + one5;
+            end
+        end
+        if (sv_rel$1 & (sv_i$1$q == pidx$2) & (sv_o$1$q == pidx$0)) begin
+            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$2)) begin
+                drel$8$d = drel$8$q;
+            end
+            else begin
+                drel$8$d = drel$8$q + one5;
+            end
+        end
+        if (sv_rel$2 & (sv_i$2$q == pidx$2) & (sv_o$2$q == pidx$0)) begin
+            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$2)) begin
+                drel$8$d = drel$8$q;
+            end
+            else begin
+                drel$8$d = drel$8$q + one5;
+            end
+        end
+        if (sv_rel$3 & (sv_i$3$q == pidx$2) & (sv_o$3$q == pidx$0)) begin
+            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$2)) begin
+                drel$8$d = drel$8$q;
+            end
+            else begin
+                drel$8$d = drel$8$q + one5;
+            end
+        end
+        if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$3)) begin
+            drel$12$d = drel$12$q - one5;
+        end
+        if (sv_rel$0 & (sv_i$0$q == pidx$3) & (sv_o$0$q == pidx$0)) begin
+            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$3)) begin
+                drel$12$d = drel$12$q;
+            end
+            else begin
+                drel$12$d = drel$12$q + one5;
+            end
+        end
+        if (sv_rel$1 & (sv_i$1$q == pidx$3) & (sv_o$1$q == pidx$0)) begin
+            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$3)) begin
+                drel$12$d = drel$12$q;
+            end
+            else begin
+                drel$12$d = drel$12$q + one5;
+            end
+        end
+        if (sv_rel$2 & (sv_i$2$q == pidx$3) & (sv_o$2$q == pidx$0)) begin
+            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$3)) begin
+                drel$12$d = drel$12$q;
+            end
+            else begin
+                drel$12$d = drel$12$q + one5;
+            end
+        end
+        if (sv_rel$3 & (sv_i$3$q == pidx$3) & (sv_o$3$q == pidx$0)) begin
+            if (popl$0 & cur_dod$0$q & (cur_i$0$q == pidx$3)) begin
+                drel$12$d = drel$12$q;
+            end
+            else begin
+                drel$12$d = drel$12$q + one5;
+            end
+        end
+        if (sv_rel$0 & (sv_i$0$q == pidx$0)) begin
+            c_dodtrim$0$d = c_dodtrim$0$q + one32;
+        end
+        if (sv_rel$1 & (sv_i$1$q == pidx$0)) begin
+            c_dodtrim$0$d = c_dodtrim$0$q + one32;
+        end
+        if (sv_rel$2 & (sv_i$2$q == pidx$0)) begin
+            c_dodtrim$0$d = c_dodtrim$0$q + one32;
+        end
+        if (sv_rel$3 & (sv_i$3$q == pidx$0)) begin
+            c_dodtrim$0$d = c_dodtrim$0$q + one32;
         end
         smo$0$d = sm_run$16 - smoff32;
-        if (reset) begin
-            smo$0$d = zero32;
-        end
         pru$0$d = pru_run$16;
-        if (reset) begin
-            pru$0$d = zero8;
+        if (hit_run$16) begin
+            sm_last$0$d = now$q;
+        end
+        if ((commit$0 & (w_act$0$q == act_ret)) | scommit$0) begin
+            if (~(popl$0 & cur_ret$0$q)) begin
+                ret_done$0$d = ret_done$0$q + one4;
+            end
+        end
+        else if (popl$0 & cur_ret$0$q) begin
+            ret_done$0$d = ret_done$0$q - one4;
         end
         stat$0$rx_frames = c_rx$0$q;
         stat$0$tx_frames = c_tx$0$q;
@@ -22395,12 +19076,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 occ_pkts$4$d = run_p$68 - one12;
             end
         end
-        if (reset) begin
-            occ_bytes$4$d = zero20;
-        end
-        if (reset) begin
-            occ_pkts$4$d = zero12;
-        end
         occ_bytes$5$d = run_b$69;
         occ_pkts$5$d = run_p$69;
         if (pop$1 & cur_band$1 & (cur_b$1$q == bidx$1)) begin
@@ -22408,12 +19083,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             if (popl$1) begin
                 occ_pkts$5$d = run_p$69 - one12;
             end
-        end
-        if (reset) begin
-            occ_bytes$5$d = zero20;
-        end
-        if (reset) begin
-            occ_pkts$5$d = zero12;
         end
         occ_bytes$6$d = run_b$70;
         occ_pkts$6$d = run_p$70;
@@ -22423,12 +19092,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 occ_pkts$6$d = run_p$70 - one12;
             end
         end
-        if (reset) begin
-            occ_bytes$6$d = zero20;
-        end
-        if (reset) begin
-            occ_pkts$6$d = zero12;
-        end
         occ_bytes$7$d = run_b$71;
         occ_pkts$7$d = run_p$71;
         if (pop$1 & cur_band$1 & (cur_b$1$q == bidx$3)) begin
@@ -22437,12 +19100,194 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 occ_pkts$7$d = run_p$71 - one12;
             end
         end
-        if (reset) begin
-            occ_bytes$7$d = zero20;
+        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$0)) begin
+            head$4$d = head$4$q + one10;
         end
-        if (reset) begin
-            occ_pkts$7$d = zero12;
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$1) & (w_b$0$q == bidx$0)) begin
+            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$0))) begin
+                done$4$d = done$4$q + one6;
+            end
         end
+        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$0)) begin
+            done$4$d = done$4$q - one6;
+        end
+        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$1)) begin
+            head$5$d = head$5$q + one10;
+        end
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$1) & (w_b$0$q == bidx$1)) begin
+            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$1))) begin
+                done$5$d = done$5$q + one6;
+            end
+        end
+        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$1)) begin
+            done$5$d = done$5$q - one6;
+        end
+        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$2)) begin
+            head$6$d = head$6$q + one10;
+        end
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$1) & (w_b$0$q == bidx$2)) begin
+            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$2))) begin
+                done$6$d = done$6$q + one6;
+            end
+        end
+        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$2)) begin
+            done$6$d = done$6$q - one6;
+        end
+        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$3)) begin
+            head$7$d = head$7$q + one10;
+        end
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$1) & (w_b$0$q == bidx$3)) begin
+            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$3))) begin
+                done$7$d = done$7$q + one6;
+            end
+        end
+        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$3)) begin
+            done$7$d = done$7$q - one6;
+        end
+        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$0)) begin
+            head$20$d = head$20$q + one10;
+        end
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$1) & (w_b$1$q == bidx$0)) begin
+            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$0))) begin
+                done$20$d = done$20$q + one6;
+            end
+        end
+        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$0)) begin
+            done$20$d = done$20$q - one6;
+        end
+        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$1)) begin
+            head$21$d = head$21$q + one10;
+        end
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$1) & (w_b$1$q == bidx$1)) begin
+            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$1))) begin
+                done$21$d = done$21$q + one6;
+            end
+        end
+        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$1)) begin
+            done$21$d = done$21$q - one6;
+        end
+        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$2)) begin
+            head$22$d = head$22$q + one10;
+        end
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$1) & (w_b$1$q == bidx$2)) begin
+            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$2))) begin
+                done$22$d = done$22$q + one6;
+            end
+        end
+        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$2)) begin
+            done$22$d = done$22$q - one6;
+        end
+        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$3)) begin
+            head$23$d = head$23$q + one10;
+        end
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$1) & (w_b$1$q == bidx$3)) begin
+            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$3))) begin
+                done$23$d = done$23$q + one6;
+            end
+        end
+        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$3)) begin
+            done$23$d = done$23$q - one6;
+        end
+        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$0)) begin
+            head$36$d = head$36$q + one10;
+        end
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$1) & (w_b$2$q == bidx$0)) begin
+            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$0))) begin
+                done$36$d = done$36$q + one6;
+            end
+        end
+        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$0)) begin
+            done$36$d = done$36$q - one6;
+        end
+        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$1)) begin
+            head$37$d = head$37$q + one10;
+        end
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$1) & (w_b$2$q == bidx$1)) begin
+            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$1))) begin
+                done$37$d = done$37$q + one6;
+            end
+        end
+        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$1)) begin
+            done$37$d = done$37$q - one6;
+        end
+        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$2)) begin
+            head$38$d = head$38$q + one10;
+        end
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$1) & (w_b$2$q == bidx$2)) begin
+            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$2))) begin
+                done$38$d = done$38$q + one6;
+            end
+        end
+        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$2)) begin
+            done$38$d = done$38$q - one6;
+        end
+        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$3)) begin
+            head$39$d = head$39$q + one10;
+        end
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$1) & (w_b$2$q == bidx$3)) begin
+            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$3))) begin
+                done$39$d = done$39$q + one6;
+            end
+        end
+        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$3)) begin
+            done$39$d = done$39$q - one6;
+        end
+        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$0)) begin
+            head$52$d = head$52$q + one10;
+        end
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$1) & (w_b$3$q == bidx$0)) begin
+            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$0))) begin
+                done$52$d = done$52$q + one6;
+            end
+        end
+        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$0)) begin
+            done$52$d = done$52$q - one6;
+        end
+        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$1)) begin
+            head$53$d = head$53$q + one10;
+        end
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$1) & (w_b$3$q == bidx$1)) begin
+            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$1))) begin
+                done$53$d = done$53$q + one6;
+            end
+        end
+        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$1)) begin
+            done$53$d = done$53$q - one6;
+        end
+        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$2)) begin
+            head$54$d = head$54$q + one10;
+        end
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$1) & (w_b$3$q == bidx$2)) begin
+            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$2))) begin
+                done$54$d = done$54$q + one6;
+            end
+        end
+        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$2)) begin
+            done$54$d = done$54$q - one6;
+        end
+        if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$3)) begin
+            head$55$d = head$55$q + one10;
+        end
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$1) & (w_b$3$q == bidx$3)) begin
+            if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$3))) begin
+                done$55$d = done$55$q + one6;
+            end
+        end
+        else if (popl$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$3)) begin
+            done$55$d = done$55$q - one6;
+        end
+        tat0$4$d = m0_run$68;
+        tat1$4$d = m1_run$68;
+        tat2$4$d = m2_run$68;
+        tat0$5$d = m0_run$69;
+        tat1$5$d = m1_run$69;
+        tat2$5$d = m2_run$69;
+        tat0$6$d = m0_run$70;
+        tat1$6$d = m1_run$70;
+        tat2$6$d = m2_run$70;
+        tat0$7$d = m0_run$71;
+        tat1$7$d = m1_run$71;
+        tat2$7$d = m2_run$71;
         sig_now$1 = 1'b0;
         if (sv_rel$0 & (sv_o$0$q == pidx$1)) begin
             sig_now$1 = 1'b1;
@@ -22456,8 +19301,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (sv_rel$3 & (sv_o$3$q == pidx$1)) begin
             sig_now$1 = 1'b1;
         end
-        sig_t$1$d = sig_t$1$q;
-        sig_v$1$d = sig_v$1$q;
         if (sig_now$1) begin
             sig_t$1$d = now$q;
             sig_v$1$d = 1'b1;
@@ -22465,19 +19308,170 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         else if (sig_v$1$q & (el_s$1 > t01_32)) begin
             sig_v$1$d = 1'b0;
         end
-        if (reset) begin
-            sig_t$1$d = zero32;
+        if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$0)) begin
+            drel$1$d = drel$1$q - one5;
         end
-        if (reset) begin
-            sig_v$1$d = 1'b0;
+        if (sv_rel$0 & (sv_i$0$q == pidx$0) & (sv_o$0$q == pidx$1)) begin
+            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$0)) begin
+                drel$1$d = drel$1$q;
+            end
+            else begin
+                drel$1$d = drel$1$q + one5;
+            end
+        end
+        if (sv_rel$1 & (sv_i$1$q == pidx$0) & (sv_o$1$q == pidx$1)) begin
+            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$0)) begin
+                drel$1$d = drel$1$q;
+            end
+            else begin
+                drel$1$d = drel$1$q + one5;
+            end
+        end
+        if (sv_rel$2 & (sv_i$2$q == pidx$0) & (sv_o$2$q == pidx$1)) begin
+            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$0)) begin
+                drel$1$d = drel$1$q;
+            end
+            else begin
+                drel$1$d = drel$1$q + one5;
+            end
+        end
+        if (sv_rel$3 & (sv_i$3$q == pidx$0) & (sv_o$3$q == pidx$1)) begin
+            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$0)) begin
+                drel$1$d = drel$1$q;
+            end
+            else begin
+                drel$1$d = drel$1$q + one5;
+            end
+        end
+        if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$1)) begin
+            drel$5$d = drel$5$q - one5;
+        end
+        if (sv_rel$0 & (sv_i$0$q == pidx$1) & (sv_o$0$q == pidx$1)) begin
+            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$1)) begin
+                drel$5$d = drel$5$q;
+            end
+            else begin
+                drel$5$d = drel$5$q + one5;
+            end
+        end
+        if (sv_rel$1 & (sv_i$1$q == pidx$1) & (sv_o$1$q == pidx$1)) begin
+            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$1)) begin
+                drel$5$d = drel$5$q;
+            end
+            else begin
+                drel$5$d = drel$5$q + one5;
+            end
+        end
+        if (sv_rel$2 & (sv_i$2$q == pidx$1) & (sv_o$2$q == pidx$1)) begin
+            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$1)) begin
+                drel$5$d = drel$5$q;
+            end
+            else begin
+                drel$5$d = drel$5$q + one5;
+            end
+        end
+        if (sv_rel$3 & (sv_i$3$q == pidx$1) & (sv_o$3$q == pidx$1)) begin
+            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$1)) begin
+                drel$5$d = drel$5$q;
+            end
+            else begin
+                drel$5$d = drel$5$q + one5;
+            end
+        end
+        if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$2)) begin
+            drel$9$d = drel$9$q - one5;
+        end
+        if (sv_rel$0 & (sv_i$0$q == pidx$2) & (sv_o$0$q == pidx$1)) begin
+            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$2)) begin
+                drel$9$d = drel$9$q;
+            end
+            else begin
+                drel$9$d = drel$9$q + one5;
+            end
+        end
+        if (sv_rel$1 & (sv_i$1$q == pidx$2) & (sv_o$1$q == pidx$1)) begin
+            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$2)) begin
+                drel$9$d = drel$9$q;
+            end
+            else begin
+                drel$9$d = drel$9$q + one5;
+            end
+        end
+        if (sv_rel$2 & (sv_i$2$q == pidx$2) & (sv_o$2$q == pidx$1)) begin
+            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$2)) begin
+                drel$9$d = drel$9$q;
+            end
+            else begin
+                drel$9$d = drel$9$q + one5;
+            end
+        end
+        if (sv_rel$3 & (sv_i$3$q == pidx$2) & (sv_o$3$q == pidx$1)) begin
+            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$2)) begin
+                drel$9$d = drel$9$q;
+            end
+            else begin
+                drel$9$d = drel$9$q + one5;
+            end
+        end
+        if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$3)) begin
+            drel$13$d = drel$13$q - one5;
+        end
+        if (sv_rel$0 & (sv_i$0$q == pidx$3) & (sv_o$0$q == pidx$1)) begin
+            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$3)) begin
+                drel$13$d = drel$13$q;
+            end
+            else begin
+                drel$13$d = drel$13$q + one5;
+            end
+        end
+        if (sv_rel$1 & (sv_i$1$q == pidx$3) & (sv_o$1$q == pidx$1)) begin
+            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$3)) begin
+                drel$13$d = drel$13$q;
+            end
+            else begin
+                drel$13$d = drel$13$q + one5;
+            end
+        end
+        if (sv_rel$2 & (sv_i$2$q == pidx$3) & (sv_o$2$q == pidx$1)) begin
+            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$3)) begin
+                drel$13$d = drel$13$q;
+            end
+            else begin
+                drel$13$d = drel$13$q + one5;
+            end
+        end
+        if (sv_rel$3 & (sv_i$3$q == pidx$3) & (sv_o$3$q == pidx$1)) begin
+            if (popl$1 & cur_dod$1$q & (cur_i$1$q == pidx$3)) begin
+                drel$13$d = drel$13$q;
+            end
+            else begin
+                drel$13$d = drel$13$q + one5;
+            end
+        end
+        if (sv_rel$0 & (sv_i$0$q == pidx$1)) begin
+            c_dodtrim$1$d = c_dodtrim$1$q + one32;
+        end
+        if (sv_rel$1 & (sv_i$1$q == pidx$1)) begin
+            c_dodtrim$1$d = c_dodtrim$1$q + one32;
+        end
+        if (sv_rel$2 & (sv_i$2$q == pidx$1)) begin
+            c_dodtrim$1$d = c_dodtrim$1$q + one32;
+        end
+        if (sv_rel$3 & (sv_i$3$q == pidx$1)) begin
+            c_dodtrim$1$d = c_dodtrim$1$q + one32;
         end
         smo$1$d = sm_run$17 - smoff32;
-        if (reset) begin
-            smo$1$d = zero32;
-        end
         pru$1$d = pru_run$17;
-        if (reset) begin
-            pru$1$d = zero8;
+        if (hit_run$17) begin
+            sm_last$1$d = now$q;
+        end
+        if ((commit$1 & (w_act$1$q == act_ret)) | scommit$1) begin
+            if (~(popl$1 & cur_ret$1$q)) begin
+                ret_done$1$d = ret_done$1$q + one4;
+            end
+        end
+        else if (popl$1 & cur_ret$1$q) begin
+            ret_done$1$d = ret_done$1$q - one4;
         end
         stat$1$rx_frames = c_rx$1$q;
         stat$1$tx_frames = c_tx$1$q;
@@ -22516,12 +19510,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 occ_pkts$8$d = run_p$72 - one12;
             end
         end
-        if (reset) begin
-            occ_bytes$8$d = zero20;
-        end
-        if (reset) begin
-            occ_pkts$8$d = zero12;
-        end
         occ_bytes$9$d = run_b$73;
         occ_pkts$9$d = run_p$73;
         if (pop$2 & cur_band$2 & (cur_b$2$q == bidx$1)) begin
@@ -22529,12 +19517,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             if (popl$2) begin
                 occ_pkts$9$d = run_p$73 - one12;
             end
-        end
-        if (reset) begin
-            occ_bytes$9$d = zero20;
-        end
-        if (reset) begin
-            occ_pkts$9$d = zero12;
         end
         occ_bytes$10$d = run_b$74;
         occ_pkts$10$d = run_p$74;
@@ -22544,12 +19526,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 occ_pkts$10$d = run_p$74 - one12;
             end
         end
-        if (reset) begin
-            occ_bytes$10$d = zero20;
-        end
-        if (reset) begin
-            occ_pkts$10$d = zero12;
-        end
         occ_bytes$11$d = run_b$75;
         occ_pkts$11$d = run_p$75;
         if (pop$2 & cur_band$2 & (cur_b$2$q == bidx$3)) begin
@@ -22558,12 +19534,194 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 occ_pkts$11$d = run_p$75 - one12;
             end
         end
-        if (reset) begin
-            occ_bytes$11$d = zero20;
+        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$0)) begin
+            head$8$d = head$8$q + one10;
         end
-        if (reset) begin
-            occ_pkts$11$d = zero12;
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$2) & (w_b$0$q == bidx$0)) begin
+            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$0))) begin
+                done$8$d = done$8$q + one6;
+            end
         end
+        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$0)) begin
+            done$8$d = done$8$q - one6;
+        end
+        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$1)) begin
+            head$9$d = head$9$q + one10;
+        end
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$2) & (w_b$0$q == bidx$1)) begin
+            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$1))) begin
+                done$9$d = done$9$q + one6;
+            end
+        end
+        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$1)) begin
+            done$9$d = done$9$q - one6;
+        end
+        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$2)) begin
+            head$10$d = head$10$q + one10;
+        end
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$2) & (w_b$0$q == bidx$2)) begin
+            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$2))) begin
+                done$10$d = done$10$q + one6;
+            end
+        end
+        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$2)) begin
+            done$10$d = done$10$q - one6;
+        end
+        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$3)) begin
+            head$11$d = head$11$q + one10;
+        end
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$2) & (w_b$0$q == bidx$3)) begin
+            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$3))) begin
+                done$11$d = done$11$q + one6;
+            end
+        end
+        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$3)) begin
+            done$11$d = done$11$q - one6;
+        end
+        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$0)) begin
+            head$24$d = head$24$q + one10;
+        end
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$2) & (w_b$1$q == bidx$0)) begin
+            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$0))) begin
+                done$24$d = done$24$q + one6;
+            end
+        end
+        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$0)) begin
+            done$24$d = done$24$q - one6;
+        end
+        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$1)) begin
+            head$25$d = head$25$q + one10;
+        end
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$2) & (w_b$1$q == bidx$1)) begin
+            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$1))) begin
+                done$25$d = done$25$q + one6;
+            end
+        end
+        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$1)) begin
+            done$25$d = done$25$q - one6;
+        end
+        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$2)) begin
+            head$26$d = head$26$q + one10;
+        end
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$2) & (w_b$1$q == bidx$2)) begin
+            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$2))) begin
+                done$26$d = done$26$q + one6;
+            end
+        end
+        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$2)) begin
+            done$26$d = done$26$q - one6;
+        end
+        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$3)) begin
+            head$27$d = head$27$q + one10;
+        end
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$2) & (w_b$1$q == bidx$3)) begin
+            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$3))) begin
+                done$27$d = done$27$q + one6;
+            end
+        end
+        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$3)) begin
+            done$27$d = done$27$q - one6;
+        end
+        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$0)) begin
+            head$40$d = head$40$q + one10;
+        end
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$2) & (w_b$2$q == bidx$0)) begin
+            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$0))) begin
+                done$40$d = done$40$q + one6;
+            end
+        end
+        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$0)) begin
+            done$40$d = done$40$q - one6;
+        end
+        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$1)) begin
+            head$41$d = head$41$q + one10;
+        end
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$2) & (w_b$2$q == bidx$1)) begin
+            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$1))) begin
+                done$41$d = done$41$q + one6;
+            end
+        end
+        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$1)) begin
+            done$41$d = done$41$q - one6;
+        end
+        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$2)) begin
+            head$42$d = head$42$q + one10;
+        end
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$2) & (w_b$2$q == bidx$2)) begin
+            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$2))) begin
+                done$42$d = done$42$q + one6;
+            end
+        end
+        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$2)) begin
+            done$42$d = done$42$q - one6;
+        end
+        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$3)) begin
+            head$43$d = head$43$q + one10;
+        end
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$2) & (w_b$2$q == bidx$3)) begin
+            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$3))) begin
+                done$43$d = done$43$q + one6;
+            end
+        end
+        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$3)) begin
+            done$43$d = done$43$q - one6;
+        end
+        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$0)) begin
+            head$56$d = head$56$q + one10;
+        end
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$2) & (w_b$3$q == bidx$0)) begin
+            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$0))) begin
+                done$56$d = done$56$q + one6;
+            end
+        end
+        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$0)) begin
+            done$56$d = done$56$q - one6;
+        end
+        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$1)) begin
+            head$57$d = head$57$q + one10;
+        end
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$2) & (w_b$3$q == bidx$1)) begin
+            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$1))) begin
+                done$57$d = done$57$q + one6;
+            end
+        end
+        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$1)) begin
+            done$57$d = done$57$q - one6;
+        end
+        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$2)) begin
+            head$58$d = head$58$q + one10;
+        end
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$2) & (w_b$3$q == bidx$2)) begin
+            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$2))) begin
+                done$58$d = done$58$q + one6;
+            end
+        end
+        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$2)) begin
+            done$58$d = done$58$q - one6;
+        end
+        if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$3)) begin
+            head$59$d = head$59$q + one10;
+        end
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$2) & (w_b$3$q == bidx$3)) begin
+            if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$3))) begin
+                done$59$d = done$59$q + one6;
+            end
+        end
+        else if (popl$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$3)) begin
+            done$59$d = done$59$q - one6;
+        end
+        tat0$8$d = m0_run$72;
+        tat1$8$d = m1_run$72;
+        tat2$8$d = m2_run$72;
+        tat0$9$d = m0_run$73;
+        tat1$9$d = m1_run$73;
+        tat2$9$d = m2_run$73;
+        tat0$10$d = m0_run$74;
+        tat1$10$d = m1_run$74;
+        tat2$10$d = m2_run$74;
+        tat0$11$d = m0_run$75;
+        tat1$11$d = m1_run$75;
+        tat2$11$d = m2_run$75;
         sig_now$2 = 1'b0;
         if (sv_rel$0 & (sv_o$0$q == pidx$2)) begin
             sig_now$2 = 1'b1;
@@ -22577,8 +19735,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (sv_rel$3 & (sv_o$3$q == pidx$2)) begin
             sig_now$2 = 1'b1;
         end
-        sig_t$2$d = sig_t$2$q;
-        sig_v$2$d = sig_v$2$q;
         if (sig_now$2) begin
             sig_t$2$d = now$q;
             sig_v$2$d = 1'b1;
@@ -22586,19 +19742,170 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         else if (sig_v$2$q & (el_s$2 > t01_32)) begin
             sig_v$2$d = 1'b0;
         end
-        if (reset) begin
-            sig_t$2$d = zero32;
+        if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$0)) begin
+            drel$2$d = drel$2$q - one5;
         end
-        if (reset) begin
-            sig_v$2$d = 1'b0;
+        if (sv_rel$0 & (sv_i$0$q == pidx$0) & (sv_o$0$q == pidx$2)) begin
+            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$0)) begin
+                drel$2$d = drel$2$q;
+            end
+            else begin
+                drel$2$d = drel$2$q + one5;
+            end
+        end
+        if (sv_rel$1 & (sv_i$1$q == pidx$0) & (sv_o$1$q == pidx$2)) begin
+            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$0)) begin
+                drel$2$d = drel$2$q;
+            end
+            else begin
+                drel$2$d = drel$2$q + one5;
+            end
+        end
+        if (sv_rel$2 & (sv_i$2$q == pidx$0) & (sv_o$2$q == pidx$2)) begin
+            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$0)) begin
+                drel$2$d = drel$2$q;
+            end
+            else begin
+                drel$2$d = drel$2$q + one5;
+            end
+        end
+        if (sv_rel$3 & (sv_i$3$q == pidx$0) & (sv_o$3$q == pidx$2)) begin
+            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$0)) begin
+                drel$2$d = drel$2$q;
+            end
+            else begin
+                drel$2$d = drel$2$q + one5;
+            end
+        end
+        if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$1)) begin
+            drel$6$d = drel$6$q - one5;
+        end
+        if (sv_rel$0 & (sv_i$0$q == pidx$1) & (sv_o$0$q == pidx$2)) begin
+            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$1)) begin
+                drel$6$d = drel$6$q;
+            end
+            else begin
+                drel$6$d = drel$6$q + one5;
+            end
+        end
+        if (sv_rel$1 & (sv_i$1$q == pidx$1) & (sv_o$1$q == pidx$2)) begin
+            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$1)) begin
+                drel$6$d = drel$6$q;
+            end
+            else begin
+                drel$6$d = drel$6$q + one5;
+            end
+        end
+        if (sv_rel$2 & (sv_i$2$q == pidx$1) & (sv_o$2$q == pidx$2)) begin
+            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$1)) begin
+                drel$6$d = drel$6$q;
+            end
+            else begin
+                drel$6$d = drel$6$q + one5;
+            end
+        end
+        if (sv_rel$3 & (sv_i$3$q == pidx$1) & (sv_o$3$q == pidx$2)) begin
+            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$1)) begin
+                drel$6$d = drel$6$q;
+            end
+            else begin
+                drel$6$d = drel$6$q + one5;
+            end
+        end
+        if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$2)) begin
+            drel$10$d = drel$10$q - one5;
+        end
+        if (sv_rel$0 & (sv_i$0$q == pidx$2) & (sv_o$0$q == pidx$2)) begin
+            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$2)) begin
+                drel$10$d = drel$10$q;
+            end
+            else begin
+                drel$10$d = drel$10$q + one5;
+            end
+        end
+        if (sv_rel$1 & (sv_i$1$q == pidx$2) & (sv_o$1$q == pidx$2)) begin
+            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$2)) begin
+                drel$10$d = drel$10$q;
+            end
+            else begin
+                drel$10$d = drel$10$q + one5;
+            end
+        end
+        if (sv_rel$2 & (sv_i$2$q == pidx$2) & (sv_o$2$q == pidx$2)) begin
+            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$2)) begin
+                drel$10$d = drel$10$q;
+            end
+            else begin
+                drel$10$d = drel$10$q + one5;
+            end
+        end
+        if (sv_rel$3 & (sv_i$3$q == pidx$2) & (sv_o$3$q == pidx$2)) begin
+            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$2)) begin
+                drel$10$d = drel$10$q;
+            end
+            else begin
+                drel$10$d = drel$10$q + one5;
+            end
+        end
+        if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$3)) begin
+            drel$14$d = drel$14$q - one5;
+        end
+        if (sv_rel$0 & (sv_i$0$q == pidx$3) & (sv_o$0$q == pidx$2)) begin
+            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$3)) begin
+                drel$14$d = drel$14$q;
+            end
+            else begin
+                drel$14$d = drel$14$q + one5;
+            end
+        end
+        if (sv_rel$1 & (sv_i$1$q == pidx$3) & (sv_o$1$q == pidx$2)) begin
+            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$3)) begin
+                drel$14$d = drel$14$q;
+            end
+            else begin
+                drel$14$d = drel$14$q + one5;
+            end
+        end
+        if (sv_rel$2 & (sv_i$2$q == pidx$3) & (sv_o$2$q == pidx$2)) begin
+            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$3)) begin
+                drel$14$d = drel$14$q;
+            end
+            else begin
+                drel$14$d = drel$14$q + one5;
+            end
+        end
+        if (sv_rel$3 & (sv_i$3$q == pidx$3) & (sv_o$3$q == pidx$2)) begin
+            if (popl$2 & cur_dod$2$q & (cur_i$2$q == pidx$3)) begin
+                drel$14$d = drel$14$q;
+            end
+            else begin
+                drel$14$d = drel$14$q + one5;
+            end
+        end
+        if (sv_rel$0 & (sv_i$0$q == pidx$2)) begin
+            c_dodtrim$2$d = c_dodtrim$2$q + one32;
+        end
+        if (sv_rel$1 & (sv_i$1$q == pidx$2)) begin
+            c_dodtrim$2$d = c_dodtrim$2$q + one32;
+        end
+        if (sv_rel$2 & (sv_i$2$q == pidx$2)) begin
+            c_dodtrim$2$d = c_dodtrim$2$q + one32;
+        end
+        if (sv_rel$3 & (sv_i$3$q == pidx$2)) begin
+            c_dodtrim$2$d = c_dodtrim$2$q + one32;
         end
         smo$2$d = sm_run$18 - smoff32;
-        if (reset) begin
-            smo$2$d = zero32;
-        end
         pru$2$d = pru_run$18;
-        if (reset) begin
-            pru$2$d = zero8;
+        if (hit_run$18) begin
+            sm_last$2$d = now$q;
+        end
+        if ((commit$2 & (w_act$2$q == act_ret)) | scommit$2) begin
+            if (~(popl$2 & cur_ret$2$q)) begin
+                ret_done$2$d = ret_done$2$q + one4;
+            end
+        end
+        else if (popl$2 & cur_ret$2$q) begin
+            ret_done$2$d = ret_done$2$q - one4;
         end
         stat$2$rx_frames = c_rx$2$q;
         stat$2$tx_frames = c_tx$2$q;
@@ -22637,12 +19944,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 occ_pkts$12$d = run_p$76 - one12;
             end
         end
-        if (reset) begin
-            occ_bytes$12$d = zero20;
-        end
-        if (reset) begin
-            occ_pkts$12$d = zero12;
-        end
         occ_bytes$13$d = run_b$77;
         occ_pkts$13$d = run_p$77;
         if (pop$3 & cur_band$3 & (cur_b$3$q == bidx$1)) begin
@@ -22650,12 +19951,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             if (popl$3) begin
                 occ_pkts$13$d = run_p$77 - one12;
             end
-        end
-        if (reset) begin
-            occ_bytes$13$d = zero20;
-        end
-        if (reset) begin
-            occ_pkts$13$d = zero12;
         end
         occ_bytes$14$d = run_b$78;
         occ_pkts$14$d = run_p$78;
@@ -22665,12 +19960,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 occ_pkts$14$d = run_p$78 - one12;
             end
         end
-        if (reset) begin
-            occ_bytes$14$d = zero20;
-        end
-        if (reset) begin
-            occ_pkts$14$d = zero12;
-        end
         occ_bytes$15$d = run_b$79;
         occ_pkts$15$d = run_p$79;
         if (pop$3 & cur_band$3 & (cur_b$3$q == bidx$3)) begin
@@ -22679,12 +19968,194 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 occ_pkts$15$d = run_p$79 - one12;
             end
         end
-        if (reset) begin
-            occ_bytes$15$d = zero20;
+        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$0)) begin
+            head$12$d = head$12$q + one10;
         end
-        if (reset) begin
-            occ_pkts$15$d = zero12;
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$3) & (w_b$0$q == bidx$0)) begin
+            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$0))) begin
+                done$12$d = done$12$q + one6;
+            end
         end
+        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$0)) begin
+            done$12$d = done$12$q - one6;
+        end
+        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$1)) begin
+            head$13$d = head$13$q + one10;
+        end
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$3) & (w_b$0$q == bidx$1)) begin
+            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$1))) begin
+                done$13$d = done$13$q + one6;
+            end
+        end
+        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$1)) begin
+            done$13$d = done$13$q - one6;
+        end
+        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$2)) begin
+            head$14$d = head$14$q + one10;
+        end
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$3) & (w_b$0$q == bidx$2)) begin
+            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$2))) begin
+                done$14$d = done$14$q + one6;
+            end
+        end
+        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$2)) begin
+            done$14$d = done$14$q - one6;
+        end
+        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$3)) begin
+            head$15$d = head$15$q + one10;
+        end
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$3) & (w_b$0$q == bidx$3)) begin
+            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$3))) begin
+                done$15$d = done$15$q + one6;
+            end
+        end
+        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$3)) begin
+            done$15$d = done$15$q - one6;
+        end
+        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$0)) begin
+            head$28$d = head$28$q + one10;
+        end
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$3) & (w_b$1$q == bidx$0)) begin
+            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$0))) begin
+                done$28$d = done$28$q + one6;
+            end
+        end
+        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$0)) begin
+            done$28$d = done$28$q - one6;
+        end
+        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$1)) begin
+            head$29$d = head$29$q + one10;
+        end
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$3) & (w_b$1$q == bidx$1)) begin
+            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$1))) begin
+                done$29$d = done$29$q + one6;
+            end
+        end
+        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$1)) begin
+            done$29$d = done$29$q - one6;
+        end
+        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$2)) begin
+            head$30$d = head$30$q + one10;
+        end
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$3) & (w_b$1$q == bidx$2)) begin
+            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$2))) begin
+                done$30$d = done$30$q + one6;
+            end
+        end
+        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$2)) begin
+            done$30$d = done$30$q - one6;
+        end
+        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$3)) begin
+            head$31$d = head$31$q + one10;
+        end
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$3) & (w_b$1$q == bidx$3)) begin
+            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$3))) begin
+                done$31$d = done$31$q + one6;
+            end
+        end
+        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$3)) begin
+            done$31$d = done$31$q - one6;
+        end
+        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$0)) begin
+            head$44$d = head$44$q + one10;
+        end
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$3) & (w_b$2$q == bidx$0)) begin
+            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$0))) begin
+                done$44$d = done$44$q + one6;
+            end
+        end
+        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$0)) begin
+            done$44$d = done$44$q - one6;
+        end
+        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$1)) begin
+            head$45$d = head$45$q + one10;
+        end
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$3) & (w_b$2$q == bidx$1)) begin
+            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$1))) begin
+                done$45$d = done$45$q + one6;
+            end
+        end
+        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$1)) begin
+            done$45$d = done$45$q - one6;
+        end
+        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$2)) begin
+            head$46$d = head$46$q + one10;
+        end
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$3) & (w_b$2$q == bidx$2)) begin
+            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$2))) begin
+                done$46$d = done$46$q + one6;
+            end
+        end
+        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$2)) begin
+            done$46$d = done$46$q - one6;
+        end
+        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$3)) begin
+            head$47$d = head$47$q + one10;
+        end
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$3) & (w_b$2$q == bidx$3)) begin
+            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$3))) begin
+                done$47$d = done$47$q + one6;
+            end
+        end
+        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$3)) begin
+            done$47$d = done$47$q - one6;
+        end
+        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$0)) begin
+            head$60$d = head$60$q + one10;
+        end
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$3) & (w_b$3$q == bidx$0)) begin
+            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$0))) begin
+                done$60$d = done$60$q + one6;
+            end
+        end
+        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$0)) begin
+            done$60$d = done$60$q - one6;
+        end
+        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$1)) begin
+            head$61$d = head$61$q + one10;
+        end
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$3) & (w_b$3$q == bidx$1)) begin
+            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$1))) begin
+                done$61$d = done$61$q + one6;
+            end
+        end
+        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$1)) begin
+            done$61$d = done$61$q - one6;
+        end
+        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$2)) begin
+            head$62$d = head$62$q + one10;
+        end
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$3) & (w_b$3$q == bidx$2)) begin
+            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$2))) begin
+                done$62$d = done$62$q + one6;
+            end
+        end
+        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$2)) begin
+            done$62$d = done$62$q - one6;
+        end
+        if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$3)) begin
+            head$63$d = head$63$q + one10;
+        end
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$3) & (w_b$3$q == bidx$3)) begin
+            if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$3))) begin
+                done$63$d = done$63$q + one6;
+            end
+        end
+        else if (popl$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$3)) begin
+            done$63$d = done$63$q - one6;
+        end
+        tat0$12$d = m0_run$76;
+        tat1$12$d = m1_run$76;
+        tat2$12$d = m2_run$76;
+        tat0$13$d = m0_run$77;
+        tat1$13$d = m1_run$77;
+        tat2$13$d = m2_run$77;
+        tat0$14$d = m0_run$78;
+        tat1$14$d = m1_run$78;
+        tat2$14$d = m2_run$78;
+        tat0$15$d = m0_run$79;
+        tat1$15$d = m1_run$79;
+        tat2$15$d = m2_run$79;
         sig_now$3 = 1'b0;
         if (sv_rel$0 & (sv_o$0$q == pidx$3)) begin
             sig_now$3 = 1'b1;
@@ -22698,8 +20169,6 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (sv_rel$3 & (sv_o$3$q == pidx$3)) begin
             sig_now$3 = 1'b1;
         end
-        sig_t$3$d = sig_t$3$q;
-        sig_v$3$d = sig_v$3$q;
         if (sig_now$3) begin
             sig_t$3$d = now$q;
             sig_v$3$d = 1'b1;
@@ -22707,19 +20176,170 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         else if (sig_v$3$q & (el_s$3 > t01_32)) begin
             sig_v$3$d = 1'b0;
         end
-        if (reset) begin
-            sig_t$3$d = zero32;
+        if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$0)) begin
+            drel$3$d = drel$3$q - one5;
         end
-        if (reset) begin
-            sig_v$3$d = 1'b0;
+        if (sv_rel$0 & (sv_i$0$q == pidx$0) & (sv_o$0$q == pidx$3)) begin
+            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$0)) begin
+                drel$3$d = drel$3$q;
+            end
+            else begin
+                drel$3$d = drel$3$q + one5;
+            end
+        end
+        if (sv_rel$1 & (sv_i$1$q == pidx$0) & (sv_o$1$q == pidx$3)) begin
+            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$0)) begin
+                drel$3$d = drel$3$q;
+            end
+            else begin
+                drel$3$d = drel$3$q + one5;
+            end
+        end
+        if (sv_rel$2 & (sv_i$2$q == pidx$0) & (sv_o$2$q == pidx$3)) begin
+            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$0)) begin
+                drel$3$d = drel$3$q;
+            end
+            else begin
+                drel$3$d = drel$3$q + one5;
+            end
+        end
+        if (sv_rel$3 & (sv_i$3$q == pidx$0) & (sv_o$3$q == pidx$3)) begin
+            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$0)) begin
+                drel$3$d = drel$3$q;
+            end
+            else begin
+                drel$3$d = drel$3$q + one5;
+            end
+        end
+        if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$1)) begin
+            drel$7$d = drel$7$q - one5;
+        end
+        if (sv_rel$0 & (sv_i$0$q == pidx$1) & (sv_o$0$q == pidx$3)) begin
+            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$1)) begin
+                drel$7$d = drel$7$q;
+            end
+            else begin
+                drel$7$d = drel$7$q + one5;
+            end
+        end
+        if (sv_rel$1 & (sv_i$1$q == pidx$1) & (sv_o$1$q == pidx$3)) begin
+            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$1)) begin
+                drel$7$d = drel$7$q;
+            end
+            else begin
+                drel$7$d = drel$7$q + one5;
+            end
+        end
+        if (sv_rel$2 & (sv_i$2$q == pidx$1) & (sv_o$2$q == pidx$3)) begin
+            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$1)) begin
+                drel$7$d = drel$7$q;
+            end
+            else begin
+                drel$7$d = drel$7$q + one5;
+            end
+        end
+        if (sv_rel$3 & (sv_i$3$q == pidx$1) & (sv_o$3$q == pidx$3)) begin
+            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$1)) begin
+                drel$7$d = drel$7$q;
+            end
+            else begin
+                drel$7$d = drel$7$q + one5;
+            end
+        end
+        if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$2)) begin
+            drel$11$d = drel$11$q - one5;
+        end
+        if (sv_rel$0 & (sv_i$0$q == pidx$2) & (sv_o$0$q == pidx$3)) begin
+            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$2)) begin
+                drel$11$d = drel$11$q;
+            end
+            else begin
+                drel$11$d = drel$11$q + one5;
+            end
+        end
+        if (sv_rel$1 & (sv_i$1$q == pidx$2) & (sv_o$1$q == pidx$3)) begin
+            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$2)) begin
+                drel$11$d = drel$11$q;
+            end
+            else begin
+                drel$11$d = drel$11$q + one5;
+            end
+        end
+        if (sv_rel$2 & (sv_i$2$q == pidx$2) & (sv_o$2$q == pidx$3)) begin
+            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$2)) begin
+                drel$11$d = drel$11$q;
+            end
+            else begin
+                drel$11$d = drel$11$q + one5;
+            end
+        end
+        if (sv_rel$3 & (sv_i$3$q == pidx$2) & (sv_o$3$q == pidx$3)) begin
+            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$2)) begin
+                drel$11$d = drel$11$q;
+            end
+            else begin
+                drel$11$d = drel$11$q + one5;
+            end
+        end
+        if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$3)) begin
+            drel$15$d = drel$15$q - one5;
+        end
+        if (sv_rel$0 & (sv_i$0$q == pidx$3) & (sv_o$0$q == pidx$3)) begin
+            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$3)) begin
+                drel$15$d = drel$15$q;
+            end
+            else begin
+                drel$15$d = drel$15$q + one5;
+            end
+        end
+        if (sv_rel$1 & (sv_i$1$q == pidx$3) & (sv_o$1$q == pidx$3)) begin
+            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$3)) begin
+                drel$15$d = drel$15$q;
+            end
+            else begin
+                drel$15$d = drel$15$q + one5;
+            end
+        end
+        if (sv_rel$2 & (sv_i$2$q == pidx$3) & (sv_o$2$q == pidx$3)) begin
+            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$3)) begin
+                drel$15$d = drel$15$q;
+            end
+            else begin
+                drel$15$d = drel$15$q + one5;
+            end
+        end
+        if (sv_rel$3 & (sv_i$3$q == pidx$3) & (sv_o$3$q == pidx$3)) begin
+            if (popl$3 & cur_dod$3$q & (cur_i$3$q == pidx$3)) begin
+                drel$15$d = drel$15$q;
+            end
+            else begin
+                drel$15$d = drel$15$q + one5;
+            end
+        end
+        if (sv_rel$0 & (sv_i$0$q == pidx$3)) begin
+            c_dodtrim$3$d = c_dodtrim$3$q + one32;
+        end
+        if (sv_rel$1 & (sv_i$1$q == pidx$3)) begin
+            c_dodtrim$3$d = c_dodtrim$3$q + one32;
+        end
+        if (sv_rel$2 & (sv_i$2$q == pidx$3)) begin
+            c_dodtrim$3$d = c_dodtrim$3$q + one32;
+        end
+        if (sv_rel$3 & (sv_i$3$q == pidx$3)) begin
+            c_dodtrim$3$d = c_dodtrim$3$q + one32;
         end
         smo$3$d = sm_run$19 - smoff32;
-        if (reset) begin
-            smo$3$d = zero32;
-        end
         pru$3$d = pru_run$19;
-        if (reset) begin
-            pru$3$d = zero8;
+        if (hit_run$19) begin
+            sm_last$3$d = now$q;
+        end
+        if ((commit$3 & (w_act$3$q == act_ret)) | scommit$3) begin
+            if (~(popl$3 & cur_ret$3$q)) begin
+                ret_done$3$d = ret_done$3$q + one4;
+            end
+        end
+        else if (popl$3 & cur_ret$3$q) begin
+            ret_done$3$d = ret_done$3$q - one4;
         end
         stat$3$rx_frames = c_rx$3$q;
         stat$3$tx_frames = c_tx$3$q;
@@ -22749,6 +20369,546 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         else if (half_o$3) begin
             stat$3$tmode = one2;
+        end
+        if (reset) begin
+            beat$0$d = zero3;
+            hbad$0$d = 1'b0;
+            st0$0$d = zero5;
+            st1$0$d = zero5;
+            st2$0$d = zero5;
+            st3$0$d = zero5;
+            st4$0$d = zero5;
+            w_act$0$d = act_none;
+            w_beat$0$d = zero10;
+            busy$0$d = 1'b0;
+            cur_ret$0$d = 1'b0;
+            cur_i$0$d = zero4;
+            cur_b$0$d = zero2;
+            wrr_band$0$d = zero2;
+            wrr_used$0$d = zero8;
+            ret_rtail$0$d = zero10;
+            ret_head$0$d = zero10;
+            ret_done$0$d = zero4;
+            c_rx$0$d = zero32;
+            c_tx$0$d = zero32;
+            c_mal$0$d = zero32;
+            c_noroute$0$d = zero32;
+            c_full$0$d = zero32;
+            c_trim$0$d = zero32;
+            c_ret$0$d = zero32;
+            c_hdr$0$d = zero32;
+            w_bc$0$d = 1'b0;
+            w_sv$0$d = 1'b0;
+            w_sgo$0$d = 1'b0;
+            w_bmod$0$d = 1'b0;
+            c_src$0$d = zero32;
+            c_srcdrop$0$d = zero32;
+            smo$0$d = zero32;
+            pru$0$d = zero8;
+            sm_last$0$d = zero32;
+            sig_t$0$d = zero32;
+            sig_v$0$d = 1'b0;
+            rec_h$0$d = zero4;
+            rec_n$0$d = zero8;
+            rec_pend$0$d = 1'b0;
+            cur_dod$0$d = 1'b0;
+            dpos$0$d = zero3;
+            drr$0$d = zero4;
+            c_dodtrim$0$d = zero32;
+            c_doddrop$0$d = zero32;
+            beat$1$d = zero3;
+            hbad$1$d = 1'b0;
+            st0$1$d = zero5;
+            st1$1$d = zero5;
+            st2$1$d = zero5;
+            st3$1$d = zero5;
+            st4$1$d = zero5;
+            w_act$1$d = act_none;
+            w_beat$1$d = zero10;
+            busy$1$d = 1'b0;
+            cur_ret$1$d = 1'b0;
+            cur_i$1$d = zero4;
+            cur_b$1$d = zero2;
+            wrr_band$1$d = zero2;
+            wrr_used$1$d = zero8;
+            ret_rtail$1$d = zero10;
+            ret_head$1$d = zero10;
+            ret_done$1$d = zero4;
+            c_rx$1$d = zero32;
+            c_tx$1$d = zero32;
+            c_mal$1$d = zero32;
+            c_noroute$1$d = zero32;
+            c_full$1$d = zero32;
+            c_trim$1$d = zero32;
+            c_ret$1$d = zero32;
+            c_hdr$1$d = zero32;
+            w_bc$1$d = 1'b0;
+            w_sv$1$d = 1'b0;
+            w_sgo$1$d = 1'b0;
+            w_bmod$1$d = 1'b0;
+            c_src$1$d = zero32;
+            c_srcdrop$1$d = zero32;
+            smo$1$d = zero32;
+            pru$1$d = zero8;
+            sm_last$1$d = zero32;
+            sig_t$1$d = zero32;
+            sig_v$1$d = 1'b0;
+            rec_h$1$d = zero4;
+            rec_n$1$d = zero8;
+            rec_pend$1$d = 1'b0;
+            cur_dod$1$d = 1'b0;
+            dpos$1$d = zero3;
+            drr$1$d = zero4;
+            c_dodtrim$1$d = zero32;
+            c_doddrop$1$d = zero32;
+            beat$2$d = zero3;
+            hbad$2$d = 1'b0;
+            st0$2$d = zero5;
+            st1$2$d = zero5;
+            st2$2$d = zero5;
+            st3$2$d = zero5;
+            st4$2$d = zero5;
+            w_act$2$d = act_none;
+            w_beat$2$d = zero10;
+            busy$2$d = 1'b0;
+            cur_ret$2$d = 1'b0;
+            cur_i$2$d = zero4;
+            cur_b$2$d = zero2;
+            wrr_band$2$d = zero2;
+            wrr_used$2$d = zero8;
+            ret_rtail$2$d = zero10;
+            ret_head$2$d = zero10;
+            ret_done$2$d = zero4;
+            c_rx$2$d = zero32;
+            c_tx$2$d = zero32;
+            c_mal$2$d = zero32;
+            c_noroute$2$d = zero32;
+            c_full$2$d = zero32;
+            c_trim$2$d = zero32;
+            c_ret$2$d = zero32;
+            c_hdr$2$d = zero32;
+            w_bc$2$d = 1'b0;
+            w_sv$2$d = 1'b0;
+            w_sgo$2$d = 1'b0;
+            w_bmod$2$d = 1'b0;
+            c_src$2$d = zero32;
+            c_srcdrop$2$d = zero32;
+            smo$2$d = zero32;
+            pru$2$d = zero8;
+            sm_last$2$d = zero32;
+            sig_t$2$d = zero32;
+            sig_v$2$d = 1'b0;
+            rec_h$2$d = zero4;
+            rec_n$2$d = zero8;
+            rec_pend$2$d = 1'b0;
+            cur_dod$2$d = 1'b0;
+            dpos$2$d = zero3;
+            drr$2$d = zero4;
+            c_dodtrim$2$d = zero32;
+            c_doddrop$2$d = zero32;
+            beat$3$d = zero3;
+            hbad$3$d = 1'b0;
+            st0$3$d = zero5;
+            st1$3$d = zero5;
+            st2$3$d = zero5;
+            st3$3$d = zero5;
+            st4$3$d = zero5;
+            w_act$3$d = act_none;
+            w_beat$3$d = zero10;
+            busy$3$d = 1'b0;
+            cur_ret$3$d = 1'b0;
+            cur_i$3$d = zero4;
+            cur_b$3$d = zero2;
+            wrr_band$3$d = zero2;
+            wrr_used$3$d = zero8;
+            ret_rtail$3$d = zero10;
+            ret_head$3$d = zero10;
+            ret_done$3$d = zero4;
+            c_rx$3$d = zero32;
+            c_tx$3$d = zero32;
+            c_mal$3$d = zero32;
+            c_noroute$3$d = zero32;
+            c_full$3$d = zero32;
+            c_trim$3$d = zero32;
+            c_ret$3$d = zero32;
+            c_hdr$3$d = zero32;
+            w_bc$3$d = 1'b0;
+            w_sv$3$d = 1'b0;
+            w_sgo$3$d = 1'b0;
+            w_bmod$3$d = 1'b0;
+            c_src$3$d = zero32;
+            c_srcdrop$3$d = zero32;
+            smo$3$d = zero32;
+            pru$3$d = zero8;
+            sm_last$3$d = zero32;
+            sig_t$3$d = zero32;
+            sig_v$3$d = 1'b0;
+            rec_h$3$d = zero4;
+            rec_n$3$d = zero8;
+            rec_pend$3$d = 1'b0;
+            cur_dod$3$d = 1'b0;
+            dpos$3$d = zero3;
+            drr$3$d = zero4;
+            c_dodtrim$3$d = zero32;
+            c_doddrop$3$d = zero32;
+            sv_busy$0$d = 1'b0;
+            sv_i$0$d = zero4;
+            sv_o$0$d = zero4;
+            sv_cnt$0$d = zero8;
+            sv_rr$0$d = zero4;
+            sv_busy$1$d = 1'b0;
+            sv_i$1$d = zero4;
+            sv_o$1$d = zero4;
+            sv_cnt$1$d = zero8;
+            sv_rr$1$d = zero4;
+            sv_busy$2$d = 1'b0;
+            sv_i$2$d = zero4;
+            sv_o$2$d = zero4;
+            sv_cnt$2$d = zero8;
+            sv_rr$2$d = zero4;
+            sv_busy$3$d = 1'b0;
+            sv_i$3$d = zero4;
+            sv_o$3$d = zero4;
+            sv_cnt$3$d = zero8;
+            sv_rr$3$d = zero4;
+            dtail$0$d = zero10;
+            dhead$0$d = zero10;
+            drel$0$d = zero5;
+            dtail$1$d = zero10;
+            dhead$1$d = zero10;
+            drel$1$d = zero5;
+            dtail$2$d = zero10;
+            dhead$2$d = zero10;
+            drel$2$d = zero5;
+            dtail$3$d = zero10;
+            dhead$3$d = zero10;
+            drel$3$d = zero5;
+            dtail$4$d = zero10;
+            dhead$4$d = zero10;
+            drel$4$d = zero5;
+            dtail$5$d = zero10;
+            dhead$5$d = zero10;
+            drel$5$d = zero5;
+            dtail$6$d = zero10;
+            dhead$6$d = zero10;
+            drel$6$d = zero5;
+            dtail$7$d = zero10;
+            dhead$7$d = zero10;
+            drel$7$d = zero5;
+            dtail$8$d = zero10;
+            dhead$8$d = zero10;
+            drel$8$d = zero5;
+            dtail$9$d = zero10;
+            dhead$9$d = zero10;
+            drel$9$d = zero5;
+            dtail$10$d = zero10;
+            dhead$10$d = zero10;
+            drel$10$d = zero5;
+            dtail$11$d = zero10;
+            dhead$11$d = zero10;
+            drel$11$d = zero5;
+            dtail$12$d = zero10;
+            dhead$12$d = zero10;
+            drel$12$d = zero5;
+            dtail$13$d = zero10;
+            dhead$13$d = zero10;
+            drel$13$d = zero5;
+            dtail$14$d = zero10;
+            dhead$14$d = zero10;
+            drel$14$d = zero5;
+            dtail$15$d = zero10;
+            dhead$15$d = zero10;
+            drel$15$d = zero5;
+            now8$d = zero_t;
+            now$d = zero32;
+            rtail$0$d = zero10;
+            head$0$d = zero10;
+            done$0$d = zero6;
+            rtail$1$d = zero10;
+            head$1$d = zero10;
+            done$1$d = zero6;
+            rtail$2$d = zero10;
+            head$2$d = zero10;
+            done$2$d = zero6;
+            rtail$3$d = zero10;
+            head$3$d = zero10;
+            done$3$d = zero6;
+            rtail$4$d = zero10;
+            head$4$d = zero10;
+            done$4$d = zero6;
+            rtail$5$d = zero10;
+            head$5$d = zero10;
+            done$5$d = zero6;
+            rtail$6$d = zero10;
+            head$6$d = zero10;
+            done$6$d = zero6;
+            rtail$7$d = zero10;
+            head$7$d = zero10;
+            done$7$d = zero6;
+            rtail$8$d = zero10;
+            head$8$d = zero10;
+            done$8$d = zero6;
+            rtail$9$d = zero10;
+            head$9$d = zero10;
+            done$9$d = zero6;
+            rtail$10$d = zero10;
+            head$10$d = zero10;
+            done$10$d = zero6;
+            rtail$11$d = zero10;
+            head$11$d = zero10;
+            done$11$d = zero6;
+            rtail$12$d = zero10;
+            head$12$d = zero10;
+            done$12$d = zero6;
+            rtail$13$d = zero10;
+            head$13$d = zero10;
+            done$13$d = zero6;
+            rtail$14$d = zero10;
+            head$14$d = zero10;
+            done$14$d = zero6;
+            rtail$15$d = zero10;
+            head$15$d = zero10;
+            done$15$d = zero6;
+            rtail$16$d = zero10;
+            head$16$d = zero10;
+            done$16$d = zero6;
+            rtail$17$d = zero10;
+            head$17$d = zero10;
+            done$17$d = zero6;
+            rtail$18$d = zero10;
+            head$18$d = zero10;
+            done$18$d = zero6;
+            rtail$19$d = zero10;
+            head$19$d = zero10;
+            done$19$d = zero6;
+            rtail$20$d = zero10;
+            head$20$d = zero10;
+            done$20$d = zero6;
+            rtail$21$d = zero10;
+            head$21$d = zero10;
+            done$21$d = zero6;
+            rtail$22$d = zero10;
+            head$22$d = zero10;
+            done$22$d = zero6;
+            rtail$23$d = zero10;
+            head$23$d = zero10;
+            done$23$d = zero6;
+            rtail$24$d = zero10;
+            head$24$d = zero10;
+            done$24$d = zero6;
+            rtail$25$d = zero10;
+            head$25$d = zero10;
+            done$25$d = zero6;
+            rtail$26$d = zero10;
+            head$26$d = zero10;
+            done$26$d = zero6;
+            rtail$27$d = zero10;
+            head$27$d = zero10;
+            done$27$d = zero6;
+            rtail$28$d = zero10;
+            head$28$d = zero10;
+            done$28$d = zero6;
+            rtail$29$d = zero10;
+            head$29$d = zero10;
+            done$29$d = zero6;
+            rtail$30$d = zero10;
+            head$30$d = zero10;
+            done$30$d = zero6;
+            rtail$31$d = zero10;
+            head$31$d = zero10;
+            done$31$d = zero6;
+            rtail$32$d = zero10;
+            head$32$d = zero10;
+            done$32$d = zero6;
+            rtail$33$d = zero10;
+            head$33$d = zero10;
+            done$33$d = zero6;
+            rtail$34$d = zero10;
+            head$34$d = zero10;
+            done$34$d = zero6;
+            rtail$35$d = zero10;
+            head$35$d = zero10;
+            done$35$d = zero6;
+            rtail$36$d = zero10;
+            head$36$d = zero10;
+            done$36$d = zero6;
+            rtail$37$d = zero10;
+            head$37$d = zero10;
+            done$37$d = zero6;
+            rtail$38$d = zero10;
+            head$38$d = zero10;
+            done$38$d = zero6;
+            rtail$39$d = zero10;
+            head$39$d = zero10;
+            done$39$d = zero6;
+            rtail$40$d = zero10;
+            head$40$d = zero10;
+            done$40$d = zero6;
+            rtail$41$d = zero10;
+            head$41$d = zero10;
+            done$41$d = zero6;
+            rtail$42$d = zero10;
+            head$42$d = zero10;
+            done$42$d = zero6;
+            rtail$43$d = zero10;
+            head$43$d = zero10;
+            done$43$d = zero6;
+            rtail$44$d = zero10;
+            head$44$d = zero10;
+            done$44$d = zero6;
+            rtail$45$d = zero10;
+            head$45$d = zero10;
+            done$45$d = zero6;
+            rtail$46$d = zero10;
+            head$46$d = zero10;
+            done$46$d = zero6;
+            rtail$47$d = zero10;
+            head$47$d = zero10;
+            done$47$d = zero6;
+            rtail$48$d = zero10;
+            head$48$d = zero10;
+            done$48$d = zero6;
+            rtail$49$d = zero10;
+            head$49$d = zero10;
+            done$49$d = zero6;
+            rtail$50$d = zero10;
+            head$50$d = zero10;
+            done$50$d = zero6;
+            rtail$51$d = zero10;
+            head$51$d = zero10;
+            done$51$d = zero6;
+            rtail$52$d = zero10;
+            head$52$d = zero10;
+            done$52$d = zero6;
+            rtail$53$d = zero10;
+            head$53$d = zero10;
+            done$53$d = zero6;
+            rtail$54$d = zero10;
+            head$54$d = zero10;
+            done$54$d = zero6;
+            rtail$55$d = zero10;
+            head$55$d = zero10;
+            done$55$d = zero6;
+            rtail$56$d = zero10;
+            head$56$d = zero10;
+            done$56$d = zero6;
+            rtail$57$d = zero10;
+            head$57$d = zero10;
+            done$57$d = zero6;
+            rtail$58$d = zero10;
+            head$58$d = zero10;
+            done$58$d = zero6;
+            rtail$59$d = zero10;
+            head$59$d = zero10;
+            done$59$d = zero6;
+            rtail$60$d = zero10;
+            head$60$d = zero10;
+            done$60$d = zero6;
+            rtail$61$d = zero10;
+            head$61$d = zero10;
+            done$61$d = zero6;
+            rtail$62$d = zero10;
+            head$62$d = zero10;
+            done$62$d = zero6;
+            rtail$63$d = zero10;
+            head$63$d = zero10;
+            done$63$d = zero6;
+            tat0$0$d = zero_t;
+            tat1$0$d = zero_t;
+            tat2$0$d = zero_t;
+            occ_bytes$0$d = zero20;
+            occ_pkts$0$d = zero12;
+            rr$0$d = zero4;
+            tat0$1$d = zero_t;
+            tat1$1$d = zero_t;
+            tat2$1$d = zero_t;
+            occ_bytes$1$d = zero20;
+            occ_pkts$1$d = zero12;
+            rr$1$d = zero4;
+            tat0$2$d = zero_t;
+            tat1$2$d = zero_t;
+            tat2$2$d = zero_t;
+            occ_bytes$2$d = zero20;
+            occ_pkts$2$d = zero12;
+            rr$2$d = zero4;
+            tat0$3$d = zero_t;
+            tat1$3$d = zero_t;
+            tat2$3$d = zero_t;
+            occ_bytes$3$d = zero20;
+            occ_pkts$3$d = zero12;
+            rr$3$d = zero4;
+            tat0$4$d = zero_t;
+            tat1$4$d = zero_t;
+            tat2$4$d = zero_t;
+            occ_bytes$4$d = zero20;
+            occ_pkts$4$d = zero12;
+            rr$4$d = zero4;
+            tat0$5$d = zero_t;
+            tat1$5$d = zero_t;
+            tat2$5$d = zero_t;
+            occ_bytes$5$d = zero20;
+            occ_pkts$5$d = zero12;
+            rr$5$d = zero4;
+            tat0$6$d = zero_t;
+            tat1$6$d = zero_t;
+            tat2$6$d = zero_t;
+            occ_bytes$6$d = zero20;
+            occ_pkts$6$d = zero12;
+            rr$6$d = zero4;
+            tat0$7$d = zero_t;
+            tat1$7$d = zero_t;
+            tat2$7$d = zero_t;
+            occ_bytes$7$d = zero20;
+            occ_pkts$7$d = zero12;
+            rr$7$d = zero4;
+            tat0$8$d = zero_t;
+            tat1$8$d = zero_t;
+            tat2$8$d = zero_t;
+            occ_bytes$8$d = zero20;
+            occ_pkts$8$d = zero12;
+            rr$8$d = zero4;
+            tat0$9$d = zero_t;
+            tat1$9$d = zero_t;
+            tat2$9$d = zero_t;
+            occ_bytes$9$d = zero20;
+            occ_pkts$9$d = zero12;
+            rr$9$d = zero4;
+            tat0$10$d = zero_t;
+            tat1$10$d = zero_t;
+            tat2$10$d = zero_t;
+            occ_bytes$10$d = zero20;
+            occ_pkts$10$d = zero12;
+            rr$10$d = zero4;
+            tat0$11$d = zero_t;
+            tat1$11$d = zero_t;
+            tat2$11$d = zero_t;
+            occ_bytes$11$d = zero20;
+            occ_pkts$11$d = zero12;
+            rr$11$d = zero4;
+            tat0$12$d = zero_t;
+            tat1$12$d = zero_t;
+            tat2$12$d = zero_t;
+            occ_bytes$12$d = zero20;
+            occ_pkts$12$d = zero12;
+            rr$12$d = zero4;
+            tat0$13$d = zero_t;
+            tat1$13$d = zero_t;
+            tat2$13$d = zero_t;
+            occ_bytes$13$d = zero20;
+            occ_pkts$13$d = zero12;
+            rr$13$d = zero4;
+            tat0$14$d = zero_t;
+            tat1$14$d = zero_t;
+            tat2$14$d = zero_t;
+            occ_bytes$14$d = zero20;
+            occ_pkts$14$d = zero12;
+            rr$14$d = zero4;
+            tat0$15$d = zero_t;
+            tat1$15$d = zero_t;
+            tat2$15$d = zero_t;
+            occ_bytes$15$d = zero20;
+            occ_pkts$15$d = zero12;
+            rr$15$d = zero4;
         end
     end
     
