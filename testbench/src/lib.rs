@@ -8,6 +8,7 @@ pub mod pktgen_model;
 pub mod prisched_model;
 pub mod program_model;
 pub mod reassembly_model;
+pub mod repo_cmd;
 pub mod statereg_model;
 pub mod stream;
 pub mod switch_model;

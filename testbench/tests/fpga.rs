@@ -3,28 +3,8 @@
 //! LUT-level count of `fpga/levels.py` on hand-made netlists, and the script's errors on
 //! bad input. The full tables (every block, both families) are the script's job
 //! (`docs/fpga.md`).
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn root() -> PathBuf {
-    nt_testbench::cosim::verilog_out_dir().join("..")
-}
-
-fn run(cmd: &str, args: &[&str]) -> Output {
-    Command::new(cmd)
-        .args(args)
-        .current_dir(root())
-        .output()
-        .unwrap_or_else(|e| panic!("{cmd}: {e}"))
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
+use nt_testbench::repo_cmd::{root, run, text};
+use std::process::Output;
 
 fn levels(name: &str, netlist: &str) -> Output {
     let dir = std::env::temp_dir().join(format!("nt-levels-{}", std::process::id()));

@@ -11,8 +11,7 @@
 //! short.
 use nt_sim::tools::verilator_lint;
 use nt_testbench::cosim::verilog_out_dir;
-use std::path::PathBuf;
-use std::process::{Command, Output};
+use nt_testbench::repo_cmd::{root, run, text};
 
 /// Blocks whose Yosys `synth_xilinx` run takes too long for CI (switch_p16: see
 /// `docs/fpga.md` for its time); `fpga/synth.sh <block>` synthesizes them on demand.
@@ -64,7 +63,7 @@ fn committed_verilog_is_lint_clean() {
 /// resources and LUT levels, and the NICs next to thesis Table 3.2.
 #[test]
 fn committed_verilog_synthesizes_for_xilinx() {
-    let root = verilog_out_dir().join("..");
+    let root = root();
     let blocks: Vec<_> = nt_hdl::registry::blocks()
         .into_iter()
         .filter(|b| !FULL_SYNTHESIS_ONLY.contains(&b.name))
@@ -133,26 +132,6 @@ fn full_synthesis_only_blocks_elaborate_in_yosys() {
         let o = run("yosys", &["-q", "-p", &script]);
         assert!(o.status.success(), "yosys on {file}:\n{}", text(&o));
     }
-}
-
-fn root() -> PathBuf {
-    verilog_out_dir().join("..")
-}
-
-fn run(cmd: &str, args: &[&str]) -> Output {
-    Command::new(cmd)
-        .args(args)
-        .current_dir(root())
-        .output()
-        .unwrap_or_else(|e| panic!("{cmd}: {e}"))
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 /// One row of the ECP5 table.
