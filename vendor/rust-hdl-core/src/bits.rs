@@ -456,9 +456,8 @@ impl<const N: usize> From<BigUint> for Bits<N> {
         if N <= SHORT_BITS {
             x.to_u64().unwrap().into()
         } else {
-            let mut ret = [false; N];
-            (0..N).for_each(|i| ret[i] = x.bit(i as u64));
-            Bits::Long(ret.into())
+            let digits = x.to_u64_digits();
+            Bits::Long(BitVec::from_words(|i| digits.get(i).copied().unwrap_or(0)))
         }
     }
 }
@@ -936,7 +935,18 @@ impl<const N: usize> Bits<N> {
     /// ```
     pub fn get_bits<const M: usize>(&self, index: usize) -> Bits<M> {
         assert!(index <= N);
-        bit_cast::<M, N>(*self >> index as LiteralType)
+        match self {
+            // Patched: a field of a long vector is read from its words, without shifting
+            // a copy of the whole vector first.
+            Bits::Long(x) => {
+                if M <= SHORT_BITS {
+                    Bits::Short((x.word_at(index) as ShortType).into())
+                } else {
+                    Bits::Long(x.extract::<M>(index))
+                }
+            }
+            Bits::Short(_) => bit_cast::<M, N>(*self >> index as LiteralType),
+        }
     }
 
     #[inline(always)]
@@ -968,7 +978,7 @@ impl<const N: usize> Bits<N> {
         if N <= SHORT_BITS {
             Bits::Short(ShortBitVec::<N>::mask())
         } else {
-            Bits::Long([true; N].into())
+            Bits::Long(BitVec::ones())
         }
     }
 
@@ -1162,8 +1172,10 @@ impl<const N: usize> From<LiteralType> for Bits<N> {
             let y: BitVec<N> = x.into();
             Bits::Long(y)
         } else {
+            // Patched: the published Short form held at most 32 bits, and a literal for a
+            // wider vector was cut to its width without a check; that stays so.
             assert!(
-                x <= ShortBitVec::<N>::max_legal(),
+                N > 32 || x <= ShortBitVec::<N>::max_legal(),
                 "Value 0x{:x} does not fit into bitvector of length {}",
                 x,
                 N

@@ -1,12 +1,11 @@
-use num_bigint::BigUint;
-use num_traits::{One, ToPrimitive};
-
 use crate::bits::LiteralType;
 use std::cmp::Ordering;
 use std::num::Wrapping;
 
-pub type ShortType = u32;
-pub const SHORT_BITS: usize = 32;
+// Patched (vendor/README.md): the published Short form held up to 32 bits in a u32, so every
+// 33- to 64-bit value (data words, addresses, times) took the bit-by-bit Long form.
+pub type ShortType = u64;
+pub const SHORT_BITS: usize = 64;
 
 #[derive(Clone, Debug, Copy, PartialEq, Hash)]
 pub struct ShortBitVec<const N: usize>(ShortType);
@@ -19,7 +18,7 @@ fn test_max_legal_calc() {
 
 impl<const N: usize> ShortBitVec<N> {
     pub fn max_legal() -> u64 {
-        (1_u64 << N) - 1
+        Self::bit_mask()
     }
 
     pub fn short(&self) -> ShortType {
@@ -68,13 +67,7 @@ impl<const N: usize> ShortBitVec<N> {
 
     #[inline(always)]
     pub fn xor(&self) -> bool {
-        let mut ret = false;
-        let mut x = self.0;
-        for _ in 0..N {
-            ret = ret ^ (x & 0x1 != 0);
-            x = x >> 1;
-        }
-        ret
+        self.0.count_ones() & 1 == 1
     }
 }
 
@@ -161,9 +154,12 @@ impl<const N: usize> std::ops::Shr<LiteralType> for ShortBitVec<N> {
 
     #[inline(always)]
     fn shr(self, rhs: LiteralType) -> Self::Output {
-        let x: BigUint = self.0.into();
-        let mask: BigUint = (BigUint::one() << N) - BigUint::one();
-        ShortBitVec::<N>(((x >> rhs) & mask).to_u32().unwrap())
+        // Patched: the published shift went through a heap-allocated BigUint.
+        if rhs >= N as LiteralType {
+            ShortBitVec::<N>(0)
+        } else {
+            ShortBitVec::<N>((self.0 >> rhs) & Self::bit_mask())
+        }
     }
 }
 
@@ -182,9 +178,11 @@ impl<const N: usize> std::ops::Shl<LiteralType> for ShortBitVec<N> {
 
     #[inline(always)]
     fn shl(self, rhs: LiteralType) -> Self::Output {
-        let x: BigUint = self.0.into();
-        let mask: BigUint = (BigUint::one() << N) - BigUint::one();
-        ShortBitVec::<N>(((x << rhs) & mask).to_u32().unwrap())
+        if rhs >= N as LiteralType {
+            ShortBitVec::<N>(0)
+        } else {
+            ShortBitVec::<N>((self.0 << rhs) & Self::bit_mask())
+        }
     }
 }
 
