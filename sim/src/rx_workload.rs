@@ -23,7 +23,7 @@
 //! `8 + i/8`, bits `[63-8*(i%8) -: 8]` (first byte most significant); unused trailing bytes
 //! of the last word are 0. The Listing 3.1 metadata is held for the whole frame.
 //!
-//! Typical use (the checks: `testbench/tests/reassembly_equivalence.rs`):
+//! Typical use (the checks: `testbench/tests/suite/reassembly_equivalence.rs`):
 //! ```
 //! use nt_hdl::reassembly::{Reassembly16, ReassemblyConfig};
 //! use nt_sim::kernel::Kernel;

@@ -16,7 +16,7 @@
 //!
 //! [`read_tx_io`] snapshots every port in a cycle for the golden model
 //! (`nt_testbench::packetization_model`), which checks the block against it in
-//! `testbench/tests/packetization_equivalence.rs`. `ntsim wave packetization` and the
+//! `testbench/tests/suite/packetization_equivalence.rs`. `ntsim wave packetization` and the
 //! co-simulation test use the default knobs.
 use crate::arb_workload::{read_frame_beat, TxBeat};
 use crate::workload::Stalls;

@@ -1,7 +1,7 @@
 //! Directed tests of the ingress parser: the latency of a 16-byte message's packet, a frame
 //! passing whole with its fields, drops counted by reason, and the ring overflowing while
 //! the output is stalled. The randomized equivalence against the golden model is
-//! `testbench/tests/parser_equivalence.rs`.
+//! `testbench/tests/suite/parser_equivalence.rs`.
 use super::*;
 use nt_sim::kernel::Kernel;
 use nt_sim::wire::{to_words, Frame, Layout, Transport, Word, FLAG_DATA, PROTO_NDP};

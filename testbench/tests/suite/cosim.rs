@@ -254,7 +254,7 @@ fn switch_p4_verilog_matches_rust_cycle_for_cycle() {
 /// same generator output at `N = 16`, split into blocks by `emit::split_always`. Verilator
 /// turns its 350 k lines into about 90 C++ files that take some 15 minutes of CPU to
 /// compile, too long for the test command: run it with
-/// `cargo test -p nt-testbench --test cosim switch_p16 -- --ignored`.
+/// `cargo test -p nt-testbench --test suite cosim::switch_p16 -- --ignored`.
 #[test]
 #[ignore = "long: ~15 min of C++ compile; run with --ignored"]
 fn switch_p16_verilog_matches_rust_cycle_for_cycle() {

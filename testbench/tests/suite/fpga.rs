@@ -168,6 +168,19 @@ fn synth_sh_rejects_bad_arguments() {
             "--uram needs --family xcup",
         ),
         (&["--bogus"][..], "unknown option --bogus"),
+        (
+            &["--router", "router3"][..],
+            "--router needs router1 or router2, got 'router3'",
+        ),
+        (
+            &["switch_p4@fast"][..],
+            "switch_p4@fast: unknown mode 'fast' (droptail, trim, tofino-trim, bolt)",
+        ),
+        (
+            &["timer_n16@bolt"][..],
+            "timer_n16@bolt: only a switch has modes",
+        ),
+        (&["switch_p9@trim"][..], "no verilog-out/switch_p9.v"),
     ] {
         let mut a = vec!["fpga/synth.sh"];
         a.extend_from_slice(args);

@@ -1,0 +1,22 @@
+//! The testbench's integration tests, one module per subject, built as one test binary:
+//! the blocks' generic code is compiled and linked once instead of once per file, and
+//! libtest spreads the long tests of every subject over the cores together.
+//! Run one subject with `cargo test -p nt-testbench --test suite <module>::`.
+
+mod arbiter_equivalence;
+mod budgets;
+mod cosim;
+mod deparser_equivalence;
+mod fpga;
+mod nic_system;
+mod packetization_equivalence;
+mod parser_equivalence;
+mod pktgen_equivalence;
+mod prisched_equivalence;
+mod reassembly_equivalence;
+mod statereg_equivalence;
+mod switch_equivalence;
+mod switch_scenarios;
+mod timer_equivalence;
+mod tx_path;
+mod verilog_out;
