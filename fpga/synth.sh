@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Synthesizes blocks of verilog-out/ and prints their resources, one table per family.
 #
-# Usage: fpga/synth.sh [--family F[,F...]] [--freq MHZ] [--seed N] [--uram] [-j JOBS] [BLOCK ...]
+# Usage: fpga/synth.sh [--family F[,F...]] [--freq MHZ] [--seed N] [--router R] [--uram] [-j JOBS]
+#                      [BLOCK ...]
 #   F = xcup (default; Virtex/Kintex UltraScale+, as in thesis Table 3.2), xcu or xc7:
-#       Yosys synth_xilinx -flatten -noiopad [-uram] (switch_p16 without -flatten: see
-#       HIER_BLOCKS); columns LUT, FF, LUTRAM primitives,
+#       Yosys synth_xilinx -flatten -noiopad [-uram] (switch_p16's RAMs inferred before
+#       flattening: see RAM_FIRST_BLOCKS); columns LUT, FF, LUTRAM primitives,
 #       BRAM18, BRAM36, URAM288, levels; for nic_ndp / nic_ndp_n128 also thesis Table 3.2.
 #   F = ecp5: Yosys synth_ecp5, then nextpnr-ecp5 --85k --package CABGA381
 #       --out-of-context --freq MHZ --seed N (LFE5U-85F; installed by
@@ -12,10 +13,14 @@
 #       cells), FF, RAMW (LUTRAM write ports), DP16KD, MULT18, Fmax in MHz, levels, and
 #       "fits" or "does not fit: RESOURCE used/available".
 #   levels: LUT levels on the deepest logic path of the mapped netlist (fpga/levels.py).
-#   --freq: nextpnr's target clock, default 100 (MHz); --seed: its seed, default 1.
+#   --freq: nextpnr's target clock, default 100 (MHz); --seed: its seed, default 1;
+#   --router: nextpnr's router, router1 (default) or router2 (its newer router).
 #   -j: blocks synthesized at once, default the number of CPUs, the largest Verilog first
 #       (rows print in the order asked).
 #   default blocks: every verilog-out/*.v (switch_p16 alone runs for over an hour: docs/fpga.md)
+#   BLOCK@MODE, for a switch (e.g. switch_p4@bolt): the block with its cfg$mode input tied
+#       to one mode (droptail, trim, tofino-trim, bolt), so that Yosys removes the logic of
+#       the other modes; the row is named BLOCK@MODE, its files BLOCK.MODE.*
 # Writes fpga/reports/<block>.<family>.txt (Yosys stat, the deepest path and, for ecp5,
 # nextpnr's utilisation, Fmax and critical path) and the logs and netlists to target/fpga/.
 # Exits 1 when a tool fails (a block that does not fit the ECP5-85F is a result, not a failure).
@@ -25,6 +30,7 @@ cd "$(dirname "$0")/.."
 families=xcup
 freq=100
 seed=1
+router=router1
 uram=""
 jobs=$(nproc 2>/dev/null || echo 1)
 blocks=()
@@ -34,9 +40,10 @@ while [ $# -gt 0 ]; do
     --family=*) families="${1#--family=}"; shift ;;
     --freq) freq="${2:?--freq needs a value}"; shift 2 ;;
     --seed) seed="${2:?--seed needs a value}"; shift 2 ;;
+    --router) router="${2:?--router needs a value}"; shift 2 ;;
     --uram) uram=" -uram"; shift ;;
     -j) jobs="${2:?-j needs a value}"; shift 2 ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     -*) echo "synth.sh: unknown option $1" >&2; exit 2 ;;
     *) blocks+=("$1"); shift ;;
   esac
@@ -48,6 +55,7 @@ for f in "${fams[@]}"; do
 done
 case "$jobs" in ''|*[!0-9]*|0) echo "synth.sh: -j needs a positive number, got '$jobs'" >&2; exit 2 ;; esac
 case "$freq" in ''|*[!0-9.]*|*.*.*|.*) echo "synth.sh: --freq needs a frequency in MHz, got '$freq'" >&2; exit 2 ;; esac
+case "$router" in router1|router2) ;; *) echo "synth.sh: --router needs router1 or router2, got '$router'" >&2; exit 2 ;; esac
 case "$seed" in ''|*[!0-9]*) echo "synth.sh: --seed needs a number, got '$seed'" >&2; exit 2 ;; esac
 if [ -n "$uram" ] && [[ " ${fams[*]} " != *" xcup "* ]]; then
   echo "synth.sh: --uram needs --family xcup (URAM288 is UltraScale+ only)" >&2; exit 2
@@ -57,8 +65,17 @@ command -v python3 >/dev/null || { echo "synth.sh: python3 is needed for fpga/le
 if [ ${#blocks[@]} -eq 0 ]; then
   for v in verilog-out/*.v; do blocks+=("$(basename "$v" .v)"); done
 fi
+# BLOCK@MODE: the switch mode's value (hdl/src/switch.rs, MODE_*).
+mode_value() {
+  case "$1" in droptail) echo 0 ;; trim) echo 1 ;; tofino-trim) echo 2 ;; bolt) echo 3 ;; *) return 1 ;; esac
+}
 for top in "${blocks[@]}"; do
-  [ -f "verilog-out/$top.v" ] || { echo "synth.sh: no verilog-out/$top.v (see ntsim blocks)" >&2; exit 2; }
+  base=${top%%@*}
+  [ -f "verilog-out/$base.v" ] || { echo "synth.sh: no verilog-out/$base.v (see ntsim blocks)" >&2; exit 2; }
+  if [ "$base" != "$top" ]; then
+    [[ "$base" == switch_p* ]] || { echo "synth.sh: $top: only a switch has modes (switch_pN@MODE)" >&2; exit 2; }
+    mode_value "${top#*@}" > /dev/null || { echo "synth.sh: $top: unknown mode '${top#*@}' (droptail, trim, tofino-trim, bolt)" >&2; exit 2; }
+  fi
 done
 nextpnr=""
 if [[ " ${fams[*]} " == *" ecp5 "* ]]; then
@@ -67,43 +84,67 @@ fi
 
 mkdir -p target/fpga fpga/reports
 
-# Blocks synthesized for Xilinx without -flatten: as one flat module with 512 RAMs,
-# switch_p16 spent over 30 minutes of CPU in Yosys memory_dff; kept hierarchical, every RAM
-# and register is its own small module. Their levels are those of the top module's logic
-# between submodule instances (registers and RAMs, which end paths anyway).
-HIER_BLOCKS="switch_p16"
+# Blocks whose RAMs are inferred before the design is flattened. switch_p16 has 6,087
+# modules (832 RAMs, the rest registers): flattened first, Yosys memory_dff spent over 30
+# minutes of CPU on the one module with 832 RAMs; kept hierarchical, Yosys's per-module
+# passes cost time in the square of the module count (memory_dff was still running after 10
+# minutes, opt_dff after 45). So the registers are flattened into the top while the RAM
+# modules are kept, each RAM module's memory is inferred on its own (memory -nomap, which
+# merges its read register), and then everything is flattened for synth_xilinx as usual.
+RAM_FIRST_BLOCKS="switch_p16"
 
-# One Xilinx block: Yosys, levels, then its row into target/fpga/<top>.<family>.row.
+# The file name of a row (BLOCK@MODE -> BLOCK.MODE).
+file_name() { echo "${1/@/.}"; }
+
+# Yosys commands that read a row's design: its Verilog, and for BLOCK@MODE the cfg$mode
+# input made an internal wire driven by the mode's constant.
+yosys_read() {
+  local top=$1 base=${1%%@*}
+  printf 'read_verilog -sv verilog-out/%s.v;' "$base"
+  if [ "$base" != "$top" ] || [[ " $RAM_FIRST_BLOCKS " == *" $base "* ]]; then
+    printf ' hierarchy -check -top %s; proc;' "$base"
+  fi
+  if [ "$base" != "$top" ]; then
+    printf " delete -port %s/w:cfg\$mode; cd %s; connect -set cfg\$mode 2'd%s; cd ..;" \
+      "$base" "$base" "$(mode_value "${top#*@}")"
+  fi
+  if [[ " $RAM_FIRST_BLOCKS " == *" $base "* ]]; then
+    printf ' setattr -mod -set keep_hierarchy 1 m:* %%m; flatten; opt_clean; memory -nomap;'
+    printf ' setattr -mod -unset keep_hierarchy; flatten; opt_clean;'
+  fi
+}
+
+# One Xilinx block: Yosys, levels, then its row into target/fpga/<file>.<family>.row.
 synth_xilinx_one() {
-  local top=$1 fam=$2 v="verilog-out/$1.v" rpt="fpga/reports/$1.$2.txt" t="target/fpga/$1.$2"
+  local top=$1 fam=$2 base=${1%%@*} f
+  f=$(file_name "$1")
+  local rpt="fpga/reports/$f.$fam.txt" t="target/fpga/$f.$fam"
   rm -f "$t.row"
-  local flat=" -flatten" stat="stat"
-  if [[ " $HIER_BLOCKS " == *" $top "* ]]; then flat=""; stat="stat -top $top"; fi
-  yosys -p "read_verilog -sv $v; synth_xilinx -family $fam -top $top$flat -noiopad$uram; tee -o $rpt $stat; write_json $t.json" \
+  yosys -p "$(yosys_read "$top") synth_xilinx -family $fam -top $base -flatten -noiopad$uram; tee -o $rpt stat; write_json $t.json" \
     > "$t.log" 2>&1 || return 1
-  python3 fpga/levels.py "$t.json" "$top" > "$t.levels" 2>> "$t.log" || return 1
+  python3 fpga/levels.py "$t.json" "$base" > "$t.levels" 2>> "$t.log" || return 1
   { echo; echo "Deepest logic path (fpga/levels.py), in LUT levels:"; cat "$t.levels"; } >> "$rpt"
-  # (a hierarchical report ends with the whole design's totals: those are the row)
   awk -v top="$top" -v lv="$(awk '/^levels/ {print $2}' "$t.levels")" '
-    /=== design hierarchy ===/ { lut = ff = lutram = b18 = b36 = uram = 0 }
     $1 ~ /^LUT[1-6]$/ { lut += $2 }
     $1 ~ /^FD[RSCP]E(_1)?$/ { ff += $2 }
     $1 ~ /^(RAM(16|32|64|128|256|512)|SRL)/ { lutram += $2 }
     $1 ~ /^RAMB18/ { b18 += $2 }
     $1 ~ /^RAMB36/ { b36 += $2 }
     $1 ~ /^URAM288/ { uram += $2 }
-    END { printf "%-18s %8d %8d %8d %8d %8d %8d %8d\n", top, lut, ff, lutram, b18, b36, uram, lv }' "$rpt" \
+    END { printf "%-22s %8d %8d %8d %8d %8d %8d %8d\n", top, lut, ff, lutram, b18, b36, uram, lv }' "$rpt" \
     > "$t.row"
 }
 
 # One ECP5 block: Yosys, levels, nextpnr, then its row.
 synth_ecp5_one() {
-  local top=$1 v="verilog-out/$1.v" rpt="fpga/reports/$1.ecp5.txt" t="target/fpga/$1.ecp5"
+  local top=$1 base=${1%%@*} f
+  f=$(file_name "$1")
+  local rpt="fpga/reports/$f.ecp5.txt" t="target/fpga/$f.ecp5"
   rm -f "$t.row" "$t.report.json"
-  yosys -p "read_verilog -sv $v; synth_ecp5 -top $top -json $t.json; tee -o $rpt stat" > "$t.log" 2>&1 || return 1
-  python3 fpga/levels.py "$t.json" "$top" > "$t.levels" 2>> "$t.log" || return 1
+  yosys -p "$(yosys_read "$top") synth_ecp5 -top $base -json $t.json; tee -o $rpt stat" > "$t.log" 2>&1 || return 1
+  python3 fpga/levels.py "$t.json" "$base" > "$t.levels" 2>> "$t.log" || return 1
   # nextpnr fails when the design does not fit; pnr.py tells that from a real error.
-  "$nextpnr" --85k --package CABGA381 --out-of-context --json "$t.json" --freq "$freq" --seed "$seed" \
+  "$nextpnr" --85k --package CABGA381 --out-of-context --json "$t.json" --freq "$freq" --seed "$seed" --router "$router" \
     --timing-allow-fail --report "$t.report.json" -q -l "$t.pnr.log" > /dev/null 2>&1 || true
   if [ -s "$t.report.json" ]; then
     python3 fpga/pnr.py "$t.pnr.log" "$t.report.json" > "$t.pnr" 2>> "$t.log" || return 1
@@ -112,13 +153,13 @@ synth_ecp5_one() {
   fi
   {
     echo; echo "Deepest logic path (fpga/levels.py), in LUT levels:"; cat "$t.levels"
-    echo; echo "nextpnr-ecp5 --85k --package CABGA381 --out-of-context --freq $freq --seed $seed ($("$nextpnr" --version 2>&1 | head -1)):"
+    echo; echo "nextpnr-ecp5 --85k --package CABGA381 --out-of-context --freq $freq --seed $seed --router $router ($("$nextpnr" --version 2>&1 | head -1)):"
     tail -n +2 "$t.pnr"
   } >> "$rpt"
   head -1 "$t.pnr" | awk -v top="$top" -v lv="$(awk '/^levels/ {print $2}' "$t.levels")" '{
     fit = "fits"
     if ($7 ~ /^does-not-fit:/) { fit = "does not fit: " substr($7, 14); gsub(/=/, " ", fit); gsub(/,/, ", ", fit) }
-    printf "%-18s %8d %8d %8d %8d %8d %8s %8d  %s\n", top, $1, $2, $3, $4, $5, $6, lv, fit }' > "$t.row"
+    printf "%-22s %8d %8d %8d %8d %8d %8s %8d  %s\n", top, $1, $2, $3, $4, $5, $6, lv, fit }' > "$t.row"
 }
 
 run_one() {
@@ -128,7 +169,7 @@ run_one() {
 # Largest Verilog first, so that the long blocks (the NICs, the switch) do not start last
 # and leave a core idle at the end; the rows still print in the order asked.
 order=$(for fam in "${fams[@]}"; do
-  for top in "${blocks[@]}"; do echo "$(wc -c < "verilog-out/$top.v") $fam $top"; done
+  for top in "${blocks[@]}"; do echo "$(wc -c < "verilog-out/${top%%@*}.v") $fam $top"; done
 done | sort -s -k1,1nr)
 while read -r _ fam top; do
   while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
@@ -139,9 +180,10 @@ wait || true
 failed=0
 for fam in "${fams[@]}"; do
   for top in "${blocks[@]}"; do
-    if [ ! -s "target/fpga/$top.$fam.row" ]; then
-      echo "synth.sh: $fam flow failed on $top; see target/fpga/$top.$fam.log (and .pnr.log)" >&2
-      tail -20 "target/fpga/$top.$fam.log" >&2
+    f=$(file_name "$top")
+    if [ ! -s "target/fpga/$f.$fam.row" ]; then
+      echo "synth.sh: $fam flow failed on $top; see target/fpga/$f.$fam.log (and .pnr.log)" >&2
+      tail -20 "target/fpga/$f.$fam.log" >&2
       failed=1
     fi
   done
@@ -158,12 +200,12 @@ published() {
 for fam in "${fams[@]}"; do
   if [ "$fam" = ecp5 ]; then
     echo "ecp5: LFE5U-85F (83,640 LUT4/FF, 208 DP16KD, 156 MULT18), out of context, target $freq MHz, seed $seed"
-    printf '%-18s %8s %8s %8s %8s %8s %8s %8s  %s\n' block COMB FF RAMW DP16KD MULT18 Fmax levels fit
+    printf '%-22s %8s %8s %8s %8s %8s %8s %8s  %s\n' block COMB FF RAMW DP16KD MULT18 Fmax levels fit
   else
     echo "$fam: Yosys synth_xilinx -family $fam$uram"
-    printf '%-18s %8s %8s %8s %8s %8s %8s %8s\n' block LUT FF LUTRAM BRAM18 BRAM36 URAM288 levels
+    printf '%-22s %8s %8s %8s %8s %8s %8s %8s\n' block LUT FF LUTRAM BRAM18 BRAM36 URAM288 levels
   fi
-  for top in "${blocks[@]}"; do cat "target/fpga/$top.$fam.row"; done
+  for top in "${blocks[@]}"; do cat "target/fpga/$(file_name "$top").$fam.row"; done
   if [ "$fam" = xcup ]; then
     table=""
     for top in "${blocks[@]}"; do
@@ -172,12 +214,12 @@ for fam in "${fams[@]}"; do
       table+=$(awk -v p="$p" '{
         split(p, q, " ")
         kb = $5 * 2.25 + $6 * 4.5 + $7 * 36
-        printf "%-18s %8d %8d %+5.0f%% %8d %8d %+5.0f%% %8.2f %8.1f\n", $1 " (" q[1] ")", $2, q[2], ($2 / q[2] - 1) * 100, $3, q[3], ($3 / q[3] - 1) * 100, kb / 1024, q[4]
-      }' "target/fpga/$top.$fam.row")$'\n'
+        printf "%-22s %8d %8d %+5.0f%% %8d %8d %+5.0f%% %8.2f %8.1f\n", $1 " (" q[1] ")", $2, q[2], ($2 / q[2] - 1) * 100, $3, q[3], ($3 / q[3] - 1) * 100, kb / 1024, q[4]
+      }' "target/fpga/$(file_name "$top").$fam.row")$'\n'
     done
     if [ -n "$table" ]; then
       echo "against thesis Table 3.2 (NDP NIC, 32 KB messages, Virtex UltraScale+; RAM = BRAM/URAM allocated, MB):"
-      printf '%-18s %8s %8s %6s %8s %8s %6s %8s %8s\n' "block (messages)" LUT pub. diff FF pub. diff RAM_MB pub.
+      printf '%-22s %8s %8s %6s %8s %8s %6s %8s %8s\n' "block (messages)" LUT pub. diff FF pub. diff RAM_MB pub.
       printf '%s' "$table"
     fi
   fi
