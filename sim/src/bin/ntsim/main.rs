@@ -119,8 +119,27 @@ enum Cmd {
     Switch(nt_sim::switch_cli::SwitchArgs),
 }
 
+/// Stack of the thread that runs a command (address space; pages are touched as used).
+/// Simulating or emitting the 16-port switch builds it on the stack: it overflows the main
+/// thread's 8 MiB (`ntsim bench` did, in `run_block`).
+const MAIN_STACK: usize = 1 << 30;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    match std::thread::Builder::new()
+        .name("ntsim".into())
+        .stack_size(MAIN_STACK)
+        .spawn(move || run_cli(cli))
+    {
+        Ok(t) => t.join().unwrap_or(ExitCode::FAILURE),
+        Err(e) => {
+            eprintln!("ntsim: cannot start the command thread: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_cli(cli: Cli) -> ExitCode {
     let r = match cli.cmd.unwrap_or(Cmd::Demo {
         out: "out".into(),
         cycles: 20_000,
