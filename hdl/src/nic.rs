@@ -98,7 +98,7 @@ pub struct NicPorts<'a> {
 }
 
 /// What every NIC top block built by [`nic_block!`] offers a testbench.
-pub trait NicTop: Block + Clocked {
+pub trait NicTop: Block + Clocked + Send {
     /// The program's name (`ndp`, `homa`, `homatr`).
     const PROGRAM: &'static str;
     /// The ports, to drive inputs and read outputs.

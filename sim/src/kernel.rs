@@ -68,7 +68,7 @@ pub struct Kernel<B: Block> {
     max_passes: usize,
     passes: u64,
     dirty: bool,
-    vcd: Option<VcdRecorder<Box<dyn Write>>>,
+    vcd: Option<VcdRecorder<Box<dyn Write + Send>>>,
     ports: Option<PortRecorder>,
 }
 
@@ -112,7 +112,7 @@ impl<B: Block> Kernel<B> {
     }
 
     /// Records every signal of the hierarchy to `w` as VCD from now on.
-    pub fn record_vcd(&mut self, w: Box<dyn Write>) -> Result<(), KernelError> {
+    pub fn record_vcd(&mut self, w: Box<dyn Write + Send>) -> Result<(), KernelError> {
         self.vcd = Some(VcdRecorder::new(w, &self.uut)?);
         Ok(())
     }

@@ -8,6 +8,7 @@ pub mod deparser_workload;
 pub mod icarus;
 pub mod kernel;
 pub mod link;
+pub mod lockstep;
 pub mod nic_cli;
 pub mod nic_pair;
 pub mod nic_sim;

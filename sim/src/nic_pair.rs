@@ -1,7 +1,9 @@
 //! Two NICs connected by a [`Link`] in each direction, stepped in lockstep.
 use crate::link::Link;
+use crate::lockstep::lockstep;
 use crate::nic_sim::NicSim;
 use nt_hdl::nic::{NicProbe, NicTop};
+use std::sync::Mutex;
 
 /// Cycles without a word on any MAC or application port that end a run: a message whose
 /// sender has its status may still be on its way to the receiver's application.
@@ -15,6 +17,7 @@ pub struct NicPair<A: NicTop, B: NicTop> {
     pub ba: Link,
     a_seen: usize,
     b_seen: usize,
+    threads: usize,
 }
 
 impl<A: NicTop, B: NicTop> NicPair<A, B> {
@@ -26,29 +29,34 @@ impl<A: NicTop, B: NicTop> NicPair<A, B> {
             ba,
             a_seen: 0,
             b_seen: 0,
+            threads: 1,
         }
+    }
+
+    /// Threads [`NicPair::run_until_settled`] steps the two NICs on: 1 (the default) or 2
+    /// ([`crate::lockstep`]; the result is the same, cycle for cycle).
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), String> {
+        if !(1..=2).contains(&threads) {
+            return Err(format!("a NIC pair runs on 1 or 2 threads, not {threads}"));
+        }
+        self.threads = threads;
+        Ok(())
     }
 
     /// One cycle of both NICs; frames that left either NIC enter its link, frames that
     /// arrive are queued at the other NIC.
     pub fn step(&mut self) -> Result<(), String> {
-        let now = self.a.cycle();
-        for p in self.ab.arrivals(now) {
-            self.b.push_rx(p);
-        }
-        for p in self.ba.arrivals(now) {
-            self.a.push_rx(p);
-        }
+        deliver(&mut self.a, &mut self.b, &mut self.ab, &mut self.ba);
         self.a.step()?;
         self.b.step()?;
-        while self.a_seen < self.a.tx_frames.len() {
-            self.ab.send(&self.a.tx_frames[self.a_seen]);
-            self.a_seen += 1;
-        }
-        while self.b_seen < self.b.tx_frames.len() {
-            self.ba.send(&self.b.tx_frames[self.b_seen]);
-            self.b_seen += 1;
-        }
+        collect(
+            &self.a,
+            &self.b,
+            &mut self.ab,
+            &mut self.ba,
+            &mut self.a_seen,
+            &mut self.b_seen,
+        );
         Ok(())
     }
 
@@ -60,7 +68,8 @@ impl<A: NicTop, B: NicTop> NicPair<A, B> {
     }
 
     /// [`NicPair::run_until_settled`], calling `observe` with both NICs' probes after
-    /// every cycle; its error stops the run.
+    /// every cycle; its error stops the run. With two threads ([`NicPair::set_threads`])
+    /// the NICs step at once and everything else runs between cycles.
     pub fn run_until_settled_with<F>(
         &mut self,
         max_cycles: u64,
@@ -70,37 +79,111 @@ impl<A: NicTop, B: NicTop> NicPair<A, B> {
         F: FnMut(&NicProbe, &NicProbe) -> Result<(), String>,
     {
         let start = self.a.cycle();
+        let threads = self.threads;
         let mut quiet = 0u64;
-        loop {
-            let busy = |p: &NicProbe| p.mac_rx || p.mac_tx || p.app_rx || p.app_tx;
-            quiet = if busy(&self.a.last_probe) || busy(&self.b.last_probe) {
-                0
-            } else {
-                quiet + 1
-            };
-            let done = quiet >= QUIET_CYCLES
-                && self.a.unresolved() == 0
-                && self.b.unresolved() == 0
-                && self.a.edges_idle()
-                && self.b.edges_idle()
-                && self.ab.in_flight() == 0
-                && self.ba.in_flight() == 0;
-            if done {
-                return Ok(self.a.cycle() - start);
-            }
-            if self.a.cycle() - start >= max_cycles {
-                return Err(format!(
-                    "not settled after {max_cycles} cycles: a has {} messages unresolved ({} queued), b has {} ({} queued)",
-                    self.a.unresolved(),
-                    self.a.app_backlog(),
-                    self.b.unresolved(),
-                    self.b.app_backlog()
-                ));
-            }
-            self.step()?;
-            let c = self.a.cycle() - 1;
-            observe(&self.a.last_probe, &self.b.last_probe)
-                .map_err(|e| format!("cycle {c}: {e}"))?;
-        }
+        let mut first = true;
+        let mut result = Ok(0);
+        let NicPair {
+            a,
+            b,
+            ab,
+            ba,
+            a_seen,
+            b_seen,
+            ..
+        } = self;
+        // `step` takes one NIC, `between` both: each NIC sits in a mutex that the two
+        // phases of a round never hold at once.
+        let (a, b) = (Mutex::new(a), Mutex::new(b));
+        lockstep(
+            2,
+            threads,
+            |i| {
+                if i == 0 {
+                    a.lock().map_err(poisoned_lock)?.step()
+                } else {
+                    b.lock().map_err(poisoned_lock)?.step()
+                }
+            },
+            || {
+                let mut a = a.lock().map_err(poisoned_lock)?;
+                let mut b = b.lock().map_err(poisoned_lock)?;
+                let (a, b) = (&mut **a, &mut **b);
+                if !first {
+                    collect(a, b, ab, ba, a_seen, b_seen);
+                    let c = a.cycle() - 1;
+                    observe(&a.last_probe, &b.last_probe).map_err(|e| format!("cycle {c}: {e}"))?;
+                }
+                first = false;
+                let busy = |q: &NicProbe| q.mac_rx || q.mac_tx || q.app_rx || q.app_tx;
+                quiet = if busy(&a.last_probe) || busy(&b.last_probe) {
+                    0
+                } else {
+                    quiet + 1
+                };
+                let settled = quiet >= QUIET_CYCLES
+                    && a.unresolved() == 0
+                    && b.unresolved() == 0
+                    && a.edges_idle()
+                    && b.edges_idle()
+                    && ab.in_flight() == 0
+                    && ba.in_flight() == 0;
+                if settled {
+                    result = Ok(a.cycle() - start);
+                    return Ok(false);
+                }
+                if a.cycle() - start >= max_cycles {
+                    return Err(format!(
+                        "not settled after {max_cycles} cycles: a has {} messages unresolved ({} queued), b has {} ({} queued)",
+                        a.unresolved(),
+                        a.app_backlog(),
+                        b.unresolved(),
+                        b.app_backlog()
+                    ));
+                }
+                deliver(a, b, ab, ba);
+                Ok(true)
+            },
+        )?;
+        result
     }
+}
+
+fn poisoned_lock<T>(_: T) -> String {
+    "NIC lock poisoned".to_string()
+}
+
+/// Frames that arrive at the current cycle enter the NIC at the link's end.
+fn deliver<A: NicTop, B: NicTop>(
+    a: &mut NicSim<A>,
+    b: &mut NicSim<B>,
+    ab: &mut Link,
+    ba: &mut Link,
+) {
+    let now = a.cycle();
+    for p in ab.arrivals(now) {
+        b.push_rx(p);
+    }
+    for p in ba.arrivals(now) {
+        a.push_rx(p);
+    }
+}
+
+/// Frames that left either NIC since the last call enter its link.
+fn collect<A: NicTop, B: NicTop>(
+    a: &NicSim<A>,
+    b: &NicSim<B>,
+    ab: &mut Link,
+    ba: &mut Link,
+    a_seen: &mut usize,
+    b_seen: &mut usize,
+) {
+    for p in &a.tx_frames[*a_seen..] {
+        ab.send(p);
+    }
+    *a_seen = a.tx_frames.len();
+    for p in &b.tx_frames[*b_seen..] {
+        ba.send(p);
+    }
+    *b_seen = b.tx_frames.len();
 }

@@ -193,7 +193,7 @@ fn open_outputs<B: rust_hdl::prelude::Block + nt_hdl::Clocked>(
     }
     if let Some(p) = opts.vcd {
         let f = std::fs::File::create(p)?;
-        k.record_vcd(Box::new(std::io::BufWriter::new(f)) as Box<dyn Write>)?;
+        k.record_vcd(Box::new(std::io::BufWriter::new(f)) as Box<dyn Write + Send>)?;
     }
     if opts.record_ports {
         k.record_ports("clock")?;

@@ -278,6 +278,11 @@ fn bad_input_gets_a_clear_error_not_a_panic() {
             "invalid value",
         ),
         (&["bench", "--cycles", "5"], "out of range"),
+        (
+            &["bench", "--only", "timers,warp"],
+            "unknown table \"warp\"",
+        ),
+        (&["bench", "--only", ""], "unknown table"),
         (&["frobnicate"], "unrecognized subcommand"),
     ];
     for (args, want) in cases {

@@ -77,15 +77,14 @@ fn exchange<T: NicTop>(
 /// A message-length distribution and its maximum.
 type Sizes = (fn(&mut ChaCha8Rng, usize) -> usize, usize);
 
-/// [`exchange`] with the size distribution and the retransmission timeout set (the
-/// receive timeout follows it).
-fn exchange_with<T: NicTop>(
+/// Two NICs over `link`, each with `msgs_each` random messages queued for the other
+/// (lengths from `draw_len` up to `max_len`), not yet run.
+fn build_exchange<T: NicTop>(
     make: fn() -> T,
     seed: u64,
     msgs_each: usize,
     link: LinkCfg,
     (draw_len, max_len): Sizes,
-    max_cycles: u64,
     timeout: Option<u32>,
 ) -> (NicPair<T, T>, Exchange) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -117,6 +116,21 @@ fn exchange_with<T: NicTop>(
         }
         t += rng.gen_range(0..400);
     }
+    (pair, ex)
+}
+
+/// [`exchange`] with the size distribution and the retransmission timeout set (the
+/// receive timeout follows it).
+fn exchange_with<T: NicTop>(
+    make: fn() -> T,
+    seed: u64,
+    msgs_each: usize,
+    link: LinkCfg,
+    (draw_len, max_len): Sizes,
+    max_cycles: u64,
+    timeout: Option<u32>,
+) -> (NicPair<T, T>, Exchange) {
+    let (mut pair, ex) = build_exchange(make, seed, msgs_each, link, (draw_len, max_len), timeout);
     let program = Program::of(T::PROGRAM);
     let mut ma = ProgramModel::new(program, pair.a.config().rtt_pkts);
     let mut mb = ProgramModel::new(program, pair.b.config().rtt_pkts);
@@ -678,4 +692,67 @@ fn ndp_reports_messages_to_an_unreachable_peer_as_failed() {
 #[test]
 fn homa_reports_messages_to_an_unreachable_peer_as_failed() {
     unreachable_peer(NicHoma::new);
+}
+
+/// Issue 9: the two NICs of a pair stepped on two threads ([`nt_sim::lockstep`]) give the
+/// run of one thread, cycle for cycle: every frame either NIC sent (cycle and bytes), every
+/// delivery and outcome, the links' fault counts and the cycle count, over a link that
+/// loses, reorders and trims, so that timeouts and retransmissions happen too.
+#[test]
+fn two_threads_match_one_thread() {
+    let link = LinkCfg {
+        loss: 0.03,
+        reorder: 0.1,
+        reorder_cycles: 300,
+        chop: 0.05,
+        ..LinkCfg::ideal(60)
+    };
+    for seed in [5] {
+        let run = |threads: usize| {
+            let (mut pair, _) = build_exchange(
+                NicNdp::new,
+                seed,
+                8,
+                link.clone(),
+                (msg_len, 12_000),
+                Some(6000),
+            );
+            pair.set_threads(threads).expect("threads");
+            let cycles = pair
+                .run_until_settled(2_000_000)
+                .unwrap_or_else(|e| panic!("seed {seed}, {threads} threads: {e}"));
+            (cycles, pair)
+        };
+        let (c1, p1) = run(1);
+        let (c2, p2) = run(2);
+        assert_eq!(c1, c2, "seed {seed}: cycle counts");
+        assert!(p1.a.tx_frames.len() > 20, "seed {seed}: traffic flowed");
+        assert!(
+            p1.ab.stats.lost + p1.ba.stats.lost > 0,
+            "seed {seed}: the link lost frames"
+        );
+        assert_eq!(p1.a.tx_frames, p2.a.tx_frames, "seed {seed}: a's frames");
+        assert_eq!(p1.b.tx_frames, p2.b.tx_frames, "seed {seed}: b's frames");
+        assert_eq!(
+            p1.a.delivered, p2.a.delivered,
+            "seed {seed}: a's deliveries"
+        );
+        assert_eq!(
+            p1.b.delivered, p2.b.delivered,
+            "seed {seed}: b's deliveries"
+        );
+        assert_eq!(p1.a.outcomes, p2.a.outcomes, "seed {seed}: a's outcomes");
+        assert_eq!(p1.b.outcomes, p2.b.outcomes, "seed {seed}: b's outcomes");
+        assert_eq!(p1.ab.stats, p2.ab.stats, "seed {seed}: link a→b");
+        assert_eq!(p1.ba.stats, p2.ba.stats, "seed {seed}: link b→a");
+        println!(
+            "seed {seed}: {c1} cycles, {} + {} frames, {} + {} deliveries, identical on 1 and 2 threads",
+            p1.a.tx_frames.len(),
+            p1.b.tx_frames.len(),
+            p1.a.delivered.len(),
+            p1.b.delivered.len()
+        );
+    }
+    let (mut pair, _) = build_exchange(NicNdp::new, 1, 1, LinkCfg::ideal(10), (msg_len, 100), None);
+    assert!(pair.set_threads(0).is_err() && pair.set_threads(3).is_err());
 }

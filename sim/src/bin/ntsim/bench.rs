@@ -76,10 +76,73 @@ fn verilator_rate(
     Ok(cycles as f64 / secs)
 }
 
-pub fn bench(cycles: u64, seed: u64, work: &Path) -> Result<(), String> {
+/// The tables of `ntsim bench`, in the order they print.
+const PARTS: [&str; 4] = ["timers", "modules", "devices", "threads"];
+
+/// `--only`: a comma-separated list of [`PARTS`] or `all`.
+fn parse_only(only: &str) -> Result<Vec<&'static str>, String> {
+    let mut want = vec![];
+    for p in only.split(',').map(str::trim) {
+        if p == "all" {
+            return Ok(PARTS.to_vec());
+        }
+        match PARTS.iter().find(|q| **q == p) {
+            Some(q) => want.push(*q),
+            None => {
+                return Err(format!(
+                    "--only: unknown table {p:?}; known: all, {}",
+                    PARTS.join(", ")
+                ))
+            }
+        }
+    }
+    Ok(want)
+}
+
+pub fn bench(cycles: u64, seed: u64, only: &str, work: &Path) -> Result<(), String> {
     if !(1000..=1_000_000_000).contains(&cycles) {
         return Err(format!("--cycles {cycles} is out of range (1000 ..= 1e9)"));
     }
+    let parts = parse_only(only)?;
+    if parts.contains(&"timers") {
+        timer_bench(cycles, seed, work)?;
+    }
+    if parts.contains(&"modules") {
+        let c = cycles.min(200_000);
+        driver_table(
+            "reassembly and packetization, seeded workloads",
+            &[
+                ("reassembly_n16", c, c.min(50_000), 1_000_000),
+                ("reassembly_n128", c, c.min(50_000), 1_000_000),
+                ("packetization_n16", c, c.min(50_000), 1_000_000),
+                ("packetization_n128", c, c.min(50_000), 1_000_000),
+            ],
+            seed,
+            work,
+        )?;
+    }
+    if parts.contains(&"devices") {
+        // The whole devices: fewer cycles (a NIC cycle costs ~10x a module's).
+        let d = (cycles / 10).clamp(1000, 20_000);
+        driver_table(
+            "the full NIC (a NIC looped through a trimming link) and the switches (every mode in turn)",
+            &[
+                ("nic_ndp", d, d, 200_000),
+                ("switch_p4", d, d, 200_000),
+                ("switch_p16", d / 4, d / 4, 50_000),
+            ],
+            seed,
+            work,
+        )?;
+    }
+    if parts.contains(&"threads") {
+        pair_bench((cycles / 10_000).clamp(4, 40) as usize, seed)?;
+    }
+    Ok(())
+}
+
+/// The timers under the three engines.
+fn timer_bench(cycles: u64, seed: u64, work: &Path) -> Result<(), String> {
     // rust-hdl's Simulation is ~100x slower: give it a tenth of the cycles (at least 2000).
     let slow_cycles = (cycles / 10).max(2000).min(cycles);
     println!("ntsim bench: scanning timer, seeded random workload (seed {seed}), same inputs for every engine");
@@ -138,41 +201,44 @@ pub fn bench(cycles: u64, seed: u64, work: &Path) -> Result<(), String> {
         );
     }
     println!("(kernel: {cycles} cycles; rust-hdl Simulation: {slow_cycles} cycles; Verilator: the first {} cycles' inputs replayed to >= 2e6 cycles)", cycles.min(100_000));
-    reassembly_bench(cycles, seed, work)
+    Ok(())
 }
 
-/// The reassembly and packetization modules: our kernel with their seeded drivers in the
-/// loop, against the verilated module replaying the inputs that run recorded.
-fn reassembly_bench(cycles: u64, seed: u64, work: &Path) -> Result<(), String> {
-    let cycles = cycles.min(200_000);
+/// One row per block: our kernel with the block's seeded Rust driver in the loop
+/// ([`nt_sim::runs::run_block`], `kernel_cycles` cycles) against the verilated module
+/// replaying the inputs that run recorded (its first `replay_cycles` cycles, repeated to
+/// at least `verilator_total` cycles).
+fn driver_table(
+    title: &str,
+    blocks: &[(&str, u64, u64, u64)],
+    seed: u64,
+    work: &Path,
+) -> Result<(), String> {
     println!();
-    println!("reassembly and packetization, seeded workloads (seed {seed}); the kernel runs the Rust driver in the loop, Verilator replays its recorded inputs");
+    println!("{title} (seed {seed}); the kernel runs the Rust driver in the loop, Verilator replays its recorded inputs");
     println!(
-        "{:<19} {:>22} {:>16} {:>16}",
-        "block", "kernel+driver cyc/s", "Verilator cyc/s", "kernel/Verilator"
+        "{:<19} {:>10} {:>22} {:>16} {:>16}",
+        "block", "cycles", "kernel+driver cyc/s", "Verilator cyc/s", "kernel/Verilator"
     );
-    for block in [
-        "reassembly_n16",
-        "reassembly_n128",
-        "packetization_n16",
-        "packetization_n128",
-    ] {
+    for &(block, cycles, replay_cycles, verilator_total) in blocks {
         let (s, _) = nt_sim::runs::run_block(block, cycles, seed, &Default::default())?;
         let k = s.cycles as f64 / s.seconds;
         let v = if which("verilator").is_some() {
+            eprintln!("bench: verilating {block}");
             Some(verilator_rate(
                 block,
-                cycles.min(50_000),
+                replay_cycles,
                 seed,
                 work,
-                1_000_000,
+                verilator_total,
             )?)
         } else {
             None
         };
         println!(
-            "{:<19} {:>22.0} {:>16} {:>16}",
+            "{:<19} {:>10} {:>22.0} {:>16} {:>16}",
             block,
+            cycles,
             k,
             v.map(|v| format!("{v:.0}"))
                 .unwrap_or_else(|| "(no verilator)".into()),
@@ -180,5 +246,87 @@ fn reassembly_bench(cycles: u64, seed: u64, work: &Path) -> Result<(), String> {
                 .unwrap_or_else(|| "-".into())
         );
     }
+    Ok(())
+}
+
+/// Two NDP NICs exchanging seeded random messages (1 B to 38 KiB, both ways) over 40-cycle
+/// links, run to completion on one thread and on two ([`nt_sim::lockstep`]): wall time,
+/// cycles/s and the speed-up. Both runs must end on the same cycle with the same frames.
+fn pair_bench(msgs: usize, seed: u64) -> Result<(), String> {
+    use nt_hdl::nic::NicNdp;
+    use nt_sim::link::{Link, LinkCfg};
+    use nt_sim::nic_pair::NicPair;
+    use nt_sim::nic_sim::{AppMsg, NicConfig, NicSim};
+    use rand::{Rng, SeedableRng};
+    let run = |threads: usize| -> Result<(u64, f64, usize), String> {
+        let mut ca = NicConfig::new(0x0200_0000_000a, 0x0a00_0001);
+        ca.switch_mac = 0x0200_0000_000b;
+        let mut cb = ca.clone();
+        (cb.mac, cb.ip, cb.switch_mac) = (0x0200_0000_000b, 0x0a00_0002, ca.mac);
+        let mut pair = NicPair::new(
+            NicSim::new(NicNdp::new(), ca.clone())?,
+            NicSim::new(NicNdp::new(), cb.clone())?,
+            Link::new(LinkCfg::ideal(40), seed)?,
+            Link::new(LinkCfg::ideal(40), seed + 1)?,
+        );
+        pair.set_threads(threads)?;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut t = 0;
+        for _ in 0..msgs {
+            for to_b in [true, false] {
+                let len = rng.gen_range(1..=38_912);
+                let m = AppMsg {
+                    cycle: t,
+                    dst_ip: if to_b { cb.ip } else { ca.ip },
+                    dst_port: 7,
+                    src_port: 9,
+                    payload: (0..len).map(|_| rng.gen()).collect(),
+                };
+                if to_b {
+                    pair.a.send(m);
+                } else {
+                    pair.b.send(m);
+                }
+            }
+            t += rng.gen_range(100..2000);
+        }
+        let t0 = Instant::now();
+        let cycles = pair.run_until_settled(50_000_000)?;
+        let secs = t0.elapsed().as_secs_f64();
+        Ok((
+            cycles,
+            secs,
+            pair.a.tx_frames.len() + pair.b.tx_frames.len(),
+        ))
+    };
+    println!();
+    println!("two NDP NICs, {msgs} random messages each way (seed {seed}), run to completion; the NICs step in parallel between cycles (nt_sim::lockstep)");
+    println!(
+        "{:<8} {:>10} {:>10} {:>12} {:>10}",
+        "threads", "cycles", "wall s", "cycles/s", "speed-up"
+    );
+    let (c1, s1, f1) = run(1)?;
+    println!(
+        "{:<8} {:>10} {:>10.2} {:>12.0} {:>10.2}",
+        1,
+        c1,
+        s1,
+        c1 as f64 / s1,
+        1.0
+    );
+    let (c2, s2, f2) = run(2)?;
+    if (c1, f1) != (c2, f2) {
+        return Err(format!(
+            "two threads differ from one: {c2} cycles and {f2} frames against {c1} and {f1}"
+        ));
+    }
+    println!(
+        "{:<8} {:>10} {:>10.2} {:>12.0} {:>10.2}",
+        2,
+        c2,
+        s2,
+        c2 as f64 / s2,
+        s1 / s2
+    );
     Ok(())
 }

@@ -50,12 +50,17 @@ enum Cmd {
         #[arg(long, default_value_t = nt_sim::DEFAULT_CLOCK_HZ)]
         clock_hz: f64,
     },
-    /// Cycles per second of our kernel, rust-hdl's Simulation and Verilator on the timer.
+    /// Cycles per second of our kernel, rust-hdl's Simulation and Verilator: the timers,
+    /// the reassembly and packetization modules, the whole NIC and the switches, and a pair
+    /// of NICs on one and two threads.
     Bench {
         #[arg(long, default_value_t = 200_000)]
         cycles: u64,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Which tables: all, timers, modules, devices, threads (comma-separated).
+        #[arg(long, default_value = "all")]
+        only: String,
         /// Work directory for the Verilator build.
         #[arg(long, default_value = "target/ntsim-bench")]
         work: PathBuf,
@@ -158,7 +163,12 @@ fn run_cli(cli: Cli) -> ExitCode {
             vcd,
             clock_hz,
         } => wave(&block, cycles, seed, &vcd, clock_hz),
-        Cmd::Bench { cycles, seed, work } => bench::bench(cycles, seed, &work),
+        Cmd::Bench {
+            cycles,
+            seed,
+            only,
+            work,
+        } => bench::bench(cycles, seed, &only, &work),
         Cmd::Budget => nt_sim::budget::all_budgets().map(|b| {
             print!("{}", nt_sim::budget::format_budgets(&b));
         }),

@@ -1,0 +1,202 @@
+//! Parallel stepping of devices that only talk through links of at least one cycle.
+//!
+//! A device's cycle `c` reads only what arrived by cycle `c`, and what it sends in cycle `c`
+//! arrives at cycle `c + 1` or later. So within one cycle the devices are independent: they
+//! can be stepped at once on several threads, and the frames they exchanged are moved on the
+//! calling thread between cycles, in a fixed order. The result does not depend on the
+//! number of threads (a test checks this bit for bit).
+//!
+//! [`lockstep`] runs rounds. Each round, `between` runs alone on the calling thread (move
+//! frames, observe, decide whether to go on), then `step(i)` runs for every device `i`,
+//! device `i` on thread `i % threads` (thread 0 is the calling thread). The threads
+//! synchronize twice a round through two atomics; a waiting thread spins briefly, then
+//! yields its core.
+//!
+//! The devices themselves are usually held in `Mutex`es (of `&mut` references) that the
+//! `step` and `between` closures lock: a lock is never contended, since the rounds keep the
+//! two phases apart.
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// Waits until `ready()` holds: spins, then yields the core.
+fn wait_until(ready: impl Fn() -> bool) {
+    let mut spins = 0u32;
+    while !ready() {
+        if spins < 2000 {
+            std::hint::spin_loop();
+            spins += 1;
+        } else {
+            std::thread::yield_now();
+        }
+    }
+}
+
+/// Runs rounds of `between()` (on the calling thread) then `step(i)` for `i` in `0..n`
+/// (spread over `threads` threads), until `between` returns `Ok(false)` or an error. The
+/// first error of a round (the lowest device index) stops the run and is returned.
+/// `threads` is capped at `n`; 0 is an error.
+pub fn lockstep<S, B>(n: usize, threads: usize, step: S, mut between: B) -> Result<(), String>
+where
+    S: Fn(usize) -> Result<(), String> + Sync,
+    B: FnMut() -> Result<bool, String>,
+{
+    if threads == 0 {
+        return Err("lockstep: threads must be at least 1".into());
+    }
+    let threads = threads.min(n.max(1));
+    let run_mine = |t: usize, errs: &mut Vec<(usize, String)>| {
+        for i in (t..n).step_by(threads) {
+            if let Err(e) = step(i) {
+                errs.push((i, e));
+            }
+        }
+    };
+    if threads == 1 {
+        while between()? {
+            let mut errs = vec![];
+            run_mine(0, &mut errs);
+            if let Some((_, e)) = errs.into_iter().next() {
+                return Err(e);
+            }
+        }
+        return Ok(());
+    }
+    // Round r starts when `round` becomes r; a worker adds one to `done` when it finished
+    // round r; `stop` ends the workers at the next round.
+    let round = AtomicU64::new(0);
+    let done = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let errors: Mutex<Vec<(usize, String)>> = Mutex::new(vec![]);
+    std::thread::scope(|s| {
+        for t in 1..threads {
+            let (round, done, stop, errors, run_mine) = (&round, &done, &stop, &errors, &run_mine);
+            s.spawn(move || {
+                let mut seen = 0u64;
+                loop {
+                    wait_until(|| round.load(Ordering::Acquire) != seen);
+                    seen = round.load(Ordering::Acquire);
+                    if stop.load(Ordering::Acquire) {
+                        return;
+                    }
+                    let mut errs = vec![];
+                    run_mine(t, &mut errs);
+                    if !errs.is_empty() {
+                        errors.lock().expect("errors lock").extend(errs);
+                    }
+                    done.fetch_add(1, Ordering::AcqRel);
+                }
+            });
+        }
+        let finish = |r: Result<(), String>| {
+            stop.store(true, Ordering::Release);
+            round.fetch_add(1, Ordering::AcqRel);
+            r
+        };
+        let mut r = 0u64;
+        loop {
+            match between() {
+                Ok(true) => {}
+                Ok(false) => return finish(Ok(())),
+                Err(e) => return finish(Err(e)),
+            }
+            r += 1;
+            done.store(0, Ordering::Release);
+            round.store(r, Ordering::Release);
+            let mut errs = vec![];
+            run_mine(0, &mut errs);
+            wait_until(|| done.load(Ordering::Acquire) == threads - 1);
+            let mut all = std::mem::take(&mut *errors.lock().expect("errors lock"));
+            all.extend(errs);
+            if let Some((_, e)) = all.into_iter().min_by_key(|(i, _)| *i) {
+                return finish(Err(e));
+            }
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// A toy network: each device holds a state, mixes in what arrived, and sends to its
+    /// right neighbour with a delay of one round. Its trace must not depend on `threads`.
+    fn ring(n: usize, threads: usize, rounds: u64, seed: u64) -> Vec<u64> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut state: Vec<u64> = (0..n).map(|_| rng.gen()).collect();
+        let mut outbox = vec![0u64; n];
+        let cells: Vec<Mutex<(&mut u64, &mut u64)>> = state
+            .iter_mut()
+            .zip(outbox.iter_mut())
+            .map(|(s, o)| Mutex::new((s, o)))
+            .collect();
+        let mut trace = vec![];
+        let mut r = 0;
+        lockstep(
+            n,
+            threads,
+            |i| {
+                let mut c = cells[i].lock().unwrap();
+                let v = c.0.wrapping_mul(6364136223846793005).wrapping_add(i as u64);
+                *c.0 = v;
+                *c.1 = v >> 7;
+                Ok(())
+            },
+            || {
+                let outs: Vec<u64> = cells.iter().map(|c| *c.lock().unwrap().1).collect();
+                for (i, c) in cells.iter().enumerate() {
+                    let mut c = c.lock().unwrap();
+                    *c.0 ^= outs[(i + n - 1) % n];
+                    trace.push(*c.0);
+                }
+                r += 1;
+                Ok(r <= rounds)
+            },
+        )
+        .unwrap();
+        trace
+    }
+
+    #[test]
+    fn threads_do_not_change_the_result() {
+        for (n, seed) in [(1, 1), (2, 2), (5, 3), (16, 4)] {
+            let one = ring(n, 1, 200, seed);
+            for t in [2, 3, 8] {
+                assert_eq!(ring(n, t, 200, seed), one, "n {n} threads {t}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_lowest_failing_device_is_reported_and_the_run_stops() {
+        for threads in [1, 2, 4] {
+            let mut rounds = 0;
+            let r = lockstep(
+                4,
+                threads,
+                |i| {
+                    if i == 1 || i == 3 {
+                        Err(format!("device {i} failed"))
+                    } else {
+                        Ok(())
+                    }
+                },
+                || {
+                    rounds += 1;
+                    Ok(true)
+                },
+            );
+            assert_eq!(r, Err("device 1 failed".to_string()), "threads {threads}");
+            assert_eq!(rounds, 1, "threads {threads}");
+        }
+    }
+
+    #[test]
+    fn between_errors_and_zero_threads() {
+        let r = lockstep(3, 2, |_| Ok(()), || Err("stop here".to_string()));
+        assert_eq!(r, Err("stop here".to_string()));
+        let r = lockstep(3, 0, |_| Ok(()), || Ok(false));
+        assert!(r.unwrap_err().contains("at least 1"));
+    }
+}
