@@ -10,7 +10,7 @@
 //! frames, observe, decide whether to go on), then `step(i)` runs for every device `i`,
 //! device `i` on thread `i % threads` (thread 0 is the calling thread). The threads
 //! synchronize twice a round through two atomics; a waiting thread spins briefly, then
-//! yields its core.
+//! parks until it is unparked.
 //!
 //! The devices themselves are usually held in `Mutex`es (of `&mut` references) that the
 //! `step` and `between` closures lock: a lock is never contended, since the rounds keep the
@@ -18,16 +18,20 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// Waits until `ready()` holds: spins, then yields the core.
+/// Waits until `ready()` holds: spins for a few microseconds (a round's two halves
+/// usually end close together), then parks until the thread that makes it true unparks
+/// this one (a timeout guards against a lost wake-up). Parking matters when the machine
+/// is loaded: a thread that kept spinning or yielding would take the core its partner
+/// needs.
 fn wait_until(ready: impl Fn() -> bool) {
-    let mut spins = 0u32;
-    while !ready() {
-        if spins < 2000 {
-            std::hint::spin_loop();
-            spins += 1;
-        } else {
-            std::thread::yield_now();
+    for _ in 0..4000 {
+        if ready() {
+            return;
         }
+        std::hint::spin_loop();
+    }
+    while !ready() {
+        std::thread::park_timeout(std::time::Duration::from_micros(200));
     }
 }
 
@@ -67,10 +71,13 @@ where
     let done = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let errors: Mutex<Vec<(usize, String)>> = Mutex::new(vec![]);
+    let main = std::thread::current();
     std::thread::scope(|s| {
+        let mut workers = vec![];
         for t in 1..threads {
-            let (round, done, stop, errors, run_mine) = (&round, &done, &stop, &errors, &run_mine);
-            s.spawn(move || {
+            let (round, done, stop, errors, run_mine, main) =
+                (&round, &done, &stop, &errors, &run_mine, &main);
+            let h = s.spawn(move || {
                 let mut seen = 0u64;
                 loop {
                     wait_until(|| round.load(Ordering::Acquire) != seen);
@@ -83,13 +90,18 @@ where
                     if !errs.is_empty() {
                         errors.lock().expect("errors lock").extend(errs);
                     }
-                    done.fetch_add(1, Ordering::AcqRel);
+                    if done.fetch_add(1, Ordering::AcqRel) + 1 == threads - 1 {
+                        main.unpark();
+                    }
                 }
             });
+            workers.push(h.thread().clone());
         }
+        let wake = || workers.iter().for_each(|w| w.unpark());
         let finish = |r: Result<(), String>| {
             stop.store(true, Ordering::Release);
             round.fetch_add(1, Ordering::AcqRel);
+            wake();
             r
         };
         let mut r = 0u64;
@@ -102,6 +114,7 @@ where
             r += 1;
             done.store(0, Ordering::Release);
             round.store(r, Ordering::Release);
+            wake();
             let mut errs = vec![];
             run_mine(0, &mut errs);
             wait_until(|| done.load(Ordering::Acquire) == threads - 1);
