@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Synthesizes blocks of verilog-out/ and prints their resources, one table per family.
 #
-# Usage: fpga/synth.sh [--family F[,F...]] [--freq MHZ] [--seed N] [--router R] [--uram] [-j JOBS]
-#                      [BLOCK ...]
+# Usage: fpga/synth.sh [--family F[,F...]] [--freq MHZ] [--seed N] [--router R]
+#                      [--pnr-minutes M] [--uram] [-j JOBS] [BLOCK ...]
 #   F = xcup (default; Virtex/Kintex UltraScale+, as in thesis Table 3.2), xcu or xc7:
 #       Yosys synth_xilinx -flatten -noiopad [-uram] (switch_p16's RAMs inferred before
 #       flattening and its LUTs mapped by ABC's fast script: see RAM_FIRST_BLOCKS); columns LUT, FF, LUTRAM primitives,
@@ -15,6 +15,8 @@
 #   levels: LUT levels on the deepest logic path of the mapped netlist (fpga/levels.py).
 #   --freq: nextpnr's target clock, default 100 (MHz); --seed: its seed, default 1;
 #   --router: nextpnr's router, router1 (default) or router2 (its newer router).
+#   --pnr-minutes: stop nextpnr after M minutes (default: no limit); a block stopped then
+#       gets the utilisation and nextpnr's Fmax estimate after placement, in parentheses.
 #   -j: blocks synthesized at once, default the number of CPUs, the largest Verilog first
 #       (rows print in the order asked).
 #   default blocks: every verilog-out/*.v (switch_p16 alone runs for about an hour and
@@ -32,6 +34,7 @@ families=xcup
 freq=100
 seed=1
 router=router1
+pnr_minutes=""
 uram=""
 jobs=$(nproc 2>/dev/null || echo 1)
 blocks=()
@@ -42,9 +45,10 @@ while [ $# -gt 0 ]; do
     --freq) freq="${2:?--freq needs a value}"; shift 2 ;;
     --seed) seed="${2:?--seed needs a value}"; shift 2 ;;
     --router) router="${2:?--router needs a value}"; shift 2 ;;
+    --pnr-minutes) pnr_minutes="${2:?--pnr-minutes needs a value}"; shift 2 ;;
     --uram) uram=" -uram"; shift ;;
     -j) jobs="${2:?-j needs a value}"; shift 2 ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
     -*) echo "synth.sh: unknown option $1" >&2; exit 2 ;;
     *) blocks+=("$1"); shift ;;
   esac
@@ -58,6 +62,7 @@ case "$jobs" in ''|*[!0-9]*|0) echo "synth.sh: -j needs a positive number, got '
 case "$freq" in ''|*[!0-9.]*|*.*.*|.*) echo "synth.sh: --freq needs a frequency in MHz, got '$freq'" >&2; exit 2 ;; esac
 case "$router" in router1|router2) ;; *) echo "synth.sh: --router needs router1 or router2, got '$router'" >&2; exit 2 ;; esac
 case "$seed" in ''|*[!0-9]*) echo "synth.sh: --seed needs a number, got '$seed'" >&2; exit 2 ;; esac
+case "$pnr_minutes" in *[!0-9]*|0*) echo "synth.sh: --pnr-minutes needs a positive number of minutes, got '$pnr_minutes'" >&2; exit 2 ;; esac
 if [ -n "$uram" ] && [[ " ${fams[*]} " != *" xcup "* ]]; then
   echo "synth.sh: --uram needs --family xcup (URAM288 is UltraScale+ only)" >&2; exit 2
 fi
@@ -163,9 +168,13 @@ synth_ecp5_one() {
   yosys -p "$(yosys_read "$top") synth_ecp5 -top $base -json $t.json; tee -o $rpt stat" > "$t.log" 2>&1 || return 1
   python3 fpga/levels.py "$t.json" "$base" > "$t.levels" 2>> "$t.log" || return 1
   # nextpnr fails when the design does not fit; pnr.py tells that from a real error.
-  "$nextpnr" --85k --package CABGA381 --out-of-context --json "$t.json" --freq "$freq" --seed "$seed" --router "$router" \
-    --timing-allow-fail --report "$t.report.json" -q -l "$t.pnr.log" > /dev/null 2>&1 || true
-  if [ -s "$t.report.json" ]; then
+  local limit=() rc=0
+  [ -z "$pnr_minutes" ] || limit=(timeout "${pnr_minutes}m")
+  "${limit[@]}" "$nextpnr" --85k --package CABGA381 --out-of-context --json "$t.json" --freq "$freq" --seed "$seed" --router "$router" \
+    --timing-allow-fail --report "$t.report.json" -q -l "$t.pnr.log" > /dev/null 2>&1 || rc=$?
+  if [ -n "$pnr_minutes" ] && [ "$rc" -eq 124 ]; then
+    python3 fpga/pnr.py --stopped "$pnr_minutes" "$t.pnr.log" > "$t.pnr" 2>> "$t.log" || return 1
+  elif [ -s "$t.report.json" ]; then
     python3 fpga/pnr.py "$t.pnr.log" "$t.report.json" > "$t.pnr" 2>> "$t.log" || return 1
   else
     python3 fpga/pnr.py "$t.pnr.log" > "$t.pnr" 2>> "$t.log" || return 1
@@ -177,6 +186,7 @@ synth_ecp5_one() {
   } >> "$rpt"
   head -1 "$t.pnr" | awk -v top="$top" -v lv="$(awk '/^levels/ {print $2}' "$t.levels")" '{
     fit = "fits"
+    if ($7 ~ /^stopped:/) fit = "fits; nextpnr stopped after " substr($7, 9) " min, Fmax estimated after placement"
     if ($7 ~ /^does-not-fit:/) { fit = "does not fit: " substr($7, 14); gsub(/=/, " ", fit); gsub(/,/, ", ", fit) }
     printf "%-22s %8d %8d %8d %8d %8d %8s %8d  %s\n", top, $1, $2, $3, $4, $5, $6, lv, fit }' > "$t.row"
 }

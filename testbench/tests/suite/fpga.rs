@@ -181,6 +181,14 @@ fn synth_sh_rejects_bad_arguments() {
             "timer_n16@bolt: only a switch has modes",
         ),
         (&["switch_p9@trim"][..], "no verilog-out/switch_p9.v"),
+        (
+            &["--pnr-minutes", "0"][..],
+            "--pnr-minutes needs a positive number of minutes, got '0'",
+        ),
+        (
+            &["--pnr-minutes", "soon"][..],
+            "--pnr-minutes needs a positive number of minutes, got 'soon'",
+        ),
     ] {
         let mut a = vec!["fpga/synth.sh"];
         a.extend_from_slice(args);
@@ -188,4 +196,51 @@ fn synth_sh_rejects_bad_arguments() {
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
         assert!(text(&o).contains(msg), "{args:?}: {}", text(&o));
     }
+}
+
+/// `fpga/pnr.py --stopped`: a nextpnr run that `synth.sh --pnr-minutes` stopped during
+/// routing gives the utilisation and the Fmax estimated after placement (in parentheses),
+/// and the router's last iteration; stopped before placement, no Fmax; a bad limit is
+/// a usage error.
+#[test]
+fn pnr_reports_a_run_stopped_at_its_time_limit() {
+    let dir = std::env::temp_dir().join(format!("nt-pnr-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let util = "Info: Device utilisation:\n\
+                Info: \t          TRELLIS_FF:   10161/  83640    12%\n\
+                Info: \t        TRELLIS_COMB:   64911/  83640    77%\n\
+                Info: \t        TRELLIS_RAMW:      28/  10455     0%\n\
+                Info: \t              DP16KD:     120/    208    57%\n";
+    let placed = format!(
+        "{util}Info: SA placement time 2409.50s\n\
+         Info: Max frequency for clock 'clock': 5.52 MHz (FAIL at 100.00 MHz)\n\
+         Info:     iter=1 wires=801824 overused=74266 overuse=93403 archfail=NA\n\
+         Info:     iter=3 wires=850958 overused=41073 overuse=43663 archfail=NA\n"
+    );
+    let pnr = root().join("fpga/pnr.py");
+    let pnr = pnr.to_str().unwrap();
+    let log = dir.join("placed.log");
+    std::fs::write(&log, placed).unwrap();
+    let o = run("python3", &[pnr, "--stopped", "40", log.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let out = text(&o);
+    assert_eq!(
+        out.lines().next(),
+        Some("64911 10161 28 120 0 (5.5) stopped:40"),
+        "{out}"
+    );
+    assert!(out.contains("Fmax estimate after placement: 5.52 MHz"), "{out}");
+    assert!(out.contains("iter=3 wires=850958 overused=41073"), "{out}");
+    let log = dir.join("packed.log");
+    std::fs::write(&log, util).unwrap();
+    let o = run("python3", &[pnr, "--stopped", "5", log.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(
+        text(&o).lines().next(),
+        Some("64911 10161 28 120 0 - stopped:5"),
+        "{}",
+        text(&o)
+    );
+    let o = run("python3", &[pnr, "--stopped", "x", log.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
 }
