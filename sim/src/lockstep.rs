@@ -18,6 +18,11 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
+/// Stack of a worker thread: a device's step can be deep (rust-hdl's nested `update`
+/// calls, large structs on the stack in unoptimized builds), like the main thread's, which
+/// `ntsim` and the tests set to 256 MiB or more. It is address space until touched.
+const WORKER_STACK: usize = 256 << 20;
+
 /// Waits until `ready()` holds: spins for a few microseconds (a round's two halves
 /// usually end close together), then parks until the thread that makes it true unparks
 /// this one (a timeout guards against a lost wake-up). Parking matters when the machine
@@ -77,25 +82,36 @@ where
         for t in 1..threads {
             let (round, done, stop, errors, run_mine, main) =
                 (&round, &done, &stop, &errors, &run_mine, &main);
-            let h = s.spawn(move || {
-                let mut seen = 0u64;
-                loop {
-                    wait_until(|| round.load(Ordering::Acquire) != seen);
-                    seen = round.load(Ordering::Acquire);
-                    if stop.load(Ordering::Acquire) {
-                        return;
+            let h = std::thread::Builder::new()
+                .name(format!("lockstep-{t}"))
+                .stack_size(WORKER_STACK)
+                .spawn_scoped(s, move || {
+                    let mut seen = 0u64;
+                    loop {
+                        wait_until(|| round.load(Ordering::Acquire) != seen);
+                        seen = round.load(Ordering::Acquire);
+                        if stop.load(Ordering::Acquire) {
+                            return;
+                        }
+                        let mut errs = vec![];
+                        run_mine(t, &mut errs);
+                        if !errs.is_empty() {
+                            errors.lock().expect("errors lock").extend(errs);
+                        }
+                        if done.fetch_add(1, Ordering::AcqRel) + 1 == threads - 1 {
+                            main.unpark();
+                        }
                     }
-                    let mut errs = vec![];
-                    run_mine(t, &mut errs);
-                    if !errs.is_empty() {
-                        errors.lock().expect("errors lock").extend(errs);
-                    }
-                    if done.fetch_add(1, Ordering::AcqRel) + 1 == threads - 1 {
-                        main.unpark();
-                    }
+                });
+            match h {
+                Ok(h) => workers.push(h.thread().clone()),
+                Err(e) => {
+                    stop.store(true, Ordering::Release);
+                    round.fetch_add(1, Ordering::AcqRel);
+                    workers.iter().for_each(|w| w.unpark());
+                    return Err(format!("lockstep: cannot start a thread: {e}"));
                 }
-            });
-            workers.push(h.thread().clone());
+            }
         }
         let wake = || workers.iter().for_each(|w| w.unpark());
         let finish = |r: Result<(), String>| {

@@ -229,7 +229,10 @@ fn pnr_reports_a_run_stopped_at_its_time_limit() {
         Some("64911 10161 28 120 0 (5.5) stopped:40"),
         "{out}"
     );
-    assert!(out.contains("Fmax estimate after placement: 5.52 MHz"), "{out}");
+    assert!(
+        out.contains("Fmax estimate after placement: 5.52 MHz"),
+        "{out}"
+    );
     assert!(out.contains("iter=3 wires=850958 overused=41073"), "{out}");
     let log = dir.join("packed.log");
     std::fs::write(&log, util).unwrap();
