@@ -10,15 +10,13 @@
 //!
 //! The run ends when every input frame has entered and the switch has been idle (nothing
 //! queued, nothing on TX) for `quiet_cycles`, or at `max_cycles`, which is reported.
-use crate::kernel::Kernel;
 use crate::nic_cli::parse_ip;
 use crate::pcap::{read_pcap, write_pcap, Packet};
-use crate::switch_workload::{apply_setup, drive_switch, read_switch, PortIn, SwitchSetup};
-use crate::wire::{from_words, to_words, Word};
+use crate::switch_sim::SwitchSim;
+use crate::switch_workload::SwitchSetup;
 use nt_hdl::switch::{
     Switch, Switch16, Switch4, MODE_BOLT, MODE_DROPTAIL, MODE_TOFINO_TRIM, MODE_TRIM,
 };
-use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 
 /// Everything `ntsim switch` takes.
@@ -228,61 +226,28 @@ fn run<
     per: Vec<Vec<Packet>>,
     a: &SwitchArgs,
 ) -> Result<SwitchReport, String> {
-    let mut k = Kernel::new(sw).map_err(|e| e.to_string())?;
-    apply_setup(k.uut_mut(), s);
+    let mut sim = SwitchSim::new(sw, s)?;
     let frames_in = per.iter().map(|p| p.len()).sum();
-    let mut pending: Vec<VecDeque<Packet>> = per.into_iter().map(VecDeque::from).collect();
-    let mut words: Vec<VecDeque<Word>> = vec![VecDeque::new(); N];
-    let mut cur: Vec<Vec<Word>> = vec![vec![]; N];
-    let mut start = vec![0u64; N];
+    for (p, frames) in per.into_iter().enumerate() {
+        for f in frames {
+            sim.push_rx(p, f);
+        }
+    }
     let mut out: Vec<Vec<Packet>> = vec![vec![]; N];
     let mut quiet = 0u64;
     let mut hit_max = true;
     for _ in 0..a.max_cycles {
-        let now = k.cycle();
-        let mut inp = vec![PortIn::default(); N];
-        for p in 0..N {
-            if words[p].is_empty() && pending[p].front().is_some_and(|f| f.cycle <= now) {
-                let f = pending[p].pop_front().expect("front");
-                words[p].extend(to_words(&f.bytes));
-            }
-            inp[p] = PortIn {
-                rx: words[p].pop_front(),
-                tx_ready: true,
-            };
+        sim.step()?;
+        for (p, f) in sim.take_tx() {
+            out[p].push(f);
         }
-        drive_switch(k.uut_mut(), &inp);
-        k.settle().map_err(|e| e.to_string())?;
-        let o = read_switch(k.uut());
-        let mut active = inp.iter().any(|i| i.rx.is_some());
-        for p in 0..N {
-            if let Some(w) = o[p].tx {
-                active = true;
-                if cur[p].is_empty() {
-                    start[p] = now;
-                }
-                cur[p].push(w);
-                if w.last {
-                    out[p].push(Packet {
-                        cycle: start[p],
-                        bytes: from_words(&std::mem::take(&mut cur[p])),
-                    });
-                }
-            }
-            if o[p].stat.occ_bytes.iter().any(|&b| b > 0) || o[p].stat.dod_q > 0 {
-                active = true;
-            }
-        }
-        k.tick().map_err(|e| e.to_string())?;
-        let inputs_done =
-            pending.iter().all(|p| p.is_empty()) && words.iter().all(|w| w.is_empty());
-        quiet = if active { 0 } else { quiet + 1 };
-        if inputs_done && quiet >= a.quiet_cycles {
+        quiet = if sim.idle() { quiet + 1 } else { 0 };
+        if quiet >= a.quiet_cycles {
             hit_max = false;
             break;
         }
     }
-    let stats = read_switch(k.uut());
+    let stats = sim.last();
     for (p, frames) in out.iter().enumerate() {
         write_pcap(&a.out_dir.join(format!("port{p}.pcap")), frames)?;
     }
@@ -301,7 +266,7 @@ fn run<
     std::fs::write(&path, format!("[\n  {}\n]\n", json.join(",\n  ")))
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(SwitchReport {
-        cycles: k.cycle(),
+        cycles: sim.cycle(),
         frames_in,
         frames_out: out.iter().map(|o| o.len()).collect(),
         hit_max_cycles: hit_max,

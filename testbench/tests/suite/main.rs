@@ -8,6 +8,7 @@ mod budgets;
 mod cosim;
 mod deparser_equivalence;
 mod fpga;
+mod net_system;
 mod nic_system;
 mod packetization_equivalence;
 mod parser_equivalence;

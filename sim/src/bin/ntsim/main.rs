@@ -21,7 +21,8 @@ struct Cli {
 enum Cmd {
     /// The main job with built-in defaults: simulate the timers and the reassembly module
     /// under seeded random workloads, write their VCDs, measure the budgets, emit every
-    /// block's Verilog and lint it when Verilator is there.
+    /// block's Verilog and lint it when Verilator is there, then run the network demo (a
+    /// 3:1 NDP incast through the 4-port trimming switch, `ntsim run demo`).
     Demo {
         /// Output directory.
         #[arg(long, default_value = "out")]
@@ -122,6 +123,10 @@ enum Cmd {
     /// DIR/port<K>.pcap (stamped with each frame's first-word cycle), counters to
     /// DIR/stats.json.
     Switch(nt_sim::switch_cli::SwitchArgs),
+    /// Run a network of NICs and switches from a topology file (TOML) or a built-in
+    /// scenario (`--list`): CSV time series, message completion times and slowdowns, SVG
+    /// plots and a summary in OUT/<run>.
+    Run(nt_sim::net_cli::RunArgs),
 }
 
 /// Stack of the thread that runs a command (address space; pages are touched as used).
@@ -214,6 +219,7 @@ fn run_cli(cli: Cli) -> ExitCode {
             Ok(())
         })(),
         Cmd::Switch(a) => nt_sim::switch_cli::main(&a),
+        Cmd::Run(a) => nt_sim::net_cli::main(&a),
         Cmd::Blocks => {
             for b in nt_hdl::registry::blocks() {
                 let bench = b.name.starts_with("timer")
@@ -343,5 +349,18 @@ fn demo(out: &Path, cycles: u64, seed: u64) -> Result<(), String> {
     } else {
         println!("  (verilator not installed: lint skipped; scripts/setup.sh installs it)");
     }
-    Ok(())
+    // The network: a 3:1 NDP incast through the 4-port trimming switch.
+    let args = nt_sim::net_cli::RunArgs {
+        scenario: Some("demo".into()),
+        out: out.join("run"),
+        threads: None,
+        max_cycles: None,
+        seed: None,
+        vcd: vec![],
+        print: false,
+        list: false,
+        quiet: false,
+    };
+    println!("  network (ntsim run demo):");
+    nt_sim::net_cli::main(&args)
 }

@@ -1,0 +1,1336 @@
+//! The network simulator: hosts (a NIC top block running a transport program, plus an
+//! application workload), switches (the switch block in one of its modes) and links (a
+//! propagation delay in cycles and, at a switch's transmitter, a rate), built from a TOML
+//! topology ([`NetConfig`]) and run cycle by cycle through the kernel: every device steps
+//! once per cycle, frames move between devices over [`Link`]s between cycles.
+//!
+//! # Topology file
+//! ```toml
+//! name = "incast"          # optional
+//! seed = 1                 # workloads and link faults
+//! max_cycles = 2_000_000   # the run stops here (reported) if it has not settled
+//! sample_cycles = 320      # time-series interval
+//! threads = 1              # devices stepped on 1 or more threads (same result)
+//!
+//! [[switch]]
+//! name = "s0"
+//! ports = 16               # 4 or 16
+//! mode = "trim"            # droptail, trim, tofino-trim, bolt
+//! band_by_flags = false    # bands from transport flags instead of IPv4 tos
+//! buffer_bytes = 55_000    # per output and band (all inputs), 0..=1048575
+//! buffer_pkts = 64         # per output and band, 1..=4095
+//! ret = false  wrr = false  cc_thresh = 1088  mtu = 1088  pru_cap = 255  link_rate = 200
+//! pipes = 4  t0 = 19200  t1 = 19200  meter_burst = 16384
+//!
+//! [[host]]
+//! name = "h0"
+//! program = "ndp"          # ndp, homa, homatr
+//! ip = "10.0.0.1"          # optional: 10.0.0.(1+index)
+//! rtt_pkts = 10  timeout = 22400  retries = 5  rx_timeout = 156800  pull_gap = 136
+//!
+//! [[link]]
+//! a = "h0"                 # a host, or a switch port "s0:3"
+//! b = "s0:0"
+//! delay = 400              # cycles, first word out to first word in
+//! rate_gbps = 100.0        # optional: paces the switch ports' transmitters
+//!
+//! [[workload]]
+//! kind = "incast"          # see Workload
+//! senders = ["h1", "h2"]
+//! receiver = "h0"
+//! sizes = [20480, 22528]   # bytes, one message per sender (cycled)
+//! start = 100
+//! ```
+//!
+//! # Routing
+//! Every switch gets one forwarding entry per host: the port of the first link on a
+//! shortest path (fewest links; ties to the lowest port). The switch's table has one entry
+//! per port, so a switch can reach at most as many hosts as it has ports: more is a
+//! configuration error.
+//!
+//! # Timing
+//! A link takes a frame when its last word has left and delivers it `delay` cycles after
+//! its first word left, or at once when that has passed (so the delay seen is at least the
+//! frame's length in words: store and forward on the wire). The receiving device takes its
+//! words back to back. A link's `rate_gbps` paces the transmitter of each switch port on
+//! it ([`Pacer`]); a NIC always sends at its MAC's rate (64 bits a cycle, 204.8 Gb/s at
+//! 3.2 GHz).
+use crate::link::{Link, LinkCfg};
+use crate::lockstep::lockstep;
+use crate::nic_cli::parse_ip;
+use crate::nic_sim::{AppMsg, Delivered, NicConfig, NicSim, Outcome};
+use crate::pcap::Packet;
+use crate::switch_sim::{Pacer, SwitchSim};
+use crate::switch_workload::{PortStats, SwitchSetup};
+use crate::DEFAULT_CLOCK_HZ;
+use nt_hdl::nic::{NicHoma, NicHomaTr, NicNdp, NicTop};
+use nt_hdl::packetization::{HDR_WORDS, MAX_MSG_BYTES, PKT_BYTES};
+use nt_hdl::switch::{
+    Switch16, Switch4, BANDS, MODE_BOLT, MODE_DROPTAIL, MODE_TOFINO_TRIM, MODE_TRIM,
+};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::Deserialize;
+use std::collections::{HashMap, VecDeque};
+use std::sync::Mutex;
+
+/// Bits a MAC moves per cycle.
+pub const WORD_BITS: f64 = 64.0;
+/// The switch stores and forwards: a `W`-word frame's first word leaves an idle port
+/// `W + SWITCH_EXTRA` cycles after its first word came in (docs/budgets.md).
+pub const SWITCH_EXTRA: u64 = 6;
+/// Payload bytes that tag a message (its index), so a delivery can be matched to its send.
+pub const TAG_BYTES: usize = 8;
+/// Cycles after which a settled network (every message resolved, nothing in flight, every
+/// device idle) ends the run.
+pub const QUIET_CYCLES: u64 = 300;
+
+/// The topology file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetConfig {
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub seed: u64,
+    #[serde(default = "default_max_cycles")]
+    pub max_cycles: u64,
+    #[serde(default = "default_sample")]
+    pub sample_cycles: u64,
+    #[serde(default = "default_threads")]
+    pub threads: usize,
+    #[serde(default)]
+    pub host: Vec<HostCfg>,
+    #[serde(default)]
+    pub switch: Vec<SwitchCfg>,
+    #[serde(default)]
+    pub link: Vec<LinkSpec>,
+    #[serde(default)]
+    pub workload: Vec<Workload>,
+    #[serde(default)]
+    pub output: OutputCfg,
+}
+
+fn default_max_cycles() -> u64 {
+    10_000_000
+}
+fn default_sample() -> u64 {
+    320
+}
+fn default_threads() -> usize {
+    1
+}
+
+/// A host: a NIC running `program`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HostCfg {
+    pub name: String,
+    pub program: String,
+    #[serde(default)]
+    pub ip: Option<String>,
+    #[serde(default)]
+    pub rtt_pkts: Option<u8>,
+    #[serde(default)]
+    pub timeout: Option<u32>,
+    #[serde(default)]
+    pub retries: Option<u8>,
+    #[serde(default)]
+    pub rx_timeout: Option<u32>,
+    #[serde(default)]
+    pub pull_gap: Option<u16>,
+}
+
+/// A switch.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SwitchCfg {
+    pub name: String,
+    pub ports: usize,
+    pub mode: String,
+    #[serde(default)]
+    pub band_by_flags: bool,
+    #[serde(default)]
+    pub buffer_bytes: Option<u64>,
+    #[serde(default)]
+    pub buffer_pkts: Option<u64>,
+    #[serde(default)]
+    pub ret: bool,
+    #[serde(default)]
+    pub wrr: bool,
+    #[serde(default)]
+    pub cc_thresh: Option<u64>,
+    #[serde(default)]
+    pub mtu: Option<u64>,
+    #[serde(default)]
+    pub pru_cap: Option<u64>,
+    #[serde(default)]
+    pub link_rate: Option<u64>,
+    #[serde(default)]
+    pub pipes: Option<u64>,
+    #[serde(default)]
+    pub t0: Option<u64>,
+    #[serde(default)]
+    pub t1: Option<u64>,
+    #[serde(default)]
+    pub meter_burst: Option<u64>,
+}
+
+/// A link between two endpoints: a host's name or a switch port `name:K`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkSpec {
+    pub a: String,
+    pub b: String,
+    pub delay: u64,
+    #[serde(default)]
+    pub rate_gbps: Option<f64>,
+}
+
+/// An application workload.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+pub enum Workload {
+    /// Every sender sends one message to `receiver` at `start`; sender `i` sends
+    /// `sizes[i % sizes.len()]` bytes.
+    Incast {
+        senders: Vec<String>,
+        receiver: String,
+        sizes: Vec<u64>,
+        #[serde(default)]
+        start: u64,
+    },
+    /// Messages at given cycles.
+    Messages { msg: Vec<MsgSpec> },
+    /// Poisson arrivals at every host in `hosts` (all hosts when empty) to a uniformly
+    /// chosen other host in `hosts`, sizes drawn from the CDF in `sizes_file` (lines of
+    /// `bytes cumulative_probability`, increasing, the last at 1), at `load` of the line rate
+    /// per host, from `start` to `stop` cycles.
+    Poisson {
+        #[serde(default)]
+        hosts: Vec<String>,
+        load: f64,
+        sizes_file: String,
+        #[serde(default)]
+        start: u64,
+        stop: u64,
+    },
+}
+
+/// One message of a [`Workload::Messages`].
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MsgSpec {
+    pub from: String,
+    pub to: String,
+    pub cycle: u64,
+    pub bytes: u64,
+}
+
+/// What to record besides the time series.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutputCfg {
+    /// Devices (hosts or switches) whose every signal is written to `<name>.vcd`.
+    #[serde(default)]
+    pub vcd: Vec<String>,
+    /// Links, `"a-b"` by their endpoints as written, whose frames (both directions) are
+    /// written to `link_<a>_<b>.pcap`.
+    #[serde(default)]
+    pub pcap: Vec<String>,
+}
+
+impl NetConfig {
+    /// Parses a topology file's text.
+    pub fn from_toml(text: &str) -> Result<Self, String> {
+        toml::from_str(text).map_err(|e| format!("topology: {e}"))
+    }
+}
+
+/// A link endpoint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum End {
+    Host(usize),
+    Port(usize, usize),
+}
+
+/// A message of the run and what became of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MsgRecord {
+    pub src: usize,
+    pub dst: usize,
+    pub bytes: u64,
+    /// The cycle the application offers it.
+    pub start: u64,
+    /// The cycle its last word reached the receiving application.
+    pub done: Option<u64>,
+    /// The sender's outcome.
+    pub outcome: Option<Outcome>,
+    /// Completion without any other traffic ([`Network::ideal`]).
+    pub ideal: u64,
+}
+
+impl MsgRecord {
+    pub fn fct(&self) -> Option<u64> {
+        self.done.map(|d| d - self.start)
+    }
+    /// Delivered and acknowledged, given up, or refused.
+    pub fn resolved(&self) -> bool {
+        match self.outcome {
+            Some(Outcome::GaveUp) | Some(Outcome::Refused) => true,
+            Some(Outcome::Delivered) => self.done.is_some(),
+            None => false,
+        }
+    }
+    pub fn slowdown(&self) -> Option<f64> {
+        self.fct().map(|f| f as f64 / self.ideal.max(1) as f64)
+    }
+}
+
+/// Words on the wire of a message of `bytes`: full packets of [`PKT_BYTES`] payload and
+/// [`HDR_WORDS`] header words, then the rest.
+pub fn wire_words(bytes: u64) -> u64 {
+    let full = bytes / PKT_BYTES;
+    let rest = bytes % PKT_BYTES;
+    full * (HDR_WORDS + PKT_BYTES / 8) + if rest > 0 { HDR_WORDS + rest.div_ceil(8) } else { 0 }
+}
+
+/// A host's NIC, whatever its program.
+pub trait HostDev: Send {
+    fn step(&mut self) -> Result<(), String>;
+    fn push_rx(&mut self, p: Packet);
+    fn take_tx(&mut self) -> Vec<Packet>;
+    fn take_delivered(&mut self) -> Vec<Delivered>;
+    fn send(&mut self, m: AppMsg) -> usize;
+    /// `(message index, outcome, cycle)` of outcomes from `from` on.
+    fn outcomes_from(&self, from: usize) -> Vec<(usize, Outcome, u64)>;
+    fn unresolved(&self) -> usize;
+    fn idle(&self) -> bool;
+    fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String>;
+}
+
+impl<T: NicTop> HostDev for NicSim<T> {
+    fn step(&mut self) -> Result<(), String> {
+        NicSim::step(self)
+    }
+    fn push_rx(&mut self, p: Packet) {
+        NicSim::push_rx(self, p)
+    }
+    fn take_tx(&mut self) -> Vec<Packet> {
+        std::mem::take(&mut self.tx_frames)
+    }
+    fn take_delivered(&mut self) -> Vec<Delivered> {
+        std::mem::take(&mut self.delivered)
+    }
+    fn send(&mut self, m: AppMsg) -> usize {
+        NicSim::send(self, m)
+    }
+    fn outcomes_from(&self, from: usize) -> Vec<(usize, Outcome, u64)> {
+        self.outcomes[from.min(self.outcomes.len())..]
+            .iter()
+            .map(|o| (o.msg, o.outcome, o.cycle))
+            .collect()
+    }
+    fn unresolved(&self) -> usize {
+        NicSim::unresolved(self)
+    }
+    fn idle(&self) -> bool {
+        let q = &self.last_probe;
+        self.edges_idle() && !(q.mac_rx || q.mac_tx || q.app_rx || q.app_tx)
+    }
+    fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String> {
+        self.kernel_mut().record_vcd(w).map_err(|e| e.to_string())
+    }
+}
+
+/// A switch, whatever its size.
+pub trait SwitchDev: Send {
+    fn step(&mut self) -> Result<(), String>;
+    fn push_rx(&mut self, port: usize, p: Packet);
+    fn take_tx(&mut self) -> Vec<(usize, Packet)>;
+    fn stats(&self) -> Vec<PortStats>;
+    fn idle(&self) -> bool;
+    fn set_pacer(&mut self, port: usize, p: Pacer) -> Result<(), String>;
+    fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String>;
+}
+
+impl<
+        const N: usize,
+        const NN: usize,
+        const NB: usize,
+        const NNB: usize,
+        const NR: usize,
+        const NP: usize,
+    > SwitchDev for SwitchSim<N, NN, NB, NNB, NR, NP>
+{
+    fn step(&mut self) -> Result<(), String> {
+        SwitchSim::step(self)
+    }
+    fn push_rx(&mut self, port: usize, p: Packet) {
+        SwitchSim::push_rx(self, port, p)
+    }
+    fn take_tx(&mut self) -> Vec<(usize, Packet)> {
+        SwitchSim::take_tx(self)
+    }
+    fn stats(&self) -> Vec<PortStats> {
+        self.last().iter().map(|o| o.stat).collect()
+    }
+    fn idle(&self) -> bool {
+        SwitchSim::idle(self)
+    }
+    fn set_pacer(&mut self, port: usize, p: Pacer) -> Result<(), String> {
+        SwitchSim::set_pacer(self, port, p)
+    }
+    fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String> {
+        self.kernel_mut().record_vcd(w).map_err(|e| e.to_string())
+    }
+}
+
+/// A device of the network.
+pub enum Dev {
+    Host(Box<dyn HostDev>),
+    Switch(Box<dyn SwitchDev>),
+}
+
+impl Dev {
+    fn step(&mut self) -> Result<(), String> {
+        match self {
+            Dev::Host(h) => h.step(),
+            Dev::Switch(s) => s.step(),
+        }
+    }
+}
+
+/// One link: its ends and a [`Link`] per direction (0: `a → b`, 1: `b → a`).
+pub struct NetLink {
+    pub name: String,
+    pub ends: [End; 2],
+    pub dir: [Link; 2],
+    /// Cycles from first word out to first word in.
+    pub delay: u64,
+    /// Rate of the switch transmitters on it, a fraction of line rate.
+    pub rate: f64,
+    /// Bytes that entered each direction in the current sample interval.
+    pub bytes: [u64; 2],
+    /// Frames of both directions, kept when the link's pcap was asked for.
+    pub capture: Option<Vec<Packet>>,
+}
+
+/// The built network.
+pub struct Network {
+    pub name: String,
+    pub host_names: Vec<String>,
+    pub host_ips: Vec<u32>,
+    pub host_macs: Vec<u64>,
+    pub switch_names: Vec<String>,
+    /// Device `i < hosts` is host `i`, then the switches.
+    devs: Vec<Mutex<Dev>>,
+    pub links: Vec<NetLink>,
+    /// Link and direction a host sends on.
+    host_link: Vec<(usize, usize)>,
+    /// Per switch, per port: link and the direction the port sends on.
+    port_link: Vec<Vec<Option<(usize, usize)>>>,
+    /// Per switch: host → output port.
+    routes: Vec<HashMap<usize, usize>>,
+    /// Messages not yet offered, by start cycle, per host.
+    pending: Vec<VecDeque<(usize, AppMsg)>>,
+    pub msgs: Vec<MsgRecord>,
+    /// Per host: message index by the NIC's send index.
+    sent_idx: Vec<Vec<usize>>,
+    outcomes_seen: Vec<usize>,
+    pub max_cycles: u64,
+    pub sample_cycles: u64,
+    threads: usize,
+    now: u64,
+    /// Deliveries whose tag names no message not yet delivered to that host (counted).
+    pub untagged: u64,
+    /// Deliveries whose payload differs from their message's (counted; a defect).
+    pub corrupt: u64,
+}
+
+/// Time series sampled every `sample_cycles`.
+#[derive(Clone, Debug, Default)]
+pub struct Series {
+    pub cycles: Vec<u64>,
+    /// Per switch port on a link, `(switch, port)` → bytes queued (all bands).
+    pub queue_cols: Vec<(usize, usize)>,
+    pub queue: Vec<Vec<u64>>,
+    /// Per host: bytes its NIC sent in the interval.
+    pub host_tx: Vec<Vec<u64>>,
+    /// Per host: bytes its NIC received in the interval.
+    pub host_rx: Vec<Vec<u64>>,
+}
+
+/// What a run did.
+#[derive(Debug)]
+pub struct RunResult {
+    pub cycles: u64,
+    pub settled: bool,
+    pub series: Series,
+    pub switch_stats: Vec<Vec<PortStats>>,
+    pub wall_secs: f64,
+}
+
+fn parse_end(
+    s: &str,
+    hosts: &HashMap<&str, usize>,
+    switches: &HashMap<&str, usize>,
+    ports: &[usize],
+) -> Result<End, String> {
+    if let Some((sw, port)) = s.split_once(':') {
+        let i = *switches
+            .get(sw)
+            .ok_or_else(|| format!("link end {s:?}: no switch named {sw:?}"))?;
+        let p: usize = port
+            .parse()
+            .map_err(|_| format!("link end {s:?}: port {port:?} is not a number"))?;
+        if p >= ports[i] {
+            return Err(format!(
+                "link end {s:?}: switch {sw:?} has ports 0..{}",
+                ports[i]
+            ));
+        }
+        Ok(End::Port(i, p))
+    } else {
+        hosts.get(s).map(|&h| End::Host(h)).ok_or_else(|| {
+            format!("link end {s:?}: no host of that name (a switch port is written NAME:PORT)")
+        })
+    }
+}
+
+fn check_range(what: &str, v: u64, lo: u64, hi: u64) -> Result<u64, String> {
+    if (lo..=hi).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("{what} {v}: must be {lo}..={hi}"))
+    }
+}
+
+/// Reads a message-size CDF: lines of `bytes probability` (blank lines and `#` comments
+/// skipped), sizes and probabilities non-decreasing, the last probability 1.
+pub fn read_cdf(text: &str, name: &str) -> Result<Vec<(u64, f64)>, String> {
+    let mut cdf: Vec<(u64, f64)> = vec![];
+    for (n, line) in text.lines().enumerate() {
+        let l = line.split('#').next().unwrap_or("").trim();
+        if l.is_empty() {
+            continue;
+        }
+        let mut it = l.split_whitespace();
+        let (Some(b), Some(p), None) = (it.next(), it.next(), it.next()) else {
+            return Err(format!("{name}:{}: want `bytes probability`", n + 1));
+        };
+        let b: u64 = b
+            .parse()
+            .map_err(|_| format!("{name}:{}: size {b:?} is not a whole number", n + 1))?;
+        let p: f64 = p
+            .parse()
+            .map_err(|_| format!("{name}:{}: probability {p:?} is not a number", n + 1))?;
+        if !(0.0..=1.0).contains(&p) {
+            return Err(format!("{name}:{}: probability {p} is not in 0..=1", n + 1));
+        }
+        if b < TAG_BYTES as u64 || b > MAX_MSG_BYTES {
+            return Err(format!(
+                "{name}:{}: size {b} must be {TAG_BYTES}..={MAX_MSG_BYTES} bytes",
+                n + 1
+            ));
+        }
+        if let Some(&(pb, pp)) = cdf.last() {
+            if b < pb || p < pp {
+                return Err(format!(
+                    "{name}:{}: sizes and probabilities must not decrease",
+                    n + 1
+                ));
+            }
+        }
+        cdf.push((b, p));
+    }
+    match cdf.last() {
+        None => Err(format!("{name}: no sizes")),
+        Some(&(_, p)) if (p - 1.0).abs() > 1e-9 => {
+            Err(format!("{name}: the last probability is {p}, not 1"))
+        }
+        _ => Ok(cdf),
+    }
+}
+
+fn sample_cdf(cdf: &[(u64, f64)], rng: &mut ChaCha8Rng) -> u64 {
+    let u: f64 = rng.gen();
+    cdf.iter()
+        .find(|&&(_, p)| u <= p)
+        .map_or(cdf[cdf.len() - 1].0, |&(b, _)| b)
+}
+
+fn build_switch(c: &SwitchCfg, routes: Vec<(bool, u32, u64)>) -> Result<Box<dyn SwitchDev>, String> {
+    let w = |what: &str| format!("switch {:?}: {what}", c.name);
+    if c.ports != 4 && c.ports != 16 {
+        return Err(w(&format!("ports = {}: the switch is built for 4 or 16", c.ports)));
+    }
+    let mut s = SwitchSetup::new(c.ports);
+    s.mode = match c.mode.as_str() {
+        "droptail" => MODE_DROPTAIL,
+        "trim" => MODE_TRIM,
+        "tofino-trim" => MODE_TOFINO_TRIM,
+        "bolt" => MODE_BOLT,
+        m => {
+            return Err(w(&format!(
+                "unknown mode {m:?}; known: droptail, trim, tofino-trim, bolt"
+            )))
+        }
+    };
+    s.band_by_flags = c.band_by_flags;
+    s.ret = c.ret;
+    s.wrr = c.wrr;
+    let r = |what: &str, v: Option<u64>, d: u64, lo: u64, hi: u64| {
+        check_range(what, v.unwrap_or(d), lo, hi).map_err(|e| w(&e))
+    };
+    let lb = r("buffer_bytes", c.buffer_bytes, s.limit_bytes[0], 0, (1 << 20) - 1)?;
+    let lp = r("buffer_pkts", c.buffer_pkts, s.limit_pkts[0], 1, (1 << 12) - 1)?;
+    s.limit_bytes = [lb; BANDS];
+    s.limit_pkts = [lp; BANDS];
+    s.cc_thresh = r("cc_thresh", c.cc_thresh, s.cc_thresh, 0, (1 << 20) - 1)?;
+    s.mtu = r("mtu", c.mtu, s.mtu, 64, 4095)?;
+    s.pru_cap = r("pru_cap", c.pru_cap, s.pru_cap, 0, 255)?;
+    s.link_rate = r("link_rate", c.link_rate, s.link_rate, 0, 255)?;
+    s.pipes = r("pipes", c.pipes, s.pipes, 1, 4)?;
+    s.t0 = r("t0", c.t0, s.t0, 0, (1 << 24) - 1)?;
+    s.t1 = r("t1", c.t1, s.t1, 0, (1 << 24) - 1)?;
+    s.meter_burst = r("meter_burst", c.meter_burst, s.meter_burst, 64, (1 << 20) - 1)?;
+    s.routes = routes;
+    Ok(if c.ports == 4 {
+        Box::new(SwitchSim::new(Switch4::new(), &s)?)
+    } else {
+        Box::new(SwitchSim::new(Switch16::new(), &s)?)
+    })
+}
+
+fn build_host(c: &HostCfg, ip: u32, mac: u64) -> Result<Box<dyn HostDev>, String> {
+    let mut n = NicConfig::new(mac, ip);
+    if let Some(v) = c.rtt_pkts {
+        n.rtt_pkts = v;
+    }
+    if let Some(v) = c.timeout {
+        n.timeout = v;
+    }
+    if let Some(v) = c.retries {
+        n.max_retries = v;
+    }
+    n.rx_timeout = c
+        .rx_timeout
+        .unwrap_or_else(|| n.timeout.saturating_mul(n.max_retries as u32 + 2));
+    if let Some(v) = c.pull_gap {
+        n.pull_gap = v;
+    }
+    let e = |x: String| format!("host {:?}: {x}", c.name);
+    Ok(match c.program.as_str() {
+        "ndp" => Box::new(NicSim::new(NicNdp::new(), n).map_err(e)?),
+        "homa" => Box::new(NicSim::new(NicHoma::new(), n).map_err(e)?),
+        "homatr" => Box::new(NicSim::new(NicHomaTr::new(), n).map_err(e)?),
+        p => {
+            return Err(e(format!(
+                "unknown program {p:?}; known: ndp, homa, homatr"
+            )))
+        }
+    })
+}
+
+/// The payload of message `id`: its index in the first [`TAG_BYTES`], then a pattern of
+/// the index, so a delivery is matched to its message and checked byte for byte.
+pub fn payload_of(id: usize, bytes: u64) -> Vec<u8> {
+    let mut payload = vec![0u8; bytes as usize];
+    payload[..TAG_BYTES].copy_from_slice(&(id as u64).to_be_bytes());
+    for (j, b) in payload[TAG_BYTES..].iter_mut().enumerate() {
+        *b = (j as u8).wrapping_mul(31).wrapping_add(id as u8);
+    }
+    payload
+}
+
+/// Host `i`'s MAC address.
+pub fn host_mac(i: usize) -> u64 {
+    0x0200_0000_0100 + i as u64
+}
+
+/// A link rate in Gb/s as a fraction of line rate, checked.
+fn rate_fraction(g: Option<f64>) -> Result<f64, String> {
+    let line = WORD_BITS * DEFAULT_CLOCK_HZ / 1e9;
+    match g {
+        None => Ok(1.0),
+        Some(g) if g > 0.0 && g <= line + 1e-9 => Ok((g / line).min(1.0)),
+        Some(g) => Err(format!(
+            "rate_gbps {g} must be above 0 and at most the line rate, {line} Gb/s (64 bits a cycle at 3.2 GHz)"
+        )),
+    }
+}
+
+fn pacer_of(rate: f64) -> Result<Pacer, String> {
+    if rate >= 1.0 {
+        return Ok(Pacer::line());
+    }
+    let num = (rate * 1_000_000.0).round().max(1.0) as u64;
+    Pacer::new(num, 1_000_000)
+}
+
+impl Network {
+    /// Builds the network of a topology. `files` reads a workload's file by name (relative
+    /// to the topology's directory, say).
+    pub fn build(
+        cfg: &NetConfig,
+        files: &dyn Fn(&str) -> Result<String, String>,
+    ) -> Result<Self, String> {
+        if cfg.host.is_empty() {
+            return Err("topology: no [[host]]".into());
+        }
+        if cfg.sample_cycles == 0 {
+            return Err("sample_cycles must be at least 1".into());
+        }
+        if cfg.max_cycles == 0 {
+            return Err("max_cycles must be at least 1".into());
+        }
+        if cfg.threads == 0 || cfg.threads > 64 {
+            return Err(format!("threads = {}: must be 1..=64", cfg.threads));
+        }
+        let mut names: HashMap<&str, &str> = HashMap::new();
+        for (n, kind) in cfg
+            .host
+            .iter()
+            .map(|h| (h.name.as_str(), "host"))
+            .chain(cfg.switch.iter().map(|s| (s.name.as_str(), "switch")))
+        {
+            if n.is_empty() || n.contains(':') || n.contains('-') {
+                return Err(format!(
+                    "{kind} name {n:?}: names must be non-empty, without ':' or '-'"
+                ));
+            }
+            if let Some(k) = names.insert(n, kind) {
+                return Err(format!("the name {n:?} is used twice ({k} and {kind})"));
+            }
+        }
+        let hosts: HashMap<&str, usize> = cfg
+            .host
+            .iter()
+            .enumerate()
+            .map(|(i, h)| (h.name.as_str(), i))
+            .collect();
+        let swmap: HashMap<&str, usize> = cfg
+            .switch
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.name.as_str(), i))
+            .collect();
+        for s in &cfg.switch {
+            if s.ports != 4 && s.ports != 16 {
+                return Err(format!(
+                    "switch {:?}: ports = {}: the switch is built for 4 or 16",
+                    s.name, s.ports
+                ));
+            }
+        }
+        let ports: Vec<usize> = cfg.switch.iter().map(|s| s.ports).collect();
+        let nh = cfg.host.len();
+        // Host addresses.
+        let mut host_ips = vec![];
+        let mut seen_ip = HashMap::new();
+        for (i, h) in cfg.host.iter().enumerate() {
+            let ip = match &h.ip {
+                Some(s) => parse_ip(s).map_err(|e| format!("host {:?}: {e}", h.name))?,
+                None => 0x0a00_0001 + i as u32,
+            };
+            if let Some(o) = seen_ip.insert(ip, i) {
+                return Err(format!(
+                    "hosts {:?} and {:?} have the same IP",
+                    cfg.host[o].name, h.name
+                ));
+            }
+            host_ips.push(ip);
+        }
+        // Links.
+        let mut used: HashMap<End, usize> = HashMap::new();
+        let mut links = vec![];
+        let mut host_link = vec![None; nh];
+        let mut port_link: Vec<Vec<Option<(usize, usize)>>> =
+            ports.iter().map(|&n| vec![None; n]).collect();
+        for (li, l) in cfg.link.iter().enumerate() {
+            let name = format!("{}-{}", l.a, l.b);
+            let ctx = |e: String| format!("link {name}: {e}");
+            let a = parse_end(&l.a, &hosts, &swmap, &ports).map_err(ctx)?;
+            let b = parse_end(&l.b, &hosts, &swmap, &ports).map_err(ctx)?;
+            if a == b {
+                return Err(format!("link {name}: both ends are the same"));
+            }
+            for e in [a, b] {
+                if let Some(o) = used.insert(e, li) {
+                    return Err(format!(
+                        "link {name}: {} is already on link {}-{}",
+                        match e {
+                            End::Host(h) => format!("host {:?}", cfg.host[h].name),
+                            End::Port(s, p) => format!("{}:{p}", cfg.switch[s].name),
+                        },
+                        cfg.link[o].a,
+                        cfg.link[o].b
+                    ));
+                }
+            }
+            let lc = LinkCfg::ideal(l.delay);
+            let dir = [
+                Link::new(lc.clone(), cfg.seed ^ (2 * li as u64 + 1)).map_err(ctx)?,
+                Link::new(lc, cfg.seed ^ (2 * li as u64 + 2)).map_err(ctx)?,
+            ];
+            let rate = rate_fraction(l.rate_gbps).map_err(ctx)?;
+            for (d, e) in [(0usize, a), (1, b)] {
+                match e {
+                    End::Host(h) => host_link[h] = Some((li, d)),
+                    End::Port(s, p) => port_link[s][p] = Some((li, d)),
+                }
+            }
+            let capture = cfg.output.pcap.contains(&name).then(Vec::new);
+            links.push(NetLink {
+                name,
+                ends: [a, b],
+                dir,
+                delay: l.delay,
+                rate,
+                bytes: [0, 0],
+                capture,
+            });
+        }
+        for p in &cfg.output.pcap {
+            if !links.iter().any(|l| &l.name == p) {
+                return Err(format!(
+                    "output.pcap {p:?}: no link of that name (a link is named A-B by its ends as written)"
+                ));
+            }
+        }
+        let host_link: Vec<(usize, usize)> = host_link
+            .into_iter()
+            .enumerate()
+            .map(|(h, l)| l.ok_or_else(|| format!("host {:?} is on no link", cfg.host[h].name)))
+            .collect::<Result<_, _>>()?;
+        // Routes: breadth first from every host; a switch first reached over link `li`
+        // sends toward the host on its port of that link.
+        let mut routes: Vec<HashMap<usize, usize>> = vec![HashMap::new(); cfg.switch.len()];
+        for h in 0..nh {
+            let mut q = VecDeque::new();
+            let (li, d) = host_link[h];
+            if let End::Port(s, p) = links[li].ends[1 - d] {
+                routes[s].insert(h, p);
+                q.push_back(s);
+            }
+            while let Some(s) = q.pop_front() {
+                for p in 0..ports[s] {
+                    let Some((li, d)) = port_link[s][p] else { continue };
+                    if let End::Port(s2, p2) = links[li].ends[1 - d] {
+                        if let std::collections::hash_map::Entry::Vacant(e) = routes[s2].entry(h) {
+                            e.insert(p2);
+                            q.push_back(s2);
+                        }
+                    }
+                }
+            }
+        }
+        // Devices.
+        let mut devs = vec![];
+        for (i, h) in cfg.host.iter().enumerate() {
+            devs.push(Dev::Host(build_host(h, host_ips[i], host_mac(i))?));
+        }
+        for (s, c) in cfg.switch.iter().enumerate() {
+            if routes[s].len() > ports[s] {
+                return Err(format!(
+                    "switch {:?} reaches {} hosts, but its forwarding table has one entry per port ({})",
+                    c.name,
+                    routes[s].len(),
+                    ports[s]
+                ));
+            }
+            let mut table: Vec<(bool, u32, u64)> = {
+                let mut r: Vec<_> = routes[s].iter().collect();
+                r.sort();
+                r.into_iter()
+                    .map(|(&h, &p)| (true, host_ips[h], p as u64))
+                    .collect()
+            };
+            table.resize(ports[s], (false, 0, 0));
+            let mut d = build_switch(c, table)?;
+            for p in 0..ports[s] {
+                if let Some((li, _)) = port_link[s][p] {
+                    d.set_pacer(p, pacer_of(links[li].rate)?)?;
+                }
+            }
+            devs.push(Dev::Switch(d));
+        }
+        for name in &cfg.output.vcd {
+            let i = match (hosts.get(name.as_str()), swmap.get(name.as_str())) {
+                (Some(&h), _) => h,
+                (_, Some(&s)) => nh + s,
+                _ => {
+                    return Err(format!(
+                        "output.vcd {name:?}: no host or switch of that name"
+                    ))
+                }
+            };
+            let _ = i; // opened by `record_vcds`, which knows the output directory
+        }
+        let mut net = Network {
+            name: cfg.name.clone().unwrap_or_else(|| "network".into()),
+            host_names: cfg.host.iter().map(|h| h.name.clone()).collect(),
+            host_ips,
+            host_macs: (0..nh).map(host_mac).collect(),
+            switch_names: cfg.switch.iter().map(|s| s.name.clone()).collect(),
+            devs: devs.into_iter().map(Mutex::new).collect(),
+            links,
+            host_link,
+            port_link,
+            routes,
+            pending: vec![VecDeque::new(); nh],
+            msgs: vec![],
+            sent_idx: vec![vec![]; nh],
+            outcomes_seen: vec![0; nh],
+            max_cycles: cfg.max_cycles,
+            sample_cycles: cfg.sample_cycles,
+            threads: cfg.threads,
+            now: 0,
+            untagged: 0,
+            corrupt: 0,
+        };
+        // Workloads.
+        let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
+        let host = |n: &str, what: &str| {
+            hosts
+                .get(n)
+                .copied()
+                .ok_or_else(|| format!("workload {what}: no host named {n:?}"))
+        };
+        let mut wanted: Vec<(usize, usize, u64, u64)> = vec![];
+        for (wi, w) in cfg.workload.iter().enumerate() {
+            let what = format!("{}", wi + 1);
+            match w {
+                Workload::Incast {
+                    senders,
+                    receiver,
+                    sizes,
+                    start,
+                } => {
+                    let r = host(receiver, &what)?;
+                    if senders.is_empty() || sizes.is_empty() {
+                        return Err(format!(
+                            "workload {what} (incast): needs senders and sizes"
+                        ));
+                    }
+                    for (i, s) in senders.iter().enumerate() {
+                        let s = host(s, &what)?;
+                        wanted.push((s, r, *start, sizes[i % sizes.len()]));
+                    }
+                }
+                Workload::Messages { msg } => {
+                    for m in msg {
+                        wanted.push((
+                            host(&m.from, &what)?,
+                            host(&m.to, &what)?,
+                            m.cycle,
+                            m.bytes,
+                        ));
+                    }
+                }
+                Workload::Poisson {
+                    hosts: hs,
+                    load,
+                    sizes_file,
+                    start,
+                    stop,
+                } => {
+                    let hs: Vec<usize> = if hs.is_empty() {
+                        (0..nh).collect()
+                    } else {
+                        hs.iter().map(|h| host(h, &what)).collect::<Result<_, _>>()?
+                    };
+                    if hs.len() < 2 {
+                        return Err(format!(
+                            "workload {what} (poisson): needs at least 2 hosts"
+                        ));
+                    }
+                    if !(*load > 0.0 && *load <= 1.0) {
+                        return Err(format!(
+                            "workload {what} (poisson): load {load} must be in (0, 1]"
+                        ));
+                    }
+                    if stop <= start {
+                        return Err(format!(
+                            "workload {what} (poisson): stop {stop} must be after start {start}"
+                        ));
+                    }
+                    let cdf = read_cdf(&files(sizes_file)?, sizes_file)?;
+                    // Mean words per message → mean gap between arrivals at `load`.
+                    let mut prev = 0.0;
+                    let mut mean = 0.0;
+                    for &(b, p) in &cdf {
+                        mean += (p - prev) * wire_words(b) as f64;
+                        prev = p;
+                    }
+                    let gap = mean / load;
+                    for &h in &hs {
+                        let mut t = *start as f64;
+                        loop {
+                            let u: f64 = rng.gen_range(f64::MIN_POSITIVE..1.0);
+                            t += -u.ln() * gap;
+                            if t >= *stop as f64 {
+                                break;
+                            }
+                            let others: Vec<usize> =
+                                hs.iter().copied().filter(|&o| o != h).collect();
+                            let d = others[rng.gen_range(0..others.len())];
+                            wanted.push((h, d, t as u64, sample_cdf(&cdf, &mut rng)));
+                        }
+                    }
+                }
+            }
+        }
+        for (s, d, c, b) in wanted {
+            net.add_message(s, d, c, b)?;
+        }
+        Ok(net)
+    }
+
+    /// The index of a device by name: hosts first, then switches.
+    pub fn device_index(&self, name: &str) -> Option<usize> {
+        self.host_names
+            .iter()
+            .chain(self.switch_names.iter())
+            .position(|n| n == name)
+    }
+
+    /// Records every signal of device `i` ([`Network::device_index`]) to `w` from now on.
+    pub fn record_vcd(&mut self, i: usize, w: Box<dyn std::io::Write + Send>) -> Result<(), String> {
+        let d = self
+            .devs
+            .get_mut(i)
+            .ok_or_else(|| format!("no device {i}"))?
+            .get_mut()
+            .map_err(|_| "device lock poisoned".to_string())?;
+        match d {
+            Dev::Host(h) => h.record_vcd(w),
+            Dev::Switch(s) => s.record_vcd(w),
+        }
+    }
+
+    /// Queues a message of `bytes` from host `src` to host `dst`, offered from `cycle`.
+    pub fn add_message(
+        &mut self,
+        src: usize,
+        dst: usize,
+        cycle: u64,
+        bytes: u64,
+    ) -> Result<usize, String> {
+        let nh = self.host_names.len();
+        if src >= nh || dst >= nh {
+            return Err(format!("a message between hosts {src} and {dst} of {nh}"));
+        }
+        if src == dst {
+            return Err(format!(
+                "a message from host {:?} to itself",
+                self.host_names[src]
+            ));
+        }
+        if bytes < TAG_BYTES as u64 || bytes > MAX_MSG_BYTES {
+            return Err(format!(
+                "a message of {bytes} bytes: sizes must be {TAG_BYTES}..={MAX_MSG_BYTES} (its first {TAG_BYTES} bytes tag it)"
+            ));
+        }
+        let ideal = self.ideal(src, dst, bytes).ok_or_else(|| {
+            format!(
+                "no path from host {:?} to host {:?}",
+                self.host_names[src], self.host_names[dst]
+            )
+        })?;
+        let id = self.msgs.len();
+        let payload = payload_of(id, bytes);
+        self.msgs.push(MsgRecord {
+            src,
+            dst,
+            bytes,
+            start: cycle,
+            done: None,
+            outcome: None,
+            ideal,
+        });
+        let m = AppMsg {
+            cycle,
+            dst_ip: self.host_ips[dst],
+            dst_port: 1,
+            src_port: 1,
+            payload,
+        };
+        // Each host's queue in start order: the NIC offers messages in queue order.
+        let q = &mut self.pending[src];
+        let at = q.partition_point(|(_, x)| x.cycle <= cycle);
+        q.insert(at, (id, m));
+        Ok(id)
+    }
+
+    /// Ideal completion of a message alone in the network: its first packet (`W` words)
+    /// crosses every link (`max(delay, W)`: a link delivers whole frames) and is stored and
+    /// forwarded by every switch (`W + 6`), and the message's words follow at the slowest
+    /// link of the path. It leaves out the NICs' pipelines (tens of cycles), so an unloaded
+    /// message's slowdown is slightly above 1. `None` without a path.
+    pub fn ideal(&self, src: usize, dst: usize, bytes: u64) -> Option<u64> {
+        let w1 = wire_words(bytes.min(PKT_BYTES));
+        let (mut li, mut d) = self.host_link[src];
+        let mut delay = 0u64;
+        let mut slow = 1.0f64;
+        let mut hops = 0u64;
+        for _ in 0..=self.port_link.len() {
+            delay += self.links[li].delay.max(w1);
+            match self.links[li].ends[1 - d] {
+                End::Host(h) => {
+                    if h != dst {
+                        return None;
+                    }
+                    let w = wire_words(bytes) as f64 / slow;
+                    return Some(delay + hops * (w1 + SWITCH_EXTRA) + w.ceil() as u64);
+                }
+                End::Port(s, _) => {
+                    hops += 1;
+                    let p = *self.routes[s].get(&dst)?;
+                    let (l2, d2) = self.port_link[s][p]?;
+                    slow = slow.min(self.links[l2].rate);
+                    li = l2;
+                    d = d2;
+                }
+            }
+        }
+        None
+    }
+
+    /// The current cycle.
+    pub fn cycle(&self) -> u64 {
+        self.now
+    }
+
+    /// Messages with no delivery and no final outcome yet.
+    pub fn open_messages(&self) -> usize {
+        self.msgs.iter().filter(|m| !m.resolved()).count()
+    }
+
+    /// Moves what is due between cycles: messages to their NICs, frames that arrived to
+    /// their devices.
+    fn deliver(&mut self, devs: &mut [&mut Dev]) {
+        let now = self.now;
+        for (h, q) in self.pending.iter_mut().enumerate() {
+            while q.front().is_some_and(|(_, m)| m.cycle <= now) {
+                let (id, m) = q.pop_front().expect("front");
+                if let Dev::Host(d) = &mut *devs[h] {
+                    d.send(m);
+                    self.sent_idx[h].push(id);
+                }
+            }
+        }
+        let nh = self.host_names.len();
+        for l in &mut self.links {
+            for d in 0..2 {
+                for mut p in l.dir[d].arrivals(now) {
+                    match (l.ends[1 - d], &mut *devs[match l.ends[1 - d] {
+                        End::Host(h) => h,
+                        End::Port(s, _) => nh + s,
+                    }]) {
+                        (End::Host(h), Dev::Host(x)) => {
+                            // The last hop's router rewrites the Ethernet destination
+                            // (the switch block forwards by IP and keeps Ethernet
+                            // headers; a NIC takes only frames to its own MAC).
+                            if matches!(l.ends[d], End::Port(..)) && p.bytes.len() >= 6 {
+                                p.bytes[..6].copy_from_slice(&self.host_macs[h].to_be_bytes()[2..]);
+                            }
+                            x.push_rx(p)
+                        }
+                        (End::Port(_, port), Dev::Switch(x)) => x.push_rx(port, p),
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+
+    /// Gathers what the devices did in the cycle just run: frames into links, deliveries
+    /// and outcomes into the message records.
+    fn collect(&mut self, devs: &mut [&mut Dev], series: &mut Series) {
+        let now = self.now;
+        let nh = self.host_names.len();
+        for (i, dev) in devs.iter_mut().enumerate() {
+            match &mut **dev {
+                Dev::Host(h) => {
+                    let (li, d) = self.host_link[i];
+                    for p in h.take_tx() {
+                        put(&mut self.links[li], d, &p);
+                        if let Some(v) = series.host_tx.get_mut(i) {
+                            *v.last_mut().expect("a sample") += p.bytes.len() as u64;
+                        }
+                    }
+                    for dl in h.take_delivered() {
+                        if let Some(v) = series.host_rx.get_mut(i) {
+                            *v.last_mut().expect("a sample") += dl.payload.len() as u64;
+                        }
+                        let id = (dl.payload.len() >= TAG_BYTES).then(|| {
+                            u64::from_be_bytes(dl.payload[..TAG_BYTES].try_into().expect("8"))
+                                as usize
+                        });
+                        match id.and_then(|id| self.msgs.get_mut(id).map(|m| (id, m))) {
+                            Some((id, m)) if m.dst == i && m.done.is_none() => {
+                                if dl.payload == payload_of(id, m.bytes) {
+                                    m.done = Some(dl.cycle)
+                                } else {
+                                    self.corrupt += 1
+                                }
+                            }
+                            _ => self.untagged += 1,
+                        }
+                    }
+                    let seen = self.outcomes_seen[i];
+                    let new = h.outcomes_from(seen);
+                    self.outcomes_seen[i] += new.len();
+                    for (k, o, _) in new {
+                        if let Some(&id) = self.sent_idx[i].get(k) {
+                            self.msgs[id].outcome = Some(o);
+                        }
+                    }
+                }
+                Dev::Switch(s) => {
+                    let si = i - nh;
+                    for (port, p) in s.take_tx() {
+                        if let Some((li, d)) = self.port_link[si][port] {
+                            put(&mut self.links[li], d, &p);
+                        }
+                    }
+                }
+            }
+        }
+        let _ = now;
+    }
+
+    /// Runs until every message is resolved (delivered and acknowledged, or given up, or
+    /// refused), nothing is in flight and every device has been idle for [`QUIET_CYCLES`],
+    /// or `max_cycles`. `progress` is called about once a second of wall time with the
+    /// cycle and the open messages.
+    pub fn run(&mut self, progress: &mut dyn FnMut(u64, usize)) -> Result<RunResult, String> {
+        let t0 = std::time::Instant::now();
+        let mut last_progress = t0;
+        let nh = self.host_names.len();
+        let mut series = Series::default();
+        // Queue columns: every switch port on a link.
+        for (s, pl) in self.port_link.iter().enumerate() {
+            for (p, l) in pl.iter().enumerate() {
+                if l.is_some() {
+                    series.queue_cols.push((s, p));
+                }
+            }
+        }
+        series.queue = vec![vec![]; series.queue_cols.len()];
+        // The last bucket is the interval in progress.
+        series.host_tx = vec![vec![0]; nh];
+        series.host_rx = vec![vec![0]; nh];
+        let threads = self.threads;
+        let n = self.devs.len();
+        let mut quiet = 0u64;
+        let mut settled = false;
+        let mut first = true;
+        let devs = std::mem::take(&mut self.devs);
+        let result = {
+            let me = &mut *self;
+            let devs_ref = &devs;
+            lockstep(
+                n,
+                threads,
+                |i| {
+                    devs_ref[i]
+                        .lock()
+                        .map_err(|_| "device lock poisoned".to_string())?
+                        .step()
+                },
+                || {
+                    let mut guards: Vec<_> = devs_ref
+                        .iter()
+                        .map(|d| d.lock().map_err(|_| "device lock poisoned".to_string()))
+                        .collect::<Result<_, _>>()?;
+                    let mut ds: Vec<&mut Dev> = guards.iter_mut().map(|g| &mut **g).collect();
+                    if !first {
+                        me.collect(&mut ds, &mut series);
+                        me.now += 1;
+                        let idle = ds.iter().all(|d| match d {
+                            Dev::Host(h) => h.idle(),
+                            Dev::Switch(s) => s.idle(),
+                        });
+                        quiet = if idle { quiet + 1 } else { 0 };
+                        if me.now % me.sample_cycles == 0 {
+                            sample(me, &ds, &mut series);
+                        }
+                    }
+                    first = false;
+                    let in_flight: usize = me
+                        .links
+                        .iter()
+                        .map(|l| l.dir[0].in_flight() + l.dir[1].in_flight())
+                        .sum();
+                    let unresolved: usize = ds
+                        .iter()
+                        .map(|d| match d {
+                            Dev::Host(h) => h.unresolved(),
+                            _ => 0,
+                        })
+                        .sum();
+                    let pending: usize = me.pending.iter().map(|q| q.len()).sum();
+                    if quiet >= QUIET_CYCLES && in_flight == 0 && unresolved == 0 && pending == 0 {
+                        settled = true;
+                        return Ok(false);
+                    }
+                    if me.now >= me.max_cycles {
+                        return Ok(false);
+                    }
+                    if last_progress.elapsed().as_secs_f64() >= 1.0 {
+                        last_progress = std::time::Instant::now();
+                        progress(me.now, me.open_messages());
+                    }
+                    me.deliver(&mut ds);
+                    Ok(true)
+                },
+            )
+        };
+        self.devs = devs;
+        result?;
+        let switch_stats = self
+            .devs
+            .iter()
+            .skip(nh)
+            .map(|d| match &*d.lock().expect("lock") {
+                Dev::Switch(s) => s.stats(),
+                _ => vec![],
+            })
+            .collect();
+        Ok(RunResult {
+            cycles: self.now,
+            settled,
+            series,
+            switch_stats,
+            wall_secs: t0.elapsed().as_secs_f64(),
+        })
+    }
+}
+
+/// A frame into one direction of a link.
+fn put(l: &mut NetLink, d: usize, p: &Packet) {
+    l.bytes[d] += p.bytes.len() as u64;
+    if let Some(c) = l.capture.as_mut() {
+        c.push(p.clone());
+    }
+    l.dir[d].send(p);
+}
+
+/// One sample of the time series.
+fn sample(net: &Network, devs: &[&mut Dev], s: &mut Series) {
+    let nh = net.host_names.len();
+    s.cycles.push(net.now);
+    for (c, &(sw, port)) in s.queue_cols.iter().enumerate() {
+        let q = match &*devs[nh + sw] {
+            Dev::Switch(x) => x.stats()[port].occ_bytes.iter().sum(),
+            _ => 0,
+        };
+        s.queue[c].push(q);
+    }
+    for v in s.host_tx.iter_mut().chain(s.host_rx.iter_mut()) {
+        v.push(0);
+    }
+}

@@ -1,0 +1,180 @@
+//! `ntsim run <scenario.toml | NAME>`: builds a network ([`crate::net`]) from a topology
+//! file or a built-in scenario ([`crate::net_scenarios`]), runs it with a progress line on
+//! stderr, and writes its outputs ([`crate::net_report`]) into `--out DIR/<run name>`.
+use crate::net::{NetConfig, Network, RunResult};
+use crate::net_report::{goodput_gbps, jain, quantile, slowdowns, write_outputs};
+use crate::net_scenarios;
+use std::fmt::Write as _;
+use std::io::{IsTerminal, Write as _};
+use std::path::{Path, PathBuf};
+
+/// Everything `ntsim run` takes.
+#[derive(Clone, Debug, clap::Args)]
+pub struct RunArgs {
+    /// A topology file (TOML) or a built-in scenario's name (`--list`).
+    pub scenario: Option<String>,
+    /// Output directory; each run writes into DIR/<run name>.
+    #[arg(long, default_value = "out/run")]
+    pub out: PathBuf,
+    /// Threads to step the devices on (overrides the file's `threads`).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Overrides the file's `max_cycles`.
+    #[arg(long)]
+    pub max_cycles: Option<u64>,
+    /// Overrides the file's `seed`.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Devices whose every signal goes to DIR/<run>/<device>.vcd (repeatable).
+    #[arg(long = "vcd")]
+    pub vcd: Vec<String>,
+    /// Print the scenario's topology file(s) instead of running.
+    #[arg(long)]
+    pub print: bool,
+    /// List the built-in scenarios.
+    #[arg(long)]
+    pub list: bool,
+    /// No progress line.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// The runs of the scenario argument: `(run name, topology text, directory of the file)`.
+fn load(s: &str) -> Result<Vec<(String, String, PathBuf)>, String> {
+    let p = Path::new(s);
+    if s.ends_with(".toml") || p.is_file() {
+        let text = std::fs::read_to_string(p).map_err(|e| format!("cannot read {s}: {e}"))?;
+        let name = p
+            .file_stem()
+            .map(|x| x.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "run".into());
+        let dir = p.parent().map(Path::to_path_buf).unwrap_or_default();
+        return Ok(vec![(name, text, dir)]);
+    }
+    net_scenarios::runs(s)
+        .map(|v| v.into_iter().map(|(n, t)| (n, t, PathBuf::new())).collect())
+        .ok_or_else(|| {
+            format!(
+                "{s:?} is neither a topology file nor a built-in scenario; known: {}",
+                net_scenarios::names().join(", ")
+            )
+        })
+}
+
+/// One run: builds, runs and writes its outputs; returns the network and the result.
+pub fn run_one(
+    name: &str,
+    text: &str,
+    dir: &Path,
+    a: &RunArgs,
+) -> Result<(Network, RunResult), String> {
+    let mut cfg = NetConfig::from_toml(text).map_err(|e| format!("{name}: {e}"))?;
+    if let Some(t) = a.threads {
+        cfg.threads = t;
+    }
+    if let Some(m) = a.max_cycles {
+        cfg.max_cycles = m;
+    }
+    if let Some(s) = a.seed {
+        cfg.seed = s;
+    }
+    let files = |f: &str| {
+        let p = dir.join(f);
+        std::fs::read_to_string(&p).map_err(|e| format!("cannot read {}: {e}", p.display()))
+    };
+    let mut net = Network::build(&cfg, &files).map_err(|e| format!("{name}: {e}"))?;
+    let out = a.out.join(name);
+    std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    for d in cfg.output.vcd.iter().chain(a.vcd.iter()) {
+        let i = net
+            .device_index(d)
+            .ok_or_else(|| format!("--vcd {d:?}: no host or switch of that name"))?;
+        let p = out.join(format!("{d}.vcd"));
+        let f = std::fs::File::create(&p).map_err(|e| format!("cannot create {}: {e}", p.display()))?;
+        net.record_vcd(i, Box::new(std::io::BufWriter::new(f)))?;
+    }
+    let quiet = a.quiet;
+    let tty = std::io::stderr().is_terminal();
+    let mut last_line = std::time::Instant::now();
+    let max = cfg.max_cycles;
+    let total = net.msgs.len();
+    let mut progress = |c: u64, open: usize| {
+        // A terminal gets a line rewritten every second, a log a line every 10 s.
+        if quiet || (!tty && last_line.elapsed().as_secs() < 10) {
+            return;
+        }
+        last_line = std::time::Instant::now();
+        let line = format!(
+            "{name}: cycle {c} of at most {max} ({:.1} %), messages open {open} of {total}",
+            c as f64 * 100.0 / max as f64
+        );
+        if tty {
+            eprint!("\r{line}   ");
+            let _ = std::io::stderr().flush();
+        } else {
+            eprintln!("{line}");
+        }
+    };
+    let r = net.run(&mut progress)?;
+    if !quiet {
+        let pad = if tty { " ".repeat(40) } else { String::new() };
+        eprintln!("{}{name}: done at cycle {}{pad}", if tty { "\r" } else { "" }, r.cycles);
+    }
+    Ok((net, r))
+}
+
+/// `ntsim run`.
+pub fn main(a: &RunArgs) -> Result<(), String> {
+    if a.list {
+        for n in net_scenarios::names() {
+            println!("{n}");
+        }
+        return Ok(());
+    }
+    let s = a
+        .scenario
+        .as_deref()
+        .ok_or("ntsim run: give a topology file or a scenario name (--list shows them)")?;
+    let runs = load(s)?;
+    if a.print {
+        for (n, t, _) in &runs {
+            println!("# ---- {n} ----\n{t}");
+        }
+        return Ok(());
+    }
+    let mut table = String::from(
+        "| run | messages | delivered | median slowdown | max slowdown | trimmed | dropped | goodput (Gb/s) | Jain fairness | cycles | cycles/s |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for (n, t, dir) in &runs {
+        let (net, r) = run_one(n, t, dir, a)?;
+        let out = a.out.join(n);
+        let sum = write_outputs(&net, &r, &out)?;
+        println!("{sum}outputs in {}\n", out.display());
+        let mut sd = slowdowns(&net);
+        let trimmed: u64 = r.switch_stats.iter().flatten().map(|p| p.trimmed + p.dod_trims).sum();
+        let dropped: u64 = r
+            .switch_stats
+            .iter()
+            .flatten()
+            .map(|p| p.drop_full + p.drop_header + p.dod_drop)
+            .sum();
+        let _ = writeln!(
+            table,
+            "| {n} | {} | {} | {} | {} | {trimmed} | {dropped} | {} | {} | {} | {:.0} |",
+            net.msgs.len(),
+            net.msgs.iter().filter(|m| m.done.is_some()).count(),
+            quantile(&mut sd, 0.5).map_or("-".into(), |x| format!("{x:.2}")),
+            quantile(&mut sd, 1.0).map_or("-".into(), |x| format!("{x:.2}")),
+            goodput_gbps(&net).map_or("-".into(), |x| format!("{x:.1}")),
+            jain(&net).map_or("-".into(), |x| format!("{x:.3}")),
+            r.cycles,
+            r.cycles as f64 / r.wall_secs.max(1e-9)
+        );
+    }
+    if runs.len() > 1 {
+        let p = a.out.join(format!("{s}.md"));
+        std::fs::write(&p, &table).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        println!("{table}\n(table in {})", p.display());
+    }
+    Ok(())
+}

@@ -1,0 +1,517 @@
+//! What `ntsim run` writes for a network run ([`crate::net`]): CSV time series, the
+//! messages with their completion times and slowdowns, SVG plots, link captures, and a
+//! summary table (also printed).
+use crate::net::{Network, RunResult};
+use crate::nic_sim::Outcome;
+use crate::pcap::write_pcap;
+use crate::DEFAULT_CLOCK_HZ;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// Cycles → microseconds at the model's clock.
+pub fn us(cycles: u64) -> f64 {
+    cycles as f64 / DEFAULT_CLOCK_HZ * 1e6
+}
+
+/// The `q`-quantile (0..=1) of `v` (sorted in place), nearest rank.
+pub fn quantile(v: &mut [f64], q: f64) -> Option<f64> {
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(|a, b| a.total_cmp(b));
+    let i = ((q * v.len() as f64).ceil() as usize).clamp(1, v.len()) - 1;
+    Some(v[i])
+}
+
+/// Slowdowns of the delivered messages.
+pub fn slowdowns(net: &Network) -> Vec<f64> {
+    net.msgs.iter().filter_map(|m| m.slowdown()).collect()
+}
+
+/// Bytes delivered over the span from the first message's start to the last delivery,
+/// in Gb/s at the model's clock.
+pub fn goodput_gbps(net: &Network) -> Option<f64> {
+    let done: Vec<_> = net.msgs.iter().filter(|m| m.done.is_some()).collect();
+    let start = done.iter().map(|m| m.start).min()?;
+    let end = done.iter().filter_map(|m| m.done).max()?;
+    let bytes: u64 = done.iter().map(|m| m.bytes).sum();
+    Some(bytes as f64 * 8.0 / ((end - start).max(1) as f64 / DEFAULT_CLOCK_HZ) / 1e9)
+}
+
+/// Jain's fairness index of the delivered messages' rates (bytes / FCT): 1 when equal.
+pub fn jain(net: &Network) -> Option<f64> {
+    let r: Vec<f64> = net
+        .msgs
+        .iter()
+        .filter_map(|m| m.fct().map(|f| m.bytes as f64 / f.max(1) as f64))
+        .collect();
+    if r.is_empty() {
+        return None;
+    }
+    let s: f64 = r.iter().sum();
+    let s2: f64 = r.iter().map(|x| x * x).sum();
+    Some(s * s / (r.len() as f64 * s2))
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> Result<(), String> {
+    let p = dir.join(name);
+    std::fs::write(&p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))
+}
+
+/// The summary table.
+pub fn summary(net: &Network, r: &RunResult) -> String {
+    let mut s = String::new();
+    let n = &net.msgs;
+    let count = |o: Outcome| n.iter().filter(|m| m.outcome == Some(o)).count();
+    let delivered = n.iter().filter(|m| m.done.is_some()).count();
+    let _ = writeln!(
+        s,
+        "network {}: {} hosts, {} switches, {} links",
+        net.name,
+        net.host_names.len(),
+        net.switch_names.len(),
+        net.links.len()
+    );
+    let _ = writeln!(
+        s,
+        "cycles {} ({:.2} us at {:.1} GHz), {}; wall {:.1} s, {:.0} cycles/s",
+        r.cycles,
+        us(r.cycles),
+        DEFAULT_CLOCK_HZ / 1e9,
+        if r.settled {
+            "settled"
+        } else {
+            "STOPPED at max_cycles"
+        },
+        r.wall_secs,
+        r.cycles as f64 / r.wall_secs.max(1e-9)
+    );
+    let _ = writeln!(
+        s,
+        "messages {}: delivered to the receiver {}, acknowledged {}, gave up {}, refused {}, open {}",
+        n.len(),
+        delivered,
+        count(Outcome::Delivered),
+        count(Outcome::GaveUp),
+        count(Outcome::Refused),
+        net.open_messages()
+    );
+    if net.corrupt > 0 {
+        let _ = writeln!(s, "DELIVERIES WITH A WRONG PAYLOAD: {}", net.corrupt);
+    }
+    if net.untagged > 0 {
+        let _ = writeln!(
+            s,
+            "deliveries matching no open message (duplicates): {}",
+            net.untagged
+        );
+    }
+    if let (Some(g), Some(j)) = (goodput_gbps(net), jain(net)) {
+        let _ = writeln!(
+            s,
+            "goodput {g:.1} Gb/s (first start to last delivery), Jain fairness of message rates {j:.3}"
+        );
+    }
+    let mut sd = slowdowns(net);
+    if !sd.is_empty() {
+        let mean = sd.iter().sum::<f64>() / sd.len() as f64;
+        let _ = writeln!(
+            s,
+            "slowdown: median {:.2}, mean {:.2}, p99 {:.2}, max {:.2}",
+            quantile(&mut sd, 0.5).unwrap_or(0.0),
+            mean,
+            quantile(&mut sd, 0.99).unwrap_or(0.0),
+            quantile(&mut sd, 1.0).unwrap_or(0.0)
+        );
+    }
+    for (i, st) in r.switch_stats.iter().enumerate() {
+        let sum = |f: &dyn Fn(&crate::switch_workload::PortStats) -> u64| -> u64 {
+            st.iter().map(f).sum()
+        };
+        let _ = writeln!(
+            s,
+            "switch {}: rx {} tx {} frames; trimmed {}, returned {}, header drops {}, full drops {}, malformed {}, unrouted {}, SRC sent {}, DoD trims {}, DoD drops {}",
+            net.switch_names[i],
+            sum(&|p| p.rx_frames),
+            sum(&|p| p.tx_frames),
+            sum(&|p| p.trimmed),
+            sum(&|p| p.returned),
+            sum(&|p| p.drop_header),
+            sum(&|p| p.drop_full),
+            sum(&|p| p.drop_malformed),
+            sum(&|p| p.drop_no_route),
+            sum(&|p| p.src_sent),
+            sum(&|p| p.dod_trims),
+            sum(&|p| p.dod_drop),
+        );
+    }
+    for (c, &(sw, port)) in r.series.queue_cols.iter().enumerate() {
+        let max = r.series.queue[c].iter().copied().max().unwrap_or(0);
+        if max > 0 {
+            let _ = writeln!(
+                s,
+                "queue {}:{port}: max {max} bytes (sampled every {} cycles)",
+                net.switch_names[sw], net.sample_cycles
+            );
+        }
+    }
+    if n.len() <= 64 {
+        let _ = writeln!(
+            s,
+            "\n| msg | from | to | bytes | start (cycle) | FCT (cycles) | FCT (us) | ideal (cycles) | slowdown | outcome |"
+        );
+        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|");
+        for (i, m) in n.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                "| {i} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                net.host_names[m.src],
+                net.host_names[m.dst],
+                m.bytes,
+                m.start,
+                m.fct().map_or("-".into(), |f| f.to_string()),
+                m.fct().map_or("-".into(), |f| format!("{:.3}", us(f))),
+                m.ideal,
+                m.slowdown().map_or("-".into(), |x| format!("{x:.2}")),
+                outcome_name(m.outcome)
+            );
+        }
+    }
+    s
+}
+
+fn outcome_name(o: Option<Outcome>) -> &'static str {
+    match o {
+        Some(Outcome::Delivered) => "delivered",
+        Some(Outcome::GaveUp) => "gave up",
+        Some(Outcome::Refused) => "refused",
+        None => "open",
+    }
+}
+
+/// Writes every output of a run into `dir` (created): `summary.txt`, `messages.csv`,
+/// `queues.csv`, `throughput.csv`, `queues.svg`, `throughput.svg`, `slowdown.svg`, and the
+/// captured links' `link_<name>.pcap`.
+pub fn write_outputs(net: &Network, r: &RunResult, dir: &Path) -> Result<String, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let sum = summary(net, r);
+    write(dir, "summary.txt", &sum)?;
+    // Messages.
+    let mut m = String::from(
+        "msg,src,dst,bytes,start_cycle,done_cycle,fct_cycles,ideal_cycles,slowdown,outcome\n",
+    );
+    for (i, x) in net.msgs.iter().enumerate() {
+        let _ = writeln!(
+            m,
+            "{i},{},{},{},{},{},{},{},{},{}",
+            net.host_names[x.src],
+            net.host_names[x.dst],
+            x.bytes,
+            x.start,
+            x.done.map_or(String::new(), |d| d.to_string()),
+            x.fct().map_or(String::new(), |d| d.to_string()),
+            x.ideal,
+            x.slowdown().map_or(String::new(), |d| format!("{d:.4}")),
+            outcome_name(x.outcome)
+        );
+    }
+    write(dir, "messages.csv", &m)?;
+    // Queues.
+    let s = &r.series;
+    let qnames: Vec<String> = s
+        .queue_cols
+        .iter()
+        .map(|&(sw, p)| format!("{}:{p}", net.switch_names[sw]))
+        .collect();
+    let mut q = format!("cycle,{}\n", qnames.join(","));
+    for (k, c) in s.cycles.iter().enumerate() {
+        let row: Vec<String> = s.queue.iter().map(|v| v[k].to_string()).collect();
+        let _ = writeln!(q, "{c},{}", row.join(","));
+    }
+    write(dir, "queues.csv", &q)?;
+    // Throughput per host, Gb/s over each interval.
+    let gbps = |bytes: u64| bytes as f64 * 8.0 / (net.sample_cycles as f64 / DEFAULT_CLOCK_HZ) / 1e9;
+    let mut t = String::from("cycle");
+    for h in &net.host_names {
+        let _ = write!(t, ",{h}_tx_gbps,{h}_rx_gbps");
+    }
+    t.push('\n');
+    for (k, c) in s.cycles.iter().enumerate() {
+        let _ = write!(t, "{c}");
+        for h in 0..net.host_names.len() {
+            let _ = write!(t, ",{:.3},{:.3}", gbps(s.host_tx[h][k]), gbps(s.host_rx[h][k]));
+        }
+        t.push('\n');
+    }
+    write(dir, "throughput.csv", &t)?;
+    // Plots: the queues that ever held anything; the hosts that sent; slowdown by message.
+    let xs: Vec<f64> = s.cycles.iter().map(|&c| us(c)).collect();
+    let qs: Vec<(String, Vec<(f64, f64)>)> = s
+        .queue
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.iter().any(|&b| b > 0))
+        .map(|(c, v)| {
+            (
+                qnames[c].clone(),
+                xs.iter().zip(v).map(|(&x, &b)| (x, b as f64 / 1024.0)).collect(),
+            )
+        })
+        .collect();
+    write(
+        dir,
+        "queues.svg",
+        &line_chart(&format!("{}: queue occupancy", net.name), "time (us)", "KiB", &qs),
+    )?;
+    let ts: Vec<(String, Vec<(f64, f64)>)> = (0..net.host_names.len())
+        .filter(|&h| s.host_tx[h].iter().any(|&b| b > 0))
+        .map(|h| {
+            (
+                format!("{} tx", net.host_names[h]),
+                xs.iter()
+                    .zip(&s.host_tx[h])
+                    .map(|(&x, &b)| (x, gbps(b)))
+                    .collect(),
+            )
+        })
+        .collect();
+    write(
+        dir,
+        "throughput.svg",
+        &line_chart(&format!("{}: throughput per sender", net.name), "time (us)", "Gb/s", &ts),
+    )?;
+    let sd: Vec<(f64, f64)> = net
+        .msgs
+        .iter()
+        .filter_map(|m| m.slowdown().map(|x| (m.bytes as f64 / 1024.0, x)))
+        .collect();
+    write(
+        dir,
+        "slowdown.svg",
+        &scatter_chart(
+            &format!("{}: slowdown per message", net.name),
+            "message size (KiB)",
+            "slowdown",
+            &sd,
+        ),
+    )?;
+    for l in &net.links {
+        if let Some(c) = &l.capture {
+            let mut c = c.clone();
+            c.sort_by_key(|p| p.cycle);
+            write_pcap(&dir.join(format!("link_{}.pcap", l.name)), &c)?;
+        }
+    }
+    Ok(sum)
+}
+
+const COLORS: &[&str] = &[
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+    "#bcbd22", "#17becf",
+];
+const W: f64 = 720.0;
+const H: f64 = 400.0;
+const ML: f64 = 70.0;
+const MR: f64 = 150.0;
+const MT: f64 = 40.0;
+const MB: f64 = 50.0;
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+/// A "nice" step for about 5 ticks over `span`.
+fn tick_step(span: f64) -> f64 {
+    let raw = (span / 5.0).max(1e-12);
+    let mag = 10f64.powf(raw.log10().floor());
+    let n = raw / mag;
+    mag * if n < 1.5 {
+        1.0
+    } else if n < 3.5 {
+        2.0
+    } else if n < 7.5 {
+        5.0
+    } else {
+        10.0
+    }
+}
+
+/// Frame, axes, ticks and labels; returns the SVG so far and the mapping to pixels.
+fn axes(
+    title: &str,
+    xl: &str,
+    yl: &str,
+    pts: &mut dyn Iterator<Item = (f64, f64)>,
+) -> (String, impl Fn(f64, f64) -> (f64, f64)) {
+    let (mut x0, mut x1, mut y1) = (f64::MAX, f64::MIN, 0f64);
+    for (x, y) in pts {
+        x0 = x0.min(x);
+        x1 = x1.max(x);
+        y1 = y1.max(y);
+    }
+    if x0 > x1 {
+        (x0, x1) = (0.0, 1.0);
+    }
+    if x1 <= x0 {
+        x1 = x0 + 1.0;
+    }
+    if y1 <= 0.0 {
+        y1 = 1.0;
+    }
+    let (xs, ys) = (tick_step(x1 - x0), tick_step(y1));
+    let x0 = (x0 / xs).floor() * xs;
+    let x1 = (x1 / xs).ceil() * xs;
+    let y1 = (y1 / ys).ceil() * ys;
+    let pw = W - ML - MR;
+    let ph = H - MT - MB;
+    let map = move |x: f64, y: f64| (ML + (x - x0) / (x1 - x0) * pw, MT + ph - y / y1 * ph);
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{W}\" height=\"{H}\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"{}\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">{}</text>\n",
+        ML + pw / 2.0,
+        esc(title)
+    );
+    let mut t = x0;
+    while t <= x1 + xs * 1e-6 {
+        let (px, _) = map(t, 0.0);
+        let _ = writeln!(
+            s,
+            "<line x1=\"{px:.1}\" y1=\"{:.1}\" x2=\"{px:.1}\" y2=\"{MT}\" stroke=\"#ddd\"/><text x=\"{px:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
+            MT + ph,
+            MT + ph + 16.0,
+            fmt_tick(t)
+        );
+        t += xs;
+    }
+    let mut t = 0.0;
+    while t <= y1 + ys * 1e-6 {
+        let (_, py) = map(x0, t);
+        let _ = writeln!(
+            s,
+            "<line x1=\"{ML}\" y1=\"{py:.1}\" x2=\"{:.1}\" y2=\"{py:.1}\" stroke=\"#ddd\"/><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
+            ML + pw,
+            ML - 6.0,
+            py + 4.0,
+            fmt_tick(t)
+        );
+        t += ys;
+    }
+    let _ = writeln!(
+        s,
+        "<rect x=\"{ML}\" y=\"{MT}\" width=\"{pw}\" height=\"{ph}\" fill=\"none\" stroke=\"black\"/>\n<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>\n<text x=\"16\" y=\"{:.1}\" text-anchor=\"middle\" transform=\"rotate(-90 16 {:.1})\">{}</text>",
+        ML + pw / 2.0,
+        H - 12.0,
+        esc(xl),
+        MT + ph / 2.0,
+        MT + ph / 2.0,
+        esc(yl)
+    );
+    (s, map)
+}
+
+fn fmt_tick(v: f64) -> String {
+    if v.abs() >= 100.0 || v == v.round() {
+        format!("{v:.0}")
+    } else {
+        let s = format!("{v:.3}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+/// A line chart of named series of `(x, y)` points (y from 0).
+pub fn line_chart(title: &str, xl: &str, yl: &str, series: &[(String, Vec<(f64, f64)>)]) -> String {
+    let (mut s, map) = axes(
+        title,
+        xl,
+        yl,
+        &mut series.iter().flat_map(|(_, v)| v.iter().copied()),
+    );
+    for (i, (name, pts)) in series.iter().enumerate() {
+        let c = COLORS[i % COLORS.len()];
+        let path: Vec<String> = pts
+            .iter()
+            .map(|&(x, y)| {
+                let (px, py) = map(x, y);
+                format!("{px:.1},{py:.1}")
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            "<polyline fill=\"none\" stroke=\"{c}\" stroke-width=\"1.5\" points=\"{}\"/>",
+            path.join(" ")
+        );
+        if i < 24 {
+            let ly = MT + 14.0 * i as f64 + 8.0;
+            let _ = writeln!(
+                s,
+                "<line x1=\"{:.1}\" y1=\"{ly:.1}\" x2=\"{:.1}\" y2=\"{ly:.1}\" stroke=\"{c}\" stroke-width=\"3\"/><text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
+                W - MR + 10.0,
+                W - MR + 28.0,
+                W - MR + 32.0,
+                ly + 4.0,
+                esc(name)
+            );
+        }
+    }
+    if series.is_empty() {
+        let _ = writeln!(
+            s,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">(no data)</text>",
+            ML + (W - ML - MR) / 2.0,
+            MT + (H - MT - MB) / 2.0
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+/// A scatter chart of `(x, y)` points (y from 0).
+pub fn scatter_chart(title: &str, xl: &str, yl: &str, pts: &[(f64, f64)]) -> String {
+    let (mut s, map) = axes(title, xl, yl, &mut pts.iter().copied());
+    for &(x, y) in pts {
+        let (px, py) = map(x, y);
+        let _ = writeln!(
+            s,
+            "<circle cx=\"{px:.1}\" cy=\"{py:.1}\" r=\"3.5\" fill=\"{}\"/>",
+            COLORS[0]
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantiles_and_ticks() {
+        let mut v = vec![5.0, 1.0, 3.0, 2.0, 4.0];
+        assert_eq!(quantile(&mut v, 0.5), Some(3.0));
+        assert_eq!(quantile(&mut v, 1.0), Some(5.0));
+        assert_eq!(quantile(&mut v, 0.0), Some(1.0));
+        assert_eq!(quantile(&mut [], 0.5), None);
+        assert_eq!(tick_step(10.0), 2.0);
+        assert_eq!(tick_step(100.0), 20.0);
+        assert_eq!(tick_step(3.0), 0.5);
+    }
+
+    #[test]
+    fn charts_are_svg_with_every_series() {
+        let s = line_chart(
+            "t <1>",
+            "x",
+            "y",
+            &[
+                ("a".into(), vec![(0.0, 1.0), (1.0, 2.0)]),
+                ("b".into(), vec![(0.0, 0.0), (1.0, 3.0)]),
+            ],
+        );
+        assert!(s.starts_with("<svg") && s.ends_with("</svg>\n"));
+        assert_eq!(s.matches("<polyline").count(), 2);
+        assert!(s.contains("t &lt;1&gt;"));
+        let e = line_chart("e", "x", "y", &[]);
+        assert!(e.contains("(no data)"));
+        let sc = scatter_chart("s", "x", "y", &[(1.0, 2.0), (3.0, 4.0)]);
+        assert_eq!(sc.matches("<circle").count(), 2);
+    }
+}
