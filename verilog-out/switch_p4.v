@@ -247,10 +247,11 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
     localparam  wbytes$5 = 20'h3;
     localparam  wbytes$6 = 20'h2;
     localparam  wbytes$7 = 20'h1;
-    localparam  bandbase$0 = 10'b0;
-    localparam  bandbase$1 = 10'b100000000;
-    localparam  bandbase$2 = 10'b1000000000;
-    localparam  bandbase$3 = 10'b1100000000;
+    localparam  bandbase$0 = 11'b0;
+    localparam  bandbase$1 = 11'b1000000000;
+    localparam  bandbase$2 = 11'b10000000000;
+    localparam  bandbase$3 = 11'b11000000000;
+    localparam  zero_xp = 11'b0;
     localparam  bidx$0 = 2'b0;
     localparam  bidx$1 = 2'b1;
     localparam  bidx$2 = 2'b10;
@@ -299,6 +300,9 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
     localparam  c155_8 = 8'h9b;
     localparam  zero10 = 10'b0;
     localparam  one10 = 10'b1;
+    localparam  one11 = 11'b1;
+    localparam  zero11 = 11'b0;
+    localparam  m_region_11 = 11'b111111111;
     localparam  c2_10 = 10'b10;
     localparam  c3_10 = 10'b11;
     localparam  c4_10 = 10'b100;
@@ -306,8 +310,8 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
     localparam  c6_10 = 10'b110;
     localparam  c8_10 = 10'b1000;
     localparam  c64_10 = 10'b1000000;
-    localparam  m8_10 = 10'b11111111;
-    localparam  c256_10 = 10'b100000000;
+    localparam  m_region_10 = 10'b111111111;
+    localparam  c_region_10 = 10'b1000000000;
     localparam  c7_32 = 32'h7;
     localparam  c14_32 = 32'he;
     localparam  c50_64 = 64'h32;
@@ -601,227 +605,227 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
     reg  [63:0] w_prev$3$d;
     wire  [63:0] w_prev$3$q;
     reg  w_prev$3$clock;
-    reg  [9:0] xpd$0$read_address;
+    reg  [10:0] xpd$0$read_address;
     reg  xpd$0$read_clock;
     wire  [63:0] xpd$0$read_data;
-    reg  [9:0] xpd$0$write_address;
+    reg  [10:0] xpd$0$write_address;
     reg  xpd$0$write_clock;
     reg  [63:0] xpd$0$write_data;
     reg  xpd$0$write_enable;
-    reg  [9:0] xpd$1$read_address;
+    reg  [10:0] xpd$1$read_address;
     reg  xpd$1$read_clock;
     wire  [63:0] xpd$1$read_data;
-    reg  [9:0] xpd$1$write_address;
+    reg  [10:0] xpd$1$write_address;
     reg  xpd$1$write_clock;
     reg  [63:0] xpd$1$write_data;
     reg  xpd$1$write_enable;
-    reg  [9:0] xpd$2$read_address;
+    reg  [10:0] xpd$2$read_address;
     reg  xpd$2$read_clock;
     wire  [63:0] xpd$2$read_data;
-    reg  [9:0] xpd$2$write_address;
+    reg  [10:0] xpd$2$write_address;
     reg  xpd$2$write_clock;
     reg  [63:0] xpd$2$write_data;
     reg  xpd$2$write_enable;
-    reg  [9:0] xpd$3$read_address;
+    reg  [10:0] xpd$3$read_address;
     reg  xpd$3$read_clock;
     wire  [63:0] xpd$3$read_data;
-    reg  [9:0] xpd$3$write_address;
+    reg  [10:0] xpd$3$write_address;
     reg  xpd$3$write_clock;
     reg  [63:0] xpd$3$write_data;
     reg  xpd$3$write_enable;
-    reg  [9:0] xpd$4$read_address;
+    reg  [10:0] xpd$4$read_address;
     reg  xpd$4$read_clock;
     wire  [63:0] xpd$4$read_data;
-    reg  [9:0] xpd$4$write_address;
+    reg  [10:0] xpd$4$write_address;
     reg  xpd$4$write_clock;
     reg  [63:0] xpd$4$write_data;
     reg  xpd$4$write_enable;
-    reg  [9:0] xpd$5$read_address;
+    reg  [10:0] xpd$5$read_address;
     reg  xpd$5$read_clock;
     wire  [63:0] xpd$5$read_data;
-    reg  [9:0] xpd$5$write_address;
+    reg  [10:0] xpd$5$write_address;
     reg  xpd$5$write_clock;
     reg  [63:0] xpd$5$write_data;
     reg  xpd$5$write_enable;
-    reg  [9:0] xpd$6$read_address;
+    reg  [10:0] xpd$6$read_address;
     reg  xpd$6$read_clock;
     wire  [63:0] xpd$6$read_data;
-    reg  [9:0] xpd$6$write_address;
+    reg  [10:0] xpd$6$write_address;
     reg  xpd$6$write_clock;
     reg  [63:0] xpd$6$write_data;
     reg  xpd$6$write_enable;
-    reg  [9:0] xpd$7$read_address;
+    reg  [10:0] xpd$7$read_address;
     reg  xpd$7$read_clock;
     wire  [63:0] xpd$7$read_data;
-    reg  [9:0] xpd$7$write_address;
+    reg  [10:0] xpd$7$write_address;
     reg  xpd$7$write_clock;
     reg  [63:0] xpd$7$write_data;
     reg  xpd$7$write_enable;
-    reg  [9:0] xpd$8$read_address;
+    reg  [10:0] xpd$8$read_address;
     reg  xpd$8$read_clock;
     wire  [63:0] xpd$8$read_data;
-    reg  [9:0] xpd$8$write_address;
+    reg  [10:0] xpd$8$write_address;
     reg  xpd$8$write_clock;
     reg  [63:0] xpd$8$write_data;
     reg  xpd$8$write_enable;
-    reg  [9:0] xpd$9$read_address;
+    reg  [10:0] xpd$9$read_address;
     reg  xpd$9$read_clock;
     wire  [63:0] xpd$9$read_data;
-    reg  [9:0] xpd$9$write_address;
+    reg  [10:0] xpd$9$write_address;
     reg  xpd$9$write_clock;
     reg  [63:0] xpd$9$write_data;
     reg  xpd$9$write_enable;
-    reg  [9:0] xpd$10$read_address;
+    reg  [10:0] xpd$10$read_address;
     reg  xpd$10$read_clock;
     wire  [63:0] xpd$10$read_data;
-    reg  [9:0] xpd$10$write_address;
+    reg  [10:0] xpd$10$write_address;
     reg  xpd$10$write_clock;
     reg  [63:0] xpd$10$write_data;
     reg  xpd$10$write_enable;
-    reg  [9:0] xpd$11$read_address;
+    reg  [10:0] xpd$11$read_address;
     reg  xpd$11$read_clock;
     wire  [63:0] xpd$11$read_data;
-    reg  [9:0] xpd$11$write_address;
+    reg  [10:0] xpd$11$write_address;
     reg  xpd$11$write_clock;
     reg  [63:0] xpd$11$write_data;
     reg  xpd$11$write_enable;
-    reg  [9:0] xpd$12$read_address;
+    reg  [10:0] xpd$12$read_address;
     reg  xpd$12$read_clock;
     wire  [63:0] xpd$12$read_data;
-    reg  [9:0] xpd$12$write_address;
+    reg  [10:0] xpd$12$write_address;
     reg  xpd$12$write_clock;
     reg  [63:0] xpd$12$write_data;
     reg  xpd$12$write_enable;
-    reg  [9:0] xpd$13$read_address;
+    reg  [10:0] xpd$13$read_address;
     reg  xpd$13$read_clock;
     wire  [63:0] xpd$13$read_data;
-    reg  [9:0] xpd$13$write_address;
+    reg  [10:0] xpd$13$write_address;
     reg  xpd$13$write_clock;
     reg  [63:0] xpd$13$write_data;
     reg  xpd$13$write_enable;
-    reg  [9:0] xpd$14$read_address;
+    reg  [10:0] xpd$14$read_address;
     reg  xpd$14$read_clock;
     wire  [63:0] xpd$14$read_data;
-    reg  [9:0] xpd$14$write_address;
+    reg  [10:0] xpd$14$write_address;
     reg  xpd$14$write_clock;
     reg  [63:0] xpd$14$write_data;
     reg  xpd$14$write_enable;
-    reg  [9:0] xpd$15$read_address;
+    reg  [10:0] xpd$15$read_address;
     reg  xpd$15$read_clock;
     wire  [63:0] xpd$15$read_data;
-    reg  [9:0] xpd$15$write_address;
+    reg  [10:0] xpd$15$write_address;
     reg  xpd$15$write_clock;
     reg  [63:0] xpd$15$write_data;
     reg  xpd$15$write_enable;
-    reg  [9:0] xpt$0$read_address;
+    reg  [10:0] xpt$0$read_address;
     reg  xpt$0$read_clock;
     wire  [3:0] xpt$0$read_data;
-    reg  [9:0] xpt$0$write_address;
+    reg  [10:0] xpt$0$write_address;
     reg  xpt$0$write_clock;
     reg  [3:0] xpt$0$write_data;
     reg  xpt$0$write_enable;
-    reg  [9:0] xpt$1$read_address;
+    reg  [10:0] xpt$1$read_address;
     reg  xpt$1$read_clock;
     wire  [3:0] xpt$1$read_data;
-    reg  [9:0] xpt$1$write_address;
+    reg  [10:0] xpt$1$write_address;
     reg  xpt$1$write_clock;
     reg  [3:0] xpt$1$write_data;
     reg  xpt$1$write_enable;
-    reg  [9:0] xpt$2$read_address;
+    reg  [10:0] xpt$2$read_address;
     reg  xpt$2$read_clock;
     wire  [3:0] xpt$2$read_data;
-    reg  [9:0] xpt$2$write_address;
+    reg  [10:0] xpt$2$write_address;
     reg  xpt$2$write_clock;
     reg  [3:0] xpt$2$write_data;
     reg  xpt$2$write_enable;
-    reg  [9:0] xpt$3$read_address;
+    reg  [10:0] xpt$3$read_address;
     reg  xpt$3$read_clock;
     wire  [3:0] xpt$3$read_data;
-    reg  [9:0] xpt$3$write_address;
+    reg  [10:0] xpt$3$write_address;
     reg  xpt$3$write_clock;
     reg  [3:0] xpt$3$write_data;
     reg  xpt$3$write_enable;
-    reg  [9:0] xpt$4$read_address;
+    reg  [10:0] xpt$4$read_address;
     reg  xpt$4$read_clock;
     wire  [3:0] xpt$4$read_data;
-    reg  [9:0] xpt$4$write_address;
+    reg  [10:0] xpt$4$write_address;
     reg  xpt$4$write_clock;
     reg  [3:0] xpt$4$write_data;
     reg  xpt$4$write_enable;
-    reg  [9:0] xpt$5$read_address;
+    reg  [10:0] xpt$5$read_address;
     reg  xpt$5$read_clock;
     wire  [3:0] xpt$5$read_data;
-    reg  [9:0] xpt$5$write_address;
+    reg  [10:0] xpt$5$write_address;
     reg  xpt$5$write_clock;
     reg  [3:0] xpt$5$write_data;
     reg  xpt$5$write_enable;
-    reg  [9:0] xpt$6$read_address;
+    reg  [10:0] xpt$6$read_address;
     reg  xpt$6$read_clock;
     wire  [3:0] xpt$6$read_data;
-    reg  [9:0] xpt$6$write_address;
+    reg  [10:0] xpt$6$write_address;
     reg  xpt$6$write_clock;
     reg  [3:0] xpt$6$write_data;
     reg  xpt$6$write_enable;
-    reg  [9:0] xpt$7$read_address;
+    reg  [10:0] xpt$7$read_address;
     reg  xpt$7$read_clock;
     wire  [3:0] xpt$7$read_data;
-    reg  [9:0] xpt$7$write_address;
+    reg  [10:0] xpt$7$write_address;
     reg  xpt$7$write_clock;
     reg  [3:0] xpt$7$write_data;
     reg  xpt$7$write_enable;
-    reg  [9:0] xpt$8$read_address;
+    reg  [10:0] xpt$8$read_address;
     reg  xpt$8$read_clock;
     wire  [3:0] xpt$8$read_data;
-    reg  [9:0] xpt$8$write_address;
+    reg  [10:0] xpt$8$write_address;
     reg  xpt$8$write_clock;
     reg  [3:0] xpt$8$write_data;
     reg  xpt$8$write_enable;
-    reg  [9:0] xpt$9$read_address;
+    reg  [10:0] xpt$9$read_address;
     reg  xpt$9$read_clock;
     wire  [3:0] xpt$9$read_data;
-    reg  [9:0] xpt$9$write_address;
+    reg  [10:0] xpt$9$write_address;
     reg  xpt$9$write_clock;
     reg  [3:0] xpt$9$write_data;
     reg  xpt$9$write_enable;
-    reg  [9:0] xpt$10$read_address;
+    reg  [10:0] xpt$10$read_address;
     reg  xpt$10$read_clock;
     wire  [3:0] xpt$10$read_data;
-    reg  [9:0] xpt$10$write_address;
+    reg  [10:0] xpt$10$write_address;
     reg  xpt$10$write_clock;
     reg  [3:0] xpt$10$write_data;
     reg  xpt$10$write_enable;
-    reg  [9:0] xpt$11$read_address;
+    reg  [10:0] xpt$11$read_address;
     reg  xpt$11$read_clock;
     wire  [3:0] xpt$11$read_data;
-    reg  [9:0] xpt$11$write_address;
+    reg  [10:0] xpt$11$write_address;
     reg  xpt$11$write_clock;
     reg  [3:0] xpt$11$write_data;
     reg  xpt$11$write_enable;
-    reg  [9:0] xpt$12$read_address;
+    reg  [10:0] xpt$12$read_address;
     reg  xpt$12$read_clock;
     wire  [3:0] xpt$12$read_data;
-    reg  [9:0] xpt$12$write_address;
+    reg  [10:0] xpt$12$write_address;
     reg  xpt$12$write_clock;
     reg  [3:0] xpt$12$write_data;
     reg  xpt$12$write_enable;
-    reg  [9:0] xpt$13$read_address;
+    reg  [10:0] xpt$13$read_address;
     reg  xpt$13$read_clock;
     wire  [3:0] xpt$13$read_data;
-    reg  [9:0] xpt$13$write_address;
+    reg  [10:0] xpt$13$write_address;
     reg  xpt$13$write_clock;
     reg  [3:0] xpt$13$write_data;
     reg  xpt$13$write_enable;
-    reg  [9:0] xpt$14$read_address;
+    reg  [10:0] xpt$14$read_address;
     reg  xpt$14$read_clock;
     wire  [3:0] xpt$14$read_data;
-    reg  [9:0] xpt$14$write_address;
+    reg  [10:0] xpt$14$write_address;
     reg  xpt$14$write_clock;
     reg  [3:0] xpt$14$write_data;
     reg  xpt$14$write_enable;
-    reg  [9:0] xpt$15$read_address;
+    reg  [10:0] xpt$15$read_address;
     reg  xpt$15$read_clock;
     wire  [3:0] xpt$15$read_data;
-    reg  [9:0] xpt$15$write_address;
+    reg  [10:0] xpt$15$write_address;
     reg  xpt$15$write_clock;
     reg  [3:0] xpt$15$write_data;
     reg  xpt$15$write_enable;
@@ -1017,197 +1021,197 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
     reg  [9:0] rtail$63$d;
     wire  [9:0] rtail$63$q;
     reg  rtail$63$clock;
-    reg  [9:0] head$0$d;
-    wire  [9:0] head$0$q;
+    reg  [10:0] head$0$d;
+    wire  [10:0] head$0$q;
     reg  head$0$clock;
-    reg  [9:0] head$1$d;
-    wire  [9:0] head$1$q;
+    reg  [10:0] head$1$d;
+    wire  [10:0] head$1$q;
     reg  head$1$clock;
-    reg  [9:0] head$2$d;
-    wire  [9:0] head$2$q;
+    reg  [10:0] head$2$d;
+    wire  [10:0] head$2$q;
     reg  head$2$clock;
-    reg  [9:0] head$3$d;
-    wire  [9:0] head$3$q;
+    reg  [10:0] head$3$d;
+    wire  [10:0] head$3$q;
     reg  head$3$clock;
-    reg  [9:0] head$4$d;
-    wire  [9:0] head$4$q;
+    reg  [10:0] head$4$d;
+    wire  [10:0] head$4$q;
     reg  head$4$clock;
-    reg  [9:0] head$5$d;
-    wire  [9:0] head$5$q;
+    reg  [10:0] head$5$d;
+    wire  [10:0] head$5$q;
     reg  head$5$clock;
-    reg  [9:0] head$6$d;
-    wire  [9:0] head$6$q;
+    reg  [10:0] head$6$d;
+    wire  [10:0] head$6$q;
     reg  head$6$clock;
-    reg  [9:0] head$7$d;
-    wire  [9:0] head$7$q;
+    reg  [10:0] head$7$d;
+    wire  [10:0] head$7$q;
     reg  head$7$clock;
-    reg  [9:0] head$8$d;
-    wire  [9:0] head$8$q;
+    reg  [10:0] head$8$d;
+    wire  [10:0] head$8$q;
     reg  head$8$clock;
-    reg  [9:0] head$9$d;
-    wire  [9:0] head$9$q;
+    reg  [10:0] head$9$d;
+    wire  [10:0] head$9$q;
     reg  head$9$clock;
-    reg  [9:0] head$10$d;
-    wire  [9:0] head$10$q;
+    reg  [10:0] head$10$d;
+    wire  [10:0] head$10$q;
     reg  head$10$clock;
-    reg  [9:0] head$11$d;
-    wire  [9:0] head$11$q;
+    reg  [10:0] head$11$d;
+    wire  [10:0] head$11$q;
     reg  head$11$clock;
-    reg  [9:0] head$12$d;
-    wire  [9:0] head$12$q;
+    reg  [10:0] head$12$d;
+    wire  [10:0] head$12$q;
     reg  head$12$clock;
-    reg  [9:0] head$13$d;
-    wire  [9:0] head$13$q;
+    reg  [10:0] head$13$d;
+    wire  [10:0] head$13$q;
     reg  head$13$clock;
-    reg  [9:0] head$14$d;
-    wire  [9:0] head$14$q;
+    reg  [10:0] head$14$d;
+    wire  [10:0] head$14$q;
     reg  head$14$clock;
-    reg  [9:0] head$15$d;
-    wire  [9:0] head$15$q;
+    reg  [10:0] head$15$d;
+    wire  [10:0] head$15$q;
     reg  head$15$clock;
-    reg  [9:0] head$16$d;
-    wire  [9:0] head$16$q;
+    reg  [10:0] head$16$d;
+    wire  [10:0] head$16$q;
     reg  head$16$clock;
-    reg  [9:0] head$17$d;
-    wire  [9:0] head$17$q;
+    reg  [10:0] head$17$d;
+    wire  [10:0] head$17$q;
     reg  head$17$clock;
-    reg  [9:0] head$18$d;
-    wire  [9:0] head$18$q;
+    reg  [10:0] head$18$d;
+    wire  [10:0] head$18$q;
     reg  head$18$clock;
-    reg  [9:0] head$19$d;
-    wire  [9:0] head$19$q;
+    reg  [10:0] head$19$d;
+    wire  [10:0] head$19$q;
     reg  head$19$clock;
-    reg  [9:0] head$20$d;
-    wire  [9:0] head$20$q;
+    reg  [10:0] head$20$d;
+    wire  [10:0] head$20$q;
     reg  head$20$clock;
-    reg  [9:0] head$21$d;
-    wire  [9:0] head$21$q;
+    reg  [10:0] head$21$d;
+    wire  [10:0] head$21$q;
     reg  head$21$clock;
-    reg  [9:0] head$22$d;
-    wire  [9:0] head$22$q;
+    reg  [10:0] head$22$d;
+    wire  [10:0] head$22$q;
     reg  head$22$clock;
-    reg  [9:0] head$23$d;
-    wire  [9:0] head$23$q;
+    reg  [10:0] head$23$d;
+    wire  [10:0] head$23$q;
     reg  head$23$clock;
-    reg  [9:0] head$24$d;
-    wire  [9:0] head$24$q;
+    reg  [10:0] head$24$d;
+    wire  [10:0] head$24$q;
     reg  head$24$clock;
-    reg  [9:0] head$25$d;
-    wire  [9:0] head$25$q;
+    reg  [10:0] head$25$d;
+    wire  [10:0] head$25$q;
     reg  head$25$clock;
-    reg  [9:0] head$26$d;
-    wire  [9:0] head$26$q;
+    reg  [10:0] head$26$d;
+    wire  [10:0] head$26$q;
     reg  head$26$clock;
-    reg  [9:0] head$27$d;
-    wire  [9:0] head$27$q;
+    reg  [10:0] head$27$d;
+    wire  [10:0] head$27$q;
     reg  head$27$clock;
-    reg  [9:0] head$28$d;
-    wire  [9:0] head$28$q;
+    reg  [10:0] head$28$d;
+    wire  [10:0] head$28$q;
     reg  head$28$clock;
-    reg  [9:0] head$29$d;
-    wire  [9:0] head$29$q;
+    reg  [10:0] head$29$d;
+    wire  [10:0] head$29$q;
     reg  head$29$clock;
-    reg  [9:0] head$30$d;
-    wire  [9:0] head$30$q;
+    reg  [10:0] head$30$d;
+    wire  [10:0] head$30$q;
     reg  head$30$clock;
-    reg  [9:0] head$31$d;
-    wire  [9:0] head$31$q;
+    reg  [10:0] head$31$d;
+    wire  [10:0] head$31$q;
     reg  head$31$clock;
-    reg  [9:0] head$32$d;
-    wire  [9:0] head$32$q;
+    reg  [10:0] head$32$d;
+    wire  [10:0] head$32$q;
     reg  head$32$clock;
-    reg  [9:0] head$33$d;
-    wire  [9:0] head$33$q;
+    reg  [10:0] head$33$d;
+    wire  [10:0] head$33$q;
     reg  head$33$clock;
-    reg  [9:0] head$34$d;
-    wire  [9:0] head$34$q;
+    reg  [10:0] head$34$d;
+    wire  [10:0] head$34$q;
     reg  head$34$clock;
-    reg  [9:0] head$35$d;
-    wire  [9:0] head$35$q;
+    reg  [10:0] head$35$d;
+    wire  [10:0] head$35$q;
     reg  head$35$clock;
-    reg  [9:0] head$36$d;
-    wire  [9:0] head$36$q;
+    reg  [10:0] head$36$d;
+    wire  [10:0] head$36$q;
     reg  head$36$clock;
-    reg  [9:0] head$37$d;
-    wire  [9:0] head$37$q;
+    reg  [10:0] head$37$d;
+    wire  [10:0] head$37$q;
     reg  head$37$clock;
-    reg  [9:0] head$38$d;
-    wire  [9:0] head$38$q;
+    reg  [10:0] head$38$d;
+    wire  [10:0] head$38$q;
     reg  head$38$clock;
-    reg  [9:0] head$39$d;
-    wire  [9:0] head$39$q;
+    reg  [10:0] head$39$d;
+    wire  [10:0] head$39$q;
     reg  head$39$clock;
-    reg  [9:0] head$40$d;
-    wire  [9:0] head$40$q;
+    reg  [10:0] head$40$d;
+    wire  [10:0] head$40$q;
     reg  head$40$clock;
-    reg  [9:0] head$41$d;
-    wire  [9:0] head$41$q;
+    reg  [10:0] head$41$d;
+    wire  [10:0] head$41$q;
     reg  head$41$clock;
-    reg  [9:0] head$42$d;
-    wire  [9:0] head$42$q;
+    reg  [10:0] head$42$d;
+    wire  [10:0] head$42$q;
     reg  head$42$clock;
-    reg  [9:0] head$43$d;
-    wire  [9:0] head$43$q;
+    reg  [10:0] head$43$d;
+    wire  [10:0] head$43$q;
     reg  head$43$clock;
-    reg  [9:0] head$44$d;
-    wire  [9:0] head$44$q;
+    reg  [10:0] head$44$d;
+    wire  [10:0] head$44$q;
     reg  head$44$clock;
-    reg  [9:0] head$45$d;
-    wire  [9:0] head$45$q;
+    reg  [10:0] head$45$d;
+    wire  [10:0] head$45$q;
     reg  head$45$clock;
-    reg  [9:0] head$46$d;
-    wire  [9:0] head$46$q;
+    reg  [10:0] head$46$d;
+    wire  [10:0] head$46$q;
     reg  head$46$clock;
-    reg  [9:0] head$47$d;
-    wire  [9:0] head$47$q;
+    reg  [10:0] head$47$d;
+    wire  [10:0] head$47$q;
     reg  head$47$clock;
-    reg  [9:0] head$48$d;
-    wire  [9:0] head$48$q;
+    reg  [10:0] head$48$d;
+    wire  [10:0] head$48$q;
     reg  head$48$clock;
-    reg  [9:0] head$49$d;
-    wire  [9:0] head$49$q;
+    reg  [10:0] head$49$d;
+    wire  [10:0] head$49$q;
     reg  head$49$clock;
-    reg  [9:0] head$50$d;
-    wire  [9:0] head$50$q;
+    reg  [10:0] head$50$d;
+    wire  [10:0] head$50$q;
     reg  head$50$clock;
-    reg  [9:0] head$51$d;
-    wire  [9:0] head$51$q;
+    reg  [10:0] head$51$d;
+    wire  [10:0] head$51$q;
     reg  head$51$clock;
-    reg  [9:0] head$52$d;
-    wire  [9:0] head$52$q;
+    reg  [10:0] head$52$d;
+    wire  [10:0] head$52$q;
     reg  head$52$clock;
-    reg  [9:0] head$53$d;
-    wire  [9:0] head$53$q;
+    reg  [10:0] head$53$d;
+    wire  [10:0] head$53$q;
     reg  head$53$clock;
-    reg  [9:0] head$54$d;
-    wire  [9:0] head$54$q;
+    reg  [10:0] head$54$d;
+    wire  [10:0] head$54$q;
     reg  head$54$clock;
-    reg  [9:0] head$55$d;
-    wire  [9:0] head$55$q;
+    reg  [10:0] head$55$d;
+    wire  [10:0] head$55$q;
     reg  head$55$clock;
-    reg  [9:0] head$56$d;
-    wire  [9:0] head$56$q;
+    reg  [10:0] head$56$d;
+    wire  [10:0] head$56$q;
     reg  head$56$clock;
-    reg  [9:0] head$57$d;
-    wire  [9:0] head$57$q;
+    reg  [10:0] head$57$d;
+    wire  [10:0] head$57$q;
     reg  head$57$clock;
-    reg  [9:0] head$58$d;
-    wire  [9:0] head$58$q;
+    reg  [10:0] head$58$d;
+    wire  [10:0] head$58$q;
     reg  head$58$clock;
-    reg  [9:0] head$59$d;
-    wire  [9:0] head$59$q;
+    reg  [10:0] head$59$d;
+    wire  [10:0] head$59$q;
     reg  head$59$clock;
-    reg  [9:0] head$60$d;
-    wire  [9:0] head$60$q;
+    reg  [10:0] head$60$d;
+    wire  [10:0] head$60$q;
     reg  head$60$clock;
-    reg  [9:0] head$61$d;
-    wire  [9:0] head$61$q;
+    reg  [10:0] head$61$d;
+    wire  [10:0] head$61$q;
     reg  head$61$clock;
-    reg  [9:0] head$62$d;
-    wire  [9:0] head$62$q;
+    reg  [10:0] head$62$d;
+    wire  [10:0] head$62$q;
     reg  head$62$clock;
-    reg  [9:0] head$63$d;
-    wire  [9:0] head$63$q;
+    reg  [10:0] head$63$d;
+    wire  [10:0] head$63$q;
     reg  head$63$clock;
     reg  [5:0] done$0$d;
     wire  [5:0] done$0$q;
@@ -1936,6 +1940,14 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
     wire  [63:0] zq$2$y;
     reg  [19:0] zq$3$a;
     wire  [63:0] zq$3$y;
+    reg  [9:0] zw$0$a;
+    wire  [10:0] zw$0$y;
+    reg  [9:0] zw$1$a;
+    wire  [10:0] zw$1$y;
+    reg  [9:0] zw$2$a;
+    wire  [10:0] zw$2$y;
+    reg  [9:0] zw$3$a;
+    wire  [10:0] zw$3$y;
     reg  [31:0] smo$0$d;
     wire  [31:0] smo$0$q;
     reg  smo$0$clock;
@@ -2765,14 +2777,14 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
     reg  [3:0] wtag$1;
     reg  [3:0] wtag$2;
     reg  [3:0] wtag$3;
-    reg  [9:0] wboff$0;
-    reg  [9:0] wboff$1;
-    reg  [9:0] wboff$2;
-    reg  [9:0] wboff$3;
-    reg  [9:0] waddr$0;
-    reg  [9:0] waddr$1;
-    reg  [9:0] waddr$2;
-    reg  [9:0] waddr$3;
+    reg  [10:0] wboff$0;
+    reg  [10:0] wboff$1;
+    reg  [10:0] wboff$2;
+    reg  [10:0] wboff$3;
+    reg  [10:0] waddr$0;
+    reg  [10:0] waddr$1;
+    reg  [10:0] waddr$2;
+    reg  [10:0] waddr$3;
     reg  [9:0] wnext$0;
     reg  [9:0] wnext$1;
     reg  [9:0] wnext$2;
@@ -4045,42 +4057,42 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
     reg  [1:0] nb$1;
     reg  [1:0] nb$2;
     reg  [1:0] nb$3;
-    reg  [9:0] nbase$0;
-    reg  [9:0] nbase$1;
-    reg  [9:0] nbase$2;
-    reg  [9:0] nbase$3;
-    reg  [9:0] hs$0;
-    reg  [9:0] hs$1;
-    reg  [9:0] hs$2;
-    reg  [9:0] hs$3;
-    reg  [9:0] hs$4;
-    reg  [9:0] hs$5;
-    reg  [9:0] hs$6;
-    reg  [9:0] hs$7;
-    reg  [9:0] hs$8;
-    reg  [9:0] hs$9;
-    reg  [9:0] hs$10;
-    reg  [9:0] hs$11;
-    reg  [9:0] hs$12;
-    reg  [9:0] hs$13;
-    reg  [9:0] hs$14;
-    reg  [9:0] hs$15;
-    reg  [9:0] ro$0;
-    reg  [9:0] ro$1;
-    reg  [9:0] ro$2;
-    reg  [9:0] ro$3;
-    reg  [9:0] ro$4;
-    reg  [9:0] ro$5;
-    reg  [9:0] ro$6;
-    reg  [9:0] ro$7;
-    reg  [9:0] ro$8;
-    reg  [9:0] ro$9;
-    reg  [9:0] ro$10;
-    reg  [9:0] ro$11;
-    reg  [9:0] ro$12;
-    reg  [9:0] ro$13;
-    reg  [9:0] ro$14;
-    reg  [9:0] ro$15;
+    reg  [10:0] nbase$0;
+    reg  [10:0] nbase$1;
+    reg  [10:0] nbase$2;
+    reg  [10:0] nbase$3;
+    reg  [10:0] hs$0;
+    reg  [10:0] hs$1;
+    reg  [10:0] hs$2;
+    reg  [10:0] hs$3;
+    reg  [10:0] hs$4;
+    reg  [10:0] hs$5;
+    reg  [10:0] hs$6;
+    reg  [10:0] hs$7;
+    reg  [10:0] hs$8;
+    reg  [10:0] hs$9;
+    reg  [10:0] hs$10;
+    reg  [10:0] hs$11;
+    reg  [10:0] hs$12;
+    reg  [10:0] hs$13;
+    reg  [10:0] hs$14;
+    reg  [10:0] hs$15;
+    reg  [10:0] ro$0;
+    reg  [10:0] ro$1;
+    reg  [10:0] ro$2;
+    reg  [10:0] ro$3;
+    reg  [10:0] ro$4;
+    reg  [10:0] ro$5;
+    reg  [10:0] ro$6;
+    reg  [10:0] ro$7;
+    reg  [10:0] ro$8;
+    reg  [10:0] ro$9;
+    reg  [10:0] ro$10;
+    reg  [10:0] ro$11;
+    reg  [10:0] ro$12;
+    reg  [10:0] ro$13;
+    reg  [10:0] ro$14;
+    reg  [10:0] ro$15;
     reg  [9:0] rh_next$0;
     reg  [9:0] rh_next$1;
     reg  [9:0] rh_next$2;
@@ -6647,6 +6659,22 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
     switch_p4$zq$3 zq$3(
         .a(zq$3$a),
         .y(zq$3$y)
+    );
+    switch_p4$zw$0 zw$0(
+        .a(zw$0$a),
+        .y(zw$0$y)
+    );
+    switch_p4$zw$1 zw$1(
+        .a(zw$1$a),
+        .y(zw$1$y)
+    );
+    switch_p4$zw$2 zw$2(
+        .a(zw$2$a),
+        .y(zw$2$y)
+    );
+    switch_p4$zw$3 zw$3(
+        .a(zw$3$a),
+        .y(zw$3$y)
     );
     switch_p4$smo$0 smo$0(
         .d(smo$0$d),
@@ -9843,7 +9871,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 wtag$0 = tag4$7;
             end
         end
-        wboff$0 = zero10;
+        wboff$0 = zero_xp;
         if (w_b$0$q == bidx$0) begin
             wboff$0 = bandbase$0;
         end
@@ -9856,7 +9884,8 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (w_b$0$q == bidx$3) begin
             wboff$0 = bandbase$3;
         end
-        waddr$0 = wboff$0 | (wpos$0 & m8_10);
+        zw$0$a = wpos$0 & m_region_10;
+        waddr$0 = wboff$0 | zw$0$y;
         commit$0 = 1'b0;
         rb$0 = 1'b0;
         w_done$0 = 1'b0;
@@ -10076,7 +10105,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 wtag$1 = tag4$7;
             end
         end
-        wboff$1 = zero10;
+        wboff$1 = zero_xp;
         if (w_b$1$q == bidx$0) begin
             wboff$1 = bandbase$0;
         end
@@ -10089,7 +10118,8 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (w_b$1$q == bidx$3) begin
             wboff$1 = bandbase$3;
         end
-        waddr$1 = wboff$1 | (wpos$1 & m8_10);
+        zw$1$a = wpos$1 & m_region_10;
+        waddr$1 = wboff$1 | zw$1$y;
         commit$1 = 1'b0;
         rb$1 = 1'b0;
         w_done$1 = 1'b0;
@@ -10309,7 +10339,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 wtag$2 = tag4$7;
             end
         end
-        wboff$2 = zero10;
+        wboff$2 = zero_xp;
         if (w_b$2$q == bidx$0) begin
             wboff$2 = bandbase$0;
         end
@@ -10322,7 +10352,8 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (w_b$2$q == bidx$3) begin
             wboff$2 = bandbase$3;
         end
-        waddr$2 = wboff$2 | (wpos$2 & m8_10);
+        zw$2$a = wpos$2 & m_region_10;
+        waddr$2 = wboff$2 | zw$2$y;
         commit$2 = 1'b0;
         rb$2 = 1'b0;
         w_done$2 = 1'b0;
@@ -10542,7 +10573,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 wtag$3 = tag4$7;
             end
         end
-        wboff$3 = zero10;
+        wboff$3 = zero_xp;
         if (w_b$3$q == bidx$0) begin
             wboff$3 = bandbase$0;
         end
@@ -10555,7 +10586,8 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (w_b$3$q == bidx$3) begin
             wboff$3 = bandbase$3;
         end
-        waddr$3 = wboff$3 | (wpos$3 & m8_10);
+        zw$3$a = wpos$3 & m_region_10;
+        waddr$3 = wboff$3 | zw$3$y;
         commit$3 = 1'b0;
         rb$3 = 1'b0;
         w_done$3 = 1'b0;
@@ -11173,7 +11205,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 end
             end
         end
-        nbase$0 = zero10;
+        nbase$0 = zero_xp;
         if (nb$0 == bidx$0) begin
             nbase$0 = bandbase$0;
         end
@@ -11186,7 +11218,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (nb$0 == bidx$3) begin
             nbase$0 = bandbase$3;
         end
-        hs$0 = zero10;
+        hs$0 = zero11;
         if (nb$0 == bidx$0) begin
             hs$0 = head$0$q;
         end
@@ -11201,11 +11233,11 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         ro$0 = hs$0;
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == nb$0)) begin
-            ro$0 = hs$0 + one10;
+            ro$0 = hs$0 + one11;
         end
-        xpd$0$read_address = nbase$0 | (ro$0 & m8_10);
-        xpt$0$read_address = nbase$0 | (ro$0 & m8_10);
-        hs$4 = zero10;
+        xpd$0$read_address = nbase$0 | (ro$0 & m_region_11);
+        xpt$0$read_address = nbase$0 | (ro$0 & m_region_11);
+        hs$4 = zero11;
         if (nb$0 == bidx$0) begin
             hs$4 = head$16$q;
         end
@@ -11220,11 +11252,11 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         ro$4 = hs$4;
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == nb$0)) begin
-            ro$4 = hs$4 + one10;
+            ro$4 = hs$4 + one11;
         end
-        xpd$4$read_address = nbase$0 | (ro$4 & m8_10);
-        xpt$4$read_address = nbase$0 | (ro$4 & m8_10);
-        hs$8 = zero10;
+        xpd$4$read_address = nbase$0 | (ro$4 & m_region_11);
+        xpt$4$read_address = nbase$0 | (ro$4 & m_region_11);
+        hs$8 = zero11;
         if (nb$0 == bidx$0) begin
             hs$8 = head$32$q;
         end
@@ -11239,11 +11271,11 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         ro$8 = hs$8;
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == nb$0)) begin
-            ro$8 = hs$8 + one10;
+            ro$8 = hs$8 + one11;
         end
-        xpd$8$read_address = nbase$0 | (ro$8 & m8_10);
-        xpt$8$read_address = nbase$0 | (ro$8 & m8_10);
-        hs$12 = zero10;
+        xpd$8$read_address = nbase$0 | (ro$8 & m_region_11);
+        xpt$8$read_address = nbase$0 | (ro$8 & m_region_11);
+        hs$12 = zero11;
         if (nb$0 == bidx$0) begin
             hs$12 = head$48$q;
         end
@@ -11258,10 +11290,10 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         ro$12 = hs$12;
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == nb$0)) begin
-            ro$12 = hs$12 + one10;
+            ro$12 = hs$12 + one11;
         end
-        xpd$12$read_address = nbase$0 | (ro$12 & m8_10);
-        xpt$12$read_address = nbase$0 | (ro$12 & m8_10);
+        xpd$12$read_address = nbase$0 | (ro$12 & m_region_11);
+        xpt$12$read_address = nbase$0 | (ro$12 & m_region_11);
         rh_next$0 = ret_head$0$q;
         if (pop$0 & cur_ret$0$q) begin
             rh_next$0 = ret_head$0$q + one10;
@@ -11816,7 +11848,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 end
             end
         end
-        nbase$1 = zero10;
+        nbase$1 = zero_xp;
         if (nb$1 == bidx$0) begin
             nbase$1 = bandbase$0;
         end
@@ -11829,7 +11861,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (nb$1 == bidx$3) begin
             nbase$1 = bandbase$3;
         end
-        hs$1 = zero10;
+        hs$1 = zero11;
         if (nb$1 == bidx$0) begin
             hs$1 = head$4$q;
         end
@@ -11844,11 +11876,11 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         ro$1 = hs$1;
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == nb$1)) begin
-            ro$1 = hs$1 + one10;
+            ro$1 = hs$1 + one11;
         end
-        xpd$1$read_address = nbase$1 | (ro$1 & m8_10);
-        xpt$1$read_address = nbase$1 | (ro$1 & m8_10);
-        hs$5 = zero10;
+        xpd$1$read_address = nbase$1 | (ro$1 & m_region_11);
+        xpt$1$read_address = nbase$1 | (ro$1 & m_region_11);
+        hs$5 = zero11;
         if (nb$1 == bidx$0) begin
             hs$5 = head$20$q;
         end
@@ -11863,11 +11895,11 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         ro$5 = hs$5;
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == nb$1)) begin
-            ro$5 = hs$5 + one10;
+            ro$5 = hs$5 + one11;
         end
-        xpd$5$read_address = nbase$1 | (ro$5 & m8_10);
-        xpt$5$read_address = nbase$1 | (ro$5 & m8_10);
-        hs$9 = zero10;
+        xpd$5$read_address = nbase$1 | (ro$5 & m_region_11);
+        xpt$5$read_address = nbase$1 | (ro$5 & m_region_11);
+        hs$9 = zero11;
         if (nb$1 == bidx$0) begin
             hs$9 = head$36$q;
         end
@@ -11882,11 +11914,11 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         ro$9 = hs$9;
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == nb$1)) begin
-            ro$9 = hs$9 + one10;
+            ro$9 = hs$9 + one11;
         end
-        xpd$9$read_address = nbase$1 | (ro$9 & m8_10);
-        xpt$9$read_address = nbase$1 | (ro$9 & m8_10);
-        hs$13 = zero10;
+        xpd$9$read_address = nbase$1 | (ro$9 & m_region_11);
+        xpt$9$read_address = nbase$1 | (ro$9 & m_region_11);
+        hs$13 = zero11;
         if (nb$1 == bidx$0) begin
             hs$13 = head$52$q;
         end
@@ -11901,10 +11933,10 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         ro$13 = hs$13;
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == nb$1)) begin
-            ro$13 = hs$13 + one10;
+            ro$13 = hs$13 + one11;
         end
-        xpd$13$read_address = nbase$1 | (ro$13 & m8_10);
-        xpt$13$read_address = nbase$1 | (ro$13 & m8_10);
+        xpd$13$read_address = nbase$1 | (ro$13 & m_region_11);
+        xpt$13$read_address = nbase$1 | (ro$13 & m_region_11);
         rh_next$1 = ret_head$1$q;
         if (pop$1 & cur_ret$1$q) begin
             rh_next$1 = ret_head$1$q + one10;
@@ -12459,7 +12491,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 end
             end
         end
-        nbase$2 = zero10;
+        nbase$2 = zero_xp;
         if (nb$2 == bidx$0) begin
             nbase$2 = bandbase$0;
         end
@@ -12472,7 +12504,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (nb$2 == bidx$3) begin
             nbase$2 = bandbase$3;
         end
-        hs$2 = zero10;
+        hs$2 = zero11;
         if (nb$2 == bidx$0) begin
             hs$2 = head$8$q;
         end
@@ -12487,11 +12519,11 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         ro$2 = hs$2;
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == nb$2)) begin
-            ro$2 = hs$2 + one10;
+            ro$2 = hs$2 + one11;
         end
-        xpd$2$read_address = nbase$2 | (ro$2 & m8_10);
-        xpt$2$read_address = nbase$2 | (ro$2 & m8_10);
-        hs$6 = zero10;
+        xpd$2$read_address = nbase$2 | (ro$2 & m_region_11);
+        xpt$2$read_address = nbase$2 | (ro$2 & m_region_11);
+        hs$6 = zero11;
         if (nb$2 == bidx$0) begin
             hs$6 = head$24$q;
         end
@@ -12506,11 +12538,11 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         ro$6 = hs$6;
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == nb$2)) begin
-            ro$6 = hs$6 + one10;
+            ro$6 = hs$6 + one11;
         end
-        xpd$6$read_address = nbase$2 | (ro$6 & m8_10);
-        xpt$6$read_address = nbase$2 | (ro$6 & m8_10);
-        hs$10 = zero10;
+        xpd$6$read_address = nbase$2 | (ro$6 & m_region_11);
+        xpt$6$read_address = nbase$2 | (ro$6 & m_region_11);
+        hs$10 = zero11;
         if (nb$2 == bidx$0) begin
             hs$10 = head$40$q;
         end
@@ -12525,11 +12557,11 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         ro$10 = hs$10;
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == nb$2)) begin
-            ro$10 = hs$10 + one10;
+            ro$10 = hs$10 + one11;
         end
-        xpd$10$read_address = nbase$2 | (ro$10 & m8_10);
-        xpt$10$read_address = nbase$2 | (ro$10 & m8_10);
-        hs$14 = zero10;
+        xpd$10$read_address = nbase$2 | (ro$10 & m_region_11);
+        xpt$10$read_address = nbase$2 | (ro$10 & m_region_11);
+        hs$14 = zero11;
         if (nb$2 == bidx$0) begin
             hs$14 = head$56$q;
         end
@@ -12544,10 +12576,10 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         ro$14 = hs$14;
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == nb$2)) begin
-            ro$14 = hs$14 + one10;
+            ro$14 = hs$14 + one11;
         end
-        xpd$14$read_address = nbase$2 | (ro$14 & m8_10);
-        xpt$14$read_address = nbase$2 | (ro$14 & m8_10);
+        xpd$14$read_address = nbase$2 | (ro$14 & m_region_11);
+        xpt$14$read_address = nbase$2 | (ro$14 & m_region_11);
         rh_next$2 = ret_head$2$q;
         if (pop$2 & cur_ret$2$q) begin
             rh_next$2 = ret_head$2$q + one10;
@@ -13102,7 +13134,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 end
             end
         end
-        nbase$3 = zero10;
+        nbase$3 = zero_xp;
         if (nb$3 == bidx$0) begin
             nbase$3 = bandbase$0;
         end
@@ -13115,7 +13147,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (nb$3 == bidx$3) begin
             nbase$3 = bandbase$3;
         end
-        hs$3 = zero10;
+        hs$3 = zero11;
         if (nb$3 == bidx$0) begin
             hs$3 = head$12$q;
         end
@@ -13130,11 +13162,11 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         ro$3 = hs$3;
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == nb$3)) begin
-            ro$3 = hs$3 + one10;
+            ro$3 = hs$3 + one11;
         end
-        xpd$3$read_address = nbase$3 | (ro$3 & m8_10);
-        xpt$3$read_address = nbase$3 | (ro$3 & m8_10);
-        hs$7 = zero10;
+        xpd$3$read_address = nbase$3 | (ro$3 & m_region_11);
+        xpt$3$read_address = nbase$3 | (ro$3 & m_region_11);
+        hs$7 = zero11;
         if (nb$3 == bidx$0) begin
             hs$7 = head$28$q;
         end
@@ -13149,11 +13181,11 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         ro$7 = hs$7;
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == nb$3)) begin
-            ro$7 = hs$7 + one10;
+            ro$7 = hs$7 + one11;
         end
-        xpd$7$read_address = nbase$3 | (ro$7 & m8_10);
-        xpt$7$read_address = nbase$3 | (ro$7 & m8_10);
-        hs$11 = zero10;
+        xpd$7$read_address = nbase$3 | (ro$7 & m_region_11);
+        xpt$7$read_address = nbase$3 | (ro$7 & m_region_11);
+        hs$11 = zero11;
         if (nb$3 == bidx$0) begin
             hs$11 = head$44$q;
         end
@@ -13168,11 +13200,11 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         ro$11 = hs$11;
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == nb$3)) begin
-            ro$11 = hs$11 + one10;
+            ro$11 = hs$11 + one11;
         end
-        xpd$11$read_address = nbase$3 | (ro$11 & m8_10);
-        xpt$11$read_address = nbase$3 | (ro$11 & m8_10);
-        hs$15 = zero10;
+        xpd$11$read_address = nbase$3 | (ro$11 & m_region_11);
+        xpt$11$read_address = nbase$3 | (ro$11 & m_region_11);
+        hs$15 = zero11;
         if (nb$3 == bidx$0) begin
             hs$15 = head$60$q;
         end
@@ -13187,10 +13219,10 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         ro$15 = hs$15;
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == nb$3)) begin
-            ro$15 = hs$15 + one10;
+            ro$15 = hs$15 + one11;
         end
-        xpd$15$read_address = nbase$3 | (ro$15 & m8_10);
-        xpt$15$read_address = nbase$3 | (ro$15 & m8_10);
+        xpd$15$read_address = nbase$3 | (ro$15 & m_region_11);
+        xpt$15$read_address = nbase$3 | (ro$15 & m_region_11);
         rh_next$3 = ret_head$3$q;
         if (pop$3 & cur_ret$3$q) begin
             rh_next$3 = ret_head$3$q + one10;
@@ -13762,120 +13794,120 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             c0_bytes$0 = run_b$0;
             c0_pkts$0 = run_p$0;
             t0_tail$0 = rtail$0$q;
-            t0_head$0 = head$0$q;
+            t0_head$0 = head$0$q[0+:10];
             if (d_b$0 == bidx$0) begin
                 cb_bytes$0 = run_b$0;
                 cb_pkts$0 = run_p$0;
                 tb_tail$0 = rtail$0$q;
-                tb_head$0 = head$0$q;
+                tb_head$0 = head$0$q[0+:10];
             end
             if (d_b$0 == bidx$1) begin
                 cb_bytes$0 = run_b$1;
                 cb_pkts$0 = run_p$1;
                 tb_tail$0 = rtail$1$q;
-                tb_head$0 = head$1$q;
+                tb_head$0 = head$1$q[0+:10];
             end
             if (d_b$0 == bidx$2) begin
                 cb_bytes$0 = run_b$2;
                 cb_pkts$0 = run_p$2;
                 tb_tail$0 = rtail$2$q;
-                tb_head$0 = head$2$q;
+                tb_head$0 = head$2$q[0+:10];
             end
             if (d_b$0 == bidx$3) begin
                 cb_bytes$0 = run_b$3;
                 cb_pkts$0 = run_p$3;
                 tb_tail$0 = rtail$3$q;
-                tb_head$0 = head$3$q;
+                tb_head$0 = head$3$q[0+:10];
             end
         end
         if (d_o$0 == pidx$1) begin
             c0_bytes$0 = run_b$4;
             c0_pkts$0 = run_p$4;
             t0_tail$0 = rtail$4$q;
-            t0_head$0 = head$4$q;
+            t0_head$0 = head$4$q[0+:10];
             if (d_b$0 == bidx$0) begin
                 cb_bytes$0 = run_b$4;
                 cb_pkts$0 = run_p$4;
                 tb_tail$0 = rtail$4$q;
-                tb_head$0 = head$4$q;
+                tb_head$0 = head$4$q[0+:10];
             end
             if (d_b$0 == bidx$1) begin
                 cb_bytes$0 = run_b$5;
                 cb_pkts$0 = run_p$5;
                 tb_tail$0 = rtail$5$q;
-                tb_head$0 = head$5$q;
+                tb_head$0 = head$5$q[0+:10];
             end
             if (d_b$0 == bidx$2) begin
                 cb_bytes$0 = run_b$6;
                 cb_pkts$0 = run_p$6;
                 tb_tail$0 = rtail$6$q;
-                tb_head$0 = head$6$q;
+                tb_head$0 = head$6$q[0+:10];
             end
             if (d_b$0 == bidx$3) begin
                 cb_bytes$0 = run_b$7;
                 cb_pkts$0 = run_p$7;
                 tb_tail$0 = rtail$7$q;
-                tb_head$0 = head$7$q;
+                tb_head$0 = head$7$q[0+:10];
             end
         end
         if (d_o$0 == pidx$2) begin
             c0_bytes$0 = run_b$8;
             c0_pkts$0 = run_p$8;
             t0_tail$0 = rtail$8$q;
-            t0_head$0 = head$8$q;
+            t0_head$0 = head$8$q[0+:10];
             if (d_b$0 == bidx$0) begin
                 cb_bytes$0 = run_b$8;
                 cb_pkts$0 = run_p$8;
                 tb_tail$0 = rtail$8$q;
-                tb_head$0 = head$8$q;
+                tb_head$0 = head$8$q[0+:10];
             end
             if (d_b$0 == bidx$1) begin
                 cb_bytes$0 = run_b$9;
                 cb_pkts$0 = run_p$9;
                 tb_tail$0 = rtail$9$q;
-                tb_head$0 = head$9$q;
+                tb_head$0 = head$9$q[0+:10];
             end
             if (d_b$0 == bidx$2) begin
                 cb_bytes$0 = run_b$10;
                 cb_pkts$0 = run_p$10;
                 tb_tail$0 = rtail$10$q;
-                tb_head$0 = head$10$q;
+                tb_head$0 = head$10$q[0+:10];
             end
             if (d_b$0 == bidx$3) begin
                 cb_bytes$0 = run_b$11;
                 cb_pkts$0 = run_p$11;
                 tb_tail$0 = rtail$11$q;
-                tb_head$0 = head$11$q;
+                tb_head$0 = head$11$q[0+:10];
             end
         end
         if (d_o$0 == pidx$3) begin
             c0_bytes$0 = run_b$12;
             c0_pkts$0 = run_p$12;
             t0_tail$0 = rtail$12$q;
-            t0_head$0 = head$12$q;
+            t0_head$0 = head$12$q[0+:10];
             if (d_b$0 == bidx$0) begin
                 cb_bytes$0 = run_b$12;
                 cb_pkts$0 = run_p$12;
                 tb_tail$0 = rtail$12$q;
-                tb_head$0 = head$12$q;
+                tb_head$0 = head$12$q[0+:10];
             end
             if (d_b$0 == bidx$1) begin
                 cb_bytes$0 = run_b$13;
                 cb_pkts$0 = run_p$13;
                 tb_tail$0 = rtail$13$q;
-                tb_head$0 = head$13$q;
+                tb_head$0 = head$13$q[0+:10];
             end
             if (d_b$0 == bidx$2) begin
                 cb_bytes$0 = run_b$14;
                 cb_pkts$0 = run_p$14;
                 tb_tail$0 = rtail$14$q;
-                tb_head$0 = head$14$q;
+                tb_head$0 = head$14$q[0+:10];
             end
             if (d_b$0 == bidx$3) begin
                 cb_bytes$0 = run_b$15;
                 cb_pkts$0 = run_p$15;
                 tb_tail$0 = rtail$15$q;
-                tb_head$0 = head$15$q;
+                tb_head$0 = head$15$q[0+:10];
             end
         end
         lim_bytes$0 = zero20;
@@ -13916,8 +13948,8 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         used_b$0 = base_b$0 - tb_head$0;
         used_0$0 = base_0$0 - t0_head$0;
-        fits_b$0 = ((ab_bytes$0 + len20$0) <= lim_bytes$0) & ((ab_pkts$0 + one12) <= lim_pkts$0) & ((used_b$0 + d_words$0) <= c256_10);
-        fits_0$0 = ((a0_bytes$0 + c64_20) <= band$0$limit_bytes) & ((a0_pkts$0 + one12) <= band$0$limit_pkts) & ((used_0$0 + c8_10) <= c256_10);
+        fits_b$0 = ((ab_bytes$0 + len20$0) <= lim_bytes$0) & ((ab_pkts$0 + one12) <= lim_pkts$0) & ((used_b$0 + d_words$0) <= c_region_10);
+        fits_0$0 = ((a0_bytes$0 + c64_20) <= band$0$limit_bytes) & ((a0_pkts$0 + one12) <= band$0$limit_pkts) & ((used_0$0 + c8_10) <= c_region_10);
         ret_base$0 = ret_rtail$0$q;
         if (rb_ret$0) begin
             ret_base$0 = w_start$0$q;
@@ -14983,120 +15015,120 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             c0_bytes$1 = run_b$16;
             c0_pkts$1 = run_p$16;
             t0_tail$1 = rtail$16$q;
-            t0_head$1 = head$16$q;
+            t0_head$1 = head$16$q[0+:10];
             if (d_b$1 == bidx$0) begin
                 cb_bytes$1 = run_b$16;
                 cb_pkts$1 = run_p$16;
                 tb_tail$1 = rtail$16$q;
-                tb_head$1 = head$16$q;
+                tb_head$1 = head$16$q[0+:10];
             end
             if (d_b$1 == bidx$1) begin
                 cb_bytes$1 = run_b$17;
                 cb_pkts$1 = run_p$17;
                 tb_tail$1 = rtail$17$q;
-                tb_head$1 = head$17$q;
+                tb_head$1 = head$17$q[0+:10];
             end
             if (d_b$1 == bidx$2) begin
                 cb_bytes$1 = run_b$18;
                 cb_pkts$1 = run_p$18;
                 tb_tail$1 = rtail$18$q;
-                tb_head$1 = head$18$q;
+                tb_head$1 = head$18$q[0+:10];
             end
             if (d_b$1 == bidx$3) begin
                 cb_bytes$1 = run_b$19;
                 cb_pkts$1 = run_p$19;
                 tb_tail$1 = rtail$19$q;
-                tb_head$1 = head$19$q;
+                tb_head$1 = head$19$q[0+:10];
             end
         end
         if (d_o$1 == pidx$1) begin
             c0_bytes$1 = run_b$20;
             c0_pkts$1 = run_p$20;
             t0_tail$1 = rtail$20$q;
-            t0_head$1 = head$20$q;
+            t0_head$1 = head$20$q[0+:10];
             if (d_b$1 == bidx$0) begin
                 cb_bytes$1 = run_b$20;
                 cb_pkts$1 = run_p$20;
                 tb_tail$1 = rtail$20$q;
-                tb_head$1 = head$20$q;
+                tb_head$1 = head$20$q[0+:10];
             end
             if (d_b$1 == bidx$1) begin
                 cb_bytes$1 = run_b$21;
                 cb_pkts$1 = run_p$21;
                 tb_tail$1 = rtail$21$q;
-                tb_head$1 = head$21$q;
+                tb_head$1 = head$21$q[0+:10];
             end
             if (d_b$1 == bidx$2) begin
                 cb_bytes$1 = run_b$22;
                 cb_pkts$1 = run_p$22;
                 tb_tail$1 = rtail$22$q;
-                tb_head$1 = head$22$q;
+                tb_head$1 = head$22$q[0+:10];
             end
             if (d_b$1 == bidx$3) begin
                 cb_bytes$1 = run_b$23;
                 cb_pkts$1 = run_p$23;
                 tb_tail$1 = rtail$23$q;
-                tb_head$1 = head$23$q;
+                tb_head$1 = head$23$q[0+:10];
             end
         end
         if (d_o$1 == pidx$2) begin
             c0_bytes$1 = run_b$24;
             c0_pkts$1 = run_p$24;
             t0_tail$1 = rtail$24$q;
-            t0_head$1 = head$24$q;
+            t0_head$1 = head$24$q[0+:10];
             if (d_b$1 == bidx$0) begin
                 cb_bytes$1 = run_b$24;
                 cb_pkts$1 = run_p$24;
                 tb_tail$1 = rtail$24$q;
-                tb_head$1 = head$24$q;
+                tb_head$1 = head$24$q[0+:10];
             end
             if (d_b$1 == bidx$1) begin
                 cb_bytes$1 = run_b$25;
                 cb_pkts$1 = run_p$25;
                 tb_tail$1 = rtail$25$q;
-                tb_head$1 = head$25$q;
+                tb_head$1 = head$25$q[0+:10];
             end
             if (d_b$1 == bidx$2) begin
                 cb_bytes$1 = run_b$26;
                 cb_pkts$1 = run_p$26;
                 tb_tail$1 = rtail$26$q;
-                tb_head$1 = head$26$q;
+                tb_head$1 = head$26$q[0+:10];
             end
             if (d_b$1 == bidx$3) begin
                 cb_bytes$1 = run_b$27;
                 cb_pkts$1 = run_p$27;
                 tb_tail$1 = rtail$27$q;
-                tb_head$1 = head$27$q;
+                tb_head$1 = head$27$q[0+:10];
             end
         end
         if (d_o$1 == pidx$3) begin
             c0_bytes$1 = run_b$28;
             c0_pkts$1 = run_p$28;
             t0_tail$1 = rtail$28$q;
-            t0_head$1 = head$28$q;
+            t0_head$1 = head$28$q[0+:10];
             if (d_b$1 == bidx$0) begin
                 cb_bytes$1 = run_b$28;
                 cb_pkts$1 = run_p$28;
                 tb_tail$1 = rtail$28$q;
-                tb_head$1 = head$28$q;
+                tb_head$1 = head$28$q[0+:10];
             end
             if (d_b$1 == bidx$1) begin
                 cb_bytes$1 = run_b$29;
                 cb_pkts$1 = run_p$29;
                 tb_tail$1 = rtail$29$q;
-                tb_head$1 = head$29$q;
+                tb_head$1 = head$29$q[0+:10];
             end
             if (d_b$1 == bidx$2) begin
                 cb_bytes$1 = run_b$30;
                 cb_pkts$1 = run_p$30;
                 tb_tail$1 = rtail$30$q;
-                tb_head$1 = head$30$q;
+                tb_head$1 = head$30$q[0+:10];
             end
             if (d_b$1 == bidx$3) begin
                 cb_bytes$1 = run_b$31;
                 cb_pkts$1 = run_p$31;
                 tb_tail$1 = rtail$31$q;
-                tb_head$1 = head$31$q;
+                tb_head$1 = head$31$q[0+:10];
             end
         end
         lim_bytes$1 = zero20;
@@ -15137,8 +15169,8 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         used_b$1 = base_b$1 - tb_head$1;
         used_0$1 = base_0$1 - t0_head$1;
-        fits_b$1 = ((ab_bytes$1 + len20$1) <= lim_bytes$1) & ((ab_pkts$1 + one12) <= lim_pkts$1) & ((used_b$1 + d_words$1) <= c256_10);
-        fits_0$1 = ((a0_bytes$1 + c64_20) <= band$0$limit_bytes) & ((a0_pkts$1 + one12) <= band$0$limit_pkts) & ((used_0$1 + c8_10) <= c256_10);
+        fits_b$1 = ((ab_bytes$1 + len20$1) <= lim_bytes$1) & ((ab_pkts$1 + one12) <= lim_pkts$1) & ((used_b$1 + d_words$1) <= c_region_10);
+        fits_0$1 = ((a0_bytes$1 + c64_20) <= band$0$limit_bytes) & ((a0_pkts$1 + one12) <= band$0$limit_pkts) & ((used_0$1 + c8_10) <= c_region_10);
         ret_base$1 = ret_rtail$1$q;
         if (rb_ret$1) begin
             ret_base$1 = w_start$1$q;
@@ -16204,120 +16236,120 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             c0_bytes$2 = run_b$32;
             c0_pkts$2 = run_p$32;
             t0_tail$2 = rtail$32$q;
-            t0_head$2 = head$32$q;
+            t0_head$2 = head$32$q[0+:10];
             if (d_b$2 == bidx$0) begin
                 cb_bytes$2 = run_b$32;
                 cb_pkts$2 = run_p$32;
                 tb_tail$2 = rtail$32$q;
-                tb_head$2 = head$32$q;
+                tb_head$2 = head$32$q[0+:10];
             end
             if (d_b$2 == bidx$1) begin
                 cb_bytes$2 = run_b$33;
                 cb_pkts$2 = run_p$33;
                 tb_tail$2 = rtail$33$q;
-                tb_head$2 = head$33$q;
+                tb_head$2 = head$33$q[0+:10];
             end
             if (d_b$2 == bidx$2) begin
                 cb_bytes$2 = run_b$34;
                 cb_pkts$2 = run_p$34;
                 tb_tail$2 = rtail$34$q;
-                tb_head$2 = head$34$q;
+                tb_head$2 = head$34$q[0+:10];
             end
             if (d_b$2 == bidx$3) begin
                 cb_bytes$2 = run_b$35;
                 cb_pkts$2 = run_p$35;
                 tb_tail$2 = rtail$35$q;
-                tb_head$2 = head$35$q;
+                tb_head$2 = head$35$q[0+:10];
             end
         end
         if (d_o$2 == pidx$1) begin
             c0_bytes$2 = run_b$36;
             c0_pkts$2 = run_p$36;
             t0_tail$2 = rtail$36$q;
-            t0_head$2 = head$36$q;
+            t0_head$2 = head$36$q[0+:10];
             if (d_b$2 == bidx$0) begin
                 cb_bytes$2 = run_b$36;
                 cb_pkts$2 = run_p$36;
                 tb_tail$2 = rtail$36$q;
-                tb_head$2 = head$36$q;
+                tb_head$2 = head$36$q[0+:10];
             end
             if (d_b$2 == bidx$1) begin
                 cb_bytes$2 = run_b$37;
                 cb_pkts$2 = run_p$37;
                 tb_tail$2 = rtail$37$q;
-                tb_head$2 = head$37$q;
+                tb_head$2 = head$37$q[0+:10];
             end
             if (d_b$2 == bidx$2) begin
                 cb_bytes$2 = run_b$38;
                 cb_pkts$2 = run_p$38;
                 tb_tail$2 = rtail$38$q;
-                tb_head$2 = head$38$q;
+                tb_head$2 = head$38$q[0+:10];
             end
             if (d_b$2 == bidx$3) begin
                 cb_bytes$2 = run_b$39;
                 cb_pkts$2 = run_p$39;
                 tb_tail$2 = rtail$39$q;
-                tb_head$2 = head$39$q;
+                tb_head$2 = head$39$q[0+:10];
             end
         end
         if (d_o$2 == pidx$2) begin
             c0_bytes$2 = run_b$40;
             c0_pkts$2 = run_p$40;
             t0_tail$2 = rtail$40$q;
-            t0_head$2 = head$40$q;
+            t0_head$2 = head$40$q[0+:10];
             if (d_b$2 == bidx$0) begin
                 cb_bytes$2 = run_b$40;
                 cb_pkts$2 = run_p$40;
                 tb_tail$2 = rtail$40$q;
-                tb_head$2 = head$40$q;
+                tb_head$2 = head$40$q[0+:10];
             end
             if (d_b$2 == bidx$1) begin
                 cb_bytes$2 = run_b$41;
                 cb_pkts$2 = run_p$41;
                 tb_tail$2 = rtail$41$q;
-                tb_head$2 = head$41$q;
+                tb_head$2 = head$41$q[0+:10];
             end
             if (d_b$2 == bidx$2) begin
                 cb_bytes$2 = run_b$42;
                 cb_pkts$2 = run_p$42;
                 tb_tail$2 = rtail$42$q;
-                tb_head$2 = head$42$q;
+                tb_head$2 = head$42$q[0+:10];
             end
             if (d_b$2 == bidx$3) begin
                 cb_bytes$2 = run_b$43;
                 cb_pkts$2 = run_p$43;
                 tb_tail$2 = rtail$43$q;
-                tb_head$2 = head$43$q;
+                tb_head$2 = head$43$q[0+:10];
             end
         end
         if (d_o$2 == pidx$3) begin
             c0_bytes$2 = run_b$44;
             c0_pkts$2 = run_p$44;
             t0_tail$2 = rtail$44$q;
-            t0_head$2 = head$44$q;
+            t0_head$2 = head$44$q[0+:10];
             if (d_b$2 == bidx$0) begin
                 cb_bytes$2 = run_b$44;
                 cb_pkts$2 = run_p$44;
                 tb_tail$2 = rtail$44$q;
-                tb_head$2 = head$44$q;
+                tb_head$2 = head$44$q[0+:10];
             end
             if (d_b$2 == bidx$1) begin
                 cb_bytes$2 = run_b$45;
                 cb_pkts$2 = run_p$45;
                 tb_tail$2 = rtail$45$q;
-                tb_head$2 = head$45$q;
+                tb_head$2 = head$45$q[0+:10];
             end
             if (d_b$2 == bidx$2) begin
                 cb_bytes$2 = run_b$46;
                 cb_pkts$2 = run_p$46;
                 tb_tail$2 = rtail$46$q;
-                tb_head$2 = head$46$q;
+                tb_head$2 = head$46$q[0+:10];
             end
             if (d_b$2 == bidx$3) begin
                 cb_bytes$2 = run_b$47;
                 cb_pkts$2 = run_p$47;
                 tb_tail$2 = rtail$47$q;
-                tb_head$2 = head$47$q;
+                tb_head$2 = head$47$q[0+:10];
             end
         end
         lim_bytes$2 = zero20;
@@ -16358,8 +16390,8 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         used_b$2 = base_b$2 - tb_head$2;
         used_0$2 = base_0$2 - t0_head$2;
-        fits_b$2 = ((ab_bytes$2 + len20$2) <= lim_bytes$2) & ((ab_pkts$2 + one12) <= lim_pkts$2) & ((used_b$2 + d_words$2) <= c256_10);
-        fits_0$2 = ((a0_bytes$2 + c64_20) <= band$0$limit_bytes) & ((a0_pkts$2 + one12) <= band$0$limit_pkts) & ((used_0$2 + c8_10) <= c256_10);
+        fits_b$2 = ((ab_bytes$2 + len20$2) <= lim_bytes$2) & ((ab_pkts$2 + one12) <= lim_pkts$2) & ((used_b$2 + d_words$2) <= c_region_10);
+        fits_0$2 = ((a0_bytes$2 + c64_20) <= band$0$limit_bytes) & ((a0_pkts$2 + one12) <= band$0$limit_pkts) & ((used_0$2 + c8_10) <= c_region_10);
         ret_base$2 = ret_rtail$2$q;
         if (rb_ret$2) begin
             ret_base$2 = w_start$2$q;
@@ -17425,120 +17457,120 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             c0_bytes$3 = run_b$48;
             c0_pkts$3 = run_p$48;
             t0_tail$3 = rtail$48$q;
-            t0_head$3 = head$48$q;
+            t0_head$3 = head$48$q[0+:10];
             if (d_b$3 == bidx$0) begin
                 cb_bytes$3 = run_b$48;
                 cb_pkts$3 = run_p$48;
                 tb_tail$3 = rtail$48$q;
-                tb_head$3 = head$48$q;
+                tb_head$3 = head$48$q[0+:10];
             end
             if (d_b$3 == bidx$1) begin
                 cb_bytes$3 = run_b$49;
                 cb_pkts$3 = run_p$49;
                 tb_tail$3 = rtail$49$q;
-                tb_head$3 = head$49$q;
+                tb_head$3 = head$49$q[0+:10];
             end
             if (d_b$3 == bidx$2) begin
                 cb_bytes$3 = run_b$50;
                 cb_pkts$3 = run_p$50;
                 tb_tail$3 = rtail$50$q;
-                tb_head$3 = head$50$q;
+                tb_head$3 = head$50$q[0+:10];
             end
             if (d_b$3 == bidx$3) begin
                 cb_bytes$3 = run_b$51;
                 cb_pkts$3 = run_p$51;
                 tb_tail$3 = rtail$51$q;
-                tb_head$3 = head$51$q;
+                tb_head$3 = head$51$q[0+:10];
             end
         end
         if (d_o$3 == pidx$1) begin
             c0_bytes$3 = run_b$52;
             c0_pkts$3 = run_p$52;
             t0_tail$3 = rtail$52$q;
-            t0_head$3 = head$52$q;
+            t0_head$3 = head$52$q[0+:10];
             if (d_b$3 == bidx$0) begin
                 cb_bytes$3 = run_b$52;
                 cb_pkts$3 = run_p$52;
                 tb_tail$3 = rtail$52$q;
-                tb_head$3 = head$52$q;
+                tb_head$3 = head$52$q[0+:10];
             end
             if (d_b$3 == bidx$1) begin
                 cb_bytes$3 = run_b$53;
                 cb_pkts$3 = run_p$53;
                 tb_tail$3 = rtail$53$q;
-                tb_head$3 = head$53$q;
+                tb_head$3 = head$53$q[0+:10];
             end
             if (d_b$3 == bidx$2) begin
                 cb_bytes$3 = run_b$54;
                 cb_pkts$3 = run_p$54;
                 tb_tail$3 = rtail$54$q;
-                tb_head$3 = head$54$q;
+                tb_head$3 = head$54$q[0+:10];
             end
             if (d_b$3 == bidx$3) begin
                 cb_bytes$3 = run_b$55;
                 cb_pkts$3 = run_p$55;
                 tb_tail$3 = rtail$55$q;
-                tb_head$3 = head$55$q;
+                tb_head$3 = head$55$q[0+:10];
             end
         end
         if (d_o$3 == pidx$2) begin
             c0_bytes$3 = run_b$56;
             c0_pkts$3 = run_p$56;
             t0_tail$3 = rtail$56$q;
-            t0_head$3 = head$56$q;
+            t0_head$3 = head$56$q[0+:10];
             if (d_b$3 == bidx$0) begin
                 cb_bytes$3 = run_b$56;
                 cb_pkts$3 = run_p$56;
                 tb_tail$3 = rtail$56$q;
-                tb_head$3 = head$56$q;
+                tb_head$3 = head$56$q[0+:10];
             end
             if (d_b$3 == bidx$1) begin
                 cb_bytes$3 = run_b$57;
                 cb_pkts$3 = run_p$57;
                 tb_tail$3 = rtail$57$q;
-                tb_head$3 = head$57$q;
+                tb_head$3 = head$57$q[0+:10];
             end
             if (d_b$3 == bidx$2) begin
                 cb_bytes$3 = run_b$58;
                 cb_pkts$3 = run_p$58;
                 tb_tail$3 = rtail$58$q;
-                tb_head$3 = head$58$q;
+                tb_head$3 = head$58$q[0+:10];
             end
             if (d_b$3 == bidx$3) begin
                 cb_bytes$3 = run_b$59;
                 cb_pkts$3 = run_p$59;
                 tb_tail$3 = rtail$59$q;
-                tb_head$3 = head$59$q;
+                tb_head$3 = head$59$q[0+:10];
             end
         end
         if (d_o$3 == pidx$3) begin
             c0_bytes$3 = run_b$60;
             c0_pkts$3 = run_p$60;
             t0_tail$3 = rtail$60$q;
-            t0_head$3 = head$60$q;
+            t0_head$3 = head$60$q[0+:10];
             if (d_b$3 == bidx$0) begin
                 cb_bytes$3 = run_b$60;
                 cb_pkts$3 = run_p$60;
                 tb_tail$3 = rtail$60$q;
-                tb_head$3 = head$60$q;
+                tb_head$3 = head$60$q[0+:10];
             end
             if (d_b$3 == bidx$1) begin
                 cb_bytes$3 = run_b$61;
                 cb_pkts$3 = run_p$61;
                 tb_tail$3 = rtail$61$q;
-                tb_head$3 = head$61$q;
+                tb_head$3 = head$61$q[0+:10];
             end
             if (d_b$3 == bidx$2) begin
                 cb_bytes$3 = run_b$62;
                 cb_pkts$3 = run_p$62;
                 tb_tail$3 = rtail$62$q;
-                tb_head$3 = head$62$q;
+                tb_head$3 = head$62$q[0+:10];
             end
             if (d_b$3 == bidx$3) begin
                 cb_bytes$3 = run_b$63;
                 cb_pkts$3 = run_p$63;
                 tb_tail$3 = rtail$63$q;
-                tb_head$3 = head$63$q;
+                tb_head$3 = head$63$q[0+:10];
             end
         end
         lim_bytes$3 = zero20;
@@ -17579,8 +17611,8 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         used_b$3 = base_b$3 - tb_head$3;
         used_0$3 = base_0$3 - t0_head$3;
-        fits_b$3 = ((ab_bytes$3 + len20$3) <= lim_bytes$3) & ((ab_pkts$3 + one12) <= lim_pkts$3) & ((used_b$3 + d_words$3) <= c256_10);
-        fits_0$3 = ((a0_bytes$3 + c64_20) <= band$0$limit_bytes) & ((a0_pkts$3 + one12) <= band$0$limit_pkts) & ((used_0$3 + c8_10) <= c256_10);
+        fits_b$3 = ((ab_bytes$3 + len20$3) <= lim_bytes$3) & ((ab_pkts$3 + one12) <= lim_pkts$3) & ((used_b$3 + d_words$3) <= c_region_10);
+        fits_0$3 = ((a0_bytes$3 + c64_20) <= band$0$limit_bytes) & ((a0_pkts$3 + one12) <= band$0$limit_pkts) & ((used_0$3 + c8_10) <= c_region_10);
         ret_base$3 = ret_rtail$3$q;
         if (rb_ret$3) begin
             ret_base$3 = w_start$3$q;
@@ -18667,7 +18699,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             end
         end
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$0)) begin
-            head$0$d = head$0$q + one10;
+            head$0$d = head$0$q + one11;
         end
         if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$0) & (w_b$0$q == bidx$0)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$0))) begin
@@ -18678,7 +18710,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$0$d = done$0$q - one6;
         end
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$1)) begin
-            head$1$d = head$1$q + one10;
+            head$1$d = head$1$q + one11;
         end
         if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$0) & (w_b$0$q == bidx$1)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$1))) begin
@@ -18689,7 +18721,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$1$d = done$1$q - one6;
         end
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$2)) begin
-            head$2$d = head$2$q + one10;
+            head$2$d = head$2$q + one11;
         end
         if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$0) & (w_b$0$q == bidx$2)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$2))) begin
@@ -18700,7 +18732,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$2$d = done$2$q - one6;
         end
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$3)) begin
-            head$3$d = head$3$q + one10;
+            head$3$d = head$3$q + one11;
         end
         if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$0) & (w_b$0$q == bidx$3)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$3))) begin
@@ -18711,7 +18743,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$3$d = done$3$q - one6;
         end
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$0)) begin
-            head$16$d = head$16$q + one10;
+            head$16$d = head$16$q + one11;
         end
         if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$0) & (w_b$1$q == bidx$0)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$0))) begin
@@ -18722,7 +18754,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$16$d = done$16$q - one6;
         end
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$1)) begin
-            head$17$d = head$17$q + one10;
+            head$17$d = head$17$q + one11;
         end
         if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$0) & (w_b$1$q == bidx$1)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$1))) begin
@@ -18733,7 +18765,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$17$d = done$17$q - one6;
         end
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$2)) begin
-            head$18$d = head$18$q + one10;
+            head$18$d = head$18$q + one11;
         end
         if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$0) & (w_b$1$q == bidx$2)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$2))) begin
@@ -18744,7 +18776,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$18$d = done$18$q - one6;
         end
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$3)) begin
-            head$19$d = head$19$q + one10;
+            head$19$d = head$19$q + one11;
         end
         if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$0) & (w_b$1$q == bidx$3)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$3))) begin
@@ -18755,7 +18787,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$19$d = done$19$q - one6;
         end
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$0)) begin
-            head$32$d = head$32$q + one10;
+            head$32$d = head$32$q + one11;
         end
         if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$0) & (w_b$2$q == bidx$0)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$0))) begin
@@ -18766,7 +18798,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$32$d = done$32$q - one6;
         end
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$1)) begin
-            head$33$d = head$33$q + one10;
+            head$33$d = head$33$q + one11;
         end
         if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$0) & (w_b$2$q == bidx$1)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$1))) begin
@@ -18777,7 +18809,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$33$d = done$33$q - one6;
         end
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$2)) begin
-            head$34$d = head$34$q + one10;
+            head$34$d = head$34$q + one11;
         end
         if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$0) & (w_b$2$q == bidx$2)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$2))) begin
@@ -18788,7 +18820,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$34$d = done$34$q - one6;
         end
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$3)) begin
-            head$35$d = head$35$q + one10;
+            head$35$d = head$35$q + one11;
         end
         if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$0) & (w_b$2$q == bidx$3)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$3))) begin
@@ -18799,7 +18831,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$35$d = done$35$q - one6;
         end
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$0)) begin
-            head$48$d = head$48$q + one10;
+            head$48$d = head$48$q + one11;
         end
         if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$0) & (w_b$3$q == bidx$0)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$0))) begin
@@ -18810,7 +18842,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$48$d = done$48$q - one6;
         end
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$1)) begin
-            head$49$d = head$49$q + one10;
+            head$49$d = head$49$q + one11;
         end
         if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$0) & (w_b$3$q == bidx$1)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$1))) begin
@@ -18821,7 +18853,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$49$d = done$49$q - one6;
         end
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$2)) begin
-            head$50$d = head$50$q + one10;
+            head$50$d = head$50$q + one11;
         end
         if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$0) & (w_b$3$q == bidx$2)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$2))) begin
@@ -18832,7 +18864,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$50$d = done$50$q - one6;
         end
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$3)) begin
-            head$51$d = head$51$q + one10;
+            head$51$d = head$51$q + one11;
         end
         if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$0) & (w_b$3$q == bidx$3)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$3))) begin
@@ -19101,7 +19133,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             end
         end
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$0)) begin
-            head$4$d = head$4$q + one10;
+            head$4$d = head$4$q + one11;
         end
         if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$1) & (w_b$0$q == bidx$0)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$0))) begin
@@ -19112,7 +19144,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$4$d = done$4$q - one6;
         end
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$1)) begin
-            head$5$d = head$5$q + one10;
+            head$5$d = head$5$q + one11;
         end
         if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$1) & (w_b$0$q == bidx$1)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$1))) begin
@@ -19123,7 +19155,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$5$d = done$5$q - one6;
         end
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$2)) begin
-            head$6$d = head$6$q + one10;
+            head$6$d = head$6$q + one11;
         end
         if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$1) & (w_b$0$q == bidx$2)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$2))) begin
@@ -19134,7 +19166,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$6$d = done$6$q - one6;
         end
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$3)) begin
-            head$7$d = head$7$q + one10;
+            head$7$d = head$7$q + one11;
         end
         if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$1) & (w_b$0$q == bidx$3)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$3))) begin
@@ -19145,7 +19177,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$7$d = done$7$q - one6;
         end
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$0)) begin
-            head$20$d = head$20$q + one10;
+            head$20$d = head$20$q + one11;
         end
         if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$1) & (w_b$1$q == bidx$0)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$0))) begin
@@ -19156,7 +19188,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$20$d = done$20$q - one6;
         end
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$1)) begin
-            head$21$d = head$21$q + one10;
+            head$21$d = head$21$q + one11;
         end
         if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$1) & (w_b$1$q == bidx$1)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$1))) begin
@@ -19167,7 +19199,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$21$d = done$21$q - one6;
         end
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$2)) begin
-            head$22$d = head$22$q + one10;
+            head$22$d = head$22$q + one11;
         end
         if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$1) & (w_b$1$q == bidx$2)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$2))) begin
@@ -19178,7 +19210,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$22$d = done$22$q - one6;
         end
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$3)) begin
-            head$23$d = head$23$q + one10;
+            head$23$d = head$23$q + one11;
         end
         if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$1) & (w_b$1$q == bidx$3)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$3))) begin
@@ -19189,7 +19221,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$23$d = done$23$q - one6;
         end
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$0)) begin
-            head$36$d = head$36$q + one10;
+            head$36$d = head$36$q + one11;
         end
         if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$1) & (w_b$2$q == bidx$0)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$0))) begin
@@ -19200,7 +19232,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$36$d = done$36$q - one6;
         end
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$1)) begin
-            head$37$d = head$37$q + one10;
+            head$37$d = head$37$q + one11;
         end
         if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$1) & (w_b$2$q == bidx$1)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$1))) begin
@@ -19211,7 +19243,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$37$d = done$37$q - one6;
         end
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$2)) begin
-            head$38$d = head$38$q + one10;
+            head$38$d = head$38$q + one11;
         end
         if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$1) & (w_b$2$q == bidx$2)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$2))) begin
@@ -19222,7 +19254,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$38$d = done$38$q - one6;
         end
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$3)) begin
-            head$39$d = head$39$q + one10;
+            head$39$d = head$39$q + one11;
         end
         if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$1) & (w_b$2$q == bidx$3)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$3))) begin
@@ -19233,7 +19265,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$39$d = done$39$q - one6;
         end
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$0)) begin
-            head$52$d = head$52$q + one10;
+            head$52$d = head$52$q + one11;
         end
         if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$1) & (w_b$3$q == bidx$0)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$0))) begin
@@ -19244,7 +19276,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$52$d = done$52$q - one6;
         end
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$1)) begin
-            head$53$d = head$53$q + one10;
+            head$53$d = head$53$q + one11;
         end
         if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$1) & (w_b$3$q == bidx$1)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$1))) begin
@@ -19255,7 +19287,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$53$d = done$53$q - one6;
         end
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$2)) begin
-            head$54$d = head$54$q + one10;
+            head$54$d = head$54$q + one11;
         end
         if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$1) & (w_b$3$q == bidx$2)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$2))) begin
@@ -19266,7 +19298,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$54$d = done$54$q - one6;
         end
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$3)) begin
-            head$55$d = head$55$q + one10;
+            head$55$d = head$55$q + one11;
         end
         if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$1) & (w_b$3$q == bidx$3)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$3))) begin
@@ -19535,7 +19567,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             end
         end
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$0)) begin
-            head$8$d = head$8$q + one10;
+            head$8$d = head$8$q + one11;
         end
         if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$2) & (w_b$0$q == bidx$0)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$0))) begin
@@ -19546,7 +19578,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$8$d = done$8$q - one6;
         end
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$1)) begin
-            head$9$d = head$9$q + one10;
+            head$9$d = head$9$q + one11;
         end
         if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$2) & (w_b$0$q == bidx$1)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$1))) begin
@@ -19557,7 +19589,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$9$d = done$9$q - one6;
         end
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$2)) begin
-            head$10$d = head$10$q + one10;
+            head$10$d = head$10$q + one11;
         end
         if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$2) & (w_b$0$q == bidx$2)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$2))) begin
@@ -19568,7 +19600,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$10$d = done$10$q - one6;
         end
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$3)) begin
-            head$11$d = head$11$q + one10;
+            head$11$d = head$11$q + one11;
         end
         if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$2) & (w_b$0$q == bidx$3)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$3))) begin
@@ -19579,7 +19611,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$11$d = done$11$q - one6;
         end
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$0)) begin
-            head$24$d = head$24$q + one10;
+            head$24$d = head$24$q + one11;
         end
         if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$2) & (w_b$1$q == bidx$0)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$0))) begin
@@ -19590,7 +19622,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$24$d = done$24$q - one6;
         end
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$1)) begin
-            head$25$d = head$25$q + one10;
+            head$25$d = head$25$q + one11;
         end
         if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$2) & (w_b$1$q == bidx$1)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$1))) begin
@@ -19601,7 +19633,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$25$d = done$25$q - one6;
         end
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$2)) begin
-            head$26$d = head$26$q + one10;
+            head$26$d = head$26$q + one11;
         end
         if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$2) & (w_b$1$q == bidx$2)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$2))) begin
@@ -19612,7 +19644,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$26$d = done$26$q - one6;
         end
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$3)) begin
-            head$27$d = head$27$q + one10;
+            head$27$d = head$27$q + one11;
         end
         if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$2) & (w_b$1$q == bidx$3)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$3))) begin
@@ -19623,7 +19655,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$27$d = done$27$q - one6;
         end
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$0)) begin
-            head$40$d = head$40$q + one10;
+            head$40$d = head$40$q + one11;
         end
         if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$2) & (w_b$2$q == bidx$0)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$0))) begin
@@ -19634,7 +19666,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$40$d = done$40$q - one6;
         end
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$1)) begin
-            head$41$d = head$41$q + one10;
+            head$41$d = head$41$q + one11;
         end
         if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$2) & (w_b$2$q == bidx$1)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$1))) begin
@@ -19645,7 +19677,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$41$d = done$41$q - one6;
         end
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$2)) begin
-            head$42$d = head$42$q + one10;
+            head$42$d = head$42$q + one11;
         end
         if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$2) & (w_b$2$q == bidx$2)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$2))) begin
@@ -19656,7 +19688,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$42$d = done$42$q - one6;
         end
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$3)) begin
-            head$43$d = head$43$q + one10;
+            head$43$d = head$43$q + one11;
         end
         if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$2) & (w_b$2$q == bidx$3)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$3))) begin
@@ -19667,7 +19699,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$43$d = done$43$q - one6;
         end
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$0)) begin
-            head$56$d = head$56$q + one10;
+            head$56$d = head$56$q + one11;
         end
         if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$2) & (w_b$3$q == bidx$0)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$0))) begin
@@ -19678,7 +19710,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$56$d = done$56$q - one6;
         end
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$1)) begin
-            head$57$d = head$57$q + one10;
+            head$57$d = head$57$q + one11;
         end
         if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$2) & (w_b$3$q == bidx$1)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$1))) begin
@@ -19689,7 +19721,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$57$d = done$57$q - one6;
         end
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$2)) begin
-            head$58$d = head$58$q + one10;
+            head$58$d = head$58$q + one11;
         end
         if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$2) & (w_b$3$q == bidx$2)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$2))) begin
@@ -19700,7 +19732,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$58$d = done$58$q - one6;
         end
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$3)) begin
-            head$59$d = head$59$q + one10;
+            head$59$d = head$59$q + one11;
         end
         if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$2) & (w_b$3$q == bidx$3)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$3))) begin
@@ -19969,7 +20001,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             end
         end
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$0)) begin
-            head$12$d = head$12$q + one10;
+            head$12$d = head$12$q + one11;
         end
         if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$3) & (w_b$0$q == bidx$0)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$0))) begin
@@ -19980,7 +20012,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$12$d = done$12$q - one6;
         end
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$1)) begin
-            head$13$d = head$13$q + one10;
+            head$13$d = head$13$q + one11;
         end
         if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$3) & (w_b$0$q == bidx$1)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$1))) begin
@@ -19991,7 +20023,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$13$d = done$13$q - one6;
         end
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$2)) begin
-            head$14$d = head$14$q + one10;
+            head$14$d = head$14$q + one11;
         end
         if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$3) & (w_b$0$q == bidx$2)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$2))) begin
@@ -20002,7 +20034,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$14$d = done$14$q - one6;
         end
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$3)) begin
-            head$15$d = head$15$q + one10;
+            head$15$d = head$15$q + one11;
         end
         if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$3) & (w_b$0$q == bidx$3)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$3))) begin
@@ -20013,7 +20045,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$15$d = done$15$q - one6;
         end
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$0)) begin
-            head$28$d = head$28$q + one10;
+            head$28$d = head$28$q + one11;
         end
         if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$3) & (w_b$1$q == bidx$0)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$0))) begin
@@ -20024,7 +20056,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$28$d = done$28$q - one6;
         end
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$1)) begin
-            head$29$d = head$29$q + one10;
+            head$29$d = head$29$q + one11;
         end
         if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$3) & (w_b$1$q == bidx$1)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$1))) begin
@@ -20035,7 +20067,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$29$d = done$29$q - one6;
         end
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$2)) begin
-            head$30$d = head$30$q + one10;
+            head$30$d = head$30$q + one11;
         end
         if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$3) & (w_b$1$q == bidx$2)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$2))) begin
@@ -20046,7 +20078,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$30$d = done$30$q - one6;
         end
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$3)) begin
-            head$31$d = head$31$q + one10;
+            head$31$d = head$31$q + one11;
         end
         if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$3) & (w_b$1$q == bidx$3)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$3))) begin
@@ -20057,7 +20089,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$31$d = done$31$q - one6;
         end
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$0)) begin
-            head$44$d = head$44$q + one10;
+            head$44$d = head$44$q + one11;
         end
         if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$3) & (w_b$2$q == bidx$0)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$0))) begin
@@ -20068,7 +20100,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$44$d = done$44$q - one6;
         end
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$1)) begin
-            head$45$d = head$45$q + one10;
+            head$45$d = head$45$q + one11;
         end
         if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$3) & (w_b$2$q == bidx$1)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$1))) begin
@@ -20079,7 +20111,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$45$d = done$45$q - one6;
         end
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$2)) begin
-            head$46$d = head$46$q + one10;
+            head$46$d = head$46$q + one11;
         end
         if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$3) & (w_b$2$q == bidx$2)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$2))) begin
@@ -20090,7 +20122,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$46$d = done$46$q - one6;
         end
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$3)) begin
-            head$47$d = head$47$q + one10;
+            head$47$d = head$47$q + one11;
         end
         if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$3) & (w_b$2$q == bidx$3)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$3))) begin
@@ -20101,7 +20133,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$47$d = done$47$q - one6;
         end
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$0)) begin
-            head$60$d = head$60$q + one10;
+            head$60$d = head$60$q + one11;
         end
         if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$3) & (w_b$3$q == bidx$0)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$0))) begin
@@ -20112,7 +20144,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$60$d = done$60$q - one6;
         end
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$1)) begin
-            head$61$d = head$61$q + one10;
+            head$61$d = head$61$q + one11;
         end
         if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$3) & (w_b$3$q == bidx$1)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$1))) begin
@@ -20123,7 +20155,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$61$d = done$61$q - one6;
         end
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$2)) begin
-            head$62$d = head$62$q + one10;
+            head$62$d = head$62$q + one11;
         end
         if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$3) & (w_b$3$q == bidx$2)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$2))) begin
@@ -20134,7 +20166,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             done$62$d = done$62$q - one6;
         end
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$3)) begin
-            head$63$d = head$63$q + one10;
+            head$63$d = head$63$q + one11;
         end
         if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$3) & (w_b$3$q == bidx$3)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$3))) begin
@@ -20622,196 +20654,196 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             now8$d = zero_t;
             now$d = zero32;
             rtail$0$d = zero10;
-            head$0$d = zero10;
+            head$0$d = zero11;
             done$0$d = zero6;
             rtail$1$d = zero10;
-            head$1$d = zero10;
+            head$1$d = zero11;
             done$1$d = zero6;
             rtail$2$d = zero10;
-            head$2$d = zero10;
+            head$2$d = zero11;
             done$2$d = zero6;
             rtail$3$d = zero10;
-            head$3$d = zero10;
+            head$3$d = zero11;
             done$3$d = zero6;
             rtail$4$d = zero10;
-            head$4$d = zero10;
+            head$4$d = zero11;
             done$4$d = zero6;
             rtail$5$d = zero10;
-            head$5$d = zero10;
+            head$5$d = zero11;
             done$5$d = zero6;
             rtail$6$d = zero10;
-            head$6$d = zero10;
+            head$6$d = zero11;
             done$6$d = zero6;
             rtail$7$d = zero10;
-            head$7$d = zero10;
+            head$7$d = zero11;
             done$7$d = zero6;
             rtail$8$d = zero10;
-            head$8$d = zero10;
+            head$8$d = zero11;
             done$8$d = zero6;
             rtail$9$d = zero10;
-            head$9$d = zero10;
+            head$9$d = zero11;
             done$9$d = zero6;
             rtail$10$d = zero10;
-            head$10$d = zero10;
+            head$10$d = zero11;
             done$10$d = zero6;
             rtail$11$d = zero10;
-            head$11$d = zero10;
+            head$11$d = zero11;
             done$11$d = zero6;
             rtail$12$d = zero10;
-            head$12$d = zero10;
+            head$12$d = zero11;
             done$12$d = zero6;
             rtail$13$d = zero10;
-            head$13$d = zero10;
+            head$13$d = zero11;
             done$13$d = zero6;
             rtail$14$d = zero10;
-            head$14$d = zero10;
+            head$14$d = zero11;
             done$14$d = zero6;
             rtail$15$d = zero10;
-            head$15$d = zero10;
+            head$15$d = zero11;
             done$15$d = zero6;
             rtail$16$d = zero10;
-            head$16$d = zero10;
+            head$16$d = zero11;
             done$16$d = zero6;
             rtail$17$d = zero10;
-            head$17$d = zero10;
+            head$17$d = zero11;
             done$17$d = zero6;
             rtail$18$d = zero10;
-            head$18$d = zero10;
+            head$18$d = zero11;
             done$18$d = zero6;
             rtail$19$d = zero10;
-            head$19$d = zero10;
+            head$19$d = zero11;
             done$19$d = zero6;
             rtail$20$d = zero10;
-            head$20$d = zero10;
+            head$20$d = zero11;
             done$20$d = zero6;
             rtail$21$d = zero10;
-            head$21$d = zero10;
+            head$21$d = zero11;
             done$21$d = zero6;
             rtail$22$d = zero10;
-            head$22$d = zero10;
+            head$22$d = zero11;
             done$22$d = zero6;
             rtail$23$d = zero10;
-            head$23$d = zero10;
+            head$23$d = zero11;
             done$23$d = zero6;
             rtail$24$d = zero10;
-            head$24$d = zero10;
+            head$24$d = zero11;
             done$24$d = zero6;
             rtail$25$d = zero10;
-            head$25$d = zero10;
+            head$25$d = zero11;
             done$25$d = zero6;
             rtail$26$d = zero10;
-            head$26$d = zero10;
+            head$26$d = zero11;
             done$26$d = zero6;
             rtail$27$d = zero10;
-            head$27$d = zero10;
+            head$27$d = zero11;
             done$27$d = zero6;
             rtail$28$d = zero10;
-            head$28$d = zero10;
+            head$28$d = zero11;
             done$28$d = zero6;
             rtail$29$d = zero10;
-            head$29$d = zero10;
+            head$29$d = zero11;
             done$29$d = zero6;
             rtail$30$d = zero10;
-            head$30$d = zero10;
+            head$30$d = zero11;
             done$30$d = zero6;
             rtail$31$d = zero10;
-            head$31$d = zero10;
+            head$31$d = zero11;
             done$31$d = zero6;
             rtail$32$d = zero10;
-            head$32$d = zero10;
+            head$32$d = zero11;
             done$32$d = zero6;
             rtail$33$d = zero10;
-            head$33$d = zero10;
+            head$33$d = zero11;
             done$33$d = zero6;
             rtail$34$d = zero10;
-            head$34$d = zero10;
+            head$34$d = zero11;
             done$34$d = zero6;
             rtail$35$d = zero10;
-            head$35$d = zero10;
+            head$35$d = zero11;
             done$35$d = zero6;
             rtail$36$d = zero10;
-            head$36$d = zero10;
+            head$36$d = zero11;
             done$36$d = zero6;
             rtail$37$d = zero10;
-            head$37$d = zero10;
+            head$37$d = zero11;
             done$37$d = zero6;
             rtail$38$d = zero10;
-            head$38$d = zero10;
+            head$38$d = zero11;
             done$38$d = zero6;
             rtail$39$d = zero10;
-            head$39$d = zero10;
+            head$39$d = zero11;
             done$39$d = zero6;
             rtail$40$d = zero10;
-            head$40$d = zero10;
+            head$40$d = zero11;
             done$40$d = zero6;
             rtail$41$d = zero10;
-            head$41$d = zero10;
+            head$41$d = zero11;
             done$41$d = zero6;
             rtail$42$d = zero10;
-            head$42$d = zero10;
+            head$42$d = zero11;
             done$42$d = zero6;
             rtail$43$d = zero10;
-            head$43$d = zero10;
+            head$43$d = zero11;
             done$43$d = zero6;
             rtail$44$d = zero10;
-            head$44$d = zero10;
+            head$44$d = zero11;
             done$44$d = zero6;
             rtail$45$d = zero10;
-            head$45$d = zero10;
+            head$45$d = zero11;
             done$45$d = zero6;
             rtail$46$d = zero10;
-            head$46$d = zero10;
+            head$46$d = zero11;
             done$46$d = zero6;
             rtail$47$d = zero10;
-            head$47$d = zero10;
+            head$47$d = zero11;
             done$47$d = zero6;
             rtail$48$d = zero10;
-            head$48$d = zero10;
+            head$48$d = zero11;
             done$48$d = zero6;
             rtail$49$d = zero10;
-            head$49$d = zero10;
+            head$49$d = zero11;
             done$49$d = zero6;
             rtail$50$d = zero10;
-            head$50$d = zero10;
+            head$50$d = zero11;
             done$50$d = zero6;
             rtail$51$d = zero10;
-            head$51$d = zero10;
+            head$51$d = zero11;
             done$51$d = zero6;
             rtail$52$d = zero10;
-            head$52$d = zero10;
+            head$52$d = zero11;
             done$52$d = zero6;
             rtail$53$d = zero10;
-            head$53$d = zero10;
+            head$53$d = zero11;
             done$53$d = zero6;
             rtail$54$d = zero10;
-            head$54$d = zero10;
+            head$54$d = zero11;
             done$54$d = zero6;
             rtail$55$d = zero10;
-            head$55$d = zero10;
+            head$55$d = zero11;
             done$55$d = zero6;
             rtail$56$d = zero10;
-            head$56$d = zero10;
+            head$56$d = zero11;
             done$56$d = zero6;
             rtail$57$d = zero10;
-            head$57$d = zero10;
+            head$57$d = zero11;
             done$57$d = zero6;
             rtail$58$d = zero10;
-            head$58$d = zero10;
+            head$58$d = zero11;
             done$58$d = zero6;
             rtail$59$d = zero10;
-            head$59$d = zero10;
+            head$59$d = zero11;
             done$59$d = zero6;
             rtail$60$d = zero10;
-            head$60$d = zero10;
+            head$60$d = zero11;
             done$60$d = zero6;
             rtail$61$d = zero10;
-            head$61$d = zero10;
+            head$61$d = zero11;
             done$61$d = zero6;
             rtail$62$d = zero10;
-            head$62$d = zero10;
+            head$62$d = zero11;
             done$62$d = zero6;
             rtail$63$d = zero10;
-            head$63$d = zero10;
+            head$63$d = zero11;
             done$63$d = zero6;
             tat0$0$d = zero_t;
             tat1$0$d = zero_t;
@@ -25106,13 +25138,13 @@ endmodule // switch_p4$hbad$3
 module switch_p4$head$0(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25125,13 +25157,13 @@ endmodule // switch_p4$head$0
 module switch_p4$head$1(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25144,13 +25176,13 @@ endmodule // switch_p4$head$1
 module switch_p4$head$10(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25163,13 +25195,13 @@ endmodule // switch_p4$head$10
 module switch_p4$head$11(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25182,13 +25214,13 @@ endmodule // switch_p4$head$11
 module switch_p4$head$12(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25201,13 +25233,13 @@ endmodule // switch_p4$head$12
 module switch_p4$head$13(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25220,13 +25252,13 @@ endmodule // switch_p4$head$13
 module switch_p4$head$14(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25239,13 +25271,13 @@ endmodule // switch_p4$head$14
 module switch_p4$head$15(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25258,13 +25290,13 @@ endmodule // switch_p4$head$15
 module switch_p4$head$16(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25277,13 +25309,13 @@ endmodule // switch_p4$head$16
 module switch_p4$head$17(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25296,13 +25328,13 @@ endmodule // switch_p4$head$17
 module switch_p4$head$18(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25315,13 +25347,13 @@ endmodule // switch_p4$head$18
 module switch_p4$head$19(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25334,13 +25366,13 @@ endmodule // switch_p4$head$19
 module switch_p4$head$2(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25353,13 +25385,13 @@ endmodule // switch_p4$head$2
 module switch_p4$head$20(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25372,13 +25404,13 @@ endmodule // switch_p4$head$20
 module switch_p4$head$21(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25391,13 +25423,13 @@ endmodule // switch_p4$head$21
 module switch_p4$head$22(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25410,13 +25442,13 @@ endmodule // switch_p4$head$22
 module switch_p4$head$23(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25429,13 +25461,13 @@ endmodule // switch_p4$head$23
 module switch_p4$head$24(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25448,13 +25480,13 @@ endmodule // switch_p4$head$24
 module switch_p4$head$25(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25467,13 +25499,13 @@ endmodule // switch_p4$head$25
 module switch_p4$head$26(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25486,13 +25518,13 @@ endmodule // switch_p4$head$26
 module switch_p4$head$27(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25505,13 +25537,13 @@ endmodule // switch_p4$head$27
 module switch_p4$head$28(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25524,13 +25556,13 @@ endmodule // switch_p4$head$28
 module switch_p4$head$29(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25543,13 +25575,13 @@ endmodule // switch_p4$head$29
 module switch_p4$head$3(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25562,13 +25594,13 @@ endmodule // switch_p4$head$3
 module switch_p4$head$30(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25581,13 +25613,13 @@ endmodule // switch_p4$head$30
 module switch_p4$head$31(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25600,13 +25632,13 @@ endmodule // switch_p4$head$31
 module switch_p4$head$32(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25619,13 +25651,13 @@ endmodule // switch_p4$head$32
 module switch_p4$head$33(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25638,13 +25670,13 @@ endmodule // switch_p4$head$33
 module switch_p4$head$34(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25657,13 +25689,13 @@ endmodule // switch_p4$head$34
 module switch_p4$head$35(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25676,13 +25708,13 @@ endmodule // switch_p4$head$35
 module switch_p4$head$36(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25695,13 +25727,13 @@ endmodule // switch_p4$head$36
 module switch_p4$head$37(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25714,13 +25746,13 @@ endmodule // switch_p4$head$37
 module switch_p4$head$38(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25733,13 +25765,13 @@ endmodule // switch_p4$head$38
 module switch_p4$head$39(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25752,13 +25784,13 @@ endmodule // switch_p4$head$39
 module switch_p4$head$4(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25771,13 +25803,13 @@ endmodule // switch_p4$head$4
 module switch_p4$head$40(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25790,13 +25822,13 @@ endmodule // switch_p4$head$40
 module switch_p4$head$41(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25809,13 +25841,13 @@ endmodule // switch_p4$head$41
 module switch_p4$head$42(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25828,13 +25860,13 @@ endmodule // switch_p4$head$42
 module switch_p4$head$43(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25847,13 +25879,13 @@ endmodule // switch_p4$head$43
 module switch_p4$head$44(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25866,13 +25898,13 @@ endmodule // switch_p4$head$44
 module switch_p4$head$45(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25885,13 +25917,13 @@ endmodule // switch_p4$head$45
 module switch_p4$head$46(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25904,13 +25936,13 @@ endmodule // switch_p4$head$46
 module switch_p4$head$47(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25923,13 +25955,13 @@ endmodule // switch_p4$head$47
 module switch_p4$head$48(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25942,13 +25974,13 @@ endmodule // switch_p4$head$48
 module switch_p4$head$49(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25961,13 +25993,13 @@ endmodule // switch_p4$head$49
 module switch_p4$head$5(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25980,13 +26012,13 @@ endmodule // switch_p4$head$5
 module switch_p4$head$50(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -25999,13 +26031,13 @@ endmodule // switch_p4$head$50
 module switch_p4$head$51(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -26018,13 +26050,13 @@ endmodule // switch_p4$head$51
 module switch_p4$head$52(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -26037,13 +26069,13 @@ endmodule // switch_p4$head$52
 module switch_p4$head$53(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -26056,13 +26088,13 @@ endmodule // switch_p4$head$53
 module switch_p4$head$54(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -26075,13 +26107,13 @@ endmodule // switch_p4$head$54
 module switch_p4$head$55(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -26094,13 +26126,13 @@ endmodule // switch_p4$head$55
 module switch_p4$head$56(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -26113,13 +26145,13 @@ endmodule // switch_p4$head$56
 module switch_p4$head$57(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -26132,13 +26164,13 @@ endmodule // switch_p4$head$57
 module switch_p4$head$58(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -26151,13 +26183,13 @@ endmodule // switch_p4$head$58
 module switch_p4$head$59(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -26170,13 +26202,13 @@ endmodule // switch_p4$head$59
 module switch_p4$head$6(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -26189,13 +26221,13 @@ endmodule // switch_p4$head$6
 module switch_p4$head$60(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -26208,13 +26240,13 @@ endmodule // switch_p4$head$60
 module switch_p4$head$61(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -26227,13 +26259,13 @@ endmodule // switch_p4$head$61
 module switch_p4$head$62(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -26246,13 +26278,13 @@ endmodule // switch_p4$head$62
 module switch_p4$head$63(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -26265,13 +26297,13 @@ endmodule // switch_p4$head$63
 module switch_p4$head$7(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -26284,13 +26316,13 @@ endmodule // switch_p4$head$7
 module switch_p4$head$8(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -26303,13 +26335,13 @@ endmodule // switch_p4$head$8
 module switch_p4$head$9(d,q,clock);
     
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [10:0] d;
+    output reg  [10:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 11'h0;
     end
     
     always @(posedge clock) begin
@@ -33360,16 +33392,16 @@ endmodule // switch_p4$wrr_used$3
 module switch_p4$xpd$0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [63:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [63:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[63:0] mem[1023:0];
+    reg[63:0] mem[2047:0];
     
     
     
@@ -33389,16 +33421,16 @@ endmodule // switch_p4$xpd$0
 module switch_p4$xpd$1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [63:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [63:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[63:0] mem[1023:0];
+    reg[63:0] mem[2047:0];
     
     
     
@@ -33418,16 +33450,16 @@ endmodule // switch_p4$xpd$1
 module switch_p4$xpd$10(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [63:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [63:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[63:0] mem[1023:0];
+    reg[63:0] mem[2047:0];
     
     
     
@@ -33447,16 +33479,16 @@ endmodule // switch_p4$xpd$10
 module switch_p4$xpd$11(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [63:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [63:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[63:0] mem[1023:0];
+    reg[63:0] mem[2047:0];
     
     
     
@@ -33476,16 +33508,16 @@ endmodule // switch_p4$xpd$11
 module switch_p4$xpd$12(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [63:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [63:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[63:0] mem[1023:0];
+    reg[63:0] mem[2047:0];
     
     
     
@@ -33505,16 +33537,16 @@ endmodule // switch_p4$xpd$12
 module switch_p4$xpd$13(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [63:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [63:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[63:0] mem[1023:0];
+    reg[63:0] mem[2047:0];
     
     
     
@@ -33534,16 +33566,16 @@ endmodule // switch_p4$xpd$13
 module switch_p4$xpd$14(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [63:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [63:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[63:0] mem[1023:0];
+    reg[63:0] mem[2047:0];
     
     
     
@@ -33563,16 +33595,16 @@ endmodule // switch_p4$xpd$14
 module switch_p4$xpd$15(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [63:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [63:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[63:0] mem[1023:0];
+    reg[63:0] mem[2047:0];
     
     
     
@@ -33592,16 +33624,16 @@ endmodule // switch_p4$xpd$15
 module switch_p4$xpd$2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [63:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [63:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[63:0] mem[1023:0];
+    reg[63:0] mem[2047:0];
     
     
     
@@ -33621,16 +33653,16 @@ endmodule // switch_p4$xpd$2
 module switch_p4$xpd$3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [63:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [63:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[63:0] mem[1023:0];
+    reg[63:0] mem[2047:0];
     
     
     
@@ -33650,16 +33682,16 @@ endmodule // switch_p4$xpd$3
 module switch_p4$xpd$4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [63:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [63:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[63:0] mem[1023:0];
+    reg[63:0] mem[2047:0];
     
     
     
@@ -33679,16 +33711,16 @@ endmodule // switch_p4$xpd$4
 module switch_p4$xpd$5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [63:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [63:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[63:0] mem[1023:0];
+    reg[63:0] mem[2047:0];
     
     
     
@@ -33708,16 +33740,16 @@ endmodule // switch_p4$xpd$5
 module switch_p4$xpd$6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [63:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [63:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[63:0] mem[1023:0];
+    reg[63:0] mem[2047:0];
     
     
     
@@ -33737,16 +33769,16 @@ endmodule // switch_p4$xpd$6
 module switch_p4$xpd$7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [63:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [63:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[63:0] mem[1023:0];
+    reg[63:0] mem[2047:0];
     
     
     
@@ -33766,16 +33798,16 @@ endmodule // switch_p4$xpd$7
 module switch_p4$xpd$8(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [63:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [63:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[63:0] mem[1023:0];
+    reg[63:0] mem[2047:0];
     
     
     
@@ -33795,16 +33827,16 @@ endmodule // switch_p4$xpd$8
 module switch_p4$xpd$9(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [63:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [63:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[63:0] mem[1023:0];
+    reg[63:0] mem[2047:0];
     
     
     
@@ -33824,16 +33856,16 @@ endmodule // switch_p4$xpd$9
 module switch_p4$xpt$0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [3:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [3:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[3:0] mem[1023:0];
+    reg[3:0] mem[2047:0];
     
     
     
@@ -33853,16 +33885,16 @@ endmodule // switch_p4$xpt$0
 module switch_p4$xpt$1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [3:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [3:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[3:0] mem[1023:0];
+    reg[3:0] mem[2047:0];
     
     
     
@@ -33882,16 +33914,16 @@ endmodule // switch_p4$xpt$1
 module switch_p4$xpt$10(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [3:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [3:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[3:0] mem[1023:0];
+    reg[3:0] mem[2047:0];
     
     
     
@@ -33911,16 +33943,16 @@ endmodule // switch_p4$xpt$10
 module switch_p4$xpt$11(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [3:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [3:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[3:0] mem[1023:0];
+    reg[3:0] mem[2047:0];
     
     
     
@@ -33940,16 +33972,16 @@ endmodule // switch_p4$xpt$11
 module switch_p4$xpt$12(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [3:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [3:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[3:0] mem[1023:0];
+    reg[3:0] mem[2047:0];
     
     
     
@@ -33969,16 +34001,16 @@ endmodule // switch_p4$xpt$12
 module switch_p4$xpt$13(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [3:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [3:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[3:0] mem[1023:0];
+    reg[3:0] mem[2047:0];
     
     
     
@@ -33998,16 +34030,16 @@ endmodule // switch_p4$xpt$13
 module switch_p4$xpt$14(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [3:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [3:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[3:0] mem[1023:0];
+    reg[3:0] mem[2047:0];
     
     
     
@@ -34027,16 +34059,16 @@ endmodule // switch_p4$xpt$14
 module switch_p4$xpt$15(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [3:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [3:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[3:0] mem[1023:0];
+    reg[3:0] mem[2047:0];
     
     
     
@@ -34056,16 +34088,16 @@ endmodule // switch_p4$xpt$15
 module switch_p4$xpt$2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [3:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [3:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[3:0] mem[1023:0];
+    reg[3:0] mem[2047:0];
     
     
     
@@ -34085,16 +34117,16 @@ endmodule // switch_p4$xpt$2
 module switch_p4$xpt$3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [3:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [3:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[3:0] mem[1023:0];
+    reg[3:0] mem[2047:0];
     
     
     
@@ -34114,16 +34146,16 @@ endmodule // switch_p4$xpt$3
 module switch_p4$xpt$4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [3:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [3:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[3:0] mem[1023:0];
+    reg[3:0] mem[2047:0];
     
     
     
@@ -34143,16 +34175,16 @@ endmodule // switch_p4$xpt$4
 module switch_p4$xpt$5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [3:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [3:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[3:0] mem[1023:0];
+    reg[3:0] mem[2047:0];
     
     
     
@@ -34172,16 +34204,16 @@ endmodule // switch_p4$xpt$5
 module switch_p4$xpt$6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [3:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [3:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[3:0] mem[1023:0];
+    reg[3:0] mem[2047:0];
     
     
     
@@ -34201,16 +34233,16 @@ endmodule // switch_p4$xpt$6
 module switch_p4$xpt$7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [3:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [3:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[3:0] mem[1023:0];
+    reg[3:0] mem[2047:0];
     
     
     
@@ -34230,16 +34262,16 @@ endmodule // switch_p4$xpt$7
 module switch_p4$xpt$8(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [3:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [3:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[3:0] mem[1023:0];
+    reg[3:0] mem[2047:0];
     
     
     
@@ -34259,16 +34291,16 @@ endmodule // switch_p4$xpt$8
 module switch_p4$xpt$9(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [9:0] read_address;
+    input wire  [10:0] read_address;
     input wire  read_clock;
     output reg  [3:0] read_data;
-    input wire  [9:0] write_address;
+    input wire  [10:0] write_address;
     input wire  write_clock;
     input wire  [3:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[3:0] mem[1023:0];
+    reg[3:0] mem[2047:0];
     
     
     
@@ -34339,3 +34371,59 @@ module switch_p4$zq$3(a,y);
     end
     
 endmodule // switch_p4$zq$3
+
+
+module switch_p4$zw$0(a,y);
+    
+    // Module arguments
+    input wire  [9:0] a;
+    output reg  [10:0] y;
+    
+    // Update code
+    always @(*) begin
+        y = 11'(a);
+    end
+    
+endmodule // switch_p4$zw$0
+
+
+module switch_p4$zw$1(a,y);
+    
+    // Module arguments
+    input wire  [9:0] a;
+    output reg  [10:0] y;
+    
+    // Update code
+    always @(*) begin
+        y = 11'(a);
+    end
+    
+endmodule // switch_p4$zw$1
+
+
+module switch_p4$zw$2(a,y);
+    
+    // Module arguments
+    input wire  [9:0] a;
+    output reg  [10:0] y;
+    
+    // Update code
+    always @(*) begin
+        y = 11'(a);
+    end
+    
+endmodule // switch_p4$zw$2
+
+
+module switch_p4$zw$3(a,y);
+    
+    // Module arguments
+    input wire  [9:0] a;
+    output reg  [10:0] y;
+    
+    // Update code
+    always @(*) begin
+        y = 11'(a);
+    end
+    
+endmodule // switch_p4$zw$3

@@ -102,13 +102,14 @@
 //!   makes the port pessimistic from `t + 150`.
 //!
 //! # Storage
-//! One crosspoint per (input, output) pair, `2^XP_A` = 1024 words: a RAM of 64-bit data
+//! One crosspoint per (input, output) pair, `2^XP_A` = 2048 words: a RAM of 64-bit data
 //! and a RAM of 4-bit tags (`last`, `empty`), written only by the input and read only by
-//! the output; 4 band regions of [`REGION_WORDS`] = 256 words (2 KiB) each, circular, with
+//! the output; 4 band regions of [`REGION_WORDS`] = 512 words (4 KiB) each, circular, with
 //! a reservation tail (moved at admission), a head (moved per word sent) and a count of
-//! complete packets. A region holds one full-size (136-word) packet per input at a time. A
-//! frame is
-//! written by its input 5 cycles after it arrives (the delay line that waits for the
+//! complete packets. A region holds three full-size (136-word) packets of its input at a
+//! time, so an input's back-to-back MTU packets to one output are never refused while the
+//! output drains them at line rate (with 256-word regions every second one was). A frame
+//! is written by its input 5 cycles after it arrives (the delay line that waits for the
 //! decision) and becomes eligible when its last word is written and its length matches the
 //! IPv4 total length (otherwise it is rolled back, `drop_malformed`): store and forward. A
 //! trimmed or returned header is complete at its 8th word; the rest of the frame is
@@ -146,10 +147,12 @@ use rust_hdl::prelude::*;
 
 /// Priority bands per output; band 0 is the highest.
 pub const BANDS: usize = 4;
-/// Words of one band region of a crosspoint (`2^8`).
-pub const REGION_WORDS: u64 = 256;
-/// Crosspoint RAM address bits (4 regions of 256 words).
-pub const XP_A: usize = 10;
+/// Words of one band region of a crosspoint (`2^9`): two full-size (136-word) packets of
+/// one input, so an input's back-to-back MTU packets to one output stream at line rate (a
+/// region of one packet trimmed every second packet of a lone flow).
+pub const REGION_WORDS: u64 = 512;
+/// Crosspoint RAM address bits (4 regions of 512 words).
+pub const XP_A: usize = 11;
 /// Return-queue RAM address bits (64 words, 8 headers).
 pub const RET_A: usize = 6;
 /// Largest number of ports.
@@ -294,6 +297,21 @@ pub struct SwitchPortStats {
     pub tmode: Signal<Out, Bits<2>>,
 }
 
+/// Zero extension of 10 bits to 11: a region position into a crosspoint address (a
+/// block, because `bit_cast` cannot take a loop-indexed operand).
+#[derive(LogicBlock, Default)]
+pub struct Zext10 {
+    pub a: Signal<In, Bits<10>>,
+    pub y: Signal<Out, Bits<11>>,
+}
+
+impl Logic for Zext10 {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.y.next = bit_cast::<11, 10>(self.a.val());
+    }
+}
+
 /// Zero extension of 20 bits to 64 (a block, because `bit_cast` cannot take a
 /// loop-indexed operand).
 #[derive(LogicBlock, Default)]
@@ -361,7 +379,9 @@ pub struct Switch<
     // last 3, empty 2:0
     xpt: [RAM<Bits<4>, XP_A>; NN],
     rtail: [DFF<Bits<10>>; NNB],
-    head: [DFF<Bits<10>>; NNB],
+    /// Read heads, 11 bits so that a read address needs no widening (their low 10 bits
+    /// are the 10-bit pointer arithmetic's).
+    head: [DFF<Bits<11>>; NNB],
     done: [DFF<Bits<6>>; NNB],
     // ---- per output (index o*4+b for bands) ----
     occ_bytes: [DFF<Bits<20>>; NB],
@@ -404,6 +424,8 @@ pub struct Switch<
     c_src: [DFF<Bits<32>>; N],
     c_srcdrop: [DFF<Bits<32>>; N],
     zq: [Zext20; N],
+    /// Write and read positions within a region, widened to crosspoint addresses.
+    zw: [Zext10; N],
     // per output: supply token (bytes, two's complement; the chain works on it plus
     // SM_OFFSET, unsigned), PRU tokens, last data arrival
     smo: [DFF<Bits<32>>; N],
@@ -483,7 +505,7 @@ pub struct Switch<
     wlast: [Q<bool>; N],
     wempty: [Q<Bits<3>>; N],
     wtag: [Q<Bits<4>>; N],
-    wboff: [Q<Bits<10>>; N],
+    wboff: [Q<Bits<XP_A>>; N],
     waddr: [Q<Bits<XP_A>>; N],
     wnext: [Q<Bits<10>>; N],
     commit: [Q<bool>; N],
@@ -664,9 +686,9 @@ pub struct Switch<
     sel_b: [Q<Bits<2>>; N],
     sel_i: [Q<Bits<4>>; N],
     nb: [Q<Bits<2>>; N],
-    nbase: [Q<Bits<10>>; N],
-    hs: [Q<Bits<10>>; NN],
-    ro: [Q<Bits<10>>; NN],
+    nbase: [Q<Bits<XP_A>>; N],
+    hs: [Q<Bits<11>>; NN],
+    ro: [Q<Bits<11>>; NN],
     rh_next: [Q<Bits<10>>; N],
 
     // ---- constants ----
@@ -691,7 +713,8 @@ pub struct Switch<
     tag5: [Constant<Bits<5>>; 8],
     tag5l: [Constant<Bits<5>>; 8],
     wbytes: [Constant<Bits<20>>; 8],
-    bandbase: [Constant<Bits<10>>; BANDS],
+    bandbase: [Constant<Bits<XP_A>>; BANDS],
+    zero_xp: Constant<Bits<XP_A>>,
     bidx: [Constant<Bits<2>>; BANDS],
     dofs: [Constant<Bits<2>>; BANDS],
     nports: Constant<Bits<8>>,
@@ -734,6 +757,9 @@ pub struct Switch<
     c155_8: Constant<Bits<8>>,
     zero10: Constant<Bits<10>>,
     one10: Constant<Bits<10>>,
+    one11: Constant<Bits<11>>,
+    zero11: Constant<Bits<11>>,
+    m_region_11: Constant<Bits<11>>,
     c2_10: Constant<Bits<10>>,
     c3_10: Constant<Bits<10>>,
     c4_10: Constant<Bits<10>>,
@@ -741,8 +767,8 @@ pub struct Switch<
     c6_10: Constant<Bits<10>>,
     c8_10: Constant<Bits<10>>,
     c64_10: Constant<Bits<10>>,
-    m8_10: Constant<Bits<10>>,
-    c256_10: Constant<Bits<10>>,
+    m_region_10: Constant<Bits<10>>,
+    c_region_10: Constant<Bits<10>>,
     c7_32: Constant<Bits<32>>,
     c14_32: Constant<Bits<32>>,
     c50_64: Constant<Bits<64>>,
@@ -874,6 +900,7 @@ impl<
             c_src: arr(),
             c_srcdrop: arr(),
             zq: arr(),
+            zw: arr(),
             tat0: arr(),
             tat1: arr(),
             tat2: arr(),
@@ -1142,6 +1169,7 @@ impl<
             tag5l: std::array::from_fn(|e| c(24 | e as u64)),
             wbytes: std::array::from_fn(|e| c(8 - e as u64)),
             bandbase: std::array::from_fn(|b| c(b as u64 * REGION_WORDS)),
+            zero_xp: c(0),
             bidx: std::array::from_fn(|b| c(b as u64)),
             dofs: std::array::from_fn(|d| c(((d + 1) % BANDS) as u64)),
             nports: c(N as u64),
@@ -1184,6 +1212,9 @@ impl<
             c155_8: c(155),
             zero10: c(0),
             one10: c(1),
+            one11: c(1),
+            zero11: c(0),
+            m_region_11: c(REGION_WORDS - 1),
             c2_10: c(2),
             c3_10: c(3),
             c4_10: c(4),
@@ -1191,8 +1222,8 @@ impl<
             c6_10: c(6),
             c8_10: c(8),
             c64_10: c(1 << RET_A),
-            m8_10: c(0xff),
-            c256_10: c(REGION_WORDS),
+            m_region_10: c(REGION_WORDS - 1),
+            c_region_10: c(REGION_WORDS),
             c7_32: c(7),
             c14_32: c(14),
             c50_64: c(50),
@@ -1714,13 +1745,14 @@ impl<
                         }
                     }
                 }
-                self.wboff[i].next = self.zero10.val();
+                self.wboff[i].next = self.zero_xp.val();
                 for b in 0..BANDS {
                     if self.w_b[i].q.val() == self.bidx[b].val() {
                         self.wboff[i].next = self.bandbase[b].val();
                     }
                 }
-                self.waddr[i].next = self.wboff[i].val() | (self.wpos[i].val() & self.m8_10.val());
+                self.zw[i].a.next = self.wpos[i].val() & self.m_region_10.val();
+                self.waddr[i].next = self.wboff[i].val() | self.zw[i].y.val();
                 // Commit (complete and of the right length) or roll back.
                 self.commit[i].next = false;
                 self.rb[i].next = false;
@@ -2040,14 +2072,14 @@ impl<
                 }
                 // RAM reads for the next cycle: the next word of the current packet, or the
                 // first word of the packet picked now.
-                self.nbase[o].next = self.zero10.val();
+                self.nbase[o].next = self.zero_xp.val();
                 for b in 0..BANDS {
                     if self.nb[o].val() == self.bidx[b].val() {
                         self.nbase[o].next = self.bandbase[b].val();
                     }
                 }
                 for i in 0..N {
-                    self.hs[i * nn + o].next = self.zero10.val();
+                    self.hs[i * nn + o].next = self.zero11.val();
                     for b in 0..BANDS {
                         if self.nb[o].val() == self.bidx[b].val() {
                             self.hs[i * nn + o].next = self.head[(i * nn + o) * 4 + b].q.val();
@@ -2059,12 +2091,12 @@ impl<
                         & (self.cur_i[o].q.val() == self.pidx[i].val())
                         & (self.cur_b[o].q.val() == self.nb[o].val())
                     {
-                        self.ro[i * nn + o].next = self.hs[i * nn + o].val() + self.one10.val();
+                        self.ro[i * nn + o].next = self.hs[i * nn + o].val() + self.one11.val();
                     }
                     self.xpd[i * nn + o].read_address.next =
-                        self.nbase[o].val() | (self.ro[i * nn + o].val() & self.m8_10.val());
+                        self.nbase[o].val() | (self.ro[i * nn + o].val() & self.m_region_11.val());
                     self.xpt[i * nn + o].read_address.next =
-                        self.nbase[o].val() | (self.ro[i * nn + o].val() & self.m8_10.val());
+                        self.nbase[o].val() | (self.ro[i * nn + o].val() & self.m_region_11.val());
                 }
                 self.rh_next[o].next = self.ret_head[o].q.val();
                 if self.pop[o].val() & self.cur_ret[o].q.val() {
@@ -2205,13 +2237,15 @@ impl<
                         self.c0_bytes[i].next = self.run_b[(i * nn + o) * 4].val();
                         self.c0_pkts[i].next = self.run_p[(i * nn + o) * 4].val();
                         self.t0_tail[i].next = self.rtail[(i * nn + o) * 4].q.val();
-                        self.t0_head[i].next = self.head[(i * nn + o) * 4].q.val();
+                        self.t0_head[i].next =
+                            self.head[(i * nn + o) * 4].q.val().get_bits::<10>(0);
                         for b in 0..BANDS {
                             if self.d_b[i].val() == self.bidx[b].val() {
                                 self.cb_bytes[i].next = self.run_b[(i * nn + o) * 4 + b].val();
                                 self.cb_pkts[i].next = self.run_p[(i * nn + o) * 4 + b].val();
                                 self.tb_tail[i].next = self.rtail[(i * nn + o) * 4 + b].q.val();
-                                self.tb_head[i].next = self.head[(i * nn + o) * 4 + b].q.val();
+                                self.tb_head[i].next =
+                                    self.head[(i * nn + o) * 4 + b].q.val().get_bits::<10>(0);
                             }
                         }
                     }
@@ -2252,11 +2286,11 @@ impl<
                 self.fits_b[i].next = ((self.ab_bytes[i].val() + self.len20[i].val())
                     <= self.lim_bytes[i].val())
                     & ((self.ab_pkts[i].val() + self.one12.val()) <= self.lim_pkts[i].val())
-                    & ((self.used_b[i].val() + self.d_words[i].val()) <= self.c256_10.val());
+                    & ((self.used_b[i].val() + self.d_words[i].val()) <= self.c_region_10.val());
                 self.fits_0[i].next = ((self.a0_bytes[i].val() + self.c64_20.val())
                     <= self.band[0].limit_bytes.val())
                     & ((self.a0_pkts[i].val() + self.one12.val()) <= self.band[0].limit_pkts.val())
-                    & ((self.used_0[i].val() + self.c8_10.val()) <= self.c256_10.val());
+                    & ((self.used_0[i].val() + self.c8_10.val()) <= self.c_region_10.val());
                 self.ret_base[i].next = self.ret_rtail[i].q.val();
                 if self.rb_ret[i].val() {
                     self.ret_base[i].next = self.w_start[i].q.val();
@@ -2708,7 +2742,7 @@ impl<
                             & (self.cur_b[o].q.val() == self.bidx[b].val())
                         {
                             self.head[(i * nn + o) * 4 + b].d.next =
-                                self.head[(i * nn + o) * 4 + b].q.val() + self.one10.val();
+                                self.head[(i * nn + o) * 4 + b].q.val() + self.one11.val();
                         }
                         if self.commit[i].val()
                             & !self.rb_ret[i].val()
@@ -2895,7 +2929,7 @@ impl<
                 self.now.d.next = self.zero32.val();
                 for k in 0..NNB {
                     self.rtail[k].d.next = self.zero10.val();
-                    self.head[k].d.next = self.zero10.val();
+                    self.head[k].d.next = self.zero11.val();
                     self.done[k].d.next = self.zero6.val();
                 }
                 for k in 0..NB {

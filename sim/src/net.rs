@@ -292,7 +292,12 @@ impl MsgRecord {
 pub fn wire_words(bytes: u64) -> u64 {
     let full = bytes / PKT_BYTES;
     let rest = bytes % PKT_BYTES;
-    full * (HDR_WORDS + PKT_BYTES / 8) + if rest > 0 { HDR_WORDS + rest.div_ceil(8) } else { 0 }
+    full * (HDR_WORDS + PKT_BYTES / 8)
+        + if rest > 0 {
+            HDR_WORDS + rest.div_ceil(8)
+        } else {
+            0
+        }
 }
 
 /// A host's NIC, whatever its program.
@@ -560,10 +565,16 @@ fn sample_cdf(cdf: &[(u64, f64)], rng: &mut ChaCha8Rng) -> u64 {
         .map_or(cdf[cdf.len() - 1].0, |&(b, _)| b)
 }
 
-fn build_switch(c: &SwitchCfg, routes: Vec<(bool, u32, u64)>) -> Result<Box<dyn SwitchDev>, String> {
+fn build_switch(
+    c: &SwitchCfg,
+    routes: Vec<(bool, u32, u64)>,
+) -> Result<Box<dyn SwitchDev>, String> {
     let w = |what: &str| format!("switch {:?}: {what}", c.name);
     if c.ports != 4 && c.ports != 16 {
-        return Err(w(&format!("ports = {}: the switch is built for 4 or 16", c.ports)));
+        return Err(w(&format!(
+            "ports = {}: the switch is built for 4 or 16",
+            c.ports
+        )));
     }
     let mut s = SwitchSetup::new(c.ports);
     s.mode = match c.mode.as_str() {
@@ -583,8 +594,20 @@ fn build_switch(c: &SwitchCfg, routes: Vec<(bool, u32, u64)>) -> Result<Box<dyn 
     let r = |what: &str, v: Option<u64>, d: u64, lo: u64, hi: u64| {
         check_range(what, v.unwrap_or(d), lo, hi).map_err(|e| w(&e))
     };
-    let lb = r("buffer_bytes", c.buffer_bytes, s.limit_bytes[0], 0, (1 << 20) - 1)?;
-    let lp = r("buffer_pkts", c.buffer_pkts, s.limit_pkts[0], 1, (1 << 12) - 1)?;
+    let lb = r(
+        "buffer_bytes",
+        c.buffer_bytes,
+        s.limit_bytes[0],
+        0,
+        (1 << 20) - 1,
+    )?;
+    let lp = r(
+        "buffer_pkts",
+        c.buffer_pkts,
+        s.limit_pkts[0],
+        1,
+        (1 << 12) - 1,
+    )?;
     s.limit_bytes = [lb; BANDS];
     s.limit_pkts = [lp; BANDS];
     s.cc_thresh = r("cc_thresh", c.cc_thresh, s.cc_thresh, 0, (1 << 20) - 1)?;
@@ -594,7 +617,13 @@ fn build_switch(c: &SwitchCfg, routes: Vec<(bool, u32, u64)>) -> Result<Box<dyn 
     s.pipes = r("pipes", c.pipes, s.pipes, 1, 4)?;
     s.t0 = r("t0", c.t0, s.t0, 0, (1 << 24) - 1)?;
     s.t1 = r("t1", c.t1, s.t1, 0, (1 << 24) - 1)?;
-    s.meter_burst = r("meter_burst", c.meter_burst, s.meter_burst, 64, (1 << 20) - 1)?;
+    s.meter_burst = r(
+        "meter_burst",
+        c.meter_burst,
+        s.meter_burst,
+        64,
+        (1 << 20) - 1,
+    )?;
     s.routes = routes;
     Ok(if c.ports == 4 {
         Box::new(SwitchSim::new(Switch4::new(), &s)?)
@@ -816,7 +845,9 @@ impl Network {
             }
             while let Some(s) = q.pop_front() {
                 for p in 0..ports[s] {
-                    let Some((li, d)) = port_link[s][p] else { continue };
+                    let Some((li, d)) = port_link[s][p] else {
+                        continue;
+                    };
                     if let End::Port(s2, p2) = links[li].ends[1 - d] {
                         if let std::collections::hash_map::Entry::Vacant(e) = routes[s2].entry(h) {
                             e.insert(p2);
@@ -910,9 +941,7 @@ impl Network {
                 } => {
                     let r = host(receiver, &what)?;
                     if senders.is_empty() || sizes.is_empty() {
-                        return Err(format!(
-                            "workload {what} (incast): needs senders and sizes"
-                        ));
+                        return Err(format!("workload {what} (incast): needs senders and sizes"));
                     }
                     for (i, s) in senders.iter().enumerate() {
                         let s = host(s, &what)?;
@@ -921,12 +950,7 @@ impl Network {
                 }
                 Workload::Messages { msg } => {
                     for m in msg {
-                        wanted.push((
-                            host(&m.from, &what)?,
-                            host(&m.to, &what)?,
-                            m.cycle,
-                            m.bytes,
-                        ));
+                        wanted.push((host(&m.from, &what)?, host(&m.to, &what)?, m.cycle, m.bytes));
                     }
                 }
                 Workload::Poisson {
@@ -939,12 +963,12 @@ impl Network {
                     let hs: Vec<usize> = if hs.is_empty() {
                         (0..nh).collect()
                     } else {
-                        hs.iter().map(|h| host(h, &what)).collect::<Result<_, _>>()?
+                        hs.iter()
+                            .map(|h| host(h, &what))
+                            .collect::<Result<_, _>>()?
                     };
                     if hs.len() < 2 {
-                        return Err(format!(
-                            "workload {what} (poisson): needs at least 2 hosts"
-                        ));
+                        return Err(format!("workload {what} (poisson): needs at least 2 hosts"));
                     }
                     if !(*load > 0.0 && *load <= 1.0) {
                         return Err(format!(
@@ -997,7 +1021,11 @@ impl Network {
     }
 
     /// Records every signal of device `i` ([`Network::device_index`]) to `w` from now on.
-    pub fn record_vcd(&mut self, i: usize, w: Box<dyn std::io::Write + Send>) -> Result<(), String> {
+    pub fn record_vcd(
+        &mut self,
+        i: usize,
+        w: Box<dyn std::io::Write + Send>,
+    ) -> Result<(), String> {
         let d = self
             .devs
             .get_mut(i)
@@ -1064,13 +1092,18 @@ impl Network {
         Ok(id)
     }
 
-    /// Ideal completion of a message alone in the network: its first packet (`W` words)
+    /// Ideal completion of a message alone in the network: the application writes the
+    /// first packet's payload into the NIC (a header word and 8 bytes a cycle; later
+    /// packets are written while earlier ones are sent); the first packet (`W` words)
     /// crosses every link (`max(delay, W)`: a link delivers whole frames) and is stored and
-    /// forwarded by every switch (`W + 6`), and the message's words follow at the slowest
-    /// link of the path. It leaves out the NICs' pipelines (tens of cycles), so an unloaded
-    /// message's slowdown is slightly above 1. `None` without a path.
+    /// forwarded by every switch (`W + 6`); the message's words follow at the slowest link
+    /// of the path; then the receiving NIC hands the message to its application (a header
+    /// word and 8 bytes a cycle). It leaves out the NICs' pipelines (15 cycles in all for
+    /// NDP), so an unloaded message's slowdown is slightly above 1. `None` without a path.
     pub fn ideal(&self, src: usize, dst: usize, bytes: u64) -> Option<u64> {
         let w1 = wire_words(bytes.min(PKT_BYTES));
+        let copy_in = 1 + bytes.min(PKT_BYTES).div_ceil(8);
+        let copy_out = 1 + bytes.div_ceil(8);
         let (mut li, mut d) = self.host_link[src];
         let mut delay = 0u64;
         let mut slow = 1.0f64;
@@ -1083,7 +1116,9 @@ impl Network {
                         return None;
                     }
                     let w = wire_words(bytes) as f64 / slow;
-                    return Some(delay + hops * (w1 + SWITCH_EXTRA) + w.ceil() as u64);
+                    return Some(
+                        copy_in + delay + hops * (w1 + SWITCH_EXTRA) + w.ceil() as u64 + copy_out,
+                    );
                 }
                 End::Port(s, _) => {
                     hops += 1;
@@ -1125,10 +1160,13 @@ impl Network {
         for l in &mut self.links {
             for d in 0..2 {
                 for mut p in l.dir[d].arrivals(now) {
-                    match (l.ends[1 - d], &mut *devs[match l.ends[1 - d] {
-                        End::Host(h) => h,
-                        End::Port(s, _) => nh + s,
-                    }]) {
+                    match (
+                        l.ends[1 - d],
+                        &mut *devs[match l.ends[1 - d] {
+                            End::Host(h) => h,
+                            End::Port(s, _) => nh + s,
+                        }],
+                    ) {
                         (End::Host(h), Dev::Host(x)) => {
                             // The last hop's router rewrites the Ethernet destination
                             // (the switch block forwards by IP and keeps Ethernet

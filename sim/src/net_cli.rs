@@ -90,7 +90,8 @@ pub fn run_one(
             .device_index(d)
             .ok_or_else(|| format!("--vcd {d:?}: no host or switch of that name"))?;
         let p = out.join(format!("{d}.vcd"));
-        let f = std::fs::File::create(&p).map_err(|e| format!("cannot create {}: {e}", p.display()))?;
+        let f =
+            std::fs::File::create(&p).map_err(|e| format!("cannot create {}: {e}", p.display()))?;
         net.record_vcd(i, Box::new(std::io::BufWriter::new(f)))?;
     }
     let quiet = a.quiet;
@@ -118,7 +119,11 @@ pub fn run_one(
     let r = net.run(&mut progress)?;
     if !quiet {
         let pad = if tty { " ".repeat(40) } else { String::new() };
-        eprintln!("{}{name}: done at cycle {}{pad}", if tty { "\r" } else { "" }, r.cycles);
+        eprintln!(
+            "{}{name}: done at cycle {}{pad}",
+            if tty { "\r" } else { "" },
+            r.cycles
+        );
     }
     Ok((net, r))
 }
@@ -151,7 +156,12 @@ pub fn main(a: &RunArgs) -> Result<(), String> {
         let sum = write_outputs(&net, &r, &out)?;
         println!("{sum}outputs in {}\n", out.display());
         let mut sd = slowdowns(&net);
-        let trimmed: u64 = r.switch_stats.iter().flatten().map(|p| p.trimmed + p.dod_trims).sum();
+        let trimmed: u64 = r
+            .switch_stats
+            .iter()
+            .flatten()
+            .map(|p| p.trimmed + p.dod_trims)
+            .sum();
         let dropped: u64 = r
             .switch_stats
             .iter()

@@ -230,7 +230,8 @@ pub fn write_outputs(net: &Network, r: &RunResult, dir: &Path) -> Result<String,
     }
     write(dir, "queues.csv", &q)?;
     // Throughput per host, Gb/s over each interval.
-    let gbps = |bytes: u64| bytes as f64 * 8.0 / (net.sample_cycles as f64 / DEFAULT_CLOCK_HZ) / 1e9;
+    let gbps =
+        |bytes: u64| bytes as f64 * 8.0 / (net.sample_cycles as f64 / DEFAULT_CLOCK_HZ) / 1e9;
     let mut t = String::from("cycle");
     for h in &net.host_names {
         let _ = write!(t, ",{h}_tx_gbps,{h}_rx_gbps");
@@ -239,7 +240,12 @@ pub fn write_outputs(net: &Network, r: &RunResult, dir: &Path) -> Result<String,
     for (k, c) in s.cycles.iter().enumerate() {
         let _ = write!(t, "{c}");
         for h in 0..net.host_names.len() {
-            let _ = write!(t, ",{:.3},{:.3}", gbps(s.host_tx[h][k]), gbps(s.host_rx[h][k]));
+            let _ = write!(
+                t,
+                ",{:.3},{:.3}",
+                gbps(s.host_tx[h][k]),
+                gbps(s.host_rx[h][k])
+            );
         }
         t.push('\n');
     }
@@ -254,14 +260,22 @@ pub fn write_outputs(net: &Network, r: &RunResult, dir: &Path) -> Result<String,
         .map(|(c, v)| {
             (
                 qnames[c].clone(),
-                xs.iter().zip(v).map(|(&x, &b)| (x, b as f64 / 1024.0)).collect(),
+                xs.iter()
+                    .zip(v)
+                    .map(|(&x, &b)| (x, b as f64 / 1024.0))
+                    .collect(),
             )
         })
         .collect();
     write(
         dir,
         "queues.svg",
-        &line_chart(&format!("{}: queue occupancy", net.name), "time (us)", "KiB", &qs),
+        &line_chart(
+            &format!("{}: queue occupancy", net.name),
+            "time (us)",
+            "KiB",
+            &qs,
+        ),
     )?;
     let ts: Vec<(String, Vec<(f64, f64)>)> = (0..net.host_names.len())
         .filter(|&h| s.host_tx[h].iter().any(|&b| b > 0))
@@ -278,7 +292,12 @@ pub fn write_outputs(net: &Network, r: &RunResult, dir: &Path) -> Result<String,
     write(
         dir,
         "throughput.svg",
-        &line_chart(&format!("{}: throughput per sender", net.name), "time (us)", "Gb/s", &ts),
+        &line_chart(
+            &format!("{}: throughput per sender", net.name),
+            "time (us)",
+            "Gb/s",
+            &ts,
+        ),
     )?;
     let sd: Vec<(f64, f64)> = net
         .msgs
@@ -317,7 +336,9 @@ const MT: f64 = 40.0;
 const MB: f64 = 50.0;
 
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 /// A "nice" step for about 5 ticks over `span`.

@@ -107,7 +107,11 @@ pub fn incast(program: &str, big: bool, senders: usize) -> String {
         "homa" => ("droptail", false),
         _ => ("trim", false),
     };
-    let (bytes, pkts) = if big { (1_048_575, 4095) } else { (54 * 1024, 4095) };
+    let (bytes, pkts) = if big {
+        (1_048_575, 4095)
+    } else {
+        (54 * 1024, 4095)
+    };
     let mut s = format!(
         "# Thesis Fig 3.2: {senders}:1 incast, {program}, bottleneck buffer {} (ntsim run incast-{program}-{})\nname = \"incast-{program}-{}\"\nseed = 1\nmax_cycles = 2000000\nsample_cycles = 160\n\n[[switch]]\nname = \"s0\"\nports = 16\nmode = \"{mode}\"\nband_by_flags = {by_flags}\nbuffer_bytes = {bytes}\nbuffer_pkts = {pkts}\n\n",
         if big { "as large as the switch allows" } else { "54 KiB per band" },
@@ -121,7 +125,9 @@ pub fn incast(program: &str, big: bool, senders: usize) -> String {
         );
     }
     let senders_list: Vec<String> = (1..=senders).map(|h| format!("\"h{h}\"")).collect();
-    let sizes: Vec<String> = (0..senders).map(|i| ((20 + 2 * i as u64).min(38) * 1024).to_string()).collect();
+    let sizes: Vec<String> = (0..senders)
+        .map(|i| ((20 + 2 * i as u64).min(38) * 1024).to_string())
+        .collect();
     let _ = write!(
         s,
         "[[workload]]\nkind = \"incast\"\nsenders = [{}]\nreceiver = \"h0\"\nsizes = [{}]\nstart = 10\n",

@@ -6,7 +6,9 @@
 //! ([`crate::net`]).
 use crate::kernel::Kernel;
 use crate::pcap::Packet;
-use crate::switch_workload::{apply_setup, drive_switch, read_switch, PortIn, PortOut, SwitchSetup};
+use crate::switch_workload::{
+    apply_setup, drive_switch, read_switch, PortIn, PortOut, SwitchSetup,
+};
 use crate::wire::{from_words, to_words, Word};
 use nt_hdl::switch::Switch;
 use std::collections::VecDeque;

@@ -577,21 +577,30 @@ fn tofino_parallel_incasts_keep_recirculation_bounded_with_the_control_loop_only
         "every pipe's DoD queues fill: {most:?}"
     );
     assert!(off.dod_drop > 0 && off.trimmed == 0, "{off:?}");
-    assert!(trace[8] >= 50, "2 records per frame time: {trace:?}");
+    // The 512-word regions absorb each input's first three packets, so deflection starts
+    // a little later; then about 2 records per frame time (136 cycles) join.
+    assert!(trace[9] >= 50, "2 records per frame time: {trace:?}");
+    assert!(
+        trace[9] - trace[2] >= 2 * 3500 / 136 - 8,
+        "2 records per frame time: {trace:?}"
+    );
     let rising = trace
         .windows(2)
-        .take_while(|w| w[1] < 64)
+        .take_while(|w| w[1] < 62)
         .all(|w| w[1] > w[0] || w[0] == 0);
-    assert!(rising, "the queue only grows until full: {trace:?}");
+    assert!(
+        rising,
+        "the queue only grows until (nearly) full: {trace:?}"
+    );
     // Control loop on (T0 = T1 = 2000 cycles): each header out of recirculation makes every
     // pipe pessimistic for its port (25 % each, 100 % together), so nothing is lost: every
     // packet leaves whole or trimmed.
     let (most, trace, on, out_on) = parallel_incasts(2000, 2000, cycles);
     println!("loop on: most records per pipe {most:?}, pipe 0 every 500 cycles {trace:?}, {on:?}");
-    // It peaks at about 20 records per pipe while the four ports' first signals come out of
-    // recirculation one by one, then drains while the incast goes on: empty (at most one
-    // record) over the incast's last 2000 cycles.
-    assert!(most.iter().all(|&m| m <= 24), "bounded: {most:?}");
+    // It peaks at 14 to 26 records per pipe (half the 64 a pipe holds) while the four
+    // ports' first signals come out of recirculation one by one, then drains while the
+    // incast goes on: empty (at most one record) over the incast's last 2000 cycles.
+    assert!(most.iter().all(|&m| m <= 32), "bounded: {most:?}");
     assert!(
         trace[12..=16].iter().all(|&q| q <= 1),
         "drained while the incast goes on: {trace:?}"
