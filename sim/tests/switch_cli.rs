@@ -110,27 +110,19 @@ fn switch_forwards_captures_per_port() {
 #[test]
 fn switch_trims_in_trim_mode() {
     let d = tmp("trim");
-    // Two full-size frames from two ports into band 0 of port 3 at once, with routes given
-    // explicitly: the 1088-byte limit of the default setup is far away, but each input's
-    // band region takes one full-size frame; a third frame right behind the first finds
-    // its region full and is trimmed.
+    // Ten full-size frames back to back from each of two ports into band 0 of port 3, with
+    // routes given explicitly: port 3 drains one frame while two arrive, so each input's
+    // band region (three full-size frames) fills before the 16 KiB band limit is reached,
+    // and the frames that find their region full are trimmed.
     let f = frame(0, 3, 1024, 0);
-    let pk = vec![
-        Packet {
-            cycle: 0,
+    let pk: Vec<Packet> = (0..10)
+        .map(|k| Packet {
+            cycle: 136 * k,
             bytes: f.clone(),
-        },
-        Packet {
-            cycle: 136,
-            bytes: f.clone(),
-        },
-        Packet {
-            cycle: 272,
-            bytes: f.clone(),
-        },
-    ];
+        })
+        .collect();
     let p3 = ports_0_and_1_to_3(&d, &pk, &["--mode", "trim"]);
-    assert_eq!(p3.len(), 6, "every frame leaves, whole or trimmed");
+    assert_eq!(p3.len(), 20, "every frame leaves, whole or trimmed");
     assert!(chop_headers(&p3) > 0);
 }
 
