@@ -65,9 +65,7 @@ use crate::switch_workload::{PortStats, SwitchSetup};
 use crate::DEFAULT_CLOCK_HZ;
 use nt_hdl::nic::{NicHoma, NicHomaTr, NicNdp, NicTop};
 use nt_hdl::packetization::{HDR_WORDS, MAX_MSG_BYTES, PKT_BYTES};
-use nt_hdl::switch::{
-    Switch16, Switch4, BANDS, MODE_BOLT, MODE_DROPTAIL, MODE_TOFINO_TRIM, MODE_TRIM,
-};
+use nt_hdl::switch::{Switch16, Switch4, BANDS};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Deserialize;
@@ -577,17 +575,7 @@ fn build_switch(
         )));
     }
     let mut s = SwitchSetup::new(c.ports);
-    s.mode = match c.mode.as_str() {
-        "droptail" => MODE_DROPTAIL,
-        "trim" => MODE_TRIM,
-        "tofino-trim" => MODE_TOFINO_TRIM,
-        "bolt" => MODE_BOLT,
-        m => {
-            return Err(w(&format!(
-                "unknown mode {m:?}; known: droptail, trim, tofino-trim, bolt"
-            )))
-        }
-    };
+    s.mode = crate::switch_cli::mode_of(&c.mode).map_err(|e| w(&e))?;
     s.band_by_flags = c.band_by_flags;
     s.ret = c.ret;
     s.wrr = c.wrr;

@@ -99,6 +99,17 @@ pub fn main(a: &SwitchArgs) -> Result<(), String> {
 /// The modes `ntsim switch` knows.
 pub const MODES: &[&str] = &["droptail", "trim", "tofino-trim", "bolt"];
 
+/// A mode's `cfg.mode` value by its name in [`MODES`], or an error naming the known ones.
+pub fn mode_of(name: &str) -> Result<u64, String> {
+    match name {
+        "droptail" => Ok(MODE_DROPTAIL),
+        "trim" => Ok(MODE_TRIM),
+        "bolt" => Ok(MODE_BOLT),
+        "tofino-trim" => Ok(MODE_TOFINO_TRIM),
+        m => Err(format!("unknown mode {m:?}; known: {}", MODES.join(", "))),
+    }
+}
+
 /// What a run did.
 #[derive(Debug)]
 pub struct SwitchReport {
@@ -116,13 +127,8 @@ fn setup(a: &SwitchArgs) -> Result<SwitchSetup, String> {
         ));
     }
     let mut s = SwitchSetup::new(a.ports);
-    s.mode = match a.mode.as_str() {
-        "droptail" => MODE_DROPTAIL,
-        "trim" => MODE_TRIM,
-        "bolt" => MODE_BOLT,
-        "tofino-trim" => MODE_TOFINO_TRIM,
-        m => return Err(format!("unknown --mode {m:?}; known: {}", MODES.join(", "))),
-    };
+    s.mode = mode_of(&a.mode)
+        .map_err(|_| format!("unknown --mode {:?}; known: {}", a.mode, MODES.join(", ")))?;
     for (name, v, lo, hi) in [
         ("--cc-thresh", a.cc_thresh, 0, (1 << 20) - 1),
         ("--mtu", a.mtu, 64, 4095),
