@@ -7041,6 +7041,9 @@ module nic_ndp$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,app
         timer$cmd$id = s2_id$q;
         timer$cmd$expiry = expiry;
         meta_max = 16'(nr[122+:8]);
+        if (s2_kind$q == kinds$1) begin
+            meta_max = 16'(nr[114+:8]);
+        end
         timer$cmd$meta = (meta_gen << sh8) | meta_max;
         elig_bit = 1'b0;
         alive$d = alive$q;

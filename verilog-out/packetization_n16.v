@@ -1962,6 +1962,9 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
         timer$cmd$id = s2_id$q;
         timer$cmd$expiry = expiry;
         meta_max = 16'(nr[122+:8]);
+        if (s2_kind$q == kinds$1) begin
+            meta_max = 16'(nr[114+:8]);
+        end
         timer$cmd$meta = (meta_gen << sh8) | meta_max;
         elig_bit = 1'b0;
         alive$d = alive$q;

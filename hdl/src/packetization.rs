@@ -45,12 +45,16 @@
 //!   (re)transmission within credit; `credit_flag` sets `credit = new_credit` (an
 //!   exclusive bound on `pkt_offset`, may go down); `allow_tx` enables or pauses the
 //!   message's transmission; `rank_flag` sets the rank its later packets carry.
-//! * Egress timer (Alg. 4): armed at allocation with `cfg.timeout`, metadata the message's
-//!   `maxTxPktOffset` at that time. On expiry: if `timeoutCnt >= cfg.max_timeouts` the
+//! * Egress timer (Alg. 4): armed at allocation with `cfg.timeout` and `rtx_offset` =
+//!   the initial credit (`cfg.rtt_pkts`: the window the message sends at once; Algorithm 4
+//!   arms it with the `maxTxPktOffset` of that time, 0, so a first window lost whole, as
+//!   when the receiver has no free buffer or a drop-tail queue overflows, would be
+//!   retransmitted only at the second timeout), re-armed on expiry with the message's
+//!   `maxTxPktOffset`. On expiry: if `timeoutCnt >= cfg.max_timeouts` the
 //!   message is given up ([`STATUS_GAVE_UP`]; Algorithm 4 line 3's `timeoutCnt >
 //!   threshold` with threshold `max_timeouts - 1`); else `timeoutCnt` is reset when
-//!   `maxTxPktOffset` grew since the timer was armed and incremented otherwise, every
-//!   undelivered offset below the armed `maxTxPktOffset` is retransmitted regardless of
+//!   `maxTxPktOffset` grew beyond the armed `rtx_offset` and incremented otherwise, every
+//!   undelivered offset below the armed `rtx_offset` is retransmitted regardless of
 //!   credit, and the timer is re-armed. When there is none (every packet sent is
 //!   delivered) but the message is not done, the credit that should have let it go on
 //!   was lost (a PULL or GRANT dropped by the network): the first packet not yet sent,
@@ -1369,7 +1373,13 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         self.timer.cmd.op.next = self.op_schedule.val();
         self.timer.cmd.id.next = self.s2_id.q.val();
         self.timer.cmd.expiry.next = self.expiry.val();
+        // rtx_offset: maxTxPktOffset when re-armed; at allocation the initial window
+        // (`credit = rtt_pkts`), which the message sends at once, so that a first window
+        // lost whole is retransmitted at the first timeout, not the second.
         self.meta_max.next = bit_cast::<16, 8>(self.nr.val().max_tx);
+        if self.s2_kind.q.val() == self.kinds[1].val() {
+            self.meta_max.next = bit_cast::<16, 8>(self.nr.val().credit);
+        }
         self.timer.cmd.meta.next = (self.meta_gen.val() << self.sh8.val()) | self.meta_max.val();
         self.elig_bit.next = false;
         self.alive.d.next = self.alive.q.val();

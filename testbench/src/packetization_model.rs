@@ -685,10 +685,11 @@ impl TxModel {
         });
         self.gen = self.gen.wrapping_add(1);
         self.live[id as usize] = Some(seq);
-        // The timer is armed when the op reaches S2, two cycles from now.
+        // The timer is armed when the op reaches S2, two cycles from now, with the initial
+        // window as its rtx_offset.
         self.timers[id as usize] = Some(Armed {
             expiry: t + 2 + io.timeout as u64,
-            meta: ((self.messages[seq].gen as u16) << 8),
+            meta: ((self.messages[seq].gen as u16) << 8) | io.rtt_pkts as u16,
             cancelled_at: None,
         });
         self.w_active = !io.app_last;
