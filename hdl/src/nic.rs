@@ -13,7 +13,8 @@
 //!
 //! [`nic_block!`] builds a top block for a program type (and, optionally, the reassembly,
 //! packetization and packet-generator sizes); [`NicNdp`] is the NDP NIC with 16 messages
-//! per direction, [`NicNdp128`] the same with 128 (for synthesis). Every top has the same
+//! per direction, [`NicNdp128`] the same with 128 (for synthesis and for hosts that
+//! receive many large messages at once), [`NicHoma128`] and [`NicHomaTr128`] likewise. Every top has the same
 //! ports:
 //! * `mac_rx` / `mac_tx`: 64-bit Ethernet frames, `last` and `empty` (bytes unused in the
 //!   last word), one word per cycle each way.
@@ -575,4 +576,41 @@ nic_block!(
     homa: true,
     protocol: PROTO_HOMA,
     pace: false
+);
+
+nic_block!(
+    /// The Homa NIC with 128 messages per direction: `Reassembly128`, `Packetization128`
+    /// (16 buffers of 38 KiB among 944 KiB each), a 128-message Homa program and packet
+    /// generator. The network simulator uses it where a host receives more concurrent
+    /// large messages than the 16-message NIC has 38 KiB buffers for (four): the thesis
+    /// incast's receiver.
+    NicHoma128,
+    crate::homa::HomaProgram<7, 128>,
+    crate::homa::HomaProgram::<7, 128>::new(false),
+    program: "homa",
+    homa: true,
+    protocol: PROTO_HOMA,
+    pace: false,
+    reassembly: crate::reassembly::Reassembly128,
+    packetization: crate::packetization::Packetization128,
+    pktgen: crate::pktgen::PacketGen<7, 128, 8>,
+    bufs: crate::pool::BufferConfig::n128(),
+    pull_bits: 8
+);
+
+nic_block!(
+    /// The Homa-Tr NIC with 128 messages per direction (as [`NicHoma128`], with NDP's
+    /// trimming recovery).
+    NicHomaTr128,
+    crate::homa::HomaProgram<7, 128>,
+    crate::homa::HomaProgram::<7, 128>::new(true),
+    program: "homatr",
+    homa: true,
+    protocol: PROTO_HOMA,
+    pace: false,
+    reassembly: crate::reassembly::Reassembly128,
+    packetization: crate::packetization::Packetization128,
+    pktgen: crate::pktgen::PacketGen<7, 128, 8>,
+    bufs: crate::pool::BufferConfig::n128(),
+    pull_bits: 8
 );

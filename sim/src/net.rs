@@ -27,6 +27,7 @@
 //! program = "ndp"          # ndp, homa, homatr
 //! ip = "10.0.0.1"          # optional: 10.0.0.(1+index)
 //! rtt_pkts = 10  timeout = 22400  retries = 5  rx_timeout = 156800  pull_gap = 136
+//! messages = 16            # 16 or 128 per direction (128: a receiver of > 4 big messages)
 //!
 //! [[link]]
 //! a = "h0"                 # a host, or a switch port "s0:3"
@@ -63,7 +64,7 @@ use crate::pcap::Packet;
 use crate::switch_sim::{Pacer, SwitchSim};
 use crate::switch_workload::{PortStats, SwitchSetup};
 use crate::DEFAULT_CLOCK_HZ;
-use nt_hdl::nic::{NicHoma, NicHomaTr, NicNdp, NicTop};
+use nt_hdl::nic::{NicHoma, NicHoma128, NicHomaTr, NicHomaTr128, NicNdp, NicNdp128, NicTop};
 use nt_hdl::packetization::{HDR_WORDS, MAX_MSG_BYTES, PKT_BYTES};
 use nt_hdl::switch::{Switch16, Switch4, BANDS};
 use rand::{Rng, SeedableRng};
@@ -137,6 +138,12 @@ pub struct HostCfg {
     pub rx_timeout: Option<u32>,
     #[serde(default)]
     pub pull_gap: Option<u16>,
+    /// Messages per direction: 16 (the default NIC: four 38 KiB buffers per direction) or
+    /// 128 (sixteen 38 KiB buffers among 944 KiB). A receiver of more than four concurrent
+    /// messages over 8 KiB needs 128: with 16, the fifth finds no buffer, its packets are
+    /// dropped (`failed`) and its sender waits for its retransmission timeout.
+    #[serde(default)]
+    pub messages: Option<u32>,
 }
 
 /// A switch.
@@ -310,6 +317,50 @@ pub trait HostDev: Send {
     fn unresolved(&self) -> usize;
     fn idle(&self) -> bool;
     fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String>;
+    /// The NIC's main counters (`NicStats`).
+    fn stats(&self) -> HostStats;
+}
+
+/// A host NIC's main counters at the end of a run (the NIC block's `stat` outputs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HostStats {
+    pub rx_frames: u64,
+    pub rx_data: u64,
+    pub rx_ctrl: u64,
+    pub rx_trimmed: u64,
+    /// DATA packets dropped because no receive message (buffer) could be allocated.
+    pub rx_lookup_fail: u64,
+    pub rx_late_dups: u64,
+    pub rx_delivered: u64,
+    pub rx_timeouts: u64,
+    pub tx_data: u64,
+    pub tx_retransmitted: u64,
+    pub tx_probes: u64,
+    pub tx_ctrl: u64,
+    pub tx_completed: u64,
+    pub tx_given_up: u64,
+}
+
+impl HostStats {
+    /// The counters as `(name, value)`, in `hosts.csv`'s column order.
+    pub fn fields(&self) -> [(&'static str, u64); 14] {
+        [
+            ("rx_frames", self.rx_frames),
+            ("rx_data", self.rx_data),
+            ("rx_ctrl", self.rx_ctrl),
+            ("rx_trimmed", self.rx_trimmed),
+            ("rx_no_buffer", self.rx_lookup_fail),
+            ("rx_late_dups", self.rx_late_dups),
+            ("rx_delivered", self.rx_delivered),
+            ("rx_timeouts", self.rx_timeouts),
+            ("tx_data", self.tx_data),
+            ("tx_retransmitted", self.tx_retransmitted),
+            ("tx_probes", self.tx_probes),
+            ("tx_ctrl", self.tx_ctrl),
+            ("tx_completed", self.tx_completed),
+            ("tx_given_up", self.tx_given_up),
+        ]
+    }
 }
 
 impl<T: NicTop> HostDev for NicSim<T> {
@@ -343,6 +394,25 @@ impl<T: NicTop> HostDev for NicSim<T> {
     }
     fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String> {
         self.kernel_mut().record_vcd(w).map_err(|e| e.to_string())
+    }
+    fn stats(&self) -> HostStats {
+        let t = self.kernel().uut().stat();
+        HostStats {
+            rx_frames: t.rx_frames.val().to_u64(),
+            rx_data: t.rx_data.val().to_u64(),
+            rx_ctrl: t.rx_ctrl.val().to_u64(),
+            rx_trimmed: t.rx_trimmed.val().to_u64(),
+            rx_lookup_fail: t.rx_lookup_fail.val().to_u64(),
+            rx_late_dups: t.rx_late_dups.val().to_u64(),
+            rx_delivered: t.rx_delivered.val().to_u64(),
+            rx_timeouts: t.rx_timeouts.val().to_u64(),
+            tx_data: t.tx_data.val().to_u64(),
+            tx_retransmitted: t.tx_retransmitted.val().to_u64(),
+            tx_probes: t.tx_probes.val().to_u64(),
+            tx_ctrl: t.tx_ctrl.val().to_u64(),
+            tx_completed: t.tx_completed.val().to_u64(),
+            tx_given_up: t.tx_given_up.val().to_u64(),
+        }
     }
 }
 
@@ -471,6 +541,8 @@ pub struct RunResult {
     pub settled: bool,
     pub series: Series,
     pub switch_stats: Vec<Vec<PortStats>>,
+    /// Per host: its NIC's counters at the end.
+    pub host_stats: Vec<HostStats>,
     pub wall_secs: f64,
 }
 
@@ -638,11 +710,19 @@ fn build_host(c: &HostCfg, ip: u32, mac: u64) -> Result<Box<dyn HostDev>, String
         n.pull_gap = v;
     }
     let e = |x: String| format!("host {:?}: {x}", c.name);
-    Ok(match c.program.as_str() {
-        "ndp" => Box::new(NicSim::new(NicNdp::new(), n).map_err(e)?),
-        "homa" => Box::new(NicSim::new(NicHoma::new(), n).map_err(e)?),
-        "homatr" => Box::new(NicSim::new(NicHomaTr::new(), n).map_err(e)?),
-        p => {
+    let big = match c.messages.unwrap_or(16) {
+        16 => false,
+        128 => true,
+        m => return Err(e(format!("messages = {m}: the NIC is built for 16 or 128"))),
+    };
+    Ok(match (c.program.as_str(), big) {
+        ("ndp", false) => Box::new(NicSim::new(NicNdp::new(), n).map_err(e)?),
+        ("homa", false) => Box::new(NicSim::new(NicHoma::new(), n).map_err(e)?),
+        ("homatr", false) => Box::new(NicSim::new(NicHomaTr::new(), n).map_err(e)?),
+        ("ndp", true) => Box::new(NicSim::new(NicNdp128::new(), n).map_err(e)?),
+        ("homa", true) => Box::new(NicSim::new(NicHoma128::new(), n).map_err(e)?),
+        ("homatr", true) => Box::new(NicSim::new(NicHomaTr128::new(), n).map_err(e)?),
+        (p, _) => {
             return Err(e(format!(
                 "unknown program {p:?}; known: ndp, homa, homatr"
             )))
@@ -1326,11 +1406,21 @@ impl Network {
                 _ => vec![],
             })
             .collect();
+        let host_stats = self
+            .devs
+            .iter()
+            .take(nh)
+            .map(|d| match &*d.lock().expect("lock") {
+                Dev::Host(h) => h.stats(),
+                _ => HostStats::default(),
+            })
+            .collect();
         Ok(RunResult {
             cycles: self.now,
             settled,
             series,
             switch_stats,
+            host_stats,
             wall_secs: t0.elapsed().as_secs_f64(),
         })
     }

@@ -1,7 +1,7 @@
 //! What `ntsim run` writes for a network run ([`crate::net`]): CSV time series, the
 //! messages with their completion times and slowdowns, SVG plots, link captures, and a
 //! summary table (also printed).
-use crate::net::{Network, RunResult};
+use crate::net::{HostStats, Network, RunResult};
 use crate::nic_sim::Outcome;
 use crate::pcap::write_pcap;
 use crate::DEFAULT_CLOCK_HZ;
@@ -145,6 +145,32 @@ pub fn summary(net: &Network, r: &RunResult) -> String {
             sum(&|p| p.dod_drop),
         );
     }
+    if !r.host_stats.is_empty() {
+        let sum = |f: &dyn Fn(&HostStats) -> u64| -> u64 { r.host_stats.iter().map(f).sum() };
+        let _ = writeln!(
+            s,
+            "NICs: rx {} DATA ({} trimmed, {} dropped for want of a buffer, {} late duplicates), {} control, {} receive timeouts; tx {} DATA ({} retransmitted, {} probes), {} control",
+            sum(&|h| h.rx_data),
+            sum(&|h| h.rx_trimmed),
+            sum(&|h| h.rx_lookup_fail),
+            sum(&|h| h.rx_late_dups),
+            sum(&|h| h.rx_ctrl),
+            sum(&|h| h.rx_timeouts),
+            sum(&|h| h.tx_data),
+            sum(&|h| h.tx_retransmitted),
+            sum(&|h| h.tx_probes),
+            sum(&|h| h.tx_ctrl),
+        );
+        for (h, st) in r.host_stats.iter().enumerate() {
+            if st.rx_lookup_fail > 0 {
+                let _ = writeln!(
+                    s,
+                    "host {}: {} DATA packets found no free receive buffer and were dropped (their senders retransmit after a timeout); a host receiving more than four concurrent messages over 8 KiB needs `messages = 128`",
+                    net.host_names[h], st.rx_lookup_fail
+                );
+            }
+        }
+    }
     for (c, &(sw, port)) in r.series.queue_cols.iter().enumerate() {
         let max = r.series.queue[c].iter().copied().max().unwrap_or(0);
         if max > 0 {
@@ -190,8 +216,8 @@ fn outcome_name(o: Option<Outcome>) -> &'static str {
 }
 
 /// Writes every output of a run into `dir` (created): `summary.txt`, `messages.csv`,
-/// `queues.csv`, `throughput.csv`, `queues.svg`, `throughput.svg`, `slowdown.svg`, and the
-/// captured links' `link_<name>.pcap`.
+/// `hosts.csv`, `queues.csv`, `throughput.csv`, `queues.svg`, `throughput.svg`,
+/// `slowdown.svg`, and the captured links' `link_<name>.pcap`.
 pub fn write_outputs(net: &Network, r: &RunResult, dir: &Path) -> Result<String, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let sum = summary(net, r);
@@ -216,6 +242,14 @@ pub fn write_outputs(net: &Network, r: &RunResult, dir: &Path) -> Result<String,
         );
     }
     write(dir, "messages.csv", &m)?;
+    // NIC counters per host.
+    let cols: Vec<&str> = HostStats::default().fields().iter().map(|f| f.0).collect();
+    let mut h = format!("host,{}\n", cols.join(","));
+    for (i, st) in r.host_stats.iter().enumerate() {
+        let v: Vec<String> = st.fields().iter().map(|f| f.1.to_string()).collect();
+        let _ = writeln!(h, "{},{}", net.host_names[i], v.join(","));
+    }
+    write(dir, "hosts.csv", &h)?;
     // Queues.
     let s = &r.series;
     let qnames: Vec<String> = s

@@ -6,14 +6,20 @@
 //! * `incast-<ndp|homa|homatr>-<big|54k>`: thesis §3.4.2, Fig 3.2: ten senders, one
 //!   message each of 20, 22, …, 38 MTU packets, to one receiver through a 16-port switch,
 //!   every link at line rate (204.8 Gb/s), 525 ns (1,680 cycles) round trip, the
-//!   bottleneck's buffer limit either as large as the switch allows or 54 KiB per band.
-//!   NDP runs on a trimming switch with bands by transport flags, Homa on a drop-tail
-//!   switch with bands by `tos` (its grant priorities), Homa-Tr on a trimming switch with
-//!   bands by `tos`.
+//!   bottleneck's buffer limit either as large as the switch allows or 54 KiB per band;
+//!   the receiver is the 128-message NIC (sixteen 38 KiB receive buffers). NDP runs on a
+//!   trimming switch with bands by transport flags, Homa on a drop-tail switch with bands
+//!   by `tos` (its grant priorities), Homa-Tr on a trimming switch with bands by `tos`.
 //! * `incast`: all six, and a comparison table.
+//! * `incast3-<ndp|homa|homatr>-<big|4k>` and `incast3`: the same experiment scaled to a
+//!   4-port switch (3 senders of two messages each, 4 to 14 packets, `rtt_pkts` 3, 4 KiB
+//!   small buffer), which the test suite runs ([`IncastShape::small`]).
 //! * `trim-<ideal|tofino>-N`: paper 002 §6: N (1..=15) NDP senders, one 38-packet message
-//!   each, into one receiver of a 16-port switch with ideal or Tofino-style trimming;
+//!   each, into one receiver (128-message NIC) of a 16-port switch with ideal or
+//!   Tofino-style trimming;
 //!   `trim`: N = 1, 2, 4, 8, 15 in both modes, and a comparison table.
+//! * `trim3-<ideal|tofino>-N` (N = 1..=3) and `trim3` (N = 3, both modes): the same on a
+//!   4-port switch, 4 KiB per band ([`TrimShape::small`]), which the tests run.
 use std::fmt::Write as _;
 
 /// Round trip of the incast (thesis: 525 ns) in cycles at 3.2 GHz.
@@ -36,9 +42,19 @@ pub fn names() -> Vec<String> {
             v.push(format!("incast-{p}-{b}"));
         }
     }
+    v.push("incast3".to_string());
+    for p in ["ndp", "homa", "homatr"] {
+        for b in ["big", "4k"] {
+            v.push(format!("incast3-{p}-{b}"));
+        }
+    }
     v.push("trim".to_string());
     for m in ["ideal", "tofino"] {
         v.push(format!("trim-{m}-N (N = 1..=15)"));
+    }
+    v.push("trim3".to_string());
+    for m in ["ideal", "tofino"] {
+        v.push(format!("trim3-{m}-N (N = 1..=3)"));
     }
     v
 }
@@ -47,16 +63,6 @@ pub fn names() -> Vec<String> {
 pub fn runs(name: &str) -> Option<Vec<(String, String)>> {
     if name == "demo" {
         return Some(vec![("demo".into(), demo())]);
-    }
-    if name == "incast" {
-        let mut v = vec![];
-        for b in ["big", "54k"] {
-            for p in ["ndp", "homa", "homatr"] {
-                let n = format!("incast-{p}-{b}");
-                v.push((n.clone(), incast(p, b == "big", 10)));
-            }
-        }
-        return Some(v);
     }
     if name == "trim" {
         let mut v = vec![];
@@ -67,20 +73,67 @@ pub fn runs(name: &str) -> Option<Vec<(String, String)>> {
         }
         return Some(v);
     }
-    if let Some(rest) = name.strip_prefix("trim-") {
-        let (m, n) = rest.split_once('-')?;
-        let n: usize = n.parse().ok()?;
-        if !["ideal", "tofino"].contains(&m) || !(1..=15).contains(&n) {
-            return None;
+    if name == "trim3" {
+        let mut v = vec![];
+        for m in ["ideal", "tofino"] {
+            v.push((
+                format!("trim3-{m}-3"),
+                trimming_shaped(m == "tofino", 3, &TrimShape::small()),
+            ));
         }
-        return Some(vec![(name.to_string(), trimming(m == "tofino", n))]);
+        return Some(v);
     }
-    let rest = name.strip_prefix("incast-")?;
-    let (p, b) = rest.split_once('-')?;
-    if !["ndp", "homa", "homatr"].contains(&p) || !["big", "54k"].contains(&b) {
-        return None;
+    for shape in [TrimShape::paper(), TrimShape::small()] {
+        if let Some(rest) = name.strip_prefix(&format!("{}-", shape.prefix)) {
+            let (m, n) = rest.split_once('-')?;
+            let n: usize = n.parse().ok()?;
+            if !["ideal", "tofino"].contains(&m) || !(1..shape.ports).contains(&n) {
+                return None;
+            }
+            return Some(vec![(
+                name.to_string(),
+                trimming_shaped(m == "tofino", n, &shape),
+            )]);
+        }
     }
-    Some(vec![(name.to_string(), incast(p, b == "big", 10))])
+    for shape in [IncastShape::thesis(), IncastShape::small()] {
+        if name == shape.prefix {
+            let mut v = vec![];
+            for big in [true, false] {
+                for p in ["ndp", "homa", "homatr"] {
+                    let label = if big { "big" } else { shape.small_label };
+                    v.push((
+                        format!("{}-{p}-{label}", shape.prefix),
+                        incast_shaped(p, big, &shape),
+                    ));
+                }
+            }
+            return Some(v);
+        }
+        if let Some(rest) = name.strip_prefix(&format!("{}-", shape.prefix)) {
+            let (p, b) = rest.split_once('-')?;
+            if !["ndp", "homa", "homatr"].contains(&p) || ![shape.small_label, "big"].contains(&b) {
+                return None;
+            }
+            return Some(vec![(
+                name.to_string(),
+                incast_shaped(p, b == "big", &shape),
+            )]);
+        }
+    }
+    None
+}
+
+/// The `messages` line of host `h`: the receiver (`h0`) of an incast of up to 15
+/// messages of 20-38 KiB needs the 128-message NIC, whose receive side has sixteen 38 KiB
+/// buffers; the 16-message NIC has four, and a fifth concurrent message would find none
+/// (its packets dropped until its sender's retransmission timeout).
+fn receiver_messages(h: usize) -> &'static str {
+    if h == 0 {
+        "messages = 128\n"
+    } else {
+        ""
+    }
 }
 
 /// The README's demo: a 3:1 NDP incast on a 4-port trimming switch.
@@ -100,40 +153,132 @@ pub fn demo() -> String {
     s
 }
 
+/// The shape of an incast run: the thesis's ([`IncastShape::thesis`]) or the small one
+/// the tests run ([`IncastShape::small`]).
+#[derive(Clone, Copy, Debug)]
+pub struct IncastShape {
+    /// Scenario name prefix (`incast`, `incast3`).
+    pub prefix: &'static str,
+    pub senders: usize,
+    /// Messages per sender, all offered at once.
+    pub per_sender: usize,
+    /// Switch ports (4 or 16).
+    pub ports: usize,
+    /// Message sizes in packets: message `k` (sender `k % senders`, its `k / senders`-th)
+    /// has `first + step * k` packets (at most 38).
+    pub first: u64,
+    pub step: u64,
+    pub rtt_pkts: u8,
+    pub link_delay: u64,
+    /// The small buffer's byte limit per band (`54k` in the thesis runs).
+    pub small_bytes: u64,
+    /// The small buffer's label in the run name.
+    pub small_label: &'static str,
+}
+
+impl IncastShape {
+    /// Thesis Fig 3.2: 10 senders of 20, 22, …, 38 packets, 525 ns round trip, 54 KiB.
+    pub fn thesis() -> Self {
+        Self {
+            prefix: "incast",
+            senders: 10,
+            per_sender: 1,
+            ports: 16,
+            first: 20,
+            step: 2,
+            rtt_pkts: INCAST_RTT_PKTS,
+            link_delay: INCAST_LINK_DELAY,
+            small_bytes: 54 * 1024,
+            small_label: "54k",
+        }
+    }
+
+    /// The same experiment scaled to a 4-port switch, sized for the test suite: 3 senders
+    /// of two messages each, 4, 6, …, 14 packets (so that the receiver has six to
+    /// schedule), links of 60 cycles, `rtt_pkts` 3, and a small buffer of 4 KiB per band
+    /// (about 40 % of the initial window in flight, as the thesis's 54 KiB is of its 10 × 12
+    /// packets).
+    pub fn small() -> Self {
+        Self {
+            prefix: "incast3",
+            senders: 3,
+            per_sender: 2,
+            ports: 4,
+            first: 4,
+            step: 2,
+            rtt_pkts: 3,
+            link_delay: 60,
+            small_bytes: 4 * 1024,
+            small_label: "4k",
+        }
+    }
+
+    /// Message sizes in bytes, message `k` from sender `k % senders`.
+    pub fn sizes(&self) -> Vec<u64> {
+        (0..(self.senders * self.per_sender) as u64)
+            .map(|k| (self.first + self.step * k).min(38) * 1024)
+            .collect()
+    }
+}
+
 /// Thesis Fig 3.2 with `senders` senders (10 in the thesis).
 pub fn incast(program: &str, big: bool, senders: usize) -> String {
+    incast_shaped(
+        program,
+        big,
+        &IncastShape {
+            senders,
+            ..IncastShape::thesis()
+        },
+    )
+}
+
+/// An incast of `shape`: NDP on a trimming switch with bands by transport flags, Homa on a
+/// drop-tail switch with bands by `tos`, Homa-Tr on a trimming switch with bands by `tos`;
+/// the buffer as large as the switch allows (`big`) or `shape.small_bytes` per band.
+pub fn incast_shaped(program: &str, big: bool, shape: &IncastShape) -> String {
     let (mode, by_flags) = match program {
         "ndp" => ("trim", true),
         "homa" => ("droptail", false),
         _ => ("trim", false),
     };
-    let (bytes, pkts) = if big {
-        (1_048_575, 4095)
-    } else {
-        (54 * 1024, 4095)
-    };
+    let bytes = if big { 1_048_575 } else { shape.small_bytes };
+    let label = if big { "big" } else { shape.small_label };
+    let senders = shape.senders;
+    let prefix = shape.prefix;
     let mut s = format!(
-        "# Thesis Fig 3.2: {senders}:1 incast, {program}, bottleneck buffer {} (ntsim run incast-{program}-{})\nname = \"incast-{program}-{}\"\nseed = 1\nmax_cycles = 2000000\nsample_cycles = 160\n\n[[switch]]\nname = \"s0\"\nports = 16\nmode = \"{mode}\"\nband_by_flags = {by_flags}\nbuffer_bytes = {bytes}\nbuffer_pkts = {pkts}\n\n",
-        if big { "as large as the switch allows" } else { "54 KiB per band" },
-        if big { "big" } else { "54k" },
-        if big { "big" } else { "54k" },
+        "# Thesis Fig 3.2: {senders}:1 incast, {program}, bottleneck buffer {} (ntsim run {prefix}-{program}-{label})\nname = \"{prefix}-{program}-{label}\"\nseed = 1\nmax_cycles = 2000000\nsample_cycles = 160\n\n[[switch]]\nname = \"s0\"\nports = {}\nmode = \"{mode}\"\nband_by_flags = {by_flags}\nbuffer_bytes = {bytes}\nbuffer_pkts = 4095\n\n",
+        if big { "as large as the switch allows".to_string() } else { format!("{} KiB per band", shape.small_bytes / 1024) },
+        shape.ports,
     );
     for h in 0..=senders {
         let _ = write!(
             s,
-            "[[host]]\nname = \"h{h}\"\nprogram = \"{program}\"\nrtt_pkts = {INCAST_RTT_PKTS}\n\n[[link]]\na = \"h{h}\"\nb = \"s0:{h}\"\ndelay = {INCAST_LINK_DELAY}\n\n"
+            "[[host]]\nname = \"h{h}\"\nprogram = \"{program}\"\nrtt_pkts = {}\n{}\n[[link]]\na = \"h{h}\"\nb = \"s0:{h}\"\ndelay = {}\n\n",
+            shape.rtt_pkts,
+            receiver_messages(h),
+            shape.link_delay,
         );
     }
-    let senders_list: Vec<String> = (1..=senders).map(|h| format!("\"h{h}\"")).collect();
-    let sizes: Vec<String> = (0..senders)
-        .map(|i| ((20 + 2 * i as u64).min(38) * 1024).to_string())
-        .collect();
-    let _ = write!(
-        s,
-        "[[workload]]\nkind = \"incast\"\nsenders = [{}]\nreceiver = \"h0\"\nsizes = [{}]\nstart = 10\n",
-        senders_list.join(", "),
-        sizes.join(", ")
-    );
+    if shape.per_sender == 1 {
+        let senders_list: Vec<String> = (1..=senders).map(|h| format!("\"h{h}\"")).collect();
+        let sizes: Vec<String> = shape.sizes().iter().map(|b| b.to_string()).collect();
+        let _ = write!(
+            s,
+            "[[workload]]\nkind = \"incast\"\nsenders = [{}]\nreceiver = \"h0\"\nsizes = [{}]\nstart = 10\n",
+            senders_list.join(", "),
+            sizes.join(", ")
+        );
+    } else {
+        s.push_str("[[workload]]\nkind = \"messages\"\n");
+        for (k, b) in shape.sizes().iter().enumerate() {
+            let _ = write!(
+                s,
+                "[[workload.msg]]\nfrom = \"h{}\"\nto = \"h0\"\ncycle = 10\nbytes = {b}\n",
+                1 + k % senders
+            );
+        }
+    }
     s
 }
 
@@ -141,23 +286,78 @@ pub fn incast(program: &str, big: bool, senders: usize) -> String {
 /// a 16-port switch, ideal trimming or Tofino-style trimming (4 pipes, the control loop at
 /// its 6 µs defaults); 16 KiB per band at the bottleneck.
 pub fn trimming(tofino: bool, senders: usize) -> String {
+    trimming_shaped(tofino, senders, &TrimShape::paper())
+}
+
+/// The shape of a trimming run: the paper sweep's ([`TrimShape::paper`]) or the small
+/// one the tests run ([`TrimShape::small`]).
+#[derive(Clone, Copy, Debug)]
+pub struct TrimShape {
+    /// Scenario name prefix (`trim`, `trim3`).
+    pub prefix: &'static str,
+    pub ports: usize,
+    /// Each sender's message, in packets.
+    pub pkts: u64,
+    pub rtt_pkts: u8,
+    pub link_delay: u64,
+    /// The bottleneck's byte limit per band.
+    pub buffer_bytes: u64,
+}
+
+impl TrimShape {
+    /// 38-packet messages on a 16-port switch, 525 ns round trip, 16 KiB per band.
+    pub fn paper() -> Self {
+        Self {
+            prefix: "trim",
+            ports: 16,
+            pkts: 38,
+            rtt_pkts: INCAST_RTT_PKTS,
+            link_delay: INCAST_LINK_DELAY,
+            buffer_bytes: 16384,
+        }
+    }
+
+    /// The test suite's: 38-packet messages on a 4-port switch (up to 3 senders, one per
+    /// pipe), links of 60 cycles, `rtt_pkts` 4, 4 KiB per band.
+    pub fn small() -> Self {
+        Self {
+            prefix: "trim3",
+            ports: 4,
+            pkts: 38,
+            rtt_pkts: 4,
+            link_delay: 60,
+            buffer_bytes: 4096,
+        }
+    }
+}
+
+/// `senders` NDP senders, one message each, into one receiver, ideal or Tofino-style
+/// trimming (4 pipes, the control loop at its 6 µs defaults), the run's `shape`.
+pub fn trimming_shaped(tofino: bool, senders: usize, shape: &TrimShape) -> String {
     let m = if tofino { "tofino" } else { "ideal" };
+    let prefix = shape.prefix;
     let mut s = format!(
-        "# Paper 002 §6: {senders}:1 incast of NDP messages, {} trimming (ntsim run trim-{m}-{senders})\nname = \"trim-{m}-{senders}\"\nseed = 1\nmax_cycles = 2000000\nsample_cycles = 160\n\n[[switch]]\nname = \"s0\"\nports = 16\nmode = \"{}\"\nband_by_flags = true\nbuffer_bytes = 16384\nbuffer_pkts = 4095\npipes = 4\n\n",
+        "# Paper 002 §6: {senders}:1 incast of NDP messages, {} trimming (ntsim run {prefix}-{m}-{senders})\nname = \"{prefix}-{m}-{senders}\"\nseed = 1\nmax_cycles = 2000000\nsample_cycles = 160\n\n[[switch]]\nname = \"s0\"\nports = {}\nmode = \"{}\"\nband_by_flags = true\nbuffer_bytes = {}\nbuffer_pkts = 4095\npipes = 4\n\n",
         if tofino { "Tofino-style" } else { "ideal" },
+        shape.ports,
         if tofino { "tofino-trim" } else { "trim" },
+        shape.buffer_bytes,
     );
     for h in 0..=senders {
         let _ = write!(
             s,
-            "[[host]]\nname = \"h{h}\"\nprogram = \"ndp\"\nrtt_pkts = {INCAST_RTT_PKTS}\n\n[[link]]\na = \"h{h}\"\nb = \"s0:{h}\"\ndelay = {INCAST_LINK_DELAY}\n\n"
+            "[[host]]\nname = \"h{h}\"\nprogram = \"ndp\"\nrtt_pkts = {}\n{}\n[[link]]\na = \"h{h}\"\nb = \"s0:{h}\"\ndelay = {}\n\n",
+            shape.rtt_pkts,
+            receiver_messages(h),
+            shape.link_delay,
         );
     }
     let list: Vec<String> = (1..=senders).map(|h| format!("\"h{h}\"")).collect();
     let _ = write!(
         s,
-        "[[workload]]\nkind = \"incast\"\nsenders = [{}]\nreceiver = \"h0\"\nsizes = [38912]\nstart = 10\n",
-        list.join(", ")
+        "[[workload]]\nkind = \"incast\"\nsenders = [{}]\nreceiver = \"h0\"\nsizes = [{}]\nstart = 10\n",
+        list.join(", "),
+        shape.pkts * 1024
     );
     s
 }
@@ -170,15 +370,25 @@ mod tests {
     #[test]
     fn every_builtin_parses() {
         for n in names() {
-            for (r, t) in runs(&n.replace("N (N = 1..=15)", "7")).unwrap() {
+            let n = n
+                .replace("N (N = 1..=15)", "7")
+                .replace("N (N = 1..=3)", "2");
+            for (r, t) in runs(&n).unwrap() {
                 NetConfig::from_toml(&t).unwrap_or_else(|e| panic!("{r}: {e}"));
             }
         }
         assert!(runs("nope").is_none());
         assert!(runs("incast-tcp-big").is_none());
         assert_eq!(runs("incast").unwrap().len(), 6);
+        assert_eq!(runs("incast3").unwrap().len(), 6);
+        assert!(runs("incast3-homa-54k").is_none());
+        assert!(runs("incast-homa-4k").is_none());
+        assert!(runs("incast3-homatr-4k").is_some());
         assert_eq!(runs("trim").unwrap().len(), 2 * TRIM_SENDERS.len());
         assert!(runs("trim-ideal-16").is_none());
         assert!(runs("trim-tofino-3").is_some());
+        assert!(runs("trim3-tofino-3").is_some());
+        assert!(runs("trim3-tofino-4").is_none());
+        assert_eq!(runs("trim3").unwrap().len(), 2);
     }
 }

@@ -161,6 +161,10 @@ fn configuration_errors_are_clear() {
         (base.replacen("program = \"ndp\"", "program = \"tcp\"", 1), "unknown program \"tcp\""),
         (base.replace("mode = \"trim\"", "mode = \"red\""), "unknown mode \"red\""),
         (base.replace("ports = 4", "ports = 8"), "built for 4 or 16"),
+        (
+            base.replacen("program = \"ndp\"", "program = \"ndp\"\nmessages = 64", 1),
+            "messages = 64: the NIC is built for 16 or 128",
+        ),
         (base.replacen("delay = 60", "delay = 0", 1), "delay must be at least 1"),
         (
             base.replacen("delay = 60", "delay = 60\nrate_gbps = 400.0", 1),
@@ -281,4 +285,161 @@ fn size_distributions_and_poisson_arrivals() {
     })
     .unwrap();
     assert_eq!(net.msgs, again.msgs);
+}
+
+/// Six concurrent 9 KiB messages (each needs a 38 KiB buffer) from two senders to one
+/// receiver. The 16-message NIC has four such buffers per direction: the fifth and sixth
+/// messages' packets find none, are dropped and counted (`rx_no_buffer`), and wait for
+/// their senders' first retransmission timeout. With `messages = 128` (sixteen 38 KiB
+/// buffers) the receiver takes all six at once: nothing is dropped and nothing waits for a
+/// timeout.
+#[test]
+fn a_receiver_of_many_big_messages_needs_the_128_message_nic() {
+    let mut w = String::from("[[workload]]\nkind = \"messages\"\n");
+    for k in 0..6 {
+        w.push_str(&format!(
+            "[[workload.msg]]\nfrom = \"h{}\"\nto = \"h0\"\ncycle = 0\nbytes = 9216\n",
+            1 + k % 2
+        ));
+    }
+    let small = star(3, "ndp", &w);
+    let big = small.replacen(
+        "name = \"h0\"\nprogram = \"ndp\"\n",
+        "name = \"h0\"\nprogram = \"ndp\"\nmessages = 128\n",
+        1,
+    );
+    assert_ne!(small, big);
+    let timeout = 22_400; // NicConfig's default
+    let (ns, rs) = run(&small);
+    all_delivered(&ns, &rs);
+    assert!(
+        rs.host_stats[0].rx_lookup_fail > 0,
+        "the 16-message receiver found a buffer for every message: {:?}",
+        rs.host_stats[0]
+    );
+    let waited = ns
+        .msgs
+        .iter()
+        .filter(|m| m.fct().unwrap() > timeout)
+        .count();
+    assert!(
+        waited >= 2,
+        "{waited} messages waited for a timeout: {:?}",
+        ns.msgs
+    );
+    // Their first window, dropped whole, is resent at the first timeout (the timer armed
+    // at allocation covers the initial window), not the second.
+    for (i, m) in ns.msgs.iter().enumerate() {
+        assert!(m.fct().unwrap() < 2 * timeout, "message {i}: {m:?}");
+    }
+    assert!(rs.host_stats[1].tx_retransmitted + rs.host_stats[2].tx_retransmitted > 0);
+
+    let (nb, rb) = run(&big);
+    all_delivered(&nb, &rb);
+    assert_eq!(rb.host_stats[0].rx_lookup_fail, 0, "{:?}", rb.host_stats[0]);
+    for (i, m) in nb.msgs.iter().enumerate() {
+        assert!(m.fct().unwrap() < timeout, "message {i}: {m:?}");
+    }
+    assert_eq!(rb.host_stats[0].rx_delivered, 6);
+    let rtx: u64 = rb.host_stats.iter().map(|h| h.tx_retransmitted).sum();
+    let trims: u64 = rb.switch_stats[0].iter().map(|p| p.trimmed).sum();
+    // Every retransmission repairs a trimmed packet (NACK), none a timeout.
+    assert!(rtx <= trims, "{rtx} retransmissions for {trims} trims");
+    let probes: u64 = rb.host_stats.iter().map(|h| h.tx_probes).sum();
+    assert_eq!(probes, 0);
+}
+
+/// One built-in run by name.
+fn run_builtin(name: &str) -> (Network, RunResult) {
+    let mut v = net_scenarios::runs(name).unwrap_or_else(|| panic!("no scenario {name}"));
+    assert_eq!(v.len(), 1, "{name} is one run");
+    run(&v.remove(0).1)
+}
+
+/// Median slowdown of a run whose every message was delivered.
+fn median_slowdown(net: &Network, r: &RunResult) -> f64 {
+    all_delivered(net, r);
+    let mut s = nt_sim::net_report::slowdowns(net);
+    nt_sim::net_report::quantile(&mut s, 0.5).expect("messages")
+}
+
+/// Thesis Fig 3.2 (a), scaled to the 4-port incast (`incast3-*-big`): with the buffer as
+/// large as the switch allows, Homa's SRPT grants finish the short messages first, so its
+/// median slowdown is below NDP's, whose PULLs share the link fairly and finish every
+/// message late. (The switch's regions, 4 KiB per input and band, hold three packets of
+/// each sender's six in flight, so NDP still trims some and Homa may lose one.)
+#[test]
+fn incast_with_a_large_buffer_homa_beats_ndp() {
+    let (nn, rn) = run_builtin("incast3-ndp-big");
+    let (nh, rh) = run_builtin("incast3-homa-big");
+    let (ndp, homa) = (median_slowdown(&nn, &rn), median_slowdown(&nh, &rh));
+    println!("incast3, big buffer: median slowdown NDP {ndp:.2}, Homa {homa:.2}");
+    assert!(homa < ndp, "median slowdown: Homa {homa:.2}, NDP {ndp:.2}");
+}
+
+/// Thesis Fig 3.2 (b), scaled (`incast3-*-4k`): with a small buffer, Homa loses packets on
+/// its drop-tail switch and waits for timeouts; Homa-Tr's trimmed packets are NACKed and
+/// resent at once, and its SRPT grants beat NDP's fair sharing: Homa-Tr's median slowdown
+/// is the lowest of the three.
+#[test]
+fn incast_with_a_small_buffer_homatr_beats_homa_and_ndp() {
+    let (nn, rn) = run_builtin("incast3-ndp-4k");
+    let (nh, rh) = run_builtin("incast3-homa-4k");
+    let (nt, rt) = run_builtin("incast3-homatr-4k");
+    let (ndp, homa, homatr) = (
+        median_slowdown(&nn, &rn),
+        median_slowdown(&nh, &rh),
+        median_slowdown(&nt, &rt),
+    );
+    println!("incast3, 4 KiB: median slowdown NDP {ndp:.2}, Homa {homa:.2}, Homa-Tr {homatr:.2}");
+    let drops: u64 = rh.switch_stats[0].iter().map(|p| p.drop_full).sum();
+    assert!(drops > 0, "Homa's drop-tail switch dropped nothing");
+    let trims: u64 = rt.switch_stats[0].iter().map(|p| p.trimmed).sum();
+    assert!(trims > 0, "Homa-Tr's switch trimmed nothing");
+    assert!(homatr < homa, "Homa-Tr {homatr:.2} vs Homa {homa:.2}");
+    assert!(homatr < ndp, "Homa-Tr {homatr:.2} vs NDP {ndp:.2}");
+}
+
+/// Paper 002 §6, scaled (`trim3`): three NDP senders, one per pipe, into one port with
+/// 4 KiB per band. Both switches deliver every message; the Tofino-style one trims at
+/// ingress (its per-pipe meters) and after deflection (DoD), and its control loop keeps it
+/// within a bound of ideal trimming: at most twice the trims and at least 85 % of the
+/// goodput. The paper measures at most ~10 % more trims and ~5 % less throughput; we are
+/// not there (+79 % and -10 % here, docs/results.md): our NDP retransmits a NACKed packet
+/// as soon as the NACK arrives instead of at the next paced PULL, which keeps the
+/// bottleneck overloaded and the meters pessimistic.
+#[test]
+fn tofino_style_trimming_stays_within_a_bound_of_ideal() {
+    let (ni, ri) = run_builtin("trim3-ideal-3");
+    let (nt, rt) = run_builtin("trim3-tofino-3");
+    all_delivered(&ni, &ri);
+    all_delivered(&nt, &rt);
+    let sum = |r: &RunResult, f: fn(&nt_sim::switch_workload::PortStats) -> u64| -> u64 {
+        r.switch_stats[0].iter().map(f).sum()
+    };
+    let ideal = sum(&ri, |p| p.trimmed);
+    let (ingress, dod) = (sum(&rt, |p| p.trimmed), sum(&rt, |p| p.dod_trims));
+    println!(
+        "trim3: trims ideal {ideal}, Tofino-style {ingress} at ingress + {dod} after deflection"
+    );
+    assert!(ideal > 0, "the ideal switch trimmed nothing");
+    assert_eq!(sum(&ri, |p| p.dod_trims), 0);
+    assert!(
+        ingress > 0 && dod > 0,
+        "Tofino-style: {ingress} ingress trims, {dod} DoD trims"
+    );
+    let lost = sum(&rt, |p| p.dod_drop + p.drop_header + p.drop_full);
+    assert_eq!(lost, 0, "Tofino-style lost packets");
+    assert!(
+        ingress + dod <= 2 * ideal,
+        "Tofino-style {} trims vs ideal {ideal}",
+        ingress + dod
+    );
+    let gi = nt_sim::net_report::goodput_gbps(&ni).unwrap();
+    let gt = nt_sim::net_report::goodput_gbps(&nt).unwrap();
+    println!("trim3: goodput ideal {gi:.1} Gb/s, Tofino-style {gt:.1} Gb/s");
+    assert!(
+        gt >= gi * 0.85,
+        "goodput: Tofino-style {gt:.1} vs ideal {gi:.1}"
+    );
 }
