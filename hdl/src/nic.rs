@@ -162,9 +162,10 @@ pub struct NicProbe {
 
 /// Defines a NIC top block `$name` around the program type `$prog`: `$homa` selects the
 /// Homa transport layout, `$proto` the IP protocol, `$pace` NDP's PULL pacing. The 16-message
-/// blocks are the default; the long form names the reassembly, packetization and packet
-/// generator types, their buffer classes and the packet generator's `C` (the width of its
-/// `pulls_queued` count), which must match the program's message count.
+/// blocks are the default; `messages: 128` builds the 128-message blocks; the long form
+/// names the reassembly, packetization and packet generator types, their buffer classes
+/// and the packet generator's `C` (the width of its `pulls_queued` count), which must
+/// match the program's message count.
 #[macro_export]
 macro_rules! nic_block {
     ($(#[$doc:meta])* $name:ident, $prog:ty, $prog_new:expr, program: $pname:expr, homa: $homa:expr, protocol: $proto:expr, pace: $pace:expr) => {
@@ -175,6 +176,16 @@ macro_rules! nic_block {
             pktgen: $crate::pktgen::PacketGen16,
             bufs: $crate::pool::BufferConfig::n16(),
             pull_bits: 5
+        );
+    };
+    ($(#[$doc:meta])* $name:ident, $prog:ty, $prog_new:expr, program: $pname:expr, homa: $homa:expr, protocol: $proto:expr, pace: $pace:expr, messages: 128) => {
+        $crate::nic_block!(
+            $(#[$doc])* $name, $prog, $prog_new, program: $pname, homa: $homa, protocol: $proto, pace: $pace,
+            reassembly: $crate::reassembly::Reassembly128,
+            packetization: $crate::packetization::Packetization128,
+            pktgen: $crate::pktgen::PacketGen<7, 128, 8>,
+            bufs: $crate::pool::BufferConfig::n128(),
+            pull_bits: 8
         );
     };
     ($(#[$doc:meta])* $name:ident, $prog:ty, $prog_new:expr, program: $pname:expr, homa: $homa:expr, protocol: $proto:expr, pace: $pace:expr,
@@ -548,11 +559,7 @@ nic_block!(
     homa: false,
     protocol: PROTO_NDP,
     pace: true,
-    reassembly: crate::reassembly::Reassembly128,
-    packetization: crate::packetization::Packetization128,
-    pktgen: crate::pktgen::PacketGen<7, 128, 8>,
-    bufs: crate::pool::BufferConfig::n128(),
-    pull_bits: 8
+    messages: 128
 );
 
 nic_block!(
@@ -591,11 +598,7 @@ nic_block!(
     homa: true,
     protocol: PROTO_HOMA,
     pace: false,
-    reassembly: crate::reassembly::Reassembly128,
-    packetization: crate::packetization::Packetization128,
-    pktgen: crate::pktgen::PacketGen<7, 128, 8>,
-    bufs: crate::pool::BufferConfig::n128(),
-    pull_bits: 8
+    messages: 128
 );
 
 nic_block!(
@@ -608,9 +611,5 @@ nic_block!(
     homa: true,
     protocol: PROTO_HOMA,
     pace: false,
-    reassembly: crate::reassembly::Reassembly128,
-    packetization: crate::packetization::Packetization128,
-    pktgen: crate::pktgen::PacketGen<7, 128, 8>,
-    bufs: crate::pool::BufferConfig::n128(),
-    pull_bits: 8
+    messages: 128
 );

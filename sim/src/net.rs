@@ -1238,8 +1238,10 @@ impl Network {
                         (End::Host(h), Dev::Host(x)) => {
                             // The last hop's router rewrites the Ethernet destination
                             // (the switch block forwards by IP and keeps Ethernet
-                            // headers; a NIC takes only frames to its own MAC).
-                            if matches!(l.ends[d], End::Port(..)) && p.bytes.len() >= 6 {
+                            // headers; a NIC takes only frames to its own MAC); on a
+                            // host-to-host link the sender's next hop is its peer, whose
+                            // MAC goes there too.
+                            if p.bytes.len() >= 6 {
                                 p.bytes[..6].copy_from_slice(&self.host_macs[h].to_be_bytes()[2..]);
                             }
                             x.push_rx(p)
@@ -1397,24 +1399,14 @@ impl Network {
         };
         self.devs = devs;
         result?;
-        let switch_stats = self
-            .devs
-            .iter()
-            .skip(nh)
-            .map(|d| match &*d.lock().expect("lock") {
-                Dev::Switch(s) => s.stats(),
-                _ => vec![],
-            })
-            .collect();
-        let host_stats = self
-            .devs
-            .iter()
-            .take(nh)
-            .map(|d| match &*d.lock().expect("lock") {
-                Dev::Host(h) => h.stats(),
-                _ => HostStats::default(),
-            })
-            .collect();
+        // Every device's counters: the hosts come first, then the switches.
+        let (mut host_stats, mut switch_stats) = (vec![], vec![]);
+        for d in &self.devs {
+            match &*d.lock().expect("lock") {
+                Dev::Host(h) => host_stats.push(h.stats()),
+                Dev::Switch(s) => switch_stats.push(s.stats()),
+            }
+        }
         Ok(RunResult {
             cycles: self.now,
             settled,

@@ -77,7 +77,7 @@ fn verilator_rate(
 }
 
 /// The tables of `ntsim bench`, in the order they print.
-const PARTS: [&str; 4] = ["timers", "modules", "devices", "threads"];
+const PARTS: [&str; 5] = ["timers", "modules", "devices", "threads", "network"];
 
 /// `--only`: a comma-separated list of [`PARTS`] or `all`.
 fn parse_only(only: &str) -> Result<Vec<&'static str>, String> {
@@ -99,7 +99,7 @@ fn parse_only(only: &str) -> Result<Vec<&'static str>, String> {
     Ok(want)
 }
 
-pub fn bench(cycles: u64, seed: u64, only: &str, work: &Path) -> Result<(), String> {
+pub fn bench(cycles: u64, seed: u64, only: &str, work: &Path, incast: &str) -> Result<(), String> {
     if !(1000..=1_000_000_000).contains(&cycles) {
         return Err(format!("--cycles {cycles} is out of range (1000 ..= 1e9)"));
     }
@@ -137,6 +137,121 @@ pub fn bench(cycles: u64, seed: u64, only: &str, work: &Path) -> Result<(), Stri
     }
     if parts.contains(&"threads") {
         pair_bench((cycles / 10_000).clamp(4, 40) as usize, seed)?;
+    }
+    if parts.contains(&"network") {
+        incast_bench(incast)?;
+        scaling_bench((cycles / 40).clamp(1000, 20_000))?;
+    }
+    Ok(())
+}
+
+/// Runs a network topology on `threads` threads: (run result, messages).
+fn run_net(
+    toml: &str,
+    threads: usize,
+) -> Result<(nt_sim::net::RunResult, Vec<nt_sim::net::MsgRecord>), String> {
+    let mut cfg = nt_sim::net::NetConfig::from_toml(toml)?;
+    cfg.threads = threads;
+    let mut net = nt_sim::net::Network::build(&cfg, &|f: &str| {
+        Err(format!("{f}: the bench's topologies read no files"))
+    })?;
+    let r = net.run(&mut |_, _| {})?;
+    Ok((r, net.msgs.clone()))
+}
+
+/// A built-in incast scenario (`ntsim run NAME`) on one and two threads: wall time,
+/// cycles/s, speed-up; both runs must give the same messages, cycles and switch counters.
+fn incast_bench(name: &str) -> Result<(), String> {
+    let mut runs = nt_sim::net_scenarios::runs(name)
+        .ok_or_else(|| format!("--incast {name:?}: no such scenario (ntsim run --list)"))?;
+    if runs.len() != 1 {
+        return Err(format!(
+            "--incast {name:?}: names {} runs; give one",
+            runs.len()
+        ));
+    }
+    let (run_name, toml) = runs.remove(0);
+    println!();
+    println!("network scenario {run_name} (ntsim run {run_name}) to completion on one and two threads (nt_sim::lockstep)");
+    println!(
+        "{:<8} {:>10} {:>10} {:>12} {:>10}",
+        "threads", "cycles", "wall s", "cycles/s", "speed-up"
+    );
+    let (r1, m1) = run_net(&toml, 1)?;
+    println!(
+        "{:<8} {:>10} {:>10.2} {:>12.0} {:>10.2}",
+        1,
+        r1.cycles,
+        r1.wall_secs,
+        r1.cycles as f64 / r1.wall_secs,
+        1.0
+    );
+    let (r2, m2) = run_net(&toml, 2)?;
+    if r1.cycles != r2.cycles || m1 != m2 || r1.switch_stats != r2.switch_stats {
+        return Err(format!(
+            "{run_name}: two threads differ from one ({} cycles against {})",
+            r2.cycles, r1.cycles
+        ));
+    }
+    println!(
+        "{:<8} {:>10} {:>10.2} {:>12.0} {:>10.2}",
+        2,
+        r2.cycles,
+        r2.wall_secs,
+        r2.cycles as f64 / r2.wall_secs,
+        r1.wall_secs / r2.wall_secs
+    );
+    Ok(())
+}
+
+/// Cost per simulated cycle against the number of NICs: `n / 2` pairs of NDP NICs, each
+/// pair on a direct 40-cycle link, each NIC sending its peer four 38 KiB messages at once,
+/// run for `cycles` cycles on one and two threads.
+fn scaling_bench(cycles: u64) -> Result<(), String> {
+    println!();
+    println!("cost per simulated cycle against the number of NICs: NDP NIC pairs on direct links, four 38 KiB messages each way, {cycles} cycles (the lone NIC: `--only devices`)");
+    println!(
+        "{:<6} {:>14} {:>16} {:>14} {:>16} {:>10}",
+        "NICs",
+        "1 thread us/c",
+        "us per NIC-cycle",
+        "2 threads us/c",
+        "us per NIC-cycle",
+        "speed-up"
+    );
+    for n in [2usize, 4, 16, 64] {
+        let mut t = format!("name = \"scale{n}\"\nmax_cycles = {cycles}\nsample_cycles = 1000\n");
+        for h in 0..n {
+            t.push_str(&format!("[[host]]\nname = \"h{h}\"\nprogram = \"ndp\"\n"));
+        }
+        for p in 0..n / 2 {
+            t.push_str(&format!(
+                "[[link]]\na = \"h{}\"\nb = \"h{}\"\ndelay = 40\n",
+                2 * p,
+                2 * p + 1
+            ));
+        }
+        t.push_str("[[workload]]\nkind = \"messages\"\n");
+        for h in 0..n {
+            for _ in 0..4 {
+                t.push_str(&format!(
+                    "[[workload.msg]]\nfrom = \"h{h}\"\nto = \"h{}\"\ncycle = 0\nbytes = 38912\n",
+                    h ^ 1
+                ));
+            }
+        }
+        let us = |r: &nt_sim::net::RunResult| r.wall_secs * 1e6 / r.cycles as f64;
+        let (r1, _) = run_net(&t, 1)?;
+        let (r2, _) = run_net(&t, 2)?;
+        println!(
+            "{:<6} {:>14.1} {:>16.2} {:>14.1} {:>16.2} {:>10.2}",
+            n,
+            us(&r1),
+            us(&r1) / n as f64,
+            us(&r2),
+            us(&r2) / n as f64,
+            us(&r1) / us(&r2)
+        );
     }
     Ok(())
 }

@@ -52,16 +52,21 @@ enum Cmd {
         clock_hz: f64,
     },
     /// Cycles per second of our kernel, rust-hdl's Simulation and Verilator: the timers,
-    /// the reassembly and packetization modules, the whole NIC and the switches, and a pair
-    /// of NICs on one and two threads.
+    /// the reassembly and packetization modules, the whole NIC and the switches, a pair
+    /// of NICs on one and two threads, an incast scenario on one and two threads and the
+    /// cost per cycle against the number of NICs.
     Bench {
         #[arg(long, default_value_t = 200_000)]
         cycles: u64,
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Which tables: all, timers, modules, devices, threads (comma-separated).
+        /// Which tables: all, timers, modules, devices, threads, network (comma-separated).
         #[arg(long, default_value = "all")]
         only: String,
+        /// The network table's incast scenario (`ntsim run --list`; e.g. incast-ndp-54k,
+        /// the thesis's, about ten minutes a thread count).
+        #[arg(long, default_value = "incast3-ndp-4k")]
+        incast: String,
         /// Work directory for the Verilator build.
         #[arg(long, default_value = "target/ntsim-bench")]
         work: PathBuf,
@@ -173,7 +178,8 @@ fn run_cli(cli: Cli) -> ExitCode {
             seed,
             only,
             work,
-        } => bench::bench(cycles, seed, &only, &work),
+            incast,
+        } => bench::bench(cycles, seed, &only, &work, &incast),
         Cmd::Budget => nt_sim::budget::all_budgets().map(|b| {
             print!("{}", nt_sim::budget::format_budgets(&b));
         }),
