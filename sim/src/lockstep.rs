@@ -7,16 +7,39 @@
 //! number of threads (a test checks this bit for bit).
 //!
 //! [`lockstep`] runs rounds. Each round, `between` runs alone on the calling thread (move
-//! frames, observe, decide whether to go on), then `step(i)` runs for every device `i`,
-//! device `i` on thread `i % threads` (thread 0 is the calling thread). The threads
-//! synchronize twice a round through two atomics; a waiting thread spins briefly, then
-//! parks until it is unparked.
+//! frames, observe, decide whether to go on), then `step(i)` runs for every device `i` on
+//! the thread that owns it (thread 0 is the calling thread). Device `i` starts on thread
+//! `i % threads`; after [`CALIBRATION_ROUNDS`] rounds, in which every step is timed, the
+//! devices are dealt to the threads by their measured cost (largest first, each to the
+//! least loaded thread), so that a heavy device (a 16-port switch, a 128-message NIC) does
+//! not leave the other threads waiting at every round. The threads synchronize twice a
+//! round through two atomics; a waiting thread spins briefly, then parks until it is
+//! unparked.
 //!
 //! The devices themselves are usually held in `Mutex`es (of `&mut` references) that the
 //! `step` and `between` closures lock: a lock is never contended, since the rounds keep the
 //! two phases apart.
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
+
+/// Rounds whose device steps are timed before the devices are dealt to the threads by
+/// cost.
+pub const CALIBRATION_ROUNDS: u64 = 32;
+
+/// Deals devices of `cost` to `threads` threads: the costliest first, each to the thread
+/// with the least cost so far (ties to the lower thread). Returns each device's thread.
+pub fn deal_by_cost(cost: &[u64], threads: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..cost.len()).collect();
+    order.sort_by_key(|&i| (std::cmp::Reverse(cost[i]), i));
+    let mut load = vec![0u64; threads.max(1)];
+    let mut owner = vec![0; cost.len()];
+    for i in order {
+        let t = (0..load.len()).min_by_key(|&t| (load[t], t)).unwrap_or(0);
+        owner[i] = t;
+        load[t] += cost[i];
+    }
+    owner
+}
 
 /// Stack of a worker thread: a device's step can be deep (rust-hdl's nested `update`
 /// calls, large structs on the stack in unoptimized builds), like the main thread's, which
@@ -53,23 +76,32 @@ where
         return Err("lockstep: threads must be at least 1".into());
     }
     let threads = threads.min(n.max(1));
-    let run_mine = |t: usize, errs: &mut Vec<(usize, String)>| {
-        for i in (t..n).step_by(threads) {
-            if let Err(e) = step(i) {
-                errs.push((i, e));
-            }
-        }
-    };
     if threads == 1 {
         while between()? {
-            let mut errs = vec![];
-            run_mine(0, &mut errs);
-            if let Some((_, e)) = errs.into_iter().next() {
-                return Err(e);
+            for i in 0..n {
+                step(i)?;
             }
         }
         return Ok(());
     }
+    // Device `i`'s thread, and its step time (ns) over the calibration rounds.
+    let owner: Vec<AtomicUsize> = (0..n).map(|i| AtomicUsize::new(i % threads)).collect();
+    let cost: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
+    let run_mine = |t: usize, round: u64, errs: &mut Vec<(usize, String)>| {
+        let timed = round <= CALIBRATION_ROUNDS;
+        for i in 0..n {
+            if owner[i].load(Ordering::Relaxed) != t {
+                continue;
+            }
+            let t0 = timed.then(std::time::Instant::now);
+            if let Err(e) = step(i) {
+                errs.push((i, e));
+            }
+            if let Some(t0) = t0 {
+                cost[i].fetch_add(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
+            }
+        }
+    };
     // Round r starts when `round` becomes r; a worker adds one to `done` when it finished
     // round r; `stop` ends the workers at the next round.
     let round = AtomicU64::new(0);
@@ -82,6 +114,9 @@ where
         for t in 1..threads {
             let (round, done, stop, errors, run_mine, main) =
                 (&round, &done, &stop, &errors, &run_mine, &main);
+            // `owner` is written by the calling thread between rounds only, before it
+            // publishes the next round (Release); a worker reads it after seeing that
+            // round (Acquire).
             let h = std::thread::Builder::new()
                 .name(format!("lockstep-{t}"))
                 .stack_size(WORKER_STACK)
@@ -94,7 +129,7 @@ where
                             return;
                         }
                         let mut errs = vec![];
-                        run_mine(t, &mut errs);
+                        run_mine(t, seen, &mut errs);
                         if !errs.is_empty() {
                             errors.lock().expect("errors lock").extend(errs);
                         }
@@ -132,8 +167,14 @@ where
             round.store(r, Ordering::Release);
             wake();
             let mut errs = vec![];
-            run_mine(0, &mut errs);
+            run_mine(0, r, &mut errs);
             wait_until(|| done.load(Ordering::Acquire) == threads - 1);
+            if r == CALIBRATION_ROUNDS {
+                let c: Vec<u64> = cost.iter().map(|x| x.load(Ordering::Relaxed)).collect();
+                for (o, t) in owner.iter().zip(deal_by_cost(&c, threads)) {
+                    o.store(t, Ordering::Relaxed);
+                }
+            }
             let mut all = std::mem::take(&mut *errors.lock().expect("errors lock"));
             all.extend(errs);
             if let Some((_, e)) = all.into_iter().min_by_key(|(i, _)| *i) {
@@ -185,6 +226,16 @@ mod tests {
         )
         .unwrap();
         trace
+    }
+
+    #[test]
+    fn devices_are_dealt_by_cost() {
+        // One heavy device and four light ones: the heavy one alone on a thread.
+        assert_eq!(deal_by_cost(&[10, 10, 40, 10, 10], 2), vec![1, 1, 0, 1, 1]);
+        // Equal costs: dealt in turn.
+        assert_eq!(deal_by_cost(&[5, 5, 5, 5], 2), vec![0, 1, 0, 1]);
+        assert_eq!(deal_by_cost(&[3, 1], 4), vec![0, 1]);
+        assert!(deal_by_cost(&[], 2).is_empty());
     }
 
     #[test]
