@@ -145,6 +145,26 @@ pub fn bench(cycles: u64, seed: u64, only: &str, work: &Path, incast: &str) -> R
     Ok(())
 }
 
+/// The header of a one-thread / two-thread table.
+fn thread_header() {
+    println!(
+        "{:<8} {:>10} {:>10} {:>12} {:>10}",
+        "threads", "cycles", "wall s", "cycles/s", "speed-up"
+    );
+}
+
+/// A row of that table.
+fn thread_row(threads: usize, cycles: u64, secs: f64, speedup: f64) {
+    println!(
+        "{:<8} {:>10} {:>10.2} {:>12.0} {:>10.2}",
+        threads,
+        cycles,
+        secs,
+        cycles as f64 / secs,
+        speedup
+    );
+}
+
 /// Runs a network topology on `threads` threads: (run result, messages).
 fn run_net(
     toml: &str,
@@ -173,19 +193,9 @@ fn incast_bench(name: &str) -> Result<(), String> {
     let (run_name, toml) = runs.remove(0);
     println!();
     println!("network scenario {run_name} (ntsim run {run_name}) to completion on one and two threads (nt_sim::lockstep)");
-    println!(
-        "{:<8} {:>10} {:>10} {:>12} {:>10}",
-        "threads", "cycles", "wall s", "cycles/s", "speed-up"
-    );
+    thread_header();
     let (r1, m1) = run_net(&toml, 1)?;
-    println!(
-        "{:<8} {:>10} {:>10.2} {:>12.0} {:>10.2}",
-        1,
-        r1.cycles,
-        r1.wall_secs,
-        r1.cycles as f64 / r1.wall_secs,
-        1.0
-    );
+    thread_row(1, r1.cycles, r1.wall_secs, 1.0);
     let (r2, m2) = run_net(&toml, 2)?;
     if r1.cycles != r2.cycles || m1 != m2 || r1.switch_stats != r2.switch_stats {
         return Err(format!(
@@ -193,14 +203,7 @@ fn incast_bench(name: &str) -> Result<(), String> {
             r2.cycles, r1.cycles
         ));
     }
-    println!(
-        "{:<8} {:>10} {:>10.2} {:>12.0} {:>10.2}",
-        2,
-        r2.cycles,
-        r2.wall_secs,
-        r2.cycles as f64 / r2.wall_secs,
-        r1.wall_secs / r2.wall_secs
-    );
+    thread_row(2, r2.cycles, r2.wall_secs, r1.wall_secs / r2.wall_secs);
     Ok(())
 }
 
@@ -416,32 +419,15 @@ fn pair_bench(msgs: usize, seed: u64) -> Result<(), String> {
     };
     println!();
     println!("two NDP NICs, {msgs} random messages each way (seed {seed}), run to completion; the NICs step in parallel between cycles (nt_sim::lockstep)");
-    println!(
-        "{:<8} {:>10} {:>10} {:>12} {:>10}",
-        "threads", "cycles", "wall s", "cycles/s", "speed-up"
-    );
+    thread_header();
     let (c1, s1, f1) = run(1)?;
-    println!(
-        "{:<8} {:>10} {:>10.2} {:>12.0} {:>10.2}",
-        1,
-        c1,
-        s1,
-        c1 as f64 / s1,
-        1.0
-    );
+    thread_row(1, c1, s1, 1.0);
     let (c2, s2, f2) = run(2)?;
     if (c1, f1) != (c2, f2) {
         return Err(format!(
             "two threads differ from one: {c2} cycles and {f2} frames against {c1} and {f1}"
         ));
     }
-    println!(
-        "{:<8} {:>10} {:>10.2} {:>12.0} {:>10.2}",
-        2,
-        c2,
-        s2,
-        c2 as f64 / s2,
-        s1 / s2
-    );
+    thread_row(2, c2, s2, s1 / s2);
     Ok(())
 }
