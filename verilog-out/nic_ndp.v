@@ -387,6 +387,19 @@ module nic_ndp(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$rtt_pkts,cfg$timeou
     wire  dep$source$last;
     wire  [2:0] dep$source$empty;
     wire  [31:0] dep$packets;
+    reg  stamp$clock;
+    reg  stamp$reset;
+    reg  [7:0] stamp$rtt_pkts;
+    reg  stamp$sink$valid;
+    wire  stamp$sink$ready;
+    reg  [63:0] stamp$sink$data;
+    reg  stamp$sink$last;
+    reg  [2:0] stamp$sink$empty;
+    wire  stamp$source$valid;
+    reg  stamp$source$ready;
+    wire  [63:0] stamp$source$data;
+    wire  stamp$source$last;
+    wire  [2:0] stamp$source$empty;
     reg  [63:0] now$d;
     wire  [63:0] now$q;
     reg  now$clock;
@@ -734,6 +747,21 @@ module nic_ndp(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$rtt_pkts,cfg$timeou
         .source$empty(dep$source$empty),
         .packets(dep$packets)
     );
+    nic_ndp$stamp stamp(
+        .clock(stamp$clock),
+        .reset(stamp$reset),
+        .rtt_pkts(stamp$rtt_pkts),
+        .sink$valid(stamp$sink$valid),
+        .sink$ready(stamp$sink$ready),
+        .sink$data(stamp$sink$data),
+        .sink$last(stamp$sink$last),
+        .sink$empty(stamp$sink$empty),
+        .source$valid(stamp$source$valid),
+        .source$ready(stamp$source$ready),
+        .source$data(stamp$source$data),
+        .source$last(stamp$source$last),
+        .source$empty(stamp$source$empty)
+    );
     nic_ndp$now now(
         .d(now$d),
         .q(now$q),
@@ -764,6 +792,9 @@ module nic_ndp(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$rtt_pkts,cfg$timeou
         arb$reset = reset;
         dep$clock = clock;
         dep$reset = reset;
+        stamp$clock = clock;
+        stamp$reset = reset;
+        stamp$rtt_pkts = cfg$rtt_pkts;
         parser$sink$valid = mac_rx$valid;
         parser$sink$data = mac_rx$data;
         parser$sink$last = mac_rx$last;
@@ -910,11 +941,16 @@ module nic_ndp(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$rtt_pkts,cfg$timeou
         dep$cfg$ip = cfg$ip;
         dep$cfg$switch_mac = cfg$switch_mac;
         dep$cfg$protocol = protocol;
-        mac_tx$valid = dep$source$valid;
-        mac_tx$data = dep$source$data;
-        mac_tx$last = dep$source$last;
-        mac_tx$empty = dep$source$empty;
-        dep$source$ready = mac_tx$ready;
+        stamp$sink$valid = dep$source$valid;
+        stamp$sink$data = dep$source$data;
+        stamp$sink$last = dep$source$last;
+        stamp$sink$empty = dep$source$empty;
+        dep$source$ready = stamp$sink$ready;
+        mac_tx$valid = stamp$source$valid;
+        mac_tx$data = stamp$source$data;
+        mac_tx$last = stamp$source$last;
+        mac_tx$empty = stamp$source$empty;
+        stamp$source$ready = mac_tx$ready;
         stat$rx_frames = parser$stat$frames;
         stat$rx_passed = parser$stat$passed;
         stat$rx_data = core$stat$data_pkts;
@@ -3103,6 +3139,8 @@ module nic_ndp$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$re
     localparam  codes$8 = 4'h8;
     localparam  codes$9 = 4'h9;
     localparam  homa = 1'b0;
+    localparam  bolt = 1'b0;
+    localparam  bolt_src = 8'h20;
     localparam  zero_hdr = 336'h0;
     localparam  ring_words = 10'b1000000000;
     localparam  one_10 = 10'b1;
@@ -3459,6 +3497,9 @@ module nic_ndp$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$re
             if ((off > total) | (payload_len != one_16) | flags[32'h4]) begin
                 transport_ok = 1'b0;
             end
+        end
+        if (bolt & (flags == zero_8) & ((h[72+:8] & bolt_src) != zero_8) & (msg_len != zero_16) & (msg_len <= max_msg_16) & (off < total) & (payload_len == zero_16)) begin
+            transport_ok = 1'b1;
         end
         bad = 1'b1;
         reason = codes$9;
@@ -19712,3 +19753,335 @@ module nic_ndp$reasm$way1(read_address,read_clock,read_data,write_address,write_
     end
                 
 endmodule // nic_ndp$reasm$way1
+
+
+module nic_ndp$stamp(clock,reset,rtt_pkts,sink$valid,sink$ready,sink$data,sink$last,sink$empty,source$valid,source$ready,source$data,source$last,source$empty);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [7:0] rtt_pkts;
+    input wire  sink$valid;
+    output reg  sink$ready;
+    input wire  [63:0] sink$data;
+    input wire  sink$last;
+    input wire  [2:0] sink$empty;
+    output reg  source$valid;
+    input wire  source$ready;
+    output reg  [63:0] source$data;
+    output reg  source$last;
+    output reg  [2:0] source$empty;
+    
+    // Constant declarations
+    localparam  enable = 1'b0;
+    localparam  b_data_inc = 8'h84;
+    localparam  b_first = 8'h8;
+    localparam  b_last = 8'h10;
+    localparam  b_ack = 8'h40;
+    localparam  b_inc = 8'h4;
+    localparam  b1 = 4'h1;
+    localparam  b4 = 4'h4;
+    localparam  b5 = 4'h5;
+    localparam  b6 = 4'h6;
+    localparam  b7 = 4'h7;
+    localparam  c15 = 4'hf;
+    localparam  one_4 = 4'h1;
+    localparam  zero_4 = 4'h0;
+    localparam  one_8 = 8'h1;
+    localparam  zero_8 = 8'h0;
+    localparam  zero_10 = 10'b0;
+    localparam  one_32 = 32'h1;
+    localparam  zero_32 = 32'h0;
+    localparam  keep6 = 64'hffff000000000000;
+    localparam  keep7 = 64'hffffffffff;
+    localparam  sh8 = 6'b1000;
+    localparam  sh40 = 6'b101000;
+    
+    // Stub signals
+    reg  [31:0] now$d;
+    wire  [31:0] now$q;
+    reg  now$clock;
+    reg  [3:0] beat$d;
+    wire  [3:0] beat$q;
+    reg  beat$clock;
+    reg  [7:0] tos$d;
+    wire  [7:0] tos$q;
+    reg  tos$clock;
+    reg  [7:0] flags$d;
+    wire  [7:0] flags$q;
+    reg  flags$clock;
+    reg  [7:0] len_hi$d;
+    wire  [7:0] len_hi$q;
+    reg  len_hi$clock;
+    reg  [7:0] bflags$d;
+    wire  [7:0] bflags$q;
+    reg  bflags$clock;
+    reg  [31:0] ts$d;
+    wire  [31:0] ts$q;
+    reg  ts$clock;
+    
+    // Local signals
+    reg  take;
+    reg  [15:0] msg_len;
+    reg  [7:0] total;
+    reg  [7:0] off;
+    reg  [15:0] credit;
+    reg  [7:0] bf;
+    reg  [63:0] word;
+    
+    // Sub module instances
+    nic_ndp$stamp$now now(
+        .d(now$d),
+        .q(now$q),
+        .clock(now$clock)
+    );
+    nic_ndp$stamp$beat beat(
+        .d(beat$d),
+        .q(beat$q),
+        .clock(beat$clock)
+    );
+    nic_ndp$stamp$tos tos(
+        .d(tos$d),
+        .q(tos$q),
+        .clock(tos$clock)
+    );
+    nic_ndp$stamp$flags flags(
+        .d(flags$d),
+        .q(flags$q),
+        .clock(flags$clock)
+    );
+    nic_ndp$stamp$len_hi len_hi(
+        .d(len_hi$d),
+        .q(len_hi$q),
+        .clock(len_hi$clock)
+    );
+    nic_ndp$stamp$bflags bflags(
+        .d(bflags$d),
+        .q(bflags$q),
+        .clock(bflags$clock)
+    );
+    nic_ndp$stamp$ts ts(
+        .d(ts$d),
+        .q(ts$q),
+        .clock(ts$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        now$clock = clock;
+        beat$clock = clock;
+        tos$clock = clock;
+        flags$clock = clock;
+        len_hi$clock = clock;
+        bflags$clock = clock;
+        ts$clock = clock;
+        now$d = now$q;
+        beat$d = beat$q;
+        tos$d = tos$q;
+        flags$d = flags$q;
+        len_hi$d = len_hi$q;
+        bflags$d = bflags$q;
+        ts$d = ts$q;
+        now$d = now$q + one_32;
+        sink$ready = source$ready;
+        take = sink$valid & source$ready;
+        msg_len = (16'(len_hi$q) << sh8) | 16'(sink$data[56+:8]);
+        total = 8'(msg_len[10+:6]);
+        if (msg_len[0+:10] != zero_10) begin
+            total = 8'(msg_len[10+:6]) + one_8;
+        end
+        off = sink$data[48+:8];
+        credit = sink$data[32+:16];
+        bf = zero_8;
+        if (flags$q[32'h0]) begin
+            bf = b_data_inc;
+            if (off < rtt_pkts) begin
+                bf = b_data_inc | b_first;
+                if (credit >= 16'(total)) begin
+                    bf = b_data_inc | b_first | b_last;
+                end
+            end
+            else if (credit >= 16'(total)) begin
+                bf = b_data_inc | b_last;
+            end
+        end
+        else if (flags$q[32'h1]) begin
+            bf = b_ack;
+            if (tos$q[32'h0]) begin
+                bf = b_ack | b_inc;
+            end
+        end
+        word = sink$data;
+        if (enable) begin
+            if (beat$q == b6) begin
+                word = (sink$data & keep6) | (64'(bflags$q) << sh8) | 64'(now$q[24+:8]);
+            end
+            if (beat$q == b7) begin
+                word = (sink$data & keep7) | (64'(ts$q[0+:24]) << sh40);
+            end
+        end
+        source$valid = sink$valid;
+        source$data = word;
+        source$last = sink$last;
+        source$empty = sink$empty;
+        if (take) begin
+            if (sink$last) begin
+                beat$d = zero_4;
+            end
+            else if (beat$q != c15) begin
+                beat$d = beat$q + one_4;
+            end
+            if (beat$q == b1) begin
+                tos$d = sink$data[0+:8];
+            end
+            if (beat$q == b4) begin
+                flags$d = sink$data[40+:8];
+                len_hi$d = sink$data[0+:8];
+            end
+            if (beat$q == b5) begin
+                bflags$d = bf;
+            end
+            if (beat$q == b6) begin
+                ts$d = now$q;
+            end
+        end
+        if (reset) begin
+            now$d = zero_32;
+            beat$d = zero_4;
+        end
+    end
+    
+endmodule // nic_ndp$stamp
+
+
+module nic_ndp$stamp$beat(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$stamp$beat
+
+
+module nic_ndp$stamp$bflags(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$stamp$bflags
+
+
+module nic_ndp$stamp$flags(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$stamp$flags
+
+
+module nic_ndp$stamp$len_hi(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$stamp$len_hi
+
+
+module nic_ndp$stamp$now(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$stamp$now
+
+
+module nic_ndp$stamp$tos(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$stamp$tos
+
+
+module nic_ndp$stamp$ts(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$stamp$ts

@@ -44,6 +44,8 @@ module parser_ndp(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$ready,
     localparam  codes$8 = 4'h8;
     localparam  codes$9 = 4'h9;
     localparam  homa = 1'b0;
+    localparam  bolt = 1'b0;
+    localparam  bolt_src = 8'h20;
     localparam  zero_hdr = 336'h0;
     localparam  ring_words = 10'b1000000000;
     localparam  one_10 = 10'b1;
@@ -400,6 +402,9 @@ module parser_ndp(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$ready,
             if ((off > total) | (payload_len != one_16) | flags[32'h4]) begin
                 transport_ok = 1'b0;
             end
+        end
+        if (bolt & (flags == zero_8) & ((h[72+:8] & bolt_src) != zero_8) & (msg_len != zero_16) & (msg_len <= max_msg_16) & (off < total) & (payload_len == zero_16)) begin
+            transport_ok = 1'b1;
         end
         bad = 1'b1;
         reason = codes$9;

@@ -3,6 +3,8 @@
 //! One block per file, its unit tests beside it. [`registry`] lists every block that is
 //! emitted as Verilog, under the module name it gets in `verilog-out/`.
 pub mod arbiter;
+pub mod bolt;
+pub mod boltstamp;
 mod bits_patch;
 pub mod deparser;
 pub mod emit;

@@ -14,8 +14,10 @@
 //! [`nic_block!`] builds a top block for a program type (and, optionally, the reassembly,
 //! packetization and packet-generator sizes); [`NicNdp`] is the NDP NIC with 16 messages
 //! per direction, [`NicNdp128`] the same with 128 (for synthesis and for hosts that
-//! receive many large messages at once), [`NicHoma128`] and [`NicHomaTr128`] likewise. Every top has the same
-//! ports:
+//! receive many large messages at once), [`NicHoma128`] and [`NicHomaTr128`] likewise;
+//! [`NicBolt`] and [`NicBolt128`] run Bolt ([`crate::bolt`]) and carry the Bolt TX stamp
+//! ([`crate::boltstamp`], a pass-through in the other tops) between the deparser and
+//! MAC TX, and a parser that accepts SRC packets. Every top has the same ports:
 //! * `mac_rx` / `mac_tx`: 64-bit Ethernet frames, `last` and `empty` (bytes unused in the
 //!   last word), one word per cycle each way.
 //! * `app_tx`: messages to send (TX app header `dst_ip | dst_context | msg_len`, then the
@@ -170,7 +172,12 @@ pub struct NicProbe {
 macro_rules! nic_block {
     ($(#[$doc:meta])* $name:ident, $prog:ty, $prog_new:expr, program: $pname:expr, homa: $homa:expr, protocol: $proto:expr, pace: $pace:expr) => {
         $crate::nic_block!(
-            $(#[$doc])* $name, $prog, $prog_new, program: $pname, homa: $homa, protocol: $proto, pace: $pace,
+            $(#[$doc])* $name, $prog, $prog_new, program: $pname, homa: $homa, protocol: $proto, pace: $pace, bolt: false
+        );
+    };
+    ($(#[$doc:meta])* $name:ident, $prog:ty, $prog_new:expr, program: $pname:expr, homa: $homa:expr, protocol: $proto:expr, pace: $pace:expr, bolt: $bolt:expr) => {
+        $crate::nic_block!(
+            $(#[$doc])* $name, $prog, $prog_new, program: $pname, homa: $homa, protocol: $proto, pace: $pace, bolt: $bolt,
             reassembly: $crate::reassembly::Reassembly16,
             packetization: $crate::packetization::Packetization16,
             pktgen: $crate::pktgen::PacketGen16,
@@ -180,7 +187,12 @@ macro_rules! nic_block {
     };
     ($(#[$doc:meta])* $name:ident, $prog:ty, $prog_new:expr, program: $pname:expr, homa: $homa:expr, protocol: $proto:expr, pace: $pace:expr, messages: 128) => {
         $crate::nic_block!(
-            $(#[$doc])* $name, $prog, $prog_new, program: $pname, homa: $homa, protocol: $proto, pace: $pace,
+            $(#[$doc])* $name, $prog, $prog_new, program: $pname, homa: $homa, protocol: $proto, pace: $pace, bolt: false, messages: 128
+        );
+    };
+    ($(#[$doc:meta])* $name:ident, $prog:ty, $prog_new:expr, program: $pname:expr, homa: $homa:expr, protocol: $proto:expr, pace: $pace:expr, bolt: $bolt:expr, messages: 128) => {
+        $crate::nic_block!(
+            $(#[$doc])* $name, $prog, $prog_new, program: $pname, homa: $homa, protocol: $proto, pace: $pace, bolt: $bolt,
             reassembly: $crate::reassembly::Reassembly128,
             packetization: $crate::packetization::Packetization128,
             pktgen: $crate::pktgen::PacketGen<7, 128, 8>,
@@ -188,7 +200,7 @@ macro_rules! nic_block {
             pull_bits: 8
         );
     };
-    ($(#[$doc:meta])* $name:ident, $prog:ty, $prog_new:expr, program: $pname:expr, homa: $homa:expr, protocol: $proto:expr, pace: $pace:expr,
+    ($(#[$doc:meta])* $name:ident, $prog:ty, $prog_new:expr, program: $pname:expr, homa: $homa:expr, protocol: $proto:expr, pace: $pace:expr, bolt: $bolt:expr,
      reassembly: $reasm:ty, packetization: $pkt:ty, pktgen: $pg:ty, bufs: $bufs:expr, pull_bits: $pull_bits:literal) => {
         $(#[$doc])*
         #[derive(LogicBlock)]
@@ -211,6 +223,7 @@ macro_rules! nic_block {
             pub pg: $pg,
             pub arb: $crate::arbiter::Arbiter,
             pub dep: $crate::deparser::Deparser,
+            pub stamp: $crate::boltstamp::BoltStamp,
             now: DFF<Bits<64>>,
             one_64: Constant<Bits<64>>,
             zero_64: Constant<Bits<64>>,
@@ -232,7 +245,7 @@ macro_rules! nic_block {
                     app_rx: Default::default(),
                     status: Default::default(),
                     stat: Default::default(),
-                    parser: $crate::parser::Parser::new($homa),
+                    parser: $crate::parser::Parser::with_bolt($homa, $bolt),
                     core: $crate::ingress::IngressCore::new(),
                     prog: $prog_new,
                     reasm: <$reasm>::new(&bufs),
@@ -240,6 +253,7 @@ macro_rules! nic_block {
                     pg: <$pg>::new(),
                     arb: $crate::arbiter::Arbiter::new(),
                     dep: $crate::deparser::Deparser::new($homa),
+                    stamp: $crate::boltstamp::BoltStamp::new($bolt),
                     now: Default::default(),
                     one_64: Constant::new(1.into()),
                     zero_64: Constant::new(0.into()),
@@ -356,6 +370,9 @@ macro_rules! nic_block {
                 self.arb.reset.next = self.reset.val();
                 self.dep.clock.next = self.clock.val();
                 self.dep.reset.next = self.reset.val();
+                self.stamp.clock.next = self.clock.val();
+                self.stamp.reset.next = self.reset.val();
+                self.stamp.rtt_pkts.next = self.cfg.rtt_pkts.val();
 
                 // MAC RX → parser → fixed ingress stage → program and reassembly.
                 self.parser.sink.valid.next = self.mac_rx.valid.val();
@@ -507,11 +524,16 @@ macro_rules! nic_block {
                 self.dep.cfg.ip.next = self.cfg.ip.val();
                 self.dep.cfg.switch_mac.next = self.cfg.switch_mac.val();
                 self.dep.cfg.protocol.next = self.protocol.val();
-                self.mac_tx.valid.next = self.dep.source.valid.val();
-                self.mac_tx.data.next = self.dep.source.data.val();
-                self.mac_tx.last.next = self.dep.source.last.val();
-                self.mac_tx.empty.next = self.dep.source.empty.val();
-                self.dep.source.ready.next = self.mac_tx.ready.val();
+                self.stamp.sink.valid.next = self.dep.source.valid.val();
+                self.stamp.sink.data.next = self.dep.source.data.val();
+                self.stamp.sink.last.next = self.dep.source.last.val();
+                self.stamp.sink.empty.next = self.dep.source.empty.val();
+                self.dep.source.ready.next = self.stamp.sink.ready.val();
+                self.mac_tx.valid.next = self.stamp.source.valid.val();
+                self.mac_tx.data.next = self.stamp.source.data.val();
+                self.mac_tx.last.next = self.stamp.source.last.val();
+                self.mac_tx.empty.next = self.stamp.source.empty.val();
+                self.stamp.source.ready.next = self.mac_tx.ready.val();
 
 
                 // Counters.
@@ -611,5 +633,32 @@ nic_block!(
     homa: true,
     protocol: PROTO_HOMA,
     pace: false,
+    messages: 128
+);
+
+nic_block!(
+    /// The Bolt NIC (thesis Algorithm 8 on the NDP layout, [`crate::bolt`]): per-message
+    /// windows held as credit, SRC handling, and the Bolt TX stamp; 16 messages per
+    /// direction.
+    NicBolt,
+    crate::bolt::BoltProgram16,
+    crate::bolt::BoltProgram16::new(),
+    program: "bolt",
+    homa: false,
+    protocol: PROTO_NDP,
+    pace: false,
+    bolt: true
+);
+
+nic_block!(
+    /// The Bolt NIC with 128 messages per direction.
+    NicBolt128,
+    crate::bolt::BoltProgram<7, 128>,
+    crate::bolt::BoltProgram::<7, 128>::new(),
+    program: "bolt",
+    homa: false,
+    protocol: PROTO_NDP,
+    pace: false,
+    bolt: true,
     messages: 128
 );

@@ -36,6 +36,9 @@
 //!     payload of exactly `min(1024, msg_len - 1024 * pkt_offset)` bytes (none when CHOP:
 //!     a trimmed packet is its 64 bytes of headers); a control packet (ACK, NACK,
 //!     PULL/GRANT) needs `pkt_offset` at most the packet count and its 1-byte dummy payload.
+//!     A parser built for Bolt ([`Parser::with_bolt`]) also passes a switch's SRC packet:
+//!     transport flags 0 with the Bolt SRC flag (0x20 in frame byte 54), a valid
+//!     `msg_len`, `pkt_offset` below the packet count and no payload (64 bytes).
 //!
 //! # Transport layout (SPEC §2; byte offsets in the frame)
 //! 34 flags, 35 src port, 37 dst port, 39 msg_len, 41 pkt_offset, 42 pull/grant offset;
@@ -220,6 +223,9 @@ pub struct Parser {
 
     codes: [Constant<Bits<4>>; DROP_REASONS],
     homa: Constant<bool>,
+    /// Bolt build: accept the switches' SRC packets (see the module documentation).
+    bolt: Constant<bool>,
+    bolt_src: Constant<Bits<8>>,
     zero_hdr: Constant<RxHdr>,
     ring_words: Constant<Bits<10>>,
     one_10: Constant<Bits<10>>,
@@ -269,6 +275,12 @@ const _: () = assert!(
 impl Parser {
     /// A parser for the NDP (`homa = false`) or the Homa transport layout.
     pub fn new(homa: bool) -> Self {
+        Self::with_bolt(homa, false)
+    }
+
+    /// A parser that, when `bolt`, also accepts Bolt's SRC packets (transport flags 0,
+    /// the Bolt SRC flag, 64 bytes of headers and no payload).
+    pub fn with_bolt(homa: bool, bolt: bool) -> Self {
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -317,6 +329,8 @@ impl Parser {
             pop_word: Default::default(),
             codes: std::array::from_fn(|i| Constant::new((i as u64).into())),
             homa: Constant::new(homa),
+            bolt: Constant::new(bolt),
+            bolt_src: Constant::new(0x20.into()),
             zero_hdr: Constant::new(RxHdr::default()),
             ring_words: Constant::new((1u64 << RING_A).into()),
             one_10: Constant::new(1.into()),
@@ -479,6 +493,18 @@ impl Logic for Parser {
             {
                 self.transport_ok.next = false;
             }
+        }
+        // Bolt's SRC (a switch's reflection of a DATA header): transport flags 0, Bolt
+        // flags (frame byte 54) with SRC, headers only.
+        if self.bolt.val()
+            & (self.flags.val() == self.zero_8.val())
+            & ((self.h.val().get_bits::<8>(72) & self.bolt_src.val()) != self.zero_8.val())
+            & (self.msg_len.val() != self.zero_16.val())
+            & (self.msg_len.val() <= self.max_msg_16.val())
+            & (self.off.val() < self.total.val())
+            & (self.payload_len.val() == self.zero_16.val())
+        {
+            self.transport_ok.next = true;
         }
         // The first failing check names the drop (checked in reverse, the last wins).
         self.bad.next = true;

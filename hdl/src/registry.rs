@@ -2,7 +2,7 @@
 use crate::arbiter::Arbiter;
 use crate::deparser::Deparser;
 use crate::emit::{emit_verilog, EmitError};
-use crate::nic::{NicHoma, NicNdp, NicNdp128};
+use crate::nic::{NicBolt, NicHoma, NicNdp, NicNdp128};
 use crate::packetization::{Packetization128, Packetization16};
 use crate::parser::Parser;
 use crate::pktgen::PacketGen16;
@@ -135,6 +135,11 @@ pub fn blocks() -> Vec<BlockSpec> {
             name: "nic_homa",
             about: "the NIC running Homa: as nic_ndp with the Homa program (priority scheduler, SRPT grants) and the Homa header layout; 16 messages per direction",
             verilog: || emit_verilog("nic_homa", NicHoma::new()),
+        },
+        BlockSpec {
+            name: "nic_bolt",
+            about: "the NIC running Bolt (thesis Algorithm 8): as nic_ndp with the Bolt program (per-message windows in a RAM, SRC handling with 16x16 multipliers), a parser that accepts SRC packets and the Bolt TX stamp; 16 messages per direction",
+            verilog: || emit_verilog("nic_bolt", NicBolt::new()),
         },
         BlockSpec {
             name: "switch_p4",

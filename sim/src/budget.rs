@@ -893,5 +893,11 @@ pub fn nic_budgets() -> Result<Vec<Budget>, String> {
         nic_latencies(NicHomaTr::new(), true)?,
         homa,
     ));
+    // Bolt runs on the NDP layout; the thesis budgets NDP's pipeline.
+    b.extend(nic_budget_rows(
+        "nic_bolt",
+        nic_latencies(nt_hdl::nic::NicBolt::new(), false)?,
+        [16.0, 3.0, 9.0, 1.0],
+    ));
     Ok(b)
 }

@@ -24,7 +24,7 @@
 //!
 //! [[host]]
 //! name = "h0"
-//! program = "ndp"          # ndp, homa, homatr
+//! program = "ndp"          # ndp, homa, homatr, bolt (Bolt wants a switch in mode "bolt")
 //! ip = "10.0.0.1"          # optional: 10.0.0.(1+index)
 //! rtt_pkts = 10  timeout = 22400  retries = 5  rx_timeout = 156800  pull_gap = 136
 //! messages = 16            # 16 or 128 per direction (128: a receiver of > 4 big messages)
@@ -64,7 +64,9 @@ use crate::pcap::Packet;
 use crate::switch_sim::{Pacer, SwitchSim};
 use crate::switch_workload::{PortStats, SwitchSetup};
 use crate::DEFAULT_CLOCK_HZ;
-use nt_hdl::nic::{NicHoma, NicHoma128, NicHomaTr, NicHomaTr128, NicNdp, NicNdp128, NicTop};
+use nt_hdl::nic::{
+    NicBolt, NicBolt128, NicHoma, NicHoma128, NicHomaTr, NicHomaTr128, NicNdp, NicNdp128, NicTop,
+};
 use nt_hdl::packetization::{HDR_WORDS, MAX_MSG_BYTES, PKT_BYTES};
 use nt_hdl::switch::{Switch16, Switch4, BANDS};
 use rand::{Rng, SeedableRng};
@@ -722,9 +724,11 @@ fn build_host(c: &HostCfg, ip: u32, mac: u64) -> Result<Box<dyn HostDev>, String
         ("ndp", true) => Box::new(NicSim::new(NicNdp128::new(), n).map_err(e)?),
         ("homa", true) => Box::new(NicSim::new(NicHoma128::new(), n).map_err(e)?),
         ("homatr", true) => Box::new(NicSim::new(NicHomaTr128::new(), n).map_err(e)?),
+        ("bolt", false) => Box::new(NicSim::new(NicBolt::new(), n).map_err(e)?),
+        ("bolt", true) => Box::new(NicSim::new(NicBolt128::new(), n).map_err(e)?),
         (p, _) => {
             return Err(e(format!(
-                "unknown program {p:?}; known: ndp, homa, homatr"
+                "unknown program {p:?}; known: ndp, homa, homatr, bolt"
             )))
         }
     })

@@ -35,7 +35,7 @@ pub struct NicArgs {
 }
 
 /// The programs `ntsim nic` can run.
-pub const PROGRAMS: &[&str] = &["ndp", "homa", "homatr"];
+pub const PROGRAMS: &[&str] = &["ndp", "homa", "homatr", "bolt"];
 
 /// Parses a dotted IPv4 address.
 pub fn parse_ip(s: &str) -> Result<u32, String> {
@@ -177,6 +177,7 @@ pub fn run(args: &NicArgs) -> Result<String, String> {
             "ndp" => run_with(NicNdp::new(), &args, frames, msgs),
             "homa" => run_with(NicHoma::new(), &args, frames, msgs),
             "homatr" => run_with(NicHomaTr::new(), &args, frames, msgs),
+            "bolt" => run_with(nt_hdl::nic::NicBolt::new(), &args, frames, msgs),
             other => Err(format!(
                 "unknown program {other:?}; known: {}",
                 PROGRAMS.join(", ")

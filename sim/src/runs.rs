@@ -45,6 +45,7 @@ pub const SIM_BLOCKS: &[&str] = &[
     "prisched_n128",
     "nic_ndp",
     "nic_homa",
+    "nic_bolt",
     "switch_p4",
     "switch_p16",
 ];
@@ -157,6 +158,7 @@ pub fn run_block(
         }
         "nic_ndp" => run_nic(nt_hdl::nic::NicNdp::new(), block, cycles, seed, opts),
         "nic_homa" => run_nic(nt_hdl::nic::NicHoma::new(), block, cycles, seed, opts),
+        "nic_bolt" => run_nic(nt_hdl::nic::NicBolt::new(), block, cycles, seed, opts),
         "switch_p4" => run_switch(nt_hdl::switch::Switch4::new(), 2, block, cycles, seed, opts)
             .map_err(|e| e.to_string()),
         "switch_p16" => run_switch(
@@ -515,7 +517,18 @@ fn run_nic<T: nt_hdl::nic::NicTop>(
         }
         nic.step()?;
         while seen < nic.tx_frames.len() {
-            link.send(&nic.tx_frames[seen]);
+            let f = &nic.tx_frames[seen];
+            link.send(f);
+            // Bolt: a switch's SRC for one DATA packet in four (queue 0-64 KiB), so that
+            // the program's window decrements are exercised too.
+            if T::PROGRAM == "bolt" && rng.gen_range(0..4) == 0 {
+                if let Some(src) = crate::wire::bolt_src_of(&f.bytes, rng.gen_range(0..65536), 100) {
+                    link.send(&crate::pcap::Packet {
+                        cycle: f.cycle,
+                        bytes: src,
+                    });
+                }
+            }
             seen += 1;
         }
     }

@@ -172,6 +172,39 @@ impl Frame {
     }
 }
 
+/// Bolt's SRC flag (frame byte 54) and DATA flag.
+pub const BOLT_SRC: u8 = 0x20;
+pub const BOLT_DATA: u8 = 0x80;
+
+/// The SRC packet a Bolt switch returns for the DATA frame `data` (SPEC §6): the 64-byte
+/// header with MACs, IPs and contexts swapped, transport flags 0, the Bolt SRC flag,
+/// `q_size`, `link_rate` and the DATA packet's `t_data_tx` reflected. `None` when `data`
+/// is not a DATA frame with the Bolt DATA flag.
+pub fn bolt_src_of(data: &[u8], q_size: u32, link_rate: u8) -> Option<Vec<u8>> {
+    if data.len() < HDR_BYTES || data[34] & FLAG_DATA == 0 || data[BOLT_OFFSET + 4] & BOLT_DATA == 0 {
+        return None;
+    }
+    let f = Frame::decode(data, Layout::Ndp)?;
+    let mut t = f.t;
+    t.flags = 0;
+    std::mem::swap(&mut t.src_port, &mut t.dst_port);
+    t.bolt[0..3].copy_from_slice(&q_size.min(0xff_ffff).to_be_bytes()[1..]);
+    t.bolt[3] = link_rate;
+    t.bolt[4] = BOLT_SRC;
+    Some(
+        Frame {
+            dst_mac: f.src_mac,
+            src_mac: f.dst_mac,
+            src_ip: f.dst_ip,
+            dst_ip: f.src_ip,
+            t,
+            payload: vec![],
+            ..f
+        }
+        .encode(Layout::Ndp),
+    )
+}
+
 /// Reads the big-endian field of `n` bytes at `at`.
 pub fn field(bytes: &[u8], at: usize, n: usize) -> u64 {
     get(bytes, at, n)

@@ -1,5 +1,6 @@
 //! Golden models and shared test helpers.
 pub mod arbiter_model;
+pub mod bolt_model;
 pub mod cosim;
 pub mod deparser_model;
 pub mod packetization_model;

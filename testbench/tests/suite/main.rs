@@ -4,6 +4,7 @@
 //! Run one subject with `cargo test -p nt-testbench --test suite <module>::`.
 
 mod arbiter_equivalence;
+mod bolt_equivalence;
 mod budgets;
 mod cosim;
 mod deparser_equivalence;

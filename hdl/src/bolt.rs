@@ -1,0 +1,518 @@
+//! The Bolt program (thesis Algorithm 8 and §4.4.2; SPEC §2, §6): Bolt's host logic as a
+//! nanoTransport program, on the NDP transport layout (IP protocol 155) with Bolt's 9
+//! bytes in the padding (frame bytes 50-58; [`crate::boltstamp`] writes them on TX).
+//!
+//! Each sent message has a congestion window `cwnd` (packets), held as its credit: the
+//! packetization module may send offsets below `credit = acked + cwnd`, where `acked` is
+//! the receiver's cumulative `ackNo`. A message starts with `cwnd = rtt_pkts` (its first
+//! window, sent at once, marked FIRST by the stamp).
+//!
+//! Receiver (a DATA record whose `GetRxMsgInfo` did not fail):
+//! * intact packet: ACK with its `pkt_offset` and `pull_offset = ackNo` (the smallest
+//!   missing offset); `grant_prio = 1` (IPv4 `tos` bit 0, which the stamp turns into the
+//!   Bolt INC flag) when the packet still carries INC: no switch on its path ran out of
+//!   tokens (Algorithm 7), so the sender may grow its window (Algorithm 8 line 9).
+//! * trimmed packet (a trimming switch on the path): NACK with its `pkt_offset`.
+//!
+//! Sender, per message (state in a RAM indexed by the low `A` bits of `tx_msg_id`, tagged
+//! with the whole `tx_msg_id`: a new message's first record starts from the initial state):
+//! * ACK: `DeliveredEvent` (the offset's bit and every offset below `ackNo`);
+//!   `cwnd += 1` when the ACK carries INC (line 9); `cwnd += 1` once per window when the
+//!   ACK's offset reaches `seq_no_at_last_ai`, which then becomes `acked + cwnd` (the next
+//!   offset the window allows: lines 11-13); then `CreditTxEvent` with
+//!   `credit = acked + cwnd`. `cwnd` saturates at 255.
+//! * NACK: `CreditTxEvent` retransmitting that offset.
+//! * SRC (transport flags 0, Bolt SRC; lines 1-7): `rtt_src = now − t_data_tx` (the
+//!   reflected TX time; `now` counts cycles since reset, as the stamp's clock does);
+//!   `reaction_factor = flow.rate / link_rate = cwnd / rtt_pkts` (a message's rate is
+//!   `cwnd` packets per base RTT and `rtt_pkts` is the BDP at the link rate, so the
+//!   `link_rate` byte is not needed while host and bottleneck links have one rate);
+//!   `target_q = q_size / MTU × reaction_factor` with MTU = 1088 bytes (17 × 64). The
+//!   window shrinks by one when `rtt_src / target_q ≤ now − last_dec_time`, computed without
+//!   a divider as `rtt_src × 17 × rtt_pkts ≤ ⌊q_size / 64⌋ × cwnd × (now − last_dec_time)`
+//!   with 16-bit saturating operands (16 × 16 multipliers), and never below 1; then
+//!   `last_dec_time = now` and `CreditTxEvent` with `credit = acked + cwnd`.
+//!
+//! A failed lookup raises nothing (`stat.failed`): the sender's timeout recovers the packet.
+//!
+//! # Timing
+//! A DATA record taken in cycle `t` has its `CtrlPktEvent` on `ctrl` in `t+1`. A control
+//! record reads its message's state in `t+1` (the RAM answers a cycle after its address),
+//! writes it back in `t+1` and has its delivered/credit events in `t+2`. The next record
+//! is taken once every event of the last one has been accepted.
+use crate::ingress::{PktInfoSink, FLAG_ACK, FLAG_CHOP, FLAG_DATA, FLAG_NACK};
+use crate::packetization::MAX_PKTS;
+use crate::program::{CreditOut, CtrlEventOut, DeliveredOut, FreedIn, ProgramCfg, ProgramStats};
+use crate::switch::{BOLT_INC, BOLT_SRC};
+use rust_hdl::prelude::*;
+
+/// The largest window (packets).
+pub const MAX_CWND: u64 = 255;
+/// The MTU in 64-byte units (1088 bytes: 64 of headers, 1024 of payload).
+pub const MTU_UNITS: u64 = 17;
+
+/// One sent message's Bolt state.
+#[derive(Clone, Copy, Debug, PartialEq, Default, LogicStruct)]
+pub struct TxCc {
+    pub tag: Bits<16>,
+    pub cwnd: Bits<8>,
+    pub acked: Bits<8>,
+    pub ai_seq: Bits<8>,
+    pub last_dec: Bits<32>,
+}
+
+/// The control record being applied (sender side).
+#[derive(Clone, Copy, Debug, PartialEq, Default, LogicStruct)]
+pub struct CcRec {
+    pub tx_msg_id: Bits<16>,
+    pub pkt_offset: Bits<8>,
+    pub ack_no: Bits<16>,
+    pub ack: bool,
+    pub nack: bool,
+    pub src: bool,
+    pub inc: bool,
+    pub q_size: Bits<24>,
+    pub t_tx: Bits<32>,
+}
+
+/// The Bolt program for `N = 2^A` messages per direction.
+#[derive(LogicBlock)]
+pub struct BoltProgram<const A: usize, const N: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, bool>,
+    pub cfg: ProgramCfg,
+    pub info: PktInfoSink,
+    /// Not needed: a message's state is tagged with its `tx_msg_id`.
+    pub freed: FreedIn,
+    pub delivered: DeliveredOut,
+    pub credit: CreditOut,
+    pub ctrl: CtrlEventOut<A>,
+    pub stat: ProgramStats,
+
+    cc: RAM<TxCc, A>,
+    seen: DFF<Bits<N>>,
+    now: DFF<Bits<32>>,
+    s1_v: DFF<bool>,
+    s1: DFF<CcRec>,
+    ctrl_v: DFF<bool>,
+    ctrl_f: DFF<crate::ndp::CtrlFields>,
+    dlv_v: DFF<bool>,
+    dlv_id: DFF<Bits<16>>,
+    dlv_bits: DFF<Bits<MAX_PKTS>>,
+    dlv_below: DFF<Bits<8>>,
+    crd_v: DFF<bool>,
+    crd_id: DFF<Bits<16>>,
+    crd_rtx: DFF<bool>,
+    crd_bits: DFF<Bits<MAX_PKTS>>,
+    crd_set: DFF<bool>,
+    crd_credit: DFF<Bits<16>>,
+    cnt_rec: DFF<Bits<32>>,
+    cnt_fail: DFF<Bits<32>>,
+    cnt_ctrl: DFF<Bits<32>>,
+    cnt_dlv: DFF<Bits<32>>,
+    cnt_crd: DFF<Bits<32>>,
+
+    r: Signal<Local, crate::ingress::PktInfo>,
+    take: Signal<Local, bool>,
+    is_data: Signal<Local, bool>,
+    intact: Signal<Local, bool>,
+    bflags: Signal<Local, Bits<8>>,
+    rec: Signal<Local, CcRec>,
+    idx: Signal<Local, Bits<A>>,
+    s1_idx: Signal<Local, Bits<A>>,
+    fresh: Signal<Local, bool>,
+    cur: Signal<Local, TxCc>,
+    nxt: Signal<Local, TxCc>,
+    ack8: Signal<Local, Bits<8>>,
+    acked: Signal<Local, Bits<8>>,
+    c1: Signal<Local, Bits<9>>,
+    c2: Signal<Local, Bits<9>>,
+    cw: Signal<Local, Bits<8>>,
+    ai_hit: Signal<Local, bool>,
+    win_end: Signal<Local, Bits<9>>,
+    rtt32: Signal<Local, Bits<32>>,
+    rtt16: Signal<Local, Bits<16>>,
+    qsh: Signal<Local, Bits<24>>,
+    q16: Signal<Local, Bits<16>>,
+    el32: Signal<Local, Bits<32>>,
+    el16: Signal<Local, Bits<16>>,
+    k16: Signal<Local, Bits<16>>,
+    lhs: Signal<Local, Bits<32>>,
+    p: Signal<Local, Bits<32>>,
+    r_hi: Signal<Local, Bits<32>>,
+    r_lo: Signal<Local, Bits<32>>,
+    rhs: Signal<Local, Bits<48>>,
+    dec: Signal<Local, bool>,
+    obit: Signal<Local, Bits<MAX_PKTS>>,
+    out_id16: Signal<Local, Bits<16>>,
+    cf: Signal<Local, crate::ndp::CtrlFields>,
+
+    one_32: Constant<Bits<32>>,
+    zero_32: Constant<Bits<32>>,
+    zero_8: Constant<Bits<8>>,
+    one_8: Constant<Bits<8>>,
+    one_9: Constant<Bits<9>>,
+    max_9: Constant<Bits<9>>,
+    max_8_16: Constant<Bits<16>>,
+    max16_32: Constant<Bits<32>>,
+    max16_24: Constant<Bits<24>>,
+    one_n: Constant<Bits<N>>,
+    zero_n: Constant<Bits<N>>,
+    one_bits: Constant<Bits<MAX_PKTS>>,
+    flag_data: Constant<Bits<8>>,
+    flag_ack: Constant<Bits<8>>,
+    flag_nack: Constant<Bits<8>>,
+    flag_chop: Constant<Bits<8>>,
+    b_src: Constant<Bits<8>>,
+    b_inc: Constant<Bits<8>>,
+    sh4: Constant<Bits<5>>,
+    sh6: Constant<Bits<5>>,
+    sh16: Constant<Bits<6>>,
+}
+
+impl<const A: usize, const N: usize> BoltProgram<A, N> {
+    pub fn new() -> Self {
+        assert!((1..=8).contains(&A), "message id bits A={A} must be 1..=8");
+        assert_eq!(N, 1 << A, "N={N} must be 2^A");
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            cfg: Default::default(),
+            info: Default::default(),
+            freed: Default::default(),
+            delivered: Default::default(),
+            credit: Default::default(),
+            ctrl: Default::default(),
+            stat: Default::default(),
+            cc: Default::default(),
+            seen: Default::default(),
+            now: Default::default(),
+            s1_v: Default::default(),
+            s1: Default::default(),
+            ctrl_v: Default::default(),
+            ctrl_f: Default::default(),
+            dlv_v: Default::default(),
+            dlv_id: Default::default(),
+            dlv_bits: Default::default(),
+            dlv_below: Default::default(),
+            crd_v: Default::default(),
+            crd_id: Default::default(),
+            crd_rtx: Default::default(),
+            crd_bits: Default::default(),
+            crd_set: Default::default(),
+            crd_credit: Default::default(),
+            cnt_rec: Default::default(),
+            cnt_fail: Default::default(),
+            cnt_ctrl: Default::default(),
+            cnt_dlv: Default::default(),
+            cnt_crd: Default::default(),
+            r: Default::default(),
+            take: Default::default(),
+            is_data: Default::default(),
+            intact: Default::default(),
+            bflags: Default::default(),
+            rec: Default::default(),
+            idx: Default::default(),
+            s1_idx: Default::default(),
+            fresh: Default::default(),
+            cur: Default::default(),
+            nxt: Default::default(),
+            ack8: Default::default(),
+            acked: Default::default(),
+            c1: Default::default(),
+            c2: Default::default(),
+            cw: Default::default(),
+            ai_hit: Default::default(),
+            win_end: Default::default(),
+            rtt32: Default::default(),
+            rtt16: Default::default(),
+            qsh: Default::default(),
+            q16: Default::default(),
+            el32: Default::default(),
+            el16: Default::default(),
+            k16: Default::default(),
+            lhs: Default::default(),
+            p: Default::default(),
+            r_hi: Default::default(),
+            r_lo: Default::default(),
+            rhs: Default::default(),
+            dec: Default::default(),
+            obit: Default::default(),
+            out_id16: Default::default(),
+            cf: Default::default(),
+            one_32: Constant::new(1.into()),
+            zero_32: Constant::new(0.into()),
+            zero_8: Constant::new(0.into()),
+            one_8: Constant::new(1.into()),
+            one_9: Constant::new(1.into()),
+            max_9: Constant::new(MAX_CWND.into()),
+            max_8_16: Constant::new(255.into()),
+            max16_32: Constant::new(0xffff.into()),
+            max16_24: Constant::new(0xffff.into()),
+            one_n: Constant::new(1.into()),
+            zero_n: Constant::new(0.into()),
+            one_bits: Constant::new(1.into()),
+            flag_data: Constant::new(FLAG_DATA.into()),
+            flag_ack: Constant::new(FLAG_ACK.into()),
+            flag_nack: Constant::new(FLAG_NACK.into()),
+            flag_chop: Constant::new(FLAG_CHOP.into()),
+            b_src: Constant::new((BOLT_SRC as u64).into()),
+            b_inc: Constant::new((BOLT_INC as u64).into()),
+            sh4: Constant::new(4.into()),
+            sh6: Constant::new(6.into()),
+            sh16: Constant::new(16.into()),
+        }
+    }
+}
+
+impl<const A: usize, const N: usize> Default for BoltProgram<A, N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The Bolt program for 16 messages per direction.
+pub type BoltProgram16 = BoltProgram<4, 16>;
+
+impl<const A: usize, const N: usize> Logic for BoltProgram<A, N> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, seen, now, s1_v, s1, ctrl_v, ctrl_f, dlv_v, dlv_id, dlv_bits, dlv_below,
+            crd_v, crd_id, crd_rtx, crd_bits, crd_set, crd_credit, cnt_rec, cnt_fail, cnt_ctrl,
+            cnt_dlv, cnt_crd
+        );
+        self.cc.read_clock.next = self.clock.val();
+        self.cc.write_clock.next = self.clock.val();
+        self.now.d.next = self.now.q.val() + self.one_32.val();
+
+        // Take a record when the last one's events are all out.
+        self.info.ready.next = !self.s1_v.q.val()
+            & !self.ctrl_v.q.val()
+            & !self.dlv_v.q.val()
+            & !self.crd_v.q.val()
+            & !self.reset.val();
+        self.take.next = self.info.valid.val() & self.info.ready.val();
+        self.r.next = self.info.info.val();
+        self.is_data.next =
+            (self.r.val().flags & self.flag_data.val()) != self.zero_8.val();
+        self.intact.next =
+            (self.r.val().flags & self.flag_chop.val()) == self.zero_8.val();
+        self.bflags.next = self.r.val().bolt.get_bits::<8>(32);
+        if self.take.val() {
+            self.cnt_rec.d.next = self.cnt_rec.q.val() + self.one_32.val();
+        }
+
+        // Receiver: ACK (INC echoed in grant_prio) or NACK.
+        self.cf.next.flags = self.flag_nack.val();
+        self.cf.next.grant_prio = self.zero_8.val();
+        if self.intact.val() {
+            self.cf.next.flags = self.flag_ack.val();
+            if (self.bflags.val() & self.b_inc.val()) != self.zero_8.val() {
+                self.cf.next.grant_prio = self.one_8.val();
+            }
+        }
+        self.cf.next.rx_id = self.r.val().rx_msg_id;
+        self.cf.next.dst_ip = self.r.val().src_ip;
+        self.cf.next.dst_port = self.r.val().src_port;
+        self.cf.next.src_port = self.r.val().dst_port;
+        self.cf.next.tx_msg_id = self.r.val().tx_msg_id;
+        self.cf.next.msg_len = self.r.val().msg_len;
+        self.cf.next.pkt_offset = self.r.val().pkt_offset;
+        self.cf.next.pull_grant = bit_cast::<16, 9>(self.r.val().ack_no);
+        if self.take.val() & self.is_data.val() {
+            if self.r.val().fail {
+                self.cnt_fail.d.next = self.cnt_fail.q.val() + self.one_32.val();
+            } else {
+                self.ctrl_v.d.next = true;
+                self.ctrl_f.d.next = self.cf.val();
+                self.cnt_ctrl.d.next = self.cnt_ctrl.q.val() + self.one_32.val();
+            }
+        } else if self.ctrl_v.q.val() & self.ctrl.ready.val() {
+            self.ctrl_v.d.next = false;
+        }
+
+        // Sender: read the message's state (answers in t+1).
+        self.rec.next.tx_msg_id = self.r.val().tx_msg_id;
+        self.rec.next.pkt_offset = self.r.val().pkt_offset;
+        self.rec.next.ack_no = self.r.val().pull_grant;
+        self.rec.next.ack =
+            (self.r.val().flags & self.flag_ack.val()) != self.zero_8.val();
+        self.rec.next.nack =
+            (self.r.val().flags & self.flag_nack.val()) != self.zero_8.val();
+        self.rec.next.src = (self.r.val().flags == self.zero_8.val())
+            & ((self.bflags.val() & self.b_src.val()) != self.zero_8.val());
+        self.rec.next.inc = (self.bflags.val() & self.b_inc.val()) != self.zero_8.val();
+        self.rec.next.q_size = self.r.val().bolt.get_bits::<24>(48);
+        self.rec.next.t_tx = self.r.val().bolt.get_bits::<32>(0);
+        self.idx.next = self.r.val().tx_msg_id.get_bits::<A>(0);
+        self.cc.read_address.next = self.idx.val();
+        self.s1_v.d.next = self.take.val() & !self.is_data.val();
+        self.s1.d.next = self.rec.val();
+
+        // Stage 1: the message's state, updated by the record.
+        self.s1_idx.next = self.s1.q.val().tx_msg_id.get_bits::<A>(0);
+        self.fresh.next = (((self.seen.q.val() >> self.s1_idx.val()) & self.one_n.val())
+            != self.one_n.val())
+            | (self.cc.read_data.val().tag != self.s1.q.val().tx_msg_id);
+        self.cur.next = self.cc.read_data.val();
+        if self.fresh.val() {
+            self.cur.next.tag = self.s1.q.val().tx_msg_id;
+            self.cur.next.cwnd = self.cfg.rtt_pkts.val();
+            self.cur.next.acked = self.zero_8.val();
+            self.cur.next.ai_seq = self.zero_8.val();
+            self.cur.next.last_dec = self.zero_32.val();
+        }
+        // ACK: cumulative ackNo, INC, per-window additive increase.
+        self.ack8.next = self.s1.q.val().ack_no.get_bits::<8>(0);
+        if self.s1.q.val().ack_no > self.max_8_16.val() {
+            self.ack8.next = self.max_8_16.val().get_bits::<8>(0);
+        }
+        self.acked.next = self.cur.val().acked;
+        if self.ack8.val() > self.cur.val().acked {
+            self.acked.next = self.ack8.val();
+        }
+        self.c1.next = bit_cast::<9, 8>(self.cur.val().cwnd);
+        if self.s1.q.val().inc {
+            self.c1.next = bit_cast::<9, 8>(self.cur.val().cwnd) + self.one_9.val();
+        }
+        self.ai_hit.next = self.s1.q.val().pkt_offset >= self.cur.val().ai_seq;
+        self.c2.next = self.c1.val();
+        if self.ai_hit.val() {
+            self.c2.next = self.c1.val() + self.one_9.val();
+        }
+        self.cw.next = self.c2.val().get_bits::<8>(0);
+        if self.c2.val() > self.max_9.val() {
+            self.cw.next = self.max_9.val().get_bits::<8>(0);
+        }
+        self.win_end.next = bit_cast::<9, 8>(self.acked.val()) + bit_cast::<9, 8>(self.cw.val());
+        // SRC: rtt_src × 17 × rtt_pkts ≤ ⌊q/64⌋ × cwnd × elapsed, 16-bit saturating.
+        self.rtt32.next = self.now.q.val() - self.s1.q.val().t_tx;
+        self.rtt16.next = self.rtt32.val().get_bits::<16>(0);
+        if self.rtt32.val() > self.max16_32.val() {
+            self.rtt16.next = self.max16_32.val().get_bits::<16>(0);
+        }
+        self.qsh.next = self.s1.q.val().q_size >> self.sh6.val();
+        self.q16.next = self.qsh.val().get_bits::<16>(0);
+        if self.qsh.val() > self.max16_24.val() {
+            self.q16.next = self.max16_24.val().get_bits::<16>(0);
+        }
+        self.el32.next = self.now.q.val() - self.cur.val().last_dec;
+        self.el16.next = self.el32.val().get_bits::<16>(0);
+        if self.el32.val() > self.max16_32.val() {
+            self.el16.next = self.max16_32.val().get_bits::<16>(0);
+        }
+        self.k16.next = (bit_cast::<16, 8>(self.cfg.rtt_pkts.val()) << self.sh4.val())
+            + bit_cast::<16, 8>(self.cfg.rtt_pkts.val());
+        self.lhs.next = self.rtt16.val() * self.k16.val();
+        self.p.next = self.q16.val() * bit_cast::<16, 8>(self.cur.val().cwnd);
+        self.r_hi.next = self.p.val().get_bits::<16>(16) * self.el16.val();
+        self.r_lo.next = self.p.val().get_bits::<16>(0) * self.el16.val();
+        self.rhs.next = (bit_cast::<48, 32>(self.r_hi.val()) << self.sh16.val())
+            + bit_cast::<48, 32>(self.r_lo.val());
+        self.dec.next = (bit_cast::<48, 32>(self.lhs.val()) <= self.rhs.val())
+            & (self.cur.val().cwnd > self.one_8.val());
+
+        self.nxt.next = self.cur.val();
+        if self.s1.q.val().ack {
+            self.nxt.next.acked = self.acked.val();
+            self.nxt.next.cwnd = self.cw.val();
+            if self.ai_hit.val() {
+                self.nxt.next.ai_seq = self.win_end.val().get_bits::<8>(0);
+                if self.win_end.val() > self.max_9.val() {
+                    self.nxt.next.ai_seq = self.max_9.val().get_bits::<8>(0);
+                }
+            }
+        } else if self.s1.q.val().src & self.dec.val() {
+            self.nxt.next.cwnd = self.cur.val().cwnd - self.one_8.val();
+            self.nxt.next.last_dec = self.now.q.val();
+        }
+        self.cc.write_address.next = self.s1_idx.val();
+        self.cc.write_data.next = self.nxt.val();
+        self.cc.write_enable.next = self.s1_v.q.val();
+        if self.s1_v.q.val() {
+            self.seen.d.next = self.seen.q.val() | (self.one_n.val() << self.s1_idx.val());
+        }
+
+        // Stage 1 → events.
+        self.obit.next = self.one_bits.val() << self.s1.q.val().pkt_offset;
+        if self.s1_v.q.val() {
+            self.dlv_id.d.next = self.s1.q.val().tx_msg_id;
+            self.dlv_bits.d.next = self.obit.val();
+            self.dlv_below.d.next = self.acked.val();
+            self.crd_id.d.next = self.s1.q.val().tx_msg_id;
+            self.crd_rtx.d.next = self.s1.q.val().nack;
+            self.crd_bits.d.next = self.obit.val();
+            self.crd_set.d.next = self.s1.q.val().ack | self.s1.q.val().src;
+            self.crd_credit.d.next = bit_cast::<16, 8>(self.nxt.val().acked)
+                + bit_cast::<16, 8>(self.nxt.val().cwnd);
+            if self.s1.q.val().ack {
+                self.dlv_v.d.next = true;
+                self.cnt_dlv.d.next = self.cnt_dlv.q.val() + self.one_32.val();
+            }
+            if self.s1.q.val().ack
+                | self.s1.q.val().nack
+                | (self.s1.q.val().src & self.dec.val())
+            {
+                self.crd_v.d.next = true;
+                self.cnt_crd.d.next = self.cnt_crd.q.val() + self.one_32.val();
+            }
+        }
+        if self.dlv_v.q.val() & self.delivered.ready.val() {
+            self.dlv_v.d.next = false;
+        }
+        if self.crd_v.q.val() & self.credit.ready.val() {
+            self.crd_v.d.next = false;
+        }
+
+        // Outputs.
+        self.ctrl.valid.next = self.ctrl_v.q.val();
+        self.ctrl.flags.next = self.ctrl_f.q.val().flags;
+        self.out_id16.next = self.ctrl_f.q.val().rx_id;
+        self.ctrl.rx_id.next = self.out_id16.val().get_bits::<A>(0);
+        self.ctrl.dst_ip.next = self.ctrl_f.q.val().dst_ip;
+        self.ctrl.dst_port.next = self.ctrl_f.q.val().dst_port;
+        self.ctrl.src_port.next = self.ctrl_f.q.val().src_port;
+        self.ctrl.tx_msg_id.next = self.ctrl_f.q.val().tx_msg_id;
+        self.ctrl.msg_len.next = self.ctrl_f.q.val().msg_len;
+        self.ctrl.pkt_offset.next = self.ctrl_f.q.val().pkt_offset;
+        self.ctrl.pull_grant.next = self.ctrl_f.q.val().pull_grant;
+        self.ctrl.grant_prio.next = self.ctrl_f.q.val().grant_prio;
+
+        self.delivered.valid.next = self.dlv_v.q.val();
+        self.delivered.tx_msg_id.next = self.dlv_id.q.val();
+        self.delivered.ack_bitmap.next = self.dlv_bits.q.val();
+        self.delivered.below_flag.next = true;
+        self.delivered.below.next = self.dlv_below.q.val();
+
+        self.credit.valid.next = self.crd_v.q.val();
+        self.credit.tx_msg_id.next = self.crd_id.q.val();
+        self.credit.rtx_flag.next = self.crd_rtx.q.val();
+        self.credit.rtx_bitmap.next = self.crd_bits.q.val();
+        self.credit.credit_flag.next = self.crd_set.q.val();
+        self.credit.new_credit.next = self.crd_credit.q.val();
+        self.credit.allow_tx.next = true;
+        self.credit.rank_flag.next = false;
+        self.credit.new_rank.next = self.zero_8.val();
+
+        self.stat.records.next = self.cnt_rec.q.val();
+        self.stat.failed.next = self.cnt_fail.q.val();
+        self.stat.ctrl_events.next = self.cnt_ctrl.q.val();
+        self.stat.delivered_events.next = self.cnt_dlv.q.val();
+        self.stat.credit_events.next = self.cnt_crd.q.val();
+
+        if self.reset.val() {
+            self.now.d.next = self.zero_32.val();
+            self.seen.d.next = self.zero_n.val();
+            self.s1_v.d.next = false;
+            self.ctrl_v.d.next = false;
+            self.dlv_v.d.next = false;
+            self.crd_v.d.next = false;
+            self.cnt_rec.d.next = self.zero_32.val();
+            self.cnt_fail.d.next = self.zero_32.val();
+            self.cnt_ctrl.d.next = self.zero_32.val();
+            self.cnt_dlv.d.next = self.zero_32.val();
+            self.cnt_crd.d.next = self.zero_32.val();
+        }
+    }
+}
