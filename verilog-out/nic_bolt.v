@@ -11334,6 +11334,7 @@ module nic_bolt$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
     reg  [31:0] r_lo;
     reg  [47:0] rhs;
     reg  dec;
+    reg  acts;
     reg  [37:0] obit;
     reg  [15:0] out_id16;
     reg  [151:0] cf;
@@ -11605,7 +11606,7 @@ module nic_bolt$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
         r_hi = p[16+:16] * el16;
         r_lo = p[0+:16] * el16;
         rhs = (48'(r_hi) << sh16) + 48'(r_lo);
-        dec = (48'(lhs) <= rhs) & (cur[16+:8] > one_8);
+        dec = 48'(lhs) <= rhs;
         nxt = cur;
         if (s1$q[40+:1]) begin
             nxt[24+:8] = acked;
@@ -11618,13 +11619,16 @@ module nic_bolt$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
             end
         end
         else if (s1$q[42+:1] & dec) begin
-            nxt[16+:8] = cur[16+:8] - one_8;
+            if (cur[16+:8] > one_8) begin
+                nxt[16+:8] = cur[16+:8] - one_8;
+            end
             nxt[40+:32] = now$q;
         end
+        acts = s1_v$q & (s1$q[40+:1] | s1$q[41+:1] | s1$q[42+:1]);
         cc$write_address = s1_idx;
         cc$write_data = nxt;
-        cc$write_enable = s1_v$q;
-        if (s1_v$q) begin
+        cc$write_enable = acts;
+        if (acts) begin
             seen$d = seen$q | (one_n << s1_idx);
         end
         obit = one_bits << s1$q[16+:8];

@@ -31,7 +31,12 @@
 //!   window shrinks by one when `rtt_src / target_q ≤ now − last_dec_time`, computed without
 //!   a divider as `rtt_src × 17 × rtt_pkts ≤ ⌊q_size / 64⌋ × cwnd × (now − last_dec_time)`
 //!   with 16-bit saturating operands (16 × 16 multipliers), and never below 1; then
-//!   `last_dec_time = now` and `CreditTxEvent` with `credit = acked + cwnd`.
+//!   `last_dec_time = now` and `CreditTxEvent` with `credit = acked + cwnd` (whenever the
+//!   test passes, also at a window of 1).
+//! * Any other control record changes nothing (and does not claim a message's state).
+//!
+//! `acked`, `seq_no_at_last_ai` and the `ackNo` read from an ACK are 8-bit and saturate at
+//! 255 (a message has at most 38 packets, so only a corrupt ACK gets there).
 //!
 //! A failed lookup raises nothing (`stat.failed`): the sender's timeout recovers the packet.
 //!
@@ -143,6 +148,7 @@ pub struct BoltProgram<const A: usize, const N: usize> {
     r_lo: Signal<Local, Bits<32>>,
     rhs: Signal<Local, Bits<48>>,
     dec: Signal<Local, bool>,
+    acts: Signal<Local, bool>,
     obit: Signal<Local, Bits<MAX_PKTS>>,
     out_id16: Signal<Local, Bits<16>>,
     cf: Signal<Local, crate::ndp::CtrlFields>,
@@ -237,6 +243,7 @@ impl<const A: usize, const N: usize> BoltProgram<A, N> {
             r_lo: Default::default(),
             rhs: Default::default(),
             dec: Default::default(),
+            acts: Default::default(),
             obit: Default::default(),
             out_id16: Default::default(),
             cf: Default::default(),
@@ -410,8 +417,7 @@ impl<const A: usize, const N: usize> Logic for BoltProgram<A, N> {
         self.r_lo.next = self.p.val().get_bits::<16>(0) * self.el16.val();
         self.rhs.next = (bit_cast::<48, 32>(self.r_hi.val()) << self.sh16.val())
             + bit_cast::<48, 32>(self.r_lo.val());
-        self.dec.next = (bit_cast::<48, 32>(self.lhs.val()) <= self.rhs.val())
-            & (self.cur.val().cwnd > self.one_8.val());
+        self.dec.next = bit_cast::<48, 32>(self.lhs.val()) <= self.rhs.val();
 
         self.nxt.next = self.cur.val();
         if self.s1.q.val().ack {
@@ -424,13 +430,18 @@ impl<const A: usize, const N: usize> Logic for BoltProgram<A, N> {
                 }
             }
         } else if self.s1.q.val().src & self.dec.val() {
-            self.nxt.next.cwnd = self.cur.val().cwnd - self.one_8.val();
+            if self.cur.val().cwnd > self.one_8.val() {
+                self.nxt.next.cwnd = self.cur.val().cwnd - self.one_8.val();
+            }
             self.nxt.next.last_dec = self.now.q.val();
         }
+        // Only the records the sender acts on touch (and may claim) a message's state.
+        self.acts.next = self.s1_v.q.val()
+            & (self.s1.q.val().ack | self.s1.q.val().nack | self.s1.q.val().src);
         self.cc.write_address.next = self.s1_idx.val();
         self.cc.write_data.next = self.nxt.val();
-        self.cc.write_enable.next = self.s1_v.q.val();
-        if self.s1_v.q.val() {
+        self.cc.write_enable.next = self.acts.val();
+        if self.acts.val() {
             self.seen.d.next = self.seen.q.val() | (self.one_n.val() << self.s1_idx.val());
         }
 

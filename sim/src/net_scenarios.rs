@@ -20,6 +20,11 @@
 //!   `trim`: N = 1, 2, 4, 8, 15 in both modes, and a comparison table.
 //! * `trim3-<ideal|tofino>-N` (N = 1..=3) and `trim3` (N = 3, both modes): the same on a
 //!   4-port switch, 4 KiB per band ([`TrimShape::small`]), which the tests run.
+//! * `bolt-join`, `bolt-complete-<pru|nopru>` and `bolt`: thesis §4.5.1's Bolt
+//!   micro-benchmarks on a dumbbell (two senders, one receiver, a 4-port switch in Bolt
+//!   mode), scaled to the NIC's largest message (38 packets = one flow): a flow joins a
+//!   saturated link; a flow completes and the other ramps up with PRU tokens or without
+//!   (`pru_cap = 0`, supply matching only) ([`BoltShape`]).
 use std::fmt::Write as _;
 
 /// Round trip of the incast (thesis: 525 ns) in cycles at 3.2 GHz.
@@ -56,6 +61,10 @@ pub fn names() -> Vec<String> {
     for m in ["ideal", "tofino"] {
         v.push(format!("trim3-{m}-N (N = 1..=3)"));
     }
+    v.push("bolt".to_string());
+    v.push("bolt-join".to_string());
+    v.push("bolt-complete-pru".to_string());
+    v.push("bolt-complete-nopru".to_string());
     v
 }
 
@@ -63,6 +72,20 @@ pub fn names() -> Vec<String> {
 pub fn runs(name: &str) -> Option<Vec<(String, String)>> {
     if name == "demo" {
         return Some(vec![("demo".into(), demo())]);
+    }
+    let b = BoltShape::default();
+    match name {
+        "bolt" => {
+            return Some(vec![
+                ("bolt-join".into(), bolt_join(&b)),
+                ("bolt-complete-pru".into(), bolt_complete(&b, true)),
+                ("bolt-complete-nopru".into(), bolt_complete(&b, false)),
+            ])
+        }
+        "bolt-join" => return Some(vec![(name.into(), bolt_join(&b))]),
+        "bolt-complete-pru" => return Some(vec![(name.into(), bolt_complete(&b, true))]),
+        "bolt-complete-nopru" => return Some(vec![(name.into(), bolt_complete(&b, false))]),
+        _ => {}
     }
     if name == "trim" {
         let mut v = vec![];
@@ -362,6 +385,84 @@ pub fn trimming_shaped(tofino: bool, senders: usize, shape: &TrimShape) -> Strin
     s
 }
 
+/// The Bolt dumbbell: hosts `h1` and `h2` send to `h0` through a 4-port switch in Bolt
+/// mode; every link at the switch's line rate (204.8 Gb/s: its supply matching counts 8
+/// bytes a cycle), `CC_THRESH` one MTU.
+///
+/// A flow is one message, so it is at most 38 packets (the NIC's largest). The thesis's
+/// dumbbell (100 Gb/s, 8 µs: a BDP of ~90 packets) would hold a whole flow in its first
+/// window; ours keeps the ratio of flow to BDP instead: links of `link_delay` cycles give a
+/// base round trip of ~`rtt_pkts` packets, so a 38-packet flow lasts about ten RTTs alone.
+#[derive(Clone, Copy, Debug)]
+pub struct BoltShape {
+    pub rtt_pkts: u8,
+    pub link_delay: u64,
+    /// The joining (or longer) flow's start, in cycles.
+    pub second_start: u64,
+}
+
+impl Default for BoltShape {
+    fn default() -> Self {
+        Self {
+            rtt_pkts: 4,
+            link_delay: 60,
+            second_start: 2000,
+        }
+    }
+}
+
+fn bolt_dumbbell(name: &str, about: &str, pru: bool, b: &BoltShape) -> String {
+    let mut s = format!(
+        "# {about} (ntsim run {name})\nname = \"{name}\"\nseed = 1\nmax_cycles = 400000\nsample_cycles = 32\n\n[[switch]]\nname = \"s0\"\nports = 4\nmode = \"bolt\"\ncc_thresh = 1088\nmtu = 1088\npru_cap = {}\nlink_rate = 200\nbuffer_bytes = 1048575\nbuffer_pkts = 4095\n\n",
+        if pru { 255 } else { 0 }
+    );
+    for h in 0..3 {
+        let _ = write!(
+            s,
+            "[[host]]\nname = \"h{h}\"\nprogram = \"bolt\"\nrtt_pkts = {}\n\n[[link]]\na = \"h{h}\"\nb = \"s0:{h}\"\ndelay = {}\n\n",
+            b.rtt_pkts, b.link_delay,
+        );
+    }
+    s
+}
+
+/// Thesis §4.5.1, "a flow joins": `h1`'s 38-packet flow saturates the bottleneck; `h2`'s
+/// joins at `second_start` with its first window at line rate.
+pub fn bolt_join(b: &BoltShape) -> String {
+    let mut s = bolt_dumbbell(
+        "bolt-join",
+        "Thesis §4.5.1: a Bolt flow joins a saturated link",
+        true,
+        b,
+    );
+    let _ = write!(
+        s,
+        "[[workload]]\nkind = \"messages\"\n[[workload.msg]]\nfrom = \"h1\"\nto = \"h0\"\ncycle = 10\nbytes = 38912\n[[workload.msg]]\nfrom = \"h2\"\nto = \"h0\"\ncycle = {}\nbytes = 38912\n",
+        b.second_start
+    );
+    s
+}
+
+/// Thesis §4.5.1, "a flow completes": `h1`'s 16-packet flow and `h2`'s 38-packet flow
+/// share the bottleneck; when `h1`'s ends, `h2` ramps up with PRU tokens (`pru`) or on
+/// supply matching alone (`pru_cap = 0`).
+pub fn bolt_complete(b: &BoltShape, pru: bool) -> String {
+    let name = if pru { "bolt-complete-pru" } else { "bolt-complete-nopru" };
+    let mut s = bolt_dumbbell(
+        name,
+        &format!(
+            "Thesis §4.5.1: a Bolt flow completes, PRU {}",
+            if pru { "on" } else { "off" }
+        ),
+        pru,
+        b,
+    );
+    s.push_str(
+        "[[workload]]\nkind = \"messages\"\n[[workload.msg]]\nfrom = \"h1\"\nto = \"h0\"\ncycle = 10\nbytes = 16384\n[[workload.msg]]\nfrom = \"h2\"\nto = \"h0\"\ncycle = 10\nbytes = 38912\n",
+    );
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -390,5 +491,8 @@ mod tests {
         assert!(runs("trim3-tofino-3").is_some());
         assert!(runs("trim3-tofino-4").is_none());
         assert_eq!(runs("trim3").unwrap().len(), 2);
+        assert_eq!(runs("bolt").unwrap().len(), 3);
+        assert!(runs("bolt-complete-pru").unwrap()[0].1.contains("pru_cap = 255"));
+        assert!(runs("bolt-complete-nopru").unwrap()[0].1.contains("pru_cap = 0"));
     }
 }

@@ -105,11 +105,45 @@ pub struct BoltCounts {
     pub elapsed_saturated: u64,
 }
 
+/// Readings of `hdl/src/bolt.rs`'s documentation that a model could take. The
+/// documented (and built) behaviour is [`Choices::hardware`]: ignored records change
+/// nothing, an SRC at a window of 1 still restarts the decrement interval, and
+/// `seq_no_at_last_ai` saturates at 255. The equivalence test checks that each other
+/// reading is caught.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Choices {
+    /// A non-DATA record of no kind the sender acts on (not ACK, NACK or SRC) takes its
+    /// slot: a message that does not hold the slot takes it with the initial state (the
+    /// message that held it loses its window), as a NACK or a kept SRC of a new message
+    /// does, without an event. The documentation gives such a record no effect.
+    pub ignored_records_take_slots: bool,
+    /// An SRC whose test passes at a window of 1 does nothing: no `last_dec_time = now`
+    /// and no credit event. The documentation ("shrinks by one when …, and never below 1;
+    /// then last_dec_time = now and CreditTxEvent") updates the time and raises the event
+    /// (with an unchanged credit) whenever the test passes, as Bolt's Algorithm does.
+    pub floor_src_does_nothing: bool,
+    /// `seq_no_at_last_ai` is kept in 8 bits, saturated at 255, so an ACK for offset 255
+    /// reaches it when `acked + cwnd > 255`. The documentation makes it `acked + cwnd`.
+    pub ai_seq_saturates: bool,
+}
+
+impl Choices {
+    /// What `hdl/src/bolt.rs` does.
+    pub fn hardware() -> Self {
+        Choices {
+            ignored_records_take_slots: false,
+            floor_src_does_nothing: false,
+            ai_seq_saturates: true,
+        }
+    }
+}
+
 /// The Bolt program's golden model. See the module documentation.
 pub struct BoltModel {
     rtt_pkts: u8,
     slots: usize,
     state: HashMap<usize, MsgState>,
+    choices: Choices,
     pub ctrl: VecDeque<CtrlEvent>,
     pub delivered: VecDeque<DeliveredEv>,
     pub credit: VecDeque<CreditEv>,
@@ -120,16 +154,26 @@ impl BoltModel {
     /// A program whose messages start with a window of `rtt_pkts`, with `slots` (a power of
     /// two) message states indexed by the low bits of `tx_msg_id`.
     pub fn new(rtt_pkts: u8, slots: usize) -> Self {
-        assert!(slots.is_power_of_two(), "slots={slots} must be a power of two");
+        assert!(
+            slots.is_power_of_two(),
+            "slots={slots} must be a power of two"
+        );
         BoltModel {
             rtt_pkts,
             slots,
             state: HashMap::new(),
+            choices: Choices::default(),
             ctrl: VecDeque::new(),
             delivered: VecDeque::new(),
             credit: VecDeque::new(),
             counts: BoltCounts::default(),
         }
+    }
+
+    /// The model with these [`Choices`] (by default the documentation's reading).
+    pub fn with_choices(mut self, choices: Choices) -> Self {
+        self.choices = choices;
+        self
     }
 
     /// A reset: every slot forgotten, nothing pending.
@@ -209,9 +253,11 @@ impl BoltModel {
             "ACK|NACK records are not documented; the workload must not make them"
         );
         if !(ack || nack || src) {
-            // Not a record the sender acts on: no event, no state touched.
+            // Not a record the sender acts on: no event, and (by default) no state touched.
             self.counts.ignored += 1;
-            return;
+            if !self.choices.ignored_records_take_slots {
+                return;
+            }
         }
 
         // Sender: the message's state, or the initial one for a new message.
@@ -221,6 +267,8 @@ impl BoltModel {
             held => {
                 self.counts.fresh += 1;
                 self.counts.replaced += held.is_some() as u64;
+                // The documentation gives only `cwnd = rtt_pkts`; nothing acknowledged, no
+                // AI point yet (the first ACK increases) and no decrease since reset.
                 MsgState {
                     tag: tx_msg_id,
                     cwnd: self.rtt_pkts as u32,
@@ -256,12 +304,17 @@ impl BoltModel {
             m.cwnd = cw.min(MAX_CWND);
             if ai {
                 m.ai_seq = m.acked + m.cwnd;
+                if self.choices.ai_seq_saturates {
+                    m.ai_seq = m.ai_seq.min(255);
+                }
             }
             self.credit.push_back(CreditEv {
                 tx_msg_id,
                 rtx: None,
                 credit: Some((m.acked + m.cwnd) as u16),
             });
+        } else if !(nack || src) {
+            // A record of no kind taking its slot (`Choices::ignored_records_take_slots`).
         } else if nack {
             self.counts.nacks += 1;
             self.credit.push_back(CreditEv {
@@ -283,7 +336,9 @@ impl BoltModel {
             // multiplied out, with 16-bit saturating operands.
             let lhs = rtt_src.min(SAT16) * MTU_UNITS * self.rtt_pkts as u64;
             let rhs = q_units.min(SAT16) * m.cwnd as u64 * elapsed.min(SAT16);
-            if lhs <= rhs {
+            if lhs <= rhs && m.cwnd == 1 && self.choices.floor_src_does_nothing {
+                self.counts.src_at_floor += 1;
+            } else if lhs <= rhs {
                 if m.cwnd > 1 {
                     m.cwnd -= 1;
                     self.counts.src_decrements += 1;
@@ -310,7 +365,14 @@ pub fn packets(msg_len: u16) -> u16 {
 }
 
 /// The Bolt flags byte the stamp writes into a frame with these header fields.
-pub fn stamp_flags(flags: u8, tos: u8, msg_len: u16, pkt_offset: u8, credit: u16, rtt_pkts: u8) -> u8 {
+pub fn stamp_flags(
+    flags: u8,
+    tos: u8,
+    msg_len: u16,
+    pkt_offset: u8,
+    credit: u16,
+    rtt_pkts: u8,
+) -> u8 {
     if flags & DATA != 0 {
         let mut b = BOLT_DATA | BOLT_INC;
         if pkt_offset < rtt_pkts {
@@ -336,7 +398,11 @@ pub fn stamp_flags(flags: u8, tos: u8, msg_len: u16, pkt_offset: u8, credit: u16
 /// `rtt_pkts`: bytes 50-53 zero, byte 54 the flags ([`stamp_flags`]), bytes 55-58
 /// `now6` (big-endian); every other byte unchanged.
 pub fn stamp(words: &[u64], now6: u32, rtt_pkts: u8) -> Vec<u64> {
-    assert!(words.len() >= 8, "a frame of {} words has no Bolt bytes", words.len());
+    assert!(
+        words.len() >= 8,
+        "a frame of {} words has no Bolt bytes",
+        words.len()
+    );
     let mut b: Vec<u8> = words.iter().flat_map(|w| w.to_be_bytes()).collect();
     let tos = b[15];
     let flags = b[34];
@@ -361,7 +427,12 @@ mod tests {
         f[4] = 0x0000_0100_0000_0c00; // flags DATA, msg_len high byte 0x0c
         f[5] = 0x0001_0004_0000_0000; // msg_len low 0x00 (3072 bytes: 3 packets), off 1, credit 4
         let out = stamp(&f, 0x0102_0304, 2);
-        assert_eq!(out[6], 0x1111_0000_0000_0000 | ((BOLT_DATA | BOLT_INC | BOLT_FIRST | BOLT_LAST) as u64) << 8 | 0x01);
+        assert_eq!(
+            out[6],
+            0x1111_0000_0000_0000
+                | ((BOLT_DATA | BOLT_INC | BOLT_FIRST | BOLT_LAST) as u64) << 8
+                | 0x01
+        );
         assert_eq!(out[7], 0x0203_0411_1111_1111);
         assert_eq!(out[..6], f[..6]);
         assert_eq!(out[8], f[8]);

@@ -18,7 +18,7 @@ use nt_hdl::nic::CtrlEvent;
 use nt_hdl::switch::{BOLT_ACK, BOLT_DATA, BOLT_INC, BOLT_SRC};
 use nt_sim::kernel::Kernel;
 use nt_testbench::bolt_model::{
-    stamp, stamp_flags, BoltCounts, BoltModel, CreditEv, DeliveredEv,
+    stamp, stamp_flags, BoltCounts, BoltModel, Choices, CreditEv, DeliveredEv,
 };
 use nt_testbench::stream::{StreamMonitor, StreamStats};
 use rand::{Rng, SeedableRng};
@@ -77,25 +77,29 @@ impl Records {
         }
     }
 
-    fn tx_msg_id(&mut self) -> u16 {
+    /// A `tx_msg_id`, and whether it is the shrinking message's.
+    fn tx_msg_id(&mut self) -> (u16, bool) {
         let r = &mut self.rng;
-        // Slot byte 0 is the long-lived message (its window can grow to the top).
-        let i = if r.gen_bool(0.3) {
-            0
-        } else {
-            r.gen_range(0..SLOTS.len())
+        // Slot byte 0 is the long-lived growing message (its window can grow to the top),
+        // slot byte 2 the long-lived shrinking one (mostly SRCs: its window goes down to 1).
+        let i = match r.gen_range(0..10) {
+            0..=2 => 0,
+            3 => 2,
+            _ => r.gen_range(0..SLOTS.len()),
         };
-        if i != 0 && r.gen_bool(1.0 / 48.0) {
+        let lives = SLOTS[i] == 0 || SLOTS[i] == 2;
+        if !lives && r.gen_bool(1.0 / 48.0) {
             self.current[i] = (self.current[i] + 1) % GENS;
         }
-        let gen = if i != 0 && r.gen_bool(0.1) {
+        let gen = if !lives && r.gen_bool(0.1) {
             r.gen_range(0..GENS)
         } else {
             self.current[i]
         };
-        gen << 8 | SLOTS[i]
+        (gen << 8 | SLOTS[i], SLOTS[i] == 2)
     }
 
+    /// Offsets, past the 38-bit bitmaps now and then, 255 (the top) often.
     fn offset(&mut self) -> u64 {
         match self.rng.gen_range(0..10) {
             0..=6 => self.rng.gen_range(0..48),
@@ -106,7 +110,7 @@ impl Records {
 
     /// A record offered when the program's time is `now`.
     fn next(&mut self, now: u32) -> PktInfo {
-        let tx = self.tx_msg_id();
+        let (tx, shrinking) = self.tx_msg_id();
         let r = &mut self.rng;
         let mut i = PktInfo {
             tos: (r.gen::<u8>() as u64).into(),
@@ -126,11 +130,20 @@ impl Records {
         };
         // Bolt flags other than the ones that matter are noise.
         let noise = r.gen::<u8>() & !(BOLT_SRC | BOLT_INC);
-        let inc = if r.gen_bool(0.6) { BOLT_INC } else { 0 };
+        let inc = if r.gen_bool(if shrinking { 0.1 } else { 0.6 }) {
+            BOLT_INC
+        } else {
+            0
+        };
         let q = r.gen_range(0..1u64 << 24);
         let t = r.gen::<u32>();
         let lr = r.gen_range(0..256u64);
-        match r.gen_range(0..100) {
+        let kind = match r.gen_range(0..100) {
+            // The shrinking message: mostly SRCs (short RTTs), a few ACKs and NACKs.
+            k if shrinking => [30, 65, 75, 95][k % 4],
+            k => k,
+        };
+        match kind {
             // DATA: intact or trimmed, failed or not, now and then with other flags.
             0..=24 => {
                 let mut f = DATA;
@@ -158,23 +171,28 @@ impl Records {
             // SRC: queue 0..200k (now and then 0 or past 16 bits of 64-byte units), the
             // reflected TX time 0..70000 cycles back (past 16 bits now and then).
             70..=93 => {
-                let q = match r.gen_range(0..20) {
+                let q = match if shrinking { 19 } else { r.gen_range(0..20) } {
                     0 => 0,
                     1 => r.gen_range(0..2000),
                     2 => r.gen_range(0x40_0000..0x100_0000),
                     _ => r.gen_range(0..200_000),
                 };
-                let back = match r.gen_range(0..10) {
+                let back = match if shrinking { 10 } else { r.gen_range(0..10) } {
                     0..=3 => r.gen_range(0..3000),
                     4..=8 => r.gen_range(0..70_000),
-                    _ => r.gen_range(65_000..70_000),
+                    9 => r.gen_range(65_000..70_000),
+                    _ => r.gen_range(0..200),
                 };
                 i.bolt = bolt_bits(q, lr, noise | inc | BOLT_SRC, now.wrapping_sub(back));
             }
             // No kind: transport flags the program does not act on (or 0 without SRC).
             _ => {
                 let f = [0, PULL, CHOP, 0x20, 0x40, 0x80, PULL | CHOP][r.gen_range(0..7)];
-                let b = if f == 0 { noise | inc } else { noise | inc | BOLT_SRC };
+                let b = if f == 0 {
+                    noise | inc
+                } else {
+                    noise | inc | BOLT_SRC
+                };
                 i.flags = f.into();
                 i.bolt = bolt_bits(q, lr, b, t);
             }
@@ -269,8 +287,13 @@ struct ProgRun {
 }
 
 /// Drives the program for `cycles` cycles (then drains with every `ready` high), the
-/// model built with `rtt_pkts + model_rtt_skew`.
-fn run_program(seed: u64, cycles: u64, model_rtt_skew: u8) -> Result<ProgRun, String> {
+/// model built with `rtt_pkts + model_rtt_skew` and `choices`.
+fn run_program(
+    seed: u64,
+    cycles: u64,
+    model_rtt_skew: u8,
+    choices: Choices,
+) -> Result<ProgRun, String> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let rtt: u8 = rng.gen_range(1..=60);
     let p_offer = rng.gen_range(0.3..1.0);
@@ -282,7 +305,7 @@ fn run_program(seed: u64, cycles: u64, model_rtt_skew: u8) -> Result<ProgRun, St
     let mut recs = Records::new(seed);
     let mut k =
         Kernel::with_clock(BoltProgram16::new(), |p| &mut p.clock).map_err(|e| e.to_string())?;
-    let mut m = BoltModel::new(rtt.wrapping_add(model_rtt_skew), 16);
+    let mut m = BoltModel::new(rtt.wrapping_add(model_rtt_skew), 16).with_choices(choices);
     let mut mon_c = StreamMonitor::new("ctrl");
     let mut mon_d = StreamMonitor::new("delivered");
     let mut mon_k = StreamMonitor::new("credit");
@@ -291,6 +314,8 @@ fn run_program(seed: u64, cycles: u64, model_rtt_skew: u8) -> Result<ProgRun, St
     let mut taken = 0u64;
     let mut offered_stalls = 0u64;
     let drain = 16;
+    // NT_BOLT_TRACE=<slot> prints every record taken for that slot.
+    let trace = env_u64("NT_BOLT_TRACE");
     for c in 0..cycles + drain {
         let draining = c >= cycles;
         let now = (c as u32).wrapping_sub(1);
@@ -328,12 +353,10 @@ fn run_program(seed: u64, cycles: u64, model_rtt_skew: u8) -> Result<ProgRun, St
         let kv = u.credit.valid.val();
         let (kraw, ke) = credit_of(u);
         mon_k.check(c, kv, ready[2], &kraw, c == 0)?;
-        if kv {
-            if !(kraw.5 && !kraw.6 && kraw.7 == 0) {
-                return Err(format!(
-                    "cycle {c}: credit event {kraw:?}: allow_tx must be set, rank_flag clear, new_rank 0"
-                ));
-            }
+        if kv && !(kraw.5 && !kraw.6 && kraw.7 == 0) {
+            return Err(format!(
+                "cycle {c}: credit event {kraw:?}: allow_tx must be set, rank_flag clear, new_rank 0"
+            ));
         }
         if kv && ready[2] {
             events.2 += 1;
@@ -343,6 +366,20 @@ fn run_program(seed: u64, cycles: u64, model_rtt_skew: u8) -> Result<ProgRun, St
         if u.info.valid.val() {
             if u.info.ready.val() {
                 taken += 1;
+                let r = offered.as_ref().unwrap();
+                let id = r.tx_msg_id.to_u64() as u16;
+                if trace == Some(id as u64 & 15) {
+                    println!(
+                        "cycle {c}: take flags {:#04x} bolt flags {:#04x} tx_msg_id {id} offset {} ackNo {} q {} t_tx {}; before: {:?}",
+                        r.flags.to_u64(),
+                        r.bolt.get_bits::<8>(32).to_u64(),
+                        r.pkt_offset.to_u64(),
+                        r.pull_grant.to_u64(),
+                        r.bolt.get_bits::<24>(48).to_u64(),
+                        r.bolt.get_bits::<32>(0).to_u64(),
+                        m.message(id)
+                    );
+                }
                 // Stage 1 applies it next cycle, when `now` is this cycle's number.
                 m.record(&offered.take().unwrap(), c as u32);
             } else {
@@ -389,16 +426,24 @@ fn bolt_program_matches_the_golden_model() {
     let cycles = env_u64("NT_BOLT_CYCLES").unwrap_or(80_000);
     let mut total = BoltCounts::default();
     for seed in seeds(&[2001, 2002, 2003, 2004]) {
-        let r = run_program(seed, cycles, 0).unwrap_or_else(|e| {
-            panic!("bolt program seed {seed} ({cycles} cycles; replay with NT_BOLT_SEED={seed}): {e}")
+        let r = run_program(seed, cycles, 0, Choices::hardware()).unwrap_or_else(|e| {
+            panic!(
+                "bolt program seed {seed} ({cycles} cycles; replay with NT_BOLT_SEED={seed}): {e}"
+            )
         });
         println!(
             "bolt program seed {seed}: rtt_pkts {}, {cycles} cycles, events (ctrl, delivered, credit) {:?}, offers stalled {}, streams {:?}, {:?}",
             r.rtt_pkts, r.events, r.offered_stalls, r.streams, r.counts
         );
         let c = &r.counts;
-        assert!(r.events.0 > 100 && r.events.1 > 100 && r.events.2 > 100, "seed {seed}: {r:?}");
-        assert!(r.streams.iter().all(|s| s.stalls > 10), "seed {seed}: outputs stalled {r:?}");
+        assert!(
+            r.events.0 > 100 && r.events.1 > 100 && r.events.2 > 100,
+            "seed {seed}: {r:?}"
+        );
+        assert!(
+            r.streams.iter().all(|s| s.stalls > 10),
+            "seed {seed}: outputs stalled {r:?}"
+        );
         assert!(r.offered_stalls > 100, "seed {seed}: records waited {r:?}");
         assert!(
             c.src_decrements > 20 && c.src_kept > 20,
@@ -408,7 +453,10 @@ fn bolt_program_matches_the_golden_model() {
             c.inc_increments > 100 && c.ai_increments > 20,
             "seed {seed}: increments {c:?}"
         );
-        assert!(c.data_ack_inc > 10 && c.data_nack > 10 && c.data_failed > 10, "seed {seed}: {c:?}");
+        assert!(
+            c.data_ack_inc > 10 && c.data_nack > 10 && c.data_failed > 10,
+            "seed {seed}: {c:?}"
+        );
         assert!(c.nacks > 10 && c.ignored > 10, "seed {seed}: {c:?}");
         assert!(c.fresh > 20 && c.replaced > 10, "seed {seed}: {c:?}");
         assert!(c.rtt_saturated > 5, "seed {seed}: {c:?}");
@@ -429,7 +477,10 @@ fn bolt_program_matches_the_golden_model() {
         assert!(total.src_at_floor > 5, "SRCs at a window of 1: {total:?}");
         assert!(total.q_saturated > 5, "queue operand saturated: {total:?}");
         if cycles > 70_000 {
-            assert!(total.elapsed_saturated > 5, "elapsed operand saturated: {total:?}");
+            assert!(
+                total.elapsed_saturated > 5,
+                "elapsed operand saturated: {total:?}"
+            );
         }
     }
 }
@@ -438,9 +489,45 @@ fn bolt_program_matches_the_golden_model() {
 #[test]
 fn bolt_program_comparison_catches_a_wrong_model() {
     for seed in seeds(&[2001, 2002]) {
-        let e = run_program(seed, 20_000, 1).expect_err("a model with rtt_pkts + 1 passed");
+        let e = run_program(seed, 20_000, 1, Choices::hardware())
+            .expect_err("a model with rtt_pkts + 1 passed");
         println!("bolt program seed {seed} with rtt_pkts + 1: {e}");
         assert!(e.contains("credit event"), "{e}");
+    }
+}
+
+/// The workload reaches every corner where a reading of the documentation could differ
+/// ([`Choices`]): each alternative reading alone fails against the block.
+#[test]
+fn bolt_program_workload_tells_every_alternative_reading_apart() {
+    let hw = Choices::hardware();
+    let readings = [
+        (
+            "ignored_records_take_slots",
+            Choices {
+                ignored_records_take_slots: !hw.ignored_records_take_slots,
+                ..hw
+            },
+        ),
+        (
+            "floor_src_does_nothing",
+            Choices {
+                floor_src_does_nothing: !hw.floor_src_does_nothing,
+                ..hw
+            },
+        ),
+        (
+            "ai_seq_saturates",
+            Choices {
+                ai_seq_saturates: !hw.ai_seq_saturates,
+                ..hw
+            },
+        ),
+    ];
+    for (name, c) in readings {
+        let e = run_program(2001, 80_000, 0, c)
+            .expect_err(&format!("the alternative reading of {name} passed"));
+        println!("bolt program seed 2001, alternative reading of {name}: {e}");
     }
 }
 
@@ -598,7 +685,10 @@ fn bolt_stamp_matches_the_golden_model() {
             panic!("bolt stamp seed {seed} (replay with NT_BOLT_SEED={seed}): {e}")
         });
         println!("bolt stamp seed {seed}: {r:?}");
-        assert!(r.word6_stalls > 20 && r.stalls > 1000 && r.gaps > 1000, "seed {seed}: {r:?}");
+        assert!(
+            r.word6_stalls > 20 && r.stalls > 1000 && r.gaps > 1000,
+            "seed {seed}: {r:?}"
+        );
         use nt_hdl::switch::{BOLT_FIRST, BOLT_LAST};
         let v = |b: u8| r.flag_values.get(&b).copied().unwrap_or(0);
         let di = BOLT_DATA | BOLT_INC;
@@ -611,7 +701,11 @@ fn bolt_stamp_matches_the_golden_model() {
             BOLT_ACK | BOLT_INC,
             0,
         ] {
-            assert!(v(b) > 5, "seed {seed}: flags {b:#04x} written {} times: {r:?}", v(b));
+            assert!(
+                v(b) > 5,
+                "seed {seed}: flags {b:#04x} written {} times: {r:?}",
+                v(b)
+            );
         }
     }
 }
