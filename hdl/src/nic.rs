@@ -143,6 +143,11 @@ pub struct NicProbe {
     pub ctrl: Option<CtrlEvent>,
     /// The receive message the reassembly module freed this cycle.
     pub freed: Option<u16>,
+    /// A `CreditTxEvent` that set a message's credit this cycle: `(tx_msg_id, credit)`.
+    pub credit_set: Option<(u16, u16)>,
+    /// A `DeliveredEvent` with a cumulative acknowledgement this cycle:
+    /// `(tx_msg_id, offsets below this one delivered)`.
+    pub acked_below: Option<(u16, u8)>,
     /// MAC RX took a word.
     pub mac_rx: bool,
     /// The ingress pipeline passed a word to the reassembly module (and it was the last).
@@ -312,8 +317,24 @@ macro_rules! nic_block {
                     pull_grant: c.pull_grant.val().to_u64() as u16,
                     grant_prio: c.grant_prio.val().to_u64() as u8,
                 });
+                let cr = &self.prog.credit;
+                let credit_set = (cr.valid.val() & cr.ready.val() & cr.credit_flag.val()).then(|| {
+                    (
+                        cr.tx_msg_id.val().to_u64() as u16,
+                        cr.new_credit.val().to_u64() as u16,
+                    )
+                });
+                let dl = &self.prog.delivered;
+                let acked_below = (dl.valid.val() & dl.ready.val() & dl.below_flag.val()).then(|| {
+                    (
+                        dl.tx_msg_id.val().to_u64() as u16,
+                        dl.below.val().to_u64() as u8,
+                    )
+                });
                 $crate::nic::NicProbe {
                     record: take.then(|| self.prog.info.info.val()),
+                    credit_set,
+                    acked_below,
                     ctrl,
                     freed: self
                         .prog

@@ -321,6 +321,8 @@ pub trait HostDev: Send {
     fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String>;
     /// The NIC's main counters (`NicStats`).
     fn stats(&self) -> HostStats;
+    /// The open messages' windows in packets ([`NicSim::window_pkts`]).
+    fn window(&self) -> u64;
 }
 
 /// A host NIC's main counters at the end of a run (the NIC block's `stat` outputs).
@@ -415,6 +417,9 @@ impl<T: NicTop> HostDev for NicSim<T> {
             tx_completed: t.tx_completed.val().to_u64(),
             tx_given_up: t.tx_given_up.val().to_u64(),
         }
+    }
+    fn window(&self) -> u64 {
+        self.window_pkts()
     }
 }
 
@@ -534,6 +539,8 @@ pub struct Series {
     pub host_tx: Vec<Vec<u64>>,
     /// Per host: bytes its NIC received in the interval.
     pub host_rx: Vec<Vec<u64>>,
+    /// Per host: its open messages' windows in packets at the sample ([`HostDev::window`]).
+    pub host_window: Vec<Vec<u64>>,
 }
 
 /// What a run did.
@@ -1335,6 +1342,7 @@ impl Network {
         // The last bucket is the interval in progress.
         series.host_tx = vec![vec![0]; nh];
         series.host_rx = vec![vec![0]; nh];
+        series.host_window = vec![vec![]; nh];
         let threads = self.threads;
         let n = self.devs.len();
         let mut quiet = 0u64;
@@ -1444,5 +1452,11 @@ fn sample(net: &Network, devs: &[&mut Dev], s: &mut Series) {
     }
     for v in s.host_tx.iter_mut().chain(s.host_rx.iter_mut()) {
         v.push(0);
+    }
+    for (h, v) in s.host_window.iter_mut().enumerate() {
+        v.push(match &*devs[h] {
+            Dev::Host(x) => x.window(),
+            _ => 0,
+        });
     }
 }

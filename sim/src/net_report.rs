@@ -216,7 +216,8 @@ fn outcome_name(o: Option<Outcome>) -> &'static str {
 }
 
 /// Writes every output of a run into `dir` (created): `summary.txt`, `messages.csv`,
-/// `hosts.csv`, `queues.csv`, `throughput.csv`, `queues.svg`, `throughput.svg`,
+/// `hosts.csv`, `queues.csv`, `throughput.csv`, `windows.csv`, `queues.svg`,
+/// `throughput.svg`, `windows.svg`,
 /// `slowdown.svg`, and the captured links' `link_<name>.pcap`.
 pub fn write_outputs(net: &Network, r: &RunResult, dir: &Path) -> Result<String, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
@@ -284,6 +285,20 @@ pub fn write_outputs(net: &Network, r: &RunResult, dir: &Path) -> Result<String,
         t.push('\n');
     }
     write(dir, "throughput.csv", &t)?;
+    // Windows per host (packets), at each sample.
+    let mut wcsv = String::from("cycle");
+    for h in &net.host_names {
+        let _ = write!(wcsv, ",{h}_window_pkts");
+    }
+    wcsv.push('\n');
+    for (k, c) in s.cycles.iter().enumerate() {
+        let _ = write!(wcsv, "{c}");
+        for w in &s.host_window {
+            let _ = write!(wcsv, ",{}", w.get(k).copied().unwrap_or(0));
+        }
+        wcsv.push('\n');
+    }
+    write(dir, "windows.csv", &wcsv)?;
     // Plots: the queues that ever held anything; the hosts that sent; slowdown by message.
     let xs: Vec<f64> = s.cycles.iter().map(|&c| us(c)).collect();
     let qs: Vec<(String, Vec<(f64, f64)>)> = s
@@ -309,6 +324,28 @@ pub fn write_outputs(net: &Network, r: &RunResult, dir: &Path) -> Result<String,
             "time (us)",
             "KiB",
             &qs,
+        ),
+    )?;
+    let ws: Vec<(String, Vec<(f64, f64)>)> = (0..net.host_names.len())
+        .filter(|&h| s.host_window[h].iter().any(|&w| w > 0))
+        .map(|h| {
+            (
+                net.host_names[h].clone(),
+                xs.iter()
+                    .zip(&s.host_window[h])
+                    .map(|(&x, &w)| (x, w as f64))
+                    .collect(),
+            )
+        })
+        .collect();
+    write(
+        dir,
+        "windows.svg",
+        &line_chart(
+            &format!("{}: windows (credit beyond the cumulative ACK)", net.name),
+            "time (us)",
+            "packets",
+            &ws,
         ),
     )?;
     let ts: Vec<(String, Vec<(f64, f64)>)> = (0..net.host_names.len())

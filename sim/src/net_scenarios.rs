@@ -387,25 +387,35 @@ pub fn trimming_shaped(tofino: bool, senders: usize, shape: &TrimShape) -> Strin
 
 /// The Bolt dumbbell: hosts `h1` and `h2` send to `h0` through a 4-port switch in Bolt
 /// mode; every link at the switch's line rate (204.8 Gb/s: its supply matching counts 8
-/// bytes a cycle), `CC_THRESH` one MTU.
+/// bytes a cycle).
 ///
 /// A flow is one message, so it is at most 38 packets (the NIC's largest). The thesis's
 /// dumbbell (100 Gb/s, 8 µs: a BDP of ~90 packets) would hold a whole flow in its first
 /// window; ours keeps the ratio of flow to BDP instead: links of `link_delay` cycles give a
 /// base round trip of ~`rtt_pkts` packets, so a 38-packet flow lasts about ten RTTs alone.
+///
+/// `CC_THRESH` is two MTUs of queued bytes: the switch counts the packet it is sending in
+/// its queue, so one full packet queued behind it is Bolt's one MTU of queuing (with one
+/// MTU, a lone flow at line rate would draw an SRC for every packet).
 #[derive(Clone, Copy, Debug)]
 pub struct BoltShape {
     pub rtt_pkts: u8,
     pub link_delay: u64,
-    /// The joining (or longer) flow's start, in cycles.
+    /// The base round trip (first DATA word out to its ACK back at the sender's link), in
+    /// cycles, measured on this dumbbell: 631 cycles, ~5 full packets.
+    pub base_rtt: u64,
+    pub cc_thresh: u64,
+    /// The joining flow's start, in cycles.
     pub second_start: u64,
 }
 
 impl Default for BoltShape {
     fn default() -> Self {
         Self {
-            rtt_pkts: 4,
+            rtt_pkts: 5,
             link_delay: 60,
+            base_rtt: 631,
+            cc_thresh: 2176,
             second_start: 2000,
         }
     }
@@ -413,7 +423,8 @@ impl Default for BoltShape {
 
 fn bolt_dumbbell(name: &str, about: &str, pru: bool, b: &BoltShape) -> String {
     let mut s = format!(
-        "# {about} (ntsim run {name})\nname = \"{name}\"\nseed = 1\nmax_cycles = 400000\nsample_cycles = 32\n\n[[switch]]\nname = \"s0\"\nports = 4\nmode = \"bolt\"\ncc_thresh = 1088\nmtu = 1088\npru_cap = {}\nlink_rate = 200\nbuffer_bytes = 1048575\nbuffer_pkts = 4095\n\n",
+        "# {about} (ntsim run {name})\nname = \"{name}\"\nseed = 1\nmax_cycles = 400000\nsample_cycles = 68\n\n[[switch]]\nname = \"s0\"\nports = 4\nmode = \"bolt\"\ncc_thresh = {}\nmtu = 1088\npru_cap = {}\nlink_rate = 200\nbuffer_bytes = 1048575\nbuffer_pkts = 4095\n\n",
+        b.cc_thresh,
         if pru { 255 } else { 0 }
     );
     for h in 0..3 {

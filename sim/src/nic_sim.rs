@@ -146,6 +146,9 @@ pub struct NicSim<T: NicTop> {
     pub app_rx_ready: Option<Box<dyn FnMut(u64) -> bool + Send>>,
     /// The stage handshakes of the last cycle run.
     pub last_probe: NicProbe,
+    /// Per sent message still open (by `tx_msg_id`): the credit its program last set and
+    /// the offsets below which everything is acknowledged (cumulative ACKs).
+    windows: HashMap<u16, (u16, u8)>,
 }
 
 impl<T: NicTop> NicSim<T> {
@@ -170,6 +173,7 @@ impl<T: NicTop> NicSim<T> {
             outcomes: vec![],
             app_rx_ready: None,
             last_probe: NicProbe::default(),
+            windows: HashMap::new(),
         })
     }
 
@@ -302,6 +306,13 @@ impl<T: NicTop> NicSim<T> {
         self.k.settle().map_err(|e| e.to_string())?;
         let u = self.k.uut();
         self.last_probe = u.probe();
+        if let Some((id, c)) = self.last_probe.credit_set {
+            self.windows.entry(id).or_default().0 = c;
+        }
+        if let Some((id, b)) = self.last_probe.acked_below {
+            let w = self.windows.entry(id).or_default();
+            w.1 = w.1.max(b);
+        }
         // MAC RX
         if let Some((w, i)) = self.rx_cur.as_mut() {
             if !in_reset {
@@ -367,6 +378,7 @@ impl<T: NicTop> NicSim<T> {
                 ),
                 _ => (None, Outcome::Refused),
             };
+            self.windows.remove(&id);
             let msg = msg.ok_or_else(|| {
                 format!("cycle {now}: status code {code} for id {id} of no message sent")
             })?;
@@ -397,6 +409,18 @@ impl<T: NicTop> NicSim<T> {
             }
         }
         self.k.tick().map_err(|e| e.to_string())
+    }
+}
+
+impl<T: NicTop> NicSim<T> {
+    /// The open messages' windows in packets: credit minus the cumulatively acknowledged
+    /// offsets, summed (Bolt: the sum of the messages' `cwnd`; NDP and Homa acknowledge
+    /// selectively, so for them it is the pull or grant offsets set so far).
+    pub fn window_pkts(&self) -> u64 {
+        self.windows
+            .values()
+            .map(|&(c, b)| c.saturating_sub(b as u16) as u64)
+            .sum()
     }
 }
 
