@@ -31,6 +31,8 @@ struct Rec {
     new_pkt: bool,
     last_pkt: bool,
     ack_no: u8,
+    /// The Bolt INC flag (Bolt fields' flags byte, bit 2).
+    bolt_inc: bool,
 }
 
 impl Rec {
@@ -49,6 +51,7 @@ impl Rec {
             new_pkt: r.is_new_pkt,
             last_pkt: r.is_last_pkt,
             ack_no: r.ack_no.to_u64() as u8,
+            bolt_inc: (r.bolt.get_bits::<8>(32).to_u64() as u8) & nt_hdl::switch::BOLT_INC != 0,
         }
     }
 
@@ -78,6 +81,7 @@ pub enum Program {
     Ndp,
     Homa,
     HomaTr,
+    Bolt,
 }
 
 impl Program {
@@ -86,6 +90,7 @@ impl Program {
             "ndp" => Program::Ndp,
             "homa" => Program::Homa,
             "homatr" => Program::HomaTr,
+            "bolt" => Program::Bolt,
             other => panic!("no model for program {other}"),
         }
     }
@@ -164,6 +169,12 @@ impl ProgramModel {
         }
         let intact = r.flags & CHOP == 0;
         match self.program {
+            Program::Bolt => {
+                // ACK with the cumulative ackNo and the INC echo; NACK for a trimmed packet.
+                let (flags, prio) = if intact { (ACK, r.bolt_inc as u8) } else { (NACK, 0) };
+                self.expected
+                    .push_back(r.event(flags, r.pkt_offset, r.ack_no as u16, prio));
+            }
             Program::Ndp => {
                 let inc = (intact && r.new_pkt) as u16;
                 let p = if r.new_msg {
