@@ -11308,6 +11308,10 @@ module nic_bolt$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
     reg  is_data;
     reg  intact;
     reg  [7:0] bflags;
+    reg  [71:0] rbolt;
+    reg  [15:0] rid16;
+    reg  [15:0] s1_id16;
+    reg  [15:0] s1_ack;
     reg  [99:0] rec;
     reg  [3:0] idx;
     reg  [3:0] s1_idx;
@@ -11507,7 +11511,9 @@ module nic_bolt$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
         r = info$info;
         is_data = (r[0+:8] & flag_data) != zero_8;
         intact = (r[0+:8] & flag_chop) == zero_8;
-        bflags = r[144+:72][32+:8];
+        rbolt = r[144+:72];
+        rid16 = r[80+:16];
+        bflags = rbolt[32+:8];
         if (take) begin
             cnt_rec$d = cnt_rec$q + one_32;
         end
@@ -11547,13 +11553,14 @@ module nic_bolt$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
         rec[41+:1] = (r[0+:8] & flag_nack) != zero_8;
         rec[42+:1] = (r[0+:8] == zero_8) & ((bflags & b_src) != zero_8);
         rec[43+:1] = (bflags & b_inc) != zero_8;
-        rec[44+:24] = r[144+:72][48+:24];
-        rec[68+:32] = r[144+:72][0+:32];
-        idx = r[80+:16][0+:4];
+        rec[44+:24] = rbolt[48+:24];
+        rec[68+:32] = rbolt[0+:32];
+        idx = rid16[0+:4];
         cc$read_address = idx;
         s1_v$d = take & ~is_data;
         s1$d = rec;
-        s1_idx = s1$q[0+:16][0+:4];
+        s1_id16 = s1$q[0+:16];
+        s1_idx = s1_id16[0+:4];
         fresh = (((seen$q >> s1_idx) & one_n) != one_n) | (cc$read_data[0+:16] != s1$q[0+:16]);
         cur = cc$read_data;
         if (fresh) begin
@@ -11563,8 +11570,9 @@ module nic_bolt$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
             cur[32+:8] = zero_8;
             cur[40+:32] = zero_32;
         end
-        ack8 = s1$q[24+:16][0+:8];
-        if (s1$q[24+:16] > max_8_16) begin
+        s1_ack = s1$q[24+:16];
+        ack8 = s1_ack[0+:8];
+        if (s1_ack > max_8_16) begin
             ack8 = max_8_16[0+:8];
         end
         acked = cur[24+:8];

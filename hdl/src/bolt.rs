@@ -122,6 +122,10 @@ pub struct BoltProgram<const A: usize, const N: usize> {
     is_data: Signal<Local, bool>,
     intact: Signal<Local, bool>,
     bflags: Signal<Local, Bits<8>>,
+    rbolt: Signal<Local, Bits<72>>,
+    rid16: Signal<Local, Bits<16>>,
+    s1_id16: Signal<Local, Bits<16>>,
+    s1_ack: Signal<Local, Bits<16>>,
     rec: Signal<Local, CcRec>,
     idx: Signal<Local, Bits<A>>,
     s1_idx: Signal<Local, Bits<A>>,
@@ -217,6 +221,10 @@ impl<const A: usize, const N: usize> BoltProgram<A, N> {
             is_data: Default::default(),
             intact: Default::default(),
             bflags: Default::default(),
+            rbolt: Default::default(),
+            rid16: Default::default(),
+            s1_id16: Default::default(),
+            s1_ack: Default::default(),
             rec: Default::default(),
             idx: Default::default(),
             s1_idx: Default::default(),
@@ -305,7 +313,9 @@ impl<const A: usize, const N: usize> Logic for BoltProgram<A, N> {
             (self.r.val().flags & self.flag_data.val()) != self.zero_8.val();
         self.intact.next =
             (self.r.val().flags & self.flag_chop.val()) == self.zero_8.val();
-        self.bflags.next = self.r.val().bolt.get_bits::<8>(32);
+        self.rbolt.next = self.r.val().bolt;
+        self.rid16.next = self.r.val().tx_msg_id;
+        self.bflags.next = self.rbolt.val().get_bits::<8>(32);
         if self.take.val() {
             self.cnt_rec.d.next = self.cnt_rec.q.val() + self.one_32.val();
         }
@@ -350,15 +360,16 @@ impl<const A: usize, const N: usize> Logic for BoltProgram<A, N> {
         self.rec.next.src = (self.r.val().flags == self.zero_8.val())
             & ((self.bflags.val() & self.b_src.val()) != self.zero_8.val());
         self.rec.next.inc = (self.bflags.val() & self.b_inc.val()) != self.zero_8.val();
-        self.rec.next.q_size = self.r.val().bolt.get_bits::<24>(48);
-        self.rec.next.t_tx = self.r.val().bolt.get_bits::<32>(0);
-        self.idx.next = self.r.val().tx_msg_id.get_bits::<A>(0);
+        self.rec.next.q_size = self.rbolt.val().get_bits::<24>(48);
+        self.rec.next.t_tx = self.rbolt.val().get_bits::<32>(0);
+        self.idx.next = self.rid16.val().get_bits::<A>(0);
         self.cc.read_address.next = self.idx.val();
         self.s1_v.d.next = self.take.val() & !self.is_data.val();
         self.s1.d.next = self.rec.val();
 
         // Stage 1: the message's state, updated by the record.
-        self.s1_idx.next = self.s1.q.val().tx_msg_id.get_bits::<A>(0);
+        self.s1_id16.next = self.s1.q.val().tx_msg_id;
+        self.s1_idx.next = self.s1_id16.val().get_bits::<A>(0);
         self.fresh.next = (((self.seen.q.val() >> self.s1_idx.val()) & self.one_n.val())
             != self.one_n.val())
             | (self.cc.read_data.val().tag != self.s1.q.val().tx_msg_id);
@@ -371,8 +382,9 @@ impl<const A: usize, const N: usize> Logic for BoltProgram<A, N> {
             self.cur.next.last_dec = self.zero_32.val();
         }
         // ACK: cumulative ackNo, INC, per-window additive increase.
-        self.ack8.next = self.s1.q.val().ack_no.get_bits::<8>(0);
-        if self.s1.q.val().ack_no > self.max_8_16.val() {
+        self.s1_ack.next = self.s1.q.val().ack_no;
+        self.ack8.next = self.s1_ack.val().get_bits::<8>(0);
+        if self.s1_ack.val() > self.max_8_16.val() {
             self.ack8.next = self.max_8_16.val().get_bits::<8>(0);
         }
         self.acked.next = self.cur.val().acked;
