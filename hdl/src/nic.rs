@@ -133,6 +133,24 @@ pub struct CtrlEvent {
     pub grant_prio: u8,
 }
 
+impl CtrlEvent {
+    /// The event on a program's `ctrl` port (whether or not it is valid).
+    pub fn of<const A: usize>(c: &crate::program::CtrlEventOut<A>) -> Self {
+        CtrlEvent {
+            flags: c.flags.val().to_u64() as u8,
+            rx_id: c.rx_id.val().to_u64() as u16,
+            dst_ip: c.dst_ip.val().to_u64() as u32,
+            dst_port: c.dst_port.val().to_u64() as u16,
+            src_port: c.src_port.val().to_u64() as u16,
+            tx_msg_id: c.tx_msg_id.val().to_u64() as u16,
+            msg_len: c.msg_len.val().to_u64() as u16,
+            pkt_offset: c.pkt_offset.val().to_u64() as u8,
+            pull_grant: c.pull_grant.val().to_u64() as u16,
+            grant_prio: c.grant_prio.val().to_u64() as u8,
+        }
+    }
+}
+
 /// Which stage boundaries moved a word in a cycle, and what crossed the program's
 /// boundary: the budget measurements' and the program models' view.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -305,18 +323,7 @@ macro_rules! nic_block {
             fn probe(&self) -> $crate::nic::NicProbe {
                 let take = self.prog.info.valid.val() & self.prog.info.ready.val();
                 let c = &self.prog.ctrl;
-                let ctrl = (c.valid.val() & c.ready.val()).then(|| $crate::nic::CtrlEvent {
-                    flags: c.flags.val().to_u64() as u8,
-                    rx_id: c.rx_id.val().to_u64() as u16,
-                    dst_ip: c.dst_ip.val().to_u64() as u32,
-                    dst_port: c.dst_port.val().to_u64() as u16,
-                    src_port: c.src_port.val().to_u64() as u16,
-                    tx_msg_id: c.tx_msg_id.val().to_u64() as u16,
-                    msg_len: c.msg_len.val().to_u64() as u16,
-                    pkt_offset: c.pkt_offset.val().to_u64() as u8,
-                    pull_grant: c.pull_grant.val().to_u64() as u16,
-                    grant_prio: c.grant_prio.val().to_u64() as u8,
-                });
+                let ctrl = (c.valid.val() & c.ready.val()).then(|| $crate::nic::CtrlEvent::of(c));
                 let cr = &self.prog.credit;
                 let credit_set = (cr.valid.val() & cr.ready.val() & cr.credit_flag.val()).then(|| {
                     (

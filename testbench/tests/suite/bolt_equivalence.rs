@@ -203,19 +203,7 @@ impl Records {
 }
 
 fn ctrl_of(u: &BoltProgram16) -> CtrlEvent {
-    let c = &u.ctrl;
-    CtrlEvent {
-        flags: c.flags.val().to_u64() as u8,
-        rx_id: c.rx_id.val().to_u64() as u16,
-        dst_ip: c.dst_ip.val().to_u64() as u32,
-        dst_port: c.dst_port.val().to_u64() as u16,
-        src_port: c.src_port.val().to_u64() as u16,
-        tx_msg_id: c.tx_msg_id.val().to_u64() as u16,
-        msg_len: c.msg_len.val().to_u64() as u16,
-        pkt_offset: c.pkt_offset.val().to_u64() as u8,
-        pull_grant: c.pull_grant.val().to_u64() as u16,
-        grant_prio: c.grant_prio.val().to_u64() as u8,
-    }
+    CtrlEvent::of(&u.ctrl)
 }
 
 /// The delivered port's raw fields (for the stream monitor) and the event they make.
