@@ -49,6 +49,24 @@ fn committed_verilog_is_up_to_date() {
     );
 }
 
+/// No part-select of a part-select (`x[3+:16][0+:4]`: a slice of a struct field or of an
+/// expression in `hdl_gen`). Verilator accepts it, Yosys rejects it, and the synthesis
+/// test would only say so at the end of a long run (`docs/rust-hdl-guide.md`).
+#[test]
+fn committed_verilog_has_no_slice_of_a_slice() {
+    let mut bad = vec![];
+    for b in nt_hdl::registry::blocks() {
+        let path = verilog_out_dir().join(format!("{}.v", b.name));
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if line.contains("][") {
+                bad.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "slices of slices:\n{}", bad.join("\n"));
+}
+
 #[test]
 fn committed_verilog_is_lint_clean() {
     for b in nt_hdl::registry::blocks() {
