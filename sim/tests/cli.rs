@@ -313,7 +313,7 @@ fn nic_runs_from_captures_and_message_files() {
     )
     .unwrap();
     let common = ["--timeout-cycles", "3000", "--retries", "2"];
-    for program in ["ndp", "homa", "homatr"] {
+    for program in ["ndp", "homa", "homatr", "bolt"] {
         let mut a = vec![
             "nic",
             "--program",
@@ -343,6 +343,23 @@ fn nic_runs_from_captures_and_message_files() {
         );
         let aj = std::fs::read_to_string(d.join("a.jsonl")).unwrap();
         assert_eq!(aj.matches("\"outcome\":\"gave_up\"").count(), 3, "{aj}");
+        if program == "bolt" {
+            // Every DATA frame carries Bolt's DATA and INC flags (frame byte 54) and FIRST
+            // in the first window; the TX times (bytes 55-58) increase.
+            let frames = nt_sim::pcap::read_pcap(&d.join("a.pcap")).unwrap();
+            let data: Vec<_> = frames.iter().filter(|p| p.bytes[34] & 1 != 0).collect();
+            assert!(!data.is_empty());
+            let mut last_t = 0u32;
+            for p in &data {
+                assert_eq!(p.bytes[54] & 0x84, 0x84, "Bolt flags {:#x}", p.bytes[54]);
+                if p.bytes[41] == 0 {
+                    assert_ne!(p.bytes[54] & 0x08, 0, "FIRST on offset 0");
+                }
+                let t = u32::from_be_bytes(p.bytes[55..59].try_into().unwrap());
+                assert!(t >= last_t, "t_data_tx went back");
+                last_t = t;
+            }
+        }
 
         let mut b = vec![
             "nic",
