@@ -335,6 +335,11 @@ fn ndp_line_rate_both_directions() {
 }
 
 #[test]
+fn bolt_line_rate_both_directions() {
+    line_rate(NicBolt::new);
+}
+
+#[test]
 fn homa_line_rate_both_directions() {
     line_rate(NicHoma::new);
 }
