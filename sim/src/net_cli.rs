@@ -155,6 +155,12 @@ pub fn main(a: &RunArgs) -> Result<(), String> {
         let out = a.out.join(n);
         let sum = write_outputs(&net, &r, &out)?;
         println!("{sum}outputs in {}\n", out.display());
+        if let Some(line) = net_scenarios::bolt_report(n, &r) {
+            println!("{line}\n");
+            let p = out.join("bolt.txt");
+            std::fs::write(&p, format!("{line}\n"))
+                .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        }
         let mut sd = slowdowns(&net);
         let trimmed: u64 = r
             .switch_stats

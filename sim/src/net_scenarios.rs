@@ -474,6 +474,127 @@ pub fn bolt_complete(b: &BoltShape, pru: bool) -> String {
     s
 }
 
+/// What the Bolt "flow joins" run shows: the bottleneck queue's peak after the second flow
+/// started, when it fell below `CC_THRESH` again, and the first flow's window before the
+/// join and at its smallest until then.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoltJoin {
+    pub peak_cycle: u64,
+    pub peak_bytes: u64,
+    pub drained_cycle: u64,
+    pub w1_before: u64,
+    pub w1_min: u64,
+}
+
+/// The samples of a Bolt dumbbell run: `(cycle, h1 window, h2 window, s0:0 queue bytes)`.
+fn bolt_samples(r: &crate::net::RunResult) -> Result<Vec<(u64, u64, u64, u64)>, String> {
+    let s = &r.series;
+    let q0 = s
+        .queue_cols
+        .iter()
+        .position(|&c| c == (0, 0))
+        .ok_or("no sampled queue at s0:0: not a Bolt dumbbell run")?;
+    if s.host_window.len() < 3 {
+        return Err("fewer than 3 hosts: not a Bolt dumbbell run".into());
+    }
+    Ok((0..s.cycles.len())
+        .map(|k| {
+            (
+                s.cycles[k],
+                s.host_window[1][k],
+                s.host_window[2][k],
+                s.queue[q0][k],
+            )
+        })
+        .collect())
+}
+
+/// Measures a [`bolt_join`] run of shape `b`.
+pub fn bolt_join_metrics(r: &crate::net::RunResult, b: &BoltShape) -> Result<BoltJoin, String> {
+    let s = bolt_samples(r)?;
+    let w1_before = s
+        .iter()
+        .filter(|x| x.0 < b.second_start)
+        .map(|x| x.1)
+        .max()
+        .ok_or("no sample before the join")?;
+    let (peak_cycle, peak_bytes) = s
+        .iter()
+        .filter(|x| x.0 >= b.second_start && x.0 <= b.second_start + 4 * b.base_rtt)
+        .map(|x| (x.0, x.3))
+        .max_by_key(|x| (x.1, std::cmp::Reverse(x.0)))
+        .ok_or("no sample after the join")?;
+    let drained_cycle = s
+        .iter()
+        .find(|x| x.0 > peak_cycle && x.3 < b.cc_thresh)
+        .map(|x| x.0)
+        .ok_or("the queue never fell below CC_THRESH after the join")?;
+    let w1_min = s
+        .iter()
+        .filter(|x| x.0 > peak_cycle && x.0 <= drained_cycle)
+        .map(|x| x.1)
+        .min()
+        .unwrap_or(w1_before);
+    Ok(BoltJoin {
+        peak_cycle,
+        peak_bytes,
+        drained_cycle,
+        w1_before,
+        w1_min,
+    })
+}
+
+/// Measures a [`bolt_complete`] run of shape `b`: `(the last sample with h1's window
+/// open, cycles from then until h2's window first reaches the BDP)`.
+pub fn bolt_ramp_metrics(r: &crate::net::RunResult, b: &BoltShape) -> Result<(u64, u64), String> {
+    let s = bolt_samples(r)?;
+    let done = s
+        .iter()
+        .filter(|x| x.1 > 0)
+        .map(|x| x.0)
+        .max()
+        .ok_or("h1 never had a window")?;
+    let full = s
+        .iter()
+        .find(|x| x.0 > done && x.2 >= b.rtt_pkts as u64)
+        .map(|x| x.0)
+        .ok_or("h2's window never reached the BDP after h1 ended")?;
+    Ok((done, full - done))
+}
+
+/// The Bolt measurement line of a built-in Bolt run (`None` for other runs).
+pub fn bolt_report(name: &str, r: &crate::net::RunResult) -> Option<String> {
+    let b = BoltShape::default();
+    let rtt = |c: u64| c as f64 / b.base_rtt as f64;
+    match name {
+        "bolt-join" => Some(match bolt_join_metrics(r, &b) {
+            Ok(m) => format!(
+                "Bolt, a flow joins: queue peak {} B at cycle {}, below CC_THRESH ({} B) at cycle {}: {} cycles = {:.2} base RTTs after the peak (thesis: < 2 RTT); h1's window {} -> {}",
+                m.peak_bytes,
+                m.peak_cycle,
+                b.cc_thresh,
+                m.drained_cycle,
+                m.drained_cycle - m.peak_cycle,
+                rtt(m.drained_cycle - m.peak_cycle),
+                m.w1_before,
+                m.w1_min
+            ),
+            Err(e) => format!("Bolt, a flow joins: not measured: {e}"),
+        }),
+        "bolt-complete-pru" | "bolt-complete-nopru" => Some(match bolt_ramp_metrics(r, &b) {
+            Ok((done, ramp)) => format!(
+                "Bolt, a flow completes ({}): h1's last window at cycle {done}; h2's window at the BDP ({} packets) {ramp} cycles later = {:.2} base RTTs = {:.2} us",
+                if name.ends_with("nopru") { "PRU off" } else { "PRU on" },
+                b.rtt_pkts,
+                rtt(ramp),
+                ramp as f64 / crate::DEFAULT_CLOCK_HZ * 1e6
+            ),
+            Err(e) => format!("Bolt, a flow completes: not measured: {e}"),
+        }),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -465,26 +465,6 @@ fn tofino_style_trimming_stays_within_a_bound_of_ideal() {
     );
 }
 
-/// A Bolt run's samples: `(cycle, h1 window, h2 window, bottleneck queue bytes)`.
-fn bolt_samples(r: &RunResult) -> Vec<(u64, u64, u64, u64)> {
-    let s = &r.series;
-    let q0 = s
-        .queue_cols
-        .iter()
-        .position(|&c| c == (0, 0))
-        .expect("the bottleneck port s0:0 is sampled");
-    (0..s.cycles.len())
-        .map(|k| {
-            (
-                s.cycles[k],
-                s.host_window[1][k],
-                s.host_window[2][k],
-                s.queue[q0][k],
-            )
-        })
-        .collect()
-}
-
 /// Thesis §4.5.1, a flow joins a saturated link: Bolt's SRCs shrink both windows and the
 /// queue the joining flow's first window built is drained below `CC_THRESH` within two
 /// base round trips of its peak, with no loss and a fair share.
@@ -498,32 +478,14 @@ fn bolt_drains_the_queue_within_two_rtts_after_a_flow_joins() {
     let drops: u64 = sw.iter().map(|p| p.drop_full).sum();
     assert!(srcs > 0, "no SRC: {sw:?}");
     assert_eq!(drops, 0, "Bolt lost packets: {sw:?}");
-    let s = bolt_samples(&r);
-    let w1_before = s
-        .iter()
-        .filter(|x| x.0 < b.second_start)
-        .map(|x| x.1)
-        .max()
-        .unwrap();
-    let (t_peak, q_peak) = s
-        .iter()
-        .filter(|x| x.0 >= b.second_start && x.0 <= b.second_start + 4 * b.base_rtt)
-        .map(|x| (x.0, x.3))
-        .max_by_key(|x| (x.1, std::cmp::Reverse(x.0)))
-        .unwrap();
+    let m = net_scenarios::bolt_join_metrics(&r, &b).expect("measured");
     assert!(
-        q_peak > 2 * b.cc_thresh,
-        "the joining flow built no queue (peak {q_peak} bytes)"
+        m.peak_bytes > 2 * b.cc_thresh,
+        "the joining flow built no queue (peak {} bytes)",
+        m.peak_bytes
     );
-    let t_drained = s
-        .iter()
-        .find(|x| x.0 > t_peak && x.3 < b.cc_thresh)
-        .map(|x| x.0)
-        .expect("the queue never drained");
-    println!(
-        "bolt-join: queue peak {q_peak} B at cycle {t_peak}, below CC_THRESH at {t_drained} ({:.2} base RTTs); h1's window {w1_before} before the join",
-        (t_drained - t_peak) as f64 / b.base_rtt as f64
-    );
+    println!("{}", net_scenarios::bolt_report("bolt-join", &r).unwrap());
+    let (t_peak, t_drained) = (m.peak_cycle, m.drained_cycle);
     assert!(
         t_drained - t_peak <= 2 * b.base_rtt,
         "drained {} cycles after the peak, more than 2 RTTs ({})",
@@ -531,13 +493,12 @@ fn bolt_drains_the_queue_within_two_rtts_after_a_flow_joins() {
         2 * b.base_rtt
     );
     // h1 gave up part of its window to h2, and both ended with similar rates.
-    let w1_after = s
-        .iter()
-        .filter(|x| x.0 > t_peak && x.0 <= t_drained)
-        .map(|x| x.1)
-        .min()
-        .unwrap();
-    assert!(w1_after < w1_before, "h1's window {w1_before} did not shrink ({w1_after})");
+    assert!(
+        m.w1_min < m.w1_before,
+        "h1's window {} did not shrink ({})",
+        m.w1_before,
+        m.w1_min
+    );
     let rate = |m: &nt_sim::net::MsgRecord| m.bytes as f64 / m.fct().unwrap() as f64;
     let (r1, r2) = (rate(&net.msgs[0]), rate(&net.msgs[1]));
     assert!(r2 > 0.6 * r1, "h2's rate {r2:.2} B/cycle far below h1's {r1:.2}");
@@ -552,14 +513,10 @@ fn bolt_ramps_up_the_remaining_flow_faster_with_pru() {
     let ramp = |name: &str| -> (u64, u64) {
         let (net, r) = run_builtin(name);
         all_delivered(&net, &r);
-        let s = bolt_samples(&r);
-        let done = s.iter().filter(|x| x.1 > 0).map(|x| x.0).max().unwrap();
-        let full = s
-            .iter()
-            .find(|x| x.0 > done && x.2 >= b.rtt_pkts as u64)
-            .map(|x| x.0)
-            .unwrap_or_else(|| panic!("{name}: h2's window never reached the BDP"));
-        (full - done, net.msgs[1].fct().unwrap())
+        let (_, ramp) = net_scenarios::bolt_ramp_metrics(&r, &b)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        println!("{}", net_scenarios::bolt_report(name, &r).unwrap());
+        (ramp, net.msgs[1].fct().unwrap())
     };
     let (with_pru, fct_pru) = ramp("bolt-complete-pru");
     let (without, fct_nopru) = ramp("bolt-complete-nopru");
