@@ -481,6 +481,10 @@ fn run_nic<T: nt_hdl::nic::NicTop>(
     cfg.switch_mac = cfg.mac;
     cfg.timeout = 4000;
     cfg.rx_timeout = 4000 * 8;
+    if T::PROGRAM == "bolt" {
+        // Small first windows, so that Bolt's windows decide when packets leave.
+        cfg.rtt_pkts = 2;
+    }
     let mut nic = NicSim::new(top, cfg.clone())?;
     open_outputs(nic.kernel_mut(), opts).map_err(|e| e.to_string())?;
     let mut link = Link::new(
@@ -517,18 +521,26 @@ fn run_nic<T: nt_hdl::nic::NicTop>(
         }
         nic.step()?;
         while seen < nic.tx_frames.len() {
-            let f = &nic.tx_frames[seen];
-            link.send(f);
-            // Bolt: a switch's SRC for one DATA packet in four (queue 0-64 KiB), so that
-            // the program's window decrements are exercised too.
-            if T::PROGRAM == "bolt" && rng.gen_range(0..4) == 0 {
-                if let Some(src) = crate::wire::bolt_src_of(&f.bytes, rng.gen_range(0..65536), 100) {
-                    link.send(&crate::pcap::Packet {
-                        cycle: f.cycle,
-                        bytes: src,
-                    });
+            let mut f = nic.tx_frames[seen].clone();
+            // Bolt: play the congested switch of Algorithm 7. One DATA packet in three
+            // draws an SRC (queue 0-8 KiB, so that the decrement test goes both ways) and
+            // half lose their INC flag (no token), so that windows shrink as well as grow
+            // and the credit they set decides what the NIC sends.
+            if T::PROGRAM == "bolt" {
+                let data = f.bytes.len() > 54 && f.bytes[34] & crate::wire::FLAG_DATA != 0;
+                if data && rng.gen_range(0..3) == 0 {
+                    if let Some(src) = crate::wire::bolt_src_of(&f.bytes, rng.gen_range(0..8192), 100) {
+                        link.send(&crate::pcap::Packet {
+                            cycle: f.cycle,
+                            bytes: src,
+                        });
+                    }
+                }
+                if data && rng.gen_bool(0.5) {
+                    f.bytes[54] &= !0x04;
                 }
             }
+            link.send(&f);
             seen += 1;
         }
     }

@@ -239,9 +239,10 @@ fn nic_homa_verilog_matches_rust_cycle_for_cycle() {
     cosim_block(Simulator::Verilator, "nic_homa", 121);
 }
 
-/// The Bolt NIC talking to itself through a trimming link, with a switch's SRC returned
-/// for one DATA packet in four: the Bolt program's window RAM, multipliers and the TX stamp
-/// under every top-level port compared every cycle.
+/// The Bolt NIC talking to itself through a trimming link that also plays a congested Bolt
+/// switch (an SRC for one DATA packet in three, INC cleared on half of them; `run_nic`):
+/// the Bolt program's window RAM, multipliers and the TX stamp under every top-level port
+/// compared every cycle.
 #[test]
 fn nic_bolt_verilog_matches_rust_cycle_for_cycle() {
     let rec = cosim_block(Simulator::Verilator, "nic_bolt", 141);
@@ -260,6 +261,19 @@ fn nic_bolt_verilog_matches_rust_cycle_for_cycle() {
     assert!(
         at_end("stat$rx_ctrl") > at_end("stat$tx_ctrl"),
         "no SRC reached the Bolt program"
+    );
+}
+
+/// The Bolt NIC's co-simulation reaches its SRC handling: a window test that needs four
+/// times the product before it decrements (`lhs` × 4) changes what the NIC sends.
+#[test]
+fn cosim_catches_a_mutated_bolt_window_test() {
+    mutant_of_is_caught(
+        Simulator::Verilator,
+        "nic_bolt",
+        "lhs = rtt16 * k16;",
+        "lhs = (rtt16 * k16) << 2;",
+        "",
     );
 }
 
