@@ -309,10 +309,8 @@ impl<const A: usize, const N: usize> Logic for BoltProgram<A, N> {
             & !self.reset.val();
         self.take.next = self.info.valid.val() & self.info.ready.val();
         self.r.next = self.info.info.val();
-        self.is_data.next =
-            (self.r.val().flags & self.flag_data.val()) != self.zero_8.val();
-        self.intact.next =
-            (self.r.val().flags & self.flag_chop.val()) == self.zero_8.val();
+        self.is_data.next = (self.r.val().flags & self.flag_data.val()) != self.zero_8.val();
+        self.intact.next = (self.r.val().flags & self.flag_chop.val()) == self.zero_8.val();
         self.rbolt.next = self.r.val().bolt;
         self.rid16.next = self.r.val().tx_msg_id;
         self.bflags.next = self.rbolt.val().get_bits::<8>(32);
@@ -353,10 +351,8 @@ impl<const A: usize, const N: usize> Logic for BoltProgram<A, N> {
         self.rec.next.tx_msg_id = self.r.val().tx_msg_id;
         self.rec.next.pkt_offset = self.r.val().pkt_offset;
         self.rec.next.ack_no = self.r.val().pull_grant;
-        self.rec.next.ack =
-            (self.r.val().flags & self.flag_ack.val()) != self.zero_8.val();
-        self.rec.next.nack =
-            (self.r.val().flags & self.flag_nack.val()) != self.zero_8.val();
+        self.rec.next.ack = (self.r.val().flags & self.flag_ack.val()) != self.zero_8.val();
+        self.rec.next.nack = (self.r.val().flags & self.flag_nack.val()) != self.zero_8.val();
         self.rec.next.src = (self.r.val().flags == self.zero_8.val())
             & ((self.bflags.val() & self.b_src.val()) != self.zero_8.val());
         self.rec.next.inc = (self.bflags.val() & self.b_inc.val()) != self.zero_8.val();
@@ -448,8 +444,8 @@ impl<const A: usize, const N: usize> Logic for BoltProgram<A, N> {
             self.nxt.next.last_dec = self.now.q.val();
         }
         // Only the records the sender acts on touch (and may claim) a message's state.
-        self.acts.next = self.s1_v.q.val()
-            & (self.s1.q.val().ack | self.s1.q.val().nack | self.s1.q.val().src);
+        self.acts.next =
+            self.s1_v.q.val() & (self.s1.q.val().ack | self.s1.q.val().nack | self.s1.q.val().src);
         self.cc.write_address.next = self.s1_idx.val();
         self.cc.write_data.next = self.nxt.val();
         self.cc.write_enable.next = self.acts.val();
@@ -467,16 +463,13 @@ impl<const A: usize, const N: usize> Logic for BoltProgram<A, N> {
             self.crd_rtx.d.next = self.s1.q.val().nack;
             self.crd_bits.d.next = self.obit.val();
             self.crd_set.d.next = self.s1.q.val().ack | self.s1.q.val().src;
-            self.crd_credit.d.next = bit_cast::<16, 8>(self.nxt.val().acked)
-                + bit_cast::<16, 8>(self.nxt.val().cwnd);
+            self.crd_credit.d.next =
+                bit_cast::<16, 8>(self.nxt.val().acked) + bit_cast::<16, 8>(self.nxt.val().cwnd);
             if self.s1.q.val().ack {
                 self.dlv_v.d.next = true;
                 self.cnt_dlv.d.next = self.cnt_dlv.q.val() + self.one_32.val();
             }
-            if self.s1.q.val().ack
-                | self.s1.q.val().nack
-                | (self.s1.q.val().src & self.dec.val())
-            {
+            if self.s1.q.val().ack | self.s1.q.val().nack | (self.s1.q.val().src & self.dec.val()) {
                 self.crd_v.d.next = true;
                 self.cnt_crd.d.next = self.cnt_crd.q.val() + self.one_32.val();
             }

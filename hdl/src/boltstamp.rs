@@ -234,7 +234,9 @@ mod tests {
         b[48] = 0xaa;
         b[49] = 0xbb;
         b[59] = 0xcc;
-        b.chunks(8).map(|c| u64::from_be_bytes(c.try_into().unwrap())).collect()
+        b.chunks(8)
+            .map(|c| u64::from_be_bytes(c.try_into().unwrap()))
+            .collect()
     }
 
     /// Sends `f` from cycle 2 (one word per cycle) and returns the words out with the
@@ -248,7 +250,10 @@ mod tests {
             u.reset.next = c == 0;
             u.rtt_pkts.next = rtt.into();
             u.source.ready.next = true;
-            let i = c.checked_sub(2).map(|i| i as usize).filter(|i| *i < f.len());
+            let i = c
+                .checked_sub(2)
+                .map(|i| i as usize)
+                .filter(|i| *i < f.len());
             u.sink.valid.next = i.is_some();
             u.sink.data.next = i.map(|i| f[i]).unwrap_or(0).into();
             u.sink.last.next = i == Some(f.len() - 1);

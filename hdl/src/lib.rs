@@ -3,9 +3,9 @@
 //! One block per file, its unit tests beside it. [`registry`] lists every block that is
 //! emitted as Verilog, under the module name it gets in `verilog-out/`.
 pub mod arbiter;
+mod bits_patch;
 pub mod bolt;
 pub mod boltstamp;
-mod bits_patch;
 pub mod deparser;
 pub mod emit;
 pub mod fifo;

@@ -458,7 +458,11 @@ pub fn bolt_join(b: &BoltShape) -> String {
 /// share the bottleneck; when `h1`'s ends, `h2` ramps up with PRU tokens (`pru`) or on
 /// supply matching alone (`pru_cap = 0`).
 pub fn bolt_complete(b: &BoltShape, pru: bool) -> String {
-    let name = if pru { "bolt-complete-pru" } else { "bolt-complete-nopru" };
+    let name = if pru {
+        "bolt-complete-pru"
+    } else {
+        "bolt-complete-nopru"
+    };
     let mut s = bolt_dumbbell(
         name,
         &format!(
@@ -624,7 +628,11 @@ mod tests {
         assert!(runs("trim3-tofino-4").is_none());
         assert_eq!(runs("trim3").unwrap().len(), 2);
         assert_eq!(runs("bolt").unwrap().len(), 3);
-        assert!(runs("bolt-complete-pru").unwrap()[0].1.contains("pru_cap = 255"));
-        assert!(runs("bolt-complete-nopru").unwrap()[0].1.contains("pru_cap = 0"));
+        assert!(runs("bolt-complete-pru").unwrap()[0]
+            .1
+            .contains("pru_cap = 255"));
+        assert!(runs("bolt-complete-nopru").unwrap()[0]
+            .1
+            .contains("pru_cap = 0"));
     }
 }

@@ -529,7 +529,9 @@ fn run_nic<T: nt_hdl::nic::NicTop>(
             if T::PROGRAM == "bolt" {
                 let data = f.bytes.len() > 54 && f.bytes[34] & crate::wire::FLAG_DATA != 0;
                 if data && rng.gen_range(0..3) == 0 {
-                    if let Some(src) = crate::wire::bolt_src_of(&f.bytes, rng.gen_range(0..8192), 100) {
+                    if let Some(src) =
+                        crate::wire::bolt_src_of(&f.bytes, rng.gen_range(0..8192), 100)
+                    {
                         link.send(&crate::pcap::Packet {
                             cycle: f.cycle,
                             bytes: src,

@@ -181,7 +181,8 @@ pub const BOLT_DATA: u8 = 0x80;
 /// `q_size`, `link_rate` and the DATA packet's `t_data_tx` reflected. `None` when `data`
 /// is not a DATA frame with the Bolt DATA flag.
 pub fn bolt_src_of(data: &[u8], q_size: u32, link_rate: u8) -> Option<Vec<u8>> {
-    if data.len() < HDR_BYTES || data[34] & FLAG_DATA == 0 || data[BOLT_OFFSET + 4] & BOLT_DATA == 0 {
+    if data.len() < HDR_BYTES || data[34] & FLAG_DATA == 0 || data[BOLT_OFFSET + 4] & BOLT_DATA == 0
+    {
         return None;
     }
     let f = Frame::decode(data, Layout::Ndp)?;

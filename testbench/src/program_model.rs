@@ -171,7 +171,11 @@ impl ProgramModel {
         match self.program {
             Program::Bolt => {
                 // ACK with the cumulative ackNo and the INC echo; NACK for a trimmed packet.
-                let (flags, prio) = if intact { (ACK, r.bolt_inc as u8) } else { (NACK, 0) };
+                let (flags, prio) = if intact {
+                    (ACK, r.bolt_inc as u8)
+                } else {
+                    (NACK, 0)
+                };
                 self.expected
                     .push_back(r.event(flags, r.pkt_offset, r.ack_no as u16, prio));
             }

@@ -255,8 +255,14 @@ fn nic_bolt_verilog_matches_rust_cycle_for_cycle() {
     // The run must have sent DATA and control frames (the stamp saw both kinds).
     let last = rec.rows.last().expect("rows");
     let at_end = |name: &str| u64::from_str_radix(&last[col(name)], 16).unwrap();
-    assert!(at_end("stat$tx_data") > 20, "the Bolt NIC sent few DATA packets");
-    assert!(at_end("stat$tx_ctrl") > 20, "the Bolt NIC sent few control packets");
+    assert!(
+        at_end("stat$tx_data") > 20,
+        "the Bolt NIC sent few DATA packets"
+    );
+    assert!(
+        at_end("stat$tx_ctrl") > 20,
+        "the Bolt NIC sent few control packets"
+    );
     // SRCs passed the parser (control records beyond the ACKs and NACKs sent).
     assert!(
         at_end("stat$rx_ctrl") > at_end("stat$tx_ctrl"),

@@ -501,7 +501,10 @@ fn bolt_drains_the_queue_within_two_rtts_after_a_flow_joins() {
     );
     let rate = |m: &nt_sim::net::MsgRecord| m.bytes as f64 / m.fct().unwrap() as f64;
     let (r1, r2) = (rate(&net.msgs[0]), rate(&net.msgs[1]));
-    assert!(r2 > 0.6 * r1, "h2's rate {r2:.2} B/cycle far below h1's {r1:.2}");
+    assert!(
+        r2 > 0.6 * r1,
+        "h2's rate {r2:.2} B/cycle far below h1's {r1:.2}"
+    );
 }
 
 /// Thesis §4.5.1, a flow completes: when h1's flow ends, h2's window reaches the
@@ -513,8 +516,8 @@ fn bolt_ramps_up_the_remaining_flow_faster_with_pru() {
     let ramp = |name: &str| -> (u64, u64) {
         let (net, r) = run_builtin(name);
         all_delivered(&net, &r);
-        let (_, ramp) = net_scenarios::bolt_ramp_metrics(&r, &b)
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let (_, ramp) =
+            net_scenarios::bolt_ramp_metrics(&r, &b).unwrap_or_else(|e| panic!("{name}: {e}"));
         println!("{}", net_scenarios::bolt_report(name, &r).unwrap());
         (ramp, net.msgs[1].fct().unwrap())
     };
@@ -523,7 +526,13 @@ fn bolt_ramps_up_the_remaining_flow_faster_with_pru() {
     println!(
         "bolt-complete: h2 at the BDP {with_pru} cycles after h1 ended with PRU, {without} without; h2's FCT {fct_pru} vs {fct_nopru}"
     );
-    assert!(with_pru < without, "PRU {with_pru} cycles, without {without}");
-    assert!(with_pru <= 3 * b.base_rtt, "PRU ramp took {with_pru} cycles");
+    assert!(
+        with_pru < without,
+        "PRU {with_pru} cycles, without {without}"
+    );
+    assert!(
+        with_pru <= 3 * b.base_rtt,
+        "PRU ramp took {with_pru} cycles"
+    );
     assert!(fct_pru <= fct_nopru, "h2 finished later with PRU");
 }

@@ -420,7 +420,11 @@ fn fuzz<T: NicTop>(make: fn() -> T, seed: u64) {
                         src_port: rng.gen(),
                         dst_port: rng.gen(),
                         msg_len,
-                        pkt_offset: if src { rng.gen_range(0..total) } else { rng.gen_range(0..=total) },
+                        pkt_offset: if src {
+                            rng.gen_range(0..total)
+                        } else {
+                            rng.gen_range(0..=total)
+                        },
                         pull_grant: rng.gen(),
                         grant_prio: rng.gen(),
                         tx_msg_id: rng.gen(),
