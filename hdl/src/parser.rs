@@ -330,7 +330,7 @@ impl Parser {
             codes: std::array::from_fn(|i| Constant::new((i as u64).into())),
             homa: Constant::new(homa),
             bolt: Constant::new(bolt),
-            bolt_src: Constant::new(0x20.into()),
+            bolt_src: Constant::new((crate::switch::BOLT_SRC as u64).into()),
             zero_hdr: Constant::new(RxHdr::default()),
             ring_words: Constant::new((1u64 << RING_A).into()),
             one_10: Constant::new(1.into()),

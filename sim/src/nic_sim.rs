@@ -230,6 +230,16 @@ impl<T: NicTop> NicSim<T> {
             && self.rx_words.is_empty()
     }
 
+    /// The open messages' windows in packets: credit minus the cumulatively acknowledged
+    /// offsets, summed (Bolt: the sum of the messages' `cwnd`; NDP and Homa acknowledge
+    /// selectively, so for them it is the pull or grant offsets set so far).
+    pub fn window_pkts(&self) -> u64 {
+        self.windows
+            .values()
+            .map(|&(c, b)| c.saturating_sub(b as u16) as u64)
+            .sum()
+    }
+
     /// Runs one cycle.
     pub fn step(&mut self) -> Result<(), String> {
         let now = self.k.cycle();
@@ -409,18 +419,6 @@ impl<T: NicTop> NicSim<T> {
             }
         }
         self.k.tick().map_err(|e| e.to_string())
-    }
-}
-
-impl<T: NicTop> NicSim<T> {
-    /// The open messages' windows in packets: credit minus the cumulatively acknowledged
-    /// offsets, summed (Bolt: the sum of the messages' `cwnd`; NDP and Homa acknowledge
-    /// selectively, so for them it is the pull or grant offsets set so far).
-    pub fn window_pkts(&self) -> u64 {
-        self.windows
-            .values()
-            .map(|&(c, b)| c.saturating_sub(b as u16) as u64)
-            .sum()
     }
 }
 

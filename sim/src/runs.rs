@@ -527,7 +527,8 @@ fn run_nic<T: nt_hdl::nic::NicTop>(
             // half lose their INC flag (no token), so that windows shrink as well as grow
             // and the credit they set decides what the NIC sends.
             if T::PROGRAM == "bolt" {
-                let data = f.bytes.len() > 54 && f.bytes[34] & crate::wire::FLAG_DATA != 0;
+                let data = f.bytes.len() >= crate::wire::HDR_BYTES
+                    && f.bytes[34] & crate::wire::FLAG_DATA != 0;
                 if data && rng.gen_range(0..3) == 0 {
                     if let Some(src) =
                         crate::wire::bolt_src_of(&f.bytes, rng.gen_range(0..8192), 100)
@@ -539,7 +540,7 @@ fn run_nic<T: nt_hdl::nic::NicTop>(
                     }
                 }
                 if data && rng.gen_bool(0.5) {
-                    f.bytes[54] &= !0x04;
+                    f.bytes[crate::wire::BOLT_OFFSET + 4] &= !nt_hdl::switch::BOLT_INC;
                 }
             }
             link.send(&f);

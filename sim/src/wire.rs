@@ -172,16 +172,14 @@ impl Frame {
     }
 }
 
-/// Bolt's SRC flag (frame byte 54) and DATA flag.
-pub const BOLT_SRC: u8 = 0x20;
-pub const BOLT_DATA: u8 = 0x80;
-
 /// The SRC packet a Bolt switch returns for the DATA frame `data` (SPEC §6): the 64-byte
 /// header with MACs, IPs and contexts swapped, transport flags 0, the Bolt SRC flag,
 /// `q_size`, `link_rate` and the DATA packet's `t_data_tx` reflected. `None` when `data`
 /// is not a DATA frame with the Bolt DATA flag.
 pub fn bolt_src_of(data: &[u8], q_size: u32, link_rate: u8) -> Option<Vec<u8>> {
-    if data.len() < HDR_BYTES || data[34] & FLAG_DATA == 0 || data[BOLT_OFFSET + 4] & BOLT_DATA == 0
+    if data.len() < HDR_BYTES
+        || data[34] & FLAG_DATA == 0
+        || data[BOLT_OFFSET + 4] & nt_hdl::switch::BOLT_DATA == 0
     {
         return None;
     }
@@ -191,7 +189,7 @@ pub fn bolt_src_of(data: &[u8], q_size: u32, link_rate: u8) -> Option<Vec<u8>> {
     std::mem::swap(&mut t.src_port, &mut t.dst_port);
     t.bolt[0..3].copy_from_slice(&q_size.min(0xff_ffff).to_be_bytes()[1..]);
     t.bolt[3] = link_rate;
-    t.bolt[4] = BOLT_SRC;
+    t.bolt[4] = nt_hdl::switch::BOLT_SRC;
     Some(
         Frame {
             dst_mac: f.src_mac,
