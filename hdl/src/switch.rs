@@ -31,7 +31,9 @@
 //!   `band_by_flags`
 //!   (band from the transport flags instead of the IPv4 `tos`), `wrr` (weighted round robin
 //!   instead of strict priority among bands), `ret` (return trimmed headers to their sender
-//!   when the header band is full, instead of dropping them).
+//!   when the header band is full, instead of dropping them); Bolt's `cc_thresh`, `mtu`,
+//!   `pru_cap`, `link_rate` and `sm_off` (below); Tofino-style trimming's `pipes`, `t0`,
+//!   `t1`, `meter_burst` (below).
 //! * `stat[p]`: wrapping 32-bit counters `rx_frames`, `tx_frames`, `drop_malformed`,
 //!   `drop_no_route`, `drop_full`, `trimmed`, `returned`, `drop_header`, and the occupancy
 //!   of each of port `p`'s output bands in bytes, `occ_bytes0..3` (admitted, not yet sent).
@@ -100,6 +102,17 @@
 //! * **Timing.** A deflected 1088-byte frame whose first word is in at `t` has its header
 //!   complete at `t + 12`, taken at `t + 13`, released at the end of `t + 149`; the signal
 //!   makes the port pessimistic from `t + 150`.
+//!
+//! # Bolt ([`MODE_BOLT`], thesis Algorithms 7 and 9)
+//! Bands by transport flags; SRCs leave through the return queue of the arrival port. At
+//! word 6 of a data packet, per output port in input-index order: the supply token
+//! `sm += 8 × (now − last) − bytes`, floored at −2^24 and capped at `cfg.mtu`. If the
+//! output's queue is at `cfg.cc_thresh` or above: an SRC (unless the packet has DEC), DEC
+//! set, INC cleared. Else LAST without FIRST earns a PRU token (up to `cfg.pru_cap`; 0
+//! turns PRU off). Else INC spends a PRU token, or else an MTU of supply token (supply
+//! matching, SM) when `sm >= mtu`, or else is cleared. `cfg.sm_off` never takes the SM
+//! branch: INC is kept only where a PRU token is spent; the supply token is still updated
+//! (so `stat.sm` shows it), never spent. docs/architecture.md §17 has the details.
 //!
 //! # Storage
 //! One crosspoint per (input, output) pair, `2^XP_A` = 2048 words: a RAM of 64-bit data
@@ -255,6 +268,10 @@ pub struct SwitchCfg {
     pub pru_cap: Signal<In, Bits<8>>,
     /// Bolt: the link rate stamped into SRC packets.
     pub link_rate: Signal<In, Bits<8>>,
+    /// Bolt: supply matching off. An INC-marked data packet that finds no PRU token has
+    /// INC cleared, whatever the supply token holds (the token is still kept up to date,
+    /// only never spent). `false` (the default) is Bolt as the thesis has it.
+    pub sm_off: Signal<In, bool>,
     /// Tofino-style trimming: ingress pipes, 1..=4 (0 counts as 1, more as 4).
     pub pipes: Signal<In, Bits<3>>,
     /// Tofino-style trimming: the pessimistic period T0 and the half-pessimistic period T1
@@ -2627,7 +2644,7 @@ impl<
                 } else if self.rx[i].data.val().get_bit(10) {
                     if self.bsel_pru[i].val() != self.zero8.val() {
                         self.bpru_o[i].next = self.bsel_pru[i].val() - self.one8.val();
-                    } else if self.bt3[i].val() >= self.offmtu.val() {
+                    } else if (self.bt3[i].val() >= self.offmtu.val()) & !self.cfg.sm_off.val() {
                         self.bsm_o[i].next = self.bt3[i].val() - self.mtu32.val();
                     } else {
                         self.bnf[i].next = self.bf6[i].val() & self.b_notinc64.val();

@@ -20,6 +20,7 @@
 //! buffer_bytes = 55_000    # per output and band (all inputs), 0..=1048575
 //! buffer_pkts = 64         # per output and band, 1..=4095
 //! ret = false  wrr = false  cc_thresh = 1088  mtu = 1088  pru_cap = 255  link_rate = 200
+//! sm = true                # Bolt: supply matching (false: INC only for PRU tokens)
 //! pipes = 4  t0 = 19200  t1 = 19200  meter_burst = 16384
 //!
 //! [[host]]
@@ -121,6 +122,9 @@ fn default_sample() -> u64 {
 fn default_threads() -> usize {
     1
 }
+fn default_true() -> bool {
+    true
+}
 
 /// A host: a NIC running `program`.
 #[derive(Clone, Debug, Deserialize)]
@@ -173,6 +177,9 @@ pub struct SwitchCfg {
     pub pru_cap: Option<u64>,
     #[serde(default)]
     pub link_rate: Option<u64>,
+    /// Bolt: supply matching (default on); `sm = false` sets the switch's `cfg.sm_off`.
+    #[serde(default = "default_true")]
+    pub sm: bool,
     #[serde(default)]
     pub pipes: Option<u64>,
     #[serde(default)]
@@ -683,6 +690,7 @@ fn build_switch(
     s.mtu = r("mtu", c.mtu, s.mtu, 64, 4095)?;
     s.pru_cap = r("pru_cap", c.pru_cap, s.pru_cap, 0, 255)?;
     s.link_rate = r("link_rate", c.link_rate, s.link_rate, 0, 255)?;
+    s.sm = c.sm;
     s.pipes = r("pipes", c.pipes, s.pipes, 1, 4)?;
     s.t0 = r("t0", c.t0, s.t0, 0, (1 << 24) - 1)?;
     s.t1 = r("t1", c.t1, s.t1, 0, (1 << 24) - 1)?;

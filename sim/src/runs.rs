@@ -567,7 +567,8 @@ fn run_nic<T: nt_hdl::nic::NicTop>(
 /// 64..=1088 bytes with a hot spot, malformed and unrouted frames, gaps, TX backpressure):
 /// the first quarter of the run in trim mode (strict priority, bands by `tos`, return to
 /// sender), the second in drop-tail mode (WRR, bands by transport flags), the third in Bolt
-/// mode (SRCs, DEC/INC rewrites, PRU and SM tokens on random Bolt flags), the last in
+/// mode (SRCs, DEC/INC rewrites, PRU and SM tokens on random Bolt flags; supply matching
+/// off, `cfg.sm_off`, for its second half), the last in
 /// Tofino-style trimming (`pipes` pipes: 2 at 4 ports, 4 at 16; short T0/T1 and small meter bursts, so that ingress
 /// trims, deflections, recirculation and mode changes all happen). Events = words out;
 /// commands = words in.
@@ -608,6 +609,8 @@ fn run_switch<
     bolt.limit_bytes = [3000, 6000, 5000, 8000];
     bolt.cc_thresh = 2000;
     bolt.pru_cap = 5;
+    let mut bolt_nosm = bolt.clone();
+    bolt_nosm.sm = false;
     let mut tofino = trim.clone();
     tofino.mode = nt_hdl::switch::MODE_TOFINO_TRIM;
     tofino.limit_bytes = [700, 3000, 2500, 4000];
@@ -628,6 +631,9 @@ fn run_switch<
         }
         if now == cycles / 2 {
             apply_setup(k.uut_mut(), &bolt);
+        }
+        if now == 5 * cycles / 8 {
+            apply_setup(k.uut_mut(), &bolt_nosm);
         }
         if now == 3 * cycles / 4 {
             apply_setup(k.uut_mut(), &tofino);

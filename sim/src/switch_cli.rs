@@ -57,6 +57,10 @@ pub struct SwitchArgs {
     /// Bolt: the link rate stamped into SRC packets (0..=255, e.g. Gb/s).
     #[arg(long, default_value_t = 200)]
     pub link_rate: u64,
+    /// Bolt: supply matching off: an INC-marked data packet keeps INC only where it
+    /// spends a PRU token (--pru-cap 0 turns PRU off).
+    #[arg(long)]
+    pub no_sm: bool,
     /// Tofino-style trimming: ingress pipes (1..=4); input K is in pipe K*pipes/ports.
     #[arg(long, default_value_t = 4)]
     pub pipes: u64,
@@ -147,6 +151,7 @@ fn setup(a: &SwitchArgs) -> Result<SwitchSetup, String> {
     s.mtu = a.mtu;
     s.pru_cap = a.pru_cap;
     s.link_rate = a.link_rate;
+    s.sm = !a.no_sm;
     s.pipes = a.pipes;
     s.t0 = a.t0;
     s.t1 = a.t1;

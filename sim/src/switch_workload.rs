@@ -48,6 +48,9 @@ pub struct SwitchSetup {
     pub mtu: u64,
     pub pru_cap: u64,
     pub link_rate: u64,
+    /// Bolt: supply matching on (`cfg.sm_off` low; the default). Off, an INC that finds
+    /// no PRU token is cleared whatever the supply token holds.
+    pub sm: bool,
     /// Tofino-style trimming: ingress pipes (1..=4), the pessimistic and half-pessimistic
     /// periods in cycles, and the meters' burst (their virtual queue) in bytes.
     pub pipes: u64,
@@ -74,6 +77,7 @@ impl SwitchSetup {
             mtu: 1088,
             pru_cap: 255,
             link_rate: 200,
+            sm: true,
             pipes: 4,
             t0: TOFINO_T_DEFAULT,
             t1: TOFINO_T_DEFAULT,
@@ -152,6 +156,7 @@ pub fn apply_setup<
     u.cfg.mtu.next = s.mtu.into();
     u.cfg.pru_cap.next = s.pru_cap.into();
     u.cfg.link_rate.next = s.link_rate.into();
+    u.cfg.sm_off.next = !s.sm;
     u.cfg.pipes.next = s.pipes.into();
     u.cfg.t0.next = s.t0.into();
     u.cfg.t1.next = s.t1.into();

@@ -843,7 +843,7 @@ impl SwitchModel {
         } else if f & BOLT_INC != 0 {
             if self.pru[o] > 0 {
                 self.pru[o] -= 1;
-            } else if sm >= mtu {
+            } else if sm >= mtu && self.s.sm {
                 self.sm[o] = sm - mtu;
             } else {
                 nf = f & !BOLT_INC;

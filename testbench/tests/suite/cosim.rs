@@ -285,8 +285,9 @@ fn cosim_catches_a_mutated_bolt_window_test() {
 
 /// The 4-port switch's Verilog under seeded traffic from every port (random sizes, a hot
 /// spot that fills queues, malformed and unrouted frames, gaps, TX backpressure), one
-/// quarter of the run in each mode: trim with return to sender, drop-tail with WRR, Bolt,
-/// Tofino-style trimming. The recorded run must reach each mode's own paths: returned
+/// quarter of the run in each mode: trim with return to sender, drop-tail with WRR, Bolt
+/// (supply matching off, `cfg.sm_off`, for the second half of its quarter), Tofino-style
+/// trimming. The recorded run must reach each mode's own paths: returned
 /// headers, SRCs, ingress trims in Tofino mode, deflected headers trimmed after
 /// recirculation, and a port in pessimistic mode.
 #[test]
@@ -329,6 +330,12 @@ fn switch_cosim(block: &str, ports: usize, seed: u64) {
         "{block} trim phase: no returned header"
     );
     assert!(sum_at("src_sent", end) > 0, "{block} Bolt phase: no SRC");
+    let sm_off = col("cfg$sm_off");
+    assert!(
+        sm_off[CYCLES as usize / 2..q3].contains(&0)
+            && sm_off[CYCLES as usize / 2..q3].contains(&1),
+        "{block} Bolt phase: not run both with and without supply matching"
+    );
     let ingress = sum_at("trimmed", end) - sum_at("trimmed", q3);
     let dod = sum_at("dod_trims", end);
     assert!(ingress > 0, "{block} Tofino phase: no ingress trim");

@@ -424,14 +424,9 @@ fn bolt_sends_one_src_per_data_packet_at_or_above_threshold_without_dec() {
 /// MTU 1088, PRU cap 2).
 #[test]
 fn bolt_pru_and_sm_tokens_follow_algorithms_7_and_9_step_by_step() {
-    let mut s = SwitchSetup::new(4);
-    s.mode = MODE_BOLT;
-    s.cc_thresh = 1_000_000;
-    s.pru_cap = 2;
-    let mut h = H4::new(&s);
     // (start cycle, bytes, flags, sm after, pru after, INC out)
     #[rustfmt::skip]
-    let steps: [(u64, usize, u8, i64, u64, bool); 12] = [
+    let steps: [BoltStep; 12] = [
         // elapsed 6: 0 + 48 - 1088; LAST with FIRST: no PRU token
         (0, 1088, BOLT_LAST | BOLT_FIRST, -1040, 0, false),
         // elapsed 300: -1040 + 2400 - 1088; LAST without FIRST: +1
@@ -456,6 +451,47 @@ fn bolt_pru_and_sm_tokens_follow_algorithms_7_and_9_step_by_step() {
         // LAST before INC (else-if): FIRST set, so nothing; SM capped at MTU
         (4000, 1088, BOLT_LAST | BOLT_FIRST | BOLT_INC, 1088, 0, true),
     ];
+    bolt_token_steps(true, &steps);
+}
+
+/// The same packets with supply matching off (`cfg.sm_off`): PRU tokens are spent as
+/// before, but an INC that finds none is cleared although the supply token is at the MTU,
+/// and the token, still kept up to date, is never spent.
+#[test]
+fn bolt_with_sm_off_keeps_inc_only_for_pru_tokens() {
+    #[rustfmt::skip]
+    let steps: [BoltStep; 12] = [
+        (0, 1088, BOLT_LAST | BOLT_FIRST, -1040, 0, false),
+        (300, 1088, BOLT_LAST, 272, 1, false),
+        (436, 64, BOLT_LAST, 1088, 2, false),
+        (444, 64, BOLT_LAST, 1088, 2, false),
+        // PRU tokens: INC kept
+        (452, 64, BOLT_INC, 1088, 1, true),
+        (460, 64, BOLT_INC, 1088, 0, true),
+        // no PRU token, SM at the MTU but off: INC cleared, the token kept
+        (468, 64, BOLT_INC, 1088, 0, false),
+        (476, 64, BOLT_INC, 1088, 0, false),
+        (2000, 64, BOLT_INC, 1088, 0, false),
+        (2008, 64, BOLT_INC, 1088, 0, false),
+        (2016, 64, 0, 1088, 0, false),
+        // LAST (else-if) leaves INC alone
+        (4000, 1088, BOLT_LAST | BOLT_FIRST | BOLT_INC, 1088, 0, true),
+    ];
+    bolt_token_steps(false, &steps);
+}
+
+/// `(start cycle, bytes, flags, sm after, pru after, INC out)`.
+type BoltStep = (u64, usize, u8, i64, u64, bool);
+
+/// Sends `steps` from port 0 to port 2 of a Bolt switch (PRU cap 2, supply matching `sm`)
+/// and checks each packet's tokens after its word 6 and its INC flag out.
+fn bolt_token_steps(sm: bool, steps: &[BoltStep]) {
+    let mut s = SwitchSetup::new(4);
+    s.mode = MODE_BOLT;
+    s.cc_thresh = 1_000_000;
+    s.pru_cap = 2;
+    s.sm = sm;
+    let mut h = H4::new(&s);
     let mut t = 0;
     for (k, &(start, bytes, flags, ..)) in steps.iter().enumerate() {
         h.w.push_idle(0, (start - t) as usize);
