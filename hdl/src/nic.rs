@@ -28,7 +28,9 @@
 //! * `cfg`: this host's MAC and IP, the switch's MAC (every frame's next hop), `rtt_pkts`
 //!   (the initial credit), the retransmission `timeout` and `max_retries` (timeouts
 //!   without progress before a message is given up), the receive-side inactivity
-//!   `rx_timeout`, and `pull_gap` (cycles between paced PULLs: 136 for 1088-byte frames).
+//!   `rx_timeout`, `pull_gap` (cycles between paced PULLs: 136 for 1088-byte frames) and
+//!   `pace_nacks` (NDP: NACKs take PULL pacing slots too, so retransmissions are
+//!   PULL-clocked).
 //!   `rx_timeout` must exceed a sender's whole retry window, `timeout × (max_retries + 1)`,
 //!   or a message a sender still retransmits could be dropped by the receiver.
 //! * `stat`: the main counters; every block's own counters are in its `stat`.
@@ -56,6 +58,9 @@ pub struct NicCfg {
     pub max_retries: Signal<In, Bits<8>>,
     pub rx_timeout: Signal<In, Bits<32>>,
     pub pull_gap: Signal<In, Bits<16>>,
+    /// NDP: NACKs wait for a PULL pacing slot, as PULLs do (PULL-clocked retransmissions;
+    /// `pktgen.rs`). Ignored by programs that do not pace.
+    pub pace_nacks: Signal<In, bool>,
 }
 
 /// The NIC's main counters (wrapping).
@@ -83,6 +88,10 @@ pub struct NicStats {
     /// Sent messages fully delivered, and given up.
     pub tx_completed: Signal<Out, Bits<32>>,
     pub tx_given_up: Signal<Out, Bits<32>>,
+    /// NACKs that waited for a PULL pacing slot, and NACKs sent at once because the
+    /// packet generator's NACK queue was full (`cfg.pace_nacks`).
+    pub tx_nacks_paced: Signal<Out, Bits<32>>,
+    pub tx_nacks_unpaced: Signal<Out, Bits<32>>,
     /// Frames MAC TX sent (data and control).
     pub tx_frames: Signal<Out, Bits<32>>,
     /// Receive messages with a PULL waiting for its pacing slot.
@@ -503,6 +512,7 @@ macro_rules! nic_block {
                 self.pkt.status.ready.next = self.status.ready.val();
                 self.pg.cfg.pace.next = self.pace.val();
                 self.pg.cfg.gap.next = self.cfg.pull_gap.val();
+                self.pg.cfg.pace_nacks.next = self.cfg.pace_nacks.val();
                 self.arb.data.valid.next = self.pkt.source.valid.val();
                 self.arb.data.data.next = self.pkt.source.data.val();
                 self.arb.data.last.next = self.pkt.source.last.val();
@@ -580,6 +590,8 @@ macro_rules! nic_block {
                 self.stat.tx_ctrl.next = self.pg.stat.packets.val();
                 self.stat.tx_completed.next = self.pkt.stat.completed.val();
                 self.stat.tx_given_up.next = self.pkt.stat.given_up.val();
+                self.stat.tx_nacks_paced.next = self.pg.stat.nacks_paced.val();
+                self.stat.tx_nacks_unpaced.next = self.pg.stat.nacks_unpaced.val();
                 self.stat.tx_frames.next = self.dep.packets.val();
                 self.stat.pulls_queued.next = bit_cast::<8, $pull_bits>(self.pg.pulls_queued.val());
             }

@@ -3,9 +3,10 @@
 //! NDP's PULLs at one MTU serialization time apart.
 //!
 //! ```text
-//!  event ─► (PULL due?) ──► emitter (9 beats: 8 header slots + the 1-byte dummy payload) ─► source
+//!  event ─► (slot due?) ──► emitter (9 beats: 8 header slots + the 1-byte dummy payload) ─► source
 //!             │ no                     ▲
-//!             ▼                        │ a due PULL goes first
+//!             ├─► NACK FIFO ───────────┤ a due slot: a queued NACK first,
+//!             ▼                        │ then a queued PULL
 //!   pull table[rx_id] (latest offset) + FIFO of rx_ids waiting
 //! ```
 //!
@@ -14,20 +15,38 @@
 //!   the destination (`dst_ip`, `dst_port`), our `src_port`, the sender's `tx_msg_id`,
 //!   `msg_len`, `pkt_offset`, `pull_grant` (pull or grant offset), `grant_prio`, and the
 //!   receiver's `rx_id` (which message a PULL is for). Accepted (`ready`) when the
-//!   emitter is free and no queued PULL is due.
+//!   emitter is free and no queued NACK or PULL is due.
 //! * `source`: control packets with the Listing 3.2 metadata (`credit` = pull/grant
 //!   offset, `rank` = grant priority, `flags`), 9 beats each, all data zero (the deparser
 //!   writes the headers; the payload is the 1-byte dummy).
-//! * `cfg.pace`: pace PULLs (NDP). `cfg.gap`: cycles from one PULL to the next (one MTU
-//!   serialization time: 136 for 1088-byte frames on the 64-bit interface).
+//! * `cfg.pace`: pace PULLs (NDP). `cfg.gap`: cycles from one pacing slot to the next (one
+//!   MTU serialization time: 136 for 1088-byte frames on the 64-bit interface).
+//!   `cfg.pace_nacks`: NACKs take slots too (below).
+//! * `stat`: packets, PULLs, coalesced PULLs, NACKs that waited for a slot
+//!   (`nacks_paced`) and NACKs sent without one because the NACK queue was full
+//!   (`nacks_unpaced`).
 //!
-//! # Pacing (SPEC §6)
-//! With `cfg.pace` set, a PULL starts only when `gap` cycles (at least 1) have passed since
-//! the previous one started. An event whose PULL is not due sends its ACK/NACK alone at once and leaves the PULL
-//! in the message's table row, queued once per message: a later PULL for the same message
-//! only raises the row's offset (PULLs are cumulative), so the queue never holds more than
-//! one entry per message and never overflows. When a PULL is due and one is queued, it goes
-//! before the next event. Without `cfg.pace`, every event is sent as it is (Homa's GRANTs).
+//! # Pacing (SPEC §6, and NDP's PULL-clocked retransmissions)
+//! With `cfg.pace` set, a packet carrying a PULL (or, with `cfg.pace_nacks`, a NACK) takes
+//! a pacing slot: it starts only when `gap` cycles (at least 1) have passed since the
+//! previous slot's packet started. An event whose slot is not due:
+//! * sends its ACK alone at once;
+//! * leaves its PULL in the message's table row, queued once per message: a later PULL
+//!   for the same message only raises the row's offset (PULLs are cumulative), so the
+//!   queue never holds more than one entry per message and never overflows;
+//! * with `cfg.pace_nacks`, queues its NACK (the packet's fields) in the NACK FIFO of
+//!   `2^A` entries; when that is full the NACK goes out at once, as without
+//!   `pace_nacks`, and is counted (`nacks_unpaced`): never dropped. Without
+//!   `pace_nacks` the NACK goes out at once (SPEC §6's reading).
+//!
+//! A due slot goes to the oldest queued NACK (a NACK alone), else to the oldest queued
+//! PULL, and only then to the next event. The sender retransmits a NACKed packet as soon
+//! as the NACK arrives (Algorithm 3: its offset is below the credit), so pacing NACKs is
+//! what makes retransmissions PULL-clocked as in NDP (Handley et al., SIGCOMM 2017: a
+//! NACK queues the packet at the sender, the next PULL sends it): a receiver releases one
+//! packet, new or retransmitted, per slot, and a burst of trimmed headers waits as NACKs
+//! at the receiver instead of returning at once as a burst of retransmissions into the
+//! congested queue. Without `cfg.pace`, every event is sent as it is (Homa's GRANTs).
 //!
 //! # Latency
 //! An event accepted in cycle `t` has its packet's first beat on `source` in `t+1`.
@@ -39,6 +58,8 @@ use rust_hdl::prelude::*;
 pub const CTRL_BEATS: u64 = 9;
 /// `flags` bit of PULL (NDP) / GRANT (Homa).
 pub const FLAG_PULL: u64 = 0x08;
+/// `flags` bit of NACK.
+pub const FLAG_NACK: u64 = 0x04;
 
 /// A `CtrlPktEvent` from the ingress pipeline.
 #[derive(LogicInterface, Default)]
@@ -62,6 +83,8 @@ pub struct CtrlEventIn<const A: usize> {
 pub struct PktGenCfg {
     pub pace: Signal<In, bool>,
     pub gap: Signal<In, Bits<16>>,
+    /// With `pace`: NACKs take pacing slots too (NDP's PULL-clocked retransmissions).
+    pub pace_nacks: Signal<In, bool>,
 }
 
 /// Counters (wrapping).
@@ -73,6 +96,10 @@ pub struct PktGenStats {
     pub pulls: Signal<Out, Bits<32>>,
     /// PULLs merged into a queued one for the same message.
     pub coalesced: Signal<Out, Bits<32>>,
+    /// NACKs that waited in the NACK queue for a pacing slot.
+    pub nacks_paced: Signal<Out, Bits<32>>,
+    /// NACKs sent at once, without a slot, because the NACK queue was full.
+    pub nacks_unpaced: Signal<Out, Bits<32>>,
 }
 
 /// A queued PULL's packet fields.
@@ -85,6 +112,17 @@ pub struct PullRow {
     pub msg_len: Bits<16>,
     pub pkt_offset: Bits<8>,
     pub pull: Bits<16>,
+}
+
+/// A queued NACK's packet fields.
+#[derive(Clone, Copy, Debug, PartialEq, Default, LogicStruct)]
+pub struct NackRow {
+    pub dst_ip: Bits<32>,
+    pub dst_port: Bits<16>,
+    pub src_port: Bits<16>,
+    pub tx_msg_id: Bits<16>,
+    pub msg_len: Bits<16>,
+    pub pkt_offset: Bits<8>,
 }
 
 /// The packet being emitted.
@@ -115,6 +153,8 @@ pub struct PacketGen<const A: usize, const N: usize, const C: usize> {
 
     rows: RAM<PullRow, A>,
     queue: Fifo<Bits<A>, A, C>,
+    /// NACKs waiting for a pacing slot.
+    nacks: Fifo<NackRow, A, C>,
     pending: DFF<Bits<N>>,
     pace_left: DFF<Bits<16>>,
     busy: DFF<bool>,
@@ -125,21 +165,31 @@ pub struct PacketGen<const A: usize, const N: usize, const C: usize> {
     cnt_pkts: DFF<Bits<32>>,
     cnt_pulls: DFF<Bits<32>>,
     cnt_coal: DFF<Bits<32>>,
+    cnt_npaced: DFF<Bits<32>>,
+    cnt_nunpaced: DFF<Bits<32>>,
 
     free: Signal<Local, bool>,
     due: Signal<Local, bool>,
     take_pull: Signal<Local, bool>,
     take_ev: Signal<Local, bool>,
+    take_nack: Signal<Local, bool>,
+    wants_nack: Signal<Local, bool>,
+    nack_room: Signal<Local, bool>,
+    defer_nack: Signal<Local, bool>,
     wants_pull: Signal<Local, bool>,
     send_pull: Signal<Local, bool>,
     ev_flags: Signal<Local, Bits<8>>,
     ev_row: Signal<Local, PullRow>,
+    ev_nack: Signal<Local, NackRow>,
     id_mask: Signal<Local, Bits<N>>,
     start: Signal<Local, bool>,
     last_beat: Signal<Local, bool>,
     nc: Signal<Local, CtrlPkt>,
     pull_bit: Constant<Bits<8>>,
     no_pull: Constant<Bits<8>>,
+    nack_bit: Constant<Bits<8>>,
+    no_nack_pull: Constant<Bits<8>>,
+    depth_c: Constant<Bits<C>>,
     zero_8: Constant<Bits<8>>,
     one_n: Constant<Bits<N>>,
     zero_n: Constant<Bits<N>>,
@@ -171,6 +221,7 @@ impl<const A: usize, const N: usize, const C: usize> PacketGen<A, N, C> {
             pulls_queued: Default::default(),
             rows: Default::default(),
             queue: Fifo::new(),
+            nacks: Fifo::new(),
             pending: Default::default(),
             pace_left: Default::default(),
             busy: Default::default(),
@@ -180,20 +231,30 @@ impl<const A: usize, const N: usize, const C: usize> PacketGen<A, N, C> {
             cnt_pkts: Default::default(),
             cnt_pulls: Default::default(),
             cnt_coal: Default::default(),
+            cnt_npaced: Default::default(),
+            cnt_nunpaced: Default::default(),
             free: Default::default(),
             due: Default::default(),
             take_pull: Default::default(),
             take_ev: Default::default(),
+            take_nack: Default::default(),
+            wants_nack: Default::default(),
+            nack_room: Default::default(),
+            defer_nack: Default::default(),
             wants_pull: Default::default(),
             send_pull: Default::default(),
             ev_flags: Default::default(),
             ev_row: Default::default(),
+            ev_nack: Default::default(),
             id_mask: Default::default(),
             start: Default::default(),
             last_beat: Default::default(),
             nc: Default::default(),
             pull_bit: Constant::new(FLAG_PULL.into()),
             no_pull: Constant::new((0xff & !FLAG_PULL).into()),
+            nack_bit: Constant::new(FLAG_NACK.into()),
+            no_nack_pull: Constant::new((0xff & !(FLAG_PULL | FLAG_NACK)).into()),
+            depth_c: Constant::new((1u64 << A).into()),
             zero_8: Constant::new(0.into()),
             one_n: Constant::new(1.into()),
             zero_n: Constant::new(0.into()),
@@ -222,13 +283,26 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, pending, pace_left, busy, beat, cur, pull_read, cnt_pkts, cnt_pulls,
-            cnt_coal
+            self,
+            clock,
+            pending,
+            pace_left,
+            busy,
+            beat,
+            cur,
+            pull_read,
+            cnt_pkts,
+            cnt_pulls,
+            cnt_coal,
+            cnt_npaced,
+            cnt_nunpaced
         );
         self.rows.read_clock.next = self.clock.val();
         self.rows.write_clock.next = self.clock.val();
         self.queue.clock.next = self.clock.val();
         self.queue.reset.next = self.reset.val();
+        self.nacks.clock.next = self.clock.val();
+        self.nacks.reset.next = self.reset.val();
 
         // The emitter: one packet at a time, 9 beats.
         self.last_beat.next = self.beat.q.val() == self.last_4.val();
@@ -248,13 +322,20 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         // A PULL may start `gap` cycles after the previous one started.
         self.due.next = !self.cfg.pace.val() | (self.pace_left.q.val() <= self.one_16.val());
 
-        // A due, queued PULL goes first; else an event.
+        // A due slot goes to a queued NACK, else a queued PULL; else an event.
+        self.take_nack.next = self.free.val()
+            & self.cfg.pace.val()
+            & self.due.val()
+            & self.nacks.nonempty.val()
+            & !self.reset.val();
         self.take_pull.next = self.free.val()
             & self.cfg.pace.val()
             & self.due.val()
+            & !self.nacks.nonempty.val()
             & self.queue.nonempty.val()
             & !self.reset.val();
-        self.event.ready.next = self.free.val() & !self.take_pull.val() & !self.reset.val();
+        self.event.ready.next =
+            self.free.val() & !self.take_pull.val() & !self.take_nack.val() & !self.reset.val();
         self.take_ev.next = self.event.valid.val() & self.event.ready.val();
 
         self.ev_row.next.dst_ip = self.event.dst_ip.val();
@@ -264,12 +345,43 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         self.ev_row.next.msg_len = self.event.msg_len.val();
         self.ev_row.next.pkt_offset = self.event.pkt_offset.val();
         self.ev_row.next.pull = self.event.pull_grant.val();
+        self.ev_nack.next.dst_ip = self.event.dst_ip.val();
+        self.ev_nack.next.dst_port = self.event.dst_port.val();
+        self.ev_nack.next.src_port = self.event.src_port.val();
+        self.ev_nack.next.tx_msg_id = self.event.tx_msg_id.val();
+        self.ev_nack.next.msg_len = self.event.msg_len.val();
+        self.ev_nack.next.pkt_offset = self.event.pkt_offset.val();
         self.wants_pull.next = (self.event.flags.val() & self.pull_bit.val()) != self.zero_8.val();
-        // The event's PULL goes with it when pacing allows and none is queued.
-        self.send_pull.next = !self.cfg.pace.val() | (self.due.val() & !self.queue.nonempty.val());
+        self.wants_nack.next = (self.event.flags.val() & self.nack_bit.val()) != self.zero_8.val();
+        self.nack_room.next = self.nacks.count.val() != self.depth_c.val();
+        // The event's PULL (and NACK) goes with it when pacing allows; an accepted event
+        // finds both queues empty whenever a slot is due (a due slot serves them first).
+        self.send_pull.next = !self.cfg.pace.val() | self.due.val();
+        // A NACK not due waits in the NACK queue (sent at once when the queue is full).
+        self.defer_nack.next = self.cfg.pace_nacks.val()
+            & !self.send_pull.val()
+            & self.wants_nack.val()
+            & self.nack_room.val();
         self.ev_flags.next = self.event.flags.val();
         if self.wants_pull.val() & !self.send_pull.val() {
             self.ev_flags.next = self.event.flags.val() & self.no_pull.val();
+        }
+        if self.defer_nack.val() {
+            self.ev_flags.next = self.event.flags.val() & self.no_nack_pull.val();
+        }
+        self.nacks.push.next = self.take_ev.val() & self.defer_nack.val();
+        self.nacks.push_data.next = self.ev_nack.val();
+        self.nacks.pop.next = self.take_nack.val();
+        if self.nacks.push.val() {
+            self.cnt_npaced.d.next = self.cnt_npaced.q.val() + self.one_32.val();
+        }
+        if self.take_ev.val()
+            & self.cfg.pace_nacks.val()
+            & !self.send_pull.val()
+            & self.wants_nack.val()
+            & !self.nack_room.val()
+        {
+            self.cnt_nunpaced.d.next = self.cnt_nunpaced.q.val() + self.one_32.val();
         }
 
         // The pull table: an event's deferred PULL updates its message's row.
@@ -302,6 +414,7 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
 
         // Start a packet.
         self.start.next = self.pull_read.q.val()
+            | self.take_nack.val()
             | (self.take_ev.val() & (self.ev_flags.val() != self.zero_8.val()));
         self.nc.next.flags = self.ev_flags.val();
         self.nc.next.prio = self.event.grant_prio.val();
@@ -322,9 +435,25 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
             self.nc.next.msg_len = self.rows.read_data.val().msg_len;
             self.nc.next.pkt_offset = self.rows.read_data.val().pkt_offset;
             self.nc.next.pull = self.rows.read_data.val().pull;
+        } else if self.take_nack.val() {
+            self.nc.next.flags = self.nack_bit.val();
+            self.nc.next.prio = self.zero_8.val();
+            self.nc.next.dst_ip = self.nacks.head.val().dst_ip;
+            self.nc.next.dst_port = self.nacks.head.val().dst_port;
+            self.nc.next.src_port = self.nacks.head.val().src_port;
+            self.nc.next.tx_msg_id = self.nacks.head.val().tx_msg_id;
+            self.nc.next.msg_len = self.nacks.head.val().msg_len;
+            self.nc.next.pkt_offset = self.nacks.head.val().pkt_offset;
+            self.nc.next.pull = self.zero_16.val();
+            self.pace_left.d.next = self.cfg.gap.val();
         } else if self.take_ev.val() {
+            // A packet carrying a PULL takes the slot; with `pace_nacks`, so does a NACK
+            // sent in a due slot (not one sent early because the NACK queue was full).
             if self.cfg.pace.val()
-                & ((self.ev_flags.val() & self.pull_bit.val()) != self.zero_8.val())
+                & (((self.ev_flags.val() & self.pull_bit.val()) != self.zero_8.val())
+                    | (self.cfg.pace_nacks.val()
+                        & self.send_pull.val()
+                        & ((self.ev_flags.val() & self.nack_bit.val()) != self.zero_8.val())))
             {
                 self.pace_left.d.next = self.cfg.gap.val();
             }
@@ -335,7 +464,8 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
             self.beat.d.next = self.zero_4.val();
             self.cnt_pkts.d.next = self.cnt_pkts.q.val() + self.one_32.val();
             if self.pull_read.q.val()
-                | ((self.ev_flags.val() & self.pull_bit.val()) != self.zero_8.val())
+                | (self.take_ev.val()
+                    & ((self.ev_flags.val() & self.pull_bit.val()) != self.zero_8.val()))
             {
                 self.cnt_pulls.d.next = self.cnt_pulls.q.val() + self.one_32.val();
             }
@@ -359,6 +489,8 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         self.stat.packets.next = self.cnt_pkts.q.val();
         self.stat.pulls.next = self.cnt_pulls.q.val();
         self.stat.coalesced.next = self.cnt_coal.q.val();
+        self.stat.nacks_paced.next = self.cnt_npaced.q.val();
+        self.stat.nacks_unpaced.next = self.cnt_nunpaced.q.val();
         self.pulls_queued.next = self.queue.count.val();
 
         if self.reset.val() {
@@ -370,6 +502,8 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
             self.cnt_pkts.d.next = self.zero_32.val();
             self.cnt_pulls.d.next = self.zero_32.val();
             self.cnt_coal.d.next = self.zero_32.val();
+            self.cnt_npaced.d.next = self.zero_32.val();
+            self.cnt_nunpaced.d.next = self.zero_32.val();
         }
     }
 }

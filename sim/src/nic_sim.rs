@@ -23,6 +23,8 @@ pub struct NicConfig {
     pub max_retries: u8,
     pub rx_timeout: u32,
     pub pull_gap: u16,
+    /// NDP: NACKs take PULL pacing slots (PULL-clocked retransmissions; default on).
+    pub pace_nacks: bool,
 }
 
 impl NicConfig {
@@ -40,6 +42,7 @@ impl NicConfig {
             max_retries,
             rx_timeout: timeout * (max_retries as u32 + 2),
             pull_gap: 136,
+            pace_nacks: true,
         }
     }
 
@@ -289,6 +292,7 @@ impl<T: NicTop> NicSim<T> {
             p.cfg.max_retries.next = (cfg.max_retries as u64).into();
             p.cfg.rx_timeout.next = (cfg.rx_timeout as u64).into();
             p.cfg.pull_gap.next = (cfg.pull_gap as u64).into();
+            p.cfg.pace_nacks.next = cfg.pace_nacks;
             let w = self.rx_cur.as_ref().map(|(w, i)| w[*i]);
             p.mac_rx.valid.next = w.is_some();
             let w = w.unwrap_or_default();

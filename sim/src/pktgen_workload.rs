@@ -30,6 +30,8 @@ pub struct PktGenWorkload {
     /// NDP (paced PULLs) or Homa (GRANTs).
     pub ndp: bool,
     pub gap: u16,
+    /// NACKs take pacing slots (`cfg.pace_nacks`).
+    pub pace_nacks: bool,
     /// Chance per cycle that an event is presented when none is.
     pub p_event: f64,
     cur: Option<CtrlEvent>,
@@ -45,6 +47,7 @@ impl PktGenWorkload {
             rng: ChaCha8Rng::seed_from_u64(seed),
             ndp,
             gap,
+            pace_nacks: true,
             p_event: 0.1,
             cur: None,
             pulls: [0; 16],
@@ -103,6 +106,7 @@ impl PktGenWorkload {
         u.reset.next = false;
         u.cfg.pace.next = self.ndp;
         u.cfg.gap.next = (self.gap as u64).into();
+        u.cfg.pace_nacks.next = self.pace_nacks;
         u.source.ready.next = ready;
         let e = self.cur.unwrap_or_default();
         let ev = &mut u.event;
@@ -146,6 +150,8 @@ pub struct PktGenIo {
     pub pulls: u32,
     pub coalesced: u32,
     pub queued: u32,
+    pub nacks_paced: u32,
+    pub nacks_unpaced: u32,
 }
 
 /// Reads the generator's outputs (after the kernel settled).
@@ -162,5 +168,7 @@ pub fn read_pktgen<const A: usize, const N: usize, const C: usize>(
         pulls: u.stat.pulls.val().to_u64() as u32,
         coalesced: u.stat.coalesced.val().to_u64() as u32,
         queued: u.pulls_queued.val().to_u64() as u32,
+        nacks_paced: u.stat.nacks_paced.val().to_u64() as u32,
+        nacks_unpaced: u.stat.nacks_unpaced.val().to_u64() as u32,
     }
 }

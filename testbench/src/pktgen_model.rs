@@ -1,14 +1,18 @@
 //! Golden model of the packet generator (`hdl/src/pktgen.rs`; SPEC §6): a cycle-level
-//! scoreboard of its rules (a due, queued PULL goes before an event; an event's PULL goes
-//! with it when due and none is queued, else it is deferred into its message's row,
-//! queued once per message; PULLs start `gap` cycles apart; one packet at a time, 9
-//! beats), checking every cycle `event.ready`, every beat and its metadata on `source`,
-//! and the counters.
+//! scoreboard of its rules (a due slot goes to the oldest queued NACK, then to a queued
+//! PULL, before an event; an event's PULL and NACK go with it when due, else its PULL is
+//! deferred into its message's row, queued once per message, and with `pace_nacks` its
+//! NACK waits in a FIFO of 16, or goes at once when that is full; slot packets start `gap`
+//! cycles apart; one packet at a time, 9 beats), checking every cycle `event.ready`, every
+//! beat and its metadata on `source`, and the counters.
 use nt_sim::arb_workload::{TxBeat, TxMeta};
 use nt_sim::pktgen_workload::{CtrlEvent, PktGenIo};
 use std::collections::VecDeque;
 
 const PULL: u8 = 0x08;
+const NACK: u8 = 0x04;
+/// NACK FIFO depth of the 16-message generator.
+const NACK_DEPTH: usize = 16;
 const BEATS: u8 = 9;
 
 /// A control packet's metadata.
@@ -32,6 +36,9 @@ fn meta(flags: u8, prio: u8, e: &CtrlEvent) -> TxMeta {
 pub struct PktGenModel {
     pace: bool,
     gap: u16,
+    pace_nacks: bool,
+    nacks: VecDeque<CtrlEvent>,
+    nack_counts: (u32, u32),
     busy: bool,
     beat: u8,
     cur: TxMeta,
@@ -41,16 +48,20 @@ pub struct PktGenModel {
     rows: [CtrlEvent; 16],
     pull_read: Option<CtrlEvent>,
     counters: (u32, u32, u32),
-    /// Packets emitted (first beats), and the cycles PULL-bearing ones were decided.
+    /// Packets emitted (first beats), and the cycles slot-taking ones (PULL-bearing, and
+    /// with `pace_nacks` NACK-bearing) were decided.
     pub packets: u64,
     pub pull_decisions: Vec<u64>,
 }
 
 impl PktGenModel {
-    pub fn new(pace: bool, gap: u16) -> Self {
+    pub fn new(pace: bool, gap: u16, pace_nacks: bool) -> Self {
         PktGenModel {
             pace,
             gap,
+            pace_nacks,
+            nacks: VecDeque::new(),
+            nack_counts: (0, 0),
             busy: false,
             beat: 0,
             cur: TxMeta::default(),
@@ -66,7 +77,7 @@ impl PktGenModel {
     }
 
     pub fn quiet(&self) -> bool {
-        !self.busy && self.queue.is_empty() && self.pull_read.is_none()
+        !self.busy && self.queue.is_empty() && self.nacks.is_empty() && self.pull_read.is_none()
     }
 
     /// Checks cycle `t` with the event presented `ev`.
@@ -79,11 +90,19 @@ impl PktGenModel {
                 (io.packets, io.pulls, io.coalesced, io.queued)
             ));
         }
+        if (io.nacks_paced, io.nacks_unpaced) != self.nack_counts {
+            return Err(format!(
+                "cycle {t}: NACK counters (paced, unpaced): expected {:?}, got {:?}",
+                self.nack_counts,
+                (io.nacks_paced, io.nacks_unpaced)
+            ));
+        }
         let last_beat = self.beat == BEATS - 1;
         let free = self.pull_read.is_none() && (!self.busy || (io.src_ready && last_beat));
         let due = !self.pace || self.pace_left <= 1;
-        let take_pull = free && self.pace && due && !self.queue.is_empty();
-        let ready = free && !take_pull;
+        let take_nack = free && self.pace && due && !self.nacks.is_empty();
+        let take_pull = free && self.pace && due && self.nacks.is_empty() && !self.queue.is_empty();
+        let ready = free && !take_pull && !take_nack;
         if io.ev_ready != ready {
             return Err(format!(
                 "cycle {t}: event.ready: expected {ready}, got {}",
@@ -125,12 +144,21 @@ impl PktGenModel {
         }
         if let Some(e) = take_ev {
             let wants = e.flags & PULL != 0;
-            let send_pull = !self.pace || (due && self.queue.is_empty());
-            let flags = if wants && !send_pull {
+            let send_pull = !self.pace || due;
+            let mut flags = if wants && !send_pull {
                 e.flags & !PULL
             } else {
                 e.flags
             };
+            if self.pace_nacks && !send_pull && e.flags & NACK != 0 {
+                if self.nacks.len() < NACK_DEPTH {
+                    self.nacks.push_back(e);
+                    flags &= !(NACK | PULL);
+                    self.nack_counts.0 = self.nack_counts.0.wrapping_add(1);
+                } else {
+                    self.nack_counts.1 = self.nack_counts.1.wrapping_add(1);
+                }
+            }
             if wants && !send_pull {
                 let rx = e.rx_id as usize;
                 self.rows[rx] = e;
@@ -143,11 +171,21 @@ impl PktGenModel {
             }
             if flags != 0 {
                 start = Some(meta(flags, e.grant_prio, &e));
-                if self.pace && flags & PULL != 0 {
+                if self.pace
+                    && (flags & PULL != 0 || (self.pace_nacks && send_pull && flags & NACK != 0))
+                {
                     self.pace_left = self.gap;
                     self.pull_decisions.push(t);
                 }
             }
+        }
+        if take_nack {
+            let e = self.nacks.pop_front().expect("nonempty");
+            self.pace_left = self.gap;
+            let mut m = meta(NACK, 0, &e);
+            m.credit = 0;
+            start = Some(m);
+            self.pull_decisions.push(t);
         }
         if take_pull {
             let rx = self.queue.pop_front().expect("nonempty");

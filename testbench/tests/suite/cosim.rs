@@ -227,10 +227,21 @@ fn cosim_catches_a_mutated_prisched() {
 
 /// The whole NDP NIC (every block, the ingress stage and the NDP program) talking to itself
 /// through a trimming link: 12,000 cycles, every top-level port compared every cycle.
+/// The recorded runs must reach the packet generator's NACK queue (NACKs that waited for a
+/// PULL slot, `cfg.pace_nacks`).
 #[test]
 fn nic_ndp_verilog_matches_rust_cycle_for_cycle() {
-    cosim_block(Simulator::Verilator, "nic_ndp", 111);
-    cosim_block(Simulator::Icarus, "nic_ndp", 112);
+    for (sim, seed) in [(Simulator::Verilator, 111), (Simulator::Icarus, 112)] {
+        let rec = cosim_block(sim, "nic_ndp", seed);
+        let k = rec
+            .ports
+            .iter()
+            .position(|p| p.name == "stat$tx_nacks_paced")
+            .expect("no port stat$tx_nacks_paced");
+        let paced = u64::from_str_radix(&rec.rows.last().unwrap()[k], 16).unwrap();
+        eprintln!("nic_ndp seed {seed}: {paced} NACKs waited for a PULL slot");
+        assert!(paced > 0, "nic_ndp seed {seed}: no NACK waited for a PULL slot");
+    }
 }
 
 /// The Homa NIC (priority scheduler, SRPT grants) talking to itself, as for NDP.

@@ -578,10 +578,19 @@ fn trimming_recovered_by_nack<T: NicTop>(make: fn() -> T, seed: u64) {
         + pair.b.kernel().uut().stat().tx_retransmitted.val().to_u64();
     let trimmed_seen = pair.a.kernel().uut().stat().rx_trimmed.val().to_u64()
         + pair.b.kernel().uut().stat().rx_trimmed.val().to_u64();
+    let nacks_paced = pair.a.kernel().uut().stat().tx_nacks_paced.val().to_u64()
+        + pair.b.kernel().uut().stat().tx_nacks_paced.val().to_u64();
     println!(
-        "{}: {chopped} DATA frames trimmed, {trimmed_seen} seen, {rtx} retransmitted",
+        "{}: {chopped} DATA frames trimmed, {trimmed_seen} seen, {rtx} retransmitted, {nacks_paced} NACKs waited for a PULL slot",
         T::PROGRAM
     );
+    if T::PROGRAM == "ndp" {
+        // NACKs arriving between PULL slots waited for one (`pace_nacks`), and were still
+        // each answered by exactly one retransmission (below).
+        assert!(nacks_paced > 0, "no NACK waited for a PULL slot");
+    } else {
+        assert_eq!(nacks_paced, 0, "only NDP paces");
+    }
     assert!(chopped >= 20, "the link trimmed enough packets ({chopped})");
     assert_eq!(trimmed_seen, chopped);
     assert_eq!(

@@ -1,8 +1,9 @@
 //! The rust-hdl packet generator against [`PktGenModel`] under seeded NDP-style (paced
 //! PULLs) and Homa-style (GRANTs) events, every cycle; plus the rules of SPEC §6 checked
-//! on what leaves: every ACK/NACK of every event leaves once, in order; PULL decisions are
-//! at least `gap` cycles apart; and no PULL is lost: after the traffic stops, each
-//! message's last PULL carries the last offset requested for it.
+//! on what leaves: every ACK of every event leaves once, in order; every NACK leaves once
+//! (in order unless its queue was full); slot decisions (PULLs, and with `pace_nacks` the
+//! NACKs) are at least `gap` cycles apart; and no PULL is lost: after the traffic stops,
+//! each message's last PULL carries the last offset requested for it.
 use nt_hdl::pktgen::PacketGen16;
 use nt_sim::kernel::Kernel;
 use nt_sim::pktgen_workload::{read_pktgen, PktGenWorkload};
@@ -10,14 +11,23 @@ use nt_testbench::pktgen_model::PktGenModel;
 use nt_testbench::stream::StreamMonitor;
 use std::collections::{HashMap, VecDeque};
 
-fn run(ndp: bool, gap: u16, seed: u64, cycles: u64) -> Result<String, String> {
+fn run(
+    ndp: bool,
+    gap: u16,
+    pace_nacks: bool,
+    seed: u64,
+    cycles: u64,
+) -> Result<(String, u64, u64), String> {
     let mut k = Kernel::new(PacketGen16::new()).map_err(|e| e.to_string())?;
     let mut w = PktGenWorkload::new(seed, ndp, gap);
-    let mut m = PktGenModel::new(ndp, gap);
+    w.pace_nacks = pace_nacks;
+    let mut m = PktGenModel::new(ndp, gap, pace_nacks);
     let mut mon = StreamMonitor::new("source");
     // ACK/NACK flags of accepted events, in order; last PULL offset requested per message
     // (by destination port, one per message here) and last sent.
-    let mut acks: VecDeque<(u8, u16)> = VecDeque::new();
+    let mut acks: VecDeque<u16> = VecDeque::new();
+    let mut nacks: HashMap<(u16, u8), u32> = HashMap::new();
+    let mut nacks_out = 0u64;
     let mut want_pull: HashMap<u16, u16> = HashMap::new();
     let mut sent_pull: HashMap<u16, u16> = HashMap::new();
     let (mut pulls, mut acks_out) = (0u64, 0u64);
@@ -33,8 +43,11 @@ fn run(ndp: bool, gap: u16, seed: u64, cycles: u64) -> Result<String, String> {
         m.cycle(t, ev, &io)?;
         mon.check(t, io.src_valid, io.src_ready, &io.src, false)?;
         if let Some(e) = ev.filter(|_| io.ev_ready) {
-            if e.flags & 0x06 != 0 {
-                acks.push_back((e.flags & 0x06, e.tx_msg_id));
+            if e.flags & 0x02 != 0 {
+                acks.push_back(e.tx_msg_id);
+            }
+            if e.flags & 0x04 != 0 {
+                *nacks.entry((e.tx_msg_id, e.pkt_offset)).or_default() += 1;
             }
             if e.flags & 0x08 != 0 {
                 want_pull.insert(e.dst_port, e.pull_grant);
@@ -42,12 +55,20 @@ fn run(ndp: bool, gap: u16, seed: u64, cycles: u64) -> Result<String, String> {
         }
         if io.src_valid && io.src_ready && io.src.last {
             let f = io.src.meta.flags;
-            if f & 0x06 != 0 {
-                let got = (f & 0x06, io.src.meta.tx_msg_id);
+            if f & 0x02 != 0 {
+                let got = io.src.meta.tx_msg_id;
                 if acks.pop_front() != Some(got) {
-                    return Err(format!("cycle {t}: ACK/NACK {got:?} out of order"));
+                    return Err(format!("cycle {t}: ACK {got:#x} out of order"));
                 }
                 acks_out += 1;
+            }
+            if f & 0x04 != 0 {
+                let key = (io.src.meta.tx_msg_id, io.src.meta.pkt_offset);
+                match nacks.get_mut(&key) {
+                    Some(n) if *n > 0 => *n -= 1,
+                    _ => return Err(format!("cycle {t}: NACK {key:?} never asked for")),
+                }
+                nacks_out += 1;
             }
             if f & 0x08 != 0 {
                 sent_pull.insert(io.src.meta.remote_port, io.src.meta.credit);
@@ -65,8 +86,16 @@ fn run(ndp: bool, gap: u16, seed: u64, cycles: u64) -> Result<String, String> {
         }
     }
     if !acks.is_empty() {
-        return Err(format!("{} ACK/NACKs never left", acks.len()));
+        return Err(format!("{} ACKs never left", acks.len()));
     }
+    let left: u32 = nacks.values().sum();
+    if left != 0 {
+        return Err(format!("{left} NACKs never left"));
+    }
+    let (np, nu) = (
+        k.uut().stat.nacks_paced.val().to_u64(),
+        k.uut().stat.nacks_unpaced.val().to_u64(),
+    );
     if want_pull != sent_pull {
         return Err(format!(
             "PULLs lost: wanted {want_pull:?}, sent {sent_pull:?}"
@@ -78,12 +107,12 @@ fn run(ndp: bool, gap: u16, seed: u64, cycles: u64) -> Result<String, String> {
             return Err(format!("PULLs {x:?} closer than {gap} cycles"));
         }
     }
-    Ok(format!(
-        "{} events, {} packets, {acks_out} ACK/NACKs, {pulls} PULL/GRANTs, {} coalesced",
+    Ok((format!(
+        "{} events, {} packets, {acks_out} ACKs, {nacks_out} NACKs ({np} waited for a slot, {nu} sent early: queue full), {pulls} PULL/GRANTs, {} coalesced",
         w.events,
         m.packets,
         io_coalesced(&k)
-    ))
+    ), np, nu))
 }
 
 fn io_coalesced(k: &Kernel<PacketGen16>) -> u64 {
@@ -92,9 +121,24 @@ fn io_coalesced(k: &Kernel<PacketGen16>) -> u64 {
 
 #[test]
 fn packet_generator_matches_the_golden_model() {
-    for (ndp, gap, seed) in [(true, 136, 5700), (true, 20, 5701), (false, 136, 5800)] {
-        let s = run(ndp, gap, seed, 100_000)
-            .unwrap_or_else(|e| panic!("pktgen ndp={ndp} gap={gap} seed {seed}: {e}"));
-        println!("pktgen ndp={ndp} gap={gap} seed {seed}: {s}");
+    for (ndp, gap, pn, seed) in [
+        (true, 136, true, 5700),
+        (true, 20, true, 5701),
+        (true, 136, false, 5702),
+        (false, 136, true, 5800),
+    ] {
+        let (s, paced, early) = run(ndp, gap, pn, seed, 100_000).unwrap_or_else(|e| {
+            panic!("pktgen ndp={ndp} gap={gap} pace_nacks={pn} seed {seed}: {e}")
+        });
+        println!("pktgen ndp={ndp} gap={gap} pace_nacks={pn} seed {seed}: {s}");
+        if ndp && pn {
+            // The run exercises NACKs waiting for slots (and, at the MTU gap, a full queue).
+            assert!(paced > 100, "{s}");
+            if gap == 136 {
+                assert!(early > 0, "{s}");
+            }
+        } else {
+            assert_eq!((paced, early), (0, 0), "{s}");
+        }
     }
 }

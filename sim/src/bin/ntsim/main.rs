@@ -108,6 +108,10 @@ enum Cmd {
         /// Cycles between paced PULLs.
         #[arg(long, default_value_t = 136)]
         pull_gap: u16,
+        /// NDP: send each NACK at once instead of in a PULL pacing slot (so the sender
+        /// retransmits at once rather than PULL-clocked).
+        #[arg(long)]
+        unpaced_nacks: bool,
         #[arg(long = "in")]
         input: Option<PathBuf>,
         #[arg(long = "out")]
@@ -193,6 +197,7 @@ fn run_cli(cli: Cli) -> ExitCode {
             retries,
             rx_timeout_cycles,
             pull_gap,
+            unpaced_nacks,
             input,
             output,
             send,
@@ -211,6 +216,7 @@ fn run_cli(cli: Cli) -> ExitCode {
                 None => timeout_cycles.saturating_mul(retries as u32 + 2),
             };
             cfg.pull_gap = pull_gap;
+            cfg.pace_nacks = !unpaced_nacks;
             let s = run(&NicArgs {
                 program,
                 cfg,
