@@ -42,6 +42,12 @@
 //! receiver = "h0"
 //! sizes = [20480, 22528]   # bytes, one message per sender (cycled)
 //! start = 100
+//!
+//! [[route]]                # optional: a forwarding entry set at a cycle
+//! switch = "s0"
+//! host = "h1"              # frames for h1's IP ...
+//! port = 3                 # ... leave s0 by port 3 ...
+//! cycle = 50_000           # ... from this cycle on (0, the default: from the start)
 //! ```
 //!
 //! # Routing
@@ -49,6 +55,13 @@
 //! shortest path (fewest links; ties to the lowest port). The switch's table has one entry
 //! per port, so a switch can reach at most as many hosts as it has ports: more is a
 //! configuration error.
+//!
+//! A `[[route]]` overrides a switch's entry for a host: with `cycle = 0` from the start (a
+//! static route), else from that cycle on (a route change during the run: the simulator
+//! rewrites the switch's `route[k]` configuration input between cycles; frames already
+//! queued keep their output port). The port must be on a link, and the routes after each
+//! change (changes of one cycle taken together) must still take every switch that reached
+//! the host to it: no loop, no other host at the end.
 //!
 //! # Timing
 //! A link takes a frame when its last word has left and delivers it `delay` cycles after
@@ -111,6 +124,32 @@ pub struct NetConfig {
     pub workload: Vec<Workload>,
     #[serde(default)]
     pub output: OutputCfg,
+    /// Forwarding entries set by hand, from the start or from a cycle on.
+    #[serde(default)]
+    pub route: Vec<RouteSpec>,
+}
+
+/// A `[[route]]`: from `cycle` on (0: from the start), switch `switch` sends frames for
+/// host `host`'s IP out of `port`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RouteSpec {
+    pub switch: String,
+    pub host: String,
+    pub port: usize,
+    #[serde(default)]
+    pub cycle: u64,
+}
+
+/// A route change during a run: at `cycle`, entry `slot` of switch `switch`'s table (the
+/// entry of host `host`) sends to `port`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RouteChange {
+    pub cycle: u64,
+    pub switch: usize,
+    pub slot: usize,
+    pub host: usize,
+    pub port: usize,
 }
 
 fn default_max_cycles() -> u64 {
@@ -438,6 +477,9 @@ pub trait SwitchDev: Send {
     fn stats(&self) -> Vec<PortStats>;
     fn idle(&self) -> bool;
     fn set_pacer(&mut self, port: usize, p: Pacer) -> Result<(), String>;
+    /// Sets forwarding entry `k` (`route[k]`: valid, IPv4 destination, output port) from
+    /// the next cycle on.
+    fn set_route(&mut self, k: usize, valid: bool, ip: u32, port: u64) -> Result<(), String>;
     fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String>;
 }
 
@@ -467,6 +509,9 @@ impl<
     }
     fn set_pacer(&mut self, port: usize, p: Pacer) -> Result<(), String> {
         SwitchSim::set_pacer(self, port, p)
+    }
+    fn set_route(&mut self, k: usize, valid: bool, ip: u32, port: u64) -> Result<(), String> {
+        SwitchSim::set_route(self, k, valid, ip, port)
     }
     fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String> {
         self.kernel_mut().record_vcd(w).map_err(|e| e.to_string())
@@ -519,6 +564,10 @@ pub struct Network {
     port_link: Vec<Vec<Option<(usize, usize)>>>,
     /// Per switch: host → output port.
     routes: Vec<HashMap<usize, usize>>,
+    /// `[[route]]` changes still to come, by cycle.
+    route_changes: VecDeque<RouteChange>,
+    /// Route changes applied so far.
+    pub routes_changed: Vec<RouteChange>,
     /// Messages not yet offered, by start cycle, per host.
     pending: Vec<VecDeque<(usize, AppMsg)>>,
     pub msgs: Vec<MsgRecord>,
@@ -649,6 +698,122 @@ fn sample_cdf(cdf: &[(u64, f64)], rng: &mut ChaCha8Rng) -> u64 {
     cdf.iter()
         .find(|&&(_, p)| u <= p)
         .map_or(cdf[cdf.len() - 1].0, |&(b, _)| b)
+}
+
+/// Checks the `[[route]]` tables and applies the static ones (`cycle = 0`) to `routes`;
+/// returns the changes during the run, by cycle, with their table slots (a switch's table
+/// lists its hosts in index order). Each change must name a switch, a host the switch
+/// reaches and a port on a link; after the changes of each cycle, every switch whose entry
+/// changed must still reach the host (no loop, no other host at the end of the path).
+#[allow(clippy::too_many_arguments)]
+fn route_overrides(
+    cfg: &NetConfig,
+    hosts: &HashMap<&str, usize>,
+    swmap: &HashMap<&str, usize>,
+    ports: &[usize],
+    links: &[NetLink],
+    port_link: &[Vec<Option<(usize, usize)>>],
+    routes: &mut [HashMap<usize, usize>],
+) -> Result<Vec<RouteChange>, String> {
+    let mut all: Vec<(RouteChange, String)> = vec![];
+    for (ri, r) in cfg.route.iter().enumerate() {
+        let what = format!(
+            "route {} (switch {:?}, host {:?}, port {}, cycle {})",
+            ri + 1,
+            r.switch,
+            r.host,
+            r.port,
+            r.cycle
+        );
+        let s = *swmap
+            .get(r.switch.as_str())
+            .ok_or_else(|| format!("{what}: no switch named {:?}", r.switch))?;
+        let h = *hosts
+            .get(r.host.as_str())
+            .ok_or_else(|| format!("{what}: no host named {:?}", r.host))?;
+        if r.port >= ports[s] {
+            return Err(format!(
+                "{what}: switch {:?} has ports 0..{}",
+                r.switch, ports[s]
+            ));
+        }
+        if port_link[s][r.port].is_none() {
+            return Err(format!(
+                "{what}: port {} of switch {:?} is on no link",
+                r.port, r.switch
+            ));
+        }
+        if !routes[s].contains_key(&h) {
+            return Err(format!(
+                "{what}: switch {:?} has no path to host {:?}",
+                r.switch, r.host
+            ));
+        }
+        if let Some((_, o)) = all
+            .iter()
+            .find(|(c, _)| (c.switch, c.host, c.cycle) == (s, h, r.cycle))
+        {
+            return Err(format!("{what}: {o} sets the same entry at the same cycle"));
+        }
+        let mut keys: Vec<usize> = routes[s].keys().copied().collect();
+        keys.sort();
+        let slot = keys.iter().position(|&k| k == h).expect("a key");
+        all.push((
+            RouteChange {
+                cycle: r.cycle,
+                switch: s,
+                slot,
+                host: h,
+                port: r.port,
+            },
+            what,
+        ));
+    }
+    all.sort_by_key(|(c, _)| c.cycle);
+    let walk = |routes: &[HashMap<usize, usize>], from: usize, h: usize| -> Result<(), String> {
+        let mut s = from;
+        for _ in 0..=routes.len() {
+            let p = routes[s][&h];
+            let (li, d) = port_link[s][p].expect("checked: on a link");
+            match links[li].ends[1 - d] {
+                End::Host(x) if x == h => return Ok(()),
+                End::Host(x) => {
+                    return Err(format!(
+                        "frames for host {:?} from switch {:?} would reach host {:?}",
+                        cfg.host[h].name, cfg.switch[from].name, cfg.host[x].name
+                    ))
+                }
+                End::Port(s2, _) => s = s2,
+            }
+        }
+        Err(format!(
+            "frames for host {:?} from switch {:?} would loop",
+            cfg.host[h].name, cfg.switch[from].name
+        ))
+    };
+    let mut cur = routes.to_vec();
+    let mut changes = vec![];
+    let mut i = 0;
+    while i < all.len() {
+        let cycle = all[i].0.cycle;
+        let group: Vec<&(RouteChange, String)> = all[i..]
+            .iter()
+            .take_while(|(c, _)| c.cycle == cycle)
+            .collect();
+        for (c, _) in &group {
+            cur[c.switch].insert(c.host, c.port);
+        }
+        for (c, what) in &group {
+            walk(&cur, c.switch, c.host).map_err(|e| format!("{what}: {e}"))?;
+        }
+        if cycle == 0 {
+            routes.clone_from_slice(&cur);
+        } else {
+            changes.extend(group.iter().map(|(c, _)| *c));
+        }
+        i += group.len();
+    }
+    Ok(changes)
 }
 
 fn build_switch(
@@ -944,6 +1109,8 @@ impl Network {
                 }
             }
         }
+        let route_changes =
+            route_overrides(cfg, &hosts, &swmap, &ports, &links, &port_link, &mut routes)?;
         // Devices.
         let mut devs = vec![];
         for (i, h) in cfg.host.iter().enumerate() {
@@ -997,6 +1164,8 @@ impl Network {
             host_link,
             port_link,
             routes,
+            route_changes: route_changes.into(),
+            routes_changed: vec![],
             pending: vec![VecDeque::new(); nh],
             msgs: vec![],
             sent_idx: vec![vec![]; nh],
@@ -1230,6 +1399,24 @@ impl Network {
         self.msgs.iter().filter(|m| !m.resolved()).count()
     }
 
+    /// Applies the `[[route]]` changes due by now to their switches' tables.
+    fn apply_routes(&mut self, devs: &mut [&mut Dev]) -> Result<(), String> {
+        let nh = self.host_names.len();
+        while self
+            .route_changes
+            .front()
+            .is_some_and(|c| c.cycle <= self.now)
+        {
+            let c = self.route_changes.pop_front().expect("front");
+            if let Dev::Switch(x) = &mut *devs[nh + c.switch] {
+                x.set_route(c.slot, true, self.host_ips[c.host], c.port as u64)?;
+            }
+            self.routes[c.switch].insert(c.host, c.port);
+            self.routes_changed.push(c);
+        }
+        Ok(())
+    }
+
     /// Moves what is due between cycles: messages to their NICs, frames that arrived to
     /// their devices.
     fn deliver(&mut self, devs: &mut [&mut Dev]) {
@@ -1412,6 +1599,7 @@ impl Network {
                         last_progress = std::time::Instant::now();
                         progress(me.now, me.open_messages());
                     }
+                    me.apply_routes(&mut ds)?;
                     me.deliver(&mut ds);
                     Ok(true)
                 },

@@ -123,6 +123,19 @@ impl<
         Ok(())
     }
 
+    /// Sets forwarding entry `k` (the `route[k]` configuration input: valid, IPv4
+    /// destination, output port) from the next cycle on: a route change during a run.
+    pub fn set_route(&mut self, k: usize, valid: bool, ip: u32, port: u64) -> Result<(), String> {
+        if k >= N {
+            return Err(format!("route entry {k} of a {N}-port switch (0..{N})"));
+        }
+        let r = &mut self.k.uut_mut().route[k];
+        r.valid.next = valid;
+        r.ip.next = (ip as u64).into();
+        r.port.next = port.into();
+        Ok(())
+    }
+
     /// Queues a frame for input `port`; it enters from `p.cycle` on, after the frames
     /// queued before it. Empty frames are ignored (a MAC has nothing to deliver).
     pub fn push_rx(&mut self, port: usize, p: Packet) {

@@ -227,6 +227,110 @@ fn configuration_errors_are_clear() {
     assert!(e.contains("no path from host \"h1\" to host \"h9\""), "{e}");
 }
 
+/// Two 4-port drop-tail switches joined by two parallel links (`s0:2-s1:2`, `s0:3-s1:3`),
+/// `h0`, `h1` on `s0`, `h2` on `s1`, and `extra` appended.
+fn two_paths(extra: &str) -> String {
+    format!("max_cycles = 50000\n[[switch]]\nname = \"s0\"\nports = 4\nmode = \"droptail\"\n[[switch]]\nname = \"s1\"\nports = 4\nmode = \"droptail\"\n\
+[[host]]\nname = \"h0\"\nprogram = \"ndp\"\n[[host]]\nname = \"h1\"\nprogram = \"ndp\"\n[[host]]\nname = \"h2\"\nprogram = \"ndp\"\n\
+[[link]]\na = \"h0\"\nb = \"s0:0\"\ndelay = 20\n[[link]]\na = \"h1\"\nb = \"s0:1\"\ndelay = 20\n[[link]]\na = \"h2\"\nb = \"s1:0\"\ndelay = 20\n\
+[[link]]\na = \"s0:2\"\nb = \"s1:2\"\ndelay = 30\n[[link]]\na = \"s0:3\"\nb = \"s1:3\"\ndelay = 30\n{extra}")
+}
+
+/// `[[route]]`: with `cycle = 0` a static entry (h0's 8 KiB message to h2 leaves `s0` by
+/// port 3 instead of the shortest path's lowest port, 2); with a later cycle the entry
+/// changes during the run, between two messages: the first by port 2, the second by 3.
+#[test]
+fn route_tables_set_a_path_and_change_it_during_a_run() {
+    let msg = |cycle: u64| {
+        format!("[[workload.msg]]\nfrom = \"h0\"\nto = \"h2\"\ncycle = {cycle}\nbytes = 8192\n")
+    };
+    let tx = |r: &RunResult, port: usize| r.switch_stats[0][port].tx_frames;
+    // Shortest paths: port 2.
+    let (net, r) = run(&two_paths(&format!(
+        "[[workload]]\nkind = \"messages\"\n{}",
+        msg(0)
+    )));
+    all_delivered(&net, &r);
+    assert_eq!((tx(&r, 2), tx(&r, 3)), (8, 0));
+    // Static: port 3.
+    let route = |cycle: u64| {
+        format!("[[route]]\nswitch = \"s0\"\nhost = \"h2\"\nport = 3\ncycle = {cycle}\n")
+    };
+    let (net, r) = run(&two_paths(&format!(
+        "[[workload]]\nkind = \"messages\"\n{}{}",
+        msg(0),
+        route(0)
+    )));
+    all_delivered(&net, &r);
+    assert_eq!((tx(&r, 2), tx(&r, 3)), (0, 8));
+    assert!(net.routes_changed.is_empty(), "a static route is no change");
+    // A change at cycle 10,000, between a message at 0 and one at 12,000.
+    let (net, r) = run(&two_paths(&format!(
+        "[[workload]]\nkind = \"messages\"\n{}{}{}",
+        msg(0),
+        msg(12_000),
+        route(10_000)
+    )));
+    all_delivered(&net, &r);
+    assert!(net.msgs[0].done.unwrap() < 10_000, "{:?}", net.msgs[0]);
+    assert_eq!((tx(&r, 2), tx(&r, 3)), (8, 8));
+    assert_eq!(net.routes_changed.len(), 1);
+    assert_eq!(net.routes_changed[0].port, 3);
+}
+
+/// A `[[route]]` that names nothing, a port off the table or off any link, a host the
+/// switch cannot reach, a path that would loop or end at another host, or the same entry
+/// twice at one cycle is refused with the route's number and keys.
+#[test]
+fn route_errors_are_clear() {
+    let route = |sw: &str, h: &str, port: usize, cycle: u64| {
+        format!("[[route]]\nswitch = \"{sw}\"\nhost = \"{h}\"\nport = {port}\ncycle = {cycle}\n")
+    };
+    let cases: Vec<(String, &str)> = vec![
+        (route("s9", "h2", 3, 0), "route 1 (switch \"s9\", host \"h2\", port 3, cycle 0): no switch named \"s9\""),
+        (route("s0", "h9", 3, 0), "no host named \"h9\""),
+        (route("s0", "h2", 4, 0), "switch \"s0\" has ports 0..4"),
+        (route("s1", "h0", 1, 0), "port 1 of switch \"s1\" is on no link"),
+        (route("s0", "h2", 1, 5), "frames for host \"h2\" from switch \"s0\" would reach host \"h1\""),
+        (
+            format!("{}{}", route("s0", "h2", 3, 100), route("s1", "h2", 3, 100)),
+            "would loop",
+        ),
+        (
+            format!("{}{}", route("s0", "h2", 3, 100), route("s0", "h2", 2, 100)),
+            "route 2 (switch \"s0\", host \"h2\", port 2, cycle 100): route 1 (switch \"s0\", host \"h2\", port 3, cycle 100) sets the same entry at the same cycle",
+        ),
+        (format!("[[route]]\nswitch = \"s0\"\nhost = \"h2\"\n"), "missing field `port`"),
+        (format!("{}via = 1\n", route("s0", "h2", 3, 0)), "unknown field `via`"),
+    ];
+    for (extra, want) in cases {
+        let t = two_paths(&extra);
+        match build(&t) {
+            Ok(_) => panic!("accepted, wanted an error with {want:?}:\n{extra}"),
+            Err(e) => assert!(e.contains(want), "error {e:?} lacks {want:?}"),
+        }
+    }
+    // A host the switch cannot reach: h3 alone on a third switch.
+    let island = two_paths(&format!(
+        "[[switch]]\nname = \"s2\"\nports = 4\nmode = \"droptail\"\n[[host]]\nname = \"h3\"\nprogram = \"ndp\"\n[[link]]\na = \"h3\"\nb = \"s2:0\"\ndelay = 5\n{}",
+        route("s0", "h3", 3, 0)
+    ));
+    let e = build(&island).err().expect("no path");
+    assert!(
+        e.contains("switch \"s0\" has no path to host \"h3\""),
+        "{e}"
+    );
+    // Changes at one cycle are taken together: s0 and s1 both moving h2's path to the
+    // second link is fine, and so is a change back later.
+    build(&two_paths(&format!(
+        "{}{}{}",
+        route("s0", "h2", 3, 100),
+        route("s1", "h0", 3, 100),
+        route("s0", "h2", 2, 200)
+    )))
+    .expect("two changes at one cycle, and one back");
+}
+
 /// Two hosts on a direct link (no switch): each NIC sends to its next hop's MAC, which
 /// the simulator gives the peer's, as it does the last switch hop's. Messages both ways
 /// arrive, at their ideal time plus the NICs' pipelines.
