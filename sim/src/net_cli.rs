@@ -150,12 +150,20 @@ pub fn main(a: &RunArgs) -> Result<(), String> {
     let mut table = String::from(
         "| run | messages | delivered | median slowdown | max slowdown | trimmed | dropped | goodput (Gb/s) | Jain fairness | cycles | cycles/s |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
+    // Bolt Table 4.1: (pru, sm, utilization) of the bolt-util-* runs.
+    let mut util_rows = vec![];
     for (n, t, dir) in &runs {
         let (net, r) = run_one(n, t, dir, a)?;
         let out = a.out.join(n);
         let sum = write_outputs(&net, &r, &out)?;
         println!("{sum}outputs in {}\n", out.display());
-        if let Some(line) = net_scenarios::bolt_report(n, &r) {
+        if let (Some((pru, sm)), Ok(u)) = (
+            net_scenarios::bolt_util_flags(n),
+            net_scenarios::bolt_util_metrics(&net),
+        ) {
+            util_rows.push((pru, sm, u.utilization));
+        }
+        if let Some(line) = net_scenarios::bolt_report(n, &net, &r) {
             println!("{line}\n");
             let p = out.join("bolt.txt");
             std::fs::write(&p, format!("{line}\n"))
@@ -186,6 +194,12 @@ pub fn main(a: &RunArgs) -> Result<(), String> {
             r.cycles,
             r.cycles as f64 / r.wall_secs.max(1e-9)
         );
+    }
+    if util_rows.len() > 1 {
+        let t = net_scenarios::bolt_util_table(&util_rows);
+        let p = a.out.join("bolt-util-table.md");
+        std::fs::write(&p, &t).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        println!("Bolt, thesis Table 4.1: bottleneck utilization between the first and the last flow completion\n{t}\n(table in {})\n", p.display());
     }
     if runs.len() > 1 {
         let p = a.out.join(format!("{s}.md"));

@@ -20,11 +20,20 @@
 //!   `trim`: N = 1, 2, 4, 8, 15 in both modes, and a comparison table.
 //! * `trim3-<ideal|tofino>-N` (N = 1..=3) and `trim3` (N = 3, both modes): the same on a
 //!   4-port switch, 4 KiB per band ([`TrimShape::small`]), which the tests run.
-//! * `bolt-join`, `bolt-complete-<pru|nopru>` and `bolt`: thesis §4.5.1's Bolt
+//! * `bolt-join`, `bolt-complete-<pru|nopru>`: thesis §4.5.1's Bolt
 //!   micro-benchmarks on a dumbbell (two senders, one receiver, a 4-port switch in Bolt
 //!   mode), scaled to the NIC's largest message (38 packets = one flow): a flow joins a
 //!   saturated link; a flow completes and the other ramps up with PRU tokens or without
 //!   (`pru_cap = 0`, supply matching only) ([`BoltShape`]).
+//! * `bolt-reroute-<sm|nosm>` and `bolt-reroute`: thesis Fig 4.12: two flows share a link
+//!   between two Bolt switches until a `[[route]]` moves one to a parallel link; the other
+//!   ramps up on supply matching, or with SM off on additive increase
+//!   ([`bolt_reroute`]).
+//! * `bolt-util-<pru|nopru>-<sm|nosm>` and `bolt-util`: thesis Table 4.1: three staggered
+//!   flows into one receiver; the bottleneck's utilization between the first and the last
+//!   flow completion with PRU and SM each on or off ([`bolt_util`]). `bolt` runs all nine
+//!   Bolt runs.
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 /// Round trip of the incast (thesis: 525 ns) in cycles at 3.2 GHz.
@@ -65,6 +74,15 @@ pub fn names() -> Vec<String> {
     v.push("bolt-join".to_string());
     v.push("bolt-complete-pru".to_string());
     v.push("bolt-complete-nopru".to_string());
+    v.push("bolt-reroute".to_string());
+    v.push("bolt-reroute-sm".to_string());
+    v.push("bolt-reroute-nosm".to_string());
+    v.push("bolt-util".to_string());
+    for pru in [true, false] {
+        for sm in [true, false] {
+            v.push(bolt_util_name(pru, sm));
+        }
+    }
     v
 }
 
@@ -76,16 +94,43 @@ pub fn runs(name: &str) -> Option<Vec<(String, String)>> {
     let b = BoltShape::default();
     match name {
         "bolt" => {
-            return Some(vec![
+            let mut v = vec![
                 ("bolt-join".into(), bolt_join(&b)),
                 ("bolt-complete-pru".into(), bolt_complete(&b, true)),
                 ("bolt-complete-nopru".into(), bolt_complete(&b, false)),
-            ])
+            ];
+            v.extend(runs("bolt-reroute")?);
+            v.extend(runs("bolt-util")?);
+            return Some(v);
         }
         "bolt-join" => return Some(vec![(name.into(), bolt_join(&b))]),
         "bolt-complete-pru" => return Some(vec![(name.into(), bolt_complete(&b, true))]),
         "bolt-complete-nopru" => return Some(vec![(name.into(), bolt_complete(&b, false))]),
+        "bolt-reroute" => {
+            let b2 = BoltShape::two_switches();
+            return Some(vec![
+                ("bolt-reroute-sm".into(), bolt_reroute(&b2, true)),
+                ("bolt-reroute-nosm".into(), bolt_reroute(&b2, false)),
+            ]);
+        }
+        "bolt-reroute-sm" | "bolt-reroute-nosm" => {
+            return Some(vec![(
+                name.into(),
+                bolt_reroute(&BoltShape::two_switches(), name.ends_with("-sm")),
+            )])
+        }
+        "bolt-util" => {
+            return Some(
+                [(true, true), (true, false), (false, true), (false, false)]
+                    .iter()
+                    .map(|&(pru, sm)| (bolt_util_name(pru, sm), bolt_util(&b, pru, sm)))
+                    .collect(),
+            )
+        }
         _ => {}
+    }
+    if let Some((pru, sm)) = bolt_util_flags(name) {
+        return Some(vec![(name.into(), bolt_util(&b, pru, sm))]);
     }
     if name == "trim" {
         let mut v = vec![];
@@ -399,59 +444,117 @@ pub fn trimming_shaped(tofino: bool, senders: usize, shape: &TrimShape) -> Strin
 /// MTU, a lone flow at line rate would draw an SRC for every packet).
 #[derive(Clone, Copy, Debug)]
 pub struct BoltShape {
+    /// The hosts' `rtt_pkts`: a message's first window, and the BDP their reaction factor
+    /// divides by.
     pub rtt_pkts: u8,
+    /// The window at line rate, in packets: the base round trip over a full packet's 136
+    /// cycles, to the nearest (the ramp-up measurements wait for it).
+    pub bdp_pkts: u8,
     pub link_delay: u64,
     /// The base round trip (first DATA word out to its ACK back at the sender's link), in
     /// cycles, measured on this dumbbell: 631 cycles, ~5 full packets.
     pub base_rtt: u64,
     pub cc_thresh: u64,
-    /// The joining flow's start, in cycles.
+    /// The joining flow's start (`bolt-join`), in cycles.
     pub second_start: u64,
+    /// The cycle `h2`'s flow is rerouted (`bolt-reroute-*`).
+    pub reroute_at: u64,
+    /// The gap between the starts of the `bolt-util-*` flows, in cycles.
+    pub stagger: u64,
 }
 
 impl Default for BoltShape {
     fn default() -> Self {
         Self {
             rtt_pkts: 5,
+            bdp_pkts: 5,
             link_delay: 60,
             base_rtt: 631,
             cc_thresh: 2176,
             second_start: 2000,
+            reroute_at: 4000,
+            stagger: 1900,
         }
     }
 }
 
-fn bolt_dumbbell(name: &str, about: &str, pru: bool, b: &BoltShape) -> String {
-    let mut s = format!(
-        "# {about} (ntsim run {name})\nname = \"{name}\"\nseed = 1\nmax_cycles = 400000\nsample_cycles = 68\n\n[[switch]]\nname = \"s0\"\nports = 4\nmode = \"bolt\"\ncc_thresh = {}\nmtu = 1088\npru_cap = {}\nlink_rate = 200\nbuffer_bytes = 1048575\nbuffer_pkts = 4095\n\n",
+impl BoltShape {
+    /// The reroute's path, two switches and three links (`bolt_reroute`): base round trip
+    /// 984 cycles, measured from a lone flow's pcap (7.2 full packets), so a BDP of 7.
+    /// `rtt_pkts` is 6: two first windows of 7 at line rate into one output overflow the
+    /// switch's crosspoint region of an input (3 full packets; the output serves each input
+    /// at half rate), and the lost packet waits for a retransmission timeout.
+    pub fn two_switches() -> Self {
+        Self {
+            rtt_pkts: 6,
+            bdp_pkts: 7,
+            base_rtt: 984,
+            ..Self::default()
+        }
+    }
+}
+
+/// Senders of the `bolt-util-*` runs (one per free port of the 4-port switch).
+pub const BOLT_UTIL_SENDERS: usize = 3;
+
+/// A Bolt topology's head: name, comment, run limit, sampling.
+fn bolt_head(name: &str, about: &str) -> String {
+    format!("# {about} (ntsim run {name})\nname = \"{name}\"\nseed = 1\nmax_cycles = 400000\nsample_cycles = 68\n\n")
+}
+
+/// A 4-port switch in Bolt mode: PRU on (`pru_cap` 255) or off (0), supply matching on or
+/// off, `CC_THRESH` of `b`, buffers as large as the switch allows.
+fn bolt_switch(name: &str, pru: bool, sm: bool, b: &BoltShape) -> String {
+    format!(
+        "[[switch]]\nname = \"{name}\"\nports = 4\nmode = \"bolt\"\ncc_thresh = {}\nmtu = 1088\npru_cap = {}\nsm = {sm}\nlink_rate = 200\nbuffer_bytes = 1048575\nbuffer_pkts = 4095\n\n",
         b.cc_thresh,
         if pru { 255 } else { 0 }
-    );
-    for h in 0..3 {
+    )
+}
+
+/// A Bolt host linked to `port` (`switch:K`).
+fn bolt_host(name: &str, port: &str, b: &BoltShape) -> String {
+    format!(
+        "[[host]]\nname = \"{name}\"\nprogram = \"bolt\"\nrtt_pkts = {}\n\n[[link]]\na = \"{name}\"\nb = \"{port}\"\ndelay = {}\n\n",
+        b.rtt_pkts, b.link_delay
+    )
+}
+
+/// A message workload: `(from, to, cycle, bytes)`.
+fn bolt_messages(msgs: &[(&str, &str, u64, u64)]) -> String {
+    let mut s = String::from("[[workload]]\nkind = \"messages\"\n");
+    for (from, to, cycle, bytes) in msgs {
         let _ = write!(
             s,
-            "[[host]]\nname = \"h{h}\"\nprogram = \"bolt\"\nrtt_pkts = {}\n\n[[link]]\na = \"h{h}\"\nb = \"s0:{h}\"\ndelay = {}\n\n",
-            b.rtt_pkts, b.link_delay,
+            "[[workload.msg]]\nfrom = \"{from}\"\nto = \"{to}\"\ncycle = {cycle}\nbytes = {bytes}\n"
         );
     }
     s
 }
 
+/// A star of `hosts` Bolt hosts, `h0` to `h{hosts-1}` on ports 0.., around one 4-port
+/// Bolt switch `s0`.
+fn bolt_star(name: &str, about: &str, hosts: usize, pru: bool, sm: bool, b: &BoltShape) -> String {
+    let mut s = bolt_head(name, about) + &bolt_switch("s0", pru, sm, b);
+    for h in 0..hosts {
+        s += &bolt_host(&format!("h{h}"), &format!("s0:{h}"), b);
+    }
+    s
+}
+
+fn bolt_dumbbell(name: &str, about: &str, pru: bool, b: &BoltShape) -> String {
+    bolt_star(name, about, 3, pru, true, b)
+}
+
 /// Thesis §4.5.1, "a flow joins": `h1`'s 38-packet flow saturates the bottleneck; `h2`'s
 /// joins at `second_start` with its first window at line rate.
 pub fn bolt_join(b: &BoltShape) -> String {
-    let mut s = bolt_dumbbell(
+    bolt_dumbbell(
         "bolt-join",
         "Thesis §4.5.1: a Bolt flow joins a saturated link",
         true,
         b,
-    );
-    let _ = write!(
-        s,
-        "[[workload]]\nkind = \"messages\"\n[[workload.msg]]\nfrom = \"h1\"\nto = \"h0\"\ncycle = 10\nbytes = 38912\n[[workload.msg]]\nfrom = \"h2\"\nto = \"h0\"\ncycle = {}\nbytes = 38912\n",
-        b.second_start
-    );
-    s
+    ) + &bolt_messages(&[("h1", "h0", 10, 38912), ("h2", "h0", b.second_start, 38912)])
 }
 
 /// Thesis §4.5.1, "a flow completes": `h1`'s 16-packet flow and `h2`'s 38-packet flow
@@ -463,7 +566,7 @@ pub fn bolt_complete(b: &BoltShape, pru: bool) -> String {
     } else {
         "bolt-complete-nopru"
     };
-    let mut s = bolt_dumbbell(
+    bolt_dumbbell(
         name,
         &format!(
             "Thesis §4.5.1: a Bolt flow completes, PRU {}",
@@ -471,11 +574,94 @@ pub fn bolt_complete(b: &BoltShape, pru: bool) -> String {
         ),
         pru,
         b,
+    ) + &bolt_messages(&[("h1", "h0", 10, 16384), ("h2", "h0", 10, 38912)])
+}
+
+/// Thesis §4.5.1, "a flow is rerouted" (Fig 4.12), supply matching on (`sm`) or off: two
+/// 4-port Bolt switches, `s0` with senders `h1` (port 0) and `h2` (port 1), `s1` with
+/// receivers `r1` (port 0) and `r2` (port 1), and two parallel links `s0:2`-`s1:2` and
+/// `s0:3`-`s1:3`. Shortest paths (ties to the lowest port) put both 38-packet flows,
+/// `h1 → r1` and `h2 → r2`, on `s0:2`, the bottleneck; at `reroute_at` a `[[route]]` sends
+/// `r2`'s frames out of `s0:3`, so `h1`'s flow is alone on `s0:2` with no LAST packet to
+/// hint it (no PRU token): supply matching, or without it additive increase (one packet a
+/// window), must ramp it up. PRU stays on, as in the thesis.
+pub fn bolt_reroute(b: &BoltShape, sm: bool) -> String {
+    let name = if sm {
+        "bolt-reroute-sm"
+    } else {
+        "bolt-reroute-nosm"
+    };
+    let mut s = bolt_head(
+        name,
+        &format!(
+            "Thesis §4.5.1, Fig 4.12: a Bolt flow is rerouted, SM {}",
+            if sm { "on" } else { "off" }
+        ),
     );
-    s.push_str(
-        "[[workload]]\nkind = \"messages\"\n[[workload.msg]]\nfrom = \"h1\"\nto = \"h0\"\ncycle = 10\nbytes = 16384\n[[workload.msg]]\nfrom = \"h2\"\nto = \"h0\"\ncycle = 10\nbytes = 38912\n",
+    s += &bolt_switch("s0", true, sm, b);
+    s += &bolt_switch("s1", true, sm, b);
+    for (h, port) in [
+        ("h1", "s0:0"),
+        ("h2", "s0:1"),
+        ("r1", "s1:0"),
+        ("r2", "s1:1"),
+    ] {
+        s += &bolt_host(h, port, b);
+    }
+    for p in [2, 3] {
+        let _ = write!(
+            s,
+            "[[link]]\na = \"s0:{p}\"\nb = \"s1:{p}\"\ndelay = {}\n\n",
+            b.link_delay
+        );
+    }
+    s += &bolt_messages(&[("h1", "r1", 10, 38912), ("h2", "r2", 10, 38912)]);
+    let _ = write!(
+        s,
+        "\n[[route]]\nswitch = \"s0\"\nhost = \"r2\"\nport = 3\ncycle = {}\n",
+        b.reroute_at
     );
     s
+}
+
+/// Thesis §4.5.1, Table 4.1: `BOLT_UTIL_SENDERS` senders `h1`.. of one 38-packet message
+/// each to `h0` through a 4-port Bolt switch, started `stagger` cycles apart so that they
+/// complete at different times; PRU on (`pru_cap` 255) or off (0), supply matching on or
+/// off. The bottleneck link `h0-s0:0` is captured: the utilization between the first
+/// flow's completion and the last one's is measured on its frames ([`bolt_util_metrics`]).
+pub fn bolt_util(b: &BoltShape, pru: bool, sm: bool) -> String {
+    let name = bolt_util_name(pru, sm);
+    let n = BOLT_UTIL_SENDERS;
+    let mut s = bolt_star(
+        &name,
+        &format!(
+            "Thesis §4.5.1, Table 4.1: {n} staggered Bolt flows into one receiver, PRU {}, SM {}",
+            if pru { "on" } else { "off" },
+            if sm { "on" } else { "off" }
+        ),
+        n + 1,
+        pru,
+        sm,
+        b,
+    );
+    let names: Vec<String> = (1..=n).map(|h| format!("h{h}")).collect();
+    let msgs: Vec<(&str, &str, u64, u64)> = names
+        .iter()
+        .enumerate()
+        .map(|(k, h)| (h.as_str(), "h0", 10 + k as u64 * b.stagger, 38912))
+        .collect();
+    s += &bolt_messages(&msgs);
+    s.push_str("\n[output]\npcap = [\"h0-s0:0\"]\n");
+    s
+}
+
+/// `bolt-util-<pru|nopru>-<sm|nosm>`.
+pub fn bolt_util_name(pru: bool, sm: bool) -> String {
+    format!(
+        "bolt-util-{}-{}",
+        if pru { "pru" } else { "nopru" },
+        if sm { "sm" } else { "nosm" }
+    )
 }
 
 /// What the Bolt "flow joins" run shows: the bottleneck queue's peak after the second flow
@@ -490,32 +676,42 @@ pub struct BoltJoin {
     pub w1_min: u64,
 }
 
-/// The samples of a Bolt dumbbell run: `(cycle, h1 window, h2 window, s0:0 queue bytes)`.
-fn bolt_samples(r: &crate::net::RunResult) -> Result<Vec<(u64, u64, u64, u64)>, String> {
+/// The samples of a Bolt run: `(cycle, window of host a, window of host b, bytes queued at
+/// switch port q)`.
+fn bolt_samples(
+    r: &crate::net::RunResult,
+    (a, b): (usize, usize),
+    q: (usize, usize),
+) -> Result<Vec<(u64, u64, u64, u64)>, String> {
     let s = &r.series;
-    let q0 = s
+    let qc = s
         .queue_cols
         .iter()
-        .position(|&c| c == (0, 0))
-        .ok_or("no sampled queue at s0:0: not a Bolt dumbbell run")?;
-    if s.host_window.len() < 3 {
-        return Err("fewer than 3 hosts: not a Bolt dumbbell run".into());
+        .position(|&c| c == q)
+        .ok_or("no sampled queue at the bottleneck: not a built-in Bolt run")?;
+    if s.host_window.len() <= a.max(b) {
+        return Err("too few hosts: not a built-in Bolt run".into());
     }
     Ok((0..s.cycles.len())
         .map(|k| {
             (
                 s.cycles[k],
-                s.host_window[1][k],
-                s.host_window[2][k],
-                s.queue[q0][k],
+                s.host_window[a][k],
+                s.host_window[b][k],
+                s.queue[qc][k],
             )
         })
         .collect())
 }
 
+/// The dumbbell's samples: `h1`, `h2` and the queue at `s0:0`.
+fn dumbbell_samples(r: &crate::net::RunResult) -> Result<Vec<(u64, u64, u64, u64)>, String> {
+    bolt_samples(r, (1, 2), (0, 0))
+}
+
 /// Measures a [`bolt_join`] run of shape `b`.
 pub fn bolt_join_metrics(r: &crate::net::RunResult, b: &BoltShape) -> Result<BoltJoin, String> {
-    let s = bolt_samples(r)?;
+    let s = dumbbell_samples(r)?;
     let w1_before = s
         .iter()
         .filter(|x| x.0 < b.second_start)
@@ -551,7 +747,7 @@ pub fn bolt_join_metrics(r: &crate::net::RunResult, b: &BoltShape) -> Result<Bol
 /// Measures a [`bolt_complete`] run of shape `b`: `(the last sample with h1's window
 /// open, cycles from then until h2's window first reaches the BDP)`.
 pub fn bolt_ramp_metrics(r: &crate::net::RunResult, b: &BoltShape) -> Result<(u64, u64), String> {
-    let s = bolt_samples(r)?;
+    let s = dumbbell_samples(r)?;
     let done = s
         .iter()
         .filter(|x| x.1 > 0)
@@ -560,16 +756,169 @@ pub fn bolt_ramp_metrics(r: &crate::net::RunResult, b: &BoltShape) -> Result<(u6
         .ok_or("h1 never had a window")?;
     let full = s
         .iter()
-        .find(|x| x.0 > done && x.2 >= b.rtt_pkts as u64)
+        .find(|x| x.0 > done && x.2 >= b.bdp_pkts as u64)
         .map(|x| x.0)
         .ok_or("h2's window never reached the BDP after h1 ended")?;
     Ok((done, full - done))
 }
 
+/// What a [`bolt_reroute`] run shows about `h1`, the flow left alone on the bottleneck.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoltReroute {
+    /// `h1`'s window at the last sample before the reroute.
+    pub w_before: u64,
+    /// Cycles from the reroute until `h1`'s window first reached the BDP (`bdp_pkts`).
+    pub ramp: u64,
+    /// `h1`'s largest window after the reroute.
+    pub w_max_after: u64,
+}
+
+/// Measures a [`bolt_reroute`] run of shape `b` (from [`BoltShape::two_switches`]).
+pub fn bolt_reroute_metrics(
+    r: &crate::net::RunResult,
+    b: &BoltShape,
+) -> Result<BoltReroute, String> {
+    let s = bolt_samples(r, (0, 1), (0, 2))?;
+    let w_before = s
+        .iter()
+        .filter(|x| x.0 <= b.reroute_at)
+        .last()
+        .map(|x| x.1)
+        .ok_or("no sample before the reroute")?;
+    if w_before == 0 {
+        return Err("h1's flow had ended before the reroute".into());
+    }
+    let full = s
+        .iter()
+        .find(|x| x.0 > b.reroute_at && x.1 >= b.bdp_pkts as u64)
+        .map(|x| x.0)
+        .ok_or("h1's window never reached the BDP after the reroute")?;
+    Ok(BoltReroute {
+        w_before,
+        ramp: full - b.reroute_at,
+        w_max_after: s
+            .iter()
+            .filter(|x| x.0 > b.reroute_at)
+            .map(|x| x.1)
+            .max()
+            .unwrap_or(0),
+    })
+}
+
+/// What a [`bolt_util`] run shows: the cycles the first and the last flow's last packet
+/// left the bottleneck port (its last word), the cycles the port was sending in between,
+/// and that as a share of the interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BoltUtil {
+    pub first_done: u64,
+    pub last_done: u64,
+    pub busy: u64,
+    pub utilization: f64,
+}
+
+/// Measures a [`bolt_util`] run from the capture of its bottleneck link `h0-s0:0`: each
+/// frame toward `h0` occupies the link one cycle per word from its first word's cycle.
+pub fn bolt_util_metrics(net: &crate::net::Network) -> Result<BoltUtil, String> {
+    let l = net
+        .links
+        .iter()
+        .find(|l| l.name == "h0-s0:0")
+        .ok_or("no link h0-s0:0: not a bolt-util run")?;
+    let frames = l.capture.as_ref().ok_or("link h0-s0:0 was not captured")?;
+    let h0 = net.host_ips[0].to_be_bytes();
+    // (first word, words, source IP) of every frame toward h0.
+    let down: Vec<(u64, u64, [u8; 4])> = frames
+        .iter()
+        .filter(|p| p.bytes.len() >= 34 && p.bytes[30..34] == h0)
+        .map(|p| {
+            (
+                p.cycle,
+                (p.bytes.len() as u64).div_ceil(8),
+                p.bytes[26..30].try_into().expect("4 bytes"),
+            )
+        })
+        .collect();
+    let mut ends: HashMap<[u8; 4], u64> = HashMap::new();
+    for &(c, w, src) in &down {
+        let e = ends.entry(src).or_insert(0);
+        *e = (*e).max(c + w);
+    }
+    if ends.len() < 2 {
+        return Err(format!("{} flows reached h0, want at least 2", ends.len()));
+    }
+    let first_done = *ends.values().min().expect("flows");
+    let last_done = *ends.values().max().expect("flows");
+    let busy: u64 = down
+        .iter()
+        .map(|&(c, w, _)| (c + w).min(last_done).saturating_sub(c.max(first_done)))
+        .sum();
+    Ok(BoltUtil {
+        first_done,
+        last_done,
+        busy,
+        utilization: busy as f64 / (last_done - first_done).max(1) as f64,
+    })
+}
+
+/// The 2×2 table of the `bolt-util-*` runs (thesis Table 4.1): utilization in %, `-` for a
+/// run not given. `rows`: `(pru, sm, utilization)`.
+pub fn bolt_util_table(rows: &[(bool, bool, f64)]) -> String {
+    let cell = |pru: bool, sm: bool| {
+        rows.iter()
+            .find(|r| (r.0, r.1) == (pru, sm))
+            .map_or("-".to_string(), |r| format!("{:.2}", 100.0 * r.2))
+    };
+    format!(
+        "| utilization (%) | PRU off | PRU on |\n|---|---|---|\n| SM off | {} | {} |\n| SM on | {} | {} |\n",
+        cell(false, false),
+        cell(true, false),
+        cell(false, true),
+        cell(true, true)
+    )
+}
+
+/// `(pru, sm)` of a `bolt-util-*` run name.
+pub fn bolt_util_flags(name: &str) -> Option<(bool, bool)> {
+    let rest = name.strip_prefix("bolt-util-")?;
+    let (p, m) = rest.split_once('-')?;
+    let pru = match p {
+        "pru" => true,
+        "nopru" => false,
+        _ => return None,
+    };
+    let sm = match m {
+        "sm" => true,
+        "nosm" => false,
+        _ => return None,
+    };
+    Some((pru, sm))
+}
+
 /// The Bolt measurement line of a built-in Bolt run (`None` for other runs).
-pub fn bolt_report(name: &str, r: &crate::net::RunResult) -> Option<String> {
+pub fn bolt_report(
+    name: &str,
+    net: &crate::net::Network,
+    r: &crate::net::RunResult,
+) -> Option<String> {
     let b = BoltShape::default();
-    let rtt = |c: u64| c as f64 / b.base_rtt as f64;
+    let rtt = |c: u64, b: &BoltShape| c as f64 / b.base_rtt as f64;
+    let us = |c: u64| c as f64 / crate::DEFAULT_CLOCK_HZ * 1e6;
+    if let Some((pru, sm)) = bolt_util_flags(name) {
+        let onoff = |x: bool| if x { "on" } else { "off" };
+        return Some(match bolt_util_metrics(net) {
+            Ok(u) => format!(
+                "Bolt, Table 4.1 (PRU {}, SM {}): bottleneck h0-s0:0 busy {} of the {} cycles from the first flow's end (cycle {}) to the last one's (cycle {}): utilization {:.2} %",
+                onoff(pru),
+                onoff(sm),
+                u.busy,
+                u.last_done - u.first_done,
+                u.first_done,
+                u.last_done,
+                100.0 * u.utilization
+            ),
+            Err(e) => format!("Bolt, Table 4.1: not measured: {e}"),
+        });
+    }
     match name {
         "bolt-join" => Some(match bolt_join_metrics(r, &b) {
             Ok(m) => format!(
@@ -579,7 +928,7 @@ pub fn bolt_report(name: &str, r: &crate::net::RunResult) -> Option<String> {
                 b.cc_thresh,
                 m.drained_cycle,
                 m.drained_cycle - m.peak_cycle,
-                rtt(m.drained_cycle - m.peak_cycle),
+                rtt(m.drained_cycle - m.peak_cycle, &b),
                 m.w1_before,
                 m.w1_min
             ),
@@ -589,12 +938,29 @@ pub fn bolt_report(name: &str, r: &crate::net::RunResult) -> Option<String> {
             Ok((done, ramp)) => format!(
                 "Bolt, a flow completes ({}): h1's last window at cycle {done}; h2's window at the BDP ({} packets) {ramp} cycles later = {:.2} base RTTs = {:.2} us",
                 if name.ends_with("nopru") { "PRU off" } else { "PRU on" },
-                b.rtt_pkts,
-                rtt(ramp),
-                ramp as f64 / crate::DEFAULT_CLOCK_HZ * 1e6
+                b.bdp_pkts,
+                rtt(ramp, &b),
+                us(ramp)
             ),
             Err(e) => format!("Bolt, a flow completes: not measured: {e}"),
         }),
+        "bolt-reroute-sm" | "bolt-reroute-nosm" => {
+            let b = BoltShape::two_switches();
+            Some(match bolt_reroute_metrics(r, &b) {
+                Ok(m) => format!(
+                    "Bolt, a flow is rerouted ({}): h2 moved off the bottleneck at cycle {}; h1's window {} -> the BDP ({} packets) {} cycles later = {:.2} base RTTs ({} cycles) = {:.2} us (thesis: ~23 us with SM, > 33 RTT without)",
+                    if name.ends_with("nosm") { "SM off" } else { "SM on" },
+                    b.reroute_at,
+                    m.w_before,
+                    b.bdp_pkts,
+                    m.ramp,
+                    rtt(m.ramp, &b),
+                    b.base_rtt,
+                    us(m.ramp)
+                ),
+                Err(e) => format!("Bolt, a flow is rerouted: not measured: {e}"),
+            })
+        }
         _ => None,
     }
 }
@@ -627,7 +993,36 @@ mod tests {
         assert!(runs("trim3-tofino-3").is_some());
         assert!(runs("trim3-tofino-4").is_none());
         assert_eq!(runs("trim3").unwrap().len(), 2);
-        assert_eq!(runs("bolt").unwrap().len(), 3);
+        assert_eq!(runs("bolt").unwrap().len(), 9);
+        assert_eq!(runs("bolt-reroute").unwrap().len(), 2);
+        assert_eq!(runs("bolt-util").unwrap().len(), 4);
+        assert!(runs("bolt-util-pru").is_none());
+        assert!(runs("bolt-util-pru-xsm").is_none());
+        let rr = &runs("bolt-reroute-nosm").unwrap()[0].1;
+        assert!(rr.contains("sm = false") && !rr.contains("sm = true"));
+        let cfg = NetConfig::from_toml(rr).unwrap();
+        assert_eq!(cfg.route.len(), 1);
+        assert_eq!(
+            (
+                cfg.route[0].switch.as_str(),
+                cfg.route[0].host.as_str(),
+                cfg.route[0].port
+            ),
+            ("s0", "r2", 3)
+        );
+        assert_eq!(cfg.route[0].cycle, BoltShape::two_switches().reroute_at);
+        assert!(runs("bolt-reroute-sm").unwrap()[0].1.contains("sm = true"));
+        for (n, t) in runs("bolt-util").unwrap() {
+            let (pru, sm) = bolt_util_flags(&n).unwrap();
+            assert!(t.contains(&format!("sm = {sm}")), "{n}");
+            assert!(
+                t.contains(if pru { "pru_cap = 255" } else { "pru_cap = 0" }),
+                "{n}"
+            );
+            let cfg = NetConfig::from_toml(&t).unwrap();
+            assert_eq!(cfg.output.pcap, vec!["h0-s0:0".to_string()], "{n}");
+        }
+        assert!(bolt_util_table(&[(true, true, 0.5)]).contains("| SM on | - | 50.00 |"));
         assert!(runs("bolt-complete-pru").unwrap()[0]
             .1
             .contains("pru_cap = 255"));
