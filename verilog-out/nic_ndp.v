@@ -4656,7 +4656,7 @@ module nic_ndp$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,event$valid,event$
         queue$push_data = event$rx_id;
         queue$pop = 1'b0;
         rows$read_address = queue$head;
-        if (take_ev & wants_pull & ~send_pull) begin
+        if (take_ev & wants_pull & ~send_pull & ~defer_nack) begin
             rows$write_enable = 1'b1;
             if ((pending$q & id_mask) == zero_n) begin
                 queue$push = 1'b1;

@@ -35,9 +35,12 @@
 //!   for the same message only raises the row's offset (PULLs are cumulative), so the
 //!   queue never holds more than one entry per message and never overflows;
 //! * with `cfg.pace_nacks`, queues its NACK (the packet's fields) in the NACK FIFO of
-//!   `2^A` entries; when that is full the NACK goes out at once, as without
-//!   `pace_nacks`, and is counted (`nacks_unpaced`): never dropped. Without
-//!   `pace_nacks` the NACK goes out at once (SPEC §6's reading).
+//!   `2^A` entries, and drops the PULL that came with it: a NACK's PULL repeats its
+//!   message's offset (a trimmed packet raises nothing), which a PULL already sent or
+//!   queued carries, and the NACK's own slot is the one packet that trimmed arrival
+//!   releases. When the FIFO is full the NACK goes out at once, as without `pace_nacks`,
+//!   and is counted (`nacks_unpaced`): never dropped. Without `pace_nacks` the NACK goes
+//!   out at once (SPEC §6's reading).
 //!
 //! A due slot goes to the oldest queued NACK (a NACK alone), else to the oldest queued
 //! PULL, and only then to the next event. The sender retransmits a NACKed packet as soon
@@ -393,7 +396,13 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         self.queue.push_data.next = self.event.rx_id.val();
         self.queue.pop.next = false;
         self.rows.read_address.next = self.queue.head.val();
-        if self.take_ev.val() & self.wants_pull.val() & !self.send_pull.val() {
+        // (A queued NACK's PULL is dropped: it repeats the message's offset, which a PULL
+        // already sent or queued carries; the NACK's own slot stands for it.)
+        if self.take_ev.val()
+            & self.wants_pull.val()
+            & !self.send_pull.val()
+            & !self.defer_nack.val()
+        {
             self.rows.write_enable.next = true;
             if (self.pending.q.val() & self.id_mask.val()) == self.zero_n.val() {
                 self.queue.push.next = true;

@@ -28,6 +28,7 @@
 //! program = "ndp"          # ndp, homa, homatr, bolt (Bolt wants a switch in mode "bolt")
 //! ip = "10.0.0.1"          # optional: 10.0.0.(1+index)
 //! rtt_pkts = 10  timeout = 22400  retries = 5  rx_timeout = 156800  pull_gap = 136
+//! pace_nacks = true        # NDP: NACKs wait for PULL slots (PULL-clocked retransmissions)
 //! messages = 16            # 16 or 128 per direction (128: a receiver of > 4 big messages)
 //!
 //! [[link]]
@@ -183,6 +184,10 @@ pub struct HostCfg {
     pub rx_timeout: Option<u32>,
     #[serde(default)]
     pub pull_gap: Option<u16>,
+    /// NDP: NACKs take the receiver's PULL pacing slots (default true); `false` sends
+    /// each NACK at once, so the sender retransmits at once (SPEC §6's first reading).
+    #[serde(default)]
+    pub pace_nacks: Option<bool>,
     /// Messages per direction: 16 (the default NIC: four 38 KiB buffers per direction) or
     /// 128 (sixteen 38 KiB buffers among 944 KiB). A receiver of more than four concurrent
     /// messages over 8 KiB needs 128: with 16, the fifth finds no buffer, its packets are
@@ -389,11 +394,14 @@ pub struct HostStats {
     pub tx_ctrl: u64,
     pub tx_completed: u64,
     pub tx_given_up: u64,
+    /// NDP: NACKs that waited for a PULL slot, and sent at once with the NACK queue full.
+    pub tx_nacks_paced: u64,
+    pub tx_nacks_unpaced: u64,
 }
 
 impl HostStats {
     /// The counters as `(name, value)`, in `hosts.csv`'s column order.
-    pub fn fields(&self) -> [(&'static str, u64); 14] {
+    pub fn fields(&self) -> [(&'static str, u64); 16] {
         [
             ("rx_frames", self.rx_frames),
             ("rx_data", self.rx_data),
@@ -409,6 +417,8 @@ impl HostStats {
             ("tx_ctrl", self.tx_ctrl),
             ("tx_completed", self.tx_completed),
             ("tx_given_up", self.tx_given_up),
+            ("tx_nacks_paced", self.tx_nacks_paced),
+            ("tx_nacks_unpaced", self.tx_nacks_unpaced),
         ]
     }
 }
@@ -462,6 +472,8 @@ impl<T: NicTop> HostDev for NicSim<T> {
             tx_ctrl: t.tx_ctrl.val().to_u64(),
             tx_completed: t.tx_completed.val().to_u64(),
             tx_given_up: t.tx_given_up.val().to_u64(),
+            tx_nacks_paced: t.tx_nacks_paced.val().to_u64(),
+            tx_nacks_unpaced: t.tx_nacks_unpaced.val().to_u64(),
         }
     }
     fn window(&self) -> u64 {
@@ -890,6 +902,9 @@ fn build_host(c: &HostCfg, ip: u32, mac: u64) -> Result<Box<dyn HostDev>, String
         .unwrap_or_else(|| n.timeout.saturating_mul(n.max_retries as u32 + 2));
     if let Some(v) = c.pull_gap {
         n.pull_gap = v;
+    }
+    if let Some(v) = c.pace_nacks {
+        n.pace_nacks = v;
     }
     let e = |x: String| format!("host {:?}: {x}", c.name);
     let big = match c.messages.unwrap_or(16) {

@@ -77,8 +77,11 @@ impl PktGenWorkload {
         } else {
             0x02
         };
-        // PULL offsets only grow per message (as NDP's receiver counts packets).
-        self.pulls[rx as usize] = self.pulls[rx as usize].wrapping_add(r.gen_range(0..3));
+        // PULL offsets only grow per message (as NDP's receiver counts intact packets; a
+        // NACK repeats the offset).
+        if flags & 0x04 == 0 {
+            self.pulls[rx as usize] = self.pulls[rx as usize].wrapping_add(r.gen_range(0..3));
+        }
         CtrlEvent {
             flags,
             rx_id: rx,

@@ -150,16 +150,20 @@ impl PktGenModel {
             } else {
                 e.flags
             };
-            if self.pace_nacks && !send_pull && e.flags & NACK != 0 {
-                if self.nacks.len() < NACK_DEPTH {
-                    self.nacks.push_back(e);
-                    flags &= !(NACK | PULL);
-                    self.nack_counts.0 = self.nack_counts.0.wrapping_add(1);
-                } else {
-                    self.nack_counts.1 = self.nack_counts.1.wrapping_add(1);
-                }
+            // A NACK not due waits for a slot (its PULL is dropped), or goes at once when
+            // the queue is full.
+            let nack_queued = self.pace_nacks
+                && !send_pull
+                && e.flags & NACK != 0
+                && self.nacks.len() < NACK_DEPTH;
+            if nack_queued {
+                self.nacks.push_back(e);
+                flags &= !(NACK | PULL);
+                self.nack_counts.0 = self.nack_counts.0.wrapping_add(1);
+            } else if self.pace_nacks && !send_pull && e.flags & NACK != 0 {
+                self.nack_counts.1 = self.nack_counts.1.wrapping_add(1);
             }
-            if wants && !send_pull {
+            if wants && !send_pull && !nack_queued {
                 let rx = e.rx_id as usize;
                 self.rows[rx] = e;
                 if !self.pending[rx] {

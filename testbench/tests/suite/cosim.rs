@@ -240,7 +240,10 @@ fn nic_ndp_verilog_matches_rust_cycle_for_cycle() {
             .expect("no port stat$tx_nacks_paced");
         let paced = u64::from_str_radix(&rec.rows.last().unwrap()[k], 16).unwrap();
         eprintln!("nic_ndp seed {seed}: {paced} NACKs waited for a PULL slot");
-        assert!(paced > 0, "nic_ndp seed {seed}: no NACK waited for a PULL slot");
+        assert!(
+            paced > 0,
+            "nic_ndp seed {seed}: no NACK waited for a PULL slot"
+        );
     }
 }
 
