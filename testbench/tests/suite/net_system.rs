@@ -528,11 +528,11 @@ fn incast_with_a_small_buffer_homatr_beats_homa_and_ndp() {
 /// Paper 002 §6, scaled (`trim3`): three NDP senders, one per pipe, into one port with
 /// 4 KiB per band. Both switches deliver every message; the Tofino-style one trims at
 /// ingress (its per-pipe meters) and after deflection (DoD), and its control loop keeps it
-/// within a bound of ideal trimming: at most twice the trims and at least 85 % of the
-/// goodput. The paper measures at most ~10 % more trims and ~5 % less throughput; we are
-/// not there (+79 % and -10 % here, docs/results.md): our NDP retransmits a NACKed packet
-/// as soon as the NACK arrives instead of at the next paced PULL, which keeps the
-/// bottleneck overloaded and the meters pessimistic.
+/// within a bound of ideal trimming: at most 1.75 times the trims and at least 95 % of the
+/// goodput. The paper measures at most ~10 % more trims and ~5 % less throughput; on the
+/// trims we are not there (+67 %, goodput -2 %, docs/results.md). With NACKs sent at
+/// once (before `pace_nacks`) it was +79 % and -10 %; what remains is that a coalesced PULL
+/// can raise a message's offset by several packets, which its sender sends back to back.
 #[test]
 fn tofino_style_trimming_stays_within_a_bound_of_ideal() {
     let (ni, ri) = run_builtin("trim3-ideal-3");
@@ -556,7 +556,7 @@ fn tofino_style_trimming_stays_within_a_bound_of_ideal() {
     let lost = sum(&rt, |p| p.dod_drop + p.drop_header + p.drop_full);
     assert_eq!(lost, 0, "Tofino-style lost packets");
     assert!(
-        ingress + dod <= 2 * ideal,
+        4 * (ingress + dod) <= 7 * ideal,
         "Tofino-style {} trims vs ideal {ideal}",
         ingress + dod
     );
@@ -564,7 +564,7 @@ fn tofino_style_trimming_stays_within_a_bound_of_ideal() {
     let gt = nt_sim::net_report::goodput_gbps(&nt).unwrap();
     println!("trim3: goodput ideal {gi:.1} Gb/s, Tofino-style {gt:.1} Gb/s");
     assert!(
-        gt >= gi * 0.85,
+        gt >= gi * 0.95,
         "goodput: Tofino-style {gt:.1} vs ideal {gi:.1}"
     );
 }
