@@ -1492,7 +1492,12 @@ impl Network {
                     }
                     for dl in h.take_delivered() {
                         if let Some(v) = series.host_rx.get_mut(i) {
-                            *v.last_mut().expect("a sample") += dl.payload.len() as u64;
+                            spread_delivery(
+                                v,
+                                self.sample_cycles,
+                                dl.cycle,
+                                dl.payload.len() as u64,
+                            );
                         }
                         let id = (dl.payload.len() >= TAG_BYTES).then(|| {
                             u64::from_be_bytes(dl.payload[..TAG_BYTES].try_into().expect("8"))
@@ -1650,6 +1655,33 @@ fn put(l: &mut NetLink, d: usize, p: &Packet) {
     l.dir[d].send(p);
 }
 
+/// Adds a delivered message's `bytes` to the receive series `v` (one element per sample
+/// interval of `period` cycles, the last still open) in the intervals of the cycles its
+/// words left `app_rx`: 8 bytes a cycle, the last word at cycle `last` (the application
+/// interface hands a message over word by word, so a 38 KiB message spans 4,864 cycles,
+/// not the one it completes in).
+fn spread_delivery(v: &mut [u64], period: u64, last: u64, bytes: u64) {
+    let Some(top) = v.len().checked_sub(1) else {
+        return;
+    };
+    let first = last.saturating_sub(bytes.div_ceil(8).saturating_sub(1));
+    let mut left = bytes;
+    let mut cyc = last;
+    while left > 0 {
+        let j = ((cyc / period.max(1)) as usize).min(top);
+        let start = j as u64 * period;
+        let span = cyc - start.max(first).min(cyc) + 1;
+        let b = left.min(span * 8);
+        v[j] += b;
+        left -= b;
+        if j == 0 || start <= first {
+            v[j] += left;
+            break;
+        }
+        cyc = start - 1;
+    }
+}
+
 /// One sample of the time series.
 fn sample(net: &Network, devs: &[&mut Dev], s: &mut Series) {
     let nh = net.host_names.len();
@@ -1669,5 +1701,30 @@ fn sample(net: &Network, devs: &[&mut Dev], s: &mut Series) {
             Dev::Host(x) => x.window(),
             _ => 0,
         });
+    }
+}
+
+#[cfg(test)]
+mod spread_tests {
+    use super::spread_delivery;
+
+    #[test]
+    fn a_delivery_is_spread_over_the_intervals_its_words_left_in() {
+        // 4 intervals of 100 cycles, the last open; 1,600 bytes = 200 words ending at
+        // cycle 349: cycles 150..=349, so 50 words in interval 1, 100 in 2, 50 in 3.
+        let mut v = vec![0u64; 4];
+        spread_delivery(&mut v, 100, 349, 1600);
+        assert_eq!(v, vec![0, 400, 800, 400]);
+        // A message longer than the run so far: the excess lands in the first interval.
+        let mut v = vec![0u64; 2];
+        spread_delivery(&mut v, 100, 120, 8000);
+        assert_eq!(v.iter().sum::<u64>(), 8000);
+        assert_eq!(v[1], 21 * 8);
+        // A short message in one interval, and a partial last word.
+        let mut v = vec![0u64; 3];
+        spread_delivery(&mut v, 100, 250, 13);
+        assert_eq!(v, vec![0, 0, 13]);
+        // No interval yet: nothing to add to, no panic.
+        spread_delivery(&mut [], 100, 5, 64);
     }
 }
