@@ -4470,12 +4470,14 @@ module nic_ndp$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,event$valid,event$
     reg  take_nack;
     reg  wants_nack;
     reg  nack_room;
+    reg  nack_early;
     reg  defer_nack;
     reg  wants_pull;
     reg  send_pull;
     reg  [7:0] ev_flags;
     reg  [119:0] ev_row;
-    reg  [103:0] ev_nack;
+    reg  [103:0] ev_addr;
+    reg  [103:0] cur_addr;
     reg  [15:0] id_mask;
     reg  start;
     reg  last_beat;
@@ -4614,24 +4616,20 @@ module nic_ndp$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,event$valid,event$
         take_pull = free & cfg$pace & due & ~nacks$nonempty & queue$nonempty & ~reset;
         event$ready = free & ~take_pull & ~take_nack & ~reset;
         take_ev = event$valid & event$ready;
-        ev_row[0+:32] = event$dst_ip;
-        ev_row[32+:16] = event$dst_port;
-        ev_row[48+:16] = event$src_port;
-        ev_row[64+:16] = event$tx_msg_id;
-        ev_row[80+:16] = event$msg_len;
-        ev_row[96+:8] = event$pkt_offset;
+        ev_addr[0+:32] = event$dst_ip;
+        ev_addr[32+:16] = event$dst_port;
+        ev_addr[48+:16] = event$src_port;
+        ev_addr[64+:16] = event$tx_msg_id;
+        ev_addr[80+:16] = event$msg_len;
+        ev_addr[96+:8] = event$pkt_offset;
+        ev_row[0+:104] = ev_addr;
         ev_row[104+:16] = event$pull_grant;
-        ev_nack[0+:32] = event$dst_ip;
-        ev_nack[32+:16] = event$dst_port;
-        ev_nack[48+:16] = event$src_port;
-        ev_nack[64+:16] = event$tx_msg_id;
-        ev_nack[80+:16] = event$msg_len;
-        ev_nack[96+:8] = event$pkt_offset;
         wants_pull = (event$flags & pull_bit) != zero_8;
         wants_nack = (event$flags & nack_bit) != zero_8;
         nack_room = nacks$count != depth_c;
         send_pull = ~cfg$pace | due;
-        defer_nack = cfg$pace_nacks & ~send_pull & wants_nack & nack_room;
+        nack_early = cfg$pace_nacks & ~send_pull & wants_nack;
+        defer_nack = nack_early & nack_room;
         ev_flags = event$flags;
         if (wants_pull & ~send_pull) begin
             ev_flags = event$flags & no_pull;
@@ -4640,12 +4638,12 @@ module nic_ndp$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,event$valid,event$
             ev_flags = event$flags & no_nack_pull;
         end
         nacks$push = take_ev & defer_nack;
-        nacks$push_data = ev_nack;
+        nacks$push_data = ev_addr;
         nacks$pop = take_nack;
         if (nacks$push) begin
             cnt_npaced$d = cnt_npaced$q + one_32;
         end
-        if (take_ev & cfg$pace_nacks & ~send_pull & wants_nack & ~nack_room) begin
+        if (take_ev & nack_early & ~nack_room) begin
             cnt_nunpaced$d = cnt_nunpaced$q + one_32;
         end
         id_mask = one_n << event$rx_id;
@@ -4676,33 +4674,18 @@ module nic_ndp$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,event$valid,event$
         start = pull_read$q | take_nack | (take_ev & (ev_flags != zero_8));
         nc[0+:8] = ev_flags;
         nc[8+:8] = event$grant_prio;
-        nc[16+:32] = ev_row[0+:32];
-        nc[48+:16] = ev_row[32+:16];
-        nc[64+:16] = ev_row[48+:16];
-        nc[80+:16] = ev_row[64+:16];
-        nc[96+:16] = ev_row[80+:16];
-        nc[112+:8] = ev_row[96+:8];
-        nc[120+:16] = ev_row[104+:16];
+        nc[16+:104] = ev_addr;
+        nc[120+:16] = event$pull_grant;
         if (pull_read$q) begin
             nc[0+:8] = pull_bit;
             nc[8+:8] = zero_8;
-            nc[16+:32] = rows$read_data[0+:32];
-            nc[48+:16] = rows$read_data[32+:16];
-            nc[64+:16] = rows$read_data[48+:16];
-            nc[80+:16] = rows$read_data[64+:16];
-            nc[96+:16] = rows$read_data[80+:16];
-            nc[112+:8] = rows$read_data[96+:8];
+            nc[16+:104] = rows$read_data[0+:104];
             nc[120+:16] = rows$read_data[104+:16];
         end
         else if (take_nack) begin
             nc[0+:8] = nack_bit;
             nc[8+:8] = zero_8;
-            nc[16+:32] = nacks$head[0+:32];
-            nc[48+:16] = nacks$head[32+:16];
-            nc[64+:16] = nacks$head[48+:16];
-            nc[80+:16] = nacks$head[64+:16];
-            nc[96+:16] = nacks$head[80+:16];
-            nc[112+:8] = nacks$head[96+:8];
+            nc[16+:104] = nacks$head;
             nc[120+:16] = zero_16;
             pace_left$d = cfg$gap;
         end
@@ -4723,12 +4706,13 @@ module nic_ndp$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,event$valid,event$
         source$valid = busy$q;
         source$data = zero_64;
         source$last = busy$q & last_beat;
-        source$remote_ip = cur$q[16+:32];
-        source$remote_port = cur$q[48+:16];
-        source$msg_len = cur$q[96+:16];
-        source$pkt_offset = cur$q[112+:8];
-        source$local_port = cur$q[64+:16];
-        source$tx_msg_id = cur$q[80+:16];
+        cur_addr = cur$q[16+:104];
+        source$remote_ip = cur_addr[0+:32];
+        source$remote_port = cur_addr[32+:16];
+        source$msg_len = cur_addr[80+:16];
+        source$pkt_offset = cur_addr[96+:8];
+        source$local_port = cur_addr[48+:16];
+        source$tx_msg_id = cur_addr[64+:16];
         source$credit = cur$q[120+:16];
         source$rank = cur$q[8+:8];
         source$flags = cur$q[0+:8];

@@ -105,27 +105,22 @@ pub struct PktGenStats {
     pub nacks_unpaced: Signal<Out, Bits<32>>,
 }
 
+/// A control packet's addressing fields (a queued NACK is just these).
+#[derive(Clone, Copy, Debug, PartialEq, Default, LogicStruct)]
+pub struct CtrlAddr {
+    pub dst_ip: Bits<32>,
+    pub dst_port: Bits<16>,
+    pub src_port: Bits<16>,
+    pub tx_msg_id: Bits<16>,
+    pub msg_len: Bits<16>,
+    pub pkt_offset: Bits<8>,
+}
+
 /// A queued PULL's packet fields.
 #[derive(Clone, Copy, Debug, PartialEq, Default, LogicStruct)]
 pub struct PullRow {
-    pub dst_ip: Bits<32>,
-    pub dst_port: Bits<16>,
-    pub src_port: Bits<16>,
-    pub tx_msg_id: Bits<16>,
-    pub msg_len: Bits<16>,
-    pub pkt_offset: Bits<8>,
+    pub addr: CtrlAddr,
     pub pull: Bits<16>,
-}
-
-/// A queued NACK's packet fields.
-#[derive(Clone, Copy, Debug, PartialEq, Default, LogicStruct)]
-pub struct NackRow {
-    pub dst_ip: Bits<32>,
-    pub dst_port: Bits<16>,
-    pub src_port: Bits<16>,
-    pub tx_msg_id: Bits<16>,
-    pub msg_len: Bits<16>,
-    pub pkt_offset: Bits<8>,
 }
 
 /// The packet being emitted.
@@ -133,12 +128,7 @@ pub struct NackRow {
 pub struct CtrlPkt {
     pub flags: Bits<8>,
     pub prio: Bits<8>,
-    pub dst_ip: Bits<32>,
-    pub dst_port: Bits<16>,
-    pub src_port: Bits<16>,
-    pub tx_msg_id: Bits<16>,
-    pub msg_len: Bits<16>,
-    pub pkt_offset: Bits<8>,
+    pub addr: CtrlAddr,
     pub pull: Bits<16>,
 }
 
@@ -157,7 +147,7 @@ pub struct PacketGen<const A: usize, const N: usize, const C: usize> {
     rows: RAM<PullRow, A>,
     queue: Fifo<Bits<A>, A, C>,
     /// NACKs waiting for a pacing slot.
-    nacks: Fifo<NackRow, A, C>,
+    nacks: Fifo<CtrlAddr, A, C>,
     pending: DFF<Bits<N>>,
     pace_left: DFF<Bits<16>>,
     busy: DFF<bool>,
@@ -178,12 +168,14 @@ pub struct PacketGen<const A: usize, const N: usize, const C: usize> {
     take_nack: Signal<Local, bool>,
     wants_nack: Signal<Local, bool>,
     nack_room: Signal<Local, bool>,
+    nack_early: Signal<Local, bool>,
     defer_nack: Signal<Local, bool>,
     wants_pull: Signal<Local, bool>,
     send_pull: Signal<Local, bool>,
     ev_flags: Signal<Local, Bits<8>>,
     ev_row: Signal<Local, PullRow>,
-    ev_nack: Signal<Local, NackRow>,
+    ev_addr: Signal<Local, CtrlAddr>,
+    cur_addr: Signal<Local, CtrlAddr>,
     id_mask: Signal<Local, Bits<N>>,
     start: Signal<Local, bool>,
     last_beat: Signal<Local, bool>,
@@ -243,12 +235,14 @@ impl<const A: usize, const N: usize, const C: usize> PacketGen<A, N, C> {
             take_nack: Default::default(),
             wants_nack: Default::default(),
             nack_room: Default::default(),
+            nack_early: Default::default(),
             defer_nack: Default::default(),
             wants_pull: Default::default(),
             send_pull: Default::default(),
             ev_flags: Default::default(),
             ev_row: Default::default(),
-            ev_nack: Default::default(),
+            ev_addr: Default::default(),
+            cur_addr: Default::default(),
             id_mask: Default::default(),
             start: Default::default(),
             last_beat: Default::default(),
@@ -341,19 +335,14 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
             self.free.val() & !self.take_pull.val() & !self.take_nack.val() & !self.reset.val();
         self.take_ev.next = self.event.valid.val() & self.event.ready.val();
 
-        self.ev_row.next.dst_ip = self.event.dst_ip.val();
-        self.ev_row.next.dst_port = self.event.dst_port.val();
-        self.ev_row.next.src_port = self.event.src_port.val();
-        self.ev_row.next.tx_msg_id = self.event.tx_msg_id.val();
-        self.ev_row.next.msg_len = self.event.msg_len.val();
-        self.ev_row.next.pkt_offset = self.event.pkt_offset.val();
+        self.ev_addr.next.dst_ip = self.event.dst_ip.val();
+        self.ev_addr.next.dst_port = self.event.dst_port.val();
+        self.ev_addr.next.src_port = self.event.src_port.val();
+        self.ev_addr.next.tx_msg_id = self.event.tx_msg_id.val();
+        self.ev_addr.next.msg_len = self.event.msg_len.val();
+        self.ev_addr.next.pkt_offset = self.event.pkt_offset.val();
+        self.ev_row.next.addr = self.ev_addr.val();
         self.ev_row.next.pull = self.event.pull_grant.val();
-        self.ev_nack.next.dst_ip = self.event.dst_ip.val();
-        self.ev_nack.next.dst_port = self.event.dst_port.val();
-        self.ev_nack.next.src_port = self.event.src_port.val();
-        self.ev_nack.next.tx_msg_id = self.event.tx_msg_id.val();
-        self.ev_nack.next.msg_len = self.event.msg_len.val();
-        self.ev_nack.next.pkt_offset = self.event.pkt_offset.val();
         self.wants_pull.next = (self.event.flags.val() & self.pull_bit.val()) != self.zero_8.val();
         self.wants_nack.next = (self.event.flags.val() & self.nack_bit.val()) != self.zero_8.val();
         self.nack_room.next = self.nacks.count.val() != self.depth_c.val();
@@ -361,10 +350,9 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         // finds both queues empty whenever a slot is due (a due slot serves them first).
         self.send_pull.next = !self.cfg.pace.val() | self.due.val();
         // A NACK not due waits in the NACK queue (sent at once when the queue is full).
-        self.defer_nack.next = self.cfg.pace_nacks.val()
-            & !self.send_pull.val()
-            & self.wants_nack.val()
-            & self.nack_room.val();
+        self.nack_early.next =
+            self.cfg.pace_nacks.val() & !self.send_pull.val() & self.wants_nack.val();
+        self.defer_nack.next = self.nack_early.val() & self.nack_room.val();
         self.ev_flags.next = self.event.flags.val();
         if self.wants_pull.val() & !self.send_pull.val() {
             self.ev_flags.next = self.event.flags.val() & self.no_pull.val();
@@ -373,17 +361,12 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
             self.ev_flags.next = self.event.flags.val() & self.no_nack_pull.val();
         }
         self.nacks.push.next = self.take_ev.val() & self.defer_nack.val();
-        self.nacks.push_data.next = self.ev_nack.val();
+        self.nacks.push_data.next = self.ev_addr.val();
         self.nacks.pop.next = self.take_nack.val();
         if self.nacks.push.val() {
             self.cnt_npaced.d.next = self.cnt_npaced.q.val() + self.one_32.val();
         }
-        if self.take_ev.val()
-            & self.cfg.pace_nacks.val()
-            & !self.send_pull.val()
-            & self.wants_nack.val()
-            & !self.nack_room.val()
-        {
+        if self.take_ev.val() & self.nack_early.val() & !self.nack_room.val() {
             self.cnt_nunpaced.d.next = self.cnt_nunpaced.q.val() + self.one_32.val();
         }
 
@@ -427,32 +410,17 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
             | (self.take_ev.val() & (self.ev_flags.val() != self.zero_8.val()));
         self.nc.next.flags = self.ev_flags.val();
         self.nc.next.prio = self.event.grant_prio.val();
-        self.nc.next.dst_ip = self.ev_row.val().dst_ip;
-        self.nc.next.dst_port = self.ev_row.val().dst_port;
-        self.nc.next.src_port = self.ev_row.val().src_port;
-        self.nc.next.tx_msg_id = self.ev_row.val().tx_msg_id;
-        self.nc.next.msg_len = self.ev_row.val().msg_len;
-        self.nc.next.pkt_offset = self.ev_row.val().pkt_offset;
-        self.nc.next.pull = self.ev_row.val().pull;
+        self.nc.next.addr = self.ev_addr.val();
+        self.nc.next.pull = self.event.pull_grant.val();
         if self.pull_read.q.val() {
             self.nc.next.flags = self.pull_bit.val();
             self.nc.next.prio = self.zero_8.val();
-            self.nc.next.dst_ip = self.rows.read_data.val().dst_ip;
-            self.nc.next.dst_port = self.rows.read_data.val().dst_port;
-            self.nc.next.src_port = self.rows.read_data.val().src_port;
-            self.nc.next.tx_msg_id = self.rows.read_data.val().tx_msg_id;
-            self.nc.next.msg_len = self.rows.read_data.val().msg_len;
-            self.nc.next.pkt_offset = self.rows.read_data.val().pkt_offset;
+            self.nc.next.addr = self.rows.read_data.val().addr;
             self.nc.next.pull = self.rows.read_data.val().pull;
         } else if self.take_nack.val() {
             self.nc.next.flags = self.nack_bit.val();
             self.nc.next.prio = self.zero_8.val();
-            self.nc.next.dst_ip = self.nacks.head.val().dst_ip;
-            self.nc.next.dst_port = self.nacks.head.val().dst_port;
-            self.nc.next.src_port = self.nacks.head.val().src_port;
-            self.nc.next.tx_msg_id = self.nacks.head.val().tx_msg_id;
-            self.nc.next.msg_len = self.nacks.head.val().msg_len;
-            self.nc.next.pkt_offset = self.nacks.head.val().pkt_offset;
+            self.nc.next.addr = self.nacks.head.val();
             self.nc.next.pull = self.zero_16.val();
             self.pace_left.d.next = self.cfg.gap.val();
         } else if self.take_ev.val() {
@@ -483,12 +451,14 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         self.source.valid.next = self.busy.q.val();
         self.source.data.next = self.zero_64.val();
         self.source.last.next = self.busy.q.val() & self.last_beat.val();
-        self.source.remote_ip.next = self.cur.q.val().dst_ip;
-        self.source.remote_port.next = self.cur.q.val().dst_port;
-        self.source.msg_len.next = self.cur.q.val().msg_len;
-        self.source.pkt_offset.next = self.cur.q.val().pkt_offset;
-        self.source.local_port.next = self.cur.q.val().src_port;
-        self.source.tx_msg_id.next = self.cur.q.val().tx_msg_id;
+        // (through a local: a part-select of a struct field's part-select is not Verilog)
+        self.cur_addr.next = self.cur.q.val().addr;
+        self.source.remote_ip.next = self.cur_addr.val().dst_ip;
+        self.source.remote_port.next = self.cur_addr.val().dst_port;
+        self.source.msg_len.next = self.cur_addr.val().msg_len;
+        self.source.pkt_offset.next = self.cur_addr.val().pkt_offset;
+        self.source.local_port.next = self.cur_addr.val().src_port;
+        self.source.tx_msg_id.next = self.cur_addr.val().tx_msg_id;
         self.source.credit.next = self.cur.q.val().pull;
         self.source.rank.next = self.cur.q.val().prio;
         self.source.flags.next = self.cur.q.val().flags;
