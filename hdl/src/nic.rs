@@ -21,7 +21,8 @@
 //! * `mac_rx` / `mac_tx`: 64-bit Ethernet frames, `last` and `empty` (bytes unused in the
 //!   last word), one word per cycle each way.
 //! * `app_tx`: messages to send (TX app header `dst_ip | dst_context | msg_len`, then the
-//!   payload words) with the local context beside the header; `app_rx`: delivered
+//!   payload words) with the local context beside the header, and back the message id
+//!   given to a header (`alloc`, `id`: the id its `status` event will carry); `app_rx`: delivered
 //!   messages (RX app header `src_ip | src_context | msg_len`, then the payload), with
 //!   the local context; `status`: one event per sent message (delivered, given up,
 //!   refused) with its `tx_msg_id`.
@@ -34,6 +35,8 @@
 //!   `rx_timeout` must exceed a sender's whole retry window, `timeout × (max_retries + 1)`,
 //!   or a message a sender still retransmits could be dropped by the receiver.
 //! * `stat`: the main counters; every block's own counters are in its `stat`.
+//! * `trace`: the program's credit and cumulative-acknowledgement events to the
+//!   packetization module ([`NicTrace`]), for monitoring windows.
 //!
 //! The NIC owns the cycle counter (`now`) that its timers use.
 use crate::deparser::MacSource;
@@ -61,6 +64,21 @@ pub struct NicCfg {
     /// NDP: NACKs wait for a PULL pacing slot, as PULLs do (PULL-clocked retransmissions;
     /// `pktgen.rs`). Ignored by programs that do not pace.
     pub pace_nacks: Signal<In, bool>,
+}
+
+/// Events between the program and the packetization module, exported for monitoring (the
+/// network simulator's window series reads them, on either engine).
+#[derive(LogicInterface, Default)]
+pub struct NicTrace {
+    /// A `CreditTxEvent` set message `credit_id`'s credit to `credit` this cycle.
+    pub credit_set: Signal<Out, bool>,
+    pub credit_id: Signal<Out, Bits<16>>,
+    pub credit: Signal<Out, Bits<16>>,
+    /// A `DeliveredEvent` acknowledged every offset below `acked_below` of message
+    /// `acked_id` this cycle.
+    pub acked: Signal<Out, bool>,
+    pub acked_id: Signal<Out, Bits<16>>,
+    pub acked_below: Signal<Out, Bits<8>>,
 }
 
 /// The NIC's main counters (wrapping).
@@ -121,10 +139,31 @@ pub trait NicTop: Block + Clocked + Send {
     fn status(&self) -> &TxStatusOut;
     fn stat(&self) -> &NicStats;
     /// The message id the packetization module allocates in this (settled) cycle, if
-    /// any: the id of the message whose header `app_tx` takes now (simulation only).
+    /// any: the id of the message whose header `app_tx` takes now (the `app_tx.alloc` and
+    /// `app_tx.id` outputs).
     fn tx_alloc(&self) -> Option<u16>;
     /// Handshakes between the stages in this (settled) cycle (simulation only).
     fn probe(&self) -> NicProbe;
+}
+
+/// The `(credit_set, acked_below)` events of a NIC's `trace` outputs this cycle (see
+/// [`NicProbe`]).
+#[allow(clippy::type_complexity)]
+pub fn trace_events(t: &NicTrace) -> (Option<(u16, u16)>, Option<(u16, u8)>) {
+    (
+        t.credit_set.val().then(|| {
+            (
+                t.credit_id.val().to_u64() as u16,
+                t.credit.val().to_u64() as u16,
+            )
+        }),
+        t.acked.val().then(|| {
+            (
+                t.acked_id.val().to_u64() as u16,
+                t.acked_below.val().to_u64() as u8,
+            )
+        }),
+    )
 }
 
 /// A control-packet event the program raised (the packet generator took it).
@@ -246,6 +285,7 @@ macro_rules! nic_block {
             pub app_rx: $crate::reassembly::RxMsgSource,
             pub status: $crate::packetization::TxStatusOut,
             pub stat: $crate::nic::NicStats,
+            pub trace: $crate::nic::NicTrace,
 
             pub parser: $crate::parser::Parser,
             pub core: $crate::ingress::IngressCore,
@@ -277,6 +317,7 @@ macro_rules! nic_block {
                     app_rx: Default::default(),
                     status: Default::default(),
                     stat: Default::default(),
+                    trace: Default::default(),
                     parser: $crate::parser::Parser::with_bolt($homa, $bolt),
                     core: $crate::ingress::IngressCore::new(),
                     prog: $prog_new,
@@ -333,20 +374,7 @@ macro_rules! nic_block {
                 let take = self.prog.info.valid.val() & self.prog.info.ready.val();
                 let c = &self.prog.ctrl;
                 let ctrl = (c.valid.val() & c.ready.val()).then(|| $crate::nic::CtrlEvent::of(c));
-                let cr = &self.prog.credit;
-                let credit_set = (cr.valid.val() & cr.ready.val() & cr.credit_flag.val()).then(|| {
-                    (
-                        cr.tx_msg_id.val().to_u64() as u16,
-                        cr.new_credit.val().to_u64() as u16,
-                    )
-                });
-                let dl = &self.prog.delivered;
-                let acked_below = (dl.valid.val() & dl.ready.val() & dl.below_flag.val()).then(|| {
-                    (
-                        dl.tx_msg_id.val().to_u64() as u16,
-                        dl.below.val().to_u64() as u8,
-                    )
-                });
+                let (credit_set, acked_below) = $crate::nic::trace_events(&self.trace);
                 $crate::nic::NicProbe {
                     record: take.then(|| self.prog.info.info.val()),
                     credit_set,
@@ -372,8 +400,7 @@ macro_rules! nic_block {
                 }
             }
             fn tx_alloc(&self) -> Option<u16> {
-                let p = self.pkt.probe();
-                (p.kind == 1).then_some(p.id)
+                self.app_tx.alloc.val().then(|| self.app_tx.id.val().to_u64() as u16)
             }
         }
 
@@ -506,6 +533,18 @@ macro_rules! nic_block {
                 self.pkt.app.last.next = self.app_tx.last.val();
                 self.pkt.app.src_port.next = self.app_tx.src_port.val();
                 self.app_tx.ready.next = self.pkt.app.ready.val();
+                self.app_tx.alloc.next = self.pkt.app.alloc.val();
+                self.app_tx.id.next = self.pkt.app.id.val();
+                self.trace.credit_set.next = self.prog.credit.valid.val()
+                    & self.prog.credit.ready.val()
+                    & self.prog.credit.credit_flag.val();
+                self.trace.credit_id.next = self.prog.credit.tx_msg_id.val();
+                self.trace.credit.next = self.prog.credit.new_credit.val();
+                self.trace.acked.next = self.prog.delivered.valid.val()
+                    & self.prog.delivered.ready.val()
+                    & self.prog.delivered.below_flag.val();
+                self.trace.acked_id.next = self.prog.delivered.tx_msg_id.val();
+                self.trace.acked_below.next = self.prog.delivered.below.val();
                 self.status.valid.next = self.pkt.status.valid.val();
                 self.status.tx_msg_id.next = self.pkt.status.tx_msg_id.val();
                 self.status.code.next = self.pkt.status.code.val();

@@ -114,6 +114,10 @@ pub struct TxAppSink {
     pub last: Signal<In, bool>,
     /// The sender's context (port), read with the header word.
     pub src_port: Signal<In, Bits<16>>,
+    /// High in the cycle a header word is taken and given a message id: `id` is that id,
+    /// the one the message's `status` event carries. Low when the header is refused.
+    pub alloc: Signal<Out, bool>,
+    pub id: Signal<Out, Bits<16>>,
 }
 
 /// `DeliveredEvent` (Algorithm 2), bitmap and cumulative forms.
@@ -1113,6 +1117,8 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         }
 
         // ================= writer (application payload into the buffer) =================
+        self.app.alloc.next = self.alloc_go.val();
+        self.app.id.next = bit_cast::<16, A>(self.new_id.val());
         self.app.ready.next = !self.reset.val()
             & (self.alloc_go.val()
                 | self.refuse_go.val()

@@ -31,6 +31,7 @@ pub mod tools;
 pub mod tx_workload;
 pub mod vcd;
 pub mod verilator;
+pub mod vmodel;
 pub mod wire;
 pub mod workload;
 

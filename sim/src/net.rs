@@ -74,13 +74,13 @@
 use crate::link::{Link, LinkCfg};
 use crate::lockstep::lockstep;
 use crate::nic_cli::parse_ip;
-use crate::nic_sim::{AppMsg, Delivered, NicConfig, NicSim, Outcome};
+use crate::nic_sim::{AppMsg, Delivered, NicConfig, NicDriver, NicEngine, NicSim, Outcome, VNic};
 use crate::pcap::Packet;
-use crate::switch_sim::{Pacer, SwitchSim};
+use crate::switch_sim::{Pacer, SwitchDriver, SwitchEngine, SwitchSim, VSwitch};
 use crate::switch_workload::{PortStats, SwitchSetup};
 use crate::DEFAULT_CLOCK_HZ;
 use nt_hdl::nic::{
-    NicBolt, NicBolt128, NicHoma, NicHoma128, NicHomaTr, NicHomaTr128, NicNdp, NicNdp128, NicTop,
+    NicBolt, NicBolt128, NicHoma, NicHoma128, NicHomaTr, NicHomaTr128, NicNdp, NicNdp128,
 };
 use nt_hdl::packetization::{HDR_WORDS, MAX_MSG_BYTES, PKT_BYTES};
 use nt_hdl::switch::{Switch16, Switch4, BANDS};
@@ -128,6 +128,39 @@ pub struct NetConfig {
     /// Forwarding entries set by hand, from the start or from a cycle on.
     #[serde(default)]
     pub route: Vec<RouteSpec>,
+    /// What steps the devices that do not name their own `engine`: `native` (the
+    /// default: our kernel on the rust-hdl blocks) or `verilator` (each block's emitted
+    /// Verilog, verilated and stepped in this process).
+    #[serde(default)]
+    pub engine: Option<String>,
+}
+
+/// What steps a device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// Our kernel on the rust-hdl block.
+    Native,
+    /// The block's emitted Verilog under Verilator, through `crate::vmodel`.
+    Verilator,
+}
+
+impl Engine {
+    /// Parses `native` or `verilator`.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        match s {
+            "native" => Ok(Engine::Native),
+            "verilator" => Ok(Engine::Verilator),
+            _ => Err(format!("engine {s:?}: use native or verilator")),
+        }
+    }
+
+    /// A device's engine: its own `engine` if set, else the network's, else native.
+    fn of(device: &Option<String>, net: &Option<String>) -> Result<Self, String> {
+        device
+            .as_deref()
+            .or(net.as_deref())
+            .map_or(Ok(Engine::Native), Engine::parse)
+    }
 }
 
 /// A `[[route]]`: from `cycle` on (0: from the start), switch `switch` sends frames for
@@ -194,6 +227,9 @@ pub struct HostCfg {
     /// dropped (`failed`) and its sender waits for its retransmission timeout.
     #[serde(default)]
     pub messages: Option<u32>,
+    /// `native` or `verilator` (default: the network's `engine`).
+    #[serde(default)]
+    pub engine: Option<String>,
 }
 
 /// A switch.
@@ -232,6 +268,9 @@ pub struct SwitchCfg {
     pub t1: Option<u64>,
     #[serde(default)]
     pub meter_burst: Option<u64>,
+    /// `native` or `verilator` (default: the network's `engine`).
+    #[serde(default)]
+    pub engine: Option<String>,
 }
 
 /// A link between two endpoints: a host's name or a switch port `name:K`.
@@ -376,59 +415,14 @@ pub trait HostDev: Send {
     fn window(&self) -> u64;
 }
 
-/// A host NIC's main counters at the end of a run (the NIC block's `stat` outputs).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct HostStats {
-    pub rx_frames: u64,
-    pub rx_data: u64,
-    pub rx_ctrl: u64,
-    pub rx_trimmed: u64,
-    /// DATA packets dropped because no receive message (buffer) could be allocated.
-    pub rx_lookup_fail: u64,
-    pub rx_late_dups: u64,
-    pub rx_delivered: u64,
-    pub rx_timeouts: u64,
-    pub tx_data: u64,
-    pub tx_retransmitted: u64,
-    pub tx_probes: u64,
-    pub tx_ctrl: u64,
-    pub tx_completed: u64,
-    pub tx_given_up: u64,
-    /// NDP: NACKs that waited for a PULL slot, and sent at once with the NACK queue full.
-    pub tx_nacks_paced: u64,
-    pub tx_nacks_unpaced: u64,
-}
+pub use crate::nic_sim::HostStats;
 
-impl HostStats {
-    /// The counters as `(name, value)`, in `hosts.csv`'s column order.
-    pub fn fields(&self) -> [(&'static str, u64); 16] {
-        [
-            ("rx_frames", self.rx_frames),
-            ("rx_data", self.rx_data),
-            ("rx_ctrl", self.rx_ctrl),
-            ("rx_trimmed", self.rx_trimmed),
-            ("rx_no_buffer", self.rx_lookup_fail),
-            ("rx_late_dups", self.rx_late_dups),
-            ("rx_delivered", self.rx_delivered),
-            ("rx_timeouts", self.rx_timeouts),
-            ("tx_data", self.tx_data),
-            ("tx_retransmitted", self.tx_retransmitted),
-            ("tx_probes", self.tx_probes),
-            ("tx_ctrl", self.tx_ctrl),
-            ("tx_completed", self.tx_completed),
-            ("tx_given_up", self.tx_given_up),
-            ("tx_nacks_paced", self.tx_nacks_paced),
-            ("tx_nacks_unpaced", self.tx_nacks_unpaced),
-        ]
-    }
-}
-
-impl<T: NicTop> HostDev for NicSim<T> {
+impl<E: NicEngine> HostDev for NicDriver<E> {
     fn step(&mut self) -> Result<(), String> {
-        NicSim::step(self)
+        NicDriver::step(self)
     }
     fn push_rx(&mut self, p: Packet) {
-        NicSim::push_rx(self, p)
+        NicDriver::push_rx(self, p)
     }
     fn take_tx(&mut self) -> Vec<Packet> {
         std::mem::take(&mut self.tx_frames)
@@ -437,7 +431,7 @@ impl<T: NicTop> HostDev for NicSim<T> {
         std::mem::take(&mut self.delivered)
     }
     fn send(&mut self, m: AppMsg) -> usize {
-        NicSim::send(self, m)
+        NicDriver::send(self, m)
     }
     fn outcomes_from(&self, from: usize) -> Vec<(usize, Outcome, u64)> {
         self.outcomes[from.min(self.outcomes.len())..]
@@ -446,35 +440,17 @@ impl<T: NicTop> HostDev for NicSim<T> {
             .collect()
     }
     fn unresolved(&self) -> usize {
-        NicSim::unresolved(self)
+        NicDriver::unresolved(self)
     }
     fn idle(&self) -> bool {
         let q = &self.last_probe;
         self.edges_idle() && !(q.mac_rx || q.mac_tx || q.app_rx || q.app_tx)
     }
     fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String> {
-        self.kernel_mut().record_vcd(w).map_err(|e| e.to_string())
+        self.engine_mut().record_vcd(w)
     }
     fn stats(&self) -> HostStats {
-        let t = self.kernel().uut().stat();
-        HostStats {
-            rx_frames: t.rx_frames.val().to_u64(),
-            rx_data: t.rx_data.val().to_u64(),
-            rx_ctrl: t.rx_ctrl.val().to_u64(),
-            rx_trimmed: t.rx_trimmed.val().to_u64(),
-            rx_lookup_fail: t.rx_lookup_fail.val().to_u64(),
-            rx_late_dups: t.rx_late_dups.val().to_u64(),
-            rx_delivered: t.rx_delivered.val().to_u64(),
-            rx_timeouts: t.rx_timeouts.val().to_u64(),
-            tx_data: t.tx_data.val().to_u64(),
-            tx_retransmitted: t.tx_retransmitted.val().to_u64(),
-            tx_probes: t.tx_probes.val().to_u64(),
-            tx_ctrl: t.tx_ctrl.val().to_u64(),
-            tx_completed: t.tx_completed.val().to_u64(),
-            tx_given_up: t.tx_given_up.val().to_u64(),
-            tx_nacks_paced: t.tx_nacks_paced.val().to_u64(),
-            tx_nacks_unpaced: t.tx_nacks_unpaced.val().to_u64(),
-        }
+        NicDriver::stats(self)
     }
     fn window(&self) -> u64 {
         self.window_pkts()
@@ -495,38 +471,30 @@ pub trait SwitchDev: Send {
     fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String>;
 }
 
-impl<
-        const N: usize,
-        const NN: usize,
-        const NB: usize,
-        const NNB: usize,
-        const NR: usize,
-        const NP: usize,
-    > SwitchDev for SwitchSim<N, NN, NB, NNB, NR, NP>
-{
+impl<E: SwitchEngine> SwitchDev for SwitchDriver<E> {
     fn step(&mut self) -> Result<(), String> {
-        SwitchSim::step(self)
+        SwitchDriver::step(self)
     }
     fn push_rx(&mut self, port: usize, p: Packet) {
-        SwitchSim::push_rx(self, port, p)
+        SwitchDriver::push_rx(self, port, p)
     }
     fn take_tx(&mut self) -> Vec<(usize, Packet)> {
-        SwitchSim::take_tx(self)
+        SwitchDriver::take_tx(self)
     }
     fn stats(&self) -> Vec<PortStats> {
         self.last().iter().map(|o| o.stat).collect()
     }
     fn idle(&self) -> bool {
-        SwitchSim::idle(self)
+        SwitchDriver::idle(self)
     }
     fn set_pacer(&mut self, port: usize, p: Pacer) -> Result<(), String> {
-        SwitchSim::set_pacer(self, port, p)
+        SwitchDriver::set_pacer(self, port, p)
     }
     fn set_route(&mut self, k: usize, valid: bool, ip: u32, port: u64) -> Result<(), String> {
-        SwitchSim::set_route(self, k, valid, ip, port)
+        SwitchDriver::set_route(self, k, valid, ip, port)
     }
     fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String> {
-        self.kernel_mut().record_vcd(w).map_err(|e| e.to_string())
+        self.engine_mut().record_vcd(w)
     }
 }
 
@@ -831,6 +799,7 @@ fn route_overrides(
 fn build_switch(
     c: &SwitchCfg,
     routes: Vec<(bool, u32, u64)>,
+    engine: Engine,
 ) -> Result<Box<dyn SwitchDev>, String> {
     let w = |what: &str| format!("switch {:?}: {what}", c.name);
     if c.ports != 4 && c.ports != 16 {
@@ -879,14 +848,21 @@ fn build_switch(
         (1 << 20) - 1,
     )?;
     s.routes = routes;
-    Ok(if c.ports == 4 {
-        Box::new(SwitchSim::new(Switch4::new(), &s)?)
-    } else {
-        Box::new(SwitchSim::new(Switch16::new(), &s)?)
+    Ok(match (engine, c.ports == 4) {
+        (Engine::Native, true) => Box::new(SwitchSim::new(Switch4::new(), &s)?),
+        (Engine::Native, false) => Box::new(SwitchSim::new(Switch16::new(), &s)?),
+        (Engine::Verilator, true) => Box::new(SwitchDriver::with_engine(
+            VSwitch::of("switch_p4", Switch4::new).map_err(|e| w(&e))?,
+            &s,
+        )?),
+        (Engine::Verilator, false) => Box::new(SwitchDriver::with_engine(
+            VSwitch::of("switch_p16", Switch16::new).map_err(|e| w(&e))?,
+            &s,
+        )?),
     })
 }
 
-fn build_host(c: &HostCfg, ip: u32, mac: u64) -> Result<Box<dyn HostDev>, String> {
+fn build_host(c: &HostCfg, ip: u32, mac: u64, engine: Engine) -> Result<Box<dyn HostDev>, String> {
     let mut n = NicConfig::new(mac, ip);
     if let Some(v) = c.rtt_pkts {
         n.rtt_pkts = v;
@@ -912,6 +888,24 @@ fn build_host(c: &HostCfg, ip: u32, mac: u64) -> Result<Box<dyn HostDev>, String
         128 => true,
         m => return Err(e(format!("messages = {m}: the NIC is built for 16 or 128"))),
     };
+    if engine == Engine::Verilator {
+        let name = format!("nic_{}{}", c.program, if big { "_n128" } else { "" });
+        let v = match (c.program.as_str(), big) {
+            ("ndp", false) => VNic::of(&name, NicNdp::new),
+            ("homa", false) => VNic::of(&name, NicHoma::new),
+            ("homatr", false) => VNic::of(&name, NicHomaTr::new),
+            ("ndp", true) => VNic::of(&name, NicNdp128::new),
+            ("homa", true) => VNic::of(&name, NicHoma128::new),
+            ("homatr", true) => VNic::of(&name, NicHomaTr128::new),
+            ("bolt", false) => VNic::of(&name, NicBolt::new),
+            ("bolt", true) => VNic::of(&name, NicBolt128::new),
+            (p, _) => Err(format!(
+                "unknown program {p:?}; known: ndp, homa, homatr, bolt"
+            )),
+        }
+        .map_err(e)?;
+        return Ok(Box::new(NicDriver::with_engine(v, n).map_err(e)?));
+    }
     Ok(match (c.program.as_str(), big) {
         ("ndp", false) => Box::new(NicSim::new(NicNdp::new(), n).map_err(e)?),
         ("homa", false) => Box::new(NicSim::new(NicHoma::new(), n).map_err(e)?),
@@ -1129,7 +1123,9 @@ impl Network {
         // Devices.
         let mut devs = vec![];
         for (i, h) in cfg.host.iter().enumerate() {
-            devs.push(Dev::Host(build_host(h, host_ips[i], host_mac(i))?));
+            let engine = Engine::of(&h.engine, &cfg.engine)
+                .map_err(|e| format!("host {:?}: {e}", h.name))?;
+            devs.push(Dev::Host(build_host(h, host_ips[i], host_mac(i), engine)?));
         }
         for (s, c) in cfg.switch.iter().enumerate() {
             if routes[s].len() > ports[s] {
@@ -1148,7 +1144,9 @@ impl Network {
                     .collect()
             };
             table.resize(ports[s], (false, 0, 0));
-            let mut d = build_switch(c, table)?;
+            let engine = Engine::of(&c.engine, &cfg.engine)
+                .map_err(|e| format!("switch {:?}: {e}", c.name))?;
+            let mut d = build_switch(c, table, engine)?;
             for p in 0..ports[s] {
                 if let Some((li, _)) = port_link[s][p] {
                     d.set_pacer(p, pacer_of(links[li].rate)?)?;

@@ -19,6 +19,11 @@ pub struct RunArgs {
     /// Threads to step the devices on (overrides the file's `threads`).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// What steps the devices that do not name their own: `native` (our kernel) or
+    /// `verilator` (each block's emitted Verilog, verilated once and cached; overrides the
+    /// file's `engine`).
+    #[arg(long, value_parser = ["native", "verilator"])]
+    pub engine: Option<String>,
     /// Overrides the file's `max_cycles`.
     #[arg(long)]
     pub max_cycles: Option<u64>,
@@ -71,6 +76,9 @@ pub fn run_one(
     let mut cfg = NetConfig::from_toml(text).map_err(|e| format!("{name}: {e}"))?;
     if let Some(t) = a.threads {
         cfg.threads = t;
+    }
+    if let Some(e) = &a.engine {
+        cfg.engine = Some(e.clone());
     }
     if let Some(m) = a.max_cycles {
         cfg.max_cycles = m;

@@ -4,10 +4,12 @@
 //! every sent message's outcome. Used by `ntsim nic`, the system tests and the network.
 use crate::kernel::Kernel;
 use crate::pcap::Packet;
+use crate::vmodel::{PortRef, VLib, VModel};
 use crate::wire::{from_words, to_words, Word};
 use nt_hdl::nic::{NicProbe, NicTop};
 use nt_hdl::packetization::{MAX_MSG_BYTES, STATUS_DELIVERED, STATUS_GAVE_UP, STATUS_REFUSED};
 use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
 
 /// Cycles of reset at the start of a run (inputs idle).
 pub const RESET_CYCLES: u64 = 2;
@@ -125,9 +127,461 @@ struct AppCur {
     pos: usize,
 }
 
-/// One NIC on the kernel with its queues.
-pub struct NicSim<T: NicTop> {
-    k: Kernel<T>,
+/// One cycle's inputs of a NIC top block (the clock aside; `cfg` is set once).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NicIn {
+    pub reset: bool,
+    pub mac_rx: Option<Word>,
+    /// `app_tx`: data word, last, the sender's context.
+    pub app_tx: Option<(u64, bool, u16)>,
+    pub app_rx_ready: bool,
+    pub status_ready: bool,
+    pub mac_tx_ready: bool,
+}
+
+/// One cycle's outputs of a NIC top block, read with the clock low after the inputs
+/// settled.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct NicOut {
+    pub app_tx_ready: bool,
+    /// `app_tx.alloc`: the id given to the header taken now.
+    pub alloc: Option<u16>,
+    /// `app_rx`: data word, last, local context (when valid).
+    pub app_rx: Option<(u64, bool, u16)>,
+    /// `status`: code, `tx_msg_id` (when valid).
+    pub status: Option<(u64, u16)>,
+    pub mac_tx: Option<Word>,
+    /// The stage handshakes. The native engine fills every field; the Verilator engine
+    /// only what the top-level ports show (the edges' handshakes and the `trace` events).
+    pub probe: NicProbe,
+}
+
+/// What steps a NIC: the native kernel on the rust-hdl block ([`Kernel`]) or its emitted
+/// Verilog under Verilator ([`VNic`]).
+pub trait NicEngine: Send {
+    /// Sets the configuration inputs (held from then on).
+    fn configure(&mut self, cfg: &NicConfig);
+    /// Drives `i`, settles and returns this cycle's outputs; [`NicEngine::tick`] ends the
+    /// cycle.
+    fn eval(&mut self, i: &NicIn) -> Result<NicOut, String>;
+    /// The rising edge.
+    fn tick(&mut self) -> Result<(), String>;
+    /// Rising edges so far.
+    fn cycle(&self) -> u64;
+    /// The `stat` outputs now.
+    fn stats(&self) -> HostStats;
+    fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String>;
+    /// `native` or `verilator`.
+    fn name(&self) -> &'static str;
+}
+
+/// A host NIC's main counters at the end of a run (the NIC block's `stat` outputs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HostStats {
+    pub rx_frames: u64,
+    pub rx_data: u64,
+    pub rx_ctrl: u64,
+    pub rx_trimmed: u64,
+    /// DATA packets dropped because no receive message (buffer) could be allocated.
+    pub rx_lookup_fail: u64,
+    pub rx_late_dups: u64,
+    pub rx_delivered: u64,
+    pub rx_timeouts: u64,
+    pub tx_data: u64,
+    pub tx_retransmitted: u64,
+    pub tx_probes: u64,
+    pub tx_ctrl: u64,
+    pub tx_completed: u64,
+    pub tx_given_up: u64,
+    /// NDP: NACKs that waited for a PULL slot, and sent at once with the NACK queue full.
+    pub tx_nacks_paced: u64,
+    pub tx_nacks_unpaced: u64,
+}
+
+impl HostStats {
+    /// The counters as `(name, value)`, in `hosts.csv`'s column order.
+    pub fn fields(&self) -> [(&'static str, u64); 16] {
+        [
+            ("rx_frames", self.rx_frames),
+            ("rx_data", self.rx_data),
+            ("rx_ctrl", self.rx_ctrl),
+            ("rx_trimmed", self.rx_trimmed),
+            ("rx_no_buffer", self.rx_lookup_fail),
+            ("rx_late_dups", self.rx_late_dups),
+            ("rx_delivered", self.rx_delivered),
+            ("rx_timeouts", self.rx_timeouts),
+            ("tx_data", self.tx_data),
+            ("tx_retransmitted", self.tx_retransmitted),
+            ("tx_probes", self.tx_probes),
+            ("tx_ctrl", self.tx_ctrl),
+            ("tx_completed", self.tx_completed),
+            ("tx_given_up", self.tx_given_up),
+            ("tx_nacks_paced", self.tx_nacks_paced),
+            ("tx_nacks_unpaced", self.tx_nacks_unpaced),
+        ]
+    }
+
+    /// The `stat` output of each counter, in the order of [`HostStats::fields`].
+    const PORTS: [&'static str; 16] = [
+        "rx_frames",
+        "rx_data",
+        "rx_ctrl",
+        "rx_trimmed",
+        "rx_lookup_fail",
+        "rx_late_dups",
+        "rx_delivered",
+        "rx_timeouts",
+        "tx_data",
+        "tx_retransmitted",
+        "tx_probes",
+        "tx_ctrl",
+        "tx_completed",
+        "tx_given_up",
+        "tx_nacks_paced",
+        "tx_nacks_unpaced",
+    ];
+
+    fn from_array(v: [u64; 16]) -> Self {
+        HostStats {
+            rx_frames: v[0],
+            rx_data: v[1],
+            rx_ctrl: v[2],
+            rx_trimmed: v[3],
+            rx_lookup_fail: v[4],
+            rx_late_dups: v[5],
+            rx_delivered: v[6],
+            rx_timeouts: v[7],
+            tx_data: v[8],
+            tx_retransmitted: v[9],
+            tx_probes: v[10],
+            tx_ctrl: v[11],
+            tx_completed: v[12],
+            tx_given_up: v[13],
+            tx_nacks_paced: v[14],
+            tx_nacks_unpaced: v[15],
+        }
+    }
+}
+
+impl<T: NicTop> NicEngine for Kernel<T> {
+    fn configure(&mut self, cfg: &NicConfig) {
+        let p = self.uut_mut().ports();
+        p.cfg.mac.next = cfg.mac.into();
+        p.cfg.ip.next = (cfg.ip as u64).into();
+        p.cfg.switch_mac.next = cfg.switch_mac.into();
+        p.cfg.rtt_pkts.next = (cfg.rtt_pkts as u64).into();
+        p.cfg.timeout.next = (cfg.timeout as u64).into();
+        p.cfg.max_retries.next = (cfg.max_retries as u64).into();
+        p.cfg.rx_timeout.next = (cfg.rx_timeout as u64).into();
+        p.cfg.pull_gap.next = (cfg.pull_gap as u64).into();
+        p.cfg.pace_nacks.next = cfg.pace_nacks;
+    }
+
+    fn eval(&mut self, i: &NicIn) -> Result<NicOut, String> {
+        {
+            let p = self.uut_mut().ports();
+            p.reset.next = i.reset;
+            p.mac_rx.valid.next = i.mac_rx.is_some();
+            let w = i.mac_rx.unwrap_or_default();
+            p.mac_rx.data.next = w.data.into();
+            p.mac_rx.last.next = w.last;
+            p.mac_rx.empty.next = (w.empty as u64).into();
+            let (d, l, sp) = i.app_tx.unwrap_or_default();
+            p.app_tx.valid.next = i.app_tx.is_some();
+            p.app_tx.data.next = d.into();
+            p.app_tx.last.next = l;
+            p.app_tx.src_port.next = (sp as u64).into();
+            p.app_rx.ready.next = i.app_rx_ready;
+            p.status.ready.next = i.status_ready;
+            p.mac_tx.ready.next = i.mac_tx_ready;
+        }
+        self.settle().map_err(|e| e.to_string())?;
+        let u = self.uut();
+        let ar = u.app_rx();
+        let st = u.status();
+        let mt = u.mac_tx();
+        Ok(NicOut {
+            app_tx_ready: u.app_tx().ready.val(),
+            alloc: u.tx_alloc(),
+            app_rx: ar.valid.val().then(|| {
+                (
+                    ar.data.val().to_u64(),
+                    ar.last.val(),
+                    ar.local_port.val().to_u64() as u16,
+                )
+            }),
+            status: st
+                .valid
+                .val()
+                .then(|| (st.code.val().to_u64(), st.tx_msg_id.val().to_u64() as u16)),
+            mac_tx: mt.valid.val().then(|| Word {
+                data: mt.data.val().to_u64(),
+                last: mt.last.val(),
+                empty: mt.empty.val().to_u64() as u8,
+            }),
+            probe: u.probe(),
+        })
+    }
+
+    fn tick(&mut self) -> Result<(), String> {
+        Kernel::tick(self).map_err(|e| e.to_string())
+    }
+
+    fn cycle(&self) -> u64 {
+        Kernel::cycle(self)
+    }
+
+    fn stats(&self) -> HostStats {
+        let t = self.uut().stat();
+        HostStats::from_array([
+            t.rx_frames.val().to_u64(),
+            t.rx_data.val().to_u64(),
+            t.rx_ctrl.val().to_u64(),
+            t.rx_trimmed.val().to_u64(),
+            t.rx_lookup_fail.val().to_u64(),
+            t.rx_late_dups.val().to_u64(),
+            t.rx_delivered.val().to_u64(),
+            t.rx_timeouts.val().to_u64(),
+            t.tx_data.val().to_u64(),
+            t.tx_retransmitted.val().to_u64(),
+            t.tx_probes.val().to_u64(),
+            t.tx_ctrl.val().to_u64(),
+            t.tx_completed.val().to_u64(),
+            t.tx_given_up.val().to_u64(),
+            t.tx_nacks_paced.val().to_u64(),
+            t.tx_nacks_unpaced.val().to_u64(),
+        ])
+    }
+
+    fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String> {
+        Kernel::record_vcd(self, w).map_err(|e| e.to_string())
+    }
+
+    fn name(&self) -> &'static str {
+        "native"
+    }
+}
+
+/// The ports [`VNic`] drives and reads, resolved once.
+struct VNicPorts {
+    cfg: [PortRef; 9],
+    reset: PortRef,
+    rx_valid: PortRef,
+    rx_data: PortRef,
+    rx_last: PortRef,
+    rx_empty: PortRef,
+    atx_valid: PortRef,
+    atx_data: PortRef,
+    atx_last: PortRef,
+    atx_src: PortRef,
+    arx_ready: PortRef,
+    st_ready: PortRef,
+    mtx_ready: PortRef,
+    atx_ready: PortRef,
+    atx_alloc: PortRef,
+    atx_id: PortRef,
+    arx_valid: PortRef,
+    arx_data: PortRef,
+    arx_last: PortRef,
+    arx_port: PortRef,
+    st_valid: PortRef,
+    st_code: PortRef,
+    st_id: PortRef,
+    mtx_valid: PortRef,
+    mtx_data: PortRef,
+    mtx_last: PortRef,
+    mtx_empty: PortRef,
+    mrx_ready: PortRef,
+    tr: [PortRef; 8],
+    stat: [PortRef; 16],
+}
+
+impl VNicPorts {
+    fn of(l: &VLib) -> Result<Self, String> {
+        let p = |n: &str| l.port(n);
+        let arr = |names: &[&str], pre: &str| -> Result<Vec<PortRef>, String> {
+            names.iter().map(|n| l.port(&format!("{pre}{n}"))).collect()
+        };
+        let cfg = arr(
+            &[
+                "mac",
+                "ip",
+                "switch_mac",
+                "rtt_pkts",
+                "timeout",
+                "max_retries",
+                "rx_timeout",
+                "pull_gap",
+                "pace_nacks",
+            ],
+            "cfg$",
+        )?;
+        let tr = arr(
+            &[
+                "credit_set",
+                "credit_id",
+                "credit",
+                "acked",
+                "acked_id",
+                "acked_below",
+            ],
+            "trace$",
+        )?;
+        let stat = arr(&HostStats::PORTS, "stat$")?;
+        Ok(VNicPorts {
+            cfg: cfg.try_into().expect("9 cfg ports"),
+            reset: p("reset")?,
+            rx_valid: p("mac_rx$valid")?,
+            rx_data: p("mac_rx$data")?,
+            rx_last: p("mac_rx$last")?,
+            rx_empty: p("mac_rx$empty")?,
+            atx_valid: p("app_tx$valid")?,
+            atx_data: p("app_tx$data")?,
+            atx_last: p("app_tx$last")?,
+            atx_src: p("app_tx$src_port")?,
+            arx_ready: p("app_rx$ready")?,
+            st_ready: p("status$ready")?,
+            mtx_ready: p("mac_tx$ready")?,
+            atx_ready: p("app_tx$ready")?,
+            atx_alloc: p("app_tx$alloc")?,
+            atx_id: p("app_tx$id")?,
+            arx_valid: p("app_rx$valid")?,
+            arx_data: p("app_rx$data")?,
+            arx_last: p("app_rx$last")?,
+            arx_port: p("app_rx$local_port")?,
+            st_valid: p("status$valid")?,
+            st_code: p("status$code")?,
+            st_id: p("status$tx_msg_id")?,
+            mtx_valid: p("mac_tx$valid")?,
+            mtx_data: p("mac_tx$data")?,
+            mtx_last: p("mac_tx$last")?,
+            mtx_empty: p("mac_tx$empty")?,
+            mrx_ready: p("mac_rx$ready")?,
+            tr: [tr[0], tr[1], tr[2], tr[3], tr[4], tr[5], tr[0], tr[3]],
+            stat: stat.try_into().expect("16 stat ports"),
+        })
+    }
+}
+
+/// A NIC top block's emitted Verilog, verilated and stepped in this process
+/// ([`crate::vmodel`]): the Verilator engine.
+pub struct VNic {
+    m: VModel,
+    p: VNicPorts,
+    cycle: u64,
+}
+
+impl VNic {
+    /// An instance of `lib` (a NIC top's library, e.g. from [`VLib::of_block`]).
+    pub fn new(lib: Arc<VLib>) -> Result<Self, String> {
+        let p = VNicPorts::of(&lib)?;
+        Ok(VNic {
+            m: VModel::new(lib),
+            p,
+            cycle: 0,
+        })
+    }
+
+    /// A verilated instance of NIC top `T`, emitted as module `module`.
+    pub fn of<T: NicTop>(module: &str, make: impl Fn() -> T) -> Result<Self, String> {
+        VNic::new(VLib::of_block(module, make)?)
+    }
+}
+
+impl NicEngine for VNic {
+    fn configure(&mut self, cfg: &NicConfig) {
+        let v = [
+            cfg.mac,
+            cfg.ip as u64,
+            cfg.switch_mac,
+            cfg.rtt_pkts as u64,
+            cfg.timeout as u64,
+            cfg.max_retries as u64,
+            cfg.rx_timeout as u64,
+            cfg.pull_gap as u64,
+            cfg.pace_nacks as u64,
+        ];
+        for (r, v) in self.p.cfg.iter().zip(v) {
+            self.m.set(*r, v);
+        }
+    }
+
+    fn eval(&mut self, i: &NicIn) -> Result<NicOut, String> {
+        let (p, m) = (&self.p, &mut self.m);
+        m.set(p.reset, i.reset as u64);
+        let w = i.mac_rx.unwrap_or_default();
+        m.set(p.rx_valid, i.mac_rx.is_some() as u64);
+        m.set(p.rx_data, w.data);
+        m.set(p.rx_last, w.last as u64);
+        m.set(p.rx_empty, w.empty as u64);
+        let (d, l, sp) = i.app_tx.unwrap_or_default();
+        m.set(p.atx_valid, i.app_tx.is_some() as u64);
+        m.set(p.atx_data, d);
+        m.set(p.atx_last, l as u64);
+        m.set(p.atx_src, sp as u64);
+        m.set(p.arx_ready, i.app_rx_ready as u64);
+        m.set(p.st_ready, i.status_ready as u64);
+        m.set(p.mtx_ready, i.mac_tx_ready as u64);
+        m.cycle();
+        let b = |r: PortRef| m.get(r) != 0;
+        let app_tx_ready = b(p.atx_ready);
+        let app_rx =
+            b(p.arx_valid).then(|| (m.get(p.arx_data), b(p.arx_last), m.get(p.arx_port) as u16));
+        let mac_tx = b(p.mtx_valid).then(|| Word {
+            data: m.get(p.mtx_data),
+            last: b(p.mtx_last),
+            empty: m.get(p.mtx_empty) as u8,
+        });
+        let t = &p.tr;
+        Ok(NicOut {
+            app_tx_ready,
+            alloc: b(p.atx_alloc).then(|| m.get(p.atx_id) as u16),
+            app_rx,
+            status: b(p.st_valid).then(|| (m.get(p.st_code), m.get(p.st_id) as u16)),
+            mac_tx,
+            probe: NicProbe {
+                credit_set: b(t[0]).then(|| (m.get(t[1]) as u16, m.get(t[2]) as u16)),
+                acked_below: b(t[3]).then(|| (m.get(t[4]) as u16, m.get(t[5]) as u8)),
+                mac_rx: i.mac_rx.is_some() && b(p.mrx_ready),
+                app_rx: app_rx.is_some() && i.app_rx_ready,
+                app_tx: i.app_tx.is_some() && app_tx_ready,
+                mac_tx: mac_tx.is_some() && i.mac_tx_ready,
+                ..Default::default()
+            },
+        })
+    }
+
+    fn tick(&mut self) -> Result<(), String> {
+        // `VModel::cycle` ran the rising edge already.
+        self.cycle += 1;
+        Ok(())
+    }
+
+    fn cycle(&self) -> u64 {
+        self.cycle
+    }
+
+    fn stats(&self) -> HostStats {
+        // The counters after the last rising edge, as the native kernel reads them.
+        let o = self.m.snapshot();
+        HostStats::from_array(self.p.stat.map(|r| o.get(r)))
+    }
+
+    fn record_vcd(&mut self, _w: Box<dyn std::io::Write + Send>) -> Result<(), String> {
+        Err(
+            "waveforms come from the native engine: run this device with engine = \"native\""
+                .into(),
+        )
+    }
+
+    fn name(&self) -> &'static str {
+        "verilator"
+    }
+}
+
+/// One NIC with its queues, on an engine: [`NicSim`] is the native one.
+pub struct NicDriver<E: NicEngine> {
+    k: E,
     cfg: NicConfig,
     rx: VecDeque<Packet>,
     rx_cur: Option<(Vec<Word>, usize)>,
@@ -154,10 +608,29 @@ pub struct NicSim<T: NicTop> {
     windows: HashMap<u16, (u16, u8)>,
 }
 
-impl<T: NicTop> NicSim<T> {
+/// One NIC on the native kernel with its queues.
+pub type NicSim<T> = NicDriver<Kernel<T>>;
+
+impl<T: NicTop> NicDriver<Kernel<T>> {
     pub fn new(top: T, cfg: NicConfig) -> Result<Self, String> {
-        cfg.validate()?;
         let k = Kernel::new(top).map_err(|e| e.to_string())?;
+        NicDriver::with_engine(k, cfg)
+    }
+
+    pub fn kernel(&self) -> &Kernel<T> {
+        &self.k
+    }
+
+    pub fn kernel_mut(&mut self) -> &mut Kernel<T> {
+        &mut self.k
+    }
+}
+
+impl<E: NicEngine> NicDriver<E> {
+    /// A NIC on engine `k` (fresh: no cycle run yet).
+    pub fn with_engine(mut k: E, cfg: NicConfig) -> Result<Self, String> {
+        cfg.validate()?;
+        k.configure(&cfg);
         Ok(Self {
             k,
             cfg,
@@ -180,16 +653,17 @@ impl<T: NicTop> NicSim<T> {
         })
     }
 
-    pub fn config(&self) -> &NicConfig {
-        &self.cfg
-    }
-
-    pub fn kernel(&self) -> &Kernel<T> {
+    /// The engine.
+    pub fn engine(&self) -> &E {
         &self.k
     }
 
-    pub fn kernel_mut(&mut self) -> &mut Kernel<T> {
+    pub fn engine_mut(&mut self) -> &mut E {
         &mut self.k
+    }
+
+    pub fn config(&self) -> &NicConfig {
+        &self.cfg
     }
 
     /// The current cycle.
@@ -279,47 +753,19 @@ impl<T: NicTop> NicSim<T> {
             Some(f) => f(now),
             None => true,
         };
-        let cfg = self.cfg.clone();
-        {
-            let u = self.k.uut_mut();
-            let p = u.ports();
-            p.reset.next = in_reset;
-            p.cfg.mac.next = cfg.mac.into();
-            p.cfg.ip.next = (cfg.ip as u64).into();
-            p.cfg.switch_mac.next = cfg.switch_mac.into();
-            p.cfg.rtt_pkts.next = (cfg.rtt_pkts as u64).into();
-            p.cfg.timeout.next = (cfg.timeout as u64).into();
-            p.cfg.max_retries.next = (cfg.max_retries as u64).into();
-            p.cfg.rx_timeout.next = (cfg.rx_timeout as u64).into();
-            p.cfg.pull_gap.next = (cfg.pull_gap as u64).into();
-            p.cfg.pace_nacks.next = cfg.pace_nacks;
-            let w = self.rx_cur.as_ref().map(|(w, i)| w[*i]);
-            p.mac_rx.valid.next = w.is_some();
-            let w = w.unwrap_or_default();
-            p.mac_rx.data.next = w.data.into();
-            p.mac_rx.last.next = w.last;
-            p.mac_rx.empty.next = (w.empty as u64).into();
-            match &self.app_cur {
-                Some(a) => {
-                    p.app_tx.valid.next = true;
-                    p.app_tx.data.next = a.words[a.pos].into();
-                    p.app_tx.last.next = a.pos + 1 == a.words.len();
-                    p.app_tx.src_port.next = (a.src_port as u64).into();
-                }
-                None => {
-                    p.app_tx.valid.next = false;
-                    p.app_tx.data.next = 0.into();
-                    p.app_tx.last.next = false;
-                    p.app_tx.src_port.next = 0.into();
-                }
-            }
-            p.app_rx.ready.next = app_ready && !in_reset;
-            p.status.ready.next = !in_reset;
-            p.mac_tx.ready.next = true;
-        }
-        self.k.settle().map_err(|e| e.to_string())?;
-        let u = self.k.uut();
-        self.last_probe = u.probe();
+        let inp = NicIn {
+            reset: in_reset,
+            mac_rx: self.rx_cur.as_ref().map(|(w, i)| w[*i]),
+            app_tx: self
+                .app_cur
+                .as_ref()
+                .map(|a| (a.words[a.pos], a.pos + 1 == a.words.len(), a.src_port)),
+            app_rx_ready: app_ready && !in_reset,
+            status_ready: !in_reset,
+            mac_tx_ready: true,
+        };
+        let out = self.k.eval(&inp)?;
+        self.last_probe = out.probe;
         if let Some((id, c)) = self.last_probe.credit_set {
             self.windows.entry(id).or_default().0 = c;
         }
@@ -338,9 +784,9 @@ impl<T: NicTop> NicSim<T> {
         }
         // app_tx
         if let Some(a) = self.app_cur.as_mut() {
-            if u.app_tx().ready.val() {
+            if out.app_tx_ready {
                 if a.pos == 0 {
-                    match u.tx_alloc() {
+                    match out.alloc {
                         Some(id) => {
                             self.id_of.entry(id).or_default().push_back(a.idx);
                         }
@@ -354,65 +800,59 @@ impl<T: NicTop> NicSim<T> {
             }
         }
         // app_rx
-        let ar = u.app_rx();
-        if ar.valid.val() && app_ready && !in_reset {
-            self.rx_words.push(ar.data.val().to_u64());
-            if ar.last.val() {
-                let h = self.rx_words[0];
-                let len = (h & 0xffff) as usize;
-                let mut payload = vec![];
-                for w in &self.rx_words[1..] {
-                    payload.extend(w.to_be_bytes());
+        if let Some((data, last, local_port)) = out.app_rx {
+            if app_ready && !in_reset {
+                self.rx_words.push(data);
+                if last {
+                    let h = self.rx_words[0];
+                    let len = (h & 0xffff) as usize;
+                    let mut payload = vec![];
+                    for w in &self.rx_words[1..] {
+                        payload.extend(w.to_be_bytes());
+                    }
+                    payload.truncate(len);
+                    self.delivered.push(Delivered {
+                        cycle: now,
+                        src_ip: (h >> 32) as u32,
+                        src_port: (h >> 16) as u16,
+                        local_port,
+                        payload,
+                    });
+                    self.rx_words.clear();
                 }
-                payload.truncate(len);
-                self.delivered.push(Delivered {
-                    cycle: now,
-                    src_ip: (h >> 32) as u32,
-                    src_port: (h >> 16) as u16,
-                    local_port: ar.local_port.val().to_u64() as u16,
-                    payload,
-                });
-                self.rx_words.clear();
             }
         }
         // status
-        let st = u.status();
-        if st.valid.val() && !in_reset {
-            let code = st.code.val().to_u64();
-            let id = st.tx_msg_id.val().to_u64() as u16;
-            let (msg, outcome) = match code {
-                STATUS_REFUSED => (self.refused.pop_front(), Outcome::Refused),
-                STATUS_DELIVERED => (
-                    self.id_of.get_mut(&id).and_then(|q| q.pop_front()),
-                    Outcome::Delivered,
-                ),
-                STATUS_GAVE_UP => (
-                    self.id_of.get_mut(&id).and_then(|q| q.pop_front()),
-                    Outcome::GaveUp,
-                ),
-                _ => (None, Outcome::Refused),
-            };
-            self.windows.remove(&id);
-            let msg = msg.ok_or_else(|| {
-                format!("cycle {now}: status code {code} for id {id} of no message sent")
-            })?;
-            self.outcomes.push(TxOutcome {
-                cycle: now,
-                msg,
-                outcome,
-            });
+        if let Some((code, id)) = out.status {
+            if !in_reset {
+                let (msg, outcome) = match code {
+                    STATUS_REFUSED => (self.refused.pop_front(), Outcome::Refused),
+                    STATUS_DELIVERED => (
+                        self.id_of.get_mut(&id).and_then(|q| q.pop_front()),
+                        Outcome::Delivered,
+                    ),
+                    STATUS_GAVE_UP => (
+                        self.id_of.get_mut(&id).and_then(|q| q.pop_front()),
+                        Outcome::GaveUp,
+                    ),
+                    _ => (None, Outcome::Refused),
+                };
+                self.windows.remove(&id);
+                let msg = msg.ok_or_else(|| {
+                    format!("cycle {now}: status code {code} for id {id} of no message sent")
+                })?;
+                self.outcomes.push(TxOutcome {
+                    cycle: now,
+                    msg,
+                    outcome,
+                });
+            }
         }
         // MAC TX
-        let mt = u.mac_tx();
-        if mt.valid.val() {
+        if let Some(w) = out.mac_tx {
             if self.tx_words.is_empty() {
                 self.tx_start = now;
             }
-            let w = Word {
-                data: mt.data.val().to_u64(),
-                last: mt.last.val(),
-                empty: mt.empty.val().to_u64() as u8,
-            };
             self.tx_words.push(w);
             if w.last {
                 self.tx_frames.push(Packet {
@@ -422,7 +862,12 @@ impl<T: NicTop> NicSim<T> {
                 self.tx_words.clear();
             }
         }
-        self.k.tick().map_err(|e| e.to_string())
+        self.k.tick()
+    }
+
+    /// The NIC's `stat` counters now.
+    pub fn stats(&self) -> HostStats {
+        self.k.stats()
     }
 }
 

@@ -474,19 +474,41 @@ fn run_nic<T: nt_hdl::nic::NicTop>(
     seed: u64,
     opts: &RunOptions,
 ) -> Result<(RunSummary, Option<PortRecorder>), String> {
-    use crate::link::{Link, LinkCfg};
-    use crate::nic_sim::{AppMsg, NicConfig, NicSim};
-    use rand::{Rng, SeedableRng};
-    let mut cfg = NicConfig::new(0x0200_0000_000a, 0x0a00_0001);
+    use crate::nic_sim::NicSim;
+    let mut nic = NicSim::new(top, nic_run_config(T::PROGRAM))?;
+    open_outputs(nic.kernel_mut(), opts).map_err(|e| e.to_string())?;
+    let summary = nic_loop(&mut nic, T::PROGRAM, block, cycles, seed)?;
+    let k = nic.kernel_mut();
+    k.finish().map_err(|e| e.to_string())?;
+    Ok((summary, k.take_port_record()))
+}
+
+/// The NIC's configuration in [`run_block`]'s runs.
+fn nic_run_config(program: &str) -> crate::nic_sim::NicConfig {
+    let mut cfg = crate::nic_sim::NicConfig::new(0x0200_0000_000a, 0x0a00_0001);
     cfg.switch_mac = cfg.mac;
     cfg.timeout = 4000;
     cfg.rx_timeout = 4000 * 8;
-    if T::PROGRAM == "bolt" {
+    if program == "bolt" {
         // Small first windows, so that Bolt's windows decide when packets leave.
         cfg.rtt_pkts = 2;
     }
-    let mut nic = NicSim::new(top, cfg.clone())?;
-    open_outputs(nic.kernel_mut(), opts).map_err(|e| e.to_string())?;
+    cfg
+}
+
+/// The NIC run of [`run_block`] on any engine: seeded messages to itself through a link
+/// that chops 5 % of frames (Bolt: and plays a congested switch).
+fn nic_loop<E: crate::nic_sim::NicEngine>(
+    nic: &mut crate::nic_sim::NicDriver<E>,
+    program: &str,
+    block: &'static str,
+    cycles: u64,
+    seed: u64,
+) -> Result<RunSummary, String> {
+    use crate::link::{Link, LinkCfg};
+    use crate::nic_sim::AppMsg;
+    use rand::{Rng, SeedableRng};
+    let ip = nic.config().ip;
     let mut link = Link::new(
         LinkCfg {
             chop: 0.05,
@@ -504,7 +526,7 @@ fn run_nic<T: nt_hdl::nic::NicTop>(
         };
         nic.send(AppMsg {
             cycle: t,
-            dst_ip: cfg.ip,
+            dst_ip: ip,
             dst_port: rng.gen_range(1..100),
             src_port: rng.gen_range(1000..1100),
             payload: (0..len).map(|_| rng.gen()).collect(),
@@ -526,7 +548,7 @@ fn run_nic<T: nt_hdl::nic::NicTop>(
             // draws an SRC (queue 0-8 KiB, so that the decrement test goes both ways) and
             // half lose their INC flag (no token), so that windows shrink as well as grow
             // and the credit they set decides what the NIC sends.
-            if T::PROGRAM == "bolt" {
+            if program == "bolt" {
                 let data = f.bytes.len() >= crate::wire::HDR_BYTES
                     && f.bytes[34] & crate::wire::FLAG_DATA != 0;
                 if data && rng.gen_range(0..3) == 0 {
@@ -547,20 +569,54 @@ fn run_nic<T: nt_hdl::nic::NicTop>(
             seen += 1;
         }
     }
-    let k = nic.kernel_mut();
-    k.finish().map_err(|e| e.to_string())?;
-    let rec = k.take_port_record();
-    Ok((
-        RunSummary {
-            block,
-            cycles,
-            seed,
-            events: nic.delivered.len() as u64,
-            commands: nic.outcomes.len() as u64,
-            seconds: t0.elapsed().as_secs_f64(),
-        },
-        rec,
-    ))
+    Ok(RunSummary {
+        block,
+        cycles,
+        seed,
+        events: nic.delivered.len() as u64,
+        commands: nic.outcomes.len() as u64,
+        seconds: t0.elapsed().as_secs_f64(),
+    })
+}
+
+/// [`run_block`]'s run of `nic_ndp`, `nic_homa`, `nic_bolt`, `switch_p4` or `switch_p16`
+/// on the Verilator engine ([`crate::vmodel`]): the same seeded workload, the device's
+/// emitted Verilog stepped in this process. Its events and commands equal the native
+/// run's when the engines agree.
+pub fn run_verilated(block: &str, cycles: u64, seed: u64) -> Result<RunSummary, String> {
+    use crate::nic_sim::{NicDriver, VNic};
+    use crate::switch_sim::VSwitch;
+    use nt_hdl::nic::NicTop;
+    let block = resolve_block(block)?;
+    let nic = |v: VNic, program: &str| -> Result<RunSummary, String> {
+        let mut d = NicDriver::with_engine(v, nic_run_config(program))?;
+        nic_loop(&mut d, program, block, cycles, seed)
+    };
+    match block {
+        "nic_ndp" => nic(
+            VNic::of(block, nt_hdl::nic::NicNdp::new)?,
+            nt_hdl::nic::NicNdp::PROGRAM,
+        ),
+        "nic_homa" => nic(
+            VNic::of(block, nt_hdl::nic::NicHoma::new)?,
+            nt_hdl::nic::NicHoma::PROGRAM,
+        ),
+        "nic_bolt" => nic(
+            VNic::of(block, nt_hdl::nic::NicBolt::new)?,
+            nt_hdl::nic::NicBolt::PROGRAM,
+        ),
+        "switch_p4" => {
+            let mut v = VSwitch::of(block, nt_hdl::switch::Switch4::new)?;
+            switch_loop(&mut v, 2, block, cycles, seed)
+        }
+        "switch_p16" => {
+            let mut v = VSwitch::of(block, nt_hdl::switch::Switch16::new)?;
+            switch_loop(&mut v, 4, block, cycles, seed)
+        }
+        _ => Err(format!(
+            "no Verilator-engine run of {block}: nic_ndp, nic_homa, nic_bolt, switch_p4, switch_p16"
+        )),
+    }
 }
 
 /// The switch (`switch_p4`, `switch_p16`) under [`crate::switch_workload::SwitchWorkload`] (random frames of
@@ -588,64 +644,121 @@ fn run_switch<
     seed: u64,
     opts: &RunOptions,
 ) -> Result<(RunSummary, Option<PortRecorder>), KernelError> {
-    use crate::switch_workload::{
-        apply_setup, drive_switch, read_switch, SwitchSetup, SwitchWorkload, TrafficKnobs,
-    };
     let mut k = Kernel::new(uut)?;
     open_outputs(&mut k, opts)?;
-    let mut trim = SwitchSetup::new(N);
-    trim.mode = nt_hdl::switch::MODE_TRIM;
-    trim.ret = true;
-    trim.limit_bytes = [700, 6000, 5000, 8000];
-    trim.limit_pkts = [12, 8, 10, 6];
-    let mut droptail = trim.clone();
-    droptail.mode = nt_hdl::switch::MODE_DROPTAIL;
-    droptail.wrr = true;
-    droptail.band_by_flags = true;
-    droptail.weight = [3, 2, 0, 1];
-    let mut bolt = trim.clone();
-    bolt.mode = nt_hdl::switch::MODE_BOLT;
-    bolt.ret = false;
-    bolt.limit_bytes = [3000, 6000, 5000, 8000];
-    bolt.cc_thresh = 2000;
-    bolt.pru_cap = 5;
-    let mut bolt_nosm = bolt.clone();
-    bolt_nosm.sm = false;
-    let mut tofino = trim.clone();
-    tofino.mode = nt_hdl::switch::MODE_TOFINO_TRIM;
-    tofino.limit_bytes = [700, 3000, 2500, 4000];
-    tofino.pipes = pipes;
-    tofino.t0 = 300;
-    tofino.t1 = 200;
-    tofino.meter_burst = 2500;
-    apply_setup(k.uut_mut(), &trim);
-    let knobs = TrafficKnobs {
-        load: 0.5,
-        hot: 0.5,
-        ..TrafficKnobs::default()
-    };
-    let mut w = SwitchWorkload::new(seed, N, knobs);
+    let mut run = SwitchRun::new(N, pipes, seed);
+    let mut out = vec![Default::default(); N];
+    run.setup(&mut k, 0, cycles);
     run_loop(k, block, cycles, seed, |k, now| {
-        if now == cycles / 4 {
-            apply_setup(k.uut_mut(), &droptail);
+        run.cycle(k, now, cycles, &mut out)
+            .map_err(KernelError::Config)
+    })
+}
+
+/// [`run_switch`]'s run on any engine (the Verilator engine's; the native one records
+/// ports and waveforms through [`run_loop`]).
+fn switch_loop<E: crate::switch_sim::SwitchEngine>(
+    e: &mut E,
+    pipes: u64,
+    block: &'static str,
+    cycles: u64,
+    seed: u64,
+) -> Result<RunSummary, String> {
+    let n = e.ports();
+    let mut run = SwitchRun::new(n, pipes, seed);
+    let mut out = vec![Default::default(); n];
+    run.setup(e, 0, cycles);
+    let (mut events, mut commands) = (0u64, 0u64);
+    let t0 = Instant::now();
+    for _ in 0..cycles {
+        let now = e.cycle();
+        progress(block, now, cycles, t0);
+        let (ev, cmd) = run.cycle(e, now, cycles, &mut out)?;
+        events += ev as u64;
+        commands += cmd as u64;
+        e.tick()?;
+    }
+    Ok(RunSummary {
+        block,
+        cycles,
+        seed,
+        events,
+        commands,
+        seconds: t0.elapsed().as_secs_f64(),
+    })
+}
+
+/// The switch run's configurations (one per quarter) and traffic.
+struct SwitchRun {
+    modes: [crate::switch_workload::SwitchSetup; 5],
+    w: crate::switch_workload::SwitchWorkload,
+}
+
+impl SwitchRun {
+    fn new(n: usize, pipes: u64, seed: u64) -> Self {
+        use crate::switch_workload::{SwitchSetup, SwitchWorkload, TrafficKnobs};
+        let mut trim = SwitchSetup::new(n);
+        trim.mode = nt_hdl::switch::MODE_TRIM;
+        trim.ret = true;
+        trim.limit_bytes = [700, 6000, 5000, 8000];
+        trim.limit_pkts = [12, 8, 10, 6];
+        let mut droptail = trim.clone();
+        droptail.mode = nt_hdl::switch::MODE_DROPTAIL;
+        droptail.wrr = true;
+        droptail.band_by_flags = true;
+        droptail.weight = [3, 2, 0, 1];
+        let mut bolt = trim.clone();
+        bolt.mode = nt_hdl::switch::MODE_BOLT;
+        bolt.ret = false;
+        bolt.limit_bytes = [3000, 6000, 5000, 8000];
+        bolt.cc_thresh = 2000;
+        bolt.pru_cap = 5;
+        let mut bolt_nosm = bolt.clone();
+        bolt_nosm.sm = false;
+        let mut tofino = trim.clone();
+        tofino.mode = nt_hdl::switch::MODE_TOFINO_TRIM;
+        tofino.limit_bytes = [700, 3000, 2500, 4000];
+        tofino.pipes = pipes;
+        tofino.t0 = 300;
+        tofino.t1 = 200;
+        tofino.meter_burst = 2500;
+        let knobs = TrafficKnobs {
+            load: 0.5,
+            hot: 0.5,
+            ..TrafficKnobs::default()
+        };
+        SwitchRun {
+            modes: [trim, droptail, bolt, bolt_nosm, tofino],
+            w: SwitchWorkload::new(seed, n, knobs),
         }
-        if now == cycles / 2 {
-            apply_setup(k.uut_mut(), &bolt);
+    }
+
+    /// Applies the configuration of cycle `now` when one starts then.
+    fn setup<E: crate::switch_sim::SwitchEngine>(&self, e: &mut E, now: u64, cycles: u64) {
+        let starts = [0, cycles / 4, cycles / 2, 5 * cycles / 8, 3 * cycles / 4];
+        // The last configuration starting at `now` wins (short runs share start cycles).
+        if let Some(i) = (0..5).rev().find(|&i| starts[i] == now) {
+            e.setup(&self.modes[i]);
         }
-        if now == 5 * cycles / 8 {
-            apply_setup(k.uut_mut(), &bolt_nosm);
+    }
+
+    /// One cycle's traffic; returns (a word left, a word came in).
+    fn cycle<E: crate::switch_sim::SwitchEngine>(
+        &mut self,
+        e: &mut E,
+        now: u64,
+        cycles: u64,
+        out: &mut [crate::switch_workload::PortOut],
+    ) -> Result<(bool, bool), String> {
+        if now > 0 {
+            self.setup(e, now, cycles);
         }
-        if now == 3 * cycles / 4 {
-            apply_setup(k.uut_mut(), &tofino);
-        }
-        let inp = w.next(true);
-        drive_switch(k.uut_mut(), &inp);
-        k.settle()?;
-        let out = read_switch(k.uut());
+        let inp = self.w.next(true);
+        e.eval(&inp, out)?;
         let words_out = out
             .iter()
             .zip(&inp)
             .any(|(o, i)| o.tx.is_some() && i.tx_ready);
         Ok((words_out, inp.iter().any(|i| i.rx.is_some())))
-    })
+    }
 }

@@ -6,12 +6,15 @@
 //! ([`crate::net`]).
 use crate::kernel::Kernel;
 use crate::pcap::Packet;
+use crate::switch_workload::PortStats;
 use crate::switch_workload::{
     apply_setup, drive_switch, read_switch, PortIn, PortOut, SwitchSetup,
 };
+use crate::vmodel::{PortRef, VLib, VModel};
 use crate::wire::{from_words, to_words, Word};
-use nt_hdl::switch::Switch;
+use nt_hdl::switch::{Switch, BANDS};
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 /// Paces a transmitter at `num/den` words per cycle (`num <= den`): a word may leave in a
 /// cycle when the port has earned one; earnings stop at one word, so an idle port does not
@@ -57,26 +60,24 @@ impl Pacer {
     }
 }
 
-/// The switch on the kernel with frame queues at its ports.
-pub struct SwitchSim<
-    const N: usize,
-    const NN: usize,
-    const NB: usize,
-    const NNB: usize,
-    const NR: usize,
-    const NP: usize,
-> {
-    k: Kernel<Switch<N, NN, NB, NNB, NR, NP>>,
-    rx: Vec<VecDeque<Packet>>,
-    words: Vec<VecDeque<Word>>,
-    cur: Vec<Vec<Word>>,
-    start: Vec<u64>,
-    pace: Vec<Pacer>,
-    /// Frames sent, `(port, frame)`, since the last [`SwitchSim::take_tx`].
-    out: Vec<(usize, Packet)>,
-    last: Vec<PortOut>,
-    /// Whether the last cycle moved a word on any port.
-    moved: bool,
+/// What steps a switch: the native kernel on the rust-hdl block ([`Kernel`]) or its emitted
+/// Verilog under Verilator ([`VSwitch`]).
+pub trait SwitchEngine: Send {
+    /// Ports of the switch.
+    fn ports(&self) -> usize;
+    /// Sets the configuration inputs (held from then on).
+    fn setup(&mut self, s: &SwitchSetup);
+    /// Sets forwarding entry `k` (valid, IPv4 destination, output port).
+    fn set_route(&mut self, k: usize, valid: bool, ip: u32, port: u64);
+    /// Drives the port inputs, settles and writes this cycle's outputs to `out` (one per
+    /// port); [`SwitchEngine::tick`] ends the cycle.
+    fn eval(&mut self, inp: &[PortIn], out: &mut [PortOut]) -> Result<(), String>;
+    /// The rising edge.
+    fn tick(&mut self) -> Result<(), String>;
+    fn cycle(&self) -> u64;
+    fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String>;
+    /// `native` or `verilator`.
+    fn name(&self) -> &'static str;
 }
 
 impl<
@@ -86,38 +87,354 @@ impl<
         const NNB: usize,
         const NR: usize,
         const NP: usize,
-    > SwitchSim<N, NN, NB, NNB, NR, NP>
+    > SwitchEngine for Kernel<Switch<N, NN, NB, NNB, NR, NP>>
+{
+    fn ports(&self) -> usize {
+        N
+    }
+    fn setup(&mut self, s: &SwitchSetup) {
+        apply_setup(self.uut_mut(), s);
+    }
+    fn set_route(&mut self, k: usize, valid: bool, ip: u32, port: u64) {
+        let r = &mut self.uut_mut().route[k];
+        r.valid.next = valid;
+        r.ip.next = (ip as u64).into();
+        r.port.next = port.into();
+    }
+    fn eval(&mut self, inp: &[PortIn], out: &mut [PortOut]) -> Result<(), String> {
+        drive_switch(self.uut_mut(), inp);
+        self.settle().map_err(|e| e.to_string())?;
+        for (o, r) in out.iter_mut().zip(read_switch(self.uut())) {
+            *o = r;
+        }
+        Ok(())
+    }
+    fn tick(&mut self) -> Result<(), String> {
+        Kernel::tick(self).map_err(|e| e.to_string())
+    }
+    fn cycle(&self) -> u64 {
+        Kernel::cycle(self)
+    }
+    fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String> {
+        Kernel::record_vcd(self, w).map_err(|e| e.to_string())
+    }
+    fn name(&self) -> &'static str {
+        "native"
+    }
+}
+
+/// One port's inputs and outputs in a verilated switch.
+struct VPort {
+    rx: [PortRef; 4],
+    tx_ready: PortRef,
+    rx_ready: PortRef,
+    tx: [PortRef; 4],
+    stat: Vec<PortRef>,
+}
+
+/// The `stat` outputs of a port, in the order [`VSwitch`] reads them into [`PortStats`].
+const STAT_PORTS: [&str; 20] = [
+    "rx_frames",
+    "tx_frames",
+    "drop_malformed",
+    "drop_no_route",
+    "drop_full",
+    "trimmed",
+    "returned",
+    "drop_header",
+    "occ_bytes0",
+    "occ_bytes1",
+    "occ_bytes2",
+    "occ_bytes3",
+    "src_sent",
+    "src_drop",
+    "pru",
+    "sm",
+    "dod_trims",
+    "dod_drop",
+    "dod_q",
+    "tmode",
+];
+
+/// The `cfg` inputs, in the order [`VSwitch`] sets them.
+const CFG_PORTS: [&str; 13] = [
+    "mode",
+    "band_by_flags",
+    "wrr",
+    "ret",
+    "cc_thresh",
+    "mtu",
+    "pru_cap",
+    "link_rate",
+    "sm_off",
+    "pipes",
+    "t0",
+    "t1",
+    "meter_burst",
+];
+
+/// The switch's emitted Verilog, verilated and stepped in this process
+/// ([`crate::vmodel`]): the Verilator engine.
+pub struct VSwitch {
+    m: VModel,
+    ports: Vec<VPort>,
+    cycle: u64,
+}
+
+impl VSwitch {
+    /// An instance of `lib` (a switch's library, e.g. from [`VLib::of_block`]).
+    pub fn new(lib: Arc<VLib>) -> Result<Self, String> {
+        let n = (0..)
+            .take_while(|p| lib.port(&format!("rx${p}$valid")).is_ok())
+            .count();
+        if n == 0 {
+            return Err(format!("{} has no switch ports rx$0$...", lib.module));
+        }
+        // Every configuration input `setup` and `set_route` drive must exist.
+        let mut cfg: Vec<String> = CFG_PORTS.iter().map(|f| format!("cfg${f}")).collect();
+        for b in 0..BANDS {
+            for f in ["limit_bytes", "limit_pkts", "weight"] {
+                cfg.push(format!("band${b}${f}"));
+            }
+        }
+        for k in 0..n {
+            for f in ["valid", "ip", "port"] {
+                cfg.push(format!("route${k}${f}"));
+            }
+        }
+        cfg.push("reset".into());
+        for c in &cfg {
+            lib.port(c)?;
+        }
+        let ports = (0..n)
+            .map(|p| {
+                let q = |dir: &str, f: &str| lib.port(&format!("{dir}${p}${f}"));
+                Ok(VPort {
+                    rx: [
+                        q("rx", "valid")?,
+                        q("rx", "data")?,
+                        q("rx", "last")?,
+                        q("rx", "empty")?,
+                    ],
+                    tx_ready: q("tx", "ready")?,
+                    rx_ready: q("rx", "ready")?,
+                    tx: [
+                        q("tx", "valid")?,
+                        q("tx", "data")?,
+                        q("tx", "last")?,
+                        q("tx", "empty")?,
+                    ],
+                    stat: STAT_PORTS
+                        .iter()
+                        .map(|f| q("stat", f))
+                        .collect::<Result<_, String>>()?,
+                })
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok(VSwitch {
+            m: VModel::new(lib),
+            ports,
+            cycle: 0,
+        })
+    }
+
+    /// A verilated instance of switch block `S`, emitted as module `module`.
+    pub fn of<B: rust_hdl::core::prelude::Block>(
+        module: &str,
+        make: impl Fn() -> B,
+    ) -> Result<Self, String> {
+        VSwitch::new(VLib::of_block(module, make)?)
+    }
+
+    /// Sets a configuration input (its existence was checked in [`VSwitch::new`]).
+    fn set(&mut self, name: &str, v: u64) {
+        if let Ok(r) = self.m.lib().port(name) {
+            self.m.set(r, v);
+        }
+    }
+}
+
+impl SwitchEngine for VSwitch {
+    fn ports(&self) -> usize {
+        self.ports.len()
+    }
+    fn setup(&mut self, s: &SwitchSetup) {
+        let c: [(&str, u64); CFG_PORTS.len()] = [
+            ("mode", s.mode),
+            ("band_by_flags", s.band_by_flags as u64),
+            ("wrr", s.wrr as u64),
+            ("ret", s.ret as u64),
+            ("cc_thresh", s.cc_thresh),
+            ("mtu", s.mtu),
+            ("pru_cap", s.pru_cap),
+            ("link_rate", s.link_rate),
+            ("sm_off", !s.sm as u64),
+            ("pipes", s.pipes),
+            ("t0", s.t0),
+            ("t1", s.t1),
+            ("meter_burst", s.meter_burst),
+        ];
+        for (f, v) in c {
+            self.set(&format!("cfg${f}"), v);
+        }
+        for b in 0..BANDS {
+            self.set(&format!("band${b}$limit_bytes"), s.limit_bytes[b]);
+            self.set(&format!("band${b}$limit_pkts"), s.limit_pkts[b]);
+            self.set(&format!("band${b}$weight"), s.weight[b]);
+        }
+        for k in 0..self.ports.len() {
+            let (v, ip, port) = s.routes.get(k).copied().unwrap_or((false, 0, 0));
+            self.set_route(k, v, ip, port);
+        }
+        self.set("reset", 0);
+    }
+    fn set_route(&mut self, k: usize, valid: bool, ip: u32, port: u64) {
+        self.set(&format!("route${k}$valid"), valid as u64);
+        self.set(&format!("route${k}$ip"), ip as u64);
+        self.set(&format!("route${k}$port"), port);
+    }
+    fn eval(&mut self, inp: &[PortIn], out: &mut [PortOut]) -> Result<(), String> {
+        for (vp, x) in self.ports.iter().zip(inp) {
+            let w = x.rx.unwrap_or_default();
+            self.m.set(vp.rx[0], x.rx.is_some() as u64);
+            self.m.set(vp.rx[1], w.data);
+            self.m.set(vp.rx[2], w.last as u64);
+            self.m.set(vp.rx[3], w.empty as u64);
+            self.m.set(vp.tx_ready, x.tx_ready as u64);
+        }
+        self.m.cycle();
+        let m = &self.m;
+        for (vp, o) in self.ports.iter().zip(out.iter_mut()) {
+            let s: Vec<u64> = vp.stat.iter().map(|r| m.get(*r)).collect();
+            *o = PortOut {
+                rx_ready: m.get(vp.rx_ready) != 0,
+                tx: (m.get(vp.tx[0]) != 0).then(|| Word {
+                    data: m.get(vp.tx[1]),
+                    last: m.get(vp.tx[2]) != 0,
+                    empty: m.get(vp.tx[3]) as u8,
+                }),
+                stat: PortStats {
+                    rx_frames: s[0],
+                    tx_frames: s[1],
+                    drop_malformed: s[2],
+                    drop_no_route: s[3],
+                    drop_full: s[4],
+                    trimmed: s[5],
+                    returned: s[6],
+                    drop_header: s[7],
+                    occ_bytes: [s[8], s[9], s[10], s[11]],
+                    src_sent: s[12],
+                    src_drop: s[13],
+                    pru: s[14],
+                    sm: s[15] as u32 as i32 as i64,
+                    dod_trims: s[16],
+                    dod_drop: s[17],
+                    dod_q: s[18],
+                    tmode: s[19],
+                },
+            };
+        }
+        Ok(())
+    }
+    fn tick(&mut self) -> Result<(), String> {
+        // `VModel::cycle` ran the rising edge already.
+        self.cycle += 1;
+        Ok(())
+    }
+    fn cycle(&self) -> u64 {
+        self.cycle
+    }
+    fn record_vcd(&mut self, _w: Box<dyn std::io::Write + Send>) -> Result<(), String> {
+        Err(
+            "waveforms come from the native engine: run this device with engine = \"native\""
+                .into(),
+        )
+    }
+    fn name(&self) -> &'static str {
+        "verilator"
+    }
+}
+
+/// A switch with frame queues at its ports, on an engine: [`SwitchSim`] is the native one.
+pub struct SwitchDriver<E: SwitchEngine> {
+    k: E,
+    n: usize,
+    rx: Vec<VecDeque<Packet>>,
+    words: Vec<VecDeque<Word>>,
+    cur: Vec<Vec<Word>>,
+    start: Vec<u64>,
+    pace: Vec<Pacer>,
+    /// Frames sent, `(port, frame)`, since the last [`SwitchDriver::take_tx`].
+    out: Vec<(usize, Packet)>,
+    inp: Vec<PortIn>,
+    last: Vec<PortOut>,
+    /// Whether the last cycle moved a word on any port.
+    moved: bool,
+}
+
+/// The switch on the native kernel with frame queues at its ports.
+pub type SwitchSim<
+    const N: usize,
+    const NN: usize,
+    const NB: usize,
+    const NNB: usize,
+    const NR: usize,
+    const NP: usize,
+> = SwitchDriver<Kernel<Switch<N, NN, NB, NNB, NR, NP>>>;
+
+impl<
+        const N: usize,
+        const NN: usize,
+        const NB: usize,
+        const NNB: usize,
+        const NR: usize,
+        const NP: usize,
+    > SwitchDriver<Kernel<Switch<N, NN, NB, NNB, NR, NP>>>
 {
     pub fn new(sw: Switch<N, NN, NB, NNB, NR, NP>, setup: &SwitchSetup) -> Result<Self, String> {
-        if setup.ports != N {
-            return Err(format!(
-                "a setup for {} ports on a {N}-port switch",
-                setup.ports
-            ));
-        }
-        let mut k = Kernel::new(sw).map_err(|e| e.to_string())?;
-        apply_setup(k.uut_mut(), setup);
-        Ok(Self {
-            k,
-            rx: vec![VecDeque::new(); N],
-            words: vec![VecDeque::new(); N],
-            cur: vec![vec![]; N],
-            start: vec![0; N],
-            pace: vec![Pacer::line(); N],
-            out: vec![],
-            last: vec![PortOut::default(); N],
-            moved: false,
-        })
+        let k = Kernel::new(sw).map_err(|e| e.to_string())?;
+        SwitchDriver::with_engine(k, setup)
     }
 
     pub fn kernel_mut(&mut self) -> &mut Kernel<Switch<N, NN, NB, NNB, NR, NP>> {
         &mut self.k
     }
+}
+
+impl<E: SwitchEngine> SwitchDriver<E> {
+    /// A switch on engine `k` (fresh: no cycle run yet) configured by `setup`.
+    pub fn with_engine(mut k: E, setup: &SwitchSetup) -> Result<Self, String> {
+        let n = k.ports();
+        if setup.ports != n {
+            return Err(format!(
+                "a setup for {} ports on a {n}-port switch",
+                setup.ports
+            ));
+        }
+        k.setup(setup);
+        Ok(Self {
+            k,
+            n,
+            rx: vec![VecDeque::new(); n],
+            words: vec![VecDeque::new(); n],
+            cur: vec![vec![]; n],
+            start: vec![0; n],
+            pace: vec![Pacer::line(); n],
+            out: vec![],
+            inp: vec![PortIn::default(); n],
+            last: vec![PortOut::default(); n],
+            moved: false,
+        })
+    }
+
+    pub fn engine_mut(&mut self) -> &mut E {
+        &mut self.k
+    }
 
     /// Paces output `port`.
     pub fn set_pacer(&mut self, port: usize, p: Pacer) -> Result<(), String> {
-        if port >= N {
-            return Err(format!("port {port} of a {N}-port switch"));
+        if port >= self.n {
+            return Err(format!("port {port} of a {}-port switch", self.n));
         }
         self.pace[port] = p;
         Ok(())
@@ -126,20 +443,18 @@ impl<
     /// Sets forwarding entry `k` (the `route[k]` configuration input: valid, IPv4
     /// destination, output port) from the next cycle on: a route change during a run.
     pub fn set_route(&mut self, k: usize, valid: bool, ip: u32, port: u64) -> Result<(), String> {
-        if k >= N {
-            return Err(format!("route entry {k} of a {N}-port switch (0..{N})"));
+        let n = self.n;
+        if k >= n {
+            return Err(format!("route entry {k} of a {n}-port switch (0..{n})"));
         }
-        let r = &mut self.k.uut_mut().route[k];
-        r.valid.next = valid;
-        r.ip.next = (ip as u64).into();
-        r.port.next = port.into();
+        self.k.set_route(k, valid, ip, port);
         Ok(())
     }
 
     /// Queues a frame for input `port`; it enters from `p.cycle` on, after the frames
     /// queued before it. Empty frames are ignored (a MAC has nothing to deliver).
     pub fn push_rx(&mut self, port: usize, p: Packet) {
-        if port < N && !p.bytes.is_empty() {
+        if port < self.n && !p.bytes.is_empty() {
             self.rx[port].push_back(p);
         }
     }
@@ -179,24 +494,21 @@ impl<
     /// Runs one cycle.
     pub fn step(&mut self) -> Result<(), String> {
         let now = self.k.cycle();
-        let mut inp = [PortIn::default(); N];
-        for p in 0..N {
+        for p in 0..self.n {
             if self.words[p].is_empty() && self.rx[p].front().is_some_and(|f| f.cycle <= now) {
                 let f = self.rx[p].pop_front().expect("front");
                 self.words[p].extend(to_words(&f.bytes));
             }
-            inp[p] = PortIn {
+            self.inp[p] = PortIn {
                 rx: self.words[p].pop_front(),
                 tx_ready: self.pace[p].ready(),
             };
         }
-        drive_switch(self.k.uut_mut(), &inp);
-        self.k.settle().map_err(|e| e.to_string())?;
-        self.last = read_switch(self.k.uut());
-        let mut moved = inp.iter().any(|i| i.rx.is_some());
-        for p in 0..N {
+        self.k.eval(&self.inp, &mut self.last)?;
+        let mut moved = self.inp.iter().any(|i| i.rx.is_some());
+        for p in 0..self.n {
             let sent = match self.last[p].tx {
-                Some(w) if inp[p].tx_ready => {
+                Some(w) if self.inp[p].tx_ready => {
                     moved = true;
                     if self.cur[p].is_empty() {
                         self.start[p] = now;
@@ -219,7 +531,7 @@ impl<
             self.pace[p].end_cycle(sent);
         }
         self.moved = moved;
-        self.k.tick().map_err(|e| e.to_string())
+        self.k.tick()
     }
 }
 

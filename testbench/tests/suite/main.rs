@@ -8,6 +8,7 @@ mod bolt_equivalence;
 mod budgets;
 mod cosim;
 mod deparser_equivalence;
+mod engines;
 mod fpga;
 mod net_system;
 mod nic_system;

@@ -169,9 +169,11 @@ fn thread_row(threads: usize, cycles: u64, secs: f64, speedup: f64) {
 fn run_net(
     toml: &str,
     threads: usize,
+    engine: &str,
 ) -> Result<(nt_sim::net::RunResult, Vec<nt_sim::net::MsgRecord>), String> {
     let mut cfg = nt_sim::net::NetConfig::from_toml(toml)?;
     cfg.threads = threads;
+    cfg.engine = Some(engine.to_string());
     let mut net = nt_sim::net::Network::build(&cfg, &|f: &str| {
         Err(format!("{f}: the bench's topologies read no files"))
     })?;
@@ -194,16 +196,31 @@ fn incast_bench(name: &str) -> Result<(), String> {
     println!();
     println!("network scenario {run_name} (ntsim run {run_name}) to completion on one and two threads (nt_sim::lockstep)");
     thread_header();
-    let (r1, m1) = run_net(&toml, 1)?;
+    let (r1, m1) = run_net(&toml, 1, "native")?;
     thread_row(1, r1.cycles, r1.wall_secs, 1.0);
-    let (r2, m2) = run_net(&toml, 2)?;
-    if r1.cycles != r2.cycles || m1 != m2 || r1.switch_stats != r2.switch_stats {
-        return Err(format!(
-            "{run_name}: two threads differ from one ({} cycles against {})",
-            r2.cycles, r1.cycles
-        ));
-    }
+    let (r2, m2) = run_net(&toml, 2, "native")?;
+    let same = |r: &nt_sim::net::RunResult, m: &[nt_sim::net::MsgRecord], what: &str| {
+        if r1.cycles != r.cycles || m1 != m || r1.switch_stats != r.switch_stats {
+            return Err(format!(
+                "{run_name}: {what} differs from one native thread ({} cycles against {})",
+                r.cycles, r1.cycles
+            ));
+        }
+        Ok(())
+    };
+    same(&r2, &m2, "two threads")?;
     thread_row(2, r2.cycles, r2.wall_secs, r1.wall_secs / r2.wall_secs);
+    if which("verilator").is_some() {
+        // The same run with every device on the Verilator engine (its libraries built
+        // first, outside the timing).
+        run_net(&toml, 1, "verilator")?;
+        println!("the same on the Verilator engine (every device verilated, nt_sim::vmodel); speed-up against one native thread");
+        for t in [1, 2] {
+            let (rv, mv) = run_net(&toml, t, "verilator")?;
+            same(&rv, &mv, &format!("the Verilator engine on {t} thread(s)"))?;
+            thread_row(t, rv.cycles, rv.wall_secs, r1.wall_secs / rv.wall_secs);
+        }
+    }
     Ok(())
 }
 
@@ -244,8 +261,8 @@ fn scaling_bench(cycles: u64) -> Result<(), String> {
             }
         }
         let us = |r: &nt_sim::net::RunResult| r.wall_secs * 1e6 / r.cycles as f64;
-        let (r1, _) = run_net(&t, 1)?;
-        let (r2, _) = run_net(&t, 2)?;
+        let (r1, _) = run_net(&t, 1, "native")?;
+        let (r2, _) = run_net(&t, 2, "native")?;
         println!(
             "{:<6} {:>14.1} {:>16.2} {:>14.1} {:>16.2} {:>10.2}",
             n,
@@ -325,7 +342,9 @@ fn timer_bench(cycles: u64, seed: u64, work: &Path) -> Result<(), String> {
 /// One row per block: our kernel with the block's seeded Rust driver in the loop
 /// ([`nt_sim::runs::run_block`], `kernel_cycles` cycles) against the verilated module
 /// replaying the inputs that run recorded (its first `replay_cycles` cycles, repeated to
-/// at least `verilator_total` cycles).
+/// at least `verilator_total` cycles). For the NICs and switches, also the Verilator
+/// engine: the same Rust driver stepping the verilated model in this process
+/// ([`nt_sim::runs::run_verilated`]), whose run must end with the native run's events.
 fn driver_table(
     title: &str,
     blocks: &[(&str, u64, u64, u64)],
@@ -333,15 +352,40 @@ fn driver_table(
     work: &Path,
 ) -> Result<(), String> {
     println!();
-    println!("{title} (seed {seed}); the kernel runs the Rust driver in the loop, Verilator replays its recorded inputs");
+    println!("{title} (seed {seed}); the kernel and the Verilator engine run the Rust driver in the loop, plain Verilator replays its recorded inputs in a C++ loop");
     println!(
-        "{:<19} {:>10} {:>22} {:>16} {:>16}",
-        "block", "cycles", "kernel+driver cyc/s", "Verilator cyc/s", "kernel/Verilator"
+        "{:<19} {:>8} {:>14} {:>14} {:>14} {:>12} {:>14}",
+        "block",
+        "cycles",
+        "kernel cyc/s",
+        "engine cyc/s",
+        "plain cyc/s",
+        "kernel/plain",
+        "plain/engine"
     );
+    let have = which("verilator").is_some();
     for &(block, cycles, replay_cycles, verilator_total) in blocks {
         let (s, _) = nt_sim::runs::run_block(block, cycles, seed, &Default::default())?;
         let k = s.cycles as f64 / s.seconds;
-        let v = if which("verilator").is_some() {
+        let engine = if have && (block.starts_with("nic_") || block.starts_with("switch_")) {
+            let e = nt_sim::runs::run_verilated(block, cycles, seed)?;
+            if (e.events, e.commands) != (s.events, s.commands) {
+                return Err(format!(
+                    "{block}: the Verilator engine's run ended with {} events, {} commands; the native run's with {}, {}",
+                    e.events, e.commands, s.events, s.commands
+                ));
+            }
+            // Long enough to time: repeat the run until it took a second.
+            let mut total = (e.cycles, e.seconds);
+            while total.1 < 1.0 {
+                let r = nt_sim::runs::run_verilated(block, cycles, seed)?;
+                total = (total.0 + r.cycles, total.1 + r.seconds);
+            }
+            Some(total.0 as f64 / total.1)
+        } else {
+            None
+        };
+        let v = if have {
             eprintln!("bench: verilating {block}");
             Some(verilator_rate(
                 block,
@@ -353,14 +397,19 @@ fn driver_table(
         } else {
             None
         };
+        let f = |x: Option<f64>| x.map(|v| format!("{v:.0}")).unwrap_or_else(|| "-".into());
         println!(
-            "{:<19} {:>10} {:>22.0} {:>16} {:>16}",
+            "{:<19} {:>8} {:>14.0} {:>14} {:>14} {:>12} {:>14}",
             block,
             cycles,
             k,
+            f(engine),
             v.map(|v| format!("{v:.0}"))
                 .unwrap_or_else(|| "(no verilator)".into()),
             v.map(|v| format!("{:.4}", k / v))
+                .unwrap_or_else(|| "-".into()),
+            v.zip(engine)
+                .map(|(v, e)| format!("{:.3}", v / e))
                 .unwrap_or_else(|| "-".into())
         );
     }

@@ -366,6 +366,7 @@ fn demo(out: &Path, cycles: u64, seed: u64) -> Result<(), String> {
         scenario: Some("demo".into()),
         out: out.join("run"),
         threads: None,
+        engine: None,
         max_cycles: None,
         seed: None,
         vcd: vec![],

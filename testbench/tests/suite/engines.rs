@@ -1,0 +1,140 @@
+//! The Verilator engine (`engine = "verilator"`, `nt_sim::vmodel`): the network simulator
+//! runs NICs and switches on their emitted Verilog, verilated and stepped in this process,
+//! and must give exactly the run the native kernel gives: every frame on every link at the
+//! same cycle, every delivery, outcome, counter and time-series sample.
+use nt_sim::net::{NetConfig, Network, RunResult};
+use nt_sim::verilator::which;
+
+/// Message sizes for the Poisson workload (bytes, cumulative probability).
+const CDF: &str = "64 0.2\n1500 0.5\n9000 0.8\n20000 1.0\n";
+
+fn run(text: &str) -> (Network, RunResult) {
+    let cfg = NetConfig::from_toml(text).expect("topology");
+    let files = |f: &str| {
+        if f == "sizes.txt" {
+            Ok(CDF.to_string())
+        } else {
+            Err(format!("no file {f} in this test"))
+        }
+    };
+    let mut net = Network::build(&cfg, &files).expect("build");
+    let r = net.run(&mut |_, _| {}).expect("run");
+    (net, r)
+}
+
+/// A star of `hosts` hosts running `program` on a 4-port switch in `mode`, every link
+/// captured, then `extra` (workloads; `engine` lines go before the first table).
+fn star(engine: &str, program: &str, mode: &str, extra: &str) -> String {
+    let mut s = format!(
+        "seed = 11\nmax_cycles = 100000\nsample_cycles = 32\n{engine}\n[[switch]]\nname = \"s0\"\nports = 4\nmode = \"{mode}\"\nband_by_flags = true\nbuffer_bytes = 6144\n"
+    );
+    if mode == "bolt" {
+        // Bolt's parameters as the Bolt scenarios set them (`net_scenarios::BoltShape`).
+        s = s.replace(
+            "buffer_bytes = 6144\n",
+            "buffer_bytes = 1048575\ncc_thresh = 2176\nmtu = 1088\npru_cap = 255\nlink_rate = 200\n",
+        );
+    }
+    let mut pcaps = vec![];
+    for h in 0..4 {
+        s.push_str(&format!(
+            "[[host]]\nname = \"h{h}\"\nprogram = \"{program}\"\nrtt_pkts = 6\n[[link]]\na = \"h{h}\"\nb = \"s0:{h}\"\ndelay = 50\n"
+        ));
+        pcaps.push(format!("\"h{h}-s0:{h}\""));
+    }
+    s.push_str(extra);
+    s.push_str(&format!("[output]\npcap = [{}]\n", pcaps.join(", ")));
+    s
+}
+
+/// Everything a run produced, compared field by field so a failure names what differs.
+fn assert_same_run(what: &str, (na, ra): &(Network, RunResult), (nb, rb): &(Network, RunResult)) {
+    assert!(ra.settled, "{what}: the native run did not settle");
+    assert_eq!(ra.cycles, rb.cycles, "{what}: cycles");
+    for (la, lb) in na.links.iter().zip(&nb.links) {
+        let (ca, cb) = (la.capture.as_ref(), lb.capture.as_ref());
+        let (ca, cb) = (ca.expect("captured"), cb.expect("captured"));
+        assert_eq!(ca.len(), cb.len(), "{what}: frames on link {}", la.name);
+        for (i, (a, b)) in ca.iter().zip(cb).enumerate() {
+            assert_eq!(a, b, "{what}: link {} frame {i}", la.name);
+        }
+    }
+    assert_eq!(
+        na.msgs, nb.msgs,
+        "{what}: messages (deliveries, outcomes, times)"
+    );
+    assert_eq!(na.corrupt + nb.corrupt, 0, "{what}: corrupt deliveries");
+    assert_eq!(ra.host_stats, rb.host_stats, "{what}: NIC counters");
+    assert_eq!(ra.switch_stats, rb.switch_stats, "{what}: switch counters");
+    assert_eq!(ra.series.queue, rb.series.queue, "{what}: queue series");
+    assert_eq!(
+        ra.series.host_window, rb.series.host_window,
+        "{what}: window series"
+    );
+    assert_eq!(
+        ra.series.host_rx, rb.series.host_rx,
+        "{what}: receive series"
+    );
+    assert_eq!(ra.series.host_tx, rb.series.host_tx, "{what}: send series");
+}
+
+#[test]
+fn verilator_engine_gives_the_native_run_cycle_for_cycle() {
+    if which("verilator").is_none() {
+        panic!("verilator is not installed: run the README's test command, which installs it");
+    }
+    // NDP on a trimming switch under seeded Poisson load (trims, NACKs, retransmissions,
+    // paced PULLs), and Bolt on a Bolt switch (SRCs, the window trace).
+    let ndp_load =
+        "[[workload]]\nkind = \"poisson\"\nload = 0.6\nsizes_file = \"sizes.txt\"\nstop = 12000\n";
+    let bolt_incast = "[[workload]]\nkind = \"incast\"\nsenders = [\"h1\", \"h2\", \"h3\"]\nreceiver = \"h0\"\nsizes = [30000, 20000, 12000]\n";
+    for (program, mode, extra) in [("ndp", "trim", ndp_load), ("bolt", "bolt", bolt_incast)] {
+        let native = run(&star("", program, mode, extra));
+        let verilated = run(&star("engine = \"verilator\"", program, mode, extra));
+        assert!(!native.0.msgs.is_empty(), "{program}: no messages");
+        assert_same_run(&format!("{program}, all verilated"), &native, &verilated);
+        // Engines mix per device: the hosts verilated, the switch native.
+        let mixed = star("engine = \"verilator\"", program, mode, extra)
+            .replace("mode = \"", "engine = \"native\"\nmode = \"");
+        assert_same_run(&format!("{program}, switch native"), &native, &run(&mixed));
+        let trims: u64 = native.1.switch_stats[0].iter().map(|p| p.trimmed).sum();
+        let srcs: u64 = native.1.switch_stats[0].iter().map(|p| p.src_sent).sum();
+        println!(
+            "{program}: {} messages, {} cycles, {trims} trims, {srcs} SRCs; native {:.0} cycles/s, verilator {:.0} cycles/s",
+            native.0.msgs.len(),
+            native.1.cycles,
+            native.1.cycles as f64 / native.1.wall_secs,
+            verilated.1.cycles as f64 / verilated.1.wall_secs,
+        );
+        if program == "ndp" {
+            assert!(
+                trims > 0,
+                "the NDP run trimmed nothing: it checks too little"
+            );
+        } else {
+            assert!(srcs > 0, "the Bolt run sent no SRC: it checks too little");
+        }
+    }
+}
+
+#[test]
+fn engine_errors_are_clear() {
+    let t = star("engine = \"iverilog\"", "ndp", "trim", "");
+    let cfg = NetConfig::from_toml(&t).expect("parses");
+    let e = Network::build(&cfg, &|_| Err("none".into()))
+        .err()
+        .expect("an unknown engine fails");
+    assert!(
+        e.contains("engine \"iverilog\": use native or verilator"),
+        "{e}"
+    );
+    // A verilated device has no waveform: asking for one fails with the reason.
+    let t = star("engine = \"verilator\"", "ndp", "trim", "");
+    let cfg = NetConfig::from_toml(&t).expect("parses");
+    let mut net = Network::build(&cfg, &|_| Err("none".into())).expect("builds");
+    let i = net.device_index("h0").expect("h0");
+    let e = net
+        .record_vcd(i, Box::new(std::io::sink()))
+        .expect_err("a waveform of a verilated device fails");
+    assert!(e.contains("native engine"), "{e}");
+}
