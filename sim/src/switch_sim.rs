@@ -129,7 +129,7 @@ struct VPort {
     tx_ready: PortRef,
     rx_ready: PortRef,
     tx: [PortRef; 4],
-    stat: Vec<PortRef>,
+    stat: [PortRef; STAT_PORTS.len()],
 }
 
 /// The `stat` outputs of a port, in the order [`VSwitch`] reads them into [`PortStats`].
@@ -227,7 +227,9 @@ impl VSwitch {
                     stat: STAT_PORTS
                         .iter()
                         .map(|f| q("stat", f))
-                        .collect::<Result<_, String>>()?,
+                        .collect::<Result<Vec<_>, String>>()?
+                        .try_into()
+                        .map_err(|_| "stat ports".to_string())?,
                 })
             })
             .collect::<Result<Vec<_>, String>>()?;
@@ -305,7 +307,10 @@ impl SwitchEngine for VSwitch {
         self.m.cycle();
         let m = &self.m;
         for (vp, o) in self.ports.iter().zip(out.iter_mut()) {
-            let s: Vec<u64> = vp.stat.iter().map(|r| m.get(*r)).collect();
+            let mut s = [0u64; STAT_PORTS.len()];
+            for (v, r) in s.iter_mut().zip(&vp.stat) {
+                *v = m.get(*r);
+            }
             *o = PortOut {
                 rx_ready: m.get(vp.rx_ready) != 0,
                 tx: (m.get(vp.tx[0]) != 0).then(|| Word {

@@ -99,7 +99,14 @@ fn parse_only(only: &str) -> Result<Vec<&'static str>, String> {
     Ok(want)
 }
 
-pub fn bench(cycles: u64, seed: u64, only: &str, work: &Path, incast: &str) -> Result<(), String> {
+pub fn bench(
+    cycles: u64,
+    seed: u64,
+    only: &str,
+    work: &Path,
+    incast: &str,
+    devices: &str,
+) -> Result<(), String> {
     if !(1000..=1_000_000_000).contains(&cycles) {
         return Err(format!("--cycles {cycles} is out of range (1000 ..= 1e9)"));
     }
@@ -124,13 +131,27 @@ pub fn bench(cycles: u64, seed: u64, only: &str, work: &Path, incast: &str) -> R
     if parts.contains(&"devices") {
         // The whole devices: fewer cycles (a NIC cycle costs ~10x a module's).
         let d = (cycles / 10).clamp(1000, 20_000);
+        let all = [
+            ("nic_ndp", d, d, 200_000),
+            ("nic_homa", d, d, 200_000),
+            ("nic_bolt", d, d, 200_000),
+            ("switch_p4", d, d, 200_000),
+            ("switch_p16", d / 4, d / 4, 50_000),
+        ];
+        let mut rows = vec![];
+        for name in devices.split(',').map(str::trim) {
+            match all.iter().find(|r| r.0 == name) {
+                Some(r) => rows.push(*r),
+                None => {
+                    return Err(format!(
+                        "--devices: unknown device {name:?}; known: nic_ndp, nic_homa, nic_bolt, switch_p4, switch_p16"
+                    ))
+                }
+            }
+        }
         driver_table(
             "the full NIC (a NIC looped through a trimming link) and the switches (every mode in turn)",
-            &[
-                ("nic_ndp", d, d, 200_000),
-                ("switch_p4", d, d, 200_000),
-                ("switch_p16", d / 4, d / 4, 50_000),
-            ],
+            &rows,
             seed,
             work,
         )?;

@@ -67,6 +67,10 @@ enum Cmd {
         /// the thesis's, about ten minutes a thread count).
         #[arg(long, default_value = "incast3-ndp-4k")]
         incast: String,
+        /// The devices table's devices (comma-separated; switch_p16 takes ~30 min of
+        /// Verilator builds).
+        #[arg(long, default_value = "nic_ndp,switch_p4,switch_p16")]
+        devices: String,
         /// Work directory for the Verilator build.
         #[arg(long, default_value = "target/ntsim-bench")]
         work: PathBuf,
@@ -183,7 +187,8 @@ fn run_cli(cli: Cli) -> ExitCode {
             only,
             work,
             incast,
-        } => bench::bench(cycles, seed, &only, &work, &incast),
+            devices,
+        } => bench::bench(cycles, seed, &only, &work, &incast, &devices),
         Cmd::Budget => nt_sim::budget::all_budgets().map(|b| {
             print!("{}", nt_sim::budget::format_budgets(&b));
         }),
