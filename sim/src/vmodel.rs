@@ -146,47 +146,50 @@ pub fn wrapper_cpp(module: &str, ports: &[Port]) -> String {
         "static inline void read_outs(V{module}& top, uint32_t* out) {{"
     );
     for (name, r) in &outs {
-        let m = mangle(name);
-        if r.width <= 32 {
-            let _ = writeln!(c, "    out[{}] = (uint32_t)top.{m};", r.off);
-        } else if r.width <= 64 {
-            let _ = writeln!(
-                c,
-                "    out[{o}] = (uint32_t)top.{m}; out[{o1}] = (uint32_t)((uint64_t)top.{m} >> 32);",
-                o = r.off,
-                o1 = r.off + 1
-            );
-        } else {
-            for w in 0..r.width.div_ceil(32) {
-                let _ = writeln!(c, "    out[{}] = top.{m}[{w}];", r.off + w);
-            }
-        }
+        c.push_str(&copy_port(name, r, false, "out"));
     }
     c.push_str("}\n");
     c.push_str("void ntv_cycle(void* h, const uint32_t* in, uint32_t* out) {\n");
     let _ = writeln!(c, "    V{module}& top = *((Inst*)h)->top;");
     for (name, r) in &ins {
-        let m = mangle(name);
-        if r.width <= 32 {
-            let _ = writeln!(c, "    top.{m} = in[{}];", r.off);
-        } else if r.width <= 64 {
-            let _ = writeln!(
-                c,
-                "    top.{m} = (uint64_t)in[{o}] | ((uint64_t)in[{o1}] << 32);",
-                o = r.off,
-                o1 = r.off + 1
-            );
-        } else {
-            for w in 0..r.width.div_ceil(32) {
-                let _ = writeln!(c, "    top.{m}[{w}] = in[{}];", r.off + w);
-            }
-        }
+        c.push_str(&copy_port(name, r, true, "in"));
     }
     c.push_str("    top.clock = 0; top.eval();\n    read_outs(top, out);\n    top.clock = 1; top.eval();\n}\n");
     c.push_str("void ntv_read(void* h, uint32_t* out) { read_outs(*((Inst*)h)->top, out); }\n");
     c.push_str("}\n");
     let _ = writeln!(c, "// {in_words} input words, {out_words} output words");
     c
+}
+
+/// C++ lines copying port `name` between the model (`top`) and word buffer `buf` at the
+/// port's offset: into the model when `to_model`, out of it otherwise.
+fn copy_port(name: &str, r: &PortRef, to_model: bool, buf: &str) -> String {
+    let m = mangle(name);
+    let o = r.off;
+    if r.width <= 32 {
+        return if to_model {
+            format!("    top.{m} = {buf}[{o}];\n")
+        } else {
+            format!("    {buf}[{o}] = (uint32_t)top.{m};\n")
+        };
+    }
+    if r.width <= 64 {
+        let o1 = o + 1;
+        return if to_model {
+            format!("    top.{m} = (uint64_t){buf}[{o}] | ((uint64_t){buf}[{o1}] << 32);\n")
+        } else {
+            format!("    {buf}[{o}] = (uint32_t)top.{m}; {buf}[{o1}] = (uint32_t)((uint64_t)top.{m} >> 32);\n")
+        };
+    }
+    (0..r.width.div_ceil(32))
+        .map(|w| {
+            if to_model {
+                format!("    top.{m}[{w}] = {buf}[{}];\n", o + w)
+            } else {
+                format!("    {buf}[{}] = top.{m}[{w}];\n", o + w)
+            }
+        })
+        .collect()
 }
 
 fn run(cmd: &mut Command) -> Result<(), String> {
