@@ -87,6 +87,9 @@ pub struct RunSummary {
     /// Commands issued.
     pub commands: u64,
     pub seconds: f64,
+    /// Settle passes of our kernel in the run (each evaluates the whole hierarchy once);
+    /// 0 on the Verilator engine.
+    pub passes: u64,
 }
 
 /// Options of a run.
@@ -262,6 +265,7 @@ where
     F: FnMut(&mut Kernel<B>, u64) -> Result<(bool, bool), KernelError>,
 {
     let (mut events, mut commands) = (0u64, 0u64);
+    let passes0 = k.passes();
     let t0 = Instant::now();
     for _ in 0..cycles {
         let now = k.cycle();
@@ -282,6 +286,7 @@ where
             events,
             commands,
             seconds,
+            passes: k.passes() - passes0,
         },
         rec,
     ))
@@ -477,8 +482,10 @@ fn run_nic<T: nt_hdl::nic::NicTop>(
     use crate::nic_sim::NicSim;
     let mut nic = NicSim::new(top, nic_run_config(T::PROGRAM))?;
     open_outputs(nic.kernel_mut(), opts).map_err(|e| e.to_string())?;
-    let summary = nic_loop(&mut nic, T::PROGRAM, block, cycles, seed)?;
+    let passes0 = nic.kernel_mut().passes();
+    let mut summary = nic_loop(&mut nic, T::PROGRAM, block, cycles, seed)?;
     let k = nic.kernel_mut();
+    summary.passes = k.passes() - passes0;
     k.finish().map_err(|e| e.to_string())?;
     Ok((summary, k.take_port_record()))
 }
@@ -576,6 +583,7 @@ fn nic_loop<E: crate::nic_sim::NicEngine>(
         events: nic.delivered.len() as u64,
         commands: nic.outcomes.len() as u64,
         seconds: t0.elapsed().as_secs_f64(),
+        passes: 0,
     })
 }
 
@@ -685,6 +693,7 @@ fn switch_loop<E: crate::switch_sim::SwitchEngine>(
         events,
         commands,
         seconds: t0.elapsed().as_secs_f64(),
+        passes: 0,
     })
 }
 

@@ -373,12 +373,14 @@ fn driver_table(
     work: &Path,
 ) -> Result<(), String> {
     println!();
-    println!("{title} (seed {seed}); the kernel and the Verilator engine run the Rust driver in the loop, plain Verilator replays its recorded inputs in a C++ loop");
+    println!("{title} (seed {seed}); the kernel and the Verilator engine run the Rust driver in the loop, plain Verilator replays its recorded inputs in a C++ loop; passes/cyc and us/pass: the kernel's settle passes (each evaluates the whole hierarchy once) per cycle and the wall time of one");
     println!(
-        "{:<19} {:>8} {:>14} {:>14} {:>14} {:>12} {:>14}",
+        "{:<19} {:>8} {:>14} {:>11} {:>10} {:>14} {:>14} {:>12} {:>14}",
         "block",
         "cycles",
         "kernel cyc/s",
+        "passes/cyc",
+        "us/pass",
         "engine cyc/s",
         "plain cyc/s",
         "kernel/plain",
@@ -420,10 +422,12 @@ fn driver_table(
         };
         let f = |x: Option<f64>| x.map(|v| format!("{v:.0}")).unwrap_or_else(|| "-".into());
         println!(
-            "{:<19} {:>8} {:>14.0} {:>14} {:>14} {:>12} {:>14}",
+            "{:<19} {:>8} {:>14.0} {:>11.2} {:>10.2} {:>14} {:>14} {:>12} {:>14}",
             block,
             cycles,
             k,
+            s.passes as f64 / s.cycles as f64,
+            s.seconds * 1e6 / s.passes.max(1) as f64,
             f(engine),
             v.map(|v| format!("{v:.0}"))
                 .unwrap_or_else(|| "(no verilator)".into()),
