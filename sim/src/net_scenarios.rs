@@ -52,6 +52,17 @@ pub const INCAST_RTT_PKTS: u8 = 12;
 pub const TRIM_SENDERS: &[usize] = &[1, 2, 4, 8, 15];
 /// Ingress pipes of the trimming runs' switch (Tofino-style trimming; paper 002: 4).
 pub const TRIM_PIPES: usize = 4;
+/// One MTU (1088-byte frame) on a 64-bit link, in cycles.
+pub const MTU_CYCLES: u64 = 136;
+/// The trimming runs' pessimistic period T0: paper 002 §6.2's 6 µs, "the time to drain 64
+/// packets" at its 100 Gb/s, as 64 of our MTU times (8,704 cycles, 2.72 µs). The paper sizes
+/// the period in packets (§6.3: at least ~30 packet times to bridge the gaps between one
+/// port's packets in the DoD queue); the switch's default `t0` (19,200 cycles, 6 µs at
+/// 3.2 GHz) is 141 of our MTU times, more than twice the paper's period in packets.
+pub const TRIM_T0: u64 = 64 * MTU_CYCLES;
+/// The half-pessimistic period T1 after T0: paper 002 §6.2's 18 µs, three times T0
+/// (26,112 cycles).
+pub const TRIM_T1: u64 = 3 * TRIM_T0;
 
 /// The names `ntsim run` knows.
 pub fn names() -> Vec<String> {
@@ -359,8 +370,8 @@ pub fn incast_shaped(program: &str, big: bool, shape: &IncastShape) -> String {
 }
 
 /// Paper 002 §6: `senders` NDP senders, one 38-packet message each, into one receiver of
-/// a 16-port switch, ideal trimming or Tofino-style trimming (4 pipes, the control loop at
-/// its 6 µs defaults); 16 KiB per band at the bottleneck.
+/// a 16-port switch, ideal trimming or Tofino-style trimming (4 pipes, the control loop's
+/// periods as the paper's in packet times); 16 KiB per band at the bottleneck.
 pub fn trimming(tofino: bool, senders: usize) -> String {
     trimming_shaped(tofino, senders, &TrimShape::paper())
 }
@@ -440,12 +451,13 @@ pub fn trim_sender_ports(ports: usize, pipes: usize, senders: usize) -> Vec<usiz
 }
 
 /// `senders` NDP senders, one message each, into one receiver, ideal or Tofino-style
-/// trimming (4 pipes, the control loop at its 6 µs defaults), the run's `shape`.
+/// trimming (4 pipes, the control loop's periods [`TRIM_T0`] and [`TRIM_T1`]), the run's
+/// `shape`.
 pub fn trimming_shaped(tofino: bool, senders: usize, shape: &TrimShape) -> String {
     let m = if tofino { "tofino" } else { "ideal" };
     let prefix = shape.prefix;
     let mut s = format!(
-        "# Paper 002 §6: {senders}:1 incast of NDP messages, {} trimming (ntsim run {prefix}-{m}-{senders})\nname = \"{prefix}-{m}-{senders}\"\nseed = 1\nmax_cycles = 2000000\nsample_cycles = 160\n\n[[switch]]\nname = \"s0\"\nports = {}\nmode = \"{}\"\nband_by_flags = true\nbuffer_bytes = {}\nbuffer_pkts = 4095\npipes = {TRIM_PIPES}\n\n",
+        "# Paper 002 §6: {senders}:1 incast of NDP messages, {} trimming (ntsim run {prefix}-{m}-{senders})\nname = \"{prefix}-{m}-{senders}\"\nseed = 1\nmax_cycles = 2000000\nsample_cycles = 160\n\n[[switch]]\nname = \"s0\"\nports = {}\nmode = \"{}\"\nband_by_flags = true\nbuffer_bytes = {}\nbuffer_pkts = 4095\npipes = {TRIM_PIPES}\n# paper 002 §6.2: T0 = 6 us (64 packets), T1 = 18 us, as 64 and 192 MTU times\nt0 = {TRIM_T0}\nt1 = {TRIM_T1}\n\n",
         if tofino { "Tofino-style" } else { "ideal" },
         shape.ports,
         if tofino { "tofino-trim" } else { "trim" },
@@ -1037,6 +1049,8 @@ mod tests {
         assert!(t.contains("a = \"h1\"\nb = \"s0:4\""), "{t}");
         let t = &runs("trimpacked-tofino-8").unwrap()[0].1;
         assert!(t.contains("a = \"h1\"\nb = \"s0:1\""), "{t}");
+        let sw = &NetConfig::from_toml(t).unwrap().switch[0];
+        assert_eq!((sw.t0, sw.t1), (Some(8704), Some(26112)));
     }
 
     #[test]
