@@ -296,6 +296,7 @@ module nic_ndp_n128(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$rtt_pkts,cfg$t
     reg  pg$cfg$pace;
     reg  [15:0] pg$cfg$gap;
     reg  pg$cfg$pace_nacks;
+    reg  [7:0] pg$cfg$rtt_pkts;
     reg  pg$event$valid;
     wire  pg$event$ready;
     reg  [7:0] pg$event$flags;
@@ -656,6 +657,7 @@ module nic_ndp_n128(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$rtt_pkts,cfg$t
         .cfg$pace(pg$cfg$pace),
         .cfg$gap(pg$cfg$gap),
         .cfg$pace_nacks(pg$cfg$pace_nacks),
+        .cfg$rtt_pkts(pg$cfg$rtt_pkts),
         .event$valid(pg$event$valid),
         .event$ready(pg$event$ready),
         .event$flags(pg$event$flags),
@@ -922,6 +924,7 @@ module nic_ndp_n128(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$rtt_pkts,cfg$t
         pg$cfg$pace = pace;
         pg$cfg$gap = cfg$pull_gap;
         pg$cfg$pace_nacks = cfg$pace_nacks;
+        pg$cfg$rtt_pkts = cfg$rtt_pkts;
         arb$data$valid = pkt$source$valid;
         arb$data$data = pkt$source$data;
         arb$data$last = pkt$source$last;
@@ -4364,7 +4367,7 @@ module nic_ndp_n128$parser$wp(d,q,clock);
 endmodule // nic_ndp_n128$parser$wp
 
 
-module nic_ndp_n128$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,event$valid,event$ready,event$flags,event$rx_id,event$dst_ip,event$dst_port,event$src_port,event$tx_msg_id,event$msg_len,event$pkt_offset,event$pull_grant,event$grant_prio,source$valid,source$ready,source$data,source$last,source$remote_ip,source$remote_port,source$msg_len,source$pkt_offset,source$local_port,source$tx_msg_id,source$credit,source$rank,source$flags,source$is_new_msg,source$is_rtx,stat$packets,stat$pulls,stat$coalesced,stat$nacks_paced,stat$nacks_unpaced,pulls_queued);
+module nic_ndp_n128$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,event$valid,event$ready,event$flags,event$rx_id,event$dst_ip,event$dst_port,event$src_port,event$tx_msg_id,event$msg_len,event$pkt_offset,event$pull_grant,event$grant_prio,source$valid,source$ready,source$data,source$last,source$remote_ip,source$remote_port,source$msg_len,source$pkt_offset,source$local_port,source$tx_msg_id,source$credit,source$rank,source$flags,source$is_new_msg,source$is_rtx,stat$packets,stat$pulls,stat$coalesced,stat$nacks_paced,stat$nacks_unpaced,pulls_queued);
     
     // Module arguments
     input wire  clock;
@@ -4372,6 +4375,7 @@ module nic_ndp_n128$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,event$valid,e
     input wire  cfg$pace;
     input wire  [15:0] cfg$gap;
     input wire  cfg$pace_nacks;
+    input wire  [7:0] cfg$rtt_pkts;
     input wire  event$valid;
     output reg  event$ready;
     input wire  [7:0] event$flags;
@@ -4432,6 +4436,13 @@ module nic_ndp_n128$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,event$valid,e
     reg  rows$write_clock;
     reg  [119:0] rows$write_data;
     reg  rows$write_enable;
+    reg  [6:0] sent$read_address;
+    reg  sent$read_clock;
+    wire  [79:0] sent$read_data;
+    reg  [6:0] sent$write_address;
+    reg  sent$write_clock;
+    reg  [79:0] sent$write_data;
+    reg  sent$write_enable;
     reg  queue$clock;
     reg  queue$reset;
     reg  queue$push;
@@ -4466,6 +4477,9 @@ module nic_ndp_n128$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,event$valid,e
     reg  pull_read$d;
     wire  pull_read$q;
     reg  pull_read$clock;
+    reg  [6:0] read_id$d;
+    wire  [6:0] read_id$q;
+    reg  read_id$clock;
     reg  [31:0] cnt_pkts$d;
     wire  [31:0] cnt_pkts$q;
     reg  cnt_pkts$clock;
@@ -4498,6 +4512,16 @@ module nic_ndp_n128$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,event$valid,e
     reg  [119:0] ev_row;
     reg  [103:0] ev_addr;
     reg  [103:0] cur_addr;
+    reg  [63:0] ev_key;
+    reg  [103:0] row_addr;
+    reg  [63:0] row_key;
+    reg  [63:0] sent_key;
+    reg  same_msg;
+    reg  [15:0] last_pull;
+    reg  [15:0] step_pull;
+    reg  [15:0] emit_pull;
+    reg  more;
+    reg  [79:0] sent_wr;
     reg  [127:0] id_mask;
     reg  start;
     reg  last_beat;
@@ -4512,6 +4536,15 @@ module nic_ndp_n128$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,event$valid,e
         .write_clock(rows$write_clock),
         .write_data(rows$write_data),
         .write_enable(rows$write_enable)
+    );
+    nic_ndp_n128$pg$sent sent(
+        .read_address(sent$read_address),
+        .read_clock(sent$read_clock),
+        .read_data(sent$read_data),
+        .write_address(sent$write_address),
+        .write_clock(sent$write_clock),
+        .write_data(sent$write_data),
+        .write_enable(sent$write_enable)
     );
     nic_ndp_n128$pg$queue queue(
         .clock(queue$clock),
@@ -4563,6 +4596,11 @@ module nic_ndp_n128$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,event$valid,e
         .q(pull_read$q),
         .clock(pull_read$clock)
     );
+    nic_ndp_n128$pg$read_id read_id(
+        .d(read_id$d),
+        .q(read_id$q),
+        .clock(read_id$clock)
+    );
     nic_ndp_n128$pg$cnt_pkts cnt_pkts(
         .d(cnt_pkts$d),
         .q(cnt_pkts$q),
@@ -4597,6 +4635,7 @@ module nic_ndp_n128$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,event$valid,e
         beat$clock = clock;
         cur$clock = clock;
         pull_read$clock = clock;
+        read_id$clock = clock;
         cnt_pkts$clock = clock;
         cnt_pulls$clock = clock;
         cnt_coal$clock = clock;
@@ -4608,6 +4647,7 @@ module nic_ndp_n128$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,event$valid,e
         beat$d = beat$q;
         cur$d = cur$q;
         pull_read$d = pull_read$q;
+        read_id$d = read_id$q;
         cnt_pkts$d = cnt_pkts$q;
         cnt_pulls$d = cnt_pulls$q;
         cnt_coal$d = cnt_coal$q;
@@ -4615,6 +4655,8 @@ module nic_ndp_n128$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,event$valid,e
         cnt_nunpaced$d = cnt_nunpaced$q;
         rows$read_clock = clock;
         rows$write_clock = clock;
+        sent$read_clock = clock;
+        sent$write_clock = clock;
         queue$clock = clock;
         queue$reset = reset;
         nacks$clock = clock;
@@ -4642,6 +4684,9 @@ module nic_ndp_n128$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,event$valid,e
         ev_addr[64+:16] = event$tx_msg_id;
         ev_addr[80+:16] = event$msg_len;
         ev_addr[96+:8] = event$pkt_offset;
+        ev_key[0+:32] = event$dst_ip;
+        ev_key[32+:16] = event$dst_port;
+        ev_key[48+:16] = event$tx_msg_id;
         ev_row[0+:104] = ev_addr;
         ev_row[104+:16] = event$pull_grant;
         wants_pull = (event$flags & pull_bit) != zero_8;
@@ -4688,9 +4733,47 @@ module nic_ndp_n128$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,event$valid,e
         if (take_pull) begin
             queue$pop = 1'b1;
             pull_read$d = 1'b1;
+            read_id$d = queue$head;
             pending$d = pending$q & ~(one_n << queue$head);
             pace_left$d = cfg$gap;
         end
+        sent$read_address = queue$head;
+        row_addr = rows$read_data[0+:104];
+        row_key[0+:32] = row_addr[0+:32];
+        row_key[32+:16] = row_addr[32+:16];
+        row_key[48+:16] = row_addr[64+:16];
+        sent_key = sent$read_data[0+:64];
+        same_msg = (sent_key[0+:32] == row_key[0+:32]) & (sent_key[32+:16] == row_key[32+:16]) & (sent_key[48+:16] == row_key[48+:16]);
+        last_pull = 16'(cfg$rtt_pkts);
+        if (same_msg) begin
+            last_pull = sent$read_data[64+:16];
+        end
+        step_pull = last_pull + one_16;
+        emit_pull = rows$read_data[104+:16];
+        more = 1'b0;
+        if (rows$read_data[104+:16] > step_pull) begin
+            emit_pull = step_pull;
+            more = pull_read$q;
+        end
+        if (more) begin
+            queue$push = 1'b1;
+            queue$push_data = read_id$q;
+            pending$d = pending$q | (one_n << read_id$q);
+        end
+        sent$write_enable = 1'b0;
+        sent$write_address = event$rx_id;
+        sent_wr[0+:64] = ev_key;
+        sent_wr[64+:16] = event$pull_grant;
+        if (take_ev & cfg$pace & ((ev_flags & pull_bit) != zero_8)) begin
+            sent$write_enable = 1'b1;
+        end
+        if (pull_read$q) begin
+            sent$write_enable = 1'b1;
+            sent$write_address = read_id$q;
+            sent_wr[0+:64] = row_key;
+            sent_wr[64+:16] = emit_pull;
+        end
+        sent$write_data = sent_wr;
         start = pull_read$q | take_nack | (take_ev & (ev_flags != zero_8));
         nc[0+:8] = ev_flags;
         nc[8+:8] = event$grant_prio;
@@ -4699,8 +4782,8 @@ module nic_ndp_n128$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,event$valid,e
         if (pull_read$q) begin
             nc[0+:8] = pull_bit;
             nc[8+:8] = zero_8;
-            nc[16+:104] = rows$read_data[0+:104];
-            nc[120+:16] = rows$read_data[104+:16];
+            nc[16+:104] = row_addr;
+            nc[120+:16] = emit_pull;
         end
         else if (take_nack) begin
             nc[0+:8] = nack_bit;
@@ -5496,6 +5579,25 @@ module nic_ndp_n128$pg$queue$wp(d,q,clock);
 endmodule // nic_ndp_n128$pg$queue$wp
 
 
+module nic_ndp_n128$pg$read_id(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pg$read_id
+
+
 module nic_ndp_n128$pg$rows(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
@@ -5523,6 +5625,35 @@ module nic_ndp_n128$pg$rows(read_address,read_clock,read_data,write_address,writ
     end
                 
 endmodule // nic_ndp_n128$pg$rows
+
+
+module nic_ndp_n128$pg$sent(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [6:0] read_address;
+    input wire  read_clock;
+    output reg  [79:0] read_data;
+    input wire  [6:0] write_address;
+    input wire  write_clock;
+    input wire  [79:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[79:0] mem[127:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nic_ndp_n128$pg$sent
 
 
 module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,app$valid,app$ready,app$data,app$last,app$src_port,app$alloc,app$id,delivered$valid,delivered$ready,delivered$tx_msg_id,delivered$ack_bitmap,delivered$below_flag,delivered$below,credit$valid,credit$ready,credit$tx_msg_id,credit$rtx_flag,credit$rtx_bitmap,credit$credit_flag,credit$new_credit,credit$allow_tx,credit$rank_flag,credit$new_rank,source$valid,source$ready,source$data,source$last,source$remote_ip,source$remote_port,source$msg_len,source$pkt_offset,source$local_port,source$tx_msg_id,source$credit,source$rank,source$flags,source$is_new_msg,source$is_rtx,status$valid,status$ready,status$tx_msg_id,status$code,stat$sent,stat$retransmitted,stat$probes,stat$given_up,stat$completed,stat$bad_events,stat$ids_free,stat$bufs_free);

@@ -552,6 +552,7 @@ macro_rules! nic_block {
                 self.pg.cfg.pace.next = self.pace.val();
                 self.pg.cfg.gap.next = self.cfg.pull_gap.val();
                 self.pg.cfg.pace_nacks.next = self.cfg.pace_nacks.val();
+                self.pg.cfg.rtt_pkts.next = self.cfg.rtt_pkts.val();
                 self.arb.data.valid.next = self.pkt.source.valid.val();
                 self.arb.data.data.next = self.pkt.source.data.val();
                 self.arb.data.last.next = self.pkt.source.last.val();

@@ -6,8 +6,9 @@
 //!  event ─► (slot due?) ──► emitter (9 beats: 8 header slots + the 1-byte dummy payload) ─► source
 //!             │ no                     ▲
 //!             ├─► NACK FIFO ───────────┤ a due slot: a queued NACK first,
-//!             ▼                        │ then a queued PULL
-//!   pull table[rx_id] (latest offset) + FIFO of rx_ids waiting
+//!             ▼                        │ then a queued PULL (+1 over the last sent)
+//!   pull table[rx_id] (latest offset) + FIFO of rx_ids waiting ◄── requeued while more remains
+//!   last PULL sent[rx_id] (message, offset)
 //! ```
 //!
 //! # Interfaces
@@ -21,7 +22,8 @@
 //!   writes the headers; the payload is the 1-byte dummy).
 //! * `cfg.pace`: pace PULLs (NDP). `cfg.gap`: cycles from one pacing slot to the next (one
 //!   MTU serialization time: 136 for 1088-byte frames on the 64-bit interface).
-//!   `cfg.pace_nacks`: NACKs take slots too (below).
+//!   `cfg.pace_nacks`: NACKs take slots too (below). `cfg.rtt_pkts`: the senders' initial
+//!   credit, the pull offset of a message no PULL was sent for yet (below).
 //! * `stat`: packets, PULLs, coalesced PULLs, NACKs that waited for a slot
 //!   (`nacks_paced`) and NACKs sent without one because the NACK queue was full
 //!   (`nacks_unpaced`).
@@ -50,6 +52,22 @@
 //! packet, new or retransmitted, per slot, and a burst of trimmed headers waits as NACKs
 //! at the receiver instead of returning at once as a burst of retransmissions into the
 //! congested queue. Without `cfg.pace`, every event is sent as it is (Homa's GRANTs).
+//!
+//! # One packet per PULL
+//! A queued PULL raises its message's offset by at most one packet over the last PULL sent
+//! for that message: it carries `min(row offset, last + 1)`, and when the row's offset is
+//! higher the message goes back to the end of the queue (round robin among messages) for
+//! the next slot. `last` is kept per receive message id in a RAM of the last PULL sent (a
+//! queued one's, or an event's sent in its own slot), tagged with the message (`dst_ip`,
+//! `dst_port`, `tx_msg_id`): a message that does not match its id's entry has sent none
+//! yet, and its `last` is `cfg.rtt_pkts`, the credit its sender started with. So each
+//! slot releases one packet, as NDP's receiver sends one PULL per packet received: a row
+//! coalesced while slots went to NACKs no longer releases several packets at once, which
+//! the sender would send back to back into the bottleneck. An event sent in its own slot
+//! needs no cap: it is taken only when no PULL is queued, so its message's earlier offsets
+//! have all been sent and it raises by at most one (NDP's receiver raises by one per
+//! intact packet). The row is read in the cycle after the slot is taken and written back
+//! (requeued) in that cycle, when no event is taken.
 //!
 //! # Latency
 //! An event accepted in cycle `t` has its packet's first beat on `source` in `t+1`.
@@ -88,6 +106,9 @@ pub struct PktGenCfg {
     pub gap: Signal<In, Bits<16>>,
     /// With `pace`: NACKs take pacing slots too (NDP's PULL-clocked retransmissions).
     pub pace_nacks: Signal<In, bool>,
+    /// With `pace`: the sender's initial credit (a new message's pull offset before its
+    /// first PULL), from which a message's first paced PULL raises by at most one.
+    pub rtt_pkts: Signal<In, Bits<8>>,
 }
 
 /// Counters (wrapping).
@@ -114,6 +135,22 @@ pub struct CtrlAddr {
     pub tx_msg_id: Bits<16>,
     pub msg_len: Bits<16>,
     pub pkt_offset: Bits<8>,
+}
+
+/// Which message a pull offset belongs to (the receiver's view of the sender's message:
+/// its address, context and message id).
+#[derive(Clone, Copy, Debug, PartialEq, Default, LogicStruct)]
+pub struct MsgKey {
+    pub dst_ip: Bits<32>,
+    pub dst_port: Bits<16>,
+    pub tx_msg_id: Bits<16>,
+}
+
+/// The last PULL sent for a receive message, tagged with the message it was for.
+#[derive(Clone, Copy, Debug, PartialEq, Default, LogicStruct)]
+pub struct SentPull {
+    pub key: MsgKey,
+    pub pull: Bits<16>,
 }
 
 /// A queued PULL's packet fields.
@@ -145,6 +182,8 @@ pub struct PacketGen<const A: usize, const N: usize, const C: usize> {
     pub pulls_queued: Signal<Out, Bits<C>>,
 
     rows: RAM<PullRow, A>,
+    /// The last PULL sent per receive message, tagged with its message.
+    sent: RAM<SentPull, A>,
     queue: Fifo<Bits<A>, A, C>,
     /// NACKs waiting for a pacing slot.
     nacks: Fifo<CtrlAddr, A, C>,
@@ -155,6 +194,8 @@ pub struct PacketGen<const A: usize, const N: usize, const C: usize> {
     cur: DFF<CtrlPkt>,
     /// A queued PULL was popped; its row arrives from the RAM this cycle.
     pull_read: DFF<bool>,
+    /// The receive message of the row being read.
+    read_id: DFF<Bits<A>>,
     cnt_pkts: DFF<Bits<32>>,
     cnt_pulls: DFF<Bits<32>>,
     cnt_coal: DFF<Bits<32>>,
@@ -176,6 +217,16 @@ pub struct PacketGen<const A: usize, const N: usize, const C: usize> {
     ev_row: Signal<Local, PullRow>,
     ev_addr: Signal<Local, CtrlAddr>,
     cur_addr: Signal<Local, CtrlAddr>,
+    ev_key: Signal<Local, MsgKey>,
+    row_addr: Signal<Local, CtrlAddr>,
+    row_key: Signal<Local, MsgKey>,
+    sent_key: Signal<Local, MsgKey>,
+    same_msg: Signal<Local, bool>,
+    last_pull: Signal<Local, Bits<16>>,
+    step_pull: Signal<Local, Bits<16>>,
+    emit_pull: Signal<Local, Bits<16>>,
+    more: Signal<Local, bool>,
+    sent_wr: Signal<Local, SentPull>,
     id_mask: Signal<Local, Bits<N>>,
     start: Signal<Local, bool>,
     last_beat: Signal<Local, bool>,
@@ -215,6 +266,7 @@ impl<const A: usize, const N: usize, const C: usize> PacketGen<A, N, C> {
             stat: Default::default(),
             pulls_queued: Default::default(),
             rows: Default::default(),
+            sent: Default::default(),
             queue: Fifo::new(),
             nacks: Fifo::new(),
             pending: Default::default(),
@@ -223,6 +275,7 @@ impl<const A: usize, const N: usize, const C: usize> PacketGen<A, N, C> {
             beat: Default::default(),
             cur: Default::default(),
             pull_read: Default::default(),
+            read_id: Default::default(),
             cnt_pkts: Default::default(),
             cnt_pulls: Default::default(),
             cnt_coal: Default::default(),
@@ -243,6 +296,16 @@ impl<const A: usize, const N: usize, const C: usize> PacketGen<A, N, C> {
             ev_row: Default::default(),
             ev_addr: Default::default(),
             cur_addr: Default::default(),
+            ev_key: Default::default(),
+            row_addr: Default::default(),
+            row_key: Default::default(),
+            sent_key: Default::default(),
+            same_msg: Default::default(),
+            last_pull: Default::default(),
+            step_pull: Default::default(),
+            emit_pull: Default::default(),
+            more: Default::default(),
+            sent_wr: Default::default(),
             id_mask: Default::default(),
             start: Default::default(),
             last_beat: Default::default(),
@@ -288,6 +351,7 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
             beat,
             cur,
             pull_read,
+            read_id,
             cnt_pkts,
             cnt_pulls,
             cnt_coal,
@@ -296,6 +360,8 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         );
         self.rows.read_clock.next = self.clock.val();
         self.rows.write_clock.next = self.clock.val();
+        self.sent.read_clock.next = self.clock.val();
+        self.sent.write_clock.next = self.clock.val();
         self.queue.clock.next = self.clock.val();
         self.queue.reset.next = self.reset.val();
         self.nacks.clock.next = self.clock.val();
@@ -341,6 +407,9 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         self.ev_addr.next.tx_msg_id = self.event.tx_msg_id.val();
         self.ev_addr.next.msg_len = self.event.msg_len.val();
         self.ev_addr.next.pkt_offset = self.event.pkt_offset.val();
+        self.ev_key.next.dst_ip = self.event.dst_ip.val();
+        self.ev_key.next.dst_port = self.event.dst_port.val();
+        self.ev_key.next.tx_msg_id = self.event.tx_msg_id.val();
         self.ev_row.next.addr = self.ev_addr.val();
         self.ev_row.next.pull = self.event.pull_grant.val();
         self.wants_pull.next = (self.event.flags.val() & self.pull_bit.val()) != self.zero_8.val();
@@ -396,13 +465,64 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         }
         self.pull_read.d.next = false;
         if self.take_pull.val() {
-            // Pop the message; its row is read this cycle and emitted from the next.
+            // Pop the message; its row (and its last PULL sent) is read this cycle and
+            // emitted from the next.
             self.queue.pop.next = true;
             self.pull_read.d.next = true;
+            self.read_id.d.next = self.queue.head.val();
             self.pending.d.next =
                 self.pending.q.val() & !(self.one_n.val() << self.queue.head.val());
             self.pace_left.d.next = self.cfg.gap.val();
         }
+
+        // A queued PULL raises its message's offset by at most one over the last PULL sent
+        // for that message (over `cfg.rtt_pkts` when none was: the sender's initial
+        // credit), as NDP's one PULL per packet; the row goes back in the queue while more
+        // remains. (No event is taken while a row is read, so the queue and the pending
+        // bits are free for the requeue.)
+        self.sent.read_address.next = self.queue.head.val();
+        self.row_addr.next = self.rows.read_data.val().addr;
+        self.row_key.next.dst_ip = self.row_addr.val().dst_ip;
+        self.row_key.next.dst_port = self.row_addr.val().dst_port;
+        self.row_key.next.tx_msg_id = self.row_addr.val().tx_msg_id;
+        self.sent_key.next = self.sent.read_data.val().key;
+        self.same_msg.next = (self.sent_key.val().dst_ip == self.row_key.val().dst_ip)
+            & (self.sent_key.val().dst_port == self.row_key.val().dst_port)
+            & (self.sent_key.val().tx_msg_id == self.row_key.val().tx_msg_id);
+        self.last_pull.next = bit_cast::<16, 8>(self.cfg.rtt_pkts.val());
+        if self.same_msg.val() {
+            self.last_pull.next = self.sent.read_data.val().pull;
+        }
+        self.step_pull.next = self.last_pull.val() + self.one_16.val();
+        self.emit_pull.next = self.rows.read_data.val().pull;
+        self.more.next = false;
+        if self.rows.read_data.val().pull > self.step_pull.val() {
+            self.emit_pull.next = self.step_pull.val();
+            self.more.next = self.pull_read.q.val();
+        }
+        if self.more.val() {
+            self.queue.push.next = true;
+            self.queue.push_data.next = self.read_id.q.val();
+            self.pending.d.next = self.pending.q.val() | (self.one_n.val() << self.read_id.q.val());
+        }
+        // The last PULL sent per message: a queued one's, or an event's sent in its slot.
+        self.sent.write_enable.next = false;
+        self.sent.write_address.next = self.event.rx_id.val();
+        self.sent_wr.next.key = self.ev_key.val();
+        self.sent_wr.next.pull = self.event.pull_grant.val();
+        if self.take_ev.val()
+            & self.cfg.pace.val()
+            & ((self.ev_flags.val() & self.pull_bit.val()) != self.zero_8.val())
+        {
+            self.sent.write_enable.next = true;
+        }
+        if self.pull_read.q.val() {
+            self.sent.write_enable.next = true;
+            self.sent.write_address.next = self.read_id.q.val();
+            self.sent_wr.next.key = self.row_key.val();
+            self.sent_wr.next.pull = self.emit_pull.val();
+        }
+        self.sent.write_data.next = self.sent_wr.val();
 
         // Start a packet.
         self.start.next = self.pull_read.q.val()
@@ -415,8 +535,8 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         if self.pull_read.q.val() {
             self.nc.next.flags = self.pull_bit.val();
             self.nc.next.prio = self.zero_8.val();
-            self.nc.next.addr = self.rows.read_data.val().addr;
-            self.nc.next.pull = self.rows.read_data.val().pull;
+            self.nc.next.addr = self.row_addr.val();
+            self.nc.next.pull = self.emit_pull.val();
         } else if self.take_nack.val() {
             self.nc.next.flags = self.nack_bit.val();
             self.nc.next.prio = self.zero_8.val();

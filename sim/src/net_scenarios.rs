@@ -16,8 +16,11 @@
 //!   small buffer), which the test suite runs ([`IncastShape::small`]).
 //! * `trim-<ideal|tofino>-N`: paper 002 §6: N (1..=15) NDP senders, one 38-packet message
 //!   each, into one receiver (128-message NIC) of a 16-port switch with ideal or
-//!   Tofino-style trimming;
+//!   Tofino-style trimming, the senders dealt over the switch's 4 pipes as the paper
+//!   places the senders of one receiver ([`trim_sender_ports`]);
 //!   `trim`: N = 1, 2, 4, 8, 15 in both modes, and a comparison table.
+//! * `trimpacked-<ideal|tofino>-N`: the same with the senders on ports 1..=N, so that they
+//!   fill the pipes one after another (3 senders in the receiver's pipe, then 4 a pipe).
 //! * `trim3-<ideal|tofino>-N` (N = 1..=3) and `trim3` (N = 3, both modes): the same on a
 //!   4-port switch, 4 KiB per band ([`TrimShape::small`]), which the tests run.
 //! * `bolt-join`, `bolt-complete-<pru|nopru>`: thesis §4.5.1's Bolt
@@ -47,6 +50,19 @@ pub const INCAST_RTT_PKTS: u8 = 12;
 
 /// Sender counts of the `trim` sweep (a 16-port switch has 15 ports for senders).
 pub const TRIM_SENDERS: &[usize] = &[1, 2, 4, 8, 15];
+/// Ingress pipes of the trimming runs' switch (Tofino-style trimming; paper 002: 4).
+pub const TRIM_PIPES: usize = 4;
+/// One MTU (1088-byte frame) on a 64-bit link, in cycles.
+pub const MTU_CYCLES: u64 = 136;
+/// The trimming runs' pessimistic period T0: paper 002 §6.2's 6 µs, "the time to drain 64
+/// packets" at its 100 Gb/s, as 64 of our MTU times (8,704 cycles, 2.72 µs). The paper sizes
+/// the period in packets (§6.3: at least ~30 packet times to bridge the gaps between one
+/// port's packets in the DoD queue); the switch's default `t0` (19,200 cycles, 6 µs at
+/// 3.2 GHz) is 141 of our MTU times, more than twice the paper's period in packets.
+pub const TRIM_T0: u64 = 64 * MTU_CYCLES;
+/// The half-pessimistic period T1 after T0: paper 002 §6.2's 18 µs, three times T0
+/// (26,112 cycles).
+pub const TRIM_T1: u64 = 3 * TRIM_T0;
 
 /// The names `ntsim run` knows.
 pub fn names() -> Vec<String> {
@@ -65,6 +81,9 @@ pub fn names() -> Vec<String> {
     v.push("trim".to_string());
     for m in ["ideal", "tofino"] {
         v.push(format!("trim-{m}-N (N = 1..=15)"));
+    }
+    for m in ["ideal", "tofino"] {
+        v.push(format!("trimpacked-{m}-N (N = 1..=15)"));
     }
     v.push("trim3".to_string());
     for m in ["ideal", "tofino"] {
@@ -151,7 +170,7 @@ pub fn runs(name: &str) -> Option<Vec<(String, String)>> {
         }
         return Some(v);
     }
-    for shape in [TrimShape::paper(), TrimShape::small()] {
+    for shape in [TrimShape::paper(), TrimShape::packed(), TrimShape::small()] {
         if let Some(rest) = name.strip_prefix(&format!("{}-", shape.prefix)) {
             let (m, n) = rest.split_once('-')?;
             let n: usize = n.parse().ok()?;
@@ -351,8 +370,8 @@ pub fn incast_shaped(program: &str, big: bool, shape: &IncastShape) -> String {
 }
 
 /// Paper 002 §6: `senders` NDP senders, one 38-packet message each, into one receiver of
-/// a 16-port switch, ideal trimming or Tofino-style trimming (4 pipes, the control loop at
-/// its 6 µs defaults); 16 KiB per band at the bottleneck.
+/// a 16-port switch, ideal trimming or Tofino-style trimming (4 pipes, the control loop's
+/// periods as the paper's in packet times); 16 KiB per band at the bottleneck.
 pub fn trimming(tofino: bool, senders: usize) -> String {
     trimming_shaped(tofino, senders, &TrimShape::paper())
 }
@@ -370,6 +389,8 @@ pub struct TrimShape {
     pub link_delay: u64,
     /// The bottleneck's byte limit per band.
     pub buffer_bytes: u64,
+    /// Senders dealt over the pipes ([`trim_sender_ports`]), or on ports 1..=N.
+    pub spread: bool,
 }
 
 impl TrimShape {
@@ -382,6 +403,16 @@ impl TrimShape {
             rtt_pkts: INCAST_RTT_PKTS,
             link_delay: INCAST_LINK_DELAY,
             buffer_bytes: 16384,
+            spread: true,
+        }
+    }
+
+    /// As [`TrimShape::paper`], the senders on ports 1..=N (they fill the pipes in turn).
+    pub fn packed() -> Self {
+        Self {
+            prefix: "trimpacked",
+            spread: false,
+            ..Self::paper()
         }
     }
 
@@ -395,26 +426,53 @@ impl TrimShape {
             rtt_pkts: 4,
             link_delay: 60,
             buffer_bytes: 4096,
+            spread: true,
         }
     }
 }
 
+/// The switch ports of an incast's `senders` on a switch of `ports` ports in `pipes` pipes
+/// (input `i` in pipe `floor(i * pipes / ports)`), the receiver on port 0: dealt round
+/// robin over the pipes (the first port of pipes 1, 2, …, then the second port of every
+/// pipe, …), so that each pipe carries an equal share of the incast, give or take one
+/// sender. Paper 002 §6.2 places the senders of one receiver so (sender `i` on port `i`
+/// sends to port `i % 16`, so the senders of a receiver are 16 ports, one pipe, apart):
+/// the control loop's rates are per pipe (pessimistic 25 %, half-pessimistic 50 % of the
+/// port), made for a port whose load the pipes share. With `ports = pipes` (the 4-port
+/// switch), ports 1, 2, 3.
+pub fn trim_sender_ports(ports: usize, pipes: usize, senders: usize) -> Vec<usize> {
+    assert!(pipes >= 1 && ports % pipes == 0 && senders < ports);
+    let per = ports / pipes;
+    let order: Vec<usize> = (0..per)
+        .flat_map(|slot| (0..pipes).map(move |p| p * per + slot))
+        .filter(|&port| port != 0)
+        .collect();
+    order[..senders].to_vec()
+}
+
 /// `senders` NDP senders, one message each, into one receiver, ideal or Tofino-style
-/// trimming (4 pipes, the control loop at its 6 µs defaults), the run's `shape`.
+/// trimming (4 pipes, the control loop's periods [`TRIM_T0`] and [`TRIM_T1`]), the run's
+/// `shape`.
 pub fn trimming_shaped(tofino: bool, senders: usize, shape: &TrimShape) -> String {
     let m = if tofino { "tofino" } else { "ideal" };
     let prefix = shape.prefix;
     let mut s = format!(
-        "# Paper 002 §6: {senders}:1 incast of NDP messages, {} trimming (ntsim run {prefix}-{m}-{senders})\nname = \"{prefix}-{m}-{senders}\"\nseed = 1\nmax_cycles = 2000000\nsample_cycles = 160\n\n[[switch]]\nname = \"s0\"\nports = {}\nmode = \"{}\"\nband_by_flags = true\nbuffer_bytes = {}\nbuffer_pkts = 4095\npipes = 4\n\n",
+        "# Paper 002 §6: {senders}:1 incast of NDP messages, {} trimming (ntsim run {prefix}-{m}-{senders})\nname = \"{prefix}-{m}-{senders}\"\nseed = 1\nmax_cycles = 2000000\nsample_cycles = 160\n\n[[switch]]\nname = \"s0\"\nports = {}\nmode = \"{}\"\nband_by_flags = true\nbuffer_bytes = {}\nbuffer_pkts = 4095\npipes = {TRIM_PIPES}\n# paper 002 §6.2: T0 = 6 us (64 packets), T1 = 18 us, as 64 and 192 MTU times\nt0 = {TRIM_T0}\nt1 = {TRIM_T1}\n\n",
         if tofino { "Tofino-style" } else { "ideal" },
         shape.ports,
         if tofino { "tofino-trim" } else { "trim" },
         shape.buffer_bytes,
     );
+    let ports: Vec<usize> = if shape.spread {
+        trim_sender_ports(shape.ports, TRIM_PIPES, senders)
+    } else {
+        (1..=senders).collect()
+    };
     for h in 0..=senders {
+        let port = if h == 0 { 0 } else { ports[h - 1] };
         let _ = write!(
             s,
-            "[[host]]\nname = \"h{h}\"\nprogram = \"ndp\"\nrtt_pkts = {}\n{}\n[[link]]\na = \"h{h}\"\nb = \"s0:{h}\"\ndelay = {}\n\n",
+            "[[host]]\nname = \"h{h}\"\nprogram = \"ndp\"\nrtt_pkts = {}\n{}\n[[link]]\na = \"h{h}\"\nb = \"s0:{port}\"\ndelay = {}\n\n",
             shape.rtt_pkts,
             receiver_messages(h),
             shape.link_delay,
@@ -971,6 +1029,31 @@ mod tests {
     use crate::net::NetConfig;
 
     #[test]
+    fn trimming_senders_are_dealt_over_the_pipes() {
+        assert_eq!(trim_sender_ports(16, 4, 8), vec![4, 8, 12, 1, 5, 9, 13, 2]);
+        assert_eq!(trim_sender_ports(4, 4, 3), vec![1, 2, 3]);
+        let all = trim_sender_ports(16, 4, 15);
+        let mut sorted = all.clone();
+        sorted.sort();
+        assert_eq!(sorted, (1..16).collect::<Vec<_>>());
+        // Every prefix keeps the pipes' shares within one sender of each other.
+        for n in 1..16 {
+            let mut per_pipe = [0; 4];
+            for p in trim_sender_ports(16, 4, n) {
+                per_pipe[p / 4] += 1;
+            }
+            let (lo, hi) = (per_pipe.iter().min(), per_pipe.iter().max());
+            assert!(hi.unwrap() - lo.unwrap() <= 1, "{n}: {per_pipe:?}");
+        }
+        let t = &runs("trim-tofino-8").unwrap()[0].1;
+        assert!(t.contains("a = \"h1\"\nb = \"s0:4\""), "{t}");
+        let t = &runs("trimpacked-tofino-8").unwrap()[0].1;
+        assert!(t.contains("a = \"h1\"\nb = \"s0:1\""), "{t}");
+        let sw = &NetConfig::from_toml(t).unwrap().switch[0];
+        assert_eq!((sw.t0, sw.t1), (Some(8704), Some(26112)));
+    }
+
+    #[test]
     fn every_builtin_parses() {
         for n in names() {
             let n = n
@@ -992,6 +1075,8 @@ mod tests {
         assert!(runs("trim-tofino-3").is_some());
         assert!(runs("trim3-tofino-3").is_some());
         assert!(runs("trim3-tofino-4").is_none());
+        assert!(runs("trimpacked-tofino-15").is_some());
+        assert!(runs("trimpacked-tofino-16").is_none());
         assert_eq!(runs("trim3").unwrap().len(), 2);
         assert_eq!(runs("bolt").unwrap().len(), 9);
         assert_eq!(runs("bolt-reroute").unwrap().len(), 2);

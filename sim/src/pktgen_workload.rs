@@ -1,7 +1,10 @@
 //! Seeded `CtrlPktEvent`s for the [`PacketGen`]: NDP-style (paced PULLs: ACK|PULL,
 //! NACK|PULL, PULL alone, ACK alone) or Homa-style (GRANTs and ACKs, unpaced), for 16
 //! receive messages so that PULLs of one message coalesce, with random gaps and output
-//! stalls. [`read_pktgen`] snapshots the ports for the model
+//! stalls. Each receive message id holds one message at a time (its own destination,
+//! port and message id) and now and then a new one; NDP-style, its pull offset starts at
+//! `rtt_pkts` and an ACK|PULL or PULL raises it by one (or, as a duplicate would, by
+//! none), at about the rate the MTU gap paces PULLs; a NACK repeats it. [`read_pktgen`] snapshots the ports for the model
 //! (`nt_testbench::pktgen_model`).
 use crate::arb_workload::{read_frame_beat, TxBeat};
 use crate::workload::Stalls;
@@ -32,10 +35,15 @@ pub struct PktGenWorkload {
     pub gap: u16,
     /// NACKs take pacing slots (`cfg.pace_nacks`).
     pub pace_nacks: bool,
+    /// The generator's `cfg.rtt_pkts`: every message's pull offset starts there.
+    pub rtt_pkts: u8,
     /// Chance per cycle that an event is presented when none is.
     pub p_event: f64,
     cur: Option<CtrlEvent>,
-    pulls: [u16; 16],
+    /// Each receive message id's pull offset beyond `rtt_pkts`.
+    raised: [u16; 16],
+    /// The message each receive message id holds (its `tx_msg_id`).
+    msg_ids: [u16; 16],
     stalls: Stalls,
     pub generate: bool,
     pub events: u64,
@@ -48,9 +56,11 @@ impl PktGenWorkload {
             ndp,
             gap,
             pace_nacks: true,
+            rtt_pkts: 12,
             p_event: 0.1,
             cur: None,
-            pulls: [0; 16],
+            raised: [0; 16],
+            msg_ids: std::array::from_fn(|i| (i as u16) << 8),
             stalls: Stalls::default(),
             generate: true,
             events: 0,
@@ -77,10 +87,23 @@ impl PktGenWorkload {
         } else {
             0x02
         };
-        // PULL offsets only grow per message (as NDP's receiver counts intact packets; a
-        // NACK repeats the offset).
-        if flags & 0x04 == 0 {
-            self.pulls[rx as usize] = self.pulls[rx as usize].wrapping_add(r.gen_range(0..3));
+        let i = rx as usize;
+        // Now and then the id takes a new message, whose offset starts at `rtt_pkts`.
+        if r.gen_bool(0.02) {
+            self.msg_ids[i] = self.msg_ids[i].wrapping_add(1);
+            self.raised[i] = 0;
+        }
+        // PULL offsets only grow per message, by one per intact packet as NDP's receiver
+        // counts them (a NACK repeats the offset). NDP: about one raise per MTU gap (the
+        // bottleneck's packets), the rest repeat the offset; Homa's grants jump.
+        if flags & 0x04 == 0 && flags & 0x08 != 0 {
+            let raise = if self.ndp {
+                let p = (1.0 / (self.p_event * self.gap.max(1) as f64)).min(1.0);
+                r.gen_bool(p) as u16
+            } else {
+                r.gen_range(0..3)
+            };
+            self.raised[i] = self.raised[i].wrapping_add(raise);
         }
         CtrlEvent {
             flags,
@@ -88,10 +111,10 @@ impl PktGenWorkload {
             dst_ip: 0x0a00_0000 | rx as u32,
             dst_port: 100 + rx as u16,
             src_port: 7,
-            tx_msg_id: r.gen(),
+            tx_msg_id: self.msg_ids[i],
             msg_len: r.gen_range(1..=38912),
             pkt_offset: r.gen_range(0..38),
-            pull_grant: self.pulls[rx as usize],
+            pull_grant: (self.rtt_pkts as u16).wrapping_add(self.raised[i]),
             grant_prio: r.gen_range(0..8),
         }
     }
@@ -110,6 +133,7 @@ impl PktGenWorkload {
         u.cfg.pace.next = self.ndp;
         u.cfg.gap.next = (self.gap as u64).into();
         u.cfg.pace_nacks.next = self.pace_nacks;
+        u.cfg.rtt_pkts.next = (self.rtt_pkts as u64).into();
         u.source.ready.next = ready;
         let e = self.cur.unwrap_or_default();
         let ev = &mut u.event;

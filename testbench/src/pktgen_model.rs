@@ -2,9 +2,11 @@
 //! scoreboard of its rules (a due slot goes to the oldest queued NACK, then to a queued
 //! PULL, before an event; an event's PULL and NACK go with it when due, else its PULL is
 //! deferred into its message's row, queued once per message, and with `pace_nacks` its
-//! NACK waits in a FIFO of 16, or goes at once when that is full; slot packets start `gap`
-//! cycles apart; one packet at a time, 9 beats), checking every cycle `event.ready`, every
-//! beat and its metadata on `source`, and the counters.
+//! NACK waits in a FIFO of 16, or goes at once when that is full; a queued PULL raises its
+//! message's offset by at most one over the last PULL sent for that message, or over
+//! `rtt_pkts` for a message with none, and goes back in the queue while more remains; slot
+//! packets start `gap` cycles apart; one packet at a time, 9 beats), checking every cycle
+//! `event.ready`, every beat and its metadata on `source`, and the counters.
 use nt_sim::arb_workload::{TxBeat, TxMeta};
 use nt_sim::pktgen_workload::{CtrlEvent, PktGenIo};
 use std::collections::VecDeque;
@@ -32,11 +34,19 @@ fn meta(flags: u8, prio: u8, e: &CtrlEvent) -> TxMeta {
     }
 }
 
+/// A message as the generator tells them apart: destination address, port, message id.
+type MsgKey = (u32, u16, u16);
+
+fn key(e: &CtrlEvent) -> MsgKey {
+    (e.dst_ip, e.dst_port, e.tx_msg_id)
+}
+
 /// The scoreboard.
 pub struct PktGenModel {
     pace: bool,
     gap: u16,
     pace_nacks: bool,
+    rtt_pkts: u16,
     nacks: VecDeque<CtrlEvent>,
     nack_counts: (u32, u32),
     busy: bool,
@@ -46,7 +56,10 @@ pub struct PktGenModel {
     queue: VecDeque<u8>,
     pending: [bool; 16],
     rows: [CtrlEvent; 16],
-    pull_read: Option<CtrlEvent>,
+    /// The last PULL sent per receive message, with the message it was for.
+    sent: [(MsgKey, u16); 16],
+    /// A popped row being read: its message, row and last PULL sent.
+    pull_read: Option<(u8, CtrlEvent, (MsgKey, u16))>,
     counters: (u32, u32, u32),
     /// Packets emitted (first beats), and the cycles slot-taking ones (PULL-bearing, and
     /// with `pace_nacks` NACK-bearing) were decided.
@@ -55,11 +68,12 @@ pub struct PktGenModel {
 }
 
 impl PktGenModel {
-    pub fn new(pace: bool, gap: u16, pace_nacks: bool) -> Self {
+    pub fn new(pace: bool, gap: u16, pace_nacks: bool, rtt_pkts: u8) -> Self {
         PktGenModel {
             pace,
             gap,
             pace_nacks,
+            rtt_pkts: rtt_pkts as u16,
             nacks: VecDeque::new(),
             nack_counts: (0, 0),
             busy: false,
@@ -69,6 +83,7 @@ impl PktGenModel {
             queue: VecDeque::new(),
             pending: [false; 16],
             rows: [CtrlEvent::default(); 16],
+            sent: [((0, 0, 0), 0); 16],
             pull_read: None,
             counters: (0, 0, 0),
             packets: 0,
@@ -139,8 +154,20 @@ impl PktGenModel {
         self.pace_left = self.pace_left.saturating_sub(1);
         let take_ev = ev.filter(|_| ready);
         let mut start: Option<TxMeta> = None;
-        if let Some(e) = self.pull_read.take() {
-            start = Some(meta(PULL, 0, &e));
+        if let Some((rx, e, (k, last))) = self.pull_read.take() {
+            // Raise by at most one over the last PULL sent for this message; requeue the
+            // rest.
+            let last = if k == key(&e) { last } else { self.rtt_pkts };
+            let step = last.wrapping_add(1);
+            let pull = e.pull_grant.min(step);
+            self.sent[rx as usize] = (key(&e), pull);
+            if e.pull_grant > step {
+                self.pending[rx as usize] = true;
+                self.queue.push_back(rx);
+            }
+            let mut m = meta(PULL, 0, &e);
+            m.credit = pull;
+            start = Some(m);
         }
         if let Some(e) = take_ev {
             let wants = e.flags & PULL != 0;
@@ -173,6 +200,9 @@ impl PktGenModel {
                     self.counters.2 = self.counters.2.wrapping_add(1);
                 }
             }
+            if self.pace && flags & PULL != 0 {
+                self.sent[e.rx_id as usize] = (key(&e), e.pull_grant);
+            }
             if flags != 0 {
                 start = Some(meta(flags, e.grant_prio, &e));
                 if self.pace
@@ -195,7 +225,7 @@ impl PktGenModel {
             let rx = self.queue.pop_front().expect("nonempty");
             self.pending[rx as usize] = false;
             self.pace_left = self.gap;
-            self.pull_read = Some(self.rows[rx as usize]);
+            self.pull_read = Some((rx, self.rows[rx as usize], self.sent[rx as usize]));
             self.pull_decisions.push(t);
         }
         if let Some(m) = start {

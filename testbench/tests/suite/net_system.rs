@@ -525,14 +525,15 @@ fn incast_with_a_small_buffer_homatr_beats_homa_and_ndp() {
     assert!(homatr < ndp, "Homa-Tr {homatr:.2} vs NDP {ndp:.2}");
 }
 
-/// Paper 002 §6, scaled (`trim3`): three NDP senders, one per pipe, into one port with
-/// 4 KiB per band. Both switches deliver every message; the Tofino-style one trims at
-/// ingress (its per-pipe meters) and after deflection (DoD), and its control loop keeps it
-/// within a bound of ideal trimming: at most 1.75 times the trims and at least 95 % of the
-/// goodput. The paper measures at most ~10 % more trims and ~5 % less throughput; on the
-/// trims we are not there (+67 %, goodput -2 %, docs/results.md). With NACKs sent at
-/// once (before `pace_nacks`) it was +79 % and -10 %; what remains is that a coalesced PULL
-/// can raise a message's offset by several packets, which its sender sends back to back.
+/// Paper 002 §6, scaled (`trim3`): three NDP senders, one per pipe (as the paper places
+/// the senders of one receiver), into one port with 4 KiB per band. Both switches deliver
+/// every message and lose nothing; the Tofino-style one deflects the initial windows'
+/// overflow (DoD), trims it in the recirculation path and signals congestion, and trims at
+/// most 15 % more packets than ideal trimming with at least 95 % of its goodput (the
+/// paper: at most ~10 % more trims, throughput within ~5 %). Measured 2026-11-25: 7 and
+/// 7 trims (all after deflection: a lone sender per pipe never turns its meters red), 98.2
+/// and 98.2 Gb/s. Before PULLs raised by one packet each (pktgen), 46 and 77 (+67 %);
+/// with NACKs sent at once, 80 and 143 (docs/results.md).
 #[test]
 fn tofino_style_trimming_stays_within_a_bound_of_ideal() {
     let (ni, ri) = run_builtin("trim3-ideal-3");
@@ -550,13 +551,13 @@ fn tofino_style_trimming_stays_within_a_bound_of_ideal() {
     assert!(ideal > 0, "the ideal switch trimmed nothing");
     assert_eq!(sum(&ri, |p| p.dod_trims), 0);
     assert!(
-        ingress > 0 && dod > 0,
-        "Tofino-style: {ingress} ingress trims, {dod} DoD trims"
+        dod > 0,
+        "Tofino-style: nothing deflected ({ingress} ingress trims)"
     );
     let lost = sum(&rt, |p| p.dod_drop + p.drop_header + p.drop_full);
     assert_eq!(lost, 0, "Tofino-style lost packets");
     assert!(
-        4 * (ingress + dod) <= 7 * ideal,
+        100 * (ingress + dod) <= 115 * ideal,
         "Tofino-style {} trims vs ideal {ideal}",
         ingress + dod
     );

@@ -2,8 +2,10 @@
 //! PULLs) and Homa-style (GRANTs) events, every cycle; plus the rules of SPEC §6 checked
 //! on what leaves: every ACK of every event leaves once, in order; every NACK leaves once
 //! (in order unless its queue was full); slot decisions (PULLs, and with `pace_nacks` the
-//! NACKs) are at least `gap` cycles apart; and no PULL is lost: after the traffic stops,
-//! each message's last PULL carries the last offset requested for it.
+//! NACKs) are at least `gap` cycles apart; NDP: each PULL raises its message's offset by
+//! at most one over the message's last PULL (its first over `rtt_pkts`); and no PULL is
+//! lost: after the traffic stops, each message's last PULL carries the last offset
+//! requested for it.
 use nt_hdl::pktgen::PacketGen16;
 use nt_sim::kernel::Kernel;
 use nt_sim::pktgen_workload::{read_pktgen, PktGenWorkload};
@@ -15,13 +17,15 @@ fn run(
     ndp: bool,
     gap: u16,
     pace_nacks: bool,
+    rtt_pkts: u8,
     seed: u64,
     cycles: u64,
-) -> Result<(String, u64, u64), String> {
+) -> Result<(String, u64, u64, u64), String> {
     let mut k = Kernel::new(PacketGen16::new()).map_err(|e| e.to_string())?;
     let mut w = PktGenWorkload::new(seed, ndp, gap);
     w.pace_nacks = pace_nacks;
-    let mut m = PktGenModel::new(ndp, gap, pace_nacks);
+    w.rtt_pkts = rtt_pkts;
+    let mut m = PktGenModel::new(ndp, gap, pace_nacks, rtt_pkts);
     let mut mon = StreamMonitor::new("source");
     // ACK/NACK flags of accepted events, in order; last PULL offset requested per message
     // (by destination port, one per message here) and last sent.
@@ -30,6 +34,13 @@ fn run(
     let mut nacks_out = 0u64;
     let mut want_pull: HashMap<u16, u16> = HashMap::new();
     let mut sent_pull: HashMap<u16, u16> = HashMap::new();
+    // Last PULL sent per message (destination port, message id), and the most any PULL
+    // raised an offset.
+    let mut last_pull: HashMap<(u16, u16), u16> = HashMap::new();
+    let mut max_raise = 0u64;
+    // Latest offset requested per message, and PULLs sent below it (the rest requeued).
+    let mut want_msg: HashMap<(u16, u16), u16> = HashMap::new();
+    let mut capped = 0u64;
     let (mut pulls, mut acks_out) = (0u64, 0u64);
     let mut t = 0u64;
     loop {
@@ -51,6 +62,7 @@ fn run(
             }
             if e.flags & 0x08 != 0 {
                 want_pull.insert(e.dst_port, e.pull_grant);
+                want_msg.insert((e.dst_port, e.tx_msg_id), e.pull_grant);
             }
         }
         if io.src_valid && io.src_ready && io.src.last {
@@ -71,7 +83,22 @@ fn run(
                 nacks_out += 1;
             }
             if f & 0x08 != 0 {
-                sent_pull.insert(io.src.meta.remote_port, io.src.meta.credit);
+                let (port, pull) = (io.src.meta.remote_port, io.src.meta.credit);
+                sent_pull.insert(port, pull);
+                let prev = last_pull
+                    .insert((port, io.src.meta.tx_msg_id), pull)
+                    .unwrap_or(rtt_pkts as u16);
+                let raise = pull.saturating_sub(prev) as u64;
+                if want_msg.get(&(port, io.src.meta.tx_msg_id)) > Some(&pull) {
+                    capped += 1;
+                }
+                max_raise = max_raise.max(raise);
+                if ndp && raise > 1 {
+                    return Err(format!(
+                        "cycle {t}: PULL {pull} for message {:#x} raises {raise} over {prev}",
+                        io.src.meta.tx_msg_id
+                    ));
+                }
                 pulls += 1;
             }
         }
@@ -81,7 +108,7 @@ fn run(
         if t > cycles && w.idle() && m.quiet() {
             break;
         }
-        if t > cycles + 100_000 {
+        if t > cycles + 300_000 {
             return Err("not drained".into());
         }
     }
@@ -108,11 +135,11 @@ fn run(
         }
     }
     Ok((format!(
-        "{} events, {} packets, {acks_out} ACKs, {nacks_out} NACKs ({np} waited for a slot, {nu} sent early: queue full), {pulls} PULL/GRANTs, {} coalesced",
+        "{} events, {} packets, {acks_out} ACKs, {nacks_out} NACKs ({np} waited for a slot, {nu} sent early: queue full), {pulls} PULL/GRANTs (largest raise {max_raise}, {capped} below the offset asked for), {} coalesced",
         w.events,
         m.packets,
         io_coalesced(&k)
-    ), np, nu))
+    ), np, nu, capped))
 }
 
 fn io_coalesced(k: &Kernel<PacketGen16>) -> u64 {
@@ -121,16 +148,20 @@ fn io_coalesced(k: &Kernel<PacketGen16>) -> u64 {
 
 #[test]
 fn packet_generator_matches_the_golden_model() {
-    for (ndp, gap, pn, seed) in [
-        (true, 136, true, 5700),
-        (true, 20, true, 5701),
-        (true, 136, false, 5702),
-        (false, 136, true, 5800),
+    for (ndp, gap, pn, rtt, seed) in [
+        (true, 136, true, 12, 5700),
+        (true, 20, true, 4, 5701),
+        (true, 136, false, 12, 5702),
+        (false, 136, true, 12, 5800),
     ] {
-        let (s, paced, early) = run(ndp, gap, pn, seed, 100_000).unwrap_or_else(|e| {
-            panic!("pktgen ndp={ndp} gap={gap} pace_nacks={pn} seed {seed}: {e}")
+        let (s, paced, early, capped) = run(ndp, gap, pn, rtt, seed, 100_000).unwrap_or_else(|e| {
+            panic!("pktgen ndp={ndp} gap={gap} pace_nacks={pn} rtt_pkts={rtt} seed {seed}: {e}")
         });
-        println!("pktgen ndp={ndp} gap={gap} pace_nacks={pn} seed {seed}: {s}");
+        println!("pktgen ndp={ndp} gap={gap} pace_nacks={pn} rtt_pkts={rtt} seed {seed}: {s}");
+        if ndp {
+            // PULLs of one message merge in its row, whose raise is then sent one by one.
+            assert!(capped > 10, "{s}");
+        }
         if ndp && pn {
             // The run exercises NACKs waiting for slots (and, at the MTU gap, a full queue).
             assert!(paced > 100, "{s}");
