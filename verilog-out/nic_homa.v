@@ -4509,6 +4509,7 @@ module nic_homa$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,even
     reg  wants_pull;
     reg  send_pull;
     reg  [7:0] ev_flags;
+    reg  ev_pull;
     reg  [119:0] ev_row;
     reg  [103:0] ev_addr;
     reg  [103:0] cur_addr;
@@ -4702,6 +4703,7 @@ module nic_homa$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,even
         if (defer_nack) begin
             ev_flags = event$flags & no_nack_pull;
         end
+        ev_pull = (ev_flags & pull_bit) != zero_8;
         nacks$push = take_ev & defer_nack;
         nacks$push_data = ev_addr;
         nacks$pop = take_nack;
@@ -4764,7 +4766,7 @@ module nic_homa$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,even
         sent$write_address = event$rx_id;
         sent_wr[0+:64] = ev_key;
         sent_wr[64+:16] = event$pull_grant;
-        if (take_ev & cfg$pace & ((ev_flags & pull_bit) != zero_8)) begin
+        if (take_ev & cfg$pace & ev_pull) begin
             sent$write_enable = 1'b1;
         end
         if (pull_read$q) begin
@@ -4793,7 +4795,7 @@ module nic_homa$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,even
             pace_left$d = cfg$gap;
         end
         else if (take_ev) begin
-            if (cfg$pace & (((ev_flags & pull_bit) != zero_8) | (cfg$pace_nacks & send_pull & ((ev_flags & nack_bit) != zero_8)))) begin
+            if (cfg$pace & (ev_pull | (cfg$pace_nacks & send_pull & ((ev_flags & nack_bit) != zero_8)))) begin
                 pace_left$d = cfg$gap;
             end
         end
@@ -4802,7 +4804,7 @@ module nic_homa$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,even
             busy$d = 1'b1;
             beat$d = zero_4;
             cnt_pkts$d = cnt_pkts$q + one_32;
-            if (pull_read$q | (take_ev & ((ev_flags & pull_bit) != zero_8))) begin
+            if (pull_read$q | (take_ev & ev_pull)) begin
                 cnt_pulls$d = cnt_pulls$q + one_32;
             end
         end

@@ -214,6 +214,8 @@ pub struct PacketGen<const A: usize, const N: usize, const C: usize> {
     wants_pull: Signal<Local, bool>,
     send_pull: Signal<Local, bool>,
     ev_flags: Signal<Local, Bits<8>>,
+    /// The event's packet carries a PULL (`ev_flags` has the PULL bit).
+    ev_pull: Signal<Local, bool>,
     ev_row: Signal<Local, PullRow>,
     ev_addr: Signal<Local, CtrlAddr>,
     cur_addr: Signal<Local, CtrlAddr>,
@@ -293,6 +295,7 @@ impl<const A: usize, const N: usize, const C: usize> PacketGen<A, N, C> {
             wants_pull: Default::default(),
             send_pull: Default::default(),
             ev_flags: Default::default(),
+            ev_pull: Default::default(),
             ev_row: Default::default(),
             ev_addr: Default::default(),
             cur_addr: Default::default(),
@@ -429,6 +432,7 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         if self.defer_nack.val() {
             self.ev_flags.next = self.event.flags.val() & self.no_nack_pull.val();
         }
+        self.ev_pull.next = (self.ev_flags.val() & self.pull_bit.val()) != self.zero_8.val();
         self.nacks.push.next = self.take_ev.val() & self.defer_nack.val();
         self.nacks.push_data.next = self.ev_addr.val();
         self.nacks.pop.next = self.take_nack.val();
@@ -510,10 +514,7 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         self.sent.write_address.next = self.event.rx_id.val();
         self.sent_wr.next.key = self.ev_key.val();
         self.sent_wr.next.pull = self.event.pull_grant.val();
-        if self.take_ev.val()
-            & self.cfg.pace.val()
-            & ((self.ev_flags.val() & self.pull_bit.val()) != self.zero_8.val())
-        {
+        if self.take_ev.val() & self.cfg.pace.val() & self.ev_pull.val() {
             self.sent.write_enable.next = true;
         }
         if self.pull_read.q.val() {
@@ -547,7 +548,7 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
             // A packet carrying a PULL takes the slot; with `pace_nacks`, so does a NACK
             // sent in a due slot (not one sent early because the NACK queue was full).
             if self.cfg.pace.val()
-                & (((self.ev_flags.val() & self.pull_bit.val()) != self.zero_8.val())
+                & (self.ev_pull.val()
                     | (self.cfg.pace_nacks.val()
                         & self.send_pull.val()
                         & ((self.ev_flags.val() & self.nack_bit.val()) != self.zero_8.val())))
@@ -560,10 +561,7 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
             self.busy.d.next = true;
             self.beat.d.next = self.zero_4.val();
             self.cnt_pkts.d.next = self.cnt_pkts.q.val() + self.one_32.val();
-            if self.pull_read.q.val()
-                | (self.take_ev.val()
-                    & ((self.ev_flags.val() & self.pull_bit.val()) != self.zero_8.val()))
-            {
+            if self.pull_read.q.val() | (self.take_ev.val() & self.ev_pull.val()) {
                 self.cnt_pulls.d.next = self.cnt_pulls.q.val() + self.one_32.val();
             }
         }

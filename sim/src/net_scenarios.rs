@@ -52,8 +52,8 @@ pub const INCAST_RTT_PKTS: u8 = 12;
 pub const TRIM_SENDERS: &[usize] = &[1, 2, 4, 8, 15];
 /// Ingress pipes of the trimming runs' switch (Tofino-style trimming; paper 002: 4).
 pub const TRIM_PIPES: usize = 4;
-/// One MTU (1088-byte frame) on a 64-bit link, in cycles.
-pub const MTU_CYCLES: u64 = 136;
+/// One MTU (the largest frame, 1088 bytes) on a 64-bit link, in cycles: 136.
+pub const MTU_CYCLES: u64 = nt_hdl::parser::MAX_FRAME_BYTES / 8;
 /// The trimming runs' pessimistic period T0: paper 002 §6.2's 6 µs, "the time to drain 64
 /// packets" at its 100 Gb/s, as 64 of our MTU times (8,704 cycles, 2.72 µs). The paper sizes
 /// the period in packets (§6.3: at least ~30 packet times to bridge the gaps between one
