@@ -21,6 +21,7 @@ pub mod pcap;
 pub mod pktgen_workload;
 pub mod ports;
 pub mod prisched_workload;
+pub mod rcomp;
 pub mod runs;
 pub mod rx_workload;
 pub mod statereg_workload;

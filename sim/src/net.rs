@@ -78,6 +78,7 @@ use crate::nic_sim::{AppMsg, Delivered, NicConfig, NicDriver, NicEngine, NicSim,
 use crate::pcap::Packet;
 use crate::switch_sim::{Pacer, SwitchDriver, SwitchEngine, SwitchSim, VSwitch};
 use crate::switch_workload::{PortStats, SwitchSetup};
+use crate::vmodel::Backend;
 use crate::DEFAULT_CLOCK_HZ;
 use nt_hdl::nic::{
     NicBolt, NicBolt128, NicHoma, NicHoma128, NicHomaTr, NicHomaTr128, NicNdp, NicNdp128,
@@ -142,15 +143,28 @@ pub enum Engine {
     Native,
     /// The block's emitted Verilog under Verilator, through `crate::vmodel`.
     Verilator,
+    /// The block's emitted Verilog compiled to Rust by `crate::rcomp` (built with `rustc`,
+    /// loaded through `crate::vmodel` like a verilated model).
+    Compiled,
 }
 
 impl Engine {
-    /// Parses `native` or `verilator`.
+    /// Parses `native`, `verilator` or `compiled`.
     pub fn parse(s: &str) -> Result<Self, String> {
         match s {
             "native" => Ok(Engine::Native),
             "verilator" => Ok(Engine::Verilator),
-            _ => Err(format!("engine {s:?}: use native or verilator")),
+            "compiled" => Ok(Engine::Compiled),
+            _ => Err(format!("engine {s:?}: use native, verilator or compiled")),
+        }
+    }
+
+    /// What builds the device's library, for the engines that load one.
+    fn backend(self) -> Option<Backend> {
+        match self {
+            Engine::Native => None,
+            Engine::Verilator => Some(Backend::Verilator),
+            Engine::Compiled => Some(Backend::Compiled),
         }
     }
 
@@ -851,12 +865,22 @@ fn build_switch(
     Ok(match (engine, c.ports == 4) {
         (Engine::Native, true) => Box::new(SwitchSim::new(Switch4::new(), &s)?),
         (Engine::Native, false) => Box::new(SwitchSim::new(Switch16::new(), &s)?),
-        (Engine::Verilator, true) => Box::new(SwitchDriver::with_engine(
-            VSwitch::of("switch_p4", Switch4::new).map_err(|e| w(&e))?,
+        (e, true) => Box::new(SwitchDriver::with_engine(
+            VSwitch::of_with(
+                e.backend().expect("a library engine"),
+                "switch_p4",
+                Switch4::new,
+            )
+            .map_err(|e| w(&e))?,
             &s,
         )?),
-        (Engine::Verilator, false) => Box::new(SwitchDriver::with_engine(
-            VSwitch::of("switch_p16", Switch16::new).map_err(|e| w(&e))?,
+        (e, false) => Box::new(SwitchDriver::with_engine(
+            VSwitch::of_with(
+                e.backend().expect("a library engine"),
+                "switch_p16",
+                Switch16::new,
+            )
+            .map_err(|e| w(&e))?,
             &s,
         )?),
     })
@@ -888,17 +912,17 @@ fn build_host(c: &HostCfg, ip: u32, mac: u64, engine: Engine) -> Result<Box<dyn 
         128 => true,
         m => return Err(e(format!("messages = {m}: the NIC is built for 16 or 128"))),
     };
-    if engine == Engine::Verilator {
+    if let Some(b) = engine.backend() {
         let name = format!("nic_{}{}", c.program, if big { "_n128" } else { "" });
         let v = match (c.program.as_str(), big) {
-            ("ndp", false) => VNic::of(&name, NicNdp::new),
-            ("homa", false) => VNic::of(&name, NicHoma::new),
-            ("homatr", false) => VNic::of(&name, NicHomaTr::new),
-            ("ndp", true) => VNic::of(&name, NicNdp128::new),
-            ("homa", true) => VNic::of(&name, NicHoma128::new),
-            ("homatr", true) => VNic::of(&name, NicHomaTr128::new),
-            ("bolt", false) => VNic::of(&name, NicBolt::new),
-            ("bolt", true) => VNic::of(&name, NicBolt128::new),
+            ("ndp", false) => VNic::of_with(b, &name, NicNdp::new),
+            ("homa", false) => VNic::of_with(b, &name, NicHoma::new),
+            ("homatr", false) => VNic::of_with(b, &name, NicHomaTr::new),
+            ("ndp", true) => VNic::of_with(b, &name, NicNdp128::new),
+            ("homa", true) => VNic::of_with(b, &name, NicHoma128::new),
+            ("homatr", true) => VNic::of_with(b, &name, NicHomaTr128::new),
+            ("bolt", false) => VNic::of_with(b, &name, NicBolt::new),
+            ("bolt", true) => VNic::of_with(b, &name, NicBolt128::new),
             (p, _) => Err(format!(
                 "unknown program {p:?}; known: ndp, homa, homatr, bolt"
             )),

@@ -19,10 +19,11 @@ pub struct RunArgs {
     /// Threads to step the devices on (overrides the file's `threads`).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// What steps the devices that do not name their own: `native` (our kernel) or
-    /// `verilator` (each block's emitted Verilog, verilated once and cached; overrides the
-    /// file's `engine`).
-    #[arg(long, value_parser = ["native", "verilator"])]
+    /// What steps the devices that do not name their own: `native` (our kernel on the
+    /// rust-hdl blocks), `verilator` (each block's emitted Verilog, verilated once and
+    /// cached) or `compiled` (the same Verilog compiled to Rust by our compiler, built once
+    /// with rustc and cached); overrides the file's `engine`.
+    #[arg(long, value_parser = ["native", "verilator", "compiled"])]
     pub engine: Option<String>,
     /// Overrides the file's `max_cycles`.
     #[arg(long)]

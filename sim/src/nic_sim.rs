@@ -4,7 +4,7 @@
 //! every sent message's outcome. Used by `ntsim nic`, the system tests and the network.
 use crate::kernel::Kernel;
 use crate::pcap::Packet;
-use crate::vmodel::{PortRef, VLib, VModel};
+use crate::vmodel::{Backend, PortRef, VLib, VModel};
 use crate::wire::{from_words, to_words, Word};
 use nt_hdl::nic::{NicProbe, NicTop};
 use nt_hdl::packetization::{MAX_MSG_BYTES, STATUS_DELIVERED, STATUS_GAVE_UP, STATUS_REFUSED};
@@ -486,6 +486,15 @@ impl VNic {
     pub fn of<T: NicTop>(module: &str, make: impl Fn() -> T) -> Result<Self, String> {
         VNic::new(VLib::of_block(module, make)?)
     }
+
+    /// [`VNic::of`] built by `backend` (Verilator, or the compiled engine's `rustc`).
+    pub fn of_with<T: NicTop>(
+        backend: Backend,
+        module: &str,
+        make: impl Fn() -> T,
+    ) -> Result<Self, String> {
+        VNic::new(VLib::of_block_with(backend, module, make)?)
+    }
 }
 
 impl NicEngine for VNic {
@@ -575,7 +584,10 @@ impl NicEngine for VNic {
     }
 
     fn name(&self) -> &'static str {
-        "verilator"
+        match self.m.lib().backend {
+            Backend::Verilator => "verilator",
+            Backend::Compiled => "compiled",
+        }
     }
 }
 

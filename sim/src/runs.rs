@@ -11,6 +11,7 @@ use crate::prisched_workload::{read_prisched, PrioSchedWorkload};
 use crate::rx_workload::{RxDriver, RxKnobs, RxSchedule};
 use crate::statereg_workload::StateRegWorkload;
 use crate::tx_workload::TxWorkload;
+use crate::vmodel::Backend;
 use crate::wire::Layout;
 use crate::workload::{drive_timer, read_timer, TimerInputs, TimerWorkload};
 use nt_hdl::arbiter::Arbiter;
@@ -592,6 +593,12 @@ fn nic_loop<E: crate::nic_sim::NicEngine>(
 /// emitted Verilog stepped in this process. Its events and commands equal the native
 /// run's when the engines agree.
 pub fn run_verilated(block: &str, cycles: u64, seed: u64) -> Result<RunSummary, String> {
+    run_on(Backend::Verilator, block, cycles, seed)
+}
+
+/// [`run_verilated`]'s run with the library built by `backend` (the Verilator engine, or
+/// the compiled engine: the same Verilog compiled to Rust by [`crate::rcomp`]).
+pub fn run_on(backend: Backend, block: &str, cycles: u64, seed: u64) -> Result<RunSummary, String> {
     use crate::nic_sim::{NicDriver, VNic};
     use crate::switch_sim::VSwitch;
     use nt_hdl::nic::NicTop;
@@ -602,27 +609,27 @@ pub fn run_verilated(block: &str, cycles: u64, seed: u64) -> Result<RunSummary, 
     };
     match block {
         "nic_ndp" => nic(
-            VNic::of(block, nt_hdl::nic::NicNdp::new)?,
+            VNic::of_with(backend, block, nt_hdl::nic::NicNdp::new)?,
             nt_hdl::nic::NicNdp::PROGRAM,
         ),
         "nic_homa" => nic(
-            VNic::of(block, nt_hdl::nic::NicHoma::new)?,
+            VNic::of_with(backend, block, nt_hdl::nic::NicHoma::new)?,
             nt_hdl::nic::NicHoma::PROGRAM,
         ),
         "nic_bolt" => nic(
-            VNic::of(block, nt_hdl::nic::NicBolt::new)?,
+            VNic::of_with(backend, block, nt_hdl::nic::NicBolt::new)?,
             nt_hdl::nic::NicBolt::PROGRAM,
         ),
         "switch_p4" => {
-            let mut v = VSwitch::of(block, nt_hdl::switch::Switch4::new)?;
+            let mut v = VSwitch::of_with(backend, block, nt_hdl::switch::Switch4::new)?;
             switch_loop(&mut v, 2, block, cycles, seed)
         }
         "switch_p16" => {
-            let mut v = VSwitch::of(block, nt_hdl::switch::Switch16::new)?;
+            let mut v = VSwitch::of_with(backend, block, nt_hdl::switch::Switch16::new)?;
             switch_loop(&mut v, 4, block, cycles, seed)
         }
         _ => Err(format!(
-            "no Verilator-engine run of {block}: nic_ndp, nic_homa, nic_bolt, switch_p4, switch_p16"
+            "no {backend:?}-engine run of {block}: nic_ndp, nic_homa, nic_bolt, switch_p4, switch_p16"
         )),
     }
 }

@@ -10,7 +10,7 @@ use crate::switch_workload::PortStats;
 use crate::switch_workload::{
     apply_setup, drive_switch, read_switch, PortIn, PortOut, SwitchSetup,
 };
-use crate::vmodel::{PortRef, VLib, VModel};
+use crate::vmodel::{Backend, PortRef, VLib, VModel};
 use crate::wire::{from_words, to_words, Word};
 use nt_hdl::switch::{Switch, BANDS};
 use std::collections::VecDeque;
@@ -248,6 +248,15 @@ impl VSwitch {
         VSwitch::new(VLib::of_block(module, make)?)
     }
 
+    /// [`VSwitch::of`] built by `backend` (Verilator, or the compiled engine's `rustc`).
+    pub fn of_with<B: rust_hdl::core::prelude::Block>(
+        backend: Backend,
+        module: &str,
+        make: impl Fn() -> B,
+    ) -> Result<Self, String> {
+        VSwitch::new(VLib::of_block_with(backend, module, make)?)
+    }
+
     /// Sets a configuration input (its existence was checked in [`VSwitch::new`]).
     fn set(&mut self, name: &str, v: u64) {
         if let Ok(r) = self.m.lib().port(name) {
@@ -356,7 +365,10 @@ impl SwitchEngine for VSwitch {
         )
     }
     fn name(&self) -> &'static str {
-        "verilator"
+        match self.m.lib().backend {
+            Backend::Verilator => "verilator",
+            Backend::Compiled => "compiled",
+        }
     }
 }
 

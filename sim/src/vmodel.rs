@@ -63,6 +63,8 @@ pub struct PortRef {
 /// A loaded library of one verilated module.
 pub struct VLib {
     pub module: String,
+    /// What built it.
+    pub backend: Backend,
     pub ports: Vec<Port>,
     /// The library file.
     pub path: PathBuf,
@@ -270,7 +272,7 @@ unsafe fn sym<T: Copy>(h: *mut c_void, name: &str) -> Result<T, String> {
     Ok(std::mem::transmute_copy(&p))
 }
 
-fn load(path: &Path, module: &str, ports: &[Port]) -> Result<VLib, String> {
+fn load(path: &Path, module: &str, ports: &[Port], backend: Backend) -> Result<VLib, String> {
     let c = CString::new(path.as_os_str().to_string_lossy().as_bytes())
         .map_err(|_| format!("{}: NUL in path", path.display()))?;
     // SAFETY: dlopen/dlsym with valid C strings; the symbols have the types the wrapper
@@ -298,6 +300,7 @@ fn load(path: &Path, module: &str, ports: &[Port]) -> Result<VLib, String> {
         let (outs, out_words) = layout(ports, Dir::Out);
         Ok(VLib {
             module: module.to_string(),
+            backend,
             ports: ports.to_vec(),
             path: path.to_path_buf(),
             refs: ins.into_iter().chain(outs).collect(),
@@ -316,7 +319,108 @@ fn loaded() -> &'static Mutex<HashMap<PathBuf, Arc<VLib>>> {
     L.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
+/// What builds a block's library: Verilator, or our own compiler of the Verilog to Rust
+/// ([`crate::rcomp`], built with `rustc`). Both export the same C ABI.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Verilator,
+    Compiled,
+}
+
+fn rustc_version() -> Result<String, String> {
+    let out = Command::new("rustc").arg("-V").output().map_err(|e| {
+        format!("cannot run rustc (the compiled engine builds its models with it): {e}")
+    })?;
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// Builds the compiled model `source` into `dir` (which must not exist), as [`build`] does
+/// for Verilator.
+fn build_rust(source: &str, dir: &Path) -> Result<(), String> {
+    let tmp = dir.with_extension(format!("tmp{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
+    let src = tmp.join("model.rs");
+    std::fs::write(&src, source).map_err(|e| format!("{}: {e}", src.display()))?;
+    run(Command::new("rustc")
+        .args([
+            "--edition",
+            "2021",
+            "--crate-type",
+            "cdylib",
+            "--crate-name",
+            "ntmodel",
+        ])
+        .args([
+            "-C",
+            "opt-level=3",
+            "-C",
+            "debuginfo=0",
+            "-C",
+            "panic=abort",
+        ])
+        .arg("-o")
+        .arg(tmp.join("libntv.so"))
+        .arg(&src))?;
+    match std::fs::rename(&tmp, dir) {
+        Ok(()) => Ok(()),
+        Err(_) if dir.join("libntv.so").is_file() => {
+            let _ = std::fs::remove_dir_all(&tmp);
+            Ok(())
+        }
+        Err(e) => Err(format!("cannot move {} into place: {e}", tmp.display())),
+    }
+}
+
 impl VLib {
+    /// [`VLib::get`] with `backend` building the library.
+    pub fn get_with(
+        backend: Backend,
+        verilog: &str,
+        module: &str,
+        ports: &[Port],
+    ) -> Result<Arc<VLib>, String> {
+        if backend == Backend::Verilator {
+            return VLib::get(verilog, module, ports);
+        }
+        let design = crate::rcomp::elaborate(verilog, module)
+            .map_err(|e| format!("compiling {module}: {e}"))?;
+        let source = crate::rcomp::generate(&design, ports)
+            .map_err(|e| format!("compiling {module}: {e}"))?;
+        let mut h = DefaultHasher::new();
+        source.hash(&mut h);
+        rustc_version()?.hash(&mut h);
+        let dir = cache_root().join(format!("{module}-rs-{:016x}", h.finish()));
+        let mut map = loaded().lock().map_err(|_| "library cache poisoned")?;
+        if let Some(l) = map.get(&dir) {
+            return Ok(l.clone());
+        }
+        let path = dir.join("libntv.so");
+        if !path.is_file() {
+            std::fs::create_dir_all(cache_root())
+                .map_err(|e| format!("cannot create {}: {e}", cache_root().display()))?;
+            eprintln!(
+                "ntsim: compiling {module} to Rust for the compiled engine (once; cached in {})",
+                dir.display()
+            );
+            build_rust(&source, &dir)?;
+        }
+        let lib = Arc::new(load(&path, module, ports, Backend::Compiled)?);
+        map.insert(dir, lib.clone());
+        Ok(lib)
+    }
+
+    /// [`VLib::of_block`] with `backend` building the library.
+    pub fn of_block_with<B: Block>(
+        backend: Backend,
+        module: &str,
+        make: impl Fn() -> B,
+    ) -> Result<Arc<VLib>, String> {
+        let ports = list_ports(&make(), "clock")?;
+        let verilog = nt_hdl::emit::emit_verilog(module, make()).map_err(|e| e.to_string())?;
+        VLib::get_with(backend, &verilog, module, &ports)
+    }
+
     /// The library of `verilog` (top module `module`, ports `ports`, clock `clock`):
     /// loaded already in this process, found in the cache, or built now (minutes for a
     /// large block; a line on stderr says so).
@@ -347,16 +451,14 @@ impl VLib {
             );
             build(verilog, module, &cpp, &dir)?;
         }
-        let lib = Arc::new(load(&path, module, ports)?);
+        let lib = Arc::new(load(&path, module, ports, Backend::Verilator)?);
         map.insert(dir, lib.clone());
         Ok(lib)
     }
 
     /// The library of a rust-hdl block: its Verilog emitted as module `module`.
     pub fn of_block<B: Block>(module: &str, make: impl Fn() -> B) -> Result<Arc<VLib>, String> {
-        let ports = list_ports(&make(), "clock")?;
-        let verilog = nt_hdl::emit::emit_verilog(module, make()).map_err(|e| e.to_string())?;
-        VLib::get(&verilog, module, &ports)
+        VLib::of_block_with(Backend::Verilator, module, make)
     }
 
     /// Where port `name` sits; an error names the module and port.
@@ -411,6 +513,24 @@ impl VModel {
         }
     }
 
+    /// The packed input words (see the module documentation), for drivers that set ports
+    /// of any width; bits above a port's width must stay 0.
+    pub fn input_words(&mut self) -> &mut [u32] {
+        &mut self.inp
+    }
+
+    /// The packed output words of the last [`VModel::cycle`].
+    pub fn output_words(&self) -> &[u32] {
+        &self.out
+    }
+
+    /// Where each port sits: `(name, ref)` in the library's port order.
+    pub fn port_refs(&self) -> Vec<(String, PortRef)> {
+        let (ins, _) = layout(&self.lib.ports, Dir::In);
+        let (outs, _) = layout(&self.lib.ports, Dir::Out);
+        ins.into_iter().chain(outs).collect()
+    }
+
     /// Output `p` (≤ 64 bits) of the last [`VModel::cycle`].
     pub fn get(&self, p: PortRef) -> u64 {
         word_get(&self.out, p)
@@ -436,6 +556,11 @@ impl VModel {
 pub struct Outputs(Vec<u32>);
 
 impl Outputs {
+    /// The packed words.
+    pub fn words(&self) -> &[u32] {
+        &self.0
+    }
+
     pub fn get(&self, p: PortRef) -> u64 {
         word_get(&self.0, p)
     }

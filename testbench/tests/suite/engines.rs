@@ -1,6 +1,7 @@
-//! The Verilator engine (`engine = "verilator"`, `nt_sim::vmodel`): the network simulator
-//! runs NICs and switches on their emitted Verilog, verilated and stepped in this process,
-//! and must give exactly the run the native kernel gives: every frame on every link at the
+//! The Verilator engine (`engine = "verilator"`, `nt_sim::vmodel`) and the compiled engine
+//! (`engine = "compiled"`, `nt_sim::rcomp`): the network simulator runs NICs and switches on
+//! their emitted Verilog, verilated or compiled to Rust and stepped in this process, and
+//! must give exactly the run the native kernel gives: every frame on every link at the
 //! same cycle, every delivery, outcome, counter and time-series sample.
 use nt_sim::net::{NetConfig, Network, RunResult};
 use nt_sim::verilator::which;
@@ -79,7 +80,7 @@ fn assert_same_run(what: &str, (na, ra): &(Network, RunResult), (nb, rb): &(Netw
 }
 
 #[test]
-fn verilator_engine_gives_the_native_run_cycle_for_cycle() {
+fn verilator_and_compiled_engines_give_the_native_run_cycle_for_cycle() {
     if which("verilator").is_none() {
         panic!("verilator is not installed: run the README's test command, which installs it");
     }
@@ -97,14 +98,25 @@ fn verilator_engine_gives_the_native_run_cycle_for_cycle() {
         let mixed = star("engine = \"verilator\"", program, mode, extra)
             .replace("mode = \"", "engine = \"native\"\nmode = \"");
         assert_same_run(&format!("{program}, switch native"), &native, &run(&mixed));
+        // The compiled engine (the same Verilog compiled to Rust by `nt_sim::rcomp`).
+        let compiled = run(&star("engine = \"compiled\"", program, mode, extra));
+        assert_same_run(&format!("{program}, all compiled"), &native, &compiled);
+        let mixed = star("engine = \"compiled\"", program, mode, extra)
+            .replace("mode = \"", "engine = \"verilator\"\nmode = \"");
+        assert_same_run(
+            &format!("{program}, compiled hosts, verilated switch"),
+            &native,
+            &run(&mixed),
+        );
         let trims: u64 = native.1.switch_stats[0].iter().map(|p| p.trimmed).sum();
         let srcs: u64 = native.1.switch_stats[0].iter().map(|p| p.src_sent).sum();
         println!(
-            "{program}: {} messages, {} cycles, {trims} trims, {srcs} SRCs; native {:.0} cycles/s, verilator {:.0} cycles/s",
+            "{program}: {} messages, {} cycles, {trims} trims, {srcs} SRCs; native {:.0} cycles/s, verilator {:.0} cycles/s, compiled {:.0} cycles/s",
             native.0.msgs.len(),
             native.1.cycles,
             native.1.cycles as f64 / native.1.wall_secs,
             verilated.1.cycles as f64 / verilated.1.wall_secs,
+            compiled.1.cycles as f64 / compiled.1.wall_secs,
         );
         if program == "ndp" {
             assert!(
@@ -125,7 +137,7 @@ fn engine_errors_are_clear() {
         .err()
         .expect("an unknown engine fails");
     assert!(
-        e.contains("engine \"iverilog\": use native or verilator"),
+        e.contains("engine \"iverilog\": use native, verilator or compiled"),
         "{e}"
     );
     // A verilated device has no waveform: asking for one fails with the reason.

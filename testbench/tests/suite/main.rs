@@ -6,6 +6,7 @@
 mod arbiter_equivalence;
 mod bolt_equivalence;
 mod budgets;
+mod compiled;
 mod cosim;
 mod deparser_equivalence;
 mod engines;
