@@ -319,6 +319,38 @@ fn loaded() -> &'static Mutex<HashMap<PathBuf, Arc<VLib>>> {
     L.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
+/// The library in `dir`: loaded already in this process, found in the cache, or built now
+/// by `build` (a line on stderr says so).
+fn cached(
+    dir: &Path,
+    module: &str,
+    ports: &[Port],
+    backend: Backend,
+    build: impl FnOnce(&Path) -> Result<(), String>,
+) -> Result<Arc<VLib>, String> {
+    let mut map = loaded().lock().map_err(|_| "library cache poisoned")?;
+    if let Some(l) = map.get(dir) {
+        return Ok(l.clone());
+    }
+    let path = dir.join("libntv.so");
+    if !path.is_file() {
+        std::fs::create_dir_all(cache_root())
+            .map_err(|e| format!("cannot create {}: {e}", cache_root().display()))?;
+        let what = match backend {
+            Backend::Verilator => "verilating it for the Verilator engine",
+            Backend::Compiled => "compiling it to Rust for the compiled engine",
+        };
+        eprintln!(
+            "ntsim: {module}: {what} (once; cached in {})",
+            dir.display()
+        );
+        build(dir)?;
+    }
+    let lib = Arc::new(load(&path, module, ports, backend)?);
+    map.insert(dir.to_path_buf(), lib.clone());
+    Ok(lib)
+}
+
 /// What builds a block's library: Verilator, or our own compiler of the Verilog to Rust
 /// ([`crate::rcomp`], built with `rustc`). Both export the same C ABI.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -391,23 +423,9 @@ impl VLib {
         source.hash(&mut h);
         rustc_version()?.hash(&mut h);
         let dir = cache_root().join(format!("{module}-rs-{:016x}", h.finish()));
-        let mut map = loaded().lock().map_err(|_| "library cache poisoned")?;
-        if let Some(l) = map.get(&dir) {
-            return Ok(l.clone());
-        }
-        let path = dir.join("libntv.so");
-        if !path.is_file() {
-            std::fs::create_dir_all(cache_root())
-                .map_err(|e| format!("cannot create {}: {e}", cache_root().display()))?;
-            eprintln!(
-                "ntsim: compiling {module} to Rust for the compiled engine (once; cached in {})",
-                dir.display()
-            );
-            build_rust(&source, &dir)?;
-        }
-        let lib = Arc::new(load(&path, module, ports, Backend::Compiled)?);
-        map.insert(dir, lib.clone());
-        Ok(lib)
+        cached(&dir, module, ports, Backend::Compiled, |d| {
+            build_rust(&source, d)
+        })
     }
 
     /// [`VLib::of_block`] with `backend` building the library.
@@ -437,23 +455,9 @@ impl VLib {
         cpp.hash(&mut h);
         verilator_version()?.hash(&mut h);
         let dir = cache_root().join(format!("{module}-{:016x}", h.finish()));
-        let mut map = loaded().lock().map_err(|_| "library cache poisoned")?;
-        if let Some(l) = map.get(&dir) {
-            return Ok(l.clone());
-        }
-        let path = dir.join("libntv.so");
-        if !path.is_file() {
-            std::fs::create_dir_all(cache_root())
-                .map_err(|e| format!("cannot create {}: {e}", cache_root().display()))?;
-            eprintln!(
-                "ntsim: verilating {module} for the Verilator engine (once; cached in {})",
-                dir.display()
-            );
-            build(verilog, module, &cpp, &dir)?;
-        }
-        let lib = Arc::new(load(&path, module, ports, Backend::Verilator)?);
-        map.insert(dir, lib.clone());
-        Ok(lib)
+        cached(&dir, module, ports, Backend::Verilator, |d| {
+            build(verilog, module, &cpp, d)
+        })
     }
 
     /// The library of a rust-hdl block: its Verilog emitted as module `module`.

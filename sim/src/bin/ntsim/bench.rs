@@ -5,6 +5,7 @@ use nt_hdl::timer::ScanningTimer;
 use nt_sim::kernel::Kernel;
 use nt_sim::runs::timer_stimulus;
 use nt_sim::verilator::{which, Harness};
+use nt_sim::vmodel::Backend;
 use nt_sim::workload::{drive_timer, TimerInputs};
 use rust_hdl::prelude::*;
 use std::path::Path;
@@ -231,15 +232,34 @@ fn incast_bench(name: &str) -> Result<(), String> {
     };
     same(&r2, &m2, "two threads")?;
     thread_row(2, r2.cycles, r2.wall_secs, r1.wall_secs / r2.wall_secs);
+    let mut engines = vec![];
     if which("verilator").is_some() {
-        // The same run with every device on the Verilator engine (its libraries built
-        // first, outside the timing).
-        run_net(&toml, 1, "verilator")?;
-        println!("the same on the Verilator engine (every device verilated, nt_sim::vmodel); speed-up against one native thread");
+        engines.push((
+            "verilator",
+            "the Verilator engine (every device verilated, nt_sim::vmodel)",
+        ));
+    }
+    engines.push((
+        "compiled",
+        "the compiled engine (every device's Verilog compiled to Rust, nt_sim::rcomp)",
+    ));
+    for (engine, what) in engines {
+        // The libraries are built first, outside the timing.
+        run_net(&toml, 1, engine)?;
+        println!("the same on {what}; speed-up against one native thread");
+        let mut one = 0.0;
         for t in [1, 2] {
-            let (rv, mv) = run_net(&toml, t, "verilator")?;
-            same(&rv, &mv, &format!("the Verilator engine on {t} thread(s)"))?;
+            let (rv, mv) = run_net(&toml, t, engine)?;
+            same(&rv, &mv, &format!("the {engine} engine on {t} thread(s)"))?;
             thread_row(t, rv.cycles, rv.wall_secs, r1.wall_secs / rv.wall_secs);
+            if t == 1 {
+                one = rv.wall_secs;
+            } else {
+                println!(
+                    "(two threads against one on the {engine} engine: {:.2}x)",
+                    one / rv.wall_secs
+                );
+            }
         }
     }
     Ok(())
@@ -252,13 +272,15 @@ fn scaling_bench(cycles: u64) -> Result<(), String> {
     println!();
     println!("cost per simulated cycle against the number of NICs: NDP NIC pairs on direct links, four 38 KiB messages each way, {cycles} cycles (the lone NIC: `--only devices`)");
     println!(
-        "{:<6} {:>14} {:>16} {:>14} {:>16} {:>10}",
+        "{:<6} {:>14} {:>16} {:>14} {:>16} {:>10} {:>16} {:>16}",
         "NICs",
         "1 thread us/c",
         "us per NIC-cycle",
         "2 threads us/c",
         "us per NIC-cycle",
-        "speed-up"
+        "speed-up",
+        "compiled us/c",
+        "us per NIC-cycle"
     );
     for n in [2usize, 4, 16, 64] {
         let mut t = format!("name = \"scale{n}\"\nmax_cycles = {cycles}\nsample_cycles = 1000\n");
@@ -284,14 +306,22 @@ fn scaling_bench(cycles: u64) -> Result<(), String> {
         let us = |r: &nt_sim::net::RunResult| r.wall_secs * 1e6 / r.cycles as f64;
         let (r1, _) = run_net(&t, 1, "native")?;
         let (r2, _) = run_net(&t, 2, "native")?;
+        let (rc, _) = run_net(&t, 1, "compiled")?;
+        if (rc.cycles, &rc.host_stats) != (r1.cycles, &r1.host_stats) {
+            return Err(format!(
+                "scale{n}: the compiled engine's run differs from the native one"
+            ));
+        }
         println!(
-            "{:<6} {:>14.1} {:>16.2} {:>14.1} {:>16.2} {:>10.2}",
+            "{:<6} {:>14.1} {:>16.2} {:>14.1} {:>16.2} {:>10.2} {:>16.2} {:>16.3}",
             n,
             us(&r1),
             us(&r1) / n as f64,
             us(&r2),
             us(&r2) / n as f64,
-            us(&r1) / us(&r2)
+            us(&r1) / us(&r2),
+            us(&rc),
+            us(&rc) / n as f64
         );
     }
     Ok(())
@@ -373,38 +403,50 @@ fn driver_table(
     work: &Path,
 ) -> Result<(), String> {
     println!();
-    println!("{title} (seed {seed}); the kernel and the Verilator engine run the Rust driver in the loop, plain Verilator replays its recorded inputs in a C++ loop; passes/cyc and us/pass: the kernel's settle passes (each evaluates the whole hierarchy once) per cycle and the wall time of one");
+    println!("{title} (seed {seed}); the kernel, the Verilator engine and the compiled engine run the Rust driver in the loop, plain Verilator replays its recorded inputs in a C++ loop; passes/cyc and us/pass: the kernel's settle passes (each evaluates the whole hierarchy once) per cycle and the wall time of one; compiled: the same Verilog compiled to Rust by nt_sim::rcomp");
     println!(
-        "{:<19} {:>8} {:>14} {:>11} {:>10} {:>14} {:>14} {:>12} {:>14}",
+        "{:<19} {:>8} {:>14} {:>11} {:>10} {:>14} {:>14} {:>14} {:>12} {:>14} {:>15}",
         "block",
         "cycles",
         "kernel cyc/s",
         "passes/cyc",
         "us/pass",
         "engine cyc/s",
+        "compiled cyc/s",
         "plain cyc/s",
         "kernel/plain",
-        "plain/engine"
+        "plain/engine",
+        "compiled/plain"
     );
     let have = which("verilator").is_some();
     for &(block, cycles, replay_cycles, verilator_total) in blocks {
         let (s, _) = nt_sim::runs::run_block(block, cycles, seed, &Default::default())?;
         let k = s.cycles as f64 / s.seconds;
-        let engine = if have && (block.starts_with("nic_") || block.starts_with("switch_")) {
-            let e = nt_sim::runs::run_verilated(block, cycles, seed)?;
+        let device = block.starts_with("nic_") || block.starts_with("switch_");
+        // The engine's run must end where the native run ends; repeated until it took a
+        // second, so that it is long enough to time.
+        let timed = |backend: Backend| -> Result<f64, String> {
+            let e = nt_sim::runs::run_on(backend, block, cycles, seed)?;
             if (e.events, e.commands) != (s.events, s.commands) {
                 return Err(format!(
-                    "{block}: the Verilator engine's run ended with {} events, {} commands; the native run's with {}, {}",
+                    "{block}: the {backend:?} engine's run ended with {} events, {} commands; the native run's with {}, {}",
                     e.events, e.commands, s.events, s.commands
                 ));
             }
-            // Long enough to time: repeat the run until it took a second.
             let mut total = (e.cycles, e.seconds);
             while total.1 < 1.0 {
-                let r = nt_sim::runs::run_verilated(block, cycles, seed)?;
+                let r = nt_sim::runs::run_on(backend, block, cycles, seed)?;
                 total = (total.0 + r.cycles, total.1 + r.seconds);
             }
-            Some(total.0 as f64 / total.1)
+            Ok(total.0 as f64 / total.1)
+        };
+        let engine = if have && device {
+            Some(timed(Backend::Verilator)?)
+        } else {
+            None
+        };
+        let compiled = if device {
+            Some(timed(Backend::Compiled)?)
         } else {
             None
         };
@@ -422,19 +464,23 @@ fn driver_table(
         };
         let f = |x: Option<f64>| x.map(|v| format!("{v:.0}")).unwrap_or_else(|| "-".into());
         println!(
-            "{:<19} {:>8} {:>14.0} {:>11.2} {:>10.2} {:>14} {:>14} {:>12} {:>14}",
+            "{:<19} {:>8} {:>14.0} {:>11.2} {:>10.2} {:>14} {:>14} {:>14} {:>12} {:>14} {:>15}",
             block,
             cycles,
             k,
             s.passes as f64 / s.cycles as f64,
             s.seconds * 1e6 / s.passes.max(1) as f64,
             f(engine),
+            f(compiled),
             v.map(|v| format!("{v:.0}"))
                 .unwrap_or_else(|| "(no verilator)".into()),
             v.map(|v| format!("{:.4}", k / v))
                 .unwrap_or_else(|| "-".into()),
             v.zip(engine)
                 .map(|(v, e)| format!("{:.3}", v / e))
+                .unwrap_or_else(|| "-".into()),
+            v.zip(compiled)
+                .map(|(v, c)| format!("{:.3}", c / v))
                 .unwrap_or_else(|| "-".into())
         );
     }
