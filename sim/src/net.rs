@@ -130,8 +130,9 @@ pub struct NetConfig {
     #[serde(default)]
     pub route: Vec<RouteSpec>,
     /// What steps the devices that do not name their own `engine`: `native` (the
-    /// default: our kernel on the rust-hdl blocks) or `verilator` (each block's emitted
-    /// Verilog, verilated and stepped in this process).
+    /// default: our kernel on the rust-hdl blocks), `verilator` (each block's emitted
+    /// Verilog, verilated and stepped in this process) or `compiled` (that Verilog compiled
+    /// to Rust by `crate::rcomp`, stepped the same way).
     #[serde(default)]
     pub engine: Option<String>,
 }
@@ -241,7 +242,7 @@ pub struct HostCfg {
     /// dropped (`failed`) and its sender waits for its retransmission timeout.
     #[serde(default)]
     pub messages: Option<u32>,
-    /// `native` or `verilator` (default: the network's `engine`).
+    /// `native`, `verilator` or `compiled` (default: the network's `engine`).
     #[serde(default)]
     pub engine: Option<String>,
 }
@@ -282,7 +283,7 @@ pub struct SwitchCfg {
     pub t1: Option<u64>,
     #[serde(default)]
     pub meter_burst: Option<u64>,
-    /// `native` or `verilator` (default: the network's `engine`).
+    /// `native`, `verilator` or `compiled` (default: the network's `engine`).
     #[serde(default)]
     pub engine: Option<String>,
 }

@@ -171,7 +171,7 @@ pub trait NicEngine: Send {
     /// The `stat` outputs now.
     fn stats(&self) -> HostStats;
     fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String>;
-    /// `native` or `verilator`.
+    /// `native`, `verilator` or `compiled`.
     fn name(&self) -> &'static str;
 }
 

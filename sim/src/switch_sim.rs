@@ -76,7 +76,7 @@ pub trait SwitchEngine: Send {
     fn tick(&mut self) -> Result<(), String>;
     fn cycle(&self) -> u64;
     fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String>;
-    /// `native` or `verilator`.
+    /// `native`, `verilator` or `compiled`.
     fn name(&self) -> &'static str;
 }
 
