@@ -58,11 +58,23 @@ fn verilator_rate(
     work: &Path,
     total: u64,
 ) -> Result<f64, String> {
+    Ok(verilator_replay(block, stim_cycles, seed, work, total)?.0)
+}
+
+/// [`verilator_rate`], with the recorded inputs and the Verilog it replayed them on.
+fn verilator_replay(
+    block: &str,
+    stim_cycles: u64,
+    seed: u64,
+    work: &Path,
+    total: u64,
+) -> Result<(f64, nt_sim::ports::PortRecorder, String), String> {
     let spec = nt_hdl::registry::block(block).ok_or(format!("no block {block}"))?;
     let dir = work.join(block);
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let v = dir.join(format!("{block}.v"));
-    std::fs::write(&v, (spec.verilog)().map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
+    let text = (spec.verilog)().map_err(|e| e.to_string())?;
+    std::fs::write(&v, &text).map_err(|e| e.to_string())?;
     let opts = nt_sim::runs::RunOptions {
         record_ports: true,
         ..Default::default()
@@ -74,7 +86,59 @@ fn verilator_rate(
     let h = Harness::build(&v, block, &rec.ports, &dir.join("build"))?;
     let repeat = (total / stim_cycles).max(1);
     let (cycles, secs) = h.bench(&vf, repeat)?;
-    Ok(cycles as f64 / secs)
+    Ok((cycles as f64 / secs, rec, text))
+}
+
+/// Cycles/s of `verilog`'s model built by `backend`, stepped from Rust through
+/// `nt_sim::vmodel` on the recorded inputs `rec` (what the plain C++ loop replays), for at
+/// least `total` cycles: the cost of driving the model from Rust, without a workload.
+fn replay_rate(
+    backend: Backend,
+    block: &str,
+    verilog: &str,
+    rec: &nt_sim::ports::PortRecorder,
+    total: u64,
+) -> Result<f64, String> {
+    let lib = nt_sim::vmodel::VLib::get_with(backend, verilog, block, &rec.ports)?;
+    let mut m = nt_sim::vmodel::VModel::new(lib);
+    let refs = m.port_refs();
+    let nin = m.input_words().len();
+    // Every recorded row's inputs as the packed words `ntv_cycle` takes.
+    let mut rows = vec![0u32; nin * rec.rows.len()];
+    for (c, row) in rec.rows.iter().enumerate() {
+        for (p, hex) in rec.ports.iter().zip(row) {
+            if p.dir != nt_sim::ports::Dir::In {
+                continue;
+            }
+            let r = refs
+                .iter()
+                .find(|(n, _)| *n == p.name)
+                .ok_or_else(|| format!("{block}: no port {}", p.name))?
+                .1;
+            let digits: Vec<u32> = hex
+                .chars()
+                .rev()
+                .map(|ch| ch.to_digit(16).ok_or(format!("{block}: bad hex {hex:?}")))
+                .collect::<Result<_, _>>()?;
+            for (k, d) in digits.iter().enumerate() {
+                let w = k / 8;
+                if w < r.width.div_ceil(32) {
+                    rows[c * nin + r.off + w] |= d << (4 * (k % 8));
+                }
+            }
+        }
+    }
+    let n = rec.rows.len().max(1);
+    let repeat = (total as usize).div_ceil(n);
+    let t0 = Instant::now();
+    for _ in 0..repeat {
+        for c in 0..rec.rows.len() {
+            m.input_words()
+                .copy_from_slice(&rows[c * nin..(c + 1) * nin]);
+            m.cycle();
+        }
+    }
+    Ok((repeat * rec.rows.len()) as f64 / t0.elapsed().as_secs_f64())
 }
 
 /// The tables of `ntsim bench`, in the order they print.
@@ -419,6 +483,7 @@ fn driver_table(
         "compiled/plain"
     );
     let have = which("verilator").is_some();
+    let mut replays = vec![];
     for &(block, cycles, replay_cycles, verilator_total) in blocks {
         let (s, _) = nt_sim::runs::run_block(block, cycles, seed, &Default::default())?;
         let k = s.cycles as f64 / s.seconds;
@@ -452,13 +517,14 @@ fn driver_table(
         };
         let v = if have {
             eprintln!("bench: verilating {block}");
-            Some(verilator_rate(
-                block,
-                replay_cycles,
-                seed,
-                work,
-                verilator_total,
-            )?)
+            let (rate, rec, text) =
+                verilator_replay(block, replay_cycles, seed, work, verilator_total)?;
+            if device {
+                let e = replay_rate(Backend::Verilator, block, &text, &rec, verilator_total)?;
+                let c = replay_rate(Backend::Compiled, block, &text, &rec, verilator_total)?;
+                replays.push((block, rec.rows.len(), rate, e, c));
+            }
+            Some(rate)
         } else {
             None
         };
@@ -483,6 +549,32 @@ fn driver_table(
                 .map(|(v, c)| format!("{:.3}", c / v))
                 .unwrap_or_else(|| "-".into())
         );
+    }
+    if !replays.is_empty() {
+        println!();
+        println!("the same recorded inputs replayed (no workload): the plain C++ loop, and the model stepped from Rust through nt_sim::vmodel (verilated, and compiled by nt_sim::rcomp); plain/engine: what driving the verilated model from Rust costs over the C++ loop");
+        println!(
+            "{:<19} {:>8} {:>14} {:>16} {:>16} {:>13} {:>15}",
+            "block",
+            "rows",
+            "plain cyc/s",
+            "Rust->Verilator",
+            "Rust->compiled",
+            "plain/engine",
+            "compiled/plain"
+        );
+        for (block, rows, plain, e, c) in replays {
+            println!(
+                "{:<19} {:>8} {:>14.0} {:>16.0} {:>16.0} {:>13.3} {:>15.3}",
+                block,
+                rows,
+                plain,
+                e,
+                c,
+                plain / e,
+                c / plain
+            );
+        }
     }
     Ok(())
 }
