@@ -227,9 +227,7 @@ fn verilator_version() -> Result<String, String> {
 
 /// Builds the library of `verilog` (top module `module`) into `dir` (which must not exist).
 fn build(verilog: &str, module: &str, cpp: &str, dir: &Path) -> Result<(), String> {
-    let tmp = dir.with_extension(format!("tmp{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir_all(&tmp).map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
+    let tmp = fresh_tmp(dir)?;
     let v = tmp.join(format!("{module}.v"));
     std::fs::write(&v, verilog).map_err(|e| format!("{}: {e}", v.display()))?;
     let w = tmp.join("ntv_wrapper.cpp");
@@ -252,11 +250,24 @@ fn build(verilog: &str, module: &str, cpp: &str, dir: &Path) -> Result<(), Strin
     let lib = tmp.join("obj").join("libntv.so");
     std::fs::rename(&lib, tmp.join("libntv.so")).map_err(|e| format!("{}: {e}", lib.display()))?;
     let _ = std::fs::remove_dir_all(tmp.join("obj"));
-    match std::fs::rename(&tmp, dir) {
+    move_into_place(&tmp, dir)
+}
+
+/// A fresh private build directory beside `dir` (named by this process).
+fn fresh_tmp(dir: &Path) -> Result<PathBuf, String> {
+    let tmp = dir.with_extension(format!("tmp{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
+    Ok(tmp)
+}
+
+/// Renames the finished build `tmp` to `dir`, so that no process loads a half-built library.
+fn move_into_place(tmp: &Path, dir: &Path) -> Result<(), String> {
+    match std::fs::rename(tmp, dir) {
         Ok(()) => Ok(()),
         // Another process finished the same build first: use its library.
         Err(_) if dir.join("libntv.so").is_file() => {
-            let _ = std::fs::remove_dir_all(&tmp);
+            let _ = std::fs::remove_dir_all(tmp);
             Ok(())
         }
         Err(e) => Err(format!("cannot move {} into place: {e}", tmp.display())),
@@ -369,9 +380,7 @@ fn rustc_version() -> Result<String, String> {
 /// Builds the compiled model `source` into `dir` (which must not exist), as [`build`] does
 /// for Verilator.
 fn build_rust(source: &str, dir: &Path) -> Result<(), String> {
-    let tmp = dir.with_extension(format!("tmp{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir_all(&tmp).map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
+    let tmp = fresh_tmp(dir)?;
     let src = tmp.join("model.rs");
     std::fs::write(&src, source).map_err(|e| format!("{}: {e}", src.display()))?;
     run(Command::new("rustc")
@@ -394,14 +403,7 @@ fn build_rust(source: &str, dir: &Path) -> Result<(), String> {
         .arg("-o")
         .arg(tmp.join("libntv.so"))
         .arg(&src))?;
-    match std::fs::rename(&tmp, dir) {
-        Ok(()) => Ok(()),
-        Err(_) if dir.join("libntv.so").is_file() => {
-            let _ = std::fs::remove_dir_all(&tmp);
-            Ok(())
-        }
-        Err(e) => Err(format!("cannot move {} into place: {e}", tmp.display())),
-    }
+    move_into_place(&tmp, dir)
 }
 
 impl VLib {
