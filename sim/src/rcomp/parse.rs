@@ -1,7 +1,7 @@
 //! Parser of the Verilog subset `ntsim verilog` emits (rust-hdl's generator plus
 //! `nt_hdl::emit`'s rewrites): modules with port lists, `input`/`output`/`reg`/`wire`
 //! declarations (one memory array per custom RAM block), `localparam`s, named-port
-//! instances, `always @(*)` blocks of blocking assignments and `if`/`else`, `always
+//! instances, `always @(*)` blocks of blocking assignments, `if`/`else` and `case`, `always
 //! @(posedge clk)` blocks of non-blocking ones, and `initial` blocks. Anything outside
 //! the subset is an error naming the line, never a guess.
 
@@ -463,6 +463,9 @@ impl P {
     }
 
     fn stmt(&mut self) -> Result<Stmt, String> {
+        if self.eat("case") {
+            return self.case();
+        }
         if self.eat("if") {
             self.expect("(")?;
             let cond = self.expr()?;
@@ -501,6 +504,58 @@ impl P {
             lhs,
             rhs,
             nonblocking,
+        })
+    }
+
+    /// `case (test) label[, label]: stmt ... [default: stmt] endcase` (what rust-hdl writes
+    /// for a `match`), as the equivalent `if` / `else if` chain: with two-state values,
+    /// the case equality of each label is `==` at the wider width.
+    fn case(&mut self) -> Result<Stmt, String> {
+        self.expect("(")?;
+        let test = self.expr()?;
+        self.expect(")")?;
+        let mut arms: Vec<(Vec<Expr>, Vec<Stmt>)> = vec![];
+        let mut default = vec![];
+        loop {
+            if self.eat("endcase") {
+                break;
+            }
+            if self.peek().is_none() {
+                return self.err("missing endcase");
+            }
+            if self.eat("default") {
+                self.eat(":");
+                default = self.block()?;
+                continue;
+            }
+            let mut labels = vec![self.expr()?];
+            while self.eat(",") {
+                labels.push(self.expr()?);
+            }
+            self.expect(":")?;
+            arms.push((labels, self.block()?));
+        }
+        let mut els = default;
+        for (labels, then) in arms.into_iter().rev() {
+            let mut cond: Option<Expr> = None;
+            for l in labels {
+                let eq = Expr::Bin(BinOp::Eq, Box::new(test.clone()), Box::new(l));
+                cond = Some(match cond {
+                    None => eq,
+                    Some(c) => Expr::Bin(BinOp::LOr, Box::new(c), Box::new(eq)),
+                });
+            }
+            let cond = cond.expect("a case arm has a label");
+            els = vec![Stmt::If { cond, then, els }];
+        }
+        Ok(match els.len() {
+            1 => els.remove(0),
+            // Only a default (or nothing): always taken.
+            _ => Stmt::If {
+                cond: Expr::Int(1),
+                then: els,
+                els: vec![],
+            },
         })
     }
 

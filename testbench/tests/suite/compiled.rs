@@ -14,10 +14,11 @@ use rand_chacha::ChaCha8Rng;
 /// Every corner of the Verilog subset in one module, in the generator's style: widths set
 /// by context (a carry kept, `~` of a narrow value widened), shifts past the width, dynamic
 /// part-selects read and written, 200-bit arithmetic, shifts and compares, reductions,
-/// size casts, a multiply, fields assembled across an `if`, DFF and memory submodules on
+/// size casts, a multiply, fields assembled across an `if`, a `case` (rust-hdl's `match`),
+/// DFF and memory submodules on
 /// the clock wired through the parent, and a memory read and written in the same cycle.
 const TORTURE: &str = r#"
-module torture(clock,reset,a,b,c,w,v,sh,addr,we,y_add,y_not,y_shl,y_shr,y_cmp,y_red,y_slice,y_set,y_wide,y_wsh,y_wcmp,y_mem,y_cast,y_bit,y_mul,y_sub,y_fields,q);
+module torture(clock,reset,a,b,c,w,v,sh,addr,we,y_add,y_not,y_shl,y_shr,y_cmp,y_red,y_slice,y_set,y_wide,y_wsh,y_wcmp,y_mem,y_cast,y_bit,y_mul,y_sub,y_fields,y_case,q);
     input wire  clock;
     input wire  reset;
     input wire  [7:0] a;
@@ -45,6 +46,7 @@ module torture(clock,reset,a,b,c,w,v,sh,addr,we,y_add,y_not,y_shl,y_shr,y_cmp,y_
     output reg  [15:0] y_mul;
     output reg  [7:0] y_sub;
     output reg  [71:0] y_fields;
+    output reg  [7:0] y_case;
     output reg  [7:0] q;
     localparam  one_8 = 8'h1;
     localparam  big = 200'h80000000000000000000000000000000000000000000000001;
@@ -114,6 +116,20 @@ module torture(clock,reset,a,b,c,w,v,sh,addr,we,y_add,y_not,y_shl,y_shr,y_cmp,y_
         else begin
             y_fields[8+:64] = v[0+:64];
         end
+        case (a[0+:2])
+            2'h0:
+                begin
+                    y_case = b;
+                end
+            2'h2, 2'h3:
+                begin
+                    y_case = c[0+:8];
+                end
+            default:
+                begin
+                    y_case = 8'h7;
+                end
+        endcase
         r$d = r$q + one_8;
         if (reset) begin
             r$d = 8'h0;
