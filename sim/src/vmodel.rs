@@ -417,6 +417,18 @@ impl VLib {
         if backend == Backend::Verilator {
             return VLib::get(verilog, module, ports);
         }
+        // Devices of one block share its model: compile the Verilog once per process.
+        let mut k = DefaultHasher::new();
+        (verilog, module, port_signature(ports)).hash(&mut k);
+        static BY_SOURCE: OnceLock<Mutex<HashMap<u64, Arc<VLib>>>> = OnceLock::new();
+        let by_source = BY_SOURCE.get_or_init(|| Mutex::new(HashMap::new()));
+        if let Some(l) = by_source
+            .lock()
+            .map_err(|_| "library cache poisoned")?
+            .get(&k.finish())
+        {
+            return Ok(l.clone());
+        }
         let design = crate::rcomp::elaborate(verilog, module)
             .map_err(|e| format!("compiling {module}: {e}"))?;
         let source = crate::rcomp::generate(&design, ports)
@@ -425,9 +437,14 @@ impl VLib {
         source.hash(&mut h);
         rustc_version()?.hash(&mut h);
         let dir = cache_root().join(format!("{module}-rs-{:016x}", h.finish()));
-        cached(&dir, module, ports, Backend::Compiled, |d| {
+        let lib = cached(&dir, module, ports, Backend::Compiled, |d| {
             build_rust(&source, d)
-        })
+        })?;
+        by_source
+            .lock()
+            .map_err(|_| "library cache poisoned")?
+            .insert(k.finish(), lib.clone());
+        Ok(lib)
     }
 
     /// [`VLib::of_block`] with `backend` building the library.

@@ -397,22 +397,6 @@ fn stmt_writes(s: &S, w: &mut HashSet<usize>) {
     }
 }
 
-/// The signals a statement assigns on every path (full assignments only).
-fn stmt_defs(s: &S, d: &mut HashSet<usize>) {
-    match s {
-        S::Assign(L::Sig(t), _) => {
-            d.insert(*t);
-        }
-        S::Assign(..) => {}
-        S::If(_, a, b) => {
-            let (mut x, mut y) = (HashSet::new(), HashSet::new());
-            a.iter().for_each(|s| stmt_defs(s, &mut x));
-            b.iter().for_each(|s| stmt_defs(s, &mut y));
-            d.extend(x.intersection(&y));
-        }
-    }
-}
-
 /// Marks in `bits` the bits of `t` that `s` assigns on every path.
 fn stmt_cover(s: &S, t: usize, bits: &mut [bool]) {
     match s {
@@ -550,11 +534,8 @@ pub fn schedule(d: &Design) -> Result<Schedule, String> {
                 }
                 last_w.insert(s, c);
             }
+            // Assigned whole, or field by field at constant offsets, on every path.
             let st = &d.comb[b][c - start];
-            let mut defs = HashSet::new();
-            stmt_defs(st, &mut defs);
-            complete.extend(defs);
-            // Fields assigned one by one at constant offsets (on every path).
             for &t in &chunks[c].writes {
                 let tw = d.sigs[t].width as usize;
                 if complete.contains(&t) || d.sigs[t].depth.is_some() {
@@ -878,13 +859,12 @@ impl Gen<'_> {
                 BinOp::Shl | BinOp::Shr => {
                     let v = self.gx(a, ew);
                     let n = self.amount(b);
-                    let r = match (op, narrow) {
+                    match (op, narrow) {
                         (BinOp::Shl, true) => format!("(nshl({v}, {n}) & {})", mask_lit(ew)),
                         (BinOp::Shl, false) => format!("wmask(wshl({v}, {n}), {ew})"),
                         (_, true) => format!("nshr({v}, {n})"),
                         (_, false) => format!("wshr({v}, {n})"),
-                    };
-                    r
+                    }
                 }
                 BinOp::LAnd | BinOp::LOr => {
                     let o = if *op == BinOp::LAnd { "&&" } else { "||" };
