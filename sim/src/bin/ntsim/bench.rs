@@ -267,6 +267,33 @@ fn run_net(
     Ok((r, net.msgs.clone()))
 }
 
+/// Repeated runs of a fast engine: at least this many...
+const MIN_REPEATS: usize = 3;
+/// ...and at least this much wall time of runs in all (the library engines finish the
+/// 4-port incast in about a tenth of a second, shorter than this machine's noise).
+const MIN_TIMED_SECS: f64 = 2.0;
+/// At most this many runs.
+const MAX_REPEATS: usize = 50;
+
+/// Runs `run` until [`MIN_REPEATS`] runs and [`MIN_TIMED_SECS`] of wall time in all (or
+/// [`MAX_REPEATS`] runs) and returns the fastest run and the number of runs: the least
+/// disturbed measurement on a shared machine. Every run must succeed.
+fn best_run(
+    mut run: impl FnMut() -> Result<nt_sim::net::RunResult, String>,
+) -> Result<(nt_sim::net::RunResult, usize), String> {
+    let mut best: Option<nt_sim::net::RunResult> = None;
+    let (mut runs, mut total) = (0usize, 0.0f64);
+    while runs < MAX_REPEATS && (runs < MIN_REPEATS || total < MIN_TIMED_SECS) {
+        let r = run()?;
+        runs += 1;
+        total += r.wall_secs;
+        if best.as_ref().map_or(true, |b| r.wall_secs < b.wall_secs) {
+            best = Some(r);
+        }
+    }
+    Ok((best.expect("at least one run"), runs))
+}
+
 /// A built-in incast scenario (`ntsim run NAME`) on one and two threads: wall time,
 /// cycles/s, speed-up; both runs must give the same messages, cycles and switch counters.
 fn incast_bench(name: &str) -> Result<(), String> {
@@ -310,17 +337,22 @@ fn incast_bench(name: &str) -> Result<(), String> {
     for (engine, what) in engines {
         // The libraries are built first, outside the timing.
         run_net(&toml, 1, engine)?;
-        println!("the same on {what}; speed-up against one native thread");
+        println!(
+            "the same on {what}; speed-up against one native thread; the best of repeated runs (at least {MIN_REPEATS}, at least {MIN_TIMED_SECS} s of runs per thread count)"
+        );
         let mut one = 0.0;
         for t in [1, 2] {
-            let (rv, mv) = run_net(&toml, t, engine)?;
-            same(&rv, &mv, &format!("the {engine} engine on {t} thread(s)"))?;
+            let (rv, runs) = best_run(|| {
+                let (rv, mv) = run_net(&toml, t, engine)?;
+                same(&rv, &mv, &format!("the {engine} engine on {t} thread(s)"))?;
+                Ok(rv)
+            })?;
             thread_row(t, rv.cycles, rv.wall_secs, r1.wall_secs / rv.wall_secs);
             if t == 1 {
                 one = rv.wall_secs;
             } else {
                 println!(
-                    "(two threads against one on the {engine} engine: {:.2}x)",
+                    "(two threads against one on the {engine} engine: {:.2}x; best of {runs} runs each)",
                     one / rv.wall_secs
                 );
             }
@@ -335,8 +367,9 @@ fn incast_bench(name: &str) -> Result<(), String> {
 fn scaling_bench(cycles: u64) -> Result<(), String> {
     println!();
     println!("cost per simulated cycle against the number of NICs: NDP NIC pairs on direct links, four 38 KiB messages each way, {cycles} cycles (the lone NIC: `--only devices`)");
+    println!("(the compiled engine: the best of repeated runs, as in the incast table)");
     println!(
-        "{:<6} {:>14} {:>16} {:>14} {:>16} {:>10} {:>16} {:>16}",
+        "{:<6} {:>14} {:>16} {:>14} {:>16} {:>10} {:>16} {:>16} {:>16} {:>10}",
         "NICs",
         "1 thread us/c",
         "us per NIC-cycle",
@@ -344,7 +377,9 @@ fn scaling_bench(cycles: u64) -> Result<(), String> {
         "us per NIC-cycle",
         "speed-up",
         "compiled us/c",
-        "us per NIC-cycle"
+        "us per NIC-cycle",
+        "compiled 2 thr.",
+        "speed-up"
     );
     for n in [2usize, 4, 16, 64] {
         let mut t = format!("name = \"scale{n}\"\nmax_cycles = {cycles}\nsample_cycles = 1000\n");
@@ -370,14 +405,23 @@ fn scaling_bench(cycles: u64) -> Result<(), String> {
         let us = |r: &nt_sim::net::RunResult| r.wall_secs * 1e6 / r.cycles as f64;
         let (r1, _) = run_net(&t, 1, "native")?;
         let (r2, _) = run_net(&t, 2, "native")?;
-        let (rc, _) = run_net(&t, 1, "compiled")?;
-        if (rc.cycles, &rc.host_stats) != (r1.cycles, &r1.host_stats) {
-            return Err(format!(
-                "scale{n}: the compiled engine's run differs from the native one"
-            ));
-        }
+        // The model is built (and loaded) once before the timing.
+        run_net(&t, 1, "compiled")?;
+        let compiled = |threads: usize| {
+            best_run(|| {
+                let (rc, _) = run_net(&t, threads, "compiled")?;
+                if (rc.cycles, &rc.host_stats) != (r1.cycles, &r1.host_stats) {
+                    return Err(format!(
+                        "scale{n}: the compiled engine's run on {threads} thread(s) differs from the native one"
+                    ));
+                }
+                Ok(rc)
+            })
+        };
+        let (rc, _) = compiled(1)?;
+        let (rc2, _) = compiled(2)?;
         println!(
-            "{:<6} {:>14.1} {:>16.2} {:>14.1} {:>16.2} {:>10.2} {:>16.2} {:>16.3}",
+            "{:<6} {:>14.1} {:>16.2} {:>14.1} {:>16.2} {:>10.2} {:>16.2} {:>16.3} {:>16.2} {:>10.2}",
             n,
             us(&r1),
             us(&r1) / n as f64,
@@ -385,7 +429,9 @@ fn scaling_bench(cycles: u64) -> Result<(), String> {
             us(&r2) / n as f64,
             us(&r1) / us(&r2),
             us(&rc),
-            us(&rc) / n as f64
+            us(&rc) / n as f64,
+            us(&rc2),
+            us(&rc) / us(&rc2)
         );
     }
     Ok(())
