@@ -1,4 +1,4 @@
-//! The FPGA flow's tools beyond the synthesis runs (`artifacts.rs` runs `fpga/synth.sh`:
+//! The FPGA flow's tools beyond the synthesis runs (`verilog_out.rs` runs `fpga/synth.sh`:
 //! Yosys `synth_xilinx` on every block, and `synth_ecp5` with nextpnr-ecp5 on two): the
 //! LUT-level count of `fpga/levels.py` on hand-made netlists, and the script's errors on
 //! bad input. The full tables (every block, both families) are the script's job

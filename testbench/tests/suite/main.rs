@@ -2,12 +2,8 @@
 //! the blocks' generic code is compiled and linked once instead of once per file, and
 //! libtest spreads the long tests of every subject over the cores together.
 //! Run one subject with `cargo test -p nt-testbench --test suite <module>::`.
-//! libtest starts tests in name order, so the longest (`artifacts::`, the Yosys runs) are
-//! in a module whose name sorts near the top: they start first and share the two cores with
-//! the rest instead of running alone at the end.
 
 mod arbiter_equivalence;
-mod artifacts;
 mod bolt_equivalence;
 mod budgets;
 mod compiled;
@@ -27,3 +23,4 @@ mod switch_equivalence;
 mod switch_scenarios;
 mod timer_equivalence;
 mod tx_path;
+mod verilog_out;

@@ -1,5 +1,5 @@
-//! The committed artifacts: `verilog-out/` is what the code emits now, every file passes
-//! `verilator --lint-only -Wall` (DECLFILENAME aside), Yosys `synth_xilinx` maps it, and Yosys `synth_ecp5` with
+//! `verilog-out/` is what the code emits now, every file passes `verilator --lint-only -Wall`
+//! (DECLFILENAME aside), Yosys `synth_xilinx` maps it, and Yosys `synth_ecp5` with
 //! nextpnr-ecp5 maps and places a small block and the 16-message NIC on an LFE5U-85F (both
 //! through `fpga/synth.sh`; `fpga.rs` tests the level count and the script's arguments).
 //! `switch_p16` is too large for a full synthesis in CI (see [`FULL_SYNTHESIS_ONLY`]): it is
@@ -9,10 +9,6 @@
 //! run instead of leaving one idle while its NIC synthesizes; the full ECP5 table (every
 //! block) is the script's job (`docs/fpga.md`): this test keeps to two blocks to keep CI
 //! short.
-//! The module is named to sort before the others but `arbiter_equivalence` (well under a
-//! second): libtest starts tests in name order, and the Xilinx run is the suite's longest
-//! test (~14 min of a 2-core machine's time), so it starts first and overlaps the rest
-//! instead of leaving one core idle at the end.
 use nt_sim::tools::verilator_lint;
 use nt_testbench::cosim::verilog_out_dir;
 use nt_testbench::repo_cmd::{root, run, text};
