@@ -75,6 +75,39 @@ pub struct PktInfo {
     pub ack_no: Bits<9>,
 }
 
+impl PktInfo {
+    /// The record from its packed bits, as `Bits::from(info)` lays them out (and the
+    /// emitted Verilog's `trace$record_info` port carries them): the first field in the
+    /// least significant bits. `bits(offset, width)` reads `width` (at most 64) bits.
+    pub fn unpack(bits: impl Fn(usize, usize) -> u64) -> PktInfo {
+        let d = PktInfo::default();
+        let f = |off: usize, w: usize| bits(off, w);
+        let mut bolt = Bits::<72>::default();
+        let bo = d.get_my_offset_bolt();
+        bolt.set_bits::<64>(0, f(bo, 64).into());
+        bolt.set_bits::<8>(64, f(bo + 64, 8).into());
+        PktInfo {
+            flags: f(d.get_my_offset_flags(), 8).into(),
+            tos: f(d.get_my_offset_tos(), 8).into(),
+            src_ip: f(d.get_my_offset_src_ip(), 32).into(),
+            src_port: f(d.get_my_offset_src_port(), 16).into(),
+            dst_port: f(d.get_my_offset_dst_port(), 16).into(),
+            tx_msg_id: f(d.get_my_offset_tx_msg_id(), 16).into(),
+            msg_len: f(d.get_my_offset_msg_len(), 16).into(),
+            pkt_offset: f(d.get_my_offset_pkt_offset(), 8).into(),
+            pull_grant: f(d.get_my_offset_pull_grant(), 16).into(),
+            grant_prio: f(d.get_my_offset_grant_prio(), 8).into(),
+            bolt,
+            fail: f(d.get_my_offset_fail(), 1) != 0,
+            rx_msg_id: f(d.get_my_offset_rx_msg_id(), 16).into(),
+            is_new_msg: f(d.get_my_offset_is_new_msg(), 1) != 0,
+            is_new_pkt: f(d.get_my_offset_is_new_pkt(), 1) != 0,
+            is_last_pkt: f(d.get_my_offset_is_last_pkt(), 1) != 0,
+            ack_no: f(d.get_my_offset_ack_no(), 9).into(),
+        }
+    }
+}
+
 /// A DATA frame's fate, decided when its extern answer arrives.
 #[derive(Clone, Copy, Debug, PartialEq, Default, LogicStruct)]
 pub struct FwdVerdict {
@@ -526,6 +559,49 @@ impl Logic for IngressCore {
             self.cnt_fail.d.next = self.zero_32.val();
             self.cnt_trim.d.next = self.zero_32.val();
             self.cnt_late.d.next = self.zero_32.val();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// `PktInfo::unpack` reads back what `Bits::from(info)` packs (the `trace$record_info`
+    /// port's layout), field by field, for random records.
+    #[test]
+    fn pktinfo_unpacks_its_packed_bits() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        for _ in 0..200 {
+            let mut bolt = Bits::<72>::default();
+            bolt.set_bits::<64>(0, rng.gen::<u64>().into());
+            bolt.set_bits::<8>(64, (rng.gen::<u8>() as u64).into());
+            let info = PktInfo {
+                flags: (rng.gen::<u8>() as u64).into(),
+                tos: (rng.gen::<u8>() as u64).into(),
+                src_ip: (rng.gen::<u32>() as u64).into(),
+                src_port: (rng.gen::<u16>() as u64).into(),
+                dst_port: (rng.gen::<u16>() as u64).into(),
+                tx_msg_id: (rng.gen::<u16>() as u64).into(),
+                msg_len: (rng.gen::<u16>() as u64).into(),
+                pkt_offset: (rng.gen::<u8>() as u64).into(),
+                pull_grant: (rng.gen::<u16>() as u64).into(),
+                grant_prio: (rng.gen::<u8>() as u64).into(),
+                bolt,
+                fail: rng.gen(),
+                rx_msg_id: (rng.gen::<u16>() as u64).into(),
+                is_new_msg: rng.gen(),
+                is_new_pkt: rng.gen(),
+                is_last_pkt: rng.gen(),
+                ack_no: (rng.gen_range(0..512u64)).into(),
+            };
+            let packed: Bits<{ PktInfo::BITS }> = info.into();
+            let got = PktInfo::unpack(|off, w| {
+                (0..w).fold(0u64, |v, i| v | (packed.get_bit(off + i) as u64) << i)
+            });
+            assert_eq!(got, info);
         }
     }
 }

@@ -35,8 +35,10 @@
 //!   `rx_timeout` must exceed a sender's whole retry window, `timeout × (max_retries + 1)`,
 //!   or a message a sender still retransmits could be dropped by the receiver.
 //! * `stat`: the main counters; every block's own counters are in its `stat`.
-//! * `trace`: the program's credit and cumulative-acknowledgement events to the
-//!   packetization module ([`NicTrace`]), for monitoring windows.
+//! * `trace`: what crosses the program's boundary each cycle ([`NicTrace`]): the record
+//!   the program takes, the control-packet event it raises, the receive message freed,
+//!   and its credit and cumulative-acknowledgement events to the packetization module;
+//!   for monitoring windows and for the program models, on every engine.
 //!
 //! The NIC owns the cycle counter (`now`) that its timers use.
 use crate::deparser::MacSource;
@@ -66,10 +68,30 @@ pub struct NicCfg {
     pub pace_nacks: Signal<In, bool>,
 }
 
-/// Events between the program and the packetization module, exported for monitoring (the
-/// network simulator's window series reads them, on either engine).
+/// What crosses the program's boundary each cycle, exported for monitoring: the network
+/// simulator's window series and the program models ([`NicProbe`]) read them, on every
+/// engine (the emitted Verilog has them as `trace$*` outputs). Pure wires: no logic.
 #[derive(LogicInterface, Default)]
 pub struct NicTrace {
+    /// The program took record `record_info` this cycle (`info.valid & info.ready`).
+    pub record: Signal<Out, bool>,
+    pub record_info: Signal<Out, crate::ingress::PktInfo>,
+    /// The program raised a control-packet event and the packet generator took it; its
+    /// fields (`ctrl_rx_id` zero-extended to 16 bits).
+    pub ctrl: Signal<Out, bool>,
+    pub ctrl_flags: Signal<Out, Bits<8>>,
+    pub ctrl_rx_id: Signal<Out, Bits<16>>,
+    pub ctrl_dst_ip: Signal<Out, Bits<32>>,
+    pub ctrl_dst_port: Signal<Out, Bits<16>>,
+    pub ctrl_src_port: Signal<Out, Bits<16>>,
+    pub ctrl_tx_msg_id: Signal<Out, Bits<16>>,
+    pub ctrl_msg_len: Signal<Out, Bits<16>>,
+    pub ctrl_pkt_offset: Signal<Out, Bits<8>>,
+    pub ctrl_pull_grant: Signal<Out, Bits<16>>,
+    pub ctrl_grant_prio: Signal<Out, Bits<8>>,
+    /// The reassembly module freed receive message `freed_id` this cycle.
+    pub freed: Signal<Out, bool>,
+    pub freed_id: Signal<Out, Bits<16>>,
     /// A `CreditTxEvent` set message `credit_id`'s credit to `credit` this cycle.
     pub credit_set: Signal<Out, bool>,
     pub credit_id: Signal<Out, Bits<16>>,
@@ -146,24 +168,40 @@ pub trait NicTop: Block + Clocked + Send {
     fn probe(&self) -> NicProbe;
 }
 
-/// The `(credit_set, acked_below)` events of a NIC's `trace` outputs this cycle (see
-/// [`NicProbe`]).
-#[allow(clippy::type_complexity)]
-pub fn trace_events(t: &NicTrace) -> (Option<(u16, u16)>, Option<(u16, u8)>) {
-    (
-        t.credit_set.val().then(|| {
+/// The program-boundary events of a NIC's `trace` outputs this cycle: the fields of
+/// [`NicProbe`] that both engines fill (the native one from the block, the library
+/// engines from the `trace$*` ports).
+pub fn trace_probe(t: &NicTrace) -> NicProbe {
+    NicProbe {
+        record: t.record.val().then(|| t.record_info.val()),
+        ctrl: t.ctrl.val().then(|| CtrlEvent {
+            flags: t.ctrl_flags.val().to_u64() as u8,
+            rx_id: t.ctrl_rx_id.val().to_u64() as u16,
+            dst_ip: t.ctrl_dst_ip.val().to_u64() as u32,
+            dst_port: t.ctrl_dst_port.val().to_u64() as u16,
+            src_port: t.ctrl_src_port.val().to_u64() as u16,
+            tx_msg_id: t.ctrl_tx_msg_id.val().to_u64() as u16,
+            msg_len: t.ctrl_msg_len.val().to_u64() as u16,
+            pkt_offset: t.ctrl_pkt_offset.val().to_u64() as u8,
+            pull_grant: t.ctrl_pull_grant.val().to_u64() as u16,
+            grant_prio: t.ctrl_grant_prio.val().to_u64() as u8,
+        }),
+        ctrl_event: t.ctrl.val(),
+        freed: t.freed.val().then(|| t.freed_id.val().to_u64() as u16),
+        credit_set: t.credit_set.val().then(|| {
             (
                 t.credit_id.val().to_u64() as u16,
                 t.credit.val().to_u64() as u16,
             )
         }),
-        t.acked.val().then(|| {
+        acked_below: t.acked.val().then(|| {
             (
                 t.acked_id.val().to_u64() as u16,
                 t.acked_below.val().to_u64() as u8,
             )
         }),
-    )
+        ..Default::default()
+    }
 }
 
 /// A control-packet event the program raised (the packet generator took it).
@@ -253,7 +291,8 @@ macro_rules! nic_block {
             packetization: $crate::packetization::Packetization16,
             pktgen: $crate::pktgen::PacketGen16,
             bufs: $crate::pool::BufferConfig::n16(),
-            pull_bits: 5
+            pull_bits: 5,
+            id_bits: 4
         );
     };
     ($(#[$doc:meta])* $name:ident, $prog:ty, $prog_new:expr, program: $pname:expr, homa: $homa:expr, protocol: $proto:expr, pace: $pace:expr, messages: 128) => {
@@ -268,11 +307,12 @@ macro_rules! nic_block {
             packetization: $crate::packetization::Packetization128,
             pktgen: $crate::pktgen::PacketGen<7, 128, 8>,
             bufs: $crate::pool::BufferConfig::n128(),
-            pull_bits: 8
+            pull_bits: 8,
+            id_bits: 7
         );
     };
     ($(#[$doc:meta])* $name:ident, $prog:ty, $prog_new:expr, program: $pname:expr, homa: $homa:expr, protocol: $proto:expr, pace: $pace:expr, bolt: $bolt:expr,
-     reassembly: $reasm:ty, packetization: $pkt:ty, pktgen: $pg:ty, bufs: $bufs:expr, pull_bits: $pull_bits:literal) => {
+     reassembly: $reasm:ty, packetization: $pkt:ty, pktgen: $pg:ty, bufs: $bufs:expr, pull_bits: $pull_bits:literal, id_bits: $id_bits:literal) => {
         $(#[$doc])*
         #[derive(LogicBlock)]
         pub struct $name {
@@ -371,32 +411,18 @@ macro_rules! nic_block {
                 &self.stat
             }
             fn probe(&self) -> $crate::nic::NicProbe {
-                let take = self.prog.info.valid.val() & self.prog.info.ready.val();
-                let c = &self.prog.ctrl;
-                let ctrl = (c.valid.val() & c.ready.val()).then(|| $crate::nic::CtrlEvent::of(c));
-                let (credit_set, acked_below) = $crate::nic::trace_events(&self.trace);
                 $crate::nic::NicProbe {
-                    record: take.then(|| self.prog.info.info.val()),
-                    credit_set,
-                    acked_below,
-                    ctrl,
-                    freed: self
-                        .prog
-                        .freed
-                        .valid
-                        .val()
-                        .then(|| self.prog.freed.id.val().to_u64() as u16),
                     mac_rx: self.mac_rx.valid.val() & self.mac_rx.ready.val(),
                     ingress_out: self.core.data.valid.val() & self.core.data.ready.val(),
                     ingress_out_last: self.core.data.valid.val()
                         & self.core.data.ready.val()
                         & self.core.data.last.val(),
-                    ctrl_event: self.prog.ctrl.valid.val() & self.prog.ctrl.ready.val(),
                     app_rx: self.app_rx.valid.val() & self.app_rx.ready.val(),
                     app_tx: self.app_tx.valid.val() & self.app_tx.ready.val(),
                     packetize_out: self.pkt.source.valid.val() & self.pkt.source.ready.val(),
                     egress_in: self.dep.sink.valid.val() & self.dep.sink.ready.val(),
                     mac_tx: self.mac_tx.valid.val() & self.mac_tx.ready.val(),
+                    ..$crate::nic::trace_probe(&self.trace)
                 }
             }
             fn tx_alloc(&self) -> Option<u16> {
@@ -535,6 +561,21 @@ macro_rules! nic_block {
                 self.app_tx.ready.next = self.pkt.app.ready.val();
                 self.app_tx.alloc.next = self.pkt.app.alloc.val();
                 self.app_tx.id.next = self.pkt.app.id.val();
+                self.trace.record.next = self.prog.info.valid.val() & self.prog.info.ready.val();
+                self.trace.record_info.next = self.prog.info.info.val();
+                self.trace.ctrl.next = self.prog.ctrl.valid.val() & self.prog.ctrl.ready.val();
+                self.trace.ctrl_flags.next = self.prog.ctrl.flags.val();
+                self.trace.ctrl_rx_id.next = bit_cast::<16, $id_bits>(self.prog.ctrl.rx_id.val());
+                self.trace.ctrl_dst_ip.next = self.prog.ctrl.dst_ip.val();
+                self.trace.ctrl_dst_port.next = self.prog.ctrl.dst_port.val();
+                self.trace.ctrl_src_port.next = self.prog.ctrl.src_port.val();
+                self.trace.ctrl_tx_msg_id.next = self.prog.ctrl.tx_msg_id.val();
+                self.trace.ctrl_msg_len.next = self.prog.ctrl.msg_len.val();
+                self.trace.ctrl_pkt_offset.next = self.prog.ctrl.pkt_offset.val();
+                self.trace.ctrl_pull_grant.next = self.prog.ctrl.pull_grant.val();
+                self.trace.ctrl_grant_prio.next = self.prog.ctrl.grant_prio.val();
+                self.trace.freed.next = self.reasm.stat.freed_valid.val();
+                self.trace.freed_id.next = self.reasm.stat.freed_id.val();
                 self.trace.credit_set.next = self.prog.credit.valid.val()
                     & self.prog.credit.ready.val()
                     & self.prog.credit.credit_flag.val();

@@ -1,8 +1,9 @@
-//! Two NICs connected by a [`Link`] in each direction, stepped in lockstep.
+//! Two NICs connected by a [`Link`] in each direction, stepped in lockstep, each on any
+//! engine ([`NicEngine`]: the native kernel, Verilator or the compiled engine).
 use crate::link::Link;
 use crate::lockstep::lockstep;
-use crate::nic_sim::NicSim;
-use nt_hdl::nic::{NicProbe, NicTop};
+use crate::nic_sim::{NicDriver, NicEngine};
+use nt_hdl::nic::NicProbe;
 use std::sync::Mutex;
 
 /// Cycles without a word on any MAC or application port that end a run: a message whose
@@ -10,9 +11,9 @@ use std::sync::Mutex;
 pub const QUIET_CYCLES: u64 = 300;
 
 /// Two NICs, `a` and `b`, and the links `a → b` and `b → a`.
-pub struct NicPair<A: NicTop, B: NicTop> {
-    pub a: NicSim<A>,
-    pub b: NicSim<B>,
+pub struct NicPair<A: NicEngine, B: NicEngine> {
+    pub a: NicDriver<A>,
+    pub b: NicDriver<B>,
     pub ab: Link,
     pub ba: Link,
     a_seen: usize,
@@ -20,8 +21,8 @@ pub struct NicPair<A: NicTop, B: NicTop> {
     threads: usize,
 }
 
-impl<A: NicTop, B: NicTop> NicPair<A, B> {
-    pub fn new(a: NicSim<A>, b: NicSim<B>, ab: Link, ba: Link) -> Self {
+impl<A: NicEngine, B: NicEngine> NicPair<A, B> {
+    pub fn new(a: NicDriver<A>, b: NicDriver<B>, ab: Link, ba: Link) -> Self {
         Self {
             a,
             b,
@@ -154,9 +155,9 @@ fn poisoned_lock<T>(_: T) -> String {
 }
 
 /// Frames that arrive at the current cycle enter the NIC at the link's end.
-fn deliver<A: NicTop, B: NicTop>(
-    a: &mut NicSim<A>,
-    b: &mut NicSim<B>,
+fn deliver<A: NicEngine, B: NicEngine>(
+    a: &mut NicDriver<A>,
+    b: &mut NicDriver<B>,
     ab: &mut Link,
     ba: &mut Link,
 ) {
@@ -170,9 +171,9 @@ fn deliver<A: NicTop, B: NicTop>(
 }
 
 /// Frames that left either NIC since the last call enter its link.
-fn collect<A: NicTop, B: NicTop>(
-    a: &NicSim<A>,
-    b: &NicSim<B>,
+fn collect<A: NicEngine, B: NicEngine>(
+    a: &NicDriver<A>,
+    b: &NicDriver<B>,
     ab: &mut Link,
     ba: &mut Link,
     a_seen: &mut usize,

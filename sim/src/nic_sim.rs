@@ -6,7 +6,8 @@ use crate::kernel::Kernel;
 use crate::pcap::Packet;
 use crate::vmodel::{Backend, PortRef, VLib, VModel};
 use crate::wire::{from_words, to_words, Word};
-use nt_hdl::nic::{NicProbe, NicTop};
+use nt_hdl::ingress::PktInfo;
+use nt_hdl::nic::{CtrlEvent, NicProbe, NicTop};
 use nt_hdl::packetization::{MAX_MSG_BYTES, STATUS_DELIVERED, STATUS_GAVE_UP, STATUS_REFUSED};
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -175,10 +176,38 @@ pub trait NicEngine: Send {
     fn name(&self) -> &'static str;
 }
 
+/// A NIC on an engine chosen at run time (the system tests run one program on the native
+/// kernel and on the compiled engine through the same code).
+impl NicEngine for Box<dyn NicEngine> {
+    fn configure(&mut self, cfg: &NicConfig) {
+        (**self).configure(cfg)
+    }
+    fn eval(&mut self, i: &NicIn) -> Result<NicOut, String> {
+        (**self).eval(i)
+    }
+    fn tick(&mut self) -> Result<(), String> {
+        (**self).tick()
+    }
+    fn cycle(&self) -> u64 {
+        (**self).cycle()
+    }
+    fn stats(&self) -> HostStats {
+        (**self).stats()
+    }
+    fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String> {
+        (**self).record_vcd(w)
+    }
+    fn name(&self) -> &'static str {
+        (**self).name()
+    }
+}
+
 /// A host NIC's main counters at the end of a run (the NIC block's `stat` outputs).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct HostStats {
     pub rx_frames: u64,
+    /// Frames that passed the parser's checks.
+    pub rx_passed: u64,
     pub rx_data: u64,
     pub rx_ctrl: u64,
     pub rx_trimmed: u64,
@@ -200,9 +229,10 @@ pub struct HostStats {
 
 impl HostStats {
     /// The counters as `(name, value)`, in `hosts.csv`'s column order.
-    pub fn fields(&self) -> [(&'static str, u64); 16] {
+    pub fn fields(&self) -> [(&'static str, u64); 17] {
         [
             ("rx_frames", self.rx_frames),
+            ("rx_passed", self.rx_passed),
             ("rx_data", self.rx_data),
             ("rx_ctrl", self.rx_ctrl),
             ("rx_trimmed", self.rx_trimmed),
@@ -222,8 +252,9 @@ impl HostStats {
     }
 
     /// The `stat` output of each counter, in the order of [`HostStats::fields`].
-    const PORTS: [&'static str; 16] = [
+    const PORTS: [&'static str; 17] = [
         "rx_frames",
+        "rx_passed",
         "rx_data",
         "rx_ctrl",
         "rx_trimmed",
@@ -241,24 +272,25 @@ impl HostStats {
         "tx_nacks_unpaced",
     ];
 
-    fn from_array(v: [u64; 16]) -> Self {
+    fn from_array(v: [u64; 17]) -> Self {
         HostStats {
             rx_frames: v[0],
-            rx_data: v[1],
-            rx_ctrl: v[2],
-            rx_trimmed: v[3],
-            rx_lookup_fail: v[4],
-            rx_late_dups: v[5],
-            rx_delivered: v[6],
-            rx_timeouts: v[7],
-            tx_data: v[8],
-            tx_retransmitted: v[9],
-            tx_probes: v[10],
-            tx_ctrl: v[11],
-            tx_completed: v[12],
-            tx_given_up: v[13],
-            tx_nacks_paced: v[14],
-            tx_nacks_unpaced: v[15],
+            rx_passed: v[1],
+            rx_data: v[2],
+            rx_ctrl: v[3],
+            rx_trimmed: v[4],
+            rx_lookup_fail: v[5],
+            rx_late_dups: v[6],
+            rx_delivered: v[7],
+            rx_timeouts: v[8],
+            tx_data: v[9],
+            tx_retransmitted: v[10],
+            tx_probes: v[11],
+            tx_ctrl: v[12],
+            tx_completed: v[13],
+            tx_given_up: v[14],
+            tx_nacks_paced: v[15],
+            tx_nacks_unpaced: v[16],
         }
     }
 }
@@ -335,6 +367,7 @@ impl<T: NicTop> NicEngine for Kernel<T> {
         let t = self.uut().stat();
         HostStats::from_array([
             t.rx_frames.val().to_u64(),
+            t.rx_passed.val().to_u64(),
             t.rx_data.val().to_u64(),
             t.rx_ctrl.val().to_u64(),
             t.rx_trimmed.val().to_u64(),
@@ -392,9 +425,32 @@ struct VNicPorts {
     mtx_last: PortRef,
     mtx_empty: PortRef,
     mrx_ready: PortRef,
-    tr: [PortRef; 8],
-    stat: [PortRef; 16],
+    tr: [PortRef; 6],
+    /// `trace$record`, `trace$record_info` (the packed `PktInfo`), `trace$freed`,
+    /// `trace$freed_id`.
+    rec: PortRef,
+    rec_info: PortRef,
+    freed: PortRef,
+    freed_id: PortRef,
+    /// `trace$ctrl` and its fields, in [`CTRL_TRACE`] order.
+    ctrl: [PortRef; 11],
+    stat: [PortRef; 17],
 }
+
+/// The `trace$ctrl*` ports, in the order [`VNic`] reads them into a [`CtrlEvent`].
+const CTRL_TRACE: [&str; 11] = [
+    "ctrl",
+    "ctrl_flags",
+    "ctrl_rx_id",
+    "ctrl_dst_ip",
+    "ctrl_dst_port",
+    "ctrl_src_port",
+    "ctrl_tx_msg_id",
+    "ctrl_msg_len",
+    "ctrl_pkt_offset",
+    "ctrl_pull_grant",
+    "ctrl_grant_prio",
+];
 
 impl VNicPorts {
     fn of(l: &VLib) -> Result<Self, String> {
@@ -457,8 +513,15 @@ impl VNicPorts {
             mtx_last: p("mac_tx$last")?,
             mtx_empty: p("mac_tx$empty")?,
             mrx_ready: p("mac_rx$ready")?,
-            tr: [tr[0], tr[1], tr[2], tr[3], tr[4], tr[5], tr[0], tr[3]],
-            stat: stat.try_into().expect("16 stat ports"),
+            tr: tr.try_into().expect("6 trace ports"),
+            rec: p("trace$record")?,
+            rec_info: p("trace$record_info")?,
+            freed: p("trace$freed")?,
+            freed_id: p("trace$freed_id")?,
+            ctrl: arr(&CTRL_TRACE, "trace$")?
+                .try_into()
+                .expect("11 ctrl trace ports"),
+            stat: stat.try_into().expect("17 stat ports"),
         })
     }
 }
@@ -542,6 +605,30 @@ impl NicEngine for VNic {
             empty: m.get(p.mtx_empty) as u8,
         });
         let t = &p.tr;
+        let c = &p.ctrl;
+        let words = m.output_words();
+        let info_off = p.rec_info.off;
+        let record = b(p.rec).then(|| {
+            PktInfo::unpack(|off, w| {
+                (0..w).fold(0u64, |v, i| {
+                    let bit = off + i;
+                    let word = words[info_off + bit / 32];
+                    v | (((word >> (bit % 32)) & 1) as u64) << i
+                })
+            })
+        });
+        let ctrl = b(c[0]).then(|| CtrlEvent {
+            flags: m.get(c[1]) as u8,
+            rx_id: m.get(c[2]) as u16,
+            dst_ip: m.get(c[3]) as u32,
+            dst_port: m.get(c[4]) as u16,
+            src_port: m.get(c[5]) as u16,
+            tx_msg_id: m.get(c[6]) as u16,
+            msg_len: m.get(c[7]) as u16,
+            pkt_offset: m.get(c[8]) as u8,
+            pull_grant: m.get(c[9]) as u16,
+            grant_prio: m.get(c[10]) as u8,
+        });
         Ok(NicOut {
             app_tx_ready,
             alloc: b(p.atx_alloc).then(|| m.get(p.atx_id) as u16),
@@ -549,6 +636,10 @@ impl NicEngine for VNic {
             status: b(p.st_valid).then(|| (m.get(p.st_code), m.get(p.st_id) as u16)),
             mac_tx,
             probe: NicProbe {
+                record,
+                ctrl_event: ctrl.is_some(),
+                ctrl,
+                freed: b(p.freed).then(|| m.get(p.freed_id) as u16),
                 credit_set: b(t[0]).then(|| (m.get(t[1]) as u16, m.get(t[2]) as u16)),
                 acked_below: b(t[3]).then(|| (m.get(t[4]) as u16, m.get(t[5]) as u8)),
                 mac_rx: i.mac_rx.is_some() && b(p.mrx_ready),

@@ -2,10 +2,10 @@
 //! cycle by cycle; messages checked byte for byte at their receivers; configuration
 //! errors; threads; link rates; workloads.
 //!
-//! The papers' experiments (the built-in incast, trimming and Bolt scenarios) run on the
-//! compiled engine, which gives the native kernel's run frame for frame and cycle for cycle
-//! (`engines::`, `compiled::`) about 70x faster, so that CI stays short; the other tests run
-//! on the native kernel.
+//! Every run here is on the compiled engine, which gives the native kernel's run frame for
+//! frame and cycle for cycle (`engines::` runs NDP and Bolt networks on every engine,
+//! `nic_system::*_native_and_compiled_match` every program's NIC pair, `compiled::` the
+//! blocks on random inputs) about 100x faster, so that the test command stays short.
 use nt_sim::net::{read_cdf, wire_words, NetConfig, Network, RunResult};
 use nt_sim::net_scenarios;
 use nt_sim::nic_sim::Outcome;
@@ -15,14 +15,8 @@ fn build(text: &str) -> Result<Network, String> {
     Network::build(&cfg, &|f: &str| Err(format!("no file {f} in this test")))
 }
 
+/// Builds and runs `text` with every device on the compiled engine.
 fn run(text: &str) -> (Network, RunResult) {
-    let mut net = build(text).expect("topology");
-    let r = net.run(&mut |_, _| {}).expect("run");
-    (net, r)
-}
-
-/// [`run`] with every device on the compiled engine.
-fn run_compiled(text: &str) -> (Network, RunResult) {
     let mut cfg = NetConfig::from_toml(text).expect("topology");
     cfg.engine = Some("compiled".into());
     let mut net = Network::build(&cfg, &|f: &str| Err(format!("no file {f} in this test")))
@@ -493,7 +487,7 @@ fn a_receiver_of_many_big_messages_needs_the_128_message_nic() {
 fn run_builtin(name: &str) -> (Network, RunResult) {
     let mut v = net_scenarios::runs(name).unwrap_or_else(|| panic!("no scenario {name}"));
     assert_eq!(v.len(), 1, "{name} is one run");
-    run_compiled(&v.remove(0).1)
+    run(&v.remove(0).1)
 }
 
 /// Median slowdown of a run whose every message was delivered.
@@ -707,7 +701,7 @@ fn bolt_utilization_with_pru_and_sm_is_at_least_that_with_neither() {
             .remove(0)
             .1
             .replace("max_cycles = 400000", "max_cycles = 21000");
-        let (net, r) = run_compiled(&t);
+        let (net, r) = run(&t);
         println!("{}", net_scenarios::bolt_report(name, &net, &r).unwrap());
         let drops: u64 = r.switch_stats.iter().flatten().map(|p| p.drop_full).sum();
         assert_eq!(drops, 0, "{name}: Bolt lost packets");
