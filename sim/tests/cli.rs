@@ -168,10 +168,15 @@ fn verilog_command_writes_the_committed_files() {
     }
 }
 
+/// The main job (`ntsim` alone is `ntsim demo` with its defaults, parsed from that
+/// command line), short: 400 cycles per
+/// block instead of 20,000; every step still runs (waveforms, budgets, Verilog, lint, the
+/// network demo). Its lint results are cached, so the suite's lint of the same text
+/// (`verilog_out::committed_verilog_is_lint_clean`) does not repeat it.
 #[test]
 fn default_job_simulates_writes_waveforms_and_verilog() {
     let d = tmp("default");
-    let o = ntsim(&[], &d);
+    let o = ntsim(&["demo", "--cycles", "400"], &d);
     let (out, err) = text(&o);
     assert!(o.status.success(), "{out}{err}");
     for f in [
@@ -193,6 +198,18 @@ fn default_job_simulates_writes_waveforms_and_verilog() {
         "budgets not printed: {out}"
     );
     assert!(out.contains("clean"), "lint not reported: {out}");
+    for b in nt_hdl::registry::blocks() {
+        assert!(
+            out.contains(&format!("out/verilog/{}.v: clean", b.name)),
+            "{} not linted: {out}",
+            b.name
+        );
+    }
+    assert!(
+        out.contains("network demo") && out.contains("delivered to the receiver 3"),
+        "the network demo did not run: {out}"
+    );
+    assert!(out.contains("400 cycles (seed 1)"), "{out}");
 }
 
 #[test]

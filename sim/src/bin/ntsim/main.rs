@@ -163,11 +163,11 @@ fn main() -> ExitCode {
 }
 
 fn run_cli(cli: Cli) -> ExitCode {
-    let r = match cli.cmd.unwrap_or(Cmd::Demo {
-        out: "out".into(),
-        cycles: 20_000,
-        seed: 1,
-    }) {
+    // No command: `ntsim demo` with its defaults (one definition of them).
+    let cmd = cli
+        .cmd
+        .unwrap_or_else(|| Cli::parse_from(["ntsim", "demo"]).cmd.expect("demo parses"));
+    let r = match cmd {
         Cmd::Demo { out, cycles, seed } => demo(&out, cycles, seed),
         Cmd::Verilog { out } => write_verilog(&out).map(|files| {
             for f in files {
@@ -356,11 +356,32 @@ fn demo(out: &Path, cycles: u64, seed: u64) -> Result<(), String> {
     let files = write_verilog(&vdir)?;
     println!("  Verilog: {} modules -> {}", files.len(), vdir.display());
     if nt_sim::verilator::which("verilator").is_some() {
-        for f in &files {
-            let top = f.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
-            match nt_sim::tools::verilator_lint(f, top) {
-                Ok(()) => println!("  verilator --lint-only -Wall {}: clean", f.display()),
-                Err(e) => return Err(format!("lint of {} failed:\n{e}", f.display())),
+        // One lint per core, the largest files first; results print in file order.
+        let mut order: Vec<usize> = (0..files.len()).collect();
+        let size = |f: &PathBuf| std::fs::metadata(f).map_or(0, |m| m.len());
+        order.sort_by_key(|&i| std::cmp::Reverse(size(&files[i])));
+        let next = std::sync::Mutex::new(order.into_iter());
+        let results: Vec<std::sync::Mutex<Option<Result<(), String>>>> =
+            files.iter().map(|_| std::sync::Mutex::new(None)).collect();
+        let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+        std::thread::scope(|s| {
+            for _ in 0..workers {
+                s.spawn(|| loop {
+                    let Some(i) = next.lock().expect("lint queue").next() else {
+                        break;
+                    };
+                    let f = &files[i];
+                    let top = f.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+                    *results[i].lock().expect("lint result") =
+                        Some(nt_sim::tools::verilator_lint(f, top));
+                });
+            }
+        });
+        for (f, r) in files.iter().zip(results) {
+            match r.into_inner().expect("lint result") {
+                Some(Ok(())) => println!("  verilator --lint-only -Wall {}: clean", f.display()),
+                Some(Err(e)) => return Err(format!("lint of {} failed:\n{e}", f.display())),
+                None => return Err(format!("lint of {} did not run", f.display())),
             }
         }
     } else {
