@@ -21,13 +21,22 @@
 //!
 //! # Build and cache
 //! The library is built with Verilator's own make rules (`--cc --exe --build`, `-O3`,
-//! 2-state with X as 0, the wrapper as the "executable" linked `-shared`, `-fPIC`), in
-//! `$NTSIM_VERILATOR_CACHE` or `<temp dir>/ntsim-verilated`, in a directory named by a
-//! hash of the Verilog, the wrapper and `verilator --version`. A build goes to a private
-//! directory that is renamed into place when complete, so concurrent processes never load
-//! a half-built library. Delete the directory to rebuild; nothing else is cached.
-use crate::ports::{list_ports, Dir, Port};
-use crate::verilator::{mangle, which};
+//! 2-state with X as 0, the wrapper as the "executable" linked `-shared`, `-fPIC`), in the
+//! user's cache directory ([`cache_root`]: `$NTSIM_VERILATOR_CACHE` if set, else
+//! `$XDG_CACHE_HOME/ntsim`, else `$HOME/.cache/ntsim`; `<temp dir>/ntsim-verilated` only
+//! without a home), in a directory named by a hash of the Verilog, the wrapper and
+//! `verilator --version`. A build goes to a private directory that is renamed into place
+//! when complete, so concurrent processes never load a half-built library. Delete the
+//! directory to rebuild; nothing else is cached.
+//!
+//! # Replaying recorded ports
+//! [`replay`] runs a [`PortRecorder`]'s vectors through a model of a Verilog text and
+//! compares every output every cycle, as the C++ harness of [`crate::verilator`] does (the
+//! same sampling point: outputs read after the inputs are driven with the clock low, before
+//! the rising edge), but through the cached library: each Verilog text is verilated once,
+//! not once per replay. The co-simulation tests use it.
+use crate::ports::{list_ports, Dir, Port, PortRecorder};
+use crate::verilator::{mangle, which, Replay};
 use rust_hdl::core::prelude::Block;
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
@@ -210,11 +219,26 @@ fn run(cmd: &mut Command) -> Result<(), String> {
     }
 }
 
-/// The cache's root directory.
+/// The cache's root directory: `$NTSIM_VERILATOR_CACHE` if set, else `$XDG_CACHE_HOME/ntsim`,
+/// else `$HOME/.cache/ntsim`; the temp dir (`<temp dir>/ntsim-verilated`) only without a
+/// home directory.
 pub fn cache_root() -> PathBuf {
-    std::env::var_os("NTSIM_VERILATOR_CACHE")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| std::env::temp_dir().join("ntsim-verilated"))
+    let var = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    if let Some(d) = var("NTSIM_VERILATOR_CACHE") {
+        return d;
+    }
+    // The XDG spec says to ignore a relative $XDG_CACHE_HOME.
+    if let Some(d) = var("XDG_CACHE_HOME").filter(|d| d.is_absolute()) {
+        return d.join("ntsim");
+    }
+    if let Some(h) = var("HOME") {
+        return h.join(".cache").join("ntsim");
+    }
+    std::env::temp_dir().join("ntsim-verilated")
 }
 
 fn verilator_version() -> Result<String, String> {
@@ -325,13 +349,17 @@ fn load(path: &Path, module: &str, ports: &[Port], backend: Backend) -> Result<V
     }
 }
 
-fn loaded() -> &'static Mutex<HashMap<PathBuf, Arc<VLib>>> {
-    static L: OnceLock<Mutex<HashMap<PathBuf, Arc<VLib>>>> = OnceLock::new();
+/// One slot per library directory, filled once loaded.
+type Slot = Arc<Mutex<Option<Arc<VLib>>>>;
+
+fn loaded() -> &'static Mutex<HashMap<PathBuf, Slot>> {
+    static L: OnceLock<Mutex<HashMap<PathBuf, Slot>>> = OnceLock::new();
     L.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
 /// The library in `dir`: loaded already in this process, found in the cache, or built now
-/// by `build` (a line on stderr says so).
+/// by `build` (a line on stderr says so). Threads asking for one library wait for a single
+/// build; different libraries build concurrently (e.g. parallel tests).
 fn cached(
     dir: &Path,
     module: &str,
@@ -339,8 +367,14 @@ fn cached(
     backend: Backend,
     build: impl FnOnce(&Path) -> Result<(), String>,
 ) -> Result<Arc<VLib>, String> {
-    let mut map = loaded().lock().map_err(|_| "library cache poisoned")?;
-    if let Some(l) = map.get(dir) {
+    let slot = loaded()
+        .lock()
+        .map_err(|_| "library cache poisoned")?
+        .entry(dir.to_path_buf())
+        .or_default()
+        .clone();
+    let mut slot = slot.lock().map_err(|_| "library cache poisoned")?;
+    if let Some(l) = slot.as_ref() {
         return Ok(l.clone());
     }
     let path = dir.join("libntv.so");
@@ -358,7 +392,7 @@ fn cached(
         build(dir)?;
     }
     let lib = Arc::new(load(&path, module, ports, backend)?);
-    map.insert(dir.to_path_buf(), lib.clone());
+    *slot = Some(lib.clone());
     Ok(lib)
 }
 
@@ -599,6 +633,87 @@ fn word_get(buf: &[u32], p: PortRef) -> u64 {
     }
 }
 
+/// Parses the hex string `tok` (most significant digit first) into `w`, least significant
+/// word first, as the C++ harness does; `None` on a character that is not a hex digit.
+fn parse_hex(tok: &str, w: &mut [u32]) -> Option<()> {
+    w.fill(0);
+    for (i, ch) in tok.bytes().rev().enumerate() {
+        let v = (ch as char).to_digit(16)?;
+        let bit = i * 4;
+        if let Some(x) = w.get_mut(bit / 32) {
+            *x |= v << (bit % 32);
+        }
+    }
+    Some(())
+}
+
+/// Hex string (most significant digit first, `ceil(width / 4)` digits) of words `w`.
+fn to_hex(w: &[u32], width: usize) -> String {
+    (0..width.div_ceil(4).max(1))
+        .rev()
+        .map(|d| {
+            let v = (w[d * 4 / 32] >> (d * 4 % 32)) & 0xf;
+            char::from_digit(v, 16).expect("a nibble")
+        })
+        .collect()
+}
+
+/// Replays `rec` on `verilog` (top module `module`, clock `clock`) through a [`VModel`] of
+/// the cached library ([`VLib::get`]): each cycle drives the recorded inputs, steps the
+/// model ([`VModel::cycle`]: inputs with the clock low, evaluate, read the outputs, rising
+/// edge) and compares every output, masked to its width, with the recorded value. Stops at
+/// the first mismatch with its cycle and signal, as [`crate::verilator::Harness::check`]
+/// reports it.
+pub fn replay(verilog: &str, module: &str, rec: &PortRecorder) -> Result<Replay, String> {
+    let lib = VLib::get(verilog, module, &rec.ports)?;
+    let mut m = VModel::new(lib);
+    let refs = rec
+        .ports
+        .iter()
+        .map(|p| m.lib().port(&p.name))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut want = vec![0u32; m.output_words().len()];
+    for (c, row) in rec.rows.iter().enumerate() {
+        if row.len() != rec.ports.len() {
+            return Err(format!(
+                "cycle {c}: {} values for {} ports",
+                row.len(),
+                rec.ports.len()
+            ));
+        }
+        let bad = |i: usize| format!("bad vector line {c}, port {}", rec.ports[i].name);
+        let inp = m.input_words();
+        for (i, r) in refs.iter().enumerate().filter(|(_, r)| r.dir == Dir::In) {
+            parse_hex(&row[i], &mut inp[r.off..r.off + r.width.div_ceil(32)])
+                .ok_or_else(|| bad(i))?;
+        }
+        m.cycle();
+        let out = m.output_words();
+        for (i, r) in refs.iter().enumerate().filter(|(_, r)| r.dir == Dir::Out) {
+            let nw = r.width.div_ceil(32);
+            let want = &mut want[..nw];
+            parse_hex(&row[i], want).ok_or_else(|| bad(i))?;
+            let top = match r.width % 32 {
+                0 => u32::MAX,
+                b => (1u32 << b) - 1,
+            };
+            let got = |k: usize| out[r.off + k] & if k + 1 == nw { top } else { u32::MAX };
+            if (0..nw).any(|k| got(k) != want[k]) {
+                let got: Vec<u32> = (0..nw).map(got).collect();
+                return Ok(Replay::Mismatch {
+                    cycle: c as u64,
+                    signal: rec.ports[i].name.clone(),
+                    expected: to_hex(want, r.width),
+                    got: to_hex(&got, r.width),
+                });
+            }
+        }
+    }
+    Ok(Replay::Match {
+        cycles: rec.rows.len() as u64,
+    })
+}
+
 impl Drop for VModel {
     fn drop(&mut self) {
         // SAFETY: `h` came from this library's `ntv_new` and is freed once.
@@ -638,5 +753,15 @@ mod tests {
         assert!(cpp.contains("top.c[2] = in[5];"));
         assert!(cpp.contains("out[2] = (uint32_t)top.q;"));
         assert!(cpp.contains("a:1:in b$x:48:in c:70:in o:64:out q:3:out"));
+    }
+
+    #[test]
+    fn hex_round_trips_through_words() {
+        let mut w = [0u32; 3];
+        parse_hex("3fedcba9876543210", &mut w).unwrap();
+        assert_eq!(w, [0x7654_3210, 0xfedc_ba98, 0x3]);
+        assert_eq!(to_hex(&w, 66), "3fedcba9876543210");
+        assert_eq!(to_hex(&[5], 3), "5");
+        assert!(parse_hex("1x", &mut w).is_none());
     }
 }

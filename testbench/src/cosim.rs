@@ -1,13 +1,14 @@
 //! Co-simulation: the emitted Verilog must reproduce the Rust simulation cycle for cycle.
 //!
 //! Generic over blocks: [`record`] runs a block's seeded workload on the kernel and records
-//! every top-level port every cycle; [`replay`] runs a Verilog text under Verilator (a C++
-//! harness generated from that port list) or Icarus (a generated Verilog testbench), drives
-//! the recorded inputs and compares every output, stopping at the first mismatch with its
-//! cycle and signal.
+//! every top-level port every cycle; [`replay`] runs a Verilog text under Verilator (the
+//! in-process engine's model, [`nt_sim::vmodel::replay`]: verilated once per Verilog text
+//! and cached on disk, so every replay of a block's committed Verilog shares one build) or
+//! Icarus (a generated Verilog testbench), drives the recorded inputs and compares every
+//! output, stopping at the first mismatch with its cycle and signal.
 use nt_sim::ports::PortRecorder;
 use nt_sim::runs::{run_block, RunOptions};
-use nt_sim::verilator::{Harness, Replay};
+use nt_sim::verilator::Replay;
 use std::path::{Path, PathBuf};
 
 /// Runs `block` for `cycles` with `seed` and returns its port record.
@@ -23,13 +24,15 @@ pub fn record(block: &str, cycles: u64, seed: u64) -> Result<PortRecorder, Strin
 /// The simulator that replays the vectors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Simulator {
-    /// Verilator with a generated C++ harness (2-state).
+    /// Verilator, the model stepped in this process (2-state).
     Verilator,
     /// Icarus Verilog with a generated Verilog testbench (4-state: X/Z on an output fails).
     Icarus,
 }
 
-/// Writes `verilog` and `rec`'s vectors into `dir` and replays them under `sim`.
+/// Replays `rec`'s vectors on `verilog` under `sim`. Icarus works in `dir` (the Verilog, the
+/// vector file, the testbench); Verilator builds its model in the shared cache
+/// ([`nt_sim::vmodel::cache_root`]) and leaves `dir` alone.
 pub fn replay(
     sim: Simulator,
     verilog: &str,
@@ -37,16 +40,17 @@ pub fn replay(
     rec: &PortRecorder,
     dir: &Path,
 ) -> Result<Replay, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let v = dir.join(format!("{module}.v"));
-    std::fs::write(&v, verilog).map_err(|e| e.to_string())?;
-    let vectors = dir.join("vectors.txt");
-    std::fs::write(&vectors, rec.to_vector_file()).map_err(|e| e.to_string())?;
     match sim {
-        Simulator::Verilator => {
-            Harness::build(&v, module, &rec.ports, &dir.join("build"))?.check(&vectors)
+        Simulator::Verilator => nt_sim::vmodel::replay(verilog, module, rec),
+        Simulator::Icarus => {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            let v = dir.join(format!("{module}.v"));
+            std::fs::write(&v, verilog).map_err(|e| e.to_string())?;
+            let vectors = dir.join("vectors.txt");
+            std::fs::write(&vectors, rec.to_vector_file()).map_err(|e| e.to_string())?;
+            nt_sim::icarus::replay(&v, module, &rec.ports, &vectors, dir)
         }
-        Simulator::Icarus => nt_sim::icarus::replay(&v, module, &rec.ports, &vectors, dir),
     }
 }
 
