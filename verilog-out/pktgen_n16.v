@@ -49,6 +49,7 @@ module pktgen_n16(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,event
     localparam  no_nack_pull = 8'hf3;
     localparam  depth_c = 5'b10000;
     localparam  zero_8 = 8'h0;
+    localparam  zero_10 = 10'b0;
     localparam  one_n = 16'h1;
     localparam  zero_n = 16'h0;
     localparam  zero_16 = 16'h0;
@@ -142,6 +143,12 @@ module pktgen_n16(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,event
     reg  send_pull;
     reg  [7:0] ev_flags;
     reg  ev_pull;
+    reg  [5:0] ev_hi;
+    reg  [9:0] ev_lo;
+    reg  [15:0] ev_pkts;
+    reg  pull_free;
+    reg  pull_held;
+    reg  defer_pull;
     reg  [119:0] ev_row;
     reg  [103:0] ev_addr;
     reg  [103:0] cur_addr;
@@ -320,16 +327,29 @@ module pktgen_n16(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,event
         ev_key[0+:32] = event$dst_ip;
         ev_key[32+:16] = event$dst_port;
         ev_key[48+:16] = event$tx_msg_id;
+        wants_pull = (event$flags & pull_bit) != zero_8;
+        ev_hi = event$msg_len[10+:6];
+        ev_lo = event$msg_len[0+:10];
+        ev_pkts = 16'(ev_hi);
+        if (ev_lo != zero_10) begin
+            ev_pkts = 16'(ev_hi) + one_16;
+        end
+        pull_free = cfg$pace & wants_pull & (event$pull_grant > ev_pkts);
+        id_mask = one_n << event$rx_id;
+        pull_held = (pending$q & id_mask) != zero_n;
         ev_row[0+:104] = ev_addr;
         ev_row[104+:16] = event$pull_grant;
-        wants_pull = (event$flags & pull_bit) != zero_8;
+        if (pull_free) begin
+            ev_row[104+:16] = ev_pkts;
+        end
         wants_nack = (event$flags & nack_bit) != zero_8;
         nack_room = nacks$count != depth_c;
         send_pull = ~cfg$pace | due;
         nack_early = cfg$pace_nacks & ~send_pull & wants_nack;
         defer_nack = nack_early & nack_room;
+        defer_pull = wants_pull & ~defer_nack & ((~send_pull & ~pull_free) | (pull_free & pull_held));
         ev_flags = event$flags;
-        if (wants_pull & ~send_pull) begin
+        if (defer_pull) begin
             ev_flags = event$flags & no_pull;
         end
         if (defer_nack) begin
@@ -345,7 +365,6 @@ module pktgen_n16(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,event
         if (take_ev & nack_early & ~nack_room) begin
             cnt_nunpaced$d = cnt_nunpaced$q + one_32;
         end
-        id_mask = one_n << event$rx_id;
         rows$write_enable = 1'b0;
         rows$write_address = event$rx_id;
         rows$write_data = ev_row;
@@ -353,7 +372,7 @@ module pktgen_n16(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,event
         queue$push_data = event$rx_id;
         queue$pop = 1'b0;
         rows$read_address = queue$head;
-        if (take_ev & wants_pull & ~send_pull & ~defer_nack) begin
+        if (take_ev & defer_pull) begin
             rows$write_enable = 1'b1;
             if ((pending$q & id_mask) == zero_n) begin
                 queue$push = 1'b1;
@@ -398,7 +417,7 @@ module pktgen_n16(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,event
         sent$write_address = event$rx_id;
         sent_wr[0+:64] = ev_key;
         sent_wr[64+:16] = event$pull_grant;
-        if (take_ev & cfg$pace & ev_pull) begin
+        if (take_ev & cfg$pace & ev_pull & ~pull_free) begin
             sent$write_enable = 1'b1;
         end
         if (pull_read$q) begin
@@ -427,7 +446,7 @@ module pktgen_n16(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,event
             pace_left$d = cfg$gap;
         end
         else if (take_ev) begin
-            if (cfg$pace & (ev_pull | (cfg$pace_nacks & send_pull & ((ev_flags & nack_bit) != zero_8)))) begin
+            if (cfg$pace & ((ev_pull & ~pull_free) | (cfg$pace_nacks & send_pull & ((ev_flags & nack_bit) != zero_8)))) begin
                 pace_left$d = cfg$gap;
             end
         end

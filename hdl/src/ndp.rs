@@ -3,8 +3,10 @@
 //! `pull_offset`.
 //!
 //! Receiver (a DATA record whose `GetRxMsgInfo` did not fail):
-//! * intact packet: ACK carrying its `pkt_offset`, with PULL (without PULL when the packet
-//!   completed the message: nothing is left to pull). `pull_offset` is
+//! * intact packet: ACK carrying its `pkt_offset`, with PULL, the packet that completed
+//!   its message too (Algorithm 5 line 19 raises `CtrlPktEvent(genACK, genNACK,
+//!   pull_offset)` for every DATA packet; §3.4.2: "the NDP client PULLs a data packet
+//!   every time it receives one"). `pull_offset` is
 //!   `rtt_pkts + intact packets received`: the register is initialised to
 //!   `rtt_pkts + 1` on a message's first packet and incremented on every new one (a
 //!   duplicate is acknowledged again with the unchanged offset, so a lost ACK is repaired
@@ -219,14 +221,13 @@ impl<const A: usize, const N: usize> Logic for NdpProgram<A, N> {
         self.pull.egress.a.next = self.zero_16.val();
         self.pull.egress.b.next = self.zero_16.val();
 
-        // A message whose every packet has arrived needs no more PULLs: its last ACK goes
-        // alone (so 1-packet messages cost one control packet each, and line rate holds).
+        // Algorithm 5 line 19: every DATA packet's CtrlPktEvent carries the pull offset,
+        // the packet that completed its message too (§3.4.2: "the NDP client PULLs a data
+        // packet every time it receives one"); the sender drops a PULL for a message it
+        // has already freed (its generation no longer matches).
         self.cf.next.flags = self.nack_pull.val();
         if self.intact.val() {
             self.cf.next.flags = self.ack_pull.val();
-            if self.r.val().is_last_pkt {
-                self.cf.next.flags = self.flag_ack.val();
-            }
         }
         self.cf.next.rx_id = self.r.val().rx_msg_id;
         self.cf.next.dst_ip = self.r.val().src_ip;

@@ -29,12 +29,30 @@
 //!   (`nacks_unpaced`).
 //!
 //! # Pacing (SPEC §6, and NDP's PULL-clocked retransmissions)
-//! With `cfg.pace` set, a packet carrying a PULL (or, with `cfg.pace_nacks`, a NACK) takes
-//! a pacing slot: it starts only when `gap` cycles (at least 1) have passed since the
-//! previous slot's packet started. An event whose slot is not due:
-//! * sends its ACK alone at once;
-//! * leaves its PULL in the message's table row, queued once per message: a later PULL
-//!   for the same message only raises the row's offset (PULLs are cumulative), so the
+//! With `cfg.pace` set, a packet carrying a releasing PULL (or, with `cfg.pace_nacks`, a
+//! NACK) takes a pacing slot: it starts only when `gap` cycles (at least 1) have passed
+//! since the previous slot's packet started.
+//!
+//! A PULL *releases* a packet when its offset is within its message: `pull_grant <=
+//! ceil(msg_len / 1024)` (1024 payload bytes per packet). One beyond the message's last
+//! packet releases nothing (NDP's receiver PULLs on every intact packet, thesis Algorithm
+//! 5 line 19, so the last `rtt_pkts` packets of every message, and every packet of a
+//! message no longer than `rtt_pkts`, raise such offsets). Such a *free* PULL needs no
+//! slot: it goes with its event at once, due or not (an ACK|PULL as without pacing), does
+//! not start or restart a slot, and is neither queued nor recorded as its message's last
+//! PULL sent. So 1-packet messages keep line rate, and no PULL is ever queued for a
+//! message that is complete (the published ns-3 model sends a PULL only when
+//! `pktOffset + initialCredit <= msgLen`). One exception keeps one packet per PULL: when
+//! a PULL of its message is queued, a free PULL joins it instead (counted as coalesced)
+//! with the offset of the message's last packet, and its ACK goes alone: sent at once,
+//! its offset would release every packet the queued PULL still holds back in one burst.
+//! (Its offsets rising one per intact packet, a message has asked for that last-packet
+//! offset before any free one, so the queued PULL carries it already.)
+//!
+//! An event whose slot is not due:
+//! * sends its ACK alone at once (with its PULL if that is free, above);
+//! * leaves its releasing PULL in the message's table row, queued once per message: a
+//!   later PULL for the same message only raises the row's offset (PULLs are cumulative), so the
 //!   queue never holds more than one entry per message and never overflows;
 //! * with `cfg.pace_nacks`, queues its NACK (the packet's fields) in the NACK FIFO of
 //!   `2^A` entries, and drops the PULL that came with it: a NACK's PULL repeats its
@@ -216,6 +234,17 @@ pub struct PacketGen<const A: usize, const N: usize, const C: usize> {
     ev_flags: Signal<Local, Bits<8>>,
     /// The event's packet carries a PULL (`ev_flags` has the PULL bit).
     ev_pull: Signal<Local, bool>,
+    /// The event's message length in whole 1024-byte packets (`ceil(msg_len / 1024)`).
+    ev_hi: Signal<Local, Bits<6>>,
+    ev_lo: Signal<Local, Bits<10>>,
+    ev_pkts: Signal<Local, Bits<16>>,
+    /// The event's PULL releases no packet (its offset is beyond the message's last
+    /// packet): it goes with the event, without a slot.
+    pull_free: Signal<Local, bool>,
+    /// A PULL of the event's receive message is queued.
+    pull_held: Signal<Local, bool>,
+    /// The event's PULL goes into its message's row (not sent with the event).
+    defer_pull: Signal<Local, bool>,
     ev_row: Signal<Local, PullRow>,
     ev_addr: Signal<Local, CtrlAddr>,
     cur_addr: Signal<Local, CtrlAddr>,
@@ -239,6 +268,7 @@ pub struct PacketGen<const A: usize, const N: usize, const C: usize> {
     no_nack_pull: Constant<Bits<8>>,
     depth_c: Constant<Bits<C>>,
     zero_8: Constant<Bits<8>>,
+    zero_10: Constant<Bits<10>>,
     one_n: Constant<Bits<N>>,
     zero_n: Constant<Bits<N>>,
     zero_16: Constant<Bits<16>>,
@@ -296,6 +326,12 @@ impl<const A: usize, const N: usize, const C: usize> PacketGen<A, N, C> {
             send_pull: Default::default(),
             ev_flags: Default::default(),
             ev_pull: Default::default(),
+            ev_hi: Default::default(),
+            ev_lo: Default::default(),
+            ev_pkts: Default::default(),
+            pull_free: Default::default(),
+            pull_held: Default::default(),
+            defer_pull: Default::default(),
             ev_row: Default::default(),
             ev_addr: Default::default(),
             cur_addr: Default::default(),
@@ -319,6 +355,7 @@ impl<const A: usize, const N: usize, const C: usize> PacketGen<A, N, C> {
             no_nack_pull: Constant::new((0xff & !(FLAG_PULL | FLAG_NACK)).into()),
             depth_c: Constant::new((1u64 << A).into()),
             zero_8: Constant::new(0.into()),
+            zero_10: Constant::new(0.into()),
             one_n: Constant::new(1.into()),
             zero_n: Constant::new(0.into()),
             zero_16: Constant::new(0.into()),
@@ -413,9 +450,27 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         self.ev_key.next.dst_ip = self.event.dst_ip.val();
         self.ev_key.next.dst_port = self.event.dst_port.val();
         self.ev_key.next.tx_msg_id = self.event.tx_msg_id.val();
+        self.wants_pull.next = (self.event.flags.val() & self.pull_bit.val()) != self.zero_8.val();
+        // A PULL releases a packet only when its offset is within the message
+        // (`pull_grant <= ceil(msg_len / 1024)`); one beyond it needs no slot.
+        self.ev_hi.next = self.event.msg_len.val().get_bits::<6>(10);
+        self.ev_lo.next = self.event.msg_len.val().get_bits::<10>(0);
+        self.ev_pkts.next = bit_cast::<16, 6>(self.ev_hi.val());
+        if self.ev_lo.val() != self.zero_10.val() {
+            self.ev_pkts.next = bit_cast::<16, 6>(self.ev_hi.val()) + self.one_16.val();
+        }
+        self.pull_free.next = self.cfg.pace.val()
+            & self.wants_pull.val()
+            & (self.event.pull_grant.val() > self.ev_pkts.val());
+        self.id_mask.next = self.one_n.val() << self.event.rx_id.val();
+        self.pull_held.next = (self.pending.q.val() & self.id_mask.val()) != self.zero_n.val();
+        // The row keeps the event's offset; a free PULL merged into a queued one (below)
+        // brings the offset that releases the message's last packet.
         self.ev_row.next.addr = self.ev_addr.val();
         self.ev_row.next.pull = self.event.pull_grant.val();
-        self.wants_pull.next = (self.event.flags.val() & self.pull_bit.val()) != self.zero_8.val();
+        if self.pull_free.val() {
+            self.ev_row.next.pull = self.ev_pkts.val();
+        }
         self.wants_nack.next = (self.event.flags.val() & self.nack_bit.val()) != self.zero_8.val();
         self.nack_room.next = self.nacks.count.val() != self.depth_c.val();
         // The event's PULL (and NACK) goes with it when pacing allows; an accepted event
@@ -425,8 +480,15 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         self.nack_early.next =
             self.cfg.pace_nacks.val() & !self.send_pull.val() & self.wants_nack.val();
         self.defer_nack.next = self.nack_early.val() & self.nack_room.val();
+        // A releasing PULL not due waits in its message's row; a free one goes with the
+        // event unless a PULL of its message is queued, which it joins. (With a NACK that
+        // waits for a slot, the PULL is dropped instead: below.)
+        self.defer_pull.next = self.wants_pull.val()
+            & !self.defer_nack.val()
+            & ((!self.send_pull.val() & !self.pull_free.val())
+                | (self.pull_free.val() & self.pull_held.val()));
         self.ev_flags.next = self.event.flags.val();
-        if self.wants_pull.val() & !self.send_pull.val() {
+        if self.defer_pull.val() {
             self.ev_flags.next = self.event.flags.val() & self.no_pull.val();
         }
         if self.defer_nack.val() {
@@ -444,7 +506,6 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         }
 
         // The pull table: an event's deferred PULL updates its message's row.
-        self.id_mask.next = self.one_n.val() << self.event.rx_id.val();
         self.rows.write_enable.next = false;
         self.rows.write_address.next = self.event.rx_id.val();
         self.rows.write_data.next = self.ev_row.val();
@@ -454,11 +515,7 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         self.rows.read_address.next = self.queue.head.val();
         // (A queued NACK's PULL is dropped: it repeats the message's offset, which a PULL
         // already sent or queued carries; the NACK's own slot stands for it.)
-        if self.take_ev.val()
-            & self.wants_pull.val()
-            & !self.send_pull.val()
-            & !self.defer_nack.val()
-        {
+        if self.take_ev.val() & self.defer_pull.val() {
             self.rows.write_enable.next = true;
             if (self.pending.q.val() & self.id_mask.val()) == self.zero_n.val() {
                 self.queue.push.next = true;
@@ -514,7 +571,10 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         self.sent.write_address.next = self.event.rx_id.val();
         self.sent_wr.next.key = self.ev_key.val();
         self.sent_wr.next.pull = self.event.pull_grant.val();
-        if self.take_ev.val() & self.cfg.pace.val() & self.ev_pull.val() {
+        // (A free PULL is not recorded: it releases nothing, and its message's later
+        // PULLs are free too.)
+        if self.take_ev.val() & self.cfg.pace.val() & self.ev_pull.val() & !self.pull_free.val()
+        {
             self.sent.write_enable.next = true;
         }
         if self.pull_read.q.val() {
@@ -545,10 +605,11 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
             self.nc.next.pull = self.zero_16.val();
             self.pace_left.d.next = self.cfg.gap.val();
         } else if self.take_ev.val() {
-            // A packet carrying a PULL takes the slot; with `pace_nacks`, so does a NACK
-            // sent in a due slot (not one sent early because the NACK queue was full).
+            // A packet carrying a releasing PULL takes the slot; with `pace_nacks`, so does
+            // a NACK sent in a due slot (not one sent early because the NACK queue was
+            // full). A free PULL takes none.
             if self.cfg.pace.val()
-                & (self.ev_pull.val()
+                & ((self.ev_pull.val() & !self.pull_free.val())
                     | (self.cfg.pace_nacks.val()
                         & self.send_pull.val()
                         & ((self.ev_flags.val() & self.nack_bit.val()) != self.zero_8.val())))

@@ -4,8 +4,10 @@
 //! stalls. Each receive message id holds one message at a time (its own destination,
 //! port and message id) and now and then a new one; NDP-style, its pull offset starts at
 //! `rtt_pkts` and an ACK|PULL or PULL raises it by one (or, as a duplicate would, by
-//! none), at about the rate the MTU gap paces PULLs; a NACK repeats it. [`read_pktgen`] snapshots the ports for the model
-//! (`nt_testbench::pktgen_model`).
+//! none), at about the rate the MTU gap paces PULLs; a NACK repeats it. Each message has
+//! its own length (1 to 38 packets), so that some PULLs release a packet (offset within
+//! the message) and some release none (offset beyond its last packet: sent without a
+//! slot). [`read_pktgen`] snapshots the ports for the model (`nt_testbench::pktgen_model`).
 use crate::arb_workload::{read_frame_beat, TxBeat};
 use crate::workload::Stalls;
 use nt_hdl::pktgen::PacketGen;
@@ -44,6 +46,8 @@ pub struct PktGenWorkload {
     raised: [u16; 16],
     /// The message each receive message id holds (its `tx_msg_id`).
     msg_ids: [u16; 16],
+    /// Its length in bytes.
+    msg_lens: [u16; 16],
     stalls: Stalls,
     pub generate: bool,
     pub events: u64,
@@ -51,8 +55,10 @@ pub struct PktGenWorkload {
 
 impl PktGenWorkload {
     pub fn new(seed: u64, ndp: bool, gap: u16) -> Self {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let msg_lens = std::array::from_fn(|_| rng.gen_range(1..=38912));
         PktGenWorkload {
-            rng: ChaCha8Rng::seed_from_u64(seed),
+            rng,
             ndp,
             gap,
             pace_nacks: true,
@@ -61,6 +67,7 @@ impl PktGenWorkload {
             cur: None,
             raised: [0; 16],
             msg_ids: std::array::from_fn(|i| (i as u16) << 8),
+            msg_lens,
             stalls: Stalls::default(),
             generate: true,
             events: 0,
@@ -91,6 +98,7 @@ impl PktGenWorkload {
         // Now and then the id takes a new message, whose offset starts at `rtt_pkts`.
         if r.gen_bool(0.02) {
             self.msg_ids[i] = self.msg_ids[i].wrapping_add(1);
+            self.msg_lens[i] = r.gen_range(1..=38912);
             self.raised[i] = 0;
         }
         // PULL offsets only grow per message, by one per intact packet as NDP's receiver
@@ -112,7 +120,7 @@ impl PktGenWorkload {
             dst_port: 100 + rx as u16,
             src_port: 7,
             tx_msg_id: self.msg_ids[i],
-            msg_len: r.gen_range(1..=38912),
+            msg_len: self.msg_lens[i],
             pkt_offset: r.gen_range(0..38),
             pull_grant: (self.rtt_pkts as u16).wrapping_add(self.raised[i]),
             grant_prio: r.gen_range(0..8),

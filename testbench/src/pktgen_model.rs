@@ -2,7 +2,11 @@
 //! scoreboard of its rules (a due slot goes to the oldest queued NACK, then to a queued
 //! PULL, before an event; an event's PULL and NACK go with it when due, else its PULL is
 //! deferred into its message's row, queued once per message, and with `pace_nacks` its
-//! NACK waits in a FIFO of 16, or goes at once when that is full; a queued PULL raises its
+//! NACK waits in a FIFO of 16, or goes at once when that is full; a PULL that releases no
+//! packet, its offset beyond the message's `ceil(msg_len / 1024)` packets, is free: it
+//! goes with its event whether due or not, takes no slot and is not remembered as the
+//! message's last PULL, unless a PULL of its message is queued, which it then joins with
+//! the offset of the message's last packet; a queued PULL raises its
 //! message's offset by at most one over the last PULL sent for that message, or over
 //! `rtt_pkts` for a message with none, and goes back in the queue while more remains; slot
 //! packets start `gap` cycles apart; one packet at a time, 9 beats), checking every cycle
@@ -16,6 +20,13 @@ const NACK: u8 = 0x04;
 /// NACK FIFO depth of the 16-message generator.
 const NACK_DEPTH: usize = 16;
 const BEATS: u8 = 9;
+/// Payload bytes per data packet.
+const PKT_BYTES: u32 = 1024;
+
+/// The packets of a message of `msg_len` bytes: the highest pull offset that releases one.
+pub fn msg_pkts(msg_len: u16) -> u16 {
+    (msg_len as u32).div_ceil(PKT_BYTES) as u16
+}
 
 /// A control packet's metadata.
 fn meta(flags: u8, prio: u8, e: &CtrlEvent) -> TxMeta {
@@ -172,17 +183,19 @@ impl PktGenModel {
         if let Some(e) = take_ev {
             let wants = e.flags & PULL != 0;
             let send_pull = !self.pace || due;
-            let mut flags = if wants && !send_pull {
-                e.flags & !PULL
-            } else {
-                e.flags
-            };
+            let rx = e.rx_id as usize;
+            // Free: paced, but releases nothing (beyond the message's last packet).
+            let free = self.pace && wants && e.pull_grant > msg_pkts(e.msg_len);
             // A NACK not due waits for a slot (its PULL is dropped), or goes at once when
             // the queue is full.
             let nack_queued = self.pace_nacks
                 && !send_pull
                 && e.flags & NACK != 0
                 && self.nacks.len() < NACK_DEPTH;
+            // The PULL goes into the row: a releasing one when not due, a free one when its
+            // message already has a PULL queued.
+            let to_row = wants && !nack_queued && if free { self.pending[rx] } else { !send_pull };
+            let mut flags = if to_row { e.flags & !PULL } else { e.flags };
             if nack_queued {
                 self.nacks.push_back(e);
                 flags &= !(NACK | PULL);
@@ -190,9 +203,12 @@ impl PktGenModel {
             } else if self.pace_nacks && !send_pull && e.flags & NACK != 0 {
                 self.nack_counts.1 = self.nack_counts.1.wrapping_add(1);
             }
-            if wants && !send_pull && !nack_queued {
-                let rx = e.rx_id as usize;
-                self.rows[rx] = e;
+            if to_row {
+                let mut row = e;
+                if free {
+                    row.pull_grant = msg_pkts(e.msg_len);
+                }
+                self.rows[rx] = row;
                 if !self.pending[rx] {
                     self.pending[rx] = true;
                     self.queue.push_back(e.rx_id);
@@ -200,13 +216,14 @@ impl PktGenModel {
                     self.counters.2 = self.counters.2.wrapping_add(1);
                 }
             }
-            if self.pace && flags & PULL != 0 {
-                self.sent[e.rx_id as usize] = (key(&e), e.pull_grant);
+            if self.pace && flags & PULL != 0 && !free {
+                self.sent[rx] = (key(&e), e.pull_grant);
             }
             if flags != 0 {
                 start = Some(meta(flags, e.grant_prio, &e));
                 if self.pace
-                    && (flags & PULL != 0 || (self.pace_nacks && send_pull && flags & NACK != 0))
+                    && ((flags & PULL != 0 && !free)
+                        || (self.pace_nacks && send_pull && flags & NACK != 0))
                 {
                     self.pace_left = self.gap;
                     self.pull_decisions.push(t);

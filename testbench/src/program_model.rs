@@ -110,8 +110,13 @@ pub struct ProgramModel {
     /// Homa: scheduler entries id → (prio, a, b).
     sched: HashMap<u16, (u16, u16, u16)>,
     expected: VecDeque<CtrlEvent>,
-    /// GRANTs predicted (and so checked), by rank + 1.
-    pub grants_by_prio: [u64; 4],
+    /// GRANTs predicted (and so checked), by rank + 1 (sized for any overcommitment up to
+    /// the scheduler's 16 entries, so that a wrong `OVERCOMMIT` is reported, not a panic).
+    pub grants_by_prio: [u64; 17],
+    /// Refusals, by rank: a DATA packet after which the best grantable message (one whose
+    /// grant would grow) was not granted because its rank was `>= OVERCOMMIT`, i.e. that
+    /// many better-ranked messages were already granted all they could have.
+    pub refusals_by_rank: [u64; 17],
     pub events: u64,
 }
 
@@ -126,7 +131,8 @@ impl ProgramModel {
             ginfo: HashMap::new(),
             sched: HashMap::new(),
             expected: VecDeque::new(),
-            grants_by_prio: [0; 4],
+            grants_by_prio: [0; 17],
+            refusals_by_rank: [0; 17],
             events: 0,
         }
     }
@@ -187,11 +193,13 @@ impl ProgramModel {
                     self.pull.get(&r.id).copied().unwrap_or(0) + inc
                 };
                 self.pull.insert(r.id, p);
-                let flags = match (intact, r.last_pkt) {
-                    (false, _) => NACK | PULL,
-                    (true, false) => ACK | PULL,
-                    (true, true) => ACK,
-                };
+                // Thesis Algorithm 5, lines 5-11 and 19: a trimmed packet sets genNACK, an
+                // intact one genACK, and every DATA packet that reaches line 19 raises
+                // `CtrlPktEvent(genACK, genNACK, pull_offset)`: the event always carries the
+                // pull offset, whether or not the packet completed its message (§3.4.2:
+                // "the NDP client PULLs a data packet every time it receives one"; SPEC §6:
+                // "each intact DATA packet → ACK ..., with PULL").
+                let flags = if intact { ACK | PULL } else { NACK | PULL };
                 self.expected.push_back(r.event(flags, r.pkt_offset, p, 0));
             }
             Program::Homa | Program::HomaTr => {
@@ -256,6 +264,7 @@ impl ProgramModel {
                                 self.expected.push_back(ack);
                             }
                         } else {
+                            self.refusals_by_rank[rank.min(16)] += 1;
                             self.expected.push_back(ack);
                         }
                     }

@@ -17,6 +17,7 @@ mod packetization_equivalence;
 mod parser_equivalence;
 mod pktgen_equivalence;
 mod prisched_equivalence;
+mod program_checks;
 mod reassembly_equivalence;
 mod statereg_equivalence;
 mod switch_equivalence;

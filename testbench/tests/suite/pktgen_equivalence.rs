@@ -2,14 +2,17 @@
 //! PULLs) and Homa-style (GRANTs) events, every cycle; plus the rules of SPEC §6 checked
 //! on what leaves: every ACK of every event leaves once, in order; every NACK leaves once
 //! (in order unless its queue was full); slot decisions (PULLs, and with `pace_nacks` the
-//! NACKs) are at least `gap` cycles apart; NDP: each PULL raises its message's offset by
-//! at most one over the message's last PULL (its first over `rtt_pkts`); and no PULL is
-//! lost: after the traffic stops, each message's last PULL carries the last offset
-//! requested for it.
+//! NACKs) are at least `gap` cycles apart (a PULL that releases no packet takes no slot);
+//! NDP: each PULL raises the packets its message may send by at most one over the
+//! message's last PULL (its first over `rtt_pkts`), counting an offset beyond the
+//! message's last packet as that packet; both kinds of PULL occur (releasing, and free:
+//! offset beyond the message); and no PULL is lost: after the traffic stops, each
+//! message's last PULL carries the last offset requested for it, or, when that offset
+//! was beyond the message and joined a queued PULL, the offset of its last packet.
 use nt_hdl::pktgen::PacketGen16;
 use nt_sim::kernel::Kernel;
 use nt_sim::pktgen_workload::{read_pktgen, PktGenWorkload};
-use nt_testbench::pktgen_model::PktGenModel;
+use nt_testbench::pktgen_model::{msg_pkts, PktGenModel};
 use nt_testbench::stream::StreamMonitor;
 use std::collections::{HashMap, VecDeque};
 
@@ -20,7 +23,7 @@ fn run(
     rtt_pkts: u8,
     seed: u64,
     cycles: u64,
-) -> Result<(String, u64, u64, u64), String> {
+) -> Result<(String, u64, u64, u64, (u64, u64)), String> {
     let mut k = Kernel::new(PacketGen16::new()).map_err(|e| e.to_string())?;
     let mut w = PktGenWorkload::new(seed, ndp, gap);
     w.pace_nacks = pace_nacks;
@@ -32,7 +35,8 @@ fn run(
     let mut acks: VecDeque<u16> = VecDeque::new();
     let mut nacks: HashMap<(u16, u8), u32> = HashMap::new();
     let mut nacks_out = 0u64;
-    let mut want_pull: HashMap<u16, u16> = HashMap::new();
+    // (offset, the message's packets)
+    let mut want_pull: HashMap<u16, (u16, u16)> = HashMap::new();
     let mut sent_pull: HashMap<u16, u16> = HashMap::new();
     // Last PULL sent per message (destination port, message id), and the most any PULL
     // raised an offset.
@@ -42,6 +46,8 @@ fn run(
     let mut want_msg: HashMap<(u16, u16), u16> = HashMap::new();
     let mut capped = 0u64;
     let (mut pulls, mut acks_out) = (0u64, 0u64);
+    // PULLs sent that release a packet (offset within the message) and that do not.
+    let (mut releasing, mut free) = (0u64, 0u64);
     let mut t = 0u64;
     loop {
         if t == cycles {
@@ -61,7 +67,7 @@ fn run(
                 *nacks.entry((e.tx_msg_id, e.pkt_offset)).or_default() += 1;
             }
             if e.flags & 0x08 != 0 {
-                want_pull.insert(e.dst_port, e.pull_grant);
+                want_pull.insert(e.dst_port, (e.pull_grant, msg_pkts(e.msg_len)));
                 want_msg.insert((e.dst_port, e.tx_msg_id), e.pull_grant);
             }
         }
@@ -88,7 +94,14 @@ fn run(
                 let prev = last_pull
                     .insert((port, io.src.meta.tx_msg_id), pull)
                     .unwrap_or(rtt_pkts as u16);
-                let raise = pull.saturating_sub(prev) as u64;
+                // Packets released: an offset beyond the message counts as its last packet.
+                let n = msg_pkts(io.src.meta.msg_len);
+                if pull > n {
+                    free += 1;
+                } else {
+                    releasing += 1;
+                }
+                let raise = pull.min(n).saturating_sub(prev.min(n)) as u64;
                 if want_msg.get(&(port, io.src.meta.tx_msg_id)) > Some(&pull) {
                     capped += 1;
                 }
@@ -123,9 +136,16 @@ fn run(
         k.uut().stat.nacks_paced.val().to_u64(),
         k.uut().stat.nacks_unpaced.val().to_u64(),
     );
-    if want_pull != sent_pull {
+    let lost: Vec<_> = want_pull
+        .iter()
+        .filter(|&(port, &(want, n))| {
+            let sent = sent_pull.get(port).copied();
+            sent != Some(want) && !(want > n && sent == Some(n))
+        })
+        .collect();
+    if !lost.is_empty() {
         return Err(format!(
-            "PULLs lost: wanted {want_pull:?}, sent {sent_pull:?}"
+            "PULLs lost: (port, (offset, packets)) {lost:?}, sent {sent_pull:?}"
         ));
     }
     if ndp {
@@ -135,11 +155,11 @@ fn run(
         }
     }
     Ok((format!(
-        "{} events, {} packets, {acks_out} ACKs, {nacks_out} NACKs ({np} waited for a slot, {nu} sent early: queue full), {pulls} PULL/GRANTs (largest raise {max_raise}, {capped} below the offset asked for), {} coalesced",
+        "{} events, {} packets, {acks_out} ACKs, {nacks_out} NACKs ({np} waited for a slot, {nu} sent early: queue full), {pulls} PULL/GRANTs ({releasing} within their message, {free} beyond it; largest raise {max_raise}, {capped} below the offset asked for), {} coalesced",
         w.events,
         m.packets,
         io_coalesced(&k)
-    ), np, nu, capped))
+    ), np, nu, capped, (releasing, free)))
 }
 
 fn io_coalesced(k: &Kernel<PacketGen16>) -> u64 {
@@ -154,13 +174,15 @@ fn packet_generator_matches_the_golden_model() {
         (true, 136, false, 12, 5702),
         (false, 136, true, 12, 5800),
     ] {
-        let (s, paced, early, capped) = run(ndp, gap, pn, rtt, seed, 100_000).unwrap_or_else(|e| {
+        let (s, paced, early, capped, (releasing, free)) = run(ndp, gap, pn, rtt, seed, 100_000).unwrap_or_else(|e| {
             panic!("pktgen ndp={ndp} gap={gap} pace_nacks={pn} rtt_pkts={rtt} seed {seed}: {e}")
         });
         println!("pktgen ndp={ndp} gap={gap} pace_nacks={pn} rtt_pkts={rtt} seed {seed}: {s}");
         if ndp {
             // PULLs of one message merge in its row, whose raise is then sent one by one.
             assert!(capped > 10, "{s}");
+            // Both kinds of PULL: releasing (paced) and beyond the message (free).
+            assert!(releasing > 10 && free > 10, "{s}");
         }
         if ndp && pn {
             // The run exercises NACKs waiting for slots (and, at the MTU gap, a full queue).

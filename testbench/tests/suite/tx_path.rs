@@ -7,7 +7,10 @@
 //! (DeliveredEvent), so every message must end DELIVERED and every id and buffer be free.
 //! Each message's packets carry one `tx_msg_id`, `gen << 8 | slot`, different for every
 //! message (slots are reused, generations are not within 256 messages); `status` reports
-//! the bare slot.
+//! the bare slot. The packet generator runs against its golden model ([`PktGenModel`]:
+//! which packets, when, with which flags and pull offset, PULLs paced), and every control
+//! frame the receiver's parser reads must carry the flags, `tx_msg_id` and pull offset of
+//! the packet the model predicted, in order.
 use nt_hdl::arbiter::Arbiter;
 use nt_hdl::deparser::Deparser;
 use nt_hdl::packetization::{Packetization16, STATUS_DELIVERED};
@@ -17,6 +20,8 @@ use nt_hdl::pool::BufferConfig;
 use nt_sim::arb_workload::{drive_frame_sink, read_frame_beat};
 use nt_sim::kernel::Kernel;
 use nt_sim::parser_workload::read_parser;
+use nt_sim::pktgen_workload::{read_pktgen, CtrlEvent};
+use nt_testbench::pktgen_model::PktGenModel;
 use nt_sim::wire::{FLAG_ACK, FLAG_DATA, FLAG_PULL_GRANT, PROTO_NDP};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -68,6 +73,13 @@ fn messages_and_control_packets_cross_the_tx_path_and_pass_the_receivers_parser(
     let mut ctrl_left = 200u32;
     let mut cycles = 0u64;
     let mut data_frames = 0u64;
+    // The packet generator's model (paced PULLs, 136 cycles apart; NACKs not paced) and
+    // the control packets it sent, in order: (flags, tx_msg_id, pull offset).
+    let rtt_pkts = 10u8;
+    let mut pm = PktGenModel::new(true, 136, false, rtt_pkts);
+    let mut pg_sent: VecDeque<(u8, u16, u16)> = VecDeque::new();
+    let mut pg_in_pkt = false;
+    let mut pulls_checked = 0u64;
 
     for cycle in 0..400_000u64 {
         cycles = cycle + 1;
@@ -98,12 +110,16 @@ fn messages_and_control_packets_cross_the_tx_path_and_pass_the_receivers_parser(
             } else {
                 FLAG_ACK
             };
-            (flags, rng.gen_range(0..16u16), rng.gen::<u16>())
+            // Pull offsets up to 48 packets: a paced PULL raises a message's offset by
+            // one per slot, so the generator settles.
+            (flags, rng.gen_range(0..16u16), rng.gen_range(0..48u16))
         });
         {
             let u = pg.uut_mut();
             u.cfg.pace.next = true;
             u.cfg.gap.next = 136u64.into();
+            u.cfg.pace_nacks.next = false;
+            u.cfg.rtt_pkts.next = (rtt_pkts as u64).into();
             u.event.valid.next = ev.is_some();
             let (f, id, off) = ev.unwrap_or_default();
             u.event.flags.next = (f as u64).into();
@@ -150,6 +166,29 @@ fn messages_and_control_packets_cross_the_tx_path_and_pass_the_receivers_parser(
         pg.uut_mut().source.ready.next = ctrl_ready;
         pk.settle().expect("settle");
         pg.settle().expect("settle");
+        {
+            let io = read_pktgen(pg.uut());
+            let pev = ev.map(|(flags, id, off)| CtrlEvent {
+                flags,
+                rx_id: id as u8,
+                dst_ip: DST_IP,
+                dst_port: 4000,
+                src_port: 77,
+                tx_msg_id: id,
+                msg_len: 100,
+                pkt_offset: 0,
+                pull_grant: off,
+                grant_prio: 0,
+            });
+            pm.cycle(cycle, pev, &io)
+                .unwrap_or_else(|e| panic!("packet generator: {e}"));
+            if io.src_valid && io.src_ready {
+                if !pg_in_pkt {
+                    pg_sent.push_back((io.src.meta.flags, io.src.meta.tx_msg_id, io.src.meta.credit));
+                }
+                pg_in_pkt = !io.src.last;
+            }
+        }
         let (av, ab) = read_frame_beat(&ar.uut().source);
         drive_frame_sink(&mut dp.uut_mut().sink, av.then_some(ab));
         dp.settle().expect("settle");
@@ -190,11 +229,11 @@ fn messages_and_control_packets_cross_the_tx_path_and_pass_the_receivers_parser(
                 ));
             }
         }
-        if let Some((f, id, off)) = ev.filter(|_| pg.uut().event.ready.val()) {
+        if let Some((f, id, _)) = ev.filter(|_| pg.uut().event.ready.val()) {
             ctrl_left -= 1;
-            // A deferred PULL may be merged; only the ACK is sure to leave with the event.
+            // A deferred PULL may be merged (the model predicts it); the ACK leaves with
+            // the event.
             ctrl_sent.push_back((f & FLAG_ACK, id));
-            let _ = off;
         }
         let io = read_parser(rx.uut());
         assert_eq!(
@@ -233,6 +272,17 @@ fn messages_and_control_packets_cross_the_tx_path_and_pass_the_receivers_parser(
                     data_frames += 1;
                 } else {
                     ctrl_got += 1;
+                    let (f, id, off) = pg_sent
+                        .pop_front()
+                        .expect("a control frame the packet generator sent");
+                    assert_eq!(
+                        (h.flags, h.tx_msg_id, h.pull_grant),
+                        (f, id, off),
+                        "cycle {cycle}: control frame (flags, tx_msg_id, pull offset)"
+                    );
+                    if h.flags & FLAG_PULL_GRANT != 0 {
+                        pulls_checked += 1;
+                    }
                     if h.flags & FLAG_ACK != 0 {
                         let (f, id) = ctrl_sent.pop_front().expect("an ACK was sent");
                         assert_eq!((f, id), (FLAG_ACK, h.tx_msg_id));
@@ -251,12 +301,14 @@ fn messages_and_control_packets_cross_the_tx_path_and_pass_the_receivers_parser(
             && statuses.len() as u64 == n_msgs
             && ctrl_left == 0
             && ctrl_sent.is_empty()
+            && pg_sent.is_empty()
+            && pm.quiet()
         {
             break;
         }
     }
     println!(
-        "tx path: {n_msgs} messages, {data_frames} data frames and {ctrl_got} control frames in {cycles} cycles, all accepted by the receiver's parser"
+        "tx path: {n_msgs} messages, {data_frames} data frames and {ctrl_got} control frames ({pulls_checked} PULL offsets checked against the packet generator's model) in {cycles} cycles, all accepted by the receiver's parser"
     );
     assert_eq!(next_msg, n_msgs);
     assert_eq!(statuses.len() as u64, n_msgs, "every message ended");
@@ -277,6 +329,8 @@ fn messages_and_control_packets_cross_the_tx_path_and_pass_the_receivers_parser(
     let slots: std::collections::HashSet<u16> = wire_id.values().map(|id| id & 0xff).collect();
     assert!(slots.len() < wire_id.len(), "slots were reused");
     assert!(ctrl_sent.is_empty() && ctrl_got >= 200);
+    assert!(pg_sent.is_empty() && pm.quiet(), "control packets never arrived");
+    assert!(pulls_checked >= 50, "only {pulls_checked} PULL offsets checked");
     // Every payload word of every message arrived exactly once (the timeout is too long
     // for retransmissions).
     let want_words: u64 = lens.iter().map(|l| l.div_ceil(8)).sum();
