@@ -134,10 +134,17 @@ file_name() { echo "${1/@/.}"; }
 # Yosys commands that read a row's design: its Verilog, and for BLOCK@MODE the cfg$mode
 # input made an internal wire driven by the mode's constant.
 yosys_read() {
-  local top=$1 base=${1%%@*}
+  local top=$1 base=${1%%@*} trace=0
   printf 'read_verilog -sv verilog-out/%s.v;' "$base"
-  if [ "$base" != "$top" ] || [[ " $RAM_FIRST_BLOCKS " == *" $base "* ]]; then
+  # A NIC top's trace$* outputs are simulation monitors (the program-boundary events the
+  # program models read, hdl/src/nic.rs NicTrace): the FPGA build leaves them unconnected,
+  # so that logic only they observe (record fields a program ignores) is not kept.
+  grep -q '^ *output .*trace\$' "verilog-out/$base.v" && trace=1
+  if [ "$base" != "$top" ] || [ "$trace" -eq 1 ] || [[ " $RAM_FIRST_BLOCKS " == *" $base "* ]]; then
     printf ' hierarchy -check -top %s; proc;' "$base"
+  fi
+  if [ "$trace" -eq 1 ]; then
+    printf ' delete -port %s/w:trace$*;' "$base"
   fi
   if [ "$base" != "$top" ]; then
     printf " delete -port %s/w:cfg\$mode; cd %s; connect -set cfg\$mode 2'd%s; cd ..;" \
