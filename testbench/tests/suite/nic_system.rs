@@ -29,26 +29,17 @@ struct Nic<T> {
     module: &'static str,
 }
 
-const NDP: Nic<NicNdp> = Nic {
-    make: NicNdp::new,
-    module: "nic_ndp",
-};
-const NDP128: Nic<NicNdp128> = Nic {
-    make: NicNdp128::new,
-    module: "nic_ndp_n128",
-};
-const HOMA: Nic<NicHoma> = Nic {
-    make: NicHoma::new,
-    module: "nic_homa",
-};
-const HOMATR: Nic<NicHomaTr> = Nic {
-    make: NicHomaTr::new,
-    module: "nic_homatr",
-};
-const BOLT: Nic<NicBolt> = Nic {
-    make: NicBolt::new,
-    module: "nic_bolt",
-};
+impl<T> Nic<T> {
+    const fn new(make: fn() -> T, module: &'static str) -> Self {
+        Nic { make, module }
+    }
+}
+
+const NDP: Nic<NicNdp> = Nic::new(NicNdp::new, "nic_ndp");
+const NDP128: Nic<NicNdp128> = Nic::new(NicNdp128::new, "nic_ndp_n128");
+const HOMA: Nic<NicHoma> = Nic::new(NicHoma::new, "nic_homa");
+const HOMATR: Nic<NicHomaTr> = Nic::new(NicHomaTr::new, "nic_homatr");
+const BOLT: Nic<NicBolt> = Nic::new(NicBolt::new, "nic_bolt");
 
 /// The engine a test's NICs run on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
