@@ -573,8 +573,7 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         self.sent_wr.next.pull = self.event.pull_grant.val();
         // (A free PULL is not recorded: it releases nothing, and its message's later
         // PULLs are free too.)
-        if self.take_ev.val() & self.cfg.pace.val() & self.ev_pull.val() & !self.pull_free.val()
-        {
+        if self.take_ev.val() & self.cfg.pace.val() & self.ev_pull.val() & !self.pull_free.val() {
             self.sent.write_enable.next = true;
         }
         if self.pull_read.q.val() {

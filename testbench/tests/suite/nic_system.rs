@@ -189,7 +189,17 @@ fn exchange_with<T: NicTop + 'static>(
     max_cycles: u64,
     timeout: Option<u32>,
 ) -> (Pair, Exchange) {
-    exchange_on(nic, On::Compiled, seed, msgs_each, link, sizes, max_cycles, timeout, |_, _| {})
+    exchange_on(
+        nic,
+        On::Compiled,
+        seed,
+        msgs_each,
+        link,
+        sizes,
+        max_cycles,
+        timeout,
+        |_, _| {},
+    )
 }
 
 /// [`exchange_with`] on engine `on`, with `watch` seeing both NICs' probes every cycle
@@ -206,7 +216,8 @@ fn exchange_on<T: NicTop + 'static>(
     timeout: Option<u32>,
     mut watch: impl FnMut(&NicProbe, &NicProbe),
 ) -> (Pair, Exchange) {
-    let (mut pair, ex) = build_exchange(nic, on, seed, msgs_each, link, (draw_len, max_len), timeout);
+    let (mut pair, ex) =
+        build_exchange(nic, on, seed, msgs_each, link, (draw_len, max_len), timeout);
     let program = Program::of(T::PROGRAM);
     let mut ma = ProgramModel::new(program, pair.a.config().rtt_pkts);
     let mut mb = ProgramModel::new(program, pair.b.config().rtt_pkts);
@@ -632,15 +643,7 @@ fn trimming_recovered_by_nack<T: NicTop + 'static>(nic: &Nic<T>, seed: u64) {
     // never run out: a packet whose lookup fails is dropped silently and only a timeout
     // would recover it (checked below).
     let timeout = 1_000_000;
-    let (pair, ex) = exchange_with(
-        nic,
-        seed,
-        80,
-        link,
-        (msg_len, 8192),
-        900_000,
-        Some(timeout),
-    );
+    let (pair, ex) = exchange_with(nic, seed, 80, link, (msg_len, 8192), 900_000, Some(timeout));
     for sim in [&pair.a, &pair.b] {
         assert_eq!(sim.stats().rx_lookup_fail, 0, "a receive lookup failed");
     }
@@ -859,20 +862,7 @@ fn two_threads_match_one_thread() {
             p1.ab.stats.lost + p1.ba.stats.lost > 0,
             "seed {seed}: the link lost frames"
         );
-        assert_eq!(p1.a.tx_frames, p2.a.tx_frames, "seed {seed}: a's frames");
-        assert_eq!(p1.b.tx_frames, p2.b.tx_frames, "seed {seed}: b's frames");
-        assert_eq!(
-            p1.a.delivered, p2.a.delivered,
-            "seed {seed}: a's deliveries"
-        );
-        assert_eq!(
-            p1.b.delivered, p2.b.delivered,
-            "seed {seed}: b's deliveries"
-        );
-        assert_eq!(p1.a.outcomes, p2.a.outcomes, "seed {seed}: a's outcomes");
-        assert_eq!(p1.b.outcomes, p2.b.outcomes, "seed {seed}: b's outcomes");
-        assert_eq!(p1.ab.stats, p2.ab.stats, "seed {seed}: link a→b");
-        assert_eq!(p1.ba.stats, p2.ba.stats, "seed {seed}: link b→a");
+        assert_same_pair(&format!("seed {seed}"), &p1, &p2);
         println!(
             "seed {seed}: {c1} cycles, {} + {} frames, {} + {} deliveries, identical on 1 and 2 threads",
             p1.a.tx_frames.len(),
@@ -891,6 +881,19 @@ fn two_threads_match_one_thread() {
         None,
     );
     assert!(pair.set_threads(0).is_err() && pair.set_threads(3).is_err());
+}
+
+/// Two runs of a pair ended alike: every frame either NIC sent (cycle and bytes), every
+/// delivery and outcome, both NICs' counters and both links' fault counts.
+fn assert_same_pair(what: &str, x: &Pair, y: &Pair) {
+    for (name, p, q) in [("a", &x.a, &y.a), ("b", &x.b, &y.b)] {
+        assert_eq!(p.tx_frames, q.tx_frames, "{what}: {name}'s frames");
+        assert_eq!(p.delivered, q.delivered, "{what}: {name}'s deliveries");
+        assert_eq!(p.outcomes, q.outcomes, "{what}: {name}'s outcomes");
+        assert_eq!(p.stats(), q.stats(), "{what}: {name}'s counters");
+    }
+    assert_eq!(x.ab.stats, y.ab.stats, "{what}: link a→b");
+    assert_eq!(x.ba.stats, y.ba.stats, "{what}: link b→a");
 }
 
 /// What both engines show of a cycle: the program-boundary events (from the `trace`
@@ -955,17 +958,19 @@ fn native_and_compiled_match<T: NicTop + 'static>(nic: &Nic<T>, seed: u64) {
         );
     }
     assert_eq!(nt.len(), ct.len(), "{m}: event cycles");
-    assert_eq!(n.a.tx_frames, c.a.tx_frames, "{m}: a's frames");
-    assert_eq!(n.b.tx_frames, c.b.tx_frames, "{m}: b's frames");
-    assert_eq!(n.a.delivered, c.a.delivered, "{m}: a's deliveries");
-    assert_eq!(n.b.delivered, c.b.delivered, "{m}: b's deliveries");
-    assert_eq!(n.a.outcomes, c.a.outcomes, "{m}: a's outcomes");
-    assert_eq!(n.b.outcomes, c.b.outcomes, "{m}: b's outcomes");
-    assert_eq!(n.a.stats(), c.a.stats(), "{m}: a's counters");
-    assert_eq!(n.b.stats(), c.b.stats(), "{m}: b's counters");
-    let records = nt.iter().filter(|t| t.1.record.is_some() || t.2.record.is_some()).count();
-    let ctrl = nt.iter().filter(|t| t.1.ctrl.is_some() || t.2.ctrl.is_some()).count();
-    let freed = nt.iter().filter(|t| t.1.freed.is_some() || t.2.freed.is_some()).count();
+    assert_same_pair(m, &n, &c);
+    let records = nt
+        .iter()
+        .filter(|t| t.1.record.is_some() || t.2.record.is_some())
+        .count();
+    let ctrl = nt
+        .iter()
+        .filter(|t| t.1.ctrl.is_some() || t.2.ctrl.is_some())
+        .count();
+    let freed = nt
+        .iter()
+        .filter(|t| t.1.freed.is_some() || t.2.freed.is_some())
+        .count();
     let s = n.a.stats();
     println!(
         "{m}: native and compiled identical over {nc} cycles: {} event cycles ({records} with a record, {ctrl} with a control event, {freed} with a freed message), {} + {} frames; lost {}, trimmed {}; a retransmitted {}",
@@ -976,7 +981,10 @@ fn native_and_compiled_match<T: NicTop + 'static>(nic: &Nic<T>, seed: u64) {
         n.ab.stats.chopped + n.ba.stats.chopped,
         s.tx_retransmitted
     );
-    assert!(records > 20 && ctrl > 20 && freed > 0, "{m}: too little happened");
+    assert!(
+        records > 20 && ctrl > 20 && freed > 0,
+        "{m}: too little happened"
+    );
     assert!(
         n.ab.stats.lost + n.ba.stats.lost > 0 && n.ab.stats.chopped + n.ba.stats.chopped > 0,
         "{m}: the link lost and trimmed nothing"

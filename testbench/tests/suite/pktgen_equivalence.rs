@@ -174,9 +174,10 @@ fn packet_generator_matches_the_golden_model() {
         (true, 136, false, 12, 5702),
         (false, 136, true, 12, 5800),
     ] {
-        let (s, paced, early, capped, (releasing, free)) = run(ndp, gap, pn, rtt, seed, 100_000).unwrap_or_else(|e| {
-            panic!("pktgen ndp={ndp} gap={gap} pace_nacks={pn} rtt_pkts={rtt} seed {seed}: {e}")
-        });
+        let (s, paced, early, capped, (releasing, free)) = run(ndp, gap, pn, rtt, seed, 100_000)
+            .unwrap_or_else(|e| {
+                panic!("pktgen ndp={ndp} gap={gap} pace_nacks={pn} rtt_pkts={rtt} seed {seed}: {e}")
+            });
         println!("pktgen ndp={ndp} gap={gap} pace_nacks={pn} rtt_pkts={rtt} seed {seed}: {s}");
         if ndp {
             // PULLs of one message merge in its row, whose raise is then sent one by one.

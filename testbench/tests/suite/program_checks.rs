@@ -126,12 +126,21 @@ fn run<T: NicTop>(pair: &mut Pair, max_cycles: u64) -> Seen {
     let cycles = pair
         .run_until_settled_with(max_cycles, &mut observe)
         .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(ma.pending() + mb.pending(), 0, "predicted events never raised");
+    assert_eq!(
+        ma.pending() + mb.pending(),
+        0,
+        "predicted events never raised"
+    );
     seen.grants_by_prio = mb.grants_by_prio.to_vec();
     seen.refusals_by_rank = mb.refusals_by_rank.to_vec();
     seen.cycles = cycles;
     for o in &pair.a.outcomes {
-        assert_eq!(o.outcome, Outcome::Delivered, "message {} not delivered", o.msg);
+        assert_eq!(
+            o.outcome,
+            Outcome::Delivered,
+            "message {} not delivered",
+            o.msg
+        );
     }
     assert_eq!(pair.b.delivered.len(), pair.a.outcomes.len());
     seen
@@ -154,7 +163,10 @@ fn check_credits(seen: &Seen, what: &str) {
     let mut want: VecDeque<_> = seen.a_credit_records.iter().collect();
     for &(tc, id, credit) in &seen.a_credit_set {
         let &(tr, rid, off, _) = want.pop_front().expect("a record");
-        assert!(tr < tc && tc <= tr + 8, "credit set at {tc} for the {what} taken at {tr}");
+        assert!(
+            tr < tc && tc <= tr + 8,
+            "credit set at {tc} for the {what} taken at {tr}"
+        );
         assert_eq!(
             (id, credit),
             (rid, off),
@@ -239,7 +251,10 @@ fn homa_grant_sets_credit_and_later_data_carry_its_priority_in_tos() {
             continue;
         }
         data += 1;
-        let gs = grants.get(&f.t.tx_msg_id).map(|v| v.as_slice()).unwrap_or(&[]);
+        let gs = grants
+            .get(&f.t.tx_msg_id)
+            .map(|v| v.as_slice())
+            .unwrap_or(&[]);
         let settled = gs
             .iter()
             .filter(|g| g.0 + LATENCY < p.cycle)
@@ -266,7 +281,11 @@ fn homa_grant_sets_credit_and_later_data_carry_its_priority_in_tos() {
         );
         if allowed.len() == 1 {
             if gs.iter().all(|g| g.0 > p.cycle) {
-                assert!(f.t.pkt_offset < rtt, "offset {} sent before any GRANT", f.t.pkt_offset);
+                assert!(
+                    f.t.pkt_offset < rtt,
+                    "offset {} sent before any GRANT",
+                    f.t.pkt_offset
+                );
                 unscheduled += 1;
             } else if settled > 0 {
                 scheduled += 1;
@@ -302,5 +321,8 @@ fn ndp_pull_sets_credit_and_every_data_packet_is_pulled() {
         seen.b_last_records
     );
     assert_eq!(seen.b_last_records, lens.len() as u64);
-    assert_eq!(acks_alone, 0, "an intact DATA packet was ACKed without PULL");
+    assert_eq!(
+        acks_alone, 0,
+        "an intact DATA packet was ACKed without PULL"
+    );
 }

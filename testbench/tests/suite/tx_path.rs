@@ -21,8 +21,8 @@ use nt_sim::arb_workload::{drive_frame_sink, read_frame_beat};
 use nt_sim::kernel::Kernel;
 use nt_sim::parser_workload::read_parser;
 use nt_sim::pktgen_workload::{read_pktgen, CtrlEvent};
-use nt_testbench::pktgen_model::PktGenModel;
 use nt_sim::wire::{FLAG_ACK, FLAG_DATA, FLAG_PULL_GRANT, PROTO_NDP};
+use nt_testbench::pktgen_model::PktGenModel;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::{HashMap, VecDeque};
@@ -184,7 +184,11 @@ fn messages_and_control_packets_cross_the_tx_path_and_pass_the_receivers_parser(
                 .unwrap_or_else(|e| panic!("packet generator: {e}"));
             if io.src_valid && io.src_ready {
                 if !pg_in_pkt {
-                    pg_sent.push_back((io.src.meta.flags, io.src.meta.tx_msg_id, io.src.meta.credit));
+                    pg_sent.push_back((
+                        io.src.meta.flags,
+                        io.src.meta.tx_msg_id,
+                        io.src.meta.credit,
+                    ));
                 }
                 pg_in_pkt = !io.src.last;
             }
@@ -329,8 +333,14 @@ fn messages_and_control_packets_cross_the_tx_path_and_pass_the_receivers_parser(
     let slots: std::collections::HashSet<u16> = wire_id.values().map(|id| id & 0xff).collect();
     assert!(slots.len() < wire_id.len(), "slots were reused");
     assert!(ctrl_sent.is_empty() && ctrl_got >= 200);
-    assert!(pg_sent.is_empty() && pm.quiet(), "control packets never arrived");
-    assert!(pulls_checked >= 50, "only {pulls_checked} PULL offsets checked");
+    assert!(
+        pg_sent.is_empty() && pm.quiet(),
+        "control packets never arrived"
+    );
+    assert!(
+        pulls_checked >= 50,
+        "only {pulls_checked} PULL offsets checked"
+    );
     // Every payload word of every message arrived exactly once (the timeout is too long
     // for retransmissions).
     let want_words: u64 = lens.iter().map(|l| l.div_ceil(8)).sum();
