@@ -73,7 +73,7 @@
 //! 3.2 GHz).
 use crate::link::{Link, LinkCfg};
 use crate::lockstep::lockstep;
-use crate::nic_cli::parse_ip;
+use crate::nic_cli::{check_timeouts, parse_host_ip};
 use crate::nic_sim::{AppMsg, Delivered, NicConfig, NicDriver, NicEngine, NicSim, Outcome, VNic};
 use crate::pcap::Packet;
 use crate::switch_sim::{Pacer, SwitchDriver, SwitchEngine, SwitchSim, VSwitch};
@@ -898,16 +898,20 @@ fn build_host(c: &HostCfg, ip: u32, mac: u64, engine: Engine) -> Result<Box<dyn 
     if let Some(v) = c.retries {
         n.max_retries = v;
     }
-    n.rx_timeout = c
-        .rx_timeout
-        .unwrap_or_else(|| n.timeout.saturating_mul(n.max_retries as u32 + 2));
+    let e = |x: String| format!("host {:?}: {x}", c.name);
+    n.rx_timeout = check_timeouts(
+        n.timeout,
+        n.max_retries,
+        c.rx_timeout,
+        ["timeout", "retries", "rx_timeout"],
+    )
+    .map_err(e)?;
     if let Some(v) = c.pull_gap {
         n.pull_gap = v;
     }
     if let Some(v) = c.pace_nacks {
         n.pace_nacks = v;
     }
-    let e = |x: String| format!("host {:?}: {x}", c.name);
     let big = match c.messages.unwrap_or(16) {
         16 => false,
         128 => true,
@@ -1046,7 +1050,9 @@ impl Network {
         let mut seen_ip = HashMap::new();
         for (i, h) in cfg.host.iter().enumerate() {
             let ip = match &h.ip {
-                Some(s) => parse_ip(s).map_err(|e| format!("host {:?}: {e}", h.name))?,
+                Some(s) => {
+                    parse_host_ip(s).map_err(|e| format!("host {:?}: ip {s:?}: {e}", h.name))?
+                }
                 None => 0x0a00_0001 + i as u32,
             };
             if let Some(o) = seen_ip.insert(ip, i) {

@@ -14,9 +14,12 @@
 //! The run ends when every input frame has entered, every message has an outcome and the
 //! NIC has been quiet (nothing on MAC TX or to the application) for `quiet_cycles`; or at
 //! `max_cycles`, which is reported.
-use crate::nic_sim::{AppMsg, NicConfig, NicSim, Outcome};
-use crate::pcap::{read_pcap, write_pcap, Packet};
-use nt_hdl::nic::{NicHoma, NicHomaTr, NicNdp, NicTop};
+use crate::nic_sim::HostStats;
+use crate::nic_sim::{AppMsg, NicConfig, NicSim, Outcome, MAX_RTT_PKTS};
+use crate::pcap::{create_output, read_input_pcap, write_pcap_to, Packet};
+use nt_hdl::nic::{NicBolt, NicHoma, NicHomaTr, NicNdp, NicTop};
+use nt_hdl::packetization::MAX_MSG_BYTES;
+use nt_hdl::parser::{DROP_NAMES, DROP_REASONS};
 use serde::Deserialize;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -37,7 +40,10 @@ pub struct NicArgs {
 /// The programs `ntsim nic` can run.
 pub const PROGRAMS: &[&str] = &["ndp", "homa", "homatr", "bolt"];
 
-/// Parses a dotted IPv4 address.
+/// Parses a dotted IPv4 address, strictly: four decimal parts of 1 to 3 digits, each
+/// 0..=255, with no sign, no spaces and no leading zero (`010.0.0.1` is refused: other
+/// tools read a leading zero as octal). The one parser of IPv4 addresses of `ntsim nic`,
+/// `ntsim switch --route` and `ntsim run`'s topology files.
 pub fn parse_ip(s: &str) -> Result<u32, String> {
     let parts: Vec<&str> = s.split('.').collect();
     if parts.len() != 4 {
@@ -45,6 +51,12 @@ pub fn parse_ip(s: &str) -> Result<u32, String> {
     }
     let mut v = 0u32;
     for p in parts {
+        let digits = !p.is_empty() && p.len() <= 3 && p.bytes().all(|c| c.is_ascii_digit());
+        if !digits || (p.len() > 1 && p.starts_with('0')) {
+            return Err(format!(
+                "bad IPv4 address {s:?} (each part 0..=255 in decimal digits, no sign, no leading zero)"
+            ));
+        }
         let b: u8 = p
             .parse()
             .map_err(|_| format!("bad IPv4 address {s:?} (each part 0..=255)"))?;
@@ -59,7 +71,8 @@ pub fn fmt_ip(ip: u32) -> String {
     format!("{}.{}.{}.{}", b[0], b[1], b[2], b[3])
 }
 
-/// Parses a MAC address `aa:bb:cc:dd:ee:ff`.
+/// Parses a MAC address, strictly: six parts of exactly two hex digits separated by `:`
+/// (`aa:bb:cc:dd:ee:ff`, either case).
 pub fn parse_mac(s: &str) -> Result<u64, String> {
     let parts: Vec<&str> = s.split(':').collect();
     if parts.len() != 6 {
@@ -67,11 +80,170 @@ pub fn parse_mac(s: &str) -> Result<u64, String> {
     }
     let mut v = 0u64;
     for p in parts {
+        if p.len() != 2 || !p.bytes().all(|c| c.is_ascii_hexdigit()) {
+            return Err(format!(
+                "bad MAC address {s:?} (each part exactly two hex digits)"
+            ));
+        }
         let b = u8::from_str_radix(p, 16)
             .map_err(|_| format!("bad MAC address {s:?} (each part two hex digits)"))?;
         v = v << 8 | b as u64;
     }
     Ok(v)
+}
+
+/// Formats a MAC address `aa:bb:cc:dd:ee:ff` (its low 48 bits).
+pub fn fmt_mac(mac: u64) -> String {
+    let b = mac.to_be_bytes();
+    format!(
+        "{:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}",
+        b[2], b[3], b[4], b[5], b[6], b[7]
+    )
+}
+
+/// Checks that `ip` can be a host's own address: not in 0.0.0.0/8 ("this network",
+/// 0.0.0.0 is the unspecified address), 127.0.0.0/8 (loopback), 224.0.0.0/4 (multicast)
+/// or 240.0.0.0/4 (reserved, with the broadcast address 255.255.255.255).
+pub fn check_host_ip(ip: u32) -> Result<(), String> {
+    let what = match ip >> 24 {
+        0 => "in 0.0.0.0/8 (unspecified, \"this network\")",
+        127 => "a loopback address (127.0.0.0/8)",
+        224..=239 => "a multicast address (224.0.0.0/4)",
+        _ if ip == u32::MAX => "the broadcast address",
+        240..=255 => "a reserved address (240.0.0.0/4)",
+        _ => return Ok(()),
+    };
+    Err(format!(
+        "IPv4 address {} is {what}: a host's own address must be unicast",
+        fmt_ip(ip)
+    ))
+}
+
+/// Checks that `mac` can be a NIC's own address: 48 bits, not all zeros, and unicast (the
+/// group bit, the low bit of the first byte, clear: not multicast, not broadcast).
+pub fn check_host_mac(mac: u64) -> Result<(), String> {
+    if mac >> 48 != 0 {
+        return Err(format!("MAC {mac:#x} is wider than 48 bits"));
+    }
+    let what = if mac == 0 {
+        "all zeros"
+    } else if mac == 0xffff_ffff_ffff {
+        "the broadcast address"
+    } else if mac >> 40 & 1 == 1 {
+        "a multicast (group) address (its first byte is odd)"
+    } else {
+        return Ok(());
+    };
+    Err(format!(
+        "MAC address {} is {what}: a NIC's own address must be unicast",
+        fmt_mac(mac)
+    ))
+}
+
+/// [`parse_ip`] and [`check_host_ip`]: a host's own IPv4 address.
+pub fn parse_host_ip(s: &str) -> Result<u32, String> {
+    let ip = parse_ip(s)?;
+    check_host_ip(ip)?;
+    Ok(ip)
+}
+
+/// [`parse_mac`] and [`check_host_mac`]: a NIC's own MAC address.
+pub fn parse_host_mac(s: &str) -> Result<u64, String> {
+    let mac = parse_mac(s)?;
+    check_host_mac(mac)?;
+    Ok(mac)
+}
+
+/// The NIC's timeouts are below 2^31 cycles (the timer's 31-bit arithmetic).
+pub const TIMEOUT_MAX: u32 = (1 << 31) - 1;
+
+/// Checks a NIC's retransmission timeout, retry limit and receive timeout as a user gave
+/// them, and returns the receive timeout (by default `timeout x (retries + 2)`, which
+/// covers the sender's retry window `timeout x (retries + 1)`). `names` are the user's
+/// names of the three (`--timeout-cycles`, `--retries`, `--rx-timeout-cycles`, or a
+/// topology file's keys); every error names the value given and the range it may take.
+pub fn check_timeouts(
+    timeout: u32,
+    retries: u8,
+    rx_timeout: Option<u32>,
+    names: [&str; 3],
+) -> Result<u32, String> {
+    let [tn, rn, xn] = names;
+    if retries == 0 {
+        return Err(format!("{rn} 0: must be 1..=255"));
+    }
+    let r = retries as u64;
+    let (tmax, why) = match rx_timeout {
+        None => (
+            TIMEOUT_MAX as u64 / (r + 2),
+            format!(
+                "with {rn} {retries}: the default {xn}, {tn} x ({rn} + 2), must stay below 2^31; or give {xn}"
+            ),
+        ),
+        Some(_) => (
+            (TIMEOUT_MAX as u64 - 1) / (r + 1),
+            format!(
+                "with {rn} {retries}: the retry window, {tn} x ({rn} + 1), must stay below {xn}, itself below 2^31"
+            ),
+        ),
+    };
+    if (timeout as u64) < 64 || timeout as u64 > tmax {
+        return Err(format!("{tn} {timeout}: must be 64..={tmax} cycles {why}"));
+    }
+    let window = timeout as u64 * (r + 1);
+    match rx_timeout {
+        None => Ok((timeout as u64 * (r + 2)) as u32),
+        Some(x) if x as u64 > window && x <= TIMEOUT_MAX => Ok(x),
+        Some(x) => Err(format!(
+            "{xn} {x}: must be {}..={TIMEOUT_MAX} cycles (above the retry window {tn} x ({rn} + 1) = {window})",
+            window + 1
+        )),
+    }
+}
+
+/// `ntsim nic`'s NIC configuration flags, as given.
+#[derive(Clone, Debug)]
+pub struct NicFlags {
+    pub ip: String,
+    pub mac: String,
+    pub switch_mac: String,
+    pub rtt_pkts: u8,
+    pub timeout_cycles: u32,
+    pub retries: u8,
+    pub rx_timeout_cycles: Option<u32>,
+    pub pull_gap: u16,
+    pub unpaced_nacks: bool,
+}
+
+/// The NIC configuration of `ntsim nic`'s flags; every error names the flag and the value
+/// given.
+pub fn config_of_flags(f: &NicFlags) -> Result<NicConfig, String> {
+    let ip = parse_host_ip(&f.ip).map_err(|e| format!("--ip: {e}"))?;
+    let mac = parse_host_mac(&f.mac).map_err(|e| format!("--mac: {e}"))?;
+    let mut cfg = NicConfig::new(mac, ip);
+    cfg.switch_mac = parse_mac(&f.switch_mac).map_err(|e| format!("--switch-mac: {e}"))?;
+    if !(1..=MAX_RTT_PKTS).contains(&f.rtt_pkts) {
+        return Err(format!(
+            "--rtt-pkts {}: must be 1..={MAX_RTT_PKTS} packets",
+            f.rtt_pkts
+        ));
+    }
+    cfg.rtt_pkts = f.rtt_pkts;
+    cfg.rx_timeout = check_timeouts(
+        f.timeout_cycles,
+        f.retries,
+        f.rx_timeout_cycles,
+        ["--timeout-cycles", "--retries", "--rx-timeout-cycles"],
+    )?;
+    cfg.timeout = f.timeout_cycles;
+    cfg.max_retries = f.retries;
+    if f.pull_gap == 0 {
+        return Err("--pull-gap 0: must be 1..=65535 cycles".into());
+    }
+    cfg.pull_gap = f.pull_gap;
+    cfg.pace_nacks = !f.unpaced_nacks;
+    cfg.validate()?;
+    Ok(cfg)
 }
 
 #[derive(Deserialize)]
@@ -123,16 +295,34 @@ pub fn read_msgs(path: &Path) -> Result<Vec<AppMsg>, String> {
         }
         let m: MsgLine =
             serde_json::from_str(line).map_err(|e| format!("{}: bad message line: {e}", at()))?;
-        let payload = match (&m.payload_hex, &m.payload_text, m.len) {
-            (Some(h), None, None) => hex_bytes(h).map_err(|e| format!("{}: {e}", at()))?,
-            (None, Some(t), None) => t.as_bytes().to_vec(),
-            (None, None, Some(l)) => (0..l).map(|i| i as u8).collect(),
+        // The length is checked before a payload is built: `"len": 18446744073709551615`
+        // must not allocate.
+        let len = match (&m.payload_hex, &m.payload_text, m.len) {
+            (Some(h), None, None) => h.len().div_ceil(2),
+            (None, Some(t), None) => t.len(),
+            (None, None, Some(l)) => l,
             _ => {
                 return Err(format!(
                     "{}: give exactly one of payload_hex, payload_text and len",
                     at()
                 ))
             }
+        };
+        if len == 0 || len as u64 > MAX_MSG_BYTES {
+            let what = if m.len.is_some() {
+                format!("len {len}")
+            } else {
+                format!("a payload of {len} bytes")
+            };
+            return Err(format!(
+                "{}: {what}: message length must be 1..={MAX_MSG_BYTES} bytes (the NIC's largest message)",
+                at()
+            ));
+        }
+        let payload = match (&m.payload_hex, &m.payload_text, m.len) {
+            (Some(h), None, None) => hex_bytes(h).map_err(|e| format!("{}: {e}", at()))?,
+            (None, Some(t), None) => t.as_bytes().to_vec(),
+            _ => (0..len).map(|i| i as u8).collect(),
         };
         let m = AppMsg {
             cycle: m.cycle,
@@ -155,29 +345,115 @@ pub fn read_msgs(path: &Path) -> Result<Vec<AppMsg>, String> {
     Ok(out)
 }
 
+/// What the `ntsim nic` summary reads from a NIC top block beyond its `stat` outputs: the
+/// parser's drop counters by reason ([`DROP_NAMES`]) and the reassembly module's failed
+/// `GetRxMsgInfo` requests.
+pub trait RxDrops {
+    fn parser_drops(&self) -> [u64; DROP_REASONS];
+    /// Requests that found no free message id, buffer or table entry, and malformed ones.
+    fn rx_alloc_fail(&self) -> u64;
+    fn rx_bad_req(&self) -> u64;
+}
+
+macro_rules! rx_drops {
+    ($($t:ty),*) => {
+        $(impl RxDrops for $t {
+            fn parser_drops(&self) -> [u64; DROP_REASONS] {
+                self.parser.drop_counts()
+            }
+            fn rx_alloc_fail(&self) -> u64 {
+                self.reasm.stat.alloc_fail.val().to_u64()
+            }
+            fn rx_bad_req(&self) -> u64 {
+                self.reasm.stat.bad_req.val().to_u64()
+            }
+        })*
+    };
+}
+rx_drops!(NicNdp, NicHoma, NicHomaTr, NicBolt);
+
+/// The receive drops line of the summary: the parser's drops in total and by reason (those
+/// that happened), the DATA packets dropped for want of a receive message or buffer (and
+/// for a malformed request), late duplicates, and messages the receive timer dropped.
+pub fn drops_line(
+    parser: [u64; DROP_REASONS],
+    st: &HostStats,
+    alloc_fail: u64,
+    bad_req: u64,
+) -> String {
+    let total: u64 = parser.iter().sum();
+    let reasons: Vec<String> = DROP_NAMES
+        .iter()
+        .zip(parser)
+        .filter(|(_, n)| *n > 0)
+        .map(|(name, n)| format!("{name} {n}"))
+        .collect();
+    let by = if reasons.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", reasons.join(", "))
+    };
+    format!(
+        "  rx drops: parser {total}{by}; DATA without a receive buffer {} (no free message or buffer {alloc_fail}, malformed {bad_req}); late duplicates {}; messages timed out {}\n",
+        st.rx_lookup_fail, st.rx_late_dups, st.rx_timeouts
+    )
+}
+
 /// Runs `ntsim nic`; returns the summary printed on success.
 pub fn run(args: &NicArgs) -> Result<String, String> {
     args.cfg.validate()?;
     if args.max_cycles == 0 {
-        return Err("--max-cycles must be at least 1".into());
+        return Err("--max-cycles 0: must be at least 1 cycle".into());
+    }
+    if args.quiet_cycles == 0 {
+        return Err(
+            "--quiet-cycles 0: must be at least 1 cycle (the run would end before the NIC answered its last input)"
+                .into(),
+        );
+    }
+    if !PROGRAMS.contains(&args.program.as_str()) {
+        return Err(format!(
+            "unknown program {:?}; known: {}",
+            args.program,
+            PROGRAMS.join(", ")
+        ));
     }
     let frames = match &args.input {
-        Some(p) => read_pcap(p)?,
+        Some(p) => read_input_pcap(p)?,
         None => vec![],
     };
     let msgs = match &args.send {
         Some(p) => read_msgs(p)?,
         None => vec![],
     };
+    // The outputs exist before the run: a bad path fails now, not after it.
+    let out = create_output("--out", &args.output)?;
+    let delivered = match &args.delivered {
+        Some(p) => {
+            // `--out` exists now: `--delivered` is the same file if it resolves to it.
+            let same = std::fs::canonicalize(p)
+                .ok()
+                .is_some_and(|d| std::fs::canonicalize(&args.output).is_ok_and(|o| o == d));
+            if same {
+                return Err(format!(
+                    "--delivered {}: the same file as --out",
+                    p.display()
+                ));
+            }
+            Some(create_output("--delivered", p)?)
+        }
+        None => None,
+    };
+    let files = OutFiles { out, delivered };
     let args = args.clone();
     // The NIC top is a large value: build and run it on a thread with room for it.
     std::thread::Builder::new()
         .stack_size(256 << 20)
         .spawn(move || match args.program.as_str() {
-            "ndp" => run_with(NicNdp::new(), &args, frames, msgs),
-            "homa" => run_with(NicHoma::new(), &args, frames, msgs),
-            "homatr" => run_with(NicHomaTr::new(), &args, frames, msgs),
-            "bolt" => run_with(nt_hdl::nic::NicBolt::new(), &args, frames, msgs),
+            "ndp" => run_with(NicNdp::new(), &args, frames, msgs, files),
+            "homa" => run_with(NicHoma::new(), &args, frames, msgs, files),
+            "homatr" => run_with(NicHomaTr::new(), &args, frames, msgs, files),
+            "bolt" => run_with(NicBolt::new(), &args, frames, msgs, files),
             other => Err(format!(
                 "unknown program {other:?}; known: {}",
                 PROGRAMS.join(", ")
@@ -188,11 +464,18 @@ pub fn run(args: &NicArgs) -> Result<String, String> {
         .map_err(|_| "the simulation thread panicked".to_string())?
 }
 
-fn run_with<T: NicTop>(
+/// The output files, created before the run.
+struct OutFiles {
+    out: std::fs::File,
+    delivered: Option<std::fs::File>,
+}
+
+fn run_with<T: NicTop + RxDrops>(
     top: T,
     args: &NicArgs,
     frames: Vec<Packet>,
     msgs: Vec<AppMsg>,
+    mut files: OutFiles,
 ) -> Result<String, String> {
     let mut nic = NicSim::new(top, args.cfg.clone())?;
     let n_frames = frames.len();
@@ -236,8 +519,8 @@ fn run_with<T: NicTop>(
             break;
         }
     }
-    write_pcap(&args.output, &nic.tx_frames)?;
-    if let Some(p) = &args.delivered {
+    write_pcap_to(&mut files.out, &args.output, &nic.tx_frames)?;
+    if let (Some(p), Some(f)) = (&args.delivered, files.delivered.as_mut()) {
         let mut s = String::new();
         for d in &nic.delivered {
             let v = serde_json::json!({
@@ -266,36 +549,276 @@ fn run_with<T: NicTop>(
             s.push_str(&v.to_string());
             s.push('\n');
         }
-        std::fs::write(p, s).map_err(|e| format!("{}: cannot write: {e}", p.display()))?;
+        std::io::Write::write_all(f, s.as_bytes())
+            .map_err(|e| format!("{}: cannot write: {e}", p.display()))?;
     }
-    let st = nic.kernel().uut().stat();
+    let st = nic.stats();
+    let top = nic.kernel().uut();
     let secs = t0.elapsed().as_secs_f64();
+    // Frames whose first word entered MAC RX; the others were stamped too late for the run.
+    let not_in = nic.rx_backlog();
+    let cut = if nic.rx_entering() {
+        ", the last cut off by --max-cycles"
+    } else {
+        ""
+    };
     let mut out = format!(
-        "ntsim nic ({}): {} cycles in {secs:.1} s ({:.0} cycles/s)\n  in:  {n_frames} frames, {} passed the parser, {} DATA, {} control, {} trimmed\n  out: {} frames ({} DATA incl. {} retransmitted, {} control) -> {}\n  app: {} messages delivered; {} of {n_msgs} sent messages resolved ({} delivered, {} given up, {} refused)\n",
+        "ntsim nic ({}): {} cycles in {secs:.1} s ({:.0} cycles/s)\n  in:  {} frames{cut}, {} passed the parser, {} DATA, {} control, {} trimmed\n",
         T::PROGRAM,
         nic.cycle(),
         nic.cycle() as f64 / secs.max(1e-9),
-        st.rx_passed.val().to_u64(),
-        st.rx_data.val().to_u64(),
-        st.rx_ctrl.val().to_u64(),
-        st.rx_trimmed.val().to_u64(),
+        n_frames - not_in,
+        st.rx_passed,
+        st.rx_data,
+        st.rx_ctrl,
+        st.rx_trimmed,
+    );
+    if not_in > 0 {
+        out.push_str(&format!(
+            "  not in: {not_in} frames after --max-cycles {} not sent (stamped too late for the run)\n",
+            args.max_cycles
+        ));
+    }
+    out.push_str(&drops_line(
+        top.parser_drops(),
+        &st,
+        top.rx_alloc_fail(),
+        top.rx_bad_req(),
+    ));
+    out.push_str(&format!(
+        "  out: {} frames ({} DATA incl. {} retransmitted, {} control) -> {}\n  app: {} messages delivered; {} of {n_msgs} sent messages resolved ({} delivered, {} given up, {} refused)\n",
         nic.tx_frames.len(),
-        st.tx_data.val().to_u64(),
-        st.tx_retransmitted.val().to_u64(),
-        st.tx_ctrl.val().to_u64(),
+        st.tx_data,
+        st.tx_retransmitted,
+        st.tx_ctrl,
         args.output.display(),
         nic.delivered.len(),
         nic.outcomes.len(),
         nic.outcomes.iter().filter(|o| o.outcome == Outcome::Delivered).count(),
         nic.outcomes.iter().filter(|o| o.outcome == Outcome::GaveUp).count(),
         nic.outcomes.iter().filter(|o| o.outcome == Outcome::Refused).count(),
-    );
+    ));
     if capped {
         out.push_str(&format!(
-            "  stopped at --max-cycles {} with {} messages unresolved\n",
+            "  stopped at --max-cycles {} with {} messages unresolved ({} of them not yet taken by app_tx)\n",
             args.max_cycles,
-            nic.unresolved()
+            nic.unresolved(),
+            nic.app_backlog()
         ));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ip_addresses_parse_strictly() {
+        assert_eq!(parse_ip("10.0.0.1"), Ok(0x0a00_0001));
+        assert_eq!(parse_ip("0.0.0.0"), Ok(0));
+        assert_eq!(parse_ip("255.255.255.255"), Ok(u32::MAX));
+        assert_eq!(parse_ip("192.168.100.9"), Ok(0xc0a8_6409));
+        for bad in [
+            "010.0.0.1",
+            "10.00.0.1",
+            "10.0.0.01",
+            "+10.+0.+0.+1",
+            "10.0.0.+1",
+            "-1.0.0.1",
+            " 10.0.0.1",
+            "10.0.0.1 ",
+            "10.0.0.256",
+            "10.0.0.1000",
+            "10.0.0",
+            "10.0.0.1.2",
+            "10..0.1",
+            "",
+            "0x0a.0.0.1",
+            "１0.0.0.1",
+        ] {
+            let e = parse_ip(bad).expect_err(bad);
+            assert!(
+                e.starts_with("bad IPv4 address") && e.contains(&format!("{bad:?}")),
+                "{bad:?}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn mac_addresses_parse_strictly() {
+        assert_eq!(parse_mac("02:00:00:00:00:0a"), Ok(0x0200_0000_000a));
+        assert_eq!(parse_mac("AA:bb:Cc:00:11:ff"), Ok(0xaabb_cc00_11ff));
+        for bad in [
+            "2:0:0:0:0:2",
+            "02:00:00:00:00:2",
+            "002:00:00:00:00:02",
+            "02:00:00:00:00:+2",
+            "02:00:00:00:00:0g",
+            "02:00:00:00:00",
+            "02:00:00:00:00:00:00",
+            "02-00-00-00-00-02",
+            " 02:00:00:00:00:02",
+            "",
+        ] {
+            let e = parse_mac(bad).expect_err(bad);
+            assert!(
+                e.starts_with("bad MAC address") && e.contains(&format!("{bad:?}")),
+                "{bad:?}: {e}"
+            );
+        }
+        assert_eq!(fmt_mac(0x0200_0000_000a), "02:00:00:00:00:0a");
+    }
+
+    #[test]
+    fn a_host_address_must_be_unicast() {
+        for ok in ["10.0.0.1", "1.0.0.0", "126.255.255.255", "223.255.255.254"] {
+            assert!(parse_host_ip(ok).is_ok(), "{ok}");
+        }
+        for (bad, why) in [
+            ("0.0.0.0", "0.0.0.0/8"),
+            ("0.1.2.3", "0.0.0.0/8"),
+            ("127.0.0.1", "loopback"),
+            ("224.0.0.1", "multicast"),
+            ("239.255.255.255", "multicast"),
+            ("240.0.0.1", "reserved"),
+            ("255.255.255.255", "broadcast"),
+        ] {
+            let e = parse_host_ip(bad).expect_err(bad);
+            assert!(e.contains(bad) && e.contains(why), "{bad}: {e}");
+        }
+        assert!(parse_host_mac("02:00:00:00:00:0a").is_ok());
+        assert!(parse_host_mac("00:11:22:33:44:55").is_ok());
+        for (bad, why) in [
+            ("ff:ff:ff:ff:ff:ff", "broadcast"),
+            ("01:00:5e:00:00:01", "multicast"),
+            ("33:33:00:00:00:01", "multicast"),
+            ("00:00:00:00:00:00", "all zeros"),
+        ] {
+            let e = parse_host_mac(bad).expect_err(bad);
+            assert!(e.contains(bad) && e.contains(why), "{bad}: {e}");
+        }
+        // The configuration itself refuses them too (the topology-file path).
+        let cfg = NicConfig::new(0xffff_ffff_ffff, 0x0a00_0001);
+        assert!(cfg.validate().unwrap_err().contains("broadcast"));
+        let cfg = NicConfig::new(0x0200_0000_000a, 0);
+        assert!(cfg.validate().unwrap_err().contains("0.0.0.0"));
+    }
+
+    fn flags() -> NicFlags {
+        NicFlags {
+            ip: "10.0.0.1".into(),
+            mac: "02:00:00:00:00:0a".into(),
+            switch_mac: "02:00:00:00:00:fe".into(),
+            rtt_pkts: 10,
+            timeout_cycles: 22_400,
+            retries: 5,
+            rx_timeout_cycles: None,
+            pull_gap: 136,
+            unpaced_nacks: false,
+        }
+    }
+
+    #[test]
+    fn timeout_errors_name_the_value_given_and_its_range() {
+        let cfg = config_of_flags(&flags()).unwrap();
+        assert_eq!(cfg, NicConfig::new(0x0200_0000_000a, 0x0a00_0001));
+        // The largest timeout whose default receive timeout, x (5 + 2), is below 2^31.
+        let top = (TIMEOUT_MAX / 7) as u32;
+        let f = NicFlags {
+            timeout_cycles: top,
+            ..flags()
+        };
+        assert_eq!(config_of_flags(&f).unwrap().rx_timeout, top * 7);
+        for t in [top + 1, 2_147_483_647, 63] {
+            let f = NicFlags {
+                timeout_cycles: t,
+                ..flags()
+            };
+            let e = config_of_flags(&f).unwrap_err();
+            assert!(
+                e.starts_with(&format!("--timeout-cycles {t}: must be 64..={top} cycles")),
+                "{e}"
+            );
+            assert!(!e.contains("4294967295"), "{e}");
+        }
+        // With --rx-timeout-cycles given, the timeout may be larger; the receive timeout
+        // must cover the retry window.
+        let f = NicFlags {
+            timeout_cycles: 100_000,
+            rx_timeout_cycles: Some(600_000),
+            ..flags()
+        };
+        let e = config_of_flags(&f).unwrap_err();
+        assert!(
+            e.starts_with("--rx-timeout-cycles 600000: must be 600001..=2147483647 cycles"),
+            "{e}"
+        );
+        let f = NicFlags {
+            timeout_cycles: 100_000,
+            rx_timeout_cycles: Some(600_001),
+            ..flags()
+        };
+        assert_eq!(config_of_flags(&f).unwrap().rx_timeout, 600_001);
+        let f = NicFlags {
+            retries: 0,
+            ..flags()
+        };
+        assert_eq!(
+            config_of_flags(&f).unwrap_err(),
+            "--retries 0: must be 1..=255"
+        );
+        let f = NicFlags {
+            rtt_pkts: 39,
+            ..flags()
+        };
+        assert_eq!(
+            config_of_flags(&f).unwrap_err(),
+            "--rtt-pkts 39: must be 1..=38 packets"
+        );
+        // Topology-file names.
+        let e = check_timeouts(2_147_483_647, 5, None, ["timeout", "retries", "rx_timeout"])
+            .unwrap_err();
+        assert!(e.starts_with("timeout 2147483647: must be 64..="), "{e}");
+    }
+
+    fn msgs_file(tag: &str, line: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("nt-sim-nic-cli-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        let p = d.join(format!("{tag}.jsonl"));
+        std::fs::write(&p, line).unwrap();
+        p
+    }
+
+    /// A `len` is checked against the NIC's largest message before any payload is built
+    /// (a `len` of 2^64 - 1 used to panic with "capacity overflow"; 10^11 to abort).
+    #[test]
+    fn a_huge_len_is_refused_before_anything_is_built() {
+        for (len, tag) in [
+            ("18446744073709551615", "max"),
+            ("100000000000", "1e11"),
+            ("2000000000", "2e9"),
+            ("38913", "over"),
+            ("0", "zero"),
+        ] {
+            let p = msgs_file(
+                tag,
+                &format!("{{\"cycle\": 0, \"dst_ip\": \"10.0.0.2\", \"dst_port\": 1, \"src_port\": 2, \"len\": {len}}}\n"),
+            );
+            let e = read_msgs(&p).unwrap_err();
+            assert!(
+                e.ends_with(&format!(
+                    ":1: len {len}: message length must be 1..={MAX_MSG_BYTES} bytes (the NIC's largest message)"
+                )),
+                "{e}"
+            );
+        }
+        let p = msgs_file(
+            "ok",
+            "{\"cycle\": 0, \"dst_ip\": \"10.0.0.2\", \"dst_port\": 1, \"src_port\": 2, \"len\": 38912}\n",
+        );
+        let m = read_msgs(&p).unwrap();
+        assert_eq!(m[0].payload.len(), 38912);
+        assert_eq!(m[0].payload[257], 1);
+    }
 }

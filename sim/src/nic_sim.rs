@@ -15,6 +15,9 @@ use std::sync::Arc;
 /// Cycles of reset at the start of a run (inputs idle).
 pub const RESET_CYCLES: u64 = 2;
 
+/// Largest initial credit (`rtt_pkts`): a message's packets at most.
+pub const MAX_RTT_PKTS: u8 = 38;
+
 /// A NIC's runtime configuration (the top block's `cfg`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct NicConfig {
@@ -51,11 +54,19 @@ impl NicConfig {
 
     /// Checks the values against the hardware's limits.
     pub fn validate(&self) -> Result<(), String> {
-        if self.mac >> 48 != 0 {
-            return Err(format!("MAC {:#x} is wider than 48 bits", self.mac));
+        crate::nic_cli::check_host_mac(self.mac)?;
+        crate::nic_cli::check_host_ip(self.ip)?;
+        if self.switch_mac >> 48 != 0 {
+            return Err(format!(
+                "switch MAC {:#x} is wider than 48 bits",
+                self.switch_mac
+            ));
         }
-        if self.rtt_pkts == 0 || self.rtt_pkts > 38 {
-            return Err(format!("rtt_pkts {} must be 1..=38", self.rtt_pkts));
+        if self.rtt_pkts == 0 || self.rtt_pkts > MAX_RTT_PKTS {
+            return Err(format!(
+                "rtt_pkts {} must be 1..={MAX_RTT_PKTS}",
+                self.rtt_pkts
+            ));
         }
         if self.timeout < 64 || self.timeout >= 1 << 31 {
             return Err(format!(
@@ -787,6 +798,16 @@ impl<E: NicEngine> NicDriver<E> {
         self.sent += 1;
         self.app.push_back((i, m));
         i
+    }
+
+    /// Frames queued for MAC RX whose first word has not entered yet.
+    pub fn rx_backlog(&self) -> usize {
+        self.rx.len()
+    }
+
+    /// A frame is entering MAC RX: some of its words are in, some not.
+    pub fn rx_entering(&self) -> bool {
+        self.rx_cur.is_some()
     }
 
     /// Messages queued or being written that `app_tx` has not fully taken.

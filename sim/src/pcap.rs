@@ -50,6 +50,43 @@ pub fn write_pcap(path: &Path, packets: &[Packet]) -> Result<(), String> {
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
+/// Writes `packets` into `f`, a file created before the run ([`create_output`]); `path`
+/// names it in errors.
+pub fn write_pcap_to(f: &mut std::fs::File, path: &Path, packets: &[Packet]) -> Result<(), String> {
+    use std::io::Write;
+    f.write_all(&pcap_bytes(packets))
+        .and_then(|()| f.flush())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Creates (or truncates) an output file before a run starts, so that a path in a missing
+/// or read-only directory fails at once, with a one-line error, not after the run.
+pub fn create_output(flag: &str, path: &Path) -> Result<std::fs::File, String> {
+    if path.is_dir() {
+        return Err(format!("{flag} {}: is a directory", path.display()));
+    }
+    std::fs::File::create(path)
+        .map_err(|e| format!("{flag} {}: cannot create: {e}", path.display()))
+}
+
+/// Reads an input capture of `ntsim nic` or `ntsim switch`: its frames sorted by timestamp,
+/// stably (frames with equal timestamps keep their file order), so a capture whose records
+/// are out of time order (e.g. merged by hand) enters at its timestamps either way. An
+/// empty frame is an error (a MAC never delivers one).
+pub fn read_input_pcap(path: &Path) -> Result<Vec<Packet>, String> {
+    let mut pk = read_pcap(path)?;
+    if let Some((i, p)) = pk.iter().enumerate().find(|(_, p)| p.bytes.is_empty()) {
+        return Err(format!(
+            "{}: record {} (cycle {}) is an empty frame",
+            path.display(),
+            i + 1,
+            p.cycle
+        ));
+    }
+    pk.sort_by_key(|p| p.cycle);
+    Ok(pk)
+}
+
 /// Parses a pcap file's bytes; `name` is used in errors.
 pub fn parse_pcap(name: &str, b: &[u8]) -> Result<Vec<Packet>, String> {
     if b.len() < 24 {

@@ -1,22 +1,27 @@
 //! `ntsim switch`: the switch driven from packet captures, one per input port.
 //!
-//! * `--in-port K=IN.pcap` (repeatable): Ethernet frames entering port `K`'s MAC RX, each
-//!   at its timestamp in cycles (1 ns = 1 cycle, see [`crate::pcap`]) or right after the
-//!   frame before it on that port.
+//! * `--in-port K=IN.pcap` (repeatable): Ethernet frames entering port `K`'s MAC RX, in
+//!   timestamp order (stable: equal timestamps keep their file order; as `ntsim nic`),
+//!   each at its timestamp in cycles (1 ns = 1 cycle, see [`crate::pcap`]) or right after
+//!   the frame before it on that port.
 //! * `--out-dir DIR`: `DIR/port<K>.pcap` for every port, each frame stamped with the cycle
-//!   of its first word; `DIR/stats.json`, the counters of every port.
-//! * The forwarding table: `--route A.B.C.D=PORT` (repeatable, at most one per port), by
-//!   default `10.0.0.(1+K) -> K`.
+//!   of its first word; `DIR/stats.json`, the counters of every port. The directory and
+//!   the files are created before the run starts.
+//! * The forwarding table: `--route A.B.C.D=PORT` (repeatable, at most one per port and
+//!   one per address), by default `10.0.0.(1+K) -> K`.
 //!
 //! The run ends when every input frame has entered and the switch has been idle (nothing
-//! queued, nothing on TX) for `quiet_cycles`, or at `max_cycles`, which is reported.
-use crate::nic_cli::parse_ip;
-use crate::pcap::{read_pcap, write_pcap, Packet};
+//! queued, nothing on TX) for `quiet_cycles` (at least 1), or at `max_cycles` (at least 1),
+//! which is reported with the input frames it left unsent.
+use crate::nic_cli::{fmt_ip, parse_ip};
+use crate::pcap::{create_output, read_input_pcap, write_pcap_to, Packet};
 use crate::switch_sim::SwitchSim;
 use crate::switch_workload::SwitchSetup;
 use nt_hdl::switch::{
     Switch, Switch16, Switch4, MODE_BOLT, MODE_DROPTAIL, MODE_TOFINO_TRIM, MODE_TRIM,
 };
+use std::fs::File;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 /// Everything `ntsim switch` takes.
@@ -28,10 +33,10 @@ pub struct SwitchArgs {
     /// droptail, trim, tofino-trim or bolt.
     #[arg(long, default_value = "droptail")]
     pub mode: String,
-    /// K=IN.pcap, repeatable.
+    /// K=IN.pcap, repeatable; frames enter in timestamp order (stable).
     #[arg(long = "in-port")]
     pub inputs: Vec<String>,
-    /// A.B.C.D=PORT, repeatable (default 10.0.0.(1+K) -> K).
+    /// A.B.C.D=PORT, repeatable, each address once (default 10.0.0.(1+K) -> K).
     #[arg(long = "route")]
     pub routes: Vec<String>,
     #[arg(long)]
@@ -74,10 +79,10 @@ pub struct SwitchArgs {
     /// Tofino-style trimming: the ingress meters' burst (virtual queue), bytes (64..=1048575).
     #[arg(long, default_value_t = 16 * 1024)]
     pub meter_burst: u64,
-    /// Idle cycles after the last input that end the run.
+    /// Idle cycles after the last input that end the run (at least 1).
     #[arg(long, default_value_t = 500)]
     pub quiet_cycles: u64,
-    /// Hard limit on the run.
+    /// Hard limit on the run (at least 1); input stamped later is not sent (reported).
     #[arg(long, default_value_t = 5_000_000)]
     pub max_cycles: u64,
 }
@@ -90,8 +95,16 @@ pub fn main(a: &SwitchArgs) -> Result<(), String> {
     } else {
         ""
     };
+    let late = if r.frames_not_in > 0 {
+        format!(
+            " ({} frames after --max-cycles {} not sent)",
+            r.frames_not_in, a.max_cycles
+        )
+    } else {
+        String::new()
+    };
     println!(
-        "switch: {} cycles{stop}, {} frames in, frames out per port {:?}; captures in {}",
+        "switch: {} cycles{stop}, {} frames in{late}, frames out per port {:?}; captures in {}",
         r.cycles,
         r.frames_in,
         r.frames_out,
@@ -118,7 +131,10 @@ pub fn mode_of(name: &str) -> Result<u64, String> {
 #[derive(Debug)]
 pub struct SwitchReport {
     pub cycles: u64,
+    /// Input frames whose first word entered the switch.
     pub frames_in: usize,
+    /// Input frames that did not start entering before the run ended (`--max-cycles`).
+    pub frames_not_in: usize,
     pub frames_out: Vec<usize>,
     pub hit_max_cycles: bool,
 }
@@ -168,6 +184,7 @@ fn setup(a: &SwitchArgs) -> Result<SwitchSetup, String> {
             ));
         }
         s.routes = vec![(false, 0, 0); a.ports];
+        let mut seen: Vec<(u32, &str)> = vec![];
         for (k, r) in a.routes.iter().enumerate() {
             let (ip, port) = r
                 .split_once('=')
@@ -178,7 +195,15 @@ fn setup(a: &SwitchArgs) -> Result<SwitchSetup, String> {
             if port >= a.ports {
                 return Err(format!("bad --route {r:?}: port {port} >= {}", a.ports));
             }
-            s.routes[k] = (true, parse_ip(ip)?, port as u64);
+            let ip = parse_ip(ip).map_err(|e| format!("bad --route {r:?}: {e}"))?;
+            if let Some((_, first)) = seen.iter().find(|(x, _)| *x == ip) {
+                return Err(format!(
+                    "--route {r:?}: {} is routed twice (first by --route {first:?})",
+                    fmt_ip(ip)
+                ));
+            }
+            seen.push((ip, r));
+            s.routes[k] = (true, ip, port as u64);
         }
     }
     Ok(s)
@@ -202,25 +227,39 @@ fn inputs(a: &SwitchArgs) -> Result<Vec<Vec<Packet>>, String> {
             return Err(format!("--in-port {k} given twice"));
         }
         seen[k] = true;
-        let mut pk = read_pcap(Path::new(path))?;
-        pk.sort_by_key(|p| p.cycle);
-        if let Some(p) = pk.iter().find(|p| p.bytes.is_empty()) {
-            return Err(format!("{path}: an empty frame at cycle {}", p.cycle));
-        }
-        per[k] = pk;
+        per[k] = read_input_pcap(Path::new(path))?;
     }
     Ok(per)
 }
 
 /// Runs `ntsim switch`.
 pub fn run_switch_cli(a: &SwitchArgs) -> Result<SwitchReport, String> {
+    for (name, v) in [
+        ("--quiet-cycles", a.quiet_cycles),
+        ("--max-cycles", a.max_cycles),
+    ] {
+        if v == 0 {
+            return Err(format!(
+                "{name} 0: must be at least 1 cycle (0 would end the run before any input entered)"
+            ));
+        }
+    }
     let s = setup(a)?;
     let per = inputs(a)?;
+    // The outputs exist before the run: a bad directory fails now, not after it.
     std::fs::create_dir_all(&a.out_dir)
-        .map_err(|e| format!("cannot create {}: {e}", a.out_dir.display()))?;
+        .map_err(|e| format!("--out-dir {}: cannot create: {e}", a.out_dir.display()))?;
+    let files = (0..a.ports)
+        .map(|p| {
+            let path = a.out_dir.join(format!("port{p}.pcap"));
+            Ok((create_output("--out-dir", &path)?, path))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let stats = a.out_dir.join("stats.json");
+    let stats = (create_output("--out-dir", &stats)?, stats);
     match a.ports {
-        4 => run(Switch4::new(), &s, per, a),
-        _ => run(Switch16::new(), &s, per, a),
+        4 => run(Switch4::new(), &s, per, a, files, stats),
+        _ => run(Switch16::new(), &s, per, a, files, stats),
     }
 }
 
@@ -236,9 +275,11 @@ fn run<
     s: &SwitchSetup,
     per: Vec<Vec<Packet>>,
     a: &SwitchArgs,
+    mut files: Vec<(File, PathBuf)>,
+    mut stats_file: (File, PathBuf),
 ) -> Result<SwitchReport, String> {
     let mut sim = SwitchSim::new(sw, s)?;
-    let frames_in = per.iter().map(|p| p.len()).sum();
+    let frames_total: usize = per.iter().map(|p| p.len()).sum();
     for (p, frames) in per.into_iter().enumerate() {
         for f in frames {
             sim.push_rx(p, f);
@@ -259,8 +300,8 @@ fn run<
         }
     }
     let stats = sim.last();
-    for (p, frames) in out.iter().enumerate() {
-        write_pcap(&a.out_dir.join(format!("port{p}.pcap")), frames)?;
+    for ((f, path), frames) in files.iter_mut().zip(&out) {
+        write_pcap_to(f, path, frames)?;
     }
     let json: Vec<String> = stats
         .iter()
@@ -273,12 +314,14 @@ fn run<
             )
         })
         .collect();
-    let path = a.out_dir.join("stats.json");
-    std::fs::write(&path, format!("[\n  {}\n]\n", json.join(",\n  ")))
+    let (f, path) = &mut stats_file;
+    f.write_all(format!("[\n  {}\n]\n", json.join(",\n  ")).as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let not_in = sim.rx_backlog();
     Ok(SwitchReport {
         cycles: sim.cycle(),
-        frames_in,
+        frames_in: frames_total - not_in,
+        frames_not_in: not_in,
         frames_out: out.iter().map(|o| o.len()).collect(),
         hit_max_cycles: hit_max,
     })

@@ -452,6 +452,19 @@ fn nic_bad_input_gets_a_clear_error_not_a_panic() {
         "{\"cycle\": 0, \"dst_ip\": \"10.0.0.300\", \"dst_port\": 1, \"src_port\": 2, \"len\": 4}\n",
     )
     .unwrap();
+    std::fs::write(
+        d.join("huge.jsonl"),
+        "{\"cycle\": 0, \"dst_ip\": \"10.0.0.2\", \"dst_port\": 1, \"src_port\": 2, \"len\": 18446744073709551615}\n",
+    )
+    .unwrap();
+    nt_sim::pcap::write_pcap(
+        &d.join("empty-frame.pcap"),
+        &[nt_sim::pcap::Packet {
+            cycle: 5,
+            bytes: vec![],
+        }],
+    )
+    .unwrap();
     let base = [
         "nic",
         "--ip",
@@ -469,14 +482,57 @@ fn nic_bad_input_gets_a_clear_error_not_a_panic() {
         (&["--send", "both.jsonl"], "exactly one of"),
         (&["--send", "big.jsonl"], "length must be"),
         (&["--send", "ip.jsonl"], "bad IPv4 address"),
-        (&["--rtt-pkts", "0"], "rtt_pkts"),
-        (&["--timeout-cycles", "10"], "timeout"),
-        (&["--rx-timeout-cycles", "100"], "rx_timeout"),
+        (&["--rtt-pkts", "0"], "--rtt-pkts 0: must be 1..=38"),
+        (
+            &["--timeout-cycles", "10"],
+            "--timeout-cycles 10: must be 64..=",
+        ),
+        (
+            &["--rx-timeout-cycles", "100"],
+            "--rx-timeout-cycles 100: must be 134401..=2147483647 cycles",
+        ),
         (&["--switch-mac", "zz"], "bad MAC address"),
-        (&["--max-cycles", "0"], "--max-cycles"),
+        (&["--max-cycles", "0"], "--max-cycles 0: must be at least 1"),
+        (
+            &["--quiet-cycles", "0"],
+            "--quiet-cycles 0: must be at least 1",
+        ),
+        (
+            &["--send", "huge.jsonl"],
+            "huge.jsonl:1: len 18446744073709551615: message length must be 1..=38912 bytes",
+        ),
+        (&["--ip", "010.0.0.1"], "bad IPv4 address \"010.0.0.1\""),
+        (
+            &["--ip", "+10.+0.+0.+1"],
+            "bad IPv4 address \"+10.+0.+0.+1\"",
+        ),
+        (&["--ip", "0.0.0.0"], "--ip: IPv4 address 0.0.0.0 is"),
+        (
+            &["--ip", "255.255.255.255"],
+            "255.255.255.255 is the broadcast",
+        ),
+        (&["--ip", "224.0.0.5"], "224.0.0.5 is a multicast"),
+        (&["--mac", "2:0:0:0:0:2"], "bad MAC address \"2:0:0:0:0:2\""),
+        (
+            &["--mac", "ff:ff:ff:ff:ff:ff"],
+            "ff:ff:ff:ff:ff:ff is the broadcast",
+        ),
+        (
+            &["--mac", "01:00:5e:00:00:01"],
+            "01:00:5e:00:00:01 is a multicast",
+        ),
+        (
+            &["--timeout-cycles", "2147483647"],
+            "--timeout-cycles 2147483647: must be 64..=306783378 cycles with --retries 5",
+        ),
+        (&["--in", "empty-frame.pcap"], "empty-frame.pcap: record 1"),
     ];
     for (extra, want) in cases {
+        // `extra`'s `--ip` or `--mac` replaces the base's.
         let mut args: Vec<&str> = base.to_vec();
+        if let Some(i) = args.iter().position(|a| *a == extra[0]) {
+            args.drain(i..i + 2);
+        }
         args.extend_from_slice(extra);
         let o = ntsim(&args, &d);
         let (out, err) = text(&o);
@@ -497,4 +553,215 @@ fn nic_bad_input_gets_a_clear_error_not_a_panic() {
         &d,
     );
     assert!(text(&o).1.contains("bad IPv4 address"));
+}
+
+/// An NDP DATA frame from 10.0.0.1 (port 1000 + `id`) to host 10.0.0.2 / 02:00:00:00:00:0b,
+/// port 80: packet `offset` of message `id` of `msg_len` bytes, carrying `payload`.
+fn ndp_data(id: u16, msg_len: u16, offset: u8, payload: Vec<u8>) -> Vec<u8> {
+    use nt_sim::wire::{Frame, Layout, Transport, FLAG_DATA, PROTO_NDP};
+    Frame {
+        dst_mac: 0x0200_0000_000b,
+        src_mac: 0x0200_0000_000a,
+        tos: 0,
+        ip_id: id,
+        ttl: 64,
+        protocol: PROTO_NDP,
+        src_ip: 0x0a00_0001,
+        dst_ip: 0x0a00_0002,
+        t: Transport {
+            flags: FLAG_DATA,
+            src_port: 1000 + id,
+            dst_port: 80,
+            msg_len,
+            pkt_offset: offset,
+            tx_msg_id: id,
+            ..Default::default()
+        },
+        payload,
+    }
+    .encode(Layout::Ndp)
+}
+
+fn host_b(extra: &[&str]) -> Vec<String> {
+    let mut a: Vec<String> = [
+        "nic",
+        "--program",
+        "ndp",
+        "--ip",
+        "10.0.0.2",
+        "--mac",
+        "02:00:00:00:00:0b",
+        "--in",
+        "in.pcap",
+        "--out",
+        "b.pcap",
+        "--delivered",
+        "b.jsonl",
+    ]
+    .map(String::from)
+    .to_vec();
+    a.extend(extra.iter().map(|s| s.to_string()));
+    a
+}
+
+fn run_b(d: &Path, frames: &[nt_sim::pcap::Packet], extra: &[&str]) -> (String, String) {
+    nt_sim::pcap::write_pcap(&d.join("in.pcap"), frames).unwrap();
+    let args = host_b(extra);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = ntsim(&args, d);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}{err}");
+    (out, err)
+}
+
+/// The summary counts the frames the parser dropped, by reason, and the DATA packets
+/// dropped for want of a receive message: 17 first packets of two-packet messages reach a
+/// NIC with 16 receive messages; one frame is for another IP, one is shorter than the
+/// headers and one is not IPv4.
+#[test]
+fn nic_summary_counts_drops_by_reason() {
+    use nt_sim::pcap::Packet;
+    let d = tmp("nic-drops");
+    let mut frames: Vec<Packet> = (0..17u16)
+        .map(|i| Packet {
+            cycle: 200 * i as u64,
+            bytes: ndp_data(i, 2048, 0, vec![i as u8; 1024]),
+        })
+        .collect();
+    let mut other = ndp_data(20, 8, 0, vec![1; 8]);
+    other[30..34].copy_from_slice(&[10, 0, 0, 9]);
+    let other = {
+        // Re-encode with the other destination so the IPv4 checksum is right.
+        let mut f = nt_sim::wire::Frame::decode(&other, nt_sim::wire::Layout::Ndp).unwrap();
+        f.dst_ip = 0x0a00_0009;
+        f.encode(nt_sim::wire::Layout::Ndp)
+    };
+    let mut not_ipv4 = ndp_data(21, 8, 0, vec![1; 8]);
+    not_ipv4[12..14].copy_from_slice(&[0x86, 0xdd]);
+    for (k, bytes) in [other, vec![0x55; 40], not_ipv4].into_iter().enumerate() {
+        frames.push(Packet {
+            cycle: 4000 + 200 * k as u64,
+            bytes,
+        });
+    }
+    let (out, _) = run_b(&d, &frames, &["--max-cycles", "6000"]);
+    assert!(
+        out.contains("  in:  20 frames, 17 passed the parser, 17 DATA"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  rx drops: parser 3 (truncated 1, not_ipv4 1, not_for_us 1); DATA without a receive buffer 1 (no free message or buffer 1, malformed 0)"),
+        "{out}"
+    );
+}
+
+/// Input frames are taken in timestamp order, whatever the capture's record order: a
+/// message stamped at cycle 100 but written after one stamped at 3000 is delivered before
+/// cycle 3000 (it used to enter after the later one).
+#[test]
+fn nic_takes_input_frames_in_timestamp_order() {
+    use nt_sim::pcap::Packet;
+    let d = tmp("nic-order");
+    let frames = [
+        Packet {
+            cycle: 3000,
+            bytes: ndp_data(2, 4, 0, b"late".to_vec()),
+        },
+        Packet {
+            cycle: 100,
+            bytes: ndp_data(1, 5, 0, b"early".to_vec()),
+        },
+    ];
+    run_b(&d, &frames, &[]);
+    let bj = std::fs::read_to_string(d.join("b.jsonl")).unwrap();
+    let cycle_of = |hex: &str| -> u64 {
+        let l = bj
+            .lines()
+            .find(|l| l.contains(&format!("\"payload_hex\":\"{hex}\"")))
+            .unwrap_or_else(|| panic!("{hex} not delivered: {bj}"));
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        v["cycle"].as_u64().unwrap()
+    };
+    let early = cycle_of("6561726c79");
+    let late = cycle_of("6c617465");
+    assert!(early > 100 && early < 3000, "early delivered at {early}");
+    assert!(late > 3000, "late delivered at {late}");
+}
+
+/// A frame stamped after `--max-cycles` is not counted as in; it is reported as not sent.
+#[test]
+fn nic_reports_frames_after_max_cycles_as_not_sent() {
+    use nt_sim::pcap::Packet;
+    let d = tmp("nic-late");
+    let frames = [
+        Packet {
+            cycle: 10,
+            bytes: ndp_data(1, 5, 0, b"early".to_vec()),
+        },
+        Packet {
+            cycle: 100_000,
+            bytes: ndp_data(2, 4, 0, b"late".to_vec()),
+        },
+    ];
+    let (out, _) = run_b(&d, &frames, &["--max-cycles", "500"]);
+    assert!(
+        out.contains("  in:  1 frames, 1 passed the parser"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  not in: 1 frames after --max-cycles 500 not sent"),
+        "{out}"
+    );
+}
+
+/// Output paths are created before the run: a bad `--delivered` fails at once, before
+/// anything is simulated (`--out` is created, empty, and never written).
+#[test]
+fn nic_output_paths_are_checked_before_the_run() {
+    let d = tmp("nic-outpaths");
+    std::fs::write(
+        d.join("m.jsonl"),
+        "{\"cycle\": 0, \"dst_ip\": \"10.0.0.2\", \"dst_port\": 1, \"src_port\": 2, \"len\": 100}\n",
+    )
+    .unwrap();
+    std::fs::create_dir(d.join("adir")).unwrap();
+    let base = [
+        "nic",
+        "--ip",
+        "10.0.0.1",
+        "--mac",
+        "02:00:00:00:00:0a",
+        "--send",
+        "m.jsonl",
+        "--max-cycles",
+        "400",
+    ];
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["--out", "o.pcap", "--delivered", "no/such/dir/d.jsonl"],
+            "--delivered no/such/dir/d.jsonl: cannot create",
+        ),
+        (
+            &["--out", "no/such/dir/o.pcap"],
+            "--out no/such/dir/o.pcap: cannot create",
+        ),
+        (&["--out", "adir"], "--out adir: is a directory"),
+        (
+            &["--out", "o.pcap", "--delivered", "./o.pcap"],
+            "--delivered ./o.pcap: the same file as --out",
+        ),
+    ];
+    for (extra, want) in cases {
+        let _ = std::fs::remove_file(d.join("o.pcap"));
+        let mut args: Vec<&str> = base.to_vec();
+        args.extend_from_slice(extra);
+        let o = ntsim(&args, &d);
+        let (out, err) = text(&o);
+        assert!(!o.status.success(), "{args:?} succeeded: {out}");
+        assert!(err.contains(want), "{args:?}: expected {want:?} in: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(!out.contains("cycles"), "{args:?} ran: {out}");
+        let written = std::fs::metadata(d.join("o.pcap")).map_or(0, |m| m.len());
+        assert_eq!(written, 0, "{args:?}: the run wrote o.pcap");
+    }
 }

@@ -318,6 +318,34 @@ fn switch_bad_input_gets_a_clear_error_not_a_panic() {
             &["switch", "--route", "10.0.0.1=7", "--out-dir", "o"],
             ">= 4",
         ),
+        (
+            &["switch", "--quiet-cycles", "0", "--out-dir", "o"],
+            "--quiet-cycles 0: must be at least 1 cycle",
+        ),
+        (
+            &["switch", "--max-cycles", "0", "--out-dir", "o"],
+            "--max-cycles 0: must be at least 1 cycle",
+        ),
+        (
+            &[
+                "switch",
+                "--route",
+                "10.0.0.1=1",
+                "--route",
+                "10.0.0.1=2",
+                "--out-dir",
+                "o",
+            ],
+            "--route \"10.0.0.1=2\": 10.0.0.1 is routed twice (first by --route \"10.0.0.1=1\")",
+        ),
+        (
+            &["switch", "--route", "010.0.0.1=1", "--out-dir", "o"],
+            "bad IPv4 address \"010.0.0.1\"",
+        ),
+        (
+            &["switch", "--route", "10.0.0.+1=1", "--out-dir", "o"],
+            "bad IPv4 address \"10.0.0.+1\"",
+        ),
     ];
     for (args, want) in cases {
         let o = ntsim(args, &d);
@@ -327,4 +355,140 @@ fn switch_bad_input_gets_a_clear_error_not_a_panic() {
         assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
         assert!(err.contains(want), "{args:?}: expected {want:?} in: {err}");
     }
+}
+
+/// `--quiet-cycles 0` used to end the run after one cycle with every input frame dropped
+/// unseen ("1 cycles, 3 frames in, frames out [0, 0, 0, 0]", exit 0); `--quiet-cycles 1`
+/// forwards them all.
+#[test]
+fn switch_quiet_cycles_cannot_end_a_run_before_its_input() {
+    let d = tmp("quiet");
+    let pk: Vec<Packet> = (0..3)
+        .map(|k| Packet {
+            cycle: 50 * k,
+            bytes: frame(0, 2, 8, 0),
+        })
+        .collect();
+    write_pcap(&d.join("a.pcap"), &pk).unwrap();
+    let o = ntsim(
+        &[
+            "switch",
+            "--in-port",
+            "0=a.pcap",
+            "--quiet-cycles",
+            "1",
+            "--out-dir",
+            "out",
+        ],
+        &d,
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        out.contains("3 frames in, frames out per port [0, 0, 3, 0]"),
+        "{out}"
+    );
+    assert_eq!(read_pcap(&d.join("out/port2.pcap")).unwrap().len(), 3);
+}
+
+/// Frames stamped after `--max-cycles` are not counted as in but reported as not sent.
+#[test]
+fn switch_reports_frames_after_max_cycles_as_not_sent() {
+    let d = tmp("late");
+    let pk = [
+        Packet {
+            cycle: 10,
+            bytes: frame(0, 2, 8, 0),
+        },
+        Packet {
+            cycle: 100_000,
+            bytes: frame(0, 2, 8, 0),
+        },
+    ];
+    write_pcap(&d.join("a.pcap"), &pk).unwrap();
+    let o = ntsim(
+        &[
+            "switch",
+            "--in-port",
+            "0=a.pcap",
+            "--max-cycles",
+            "300",
+            "--out-dir",
+            "out",
+        ],
+        &d,
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        out.contains("switch: 300 cycles (stopped at --max-cycles), 1 frames in (1 frames after --max-cycles 300 not sent), frames out per port [0, 0, 1, 0]"),
+        "{out}"
+    );
+}
+
+/// A capture whose records are out of time order enters in timestamp order (as in
+/// `ntsim nic`): the frame stamped 0 but written second leaves first, W + 6 cycles after 0.
+#[test]
+fn switch_takes_input_frames_in_timestamp_order() {
+    let d = tmp("order");
+    let x = frame(0, 2, 1, 0);
+    let y = frame(0, 3, 100, 0);
+    write_pcap(
+        &d.join("a.pcap"),
+        &[
+            Packet {
+                cycle: 500,
+                bytes: x.clone(),
+            },
+            Packet {
+                cycle: 0,
+                bytes: y.clone(),
+            },
+        ],
+    )
+    .unwrap();
+    let o = ntsim(&["switch", "--in-port", "0=a.pcap", "--out-dir", "out"], &d);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        read_pcap(&d.join("out/port3.pcap")).unwrap(),
+        vec![Packet {
+            cycle: 21 + 6,
+            bytes: y
+        }]
+    );
+    assert_eq!(
+        read_pcap(&d.join("out/port2.pcap")).unwrap(),
+        vec![Packet {
+            cycle: 500 + 9 + 6,
+            bytes: x
+        }]
+    );
+}
+
+/// The output files are created before the run: an output that cannot be created fails
+/// at once (`port2.pcap` is a directory), before anything is simulated or written.
+#[test]
+fn switch_output_paths_are_checked_before_the_run() {
+    let d = tmp("outpaths");
+    write_pcap(
+        &d.join("a.pcap"),
+        &[Packet {
+            cycle: 0,
+            bytes: frame(0, 1, 8, 0),
+        }],
+    )
+    .unwrap();
+    std::fs::create_dir_all(d.join("out/port2.pcap")).unwrap();
+    let o = ntsim(&["switch", "--in-port", "0=a.pcap", "--out-dir", "out"], &d);
+    let out = String::from_utf8_lossy(&o.stdout);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{out}");
+    assert_eq!(
+        err.trim(),
+        "ntsim: error: --out-dir out/port2.pcap: is a directory"
+    );
+    // Nothing ran: port 1's capture (which would hold the frame) is empty, not written.
+    let p1 = std::fs::metadata(d.join("out/port1.pcap")).map_or(0, |m| m.len());
+    assert_eq!(p1, 0);
+    assert!(!d.join("out/stats.json").exists());
 }

@@ -88,25 +88,26 @@ enum Cmd {
         /// Transport program.
         #[arg(long, default_value = "ndp")]
         program: String,
-        /// This host's IPv4 address.
+        /// This host's IPv4 address (a.b.c.d, decimal, no leading zeros; unicast).
         #[arg(long)]
         ip: String,
-        /// This host's MAC address.
+        /// This host's MAC address (aa:bb:cc:dd:ee:ff; unicast).
         #[arg(long)]
         mac: String,
         /// The next hop's (switch's) MAC address.
         #[arg(long, default_value = "02:00:00:00:00:fe")]
         switch_mac: String,
-        /// Initial credit of a message in packets (the BDP).
+        /// Initial credit of a message in packets (the BDP), 1..=38.
         #[arg(long, default_value_t = 10)]
         rtt_pkts: u8,
-        /// Retransmission timeout in cycles.
+        /// Retransmission timeout in cycles (64 up to: timeout x (retries + 2) below 2^31).
         #[arg(long, default_value_t = 22_400)]
         timeout_cycles: u32,
-        /// Timeouts without progress before a message is given up.
+        /// Timeouts without progress before a message is given up (1..=255).
         #[arg(long, default_value_t = 5)]
         retries: u8,
-        /// Receive inactivity timeout in cycles (default: timeout x (retries + 2)).
+        /// Receive inactivity timeout in cycles, above timeout x (retries + 1) and below 2^31
+        /// (default: timeout x (retries + 2)).
         #[arg(long)]
         rx_timeout_cycles: Option<u32>,
         /// Cycles between paced PULLs.
@@ -116,18 +117,22 @@ enum Cmd {
         /// retransmits at once rather than PULL-clocked).
         #[arg(long)]
         unpaced_nacks: bool,
+        /// Frames into MAC RX, taken in timestamp order (stable for equal timestamps).
         #[arg(long = "in")]
         input: Option<PathBuf>,
+        /// Frames MAC TX sent (created before the run starts).
         #[arg(long = "out")]
         output: PathBuf,
+        /// Messages to send (JSON lines, in cycle order).
         #[arg(long)]
         send: Option<PathBuf>,
+        /// Delivered messages and sent messages' outcomes (created before the run starts).
         #[arg(long)]
         delivered: Option<PathBuf>,
-        /// Quiet cycles after the last activity that end the run.
+        /// Quiet cycles after the last activity that end the run (at least 1).
         #[arg(long, default_value_t = 2_000)]
         quiet_cycles: u64,
-        /// Hard limit on the run.
+        /// Hard limit on the run (at least 1); input stamped later is not sent (reported).
         #[arg(long, default_value_t = 5_000_000)]
         max_cycles: u64,
     },
@@ -210,18 +215,18 @@ fn run_cli(cli: Cli) -> ExitCode {
             quiet_cycles,
             max_cycles,
         } => (|| {
-            use nt_sim::nic_cli::{parse_ip, parse_mac, run, NicArgs};
-            let mut cfg = nt_sim::nic_sim::NicConfig::new(parse_mac(&mac)?, parse_ip(&ip)?);
-            cfg.switch_mac = parse_mac(&switch_mac)?;
-            cfg.rtt_pkts = rtt_pkts;
-            cfg.timeout = timeout_cycles;
-            cfg.max_retries = retries;
-            cfg.rx_timeout = match rx_timeout_cycles {
-                Some(t) => t,
-                None => timeout_cycles.saturating_mul(retries as u32 + 2),
-            };
-            cfg.pull_gap = pull_gap;
-            cfg.pace_nacks = !unpaced_nacks;
+            use nt_sim::nic_cli::{config_of_flags, run, NicArgs, NicFlags};
+            let cfg = config_of_flags(&NicFlags {
+                ip,
+                mac,
+                switch_mac,
+                rtt_pkts,
+                timeout_cycles,
+                retries,
+                rx_timeout_cycles,
+                pull_gap,
+                unpaced_nacks,
+            })?;
             let s = run(&NicArgs {
                 program,
                 cfg,
