@@ -94,6 +94,8 @@ pub fn run_one(
     let mut net = Network::build(&cfg, &files).map_err(|e| format!("{name}: {e}"))?;
     let out = a.out.join(name);
     std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    // The outputs' directory must be writable before the run, not after it.
+    crate::pcap::create_output("--out", &out.join("summary.txt"))?;
     for d in cfg.output.vcd.iter().chain(a.vcd.iter()) {
         let i = net
             .device_index(d)

@@ -1,7 +1,9 @@
 //! `ntsim nic`: one NIC driven from packet captures and an application message file.
 //!
-//! * `IN.pcap`: Ethernet frames; each frame starts entering MAC RX at its timestamp in
-//!   cycles (1 ns = 1 cycle, see [`crate::pcap`]), or right after the frame before it.
+//! * `IN.pcap`: Ethernet frames, taken in timestamp order (stable: equal timestamps keep
+//!   their file order; as `ntsim switch`); each frame starts entering MAC RX at its
+//!   timestamp in cycles (1 ns = 1 cycle, see [`crate::pcap`]), or right after the frame
+//!   before it.
 //! * `MSGS.jsonl`: one message per line, `{"cycle": C, "dst_ip": "10.0.0.2", "dst_port": P,
 //!   "src_port": Q, ...}` with exactly one of `"payload_hex": "0a0b…"`, `"payload_text":
 //!   "…"` or `"len": N` (bytes `0, 1, 2, …` modulo 256).
@@ -11,9 +13,14 @@
 //!   number in MSGS.jsonl, from 1), "cycle", "outcome": "delivered" | "gave_up" |
 //!   "refused"}` per sent message.
 //!
+//! `OUT.pcap` and `OUT.jsonl` are created before the run, so a bad path fails at once.
+//!
 //! The run ends when every input frame has entered, every message has an outcome and the
-//! NIC has been quiet (nothing on MAC TX or to the application) for `quiet_cycles`; or at
-//! `max_cycles`, which is reported.
+//! NIC has been quiet (nothing on MAC TX or to the application) for `quiet_cycles` (at
+//! least 1); or at `max_cycles` (at least 1), which is reported with the input frames
+//! stamped too late to be sent. The summary counts the parser's drops by reason and the
+//! DATA packets dropped for want of a buffer ([`drops_line`]). Every input check:
+//! `docs/reliability.md`, "CLI and input checks".
 use crate::nic_sim::HostStats;
 use crate::nic_sim::{AppMsg, NicConfig, NicSim, Outcome, MAX_RTT_PKTS};
 use crate::pcap::{create_output, read_input_pcap, write_pcap_to, Packet};
@@ -394,7 +401,7 @@ pub fn drops_line(
         format!(" ({})", reasons.join(", "))
     };
     format!(
-        "  rx drops: parser {total}{by}; DATA without a receive buffer {} (no free message or buffer {alloc_fail}, malformed {bad_req}); late duplicates {}; messages timed out {}\n",
+        "  rx drops: parser {total}{by}; DATA dropped for want of a buffer {} (no free message or buffer {alloc_fail}, malformed request {bad_req}); late duplicates {}; receive timeouts {}\n",
         st.rx_lookup_fail, st.rx_late_dups, st.rx_timeouts
     )
 }
@@ -724,7 +731,7 @@ mod tests {
         let cfg = config_of_flags(&flags()).unwrap();
         assert_eq!(cfg, NicConfig::new(0x0200_0000_000a, 0x0a00_0001));
         // The largest timeout whose default receive timeout, x (5 + 2), is below 2^31.
-        let top = (TIMEOUT_MAX / 7) as u32;
+        let top = TIMEOUT_MAX / 7;
         let f = NicFlags {
             timeout_cycles: top,
             ..flags()
@@ -820,5 +827,6 @@ mod tests {
         let m = read_msgs(&p).unwrap();
         assert_eq!(m[0].payload.len(), 38912);
         assert_eq!(m[0].payload[257], 1);
+        let _ = std::fs::remove_dir_all(p.parent().unwrap());
     }
 }

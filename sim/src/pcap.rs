@@ -4,7 +4,8 @@
 //! writes nanosecond-resolution files whose time `s.nnnnnnnnn` reads as `s * 10^9 + n`
 //! cycles; [`read_pcap`] reads nanosecond files the same way and microsecond files with one
 //! cycle per microsecond. Either byte order is read. Bad files get an error naming the file
-//! and the record, never a panic.
+//! and the record, never a panic. [`read_input_pcap`] reads the input captures of `ntsim nic`
+//! and `ntsim switch` (frames in timestamp order, stably; no empty frame).
 use std::path::Path;
 
 /// One captured frame.
@@ -168,6 +169,42 @@ pub fn read_pcap(path: &Path) -> Result<Vec<Packet>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn input_captures_are_taken_in_timestamp_order_stably() {
+        let d = std::env::temp_dir().join(format!("nt-sim-pcap-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        let p = |cycle, b: u8| Packet {
+            cycle,
+            bytes: vec![b; 60],
+        };
+        let f = d.join("order.pcap");
+        write_pcap(&f, &[p(300, 1), p(100, 2), p(300, 3), p(100, 4), p(0, 5)]).unwrap();
+        let got: Vec<u8> = read_input_pcap(&f)
+            .unwrap()
+            .iter()
+            .map(|x| x.bytes[0])
+            .collect();
+        assert_eq!(got, [5, 2, 4, 1, 3]);
+        let f = d.join("empty.pcap");
+        write_pcap(
+            &f,
+            &[
+                p(0, 1),
+                Packet {
+                    cycle: 7,
+                    bytes: vec![],
+                },
+            ],
+        )
+        .unwrap();
+        let e = read_input_pcap(&f).unwrap_err();
+        assert!(
+            e.ends_with("empty.pcap: record 2 (cycle 7) is an empty frame"),
+            "{e}"
+        );
+        let _ = std::fs::remove_dir_all(&d);
+    }
 
     #[test]
     fn round_trip_keeps_cycles_and_bytes() {

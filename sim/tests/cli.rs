@@ -650,7 +650,7 @@ fn nic_summary_counts_drops_by_reason() {
         "{out}"
     );
     assert!(
-        out.contains("  rx drops: parser 3 (truncated 1, not_ipv4 1, not_for_us 1); DATA without a receive buffer 1 (no free message or buffer 1, malformed 0)"),
+        out.contains("  rx drops: parser 3 (truncated 1, not_ipv4 1, not_for_us 1); DATA dropped for want of a buffer 1 (no free message or buffer 1, malformed request 0); late duplicates 0; receive timeouts 0"),
         "{out}"
     );
 }
@@ -764,4 +764,19 @@ fn nic_output_paths_are_checked_before_the_run() {
         let written = std::fs::metadata(d.join("o.pcap")).map_or(0, |m| m.len());
         assert_eq!(written, 0, "{args:?}: the run wrote o.pcap");
     }
+}
+
+/// `ntsim run` checks that its output directory takes files before the run, not after it.
+#[test]
+fn run_output_dir_is_checked_before_the_run() {
+    let d = tmp("run-out");
+    std::fs::create_dir_all(d.join("o/demo/summary.txt")).unwrap();
+    let o = ntsim(&["run", "demo", "--out", "o", "--quiet"], &d);
+    let (out, err) = text(&o);
+    assert!(!o.status.success(), "{out}");
+    assert_eq!(
+        err.trim(),
+        "ntsim: error: --out o/demo/summary.txt: is a directory"
+    );
+    assert!(out.is_empty(), "the run ran: {out}");
 }

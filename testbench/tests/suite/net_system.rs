@@ -182,6 +182,29 @@ fn configuration_errors_are_clear() {
         (base.replacen("delay = 60", "delay = 60\nrate_gbps = -1.0", 1), "must be above 0"),
         (base.replace("name = \"h1\"", "name = \"h0\""), "used twice"),
         (base.replace("rtt_pkts = 4", "rtt_pkts = 0"), "rtt_pkts 0 must be 1..=38"),
+        // Host addresses: one strict parser (as `ntsim nic --ip`), and unicast only.
+        (
+            base.replacen("rtt_pkts = 4", "rtt_pkts = 4\nip = \"010.0.0.1\"", 1),
+            "host \"h0\": ip \"010.0.0.1\": bad IPv4 address \"010.0.0.1\"",
+        ),
+        (
+            base.replacen("rtt_pkts = 4", "rtt_pkts = 4\nip = \"+10.0.0.1\"", 1),
+            "bad IPv4 address \"+10.0.0.1\"",
+        ),
+        (
+            base.replacen("rtt_pkts = 4", "rtt_pkts = 4\nip = \"0.0.0.0\"", 1),
+            "IPv4 address 0.0.0.0 is in 0.0.0.0/8",
+        ),
+        (
+            base.replacen("rtt_pkts = 4", "rtt_pkts = 4\nip = \"255.255.255.255\"", 1),
+            "255.255.255.255 is the broadcast address",
+        ),
+        // A timeout too large for its default receive timeout: the error names the value
+        // given, not the derived receive timeout.
+        (
+            base.replacen("rtt_pkts = 4", "rtt_pkts = 4\ntimeout = 2147483647", 1),
+            "host \"h0\": timeout 2147483647: must be 64..=306783378 cycles with retries 5",
+        ),
         (base.replace("max_cycles = 100000", "max_cycles = 0"), "max_cycles must be at least 1"),
         (format!("{base}bogus = 1\n"), "unknown field"),
         (base.replace("[[link]]\na = \"h1\"\nb = \"s0:1\"\ndelay = 60\n", ""), "host \"h1\" is on no link"),
