@@ -39,6 +39,8 @@ use std::collections::BinaryHeap;
 
 /// The longest reordering window a link takes, in cycles.
 pub const MAX_REORDER_CYCLES: u64 = 1_000_000;
+/// The longest link delay, in cycles (2^40: about 344 s at 3.2 GHz).
+pub const MAX_DELAY: u64 = 1 << 40;
 /// Bytes of the Ethernet frame check sequence.
 pub const FCS_BYTES: usize = 4;
 /// At most this many bits are flipped in a corrupted frame (at least one).
@@ -108,6 +110,12 @@ impl LinkCfg {
         }
         if self.delay == 0 {
             return Err("delay = 0: the link delay must be at least 1 cycle".into());
+        }
+        if self.delay > MAX_DELAY {
+            return Err(format!(
+                "delay = {}: the link delay must be at most 2^40 = {MAX_DELAY} cycles",
+                self.delay
+            ));
         }
         if self.reorder_cycles > MAX_REORDER_CYCLES {
             return Err(format!(
@@ -294,7 +302,8 @@ impl Link {
     /// Takes a frame that started leaving at `p.cycle`.
     pub fn send(&mut self, p: &Packet) {
         self.stats.offered += 1;
-        if self.cfg.down_during(p.cycle, p.cycle + self.cfg.delay) {
+        let at = p.cycle.saturating_add(self.cfg.delay);
+        if self.cfg.down_during(p.cycle, at) {
             self.stats.down_dropped += 1;
             return;
         }
@@ -320,9 +329,9 @@ impl Link {
                 self.flip_bits(&mut bytes);
                 self.stats.corrupted += 1;
             }
-            let mut at = p.cycle + self.cfg.delay;
+            let mut at = at;
             if self.cfg.reorder > 0.0 && self.rng.gen_bool(self.cfg.reorder) {
-                at += self.rng.gen_range(1..=self.cfg.reorder_cycles.max(1));
+                at = at.saturating_add(self.rng.gen_range(1..=self.cfg.reorder_cycles.max(1)));
                 self.stats.reordered += 1;
             }
             self.seq += 1;
@@ -465,7 +474,7 @@ mod tests {
             }
             last_sent = last_sent.max(sent[i].cycle);
         }
-        assert!(seen.iter().any(|&n| n == 2));
+        assert!(seen.contains(&2));
         assert!(late > 50, "{late} frames arrived after a later one");
     }
 
@@ -542,6 +551,10 @@ mod tests {
             "down[1] = [15, 30] starts before down[0] = [10, 20] ends",
         );
         bad(LinkCfg::ideal(0), "delay = 0");
+        bad(
+            LinkCfg::ideal(u64::MAX),
+            "delay = 18446744073709551615: the link delay must be at most 2^40",
+        );
         LinkCfg {
             down: vec![(10, 20), (20, 30)],
             reorder: 0.5,

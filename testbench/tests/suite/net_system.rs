@@ -1,6 +1,7 @@
 //! The network simulator (`nt_sim::net`): NICs and switches from a TOML topology, run
 //! cycle by cycle; messages checked byte for byte at their receivers; configuration
-//! errors; threads; link rates; workloads.
+//! errors; threads; link rates; workloads; link faults (loss, FCS-checked corruption,
+//! duplication, reordering, down intervals) under every program.
 //!
 //! Every run here is on the compiled engine, which gives the native kernel's run frame for
 //! frame and cycle for cycle (`engines::` runs NDP and Bolt networks on every engine,
@@ -1011,6 +1012,10 @@ fn link_fault_errors_are_clear() {
         (on_h1("loss = \"high\"\n"), "line 25"),
         (on_h1("down = [[-5, 10]]\n"), "line 25"),
         (on_h1("los = 0.1\n"), "unknown field `los`"),
+        (
+            base.replacen("delay = 60", "delay = 99999999999999", 1),
+            "link h0-s0:0: delay = 99999999999999: the link delay must be at most 2^40",
+        ),
     ];
     for (t, want) in cases {
         match build(&t) {
