@@ -36,6 +36,13 @@
 //! b = "s0:0"
 //! delay = 400              # cycles, first word out to first word in
 //! rate_gbps = 100.0        # optional: paces the switch ports' transmitters
+//! loss = 0.01              # optional faults, each direction on its own (crate::link):
+//! corrupt = 0.01           #   bits flipped, caught by the receiver's FCS check
+//! duplicate = 0.01         #   the frame sent twice
+//! reorder = 0.05           #   held back by 1..=reorder_window cycles
+//! reorder_window = 300
+//! down = [[10_000, 20_000]]  # [from, to) cycles in which the link carries nothing
+//! faults = "both"          # or "a-b", "b-a": the one direction the faults apply to
 //!
 //! [[workload]]
 //! kind = "incast"          # see Workload
@@ -63,6 +70,13 @@
 //! queued keep their output port). The port must be on a link, and the routes after each
 //! change (changes of one cycle taken together) must still take every switch that reached
 //! the host to it: no loop, no other host at the end.
+//!
+//! # Link faults
+//! A link's faults (above) are drawn per direction from a generator seeded by the
+//! topology's `seed`, the link's name (`a-b` as written) and the direction
+//! ([`link_seed`]), so adding a link changes no other link's faults. Corrupted frames are
+//! dropped by the receiving port's Ethernet FCS check ([`crate::link`]), never delivered.
+//! Each direction counts what it did ([`crate::link::LinkStats`], `links.csv`).
 //!
 //! # Timing
 //! A link takes a frame when its last word has left and delivers it `delay` cycles after
@@ -288,7 +302,9 @@ pub struct SwitchCfg {
     pub engine: Option<String>,
 }
 
-/// A link between two endpoints: a host's name or a switch port `name:K`.
+/// A link between two endpoints: a host's name or a switch port `name:K`, with seeded
+/// faults ([`crate::link`]): each direction draws its own, with the same probabilities,
+/// from a generator seeded by the topology's `seed`, the link's name and the direction.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LinkSpec {
@@ -297,6 +313,77 @@ pub struct LinkSpec {
     pub delay: u64,
     #[serde(default)]
     pub rate_gbps: Option<f64>,
+    /// Probability that a frame is lost.
+    #[serde(default)]
+    pub loss: f64,
+    /// Probability that a frame's bits are flipped (1 to 3 of them); the receiving
+    /// port's FCS check drops it.
+    #[serde(default)]
+    pub corrupt: f64,
+    /// Probability that a frame is sent twice.
+    #[serde(default)]
+    pub duplicate: f64,
+    /// Probability that a frame is held back by 1 to `reorder_window` cycles.
+    #[serde(default)]
+    pub reorder: f64,
+    #[serde(default)]
+    pub reorder_window: u64,
+    /// Intervals `[from, to)` of cycles in which the link carries nothing.
+    #[serde(default)]
+    pub down: Vec<[u64; 2]>,
+    /// The directions the faults apply to: `both` (the default), `a-b` (frames from `a`
+    /// to `b` only) or `b-a`.
+    #[serde(default)]
+    pub faults: Option<String>,
+}
+
+impl LinkSpec {
+    /// Its name, `a-b` as written.
+    pub fn name(&self) -> String {
+        format!("{}-{}", self.a, self.b)
+    }
+
+    /// The two directions' configurations (0: `a` to `b`, 1: `b` to `a`), checked.
+    pub fn dir_cfgs(&self) -> Result<[LinkCfg; 2], String> {
+        let faulty = LinkCfg {
+            delay: self.delay,
+            loss: self.loss,
+            reorder: self.reorder,
+            reorder_cycles: self.reorder_window,
+            chop: 0.0,
+            corrupt: self.corrupt,
+            duplicate: self.duplicate,
+            down: self.down.iter().map(|&[f, t]| (f, t)).collect(),
+        };
+        faulty.validate()?;
+        let ideal = LinkCfg::ideal(self.delay);
+        Ok(match self.faults.as_deref() {
+            None | Some("both") => [faulty.clone(), faulty],
+            Some("a-b") => [faulty, ideal],
+            Some("b-a") => [ideal, faulty],
+            Some(f) => {
+                return Err(format!(
+                    "faults = {f:?}: use \"both\", \"a-b\" (frames from a to b) or \"b-a\""
+                ))
+            }
+        })
+    }
+}
+
+/// The seed of direction `dir` of the link named `name` in a topology of seed `seed`: a
+/// hash of the three, so that adding, removing or reordering other links leaves this
+/// link's faults alone (FNV-1a over the name and the direction, then splitmix64).
+pub fn link_seed(seed: u64, name: &str, dir: usize) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in name.bytes().chain([0xff, dir as u8]) {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    let mut z = seed ^ h;
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// An application workload.
@@ -380,6 +467,9 @@ pub struct MsgRecord {
     pub outcome: Option<Outcome>,
     /// Completion without any other traffic ([`Network::ideal`]).
     pub ideal: u64,
+    /// Times its receiver handed it to the application (byte-exact or not): 1 when
+    /// delivered, more if it ever came twice.
+    pub deliveries: u32,
 }
 
 impl MsgRecord {
@@ -573,7 +663,8 @@ pub struct Network {
     pub sample_cycles: u64,
     threads: usize,
     now: u64,
-    /// Deliveries whose tag names no message not yet delivered to that host (counted).
+    /// Deliveries whose tag names no message to that host (counted; a second delivery
+    /// of a message counts in its [`MsgRecord::deliveries`]).
     pub untagged: u64,
     /// Deliveries whose payload differs from their message's (counted; a defect).
     pub corrupt: u64,
@@ -1070,7 +1161,7 @@ impl Network {
         let mut port_link: Vec<Vec<Option<(usize, usize)>>> =
             ports.iter().map(|&n| vec![None; n]).collect();
         for (li, l) in cfg.link.iter().enumerate() {
-            let name = format!("{}-{}", l.a, l.b);
+            let name = l.name();
             let ctx = |e: String| format!("link {name}: {e}");
             let a = parse_end(&l.a, &hosts, &swmap, &ports).map_err(ctx)?;
             let b = parse_end(&l.b, &hosts, &swmap, &ports).map_err(ctx)?;
@@ -1090,10 +1181,10 @@ impl Network {
                     ));
                 }
             }
-            let lc = LinkCfg::ideal(l.delay);
+            let [c0, c1] = l.dir_cfgs().map_err(ctx)?;
             let dir = [
-                Link::new(lc.clone(), cfg.seed ^ (2 * li as u64 + 1)).map_err(ctx)?,
-                Link::new(lc, cfg.seed ^ (2 * li as u64 + 2)).map_err(ctx)?,
+                Link::new(c0, link_seed(cfg.seed, &name, 0)).map_err(ctx)?,
+                Link::new(c1, link_seed(cfg.seed, &name, 1)).map_err(ctx)?,
             ];
             let rate = rate_fraction(l.rate_gbps).map_err(ctx)?;
             for (d, e) in [(0usize, a), (1, b)] {
@@ -1377,6 +1468,7 @@ impl Network {
             done: None,
             outcome: None,
             ideal,
+            deliveries: 0,
         });
         let m = AppMsg {
             cycle,
@@ -1533,11 +1625,12 @@ impl Network {
                                 as usize
                         });
                         match id.and_then(|id| self.msgs.get_mut(id).map(|m| (id, m))) {
-                            Some((id, m)) if m.dst == i && m.done.is_none() => {
-                                if dl.payload == payload_of(id, m.bytes) {
-                                    m.done = Some(dl.cycle)
-                                } else {
+                            Some((id, m)) if m.dst == i => {
+                                m.deliveries += 1;
+                                if dl.payload != payload_of(id, m.bytes) {
                                     self.corrupt += 1
+                                } else if m.done.is_none() {
+                                    m.done = Some(dl.cycle)
                                 }
                             }
                             _ => self.untagged += 1,

@@ -163,6 +163,8 @@ pub fn main(a: &RunArgs) -> Result<(), String> {
     );
     // Bolt Table 4.1: (pru, sm, utilization) of the bolt-util-* runs.
     let mut util_rows = vec![];
+    // The loss-* runs' rows.
+    let mut loss_rows = vec![];
     for (n, t, dir) in &runs {
         let (net, r) = run_one(n, t, dir, a)?;
         let out = a.out.join(n);
@@ -173,6 +175,9 @@ pub fn main(a: &RunArgs) -> Result<(), String> {
             net_scenarios::bolt_util_metrics(&net),
         ) {
             util_rows.push((pru, sm, u.utilization));
+        }
+        if let Some(row) = net_scenarios::loss_row(n, &net, &r) {
+            loss_rows.push(row);
         }
         if let Some(line) = net_scenarios::bolt_report(n, &net, &r) {
             println!("{line}\n");
@@ -211,6 +216,19 @@ pub fn main(a: &RunArgs) -> Result<(), String> {
         let p = a.out.join("bolt-util-table.md");
         std::fs::write(&p, &t).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
         println!("Bolt, thesis Table 4.1: bottleneck utilization between the first and the last flow completion\n{t}\n(table in {})\n", p.display());
+    }
+    if loss_rows.len() > 1 {
+        let t = net_scenarios::loss_table(&loss_rows);
+        let p = a.out.join("loss-sweep-table.md");
+        std::fs::write(&p, &t).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        println!(
+            "Link faults: every link loses the given share of its frames in each direction, and corrupts {} %, duplicates {} %, reorders {} % within {} cycles\n{t}\n(table in {})\n",
+            net_scenarios::LOSS_CORRUPT * 100.0,
+            net_scenarios::LOSS_DUPLICATE * 100.0,
+            net_scenarios::LOSS_REORDER * 100.0,
+            net_scenarios::LOSS_REORDER_WINDOW,
+            p.display()
+        );
     }
     if runs.len() > 1 {
         let p = a.out.join(format!("{s}.md"));

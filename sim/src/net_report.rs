@@ -1,7 +1,8 @@
 //! What `ntsim run` writes for a network run ([`crate::net`]): CSV time series, the
 //! messages with their completion times and slowdowns, SVG plots, link captures, and a
 //! summary table (also printed).
-use crate::net::{HostStats, Network, RunResult};
+use crate::link::LinkStats;
+use crate::net::{End, HostStats, Network, RunResult};
 use crate::nic_sim::Outcome;
 use crate::pcap::write_pcap;
 use crate::DEFAULT_CLOCK_HZ;
@@ -102,8 +103,22 @@ pub fn summary(net: &Network, r: &RunResult) -> String {
     if net.untagged > 0 {
         let _ = writeln!(
             s,
-            "deliveries matching no open message (duplicates): {}",
+            "deliveries matching no message to their host: {}",
             net.untagged
+        );
+    }
+    let twice = n.iter().filter(|m| m.deliveries > 1).count();
+    if twice > 0 {
+        let _ = writeln!(s, "MESSAGES DELIVERED MORE THAN ONCE: {twice}");
+    }
+    let both = n
+        .iter()
+        .filter(|m| m.done.is_some() && m.outcome == Some(Outcome::GaveUp))
+        .count();
+    if both > 0 {
+        let _ = writeln!(
+            s,
+            "messages delivered but given up by their senders (their retries ran out before an acknowledgement came through): {both}"
         );
     }
     if let (Some(g), Some(j)) = (goodput_gbps(net), jain(net)) {
@@ -145,6 +160,7 @@ pub fn summary(net: &Network, r: &RunResult) -> String {
             sum(&|p| p.dod_drop),
         );
     }
+    s.push_str(&link_summary(net));
     if !r.host_stats.is_empty() {
         let sum = |f: &dyn Fn(&HostStats) -> u64| -> u64 { r.host_stats.iter().map(f).sum() };
         let _ = writeln!(
@@ -206,6 +222,103 @@ pub fn summary(net: &Network, r: &RunResult) -> String {
     s
 }
 
+/// The links' fault counters in the summary: when a link has faults, their sums and a
+/// line per faulty direction (at most 32 lines).
+pub fn link_summary(net: &Network) -> String {
+    let mut s = String::new();
+    let faulty: Vec<(usize, usize)> = net
+        .links
+        .iter()
+        .enumerate()
+        .flat_map(|(i, l)| {
+            (0..2)
+                .map(move |d| (i, d))
+                .filter(|&(_, d)| !l.dir[d].cfg().is_ideal())
+        })
+        .collect();
+    if faulty.is_empty() {
+        return s;
+    }
+    let line = |st: &LinkStats| {
+        format!(
+            "offered {}, delivered {}; lost {}, corrupted {} (dropped by the FCS check {}), duplicated {}, reordered {}, dropped while down {}",
+            st.offered,
+            st.delivered,
+            st.lost,
+            st.corrupted,
+            st.fcs_drops,
+            st.duplicated,
+            st.reordered,
+            st.down_dropped
+        )
+    };
+    let mut all = LinkStats::default();
+    for l in &net.links {
+        for d in &l.dir {
+            all.add(&d.stats);
+        }
+    }
+    let _ = writeln!(s, "links, all frames: {}", line(&all));
+    for &(i, d) in faulty.iter().take(32) {
+        let l = &net.links[i];
+        let _ = writeln!(
+            s,
+            "link {} {}: {}",
+            l.name,
+            dir_name(net, i, d),
+            line(&l.dir[d].stats)
+        );
+    }
+    if faulty.len() > 32 {
+        let _ = writeln!(
+            s,
+            "({} more faulty link directions in links.csv)",
+            faulty.len() - 32
+        );
+    }
+    s
+}
+
+/// An endpoint's name as written in the topology (`h0`, `s0:3`).
+fn end_name(net: &Network, e: End) -> String {
+    match e {
+        End::Host(h) => net.host_names[h].clone(),
+        End::Port(sw, p) => format!("{}:{p}", net.switch_names[sw]),
+    }
+}
+
+/// Direction `d` of link `i`: `from>to`.
+fn dir_name(net: &Network, i: usize, d: usize) -> String {
+    let e = net.links[i].ends;
+    format!("{}>{}", end_name(net, e[d]), end_name(net, e[1 - d]))
+}
+
+/// `links.csv`: per link and direction, its delay and its counters.
+pub fn links_csv(net: &Network) -> String {
+    let cols: Vec<&str> = LinkStats::default().fields().iter().map(|f| f.0).collect();
+    let mut t = format!("link,from,to,delay,{}\n", cols.join(","));
+    for l in &net.links {
+        for d in 0..2 {
+            let v: Vec<String> = l.dir[d]
+                .stats
+                .fields()
+                .iter()
+                .map(|f| f.1.to_string())
+                .collect();
+            let _ = writeln!(
+                t,
+                "{},{},{},{},{}",
+                l.name,
+                end_name(net, l.ends[d]),
+                end_name(net, l.ends[1 - d]),
+                l.delay,
+                v.join(",")
+            );
+        }
+    }
+    t
+}
+
 fn outcome_name(o: Option<Outcome>) -> &'static str {
     match o {
         Some(Outcome::Delivered) => "delivered",
@@ -216,7 +329,7 @@ fn outcome_name(o: Option<Outcome>) -> &'static str {
 }
 
 /// Writes every output of a run into `dir` (created): `summary.txt`, `messages.csv`,
-/// `hosts.csv`, `queues.csv`, `throughput.csv`, `windows.csv`, `queues.svg`,
+/// `hosts.csv`, `links.csv`, `queues.csv`, `throughput.csv`, `windows.csv`, `queues.svg`,
 /// `throughput.svg`, `windows.svg`,
 /// `slowdown.svg`, and the captured links' `link_<name>.pcap`.
 pub fn write_outputs(net: &Network, r: &RunResult, dir: &Path) -> Result<String, String> {
@@ -251,6 +364,7 @@ pub fn write_outputs(net: &Network, r: &RunResult, dir: &Path) -> Result<String,
         let _ = writeln!(h, "{},{}", net.host_names[i], v.join(","));
     }
     write(dir, "hosts.csv", &h)?;
+    write(dir, "links.csv", &links_csv(net))?;
     // Queues.
     let s = &r.series;
     let qnames: Vec<String> = s

@@ -36,6 +36,12 @@
 //!   flows into one receiver; the bottleneck's utilization between the first and the last
 //!   flow completion with PRU and SM each on or off ([`bolt_util`]). `bolt` runs all nine
 //!   Bolt runs.
+//! * `loss-<ndp|homa|homatr|bolt>-P` (P = 0..=100) and `loss-sweep`: link faults: three
+//!   hosts of one program on a 4-port switch in the program's mode, 36 messages of
+//!   100 B to 8 KiB between every pair, every link losing P % of its frames in each
+//!   direction, corrupting 1 %, duplicating 1 % and reordering 5 % within 300 cycles
+//!   ([`lossy`]); `loss-sweep` runs every program at 0, 1, 5, 10, 20 and 30 % and prints a
+//!   table ([`loss_table`]).
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -102,6 +108,10 @@ pub fn names() -> Vec<String> {
             v.push(bolt_util_name(pru, sm));
         }
     }
+    v.push("loss-sweep".to_string());
+    for p in LOSS_PROGRAMS {
+        v.push(format!("loss-{p}-P (P = 0..=100)"));
+    }
     v
 }
 
@@ -150,6 +160,18 @@ pub fn runs(name: &str) -> Option<Vec<(String, String)>> {
     }
     if let Some((pru, sm)) = bolt_util_flags(name) {
         return Some(vec![(name.into(), bolt_util(&b, pru, sm))]);
+    }
+    if name == "loss-sweep" {
+        let mut v = vec![];
+        for p in LOSS_PROGRAMS {
+            for &pct in LOSS_SWEEP_PCTS {
+                v.push((loss_name(p, pct), lossy(p, pct)));
+            }
+        }
+        return Some(v);
+    }
+    if let Some((p, pct)) = loss_flags(name) {
+        return Some(vec![(name.into(), lossy(p, pct))]);
     }
     if name == "trim" {
         let mut v = vec![];
@@ -1058,7 +1080,8 @@ mod tests {
         for n in names() {
             let n = n
                 .replace("N (N = 1..=15)", "7")
-                .replace("N (N = 1..=3)", "2");
+                .replace("N (N = 1..=3)", "2")
+                .replace("P (P = 0..=100)", "5");
             for (r, t) in runs(&n).unwrap() {
                 NetConfig::from_toml(&t).unwrap_or_else(|e| panic!("{r}: {e}"));
             }
@@ -1083,6 +1106,16 @@ mod tests {
         assert_eq!(runs("bolt-util").unwrap().len(), 4);
         assert!(runs("bolt-util-pru").is_none());
         assert!(runs("bolt-util-pru-xsm").is_none());
+        assert_eq!(runs("loss-sweep").unwrap().len(), 4 * LOSS_SWEEP_PCTS.len());
+        assert!(runs("loss-bolt-100").is_some() && runs("loss-bolt-101").is_none());
+        assert!(runs("loss-tcp-5").is_none() && runs("loss-ndp-x").is_none());
+        let l = NetConfig::from_toml(&runs("loss-homa-5").unwrap()[0].1).unwrap();
+        assert_eq!(l.link.len(), 3);
+        assert!(l
+            .link
+            .iter()
+            .all(|k| k.loss == 0.05 && k.corrupt == LOSS_CORRUPT));
+        assert_eq!(l.workload.len(), 1);
         let rr = &runs("bolt-reroute-nosm").unwrap()[0].1;
         assert!(rr.contains("sm = false") && !rr.contains("sm = true"));
         let cfg = NetConfig::from_toml(rr).unwrap();
@@ -1115,4 +1148,187 @@ mod tests {
             .1
             .contains("pru_cap = 0"));
     }
+}
+
+/// Programs of the loss sweep.
+pub const LOSS_PROGRAMS: &[&str] = &["ndp", "homa", "homatr", "bolt"];
+/// Loss rates of the test's sweep, in % of the frames of each link direction.
+pub const LOSS_PCTS: &[u32] = &[0, 1, 5, 10];
+/// Loss rates of `ntsim run loss-sweep`: the test's and two beyond, where a sender may
+/// give up a message its receiver has (docs/reliability.md).
+pub const LOSS_SWEEP_PCTS: &[u32] = &[0, 1, 5, 10, 20, 30];
+/// Faults on every link of a loss run beside its loss: probabilities of corruption,
+/// duplication and reordering, and the reordering window in cycles.
+pub const LOSS_CORRUPT: f64 = 0.01;
+pub const LOSS_DUPLICATE: f64 = 0.01;
+pub const LOSS_REORDER: f64 = 0.05;
+pub const LOSS_REORDER_WINDOW: u64 = 300;
+/// The loss runs' retransmission timeout (cycles) and retry limit: the timeout a few
+/// round trips of a 4-packet window on links of 60 cycles (about 700 cycles), the retries
+/// enough that at 10 % loss a sender is not expected to give up a message whose receiver
+/// has it.
+pub const LOSS_TIMEOUT: u32 = 4000;
+pub const LOSS_RETRIES: u8 = 10;
+/// Message sizes of a loss run (message `k` has `LOSS_SIZES[k % 7]` bytes).
+pub const LOSS_SIZES: &[u64] = &[100, 1500, 3000, 6000, 700, 4096, 8192];
+/// Rounds of a loss run, [`LOSS_GAP`] cycles apart: six messages each, one from every
+/// host to each other host.
+pub const LOSS_ROUNDS: usize = 6;
+pub const LOSS_GAP: u64 = 1500;
+
+/// The name of a loss run.
+pub fn loss_name(program: &str, pct: u32) -> String {
+    format!("loss-{program}-{pct}")
+}
+
+/// `(program, loss %)` of a `loss-*` run name.
+pub fn loss_flags(name: &str) -> Option<(&'static str, u32)> {
+    let rest = name.strip_prefix("loss-")?;
+    let (p, pct) = rest.split_once('-')?;
+    let p = LOSS_PROGRAMS.iter().find(|&&x| x == p)?;
+    let pct: u32 = pct.parse().ok()?;
+    (pct <= 100).then_some((*p, pct))
+}
+
+/// A loss run: hosts `h0`, `h1`, `h2` running `program` on a 4-port switch `s0` in the
+/// program's mode (NDP: trimming, bands by transport flags; Homa: drop-tail; Homa-Tr:
+/// trimming; Bolt: Bolt with [`BoltShape`]'s `cc_thresh`), links of 60 cycles, each losing
+/// `pct` % of its frames in each direction and corrupting, duplicating and reordering
+/// some ([`LOSS_CORRUPT`], …); [`LOSS_ROUNDS`] rounds of six messages, one from every
+/// host to each other host, of 100 B to 8 KiB ([`LOSS_SIZES`]), [`LOSS_GAP`] cycles
+/// apart.
+pub fn lossy(program: &str, pct: u32) -> String {
+    let name = loss_name(program, pct);
+    let mut s = format!(
+        "# Link faults: {program} with {pct} % loss, {}% corruption, {}% duplication, {}% reordering within {LOSS_REORDER_WINDOW} cycles on every link (ntsim run {name})\nname = \"{name}\"\nseed = 1\nmax_cycles = 2000000\nsample_cycles = 200\n\n",
+        LOSS_CORRUPT * 100.0,
+        LOSS_DUPLICATE * 100.0,
+        LOSS_REORDER * 100.0
+    );
+    s += &match program {
+        "ndp" => "[[switch]]\nname = \"s0\"\nports = 4\nmode = \"trim\"\nband_by_flags = true\n\n"
+            .to_string(),
+        "homa" => "[[switch]]\nname = \"s0\"\nports = 4\nmode = \"droptail\"\n\n".to_string(),
+        "homatr" => "[[switch]]\nname = \"s0\"\nports = 4\nmode = \"trim\"\n\n".to_string(),
+        _ => bolt_switch("s0", true, true, &BoltShape::default()),
+    };
+    for h in 0..3 {
+        let _ = write!(
+            s,
+            "[[host]]\nname = \"h{h}\"\nprogram = \"{program}\"\nrtt_pkts = 4\ntimeout = {LOSS_TIMEOUT}\nretries = {LOSS_RETRIES}\n\n[[link]]\na = \"h{h}\"\nb = \"s0:{h}\"\ndelay = 60\nloss = {}\ncorrupt = {LOSS_CORRUPT}\nduplicate = {LOSS_DUPLICATE}\nreorder = {LOSS_REORDER}\nreorder_window = {LOSS_REORDER_WINDOW}\n\n",
+            pct as f64 / 100.0
+        );
+    }
+    s.push_str("[[workload]]\nkind = \"messages\"\n");
+    for k in 0..6 * LOSS_ROUNDS {
+        let from = k % 3;
+        let to = (from + 1 + (k / 3) % 2) % 3;
+        let _ = write!(
+            s,
+            "[[workload.msg]]\nfrom = \"h{from}\"\nto = \"h{to}\"\ncycle = {}\nbytes = {}\n",
+            10 + (k / 6) as u64 * LOSS_GAP,
+            LOSS_SIZES[k % LOSS_SIZES.len()]
+        );
+    }
+    s
+}
+
+/// One row of the loss table: what became of a run's messages and what its links did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LossRow {
+    pub program: String,
+    pub pct: u32,
+    pub messages: usize,
+    /// Messages that reached their receiver's application.
+    pub delivered: usize,
+    /// Messages their senders gave up.
+    pub gave_up: usize,
+    /// Messages delivered and given up (the sender never heard of the delivery).
+    pub both: usize,
+    /// Messages handed to their application more than once, and deliveries with a wrong
+    /// payload.
+    pub twice: usize,
+    pub corrupt: u64,
+    /// Median FCT (cycles) and slowdown of the delivered messages.
+    pub median_fct: Option<u64>,
+    pub median_slowdown: Option<f64>,
+    /// Every link's counters, both directions added.
+    pub links: crate::link::LinkStats,
+    /// DATA packets the senders retransmitted.
+    pub retransmitted: u64,
+    pub cycles: u64,
+    pub settled: bool,
+}
+
+/// The row of a loss run (`None` for another run).
+pub fn loss_row(
+    name: &str,
+    net: &crate::net::Network,
+    r: &crate::net::RunResult,
+) -> Option<LossRow> {
+    let (program, pct) = loss_flags(name)?;
+    let m = &net.msgs;
+    let mut fcts: Vec<f64> = m.iter().filter_map(|x| x.fct()).map(|f| f as f64).collect();
+    let mut sd = crate::net_report::slowdowns(net);
+    let mut links = crate::link::LinkStats::default();
+    for l in &net.links {
+        for d in &l.dir {
+            links.add(&d.stats);
+        }
+    }
+    Some(LossRow {
+        program: program.to_string(),
+        pct,
+        messages: m.len(),
+        delivered: m.iter().filter(|x| x.done.is_some()).count(),
+        gave_up: m
+            .iter()
+            .filter(|x| x.outcome == Some(crate::nic_sim::Outcome::GaveUp))
+            .count(),
+        both: m
+            .iter()
+            .filter(|x| x.done.is_some() && x.outcome == Some(crate::nic_sim::Outcome::GaveUp))
+            .count(),
+        twice: m.iter().filter(|x| x.deliveries > 1).count(),
+        corrupt: net.corrupt,
+        median_fct: crate::net_report::quantile(&mut fcts, 0.5).map(|f| f as u64),
+        median_slowdown: crate::net_report::quantile(&mut sd, 0.5),
+        links,
+        retransmitted: r.host_stats.iter().map(|h| h.tx_retransmitted).sum(),
+        cycles: r.cycles,
+        settled: r.settled,
+    })
+}
+
+/// The loss table of some loss runs' rows (markdown).
+pub fn loss_table(rows: &[LossRow]) -> String {
+    let mut t = String::from(
+        "| program | loss % | messages | delivered | given up | delivered and given up | delivered twice or wrong | median FCT (cycles) | median slowdown | frames offered | lost | corrupted / FCS drops | duplicated | reordered | retransmitted DATA | cycles |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for r in rows {
+        let l = &r.links;
+        let _ = writeln!(
+            t,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} / {} | {} | {} | {} | {}{} |",
+            r.program,
+            r.pct,
+            r.messages,
+            r.delivered,
+            r.gave_up,
+            r.both,
+            r.twice as u64 + r.corrupt,
+            r.median_fct.map_or("-".into(), |f| f.to_string()),
+            r.median_slowdown.map_or("-".into(), |x| format!("{x:.2}")),
+            l.offered,
+            l.lost,
+            l.corrupted,
+            l.fcs_drops,
+            l.duplicated,
+            l.reordered,
+            r.retransmitted,
+            r.cycles,
+            if r.settled { "" } else { " (stopped)" }
+        );
+    }
+    t
 }

@@ -1,6 +1,7 @@
 //! The network simulator (`nt_sim::net`): NICs and switches from a TOML topology, run
 //! cycle by cycle; messages checked byte for byte at their receivers; configuration
-//! errors; threads; link rates; workloads.
+//! errors; threads; link rates; workloads; link faults (loss, FCS-checked corruption,
+//! duplication, reordering, down intervals) under every program.
 //!
 //! Every run here is on the compiled engine, which gives the native kernel's run frame for
 //! frame and cycle for cycle (`engines::` runs NDP and Bolt networks on every engine,
@@ -742,4 +743,313 @@ fn bolt_utilization_with_pru_and_sm_is_at_least_that_with_neither() {
         both.utilization,
         neither.utilization
     );
+}
+
+/// What every run over faulty links must show: it ended (settled before `max_cycles`);
+/// every message delivered exactly once, byte for byte, with the sender's `Delivered`, or
+/// given up by its sender and never delivered, not both; every link direction empty and
+/// balanced (`delivered = offered - lost - fcs_drops - down_dropped + duplicated`), every
+/// corrupted frame dropped by the receiving port's FCS check, and every frame a device
+/// received one that its link delivered. Returns (delivered, given up).
+fn check_faulty_run(name: &str, net: &Network, r: &RunResult) -> (usize, usize) {
+    assert!(r.settled, "{name}: no end in {} cycles", r.cycles);
+    assert_eq!(net.corrupt, 0, "{name}: a delivery with a wrong payload");
+    assert_eq!(net.untagged, 0, "{name}: a delivery of no message");
+    let (mut delivered, mut gave_up) = (0, 0);
+    for (i, m) in net.msgs.iter().enumerate() {
+        match (m.done, m.outcome) {
+            (Some(_), Some(Outcome::Delivered)) => delivered += 1,
+            (None, Some(Outcome::GaveUp)) => gave_up += 1,
+            _ => panic!(
+                "{name}: message {i} delivered {:?}, sender's outcome {:?}: {m:?}",
+                m.done, m.outcome
+            ),
+        }
+        assert_eq!(
+            m.deliveries,
+            m.done.is_some() as u32,
+            "{name}: message {i} handed to its application {} times",
+            m.deliveries
+        );
+    }
+    let rx_delivered: u64 = r.host_stats.iter().map(|h| h.rx_delivered).sum();
+    assert_eq!(
+        rx_delivered as usize, delivered,
+        "{name}: the NICs' deliveries"
+    );
+    let csv = nt_sim::net_report::links_csv(net);
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        rows[0],
+        "link,from,to,delay,offered,delivered,lost,corrupted,fcs_drops,duplicated,reordered,down_dropped"
+    );
+    assert_eq!(rows.len(), 1 + 2 * net.links.len());
+    for (li, l) in net.links.iter().enumerate() {
+        for d in 0..2 {
+            let s = l.dir[d].stats;
+            assert_eq!(
+                l.dir[d].in_flight(),
+                0,
+                "{name}: link {} still carries frames",
+                l.name
+            );
+            assert!(
+                s.balanced(0),
+                "{name}: link {} direction {d}: {s:?}",
+                l.name
+            );
+            assert_eq!(
+                s.delivered,
+                s.offered - s.lost - s.fcs_drops - s.down_dropped + s.duplicated,
+                "{name}: link {}",
+                l.name
+            );
+            assert_eq!(
+                s.fcs_drops, s.corrupted,
+                "{name}: link {}: a corrupted frame passed the FCS check",
+                l.name
+            );
+            // The frames the far end took are the ones its link delivered.
+            let took = match l.ends[1 - d] {
+                nt_sim::net::End::Host(h) => r.host_stats[h].rx_frames,
+                nt_sim::net::End::Port(sw, p) => r.switch_stats[sw][p].rx_frames,
+            };
+            assert_eq!(
+                took, s.delivered,
+                "{name}: link {} direction {d}: received {took}, {s:?}",
+                l.name
+            );
+            // links.csv's row: the link, its ends, its delay and the counters.
+            let want: Vec<String> = s.fields().iter().map(|f| f.1.to_string()).collect();
+            let row = rows[1 + 2 * li + d];
+            assert!(
+                row.starts_with(&format!("{},", l.name))
+                    && row.ends_with(&format!(",{},{}", l.delay, want.join(","))),
+                "{name}: links.csv row {row:?} vs {s:?}"
+            );
+        }
+    }
+    (delivered, gave_up)
+}
+
+/// Issue 37, finding 9: every NIC program over links that lose 0, 1, 5 and 10 % of their
+/// frames in each direction, and corrupt 1 %, duplicate 1 % and reorder 5 % within 300
+/// cycles (`ntsim run loss-sweep`, 36 messages of 100 B to 8 KiB among three hosts on a
+/// switch in the program's mode): each run ends, each message is delivered exactly once and
+/// byte for byte or given up by its sender, never both, and every link's counters balance
+/// with every corrupted frame caught by the FCS ([`check_faulty_run`]). The faults did
+/// happen: at 10 % about a tenth of the frames lost, corrupted frames, duplicates and held
+/// frames in every program's runs, retransmissions growing with the loss. None was given
+/// up (measured: docs/reliability.md); the check allows it, as a sender that never hears
+/// an ACK gives up by design.
+#[test]
+fn every_program_delivers_exactly_once_over_lossy_corrupting_links() {
+    use net_scenarios::{loss_name, loss_row, loss_table, lossy, LOSS_PCTS, LOSS_PROGRAMS};
+    let mut rows = vec![];
+    for p in LOSS_PROGRAMS {
+        for &pct in LOSS_PCTS {
+            let name = loss_name(p, pct);
+            let (net, r) = run(&lossy(p, pct));
+            let (delivered, gave_up) = check_faulty_run(&name, &net, &r);
+            assert_eq!(delivered + gave_up, net.msgs.len());
+            rows.push(loss_row(&name, &net, &r).expect("a loss run"));
+        }
+    }
+    println!("{}", loss_table(&rows));
+    for p in LOSS_PROGRAMS {
+        let of = |pct: u32| {
+            rows.iter()
+                .find(|x| x.program == *p && x.pct == pct)
+                .unwrap()
+        };
+        let l0 = &of(0).links;
+        assert_eq!(l0.lost, 0, "{p}: lost frames at 0 %");
+        for &pct in LOSS_PCTS {
+            let l = &of(pct).links;
+            // Loose bounds: ~600 frames a run.
+            let share = l.lost as f64 / l.offered as f64;
+            assert!(
+                share >= pct as f64 / 200.0 && share <= pct as f64 / 50.0,
+                "{p} at {pct} %: {} of {} frames lost",
+                l.lost,
+                l.offered
+            );
+            assert!(
+                l.corrupted > 0 && l.duplicated > 0 && l.reordered > 0,
+                "{p} at {pct} %: {l:?}"
+            );
+        }
+        assert!(
+            of(10).retransmitted > of(0).retransmitted,
+            "{p}: {} retransmissions at 10 %, {} at 0 %",
+            of(10).retransmitted,
+            of(0).retransmitted
+        );
+    }
+}
+
+/// A host's link goes down twice (`down = [[1000, 6000], [8000, 9000]]`) while its 20 KiB
+/// message to `h0` is under way: the frames on the wire then are dropped and counted, the
+/// sender recovers after the link is up again (its retransmission timeout), the message
+/// arrives once, and the counters balance. `faults = "a-b"` takes only the host's sending
+/// direction down (the ACKs and PULLs back still arrive, dropped nowhere).
+#[test]
+fn a_link_that_goes_down_drops_what_is_on_it_and_the_sender_recovers() {
+    let msg = "[[workload]]\nkind = \"messages\"\n[[workload.msg]]\nfrom = \"h1\"\nto = \"h0\"\ncycle = 500\nbytes = 20480\n";
+    let base = star(2, "ndp", msg).replace("rtt_pkts = 4\n", "rtt_pkts = 4\ntimeout = 3000\n");
+    for (faults, both) in [("", true), ("faults = \"a-b\"\n", false)] {
+        let t = base.replacen(
+            "b = \"s0:1\"\ndelay = 60\n",
+            &format!("b = \"s0:1\"\ndelay = 60\ndown = [[1000, 6000], [8000, 9000]]\n{faults}"),
+            1,
+        );
+        assert_ne!(t, base);
+        let (net, r) = run(&t);
+        let (delivered, _) = check_faulty_run("down", &net, &r);
+        assert_eq!(delivered, 1);
+        let l = &net.links[1];
+        assert_eq!(l.name, "h1-s0:1");
+        let (up, back) = (l.dir[0].stats, l.dir[1].stats);
+        println!(
+            "down, faults {faults:?}: h1>s0 {up:?}, s0>h1 {back:?}; FCT {:?}",
+            net.msgs[0].fct()
+        );
+        assert!(up.down_dropped > 0, "{up:?}");
+        assert_eq!(up.lost + up.corrupted + up.duplicated + up.reordered, 0);
+        if !both {
+            assert_eq!(back.down_dropped, 0, "{back:?}");
+        }
+        // The message's first window left at cycle ~500 and reached h0 before 1,000; the
+        // rest waited for the link.
+        assert!(net.msgs[0].done.unwrap() > 6000, "{:?}", net.msgs[0]);
+        assert!(r.host_stats[1].tx_retransmitted > 0);
+    }
+}
+
+/// Link faults are seeded by the topology's seed, the link's name and the direction: a
+/// second run is the same, a new link (with faults of its own) leaves the others' faults
+/// and the whole run unchanged, and another seed changes them.
+#[test]
+fn link_faults_are_seeded_per_link() {
+    let faults =
+        "loss = 0.05\ncorrupt = 0.05\nduplicate = 0.05\nreorder = 0.1\nreorder_window = 200\n";
+    let msgs = "[[workload]]\nkind = \"messages\"\n[[workload.msg]]\nfrom = \"h1\"\nto = \"h0\"\ncycle = 0\nbytes = 9000\n[[workload.msg]]\nfrom = \"h0\"\nto = \"h1\"\ncycle = 0\nbytes = 7000\n";
+    let t = star(2, "homa", msgs)
+        .replace("delay = 60\n", &format!("delay = 60\n{faults}"))
+        .replace("rtt_pkts = 4\n", "rtt_pkts = 4\ntimeout = 3000\n");
+    // A third host, first in the file, on a faulty link of its own, idle.
+    let more = t.replacen(
+        "[[host]]\nname = \"h0\"",
+        &format!("[[host]]\nname = \"hz\"\nprogram = \"homa\"\n[[link]]\na = \"hz\"\nb = \"s0:3\"\ndelay = 60\n{faults}[[host]]\nname = \"h0\""),
+        1,
+    );
+    assert_ne!(t, more);
+    let stats = |net: &Network, k: usize| [net.links[k].dir[0].stats, net.links[k].dir[1].stats];
+    let (n1, r1) = run(&t);
+    check_faulty_run("seeded", &n1, &r1);
+    let (n2, r2) = run(&t);
+    let (n3, r3) = run(&more);
+    check_faulty_run("seeded, one more link", &n3, &r3);
+    assert_eq!(n3.links[0].name, "hz-s0:3");
+    for k in 0..2 {
+        assert_eq!(stats(&n1, k), stats(&n2, k));
+        assert_eq!(
+            stats(&n1, k),
+            stats(&n3, k + 1),
+            "link {}",
+            n1.links[k].name
+        );
+    }
+    assert_eq!(r1.cycles, r2.cycles);
+    assert_eq!(r1.cycles, r3.cycles);
+    let frames: u64 = (0..2)
+        .map(|k| stats(&n1, k).iter().map(|s| s.offered).sum::<u64>())
+        .sum();
+    let faults_seen: u64 = (0..2)
+        .map(|k| {
+            stats(&n1, k)
+                .iter()
+                .map(|s| s.lost + s.corrupted + s.duplicated + s.reordered)
+                .sum::<u64>()
+        })
+        .sum();
+    assert!(faults_seen > 0, "{frames} frames, no fault");
+    let (n4, _) = run(&t.replace("seed = 3\n", "seed = 4\n"));
+    assert_ne!(
+        (0..2).map(|k| stats(&n1, k)).collect::<Vec<_>>(),
+        (0..2).map(|k| stats(&n4, k)).collect::<Vec<_>>(),
+        "another seed, the same faults"
+    );
+}
+
+/// Every link fault value is checked with a one-line error naming the link, the key and the
+/// value; values of the wrong type or shape name the file's line.
+#[test]
+fn link_fault_errors_are_clear() {
+    let base = star(2, "ndp", "");
+    let on_h1 = |extra: &str| {
+        base.replacen(
+            "b = \"s0:1\"\ndelay = 60\n",
+            &format!("b = \"s0:1\"\ndelay = 60\n{extra}"),
+            1,
+        )
+    };
+    let cases: Vec<(String, &str)> = vec![
+        (
+            on_h1("loss = 1.5\n"),
+            "link h1-s0:1: loss = 1.5: a probability must be in 0..=1",
+        ),
+        (
+            on_h1("corrupt = -0.01\n"),
+            "link h1-s0:1: corrupt = -0.01: a probability must be in 0..=1",
+        ),
+        (
+            on_h1("duplicate = nan\n"),
+            "link h1-s0:1: duplicate = NaN: a probability must be in 0..=1",
+        ),
+        (
+            on_h1("reorder = 0.1\n"),
+            "link h1-s0:1: reorder = 0.1: needs reorder_window",
+        ),
+        (
+            on_h1("reorder = 0.1\nreorder_window = 0\n"),
+            "reorder = 0.1: needs reorder_window",
+        ),
+        (
+            on_h1("reorder = 0.1\nreorder_window = 5000000\n"),
+            "link h1-s0:1: reorder_window = 5000000: must be 1..=1000000 cycles",
+        ),
+        (
+            on_h1("down = [[500, 100]]\n"),
+            "link h1-s0:1: down[0] = [500, 100]: an interval [from, to) needs from below to",
+        ),
+        (
+            on_h1("down = [[100, 500], [400, 900]]\n"),
+            "link h1-s0:1: down[1] = [400, 900] starts before down[0] = [100, 500] ends",
+        ),
+        (
+            on_h1("faults = \"up\"\n"),
+            "link h1-s0:1: faults = \"up\": use \"both\", \"a-b\" (frames from a to b) or \"b-a\"",
+        ),
+        (on_h1("down = [[100]]\n"), "line 25"),
+        (on_h1("loss = \"high\"\n"), "line 25"),
+        (on_h1("down = [[-5, 10]]\n"), "line 25"),
+        (on_h1("los = 0.1\n"), "unknown field `los`"),
+        (
+            base.replacen("delay = 60", "delay = 99999999999999", 1),
+            "link h0-s0:0: delay = 99999999999999: the link delay must be at most 2^40",
+        ),
+    ];
+    for (t, want) in cases {
+        match build(&t) {
+            Ok(_) => panic!("accepted, wanted an error with {want:?}:\n{t}"),
+            Err(e) => {
+                assert!(e.contains(want), "error {e:?} lacks {want:?}");
+                assert!(
+                    !e.trim().contains('\n') || e.starts_with("topology:"),
+                    "{e:?}"
+                );
+            }
+        }
+    }
 }
