@@ -31,6 +31,8 @@ module deparser_homa(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$protocol,sink
     output reg  [31:0] packets;
     
     // Constant declarations
+    localparam  c63 = 8'h3f;
+    localparam  sh2 = 16'h2;
     localparam  homa = 1'b1;
     localparam  hw_type = 16'h800;
     localparam  ver_ihl = 16'h4500;
@@ -96,6 +98,7 @@ module deparser_homa(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$protocol,sink
     reg  [15:0] payload;
     reg  [15:0] ip_len;
     reg  [15:0] tos;
+    reg  [7:0] dscp;
     reg  [15:0] ttl_proto;
     reg  [19:0] sum;
     reg  [19:0] fold1;
@@ -179,7 +182,11 @@ module deparser_homa(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$protocol,sink
             end
         end
         ip_len = payload + c50;
-        tos = ver_ihl | 16'(sink$rank);
+        dscp = sink$rank;
+        if (sink$rank > c63) begin
+            dscp = c63;
+        end
+        tos = ver_ihl | (16'(dscp) << sh2);
         ttl_proto = ttl | 16'(cfg$protocol);
         rip = sink$remote_ip;
         lip = cfg$ip;

@@ -9,7 +9,7 @@
 //!
 //! Receiver (a DATA record whose `GetRxMsgInfo` did not fail):
 //! * intact packet: ACK with its `pkt_offset` and `pull_offset = ackNo` (the smallest
-//!   missing offset); `grant_prio = 1` (IPv4 `tos` bit 0, which the stamp turns into the
+//!   missing offset); `grant_prio = 1` (IPv4 `tos` bit 2, DSCP bit 0, which the stamp turns into the
 //!   Bolt INC flag) when the packet still carries INC: no switch on its path ran out of
 //!   tokens (Algorithm 7), so the sender may grow its window (Algorithm 8 line 9).
 //! * trimmed packet (a trimming switch on the path): NACK with its `pkt_offset`.

@@ -15,8 +15,9 @@
 //!   (`credit >= packets`: what is left of the message fits in the window, §4.4.2). Every
 //!   DATA packet asks for a token (INC); switches clear INC where none is left.
 //! * ACK: `ACK`, plus `INC` when the receiver echoes the data packet's INC. The program
-//!   asks for the echo with IPv4 `tos` bit 0 of the ACK (the packet generator writes its
-//!   `grant_prio` there); switches in Bolt mode band by transport flags, not by `tos`.
+//!   asks for the echo with IPv4 `tos` bit 2 of the ACK, DSCP bit 0 (the packet generator
+//!   writes its `grant_prio` as the packet's priority, which the deparser puts into the
+//!   DSCP field); switches in Bolt mode band by transport flags, not by `tos`.
 //! * anything else (NACK): 0.
 //!
 //! Bytes 48-49 and 59-63 pass unchanged. With `enable` false (a build parameter) every word
@@ -163,7 +164,7 @@ impl Logic for BoltStamp {
             }
         } else if self.flags.q.val().get_bit(1) {
             self.bf.next = self.b_ack.val();
-            if self.tos.q.val().get_bit(0) {
+            if self.tos.q.val().get_bit(2) {
                 self.bf.next = self.b_ack.val() | self.b_inc.val();
             }
         }
@@ -295,18 +296,21 @@ mod tests {
     }
 
     /// Past the first window and before the last: DATA and INC only; an ACK asked to echo
-    /// INC (tos bit 0) gets ACK and INC; a NACK gets no flag.
+    /// INC (tos bit 2, DSCP bit 0) gets ACK and INC, whatever its ECN bits; a NACK gets
+    /// no flag.
     #[test]
     fn later_data_acks_and_nacks_get_their_flags() {
         let (out, _) = stamp(&frame(0x01, 0, 30_000, 10, 20, 136), 8);
         assert_eq!(bolt_bytes(&out)[6], BOLT_DATA | BOLT_INC);
         let (out, _) = stamp(&frame(0x01, 0, 30_000, 28, 30, 136), 8);
         assert_eq!(bolt_bytes(&out)[6], BOLT_DATA | BOLT_INC | BOLT_LAST);
-        let (out, _) = stamp(&frame(0x02, 1, 30_000, 3, 0, 9), 8);
+        let (out, _) = stamp(&frame(0x02, 4, 30_000, 3, 0, 9), 8);
         assert_eq!(bolt_bytes(&out)[6], BOLT_ACK | BOLT_INC);
         let (out, _) = stamp(&frame(0x02, 0, 30_000, 3, 0, 9), 8);
         assert_eq!(bolt_bytes(&out)[6], BOLT_ACK);
-        let (out, _) = stamp(&frame(0x04, 1, 30_000, 3, 0, 9), 8);
+        let (out, _) = stamp(&frame(0x02, 3, 30_000, 3, 0, 9), 8);
+        assert_eq!(bolt_bytes(&out)[6], BOLT_ACK, "the ECN bits are not INC");
+        let (out, _) = stamp(&frame(0x04, 4, 30_000, 3, 0, 9), 8);
         assert_eq!(bolt_bytes(&out)[6], 0);
     }
 }

@@ -15,7 +15,7 @@
 //!   program's IP protocol number. `homa` (a build parameter) selects the transport layout.
 //!
 //! # Headers
-//! Ethernet: `cfg.switch_mac`, `cfg.mac`, 0x0800. IPv4: version 4, IHL 5, `tos = rank`,
+//! Ethernet: `cfg.switch_mac`, `cfg.mac`, 0x0800. IPv4: version 4, IHL 5, `tos = min(rank, 63) << 2` (the priority in DSCP, ECN bits 0),
 //! total length `50 + payload`, identification counting packets, DF, TTL 64,
 //! `cfg.protocol`, the checksum, `cfg.ip` → `remote_ip`. Transport (SPEC §2 layouts):
 //! `flags`, `local_port`, `remote_port`, `msg_len`, `pkt_offset`, pull/grant offset =
@@ -73,6 +73,9 @@ pub struct Deparser {
     payload: Signal<Local, Bits<16>>,
     ip_len: Signal<Local, Bits<16>>,
     tos: Signal<Local, Bits<16>>,
+    dscp: Signal<Local, Bits<8>>,
+    c63: Constant<Bits<8>>,
+    sh2: Constant<Bits<16>>,
     ttl_proto: Signal<Local, Bits<16>>,
     sum: Signal<Local, Bits<20>>,
     fold1: Signal<Local, Bits<20>>,
@@ -136,6 +139,9 @@ impl Deparser {
             payload: Default::default(),
             ip_len: Default::default(),
             tos: Default::default(),
+            dscp: Default::default(),
+            c63: Constant::new(63.into()),
+            sh2: Constant::new(2.into()),
             ttl_proto: Default::default(),
             sum: Default::default(),
             fold1: Default::default(),
@@ -207,7 +213,12 @@ impl Logic for Deparser {
             }
         }
         self.ip_len.next = self.payload.val() + self.c50.val();
-        self.tos.next = self.ver_ihl.val() | bit_cast::<16, 8>(self.sink.rank.val());
+        // The priority in the DSCP field (tos[7:2], saturated at 63); ECN bits 0.
+        self.dscp.next = self.sink.rank.val();
+        if self.sink.rank.val() > self.c63.val() {
+            self.dscp.next = self.c63.val();
+        }
+        self.tos.next = self.ver_ihl.val() | (bit_cast::<16, 8>(self.dscp.val()) << self.sh2.val());
         self.ttl_proto.next = self.ttl.val() | bit_cast::<16, 8>(self.cfg.protocol.val());
         self.rip.next = self.sink.remote_ip.val();
         self.lip.next = self.cfg.ip.val();

@@ -39,7 +39,9 @@ use crate::ingress::{PktInfo, PktInfoSink, FLAG_ACK, FLAG_CHOP, FLAG_DATA, FLAG_
 use crate::ndp::CtrlFields;
 use crate::packetization::MAX_PKTS;
 use crate::prisched::{PrioSched, OP_REMOVE, OP_UPSERT, PRED_A_GT_B};
-use crate::program::{CreditOut, CtrlEventOut, DeliveredOut, FreedIn, ProgramCfg, ProgramStats};
+use crate::program::{
+    CreditOut, CtrlEventOut, DeliveredOut, FreedIn, ProgramCfg, ProgramStats, PRIO_LEVELS,
+};
 use crate::statereg::{StateReg, OP_IF_ELSE_RAW, OP_WRITE};
 use rust_hdl::prelude::*;
 
@@ -165,6 +167,7 @@ pub struct HomaProgram<const A: usize, const N: usize> {
     zero_8: Constant<Bits<8>>,
     zero_16: Constant<Bits<16>>,
     one_32: Constant<Bits<32>>,
+    prio_max: Constant<Bits<8>>,
     zero_32: Constant<Bits<32>>,
     c1023: Constant<Bits<16>>,
     sh10: Constant<Bits<5>>,
@@ -272,6 +275,7 @@ impl<const A: usize, const N: usize> HomaProgram<A, N> {
             zero_8: Constant::new(0.into()),
             zero_16: Constant::new(0.into()),
             one_32: Constant::new(1.into()),
+            prio_max: Constant::new((PRIO_LEVELS - 1).into()),
             zero_32: Constant::new(0.into()),
             c1023: Constant::new(1023.into()),
             sh10: Constant::new(10.into()),
@@ -465,7 +469,11 @@ impl<const A: usize, const N: usize> Logic for HomaProgram<A, N> {
                 self.crd_set.d.next =
                     (self.r.val().flags & self.flag_grant.val()) != self.zero_8.val();
                 self.crd_credit.d.next = self.r.val().pull_grant;
+                // The priority from the network, clamped to the levels there are.
                 self.crd_rank.d.next = self.r.val().grant_prio;
+                if self.r.val().grant_prio > self.prio_max.val() {
+                    self.crd_rank.d.next = self.prio_max.val();
+                }
             }
         }
 

@@ -136,6 +136,28 @@ pub struct NicStats {
     pub tx_frames: Signal<Out, Bits<32>>,
     /// Receive messages with a PULL waiting for its pacing slot.
     pub pulls_queued: Signal<Out, Bits<8>>,
+    /// Frames the parser dropped, by reason (its `stat.drop_*`, `crate::parser`).
+    pub rx_drop_overflow: Signal<Out, Bits<32>>,
+    pub rx_drop_too_long: Signal<Out, Bits<32>>,
+    pub rx_drop_truncated: Signal<Out, Bits<32>>,
+    pub rx_drop_not_ipv4: Signal<Out, Bits<32>>,
+    pub rx_drop_bad_ip_header: Signal<Out, Bits<32>>,
+    pub rx_drop_bad_length: Signal<Out, Bits<32>>,
+    pub rx_drop_bad_checksum: Signal<Out, Bits<32>>,
+    pub rx_drop_not_for_us: Signal<Out, Bits<32>>,
+    pub rx_drop_bad_protocol: Signal<Out, Bits<32>>,
+    pub rx_drop_bad_transport: Signal<Out, Bits<32>>,
+    /// Failed receive-message lookups by reason (the reassembly module's `alloc_fail`,
+    /// `bad_req`, `len_conflicts`).
+    pub rx_no_buffer: Signal<Out, Bits<32>>,
+    pub rx_bad_request: Signal<Out, Bits<32>>,
+    pub rx_len_conflicts: Signal<Out, Bits<32>>,
+    /// Control-packet events the packetization module dropped: no active message
+    /// (`bad_events`), a claim that is not the message's (`bad_peer`), offsets never sent
+    /// (`bad_offset`).
+    pub tx_ctrl_stale: Signal<Out, Bits<32>>,
+    pub tx_ctrl_bad_peer: Signal<Out, Bits<32>>,
+    pub tx_ctrl_bad_offset: Signal<Out, Bits<32>>,
 }
 
 /// A NIC top block's ports, for a testbench.
@@ -337,6 +359,13 @@ macro_rules! nic_block {
             pub dep: $crate::deparser::Deparser,
             pub stamp: $crate::boltstamp::BoltStamp,
             now: DFF<Bits<64>>,
+            /// The claim of the record the program took last (its source address and
+            /// context, destination context, msg_len): the packetization module checks
+            /// that record's delivered and credit events against it.
+            claim_ip: DFF<Bits<32>>,
+            claim_peer_port: DFF<Bits<16>>,
+            claim_local_port: DFF<Bits<16>>,
+            claim_len: DFF<Bits<16>>,
             one_64: Constant<Bits<64>>,
             zero_64: Constant<Bits<64>>,
             protocol: Constant<Bits<8>>,
@@ -368,6 +397,10 @@ macro_rules! nic_block {
                     dep: $crate::deparser::Deparser::new($homa),
                     stamp: $crate::boltstamp::BoltStamp::new($bolt),
                     now: Default::default(),
+                    claim_ip: Default::default(),
+                    claim_peer_port: Default::default(),
+                    claim_local_port: Default::default(),
+                    claim_len: Default::default(),
                     one_64: Constant::new(1.into()),
                     zero_64: Constant::new(0.into()),
                     protocol: Constant::new(($proto).into()),
@@ -439,7 +472,7 @@ macro_rules! nic_block {
         impl Logic for $name {
             #[hdl_gen]
             fn update(&mut self) {
-                dff_setup!(self, clock, now);
+                dff_setup!(self, clock, now, claim_ip, claim_peer_port, claim_local_port, claim_len);
                 self.now.d.next = self.now.q.val() + self.one_64.val();
                 if self.reset.val() {
                     self.now.d.next = self.zero_64.val();
@@ -509,6 +542,14 @@ macro_rules! nic_block {
                 self.prog.info.valid.next = self.core.info.valid.val();
                 self.prog.info.info.next = self.core.info.info.val();
                 self.core.info.ready.next = self.prog.info.ready.val();
+                // A program raises a record's events before it takes the next record
+                // (`crate::program`), so the events check against the last record taken.
+                if self.core.info.valid.val() & self.prog.info.ready.val() {
+                    self.claim_ip.d.next = self.core.info.info.val().src_ip;
+                    self.claim_peer_port.d.next = self.core.info.info.val().src_port;
+                    self.claim_local_port.d.next = self.core.info.info.val().dst_port;
+                    self.claim_len.d.next = self.core.info.info.val().msg_len;
+                }
                 self.prog.cfg.rtt_pkts.next = self.cfg.rtt_pkts.val();
                 self.prog.freed.valid.next = self.reasm.stat.freed_valid.val();
                 self.prog.freed.id.next = self.reasm.stat.freed_id.val();
@@ -518,6 +559,14 @@ macro_rules! nic_block {
                 self.pkt.delivered.ack_bitmap.next = self.prog.delivered.ack_bitmap.val();
                 self.pkt.delivered.below_flag.next = self.prog.delivered.below_flag.val();
                 self.pkt.delivered.below.next = self.prog.delivered.below.val();
+                self.pkt.delivered.peer_ip.next = self.claim_ip.q.val();
+                self.pkt.delivered.peer_port.next = self.claim_peer_port.q.val();
+                self.pkt.delivered.local_port.next = self.claim_local_port.q.val();
+                self.pkt.delivered.msg_len.next = self.claim_len.q.val();
+                self.pkt.credit.peer_ip.next = self.claim_ip.q.val();
+                self.pkt.credit.peer_port.next = self.claim_peer_port.q.val();
+                self.pkt.credit.local_port.next = self.claim_local_port.q.val();
+                self.pkt.credit.msg_len.next = self.claim_len.q.val();
                 self.prog.delivered.ready.next = self.pkt.delivered.ready.val();
                 self.pkt.credit.valid.next = self.prog.credit.valid.val();
                 self.pkt.credit.tx_msg_id.next = self.prog.credit.tx_msg_id.val();
@@ -675,6 +724,22 @@ macro_rules! nic_block {
                 self.stat.tx_nacks_unpaced.next = self.pg.stat.nacks_unpaced.val();
                 self.stat.tx_frames.next = self.dep.packets.val();
                 self.stat.pulls_queued.next = bit_cast::<8, $pull_bits>(self.pg.pulls_queued.val());
+                self.stat.rx_drop_overflow.next = self.parser.stat.drop_overflow.val();
+                self.stat.rx_drop_too_long.next = self.parser.stat.drop_too_long.val();
+                self.stat.rx_drop_truncated.next = self.parser.stat.drop_truncated.val();
+                self.stat.rx_drop_not_ipv4.next = self.parser.stat.drop_not_ipv4.val();
+                self.stat.rx_drop_bad_ip_header.next = self.parser.stat.drop_bad_ip_header.val();
+                self.stat.rx_drop_bad_length.next = self.parser.stat.drop_bad_length.val();
+                self.stat.rx_drop_bad_checksum.next = self.parser.stat.drop_bad_checksum.val();
+                self.stat.rx_drop_not_for_us.next = self.parser.stat.drop_not_for_us.val();
+                self.stat.rx_drop_bad_protocol.next = self.parser.stat.drop_bad_protocol.val();
+                self.stat.rx_drop_bad_transport.next = self.parser.stat.drop_bad_transport.val();
+                self.stat.rx_no_buffer.next = self.reasm.stat.alloc_fail.val();
+                self.stat.rx_bad_request.next = self.reasm.stat.bad_req.val();
+                self.stat.rx_len_conflicts.next = self.reasm.stat.len_conflicts.val();
+                self.stat.tx_ctrl_stale.next = self.pkt.stat.bad_events.val();
+                self.stat.tx_ctrl_bad_peer.next = self.pkt.stat.bad_peer.val();
+                self.stat.tx_ctrl_bad_offset.next = self.pkt.stat.bad_offset.val();
             }
         }
     };

@@ -30,6 +30,22 @@
 //! event 256 allocations old can match again (the generation wraps). `status` and the
 //! allocation the application sees use the bare slot id (`0..N-1`).
 //!
+//! # Control packets are checked, not believed
+//! An event of the current incarnation is applied only when it is about this message and
+//! names only what was sent:
+//! * its claim (`peer_ip`, `peer_port`, `local_port`, `msg_len`: the control packet's
+//!   source address and context, destination context and `msg_len`) equals the message's
+//!   destination address and context, source context and length; otherwise it is
+//!   dropped and counted in `stat.bad_peer`;
+//! * every offset it names is below `maxTxPktOffset`: the bits of `ack_bitmap` and, with
+//!   `rtx_flag`, of `rtx_bitmap`, and a cumulative `below` (at most `maxTxPktOffset`);
+//!   otherwise it is dropped whole and counted in `stat.bad_offset`. So no ACK can free a
+//!   message before every packet of it was sent at least once.
+//!
+//! `new_credit` needs no check: it is an exclusive bound on the offsets that may be sent
+//! (saturated at 255), and a message never sends beyond its last packet. The NIC top
+//! (`crate::nic`) feeds the claim from the record the program took.
+//!
 //! # Interfaces
 //! * `app`: a message is the TX app header word `dst_ip[63:32] | dst_context[31:16] |
 //!   msg_len[15:0]` then `ceil(msg_len/8)` payload words (first byte in bits 63:56), `last`
@@ -129,6 +145,13 @@ pub struct DeliveredIn {
     pub ack_bitmap: Signal<In, Bits<MAX_PKTS>>,
     pub below_flag: Signal<In, bool>,
     pub below: Signal<In, Bits<8>>,
+    /// The message the control packet claims to be about, checked against the row:
+    /// the packet's source address and context (our message's destination), its
+    /// destination context (our message's source context) and its `msg_len`.
+    pub peer_ip: Signal<In, Bits<32>>,
+    pub peer_port: Signal<In, Bits<16>>,
+    pub local_port: Signal<In, Bits<16>>,
+    pub msg_len: Signal<In, Bits<16>>,
 }
 
 /// `CreditTxEvent` (Algorithm 3).
@@ -144,6 +167,13 @@ pub struct CreditIn {
     pub allow_tx: Signal<In, bool>,
     pub rank_flag: Signal<In, bool>,
     pub new_rank: Signal<In, Bits<8>>,
+    /// As on `delivered`: the message the control packet claims to be about, checked against the row:
+    /// the packet's source address and context (our message's destination), its
+    /// destination context (our message's source context) and its `msg_len`.
+    pub peer_ip: Signal<In, Bits<32>>,
+    pub peer_port: Signal<In, Bits<16>>,
+    pub local_port: Signal<In, Bits<16>>,
+    pub msg_len: Signal<In, Bits<16>>,
 }
 
 /// Per-message outcome for the application. `tx_msg_id` is the bare slot id (`0..N-1`;
@@ -183,6 +213,12 @@ pub struct PacketizationStats {
     /// Events for a `tx_msg_id` that is not an active message's current incarnation
     /// (unknown or freed slot, or an older generation of the slot): dropped.
     pub bad_events: Signal<Out, Bits<32>>,
+    /// Events of an active message whose claim (peer address and ports, `msg_len`)
+    /// differs from the message's: dropped.
+    pub bad_peer: Signal<Out, Bits<32>>,
+    /// Events of an active message, claim matching, naming offsets never sent (an ACK or
+    /// NACK bit, or a cumulative `below`, at or above `maxTxPktOffset`): dropped.
+    pub bad_offset: Signal<Out, Bits<32>>,
     pub ids_free: Signal<Out, Bits<16>>,
     pub bufs_free: Signal<Out, Bits<16>>,
 }
@@ -367,6 +403,8 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     cnt_gave_up: DFF<Bits<32>>,
     cnt_completed: DFF<Bits<32>>,
     cnt_bad: DFF<Bits<32>>,
+    cnt_peer: DFF<Bits<32>>,
+    cnt_offset: DFF<Bits<32>>,
 
     // locals
     hdr_len: Signal<Local, Bits<16>>,
@@ -409,6 +447,15 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     send_off: Signal<Local, Bits<8>>,
     send_bit: Signal<Local, Bits<MAX_PKTS>>,
     s2_alive: Signal<Local, bool>,
+    /// S2 holds a DELIVERED or CREDIT event.
+    s2_ev: Signal<Local, bool>,
+    /// ... for the slot's current incarnation (or S2 holds another op on an active slot).
+    s2_gen_ok: Signal<Local, bool>,
+    /// The event's claim matches the row; its offsets were sent.
+    claim_ok: Signal<Local, bool>,
+    range_ok: Signal<Local, bool>,
+    /// Offsets below `maxTxPktOffset`.
+    sent_mask: Signal<Local, Bits<MAX_PKTS>>,
     free_now: Signal<Local, bool>,
     free_code: Signal<Local, Bits<2>>,
     elig_bit: Signal<Local, bool>,
@@ -613,6 +660,13 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
             cnt_gave_up: Default::default(),
             cnt_completed: Default::default(),
             cnt_bad: Default::default(),
+            cnt_peer: Default::default(),
+            cnt_offset: Default::default(),
+            s2_ev: Default::default(),
+            s2_gen_ok: Default::default(),
+            claim_ok: Default::default(),
+            range_ok: Default::default(),
+            sent_mask: Default::default(),
             hdr_len: Default::default(),
             hdr_ok_len: Default::default(),
             id_ok: Default::default(),
@@ -865,7 +919,9 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             cnt_probe,
             cnt_gave_up,
             cnt_completed,
-            cnt_bad
+            cnt_bad,
+            cnt_peer,
+            cnt_offset
         );
         self.rows.read_clock.next = self.clock.val();
         self.rows.write_clock.next = self.clock.val();
@@ -1063,7 +1119,18 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         self.s1_buf.d.next = self.cls_addr.val();
         self.s1_class.d.next = self.cls_sel.val();
         self.s1_total.d.next = self.hdr_total.val();
+        // An event's claim travels in the header registers (an ALLOC's fields otherwise).
+        if self.crd_go.val() {
+            self.s1_ip.d.next = self.credit.peer_ip.val();
+            self.s1_dport.d.next = self.credit.peer_port.val();
+            self.s1_sport.d.next = self.credit.local_port.val();
+            self.s1_len.d.next = self.credit.msg_len.val();
+        }
         if self.dlv_go.val() {
+            self.s1_ip.d.next = self.delivered.peer_ip.val();
+            self.s1_dport.d.next = self.delivered.peer_port.val();
+            self.s1_sport.d.next = self.delivered.local_port.val();
+            self.s1_len.d.next = self.delivered.msg_len.val();
             self.s1_bits.d.next = self.delivered.ack_bitmap.val();
             self.s1_f1.d.next = self.delivered.below_flag.val();
             self.s1_n.d.next = self.delivered.below.val();
@@ -1196,11 +1263,38 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         }
         // A DELIVERED or CREDIT event counts only for the slot's current incarnation: a
         // late event of a freed message whose slot was reused is dropped (a bad event).
-        self.s2_alive.next = self.s2_id_ok.q.val()
+        // It must also be about this message: the claim (the control packet's peer
+        // address and ports, msg_len) matches the row, and every offset it names was sent
+        // (below maxTxPktOffset). Anything else is dropped and counted by reason.
+        self.s2_ev.next = (self.s2_kind.q.val() == self.kinds[3].val())
+            | (self.s2_kind.q.val() == self.kinds[4].val());
+        self.s2_gen_ok.next = self.s2_id_ok.q.val()
             & self.alive.q.val().get_bit(self.s2_id.q.val().index())
-            & (((self.s2_kind.q.val() != self.kinds[3].val())
-                & (self.s2_kind.q.val() != self.kinds[4].val()))
-                | (self.row.val().gen == self.s2_gen.q.val()));
+            & (!self.s2_ev.val() | (self.row.val().gen == self.s2_gen.q.val()));
+        self.claim_ok.next = (self.row.val().dst_ip == self.s2_ip.q.val())
+            & (self.row.val().dst_port == self.s2_dport.q.val())
+            & (self.row.val().src_port == self.s2_sport.q.val())
+            & (self.row.val().msg_len == self.s2_len.q.val());
+        if self.row.val().max_tx >= self.c38.val() {
+            self.sent_mask.next = self.ones_p.val();
+        } else {
+            self.sent_mask.next = self.ones_p.val() >> (self.c38.val() - self.row.val().max_tx);
+        }
+        // ACK / NACK bits (`s2_bits`) within the sent offsets; a cumulative ACK's `below`
+        // (`s2_n`, when `s2_f1` on a DELIVERED) at most maxTxPktOffset.
+        self.range_ok.next = (self.s2_bits.q.val() & !self.sent_mask.val()) == self.zero_p.val();
+        if (self.s2_kind.q.val() == self.kinds[3].val())
+            & self.s2_f1.q.val()
+            & (self.s2_n.q.val() > self.row.val().max_tx)
+        {
+            self.range_ok.next = false;
+        }
+        if (self.s2_kind.q.val() == self.kinds[4].val()) & !self.s2_f1.q.val() {
+            // No retransmission asked: the bitmap is not looked at.
+            self.range_ok.next = true;
+        }
+        self.s2_alive.next = self.s2_gen_ok.val()
+            & (!self.s2_ev.val() | (self.claim_ok.val() & self.range_ok.val()));
         self.nr.next = self.row.val();
         if self.s2_kind.q.val() == self.kinds[1].val() {
             self.nr.next.delivered = self.zero_p.val();
@@ -1364,11 +1458,14 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         self.id_mask.next = self.one_n.val() << self.s2_id.q.val();
 
         // Bad events: an id that is not an active message.
-        if ((self.s2_kind.q.val() == self.kinds[3].val())
-            | (self.s2_kind.q.val() == self.kinds[4].val()))
-            & !self.s2_alive.val()
-        {
-            self.cnt_bad.d.next = self.cnt_bad.q.val() + self.one_32.val();
+        if self.s2_ev.val() {
+            if !self.s2_gen_ok.val() {
+                self.cnt_bad.d.next = self.cnt_bad.q.val() + self.one_32.val();
+            } else if !self.claim_ok.val() {
+                self.cnt_peer.d.next = self.cnt_peer.q.val() + self.one_32.val();
+            } else if !self.range_ok.val() {
+                self.cnt_offset.d.next = self.cnt_offset.q.val() + self.one_32.val();
+            }
         }
 
         // Row write, timer, eligibility.
@@ -1603,6 +1700,8 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         self.stat.given_up.next = self.cnt_gave_up.q.val();
         self.stat.completed.next = self.cnt_completed.q.val();
         self.stat.bad_events.next = self.cnt_bad.q.val();
+        self.stat.bad_peer.next = self.cnt_peer.q.val();
+        self.stat.bad_offset.next = self.cnt_offset.q.val();
         self.ids_free_c.next = self.id_ret.count.val() + (self.n_ids.val() - self.id_fresh.q.val());
         self.stat.ids_free.next = bit_cast::<16, C>(self.ids_free_c.val());
         for i in 0..MAX_CLASSES {
@@ -1638,6 +1737,8 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             self.cnt_gave_up.d.next = self.zero_32.val();
             self.cnt_completed.d.next = self.zero_32.val();
             self.cnt_bad.d.next = self.zero_32.val();
+            self.cnt_peer.d.next = self.zero_32.val();
+            self.cnt_offset.d.next = self.zero_32.val();
         }
     }
 }

@@ -8,11 +8,22 @@
 //! * [`CreditOut`]: its `CreditTxEvent` (Algorithm 3);
 //! * [`CtrlEventOut`]: the packet generator's `CtrlPktEvent`.
 //!
+//! A program raises every event of a record before it takes the next record: the NIC
+//! top latches each taken record's source address and context, destination context and
+//! `msg_len`, and the packetization module drops a delivered or credit event whose
+//! message does not match them (`crate::packetization`, "Control packets are checked").
+//!
 //! Every program block has the same ports (`cfg`, `info`, `delivered`, `credit`, `ctrl`,
 //! `stat`), so `crate::nic` can plug any of them between the same blocks.
 //! `docs/programming.md` shows how to write one.
 use crate::packetization::MAX_PKTS;
 use rust_hdl::prelude::*;
+
+/// Priority levels a program may give its packets (the switch's bands, SPEC §1: 0 is
+/// the highest). Packets carry their priority in the IPv4 DSCP field (`tos >> 2`), never
+/// in the ECN bits (`crate::deparser`); a priority received from the network (Homa's
+/// `grant_prio`) is clamped to `PRIO_LEVELS - 1`.
+pub const PRIO_LEVELS: u64 = 4;
 
 /// `DeliveredEvent` towards the packetization module (its `delivered`, mirrored).
 #[derive(LogicInterface, Default)]

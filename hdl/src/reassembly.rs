@@ -26,9 +26,19 @@
 //!   - `mark_received = 0` (trimmed packets) reads the state without setting the bit.
 //!   - an unknown key allocates an `rx_msg_id`, a buffer and a table entry
 //!     (`is_new_msg = 1`); `fail = 1` when any of them is exhausted (`stat.alloc_fail`),
-//!     or when the request is malformed: `msg_len` 0 or above [`MAX_MSG_BYTES`],
-//!     `pkt_offset` not below the message's packet count, or `msg_len` differing from the
-//!     stored one (`stat.bad_req`). A failed request changes nothing.
+//!     or when the request is malformed: `msg_len` 0 or above [`MAX_MSG_BYTES`], or
+//!     `pkt_offset` not below the message's packet count (`stat.bad_req`). A failed
+//!     request changes nothing, except a `msg_len` conflict:
+//!   - a request whose key is an active message's but whose `msg_len` differs from the
+//!     stored one fails (`stat.len_conflicts`) and expires that message at once: its
+//!     timer is rescheduled to the current cycle, so the timer frees it within `N` cycles
+//!     (unless a request with the stored length refreshes it first). A key has one
+//!     `msg_len`: one of the two claims is a stale entry (a sender that gave up and reused
+//!     its slot and generation) or a forged frame, and waiting out `cfg.timeout` (longer
+//!     than the sender's retry window) would make the real sender give up. After the
+//!     free, the next (re)transmission of either claim allocates afresh. The price: a
+//!     forged frame carrying an in-progress message's key can end that message, whose
+//!     sender then reports it given up (never a silent loss).
 //!   - `ack_no` is the smallest offset not yet received after marking (the packet count
 //!     when all are received); `is_last_pkt` is "every bit of receivedBitmap is set".
 //! * `sink`: the packet that the ingress pipeline passes on, as received: 64-bit words,
@@ -218,6 +228,9 @@ pub struct ReassemblyStats {
     pub timeouts: Signal<Out, Bits<32>>,
     /// Malformed requests (answered with `fail`).
     pub bad_req: Signal<Out, Bits<32>>,
+    /// Requests whose key is an active message's but whose `msg_len` differs (answered
+    /// with `fail`; the message's entry is expired at once, see `info_req`).
+    pub len_conflicts: Signal<Out, Bits<32>>,
     /// Frames dropped by the data port.
     pub bad_data: Signal<Out, Bits<32>>,
     /// Requests recognised as late duplicates of delivered messages.
@@ -371,6 +384,7 @@ pub struct Reassembly<
     s1_didx: DFF<Bits<DONE_BITS>>,
     s2_done: DFF<bool>,
     cnt_late: DFF<Bits<32>>,
+    cnt_conflict: DFF<Bits<32>>,
     d_ent: Signal<Local, DoneEntry>,
     d_txid: Signal<Local, Bits<16>>,
     d_gap: Signal<Local, Bits<8>>,
@@ -668,6 +682,7 @@ impl<
             s1_didx: Default::default(),
             s2_done: Default::default(),
             cnt_late: Default::default(),
+            cnt_conflict: Default::default(),
             d_ent: Default::default(),
             d_txid: Default::default(),
             d_gap: Default::default(),
@@ -934,6 +949,7 @@ impl<
             s1_didx,
             s2_done,
             cnt_late,
+            cnt_conflict,
             s2_ip,
             s2_port,
             s2_txid,
@@ -1453,14 +1469,24 @@ impl<
 
         if self.s2_kind.q.val() == self.k_req.val() {
             self.info_resp.valid.next = true;
-            if self.s2_fail_bad.q.val()
-                | (!self.s2_new.q.val()
-                    & !self.s2_fail_alloc.q.val()
-                    & !self.s2_done.q.val()
-                    & (self.row.val().msg_len != self.s2_len.q.val()))
-            {
+            if self.s2_fail_bad.q.val() {
                 self.info_resp.fail.next = true;
                 self.cnt_bad_req.d.next = self.cnt_bad_req.q.val() + self.one_32.val();
+            } else if !self.s2_new.q.val()
+                & !self.s2_fail_alloc.q.val()
+                & !self.s2_done.q.val()
+                & (self.row.val().msg_len != self.s2_len.q.val())
+            {
+                // msg_len conflict on an active key: fail, and expire the entry now, so that
+                // whichever of the two claims is real gets through on its next
+                // (re)transmission instead of waiting out `cfg.timeout`.
+                self.info_resp.fail.next = true;
+                self.cnt_conflict.d.next = self.cnt_conflict.q.val() + self.one_32.val();
+                self.rows.write_enable.next = true;
+                self.rows.write_data.next.expiry_lo = self.now_lo.val();
+                self.timer.cmd.valid.next = true;
+                self.timer.cmd.op.next = self.op_reschedule.val();
+                self.timer.cmd.expiry.next = self.now.val();
             } else if self.s2_fail_alloc.q.val() {
                 self.info_resp.fail.next = true;
                 self.cnt_alloc_fail.d.next = self.cnt_alloc_fail.q.val() + self.one_32.val();
@@ -1727,6 +1753,7 @@ impl<
         self.stat.bad_req.next = self.cnt_bad_req.q.val();
         self.stat.bad_data.next = self.cnt_bad_data.q.val();
         self.stat.late_dups.next = self.cnt_late.q.val();
+        self.stat.len_conflicts.next = self.cnt_conflict.q.val();
         self.ids_free_c.next =
             self.id_fifo.count.val() + (self.n_ids.val() - self.id_fresh.q.val());
         self.stat.ids_free.next = bit_cast::<16, C>(self.ids_free_c.val());

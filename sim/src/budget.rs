@@ -3,7 +3,9 @@
 //!
 //! Every number comes from running the block on the kernel with a directed stimulus:
 //! nothing here is computed from the design's documentation.
+use crate::drive_claim;
 use crate::kernel::Kernel;
+use crate::tx_workload::Claim;
 use nt_hdl::reassembly::{Reassembly, ReassemblyConfig, HDR_WORDS, PKT_BYTES};
 use std::collections::VecDeque;
 
@@ -491,10 +493,11 @@ fn packetization_numbers<const A: usize, const N: usize, const C: usize, const B
         app.push_back((m, true));
     }
     let (mut header_in, mut first_out) = (None, None);
-    let mut acks: VecDeque<u64> = VecDeque::new();
+    let mut acks: VecDeque<(u64, Claim)> = VecDeque::new();
     let mut pkt_first: Vec<u64> = vec![];
     let mut in_pkt = false;
     let mut cur_id = 0;
+    let mut cur_claim = Claim::default();
     for _ in 0..(n * 20 + 1000) {
         let c = k.cycle();
         let u = k.uut_mut();
@@ -507,9 +510,10 @@ fn packetization_numbers<const A: usize, const N: usize, const C: usize, const B
         u.app.data.next = w.into();
         u.app.last.next = last;
         u.delivered.valid.next = !acks.is_empty();
-        u.delivered.tx_msg_id.next = acks.front().copied().unwrap_or(0).into();
+        u.delivered.tx_msg_id.next = acks.front().map(|a| a.0).unwrap_or(0).into();
         u.delivered.ack_bitmap.next = 1u64.into();
         u.delivered.below_flag.next = false;
+        drive_claim!(u.delivered, acks.front().map(|a| a.1).unwrap_or_default());
         u.credit.valid.next = false;
         k.settle().map_err(|e| e.to_string())?;
         let u = k.uut();
@@ -529,10 +533,11 @@ fn packetization_numbers<const A: usize, const N: usize, const C: usize, const B
             if !in_pkt {
                 pkt_first.push(c);
                 cur_id = u.source.tx_msg_id.val().to_u64();
+                cur_claim = Claim::of_source(&u.source);
             }
             in_pkt = !u.source.last.val();
             if u.source.last.val() {
-                acks.push_back(cur_id);
+                acks.push_back((cur_id, cur_claim));
             }
         }
         k.tick().map_err(|e| e.to_string())?;

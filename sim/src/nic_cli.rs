@@ -26,7 +26,7 @@ use crate::nic_sim::{AppMsg, NicConfig, NicSim, Outcome, MAX_RTT_PKTS};
 use crate::pcap::{create_output, read_input_pcap, write_pcap_to, Packet};
 use nt_hdl::nic::{NicBolt, NicHoma, NicHomaTr, NicNdp, NicTop};
 use nt_hdl::packetization::MAX_MSG_BYTES;
-use nt_hdl::parser::{DROP_NAMES, DROP_REASONS};
+use nt_hdl::parser::DROP_NAMES;
 use serde::Deserialize;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -352,42 +352,24 @@ pub fn read_msgs(path: &Path) -> Result<Vec<AppMsg>, String> {
     Ok(out)
 }
 
-/// What the `ntsim nic` summary reads from a NIC top block beyond its `stat` outputs: the
-/// parser's drop counters by reason ([`DROP_NAMES`]) and the reassembly module's failed
-/// `GetRxMsgInfo` requests.
-pub trait RxDrops {
-    fn parser_drops(&self) -> [u64; DROP_REASONS];
-    /// Requests that found no free message id, buffer or table entry, and malformed ones.
-    fn rx_alloc_fail(&self) -> u64;
-    fn rx_bad_req(&self) -> u64;
-}
-
-macro_rules! rx_drops {
-    ($($t:ty),*) => {
-        $(impl RxDrops for $t {
-            fn parser_drops(&self) -> [u64; DROP_REASONS] {
-                self.parser.drop_counts()
-            }
-            fn rx_alloc_fail(&self) -> u64 {
-                self.reasm.stat.alloc_fail.val().to_u64()
-            }
-            fn rx_bad_req(&self) -> u64 {
-                self.reasm.stat.bad_req.val().to_u64()
-            }
-        })*
-    };
-}
-rx_drops!(NicNdp, NicHoma, NicHomaTr, NicBolt);
-
-/// The receive drops line of the summary: the parser's drops in total and by reason (those
-/// that happened), the DATA packets dropped for want of a receive message or buffer (and
-/// for a malformed request), late duplicates, and messages the receive timer dropped.
-pub fn drops_line(
-    parser: [u64; DROP_REASONS],
-    st: &HostStats,
-    alloc_fail: u64,
-    bad_req: u64,
-) -> String {
+/// The drops lines of the summary, from the NIC's `stat` outputs: the parser's drops in
+/// total and by reason (those that happened), the DATA packets whose receive-message lookup
+/// failed, by reason (no free message, buffer or table entry; malformed; `msg_len`
+/// conflicting with an active message), late duplicates, messages the receive timer
+/// dropped; and the control packets the sender did not believe, by reason.
+pub fn drops_line(st: &HostStats) -> String {
+    let parser = [
+        st.rx_drop_overflow,
+        st.rx_drop_too_long,
+        st.rx_drop_truncated,
+        st.rx_drop_not_ipv4,
+        st.rx_drop_bad_ip_header,
+        st.rx_drop_bad_length,
+        st.rx_drop_bad_checksum,
+        st.rx_drop_not_for_us,
+        st.rx_drop_bad_protocol,
+        st.rx_drop_bad_transport,
+    ];
     let total: u64 = parser.iter().sum();
     let reasons: Vec<String> = DROP_NAMES
         .iter()
@@ -401,8 +383,17 @@ pub fn drops_line(
         format!(" ({})", reasons.join(", "))
     };
     format!(
-        "  rx drops: parser {total}{by}; DATA dropped for want of a buffer {} (no free message or buffer {alloc_fail}, malformed request {bad_req}); late duplicates {}; receive timeouts {}\n",
-        st.rx_lookup_fail, st.rx_late_dups, st.rx_timeouts
+        "  rx drops: parser {total}{by}; DATA dropped for want of a buffer {} (no free message or buffer {}, malformed request {}, msg_len conflict {}); late duplicates {}; receive timeouts {}\n  tx: control packets not believed {} (no such message {}, wrong peer, ports or msg_len {}, offsets never sent {})\n",
+        st.rx_lookup_fail,
+        st.rx_no_buffer,
+        st.rx_bad_request,
+        st.rx_len_conflicts,
+        st.rx_late_dups,
+        st.rx_timeouts,
+        st.tx_ctrl_stale + st.tx_ctrl_bad_peer + st.tx_ctrl_bad_offset,
+        st.tx_ctrl_stale,
+        st.tx_ctrl_bad_peer,
+        st.tx_ctrl_bad_offset,
     )
 }
 
@@ -477,7 +468,7 @@ struct OutFiles {
     delivered: Option<std::fs::File>,
 }
 
-fn run_with<T: NicTop + RxDrops>(
+fn run_with<T: NicTop>(
     top: T,
     args: &NicArgs,
     frames: Vec<Packet>,
@@ -560,7 +551,6 @@ fn run_with<T: NicTop + RxDrops>(
             .map_err(|e| format!("{}: cannot write: {e}", p.display()))?;
     }
     let st = nic.stats();
-    let top = nic.kernel().uut();
     let secs = t0.elapsed().as_secs_f64();
     // Frames whose first word entered MAC RX; the others were stamped too late for the run.
     let not_in = nic.rx_backlog();
@@ -586,12 +576,7 @@ fn run_with<T: NicTop + RxDrops>(
             args.max_cycles
         ));
     }
-    out.push_str(&drops_line(
-        top.parser_drops(),
-        &st,
-        top.rx_alloc_fail(),
-        top.rx_bad_req(),
-    ));
+    out.push_str(&drops_line(&st));
     out.push_str(&format!(
         "  out: {} frames ({} DATA incl. {} retransmitted, {} control) -> {}\n  app: {} messages delivered; {} of {n_msgs} sent messages resolved ({} delivered, {} given up, {} refused)\n",
         nic.tx_frames.len(),

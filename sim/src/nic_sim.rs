@@ -7,7 +7,7 @@ use crate::pcap::Packet;
 use crate::vmodel::{Backend, PortRef, VLib, VModel};
 use crate::wire::{from_words, to_words, Word};
 use nt_hdl::ingress::PktInfo;
-use nt_hdl::nic::{CtrlEvent, NicProbe, NicTop};
+use nt_hdl::nic::{CtrlEvent, NicProbe, NicStats, NicTop};
 use nt_hdl::packetization::{MAX_MSG_BYTES, STATUS_DELIVERED, STATUS_GAVE_UP, STATUS_REFUSED};
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -213,97 +213,88 @@ impl NicEngine for Box<dyn NicEngine> {
     }
 }
 
-/// A host NIC's main counters at the end of a run (the NIC block's `stat` outputs).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct HostStats {
-    pub rx_frames: u64,
-    /// Frames that passed the parser's checks.
-    pub rx_passed: u64,
-    pub rx_data: u64,
-    pub rx_ctrl: u64,
-    pub rx_trimmed: u64,
-    /// DATA packets dropped because no receive message (buffer) could be allocated.
-    pub rx_lookup_fail: u64,
-    pub rx_late_dups: u64,
-    pub rx_delivered: u64,
-    pub rx_timeouts: u64,
-    pub tx_data: u64,
-    pub tx_retransmitted: u64,
-    pub tx_probes: u64,
-    pub tx_ctrl: u64,
-    pub tx_completed: u64,
-    pub tx_given_up: u64,
-    /// NDP: NACKs that waited for a PULL slot, and sent at once with the NACK queue full.
-    pub tx_nacks_paced: u64,
-    pub tx_nacks_unpaced: u64,
+/// Declares [`HostStats`] from one table: field (= the NIC's `stat` output), its
+/// `hosts.csv` column, and its doc.
+macro_rules! host_stats {
+    ($( $(#[$doc:meta])* $field:ident => $csv:literal, )*) => {
+        /// A host NIC's counters at the end of a run (the NIC block's `stat` outputs).
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct HostStats {
+            $( $(#[$doc])* pub $field: u64, )*
+        }
+
+        impl HostStats {
+            /// How many counters.
+            pub const COUNT: usize = [$(stringify!($field)),*].len();
+            /// The `stat` output of each counter, in the order of [`HostStats::fields`].
+            pub const PORTS: [&'static str; Self::COUNT] = [$(stringify!($field)),*];
+
+            /// The counters as `(name, value)`, in `hosts.csv`'s column order.
+            pub fn fields(&self) -> [(&'static str, u64); Self::COUNT] {
+                [$(($csv, self.$field)),*]
+            }
+
+            fn from_array(v: [u64; Self::COUNT]) -> Self {
+                let [$($field),*] = v;
+                HostStats { $($field),* }
+            }
+
+            /// The counters of a NIC block (native kernel).
+            fn of_nic(t: &NicStats) -> Self {
+                HostStats { $($field: t.$field.val().to_u64()),* }
+            }
+        }
+    };
 }
 
-impl HostStats {
-    /// The counters as `(name, value)`, in `hosts.csv`'s column order.
-    pub fn fields(&self) -> [(&'static str, u64); 17] {
-        [
-            ("rx_frames", self.rx_frames),
-            ("rx_passed", self.rx_passed),
-            ("rx_data", self.rx_data),
-            ("rx_ctrl", self.rx_ctrl),
-            ("rx_trimmed", self.rx_trimmed),
-            ("rx_no_buffer", self.rx_lookup_fail),
-            ("rx_late_dups", self.rx_late_dups),
-            ("rx_delivered", self.rx_delivered),
-            ("rx_timeouts", self.rx_timeouts),
-            ("tx_data", self.tx_data),
-            ("tx_retransmitted", self.tx_retransmitted),
-            ("tx_probes", self.tx_probes),
-            ("tx_ctrl", self.tx_ctrl),
-            ("tx_completed", self.tx_completed),
-            ("tx_given_up", self.tx_given_up),
-            ("tx_nacks_paced", self.tx_nacks_paced),
-            ("tx_nacks_unpaced", self.tx_nacks_unpaced),
-        ]
-    }
-
-    /// The `stat` output of each counter, in the order of [`HostStats::fields`].
-    const PORTS: [&'static str; 17] = [
-        "rx_frames",
-        "rx_passed",
-        "rx_data",
-        "rx_ctrl",
-        "rx_trimmed",
-        "rx_lookup_fail",
-        "rx_late_dups",
-        "rx_delivered",
-        "rx_timeouts",
-        "tx_data",
-        "tx_retransmitted",
-        "tx_probes",
-        "tx_ctrl",
-        "tx_completed",
-        "tx_given_up",
-        "tx_nacks_paced",
-        "tx_nacks_unpaced",
-    ];
-
-    fn from_array(v: [u64; 17]) -> Self {
-        HostStats {
-            rx_frames: v[0],
-            rx_passed: v[1],
-            rx_data: v[2],
-            rx_ctrl: v[3],
-            rx_trimmed: v[4],
-            rx_lookup_fail: v[5],
-            rx_late_dups: v[6],
-            rx_delivered: v[7],
-            rx_timeouts: v[8],
-            tx_data: v[9],
-            tx_retransmitted: v[10],
-            tx_probes: v[11],
-            tx_ctrl: v[12],
-            tx_completed: v[13],
-            tx_given_up: v[14],
-            tx_nacks_paced: v[15],
-            tx_nacks_unpaced: v[16],
-        }
-    }
+host_stats! {
+    rx_frames => "rx_frames",
+    /// Frames that passed the parser's checks.
+    rx_passed => "rx_passed",
+    /// Frames the parser dropped, by reason (`crate`-level docs of `nt_hdl::parser`): its
+    /// ring full, longer than a frame may be, cut short, not IPv4, a bad IPv4 header, IPv4
+    /// length disagreeing with the frame, bad header checksum, not for this NIC, another
+    /// IP protocol, a bad transport header.
+    rx_drop_overflow => "rx_drop_overflow",
+    rx_drop_too_long => "rx_drop_too_long",
+    rx_drop_truncated => "rx_drop_truncated",
+    rx_drop_not_ipv4 => "rx_drop_not_ipv4",
+    rx_drop_bad_ip_header => "rx_drop_bad_ip_header",
+    rx_drop_bad_length => "rx_drop_bad_length",
+    rx_drop_bad_checksum => "rx_drop_bad_checksum",
+    rx_drop_not_for_us => "rx_drop_not_for_us",
+    rx_drop_bad_protocol => "rx_drop_bad_protocol",
+    rx_drop_bad_transport => "rx_drop_bad_transport",
+    rx_data => "rx_data",
+    rx_ctrl => "rx_ctrl",
+    rx_trimmed => "rx_trimmed",
+    /// DATA packets dropped because their receive-message lookup (`GetRxMsgInfo`) failed.
+    rx_lookup_fail => "rx_lookup_fail",
+    /// Failed lookups by reason (of DATA packets, trimmed ones included): no receive
+    /// message id, buffer or table entry free; malformed (`msg_len` 0 or too long, offset
+    /// beyond the message); `msg_len` differing from the active message of the same key
+    /// (which is then expired).
+    rx_no_buffer => "rx_no_buffer",
+    rx_bad_request => "rx_bad_request",
+    rx_len_conflicts => "rx_len_conflicts",
+    rx_late_dups => "rx_late_dups",
+    rx_delivered => "rx_delivered",
+    rx_timeouts => "rx_timeouts",
+    tx_data => "tx_data",
+    tx_retransmitted => "tx_retransmitted",
+    tx_probes => "tx_probes",
+    tx_ctrl => "tx_ctrl",
+    tx_completed => "tx_completed",
+    tx_given_up => "tx_given_up",
+    /// NDP: NACKs that waited for a PULL slot, and sent at once with the NACK queue full.
+    tx_nacks_paced => "tx_nacks_paced",
+    tx_nacks_unpaced => "tx_nacks_unpaced",
+    /// Control-packet events dropped by the sender: for no active message (unknown,
+    /// freed or an older incarnation), a claim (peer, ports, msg_len) that is not the
+    /// message's, offsets never sent.
+    tx_ctrl_stale => "tx_ctrl_stale",
+    tx_ctrl_bad_peer => "tx_ctrl_bad_peer",
+    tx_ctrl_bad_offset => "tx_ctrl_bad_offset",
 }
 
 impl<T: NicTop> NicEngine for Kernel<T> {
@@ -375,26 +366,7 @@ impl<T: NicTop> NicEngine for Kernel<T> {
     }
 
     fn stats(&self) -> HostStats {
-        let t = self.uut().stat();
-        HostStats::from_array([
-            t.rx_frames.val().to_u64(),
-            t.rx_passed.val().to_u64(),
-            t.rx_data.val().to_u64(),
-            t.rx_ctrl.val().to_u64(),
-            t.rx_trimmed.val().to_u64(),
-            t.rx_lookup_fail.val().to_u64(),
-            t.rx_late_dups.val().to_u64(),
-            t.rx_delivered.val().to_u64(),
-            t.rx_timeouts.val().to_u64(),
-            t.tx_data.val().to_u64(),
-            t.tx_retransmitted.val().to_u64(),
-            t.tx_probes.val().to_u64(),
-            t.tx_ctrl.val().to_u64(),
-            t.tx_completed.val().to_u64(),
-            t.tx_given_up.val().to_u64(),
-            t.tx_nacks_paced.val().to_u64(),
-            t.tx_nacks_unpaced.val().to_u64(),
-        ])
+        HostStats::of_nic(self.uut().stat())
     }
 
     fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String> {
@@ -445,7 +417,7 @@ struct VNicPorts {
     freed_id: PortRef,
     /// `trace$ctrl` and its fields, in [`CTRL_TRACE`] order.
     ctrl: [PortRef; 11],
-    stat: [PortRef; 17],
+    stat: [PortRef; HostStats::COUNT],
 }
 
 /// The `trace$ctrl*` ports, in the order [`VNic`] reads them into a [`CtrlEvent`].
@@ -532,7 +504,7 @@ impl VNicPorts {
             ctrl: arr(&CTRL_TRACE, "trace$")?
                 .try_into()
                 .expect("11 ctrl trace ports"),
-            stat: stat.try_into().expect("17 stat ports"),
+            stat: stat.try_into().expect("one port per counter"),
         })
     }
 }

@@ -20,10 +20,71 @@
 //! co-simulation test use the default knobs.
 use crate::arb_workload::{read_frame_beat, TxBeat};
 use crate::workload::Stalls;
+use nt_hdl::arbiter::TxFrameSource;
 use nt_hdl::packetization::{Packetization, MAX_MSG_BYTES, MAX_PKTS};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
+
+/// The message a control packet claims to be about (`delivered` / `credit`'s `peer_ip`,
+/// `peer_port`, `local_port`, `msg_len`): a sent packet's `remote_ip`, `remote_port`,
+/// `local_port` and `msg_len`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Claim {
+    pub peer_ip: u32,
+    pub peer_port: u16,
+    pub local_port: u16,
+    pub msg_len: u16,
+}
+
+impl Claim {
+    /// The claim of the packet on `s`.
+    pub fn of_source(s: &TxFrameSource) -> Claim {
+        Claim {
+            peer_ip: s.remote_ip.val().to_u64() as u32,
+            peer_port: s.remote_port.val().to_u64() as u16,
+            local_port: s.local_port.val().to_u64() as u16,
+            msg_len: s.msg_len.val().to_u64() as u16,
+        }
+    }
+
+    /// The same claim with one field changed (`which` picks it, 0-3).
+    pub fn spoofed(self, which: u32) -> Claim {
+        let mut c = self;
+        match which % 4 {
+            0 => c.peer_ip ^= 0x0100_0000,
+            1 => c.peer_port = c.peer_port.wrapping_add(1),
+            2 => c.local_port = c.local_port.wrapping_add(1),
+            _ => c.msg_len = c.msg_len.wrapping_add(1),
+        }
+        c
+    }
+}
+
+/// Drives a claim onto `delivered` or `credit`'s claim ports.
+#[macro_export]
+macro_rules! drive_claim {
+    ($port:expr, $c:expr) => {{
+        let c: $crate::tx_workload::Claim = $c;
+        $port.peer_ip.next = (c.peer_ip as u64).into();
+        $port.peer_port.next = (c.peer_port as u64).into();
+        $port.local_port.next = (c.local_port as u64).into();
+        $port.msg_len.next = (c.msg_len as u64).into();
+    }};
+}
+
+/// Reads a claim from `delivered` or `credit`'s claim ports.
+#[macro_export]
+macro_rules! read_claim {
+    ($port:expr) => {
+        $crate::tx_workload::Claim {
+            peer_ip: $port.peer_ip.val().to_u64() as u32,
+            peer_port: $port.peer_port.val().to_u64() as u16,
+            local_port: $port.local_port.val().to_u64() as u16,
+            msg_len: $port.msg_len.val().to_u64() as u16,
+        }
+    };
+}
 
 /// A `DeliveredEvent` (Algorithm 2) on the `delivered` port.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -33,6 +94,7 @@ pub struct DlvIn {
     pub bits: u64,
     /// The cumulative form: every offset below this one is delivered.
     pub below: Option<u8>,
+    pub claim: Claim,
 }
 
 /// A `CreditTxEvent` (Algorithm 3) on the `credit` port.
@@ -44,6 +106,7 @@ pub struct CrdIn {
     pub credit: Option<u16>,
     pub allow: bool,
     pub rank: Option<u8>,
+    pub claim: Claim,
 }
 
 /// What the driver varies.
@@ -67,6 +130,10 @@ pub struct TxKnobs {
     pub rich: bool,
     /// Per event, the chance that a stale-generation event for the same slot goes first.
     pub p_stale: f64,
+    /// Per event, the chance that it is forged instead: a claim with one field wrong, or
+    /// an offset never sent (a cumulative ACK of the whole message, or the last
+    /// offset's bit), which the block must drop and count.
+    pub p_spoof: f64,
 }
 
 impl Default for TxKnobs {
@@ -81,6 +148,7 @@ impl Default for TxKnobs {
             p_status_stall: 0.0,
             rich: false,
             p_stale: 0.02,
+            p_spoof: 0.03,
         }
     }
 }
@@ -94,11 +162,13 @@ pub struct TxWorkload {
     crd: VecDeque<CrdIn>,
     /// Resumptions of paused messages: (cycle, id).
     resume: VecDeque<(u64, u16)>,
-    /// Packets seen leaving: (tx_msg_id, offset).
-    sent: VecDeque<(u16, u8)>,
+    /// Packets seen leaving: (tx_msg_id, offset, claim).
+    sent: VecDeque<(u16, u8, Claim)>,
+    /// The claim of each `tx_msg_id` seen leaving (for resumptions).
+    claims: std::collections::HashMap<u16, Claim>,
     /// Per slot, the last two distinct `tx_msg_id`s seen leaving (newest first).
     tags: Vec<[Option<u16>; 2]>,
-    cur_first: Option<(u16, u8)>,
+    cur_first: Option<(u16, u8, Claim)>,
     source_stalls: Stalls,
     status_stalls: Stalls,
     msg_seq: u64,
@@ -110,6 +180,8 @@ pub struct TxWorkload {
     pub statuses: u64,
     /// Stale-generation events presented.
     pub stale_events: u64,
+    /// Forged events presented (a wrong claim, an offset never sent).
+    pub spoofed_events: u64,
 }
 
 /// A 38-bit mask with a few random bits set.
@@ -132,6 +204,7 @@ impl TxWorkload {
             crd: VecDeque::new(),
             resume: VecDeque::new(),
             sent: VecDeque::new(),
+            claims: Default::default(),
             tags: vec![[None; 2]; 256],
             cur_first: None,
             source_stalls: Stalls::default(),
@@ -142,6 +215,7 @@ impl TxWorkload {
             packets_out: 0,
             statuses: 0,
             stale_events: 0,
+            spoofed_events: 0,
         }
     }
 
@@ -192,7 +266,7 @@ impl TxWorkload {
     /// A late event of an earlier incarnation of the slot of `id` (a `tx_msg_id` seen
     /// leaving): the slot's previous message's id if one was seen, else a random older
     /// generation.
-    fn stale_event_for(&mut self, id: u16, off: u8) {
+    fn stale_event_for(&mut self, id: u16, off: u8, claim: Claim) {
         let slot = id & 0xff;
         // Older than the newest incarnation of the slot seen leaving.
         let newest = self.tags[slot as usize][0].unwrap_or(id);
@@ -210,11 +284,13 @@ impl TxWorkload {
                 id: old,
                 bits: all,
                 below: Some(MAX_PKTS as u8),
+                claim,
             }),
             2 => self.dlv.push_back(DlvIn {
                 id: old,
                 bits: one,
                 below: None,
+                claim,
             }),
             _ => self.crd.push_back(CrdIn {
                 id: old,
@@ -222,21 +298,70 @@ impl TxWorkload {
                 credit: Some(0),
                 allow: false,
                 rank: Some(self.rng.gen()),
+                claim,
             }),
         }
         self.stale_events += 1;
     }
 
     /// The event for packet `off` of message `id` (which left).
-    fn event_for(&mut self, cycle: u64, id: u16, off: u8) {
+    fn event_for(&mut self, cycle: u64, id: u16, off: u8, claim: Claim) {
         let r = self.rng.gen_range(0..100);
         let one = 1u64 << off;
+        if self.rng.gen_bool(self.knobs.p_spoof) {
+            self.spoofed_events += 1;
+            let last = 1u64 << (MAX_PKTS - 1);
+            match self.rng.gen_range(0..6) {
+                0 => self.dlv.push_back(DlvIn {
+                    id,
+                    bits: one,
+                    below: None,
+                    claim: claim.spoofed(self.rng.gen()),
+                }),
+                1 => self.crd.push_back(CrdIn {
+                    id,
+                    rtx: Some(one),
+                    credit: Some(MAX_PKTS as u16),
+                    allow: true,
+                    rank: None,
+                    claim: claim.spoofed(self.rng.gen()),
+                }),
+                2 => self.dlv.push_back(DlvIn {
+                    id,
+                    bits: 0,
+                    below: Some(MAX_PKTS as u8),
+                    claim,
+                }),
+                3 => self.dlv.push_back(DlvIn {
+                    id,
+                    bits: last,
+                    below: None,
+                    claim,
+                }),
+                4 => self.crd.push_back(CrdIn {
+                    id,
+                    rtx: Some(last),
+                    credit: None,
+                    allow: true,
+                    rank: None,
+                    claim,
+                }),
+                _ => self.dlv.push_back(DlvIn {
+                    id,
+                    bits: one,
+                    below: Some(self.rng.gen()),
+                    claim,
+                }),
+            }
+            return;
+        }
         let crd = |rtx, credit, allow, rank| CrdIn {
             id,
             rtx,
             credit,
             allow,
             rank,
+            claim,
         };
         if !self.knobs.rich {
             match r {
@@ -244,11 +369,13 @@ impl TxWorkload {
                     id,
                     bits: one,
                     below: None,
+                    claim,
                 }),
                 75..=84 => self.dlv.push_back(DlvIn {
                     id,
                     bits: 0,
                     below: Some(off + 1),
+                    claim,
                 }),
                 85..=91 => self.crd.push_back(crd(Some(one), None, true, None)),
                 _ => {
@@ -263,18 +390,22 @@ impl TxWorkload {
                 id,
                 bits: one,
                 below: None,
+                claim,
             }),
             62..=69 => self.dlv.push_back(DlvIn {
                 id,
                 bits: 0,
                 below: Some(off + 1),
+                claim,
             }),
             70..=73 => {
-                let bits = one | sparse(&mut self.rng);
+                // Offsets up to this one: all sent (a message sends in offset order).
+                let bits = (one | sparse(&mut self.rng)) & ((one << 1) - 1);
                 self.dlv.push_back(DlvIn {
                     id,
                     bits,
                     below: None,
+                    claim,
                 })
             }
             74..=81 => self.crd.push_back(crd(Some(one), None, true, None)),
@@ -316,13 +447,13 @@ impl TxWorkload {
             self.new_message();
         }
         // Acknowledge what left, ask for retransmissions, change credit, ...
-        if let Some(&(id, off)) = self.sent.front() {
+        if let Some(&(id, off, claim)) = self.sent.front() {
             if self.rng.gen_bool(self.knobs.p_event) {
                 self.sent.pop_front();
                 if self.rng.gen_bool(self.knobs.p_stale) {
-                    self.stale_event_for(id, off);
+                    self.stale_event_for(id, off, claim);
                 }
-                self.event_for(cycle, id, off);
+                self.event_for(cycle, id, off, claim);
             }
         }
         while let Some(&(at, id)) = self.resume.front() {
@@ -330,9 +461,11 @@ impl TxWorkload {
                 break;
             }
             self.resume.pop_front();
+            let claim = self.claims.get(&id).copied().unwrap_or_default();
             self.crd.push_back(CrdIn {
                 id,
                 allow: true,
+                claim,
                 ..Default::default()
             });
         }
@@ -341,6 +474,7 @@ impl TxWorkload {
                 id: 0x7fff,
                 bits: 1,
                 below: None,
+                claim: Claim::default(),
             });
         }
         let ready = self
@@ -369,6 +503,7 @@ impl TxWorkload {
         u.delivered.ack_bitmap.next = d.bits.into();
         u.delivered.below_flag.next = d.below.is_some();
         u.delivered.below.next = (d.below.unwrap_or(0) as u64).into();
+        drive_claim!(u.delivered, d.claim);
         let c = self.crd.front().copied();
         u.credit.valid.next = c.is_some();
         let c = c.unwrap_or_default();
@@ -380,6 +515,7 @@ impl TxWorkload {
         u.credit.allow_tx.next = c.allow;
         u.credit.rank_flag.next = c.rank.is_some();
         u.credit.new_rank.next = (c.rank.unwrap_or(0) as u64).into();
+        drive_claim!(u.credit, c.claim);
     }
 
     /// Reads the outputs of the cycle (after the kernel settled) and advances. Returns
@@ -405,12 +541,14 @@ impl TxWorkload {
             let here = (
                 s.tx_msg_id.val().to_u64() as u16,
                 s.pkt_offset.val().to_u64() as u8,
+                Claim::of_source(s),
             );
             self.cur_first.get_or_insert(here);
             if s.last.val() {
                 if let Some(p) = self.cur_first.take() {
                     self.sent.push_back(p);
                     self.packets_out += 1;
+                    self.claims.insert(p.0, p.2);
                     let t = &mut self.tags[(p.0 & 0xff) as usize];
                     if t[0] != Some(p.0) {
                         *t = [Some(p.0), t[0]];
@@ -431,6 +569,8 @@ pub struct TxStats {
     pub given_up: u32,
     pub completed: u32,
     pub bad_events: u32,
+    pub bad_peer: u32,
+    pub bad_offset: u32,
     pub ids_free: u16,
     pub bufs_free: u16,
 }
@@ -486,6 +626,7 @@ pub fn read_tx_io<const A: usize, const N: usize, const C: usize, const BW: usiz
             id: d.tx_msg_id.val().to_u64() as u16,
             bits: d.ack_bitmap.val().to_u64(),
             below: d.below_flag.val().then(|| d.below.val().to_u64() as u8),
+            claim: read_claim!(d),
         }),
         dlv_ready: d.ready.val(),
         crd: c.valid.val().then(|| CrdIn {
@@ -497,6 +638,7 @@ pub fn read_tx_io<const A: usize, const N: usize, const C: usize, const BW: usiz
                 .then(|| c.new_credit.val().to_u64() as u16),
             allow: c.allow_tx.val(),
             rank: c.rank_flag.val().then(|| c.new_rank.val().to_u64() as u8),
+            claim: read_claim!(c),
         }),
         crd_ready: c.ready.val(),
         src_valid,
@@ -513,6 +655,8 @@ pub fn read_tx_io<const A: usize, const N: usize, const C: usize, const BW: usiz
             given_up: s.given_up.val().to_u64() as u32,
             completed: s.completed.val().to_u64() as u32,
             bad_events: s.bad_events.val().to_u64() as u32,
+            bad_peer: s.bad_peer.val().to_u64() as u32,
+            bad_offset: s.bad_offset.val().to_u64() as u32,
             ids_free: s.ids_free.val().to_u64() as u16,
             bufs_free: s.bufs_free.val().to_u64() as u16,
         },

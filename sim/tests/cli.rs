@@ -650,7 +650,7 @@ fn nic_summary_counts_drops_by_reason() {
         "{out}"
     );
     assert!(
-        out.contains("  rx drops: parser 3 (truncated 1, not_ipv4 1, not_for_us 1); DATA dropped for want of a buffer 1 (no free message or buffer 1, malformed request 0); late duplicates 0; receive timeouts 0"),
+        out.contains("  rx drops: parser 3 (truncated 1, not_ipv4 1, not_for_us 1); DATA dropped for want of a buffer 1 (no free message or buffer 1, malformed request 0, msg_len conflict 0); late duplicates 0; receive timeouts 0"),
         "{out}"
     );
 }
@@ -779,4 +779,215 @@ fn run_output_dir_is_checked_before_the_run() {
         "ntsim: error: --out o/demo/summary.txt: is a directory"
     );
     assert!(out.is_empty(), "the run ran: {out}");
+}
+
+/// A control frame to host 10.0.0.2 / 02:00:00:00:00:0b about its message `tx_msg_id`,
+/// from `src_ip`:`src_port` to its context `dst_port`.
+#[allow(clippy::too_many_arguments)]
+fn ctrl_frame(
+    layout: nt_sim::wire::Layout,
+    flags: u8,
+    src_ip: u32,
+    src_port: u16,
+    dst_port: u16,
+    tx_msg_id: u16,
+    msg_len: u16,
+    pkt_offset: u8,
+    pull_grant: u16,
+    grant_prio: u8,
+) -> Vec<u8> {
+    use nt_sim::wire::{Frame, Layout, Transport, PROTO_HOMA, PROTO_NDP};
+    Frame {
+        dst_mac: 0x0200_0000_000b,
+        src_mac: 0x0200_0000_000a,
+        tos: 0,
+        ip_id: pkt_offset as u16,
+        ttl: 64,
+        protocol: if layout == Layout::Homa {
+            PROTO_HOMA
+        } else {
+            PROTO_NDP
+        },
+        src_ip,
+        dst_ip: 0x0a00_0002,
+        t: Transport {
+            flags,
+            src_port,
+            dst_port,
+            msg_len,
+            pkt_offset,
+            pull_grant,
+            grant_prio,
+            tx_msg_id,
+            ..Default::default()
+        },
+        // A control packet's 1-byte dummy payload.
+        payload: vec![0],
+    }
+    .encode(layout)
+}
+
+/// Issue 37 finding 4: host B sends one 38-packet message to 10.0.0.1:1000 from context
+/// 80; with no PULL it sends its first window (10 packets). Forged ACKs arrive: for offsets
+/// 0-3 each with one field of the claim wrong (source IP, source port, destination port,
+/// msg_len), and with the right claim for every offset never sent (10-37). None is
+/// believed: the message is not reported delivered, and each is counted by reason.
+#[test]
+fn nic_does_not_believe_control_packets_about_another_message_or_unsent_offsets() {
+    use nt_sim::pcap::Packet;
+    use nt_sim::wire::{Layout, FLAG_ACK};
+    let d = tmp("nic-spoof");
+    std::fs::write(
+        d.join("send.jsonl"),
+        "{\"cycle\": 0, \"dst_ip\": \"10.0.0.1\", \"dst_port\": 1000, \"src_port\": 80, \"len\": 38912}\n",
+    )
+    .unwrap();
+    let (ip, len) = (0x0a00_0001, 38912u16);
+    let mut frames = vec![
+        ctrl_frame(
+            Layout::Ndp,
+            FLAG_ACK,
+            0x0a00_0009,
+            1000,
+            80,
+            0,
+            len,
+            0,
+            0,
+            0,
+        ),
+        ctrl_frame(Layout::Ndp, FLAG_ACK, ip, 1001, 80, 0, len, 1, 0, 0),
+        ctrl_frame(Layout::Ndp, FLAG_ACK, ip, 1000, 81, 0, len, 2, 0, 0),
+        ctrl_frame(Layout::Ndp, FLAG_ACK, ip, 1000, 80, 0, len - 1, 3, 0, 0),
+    ];
+    for off in 10..38u8 {
+        frames.push(ctrl_frame(
+            Layout::Ndp,
+            FLAG_ACK,
+            ip,
+            1000,
+            80,
+            0,
+            len,
+            off,
+            0,
+            0,
+        ));
+    }
+    let frames: Vec<Packet> = frames
+        .into_iter()
+        .enumerate()
+        .map(|(k, bytes)| Packet {
+            cycle: 3000 + 40 * k as u64,
+            bytes,
+        })
+        .collect();
+    let (out, _) = run_b(
+        &d,
+        &frames,
+        &["--send", "send.jsonl", "--max-cycles", "8000"],
+    );
+    assert!(
+        out.contains("  tx: control packets not believed 32 (no such message 0, wrong peer, ports or msg_len 4, offsets never sent 28)"),
+        "{out}"
+    );
+    assert!(out.contains("0 of 1 sent messages resolved"), "{out}");
+    let sent = nt_sim::pcap::read_pcap(&d.join("b.pcap")).unwrap();
+    assert_eq!(sent.len(), 10, "the first window, nothing more");
+}
+
+/// Issue 37 finding 5: a GRANT with priority 255 from the message's receiver. Homa clamps
+/// it to the priority levels there are (3), and every DATA packet carries its priority in
+/// the DSCP field with the ECN bits clear (255 in the tos used to say CE).
+#[test]
+fn homa_grant_priority_is_clamped_and_never_touches_the_ecn_bits() {
+    use nt_sim::pcap::Packet;
+    use nt_sim::wire::{Frame, Layout, FLAG_DATA, FLAG_PULL_GRANT};
+    let d = tmp("nic-grant-prio");
+    std::fs::write(
+        d.join("send.jsonl"),
+        "{\"cycle\": 0, \"dst_ip\": \"10.0.0.1\", \"dst_port\": 1000, \"src_port\": 80, \"len\": 20480}\n",
+    )
+    .unwrap();
+    let grant = ctrl_frame(
+        Layout::Homa,
+        FLAG_PULL_GRANT,
+        0x0a00_0001,
+        1000,
+        80,
+        0,
+        20480,
+        0,
+        20,
+        255,
+    );
+    let frames = [Packet {
+        cycle: 3000,
+        bytes: grant,
+    }];
+    let mut args = vec!["--send", "send.jsonl", "--max-cycles", "12000"];
+    let mut a = host_b(&[]);
+    a[2] = "homa".into();
+    nt_sim::pcap::write_pcap(&d.join("in.pcap"), &frames).unwrap();
+    a.extend(args.drain(..).map(String::from));
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    let o = ntsim(&a, &d);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}{err}");
+    let sent = nt_sim::pcap::read_pcap(&d.join("b.pcap")).unwrap();
+    let data: Vec<Frame> = sent
+        .iter()
+        .map(|p| Frame::decode(&p.bytes, Layout::Homa).unwrap())
+        .filter(|f| f.t.flags & FLAG_DATA != 0)
+        .collect();
+    assert_eq!(
+        data.len(),
+        20,
+        "the GRANT released the whole message: {out}"
+    );
+    for f in &data {
+        assert_eq!(f.tos & 3, 0, "ECN bits set: tos {:#x}", f.tos);
+        let expect = if f.t.pkt_offset < 10 { 0 } else { 3 << 2 };
+        assert_eq!(f.tos, expect, "offset {}", f.t.pkt_offset);
+    }
+}
+
+/// Issue 37 finding 6: a DATA frame with a message's key (source, context, tx_msg_id) but
+/// another msg_len arrives first and takes a receive message. The real message's first
+/// packet conflicts: it fails (counted) and expires the entry at once, so its second packet
+/// (200 cycles later) and the sender's retransmission of the first get through (the entry
+/// used to block them for the whole receive timeout, longer than the sender's retry
+/// window).
+#[test]
+fn a_msg_len_conflict_does_not_block_the_real_message() {
+    use nt_sim::pcap::Packet;
+    let d = tmp("nic-conflict");
+    let real: Vec<Vec<u8>> = (0..2u8)
+        .map(|off| ndp_data(0, 2048, off, vec![0x40 + off; 1024]))
+        .collect();
+    let mut frames = vec![Packet {
+        cycle: 100,
+        bytes: ndp_data(0, 3000, 0, vec![0xee; 1024]),
+    }];
+    // First transmission at 1000 (conflicts), retransmission at 3000 (a sender's timeout).
+    for (k, at) in [1000u64, 3000].into_iter().enumerate() {
+        for (i, b) in real.iter().enumerate() {
+            frames.push(Packet {
+                cycle: at + 200 * i as u64 + k as u64,
+                bytes: b.clone(),
+            });
+        }
+    }
+    let (out, _) = run_b(&d, &frames, &["--max-cycles", "6000"]);
+    assert!(out.contains("msg_len conflict 1"), "{out}");
+    let bj = std::fs::read_to_string(d.join("b.jsonl")).unwrap();
+    let lines: Vec<&str> = bj.lines().filter(|l| l.contains("\"len\":")).collect();
+    assert_eq!(lines.len(), 1, "exactly the real message, once: {bj}");
+    assert!(lines[0].contains("\"len\":2048"), "{bj}");
+    let hex: String = [0x40u8; 1024]
+        .iter()
+        .chain([0x41u8; 1024].iter())
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert!(lines[0].contains(&hex), "payload");
 }

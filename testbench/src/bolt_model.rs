@@ -383,7 +383,7 @@ pub fn stamp_flags(
         }
         b
     } else if flags & ACK != 0 {
-        if tos & 1 != 0 {
+        if tos & 4 != 0 {
             BOLT_ACK | BOLT_INC
         } else {
             BOLT_ACK

@@ -13,7 +13,7 @@ pub fn header_words(m: &TxMeta, cfg: &EgressCfg, layout: Layout, ip_id: u16) -> 
     let f = Frame {
         dst_mac: cfg.switch_mac,
         src_mac: cfg.mac,
-        tos: m.rank,
+        tos: m.rank.min(63) << 2,
         ip_id,
         ttl: 64,
         protocol: cfg.protocol,

@@ -22,7 +22,10 @@
 //!   its allocation number mod 256); a DELIVERED or CREDIT event applies only when slot
 //!   `tx_msg_id & 0xff` is alive and `tx_msg_id >> 8` is its message's generation. Any
 //!   other event (unknown or freed slot, or an earlier incarnation of a reused slot) is
-//!   dropped and counted in `bad_events`; `status` reports the bare slot id.
+//!   dropped and counted in `bad_events`; `status` reports the bare slot id. An event of
+//!   the live message whose claim (peer address and ports, `msg_len`) is not the
+//!   message's is dropped and counted in `bad_peer`; one naming an offset at or above
+//!   maxTxPktOffset (an ACK or NACK bit, a cumulative `below` beyond it), in `bad_offset`.
 //! * **Algorithms.** Events update the model's state as Algorithms 2-4 say (see
 //!   [`Msg`]); a SEND (and an ALLOC, for the message's first packet, when the descriptor
 //!   queue holds at most one entry) emits the lowest offset that is (in txBitmap and below the credit,
@@ -44,7 +47,7 @@ use nt_hdl::packetization::{
 };
 use nt_hdl::pool::BufferConfig;
 use nt_sim::arb_workload::{TxBeat, TxMeta};
-use nt_sim::tx_workload::{TxIo, TxStats};
+use nt_sim::tx_workload::{Claim, TxIo, TxStats};
 use std::collections::VecDeque;
 
 /// Op kinds of [`TxProbe::kind`].
@@ -185,6 +188,10 @@ pub struct ModelStats {
     /// Bad events for an alive slot but an older generation (a late event of a previous
     /// incarnation of the slot), dropped like the others.
     pub stale_gen_events: u64,
+    /// Events of a live message dropped for a claim that is not the message's, and for
+    /// offsets never sent.
+    pub bad_peer: u64,
+    pub bad_offset: u64,
     /// Cycles a header waited for an id or a buffer.
     pub alloc_waits: u64,
     pub words_out: u64,
@@ -529,13 +536,13 @@ impl TxModel {
                 check_event_probe(p, e.id, mask)
                     .map_err(|e| format!("{}: DELIVERED: {e}", ctx()))?;
                 op_id = Some(e.id & mask);
-                self.delivered(t, e.id, e.bits, e.below);
+                self.delivered(t, e.id, e.bits, e.below, e.claim);
             }
             OP_CRD => {
                 let e = io.crd.expect("crd_go needs an event");
                 check_event_probe(p, e.id, mask).map_err(|e| format!("{}: CREDIT: {e}", ctx()))?;
                 op_id = Some(e.id & mask);
-                self.credit(t, e.id, e.rtx, e.credit, e.allow, e.rank);
+                self.credit(t, e.id, e.rtx, e.credit, e.allow, e.rank, e.claim);
             }
             OP_TMO => {
                 op_id = Some(p.timer_id);
@@ -753,12 +760,53 @@ impl TxModel {
         }
     }
 
+    /// Whether an event of the live message `s` is about it and names only sent
+    /// offsets (`bits`, and a cumulative `below`): otherwise it is counted and dropped.
+    fn believed(
+        &mut self,
+        t: u64,
+        what: &str,
+        s: usize,
+        claim: Claim,
+        bits: u64,
+        below: Option<u8>,
+    ) -> bool {
+        let m = &self.messages[s];
+        let mine = Claim {
+            peer_ip: m.dst_ip,
+            peer_port: m.dst_port,
+            local_port: m.src_port,
+            msg_len: m.len,
+        };
+        let sent = ones_until(m.max_tx as u64);
+        let id = m.id;
+        if claim != mine {
+            self.counters.bad_peer = self.counters.bad_peer.wrapping_add(1);
+            self.stats.bad_peer += 1;
+            self.note(format!(
+                "{t}: {what} for id {id} claims {claim:?}, the message is {mine:?}: dropped"
+            ));
+            return false;
+        }
+        if bits & !sent != 0 || below.is_some_and(|n| n > m.max_tx) {
+            self.counters.bad_offset = self.counters.bad_offset.wrapping_add(1);
+            self.stats.bad_offset += 1;
+            let mt = m.max_tx;
+            self.note(format!("{t}: {what} for id {id} names offsets {bits:#x} below {below:?}, sent below {mt}: dropped"));
+            return false;
+        }
+        true
+    }
+
     /// Algorithm 2.
-    fn delivered(&mut self, t: u64, id: u16, bits: u64, below: Option<u8>) {
+    fn delivered(&mut self, t: u64, id: u16, bits: u64, below: Option<u8>, claim: Claim) {
         self.stats.delivered_events += 1;
         let Some(s) = self.live_msg(id) else {
             return self.bad(t, "DELIVERED", id);
         };
+        if !self.believed(t, "DELIVERED", s, claim, bits, below) {
+            return;
+        }
         let m = &mut self.messages[s];
         let mut ack = bits;
         if let Some(n) = below {
@@ -785,11 +833,15 @@ impl TxModel {
         credit: Option<u16>,
         allow: bool,
         rank: Option<u8>,
+        claim: Claim,
     ) {
         self.stats.credit_events += 1;
         let Some(s) = self.live_msg(id) else {
             return self.bad(t, "CREDIT", id);
         };
+        if !self.believed(t, "CREDIT", s, claim, rtx.unwrap_or(0), None) {
+            return;
+        }
         let m = &mut self.messages[s];
         if let Some(b) = rtx {
             m.txb |= b & m.full();

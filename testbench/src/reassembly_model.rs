@@ -81,6 +81,9 @@ pub struct Incarnation {
     pub stored: u64,
     pub alloc_s2: u64,
     pub last_req_s2: u64,
+    /// S2 cycle of the last `msg_len` conflict, which expired the message at once (a
+    /// later request with the stored length re-arms it: `last_req_s2` above).
+    pub conflict_s2: Option<u64>,
     /// Held by the data port (its check passed, its last beat not yet in).
     pub held: bool,
     /// Last cycle a frame was held for it.
@@ -95,6 +98,32 @@ pub struct Incarnation {
     pub freed: Option<(u64, bool)>,
 }
 
+impl Incarnation {
+    /// When a timeout free of this message may come: after `.0`, and by `.1 + N +`
+    /// [`LATE_SLACK`] `+ 2 * busy`. Normally `.0` is the last request's S2 plus `timeout`
+    /// and `.1` the last activity (request or data-port hold) plus `timeout`. After a
+    /// `msg_len` conflict newer than the last request, the timer was rescheduled to the
+    /// conflict's cycle: `.0` is that cycle, and `.1` too, unless the data port held a
+    /// frame for the message later (a timer event during a hold re-arms it with
+    /// `timeout`).
+    fn tmo_window(&self, timeout: u64) -> (u64, u64) {
+        match self.conflict_s2 {
+            Some(c) if c > self.last_req_s2 => {
+                let base = if self.hold_end > c {
+                    self.hold_end + timeout
+                } else {
+                    c
+                };
+                (c, base)
+            }
+            _ => (
+                self.last_req_s2 + timeout,
+                self.last_req_s2.max(self.hold_end) + timeout,
+            ),
+        }
+    }
+}
+
 /// Counters as the block keeps them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counters {
@@ -103,6 +132,7 @@ pub struct Counters {
     pub alloc_fail: u32,
     pub timeouts: u32,
     pub bad_req: u32,
+    pub len_conflicts: u32,
     pub bad_data: u32,
     pub late_dups: u32,
 }
@@ -411,6 +441,7 @@ impl ReassemblyModel {
             alloc_fail: o.stat.alloc_fail,
             timeouts: o.stat.timeouts,
             bad_req: o.stat.bad_req,
+            len_conflicts: o.stat.len_conflicts,
             bad_data: o.stat.bad_data,
             late_dups: o.stat.late_dups,
         };
@@ -582,10 +613,11 @@ impl ReassemblyModel {
             })?;
             if self.incs[ii].len != r.msg_len {
                 exp.fail = true;
-                self.counters.bad_req += 1;
+                self.counters.len_conflicts += 1;
                 self.stats.fail_len_mismatch += 1;
+                self.incs[ii].conflict_s2 = Some(s);
                 what = format!(
-                    "hit id {id} with msg_len {} != stored {}: fail",
+                    "hit id {id} with msg_len {} != stored {}: fail, expire now",
                     r.msg_len, self.incs[ii].len
                 );
             } else {
@@ -691,6 +723,7 @@ impl ReassemblyModel {
                     stored: 0,
                     alloc_s2: s,
                     last_req_s2: s,
+                    conflict_s2: None,
                     held: false,
                     hold_end: 0,
                     frames: vec![None; total as usize],
@@ -962,32 +995,32 @@ impl ReassemblyModel {
                 ));
             }
             let s = x.last_req_s2;
-            if f <= s + self.timeout {
+            let (lo, base) = x.tmo_window(self.timeout);
+            if f <= lo {
                 return Err(self.err(
                     "stat.freed_timeout",
-                    format!("a timeout free after cycle {} (last request hit it at S2 {s}, timeout {})", s + self.timeout, self.timeout),
-                    format!("{got} at cycle {f}, {} cycles early", s + self.timeout + 1 - f),
+                    format!("a timeout free after cycle {lo} (last request hit it at S2 {s}, timeout {}, msg_len conflict at {:?})", self.timeout, x.conflict_s2),
+                    format!("{got} at cycle {f}, {} cycles early", lo + 1 - f),
                     format!(
                         "early timeout of message {:x?} (allocated at S2 {}): the timer's event was already on its way when the request at S2 {s} rescheduled it, or the reschedule was lost",
                         x.key, x.alloc_s2
                     ),
                 ));
             }
-            let slack = f.saturating_sub(s + self.timeout);
+            let slack = f.saturating_sub(lo);
             self.stats.min_tmo_slack =
                 Some(self.stats.min_tmo_slack.map_or(slack, |m| m.min(slack)));
-            let r = s.max(x.hold_end);
             if x.hold_end > s {
                 self.stats.tmo_after_hold += 1;
             }
-            let late = f.saturating_sub(r + self.timeout);
+            let late = f.saturating_sub(base);
             self.stats.max_tmo_late = self.stats.max_tmo_late.max(late);
-            let busy = self.busy_between(r + self.timeout, f);
+            let busy = self.busy_between(base, f);
             let bound = self.n as u64 + LATE_SLACK + 2 * busy;
             if late > bound {
                 return Err(self.err(
                     "stat.freed_timeout",
-                    format!("a timeout free by cycle {} (last activity {r} + timeout {} + N {} + {LATE_SLACK} + 2*{busy} busy)", r + self.timeout + bound, self.timeout, self.n),
+                    format!("a timeout free by cycle {} (last activity + timeout {} = {base}, + N {} + {LATE_SLACK} + 2*{busy} busy; msg_len conflict at {:?})", base + bound, self.timeout, self.n, x.conflict_s2),
                     format!("{got} at cycle {f}"),
                     format!("late timeout of message {:x?}", x.key),
                 ));
@@ -1155,12 +1188,9 @@ impl ReassemblyModel {
             if x.completed_at.is_some() || x.held {
                 continue;
             }
+            let (_, base) = x.tmo_window(self.timeout);
             let r = x.last_req_s2.max(x.hold_end);
-            let limit = r
-                + 2 * self.timeout
-                + self.n as u64
-                + 1000
-                + 2 * self.busy_between(r + self.timeout, c);
+            let limit = base + self.timeout + self.n as u64 + 1000 + 2 * self.busy_between(base, c);
             if c > limit {
                 return Err(self.err(
                     "stat.freed_valid",

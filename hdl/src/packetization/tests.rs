@@ -36,6 +36,8 @@ struct Tb {
     status: Vec<(u64, u16, u8)>,
     app_taken: Vec<u64>,
     ready: fn(u64) -> bool,
+    /// The claim events carry instead of their message's (a forged control packet).
+    forge: Option<(u32, u16, u16, u16)>,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -76,6 +78,7 @@ impl Tb {
             status: vec![],
             app_taken: vec![],
             ready: |_| true,
+            forge: None,
         }
     }
 
@@ -89,8 +92,32 @@ impl Tb {
         }
     }
 
+    /// The claim of the message a control packet for `id` is about, as the NIC feeds it
+    /// (`peer_ip`, `peer_port`, `local_port`, `msg_len`): that of the last packet of `id`
+    /// seen leaving, unless `forge` says otherwise.
+    fn claim(&self, id: u16) -> (u32, u16, u16, u16) {
+        self.forge.unwrap_or_else(|| {
+            self.pkts
+                .iter()
+                .rev()
+                .find(|p| p.id == id)
+                .map(|p| (p.ip, p.port, p.local_port, p.len))
+                .unwrap_or_default()
+        })
+    }
+
     fn cycle(&mut self) {
         let now = self.k.cycle();
+        let dc = self
+            .dlv
+            .front()
+            .map(|d| self.claim(d.0))
+            .unwrap_or_default();
+        let cc = self
+            .crd
+            .front()
+            .map(|c| self.claim(c.id))
+            .unwrap_or_default();
         let ready = (self.ready)(now);
         let u = self.k.uut_mut();
         u.now.next = now.into();
@@ -110,6 +137,10 @@ impl Tb {
             u.delivered.ack_bitmap.next = bits.into();
             u.delivered.below_flag.next = below.is_some();
             u.delivered.below.next = (below.unwrap_or(0) as u64).into();
+            u.delivered.peer_ip.next = (dc.0 as u64).into();
+            u.delivered.peer_port.next = (dc.1 as u64).into();
+            u.delivered.local_port.next = (dc.2 as u64).into();
+            u.delivered.msg_len.next = (dc.3 as u64).into();
         }
         let c = self.crd.front().copied();
         u.credit.valid.next = c.is_some();
@@ -121,6 +152,10 @@ impl Tb {
             u.credit.new_credit.next = (c.credit.unwrap_or(0) as u64).into();
             u.credit.allow_tx.next = c.allow;
             u.credit.rank_flag.next = false;
+            u.credit.peer_ip.next = (cc.0 as u64).into();
+            u.credit.peer_port.next = (cc.1 as u64).into();
+            u.credit.local_port.next = (cc.2 as u64).into();
+            u.credit.msg_len.next = (cc.3 as u64).into();
         }
         self.k.settle().expect("settle");
         let u = self.k.uut();
@@ -170,6 +205,12 @@ impl Tb {
         for _ in 0..n {
             self.cycle();
         }
+    }
+
+    /// `stat.bad_peer`, `stat.bad_offset`.
+    fn forged(&self) -> (u64, u64) {
+        let s = &self.k.uut().stat;
+        (s.bad_peer.val().to_u64(), s.bad_offset.val().to_u64())
     }
 
     fn stat(&self) -> (u64, u64, u64, u64, u64, u64, u64) {
@@ -441,4 +482,74 @@ fn late_events_of_an_earlier_incarnation_of_a_reused_slot_are_ignored() {
         (2, 2, 16, 24),
         "completed, bad, ids, buffers"
     );
+}
+
+#[test]
+fn control_events_that_are_not_about_the_message_or_name_unsent_offsets_are_dropped() {
+    // Issue 37 finding 4: a 3-packet message with credit 1 has sent offset 0 only.
+    let mut tb = Tb::new(1, 1_000_000, 3);
+    let len = 2 * 1024 + 500;
+    tb.message(4, 0x0a00_0004, 30, len, 7);
+    tb.run(300);
+    assert_eq!(tb.pkts.len(), 1);
+    let id = tb.pkts[0].id;
+    let real = tb.claim(id);
+    assert_eq!(real, (0x0a00_0004, 30, 7, len));
+    // Each field of the claim wrong in turn: a cumulative ACK of the whole message, and a
+    // credit for all of it; nothing is applied.
+    let wrong = [
+        (real.0 ^ 1, real.1, real.2, real.3),
+        (real.0, real.1 + 1, real.2, real.3),
+        (real.0, real.1, real.2 + 1, real.3),
+        (real.0, real.1, real.2, real.3 + 1),
+    ];
+    for (i, w) in wrong.iter().enumerate() {
+        tb.forge = Some(*w);
+        tb.dlv.push_back((id, 1, Some(3)));
+        tb.crd.push_back(CreditEv {
+            id,
+            credit: Some(3),
+            allow: true,
+            ..Default::default()
+        });
+        tb.run(300);
+        assert_eq!(tb.forged(), (2 * (i as u64 + 1), 0), "claim {w:x?}");
+    }
+    tb.forge = None;
+    assert!(tb.status.is_empty(), "a forged ACK delivered the message");
+    assert_eq!(tb.pkts.len(), 1, "a forged credit released packets");
+    // The right claim but offsets never sent: an ACK of offset 2, a cumulative ACK below
+    // 3, a NACK of offset 1. Dropped whole.
+    tb.dlv.push_back((id, 0b101, None));
+    tb.dlv.push_back((id, 0, Some(3)));
+    tb.crd.push_back(CreditEv {
+        id,
+        rtx: Some(0b10),
+        allow: true,
+        ..Default::default()
+    });
+    tb.run(300);
+    assert_eq!(tb.forged(), (8, 3));
+    assert!(
+        tb.status.is_empty(),
+        "an ACK of unsent offsets delivered the message"
+    );
+    assert_eq!(tb.pkts.len(), 1, "a NACK of an unsent offset sent it");
+    // The real events work: credit for all three, then a cumulative ACK of them.
+    tb.crd.push_back(CreditEv {
+        id,
+        credit: Some(3),
+        allow: true,
+        ..Default::default()
+    });
+    tb.run(600);
+    assert_eq!(tb.pkts.len(), 3);
+    tb.dlv.push_back((id, 0, Some(3)));
+    tb.run(20);
+    assert_eq!(
+        tb.status,
+        vec![(tb.status[0].0, slot(id), STATUS_DELIVERED as u8)]
+    );
+    assert_eq!(tb.forged(), (8, 3));
+    assert_eq!(tb.stat().4, 0, "no stale events");
 }

@@ -532,13 +532,44 @@ fn smallest_fitting_class_then_larger_then_fail() {
         req(2, 2, 0, 0, 0),
         req(2, 2, 1, 38_913, 0),
         req(2, 2, 2, 1024, 1),
-        req(1, 1, 0, 101, 0),
     ] {
         let (_, _, r) = tb.request(bad);
         assert!(r.fail, "{bad:?}");
     }
     let s = tb.stat();
-    assert_eq!((s.2, s.4, s.6), (2, 4, 13));
+    assert_eq!((s.2, s.4, s.6), (2, 3, 13));
+    assert_eq!(tb.k.uut().stat.len_conflicts.val().to_u64(), 0);
+}
+
+#[test]
+fn a_msg_len_conflict_fails_and_expires_the_entry_so_the_real_message_gets_through() {
+    // Issue 37 finding 6: a DATA frame with a message's key but another msg_len arrives
+    // first (forged, or a stale entry of a sender that gave up and reused its id).
+    let mut tb = Tb::new(&ReassemblyConfig::n16(), TIMEOUT);
+    let (_, _, r) = tb.request(req(1, 1, 0, 100, 0));
+    assert!(!r.fail && r.new_msg, "the forged first packet allocates");
+    // The real message's packets conflict: failed, counted apart, and the entry expires
+    // at once instead of after the timeout (longer than the sender's retry window).
+    let (_, _, r) = tb.request(req(1, 1, 0, 3000, 1));
+    assert!(r.fail);
+    let s = tb.stat();
+    assert_eq!((s.3, s.4), (0, 0), "no timeout yet, not malformed");
+    assert_eq!(tb.k.uut().stat.len_conflicts.val().to_u64(), 1);
+    // The scanning timer frees it within N = 16 cycles (plus the pipeline).
+    tb.run(16 + 8);
+    let s = tb.stat();
+    assert_eq!(
+        s.3, 1,
+        "freed by its timer, long before TIMEOUT = {TIMEOUT}"
+    );
+    assert_eq!(s.6, 16, "its id is free again");
+    // The sender's retransmission now allocates the real message.
+    let (_, _, r) = tb.request(req(1, 1, 0, 3000, 1));
+    assert!(!r.fail && r.new_msg);
+    // A request with the stored length refreshes the entry as before: no conflict.
+    let (_, _, r) = tb.request(req(1, 1, 0, 3000, 2));
+    assert!(!r.fail && !r.new_msg);
+    assert_eq!(tb.k.uut().stat.len_conflicts.val().to_u64(), 1);
 }
 
 #[test]

@@ -10,6 +10,7 @@
 //!   (thesis Algorithm 5 line 19; the program model holds the rule).
 use nt_hdl::homa::OVERCOMMIT;
 use nt_hdl::nic::{NicHoma, NicNdp, NicProbe, NicTop};
+use nt_hdl::program::PRIO_LEVELS;
 use nt_sim::link::{Link, LinkCfg};
 use nt_sim::nic_pair::NicPair;
 use nt_sim::nic_sim::{AppMsg, NicConfig, NicDriver, Outcome, VNic};
@@ -237,8 +238,10 @@ fn homa_grant_sets_credit_and_later_data_carry_its_priority_in_tos() {
     check_credits(&seen, "GRANT");
     // The message's GRANTs as the sender took them: tx_msg_id → [(cycle, priority)].
     let mut grants: HashMap<u16, Vec<(u64, u8)>> = HashMap::new();
+    // The tos a priority gives: clamped to the levels there are, in the DSCP field.
+    let tos_of = |prio: u8| (prio.min(PRIO_LEVELS as u8 - 1)) << 2;
     for &(t, id, _, prio) in &seen.a_credit_records {
-        grants.entry(id).or_default().push((t, prio));
+        grants.entry(id).or_default().push((t, tos_of(prio)));
     }
     // A frame's rank is read when the packetization module sends it, before MAC TX
     // starts it: a GRANT this recent may or may not be in it yet.
@@ -251,6 +254,12 @@ fn homa_grant_sets_credit_and_later_data_carry_its_priority_in_tos() {
             continue;
         }
         data += 1;
+        assert_eq!(
+            f.tos & 3,
+            0,
+            "a DATA packet's ECN bits were set: tos {}",
+            f.tos
+        );
         let gs = grants
             .get(&f.t.tx_msg_id)
             .map(|v| v.as_slice())
@@ -293,7 +302,7 @@ fn homa_grant_sets_credit_and_later_data_carry_its_priority_in_tos() {
         }
     }
     println!(
-        "homa sender: {} cycles; {} credits set by GRANTs; {data} DATA frames: {unscheduled} before any GRANT (tos 0), {scheduled} after one (tos = its priority)",
+        "homa sender: {} cycles; {} credits set by GRANTs; {data} DATA frames: {unscheduled} before any GRANT (tos 0), {scheduled} after one (tos = its priority << 2)",
         seen.cycles,
         seen.a_credit_set.len()
     );

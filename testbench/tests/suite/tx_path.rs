@@ -63,7 +63,8 @@ fn messages_and_control_packets_cross_the_tx_path_and_pass_the_receivers_parser(
     let mut next_msg = 0u64;
     // Payload words that arrived: (message, word index) -> times.
     let mut received: HashMap<(u64, u64), u32> = HashMap::new();
-    let mut acks: VecDeque<(u16, u8)> = VecDeque::new();
+    // (tx_msg_id, offset, msg_len) of each DATA frame seen, to acknowledge.
+    let mut acks: VecDeque<(u16, u8, u16)> = VecDeque::new();
     // The wire id each message's packets carried.
     let mut wire_id: HashMap<u64, u16> = HashMap::new();
     let mut ctrl_sent: VecDeque<(u8, u16)> = VecDeque::new();
@@ -102,6 +103,16 @@ fn messages_and_control_packets_cross_the_tx_path_and_pass_the_receivers_parser(
             u.delivered.tx_msg_id.next = (d.map(|x| x.0).unwrap_or(0) as u64).into();
             u.delivered.ack_bitmap.next = d.map(|x| 1u64 << x.1).unwrap_or(0).into();
             u.delivered.below_flag.next = false;
+            // The claim of a receiver's ACK: its address and context, ours, the length.
+            nt_sim::drive_claim!(
+                u.delivered,
+                nt_sim::tx_workload::Claim {
+                    peer_ip: DST_IP,
+                    peer_port: 4000,
+                    local_port: 77,
+                    msg_len: d.map(|x| x.2).unwrap_or(0),
+                }
+            );
             u.credit.valid.next = false;
         }
         let ev = (ctrl_left > 0 && rng.gen_bool(0.01)).then(|| {
@@ -272,7 +283,7 @@ fn messages_and_control_packets_cross_the_tx_path_and_pass_the_receivers_parser(
                         h.tx_msg_id,
                         "every packet of message {m} carries its tx_msg_id"
                     );
-                    acks.push_back((h.tx_msg_id, h.pkt_offset));
+                    acks.push_back((h.tx_msg_id, h.pkt_offset, h.msg_len));
                     data_frames += 1;
                 } else {
                     ctrl_got += 1;
