@@ -91,6 +91,30 @@ module deparser_homa(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$protocol,sink
     reg  [31:0] cnt$d;
     wire  [31:0] cnt$q;
     reg  cnt$clock;
+    reg  [15:0] r_payload$d;
+    wire  [15:0] r_payload$q;
+    reg  r_payload$clock;
+    reg  [16:0] r_pair$0$d;
+    wire  [16:0] r_pair$0$q;
+    reg  r_pair$0$clock;
+    reg  [16:0] r_pair$1$d;
+    wire  [16:0] r_pair$1$q;
+    reg  r_pair$1$clock;
+    reg  [16:0] r_pair$2$d;
+    wire  [16:0] r_pair$2$q;
+    reg  r_pair$2$clock;
+    reg  [16:0] r_pair$3$d;
+    wire  [16:0] r_pair$3$q;
+    reg  r_pair$3$clock;
+    reg  [15:0] r_ip_len$d;
+    wire  [15:0] r_ip_len$q;
+    reg  r_ip_len$clock;
+    reg  [18:0] r_quad$d;
+    wire  [18:0] r_quad$q;
+    reg  r_quad$clock;
+    reg  [15:0] r_csum$d;
+    wire  [15:0] r_csum$q;
+    reg  r_csum$clock;
     
     // Local signals
     reg  take;
@@ -147,6 +171,46 @@ module deparser_homa(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$protocol,sink
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    deparser_homa$r_payload r_payload(
+        .d(r_payload$d),
+        .q(r_payload$q),
+        .clock(r_payload$clock)
+    );
+    deparser_homa$r_pair$0 r_pair$0(
+        .d(r_pair$0$d),
+        .q(r_pair$0$q),
+        .clock(r_pair$0$clock)
+    );
+    deparser_homa$r_pair$1 r_pair$1(
+        .d(r_pair$1$d),
+        .q(r_pair$1$q),
+        .clock(r_pair$1$clock)
+    );
+    deparser_homa$r_pair$2 r_pair$2(
+        .d(r_pair$2$d),
+        .q(r_pair$2$q),
+        .clock(r_pair$2$clock)
+    );
+    deparser_homa$r_pair$3 r_pair$3(
+        .d(r_pair$3$d),
+        .q(r_pair$3$q),
+        .clock(r_pair$3$clock)
+    );
+    deparser_homa$r_ip_len r_ip_len(
+        .d(r_ip_len$d),
+        .q(r_ip_len$q),
+        .clock(r_ip_len$clock)
+    );
+    deparser_homa$r_quad r_quad(
+        .d(r_quad$d),
+        .q(r_quad$q),
+        .clock(r_quad$clock)
+    );
+    deparser_homa$r_csum r_csum(
+        .d(r_csum$d),
+        .q(r_csum$q),
+        .clock(r_csum$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -157,6 +221,10 @@ module deparser_homa(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$protocol,sink
         o_last$clock = clock;
         o_empty$clock = clock;
         cnt$clock = clock;
+        r_payload$clock = clock;
+        r_ip_len$clock = clock;
+        r_quad$clock = clock;
+        r_csum$clock = clock;
         beat$d = beat$q;
         ip_id$d = ip_id$q;
         o_valid$d = o_valid$q;
@@ -164,6 +232,18 @@ module deparser_homa(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$protocol,sink
         o_last$d = o_last$q;
         o_empty$d = o_empty$q;
         cnt$d = cnt$q;
+        r_payload$d = r_payload$q;
+        r_ip_len$d = r_ip_len$q;
+        r_quad$d = r_quad$q;
+        r_csum$d = r_csum$q;
+        r_pair$0$clock = clock;
+        r_pair$0$d = r_pair$0$q;
+        r_pair$1$clock = clock;
+        r_pair$1$d = r_pair$1$q;
+        r_pair$2$clock = clock;
+        r_pair$2$d = r_pair$2$q;
+        r_pair$3$clock = clock;
+        r_pair$3$d = r_pair$3$q;
         sink$ready = (~o_valid$q | source$ready) & ~reset;
         take = sink$valid & sink$ready;
         if (source$ready) begin
@@ -181,7 +261,6 @@ module deparser_homa(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$protocol,sink
                 payload = msg_len - (16'(sink$pkt_offset) << sh10);
             end
         end
-        ip_len = payload + c50;
         dscp = sink$rank;
         if (sink$rank > c63) begin
             dscp = c63;
@@ -190,10 +269,27 @@ module deparser_homa(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$protocol,sink
         ttl_proto = ttl | 16'(cfg$protocol);
         rip = sink$remote_ip;
         lip = cfg$ip;
-        sum = 20'(tos) + 20'(ip_len) + 20'(ip_id$q) + 20'(df) + 20'(ttl_proto) + 20'(lip[16+:16]) + 20'(lip[0+:16]) + 20'(rip[16+:16]) + 20'(rip[0+:16]);
+        ip_len = r_payload$q + c50;
+        sum = 20'(r_quad$q) + 20'(r_ip_len$q);
         fold1 = 20'(sum[0+:16]) + (sum >> sh16);
         fold2 = fold1[0+:16] + 16'(fold1[16+:4]);
         csum = ~fold2;
+        if (take) begin
+            if (beat$q == beats$0) begin
+                r_payload$d = payload;
+                r_pair$0$d = 17'(tos) + 17'(ttl_proto);
+                r_pair$1$d = 17'(df) + 17'(ip_id$q);
+                r_pair$2$d = 17'(lip[16+:16]) + 17'(lip[0+:16]);
+                r_pair$3$d = 17'(rip[16+:16]) + 17'(rip[0+:16]);
+            end
+            if (beat$q == beats$1) begin
+                r_ip_len$d = ip_len;
+                r_quad$d = (19'(r_pair$0$q) + 19'(r_pair$1$q)) + (19'(r_pair$2$q) + 19'(r_pair$3$q));
+            end
+            if (beat$q == beats$2) begin
+                r_csum$d = csum;
+            end
+        end
         mac = cfg$mac;
         word = sink$data;
         if (beat$q == beats$0) begin
@@ -203,10 +299,10 @@ module deparser_homa(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$protocol,sink
             word = (64'(mac[0+:32]) << sh32) | (64'(hw_type) << sh16) | 64'(tos);
         end
         if (beat$q == beats$2) begin
-            word = (64'(ip_len) << sh48) | (64'(ip_id$q) << sh32) | (64'(df) << sh16) | 64'(ttl_proto);
+            word = (64'(r_ip_len$q) << sh48) | (64'(ip_id$q) << sh32) | (64'(df) << sh16) | 64'(ttl_proto);
         end
         if (beat$q == beats$3) begin
-            word = (64'(csum) << sh48) | (64'(lip) << sh16) | 64'(rip[16+:16]);
+            word = (64'(r_csum$q) << sh48) | (64'(lip) << sh16) | 64'(rip[16+:16]);
         end
         if (beat$q == beats$4) begin
             word = (64'(rip[0+:16]) << sh48) | (64'(sink$flags) << sh40) | (64'(sink$local_port) << sh24) | (64'(sink$remote_port) << sh8) | 64'(msg_len[8+:8]);
@@ -222,7 +318,7 @@ module deparser_homa(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$protocol,sink
         if ((beat$q == beats$6) | (beat$q == beats$7)) begin
             word = zero_64;
         end
-        pay_mod = payload[0+:3];
+        pay_mod = r_payload$q[0+:3];
         if (take) begin
             o_valid$d = 1'b1;
             o_data$d = word;
@@ -390,3 +486,155 @@ module deparser_homa$o_valid(d,q,clock);
     end
           
 endmodule // deparser_homa$o_valid
+
+
+module deparser_homa$r_csum(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // deparser_homa$r_csum
+
+
+module deparser_homa$r_ip_len(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // deparser_homa$r_ip_len
+
+
+module deparser_homa$r_pair$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [16:0] d;
+    output reg  [16:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 17'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // deparser_homa$r_pair$0
+
+
+module deparser_homa$r_pair$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [16:0] d;
+    output reg  [16:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 17'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // deparser_homa$r_pair$1
+
+
+module deparser_homa$r_pair$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [16:0] d;
+    output reg  [16:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 17'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // deparser_homa$r_pair$2
+
+
+module deparser_homa$r_pair$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [16:0] d;
+    output reg  [16:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 17'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // deparser_homa$r_pair$3
+
+
+module deparser_homa$r_payload(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // deparser_homa$r_payload
+
+
+module deparser_homa$r_quad(d,q,clock);
+    
+    // Module arguments
+    input wire  [18:0] d;
+    output reg  [18:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 19'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // deparser_homa$r_quad

@@ -4,7 +4,8 @@
 //!
 //! ```text
 //!  sink (arbiter: 8 header slots + payload, metadata) ─► header word of this beat ─► out reg ─► source (MAC TX)
-//!                                                         (fields, checksum: combinational)
+//!        │ beat 0: payload length, checksum pair sums ─► regs ─┐  beat 1: IPv4 length, sum of pairs ─► regs
+//!        └─────────────────────────────────────────────────────┴─ beat 2: checksum folded ─► reg ─► word 3
 //! ```
 //!
 //! # Interfaces
@@ -27,6 +28,15 @@
 //! # Latency and throughput
 //! One cycle (a registered output), one word per cycle; `sink.ready` is `source.ready` or
 //! an empty output register.
+//!
+//! # Timing
+//! The metadata is the same on every beat of a packet, and the IPv4 total length is in
+//! header word 2 and the checksum in word 3: so they are computed over the beats before
+//! them, a few LUT levels per cycle, at no cost in latency. Beat 0 registers the payload
+//! length and four pair sums of the checksum's constant terms (tos, DF, TTL/protocol,
+//! identification, the two addresses); beat 1 the total length and the sum of the pairs;
+//! beat 2 the folded, complemented checksum. Every header word is then a register or a
+//! field of the metadata placed by the beat's mux.
 use crate::arbiter::TxFrameSink;
 use rust_hdl::prelude::*;
 
@@ -67,6 +77,14 @@ pub struct Deparser {
     o_last: DFF<bool>,
     o_empty: DFF<Bits<3>>,
     cnt: DFF<Bits<32>>,
+    /// Beat 0: the payload length; the checksum's terms in pairs.
+    r_payload: DFF<Bits<16>>,
+    r_pair: [DFF<Bits<17>>; 4],
+    /// Beat 1: the IPv4 total length; the sum of the pairs.
+    r_ip_len: DFF<Bits<16>>,
+    r_quad: DFF<Bits<19>>,
+    /// Beat 2: the checksum.
+    r_csum: DFF<Bits<16>>,
 
     take: Signal<Local, bool>,
     total: Signal<Local, Bits<8>>,
@@ -134,6 +152,11 @@ impl Deparser {
             o_last: Default::default(),
             o_empty: Default::default(),
             cnt: Default::default(),
+            r_payload: Default::default(),
+            r_pair: Default::default(),
+            r_ip_len: Default::default(),
+            r_quad: Default::default(),
+            r_csum: Default::default(),
             take: Default::default(),
             total: Default::default(),
             payload: Default::default(),
@@ -188,7 +211,14 @@ impl Deparser {
 impl Logic for Deparser {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, beat, ip_id, o_valid, o_data, o_last, o_empty, cnt);
+        dff_setup!(
+            self, clock, beat, ip_id, o_valid, o_data, o_last, o_empty, cnt, r_payload, r_ip_len,
+            r_quad, r_csum
+        );
+        for i in 0..4 {
+            self.r_pair[i].clock.next = self.clock.val();
+            self.r_pair[i].d.next = self.r_pair[i].q.val();
+        }
         // Handshake: the output register takes a word when it is empty or being emptied.
         self.sink.ready.next =
             (!self.o_valid.q.val() | self.source.ready.val()) & !self.reset.val();
@@ -212,7 +242,6 @@ impl Logic for Deparser {
                     - (bit_cast::<16, 8>(self.sink.pkt_offset.val()) << self.sh10.val());
             }
         }
-        self.ip_len.next = self.payload.val() + self.c50.val();
         // The priority in the DSCP field (tos[7:2], saturated at 63); ECN bits 0.
         self.dscp.next = self.sink.rank.val();
         if self.sink.rank.val() > self.c63.val() {
@@ -222,21 +251,40 @@ impl Logic for Deparser {
         self.ttl_proto.next = self.ttl.val() | bit_cast::<16, 8>(self.cfg.protocol.val());
         self.rip.next = self.sink.remote_ip.val();
         self.lip.next = self.cfg.ip.val();
-        self.sum.next = bit_cast::<20, 16>(self.tos.val())
-            + bit_cast::<20, 16>(self.ip_len.val())
-            + bit_cast::<20, 16>(self.ip_id.q.val())
-            + bit_cast::<20, 16>(self.df.val())
-            + bit_cast::<20, 16>(self.ttl_proto.val())
-            + bit_cast::<20, 16>(self.lip.val().get_bits::<16>(16))
-            + bit_cast::<20, 16>(self.lip.val().get_bits::<16>(0))
-            + bit_cast::<20, 16>(self.rip.val().get_bits::<16>(16))
-            + bit_cast::<20, 16>(self.rip.val().get_bits::<16>(0));
+        // The checksum over the beats (see "Timing"): pairs at beat 0, their sum and the
+        // total length at beat 1, the folds at beat 2.
+        self.ip_len.next = self.r_payload.q.val() + self.c50.val();
+        self.sum.next =
+            bit_cast::<20, 19>(self.r_quad.q.val()) + bit_cast::<20, 16>(self.r_ip_len.q.val());
         self.fold1.next = bit_cast::<20, 16>(self.sum.val().get_bits::<16>(0))
             + (self.sum.val() >> self.sh16.val());
         // fold1 is at most 0xffff + 8: the second fold cannot carry out of 16 bits.
         self.fold2.next = self.fold1.val().get_bits::<16>(0)
             + bit_cast::<16, 4>(self.fold1.val().get_bits::<4>(16));
         self.csum.next = !self.fold2.val();
+        if self.take.val() {
+            if self.beat.q.val() == self.beats[0].val() {
+                self.r_payload.d.next = self.payload.val();
+                self.r_pair[0].d.next =
+                    bit_cast::<17, 16>(self.tos.val()) + bit_cast::<17, 16>(self.ttl_proto.val());
+                self.r_pair[1].d.next =
+                    bit_cast::<17, 16>(self.df.val()) + bit_cast::<17, 16>(self.ip_id.q.val());
+                self.r_pair[2].d.next = bit_cast::<17, 16>(self.lip.val().get_bits::<16>(16))
+                    + bit_cast::<17, 16>(self.lip.val().get_bits::<16>(0));
+                self.r_pair[3].d.next = bit_cast::<17, 16>(self.rip.val().get_bits::<16>(16))
+                    + bit_cast::<17, 16>(self.rip.val().get_bits::<16>(0));
+            }
+            if self.beat.q.val() == self.beats[1].val() {
+                self.r_ip_len.d.next = self.ip_len.val();
+                self.r_quad.d.next = (bit_cast::<19, 17>(self.r_pair[0].q.val())
+                    + bit_cast::<19, 17>(self.r_pair[1].q.val()))
+                    + (bit_cast::<19, 17>(self.r_pair[2].q.val())
+                        + bit_cast::<19, 17>(self.r_pair[3].q.val()));
+            }
+            if self.beat.q.val() == self.beats[2].val() {
+                self.r_csum.d.next = self.csum.val();
+            }
+        }
 
         // The word of this beat: a header word, or the payload as it is.
         self.mac.next = self.cfg.mac.val();
@@ -252,13 +300,13 @@ impl Logic for Deparser {
                 | bit_cast::<64, 16>(self.tos.val());
         }
         if self.beat.q.val() == self.beats[2].val() {
-            self.word.next = (bit_cast::<64, 16>(self.ip_len.val()) << self.sh48.val())
+            self.word.next = (bit_cast::<64, 16>(self.r_ip_len.q.val()) << self.sh48.val())
                 | (bit_cast::<64, 16>(self.ip_id.q.val()) << self.sh32.val())
                 | (bit_cast::<64, 16>(self.df.val()) << self.sh16.val())
                 | bit_cast::<64, 16>(self.ttl_proto.val());
         }
         if self.beat.q.val() == self.beats[3].val() {
-            self.word.next = (bit_cast::<64, 16>(self.csum.val()) << self.sh48.val())
+            self.word.next = (bit_cast::<64, 16>(self.r_csum.q.val()) << self.sh48.val())
                 | (bit_cast::<64, 32>(self.lip.val()) << self.sh16.val())
                 | bit_cast::<64, 16>(self.rip.val().get_bits::<16>(16));
         }
@@ -289,7 +337,7 @@ impl Logic for Deparser {
         if (self.beat.q.val() == self.beats[6].val()) | (self.beat.q.val() == self.beats[7].val()) {
             self.word.next = self.zero_64.val();
         }
-        self.pay_mod.next = self.payload.val().get_bits::<3>(0);
+        self.pay_mod.next = self.r_payload.q.val().get_bits::<3>(0);
         if self.take.val() {
             self.o_valid.d.next = true;
             self.o_data.d.next = self.word.val();
