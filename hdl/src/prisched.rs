@@ -90,9 +90,11 @@
 //!   that set (a tree of adders) into `rank`.
 //! * Throughput: one command per cycle (except in cycles that pop the FIFO) and one query
 //!   per cycle.
-//! * Logic depth: every register-to-register path is at most 8 LUT levels on xcup
-//!   (`fpga/reports/prisched_n*.xcup.txt`); the order matrix is what keeps the query to
-//!   one cycle of selection instead of a 4-level comparison tree.
+//! * Logic depth: every path is at most 8 LUT levels on xcup
+//!   (`fpga/reports/prisched_n*.xcup.txt`): the query's selection is one AND over the
+//!   matrix row per entry, the rank an adder tree in its own stage, and the command side
+//!   looks up one bit per bitmap and compares the keys in parallel with the choice of the
+//!   entry to write.
 //!
 //! # Parameters
 //! * `A`: id bits; `N = 2^A` ids (`1 <= A <= 10`). Ids on the 16-bit `cmd.id` port that are
