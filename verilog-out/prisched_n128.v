@@ -36,28 +36,28 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
     output reg  [7:0] stat$fifo_level;
     
     // Constant declarations
-    localparam  slot_code$0 = 4'h0;
-    localparam  slot_code$1 = 4'h1;
-    localparam  slot_code$2 = 4'h2;
-    localparam  slot_code$3 = 4'h3;
-    localparam  slot_code$4 = 4'h4;
-    localparam  slot_code$5 = 4'h5;
-    localparam  slot_code$6 = 4'h6;
-    localparam  slot_code$7 = 4'h7;
-    localparam  slot_code$8 = 4'h8;
-    localparam  slot_code$9 = 4'h9;
-    localparam  slot_code$10 = 4'ha;
-    localparam  slot_code$11 = 4'hb;
-    localparam  slot_code$12 = 4'hc;
-    localparam  slot_code$13 = 4'hd;
-    localparam  slot_code$14 = 4'he;
-    localparam  slot_code$15 = 4'hf;
+    localparam  one_hot$0 = 16'h1;
+    localparam  one_hot$1 = 16'h2;
+    localparam  one_hot$2 = 16'h4;
+    localparam  one_hot$3 = 16'h8;
+    localparam  one_hot$4 = 16'h10;
+    localparam  one_hot$5 = 16'h20;
+    localparam  one_hot$6 = 16'h40;
+    localparam  one_hot$7 = 16'h80;
+    localparam  one_hot$8 = 16'h100;
+    localparam  one_hot$9 = 16'h200;
+    localparam  one_hot$10 = 16'h400;
+    localparam  one_hot$11 = 16'h800;
+    localparam  one_hot$12 = 16'h1000;
+    localparam  one_hot$13 = 16'h2000;
+    localparam  one_hot$14 = 16'h4000;
+    localparam  one_hot$15 = 16'h8000;
+    localparam  ones_16 = 16'hffff;
     localparam  n_ids = 16'h80;
     localparam  entries_5 = 5'b10000;
     localparam  fifo_depth_5 = 5'b10000;
     localparam  one_5 = 5'b1;
     localparam  zero_5 = 5'b0;
-    localparam  zero_4 = 4'h0;
     localparam  zero_a = 7'b0;
     localparam  zero_8 = 8'h0;
     localparam  zero_16 = 16'h0;
@@ -72,54 +72,9 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
     localparam  pred_a_lt_q = 2'b11;
     
     // Stub signals
-    reg  ent_valid$0$d;
-    wire  ent_valid$0$q;
-    reg  ent_valid$0$clock;
-    reg  ent_valid$1$d;
-    wire  ent_valid$1$q;
-    reg  ent_valid$1$clock;
-    reg  ent_valid$2$d;
-    wire  ent_valid$2$q;
-    reg  ent_valid$2$clock;
-    reg  ent_valid$3$d;
-    wire  ent_valid$3$q;
-    reg  ent_valid$3$clock;
-    reg  ent_valid$4$d;
-    wire  ent_valid$4$q;
-    reg  ent_valid$4$clock;
-    reg  ent_valid$5$d;
-    wire  ent_valid$5$q;
-    reg  ent_valid$5$clock;
-    reg  ent_valid$6$d;
-    wire  ent_valid$6$q;
-    reg  ent_valid$6$clock;
-    reg  ent_valid$7$d;
-    wire  ent_valid$7$q;
-    reg  ent_valid$7$clock;
-    reg  ent_valid$8$d;
-    wire  ent_valid$8$q;
-    reg  ent_valid$8$clock;
-    reg  ent_valid$9$d;
-    wire  ent_valid$9$q;
-    reg  ent_valid$9$clock;
-    reg  ent_valid$10$d;
-    wire  ent_valid$10$q;
-    reg  ent_valid$10$clock;
-    reg  ent_valid$11$d;
-    wire  ent_valid$11$q;
-    reg  ent_valid$11$clock;
-    reg  ent_valid$12$d;
-    wire  ent_valid$12$q;
-    reg  ent_valid$12$clock;
-    reg  ent_valid$13$d;
-    wire  ent_valid$13$q;
-    reg  ent_valid$13$clock;
-    reg  ent_valid$14$d;
-    wire  ent_valid$14$q;
-    reg  ent_valid$14$clock;
-    reg  ent_valid$15$d;
-    wire  ent_valid$15$q;
-    reg  ent_valid$15$clock;
+    reg  [15:0] ent_valid$d;
+    wire  [15:0] ent_valid$q;
+    reg  ent_valid$clock;
     reg  [6:0] ent_id$0$d;
     wire  [6:0] ent_id$0$q;
     reg  ent_id$0$clock;
@@ -312,102 +267,60 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
     reg  [15:0] ent_b$15$d;
     wire  [15:0] ent_b$15$q;
     reg  ent_b$15$clock;
-    reg  ent_a_gt_b$0$d;
-    wire  ent_a_gt_b$0$q;
-    reg  ent_a_gt_b$0$clock;
-    reg  ent_a_gt_b$1$d;
-    wire  ent_a_gt_b$1$q;
-    reg  ent_a_gt_b$1$clock;
-    reg  ent_a_gt_b$2$d;
-    wire  ent_a_gt_b$2$q;
-    reg  ent_a_gt_b$2$clock;
-    reg  ent_a_gt_b$3$d;
-    wire  ent_a_gt_b$3$q;
-    reg  ent_a_gt_b$3$clock;
-    reg  ent_a_gt_b$4$d;
-    wire  ent_a_gt_b$4$q;
-    reg  ent_a_gt_b$4$clock;
-    reg  ent_a_gt_b$5$d;
-    wire  ent_a_gt_b$5$q;
-    reg  ent_a_gt_b$5$clock;
-    reg  ent_a_gt_b$6$d;
-    wire  ent_a_gt_b$6$q;
-    reg  ent_a_gt_b$6$clock;
-    reg  ent_a_gt_b$7$d;
-    wire  ent_a_gt_b$7$q;
-    reg  ent_a_gt_b$7$clock;
-    reg  ent_a_gt_b$8$d;
-    wire  ent_a_gt_b$8$q;
-    reg  ent_a_gt_b$8$clock;
-    reg  ent_a_gt_b$9$d;
-    wire  ent_a_gt_b$9$q;
-    reg  ent_a_gt_b$9$clock;
-    reg  ent_a_gt_b$10$d;
-    wire  ent_a_gt_b$10$q;
-    reg  ent_a_gt_b$10$clock;
-    reg  ent_a_gt_b$11$d;
-    wire  ent_a_gt_b$11$q;
-    reg  ent_a_gt_b$11$clock;
-    reg  ent_a_gt_b$12$d;
-    wire  ent_a_gt_b$12$q;
-    reg  ent_a_gt_b$12$clock;
-    reg  ent_a_gt_b$13$d;
-    wire  ent_a_gt_b$13$q;
-    reg  ent_a_gt_b$13$clock;
-    reg  ent_a_gt_b$14$d;
-    wire  ent_a_gt_b$14$q;
-    reg  ent_a_gt_b$14$clock;
-    reg  ent_a_gt_b$15$d;
-    wire  ent_a_gt_b$15$q;
-    reg  ent_a_gt_b$15$clock;
-    reg  ent_a_ne_b$0$d;
-    wire  ent_a_ne_b$0$q;
-    reg  ent_a_ne_b$0$clock;
-    reg  ent_a_ne_b$1$d;
-    wire  ent_a_ne_b$1$q;
-    reg  ent_a_ne_b$1$clock;
-    reg  ent_a_ne_b$2$d;
-    wire  ent_a_ne_b$2$q;
-    reg  ent_a_ne_b$2$clock;
-    reg  ent_a_ne_b$3$d;
-    wire  ent_a_ne_b$3$q;
-    reg  ent_a_ne_b$3$clock;
-    reg  ent_a_ne_b$4$d;
-    wire  ent_a_ne_b$4$q;
-    reg  ent_a_ne_b$4$clock;
-    reg  ent_a_ne_b$5$d;
-    wire  ent_a_ne_b$5$q;
-    reg  ent_a_ne_b$5$clock;
-    reg  ent_a_ne_b$6$d;
-    wire  ent_a_ne_b$6$q;
-    reg  ent_a_ne_b$6$clock;
-    reg  ent_a_ne_b$7$d;
-    wire  ent_a_ne_b$7$q;
-    reg  ent_a_ne_b$7$clock;
-    reg  ent_a_ne_b$8$d;
-    wire  ent_a_ne_b$8$q;
-    reg  ent_a_ne_b$8$clock;
-    reg  ent_a_ne_b$9$d;
-    wire  ent_a_ne_b$9$q;
-    reg  ent_a_ne_b$9$clock;
-    reg  ent_a_ne_b$10$d;
-    wire  ent_a_ne_b$10$q;
-    reg  ent_a_ne_b$10$clock;
-    reg  ent_a_ne_b$11$d;
-    wire  ent_a_ne_b$11$q;
-    reg  ent_a_ne_b$11$clock;
-    reg  ent_a_ne_b$12$d;
-    wire  ent_a_ne_b$12$q;
-    reg  ent_a_ne_b$12$clock;
-    reg  ent_a_ne_b$13$d;
-    wire  ent_a_ne_b$13$q;
-    reg  ent_a_ne_b$13$clock;
-    reg  ent_a_ne_b$14$d;
-    wire  ent_a_ne_b$14$q;
-    reg  ent_a_ne_b$14$clock;
-    reg  ent_a_ne_b$15$d;
-    wire  ent_a_ne_b$15$q;
-    reg  ent_a_ne_b$15$clock;
+    reg  [15:0] ent_a_gt_b$d;
+    wire  [15:0] ent_a_gt_b$q;
+    reg  ent_a_gt_b$clock;
+    reg  [15:0] ent_a_ne_b$d;
+    wire  [15:0] ent_a_ne_b$q;
+    reg  ent_a_ne_b$clock;
+    reg  [15:0] before$0$d;
+    wire  [15:0] before$0$q;
+    reg  before$0$clock;
+    reg  [15:0] before$1$d;
+    wire  [15:0] before$1$q;
+    reg  before$1$clock;
+    reg  [15:0] before$2$d;
+    wire  [15:0] before$2$q;
+    reg  before$2$clock;
+    reg  [15:0] before$3$d;
+    wire  [15:0] before$3$q;
+    reg  before$3$clock;
+    reg  [15:0] before$4$d;
+    wire  [15:0] before$4$q;
+    reg  before$4$clock;
+    reg  [15:0] before$5$d;
+    wire  [15:0] before$5$q;
+    reg  before$5$clock;
+    reg  [15:0] before$6$d;
+    wire  [15:0] before$6$q;
+    reg  before$6$clock;
+    reg  [15:0] before$7$d;
+    wire  [15:0] before$7$q;
+    reg  before$7$clock;
+    reg  [15:0] before$8$d;
+    wire  [15:0] before$8$q;
+    reg  before$8$clock;
+    reg  [15:0] before$9$d;
+    wire  [15:0] before$9$q;
+    reg  before$9$clock;
+    reg  [15:0] before$10$d;
+    wire  [15:0] before$10$q;
+    reg  before$10$clock;
+    reg  [15:0] before$11$d;
+    wire  [15:0] before$11$q;
+    reg  before$11$clock;
+    reg  [15:0] before$12$d;
+    wire  [15:0] before$12$q;
+    reg  before$12$clock;
+    reg  [15:0] before$13$d;
+    wire  [15:0] before$13$q;
+    reg  before$13$clock;
+    reg  [15:0] before$14$d;
+    wire  [15:0] before$14$q;
+    reg  before$14$clock;
+    reg  [15:0] before$15$d;
+    wire  [15:0] before$15$q;
+    reg  before$15$clock;
     reg  [4:0] used$d;
     wire  [4:0] used$q;
     reg  used$clock;
@@ -417,6 +330,9 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
     reg  [127:0] newer$d;
     wire  [127:0] newer$q;
     reg  newer$clock;
+    reg  [127:0] held$d;
+    wire  [127:0] held$q;
+    reg  held$clock;
     reg  overflow$clock;
     reg  overflow$reset;
     reg  overflow$push;
@@ -446,150 +362,9 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
     reg  [4:0] s1_count$d;
     wire  [4:0] s1_count$q;
     reg  s1_count$clock;
-    reg  key_valid$0$d;
-    wire  key_valid$0$q;
-    reg  key_valid$0$clock;
-    reg  key_valid$1$d;
-    wire  key_valid$1$q;
-    reg  key_valid$1$clock;
-    reg  key_valid$2$d;
-    wire  key_valid$2$q;
-    reg  key_valid$2$clock;
-    reg  key_valid$3$d;
-    wire  key_valid$3$q;
-    reg  key_valid$3$clock;
-    reg  key_valid$4$d;
-    wire  key_valid$4$q;
-    reg  key_valid$4$clock;
-    reg  key_valid$5$d;
-    wire  key_valid$5$q;
-    reg  key_valid$5$clock;
-    reg  key_valid$6$d;
-    wire  key_valid$6$q;
-    reg  key_valid$6$clock;
-    reg  key_valid$7$d;
-    wire  key_valid$7$q;
-    reg  key_valid$7$clock;
-    reg  key_valid$8$d;
-    wire  key_valid$8$q;
-    reg  key_valid$8$clock;
-    reg  key_valid$9$d;
-    wire  key_valid$9$q;
-    reg  key_valid$9$clock;
-    reg  key_valid$10$d;
-    wire  key_valid$10$q;
-    reg  key_valid$10$clock;
-    reg  key_valid$11$d;
-    wire  key_valid$11$q;
-    reg  key_valid$11$clock;
-    reg  key_valid$12$d;
-    wire  key_valid$12$q;
-    reg  key_valid$12$clock;
-    reg  key_valid$13$d;
-    wire  key_valid$13$q;
-    reg  key_valid$13$clock;
-    reg  key_valid$14$d;
-    wire  key_valid$14$q;
-    reg  key_valid$14$clock;
-    reg  key_valid$15$d;
-    wire  key_valid$15$q;
-    reg  key_valid$15$clock;
-    reg  [15:0] key_prio$0$d;
-    wire  [15:0] key_prio$0$q;
-    reg  key_prio$0$clock;
-    reg  [15:0] key_prio$1$d;
-    wire  [15:0] key_prio$1$q;
-    reg  key_prio$1$clock;
-    reg  [15:0] key_prio$2$d;
-    wire  [15:0] key_prio$2$q;
-    reg  key_prio$2$clock;
-    reg  [15:0] key_prio$3$d;
-    wire  [15:0] key_prio$3$q;
-    reg  key_prio$3$clock;
-    reg  [15:0] key_prio$4$d;
-    wire  [15:0] key_prio$4$q;
-    reg  key_prio$4$clock;
-    reg  [15:0] key_prio$5$d;
-    wire  [15:0] key_prio$5$q;
-    reg  key_prio$5$clock;
-    reg  [15:0] key_prio$6$d;
-    wire  [15:0] key_prio$6$q;
-    reg  key_prio$6$clock;
-    reg  [15:0] key_prio$7$d;
-    wire  [15:0] key_prio$7$q;
-    reg  key_prio$7$clock;
-    reg  [15:0] key_prio$8$d;
-    wire  [15:0] key_prio$8$q;
-    reg  key_prio$8$clock;
-    reg  [15:0] key_prio$9$d;
-    wire  [15:0] key_prio$9$q;
-    reg  key_prio$9$clock;
-    reg  [15:0] key_prio$10$d;
-    wire  [15:0] key_prio$10$q;
-    reg  key_prio$10$clock;
-    reg  [15:0] key_prio$11$d;
-    wire  [15:0] key_prio$11$q;
-    reg  key_prio$11$clock;
-    reg  [15:0] key_prio$12$d;
-    wire  [15:0] key_prio$12$q;
-    reg  key_prio$12$clock;
-    reg  [15:0] key_prio$13$d;
-    wire  [15:0] key_prio$13$q;
-    reg  key_prio$13$clock;
-    reg  [15:0] key_prio$14$d;
-    wire  [15:0] key_prio$14$q;
-    reg  key_prio$14$clock;
-    reg  [15:0] key_prio$15$d;
-    wire  [15:0] key_prio$15$q;
-    reg  key_prio$15$clock;
-    reg  [6:0] key_id$0$d;
-    wire  [6:0] key_id$0$q;
-    reg  key_id$0$clock;
-    reg  [6:0] key_id$1$d;
-    wire  [6:0] key_id$1$q;
-    reg  key_id$1$clock;
-    reg  [6:0] key_id$2$d;
-    wire  [6:0] key_id$2$q;
-    reg  key_id$2$clock;
-    reg  [6:0] key_id$3$d;
-    wire  [6:0] key_id$3$q;
-    reg  key_id$3$clock;
-    reg  [6:0] key_id$4$d;
-    wire  [6:0] key_id$4$q;
-    reg  key_id$4$clock;
-    reg  [6:0] key_id$5$d;
-    wire  [6:0] key_id$5$q;
-    reg  key_id$5$clock;
-    reg  [6:0] key_id$6$d;
-    wire  [6:0] key_id$6$q;
-    reg  key_id$6$clock;
-    reg  [6:0] key_id$7$d;
-    wire  [6:0] key_id$7$q;
-    reg  key_id$7$clock;
-    reg  [6:0] key_id$8$d;
-    wire  [6:0] key_id$8$q;
-    reg  key_id$8$clock;
-    reg  [6:0] key_id$9$d;
-    wire  [6:0] key_id$9$q;
-    reg  key_id$9$clock;
-    reg  [6:0] key_id$10$d;
-    wire  [6:0] key_id$10$q;
-    reg  key_id$10$clock;
-    reg  [6:0] key_id$11$d;
-    wire  [6:0] key_id$11$q;
-    reg  key_id$11$clock;
-    reg  [6:0] key_id$12$d;
-    wire  [6:0] key_id$12$q;
-    reg  key_id$12$clock;
-    reg  [6:0] key_id$13$d;
-    wire  [6:0] key_id$13$q;
-    reg  key_id$13$clock;
-    reg  [6:0] key_id$14$d;
-    wire  [6:0] key_id$14$q;
-    reg  key_id$14$clock;
-    reg  [6:0] key_id$15$d;
-    wire  [6:0] key_id$15$q;
-    reg  key_id$15$clock;
+    reg  [15:0] s1_ahead$d;
+    wire  [15:0] s1_ahead$q;
+    reg  s1_ahead$clock;
     reg  s2_valid$d;
     wire  s2_valid$q;
     reg  s2_valid$clock;
@@ -644,238 +419,89 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
     
     // Local signals
     reg  any_free;
+    reg  [15:0] fifo_head_id;
+    reg  [6:0] head_idx;
+    reg  [15:0] head_prio;
+    reg  [15:0] head_a;
+    reg  [15:0] head_b;
+    reg  head_held;
+    reg  head_fresh;
     reg  promote;
     reg  take;
     reg  [6:0] cmd_idx;
     reg  cmd_legal;
     reg  cmd_upsert;
-    reg  [15:0] fifo_head_id;
-    reg  [6:0] head_idx;
-    reg  head_fresh;
+    reg  do_remove;
+    reg  cmd_hit;
+    reg  [127:0] cmd_bit;
+    reg  [127:0] head_bit;
+    reg  [15:0] cmd_match;
+    reg  [15:0] head_match;
+    reg  [15:0] free_one;
+    reg  [15:0] cmd_before;
+    reg  [15:0] head_before;
+    reg  ins_head;
+    reg  upd_head;
+    reg  ins_cmd;
+    reg  upd_cmd;
+    reg  insert;
+    reg  [15:0] wr;
     reg  [6:0] src_idx;
     reg  [15:0] src_prio;
     reg  [15:0] src_a;
     reg  [15:0] src_b;
     reg  src_a_gt_b;
     reg  src_a_ne_b;
-    reg  do_upsert;
-    reg  do_remove;
-    reg  head_hit;
-    reg  cmd_hit;
-    reg  hit;
-    reg  [3:0] free_slot;
+    reg  [15:0] src_before;
     reg  fifo_full;
     reg  to_fifo;
     reg  to_drop;
     reg  [63:0] push_snap;
-    reg  t_match$0;
-    reg  t_match$1;
-    reg  t_match$2;
-    reg  t_match$3;
-    reg  t_match$4;
-    reg  t_match$5;
-    reg  t_match$6;
-    reg  t_match$7;
-    reg  t_match$8;
-    reg  t_match$9;
-    reg  t_match$10;
-    reg  t_match$11;
-    reg  t_match$12;
-    reg  t_match$13;
-    reg  t_match$14;
-    reg  t_match$15;
-    reg  t_match$16;
-    reg  t_match$17;
-    reg  t_match$18;
-    reg  t_match$19;
-    reg  t_match$20;
-    reg  t_match$21;
-    reg  t_match$22;
-    reg  t_match$23;
-    reg  t_match$24;
-    reg  t_match$25;
-    reg  t_match$26;
-    reg  t_match$27;
-    reg  t_match$28;
-    reg  t_match$29;
-    reg  t_match$30;
-    reg  [3:0] t_slot$0;
-    reg  [3:0] t_slot$1;
-    reg  [3:0] t_slot$2;
-    reg  [3:0] t_slot$3;
-    reg  [3:0] t_slot$4;
-    reg  [3:0] t_slot$5;
-    reg  [3:0] t_slot$6;
-    reg  [3:0] t_slot$7;
-    reg  [3:0] t_slot$8;
-    reg  [3:0] t_slot$9;
-    reg  [3:0] t_slot$10;
-    reg  [3:0] t_slot$11;
-    reg  [3:0] t_slot$12;
-    reg  [3:0] t_slot$13;
-    reg  [3:0] t_slot$14;
-    reg  [3:0] t_slot$15;
-    reg  [3:0] t_slot$16;
-    reg  [3:0] t_slot$17;
-    reg  [3:0] t_slot$18;
-    reg  [3:0] t_slot$19;
-    reg  [3:0] t_slot$20;
-    reg  [3:0] t_slot$21;
-    reg  [3:0] t_slot$22;
-    reg  [3:0] t_slot$23;
-    reg  [3:0] t_slot$24;
-    reg  [3:0] t_slot$25;
-    reg  [3:0] t_slot$26;
-    reg  [3:0] t_slot$27;
-    reg  [3:0] t_slot$28;
-    reg  [3:0] t_slot$29;
-    reg  [3:0] t_slot$30;
-    reg  [15:0] t_prio$0;
-    reg  [15:0] t_prio$1;
-    reg  [15:0] t_prio$2;
-    reg  [15:0] t_prio$3;
-    reg  [15:0] t_prio$4;
-    reg  [15:0] t_prio$5;
-    reg  [15:0] t_prio$6;
-    reg  [15:0] t_prio$7;
-    reg  [15:0] t_prio$8;
-    reg  [15:0] t_prio$9;
-    reg  [15:0] t_prio$10;
-    reg  [15:0] t_prio$11;
-    reg  [15:0] t_prio$12;
-    reg  [15:0] t_prio$13;
-    reg  [15:0] t_prio$14;
-    reg  [15:0] t_prio$15;
-    reg  [15:0] t_prio$16;
-    reg  [15:0] t_prio$17;
-    reg  [15:0] t_prio$18;
-    reg  [15:0] t_prio$19;
-    reg  [15:0] t_prio$20;
-    reg  [15:0] t_prio$21;
-    reg  [15:0] t_prio$22;
-    reg  [15:0] t_prio$23;
-    reg  [15:0] t_prio$24;
-    reg  [15:0] t_prio$25;
-    reg  [15:0] t_prio$26;
-    reg  [15:0] t_prio$27;
-    reg  [15:0] t_prio$28;
-    reg  [15:0] t_prio$29;
-    reg  [15:0] t_prio$30;
-    reg  [6:0] t_id$0;
-    reg  [6:0] t_id$1;
-    reg  [6:0] t_id$2;
-    reg  [6:0] t_id$3;
-    reg  [6:0] t_id$4;
-    reg  [6:0] t_id$5;
-    reg  [6:0] t_id$6;
-    reg  [6:0] t_id$7;
-    reg  [6:0] t_id$8;
-    reg  [6:0] t_id$9;
-    reg  [6:0] t_id$10;
-    reg  [6:0] t_id$11;
-    reg  [6:0] t_id$12;
-    reg  [6:0] t_id$13;
-    reg  [6:0] t_id$14;
-    reg  [6:0] t_id$15;
-    reg  [6:0] t_id$16;
-    reg  [6:0] t_id$17;
-    reg  [6:0] t_id$18;
-    reg  [6:0] t_id$19;
-    reg  [6:0] t_id$20;
-    reg  [6:0] t_id$21;
-    reg  [6:0] t_id$22;
-    reg  [6:0] t_id$23;
-    reg  [6:0] t_id$24;
-    reg  [6:0] t_id$25;
-    reg  [6:0] t_id$26;
-    reg  [6:0] t_id$27;
-    reg  [6:0] t_id$28;
-    reg  [6:0] t_id$29;
-    reg  [6:0] t_id$30;
-    reg  [15:0] win_a;
-    reg  [15:0] win_b;
-    reg  [4:0] rank_acc;
+    reg  [15:0] a_lt_q;
+    reg  [15:0] matching;
+    reg  [15:0] win;
+    reg  [6:0] w_id;
+    reg  [15:0] w_prio;
+    reg  [15:0] w_a;
+    reg  [15:0] w_b;
+    reg  [15:0] w_ahead;
+    reg  [4:0] pc1$0;
+    reg  [4:0] pc1$1;
+    reg  [4:0] pc1$2;
+    reg  [4:0] pc1$3;
+    reg  [4:0] pc1$4;
+    reg  [4:0] pc1$5;
+    reg  [4:0] pc1$6;
+    reg  [4:0] pc1$7;
+    reg  [4:0] pc1$8;
+    reg  [4:0] pc1$9;
+    reg  [4:0] pc1$10;
+    reg  [4:0] pc1$11;
+    reg  [4:0] pc1$12;
+    reg  [4:0] pc1$13;
+    reg  [4:0] pc1$14;
+    reg  [4:0] pc1$15;
+    reg  [4:0] pc2$0;
+    reg  [4:0] pc2$1;
+    reg  [4:0] pc2$2;
+    reg  [4:0] pc2$3;
+    reg  [4:0] pc2$4;
+    reg  [4:0] pc2$5;
+    reg  [4:0] pc2$6;
+    reg  [4:0] pc2$7;
+    reg  [4:0] pc4$0;
+    reg  [4:0] pc4$1;
+    reg  [4:0] pc4$2;
+    reg  [4:0] pc4$3;
+    reg  [4:0] pc8$0;
+    reg  [4:0] pc8$1;
+    reg  [4:0] rank;
     
     // Sub module instances
-    prisched_n128$ent_valid$0 ent_valid$0(
-        .d(ent_valid$0$d),
-        .q(ent_valid$0$q),
-        .clock(ent_valid$0$clock)
-    );
-    prisched_n128$ent_valid$1 ent_valid$1(
-        .d(ent_valid$1$d),
-        .q(ent_valid$1$q),
-        .clock(ent_valid$1$clock)
-    );
-    prisched_n128$ent_valid$2 ent_valid$2(
-        .d(ent_valid$2$d),
-        .q(ent_valid$2$q),
-        .clock(ent_valid$2$clock)
-    );
-    prisched_n128$ent_valid$3 ent_valid$3(
-        .d(ent_valid$3$d),
-        .q(ent_valid$3$q),
-        .clock(ent_valid$3$clock)
-    );
-    prisched_n128$ent_valid$4 ent_valid$4(
-        .d(ent_valid$4$d),
-        .q(ent_valid$4$q),
-        .clock(ent_valid$4$clock)
-    );
-    prisched_n128$ent_valid$5 ent_valid$5(
-        .d(ent_valid$5$d),
-        .q(ent_valid$5$q),
-        .clock(ent_valid$5$clock)
-    );
-    prisched_n128$ent_valid$6 ent_valid$6(
-        .d(ent_valid$6$d),
-        .q(ent_valid$6$q),
-        .clock(ent_valid$6$clock)
-    );
-    prisched_n128$ent_valid$7 ent_valid$7(
-        .d(ent_valid$7$d),
-        .q(ent_valid$7$q),
-        .clock(ent_valid$7$clock)
-    );
-    prisched_n128$ent_valid$8 ent_valid$8(
-        .d(ent_valid$8$d),
-        .q(ent_valid$8$q),
-        .clock(ent_valid$8$clock)
-    );
-    prisched_n128$ent_valid$9 ent_valid$9(
-        .d(ent_valid$9$d),
-        .q(ent_valid$9$q),
-        .clock(ent_valid$9$clock)
-    );
-    prisched_n128$ent_valid$10 ent_valid$10(
-        .d(ent_valid$10$d),
-        .q(ent_valid$10$q),
-        .clock(ent_valid$10$clock)
-    );
-    prisched_n128$ent_valid$11 ent_valid$11(
-        .d(ent_valid$11$d),
-        .q(ent_valid$11$q),
-        .clock(ent_valid$11$clock)
-    );
-    prisched_n128$ent_valid$12 ent_valid$12(
-        .d(ent_valid$12$d),
-        .q(ent_valid$12$q),
-        .clock(ent_valid$12$clock)
-    );
-    prisched_n128$ent_valid$13 ent_valid$13(
-        .d(ent_valid$13$d),
-        .q(ent_valid$13$q),
-        .clock(ent_valid$13$clock)
-    );
-    prisched_n128$ent_valid$14 ent_valid$14(
-        .d(ent_valid$14$d),
-        .q(ent_valid$14$q),
-        .clock(ent_valid$14$clock)
-    );
-    prisched_n128$ent_valid$15 ent_valid$15(
-        .d(ent_valid$15$d),
-        .q(ent_valid$15$q),
-        .clock(ent_valid$15$clock)
+    prisched_n128$ent_valid ent_valid(
+        .d(ent_valid$d),
+        .q(ent_valid$q),
+        .clock(ent_valid$clock)
     );
     prisched_n128$ent_id$0 ent_id$0(
         .d(ent_id$0$d),
@@ -1197,165 +823,95 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         .q(ent_b$15$q),
         .clock(ent_b$15$clock)
     );
-    prisched_n128$ent_a_gt_b$0 ent_a_gt_b$0(
-        .d(ent_a_gt_b$0$d),
-        .q(ent_a_gt_b$0$q),
-        .clock(ent_a_gt_b$0$clock)
+    prisched_n128$ent_a_gt_b ent_a_gt_b(
+        .d(ent_a_gt_b$d),
+        .q(ent_a_gt_b$q),
+        .clock(ent_a_gt_b$clock)
     );
-    prisched_n128$ent_a_gt_b$1 ent_a_gt_b$1(
-        .d(ent_a_gt_b$1$d),
-        .q(ent_a_gt_b$1$q),
-        .clock(ent_a_gt_b$1$clock)
+    prisched_n128$ent_a_ne_b ent_a_ne_b(
+        .d(ent_a_ne_b$d),
+        .q(ent_a_ne_b$q),
+        .clock(ent_a_ne_b$clock)
     );
-    prisched_n128$ent_a_gt_b$2 ent_a_gt_b$2(
-        .d(ent_a_gt_b$2$d),
-        .q(ent_a_gt_b$2$q),
-        .clock(ent_a_gt_b$2$clock)
+    prisched_n128$before$0 before$0(
+        .d(before$0$d),
+        .q(before$0$q),
+        .clock(before$0$clock)
     );
-    prisched_n128$ent_a_gt_b$3 ent_a_gt_b$3(
-        .d(ent_a_gt_b$3$d),
-        .q(ent_a_gt_b$3$q),
-        .clock(ent_a_gt_b$3$clock)
+    prisched_n128$before$1 before$1(
+        .d(before$1$d),
+        .q(before$1$q),
+        .clock(before$1$clock)
     );
-    prisched_n128$ent_a_gt_b$4 ent_a_gt_b$4(
-        .d(ent_a_gt_b$4$d),
-        .q(ent_a_gt_b$4$q),
-        .clock(ent_a_gt_b$4$clock)
+    prisched_n128$before$2 before$2(
+        .d(before$2$d),
+        .q(before$2$q),
+        .clock(before$2$clock)
     );
-    prisched_n128$ent_a_gt_b$5 ent_a_gt_b$5(
-        .d(ent_a_gt_b$5$d),
-        .q(ent_a_gt_b$5$q),
-        .clock(ent_a_gt_b$5$clock)
+    prisched_n128$before$3 before$3(
+        .d(before$3$d),
+        .q(before$3$q),
+        .clock(before$3$clock)
     );
-    prisched_n128$ent_a_gt_b$6 ent_a_gt_b$6(
-        .d(ent_a_gt_b$6$d),
-        .q(ent_a_gt_b$6$q),
-        .clock(ent_a_gt_b$6$clock)
+    prisched_n128$before$4 before$4(
+        .d(before$4$d),
+        .q(before$4$q),
+        .clock(before$4$clock)
     );
-    prisched_n128$ent_a_gt_b$7 ent_a_gt_b$7(
-        .d(ent_a_gt_b$7$d),
-        .q(ent_a_gt_b$7$q),
-        .clock(ent_a_gt_b$7$clock)
+    prisched_n128$before$5 before$5(
+        .d(before$5$d),
+        .q(before$5$q),
+        .clock(before$5$clock)
     );
-    prisched_n128$ent_a_gt_b$8 ent_a_gt_b$8(
-        .d(ent_a_gt_b$8$d),
-        .q(ent_a_gt_b$8$q),
-        .clock(ent_a_gt_b$8$clock)
+    prisched_n128$before$6 before$6(
+        .d(before$6$d),
+        .q(before$6$q),
+        .clock(before$6$clock)
     );
-    prisched_n128$ent_a_gt_b$9 ent_a_gt_b$9(
-        .d(ent_a_gt_b$9$d),
-        .q(ent_a_gt_b$9$q),
-        .clock(ent_a_gt_b$9$clock)
+    prisched_n128$before$7 before$7(
+        .d(before$7$d),
+        .q(before$7$q),
+        .clock(before$7$clock)
     );
-    prisched_n128$ent_a_gt_b$10 ent_a_gt_b$10(
-        .d(ent_a_gt_b$10$d),
-        .q(ent_a_gt_b$10$q),
-        .clock(ent_a_gt_b$10$clock)
+    prisched_n128$before$8 before$8(
+        .d(before$8$d),
+        .q(before$8$q),
+        .clock(before$8$clock)
     );
-    prisched_n128$ent_a_gt_b$11 ent_a_gt_b$11(
-        .d(ent_a_gt_b$11$d),
-        .q(ent_a_gt_b$11$q),
-        .clock(ent_a_gt_b$11$clock)
+    prisched_n128$before$9 before$9(
+        .d(before$9$d),
+        .q(before$9$q),
+        .clock(before$9$clock)
     );
-    prisched_n128$ent_a_gt_b$12 ent_a_gt_b$12(
-        .d(ent_a_gt_b$12$d),
-        .q(ent_a_gt_b$12$q),
-        .clock(ent_a_gt_b$12$clock)
+    prisched_n128$before$10 before$10(
+        .d(before$10$d),
+        .q(before$10$q),
+        .clock(before$10$clock)
     );
-    prisched_n128$ent_a_gt_b$13 ent_a_gt_b$13(
-        .d(ent_a_gt_b$13$d),
-        .q(ent_a_gt_b$13$q),
-        .clock(ent_a_gt_b$13$clock)
+    prisched_n128$before$11 before$11(
+        .d(before$11$d),
+        .q(before$11$q),
+        .clock(before$11$clock)
     );
-    prisched_n128$ent_a_gt_b$14 ent_a_gt_b$14(
-        .d(ent_a_gt_b$14$d),
-        .q(ent_a_gt_b$14$q),
-        .clock(ent_a_gt_b$14$clock)
+    prisched_n128$before$12 before$12(
+        .d(before$12$d),
+        .q(before$12$q),
+        .clock(before$12$clock)
     );
-    prisched_n128$ent_a_gt_b$15 ent_a_gt_b$15(
-        .d(ent_a_gt_b$15$d),
-        .q(ent_a_gt_b$15$q),
-        .clock(ent_a_gt_b$15$clock)
+    prisched_n128$before$13 before$13(
+        .d(before$13$d),
+        .q(before$13$q),
+        .clock(before$13$clock)
     );
-    prisched_n128$ent_a_ne_b$0 ent_a_ne_b$0(
-        .d(ent_a_ne_b$0$d),
-        .q(ent_a_ne_b$0$q),
-        .clock(ent_a_ne_b$0$clock)
+    prisched_n128$before$14 before$14(
+        .d(before$14$d),
+        .q(before$14$q),
+        .clock(before$14$clock)
     );
-    prisched_n128$ent_a_ne_b$1 ent_a_ne_b$1(
-        .d(ent_a_ne_b$1$d),
-        .q(ent_a_ne_b$1$q),
-        .clock(ent_a_ne_b$1$clock)
-    );
-    prisched_n128$ent_a_ne_b$2 ent_a_ne_b$2(
-        .d(ent_a_ne_b$2$d),
-        .q(ent_a_ne_b$2$q),
-        .clock(ent_a_ne_b$2$clock)
-    );
-    prisched_n128$ent_a_ne_b$3 ent_a_ne_b$3(
-        .d(ent_a_ne_b$3$d),
-        .q(ent_a_ne_b$3$q),
-        .clock(ent_a_ne_b$3$clock)
-    );
-    prisched_n128$ent_a_ne_b$4 ent_a_ne_b$4(
-        .d(ent_a_ne_b$4$d),
-        .q(ent_a_ne_b$4$q),
-        .clock(ent_a_ne_b$4$clock)
-    );
-    prisched_n128$ent_a_ne_b$5 ent_a_ne_b$5(
-        .d(ent_a_ne_b$5$d),
-        .q(ent_a_ne_b$5$q),
-        .clock(ent_a_ne_b$5$clock)
-    );
-    prisched_n128$ent_a_ne_b$6 ent_a_ne_b$6(
-        .d(ent_a_ne_b$6$d),
-        .q(ent_a_ne_b$6$q),
-        .clock(ent_a_ne_b$6$clock)
-    );
-    prisched_n128$ent_a_ne_b$7 ent_a_ne_b$7(
-        .d(ent_a_ne_b$7$d),
-        .q(ent_a_ne_b$7$q),
-        .clock(ent_a_ne_b$7$clock)
-    );
-    prisched_n128$ent_a_ne_b$8 ent_a_ne_b$8(
-        .d(ent_a_ne_b$8$d),
-        .q(ent_a_ne_b$8$q),
-        .clock(ent_a_ne_b$8$clock)
-    );
-    prisched_n128$ent_a_ne_b$9 ent_a_ne_b$9(
-        .d(ent_a_ne_b$9$d),
-        .q(ent_a_ne_b$9$q),
-        .clock(ent_a_ne_b$9$clock)
-    );
-    prisched_n128$ent_a_ne_b$10 ent_a_ne_b$10(
-        .d(ent_a_ne_b$10$d),
-        .q(ent_a_ne_b$10$q),
-        .clock(ent_a_ne_b$10$clock)
-    );
-    prisched_n128$ent_a_ne_b$11 ent_a_ne_b$11(
-        .d(ent_a_ne_b$11$d),
-        .q(ent_a_ne_b$11$q),
-        .clock(ent_a_ne_b$11$clock)
-    );
-    prisched_n128$ent_a_ne_b$12 ent_a_ne_b$12(
-        .d(ent_a_ne_b$12$d),
-        .q(ent_a_ne_b$12$q),
-        .clock(ent_a_ne_b$12$clock)
-    );
-    prisched_n128$ent_a_ne_b$13 ent_a_ne_b$13(
-        .d(ent_a_ne_b$13$d),
-        .q(ent_a_ne_b$13$q),
-        .clock(ent_a_ne_b$13$clock)
-    );
-    prisched_n128$ent_a_ne_b$14 ent_a_ne_b$14(
-        .d(ent_a_ne_b$14$d),
-        .q(ent_a_ne_b$14$q),
-        .clock(ent_a_ne_b$14$clock)
-    );
-    prisched_n128$ent_a_ne_b$15 ent_a_ne_b$15(
-        .d(ent_a_ne_b$15$d),
-        .q(ent_a_ne_b$15$q),
-        .clock(ent_a_ne_b$15$clock)
+    prisched_n128$before$15 before$15(
+        .d(before$15$d),
+        .q(before$15$q),
+        .clock(before$15$clock)
     );
     prisched_n128$used used(
         .d(used$d),
@@ -1371,6 +927,11 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         .d(newer$d),
         .q(newer$q),
         .clock(newer$clock)
+    );
+    prisched_n128$held held(
+        .d(held$d),
+        .q(held$q),
+        .clock(held$clock)
     );
     prisched_n128$overflow overflow(
         .clock(overflow$clock),
@@ -1417,245 +978,10 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         .q(s1_count$q),
         .clock(s1_count$clock)
     );
-    prisched_n128$key_valid$0 key_valid$0(
-        .d(key_valid$0$d),
-        .q(key_valid$0$q),
-        .clock(key_valid$0$clock)
-    );
-    prisched_n128$key_valid$1 key_valid$1(
-        .d(key_valid$1$d),
-        .q(key_valid$1$q),
-        .clock(key_valid$1$clock)
-    );
-    prisched_n128$key_valid$2 key_valid$2(
-        .d(key_valid$2$d),
-        .q(key_valid$2$q),
-        .clock(key_valid$2$clock)
-    );
-    prisched_n128$key_valid$3 key_valid$3(
-        .d(key_valid$3$d),
-        .q(key_valid$3$q),
-        .clock(key_valid$3$clock)
-    );
-    prisched_n128$key_valid$4 key_valid$4(
-        .d(key_valid$4$d),
-        .q(key_valid$4$q),
-        .clock(key_valid$4$clock)
-    );
-    prisched_n128$key_valid$5 key_valid$5(
-        .d(key_valid$5$d),
-        .q(key_valid$5$q),
-        .clock(key_valid$5$clock)
-    );
-    prisched_n128$key_valid$6 key_valid$6(
-        .d(key_valid$6$d),
-        .q(key_valid$6$q),
-        .clock(key_valid$6$clock)
-    );
-    prisched_n128$key_valid$7 key_valid$7(
-        .d(key_valid$7$d),
-        .q(key_valid$7$q),
-        .clock(key_valid$7$clock)
-    );
-    prisched_n128$key_valid$8 key_valid$8(
-        .d(key_valid$8$d),
-        .q(key_valid$8$q),
-        .clock(key_valid$8$clock)
-    );
-    prisched_n128$key_valid$9 key_valid$9(
-        .d(key_valid$9$d),
-        .q(key_valid$9$q),
-        .clock(key_valid$9$clock)
-    );
-    prisched_n128$key_valid$10 key_valid$10(
-        .d(key_valid$10$d),
-        .q(key_valid$10$q),
-        .clock(key_valid$10$clock)
-    );
-    prisched_n128$key_valid$11 key_valid$11(
-        .d(key_valid$11$d),
-        .q(key_valid$11$q),
-        .clock(key_valid$11$clock)
-    );
-    prisched_n128$key_valid$12 key_valid$12(
-        .d(key_valid$12$d),
-        .q(key_valid$12$q),
-        .clock(key_valid$12$clock)
-    );
-    prisched_n128$key_valid$13 key_valid$13(
-        .d(key_valid$13$d),
-        .q(key_valid$13$q),
-        .clock(key_valid$13$clock)
-    );
-    prisched_n128$key_valid$14 key_valid$14(
-        .d(key_valid$14$d),
-        .q(key_valid$14$q),
-        .clock(key_valid$14$clock)
-    );
-    prisched_n128$key_valid$15 key_valid$15(
-        .d(key_valid$15$d),
-        .q(key_valid$15$q),
-        .clock(key_valid$15$clock)
-    );
-    prisched_n128$key_prio$0 key_prio$0(
-        .d(key_prio$0$d),
-        .q(key_prio$0$q),
-        .clock(key_prio$0$clock)
-    );
-    prisched_n128$key_prio$1 key_prio$1(
-        .d(key_prio$1$d),
-        .q(key_prio$1$q),
-        .clock(key_prio$1$clock)
-    );
-    prisched_n128$key_prio$2 key_prio$2(
-        .d(key_prio$2$d),
-        .q(key_prio$2$q),
-        .clock(key_prio$2$clock)
-    );
-    prisched_n128$key_prio$3 key_prio$3(
-        .d(key_prio$3$d),
-        .q(key_prio$3$q),
-        .clock(key_prio$3$clock)
-    );
-    prisched_n128$key_prio$4 key_prio$4(
-        .d(key_prio$4$d),
-        .q(key_prio$4$q),
-        .clock(key_prio$4$clock)
-    );
-    prisched_n128$key_prio$5 key_prio$5(
-        .d(key_prio$5$d),
-        .q(key_prio$5$q),
-        .clock(key_prio$5$clock)
-    );
-    prisched_n128$key_prio$6 key_prio$6(
-        .d(key_prio$6$d),
-        .q(key_prio$6$q),
-        .clock(key_prio$6$clock)
-    );
-    prisched_n128$key_prio$7 key_prio$7(
-        .d(key_prio$7$d),
-        .q(key_prio$7$q),
-        .clock(key_prio$7$clock)
-    );
-    prisched_n128$key_prio$8 key_prio$8(
-        .d(key_prio$8$d),
-        .q(key_prio$8$q),
-        .clock(key_prio$8$clock)
-    );
-    prisched_n128$key_prio$9 key_prio$9(
-        .d(key_prio$9$d),
-        .q(key_prio$9$q),
-        .clock(key_prio$9$clock)
-    );
-    prisched_n128$key_prio$10 key_prio$10(
-        .d(key_prio$10$d),
-        .q(key_prio$10$q),
-        .clock(key_prio$10$clock)
-    );
-    prisched_n128$key_prio$11 key_prio$11(
-        .d(key_prio$11$d),
-        .q(key_prio$11$q),
-        .clock(key_prio$11$clock)
-    );
-    prisched_n128$key_prio$12 key_prio$12(
-        .d(key_prio$12$d),
-        .q(key_prio$12$q),
-        .clock(key_prio$12$clock)
-    );
-    prisched_n128$key_prio$13 key_prio$13(
-        .d(key_prio$13$d),
-        .q(key_prio$13$q),
-        .clock(key_prio$13$clock)
-    );
-    prisched_n128$key_prio$14 key_prio$14(
-        .d(key_prio$14$d),
-        .q(key_prio$14$q),
-        .clock(key_prio$14$clock)
-    );
-    prisched_n128$key_prio$15 key_prio$15(
-        .d(key_prio$15$d),
-        .q(key_prio$15$q),
-        .clock(key_prio$15$clock)
-    );
-    prisched_n128$key_id$0 key_id$0(
-        .d(key_id$0$d),
-        .q(key_id$0$q),
-        .clock(key_id$0$clock)
-    );
-    prisched_n128$key_id$1 key_id$1(
-        .d(key_id$1$d),
-        .q(key_id$1$q),
-        .clock(key_id$1$clock)
-    );
-    prisched_n128$key_id$2 key_id$2(
-        .d(key_id$2$d),
-        .q(key_id$2$q),
-        .clock(key_id$2$clock)
-    );
-    prisched_n128$key_id$3 key_id$3(
-        .d(key_id$3$d),
-        .q(key_id$3$q),
-        .clock(key_id$3$clock)
-    );
-    prisched_n128$key_id$4 key_id$4(
-        .d(key_id$4$d),
-        .q(key_id$4$q),
-        .clock(key_id$4$clock)
-    );
-    prisched_n128$key_id$5 key_id$5(
-        .d(key_id$5$d),
-        .q(key_id$5$q),
-        .clock(key_id$5$clock)
-    );
-    prisched_n128$key_id$6 key_id$6(
-        .d(key_id$6$d),
-        .q(key_id$6$q),
-        .clock(key_id$6$clock)
-    );
-    prisched_n128$key_id$7 key_id$7(
-        .d(key_id$7$d),
-        .q(key_id$7$q),
-        .clock(key_id$7$clock)
-    );
-    prisched_n128$key_id$8 key_id$8(
-        .d(key_id$8$d),
-        .q(key_id$8$q),
-        .clock(key_id$8$clock)
-    );
-    prisched_n128$key_id$9 key_id$9(
-        .d(key_id$9$d),
-        .q(key_id$9$q),
-        .clock(key_id$9$clock)
-    );
-    prisched_n128$key_id$10 key_id$10(
-        .d(key_id$10$d),
-        .q(key_id$10$q),
-        .clock(key_id$10$clock)
-    );
-    prisched_n128$key_id$11 key_id$11(
-        .d(key_id$11$d),
-        .q(key_id$11$q),
-        .clock(key_id$11$clock)
-    );
-    prisched_n128$key_id$12 key_id$12(
-        .d(key_id$12$d),
-        .q(key_id$12$q),
-        .clock(key_id$12$clock)
-    );
-    prisched_n128$key_id$13 key_id$13(
-        .d(key_id$13$d),
-        .q(key_id$13$q),
-        .clock(key_id$13$clock)
-    );
-    prisched_n128$key_id$14 key_id$14(
-        .d(key_id$14$d),
-        .q(key_id$14$q),
-        .clock(key_id$14$clock)
-    );
-    prisched_n128$key_id$15 key_id$15(
-        .d(key_id$15$d),
-        .q(key_id$15$q),
-        .clock(key_id$15$clock)
+    prisched_n128$s1_ahead s1_ahead(
+        .d(s1_ahead$d),
+        .q(s1_ahead$q),
+        .clock(s1_ahead$clock)
     );
     prisched_n128$s2_valid s2_valid(
         .d(s2_valid$d),
@@ -1745,9 +1071,13 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
     
     // Update code
     always @(*) begin
+        ent_valid$clock = clock;
+        ent_a_gt_b$clock = clock;
+        ent_a_ne_b$clock = clock;
         used$clock = clock;
         live$clock = clock;
         newer$clock = clock;
+        held$clock = clock;
         s1_valid$clock = clock;
         s1_found$clock = clock;
         s1_id$clock = clock;
@@ -1755,6 +1085,7 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         s1_a$clock = clock;
         s1_b$clock = clock;
         s1_count$clock = clock;
+        s1_ahead$clock = clock;
         s2_valid$clock = clock;
         s2_found$clock = clock;
         s2_id$clock = clock;
@@ -1772,9 +1103,13 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         n_promoted$clock = clock;
         n_bad_cmds$clock = clock;
         n_queries$clock = clock;
+        ent_valid$d = ent_valid$q;
+        ent_a_gt_b$d = ent_a_gt_b$q;
+        ent_a_ne_b$d = ent_a_ne_b$q;
         used$d = used$q;
         live$d = live$q;
         newer$d = newer$q;
+        held$d = held$q;
         s1_valid$d = s1_valid$q;
         s1_found$d = s1_found$q;
         s1_id$d = s1_id$q;
@@ -1782,6 +1117,7 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         s1_a$d = s1_a$q;
         s1_b$d = s1_b$q;
         s1_count$d = s1_count$q;
+        s1_ahead$d = s1_ahead$q;
         s2_valid$d = s2_valid$q;
         s2_found$d = s2_found$q;
         s2_id$d = s2_id$q;
@@ -1799,848 +1135,718 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         n_promoted$d = n_promoted$q;
         n_bad_cmds$d = n_bad_cmds$q;
         n_queries$d = n_queries$q;
-        ent_valid$0$clock = clock;
         ent_id$0$clock = clock;
         ent_prio$0$clock = clock;
         ent_a$0$clock = clock;
         ent_b$0$clock = clock;
-        ent_a_gt_b$0$clock = clock;
-        ent_a_ne_b$0$clock = clock;
-        key_valid$0$clock = clock;
-        key_prio$0$clock = clock;
-        key_id$0$clock = clock;
-        ent_valid$0$d = ent_valid$0$q;
+        before$0$clock = clock;
         ent_id$0$d = ent_id$0$q;
         ent_prio$0$d = ent_prio$0$q;
         ent_a$0$d = ent_a$0$q;
         ent_b$0$d = ent_b$0$q;
-        ent_a_gt_b$0$d = ent_a_gt_b$0$q;
-        ent_a_ne_b$0$d = ent_a_ne_b$0$q;
-        key_valid$0$d = ent_valid$0$q;
-        key_prio$0$d = ent_prio$0$q;
-        key_id$0$d = ent_id$0$q;
-        ent_valid$1$clock = clock;
         ent_id$1$clock = clock;
         ent_prio$1$clock = clock;
         ent_a$1$clock = clock;
         ent_b$1$clock = clock;
-        ent_a_gt_b$1$clock = clock;
-        ent_a_ne_b$1$clock = clock;
-        key_valid$1$clock = clock;
-        key_prio$1$clock = clock;
-        key_id$1$clock = clock;
-        ent_valid$1$d = ent_valid$1$q;
+        before$1$clock = clock;
         ent_id$1$d = ent_id$1$q;
         ent_prio$1$d = ent_prio$1$q;
         ent_a$1$d = ent_a$1$q;
         ent_b$1$d = ent_b$1$q;
-        ent_a_gt_b$1$d = ent_a_gt_b$1$q;
-        ent_a_ne_b$1$d = ent_a_ne_b$1$q;
-        key_valid$1$d = ent_valid$1$q;
-        key_prio$1$d = ent_prio$1$q;
-        key_id$1$d = ent_id$1$q;
-        ent_valid$2$clock = clock;
         ent_id$2$clock = clock;
         ent_prio$2$clock = clock;
         ent_a$2$clock = clock;
         ent_b$2$clock = clock;
-        ent_a_gt_b$2$clock = clock;
-        ent_a_ne_b$2$clock = clock;
-        key_valid$2$clock = clock;
-        key_prio$2$clock = clock;
-        key_id$2$clock = clock;
-        ent_valid$2$d = ent_valid$2$q;
+        before$2$clock = clock;
         ent_id$2$d = ent_id$2$q;
         ent_prio$2$d = ent_prio$2$q;
         ent_a$2$d = ent_a$2$q;
         ent_b$2$d = ent_b$2$q;
-        ent_a_gt_b$2$d = ent_a_gt_b$2$q;
-        ent_a_ne_b$2$d = ent_a_ne_b$2$q;
-        key_valid$2$d = ent_valid$2$q;
-        key_prio$2$d = ent_prio$2$q;
-        key_id$2$d = ent_id$2$q;
-        ent_valid$3$clock = clock;
         ent_id$3$clock = clock;
         ent_prio$3$clock = clock;
         ent_a$3$clock = clock;
         ent_b$3$clock = clock;
-        ent_a_gt_b$3$clock = clock;
-        ent_a_ne_b$3$clock = clock;
-        key_valid$3$clock = clock;
-        key_prio$3$clock = clock;
-        key_id$3$clock = clock;
-        ent_valid$3$d = ent_valid$3$q;
+        before$3$clock = clock;
         ent_id$3$d = ent_id$3$q;
         ent_prio$3$d = ent_prio$3$q;
         ent_a$3$d = ent_a$3$q;
         ent_b$3$d = ent_b$3$q;
-        ent_a_gt_b$3$d = ent_a_gt_b$3$q;
-        ent_a_ne_b$3$d = ent_a_ne_b$3$q;
-        key_valid$3$d = ent_valid$3$q;
-        key_prio$3$d = ent_prio$3$q;
-        key_id$3$d = ent_id$3$q;
-        ent_valid$4$clock = clock;
         ent_id$4$clock = clock;
         ent_prio$4$clock = clock;
         ent_a$4$clock = clock;
         ent_b$4$clock = clock;
-        ent_a_gt_b$4$clock = clock;
-        ent_a_ne_b$4$clock = clock;
-        key_valid$4$clock = clock;
-        key_prio$4$clock = clock;
-        key_id$4$clock = clock;
-        ent_valid$4$d = ent_valid$4$q;
+        before$4$clock = clock;
         ent_id$4$d = ent_id$4$q;
         ent_prio$4$d = ent_prio$4$q;
         ent_a$4$d = ent_a$4$q;
         ent_b$4$d = ent_b$4$q;
-        ent_a_gt_b$4$d = ent_a_gt_b$4$q;
-        ent_a_ne_b$4$d = ent_a_ne_b$4$q;
-        key_valid$4$d = ent_valid$4$q;
-        key_prio$4$d = ent_prio$4$q;
-        key_id$4$d = ent_id$4$q;
-        ent_valid$5$clock = clock;
         ent_id$5$clock = clock;
         ent_prio$5$clock = clock;
         ent_a$5$clock = clock;
         ent_b$5$clock = clock;
-        ent_a_gt_b$5$clock = clock;
-        ent_a_ne_b$5$clock = clock;
-        key_valid$5$clock = clock;
-        key_prio$5$clock = clock;
-        key_id$5$clock = clock;
-        ent_valid$5$d = ent_valid$5$q;
+        before$5$clock = clock;
         ent_id$5$d = ent_id$5$q;
         ent_prio$5$d = ent_prio$5$q;
         ent_a$5$d = ent_a$5$q;
         ent_b$5$d = ent_b$5$q;
-        ent_a_gt_b$5$d = ent_a_gt_b$5$q;
-        ent_a_ne_b$5$d = ent_a_ne_b$5$q;
-        key_valid$5$d = ent_valid$5$q;
-        key_prio$5$d = ent_prio$5$q;
-        key_id$5$d = ent_id$5$q;
-        ent_valid$6$clock = clock;
         ent_id$6$clock = clock;
         ent_prio$6$clock = clock;
         ent_a$6$clock = clock;
         ent_b$6$clock = clock;
-        ent_a_gt_b$6$clock = clock;
-        ent_a_ne_b$6$clock = clock;
-        key_valid$6$clock = clock;
-        key_prio$6$clock = clock;
-        key_id$6$clock = clock;
-        ent_valid$6$d = ent_valid$6$q;
+        before$6$clock = clock;
         ent_id$6$d = ent_id$6$q;
         ent_prio$6$d = ent_prio$6$q;
         ent_a$6$d = ent_a$6$q;
         ent_b$6$d = ent_b$6$q;
-        ent_a_gt_b$6$d = ent_a_gt_b$6$q;
-        ent_a_ne_b$6$d = ent_a_ne_b$6$q;
-        key_valid$6$d = ent_valid$6$q;
-        key_prio$6$d = ent_prio$6$q;
-        key_id$6$d = ent_id$6$q;
-        ent_valid$7$clock = clock;
         ent_id$7$clock = clock;
         ent_prio$7$clock = clock;
         ent_a$7$clock = clock;
         ent_b$7$clock = clock;
-        ent_a_gt_b$7$clock = clock;
-        ent_a_ne_b$7$clock = clock;
-        key_valid$7$clock = clock;
-        key_prio$7$clock = clock;
-        key_id$7$clock = clock;
-        ent_valid$7$d = ent_valid$7$q;
+        before$7$clock = clock;
         ent_id$7$d = ent_id$7$q;
         ent_prio$7$d = ent_prio$7$q;
         ent_a$7$d = ent_a$7$q;
         ent_b$7$d = ent_b$7$q;
-        ent_a_gt_b$7$d = ent_a_gt_b$7$q;
-        ent_a_ne_b$7$d = ent_a_ne_b$7$q;
-        key_valid$7$d = ent_valid$7$q;
-        key_prio$7$d = ent_prio$7$q;
-        key_id$7$d = ent_id$7$q;
-        ent_valid$8$clock = clock;
         ent_id$8$clock = clock;
         ent_prio$8$clock = clock;
         ent_a$8$clock = clock;
         ent_b$8$clock = clock;
-        ent_a_gt_b$8$clock = clock;
-        ent_a_ne_b$8$clock = clock;
-        key_valid$8$clock = clock;
-        key_prio$8$clock = clock;
-        key_id$8$clock = clock;
-        ent_valid$8$d = ent_valid$8$q;
+        before$8$clock = clock;
         ent_id$8$d = ent_id$8$q;
         ent_prio$8$d = ent_prio$8$q;
         ent_a$8$d = ent_a$8$q;
         ent_b$8$d = ent_b$8$q;
-        ent_a_gt_b$8$d = ent_a_gt_b$8$q;
-        ent_a_ne_b$8$d = ent_a_ne_b$8$q;
-        key_valid$8$d = ent_valid$8$q;
-        key_prio$8$d = ent_prio$8$q;
-        key_id$8$d = ent_id$8$q;
-        ent_valid$9$clock = clock;
         ent_id$9$clock = clock;
         ent_prio$9$clock = clock;
         ent_a$9$clock = clock;
         ent_b$9$clock = clock;
-        ent_a_gt_b$9$clock = clock;
-        ent_a_ne_b$9$clock = clock;
-        key_valid$9$clock = clock;
-        key_prio$9$clock = clock;
-        key_id$9$clock = clock;
-        ent_valid$9$d = ent_valid$9$q;
+        before$9$clock = clock;
         ent_id$9$d = ent_id$9$q;
         ent_prio$9$d = ent_prio$9$q;
         ent_a$9$d = ent_a$9$q;
         ent_b$9$d = ent_b$9$q;
-        ent_a_gt_b$9$d = ent_a_gt_b$9$q;
-        ent_a_ne_b$9$d = ent_a_ne_b$9$q;
-        key_valid$9$d = ent_valid$9$q;
-        key_prio$9$d = ent_prio$9$q;
-        key_id$9$d = ent_id$9$q;
-        ent_valid$10$clock = clock;
         ent_id$10$clock = clock;
         ent_prio$10$clock = clock;
         ent_a$10$clock = clock;
         ent_b$10$clock = clock;
-        ent_a_gt_b$10$clock = clock;
-        ent_a_ne_b$10$clock = clock;
-        key_valid$10$clock = clock;
-        key_prio$10$clock = clock;
-        key_id$10$clock = clock;
-        ent_valid$10$d = ent_valid$10$q;
+        before$10$clock = clock;
         ent_id$10$d = ent_id$10$q;
         ent_prio$10$d = ent_prio$10$q;
         ent_a$10$d = ent_a$10$q;
         ent_b$10$d = ent_b$10$q;
-        ent_a_gt_b$10$d = ent_a_gt_b$10$q;
-        ent_a_ne_b$10$d = ent_a_ne_b$10$q;
-        key_valid$10$d = ent_valid$10$q;
-        key_prio$10$d = ent_prio$10$q;
-        key_id$10$d = ent_id$10$q;
-        ent_valid$11$clock = clock;
         ent_id$11$clock = clock;
         ent_prio$11$clock = clock;
         ent_a$11$clock = clock;
         ent_b$11$clock = clock;
-        ent_a_gt_b$11$clock = clock;
-        ent_a_ne_b$11$clock = clock;
-        key_valid$11$clock = clock;
-        key_prio$11$clock = clock;
-        key_id$11$clock = clock;
-        ent_valid$11$d = ent_valid$11$q;
+        before$11$clock = clock;
         ent_id$11$d = ent_id$11$q;
         ent_prio$11$d = ent_prio$11$q;
         ent_a$11$d = ent_a$11$q;
         ent_b$11$d = ent_b$11$q;
-        ent_a_gt_b$11$d = ent_a_gt_b$11$q;
-        ent_a_ne_b$11$d = ent_a_ne_b$11$q;
-        key_valid$11$d = ent_valid$11$q;
-        key_prio$11$d = ent_prio$11$q;
-        key_id$11$d = ent_id$11$q;
-        ent_valid$12$clock = clock;
         ent_id$12$clock = clock;
         ent_prio$12$clock = clock;
         ent_a$12$clock = clock;
         ent_b$12$clock = clock;
-        ent_a_gt_b$12$clock = clock;
-        ent_a_ne_b$12$clock = clock;
-        key_valid$12$clock = clock;
-        key_prio$12$clock = clock;
-        key_id$12$clock = clock;
-        ent_valid$12$d = ent_valid$12$q;
+        before$12$clock = clock;
         ent_id$12$d = ent_id$12$q;
         ent_prio$12$d = ent_prio$12$q;
         ent_a$12$d = ent_a$12$q;
         ent_b$12$d = ent_b$12$q;
-        ent_a_gt_b$12$d = ent_a_gt_b$12$q;
-        ent_a_ne_b$12$d = ent_a_ne_b$12$q;
-        key_valid$12$d = ent_valid$12$q;
-        key_prio$12$d = ent_prio$12$q;
-        key_id$12$d = ent_id$12$q;
-        ent_valid$13$clock = clock;
         ent_id$13$clock = clock;
         ent_prio$13$clock = clock;
         ent_a$13$clock = clock;
         ent_b$13$clock = clock;
-        ent_a_gt_b$13$clock = clock;
-        ent_a_ne_b$13$clock = clock;
-        key_valid$13$clock = clock;
-        key_prio$13$clock = clock;
-        key_id$13$clock = clock;
-        ent_valid$13$d = ent_valid$13$q;
+        before$13$clock = clock;
         ent_id$13$d = ent_id$13$q;
         ent_prio$13$d = ent_prio$13$q;
         ent_a$13$d = ent_a$13$q;
         ent_b$13$d = ent_b$13$q;
-        ent_a_gt_b$13$d = ent_a_gt_b$13$q;
-        ent_a_ne_b$13$d = ent_a_ne_b$13$q;
-        key_valid$13$d = ent_valid$13$q;
-        key_prio$13$d = ent_prio$13$q;
-        key_id$13$d = ent_id$13$q;
-        ent_valid$14$clock = clock;
         ent_id$14$clock = clock;
         ent_prio$14$clock = clock;
         ent_a$14$clock = clock;
         ent_b$14$clock = clock;
-        ent_a_gt_b$14$clock = clock;
-        ent_a_ne_b$14$clock = clock;
-        key_valid$14$clock = clock;
-        key_prio$14$clock = clock;
-        key_id$14$clock = clock;
-        ent_valid$14$d = ent_valid$14$q;
+        before$14$clock = clock;
         ent_id$14$d = ent_id$14$q;
         ent_prio$14$d = ent_prio$14$q;
         ent_a$14$d = ent_a$14$q;
         ent_b$14$d = ent_b$14$q;
-        ent_a_gt_b$14$d = ent_a_gt_b$14$q;
-        ent_a_ne_b$14$d = ent_a_ne_b$14$q;
-        key_valid$14$d = ent_valid$14$q;
-        key_prio$14$d = ent_prio$14$q;
-        key_id$14$d = ent_id$14$q;
-        ent_valid$15$clock = clock;
         ent_id$15$clock = clock;
         ent_prio$15$clock = clock;
         ent_a$15$clock = clock;
         ent_b$15$clock = clock;
-        ent_a_gt_b$15$clock = clock;
-        ent_a_ne_b$15$clock = clock;
-        key_valid$15$clock = clock;
-        key_prio$15$clock = clock;
-        key_id$15$clock = clock;
-        ent_valid$15$d = ent_valid$15$q;
+        before$15$clock = clock;
         ent_id$15$d = ent_id$15$q;
         ent_prio$15$d = ent_prio$15$q;
         ent_a$15$d = ent_a$15$q;
         ent_b$15$d = ent_b$15$q;
-        ent_a_gt_b$15$d = ent_a_gt_b$15$q;
-        ent_a_ne_b$15$d = ent_a_ne_b$15$q;
-        key_valid$15$d = ent_valid$15$q;
-        key_prio$15$d = ent_prio$15$q;
-        key_id$15$d = ent_id$15$q;
         overflow$clock = clock;
         overflow$reset = reset;
         any_free = used$q != entries_5;
         fifo_head_id = overflow$head[0+:16];
         head_idx = fifo_head_id[0+:7];
+        head_prio = overflow$head[16+:16];
+        head_a = overflow$head[32+:16];
+        head_b = overflow$head[48+:16];
+        head_held = held$q[head_idx];
         head_fresh = live$q[head_idx] & ~newer$q[head_idx];
-        head_hit = 1'b0;
-        if (ent_valid$0$q & (ent_id$0$q == head_idx)) begin
-            head_hit = 1'b1;
-        end
-        if (ent_valid$1$q & (ent_id$1$q == head_idx)) begin
-            head_hit = 1'b1;
-        end
-        if (ent_valid$2$q & (ent_id$2$q == head_idx)) begin
-            head_hit = 1'b1;
-        end
-        if (ent_valid$3$q & (ent_id$3$q == head_idx)) begin
-            head_hit = 1'b1;
-        end
-        if (ent_valid$4$q & (ent_id$4$q == head_idx)) begin
-            head_hit = 1'b1;
-        end
-        if (ent_valid$5$q & (ent_id$5$q == head_idx)) begin
-            head_hit = 1'b1;
-        end
-        if (ent_valid$6$q & (ent_id$6$q == head_idx)) begin
-            head_hit = 1'b1;
-        end
-        if (ent_valid$7$q & (ent_id$7$q == head_idx)) begin
-            head_hit = 1'b1;
-        end
-        if (ent_valid$8$q & (ent_id$8$q == head_idx)) begin
-            head_hit = 1'b1;
-        end
-        if (ent_valid$9$q & (ent_id$9$q == head_idx)) begin
-            head_hit = 1'b1;
-        end
-        if (ent_valid$10$q & (ent_id$10$q == head_idx)) begin
-            head_hit = 1'b1;
-        end
-        if (ent_valid$11$q & (ent_id$11$q == head_idx)) begin
-            head_hit = 1'b1;
-        end
-        if (ent_valid$12$q & (ent_id$12$q == head_idx)) begin
-            head_hit = 1'b1;
-        end
-        if (ent_valid$13$q & (ent_id$13$q == head_idx)) begin
-            head_hit = 1'b1;
-        end
-        if (ent_valid$14$q & (ent_id$14$q == head_idx)) begin
-            head_hit = 1'b1;
-        end
-        if (ent_valid$15$q & (ent_id$15$q == head_idx)) begin
-            head_hit = 1'b1;
-        end
-        promote = overflow$nonempty & (any_free | head_hit | ~head_fresh);
+        promote = overflow$nonempty & (any_free | head_held | ~head_fresh);
         cmd$ready = ~promote;
         take = cmd$valid & ~promote;
         cmd_idx = cmd$id[0+:7];
         cmd_legal = (cmd$id < n_ids) & ((cmd$op == op_upsert) | (cmd$op == op_remove));
         cmd_upsert = take & cmd_legal & (cmd$op == op_upsert);
         do_remove = take & cmd_legal & (cmd$op == op_remove);
-        cmd_hit = 1'b0;
-        if (ent_valid$0$q & (ent_id$0$q == cmd_idx)) begin
-            cmd_hit = 1'b1;
+        cmd_hit = held$q[cmd_idx];
+        cmd_bit = one_n << cmd_idx;
+        head_bit = one_n << head_idx;
+        cmd_match = zero_16;
+        head_match = zero_16;
+        cmd_before = zero_16;
+        head_before = zero_16;
+        if (ent_valid$q[0] & (ent_id$0$q == cmd_idx)) begin
+            cmd_match = cmd_match | one_hot$0;
         end
-        if (ent_valid$1$q & (ent_id$1$q == cmd_idx)) begin
-            cmd_hit = 1'b1;
+        if (ent_valid$q[0] & (ent_id$0$q == head_idx)) begin
+            head_match = head_match | one_hot$0;
         end
-        if (ent_valid$2$q & (ent_id$2$q == cmd_idx)) begin
-            cmd_hit = 1'b1;
+        if ((cmd$prio < ent_prio$0$q) | ((cmd$prio == ent_prio$0$q) & (cmd_idx < ent_id$0$q))) begin
+            cmd_before = cmd_before | one_hot$0;
         end
-        if (ent_valid$3$q & (ent_id$3$q == cmd_idx)) begin
-            cmd_hit = 1'b1;
+        if ((head_prio < ent_prio$0$q) | ((head_prio == ent_prio$0$q) & (head_idx < ent_id$0$q))) begin
+            head_before = head_before | one_hot$0;
         end
-        if (ent_valid$4$q & (ent_id$4$q == cmd_idx)) begin
-            cmd_hit = 1'b1;
+        if (ent_valid$q[1] & (ent_id$1$q == cmd_idx)) begin
+            cmd_match = cmd_match | one_hot$1;
         end
-        if (ent_valid$5$q & (ent_id$5$q == cmd_idx)) begin
-            cmd_hit = 1'b1;
+        if (ent_valid$q[1] & (ent_id$1$q == head_idx)) begin
+            head_match = head_match | one_hot$1;
         end
-        if (ent_valid$6$q & (ent_id$6$q == cmd_idx)) begin
-            cmd_hit = 1'b1;
+        if ((cmd$prio < ent_prio$1$q) | ((cmd$prio == ent_prio$1$q) & (cmd_idx < ent_id$1$q))) begin
+            cmd_before = cmd_before | one_hot$1;
         end
-        if (ent_valid$7$q & (ent_id$7$q == cmd_idx)) begin
-            cmd_hit = 1'b1;
+        if ((head_prio < ent_prio$1$q) | ((head_prio == ent_prio$1$q) & (head_idx < ent_id$1$q))) begin
+            head_before = head_before | one_hot$1;
         end
-        if (ent_valid$8$q & (ent_id$8$q == cmd_idx)) begin
-            cmd_hit = 1'b1;
+        if (ent_valid$q[2] & (ent_id$2$q == cmd_idx)) begin
+            cmd_match = cmd_match | one_hot$2;
         end
-        if (ent_valid$9$q & (ent_id$9$q == cmd_idx)) begin
-            cmd_hit = 1'b1;
+        if (ent_valid$q[2] & (ent_id$2$q == head_idx)) begin
+            head_match = head_match | one_hot$2;
         end
-        if (ent_valid$10$q & (ent_id$10$q == cmd_idx)) begin
-            cmd_hit = 1'b1;
+        if ((cmd$prio < ent_prio$2$q) | ((cmd$prio == ent_prio$2$q) & (cmd_idx < ent_id$2$q))) begin
+            cmd_before = cmd_before | one_hot$2;
         end
-        if (ent_valid$11$q & (ent_id$11$q == cmd_idx)) begin
-            cmd_hit = 1'b1;
+        if ((head_prio < ent_prio$2$q) | ((head_prio == ent_prio$2$q) & (head_idx < ent_id$2$q))) begin
+            head_before = head_before | one_hot$2;
         end
-        if (ent_valid$12$q & (ent_id$12$q == cmd_idx)) begin
-            cmd_hit = 1'b1;
+        if (ent_valid$q[3] & (ent_id$3$q == cmd_idx)) begin
+            cmd_match = cmd_match | one_hot$3;
         end
-        if (ent_valid$13$q & (ent_id$13$q == cmd_idx)) begin
-            cmd_hit = 1'b1;
+        if (ent_valid$q[3] & (ent_id$3$q == head_idx)) begin
+            head_match = head_match | one_hot$3;
         end
-        if (ent_valid$14$q & (ent_id$14$q == cmd_idx)) begin
-            cmd_hit = 1'b1;
+        if ((cmd$prio < ent_prio$3$q) | ((cmd$prio == ent_prio$3$q) & (cmd_idx < ent_id$3$q))) begin
+            cmd_before = cmd_before | one_hot$3;
         end
-        if (ent_valid$15$q & (ent_id$15$q == cmd_idx)) begin
-            cmd_hit = 1'b1;
+        if ((head_prio < ent_prio$3$q) | ((head_prio == ent_prio$3$q) & (head_idx < ent_id$3$q))) begin
+            head_before = head_before | one_hot$3;
         end
-        do_upsert = (promote & head_fresh) | cmd_upsert;
+        if (ent_valid$q[4] & (ent_id$4$q == cmd_idx)) begin
+            cmd_match = cmd_match | one_hot$4;
+        end
+        if (ent_valid$q[4] & (ent_id$4$q == head_idx)) begin
+            head_match = head_match | one_hot$4;
+        end
+        if ((cmd$prio < ent_prio$4$q) | ((cmd$prio == ent_prio$4$q) & (cmd_idx < ent_id$4$q))) begin
+            cmd_before = cmd_before | one_hot$4;
+        end
+        if ((head_prio < ent_prio$4$q) | ((head_prio == ent_prio$4$q) & (head_idx < ent_id$4$q))) begin
+            head_before = head_before | one_hot$4;
+        end
+        if (ent_valid$q[5] & (ent_id$5$q == cmd_idx)) begin
+            cmd_match = cmd_match | one_hot$5;
+        end
+        if (ent_valid$q[5] & (ent_id$5$q == head_idx)) begin
+            head_match = head_match | one_hot$5;
+        end
+        if ((cmd$prio < ent_prio$5$q) | ((cmd$prio == ent_prio$5$q) & (cmd_idx < ent_id$5$q))) begin
+            cmd_before = cmd_before | one_hot$5;
+        end
+        if ((head_prio < ent_prio$5$q) | ((head_prio == ent_prio$5$q) & (head_idx < ent_id$5$q))) begin
+            head_before = head_before | one_hot$5;
+        end
+        if (ent_valid$q[6] & (ent_id$6$q == cmd_idx)) begin
+            cmd_match = cmd_match | one_hot$6;
+        end
+        if (ent_valid$q[6] & (ent_id$6$q == head_idx)) begin
+            head_match = head_match | one_hot$6;
+        end
+        if ((cmd$prio < ent_prio$6$q) | ((cmd$prio == ent_prio$6$q) & (cmd_idx < ent_id$6$q))) begin
+            cmd_before = cmd_before | one_hot$6;
+        end
+        if ((head_prio < ent_prio$6$q) | ((head_prio == ent_prio$6$q) & (head_idx < ent_id$6$q))) begin
+            head_before = head_before | one_hot$6;
+        end
+        if (ent_valid$q[7] & (ent_id$7$q == cmd_idx)) begin
+            cmd_match = cmd_match | one_hot$7;
+        end
+        if (ent_valid$q[7] & (ent_id$7$q == head_idx)) begin
+            head_match = head_match | one_hot$7;
+        end
+        if ((cmd$prio < ent_prio$7$q) | ((cmd$prio == ent_prio$7$q) & (cmd_idx < ent_id$7$q))) begin
+            cmd_before = cmd_before | one_hot$7;
+        end
+        if ((head_prio < ent_prio$7$q) | ((head_prio == ent_prio$7$q) & (head_idx < ent_id$7$q))) begin
+            head_before = head_before | one_hot$7;
+        end
+        if (ent_valid$q[8] & (ent_id$8$q == cmd_idx)) begin
+            cmd_match = cmd_match | one_hot$8;
+        end
+        if (ent_valid$q[8] & (ent_id$8$q == head_idx)) begin
+            head_match = head_match | one_hot$8;
+        end
+        if ((cmd$prio < ent_prio$8$q) | ((cmd$prio == ent_prio$8$q) & (cmd_idx < ent_id$8$q))) begin
+            cmd_before = cmd_before | one_hot$8;
+        end
+        if ((head_prio < ent_prio$8$q) | ((head_prio == ent_prio$8$q) & (head_idx < ent_id$8$q))) begin
+            head_before = head_before | one_hot$8;
+        end
+        if (ent_valid$q[9] & (ent_id$9$q == cmd_idx)) begin
+            cmd_match = cmd_match | one_hot$9;
+        end
+        if (ent_valid$q[9] & (ent_id$9$q == head_idx)) begin
+            head_match = head_match | one_hot$9;
+        end
+        if ((cmd$prio < ent_prio$9$q) | ((cmd$prio == ent_prio$9$q) & (cmd_idx < ent_id$9$q))) begin
+            cmd_before = cmd_before | one_hot$9;
+        end
+        if ((head_prio < ent_prio$9$q) | ((head_prio == ent_prio$9$q) & (head_idx < ent_id$9$q))) begin
+            head_before = head_before | one_hot$9;
+        end
+        if (ent_valid$q[10] & (ent_id$10$q == cmd_idx)) begin
+            cmd_match = cmd_match | one_hot$10;
+        end
+        if (ent_valid$q[10] & (ent_id$10$q == head_idx)) begin
+            head_match = head_match | one_hot$10;
+        end
+        if ((cmd$prio < ent_prio$10$q) | ((cmd$prio == ent_prio$10$q) & (cmd_idx < ent_id$10$q))) begin
+            cmd_before = cmd_before | one_hot$10;
+        end
+        if ((head_prio < ent_prio$10$q) | ((head_prio == ent_prio$10$q) & (head_idx < ent_id$10$q))) begin
+            head_before = head_before | one_hot$10;
+        end
+        if (ent_valid$q[11] & (ent_id$11$q == cmd_idx)) begin
+            cmd_match = cmd_match | one_hot$11;
+        end
+        if (ent_valid$q[11] & (ent_id$11$q == head_idx)) begin
+            head_match = head_match | one_hot$11;
+        end
+        if ((cmd$prio < ent_prio$11$q) | ((cmd$prio == ent_prio$11$q) & (cmd_idx < ent_id$11$q))) begin
+            cmd_before = cmd_before | one_hot$11;
+        end
+        if ((head_prio < ent_prio$11$q) | ((head_prio == ent_prio$11$q) & (head_idx < ent_id$11$q))) begin
+            head_before = head_before | one_hot$11;
+        end
+        if (ent_valid$q[12] & (ent_id$12$q == cmd_idx)) begin
+            cmd_match = cmd_match | one_hot$12;
+        end
+        if (ent_valid$q[12] & (ent_id$12$q == head_idx)) begin
+            head_match = head_match | one_hot$12;
+        end
+        if ((cmd$prio < ent_prio$12$q) | ((cmd$prio == ent_prio$12$q) & (cmd_idx < ent_id$12$q))) begin
+            cmd_before = cmd_before | one_hot$12;
+        end
+        if ((head_prio < ent_prio$12$q) | ((head_prio == ent_prio$12$q) & (head_idx < ent_id$12$q))) begin
+            head_before = head_before | one_hot$12;
+        end
+        if (ent_valid$q[13] & (ent_id$13$q == cmd_idx)) begin
+            cmd_match = cmd_match | one_hot$13;
+        end
+        if (ent_valid$q[13] & (ent_id$13$q == head_idx)) begin
+            head_match = head_match | one_hot$13;
+        end
+        if ((cmd$prio < ent_prio$13$q) | ((cmd$prio == ent_prio$13$q) & (cmd_idx < ent_id$13$q))) begin
+            cmd_before = cmd_before | one_hot$13;
+        end
+        if ((head_prio < ent_prio$13$q) | ((head_prio == ent_prio$13$q) & (head_idx < ent_id$13$q))) begin
+            head_before = head_before | one_hot$13;
+        end
+        if (ent_valid$q[14] & (ent_id$14$q == cmd_idx)) begin
+            cmd_match = cmd_match | one_hot$14;
+        end
+        if (ent_valid$q[14] & (ent_id$14$q == head_idx)) begin
+            head_match = head_match | one_hot$14;
+        end
+        if ((cmd$prio < ent_prio$14$q) | ((cmd$prio == ent_prio$14$q) & (cmd_idx < ent_id$14$q))) begin
+            cmd_before = cmd_before | one_hot$14;
+        end
+        if ((head_prio < ent_prio$14$q) | ((head_prio == ent_prio$14$q) & (head_idx < ent_id$14$q))) begin
+            head_before = head_before | one_hot$14;
+        end
+        if (ent_valid$q[15] & (ent_id$15$q == cmd_idx)) begin
+            cmd_match = cmd_match | one_hot$15;
+        end
+        if (ent_valid$q[15] & (ent_id$15$q == head_idx)) begin
+            head_match = head_match | one_hot$15;
+        end
+        if ((cmd$prio < ent_prio$15$q) | ((cmd$prio == ent_prio$15$q) & (cmd_idx < ent_id$15$q))) begin
+            cmd_before = cmd_before | one_hot$15;
+        end
+        if ((head_prio < ent_prio$15$q) | ((head_prio == ent_prio$15$q) & (head_idx < ent_id$15$q))) begin
+            head_before = head_before | one_hot$15;
+        end
+        free_one = zero_16;
+        if (~ent_valid$q[32'hf - 0]) begin
+            free_one = one_hot$15;
+        end
+        if (~ent_valid$q[32'hf - 1]) begin
+            free_one = one_hot$14;
+        end
+        if (~ent_valid$q[32'hf - 2]) begin
+            free_one = one_hot$13;
+        end
+        if (~ent_valid$q[32'hf - 3]) begin
+            free_one = one_hot$12;
+        end
+        if (~ent_valid$q[32'hf - 4]) begin
+            free_one = one_hot$11;
+        end
+        if (~ent_valid$q[32'hf - 5]) begin
+            free_one = one_hot$10;
+        end
+        if (~ent_valid$q[32'hf - 6]) begin
+            free_one = one_hot$9;
+        end
+        if (~ent_valid$q[32'hf - 7]) begin
+            free_one = one_hot$8;
+        end
+        if (~ent_valid$q[32'hf - 8]) begin
+            free_one = one_hot$7;
+        end
+        if (~ent_valid$q[32'hf - 9]) begin
+            free_one = one_hot$6;
+        end
+        if (~ent_valid$q[32'hf - 10]) begin
+            free_one = one_hot$5;
+        end
+        if (~ent_valid$q[32'hf - 11]) begin
+            free_one = one_hot$4;
+        end
+        if (~ent_valid$q[32'hf - 12]) begin
+            free_one = one_hot$3;
+        end
+        if (~ent_valid$q[32'hf - 13]) begin
+            free_one = one_hot$2;
+        end
+        if (~ent_valid$q[32'hf - 14]) begin
+            free_one = one_hot$1;
+        end
+        if (~ent_valid$q[32'hf - 15]) begin
+            free_one = one_hot$0;
+        end
+        ins_head = promote & head_fresh & ~head_held;
+        upd_head = promote & head_fresh & head_held;
+        ins_cmd = cmd_upsert & ~cmd_hit & any_free;
+        upd_cmd = cmd_upsert & cmd_hit;
+        insert = ins_head | ins_cmd;
+        wr = zero_16;
+        if (insert) begin
+            wr = free_one;
+        end
+        if (upd_head) begin
+            wr = head_match;
+        end
+        if (upd_cmd) begin
+            wr = cmd_match;
+        end
         if (promote) begin
             src_idx = head_idx;
-            src_prio = overflow$head[16+:16];
-            src_a = overflow$head[32+:16];
-            src_b = overflow$head[48+:16];
-            hit = head_hit;
+            src_prio = head_prio;
+            src_a = head_a;
+            src_b = head_b;
+            src_a_gt_b = head_a > head_b;
+            src_a_ne_b = head_a != head_b;
+            src_before = head_before;
         end
         else begin
             src_idx = cmd_idx;
             src_prio = cmd$prio;
             src_a = cmd$a;
             src_b = cmd$b;
-            hit = cmd_hit;
+            src_a_gt_b = cmd$a > cmd$b;
+            src_a_ne_b = cmd$a != cmd$b;
+            src_before = cmd_before;
         end
-        src_a_gt_b = src_a > src_b;
-        src_a_ne_b = src_a != src_b;
-        free_slot = zero_4;
-        if (~ent_valid$15$q) begin
-            free_slot = slot_code$15;
-        end
-        if (~ent_valid$14$q) begin
-            free_slot = slot_code$14;
-        end
-        if (~ent_valid$13$q) begin
-            free_slot = slot_code$13;
-        end
-        if (~ent_valid$12$q) begin
-            free_slot = slot_code$12;
-        end
-        if (~ent_valid$11$q) begin
-            free_slot = slot_code$11;
-        end
-        if (~ent_valid$10$q) begin
-            free_slot = slot_code$10;
-        end
-        if (~ent_valid$9$q) begin
-            free_slot = slot_code$9;
-        end
-        if (~ent_valid$8$q) begin
-            free_slot = slot_code$8;
-        end
-        if (~ent_valid$7$q) begin
-            free_slot = slot_code$7;
-        end
-        if (~ent_valid$6$q) begin
-            free_slot = slot_code$6;
-        end
-        if (~ent_valid$5$q) begin
-            free_slot = slot_code$5;
-        end
-        if (~ent_valid$4$q) begin
-            free_slot = slot_code$4;
-        end
-        if (~ent_valid$3$q) begin
-            free_slot = slot_code$3;
-        end
-        if (~ent_valid$2$q) begin
-            free_slot = slot_code$2;
-        end
-        if (~ent_valid$1$q) begin
-            free_slot = slot_code$1;
-        end
-        if (~ent_valid$0$q) begin
-            free_slot = slot_code$0;
-        end
-        if (ent_valid$0$q & (ent_id$0$q == src_idx)) begin
-            if (do_upsert) begin
-                ent_prio$0$d = src_prio;
-                ent_a$0$d = src_a;
-                ent_b$0$d = src_b;
-                ent_a_gt_b$0$d = src_a_gt_b;
-                ent_a_ne_b$0$d = src_a_ne_b;
-            end
-            if (do_remove) begin
-                ent_valid$0$d = 1'b0;
-            end
-        end
-        if (do_upsert & ~hit & any_free & (free_slot == slot_code$0)) begin
-            ent_valid$0$d = 1'b1;
+        if (wr[0]) begin
             ent_id$0$d = src_idx;
             ent_prio$0$d = src_prio;
             ent_a$0$d = src_a;
             ent_b$0$d = src_b;
-            ent_a_gt_b$0$d = src_a_gt_b;
-            ent_a_ne_b$0$d = src_a_ne_b;
+            before$0$d = src_before;
         end
-        if (ent_valid$1$q & (ent_id$1$q == src_idx)) begin
-            if (do_upsert) begin
-                ent_prio$1$d = src_prio;
-                ent_a$1$d = src_a;
-                ent_b$1$d = src_b;
-                ent_a_gt_b$1$d = src_a_gt_b;
-                ent_a_ne_b$1$d = src_a_ne_b;
+        else begin
+            if (src_before[0]) begin
+                before$0$d = before$0$q & ~wr;
             end
-            if (do_remove) begin
-                ent_valid$1$d = 1'b0;
+            else begin
+                before$0$d = before$0$q | wr;
             end
         end
-        if (do_upsert & ~hit & any_free & (free_slot == slot_code$1)) begin
-            ent_valid$1$d = 1'b1;
+        if (wr[1]) begin
             ent_id$1$d = src_idx;
             ent_prio$1$d = src_prio;
             ent_a$1$d = src_a;
             ent_b$1$d = src_b;
-            ent_a_gt_b$1$d = src_a_gt_b;
-            ent_a_ne_b$1$d = src_a_ne_b;
+            before$1$d = src_before;
         end
-        if (ent_valid$2$q & (ent_id$2$q == src_idx)) begin
-            if (do_upsert) begin
-                ent_prio$2$d = src_prio;
-                ent_a$2$d = src_a;
-                ent_b$2$d = src_b;
-                ent_a_gt_b$2$d = src_a_gt_b;
-                ent_a_ne_b$2$d = src_a_ne_b;
+        else begin
+            if (src_before[1]) begin
+                before$1$d = before$1$q & ~wr;
             end
-            if (do_remove) begin
-                ent_valid$2$d = 1'b0;
+            else begin
+                before$1$d = before$1$q | wr;
             end
         end
-        if (do_upsert & ~hit & any_free & (free_slot == slot_code$2)) begin
-            ent_valid$2$d = 1'b1;
+        if (wr[2]) begin
             ent_id$2$d = src_idx;
             ent_prio$2$d = src_prio;
             ent_a$2$d = src_a;
             ent_b$2$d = src_b;
-            ent_a_gt_b$2$d = src_a_gt_b;
-            ent_a_ne_b$2$d = src_a_ne_b;
+            before$2$d = src_before;
         end
-        if (ent_valid$3$q & (ent_id$3$q == src_idx)) begin
-            if (do_upsert) begin
-                ent_prio$3$d = src_prio;
-                ent_a$3$d = src_a;
-                ent_b$3$d = src_b;
-                ent_a_gt_b$3$d = src_a_gt_b;
-                ent_a_ne_b$3$d = src_a_ne_b;
+        else begin
+            if (src_before[2]) begin
+                before$2$d = before$2$q & ~wr;
             end
-            if (do_remove) begin
-                ent_valid$3$d = 1'b0;
+            else begin
+                before$2$d = before$2$q | wr;
             end
         end
-        if (do_upsert & ~hit & any_free & (free_slot == slot_code$3)) begin
-            ent_valid$3$d = 1'b1;
+        if (wr[3]) begin
             ent_id$3$d = src_idx;
             ent_prio$3$d = src_prio;
             ent_a$3$d = src_a;
             ent_b$3$d = src_b;
-            ent_a_gt_b$3$d = src_a_gt_b;
-            ent_a_ne_b$3$d = src_a_ne_b;
+            before$3$d = src_before;
         end
-        if (ent_valid$4$q & (ent_id$4$q == src_idx)) begin
-            if (do_upsert) begin
-                ent_prio$4$d = src_prio;
-                ent_a$4$d = src_a;
-                ent_b$4$d = src_b;
-                ent_a_gt_b$4$d = src_a_gt_b;
-                ent_a_ne_b$4$d = src_a_ne_b;
+        else begin
+            if (src_before[3]) begin
+                before$3$d = before$3$q & ~wr;
             end
-            if (do_remove) begin
-                ent_valid$4$d = 1'b0;
+            else begin
+                before$3$d = before$3$q | wr;
             end
         end
-        if (do_upsert & ~hit & any_free & (free_slot == slot_code$4)) begin
-            ent_valid$4$d = 1'b1;
+        if (wr[4]) begin
             ent_id$4$d = src_idx;
             ent_prio$4$d = src_prio;
             ent_a$4$d = src_a;
             ent_b$4$d = src_b;
-            ent_a_gt_b$4$d = src_a_gt_b;
-            ent_a_ne_b$4$d = src_a_ne_b;
+            before$4$d = src_before;
         end
-        if (ent_valid$5$q & (ent_id$5$q == src_idx)) begin
-            if (do_upsert) begin
-                ent_prio$5$d = src_prio;
-                ent_a$5$d = src_a;
-                ent_b$5$d = src_b;
-                ent_a_gt_b$5$d = src_a_gt_b;
-                ent_a_ne_b$5$d = src_a_ne_b;
+        else begin
+            if (src_before[4]) begin
+                before$4$d = before$4$q & ~wr;
             end
-            if (do_remove) begin
-                ent_valid$5$d = 1'b0;
+            else begin
+                before$4$d = before$4$q | wr;
             end
         end
-        if (do_upsert & ~hit & any_free & (free_slot == slot_code$5)) begin
-            ent_valid$5$d = 1'b1;
+        if (wr[5]) begin
             ent_id$5$d = src_idx;
             ent_prio$5$d = src_prio;
             ent_a$5$d = src_a;
             ent_b$5$d = src_b;
-            ent_a_gt_b$5$d = src_a_gt_b;
-            ent_a_ne_b$5$d = src_a_ne_b;
+            before$5$d = src_before;
         end
-        if (ent_valid$6$q & (ent_id$6$q == src_idx)) begin
-            if (do_upsert) begin
-                ent_prio$6$d = src_prio;
-                ent_a$6$d = src_a;
-                ent_b$6$d = src_b;
-                ent_a_gt_b$6$d = src_a_gt_b;
-                ent_a_ne_b$6$d = src_a_ne_b;
+        else begin
+            if (src_before[5]) begin
+                before$5$d = before$5$q & ~wr;
             end
-            if (do_remove) begin
-                ent_valid$6$d = 1'b0;
+            else begin
+                before$5$d = before$5$q | wr;
             end
         end
-        if (do_upsert & ~hit & any_free & (free_slot == slot_code$6)) begin
-            ent_valid$6$d = 1'b1;
+        if (wr[6]) begin
             ent_id$6$d = src_idx;
             ent_prio$6$d = src_prio;
             ent_a$6$d = src_a;
             ent_b$6$d = src_b;
-            ent_a_gt_b$6$d = src_a_gt_b;
-            ent_a_ne_b$6$d = src_a_ne_b;
+            before$6$d = src_before;
         end
-        if (ent_valid$7$q & (ent_id$7$q == src_idx)) begin
-            if (do_upsert) begin
-                ent_prio$7$d = src_prio;
-                ent_a$7$d = src_a;
-                ent_b$7$d = src_b;
-                ent_a_gt_b$7$d = src_a_gt_b;
-                ent_a_ne_b$7$d = src_a_ne_b;
+        else begin
+            if (src_before[6]) begin
+                before$6$d = before$6$q & ~wr;
             end
-            if (do_remove) begin
-                ent_valid$7$d = 1'b0;
+            else begin
+                before$6$d = before$6$q | wr;
             end
         end
-        if (do_upsert & ~hit & any_free & (free_slot == slot_code$7)) begin
-            ent_valid$7$d = 1'b1;
+        if (wr[7]) begin
             ent_id$7$d = src_idx;
             ent_prio$7$d = src_prio;
             ent_a$7$d = src_a;
             ent_b$7$d = src_b;
-            ent_a_gt_b$7$d = src_a_gt_b;
-            ent_a_ne_b$7$d = src_a_ne_b;
+            before$7$d = src_before;
         end
-        if (ent_valid$8$q & (ent_id$8$q == src_idx)) begin
-            if (do_upsert) begin
-                ent_prio$8$d = src_prio;
-                ent_a$8$d = src_a;
-                ent_b$8$d = src_b;
-                ent_a_gt_b$8$d = src_a_gt_b;
-                ent_a_ne_b$8$d = src_a_ne_b;
+        else begin
+            if (src_before[7]) begin
+                before$7$d = before$7$q & ~wr;
             end
-            if (do_remove) begin
-                ent_valid$8$d = 1'b0;
+            else begin
+                before$7$d = before$7$q | wr;
             end
         end
-        if (do_upsert & ~hit & any_free & (free_slot == slot_code$8)) begin
-            ent_valid$8$d = 1'b1;
+        if (wr[8]) begin
             ent_id$8$d = src_idx;
             ent_prio$8$d = src_prio;
             ent_a$8$d = src_a;
             ent_b$8$d = src_b;
-            ent_a_gt_b$8$d = src_a_gt_b;
-            ent_a_ne_b$8$d = src_a_ne_b;
+            before$8$d = src_before;
         end
-        if (ent_valid$9$q & (ent_id$9$q == src_idx)) begin
-            if (do_upsert) begin
-                ent_prio$9$d = src_prio;
-                ent_a$9$d = src_a;
-                ent_b$9$d = src_b;
-                ent_a_gt_b$9$d = src_a_gt_b;
-                ent_a_ne_b$9$d = src_a_ne_b;
+        else begin
+            if (src_before[8]) begin
+                before$8$d = before$8$q & ~wr;
             end
-            if (do_remove) begin
-                ent_valid$9$d = 1'b0;
+            else begin
+                before$8$d = before$8$q | wr;
             end
         end
-        if (do_upsert & ~hit & any_free & (free_slot == slot_code$9)) begin
-            ent_valid$9$d = 1'b1;
+        if (wr[9]) begin
             ent_id$9$d = src_idx;
             ent_prio$9$d = src_prio;
             ent_a$9$d = src_a;
             ent_b$9$d = src_b;
-            ent_a_gt_b$9$d = src_a_gt_b;
-            ent_a_ne_b$9$d = src_a_ne_b;
+            before$9$d = src_before;
         end
-        if (ent_valid$10$q & (ent_id$10$q == src_idx)) begin
-            if (do_upsert) begin
-                ent_prio$10$d = src_prio;
-                ent_a$10$d = src_a;
-                ent_b$10$d = src_b;
-                ent_a_gt_b$10$d = src_a_gt_b;
-                ent_a_ne_b$10$d = src_a_ne_b;
+        else begin
+            if (src_before[9]) begin
+                before$9$d = before$9$q & ~wr;
             end
-            if (do_remove) begin
-                ent_valid$10$d = 1'b0;
+            else begin
+                before$9$d = before$9$q | wr;
             end
         end
-        if (do_upsert & ~hit & any_free & (free_slot == slot_code$10)) begin
-            ent_valid$10$d = 1'b1;
+        if (wr[10]) begin
             ent_id$10$d = src_idx;
             ent_prio$10$d = src_prio;
             ent_a$10$d = src_a;
             ent_b$10$d = src_b;
-            ent_a_gt_b$10$d = src_a_gt_b;
-            ent_a_ne_b$10$d = src_a_ne_b;
+            before$10$d = src_before;
         end
-        if (ent_valid$11$q & (ent_id$11$q == src_idx)) begin
-            if (do_upsert) begin
-                ent_prio$11$d = src_prio;
-                ent_a$11$d = src_a;
-                ent_b$11$d = src_b;
-                ent_a_gt_b$11$d = src_a_gt_b;
-                ent_a_ne_b$11$d = src_a_ne_b;
+        else begin
+            if (src_before[10]) begin
+                before$10$d = before$10$q & ~wr;
             end
-            if (do_remove) begin
-                ent_valid$11$d = 1'b0;
+            else begin
+                before$10$d = before$10$q | wr;
             end
         end
-        if (do_upsert & ~hit & any_free & (free_slot == slot_code$11)) begin
-            ent_valid$11$d = 1'b1;
+        if (wr[11]) begin
             ent_id$11$d = src_idx;
             ent_prio$11$d = src_prio;
             ent_a$11$d = src_a;
             ent_b$11$d = src_b;
-            ent_a_gt_b$11$d = src_a_gt_b;
-            ent_a_ne_b$11$d = src_a_ne_b;
+            before$11$d = src_before;
         end
-        if (ent_valid$12$q & (ent_id$12$q == src_idx)) begin
-            if (do_upsert) begin
-                ent_prio$12$d = src_prio;
-                ent_a$12$d = src_a;
-                ent_b$12$d = src_b;
-                ent_a_gt_b$12$d = src_a_gt_b;
-                ent_a_ne_b$12$d = src_a_ne_b;
+        else begin
+            if (src_before[11]) begin
+                before$11$d = before$11$q & ~wr;
             end
-            if (do_remove) begin
-                ent_valid$12$d = 1'b0;
+            else begin
+                before$11$d = before$11$q | wr;
             end
         end
-        if (do_upsert & ~hit & any_free & (free_slot == slot_code$12)) begin
-            ent_valid$12$d = 1'b1;
+        if (wr[12]) begin
             ent_id$12$d = src_idx;
             ent_prio$12$d = src_prio;
             ent_a$12$d = src_a;
             ent_b$12$d = src_b;
-            ent_a_gt_b$12$d = src_a_gt_b;
-            ent_a_ne_b$12$d = src_a_ne_b;
+            before$12$d = src_before;
         end
-        if (ent_valid$13$q & (ent_id$13$q == src_idx)) begin
-            if (do_upsert) begin
-                ent_prio$13$d = src_prio;
-                ent_a$13$d = src_a;
-                ent_b$13$d = src_b;
-                ent_a_gt_b$13$d = src_a_gt_b;
-                ent_a_ne_b$13$d = src_a_ne_b;
+        else begin
+            if (src_before[12]) begin
+                before$12$d = before$12$q & ~wr;
             end
-            if (do_remove) begin
-                ent_valid$13$d = 1'b0;
+            else begin
+                before$12$d = before$12$q | wr;
             end
         end
-        if (do_upsert & ~hit & any_free & (free_slot == slot_code$13)) begin
-            ent_valid$13$d = 1'b1;
+        if (wr[13]) begin
             ent_id$13$d = src_idx;
             ent_prio$13$d = src_prio;
             ent_a$13$d = src_a;
             ent_b$13$d = src_b;
-            ent_a_gt_b$13$d = src_a_gt_b;
-            ent_a_ne_b$13$d = src_a_ne_b;
+            before$13$d = src_before;
         end
-        if (ent_valid$14$q & (ent_id$14$q == src_idx)) begin
-            if (do_upsert) begin
-                ent_prio$14$d = src_prio;
-                ent_a$14$d = src_a;
-                ent_b$14$d = src_b;
-                ent_a_gt_b$14$d = src_a_gt_b;
-                ent_a_ne_b$14$d = src_a_ne_b;
+        else begin
+            if (src_before[13]) begin
+                before$13$d = before$13$q & ~wr;
             end
-            if (do_remove) begin
-                ent_valid$14$d = 1'b0;
+            else begin
+                before$13$d = before$13$q | wr;
             end
         end
-        if (do_upsert & ~hit & any_free & (free_slot == slot_code$14)) begin
-            ent_valid$14$d = 1'b1;
+        if (wr[14]) begin
             ent_id$14$d = src_idx;
             ent_prio$14$d = src_prio;
             ent_a$14$d = src_a;
             ent_b$14$d = src_b;
-            ent_a_gt_b$14$d = src_a_gt_b;
-            ent_a_ne_b$14$d = src_a_ne_b;
+            before$14$d = src_before;
         end
-        if (ent_valid$15$q & (ent_id$15$q == src_idx)) begin
-            if (do_upsert) begin
-                ent_prio$15$d = src_prio;
-                ent_a$15$d = src_a;
-                ent_b$15$d = src_b;
-                ent_a_gt_b$15$d = src_a_gt_b;
-                ent_a_ne_b$15$d = src_a_ne_b;
+        else begin
+            if (src_before[14]) begin
+                before$14$d = before$14$q & ~wr;
             end
-            if (do_remove) begin
-                ent_valid$15$d = 1'b0;
+            else begin
+                before$14$d = before$14$q | wr;
             end
         end
-        if (do_upsert & ~hit & any_free & (free_slot == slot_code$15)) begin
-            ent_valid$15$d = 1'b1;
+        if (wr[15]) begin
             ent_id$15$d = src_idx;
             ent_prio$15$d = src_prio;
             ent_a$15$d = src_a;
             ent_b$15$d = src_b;
-            ent_a_gt_b$15$d = src_a_gt_b;
-            ent_a_ne_b$15$d = src_a_ne_b;
+            before$15$d = src_before;
         end
-        if (do_upsert & ~hit & any_free) begin
+        else begin
+            if (src_before[15]) begin
+                before$15$d = before$15$q & ~wr;
+            end
+            else begin
+                before$15$d = before$15$q | wr;
+            end
+        end
+        ent_a_gt_b$d = ent_a_gt_b$q & ~wr;
+        if (src_a_gt_b) begin
+            ent_a_gt_b$d = ent_a_gt_b$q | wr;
+        end
+        ent_a_ne_b$d = ent_a_ne_b$q & ~wr;
+        if (src_a_ne_b) begin
+            ent_a_ne_b$d = ent_a_ne_b$q | wr;
+        end
+        ent_valid$d = ent_valid$q;
+        held$d = held$q;
+        if (insert) begin
+            ent_valid$d = ent_valid$q | free_one;
             used$d = used$q + one_5;
         end
-        if (do_remove & hit) begin
+        if (ins_cmd) begin
+            held$d = held$q | cmd_bit;
+        end
+        if (ins_head) begin
+            held$d = held$q | head_bit;
+        end
+        if (do_remove) begin
+            ent_valid$d = ent_valid$q & ~cmd_match;
+            held$d = held$q & ~cmd_bit;
+        end
+        if (do_remove & cmd_hit) begin
             used$d = used$q - one_5;
         end
         fifo_full = overflow$count == fifo_depth_5;
-        to_fifo = cmd_upsert & ~hit & ~any_free & ~fifo_full;
-        to_drop = cmd_upsert & ~hit & ~any_free & fifo_full;
+        to_fifo = cmd_upsert & ~cmd_hit & ~any_free & ~fifo_full;
+        to_drop = cmd_upsert & ~cmd_hit & ~any_free & fifo_full;
         push_snap[0+:16] = cmd$id;
         push_snap[16+:16] = cmd$prio;
         push_snap[32+:16] = cmd$a;
@@ -2649,14 +1855,14 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         overflow$push = to_fifo;
         overflow$pop = promote;
         if (cmd_upsert) begin
-            live$d = live$q | (one_n << cmd_idx);
-            if (hit) begin
-                newer$d = newer$q | (one_n << cmd_idx);
+            live$d = live$q | cmd_bit;
+            if (cmd_hit) begin
+                newer$d = newer$q | cmd_bit;
             end
         end
         if (do_remove) begin
-            live$d = live$q & ~(one_n << cmd_idx);
-            newer$d = newer$q & ~(one_n << cmd_idx);
+            live$d = live$q & ~cmd_bit;
+            newer$d = newer$q & ~cmd_bit;
         end
         if (cmd_upsert) begin
             n_upserts$d = n_upserts$q + one_32;
@@ -2664,7 +1870,7 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         if (do_remove) begin
             n_removes$d = n_removes$q + one_32;
         end
-        if (do_remove & ~hit) begin
+        if (do_remove & ~cmd_hit) begin
             n_remove_miss$d = n_remove_miss$q + one_32;
         end
         if (to_fifo) begin
@@ -2686,518 +1892,335 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
             n_queries$d = n_queries$q + one_32;
         end
         query$ready = 1'b1;
-        t_slot$15 = slot_code$0;
-        t_prio$15 = ent_prio$0$q;
-        t_id$15 = ent_id$0$q;
-        t_match$15 = ent_valid$0$q;
+        a_lt_q = zero_16;
+        if (ent_a$0$q < query$q) begin
+            a_lt_q = a_lt_q | one_hot$0;
+        end
+        if (ent_a$1$q < query$q) begin
+            a_lt_q = a_lt_q | one_hot$1;
+        end
+        if (ent_a$2$q < query$q) begin
+            a_lt_q = a_lt_q | one_hot$2;
+        end
+        if (ent_a$3$q < query$q) begin
+            a_lt_q = a_lt_q | one_hot$3;
+        end
+        if (ent_a$4$q < query$q) begin
+            a_lt_q = a_lt_q | one_hot$4;
+        end
+        if (ent_a$5$q < query$q) begin
+            a_lt_q = a_lt_q | one_hot$5;
+        end
+        if (ent_a$6$q < query$q) begin
+            a_lt_q = a_lt_q | one_hot$6;
+        end
+        if (ent_a$7$q < query$q) begin
+            a_lt_q = a_lt_q | one_hot$7;
+        end
+        if (ent_a$8$q < query$q) begin
+            a_lt_q = a_lt_q | one_hot$8;
+        end
+        if (ent_a$9$q < query$q) begin
+            a_lt_q = a_lt_q | one_hot$9;
+        end
+        if (ent_a$10$q < query$q) begin
+            a_lt_q = a_lt_q | one_hot$10;
+        end
+        if (ent_a$11$q < query$q) begin
+            a_lt_q = a_lt_q | one_hot$11;
+        end
+        if (ent_a$12$q < query$q) begin
+            a_lt_q = a_lt_q | one_hot$12;
+        end
+        if (ent_a$13$q < query$q) begin
+            a_lt_q = a_lt_q | one_hot$13;
+        end
+        if (ent_a$14$q < query$q) begin
+            a_lt_q = a_lt_q | one_hot$14;
+        end
+        if (ent_a$15$q < query$q) begin
+            a_lt_q = a_lt_q | one_hot$15;
+        end
+        matching = ent_valid$q;
         if (query$pred == pred_a_gt_b) begin
-            t_match$15 = ent_valid$0$q & ent_a_gt_b$0$q;
+            matching = ent_valid$q & ent_a_gt_b$q;
         end
         if (query$pred == pred_a_ne_b) begin
-            t_match$15 = ent_valid$0$q & ent_a_ne_b$0$q;
+            matching = ent_valid$q & ent_a_ne_b$q;
         end
         if (query$pred == pred_a_lt_q) begin
-            t_match$15 = ent_valid$0$q & (ent_a$0$q < query$q);
-        end
-        t_slot$16 = slot_code$1;
-        t_prio$16 = ent_prio$1$q;
-        t_id$16 = ent_id$1$q;
-        t_match$16 = ent_valid$1$q;
-        if (query$pred == pred_a_gt_b) begin
-            t_match$16 = ent_valid$1$q & ent_a_gt_b$1$q;
-        end
-        if (query$pred == pred_a_ne_b) begin
-            t_match$16 = ent_valid$1$q & ent_a_ne_b$1$q;
-        end
-        if (query$pred == pred_a_lt_q) begin
-            t_match$16 = ent_valid$1$q & (ent_a$1$q < query$q);
-        end
-        t_slot$17 = slot_code$2;
-        t_prio$17 = ent_prio$2$q;
-        t_id$17 = ent_id$2$q;
-        t_match$17 = ent_valid$2$q;
-        if (query$pred == pred_a_gt_b) begin
-            t_match$17 = ent_valid$2$q & ent_a_gt_b$2$q;
-        end
-        if (query$pred == pred_a_ne_b) begin
-            t_match$17 = ent_valid$2$q & ent_a_ne_b$2$q;
-        end
-        if (query$pred == pred_a_lt_q) begin
-            t_match$17 = ent_valid$2$q & (ent_a$2$q < query$q);
-        end
-        t_slot$18 = slot_code$3;
-        t_prio$18 = ent_prio$3$q;
-        t_id$18 = ent_id$3$q;
-        t_match$18 = ent_valid$3$q;
-        if (query$pred == pred_a_gt_b) begin
-            t_match$18 = ent_valid$3$q & ent_a_gt_b$3$q;
-        end
-        if (query$pred == pred_a_ne_b) begin
-            t_match$18 = ent_valid$3$q & ent_a_ne_b$3$q;
-        end
-        if (query$pred == pred_a_lt_q) begin
-            t_match$18 = ent_valid$3$q & (ent_a$3$q < query$q);
-        end
-        t_slot$19 = slot_code$4;
-        t_prio$19 = ent_prio$4$q;
-        t_id$19 = ent_id$4$q;
-        t_match$19 = ent_valid$4$q;
-        if (query$pred == pred_a_gt_b) begin
-            t_match$19 = ent_valid$4$q & ent_a_gt_b$4$q;
-        end
-        if (query$pred == pred_a_ne_b) begin
-            t_match$19 = ent_valid$4$q & ent_a_ne_b$4$q;
-        end
-        if (query$pred == pred_a_lt_q) begin
-            t_match$19 = ent_valid$4$q & (ent_a$4$q < query$q);
-        end
-        t_slot$20 = slot_code$5;
-        t_prio$20 = ent_prio$5$q;
-        t_id$20 = ent_id$5$q;
-        t_match$20 = ent_valid$5$q;
-        if (query$pred == pred_a_gt_b) begin
-            t_match$20 = ent_valid$5$q & ent_a_gt_b$5$q;
-        end
-        if (query$pred == pred_a_ne_b) begin
-            t_match$20 = ent_valid$5$q & ent_a_ne_b$5$q;
-        end
-        if (query$pred == pred_a_lt_q) begin
-            t_match$20 = ent_valid$5$q & (ent_a$5$q < query$q);
-        end
-        t_slot$21 = slot_code$6;
-        t_prio$21 = ent_prio$6$q;
-        t_id$21 = ent_id$6$q;
-        t_match$21 = ent_valid$6$q;
-        if (query$pred == pred_a_gt_b) begin
-            t_match$21 = ent_valid$6$q & ent_a_gt_b$6$q;
-        end
-        if (query$pred == pred_a_ne_b) begin
-            t_match$21 = ent_valid$6$q & ent_a_ne_b$6$q;
-        end
-        if (query$pred == pred_a_lt_q) begin
-            t_match$21 = ent_valid$6$q & (ent_a$6$q < query$q);
-        end
-        t_slot$22 = slot_code$7;
-        t_prio$22 = ent_prio$7$q;
-        t_id$22 = ent_id$7$q;
-        t_match$22 = ent_valid$7$q;
-        if (query$pred == pred_a_gt_b) begin
-            t_match$22 = ent_valid$7$q & ent_a_gt_b$7$q;
-        end
-        if (query$pred == pred_a_ne_b) begin
-            t_match$22 = ent_valid$7$q & ent_a_ne_b$7$q;
-        end
-        if (query$pred == pred_a_lt_q) begin
-            t_match$22 = ent_valid$7$q & (ent_a$7$q < query$q);
-        end
-        t_slot$23 = slot_code$8;
-        t_prio$23 = ent_prio$8$q;
-        t_id$23 = ent_id$8$q;
-        t_match$23 = ent_valid$8$q;
-        if (query$pred == pred_a_gt_b) begin
-            t_match$23 = ent_valid$8$q & ent_a_gt_b$8$q;
-        end
-        if (query$pred == pred_a_ne_b) begin
-            t_match$23 = ent_valid$8$q & ent_a_ne_b$8$q;
-        end
-        if (query$pred == pred_a_lt_q) begin
-            t_match$23 = ent_valid$8$q & (ent_a$8$q < query$q);
-        end
-        t_slot$24 = slot_code$9;
-        t_prio$24 = ent_prio$9$q;
-        t_id$24 = ent_id$9$q;
-        t_match$24 = ent_valid$9$q;
-        if (query$pred == pred_a_gt_b) begin
-            t_match$24 = ent_valid$9$q & ent_a_gt_b$9$q;
-        end
-        if (query$pred == pred_a_ne_b) begin
-            t_match$24 = ent_valid$9$q & ent_a_ne_b$9$q;
-        end
-        if (query$pred == pred_a_lt_q) begin
-            t_match$24 = ent_valid$9$q & (ent_a$9$q < query$q);
-        end
-        t_slot$25 = slot_code$10;
-        t_prio$25 = ent_prio$10$q;
-        t_id$25 = ent_id$10$q;
-        t_match$25 = ent_valid$10$q;
-        if (query$pred == pred_a_gt_b) begin
-            t_match$25 = ent_valid$10$q & ent_a_gt_b$10$q;
-        end
-        if (query$pred == pred_a_ne_b) begin
-            t_match$25 = ent_valid$10$q & ent_a_ne_b$10$q;
-        end
-        if (query$pred == pred_a_lt_q) begin
-            t_match$25 = ent_valid$10$q & (ent_a$10$q < query$q);
-        end
-        t_slot$26 = slot_code$11;
-        t_prio$26 = ent_prio$11$q;
-        t_id$26 = ent_id$11$q;
-        t_match$26 = ent_valid$11$q;
-        if (query$pred == pred_a_gt_b) begin
-            t_match$26 = ent_valid$11$q & ent_a_gt_b$11$q;
-        end
-        if (query$pred == pred_a_ne_b) begin
-            t_match$26 = ent_valid$11$q & ent_a_ne_b$11$q;
-        end
-        if (query$pred == pred_a_lt_q) begin
-            t_match$26 = ent_valid$11$q & (ent_a$11$q < query$q);
-        end
-        t_slot$27 = slot_code$12;
-        t_prio$27 = ent_prio$12$q;
-        t_id$27 = ent_id$12$q;
-        t_match$27 = ent_valid$12$q;
-        if (query$pred == pred_a_gt_b) begin
-            t_match$27 = ent_valid$12$q & ent_a_gt_b$12$q;
-        end
-        if (query$pred == pred_a_ne_b) begin
-            t_match$27 = ent_valid$12$q & ent_a_ne_b$12$q;
-        end
-        if (query$pred == pred_a_lt_q) begin
-            t_match$27 = ent_valid$12$q & (ent_a$12$q < query$q);
-        end
-        t_slot$28 = slot_code$13;
-        t_prio$28 = ent_prio$13$q;
-        t_id$28 = ent_id$13$q;
-        t_match$28 = ent_valid$13$q;
-        if (query$pred == pred_a_gt_b) begin
-            t_match$28 = ent_valid$13$q & ent_a_gt_b$13$q;
-        end
-        if (query$pred == pred_a_ne_b) begin
-            t_match$28 = ent_valid$13$q & ent_a_ne_b$13$q;
-        end
-        if (query$pred == pred_a_lt_q) begin
-            t_match$28 = ent_valid$13$q & (ent_a$13$q < query$q);
-        end
-        t_slot$29 = slot_code$14;
-        t_prio$29 = ent_prio$14$q;
-        t_id$29 = ent_id$14$q;
-        t_match$29 = ent_valid$14$q;
-        if (query$pred == pred_a_gt_b) begin
-            t_match$29 = ent_valid$14$q & ent_a_gt_b$14$q;
-        end
-        if (query$pred == pred_a_ne_b) begin
-            t_match$29 = ent_valid$14$q & ent_a_ne_b$14$q;
-        end
-        if (query$pred == pred_a_lt_q) begin
-            t_match$29 = ent_valid$14$q & (ent_a$14$q < query$q);
-        end
-        t_slot$30 = slot_code$15;
-        t_prio$30 = ent_prio$15$q;
-        t_id$30 = ent_id$15$q;
-        t_match$30 = ent_valid$15$q;
-        if (query$pred == pred_a_gt_b) begin
-            t_match$30 = ent_valid$15$q & ent_a_gt_b$15$q;
-        end
-        if (query$pred == pred_a_ne_b) begin
-            t_match$30 = ent_valid$15$q & ent_a_ne_b$15$q;
-        end
-        if (query$pred == pred_a_lt_q) begin
-            t_match$30 = ent_valid$15$q & (ent_a$15$q < query$q);
-        end
-        if (t_match$29 & (~t_match$30 | (t_prio$29 < t_prio$30) | ((t_prio$29 == t_prio$30) & (t_id$29 < t_id$30)))) begin
-            t_slot$14 = t_slot$29;
-            t_prio$14 = t_prio$29;
-            t_id$14 = t_id$29;
-        end
-        else begin
-            t_slot$14 = t_slot$30;
-            t_prio$14 = t_prio$30;
-            t_id$14 = t_id$30;
-        end
-        t_match$14 = t_match$29 | t_match$30;
-        if (t_match$27 & (~t_match$28 | (t_prio$27 < t_prio$28) | ((t_prio$27 == t_prio$28) & (t_id$27 < t_id$28)))) begin
-            t_slot$13 = t_slot$27;
-            t_prio$13 = t_prio$27;
-            t_id$13 = t_id$27;
-        end
-        else begin
-            t_slot$13 = t_slot$28;
-            t_prio$13 = t_prio$28;
-            t_id$13 = t_id$28;
-        end
-        t_match$13 = t_match$27 | t_match$28;
-        if (t_match$25 & (~t_match$26 | (t_prio$25 < t_prio$26) | ((t_prio$25 == t_prio$26) & (t_id$25 < t_id$26)))) begin
-            t_slot$12 = t_slot$25;
-            t_prio$12 = t_prio$25;
-            t_id$12 = t_id$25;
-        end
-        else begin
-            t_slot$12 = t_slot$26;
-            t_prio$12 = t_prio$26;
-            t_id$12 = t_id$26;
-        end
-        t_match$12 = t_match$25 | t_match$26;
-        if (t_match$23 & (~t_match$24 | (t_prio$23 < t_prio$24) | ((t_prio$23 == t_prio$24) & (t_id$23 < t_id$24)))) begin
-            t_slot$11 = t_slot$23;
-            t_prio$11 = t_prio$23;
-            t_id$11 = t_id$23;
-        end
-        else begin
-            t_slot$11 = t_slot$24;
-            t_prio$11 = t_prio$24;
-            t_id$11 = t_id$24;
-        end
-        t_match$11 = t_match$23 | t_match$24;
-        if (t_match$21 & (~t_match$22 | (t_prio$21 < t_prio$22) | ((t_prio$21 == t_prio$22) & (t_id$21 < t_id$22)))) begin
-            t_slot$10 = t_slot$21;
-            t_prio$10 = t_prio$21;
-            t_id$10 = t_id$21;
-        end
-        else begin
-            t_slot$10 = t_slot$22;
-            t_prio$10 = t_prio$22;
-            t_id$10 = t_id$22;
-        end
-        t_match$10 = t_match$21 | t_match$22;
-        if (t_match$19 & (~t_match$20 | (t_prio$19 < t_prio$20) | ((t_prio$19 == t_prio$20) & (t_id$19 < t_id$20)))) begin
-            t_slot$9 = t_slot$19;
-            t_prio$9 = t_prio$19;
-            t_id$9 = t_id$19;
-        end
-        else begin
-            t_slot$9 = t_slot$20;
-            t_prio$9 = t_prio$20;
-            t_id$9 = t_id$20;
-        end
-        t_match$9 = t_match$19 | t_match$20;
-        if (t_match$17 & (~t_match$18 | (t_prio$17 < t_prio$18) | ((t_prio$17 == t_prio$18) & (t_id$17 < t_id$18)))) begin
-            t_slot$8 = t_slot$17;
-            t_prio$8 = t_prio$17;
-            t_id$8 = t_id$17;
-        end
-        else begin
-            t_slot$8 = t_slot$18;
-            t_prio$8 = t_prio$18;
-            t_id$8 = t_id$18;
-        end
-        t_match$8 = t_match$17 | t_match$18;
-        if (t_match$15 & (~t_match$16 | (t_prio$15 < t_prio$16) | ((t_prio$15 == t_prio$16) & (t_id$15 < t_id$16)))) begin
-            t_slot$7 = t_slot$15;
-            t_prio$7 = t_prio$15;
-            t_id$7 = t_id$15;
-        end
-        else begin
-            t_slot$7 = t_slot$16;
-            t_prio$7 = t_prio$16;
-            t_id$7 = t_id$16;
-        end
-        t_match$7 = t_match$15 | t_match$16;
-        if (t_match$13 & (~t_match$14 | (t_prio$13 < t_prio$14) | ((t_prio$13 == t_prio$14) & (t_id$13 < t_id$14)))) begin
-            t_slot$6 = t_slot$13;
-            t_prio$6 = t_prio$13;
-            t_id$6 = t_id$13;
-        end
-        else begin
-            t_slot$6 = t_slot$14;
-            t_prio$6 = t_prio$14;
-            t_id$6 = t_id$14;
-        end
-        t_match$6 = t_match$13 | t_match$14;
-        if (t_match$11 & (~t_match$12 | (t_prio$11 < t_prio$12) | ((t_prio$11 == t_prio$12) & (t_id$11 < t_id$12)))) begin
-            t_slot$5 = t_slot$11;
-            t_prio$5 = t_prio$11;
-            t_id$5 = t_id$11;
-        end
-        else begin
-            t_slot$5 = t_slot$12;
-            t_prio$5 = t_prio$12;
-            t_id$5 = t_id$12;
-        end
-        t_match$5 = t_match$11 | t_match$12;
-        if (t_match$9 & (~t_match$10 | (t_prio$9 < t_prio$10) | ((t_prio$9 == t_prio$10) & (t_id$9 < t_id$10)))) begin
-            t_slot$4 = t_slot$9;
-            t_prio$4 = t_prio$9;
-            t_id$4 = t_id$9;
-        end
-        else begin
-            t_slot$4 = t_slot$10;
-            t_prio$4 = t_prio$10;
-            t_id$4 = t_id$10;
-        end
-        t_match$4 = t_match$9 | t_match$10;
-        if (t_match$7 & (~t_match$8 | (t_prio$7 < t_prio$8) | ((t_prio$7 == t_prio$8) & (t_id$7 < t_id$8)))) begin
-            t_slot$3 = t_slot$7;
-            t_prio$3 = t_prio$7;
-            t_id$3 = t_id$7;
-        end
-        else begin
-            t_slot$3 = t_slot$8;
-            t_prio$3 = t_prio$8;
-            t_id$3 = t_id$8;
-        end
-        t_match$3 = t_match$7 | t_match$8;
-        if (t_match$5 & (~t_match$6 | (t_prio$5 < t_prio$6) | ((t_prio$5 == t_prio$6) & (t_id$5 < t_id$6)))) begin
-            t_slot$2 = t_slot$5;
-            t_prio$2 = t_prio$5;
-            t_id$2 = t_id$5;
-        end
-        else begin
-            t_slot$2 = t_slot$6;
-            t_prio$2 = t_prio$6;
-            t_id$2 = t_id$6;
-        end
-        t_match$2 = t_match$5 | t_match$6;
-        if (t_match$3 & (~t_match$4 | (t_prio$3 < t_prio$4) | ((t_prio$3 == t_prio$4) & (t_id$3 < t_id$4)))) begin
-            t_slot$1 = t_slot$3;
-            t_prio$1 = t_prio$3;
-            t_id$1 = t_id$3;
-        end
-        else begin
-            t_slot$1 = t_slot$4;
-            t_prio$1 = t_prio$4;
-            t_id$1 = t_id$4;
-        end
-        t_match$1 = t_match$3 | t_match$4;
-        if (t_match$1 & (~t_match$2 | (t_prio$1 < t_prio$2) | ((t_prio$1 == t_prio$2) & (t_id$1 < t_id$2)))) begin
-            t_slot$0 = t_slot$1;
-            t_prio$0 = t_prio$1;
-            t_id$0 = t_id$1;
-        end
-        else begin
-            t_slot$0 = t_slot$2;
-            t_prio$0 = t_prio$2;
-            t_id$0 = t_id$2;
-        end
-        t_match$0 = t_match$1 | t_match$2;
-        win_a = zero_16;
-        win_b = zero_16;
-        if (t_slot$0 == slot_code$0) begin
-            win_a = win_a | ent_a$0$q;
-            win_b = win_b | ent_b$0$q;
-        end
-        if (t_slot$0 == slot_code$1) begin
-            win_a = win_a | ent_a$1$q;
-            win_b = win_b | ent_b$1$q;
-        end
-        if (t_slot$0 == slot_code$2) begin
-            win_a = win_a | ent_a$2$q;
-            win_b = win_b | ent_b$2$q;
-        end
-        if (t_slot$0 == slot_code$3) begin
-            win_a = win_a | ent_a$3$q;
-            win_b = win_b | ent_b$3$q;
-        end
-        if (t_slot$0 == slot_code$4) begin
-            win_a = win_a | ent_a$4$q;
-            win_b = win_b | ent_b$4$q;
-        end
-        if (t_slot$0 == slot_code$5) begin
-            win_a = win_a | ent_a$5$q;
-            win_b = win_b | ent_b$5$q;
-        end
-        if (t_slot$0 == slot_code$6) begin
-            win_a = win_a | ent_a$6$q;
-            win_b = win_b | ent_b$6$q;
-        end
-        if (t_slot$0 == slot_code$7) begin
-            win_a = win_a | ent_a$7$q;
-            win_b = win_b | ent_b$7$q;
-        end
-        if (t_slot$0 == slot_code$8) begin
-            win_a = win_a | ent_a$8$q;
-            win_b = win_b | ent_b$8$q;
-        end
-        if (t_slot$0 == slot_code$9) begin
-            win_a = win_a | ent_a$9$q;
-            win_b = win_b | ent_b$9$q;
-        end
-        if (t_slot$0 == slot_code$10) begin
-            win_a = win_a | ent_a$10$q;
-            win_b = win_b | ent_b$10$q;
-        end
-        if (t_slot$0 == slot_code$11) begin
-            win_a = win_a | ent_a$11$q;
-            win_b = win_b | ent_b$11$q;
-        end
-        if (t_slot$0 == slot_code$12) begin
-            win_a = win_a | ent_a$12$q;
-            win_b = win_b | ent_b$12$q;
-        end
-        if (t_slot$0 == slot_code$13) begin
-            win_a = win_a | ent_a$13$q;
-            win_b = win_b | ent_b$13$q;
-        end
-        if (t_slot$0 == slot_code$14) begin
-            win_a = win_a | ent_a$14$q;
-            win_b = win_b | ent_b$14$q;
-        end
-        if (t_slot$0 == slot_code$15) begin
-            win_a = win_a | ent_a$15$q;
-            win_b = win_b | ent_b$15$q;
+            matching = ent_valid$q & a_lt_q;
+        end
+        win = zero_16;
+        if (matching[0] & ((before$0$q | ~matching | one_hot$0) == ones_16)) begin
+            win = win | one_hot$0;
+        end
+        if (matching[1] & ((before$1$q | ~matching | one_hot$1) == ones_16)) begin
+            win = win | one_hot$1;
+        end
+        if (matching[2] & ((before$2$q | ~matching | one_hot$2) == ones_16)) begin
+            win = win | one_hot$2;
+        end
+        if (matching[3] & ((before$3$q | ~matching | one_hot$3) == ones_16)) begin
+            win = win | one_hot$3;
+        end
+        if (matching[4] & ((before$4$q | ~matching | one_hot$4) == ones_16)) begin
+            win = win | one_hot$4;
+        end
+        if (matching[5] & ((before$5$q | ~matching | one_hot$5) == ones_16)) begin
+            win = win | one_hot$5;
+        end
+        if (matching[6] & ((before$6$q | ~matching | one_hot$6) == ones_16)) begin
+            win = win | one_hot$6;
+        end
+        if (matching[7] & ((before$7$q | ~matching | one_hot$7) == ones_16)) begin
+            win = win | one_hot$7;
+        end
+        if (matching[8] & ((before$8$q | ~matching | one_hot$8) == ones_16)) begin
+            win = win | one_hot$8;
+        end
+        if (matching[9] & ((before$9$q | ~matching | one_hot$9) == ones_16)) begin
+            win = win | one_hot$9;
+        end
+        if (matching[10] & ((before$10$q | ~matching | one_hot$10) == ones_16)) begin
+            win = win | one_hot$10;
+        end
+        if (matching[11] & ((before$11$q | ~matching | one_hot$11) == ones_16)) begin
+            win = win | one_hot$11;
+        end
+        if (matching[12] & ((before$12$q | ~matching | one_hot$12) == ones_16)) begin
+            win = win | one_hot$12;
+        end
+        if (matching[13] & ((before$13$q | ~matching | one_hot$13) == ones_16)) begin
+            win = win | one_hot$13;
+        end
+        if (matching[14] & ((before$14$q | ~matching | one_hot$14) == ones_16)) begin
+            win = win | one_hot$14;
+        end
+        if (matching[15] & ((before$15$q | ~matching | one_hot$15) == ones_16)) begin
+            win = win | one_hot$15;
+        end
+        w_id = zero_a;
+        w_prio = zero_16;
+        w_a = zero_16;
+        w_b = zero_16;
+        w_ahead = zero_16;
+        if (win[0]) begin
+            w_id = w_id | ent_id$0$q;
+            w_prio = w_prio | ent_prio$0$q;
+            w_a = w_a | ent_a$0$q;
+            w_b = w_b | ent_b$0$q;
+            w_ahead = w_ahead | ~(before$0$q | one_hot$0);
+        end
+        if (win[1]) begin
+            w_id = w_id | ent_id$1$q;
+            w_prio = w_prio | ent_prio$1$q;
+            w_a = w_a | ent_a$1$q;
+            w_b = w_b | ent_b$1$q;
+            w_ahead = w_ahead | ~(before$1$q | one_hot$1);
+        end
+        if (win[2]) begin
+            w_id = w_id | ent_id$2$q;
+            w_prio = w_prio | ent_prio$2$q;
+            w_a = w_a | ent_a$2$q;
+            w_b = w_b | ent_b$2$q;
+            w_ahead = w_ahead | ~(before$2$q | one_hot$2);
+        end
+        if (win[3]) begin
+            w_id = w_id | ent_id$3$q;
+            w_prio = w_prio | ent_prio$3$q;
+            w_a = w_a | ent_a$3$q;
+            w_b = w_b | ent_b$3$q;
+            w_ahead = w_ahead | ~(before$3$q | one_hot$3);
+        end
+        if (win[4]) begin
+            w_id = w_id | ent_id$4$q;
+            w_prio = w_prio | ent_prio$4$q;
+            w_a = w_a | ent_a$4$q;
+            w_b = w_b | ent_b$4$q;
+            w_ahead = w_ahead | ~(before$4$q | one_hot$4);
+        end
+        if (win[5]) begin
+            w_id = w_id | ent_id$5$q;
+            w_prio = w_prio | ent_prio$5$q;
+            w_a = w_a | ent_a$5$q;
+            w_b = w_b | ent_b$5$q;
+            w_ahead = w_ahead | ~(before$5$q | one_hot$5);
+        end
+        if (win[6]) begin
+            w_id = w_id | ent_id$6$q;
+            w_prio = w_prio | ent_prio$6$q;
+            w_a = w_a | ent_a$6$q;
+            w_b = w_b | ent_b$6$q;
+            w_ahead = w_ahead | ~(before$6$q | one_hot$6);
+        end
+        if (win[7]) begin
+            w_id = w_id | ent_id$7$q;
+            w_prio = w_prio | ent_prio$7$q;
+            w_a = w_a | ent_a$7$q;
+            w_b = w_b | ent_b$7$q;
+            w_ahead = w_ahead | ~(before$7$q | one_hot$7);
+        end
+        if (win[8]) begin
+            w_id = w_id | ent_id$8$q;
+            w_prio = w_prio | ent_prio$8$q;
+            w_a = w_a | ent_a$8$q;
+            w_b = w_b | ent_b$8$q;
+            w_ahead = w_ahead | ~(before$8$q | one_hot$8);
+        end
+        if (win[9]) begin
+            w_id = w_id | ent_id$9$q;
+            w_prio = w_prio | ent_prio$9$q;
+            w_a = w_a | ent_a$9$q;
+            w_b = w_b | ent_b$9$q;
+            w_ahead = w_ahead | ~(before$9$q | one_hot$9);
+        end
+        if (win[10]) begin
+            w_id = w_id | ent_id$10$q;
+            w_prio = w_prio | ent_prio$10$q;
+            w_a = w_a | ent_a$10$q;
+            w_b = w_b | ent_b$10$q;
+            w_ahead = w_ahead | ~(before$10$q | one_hot$10);
+        end
+        if (win[11]) begin
+            w_id = w_id | ent_id$11$q;
+            w_prio = w_prio | ent_prio$11$q;
+            w_a = w_a | ent_a$11$q;
+            w_b = w_b | ent_b$11$q;
+            w_ahead = w_ahead | ~(before$11$q | one_hot$11);
+        end
+        if (win[12]) begin
+            w_id = w_id | ent_id$12$q;
+            w_prio = w_prio | ent_prio$12$q;
+            w_a = w_a | ent_a$12$q;
+            w_b = w_b | ent_b$12$q;
+            w_ahead = w_ahead | ~(before$12$q | one_hot$12);
+        end
+        if (win[13]) begin
+            w_id = w_id | ent_id$13$q;
+            w_prio = w_prio | ent_prio$13$q;
+            w_a = w_a | ent_a$13$q;
+            w_b = w_b | ent_b$13$q;
+            w_ahead = w_ahead | ~(before$13$q | one_hot$13);
+        end
+        if (win[14]) begin
+            w_id = w_id | ent_id$14$q;
+            w_prio = w_prio | ent_prio$14$q;
+            w_a = w_a | ent_a$14$q;
+            w_b = w_b | ent_b$14$q;
+            w_ahead = w_ahead | ~(before$14$q | one_hot$14);
+        end
+        if (win[15]) begin
+            w_id = w_id | ent_id$15$q;
+            w_prio = w_prio | ent_prio$15$q;
+            w_a = w_a | ent_a$15$q;
+            w_b = w_b | ent_b$15$q;
+            w_ahead = w_ahead | ~(before$15$q | one_hot$15);
         end
         s1_valid$d = query$valid;
-        s1_found$d = query$valid & t_match$0;
-        s1_id$d = zero_a;
-        s1_prio$d = zero_16;
-        s1_a$d = zero_16;
-        s1_b$d = zero_16;
-        if (query$valid & t_match$0) begin
-            s1_id$d = t_id$0;
-            s1_prio$d = t_prio$0;
-            s1_a$d = win_a;
-            s1_b$d = win_b;
+        s1_found$d = matching != zero_16;
+        s1_id$d = w_id;
+        s1_prio$d = w_prio;
+        s1_a$d = w_a;
+        s1_b$d = w_b;
+        s1_count$d = used$q;
+        s1_ahead$d = ent_valid$q & w_ahead;
+        pc1$0 = zero_5;
+        if (s1_ahead$q[0]) begin
+            pc1$0 = one_5;
         end
-        s1_count$d = zero_5;
-        if (query$valid) begin
-            s1_count$d = used$q;
+        pc1$1 = zero_5;
+        if (s1_ahead$q[1]) begin
+            pc1$1 = one_5;
         end
-        rank_acc = zero_5;
-        if (key_valid$0$q & ((key_prio$0$q < s1_prio$q) | ((key_prio$0$q == s1_prio$q) & (key_id$0$q < s1_id$q)))) begin
-            rank_acc = rank_acc + one_5;
+        pc1$2 = zero_5;
+        if (s1_ahead$q[2]) begin
+            pc1$2 = one_5;
         end
-        if (key_valid$1$q & ((key_prio$1$q < s1_prio$q) | ((key_prio$1$q == s1_prio$q) & (key_id$1$q < s1_id$q)))) begin
-            rank_acc = rank_acc + one_5;
+        pc1$3 = zero_5;
+        if (s1_ahead$q[3]) begin
+            pc1$3 = one_5;
         end
-        if (key_valid$2$q & ((key_prio$2$q < s1_prio$q) | ((key_prio$2$q == s1_prio$q) & (key_id$2$q < s1_id$q)))) begin
-            rank_acc = rank_acc + one_5;
+        pc1$4 = zero_5;
+        if (s1_ahead$q[4]) begin
+            pc1$4 = one_5;
         end
-        if (key_valid$3$q & ((key_prio$3$q < s1_prio$q) | ((key_prio$3$q == s1_prio$q) & (key_id$3$q < s1_id$q)))) begin
-            rank_acc = rank_acc + one_5;
+        pc1$5 = zero_5;
+        if (s1_ahead$q[5]) begin
+            pc1$5 = one_5;
         end
-        if (key_valid$4$q & ((key_prio$4$q < s1_prio$q) | ((key_prio$4$q == s1_prio$q) & (key_id$4$q < s1_id$q)))) begin
-            rank_acc = rank_acc + one_5;
+        pc1$6 = zero_5;
+        if (s1_ahead$q[6]) begin
+            pc1$6 = one_5;
         end
-        if (key_valid$5$q & ((key_prio$5$q < s1_prio$q) | ((key_prio$5$q == s1_prio$q) & (key_id$5$q < s1_id$q)))) begin
-            rank_acc = rank_acc + one_5;
+        pc1$7 = zero_5;
+        if (s1_ahead$q[7]) begin
+            pc1$7 = one_5;
         end
-        if (key_valid$6$q & ((key_prio$6$q < s1_prio$q) | ((key_prio$6$q == s1_prio$q) & (key_id$6$q < s1_id$q)))) begin
-            rank_acc = rank_acc + one_5;
+        pc1$8 = zero_5;
+        if (s1_ahead$q[8]) begin
+            pc1$8 = one_5;
         end
-        if (key_valid$7$q & ((key_prio$7$q < s1_prio$q) | ((key_prio$7$q == s1_prio$q) & (key_id$7$q < s1_id$q)))) begin
-            rank_acc = rank_acc + one_5;
+        pc1$9 = zero_5;
+        if (s1_ahead$q[9]) begin
+            pc1$9 = one_5;
         end
-        if (key_valid$8$q & ((key_prio$8$q < s1_prio$q) | ((key_prio$8$q == s1_prio$q) & (key_id$8$q < s1_id$q)))) begin
-            rank_acc = rank_acc + one_5;
+        pc1$10 = zero_5;
+        if (s1_ahead$q[10]) begin
+            pc1$10 = one_5;
         end
-        if (key_valid$9$q & ((key_prio$9$q < s1_prio$q) | ((key_prio$9$q == s1_prio$q) & (key_id$9$q < s1_id$q)))) begin
-            rank_acc = rank_acc + one_5;
+        pc1$11 = zero_5;
+        if (s1_ahead$q[11]) begin
+            pc1$11 = one_5;
         end
-        if (key_valid$10$q & ((key_prio$10$q < s1_prio$q) | ((key_prio$10$q == s1_prio$q) & (key_id$10$q < s1_id$q)))) begin
-            rank_acc = rank_acc + one_5;
+        pc1$12 = zero_5;
+        if (s1_ahead$q[12]) begin
+            pc1$12 = one_5;
         end
-        if (key_valid$11$q & ((key_prio$11$q < s1_prio$q) | ((key_prio$11$q == s1_prio$q) & (key_id$11$q < s1_id$q)))) begin
-            rank_acc = rank_acc + one_5;
+        pc1$13 = zero_5;
+        if (s1_ahead$q[13]) begin
+            pc1$13 = one_5;
         end
-        if (key_valid$12$q & ((key_prio$12$q < s1_prio$q) | ((key_prio$12$q == s1_prio$q) & (key_id$12$q < s1_id$q)))) begin
-            rank_acc = rank_acc + one_5;
+        pc1$14 = zero_5;
+        if (s1_ahead$q[14]) begin
+            pc1$14 = one_5;
         end
-        if (key_valid$13$q & ((key_prio$13$q < s1_prio$q) | ((key_prio$13$q == s1_prio$q) & (key_id$13$q < s1_id$q)))) begin
-            rank_acc = rank_acc + one_5;
+        pc1$15 = zero_5;
+        if (s1_ahead$q[15]) begin
+            pc1$15 = one_5;
         end
-        if (key_valid$14$q & ((key_prio$14$q < s1_prio$q) | ((key_prio$14$q == s1_prio$q) & (key_id$14$q < s1_id$q)))) begin
-            rank_acc = rank_acc + one_5;
-        end
-        if (key_valid$15$q & ((key_prio$15$q < s1_prio$q) | ((key_prio$15$q == s1_prio$q) & (key_id$15$q < s1_id$q)))) begin
-            rank_acc = rank_acc + one_5;
-        end
+        pc2$0 = pc1$0 + pc1$1;
+        pc2$1 = pc1$2 + pc1$3;
+        pc2$2 = pc1$4 + pc1$5;
+        pc2$3 = pc1$6 + pc1$7;
+        pc2$4 = pc1$8 + pc1$9;
+        pc2$5 = pc1$10 + pc1$11;
+        pc2$6 = pc1$12 + pc1$13;
+        pc2$7 = pc1$14 + pc1$15;
+        pc4$0 = pc2$0 + pc2$1;
+        pc4$1 = pc2$2 + pc2$3;
+        pc4$2 = pc2$4 + pc2$5;
+        pc4$3 = pc2$6 + pc2$7;
+        pc8$0 = pc4$0 + pc4$1;
+        pc8$1 = pc4$2 + pc4$3;
+        rank = pc8$0 + pc8$1;
         s2_valid$d = s1_valid$q;
-        s2_found$d = s1_found$q;
-        s2_id$d = 16'(s1_id$q);
-        s2_prio$d = s1_prio$q;
-        s2_a$d = s1_a$q;
-        s2_b$d = s1_b$q;
-        s2_rank$d = 8'(rank_acc);
-        s2_count$d = 8'(s1_count$q);
+        s2_found$d = 1'b0;
+        s2_id$d = zero_16;
+        s2_prio$d = zero_16;
+        s2_a$d = zero_16;
+        s2_b$d = zero_16;
+        s2_rank$d = zero_8;
+        s2_count$d = zero_8;
+        if (s1_valid$q) begin
+            s2_found$d = s1_found$q;
+            s2_id$d = 16'(s1_id$q);
+            s2_prio$d = s1_prio$q;
+            s2_a$d = s1_a$q;
+            s2_b$d = s1_b$q;
+            s2_rank$d = 8'(rank);
+            s2_count$d = 8'(s1_count$q);
+        end
         resp$valid = s2_valid$q;
         resp$found = s2_found$q;
         resp$id = s2_id$q;
@@ -3218,32 +2241,12 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         stat$count = 8'(used$q);
         stat$fifo_level = 8'(overflow$count);
         if (reset) begin
-            ent_valid$0$d = 1'b0;
-            ent_valid$1$d = 1'b0;
-            ent_valid$2$d = 1'b0;
-            ent_valid$3$d = 1'b0;
-            ent_valid$4$d = 1'b0;
-            ent_valid$5$d = 1'b0;
-            ent_valid$6$d = 1'b0;
-            ent_valid$7$d = 1'b0;
-            ent_valid$8$d = 1'b0;
-            ent_valid$9$d = 1'b0;
-            ent_valid$10$d = 1'b0;
-            ent_valid$11$d = 1'b0;
-            ent_valid$12$d = 1'b0;
-            ent_valid$13$d = 1'b0;
-            ent_valid$14$d = 1'b0;
-            ent_valid$15$d = 1'b0;
+            ent_valid$d = zero_16;
             used$d = zero_5;
             live$d = zero_n;
             newer$d = zero_n;
+            held$d = zero_n;
             s1_valid$d = 1'b0;
-            s1_found$d = 1'b0;
-            s1_id$d = zero_a;
-            s1_prio$d = zero_16;
-            s1_a$d = zero_16;
-            s1_b$d = zero_16;
-            s1_count$d = zero_5;
             s2_valid$d = 1'b0;
             s2_found$d = 1'b0;
             s2_id$d = zero_16;
@@ -3265,6 +2268,310 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
     end
     
 endmodule // prisched_n128
+
+
+module prisched_n128$before$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n128$before$0
+
+
+module prisched_n128$before$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n128$before$1
+
+
+module prisched_n128$before$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n128$before$10
+
+
+module prisched_n128$before$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n128$before$11
+
+
+module prisched_n128$before$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n128$before$12
+
+
+module prisched_n128$before$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n128$before$13
+
+
+module prisched_n128$before$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n128$before$14
+
+
+module prisched_n128$before$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n128$before$15
+
+
+module prisched_n128$before$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n128$before$2
+
+
+module prisched_n128$before$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n128$before$3
+
+
+module prisched_n128$before$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n128$before$4
+
+
+module prisched_n128$before$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n128$before$5
+
+
+module prisched_n128$before$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n128$before$6
+
+
+module prisched_n128$before$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n128$before$7
+
+
+module prisched_n128$before$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n128$before$8
+
+
+module prisched_n128$before$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n128$before$9
 
 
 module prisched_n128$ent_a$0(d,q,clock);
@@ -3571,612 +2878,42 @@ module prisched_n128$ent_a$9(d,q,clock);
 endmodule // prisched_n128$ent_a$9
 
 
-module prisched_n128$ent_a_gt_b$0(d,q,clock);
+module prisched_n128$ent_a_gt_b(d,q,clock);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 1'h0;
+       q = 16'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // prisched_n128$ent_a_gt_b$0
+endmodule // prisched_n128$ent_a_gt_b
 
 
-module prisched_n128$ent_a_gt_b$1(d,q,clock);
+module prisched_n128$ent_a_ne_b(d,q,clock);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 1'h0;
+       q = 16'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // prisched_n128$ent_a_gt_b$1
-
-
-module prisched_n128$ent_a_gt_b$10(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_a_gt_b$10
-
-
-module prisched_n128$ent_a_gt_b$11(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_a_gt_b$11
-
-
-module prisched_n128$ent_a_gt_b$12(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_a_gt_b$12
-
-
-module prisched_n128$ent_a_gt_b$13(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_a_gt_b$13
-
-
-module prisched_n128$ent_a_gt_b$14(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_a_gt_b$14
-
-
-module prisched_n128$ent_a_gt_b$15(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_a_gt_b$15
-
-
-module prisched_n128$ent_a_gt_b$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_a_gt_b$2
-
-
-module prisched_n128$ent_a_gt_b$3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_a_gt_b$3
-
-
-module prisched_n128$ent_a_gt_b$4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_a_gt_b$4
-
-
-module prisched_n128$ent_a_gt_b$5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_a_gt_b$5
-
-
-module prisched_n128$ent_a_gt_b$6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_a_gt_b$6
-
-
-module prisched_n128$ent_a_gt_b$7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_a_gt_b$7
-
-
-module prisched_n128$ent_a_gt_b$8(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_a_gt_b$8
-
-
-module prisched_n128$ent_a_gt_b$9(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_a_gt_b$9
-
-
-module prisched_n128$ent_a_ne_b$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_a_ne_b$0
-
-
-module prisched_n128$ent_a_ne_b$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_a_ne_b$1
-
-
-module prisched_n128$ent_a_ne_b$10(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_a_ne_b$10
-
-
-module prisched_n128$ent_a_ne_b$11(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_a_ne_b$11
-
-
-module prisched_n128$ent_a_ne_b$12(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_a_ne_b$12
-
-
-module prisched_n128$ent_a_ne_b$13(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_a_ne_b$13
-
-
-module prisched_n128$ent_a_ne_b$14(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_a_ne_b$14
-
-
-module prisched_n128$ent_a_ne_b$15(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_a_ne_b$15
-
-
-module prisched_n128$ent_a_ne_b$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_a_ne_b$2
-
-
-module prisched_n128$ent_a_ne_b$3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_a_ne_b$3
-
-
-module prisched_n128$ent_a_ne_b$4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_a_ne_b$4
-
-
-module prisched_n128$ent_a_ne_b$5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_a_ne_b$5
-
-
-module prisched_n128$ent_a_ne_b$6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_a_ne_b$6
-
-
-module prisched_n128$ent_a_ne_b$7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_a_ne_b$7
-
-
-module prisched_n128$ent_a_ne_b$8(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_a_ne_b$8
-
-
-module prisched_n128$ent_a_ne_b$9(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_a_ne_b$9
+endmodule // prisched_n128$ent_a_ne_b
 
 
 module prisched_n128$ent_b$0(d,q,clock);
@@ -5091,615 +3828,7 @@ module prisched_n128$ent_prio$9(d,q,clock);
 endmodule // prisched_n128$ent_prio$9
 
 
-module prisched_n128$ent_valid$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_valid$0
-
-
-module prisched_n128$ent_valid$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_valid$1
-
-
-module prisched_n128$ent_valid$10(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_valid$10
-
-
-module prisched_n128$ent_valid$11(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_valid$11
-
-
-module prisched_n128$ent_valid$12(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_valid$12
-
-
-module prisched_n128$ent_valid$13(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_valid$13
-
-
-module prisched_n128$ent_valid$14(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_valid$14
-
-
-module prisched_n128$ent_valid$15(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_valid$15
-
-
-module prisched_n128$ent_valid$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_valid$2
-
-
-module prisched_n128$ent_valid$3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_valid$3
-
-
-module prisched_n128$ent_valid$4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_valid$4
-
-
-module prisched_n128$ent_valid$5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_valid$5
-
-
-module prisched_n128$ent_valid$6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_valid$6
-
-
-module prisched_n128$ent_valid$7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_valid$7
-
-
-module prisched_n128$ent_valid$8(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_valid$8
-
-
-module prisched_n128$ent_valid$9(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$ent_valid$9
-
-
-module prisched_n128$key_id$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_id$0
-
-
-module prisched_n128$key_id$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_id$1
-
-
-module prisched_n128$key_id$10(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_id$10
-
-
-module prisched_n128$key_id$11(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_id$11
-
-
-module prisched_n128$key_id$12(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_id$12
-
-
-module prisched_n128$key_id$13(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_id$13
-
-
-module prisched_n128$key_id$14(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_id$14
-
-
-module prisched_n128$key_id$15(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_id$15
-
-
-module prisched_n128$key_id$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_id$2
-
-
-module prisched_n128$key_id$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_id$3
-
-
-module prisched_n128$key_id$4(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_id$4
-
-
-module prisched_n128$key_id$5(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_id$5
-
-
-module prisched_n128$key_id$6(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_id$6
-
-
-module prisched_n128$key_id$7(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_id$7
-
-
-module prisched_n128$key_id$8(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_id$8
-
-
-module prisched_n128$key_id$9(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_id$9
-
-
-module prisched_n128$key_prio$0(d,q,clock);
+module prisched_n128$ent_valid(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -5715,596 +3844,26 @@ module prisched_n128$key_prio$0(d,q,clock);
        q <= d;
     end
           
-endmodule // prisched_n128$key_prio$0
+endmodule // prisched_n128$ent_valid
 
 
-module prisched_n128$key_prio$1(d,q,clock);
+module prisched_n128$held(d,q,clock);
     
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 128'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // prisched_n128$key_prio$1
-
-
-module prisched_n128$key_prio$10(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_prio$10
-
-
-module prisched_n128$key_prio$11(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_prio$11
-
-
-module prisched_n128$key_prio$12(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_prio$12
-
-
-module prisched_n128$key_prio$13(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_prio$13
-
-
-module prisched_n128$key_prio$14(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_prio$14
-
-
-module prisched_n128$key_prio$15(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_prio$15
-
-
-module prisched_n128$key_prio$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_prio$2
-
-
-module prisched_n128$key_prio$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_prio$3
-
-
-module prisched_n128$key_prio$4(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_prio$4
-
-
-module prisched_n128$key_prio$5(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_prio$5
-
-
-module prisched_n128$key_prio$6(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_prio$6
-
-
-module prisched_n128$key_prio$7(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_prio$7
-
-
-module prisched_n128$key_prio$8(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_prio$8
-
-
-module prisched_n128$key_prio$9(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_prio$9
-
-
-module prisched_n128$key_valid$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_valid$0
-
-
-module prisched_n128$key_valid$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_valid$1
-
-
-module prisched_n128$key_valid$10(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_valid$10
-
-
-module prisched_n128$key_valid$11(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_valid$11
-
-
-module prisched_n128$key_valid$12(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_valid$12
-
-
-module prisched_n128$key_valid$13(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_valid$13
-
-
-module prisched_n128$key_valid$14(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_valid$14
-
-
-module prisched_n128$key_valid$15(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_valid$15
-
-
-module prisched_n128$key_valid$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_valid$2
-
-
-module prisched_n128$key_valid$3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_valid$3
-
-
-module prisched_n128$key_valid$4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_valid$4
-
-
-module prisched_n128$key_valid$5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_valid$5
-
-
-module prisched_n128$key_valid$6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_valid$6
-
-
-module prisched_n128$key_valid$7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_valid$7
-
-
-module prisched_n128$key_valid$8(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_valid$8
-
-
-module prisched_n128$key_valid$9(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$key_valid$9
+endmodule // prisched_n128$held
 
 
 module prisched_n128$live(d,q,clock);
@@ -6796,6 +4355,25 @@ module prisched_n128$s1_a(d,q,clock);
     end
           
 endmodule // prisched_n128$s1_a
+
+
+module prisched_n128$s1_ahead(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n128$s1_ahead
 
 
 module prisched_n128$s1_b(d,q,clock);

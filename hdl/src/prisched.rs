@@ -7,12 +7,14 @@
 //! ```text
 //!  cmd: valid op id prio a b   ┌────────────────────────────────┐     query: valid pred q
 //!  ───────────────────────────►│ 16 entries: valid id prio a b  │            │
-//!  ◄── ready (low while the    └──▲──────────────┬──────────────┘            ▼
-//!      FIFO head is popped)       │ pop          │ UPSERT, no     stage 1 (cycle t): predicate
-//!                              ┌──┴──────────────▼──┐ free entry  per entry, comparison tree,
-//!  live[N], newer[N]: an       │ overflow FIFO, 16  │             snapshot of (valid,prio,id)
-//!  outdated head is discarded  │ (id, prio, a, b)   │             stage 2 (t+1): rank, count
-//!                              └────────────────────┘             resp (t+2)
+//!  ◄── ready (low while the    │ order matrix before[16][16]    │            ▼
+//!      FIFO head is popped)    └──▲──────────────┬──────────────┘  stage 1 (cycle t): the
+//!                                 │ pop          │ UPSERT, no      predicate per entry, the
+//!  live[N], newer[N], held[N]: ┌──┴──────────────▼──┐ free entry   winner from the matrix,
+//!  bitmaps; an outdated head   │ overflow FIFO, 16  │              its fields and the entries
+//!  is discarded                │ (id, prio, a, b)   │              ordered before it
+//!                              └────────────────────┘              stage 2 (t+1): rank
+//!                                                                  resp (t+2)
 //! ```
 //!
 //! # Entries
@@ -20,8 +22,17 @@
 //! and the flags `a > b` and `a != b`, evaluated once when the entry is written (so the
 //! query compares only `a < q` per entry).
 //! Entries are ordered by `(prio, id)`: a LOWER `prio` is a HIGHER priority, ties go to
-//! the lower id. A valid id is in at most one entry. A bitmap `live[N]` says which ids are
-//! live (upserted and not removed since).
+//! the lower id. A valid id is in at most one entry. Bitmaps over the `N` ids say which
+//! ids are live (`live`: upserted and not removed since) and which have an entry
+//! (`held`), so that a command or the FIFO head finds whether its id has an entry with
+//! one bit lookup.
+//!
+//! The order of the entries is kept, not computed per query: `before[i]` bit `j` says that
+//! entry `i` is ordered before entry `j`. When an entry is written, its key is compared
+//! with the 16 others (the command's key and the FIFO head's key are both compared, in
+//! parallel, and the one written is chosen), and its row and column of the matrix are
+//! replaced. The bits of two valid entries are always exact (every write of an entry
+//! rewrites every bit it shares with another); those of an invalid entry are unused.
 //!
 //! # Interface
 //! * `cmd` (ready/valid; `op`, `id`, `prio`, `a`, `b`), one command per cycle:
@@ -71,13 +82,19 @@
 //!   in `t+1` sees it. A snapshot queued in `t` can be promoted from `t+1` on.
 //! * A query accepted in cycle `t` sees the entries as of the start of `t` (commands of
 //!   earlier cycles, not one accepted in `t`). Its response, `found`/`id`/`prio`/`a`/`b`
-//!   *and* `rank`/`count`, describes that state and is on `resp` in cycle `t+2`: stage 1
-//!   (cycle `t`) evaluates the predicate of every entry and a 4-level comparison tree and
-//!   registers the winner, the entry count and a snapshot of every entry's
-//!   `(valid, prio, id)`; stage 2 (`t+1`) compares the winner with the snapshot and counts
-//!   the entries before it.
+//!   *and* `rank`/`count`, describes that state and is on `resp` in cycle
+//!   `t + `[`RESP_LATENCY`] = `t+2`: stage 1 (cycle `t`) evaluates the predicate of every
+//!   entry, picks the one matching entry that the matrix orders before every other
+//!   matching entry, and registers its fields, the entry count and the set of valid
+//!   entries ordered before it (the winner's row of the matrix); stage 2 (`t+1`) counts
+//!   that set (a tree of adders) into `rank`.
 //! * Throughput: one command per cycle (except in cycles that pop the FIFO) and one query
 //!   per cycle.
+//! * Logic depth: every path is at most 8 LUT levels on xcup
+//!   (`fpga/reports/prisched_n*.xcup.txt`): the query's selection is one AND over the
+//!   matrix row per entry, the rank an adder tree in its own stage, and the command side
+//!   looks up one bit per bitmap and compares the keys in parallel with the choice of the
+//!   entry to write.
 //!
 //! # Parameters
 //! * `A`: id bits; `N = 2^A` ids (`1 <= A <= 10`). Ids on the 16-bit `cmd.id` port that are
@@ -105,8 +122,8 @@ pub const PRED_A_LT_Q: u64 = 3;
 /// Cycles from an accepted query to its response.
 pub const RESP_LATENCY: u64 = 2;
 
-// The HDL indexes arrays with literal expressions (`15 + i`, `29 - 2 * j`): the comparison
-// tree is a heap of 31 nodes over 16 leaves, and the FIFO has 2^4 entries.
+// The HDL indexes arrays with literal expressions (`15 - j`, `2 * k + 1`) and keeps the
+// entries' flags in 16-bit vectors; the FIFO has 2^4 entries.
 const _: () = assert!(ENTRIES == 16 && FIFO_DEPTH == 1 << 4);
 
 /// A queued UPSERT: the command's fields as they arrived.
@@ -186,14 +203,18 @@ pub struct PrioSched<const A: usize, const N: usize> {
     pub stat: PsStat,
 
     // entries
-    ent_valid: [DFF<bool>; ENTRIES],
+    /// Bit `i`: entry `i` holds an id.
+    ent_valid: DFF<Bits<16>>,
     ent_id: [DFF<Bits<A>>; ENTRIES],
     ent_prio: [DFF<Bits<16>>; ENTRIES],
     ent_a: [DFF<Bits<16>>; ENTRIES],
     ent_b: [DFF<Bits<16>>; ENTRIES],
-    /// `a > b` and `a != b` of each entry, computed once when it is written.
-    ent_a_gt_b: [DFF<bool>; ENTRIES],
-    ent_a_ne_b: [DFF<bool>; ENTRIES],
+    /// Bit `i`: entry `i`'s `a > b` / `a != b`, computed once when it is written.
+    ent_a_gt_b: DFF<Bits<16>>,
+    ent_a_ne_b: DFF<Bits<16>>,
+    /// Row `i`, bit `j`: entry `i` is ordered before entry `j` by `(prio, id)` (exact for
+    /// two valid entries `i != j`).
+    before: [DFF<Bits<16>>; ENTRIES],
     /// Valid entries, 0..=16.
     used: DFF<Bits<5>>,
     /// Ids upserted and not removed since.
@@ -201,9 +222,11 @@ pub struct PrioSched<const A: usize, const N: usize> {
     /// Ids whose entry a command updated in place since they were last removed: every
     /// queued snapshot of them is older than the entry.
     newer: DFF<Bits<N>>,
+    /// Ids that have an entry.
+    held: DFF<Bits<N>>,
     overflow: Fifo<PsSnapshot, 4, 5>,
 
-    // query stage 1 (the winner, the count and a snapshot of the entries' keys)
+    // query stage 1 (the winner, the count and the entries ordered before the winner)
     s1_valid: DFF<bool>,
     s1_found: DFF<bool>,
     s1_id: DFF<Bits<A>>,
@@ -211,9 +234,8 @@ pub struct PrioSched<const A: usize, const N: usize> {
     s1_a: DFF<Bits<16>>,
     s1_b: DFF<Bits<16>>,
     s1_count: DFF<Bits<5>>,
-    key_valid: [DFF<bool>; ENTRIES],
-    key_prio: [DFF<Bits<16>>; ENTRIES],
-    key_id: [DFF<Bits<A>>; ENTRIES],
+    /// Bit `j`: entry `j` is valid and ordered before the winner (0 without a winner).
+    s1_ahead: DFF<Bits<16>>,
     // query stage 2 (the response)
     s2_valid: DFF<bool>,
     s2_found: DFF<bool>,
@@ -237,48 +259,75 @@ pub struct PrioSched<const A: usize, const N: usize> {
 
     // command side
     any_free: Signal<Local, bool>,
+    fifo_head_id: Signal<Local, Bits<16>>,
+    head_idx: Signal<Local, Bits<A>>,
+    head_prio: Signal<Local, Bits<16>>,
+    head_a: Signal<Local, Bits<16>>,
+    head_b: Signal<Local, Bits<16>>,
+    head_held: Signal<Local, bool>,
+    head_fresh: Signal<Local, bool>,
     promote: Signal<Local, bool>,
     take: Signal<Local, bool>,
     cmd_idx: Signal<Local, Bits<A>>,
     cmd_legal: Signal<Local, bool>,
     cmd_upsert: Signal<Local, bool>,
-    fifo_head_id: Signal<Local, Bits<16>>,
-    head_idx: Signal<Local, Bits<A>>,
-    head_fresh: Signal<Local, bool>,
+    do_remove: Signal<Local, bool>,
+    cmd_hit: Signal<Local, bool>,
+    /// One-hot over the ids: the command's id, the FIFO head's id.
+    cmd_bit: Signal<Local, Bits<N>>,
+    head_bit: Signal<Local, Bits<N>>,
+    /// One-hot over the entries: the command's id's entry, the head's id's entry, the
+    /// lowest free entry (each 0 when there is none).
+    cmd_match: Signal<Local, Bits<16>>,
+    head_match: Signal<Local, Bits<16>>,
+    free_one: Signal<Local, Bits<16>>,
+    /// Bit `j`: the command's / the head's key is ordered before entry `j`'s.
+    cmd_before: Signal<Local, Bits<16>>,
+    head_before: Signal<Local, Bits<16>>,
+    ins_head: Signal<Local, bool>,
+    upd_head: Signal<Local, bool>,
+    ins_cmd: Signal<Local, bool>,
+    upd_cmd: Signal<Local, bool>,
+    insert: Signal<Local, bool>,
+    /// One-hot: the entry written this cycle (0 when none).
+    wr: Signal<Local, Bits<16>>,
     src_idx: Signal<Local, Bits<A>>,
     src_prio: Signal<Local, Bits<16>>,
     src_a: Signal<Local, Bits<16>>,
     src_b: Signal<Local, Bits<16>>,
     src_a_gt_b: Signal<Local, bool>,
     src_a_ne_b: Signal<Local, bool>,
-    do_upsert: Signal<Local, bool>,
-    do_remove: Signal<Local, bool>,
-    head_hit: Signal<Local, bool>,
-    cmd_hit: Signal<Local, bool>,
-    hit: Signal<Local, bool>,
-    free_slot: Signal<Local, Bits<4>>,
+    src_before: Signal<Local, Bits<16>>,
     fifo_full: Signal<Local, bool>,
     to_fifo: Signal<Local, bool>,
     to_drop: Signal<Local, bool>,
     push_snap: Signal<Local, PsSnapshot>,
-    // query side: the comparison tree as a heap (node k's children are 2k+1 and 2k+2,
-    // leaves 15..30 are the entries), the winner's a/b, the rank
-    t_match: [Signal<Local, bool>; 31],
-    t_slot: [Signal<Local, Bits<4>>; 31],
-    t_prio: [Signal<Local, Bits<16>>; 31],
-    t_id: [Signal<Local, Bits<A>>; 31],
-    win_a: Signal<Local, Bits<16>>,
-    win_b: Signal<Local, Bits<16>>,
-    rank_acc: Signal<Local, Bits<5>>,
+    // query side
+    a_lt_q: Signal<Local, Bits<16>>,
+    matching: Signal<Local, Bits<16>>,
+    /// One-hot: the matching entry ordered before every other matching entry.
+    win: Signal<Local, Bits<16>>,
+    w_id: Signal<Local, Bits<A>>,
+    w_prio: Signal<Local, Bits<16>>,
+    w_a: Signal<Local, Bits<16>>,
+    w_b: Signal<Local, Bits<16>>,
+    /// Entries (valid or not) other than the winner that it is not ordered before.
+    w_ahead: Signal<Local, Bits<16>>,
+    // stage 2: the population count of `s1_ahead`, as a tree of adders
+    pc1: [Signal<Local, Bits<5>>; 16],
+    pc2: [Signal<Local, Bits<5>>; 8],
+    pc4: [Signal<Local, Bits<5>>; 4],
+    pc8: [Signal<Local, Bits<5>>; 2],
+    rank: Signal<Local, Bits<5>>,
 
     // constants
-    slot_code: [Constant<Bits<4>>; ENTRIES],
+    one_hot: [Constant<Bits<16>>; ENTRIES],
+    ones_16: Constant<Bits<16>>,
     n_ids: Constant<Bits<16>>,
     entries_5: Constant<Bits<5>>,
     fifo_depth_5: Constant<Bits<5>>,
     one_5: Constant<Bits<5>>,
     zero_5: Constant<Bits<5>>,
-    zero_4: Constant<Bits<4>>,
     zero_a: Constant<Bits<A>>,
     zero_8: Constant<Bits<8>>,
     zero_16: Constant<Bits<16>>,
@@ -315,16 +364,18 @@ impl<const A: usize, const N: usize> PrioSched<A, N> {
             query: Default::default(),
             resp: Default::default(),
             stat: Default::default(),
-            ent_valid: std::array::from_fn(|_| Default::default()),
+            ent_valid: Default::default(),
             ent_id: std::array::from_fn(|_| Default::default()),
             ent_prio: std::array::from_fn(|_| Default::default()),
             ent_a: std::array::from_fn(|_| Default::default()),
             ent_b: std::array::from_fn(|_| Default::default()),
-            ent_a_gt_b: std::array::from_fn(|_| Default::default()),
-            ent_a_ne_b: std::array::from_fn(|_| Default::default()),
+            ent_a_gt_b: Default::default(),
+            ent_a_ne_b: Default::default(),
+            before: std::array::from_fn(|_| Default::default()),
             used: Default::default(),
             live: Default::default(),
             newer: Default::default(),
+            held: Default::default(),
             overflow: Default::default(),
             s1_valid: Default::default(),
             s1_found: Default::default(),
@@ -333,9 +384,7 @@ impl<const A: usize, const N: usize> PrioSched<A, N> {
             s1_a: Default::default(),
             s1_b: Default::default(),
             s1_count: Default::default(),
-            key_valid: std::array::from_fn(|_| Default::default()),
-            key_prio: std::array::from_fn(|_| Default::default()),
-            key_id: std::array::from_fn(|_| Default::default()),
+            s1_ahead: Default::default(),
             s2_valid: Default::default(),
             s2_found: Default::default(),
             s2_id: Default::default(),
@@ -354,44 +403,64 @@ impl<const A: usize, const N: usize> PrioSched<A, N> {
             n_bad_cmds: Default::default(),
             n_queries: Default::default(),
             any_free: Default::default(),
+            fifo_head_id: Default::default(),
+            head_idx: Default::default(),
+            head_prio: Default::default(),
+            head_a: Default::default(),
+            head_b: Default::default(),
+            head_held: Default::default(),
+            head_fresh: Default::default(),
             promote: Default::default(),
             take: Default::default(),
             cmd_idx: Default::default(),
             cmd_legal: Default::default(),
             cmd_upsert: Default::default(),
-            fifo_head_id: Default::default(),
-            head_idx: Default::default(),
-            head_fresh: Default::default(),
+            do_remove: Default::default(),
+            cmd_hit: Default::default(),
+            cmd_bit: Default::default(),
+            head_bit: Default::default(),
+            cmd_match: Default::default(),
+            head_match: Default::default(),
+            free_one: Default::default(),
+            cmd_before: Default::default(),
+            head_before: Default::default(),
+            ins_head: Default::default(),
+            upd_head: Default::default(),
+            ins_cmd: Default::default(),
+            upd_cmd: Default::default(),
+            insert: Default::default(),
+            wr: Default::default(),
             src_idx: Default::default(),
             src_prio: Default::default(),
             src_a: Default::default(),
             src_b: Default::default(),
             src_a_gt_b: Default::default(),
             src_a_ne_b: Default::default(),
-            do_upsert: Default::default(),
-            do_remove: Default::default(),
-            head_hit: Default::default(),
-            cmd_hit: Default::default(),
-            hit: Default::default(),
-            free_slot: Default::default(),
+            src_before: Default::default(),
             fifo_full: Default::default(),
             to_fifo: Default::default(),
             to_drop: Default::default(),
             push_snap: Default::default(),
-            t_match: std::array::from_fn(|_| Default::default()),
-            t_slot: std::array::from_fn(|_| Default::default()),
-            t_prio: std::array::from_fn(|_| Default::default()),
-            t_id: std::array::from_fn(|_| Default::default()),
-            win_a: Default::default(),
-            win_b: Default::default(),
-            rank_acc: Default::default(),
-            slot_code: std::array::from_fn(|i| Constant::new((i as u64).into())),
+            a_lt_q: Default::default(),
+            matching: Default::default(),
+            win: Default::default(),
+            w_id: Default::default(),
+            w_prio: Default::default(),
+            w_a: Default::default(),
+            w_b: Default::default(),
+            w_ahead: Default::default(),
+            pc1: std::array::from_fn(|_| Default::default()),
+            pc2: std::array::from_fn(|_| Default::default()),
+            pc4: std::array::from_fn(|_| Default::default()),
+            pc8: std::array::from_fn(|_| Default::default()),
+            rank: Default::default(),
+            one_hot: std::array::from_fn(|i| Constant::new((1u64 << i).into())),
+            ones_16: Constant::new(0xffff.into()),
             n_ids: Constant::new((N as u64).into()),
             entries_5: Constant::new((ENTRIES as u64).into()),
             fifo_depth_5: Constant::new((FIFO_DEPTH as u64).into()),
             one_5: Constant::new(1.into()),
             zero_5: Constant::new(0.into()),
-            zero_4: Constant::new(0.into()),
             zero_a: Constant::new(0.into()),
             zero_8: Constant::new(0.into()),
             zero_16: Constant::new(0.into()),
@@ -425,9 +494,13 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
         dff_setup!(
             self,
             clock,
+            ent_valid,
+            ent_a_gt_b,
+            ent_a_ne_b,
             used,
             live,
             newer,
+            held,
             s1_valid,
             s1_found,
             s1_id,
@@ -435,6 +508,7 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
             s1_a,
             s1_b,
             s1_count,
+            s1_ahead,
             s2_valid,
             s2_found,
             s2_id,
@@ -454,49 +528,37 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
             n_queries
         );
         for i in 0..ENTRIES {
-            self.ent_valid[i].clock.next = self.clock.val();
             self.ent_id[i].clock.next = self.clock.val();
             self.ent_prio[i].clock.next = self.clock.val();
             self.ent_a[i].clock.next = self.clock.val();
             self.ent_b[i].clock.next = self.clock.val();
-            self.ent_a_gt_b[i].clock.next = self.clock.val();
-            self.ent_a_ne_b[i].clock.next = self.clock.val();
-            self.key_valid[i].clock.next = self.clock.val();
-            self.key_prio[i].clock.next = self.clock.val();
-            self.key_id[i].clock.next = self.clock.val();
-            self.ent_valid[i].d.next = self.ent_valid[i].q.val();
+            self.before[i].clock.next = self.clock.val();
             self.ent_id[i].d.next = self.ent_id[i].q.val();
             self.ent_prio[i].d.next = self.ent_prio[i].q.val();
             self.ent_a[i].d.next = self.ent_a[i].q.val();
             self.ent_b[i].d.next = self.ent_b[i].q.val();
-            self.ent_a_gt_b[i].d.next = self.ent_a_gt_b[i].q.val();
-            self.ent_a_ne_b[i].d.next = self.ent_a_ne_b[i].q.val();
-            // The query's snapshot of the entries' keys, for stage 2's rank.
-            self.key_valid[i].d.next = self.ent_valid[i].q.val();
-            self.key_prio[i].d.next = self.ent_prio[i].q.val();
-            self.key_id[i].d.next = self.ent_id[i].q.val();
         }
         self.overflow.clock.next = self.clock.val();
         self.overflow.reset.next = self.reset.val();
 
         // ---- Commands and promotion: one entry operation per cycle. ----
+        // Whether the head is popped comes from registers only: the head's id (the FIFO's
+        // read register) looks up one bit in each bitmap.
         self.any_free.next = self.used.q.val() != self.entries_5.val();
         // The FIFO holds 16-bit ids (all < N); its head is defined only while nonempty,
         // and everything derived from it is gated by `promote`.
         self.fifo_head_id.next = self.overflow.head.val().id;
         self.head_idx.next = self.fifo_head_id.val().get_bits::<A>(0);
+        self.head_prio.next = self.overflow.head.val().prio;
+        self.head_a.next = self.overflow.head.val().a;
+        self.head_b.next = self.overflow.head.val().b;
+        self.head_held.next = self.held.q.val().get_bit(self.head_idx.val().index());
         self.head_fresh.next = self.live.q.val().get_bit(self.head_idx.val().index())
             & !self.newer.q.val().get_bit(self.head_idx.val().index());
-        self.head_hit.next = false;
-        for i in 0..ENTRIES {
-            if self.ent_valid[i].q.val() & (self.ent_id[i].q.val() == self.head_idx.val()) {
-                self.head_hit.next = true;
-            }
-        }
         // The head is popped when it can be applied (an entry is free, or its id has one)
         // or is to be discarded.
         self.promote.next = self.overflow.nonempty.val()
-            & (self.any_free.val() | self.head_hit.val() | !self.head_fresh.val());
+            & (self.any_free.val() | self.head_held.val() | !self.head_fresh.val());
         self.cmd.ready.next = !self.promote.val();
         self.take.next = self.cmd.valid.val() & !self.promote.val();
         self.cmd_idx.next = self.cmd.id.val().get_bits::<A>(0);
@@ -507,75 +569,133 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
             self.take.val() & self.cmd_legal.val() & (self.cmd.op.val() == self.op_upsert.val());
         self.do_remove.next =
             self.take.val() & self.cmd_legal.val() & (self.cmd.op.val() == self.op_remove.val());
-        self.cmd_hit.next = false;
+        self.cmd_hit.next = self.held.q.val().get_bit(self.cmd_idx.val().index());
+        self.cmd_bit.next = self.one_n.val() << self.cmd_idx.val();
+        self.head_bit.next = self.one_n.val() << self.head_idx.val();
+
+        // Per entry, in parallel: which entry holds the command's id and the head's id,
+        // the lowest free entry, and whether each key is ordered before the entry's.
+        self.cmd_match.next = self.zero_16.val();
+        self.head_match.next = self.zero_16.val();
+        self.cmd_before.next = self.zero_16.val();
+        self.head_before.next = self.zero_16.val();
         for i in 0..ENTRIES {
-            if self.ent_valid[i].q.val() & (self.ent_id[i].q.val() == self.cmd_idx.val()) {
-                self.cmd_hit.next = true;
+            if self.ent_valid.q.val().get_bit(i) & (self.ent_id[i].q.val() == self.cmd_idx.val()) {
+                self.cmd_match.next = self.cmd_match.val() | self.one_hot[i].val();
+            }
+            if self.ent_valid.q.val().get_bit(i) & (self.ent_id[i].q.val() == self.head_idx.val()) {
+                self.head_match.next = self.head_match.val() | self.one_hot[i].val();
+            }
+            if (self.cmd.prio.val() < self.ent_prio[i].q.val())
+                | ((self.cmd.prio.val() == self.ent_prio[i].q.val())
+                    & (self.cmd_idx.val() < self.ent_id[i].q.val()))
+            {
+                self.cmd_before.next = self.cmd_before.val() | self.one_hot[i].val();
+            }
+            if (self.head_prio.val() < self.ent_prio[i].q.val())
+                | ((self.head_prio.val() == self.ent_prio[i].q.val())
+                    & (self.head_idx.val() < self.ent_id[i].q.val()))
+            {
+                self.head_before.next = self.head_before.val() | self.one_hot[i].val();
             }
         }
-        self.do_upsert.next = (self.promote.val() & self.head_fresh.val()) | self.cmd_upsert.val();
+        self.free_one.next = self.zero_16.val();
+        for j in 0..ENTRIES {
+            if !self.ent_valid.q.val().get_bit(15 - j) {
+                self.free_one.next = self.one_hot[15 - j].val();
+            }
+        }
+
+        // What is written: a fresh head (into a free entry, or onto its id's entry), or
+        // a legal UPSERT (onto its id's entry, or into a free entry when there is one).
+        self.ins_head.next = self.promote.val() & self.head_fresh.val() & !self.head_held.val();
+        self.upd_head.next = self.promote.val() & self.head_fresh.val() & self.head_held.val();
+        self.ins_cmd.next = self.cmd_upsert.val() & !self.cmd_hit.val() & self.any_free.val();
+        self.upd_cmd.next = self.cmd_upsert.val() & self.cmd_hit.val();
+        self.insert.next = self.ins_head.val() | self.ins_cmd.val();
+        self.wr.next = self.zero_16.val();
+        if self.insert.val() {
+            self.wr.next = self.free_one.val();
+        }
+        if self.upd_head.val() {
+            self.wr.next = self.head_match.val();
+        }
+        if self.upd_cmd.val() {
+            self.wr.next = self.cmd_match.val();
+        }
         if self.promote.val() {
             self.src_idx.next = self.head_idx.val();
-            self.src_prio.next = self.overflow.head.val().prio;
-            self.src_a.next = self.overflow.head.val().a;
-            self.src_b.next = self.overflow.head.val().b;
-            self.hit.next = self.head_hit.val();
+            self.src_prio.next = self.head_prio.val();
+            self.src_a.next = self.head_a.val();
+            self.src_b.next = self.head_b.val();
+            self.src_a_gt_b.next = self.head_a.val() > self.head_b.val();
+            self.src_a_ne_b.next = self.head_a.val() != self.head_b.val();
+            self.src_before.next = self.head_before.val();
         } else {
             self.src_idx.next = self.cmd_idx.val();
             self.src_prio.next = self.cmd.prio.val();
             self.src_a.next = self.cmd.a.val();
             self.src_b.next = self.cmd.b.val();
-            self.hit.next = self.cmd_hit.val();
+            self.src_a_gt_b.next = self.cmd.a.val() > self.cmd.b.val();
+            self.src_a_ne_b.next = self.cmd.a.val() != self.cmd.b.val();
+            self.src_before.next = self.cmd_before.val();
         }
-        // The two fixed predicates are evaluated once, on the write port.
-        self.src_a_gt_b.next = self.src_a.val() > self.src_b.val();
-        self.src_a_ne_b.next = self.src_a.val() != self.src_b.val();
-        // The lowest free entry.
-        self.free_slot.next = self.zero_4.val();
-        for j in 0..ENTRIES {
-            if !self.ent_valid[15 - j].q.val() {
-                self.free_slot.next = self.slot_code[15 - j].val();
-            }
-        }
+        // The written entry takes the new values and the new key's row of the matrix;
+        // every other entry's bit for it is the reverse (a valid entry's key differs from
+        // the new one: its id differs).
         for i in 0..ENTRIES {
-            if self.ent_valid[i].q.val() & (self.ent_id[i].q.val() == self.src_idx.val()) {
-                if self.do_upsert.val() {
-                    self.ent_prio[i].d.next = self.src_prio.val();
-                    self.ent_a[i].d.next = self.src_a.val();
-                    self.ent_b[i].d.next = self.src_b.val();
-                    self.ent_a_gt_b[i].d.next = self.src_a_gt_b.val();
-                    self.ent_a_ne_b[i].d.next = self.src_a_ne_b.val();
-                }
-                if self.do_remove.val() {
-                    self.ent_valid[i].d.next = false;
-                }
-            }
-            if self.do_upsert.val()
-                & !self.hit.val()
-                & self.any_free.val()
-                & (self.free_slot.val() == self.slot_code[i].val())
-            {
-                self.ent_valid[i].d.next = true;
+            if self.wr.val().get_bit(i) {
                 self.ent_id[i].d.next = self.src_idx.val();
                 self.ent_prio[i].d.next = self.src_prio.val();
                 self.ent_a[i].d.next = self.src_a.val();
                 self.ent_b[i].d.next = self.src_b.val();
-                self.ent_a_gt_b[i].d.next = self.src_a_gt_b.val();
-                self.ent_a_ne_b[i].d.next = self.src_a_ne_b.val();
+                self.before[i].d.next = self.src_before.val();
+            } else {
+                if self.src_before.val().get_bit(i) {
+                    self.before[i].d.next = self.before[i].q.val() & !self.wr.val();
+                } else {
+                    self.before[i].d.next = self.before[i].q.val() | self.wr.val();
+                }
             }
         }
-        if self.do_upsert.val() & !self.hit.val() & self.any_free.val() {
+        self.ent_a_gt_b.d.next = self.ent_a_gt_b.q.val() & !self.wr.val();
+        if self.src_a_gt_b.val() {
+            self.ent_a_gt_b.d.next = self.ent_a_gt_b.q.val() | self.wr.val();
+        }
+        self.ent_a_ne_b.d.next = self.ent_a_ne_b.q.val() & !self.wr.val();
+        if self.src_a_ne_b.val() {
+            self.ent_a_ne_b.d.next = self.ent_a_ne_b.q.val() | self.wr.val();
+        }
+        self.ent_valid.d.next = self.ent_valid.q.val();
+        self.held.d.next = self.held.q.val();
+        if self.insert.val() {
+            self.ent_valid.d.next = self.ent_valid.q.val() | self.free_one.val();
             self.used.d.next = self.used.q.val() + self.one_5.val();
         }
-        if self.do_remove.val() & self.hit.val() {
+        if self.ins_cmd.val() {
+            self.held.d.next = self.held.q.val() | self.cmd_bit.val();
+        }
+        if self.ins_head.val() {
+            self.held.d.next = self.held.q.val() | self.head_bit.val();
+        }
+        if self.do_remove.val() {
+            // A miss clears nothing: `cmd_match` is 0 and the id's bit is already clear.
+            self.ent_valid.d.next = self.ent_valid.q.val() & !self.cmd_match.val();
+            self.held.d.next = self.held.q.val() & !self.cmd_bit.val();
+        }
+        if self.do_remove.val() & self.cmd_hit.val() {
             self.used.d.next = self.used.q.val() - self.one_5.val();
         }
         // No entry free (so no promotion): the command's snapshot goes to the FIFO.
         self.fifo_full.next = self.overflow.count.val() == self.fifo_depth_5.val();
-        self.to_fifo.next =
-            self.cmd_upsert.val() & !self.hit.val() & !self.any_free.val() & !self.fifo_full.val();
-        self.to_drop.next =
-            self.cmd_upsert.val() & !self.hit.val() & !self.any_free.val() & self.fifo_full.val();
+        self.to_fifo.next = self.cmd_upsert.val()
+            & !self.cmd_hit.val()
+            & !self.any_free.val()
+            & !self.fifo_full.val();
+        self.to_drop.next = self.cmd_upsert.val()
+            & !self.cmd_hit.val()
+            & !self.any_free.val()
+            & self.fifo_full.val();
         self.push_snap.next.id = self.cmd.id.val();
         self.push_snap.next.prio = self.cmd.prio.val();
         self.push_snap.next.a = self.cmd.a.val();
@@ -585,14 +705,14 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
         self.overflow.pop.next = self.promote.val();
         // Liveness.
         if self.cmd_upsert.val() {
-            self.live.d.next = self.live.q.val() | (self.one_n.val() << self.cmd_idx.val());
-            if self.hit.val() {
-                self.newer.d.next = self.newer.q.val() | (self.one_n.val() << self.cmd_idx.val());
+            self.live.d.next = self.live.q.val() | self.cmd_bit.val();
+            if self.cmd_hit.val() {
+                self.newer.d.next = self.newer.q.val() | self.cmd_bit.val();
             }
         }
         if self.do_remove.val() {
-            self.live.d.next = self.live.q.val() & !(self.one_n.val() << self.cmd_idx.val());
-            self.newer.d.next = self.newer.q.val() & !(self.one_n.val() << self.cmd_idx.val());
+            self.live.d.next = self.live.q.val() & !self.cmd_bit.val();
+            self.newer.d.next = self.newer.q.val() & !self.cmd_bit.val();
         }
         // Counters.
         if self.cmd_upsert.val() {
@@ -601,7 +721,7 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
         if self.do_remove.val() {
             self.n_removes.d.next = self.n_removes.q.val() + self.one_32.val();
         }
-        if self.do_remove.val() & !self.hit.val() {
+        if self.do_remove.val() & !self.cmd_hit.val() {
             self.n_remove_miss.d.next = self.n_remove_miss.q.val() + self.one_32.val();
         }
         if self.to_fifo.val() {
@@ -623,89 +743,95 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
             self.n_queries.d.next = self.n_queries.q.val() + self.one_32.val();
         }
 
-        // ---- Query stage 1: predicate per entry, comparison tree. ----
+        // ---- Query stage 1: predicate per entry, the winner from the matrix. ----
         self.query.ready.next = true;
+        self.a_lt_q.next = self.zero_16.val();
         for i in 0..ENTRIES {
-            self.t_slot[15 + i].next = self.slot_code[i].val();
-            self.t_prio[15 + i].next = self.ent_prio[i].q.val();
-            self.t_id[15 + i].next = self.ent_id[i].q.val();
-            self.t_match[15 + i].next = self.ent_valid[i].q.val();
-            if self.query.pred.val() == self.pred_a_gt_b.val() {
-                self.t_match[15 + i].next = self.ent_valid[i].q.val() & self.ent_a_gt_b[i].q.val();
-            }
-            if self.query.pred.val() == self.pred_a_ne_b.val() {
-                self.t_match[15 + i].next = self.ent_valid[i].q.val() & self.ent_a_ne_b[i].q.val();
-            }
-            if self.query.pred.val() == self.pred_a_lt_q.val() {
-                self.t_match[15 + i].next =
-                    self.ent_valid[i].q.val() & (self.ent_a[i].q.val() < self.query.q.val());
+            if self.ent_a[i].q.val() < self.query.q.val() {
+                self.a_lt_q.next = self.a_lt_q.val() | self.one_hot[i].val();
             }
         }
-        // Node 14 - j from children 29 - 2j (left) and 30 - 2j (right), leaves first.
-        for j in 0..15 {
-            if self.t_match[29 - 2 * j].val()
-                & (!self.t_match[30 - 2 * j].val()
-                    | (self.t_prio[29 - 2 * j].val() < self.t_prio[30 - 2 * j].val())
-                    | ((self.t_prio[29 - 2 * j].val() == self.t_prio[30 - 2 * j].val())
-                        & (self.t_id[29 - 2 * j].val() < self.t_id[30 - 2 * j].val())))
+        self.matching.next = self.ent_valid.q.val();
+        if self.query.pred.val() == self.pred_a_gt_b.val() {
+            self.matching.next = self.ent_valid.q.val() & self.ent_a_gt_b.q.val();
+        }
+        if self.query.pred.val() == self.pred_a_ne_b.val() {
+            self.matching.next = self.ent_valid.q.val() & self.ent_a_ne_b.q.val();
+        }
+        if self.query.pred.val() == self.pred_a_lt_q.val() {
+            self.matching.next = self.ent_valid.q.val() & self.a_lt_q.val();
+        }
+        // The winner is the matching entry ordered before every other matching entry (the
+        // keys of valid entries are distinct, so there is at most one).
+        self.win.next = self.zero_16.val();
+        for i in 0..ENTRIES {
+            if self.matching.val().get_bit(i)
+                & ((self.before[i].q.val() | !self.matching.val() | self.one_hot[i].val())
+                    == self.ones_16.val())
             {
-                self.t_slot[14 - j].next = self.t_slot[29 - 2 * j].val();
-                self.t_prio[14 - j].next = self.t_prio[29 - 2 * j].val();
-                self.t_id[14 - j].next = self.t_id[29 - 2 * j].val();
-            } else {
-                self.t_slot[14 - j].next = self.t_slot[30 - 2 * j].val();
-                self.t_prio[14 - j].next = self.t_prio[30 - 2 * j].val();
-                self.t_id[14 - j].next = self.t_id[30 - 2 * j].val();
+                self.win.next = self.win.val() | self.one_hot[i].val();
             }
-            self.t_match[14 - j].next =
-                self.t_match[29 - 2 * j].val() | self.t_match[30 - 2 * j].val();
         }
-        // The winner's a and b: an OR of the one selected entry.
-        self.win_a.next = self.zero_16.val();
-        self.win_b.next = self.zero_16.val();
+        // Its fields and the entries it is not ordered before: ORs over the one-hot winner.
+        self.w_id.next = self.zero_a.val();
+        self.w_prio.next = self.zero_16.val();
+        self.w_a.next = self.zero_16.val();
+        self.w_b.next = self.zero_16.val();
+        self.w_ahead.next = self.zero_16.val();
         for i in 0..ENTRIES {
-            if self.t_slot[0].val() == self.slot_code[i].val() {
-                self.win_a.next = self.win_a.val() | self.ent_a[i].q.val();
-                self.win_b.next = self.win_b.val() | self.ent_b[i].q.val();
+            if self.win.val().get_bit(i) {
+                self.w_id.next = self.w_id.val() | self.ent_id[i].q.val();
+                self.w_prio.next = self.w_prio.val() | self.ent_prio[i].q.val();
+                self.w_a.next = self.w_a.val() | self.ent_a[i].q.val();
+                self.w_b.next = self.w_b.val() | self.ent_b[i].q.val();
+                self.w_ahead.next =
+                    self.w_ahead.val() | !(self.before[i].q.val() | self.one_hot[i].val());
             }
         }
+        // Registered as they are; stage 2 zeroes them when there was no query.
         self.s1_valid.d.next = self.query.valid.val();
-        self.s1_found.d.next = self.query.valid.val() & self.t_match[0].val();
-        self.s1_id.d.next = self.zero_a.val();
-        self.s1_prio.d.next = self.zero_16.val();
-        self.s1_a.d.next = self.zero_16.val();
-        self.s1_b.d.next = self.zero_16.val();
-        if self.query.valid.val() & self.t_match[0].val() {
-            self.s1_id.d.next = self.t_id[0].val();
-            self.s1_prio.d.next = self.t_prio[0].val();
-            self.s1_a.d.next = self.win_a.val();
-            self.s1_b.d.next = self.win_b.val();
-        }
-        self.s1_count.d.next = self.zero_5.val();
-        if self.query.valid.val() {
-            self.s1_count.d.next = self.used.q.val();
-        }
+        self.s1_found.d.next = self.matching.val() != self.zero_16.val();
+        self.s1_id.d.next = self.w_id.val();
+        self.s1_prio.d.next = self.w_prio.val();
+        self.s1_a.d.next = self.w_a.val();
+        self.s1_b.d.next = self.w_b.val();
+        self.s1_count.d.next = self.used.q.val();
+        self.s1_ahead.d.next = self.ent_valid.q.val() & self.w_ahead.val();
 
-        // ---- Query stage 2: rank against the snapshot. ----
-        // Without a winner, (prio, id) = (0, 0) and nothing orders before it: rank 0.
-        self.rank_acc.next = self.zero_5.val();
-        for i in 0..ENTRIES {
-            if self.key_valid[i].q.val()
-                & ((self.key_prio[i].q.val() < self.s1_prio.q.val())
-                    | ((self.key_prio[i].q.val() == self.s1_prio.q.val())
-                        & (self.key_id[i].q.val() < self.s1_id.q.val())))
-            {
-                self.rank_acc.next = self.rank_acc.val() + self.one_5.val();
+        // ---- Query stage 2: rank = the number of entries ordered before the winner. ----
+        for j in 0..ENTRIES {
+            self.pc1[j].next = self.zero_5.val();
+            if self.s1_ahead.q.val().get_bit(j) {
+                self.pc1[j].next = self.one_5.val();
             }
         }
+        for k in 0..8 {
+            self.pc2[k].next = self.pc1[2 * k].val() + self.pc1[2 * k + 1].val();
+        }
+        for k in 0..4 {
+            self.pc4[k].next = self.pc2[2 * k].val() + self.pc2[2 * k + 1].val();
+        }
+        for k in 0..2 {
+            self.pc8[k].next = self.pc4[2 * k].val() + self.pc4[2 * k + 1].val();
+        }
+        self.rank.next = self.pc8[0].val() + self.pc8[1].val();
         self.s2_valid.d.next = self.s1_valid.q.val();
-        self.s2_found.d.next = self.s1_found.q.val();
-        self.s2_id.d.next = bit_cast::<16, A>(self.s1_id.q.val());
-        self.s2_prio.d.next = self.s1_prio.q.val();
-        self.s2_a.d.next = self.s1_a.q.val();
-        self.s2_b.d.next = self.s1_b.q.val();
-        self.s2_rank.d.next = bit_cast::<8, 5>(self.rank_acc.val());
-        self.s2_count.d.next = bit_cast::<8, 5>(self.s1_count.q.val());
+        self.s2_found.d.next = false;
+        self.s2_id.d.next = self.zero_16.val();
+        self.s2_prio.d.next = self.zero_16.val();
+        self.s2_a.d.next = self.zero_16.val();
+        self.s2_b.d.next = self.zero_16.val();
+        self.s2_rank.d.next = self.zero_8.val();
+        self.s2_count.d.next = self.zero_8.val();
+        if self.s1_valid.q.val() {
+            self.s2_found.d.next = self.s1_found.q.val();
+            self.s2_id.d.next = bit_cast::<16, A>(self.s1_id.q.val());
+            self.s2_prio.d.next = self.s1_prio.q.val();
+            self.s2_a.d.next = self.s1_a.q.val();
+            self.s2_b.d.next = self.s1_b.q.val();
+            self.s2_rank.d.next = bit_cast::<8, 5>(self.rank.val());
+            self.s2_count.d.next = bit_cast::<8, 5>(self.s1_count.q.val());
+        }
 
         // ---- Outputs. ----
         self.resp.valid.next = self.s2_valid.q.val();
@@ -729,19 +855,12 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
         self.stat.fifo_level.next = bit_cast::<8, 5>(self.overflow.count.val());
 
         if self.reset.val() {
-            for i in 0..ENTRIES {
-                self.ent_valid[i].d.next = false;
-            }
+            self.ent_valid.d.next = self.zero_16.val();
             self.used.d.next = self.zero_5.val();
             self.live.d.next = self.zero_n.val();
             self.newer.d.next = self.zero_n.val();
+            self.held.d.next = self.zero_n.val();
             self.s1_valid.d.next = false;
-            self.s1_found.d.next = false;
-            self.s1_id.d.next = self.zero_a.val();
-            self.s1_prio.d.next = self.zero_16.val();
-            self.s1_a.d.next = self.zero_16.val();
-            self.s1_b.d.next = self.zero_16.val();
-            self.s1_count.d.next = self.zero_5.val();
             self.s2_valid.d.next = false;
             self.s2_found.d.next = false;
             self.s2_id.d.next = self.zero_16.val();

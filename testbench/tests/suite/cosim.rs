@@ -46,8 +46,8 @@ fn icarus_cycles(block: &str) -> u64 {
         // reach no paced NACK in 8,000 cycles).
         "nic_ndp" => 8_000,
         // Every output moves by cycle 17 (arbiter, seed 52), 147 (deparser_homa, seed 83),
-        // 6 (statereg, seed 102), 149 / 166 (prisched_n16, seeds 113 / 114; the rank
-        // mutant is caught at 4 / 92).
+        // 6 (statereg, seed 102), 149 / 166 (prisched_n16, seeds 113 / 114; the
+        // tie-break mutant is caught at 204 / 312).
         "arbiter" | "deparser_homa" | "statereg_16x32" | "prisched_n16" => 3_000,
         _ => CYCLES,
     }
@@ -286,7 +286,7 @@ fn prisched_verilog_matches_rust_under_icarus_too() {
     cosim_block(Simulator::Icarus, "prisched_n16", 113);
 }
 
-/// `emit::split_always` keeps the logic: the priority scheduler with its 1,518-line
+/// `emit::split_always` keeps the logic: the priority scheduler with its 1,195-line
 /// `always` block cut into blocks of about 200 lines still matches the Rust simulation
 /// cycle for cycle, under Verilator and under Icarus (the 16-port switch, the design split
 /// by default, is co-simulated on demand: `switch_p16_verilog_matches_rust_cycle_for_cycle`).
@@ -320,15 +320,16 @@ fn split_always_blocks_keep_the_logic() {
     }
 }
 
-/// A scheduler whose rank counts the winner itself (`<=` for `<` in the id tie-break of
-/// stage 2) is caught on the response port.
+/// A scheduler whose order matrix breaks a priority tie between a command and entry 0
+/// the wrong way (`>` for `<` in the id tie-break of the command's key against entry 0's)
+/// is caught on the response port.
 #[test]
 fn cosim_catches_a_mutated_prisched() {
     mutant_of_is_caught(
         Simulator::Verilator,
         "prisched_n16",
-        "(key_id$0$q < s1_id$q)",
-        "(key_id$0$q <= s1_id$q)",
+        "(cmd_idx < ent_id$0$q)",
+        "(cmd_idx > ent_id$0$q)",
         "resp$",
     );
 }
