@@ -216,6 +216,14 @@ const ACT_FWD: u64 = 1;
 const ACT_TRIM: u64 = 2;
 const ACT_RET: u64 = 3;
 const ACT_DOD: u64 = 4;
+/// Dropped at word 4 (no route, full, header or DoD room): nothing is written, the frame is
+/// followed to its end to count it under its reason or, if its length disagrees, as
+/// malformed.
+const ACT_DROP: u64 = 5;
+const WHY_NOROUTE: u64 = 0;
+const WHY_FULL: u64 = 1;
+const WHY_HDR: u64 = 2;
+const WHY_DOD: u64 = 3;
 
 /// Frames from a MAC.
 #[derive(LogicInterface, Default)]
@@ -381,6 +389,8 @@ pub struct Switch<
     st4: [DFF<Bits<5>>; N],
     // ---- per input: writer of the frame in stage 4 ----
     w_act: [DFF<Bits<3>>; N],
+    // the reason of an ACT_DROP (WHY_*)
+    w_why: [DFF<Bits<2>>; N],
     w_o: [DFF<Bits<4>>; N],
     w_b: [DFF<Bits<2>>; N],
     w_words: [DFF<Bits<10>>; N],
@@ -517,6 +527,7 @@ pub struct Switch<
     s4l: [Q<bool>; N],
     s4e: [Q<Bits<3>>; N],
     wv: [Q<bool>; N],
+    wwr: [Q<bool>; N],
     wpos: [Q<Bits<10>>; N],
     wdata: [Q<Bits<64>>; N],
     wlast: [Q<bool>; N],
@@ -645,6 +656,8 @@ pub struct Switch<
     m1_run: [Q<Bits<TAT_BITS>>; NR],
     m2_run: [Q<Bits<TAT_BITS>>; NR],
     rb_dod: [Q<bool>; N],
+    rb_drop: [Q<bool>; N],
+    c_drop: [Q<bool>; N],
     pop_i: [Q<bool>; N],
     srv_has: [Q<bool>; N],
     rec_av: [Q<bool>; N],
@@ -740,6 +753,11 @@ pub struct Switch<
     act_trim: Constant<Bits<3>>,
     act_ret: Constant<Bits<3>>,
     act_dod: Constant<Bits<3>>,
+    act_drop: Constant<Bits<3>>,
+    why_noroute: Constant<Bits<2>>,
+    why_full: Constant<Bits<2>>,
+    why_hdr: Constant<Bits<2>>,
+    why_dod: Constant<Bits<2>>,
     mode_trim: Constant<Bits<2>>,
     mode_bolt: Constant<Bits<2>>,
     six3: Constant<Bits<3>>,
@@ -768,7 +786,7 @@ pub struct Switch<
     one6: Constant<Bits<6>>,
     zero8: Constant<Bits<8>>,
     one8: Constant<Bits<8>>,
-    c3_8: Constant<Bits<8>>,
+    c15_8: Constant<Bits<8>>,
     c69_8: Constant<Bits<8>>,
     c154_8: Constant<Bits<8>>,
     c155_8: Constant<Bits<8>>,
@@ -870,6 +888,7 @@ impl<
             st3: arr(),
             st4: arr(),
             w_act: arr(),
+            w_why: arr(),
             w_o: arr(),
             w_b: arr(),
             w_words: arr(),
@@ -977,6 +996,8 @@ impl<
             m1_run: arr(),
             m2_run: arr(),
             rb_dod: arr(),
+            rb_drop: arr(),
+            c_drop: arr(),
             pop_i: arr(),
             srv_has: arr(),
             rec_av: arr(),
@@ -1065,6 +1086,7 @@ impl<
             s4l: arr(),
             s4e: arr(),
             wv: arr(),
+            wwr: arr(),
             wpos: arr(),
             wdata: arr(),
             wlast: arr(),
@@ -1195,6 +1217,11 @@ impl<
             act_trim: c(ACT_TRIM),
             act_ret: c(ACT_RET),
             act_dod: c(ACT_DOD),
+            act_drop: c(ACT_DROP),
+            why_noroute: c(WHY_NOROUTE),
+            why_full: c(WHY_FULL),
+            why_hdr: c(WHY_HDR),
+            why_dod: c(WHY_DOD),
             mode_trim: c(MODE_TRIM),
             mode_bolt: c(MODE_BOLT),
             six3: c(6),
@@ -1223,7 +1250,7 @@ impl<
             one6: c(1),
             zero8: c(0),
             one8: c(1),
-            c3_8: c(3),
+            c15_8: c(15),
             c69_8: c(0x45),
             c154_8: c(154),
             c155_8: c(155),
@@ -1318,6 +1345,8 @@ impl<
                 self.st4[i].clock.next = self.clock.val();
                 self.w_act[i].clock.next = self.clock.val();
                 self.w_act[i].d.next = self.w_act[i].q.val();
+                self.w_why[i].clock.next = self.clock.val();
+                self.w_why[i].d.next = self.w_why[i].q.val();
                 self.w_o[i].clock.next = self.clock.val();
                 self.w_o[i].d.next = self.w_o[i].q.val();
                 self.w_b[i].clock.next = self.clock.val();
@@ -1566,7 +1595,9 @@ impl<
                 self.d_o[i].next = self.r_port[i].val().get_bits::<4>(0);
                 self.ours[i].next = (self.proto[i].val() == self.c154_8.val())
                     | (self.proto[i].val() == self.c155_8.val());
-                self.d_b[i].next = self.tos[i].val().get_bits::<2>(0);
+                // By `tos`: its DSCP field (bits 7:2), saturating at band 3; the ECN bits
+                // (1:0) never select a band.
+                self.d_b[i].next = self.tos[i].val().get_bits::<2>(2);
                 if self.by_flags.val() {
                     if self.ours[i].val() {
                         if self.flags[i].val().get_bit(0) & !self.flags[i].val().get_bit(4) {
@@ -1577,7 +1608,7 @@ impl<
                     } else {
                         self.d_b[i].next = self.three2.val();
                     }
-                } else if self.tos[i].val() > self.c3_8.val() {
+                } else if self.tos[i].val() > self.c15_8.val() {
                     self.d_b[i].next = self.three2.val();
                 }
                 self.trim_ok[i].next = (self.cfg.mode.val() == self.mode_trim.val())
@@ -1665,6 +1696,13 @@ impl<
                 self.s4e[i].next = self.st4[i].q.val().get_bits::<3>(0);
                 self.wv[i].next =
                     self.s4v[i].val() & (self.w_act[i].q.val() != self.act_none.val());
+                // Words written: all of a forwarded frame, the first 8 (beats 0-7) of a
+                // trimmed, returned or deflected header, none of a dropped frame (the rest
+                // is only counted, to check the frame's length).
+                self.wwr[i].next = self.wv[i].val()
+                    & (self.w_act[i].q.val() != self.act_drop.val())
+                    & ((self.w_act[i].q.val() == self.act_fwd.val())
+                        | (self.w_beat[i].q.val() < self.c8_10.val()));
                 self.wpos[i].next = self.w_start[i].q.val() + self.w_beat[i].q.val();
                 self.wnext[i].next = self.w_beat[i].q.val() + self.one10.val();
                 if self.s4v[i].val() {
@@ -1770,39 +1808,39 @@ impl<
                 }
                 self.zw[i].a.next = self.wpos[i].val() & self.m_region_10.val();
                 self.waddr[i].next = self.wboff[i].val() | self.zw[i].y.val();
-                // Commit (complete and of the right length) or roll back.
+                // Commit (complete and of the right length) or roll back, at the frame's
+                // last word or at the word past its IPv4 length, whatever was written: a
+                // trimmed, returned or deflected header waits for its frame's end too.
                 self.commit[i].next = false;
                 self.rb[i].next = false;
                 self.w_done[i].next = false;
                 if self.wv[i].val() {
-                    if self.w_act[i].q.val() == self.act_fwd.val() {
-                        if self.s4l[i].val() {
-                            self.w_done[i].next = true;
-                            if (self.wnext[i].val() == self.w_words[i].q.val())
-                                & (self.s4e[i].val() == self.w_empty[i].q.val())
-                            {
-                                self.commit[i].next = true;
-                            } else {
-                                self.rb[i].next = true;
-                            }
-                        } else if self.wnext[i].val() == self.w_words[i].q.val() {
-                            self.w_done[i].next = true;
+                    if self.s4l[i].val() {
+                        self.w_done[i].next = true;
+                        if (self.wnext[i].val() == self.w_words[i].q.val())
+                            & (self.s4e[i].val() == self.w_empty[i].q.val())
+                        {
+                            self.commit[i].next = true;
+                        } else {
                             self.rb[i].next = true;
                         }
-                    } else if self.s4l[i].val() & (self.w_beat[i].q.val() < self.c7_10.val()) {
+                    } else if self.wnext[i].val() == self.w_words[i].q.val() {
                         self.w_done[i].next = true;
                         self.rb[i].next = true;
-                    } else if self.w_beat[i].q.val() == self.c7_10.val() {
-                        self.w_done[i].next = true;
-                        self.commit[i].next = true;
                     }
                 }
                 self.rb_ret[i].next =
                     self.rb[i].val() & (self.w_act[i].q.val() == self.act_ret.val());
                 self.rb_dod[i].next =
                     self.rb[i].val() & (self.w_act[i].q.val() == self.act_dod.val());
-                self.rb_xp[i].next =
-                    self.rb[i].val() & !self.rb_ret[i].val() & !self.rb_dod[i].val();
+                self.rb_drop[i].next =
+                    self.rb[i].val() & (self.w_act[i].q.val() == self.act_drop.val());
+                self.c_drop[i].next =
+                    self.commit[i].val() & (self.w_act[i].q.val() == self.act_drop.val());
+                self.rb_xp[i].next = self.rb[i].val()
+                    & !self.rb_ret[i].val()
+                    & !self.rb_dod[i].val()
+                    & !self.rb_drop[i].val();
                 self.wact[i].next = self.s4v[i].val()
                     & ((self.w_act[i].q.val() != self.act_none.val()) | self.w_sv[i].q.val());
                 if self.wact[i].val() {
@@ -1824,10 +1862,10 @@ impl<
                 if self.w_done[i].val() {
                     self.w_act[i].d.next = self.act_none.val();
                 }
-                self.retd[i].write_enable.next = (self.wv[i].val()
+                self.retd[i].write_enable.next = (self.wwr[i].val()
                     & (self.w_act[i].q.val() == self.act_ret.val()))
                     | self.sv_w[i].val();
-                self.rett[i].write_enable.next = (self.wv[i].val()
+                self.rett[i].write_enable.next = (self.wwr[i].val()
                     & (self.w_act[i].q.val() == self.act_ret.val()))
                     | self.sv_w[i].val();
                 if self.sv_w[i].val() {
@@ -1842,20 +1880,20 @@ impl<
                     self.rett[i].write_data.next = self.wtag[i].val();
                 }
                 for o in 0..N {
-                    self.xpd[i * nn + o].write_enable.next = self.wv[i].val()
+                    self.xpd[i * nn + o].write_enable.next = self.wwr[i].val()
                         & (self.w_act[i].q.val() != self.act_ret.val())
                         & (self.w_act[i].q.val() != self.act_dod.val())
                         & (self.w_o[i].q.val() == self.pidx[o].val());
                     self.xpd[i * nn + o].write_address.next = self.waddr[i].val();
                     self.xpd[i * nn + o].write_data.next = self.wdata[i].val();
-                    self.xpt[i * nn + o].write_enable.next = self.wv[i].val()
+                    self.xpt[i * nn + o].write_enable.next = self.wwr[i].val()
                         & (self.w_act[i].q.val() != self.act_ret.val())
                         & (self.w_act[i].q.val() != self.act_dod.val())
                         & (self.w_o[i].q.val() == self.pidx[o].val());
                     self.xpt[i * nn + o].write_address.next = self.waddr[i].val();
                     self.xpt[i * nn + o].write_data.next = self.wtag[i].val();
                     // Tofino: a deflected packet's trimmed header, into the DoD store (i, o).
-                    self.dodd[i * nn + o].write_enable.next = self.wv[i].val()
+                    self.dodd[i * nn + o].write_enable.next = self.wwr[i].val()
                         & (self.w_act[i].q.val() == self.act_dod.val())
                         & (self.w_o[i].q.val() == self.pidx[o].val());
                     self.dodd[i * nn + o].write_address.next =
@@ -2707,6 +2745,24 @@ impl<
                         self.w_act[i].d.next = self.act_dod.val();
                         self.w_start[i].d.next = self.dbase[i].val();
                     }
+                    // Dropped at word 4: counted under its reason at the frame's end if
+                    // its length is right, else as malformed.
+                    self.w_why[i].d.next = self.why_noroute.val();
+                    if self.dec_noroute[i].val() {
+                        self.w_act[i].d.next = self.act_drop.val();
+                    }
+                    if self.a_full[i].val() {
+                        self.w_act[i].d.next = self.act_drop.val();
+                        self.w_why[i].d.next = self.why_full.val();
+                    }
+                    if self.a_hdr[i].val() {
+                        self.w_act[i].d.next = self.act_drop.val();
+                        self.w_why[i].d.next = self.why_hdr.val();
+                    }
+                    if self.a_doddrop[i].val() {
+                        self.w_act[i].d.next = self.act_drop.val();
+                        self.w_why[i].d.next = self.why_dod.val();
+                    }
                 }
                 // Counters.
                 if self.in_mal[i].val() & self.rb[i].val() {
@@ -2714,22 +2770,28 @@ impl<
                 } else if self.in_mal[i].val() | self.rb[i].val() {
                     self.c_mal[i].d.next = self.c_mal[i].q.val() + self.one32.val();
                 }
-                if self.dec_noroute[i].val() {
+                // A frame dropped at word 4 counts at its end, when its length is right.
+                if self.c_drop[i].val() & (self.w_why[i].q.val() == self.why_noroute.val()) {
                     self.c_noroute[i].d.next = self.c_noroute[i].q.val() + self.one32.val();
                 }
-                if self.a_full[i].val() {
+                if self.c_drop[i].val() & (self.w_why[i].q.val() == self.why_full.val()) {
                     self.c_full[i].d.next = self.c_full[i].q.val() + self.one32.val();
                 }
-                if self.a_trim[i].val() | self.a_ret[i].val() | self.a_hdr[i].val() {
+                // A trimmed or returned header counts when its frame's length proved it
+                // (its commit); a header dropped for want of room counts only as that.
+                if self.commit[i].val()
+                    & ((self.w_act[i].q.val() == self.act_trim.val())
+                        | (self.w_act[i].q.val() == self.act_ret.val()))
+                {
                     self.c_trim[i].d.next = self.c_trim[i].q.val() + self.one32.val();
                 }
-                if self.a_ret[i].val() {
+                if self.commit[i].val() & (self.w_act[i].q.val() == self.act_ret.val()) {
                     self.c_ret[i].d.next = self.c_ret[i].q.val() + self.one32.val();
                 }
-                if self.a_hdr[i].val() {
+                if self.c_drop[i].val() & (self.w_why[i].q.val() == self.why_hdr.val()) {
                     self.c_hdr[i].d.next = self.c_hdr[i].q.val() + self.one32.val();
                 }
-                if self.a_doddrop[i].val() {
+                if self.c_drop[i].val() & (self.w_why[i].q.val() == self.why_dod.val()) {
                     self.c_doddrop[i].d.next = self.c_doddrop[i].q.val() + self.one32.val();
                 }
             }
@@ -2765,6 +2827,7 @@ impl<
                             & !self.rb_ret[i].val()
                             & (self.w_act[i].q.val() != self.act_ret.val())
                             & (self.w_act[i].q.val() != self.act_dod.val())
+                            & (self.w_act[i].q.val() != self.act_drop.val())
                             & (self.w_o[i].q.val() == self.pidx[o].val())
                             & (self.w_b[i].q.val() == self.bidx[b].val())
                         {
