@@ -37,6 +37,11 @@
 //! * `stat[p]`: wrapping 32-bit counters `rx_frames`, `tx_frames`, `drop_malformed`,
 //!   `drop_no_route`, `drop_full`, `trimmed`, `returned`, `drop_header`, and the occupancy
 //!   of each of port `p`'s output bands in bytes, `occ_bytes0..3` (admitted, not yet sent).
+//!   Every frame is counted once (see "Length check"): `trimmed` counts data packets sent
+//!   on as their trimmed header (into band 0 or, `returned`, back to the sender), not
+//!   headers dropped for want of room (`drop_header` only); once the switch is empty,
+//!   `rx_frames + src_sent = tx_frames + drop_malformed + drop_no_route + drop_full +
+//!   drop_header + dod_drop` summed over ports.
 //!
 //! # Parsing and the band
 //! At word 4 of a frame (the 5th word, which holds the low half of the destination IP and
@@ -44,10 +49,31 @@
 //! 0x0800, version/IHL not 4/5, IPv4 total length outside 50..=1074 (frames of 64..=1088
 //! bytes), a frame that ends at or before word 4, or a gap among words 0-4. The IPv4
 //! checksum is not verified (a correct one stays correct: trimming updates it
-//! incrementally, RFC 1624). Band: by `tos`, `min(tos, 3)` (a lower tos is a higher
-//! priority, as Homa's priorities); by flags, for IP protocol 154/155 a DATA packet without
-//! CHOP goes to band 1 and everything else (ACK, NACK, PULL/GRANT, CHOP) to band 0, other
-//! protocols to band 3. Band 0 is the highest priority and the header band of trimming.
+//! incrementally, RFC 1624). Band: by `tos`, its DSCP field, `min(tos >> 2, 3)` (a lower
+//! value is a higher priority, as Homa's priorities, which the NIC sends as
+//! `tos = prio << 2`); the ECN bits (`tos` 1:0) never select a band, and the switch never
+//! rewrites them (no policy marks ECN). By flags, for IP protocol 154/155 a DATA packet
+//! without CHOP goes to band 1 and everything else (ACK, NACK, PULL/GRANT, CHOP) to band 0,
+//! other protocols to band 3. Band 0 is the highest priority and the header band of
+//! trimming.
+//!
+//! # Length check (at the frame's end)
+//! The decision at word 4 trusts the IPv4 total length; the frame's real length is known
+//! when its last word leaves the delay line, 5 cycles after it arrived. A frame whose length
+//! is not `IPv4 total length + 14` bytes is malformed (`drop_malformed`) whatever word 4
+//! decided: shorter (found at its last word; this includes frames of 57-63 bytes, short of
+//! the 64 header bytes a trimmed header takes) or longer (found at the word past its IPv4
+//! length, without waiting for its end). A stored frame, a trimmed header in band 0, a
+//! returned header and a deflected header with its DoD record are all rolled back (their
+//! words, bytes and records freed, nothing sent): a header is never sent before its frame
+//! has proved its length, so it is complete at the frame's last word, like a whole frame
+//! (see "Latency"). A frame dropped at word 4 for want of a route or of room
+//! (`drop_no_route`, `drop_full`, `drop_header`, `dod_drop`) is followed to its end too and
+//! counted under that reason only if its length is right, else as malformed; `trimmed` and
+//! `returned` count when the header is committed. What words 4 and 6 did stays done: a
+//! malformed frame has moved the Tofino meters and the Bolt tokens, and may have had its
+//! Bolt SRC sent (an SRC leaves at the data packet's word 7: its queue report is true
+//! whatever follows).
 //!
 //! # Admission (at word 4)
 //! A packet of `L` bytes (`IPv4 total length + 14`) and `W = ceil(L/8)` words is admitted to
@@ -99,9 +125,10 @@
 //!   waiting or in service.
 //! * **Output.** A released header (8 words) goes out ahead of every band, after the
 //!   return queue, round robin over inputs.
-//! * **Timing.** A deflected 1088-byte frame whose first word is in at `t` has its header
-//!   complete at `t + 12`, taken at `t + 13`, released at the end of `t + 149`; the signal
-//!   makes the port pessimistic from `t + 150`.
+//! * **Timing.** A deflected frame of `W` words whose first word is in at `t` has its
+//!   header complete with the frame's last word at `t + W + 4` (the length check), taken
+//!   at `t + W + 5`, released at the end of `t + 2W + 5`; the signal makes the port
+//!   pessimistic from `t + 2W + 6` (1088 bytes: 140, 141, 277, 278).
 //!
 //! # Bolt ([`MODE_BOLT`], thesis Algorithms 7 and 9)
 //! Bands by transport flags; SRCs leave through the return queue of the arrival port. At
@@ -125,8 +152,9 @@
 //! is written by its input 5 cycles after it arrives (the delay line that waits for the
 //! decision) and becomes eligible when its last word is written and its length matches the
 //! IPv4 total length (otherwise it is rolled back, `drop_malformed`): store and forward. A
-//! trimmed or returned header is complete at its 8th word; the rest of the frame is
-//! ignored. Return queues: 64 words (8 headers) per port.
+//! trimmed, returned or deflected header is written from the frame's first 8 words and
+//! complete at the frame's last word under the same check; the words after the 8th are
+//! only counted. Return queues: 64 words (8 headers) per port.
 //!
 //! # Output scheduling
 //! Each output picks its next packet in the cycle its current packet's last word leaves (or
@@ -140,7 +168,9 @@
 //! # Latency
 //! Store and forward: first word in at cycle `t`, a frame of `W` words has its last word
 //! written at `t + W + 4`, is picked at `t + W + 5` and its first word is out at
-//! `t + W + 6` on an idle output (15 cycles for a 65-byte frame, 14 for a 64-byte one).
+//! `t + W + 6` on an idle output (15 cycles for a 65-byte frame, 14 for a 64-byte one). A
+//! trimmed or returned header of that frame likewise (`t + W + 6`): the length check holds
+//! it `W - 8` cycles after its 8th word (0 for a 64-byte frame, 128 for 1088 bytes).
 //!
 //! # Implementation notes
 //! One flat block (crosspoint state in flat arrays indexed `(i*N+o)*4+b`): rust-hdl
