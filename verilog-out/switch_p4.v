@@ -267,6 +267,11 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
     localparam  act_trim = 3'b10;
     localparam  act_ret = 3'b11;
     localparam  act_dod = 3'b100;
+    localparam  act_drop = 3'b101;
+    localparam  why_noroute = 2'b0;
+    localparam  why_full = 2'b1;
+    localparam  why_hdr = 2'b10;
+    localparam  why_dod = 2'b11;
     localparam  mode_trim = 2'b1;
     localparam  mode_bolt = 2'b11;
     localparam  six3 = 3'b110;
@@ -295,7 +300,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
     localparam  one6 = 6'b1;
     localparam  zero8 = 8'h0;
     localparam  one8 = 8'h1;
-    localparam  c3_8 = 8'h3;
+    localparam  c15_8 = 8'hf;
     localparam  c69_8 = 8'h45;
     localparam  c154_8 = 8'h9a;
     localparam  c155_8 = 8'h9b;
@@ -498,6 +503,18 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
     reg  [2:0] w_act$3$d;
     wire  [2:0] w_act$3$q;
     reg  w_act$3$clock;
+    reg  [1:0] w_why$0$d;
+    wire  [1:0] w_why$0$q;
+    reg  w_why$0$clock;
+    reg  [1:0] w_why$1$d;
+    wire  [1:0] w_why$1$q;
+    reg  w_why$1$clock;
+    reg  [1:0] w_why$2$d;
+    wire  [1:0] w_why$2$q;
+    reg  w_why$2$clock;
+    reg  [1:0] w_why$3$d;
+    wire  [1:0] w_why$3$q;
+    reg  w_why$3$clock;
     reg  [3:0] w_o$0$d;
     wire  [3:0] w_o$0$q;
     reg  w_o$0$clock;
@@ -2758,6 +2775,10 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
     reg  wv$1;
     reg  wv$2;
     reg  wv$3;
+    reg  wwr$0;
+    reg  wwr$1;
+    reg  wwr$2;
+    reg  wwr$3;
     reg  [9:0] wpos$0;
     reg  [9:0] wpos$1;
     reg  [9:0] wpos$2;
@@ -3650,6 +3671,14 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
     reg  rb_dod$1;
     reg  rb_dod$2;
     reg  rb_dod$3;
+    reg  rb_drop$0;
+    reg  rb_drop$1;
+    reg  rb_drop$2;
+    reg  rb_drop$3;
+    reg  c_drop$0;
+    reg  c_drop$1;
+    reg  c_drop$2;
+    reg  c_drop$3;
     reg  pop_i$0;
     reg  pop_i$1;
     reg  pop_i$2;
@@ -4359,6 +4388,26 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         .d(w_act$3$d),
         .q(w_act$3$q),
         .clock(w_act$3$clock)
+    );
+    switch_p4$w_why$0 w_why$0(
+        .d(w_why$0$d),
+        .q(w_why$0$q),
+        .clock(w_why$0$clock)
+    );
+    switch_p4$w_why$1 w_why$1(
+        .d(w_why$1$d),
+        .q(w_why$1$q),
+        .clock(w_why$1$clock)
+    );
+    switch_p4$w_why$2 w_why$2(
+        .d(w_why$2$d),
+        .q(w_why$2$q),
+        .clock(w_why$2$clock)
+    );
+    switch_p4$w_why$3 w_why$3(
+        .d(w_why$3$d),
+        .q(w_why$3$q),
+        .clock(w_why$3$clock)
     );
     switch_p4$w_o$0 w_o$0(
         .d(w_o$0$d),
@@ -7757,6 +7806,8 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         st4$0$clock = clock;
         w_act$0$clock = clock;
         w_act$0$d = w_act$0$q;
+        w_why$0$clock = clock;
+        w_why$0$d = w_why$0$q;
         w_o$0$clock = clock;
         w_o$0$d = w_o$0$q;
         w_b$0$clock = clock;
@@ -7878,6 +7929,8 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         st4$1$clock = clock;
         w_act$1$clock = clock;
         w_act$1$d = w_act$1$q;
+        w_why$1$clock = clock;
+        w_why$1$d = w_why$1$q;
         w_o$1$clock = clock;
         w_o$1$d = w_o$1$q;
         w_b$1$clock = clock;
@@ -7999,6 +8052,8 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         st4$2$clock = clock;
         w_act$2$clock = clock;
         w_act$2$d = w_act$2$q;
+        w_why$2$clock = clock;
+        w_why$2$d = w_why$2$q;
         w_o$2$clock = clock;
         w_o$2$d = w_o$2$q;
         w_b$2$clock = clock;
@@ -8120,6 +8175,8 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         st4$3$clock = clock;
         w_act$3$clock = clock;
         w_act$3$d = w_act$3$q;
+        w_why$3$clock = clock;
+        w_why$3$d = w_why$3$q;
         w_o$3$clock = clock;
         w_o$3$d = w_o$3$q;
         w_b$3$clock = clock;
@@ -9140,7 +9197,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         d_o$0 = r_port$0[0+:4];
         ours$0 = (proto$0 == c154_8) | (proto$0 == c155_8);
-        d_b$0 = tos$0[0+:2];
+        d_b$0 = tos$0[2+:2];
         if (by_flags) begin
             if (ours$0) begin
                 if (flags$0[32'h0] & ~flags$0[32'h4]) begin
@@ -9154,7 +9211,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 d_b$0 = three2;
             end
         end
-        else if (tos$0 > c3_8) begin
+        else if (tos$0 > c15_8) begin
             d_b$0 = three2;
         end
         trim_ok$0 = (cfg$mode == mode_trim) & ours$0 & flags$0[32'h0] & ~flags$0[32'h4];
@@ -9321,7 +9378,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         d_o$1 = r_port$1[0+:4];
         ours$1 = (proto$1 == c154_8) | (proto$1 == c155_8);
-        d_b$1 = tos$1[0+:2];
+        d_b$1 = tos$1[2+:2];
         if (by_flags) begin
             if (ours$1) begin
                 if (flags$1[32'h0] & ~flags$1[32'h4]) begin
@@ -9335,7 +9392,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 d_b$1 = three2;
             end
         end
-        else if (tos$1 > c3_8) begin
+        else if (tos$1 > c15_8) begin
             d_b$1 = three2;
         end
         trim_ok$1 = (cfg$mode == mode_trim) & ours$1 & flags$1[32'h0] & ~flags$1[32'h4];
@@ -9502,7 +9559,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         d_o$2 = r_port$2[0+:4];
         ours$2 = (proto$2 == c154_8) | (proto$2 == c155_8);
-        d_b$2 = tos$2[0+:2];
+        d_b$2 = tos$2[2+:2];
         if (by_flags) begin
             if (ours$2) begin
                 if (flags$2[32'h0] & ~flags$2[32'h4]) begin
@@ -9516,7 +9573,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 d_b$2 = three2;
             end
         end
-        else if (tos$2 > c3_8) begin
+        else if (tos$2 > c15_8) begin
             d_b$2 = three2;
         end
         trim_ok$2 = (cfg$mode == mode_trim) & ours$2 & flags$2[32'h0] & ~flags$2[32'h4];
@@ -9683,7 +9740,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         end
         d_o$3 = r_port$3[0+:4];
         ours$3 = (proto$3 == c154_8) | (proto$3 == c155_8);
-        d_b$3 = tos$3[0+:2];
+        d_b$3 = tos$3[2+:2];
         if (by_flags) begin
             if (ours$3) begin
                 if (flags$3[32'h0] & ~flags$3[32'h4]) begin
@@ -9697,7 +9754,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 d_b$3 = three2;
             end
         end
-        else if (tos$3 > c3_8) begin
+        else if (tos$3 > c15_8) begin
             d_b$3 = three2;
         end
         trim_ok$3 = (cfg$mode == mode_trim) & ours$3 & flags$3[32'h0] & ~flags$3[32'h4];
@@ -9751,6 +9808,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         s4l$0 = st4$0$q[32'h3];
         s4e$0 = st4$0$q[0+:3];
         wv$0 = s4v$0 & (w_act$0$q != act_none);
+        wwr$0 = wv$0 & (w_act$0$q != act_drop) & ((w_act$0$q == act_fwd) | (w_beat$0$q < c8_10));
         wpos$0 = w_start$0$q + w_beat$0$q;
         wnext$0 = w_beat$0$q + one10;
         if (s4v$0) begin
@@ -9891,33 +9949,25 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         rb$0 = 1'b0;
         w_done$0 = 1'b0;
         if (wv$0) begin
-            if (w_act$0$q == act_fwd) begin
-                if (s4l$0) begin
-                    w_done$0 = 1'b1;
-                    if ((wnext$0 == w_words$0$q) & (s4e$0 == w_empty$0$q)) begin
-                        commit$0 = 1'b1;
-                    end
-                    else begin
-                        rb$0 = 1'b1;
-                    end
+            if (s4l$0) begin
+                w_done$0 = 1'b1;
+                if ((wnext$0 == w_words$0$q) & (s4e$0 == w_empty$0$q)) begin
+                    commit$0 = 1'b1;
                 end
-                else if (wnext$0 == w_words$0$q) begin
-                    w_done$0 = 1'b1;
+                else begin
                     rb$0 = 1'b1;
                 end
             end
-            else if (s4l$0 & (w_beat$0$q < c7_10)) begin
+            else if (wnext$0 == w_words$0$q) begin
                 w_done$0 = 1'b1;
                 rb$0 = 1'b1;
-            end
-            else if (w_beat$0$q == c7_10) begin
-                w_done$0 = 1'b1;
-                commit$0 = 1'b1;
             end
         end
         rb_ret$0 = rb$0 & (w_act$0$q == act_ret);
         rb_dod$0 = rb$0 & (w_act$0$q == act_dod);
-        rb_xp$0 = rb$0 & ~rb_ret$0 & ~rb_dod$0;
+        rb_drop$0 = rb$0 & (w_act$0$q == act_drop);
+        c_drop$0 = commit$0 & (w_act$0$q == act_drop);
+        rb_xp$0 = rb$0 & ~rb_ret$0 & ~rb_dod$0 & ~rb_drop$0;
         wact$0 = s4v$0 & ((w_act$0$q != act_none) | w_sv$0$q);
         if (wact$0) begin
             w_beat$0$d = wnext$0;
@@ -9931,8 +9981,8 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (w_done$0) begin
             w_act$0$d = act_none;
         end
-        retd$0$write_enable = (wv$0 & (w_act$0$q == act_ret)) | sv_w$0;
-        rett$0$write_enable = (wv$0 & (w_act$0$q == act_ret)) | sv_w$0;
+        retd$0$write_enable = (wwr$0 & (w_act$0$q == act_ret)) | sv_w$0;
+        rett$0$write_enable = (wwr$0 & (w_act$0$q == act_ret)) | sv_w$0;
         if (sv_w$0) begin
             retd$0$write_address = spos$0;
             retd$0$write_data = sdata$0;
@@ -9945,46 +9995,47 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             rett$0$write_address = wpos$0[0+:6];
             rett$0$write_data = wtag$0;
         end
-        xpd$0$write_enable = wv$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$0);
+        xpd$0$write_enable = wwr$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$0);
         xpd$0$write_address = waddr$0;
         xpd$0$write_data = wdata$0;
-        xpt$0$write_enable = wv$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$0);
+        xpt$0$write_enable = wwr$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$0);
         xpt$0$write_address = waddr$0;
         xpt$0$write_data = wtag$0;
-        dodd$0$write_enable = wv$0 & (w_act$0$q == act_dod) & (w_o$0$q == pidx$0);
+        dodd$0$write_enable = wwr$0 & (w_act$0$q == act_dod) & (w_o$0$q == pidx$0);
         dodd$0$write_address = wpos$0[0+:7];
         dodd$0$write_data = wdata$0;
-        xpd$1$write_enable = wv$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$1);
+        xpd$1$write_enable = wwr$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$1);
         xpd$1$write_address = waddr$0;
         xpd$1$write_data = wdata$0;
-        xpt$1$write_enable = wv$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$1);
+        xpt$1$write_enable = wwr$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$1);
         xpt$1$write_address = waddr$0;
         xpt$1$write_data = wtag$0;
-        dodd$1$write_enable = wv$0 & (w_act$0$q == act_dod) & (w_o$0$q == pidx$1);
+        dodd$1$write_enable = wwr$0 & (w_act$0$q == act_dod) & (w_o$0$q == pidx$1);
         dodd$1$write_address = wpos$0[0+:7];
         dodd$1$write_data = wdata$0;
-        xpd$2$write_enable = wv$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$2);
+        xpd$2$write_enable = wwr$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$2);
         xpd$2$write_address = waddr$0;
         xpd$2$write_data = wdata$0;
-        xpt$2$write_enable = wv$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$2);
+        xpt$2$write_enable = wwr$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$2);
         xpt$2$write_address = waddr$0;
         xpt$2$write_data = wtag$0;
-        dodd$2$write_enable = wv$0 & (w_act$0$q == act_dod) & (w_o$0$q == pidx$2);
+        dodd$2$write_enable = wwr$0 & (w_act$0$q == act_dod) & (w_o$0$q == pidx$2);
         dodd$2$write_address = wpos$0[0+:7];
         dodd$2$write_data = wdata$0;
-        xpd$3$write_enable = wv$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$3);
+        xpd$3$write_enable = wwr$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$3);
         xpd$3$write_address = waddr$0;
         xpd$3$write_data = wdata$0;
-        xpt$3$write_enable = wv$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$3);
+        xpt$3$write_enable = wwr$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$3);
         xpt$3$write_address = waddr$0;
         xpt$3$write_data = wtag$0;
-        dodd$3$write_enable = wv$0 & (w_act$0$q == act_dod) & (w_o$0$q == pidx$3);
+        dodd$3$write_enable = wwr$0 & (w_act$0$q == act_dod) & (w_o$0$q == pidx$3);
         dodd$3$write_address = wpos$0[0+:7];
         dodd$3$write_data = wdata$0;
         s4v$1 = st4$1$q[32'h4];
         s4l$1 = st4$1$q[32'h3];
         s4e$1 = st4$1$q[0+:3];
         wv$1 = s4v$1 & (w_act$1$q != act_none);
+        wwr$1 = wv$1 & (w_act$1$q != act_drop) & ((w_act$1$q == act_fwd) | (w_beat$1$q < c8_10));
         wpos$1 = w_start$1$q + w_beat$1$q;
         wnext$1 = w_beat$1$q + one10;
         if (s4v$1) begin
@@ -10125,33 +10176,25 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         rb$1 = 1'b0;
         w_done$1 = 1'b0;
         if (wv$1) begin
-            if (w_act$1$q == act_fwd) begin
-                if (s4l$1) begin
-                    w_done$1 = 1'b1;
-                    if ((wnext$1 == w_words$1$q) & (s4e$1 == w_empty$1$q)) begin
-                        commit$1 = 1'b1;
-                    end
-                    else begin
-                        rb$1 = 1'b1;
-                    end
+            if (s4l$1) begin
+                w_done$1 = 1'b1;
+                if ((wnext$1 == w_words$1$q) & (s4e$1 == w_empty$1$q)) begin
+                    commit$1 = 1'b1;
                 end
-                else if (wnext$1 == w_words$1$q) begin
-                    w_done$1 = 1'b1;
+                else begin
                     rb$1 = 1'b1;
                 end
             end
-            else if (s4l$1 & (w_beat$1$q < c7_10)) begin
+            else if (wnext$1 == w_words$1$q) begin
                 w_done$1 = 1'b1;
                 rb$1 = 1'b1;
-            end
-            else if (w_beat$1$q == c7_10) begin
-                w_done$1 = 1'b1;
-                commit$1 = 1'b1;
             end
         end
         rb_ret$1 = rb$1 & (w_act$1$q == act_ret);
         rb_dod$1 = rb$1 & (w_act$1$q == act_dod);
-        rb_xp$1 = rb$1 & ~rb_ret$1 & ~rb_dod$1;
+        rb_drop$1 = rb$1 & (w_act$1$q == act_drop);
+        c_drop$1 = commit$1 & (w_act$1$q == act_drop);
+        rb_xp$1 = rb$1 & ~rb_ret$1 & ~rb_dod$1 & ~rb_drop$1;
         wact$1 = s4v$1 & ((w_act$1$q != act_none) | w_sv$1$q);
         if (wact$1) begin
             w_beat$1$d = wnext$1;
@@ -10165,8 +10208,8 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (w_done$1) begin
             w_act$1$d = act_none;
         end
-        retd$1$write_enable = (wv$1 & (w_act$1$q == act_ret)) | sv_w$1;
-        rett$1$write_enable = (wv$1 & (w_act$1$q == act_ret)) | sv_w$1;
+        retd$1$write_enable = (wwr$1 & (w_act$1$q == act_ret)) | sv_w$1;
+        rett$1$write_enable = (wwr$1 & (w_act$1$q == act_ret)) | sv_w$1;
         if (sv_w$1) begin
             retd$1$write_address = spos$1;
             retd$1$write_data = sdata$1;
@@ -10179,46 +10222,47 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             rett$1$write_address = wpos$1[0+:6];
             rett$1$write_data = wtag$1;
         end
-        xpd$4$write_enable = wv$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$0);
+        xpd$4$write_enable = wwr$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$0);
         xpd$4$write_address = waddr$1;
         xpd$4$write_data = wdata$1;
-        xpt$4$write_enable = wv$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$0);
+        xpt$4$write_enable = wwr$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$0);
         xpt$4$write_address = waddr$1;
         xpt$4$write_data = wtag$1;
-        dodd$4$write_enable = wv$1 & (w_act$1$q == act_dod) & (w_o$1$q == pidx$0);
+        dodd$4$write_enable = wwr$1 & (w_act$1$q == act_dod) & (w_o$1$q == pidx$0);
         dodd$4$write_address = wpos$1[0+:7];
         dodd$4$write_data = wdata$1;
-        xpd$5$write_enable = wv$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$1);
+        xpd$5$write_enable = wwr$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$1);
         xpd$5$write_address = waddr$1;
         xpd$5$write_data = wdata$1;
-        xpt$5$write_enable = wv$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$1);
+        xpt$5$write_enable = wwr$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$1);
         xpt$5$write_address = waddr$1;
         xpt$5$write_data = wtag$1;
-        dodd$5$write_enable = wv$1 & (w_act$1$q == act_dod) & (w_o$1$q == pidx$1);
+        dodd$5$write_enable = wwr$1 & (w_act$1$q == act_dod) & (w_o$1$q == pidx$1);
         dodd$5$write_address = wpos$1[0+:7];
         dodd$5$write_data = wdata$1;
-        xpd$6$write_enable = wv$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$2);
+        xpd$6$write_enable = wwr$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$2);
         xpd$6$write_address = waddr$1;
         xpd$6$write_data = wdata$1;
-        xpt$6$write_enable = wv$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$2);
+        xpt$6$write_enable = wwr$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$2);
         xpt$6$write_address = waddr$1;
         xpt$6$write_data = wtag$1;
-        dodd$6$write_enable = wv$1 & (w_act$1$q == act_dod) & (w_o$1$q == pidx$2);
+        dodd$6$write_enable = wwr$1 & (w_act$1$q == act_dod) & (w_o$1$q == pidx$2);
         dodd$6$write_address = wpos$1[0+:7];
         dodd$6$write_data = wdata$1;
-        xpd$7$write_enable = wv$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$3);
+        xpd$7$write_enable = wwr$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$3);
         xpd$7$write_address = waddr$1;
         xpd$7$write_data = wdata$1;
-        xpt$7$write_enable = wv$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$3);
+        xpt$7$write_enable = wwr$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$3);
         xpt$7$write_address = waddr$1;
         xpt$7$write_data = wtag$1;
-        dodd$7$write_enable = wv$1 & (w_act$1$q == act_dod) & (w_o$1$q == pidx$3);
+        dodd$7$write_enable = wwr$1 & (w_act$1$q == act_dod) & (w_o$1$q == pidx$3);
         dodd$7$write_address = wpos$1[0+:7];
         dodd$7$write_data = wdata$1;
         s4v$2 = st4$2$q[32'h4];
         s4l$2 = st4$2$q[32'h3];
         s4e$2 = st4$2$q[0+:3];
         wv$2 = s4v$2 & (w_act$2$q != act_none);
+        wwr$2 = wv$2 & (w_act$2$q != act_drop) & ((w_act$2$q == act_fwd) | (w_beat$2$q < c8_10));
         wpos$2 = w_start$2$q + w_beat$2$q;
         wnext$2 = w_beat$2$q + one10;
         if (s4v$2) begin
@@ -10359,33 +10403,25 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         rb$2 = 1'b0;
         w_done$2 = 1'b0;
         if (wv$2) begin
-            if (w_act$2$q == act_fwd) begin
-                if (s4l$2) begin
-                    w_done$2 = 1'b1;
-                    if ((wnext$2 == w_words$2$q) & (s4e$2 == w_empty$2$q)) begin
-                        commit$2 = 1'b1;
-                    end
-                    else begin
-                        rb$2 = 1'b1;
-                    end
+            if (s4l$2) begin
+                w_done$2 = 1'b1;
+                if ((wnext$2 == w_words$2$q) & (s4e$2 == w_empty$2$q)) begin
+                    commit$2 = 1'b1;
                 end
-                else if (wnext$2 == w_words$2$q) begin
-                    w_done$2 = 1'b1;
+                else begin
                     rb$2 = 1'b1;
                 end
             end
-            else if (s4l$2 & (w_beat$2$q < c7_10)) begin
+            else if (wnext$2 == w_words$2$q) begin
                 w_done$2 = 1'b1;
                 rb$2 = 1'b1;
-            end
-            else if (w_beat$2$q == c7_10) begin
-                w_done$2 = 1'b1;
-                commit$2 = 1'b1;
             end
         end
         rb_ret$2 = rb$2 & (w_act$2$q == act_ret);
         rb_dod$2 = rb$2 & (w_act$2$q == act_dod);
-        rb_xp$2 = rb$2 & ~rb_ret$2 & ~rb_dod$2;
+        rb_drop$2 = rb$2 & (w_act$2$q == act_drop);
+        c_drop$2 = commit$2 & (w_act$2$q == act_drop);
+        rb_xp$2 = rb$2 & ~rb_ret$2 & ~rb_dod$2 & ~rb_drop$2;
         wact$2 = s4v$2 & ((w_act$2$q != act_none) | w_sv$2$q);
         if (wact$2) begin
             w_beat$2$d = wnext$2;
@@ -10399,8 +10435,8 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (w_done$2) begin
             w_act$2$d = act_none;
         end
-        retd$2$write_enable = (wv$2 & (w_act$2$q == act_ret)) | sv_w$2;
-        rett$2$write_enable = (wv$2 & (w_act$2$q == act_ret)) | sv_w$2;
+        retd$2$write_enable = (wwr$2 & (w_act$2$q == act_ret)) | sv_w$2;
+        rett$2$write_enable = (wwr$2 & (w_act$2$q == act_ret)) | sv_w$2;
         if (sv_w$2) begin
             retd$2$write_address = spos$2;
             retd$2$write_data = sdata$2;
@@ -10413,46 +10449,47 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             rett$2$write_address = wpos$2[0+:6];
             rett$2$write_data = wtag$2;
         end
-        xpd$8$write_enable = wv$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$0);
+        xpd$8$write_enable = wwr$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$0);
         xpd$8$write_address = waddr$2;
         xpd$8$write_data = wdata$2;
-        xpt$8$write_enable = wv$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$0);
+        xpt$8$write_enable = wwr$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$0);
         xpt$8$write_address = waddr$2;
         xpt$8$write_data = wtag$2;
-        dodd$8$write_enable = wv$2 & (w_act$2$q == act_dod) & (w_o$2$q == pidx$0);
+        dodd$8$write_enable = wwr$2 & (w_act$2$q == act_dod) & (w_o$2$q == pidx$0);
         dodd$8$write_address = wpos$2[0+:7];
         dodd$8$write_data = wdata$2;
-        xpd$9$write_enable = wv$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$1);
+        xpd$9$write_enable = wwr$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$1);
         xpd$9$write_address = waddr$2;
         xpd$9$write_data = wdata$2;
-        xpt$9$write_enable = wv$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$1);
+        xpt$9$write_enable = wwr$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$1);
         xpt$9$write_address = waddr$2;
         xpt$9$write_data = wtag$2;
-        dodd$9$write_enable = wv$2 & (w_act$2$q == act_dod) & (w_o$2$q == pidx$1);
+        dodd$9$write_enable = wwr$2 & (w_act$2$q == act_dod) & (w_o$2$q == pidx$1);
         dodd$9$write_address = wpos$2[0+:7];
         dodd$9$write_data = wdata$2;
-        xpd$10$write_enable = wv$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$2);
+        xpd$10$write_enable = wwr$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$2);
         xpd$10$write_address = waddr$2;
         xpd$10$write_data = wdata$2;
-        xpt$10$write_enable = wv$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$2);
+        xpt$10$write_enable = wwr$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$2);
         xpt$10$write_address = waddr$2;
         xpt$10$write_data = wtag$2;
-        dodd$10$write_enable = wv$2 & (w_act$2$q == act_dod) & (w_o$2$q == pidx$2);
+        dodd$10$write_enable = wwr$2 & (w_act$2$q == act_dod) & (w_o$2$q == pidx$2);
         dodd$10$write_address = wpos$2[0+:7];
         dodd$10$write_data = wdata$2;
-        xpd$11$write_enable = wv$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$3);
+        xpd$11$write_enable = wwr$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$3);
         xpd$11$write_address = waddr$2;
         xpd$11$write_data = wdata$2;
-        xpt$11$write_enable = wv$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$3);
+        xpt$11$write_enable = wwr$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$3);
         xpt$11$write_address = waddr$2;
         xpt$11$write_data = wtag$2;
-        dodd$11$write_enable = wv$2 & (w_act$2$q == act_dod) & (w_o$2$q == pidx$3);
+        dodd$11$write_enable = wwr$2 & (w_act$2$q == act_dod) & (w_o$2$q == pidx$3);
         dodd$11$write_address = wpos$2[0+:7];
         dodd$11$write_data = wdata$2;
         s4v$3 = st4$3$q[32'h4];
         s4l$3 = st4$3$q[32'h3];
         s4e$3 = st4$3$q[0+:3];
         wv$3 = s4v$3 & (w_act$3$q != act_none);
+        wwr$3 = wv$3 & (w_act$3$q != act_drop) & ((w_act$3$q == act_fwd) | (w_beat$3$q < c8_10));
         wpos$3 = w_start$3$q + w_beat$3$q;
         wnext$3 = w_beat$3$q + one10;
         if (s4v$3) begin
@@ -10593,33 +10630,25 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         rb$3 = 1'b0;
         w_done$3 = 1'b0;
         if (wv$3) begin
-            if (w_act$3$q == act_fwd) begin
-                if (s4l$3) begin
-                    w_done$3 = 1'b1;
-                    if ((wnext$3 == w_words$3$q) & (s4e$3 == w_empty$3$q)) begin
-                        commit$3 = 1'b1;
-                    end
-                    else begin
-                        rb$3 = 1'b1;
-                    end
+            if (s4l$3) begin
+                w_done$3 = 1'b1;
+                if ((wnext$3 == w_words$3$q) & (s4e$3 == w_empty$3$q)) begin
+                    commit$3 = 1'b1;
                 end
-                else if (wnext$3 == w_words$3$q) begin
-                    w_done$3 = 1'b1;
+                else begin
                     rb$3 = 1'b1;
                 end
             end
-            else if (s4l$3 & (w_beat$3$q < c7_10)) begin
+            else if (wnext$3 == w_words$3$q) begin
                 w_done$3 = 1'b1;
                 rb$3 = 1'b1;
-            end
-            else if (w_beat$3$q == c7_10) begin
-                w_done$3 = 1'b1;
-                commit$3 = 1'b1;
             end
         end
         rb_ret$3 = rb$3 & (w_act$3$q == act_ret);
         rb_dod$3 = rb$3 & (w_act$3$q == act_dod);
-        rb_xp$3 = rb$3 & ~rb_ret$3 & ~rb_dod$3;
+        rb_drop$3 = rb$3 & (w_act$3$q == act_drop);
+        c_drop$3 = commit$3 & (w_act$3$q == act_drop);
+        rb_xp$3 = rb$3 & ~rb_ret$3 & ~rb_dod$3 & ~rb_drop$3;
         wact$3 = s4v$3 & ((w_act$3$q != act_none) | w_sv$3$q);
         if (wact$3) begin
             w_beat$3$d = wnext$3;
@@ -10633,8 +10662,8 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (w_done$3) begin
             w_act$3$d = act_none;
         end
-        retd$3$write_enable = (wv$3 & (w_act$3$q == act_ret)) | sv_w$3;
-        rett$3$write_enable = (wv$3 & (w_act$3$q == act_ret)) | sv_w$3;
+        retd$3$write_enable = (wwr$3 & (w_act$3$q == act_ret)) | sv_w$3;
+        rett$3$write_enable = (wwr$3 & (w_act$3$q == act_ret)) | sv_w$3;
         if (sv_w$3) begin
             retd$3$write_address = spos$3;
             retd$3$write_data = sdata$3;
@@ -10647,40 +10676,40 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
             rett$3$write_address = wpos$3[0+:6];
             rett$3$write_data = wtag$3;
         end
-        xpd$12$write_enable = wv$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$0);
+        xpd$12$write_enable = wwr$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$0);
         xpd$12$write_address = waddr$3;
         xpd$12$write_data = wdata$3;
-        xpt$12$write_enable = wv$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$0);
+        xpt$12$write_enable = wwr$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$0);
         xpt$12$write_address = waddr$3;
         xpt$12$write_data = wtag$3;
-        dodd$12$write_enable = wv$3 & (w_act$3$q == act_dod) & (w_o$3$q == pidx$0);
+        dodd$12$write_enable = wwr$3 & (w_act$3$q == act_dod) & (w_o$3$q == pidx$0);
         dodd$12$write_address = wpos$3[0+:7];
         dodd$12$write_data = wdata$3;
-        xpd$13$write_enable = wv$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$1);
+        xpd$13$write_enable = wwr$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$1);
         xpd$13$write_address = waddr$3;
         xpd$13$write_data = wdata$3;
-        xpt$13$write_enable = wv$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$1);
+        xpt$13$write_enable = wwr$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$1);
         xpt$13$write_address = waddr$3;
         xpt$13$write_data = wtag$3;
-        dodd$13$write_enable = wv$3 & (w_act$3$q == act_dod) & (w_o$3$q == pidx$1);
+        dodd$13$write_enable = wwr$3 & (w_act$3$q == act_dod) & (w_o$3$q == pidx$1);
         dodd$13$write_address = wpos$3[0+:7];
         dodd$13$write_data = wdata$3;
-        xpd$14$write_enable = wv$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$2);
+        xpd$14$write_enable = wwr$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$2);
         xpd$14$write_address = waddr$3;
         xpd$14$write_data = wdata$3;
-        xpt$14$write_enable = wv$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$2);
+        xpt$14$write_enable = wwr$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$2);
         xpt$14$write_address = waddr$3;
         xpt$14$write_data = wtag$3;
-        dodd$14$write_enable = wv$3 & (w_act$3$q == act_dod) & (w_o$3$q == pidx$2);
+        dodd$14$write_enable = wwr$3 & (w_act$3$q == act_dod) & (w_o$3$q == pidx$2);
         dodd$14$write_address = wpos$3[0+:7];
         dodd$14$write_data = wdata$3;
-        xpd$15$write_enable = wv$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$3);
+        xpd$15$write_enable = wwr$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$3);
         xpd$15$write_address = waddr$3;
         xpd$15$write_data = wdata$3;
-        xpt$15$write_enable = wv$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$3);
+        xpt$15$write_enable = wwr$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$3);
         xpt$15$write_address = waddr$3;
         xpt$15$write_data = wtag$3;
-        dodd$15$write_enable = wv$3 & (w_act$3$q == act_dod) & (w_o$3$q == pidx$3);
+        dodd$15$write_enable = wwr$3 & (w_act$3$q == act_dod) & (w_o$3$q == pidx$3);
         dodd$15$write_address = wpos$3[0+:7];
         dodd$15$write_data = wdata$3;
         cur_band$0 = ~cur_ret$0$q & ~cur_dod$0$q;
@@ -14979,6 +15008,22 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 w_act$0$d = act_dod;
                 w_start$0$d = dbase$0;
             end
+            w_why$0$d = why_noroute;
+            if (dec_noroute$0) begin
+                w_act$0$d = act_drop;
+            end
+            if (a_full$0) begin
+                w_act$0$d = act_drop;
+                w_why$0$d = why_full;
+            end
+            if (a_hdr$0) begin
+                w_act$0$d = act_drop;
+                w_why$0$d = why_hdr;
+            end
+            if (a_doddrop$0) begin
+                w_act$0$d = act_drop;
+                w_why$0$d = why_dod;
+            end
         end
         if (in_mal$0 & rb$0) begin
             c_mal$0$d = c_mal$0$q + two32;
@@ -14986,22 +15031,22 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         else if (in_mal$0 | rb$0) begin
             c_mal$0$d = c_mal$0$q + one32;
         end
-        if (dec_noroute$0) begin
+        if (c_drop$0 & (w_why$0$q == why_noroute)) begin
             c_noroute$0$d = c_noroute$0$q + one32;
         end
-        if (a_full$0) begin
+        if (c_drop$0 & (w_why$0$q == why_full)) begin
             c_full$0$d = c_full$0$q + one32;
         end
-        if (a_trim$0 | a_ret$0 | a_hdr$0) begin
+        if (commit$0 & ((w_act$0$q == act_trim) | (w_act$0$q == act_ret))) begin
             c_trim$0$d = c_trim$0$q + one32;
         end
-        if (a_ret$0) begin
+        if (commit$0 & (w_act$0$q == act_ret)) begin
             c_ret$0$d = c_ret$0$q + one32;
         end
-        if (a_hdr$0) begin
+        if (c_drop$0 & (w_why$0$q == why_hdr)) begin
             c_hdr$0$d = c_hdr$0$q + one32;
         end
-        if (a_doddrop$0) begin
+        if (c_drop$0 & (w_why$0$q == why_dod)) begin
             c_doddrop$0$d = c_doddrop$0$q + one32;
         end
         cb_bytes$1 = zero20;
@@ -16200,6 +16245,22 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 w_act$1$d = act_dod;
                 w_start$1$d = dbase$1;
             end
+            w_why$1$d = why_noroute;
+            if (dec_noroute$1) begin
+                w_act$1$d = act_drop;
+            end
+            if (a_full$1) begin
+                w_act$1$d = act_drop;
+                w_why$1$d = why_full;
+            end
+            if (a_hdr$1) begin
+                w_act$1$d = act_drop;
+                w_why$1$d = why_hdr;
+            end
+            if (a_doddrop$1) begin
+                w_act$1$d = act_drop;
+                w_why$1$d = why_dod;
+            end
         end
         if (in_mal$1 & rb$1) begin
             c_mal$1$d = c_mal$1$q + two32;
@@ -16207,22 +16268,22 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         else if (in_mal$1 | rb$1) begin
             c_mal$1$d = c_mal$1$q + one32;
         end
-        if (dec_noroute$1) begin
+        if (c_drop$1 & (w_why$1$q == why_noroute)) begin
             c_noroute$1$d = c_noroute$1$q + one32;
         end
-        if (a_full$1) begin
+        if (c_drop$1 & (w_why$1$q == why_full)) begin
             c_full$1$d = c_full$1$q + one32;
         end
-        if (a_trim$1 | a_ret$1 | a_hdr$1) begin
+        if (commit$1 & ((w_act$1$q == act_trim) | (w_act$1$q == act_ret))) begin
             c_trim$1$d = c_trim$1$q + one32;
         end
-        if (a_ret$1) begin
+        if (commit$1 & (w_act$1$q == act_ret)) begin
             c_ret$1$d = c_ret$1$q + one32;
         end
-        if (a_hdr$1) begin
+        if (c_drop$1 & (w_why$1$q == why_hdr)) begin
             c_hdr$1$d = c_hdr$1$q + one32;
         end
-        if (a_doddrop$1) begin
+        if (c_drop$1 & (w_why$1$q == why_dod)) begin
             c_doddrop$1$d = c_doddrop$1$q + one32;
         end
         cb_bytes$2 = zero20;
@@ -17421,6 +17482,22 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 w_act$2$d = act_dod;
                 w_start$2$d = dbase$2;
             end
+            w_why$2$d = why_noroute;
+            if (dec_noroute$2) begin
+                w_act$2$d = act_drop;
+            end
+            if (a_full$2) begin
+                w_act$2$d = act_drop;
+                w_why$2$d = why_full;
+            end
+            if (a_hdr$2) begin
+                w_act$2$d = act_drop;
+                w_why$2$d = why_hdr;
+            end
+            if (a_doddrop$2) begin
+                w_act$2$d = act_drop;
+                w_why$2$d = why_dod;
+            end
         end
         if (in_mal$2 & rb$2) begin
             c_mal$2$d = c_mal$2$q + two32;
@@ -17428,22 +17505,22 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         else if (in_mal$2 | rb$2) begin
             c_mal$2$d = c_mal$2$q + one32;
         end
-        if (dec_noroute$2) begin
+        if (c_drop$2 & (w_why$2$q == why_noroute)) begin
             c_noroute$2$d = c_noroute$2$q + one32;
         end
-        if (a_full$2) begin
+        if (c_drop$2 & (w_why$2$q == why_full)) begin
             c_full$2$d = c_full$2$q + one32;
         end
-        if (a_trim$2 | a_ret$2 | a_hdr$2) begin
+        if (commit$2 & ((w_act$2$q == act_trim) | (w_act$2$q == act_ret))) begin
             c_trim$2$d = c_trim$2$q + one32;
         end
-        if (a_ret$2) begin
+        if (commit$2 & (w_act$2$q == act_ret)) begin
             c_ret$2$d = c_ret$2$q + one32;
         end
-        if (a_hdr$2) begin
+        if (c_drop$2 & (w_why$2$q == why_hdr)) begin
             c_hdr$2$d = c_hdr$2$q + one32;
         end
-        if (a_doddrop$2) begin
+        if (c_drop$2 & (w_why$2$q == why_dod)) begin
             c_doddrop$2$d = c_doddrop$2$q + one32;
         end
         cb_bytes$3 = zero20;
@@ -18642,6 +18719,22 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
                 w_act$3$d = act_dod;
                 w_start$3$d = dbase$3;
             end
+            w_why$3$d = why_noroute;
+            if (dec_noroute$3) begin
+                w_act$3$d = act_drop;
+            end
+            if (a_full$3) begin
+                w_act$3$d = act_drop;
+                w_why$3$d = why_full;
+            end
+            if (a_hdr$3) begin
+                w_act$3$d = act_drop;
+                w_why$3$d = why_hdr;
+            end
+            if (a_doddrop$3) begin
+                w_act$3$d = act_drop;
+                w_why$3$d = why_dod;
+            end
         end
         if (in_mal$3 & rb$3) begin
             c_mal$3$d = c_mal$3$q + two32;
@@ -18649,22 +18742,22 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         else if (in_mal$3 | rb$3) begin
             c_mal$3$d = c_mal$3$q + one32;
         end
-        if (dec_noroute$3) begin
+        if (c_drop$3 & (w_why$3$q == why_noroute)) begin
             c_noroute$3$d = c_noroute$3$q + one32;
         end
-        if (a_full$3) begin
+        if (c_drop$3 & (w_why$3$q == why_full)) begin
             c_full$3$d = c_full$3$q + one32;
         end
-        if (a_trim$3 | a_ret$3 | a_hdr$3) begin
+        if (commit$3 & ((w_act$3$q == act_trim) | (w_act$3$q == act_ret))) begin
             c_trim$3$d = c_trim$3$q + one32;
         end
-        if (a_ret$3) begin
+        if (commit$3 & (w_act$3$q == act_ret)) begin
             c_ret$3$d = c_ret$3$q + one32;
         end
-        if (a_hdr$3) begin
+        if (c_drop$3 & (w_why$3$q == why_hdr)) begin
             c_hdr$3$d = c_hdr$3$q + one32;
         end
-        if (a_doddrop$3) begin
+        if (c_drop$3 & (w_why$3$q == why_dod)) begin
             c_doddrop$3$d = c_doddrop$3$q + one32;
         end
         occ_bytes$0$d = run_b$64;
@@ -18702,7 +18795,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$0)) begin
             head$0$d = head$0$q + one11;
         end
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$0) & (w_b$0$q == bidx$0)) begin
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_act$0$q != act_drop) & (w_o$0$q == pidx$0) & (w_b$0$q == bidx$0)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$0))) begin
                 done$0$d = done$0$q + one6;
             end
@@ -18713,7 +18806,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$1)) begin
             head$1$d = head$1$q + one11;
         end
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$0) & (w_b$0$q == bidx$1)) begin
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_act$0$q != act_drop) & (w_o$0$q == pidx$0) & (w_b$0$q == bidx$1)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$1))) begin
                 done$1$d = done$1$q + one6;
             end
@@ -18724,7 +18817,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$2)) begin
             head$2$d = head$2$q + one11;
         end
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$0) & (w_b$0$q == bidx$2)) begin
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_act$0$q != act_drop) & (w_o$0$q == pidx$0) & (w_b$0$q == bidx$2)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$2))) begin
                 done$2$d = done$2$q + one6;
             end
@@ -18735,7 +18828,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$3)) begin
             head$3$d = head$3$q + one11;
         end
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$0) & (w_b$0$q == bidx$3)) begin
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_act$0$q != act_drop) & (w_o$0$q == pidx$0) & (w_b$0$q == bidx$3)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$0) & (cur_b$0$q == bidx$3))) begin
                 done$3$d = done$3$q + one6;
             end
@@ -18746,7 +18839,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$0)) begin
             head$16$d = head$16$q + one11;
         end
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$0) & (w_b$1$q == bidx$0)) begin
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_act$1$q != act_drop) & (w_o$1$q == pidx$0) & (w_b$1$q == bidx$0)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$0))) begin
                 done$16$d = done$16$q + one6;
             end
@@ -18757,7 +18850,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$1)) begin
             head$17$d = head$17$q + one11;
         end
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$0) & (w_b$1$q == bidx$1)) begin
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_act$1$q != act_drop) & (w_o$1$q == pidx$0) & (w_b$1$q == bidx$1)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$1))) begin
                 done$17$d = done$17$q + one6;
             end
@@ -18768,7 +18861,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$2)) begin
             head$18$d = head$18$q + one11;
         end
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$0) & (w_b$1$q == bidx$2)) begin
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_act$1$q != act_drop) & (w_o$1$q == pidx$0) & (w_b$1$q == bidx$2)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$2))) begin
                 done$18$d = done$18$q + one6;
             end
@@ -18779,7 +18872,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$3)) begin
             head$19$d = head$19$q + one11;
         end
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$0) & (w_b$1$q == bidx$3)) begin
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_act$1$q != act_drop) & (w_o$1$q == pidx$0) & (w_b$1$q == bidx$3)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$1) & (cur_b$0$q == bidx$3))) begin
                 done$19$d = done$19$q + one6;
             end
@@ -18790,7 +18883,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$0)) begin
             head$32$d = head$32$q + one11;
         end
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$0) & (w_b$2$q == bidx$0)) begin
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_act$2$q != act_drop) & (w_o$2$q == pidx$0) & (w_b$2$q == bidx$0)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$0))) begin
                 done$32$d = done$32$q + one6;
             end
@@ -18801,7 +18894,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$1)) begin
             head$33$d = head$33$q + one11;
         end
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$0) & (w_b$2$q == bidx$1)) begin
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_act$2$q != act_drop) & (w_o$2$q == pidx$0) & (w_b$2$q == bidx$1)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$1))) begin
                 done$33$d = done$33$q + one6;
             end
@@ -18812,7 +18905,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$2)) begin
             head$34$d = head$34$q + one11;
         end
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$0) & (w_b$2$q == bidx$2)) begin
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_act$2$q != act_drop) & (w_o$2$q == pidx$0) & (w_b$2$q == bidx$2)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$2))) begin
                 done$34$d = done$34$q + one6;
             end
@@ -18823,7 +18916,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$3)) begin
             head$35$d = head$35$q + one11;
         end
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$0) & (w_b$2$q == bidx$3)) begin
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_act$2$q != act_drop) & (w_o$2$q == pidx$0) & (w_b$2$q == bidx$3)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$2) & (cur_b$0$q == bidx$3))) begin
                 done$35$d = done$35$q + one6;
             end
@@ -18834,7 +18927,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$0)) begin
             head$48$d = head$48$q + one11;
         end
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$0) & (w_b$3$q == bidx$0)) begin
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_act$3$q != act_drop) & (w_o$3$q == pidx$0) & (w_b$3$q == bidx$0)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$0))) begin
                 done$48$d = done$48$q + one6;
             end
@@ -18845,7 +18938,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$1)) begin
             head$49$d = head$49$q + one11;
         end
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$0) & (w_b$3$q == bidx$1)) begin
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_act$3$q != act_drop) & (w_o$3$q == pidx$0) & (w_b$3$q == bidx$1)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$1))) begin
                 done$49$d = done$49$q + one6;
             end
@@ -18856,7 +18949,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$2)) begin
             head$50$d = head$50$q + one11;
         end
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$0) & (w_b$3$q == bidx$2)) begin
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_act$3$q != act_drop) & (w_o$3$q == pidx$0) & (w_b$3$q == bidx$2)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$2))) begin
                 done$50$d = done$50$q + one6;
             end
@@ -18867,7 +18960,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$3)) begin
             head$51$d = head$51$q + one11;
         end
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$0) & (w_b$3$q == bidx$3)) begin
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_act$3$q != act_drop) & (w_o$3$q == pidx$0) & (w_b$3$q == bidx$3)) begin
             if (~(popl$0 & cur_band$0 & (cur_i$0$q == pidx$3) & (cur_b$0$q == bidx$3))) begin
                 done$51$d = done$51$q + one6;
             end
@@ -19136,7 +19229,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$0)) begin
             head$4$d = head$4$q + one11;
         end
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$1) & (w_b$0$q == bidx$0)) begin
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_act$0$q != act_drop) & (w_o$0$q == pidx$1) & (w_b$0$q == bidx$0)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$0))) begin
                 done$4$d = done$4$q + one6;
             end
@@ -19147,7 +19240,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$1)) begin
             head$5$d = head$5$q + one11;
         end
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$1) & (w_b$0$q == bidx$1)) begin
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_act$0$q != act_drop) & (w_o$0$q == pidx$1) & (w_b$0$q == bidx$1)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$1))) begin
                 done$5$d = done$5$q + one6;
             end
@@ -19158,7 +19251,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$2)) begin
             head$6$d = head$6$q + one11;
         end
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$1) & (w_b$0$q == bidx$2)) begin
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_act$0$q != act_drop) & (w_o$0$q == pidx$1) & (w_b$0$q == bidx$2)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$2))) begin
                 done$6$d = done$6$q + one6;
             end
@@ -19169,7 +19262,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$3)) begin
             head$7$d = head$7$q + one11;
         end
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$1) & (w_b$0$q == bidx$3)) begin
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_act$0$q != act_drop) & (w_o$0$q == pidx$1) & (w_b$0$q == bidx$3)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$0) & (cur_b$1$q == bidx$3))) begin
                 done$7$d = done$7$q + one6;
             end
@@ -19180,7 +19273,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$0)) begin
             head$20$d = head$20$q + one11;
         end
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$1) & (w_b$1$q == bidx$0)) begin
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_act$1$q != act_drop) & (w_o$1$q == pidx$1) & (w_b$1$q == bidx$0)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$0))) begin
                 done$20$d = done$20$q + one6;
             end
@@ -19191,7 +19284,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$1)) begin
             head$21$d = head$21$q + one11;
         end
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$1) & (w_b$1$q == bidx$1)) begin
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_act$1$q != act_drop) & (w_o$1$q == pidx$1) & (w_b$1$q == bidx$1)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$1))) begin
                 done$21$d = done$21$q + one6;
             end
@@ -19202,7 +19295,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$2)) begin
             head$22$d = head$22$q + one11;
         end
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$1) & (w_b$1$q == bidx$2)) begin
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_act$1$q != act_drop) & (w_o$1$q == pidx$1) & (w_b$1$q == bidx$2)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$2))) begin
                 done$22$d = done$22$q + one6;
             end
@@ -19213,7 +19306,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$3)) begin
             head$23$d = head$23$q + one11;
         end
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$1) & (w_b$1$q == bidx$3)) begin
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_act$1$q != act_drop) & (w_o$1$q == pidx$1) & (w_b$1$q == bidx$3)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$1) & (cur_b$1$q == bidx$3))) begin
                 done$23$d = done$23$q + one6;
             end
@@ -19224,7 +19317,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$0)) begin
             head$36$d = head$36$q + one11;
         end
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$1) & (w_b$2$q == bidx$0)) begin
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_act$2$q != act_drop) & (w_o$2$q == pidx$1) & (w_b$2$q == bidx$0)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$0))) begin
                 done$36$d = done$36$q + one6;
             end
@@ -19235,7 +19328,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$1)) begin
             head$37$d = head$37$q + one11;
         end
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$1) & (w_b$2$q == bidx$1)) begin
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_act$2$q != act_drop) & (w_o$2$q == pidx$1) & (w_b$2$q == bidx$1)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$1))) begin
                 done$37$d = done$37$q + one6;
             end
@@ -19246,7 +19339,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$2)) begin
             head$38$d = head$38$q + one11;
         end
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$1) & (w_b$2$q == bidx$2)) begin
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_act$2$q != act_drop) & (w_o$2$q == pidx$1) & (w_b$2$q == bidx$2)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$2))) begin
                 done$38$d = done$38$q + one6;
             end
@@ -19257,7 +19350,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$3)) begin
             head$39$d = head$39$q + one11;
         end
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$1) & (w_b$2$q == bidx$3)) begin
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_act$2$q != act_drop) & (w_o$2$q == pidx$1) & (w_b$2$q == bidx$3)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$2) & (cur_b$1$q == bidx$3))) begin
                 done$39$d = done$39$q + one6;
             end
@@ -19268,7 +19361,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$0)) begin
             head$52$d = head$52$q + one11;
         end
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$1) & (w_b$3$q == bidx$0)) begin
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_act$3$q != act_drop) & (w_o$3$q == pidx$1) & (w_b$3$q == bidx$0)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$0))) begin
                 done$52$d = done$52$q + one6;
             end
@@ -19279,7 +19372,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$1)) begin
             head$53$d = head$53$q + one11;
         end
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$1) & (w_b$3$q == bidx$1)) begin
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_act$3$q != act_drop) & (w_o$3$q == pidx$1) & (w_b$3$q == bidx$1)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$1))) begin
                 done$53$d = done$53$q + one6;
             end
@@ -19290,7 +19383,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$2)) begin
             head$54$d = head$54$q + one11;
         end
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$1) & (w_b$3$q == bidx$2)) begin
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_act$3$q != act_drop) & (w_o$3$q == pidx$1) & (w_b$3$q == bidx$2)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$2))) begin
                 done$54$d = done$54$q + one6;
             end
@@ -19301,7 +19394,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$3)) begin
             head$55$d = head$55$q + one11;
         end
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$1) & (w_b$3$q == bidx$3)) begin
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_act$3$q != act_drop) & (w_o$3$q == pidx$1) & (w_b$3$q == bidx$3)) begin
             if (~(popl$1 & cur_band$1 & (cur_i$1$q == pidx$3) & (cur_b$1$q == bidx$3))) begin
                 done$55$d = done$55$q + one6;
             end
@@ -19570,7 +19663,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$0)) begin
             head$8$d = head$8$q + one11;
         end
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$2) & (w_b$0$q == bidx$0)) begin
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_act$0$q != act_drop) & (w_o$0$q == pidx$2) & (w_b$0$q == bidx$0)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$0))) begin
                 done$8$d = done$8$q + one6;
             end
@@ -19581,7 +19674,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$1)) begin
             head$9$d = head$9$q + one11;
         end
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$2) & (w_b$0$q == bidx$1)) begin
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_act$0$q != act_drop) & (w_o$0$q == pidx$2) & (w_b$0$q == bidx$1)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$1))) begin
                 done$9$d = done$9$q + one6;
             end
@@ -19592,7 +19685,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$2)) begin
             head$10$d = head$10$q + one11;
         end
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$2) & (w_b$0$q == bidx$2)) begin
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_act$0$q != act_drop) & (w_o$0$q == pidx$2) & (w_b$0$q == bidx$2)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$2))) begin
                 done$10$d = done$10$q + one6;
             end
@@ -19603,7 +19696,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$3)) begin
             head$11$d = head$11$q + one11;
         end
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$2) & (w_b$0$q == bidx$3)) begin
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_act$0$q != act_drop) & (w_o$0$q == pidx$2) & (w_b$0$q == bidx$3)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$0) & (cur_b$2$q == bidx$3))) begin
                 done$11$d = done$11$q + one6;
             end
@@ -19614,7 +19707,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$0)) begin
             head$24$d = head$24$q + one11;
         end
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$2) & (w_b$1$q == bidx$0)) begin
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_act$1$q != act_drop) & (w_o$1$q == pidx$2) & (w_b$1$q == bidx$0)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$0))) begin
                 done$24$d = done$24$q + one6;
             end
@@ -19625,7 +19718,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$1)) begin
             head$25$d = head$25$q + one11;
         end
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$2) & (w_b$1$q == bidx$1)) begin
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_act$1$q != act_drop) & (w_o$1$q == pidx$2) & (w_b$1$q == bidx$1)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$1))) begin
                 done$25$d = done$25$q + one6;
             end
@@ -19636,7 +19729,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$2)) begin
             head$26$d = head$26$q + one11;
         end
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$2) & (w_b$1$q == bidx$2)) begin
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_act$1$q != act_drop) & (w_o$1$q == pidx$2) & (w_b$1$q == bidx$2)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$2))) begin
                 done$26$d = done$26$q + one6;
             end
@@ -19647,7 +19740,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$3)) begin
             head$27$d = head$27$q + one11;
         end
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$2) & (w_b$1$q == bidx$3)) begin
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_act$1$q != act_drop) & (w_o$1$q == pidx$2) & (w_b$1$q == bidx$3)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$1) & (cur_b$2$q == bidx$3))) begin
                 done$27$d = done$27$q + one6;
             end
@@ -19658,7 +19751,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$0)) begin
             head$40$d = head$40$q + one11;
         end
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$2) & (w_b$2$q == bidx$0)) begin
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_act$2$q != act_drop) & (w_o$2$q == pidx$2) & (w_b$2$q == bidx$0)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$0))) begin
                 done$40$d = done$40$q + one6;
             end
@@ -19669,7 +19762,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$1)) begin
             head$41$d = head$41$q + one11;
         end
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$2) & (w_b$2$q == bidx$1)) begin
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_act$2$q != act_drop) & (w_o$2$q == pidx$2) & (w_b$2$q == bidx$1)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$1))) begin
                 done$41$d = done$41$q + one6;
             end
@@ -19680,7 +19773,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$2)) begin
             head$42$d = head$42$q + one11;
         end
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$2) & (w_b$2$q == bidx$2)) begin
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_act$2$q != act_drop) & (w_o$2$q == pidx$2) & (w_b$2$q == bidx$2)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$2))) begin
                 done$42$d = done$42$q + one6;
             end
@@ -19691,7 +19784,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$3)) begin
             head$43$d = head$43$q + one11;
         end
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$2) & (w_b$2$q == bidx$3)) begin
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_act$2$q != act_drop) & (w_o$2$q == pidx$2) & (w_b$2$q == bidx$3)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$2) & (cur_b$2$q == bidx$3))) begin
                 done$43$d = done$43$q + one6;
             end
@@ -19702,7 +19795,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$0)) begin
             head$56$d = head$56$q + one11;
         end
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$2) & (w_b$3$q == bidx$0)) begin
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_act$3$q != act_drop) & (w_o$3$q == pidx$2) & (w_b$3$q == bidx$0)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$0))) begin
                 done$56$d = done$56$q + one6;
             end
@@ -19713,7 +19806,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$1)) begin
             head$57$d = head$57$q + one11;
         end
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$2) & (w_b$3$q == bidx$1)) begin
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_act$3$q != act_drop) & (w_o$3$q == pidx$2) & (w_b$3$q == bidx$1)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$1))) begin
                 done$57$d = done$57$q + one6;
             end
@@ -19724,7 +19817,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$2)) begin
             head$58$d = head$58$q + one11;
         end
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$2) & (w_b$3$q == bidx$2)) begin
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_act$3$q != act_drop) & (w_o$3$q == pidx$2) & (w_b$3$q == bidx$2)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$2))) begin
                 done$58$d = done$58$q + one6;
             end
@@ -19735,7 +19828,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$3)) begin
             head$59$d = head$59$q + one11;
         end
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$2) & (w_b$3$q == bidx$3)) begin
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_act$3$q != act_drop) & (w_o$3$q == pidx$2) & (w_b$3$q == bidx$3)) begin
             if (~(popl$2 & cur_band$2 & (cur_i$2$q == pidx$3) & (cur_b$2$q == bidx$3))) begin
                 done$59$d = done$59$q + one6;
             end
@@ -20004,7 +20097,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$0)) begin
             head$12$d = head$12$q + one11;
         end
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$3) & (w_b$0$q == bidx$0)) begin
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_act$0$q != act_drop) & (w_o$0$q == pidx$3) & (w_b$0$q == bidx$0)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$0))) begin
                 done$12$d = done$12$q + one6;
             end
@@ -20015,7 +20108,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$1)) begin
             head$13$d = head$13$q + one11;
         end
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$3) & (w_b$0$q == bidx$1)) begin
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_act$0$q != act_drop) & (w_o$0$q == pidx$3) & (w_b$0$q == bidx$1)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$1))) begin
                 done$13$d = done$13$q + one6;
             end
@@ -20026,7 +20119,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$2)) begin
             head$14$d = head$14$q + one11;
         end
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$3) & (w_b$0$q == bidx$2)) begin
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_act$0$q != act_drop) & (w_o$0$q == pidx$3) & (w_b$0$q == bidx$2)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$2))) begin
                 done$14$d = done$14$q + one6;
             end
@@ -20037,7 +20130,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$3)) begin
             head$15$d = head$15$q + one11;
         end
-        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_o$0$q == pidx$3) & (w_b$0$q == bidx$3)) begin
+        if (commit$0 & ~rb_ret$0 & (w_act$0$q != act_ret) & (w_act$0$q != act_dod) & (w_act$0$q != act_drop) & (w_o$0$q == pidx$3) & (w_b$0$q == bidx$3)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$0) & (cur_b$3$q == bidx$3))) begin
                 done$15$d = done$15$q + one6;
             end
@@ -20048,7 +20141,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$0)) begin
             head$28$d = head$28$q + one11;
         end
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$3) & (w_b$1$q == bidx$0)) begin
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_act$1$q != act_drop) & (w_o$1$q == pidx$3) & (w_b$1$q == bidx$0)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$0))) begin
                 done$28$d = done$28$q + one6;
             end
@@ -20059,7 +20152,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$1)) begin
             head$29$d = head$29$q + one11;
         end
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$3) & (w_b$1$q == bidx$1)) begin
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_act$1$q != act_drop) & (w_o$1$q == pidx$3) & (w_b$1$q == bidx$1)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$1))) begin
                 done$29$d = done$29$q + one6;
             end
@@ -20070,7 +20163,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$2)) begin
             head$30$d = head$30$q + one11;
         end
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$3) & (w_b$1$q == bidx$2)) begin
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_act$1$q != act_drop) & (w_o$1$q == pidx$3) & (w_b$1$q == bidx$2)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$2))) begin
                 done$30$d = done$30$q + one6;
             end
@@ -20081,7 +20174,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$3)) begin
             head$31$d = head$31$q + one11;
         end
-        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_o$1$q == pidx$3) & (w_b$1$q == bidx$3)) begin
+        if (commit$1 & ~rb_ret$1 & (w_act$1$q != act_ret) & (w_act$1$q != act_dod) & (w_act$1$q != act_drop) & (w_o$1$q == pidx$3) & (w_b$1$q == bidx$3)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$1) & (cur_b$3$q == bidx$3))) begin
                 done$31$d = done$31$q + one6;
             end
@@ -20092,7 +20185,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$0)) begin
             head$44$d = head$44$q + one11;
         end
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$3) & (w_b$2$q == bidx$0)) begin
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_act$2$q != act_drop) & (w_o$2$q == pidx$3) & (w_b$2$q == bidx$0)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$0))) begin
                 done$44$d = done$44$q + one6;
             end
@@ -20103,7 +20196,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$1)) begin
             head$45$d = head$45$q + one11;
         end
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$3) & (w_b$2$q == bidx$1)) begin
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_act$2$q != act_drop) & (w_o$2$q == pidx$3) & (w_b$2$q == bidx$1)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$1))) begin
                 done$45$d = done$45$q + one6;
             end
@@ -20114,7 +20207,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$2)) begin
             head$46$d = head$46$q + one11;
         end
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$3) & (w_b$2$q == bidx$2)) begin
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_act$2$q != act_drop) & (w_o$2$q == pidx$3) & (w_b$2$q == bidx$2)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$2))) begin
                 done$46$d = done$46$q + one6;
             end
@@ -20125,7 +20218,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$3)) begin
             head$47$d = head$47$q + one11;
         end
-        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_o$2$q == pidx$3) & (w_b$2$q == bidx$3)) begin
+        if (commit$2 & ~rb_ret$2 & (w_act$2$q != act_ret) & (w_act$2$q != act_dod) & (w_act$2$q != act_drop) & (w_o$2$q == pidx$3) & (w_b$2$q == bidx$3)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$2) & (cur_b$3$q == bidx$3))) begin
                 done$47$d = done$47$q + one6;
             end
@@ -20136,7 +20229,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$0)) begin
             head$60$d = head$60$q + one11;
         end
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$3) & (w_b$3$q == bidx$0)) begin
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_act$3$q != act_drop) & (w_o$3$q == pidx$3) & (w_b$3$q == bidx$0)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$0))) begin
                 done$60$d = done$60$q + one6;
             end
@@ -20147,7 +20240,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$1)) begin
             head$61$d = head$61$q + one11;
         end
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$3) & (w_b$3$q == bidx$1)) begin
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_act$3$q != act_drop) & (w_o$3$q == pidx$3) & (w_b$3$q == bidx$1)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$1))) begin
                 done$61$d = done$61$q + one6;
             end
@@ -20158,7 +20251,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$2)) begin
             head$62$d = head$62$q + one11;
         end
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$3) & (w_b$3$q == bidx$2)) begin
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_act$3$q != act_drop) & (w_o$3$q == pidx$3) & (w_b$3$q == bidx$2)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$2))) begin
                 done$62$d = done$62$q + one6;
             end
@@ -20169,7 +20262,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         if (pop$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$3)) begin
             head$63$d = head$63$q + one11;
         end
-        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_o$3$q == pidx$3) & (w_b$3$q == bidx$3)) begin
+        if (commit$3 & ~rb_ret$3 & (w_act$3$q != act_ret) & (w_act$3$q != act_dod) & (w_act$3$q != act_drop) & (w_o$3$q == pidx$3) & (w_b$3$q == bidx$3)) begin
             if (~(popl$3 & cur_band$3 & (cur_i$3$q == pidx$3) & (cur_b$3$q == bidx$3))) begin
                 done$63$d = done$63$q + one6;
             end
@@ -33160,6 +33253,82 @@ module switch_p4$w_sv$3(d,q,clock);
     end
           
 endmodule // switch_p4$w_sv$3
+
+
+module switch_p4$w_why$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch_p4$w_why$0
+
+
+module switch_p4$w_why$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch_p4$w_why$1
+
+
+module switch_p4$w_why$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch_p4$w_why$2
+
+
+module switch_p4$w_why$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch_p4$w_why$3
 
 
 module switch_p4$w_words$0(d,q,clock);

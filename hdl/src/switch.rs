@@ -37,6 +37,11 @@
 //! * `stat[p]`: wrapping 32-bit counters `rx_frames`, `tx_frames`, `drop_malformed`,
 //!   `drop_no_route`, `drop_full`, `trimmed`, `returned`, `drop_header`, and the occupancy
 //!   of each of port `p`'s output bands in bytes, `occ_bytes0..3` (admitted, not yet sent).
+//!   Every frame is counted once (see "Length check"): `trimmed` counts data packets sent
+//!   on as their trimmed header (into band 0 or, `returned`, back to the sender), not
+//!   headers dropped for want of room (`drop_header` only); once the switch is empty,
+//!   `rx_frames + src_sent = tx_frames + drop_malformed + drop_no_route + drop_full +
+//!   drop_header + dod_drop` summed over ports.
 //!
 //! # Parsing and the band
 //! At word 4 of a frame (the 5th word, which holds the low half of the destination IP and
@@ -44,10 +49,31 @@
 //! 0x0800, version/IHL not 4/5, IPv4 total length outside 50..=1074 (frames of 64..=1088
 //! bytes), a frame that ends at or before word 4, or a gap among words 0-4. The IPv4
 //! checksum is not verified (a correct one stays correct: trimming updates it
-//! incrementally, RFC 1624). Band: by `tos`, `min(tos, 3)` (a lower tos is a higher
-//! priority, as Homa's priorities); by flags, for IP protocol 154/155 a DATA packet without
-//! CHOP goes to band 1 and everything else (ACK, NACK, PULL/GRANT, CHOP) to band 0, other
-//! protocols to band 3. Band 0 is the highest priority and the header band of trimming.
+//! incrementally, RFC 1624). Band: by `tos`, its DSCP field, `min(tos >> 2, 3)` (a lower
+//! value is a higher priority, as Homa's priorities, which the NIC sends as
+//! `tos = prio << 2`); the ECN bits (`tos` 1:0) never select a band, and the switch never
+//! rewrites them (no policy marks ECN). By flags, for IP protocol 154/155 a DATA packet
+//! without CHOP goes to band 1 and everything else (ACK, NACK, PULL/GRANT, CHOP) to band 0,
+//! other protocols to band 3. Band 0 is the highest priority and the header band of
+//! trimming.
+//!
+//! # Length check (at the frame's end)
+//! The decision at word 4 trusts the IPv4 total length; the frame's real length is known
+//! when its last word leaves the delay line, 5 cycles after it arrived. A frame whose length
+//! is not `IPv4 total length + 14` bytes is malformed (`drop_malformed`) whatever word 4
+//! decided: shorter (found at its last word; this includes frames of 57-63 bytes, short of
+//! the 64 header bytes a trimmed header takes) or longer (found at the word past its IPv4
+//! length, without waiting for its end). A stored frame, a trimmed header in band 0, a
+//! returned header and a deflected header with its DoD record are all rolled back (their
+//! words, bytes and records freed, nothing sent): a header is never sent before its frame
+//! has proved its length, so it is complete at the frame's last word, like a whole frame
+//! (see "Latency"). A frame dropped at word 4 for want of a route or of room
+//! (`drop_no_route`, `drop_full`, `drop_header`, `dod_drop`) is followed to its end too and
+//! counted under that reason only if its length is right, else as malformed; `trimmed` and
+//! `returned` count when the header is committed. What words 4 and 6 did stays done: a
+//! malformed frame has moved the Tofino meters and the Bolt tokens, and may have had its
+//! Bolt SRC sent (an SRC leaves at the data packet's word 7: its queue report is true
+//! whatever follows).
 //!
 //! # Admission (at word 4)
 //! A packet of `L` bytes (`IPv4 total length + 14`) and `W = ceil(L/8)` words is admitted to
@@ -99,9 +125,10 @@
 //!   waiting or in service.
 //! * **Output.** A released header (8 words) goes out ahead of every band, after the
 //!   return queue, round robin over inputs.
-//! * **Timing.** A deflected 1088-byte frame whose first word is in at `t` has its header
-//!   complete at `t + 12`, taken at `t + 13`, released at the end of `t + 149`; the signal
-//!   makes the port pessimistic from `t + 150`.
+//! * **Timing.** A deflected frame of `W` words whose first word is in at `t` has its
+//!   header complete with the frame's last word at `t + W + 4` (the length check), taken
+//!   at `t + W + 5`, released at the end of `t + 2W + 5`; the signal makes the port
+//!   pessimistic from `t + 2W + 6` (1088 bytes: 140, 141, 277, 278).
 //!
 //! # Bolt ([`MODE_BOLT`], thesis Algorithms 7 and 9)
 //! Bands by transport flags; SRCs leave through the return queue of the arrival port. At
@@ -125,8 +152,9 @@
 //! is written by its input 5 cycles after it arrives (the delay line that waits for the
 //! decision) and becomes eligible when its last word is written and its length matches the
 //! IPv4 total length (otherwise it is rolled back, `drop_malformed`): store and forward. A
-//! trimmed or returned header is complete at its 8th word; the rest of the frame is
-//! ignored. Return queues: 64 words (8 headers) per port.
+//! trimmed, returned or deflected header is written from the frame's first 8 words and
+//! complete at the frame's last word under the same check; the words after the 8th are
+//! only counted. Return queues: 64 words (8 headers) per port.
 //!
 //! # Output scheduling
 //! Each output picks its next packet in the cycle its current packet's last word leaves (or
@@ -140,7 +168,9 @@
 //! # Latency
 //! Store and forward: first word in at cycle `t`, a frame of `W` words has its last word
 //! written at `t + W + 4`, is picked at `t + W + 5` and its first word is out at
-//! `t + W + 6` on an idle output (15 cycles for a 65-byte frame, 14 for a 64-byte one).
+//! `t + W + 6` on an idle output (15 cycles for a 65-byte frame, 14 for a 64-byte one). A
+//! trimmed or returned header of that frame likewise (`t + W + 6`): the length check holds
+//! it `W - 8` cycles after its 8th word (0 for a 64-byte frame, 128 for 1088 bytes).
 //!
 //! # Implementation notes
 //! One flat block (crosspoint state in flat arrays indexed `(i*N+o)*4+b`): rust-hdl
@@ -216,6 +246,14 @@ const ACT_FWD: u64 = 1;
 const ACT_TRIM: u64 = 2;
 const ACT_RET: u64 = 3;
 const ACT_DOD: u64 = 4;
+/// Dropped at word 4 (no route, full, header or DoD room): nothing is written, the frame is
+/// followed to its end to count it under its reason or, if its length disagrees, as
+/// malformed.
+const ACT_DROP: u64 = 5;
+const WHY_NOROUTE: u64 = 0;
+const WHY_FULL: u64 = 1;
+const WHY_HDR: u64 = 2;
+const WHY_DOD: u64 = 3;
 
 /// Frames from a MAC.
 #[derive(LogicInterface, Default)]
@@ -381,6 +419,8 @@ pub struct Switch<
     st4: [DFF<Bits<5>>; N],
     // ---- per input: writer of the frame in stage 4 ----
     w_act: [DFF<Bits<3>>; N],
+    // the reason of an ACT_DROP (WHY_*)
+    w_why: [DFF<Bits<2>>; N],
     w_o: [DFF<Bits<4>>; N],
     w_b: [DFF<Bits<2>>; N],
     w_words: [DFF<Bits<10>>; N],
@@ -517,6 +557,7 @@ pub struct Switch<
     s4l: [Q<bool>; N],
     s4e: [Q<Bits<3>>; N],
     wv: [Q<bool>; N],
+    wwr: [Q<bool>; N],
     wpos: [Q<Bits<10>>; N],
     wdata: [Q<Bits<64>>; N],
     wlast: [Q<bool>; N],
@@ -645,6 +686,8 @@ pub struct Switch<
     m1_run: [Q<Bits<TAT_BITS>>; NR],
     m2_run: [Q<Bits<TAT_BITS>>; NR],
     rb_dod: [Q<bool>; N],
+    rb_drop: [Q<bool>; N],
+    c_drop: [Q<bool>; N],
     pop_i: [Q<bool>; N],
     srv_has: [Q<bool>; N],
     rec_av: [Q<bool>; N],
@@ -740,6 +783,11 @@ pub struct Switch<
     act_trim: Constant<Bits<3>>,
     act_ret: Constant<Bits<3>>,
     act_dod: Constant<Bits<3>>,
+    act_drop: Constant<Bits<3>>,
+    why_noroute: Constant<Bits<2>>,
+    why_full: Constant<Bits<2>>,
+    why_hdr: Constant<Bits<2>>,
+    why_dod: Constant<Bits<2>>,
     mode_trim: Constant<Bits<2>>,
     mode_bolt: Constant<Bits<2>>,
     six3: Constant<Bits<3>>,
@@ -768,7 +816,7 @@ pub struct Switch<
     one6: Constant<Bits<6>>,
     zero8: Constant<Bits<8>>,
     one8: Constant<Bits<8>>,
-    c3_8: Constant<Bits<8>>,
+    c15_8: Constant<Bits<8>>,
     c69_8: Constant<Bits<8>>,
     c154_8: Constant<Bits<8>>,
     c155_8: Constant<Bits<8>>,
@@ -870,6 +918,7 @@ impl<
             st3: arr(),
             st4: arr(),
             w_act: arr(),
+            w_why: arr(),
             w_o: arr(),
             w_b: arr(),
             w_words: arr(),
@@ -977,6 +1026,8 @@ impl<
             m1_run: arr(),
             m2_run: arr(),
             rb_dod: arr(),
+            rb_drop: arr(),
+            c_drop: arr(),
             pop_i: arr(),
             srv_has: arr(),
             rec_av: arr(),
@@ -1065,6 +1116,7 @@ impl<
             s4l: arr(),
             s4e: arr(),
             wv: arr(),
+            wwr: arr(),
             wpos: arr(),
             wdata: arr(),
             wlast: arr(),
@@ -1195,6 +1247,11 @@ impl<
             act_trim: c(ACT_TRIM),
             act_ret: c(ACT_RET),
             act_dod: c(ACT_DOD),
+            act_drop: c(ACT_DROP),
+            why_noroute: c(WHY_NOROUTE),
+            why_full: c(WHY_FULL),
+            why_hdr: c(WHY_HDR),
+            why_dod: c(WHY_DOD),
             mode_trim: c(MODE_TRIM),
             mode_bolt: c(MODE_BOLT),
             six3: c(6),
@@ -1223,7 +1280,7 @@ impl<
             one6: c(1),
             zero8: c(0),
             one8: c(1),
-            c3_8: c(3),
+            c15_8: c(15),
             c69_8: c(0x45),
             c154_8: c(154),
             c155_8: c(155),
@@ -1318,6 +1375,8 @@ impl<
                 self.st4[i].clock.next = self.clock.val();
                 self.w_act[i].clock.next = self.clock.val();
                 self.w_act[i].d.next = self.w_act[i].q.val();
+                self.w_why[i].clock.next = self.clock.val();
+                self.w_why[i].d.next = self.w_why[i].q.val();
                 self.w_o[i].clock.next = self.clock.val();
                 self.w_o[i].d.next = self.w_o[i].q.val();
                 self.w_b[i].clock.next = self.clock.val();
@@ -1566,7 +1625,9 @@ impl<
                 self.d_o[i].next = self.r_port[i].val().get_bits::<4>(0);
                 self.ours[i].next = (self.proto[i].val() == self.c154_8.val())
                     | (self.proto[i].val() == self.c155_8.val());
-                self.d_b[i].next = self.tos[i].val().get_bits::<2>(0);
+                // By `tos`: its DSCP field (bits 7:2), saturating at band 3; the ECN bits
+                // (1:0) never select a band.
+                self.d_b[i].next = self.tos[i].val().get_bits::<2>(2);
                 if self.by_flags.val() {
                     if self.ours[i].val() {
                         if self.flags[i].val().get_bit(0) & !self.flags[i].val().get_bit(4) {
@@ -1577,7 +1638,7 @@ impl<
                     } else {
                         self.d_b[i].next = self.three2.val();
                     }
-                } else if self.tos[i].val() > self.c3_8.val() {
+                } else if self.tos[i].val() > self.c15_8.val() {
                     self.d_b[i].next = self.three2.val();
                 }
                 self.trim_ok[i].next = (self.cfg.mode.val() == self.mode_trim.val())
@@ -1665,6 +1726,13 @@ impl<
                 self.s4e[i].next = self.st4[i].q.val().get_bits::<3>(0);
                 self.wv[i].next =
                     self.s4v[i].val() & (self.w_act[i].q.val() != self.act_none.val());
+                // Words written: all of a forwarded frame, the first 8 (beats 0-7) of a
+                // trimmed, returned or deflected header, none of a dropped frame (the rest
+                // is only counted, to check the frame's length).
+                self.wwr[i].next = self.wv[i].val()
+                    & (self.w_act[i].q.val() != self.act_drop.val())
+                    & ((self.w_act[i].q.val() == self.act_fwd.val())
+                        | (self.w_beat[i].q.val() < self.c8_10.val()));
                 self.wpos[i].next = self.w_start[i].q.val() + self.w_beat[i].q.val();
                 self.wnext[i].next = self.w_beat[i].q.val() + self.one10.val();
                 if self.s4v[i].val() {
@@ -1770,39 +1838,39 @@ impl<
                 }
                 self.zw[i].a.next = self.wpos[i].val() & self.m_region_10.val();
                 self.waddr[i].next = self.wboff[i].val() | self.zw[i].y.val();
-                // Commit (complete and of the right length) or roll back.
+                // Commit (complete and of the right length) or roll back, at the frame's
+                // last word or at the word past its IPv4 length, whatever was written: a
+                // trimmed, returned or deflected header waits for its frame's end too.
                 self.commit[i].next = false;
                 self.rb[i].next = false;
                 self.w_done[i].next = false;
                 if self.wv[i].val() {
-                    if self.w_act[i].q.val() == self.act_fwd.val() {
-                        if self.s4l[i].val() {
-                            self.w_done[i].next = true;
-                            if (self.wnext[i].val() == self.w_words[i].q.val())
-                                & (self.s4e[i].val() == self.w_empty[i].q.val())
-                            {
-                                self.commit[i].next = true;
-                            } else {
-                                self.rb[i].next = true;
-                            }
-                        } else if self.wnext[i].val() == self.w_words[i].q.val() {
-                            self.w_done[i].next = true;
+                    if self.s4l[i].val() {
+                        self.w_done[i].next = true;
+                        if (self.wnext[i].val() == self.w_words[i].q.val())
+                            & (self.s4e[i].val() == self.w_empty[i].q.val())
+                        {
+                            self.commit[i].next = true;
+                        } else {
                             self.rb[i].next = true;
                         }
-                    } else if self.s4l[i].val() & (self.w_beat[i].q.val() < self.c7_10.val()) {
+                    } else if self.wnext[i].val() == self.w_words[i].q.val() {
                         self.w_done[i].next = true;
                         self.rb[i].next = true;
-                    } else if self.w_beat[i].q.val() == self.c7_10.val() {
-                        self.w_done[i].next = true;
-                        self.commit[i].next = true;
                     }
                 }
                 self.rb_ret[i].next =
                     self.rb[i].val() & (self.w_act[i].q.val() == self.act_ret.val());
                 self.rb_dod[i].next =
                     self.rb[i].val() & (self.w_act[i].q.val() == self.act_dod.val());
-                self.rb_xp[i].next =
-                    self.rb[i].val() & !self.rb_ret[i].val() & !self.rb_dod[i].val();
+                self.rb_drop[i].next =
+                    self.rb[i].val() & (self.w_act[i].q.val() == self.act_drop.val());
+                self.c_drop[i].next =
+                    self.commit[i].val() & (self.w_act[i].q.val() == self.act_drop.val());
+                self.rb_xp[i].next = self.rb[i].val()
+                    & !self.rb_ret[i].val()
+                    & !self.rb_dod[i].val()
+                    & !self.rb_drop[i].val();
                 self.wact[i].next = self.s4v[i].val()
                     & ((self.w_act[i].q.val() != self.act_none.val()) | self.w_sv[i].q.val());
                 if self.wact[i].val() {
@@ -1824,10 +1892,10 @@ impl<
                 if self.w_done[i].val() {
                     self.w_act[i].d.next = self.act_none.val();
                 }
-                self.retd[i].write_enable.next = (self.wv[i].val()
+                self.retd[i].write_enable.next = (self.wwr[i].val()
                     & (self.w_act[i].q.val() == self.act_ret.val()))
                     | self.sv_w[i].val();
-                self.rett[i].write_enable.next = (self.wv[i].val()
+                self.rett[i].write_enable.next = (self.wwr[i].val()
                     & (self.w_act[i].q.val() == self.act_ret.val()))
                     | self.sv_w[i].val();
                 if self.sv_w[i].val() {
@@ -1842,20 +1910,20 @@ impl<
                     self.rett[i].write_data.next = self.wtag[i].val();
                 }
                 for o in 0..N {
-                    self.xpd[i * nn + o].write_enable.next = self.wv[i].val()
+                    self.xpd[i * nn + o].write_enable.next = self.wwr[i].val()
                         & (self.w_act[i].q.val() != self.act_ret.val())
                         & (self.w_act[i].q.val() != self.act_dod.val())
                         & (self.w_o[i].q.val() == self.pidx[o].val());
                     self.xpd[i * nn + o].write_address.next = self.waddr[i].val();
                     self.xpd[i * nn + o].write_data.next = self.wdata[i].val();
-                    self.xpt[i * nn + o].write_enable.next = self.wv[i].val()
+                    self.xpt[i * nn + o].write_enable.next = self.wwr[i].val()
                         & (self.w_act[i].q.val() != self.act_ret.val())
                         & (self.w_act[i].q.val() != self.act_dod.val())
                         & (self.w_o[i].q.val() == self.pidx[o].val());
                     self.xpt[i * nn + o].write_address.next = self.waddr[i].val();
                     self.xpt[i * nn + o].write_data.next = self.wtag[i].val();
                     // Tofino: a deflected packet's trimmed header, into the DoD store (i, o).
-                    self.dodd[i * nn + o].write_enable.next = self.wv[i].val()
+                    self.dodd[i * nn + o].write_enable.next = self.wwr[i].val()
                         & (self.w_act[i].q.val() == self.act_dod.val())
                         & (self.w_o[i].q.val() == self.pidx[o].val());
                     self.dodd[i * nn + o].write_address.next =
@@ -2707,6 +2775,24 @@ impl<
                         self.w_act[i].d.next = self.act_dod.val();
                         self.w_start[i].d.next = self.dbase[i].val();
                     }
+                    // Dropped at word 4: counted under its reason at the frame's end if
+                    // its length is right, else as malformed.
+                    self.w_why[i].d.next = self.why_noroute.val();
+                    if self.dec_noroute[i].val() {
+                        self.w_act[i].d.next = self.act_drop.val();
+                    }
+                    if self.a_full[i].val() {
+                        self.w_act[i].d.next = self.act_drop.val();
+                        self.w_why[i].d.next = self.why_full.val();
+                    }
+                    if self.a_hdr[i].val() {
+                        self.w_act[i].d.next = self.act_drop.val();
+                        self.w_why[i].d.next = self.why_hdr.val();
+                    }
+                    if self.a_doddrop[i].val() {
+                        self.w_act[i].d.next = self.act_drop.val();
+                        self.w_why[i].d.next = self.why_dod.val();
+                    }
                 }
                 // Counters.
                 if self.in_mal[i].val() & self.rb[i].val() {
@@ -2714,22 +2800,28 @@ impl<
                 } else if self.in_mal[i].val() | self.rb[i].val() {
                     self.c_mal[i].d.next = self.c_mal[i].q.val() + self.one32.val();
                 }
-                if self.dec_noroute[i].val() {
+                // A frame dropped at word 4 counts at its end, when its length is right.
+                if self.c_drop[i].val() & (self.w_why[i].q.val() == self.why_noroute.val()) {
                     self.c_noroute[i].d.next = self.c_noroute[i].q.val() + self.one32.val();
                 }
-                if self.a_full[i].val() {
+                if self.c_drop[i].val() & (self.w_why[i].q.val() == self.why_full.val()) {
                     self.c_full[i].d.next = self.c_full[i].q.val() + self.one32.val();
                 }
-                if self.a_trim[i].val() | self.a_ret[i].val() | self.a_hdr[i].val() {
+                // A trimmed or returned header counts when its frame's length proved it
+                // (its commit); a header dropped for want of room counts only as that.
+                if self.commit[i].val()
+                    & ((self.w_act[i].q.val() == self.act_trim.val())
+                        | (self.w_act[i].q.val() == self.act_ret.val()))
+                {
                     self.c_trim[i].d.next = self.c_trim[i].q.val() + self.one32.val();
                 }
-                if self.a_ret[i].val() {
+                if self.commit[i].val() & (self.w_act[i].q.val() == self.act_ret.val()) {
                     self.c_ret[i].d.next = self.c_ret[i].q.val() + self.one32.val();
                 }
-                if self.a_hdr[i].val() {
+                if self.c_drop[i].val() & (self.w_why[i].q.val() == self.why_hdr.val()) {
                     self.c_hdr[i].d.next = self.c_hdr[i].q.val() + self.one32.val();
                 }
-                if self.a_doddrop[i].val() {
+                if self.c_drop[i].val() & (self.w_why[i].q.val() == self.why_dod.val()) {
                     self.c_doddrop[i].d.next = self.c_doddrop[i].q.val() + self.one32.val();
                 }
             }
@@ -2765,6 +2857,7 @@ impl<
                             & !self.rb_ret[i].val()
                             & (self.w_act[i].q.val() != self.act_ret.val())
                             & (self.w_act[i].q.val() != self.act_dod.val())
+                            & (self.w_act[i].q.val() != self.act_drop.val())
                             & (self.w_o[i].q.val() == self.pidx[o].val())
                             & (self.w_b[i].q.val() == self.bidx[b].val())
                         {

@@ -732,6 +732,9 @@ impl SwitchRun {
         let mut bolt_nosm = bolt.clone();
         bolt_nosm.sm = false;
         let mut tofino = trim.clone();
+        // The trim quarter's header band takes 4 headers, so that it fills (headers are
+        // returned) while the return queues still have room.
+        trim.limit_bytes[0] = 256;
         tofino.mode = nt_hdl::switch::MODE_TOFINO_TRIM;
         tofino.limit_bytes = [700, 3000, 2500, 4000];
         tofino.pipes = pipes;

@@ -1,8 +1,10 @@
 //! Seeded traffic for the [`Switch`]: per port, frames of 64 to 1088 bytes (NDP and Homa
-//! DATA, CHOP, ACK/NACK/PULL packets, other IP protocols, random `tos`) to random
-//! destinations with a configurable hot spot (so queues fill, packets are trimmed, returned
-//! and dropped), malformed frames (too short, not IPv4, a bad IHL, an IPv4 length out of
-//! range or disagreeing with the frame, a gap among the header words), unrouted
+//! DATA, CHOP, ACK/NACK/PULL packets, other IP protocols, a random `tos`: DSCP 0..=5, the
+//! switch's band by `tos` saturating at 3, and random ECN bits, which must not change it)
+//! to random destinations with a configurable hot spot (so queues fill, packets are
+//! trimmed, returned and dropped), malformed frames (too short, not IPv4, a bad IHL, an
+//! IPv4 length out of range or disagreeing with the frame: longer, shorter, or cut to
+//! 57-63 bytes, short of the 64 header bytes; a gap among the header words), unrouted
 //! destinations, idle gaps between frames, gaps inside frames after the header, and TX
 //! backpressure per port. [`drive_switch`] / [`read_switch`] move one cycle's port values
 //! in and out for the golden model (`nt_testbench::switch_model`).
@@ -304,7 +306,7 @@ pub fn random_frame(rng: &mut ChaCha8Rng, src: usize, dst_ip: u32, seq: u16) -> 
     Frame {
         dst_mac: 0x0200_0000_0fff,
         src_mac: port_mac(src),
-        tos: rng.gen_range(0..6),
+        tos: rng.gen_range(0..6u8) << 2 | rng.gen_range(0..4u8),
         ip_id: seq,
         ttl: 64,
         protocol,
@@ -368,7 +370,7 @@ impl SwitchWorkload {
         let mut f = random_frame(rng, src, dst_ip, self.seq);
         let mut header_gap = false;
         if rng.gen_bool(k.malformed) {
-            match rng.gen_range(0..7) {
+            match rng.gen_range(0..8) {
                 0 => f.truncate(rng.gen_range(1..40)),
                 1 => f[12] = 0x86,
                 2 => f[14] = 0x46,
@@ -391,6 +393,11 @@ impl SwitchWorkload {
                     }
                 }
                 5 => header_gap = true,
+                6 => {
+                    // Cut inside word 7: short of the 64 header bytes a trimmed header
+                    // would take.
+                    f.truncate(rng.gen_range(57..64));
+                }
                 _ => {
                     // Last word not matching: a few bytes cut from a full frame.
                     let n = f.len();

@@ -1,6 +1,7 @@
 //! `ntsim switch` end to end: frames from two input captures come out of the right output
 //! ports byte-exact, stamped W + 6 cycles after they entered on an idle switch; a trimmed
-//! header comes out in trim mode; bad input gets a clear error, never a panic.
+//! header comes out in trim mode; a frame whose length disagrees with its IPv4 length is
+//! dropped and counted, never trimmed; bad input gets a clear error, never a panic.
 use nt_sim::pcap::{read_pcap, write_pcap, Packet};
 use nt_sim::switch_workload::{port_ip, port_mac};
 use nt_sim::wire::{Frame, Layout, Transport, FLAG_CHOP, FLAG_DATA, PROTO_NDP};
@@ -24,11 +25,12 @@ fn tmp(tag: &str) -> PathBuf {
     d
 }
 
-fn frame(src: usize, dst: usize, payload: usize, tos: u8) -> Vec<u8> {
+/// An NDP DATA frame in band `band` by `tos` (its DSCP field: `tos = band << 2`).
+fn frame(src: usize, dst: usize, payload: usize, band: u8) -> Vec<u8> {
     Frame {
         dst_mac: port_mac(dst),
         src_mac: port_mac(src),
-        tos,
+        tos: band << 2,
         ip_id: 1,
         ttl: 64,
         protocol: PROTO_NDP,
@@ -229,6 +231,72 @@ fn switch_trims_at_ingress_and_after_deflection_in_tofino_mode() {
     assert!(ingress >= 1, "ingress trims {ingress}: {stats}");
     assert_eq!(ingress + dod, hdrs as u64, "{stats}");
     assert_eq!(count("dod_drop"), 0);
+}
+
+/// Issue 37 finding 3, as found: in Tofino mode with a meter burst of 64 bytes every DATA
+/// frame over 64 bytes is red and trimmed at ingress. Frames cut to 57, 60 and 63 bytes, a
+/// 1088-byte frame cut to 500, and a 1088-byte frame whose IPv4 length says 500 used to
+/// leave port 3 as valid-looking 64-byte CHOP headers; they are dropped and counted in
+/// `drop_malformed`, and only the well-formed frame sent after them leaves, trimmed.
+#[test]
+fn switch_drops_frames_whose_length_disagrees_with_ipv4_instead_of_trimming_them() {
+    let d = tmp("malformed");
+    let full = frame(0, 3, 1024, 1);
+    let mut longer = frame(0, 3, 1024, 1);
+    longer[16..18].copy_from_slice(&486u16.to_be_bytes());
+    let bad = [
+        full[..57].to_vec(),
+        full[..60].to_vec(),
+        full[..63].to_vec(),
+        full[..500].to_vec(),
+        longer,
+    ];
+    let mut pk: Vec<Packet> = bad
+        .iter()
+        .enumerate()
+        .map(|(k, b)| Packet {
+            cycle: 200 * k as u64,
+            bytes: b.clone(),
+        })
+        .collect();
+    pk.push(Packet {
+        cycle: 1000,
+        bytes: full.clone(),
+    });
+    write_pcap(&d.join("a.pcap"), &pk).unwrap();
+    let o = ntsim(
+        &[
+            "switch",
+            "--mode",
+            "tofino-trim",
+            "--meter-burst",
+            "64",
+            "--in-port",
+            "0=a.pcap",
+            "--out-dir",
+            "out",
+        ],
+        &d,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let p3 = read_pcap(&d.join("out/port3.pcap")).unwrap();
+    assert_eq!(p3.len(), 1, "only the well-formed frame leaves: {p3:?}");
+    assert_eq!(chop_headers(&p3), 1);
+    assert_eq!(p3[0].bytes[..14], full[..14]);
+    // Its header leaves like the whole frame would: W + 6 cycles after it came in.
+    assert_eq!(p3[0].cycle, 1000 + 136 + 6);
+    for port in [0, 1, 2] {
+        assert!(read_pcap(&d.join(format!("out/port{port}.pcap")))
+            .unwrap()
+            .is_empty());
+    }
+    let stats = std::fs::read_to_string(d.join("out/stats.json")).unwrap();
+    assert!(
+        stats.contains(
+            "\"port\": 0, \"rx_frames\": 6, \"tx_frames\": 0, \"drop_malformed\": 5, \"drop_no_route\": 0, \"drop_full\": 0, \"trimmed\": 1, \"returned\": 0, \"drop_header\": 0"
+        ),
+        "{stats}"
+    );
 }
 
 #[test]

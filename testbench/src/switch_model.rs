@@ -46,6 +46,19 @@ enum Act {
     Ret,
     /// Tofino-style trimming: deflected, the trimmed header goes to the DoD store.
     Dod,
+    /// Dropped at word 4; counted under its reason at the frame's end when its length is
+    /// right, else as malformed.
+    Drop(Why),
+}
+
+/// Why a frame was dropped at its word 4.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Why {
+    NoRoute,
+    Full,
+    Header,
+    /// Tofino-style trimming: no room in the DoD queue or store.
+    Dod,
 }
 
 #[derive(Clone, Debug)]
@@ -139,8 +152,14 @@ pub struct SwitchModel {
     drr: Vec<usize>,
     srv: Vec<Server>,
     now: u64,
-    /// Packets rolled back (length mismatch found by the writer), per input.
+    /// Frames rolled back (length mismatch found by the writer), per input.
     pub rollbacks: Vec<u64>,
+    /// Of those, trimmed, returned or deflected headers (their frame's length disagreed
+    /// with its IPv4 length), per input.
+    pub header_rollbacks: Vec<u64>,
+    /// Of those, frames dropped at word 4 (no route, full, header or DoD room), counted as
+    /// malformed instead of under that reason, per input.
+    pub drop_rollbacks: Vec<u64>,
 }
 
 /// RFC 1624 eq. 3 with two end-around folds, as the hardware computes it.
@@ -256,6 +275,8 @@ impl SwitchModel {
             srv: vec![Server::default(); pipes],
             now: 0,
             rollbacks: vec![0; n],
+            header_rollbacks: vec![0; n],
+            drop_rollbacks: vec![0; n],
         }
     }
 
@@ -350,6 +371,22 @@ impl SwitchModel {
     /// Counters of port `p`.
     pub fn stats(&self, p: usize) -> PortStats {
         self.outputs()[p].stat
+    }
+
+    /// True when nothing is in the switch: no frame being received or written, nothing
+    /// queued (bands, return queues, DoD queues and stores), no recirculation, no output
+    /// sending.
+    pub fn idle(&self) -> bool {
+        self.ins.iter().all(|x| {
+            x.beat == 0 && x.act == Act::None && !x.sv && x.delay.iter().all(|w| w.is_none())
+        }) && self.outs.iter().all(|o| !o.busy)
+            && self.queues.iter().all(|q| q.is_empty())
+            && self.resv.iter().all(|&r| r == 0)
+            && self.retq.iter().all(|q| q.is_empty())
+            && self.ret_resv.iter().all(|&r| r == 0)
+            && self.dodq.iter().all(|q| q.is_empty())
+            && self.dstore.iter().all(|q| q.is_empty())
+            && self.srv.iter().all(|v| !v.busy)
     }
 
     /// Packets (complete or not) admitted to output `o`'s band `b` and not yet sent.
@@ -552,30 +589,19 @@ impl SwitchModel {
             x.wbeat = next;
             return;
         }
+        // Every action, a header too, commits only at the frame's last word and only when
+        // the frame's length is its IPv4 length; a word past that length rolls it back.
         let (mut done, mut commit, mut rollback) = (false, false, false);
-        match x.act {
-            Act::Fwd => {
-                if w.last {
-                    done = true;
-                    if next == x.words && w.empty == x.empty {
-                        commit = true;
-                    } else {
-                        rollback = true;
-                    }
-                } else if next == x.words {
-                    done = true;
-                    rollback = true;
-                }
+        if w.last {
+            done = true;
+            if next == x.words && w.empty == x.empty {
+                commit = true;
+            } else {
+                rollback = true;
             }
-            _ => {
-                if w.last && x.wbeat < 7 {
-                    done = true;
-                    rollback = true;
-                } else if x.wbeat == 7 {
-                    done = true;
-                    commit = true;
-                }
-            }
+        } else if next == x.words {
+            done = true;
+            rollback = true;
         }
         x.wbeat = next;
         if !done {
@@ -595,11 +621,27 @@ impl SwitchModel {
                     }
                     self.queues[r].push_back(p)
                 }
-                Act::Trim => self.queues[r].push_back(trimmed_header(&orig, false)),
-                Act::Ret => self.retq[i].push_back(trimmed_header(&orig, true)),
+                Act::Trim => {
+                    self.stats[i].trimmed += 1;
+                    self.queues[r].push_back(trimmed_header(&orig, false))
+                }
+                Act::Ret => {
+                    self.stats[i].trimmed += 1;
+                    self.stats[i].returned += 1;
+                    self.retq[i].push_back(trimmed_header(&orig, true))
+                }
                 Act::Dod => {
                     self.dstore[i * self.n + o].push_back(trimmed_header(&orig, false));
                     self.pending[i] = false;
+                }
+                Act::Drop(why) => {
+                    let st = &mut self.stats[i];
+                    match why {
+                        Why::NoRoute => st.drop_no_route += 1,
+                        Why::Full => st.drop_full += 1,
+                        Why::Header => st.drop_header += 1,
+                        Why::Dod => st.dod_drop += 1,
+                    }
                 }
                 Act::None => unreachable!(),
             }
@@ -607,7 +649,13 @@ impl SwitchModel {
         if rollback {
             self.stats[i].drop_malformed += 1;
             self.rollbacks[i] += 1;
-            if act == Act::Ret {
+            if matches!(act, Act::Trim | Act::Ret | Act::Dod) {
+                self.header_rollbacks[i] += 1;
+            }
+            if let Act::Drop(_) = act {
+                // Nothing was reserved.
+                self.drop_rollbacks[i] += 1;
+            } else if act == Act::Ret {
                 self.ret_resv[i] -= 8;
             } else if act == Act::Dod {
                 // The pending record is the newest one: a server never takes it.
@@ -615,7 +663,8 @@ impl SwitchModel {
                 self.pending[i] = false;
                 self.dresv[i * self.n + o] -= 8;
             } else {
-                self.resv[r] -= words;
+                // A trimmed header reserved its 8 words, a whole frame all of them.
+                self.resv[r] -= if act == Act::Trim { 8 } else { words };
                 self.occ_bytes[o * BANDS + b] -= len;
                 self.occ_pkts[o * BANDS + b] -= 1;
             }
@@ -697,6 +746,11 @@ impl SwitchModel {
             self.stats[i].drop_malformed += 1;
             return;
         }
+        let len = ip_len + 14;
+        let words = len.div_ceil(8);
+        let y = &mut self.ins[i];
+        y.words = words;
+        y.empty = ((8 - len % 8) % 8) as u8;
         let route = self.s.routes[..self.n]
             .iter()
             .find(|r| r.0 && r.1 == dst_ip)
@@ -704,7 +758,7 @@ impl SwitchModel {
         let o = match route {
             Some(p) if (p as usize) < self.n => p as usize,
             _ => {
-                self.stats[i].drop_no_route += 1;
+                self.ins[i].act = Act::Drop(Why::NoRoute);
                 return;
             }
         };
@@ -720,12 +774,11 @@ impl SwitchModel {
                 0
             }
         } else {
-            (tos as usize).min(BANDS - 1)
+            // The DSCP field (tos bits 7:2), saturating; the ECN bits never pick a band.
+            ((tos >> 2) as usize).min(BANDS - 1)
         };
         let tofino = self.s.mode == MODE_TOFINO_TRIM;
         let trim_ok = (self.s.mode == MODE_TRIM || tofino) && ours && data;
-        let len = ip_len + 14;
-        let words = len.div_ceil(8);
         if bolt && ours {
             let y = &mut self.ins[i];
             y.bc = true;
@@ -746,26 +799,22 @@ impl SwitchModel {
         } else if trim_ok {
             self.trim(i, o);
         } else {
-            self.stats[i].drop_full += 1;
+            self.ins[i].act = Act::Drop(Why::Full);
         }
-        let y = &mut self.ins[i];
-        y.words = words;
-        y.empty = ((8 - len % 8) % 8) as u8;
     }
 
     /// Trimming of input `i`'s data packet to output `o`: the header to band 0, else
-    /// returned, else dropped.
+    /// returned, else dropped (`drop_header`). `trimmed` and `returned` count when the
+    /// writer commits the header, at the frame's end.
     fn trim(&mut self, i: usize, o: usize) {
-        self.stats[i].trimmed += 1;
         if self.fits(i, o, 0, 64, 8) {
             self.admit((i, o, 0, 64, 8), Act::Trim);
         } else if self.s.ret && self.ret_resv[i] + 8 <= RET_WORDS {
-            self.stats[i].returned += 1;
             self.ret_resv[i] += 8;
             let y = &mut self.ins[i];
             y.act = Act::Ret;
         } else {
-            self.stats[i].drop_header += 1;
+            self.ins[i].act = Act::Drop(Why::Header);
         }
     }
 
@@ -805,7 +854,7 @@ impl SwitchModel {
             y.act = Act::Dod;
             y.o = o;
         } else {
-            self.stats[i].dod_drop += 1;
+            self.ins[i].act = Act::Drop(Why::Dod);
         }
     }
 
@@ -959,7 +1008,9 @@ mod tests {
     /// 0 is green iff 1088j + 1088 <= 16384 (j <= 14), input 2 iff 1088j + 2176 <= 16384
     /// (j <= 13). From round 14 on the backlog before the round is 15232: input 0 green
     /// (16320), input 2 red. So input 2 has 30 - 14 = 16 ingress trims, input 0 none. With
-    /// two pipes (pipe(0) = 0, pipe(2) = 1) each meter sees one line rate: no trims.
+    /// two pipes (pipe(0) = 0, pipe(2) = 1) each meter sees one line rate: no trims. A trim
+    /// counts when its header is committed, at its frame's last word: round 14's at cycle
+    /// 136*14 + 135 + 5 = 2044.
     #[test]
     fn tofino_meter_lets_one_line_rate_through() {
         for (pipes, want) in [(1, 16), (2, 0)] {
@@ -972,8 +1023,11 @@ mod tests {
                 tb.send(0, &ndp(0, 3, 1088, j));
                 tb.send(2, &ndp(2, 3, 1088, j));
             }
-            // Round 13 (decided at 1772) both green, round 14 (1908) input 2 red.
-            tb.run_to(1909);
+            // Round 13 (decided at 1772) both green, round 14 (1908) input 2 red; its
+            // header is committed at 2044.
+            tb.run_to(2044);
+            assert_eq!(tb.m.stats(2).trimmed, 0);
+            tb.run_to(2045);
             assert_eq!(tb.m.stats(2).trimmed, if pipes == 1 { 1 } else { 0 });
             tb.run_to(30 * 136 + 2000);
             assert_eq!(tb.m.stats(0).trimmed, 0, "pipes {pipes}");
@@ -986,14 +1040,15 @@ mod tests {
 
     /// One 1088-byte DATA frame (W = 136) from input 0 to output 1 at cycle 0; band 0 takes
     /// only 1000 bytes, the meters (B = 1100) are green: deflected at its word 4 (cycle 4),
-    /// header committed by the writer at beat 7 (word 7 + 5 = cycle 12), record picked by
-    /// the server at 13, released at 13 + 136 = 149 (dod_trims, signal), picked by output 1
-    /// at 150, words out at 151..=158. Mode of output 1: signal t = 149, pessimistic for
-    /// 150..=199 (el <= t0 = 50), half for 200..=229 (el <= 80), then optimistic.
-    /// A second frame at 156 decides at 160 in pessimistic mode: meter 2 has
-    /// tat = 32 + 4*1088 = 4384, backlog 4384 - 1280 = 3104, 3104 + 4352 > 4*1100: red, so it
-    /// is trimmed at ingress (meter 0 would be green: tat 1120 < 1280) into band 0; its
-    /// header is committed at 163 + 5 = 168, picked at 169 and sent at 170..=177.
+    /// header committed by the writer with the frame's last word (word 135 + 5 = cycle
+    /// 140), record picked by the server at 141, released at 141 + 136 = 277 (dod_trims,
+    /// signal), picked by output 1 at 278, words out at 279..=286. Mode of output 1: signal
+    /// t = 277, pessimistic for 278..=327 (el <= t0 = 50), half for 328..=357 (el <= 80),
+    /// then optimistic. A second frame at 284 decides at 288 in pessimistic mode: meter 2
+    /// has tat = 32 + 4*1088 = 4384, backlog 4384 - 2304 = 2080, 2080 + 4352 > 4*1100: red,
+    /// so it is trimmed at ingress (meter 0 would be green: tat 1120 < 2304) into band 0;
+    /// its header is committed with its last word at 284 + 140 = 424 (`trimmed` from 425),
+    /// picked at 425 and sent at 426..=433.
     #[test]
     fn tofino_deflection_and_recirculation_timing() {
         let mut s = tofino(2);
@@ -1005,26 +1060,27 @@ mod tests {
         let f1 = ndp(0, 1, 1088, 1);
         let f2 = ndp(0, 1, 1088, 2);
         tb.send(0, &f1);
-        tb.gap(0, 20);
+        tb.gap(0, 148);
         tb.send(0, &f2);
-        while tb.now < 300 {
+        while tb.now < 600 {
             let c = tb.now;
             let out = tb.step();
             let (st0, st1) = (out[0].stat, out[1].stat);
-            let dq = if (5..=149).contains(&c) { 1 } else { 0 };
+            let dq = if (5..=277).contains(&c) { 1 } else { 0 };
             assert_eq!(st0.dod_q, dq, "cycle {c}");
-            assert_eq!(st0.dod_trims, (c >= 150) as u64, "cycle {c}");
+            assert_eq!(st0.dod_trims, (c >= 278) as u64, "cycle {c}");
             let mode = match c {
-                150..=199 => 2,
-                200..=229 => 1,
+                278..=327 => 2,
+                328..=357 => 1,
                 _ => 0,
             };
             assert_eq!(st1.tmode, mode, "cycle {c}");
             assert_eq!(st0.tmode, 0, "cycle {c}");
-            assert_eq!(st0.trimmed, (c >= 161) as u64, "cycle {c}");
-            if c == 14 {
+            assert_eq!(st0.trimmed, (c >= 425) as u64, "cycle {c}");
+            if c == 14 || c == 150 {
+                // The header is complete only once its frame has ended.
                 assert_eq!(tb.m.recirc_queue(0), 1);
-                assert_eq!(tb.m.dod_store(0, 1), (0, 1, 8));
+                assert_eq!(tb.m.dod_store(0, 1), (0, (c == 150) as usize, 8));
             }
         }
         let st0 = tb.m.stats(0);
@@ -1032,7 +1088,7 @@ mod tests {
         assert_eq!(tb.m.stats(1).tx_frames, 2);
         assert_eq!(tb.m.dod_store(0, 1), (0, 0, 0));
         let cycles: Vec<u64> = tb.sent[1].iter().map(|x| x.0).collect();
-        let want: Vec<u64> = (151..=158).chain(170..=177).collect();
+        let want: Vec<u64> = (279..=286).chain(426..=433).collect();
         assert_eq!(cycles, want);
         let words: Vec<Word> = tb.sent[1].iter().map(|x| x.1).collect();
         assert_eq!(words[..8], trimmed_header(&f1, false)[..]);
@@ -1042,9 +1098,10 @@ mod tests {
     /// 20 back-to-back 64-byte DATA frames from input 0 to output 1 (band 0 takes nothing,
     /// meters green), output 1 not ready. Frame j decides at 8j+4 and its header is released
     /// at 8j+21 (the server keeps up), but none leaves, so the DoD store of (0, 1) holds 8j
-    /// words at frame j's decision: frames 0..=15 are deflected, 16..=19 lost (dod_drop 4,
-    /// the first at cycle 132). Once output 1 is ready (cycle 300) the 16 headers leave back
-    /// to back in 128 cycles.
+    /// words at frame j's decision: frames 0..=15 are deflected, 16..=19 lost (dod_drop 4;
+    /// the first decided at cycle 132 counts when its last word leaves the delay line, at
+    /// 135 + 5 = 140). Once output 1 is ready (cycle 300) the 16 headers leave back to back
+    /// in 128 cycles.
     #[test]
     fn tofino_dod_store_full_drops() {
         let mut s = tofino(2);
@@ -1054,7 +1111,7 @@ mod tests {
             tb.send(0, &ndp(0, 1, 64, j));
         }
         tb.ready[1] = false;
-        tb.run_to(132);
+        tb.run_to(140);
         assert_eq!(tb.m.stats(0).dod_drop, 0);
         tb.step();
         assert_eq!(tb.m.stats(0).dod_drop, 1);
@@ -1074,11 +1131,14 @@ mod tests {
     /// One pipe, t0 = t1 = 0, band 0 takes nothing. Input 0: 3 frames of 1088 bytes to
     /// output 4; input 1: 38 frames of 64 bytes alternately to outputs 2 and 3 (so its DoD
     /// stores stay small and the DoD queue of 16 entries is the limit), all back to back from
-    /// cycle 0. The server (rr = 0) picks input 1 at 13 (released 21), input 0 at 21 (136
-    /// cycles, released 157), input 1 at 157, input 0 at 165 (released 301), input 1 at 301.
-    /// Input 1's frame j decides at 8j+4 with j minus the pops so far in its queue: 0..=16
-    /// fit (15 after the pop at 13), 17..=19 are lost, 20 fits after the pop at 157,
-    /// 21..=37 are lost (the next pop is at 301): dod_drop 20, 18 deflected.
+    /// cycle 0. A record can be served once its header is committed with its frame's last
+    /// word: input 1's frame j at 8j+12, input 0's frame k at 136k+140. The server (rr = 0)
+    /// takes input 1's records one by one at 13, 21, ..., 133 (as fast as they come), input
+    /// 0's first at 141 (136 cycles, released 277), input 1 at 277, input 0 at 285 (released
+    /// 421), input 1 at 421. Input 1's frame j decides at 8j+4: up to j = 17 (cycle 140) its
+    /// queue holds one record, then it grows by one per frame: 18..=31 fit, 32..=34 are lost
+    /// (the first decided at cycle 260 counts at its end, 263 + 5 = 268), 35 fits after the
+    /// pop at 277, 36 and 37 are lost: dod_drop 5, 33 deflected.
     #[test]
     fn tofino_dod_queue_full_drops() {
         let mut s = tofino(5);
@@ -1093,21 +1153,21 @@ mod tests {
         for j in 0..38 {
             tb.send(1, &ndp(1, 2 + j as usize % 2, 64, j));
         }
-        tb.run_to(140);
+        tb.run_to(268);
         assert_eq!(tb.m.stats(1).dod_drop, 0);
         tb.step();
         assert_eq!(tb.m.stats(1).dod_drop, 1);
         assert_eq!(tb.m.stats(1).dod_q, 16);
         // Input 1's 16 records, input 0's pending one, input 0's in recirculation.
         assert_eq!(tb.m.recirc_queue(0), 18);
-        tb.run_to(165);
+        tb.run_to(285);
         assert_eq!(tb.m.stats(1).dod_drop, 3);
         tb.run_to(1500);
         let (a, b) = (tb.m.stats(0), tb.m.stats(1));
         assert_eq!((a.dod_drop, a.dod_trims), (0, 3));
-        assert_eq!((b.dod_drop, b.dod_trims), (20, 18));
+        assert_eq!((b.dod_drop, b.dod_trims), (5, 33));
         assert_eq!(tb.m.recirc_queue(0), 0);
-        assert_eq!(tb.m.stats(2).tx_frames + tb.m.stats(3).tx_frames, 18);
+        assert_eq!(tb.m.stats(2).tx_frames + tb.m.stats(3).tx_frames, 33);
         assert_eq!(tb.m.stats(4).tx_frames, 3);
     }
 

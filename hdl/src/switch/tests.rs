@@ -16,11 +16,12 @@ fn ip(port: usize) -> u32 {
     0x0a00_0001 + port as u32
 }
 
-fn frame(src: usize, dst: usize, payload: usize, tos: u8) -> Vec<u8> {
+/// An NDP DATA frame in band `band` by `tos` (the DSCP field, `tos = band << 2`).
+fn frame(src: usize, dst: usize, payload: usize, band: u8) -> Vec<u8> {
     Frame {
         dst_mac: 0x0200_0000_0000 + dst as u64,
         src_mac: 0x0200_0000_0000 + src as u64,
-        tos,
+        tos: band << 2,
         ip_id: 7,
         ttl: 64,
         protocol: PROTO_NDP,
@@ -158,15 +159,18 @@ fn a_frame_is_forwarded_whole_in_w_plus_6_cycles() {
 
 #[test]
 fn an_overflowing_data_packet_is_trimmed_to_a_valid_header() {
-    // Band 1 (tos 1) holds one 1088-byte packet: the second is trimmed into band 0.
+    // Band 1 (tos 4, DSCP 1) holds one 1088-byte packet: the second is trimmed into band 0.
     let mut tb = Tb::new(MODE_TRIM, 1100, false);
     let a = frame(0, 3, 1024, 1);
     let b = frame(1, 3, 1024, 1);
     tb.send(0, &a);
     tb.send(1, &b);
     tb.run(400);
-    // The header (band 0, complete at its 8th word) leaves before the full packet.
+    // The header (band 0) is complete when its frame's last word is written (cycle 140,
+    // as the full packet): picked first by strict priority, it leaves at 142, the packet
+    // at 150.
     assert_eq!(tb.out[3].len(), 2, "{:?}", tb.stat(1));
+    assert_eq!((tb.out[3][0].0, tb.out[3][1].0), (142, 150));
     assert_eq!(tb.out[3][1].1, a);
     let h = &tb.out[3][0].1;
     assert_eq!(h.len(), 64);
@@ -255,7 +259,8 @@ fn trimmed_of(f: &[u8]) -> Vec<u8> {
 fn tofino_a_red_meter_trims_at_ingress() {
     // One pipe, a meter burst of one frame: of two 1088-byte frames deciding in the same
     // cycle (inputs 0 and 1, to port 2) the second finds the optimistic meter red and is
-    // trimmed in the ingress pipe; its header (band 0) overtakes the first frame.
+    // trimmed in the ingress pipe; its header (band 0) is complete with its frame's last
+    // word, in the same cycle as the first frame, and leaves first.
     let mut tb = Tb::new(MODE_TOFINO_TRIM, 20000, false);
     tofino(&mut tb, 1, 100, 100, 1088);
     let (a, b) = (frame(0, 2, 1024, 0), frame(1, 2, 1024, 0));
@@ -263,8 +268,8 @@ fn tofino_a_red_meter_trims_at_ingress() {
     tb.send(1, &b);
     tb.run(300);
     assert_eq!(tb.out[2].len(), 2);
-    assert_eq!(tb.out[2][0], (14, trimmed_of(&b)));
-    assert_eq!(tb.out[2][1], (142, a));
+    assert_eq!(tb.out[2][0], (142, trimmed_of(&b)));
+    assert_eq!(tb.out[2][1], (150, a));
     let s = &tb.k.uut().stat[1];
     assert_eq!(tb.stat(1)[5], 1, "ingress trims");
     assert_eq!(s.dod_trims.val().to_u64(), 0);
@@ -275,10 +280,11 @@ fn tofino_a_red_meter_trims_at_ingress() {
 fn tofino_a_deflected_packet_is_trimmed_after_recirculation_and_signals_congestion() {
     // Four pipes (one input each), meters that never go red, a band of 1100 bytes: the
     // second 1088-byte frame to port 2 does not fit and is deflected. Its header is complete
-    // at cycle 12, the pipe's server takes it at 13 and holds it for its 136 words, so it is
-    // released (and the congestion signal sent) at the end of cycle 149; port 2 sends it
-    // when the first frame ends (words 142..=277), from cycle 278. The port is pessimistic
-    // for t0 = 50 cycles after the signal, then half-pessimistic for t1 = 30.
+    // when the frame's last word is written (cycle 140), the pipe's server takes it at 141
+    // and holds it for its 136 words, so it is released (and the congestion signal sent)
+    // at the end of cycle 277, when the first frame (words 142..=277) has left; port 2
+    // sends it from cycle 279. The port is pessimistic for t0 = 50 cycles after the
+    // signal, then half-pessimistic for t1 = 30.
     let mut tb = Tb::new(MODE_TOFINO_TRIM, 1100, false);
     tofino(&mut tb, 4, 50, 30, 100_000);
     let (a, b) = (frame(0, 2, 1024, 0), frame(1, 2, 1024, 0));
@@ -287,24 +293,24 @@ fn tofino_a_deflected_packet_is_trimmed_after_recirculation_and_signals_congesti
     let mut modes = vec![];
     for _ in 0..400 {
         modes.push(tb.k.uut().stat[2].tmode.val().to_u64());
-        if tb.k.cycle() == 20 {
+        if tb.k.cycle() == 20 || tb.k.cycle() == 200 {
             assert_eq!(
                 tb.k.uut().stat[1].dod_q.val().to_u64(),
                 1,
-                "in recirculation"
+                "waiting for its frame's end, then in recirculation"
             );
         }
         tb.step();
     }
     assert_eq!(tb.out[2].len(), 2);
     assert_eq!(tb.out[2][0], (142, a));
-    assert_eq!(tb.out[2][1], (278, trimmed_of(&b)));
+    assert_eq!(tb.out[2][1], (279, trimmed_of(&b)));
     let s = &tb.k.uut().stat[1];
     assert_eq!(s.dod_trims.val().to_u64(), 1);
     assert_eq!(s.dod_drop.val().to_u64(), 0);
     assert_eq!(s.dod_q.val().to_u64(), 0);
     assert_eq!(tb.stat(1)[5], 0, "no ingress trim");
     let at = |c: usize| modes[c];
-    assert_eq!((at(149), at(150), at(199)), (0, 2, 2));
-    assert_eq!((at(200), at(229), at(230)), (1, 1, 0));
+    assert_eq!((at(277), at(278), at(327)), (0, 2, 2));
+    assert_eq!((at(328), at(357), at(358)), (1, 1, 0));
 }

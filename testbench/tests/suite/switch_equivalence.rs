@@ -3,7 +3,10 @@
 //! returns and drops happen), malformed and unrouted frames, idle gaps, gaps inside frames
 //! and TX backpressure. Every output port (`tx` valid/data/last/empty, `rx.ready`, every
 //! counter and every band's occupancy) is compared every cycle, so the frame sequence of
-//! every output port is the model's too; the runs must show every kind of event.
+//! every output port is the model's too; the runs must show every kind of event. After the
+//! seeded cycles the traffic stops and every link runs until the switch is empty (still
+//! compared every cycle), and the counters must balance: every frame in, plus every SRC
+//! generated, is a frame out or a drop of exactly one kind.
 //!
 //! `NT_SWITCH_SEED` and `NT_SWITCH_CYCLES` replay one seed / change the length.
 use nt_hdl::switch::{
@@ -32,6 +35,13 @@ struct Run {
     /// Words out / cycles, over all ports.
     words: u64,
     rollbacks: u64,
+    /// Rollbacks of trimmed, returned or deflected headers (length mismatches found at
+    /// the frame's end).
+    header_rollbacks: u64,
+    /// Rollbacks of frames dropped at word 4 (counted as malformed, not as that drop).
+    drop_rollbacks: u64,
+    /// Cycles the switch took to empty after the traffic stopped.
+    drain: u64,
     /// Peak occupancy of any (port, band).
     peak_occ: u64,
     /// Bolt: SRC frames out, data frames out with DEC set, extremes of the token counters.
@@ -68,8 +78,26 @@ fn run<
         frames: vec![0; N],
         ..Run::default()
     };
-    for t in 0..cycles {
-        let inp = w.next(true);
+    // The seeded cycles, then the drain: no new frames, every link ready, until the
+    // switch is empty.
+    let drain_max = 200_000;
+    for t in 0..cycles + drain_max {
+        let draining = t >= cycles;
+        let mut inp = w.next(!draining);
+        if draining {
+            if w.drained() && m.idle() {
+                r.drain = t - cycles;
+                break;
+            }
+            if t + 1 == cycles + drain_max {
+                return Err(format!(
+                    "not empty {drain_max} cycles after the traffic stopped"
+                ));
+            }
+            for x in inp.iter_mut() {
+                x.tx_ready = true;
+            }
+        }
         drive_switch(k.uut_mut(), &inp);
         k.settle().map_err(|e| e.to_string())?;
         let got = read_switch(k.uut());
@@ -136,6 +164,18 @@ fn run<
         t.dod_drop += s.dod_drop;
     }
     r.rollbacks = m.rollbacks.iter().sum();
+    r.header_rollbacks = m.header_rollbacks.iter().sum();
+    r.drop_rollbacks = m.drop_rollbacks.iter().sum();
+    // Every frame in (and every SRC the switch made) is a frame out or one drop.
+    let t = &r.total;
+    let inn = t.rx_frames + t.src_sent;
+    let out =
+        t.tx_frames + t.drop_malformed + t.drop_no_route + t.drop_full + t.drop_header + t.dod_drop;
+    if inn != out {
+        return Err(format!(
+            "counters do not balance: rx_frames + src_sent = {inn}, tx_frames + drops = {out}: {t:?}"
+        ));
+    }
     Ok(r)
 }
 
@@ -171,11 +211,14 @@ fn check<
                     panic!("switch {name} N={N} seed {seed} ({cycles} cycles; replay with NT_SWITCH_SEED={seed}): {e}")
                 });
             println!(
-                "switch {name} N={N} seed {seed}: {cycles} cycles in {:.1} s, frames out {:?}, words out {}, rollbacks {}, peak occupancy {} B, totals {:?}",
+                "switch {name} N={N} seed {seed}: {cycles} cycles (+{} to drain) in {:.1} s, frames out {:?}, words out {}, rollbacks {} (headers {}, word-4 drops {}), peak occupancy {} B, totals {:?}",
+                r.drain,
                 t0.elapsed().as_secs_f64(),
                 r.frames,
                 r.words,
                 r.rollbacks,
+                r.header_rollbacks,
+                r.drop_rollbacks,
                 r.peak_occ,
                 r.total
             );
@@ -216,6 +259,11 @@ fn switch_n4_droptail_strict_priority_matches_the_model() {
     ) {
         common(&r);
         assert!(r.total.drop_full > 20, "{:?}", r.total);
+        assert!(
+            r.drop_rollbacks > 0,
+            "frames dropped at word 4, then found malformed: {}",
+            r.drop_rollbacks
+        );
         assert_eq!((r.total.trimmed, r.total.returned), (0, 0));
     }
 }
@@ -236,6 +284,7 @@ fn switch_n4_trim_strict_priority_with_return_matches_the_model() {
         let t = &r.total;
         assert!(t.trimmed > 50, "{t:?}");
         assert!(t.returned > 5, "{t:?}");
+        assert!(r.header_rollbacks > 0, "malformed frames never trimmed");
         assert!(t.drop_full > 5, "non-DATA packets dropped: {t:?}");
     }
 }
@@ -258,6 +307,7 @@ fn switch_n4_trim_wrr_bands_by_flags_matches_the_model() {
         let t = &r.total;
         assert!(t.trimmed > 50, "{t:?}");
         assert!(t.drop_header > 5, "headers dropped without return: {t:?}");
+        assert!(r.header_rollbacks > 0, "malformed frames never trimmed");
         assert_eq!(t.returned, 0);
     }
 }
@@ -308,6 +358,11 @@ fn switch_n4_bolt_matches_the_model() {
         common(&r);
         let t = &r.total;
         assert!(t.src_sent > 50, "{t:?}");
+        assert!(
+            r.drop_rollbacks > 0,
+            "frames dropped at word 4, then found malformed: {}",
+            r.drop_rollbacks
+        );
         assert!(
             r.src_frames + 8 * 4 >= t.src_sent && r.src_frames <= t.src_sent,
             "SRC frames out {} vs generated {}",
@@ -372,6 +427,7 @@ fn switch_n4_tofino_matches_the_model() {
             assert!(t.trimmed > 10, "ingress trims: {t:?}");
             assert!(t.dod_trims > 10, "trims after recirculation: {t:?}");
             assert!(r.dodq_max > 1, "DoD queue depth {}", r.dodq_max);
+            assert!(r.header_rollbacks > 0, "malformed frames never trimmed");
             println!("tofino {pipes} pipes: deepest DoD queue {}", r.dodq_max);
             assert_eq!(
                 r.tmodes, 0b111,

@@ -1,11 +1,13 @@
 //! Directed switch scenarios, each run on the rust-hdl switch with the golden model
-//! compared every cycle: the latency on an idle port, line rate on every port at once
-//! (minimum-size frames, permutation traffic), an N:1 incast that fills exactly the
-//! destination's queue, and a 2:1 incast in trim mode that trims exactly the excess without
-//! losing a header.
+//! compared every cycle: the latency on an idle port (of whole frames and of trimmed and
+//! returned headers), bands by the DSCP bits of `tos` (never by ECN), line rate on every
+//! port at once (minimum-size frames, permutation traffic), an N:1 incast that fills
+//! exactly the destination's queue, a 2:1 incast in trim mode that trims exactly the excess
+//! without losing a header, and malformed frames (length disagreeing with the IPv4 length,
+//! or short of the 64 header bytes) dropped and counted in every mode, never trimmed.
 use nt_hdl::switch::{
     Switch, BOLT_DATA, BOLT_DEC, BOLT_FIRST, BOLT_INC, BOLT_LAST, BOLT_SRC, MODE_BOLT,
-    MODE_TOFINO_TRIM, MODE_TRIM,
+    MODE_DROPTAIL, MODE_TOFINO_TRIM, MODE_TRIM,
 };
 use nt_sim::kernel::Kernel;
 use nt_sim::switch_workload::{
@@ -18,12 +20,13 @@ use nt_sim::wire::{
 };
 use nt_testbench::switch_model::SwitchModel;
 
-/// A DATA frame of `bytes` (64..=1088) from port `src` to port `dst`, band `tos`.
-fn data_frame(src: usize, dst: usize, bytes: usize, tos: u8, seq: u16) -> Vec<u8> {
+/// A DATA frame of `bytes` (64..=1088) from port `src` to port `dst`, in band `band` by
+/// `tos` (its DSCP field: `tos = band << 2`, ECN bits 0).
+fn data_frame(src: usize, dst: usize, bytes: usize, band: u8, seq: u16) -> Vec<u8> {
     Frame {
         dst_mac: port_mac(dst),
         src_mac: port_mac(src),
-        tos,
+        tos: band << 2,
         ip_id: seq,
         ttl: 64,
         protocol: PROTO_NDP,
@@ -129,6 +132,48 @@ impl<
     fn stat(&self, p: usize) -> PortStats {
         read_switch(self.k.uut())[p].stat
     }
+
+    /// Runs until every queued input word has entered and the switch is empty (at most
+    /// `max` cycles); returns the cycles run.
+    fn drain(&mut self, max: u64) -> u64 {
+        let t0 = self.k.cycle();
+        while !(self.w.drained() && self.m.idle()) {
+            assert!(self.k.cycle() - t0 < max, "not empty after {max} cycles");
+            self.step();
+        }
+        self.k.cycle() - t0
+    }
+
+    /// Every port's counters summed; asserts that they balance: every frame in plus every
+    /// SRC generated is a frame out or one drop (call when the switch is empty).
+    fn balanced(&self) -> PortStats {
+        let mut t = PortStats::default();
+        for p in 0..N {
+            let s = self.stat(p);
+            t.rx_frames += s.rx_frames;
+            t.tx_frames += s.tx_frames;
+            t.drop_malformed += s.drop_malformed;
+            t.drop_no_route += s.drop_no_route;
+            t.drop_full += s.drop_full;
+            t.trimmed += s.trimmed;
+            t.returned += s.returned;
+            t.drop_header += s.drop_header;
+            t.src_sent += s.src_sent;
+            t.dod_trims += s.dod_trims;
+            t.dod_drop += s.dod_drop;
+        }
+        assert_eq!(
+            t.rx_frames + t.src_sent,
+            t.tx_frames
+                + t.drop_malformed
+                + t.drop_no_route
+                + t.drop_full
+                + t.drop_header
+                + t.dod_drop,
+            "counters balance: {t:?}"
+        );
+        t
+    }
 }
 
 type H4 = H<4, 16, 16, 64, 80, 20>;
@@ -153,6 +198,251 @@ fn latency_on_an_idle_port_is_frame_words_plus_6_cycles() {
         println!(
             "latency {bytes} B ({words} words): first word in -> first word out {} cycles",
             h.out[3][0].0
+        );
+    }
+}
+
+/// A trimmed header leaves like a whole frame: it is complete when its frame's last word is
+/// written (the length check), so on an idle port its first word is out at `W + 6` after
+/// the frame's first word came in, whatever it holds; returned headers likewise, out of
+/// the arrival port. (Before the length check held them, headers left at 14 whatever `W`:
+/// the check costs `W - 8` cycles, 128 for a 1088-byte frame.)
+#[test]
+fn trimmed_and_returned_headers_leave_w_plus_6_cycles_after_their_frame_came_in() {
+    for ret in [false, true] {
+        for (bytes, words) in [(64usize, 8u64), (65, 9), (200, 25), (1088, 136)] {
+            let mut s = SwitchSetup::new(4);
+            s.mode = MODE_TRIM;
+            s.ret = ret;
+            // Band 1 takes nothing, so every DATA packet in it is trimmed; band 0 takes the
+            // header, or nothing when it must be returned.
+            s.limit_bytes = [if ret { 0 } else { 16_000 }, 0, 16_000, 16_000];
+            let mut h = H4::new(&s);
+            let f = data_frame(1, 3, bytes, 1, 1);
+            h.w.push_frame(1, &f);
+            h.drain(2 * words + 40);
+            let port = if ret { 1 } else { 3 };
+            assert_eq!(h.out[port].len(), 1, "{bytes} B ret {ret}");
+            let (c, hdr) = &h.out[port][0];
+            assert_eq!(hdr.len(), 64);
+            assert_eq!(hdr[34], FLAG_DATA | FLAG_CHOP);
+            assert_eq!(ipv4_checksum(&hdr[14..34]), 0);
+            assert_eq!(
+                *c,
+                words + 6,
+                "{bytes} B ret {ret}: first word in at 0, out at"
+            );
+            let st = h.stat(1);
+            assert_eq!((st.trimmed, st.returned), (1, ret as u64));
+            h.balanced();
+        }
+    }
+}
+
+/// Bands by `tos` are its DSCP field (bits 7:2), saturating at band 3; the ECN bits (1:0)
+/// never move a packet: with output 3 stalled, 200-byte frames with every ECN value land in
+/// `min(tos >> 2, 3)`; when it runs they leave by strict priority, unchanged (the switch
+/// never rewrites `tos`).
+#[test]
+fn bands_by_tos_follow_the_dscp_bits_never_the_ecn_bits() {
+    let mut h = H4::new(&SwitchSetup::new(4));
+    h.ready[3] = false;
+    let mut sent = vec![];
+    for (k, tos) in [0x03u8, 0x0d, 0x02, 0x0a, 0xff, 0x01, 0x07, 0x10, 0x00, 0x0b]
+        .into_iter()
+        .enumerate()
+    {
+        let mut f = data_frame(1, 3, 200, 0, k as u16);
+        f[15] = tos;
+        f[24..26].copy_from_slice(&[0, 0]);
+        let c = ipv4_checksum(&f[14..34]);
+        f[24..26].copy_from_slice(&c.to_be_bytes());
+        h.w.push_frame(1, &f);
+        sent.push((((tos >> 2) as usize).min(3), f));
+    }
+    h.run(10 * 25 + 20);
+    let mut want = [0u64; 4];
+    for (b, _) in &sent {
+        want[*b] += 200;
+    }
+    assert_eq!(want, [800, 200, 400, 600]);
+    assert_eq!(h.stat(3).occ_bytes, want);
+    h.ready[3] = true;
+    h.drain(2000);
+    // Strict priority, and in a band the order of arrival.
+    sent.sort_by_key(|(b, _)| *b);
+    let out: Vec<&Vec<u8>> = h.out[3].iter().map(|(_, f)| f).collect();
+    let want: Vec<&Vec<u8>> = sent.iter().map(|(_, f)| f).collect();
+    assert_eq!(out, want);
+    h.balanced();
+}
+
+/// Rewrites a frame's IPv4 total length (and its checksum).
+fn with_ip_len(mut f: Vec<u8>, ip_len: u16) -> Vec<u8> {
+    f[16..18].copy_from_slice(&ip_len.to_be_bytes());
+    f[24..26].copy_from_slice(&[0, 0]);
+    let c = ipv4_checksum(&f[14..34]);
+    f[24..26].copy_from_slice(&c.to_be_bytes());
+    f
+}
+
+/// Issue 37 finding 3: DATA frames of band 1 from port 1 to port 3 whose length disagrees
+/// with their IPv4 total length: longer (by many words, or by bytes of its last word),
+/// shorter (by many words, or one), cut to 57..=63 bytes (short of the 64 header bytes a
+/// trimmed header takes), or 64 bytes of an 1088-byte packet.
+fn length_mismatches() -> Vec<(&'static str, Vec<u8>)> {
+    let full = data_frame(1, 3, 1088, 1, 1);
+    vec![
+        (
+            "1088 B, IPv4 says 500",
+            with_ip_len(data_frame(1, 3, 1088, 1, 2), 486),
+        ),
+        (
+            "504 B, IPv4 says 500",
+            with_ip_len(data_frame(1, 3, 504, 1, 3), 486),
+        ),
+        ("500 B, IPv4 says 1088", full[..500].to_vec()),
+        ("1080 B, IPv4 says 1088", full[..1080].to_vec()),
+        ("57 B, IPv4 says 1088", full[..57].to_vec()),
+        ("60 B, IPv4 says 1088", full[..60].to_vec()),
+        ("63 B, IPv4 says 1088", full[..63].to_vec()),
+        (
+            "63 B, IPv4 says 64",
+            data_frame(1, 3, 64, 1, 4)[..63].to_vec(),
+        ),
+        ("64 B, IPv4 says 1088", full[..64].to_vec()),
+    ]
+}
+
+/// Where a well-formed DATA frame of band 1 from port 1 to port 3 goes in a setup.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fate {
+    /// Forwarded whole.
+    Whole,
+    /// Trimmed into band 0 (at ingress in Tofino mode).
+    Trimmed,
+    /// Trimmed and returned to port 1.
+    Returned,
+    /// Trimmed, and the header dropped for want of room (at word 4).
+    HeaderDropped,
+    /// Deflected, trimmed after recirculation.
+    Deflected,
+    /// Dropped at word 4: its band is full (drop-tail), or no route.
+    Full,
+    NoRoute,
+}
+
+/// The malformed frames of [`length_mismatches`] are dropped and counted in
+/// `drop_malformed` in every mode and whatever a well-formed frame would have met (sent
+/// whole, trimmed into band 0, returned, deflected to recirculation, its header dropped for
+/// want of room, dropped for a full band or for want of a route): no output port sends a
+/// byte of them, no header is made of them, no other counter counts them (`trimmed`,
+/// `returned`, `dod_trims`, `drop_header`, `drop_full`, `drop_no_route` count only the
+/// well-formed frame sent after them), every queue is empty after, and the counters balance. The length is
+/// checked when the frame's last word (or the word past its IPv4 length) leaves the delay
+/// line; a frame dropped at word 4 is counted under its reason only then, if its length
+/// was right.
+#[test]
+fn frames_whose_length_disagrees_with_ipv4_are_dropped_as_malformed_in_every_mode() {
+    let setups: Vec<(&str, SwitchSetup, Fate)> = {
+        let base = SwitchSetup::new(4);
+        let mut droptail = base.clone();
+        droptail.mode = MODE_DROPTAIL;
+        let mut full = droptail.clone();
+        full.limit_bytes[1] = 0;
+        let mut noroute = droptail.clone();
+        noroute.routes[3].0 = false;
+        let mut trim = base.clone();
+        trim.mode = MODE_TRIM;
+        trim.limit_bytes[1] = 0;
+        let mut ret = trim.clone();
+        ret.limit_bytes[0] = 0;
+        ret.ret = true;
+        let mut hdr = ret.clone();
+        hdr.ret = false;
+        let mut tofino_red = base.clone();
+        tofino_red.mode = MODE_TOFINO_TRIM;
+        tofino_red.meter_burst = 64;
+        let mut tofino_dod = base.clone();
+        tofino_dod.mode = MODE_TOFINO_TRIM;
+        tofino_dod.limit_bytes[1] = 0;
+        tofino_dod.meter_burst = (1 << 20) - 1;
+        let mut bolt = base.clone();
+        bolt.mode = MODE_BOLT;
+        bolt.cc_thresh = (1 << 20) - 1;
+        vec![
+            ("droptail", droptail, Fate::Whole),
+            ("droptail, band full", full, Fate::Full),
+            ("no route", noroute, Fate::NoRoute),
+            ("trim", trim, Fate::Trimmed),
+            ("trim, return to sender", ret, Fate::Returned),
+            ("trim, header band full", hdr, Fate::HeaderDropped),
+            ("tofino-trim, red meter", tofino_red, Fate::Trimmed),
+            ("tofino-trim, deflected", tofino_dod, Fate::Deflected),
+            ("bolt", bolt, Fate::Whole),
+        ]
+    };
+    let bad = length_mismatches();
+    let good = data_frame(1, 3, 1088, 1, 9);
+    for (name, s, fate) in setups {
+        let mut h = H4::new(&s);
+        for (_, f) in &bad {
+            h.w.push_frame(1, f);
+            h.w.push_idle(1, 3);
+        }
+        h.w.push_frame(1, &good);
+        h.drain(5000);
+        let n = bad.len() as u64;
+        let st = h.stat(1);
+        let t = h.balanced();
+        assert_eq!(st.drop_malformed, n, "{name}: {st:?}");
+        assert_eq!(st.rx_frames, n + 1, "{name}");
+        let want = |f: Fate| (fate == f) as u64;
+        assert_eq!(
+            (
+                st.trimmed,
+                st.returned,
+                st.dod_trims,
+                st.drop_header,
+                st.drop_full,
+                st.drop_no_route
+            ),
+            (
+                want(Fate::Trimmed) + want(Fate::Returned),
+                want(Fate::Returned),
+                want(Fate::Deflected),
+                want(Fate::HeaderDropped),
+                want(Fate::Full),
+                want(Fate::NoRoute),
+            ),
+            "{name}: only the well-formed frame counts there: {st:?}"
+        );
+        // Nothing of the malformed frames leaves any port; the good one leaves as its fate
+        // says.
+        let frames: Vec<(usize, &Vec<u8>)> = (0..4)
+            .flat_map(|p| h.out[p].iter().map(move |(_, f)| (p, f)))
+            .collect();
+        let expect: Vec<(usize, usize)> = match fate {
+            Fate::Whole => vec![(3, 1088)],
+            Fate::Trimmed | Fate::Deflected => vec![(3, 64)],
+            Fate::Returned => vec![(1, 64)],
+            Fate::HeaderDropped | Fate::Full | Fate::NoRoute => vec![],
+        };
+        let got: Vec<(usize, usize)> = frames.iter().map(|(p, f)| (*p, f.len())).collect();
+        assert_eq!(got, expect, "{name}: frames out (port, bytes)");
+        for (_, f) in frames {
+            assert_eq!(f[18..20], good[18..20], "{name}: IPv4 id of the good frame");
+            if f.len() == 64 {
+                assert_eq!(ipv4_checksum(&f[14..34]), 0);
+            }
+        }
+        assert_eq!(t.tx_frames, expect.len() as u64, "{name}");
+        for p in 0..4 {
+            assert_eq!(h.stat(p).occ_bytes, [0; 4], "{name}: port {p}");
+        }
+        println!(
+            "{name}: {n} length mismatches -> drop_malformed {}, the good frame -> {fate:?}",
+            st.drop_malformed
         );
     }
 }
@@ -633,7 +923,7 @@ fn tofino_parallel_incasts_keep_recirculation_bounded_with_the_control_loop_only
     // packet leaves whole or trimmed.
     let (most, trace, on, out_on) = parallel_incasts(2000, 2000, cycles);
     println!("loop on: most records per pipe {most:?}, pipe 0 every 500 cycles {trace:?}, {on:?}");
-    // It peaks at 14 to 26 records per pipe (half the 64 a pipe holds) while the four
+    // It peaks at 15 to 28 records per pipe (under half the 64 a pipe holds) while the four
     // ports' first signals come out of recirculation one by one, then drains while the
     // incast goes on: empty (at most one record) over the incast's last 2000 cycles.
     assert!(most.iter().all(|&m| m <= 32), "bounded: {most:?}");
