@@ -8,7 +8,11 @@
 //! arrives (complete when its last word is written), and an output picks a packet in the
 //! cycle its previous one ends (or when idle) and sends its first word in the next cycle.
 //! Trimmed and returned headers are built from the frame's bytes (IPv4 length 50, the
-//! checksum updated by RFC 1624 eq. 3, CHOP set, addresses swapped when returned).
+//! checksum updated by RFC 1624 eq. 3, CHOP set, addresses swapped when returned). Every
+//! action of word 4 (forward, trim, return, deflect, or a drop for want of a route or of
+//! room) is settled when the frame's last word is written, by the length check: the frame
+//! or header is committed and the drop counted under its reason if the frame's length is
+//! its IPv4 total length, else it is rolled back and counted as malformed.
 //!
 //! [`SwitchModel::outputs`] gives every output port for the current cycle (before
 //! [`SwitchModel::step`]), to compare with the hardware cycle by cycle.
