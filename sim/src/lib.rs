@@ -1,10 +1,11 @@
 //! The simulation side of the nanoTransport model: the cycle [`kernel`], [`vcd`] waveforms,
 //! per-cycle port recording ([`ports`]) and replay on the emitted Verilog under Verilator
-//! ([`verilator`]), external tool checks ([`tools`]), seeded workloads ([`workload`]), and
-//! the per-block drivers behind the `ntsim` CLI ([`runs`]).
+//! ([`verilator`]), external tool checks ([`tools`]), seeded workloads ([`workload`]), the
+//! per-block drivers behind the `ntsim` CLI ([`runs`]) and the fuzz harness ([`fuzz`]).
 pub mod arb_workload;
 pub mod budget;
 pub mod deparser_workload;
+pub mod fuzz;
 pub mod icarus;
 pub mod kernel;
 pub mod link;

@@ -11,6 +11,7 @@ mod cosim;
 mod deparser_equivalence;
 mod engines;
 mod fpga;
+mod fuzz;
 mod net_system;
 mod nic_system;
 mod packetization_equivalence;

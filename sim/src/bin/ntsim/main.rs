@@ -145,6 +145,25 @@ enum Cmd {
     /// scenario (`--list`): CSV time series, message completion times and slowdowns, SVG
     /// plots and a summary in OUT/<run>.
     Run(nt_sim::net_cli::RunArgs),
+    /// Fuzz a NIC or the switch on the compiled engine: valid traffic, structured
+    /// mutations of it (every malformed class) and random bytes into the target's MAC RX,
+    /// checked by an independent checker (counters by reason, messages delivered exactly
+    /// once, tshark on the output). docs/reliability.md "Fuzzing".
+    Fuzz {
+        /// nic-ndp, nic-homa, nic-homatr, nic-bolt, switch-droptail, switch-trim,
+        /// switch-tofino-trim or switch-bolt.
+        #[arg(long)]
+        target: String,
+        /// Frames into the target (1 ..= 1e9).
+        #[arg(long, default_value_t = 100_000)]
+        frames: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Directory for the captures of the frames in and out (default: a temporary
+        /// directory, removed after the run).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
 }
 
 /// Stack of the thread that runs a command (address space; pages are touched as used).
@@ -242,6 +261,19 @@ fn run_cli(cli: Cli) -> ExitCode {
         })(),
         Cmd::Switch(a) => nt_sim::switch_cli::main(&a),
         Cmd::Run(a) => nt_sim::net_cli::main(&a),
+        Cmd::Fuzz {
+            target,
+            frames,
+            seed,
+            out,
+        } => nt_sim::fuzz::run(&nt_sim::fuzz::FuzzArgs {
+            target,
+            frames,
+            seed,
+            out,
+            progress: true,
+        })
+        .map(|s| print!("{s}")),
         Cmd::Blocks => {
             for b in nt_hdl::registry::blocks() {
                 let bench = b.name.starts_with("timer")
