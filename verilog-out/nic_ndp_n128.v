@@ -221,6 +221,7 @@ module nic_ndp_n128(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$rtt_pkts,cfg$t
     reg  reasm$reset;
     reg  [63:0] reasm$now;
     reg  [31:0] reasm$cfg$timeout;
+    reg  [31:0] reasm$cfg$conflict_idle;
     reg  reasm$info_req$valid;
     wire  reasm$info_req$ready;
     reg  reasm$info_req$mark_received;
@@ -273,6 +274,7 @@ module nic_ndp_n128(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$rtt_pkts,cfg$t
     reg  [7:0] pkt$cfg$rtt_pkts;
     reg  [31:0] pkt$cfg$timeout;
     reg  [7:0] pkt$cfg$max_timeouts;
+    reg  [31:0] pkt$cfg$reuse_gap;
     reg  pkt$app$valid;
     wire  pkt$app$ready;
     reg  [63:0] pkt$app$data;
@@ -601,6 +603,7 @@ module nic_ndp_n128(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$rtt_pkts,cfg$t
         .reset(reasm$reset),
         .now(reasm$now),
         .cfg$timeout(reasm$cfg$timeout),
+        .cfg$conflict_idle(reasm$cfg$conflict_idle),
         .info_req$valid(reasm$info_req$valid),
         .info_req$ready(reasm$info_req$ready),
         .info_req$mark_received(reasm$info_req$mark_received),
@@ -655,6 +658,7 @@ module nic_ndp_n128(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$rtt_pkts,cfg$t
         .cfg$rtt_pkts(pkt$cfg$rtt_pkts),
         .cfg$timeout(pkt$cfg$timeout),
         .cfg$max_timeouts(pkt$cfg$max_timeouts),
+        .cfg$reuse_gap(pkt$cfg$reuse_gap),
         .app$valid(pkt$app$valid),
         .app$ready(pkt$app$ready),
         .app$data(pkt$app$data),
@@ -1002,6 +1006,7 @@ module nic_ndp_n128(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$rtt_pkts,cfg$t
         prog$ctrl$ready = pg$event$ready;
         reasm$now = now$q;
         reasm$cfg$timeout = cfg$rx_timeout;
+        reasm$cfg$conflict_idle = cfg$timeout + cfg$timeout;
         app_rx$valid = reasm$source$valid;
         app_rx$data = reasm$source$data;
         app_rx$last = reasm$source$last;
@@ -1011,6 +1016,7 @@ module nic_ndp_n128(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$rtt_pkts,cfg$t
         pkt$cfg$rtt_pkts = cfg$rtt_pkts;
         pkt$cfg$timeout = cfg$timeout;
         pkt$cfg$max_timeouts = cfg$max_retries;
+        pkt$cfg$reuse_gap = 32'(cfg$rx_timeout[6+:26]);
         pkt$app$valid = app_tx$valid;
         pkt$app$data = app_tx$data;
         pkt$app$last = app_tx$last;
@@ -6146,7 +6152,7 @@ module nic_ndp_n128$pg$sent(read_address,read_clock,read_data,write_address,writ
 endmodule // nic_ndp_n128$pg$sent
 
 
-module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,app$valid,app$ready,app$data,app$last,app$src_port,app$alloc,app$id,delivered$valid,delivered$ready,delivered$tx_msg_id,delivered$ack_bitmap,delivered$below_flag,delivered$below,delivered$peer_ip,delivered$peer_port,delivered$local_port,delivered$msg_len,credit$valid,credit$ready,credit$tx_msg_id,credit$rtx_flag,credit$rtx_bitmap,credit$credit_flag,credit$new_credit,credit$allow_tx,credit$rank_flag,credit$new_rank,credit$peer_ip,credit$peer_port,credit$local_port,credit$msg_len,source$valid,source$ready,source$data,source$last,source$remote_ip,source$remote_port,source$msg_len,source$pkt_offset,source$local_port,source$tx_msg_id,source$credit,source$rank,source$flags,source$is_new_msg,source$is_rtx,status$valid,status$ready,status$tx_msg_id,status$code,stat$sent,stat$retransmitted,stat$probes,stat$given_up,stat$completed,stat$bad_events,stat$bad_peer,stat$bad_offset,stat$ids_free,stat$bufs_free);
+module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cfg$reuse_gap,app$valid,app$ready,app$data,app$last,app$src_port,app$alloc,app$id,delivered$valid,delivered$ready,delivered$tx_msg_id,delivered$ack_bitmap,delivered$below_flag,delivered$below,delivered$peer_ip,delivered$peer_port,delivered$local_port,delivered$msg_len,credit$valid,credit$ready,credit$tx_msg_id,credit$rtx_flag,credit$rtx_bitmap,credit$credit_flag,credit$new_credit,credit$allow_tx,credit$rank_flag,credit$new_rank,credit$peer_ip,credit$peer_port,credit$local_port,credit$msg_len,source$valid,source$ready,source$data,source$last,source$remote_ip,source$remote_port,source$msg_len,source$pkt_offset,source$local_port,source$tx_msg_id,source$credit,source$rank,source$flags,source$is_new_msg,source$is_rtx,status$valid,status$ready,status$tx_msg_id,status$code,stat$sent,stat$retransmitted,stat$probes,stat$given_up,stat$completed,stat$bad_events,stat$bad_peer,stat$bad_offset,stat$ids_free,stat$bufs_free);
     
     // Module arguments
     input wire  clock;
@@ -6155,6 +6161,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
     input wire  [7:0] cfg$rtt_pkts;
     input wire  [31:0] cfg$timeout;
     input wire  [7:0] cfg$max_timeouts;
+    input wire  [31:0] cfg$reuse_gap;
     input wire  app$valid;
     output reg  app$ready;
     input wire  [63:0] app$data;
@@ -6482,11 +6489,14 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
     reg  id_ret$clock;
     reg  id_ret$reset;
     reg  id_ret$push;
-    reg  [6:0] id_ret$push_data;
+    reg  [79:0] id_ret$push_data;
     reg  id_ret$pop;
-    wire  [6:0] id_ret$head;
+    wire  [79:0] id_ret$head;
     wire  id_ret$nonempty;
     wire  [7:0] id_ret$count;
+    reg  ret_ok$d;
+    wire  ret_ok$q;
+    reg  ret_ok$clock;
     reg  [7:0] id_fresh$d;
     wire  [7:0] id_fresh$q;
     reg  id_fresh$clock;
@@ -6555,9 +6565,6 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
     reg  [6:0] rr$d;
     wire  [6:0] rr$q;
     reg  rr$clock;
-    reg  [7:0] gen$d;
-    wire  [7:0] gen$q;
-    reg  gen$clock;
     reg  w_active$d;
     wire  w_active$q;
     reg  w_active$clock;
@@ -6793,7 +6800,10 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
     reg  [15:0] hdr_len;
     reg  hdr_ok_len;
     reg  id_ok;
+    reg  fresh_ok;
     reg  [6:0] new_id;
+    reg  [7:0] new_gen;
+    reg  [15:0] ret_tag;
     reg  cls_ok;
     reg  [1:0] cls_sel;
     reg  [23:0] cls_addr;
@@ -6914,6 +6924,11 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
         .nonempty(id_ret$nonempty),
         .count(id_ret$count)
     );
+    nic_ndp_n128$pkt$ret_ok ret_ok(
+        .d(ret_ok$d),
+        .q(ret_ok$q),
+        .clock(ret_ok$clock)
+    );
     nic_ndp_n128$pkt$id_fresh id_fresh(
         .d(id_fresh$d),
         .q(id_fresh$q),
@@ -7013,11 +7028,6 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
         .d(rr$d),
         .q(rr$q),
         .clock(rr$clock)
-    );
-    nic_ndp_n128$pkt$gen gen(
-        .d(gen$d),
-        .q(gen$q),
-        .clock(gen$clock)
     );
     nic_ndp_n128$pkt$w_active w_active(
         .d(w_active$d),
@@ -7401,7 +7411,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
         alive$clock = clock;
         elig$clock = clock;
         rr$clock = clock;
-        gen$clock = clock;
+        ret_ok$clock = clock;
         w_active$clock = clock;
         w_refuse$clock = clock;
         w_id$clock = clock;
@@ -7477,7 +7487,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
         alive$d = alive$q;
         elig$d = elig$q;
         rr$d = rr$q;
-        gen$d = gen$q;
+        ret_ok$d = ret_ok$q;
         w_active$d = w_active$q;
         w_refuse$d = w_refuse$q;
         w_id$d = w_id$q;
@@ -7606,12 +7616,14 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             hdr_total = 8'(hdr_len[10+:6]) + one_8;
         end
         hdr_words = (hdr_len + c7) >> sh3;
-        id_ok = id_ret$nonempty | (id_fresh$q != n_ids);
-        if (id_ret$nonempty) begin
-            new_id = id_ret$head;
-        end
-        else begin
-            new_id = id_fresh$q[0+:7];
+        fresh_ok = id_fresh$q != n_ids;
+        id_ok = fresh_ok | ret_ok$q;
+        new_id = id_fresh$q[0+:7];
+        new_gen = zero_8;
+        ret_tag = id_ret$head[0+:16];
+        if (~fresh_ok) begin
+            new_id = ret_tag[0+:7];
+            new_gen = ret_tag[8+:8] + one_8;
         end
         cls_ok = 1'b0;
         cls_sel = cls_code$0;
@@ -8792,8 +8804,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             s1_id$d = new_id;
             s1_id_ok$d = 1'b1;
             s1_f1$d = send_room;
-            s1_gen$d = gen$q;
-            gen$d = gen$q + one_8;
+            s1_gen$d = new_gen;
         end
         if (send_go) begin
             s1_id$d = pick;
@@ -8802,11 +8813,11 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
         end
         id_ret$pop = 1'b0;
         if (alloc_go) begin
-            if (id_ret$nonempty) begin
-                id_ret$pop = 1'b1;
+            if (fresh_ok) begin
+                id_fresh$d = id_fresh$q + one_c;
             end
             else begin
-                id_fresh$d = id_fresh$q + one_c;
+                id_ret$pop = 1'b1;
             end
             if (cls_sel == cls_code$0) begin
                 if (cls_ret$0$nonempty) begin
@@ -8845,6 +8856,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
                 end
             end
         end
+        ret_ok$d = id_ret$nonempty & (fresh_ok | ~alloc_go) & (now >= id_ret$head[16+:64]) & ~reset;
         app$alloc = alloc_go;
         app$id = 16'(new_id);
         app$ready = ~reset & (alloc_go | refuse_go | w_active$q | w_refuse$q);
@@ -8854,7 +8866,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
         if (alloc_go) begin
             w_active$d = ~app$last;
             w_id$d = new_id;
-            w_gen$d = gen$q;
+            w_gen$d = new_gen;
             w_addr$d = cls_addr;
             w_left$d = hdr_words;
             w_in_pkt$d = zero_8;
@@ -9269,7 +9281,8 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
         desc$pop = take_desc;
         id_ret$push = 1'b0;
         head_id = desc$head[3+:16];
-        id_ret$push_data = head_id[0+:7];
+        id_ret$push_data[0+:16] = head_id;
+        id_ret$push_data[16+:64] = now + 64'(cfg$reuse_gap);
         if (take_desc) begin
             if (desc$head[0+:1]) begin
                 id_ret$push = 1'b1;
@@ -11187,25 +11200,6 @@ module nic_ndp_n128$pkt$elig(d,q,clock);
 endmodule // nic_ndp_n128$pkt$elig
 
 
-module nic_ndp_n128$pkt$gen(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$pkt$gen
-
-
 module nic_ndp_n128$pkt$id_fresh(d,q,clock);
     
     // Module arguments
@@ -11231,9 +11225,9 @@ module nic_ndp_n128$pkt$id_ret(clock,reset,push,push_data,pop,head,nonempty,coun
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [6:0] push_data;
+    input wire  [79:0] push_data;
     input wire  pop;
-    output reg  [6:0] head;
+    output reg  [79:0] head;
     output reg  nonempty;
     output reg  [7:0] count;
     
@@ -11247,10 +11241,10 @@ module nic_ndp_n128$pkt$id_ret(clock,reset,push,push_data,pop,head,nonempty,coun
     // Stub signals
     reg  [6:0] store$read_address;
     reg  store$read_clock;
-    wire  [6:0] store$read_data;
+    wire  [79:0] store$read_data;
     reg  [6:0] store$write_address;
     reg  store$write_clock;
-    reg  [6:0] store$write_data;
+    reg  [79:0] store$write_data;
     reg  store$write_enable;
     reg  [6:0] wp$d;
     wire  [6:0] wp$q;
@@ -11264,8 +11258,8 @@ module nic_ndp_n128$pkt$id_ret(clock,reset,push,push_data,pop,head,nonempty,coun
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [6:0] bypass_data$d;
-    wire  [6:0] bypass_data$q;
+    reg  [79:0] bypass_data$d;
+    wire  [79:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -11367,13 +11361,13 @@ endmodule // nic_ndp_n128$pkt$id_ret
 module nic_ndp_n128$pkt$id_ret$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
+    input wire  [79:0] d;
+    output reg  [79:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 7'h0;
+       q = 80'h0;
     end
     
     always @(posedge clock) begin
@@ -11445,14 +11439,14 @@ module nic_ndp_n128$pkt$id_ret$store(read_address,read_clock,read_data,write_add
     // Module arguments
     input wire  [6:0] read_address;
     input wire  read_clock;
-    output reg  [6:0] read_data;
+    output reg  [79:0] read_data;
     input wire  [6:0] write_address;
     input wire  write_clock;
-    input wire  [6:0] write_data;
+    input wire  [79:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[6:0] mem[127:0];
+    reg[79:0] mem[127:0];
     
     
     
@@ -11768,6 +11762,25 @@ module nic_ndp_n128$pkt$refuse_pend(d,q,clock);
     end
           
 endmodule // nic_ndp_n128$pkt$refuse_pend
+
+
+module nic_ndp_n128$pkt$ret_ok(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$ret_ok
 
 
 module nic_ndp_n128$pkt$rows(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -19862,13 +19875,14 @@ module nic_ndp_n128$prog$s1_v(d,q,clock);
 endmodule // nic_ndp_n128$prog$s1_v
 
 
-module nic_ndp_n128$reasm(clock,reset,now,cfg$timeout,info_req$valid,info_req$ready,info_req$mark_received,info_req$src_ip,info_req$src_port,info_req$tx_msg_id,info_req$msg_len,info_req$pkt_offset,info_resp$valid,info_resp$fail,info_resp$rx_msg_id,info_resp$is_new_msg,info_resp$is_new_pkt,info_resp$is_last_pkt,info_resp$ack_no,info_resp$done,sink$valid,sink$ready,sink$data,sink$last,sink$remote_ip,sink$remote_port,sink$msg_len,sink$pkt_offset,sink$local_port,sink$rx_msg_id,sink$tx_msg_id,source$valid,source$ready,source$data,source$last,source$local_port,stat$delivered,stat$duplicates,stat$alloc_fail,stat$timeouts,stat$bad_req,stat$len_conflicts,stat$bad_data,stat$late_dups,stat$ids_free,stat$bufs_free,stat$deliv_pending,stat$freed_valid,stat$freed_id,stat$freed_timeout);
+module nic_ndp_n128$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$valid,info_req$ready,info_req$mark_received,info_req$src_ip,info_req$src_port,info_req$tx_msg_id,info_req$msg_len,info_req$pkt_offset,info_resp$valid,info_resp$fail,info_resp$rx_msg_id,info_resp$is_new_msg,info_resp$is_new_pkt,info_resp$is_last_pkt,info_resp$ack_no,info_resp$done,sink$valid,sink$ready,sink$data,sink$last,sink$remote_ip,sink$remote_port,sink$msg_len,sink$pkt_offset,sink$local_port,sink$rx_msg_id,sink$tx_msg_id,source$valid,source$ready,source$data,source$last,source$local_port,stat$delivered,stat$duplicates,stat$alloc_fail,stat$timeouts,stat$bad_req,stat$len_conflicts,stat$bad_data,stat$late_dups,stat$ids_free,stat$bufs_free,stat$deliv_pending,stat$freed_valid,stat$freed_id,stat$freed_timeout);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  [63:0] now;
     input wire  [31:0] cfg$timeout;
+    input wire  [31:0] cfg$conflict_idle;
     input wire  info_req$valid;
     output reg  info_req$ready;
     input wire  info_req$mark_received;
@@ -20118,10 +20132,10 @@ module nic_ndp_n128$reasm(clock,reset,now,cfg$timeout,info_req$valid,info_req$re
     reg  rows$write_enable;
     reg  [7:0] done_tab$read_address;
     reg  done_tab$read_clock;
-    wire  [96:0] done_tab$read_data;
+    wire  [80:0] done_tab$read_data;
     reg  [7:0] done_tab$write_address;
     reg  done_tab$write_clock;
-    reg  [96:0] done_tab$write_data;
+    reg  [80:0] done_tab$write_data;
     reg  done_tab$write_enable;
     reg  dw_v$d;
     wire  dw_v$q;
@@ -20129,8 +20143,8 @@ module nic_ndp_n128$reasm(clock,reset,now,cfg$timeout,info_req$valid,info_req$re
     reg  [7:0] dw_idx$d;
     wire  [7:0] dw_idx$q;
     reg  dw_idx$clock;
-    reg  [96:0] dw$d;
-    wire  [96:0] dw$q;
+    reg  [80:0] dw$d;
+    wire  [80:0] dw$q;
     reg  dw$clock;
     reg  [7:0] s1_didx$d;
     wire  [7:0] s1_didx$q;
@@ -20443,14 +20457,13 @@ module nic_ndp_n128$reasm(clock,reset,now,cfg$timeout,info_req$valid,info_req$re
     reg  cnt_bad_data$clock;
     
     // Local signals
-    reg  [96:0] d_ent;
+    reg  [80:0] d_ent;
     reg  [15:0] d_txid;
     reg  [7:0] d_gap;
     reg  [31:0] d_age;
     reg  d_hit;
     reg  [5:0] s2_total;
     reg  [31:0] dwr_ip;
-    reg  [15:0] dwr_port;
     reg  [15:0] dwr_txid;
     reg  [2:0] s0_kind;
     reg  [15:0] h0;
@@ -20511,6 +20524,8 @@ module nic_ndp_n128$reasm(clock,reset,now,cfg$timeout,info_req$valid,info_req$re
     reg  tmo_rearm;
     reg  [31:0] tmo_slack;
     reg  [31:0] expiry_lo;
+    reg  [31:0] idle_for;
+    reg  idle_long;
     reg  [31:0] now_lo;
     reg  [7:0] ids_free_c;
     reg  [7:0] class_free$0;
@@ -21425,7 +21440,7 @@ module nic_ndp_n128$reasm(clock,reset,now,cfg$timeout,info_req$valid,info_req$re
         h1 = info_req$tx_msg_id + (((ip_hi << sh5) | (ip_hi >> sh11)) ^ ip_lo ^ ((info_req$src_port << sh9) | (info_req$src_port >> sh7)));
         way0$read_address = h0[0+:9];
         way1$read_address = h1[0+:9];
-        s1_didx$d = ((info_req$src_ip[0+:8] ^ info_req$src_port[0+:8]) << sh4) ^ info_req$tx_msg_id[0+:8];
+        s1_didx$d = (info_req$src_ip[0+:8] << sh4) ^ info_req$tx_msg_id[0+:8];
         done_tab$read_address = s1_didx$d;
         s1_kind$d = s0_kind;
         s1_ip$d = info_req$src_ip;
@@ -21465,6 +21480,8 @@ module nic_ndp_n128$reasm(clock,reset,now,cfg$timeout,info_req$valid,info_req$re
         end
         tmo_live = (s2_kind$q == k_free_tmo) & s2_active & ~s2_delivering & (row[200+:16] == s2_gen$q);
         tmo_slack = now_lo - row[216+:32];
+        idle_for = tmo_slack + cfg$timeout;
+        idle_long = idle_for >= cfg$conflict_idle;
         tmo_rearm = tmo_live & ((tmo_slack >= half_32) | (dp_hold$q & (dp_id$q == 16'(s2_id$q))));
         if (tmo_live & ~tmo_rearm) begin
             do_free = 1'b1;
@@ -21483,15 +21500,13 @@ module nic_ndp_n128$reasm(clock,reset,now,cfg$timeout,info_req$valid,info_req$re
             del_mask1 = one_s << del_slot;
         end
         dwr_ip = row[76+:32];
-        dwr_port = row[108+:16];
         dwr_txid = row[124+:16];
         done_tab$write_enable = do_free & (s2_kind$q == k_free_dlv);
-        done_tab$write_address = ((dwr_ip[0+:8] ^ dwr_port[0+:8]) << sh4) ^ dwr_txid[0+:8];
+        done_tab$write_address = (dwr_ip[0+:8] << sh4) ^ dwr_txid[0+:8];
         done_tab$write_data[0+:1] = 1'b1;
         done_tab$write_data[1+:32] = dwr_ip;
-        done_tab$write_data[33+:16] = dwr_port;
-        done_tab$write_data[49+:16] = dwr_txid;
-        done_tab$write_data[65+:32] = now_lo;
+        done_tab$write_data[33+:16] = dwr_txid;
+        done_tab$write_data[49+:32] = now_lo;
         dw_v$d = done_tab$write_enable;
         dw_idx$d = done_tab$write_address;
         dw$d = done_tab$write_data;
@@ -21621,10 +21636,10 @@ module nic_ndp_n128$reasm(clock,reset,now,cfg$timeout,info_req$valid,info_req$re
         if (done_tab$write_enable & (done_tab$write_address == s1_didx$q)) begin
             d_ent = done_tab$write_data;
         end
-        d_txid = d_ent[49+:16];
+        d_txid = d_ent[33+:16];
         d_gap = d_txid[8+:8] - s1_txid$q[8+:8];
-        d_age = now_lo - d_ent[65+:32];
-        d_hit = d_ent[0+:1] & (d_ent[1+:32] == s1_ip$q) & (d_ent[33+:16] == s1_port$q) & (d_txid[0+:8] == s1_txid$q[0+:8]) & (d_gap < c128_8) & (d_age < cfg$timeout);
+        d_age = now_lo - d_ent[49+:32];
+        d_hit = d_ent[0+:1] & (d_ent[1+:32] == s1_ip$q) & (d_txid[0+:8] == s1_txid$q[0+:8]) & (d_gap < c128_8) & (d_age < cfg$timeout);
         alloc = (s1_kind$q == k_req) & ~hit & ~d_hit & s1_valid_req & id_avail & class_found & (~used0_now | ~used1_now | cam_free_any);
         s2_kind$d = s1_kind$q;
         s2_new$d = alloc;
@@ -21938,11 +21953,13 @@ module nic_ndp_n128$reasm(clock,reset,now,cfg$timeout,info_req$valid,info_req$re
             else if (~s2_new$q & ~s2_fail_alloc$q & ~s2_done$q & (row[140+:16] != s2_len$q)) begin
                 info_resp$fail = 1'b1;
                 cnt_conflict$d = cnt_conflict$q + one_32;
-                rows$write_enable = 1'b1;
-                rows$write_data[216+:32] = now_lo;
-                timer$cmd$valid = 1'b1;
-                timer$cmd$op = op_reschedule;
-                timer$cmd$expiry = now;
+                if (idle_long) begin
+                    rows$write_enable = 1'b1;
+                    rows$write_data[216+:32] = now_lo;
+                    timer$cmd$valid = 1'b1;
+                    timer$cmd$op = op_reschedule;
+                    timer$cmd$expiry = now;
+                end
             end
             else if (s2_fail_alloc$q) begin
                 info_resp$fail = 1'b1;
@@ -24236,272 +24253,272 @@ module nic_ndp_n128$reasm$done_tab(read_address,read_clock,read_data,write_addre
     // Module arguments
     input wire  [7:0] read_address;
     input wire  read_clock;
-    output reg  [96:0] read_data;
+    output reg  [80:0] read_data;
     input wire  [7:0] write_address;
     input wire  write_clock;
-    input wire  [96:0] write_data;
+    input wire  [80:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[96:0] mem[255:0];
+    reg[80:0] mem[255:0];
     
     initial begin
-    mem[8'h0] = 97'h0;
-    mem[8'h1] = 97'h0;
-    mem[8'h2] = 97'h0;
-    mem[8'h3] = 97'h0;
-    mem[8'h4] = 97'h0;
-    mem[8'h5] = 97'h0;
-    mem[8'h6] = 97'h0;
-    mem[8'h7] = 97'h0;
-    mem[8'h8] = 97'h0;
-    mem[8'h9] = 97'h0;
-    mem[8'ha] = 97'h0;
-    mem[8'hb] = 97'h0;
-    mem[8'hc] = 97'h0;
-    mem[8'hd] = 97'h0;
-    mem[8'he] = 97'h0;
-    mem[8'hf] = 97'h0;
-    mem[8'h10] = 97'h0;
-    mem[8'h11] = 97'h0;
-    mem[8'h12] = 97'h0;
-    mem[8'h13] = 97'h0;
-    mem[8'h14] = 97'h0;
-    mem[8'h15] = 97'h0;
-    mem[8'h16] = 97'h0;
-    mem[8'h17] = 97'h0;
-    mem[8'h18] = 97'h0;
-    mem[8'h19] = 97'h0;
-    mem[8'h1a] = 97'h0;
-    mem[8'h1b] = 97'h0;
-    mem[8'h1c] = 97'h0;
-    mem[8'h1d] = 97'h0;
-    mem[8'h1e] = 97'h0;
-    mem[8'h1f] = 97'h0;
-    mem[8'h20] = 97'h0;
-    mem[8'h21] = 97'h0;
-    mem[8'h22] = 97'h0;
-    mem[8'h23] = 97'h0;
-    mem[8'h24] = 97'h0;
-    mem[8'h25] = 97'h0;
-    mem[8'h26] = 97'h0;
-    mem[8'h27] = 97'h0;
-    mem[8'h28] = 97'h0;
-    mem[8'h29] = 97'h0;
-    mem[8'h2a] = 97'h0;
-    mem[8'h2b] = 97'h0;
-    mem[8'h2c] = 97'h0;
-    mem[8'h2d] = 97'h0;
-    mem[8'h2e] = 97'h0;
-    mem[8'h2f] = 97'h0;
-    mem[8'h30] = 97'h0;
-    mem[8'h31] = 97'h0;
-    mem[8'h32] = 97'h0;
-    mem[8'h33] = 97'h0;
-    mem[8'h34] = 97'h0;
-    mem[8'h35] = 97'h0;
-    mem[8'h36] = 97'h0;
-    mem[8'h37] = 97'h0;
-    mem[8'h38] = 97'h0;
-    mem[8'h39] = 97'h0;
-    mem[8'h3a] = 97'h0;
-    mem[8'h3b] = 97'h0;
-    mem[8'h3c] = 97'h0;
-    mem[8'h3d] = 97'h0;
-    mem[8'h3e] = 97'h0;
-    mem[8'h3f] = 97'h0;
-    mem[8'h40] = 97'h0;
-    mem[8'h41] = 97'h0;
-    mem[8'h42] = 97'h0;
-    mem[8'h43] = 97'h0;
-    mem[8'h44] = 97'h0;
-    mem[8'h45] = 97'h0;
-    mem[8'h46] = 97'h0;
-    mem[8'h47] = 97'h0;
-    mem[8'h48] = 97'h0;
-    mem[8'h49] = 97'h0;
-    mem[8'h4a] = 97'h0;
-    mem[8'h4b] = 97'h0;
-    mem[8'h4c] = 97'h0;
-    mem[8'h4d] = 97'h0;
-    mem[8'h4e] = 97'h0;
-    mem[8'h4f] = 97'h0;
-    mem[8'h50] = 97'h0;
-    mem[8'h51] = 97'h0;
-    mem[8'h52] = 97'h0;
-    mem[8'h53] = 97'h0;
-    mem[8'h54] = 97'h0;
-    mem[8'h55] = 97'h0;
-    mem[8'h56] = 97'h0;
-    mem[8'h57] = 97'h0;
-    mem[8'h58] = 97'h0;
-    mem[8'h59] = 97'h0;
-    mem[8'h5a] = 97'h0;
-    mem[8'h5b] = 97'h0;
-    mem[8'h5c] = 97'h0;
-    mem[8'h5d] = 97'h0;
-    mem[8'h5e] = 97'h0;
-    mem[8'h5f] = 97'h0;
-    mem[8'h60] = 97'h0;
-    mem[8'h61] = 97'h0;
-    mem[8'h62] = 97'h0;
-    mem[8'h63] = 97'h0;
-    mem[8'h64] = 97'h0;
-    mem[8'h65] = 97'h0;
-    mem[8'h66] = 97'h0;
-    mem[8'h67] = 97'h0;
-    mem[8'h68] = 97'h0;
-    mem[8'h69] = 97'h0;
-    mem[8'h6a] = 97'h0;
-    mem[8'h6b] = 97'h0;
-    mem[8'h6c] = 97'h0;
-    mem[8'h6d] = 97'h0;
-    mem[8'h6e] = 97'h0;
-    mem[8'h6f] = 97'h0;
-    mem[8'h70] = 97'h0;
-    mem[8'h71] = 97'h0;
-    mem[8'h72] = 97'h0;
-    mem[8'h73] = 97'h0;
-    mem[8'h74] = 97'h0;
-    mem[8'h75] = 97'h0;
-    mem[8'h76] = 97'h0;
-    mem[8'h77] = 97'h0;
-    mem[8'h78] = 97'h0;
-    mem[8'h79] = 97'h0;
-    mem[8'h7a] = 97'h0;
-    mem[8'h7b] = 97'h0;
-    mem[8'h7c] = 97'h0;
-    mem[8'h7d] = 97'h0;
-    mem[8'h7e] = 97'h0;
-    mem[8'h7f] = 97'h0;
-    mem[8'h80] = 97'h0;
-    mem[8'h81] = 97'h0;
-    mem[8'h82] = 97'h0;
-    mem[8'h83] = 97'h0;
-    mem[8'h84] = 97'h0;
-    mem[8'h85] = 97'h0;
-    mem[8'h86] = 97'h0;
-    mem[8'h87] = 97'h0;
-    mem[8'h88] = 97'h0;
-    mem[8'h89] = 97'h0;
-    mem[8'h8a] = 97'h0;
-    mem[8'h8b] = 97'h0;
-    mem[8'h8c] = 97'h0;
-    mem[8'h8d] = 97'h0;
-    mem[8'h8e] = 97'h0;
-    mem[8'h8f] = 97'h0;
-    mem[8'h90] = 97'h0;
-    mem[8'h91] = 97'h0;
-    mem[8'h92] = 97'h0;
-    mem[8'h93] = 97'h0;
-    mem[8'h94] = 97'h0;
-    mem[8'h95] = 97'h0;
-    mem[8'h96] = 97'h0;
-    mem[8'h97] = 97'h0;
-    mem[8'h98] = 97'h0;
-    mem[8'h99] = 97'h0;
-    mem[8'h9a] = 97'h0;
-    mem[8'h9b] = 97'h0;
-    mem[8'h9c] = 97'h0;
-    mem[8'h9d] = 97'h0;
-    mem[8'h9e] = 97'h0;
-    mem[8'h9f] = 97'h0;
-    mem[8'ha0] = 97'h0;
-    mem[8'ha1] = 97'h0;
-    mem[8'ha2] = 97'h0;
-    mem[8'ha3] = 97'h0;
-    mem[8'ha4] = 97'h0;
-    mem[8'ha5] = 97'h0;
-    mem[8'ha6] = 97'h0;
-    mem[8'ha7] = 97'h0;
-    mem[8'ha8] = 97'h0;
-    mem[8'ha9] = 97'h0;
-    mem[8'haa] = 97'h0;
-    mem[8'hab] = 97'h0;
-    mem[8'hac] = 97'h0;
-    mem[8'had] = 97'h0;
-    mem[8'hae] = 97'h0;
-    mem[8'haf] = 97'h0;
-    mem[8'hb0] = 97'h0;
-    mem[8'hb1] = 97'h0;
-    mem[8'hb2] = 97'h0;
-    mem[8'hb3] = 97'h0;
-    mem[8'hb4] = 97'h0;
-    mem[8'hb5] = 97'h0;
-    mem[8'hb6] = 97'h0;
-    mem[8'hb7] = 97'h0;
-    mem[8'hb8] = 97'h0;
-    mem[8'hb9] = 97'h0;
-    mem[8'hba] = 97'h0;
-    mem[8'hbb] = 97'h0;
-    mem[8'hbc] = 97'h0;
-    mem[8'hbd] = 97'h0;
-    mem[8'hbe] = 97'h0;
-    mem[8'hbf] = 97'h0;
-    mem[8'hc0] = 97'h0;
-    mem[8'hc1] = 97'h0;
-    mem[8'hc2] = 97'h0;
-    mem[8'hc3] = 97'h0;
-    mem[8'hc4] = 97'h0;
-    mem[8'hc5] = 97'h0;
-    mem[8'hc6] = 97'h0;
-    mem[8'hc7] = 97'h0;
-    mem[8'hc8] = 97'h0;
-    mem[8'hc9] = 97'h0;
-    mem[8'hca] = 97'h0;
-    mem[8'hcb] = 97'h0;
-    mem[8'hcc] = 97'h0;
-    mem[8'hcd] = 97'h0;
-    mem[8'hce] = 97'h0;
-    mem[8'hcf] = 97'h0;
-    mem[8'hd0] = 97'h0;
-    mem[8'hd1] = 97'h0;
-    mem[8'hd2] = 97'h0;
-    mem[8'hd3] = 97'h0;
-    mem[8'hd4] = 97'h0;
-    mem[8'hd5] = 97'h0;
-    mem[8'hd6] = 97'h0;
-    mem[8'hd7] = 97'h0;
-    mem[8'hd8] = 97'h0;
-    mem[8'hd9] = 97'h0;
-    mem[8'hda] = 97'h0;
-    mem[8'hdb] = 97'h0;
-    mem[8'hdc] = 97'h0;
-    mem[8'hdd] = 97'h0;
-    mem[8'hde] = 97'h0;
-    mem[8'hdf] = 97'h0;
-    mem[8'he0] = 97'h0;
-    mem[8'he1] = 97'h0;
-    mem[8'he2] = 97'h0;
-    mem[8'he3] = 97'h0;
-    mem[8'he4] = 97'h0;
-    mem[8'he5] = 97'h0;
-    mem[8'he6] = 97'h0;
-    mem[8'he7] = 97'h0;
-    mem[8'he8] = 97'h0;
-    mem[8'he9] = 97'h0;
-    mem[8'hea] = 97'h0;
-    mem[8'heb] = 97'h0;
-    mem[8'hec] = 97'h0;
-    mem[8'hed] = 97'h0;
-    mem[8'hee] = 97'h0;
-    mem[8'hef] = 97'h0;
-    mem[8'hf0] = 97'h0;
-    mem[8'hf1] = 97'h0;
-    mem[8'hf2] = 97'h0;
-    mem[8'hf3] = 97'h0;
-    mem[8'hf4] = 97'h0;
-    mem[8'hf5] = 97'h0;
-    mem[8'hf6] = 97'h0;
-    mem[8'hf7] = 97'h0;
-    mem[8'hf8] = 97'h0;
-    mem[8'hf9] = 97'h0;
-    mem[8'hfa] = 97'h0;
-    mem[8'hfb] = 97'h0;
-    mem[8'hfc] = 97'h0;
-    mem[8'hfd] = 97'h0;
-    mem[8'hfe] = 97'h0;
-    mem[8'hff] = 97'h0;
+    mem[8'h0] = 81'h0;
+    mem[8'h1] = 81'h0;
+    mem[8'h2] = 81'h0;
+    mem[8'h3] = 81'h0;
+    mem[8'h4] = 81'h0;
+    mem[8'h5] = 81'h0;
+    mem[8'h6] = 81'h0;
+    mem[8'h7] = 81'h0;
+    mem[8'h8] = 81'h0;
+    mem[8'h9] = 81'h0;
+    mem[8'ha] = 81'h0;
+    mem[8'hb] = 81'h0;
+    mem[8'hc] = 81'h0;
+    mem[8'hd] = 81'h0;
+    mem[8'he] = 81'h0;
+    mem[8'hf] = 81'h0;
+    mem[8'h10] = 81'h0;
+    mem[8'h11] = 81'h0;
+    mem[8'h12] = 81'h0;
+    mem[8'h13] = 81'h0;
+    mem[8'h14] = 81'h0;
+    mem[8'h15] = 81'h0;
+    mem[8'h16] = 81'h0;
+    mem[8'h17] = 81'h0;
+    mem[8'h18] = 81'h0;
+    mem[8'h19] = 81'h0;
+    mem[8'h1a] = 81'h0;
+    mem[8'h1b] = 81'h0;
+    mem[8'h1c] = 81'h0;
+    mem[8'h1d] = 81'h0;
+    mem[8'h1e] = 81'h0;
+    mem[8'h1f] = 81'h0;
+    mem[8'h20] = 81'h0;
+    mem[8'h21] = 81'h0;
+    mem[8'h22] = 81'h0;
+    mem[8'h23] = 81'h0;
+    mem[8'h24] = 81'h0;
+    mem[8'h25] = 81'h0;
+    mem[8'h26] = 81'h0;
+    mem[8'h27] = 81'h0;
+    mem[8'h28] = 81'h0;
+    mem[8'h29] = 81'h0;
+    mem[8'h2a] = 81'h0;
+    mem[8'h2b] = 81'h0;
+    mem[8'h2c] = 81'h0;
+    mem[8'h2d] = 81'h0;
+    mem[8'h2e] = 81'h0;
+    mem[8'h2f] = 81'h0;
+    mem[8'h30] = 81'h0;
+    mem[8'h31] = 81'h0;
+    mem[8'h32] = 81'h0;
+    mem[8'h33] = 81'h0;
+    mem[8'h34] = 81'h0;
+    mem[8'h35] = 81'h0;
+    mem[8'h36] = 81'h0;
+    mem[8'h37] = 81'h0;
+    mem[8'h38] = 81'h0;
+    mem[8'h39] = 81'h0;
+    mem[8'h3a] = 81'h0;
+    mem[8'h3b] = 81'h0;
+    mem[8'h3c] = 81'h0;
+    mem[8'h3d] = 81'h0;
+    mem[8'h3e] = 81'h0;
+    mem[8'h3f] = 81'h0;
+    mem[8'h40] = 81'h0;
+    mem[8'h41] = 81'h0;
+    mem[8'h42] = 81'h0;
+    mem[8'h43] = 81'h0;
+    mem[8'h44] = 81'h0;
+    mem[8'h45] = 81'h0;
+    mem[8'h46] = 81'h0;
+    mem[8'h47] = 81'h0;
+    mem[8'h48] = 81'h0;
+    mem[8'h49] = 81'h0;
+    mem[8'h4a] = 81'h0;
+    mem[8'h4b] = 81'h0;
+    mem[8'h4c] = 81'h0;
+    mem[8'h4d] = 81'h0;
+    mem[8'h4e] = 81'h0;
+    mem[8'h4f] = 81'h0;
+    mem[8'h50] = 81'h0;
+    mem[8'h51] = 81'h0;
+    mem[8'h52] = 81'h0;
+    mem[8'h53] = 81'h0;
+    mem[8'h54] = 81'h0;
+    mem[8'h55] = 81'h0;
+    mem[8'h56] = 81'h0;
+    mem[8'h57] = 81'h0;
+    mem[8'h58] = 81'h0;
+    mem[8'h59] = 81'h0;
+    mem[8'h5a] = 81'h0;
+    mem[8'h5b] = 81'h0;
+    mem[8'h5c] = 81'h0;
+    mem[8'h5d] = 81'h0;
+    mem[8'h5e] = 81'h0;
+    mem[8'h5f] = 81'h0;
+    mem[8'h60] = 81'h0;
+    mem[8'h61] = 81'h0;
+    mem[8'h62] = 81'h0;
+    mem[8'h63] = 81'h0;
+    mem[8'h64] = 81'h0;
+    mem[8'h65] = 81'h0;
+    mem[8'h66] = 81'h0;
+    mem[8'h67] = 81'h0;
+    mem[8'h68] = 81'h0;
+    mem[8'h69] = 81'h0;
+    mem[8'h6a] = 81'h0;
+    mem[8'h6b] = 81'h0;
+    mem[8'h6c] = 81'h0;
+    mem[8'h6d] = 81'h0;
+    mem[8'h6e] = 81'h0;
+    mem[8'h6f] = 81'h0;
+    mem[8'h70] = 81'h0;
+    mem[8'h71] = 81'h0;
+    mem[8'h72] = 81'h0;
+    mem[8'h73] = 81'h0;
+    mem[8'h74] = 81'h0;
+    mem[8'h75] = 81'h0;
+    mem[8'h76] = 81'h0;
+    mem[8'h77] = 81'h0;
+    mem[8'h78] = 81'h0;
+    mem[8'h79] = 81'h0;
+    mem[8'h7a] = 81'h0;
+    mem[8'h7b] = 81'h0;
+    mem[8'h7c] = 81'h0;
+    mem[8'h7d] = 81'h0;
+    mem[8'h7e] = 81'h0;
+    mem[8'h7f] = 81'h0;
+    mem[8'h80] = 81'h0;
+    mem[8'h81] = 81'h0;
+    mem[8'h82] = 81'h0;
+    mem[8'h83] = 81'h0;
+    mem[8'h84] = 81'h0;
+    mem[8'h85] = 81'h0;
+    mem[8'h86] = 81'h0;
+    mem[8'h87] = 81'h0;
+    mem[8'h88] = 81'h0;
+    mem[8'h89] = 81'h0;
+    mem[8'h8a] = 81'h0;
+    mem[8'h8b] = 81'h0;
+    mem[8'h8c] = 81'h0;
+    mem[8'h8d] = 81'h0;
+    mem[8'h8e] = 81'h0;
+    mem[8'h8f] = 81'h0;
+    mem[8'h90] = 81'h0;
+    mem[8'h91] = 81'h0;
+    mem[8'h92] = 81'h0;
+    mem[8'h93] = 81'h0;
+    mem[8'h94] = 81'h0;
+    mem[8'h95] = 81'h0;
+    mem[8'h96] = 81'h0;
+    mem[8'h97] = 81'h0;
+    mem[8'h98] = 81'h0;
+    mem[8'h99] = 81'h0;
+    mem[8'h9a] = 81'h0;
+    mem[8'h9b] = 81'h0;
+    mem[8'h9c] = 81'h0;
+    mem[8'h9d] = 81'h0;
+    mem[8'h9e] = 81'h0;
+    mem[8'h9f] = 81'h0;
+    mem[8'ha0] = 81'h0;
+    mem[8'ha1] = 81'h0;
+    mem[8'ha2] = 81'h0;
+    mem[8'ha3] = 81'h0;
+    mem[8'ha4] = 81'h0;
+    mem[8'ha5] = 81'h0;
+    mem[8'ha6] = 81'h0;
+    mem[8'ha7] = 81'h0;
+    mem[8'ha8] = 81'h0;
+    mem[8'ha9] = 81'h0;
+    mem[8'haa] = 81'h0;
+    mem[8'hab] = 81'h0;
+    mem[8'hac] = 81'h0;
+    mem[8'had] = 81'h0;
+    mem[8'hae] = 81'h0;
+    mem[8'haf] = 81'h0;
+    mem[8'hb0] = 81'h0;
+    mem[8'hb1] = 81'h0;
+    mem[8'hb2] = 81'h0;
+    mem[8'hb3] = 81'h0;
+    mem[8'hb4] = 81'h0;
+    mem[8'hb5] = 81'h0;
+    mem[8'hb6] = 81'h0;
+    mem[8'hb7] = 81'h0;
+    mem[8'hb8] = 81'h0;
+    mem[8'hb9] = 81'h0;
+    mem[8'hba] = 81'h0;
+    mem[8'hbb] = 81'h0;
+    mem[8'hbc] = 81'h0;
+    mem[8'hbd] = 81'h0;
+    mem[8'hbe] = 81'h0;
+    mem[8'hbf] = 81'h0;
+    mem[8'hc0] = 81'h0;
+    mem[8'hc1] = 81'h0;
+    mem[8'hc2] = 81'h0;
+    mem[8'hc3] = 81'h0;
+    mem[8'hc4] = 81'h0;
+    mem[8'hc5] = 81'h0;
+    mem[8'hc6] = 81'h0;
+    mem[8'hc7] = 81'h0;
+    mem[8'hc8] = 81'h0;
+    mem[8'hc9] = 81'h0;
+    mem[8'hca] = 81'h0;
+    mem[8'hcb] = 81'h0;
+    mem[8'hcc] = 81'h0;
+    mem[8'hcd] = 81'h0;
+    mem[8'hce] = 81'h0;
+    mem[8'hcf] = 81'h0;
+    mem[8'hd0] = 81'h0;
+    mem[8'hd1] = 81'h0;
+    mem[8'hd2] = 81'h0;
+    mem[8'hd3] = 81'h0;
+    mem[8'hd4] = 81'h0;
+    mem[8'hd5] = 81'h0;
+    mem[8'hd6] = 81'h0;
+    mem[8'hd7] = 81'h0;
+    mem[8'hd8] = 81'h0;
+    mem[8'hd9] = 81'h0;
+    mem[8'hda] = 81'h0;
+    mem[8'hdb] = 81'h0;
+    mem[8'hdc] = 81'h0;
+    mem[8'hdd] = 81'h0;
+    mem[8'hde] = 81'h0;
+    mem[8'hdf] = 81'h0;
+    mem[8'he0] = 81'h0;
+    mem[8'he1] = 81'h0;
+    mem[8'he2] = 81'h0;
+    mem[8'he3] = 81'h0;
+    mem[8'he4] = 81'h0;
+    mem[8'he5] = 81'h0;
+    mem[8'he6] = 81'h0;
+    mem[8'he7] = 81'h0;
+    mem[8'he8] = 81'h0;
+    mem[8'he9] = 81'h0;
+    mem[8'hea] = 81'h0;
+    mem[8'heb] = 81'h0;
+    mem[8'hec] = 81'h0;
+    mem[8'hed] = 81'h0;
+    mem[8'hee] = 81'h0;
+    mem[8'hef] = 81'h0;
+    mem[8'hf0] = 81'h0;
+    mem[8'hf1] = 81'h0;
+    mem[8'hf2] = 81'h0;
+    mem[8'hf3] = 81'h0;
+    mem[8'hf4] = 81'h0;
+    mem[8'hf5] = 81'h0;
+    mem[8'hf6] = 81'h0;
+    mem[8'hf7] = 81'h0;
+    mem[8'hf8] = 81'h0;
+    mem[8'hf9] = 81'h0;
+    mem[8'hfa] = 81'h0;
+    mem[8'hfb] = 81'h0;
+    mem[8'hfc] = 81'h0;
+    mem[8'hfd] = 81'h0;
+    mem[8'hfe] = 81'h0;
+    mem[8'hff] = 81'h0;
     end
     
     
@@ -24787,13 +24804,13 @@ endmodule // nic_ndp_n128$reasm$dp_words
 module nic_ndp_n128$reasm$dw(d,q,clock);
     
     // Module arguments
-    input wire  [96:0] d;
-    output reg  [96:0] q;
+    input wire  [80:0] d;
+    output reg  [80:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 97'h0;
+       q = 81'h0;
     end
     
     always @(posedge clock) begin

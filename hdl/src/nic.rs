@@ -593,6 +593,7 @@ macro_rules! nic_block {
                 // Reassembly → application.
                 self.reasm.now.next = self.now.q.val();
                 self.reasm.cfg.timeout.next = self.cfg.rx_timeout.val();
+                self.reasm.cfg.conflict_idle.next = self.cfg.timeout.val() + self.cfg.timeout.val();
                 self.app_rx.valid.next = self.reasm.source.valid.val();
                 self.app_rx.data.next = self.reasm.source.data.val();
                 self.app_rx.last.next = self.reasm.source.last.val();
@@ -603,6 +604,10 @@ macro_rules! nic_block {
                 self.pkt.cfg.rtt_pkts.next = self.cfg.rtt_pkts.val();
                 self.pkt.cfg.timeout.next = self.cfg.timeout.val();
                 self.pkt.cfg.max_timeouts.next = self.cfg.max_retries.val();
+                // A released slot waits rx_timeout / 64 cycles before its next incarnation:
+                // 128 incarnations then span more than a receiver's late-duplicate window.
+                self.pkt.cfg.reuse_gap.next =
+                    bit_cast::<32, 26>(self.cfg.rx_timeout.val().get_bits::<26>(6));
                 self.pkt.app.valid.next = self.app_tx.valid.val();
                 self.pkt.app.data.next = self.app_tx.data.val();
                 self.pkt.app.last.next = self.app_tx.last.val();

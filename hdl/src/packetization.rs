@@ -18,17 +18,26 @@
 //! ```
 //!
 //! # Message ids
-//! A message lives in one of `N = 2^A` slots (`A <= 8`); slots are reused. Each allocation
-//! also takes the next value of an 8-bit generation counter (wrapping), kept in the row.
-//! On the wire (`source.tx_msg_id`, which the receiver echoes in its ACK/NACK/PULL/GRANT
-//! packets) a message is `gen << 8 | id`, so successive incarnations of a slot look
-//! different to the receiver (its reassembly key is `(src_ip, src_port, tx_msg_id)`) and
-//! to this block: `delivered` and `credit` events carry that 16-bit value and are applied
-//! only when slot `tx_msg_id & 0xff` is active and `tx_msg_id >> 8` is its current
-//! generation. Anything else (an unknown slot, a freed one, or a late event of an earlier
-//! incarnation of a reused slot) is dropped and counted in `stat.bad_events`. Only an
-//! event 256 allocations old can match again (the generation wraps). `status` and the
-//! allocation the application sees use the bare slot id (`0..N-1`).
+//! A message lives in one of `N = 2^A` slots (`A <= 8`); slots are reused. Each slot
+//! counts its incarnations in an 8-bit generation (wrapping): a never-used slot starts
+//! at 0, each reuse takes the next value. On the wire (`source.tx_msg_id`, which the
+//! receiver echoes in its ACK/NACK/PULL/GRANT packets) a message is `gen << 8 | id`, so
+//! successive incarnations of a slot look different to the receiver (its reassembly key
+//! is `(src_ip, src_port, tx_msg_id)`) and to this block: `delivered` and `credit` events
+//! carry that 16-bit value and are applied only when slot `tx_msg_id & 0xff` is active
+//! and `tx_msg_id >> 8` is its current generation. Anything else (an unknown slot, a
+//! freed one, or a late event of an earlier incarnation of a reused slot) is dropped and
+//! counted in `stat.bad_events`. Only an event 256 incarnations of its slot old can match
+//! again. `status` and the allocation the application sees use the bare slot id
+//! (`0..N-1`).
+//!
+//! Never-used slots are taken first, then released ones, oldest release first (a FIFO).
+//! A released slot waits `cfg.reuse_gap` cycles before its next incarnation (the NIC
+//! top sets `rx_timeout / 64`), so 128 incarnations of a slot span at least twice a
+//! receiver's `rx_timeout`: the receiver's late-duplicate table (`crate::reassembly`)
+//! tells a slot's generations apart by serial arithmetic over a window of 128 within
+//! that timeout. The wait binds only when messages complete faster than that (a slot
+//! reused sooner than `rx_timeout / 64`, 2,450 cycles at the defaults).
 //!
 //! # Control packets are checked, not believed
 //! An event of the current incarnation is applied only when it is about this message and
@@ -195,6 +204,8 @@ pub struct PacketizationCfg {
     pub timeout: Signal<In, Bits<32>>,
     /// Timeouts without progress before a message is given up.
     pub max_timeouts: Signal<In, Bits<8>>,
+    /// Cycles a released slot waits before its next incarnation (see "Message ids").
+    pub reuse_gap: Signal<In, Bits<32>>,
 }
 
 /// Counters (wrapping) and free-list levels.
@@ -247,6 +258,15 @@ pub struct TxRow {
     pub size_class: Bits<2>,
     /// Generation (allocation number): the high byte of the message's wire `tx_msg_id`.
     pub gen: Bits<8>,
+}
+
+/// A released slot on its way back to the allocator.
+#[derive(Clone, Copy, Debug, PartialEq, Default, LogicStruct)]
+pub struct RetId {
+    /// The wire id of the incarnation released, `gen << 8 | id`.
+    pub tag: Bits<16>,
+    /// The first cycle (`now`) from which the slot may be allocated again.
+    pub ready: Bits<64>,
 }
 
 /// A packet to stream, or a message to release.
@@ -313,7 +333,9 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     buffer: RAM<Bits<64>, BW>,
     timer: ScanningTimer<A, N, 16>,
     // free lists (never-used entries from counters, returned ones from FIFOs)
-    id_ret: Fifo<Bits<A>, A, C>,
+    id_ret: Fifo<RetId, A, C>,
+    /// The head of `id_ret` was there last cycle, was not taken, and was ready.
+    ret_ok: DFF<bool>,
     id_fresh: DFF<Bits<C>>,
     cls_ret: [Fifo<Bits<24>, A, C>; MAX_CLASSES],
     cls_off: [DFF<Bits<24>>; MAX_CLASSES],
@@ -326,7 +348,6 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     alive: DFF<Bits<N>>,
     elig: DFF<Bits<N>>,
     rr: DFF<Bits<A>>,
-    gen: DFF<Bits<8>>,
     // writer
     w_active: DFF<bool>,
     w_refuse: DFF<bool>,
@@ -410,7 +431,11 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     hdr_len: Signal<Local, Bits<16>>,
     hdr_ok_len: Signal<Local, bool>,
     id_ok: Signal<Local, bool>,
+    fresh_ok: Signal<Local, bool>,
     new_id: Signal<Local, Bits<A>>,
+    new_gen: Signal<Local, Bits<8>>,
+    /// `id_ret.head.tag` (a field cannot be sliced in place in the emitted Verilog).
+    ret_tag: Signal<Local, Bits<16>>,
     cls_ok: Signal<Local, bool>,
     cls_sel: Signal<Local, Bits<2>>,
     cls_addr: Signal<Local, Bits<24>>,
@@ -575,6 +600,7 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
             buffer: Default::default(),
             timer: ScanningTimer::new(),
             id_ret: Fifo::new(),
+            ret_ok: Default::default(),
             id_fresh: Default::default(),
             cls_ret: std::array::from_fn(|_| Fifo::new()),
             cls_off: Default::default(),
@@ -587,7 +613,6 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
             alive: Default::default(),
             elig: Default::default(),
             rr: Default::default(),
-            gen: Default::default(),
             w_active: Default::default(),
             w_refuse: Default::default(),
             w_id: Default::default(),
@@ -670,6 +695,9 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
             hdr_len: Default::default(),
             hdr_ok_len: Default::default(),
             id_ok: Default::default(),
+            fresh_ok: Default::default(),
+            new_gen: Default::default(),
+            ret_tag: Default::default(),
             new_id: Default::default(),
             cls_ok: Default::default(),
             cls_sel: Default::default(),
@@ -850,7 +878,7 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             alive,
             elig,
             rr,
-            gen,
+            ret_ok,
             w_active,
             w_refuse,
             w_id,
@@ -959,11 +987,16 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
                 bit_cast::<8, 6>(self.hdr_len.val().get_bits::<6>(10)) + self.one_8.val();
         }
         self.hdr_words.next = (self.hdr_len.val() + self.c7.val()) >> self.sh3.val();
-        self.id_ok.next = self.id_ret.nonempty.val() | (self.id_fresh.q.val() != self.n_ids.val());
-        if self.id_ret.nonempty.val() {
-            self.new_id.next = self.id_ret.head.val();
-        } else {
-            self.new_id.next = self.id_fresh.q.val().get_bits::<A>(0);
+        // Never-used slots first (generation 0), then the oldest released one, once it
+        // has waited out `cfg.reuse_gap`, with its next generation.
+        self.fresh_ok.next = self.id_fresh.q.val() != self.n_ids.val();
+        self.id_ok.next = self.fresh_ok.val() | self.ret_ok.q.val();
+        self.new_id.next = self.id_fresh.q.val().get_bits::<A>(0);
+        self.new_gen.next = self.zero_8.val();
+        self.ret_tag.next = self.id_ret.head.val().tag;
+        if !self.fresh_ok.val() {
+            self.new_id.next = self.ret_tag.val().get_bits::<A>(0);
+            self.new_gen.next = self.ret_tag.val().get_bits::<8>(8) + self.one_8.val();
         }
         self.cls_ok.next = false;
         self.cls_sel.next = self.cls_code[0].val();
@@ -1154,8 +1187,7 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             // The new message's first packet leaves with the ALLOC itself when the
             // descriptor queue is short (as a SEND would).
             self.s1_f1.d.next = self.send_room.val();
-            self.s1_gen.d.next = self.gen.q.val();
-            self.gen.d.next = self.gen.q.val() + self.one_8.val();
+            self.s1_gen.d.next = self.new_gen.val();
         }
         if self.send_go.val() {
             self.s1_id.d.next = self.pick.val();
@@ -1166,10 +1198,10 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         // Allocation at S0: take the offered id and buffer.
         self.id_ret.pop.next = false;
         if self.alloc_go.val() {
-            if self.id_ret.nonempty.val() {
-                self.id_ret.pop.next = true;
-            } else {
+            if self.fresh_ok.val() {
                 self.id_fresh.d.next = self.id_fresh.q.val() + self.one_c.val();
+            } else {
+                self.id_ret.pop.next = true;
             }
             for i in 0..MAX_CLASSES {
                 if self.cls_sel.val() == self.cls_code[i].val() {
@@ -1182,6 +1214,11 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
                 }
             }
         }
+        // The head may be taken from the next cycle when it stays the head and is ready.
+        self.ret_ok.d.next = self.id_ret.nonempty.val()
+            & (self.fresh_ok.val() | !self.alloc_go.val())
+            & (self.now.val() >= self.id_ret.head.val().ready)
+            & !self.reset.val();
 
         // ================= writer (application payload into the buffer) =================
         self.app.alloc.next = self.alloc_go.val();
@@ -1197,7 +1234,7 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         if self.alloc_go.val() {
             self.w_active.d.next = !self.app.last.val();
             self.w_id.d.next = self.new_id.val();
-            self.w_gen.d.next = self.gen.q.val();
+            self.w_gen.d.next = self.new_gen.val();
             self.w_addr.d.next = self.cls_addr.val();
             self.w_left.d.next = self.hdr_words.val();
             self.w_in_pkt.d.next = self.zero_8.val();
@@ -1586,7 +1623,9 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         self.desc.pop.next = self.take_desc.val();
         self.id_ret.push.next = false;
         self.head_id.next = self.desc.head.val().id;
-        self.id_ret.push_data.next = self.head_id.val().get_bits::<A>(0);
+        self.id_ret.push_data.next.tag = self.head_id.val();
+        self.id_ret.push_data.next.ready =
+            self.now.val() + bit_cast::<64, 32>(self.cfg.reuse_gap.val());
         if self.take_desc.val() {
             if self.desc.head.val().release {
                 self.id_ret.push.next = true;

@@ -30,15 +30,19 @@
 //!     `pkt_offset` not below the message's packet count (`stat.bad_req`). A failed
 //!     request changes nothing, except a `msg_len` conflict:
 //!   - a request whose key is an active message's but whose `msg_len` differs from the
-//!     stored one fails (`stat.len_conflicts`) and expires that message at once: its
-//!     timer is rescheduled to the current cycle, so the timer frees it within `N` cycles
-//!     (unless a request with the stored length refreshes it first). A key has one
-//!     `msg_len`: one of the two claims is a stale entry (a sender that gave up and reused
-//!     its slot and generation) or a forged frame, and waiting out `cfg.timeout` (longer
-//!     than the sender's retry window) would make the real sender give up. After the
-//!     free, the next (re)transmission of either claim allocates afresh. The price: a
-//!     forged frame carrying an in-progress message's key can end that message, whose
-//!     sender then reports it given up (never a silent loss).
+//!     stored one fails (`stat.len_conflicts`). A key has one `msg_len`: one of the two
+//!     claims is a forged frame or a stale entry. If the message has had no request for
+//!     `cfg.conflict_idle` cycles, it is expired at once (its timer rescheduled to the
+//!     current cycle, so the timer frees it within `N` cycles, unless a request with the
+//!     stored length refreshes it first); otherwise nothing changes. The NIC sets
+//!     `conflict_idle` to twice the sender's retransmission timeout: a live sender
+//!     refreshes its message at least once a timeout (a retransmission or a probe), so
+//!     a message whose packets were acknowledged is never expired under it (expiring it
+//!     would lose those packets silently: the sender takes them as delivered), while a
+//!     bogus entry that blocks a real sender (whose conflicting packets do not refresh
+//!     it) is expired on that sender's first retransmission after `conflict_idle`, within
+//!     its retry window when `max_retries >= 3`, and the next retransmission allocates
+//!     afresh.
 //!   - `ack_no` is the smallest offset not yet received after marking (the packet count
 //!     when all are received); `is_last_pkt` is "every bit of receivedBitmap is set".
 //! * `sink`: the packet that the ingress pipeline passes on, as received: 64-bit words,
@@ -55,19 +59,22 @@
 //!   the message time out instead of being delivered with a hole. `local_port` is taken
 //!   from the frame that completes the message.
 //! * Late duplicates. A message freed after delivery is remembered in a table of
-//!   [`DONE_ENTRIES`] entries ([`done_index`]: sender address, context and the low byte
-//!   of `tx_msg_id`) with the cycle it was freed. Our senders number messages
-//!   `tx_msg_id = gen << 8 | slot`, a slot's generation growing by one per message. A
-//!   request with no active message whose key matches an entry's sender, context and
-//!   slot, whose generation is not newer than the entry's (`entry_gen - gen` in `0..128`,
-//!   serial arithmetic), and which comes within `cfg.timeout` cycles of that free, is a
-//!   late duplicate: answered with `done = 1`, `is_last_pkt = 1`, `ack_no` = the packet
-//!   count, and nothing changes (`stat.late_dups`). So a retransmission whose
-//!   acknowledgements were lost is acknowledged again instead of being delivered a second
-//!   time. Two senders sharing an entry evict each other; a late duplicate that finds its
-//!   entry evicted or expired allocates a new message, which is delivered again only if
-//!   every packet of it is retransmitted. A sender must not reuse a (slot, generation)
-//!   within `cfg.timeout` cycles for a new message (a restarted NIC waits that long).
+//!   [`DONE_ENTRIES`] entries ([`done_index`]: sender address and the low byte of
+//!   `tx_msg_id`, the sender's slot) with the cycle it was freed. Our senders number
+//!   messages `tx_msg_id = gen << 8 | slot`, a slot's generation growing by one per
+//!   message whatever its context (`crate::packetization`). A request with no active
+//!   message whose sender and slot match an entry's, whose generation is not newer than
+//!   the entry's (`entry_gen - gen` in `0..128`, serial arithmetic), and which comes
+//!   within `cfg.timeout` cycles of that free, is a late duplicate: answered with
+//!   `done = 1`, `is_last_pkt = 1`, `ack_no` = the packet count, and nothing changes
+//!   (`stat.late_dups`). So a retransmission whose acknowledgements were lost is
+//!   acknowledged again instead of being delivered a second time. The rule needs a
+//!   sender to start fewer than 128 incarnations of a slot within `cfg.timeout` cycles:
+//!   ours wait `rx_timeout / 64` cycles before reusing a released slot. Two senders
+//!   sharing an entry evict each other; a late duplicate that finds its entry evicted or
+//!   expired allocates a new message, which is delivered again only if every packet of
+//!   it is retransmitted. A sender must not reuse a (slot, generation) within
+//!   `cfg.timeout` cycles for a new message (a restarted NIC waits that long).
 //! * `source`: delivered messages: the RX app header word
 //!   `src_ip[63:32] | src_context[31:16] | msg_len[15:0]`, then `ceil(msg_len/8)` payload
 //!   words (network byte order, first byte in bits 63:56), `last` on the final word and
@@ -213,6 +220,8 @@ pub struct RxMsgSource {
 pub struct ReassemblyCfg {
     /// Inactivity timeout in cycles.
     pub timeout: Signal<In, Bits<32>>,
+    /// Cycles without a request after which a `msg_len` conflict expires a message.
+    pub conflict_idle: Signal<In, Bits<32>>,
 }
 
 /// Counters (wrapping) and free-list levels.
@@ -283,7 +292,6 @@ pub struct MsgRow {
 pub struct DoneEntry {
     pub used: bool,
     pub src_ip: Bits<32>,
-    pub src_port: Bits<16>,
     pub tx_msg_id: Bits<16>,
     /// Low 32 bits of the cycle it was freed.
     pub freed_lo: Bits<32>,
@@ -294,12 +302,13 @@ pub const DONE_BITS: usize = 8;
 /// Entries of the table of delivered messages.
 pub const DONE_ENTRIES: usize = 1 << DONE_BITS;
 
-/// The entry of the table of delivered messages that a key uses:
-/// `((src_ip ^ src_port) & 0xff) << 4 ^ (tx_msg_id & 0xff)`, 8 bits. Senders whose
-/// address and context differ in their low nibble and whose slots (`tx_msg_id & 0xff`)
-/// are below 16 never share an entry.
-pub fn done_index(src_ip: u32, src_port: u16, tx_msg_id: u16) -> usize {
-    ((((src_ip as u8) ^ (src_port as u8)) << 4) ^ (tx_msg_id as u8)) as usize
+/// The entry of the table of delivered messages that a message uses:
+/// `(src_ip << 4 ^ tx_msg_id) & 0xff`, by sender address and slot (`tx_msg_id & 0xff`),
+/// not by context: a sender's slot is one sequence of generations whatever the context
+/// of each message. One sender's slots never share an entry; senders whose addresses
+/// differ in their low nibble never share one while their slots are below 16.
+pub fn done_index(src_ip: u32, tx_msg_id: u16) -> usize {
+    (((src_ip as u8) << 4) ^ (tx_msg_id as u8)) as usize
 }
 
 /// Whether a request for `tx_msg_id` is a late duplicate of the delivered message
@@ -392,7 +401,6 @@ pub struct Reassembly<
     d_hit: Signal<Local, bool>,
     s2_total: Signal<Local, Bits<6>>,
     dwr_ip: Signal<Local, Bits<32>>,
-    dwr_port: Signal<Local, Bits<16>>,
     dwr_txid: Signal<Local, Bits<16>>,
     sh4: Constant<Bits<4>>,
     c128_8: Constant<Bits<8>>,
@@ -544,6 +552,8 @@ pub struct Reassembly<
     tmo_rearm: Signal<Local, bool>,
     tmo_slack: Signal<Local, Bits<32>>,
     expiry_lo: Signal<Local, Bits<32>>,
+    idle_for: Signal<Local, Bits<32>>,
+    idle_long: Signal<Local, bool>,
     now_lo: Signal<Local, Bits<32>>,
     ids_free_c: Signal<Local, Bits<C>>,
     class_free: [Signal<Local, Bits<C>>; MAX_CLASSES],
@@ -690,7 +700,6 @@ impl<
             d_hit: Default::default(),
             s2_total: Default::default(),
             dwr_ip: Default::default(),
-            dwr_port: Default::default(),
             dwr_txid: Default::default(),
             sh4: Constant::new(4.into()),
             c128_8: Constant::new(128.into()),
@@ -832,6 +841,8 @@ impl<
             tmo_rearm: Default::default(),
             tmo_slack: Default::default(),
             expiry_lo: Default::default(),
+            idle_for: Default::default(),
+            idle_long: Default::default(),
             now_lo: Default::default(),
             ids_free_c: Default::default(),
             class_free: Default::default(),
@@ -1076,8 +1087,7 @@ impl<
         self.way0.read_address.next = self.h0.val().get_bits::<SA>(0);
         self.way1.read_address.next = self.h1.val().get_bits::<SA>(0);
         // The table of delivered messages, at the key's entry.
-        self.s1_didx.d.next = ((self.info_req.src_ip.val().get_bits::<DONE_BITS>(0)
-            ^ self.info_req.src_port.val().get_bits::<DONE_BITS>(0))
+        self.s1_didx.d.next = (self.info_req.src_ip.val().get_bits::<DONE_BITS>(0)
             << self.sh4.val())
             ^ self.info_req.tx_msg_id.val().get_bits::<DONE_BITS>(0);
         self.done_tab.read_address.next = self.s1_didx.d.val();
@@ -1127,6 +1137,9 @@ impl<
             & !self.s2_delivering.val()
             & (self.row.val().gen == self.s2_gen.q.val());
         self.tmo_slack.next = self.now_lo.val() - self.row.val().expiry_lo;
+        // Cycles since the message's last request (its expiry is that request + timeout).
+        self.idle_for.next = self.tmo_slack.val() + self.cfg.timeout.val();
+        self.idle_long.next = self.idle_for.val() >= self.cfg.conflict_idle.val();
         self.tmo_rearm.next = self.tmo_live.val()
             & ((self.tmo_slack.val() >= self.half_32.val())
                 | (self.dp_hold.q.val()
@@ -1149,17 +1162,14 @@ impl<
         }
         // A message freed after delivery is remembered in the table of delivered messages.
         self.dwr_ip.next = self.row.val().src_ip;
-        self.dwr_port.next = self.row.val().src_port;
         self.dwr_txid.next = self.row.val().tx_msg_id;
         self.done_tab.write_enable.next =
             self.do_free.val() & (self.s2_kind.q.val() == self.k_free_dlv.val());
-        self.done_tab.write_address.next = ((self.dwr_ip.val().get_bits::<DONE_BITS>(0)
-            ^ self.dwr_port.val().get_bits::<DONE_BITS>(0))
+        self.done_tab.write_address.next = (self.dwr_ip.val().get_bits::<DONE_BITS>(0)
             << self.sh4.val())
             ^ self.dwr_txid.val().get_bits::<DONE_BITS>(0);
         self.done_tab.write_data.next.used = true;
         self.done_tab.write_data.next.src_ip = self.dwr_ip.val();
-        self.done_tab.write_data.next.src_port = self.dwr_port.val();
         self.done_tab.write_data.next.tx_msg_id = self.dwr_txid.val();
         self.done_tab.write_data.next.freed_lo = self.now_lo.val();
         self.dw_v.d.next = self.done_tab.write_enable.val();
@@ -1289,7 +1299,6 @@ impl<
         self.d_age.next = self.now_lo.val() - self.d_ent.val().freed_lo;
         self.d_hit.next = self.d_ent.val().used
             & (self.d_ent.val().src_ip == self.s1_ip.q.val())
-            & (self.d_ent.val().src_port == self.s1_port.q.val())
             & (self.d_txid.val().get_bits::<8>(0) == self.s1_txid.q.val().get_bits::<8>(0))
             & (self.d_gap.val() < self.c128_8.val())
             & (self.d_age.val() < self.cfg.timeout.val());
@@ -1477,16 +1486,19 @@ impl<
                 & !self.s2_done.q.val()
                 & (self.row.val().msg_len != self.s2_len.q.val())
             {
-                // msg_len conflict on an active key: fail, and expire the entry now, so that
-                // whichever of the two claims is real gets through on its next
-                // (re)transmission instead of waiting out `cfg.timeout`.
+                // msg_len conflict on an active key: fail. A message idle for
+                // `cfg.conflict_idle` cycles is expired now, so that a real sender blocked by
+                // a bogus entry gets through on its next retransmission; a live one (whose
+                // sender refreshes it) is left alone: its packets may already be ACKed.
                 self.info_resp.fail.next = true;
                 self.cnt_conflict.d.next = self.cnt_conflict.q.val() + self.one_32.val();
-                self.rows.write_enable.next = true;
-                self.rows.write_data.next.expiry_lo = self.now_lo.val();
-                self.timer.cmd.valid.next = true;
-                self.timer.cmd.op.next = self.op_reschedule.val();
-                self.timer.cmd.expiry.next = self.now.val();
+                if self.idle_long.val() {
+                    self.rows.write_enable.next = true;
+                    self.rows.write_data.next.expiry_lo = self.now_lo.val();
+                    self.timer.cmd.valid.next = true;
+                    self.timer.cmd.op.next = self.op_reschedule.val();
+                    self.timer.cmd.expiry.next = self.now.val();
+                }
             } else if self.s2_fail_alloc.q.val() {
                 self.info_resp.fail.next = true;
                 self.cnt_alloc_fail.d.next = self.cnt_alloc_fail.q.val() + self.one_32.val();

@@ -445,6 +445,8 @@ pub struct FuzzArgs {
     pub out: Option<PathBuf>,
     /// A progress line to stderr every few seconds.
     pub progress: bool,
+    /// NIC targets: messages each NIC keeps unresolved (1 ..= 16).
+    pub open: usize,
 }
 
 /// What the checker expects of a NIC's counters: frames in by the parser's verdict, and
@@ -771,6 +773,9 @@ impl std::fmt::Display for FuzzSummary {
 /// Runs a fuzz campaign; `Err` on bad arguments or any check that fails.
 pub fn run(a: &FuzzArgs) -> Result<FuzzSummary, String> {
     let target = Target::parse(&a.target)?;
+    if !(1..=16).contains(&a.open) {
+        return Err(format!("--open {} is out of range (1 ..= 16)", a.open));
+    }
     if a.frames == 0 || a.frames > MAX_FRAMES {
         return Err(format!(
             "--frames {} is out of range (1 ..= {MAX_FRAMES})",
@@ -843,8 +848,8 @@ const MAC_A: u64 = 0x02_00_00_00_00_0a;
 const MAC_B: u64 = 0x02_00_00_00_00_0b;
 const IP_A: u32 = 0x0a00_0001;
 const IP_B: u32 = 0x0a00_0002;
-/// Messages each NIC keeps unresolved.
-const OPEN_MSGS: usize = 1;
+/// Messages each NIC keeps unresolved, by default.
+pub const OPEN_MSGS: usize = 4;
 /// Cycles after the last frame in for the run to settle.
 const SETTLE_CYCLES: u64 = 20_000_000;
 /// Cycles without a frame into the target that stop a run (the pair hangs).
@@ -1002,10 +1007,7 @@ fn run_nic(program: &'static str, a: &FuzzArgs, dir: &Path) -> Result<FuzzSummar
     let mut progress = Progress::new(a.progress);
     let mut stop_cycle = None;
     let mut last_frames = (0u64, 0u64);
-    let open_msgs = std::env::var("NTSIM_FUZZ_OPEN")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(OPEN_MSGS);
+    let open_msgs = a.open;
     // The target's frame to classify: counts the checker's verdict.
     let take = |b: &[u8],
                 class: Class,
@@ -1126,9 +1128,7 @@ fn run_nic(program: &'static str, a: &FuzzArgs, dir: &Path) -> Result<FuzzSummar
         if !stopping && nb.rx_backlog() == 0 && !nb.rx_entering() {
             if gap > 0 {
                 gap -= 1;
-            } else if injected <= peer_frames + 32
-                && std::env::var_os("NTSIM_FUZZ_NOINJECT").is_none()
-            {
+            } else if injected <= peer_frames + 32 {
                 let (class, bytes) = mutate(&mut rng, &recent, now, layout, proto, true);
                 take(
                     &bytes,
@@ -1307,12 +1307,7 @@ fn mutate(
     let Some(mut b) = base else {
         return (Class::Random, random_frame(rng));
     };
-    let mut class = CLASSES[rng.gen_range(1..CLASSES.len())];
-    if let Ok(x) = std::env::var("NTSIM_FUZZ_SKIP") {
-        if x.split(',').any(|n| n == class.name()) {
-            class = Class::Random;
-        }
-    }
+    let class = CLASSES[rng.gen_range(1..CLASSES.len())];
     let hdr = b.len() >= HDR_BYTES;
     match class {
         Class::TruncEth => b.truncate(rng.gen_range(1..14)),

@@ -812,6 +812,12 @@ impl RxDriver {
         self.timeout
     }
 
+    /// The idle time driven on `cfg.conflict_idle`: half the timeout, so that `msg_len`
+    /// conflicts meet both fresh messages (left alone) and idle ones (expired).
+    pub fn conflict_idle(&self) -> u64 {
+        self.timeout.min(u32::MAX as u64) / 2
+    }
+
     /// Every arrival has been requested, answered and its frames sent.
     pub fn done(&self) -> bool {
         self.next_arrival >= self.sched.arrivals.len()
@@ -982,6 +988,7 @@ impl RxDriver {
         u.reset.next = self.in_reset;
         u.now.next = cycle.into();
         u.cfg.timeout.next = (self.timeout.min(u32::MAX as u64)).into();
+        u.cfg.conflict_idle.next = self.conflict_idle().into();
 
         // ---- info_req
         if !self.in_reset && self.cur_req.is_none() {

@@ -112,10 +112,11 @@ pub struct CrdIn {
 /// What the driver varies.
 #[derive(Clone, Debug)]
 pub struct TxKnobs {
-    /// `cfg.rtt_pkts`, `cfg.timeout`, `cfg.max_timeouts`.
+    /// `cfg.rtt_pkts`, `cfg.timeout`, `cfg.max_timeouts`, `cfg.reuse_gap`.
     pub rtt_pkts: u8,
     pub timeout: u32,
     pub max_timeouts: u8,
+    pub reuse_gap: u32,
     /// Per idle application cycle, the chance that a new message starts.
     pub p_msg: f64,
     /// Per cycle, the chance that the oldest packet seen leaving gets its event.
@@ -142,6 +143,7 @@ impl Default for TxKnobs {
             rtt_pkts: 4,
             timeout: 3000,
             max_timeouts: 3,
+            reuse_gap: 300,
             p_msg: 0.05,
             p_event: 0.3,
             p_source_stall: 0.004,
@@ -488,6 +490,7 @@ impl TxWorkload {
         u.cfg.rtt_pkts.next = (self.knobs.rtt_pkts as u64).into();
         u.cfg.timeout.next = (self.knobs.timeout as u64).into();
         u.cfg.max_timeouts.next = (self.knobs.max_timeouts as u64).into();
+        u.cfg.reuse_gap.next = (self.knobs.reuse_gap as u64).into();
         u.source.ready.next = ready;
         u.status.ready.next = status_ready;
         let a = self.app.front().copied();
@@ -583,6 +586,7 @@ pub struct TxIo {
     pub rtt_pkts: u8,
     pub timeout: u32,
     pub max_timeouts: u8,
+    pub reuse_gap: u32,
     pub app_valid: bool,
     pub app_ready: bool,
     pub app_data: u64,
@@ -617,6 +621,7 @@ pub fn read_tx_io<const A: usize, const N: usize, const C: usize, const BW: usiz
         rtt_pkts: u.cfg.rtt_pkts.val().to_u64() as u8,
         timeout: u.cfg.timeout.val().to_u64() as u32,
         max_timeouts: u.cfg.max_timeouts.val().to_u64() as u8,
+        reuse_gap: u.cfg.reuse_gap.val().to_u64() as u32,
         app_valid: u.app.valid.val(),
         app_ready: u.app.ready.val(),
         app_data: u.app.data.val().to_u64(),

@@ -952,12 +952,13 @@ fn homa_grant_priority_is_clamped_and_never_touches_the_ecn_bits() {
     }
 }
 
-/// Issue 37 finding 6: a DATA frame with a message's key (source, context, tx_msg_id) but
-/// another msg_len arrives first and takes a receive message. The real message's first
-/// packet conflicts: it fails (counted) and expires the entry at once, so its second packet
-/// (200 cycles later) and the sender's retransmission of the first get through (the entry
-/// used to block them for the whole receive timeout, longer than the sender's retry
-/// window).
+/// Issue 37 finding 6: a forged DATA frame carrying the real message's key but another
+/// `msg_len` arrives first and allocates. The real message's packets conflict: they fail
+/// (counted) and leave the entry alone while it is fresh (a live message's packets may
+/// already be acknowledged). The sender's retransmission after the entry has been idle for
+/// `conflict_idle` (twice the sender's timeout, 2,000 cycles here) expires it at once, and
+/// the next retransmission gets through; the entry used to block them for the whole
+/// receive timeout, longer than the sender's retry window.
 #[test]
 fn a_msg_len_conflict_does_not_block_the_real_message() {
     use nt_sim::pcap::Packet;
@@ -969,8 +970,9 @@ fn a_msg_len_conflict_does_not_block_the_real_message() {
         cycle: 100,
         bytes: ndp_data(0, 3000, 0, vec![0xee; 1024]),
     }];
-    // First transmission at 1000 (conflicts), retransmission at 3000 (a sender's timeout).
-    for (k, at) in [1000u64, 3000].into_iter().enumerate() {
+    // First transmission at 1000 (conflicts, fresh entry: left alone), retransmissions at
+    // 3000 (the entry idle 2,900 cycles: expired; offset 1 then allocates afresh) and 5000.
+    for (k, at) in [1000u64, 3000, 5000].into_iter().enumerate() {
         for (i, b) in real.iter().enumerate() {
             frames.push(Packet {
                 cycle: at + 200 * i as u64 + k as u64,
@@ -978,8 +980,12 @@ fn a_msg_len_conflict_does_not_block_the_real_message() {
             });
         }
     }
-    let (out, _) = run_b(&d, &frames, &["--max-cycles", "6000"]);
-    assert!(out.contains("msg_len conflict 1"), "{out}");
+    let (out, _) = run_b(
+        &d,
+        &frames,
+        &["--max-cycles", "8000", "--timeout-cycles", "1000"],
+    );
+    assert!(out.contains("msg_len conflict 3"), "{out}");
     let bj = std::fs::read_to_string(d.join("b.jsonl")).unwrap();
     let lines: Vec<&str> = bj.lines().filter(|l| l.contains("\"len\":")).collect();
     assert_eq!(lines.len(), 1, "exactly the real message, once: {bj}");

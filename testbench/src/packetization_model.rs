@@ -194,6 +194,9 @@ pub struct ModelStats {
     pub bad_offset: u64,
     /// Cycles a header waited for an id or a buffer.
     pub alloc_waits: u64,
+    /// Cycles a header waited only because the oldest released slot had not waited out
+    /// `cfg.reuse_gap` yet (every never-used slot taken).
+    pub reuse_waits: u64,
     pub words_out: u64,
     pub source_stalls: u64,
     /// Latest timer event after its expiry, in cycles.
@@ -214,11 +217,15 @@ pub struct TxModel {
     /// The message of each id, while it is alive.
     live: Vec<Option<usize>>,
     timers: Vec<Option<Armed>>,
-    ret_ids: VecDeque<u16>,
+    /// Released slots, oldest first: (id, the released incarnation's generation, the
+    /// first cycle it may be allocated again).
+    ret_ids: VecDeque<(u16, u8, u64)>,
+    /// The head of `ret_ids` may be taken this cycle (it was the head last cycle, was
+    /// not taken, and was ready).
+    ret_ok: bool,
     fresh_ids: u16,
     ret_bufs: Vec<VecDeque<u64>>,
     taken_bufs: Vec<u64>,
-    gen: u8,
     rr: u16,
     // writer
     w_active: bool,
@@ -254,10 +261,10 @@ impl TxModel {
             live: vec![None; n],
             timers: vec![None; n],
             ret_ids: VecDeque::new(),
+            ret_ok: false,
             fresh_ids: 0,
             ret_bufs: vec![VecDeque::new(); k],
             taken_bufs: vec![0; k],
-            gen: 0,
             rr: 0,
             w_active: false,
             w_refuse: false,
@@ -397,7 +404,9 @@ impl TxModel {
         self.note(format!("{t}: status id {id} code {code} (message {seq})"));
         let m = &self.messages[seq];
         let (class, buf) = (m.class, m.buf);
-        self.ret_ids.push_back(id);
+        // Returned at the last edge, ready `cfg.reuse_gap` cycles after it.
+        self.ret_ids
+            .push_back((id, m.gen, t - 1 + io.reuse_gap as u64));
         self.ret_bufs[class].push_back(buf);
         Ok(())
     }
@@ -420,13 +429,18 @@ impl TxModel {
         Ok(())
     }
 
-    /// The id and buffer an ALLOC would take now: (id, class, buffer word address).
-    fn offer(&self, len: u64) -> (Option<u16>, Option<(usize, u64)>) {
-        let id = self
-            .ret_ids
-            .front()
-            .copied()
-            .or_else(|| (self.fresh_ids < self.n as u16).then_some(self.fresh_ids));
+    /// The id and buffer an ALLOC would take now: ((id, generation), (class, buffer word
+    /// address)). Never-used slots first, then the oldest released one once ready.
+    fn offer(&self, len: u64) -> (Option<(u16, u8)>, Option<(usize, u64)>) {
+        let id = if self.fresh_ids < self.n as u16 {
+            Some((self.fresh_ids, 0))
+        } else if self.ret_ok {
+            self.ret_ids
+                .front()
+                .map(|&(id, gen, _)| (id, gen.wrapping_add(1)))
+        } else {
+            None
+        };
         let cls = (0..self.classes.classes.len())
             .find(|&c| len <= self.classes.bytes_of(c) && self.bufs_free_of(c) > 0)
             .map(|c| {
@@ -476,6 +490,7 @@ impl TxModel {
         let writer_free = !self.w_active && !self.w_refuse;
         let hdr_len = io.app_data & 0xffff;
         let hdr_ok = hdr_len != 0 && hdr_len <= MAX_MSG_BYTES;
+        let fresh_before = self.fresh_ids < self.n as u16;
         let (offer_id, offer_buf) = self.offer(hdr_len);
         let header = io.app_valid && writer_free && hdr_ok;
         let alloc_go = header
@@ -489,6 +504,9 @@ impl TxModel {
             && offer_buf.is_some();
         if header && (offer_id.is_none() || offer_buf.is_none()) {
             self.stats.alloc_waits += 1;
+            if offer_id.is_none() && !self.ret_ids.is_empty() {
+                self.stats.reuse_waits += 1;
+            }
         }
         let refuse_go = io.app_valid && writer_free && !hdr_ok && !self.refuse_pend;
         let kind = if dlv_go {
@@ -581,13 +599,12 @@ impl TxModel {
                 self.send(t, id);
             }
             OP_ALLOC => {
-                let id = offer_id.expect("alloc_go needs an id");
+                let (id, gen) = offer_id.expect("alloc_go needs an id");
                 let (class, buf) = offer_buf.expect("alloc_go needs a buffer");
-                if (p.id, p.gen, p.class as usize, p.buf as u64) != (id, self.gen, class, buf) {
+                if (p.id, p.gen, p.class as usize, p.buf as u64) != (id, gen, class, buf) {
                     return Err(format!(
-                        "{}: ALLOC: expected (id {id}, gen {}, class {class}, buffer {buf:#x}), got (id {}, gen {}, class {}, buffer {:#x})",
+                        "{}: ALLOC: expected (id {id}, gen {gen}, class {class}, buffer {buf:#x}), got (id {}, gen {}, class {}, buffer {:#x})",
                         ctx(),
-                        self.gen,
                         p.id,
                         p.gen,
                         p.class,
@@ -595,7 +612,7 @@ impl TxModel {
                     ));
                 }
                 op_id = Some(id);
-                let seq = self.alloc(io, id, class, buf);
+                let seq = self.alloc(io, id, gen, class, buf);
                 // The first packet leaves with the ALLOC when the descriptor queue is
                 // short, as a SEND would (the round-robin pointer stays).
                 if p.desc_count <= SEND_ROOM && self.messages[seq].sendable() {
@@ -626,6 +643,13 @@ impl TxModel {
                 }
             }
         }
+        // The head of the released slots may be taken next cycle when it stays the head
+        // and is ready now.
+        self.ret_ok = !(alloc_go && !fresh_before)
+            && self
+                .ret_ids
+                .front()
+                .is_some_and(|&(_, _, ready)| t >= ready);
         self.inflight = [op_id, self.inflight[0]];
         self.history.push_back(self.counters);
         if self.history.len() > 4 {
@@ -651,12 +675,12 @@ impl TxModel {
         }
     }
 
-    fn alloc(&mut self, io: &TxIo, id: u16, class: usize, buf: u64) -> usize {
+    fn alloc(&mut self, io: &TxIo, id: u16, gen: u8, class: usize, buf: u64) -> usize {
         let t = io.now;
-        if self.ret_ids.front() == Some(&id) {
-            self.ret_ids.pop_front();
-        } else {
+        if self.fresh_ids < self.n as u16 {
             self.fresh_ids += 1;
+        } else {
+            self.ret_ids.pop_front();
         }
         if self.ret_bufs[class].front() == Some(&buf) {
             self.ret_bufs[class].pop_front();
@@ -669,7 +693,7 @@ impl TxModel {
         self.messages.push(Msg {
             seq,
             id,
-            gen: self.gen,
+            gen,
             dst_ip: (io.app_data >> 32) as u32,
             dst_port: (io.app_data >> 16) as u16,
             src_port: io.app_src_port,
@@ -690,7 +714,6 @@ impl TxModel {
             outcome: None,
             packets_sent: 0,
         });
-        self.gen = self.gen.wrapping_add(1);
         self.live[id as usize] = Some(seq);
         // The timer is armed when the op reaches S2, two cycles from now, with the initial
         // window as its rtx_offset.

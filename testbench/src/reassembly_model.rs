@@ -146,6 +146,8 @@ pub struct ModelStats {
     pub new_msgs: u64,
     pub fail_bad: u64,
     pub fail_len_mismatch: u64,
+    /// `msg_len` conflicts that expired an idle message.
+    pub conflict_expiries: u64,
     pub fail_no_id: u64,
     pub fail_no_buffer: u64,
     pub fail_no_slot: u64,
@@ -214,6 +216,7 @@ pub struct ReassemblyModel {
     classes: Vec<(u64, usize)>,
     total_bufs: usize,
     timeout: u64,
+    conflict_idle: u64,
     // ---- state
     way0: Vec<Option<(Key, u16)>>,
     way1: Vec<Option<(Key, u16)>>,
@@ -283,7 +286,14 @@ fn ack_no(received: u64, len: u64) -> u16 {
 impl ReassemblyModel {
     /// A model of a block with `n` message ids, `2^slot_bits` slots per hash way, buffer
     /// classes `cfg` and inactivity timeout `timeout`.
-    pub fn new(n: usize, slot_bits: usize, cfg: &ReassemblyConfig, timeout: u64) -> Self {
+    /// `conflict_idle` is the `cfg.conflict_idle` driven; at most `timeout`.
+    pub fn new(
+        n: usize,
+        slot_bits: usize,
+        cfg: &ReassemblyConfig,
+        timeout: u64,
+        conflict_idle: u64,
+    ) -> Self {
         let slots = 1usize << slot_bits;
         let classes: Vec<(u64, usize)> = cfg
             .classes
@@ -298,6 +308,7 @@ impl ReassemblyModel {
             classes,
             total_bufs,
             timeout,
+            conflict_idle,
             way0: vec![None; slots],
             way1: vec![None; slots],
             cam: [None; CAM_ENTRIES],
@@ -615,9 +626,15 @@ impl ReassemblyModel {
                 exp.fail = true;
                 self.counters.len_conflicts += 1;
                 self.stats.fail_len_mismatch += 1;
-                self.incs[ii].conflict_s2 = Some(s);
+                // Expired only when idle for `conflict_idle` cycles (no request since).
+                let idle = (s - self.incs[ii].last_req_s2) as u32;
+                let expire = idle >= self.conflict_idle as u32;
+                if expire {
+                    self.incs[ii].conflict_s2 = Some(s);
+                    self.stats.conflict_expiries += 1;
+                }
                 what = format!(
-                    "hit id {id} with msg_len {} != stored {}: fail, expire now",
+                    "hit id {id} with msg_len {} != stored {}: fail, idle {idle}, expire {expire}",
                     r.msg_len, self.incs[ii].len
                 );
             } else {
@@ -755,12 +772,13 @@ impl ReassemblyModel {
     }
 
     /// The free cycle of the delivered message that a request for `key` in S2 cycle `s`
-    /// is a late duplicate of (its S1, `s - 1`, within `timeout` of the free).
+    /// is a late duplicate of (its S1, `s - 1`, within `timeout` of the free): same
+    /// sender and slot, whatever the context.
     fn late_dup_of(&self, key: Key, s: u64) -> Option<u64> {
-        let (ip, port, txid) = key;
-        let &((dip, dport, did), f) = self.done.get(&done_index(ip, port, txid))?;
+        let (ip, _, txid) = key;
+        let &((dip, _, did), f) = self.done.get(&done_index(ip, txid))?;
         let fresh = ((s - 1).wrapping_sub(f) as u32) < self.timeout as u32;
-        (dip == ip && dport == port && is_late(did, txid) && fresh).then_some(f)
+        (dip == ip && is_late(did, txid) && fresh).then_some(f)
     }
 
     /// Marks offset `off` of incarnation `ii` for a successful request in S2 cycle `s`.
@@ -1066,8 +1084,8 @@ impl ReassemblyModel {
             self.dlv_order.pop_front();
             self.stats.frees_dlv += 1;
             // Remembered for late duplicates from the next op on.
-            let (ip, port, txid) = x.key;
-            self.done.insert(done_index(ip, port, txid), (x.key, f));
+            let (ip, _, txid) = x.key;
+            self.done.insert(done_index(ip, txid), (x.key, f));
         }
         // table deletion: seen by the next op
         let ok = match x.loc {

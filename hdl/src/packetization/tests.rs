@@ -302,13 +302,24 @@ fn back_to_back_one_byte_messages_leave_at_line_rate() {
     }
     assert_eq!(tb.pkts.len() as u64, n);
     let mut seen = std::collections::BTreeSet::new();
+    let mut uses = [0u16; 16];
     for p in &tb.pkts {
         let m = (p.ip - 0x0a00_0000) as u64;
         check_packet(p, m, 1, 0);
         assert!(seen.insert(m), "message {m} sent twice");
-        // Message m was the m-th allocation: its wire id carries generation m mod 256.
-        assert_eq!(p.id >> 8, m as u16 & 0xff, "generation of message {m}");
-        assert!(slot(p.id) < 16);
+        // The first 16 take the never-used slots in order; then released slots come
+        // back in release order. A slot's generation counts its incarnations.
+        let s = slot(p.id);
+        assert!(s < 16);
+        if m < 16 {
+            assert_eq!(s, m as u16, "never-used slots first");
+        }
+        assert_eq!(
+            p.id >> 8,
+            uses[s as usize] & 0xff,
+            "generation of message {m}"
+        );
+        uses[s as usize] += 1;
     }
     let span = tb.pkts.last().expect("pkts").first + 9 - tb.pkts[0].first;
     assert_eq!(span, 9 * n, "65-byte packets back to back, no gaps");
@@ -416,14 +427,20 @@ fn application_waits_while_ids_run_out() {
 #[test]
 fn late_events_of_an_earlier_incarnation_of_a_reused_slot_are_ignored() {
     let mut tb = Tb::new(1, 1_000_000, 3);
-    // Message A (16 B): delivered and freed; its slot goes back to the free list.
-    tb.message(1, 0x0a00_0001, 10, 16, 5);
-    tb.run(40);
-    assert_eq!(tb.pkts.len(), 1);
+    // Sixteen 16 B messages take every never-used slot; A, the first, is delivered and
+    // freed first, then the others: A's slot heads the free list.
+    for _ in 0..16 {
+        tb.message(1, 0x0a00_0001, 10, 16, 5);
+    }
+    tb.run(300);
+    assert_eq!(tb.pkts.len(), 16);
     let a = tb.pkts[0].id;
-    tb.dlv.push_back((a, 1, None));
-    tb.run(20);
-    assert_eq!(tb.status.len(), 1);
+    for i in 0..16 {
+        let id = tb.pkts[i].id;
+        tb.dlv.push_back((id, 1, None));
+    }
+    tb.run(60);
+    assert_eq!(tb.status.len(), 16);
     assert_eq!(
         (tb.status[0].1, tb.status[0].2 as u64),
         (slot(a), STATUS_DELIVERED)
@@ -433,9 +450,9 @@ fn late_events_of_an_earlier_incarnation_of_a_reused_slot_are_ignored() {
     let len = 2 * 1024 + 500;
     tb.message(2, 0x0a00_0002, 20, len, 6);
     tb.run(400);
-    assert_eq!(tb.pkts.len(), 2);
-    let b = tb.pkts[1].id;
-    assert_eq!(tb.pkts[1].offset, 0);
+    assert_eq!(tb.pkts.len(), 17);
+    let b = tb.pkts[16].id;
+    assert_eq!(tb.pkts[16].offset, 0);
     assert_eq!(slot(b), slot(a), "the slot is reused");
     assert_eq!(b >> 8, (a >> 8) + 1, "with the next generation");
     // A late CREDIT of A (more credit) does not release B's packets.
@@ -446,12 +463,12 @@ fn late_events_of_an_earlier_incarnation_of_a_reused_slot_are_ignored() {
         ..Default::default()
     });
     tb.run(300);
-    assert_eq!(tb.pkts.len(), 2, "a stale CREDIT was applied");
+    assert_eq!(tb.pkts.len(), 17, "a stale CREDIT was applied");
     assert_eq!(tb.stat().4, 1, "counted as a bad event");
     // A late cumulative ACK of A (every offset) does not deliver B.
     tb.dlv.push_back((a, 1, Some(MAX_PKTS as u8)));
     tb.run(20);
-    assert_eq!(tb.status.len(), 1, "a stale ACK delivered the new message");
+    assert_eq!(tb.status.len(), 16, "a stale ACK delivered the new message");
     assert_eq!(tb.stat().4, 2);
     // B's own events work: credit for all three, then ACKs of offsets 1 and 2, then 0.
     tb.crd.push_back(CreditEv {
@@ -461,26 +478,65 @@ fn late_events_of_an_earlier_incarnation_of_a_reused_slot_are_ignored() {
         ..Default::default()
     });
     tb.run(600);
-    let offs: Vec<(u8, u16)> = tb.pkts[1..].iter().map(|p| (p.offset, p.id)).collect();
+    let offs: Vec<(u8, u16)> = tb.pkts[16..].iter().map(|p| (p.offset, p.id)).collect();
     assert_eq!(offs, vec![(0, b), (1, b), (2, b)]);
-    for p in &tb.pkts[1..] {
+    for p in &tb.pkts[16..] {
         check_packet(p, 2, len, p.offset);
     }
     tb.dlv.push_back((b, 0b110, None));
     tb.run(20);
-    assert_eq!(tb.status.len(), 1, "offset 0 is not delivered yet");
+    assert_eq!(tb.status.len(), 16, "offset 0 is not delivered yet");
     tb.dlv.push_back((b, 0b001, None));
     tb.run(20);
-    assert_eq!(tb.status.len(), 2);
+    assert_eq!(tb.status.len(), 17);
     assert_eq!(
-        (tb.status[1].1, tb.status[1].2 as u64),
+        (tb.status[16].1, tb.status[16].2 as u64),
         (slot(b), STATUS_DELIVERED)
     );
     let s = tb.stat();
     assert_eq!(
         (s.3, s.4, s.5, s.6),
-        (2, 2, 16, 24),
+        (17, 2, 16, 24),
         "completed, bad, ids, buffers"
+    );
+}
+
+#[test]
+fn a_released_slot_waits_out_the_reuse_gap() {
+    // Issue 37: a slot's generation is 8 bits and a receiver tells generations apart
+    // over a window of 128 within its rx_timeout, so a slot may not be reused sooner than
+    // `cfg.reuse_gap` after its release.
+    let gap = 1000u64;
+    let mut tb = Tb::new(1, 1_000_000, 3);
+    tb.k.uut_mut().cfg.reuse_gap.next = gap.into();
+    for m in 0..17 {
+        tb.message(m, 0x0a00_0000 + m as u32, 10, 8, 5);
+    }
+    tb.run(300);
+    // Sixteen never-used slots go at once; the 17th header waits for a release.
+    assert_eq!(tb.pkts.len(), 16);
+    let first = tb.pkts[0].id;
+    tb.dlv.push_back((first, 1, None));
+    tb.run(5);
+    assert_eq!(tb.status.len(), 1);
+    let released = tb.k.cycle();
+    while tb.pkts.len() < 17 {
+        tb.cycle();
+        assert!(
+            tb.k.cycle() < released + 2 * gap,
+            "the 17th message never left"
+        );
+    }
+    let p = &tb.pkts[16];
+    assert_eq!(
+        (slot(p.id), p.id >> 8),
+        (slot(first), 1),
+        "slot reused, generation 1"
+    );
+    let waited = p.first - released;
+    assert!(
+        (gap..gap + 16).contains(&waited),
+        "left {waited} cycles after the release, gap {gap}"
     );
 }
 

@@ -109,6 +109,7 @@ impl Tb {
     fn new(cfg: &ReassemblyConfig, timeout: u64) -> Self {
         let mut k = Kernel::with_clock(R16::new(cfg), |r| &mut r.clock).expect("kernel");
         k.uut_mut().cfg.timeout.next = timeout.into();
+        k.uut_mut().cfg.conflict_idle.next = (timeout / 4).into();
         let mut tb = Tb {
             k,
             reqs: VecDeque::new(),
@@ -542,19 +543,27 @@ fn smallest_fitting_class_then_larger_then_fail() {
 }
 
 #[test]
-fn a_msg_len_conflict_fails_and_expires_the_entry_so_the_real_message_gets_through() {
+fn a_msg_len_conflict_fails_and_expires_only_an_idle_entry_so_the_real_message_gets_through() {
     // Issue 37 finding 6: a DATA frame with a message's key but another msg_len arrives
     // first (forged, or a stale entry of a sender that gave up and reused its id).
+    // `cfg.conflict_idle` is TIMEOUT / 4 here.
     let mut tb = Tb::new(&ReassemblyConfig::n16(), TIMEOUT);
     let (_, _, r) = tb.request(req(1, 1, 0, 100, 0));
     assert!(!r.fail && r.new_msg, "the forged first packet allocates");
-    // The real message's packets conflict: failed, counted apart, and the entry expires
-    // at once instead of after the timeout (longer than the sender's retry window).
+    // The real message's first packet conflicts at once: failed, counted apart, and the
+    // entry stays (it could be a real message whose packets were acknowledged).
     let (_, _, r) = tb.request(req(1, 1, 0, 3000, 1));
     assert!(r.fail);
-    let s = tb.stat();
-    assert_eq!((s.3, s.4), (0, 0), "no timeout yet, not malformed");
     assert_eq!(tb.k.uut().stat.len_conflicts.val().to_u64(), 1);
+    tb.run(16 + 8);
+    let s = tb.stat();
+    assert_eq!((s.3, s.4), (0, 0), "no timeout, not malformed");
+    // The real sender's retransmission after the entry has been idle for conflict_idle:
+    // it fails too, and expires the entry at once instead of after the timeout.
+    tb.run(TIMEOUT / 4);
+    let (_, _, r) = tb.request(req(1, 1, 0, 3000, 1));
+    assert!(r.fail);
+    assert_eq!(tb.k.uut().stat.len_conflicts.val().to_u64(), 2);
     // The scanning timer frees it within N = 16 cycles (plus the pipeline).
     tb.run(16 + 8);
     let s = tb.stat();
@@ -563,13 +572,23 @@ fn a_msg_len_conflict_fails_and_expires_the_entry_so_the_real_message_gets_throu
         "freed by its timer, long before TIMEOUT = {TIMEOUT}"
     );
     assert_eq!(s.6, 16, "its id is free again");
-    // The sender's retransmission now allocates the real message.
+    // The next retransmission allocates the real message.
     let (_, _, r) = tb.request(req(1, 1, 0, 3000, 1));
     assert!(!r.fail && r.new_msg);
     // A request with the stored length refreshes the entry as before: no conflict.
     let (_, _, r) = tb.request(req(1, 1, 0, 3000, 2));
     assert!(!r.fail && !r.new_msg);
-    assert_eq!(tb.k.uut().stat.len_conflicts.val().to_u64(), 1);
+    assert_eq!(tb.k.uut().stat.len_conflicts.val().to_u64(), 2);
+    // Now a forged conflicting packet against the live message: failed, and the message
+    // is untouched (its next packet is no new message, and nothing times out).
+    tb.run(TIMEOUT / 8);
+    let (_, _, r) = tb.request(req(1, 1, 0, 100, 0));
+    assert!(r.fail);
+    assert_eq!(tb.k.uut().stat.len_conflicts.val().to_u64(), 3);
+    tb.run(16 + 8);
+    let (_, _, r) = tb.request(req(1, 1, 0, 3000, 0));
+    assert!(!r.fail && !r.new_msg);
+    assert_eq!(tb.stat().3, 1, "no further timeout");
 }
 
 #[test]

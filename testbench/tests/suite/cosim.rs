@@ -207,7 +207,7 @@ fn reassembly_verilog_matches_rust_cycle_for_cycle() {
 #[test]
 fn reassembly_verilog_matches_rust_under_icarus_too() {
     cosim_block(Simulator::Icarus, "reassembly_n16", 41);
-    cosim_block(Simulator::Icarus, "reassembly_n128", 42);
+    cosim_block(Simulator::Icarus, "reassembly_n128", 43);
 }
 
 /// A reassembly that inverts `is_new_pkt` is caught on the response port.

@@ -9,6 +9,7 @@ fn fuzz(target: &str) {
         seed: 37,
         out: None,
         progress: false,
+        open: nt_sim::fuzz::OPEN_MSGS,
     })
     .unwrap_or_else(|e| panic!("{target}: {e}"));
     assert!(s.frames >= 100_000, "{s}");

@@ -159,7 +159,7 @@ fn run_schedule<
     let mut drv = RxDriver::new(sched, knobs, seed, N, timeout);
     let mut k =
         Kernel::new(Reassembly::<A, N, C, SA, S, BW>::new(cfg)).map_err(|e| e.to_string())?;
-    let mut model = ReassemblyModel::new(N, SA, cfg, timeout);
+    let mut model = ReassemblyModel::new(N, SA, cfg, timeout, drv.conflict_idle());
     model.set_payloads(payloads);
     model.verbose = std::env::var("NT_RX_EQ_VERBOSE").is_ok();
     let mut mon_src = StreamMonitor::new("source");

@@ -163,6 +163,9 @@ enum Cmd {
         /// directory, removed after the run).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// NIC targets: messages each NIC keeps in flight (1 ..= 16).
+        #[arg(long, default_value_t = nt_sim::fuzz::OPEN_MSGS)]
+        open: usize,
     },
 }
 
@@ -266,12 +269,14 @@ fn run_cli(cli: Cli) -> ExitCode {
             frames,
             seed,
             out,
+            open,
         } => nt_sim::fuzz::run(&nt_sim::fuzz::FuzzArgs {
             target,
             frames,
             seed,
             out,
             progress: true,
+            open,
         })
         .map(|s| print!("{s}")),
         Cmd::Blocks => {
