@@ -12798,7 +12798,7 @@ module nic_bolt$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
         if (s1_v$q) begin
             dlv_id$d = s1$q[0+:16];
             dlv_bits$d = obit;
-            dlv_below$d = acked;
+            dlv_below$d = ack8;
             crd_id$d = s1$q[0+:16];
             crd_rtx$d = s1$q[41+:1];
             crd_bits$d = obit;

@@ -16,7 +16,7 @@
 //!
 //! Sender, per message (state in a RAM indexed by the low `A` bits of `tx_msg_id`, tagged
 //! with the whole `tx_msg_id`: a new message's first record starts from the initial state):
-//! * ACK: `DeliveredEvent` (the offset's bit and every offset below `ackNo`);
+//! * ACK: `DeliveredEvent` (the offset's bit and every offset below this ACK's `ackNo`);
 //!   `cwnd += 1` when the ACK carries INC (line 9); `cwnd += 1` once per window when the
 //!   ACK's offset reaches `seq_no_at_last_ai`, which then becomes `acked + cwnd` (the next
 //!   offset the window allows: lines 11-13); then `CreditTxEvent` with
@@ -458,7 +458,10 @@ impl<const A: usize, const N: usize> Logic for BoltProgram<A, N> {
         if self.s1_v.q.val() {
             self.dlv_id.d.next = self.s1.q.val().tx_msg_id;
             self.dlv_bits.d.next = self.obit.val();
-            self.dlv_below.d.next = self.acked.val();
+            // This ACK's own ackNo, not the running maximum in the message's state: a
+            // forged ACK (dropped later by the packetization module's claim check) must
+            // not make a real one acknowledge offsets that were never received.
+            self.dlv_below.d.next = self.ack8.val();
             self.crd_id.d.next = self.s1.q.val().tx_msg_id;
             self.crd_rtx.d.next = self.s1.q.val().nack;
             self.crd_bits.d.next = self.obit.val();

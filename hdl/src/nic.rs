@@ -367,6 +367,9 @@ macro_rules! nic_block {
             claim_local_port: DFF<Bits<16>>,
             claim_len: DFF<Bits<16>>,
             one_64: Constant<Bits<64>>,
+            three_32: Constant<Bits<32>>,
+            gap_a: Signal<Local, Bits<32>>,
+            gap_b: Signal<Local, Bits<32>>,
             zero_64: Constant<Bits<64>>,
             protocol: Constant<Bits<8>>,
             pace: Constant<bool>,
@@ -402,6 +405,9 @@ macro_rules! nic_block {
                     claim_local_port: Default::default(),
                     claim_len: Default::default(),
                     one_64: Constant::new(1.into()),
+                    three_32: Constant::new(3.into()),
+                    gap_a: Default::default(),
+                    gap_b: Default::default(),
                     zero_64: Constant::new(0.into()),
                     protocol: Constant::new(($proto).into()),
                     pace: Constant::new($pace),
@@ -604,10 +610,14 @@ macro_rules! nic_block {
                 self.pkt.cfg.rtt_pkts.next = self.cfg.rtt_pkts.val();
                 self.pkt.cfg.timeout.next = self.cfg.timeout.val();
                 self.pkt.cfg.max_timeouts.next = self.cfg.max_retries.val();
-                // A released slot waits rx_timeout / 64 cycles before its next incarnation:
-                // 128 incarnations then span more than a receiver's late-duplicate window.
-                self.pkt.cfg.reuse_gap.next =
-                    bit_cast::<32, 26>(self.cfg.rx_timeout.val().get_bits::<26>(6));
+                // A released slot waits about rx_timeout / 125 cycles before its next
+                // incarnation (T/128 + T/8192 + T/16384 + 3 >= T/127): 128 incarnations
+                // then span more than a receiver's late-duplicate window.
+                self.gap_a.next = bit_cast::<32, 25>(self.cfg.rx_timeout.val().get_bits::<25>(7))
+                    + bit_cast::<32, 19>(self.cfg.rx_timeout.val().get_bits::<19>(13));
+                self.gap_b.next = bit_cast::<32, 18>(self.cfg.rx_timeout.val().get_bits::<18>(14))
+                    + self.three_32.val();
+                self.pkt.cfg.reuse_gap.next = self.gap_a.val() + self.gap_b.val();
                 self.pkt.app.valid.next = self.app_tx.valid.val();
                 self.pkt.app.data.next = self.app_tx.data.val();
                 self.pkt.app.last.next = self.app_tx.last.val();

@@ -33,11 +33,12 @@
 //!
 //! Never-used slots are taken first, then released ones, oldest release first (a FIFO).
 //! A released slot waits `cfg.reuse_gap` cycles before its next incarnation (the NIC
-//! top sets `rx_timeout / 64`), so 128 incarnations of a slot span at least twice a
+//! top sets about `rx_timeout / 125`), so 128 incarnations of a slot span more than a
 //! receiver's `rx_timeout`: the receiver's late-duplicate table (`crate::reassembly`)
 //! tells a slot's generations apart by serial arithmetic over a window of 128 within
 //! that timeout. The wait binds only when messages complete faster than that (a slot
-//! reused sooner than `rx_timeout / 64`, 2,450 cycles at the defaults).
+//! reused sooner than that: 1,256 cycles at the defaults, so with 16 slots at most one
+//! message per 79 cycles for messages that complete faster).
 //!
 //! # Control packets are checked, not believed
 //! An event of the current incarnation is applied only when it is about this message and

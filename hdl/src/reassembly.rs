@@ -70,7 +70,7 @@
 //!   (`stat.late_dups`). So a retransmission whose acknowledgements were lost is
 //!   acknowledged again instead of being delivered a second time. The rule needs a
 //!   sender to start fewer than 128 incarnations of a slot within `cfg.timeout` cycles:
-//!   ours wait `rx_timeout / 64` cycles before reusing a released slot. Two senders
+//!   ours wait `rx_timeout / 125` cycles before reusing a released slot. Two senders
 //!   sharing an entry evict each other; a late duplicate that finds its entry evicted or
 //!   expired allocates a new message, which is delivered again only if every packet of
 //!   it is retransmitted. A sender must not reuse a (slot, generation) within

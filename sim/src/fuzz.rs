@@ -605,7 +605,9 @@ pub struct TsharkResult {
     pub first_flagged: Vec<u64>,
 }
 
-/// Runs tshark on `pcap` with IPv4 checksum checking on.
+/// Runs tshark on `pcap` with IPv4 checksum checking on: a frame is flagged for a bad IPv4
+/// checksum, or, when it is not IPv4 or carries NDP or Homa, for any malformation or
+/// expert warning.
 pub fn tshark_check(pcap: &Path) -> Result<TsharkResult, String> {
     let run = |filter: Option<&str>| -> Result<Vec<u64>, String> {
         let mut c = std::process::Command::new("tshark");
@@ -633,8 +635,12 @@ pub fn tshark_check(pcap: &Path) -> Result<TsharkResult, String> {
             .collect())
     };
     let all = run(None)?;
+    // The outer IPv4 header of every frame (`#1`: the first layer); beyond it, only our
+    // transports' frames (154, 155): a switch forwards any well-formed IPv4 frame, and
+    // tshark dissects the random payload of another protocol (IGMP, UDP-Lite, IP in IP)
+    // as that protocol and flags it.
     let flagged = run(Some(
-        "_ws.malformed || _ws.expert.severity >= \"Warning\" || ip.checksum.status == \"Bad\"",
+        "ip.checksum.status#1 == \"Bad\" || ((!ip || ip.proto#1 == 154 || ip.proto#1 == 155) && (_ws.malformed || _ws.expert.severity >= \"Warning\"))",
     ))?;
     Ok(TsharkResult {
         frames: all.len() as u64,
@@ -1464,7 +1470,13 @@ fn mutate(
                 }
                 _ => {
                     // An ACK or NACK of offset = packet count: no packet there was sent.
-                    b[34] = if rng.gen() { FLAG_ACK } else { FLAG_NACK };
+                    // Homa's ACK is cumulative (every offset below it), so there an ACK of
+                    // the packet count is a real one once every packet was sent: a NACK.
+                    b[34] = if layout == Layout::Ndp && rng.gen() {
+                        FLAG_ACK
+                    } else {
+                        FLAG_NACK
+                    };
                     b[41] = total as u8;
                 }
             }

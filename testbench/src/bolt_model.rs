@@ -283,10 +283,13 @@ impl BoltModel {
             self.counts.acks += 1;
             let ack_no = r.pull_grant.to_u64() as u32;
             m.acked = m.acked.max(ack_no);
+            // The event names this ACK's own ackNo, not the state's running maximum: a
+            // forged ACK that the packetization module later drops (its claim is wrong)
+            // must not make a later real one acknowledge offsets never received.
             self.delivered.push_back(DeliveredEv {
                 tx_msg_id,
                 ack_bitmap: offset_bit(pkt_offset),
-                below: Some(m.acked.min(255) as u8),
+                below: Some(ack_no.min(255) as u8),
             });
             let mut cw = m.cwnd;
             if inc {
