@@ -23,7 +23,8 @@
 //!   sender's timeout recovers it). It counts as no packet received; when it is the
 //!   first of its message, it initialises the message's registers.
 //! * A message freed by the reassembly module (delivered or timed out) is removed from the
-//!   scheduler (`freed`).
+//!   scheduler (`freed`): queued, and its REMOVE loaded into the command registers while no
+//!   record is in progress, before the next record is taken.
 //!
 //! # Sender (control records)
 //! ACK(n) → `DeliveredEvent` for offsets below `n`. GRANT → the same for its `pkt_offset`,
