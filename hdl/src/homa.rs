@@ -23,7 +23,8 @@
 //!   sender's timeout recovers it). It counts as no packet received; when it is the
 //!   first of its message, it initialises the message's registers.
 //! * A message freed by the reassembly module (delivered or timed out) is removed from the
-//!   scheduler (`freed`).
+//!   scheduler (`freed`): queued, and its REMOVE loaded into the command registers while no
+//!   record is in progress, before the next record is taken.
 //!
 //! # Sender (control records)
 //! ACK(n) → `DeliveredEvent` for offsets below `n`. GRANT → the same for its `pkt_offset`,
@@ -31,10 +32,25 @@
 //! packets' `tos`). NACK (Homa-Tr) → `CreditTxEvent` retransmitting that offset.
 //!
 //! # Timing
-//! One record at a time: a control record's events are out in the next cycle; a DATA
-//! record's control packet event is raised 2 cycles after it is taken when it is never
-//! granted, and 7 cycles after when the scheduler decides. Line rate (a 65-byte packet
-//! every 9 cycles) needs at most 9 cycles per record.
+//! One record at a time. A record taken in cycle `t`:
+//! * a control record: its events are out in `t+1`;
+//! * a trimmed DATA packet (Homa-Tr): its NACK is out in `t+1`;
+//! * an intact DATA packet of a message that is never scheduled (`total <= rtt_pkts`), or
+//!   a duplicate: its ACK is out in `t+2` (ST_REG; it needs nothing from the registers,
+//!   whose operations were issued in `t`); the next record can be taken in `t+4`;
+//! * otherwise the registers answer in `t+2` ([`crate::statereg::RESP_LATENCY`]; ST_RESP
+//!   computes the scheduler entry into the command registers), the command is on
+//!   `sched.cmd` in `t+3` (ST_SCHED), the query in `t+4`, its answer in `t+6` (ST_LATCH,
+//!   which also reads the GRANT fields), and the GRANT or ACK is out in `t+8`; the
+//!   granted message's update leaves the command registers in `t+8` too, and the next
+//!   record can be taken in `t+10`.
+//!
+//! The scheduler's `cmd` port is driven from registers only (`cmd_*`), so no path runs
+//! from the program's logic into the scheduler's command logic. Line rate (a 65-byte
+//! packet every 9 cycles) needs at most 9 cycles per record on average: every 65-byte
+//! packet that is not the last of a scheduled message takes 4, and a scheduled message's
+//! other packets are 1 KiB (130 cycles on the wire); the ingress stage queues four
+//! records.
 use crate::ingress::{PktInfo, PktInfoSink, FLAG_ACK, FLAG_CHOP, FLAG_DATA, FLAG_NACK, FLAG_PULL};
 use crate::ndp::CtrlFields;
 use crate::packetization::MAX_PKTS;
@@ -60,13 +76,13 @@ pub struct GrantInfo {
 }
 
 const ST_IDLE: u64 = 0;
-const ST_RESP: u64 = 1;
-const ST_SCHED: u64 = 2;
-const ST_QUERY: u64 = 3;
-const ST_WAIT: u64 = 4;
-const ST_LATCH: u64 = 5;
-const ST_DECIDE: u64 = 6;
-const ST_UPDATE: u64 = 7;
+const ST_REG: u64 = 1;
+const ST_RESP: u64 = 2;
+const ST_SCHED: u64 = 3;
+const ST_QUERY: u64 = 4;
+const ST_WAIT: u64 = 5;
+const ST_LATCH: u64 = 6;
+const ST_DECIDE: u64 = 7;
 const ST_OUT: u64 = 8;
 
 /// The Homa program (`trim = false`) or Homa-Tr (`trim = true`) for `N = 2^A` receive
@@ -93,8 +109,16 @@ pub struct HomaProgram<const A: usize, const N: usize> {
 
     st: DFF<Bits<4>>,
     cur: DFF<PktInfo>,
-    rcv: DFF<Bits<8>>,
-    grt: DFF<Bits<8>>,
+    /// `total` of the record in `cur`, from the cycle after it was taken.
+    tot: DFF<Bits<8>>,
+    /// The scheduler's command, from registers (loaded by ST_RESP, ST_DECIDE or a freed
+    /// message's REMOVE; held until `sched.cmd.ready`).
+    cmd_v: DFF<bool>,
+    cmd_op: DFF<Bits<2>>,
+    cmd_id: DFF<Bits<16>>,
+    cmd_prio: DFF<Bits<16>>,
+    cmd_a: DFF<Bits<16>>,
+    cmd_b: DFF<Bits<16>>,
     g_found: DFF<bool>,
     g_id: DFF<Bits<16>>,
     g_prio: DFF<Bits<16>>,
@@ -123,6 +147,9 @@ pub struct HomaProgram<const A: usize, const N: usize> {
     r: Signal<Local, PktInfo>,
     c: Signal<Local, PktInfo>,
     gi: Signal<Local, GrantInfo>,
+    gr: Signal<Local, GrantInfo>,
+    rcv: Signal<Local, Bits<8>>,
+    grt: Signal<Local, Bits<8>>,
     take: Signal<Local, bool>,
     is_data: Signal<Local, bool>,
     intact: Signal<Local, bool>,
@@ -149,13 +176,13 @@ pub struct HomaProgram<const A: usize, const N: usize> {
     prio8: Signal<Local, Bits<8>>,
 
     st_idle: Constant<Bits<4>>,
+    st_reg: Constant<Bits<4>>,
     st_resp: Constant<Bits<4>>,
     st_sched: Constant<Bits<4>>,
     st_query: Constant<Bits<4>>,
     st_wait: Constant<Bits<4>>,
     st_latch: Constant<Bits<4>>,
     st_decide: Constant<Bits<4>>,
-    st_update: Constant<Bits<4>>,
     st_out: Constant<Bits<4>>,
     op_ifelse: Constant<Bits<3>>,
     op_write: Constant<Bits<3>>,
@@ -203,8 +230,13 @@ impl<const A: usize, const N: usize> HomaProgram<A, N> {
             freed_q: crate::fifo::Fifo::new(),
             st: Default::default(),
             cur: Default::default(),
-            rcv: Default::default(),
-            grt: Default::default(),
+            tot: Default::default(),
+            cmd_v: Default::default(),
+            cmd_op: Default::default(),
+            cmd_id: Default::default(),
+            cmd_prio: Default::default(),
+            cmd_a: Default::default(),
+            cmd_b: Default::default(),
             g_found: Default::default(),
             g_id: Default::default(),
             g_prio: Default::default(),
@@ -232,6 +264,9 @@ impl<const A: usize, const N: usize> HomaProgram<A, N> {
             r: Default::default(),
             c: Default::default(),
             gi: Default::default(),
+            gr: Default::default(),
+            rcv: Default::default(),
+            grt: Default::default(),
             take: Default::default(),
             is_data: Default::default(),
             intact: Default::default(),
@@ -257,13 +292,13 @@ impl<const A: usize, const N: usize> HomaProgram<A, N> {
             ack_no9: Default::default(),
             prio8: Default::default(),
             st_idle: Constant::new(ST_IDLE.into()),
+            st_reg: Constant::new(ST_REG.into()),
             st_resp: Constant::new(ST_RESP.into()),
             st_sched: Constant::new(ST_SCHED.into()),
             st_query: Constant::new(ST_QUERY.into()),
             st_wait: Constant::new(ST_WAIT.into()),
             st_latch: Constant::new(ST_LATCH.into()),
             st_decide: Constant::new(ST_DECIDE.into()),
-            st_update: Constant::new(ST_UPDATE.into()),
             st_out: Constant::new(ST_OUT.into()),
             op_ifelse: Constant::new(OP_IF_ELSE_RAW.into()),
             op_write: Constant::new(OP_WRITE.into()),
@@ -298,9 +333,10 @@ impl<const A: usize, const N: usize> Logic for HomaProgram<A, N> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, st, cur, rcv, grt, g_found, g_id, g_prio, g_want, g_rank, ctrl_v, ctrl_f,
-            ctrl2_v, ctrl2_f, dlv_v, dlv_id, dlv_below, crd_v, crd_id, crd_rtx, crd_bits, crd_set,
-            crd_credit, crd_rank, cnt_rec, cnt_fail, cnt_ctrl, cnt_dlv, cnt_crd
+            self, clock, st, cur, tot, cmd_v, cmd_op, cmd_id, cmd_prio, cmd_a, cmd_b, g_found,
+            g_id, g_prio, g_want, g_rank, ctrl_v, ctrl_f, ctrl2_v, ctrl2_f, dlv_v, dlv_id,
+            dlv_below, crd_v, crd_id, crd_rtx, crd_bits, crd_set, crd_credit, crd_rank, cnt_rec,
+            cnt_fail, cnt_ctrl, cnt_dlv, cnt_crd
         );
         self.received.clock.next = self.clock.val();
         self.received.reset.next = self.reset.val();
@@ -333,12 +369,16 @@ impl<const A: usize, const N: usize> Logic for HomaProgram<A, N> {
         self.granted.egress.op.next = self.op_write.val();
         self.granted.egress.pred.next = false;
         self.granted.egress.b.next = self.zero_8.val();
-        self.sched.cmd.valid.next = false;
-        self.sched.cmd.op.next = self.op_upsert.val();
-        self.sched.cmd.id.next = self.zero_16.val();
-        self.sched.cmd.prio.next = self.zero_16.val();
-        self.sched.cmd.a.next = self.zero_16.val();
-        self.sched.cmd.b.next = self.zero_16.val();
+        // The scheduler's command comes from registers only.
+        self.sched.cmd.valid.next = self.cmd_v.q.val();
+        self.sched.cmd.op.next = self.cmd_op.q.val();
+        self.sched.cmd.id.next = self.cmd_id.q.val();
+        self.sched.cmd.prio.next = self.cmd_prio.q.val();
+        self.sched.cmd.a.next = self.cmd_a.q.val();
+        self.sched.cmd.b.next = self.cmd_b.q.val();
+        if self.cmd_v.q.val() & self.sched.cmd.ready.val() {
+            self.cmd_v.d.next = false;
+        }
         self.sched.query.valid.next = false;
         self.sched.query.pred.next = self.pred_grow.val();
         self.sched.query.q.next = self.zero_16.val();
@@ -349,22 +389,27 @@ impl<const A: usize, const N: usize> Logic for HomaProgram<A, N> {
         self.freed_q.push.next = self.freed.valid.val();
         self.freed_q.push_data.next = self.freed.id.val();
 
-        // The record being handled and its derived values.
+        // The record being handled and its derived values: `total` from `cur` (ST_REG's
+        // decision; registered as `tot` for ST_RESP), the scheduler entry from the
+        // registers' answers (ST_RESP).
         self.c.next = self.cur.q.val();
         self.cur_id16.next = self.c.val().rx_msg_id;
         self.len_up.next = self.c.val().msg_len + self.c1023.val();
         self.total16.next = self.len_up.val() >> self.sh10.val();
         self.total.next = self.total16.val().get_bits::<8>(0);
-        self.reach.next = self.rcv.q.val() + self.cfg.rtt_pkts.val();
-        self.want.next = self.total.val();
-        if self.reach.val() < self.total.val() {
-            self.want.next = self.reach.val();
-        }
+        self.tot.d.next = self.total.val();
         self.scheduled.next =
             (self.total.val() > self.cfg.rtt_pkts.val()) & self.c.val().is_new_pkt;
-        self.prio8.next = self.total.val() - self.rcv.q.val();
+        self.rcv.next = self.received.ingress_resp.new.val();
+        self.grt.next = self.granted.ingress_resp.new.val();
+        self.reach.next = self.rcv.val() + self.cfg.rtt_pkts.val();
+        self.want.next = self.tot.q.val();
+        if self.reach.val() < self.tot.q.val() {
+            self.want.next = self.reach.val();
+        }
+        self.prio8.next = self.tot.q.val() - self.rcv.val();
         self.done.next =
-            (self.rcv.q.val() >= self.total.val()) | (self.grt.q.val() >= self.total.val());
+            (self.rcv.val() >= self.tot.q.val()) | (self.grt.val() >= self.tot.q.val());
         self.ack_no9.next = self.c.val().ack_no;
         self.ack_no8.next = self.ack_no9.val().get_bits::<8>(0);
         self.ack_cur.next.flags = self.flag_ack.val();
@@ -384,6 +429,7 @@ impl<const A: usize, const N: usize> Logic for HomaProgram<A, N> {
             self.ctrl_v.q.val() | self.ctrl2_v.q.val() | self.dlv_v.q.val() | self.crd_v.q.val();
         self.info.ready.next = (self.st.q.val() == self.st_idle.val())
             & !self.busy_out.val()
+            & !self.cmd_v.q.val()
             & !self.freed_q.nonempty.val()
             & !self.reset.val();
         self.take.next = self.info.valid.val() & self.info.ready.val();
@@ -399,14 +445,16 @@ impl<const A: usize, const N: usize> Logic for HomaProgram<A, N> {
         self.granted.ingress.idx.next = self.id16.val().get_bits::<A>(0);
         self.received.egress.idx.next = self.id16.val().get_bits::<A>(0);
 
-        // A freed message's REMOVE, while idle.
+        // A freed message's REMOVE, while idle: into the command registers.
         self.fr_id16.next = self.freed_q.head.val();
-        self.free_cmd.next = (self.st.q.val() == self.st_idle.val()) & self.freed_q.nonempty.val();
+        self.free_cmd.next = (self.st.q.val() == self.st_idle.val())
+            & self.freed_q.nonempty.val()
+            & !self.cmd_v.q.val();
         if self.free_cmd.val() {
-            self.sched.cmd.valid.next = true;
-            self.sched.cmd.op.next = self.op_remove.val();
-            self.sched.cmd.id.next = self.fr_id16.val();
-            self.freed_q.pop.next = self.sched.cmd.ready.val();
+            self.cmd_v.d.next = true;
+            self.cmd_op.d.next = self.op_remove.val();
+            self.cmd_id.d.next = self.fr_id16.val();
+            self.freed_q.pop.next = true;
         }
 
         if self.take.val() {
@@ -425,7 +473,7 @@ impl<const A: usize, const N: usize> Logic for HomaProgram<A, N> {
                     self.granted.ingress.valid.next = true;
                     self.granted.ingress.pred.next = self.r.val().is_new_msg;
                     if self.intact.val() {
-                        self.st.d.next = self.st_resp.val();
+                        self.st.d.next = self.st_reg.val();
                     } else {
                         self.st.d.next = self.st_out.val();
                     }
@@ -477,14 +525,8 @@ impl<const A: usize, const N: usize> Logic for HomaProgram<A, N> {
             }
         }
 
-        // ST_RESP: the registers answered.
-        if self.st.q.val() == self.st_resp.val() {
-            self.rcv.d.next = self.received.ingress_resp.new.val();
-            self.grt.d.next = self.granted.ingress_resp.new.val();
-            self.st.d.next = self.st_sched.val();
-        }
-
-        // ST_SCHED: keep what a GRANT needs; update the scheduler (or just ACK).
+        // ST_REG (the registers' operations are on their way): keep what a GRANT needs;
+        // a message that is never scheduled, or a duplicate, is ACKed now.
         self.gi.next.src_ip = self.c.val().src_ip;
         self.gi.next.src_port = self.c.val().src_port;
         self.gi.next.dst_port = self.c.val().dst_port;
@@ -493,28 +535,37 @@ impl<const A: usize, const N: usize> Logic for HomaProgram<A, N> {
         self.gi.next.ack_no = self.ack_no8.val();
         self.ginfo.write_address.next = self.cur_id16.val().get_bits::<A>(0);
         self.ginfo.write_data.next = self.gi.val();
-        if self.st.q.val() == self.st_sched.val() {
+        if self.st.q.val() == self.st_reg.val() {
             self.ginfo.write_enable.next = true;
             if self.scheduled.val() {
-                self.sched.cmd.valid.next = true;
-                self.sched.cmd.id.next = self.cur_id16.val();
-                if self.done.val() {
-                    self.sched.cmd.op.next = self.op_remove.val();
-                } else {
-                    self.sched.cmd.op.next = self.op_upsert.val();
-                }
-                self.sched.cmd.prio.next = bit_cast::<16, 8>(self.prio8.val());
-                self.sched.cmd.a.next = bit_cast::<16, 8>(self.want.val());
-                self.sched.cmd.b.next = bit_cast::<16, 8>(self.grt.q.val());
-                if self.sched.cmd.ready.val() {
-                    self.st.d.next = self.st_query.val();
-                }
+                self.st.d.next = self.st_resp.val();
             } else {
                 self.ctrl_v.d.next = true;
                 self.ctrl_f.d.next = self.ack_cur.val();
                 self.cnt_ctrl.d.next = self.cnt_ctrl.q.val() + self.one_32.val();
                 self.st.d.next = self.st_out.val();
             }
+        }
+
+        // ST_RESP: the registers answered; register the scheduler's command (the message
+        // leaves it when complete or fully granted, else its entry is upserted).
+        if self.st.q.val() == self.st_resp.val() {
+            self.cmd_v.d.next = true;
+            self.cmd_id.d.next = self.cur_id16.val();
+            if self.done.val() {
+                self.cmd_op.d.next = self.op_remove.val();
+            } else {
+                self.cmd_op.d.next = self.op_upsert.val();
+            }
+            self.cmd_prio.d.next = bit_cast::<16, 8>(self.prio8.val());
+            self.cmd_a.d.next = bit_cast::<16, 8>(self.want.val());
+            self.cmd_b.d.next = bit_cast::<16, 8>(self.grt.val());
+            self.st.d.next = self.st_sched.val();
+        }
+
+        // ST_SCHED: the command is on `sched.cmd` until taken.
+        if (self.st.q.val() == self.st_sched.val()) & self.sched.cmd.ready.val() {
+            self.st.d.next = self.st_query.val();
         }
 
         // ST_QUERY / ST_WAIT: the best grantable message.
@@ -544,19 +595,19 @@ impl<const A: usize, const N: usize> Logic for HomaProgram<A, N> {
         self.grant_it.next = self.g_found.q.val() & (self.g_rank.q.val() < self.overcommit.val());
         self.granted.egress.idx.next = self.g_id16.val().get_bits::<A>(0);
         self.granted.egress.a.next = self.g_want.q.val().get_bits::<8>(0);
+        self.gr.next = self.ginfo.read_data.val();
         if self.st.q.val() == self.st_decide.val() {
             self.cnt_ctrl.d.next = self.cnt_ctrl.q.val() + self.one_32.val();
             self.ctrl_v.d.next = true;
             if self.grant_it.val() {
-                self.gi.next = self.ginfo.read_data.val();
                 self.ctrl_f.d.next.flags = self.flag_grant.val();
                 self.ctrl_f.d.next.rx_id = self.g_id.q.val();
-                self.ctrl_f.d.next.dst_ip = self.gi.val().src_ip;
-                self.ctrl_f.d.next.dst_port = self.gi.val().src_port;
-                self.ctrl_f.d.next.src_port = self.gi.val().dst_port;
-                self.ctrl_f.d.next.tx_msg_id = self.gi.val().tx_msg_id;
-                self.ctrl_f.d.next.msg_len = self.gi.val().msg_len;
-                self.ctrl_f.d.next.pkt_offset = self.gi.val().ack_no;
+                self.ctrl_f.d.next.dst_ip = self.gr.val().src_ip;
+                self.ctrl_f.d.next.dst_port = self.gr.val().src_port;
+                self.ctrl_f.d.next.src_port = self.gr.val().dst_port;
+                self.ctrl_f.d.next.tx_msg_id = self.gr.val().tx_msg_id;
+                self.ctrl_f.d.next.msg_len = self.gr.val().msg_len;
+                self.ctrl_f.d.next.pkt_offset = self.gr.val().ack_no;
                 self.ctrl_f.d.next.pull_grant = self.g_want.q.val();
                 self.ctrl_f.d.next.grant_prio = self.g_rank.q.val() + self.one_8.val();
                 self.granted.egress.valid.next = true;
@@ -566,29 +617,22 @@ impl<const A: usize, const N: usize> Logic for HomaProgram<A, N> {
                     self.cnt_ctrl.d.next =
                         self.cnt_ctrl.q.val() + self.one_32.val() + self.one_32.val();
                 }
-                self.st.d.next = self.st_update.val();
+                // The granted message's entry is no longer grantable until its next
+                // packet: its update goes out from the command registers in ST_OUT.
+                self.cmd_v.d.next = true;
+                self.cmd_op.d.next = self.op_upsert.val();
+                self.cmd_id.d.next = self.g_id.q.val();
+                self.cmd_prio.d.next = self.g_prio.q.val();
+                self.cmd_a.d.next = self.g_want.q.val();
+                self.cmd_b.d.next = self.g_want.q.val();
             } else {
                 self.ctrl_f.d.next = self.ack_cur.val();
-                self.st.d.next = self.st_out.val();
             }
+            self.st.d.next = self.st_out.val();
         }
 
-        // ST_UPDATE: the granted message's entry is no longer grantable until its next
-        // packet.
-        if self.st.q.val() == self.st_update.val() {
-            self.sched.cmd.valid.next = true;
-            self.sched.cmd.op.next = self.op_upsert.val();
-            self.sched.cmd.id.next = self.g_id.q.val();
-            self.sched.cmd.prio.next = self.g_prio.q.val();
-            self.sched.cmd.a.next = self.g_want.q.val();
-            self.sched.cmd.b.next = self.g_want.q.val();
-            if self.sched.cmd.ready.val() {
-                self.st.d.next = self.st_out.val();
-            }
-        }
-
-        // ST_OUT: wait for the events to leave.
-        if (self.st.q.val() == self.st_out.val()) & !self.busy_out.val() {
+        // ST_OUT: wait for the events and the scheduler's command to leave.
+        if (self.st.q.val() == self.st_out.val()) & !self.busy_out.val() & !self.cmd_v.q.val() {
             self.st.d.next = self.st_idle.val();
         }
 
@@ -641,6 +685,7 @@ impl<const A: usize, const N: usize> Logic for HomaProgram<A, N> {
 
         if self.reset.val() {
             self.st.d.next = self.st_idle.val();
+            self.cmd_v.d.next = false;
             self.ctrl_v.d.next = false;
             self.ctrl2_v.d.next = false;
             self.dlv_v.d.next = false;
@@ -651,5 +696,78 @@ impl<const A: usize, const N: usize> Logic for HomaProgram<A, N> {
             self.cnt_dlv.d.next = self.zero_32.val();
             self.cnt_crd.d.next = self.zero_32.val();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nt_sim::kernel::Kernel;
+
+    /// An intact DATA record: packet 0 of message `id` (`len` bytes), its first.
+    fn first_packet(id: u64, len: u64) -> PktInfo {
+        PktInfo {
+            flags: FLAG_DATA.into(),
+            src_ip: 0x0a00_0002u64.into(),
+            src_port: 7u64.into(),
+            dst_port: 9u64.into(),
+            tx_msg_id: (0x100 + id).into(),
+            msg_len: len.into(),
+            rx_msg_id: id.into(),
+            is_new_msg: true,
+            is_new_pkt: true,
+            is_last_pkt: len <= 1024,
+            ack_no: 1u64.into(),
+            ..Default::default()
+        }
+    }
+
+    /// The module's Timing section, cycle by cycle: records offered back to back, every
+    /// output ready. A message that is never scheduled is ACKed 2 cycles after its record
+    /// is taken and the next record is taken 4 cycles after it; a scheduled one is
+    /// GRANTed 8 cycles after, and the next record is taken 10 cycles after it.
+    #[test]
+    fn records_take_the_documented_cycles() {
+        let mut k =
+            Kernel::with_clock(HomaProgram16::new(false), |b| &mut b.clock).expect("kernel");
+        let records = [
+            first_packet(1, 16),
+            first_packet(2, 8192),
+            first_packet(3, 16),
+        ];
+        let (mut taken, mut events) = (vec![], vec![]);
+        let mut next = 0;
+        for t in 0..40u64 {
+            let u = k.uut_mut();
+            u.reset.next = t == 0;
+            u.cfg.rtt_pkts.next = 2u64.into();
+            u.ctrl.ready.next = true;
+            u.delivered.ready.next = true;
+            u.credit.ready.next = true;
+            u.freed.valid.next = false;
+            u.info.valid.next = t > 0 && next < records.len();
+            u.info.info.next = records[next.min(records.len() - 1)];
+            k.settle().expect("settle");
+            let u = k.uut();
+            if u.info.valid.val() && u.info.ready.val() {
+                taken.push(t);
+                next += 1;
+            }
+            if u.ctrl.valid.val() {
+                events.push((t, u.ctrl.flags.val().to_u64(), u.ctrl.rx_id.val().to_u64()));
+            }
+            k.tick().expect("tick");
+        }
+        let t0 = taken[0];
+        assert_eq!(taken, vec![t0, t0 + 4, t0 + 14], "records taken");
+        assert_eq!(
+            events,
+            vec![
+                (t0 + 2, FLAG_ACK, 1),
+                (t0 + 4 + 8, FLAG_PULL, 2),
+                (t0 + 14 + 2, FLAG_ACK, 3)
+            ],
+            "control events (cycle, flags, rx_id)"
+        );
     }
 }

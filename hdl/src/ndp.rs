@@ -24,8 +24,10 @@
 //!
 //! # Timing
 //! A record taken in cycle `t` (`info.valid & info.ready`) has its `CtrlPktEvent` on
-//! `ctrl` in `t+2` (the register answers in `t+1`) and its delivered/credit events in
-//! `t+1`. The next record is taken once every event of the last one has been accepted.
+//! `ctrl` in `t+3` (the register answers in `t+2`: [`crate::statereg::RESP_LATENCY`]; the
+//! event's other fields wait in the `ctrl` output register meanwhile) and its
+//! delivered/credit events in `t+1`. The next record is taken once every event of the
+//! last one has been accepted: a DATA record every 4 cycles when `ctrl` is ready.
 use crate::ingress::{PktInfo, PktInfoSink, FLAG_ACK, FLAG_CHOP, FLAG_DATA, FLAG_NACK, FLAG_PULL};
 use crate::packetization::MAX_PKTS;
 use crate::program::{CreditOut, CtrlEventOut, DeliveredOut, FreedIn, ProgramCfg, ProgramStats};
@@ -63,8 +65,9 @@ pub struct NdpProgram<const A: usize, const N: usize> {
 
     /// `pull_offset` per receive message (Algorithm 5's `credit`).
     pull: StateReg<A, N, 16>,
+    /// A DATA record's register operation is 1 / 2 cycles old (its answer is due when 2).
     s1_v: DFF<bool>,
-    s1: DFF<CtrlFields>,
+    s2_v: DFF<bool>,
     ctrl_v: DFF<bool>,
     ctrl_f: DFF<CtrlFields>,
     dlv_v: DFF<bool>,
@@ -124,7 +127,7 @@ impl<const A: usize, const N: usize> NdpProgram<A, N> {
             stat: Default::default(),
             pull: StateReg::new(),
             s1_v: Default::default(),
-            s1: Default::default(),
+            s2_v: Default::default(),
             ctrl_v: Default::default(),
             ctrl_f: Default::default(),
             dlv_v: Default::default(),
@@ -181,8 +184,8 @@ impl<const A: usize, const N: usize> Logic for NdpProgram<A, N> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, s1_v, s1, ctrl_v, ctrl_f, dlv_v, dlv_id, dlv_bits, crd_v, crd_id, crd_rtx,
-            crd_bits, crd_set, crd_credit, cnt_rec, cnt_fail, cnt_ctrl, cnt_dlv, cnt_crd
+            self, clock, s1_v, s2_v, ctrl_v, ctrl_f, dlv_v, dlv_id, dlv_bits, crd_v, crd_id,
+            crd_rtx, crd_bits, crd_set, crd_credit, cnt_rec, cnt_fail, cnt_ctrl, cnt_dlv, cnt_crd
         );
         self.pull.clock.next = self.clock.val();
         self.pull.reset.next = self.reset.val();
@@ -190,6 +193,7 @@ impl<const A: usize, const N: usize> Logic for NdpProgram<A, N> {
         // Take a record when the last one's events are all out.
         self.r.next = self.info.info.val();
         self.info.ready.next = !self.s1_v.q.val()
+            & !self.s2_v.q.val()
             & !self.ctrl_v.q.val()
             & !self.dlv_v.q.val()
             & !self.crd_v.q.val()
@@ -238,14 +242,18 @@ impl<const A: usize, const N: usize> Logic for NdpProgram<A, N> {
         self.cf.next.pkt_offset = self.r.val().pkt_offset;
         self.cf.next.pull_grant = self.zero_16.val();
         self.cf.next.grant_prio = self.zero_8.val();
+        // The event waits in the output register (idle: the record was taken only when
+        // `ctrl` was empty) for the register's answer.
+        if self.pull.ingress.valid.val() {
+            self.ctrl_f.d.next = self.cf.val();
+        }
         self.s1_v.d.next = self.pull.ingress.valid.val();
-        self.s1.d.next = self.cf.val();
+        self.s2_v.d.next = self.s1_v.q.val();
         if self.take.val() & self.is_data.val() & self.r.val().fail {
             self.cnt_fail.d.next = self.cnt_fail.q.val() + self.one_32.val();
         }
-        if self.s1_v.q.val() {
+        if self.s2_v.q.val() {
             self.ctrl_v.d.next = true;
-            self.ctrl_f.d.next = self.s1.q.val();
             self.ctrl_f.d.next.pull_grant = self.pull.ingress_resp.new.val();
             self.cnt_ctrl.d.next = self.cnt_ctrl.q.val() + self.one_32.val();
         } else if self.ctrl_v.q.val() & self.ctrl.ready.val() {
@@ -317,6 +325,7 @@ impl<const A: usize, const N: usize> Logic for NdpProgram<A, N> {
 
         if self.reset.val() {
             self.s1_v.d.next = false;
+            self.s2_v.d.next = false;
             self.ctrl_v.d.next = false;
             self.dlv_v.d.next = false;
             self.crd_v.d.next = false;
