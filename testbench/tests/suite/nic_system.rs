@@ -345,7 +345,15 @@ fn homatr_back_to_back_delivers_every_message_exactly_once() {
 /// never stalled.
 fn line_rate<T: NicTop + 'static>(nic: &Nic<T>) {
     let n = 600usize;
-    let (ca, cb) = host_configs(None);
+    let (mut ca, mut cb) = host_configs(None);
+    // Timeouts for this 4-cycle link: a released message slot waits about rx_timeout / 125
+    // cycles before its next message (the receivers' late-duplicate window), so 16 slots
+    // keep up with a 1-byte message every 9 cycles only when rx_timeout is below ~11,000.
+    // At the defaults (1,256 cycles) a sender of 1-byte messages is held to one per ~79.
+    for c in [&mut ca, &mut cb] {
+        c.timeout = 1000;
+        c.rx_timeout = 7000;
+    }
     let a = nic.host(ca, On::Compiled);
     let b = nic.host(cb, On::Compiled);
     let mut pair = NicPair::new(
