@@ -3648,39 +3648,50 @@ module nic_bolt$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$r
     localparam  codes$7 = 4'h7;
     localparam  codes$8 = 4'h8;
     localparam  codes$9 = 4'h9;
+    localparam  beat$0 = 8'h0;
+    localparam  beat$1 = 8'h1;
+    localparam  beat$2 = 8'h2;
+    localparam  beat$3 = 8'h3;
+    localparam  beat$4 = 8'h4;
+    localparam  beat$5 = 8'h5;
+    localparam  beat$6 = 8'h6;
+    localparam  beat$7 = 8'h7;
     localparam  homa = 1'b0;
     localparam  bolt = 1'b1;
     localparam  bolt_src = 8'h20;
     localparam  zero_hdr = 336'h0;
-    localparam  ring_words = 10'b1000000000;
+    localparam  one_6 = 6'b1;
+    localparam  zero_6 = 6'b0;
+    localparam  one_7 = 7'b1;
+    localparam  zero_7 = 7'b0;
     localparam  one_10 = 10'b1;
     localparam  zero_10 = 10'b0;
     localparam  zero_low10 = 10'b0;
     localparam  one_8 = 8'h1;
     localparam  zero_8 = 8'h0;
-    localparam  c8_8 = 8'h8;
+    localparam  c135_8 = 8'h87;
     localparam  c137_8 = 8'h89;
     localparam  c255_8 = 8'hff;
     localparam  c45_8 = 8'h45;
     localparam  one_16 = 16'h1;
     localparam  zero_16 = 16'h0;
-    localparam  c14_16 = 16'he;
-    localparam  c64_16 = 16'h40;
-    localparam  c136_16 = 16'h88;
+    localparam  c13_16 = 16'hd;
+    localparam  c50_16 = 16'h32;
     localparam  c1024_16 = 16'h400;
     localparam  max_msg_16 = 16'h9800;
     localparam  ethertype_ipv4 = 16'h800;
     localparam  zero_14 = 14'b0;
-    localparam  ones_20 = 20'hffff;
+    localparam  ones_17 = 17'b1111111111111111;
     localparam  zero_3 = 3'b0;
     localparam  zero_4 = 4'h0;
     localparam  zero_32 = 32'h0;
     localparam  one_32 = 32'h1;
     localparam  zero_64 = 64'h0;
-    localparam  sh3 = 5'b11;
+    localparam  sh8 = 5'b1000;
     localparam  sh10 = 5'b1010;
     localparam  sh16 = 5'b10000;
-    localparam  sh64 = 7'b1000000;
+    localparam  sh24 = 5'b11000;
+    localparam  sh32 = 6'b100000;
     
     // Stub signals
     reg  [8:0] ring$read_address;
@@ -3690,17 +3701,31 @@ module nic_bolt$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$r
     reg  ring$write_clock;
     reg  [63:0] ring$write_data;
     reg  ring$write_enable;
-    reg  verdicts$clock;
-    reg  verdicts$reset;
-    reg  verdicts$push;
-    reg  [346:0] verdicts$push_data;
-    reg  verdicts$pop;
-    wire  [346:0] verdicts$head;
-    wire  verdicts$nonempty;
-    wire  [6:0] verdicts$count;
-    reg  [511:0] hdr$d;
-    wire  [511:0] hdr$q;
-    reg  hdr$clock;
+    reg  [5:0] vq$read_address;
+    reg  vq$read_clock;
+    wire  [346:0] vq$read_data;
+    reg  [5:0] vq$write_address;
+    reg  vq$write_clock;
+    reg  [346:0] vq$write_data;
+    reg  vq$write_enable;
+    reg  [5:0] vq_wp$d;
+    wire  [5:0] vq_wp$q;
+    reg  vq_wp$clock;
+    reg  [5:0] vq_rp$d;
+    wire  [5:0] vq_rp$q;
+    reg  vq_rp$clock;
+    reg  [6:0] vq_cnt$d;
+    wire  [6:0] vq_cnt$q;
+    reg  vq_cnt$clock;
+    reg  vq_fresh$d;
+    wire  vq_fresh$q;
+    reg  vq_fresh$clock;
+    reg  [7:0] vq_last_beat$d;
+    wire  [7:0] vq_last_beat$q;
+    reg  vq_last_beat$clock;
+    reg  [2:0] vq_empty$d;
+    wire  [2:0] vq_empty$q;
+    reg  vq_empty$clock;
     reg  [7:0] beats$d;
     wire  [7:0] beats$q;
     reg  beats$clock;
@@ -3716,9 +3741,18 @@ module nic_bolt$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$r
     reg  [9:0] rp$d;
     wire  [9:0] rp$q;
     reg  rp$clock;
+    reg  [9:0] used$d;
+    wire  [9:0] used$q;
+    reg  used$clock;
+    reg  [9:0] cused$d;
+    wire  [9:0] cused$q;
+    reg  cused$clock;
     reg  [7:0] taken$d;
     wire  [7:0] taken$q;
     reg  taken$clock;
+    reg  [7:0] head_last$d;
+    wire  [7:0] head_last$q;
+    reg  head_last$clock;
     reg  [31:0] cnt_frames$d;
     wire  [31:0] cnt_frames$q;
     reg  cnt_frames$clock;
@@ -3755,6 +3789,99 @@ module nic_bolt$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$r
     reg  [31:0] cnt_drop$9$d;
     wire  [31:0] cnt_drop$9$q;
     reg  cnt_drop$9$clock;
+    reg  [63:0] hw0$d;
+    wire  [63:0] hw0$q;
+    reg  hw0$clock;
+    reg  [63:0] hw1$d;
+    wire  [63:0] hw1$q;
+    reg  hw1$clock;
+    reg  [63:0] hw2$d;
+    wire  [63:0] hw2$q;
+    reg  hw2$clock;
+    reg  [63:0] hw3$d;
+    wire  [63:0] hw3$q;
+    reg  hw3$clock;
+    reg  [63:0] hw4$d;
+    wire  [63:0] hw4$q;
+    reg  hw4$clock;
+    reg  [63:0] hw5$d;
+    wire  [63:0] hw5$q;
+    reg  hw5$clock;
+    reg  [63:0] hw6$d;
+    wire  [63:0] hw6$q;
+    reg  hw6$clock;
+    reg  [23:0] hw7$d;
+    wire  [23:0] hw7$q;
+    reg  hw7$clock;
+    reg  f_mac$d;
+    wire  f_mac$q;
+    reg  f_mac$clock;
+    reg  f_ethertype$d;
+    wire  f_ethertype$q;
+    reg  f_ethertype$clock;
+    reg  f_version$d;
+    wire  f_version$q;
+    reg  f_version$clock;
+    reg  f_frag$d;
+    wire  f_frag$q;
+    reg  f_frag$clock;
+    reg  f_proto$d;
+    wire  f_proto$q;
+    reg  f_proto$clock;
+    reg  f_ip_hi$d;
+    wire  f_ip_hi$q;
+    reg  f_ip_hi$clock;
+    reg  f_ip_lo$d;
+    wire  f_ip_lo$q;
+    reg  f_ip_lo$clock;
+    reg  f_csum$d;
+    wire  f_csum$q;
+    reg  f_csum$clock;
+    reg  f_transport$d;
+    wire  f_transport$q;
+    reg  f_transport$clock;
+    reg  [17:0] cs_quad$d;
+    wire  [17:0] cs_quad$q;
+    reg  cs_quad$clock;
+    reg  [19:0] cs_acc$d;
+    wire  [19:0] cs_acc$q;
+    reg  cs_acc$clock;
+    reg  [12:0] exp_last$d;
+    wire  [12:0] exp_last$q;
+    reg  exp_last$clock;
+    reg  [2:0] exp_empty$d;
+    wire  [2:0] exp_empty$q;
+    reg  exp_empty$clock;
+    reg  [15:0] ip_pay$d;
+    wire  [15:0] ip_pay$q;
+    reg  ip_pay$clock;
+    reg  [7:0] t_total$d;
+    wire  [7:0] t_total$q;
+    reg  t_total$clock;
+    reg  [7:0] t_off1$d;
+    wire  [7:0] t_off1$q;
+    reg  t_off1$clock;
+    reg  [15:0] t_rem$d;
+    wire  [15:0] t_rem$q;
+    reg  t_rem$clock;
+    reg  t_len_ok$d;
+    wire  t_len_ok$q;
+    reg  t_len_ok$clock;
+    reg  t_flags_ok$d;
+    wire  t_flags_ok$q;
+    reg  t_flags_ok$clock;
+    reg  t_flags_zero$d;
+    wire  t_flags_zero$q;
+    reg  t_flags_zero$clock;
+    reg  t_pay0$d;
+    wire  t_pay0$q;
+    reg  t_pay0$clock;
+    reg  t_pay1$d;
+    wire  t_pay1$q;
+    reg  t_pay1$clock;
+    reg  t_pay1024$d;
+    wire  t_pay1024$q;
+    reg  t_pay1024$clock;
     
     // Local signals
     reg  word_in;
@@ -3763,24 +3890,34 @@ module nic_bolt$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$r
     reg  store;
     reg  [9:0] wp_next;
     reg  [9:0] rp_next;
-    reg  [511:0] h;
-    reg  [15:0] nbeats;
-    reg  [15:0] frame_len;
+    reg  [9:0] used_next;
+    reg  [9:0] cused_next;
+    reg  [16:0] pair_hi;
+    reg  [16:0] pair_lo;
+    reg  [17:0] quad;
+    reg  [16:0] fold1;
+    reg  [16:0] fold2;
     reg  [15:0] ip_len;
-    reg  [19:0] csum;
-    reg  [19:0] fold1;
-    reg  [19:0] fold2;
-    reg  [15:0] msg_len;
-    reg  [7:0] off;
+    reg  [15:0] ip_len13;
+    reg  [15:0] msg_len_in;
+    reg  [7:0] off_in;
+    reg  [7:0] total_in;
     reg  [7:0] flags;
-    reg  [7:0] total;
-    reg  [15:0] want_len;
-    reg  [15:0] payload_len;
+    reg  [7:0] off;
     reg  transport_ok;
+    reg  c_ovf;
+    reg  c_long;
+    reg  c_trunc;
+    reg  c_len;
     reg  [3:0] reason;
     reg  bad;
+    reg  [23:0] w7;
     reg  [335:0] vh;
     reg  [346:0] v;
+    reg  vq_push;
+    reg  vq_pop;
+    reg  [5:0] vq_rp_next;
+    reg  [346:0] head;
     reg  avail;
     reg  out_last;
     reg  pop_word;
@@ -3795,20 +3932,44 @@ module nic_bolt$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$r
         .write_data(ring$write_data),
         .write_enable(ring$write_enable)
     );
-    nic_bolt$parser$verdicts verdicts(
-        .clock(verdicts$clock),
-        .reset(verdicts$reset),
-        .push(verdicts$push),
-        .push_data(verdicts$push_data),
-        .pop(verdicts$pop),
-        .head(verdicts$head),
-        .nonempty(verdicts$nonempty),
-        .count(verdicts$count)
+    nic_bolt$parser$vq vq(
+        .read_address(vq$read_address),
+        .read_clock(vq$read_clock),
+        .read_data(vq$read_data),
+        .write_address(vq$write_address),
+        .write_clock(vq$write_clock),
+        .write_data(vq$write_data),
+        .write_enable(vq$write_enable)
     );
-    nic_bolt$parser$hdr hdr(
-        .d(hdr$d),
-        .q(hdr$q),
-        .clock(hdr$clock)
+    nic_bolt$parser$vq_wp vq_wp(
+        .d(vq_wp$d),
+        .q(vq_wp$q),
+        .clock(vq_wp$clock)
+    );
+    nic_bolt$parser$vq_rp vq_rp(
+        .d(vq_rp$d),
+        .q(vq_rp$q),
+        .clock(vq_rp$clock)
+    );
+    nic_bolt$parser$vq_cnt vq_cnt(
+        .d(vq_cnt$d),
+        .q(vq_cnt$q),
+        .clock(vq_cnt$clock)
+    );
+    nic_bolt$parser$vq_fresh vq_fresh(
+        .d(vq_fresh$d),
+        .q(vq_fresh$q),
+        .clock(vq_fresh$clock)
+    );
+    nic_bolt$parser$vq_last_beat vq_last_beat(
+        .d(vq_last_beat$d),
+        .q(vq_last_beat$q),
+        .clock(vq_last_beat$clock)
+    );
+    nic_bolt$parser$vq_empty vq_empty(
+        .d(vq_empty$d),
+        .q(vq_empty$q),
+        .clock(vq_empty$clock)
     );
     nic_bolt$parser$beats beats(
         .d(beats$d),
@@ -3835,10 +3996,25 @@ module nic_bolt$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$r
         .q(rp$q),
         .clock(rp$clock)
     );
+    nic_bolt$parser$used used(
+        .d(used$d),
+        .q(used$q),
+        .clock(used$clock)
+    );
+    nic_bolt$parser$cused cused(
+        .d(cused$d),
+        .q(cused$q),
+        .clock(cused$clock)
+    );
     nic_bolt$parser$taken taken(
         .d(taken$d),
         .q(taken$q),
         .clock(taken$clock)
+    );
+    nic_bolt$parser$head_last head_last(
+        .d(head_last$d),
+        .q(head_last$q),
+        .clock(head_last$clock)
     );
     nic_bolt$parser$cnt_frames cnt_frames(
         .d(cnt_frames$d),
@@ -3900,27 +4076,260 @@ module nic_bolt$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$r
         .q(cnt_drop$9$q),
         .clock(cnt_drop$9$clock)
     );
+    nic_bolt$parser$hw0 hw0(
+        .d(hw0$d),
+        .q(hw0$q),
+        .clock(hw0$clock)
+    );
+    nic_bolt$parser$hw1 hw1(
+        .d(hw1$d),
+        .q(hw1$q),
+        .clock(hw1$clock)
+    );
+    nic_bolt$parser$hw2 hw2(
+        .d(hw2$d),
+        .q(hw2$q),
+        .clock(hw2$clock)
+    );
+    nic_bolt$parser$hw3 hw3(
+        .d(hw3$d),
+        .q(hw3$q),
+        .clock(hw3$clock)
+    );
+    nic_bolt$parser$hw4 hw4(
+        .d(hw4$d),
+        .q(hw4$q),
+        .clock(hw4$clock)
+    );
+    nic_bolt$parser$hw5 hw5(
+        .d(hw5$d),
+        .q(hw5$q),
+        .clock(hw5$clock)
+    );
+    nic_bolt$parser$hw6 hw6(
+        .d(hw6$d),
+        .q(hw6$q),
+        .clock(hw6$clock)
+    );
+    nic_bolt$parser$hw7 hw7(
+        .d(hw7$d),
+        .q(hw7$q),
+        .clock(hw7$clock)
+    );
+    nic_bolt$parser$f_mac f_mac(
+        .d(f_mac$d),
+        .q(f_mac$q),
+        .clock(f_mac$clock)
+    );
+    nic_bolt$parser$f_ethertype f_ethertype(
+        .d(f_ethertype$d),
+        .q(f_ethertype$q),
+        .clock(f_ethertype$clock)
+    );
+    nic_bolt$parser$f_version f_version(
+        .d(f_version$d),
+        .q(f_version$q),
+        .clock(f_version$clock)
+    );
+    nic_bolt$parser$f_frag f_frag(
+        .d(f_frag$d),
+        .q(f_frag$q),
+        .clock(f_frag$clock)
+    );
+    nic_bolt$parser$f_proto f_proto(
+        .d(f_proto$d),
+        .q(f_proto$q),
+        .clock(f_proto$clock)
+    );
+    nic_bolt$parser$f_ip_hi f_ip_hi(
+        .d(f_ip_hi$d),
+        .q(f_ip_hi$q),
+        .clock(f_ip_hi$clock)
+    );
+    nic_bolt$parser$f_ip_lo f_ip_lo(
+        .d(f_ip_lo$d),
+        .q(f_ip_lo$q),
+        .clock(f_ip_lo$clock)
+    );
+    nic_bolt$parser$f_csum f_csum(
+        .d(f_csum$d),
+        .q(f_csum$q),
+        .clock(f_csum$clock)
+    );
+    nic_bolt$parser$f_transport f_transport(
+        .d(f_transport$d),
+        .q(f_transport$q),
+        .clock(f_transport$clock)
+    );
+    nic_bolt$parser$cs_quad cs_quad(
+        .d(cs_quad$d),
+        .q(cs_quad$q),
+        .clock(cs_quad$clock)
+    );
+    nic_bolt$parser$cs_acc cs_acc(
+        .d(cs_acc$d),
+        .q(cs_acc$q),
+        .clock(cs_acc$clock)
+    );
+    nic_bolt$parser$exp_last exp_last(
+        .d(exp_last$d),
+        .q(exp_last$q),
+        .clock(exp_last$clock)
+    );
+    nic_bolt$parser$exp_empty exp_empty(
+        .d(exp_empty$d),
+        .q(exp_empty$q),
+        .clock(exp_empty$clock)
+    );
+    nic_bolt$parser$ip_pay ip_pay(
+        .d(ip_pay$d),
+        .q(ip_pay$q),
+        .clock(ip_pay$clock)
+    );
+    nic_bolt$parser$t_total t_total(
+        .d(t_total$d),
+        .q(t_total$q),
+        .clock(t_total$clock)
+    );
+    nic_bolt$parser$t_off1 t_off1(
+        .d(t_off1$d),
+        .q(t_off1$q),
+        .clock(t_off1$clock)
+    );
+    nic_bolt$parser$t_rem t_rem(
+        .d(t_rem$d),
+        .q(t_rem$q),
+        .clock(t_rem$clock)
+    );
+    nic_bolt$parser$t_len_ok t_len_ok(
+        .d(t_len_ok$d),
+        .q(t_len_ok$q),
+        .clock(t_len_ok$clock)
+    );
+    nic_bolt$parser$t_flags_ok t_flags_ok(
+        .d(t_flags_ok$d),
+        .q(t_flags_ok$q),
+        .clock(t_flags_ok$clock)
+    );
+    nic_bolt$parser$t_flags_zero t_flags_zero(
+        .d(t_flags_zero$d),
+        .q(t_flags_zero$q),
+        .clock(t_flags_zero$clock)
+    );
+    nic_bolt$parser$t_pay0 t_pay0(
+        .d(t_pay0$d),
+        .q(t_pay0$q),
+        .clock(t_pay0$clock)
+    );
+    nic_bolt$parser$t_pay1 t_pay1(
+        .d(t_pay1$d),
+        .q(t_pay1$q),
+        .clock(t_pay1$clock)
+    );
+    nic_bolt$parser$t_pay1024 t_pay1024(
+        .d(t_pay1024$d),
+        .q(t_pay1024$q),
+        .clock(t_pay1024$clock)
+    );
     
     // Update code
     always @(*) begin
-        hdr$clock = clock;
         beats$clock = clock;
         ovf$clock = clock;
         wp$clock = clock;
         cwp$clock = clock;
         rp$clock = clock;
+        used$clock = clock;
+        cused$clock = clock;
         taken$clock = clock;
+        head_last$clock = clock;
         cnt_frames$clock = clock;
         cnt_passed$clock = clock;
-        hdr$d = hdr$q;
+        vq_wp$clock = clock;
+        vq_rp$clock = clock;
+        vq_cnt$clock = clock;
+        vq_fresh$clock = clock;
+        vq_last_beat$clock = clock;
+        vq_empty$clock = clock;
+        hw0$clock = clock;
+        hw1$clock = clock;
+        hw2$clock = clock;
+        hw3$clock = clock;
+        hw4$clock = clock;
+        hw5$clock = clock;
+        hw6$clock = clock;
+        hw7$clock = clock;
+        f_mac$clock = clock;
+        f_ethertype$clock = clock;
+        f_version$clock = clock;
+        f_frag$clock = clock;
+        f_proto$clock = clock;
+        f_ip_hi$clock = clock;
+        f_ip_lo$clock = clock;
+        f_csum$clock = clock;
+        f_transport$clock = clock;
+        cs_quad$clock = clock;
+        cs_acc$clock = clock;
+        exp_last$clock = clock;
+        exp_empty$clock = clock;
+        ip_pay$clock = clock;
+        t_total$clock = clock;
+        t_off1$clock = clock;
+        t_rem$clock = clock;
+        t_len_ok$clock = clock;
+        t_flags_ok$clock = clock;
+        t_flags_zero$clock = clock;
+        t_pay0$clock = clock;
+        t_pay1$clock = clock;
+        t_pay1024$clock = clock;
         beats$d = beats$q;
         ovf$d = ovf$q;
         wp$d = wp$q;
         cwp$d = cwp$q;
         rp$d = rp$q;
+        used$d = used$q;
+        cused$d = cused$q;
         taken$d = taken$q;
+        head_last$d = head_last$q;
         cnt_frames$d = cnt_frames$q;
         cnt_passed$d = cnt_passed$q;
+        vq_wp$d = vq_wp$q;
+        vq_rp$d = vq_rp$q;
+        vq_cnt$d = vq_cnt$q;
+        vq_fresh$d = vq_fresh$q;
+        vq_last_beat$d = vq_last_beat$q;
+        vq_empty$d = vq_empty$q;
+        hw0$d = hw0$q;
+        hw1$d = hw1$q;
+        hw2$d = hw2$q;
+        hw3$d = hw3$q;
+        hw4$d = hw4$q;
+        hw5$d = hw5$q;
+        hw6$d = hw6$q;
+        hw7$d = hw7$q;
+        f_mac$d = f_mac$q;
+        f_ethertype$d = f_ethertype$q;
+        f_version$d = f_version$q;
+        f_frag$d = f_frag$q;
+        f_proto$d = f_proto$q;
+        f_ip_hi$d = f_ip_hi$q;
+        f_ip_lo$d = f_ip_lo$q;
+        f_csum$d = f_csum$q;
+        f_transport$d = f_transport$q;
+        cs_quad$d = cs_quad$q;
+        cs_acc$d = cs_acc$q;
+        exp_last$d = exp_last$q;
+        exp_empty$d = exp_empty$q;
+        ip_pay$d = ip_pay$q;
+        t_total$d = t_total$q;
+        t_off1$d = t_off1$q;
+        t_rem$d = t_rem$q;
+        t_len_ok$d = t_len_ok$q;
+        t_flags_ok$d = t_flags_ok$q;
+        t_flags_zero$d = t_flags_zero$q;
+        t_pay0$d = t_pay0$q;
+        t_pay1$d = t_pay1$q;
+        t_pay1024$d = t_pay1024$q;
         cnt_drop$0$clock = clock;
         cnt_drop$0$d = cnt_drop$0$q;
         cnt_drop$1$clock = clock;
@@ -3943,12 +4352,12 @@ module nic_bolt$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$r
         cnt_drop$9$d = cnt_drop$9$q;
         ring$read_clock = clock;
         ring$write_clock = clock;
-        verdicts$clock = clock;
-        verdicts$reset = reset;
+        vq$read_clock = clock;
+        vq$write_clock = clock;
         sink$ready = ~reset;
         word_in = sink$valid & ~reset;
         frame_end = word_in & sink$last;
-        full = (wp$q - rp$q) == ring_words;
+        full = used$q[32'h9];
         store = word_in & ~full & ~ovf$q & (beats$q < c137_8);
         ring$write_enable = store;
         ring$write_address = wp$q[0+:9];
@@ -3966,121 +4375,185 @@ module nic_bolt$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$r
                 ovf$d = 1'b1;
             end
         end
-        h = hdr$q;
-        if (word_in & (beats$q < c8_8)) begin
-            h = (hdr$q << sh64) | 512'(sink$data);
+        pair_hi = 17'(sink$data[48+:16]) + 17'(sink$data[32+:16]);
+        pair_lo = 17'(sink$data[16+:16]) + 17'(sink$data[0+:16]);
+        quad = 18'(pair_hi) + 18'(pair_lo);
+        fold1 = 17'(cs_acc$q[0+:16]) + 17'(cs_acc$q[16+:4]);
+        fold2 = 17'(cs_acc$q[0+:16]) + 17'(cs_acc$q[16+:1]);
+        ip_len = hw2$q[48+:16];
+        ip_len13 = ip_len + c13_16;
+        msg_len_in = (16'(hw4$q[0+:8]) << sh8) | 16'(sink$data[56+:8]);
+        off_in = sink$data[48+:8];
+        total_in = 8'(msg_len_in[10+:6]);
+        if (msg_len_in[0+:10] != zero_low10) begin
+            total_in = 8'(msg_len_in[10+:6]) + one_8;
         end
-        hdr$d = h;
-        nbeats = 16'(beats$q) + one_16;
-        frame_len = (nbeats << sh3) - 16'(sink$empty);
-        ip_len = h[368+:16];
-        payload_len = frame_len - c64_16;
-        csum = 20'(h[384+:16]) + 20'(h[368+:16]) + 20'(h[352+:16]) + 20'(h[336+:16]) + 20'(h[320+:16]) + 20'(h[304+:16]) + 20'(h[288+:16]) + 20'(h[272+:16]) + 20'(h[256+:16]) + 20'(h[240+:16]);
-        fold1 = 20'(csum[0+:16]) + (csum >> sh16);
-        fold2 = 20'(fold1[0+:16]) + (fold1 >> sh16);
-        flags = h[232+:8];
-        msg_len = h[184+:16];
-        off = h[176+:8];
-        total = 8'(msg_len[10+:6]);
-        if (msg_len[0+:10] != zero_low10) begin
-            total = 8'(msg_len[10+:6]) + one_8;
-        end
-        want_len = c1024_16;
-        if ((off + one_8) == total) begin
-            want_len = msg_len - (16'(off) << sh10);
-        end
-        transport_ok = (flags[5+:3] == zero_3) & (flags[0+:4] != zero_4) & (msg_len != zero_16) & (msg_len <= max_msg_16);
+        flags = hw4$q[40+:8];
+        off = hw5$q[48+:8];
+        transport_ok = t_flags_ok$q & t_len_ok$q;
         if (flags[32'h0]) begin
-            if (off >= total) begin
+            if (off >= t_total$q) begin
                 transport_ok = 1'b0;
             end
             if (flags[32'h4]) begin
-                if (payload_len != zero_16) begin
+                if (~t_pay0$q) begin
                     transport_ok = 1'b0;
                 end
             end
-            else if (payload_len != want_len) begin
+            else if (t_off1$q == t_total$q) begin
+                if (ip_pay$q != t_rem$q) begin
+                    transport_ok = 1'b0;
+                end
+            end
+            else if (~t_pay1024$q) begin
                 transport_ok = 1'b0;
             end
         end
         else begin
-            if ((off > total) | (payload_len != one_16) | flags[32'h4]) begin
+            if ((off > t_total$q) | ~t_pay1$q | flags[32'h4]) begin
                 transport_ok = 1'b0;
             end
         end
-        if (bolt & (flags == zero_8) & ((h[72+:8] & bolt_src) != zero_8) & (msg_len != zero_16) & (msg_len <= max_msg_16) & (off < total) & (payload_len == zero_16)) begin
+        if (bolt & t_flags_zero$q & ((sink$data[8+:8] & bolt_src) != zero_8) & t_len_ok$q & (off < t_total$q) & t_pay0$q) begin
             transport_ok = 1'b1;
         end
+        if (word_in) begin
+            if (beats$q == beat$0) begin
+                hw0$d = sink$data;
+                f_mac$d = sink$data[16+:48] != cfg$mac;
+            end
+            if (beats$q == beat$1) begin
+                hw1$d = sink$data;
+                f_ethertype$d = sink$data[16+:16] != ethertype_ipv4;
+                f_version$d = sink$data[8+:8] != c45_8;
+            end
+            if (beats$q == beat$2) begin
+                hw2$d = sink$data;
+                f_frag$d = sink$data[16+:14] != zero_14;
+                f_proto$d = sink$data[0+:8] != cfg$protocol;
+                cs_quad$d = quad;
+            end
+            if (beats$q == beat$3) begin
+                hw3$d = sink$data;
+                f_ip_hi$d = sink$data[0+:16] != cfg$ip[16+:16];
+                cs_quad$d = quad;
+                cs_acc$d = 20'(cs_quad$q) + 20'(hw1$q[0+:16]);
+                exp_last$d = ip_len13[3+:13];
+                exp_empty$d = ~ip_len13[0+:3];
+                ip_pay$d = ip_len - c50_16;
+            end
+            if (beats$q == beat$4) begin
+                hw4$d = sink$data;
+                f_ip_lo$d = sink$data[48+:16] != cfg$ip[0+:16];
+                cs_acc$d = cs_acc$q + 20'(cs_quad$q) + 20'(sink$data[48+:16]);
+                t_pay0$d = ip_pay$q == zero_16;
+                t_pay1$d = ip_pay$q == one_16;
+                t_pay1024$d = ip_pay$q == c1024_16;
+            end
+            if (beats$q == beat$5) begin
+                hw5$d = sink$data;
+                cs_acc$d = 20'(fold1);
+                t_total$d = total_in;
+                t_off1$d = off_in + one_8;
+                t_rem$d = msg_len_in - (16'(off_in) << sh10);
+                t_len_ok$d = (msg_len_in != zero_16) & (msg_len_in <= max_msg_16);
+                t_flags_ok$d = (flags[5+:3] == zero_3) & (flags[0+:4] != zero_4);
+                t_flags_zero$d = flags == zero_8;
+            end
+            if (beats$q == beat$6) begin
+                hw6$d = sink$data;
+                f_csum$d = fold2 != ones_17;
+                f_transport$d = ~transport_ok;
+            end
+            if (beats$q == beat$7) begin
+                hw7$d = sink$data[40+:24];
+            end
+        end
+        c_ovf = ovf$q | (full & (beats$q < c137_8));
+        c_long = beats$q > c135_8;
+        c_trunc = (beats$q < beat$7) | ((beats$q == beat$7) & (sink$empty != zero_3));
+        c_len = (13'(beats$q) != exp_last$q) | (sink$empty != exp_empty$q);
         bad = 1'b1;
         reason = codes$9;
-        if (transport_ok) begin
+        if (~f_transport$q) begin
             bad = 1'b0;
         end
-        if (h[320+:8] != cfg$protocol) begin
+        if (f_proto$q) begin
             bad = 1'b1;
             reason = codes$8;
         end
-        if ((h[464+:48] != cfg$mac) | (h[240+:32] != cfg$ip)) begin
+        if (f_mac$q | f_ip_hi$q | f_ip_lo$q) begin
             bad = 1'b1;
             reason = codes$7;
         end
-        if (fold2 != ones_20) begin
+        if (f_csum$q) begin
             bad = 1'b1;
             reason = codes$6;
         end
-        if ((ip_len + c14_16) != frame_len) begin
+        if (c_len) begin
             bad = 1'b1;
             reason = codes$5;
         end
-        if ((h[392+:8] != c45_8) | (h[336+:14] != zero_14)) begin
+        if (f_version$q | f_frag$q) begin
             bad = 1'b1;
             reason = codes$4;
         end
-        if (h[400+:16] != ethertype_ipv4) begin
+        if (f_ethertype$q) begin
             bad = 1'b1;
             reason = codes$3;
         end
-        if (frame_len < c64_16) begin
+        if (c_trunc) begin
             bad = 1'b1;
             reason = codes$2;
         end
-        if (nbeats > c136_16) begin
+        if (c_long) begin
             bad = 1'b1;
             reason = codes$1;
         end
-        if (ovf$q | (~store & (beats$q < c137_8))) begin
+        if (c_ovf) begin
             bad = 1'b1;
             reason = codes$0;
         end
-        vh[0+:48] = h[416+:48];
-        vh[48+:32] = h[272+:32];
-        vh[80+:32] = h[240+:32];
-        vh[112+:8] = h[384+:8];
-        vh[120+:8] = flags;
-        vh[128+:16] = h[216+:16];
-        vh[144+:16] = h[200+:16];
-        vh[160+:16] = msg_len;
-        vh[176+:8] = off;
-        vh[184+:16] = h[160+:16];
+        w7 = hw7$q;
+        if (beats$q == beat$7) begin
+            w7 = sink$data[40+:24];
+        end
+        vh[0+:48] = (48'(hw0$q[0+:16]) << sh32) | 48'(hw1$q[32+:32]);
+        vh[48+:32] = hw3$q[16+:32];
+        vh[80+:32] = (32'(hw3$q[0+:16]) << sh16) | 32'(hw4$q[48+:16]);
+        vh[112+:8] = hw1$q[0+:8];
+        vh[120+:8] = hw4$q[40+:8];
+        vh[128+:16] = hw4$q[24+:16];
+        vh[144+:16] = hw4$q[8+:16];
+        vh[160+:16] = (16'(hw4$q[0+:8]) << sh8) | 16'(hw5$q[56+:8]);
+        vh[176+:8] = hw5$q[48+:8];
+        vh[184+:16] = hw5$q[32+:16];
         if (homa) begin
-            vh[200+:8] = h[152+:8];
-            vh[208+:16] = h[136+:16];
-            vh[224+:16] = h[120+:16];
-            vh[240+:8] = h[112+:8];
+            vh[200+:8] = hw5$q[24+:8];
+            vh[208+:16] = hw5$q[8+:16];
+            vh[224+:16] = (16'(hw5$q[0+:8]) << sh8) | 16'(hw6$q[56+:8]);
+            vh[240+:8] = hw6$q[48+:8];
         end
         else begin
             vh[200+:8] = zero_8;
-            vh[208+:16] = h[144+:16];
-            vh[224+:16] = h[128+:16];
-            vh[240+:8] = h[120+:8];
+            vh[208+:16] = hw5$q[16+:16];
+            vh[224+:16] = hw5$q[0+:16];
+            vh[240+:8] = hw6$q[56+:8];
         end
-        vh[248+:72] = h[40+:72];
-        vh[320+:16] = payload_len;
-        v[0+:8] = nbeats[0+:8];
+        vh[248+:72] = (72'(hw6$q[0+:48]) << sh24) | 72'(w7);
+        vh[320+:16] = ip_pay$q;
+        v[0+:8] = beats$q;
         v[8+:3] = sink$empty;
         v[11+:336] = vh;
-        verdicts$push_data = v;
-        verdicts$push = frame_end & ~bad;
+        vq_push = frame_end & ~bad & ~vq_cnt$q[32'h6];
+        vq$write_enable = vq_push;
+        vq$write_address = vq_wp$q;
+        vq$write_data = v;
+        if (vq_push) begin
+            vq_wp$d = vq_wp$q + one_6;
+        end
+        vq_last_beat$d = beats$q;
+        vq_empty$d = sink$empty;
         if (frame_end) begin
             beats$d = zero_8;
             ovf$d = 1'b0;
@@ -4123,8 +4596,15 @@ module nic_bolt$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$r
                 cnt_passed$d = cnt_passed$q + one_32;
             end
         end
-        avail = (cwp$q != rp$q) & verdicts$nonempty;
-        out_last = (taken$q + one_8) == verdicts$head[0+:8];
+        head = vq$read_data;
+        if (vq_fresh$q) begin
+            head[0+:8] = vq_last_beat$q;
+            head[8+:3] = vq_empty$q;
+            head[11+:336] = vh;
+        end
+        avail = (cused$q != zero_10) & (vq_cnt$q != zero_7);
+        head_last$d = head[0+:8];
+        out_last = (taken$q != zero_8) & (taken$q == head_last$q);
         source$valid = avail;
         source$data = zero_64;
         source$last = 1'b0;
@@ -4133,27 +4613,61 @@ module nic_bolt$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$r
         if (avail) begin
             source$data = ring$read_data;
             source$last = out_last;
-            source$hdr = verdicts$head[11+:336];
+            source$hdr = head[11+:336];
             if (out_last) begin
-                source$empty = verdicts$head[8+:3];
+                source$empty = head[8+:3];
             end
         end
         pop_word = avail & source$ready;
         rp_next = rp$q;
-        verdicts$pop = 1'b0;
+        vq_pop = 1'b0;
         if (pop_word) begin
             rp_next = rp$q + one_10;
             taken$d = taken$q + one_8;
             if (out_last) begin
                 taken$d = zero_8;
-                verdicts$pop = 1'b1;
+                vq_pop = 1'b1;
             end
         end
         rp$d = rp_next;
         ring$read_address = rp_next[0+:9];
+        vq_rp_next = vq_rp$q;
+        if (vq_pop) begin
+            vq_rp_next = vq_rp$q + one_6;
+        end
+        vq_rp$d = vq_rp_next;
+        vq$read_address = vq_rp_next;
+        vq_fresh$d = vq_push & (vq_wp$q == vq_rp_next);
+        if (vq_push & ~vq_pop) begin
+            vq_cnt$d = vq_cnt$q + one_7;
+        end
+        if (~vq_push & vq_pop) begin
+            vq_cnt$d = vq_cnt$q - one_7;
+        end
+        used_next = used$q;
+        if (store & ~pop_word) begin
+            used_next = used$q + one_10;
+        end
+        if (~store & pop_word) begin
+            used_next = used$q - one_10;
+        end
+        cused_next = cused$q;
+        if (pop_word) begin
+            cused_next = cused$q - one_10;
+        end
+        used$d = used_next;
+        cused$d = cused_next;
+        if (frame_end) begin
+            if (bad) begin
+                used$d = cused_next;
+            end
+            else begin
+                cused$d = used_next;
+            end
+        end
         stat$frames = cnt_frames$q;
         stat$passed = cnt_passed$q;
-        stat$queued = verdicts$count;
+        stat$queued = vq_cnt$q;
         stat$drop_overflow = cnt_drop$0$q;
         stat$drop_too_long = cnt_drop$1$q;
         stat$drop_truncated = cnt_drop$2$q;
@@ -4170,7 +4684,13 @@ module nic_bolt$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$r
             wp$d = zero_10;
             cwp$d = zero_10;
             rp$d = zero_10;
+            used$d = zero_10;
+            cused$d = zero_10;
             taken$d = zero_8;
+            vq_wp$d = zero_6;
+            vq_rp$d = zero_6;
+            vq_cnt$d = zero_7;
+            vq_fresh$d = 1'b0;
             cnt_frames$d = zero_32;
             cnt_passed$d = zero_32;
             cnt_drop$0$d = zero_32;
@@ -4436,6 +4956,63 @@ module nic_bolt$parser$cnt_passed(d,q,clock);
 endmodule // nic_bolt$parser$cnt_passed
 
 
+module nic_bolt$parser$cs_acc(d,q,clock);
+    
+    // Module arguments
+    input wire  [19:0] d;
+    output reg  [19:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 20'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$cs_acc
+
+
+module nic_bolt$parser$cs_quad(d,q,clock);
+    
+    // Module arguments
+    input wire  [17:0] d;
+    output reg  [17:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 18'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$cs_quad
+
+
+module nic_bolt$parser$cused(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$cused
+
+
 module nic_bolt$parser$cwp(d,q,clock);
     
     // Module arguments
@@ -4455,23 +5032,403 @@ module nic_bolt$parser$cwp(d,q,clock);
 endmodule // nic_bolt$parser$cwp
 
 
-module nic_bolt$parser$hdr(d,q,clock);
+module nic_bolt$parser$exp_empty(d,q,clock);
     
     // Module arguments
-    input wire  [511:0] d;
-    output reg  [511:0] q;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 512'h0;
+       q = 3'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_bolt$parser$hdr
+endmodule // nic_bolt$parser$exp_empty
+
+
+module nic_bolt$parser$exp_last(d,q,clock);
+    
+    // Module arguments
+    input wire  [12:0] d;
+    output reg  [12:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 13'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$exp_last
+
+
+module nic_bolt$parser$f_csum(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$f_csum
+
+
+module nic_bolt$parser$f_ethertype(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$f_ethertype
+
+
+module nic_bolt$parser$f_frag(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$f_frag
+
+
+module nic_bolt$parser$f_ip_hi(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$f_ip_hi
+
+
+module nic_bolt$parser$f_ip_lo(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$f_ip_lo
+
+
+module nic_bolt$parser$f_mac(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$f_mac
+
+
+module nic_bolt$parser$f_proto(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$f_proto
+
+
+module nic_bolt$parser$f_transport(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$f_transport
+
+
+module nic_bolt$parser$f_version(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$f_version
+
+
+module nic_bolt$parser$head_last(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$head_last
+
+
+module nic_bolt$parser$hw0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$hw0
+
+
+module nic_bolt$parser$hw1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$hw1
+
+
+module nic_bolt$parser$hw2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$hw2
+
+
+module nic_bolt$parser$hw3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$hw3
+
+
+module nic_bolt$parser$hw4(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$hw4
+
+
+module nic_bolt$parser$hw5(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$hw5
+
+
+module nic_bolt$parser$hw6(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$hw6
+
+
+module nic_bolt$parser$hw7(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$hw7
+
+
+module nic_bolt$parser$ip_pay(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$ip_pay
 
 
 module nic_bolt$parser$ovf(d,q,clock);
@@ -4541,6 +5498,177 @@ module nic_bolt$parser$rp(d,q,clock);
 endmodule // nic_bolt$parser$rp
 
 
+module nic_bolt$parser$t_flags_ok(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$t_flags_ok
+
+
+module nic_bolt$parser$t_flags_zero(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$t_flags_zero
+
+
+module nic_bolt$parser$t_len_ok(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$t_len_ok
+
+
+module nic_bolt$parser$t_off1(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$t_off1
+
+
+module nic_bolt$parser$t_pay0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$t_pay0
+
+
+module nic_bolt$parser$t_pay1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$t_pay1
+
+
+module nic_bolt$parser$t_pay1024(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$t_pay1024
+
+
+module nic_bolt$parser$t_rem(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$t_rem
+
+
+module nic_bolt$parser$t_total(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$t_total
+
+
 module nic_bolt$parser$taken(d,q,clock);
     
     // Module arguments
@@ -4560,222 +5688,26 @@ module nic_bolt$parser$taken(d,q,clock);
 endmodule // nic_bolt$parser$taken
 
 
-module nic_bolt$parser$verdicts(clock,reset,push,push_data,pop,head,nonempty,count);
+module nic_bolt$parser$used(d,q,clock);
     
     // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  push;
-    input wire  [346:0] push_data;
-    input wire  pop;
-    output reg  [346:0] head;
-    output reg  nonempty;
-    output reg  [6:0] count;
-    
-    // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  zero_a = 6'b0;
-    localparam  one_c = 7'b1;
-    localparam  zero_c = 7'b0;
-    localparam  depth = 7'b1000000;
-    
-    // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [346:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [346:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [346:0] bypass_data$d;
-    wire  [346:0] bypass_data$q;
-    reg  bypass_data$clock;
-    
-    // Local signals
-    reg  [5:0] rp_next;
-    reg  push_ok;
-    reg  pop_ok;
-    
-    // Sub module instances
-    nic_bolt$parser$verdicts$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    nic_bolt$parser$verdicts$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    nic_bolt$parser$verdicts$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    nic_bolt$parser$verdicts$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
-    );
-    nic_bolt$parser$verdicts$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
-    );
-    nic_bolt$parser$verdicts$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
-        push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-        end
-        rp$d = rp_next;
-        store$read_address = rp_next;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
-        end
-        if (push_ok & ~pop_ok) begin
-            cnt$d = cnt$q + one_c;
-        end
-        if (pop_ok & ~push_ok) begin
-            cnt$d = cnt$q - one_c;
-        end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
-        bypass_data$d = push_data;
-        if (bypass_valid$q) begin
-            head = bypass_data$q;
-        end
-        else begin
-            head = store$read_data;
-        end
-        nonempty = cnt$q != zero_c;
-        count = cnt$q;
-        if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
-            cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
-        end
-    end
-    
-endmodule // nic_bolt$parser$verdicts
-
-
-module nic_bolt$parser$verdicts$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [346:0] d;
-    output reg  [346:0] q;
+    input wire  [9:0] d;
+    output reg  [9:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 347'h0;
+       q = 10'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_bolt$parser$verdicts$bypass_data
+endmodule // nic_bolt$parser$used
 
 
-module nic_bolt$parser$verdicts$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_bolt$parser$verdicts$bypass_valid
-
-
-module nic_bolt$parser$verdicts$cnt(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_bolt$parser$verdicts$cnt
-
-
-module nic_bolt$parser$verdicts$rp(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_bolt$parser$verdicts$rp
-
-
-module nic_bolt$parser$verdicts$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module nic_bolt$parser$vq(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -4801,10 +5733,86 @@ module nic_bolt$parser$verdicts$store(read_address,read_clock,read_data,write_ad
        end
     end
                 
-endmodule // nic_bolt$parser$verdicts$store
+endmodule // nic_bolt$parser$vq
 
 
-module nic_bolt$parser$verdicts$wp(d,q,clock);
+module nic_bolt$parser$vq_cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$vq_cnt
+
+
+module nic_bolt$parser$vq_empty(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$vq_empty
+
+
+module nic_bolt$parser$vq_fresh(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$vq_fresh
+
+
+module nic_bolt$parser$vq_last_beat(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$vq_last_beat
+
+
+module nic_bolt$parser$vq_rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -4820,7 +5828,26 @@ module nic_bolt$parser$verdicts$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_bolt$parser$verdicts$wp
+endmodule // nic_bolt$parser$vq_rp
+
+
+module nic_bolt$parser$vq_wp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$parser$vq_wp
 
 
 module nic_bolt$parser$wp(d,q,clock);

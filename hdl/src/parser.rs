@@ -3,10 +3,14 @@
 //! malformed, unknown or not for this host, so that nothing malformed goes further.
 //!
 //! ```text
-//!  sink (MAC RX) ─► header shift register (8 words) ─► checks at the last word ─► verdict FIFO ─┐
-//!       │                                                                                       ├─► source
-//!       └──────────► frame ring (512 words; a dropped frame is rewound) ───────────────────────┘   (frame +
-//!                                                                                                 header fields)
+//!  sink (MAC RX) ─┬─► header words 0-6, bytes 56-58 ──────────────────────► fields ──┐
+//!                 ├─► checks on the beat of their field ─► registered flags ─┐        │
+//!                 │    (beats 0-6: see "Timing")                             ├─► last word: length checks,
+//!                 │                                                          │   first failing reason
+//!                 │                                      drop counters ◄─────┤   (rewind, count)
+//!                 │                                      verdict queue ◄─────┴────────┘ ─┐
+//!                 └─► frame ring (512 words; a dropped frame is rewound) ─────────────────┴─► source
+//!                                                                               (frame + header fields)
 //! ```
 //!
 //! # Interfaces
@@ -18,6 +22,8 @@
 //!   in and checked, the cycle after at the earliest.
 //! * `cfg`: this host's MAC and IPv4 address, and the transport protocol number of the
 //!   program (155 NDP, 154 Homa). `homa` (a build parameter) selects the transport layout.
+//!   Each is compared with its frame field as the word holding the field arrives (words
+//!   0, 2, 3 and 4): change `cfg` between frames only.
 //! * `stat`: frames seen, frames passed, and one drop counter per reason ([`DROP_REASONS`]).
 //!
 //! # Checks, in order (the first that fails names the drop)
@@ -46,10 +52,44 @@
 //! 47 buf_ptr, 49 buf_size_class. Bolt's 9 bytes (Listing 4.1: q_size 24, link_rate 8,
 //! flags 8, t_data_tx 32) are at bytes 50-58 in both layouts (inside the padding).
 //!
+//! # Timing (one cycle of logic per cycle)
+//! Every check whose fields are in the headers is computed on the beat (word index `b`,
+//! frame bytes `8b..8b+7`) that brings its last field and kept in a registered flag; the
+//! IPv4 header checksum (frame bytes 14-33) is summed as its words arrive, each word's
+//! four 16-bit lanes as a tree of adds and the carries folded two beats later.
+//!
+//! | beat | registered |
+//! |---|---|
+//! | 0 | destination MAC ≠ `cfg.mac` |
+//! | 1 | ethertype, version/IHL |
+//! | 2 | fragment bits, protocol ≠ `cfg.protocol`; checksum: the sum of word 2's four lanes |
+//! | 3 | destination IP bytes 30-31 ≠ `cfg.ip`; checksum: word 3's four lanes, lane 14-15 + word 2's sum; from the IPv4 total length `T` (`E = T + 14` bytes): the index of the frame's last word `(E - 1) / 8`, its `empty` and the payload length `T - 50` |
+//! | 4 | destination IP bytes 32-33; checksum: + word 3's sum + lane 32-33 (20 bits); payload length 0, 1 or 1024 |
+//! | 5 | checksum: first fold; transport, first half: packet count, `msg_len` bounds, flags, `pkt_offset + 1`, `msg_len - 1024 * pkt_offset` |
+//! | 6 | checksum: second fold, compared with 0xffff; transport, second half (offset against the packet count, payload length against the one the offset wants, Bolt's SRC) |
+//!
+//! A frame that passes has at least 8 words, so every flag is set before its last word;
+//! a shorter frame is dropped as truncated (or overflow) whatever its flags say. The last
+//! word only adds what depends on the frame's length (the word count and `empty`:
+//! overflow, too long, truncated, and the length check against beat 3's registers) and the
+//! priority among the ten reasons, which drives the drop counters, the ring's rewind and
+//! the verdict queue. The transport check takes the payload length from the IPv4 total
+//! length (`T - 50`): it is the frame's whenever the length check passes, and when that
+//! fails the frame is dropped for its length first. The ring's fill level is kept in a
+//! register (`used`, `cused`) rather than subtracted from its pointers.
+//!
+//! # Verdict queue
+//! The descriptors of checked frames ([`Verdict`]: last word index, `empty`, [`RxHdr`])
+//! wait in a 64-entry queue (a RAM, never full: 64 frames of 8 words fill the ring). The
+//! RAM reads before it writes, so in the cycle after a push into the entry being read
+//! the head comes from the header registers, which still hold that frame (the next frame
+//! writes header word 0 at the end of that cycle at the earliest). The word count that
+//! ends a frame on `source` is compared with the previous cycle's head (a frame's first
+//! word is never its last), so that no RAM output decides which word is read next.
+//!
 //! # Latency
 //! Last word in at cycle `L` → first word out at `L+1` (a 16-byte message's 80-byte packet,
 //! 10 words: first byte in at 0, first byte out at 10). One word per cycle in and out.
-use crate::fifo::Fifo;
 use rust_hdl::prelude::*;
 
 /// Ring words (`2^RING_A`).
@@ -115,7 +155,8 @@ pub struct RxHdr {
 /// A checked frame's descriptor.
 #[derive(Clone, Copy, Debug, PartialEq, Default, LogicStruct)]
 pub struct Verdict {
-    pub words: Bits<8>,
+    /// Index of the frame's last word (words - 1).
+    pub last_beat: Bits<8>,
     pub empty: Bits<3>,
     pub hdr: RxHdr,
 }
@@ -180,17 +221,72 @@ pub struct Parser {
     pub stat: ParserStats,
 
     ring: RAM<Bits<64>, RING_A>,
-    verdicts: Fifo<Verdict, 6, 7>,
-    hdr: DFF<Bits<512>>,
+    /// The verdict queue (see "Verdict queue"): descriptors of checked frames, oldest
+    /// first, with its pointers, count, and the descriptor pushed in the previous cycle.
+    vq: RAM<Verdict, 6>,
+    vq_wp: DFF<Bits<6>>,
+    vq_rp: DFF<Bits<6>>,
+    vq_cnt: DFF<Bits<7>>,
+    vq_fresh: DFF<bool>,
+    vq_last_beat: DFF<Bits<8>>,
+    vq_empty: DFF<Bits<3>>,
+    /// Words of the current frame received so far (saturates at 255).
     beats: DFF<Bits<8>>,
     ovf: DFF<bool>,
     wp: DFF<Bits<10>>,
     cwp: DFF<Bits<10>>,
     rp: DFF<Bits<10>>,
+    /// Words in the ring not yet read (`wp - rp`, at most `2^RING_A`), and those of them
+    /// that belong to checked frames (`cwp - rp`).
+    used: DFF<Bits<10>>,
+    cused: DFF<Bits<10>>,
+    /// Words of the head frame already sent, and the head's last word index as of the
+    /// previous cycle.
     taken: DFF<Bits<8>>,
+    head_last: DFF<Bits<8>>,
     cnt_frames: DFF<Bits<32>>,
     cnt_passed: DFF<Bits<32>>,
     cnt_drop: [DFF<Bits<32>>; DROP_REASONS],
+
+    /// Header words 0-6 of the current frame, each written on its beat; bytes 56-58.
+    hw0: DFF<Bits<64>>,
+    hw1: DFF<Bits<64>>,
+    hw2: DFF<Bits<64>>,
+    hw3: DFF<Bits<64>>,
+    hw4: DFF<Bits<64>>,
+    hw5: DFF<Bits<64>>,
+    hw6: DFF<Bits<64>>,
+    hw7: DFF<Bits<24>>,
+    /// Failed checks, registered on the beat of their field (see "Timing").
+    f_mac: DFF<bool>,
+    f_ethertype: DFF<bool>,
+    f_version: DFF<bool>,
+    f_frag: DFF<bool>,
+    f_proto: DFF<bool>,
+    f_ip_hi: DFF<bool>,
+    f_ip_lo: DFF<bool>,
+    f_csum: DFF<bool>,
+    f_transport: DFF<bool>,
+    /// The IPv4 header checksum as it is summed: the sum of the four 16-bit lanes of
+    /// word 2 (beat 2), then of word 3 (beat 3); the sum of lane 14-15 and word 2's (beat
+    /// 3), + word 3's and lane 32-33 (beat 4), folded once (beat 5).
+    cs_quad: DFF<Bits<18>>,
+    cs_acc: DFF<Bits<20>>,
+    /// From the IPv4 total length (beat 3): index of the last word and its `empty` that
+    /// agree with it, and the payload length (`total - 50`).
+    exp_last: DFF<Bits<13>>,
+    exp_empty: DFF<Bits<3>>,
+    ip_pay: DFF<Bits<16>>,
+    /// Transport, first half (beat 5).
+    t_total: DFF<Bits<8>>,
+    t_off1: DFF<Bits<8>>,
+    t_rem: DFF<Bits<16>>,
+    t_len_ok: DFF<bool>,
+    t_flags_ok: DFF<bool>,
+    t_flags_zero: DFF<bool>,
+    t_pay0: DFF<bool>,
+    t_pay1: DFF<bool>,
+    t_pay1024: DFF<bool>,
 
     // locals
     word_in: Signal<Local, bool>,
@@ -199,66 +295,82 @@ pub struct Parser {
     store: Signal<Local, bool>,
     wp_next: Signal<Local, Bits<10>>,
     rp_next: Signal<Local, Bits<10>>,
-    h: Signal<Local, Bits<512>>,
-    nbeats: Signal<Local, Bits<16>>,
-    frame_len: Signal<Local, Bits<16>>,
+    used_next: Signal<Local, Bits<10>>,
+    cused_next: Signal<Local, Bits<10>>,
+    pair_hi: Signal<Local, Bits<17>>,
+    pair_lo: Signal<Local, Bits<17>>,
+    quad: Signal<Local, Bits<18>>,
+    fold1: Signal<Local, Bits<17>>,
+    fold2: Signal<Local, Bits<17>>,
     ip_len: Signal<Local, Bits<16>>,
-    csum: Signal<Local, Bits<20>>,
-    fold1: Signal<Local, Bits<20>>,
-    fold2: Signal<Local, Bits<20>>,
-    msg_len: Signal<Local, Bits<16>>,
-    off: Signal<Local, Bits<8>>,
+    ip_len13: Signal<Local, Bits<16>>,
+    msg_len_in: Signal<Local, Bits<16>>,
+    off_in: Signal<Local, Bits<8>>,
+    total_in: Signal<Local, Bits<8>>,
     flags: Signal<Local, Bits<8>>,
-    total: Signal<Local, Bits<8>>,
-    want_len: Signal<Local, Bits<16>>,
-    payload_len: Signal<Local, Bits<16>>,
+    off: Signal<Local, Bits<8>>,
     transport_ok: Signal<Local, bool>,
+    c_ovf: Signal<Local, bool>,
+    c_long: Signal<Local, bool>,
+    c_trunc: Signal<Local, bool>,
+    c_len: Signal<Local, bool>,
     reason: Signal<Local, Bits<4>>,
     bad: Signal<Local, bool>,
+    w7: Signal<Local, Bits<24>>,
     vh: Signal<Local, RxHdr>,
     v: Signal<Local, Verdict>,
+    vq_push: Signal<Local, bool>,
+    vq_pop: Signal<Local, bool>,
+    vq_rp_next: Signal<Local, Bits<6>>,
+    head: Signal<Local, Verdict>,
     avail: Signal<Local, bool>,
     out_last: Signal<Local, bool>,
     pop_word: Signal<Local, bool>,
 
     codes: [Constant<Bits<4>>; DROP_REASONS],
+    /// Beat numbers 0-7.
+    beat: [Constant<Bits<8>>; 8],
     homa: Constant<bool>,
     /// Bolt build: accept the switches' SRC packets (see the module documentation).
     bolt: Constant<bool>,
     bolt_src: Constant<Bits<8>>,
     zero_hdr: Constant<RxHdr>,
-    ring_words: Constant<Bits<10>>,
+    one_6: Constant<Bits<6>>,
+    zero_6: Constant<Bits<6>>,
+    one_7: Constant<Bits<7>>,
+    zero_7: Constant<Bits<7>>,
     one_10: Constant<Bits<10>>,
     zero_10: Constant<Bits<10>>,
     zero_low10: Constant<Bits<10>>,
     one_8: Constant<Bits<8>>,
     zero_8: Constant<Bits<8>>,
-    c8_8: Constant<Bits<8>>,
+    c135_8: Constant<Bits<8>>,
     c137_8: Constant<Bits<8>>,
     c255_8: Constant<Bits<8>>,
     c45_8: Constant<Bits<8>>,
     one_16: Constant<Bits<16>>,
     zero_16: Constant<Bits<16>>,
-    c14_16: Constant<Bits<16>>,
-    c64_16: Constant<Bits<16>>,
-    c136_16: Constant<Bits<16>>,
+    c13_16: Constant<Bits<16>>,
+    c50_16: Constant<Bits<16>>,
     c1024_16: Constant<Bits<16>>,
     max_msg_16: Constant<Bits<16>>,
     ethertype_ipv4: Constant<Bits<16>>,
     zero_14: Constant<Bits<14>>,
-    ones_20: Constant<Bits<20>>,
+    ones_17: Constant<Bits<17>>,
     zero_3: Constant<Bits<3>>,
     zero_4: Constant<Bits<4>>,
     zero_32: Constant<Bits<32>>,
     one_32: Constant<Bits<32>>,
     zero_64: Constant<Bits<64>>,
-    sh3: Constant<Bits<5>>,
+    sh8: Constant<Bits<5>>,
     sh10: Constant<Bits<5>>,
     sh16: Constant<Bits<5>>,
-    sh64: Constant<Bits<7>>,
+    sh24: Constant<Bits<5>>,
+    sh32: Constant<Bits<6>>,
 }
 
-// Constant array indices must be literals (see docs/rust-hdl-guide.md).
+// Constant array indices must be literals (see docs/rust-hdl-guide.md), and `full` is bit 9
+// of `used`.
 const _: () = assert!(
     DROP_OVERFLOW == 0
         && DROP_TOO_LONG == 1
@@ -270,6 +382,7 @@ const _: () = assert!(
         && DROP_NOT_FOR_US == 7
         && DROP_BAD_PROTOCOL == 8
         && DROP_BAD_TRANSPORT == 9
+        && RING_A == 9
 );
 
 impl Parser {
@@ -289,78 +402,131 @@ impl Parser {
             source: Default::default(),
             stat: Default::default(),
             ring: Default::default(),
-            verdicts: Fifo::new(),
-            hdr: Default::default(),
+            vq: Default::default(),
+            vq_wp: Default::default(),
+            vq_rp: Default::default(),
+            vq_cnt: Default::default(),
+            vq_fresh: Default::default(),
+            vq_last_beat: Default::default(),
+            vq_empty: Default::default(),
             beats: Default::default(),
             ovf: Default::default(),
             wp: Default::default(),
             cwp: Default::default(),
             rp: Default::default(),
+            used: Default::default(),
+            cused: Default::default(),
             taken: Default::default(),
+            head_last: Default::default(),
             cnt_frames: Default::default(),
             cnt_passed: Default::default(),
             cnt_drop: Default::default(),
+            hw0: Default::default(),
+            hw1: Default::default(),
+            hw2: Default::default(),
+            hw3: Default::default(),
+            hw4: Default::default(),
+            hw5: Default::default(),
+            hw6: Default::default(),
+            hw7: Default::default(),
+            f_mac: Default::default(),
+            f_ethertype: Default::default(),
+            f_version: Default::default(),
+            f_frag: Default::default(),
+            f_proto: Default::default(),
+            f_ip_hi: Default::default(),
+            f_ip_lo: Default::default(),
+            f_csum: Default::default(),
+            f_transport: Default::default(),
+            cs_quad: Default::default(),
+            cs_acc: Default::default(),
+            exp_last: Default::default(),
+            exp_empty: Default::default(),
+            ip_pay: Default::default(),
+            t_total: Default::default(),
+            t_off1: Default::default(),
+            t_rem: Default::default(),
+            t_len_ok: Default::default(),
+            t_flags_ok: Default::default(),
+            t_flags_zero: Default::default(),
+            t_pay0: Default::default(),
+            t_pay1: Default::default(),
+            t_pay1024: Default::default(),
             word_in: Default::default(),
             frame_end: Default::default(),
             full: Default::default(),
             store: Default::default(),
             wp_next: Default::default(),
             rp_next: Default::default(),
-            h: Default::default(),
-            nbeats: Default::default(),
-            frame_len: Default::default(),
-            ip_len: Default::default(),
-            csum: Default::default(),
+            used_next: Default::default(),
+            cused_next: Default::default(),
+            pair_hi: Default::default(),
+            pair_lo: Default::default(),
+            quad: Default::default(),
             fold1: Default::default(),
             fold2: Default::default(),
-            msg_len: Default::default(),
-            off: Default::default(),
+            ip_len: Default::default(),
+            ip_len13: Default::default(),
+            msg_len_in: Default::default(),
+            off_in: Default::default(),
+            total_in: Default::default(),
             flags: Default::default(),
-            total: Default::default(),
-            want_len: Default::default(),
-            payload_len: Default::default(),
+            off: Default::default(),
             transport_ok: Default::default(),
+            c_ovf: Default::default(),
+            c_long: Default::default(),
+            c_trunc: Default::default(),
+            c_len: Default::default(),
             reason: Default::default(),
             bad: Default::default(),
+            w7: Default::default(),
             vh: Default::default(),
             v: Default::default(),
+            vq_push: Default::default(),
+            vq_pop: Default::default(),
+            vq_rp_next: Default::default(),
+            head: Default::default(),
             avail: Default::default(),
             out_last: Default::default(),
             pop_word: Default::default(),
             codes: std::array::from_fn(|i| Constant::new((i as u64).into())),
+            beat: std::array::from_fn(|i| Constant::new((i as u64).into())),
             homa: Constant::new(homa),
             bolt: Constant::new(bolt),
             bolt_src: Constant::new((crate::switch::BOLT_SRC as u64).into()),
             zero_hdr: Constant::new(RxHdr::default()),
-            ring_words: Constant::new((1u64 << RING_A).into()),
+            one_6: Constant::new(1.into()),
+            zero_6: Constant::new(0.into()),
+            one_7: Constant::new(1.into()),
+            zero_7: Constant::new(0.into()),
             one_10: Constant::new(1.into()),
             zero_10: Constant::new(0.into()),
             zero_low10: Constant::new(0.into()),
             one_8: Constant::new(1.into()),
             zero_8: Constant::new(0.into()),
-            c8_8: Constant::new(8.into()),
+            c135_8: Constant::new((MAX_FRAME_BYTES / 8 - 1).into()),
             c137_8: Constant::new(137.into()),
             c255_8: Constant::new(255.into()),
             c45_8: Constant::new(0x45.into()),
             one_16: Constant::new(1.into()),
             zero_16: Constant::new(0.into()),
-            c14_16: Constant::new(14.into()),
-            c64_16: Constant::new(HDR_BYTES.into()),
-            c136_16: Constant::new((MAX_FRAME_BYTES / 8).into()),
+            c13_16: Constant::new(13.into()),
+            c50_16: Constant::new((HDR_BYTES - 14).into()),
             c1024_16: Constant::new(1024.into()),
             max_msg_16: Constant::new(MAX_MSG_BYTES.into()),
             ethertype_ipv4: Constant::new(0x0800.into()),
             zero_14: Constant::new(0.into()),
-            ones_20: Constant::new(0xffff.into()),
+            ones_17: Constant::new(0xffff.into()),
             zero_3: Constant::new(0.into()),
             zero_4: Constant::new(0.into()),
             zero_32: Constant::new(0.into()),
             one_32: Constant::new(1.into()),
             zero_64: Constant::new(0.into()),
-            sh3: Constant::new(3.into()),
+            sh8: Constant::new(8.into()),
             sh10: Constant::new(10.into()),
             sh16: Constant::new(16.into()),
-            sh64: Constant::new(64.into()),
+            sh24: Constant::new(24.into()),
+            sh32: Constant::new(32.into()),
         }
     }
 }
@@ -388,22 +554,73 @@ impl Parser {
 impl Logic for Parser {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, hdr, beats, ovf, wp, cwp, rp, taken, cnt_frames, cnt_passed);
+        dff_setup!(
+            self,
+            clock,
+            beats,
+            ovf,
+            wp,
+            cwp,
+            rp,
+            used,
+            cused,
+            taken,
+            head_last,
+            cnt_frames,
+            cnt_passed,
+            vq_wp,
+            vq_rp,
+            vq_cnt,
+            vq_fresh,
+            vq_last_beat,
+            vq_empty,
+            hw0,
+            hw1,
+            hw2,
+            hw3,
+            hw4,
+            hw5,
+            hw6,
+            hw7,
+            f_mac,
+            f_ethertype,
+            f_version,
+            f_frag,
+            f_proto,
+            f_ip_hi,
+            f_ip_lo,
+            f_csum,
+            f_transport,
+            cs_quad,
+            cs_acc,
+            exp_last,
+            exp_empty,
+            ip_pay,
+            t_total,
+            t_off1,
+            t_rem,
+            t_len_ok,
+            t_flags_ok,
+            t_flags_zero,
+            t_pay0,
+            t_pay1,
+            t_pay1024
+        );
         for i in 0..DROP_REASONS {
             self.cnt_drop[i].clock.next = self.clock.val();
             self.cnt_drop[i].d.next = self.cnt_drop[i].q.val();
         }
         self.ring.read_clock.next = self.clock.val();
         self.ring.write_clock.next = self.clock.val();
-        self.verdicts.clock.next = self.clock.val();
-        self.verdicts.reset.next = self.reset.val();
+        self.vq.read_clock.next = self.clock.val();
+        self.vq.write_clock.next = self.clock.val();
 
         // ================= write side =================
         self.sink.ready.next = !self.reset.val();
         self.word_in.next = self.sink.valid.val() & !self.reset.val();
         self.frame_end.next = self.word_in.val() & self.sink.last.val();
-        // The ring is full when it holds 2^RING_A words not yet read.
-        self.full.next = (self.wp.q.val() - self.rp.q.val()) == self.ring_words.val();
+        // The ring is full when it holds 2^RING_A words not yet read (`used` never exceeds it).
+        self.full.next = self.used.q.val().get_bit(9);
         self.store.next = self.word_in.val()
             & !self.full.val()
             & !self.ovf.q.val()
@@ -425,163 +642,246 @@ impl Logic for Parser {
                 self.ovf.d.next = true;
             }
         }
-        // The header: the first 8 words, shifted in (word 0 ends up in bits 511:448).
-        self.h.next = self.hdr.q.val();
-        if self.word_in.val() & (self.beats.q.val() < self.c8_8.val()) {
-            self.h.next =
-                (self.hdr.q.val() << self.sh64.val()) | bit_cast::<512, 64>(self.sink.data.val());
-        }
-        self.hdr.d.next = self.h.val();
 
-        // ================= checks (at the last word) =================
-        // Byte b of the header is h[504 - 8b +: 8].
-        self.nbeats.next = bit_cast::<16, 8>(self.beats.q.val()) + self.one_16.val();
-        self.frame_len.next =
-            (self.nbeats.val() << self.sh3.val()) - bit_cast::<16, 3>(self.sink.empty.val());
-        self.ip_len.next = self.h.val().get_bits::<16>(368);
-        self.payload_len.next = self.frame_len.val() - self.c64_16.val();
-        // IPv4 header checksum over frame bytes 14..34 (one's complement sum).
-        self.csum.next = bit_cast::<20, 16>(self.h.val().get_bits::<16>(384))
-            + bit_cast::<20, 16>(self.h.val().get_bits::<16>(368))
-            + bit_cast::<20, 16>(self.h.val().get_bits::<16>(352))
-            + bit_cast::<20, 16>(self.h.val().get_bits::<16>(336))
-            + bit_cast::<20, 16>(self.h.val().get_bits::<16>(320))
-            + bit_cast::<20, 16>(self.h.val().get_bits::<16>(304))
-            + bit_cast::<20, 16>(self.h.val().get_bits::<16>(288))
-            + bit_cast::<20, 16>(self.h.val().get_bits::<16>(272))
-            + bit_cast::<20, 16>(self.h.val().get_bits::<16>(256))
-            + bit_cast::<20, 16>(self.h.val().get_bits::<16>(240));
-        self.fold1.next = bit_cast::<20, 16>(self.csum.val().get_bits::<16>(0))
-            + (self.csum.val() >> self.sh16.val());
-        self.fold2.next = bit_cast::<20, 16>(self.fold1.val().get_bits::<16>(0))
-            + (self.fold1.val() >> self.sh16.val());
-        // Transport.
-        self.flags.next = self.h.val().get_bits::<8>(232);
-        self.msg_len.next = self.h.val().get_bits::<16>(184);
-        self.off.next = self.h.val().get_bits::<8>(176);
-        self.total.next = bit_cast::<8, 6>(self.msg_len.val().get_bits::<6>(10));
-        if self.msg_len.val().get_bits::<10>(0) != self.zero_low10.val() {
-            self.total.next =
-                bit_cast::<8, 6>(self.msg_len.val().get_bits::<6>(10)) + self.one_8.val();
+        // ================= checks, beat by beat (see "Timing") =================
+        // Values of the incoming word and of registered header words, each registered
+        // only on its beat. Byte j of a word is its bits 63-8j..56-8j.
+        // The checksum: the four 16-bit lanes of a word as a tree.
+        self.pair_hi.next = bit_cast::<17, 16>(self.sink.data.val().get_bits::<16>(48))
+            + bit_cast::<17, 16>(self.sink.data.val().get_bits::<16>(32));
+        self.pair_lo.next = bit_cast::<17, 16>(self.sink.data.val().get_bits::<16>(16))
+            + bit_cast::<17, 16>(self.sink.data.val().get_bits::<16>(0));
+        self.quad.next =
+            bit_cast::<18, 17>(self.pair_hi.val()) + bit_cast::<18, 17>(self.pair_lo.val());
+        // The sum of ten lanes is at most 10 * 0xffff: the first fold is at most 0xffff + 9,
+        // so the second adds its bit 16.
+        self.fold1.next = bit_cast::<17, 16>(self.cs_acc.q.val().get_bits::<16>(0))
+            + bit_cast::<17, 4>(self.cs_acc.q.val().get_bits::<4>(16));
+        self.fold2.next = bit_cast::<17, 16>(self.cs_acc.q.val().get_bits::<16>(0))
+            + bit_cast::<17, 1>(self.cs_acc.q.val().get_bits::<1>(16));
+        self.ip_len.next = self.hw2.q.val().get_bits::<16>(48);
+        self.ip_len13.next = self.ip_len.val() + self.c13_16.val();
+        self.msg_len_in.next = (bit_cast::<16, 8>(self.hw4.q.val().get_bits::<8>(0))
+            << self.sh8.val())
+            | bit_cast::<16, 8>(self.sink.data.val().get_bits::<8>(56));
+        self.off_in.next = self.sink.data.val().get_bits::<8>(48);
+        self.total_in.next = bit_cast::<8, 6>(self.msg_len_in.val().get_bits::<6>(10));
+        if self.msg_len_in.val().get_bits::<10>(0) != self.zero_low10.val() {
+            self.total_in.next =
+                bit_cast::<8, 6>(self.msg_len_in.val().get_bits::<6>(10)) + self.one_8.val();
         }
-        self.want_len.next = self.c1024_16.val();
-        if (self.off.val() + self.one_8.val()) == self.total.val() {
-            self.want_len.next =
-                self.msg_len.val() - (bit_cast::<16, 8>(self.off.val()) << self.sh10.val());
-        }
-        self.transport_ok.next = (self.flags.val().get_bits::<3>(5) == self.zero_3.val())
-            & (self.flags.val().get_bits::<4>(0) != self.zero_4.val())
-            & (self.msg_len.val() != self.zero_16.val())
-            & (self.msg_len.val() <= self.max_msg_16.val());
+        self.flags.next = self.hw4.q.val().get_bits::<8>(40);
+        self.off.next = self.hw5.q.val().get_bits::<8>(48);
+        // Transport (beat 6, from the registers of beat 5). The payload length is the IPv4
+        // total length's (`ip_pay`): see "Timing".
+        self.transport_ok.next = self.t_flags_ok.q.val() & self.t_len_ok.q.val();
         if self.flags.val().get_bit(0) {
             // DATA: a payload of its offset's size, or none when trimmed.
-            if self.off.val() >= self.total.val() {
+            if self.off.val() >= self.t_total.q.val() {
                 self.transport_ok.next = false;
             }
             if self.flags.val().get_bit(4) {
-                if self.payload_len.val() != self.zero_16.val() {
+                if !self.t_pay0.q.val() {
                     self.transport_ok.next = false;
                 }
-            } else if self.payload_len.val() != self.want_len.val() {
+            } else if self.t_off1.q.val() == self.t_total.q.val() {
+                if self.ip_pay.q.val() != self.t_rem.q.val() {
+                    self.transport_ok.next = false;
+                }
+            } else if !self.t_pay1024.q.val() {
                 self.transport_ok.next = false;
             }
         } else {
             // Control: the 1-byte dummy payload; CHOP only on DATA.
-            if (self.off.val() > self.total.val())
-                | (self.payload_len.val() != self.one_16.val())
+            if (self.off.val() > self.t_total.q.val())
+                | !self.t_pay1.q.val()
                 | self.flags.val().get_bit(4)
             {
                 self.transport_ok.next = false;
             }
         }
         // Bolt's SRC (a switch's reflection of a DATA header): transport flags 0, Bolt
-        // flags (frame byte 54) with SRC, headers only.
+        // flags (frame byte 54, in this beat's word) with SRC, headers only.
         if self.bolt.val()
-            & (self.flags.val() == self.zero_8.val())
-            & ((self.h.val().get_bits::<8>(72) & self.bolt_src.val()) != self.zero_8.val())
-            & (self.msg_len.val() != self.zero_16.val())
-            & (self.msg_len.val() <= self.max_msg_16.val())
-            & (self.off.val() < self.total.val())
-            & (self.payload_len.val() == self.zero_16.val())
+            & self.t_flags_zero.q.val()
+            & ((self.sink.data.val().get_bits::<8>(8) & self.bolt_src.val()) != self.zero_8.val())
+            & self.t_len_ok.q.val()
+            & (self.off.val() < self.t_total.q.val())
+            & self.t_pay0.q.val()
         {
             self.transport_ok.next = true;
         }
-        // The first failing check names the drop (checked in reverse, the last wins).
+
+        if self.word_in.val() {
+            // Header word b is written on beat b (of word 7, bytes 56-58 only).
+            if self.beats.q.val() == self.beat[0].val() {
+                self.hw0.d.next = self.sink.data.val();
+                self.f_mac.d.next = self.sink.data.val().get_bits::<48>(16) != self.cfg.mac.val();
+            }
+            if self.beats.q.val() == self.beat[1].val() {
+                self.hw1.d.next = self.sink.data.val();
+                self.f_ethertype.d.next =
+                    self.sink.data.val().get_bits::<16>(16) != self.ethertype_ipv4.val();
+                self.f_version.d.next = self.sink.data.val().get_bits::<8>(8) != self.c45_8.val();
+            }
+            if self.beats.q.val() == self.beat[2].val() {
+                self.hw2.d.next = self.sink.data.val();
+                self.f_frag.d.next = self.sink.data.val().get_bits::<14>(16) != self.zero_14.val();
+                self.f_proto.d.next =
+                    self.sink.data.val().get_bits::<8>(0) != self.cfg.protocol.val();
+                self.cs_quad.d.next = self.quad.val();
+            }
+            if self.beats.q.val() == self.beat[3].val() {
+                self.hw3.d.next = self.sink.data.val();
+                self.f_ip_hi.d.next =
+                    self.sink.data.val().get_bits::<16>(0) != self.cfg.ip.val().get_bits::<16>(16);
+                self.cs_quad.d.next = self.quad.val();
+                self.cs_acc.d.next = bit_cast::<20, 18>(self.cs_quad.q.val())
+                    + bit_cast::<20, 16>(self.hw1.q.val().get_bits::<16>(0));
+                self.exp_last.d.next = self.ip_len13.val().get_bits::<13>(3);
+                self.exp_empty.d.next = !self.ip_len13.val().get_bits::<3>(0);
+                self.ip_pay.d.next = self.ip_len.val() - self.c50_16.val();
+            }
+            if self.beats.q.val() == self.beat[4].val() {
+                self.hw4.d.next = self.sink.data.val();
+                self.f_ip_lo.d.next =
+                    self.sink.data.val().get_bits::<16>(48) != self.cfg.ip.val().get_bits::<16>(0);
+                self.cs_acc.d.next = self.cs_acc.q.val()
+                    + bit_cast::<20, 18>(self.cs_quad.q.val())
+                    + bit_cast::<20, 16>(self.sink.data.val().get_bits::<16>(48));
+                self.t_pay0.d.next = self.ip_pay.q.val() == self.zero_16.val();
+                self.t_pay1.d.next = self.ip_pay.q.val() == self.one_16.val();
+                self.t_pay1024.d.next = self.ip_pay.q.val() == self.c1024_16.val();
+            }
+            if self.beats.q.val() == self.beat[5].val() {
+                self.hw5.d.next = self.sink.data.val();
+                self.cs_acc.d.next = bit_cast::<20, 17>(self.fold1.val());
+                self.t_total.d.next = self.total_in.val();
+                self.t_off1.d.next = self.off_in.val() + self.one_8.val();
+                self.t_rem.d.next = self.msg_len_in.val()
+                    - (bit_cast::<16, 8>(self.off_in.val()) << self.sh10.val());
+                self.t_len_ok.d.next = (self.msg_len_in.val() != self.zero_16.val())
+                    & (self.msg_len_in.val() <= self.max_msg_16.val());
+                self.t_flags_ok.d.next = (self.flags.val().get_bits::<3>(5) == self.zero_3.val())
+                    & (self.flags.val().get_bits::<4>(0) != self.zero_4.val());
+                self.t_flags_zero.d.next = self.flags.val() == self.zero_8.val();
+            }
+            if self.beats.q.val() == self.beat[6].val() {
+                self.hw6.d.next = self.sink.data.val();
+                self.f_csum.d.next = self.fold2.val() != self.ones_17.val();
+                self.f_transport.d.next = !self.transport_ok.val();
+            }
+            if self.beats.q.val() == self.beat[7].val() {
+                self.hw7.d.next = self.sink.data.val().get_bits::<24>(40);
+            }
+        }
+
+        // ================= verdict (at the last word) =================
+        // What depends on the frame's length, then the registered flags; the first
+        // failing check names the drop (checked in reverse, the last wins).
+        self.c_ovf.next =
+            self.ovf.q.val() | (self.full.val() & (self.beats.q.val() < self.c137_8.val()));
+        self.c_long.next = self.beats.q.val() > self.c135_8.val();
+        self.c_trunc.next = (self.beats.q.val() < self.beat[7].val())
+            | ((self.beats.q.val() == self.beat[7].val())
+                & (self.sink.empty.val() != self.zero_3.val()));
+        self.c_len.next = (bit_cast::<13, 8>(self.beats.q.val()) != self.exp_last.q.val())
+            | (self.sink.empty.val() != self.exp_empty.q.val());
         self.bad.next = true;
         self.reason.next = self.codes[9].val();
-        if self.transport_ok.val() {
+        if !self.f_transport.q.val() {
             self.bad.next = false;
         }
-        if self.h.val().get_bits::<8>(320) != self.cfg.protocol.val() {
+        if self.f_proto.q.val() {
             self.bad.next = true;
             self.reason.next = self.codes[8].val();
         }
-        if (self.h.val().get_bits::<48>(464) != self.cfg.mac.val())
-            | (self.h.val().get_bits::<32>(240) != self.cfg.ip.val())
-        {
+        if self.f_mac.q.val() | self.f_ip_hi.q.val() | self.f_ip_lo.q.val() {
             self.bad.next = true;
             self.reason.next = self.codes[7].val();
         }
-        if self.fold2.val() != self.ones_20.val() {
+        if self.f_csum.q.val() {
             self.bad.next = true;
             self.reason.next = self.codes[6].val();
         }
-        if (self.ip_len.val() + self.c14_16.val()) != self.frame_len.val() {
+        if self.c_len.val() {
             self.bad.next = true;
             self.reason.next = self.codes[5].val();
         }
-        if (self.h.val().get_bits::<8>(392) != self.c45_8.val())
-            | (self.h.val().get_bits::<14>(336) != self.zero_14.val())
-        {
+        if self.f_version.q.val() | self.f_frag.q.val() {
             self.bad.next = true;
             self.reason.next = self.codes[4].val();
         }
-        if self.h.val().get_bits::<16>(400) != self.ethertype_ipv4.val() {
+        if self.f_ethertype.q.val() {
             self.bad.next = true;
             self.reason.next = self.codes[3].val();
         }
-        if self.frame_len.val() < self.c64_16.val() {
+        if self.c_trunc.val() {
             self.bad.next = true;
             self.reason.next = self.codes[2].val();
         }
-        if self.nbeats.val() > self.c136_16.val() {
+        if self.c_long.val() {
             self.bad.next = true;
             self.reason.next = self.codes[1].val();
         }
-        if self.ovf.q.val() | (!self.store.val() & (self.beats.q.val() < self.c137_8.val())) {
+        if self.c_ovf.val() {
             self.bad.next = true;
             self.reason.next = self.codes[0].val();
         }
 
-        // The descriptor of a frame that passed.
-        self.vh.next.src_mac = self.h.val().get_bits::<48>(416);
-        self.vh.next.src_ip = self.h.val().get_bits::<32>(272);
-        self.vh.next.dst_ip = self.h.val().get_bits::<32>(240);
-        self.vh.next.tos = self.h.val().get_bits::<8>(384);
-        self.vh.next.flags = self.flags.val();
-        self.vh.next.src_port = self.h.val().get_bits::<16>(216);
-        self.vh.next.dst_port = self.h.val().get_bits::<16>(200);
-        self.vh.next.msg_len = self.msg_len.val();
-        self.vh.next.pkt_offset = self.off.val();
-        self.vh.next.pull_grant = self.h.val().get_bits::<16>(160);
+        // The descriptor of a frame that passed: fields of the header words (bytes 56-58
+        // from this word when it is word 7). They stay in the registers for the next cycle.
+        self.w7.next = self.hw7.q.val();
+        if self.beats.q.val() == self.beat[7].val() {
+            self.w7.next = self.sink.data.val().get_bits::<24>(40);
+        }
+        self.vh.next.src_mac = (bit_cast::<48, 16>(self.hw0.q.val().get_bits::<16>(0))
+            << self.sh32.val())
+            | bit_cast::<48, 32>(self.hw1.q.val().get_bits::<32>(32));
+        self.vh.next.src_ip = self.hw3.q.val().get_bits::<32>(16);
+        self.vh.next.dst_ip = (bit_cast::<32, 16>(self.hw3.q.val().get_bits::<16>(0))
+            << self.sh16.val())
+            | bit_cast::<32, 16>(self.hw4.q.val().get_bits::<16>(48));
+        self.vh.next.tos = self.hw1.q.val().get_bits::<8>(0);
+        self.vh.next.flags = self.hw4.q.val().get_bits::<8>(40);
+        self.vh.next.src_port = self.hw4.q.val().get_bits::<16>(24);
+        self.vh.next.dst_port = self.hw4.q.val().get_bits::<16>(8);
+        self.vh.next.msg_len = (bit_cast::<16, 8>(self.hw4.q.val().get_bits::<8>(0))
+            << self.sh8.val())
+            | bit_cast::<16, 8>(self.hw5.q.val().get_bits::<8>(56));
+        self.vh.next.pkt_offset = self.hw5.q.val().get_bits::<8>(48);
+        self.vh.next.pull_grant = self.hw5.q.val().get_bits::<16>(32);
         if self.homa.val() {
-            self.vh.next.grant_prio = self.h.val().get_bits::<8>(152);
-            self.vh.next.tx_msg_id = self.h.val().get_bits::<16>(136);
-            self.vh.next.buf_ptr = self.h.val().get_bits::<16>(120);
-            self.vh.next.buf_class = self.h.val().get_bits::<8>(112);
+            self.vh.next.grant_prio = self.hw5.q.val().get_bits::<8>(24);
+            self.vh.next.tx_msg_id = self.hw5.q.val().get_bits::<16>(8);
+            self.vh.next.buf_ptr = (bit_cast::<16, 8>(self.hw5.q.val().get_bits::<8>(0))
+                << self.sh8.val())
+                | bit_cast::<16, 8>(self.hw6.q.val().get_bits::<8>(56));
+            self.vh.next.buf_class = self.hw6.q.val().get_bits::<8>(48);
         } else {
             self.vh.next.grant_prio = self.zero_8.val();
-            self.vh.next.tx_msg_id = self.h.val().get_bits::<16>(144);
-            self.vh.next.buf_ptr = self.h.val().get_bits::<16>(128);
-            self.vh.next.buf_class = self.h.val().get_bits::<8>(120);
+            self.vh.next.tx_msg_id = self.hw5.q.val().get_bits::<16>(16);
+            self.vh.next.buf_ptr = self.hw5.q.val().get_bits::<16>(0);
+            self.vh.next.buf_class = self.hw6.q.val().get_bits::<8>(56);
         }
-        self.vh.next.bolt = self.h.val().get_bits::<72>(40);
-        self.vh.next.payload_len = self.payload_len.val();
-        self.v.next.words = self.nbeats.val().get_bits::<8>(0);
+        self.vh.next.bolt = (bit_cast::<72, 48>(self.hw6.q.val().get_bits::<48>(0))
+            << self.sh24.val())
+            | bit_cast::<72, 24>(self.w7.val());
+        self.vh.next.payload_len = self.ip_pay.q.val();
+        self.v.next.last_beat = self.beats.q.val();
         self.v.next.empty = self.sink.empty.val();
         self.v.next.hdr = self.vh.val();
-        self.verdicts.push_data.next = self.v.val();
-        self.verdicts.push.next = self.frame_end.val() & !self.bad.val();
+        // Into the verdict queue (never full: 64 frames of at least 8 words fill the ring).
+        self.vq_push.next =
+            self.frame_end.val() & !self.bad.val() & !self.vq_cnt.q.val().get_bit(6);
+        self.vq.write_enable.next = self.vq_push.val();
+        self.vq.write_address.next = self.vq_wp.q.val();
+        self.vq.write_data.next = self.v.val();
+        if self.vq_push.val() {
+            self.vq_wp.d.next = self.vq_wp.q.val() + self.one_6.val();
+        }
+        self.vq_last_beat.d.next = self.beats.q.val();
+        self.vq_empty.d.next = self.sink.empty.val();
 
         if self.frame_end.val() {
             self.beats.d.next = self.zero_8.val();
@@ -602,10 +902,24 @@ impl Logic for Parser {
         }
 
         // ================= read side =================
-        // The RAM reads `rp_next` every cycle, so its output is the word at `rp`.
-        self.avail.next = (self.cwp.q.val() != self.rp.q.val()) & self.verdicts.nonempty.val();
-        self.out_last.next =
-            (self.taken.q.val() + self.one_8.val()) == self.verdicts.head.val().words;
+        // The verdict queue's head: the RAM reads `vq_rp_next` every cycle, so its output
+        // is the entry at `vq_rp`, except in the cycle after that entry was pushed (the RAM
+        // reads before it writes): then the descriptor is still in the header registers.
+        self.head.next = self.vq.read_data.val();
+        if self.vq_fresh.q.val() {
+            self.head.next.last_beat = self.vq_last_beat.q.val();
+            self.head.next.empty = self.vq_empty.q.val();
+            self.head.next.hdr = self.vh.val();
+        }
+        // The ring RAM reads `rp_next` every cycle, so its output is the word at `rp`.
+        self.avail.next =
+            (self.cused.q.val() != self.zero_10.val()) & (self.vq_cnt.q.val() != self.zero_7.val());
+        // A frame has at least 8 words, so its first word is never its last; from its second
+        // word on it has been the head for a cycle, and `head_last` is its last word index
+        // (so the block RAM's output does not decide what is read next).
+        self.head_last.d.next = self.head.val().last_beat;
+        self.out_last.next = (self.taken.q.val() != self.zero_8.val())
+            & (self.taken.q.val() == self.head_last.q.val());
         self.source.valid.next = self.avail.val();
         self.source.data.next = self.zero_64.val();
         self.source.last.next = false;
@@ -614,28 +928,63 @@ impl Logic for Parser {
         if self.avail.val() {
             self.source.data.next = self.ring.read_data.val();
             self.source.last.next = self.out_last.val();
-            self.source.hdr.next = self.verdicts.head.val().hdr;
+            self.source.hdr.next = self.head.val().hdr;
             if self.out_last.val() {
-                self.source.empty.next = self.verdicts.head.val().empty;
+                self.source.empty.next = self.head.val().empty;
             }
         }
         self.pop_word.next = self.avail.val() & self.source.ready.val();
         self.rp_next.next = self.rp.q.val();
-        self.verdicts.pop.next = false;
+        self.vq_pop.next = false;
         if self.pop_word.val() {
             self.rp_next.next = self.rp.q.val() + self.one_10.val();
             self.taken.d.next = self.taken.q.val() + self.one_8.val();
             if self.out_last.val() {
                 self.taken.d.next = self.zero_8.val();
-                self.verdicts.pop.next = true;
+                self.vq_pop.next = true;
             }
         }
         self.rp.d.next = self.rp_next.val();
         self.ring.read_address.next = self.rp_next.val().get_bits::<RING_A>(0);
+        self.vq_rp_next.next = self.vq_rp.q.val();
+        if self.vq_pop.val() {
+            self.vq_rp_next.next = self.vq_rp.q.val() + self.one_6.val();
+        }
+        self.vq_rp.d.next = self.vq_rp_next.val();
+        self.vq.read_address.next = self.vq_rp_next.val();
+        self.vq_fresh.d.next = self.vq_push.val() & (self.vq_wp.q.val() == self.vq_rp_next.val());
+        if self.vq_push.val() & !self.vq_pop.val() {
+            self.vq_cnt.d.next = self.vq_cnt.q.val() + self.one_7.val();
+        }
+        if !self.vq_push.val() & self.vq_pop.val() {
+            self.vq_cnt.d.next = self.vq_cnt.q.val() - self.one_7.val();
+        }
+
+        // Ring occupancy: `used = wp - rp`, `cused = cwp - rp`, kept by increments.
+        self.used_next.next = self.used.q.val();
+        if self.store.val() & !self.pop_word.val() {
+            self.used_next.next = self.used.q.val() + self.one_10.val();
+        }
+        if !self.store.val() & self.pop_word.val() {
+            self.used_next.next = self.used.q.val() - self.one_10.val();
+        }
+        self.cused_next.next = self.cused.q.val();
+        if self.pop_word.val() {
+            self.cused_next.next = self.cused.q.val() - self.one_10.val();
+        }
+        self.used.d.next = self.used_next.val();
+        self.cused.d.next = self.cused_next.val();
+        if self.frame_end.val() {
+            if self.bad.val() {
+                self.used.d.next = self.cused_next.val();
+            } else {
+                self.cused.d.next = self.used_next.val();
+            }
+        }
 
         self.stat.frames.next = self.cnt_frames.q.val();
         self.stat.passed.next = self.cnt_passed.q.val();
-        self.stat.queued.next = self.verdicts.count.val();
+        self.stat.queued.next = self.vq_cnt.q.val();
         self.stat.drop_overflow.next = self.cnt_drop[0].q.val();
         self.stat.drop_too_long.next = self.cnt_drop[1].q.val();
         self.stat.drop_truncated.next = self.cnt_drop[2].q.val();
@@ -653,7 +1002,13 @@ impl Logic for Parser {
             self.wp.d.next = self.zero_10.val();
             self.cwp.d.next = self.zero_10.val();
             self.rp.d.next = self.zero_10.val();
+            self.used.d.next = self.zero_10.val();
+            self.cused.d.next = self.zero_10.val();
             self.taken.d.next = self.zero_8.val();
+            self.vq_wp.d.next = self.zero_6.val();
+            self.vq_rp.d.next = self.zero_6.val();
+            self.vq_cnt.d.next = self.zero_7.val();
+            self.vq_fresh.d.next = false;
             self.cnt_frames.d.next = self.zero_32.val();
             self.cnt_passed.d.next = self.zero_32.val();
             for i in 0..DROP_REASONS {

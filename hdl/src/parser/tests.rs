@@ -1,6 +1,7 @@
 //! Directed tests of the ingress parser: the latency of a 16-byte message's packet, a frame
-//! passing whole with its fields, drops counted by reason, and the ring overflowing while
-//! the output is stalled. The randomized equivalence against the golden model is
+//! passing whole with its fields, drops counted by reason, the ring overflowing while
+//! the output is stalled, and a Bolt build passing a switch's SRC (which the golden model
+//! does not cover). The randomized equivalence against the golden model is
 //! `testbench/tests/suite/parser_equivalence.rs`.
 use super::*;
 use nt_sim::kernel::Kernel;
@@ -34,14 +35,19 @@ fn frame(msg_len: u16, seed: u8) -> Vec<u8> {
 
 struct Tb {
     k: Kernel<Parser>,
-    /// Words out: (cycle, word).
+    /// Words out: (cycle, word), and the header fields beside each.
     out: Vec<(u64, Word)>,
+    hdrs: Vec<RxHdr>,
     ready: bool,
 }
 
 impl Tb {
     fn new() -> Self {
-        let mut k = Kernel::with_clock(Parser::new(false), |p| &mut p.clock).expect("kernel");
+        Self::with(Parser::new(false))
+    }
+
+    fn with(parser: Parser) -> Self {
+        let mut k = Kernel::with_clock(parser, |p| &mut p.clock).expect("kernel");
         let u = k.uut_mut();
         u.cfg.mac.next = MAC.into();
         u.cfg.ip.next = (IP as u64).into();
@@ -49,6 +55,7 @@ impl Tb {
         Tb {
             k,
             out: vec![],
+            hdrs: vec![],
             ready: true,
         }
     }
@@ -74,6 +81,7 @@ impl Tb {
                     empty: u.source.empty.val().to_u64() as u8,
                 },
             ));
+            self.hdrs.push(u.source.hdr.val());
         }
         self.k.tick().expect("tick");
     }
@@ -153,4 +161,57 @@ fn a_stalled_output_overflows_the_ring_and_drops_whole_frames() {
     let words: Vec<Word> = tb.out.iter().map(|x| x.1).collect();
     let want: Vec<Word> = big[..3].iter().flat_map(|b| to_words(b)).collect();
     assert_eq!(words, want);
+}
+
+/// A switch's SRC (transport flags 0, Bolt's SRC flag in frame byte 54, headers only)
+/// passes a parser built for Bolt with its fields, and is a bad transport for the others;
+/// without the SRC flag, or with a payload, it is a bad transport for both.
+#[test]
+fn a_bolt_parser_passes_a_switch_src_and_the_others_drop_it() {
+    use nt_sim::wire::ipv4_checksum;
+    let src = |bolt_flags: u8, extra: usize| {
+        let mut b = frame(3000, 7);
+        b.truncate(64);
+        b.extend(std::iter::repeat_n(0x5a, extra));
+        b[34] = 0; // transport flags
+        b[41] = 1; // pkt_offset: below the message's 3 packets
+        b[54] = bolt_flags;
+        let total = (b.len() - 14) as u16;
+        b[16..18].copy_from_slice(&total.to_be_bytes());
+        b[24..26].copy_from_slice(&[0, 0]);
+        let c = ipv4_checksum(&b[14..34]);
+        b[24..26].copy_from_slice(&c.to_be_bytes());
+        b
+    };
+    let sw_src = crate::switch::BOLT_SRC;
+    for bolt in [true, false] {
+        let mut tb = Tb::with(Parser::with_bolt(false, bolt));
+        let good = src(sw_src | 0x01, 0);
+        tb.send(&good);
+        tb.send(&src(0x01, 0));
+        tb.send(&src(sw_src, 8));
+        tb.idle(20);
+        let d = tb.drops();
+        let words: Vec<Word> = tb.out.iter().map(|x| x.1).collect();
+        if bolt {
+            assert_eq!(d[DROP_BAD_TRANSPORT], 2, "{d:?}");
+            assert_eq!(words, to_words(&good));
+            let h = tb.hdrs[0];
+            assert!(
+                tb.hdrs.iter().all(|x| *x == h),
+                "the same fields beside every word"
+            );
+            assert_eq!(h.flags.to_u64(), 0);
+            assert_eq!(h.msg_len.to_u64(), 3000);
+            assert_eq!(h.pkt_offset.to_u64(), 1);
+            assert_eq!(h.payload_len.to_u64(), 0);
+            assert_eq!(h.tx_msg_id.to_u64(), 0x1234);
+            // Bolt's bytes 50-58: byte 54 is the fifth.
+            assert_eq!((h.bolt.to_u128() >> 32) & 0xff, (sw_src | 0x01) as u128);
+        } else {
+            assert_eq!(d[DROP_BAD_TRANSPORT], 3, "{d:?}");
+            assert!(words.is_empty());
+        }
+        assert_eq!(d.iter().sum::<u64>(), if bolt { 2 } else { 3 });
+    }
 }
