@@ -98,6 +98,7 @@ module nic_bolt(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$rtt_pkts,cfg$timeo
     
     // Constant declarations
     localparam  one_64 = 64'h1;
+    localparam  three_32 = 32'h3;
     localparam  zero_64 = 64'h0;
     localparam  protocol = 8'h9b;
     localparam  pace = 1'b0;
@@ -476,6 +477,10 @@ module nic_bolt(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$rtt_pkts,cfg$timeo
     reg  [15:0] claim_len$d;
     wire  [15:0] claim_len$q;
     reg  claim_len$clock;
+    
+    // Local signals
+    reg  [31:0] gap_a;
+    reg  [31:0] gap_b;
     
     // Sub module instances
     nic_bolt$parser parser(
@@ -1016,7 +1021,9 @@ module nic_bolt(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$rtt_pkts,cfg$timeo
         pkt$cfg$rtt_pkts = cfg$rtt_pkts;
         pkt$cfg$timeout = cfg$timeout;
         pkt$cfg$max_timeouts = cfg$max_retries;
-        pkt$cfg$reuse_gap = 32'(cfg$rx_timeout[6+:26]);
+        gap_a = 32'(cfg$rx_timeout[7+:25]) + 32'(cfg$rx_timeout[13+:19]);
+        gap_b = 32'(cfg$rx_timeout[14+:18]) + three_32;
+        pkt$cfg$reuse_gap = gap_a + gap_b;
         pkt$app$valid = app_tx$valid;
         pkt$app$data = app_tx$data;
         pkt$app$last = app_tx$last;

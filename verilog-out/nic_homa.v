@@ -98,6 +98,7 @@ module nic_homa(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$rtt_pkts,cfg$timeo
     
     // Constant declarations
     localparam  one_64 = 64'h1;
+    localparam  three_32 = 32'h3;
     localparam  zero_64 = 64'h0;
     localparam  protocol = 8'h9a;
     localparam  pace = 1'b0;
@@ -476,6 +477,10 @@ module nic_homa(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$rtt_pkts,cfg$timeo
     reg  [15:0] claim_len$d;
     wire  [15:0] claim_len$q;
     reg  claim_len$clock;
+    
+    // Local signals
+    reg  [31:0] gap_a;
+    reg  [31:0] gap_b;
     
     // Sub module instances
     nic_homa$parser parser(
@@ -1016,7 +1021,9 @@ module nic_homa(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$rtt_pkts,cfg$timeo
         pkt$cfg$rtt_pkts = cfg$rtt_pkts;
         pkt$cfg$timeout = cfg$timeout;
         pkt$cfg$max_timeouts = cfg$max_retries;
-        pkt$cfg$reuse_gap = 32'(cfg$rx_timeout[6+:26]);
+        gap_a = 32'(cfg$rx_timeout[7+:25]) + 32'(cfg$rx_timeout[13+:19]);
+        gap_b = 32'(cfg$rx_timeout[14+:18]) + three_32;
+        pkt$cfg$reuse_gap = gap_a + gap_b;
         pkt$app$valid = app_tx$valid;
         pkt$app$data = app_tx$data;
         pkt$app$last = app_tx$last;
@@ -13391,13 +13398,13 @@ module nic_homa$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
     
     // Constant declarations
     localparam  st_idle = 4'h0;
-    localparam  st_resp = 4'h1;
-    localparam  st_sched = 4'h2;
-    localparam  st_query = 4'h3;
-    localparam  st_wait = 4'h4;
-    localparam  st_latch = 4'h5;
-    localparam  st_decide = 4'h6;
-    localparam  st_update = 4'h7;
+    localparam  st_reg = 4'h1;
+    localparam  st_resp = 4'h2;
+    localparam  st_sched = 4'h3;
+    localparam  st_query = 4'h4;
+    localparam  st_wait = 4'h5;
+    localparam  st_latch = 4'h6;
+    localparam  st_decide = 4'h7;
     localparam  st_out = 4'h8;
     localparam  op_ifelse = 3'b100;
     localparam  op_write = 3'b1;
@@ -13516,12 +13523,27 @@ module nic_homa$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
     reg  [244:0] cur$d;
     wire  [244:0] cur$q;
     reg  cur$clock;
-    reg  [7:0] rcv$d;
-    wire  [7:0] rcv$q;
-    reg  rcv$clock;
-    reg  [7:0] grt$d;
-    wire  [7:0] grt$q;
-    reg  grt$clock;
+    reg  [7:0] tot$d;
+    wire  [7:0] tot$q;
+    reg  tot$clock;
+    reg  cmd_v$d;
+    wire  cmd_v$q;
+    reg  cmd_v$clock;
+    reg  [1:0] cmd_op$d;
+    wire  [1:0] cmd_op$q;
+    reg  cmd_op$clock;
+    reg  [15:0] cmd_id$d;
+    wire  [15:0] cmd_id$q;
+    reg  cmd_id$clock;
+    reg  [15:0] cmd_prio$d;
+    wire  [15:0] cmd_prio$q;
+    reg  cmd_prio$clock;
+    reg  [15:0] cmd_a$d;
+    wire  [15:0] cmd_a$q;
+    reg  cmd_a$clock;
+    reg  [15:0] cmd_b$d;
+    wire  [15:0] cmd_b$q;
+    reg  cmd_b$clock;
     reg  g_found$d;
     wire  g_found$q;
     reg  g_found$clock;
@@ -13599,6 +13621,9 @@ module nic_homa$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
     reg  [244:0] r;
     reg  [244:0] c;
     reg  [103:0] gi;
+    reg  [103:0] gr;
+    reg  [7:0] rcv;
+    reg  [7:0] grt;
     reg  take;
     reg  is_data;
     reg  intact;
@@ -13732,15 +13757,40 @@ module nic_homa$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
         .q(cur$q),
         .clock(cur$clock)
     );
-    nic_homa$prog$rcv rcv(
-        .d(rcv$d),
-        .q(rcv$q),
-        .clock(rcv$clock)
+    nic_homa$prog$tot tot(
+        .d(tot$d),
+        .q(tot$q),
+        .clock(tot$clock)
     );
-    nic_homa$prog$grt grt(
-        .d(grt$d),
-        .q(grt$q),
-        .clock(grt$clock)
+    nic_homa$prog$cmd_v cmd_v(
+        .d(cmd_v$d),
+        .q(cmd_v$q),
+        .clock(cmd_v$clock)
+    );
+    nic_homa$prog$cmd_op cmd_op(
+        .d(cmd_op$d),
+        .q(cmd_op$q),
+        .clock(cmd_op$clock)
+    );
+    nic_homa$prog$cmd_id cmd_id(
+        .d(cmd_id$d),
+        .q(cmd_id$q),
+        .clock(cmd_id$clock)
+    );
+    nic_homa$prog$cmd_prio cmd_prio(
+        .d(cmd_prio$d),
+        .q(cmd_prio$q),
+        .clock(cmd_prio$clock)
+    );
+    nic_homa$prog$cmd_a cmd_a(
+        .d(cmd_a$d),
+        .q(cmd_a$q),
+        .clock(cmd_a$clock)
+    );
+    nic_homa$prog$cmd_b cmd_b(
+        .d(cmd_b$d),
+        .q(cmd_b$q),
+        .clock(cmd_b$clock)
     );
     nic_homa$prog$g_found g_found(
         .d(g_found$d),
@@ -13867,8 +13917,13 @@ module nic_homa$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
     always @(*) begin
         st$clock = clock;
         cur$clock = clock;
-        rcv$clock = clock;
-        grt$clock = clock;
+        tot$clock = clock;
+        cmd_v$clock = clock;
+        cmd_op$clock = clock;
+        cmd_id$clock = clock;
+        cmd_prio$clock = clock;
+        cmd_a$clock = clock;
+        cmd_b$clock = clock;
         g_found$clock = clock;
         g_id$clock = clock;
         g_prio$clock = clock;
@@ -13895,8 +13950,13 @@ module nic_homa$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
         cnt_crd$clock = clock;
         st$d = st$q;
         cur$d = cur$q;
-        rcv$d = rcv$q;
-        grt$d = grt$q;
+        tot$d = tot$q;
+        cmd_v$d = cmd_v$q;
+        cmd_op$d = cmd_op$q;
+        cmd_id$d = cmd_id$q;
+        cmd_prio$d = cmd_prio$q;
+        cmd_a$d = cmd_a$q;
+        cmd_b$d = cmd_b$q;
         g_found$d = g_found$q;
         g_id$d = g_id$q;
         g_prio$d = g_prio$q;
@@ -13950,12 +14010,15 @@ module nic_homa$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
         granted$egress$op = op_write;
         granted$egress$pred = 1'b0;
         granted$egress$b = zero_8;
-        sched$cmd$valid = 1'b0;
-        sched$cmd$op = op_upsert;
-        sched$cmd$id = zero_16;
-        sched$cmd$prio = zero_16;
-        sched$cmd$a = zero_16;
-        sched$cmd$b = zero_16;
+        sched$cmd$valid = cmd_v$q;
+        sched$cmd$op = cmd_op$q;
+        sched$cmd$id = cmd_id$q;
+        sched$cmd$prio = cmd_prio$q;
+        sched$cmd$a = cmd_a$q;
+        sched$cmd$b = cmd_b$q;
+        if (cmd_v$q & sched$cmd$ready) begin
+            cmd_v$d = 1'b0;
+        end
         sched$query$valid = 1'b0;
         sched$query$pred = pred_grow;
         sched$query$q = zero_16;
@@ -13968,14 +14031,17 @@ module nic_homa$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
         len_up = c[96+:16] + c1023;
         total16 = len_up >> sh10;
         total = total16[0+:8];
-        reach = rcv$q + cfg$rtt_pkts;
-        want = total;
-        if (reach < total) begin
+        tot$d = total;
+        scheduled = (total > cfg$rtt_pkts) & c[234+:1];
+        rcv = received$ingress_resp$new;
+        grt = granted$ingress_resp$new;
+        reach = rcv + cfg$rtt_pkts;
+        want = tot$q;
+        if (reach < tot$q) begin
             want = reach;
         end
-        scheduled = (total > cfg$rtt_pkts) & c[234+:1];
-        prio8 = total - rcv$q;
-        done = (rcv$q >= total) | (grt$q >= total);
+        prio8 = tot$q - rcv;
+        done = (rcv >= tot$q) | (grt >= tot$q);
         ack_no9 = c[236+:9];
         ack_no8 = ack_no9[0+:8];
         ack_cur[0+:8] = flag_ack;
@@ -13990,7 +14056,7 @@ module nic_homa$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
         ack_cur[144+:8] = zero_8;
         r = info$info;
         busy_out = ctrl_v$q | ctrl2_v$q | dlv_v$q | crd_v$q;
-        info$ready = (st$q == st_idle) & ~busy_out & ~freed_q$nonempty & ~reset;
+        info$ready = (st$q == st_idle) & ~busy_out & ~cmd_v$q & ~freed_q$nonempty & ~reset;
         take = info$valid & info$ready;
         is_data = (r[0+:8] & flag_data) != zero_8;
         intact = (r[0+:8] & flag_chop) == zero_8;
@@ -14004,12 +14070,12 @@ module nic_homa$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
         granted$ingress$idx = id16[0+:4];
         received$egress$idx = id16[0+:4];
         fr_id16 = freed_q$head;
-        free_cmd = (st$q == st_idle) & freed_q$nonempty;
+        free_cmd = (st$q == st_idle) & freed_q$nonempty & ~cmd_v$q;
         if (free_cmd) begin
-            sched$cmd$valid = 1'b1;
-            sched$cmd$op = op_remove;
-            sched$cmd$id = fr_id16;
-            freed_q$pop = sched$cmd$ready;
+            cmd_v$d = 1'b1;
+            cmd_op$d = op_remove;
+            cmd_id$d = fr_id16;
+            freed_q$pop = 1'b1;
         end
         if (take) begin
             cnt_rec$d = cnt_rec$q + one_32;
@@ -14026,7 +14092,7 @@ module nic_homa$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
                     granted$ingress$valid = 1'b1;
                     granted$ingress$pred = r[233+:1];
                     if (intact) begin
-                        st$d = st_resp;
+                        st$d = st_reg;
                     end
                     else begin
                         st$d = st_out;
@@ -14069,11 +14135,6 @@ module nic_homa$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
                 end
             end
         end
-        if (st$q == st_resp) begin
-            rcv$d = received$ingress_resp$new;
-            grt$d = granted$ingress_resp$new;
-            st$d = st_sched;
-        end
         gi[0+:32] = c[16+:32];
         gi[32+:16] = c[48+:16];
         gi[48+:16] = c[64+:16];
@@ -14082,23 +14143,10 @@ module nic_homa$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
         gi[96+:8] = ack_no8;
         ginfo$write_address = cur_id16[0+:4];
         ginfo$write_data = gi;
-        if (st$q == st_sched) begin
+        if (st$q == st_reg) begin
             ginfo$write_enable = 1'b1;
             if (scheduled) begin
-                sched$cmd$valid = 1'b1;
-                sched$cmd$id = cur_id16;
-                if (done) begin
-                    sched$cmd$op = op_remove;
-                end
-                else begin
-                    sched$cmd$op = op_upsert;
-                end
-                sched$cmd$prio = 16'(prio8);
-                sched$cmd$a = 16'(want);
-                sched$cmd$b = 16'(grt$q);
-                if (sched$cmd$ready) begin
-                    st$d = st_query;
-                end
+                st$d = st_resp;
             end
             else begin
                 ctrl_v$d = 1'b1;
@@ -14106,6 +14154,23 @@ module nic_homa$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
                 cnt_ctrl$d = cnt_ctrl$q + one_32;
                 st$d = st_out;
             end
+        end
+        if (st$q == st_resp) begin
+            cmd_v$d = 1'b1;
+            cmd_id$d = cur_id16;
+            if (done) begin
+                cmd_op$d = op_remove;
+            end
+            else begin
+                cmd_op$d = op_upsert;
+            end
+            cmd_prio$d = 16'(prio8);
+            cmd_a$d = 16'(want);
+            cmd_b$d = 16'(grt);
+            st$d = st_sched;
+        end
+        if ((st$q == st_sched) & sched$cmd$ready) begin
+            st$d = st_query;
         end
         if (st$q == st_query) begin
             sched$query$valid = 1'b1;
@@ -14129,19 +14194,19 @@ module nic_homa$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
         grant_it = g_found$q & (g_rank$q < overcommit);
         granted$egress$idx = g_id16[0+:4];
         granted$egress$a = g_want$q[0+:8];
+        gr = ginfo$read_data;
         if (st$q == st_decide) begin
             cnt_ctrl$d = cnt_ctrl$q + one_32;
             ctrl_v$d = 1'b1;
             if (grant_it) begin
-                gi = ginfo$read_data;
                 ctrl_f$d[0+:8] = flag_grant;
                 ctrl_f$d[8+:16] = g_id$q;
-                ctrl_f$d[24+:32] = gi[0+:32];
-                ctrl_f$d[56+:16] = gi[32+:16];
-                ctrl_f$d[72+:16] = gi[48+:16];
-                ctrl_f$d[88+:16] = gi[64+:16];
-                ctrl_f$d[104+:16] = gi[80+:16];
-                ctrl_f$d[120+:8] = gi[96+:8];
+                ctrl_f$d[24+:32] = gr[0+:32];
+                ctrl_f$d[56+:16] = gr[32+:16];
+                ctrl_f$d[72+:16] = gr[48+:16];
+                ctrl_f$d[88+:16] = gr[64+:16];
+                ctrl_f$d[104+:16] = gr[80+:16];
+                ctrl_f$d[120+:8] = gr[96+:8];
                 ctrl_f$d[128+:16] = g_want$q;
                 ctrl_f$d[144+:8] = g_rank$q + one_8;
                 granted$egress$valid = 1'b1;
@@ -14150,25 +14215,19 @@ module nic_homa$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
                     ctrl2_f$d = ack_cur;
                     cnt_ctrl$d = cnt_ctrl$q + one_32 + one_32;
                 end
-                st$d = st_update;
+                cmd_v$d = 1'b1;
+                cmd_op$d = op_upsert;
+                cmd_id$d = g_id$q;
+                cmd_prio$d = g_prio$q;
+                cmd_a$d = g_want$q;
+                cmd_b$d = g_want$q;
             end
             else begin
                 ctrl_f$d = ack_cur;
-                st$d = st_out;
             end
+            st$d = st_out;
         end
-        if (st$q == st_update) begin
-            sched$cmd$valid = 1'b1;
-            sched$cmd$op = op_upsert;
-            sched$cmd$id = g_id$q;
-            sched$cmd$prio = g_prio$q;
-            sched$cmd$a = g_want$q;
-            sched$cmd$b = g_want$q;
-            if (sched$cmd$ready) begin
-                st$d = st_out;
-            end
-        end
-        if ((st$q == st_out) & ~busy_out) begin
+        if ((st$q == st_out) & ~busy_out & ~cmd_v$q) begin
             st$d = st_idle;
         end
         if (ctrl_v$q & ctrl$ready) begin
@@ -14215,6 +14274,7 @@ module nic_homa$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
         stat$credit_events = cnt_crd$q;
         if (reset) begin
             st$d = st_idle;
+            cmd_v$d = 1'b0;
             ctrl_v$d = 1'b0;
             ctrl2_v$d = 1'b0;
             dlv_v$d = 1'b0;
@@ -14228,6 +14288,120 @@ module nic_homa$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
     end
     
 endmodule // nic_homa$prog
+
+
+module nic_homa$prog$cmd_a(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$cmd_a
+
+
+module nic_homa$prog$cmd_b(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$cmd_b
+
+
+module nic_homa$prog$cmd_id(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$cmd_id
+
+
+module nic_homa$prog$cmd_op(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$cmd_op
+
+
+module nic_homa$prog$cmd_prio(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$cmd_prio
+
+
+module nic_homa$prog$cmd_v(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$cmd_v
 
 
 module nic_homa$prog$cnt_crd(d,q,clock);
@@ -15022,22 +15196,8 @@ module nic_homa$prog$granted(clock,reset,ingress$valid,ingress$op,ingress$idx,in
     output reg  [7:0] egress_resp$new;
     
     // Constant declarations
-    localparam  idx$0 = 4'h0;
-    localparam  idx$1 = 4'h1;
-    localparam  idx$2 = 4'h2;
-    localparam  idx$3 = 4'h3;
-    localparam  idx$4 = 4'h4;
-    localparam  idx$5 = 4'h5;
-    localparam  idx$6 = 4'h6;
-    localparam  idx$7 = 4'h7;
-    localparam  idx$8 = 4'h8;
-    localparam  idx$9 = 4'h9;
-    localparam  idx$10 = 4'ha;
-    localparam  idx$11 = 4'hb;
-    localparam  idx$12 = 4'hc;
-    localparam  idx$13 = 4'hd;
-    localparam  idx$14 = 4'he;
-    localparam  idx$15 = 4'hf;
+    localparam  one_n = 16'h1;
+    localparam  zero_n = 16'h0;
     localparam  ops$0 = 3'b1;
     localparam  ops$1 = 3'b10;
     localparam  ops$2 = 3'b11;
@@ -15045,508 +15205,647 @@ module nic_homa$prog$granted(clock,reset,ingress$valid,ingress$op,ingress$idx,in
     localparam  zero_w = 8'h0;
     
     // Stub signals
-    reg  [7:0] regs$0$d;
-    wire  [7:0] regs$0$q;
-    reg  regs$0$clock;
-    reg  [7:0] regs$1$d;
-    wire  [7:0] regs$1$q;
-    reg  regs$1$clock;
-    reg  [7:0] regs$2$d;
-    wire  [7:0] regs$2$q;
-    reg  regs$2$clock;
-    reg  [7:0] regs$3$d;
-    wire  [7:0] regs$3$q;
-    reg  regs$3$clock;
-    reg  [7:0] regs$4$d;
-    wire  [7:0] regs$4$q;
-    reg  regs$4$clock;
-    reg  [7:0] regs$5$d;
-    wire  [7:0] regs$5$q;
-    reg  regs$5$clock;
-    reg  [7:0] regs$6$d;
-    wire  [7:0] regs$6$q;
-    reg  regs$6$clock;
-    reg  [7:0] regs$7$d;
-    wire  [7:0] regs$7$q;
-    reg  regs$7$clock;
-    reg  [7:0] regs$8$d;
-    wire  [7:0] regs$8$q;
-    reg  regs$8$clock;
-    reg  [7:0] regs$9$d;
-    wire  [7:0] regs$9$q;
-    reg  regs$9$clock;
-    reg  [7:0] regs$10$d;
-    wire  [7:0] regs$10$q;
-    reg  regs$10$clock;
-    reg  [7:0] regs$11$d;
-    wire  [7:0] regs$11$q;
-    reg  regs$11$clock;
-    reg  [7:0] regs$12$d;
-    wire  [7:0] regs$12$q;
-    reg  regs$12$clock;
-    reg  [7:0] regs$13$d;
-    wire  [7:0] regs$13$q;
-    reg  regs$13$clock;
-    reg  [7:0] regs$14$d;
-    wire  [7:0] regs$14$q;
-    reg  regs$14$clock;
-    reg  [7:0] regs$15$d;
-    wire  [7:0] regs$15$q;
-    reg  regs$15$clock;
-    reg  r0_valid$d;
-    wire  r0_valid$q;
-    reg  r0_valid$clock;
-    reg  [7:0] r0_old$d;
-    wire  [7:0] r0_old$q;
-    reg  r0_old$clock;
-    reg  [7:0] r0_new$d;
-    wire  [7:0] r0_new$q;
-    reg  r0_new$clock;
-    reg  r1_valid$d;
-    wire  r1_valid$q;
-    reg  r1_valid$clock;
-    reg  [7:0] r1_old$d;
-    wire  [7:0] r1_old$q;
-    reg  r1_old$clock;
-    reg  [7:0] r1_new$d;
-    wire  [7:0] r1_new$q;
-    reg  r1_new$clock;
+    reg  [3:0] bank_ii$read_address;
+    reg  bank_ii$read_clock;
+    wire  [7:0] bank_ii$read_data;
+    reg  [3:0] bank_ii$write_address;
+    reg  bank_ii$write_clock;
+    reg  [7:0] bank_ii$write_data;
+    reg  bank_ii$write_enable;
+    reg  [3:0] bank_ie$read_address;
+    reg  bank_ie$read_clock;
+    wire  [7:0] bank_ie$read_data;
+    reg  [3:0] bank_ie$write_address;
+    reg  bank_ie$write_clock;
+    reg  [7:0] bank_ie$write_data;
+    reg  bank_ie$write_enable;
+    reg  [3:0] bank_ei$read_address;
+    reg  bank_ei$read_clock;
+    wire  [7:0] bank_ei$read_data;
+    reg  [3:0] bank_ei$write_address;
+    reg  bank_ei$write_clock;
+    reg  [7:0] bank_ei$write_data;
+    reg  bank_ei$write_enable;
+    reg  [3:0] bank_ee$read_address;
+    reg  bank_ee$read_clock;
+    wire  [7:0] bank_ee$read_data;
+    reg  [3:0] bank_ee$write_address;
+    reg  bank_ee$write_clock;
+    reg  [7:0] bank_ee$write_data;
+    reg  bank_ee$write_enable;
+    reg  [15:0] written$d;
+    wire  [15:0] written$q;
+    reg  written$clock;
+    reg  [15:0] in_egress$d;
+    wire  [15:0] in_egress$q;
+    reg  in_egress$clock;
+    reg  s_valid_i$d;
+    wire  s_valid_i$q;
+    reg  s_valid_i$clock;
+    reg  [3:0] s_idx_i$d;
+    wire  [3:0] s_idx_i$q;
+    reg  s_idx_i$clock;
+    reg  s_add_i$d;
+    wire  s_add_i$q;
+    reg  s_add_i$clock;
+    reg  [7:0] s_k_i$d;
+    wire  [7:0] s_k_i$q;
+    reg  s_k_i$clock;
+    reg  s_in_e_i$d;
+    wire  s_in_e_i$q;
+    reg  s_in_e_i$clock;
+    reg  s_fwd_i_i$d;
+    wire  s_fwd_i_i$q;
+    reg  s_fwd_i_i$clock;
+    reg  s_fwd_e_i$d;
+    wire  s_fwd_e_i$q;
+    reg  s_fwd_e_i$clock;
+    reg  s_live_i$d;
+    wire  s_live_i$q;
+    reg  s_live_i$clock;
+    reg  s_valid_e$d;
+    wire  s_valid_e$q;
+    reg  s_valid_e$clock;
+    reg  [3:0] s_idx_e$d;
+    wire  [3:0] s_idx_e$q;
+    reg  s_idx_e$clock;
+    reg  s_add_e$d;
+    wire  s_add_e$q;
+    reg  s_add_e$clock;
+    reg  [7:0] s_k_e$d;
+    wire  [7:0] s_k_e$q;
+    reg  s_k_e$clock;
+    reg  s_in_e_e$d;
+    wire  s_in_e_e$q;
+    reg  s_in_e_e$clock;
+    reg  s_fwd_i_e$d;
+    wire  s_fwd_i_e$q;
+    reg  s_fwd_i_e$clock;
+    reg  s_fwd_e_e$d;
+    wire  s_fwd_e_e$q;
+    reg  s_fwd_e_e$clock;
+    reg  s_live_e$d;
+    wire  s_live_e$q;
+    reg  s_live_e$clock;
+    reg  s_same$d;
+    wire  s_same$q;
+    reg  s_same$clock;
+    reg  r_valid_i$d;
+    wire  r_valid_i$q;
+    reg  r_valid_i$clock;
+    reg  [7:0] r_old_i$d;
+    wire  [7:0] r_old_i$q;
+    reg  r_old_i$clock;
+    reg  [7:0] r_new_i$d;
+    wire  [7:0] r_new_i$q;
+    reg  r_new_i$clock;
+    reg  r_valid_e$d;
+    wire  r_valid_e$q;
+    reg  r_valid_e$clock;
+    reg  [7:0] r_old_e$d;
+    wire  [7:0] r_old_e$q;
+    reg  r_old_e$clock;
+    reg  [7:0] r_new_e$d;
+    wire  [7:0] r_new_e$q;
+    reg  r_new_e$clock;
     
     // Local signals
-    reg  [7:0] old0;
-    reg  [7:0] new0;
-    reg  [7:0] old1;
-    reg  [7:0] new1;
+    reg  add_i;
+    reg  [7:0] k_i;
+    reg  add_e;
+    reg  [7:0] k_e;
+    reg  same;
+    reg  [7:0] k_sum;
+    reg  [7:0] x_i;
+    reg  [7:0] x_e;
+    reg  [7:0] xa_i;
+    reg  [7:0] xa_e;
+    reg  [7:0] new_i;
+    reg  [7:0] new_e;
+    reg  [7:0] old_e;
+    reg  [15:0] written_n;
+    reg  [15:0] in_egress_n;
     
     // Sub module instances
-    nic_homa$prog$granted$regs$0 regs$0(
-        .d(regs$0$d),
-        .q(regs$0$q),
-        .clock(regs$0$clock)
+    nic_homa$prog$granted$bank_ii bank_ii(
+        .read_address(bank_ii$read_address),
+        .read_clock(bank_ii$read_clock),
+        .read_data(bank_ii$read_data),
+        .write_address(bank_ii$write_address),
+        .write_clock(bank_ii$write_clock),
+        .write_data(bank_ii$write_data),
+        .write_enable(bank_ii$write_enable)
     );
-    nic_homa$prog$granted$regs$1 regs$1(
-        .d(regs$1$d),
-        .q(regs$1$q),
-        .clock(regs$1$clock)
+    nic_homa$prog$granted$bank_ie bank_ie(
+        .read_address(bank_ie$read_address),
+        .read_clock(bank_ie$read_clock),
+        .read_data(bank_ie$read_data),
+        .write_address(bank_ie$write_address),
+        .write_clock(bank_ie$write_clock),
+        .write_data(bank_ie$write_data),
+        .write_enable(bank_ie$write_enable)
     );
-    nic_homa$prog$granted$regs$2 regs$2(
-        .d(regs$2$d),
-        .q(regs$2$q),
-        .clock(regs$2$clock)
+    nic_homa$prog$granted$bank_ei bank_ei(
+        .read_address(bank_ei$read_address),
+        .read_clock(bank_ei$read_clock),
+        .read_data(bank_ei$read_data),
+        .write_address(bank_ei$write_address),
+        .write_clock(bank_ei$write_clock),
+        .write_data(bank_ei$write_data),
+        .write_enable(bank_ei$write_enable)
     );
-    nic_homa$prog$granted$regs$3 regs$3(
-        .d(regs$3$d),
-        .q(regs$3$q),
-        .clock(regs$3$clock)
+    nic_homa$prog$granted$bank_ee bank_ee(
+        .read_address(bank_ee$read_address),
+        .read_clock(bank_ee$read_clock),
+        .read_data(bank_ee$read_data),
+        .write_address(bank_ee$write_address),
+        .write_clock(bank_ee$write_clock),
+        .write_data(bank_ee$write_data),
+        .write_enable(bank_ee$write_enable)
     );
-    nic_homa$prog$granted$regs$4 regs$4(
-        .d(regs$4$d),
-        .q(regs$4$q),
-        .clock(regs$4$clock)
+    nic_homa$prog$granted$written written(
+        .d(written$d),
+        .q(written$q),
+        .clock(written$clock)
     );
-    nic_homa$prog$granted$regs$5 regs$5(
-        .d(regs$5$d),
-        .q(regs$5$q),
-        .clock(regs$5$clock)
+    nic_homa$prog$granted$in_egress in_egress(
+        .d(in_egress$d),
+        .q(in_egress$q),
+        .clock(in_egress$clock)
     );
-    nic_homa$prog$granted$regs$6 regs$6(
-        .d(regs$6$d),
-        .q(regs$6$q),
-        .clock(regs$6$clock)
+    nic_homa$prog$granted$s_valid_i s_valid_i(
+        .d(s_valid_i$d),
+        .q(s_valid_i$q),
+        .clock(s_valid_i$clock)
     );
-    nic_homa$prog$granted$regs$7 regs$7(
-        .d(regs$7$d),
-        .q(regs$7$q),
-        .clock(regs$7$clock)
+    nic_homa$prog$granted$s_idx_i s_idx_i(
+        .d(s_idx_i$d),
+        .q(s_idx_i$q),
+        .clock(s_idx_i$clock)
     );
-    nic_homa$prog$granted$regs$8 regs$8(
-        .d(regs$8$d),
-        .q(regs$8$q),
-        .clock(regs$8$clock)
+    nic_homa$prog$granted$s_add_i s_add_i(
+        .d(s_add_i$d),
+        .q(s_add_i$q),
+        .clock(s_add_i$clock)
     );
-    nic_homa$prog$granted$regs$9 regs$9(
-        .d(regs$9$d),
-        .q(regs$9$q),
-        .clock(regs$9$clock)
+    nic_homa$prog$granted$s_k_i s_k_i(
+        .d(s_k_i$d),
+        .q(s_k_i$q),
+        .clock(s_k_i$clock)
     );
-    nic_homa$prog$granted$regs$10 regs$10(
-        .d(regs$10$d),
-        .q(regs$10$q),
-        .clock(regs$10$clock)
+    nic_homa$prog$granted$s_in_e_i s_in_e_i(
+        .d(s_in_e_i$d),
+        .q(s_in_e_i$q),
+        .clock(s_in_e_i$clock)
     );
-    nic_homa$prog$granted$regs$11 regs$11(
-        .d(regs$11$d),
-        .q(regs$11$q),
-        .clock(regs$11$clock)
+    nic_homa$prog$granted$s_fwd_i_i s_fwd_i_i(
+        .d(s_fwd_i_i$d),
+        .q(s_fwd_i_i$q),
+        .clock(s_fwd_i_i$clock)
     );
-    nic_homa$prog$granted$regs$12 regs$12(
-        .d(regs$12$d),
-        .q(regs$12$q),
-        .clock(regs$12$clock)
+    nic_homa$prog$granted$s_fwd_e_i s_fwd_e_i(
+        .d(s_fwd_e_i$d),
+        .q(s_fwd_e_i$q),
+        .clock(s_fwd_e_i$clock)
     );
-    nic_homa$prog$granted$regs$13 regs$13(
-        .d(regs$13$d),
-        .q(regs$13$q),
-        .clock(regs$13$clock)
+    nic_homa$prog$granted$s_live_i s_live_i(
+        .d(s_live_i$d),
+        .q(s_live_i$q),
+        .clock(s_live_i$clock)
     );
-    nic_homa$prog$granted$regs$14 regs$14(
-        .d(regs$14$d),
-        .q(regs$14$q),
-        .clock(regs$14$clock)
+    nic_homa$prog$granted$s_valid_e s_valid_e(
+        .d(s_valid_e$d),
+        .q(s_valid_e$q),
+        .clock(s_valid_e$clock)
     );
-    nic_homa$prog$granted$regs$15 regs$15(
-        .d(regs$15$d),
-        .q(regs$15$q),
-        .clock(regs$15$clock)
+    nic_homa$prog$granted$s_idx_e s_idx_e(
+        .d(s_idx_e$d),
+        .q(s_idx_e$q),
+        .clock(s_idx_e$clock)
     );
-    nic_homa$prog$granted$r0_valid r0_valid(
-        .d(r0_valid$d),
-        .q(r0_valid$q),
-        .clock(r0_valid$clock)
+    nic_homa$prog$granted$s_add_e s_add_e(
+        .d(s_add_e$d),
+        .q(s_add_e$q),
+        .clock(s_add_e$clock)
     );
-    nic_homa$prog$granted$r0_old r0_old(
-        .d(r0_old$d),
-        .q(r0_old$q),
-        .clock(r0_old$clock)
+    nic_homa$prog$granted$s_k_e s_k_e(
+        .d(s_k_e$d),
+        .q(s_k_e$q),
+        .clock(s_k_e$clock)
     );
-    nic_homa$prog$granted$r0_new r0_new(
-        .d(r0_new$d),
-        .q(r0_new$q),
-        .clock(r0_new$clock)
+    nic_homa$prog$granted$s_in_e_e s_in_e_e(
+        .d(s_in_e_e$d),
+        .q(s_in_e_e$q),
+        .clock(s_in_e_e$clock)
     );
-    nic_homa$prog$granted$r1_valid r1_valid(
-        .d(r1_valid$d),
-        .q(r1_valid$q),
-        .clock(r1_valid$clock)
+    nic_homa$prog$granted$s_fwd_i_e s_fwd_i_e(
+        .d(s_fwd_i_e$d),
+        .q(s_fwd_i_e$q),
+        .clock(s_fwd_i_e$clock)
     );
-    nic_homa$prog$granted$r1_old r1_old(
-        .d(r1_old$d),
-        .q(r1_old$q),
-        .clock(r1_old$clock)
+    nic_homa$prog$granted$s_fwd_e_e s_fwd_e_e(
+        .d(s_fwd_e_e$d),
+        .q(s_fwd_e_e$q),
+        .clock(s_fwd_e_e$clock)
     );
-    nic_homa$prog$granted$r1_new r1_new(
-        .d(r1_new$d),
-        .q(r1_new$q),
-        .clock(r1_new$clock)
+    nic_homa$prog$granted$s_live_e s_live_e(
+        .d(s_live_e$d),
+        .q(s_live_e$q),
+        .clock(s_live_e$clock)
+    );
+    nic_homa$prog$granted$s_same s_same(
+        .d(s_same$d),
+        .q(s_same$q),
+        .clock(s_same$clock)
+    );
+    nic_homa$prog$granted$r_valid_i r_valid_i(
+        .d(r_valid_i$d),
+        .q(r_valid_i$q),
+        .clock(r_valid_i$clock)
+    );
+    nic_homa$prog$granted$r_old_i r_old_i(
+        .d(r_old_i$d),
+        .q(r_old_i$q),
+        .clock(r_old_i$clock)
+    );
+    nic_homa$prog$granted$r_new_i r_new_i(
+        .d(r_new_i$d),
+        .q(r_new_i$q),
+        .clock(r_new_i$clock)
+    );
+    nic_homa$prog$granted$r_valid_e r_valid_e(
+        .d(r_valid_e$d),
+        .q(r_valid_e$q),
+        .clock(r_valid_e$clock)
+    );
+    nic_homa$prog$granted$r_old_e r_old_e(
+        .d(r_old_e$d),
+        .q(r_old_e$q),
+        .clock(r_old_e$clock)
+    );
+    nic_homa$prog$granted$r_new_e r_new_e(
+        .d(r_new_e$d),
+        .q(r_new_e$q),
+        .clock(r_new_e$clock)
     );
     
     // Update code
     always @(*) begin
-        r0_valid$clock = clock;
-        r0_old$clock = clock;
-        r0_new$clock = clock;
-        r1_valid$clock = clock;
-        r1_old$clock = clock;
-        r1_new$clock = clock;
-        r0_valid$d = r0_valid$q;
-        r0_old$d = r0_old$q;
-        r0_new$d = r0_new$q;
-        r1_valid$d = r1_valid$q;
-        r1_old$d = r1_old$q;
-        r1_new$d = r1_new$q;
-        regs$0$clock = clock;
-        regs$0$d = regs$0$q;
-        regs$1$clock = clock;
-        regs$1$d = regs$1$q;
-        regs$2$clock = clock;
-        regs$2$d = regs$2$q;
-        regs$3$clock = clock;
-        regs$3$d = regs$3$q;
-        regs$4$clock = clock;
-        regs$4$d = regs$4$q;
-        regs$5$clock = clock;
-        regs$5$d = regs$5$q;
-        regs$6$clock = clock;
-        regs$6$d = regs$6$q;
-        regs$7$clock = clock;
-        regs$7$d = regs$7$q;
-        regs$8$clock = clock;
-        regs$8$d = regs$8$q;
-        regs$9$clock = clock;
-        regs$9$d = regs$9$q;
-        regs$10$clock = clock;
-        regs$10$d = regs$10$q;
-        regs$11$clock = clock;
-        regs$11$d = regs$11$q;
-        regs$12$clock = clock;
-        regs$12$d = regs$12$q;
-        regs$13$clock = clock;
-        regs$13$d = regs$13$q;
-        regs$14$clock = clock;
-        regs$14$d = regs$14$q;
-        regs$15$clock = clock;
-        regs$15$d = regs$15$q;
-        old0 = zero_w;
-        if (ingress$idx == idx$0) begin
-            old0 = old0 | regs$0$q;
-        end
-        if (ingress$idx == idx$1) begin
-            old0 = old0 | regs$1$q;
-        end
-        if (ingress$idx == idx$2) begin
-            old0 = old0 | regs$2$q;
-        end
-        if (ingress$idx == idx$3) begin
-            old0 = old0 | regs$3$q;
-        end
-        if (ingress$idx == idx$4) begin
-            old0 = old0 | regs$4$q;
-        end
-        if (ingress$idx == idx$5) begin
-            old0 = old0 | regs$5$q;
-        end
-        if (ingress$idx == idx$6) begin
-            old0 = old0 | regs$6$q;
-        end
-        if (ingress$idx == idx$7) begin
-            old0 = old0 | regs$7$q;
-        end
-        if (ingress$idx == idx$8) begin
-            old0 = old0 | regs$8$q;
-        end
-        if (ingress$idx == idx$9) begin
-            old0 = old0 | regs$9$q;
-        end
-        if (ingress$idx == idx$10) begin
-            old0 = old0 | regs$10$q;
-        end
-        if (ingress$idx == idx$11) begin
-            old0 = old0 | regs$11$q;
-        end
-        if (ingress$idx == idx$12) begin
-            old0 = old0 | regs$12$q;
-        end
-        if (ingress$idx == idx$13) begin
-            old0 = old0 | regs$13$q;
-        end
-        if (ingress$idx == idx$14) begin
-            old0 = old0 | regs$14$q;
-        end
-        if (ingress$idx == idx$15) begin
-            old0 = old0 | regs$15$q;
-        end
-        new0 = old0;
+        written$clock = clock;
+        in_egress$clock = clock;
+        s_valid_i$clock = clock;
+        s_idx_i$clock = clock;
+        s_add_i$clock = clock;
+        s_k_i$clock = clock;
+        s_in_e_i$clock = clock;
+        s_fwd_i_i$clock = clock;
+        s_fwd_e_i$clock = clock;
+        s_live_i$clock = clock;
+        s_valid_e$clock = clock;
+        s_idx_e$clock = clock;
+        s_add_e$clock = clock;
+        s_k_e$clock = clock;
+        s_in_e_e$clock = clock;
+        s_fwd_i_e$clock = clock;
+        s_fwd_e_e$clock = clock;
+        s_live_e$clock = clock;
+        s_same$clock = clock;
+        r_valid_i$clock = clock;
+        r_old_i$clock = clock;
+        r_new_i$clock = clock;
+        r_valid_e$clock = clock;
+        r_old_e$clock = clock;
+        r_new_e$clock = clock;
+        written$d = written$q;
+        in_egress$d = in_egress$q;
+        s_valid_i$d = s_valid_i$q;
+        s_idx_i$d = s_idx_i$q;
+        s_add_i$d = s_add_i$q;
+        s_k_i$d = s_k_i$q;
+        s_in_e_i$d = s_in_e_i$q;
+        s_fwd_i_i$d = s_fwd_i_i$q;
+        s_fwd_e_i$d = s_fwd_e_i$q;
+        s_live_i$d = s_live_i$q;
+        s_valid_e$d = s_valid_e$q;
+        s_idx_e$d = s_idx_e$q;
+        s_add_e$d = s_add_e$q;
+        s_k_e$d = s_k_e$q;
+        s_in_e_e$d = s_in_e_e$q;
+        s_fwd_i_e$d = s_fwd_i_e$q;
+        s_fwd_e_e$d = s_fwd_e_e$q;
+        s_live_e$d = s_live_e$q;
+        s_same$d = s_same$q;
+        r_valid_i$d = r_valid_i$q;
+        r_old_i$d = r_old_i$q;
+        r_new_i$d = r_new_i$q;
+        r_valid_e$d = r_valid_e$q;
+        r_old_e$d = r_old_e$q;
+        r_new_e$d = r_new_e$q;
+        bank_ii$read_clock = clock;
+        bank_ii$write_clock = clock;
+        bank_ie$read_clock = clock;
+        bank_ie$write_clock = clock;
+        bank_ei$read_clock = clock;
+        bank_ei$write_clock = clock;
+        bank_ee$read_clock = clock;
+        bank_ee$write_clock = clock;
+        bank_ii$read_address = ingress$idx;
+        bank_ei$read_address = ingress$idx;
+        bank_ie$read_address = egress$idx;
+        bank_ee$read_address = egress$idx;
+        add_i = 1'b1;
+        k_i = zero_w;
         if (ingress$op == ops$0) begin
-            new0 = ingress$a;
+            add_i = 1'b0;
+            k_i = ingress$a;
         end
         if (ingress$op == ops$1) begin
-            new0 = old0 + ingress$a;
+            k_i = ingress$a;
         end
         if ((ingress$op == ops$2) & ingress$pred) begin
-            new0 = old0 + ingress$a;
+            k_i = ingress$a;
         end
         if (ingress$op == ops$3) begin
             if (ingress$pred) begin
-                new0 = ingress$a;
+                add_i = 1'b0;
+                k_i = ingress$a;
             end
             else begin
-                new0 = old0 + ingress$b;
+                k_i = ingress$b;
             end
         end
-        old1 = zero_w;
-        if (egress$idx == idx$0) begin
-            old1 = old1 | regs$0$q;
-        end
-        if (egress$idx == idx$1) begin
-            old1 = old1 | regs$1$q;
-        end
-        if (egress$idx == idx$2) begin
-            old1 = old1 | regs$2$q;
-        end
-        if (egress$idx == idx$3) begin
-            old1 = old1 | regs$3$q;
-        end
-        if (egress$idx == idx$4) begin
-            old1 = old1 | regs$4$q;
-        end
-        if (egress$idx == idx$5) begin
-            old1 = old1 | regs$5$q;
-        end
-        if (egress$idx == idx$6) begin
-            old1 = old1 | regs$6$q;
-        end
-        if (egress$idx == idx$7) begin
-            old1 = old1 | regs$7$q;
-        end
-        if (egress$idx == idx$8) begin
-            old1 = old1 | regs$8$q;
-        end
-        if (egress$idx == idx$9) begin
-            old1 = old1 | regs$9$q;
-        end
-        if (egress$idx == idx$10) begin
-            old1 = old1 | regs$10$q;
-        end
-        if (egress$idx == idx$11) begin
-            old1 = old1 | regs$11$q;
-        end
-        if (egress$idx == idx$12) begin
-            old1 = old1 | regs$12$q;
-        end
-        if (egress$idx == idx$13) begin
-            old1 = old1 | regs$13$q;
-        end
-        if (egress$idx == idx$14) begin
-            old1 = old1 | regs$14$q;
-        end
-        if (egress$idx == idx$15) begin
-            old1 = old1 | regs$15$q;
-        end
-        if (ingress$valid & (ingress$idx == egress$idx)) begin
-            old1 = new0;
-        end
-        new1 = old1;
+        add_e = 1'b1;
+        k_e = zero_w;
         if (egress$op == ops$0) begin
-            new1 = egress$a;
+            add_e = 1'b0;
+            k_e = egress$a;
         end
         if (egress$op == ops$1) begin
-            new1 = old1 + egress$a;
+            k_e = egress$a;
         end
         if ((egress$op == ops$2) & egress$pred) begin
-            new1 = old1 + egress$a;
+            k_e = egress$a;
         end
         if (egress$op == ops$3) begin
             if (egress$pred) begin
-                new1 = egress$a;
+                add_e = 1'b0;
+                k_e = egress$a;
             end
             else begin
-                new1 = old1 + egress$b;
+                k_e = egress$b;
             end
         end
-        if (ingress$valid & (ingress$idx == idx$0)) begin
-            regs$0$d = new0;
+        same = ingress$valid & (ingress$idx == egress$idx);
+        k_sum = k_i + k_e;
+        s_add_i$d = add_i;
+        s_k_i$d = k_i;
+        s_add_e$d = add_e;
+        s_k_e$d = k_e;
+        if (same & add_e) begin
+            s_add_e$d = add_i;
+            s_k_e$d = k_sum;
         end
-        if (egress$valid & (egress$idx == idx$0)) begin
-            regs$0$d = new1;
+        s_same$d = same;
+        s_in_e_i$d = in_egress$q[ingress$idx];
+        s_live_i$d = written$q[ingress$idx];
+        s_fwd_i_i$d = s_valid_i$q & (s_idx_i$q == ingress$idx);
+        s_fwd_e_i$d = s_valid_e$q & (s_idx_e$q == ingress$idx);
+        s_in_e_e$d = in_egress$q[egress$idx];
+        s_live_e$d = written$q[egress$idx];
+        s_fwd_i_e$d = s_valid_i$q & (s_idx_i$q == egress$idx);
+        s_fwd_e_e$d = s_valid_e$q & (s_idx_e$q == egress$idx);
+        s_valid_i$d = ingress$valid;
+        s_idx_i$d = ingress$idx;
+        s_valid_e$d = egress$valid;
+        s_idx_e$d = egress$idx;
+        x_i = zero_w;
+        if (s_live_i$q) begin
+            if (s_in_e_i$q) begin
+                x_i = bank_ei$read_data;
+            end
+            else begin
+                x_i = bank_ii$read_data;
+            end
         end
-        if (ingress$valid & (ingress$idx == idx$1)) begin
-            regs$1$d = new0;
+        if (s_fwd_i_i$q) begin
+            x_i = r_new_i$q;
         end
-        if (egress$valid & (egress$idx == idx$1)) begin
-            regs$1$d = new1;
+        if (s_fwd_e_i$q) begin
+            x_i = r_new_e$q;
         end
-        if (ingress$valid & (ingress$idx == idx$2)) begin
-            regs$2$d = new0;
+        x_e = zero_w;
+        if (s_live_e$q) begin
+            if (s_in_e_e$q) begin
+                x_e = bank_ee$read_data;
+            end
+            else begin
+                x_e = bank_ie$read_data;
+            end
         end
-        if (egress$valid & (egress$idx == idx$2)) begin
-            regs$2$d = new1;
+        if (s_fwd_i_e$q) begin
+            x_e = r_new_i$q;
         end
-        if (ingress$valid & (ingress$idx == idx$3)) begin
-            regs$3$d = new0;
+        if (s_fwd_e_e$q) begin
+            x_e = r_new_e$q;
         end
-        if (egress$valid & (egress$idx == idx$3)) begin
-            regs$3$d = new1;
+        xa_i = zero_w;
+        if (s_add_i$q) begin
+            xa_i = x_i;
         end
-        if (ingress$valid & (ingress$idx == idx$4)) begin
-            regs$4$d = new0;
+        xa_e = zero_w;
+        if (s_add_e$q) begin
+            xa_e = x_e;
         end
-        if (egress$valid & (egress$idx == idx$4)) begin
-            regs$4$d = new1;
+        new_i = xa_i + s_k_i$q;
+        new_e = xa_e + s_k_e$q;
+        old_e = x_e;
+        if (s_same$q) begin
+            old_e = new_i;
         end
-        if (ingress$valid & (ingress$idx == idx$5)) begin
-            regs$5$d = new0;
+        bank_ii$write_address = s_idx_i$q;
+        bank_ii$write_data = new_i;
+        bank_ii$write_enable = s_valid_i$q;
+        bank_ie$write_address = s_idx_i$q;
+        bank_ie$write_data = new_i;
+        bank_ie$write_enable = s_valid_i$q;
+        bank_ei$write_address = s_idx_e$q;
+        bank_ei$write_data = new_e;
+        bank_ei$write_enable = s_valid_e$q;
+        bank_ee$write_address = s_idx_e$q;
+        bank_ee$write_data = new_e;
+        bank_ee$write_enable = s_valid_e$q;
+        written_n = written$q;
+        in_egress_n = in_egress$q;
+        if (s_valid_i$q) begin
+            written_n = written_n | (one_n << s_idx_i$q);
+            in_egress_n = in_egress_n & ~(one_n << s_idx_i$q);
         end
-        if (egress$valid & (egress$idx == idx$5)) begin
-            regs$5$d = new1;
+        if (s_valid_e$q) begin
+            written_n = written_n | (one_n << s_idx_e$q);
+            in_egress_n = in_egress_n | (one_n << s_idx_e$q);
         end
-        if (ingress$valid & (ingress$idx == idx$6)) begin
-            regs$6$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$6)) begin
-            regs$6$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$7)) begin
-            regs$7$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$7)) begin
-            regs$7$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$8)) begin
-            regs$8$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$8)) begin
-            regs$8$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$9)) begin
-            regs$9$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$9)) begin
-            regs$9$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$10)) begin
-            regs$10$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$10)) begin
-            regs$10$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$11)) begin
-            regs$11$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$11)) begin
-            regs$11$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$12)) begin
-            regs$12$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$12)) begin
-            regs$12$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$13)) begin
-            regs$13$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$13)) begin
-            regs$13$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$14)) begin
-            regs$14$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$14)) begin
-            regs$14$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$15)) begin
-            regs$15$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$15)) begin
-            regs$15$d = new1;
-        end
-        r0_valid$d = ingress$valid;
-        r0_old$d = old0;
-        r0_new$d = new0;
-        r1_valid$d = egress$valid;
-        r1_old$d = old1;
-        r1_new$d = new1;
-        ingress_resp$valid = r0_valid$q;
-        ingress_resp$old = r0_old$q;
-        ingress_resp$new = r0_new$q;
-        egress_resp$valid = r1_valid$q;
-        egress_resp$old = r1_old$q;
-        egress_resp$new = r1_new$q;
+        written$d = written_n;
+        in_egress$d = in_egress_n;
+        r_valid_i$d = s_valid_i$q;
+        r_old_i$d = x_i;
+        r_new_i$d = new_i;
+        r_valid_e$d = s_valid_e$q;
+        r_old_e$d = old_e;
+        r_new_e$d = new_e;
+        ingress_resp$valid = r_valid_i$q;
+        ingress_resp$old = r_old_i$q;
+        ingress_resp$new = r_new_i$q;
+        egress_resp$valid = r_valid_e$q;
+        egress_resp$old = r_old_e$q;
+        egress_resp$new = r_new_e$q;
         if (reset) begin
-            regs$0$d = zero_w;
-            regs$1$d = zero_w;
-            regs$2$d = zero_w;
-            regs$3$d = zero_w;
-            regs$4$d = zero_w;
-            regs$5$d = zero_w;
-            regs$6$d = zero_w;
-            regs$7$d = zero_w;
-            regs$8$d = zero_w;
-            regs$9$d = zero_w;
-            regs$10$d = zero_w;
-            regs$11$d = zero_w;
-            regs$12$d = zero_w;
-            regs$13$d = zero_w;
-            regs$14$d = zero_w;
-            regs$15$d = zero_w;
-            r0_valid$d = 1'b0;
-            r1_valid$d = 1'b0;
+            written$d = zero_n;
+            s_valid_i$d = 1'b0;
+            s_valid_e$d = 1'b0;
+            r_valid_i$d = 1'b0;
+            r_valid_e$d = 1'b0;
         end
     end
     
 endmodule // nic_homa$prog$granted
 
 
-module nic_homa$prog$granted$r0_new(d,q,clock);
+module nic_homa$prog$granted$bank_ee(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [3:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [3:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[15:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nic_homa$prog$granted$bank_ee
+
+
+module nic_homa$prog$granted$bank_ei(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [3:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [3:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[15:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nic_homa$prog$granted$bank_ei
+
+
+module nic_homa$prog$granted$bank_ie(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [3:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [3:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[15:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nic_homa$prog$granted$bank_ie
+
+
+module nic_homa$prog$granted$bank_ii(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [3:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [3:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[15:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nic_homa$prog$granted$bank_ii
+
+
+module nic_homa$prog$granted$in_egress(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$granted$in_egress
+
+
+module nic_homa$prog$granted$r_new_e(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -15562,10 +15861,10 @@ module nic_homa$prog$granted$r0_new(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_homa$prog$granted$r0_new
+endmodule // nic_homa$prog$granted$r_new_e
 
 
-module nic_homa$prog$granted$r0_old(d,q,clock);
+module nic_homa$prog$granted$r_new_i(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -15581,10 +15880,48 @@ module nic_homa$prog$granted$r0_old(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_homa$prog$granted$r0_old
+endmodule // nic_homa$prog$granted$r_new_i
 
 
-module nic_homa$prog$granted$r0_valid(d,q,clock);
+module nic_homa$prog$granted$r_old_e(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$granted$r_old_e
+
+
+module nic_homa$prog$granted$r_old_i(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$granted$r_old_i
+
+
+module nic_homa$prog$granted$r_valid_e(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -15600,48 +15937,10 @@ module nic_homa$prog$granted$r0_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_homa$prog$granted$r0_valid
+endmodule // nic_homa$prog$granted$r_valid_e
 
 
-module nic_homa$prog$granted$r1_new(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_homa$prog$granted$r1_new
-
-
-module nic_homa$prog$granted$r1_old(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_homa$prog$granted$r1_old
-
-
-module nic_homa$prog$granted$r1_valid(d,q,clock);
+module nic_homa$prog$granted$r_valid_i(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -15657,10 +15956,200 @@ module nic_homa$prog$granted$r1_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_homa$prog$granted$r1_valid
+endmodule // nic_homa$prog$granted$r_valid_i
 
 
-module nic_homa$prog$granted$regs$0(d,q,clock);
+module nic_homa$prog$granted$s_add_e(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$granted$s_add_e
+
+
+module nic_homa$prog$granted$s_add_i(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$granted$s_add_i
+
+
+module nic_homa$prog$granted$s_fwd_e_e(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$granted$s_fwd_e_e
+
+
+module nic_homa$prog$granted$s_fwd_e_i(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$granted$s_fwd_e_i
+
+
+module nic_homa$prog$granted$s_fwd_i_e(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$granted$s_fwd_i_e
+
+
+module nic_homa$prog$granted$s_fwd_i_i(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$granted$s_fwd_i_i
+
+
+module nic_homa$prog$granted$s_idx_e(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$granted$s_idx_e
+
+
+module nic_homa$prog$granted$s_idx_i(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$granted$s_idx_i
+
+
+module nic_homa$prog$granted$s_in_e_e(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$granted$s_in_e_e
+
+
+module nic_homa$prog$granted$s_in_e_i(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$granted$s_in_e_i
+
+
+module nic_homa$prog$granted$s_k_e(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -15676,10 +16165,10 @@ module nic_homa$prog$granted$regs$0(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_homa$prog$granted$regs$0
+endmodule // nic_homa$prog$granted$s_k_e
 
 
-module nic_homa$prog$granted$regs$1(d,q,clock);
+module nic_homa$prog$granted$s_k_i(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -15695,311 +16184,121 @@ module nic_homa$prog$granted$regs$1(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_homa$prog$granted$regs$1
+endmodule // nic_homa$prog$granted$s_k_i
 
 
-module nic_homa$prog$granted$regs$10(d,q,clock);
+module nic_homa$prog$granted$s_live_e(d,q,clock);
     
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_homa$prog$granted$regs$10
+endmodule // nic_homa$prog$granted$s_live_e
 
 
-module nic_homa$prog$granted$regs$11(d,q,clock);
+module nic_homa$prog$granted$s_live_i(d,q,clock);
     
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_homa$prog$granted$regs$11
+endmodule // nic_homa$prog$granted$s_live_i
 
 
-module nic_homa$prog$granted$regs$12(d,q,clock);
+module nic_homa$prog$granted$s_same(d,q,clock);
     
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_homa$prog$granted$regs$12
+endmodule // nic_homa$prog$granted$s_same
 
 
-module nic_homa$prog$granted$regs$13(d,q,clock);
+module nic_homa$prog$granted$s_valid_e(d,q,clock);
     
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_homa$prog$granted$regs$13
+endmodule // nic_homa$prog$granted$s_valid_e
 
 
-module nic_homa$prog$granted$regs$14(d,q,clock);
+module nic_homa$prog$granted$s_valid_i(d,q,clock);
     
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_homa$prog$granted$regs$14
+endmodule // nic_homa$prog$granted$s_valid_i
 
 
-module nic_homa$prog$granted$regs$15(d,q,clock);
+module nic_homa$prog$granted$written(d,q,clock);
     
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_homa$prog$granted$regs$15
-
-
-module nic_homa$prog$granted$regs$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_homa$prog$granted$regs$2
-
-
-module nic_homa$prog$granted$regs$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_homa$prog$granted$regs$3
-
-
-module nic_homa$prog$granted$regs$4(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_homa$prog$granted$regs$4
-
-
-module nic_homa$prog$granted$regs$5(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_homa$prog$granted$regs$5
-
-
-module nic_homa$prog$granted$regs$6(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_homa$prog$granted$regs$6
-
-
-module nic_homa$prog$granted$regs$7(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_homa$prog$granted$regs$7
-
-
-module nic_homa$prog$granted$regs$8(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_homa$prog$granted$regs$8
-
-
-module nic_homa$prog$granted$regs$9(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_homa$prog$granted$regs$9
-
-
-module nic_homa$prog$grt(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_homa$prog$grt
-
-
-module nic_homa$prog$rcv(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_homa$prog$rcv
+endmodule // nic_homa$prog$granted$written
 
 
 module nic_homa$prog$received(clock,reset,ingress$valid,ingress$op,ingress$idx,ingress$a,ingress$b,ingress$pred,egress$valid,egress$op,egress$idx,egress$a,egress$b,egress$pred,ingress_resp$valid,ingress_resp$old,ingress_resp$new,egress_resp$valid,egress_resp$old,egress_resp$new);
@@ -16027,22 +16326,8 @@ module nic_homa$prog$received(clock,reset,ingress$valid,ingress$op,ingress$idx,i
     output reg  [7:0] egress_resp$new;
     
     // Constant declarations
-    localparam  idx$0 = 4'h0;
-    localparam  idx$1 = 4'h1;
-    localparam  idx$2 = 4'h2;
-    localparam  idx$3 = 4'h3;
-    localparam  idx$4 = 4'h4;
-    localparam  idx$5 = 4'h5;
-    localparam  idx$6 = 4'h6;
-    localparam  idx$7 = 4'h7;
-    localparam  idx$8 = 4'h8;
-    localparam  idx$9 = 4'h9;
-    localparam  idx$10 = 4'ha;
-    localparam  idx$11 = 4'hb;
-    localparam  idx$12 = 4'hc;
-    localparam  idx$13 = 4'hd;
-    localparam  idx$14 = 4'he;
-    localparam  idx$15 = 4'hf;
+    localparam  one_n = 16'h1;
+    localparam  zero_n = 16'h0;
     localparam  ops$0 = 3'b1;
     localparam  ops$1 = 3'b10;
     localparam  ops$2 = 3'b11;
@@ -16050,508 +16335,647 @@ module nic_homa$prog$received(clock,reset,ingress$valid,ingress$op,ingress$idx,i
     localparam  zero_w = 8'h0;
     
     // Stub signals
-    reg  [7:0] regs$0$d;
-    wire  [7:0] regs$0$q;
-    reg  regs$0$clock;
-    reg  [7:0] regs$1$d;
-    wire  [7:0] regs$1$q;
-    reg  regs$1$clock;
-    reg  [7:0] regs$2$d;
-    wire  [7:0] regs$2$q;
-    reg  regs$2$clock;
-    reg  [7:0] regs$3$d;
-    wire  [7:0] regs$3$q;
-    reg  regs$3$clock;
-    reg  [7:0] regs$4$d;
-    wire  [7:0] regs$4$q;
-    reg  regs$4$clock;
-    reg  [7:0] regs$5$d;
-    wire  [7:0] regs$5$q;
-    reg  regs$5$clock;
-    reg  [7:0] regs$6$d;
-    wire  [7:0] regs$6$q;
-    reg  regs$6$clock;
-    reg  [7:0] regs$7$d;
-    wire  [7:0] regs$7$q;
-    reg  regs$7$clock;
-    reg  [7:0] regs$8$d;
-    wire  [7:0] regs$8$q;
-    reg  regs$8$clock;
-    reg  [7:0] regs$9$d;
-    wire  [7:0] regs$9$q;
-    reg  regs$9$clock;
-    reg  [7:0] regs$10$d;
-    wire  [7:0] regs$10$q;
-    reg  regs$10$clock;
-    reg  [7:0] regs$11$d;
-    wire  [7:0] regs$11$q;
-    reg  regs$11$clock;
-    reg  [7:0] regs$12$d;
-    wire  [7:0] regs$12$q;
-    reg  regs$12$clock;
-    reg  [7:0] regs$13$d;
-    wire  [7:0] regs$13$q;
-    reg  regs$13$clock;
-    reg  [7:0] regs$14$d;
-    wire  [7:0] regs$14$q;
-    reg  regs$14$clock;
-    reg  [7:0] regs$15$d;
-    wire  [7:0] regs$15$q;
-    reg  regs$15$clock;
-    reg  r0_valid$d;
-    wire  r0_valid$q;
-    reg  r0_valid$clock;
-    reg  [7:0] r0_old$d;
-    wire  [7:0] r0_old$q;
-    reg  r0_old$clock;
-    reg  [7:0] r0_new$d;
-    wire  [7:0] r0_new$q;
-    reg  r0_new$clock;
-    reg  r1_valid$d;
-    wire  r1_valid$q;
-    reg  r1_valid$clock;
-    reg  [7:0] r1_old$d;
-    wire  [7:0] r1_old$q;
-    reg  r1_old$clock;
-    reg  [7:0] r1_new$d;
-    wire  [7:0] r1_new$q;
-    reg  r1_new$clock;
+    reg  [3:0] bank_ii$read_address;
+    reg  bank_ii$read_clock;
+    wire  [7:0] bank_ii$read_data;
+    reg  [3:0] bank_ii$write_address;
+    reg  bank_ii$write_clock;
+    reg  [7:0] bank_ii$write_data;
+    reg  bank_ii$write_enable;
+    reg  [3:0] bank_ie$read_address;
+    reg  bank_ie$read_clock;
+    wire  [7:0] bank_ie$read_data;
+    reg  [3:0] bank_ie$write_address;
+    reg  bank_ie$write_clock;
+    reg  [7:0] bank_ie$write_data;
+    reg  bank_ie$write_enable;
+    reg  [3:0] bank_ei$read_address;
+    reg  bank_ei$read_clock;
+    wire  [7:0] bank_ei$read_data;
+    reg  [3:0] bank_ei$write_address;
+    reg  bank_ei$write_clock;
+    reg  [7:0] bank_ei$write_data;
+    reg  bank_ei$write_enable;
+    reg  [3:0] bank_ee$read_address;
+    reg  bank_ee$read_clock;
+    wire  [7:0] bank_ee$read_data;
+    reg  [3:0] bank_ee$write_address;
+    reg  bank_ee$write_clock;
+    reg  [7:0] bank_ee$write_data;
+    reg  bank_ee$write_enable;
+    reg  [15:0] written$d;
+    wire  [15:0] written$q;
+    reg  written$clock;
+    reg  [15:0] in_egress$d;
+    wire  [15:0] in_egress$q;
+    reg  in_egress$clock;
+    reg  s_valid_i$d;
+    wire  s_valid_i$q;
+    reg  s_valid_i$clock;
+    reg  [3:0] s_idx_i$d;
+    wire  [3:0] s_idx_i$q;
+    reg  s_idx_i$clock;
+    reg  s_add_i$d;
+    wire  s_add_i$q;
+    reg  s_add_i$clock;
+    reg  [7:0] s_k_i$d;
+    wire  [7:0] s_k_i$q;
+    reg  s_k_i$clock;
+    reg  s_in_e_i$d;
+    wire  s_in_e_i$q;
+    reg  s_in_e_i$clock;
+    reg  s_fwd_i_i$d;
+    wire  s_fwd_i_i$q;
+    reg  s_fwd_i_i$clock;
+    reg  s_fwd_e_i$d;
+    wire  s_fwd_e_i$q;
+    reg  s_fwd_e_i$clock;
+    reg  s_live_i$d;
+    wire  s_live_i$q;
+    reg  s_live_i$clock;
+    reg  s_valid_e$d;
+    wire  s_valid_e$q;
+    reg  s_valid_e$clock;
+    reg  [3:0] s_idx_e$d;
+    wire  [3:0] s_idx_e$q;
+    reg  s_idx_e$clock;
+    reg  s_add_e$d;
+    wire  s_add_e$q;
+    reg  s_add_e$clock;
+    reg  [7:0] s_k_e$d;
+    wire  [7:0] s_k_e$q;
+    reg  s_k_e$clock;
+    reg  s_in_e_e$d;
+    wire  s_in_e_e$q;
+    reg  s_in_e_e$clock;
+    reg  s_fwd_i_e$d;
+    wire  s_fwd_i_e$q;
+    reg  s_fwd_i_e$clock;
+    reg  s_fwd_e_e$d;
+    wire  s_fwd_e_e$q;
+    reg  s_fwd_e_e$clock;
+    reg  s_live_e$d;
+    wire  s_live_e$q;
+    reg  s_live_e$clock;
+    reg  s_same$d;
+    wire  s_same$q;
+    reg  s_same$clock;
+    reg  r_valid_i$d;
+    wire  r_valid_i$q;
+    reg  r_valid_i$clock;
+    reg  [7:0] r_old_i$d;
+    wire  [7:0] r_old_i$q;
+    reg  r_old_i$clock;
+    reg  [7:0] r_new_i$d;
+    wire  [7:0] r_new_i$q;
+    reg  r_new_i$clock;
+    reg  r_valid_e$d;
+    wire  r_valid_e$q;
+    reg  r_valid_e$clock;
+    reg  [7:0] r_old_e$d;
+    wire  [7:0] r_old_e$q;
+    reg  r_old_e$clock;
+    reg  [7:0] r_new_e$d;
+    wire  [7:0] r_new_e$q;
+    reg  r_new_e$clock;
     
     // Local signals
-    reg  [7:0] old0;
-    reg  [7:0] new0;
-    reg  [7:0] old1;
-    reg  [7:0] new1;
+    reg  add_i;
+    reg  [7:0] k_i;
+    reg  add_e;
+    reg  [7:0] k_e;
+    reg  same;
+    reg  [7:0] k_sum;
+    reg  [7:0] x_i;
+    reg  [7:0] x_e;
+    reg  [7:0] xa_i;
+    reg  [7:0] xa_e;
+    reg  [7:0] new_i;
+    reg  [7:0] new_e;
+    reg  [7:0] old_e;
+    reg  [15:0] written_n;
+    reg  [15:0] in_egress_n;
     
     // Sub module instances
-    nic_homa$prog$received$regs$0 regs$0(
-        .d(regs$0$d),
-        .q(regs$0$q),
-        .clock(regs$0$clock)
+    nic_homa$prog$received$bank_ii bank_ii(
+        .read_address(bank_ii$read_address),
+        .read_clock(bank_ii$read_clock),
+        .read_data(bank_ii$read_data),
+        .write_address(bank_ii$write_address),
+        .write_clock(bank_ii$write_clock),
+        .write_data(bank_ii$write_data),
+        .write_enable(bank_ii$write_enable)
     );
-    nic_homa$prog$received$regs$1 regs$1(
-        .d(regs$1$d),
-        .q(regs$1$q),
-        .clock(regs$1$clock)
+    nic_homa$prog$received$bank_ie bank_ie(
+        .read_address(bank_ie$read_address),
+        .read_clock(bank_ie$read_clock),
+        .read_data(bank_ie$read_data),
+        .write_address(bank_ie$write_address),
+        .write_clock(bank_ie$write_clock),
+        .write_data(bank_ie$write_data),
+        .write_enable(bank_ie$write_enable)
     );
-    nic_homa$prog$received$regs$2 regs$2(
-        .d(regs$2$d),
-        .q(regs$2$q),
-        .clock(regs$2$clock)
+    nic_homa$prog$received$bank_ei bank_ei(
+        .read_address(bank_ei$read_address),
+        .read_clock(bank_ei$read_clock),
+        .read_data(bank_ei$read_data),
+        .write_address(bank_ei$write_address),
+        .write_clock(bank_ei$write_clock),
+        .write_data(bank_ei$write_data),
+        .write_enable(bank_ei$write_enable)
     );
-    nic_homa$prog$received$regs$3 regs$3(
-        .d(regs$3$d),
-        .q(regs$3$q),
-        .clock(regs$3$clock)
+    nic_homa$prog$received$bank_ee bank_ee(
+        .read_address(bank_ee$read_address),
+        .read_clock(bank_ee$read_clock),
+        .read_data(bank_ee$read_data),
+        .write_address(bank_ee$write_address),
+        .write_clock(bank_ee$write_clock),
+        .write_data(bank_ee$write_data),
+        .write_enable(bank_ee$write_enable)
     );
-    nic_homa$prog$received$regs$4 regs$4(
-        .d(regs$4$d),
-        .q(regs$4$q),
-        .clock(regs$4$clock)
+    nic_homa$prog$received$written written(
+        .d(written$d),
+        .q(written$q),
+        .clock(written$clock)
     );
-    nic_homa$prog$received$regs$5 regs$5(
-        .d(regs$5$d),
-        .q(regs$5$q),
-        .clock(regs$5$clock)
+    nic_homa$prog$received$in_egress in_egress(
+        .d(in_egress$d),
+        .q(in_egress$q),
+        .clock(in_egress$clock)
     );
-    nic_homa$prog$received$regs$6 regs$6(
-        .d(regs$6$d),
-        .q(regs$6$q),
-        .clock(regs$6$clock)
+    nic_homa$prog$received$s_valid_i s_valid_i(
+        .d(s_valid_i$d),
+        .q(s_valid_i$q),
+        .clock(s_valid_i$clock)
     );
-    nic_homa$prog$received$regs$7 regs$7(
-        .d(regs$7$d),
-        .q(regs$7$q),
-        .clock(regs$7$clock)
+    nic_homa$prog$received$s_idx_i s_idx_i(
+        .d(s_idx_i$d),
+        .q(s_idx_i$q),
+        .clock(s_idx_i$clock)
     );
-    nic_homa$prog$received$regs$8 regs$8(
-        .d(regs$8$d),
-        .q(regs$8$q),
-        .clock(regs$8$clock)
+    nic_homa$prog$received$s_add_i s_add_i(
+        .d(s_add_i$d),
+        .q(s_add_i$q),
+        .clock(s_add_i$clock)
     );
-    nic_homa$prog$received$regs$9 regs$9(
-        .d(regs$9$d),
-        .q(regs$9$q),
-        .clock(regs$9$clock)
+    nic_homa$prog$received$s_k_i s_k_i(
+        .d(s_k_i$d),
+        .q(s_k_i$q),
+        .clock(s_k_i$clock)
     );
-    nic_homa$prog$received$regs$10 regs$10(
-        .d(regs$10$d),
-        .q(regs$10$q),
-        .clock(regs$10$clock)
+    nic_homa$prog$received$s_in_e_i s_in_e_i(
+        .d(s_in_e_i$d),
+        .q(s_in_e_i$q),
+        .clock(s_in_e_i$clock)
     );
-    nic_homa$prog$received$regs$11 regs$11(
-        .d(regs$11$d),
-        .q(regs$11$q),
-        .clock(regs$11$clock)
+    nic_homa$prog$received$s_fwd_i_i s_fwd_i_i(
+        .d(s_fwd_i_i$d),
+        .q(s_fwd_i_i$q),
+        .clock(s_fwd_i_i$clock)
     );
-    nic_homa$prog$received$regs$12 regs$12(
-        .d(regs$12$d),
-        .q(regs$12$q),
-        .clock(regs$12$clock)
+    nic_homa$prog$received$s_fwd_e_i s_fwd_e_i(
+        .d(s_fwd_e_i$d),
+        .q(s_fwd_e_i$q),
+        .clock(s_fwd_e_i$clock)
     );
-    nic_homa$prog$received$regs$13 regs$13(
-        .d(regs$13$d),
-        .q(regs$13$q),
-        .clock(regs$13$clock)
+    nic_homa$prog$received$s_live_i s_live_i(
+        .d(s_live_i$d),
+        .q(s_live_i$q),
+        .clock(s_live_i$clock)
     );
-    nic_homa$prog$received$regs$14 regs$14(
-        .d(regs$14$d),
-        .q(regs$14$q),
-        .clock(regs$14$clock)
+    nic_homa$prog$received$s_valid_e s_valid_e(
+        .d(s_valid_e$d),
+        .q(s_valid_e$q),
+        .clock(s_valid_e$clock)
     );
-    nic_homa$prog$received$regs$15 regs$15(
-        .d(regs$15$d),
-        .q(regs$15$q),
-        .clock(regs$15$clock)
+    nic_homa$prog$received$s_idx_e s_idx_e(
+        .d(s_idx_e$d),
+        .q(s_idx_e$q),
+        .clock(s_idx_e$clock)
     );
-    nic_homa$prog$received$r0_valid r0_valid(
-        .d(r0_valid$d),
-        .q(r0_valid$q),
-        .clock(r0_valid$clock)
+    nic_homa$prog$received$s_add_e s_add_e(
+        .d(s_add_e$d),
+        .q(s_add_e$q),
+        .clock(s_add_e$clock)
     );
-    nic_homa$prog$received$r0_old r0_old(
-        .d(r0_old$d),
-        .q(r0_old$q),
-        .clock(r0_old$clock)
+    nic_homa$prog$received$s_k_e s_k_e(
+        .d(s_k_e$d),
+        .q(s_k_e$q),
+        .clock(s_k_e$clock)
     );
-    nic_homa$prog$received$r0_new r0_new(
-        .d(r0_new$d),
-        .q(r0_new$q),
-        .clock(r0_new$clock)
+    nic_homa$prog$received$s_in_e_e s_in_e_e(
+        .d(s_in_e_e$d),
+        .q(s_in_e_e$q),
+        .clock(s_in_e_e$clock)
     );
-    nic_homa$prog$received$r1_valid r1_valid(
-        .d(r1_valid$d),
-        .q(r1_valid$q),
-        .clock(r1_valid$clock)
+    nic_homa$prog$received$s_fwd_i_e s_fwd_i_e(
+        .d(s_fwd_i_e$d),
+        .q(s_fwd_i_e$q),
+        .clock(s_fwd_i_e$clock)
     );
-    nic_homa$prog$received$r1_old r1_old(
-        .d(r1_old$d),
-        .q(r1_old$q),
-        .clock(r1_old$clock)
+    nic_homa$prog$received$s_fwd_e_e s_fwd_e_e(
+        .d(s_fwd_e_e$d),
+        .q(s_fwd_e_e$q),
+        .clock(s_fwd_e_e$clock)
     );
-    nic_homa$prog$received$r1_new r1_new(
-        .d(r1_new$d),
-        .q(r1_new$q),
-        .clock(r1_new$clock)
+    nic_homa$prog$received$s_live_e s_live_e(
+        .d(s_live_e$d),
+        .q(s_live_e$q),
+        .clock(s_live_e$clock)
+    );
+    nic_homa$prog$received$s_same s_same(
+        .d(s_same$d),
+        .q(s_same$q),
+        .clock(s_same$clock)
+    );
+    nic_homa$prog$received$r_valid_i r_valid_i(
+        .d(r_valid_i$d),
+        .q(r_valid_i$q),
+        .clock(r_valid_i$clock)
+    );
+    nic_homa$prog$received$r_old_i r_old_i(
+        .d(r_old_i$d),
+        .q(r_old_i$q),
+        .clock(r_old_i$clock)
+    );
+    nic_homa$prog$received$r_new_i r_new_i(
+        .d(r_new_i$d),
+        .q(r_new_i$q),
+        .clock(r_new_i$clock)
+    );
+    nic_homa$prog$received$r_valid_e r_valid_e(
+        .d(r_valid_e$d),
+        .q(r_valid_e$q),
+        .clock(r_valid_e$clock)
+    );
+    nic_homa$prog$received$r_old_e r_old_e(
+        .d(r_old_e$d),
+        .q(r_old_e$q),
+        .clock(r_old_e$clock)
+    );
+    nic_homa$prog$received$r_new_e r_new_e(
+        .d(r_new_e$d),
+        .q(r_new_e$q),
+        .clock(r_new_e$clock)
     );
     
     // Update code
     always @(*) begin
-        r0_valid$clock = clock;
-        r0_old$clock = clock;
-        r0_new$clock = clock;
-        r1_valid$clock = clock;
-        r1_old$clock = clock;
-        r1_new$clock = clock;
-        r0_valid$d = r0_valid$q;
-        r0_old$d = r0_old$q;
-        r0_new$d = r0_new$q;
-        r1_valid$d = r1_valid$q;
-        r1_old$d = r1_old$q;
-        r1_new$d = r1_new$q;
-        regs$0$clock = clock;
-        regs$0$d = regs$0$q;
-        regs$1$clock = clock;
-        regs$1$d = regs$1$q;
-        regs$2$clock = clock;
-        regs$2$d = regs$2$q;
-        regs$3$clock = clock;
-        regs$3$d = regs$3$q;
-        regs$4$clock = clock;
-        regs$4$d = regs$4$q;
-        regs$5$clock = clock;
-        regs$5$d = regs$5$q;
-        regs$6$clock = clock;
-        regs$6$d = regs$6$q;
-        regs$7$clock = clock;
-        regs$7$d = regs$7$q;
-        regs$8$clock = clock;
-        regs$8$d = regs$8$q;
-        regs$9$clock = clock;
-        regs$9$d = regs$9$q;
-        regs$10$clock = clock;
-        regs$10$d = regs$10$q;
-        regs$11$clock = clock;
-        regs$11$d = regs$11$q;
-        regs$12$clock = clock;
-        regs$12$d = regs$12$q;
-        regs$13$clock = clock;
-        regs$13$d = regs$13$q;
-        regs$14$clock = clock;
-        regs$14$d = regs$14$q;
-        regs$15$clock = clock;
-        regs$15$d = regs$15$q;
-        old0 = zero_w;
-        if (ingress$idx == idx$0) begin
-            old0 = old0 | regs$0$q;
-        end
-        if (ingress$idx == idx$1) begin
-            old0 = old0 | regs$1$q;
-        end
-        if (ingress$idx == idx$2) begin
-            old0 = old0 | regs$2$q;
-        end
-        if (ingress$idx == idx$3) begin
-            old0 = old0 | regs$3$q;
-        end
-        if (ingress$idx == idx$4) begin
-            old0 = old0 | regs$4$q;
-        end
-        if (ingress$idx == idx$5) begin
-            old0 = old0 | regs$5$q;
-        end
-        if (ingress$idx == idx$6) begin
-            old0 = old0 | regs$6$q;
-        end
-        if (ingress$idx == idx$7) begin
-            old0 = old0 | regs$7$q;
-        end
-        if (ingress$idx == idx$8) begin
-            old0 = old0 | regs$8$q;
-        end
-        if (ingress$idx == idx$9) begin
-            old0 = old0 | regs$9$q;
-        end
-        if (ingress$idx == idx$10) begin
-            old0 = old0 | regs$10$q;
-        end
-        if (ingress$idx == idx$11) begin
-            old0 = old0 | regs$11$q;
-        end
-        if (ingress$idx == idx$12) begin
-            old0 = old0 | regs$12$q;
-        end
-        if (ingress$idx == idx$13) begin
-            old0 = old0 | regs$13$q;
-        end
-        if (ingress$idx == idx$14) begin
-            old0 = old0 | regs$14$q;
-        end
-        if (ingress$idx == idx$15) begin
-            old0 = old0 | regs$15$q;
-        end
-        new0 = old0;
+        written$clock = clock;
+        in_egress$clock = clock;
+        s_valid_i$clock = clock;
+        s_idx_i$clock = clock;
+        s_add_i$clock = clock;
+        s_k_i$clock = clock;
+        s_in_e_i$clock = clock;
+        s_fwd_i_i$clock = clock;
+        s_fwd_e_i$clock = clock;
+        s_live_i$clock = clock;
+        s_valid_e$clock = clock;
+        s_idx_e$clock = clock;
+        s_add_e$clock = clock;
+        s_k_e$clock = clock;
+        s_in_e_e$clock = clock;
+        s_fwd_i_e$clock = clock;
+        s_fwd_e_e$clock = clock;
+        s_live_e$clock = clock;
+        s_same$clock = clock;
+        r_valid_i$clock = clock;
+        r_old_i$clock = clock;
+        r_new_i$clock = clock;
+        r_valid_e$clock = clock;
+        r_old_e$clock = clock;
+        r_new_e$clock = clock;
+        written$d = written$q;
+        in_egress$d = in_egress$q;
+        s_valid_i$d = s_valid_i$q;
+        s_idx_i$d = s_idx_i$q;
+        s_add_i$d = s_add_i$q;
+        s_k_i$d = s_k_i$q;
+        s_in_e_i$d = s_in_e_i$q;
+        s_fwd_i_i$d = s_fwd_i_i$q;
+        s_fwd_e_i$d = s_fwd_e_i$q;
+        s_live_i$d = s_live_i$q;
+        s_valid_e$d = s_valid_e$q;
+        s_idx_e$d = s_idx_e$q;
+        s_add_e$d = s_add_e$q;
+        s_k_e$d = s_k_e$q;
+        s_in_e_e$d = s_in_e_e$q;
+        s_fwd_i_e$d = s_fwd_i_e$q;
+        s_fwd_e_e$d = s_fwd_e_e$q;
+        s_live_e$d = s_live_e$q;
+        s_same$d = s_same$q;
+        r_valid_i$d = r_valid_i$q;
+        r_old_i$d = r_old_i$q;
+        r_new_i$d = r_new_i$q;
+        r_valid_e$d = r_valid_e$q;
+        r_old_e$d = r_old_e$q;
+        r_new_e$d = r_new_e$q;
+        bank_ii$read_clock = clock;
+        bank_ii$write_clock = clock;
+        bank_ie$read_clock = clock;
+        bank_ie$write_clock = clock;
+        bank_ei$read_clock = clock;
+        bank_ei$write_clock = clock;
+        bank_ee$read_clock = clock;
+        bank_ee$write_clock = clock;
+        bank_ii$read_address = ingress$idx;
+        bank_ei$read_address = ingress$idx;
+        bank_ie$read_address = egress$idx;
+        bank_ee$read_address = egress$idx;
+        add_i = 1'b1;
+        k_i = zero_w;
         if (ingress$op == ops$0) begin
-            new0 = ingress$a;
+            add_i = 1'b0;
+            k_i = ingress$a;
         end
         if (ingress$op == ops$1) begin
-            new0 = old0 + ingress$a;
+            k_i = ingress$a;
         end
         if ((ingress$op == ops$2) & ingress$pred) begin
-            new0 = old0 + ingress$a;
+            k_i = ingress$a;
         end
         if (ingress$op == ops$3) begin
             if (ingress$pred) begin
-                new0 = ingress$a;
+                add_i = 1'b0;
+                k_i = ingress$a;
             end
             else begin
-                new0 = old0 + ingress$b;
+                k_i = ingress$b;
             end
         end
-        old1 = zero_w;
-        if (egress$idx == idx$0) begin
-            old1 = old1 | regs$0$q;
-        end
-        if (egress$idx == idx$1) begin
-            old1 = old1 | regs$1$q;
-        end
-        if (egress$idx == idx$2) begin
-            old1 = old1 | regs$2$q;
-        end
-        if (egress$idx == idx$3) begin
-            old1 = old1 | regs$3$q;
-        end
-        if (egress$idx == idx$4) begin
-            old1 = old1 | regs$4$q;
-        end
-        if (egress$idx == idx$5) begin
-            old1 = old1 | regs$5$q;
-        end
-        if (egress$idx == idx$6) begin
-            old1 = old1 | regs$6$q;
-        end
-        if (egress$idx == idx$7) begin
-            old1 = old1 | regs$7$q;
-        end
-        if (egress$idx == idx$8) begin
-            old1 = old1 | regs$8$q;
-        end
-        if (egress$idx == idx$9) begin
-            old1 = old1 | regs$9$q;
-        end
-        if (egress$idx == idx$10) begin
-            old1 = old1 | regs$10$q;
-        end
-        if (egress$idx == idx$11) begin
-            old1 = old1 | regs$11$q;
-        end
-        if (egress$idx == idx$12) begin
-            old1 = old1 | regs$12$q;
-        end
-        if (egress$idx == idx$13) begin
-            old1 = old1 | regs$13$q;
-        end
-        if (egress$idx == idx$14) begin
-            old1 = old1 | regs$14$q;
-        end
-        if (egress$idx == idx$15) begin
-            old1 = old1 | regs$15$q;
-        end
-        if (ingress$valid & (ingress$idx == egress$idx)) begin
-            old1 = new0;
-        end
-        new1 = old1;
+        add_e = 1'b1;
+        k_e = zero_w;
         if (egress$op == ops$0) begin
-            new1 = egress$a;
+            add_e = 1'b0;
+            k_e = egress$a;
         end
         if (egress$op == ops$1) begin
-            new1 = old1 + egress$a;
+            k_e = egress$a;
         end
         if ((egress$op == ops$2) & egress$pred) begin
-            new1 = old1 + egress$a;
+            k_e = egress$a;
         end
         if (egress$op == ops$3) begin
             if (egress$pred) begin
-                new1 = egress$a;
+                add_e = 1'b0;
+                k_e = egress$a;
             end
             else begin
-                new1 = old1 + egress$b;
+                k_e = egress$b;
             end
         end
-        if (ingress$valid & (ingress$idx == idx$0)) begin
-            regs$0$d = new0;
+        same = ingress$valid & (ingress$idx == egress$idx);
+        k_sum = k_i + k_e;
+        s_add_i$d = add_i;
+        s_k_i$d = k_i;
+        s_add_e$d = add_e;
+        s_k_e$d = k_e;
+        if (same & add_e) begin
+            s_add_e$d = add_i;
+            s_k_e$d = k_sum;
         end
-        if (egress$valid & (egress$idx == idx$0)) begin
-            regs$0$d = new1;
+        s_same$d = same;
+        s_in_e_i$d = in_egress$q[ingress$idx];
+        s_live_i$d = written$q[ingress$idx];
+        s_fwd_i_i$d = s_valid_i$q & (s_idx_i$q == ingress$idx);
+        s_fwd_e_i$d = s_valid_e$q & (s_idx_e$q == ingress$idx);
+        s_in_e_e$d = in_egress$q[egress$idx];
+        s_live_e$d = written$q[egress$idx];
+        s_fwd_i_e$d = s_valid_i$q & (s_idx_i$q == egress$idx);
+        s_fwd_e_e$d = s_valid_e$q & (s_idx_e$q == egress$idx);
+        s_valid_i$d = ingress$valid;
+        s_idx_i$d = ingress$idx;
+        s_valid_e$d = egress$valid;
+        s_idx_e$d = egress$idx;
+        x_i = zero_w;
+        if (s_live_i$q) begin
+            if (s_in_e_i$q) begin
+                x_i = bank_ei$read_data;
+            end
+            else begin
+                x_i = bank_ii$read_data;
+            end
         end
-        if (ingress$valid & (ingress$idx == idx$1)) begin
-            regs$1$d = new0;
+        if (s_fwd_i_i$q) begin
+            x_i = r_new_i$q;
         end
-        if (egress$valid & (egress$idx == idx$1)) begin
-            regs$1$d = new1;
+        if (s_fwd_e_i$q) begin
+            x_i = r_new_e$q;
         end
-        if (ingress$valid & (ingress$idx == idx$2)) begin
-            regs$2$d = new0;
+        x_e = zero_w;
+        if (s_live_e$q) begin
+            if (s_in_e_e$q) begin
+                x_e = bank_ee$read_data;
+            end
+            else begin
+                x_e = bank_ie$read_data;
+            end
         end
-        if (egress$valid & (egress$idx == idx$2)) begin
-            regs$2$d = new1;
+        if (s_fwd_i_e$q) begin
+            x_e = r_new_i$q;
         end
-        if (ingress$valid & (ingress$idx == idx$3)) begin
-            regs$3$d = new0;
+        if (s_fwd_e_e$q) begin
+            x_e = r_new_e$q;
         end
-        if (egress$valid & (egress$idx == idx$3)) begin
-            regs$3$d = new1;
+        xa_i = zero_w;
+        if (s_add_i$q) begin
+            xa_i = x_i;
         end
-        if (ingress$valid & (ingress$idx == idx$4)) begin
-            regs$4$d = new0;
+        xa_e = zero_w;
+        if (s_add_e$q) begin
+            xa_e = x_e;
         end
-        if (egress$valid & (egress$idx == idx$4)) begin
-            regs$4$d = new1;
+        new_i = xa_i + s_k_i$q;
+        new_e = xa_e + s_k_e$q;
+        old_e = x_e;
+        if (s_same$q) begin
+            old_e = new_i;
         end
-        if (ingress$valid & (ingress$idx == idx$5)) begin
-            regs$5$d = new0;
+        bank_ii$write_address = s_idx_i$q;
+        bank_ii$write_data = new_i;
+        bank_ii$write_enable = s_valid_i$q;
+        bank_ie$write_address = s_idx_i$q;
+        bank_ie$write_data = new_i;
+        bank_ie$write_enable = s_valid_i$q;
+        bank_ei$write_address = s_idx_e$q;
+        bank_ei$write_data = new_e;
+        bank_ei$write_enable = s_valid_e$q;
+        bank_ee$write_address = s_idx_e$q;
+        bank_ee$write_data = new_e;
+        bank_ee$write_enable = s_valid_e$q;
+        written_n = written$q;
+        in_egress_n = in_egress$q;
+        if (s_valid_i$q) begin
+            written_n = written_n | (one_n << s_idx_i$q);
+            in_egress_n = in_egress_n & ~(one_n << s_idx_i$q);
         end
-        if (egress$valid & (egress$idx == idx$5)) begin
-            regs$5$d = new1;
+        if (s_valid_e$q) begin
+            written_n = written_n | (one_n << s_idx_e$q);
+            in_egress_n = in_egress_n | (one_n << s_idx_e$q);
         end
-        if (ingress$valid & (ingress$idx == idx$6)) begin
-            regs$6$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$6)) begin
-            regs$6$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$7)) begin
-            regs$7$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$7)) begin
-            regs$7$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$8)) begin
-            regs$8$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$8)) begin
-            regs$8$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$9)) begin
-            regs$9$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$9)) begin
-            regs$9$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$10)) begin
-            regs$10$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$10)) begin
-            regs$10$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$11)) begin
-            regs$11$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$11)) begin
-            regs$11$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$12)) begin
-            regs$12$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$12)) begin
-            regs$12$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$13)) begin
-            regs$13$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$13)) begin
-            regs$13$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$14)) begin
-            regs$14$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$14)) begin
-            regs$14$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$15)) begin
-            regs$15$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$15)) begin
-            regs$15$d = new1;
-        end
-        r0_valid$d = ingress$valid;
-        r0_old$d = old0;
-        r0_new$d = new0;
-        r1_valid$d = egress$valid;
-        r1_old$d = old1;
-        r1_new$d = new1;
-        ingress_resp$valid = r0_valid$q;
-        ingress_resp$old = r0_old$q;
-        ingress_resp$new = r0_new$q;
-        egress_resp$valid = r1_valid$q;
-        egress_resp$old = r1_old$q;
-        egress_resp$new = r1_new$q;
+        written$d = written_n;
+        in_egress$d = in_egress_n;
+        r_valid_i$d = s_valid_i$q;
+        r_old_i$d = x_i;
+        r_new_i$d = new_i;
+        r_valid_e$d = s_valid_e$q;
+        r_old_e$d = old_e;
+        r_new_e$d = new_e;
+        ingress_resp$valid = r_valid_i$q;
+        ingress_resp$old = r_old_i$q;
+        ingress_resp$new = r_new_i$q;
+        egress_resp$valid = r_valid_e$q;
+        egress_resp$old = r_old_e$q;
+        egress_resp$new = r_new_e$q;
         if (reset) begin
-            regs$0$d = zero_w;
-            regs$1$d = zero_w;
-            regs$2$d = zero_w;
-            regs$3$d = zero_w;
-            regs$4$d = zero_w;
-            regs$5$d = zero_w;
-            regs$6$d = zero_w;
-            regs$7$d = zero_w;
-            regs$8$d = zero_w;
-            regs$9$d = zero_w;
-            regs$10$d = zero_w;
-            regs$11$d = zero_w;
-            regs$12$d = zero_w;
-            regs$13$d = zero_w;
-            regs$14$d = zero_w;
-            regs$15$d = zero_w;
-            r0_valid$d = 1'b0;
-            r1_valid$d = 1'b0;
+            written$d = zero_n;
+            s_valid_i$d = 1'b0;
+            s_valid_e$d = 1'b0;
+            r_valid_i$d = 1'b0;
+            r_valid_e$d = 1'b0;
         end
     end
     
 endmodule // nic_homa$prog$received
 
 
-module nic_homa$prog$received$r0_new(d,q,clock);
+module nic_homa$prog$received$bank_ee(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [3:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [3:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[15:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nic_homa$prog$received$bank_ee
+
+
+module nic_homa$prog$received$bank_ei(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [3:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [3:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[15:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nic_homa$prog$received$bank_ei
+
+
+module nic_homa$prog$received$bank_ie(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [3:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [3:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[15:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nic_homa$prog$received$bank_ie
+
+
+module nic_homa$prog$received$bank_ii(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [3:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [3:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[7:0] mem[15:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nic_homa$prog$received$bank_ii
+
+
+module nic_homa$prog$received$in_egress(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$received$in_egress
+
+
+module nic_homa$prog$received$r_new_e(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -16567,10 +16991,10 @@ module nic_homa$prog$received$r0_new(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_homa$prog$received$r0_new
+endmodule // nic_homa$prog$received$r_new_e
 
 
-module nic_homa$prog$received$r0_old(d,q,clock);
+module nic_homa$prog$received$r_new_i(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -16586,10 +17010,48 @@ module nic_homa$prog$received$r0_old(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_homa$prog$received$r0_old
+endmodule // nic_homa$prog$received$r_new_i
 
 
-module nic_homa$prog$received$r0_valid(d,q,clock);
+module nic_homa$prog$received$r_old_e(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$received$r_old_e
+
+
+module nic_homa$prog$received$r_old_i(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$received$r_old_i
+
+
+module nic_homa$prog$received$r_valid_e(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -16605,48 +17067,10 @@ module nic_homa$prog$received$r0_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_homa$prog$received$r0_valid
+endmodule // nic_homa$prog$received$r_valid_e
 
 
-module nic_homa$prog$received$r1_new(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_homa$prog$received$r1_new
-
-
-module nic_homa$prog$received$r1_old(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_homa$prog$received$r1_old
-
-
-module nic_homa$prog$received$r1_valid(d,q,clock);
+module nic_homa$prog$received$r_valid_i(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -16662,10 +17086,200 @@ module nic_homa$prog$received$r1_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_homa$prog$received$r1_valid
+endmodule // nic_homa$prog$received$r_valid_i
 
 
-module nic_homa$prog$received$regs$0(d,q,clock);
+module nic_homa$prog$received$s_add_e(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$received$s_add_e
+
+
+module nic_homa$prog$received$s_add_i(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$received$s_add_i
+
+
+module nic_homa$prog$received$s_fwd_e_e(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$received$s_fwd_e_e
+
+
+module nic_homa$prog$received$s_fwd_e_i(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$received$s_fwd_e_i
+
+
+module nic_homa$prog$received$s_fwd_i_e(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$received$s_fwd_i_e
+
+
+module nic_homa$prog$received$s_fwd_i_i(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$received$s_fwd_i_i
+
+
+module nic_homa$prog$received$s_idx_e(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$received$s_idx_e
+
+
+module nic_homa$prog$received$s_idx_i(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$received$s_idx_i
+
+
+module nic_homa$prog$received$s_in_e_e(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$received$s_in_e_e
+
+
+module nic_homa$prog$received$s_in_e_i(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$received$s_in_e_i
+
+
+module nic_homa$prog$received$s_k_e(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -16681,10 +17295,10 @@ module nic_homa$prog$received$regs$0(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_homa$prog$received$regs$0
+endmodule // nic_homa$prog$received$s_k_e
 
 
-module nic_homa$prog$received$regs$1(d,q,clock);
+module nic_homa$prog$received$s_k_i(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -16700,273 +17314,121 @@ module nic_homa$prog$received$regs$1(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_homa$prog$received$regs$1
+endmodule // nic_homa$prog$received$s_k_i
 
 
-module nic_homa$prog$received$regs$10(d,q,clock);
+module nic_homa$prog$received$s_live_e(d,q,clock);
     
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_homa$prog$received$regs$10
+endmodule // nic_homa$prog$received$s_live_e
 
 
-module nic_homa$prog$received$regs$11(d,q,clock);
+module nic_homa$prog$received$s_live_i(d,q,clock);
     
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_homa$prog$received$regs$11
+endmodule // nic_homa$prog$received$s_live_i
 
 
-module nic_homa$prog$received$regs$12(d,q,clock);
+module nic_homa$prog$received$s_same(d,q,clock);
     
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_homa$prog$received$regs$12
+endmodule // nic_homa$prog$received$s_same
 
 
-module nic_homa$prog$received$regs$13(d,q,clock);
+module nic_homa$prog$received$s_valid_e(d,q,clock);
     
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_homa$prog$received$regs$13
+endmodule // nic_homa$prog$received$s_valid_e
 
 
-module nic_homa$prog$received$regs$14(d,q,clock);
+module nic_homa$prog$received$s_valid_i(d,q,clock);
     
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_homa$prog$received$regs$14
+endmodule // nic_homa$prog$received$s_valid_i
 
 
-module nic_homa$prog$received$regs$15(d,q,clock);
+module nic_homa$prog$received$written(d,q,clock);
     
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_homa$prog$received$regs$15
-
-
-module nic_homa$prog$received$regs$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_homa$prog$received$regs$2
-
-
-module nic_homa$prog$received$regs$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_homa$prog$received$regs$3
-
-
-module nic_homa$prog$received$regs$4(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_homa$prog$received$regs$4
-
-
-module nic_homa$prog$received$regs$5(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_homa$prog$received$regs$5
-
-
-module nic_homa$prog$received$regs$6(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_homa$prog$received$regs$6
-
-
-module nic_homa$prog$received$regs$7(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_homa$prog$received$regs$7
-
-
-module nic_homa$prog$received$regs$8(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_homa$prog$received$regs$8
-
-
-module nic_homa$prog$received$regs$9(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_homa$prog$received$regs$9
+endmodule // nic_homa$prog$received$written
 
 
 module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a,cmd$b,query$valid,query$ready,query$pred,query$q,resp$valid,resp$found,resp$id,resp$prio,resp$a,resp$b,resp$rank,resp$count,stat$upserts,stat$removes,stat$remove_miss,stat$overflowed,stat$fifo_drops,stat$stale,stat$promoted,stat$bad_cmds,stat$queries,stat$count,stat$fifo_level);
@@ -21648,6 +22110,25 @@ module nic_homa$prog$st(d,q,clock);
     end
           
 endmodule // nic_homa$prog$st
+
+
+module nic_homa$prog$tot(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$tot
 
 
 module nic_homa$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$valid,info_req$ready,info_req$mark_received,info_req$src_ip,info_req$src_port,info_req$tx_msg_id,info_req$msg_len,info_req$pkt_offset,info_resp$valid,info_resp$fail,info_resp$rx_msg_id,info_resp$is_new_msg,info_resp$is_new_pkt,info_resp$is_last_pkt,info_resp$ack_no,info_resp$done,sink$valid,sink$ready,sink$data,sink$last,sink$remote_ip,sink$remote_port,sink$msg_len,sink$pkt_offset,sink$local_port,sink$rx_msg_id,sink$tx_msg_id,source$valid,source$ready,source$data,source$last,source$local_port,stat$delivered,stat$duplicates,stat$alloc_fail,stat$timeouts,stat$bad_req,stat$len_conflicts,stat$bad_data,stat$late_dups,stat$ids_free,stat$bufs_free,stat$deliv_pending,stat$freed_valid,stat$freed_id,stat$freed_timeout);

@@ -98,6 +98,7 @@ module nic_ndp(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$rtt_pkts,cfg$timeou
     
     // Constant declarations
     localparam  one_64 = 64'h1;
+    localparam  three_32 = 32'h3;
     localparam  zero_64 = 64'h0;
     localparam  protocol = 8'h9b;
     localparam  pace = 1'b1;
@@ -476,6 +477,10 @@ module nic_ndp(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$rtt_pkts,cfg$timeou
     reg  [15:0] claim_len$d;
     wire  [15:0] claim_len$q;
     reg  claim_len$clock;
+    
+    // Local signals
+    reg  [31:0] gap_a;
+    reg  [31:0] gap_b;
     
     // Sub module instances
     nic_ndp$parser parser(
@@ -1016,7 +1021,9 @@ module nic_ndp(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$rtt_pkts,cfg$timeou
         pkt$cfg$rtt_pkts = cfg$rtt_pkts;
         pkt$cfg$timeout = cfg$timeout;
         pkt$cfg$max_timeouts = cfg$max_retries;
-        pkt$cfg$reuse_gap = 32'(cfg$rx_timeout[6+:26]);
+        gap_a = 32'(cfg$rx_timeout[7+:25]) + 32'(cfg$rx_timeout[13+:19]);
+        gap_b = 32'(cfg$rx_timeout[14+:18]) + three_32;
+        pkt$cfg$reuse_gap = gap_a + gap_b;
         pkt$app$valid = app_tx$valid;
         pkt$app$data = app_tx$data;
         pkt$app$last = app_tx$last;
@@ -13429,9 +13436,9 @@ module nic_ndp$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fre
     reg  s1_v$d;
     wire  s1_v$q;
     reg  s1_v$clock;
-    reg  [151:0] s1$d;
-    wire  [151:0] s1$q;
-    reg  s1$clock;
+    reg  s2_v$d;
+    wire  s2_v$q;
+    reg  s2_v$clock;
     reg  ctrl_v$d;
     wire  ctrl_v$q;
     reg  ctrl_v$clock;
@@ -13520,10 +13527,10 @@ module nic_ndp$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fre
         .q(s1_v$q),
         .clock(s1_v$clock)
     );
-    nic_ndp$prog$s1 s1(
-        .d(s1$d),
-        .q(s1$q),
-        .clock(s1$clock)
+    nic_ndp$prog$s2_v s2_v(
+        .d(s2_v$d),
+        .q(s2_v$q),
+        .clock(s2_v$clock)
     );
     nic_ndp$prog$ctrl_v ctrl_v(
         .d(ctrl_v$d),
@@ -13609,7 +13616,7 @@ module nic_ndp$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fre
     // Update code
     always @(*) begin
         s1_v$clock = clock;
-        s1$clock = clock;
+        s2_v$clock = clock;
         ctrl_v$clock = clock;
         ctrl_f$clock = clock;
         dlv_v$clock = clock;
@@ -13627,7 +13634,7 @@ module nic_ndp$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fre
         cnt_dlv$clock = clock;
         cnt_crd$clock = clock;
         s1_v$d = s1_v$q;
-        s1$d = s1$q;
+        s2_v$d = s2_v$q;
         ctrl_v$d = ctrl_v$q;
         ctrl_f$d = ctrl_f$q;
         dlv_v$d = dlv_v$q;
@@ -13647,7 +13654,7 @@ module nic_ndp$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fre
         pull$clock = clock;
         pull$reset = reset;
         r = info$info;
-        info$ready = ~s1_v$q & ~ctrl_v$q & ~dlv_v$q & ~crd_v$q & ~reset;
+        info$ready = ~s1_v$q & ~s2_v$q & ~ctrl_v$q & ~dlv_v$q & ~crd_v$q & ~reset;
         take = info$valid & info$ready;
         is_data = (r[0+:8] & flag_data) != zero_8;
         intact = (r[0+:8] & flag_chop) == zero_8;
@@ -13685,14 +13692,16 @@ module nic_ndp$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fre
         cf[120+:8] = r[112+:8];
         cf[128+:16] = zero_16;
         cf[144+:8] = zero_8;
+        if (pull$ingress$valid) begin
+            ctrl_f$d = cf;
+        end
         s1_v$d = pull$ingress$valid;
-        s1$d = cf;
+        s2_v$d = s1_v$q;
         if (take & is_data & r[216+:1]) begin
             cnt_fail$d = cnt_fail$q + one_32;
         end
-        if (s1_v$q) begin
+        if (s2_v$q) begin
             ctrl_v$d = 1'b1;
-            ctrl_f$d = s1$q;
             ctrl_f$d[128+:16] = pull$ingress_resp$new;
             cnt_ctrl$d = cnt_ctrl$q + one_32;
         end
@@ -13755,6 +13764,7 @@ module nic_ndp$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fre
         stat$credit_events = cnt_crd$q;
         if (reset) begin
             s1_v$d = 1'b0;
+            s2_v$d = 1'b0;
             ctrl_v$d = 1'b0;
             dlv_v$d = 1'b0;
             crd_v$d = 1'b0;
@@ -14098,22 +14108,8 @@ module nic_ndp$prog$pull(clock,reset,ingress$valid,ingress$op,ingress$idx,ingres
     output reg  [15:0] egress_resp$new;
     
     // Constant declarations
-    localparam  idx$0 = 4'h0;
-    localparam  idx$1 = 4'h1;
-    localparam  idx$2 = 4'h2;
-    localparam  idx$3 = 4'h3;
-    localparam  idx$4 = 4'h4;
-    localparam  idx$5 = 4'h5;
-    localparam  idx$6 = 4'h6;
-    localparam  idx$7 = 4'h7;
-    localparam  idx$8 = 4'h8;
-    localparam  idx$9 = 4'h9;
-    localparam  idx$10 = 4'ha;
-    localparam  idx$11 = 4'hb;
-    localparam  idx$12 = 4'hc;
-    localparam  idx$13 = 4'hd;
-    localparam  idx$14 = 4'he;
-    localparam  idx$15 = 4'hf;
+    localparam  one_n = 16'h1;
+    localparam  zero_n = 16'h0;
     localparam  ops$0 = 3'b1;
     localparam  ops$1 = 3'b10;
     localparam  ops$2 = 3'b11;
@@ -14121,508 +14117,628 @@ module nic_ndp$prog$pull(clock,reset,ingress$valid,ingress$op,ingress$idx,ingres
     localparam  zero_w = 16'h0;
     
     // Stub signals
-    reg  [15:0] regs$0$d;
-    wire  [15:0] regs$0$q;
-    reg  regs$0$clock;
-    reg  [15:0] regs$1$d;
-    wire  [15:0] regs$1$q;
-    reg  regs$1$clock;
-    reg  [15:0] regs$2$d;
-    wire  [15:0] regs$2$q;
-    reg  regs$2$clock;
-    reg  [15:0] regs$3$d;
-    wire  [15:0] regs$3$q;
-    reg  regs$3$clock;
-    reg  [15:0] regs$4$d;
-    wire  [15:0] regs$4$q;
-    reg  regs$4$clock;
-    reg  [15:0] regs$5$d;
-    wire  [15:0] regs$5$q;
-    reg  regs$5$clock;
-    reg  [15:0] regs$6$d;
-    wire  [15:0] regs$6$q;
-    reg  regs$6$clock;
-    reg  [15:0] regs$7$d;
-    wire  [15:0] regs$7$q;
-    reg  regs$7$clock;
-    reg  [15:0] regs$8$d;
-    wire  [15:0] regs$8$q;
-    reg  regs$8$clock;
-    reg  [15:0] regs$9$d;
-    wire  [15:0] regs$9$q;
-    reg  regs$9$clock;
-    reg  [15:0] regs$10$d;
-    wire  [15:0] regs$10$q;
-    reg  regs$10$clock;
-    reg  [15:0] regs$11$d;
-    wire  [15:0] regs$11$q;
-    reg  regs$11$clock;
-    reg  [15:0] regs$12$d;
-    wire  [15:0] regs$12$q;
-    reg  regs$12$clock;
-    reg  [15:0] regs$13$d;
-    wire  [15:0] regs$13$q;
-    reg  regs$13$clock;
-    reg  [15:0] regs$14$d;
-    wire  [15:0] regs$14$q;
-    reg  regs$14$clock;
-    reg  [15:0] regs$15$d;
-    wire  [15:0] regs$15$q;
-    reg  regs$15$clock;
-    reg  r0_valid$d;
-    wire  r0_valid$q;
-    reg  r0_valid$clock;
-    reg  [15:0] r0_old$d;
-    wire  [15:0] r0_old$q;
-    reg  r0_old$clock;
-    reg  [15:0] r0_new$d;
-    wire  [15:0] r0_new$q;
-    reg  r0_new$clock;
-    reg  r1_valid$d;
-    wire  r1_valid$q;
-    reg  r1_valid$clock;
-    reg  [15:0] r1_old$d;
-    wire  [15:0] r1_old$q;
-    reg  r1_old$clock;
-    reg  [15:0] r1_new$d;
-    wire  [15:0] r1_new$q;
-    reg  r1_new$clock;
+    reg  [3:0] bank_ii$read_address;
+    reg  bank_ii$read_clock;
+    wire  [15:0] bank_ii$read_data;
+    reg  [3:0] bank_ii$write_address;
+    reg  bank_ii$write_clock;
+    reg  [15:0] bank_ii$write_data;
+    reg  bank_ii$write_enable;
+    reg  [3:0] bank_ie$read_address;
+    reg  bank_ie$read_clock;
+    wire  [15:0] bank_ie$read_data;
+    reg  [3:0] bank_ie$write_address;
+    reg  bank_ie$write_clock;
+    reg  [15:0] bank_ie$write_data;
+    reg  bank_ie$write_enable;
+    reg  [3:0] bank_ei$read_address;
+    reg  bank_ei$read_clock;
+    wire  [15:0] bank_ei$read_data;
+    reg  [3:0] bank_ei$write_address;
+    reg  bank_ei$write_clock;
+    reg  [15:0] bank_ei$write_data;
+    reg  bank_ei$write_enable;
+    reg  [3:0] bank_ee$read_address;
+    reg  bank_ee$read_clock;
+    wire  [15:0] bank_ee$read_data;
+    reg  [3:0] bank_ee$write_address;
+    reg  bank_ee$write_clock;
+    reg  [15:0] bank_ee$write_data;
+    reg  bank_ee$write_enable;
+    reg  [15:0] written$d;
+    wire  [15:0] written$q;
+    reg  written$clock;
+    reg  [15:0] in_egress$d;
+    wire  [15:0] in_egress$q;
+    reg  in_egress$clock;
+    reg  s_valid_i$d;
+    wire  s_valid_i$q;
+    reg  s_valid_i$clock;
+    reg  [3:0] s_idx_i$d;
+    wire  [3:0] s_idx_i$q;
+    reg  s_idx_i$clock;
+    reg  s_add_i$d;
+    wire  s_add_i$q;
+    reg  s_add_i$clock;
+    reg  [15:0] s_k_i$d;
+    wire  [15:0] s_k_i$q;
+    reg  s_k_i$clock;
+    reg  s_in_e_i$d;
+    wire  s_in_e_i$q;
+    reg  s_in_e_i$clock;
+    reg  s_fwd_i_i$d;
+    wire  s_fwd_i_i$q;
+    reg  s_fwd_i_i$clock;
+    reg  s_fwd_e_i$d;
+    wire  s_fwd_e_i$q;
+    reg  s_fwd_e_i$clock;
+    reg  s_live_i$d;
+    wire  s_live_i$q;
+    reg  s_live_i$clock;
+    reg  s_valid_e$d;
+    wire  s_valid_e$q;
+    reg  s_valid_e$clock;
+    reg  [3:0] s_idx_e$d;
+    wire  [3:0] s_idx_e$q;
+    reg  s_idx_e$clock;
+    reg  s_add_e$d;
+    wire  s_add_e$q;
+    reg  s_add_e$clock;
+    reg  [15:0] s_k_e$d;
+    wire  [15:0] s_k_e$q;
+    reg  s_k_e$clock;
+    reg  s_in_e_e$d;
+    wire  s_in_e_e$q;
+    reg  s_in_e_e$clock;
+    reg  s_fwd_i_e$d;
+    wire  s_fwd_i_e$q;
+    reg  s_fwd_i_e$clock;
+    reg  s_fwd_e_e$d;
+    wire  s_fwd_e_e$q;
+    reg  s_fwd_e_e$clock;
+    reg  s_live_e$d;
+    wire  s_live_e$q;
+    reg  s_live_e$clock;
+    reg  s_same$d;
+    wire  s_same$q;
+    reg  s_same$clock;
+    reg  r_valid_i$d;
+    wire  r_valid_i$q;
+    reg  r_valid_i$clock;
+    reg  [15:0] r_old_i$d;
+    wire  [15:0] r_old_i$q;
+    reg  r_old_i$clock;
+    reg  [15:0] r_new_i$d;
+    wire  [15:0] r_new_i$q;
+    reg  r_new_i$clock;
+    reg  r_valid_e$d;
+    wire  r_valid_e$q;
+    reg  r_valid_e$clock;
+    reg  [15:0] r_old_e$d;
+    wire  [15:0] r_old_e$q;
+    reg  r_old_e$clock;
+    reg  [15:0] r_new_e$d;
+    wire  [15:0] r_new_e$q;
+    reg  r_new_e$clock;
     
     // Local signals
-    reg  [15:0] old0;
-    reg  [15:0] new0;
-    reg  [15:0] old1;
-    reg  [15:0] new1;
+    reg  add_i;
+    reg  [15:0] k_i;
+    reg  add_e;
+    reg  [15:0] k_e;
+    reg  same;
+    reg  [15:0] k_sum;
+    reg  [15:0] x_i;
+    reg  [15:0] x_e;
+    reg  [15:0] xa_i;
+    reg  [15:0] xa_e;
+    reg  [15:0] new_i;
+    reg  [15:0] new_e;
+    reg  [15:0] old_e;
+    reg  [15:0] written_n;
+    reg  [15:0] in_egress_n;
     
     // Sub module instances
-    nic_ndp$prog$pull$regs$0 regs$0(
-        .d(regs$0$d),
-        .q(regs$0$q),
-        .clock(regs$0$clock)
+    nic_ndp$prog$pull$bank_ii bank_ii(
+        .read_address(bank_ii$read_address),
+        .read_clock(bank_ii$read_clock),
+        .read_data(bank_ii$read_data),
+        .write_address(bank_ii$write_address),
+        .write_clock(bank_ii$write_clock),
+        .write_data(bank_ii$write_data),
+        .write_enable(bank_ii$write_enable)
     );
-    nic_ndp$prog$pull$regs$1 regs$1(
-        .d(regs$1$d),
-        .q(regs$1$q),
-        .clock(regs$1$clock)
+    nic_ndp$prog$pull$bank_ie bank_ie(
+        .read_address(bank_ie$read_address),
+        .read_clock(bank_ie$read_clock),
+        .read_data(bank_ie$read_data),
+        .write_address(bank_ie$write_address),
+        .write_clock(bank_ie$write_clock),
+        .write_data(bank_ie$write_data),
+        .write_enable(bank_ie$write_enable)
     );
-    nic_ndp$prog$pull$regs$2 regs$2(
-        .d(regs$2$d),
-        .q(regs$2$q),
-        .clock(regs$2$clock)
+    nic_ndp$prog$pull$bank_ei bank_ei(
+        .read_address(bank_ei$read_address),
+        .read_clock(bank_ei$read_clock),
+        .read_data(bank_ei$read_data),
+        .write_address(bank_ei$write_address),
+        .write_clock(bank_ei$write_clock),
+        .write_data(bank_ei$write_data),
+        .write_enable(bank_ei$write_enable)
     );
-    nic_ndp$prog$pull$regs$3 regs$3(
-        .d(regs$3$d),
-        .q(regs$3$q),
-        .clock(regs$3$clock)
+    nic_ndp$prog$pull$bank_ee bank_ee(
+        .read_address(bank_ee$read_address),
+        .read_clock(bank_ee$read_clock),
+        .read_data(bank_ee$read_data),
+        .write_address(bank_ee$write_address),
+        .write_clock(bank_ee$write_clock),
+        .write_data(bank_ee$write_data),
+        .write_enable(bank_ee$write_enable)
     );
-    nic_ndp$prog$pull$regs$4 regs$4(
-        .d(regs$4$d),
-        .q(regs$4$q),
-        .clock(regs$4$clock)
+    nic_ndp$prog$pull$written written(
+        .d(written$d),
+        .q(written$q),
+        .clock(written$clock)
     );
-    nic_ndp$prog$pull$regs$5 regs$5(
-        .d(regs$5$d),
-        .q(regs$5$q),
-        .clock(regs$5$clock)
+    nic_ndp$prog$pull$in_egress in_egress(
+        .d(in_egress$d),
+        .q(in_egress$q),
+        .clock(in_egress$clock)
     );
-    nic_ndp$prog$pull$regs$6 regs$6(
-        .d(regs$6$d),
-        .q(regs$6$q),
-        .clock(regs$6$clock)
+    nic_ndp$prog$pull$s_valid_i s_valid_i(
+        .d(s_valid_i$d),
+        .q(s_valid_i$q),
+        .clock(s_valid_i$clock)
     );
-    nic_ndp$prog$pull$regs$7 regs$7(
-        .d(regs$7$d),
-        .q(regs$7$q),
-        .clock(regs$7$clock)
+    nic_ndp$prog$pull$s_idx_i s_idx_i(
+        .d(s_idx_i$d),
+        .q(s_idx_i$q),
+        .clock(s_idx_i$clock)
     );
-    nic_ndp$prog$pull$regs$8 regs$8(
-        .d(regs$8$d),
-        .q(regs$8$q),
-        .clock(regs$8$clock)
+    nic_ndp$prog$pull$s_add_i s_add_i(
+        .d(s_add_i$d),
+        .q(s_add_i$q),
+        .clock(s_add_i$clock)
     );
-    nic_ndp$prog$pull$regs$9 regs$9(
-        .d(regs$9$d),
-        .q(regs$9$q),
-        .clock(regs$9$clock)
+    nic_ndp$prog$pull$s_k_i s_k_i(
+        .d(s_k_i$d),
+        .q(s_k_i$q),
+        .clock(s_k_i$clock)
     );
-    nic_ndp$prog$pull$regs$10 regs$10(
-        .d(regs$10$d),
-        .q(regs$10$q),
-        .clock(regs$10$clock)
+    nic_ndp$prog$pull$s_in_e_i s_in_e_i(
+        .d(s_in_e_i$d),
+        .q(s_in_e_i$q),
+        .clock(s_in_e_i$clock)
     );
-    nic_ndp$prog$pull$regs$11 regs$11(
-        .d(regs$11$d),
-        .q(regs$11$q),
-        .clock(regs$11$clock)
+    nic_ndp$prog$pull$s_fwd_i_i s_fwd_i_i(
+        .d(s_fwd_i_i$d),
+        .q(s_fwd_i_i$q),
+        .clock(s_fwd_i_i$clock)
     );
-    nic_ndp$prog$pull$regs$12 regs$12(
-        .d(regs$12$d),
-        .q(regs$12$q),
-        .clock(regs$12$clock)
+    nic_ndp$prog$pull$s_fwd_e_i s_fwd_e_i(
+        .d(s_fwd_e_i$d),
+        .q(s_fwd_e_i$q),
+        .clock(s_fwd_e_i$clock)
     );
-    nic_ndp$prog$pull$regs$13 regs$13(
-        .d(regs$13$d),
-        .q(regs$13$q),
-        .clock(regs$13$clock)
+    nic_ndp$prog$pull$s_live_i s_live_i(
+        .d(s_live_i$d),
+        .q(s_live_i$q),
+        .clock(s_live_i$clock)
     );
-    nic_ndp$prog$pull$regs$14 regs$14(
-        .d(regs$14$d),
-        .q(regs$14$q),
-        .clock(regs$14$clock)
+    nic_ndp$prog$pull$s_valid_e s_valid_e(
+        .d(s_valid_e$d),
+        .q(s_valid_e$q),
+        .clock(s_valid_e$clock)
     );
-    nic_ndp$prog$pull$regs$15 regs$15(
-        .d(regs$15$d),
-        .q(regs$15$q),
-        .clock(regs$15$clock)
+    nic_ndp$prog$pull$s_idx_e s_idx_e(
+        .d(s_idx_e$d),
+        .q(s_idx_e$q),
+        .clock(s_idx_e$clock)
     );
-    nic_ndp$prog$pull$r0_valid r0_valid(
-        .d(r0_valid$d),
-        .q(r0_valid$q),
-        .clock(r0_valid$clock)
+    nic_ndp$prog$pull$s_add_e s_add_e(
+        .d(s_add_e$d),
+        .q(s_add_e$q),
+        .clock(s_add_e$clock)
     );
-    nic_ndp$prog$pull$r0_old r0_old(
-        .d(r0_old$d),
-        .q(r0_old$q),
-        .clock(r0_old$clock)
+    nic_ndp$prog$pull$s_k_e s_k_e(
+        .d(s_k_e$d),
+        .q(s_k_e$q),
+        .clock(s_k_e$clock)
     );
-    nic_ndp$prog$pull$r0_new r0_new(
-        .d(r0_new$d),
-        .q(r0_new$q),
-        .clock(r0_new$clock)
+    nic_ndp$prog$pull$s_in_e_e s_in_e_e(
+        .d(s_in_e_e$d),
+        .q(s_in_e_e$q),
+        .clock(s_in_e_e$clock)
     );
-    nic_ndp$prog$pull$r1_valid r1_valid(
-        .d(r1_valid$d),
-        .q(r1_valid$q),
-        .clock(r1_valid$clock)
+    nic_ndp$prog$pull$s_fwd_i_e s_fwd_i_e(
+        .d(s_fwd_i_e$d),
+        .q(s_fwd_i_e$q),
+        .clock(s_fwd_i_e$clock)
     );
-    nic_ndp$prog$pull$r1_old r1_old(
-        .d(r1_old$d),
-        .q(r1_old$q),
-        .clock(r1_old$clock)
+    nic_ndp$prog$pull$s_fwd_e_e s_fwd_e_e(
+        .d(s_fwd_e_e$d),
+        .q(s_fwd_e_e$q),
+        .clock(s_fwd_e_e$clock)
     );
-    nic_ndp$prog$pull$r1_new r1_new(
-        .d(r1_new$d),
-        .q(r1_new$q),
-        .clock(r1_new$clock)
+    nic_ndp$prog$pull$s_live_e s_live_e(
+        .d(s_live_e$d),
+        .q(s_live_e$q),
+        .clock(s_live_e$clock)
+    );
+    nic_ndp$prog$pull$s_same s_same(
+        .d(s_same$d),
+        .q(s_same$q),
+        .clock(s_same$clock)
+    );
+    nic_ndp$prog$pull$r_valid_i r_valid_i(
+        .d(r_valid_i$d),
+        .q(r_valid_i$q),
+        .clock(r_valid_i$clock)
+    );
+    nic_ndp$prog$pull$r_old_i r_old_i(
+        .d(r_old_i$d),
+        .q(r_old_i$q),
+        .clock(r_old_i$clock)
+    );
+    nic_ndp$prog$pull$r_new_i r_new_i(
+        .d(r_new_i$d),
+        .q(r_new_i$q),
+        .clock(r_new_i$clock)
+    );
+    nic_ndp$prog$pull$r_valid_e r_valid_e(
+        .d(r_valid_e$d),
+        .q(r_valid_e$q),
+        .clock(r_valid_e$clock)
+    );
+    nic_ndp$prog$pull$r_old_e r_old_e(
+        .d(r_old_e$d),
+        .q(r_old_e$q),
+        .clock(r_old_e$clock)
+    );
+    nic_ndp$prog$pull$r_new_e r_new_e(
+        .d(r_new_e$d),
+        .q(r_new_e$q),
+        .clock(r_new_e$clock)
     );
     
     // Update code
     always @(*) begin
-        r0_valid$clock = clock;
-        r0_old$clock = clock;
-        r0_new$clock = clock;
-        r1_valid$clock = clock;
-        r1_old$clock = clock;
-        r1_new$clock = clock;
-        r0_valid$d = r0_valid$q;
-        r0_old$d = r0_old$q;
-        r0_new$d = r0_new$q;
-        r1_valid$d = r1_valid$q;
-        r1_old$d = r1_old$q;
-        r1_new$d = r1_new$q;
-        regs$0$clock = clock;
-        regs$0$d = regs$0$q;
-        regs$1$clock = clock;
-        regs$1$d = regs$1$q;
-        regs$2$clock = clock;
-        regs$2$d = regs$2$q;
-        regs$3$clock = clock;
-        regs$3$d = regs$3$q;
-        regs$4$clock = clock;
-        regs$4$d = regs$4$q;
-        regs$5$clock = clock;
-        regs$5$d = regs$5$q;
-        regs$6$clock = clock;
-        regs$6$d = regs$6$q;
-        regs$7$clock = clock;
-        regs$7$d = regs$7$q;
-        regs$8$clock = clock;
-        regs$8$d = regs$8$q;
-        regs$9$clock = clock;
-        regs$9$d = regs$9$q;
-        regs$10$clock = clock;
-        regs$10$d = regs$10$q;
-        regs$11$clock = clock;
-        regs$11$d = regs$11$q;
-        regs$12$clock = clock;
-        regs$12$d = regs$12$q;
-        regs$13$clock = clock;
-        regs$13$d = regs$13$q;
-        regs$14$clock = clock;
-        regs$14$d = regs$14$q;
-        regs$15$clock = clock;
-        regs$15$d = regs$15$q;
-        old0 = zero_w;
-        if (ingress$idx == idx$0) begin
-            old0 = old0 | regs$0$q;
-        end
-        if (ingress$idx == idx$1) begin
-            old0 = old0 | regs$1$q;
-        end
-        if (ingress$idx == idx$2) begin
-            old0 = old0 | regs$2$q;
-        end
-        if (ingress$idx == idx$3) begin
-            old0 = old0 | regs$3$q;
-        end
-        if (ingress$idx == idx$4) begin
-            old0 = old0 | regs$4$q;
-        end
-        if (ingress$idx == idx$5) begin
-            old0 = old0 | regs$5$q;
-        end
-        if (ingress$idx == idx$6) begin
-            old0 = old0 | regs$6$q;
-        end
-        if (ingress$idx == idx$7) begin
-            old0 = old0 | regs$7$q;
-        end
-        if (ingress$idx == idx$8) begin
-            old0 = old0 | regs$8$q;
-        end
-        if (ingress$idx == idx$9) begin
-            old0 = old0 | regs$9$q;
-        end
-        if (ingress$idx == idx$10) begin
-            old0 = old0 | regs$10$q;
-        end
-        if (ingress$idx == idx$11) begin
-            old0 = old0 | regs$11$q;
-        end
-        if (ingress$idx == idx$12) begin
-            old0 = old0 | regs$12$q;
-        end
-        if (ingress$idx == idx$13) begin
-            old0 = old0 | regs$13$q;
-        end
-        if (ingress$idx == idx$14) begin
-            old0 = old0 | regs$14$q;
-        end
-        if (ingress$idx == idx$15) begin
-            old0 = old0 | regs$15$q;
-        end
-        new0 = old0;
+        written$clock = clock;
+        in_egress$clock = clock;
+        s_valid_i$clock = clock;
+        s_idx_i$clock = clock;
+        s_add_i$clock = clock;
+        s_k_i$clock = clock;
+        s_in_e_i$clock = clock;
+        s_fwd_i_i$clock = clock;
+        s_fwd_e_i$clock = clock;
+        s_live_i$clock = clock;
+        s_valid_e$clock = clock;
+        s_idx_e$clock = clock;
+        s_add_e$clock = clock;
+        s_k_e$clock = clock;
+        s_in_e_e$clock = clock;
+        s_fwd_i_e$clock = clock;
+        s_fwd_e_e$clock = clock;
+        s_live_e$clock = clock;
+        s_same$clock = clock;
+        r_valid_i$clock = clock;
+        r_old_i$clock = clock;
+        r_new_i$clock = clock;
+        r_valid_e$clock = clock;
+        r_old_e$clock = clock;
+        r_new_e$clock = clock;
+        written$d = written$q;
+        in_egress$d = in_egress$q;
+        s_valid_i$d = s_valid_i$q;
+        s_idx_i$d = s_idx_i$q;
+        s_add_i$d = s_add_i$q;
+        s_k_i$d = s_k_i$q;
+        s_in_e_i$d = s_in_e_i$q;
+        s_fwd_i_i$d = s_fwd_i_i$q;
+        s_fwd_e_i$d = s_fwd_e_i$q;
+        s_live_i$d = s_live_i$q;
+        s_valid_e$d = s_valid_e$q;
+        s_idx_e$d = s_idx_e$q;
+        s_add_e$d = s_add_e$q;
+        s_k_e$d = s_k_e$q;
+        s_in_e_e$d = s_in_e_e$q;
+        s_fwd_i_e$d = s_fwd_i_e$q;
+        s_fwd_e_e$d = s_fwd_e_e$q;
+        s_live_e$d = s_live_e$q;
+        s_same$d = s_same$q;
+        r_valid_i$d = r_valid_i$q;
+        r_old_i$d = r_old_i$q;
+        r_new_i$d = r_new_i$q;
+        r_valid_e$d = r_valid_e$q;
+        r_old_e$d = r_old_e$q;
+        r_new_e$d = r_new_e$q;
+        bank_ii$read_clock = clock;
+        bank_ii$write_clock = clock;
+        bank_ie$read_clock = clock;
+        bank_ie$write_clock = clock;
+        bank_ei$read_clock = clock;
+        bank_ei$write_clock = clock;
+        bank_ee$read_clock = clock;
+        bank_ee$write_clock = clock;
+        bank_ii$read_address = ingress$idx;
+        bank_ei$read_address = ingress$idx;
+        bank_ie$read_address = egress$idx;
+        bank_ee$read_address = egress$idx;
+        add_i = 1'b1;
+        k_i = zero_w;
         if (ingress$op == ops$0) begin
-            new0 = ingress$a;
+            add_i = 1'b0;
+            k_i = ingress$a;
         end
         if (ingress$op == ops$1) begin
-            new0 = old0 + ingress$a;
+            k_i = ingress$a;
         end
         if ((ingress$op == ops$2) & ingress$pred) begin
-            new0 = old0 + ingress$a;
+            k_i = ingress$a;
         end
         if (ingress$op == ops$3) begin
             if (ingress$pred) begin
-                new0 = ingress$a;
+                add_i = 1'b0;
+                k_i = ingress$a;
             end
             else begin
-                new0 = old0 + ingress$b;
+                k_i = ingress$b;
             end
         end
-        old1 = zero_w;
-        if (egress$idx == idx$0) begin
-            old1 = old1 | regs$0$q;
-        end
-        if (egress$idx == idx$1) begin
-            old1 = old1 | regs$1$q;
-        end
-        if (egress$idx == idx$2) begin
-            old1 = old1 | regs$2$q;
-        end
-        if (egress$idx == idx$3) begin
-            old1 = old1 | regs$3$q;
-        end
-        if (egress$idx == idx$4) begin
-            old1 = old1 | regs$4$q;
-        end
-        if (egress$idx == idx$5) begin
-            old1 = old1 | regs$5$q;
-        end
-        if (egress$idx == idx$6) begin
-            old1 = old1 | regs$6$q;
-        end
-        if (egress$idx == idx$7) begin
-            old1 = old1 | regs$7$q;
-        end
-        if (egress$idx == idx$8) begin
-            old1 = old1 | regs$8$q;
-        end
-        if (egress$idx == idx$9) begin
-            old1 = old1 | regs$9$q;
-        end
-        if (egress$idx == idx$10) begin
-            old1 = old1 | regs$10$q;
-        end
-        if (egress$idx == idx$11) begin
-            old1 = old1 | regs$11$q;
-        end
-        if (egress$idx == idx$12) begin
-            old1 = old1 | regs$12$q;
-        end
-        if (egress$idx == idx$13) begin
-            old1 = old1 | regs$13$q;
-        end
-        if (egress$idx == idx$14) begin
-            old1 = old1 | regs$14$q;
-        end
-        if (egress$idx == idx$15) begin
-            old1 = old1 | regs$15$q;
-        end
-        if (ingress$valid & (ingress$idx == egress$idx)) begin
-            old1 = new0;
-        end
-        new1 = old1;
+        add_e = 1'b1;
+        k_e = zero_w;
         if (egress$op == ops$0) begin
-            new1 = egress$a;
+            add_e = 1'b0;
+            k_e = egress$a;
         end
         if (egress$op == ops$1) begin
-            new1 = old1 + egress$a;
+            k_e = egress$a;
         end
         if ((egress$op == ops$2) & egress$pred) begin
-            new1 = old1 + egress$a;
+            k_e = egress$a;
         end
         if (egress$op == ops$3) begin
             if (egress$pred) begin
-                new1 = egress$a;
+                add_e = 1'b0;
+                k_e = egress$a;
             end
             else begin
-                new1 = old1 + egress$b;
+                k_e = egress$b;
             end
         end
-        if (ingress$valid & (ingress$idx == idx$0)) begin
-            regs$0$d = new0;
+        same = ingress$valid & (ingress$idx == egress$idx);
+        k_sum = k_i + k_e;
+        s_add_i$d = add_i;
+        s_k_i$d = k_i;
+        s_add_e$d = add_e;
+        s_k_e$d = k_e;
+        if (same & add_e) begin
+            s_add_e$d = add_i;
+            s_k_e$d = k_sum;
         end
-        if (egress$valid & (egress$idx == idx$0)) begin
-            regs$0$d = new1;
+        s_same$d = same;
+        s_in_e_i$d = in_egress$q[ingress$idx];
+        s_live_i$d = written$q[ingress$idx];
+        s_fwd_i_i$d = s_valid_i$q & (s_idx_i$q == ingress$idx);
+        s_fwd_e_i$d = s_valid_e$q & (s_idx_e$q == ingress$idx);
+        s_in_e_e$d = in_egress$q[egress$idx];
+        s_live_e$d = written$q[egress$idx];
+        s_fwd_i_e$d = s_valid_i$q & (s_idx_i$q == egress$idx);
+        s_fwd_e_e$d = s_valid_e$q & (s_idx_e$q == egress$idx);
+        s_valid_i$d = ingress$valid;
+        s_idx_i$d = ingress$idx;
+        s_valid_e$d = egress$valid;
+        s_idx_e$d = egress$idx;
+        x_i = zero_w;
+        if (s_live_i$q) begin
+            if (s_in_e_i$q) begin
+                x_i = bank_ei$read_data;
+            end
+            else begin
+                x_i = bank_ii$read_data;
+            end
         end
-        if (ingress$valid & (ingress$idx == idx$1)) begin
-            regs$1$d = new0;
+        if (s_fwd_i_i$q) begin
+            x_i = r_new_i$q;
         end
-        if (egress$valid & (egress$idx == idx$1)) begin
-            regs$1$d = new1;
+        if (s_fwd_e_i$q) begin
+            x_i = r_new_e$q;
         end
-        if (ingress$valid & (ingress$idx == idx$2)) begin
-            regs$2$d = new0;
+        x_e = zero_w;
+        if (s_live_e$q) begin
+            if (s_in_e_e$q) begin
+                x_e = bank_ee$read_data;
+            end
+            else begin
+                x_e = bank_ie$read_data;
+            end
         end
-        if (egress$valid & (egress$idx == idx$2)) begin
-            regs$2$d = new1;
+        if (s_fwd_i_e$q) begin
+            x_e = r_new_i$q;
         end
-        if (ingress$valid & (ingress$idx == idx$3)) begin
-            regs$3$d = new0;
+        if (s_fwd_e_e$q) begin
+            x_e = r_new_e$q;
         end
-        if (egress$valid & (egress$idx == idx$3)) begin
-            regs$3$d = new1;
+        xa_i = zero_w;
+        if (s_add_i$q) begin
+            xa_i = x_i;
         end
-        if (ingress$valid & (ingress$idx == idx$4)) begin
-            regs$4$d = new0;
+        xa_e = zero_w;
+        if (s_add_e$q) begin
+            xa_e = x_e;
         end
-        if (egress$valid & (egress$idx == idx$4)) begin
-            regs$4$d = new1;
+        new_i = xa_i + s_k_i$q;
+        new_e = xa_e + s_k_e$q;
+        old_e = x_e;
+        if (s_same$q) begin
+            old_e = new_i;
         end
-        if (ingress$valid & (ingress$idx == idx$5)) begin
-            regs$5$d = new0;
+        bank_ii$write_address = s_idx_i$q;
+        bank_ii$write_data = new_i;
+        bank_ii$write_enable = s_valid_i$q;
+        bank_ie$write_address = s_idx_i$q;
+        bank_ie$write_data = new_i;
+        bank_ie$write_enable = s_valid_i$q;
+        bank_ei$write_address = s_idx_e$q;
+        bank_ei$write_data = new_e;
+        bank_ei$write_enable = s_valid_e$q;
+        bank_ee$write_address = s_idx_e$q;
+        bank_ee$write_data = new_e;
+        bank_ee$write_enable = s_valid_e$q;
+        written_n = written$q;
+        in_egress_n = in_egress$q;
+        if (s_valid_i$q) begin
+            written_n = written_n | (one_n << s_idx_i$q);
+            in_egress_n = in_egress_n & ~(one_n << s_idx_i$q);
         end
-        if (egress$valid & (egress$idx == idx$5)) begin
-            regs$5$d = new1;
+        if (s_valid_e$q) begin
+            written_n = written_n | (one_n << s_idx_e$q);
+            in_egress_n = in_egress_n | (one_n << s_idx_e$q);
         end
-        if (ingress$valid & (ingress$idx == idx$6)) begin
-            regs$6$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$6)) begin
-            regs$6$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$7)) begin
-            regs$7$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$7)) begin
-            regs$7$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$8)) begin
-            regs$8$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$8)) begin
-            regs$8$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$9)) begin
-            regs$9$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$9)) begin
-            regs$9$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$10)) begin
-            regs$10$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$10)) begin
-            regs$10$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$11)) begin
-            regs$11$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$11)) begin
-            regs$11$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$12)) begin
-            regs$12$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$12)) begin
-            regs$12$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$13)) begin
-            regs$13$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$13)) begin
-            regs$13$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$14)) begin
-            regs$14$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$14)) begin
-            regs$14$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$15)) begin
-            regs$15$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$15)) begin
-            regs$15$d = new1;
-        end
-        r0_valid$d = ingress$valid;
-        r0_old$d = old0;
-        r0_new$d = new0;
-        r1_valid$d = egress$valid;
-        r1_old$d = old1;
-        r1_new$d = new1;
-        ingress_resp$valid = r0_valid$q;
-        ingress_resp$old = r0_old$q;
-        ingress_resp$new = r0_new$q;
-        egress_resp$valid = r1_valid$q;
-        egress_resp$old = r1_old$q;
-        egress_resp$new = r1_new$q;
+        written$d = written_n;
+        in_egress$d = in_egress_n;
+        r_valid_i$d = s_valid_i$q;
+        r_old_i$d = x_i;
+        r_new_i$d = new_i;
+        r_valid_e$d = s_valid_e$q;
+        r_old_e$d = old_e;
+        r_new_e$d = new_e;
+        ingress_resp$valid = r_valid_i$q;
+        ingress_resp$old = r_old_i$q;
+        ingress_resp$new = r_new_i$q;
+        egress_resp$valid = r_valid_e$q;
+        egress_resp$old = r_old_e$q;
+        egress_resp$new = r_new_e$q;
         if (reset) begin
-            regs$0$d = zero_w;
-            regs$1$d = zero_w;
-            regs$2$d = zero_w;
-            regs$3$d = zero_w;
-            regs$4$d = zero_w;
-            regs$5$d = zero_w;
-            regs$6$d = zero_w;
-            regs$7$d = zero_w;
-            regs$8$d = zero_w;
-            regs$9$d = zero_w;
-            regs$10$d = zero_w;
-            regs$11$d = zero_w;
-            regs$12$d = zero_w;
-            regs$13$d = zero_w;
-            regs$14$d = zero_w;
-            regs$15$d = zero_w;
-            r0_valid$d = 1'b0;
-            r1_valid$d = 1'b0;
+            written$d = zero_n;
+            s_valid_i$d = 1'b0;
+            s_valid_e$d = 1'b0;
+            r_valid_i$d = 1'b0;
+            r_valid_e$d = 1'b0;
         end
     end
     
 endmodule // nic_ndp$prog$pull
 
 
-module nic_ndp$prog$pull$r0_new(d,q,clock);
+module nic_ndp$prog$pull$bank_ee(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [3:0] read_address;
+    input wire  read_clock;
+    output reg  [15:0] read_data;
+    input wire  [3:0] write_address;
+    input wire  write_clock;
+    input wire  [15:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[15:0] mem[15:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nic_ndp$prog$pull$bank_ee
+
+
+module nic_ndp$prog$pull$bank_ei(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [3:0] read_address;
+    input wire  read_clock;
+    output reg  [15:0] read_data;
+    input wire  [3:0] write_address;
+    input wire  write_clock;
+    input wire  [15:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[15:0] mem[15:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nic_ndp$prog$pull$bank_ei
+
+
+module nic_ndp$prog$pull$bank_ie(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [3:0] read_address;
+    input wire  read_clock;
+    output reg  [15:0] read_data;
+    input wire  [3:0] write_address;
+    input wire  write_clock;
+    input wire  [15:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[15:0] mem[15:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nic_ndp$prog$pull$bank_ie
+
+
+module nic_ndp$prog$pull$bank_ii(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [3:0] read_address;
+    input wire  read_clock;
+    output reg  [15:0] read_data;
+    input wire  [3:0] write_address;
+    input wire  write_clock;
+    input wire  [15:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[15:0] mem[15:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nic_ndp$prog$pull$bank_ii
+
+
+module nic_ndp$prog$pull$in_egress(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -14638,10 +14754,10 @@ module nic_ndp$prog$pull$r0_new(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_ndp$prog$pull$r0_new
+endmodule // nic_ndp$prog$pull$in_egress
 
 
-module nic_ndp$prog$pull$r0_old(d,q,clock);
+module nic_ndp$prog$pull$r_new_e(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -14657,10 +14773,67 @@ module nic_ndp$prog$pull$r0_old(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_ndp$prog$pull$r0_old
+endmodule // nic_ndp$prog$pull$r_new_e
 
 
-module nic_ndp$prog$pull$r0_valid(d,q,clock);
+module nic_ndp$prog$pull$r_new_i(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$prog$pull$r_new_i
+
+
+module nic_ndp$prog$pull$r_old_e(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$prog$pull$r_old_e
+
+
+module nic_ndp$prog$pull$r_old_i(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$prog$pull$r_old_i
+
+
+module nic_ndp$prog$pull$r_valid_e(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -14676,48 +14849,10 @@ module nic_ndp$prog$pull$r0_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_ndp$prog$pull$r0_valid
+endmodule // nic_ndp$prog$pull$r_valid_e
 
 
-module nic_ndp$prog$pull$r1_new(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp$prog$pull$r1_new
-
-
-module nic_ndp$prog$pull$r1_old(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp$prog$pull$r1_old
-
-
-module nic_ndp$prog$pull$r1_valid(d,q,clock);
+module nic_ndp$prog$pull$r_valid_i(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -14733,10 +14868,200 @@ module nic_ndp$prog$pull$r1_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_ndp$prog$pull$r1_valid
+endmodule // nic_ndp$prog$pull$r_valid_i
 
 
-module nic_ndp$prog$pull$regs$0(d,q,clock);
+module nic_ndp$prog$pull$s_add_e(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$prog$pull$s_add_e
+
+
+module nic_ndp$prog$pull$s_add_i(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$prog$pull$s_add_i
+
+
+module nic_ndp$prog$pull$s_fwd_e_e(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$prog$pull$s_fwd_e_e
+
+
+module nic_ndp$prog$pull$s_fwd_e_i(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$prog$pull$s_fwd_e_i
+
+
+module nic_ndp$prog$pull$s_fwd_i_e(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$prog$pull$s_fwd_i_e
+
+
+module nic_ndp$prog$pull$s_fwd_i_i(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$prog$pull$s_fwd_i_i
+
+
+module nic_ndp$prog$pull$s_idx_e(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$prog$pull$s_idx_e
+
+
+module nic_ndp$prog$pull$s_idx_i(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$prog$pull$s_idx_i
+
+
+module nic_ndp$prog$pull$s_in_e_e(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$prog$pull$s_in_e_e
+
+
+module nic_ndp$prog$pull$s_in_e_i(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$prog$pull$s_in_e_i
+
+
+module nic_ndp$prog$pull$s_k_e(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -14752,10 +15077,10 @@ module nic_ndp$prog$pull$regs$0(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_ndp$prog$pull$regs$0
+endmodule // nic_ndp$prog$pull$s_k_e
 
 
-module nic_ndp$prog$pull$regs$1(d,q,clock);
+module nic_ndp$prog$pull$s_k_i(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -14771,10 +15096,105 @@ module nic_ndp$prog$pull$regs$1(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_ndp$prog$pull$regs$1
+endmodule // nic_ndp$prog$pull$s_k_i
 
 
-module nic_ndp$prog$pull$regs$10(d,q,clock);
+module nic_ndp$prog$pull$s_live_e(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$prog$pull$s_live_e
+
+
+module nic_ndp$prog$pull$s_live_i(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$prog$pull$s_live_i
+
+
+module nic_ndp$prog$pull$s_same(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$prog$pull$s_same
+
+
+module nic_ndp$prog$pull$s_valid_e(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$prog$pull$s_valid_e
+
+
+module nic_ndp$prog$pull$s_valid_i(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$prog$pull$s_valid_i
+
+
+module nic_ndp$prog$pull$written(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -14790,273 +15210,7 @@ module nic_ndp$prog$pull$regs$10(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_ndp$prog$pull$regs$10
-
-
-module nic_ndp$prog$pull$regs$11(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp$prog$pull$regs$11
-
-
-module nic_ndp$prog$pull$regs$12(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp$prog$pull$regs$12
-
-
-module nic_ndp$prog$pull$regs$13(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp$prog$pull$regs$13
-
-
-module nic_ndp$prog$pull$regs$14(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp$prog$pull$regs$14
-
-
-module nic_ndp$prog$pull$regs$15(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp$prog$pull$regs$15
-
-
-module nic_ndp$prog$pull$regs$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp$prog$pull$regs$2
-
-
-module nic_ndp$prog$pull$regs$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp$prog$pull$regs$3
-
-
-module nic_ndp$prog$pull$regs$4(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp$prog$pull$regs$4
-
-
-module nic_ndp$prog$pull$regs$5(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp$prog$pull$regs$5
-
-
-module nic_ndp$prog$pull$regs$6(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp$prog$pull$regs$6
-
-
-module nic_ndp$prog$pull$regs$7(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp$prog$pull$regs$7
-
-
-module nic_ndp$prog$pull$regs$8(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp$prog$pull$regs$8
-
-
-module nic_ndp$prog$pull$regs$9(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp$prog$pull$regs$9
-
-
-module nic_ndp$prog$s1(d,q,clock);
-    
-    // Module arguments
-    input wire  [151:0] d;
-    output reg  [151:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 152'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp$prog$s1
+endmodule // nic_ndp$prog$pull$written
 
 
 module nic_ndp$prog$s1_v(d,q,clock);
@@ -15076,6 +15230,25 @@ module nic_ndp$prog$s1_v(d,q,clock);
     end
           
 endmodule // nic_ndp$prog$s1_v
+
+
+module nic_ndp$prog$s2_v(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$prog$s2_v
 
 
 module nic_ndp$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$valid,info_req$ready,info_req$mark_received,info_req$src_ip,info_req$src_port,info_req$tx_msg_id,info_req$msg_len,info_req$pkt_offset,info_resp$valid,info_resp$fail,info_resp$rx_msg_id,info_resp$is_new_msg,info_resp$is_new_pkt,info_resp$is_last_pkt,info_resp$ack_no,info_resp$done,sink$valid,sink$ready,sink$data,sink$last,sink$remote_ip,sink$remote_port,sink$msg_len,sink$pkt_offset,sink$local_port,sink$rx_msg_id,sink$tx_msg_id,source$valid,source$ready,source$data,source$last,source$local_port,stat$delivered,stat$duplicates,stat$alloc_fail,stat$timeouts,stat$bad_req,stat$len_conflicts,stat$bad_data,stat$late_dups,stat$ids_free,stat$bufs_free,stat$deliv_pending,stat$freed_valid,stat$freed_id,stat$freed_timeout);

@@ -98,6 +98,7 @@ module nic_ndp_n128(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$rtt_pkts,cfg$t
     
     // Constant declarations
     localparam  one_64 = 64'h1;
+    localparam  three_32 = 32'h3;
     localparam  zero_64 = 64'h0;
     localparam  protocol = 8'h9b;
     localparam  pace = 1'b1;
@@ -476,6 +477,10 @@ module nic_ndp_n128(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$rtt_pkts,cfg$t
     reg  [15:0] claim_len$d;
     wire  [15:0] claim_len$q;
     reg  claim_len$clock;
+    
+    // Local signals
+    reg  [31:0] gap_a;
+    reg  [31:0] gap_b;
     
     // Sub module instances
     nic_ndp_n128$parser parser(
@@ -1016,7 +1021,9 @@ module nic_ndp_n128(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$rtt_pkts,cfg$t
         pkt$cfg$rtt_pkts = cfg$rtt_pkts;
         pkt$cfg$timeout = cfg$timeout;
         pkt$cfg$max_timeouts = cfg$max_retries;
-        pkt$cfg$reuse_gap = 32'(cfg$rx_timeout[6+:26]);
+        gap_a = 32'(cfg$rx_timeout[7+:25]) + 32'(cfg$rx_timeout[13+:19]);
+        gap_b = 32'(cfg$rx_timeout[14+:18]) + three_32;
+        pkt$cfg$reuse_gap = gap_a + gap_b;
         pkt$app$valid = app_tx$valid;
         pkt$app$data = app_tx$data;
         pkt$app$last = app_tx$last;
@@ -14437,9 +14444,9 @@ module nic_ndp_n128$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$inf
     reg  s1_v$d;
     wire  s1_v$q;
     reg  s1_v$clock;
-    reg  [151:0] s1$d;
-    wire  [151:0] s1$q;
-    reg  s1$clock;
+    reg  s2_v$d;
+    wire  s2_v$q;
+    reg  s2_v$clock;
     reg  ctrl_v$d;
     wire  ctrl_v$q;
     reg  ctrl_v$clock;
@@ -14528,10 +14535,10 @@ module nic_ndp_n128$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$inf
         .q(s1_v$q),
         .clock(s1_v$clock)
     );
-    nic_ndp_n128$prog$s1 s1(
-        .d(s1$d),
-        .q(s1$q),
-        .clock(s1$clock)
+    nic_ndp_n128$prog$s2_v s2_v(
+        .d(s2_v$d),
+        .q(s2_v$q),
+        .clock(s2_v$clock)
     );
     nic_ndp_n128$prog$ctrl_v ctrl_v(
         .d(ctrl_v$d),
@@ -14617,7 +14624,7 @@ module nic_ndp_n128$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$inf
     // Update code
     always @(*) begin
         s1_v$clock = clock;
-        s1$clock = clock;
+        s2_v$clock = clock;
         ctrl_v$clock = clock;
         ctrl_f$clock = clock;
         dlv_v$clock = clock;
@@ -14635,7 +14642,7 @@ module nic_ndp_n128$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$inf
         cnt_dlv$clock = clock;
         cnt_crd$clock = clock;
         s1_v$d = s1_v$q;
-        s1$d = s1$q;
+        s2_v$d = s2_v$q;
         ctrl_v$d = ctrl_v$q;
         ctrl_f$d = ctrl_f$q;
         dlv_v$d = dlv_v$q;
@@ -14655,7 +14662,7 @@ module nic_ndp_n128$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$inf
         pull$clock = clock;
         pull$reset = reset;
         r = info$info;
-        info$ready = ~s1_v$q & ~ctrl_v$q & ~dlv_v$q & ~crd_v$q & ~reset;
+        info$ready = ~s1_v$q & ~s2_v$q & ~ctrl_v$q & ~dlv_v$q & ~crd_v$q & ~reset;
         take = info$valid & info$ready;
         is_data = (r[0+:8] & flag_data) != zero_8;
         intact = (r[0+:8] & flag_chop) == zero_8;
@@ -14693,14 +14700,16 @@ module nic_ndp_n128$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$inf
         cf[120+:8] = r[112+:8];
         cf[128+:16] = zero_16;
         cf[144+:8] = zero_8;
+        if (pull$ingress$valid) begin
+            ctrl_f$d = cf;
+        end
         s1_v$d = pull$ingress$valid;
-        s1$d = cf;
+        s2_v$d = s1_v$q;
         if (take & is_data & r[216+:1]) begin
             cnt_fail$d = cnt_fail$q + one_32;
         end
-        if (s1_v$q) begin
+        if (s2_v$q) begin
             ctrl_v$d = 1'b1;
-            ctrl_f$d = s1$q;
             ctrl_f$d[128+:16] = pull$ingress_resp$new;
             cnt_ctrl$d = cnt_ctrl$q + one_32;
         end
@@ -14763,6 +14772,7 @@ module nic_ndp_n128$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$inf
         stat$credit_events = cnt_crd$q;
         if (reset) begin
             s1_v$d = 1'b0;
+            s2_v$d = 1'b0;
             ctrl_v$d = 1'b0;
             dlv_v$d = 1'b0;
             crd_v$d = 1'b0;
@@ -15106,134 +15116,8 @@ module nic_ndp_n128$prog$pull(clock,reset,ingress$valid,ingress$op,ingress$idx,i
     output reg  [15:0] egress_resp$new;
     
     // Constant declarations
-    localparam  idx$0 = 7'b0;
-    localparam  idx$1 = 7'b1;
-    localparam  idx$2 = 7'b10;
-    localparam  idx$3 = 7'b11;
-    localparam  idx$4 = 7'b100;
-    localparam  idx$5 = 7'b101;
-    localparam  idx$6 = 7'b110;
-    localparam  idx$7 = 7'b111;
-    localparam  idx$8 = 7'b1000;
-    localparam  idx$9 = 7'b1001;
-    localparam  idx$10 = 7'b1010;
-    localparam  idx$11 = 7'b1011;
-    localparam  idx$12 = 7'b1100;
-    localparam  idx$13 = 7'b1101;
-    localparam  idx$14 = 7'b1110;
-    localparam  idx$15 = 7'b1111;
-    localparam  idx$16 = 7'b10000;
-    localparam  idx$17 = 7'b10001;
-    localparam  idx$18 = 7'b10010;
-    localparam  idx$19 = 7'b10011;
-    localparam  idx$20 = 7'b10100;
-    localparam  idx$21 = 7'b10101;
-    localparam  idx$22 = 7'b10110;
-    localparam  idx$23 = 7'b10111;
-    localparam  idx$24 = 7'b11000;
-    localparam  idx$25 = 7'b11001;
-    localparam  idx$26 = 7'b11010;
-    localparam  idx$27 = 7'b11011;
-    localparam  idx$28 = 7'b11100;
-    localparam  idx$29 = 7'b11101;
-    localparam  idx$30 = 7'b11110;
-    localparam  idx$31 = 7'b11111;
-    localparam  idx$32 = 7'b100000;
-    localparam  idx$33 = 7'b100001;
-    localparam  idx$34 = 7'b100010;
-    localparam  idx$35 = 7'b100011;
-    localparam  idx$36 = 7'b100100;
-    localparam  idx$37 = 7'b100101;
-    localparam  idx$38 = 7'b100110;
-    localparam  idx$39 = 7'b100111;
-    localparam  idx$40 = 7'b101000;
-    localparam  idx$41 = 7'b101001;
-    localparam  idx$42 = 7'b101010;
-    localparam  idx$43 = 7'b101011;
-    localparam  idx$44 = 7'b101100;
-    localparam  idx$45 = 7'b101101;
-    localparam  idx$46 = 7'b101110;
-    localparam  idx$47 = 7'b101111;
-    localparam  idx$48 = 7'b110000;
-    localparam  idx$49 = 7'b110001;
-    localparam  idx$50 = 7'b110010;
-    localparam  idx$51 = 7'b110011;
-    localparam  idx$52 = 7'b110100;
-    localparam  idx$53 = 7'b110101;
-    localparam  idx$54 = 7'b110110;
-    localparam  idx$55 = 7'b110111;
-    localparam  idx$56 = 7'b111000;
-    localparam  idx$57 = 7'b111001;
-    localparam  idx$58 = 7'b111010;
-    localparam  idx$59 = 7'b111011;
-    localparam  idx$60 = 7'b111100;
-    localparam  idx$61 = 7'b111101;
-    localparam  idx$62 = 7'b111110;
-    localparam  idx$63 = 7'b111111;
-    localparam  idx$64 = 7'b1000000;
-    localparam  idx$65 = 7'b1000001;
-    localparam  idx$66 = 7'b1000010;
-    localparam  idx$67 = 7'b1000011;
-    localparam  idx$68 = 7'b1000100;
-    localparam  idx$69 = 7'b1000101;
-    localparam  idx$70 = 7'b1000110;
-    localparam  idx$71 = 7'b1000111;
-    localparam  idx$72 = 7'b1001000;
-    localparam  idx$73 = 7'b1001001;
-    localparam  idx$74 = 7'b1001010;
-    localparam  idx$75 = 7'b1001011;
-    localparam  idx$76 = 7'b1001100;
-    localparam  idx$77 = 7'b1001101;
-    localparam  idx$78 = 7'b1001110;
-    localparam  idx$79 = 7'b1001111;
-    localparam  idx$80 = 7'b1010000;
-    localparam  idx$81 = 7'b1010001;
-    localparam  idx$82 = 7'b1010010;
-    localparam  idx$83 = 7'b1010011;
-    localparam  idx$84 = 7'b1010100;
-    localparam  idx$85 = 7'b1010101;
-    localparam  idx$86 = 7'b1010110;
-    localparam  idx$87 = 7'b1010111;
-    localparam  idx$88 = 7'b1011000;
-    localparam  idx$89 = 7'b1011001;
-    localparam  idx$90 = 7'b1011010;
-    localparam  idx$91 = 7'b1011011;
-    localparam  idx$92 = 7'b1011100;
-    localparam  idx$93 = 7'b1011101;
-    localparam  idx$94 = 7'b1011110;
-    localparam  idx$95 = 7'b1011111;
-    localparam  idx$96 = 7'b1100000;
-    localparam  idx$97 = 7'b1100001;
-    localparam  idx$98 = 7'b1100010;
-    localparam  idx$99 = 7'b1100011;
-    localparam  idx$100 = 7'b1100100;
-    localparam  idx$101 = 7'b1100101;
-    localparam  idx$102 = 7'b1100110;
-    localparam  idx$103 = 7'b1100111;
-    localparam  idx$104 = 7'b1101000;
-    localparam  idx$105 = 7'b1101001;
-    localparam  idx$106 = 7'b1101010;
-    localparam  idx$107 = 7'b1101011;
-    localparam  idx$108 = 7'b1101100;
-    localparam  idx$109 = 7'b1101101;
-    localparam  idx$110 = 7'b1101110;
-    localparam  idx$111 = 7'b1101111;
-    localparam  idx$112 = 7'b1110000;
-    localparam  idx$113 = 7'b1110001;
-    localparam  idx$114 = 7'b1110010;
-    localparam  idx$115 = 7'b1110011;
-    localparam  idx$116 = 7'b1110100;
-    localparam  idx$117 = 7'b1110101;
-    localparam  idx$118 = 7'b1110110;
-    localparam  idx$119 = 7'b1110111;
-    localparam  idx$120 = 7'b1111000;
-    localparam  idx$121 = 7'b1111001;
-    localparam  idx$122 = 7'b1111010;
-    localparam  idx$123 = 7'b1111011;
-    localparam  idx$124 = 7'b1111100;
-    localparam  idx$125 = 7'b1111101;
-    localparam  idx$126 = 7'b1111110;
-    localparam  idx$127 = 7'b1111111;
+    localparam  one_n = 128'h1;
+    localparam  zero_n = 128'h0;
     localparam  ops$0 = 3'b1;
     localparam  ops$1 = 3'b10;
     localparam  ops$2 = 3'b11;
@@ -15241,3084 +15125,647 @@ module nic_ndp_n128$prog$pull(clock,reset,ingress$valid,ingress$op,ingress$idx,i
     localparam  zero_w = 16'h0;
     
     // Stub signals
-    reg  [15:0] regs$0$d;
-    wire  [15:0] regs$0$q;
-    reg  regs$0$clock;
-    reg  [15:0] regs$1$d;
-    wire  [15:0] regs$1$q;
-    reg  regs$1$clock;
-    reg  [15:0] regs$2$d;
-    wire  [15:0] regs$2$q;
-    reg  regs$2$clock;
-    reg  [15:0] regs$3$d;
-    wire  [15:0] regs$3$q;
-    reg  regs$3$clock;
-    reg  [15:0] regs$4$d;
-    wire  [15:0] regs$4$q;
-    reg  regs$4$clock;
-    reg  [15:0] regs$5$d;
-    wire  [15:0] regs$5$q;
-    reg  regs$5$clock;
-    reg  [15:0] regs$6$d;
-    wire  [15:0] regs$6$q;
-    reg  regs$6$clock;
-    reg  [15:0] regs$7$d;
-    wire  [15:0] regs$7$q;
-    reg  regs$7$clock;
-    reg  [15:0] regs$8$d;
-    wire  [15:0] regs$8$q;
-    reg  regs$8$clock;
-    reg  [15:0] regs$9$d;
-    wire  [15:0] regs$9$q;
-    reg  regs$9$clock;
-    reg  [15:0] regs$10$d;
-    wire  [15:0] regs$10$q;
-    reg  regs$10$clock;
-    reg  [15:0] regs$11$d;
-    wire  [15:0] regs$11$q;
-    reg  regs$11$clock;
-    reg  [15:0] regs$12$d;
-    wire  [15:0] regs$12$q;
-    reg  regs$12$clock;
-    reg  [15:0] regs$13$d;
-    wire  [15:0] regs$13$q;
-    reg  regs$13$clock;
-    reg  [15:0] regs$14$d;
-    wire  [15:0] regs$14$q;
-    reg  regs$14$clock;
-    reg  [15:0] regs$15$d;
-    wire  [15:0] regs$15$q;
-    reg  regs$15$clock;
-    reg  [15:0] regs$16$d;
-    wire  [15:0] regs$16$q;
-    reg  regs$16$clock;
-    reg  [15:0] regs$17$d;
-    wire  [15:0] regs$17$q;
-    reg  regs$17$clock;
-    reg  [15:0] regs$18$d;
-    wire  [15:0] regs$18$q;
-    reg  regs$18$clock;
-    reg  [15:0] regs$19$d;
-    wire  [15:0] regs$19$q;
-    reg  regs$19$clock;
-    reg  [15:0] regs$20$d;
-    wire  [15:0] regs$20$q;
-    reg  regs$20$clock;
-    reg  [15:0] regs$21$d;
-    wire  [15:0] regs$21$q;
-    reg  regs$21$clock;
-    reg  [15:0] regs$22$d;
-    wire  [15:0] regs$22$q;
-    reg  regs$22$clock;
-    reg  [15:0] regs$23$d;
-    wire  [15:0] regs$23$q;
-    reg  regs$23$clock;
-    reg  [15:0] regs$24$d;
-    wire  [15:0] regs$24$q;
-    reg  regs$24$clock;
-    reg  [15:0] regs$25$d;
-    wire  [15:0] regs$25$q;
-    reg  regs$25$clock;
-    reg  [15:0] regs$26$d;
-    wire  [15:0] regs$26$q;
-    reg  regs$26$clock;
-    reg  [15:0] regs$27$d;
-    wire  [15:0] regs$27$q;
-    reg  regs$27$clock;
-    reg  [15:0] regs$28$d;
-    wire  [15:0] regs$28$q;
-    reg  regs$28$clock;
-    reg  [15:0] regs$29$d;
-    wire  [15:0] regs$29$q;
-    reg  regs$29$clock;
-    reg  [15:0] regs$30$d;
-    wire  [15:0] regs$30$q;
-    reg  regs$30$clock;
-    reg  [15:0] regs$31$d;
-    wire  [15:0] regs$31$q;
-    reg  regs$31$clock;
-    reg  [15:0] regs$32$d;
-    wire  [15:0] regs$32$q;
-    reg  regs$32$clock;
-    reg  [15:0] regs$33$d;
-    wire  [15:0] regs$33$q;
-    reg  regs$33$clock;
-    reg  [15:0] regs$34$d;
-    wire  [15:0] regs$34$q;
-    reg  regs$34$clock;
-    reg  [15:0] regs$35$d;
-    wire  [15:0] regs$35$q;
-    reg  regs$35$clock;
-    reg  [15:0] regs$36$d;
-    wire  [15:0] regs$36$q;
-    reg  regs$36$clock;
-    reg  [15:0] regs$37$d;
-    wire  [15:0] regs$37$q;
-    reg  regs$37$clock;
-    reg  [15:0] regs$38$d;
-    wire  [15:0] regs$38$q;
-    reg  regs$38$clock;
-    reg  [15:0] regs$39$d;
-    wire  [15:0] regs$39$q;
-    reg  regs$39$clock;
-    reg  [15:0] regs$40$d;
-    wire  [15:0] regs$40$q;
-    reg  regs$40$clock;
-    reg  [15:0] regs$41$d;
-    wire  [15:0] regs$41$q;
-    reg  regs$41$clock;
-    reg  [15:0] regs$42$d;
-    wire  [15:0] regs$42$q;
-    reg  regs$42$clock;
-    reg  [15:0] regs$43$d;
-    wire  [15:0] regs$43$q;
-    reg  regs$43$clock;
-    reg  [15:0] regs$44$d;
-    wire  [15:0] regs$44$q;
-    reg  regs$44$clock;
-    reg  [15:0] regs$45$d;
-    wire  [15:0] regs$45$q;
-    reg  regs$45$clock;
-    reg  [15:0] regs$46$d;
-    wire  [15:0] regs$46$q;
-    reg  regs$46$clock;
-    reg  [15:0] regs$47$d;
-    wire  [15:0] regs$47$q;
-    reg  regs$47$clock;
-    reg  [15:0] regs$48$d;
-    wire  [15:0] regs$48$q;
-    reg  regs$48$clock;
-    reg  [15:0] regs$49$d;
-    wire  [15:0] regs$49$q;
-    reg  regs$49$clock;
-    reg  [15:0] regs$50$d;
-    wire  [15:0] regs$50$q;
-    reg  regs$50$clock;
-    reg  [15:0] regs$51$d;
-    wire  [15:0] regs$51$q;
-    reg  regs$51$clock;
-    reg  [15:0] regs$52$d;
-    wire  [15:0] regs$52$q;
-    reg  regs$52$clock;
-    reg  [15:0] regs$53$d;
-    wire  [15:0] regs$53$q;
-    reg  regs$53$clock;
-    reg  [15:0] regs$54$d;
-    wire  [15:0] regs$54$q;
-    reg  regs$54$clock;
-    reg  [15:0] regs$55$d;
-    wire  [15:0] regs$55$q;
-    reg  regs$55$clock;
-    reg  [15:0] regs$56$d;
-    wire  [15:0] regs$56$q;
-    reg  regs$56$clock;
-    reg  [15:0] regs$57$d;
-    wire  [15:0] regs$57$q;
-    reg  regs$57$clock;
-    reg  [15:0] regs$58$d;
-    wire  [15:0] regs$58$q;
-    reg  regs$58$clock;
-    reg  [15:0] regs$59$d;
-    wire  [15:0] regs$59$q;
-    reg  regs$59$clock;
-    reg  [15:0] regs$60$d;
-    wire  [15:0] regs$60$q;
-    reg  regs$60$clock;
-    reg  [15:0] regs$61$d;
-    wire  [15:0] regs$61$q;
-    reg  regs$61$clock;
-    reg  [15:0] regs$62$d;
-    wire  [15:0] regs$62$q;
-    reg  regs$62$clock;
-    reg  [15:0] regs$63$d;
-    wire  [15:0] regs$63$q;
-    reg  regs$63$clock;
-    reg  [15:0] regs$64$d;
-    wire  [15:0] regs$64$q;
-    reg  regs$64$clock;
-    reg  [15:0] regs$65$d;
-    wire  [15:0] regs$65$q;
-    reg  regs$65$clock;
-    reg  [15:0] regs$66$d;
-    wire  [15:0] regs$66$q;
-    reg  regs$66$clock;
-    reg  [15:0] regs$67$d;
-    wire  [15:0] regs$67$q;
-    reg  regs$67$clock;
-    reg  [15:0] regs$68$d;
-    wire  [15:0] regs$68$q;
-    reg  regs$68$clock;
-    reg  [15:0] regs$69$d;
-    wire  [15:0] regs$69$q;
-    reg  regs$69$clock;
-    reg  [15:0] regs$70$d;
-    wire  [15:0] regs$70$q;
-    reg  regs$70$clock;
-    reg  [15:0] regs$71$d;
-    wire  [15:0] regs$71$q;
-    reg  regs$71$clock;
-    reg  [15:0] regs$72$d;
-    wire  [15:0] regs$72$q;
-    reg  regs$72$clock;
-    reg  [15:0] regs$73$d;
-    wire  [15:0] regs$73$q;
-    reg  regs$73$clock;
-    reg  [15:0] regs$74$d;
-    wire  [15:0] regs$74$q;
-    reg  regs$74$clock;
-    reg  [15:0] regs$75$d;
-    wire  [15:0] regs$75$q;
-    reg  regs$75$clock;
-    reg  [15:0] regs$76$d;
-    wire  [15:0] regs$76$q;
-    reg  regs$76$clock;
-    reg  [15:0] regs$77$d;
-    wire  [15:0] regs$77$q;
-    reg  regs$77$clock;
-    reg  [15:0] regs$78$d;
-    wire  [15:0] regs$78$q;
-    reg  regs$78$clock;
-    reg  [15:0] regs$79$d;
-    wire  [15:0] regs$79$q;
-    reg  regs$79$clock;
-    reg  [15:0] regs$80$d;
-    wire  [15:0] regs$80$q;
-    reg  regs$80$clock;
-    reg  [15:0] regs$81$d;
-    wire  [15:0] regs$81$q;
-    reg  regs$81$clock;
-    reg  [15:0] regs$82$d;
-    wire  [15:0] regs$82$q;
-    reg  regs$82$clock;
-    reg  [15:0] regs$83$d;
-    wire  [15:0] regs$83$q;
-    reg  regs$83$clock;
-    reg  [15:0] regs$84$d;
-    wire  [15:0] regs$84$q;
-    reg  regs$84$clock;
-    reg  [15:0] regs$85$d;
-    wire  [15:0] regs$85$q;
-    reg  regs$85$clock;
-    reg  [15:0] regs$86$d;
-    wire  [15:0] regs$86$q;
-    reg  regs$86$clock;
-    reg  [15:0] regs$87$d;
-    wire  [15:0] regs$87$q;
-    reg  regs$87$clock;
-    reg  [15:0] regs$88$d;
-    wire  [15:0] regs$88$q;
-    reg  regs$88$clock;
-    reg  [15:0] regs$89$d;
-    wire  [15:0] regs$89$q;
-    reg  regs$89$clock;
-    reg  [15:0] regs$90$d;
-    wire  [15:0] regs$90$q;
-    reg  regs$90$clock;
-    reg  [15:0] regs$91$d;
-    wire  [15:0] regs$91$q;
-    reg  regs$91$clock;
-    reg  [15:0] regs$92$d;
-    wire  [15:0] regs$92$q;
-    reg  regs$92$clock;
-    reg  [15:0] regs$93$d;
-    wire  [15:0] regs$93$q;
-    reg  regs$93$clock;
-    reg  [15:0] regs$94$d;
-    wire  [15:0] regs$94$q;
-    reg  regs$94$clock;
-    reg  [15:0] regs$95$d;
-    wire  [15:0] regs$95$q;
-    reg  regs$95$clock;
-    reg  [15:0] regs$96$d;
-    wire  [15:0] regs$96$q;
-    reg  regs$96$clock;
-    reg  [15:0] regs$97$d;
-    wire  [15:0] regs$97$q;
-    reg  regs$97$clock;
-    reg  [15:0] regs$98$d;
-    wire  [15:0] regs$98$q;
-    reg  regs$98$clock;
-    reg  [15:0] regs$99$d;
-    wire  [15:0] regs$99$q;
-    reg  regs$99$clock;
-    reg  [15:0] regs$100$d;
-    wire  [15:0] regs$100$q;
-    reg  regs$100$clock;
-    reg  [15:0] regs$101$d;
-    wire  [15:0] regs$101$q;
-    reg  regs$101$clock;
-    reg  [15:0] regs$102$d;
-    wire  [15:0] regs$102$q;
-    reg  regs$102$clock;
-    reg  [15:0] regs$103$d;
-    wire  [15:0] regs$103$q;
-    reg  regs$103$clock;
-    reg  [15:0] regs$104$d;
-    wire  [15:0] regs$104$q;
-    reg  regs$104$clock;
-    reg  [15:0] regs$105$d;
-    wire  [15:0] regs$105$q;
-    reg  regs$105$clock;
-    reg  [15:0] regs$106$d;
-    wire  [15:0] regs$106$q;
-    reg  regs$106$clock;
-    reg  [15:0] regs$107$d;
-    wire  [15:0] regs$107$q;
-    reg  regs$107$clock;
-    reg  [15:0] regs$108$d;
-    wire  [15:0] regs$108$q;
-    reg  regs$108$clock;
-    reg  [15:0] regs$109$d;
-    wire  [15:0] regs$109$q;
-    reg  regs$109$clock;
-    reg  [15:0] regs$110$d;
-    wire  [15:0] regs$110$q;
-    reg  regs$110$clock;
-    reg  [15:0] regs$111$d;
-    wire  [15:0] regs$111$q;
-    reg  regs$111$clock;
-    reg  [15:0] regs$112$d;
-    wire  [15:0] regs$112$q;
-    reg  regs$112$clock;
-    reg  [15:0] regs$113$d;
-    wire  [15:0] regs$113$q;
-    reg  regs$113$clock;
-    reg  [15:0] regs$114$d;
-    wire  [15:0] regs$114$q;
-    reg  regs$114$clock;
-    reg  [15:0] regs$115$d;
-    wire  [15:0] regs$115$q;
-    reg  regs$115$clock;
-    reg  [15:0] regs$116$d;
-    wire  [15:0] regs$116$q;
-    reg  regs$116$clock;
-    reg  [15:0] regs$117$d;
-    wire  [15:0] regs$117$q;
-    reg  regs$117$clock;
-    reg  [15:0] regs$118$d;
-    wire  [15:0] regs$118$q;
-    reg  regs$118$clock;
-    reg  [15:0] regs$119$d;
-    wire  [15:0] regs$119$q;
-    reg  regs$119$clock;
-    reg  [15:0] regs$120$d;
-    wire  [15:0] regs$120$q;
-    reg  regs$120$clock;
-    reg  [15:0] regs$121$d;
-    wire  [15:0] regs$121$q;
-    reg  regs$121$clock;
-    reg  [15:0] regs$122$d;
-    wire  [15:0] regs$122$q;
-    reg  regs$122$clock;
-    reg  [15:0] regs$123$d;
-    wire  [15:0] regs$123$q;
-    reg  regs$123$clock;
-    reg  [15:0] regs$124$d;
-    wire  [15:0] regs$124$q;
-    reg  regs$124$clock;
-    reg  [15:0] regs$125$d;
-    wire  [15:0] regs$125$q;
-    reg  regs$125$clock;
-    reg  [15:0] regs$126$d;
-    wire  [15:0] regs$126$q;
-    reg  regs$126$clock;
-    reg  [15:0] regs$127$d;
-    wire  [15:0] regs$127$q;
-    reg  regs$127$clock;
-    reg  r0_valid$d;
-    wire  r0_valid$q;
-    reg  r0_valid$clock;
-    reg  [15:0] r0_old$d;
-    wire  [15:0] r0_old$q;
-    reg  r0_old$clock;
-    reg  [15:0] r0_new$d;
-    wire  [15:0] r0_new$q;
-    reg  r0_new$clock;
-    reg  r1_valid$d;
-    wire  r1_valid$q;
-    reg  r1_valid$clock;
-    reg  [15:0] r1_old$d;
-    wire  [15:0] r1_old$q;
-    reg  r1_old$clock;
-    reg  [15:0] r1_new$d;
-    wire  [15:0] r1_new$q;
-    reg  r1_new$clock;
+    reg  [6:0] bank_ii$read_address;
+    reg  bank_ii$read_clock;
+    wire  [15:0] bank_ii$read_data;
+    reg  [6:0] bank_ii$write_address;
+    reg  bank_ii$write_clock;
+    reg  [15:0] bank_ii$write_data;
+    reg  bank_ii$write_enable;
+    reg  [6:0] bank_ie$read_address;
+    reg  bank_ie$read_clock;
+    wire  [15:0] bank_ie$read_data;
+    reg  [6:0] bank_ie$write_address;
+    reg  bank_ie$write_clock;
+    reg  [15:0] bank_ie$write_data;
+    reg  bank_ie$write_enable;
+    reg  [6:0] bank_ei$read_address;
+    reg  bank_ei$read_clock;
+    wire  [15:0] bank_ei$read_data;
+    reg  [6:0] bank_ei$write_address;
+    reg  bank_ei$write_clock;
+    reg  [15:0] bank_ei$write_data;
+    reg  bank_ei$write_enable;
+    reg  [6:0] bank_ee$read_address;
+    reg  bank_ee$read_clock;
+    wire  [15:0] bank_ee$read_data;
+    reg  [6:0] bank_ee$write_address;
+    reg  bank_ee$write_clock;
+    reg  [15:0] bank_ee$write_data;
+    reg  bank_ee$write_enable;
+    reg  [127:0] written$d;
+    wire  [127:0] written$q;
+    reg  written$clock;
+    reg  [127:0] in_egress$d;
+    wire  [127:0] in_egress$q;
+    reg  in_egress$clock;
+    reg  s_valid_i$d;
+    wire  s_valid_i$q;
+    reg  s_valid_i$clock;
+    reg  [6:0] s_idx_i$d;
+    wire  [6:0] s_idx_i$q;
+    reg  s_idx_i$clock;
+    reg  s_add_i$d;
+    wire  s_add_i$q;
+    reg  s_add_i$clock;
+    reg  [15:0] s_k_i$d;
+    wire  [15:0] s_k_i$q;
+    reg  s_k_i$clock;
+    reg  s_in_e_i$d;
+    wire  s_in_e_i$q;
+    reg  s_in_e_i$clock;
+    reg  s_fwd_i_i$d;
+    wire  s_fwd_i_i$q;
+    reg  s_fwd_i_i$clock;
+    reg  s_fwd_e_i$d;
+    wire  s_fwd_e_i$q;
+    reg  s_fwd_e_i$clock;
+    reg  s_live_i$d;
+    wire  s_live_i$q;
+    reg  s_live_i$clock;
+    reg  s_valid_e$d;
+    wire  s_valid_e$q;
+    reg  s_valid_e$clock;
+    reg  [6:0] s_idx_e$d;
+    wire  [6:0] s_idx_e$q;
+    reg  s_idx_e$clock;
+    reg  s_add_e$d;
+    wire  s_add_e$q;
+    reg  s_add_e$clock;
+    reg  [15:0] s_k_e$d;
+    wire  [15:0] s_k_e$q;
+    reg  s_k_e$clock;
+    reg  s_in_e_e$d;
+    wire  s_in_e_e$q;
+    reg  s_in_e_e$clock;
+    reg  s_fwd_i_e$d;
+    wire  s_fwd_i_e$q;
+    reg  s_fwd_i_e$clock;
+    reg  s_fwd_e_e$d;
+    wire  s_fwd_e_e$q;
+    reg  s_fwd_e_e$clock;
+    reg  s_live_e$d;
+    wire  s_live_e$q;
+    reg  s_live_e$clock;
+    reg  s_same$d;
+    wire  s_same$q;
+    reg  s_same$clock;
+    reg  r_valid_i$d;
+    wire  r_valid_i$q;
+    reg  r_valid_i$clock;
+    reg  [15:0] r_old_i$d;
+    wire  [15:0] r_old_i$q;
+    reg  r_old_i$clock;
+    reg  [15:0] r_new_i$d;
+    wire  [15:0] r_new_i$q;
+    reg  r_new_i$clock;
+    reg  r_valid_e$d;
+    wire  r_valid_e$q;
+    reg  r_valid_e$clock;
+    reg  [15:0] r_old_e$d;
+    wire  [15:0] r_old_e$q;
+    reg  r_old_e$clock;
+    reg  [15:0] r_new_e$d;
+    wire  [15:0] r_new_e$q;
+    reg  r_new_e$clock;
     
     // Local signals
-    reg  [15:0] old0;
-    reg  [15:0] new0;
-    reg  [15:0] old1;
-    reg  [15:0] new1;
+    reg  add_i;
+    reg  [15:0] k_i;
+    reg  add_e;
+    reg  [15:0] k_e;
+    reg  same;
+    reg  [15:0] k_sum;
+    reg  [15:0] x_i;
+    reg  [15:0] x_e;
+    reg  [15:0] xa_i;
+    reg  [15:0] xa_e;
+    reg  [15:0] new_i;
+    reg  [15:0] new_e;
+    reg  [15:0] old_e;
+    reg  [127:0] written_n;
+    reg  [127:0] in_egress_n;
     
     // Sub module instances
-    nic_ndp_n128$prog$pull$regs$0 regs$0(
-        .d(regs$0$d),
-        .q(regs$0$q),
-        .clock(regs$0$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$1 regs$1(
-        .d(regs$1$d),
-        .q(regs$1$q),
-        .clock(regs$1$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$2 regs$2(
-        .d(regs$2$d),
-        .q(regs$2$q),
-        .clock(regs$2$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$3 regs$3(
-        .d(regs$3$d),
-        .q(regs$3$q),
-        .clock(regs$3$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$4 regs$4(
-        .d(regs$4$d),
-        .q(regs$4$q),
-        .clock(regs$4$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$5 regs$5(
-        .d(regs$5$d),
-        .q(regs$5$q),
-        .clock(regs$5$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$6 regs$6(
-        .d(regs$6$d),
-        .q(regs$6$q),
-        .clock(regs$6$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$7 regs$7(
-        .d(regs$7$d),
-        .q(regs$7$q),
-        .clock(regs$7$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$8 regs$8(
-        .d(regs$8$d),
-        .q(regs$8$q),
-        .clock(regs$8$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$9 regs$9(
-        .d(regs$9$d),
-        .q(regs$9$q),
-        .clock(regs$9$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$10 regs$10(
-        .d(regs$10$d),
-        .q(regs$10$q),
-        .clock(regs$10$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$11 regs$11(
-        .d(regs$11$d),
-        .q(regs$11$q),
-        .clock(regs$11$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$12 regs$12(
-        .d(regs$12$d),
-        .q(regs$12$q),
-        .clock(regs$12$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$13 regs$13(
-        .d(regs$13$d),
-        .q(regs$13$q),
-        .clock(regs$13$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$14 regs$14(
-        .d(regs$14$d),
-        .q(regs$14$q),
-        .clock(regs$14$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$15 regs$15(
-        .d(regs$15$d),
-        .q(regs$15$q),
-        .clock(regs$15$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$16 regs$16(
-        .d(regs$16$d),
-        .q(regs$16$q),
-        .clock(regs$16$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$17 regs$17(
-        .d(regs$17$d),
-        .q(regs$17$q),
-        .clock(regs$17$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$18 regs$18(
-        .d(regs$18$d),
-        .q(regs$18$q),
-        .clock(regs$18$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$19 regs$19(
-        .d(regs$19$d),
-        .q(regs$19$q),
-        .clock(regs$19$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$20 regs$20(
-        .d(regs$20$d),
-        .q(regs$20$q),
-        .clock(regs$20$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$21 regs$21(
-        .d(regs$21$d),
-        .q(regs$21$q),
-        .clock(regs$21$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$22 regs$22(
-        .d(regs$22$d),
-        .q(regs$22$q),
-        .clock(regs$22$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$23 regs$23(
-        .d(regs$23$d),
-        .q(regs$23$q),
-        .clock(regs$23$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$24 regs$24(
-        .d(regs$24$d),
-        .q(regs$24$q),
-        .clock(regs$24$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$25 regs$25(
-        .d(regs$25$d),
-        .q(regs$25$q),
-        .clock(regs$25$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$26 regs$26(
-        .d(regs$26$d),
-        .q(regs$26$q),
-        .clock(regs$26$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$27 regs$27(
-        .d(regs$27$d),
-        .q(regs$27$q),
-        .clock(regs$27$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$28 regs$28(
-        .d(regs$28$d),
-        .q(regs$28$q),
-        .clock(regs$28$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$29 regs$29(
-        .d(regs$29$d),
-        .q(regs$29$q),
-        .clock(regs$29$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$30 regs$30(
-        .d(regs$30$d),
-        .q(regs$30$q),
-        .clock(regs$30$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$31 regs$31(
-        .d(regs$31$d),
-        .q(regs$31$q),
-        .clock(regs$31$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$32 regs$32(
-        .d(regs$32$d),
-        .q(regs$32$q),
-        .clock(regs$32$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$33 regs$33(
-        .d(regs$33$d),
-        .q(regs$33$q),
-        .clock(regs$33$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$34 regs$34(
-        .d(regs$34$d),
-        .q(regs$34$q),
-        .clock(regs$34$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$35 regs$35(
-        .d(regs$35$d),
-        .q(regs$35$q),
-        .clock(regs$35$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$36 regs$36(
-        .d(regs$36$d),
-        .q(regs$36$q),
-        .clock(regs$36$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$37 regs$37(
-        .d(regs$37$d),
-        .q(regs$37$q),
-        .clock(regs$37$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$38 regs$38(
-        .d(regs$38$d),
-        .q(regs$38$q),
-        .clock(regs$38$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$39 regs$39(
-        .d(regs$39$d),
-        .q(regs$39$q),
-        .clock(regs$39$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$40 regs$40(
-        .d(regs$40$d),
-        .q(regs$40$q),
-        .clock(regs$40$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$41 regs$41(
-        .d(regs$41$d),
-        .q(regs$41$q),
-        .clock(regs$41$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$42 regs$42(
-        .d(regs$42$d),
-        .q(regs$42$q),
-        .clock(regs$42$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$43 regs$43(
-        .d(regs$43$d),
-        .q(regs$43$q),
-        .clock(regs$43$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$44 regs$44(
-        .d(regs$44$d),
-        .q(regs$44$q),
-        .clock(regs$44$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$45 regs$45(
-        .d(regs$45$d),
-        .q(regs$45$q),
-        .clock(regs$45$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$46 regs$46(
-        .d(regs$46$d),
-        .q(regs$46$q),
-        .clock(regs$46$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$47 regs$47(
-        .d(regs$47$d),
-        .q(regs$47$q),
-        .clock(regs$47$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$48 regs$48(
-        .d(regs$48$d),
-        .q(regs$48$q),
-        .clock(regs$48$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$49 regs$49(
-        .d(regs$49$d),
-        .q(regs$49$q),
-        .clock(regs$49$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$50 regs$50(
-        .d(regs$50$d),
-        .q(regs$50$q),
-        .clock(regs$50$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$51 regs$51(
-        .d(regs$51$d),
-        .q(regs$51$q),
-        .clock(regs$51$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$52 regs$52(
-        .d(regs$52$d),
-        .q(regs$52$q),
-        .clock(regs$52$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$53 regs$53(
-        .d(regs$53$d),
-        .q(regs$53$q),
-        .clock(regs$53$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$54 regs$54(
-        .d(regs$54$d),
-        .q(regs$54$q),
-        .clock(regs$54$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$55 regs$55(
-        .d(regs$55$d),
-        .q(regs$55$q),
-        .clock(regs$55$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$56 regs$56(
-        .d(regs$56$d),
-        .q(regs$56$q),
-        .clock(regs$56$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$57 regs$57(
-        .d(regs$57$d),
-        .q(regs$57$q),
-        .clock(regs$57$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$58 regs$58(
-        .d(regs$58$d),
-        .q(regs$58$q),
-        .clock(regs$58$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$59 regs$59(
-        .d(regs$59$d),
-        .q(regs$59$q),
-        .clock(regs$59$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$60 regs$60(
-        .d(regs$60$d),
-        .q(regs$60$q),
-        .clock(regs$60$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$61 regs$61(
-        .d(regs$61$d),
-        .q(regs$61$q),
-        .clock(regs$61$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$62 regs$62(
-        .d(regs$62$d),
-        .q(regs$62$q),
-        .clock(regs$62$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$63 regs$63(
-        .d(regs$63$d),
-        .q(regs$63$q),
-        .clock(regs$63$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$64 regs$64(
-        .d(regs$64$d),
-        .q(regs$64$q),
-        .clock(regs$64$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$65 regs$65(
-        .d(regs$65$d),
-        .q(regs$65$q),
-        .clock(regs$65$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$66 regs$66(
-        .d(regs$66$d),
-        .q(regs$66$q),
-        .clock(regs$66$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$67 regs$67(
-        .d(regs$67$d),
-        .q(regs$67$q),
-        .clock(regs$67$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$68 regs$68(
-        .d(regs$68$d),
-        .q(regs$68$q),
-        .clock(regs$68$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$69 regs$69(
-        .d(regs$69$d),
-        .q(regs$69$q),
-        .clock(regs$69$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$70 regs$70(
-        .d(regs$70$d),
-        .q(regs$70$q),
-        .clock(regs$70$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$71 regs$71(
-        .d(regs$71$d),
-        .q(regs$71$q),
-        .clock(regs$71$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$72 regs$72(
-        .d(regs$72$d),
-        .q(regs$72$q),
-        .clock(regs$72$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$73 regs$73(
-        .d(regs$73$d),
-        .q(regs$73$q),
-        .clock(regs$73$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$74 regs$74(
-        .d(regs$74$d),
-        .q(regs$74$q),
-        .clock(regs$74$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$75 regs$75(
-        .d(regs$75$d),
-        .q(regs$75$q),
-        .clock(regs$75$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$76 regs$76(
-        .d(regs$76$d),
-        .q(regs$76$q),
-        .clock(regs$76$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$77 regs$77(
-        .d(regs$77$d),
-        .q(regs$77$q),
-        .clock(regs$77$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$78 regs$78(
-        .d(regs$78$d),
-        .q(regs$78$q),
-        .clock(regs$78$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$79 regs$79(
-        .d(regs$79$d),
-        .q(regs$79$q),
-        .clock(regs$79$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$80 regs$80(
-        .d(regs$80$d),
-        .q(regs$80$q),
-        .clock(regs$80$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$81 regs$81(
-        .d(regs$81$d),
-        .q(regs$81$q),
-        .clock(regs$81$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$82 regs$82(
-        .d(regs$82$d),
-        .q(regs$82$q),
-        .clock(regs$82$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$83 regs$83(
-        .d(regs$83$d),
-        .q(regs$83$q),
-        .clock(regs$83$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$84 regs$84(
-        .d(regs$84$d),
-        .q(regs$84$q),
-        .clock(regs$84$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$85 regs$85(
-        .d(regs$85$d),
-        .q(regs$85$q),
-        .clock(regs$85$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$86 regs$86(
-        .d(regs$86$d),
-        .q(regs$86$q),
-        .clock(regs$86$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$87 regs$87(
-        .d(regs$87$d),
-        .q(regs$87$q),
-        .clock(regs$87$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$88 regs$88(
-        .d(regs$88$d),
-        .q(regs$88$q),
-        .clock(regs$88$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$89 regs$89(
-        .d(regs$89$d),
-        .q(regs$89$q),
-        .clock(regs$89$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$90 regs$90(
-        .d(regs$90$d),
-        .q(regs$90$q),
-        .clock(regs$90$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$91 regs$91(
-        .d(regs$91$d),
-        .q(regs$91$q),
-        .clock(regs$91$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$92 regs$92(
-        .d(regs$92$d),
-        .q(regs$92$q),
-        .clock(regs$92$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$93 regs$93(
-        .d(regs$93$d),
-        .q(regs$93$q),
-        .clock(regs$93$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$94 regs$94(
-        .d(regs$94$d),
-        .q(regs$94$q),
-        .clock(regs$94$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$95 regs$95(
-        .d(regs$95$d),
-        .q(regs$95$q),
-        .clock(regs$95$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$96 regs$96(
-        .d(regs$96$d),
-        .q(regs$96$q),
-        .clock(regs$96$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$97 regs$97(
-        .d(regs$97$d),
-        .q(regs$97$q),
-        .clock(regs$97$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$98 regs$98(
-        .d(regs$98$d),
-        .q(regs$98$q),
-        .clock(regs$98$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$99 regs$99(
-        .d(regs$99$d),
-        .q(regs$99$q),
-        .clock(regs$99$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$100 regs$100(
-        .d(regs$100$d),
-        .q(regs$100$q),
-        .clock(regs$100$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$101 regs$101(
-        .d(regs$101$d),
-        .q(regs$101$q),
-        .clock(regs$101$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$102 regs$102(
-        .d(regs$102$d),
-        .q(regs$102$q),
-        .clock(regs$102$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$103 regs$103(
-        .d(regs$103$d),
-        .q(regs$103$q),
-        .clock(regs$103$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$104 regs$104(
-        .d(regs$104$d),
-        .q(regs$104$q),
-        .clock(regs$104$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$105 regs$105(
-        .d(regs$105$d),
-        .q(regs$105$q),
-        .clock(regs$105$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$106 regs$106(
-        .d(regs$106$d),
-        .q(regs$106$q),
-        .clock(regs$106$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$107 regs$107(
-        .d(regs$107$d),
-        .q(regs$107$q),
-        .clock(regs$107$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$108 regs$108(
-        .d(regs$108$d),
-        .q(regs$108$q),
-        .clock(regs$108$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$109 regs$109(
-        .d(regs$109$d),
-        .q(regs$109$q),
-        .clock(regs$109$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$110 regs$110(
-        .d(regs$110$d),
-        .q(regs$110$q),
-        .clock(regs$110$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$111 regs$111(
-        .d(regs$111$d),
-        .q(regs$111$q),
-        .clock(regs$111$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$112 regs$112(
-        .d(regs$112$d),
-        .q(regs$112$q),
-        .clock(regs$112$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$113 regs$113(
-        .d(regs$113$d),
-        .q(regs$113$q),
-        .clock(regs$113$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$114 regs$114(
-        .d(regs$114$d),
-        .q(regs$114$q),
-        .clock(regs$114$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$115 regs$115(
-        .d(regs$115$d),
-        .q(regs$115$q),
-        .clock(regs$115$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$116 regs$116(
-        .d(regs$116$d),
-        .q(regs$116$q),
-        .clock(regs$116$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$117 regs$117(
-        .d(regs$117$d),
-        .q(regs$117$q),
-        .clock(regs$117$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$118 regs$118(
-        .d(regs$118$d),
-        .q(regs$118$q),
-        .clock(regs$118$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$119 regs$119(
-        .d(regs$119$d),
-        .q(regs$119$q),
-        .clock(regs$119$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$120 regs$120(
-        .d(regs$120$d),
-        .q(regs$120$q),
-        .clock(regs$120$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$121 regs$121(
-        .d(regs$121$d),
-        .q(regs$121$q),
-        .clock(regs$121$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$122 regs$122(
-        .d(regs$122$d),
-        .q(regs$122$q),
-        .clock(regs$122$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$123 regs$123(
-        .d(regs$123$d),
-        .q(regs$123$q),
-        .clock(regs$123$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$124 regs$124(
-        .d(regs$124$d),
-        .q(regs$124$q),
-        .clock(regs$124$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$125 regs$125(
-        .d(regs$125$d),
-        .q(regs$125$q),
-        .clock(regs$125$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$126 regs$126(
-        .d(regs$126$d),
-        .q(regs$126$q),
-        .clock(regs$126$clock)
-    );
-    nic_ndp_n128$prog$pull$regs$127 regs$127(
-        .d(regs$127$d),
-        .q(regs$127$q),
-        .clock(regs$127$clock)
-    );
-    nic_ndp_n128$prog$pull$r0_valid r0_valid(
-        .d(r0_valid$d),
-        .q(r0_valid$q),
-        .clock(r0_valid$clock)
-    );
-    nic_ndp_n128$prog$pull$r0_old r0_old(
-        .d(r0_old$d),
-        .q(r0_old$q),
-        .clock(r0_old$clock)
-    );
-    nic_ndp_n128$prog$pull$r0_new r0_new(
-        .d(r0_new$d),
-        .q(r0_new$q),
-        .clock(r0_new$clock)
-    );
-    nic_ndp_n128$prog$pull$r1_valid r1_valid(
-        .d(r1_valid$d),
-        .q(r1_valid$q),
-        .clock(r1_valid$clock)
-    );
-    nic_ndp_n128$prog$pull$r1_old r1_old(
-        .d(r1_old$d),
-        .q(r1_old$q),
-        .clock(r1_old$clock)
-    );
-    nic_ndp_n128$prog$pull$r1_new r1_new(
-        .d(r1_new$d),
-        .q(r1_new$q),
-        .clock(r1_new$clock)
+    nic_ndp_n128$prog$pull$bank_ii bank_ii(
+        .read_address(bank_ii$read_address),
+        .read_clock(bank_ii$read_clock),
+        .read_data(bank_ii$read_data),
+        .write_address(bank_ii$write_address),
+        .write_clock(bank_ii$write_clock),
+        .write_data(bank_ii$write_data),
+        .write_enable(bank_ii$write_enable)
+    );
+    nic_ndp_n128$prog$pull$bank_ie bank_ie(
+        .read_address(bank_ie$read_address),
+        .read_clock(bank_ie$read_clock),
+        .read_data(bank_ie$read_data),
+        .write_address(bank_ie$write_address),
+        .write_clock(bank_ie$write_clock),
+        .write_data(bank_ie$write_data),
+        .write_enable(bank_ie$write_enable)
+    );
+    nic_ndp_n128$prog$pull$bank_ei bank_ei(
+        .read_address(bank_ei$read_address),
+        .read_clock(bank_ei$read_clock),
+        .read_data(bank_ei$read_data),
+        .write_address(bank_ei$write_address),
+        .write_clock(bank_ei$write_clock),
+        .write_data(bank_ei$write_data),
+        .write_enable(bank_ei$write_enable)
+    );
+    nic_ndp_n128$prog$pull$bank_ee bank_ee(
+        .read_address(bank_ee$read_address),
+        .read_clock(bank_ee$read_clock),
+        .read_data(bank_ee$read_data),
+        .write_address(bank_ee$write_address),
+        .write_clock(bank_ee$write_clock),
+        .write_data(bank_ee$write_data),
+        .write_enable(bank_ee$write_enable)
+    );
+    nic_ndp_n128$prog$pull$written written(
+        .d(written$d),
+        .q(written$q),
+        .clock(written$clock)
+    );
+    nic_ndp_n128$prog$pull$in_egress in_egress(
+        .d(in_egress$d),
+        .q(in_egress$q),
+        .clock(in_egress$clock)
+    );
+    nic_ndp_n128$prog$pull$s_valid_i s_valid_i(
+        .d(s_valid_i$d),
+        .q(s_valid_i$q),
+        .clock(s_valid_i$clock)
+    );
+    nic_ndp_n128$prog$pull$s_idx_i s_idx_i(
+        .d(s_idx_i$d),
+        .q(s_idx_i$q),
+        .clock(s_idx_i$clock)
+    );
+    nic_ndp_n128$prog$pull$s_add_i s_add_i(
+        .d(s_add_i$d),
+        .q(s_add_i$q),
+        .clock(s_add_i$clock)
+    );
+    nic_ndp_n128$prog$pull$s_k_i s_k_i(
+        .d(s_k_i$d),
+        .q(s_k_i$q),
+        .clock(s_k_i$clock)
+    );
+    nic_ndp_n128$prog$pull$s_in_e_i s_in_e_i(
+        .d(s_in_e_i$d),
+        .q(s_in_e_i$q),
+        .clock(s_in_e_i$clock)
+    );
+    nic_ndp_n128$prog$pull$s_fwd_i_i s_fwd_i_i(
+        .d(s_fwd_i_i$d),
+        .q(s_fwd_i_i$q),
+        .clock(s_fwd_i_i$clock)
+    );
+    nic_ndp_n128$prog$pull$s_fwd_e_i s_fwd_e_i(
+        .d(s_fwd_e_i$d),
+        .q(s_fwd_e_i$q),
+        .clock(s_fwd_e_i$clock)
+    );
+    nic_ndp_n128$prog$pull$s_live_i s_live_i(
+        .d(s_live_i$d),
+        .q(s_live_i$q),
+        .clock(s_live_i$clock)
+    );
+    nic_ndp_n128$prog$pull$s_valid_e s_valid_e(
+        .d(s_valid_e$d),
+        .q(s_valid_e$q),
+        .clock(s_valid_e$clock)
+    );
+    nic_ndp_n128$prog$pull$s_idx_e s_idx_e(
+        .d(s_idx_e$d),
+        .q(s_idx_e$q),
+        .clock(s_idx_e$clock)
+    );
+    nic_ndp_n128$prog$pull$s_add_e s_add_e(
+        .d(s_add_e$d),
+        .q(s_add_e$q),
+        .clock(s_add_e$clock)
+    );
+    nic_ndp_n128$prog$pull$s_k_e s_k_e(
+        .d(s_k_e$d),
+        .q(s_k_e$q),
+        .clock(s_k_e$clock)
+    );
+    nic_ndp_n128$prog$pull$s_in_e_e s_in_e_e(
+        .d(s_in_e_e$d),
+        .q(s_in_e_e$q),
+        .clock(s_in_e_e$clock)
+    );
+    nic_ndp_n128$prog$pull$s_fwd_i_e s_fwd_i_e(
+        .d(s_fwd_i_e$d),
+        .q(s_fwd_i_e$q),
+        .clock(s_fwd_i_e$clock)
+    );
+    nic_ndp_n128$prog$pull$s_fwd_e_e s_fwd_e_e(
+        .d(s_fwd_e_e$d),
+        .q(s_fwd_e_e$q),
+        .clock(s_fwd_e_e$clock)
+    );
+    nic_ndp_n128$prog$pull$s_live_e s_live_e(
+        .d(s_live_e$d),
+        .q(s_live_e$q),
+        .clock(s_live_e$clock)
+    );
+    nic_ndp_n128$prog$pull$s_same s_same(
+        .d(s_same$d),
+        .q(s_same$q),
+        .clock(s_same$clock)
+    );
+    nic_ndp_n128$prog$pull$r_valid_i r_valid_i(
+        .d(r_valid_i$d),
+        .q(r_valid_i$q),
+        .clock(r_valid_i$clock)
+    );
+    nic_ndp_n128$prog$pull$r_old_i r_old_i(
+        .d(r_old_i$d),
+        .q(r_old_i$q),
+        .clock(r_old_i$clock)
+    );
+    nic_ndp_n128$prog$pull$r_new_i r_new_i(
+        .d(r_new_i$d),
+        .q(r_new_i$q),
+        .clock(r_new_i$clock)
+    );
+    nic_ndp_n128$prog$pull$r_valid_e r_valid_e(
+        .d(r_valid_e$d),
+        .q(r_valid_e$q),
+        .clock(r_valid_e$clock)
+    );
+    nic_ndp_n128$prog$pull$r_old_e r_old_e(
+        .d(r_old_e$d),
+        .q(r_old_e$q),
+        .clock(r_old_e$clock)
+    );
+    nic_ndp_n128$prog$pull$r_new_e r_new_e(
+        .d(r_new_e$d),
+        .q(r_new_e$q),
+        .clock(r_new_e$clock)
     );
     
     // Update code
     always @(*) begin
-        r0_valid$clock = clock;
-        r0_old$clock = clock;
-        r0_new$clock = clock;
-        r1_valid$clock = clock;
-        r1_old$clock = clock;
-        r1_new$clock = clock;
-        r0_valid$d = r0_valid$q;
-        r0_old$d = r0_old$q;
-        r0_new$d = r0_new$q;
-        r1_valid$d = r1_valid$q;
-        r1_old$d = r1_old$q;
-        r1_new$d = r1_new$q;
-        regs$0$clock = clock;
-        regs$0$d = regs$0$q;
-        regs$1$clock = clock;
-        regs$1$d = regs$1$q;
-        regs$2$clock = clock;
-        regs$2$d = regs$2$q;
-        regs$3$clock = clock;
-        regs$3$d = regs$3$q;
-        regs$4$clock = clock;
-        regs$4$d = regs$4$q;
-        regs$5$clock = clock;
-        regs$5$d = regs$5$q;
-        regs$6$clock = clock;
-        regs$6$d = regs$6$q;
-        regs$7$clock = clock;
-        regs$7$d = regs$7$q;
-        regs$8$clock = clock;
-        regs$8$d = regs$8$q;
-        regs$9$clock = clock;
-        regs$9$d = regs$9$q;
-        regs$10$clock = clock;
-        regs$10$d = regs$10$q;
-        regs$11$clock = clock;
-        regs$11$d = regs$11$q;
-        regs$12$clock = clock;
-        regs$12$d = regs$12$q;
-        regs$13$clock = clock;
-        regs$13$d = regs$13$q;
-        regs$14$clock = clock;
-        regs$14$d = regs$14$q;
-        regs$15$clock = clock;
-        regs$15$d = regs$15$q;
-        regs$16$clock = clock;
-        regs$16$d = regs$16$q;
-        regs$17$clock = clock;
-        regs$17$d = regs$17$q;
-        regs$18$clock = clock;
-        regs$18$d = regs$18$q;
-        regs$19$clock = clock;
-        regs$19$d = regs$19$q;
-        regs$20$clock = clock;
-        regs$20$d = regs$20$q;
-        regs$21$clock = clock;
-        regs$21$d = regs$21$q;
-        regs$22$clock = clock;
-        regs$22$d = regs$22$q;
-        regs$23$clock = clock;
-        regs$23$d = regs$23$q;
-        regs$24$clock = clock;
-        regs$24$d = regs$24$q;
-        regs$25$clock = clock;
-        regs$25$d = regs$25$q;
-        regs$26$clock = clock;
-        regs$26$d = regs$26$q;
-        regs$27$clock = clock;
-        regs$27$d = regs$27$q;
-        regs$28$clock = clock;
-        regs$28$d = regs$28$q;
-        regs$29$clock = clock;
-        regs$29$d = regs$29$q;
-        regs$30$clock = clock;
-        regs$30$d = regs$30$q;
-        regs$31$clock = clock;
-        regs$31$d = regs$31$q;
-        regs$32$clock = clock;
-        regs$32$d = regs$32$q;
-        regs$33$clock = clock;
-        regs$33$d = regs$33$q;
-        regs$34$clock = clock;
-        regs$34$d = regs$34$q;
-        regs$35$clock = clock;
-        regs$35$d = regs$35$q;
-        regs$36$clock = clock;
-        regs$36$d = regs$36$q;
-        regs$37$clock = clock;
-        regs$37$d = regs$37$q;
-        regs$38$clock = clock;
-        regs$38$d = regs$38$q;
-        regs$39$clock = clock;
-        regs$39$d = regs$39$q;
-        regs$40$clock = clock;
-        regs$40$d = regs$40$q;
-        regs$41$clock = clock;
-        regs$41$d = regs$41$q;
-        regs$42$clock = clock;
-        regs$42$d = regs$42$q;
-        regs$43$clock = clock;
-        regs$43$d = regs$43$q;
-        regs$44$clock = clock;
-        regs$44$d = regs$44$q;
-        regs$45$clock = clock;
-        regs$45$d = regs$45$q;
-        regs$46$clock = clock;
-        regs$46$d = regs$46$q;
-        regs$47$clock = clock;
-        regs$47$d = regs$47$q;
-        regs$48$clock = clock;
-        regs$48$d = regs$48$q;
-        regs$49$clock = clock;
-        regs$49$d = regs$49$q;
-        regs$50$clock = clock;
-        regs$50$d = regs$50$q;
-        regs$51$clock = clock;
-        regs$51$d = regs$51$q;
-        regs$52$clock = clock;
-        regs$52$d = regs$52$q;
-        regs$53$clock = clock;
-        regs$53$d = regs$53$q;
-        regs$54$clock = clock;
-        regs$54$d = regs$54$q;
-        regs$55$clock = clock;
-        regs$55$d = regs$55$q;
-        regs$56$clock = clock;
-        regs$56$d = regs$56$q;
-        regs$57$clock = clock;
-        regs$57$d = regs$57$q;
-        regs$58$clock = clock;
-        regs$58$d = regs$58$q;
-        regs$59$clock = clock;
-        regs$59$d = regs$59$q;
-        regs$60$clock = clock;
-        regs$60$d = regs$60$q;
-        regs$61$clock = clock;
-        regs$61$d = regs$61$q;
-        regs$62$clock = clock;
-        regs$62$d = regs$62$q;
-        regs$63$clock = clock;
-        regs$63$d = regs$63$q;
-        regs$64$clock = clock;
-        regs$64$d = regs$64$q;
-        regs$65$clock = clock;
-        regs$65$d = regs$65$q;
-        regs$66$clock = clock;
-        regs$66$d = regs$66$q;
-        regs$67$clock = clock;
-        regs$67$d = regs$67$q;
-        regs$68$clock = clock;
-        regs$68$d = regs$68$q;
-        regs$69$clock = clock;
-        regs$69$d = regs$69$q;
-        regs$70$clock = clock;
-        regs$70$d = regs$70$q;
-        regs$71$clock = clock;
-        regs$71$d = regs$71$q;
-        regs$72$clock = clock;
-        regs$72$d = regs$72$q;
-        regs$73$clock = clock;
-        regs$73$d = regs$73$q;
-        regs$74$clock = clock;
-        regs$74$d = regs$74$q;
-        regs$75$clock = clock;
-        regs$75$d = regs$75$q;
-        regs$76$clock = clock;
-        regs$76$d = regs$76$q;
-        regs$77$clock = clock;
-        regs$77$d = regs$77$q;
-        regs$78$clock = clock;
-        regs$78$d = regs$78$q;
-        regs$79$clock = clock;
-        regs$79$d = regs$79$q;
-        regs$80$clock = clock;
-        regs$80$d = regs$80$q;
-        regs$81$clock = clock;
-        regs$81$d = regs$81$q;
-        regs$82$clock = clock;
-        regs$82$d = regs$82$q;
-        regs$83$clock = clock;
-        regs$83$d = regs$83$q;
-        regs$84$clock = clock;
-        regs$84$d = regs$84$q;
-        regs$85$clock = clock;
-        regs$85$d = regs$85$q;
-        regs$86$clock = clock;
-        regs$86$d = regs$86$q;
-        regs$87$clock = clock;
-        regs$87$d = regs$87$q;
-        regs$88$clock = clock;
-        regs$88$d = regs$88$q;
-        regs$89$clock = clock;
-        regs$89$d = regs$89$q;
-        regs$90$clock = clock;
-        regs$90$d = regs$90$q;
-        regs$91$clock = clock;
-        regs$91$d = regs$91$q;
-        regs$92$clock = clock;
-        regs$92$d = regs$92$q;
-        regs$93$clock = clock;
-        regs$93$d = regs$93$q;
-        regs$94$clock = clock;
-        regs$94$d = regs$94$q;
-        regs$95$clock = clock;
-        regs$95$d = regs$95$q;
-        regs$96$clock = clock;
-        regs$96$d = regs$96$q;
-        regs$97$clock = clock;
-        regs$97$d = regs$97$q;
-        regs$98$clock = clock;
-        regs$98$d = regs$98$q;
-        regs$99$clock = clock;
-        regs$99$d = regs$99$q;
-        regs$100$clock = clock;
-        regs$100$d = regs$100$q;
-        regs$101$clock = clock;
-        regs$101$d = regs$101$q;
-        regs$102$clock = clock;
-        regs$102$d = regs$102$q;
-        regs$103$clock = clock;
-        regs$103$d = regs$103$q;
-        regs$104$clock = clock;
-        regs$104$d = regs$104$q;
-        regs$105$clock = clock;
-        regs$105$d = regs$105$q;
-        regs$106$clock = clock;
-        regs$106$d = regs$106$q;
-        regs$107$clock = clock;
-        regs$107$d = regs$107$q;
-        regs$108$clock = clock;
-        regs$108$d = regs$108$q;
-        regs$109$clock = clock;
-        regs$109$d = regs$109$q;
-        regs$110$clock = clock;
-        regs$110$d = regs$110$q;
-        regs$111$clock = clock;
-        regs$111$d = regs$111$q;
-        regs$112$clock = clock;
-        regs$112$d = regs$112$q;
-        regs$113$clock = clock;
-        regs$113$d = regs$113$q;
-        regs$114$clock = clock;
-        regs$114$d = regs$114$q;
-        regs$115$clock = clock;
-        regs$115$d = regs$115$q;
-        regs$116$clock = clock;
-        regs$116$d = regs$116$q;
-        regs$117$clock = clock;
-        regs$117$d = regs$117$q;
-        regs$118$clock = clock;
-        regs$118$d = regs$118$q;
-        regs$119$clock = clock;
-        regs$119$d = regs$119$q;
-        regs$120$clock = clock;
-        regs$120$d = regs$120$q;
-        regs$121$clock = clock;
-        regs$121$d = regs$121$q;
-        regs$122$clock = clock;
-        regs$122$d = regs$122$q;
-        regs$123$clock = clock;
-        regs$123$d = regs$123$q;
-        regs$124$clock = clock;
-        regs$124$d = regs$124$q;
-        regs$125$clock = clock;
-        regs$125$d = regs$125$q;
-        regs$126$clock = clock;
-        regs$126$d = regs$126$q;
-        regs$127$clock = clock;
-        regs$127$d = regs$127$q;
-        old0 = zero_w;
-        if (ingress$idx == idx$0) begin
-            old0 = old0 | regs$0$q;
-        end
-        if (ingress$idx == idx$1) begin
-            old0 = old0 | regs$1$q;
-        end
-        if (ingress$idx == idx$2) begin
-            old0 = old0 | regs$2$q;
-        end
-        if (ingress$idx == idx$3) begin
-            old0 = old0 | regs$3$q;
-        end
-        if (ingress$idx == idx$4) begin
-            old0 = old0 | regs$4$q;
-        end
-        if (ingress$idx == idx$5) begin
-            old0 = old0 | regs$5$q;
-        end
-        if (ingress$idx == idx$6) begin
-            old0 = old0 | regs$6$q;
-        end
-        if (ingress$idx == idx$7) begin
-            old0 = old0 | regs$7$q;
-        end
-        if (ingress$idx == idx$8) begin
-            old0 = old0 | regs$8$q;
-        end
-        if (ingress$idx == idx$9) begin
-            old0 = old0 | regs$9$q;
-        end
-        if (ingress$idx == idx$10) begin
-            old0 = old0 | regs$10$q;
-        end
-        if (ingress$idx == idx$11) begin
-            old0 = old0 | regs$11$q;
-        end
-        if (ingress$idx == idx$12) begin
-            old0 = old0 | regs$12$q;
-        end
-        if (ingress$idx == idx$13) begin
-            old0 = old0 | regs$13$q;
-        end
-        if (ingress$idx == idx$14) begin
-            old0 = old0 | regs$14$q;
-        end
-        if (ingress$idx == idx$15) begin
-            old0 = old0 | regs$15$q;
-        end
-        if (ingress$idx == idx$16) begin
-            old0 = old0 | regs$16$q;
-        end
-        if (ingress$idx == idx$17) begin
-            old0 = old0 | regs$17$q;
-        end
-        if (ingress$idx == idx$18) begin
-            old0 = old0 | regs$18$q;
-        end
-        if (ingress$idx == idx$19) begin
-            old0 = old0 | regs$19$q;
-        end
-        if (ingress$idx == idx$20) begin
-            old0 = old0 | regs$20$q;
-        end
-        if (ingress$idx == idx$21) begin
-            old0 = old0 | regs$21$q;
-        end
-        if (ingress$idx == idx$22) begin
-            old0 = old0 | regs$22$q;
-        end
-        if (ingress$idx == idx$23) begin
-            old0 = old0 | regs$23$q;
-        end
-        if (ingress$idx == idx$24) begin
-            old0 = old0 | regs$24$q;
-        end
-        if (ingress$idx == idx$25) begin
-            old0 = old0 | regs$25$q;
-        end
-        if (ingress$idx == idx$26) begin
-            old0 = old0 | regs$26$q;
-        end
-        if (ingress$idx == idx$27) begin
-            old0 = old0 | regs$27$q;
-        end
-        if (ingress$idx == idx$28) begin
-            old0 = old0 | regs$28$q;
-        end
-        if (ingress$idx == idx$29) begin
-            old0 = old0 | regs$29$q;
-        end
-        if (ingress$idx == idx$30) begin
-            old0 = old0 | regs$30$q;
-        end
-        if (ingress$idx == idx$31) begin
-            old0 = old0 | regs$31$q;
-        end
-        if (ingress$idx == idx$32) begin
-            old0 = old0 | regs$32$q;
-        end
-        if (ingress$idx == idx$33) begin
-            old0 = old0 | regs$33$q;
-        end
-        if (ingress$idx == idx$34) begin
-            old0 = old0 | regs$34$q;
-        end
-        if (ingress$idx == idx$35) begin
-            old0 = old0 | regs$35$q;
-        end
-        if (ingress$idx == idx$36) begin
-            old0 = old0 | regs$36$q;
-        end
-        if (ingress$idx == idx$37) begin
-            old0 = old0 | regs$37$q;
-        end
-        if (ingress$idx == idx$38) begin
-            old0 = old0 | regs$38$q;
-        end
-        if (ingress$idx == idx$39) begin
-            old0 = old0 | regs$39$q;
-        end
-        if (ingress$idx == idx$40) begin
-            old0 = old0 | regs$40$q;
-        end
-        if (ingress$idx == idx$41) begin
-            old0 = old0 | regs$41$q;
-        end
-        if (ingress$idx == idx$42) begin
-            old0 = old0 | regs$42$q;
-        end
-        if (ingress$idx == idx$43) begin
-            old0 = old0 | regs$43$q;
-        end
-        if (ingress$idx == idx$44) begin
-            old0 = old0 | regs$44$q;
-        end
-        if (ingress$idx == idx$45) begin
-            old0 = old0 | regs$45$q;
-        end
-        if (ingress$idx == idx$46) begin
-            old0 = old0 | regs$46$q;
-        end
-        if (ingress$idx == idx$47) begin
-            old0 = old0 | regs$47$q;
-        end
-        if (ingress$idx == idx$48) begin
-            old0 = old0 | regs$48$q;
-        end
-        if (ingress$idx == idx$49) begin
-            old0 = old0 | regs$49$q;
-        end
-        if (ingress$idx == idx$50) begin
-            old0 = old0 | regs$50$q;
-        end
-        if (ingress$idx == idx$51) begin
-            old0 = old0 | regs$51$q;
-        end
-        if (ingress$idx == idx$52) begin
-            old0 = old0 | regs$52$q;
-        end
-        if (ingress$idx == idx$53) begin
-            old0 = old0 | regs$53$q;
-        end
-        if (ingress$idx == idx$54) begin
-            old0 = old0 | regs$54$q;
-        end
-        if (ingress$idx == idx$55) begin
-            old0 = old0 | regs$55$q;
-        end
-        if (ingress$idx == idx$56) begin
-            old0 = old0 | regs$56$q;
-        end
-        if (ingress$idx == idx$57) begin
-            old0 = old0 | regs$57$q;
-        end
-        if (ingress$idx == idx$58) begin
-            old0 = old0 | regs$58$q;
-        end
-        if (ingress$idx == idx$59) begin
-            old0 = old0 | regs$59$q;
-        end
-        if (ingress$idx == idx$60) begin
-            old0 = old0 | regs$60$q;
-        end
-        if (ingress$idx == idx$61) begin
-            old0 = old0 | regs$61$q;
-        end
-        if (ingress$idx == idx$62) begin
-            old0 = old0 | regs$62$q;
-        end
-        if (ingress$idx == idx$63) begin
-            old0 = old0 | regs$63$q;
-        end
-        if (ingress$idx == idx$64) begin
-            old0 = old0 | regs$64$q;
-        end
-        if (ingress$idx == idx$65) begin
-            old0 = old0 | regs$65$q;
-        end
-        if (ingress$idx == idx$66) begin
-            old0 = old0 | regs$66$q;
-        end
-        if (ingress$idx == idx$67) begin
-            old0 = old0 | regs$67$q;
-        end
-        if (ingress$idx == idx$68) begin
-            old0 = old0 | regs$68$q;
-        end
-        if (ingress$idx == idx$69) begin
-            old0 = old0 | regs$69$q;
-        end
-        if (ingress$idx == idx$70) begin
-            old0 = old0 | regs$70$q;
-        end
-        if (ingress$idx == idx$71) begin
-            old0 = old0 | regs$71$q;
-        end
-        if (ingress$idx == idx$72) begin
-            old0 = old0 | regs$72$q;
-        end
-        if (ingress$idx == idx$73) begin
-            old0 = old0 | regs$73$q;
-        end
-        if (ingress$idx == idx$74) begin
-            old0 = old0 | regs$74$q;
-        end
-        if (ingress$idx == idx$75) begin
-            old0 = old0 | regs$75$q;
-        end
-        if (ingress$idx == idx$76) begin
-            old0 = old0 | regs$76$q;
-        end
-        if (ingress$idx == idx$77) begin
-            old0 = old0 | regs$77$q;
-        end
-        if (ingress$idx == idx$78) begin
-            old0 = old0 | regs$78$q;
-        end
-        if (ingress$idx == idx$79) begin
-            old0 = old0 | regs$79$q;
-        end
-        if (ingress$idx == idx$80) begin
-            old0 = old0 | regs$80$q;
-        end
-        if (ingress$idx == idx$81) begin
-            old0 = old0 | regs$81$q;
-        end
-        if (ingress$idx == idx$82) begin
-            old0 = old0 | regs$82$q;
-        end
-        if (ingress$idx == idx$83) begin
-            old0 = old0 | regs$83$q;
-        end
-        if (ingress$idx == idx$84) begin
-            old0 = old0 | regs$84$q;
-        end
-        if (ingress$idx == idx$85) begin
-            old0 = old0 | regs$85$q;
-        end
-        if (ingress$idx == idx$86) begin
-            old0 = old0 | regs$86$q;
-        end
-        if (ingress$idx == idx$87) begin
-            old0 = old0 | regs$87$q;
-        end
-        if (ingress$idx == idx$88) begin
-            old0 = old0 | regs$88$q;
-        end
-        if (ingress$idx == idx$89) begin
-            old0 = old0 | regs$89$q;
-        end
-        if (ingress$idx == idx$90) begin
-            old0 = old0 | regs$90$q;
-        end
-        if (ingress$idx == idx$91) begin
-            old0 = old0 | regs$91$q;
-        end
-        if (ingress$idx == idx$92) begin
-            old0 = old0 | regs$92$q;
-        end
-        if (ingress$idx == idx$93) begin
-            old0 = old0 | regs$93$q;
-        end
-        if (ingress$idx == idx$94) begin
-            old0 = old0 | regs$94$q;
-        end
-        if (ingress$idx == idx$95) begin
-            old0 = old0 | regs$95$q;
-        end
-        if (ingress$idx == idx$96) begin
-            old0 = old0 | regs$96$q;
-        end
-        if (ingress$idx == idx$97) begin
-            old0 = old0 | regs$97$q;
-        end
-        if (ingress$idx == idx$98) begin
-            old0 = old0 | regs$98$q;
-        end
-        if (ingress$idx == idx$99) begin
-            old0 = old0 | regs$99$q;
-        end
-        if (ingress$idx == idx$100) begin
-            old0 = old0 | regs$100$q;
-        end
-        if (ingress$idx == idx$101) begin
-            old0 = old0 | regs$101$q;
-        end
-        if (ingress$idx == idx$102) begin
-            old0 = old0 | regs$102$q;
-        end
-        if (ingress$idx == idx$103) begin
-            old0 = old0 | regs$103$q;
-        end
-        if (ingress$idx == idx$104) begin
-            old0 = old0 | regs$104$q;
-        end
-        if (ingress$idx == idx$105) begin
-            old0 = old0 | regs$105$q;
-        end
-        if (ingress$idx == idx$106) begin
-            old0 = old0 | regs$106$q;
-        end
-        if (ingress$idx == idx$107) begin
-            old0 = old0 | regs$107$q;
-        end
-        if (ingress$idx == idx$108) begin
-            old0 = old0 | regs$108$q;
-        end
-        if (ingress$idx == idx$109) begin
-            old0 = old0 | regs$109$q;
-        end
-        if (ingress$idx == idx$110) begin
-            old0 = old0 | regs$110$q;
-        end
-        if (ingress$idx == idx$111) begin
-            old0 = old0 | regs$111$q;
-        end
-        if (ingress$idx == idx$112) begin
-            old0 = old0 | regs$112$q;
-        end
-        if (ingress$idx == idx$113) begin
-            old0 = old0 | regs$113$q;
-        end
-        if (ingress$idx == idx$114) begin
-            old0 = old0 | regs$114$q;
-        end
-        if (ingress$idx == idx$115) begin
-            old0 = old0 | regs$115$q;
-        end
-        if (ingress$idx == idx$116) begin
-            old0 = old0 | regs$116$q;
-        end
-        if (ingress$idx == idx$117) begin
-            old0 = old0 | regs$117$q;
-        end
-        if (ingress$idx == idx$118) begin
-            old0 = old0 | regs$118$q;
-        end
-        if (ingress$idx == idx$119) begin
-            old0 = old0 | regs$119$q;
-        end
-        if (ingress$idx == idx$120) begin
-            old0 = old0 | regs$120$q;
-        end
-        if (ingress$idx == idx$121) begin
-            old0 = old0 | regs$121$q;
-        end
-        if (ingress$idx == idx$122) begin
-            old0 = old0 | regs$122$q;
-        end
-        if (ingress$idx == idx$123) begin
-            old0 = old0 | regs$123$q;
-        end
-        if (ingress$idx == idx$124) begin
-            old0 = old0 | regs$124$q;
-        end
-        if (ingress$idx == idx$125) begin
-            old0 = old0 | regs$125$q;
-        end
-        if (ingress$idx == idx$126) begin
-            old0 = old0 | regs$126$q;
-        end
-        if (ingress$idx == idx$127) begin
-            old0 = old0 | regs$127$q;
-        end
-        new0 = old0;
+        written$clock = clock;
+        in_egress$clock = clock;
+        s_valid_i$clock = clock;
+        s_idx_i$clock = clock;
+        s_add_i$clock = clock;
+        s_k_i$clock = clock;
+        s_in_e_i$clock = clock;
+        s_fwd_i_i$clock = clock;
+        s_fwd_e_i$clock = clock;
+        s_live_i$clock = clock;
+        s_valid_e$clock = clock;
+        s_idx_e$clock = clock;
+        s_add_e$clock = clock;
+        s_k_e$clock = clock;
+        s_in_e_e$clock = clock;
+        s_fwd_i_e$clock = clock;
+        s_fwd_e_e$clock = clock;
+        s_live_e$clock = clock;
+        s_same$clock = clock;
+        r_valid_i$clock = clock;
+        r_old_i$clock = clock;
+        r_new_i$clock = clock;
+        r_valid_e$clock = clock;
+        r_old_e$clock = clock;
+        r_new_e$clock = clock;
+        written$d = written$q;
+        in_egress$d = in_egress$q;
+        s_valid_i$d = s_valid_i$q;
+        s_idx_i$d = s_idx_i$q;
+        s_add_i$d = s_add_i$q;
+        s_k_i$d = s_k_i$q;
+        s_in_e_i$d = s_in_e_i$q;
+        s_fwd_i_i$d = s_fwd_i_i$q;
+        s_fwd_e_i$d = s_fwd_e_i$q;
+        s_live_i$d = s_live_i$q;
+        s_valid_e$d = s_valid_e$q;
+        s_idx_e$d = s_idx_e$q;
+        s_add_e$d = s_add_e$q;
+        s_k_e$d = s_k_e$q;
+        s_in_e_e$d = s_in_e_e$q;
+        s_fwd_i_e$d = s_fwd_i_e$q;
+        s_fwd_e_e$d = s_fwd_e_e$q;
+        s_live_e$d = s_live_e$q;
+        s_same$d = s_same$q;
+        r_valid_i$d = r_valid_i$q;
+        r_old_i$d = r_old_i$q;
+        r_new_i$d = r_new_i$q;
+        r_valid_e$d = r_valid_e$q;
+        r_old_e$d = r_old_e$q;
+        r_new_e$d = r_new_e$q;
+        bank_ii$read_clock = clock;
+        bank_ii$write_clock = clock;
+        bank_ie$read_clock = clock;
+        bank_ie$write_clock = clock;
+        bank_ei$read_clock = clock;
+        bank_ei$write_clock = clock;
+        bank_ee$read_clock = clock;
+        bank_ee$write_clock = clock;
+        bank_ii$read_address = ingress$idx;
+        bank_ei$read_address = ingress$idx;
+        bank_ie$read_address = egress$idx;
+        bank_ee$read_address = egress$idx;
+        add_i = 1'b1;
+        k_i = zero_w;
         if (ingress$op == ops$0) begin
-            new0 = ingress$a;
+            add_i = 1'b0;
+            k_i = ingress$a;
         end
         if (ingress$op == ops$1) begin
-            new0 = old0 + ingress$a;
+            k_i = ingress$a;
         end
         if ((ingress$op == ops$2) & ingress$pred) begin
-            new0 = old0 + ingress$a;
+            k_i = ingress$a;
         end
         if (ingress$op == ops$3) begin
             if (ingress$pred) begin
-                new0 = ingress$a;
+                add_i = 1'b0;
+                k_i = ingress$a;
             end
             else begin
-                new0 = old0 + ingress$b;
+                k_i = ingress$b;
             end
         end
-        old1 = zero_w;
-        if (egress$idx == idx$0) begin
-            old1 = old1 | regs$0$q;
-        end
-        if (egress$idx == idx$1) begin
-            old1 = old1 | regs$1$q;
-        end
-        if (egress$idx == idx$2) begin
-            old1 = old1 | regs$2$q;
-        end
-        if (egress$idx == idx$3) begin
-            old1 = old1 | regs$3$q;
-        end
-        if (egress$idx == idx$4) begin
-            old1 = old1 | regs$4$q;
-        end
-        if (egress$idx == idx$5) begin
-            old1 = old1 | regs$5$q;
-        end
-        if (egress$idx == idx$6) begin
-            old1 = old1 | regs$6$q;
-        end
-        if (egress$idx == idx$7) begin
-            old1 = old1 | regs$7$q;
-        end
-        if (egress$idx == idx$8) begin
-            old1 = old1 | regs$8$q;
-        end
-        if (egress$idx == idx$9) begin
-            old1 = old1 | regs$9$q;
-        end
-        if (egress$idx == idx$10) begin
-            old1 = old1 | regs$10$q;
-        end
-        if (egress$idx == idx$11) begin
-            old1 = old1 | regs$11$q;
-        end
-        if (egress$idx == idx$12) begin
-            old1 = old1 | regs$12$q;
-        end
-        if (egress$idx == idx$13) begin
-            old1 = old1 | regs$13$q;
-        end
-        if (egress$idx == idx$14) begin
-            old1 = old1 | regs$14$q;
-        end
-        if (egress$idx == idx$15) begin
-            old1 = old1 | regs$15$q;
-        end
-        if (egress$idx == idx$16) begin
-            old1 = old1 | regs$16$q;
-        end
-        if (egress$idx == idx$17) begin
-            old1 = old1 | regs$17$q;
-        end
-        if (egress$idx == idx$18) begin
-            old1 = old1 | regs$18$q;
-        end
-        if (egress$idx == idx$19) begin
-            old1 = old1 | regs$19$q;
-        end
-        if (egress$idx == idx$20) begin
-            old1 = old1 | regs$20$q;
-        end
-        if (egress$idx == idx$21) begin
-            old1 = old1 | regs$21$q;
-        end
-        if (egress$idx == idx$22) begin
-            old1 = old1 | regs$22$q;
-        end
-        if (egress$idx == idx$23) begin
-            old1 = old1 | regs$23$q;
-        end
-        if (egress$idx == idx$24) begin
-            old1 = old1 | regs$24$q;
-        end
-        if (egress$idx == idx$25) begin
-            old1 = old1 | regs$25$q;
-        end
-        if (egress$idx == idx$26) begin
-            old1 = old1 | regs$26$q;
-        end
-        if (egress$idx == idx$27) begin
-            old1 = old1 | regs$27$q;
-        end
-        if (egress$idx == idx$28) begin
-            old1 = old1 | regs$28$q;
-        end
-        if (egress$idx == idx$29) begin
-            old1 = old1 | regs$29$q;
-        end
-        if (egress$idx == idx$30) begin
-            old1 = old1 | regs$30$q;
-        end
-        if (egress$idx == idx$31) begin
-            old1 = old1 | regs$31$q;
-        end
-        if (egress$idx == idx$32) begin
-            old1 = old1 | regs$32$q;
-        end
-        if (egress$idx == idx$33) begin
-            old1 = old1 | regs$33$q;
-        end
-        if (egress$idx == idx$34) begin
-            old1 = old1 | regs$34$q;
-        end
-        if (egress$idx == idx$35) begin
-            old1 = old1 | regs$35$q;
-        end
-        if (egress$idx == idx$36) begin
-            old1 = old1 | regs$36$q;
-        end
-        if (egress$idx == idx$37) begin
-            old1 = old1 | regs$37$q;
-        end
-        if (egress$idx == idx$38) begin
-            old1 = old1 | regs$38$q;
-        end
-        if (egress$idx == idx$39) begin
-            old1 = old1 | regs$39$q;
-        end
-        if (egress$idx == idx$40) begin
-            old1 = old1 | regs$40$q;
-        end
-        if (egress$idx == idx$41) begin
-            old1 = old1 | regs$41$q;
-        end
-        if (egress$idx == idx$42) begin
-            old1 = old1 | regs$42$q;
-        end
-        if (egress$idx == idx$43) begin
-            old1 = old1 | regs$43$q;
-        end
-        if (egress$idx == idx$44) begin
-            old1 = old1 | regs$44$q;
-        end
-        if (egress$idx == idx$45) begin
-            old1 = old1 | regs$45$q;
-        end
-        if (egress$idx == idx$46) begin
-            old1 = old1 | regs$46$q;
-        end
-        if (egress$idx == idx$47) begin
-            old1 = old1 | regs$47$q;
-        end
-        if (egress$idx == idx$48) begin
-            old1 = old1 | regs$48$q;
-        end
-        if (egress$idx == idx$49) begin
-            old1 = old1 | regs$49$q;
-        end
-        if (egress$idx == idx$50) begin
-            old1 = old1 | regs$50$q;
-        end
-        if (egress$idx == idx$51) begin
-            old1 = old1 | regs$51$q;
-        end
-        if (egress$idx == idx$52) begin
-            old1 = old1 | regs$52$q;
-        end
-        if (egress$idx == idx$53) begin
-            old1 = old1 | regs$53$q;
-        end
-        if (egress$idx == idx$54) begin
-            old1 = old1 | regs$54$q;
-        end
-        if (egress$idx == idx$55) begin
-            old1 = old1 | regs$55$q;
-        end
-        if (egress$idx == idx$56) begin
-            old1 = old1 | regs$56$q;
-        end
-        if (egress$idx == idx$57) begin
-            old1 = old1 | regs$57$q;
-        end
-        if (egress$idx == idx$58) begin
-            old1 = old1 | regs$58$q;
-        end
-        if (egress$idx == idx$59) begin
-            old1 = old1 | regs$59$q;
-        end
-        if (egress$idx == idx$60) begin
-            old1 = old1 | regs$60$q;
-        end
-        if (egress$idx == idx$61) begin
-            old1 = old1 | regs$61$q;
-        end
-        if (egress$idx == idx$62) begin
-            old1 = old1 | regs$62$q;
-        end
-        if (egress$idx == idx$63) begin
-            old1 = old1 | regs$63$q;
-        end
-        if (egress$idx == idx$64) begin
-            old1 = old1 | regs$64$q;
-        end
-        if (egress$idx == idx$65) begin
-            old1 = old1 | regs$65$q;
-        end
-        if (egress$idx == idx$66) begin
-            old1 = old1 | regs$66$q;
-        end
-        if (egress$idx == idx$67) begin
-            old1 = old1 | regs$67$q;
-        end
-        if (egress$idx == idx$68) begin
-            old1 = old1 | regs$68$q;
-        end
-        if (egress$idx == idx$69) begin
-            old1 = old1 | regs$69$q;
-        end
-        if (egress$idx == idx$70) begin
-            old1 = old1 | regs$70$q;
-        end
-        if (egress$idx == idx$71) begin
-            old1 = old1 | regs$71$q;
-        end
-        if (egress$idx == idx$72) begin
-            old1 = old1 | regs$72$q;
-        end
-        if (egress$idx == idx$73) begin
-            old1 = old1 | regs$73$q;
-        end
-        if (egress$idx == idx$74) begin
-            old1 = old1 | regs$74$q;
-        end
-        if (egress$idx == idx$75) begin
-            old1 = old1 | regs$75$q;
-        end
-        if (egress$idx == idx$76) begin
-            old1 = old1 | regs$76$q;
-        end
-        if (egress$idx == idx$77) begin
-            old1 = old1 | regs$77$q;
-        end
-        if (egress$idx == idx$78) begin
-            old1 = old1 | regs$78$q;
-        end
-        if (egress$idx == idx$79) begin
-            old1 = old1 | regs$79$q;
-        end
-        if (egress$idx == idx$80) begin
-            old1 = old1 | regs$80$q;
-        end
-        if (egress$idx == idx$81) begin
-            old1 = old1 | regs$81$q;
-        end
-        if (egress$idx == idx$82) begin
-            old1 = old1 | regs$82$q;
-        end
-        if (egress$idx == idx$83) begin
-            old1 = old1 | regs$83$q;
-        end
-        if (egress$idx == idx$84) begin
-            old1 = old1 | regs$84$q;
-        end
-        if (egress$idx == idx$85) begin
-            old1 = old1 | regs$85$q;
-        end
-        if (egress$idx == idx$86) begin
-            old1 = old1 | regs$86$q;
-        end
-        if (egress$idx == idx$87) begin
-            old1 = old1 | regs$87$q;
-        end
-        if (egress$idx == idx$88) begin
-            old1 = old1 | regs$88$q;
-        end
-        if (egress$idx == idx$89) begin
-            old1 = old1 | regs$89$q;
-        end
-        if (egress$idx == idx$90) begin
-            old1 = old1 | regs$90$q;
-        end
-        if (egress$idx == idx$91) begin
-            old1 = old1 | regs$91$q;
-        end
-        if (egress$idx == idx$92) begin
-            old1 = old1 | regs$92$q;
-        end
-        if (egress$idx == idx$93) begin
-            old1 = old1 | regs$93$q;
-        end
-        if (egress$idx == idx$94) begin
-            old1 = old1 | regs$94$q;
-        end
-        if (egress$idx == idx$95) begin
-            old1 = old1 | regs$95$q;
-        end
-        if (egress$idx == idx$96) begin
-            old1 = old1 | regs$96$q;
-        end
-        if (egress$idx == idx$97) begin
-            old1 = old1 | regs$97$q;
-        end
-        if (egress$idx == idx$98) begin
-            old1 = old1 | regs$98$q;
-        end
-        if (egress$idx == idx$99) begin
-            old1 = old1 | regs$99$q;
-        end
-        if (egress$idx == idx$100) begin
-            old1 = old1 | regs$100$q;
-        end
-        if (egress$idx == idx$101) begin
-            old1 = old1 | regs$101$q;
-        end
-        if (egress$idx == idx$102) begin
-            old1 = old1 | regs$102$q;
-        end
-        if (egress$idx == idx$103) begin
-            old1 = old1 | regs$103$q;
-        end
-        if (egress$idx == idx$104) begin
-            old1 = old1 | regs$104$q;
-        end
-        if (egress$idx == idx$105) begin
-            old1 = old1 | regs$105$q;
-        end
-        if (egress$idx == idx$106) begin
-            old1 = old1 | regs$106$q;
-        end
-        if (egress$idx == idx$107) begin
-            old1 = old1 | regs$107$q;
-        end
-        if (egress$idx == idx$108) begin
-            old1 = old1 | regs$108$q;
-        end
-        if (egress$idx == idx$109) begin
-            old1 = old1 | regs$109$q;
-        end
-        if (egress$idx == idx$110) begin
-            old1 = old1 | regs$110$q;
-        end
-        if (egress$idx == idx$111) begin
-            old1 = old1 | regs$111$q;
-        end
-        if (egress$idx == idx$112) begin
-            old1 = old1 | regs$112$q;
-        end
-        if (egress$idx == idx$113) begin
-            old1 = old1 | regs$113$q;
-        end
-        if (egress$idx == idx$114) begin
-            old1 = old1 | regs$114$q;
-        end
-        if (egress$idx == idx$115) begin
-            old1 = old1 | regs$115$q;
-        end
-        if (egress$idx == idx$116) begin
-            old1 = old1 | regs$116$q;
-        end
-        if (egress$idx == idx$117) begin
-            old1 = old1 | regs$117$q;
-        end
-        if (egress$idx == idx$118) begin
-            old1 = old1 | regs$118$q;
-        end
-        if (egress$idx == idx$119) begin
-            old1 = old1 | regs$119$q;
-        end
-        if (egress$idx == idx$120) begin
-            old1 = old1 | regs$120$q;
-        end
-        if (egress$idx == idx$121) begin
-            old1 = old1 | regs$121$q;
-        end
-        if (egress$idx == idx$122) begin
-            old1 = old1 | regs$122$q;
-        end
-        if (egress$idx == idx$123) begin
-            old1 = old1 | regs$123$q;
-        end
-        if (egress$idx == idx$124) begin
-            old1 = old1 | regs$124$q;
-        end
-        if (egress$idx == idx$125) begin
-            old1 = old1 | regs$125$q;
-        end
-        if (egress$idx == idx$126) begin
-            old1 = old1 | regs$126$q;
-        end
-        if (egress$idx == idx$127) begin
-            old1 = old1 | regs$127$q;
-        end
-        if (ingress$valid & (ingress$idx == egress$idx)) begin
-            old1 = new0;
-        end
-        new1 = old1;
+        add_e = 1'b1;
+        k_e = zero_w;
         if (egress$op == ops$0) begin
-            new1 = egress$a;
+            add_e = 1'b0;
+            k_e = egress$a;
         end
         if (egress$op == ops$1) begin
-            new1 = old1 + egress$a;
+            k_e = egress$a;
         end
         if ((egress$op == ops$2) & egress$pred) begin
-            new1 = old1 + egress$a;
+            k_e = egress$a;
         end
         if (egress$op == ops$3) begin
             if (egress$pred) begin
-                new1 = egress$a;
+                add_e = 1'b0;
+                k_e = egress$a;
             end
             else begin
-                new1 = old1 + egress$b;
+                k_e = egress$b;
             end
         end
-        if (ingress$valid & (ingress$idx == idx$0)) begin
-            regs$0$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$0)) begin
-            regs$0$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$1)) begin
-            regs$1$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$1)) begin
-            regs$1$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$2)) begin
-            regs$2$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$2)) begin
-            regs$2$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$3)) begin
-            regs$3$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$3)) begin
-            regs$3$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$4)) begin
-            regs$4$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$4)) begin
-            regs$4$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$5)) begin
-            regs$5$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$5)) begin
-            regs$5$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$6)) begin
-            regs$6$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$6)) begin
-            regs$6$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$7)) begin
-            regs$7$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$7)) begin
-            regs$7$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$8)) begin
-            regs$8$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$8)) begin
-            regs$8$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$9)) begin
-            regs$9$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$9)) begin
-            regs$9$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$10)) begin
-            regs$10$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$10)) begin
-            regs$10$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$11)) begin
-            regs$11$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$11)) begin
-            regs$11$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$12)) begin
-            regs$12$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$12)) begin
-            regs$12$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$13)) begin
-            regs$13$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$13)) begin
-            regs$13$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$14)) begin
-            regs$14$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$14)) begin
-            regs$14$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$15)) begin
-            regs$15$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$15)) begin
-            regs$15$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$16)) begin
-            regs$16$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$16)) begin
-            regs$16$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$17)) begin
-            regs$17$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$17)) begin
-            regs$17$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$18)) begin
-            regs$18$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$18)) begin
-            regs$18$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$19)) begin
-            regs$19$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$19)) begin
-            regs$19$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$20)) begin
-            regs$20$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$20)) begin
-            regs$20$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$21)) begin
-            regs$21$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$21)) begin
-            regs$21$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$22)) begin
-            regs$22$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$22)) begin
-            regs$22$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$23)) begin
-            regs$23$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$23)) begin
-            regs$23$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$24)) begin
-            regs$24$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$24)) begin
-            regs$24$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$25)) begin
-            regs$25$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$25)) begin
-            regs$25$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$26)) begin
-            regs$26$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$26)) begin
-            regs$26$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$27)) begin
-            regs$27$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$27)) begin
-            regs$27$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$28)) begin
-            regs$28$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$28)) begin
-            regs$28$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$29)) begin
-            regs$29$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$29)) begin
-            regs$29$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$30)) begin
-            regs$30$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$30)) begin
-            regs$30$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$31)) begin
-            regs$31$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$31)) begin
-            regs$31$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$32)) begin
-            regs$32$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$32)) begin
-            regs$32$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$33)) begin
-            regs$33$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$33)) begin
-            regs$33$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$34)) begin
-            regs$34$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$34)) begin
-            regs$34$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$35)) begin
-            regs$35$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$35)) begin
-            regs$35$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$36)) begin
-            regs$36$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$36)) begin
-            regs$36$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$37)) begin
-            regs$37$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$37)) begin
-            regs$37$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$38)) begin
-            regs$38$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$38)) begin
-            regs$38$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$39)) begin
-            regs$39$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$39)) begin
-            regs$39$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$40)) begin
-            regs$40$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$40)) begin
-            regs$40$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$41)) begin
-            regs$41$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$41)) begin
-            regs$41$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$42)) begin
-            regs$42$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$42)) begin
-            regs$42$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$43)) begin
-            regs$43$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$43)) begin
-            regs$43$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$44)) begin
-            regs$44$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$44)) begin
-            regs$44$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$45)) begin
-            regs$45$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$45)) begin
-            regs$45$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$46)) begin
-            regs$46$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$46)) begin
-            regs$46$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$47)) begin
-            regs$47$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$47)) begin
-            regs$47$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$48)) begin
-            regs$48$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$48)) begin
-            regs$48$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$49)) begin
-            regs$49$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$49)) begin
-            regs$49$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$50)) begin
-            regs$50$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$50)) begin
-            regs$50$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$51)) begin
-            regs$51$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$51)) begin
-            regs$51$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$52)) begin
-            regs$52$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$52)) begin
-            regs$52$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$53)) begin
-            regs$53$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$53)) begin
-            regs$53$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$54)) begin
-            regs$54$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$54)) begin
-            regs$54$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$55)) begin
-            regs$55$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$55)) begin
-            regs$55$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$56)) begin
-            regs$56$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$56)) begin
-            regs$56$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$57)) begin
-            regs$57$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$57)) begin
-            regs$57$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$58)) begin
-            regs$58$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$58)) begin
-            regs$58$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$59)) begin
-            regs$59$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$59)) begin
-            regs$59$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$60)) begin
-            regs$60$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$60)) begin
-            regs$60$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$61)) begin
-            regs$61$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$61)) begin
-            regs$61$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$62)) begin
-            regs$62$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$62)) begin
-            regs$62$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$63)) begin
-            regs$63$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$63)) begin
-            regs$63$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$64)) begin
-            regs$64$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$64)) begin
-            regs$64$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$65)) begin
-            regs$65$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$65)) begin
-            regs$65$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$66)) begin
-            regs$66$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$66)) begin
-            regs$66$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$67)) begin
-            regs$67$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$67)) begin
-            regs$67$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$68)) begin
-            regs$68$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$68)) begin
-            regs$68$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$69)) begin
-            regs$69$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$69)) begin
-            regs$69$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$70)) begin
-            regs$70$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$70)) begin
-            regs$70$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$71)) begin
-            regs$71$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$71)) begin
-            regs$71$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$72)) begin
-            regs$72$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$72)) begin
-            regs$72$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$73)) begin
-            regs$73$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$73)) begin
-            regs$73$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$74)) begin
-            regs$74$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$74)) begin
-            regs$74$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$75)) begin
-            regs$75$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$75)) begin
-            regs$75$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$76)) begin
-            regs$76$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$76)) begin
-            regs$76$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$77)) begin
-            regs$77$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$77)) begin
-            regs$77$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$78)) begin
-            regs$78$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$78)) begin
-            regs$78$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$79)) begin
-            regs$79$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$79)) begin
-            regs$79$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$80)) begin
-            regs$80$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$80)) begin
-            regs$80$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$81)) begin
-            regs$81$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$81)) begin
-            regs$81$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$82)) begin
-            regs$82$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$82)) begin
-            regs$82$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$83)) begin
-            regs$83$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$83)) begin
-            regs$83$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$84)) begin
-            regs$84$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$84)) begin
-            regs$84$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$85)) begin
-            regs$85$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$85)) begin
-            regs$85$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$86)) begin
-            regs$86$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$86)) begin
-            regs$86$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$87)) begin
-            regs$87$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$87)) begin
-            regs$87$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$88)) begin
-            regs$88$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$88)) begin
-            regs$88$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$89)) begin
-            regs$89$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$89)) begin
-            regs$89$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$90)) begin
-            regs$90$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$90)) begin
-            regs$90$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$91)) begin
-            regs$91$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$91)) begin
-            regs$91$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$92)) begin
-            regs$92$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$92)) begin
-            regs$92$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$93)) begin
-            regs$93$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$93)) begin
-            regs$93$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$94)) begin
-            regs$94$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$94)) begin
-            regs$94$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$95)) begin
-            regs$95$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$95)) begin
-            regs$95$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$96)) begin
-            regs$96$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$96)) begin
-            regs$96$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$97)) begin
-            regs$97$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$97)) begin
-            regs$97$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$98)) begin
-            regs$98$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$98)) begin
-            regs$98$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$99)) begin
-            regs$99$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$99)) begin
-            regs$99$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$100)) begin
-            regs$100$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$100)) begin
-            regs$100$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$101)) begin
-            regs$101$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$101)) begin
-            regs$101$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$102)) begin
-            regs$102$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$102)) begin
-            regs$102$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$103)) begin
-            regs$103$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$103)) begin
-            regs$103$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$104)) begin
-            regs$104$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$104)) begin
-            regs$104$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$105)) begin
-            regs$105$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$105)) begin
-            regs$105$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$106)) begin
-            regs$106$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$106)) begin
-            regs$106$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$107)) begin
-            regs$107$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$107)) begin
-            regs$107$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$108)) begin
-            regs$108$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$108)) begin
-            regs$108$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$109)) begin
-            regs$109$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$109)) begin
-            regs$109$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$110)) begin
-            regs$110$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$110)) begin
-            regs$110$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$111)) begin
-            regs$111$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$111)) begin
-            regs$111$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$112)) begin
-            regs$112$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$112)) begin
-            regs$112$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$113)) begin
-            regs$113$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$113)) begin
-            regs$113$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$114)) begin
-            regs$114$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$114)) begin
-            regs$114$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$115)) begin
-            regs$115$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$115)) begin
-            regs$115$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$116)) begin
-            regs$116$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$116)) begin
-            regs$116$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$117)) begin
-            regs$117$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$117)) begin
-            regs$117$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$118)) begin
-            regs$118$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$118)) begin
-            regs$118$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$119)) begin
-            regs$119$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$119)) begin
-            regs$119$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$120)) begin
-            regs$120$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$120)) begin
-            regs$120$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$121)) begin
-            regs$121$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$121)) begin
-            regs$121$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$122)) begin
-            regs$122$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$122)) begin
-            regs$122$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$123)) begin
-            regs$123$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$123)) begin
-            regs$123$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$124)) begin
-            regs$124$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$124)) begin
-            regs$124$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$125)) begin
-            regs$125$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$125)) begin
-            regs$125$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$126)) begin
-            regs$126$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$126)) begin
-            regs$126$d = new1;
-        end
-        if (ingress$valid & (ingress$idx == idx$127)) begin
-            regs$127$d = new0;
-        end
-        if (egress$valid & (egress$idx == idx$127)) begin
-            regs$127$d = new1;
-        end
-        r0_valid$d = ingress$valid;
-        r0_old$d = old0;
-        r0_new$d = new0;
-        r1_valid$d = egress$valid;
-        r1_old$d = old1;
-        r1_new$d = new1;
-        ingress_resp$valid = r0_valid$q;
-        ingress_resp$old = r0_old$q;
-        ingress_resp$new = r0_new$q;
-        egress_resp$valid = r1_valid$q;
-        egress_resp$old = r1_old$q;
-        egress_resp$new = r1_new$q;
+        same = ingress$valid & (ingress$idx == egress$idx);
+        k_sum = k_i + k_e;
+        s_add_i$d = add_i;
+        s_k_i$d = k_i;
+        s_add_e$d = add_e;
+        s_k_e$d = k_e;
+        if (same & add_e) begin
+            s_add_e$d = add_i;
+            s_k_e$d = k_sum;
+        end
+        s_same$d = same;
+        s_in_e_i$d = in_egress$q[ingress$idx];
+        s_live_i$d = written$q[ingress$idx];
+        s_fwd_i_i$d = s_valid_i$q & (s_idx_i$q == ingress$idx);
+        s_fwd_e_i$d = s_valid_e$q & (s_idx_e$q == ingress$idx);
+        s_in_e_e$d = in_egress$q[egress$idx];
+        s_live_e$d = written$q[egress$idx];
+        s_fwd_i_e$d = s_valid_i$q & (s_idx_i$q == egress$idx);
+        s_fwd_e_e$d = s_valid_e$q & (s_idx_e$q == egress$idx);
+        s_valid_i$d = ingress$valid;
+        s_idx_i$d = ingress$idx;
+        s_valid_e$d = egress$valid;
+        s_idx_e$d = egress$idx;
+        x_i = zero_w;
+        if (s_live_i$q) begin
+            if (s_in_e_i$q) begin
+                x_i = bank_ei$read_data;
+            end
+            else begin
+                x_i = bank_ii$read_data;
+            end
+        end
+        if (s_fwd_i_i$q) begin
+            x_i = r_new_i$q;
+        end
+        if (s_fwd_e_i$q) begin
+            x_i = r_new_e$q;
+        end
+        x_e = zero_w;
+        if (s_live_e$q) begin
+            if (s_in_e_e$q) begin
+                x_e = bank_ee$read_data;
+            end
+            else begin
+                x_e = bank_ie$read_data;
+            end
+        end
+        if (s_fwd_i_e$q) begin
+            x_e = r_new_i$q;
+        end
+        if (s_fwd_e_e$q) begin
+            x_e = r_new_e$q;
+        end
+        xa_i = zero_w;
+        if (s_add_i$q) begin
+            xa_i = x_i;
+        end
+        xa_e = zero_w;
+        if (s_add_e$q) begin
+            xa_e = x_e;
+        end
+        new_i = xa_i + s_k_i$q;
+        new_e = xa_e + s_k_e$q;
+        old_e = x_e;
+        if (s_same$q) begin
+            old_e = new_i;
+        end
+        bank_ii$write_address = s_idx_i$q;
+        bank_ii$write_data = new_i;
+        bank_ii$write_enable = s_valid_i$q;
+        bank_ie$write_address = s_idx_i$q;
+        bank_ie$write_data = new_i;
+        bank_ie$write_enable = s_valid_i$q;
+        bank_ei$write_address = s_idx_e$q;
+        bank_ei$write_data = new_e;
+        bank_ei$write_enable = s_valid_e$q;
+        bank_ee$write_address = s_idx_e$q;
+        bank_ee$write_data = new_e;
+        bank_ee$write_enable = s_valid_e$q;
+        written_n = written$q;
+        in_egress_n = in_egress$q;
+        if (s_valid_i$q) begin
+            written_n = written_n | (one_n << s_idx_i$q);
+            in_egress_n = in_egress_n & ~(one_n << s_idx_i$q);
+        end
+        if (s_valid_e$q) begin
+            written_n = written_n | (one_n << s_idx_e$q);
+            in_egress_n = in_egress_n | (one_n << s_idx_e$q);
+        end
+        written$d = written_n;
+        in_egress$d = in_egress_n;
+        r_valid_i$d = s_valid_i$q;
+        r_old_i$d = x_i;
+        r_new_i$d = new_i;
+        r_valid_e$d = s_valid_e$q;
+        r_old_e$d = old_e;
+        r_new_e$d = new_e;
+        ingress_resp$valid = r_valid_i$q;
+        ingress_resp$old = r_old_i$q;
+        ingress_resp$new = r_new_i$q;
+        egress_resp$valid = r_valid_e$q;
+        egress_resp$old = r_old_e$q;
+        egress_resp$new = r_new_e$q;
         if (reset) begin
-            regs$0$d = zero_w;
-            regs$1$d = zero_w;
-            regs$2$d = zero_w;
-            regs$3$d = zero_w;
-            regs$4$d = zero_w;
-            regs$5$d = zero_w;
-            regs$6$d = zero_w;
-            regs$7$d = zero_w;
-            regs$8$d = zero_w;
-            regs$9$d = zero_w;
-            regs$10$d = zero_w;
-            regs$11$d = zero_w;
-            regs$12$d = zero_w;
-            regs$13$d = zero_w;
-            regs$14$d = zero_w;
-            regs$15$d = zero_w;
-            regs$16$d = zero_w;
-            regs$17$d = zero_w;
-            regs$18$d = zero_w;
-            regs$19$d = zero_w;
-            regs$20$d = zero_w;
-            regs$21$d = zero_w;
-            regs$22$d = zero_w;
-            regs$23$d = zero_w;
-            regs$24$d = zero_w;
-            regs$25$d = zero_w;
-            regs$26$d = zero_w;
-            regs$27$d = zero_w;
-            regs$28$d = zero_w;
-            regs$29$d = zero_w;
-            regs$30$d = zero_w;
-            regs$31$d = zero_w;
-            regs$32$d = zero_w;
-            regs$33$d = zero_w;
-            regs$34$d = zero_w;
-            regs$35$d = zero_w;
-            regs$36$d = zero_w;
-            regs$37$d = zero_w;
-            regs$38$d = zero_w;
-            regs$39$d = zero_w;
-            regs$40$d = zero_w;
-            regs$41$d = zero_w;
-            regs$42$d = zero_w;
-            regs$43$d = zero_w;
-            regs$44$d = zero_w;
-            regs$45$d = zero_w;
-            regs$46$d = zero_w;
-            regs$47$d = zero_w;
-            regs$48$d = zero_w;
-            regs$49$d = zero_w;
-            regs$50$d = zero_w;
-            regs$51$d = zero_w;
-            regs$52$d = zero_w;
-            regs$53$d = zero_w;
-            regs$54$d = zero_w;
-            regs$55$d = zero_w;
-            regs$56$d = zero_w;
-            regs$57$d = zero_w;
-            regs$58$d = zero_w;
-            regs$59$d = zero_w;
-            regs$60$d = zero_w;
-            regs$61$d = zero_w;
-            regs$62$d = zero_w;
-            regs$63$d = zero_w;
-            regs$64$d = zero_w;
-            regs$65$d = zero_w;
-            regs$66$d = zero_w;
-            regs$67$d = zero_w;
-            regs$68$d = zero_w;
-            regs$69$d = zero_w;
-            regs$70$d = zero_w;
-            regs$71$d = zero_w;
-            regs$72$d = zero_w;
-            regs$73$d = zero_w;
-            regs$74$d = zero_w;
-            regs$75$d = zero_w;
-            regs$76$d = zero_w;
-            regs$77$d = zero_w;
-            regs$78$d = zero_w;
-            regs$79$d = zero_w;
-            regs$80$d = zero_w;
-            regs$81$d = zero_w;
-            regs$82$d = zero_w;
-            regs$83$d = zero_w;
-            regs$84$d = zero_w;
-            regs$85$d = zero_w;
-            regs$86$d = zero_w;
-            regs$87$d = zero_w;
-            regs$88$d = zero_w;
-            regs$89$d = zero_w;
-            regs$90$d = zero_w;
-            regs$91$d = zero_w;
-            regs$92$d = zero_w;
-            regs$93$d = zero_w;
-            regs$94$d = zero_w;
-            regs$95$d = zero_w;
-            regs$96$d = zero_w;
-            regs$97$d = zero_w;
-            regs$98$d = zero_w;
-            regs$99$d = zero_w;
-            regs$100$d = zero_w;
-            regs$101$d = zero_w;
-            regs$102$d = zero_w;
-            regs$103$d = zero_w;
-            regs$104$d = zero_w;
-            regs$105$d = zero_w;
-            regs$106$d = zero_w;
-            regs$107$d = zero_w;
-            regs$108$d = zero_w;
-            regs$109$d = zero_w;
-            regs$110$d = zero_w;
-            regs$111$d = zero_w;
-            regs$112$d = zero_w;
-            regs$113$d = zero_w;
-            regs$114$d = zero_w;
-            regs$115$d = zero_w;
-            regs$116$d = zero_w;
-            regs$117$d = zero_w;
-            regs$118$d = zero_w;
-            regs$119$d = zero_w;
-            regs$120$d = zero_w;
-            regs$121$d = zero_w;
-            regs$122$d = zero_w;
-            regs$123$d = zero_w;
-            regs$124$d = zero_w;
-            regs$125$d = zero_w;
-            regs$126$d = zero_w;
-            regs$127$d = zero_w;
-            r0_valid$d = 1'b0;
-            r1_valid$d = 1'b0;
+            written$d = zero_n;
+            s_valid_i$d = 1'b0;
+            s_valid_e$d = 1'b0;
+            r_valid_i$d = 1'b0;
+            r_valid_e$d = 1'b0;
         end
     end
     
 endmodule // nic_ndp_n128$prog$pull
 
 
-module nic_ndp_n128$prog$pull$r0_new(d,q,clock);
+module nic_ndp_n128$prog$pull$bank_ee(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [6:0] read_address;
+    input wire  read_clock;
+    output reg  [15:0] read_data;
+    input wire  [6:0] write_address;
+    input wire  write_clock;
+    input wire  [15:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[15:0] mem[127:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nic_ndp_n128$prog$pull$bank_ee
+
+
+module nic_ndp_n128$prog$pull$bank_ei(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [6:0] read_address;
+    input wire  read_clock;
+    output reg  [15:0] read_data;
+    input wire  [6:0] write_address;
+    input wire  write_clock;
+    input wire  [15:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[15:0] mem[127:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nic_ndp_n128$prog$pull$bank_ei
+
+
+module nic_ndp_n128$prog$pull$bank_ie(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [6:0] read_address;
+    input wire  read_clock;
+    output reg  [15:0] read_data;
+    input wire  [6:0] write_address;
+    input wire  write_clock;
+    input wire  [15:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[15:0] mem[127:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nic_ndp_n128$prog$pull$bank_ie
+
+
+module nic_ndp_n128$prog$pull$bank_ii(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [6:0] read_address;
+    input wire  read_clock;
+    output reg  [15:0] read_data;
+    input wire  [6:0] write_address;
+    input wire  write_clock;
+    input wire  [15:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[15:0] mem[127:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // nic_ndp_n128$prog$pull$bank_ii
+
+
+module nic_ndp_n128$prog$pull$in_egress(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$prog$pull$in_egress
+
+
+module nic_ndp_n128$prog$pull$r_new_e(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -18334,10 +15781,10 @@ module nic_ndp_n128$prog$pull$r0_new(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_ndp_n128$prog$pull$r0_new
+endmodule // nic_ndp_n128$prog$pull$r_new_e
 
 
-module nic_ndp_n128$prog$pull$r0_old(d,q,clock);
+module nic_ndp_n128$prog$pull$r_new_i(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -18353,10 +15800,48 @@ module nic_ndp_n128$prog$pull$r0_old(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_ndp_n128$prog$pull$r0_old
+endmodule // nic_ndp_n128$prog$pull$r_new_i
 
 
-module nic_ndp_n128$prog$pull$r0_valid(d,q,clock);
+module nic_ndp_n128$prog$pull$r_old_e(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$prog$pull$r_old_e
+
+
+module nic_ndp_n128$prog$pull$r_old_i(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$prog$pull$r_old_i
+
+
+module nic_ndp_n128$prog$pull$r_valid_e(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -18372,48 +15857,10 @@ module nic_ndp_n128$prog$pull$r0_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_ndp_n128$prog$pull$r0_valid
+endmodule // nic_ndp_n128$prog$pull$r_valid_e
 
 
-module nic_ndp_n128$prog$pull$r1_new(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$r1_new
-
-
-module nic_ndp_n128$prog$pull$r1_old(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$r1_old
-
-
-module nic_ndp_n128$prog$pull$r1_valid(d,q,clock);
+module nic_ndp_n128$prog$pull$r_valid_i(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -18429,2309 +15876,200 @@ module nic_ndp_n128$prog$pull$r1_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_ndp_n128$prog$pull$r1_valid
+endmodule // nic_ndp_n128$prog$pull$r_valid_i
 
 
-module nic_ndp_n128$prog$pull$regs$0(d,q,clock);
+module nic_ndp_n128$prog$pull$s_add_e(d,q,clock);
     
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$0
-
-
-module nic_ndp_n128$prog$pull$regs$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$1
-
-
-module nic_ndp_n128$prog$pull$regs$10(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$10
-
-
-module nic_ndp_n128$prog$pull$regs$100(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$100
-
-
-module nic_ndp_n128$prog$pull$regs$101(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$101
-
-
-module nic_ndp_n128$prog$pull$regs$102(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$102
-
-
-module nic_ndp_n128$prog$pull$regs$103(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$103
-
-
-module nic_ndp_n128$prog$pull$regs$104(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$104
-
-
-module nic_ndp_n128$prog$pull$regs$105(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$105
-
-
-module nic_ndp_n128$prog$pull$regs$106(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$106
-
-
-module nic_ndp_n128$prog$pull$regs$107(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$107
-
-
-module nic_ndp_n128$prog$pull$regs$108(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$108
-
-
-module nic_ndp_n128$prog$pull$regs$109(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$109
-
-
-module nic_ndp_n128$prog$pull$regs$11(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$11
-
-
-module nic_ndp_n128$prog$pull$regs$110(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$110
-
-
-module nic_ndp_n128$prog$pull$regs$111(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$111
-
-
-module nic_ndp_n128$prog$pull$regs$112(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$112
-
-
-module nic_ndp_n128$prog$pull$regs$113(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$113
-
-
-module nic_ndp_n128$prog$pull$regs$114(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$114
-
-
-module nic_ndp_n128$prog$pull$regs$115(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$115
-
-
-module nic_ndp_n128$prog$pull$regs$116(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$116
-
-
-module nic_ndp_n128$prog$pull$regs$117(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$117
-
-
-module nic_ndp_n128$prog$pull$regs$118(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$118
-
-
-module nic_ndp_n128$prog$pull$regs$119(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$119
-
-
-module nic_ndp_n128$prog$pull$regs$12(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$12
-
-
-module nic_ndp_n128$prog$pull$regs$120(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$120
-
-
-module nic_ndp_n128$prog$pull$regs$121(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$121
-
-
-module nic_ndp_n128$prog$pull$regs$122(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$122
-
-
-module nic_ndp_n128$prog$pull$regs$123(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$123
-
-
-module nic_ndp_n128$prog$pull$regs$124(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$124
-
-
-module nic_ndp_n128$prog$pull$regs$125(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$125
-
-
-module nic_ndp_n128$prog$pull$regs$126(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$126
-
-
-module nic_ndp_n128$prog$pull$regs$127(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$127
-
-
-module nic_ndp_n128$prog$pull$regs$13(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$13
-
-
-module nic_ndp_n128$prog$pull$regs$14(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$14
-
-
-module nic_ndp_n128$prog$pull$regs$15(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$15
-
-
-module nic_ndp_n128$prog$pull$regs$16(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$16
-
-
-module nic_ndp_n128$prog$pull$regs$17(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$17
-
-
-module nic_ndp_n128$prog$pull$regs$18(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$18
-
-
-module nic_ndp_n128$prog$pull$regs$19(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$19
-
-
-module nic_ndp_n128$prog$pull$regs$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$2
-
-
-module nic_ndp_n128$prog$pull$regs$20(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$20
-
-
-module nic_ndp_n128$prog$pull$regs$21(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$21
-
-
-module nic_ndp_n128$prog$pull$regs$22(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$22
-
-
-module nic_ndp_n128$prog$pull$regs$23(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$23
-
-
-module nic_ndp_n128$prog$pull$regs$24(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$24
-
-
-module nic_ndp_n128$prog$pull$regs$25(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$25
-
-
-module nic_ndp_n128$prog$pull$regs$26(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$26
-
-
-module nic_ndp_n128$prog$pull$regs$27(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$27
-
-
-module nic_ndp_n128$prog$pull$regs$28(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$28
-
-
-module nic_ndp_n128$prog$pull$regs$29(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$29
-
-
-module nic_ndp_n128$prog$pull$regs$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$3
-
-
-module nic_ndp_n128$prog$pull$regs$30(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$30
-
-
-module nic_ndp_n128$prog$pull$regs$31(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$31
-
-
-module nic_ndp_n128$prog$pull$regs$32(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$32
-
-
-module nic_ndp_n128$prog$pull$regs$33(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$33
-
-
-module nic_ndp_n128$prog$pull$regs$34(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$34
-
-
-module nic_ndp_n128$prog$pull$regs$35(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$35
-
-
-module nic_ndp_n128$prog$pull$regs$36(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$36
-
-
-module nic_ndp_n128$prog$pull$regs$37(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$37
-
-
-module nic_ndp_n128$prog$pull$regs$38(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$38
-
-
-module nic_ndp_n128$prog$pull$regs$39(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$39
-
-
-module nic_ndp_n128$prog$pull$regs$4(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$4
-
-
-module nic_ndp_n128$prog$pull$regs$40(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$40
-
-
-module nic_ndp_n128$prog$pull$regs$41(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$41
-
-
-module nic_ndp_n128$prog$pull$regs$42(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$42
-
-
-module nic_ndp_n128$prog$pull$regs$43(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$43
-
-
-module nic_ndp_n128$prog$pull$regs$44(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$44
-
-
-module nic_ndp_n128$prog$pull$regs$45(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$45
-
-
-module nic_ndp_n128$prog$pull$regs$46(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$46
-
-
-module nic_ndp_n128$prog$pull$regs$47(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$47
-
-
-module nic_ndp_n128$prog$pull$regs$48(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$48
-
-
-module nic_ndp_n128$prog$pull$regs$49(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$49
-
-
-module nic_ndp_n128$prog$pull$regs$5(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$5
-
-
-module nic_ndp_n128$prog$pull$regs$50(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$50
-
-
-module nic_ndp_n128$prog$pull$regs$51(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$51
-
-
-module nic_ndp_n128$prog$pull$regs$52(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$52
-
-
-module nic_ndp_n128$prog$pull$regs$53(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$53
-
-
-module nic_ndp_n128$prog$pull$regs$54(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$54
-
-
-module nic_ndp_n128$prog$pull$regs$55(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$55
-
-
-module nic_ndp_n128$prog$pull$regs$56(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$56
-
-
-module nic_ndp_n128$prog$pull$regs$57(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$57
-
-
-module nic_ndp_n128$prog$pull$regs$58(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$58
-
-
-module nic_ndp_n128$prog$pull$regs$59(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$59
-
-
-module nic_ndp_n128$prog$pull$regs$6(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$6
-
-
-module nic_ndp_n128$prog$pull$regs$60(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$60
-
-
-module nic_ndp_n128$prog$pull$regs$61(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$61
-
-
-module nic_ndp_n128$prog$pull$regs$62(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$62
-
-
-module nic_ndp_n128$prog$pull$regs$63(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$63
-
-
-module nic_ndp_n128$prog$pull$regs$64(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$64
-
-
-module nic_ndp_n128$prog$pull$regs$65(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$65
-
-
-module nic_ndp_n128$prog$pull$regs$66(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$66
-
-
-module nic_ndp_n128$prog$pull$regs$67(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$67
-
-
-module nic_ndp_n128$prog$pull$regs$68(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$68
-
-
-module nic_ndp_n128$prog$pull$regs$69(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$69
-
-
-module nic_ndp_n128$prog$pull$regs$7(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$7
-
-
-module nic_ndp_n128$prog$pull$regs$70(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$70
-
-
-module nic_ndp_n128$prog$pull$regs$71(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$71
-
-
-module nic_ndp_n128$prog$pull$regs$72(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$72
-
-
-module nic_ndp_n128$prog$pull$regs$73(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$73
-
-
-module nic_ndp_n128$prog$pull$regs$74(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$74
-
-
-module nic_ndp_n128$prog$pull$regs$75(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$75
-
-
-module nic_ndp_n128$prog$pull$regs$76(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$76
-
-
-module nic_ndp_n128$prog$pull$regs$77(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$77
-
-
-module nic_ndp_n128$prog$pull$regs$78(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$78
-
-
-module nic_ndp_n128$prog$pull$regs$79(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$79
-
-
-module nic_ndp_n128$prog$pull$regs$8(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$8
-
-
-module nic_ndp_n128$prog$pull$regs$80(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$80
-
-
-module nic_ndp_n128$prog$pull$regs$81(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$81
-
-
-module nic_ndp_n128$prog$pull$regs$82(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$82
-
-
-module nic_ndp_n128$prog$pull$regs$83(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$prog$pull$regs$83
-
-
-module nic_ndp_n128$prog$pull$regs$84(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_ndp_n128$prog$pull$regs$84
+endmodule // nic_ndp_n128$prog$pull$s_add_e
 
 
-module nic_ndp_n128$prog$pull$regs$85(d,q,clock);
+module nic_ndp_n128$prog$pull$s_add_i(d,q,clock);
     
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_ndp_n128$prog$pull$regs$85
+endmodule // nic_ndp_n128$prog$pull$s_add_i
 
 
-module nic_ndp_n128$prog$pull$regs$86(d,q,clock);
+module nic_ndp_n128$prog$pull$s_fwd_e_e(d,q,clock);
     
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_ndp_n128$prog$pull$regs$86
+endmodule // nic_ndp_n128$prog$pull$s_fwd_e_e
 
 
-module nic_ndp_n128$prog$pull$regs$87(d,q,clock);
+module nic_ndp_n128$prog$pull$s_fwd_e_i(d,q,clock);
     
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_ndp_n128$prog$pull$regs$87
+endmodule // nic_ndp_n128$prog$pull$s_fwd_e_i
 
 
-module nic_ndp_n128$prog$pull$regs$88(d,q,clock);
+module nic_ndp_n128$prog$pull$s_fwd_i_e(d,q,clock);
     
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_ndp_n128$prog$pull$regs$88
+endmodule // nic_ndp_n128$prog$pull$s_fwd_i_e
 
 
-module nic_ndp_n128$prog$pull$regs$89(d,q,clock);
+module nic_ndp_n128$prog$pull$s_fwd_i_i(d,q,clock);
     
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_ndp_n128$prog$pull$regs$89
+endmodule // nic_ndp_n128$prog$pull$s_fwd_i_i
 
 
-module nic_ndp_n128$prog$pull$regs$9(d,q,clock);
+module nic_ndp_n128$prog$pull$s_idx_e(d,q,clock);
     
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  [6:0] d;
+    output reg  [6:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 7'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_ndp_n128$prog$pull$regs$9
+endmodule // nic_ndp_n128$prog$pull$s_idx_e
 
 
-module nic_ndp_n128$prog$pull$regs$90(d,q,clock);
+module nic_ndp_n128$prog$pull$s_idx_i(d,q,clock);
     
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  [6:0] d;
+    output reg  [6:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 7'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_ndp_n128$prog$pull$regs$90
+endmodule // nic_ndp_n128$prog$pull$s_idx_i
 
 
-module nic_ndp_n128$prog$pull$regs$91(d,q,clock);
+module nic_ndp_n128$prog$pull$s_in_e_e(d,q,clock);
     
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_ndp_n128$prog$pull$regs$91
+endmodule // nic_ndp_n128$prog$pull$s_in_e_e
 
 
-module nic_ndp_n128$prog$pull$regs$92(d,q,clock);
+module nic_ndp_n128$prog$pull$s_in_e_i(d,q,clock);
     
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_ndp_n128$prog$pull$regs$92
+endmodule // nic_ndp_n128$prog$pull$s_in_e_i
 
 
-module nic_ndp_n128$prog$pull$regs$93(d,q,clock);
+module nic_ndp_n128$prog$pull$s_k_e(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -20747,10 +16085,10 @@ module nic_ndp_n128$prog$pull$regs$93(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_ndp_n128$prog$pull$regs$93
+endmodule // nic_ndp_n128$prog$pull$s_k_e
 
 
-module nic_ndp_n128$prog$pull$regs$94(d,q,clock);
+module nic_ndp_n128$prog$pull$s_k_i(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -20766,121 +16104,121 @@ module nic_ndp_n128$prog$pull$regs$94(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_ndp_n128$prog$pull$regs$94
+endmodule // nic_ndp_n128$prog$pull$s_k_i
 
 
-module nic_ndp_n128$prog$pull$regs$95(d,q,clock);
+module nic_ndp_n128$prog$pull$s_live_e(d,q,clock);
     
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_ndp_n128$prog$pull$regs$95
+endmodule // nic_ndp_n128$prog$pull$s_live_e
 
 
-module nic_ndp_n128$prog$pull$regs$96(d,q,clock);
+module nic_ndp_n128$prog$pull$s_live_i(d,q,clock);
     
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_ndp_n128$prog$pull$regs$96
+endmodule // nic_ndp_n128$prog$pull$s_live_i
 
 
-module nic_ndp_n128$prog$pull$regs$97(d,q,clock);
+module nic_ndp_n128$prog$pull$s_same(d,q,clock);
     
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_ndp_n128$prog$pull$regs$97
+endmodule // nic_ndp_n128$prog$pull$s_same
 
 
-module nic_ndp_n128$prog$pull$regs$98(d,q,clock);
+module nic_ndp_n128$prog$pull$s_valid_e(d,q,clock);
     
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_ndp_n128$prog$pull$regs$98
+endmodule // nic_ndp_n128$prog$pull$s_valid_e
 
 
-module nic_ndp_n128$prog$pull$regs$99(d,q,clock);
+module nic_ndp_n128$prog$pull$s_valid_i(d,q,clock);
     
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_ndp_n128$prog$pull$regs$99
+endmodule // nic_ndp_n128$prog$pull$s_valid_i
 
 
-module nic_ndp_n128$prog$s1(d,q,clock);
+module nic_ndp_n128$prog$pull$written(d,q,clock);
     
     // Module arguments
-    input wire  [151:0] d;
-    output reg  [151:0] q;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 152'h0;
+       q = 128'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // nic_ndp_n128$prog$s1
+endmodule // nic_ndp_n128$prog$pull$written
 
 
 module nic_ndp_n128$prog$s1_v(d,q,clock);
@@ -20900,6 +16238,25 @@ module nic_ndp_n128$prog$s1_v(d,q,clock);
     end
           
 endmodule // nic_ndp_n128$prog$s1_v
+
+
+module nic_ndp_n128$prog$s2_v(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$prog$s2_v
 
 
 module nic_ndp_n128$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$valid,info_req$ready,info_req$mark_received,info_req$src_ip,info_req$src_port,info_req$tx_msg_id,info_req$msg_len,info_req$pkt_offset,info_resp$valid,info_resp$fail,info_resp$rx_msg_id,info_resp$is_new_msg,info_resp$is_new_pkt,info_resp$is_last_pkt,info_resp$ack_no,info_resp$done,sink$valid,sink$ready,sink$data,sink$last,sink$remote_ip,sink$remote_port,sink$msg_len,sink$pkt_offset,sink$local_port,sink$rx_msg_id,sink$tx_msg_id,source$valid,source$ready,source$data,source$last,source$local_port,stat$delivered,stat$duplicates,stat$alloc_fail,stat$timeouts,stat$bad_req,stat$len_conflicts,stat$bad_data,stat$late_dups,stat$ids_free,stat$bufs_free,stat$deliv_pending,stat$freed_valid,stat$freed_id,stat$freed_timeout);
