@@ -871,6 +871,16 @@ struct Sent {
     outcome: Option<Outcome>,
 }
 
+/// A NIC's nonzero counters, `name value, ...` (for failure messages).
+fn nonzero(s: &HostStats) -> String {
+    s.fields()
+        .iter()
+        .filter(|x| x.1 != 0)
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The NIC checker's books: per side (0 = a, 1 = b), messages sent and still undelivered.
 #[derive(Default)]
 struct Books {
@@ -1169,21 +1179,13 @@ fn run_nic(program: &'static str, a: &FuzzArgs, dir: &Path) -> Result<FuzzSummar
         if expect.frames != last_frames.0 {
             last_frames = (expect.frames, now);
         } else if !stopping && now - last_frames.1 > STALL_CYCLES {
-            let nz = |s: HostStats| {
-                s.fields()
-                    .iter()
-                    .filter(|x| x.1 != 0)
-                    .map(|(k, v)| format!("{k} {v}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
             return Err(format!(
                 "no frame into the target for {STALL_CYCLES} cycles (cycle {now}, {} frames in; {} and {} messages unresolved); peer: {}; target: {}",
                 expect.frames,
                 books.open(0),
                 books.open(1),
-                nz(na.stats()),
-                nz(nb.stats())
+                nonzero(&na.stats()),
+                nonzero(&nb.stats())
             ));
         }
         if let Some(s) = stop_cycle {
@@ -1240,20 +1242,12 @@ fn run_nic(program: &'static str, a: &FuzzArgs, dir: &Path) -> Result<FuzzSummar
         }
     }
     if !lost.is_empty() {
-        let nz = |s: HostStats| {
-            s.fields()
-                .iter()
-                .filter(|x| x.1 != 0)
-                .map(|(k, v)| format!("{k} {v}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
         return Err(format!(
             "{} messages not delivered exactly once: {}; peer: {}; target: {}",
             lost.len(),
             lost.iter().take(5).cloned().collect::<Vec<_>>().join("; "),
-            nz(na.stats()),
-            nz(stats)
+            nonzero(&na.stats()),
+            nonzero(&stats)
         ));
     }
     check_nic_counts(&expect, &stats)?;
