@@ -1776,7 +1776,8 @@ mod tests {
         // One payload byte too many for the message.
         let mut b = good.clone();
         b.push(0);
-        set_field(&mut b, 16, b.len() as u64 - 14, 2);
+        let ip_len = b.len() as u64 - 14;
+        set_field(&mut b, 16, ip_len, 2);
         fix_checksum(&mut b);
         assert_eq!(v(&b), Err(DROP_BAD_TRANSPORT));
         assert_eq!(
@@ -1853,10 +1854,17 @@ mod tests {
             seed: 1,
             out: None,
             progress: false,
+            open: OPEN_MSGS,
         };
         let e = run(&a("nic-foo", 10)).unwrap_err();
         assert!(e.contains("\"nic-foo\"") && !e.contains('\n'), "{e}");
         let e = run(&a("nic-ndp", 0)).unwrap_err();
         assert!(e.contains("--frames 0"), "{e}");
+        let e = run(&FuzzArgs {
+            open: 0,
+            ..a("nic-ndp", 10)
+        })
+        .unwrap_err();
+        assert!(e.contains("--open 0") && !e.contains('\n'), "{e}");
     }
 }
