@@ -8882,7 +8882,7 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
                 end
             end
         end
-        ret_ok$d = id_ret$nonempty & (fresh_ok | ~alloc_go) & (now >= id_ret$head[16+:64]) & ~reset;
+        ret_ok$d = id_ret$nonempty & (fresh_ok | ~alloc_go) & (now >= id_ret$head[16+:64]) & (16'(ret_tag[0+:8]) < 16'(n_ids)) & ~reset;
         app$alloc = alloc_go;
         app$id = 16'(new_id);
         app$ready = ~reset & (alloc_go | refuse_go | w_active$q | w_refuse$q);

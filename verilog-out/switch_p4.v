@@ -324,6 +324,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
     localparam  len50_64 = 64'h32000000000000;
     localparam  m8_64 = 64'hff;
     localparam  m16_64 = 64'hffff;
+    localparam  m_ig0_64 = 64'hfffffffffffffeff;
     localparam  m32_64 = 64'hffffffff;
     localparam  m48_64 = 64'hffffffffffff;
     localparam  mflags_64 = 64'hff0000000000;
@@ -9819,7 +9820,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         wempty$0 = s4e$0;
         rw$0 = sd4$0$q;
         if (w_beat$0$q == zero10) begin
-            rw$0 = ((sd4$0$q & m16_64) << sh48) | ((sd3$0$q >> sh32) << sh16) | (sd4$0$q >> sh48);
+            rw$0 = (((sd4$0$q & m16_64) << sh48) | ((sd3$0$q >> sh32) << sh16) | (sd4$0$q >> sh48)) & m_ig0_64;
         end
         if (w_beat$0$q == one10) begin
             rw$0 = ((w_prev$0$q >> sh16) << sh32) | (sd4$0$q & m32_64);
@@ -10046,7 +10047,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         wempty$1 = s4e$1;
         rw$1 = sd4$1$q;
         if (w_beat$1$q == zero10) begin
-            rw$1 = ((sd4$1$q & m16_64) << sh48) | ((sd3$1$q >> sh32) << sh16) | (sd4$1$q >> sh48);
+            rw$1 = (((sd4$1$q & m16_64) << sh48) | ((sd3$1$q >> sh32) << sh16) | (sd4$1$q >> sh48)) & m_ig0_64;
         end
         if (w_beat$1$q == one10) begin
             rw$1 = ((w_prev$1$q >> sh16) << sh32) | (sd4$1$q & m32_64);
@@ -10273,7 +10274,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         wempty$2 = s4e$2;
         rw$2 = sd4$2$q;
         if (w_beat$2$q == zero10) begin
-            rw$2 = ((sd4$2$q & m16_64) << sh48) | ((sd3$2$q >> sh32) << sh16) | (sd4$2$q >> sh48);
+            rw$2 = (((sd4$2$q & m16_64) << sh48) | ((sd3$2$q >> sh32) << sh16) | (sd4$2$q >> sh48)) & m_ig0_64;
         end
         if (w_beat$2$q == one10) begin
             rw$2 = ((w_prev$2$q >> sh16) << sh32) | (sd4$2$q & m32_64);
@@ -10500,7 +10501,7 @@ module switch_p4(clock,reset,cfg$mode,cfg$band_by_flags,cfg$wrr,cfg$ret,cfg$cc_t
         wempty$3 = s4e$3;
         rw$3 = sd4$3$q;
         if (w_beat$3$q == zero10) begin
-            rw$3 = ((sd4$3$q & m16_64) << sh48) | ((sd3$3$q >> sh32) << sh16) | (sd4$3$q >> sh48);
+            rw$3 = (((sd4$3$q & m16_64) << sh48) | ((sd3$3$q >> sh32) << sh16) | (sd4$3$q >> sh48)) & m_ig0_64;
         end
         if (w_beat$3$q == one10) begin
             rw$3 = ((w_prev$3$q >> sh16) << sh32) | (sd4$3$q & m32_64);

@@ -1219,6 +1219,10 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         self.ret_ok.d.next = self.id_ret.nonempty.val()
             & (self.fresh_ok.val() | !self.alloc_go.val())
             & (self.now.val() >= self.id_ret.head.val().ready)
+            // Always true for entries this block wrote; it keeps a corrupted entry from
+            // aliasing a live slot, and it reads the tag's slot bits above `A`.
+            & (bit_cast::<16, 8>(self.ret_tag.val().get_bits::<8>(0))
+                < bit_cast::<16, C>(self.n_ids.val()))
             & !self.reset.val();
 
         // ================= writer (application payload into the buffer) =================

@@ -840,6 +840,8 @@ pub struct Switch<
     len50_64: Constant<Bits<64>>,
     m8_64: Constant<Bits<64>>,
     m16_64: Constant<Bits<64>>,
+    /// Word 0 of a returned header without its source MAC's group (I/G) bit.
+    m_ig0_64: Constant<Bits<64>>,
     m32_64: Constant<Bits<64>>,
     m48_64: Constant<Bits<64>>,
     mflags_64: Constant<Bits<64>>,
@@ -1304,6 +1306,7 @@ impl<
             len50_64: c(50 << 48),
             m8_64: c(0xff),
             m16_64: c(0xffff),
+            m_ig0_64: c(!0x100u64),
             m32_64: c(0xffff_ffff),
             m48_64: c(0xffff_ffff_ffff),
             mflags_64: c(0xff << 40),
@@ -1743,13 +1746,16 @@ impl<
                 self.wempty[i].next = self.s4e[i].val();
                 // The returned header's word at this beat (trim mode's return to sender,
                 // and Bolt's SRC): MACs, IPs and contexts swapped (stage 3 is the next
-                // word, `w_prev` the previous one), IPv4 length 50, CHOP set.
+                // word, `w_prev` the previous one), IPv4 length 50, CHOP set. The new
+                // source MAC (the old destination) has its group bit cleared: a frame to
+                // a multicast MAC is never answered from a multicast source.
                 self.rw[i].next = self.sd4[i].q.val();
                 if self.w_beat[i].q.val() == self.zero10.val() {
-                    self.rw[i].next = ((self.sd4[i].q.val() & self.m16_64.val())
+                    self.rw[i].next = (((self.sd4[i].q.val() & self.m16_64.val())
                         << self.sh48.val())
                         | ((self.sd3[i].q.val() >> self.sh32.val()) << self.sh16.val())
-                        | (self.sd4[i].q.val() >> self.sh48.val());
+                        | (self.sd4[i].q.val() >> self.sh48.val()))
+                        & self.m_ig0_64.val();
                 }
                 if self.w_beat[i].q.val() == self.one10.val() {
                     self.rw[i].next = ((self.w_prev[i].q.val() >> self.sh16.val())

@@ -173,7 +173,8 @@ impl Frame {
 }
 
 /// The SRC packet a Bolt switch returns for the DATA frame `data` (SPEC §6): the 64-byte
-/// header with MACs, IPs and contexts swapped, transport flags 0, the Bolt SRC flag,
+/// header with MACs, IPs and contexts swapped (the new source MAC's group bit cleared),
+/// transport flags 0, the Bolt SRC flag,
 /// `q_size`, `link_rate` and the DATA packet's `t_data_tx` reflected. `None` when `data`
 /// is not a DATA frame with the Bolt DATA flag.
 pub fn bolt_src_of(data: &[u8], q_size: u32, link_rate: u8) -> Option<Vec<u8>> {
@@ -190,10 +191,13 @@ pub fn bolt_src_of(data: &[u8], q_size: u32, link_rate: u8) -> Option<Vec<u8>> {
     t.bolt[0..3].copy_from_slice(&q_size.min(0xff_ffff).to_be_bytes()[1..]);
     t.bolt[3] = link_rate;
     t.bolt[4] = nt_hdl::switch::BOLT_SRC;
+    // The new source MAC (the old destination) is never a group address.
+    // (the I/G bit, the low bit of the first octet: bit 40 of the 48-bit value).
+    let src_mac = f.dst_mac & !(1u64 << 40);
     Some(
         Frame {
             dst_mac: f.src_mac,
-            src_mac: f.dst_mac,
+            src_mac,
             src_ip: f.dst_ip,
             dst_ip: f.src_ip,
             t,

@@ -182,7 +182,8 @@ fn header_bytes(words: &[Word]) -> Vec<u8> {
         .collect()
 }
 
-/// A trimmed (and, with `ret`, returned) header from a frame's first 8 words.
+/// A trimmed (and, with `ret`, returned: addresses swapped, the new source MAC's group
+/// bit cleared) header from a frame's first 8 words.
 pub fn trimmed_header(words: &[Word], ret: bool) -> Vec<Word> {
     let mut h = header_bytes(words);
     let old_len = u16::from_be_bytes([h[16], h[17]]);
@@ -196,6 +197,8 @@ pub fn trimmed_header(words: &[Word], ret: bool) -> Vec<Word> {
                 h.swap(a + k, b + k);
             }
         }
+        // The new source MAC (the old destination) is never a group address.
+        h[6] &= !1;
     }
     to_words(&h)
 }

@@ -58,13 +58,7 @@ fn fuzz_switch_trim() {
 fn fuzz_switch_tofino_trim() {
     fuzz("switch-tofino-trim");
 }
-// Open defect (issue 37), found by this harness: a Bolt SRC takes the offending frame's
-// destination MAC as its source MAC, so a frame sent to a group MAC yields an SRC whose
-// source MAC is a group address (tshark: "Source MAC must not be a group address"; 470 of
-// 95,585 output frames at seed 37). The fix is in the switch's RTL (switch_p16's synthesis
-// takes ~50 minutes); until then `ntsim fuzz --target switch-bolt` reports it.
 #[test]
-#[ignore = "open defect: Bolt SRCs copy a group destination MAC into their source MAC (issue 37)"]
 fn fuzz_switch_bolt() {
     fuzz("switch-bolt");
 }

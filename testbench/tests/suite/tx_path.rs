@@ -332,14 +332,21 @@ fn messages_and_control_packets_cross_the_tx_path_and_pass_the_receivers_parser(
         statuses.iter().all(|s| s.0 < 16),
         "status reports the bare slot"
     );
-    // Message m was the m-th allocation: generation m, in slot tx_msg_id & 0xff.
+    // Slot in tx_msg_id & 0xff, generation in the high byte: never-used slots come
+    // first (messages 0..16 take slots 0..16 at generation 0), and each reuse of a
+    // slot carries that slot's next generation.
     assert_eq!(wire_id.len() as u64, n_msgs);
-    for (&m, &id) in &wire_id {
-        assert_eq!(
-            (id >> 8, id & 0xff < 16),
-            (m as u16, true),
-            "message {m}: {id:#x}"
-        );
+    let mut uses: HashMap<u16, u16> = HashMap::new();
+    for m in 0..n_msgs {
+        let id = wire_id[&m];
+        let slot = id & 0xff;
+        assert!(slot < 16, "message {m}: {id:#x} names no slot");
+        if m < 16 {
+            assert_eq!(slot, m as u16, "message {m} takes a fresh slot");
+        }
+        let u = uses.entry(slot).or_insert(0);
+        assert_eq!(id >> 8, *u & 0xff, "message {m}: generation of slot {slot}");
+        *u += 1;
     }
     let slots: std::collections::HashSet<u16> = wire_id.values().map(|id| id & 0xff).collect();
     assert!(slots.len() < wire_id.len(), "slots were reused");
