@@ -22278,7 +22278,7 @@ module nic_homa$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
     localparam  one_p = 38'h1;
     localparam  ones_p = 38'h3fffffffff;
     localparam  zero_p = 38'h0;
-    localparam  max_pkts6 = 6'b100110;
+    localparam  sh1 = 5'b1;
     localparam  one_8 = 16'h1;
     localparam  max_8 = 16'hffff;
     localparam  hdr_words = 16'h8;
@@ -22572,6 +22572,15 @@ module nic_homa$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
     reg  [7:0] s2_off$d;
     wire  [7:0] s2_off$q;
     reg  s2_off$clock;
+    reg  [37:0] s2_full$d;
+    wire  [37:0] s2_full$q;
+    reg  s2_full$clock;
+    reg  [5:0] s2_total$d;
+    wire  [5:0] s2_total$q;
+    reg  s2_total$clock;
+    reg  [37:0] s2_pkt_bit$d;
+    wire  [37:0] s2_pkt_bit$q;
+    reg  s2_pkt_bit$clock;
     reg  s2_mark$d;
     wire  s2_mark$q;
     reg  s2_mark$clock;
@@ -22718,7 +22727,6 @@ module nic_homa$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
     reg  [7:0] d_gap;
     reg  [31:0] d_age;
     reg  d_hit;
-    reg  [5:0] s2_total;
     reg  [31:0] dwr_ip;
     reg  [15:0] dwr_txid;
     reg  [2:0] s0_kind;
@@ -22749,7 +22757,7 @@ module nic_homa$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
     reg  [3:0] cam_ins_mask;
     reg  [247:0] row;
     reg  [247:0] row_new;
-    reg  [5:0] total;
+    reg  [37:0] len_th;
     reg  [37:0] full;
     reg  [37:0] pkt_bit;
     reg  [37:0] received_next;
@@ -22789,7 +22797,6 @@ module nic_homa$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
     reg  [4:0] class_free$2;
     reg  [4:0] class_free$3;
     reg  [5:0] pkt_last_off;
-    reg  [15:0] row_len;
     reg  [15:0] pkt_words16;
     reg  [23:0] wr_addr;
     reg  [15:0] row_loc_index;
@@ -23201,6 +23208,21 @@ module nic_homa$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         .q(s2_off$q),
         .clock(s2_off$clock)
     );
+    nic_homa$reasm$s2_full s2_full(
+        .d(s2_full$d),
+        .q(s2_full$q),
+        .clock(s2_full$clock)
+    );
+    nic_homa$reasm$s2_total s2_total(
+        .d(s2_total$d),
+        .q(s2_total$q),
+        .clock(s2_total$clock)
+    );
+    nic_homa$reasm$s2_pkt_bit s2_pkt_bit(
+        .d(s2_pkt_bit$d),
+        .q(s2_pkt_bit$q),
+        .clock(s2_pkt_bit$clock)
+    );
     nic_homa$reasm$s2_mark s2_mark(
         .d(s2_mark$d),
         .q(s2_mark$q),
@@ -23464,6 +23486,9 @@ module nic_homa$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         s2_txid$clock = clock;
         s2_len$clock = clock;
         s2_off$clock = clock;
+        s2_full$clock = clock;
+        s2_total$clock = clock;
+        s2_pkt_bit$clock = clock;
         s2_mark$clock = clock;
         s2_gen$clock = clock;
         s2_buf$clock = clock;
@@ -23540,6 +23565,9 @@ module nic_homa$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         s2_txid$d = s2_txid$q;
         s2_len$d = s2_len$q;
         s2_off$d = s2_off$q;
+        s2_full$d = s2_full$q;
+        s2_total$d = s2_total$q;
+        s2_pkt_bit$d = s2_pkt_bit$q;
         s2_mark$d = s2_mark$q;
         s2_gen$d = s2_gen$q;
         s2_buf$d = s2_buf$q;
@@ -23907,6 +23935,13 @@ module nic_homa$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         s2_txid$d = s1_txid$q;
         s2_len$d = s1_len$q;
         s2_off$d = s1_off$q;
+        len_th = ~(ones_p << s1_len$q[10+:6]);
+        s2_full$d = len_th;
+        if (s1_len$q[0+:10] != zero_10) begin
+            s2_full$d = (len_th << sh1) | one_p;
+        end
+        s2_pkt_bit$d = one_p << s1_off$q;
+        s2_total$d = s1_total;
         s2_mark$d = s1_mark$q;
         s2_gen$d = s1_gen$q;
         s2_buf$d = class_buf;
@@ -24045,23 +24080,14 @@ module nic_homa$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
             row_new[184+:16] = s2_loc_index$q;
             row_new[200+:16] = gen$q - one_16;
         end
-        row_len = row_new[140+:16];
-        total = row_len[10+:6];
-        if (row_len[0+:10] != zero_10) begin
-            total = row_len[10+:6] + one_6;
-        end
-        full = ones_p >> (max_pkts6 - total);
-        s2_total = s2_len$q[10+:6];
-        if (s2_len$q[0+:10] != zero_10) begin
-            s2_total = s2_len$q[10+:6] + one_6;
-        end
-        pkt_bit = one_p << s2_off$q;
+        full = s2_full$q;
+        pkt_bit = s2_pkt_bit$q;
         received_next = row_new[0+:38];
         if (s2_mark$q) begin
             received_next = row_new[0+:38] | pkt_bit;
         end
         ack_scan = received_next | ~full;
-        ack_no = 9'(total);
+        ack_no = 9'(s2_total$q);
         if (~ack_scan[32'h25 - 0]) begin
             ack_no = ack_code$37;
         end
@@ -24224,7 +24250,7 @@ module nic_homa$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
             else if (s2_done$q) begin
                 info_resp$done = 1'b1;
                 info_resp$is_last_pkt = 1'b1;
-                info_resp$ack_no = 9'(s2_total);
+                info_resp$ack_no = 9'(s2_total$q);
                 cnt_late$d = cnt_late$q + one_32;
             end
             else begin
@@ -24253,7 +24279,7 @@ module nic_homa$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
             v_ok$d = 1'b0;
             v_complete$d = (stored_next & full) == full;
             v_buf$d = row[156+:24];
-            if (dp_id_ok$q & s2_active & ~s2_delivering & (row[76+:32] == s2_ip$q) & (row[108+:16] == s2_port$q) & (row[124+:16] == s2_txid$q) & (row[140+:16] == s2_len$q) & (s2_off$q < 8'(total)) & ((row[0+:38] & pkt_bit) != zero_p) & ((row[38+:38] & pkt_bit) == zero_p)) begin
+            if (dp_id_ok$q & s2_active & ~s2_delivering & (row[76+:32] == s2_ip$q) & (row[108+:16] == s2_port$q) & (row[124+:16] == s2_txid$q) & (row[140+:16] == s2_len$q) & (s2_off$q < 8'(s2_total$q)) & ((row[0+:38] & pkt_bit) != zero_p) & ((row[38+:38] & pkt_bit) == zero_p)) begin
                 v_ok$d = 1'b1;
                 dp_hold$d = 1'b1;
                 rows$write_enable = 1'b1;
@@ -28201,6 +28227,25 @@ module nic_homa$reasm$s2_fail_bad(d,q,clock);
 endmodule // nic_homa$reasm$s2_fail_bad
 
 
+module nic_homa$reasm$s2_full(d,q,clock);
+    
+    // Module arguments
+    input wire  [37:0] d;
+    output reg  [37:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 38'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$reasm$s2_full
+
+
 module nic_homa$reasm$s2_gen(d,q,clock);
     
     // Module arguments
@@ -28391,6 +28436,25 @@ module nic_homa$reasm$s2_off(d,q,clock);
 endmodule // nic_homa$reasm$s2_off
 
 
+module nic_homa$reasm$s2_pkt_bit(d,q,clock);
+    
+    // Module arguments
+    input wire  [37:0] d;
+    output reg  [37:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 38'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$reasm$s2_pkt_bit
+
+
 module nic_homa$reasm$s2_port(d,q,clock);
     
     // Module arguments
@@ -28408,6 +28472,25 @@ module nic_homa$reasm$s2_port(d,q,clock);
     end
           
 endmodule // nic_homa$reasm$s2_port
+
+
+module nic_homa$reasm$s2_total(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$reasm$s2_total
 
 
 module nic_homa$reasm$s2_txid(d,q,clock);

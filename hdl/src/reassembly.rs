@@ -399,7 +399,6 @@ pub struct Reassembly<
     d_gap: Signal<Local, Bits<8>>,
     d_age: Signal<Local, Bits<32>>,
     d_hit: Signal<Local, bool>,
-    s2_total: Signal<Local, Bits<6>>,
     dwr_ip: Signal<Local, Bits<32>>,
     dwr_txid: Signal<Local, Bits<16>>,
     sh4: Constant<Bits<4>>,
@@ -443,6 +442,13 @@ pub struct Reassembly<
     s2_txid: DFF<Bits<16>>,
     s2_len: DFF<Bits<16>>,
     s2_off: DFF<Bits<8>>,
+    /// The request's packet mask (bit `i` set for `i < ceil(msg_len / 1024)`) and its
+    /// offset's bit, made in S1 so that S2 starts from registers. S2 uses them only where
+    /// the request's `msg_len` is the row's (a new message, a matching request or CHECK).
+    s2_full: DFF<Bits<MAX_PKTS>>,
+    /// ceil(msg_len / 1024) of the request, from S1.
+    s2_total: DFF<Bits<6>>,
+    s2_pkt_bit: DFF<Bits<MAX_PKTS>>,
     s2_mark: DFF<bool>,
     s2_gen: DFF<Bits<16>>,
     s2_buf: DFF<Bits<24>>,
@@ -521,7 +527,7 @@ pub struct Reassembly<
     cam_ins_mask: Signal<Local, Bits<CAM_ENTRIES>>,
     row: Signal<Local, MsgRow>,
     row_new: Signal<Local, MsgRow>,
-    total: Signal<Local, Bits<6>>,
+    len_th: Signal<Local, Bits<MAX_PKTS>>,
     full: Signal<Local, Bits<MAX_PKTS>>,
     pkt_bit: Signal<Local, Bits<MAX_PKTS>>,
     received_next: Signal<Local, Bits<MAX_PKTS>>,
@@ -558,7 +564,6 @@ pub struct Reassembly<
     ids_free_c: Signal<Local, Bits<C>>,
     class_free: [Signal<Local, Bits<C>>; MAX_CLASSES],
     pkt_last_off: Signal<Local, Bits<6>>,
-    row_len: Signal<Local, Bits<16>>,
     pkt_words16: Signal<Local, Bits<16>>,
     wr_addr: Signal<Local, Bits<24>>,
     row_loc_index: Signal<Local, Bits<16>>,
@@ -595,7 +600,7 @@ pub struct Reassembly<
     one_p: Constant<Bits<MAX_PKTS>>,
     ones_p: Constant<Bits<MAX_PKTS>>,
     zero_p: Constant<Bits<MAX_PKTS>>,
-    max_pkts6: Constant<Bits<6>>,
+    sh1: Constant<Bits<5>>,
     one_8: Constant<Bits<16>>,
     max_8: Constant<Bits<16>>,
     hdr_words: Constant<Bits<16>>,
@@ -698,7 +703,6 @@ impl<
             d_gap: Default::default(),
             d_age: Default::default(),
             d_hit: Default::default(),
-            s2_total: Default::default(),
             dwr_ip: Default::default(),
             dwr_txid: Default::default(),
             sh4: Constant::new(4.into()),
@@ -739,6 +743,9 @@ impl<
             s2_txid: Default::default(),
             s2_len: Default::default(),
             s2_off: Default::default(),
+            s2_full: Default::default(),
+            s2_total: Default::default(),
+            s2_pkt_bit: Default::default(),
             s2_mark: Default::default(),
             s2_gen: Default::default(),
             s2_buf: Default::default(),
@@ -810,7 +817,7 @@ impl<
             cam_ins_mask: Default::default(),
             row: Default::default(),
             row_new: Default::default(),
-            total: Default::default(),
+            len_th: Default::default(),
             full: Default::default(),
             pkt_bit: Default::default(),
             received_next: Default::default(),
@@ -847,7 +854,6 @@ impl<
             ids_free_c: Default::default(),
             class_free: Default::default(),
             pkt_last_off: Default::default(),
-            row_len: Default::default(),
             pkt_words16: Default::default(),
             wr_addr: Default::default(),
             row_loc_index: Default::default(),
@@ -882,7 +888,7 @@ impl<
             one_p: Constant::new(1.into()),
             ones_p: Constant::new(Bits::<MAX_PKTS>::mask()),
             zero_p: Constant::new(0.into()),
-            max_pkts6: Constant::new((MAX_PKTS as u64).into()),
+            sh1: Constant::new(1.into()),
             one_8: Constant::new(1.into()),
             max_8: Constant::new(0xffff.into()),
             hdr_words: Constant::new(HDR_WORDS.into()),
@@ -966,6 +972,9 @@ impl<
             s2_txid,
             s2_len,
             s2_off,
+            s2_full,
+            s2_total,
+            s2_pkt_bit,
             s2_mark,
             s2_gen,
             s2_buf,
@@ -1328,6 +1337,14 @@ impl<
         self.s2_txid.d.next = self.s1_txid.q.val();
         self.s2_len.d.next = self.s1_len.q.val();
         self.s2_off.d.next = self.s1_off.q.val();
+        // ceil(len / 1024) low bits set: len[15:10] of them, one more when len[9:0] != 0.
+        self.len_th.next = !(self.ones_p.val() << self.s1_len.q.val().get_bits::<6>(10));
+        self.s2_full.d.next = self.len_th.val();
+        if self.s1_len.q.val().get_bits::<10>(0) != self.zero_10.val() {
+            self.s2_full.d.next = (self.len_th.val() << self.sh1.val()) | self.one_p.val();
+        }
+        self.s2_pkt_bit.d.next = self.one_p.val() << self.s1_off.q.val();
+        self.s2_total.d.next = self.s1_total.val();
         self.s2_mark.d.next = self.s1_mark.q.val();
         self.s2_gen.d.next = self.s1_gen.q.val();
         self.s2_buf.d.next = self.class_buf.val();
@@ -1427,24 +1444,15 @@ impl<
             self.row_new.next.loc_index = self.s2_loc_index.q.val();
             self.row_new.next.gen = self.gen.q.val() - self.one_16.val();
         }
-        self.row_len.next = self.row_new.val().msg_len;
-        self.total.next = self.row_len.val().get_bits::<6>(10);
-        if self.row_len.val().get_bits::<10>(0) != self.zero_10.val() {
-            self.total.next = self.row_len.val().get_bits::<6>(10) + self.one_6.val();
-        }
-        self.full.next = self.ones_p.val() >> (self.max_pkts6.val() - self.total.val());
-        self.s2_total.next = self.s2_len.q.val().get_bits::<6>(10);
-        if self.s2_len.q.val().get_bits::<10>(0) != self.zero_10.val() {
-            self.s2_total.next = self.s2_len.q.val().get_bits::<6>(10) + self.one_6.val();
-        }
-        self.pkt_bit.next = self.one_p.val() << self.s2_off.q.val();
+        self.full.next = self.s2_full.q.val();
+        self.pkt_bit.next = self.s2_pkt_bit.q.val();
         self.received_next.next = self.row_new.val().received;
         if self.s2_mark.q.val() {
             self.received_next.next = self.row_new.val().received | self.pkt_bit.val();
         }
         // Smallest offset not received: the lowest zero of received | ~full.
         self.ack_scan.next = self.received_next.val() | !self.full.val();
-        self.ack_no.next = bit_cast::<9, 6>(self.total.val());
+        self.ack_no.next = bit_cast::<9, 6>(self.s2_total.q.val());
         for i in 0..MAX_PKTS {
             if !self.ack_scan.val().get_bit(37 - i) {
                 self.ack_no.next = self.ack_code[37 - i].val();
@@ -1505,7 +1513,7 @@ impl<
             } else if self.s2_done.q.val() {
                 self.info_resp.done.next = true;
                 self.info_resp.is_last_pkt.next = true;
-                self.info_resp.ack_no.next = bit_cast::<9, 6>(self.s2_total.val());
+                self.info_resp.ack_no.next = bit_cast::<9, 6>(self.s2_total.q.val());
                 self.cnt_late.d.next = self.cnt_late.q.val() + self.one_32.val();
             } else {
                 self.info_resp.rx_msg_id.next = bit_cast::<16, A>(self.s2_id.q.val());
@@ -1545,7 +1553,7 @@ impl<
                 & (self.row.val().src_port == self.s2_port.q.val())
                 & (self.row.val().tx_msg_id == self.s2_txid.q.val())
                 & (self.row.val().msg_len == self.s2_len.q.val())
-                & (self.s2_off.q.val() < bit_cast::<8, 6>(self.total.val()))
+                & (self.s2_off.q.val() < bit_cast::<8, 6>(self.s2_total.q.val()))
                 & ((self.row.val().received & self.pkt_bit.val()) != self.zero_p.val())
                 & ((self.row.val().stored & self.pkt_bit.val()) == self.zero_p.val())
             {
