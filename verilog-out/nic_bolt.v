@@ -14705,6 +14705,21 @@ module nic_bolt$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
     reg  [4:0] class_taken$3$d;
     wire  [4:0] class_taken$3$q;
     reg  class_taken$3$clock;
+    reg  s1_fits$0$d;
+    wire  s1_fits$0$q;
+    reg  s1_fits$0$clock;
+    reg  s1_fits$1$d;
+    wire  s1_fits$1$q;
+    reg  s1_fits$1$clock;
+    reg  s1_fits$2$d;
+    wire  s1_fits$2$q;
+    reg  s1_fits$2$clock;
+    reg  s1_fits$3$d;
+    wire  s1_fits$3$q;
+    reg  s1_fits$3$clock;
+    reg  s1_vreq$d;
+    wire  s1_vreq$q;
+    reg  s1_vreq$clock;
     reg  [15:0] gen$d;
     wire  [15:0] gen$q;
     reg  gen$clock;
@@ -14921,13 +14936,19 @@ module nic_bolt$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
     reg  cnt_bad_data$clock;
     
     // Local signals
-    reg  [80:0] d_ent;
+    reg  d_fwd;
+    reg  [15:0] d_txid_f;
+    reg  [7:0] d_gap_f;
+    reg  [31:0] d_age_f;
+    reg  d_hit_f;
+    reg  d_hit_r;
     reg  [15:0] d_txid;
     reg  [7:0] d_gap;
     reg  [31:0] d_age;
     reg  d_hit;
     reg  [31:0] dwr_ip;
     reg  [15:0] dwr_txid;
+    reg  [5:0] s0_total;
     reg  [2:0] s0_kind;
     reg  [15:0] h0;
     reg  [15:0] h1;
@@ -14938,6 +14959,7 @@ module nic_bolt$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
     reg  [79:0] r0;
     reg  [79:0] r1;
     reg  used0_now;
+    reg  s1_free;
     reg  used1_now;
     reg  [3:0] cam_used_now;
     reg  hit;
@@ -14985,9 +15007,15 @@ module nic_bolt$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
     reg  [15:0] msg_words;
     reg  tmo_live;
     reg  tmo_rearm;
-    reg  [31:0] tmo_slack;
+    reg  fwd;
+    reg  gen_ok_r;
+    reg  gen_ok_f;
+    reg  early_r;
+    reg  early_f;
+    reg  idle_r;
+    reg  idle_f;
+    reg  tmo_early;
     reg  [31:0] expiry_lo;
-    reg  [31:0] idle_for;
     reg  idle_long;
     reg  [31:0] now_lo;
     reg  [4:0] ids_free_c;
@@ -15296,6 +15324,31 @@ module nic_bolt$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         .d(class_taken$3$d),
         .q(class_taken$3$q),
         .clock(class_taken$3$clock)
+    );
+    nic_bolt$reasm$s1_fits$0 s1_fits$0(
+        .d(s1_fits$0$d),
+        .q(s1_fits$0$q),
+        .clock(s1_fits$0$clock)
+    );
+    nic_bolt$reasm$s1_fits$1 s1_fits$1(
+        .d(s1_fits$1$d),
+        .q(s1_fits$1$q),
+        .clock(s1_fits$1$clock)
+    );
+    nic_bolt$reasm$s1_fits$2 s1_fits$2(
+        .d(s1_fits$2$d),
+        .q(s1_fits$2$q),
+        .clock(s1_fits$2$clock)
+    );
+    nic_bolt$reasm$s1_fits$3 s1_fits$3(
+        .d(s1_fits$3$d),
+        .q(s1_fits$3$q),
+        .clock(s1_fits$3$clock)
+    );
+    nic_bolt$reasm$s1_vreq s1_vreq(
+        .d(s1_vreq$d),
+        .q(s1_vreq$q),
+        .clock(s1_vreq$clock)
     );
     nic_bolt$reasm$gen gen(
         .d(gen$d),
@@ -15665,6 +15718,7 @@ module nic_bolt$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         s1_off$clock = clock;
         s1_mark$clock = clock;
         s1_id$clock = clock;
+        s1_vreq$clock = clock;
         s1_gen$clock = clock;
         s1_slot0$clock = clock;
         s1_slot1$clock = clock;
@@ -15744,6 +15798,7 @@ module nic_bolt$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         s1_off$d = s1_off$q;
         s1_mark$d = s1_mark$q;
         s1_id$d = s1_id$q;
+        s1_vreq$d = s1_vreq$q;
         s1_gen$d = s1_gen$q;
         s1_slot0$d = s1_slot0$q;
         s1_slot1$d = s1_slot1$q;
@@ -15847,6 +15902,8 @@ module nic_bolt$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         class_fifo$0$push_data = rows$read_data[156+:24];
         class_fresh_off$0$clock = clock;
         class_taken$0$clock = clock;
+        s1_fits$0$clock = clock;
+        s1_fits$0$d = info_req$msg_len <= class_bytes$0;
         class_fresh_off$0$d = class_fresh_off$0$q;
         class_taken$0$d = class_taken$0$q;
         class_fifo$1$clock = clock;
@@ -15856,6 +15913,8 @@ module nic_bolt$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         class_fifo$1$push_data = rows$read_data[156+:24];
         class_fresh_off$1$clock = clock;
         class_taken$1$clock = clock;
+        s1_fits$1$clock = clock;
+        s1_fits$1$d = info_req$msg_len <= class_bytes$1;
         class_fresh_off$1$d = class_fresh_off$1$q;
         class_taken$1$d = class_taken$1$q;
         class_fifo$2$clock = clock;
@@ -15865,6 +15924,8 @@ module nic_bolt$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         class_fifo$2$push_data = rows$read_data[156+:24];
         class_fresh_off$2$clock = clock;
         class_taken$2$clock = clock;
+        s1_fits$2$clock = clock;
+        s1_fits$2$d = info_req$msg_len <= class_bytes$2;
         class_fresh_off$2$d = class_fresh_off$2$q;
         class_taken$2$d = class_taken$2$q;
         class_fifo$3$clock = clock;
@@ -15874,6 +15935,8 @@ module nic_bolt$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         class_fifo$3$push_data = rows$read_data[156+:24];
         class_fresh_off$3$clock = clock;
         class_taken$3$clock = clock;
+        s1_fits$3$clock = clock;
+        s1_fits$3$d = info_req$msg_len <= class_bytes$3;
         class_fresh_off$3$d = class_fresh_off$3$q;
         class_taken$3$d = class_taken$3$q;
         way0$read_clock = clock;
@@ -15898,7 +15961,8 @@ module nic_bolt$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         expiry = now + 64'(cfg$timeout);
         expiry_lo = expiry[0+:32];
         now_lo = now[0+:32];
-        info_req$ready = ~(dp_unres_pend$q | dp_check_pend$q | free_pend$q | timer$source$valid | reset);
+        s1_free = (s1_kind$q == k_free_dlv) | (s1_kind$q == k_free_tmo);
+        info_req$ready = ~(dp_unres_pend$q | s1_free | dp_check_pend$q | free_pend$q | timer$source$valid | reset);
         timer$source$ready = 1'b0;
         s0_kind = k_none;
         if (dp_unres_pend$q) begin
@@ -15914,7 +15978,7 @@ module nic_bolt$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
             s0_kind = k_free_tmo;
             timer$source$ready = 1'b1;
         end
-        else if (info_req$valid) begin
+        else if (info_req$valid & ~s1_free) begin
             s0_kind = k_req;
         end
         ip_hi = info_req$src_ip[16+:16];
@@ -15930,6 +15994,11 @@ module nic_bolt$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         s1_port$d = info_req$src_port;
         s1_txid$d = info_req$tx_msg_id;
         s1_len$d = info_req$msg_len;
+        s0_total = info_req$msg_len[10+:6];
+        if (info_req$msg_len[0+:10] != zero_10) begin
+            s0_total = info_req$msg_len[10+:6] + one_6;
+        end
+        s1_vreq$d = (info_req$msg_len != zero_16) & (info_req$msg_len <= max_len) & (info_req$pkt_offset < 8'(s0_total));
         s1_off$d = info_req$pkt_offset;
         s1_mark$d = info_req$mark_received;
         s1_slot0$d = h0[0+:6];
@@ -15949,11 +16018,24 @@ module nic_bolt$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
             s1_len$d = dp_len$q;
             s1_off$d = dp_off$q;
         end
-        if (s3_valid$q & (s3_id$q == s2_id$q)) begin
+        fwd = s3_valid$q & (s3_id$q == s2_id$q);
+        if (fwd) begin
             row = s3_row$q;
         end
         else begin
             row = rows$read_data;
+        end
+        gen_ok_r = rows$read_data[200+:16] == s2_gen$q;
+        gen_ok_f = s3_row$q[200+:16] == s2_gen$q;
+        early_r = (now_lo - rows$read_data[216+:32]) >= half_32;
+        early_f = (now_lo - s3_row$q[216+:32]) >= half_32;
+        idle_r = (expiry_lo - rows$read_data[216+:32]) >= cfg$conflict_idle;
+        idle_f = (expiry_lo - s3_row$q[216+:32]) >= cfg$conflict_idle;
+        tmo_early = early_r;
+        idle_long = idle_r;
+        if (fwd) begin
+            tmo_early = early_f;
+            idle_long = idle_f;
         end
         s2_active = active$q[s2_id$q];
         s2_delivering = delivering$q[s2_id$q];
@@ -15961,11 +16043,8 @@ module nic_bolt$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         if (s2_kind$q == k_free_dlv) begin
             do_free = s2_active;
         end
-        tmo_live = (s2_kind$q == k_free_tmo) & s2_active & ~s2_delivering & (row[200+:16] == s2_gen$q);
-        tmo_slack = now_lo - row[216+:32];
-        idle_for = tmo_slack + cfg$timeout;
-        idle_long = idle_for >= cfg$conflict_idle;
-        tmo_rearm = tmo_live & ((tmo_slack >= half_32) | (dp_hold$q & (dp_id$q == 16'(s2_id$q))));
+        tmo_live = (s2_kind$q == k_free_tmo) & s2_active & ~s2_delivering & ((gen_ok_r & ~fwd) | (gen_ok_f & fwd));
+        tmo_rearm = tmo_live & (tmo_early | (dp_hold$q & (dp_id$q == 16'(s2_id$q))));
         if (tmo_live & ~tmo_rearm) begin
             do_free = 1'b1;
         end
@@ -16000,7 +16079,7 @@ module nic_bolt$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         if (s1_len$q[0+:10] != zero_10) begin
             s1_total = s1_len$q[10+:6] + one_6;
         end
-        s1_valid_req = (s1_len$q != zero_16) & (s1_len$q <= max_len) & (s1_off$q < 8'(s1_total));
+        s1_valid_req = s1_vreq$q;
         r0 = way0$read_data;
         if ((s2_kind$q == k_req) & s2_new$q & (s2_loc_kind$q == loc_way0) & (s2_loc_index$q[0+:6] == s1_slot0$q)) begin
             r0[0+:32] = s2_ip$q;
@@ -16015,9 +16094,9 @@ module nic_bolt$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
             r1[48+:16] = s2_txid$q;
             r1[64+:16] = 16'(s2_id$q);
         end
-        used0_now = used0$q[s1_slot0$q] & ~(del0_now & (del_slot == s1_slot0$q));
-        used1_now = used1$q[s1_slot1$q] & ~(del1_now & (del_slot == s1_slot1$q));
-        cam_used_now = cam_used$q & ~cam_del_mask;
+        used0_now = used0$q[s1_slot0$q];
+        used1_now = used1$q[s1_slot1$q];
+        cam_used_now = cam_used$q;
         hit = 1'b0;
         hit_id = zero_16;
         if (cam_used_now[0] & (cam_ip$0$q == s1_ip$q) & (cam_port$0$q == s1_port$q) & (cam_txid$0$q == s1_txid$q)) begin
@@ -16072,7 +16151,7 @@ module nic_bolt$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         class_found = 1'b0;
         class_sel = class_code$0;
         class_buf = class_base$0 + class_fresh_off$0$q;
-        if ((s1_len$q <= class_bytes$3) & (class_fifo$3$nonempty | (class_taken$3$q != class_count$3))) begin
+        if (s1_fits$3$q & (class_fifo$3$nonempty | (class_taken$3$q != class_count$3))) begin
             class_found = 1'b1;
             class_sel = class_code$3;
             if (class_fifo$3$nonempty) begin
@@ -16082,7 +16161,7 @@ module nic_bolt$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
                 class_buf = class_base$3 + class_fresh_off$3$q;
             end
         end
-        if ((s1_len$q <= class_bytes$2) & (class_fifo$2$nonempty | (class_taken$2$q != class_count$2))) begin
+        if (s1_fits$2$q & (class_fifo$2$nonempty | (class_taken$2$q != class_count$2))) begin
             class_found = 1'b1;
             class_sel = class_code$2;
             if (class_fifo$2$nonempty) begin
@@ -16092,7 +16171,7 @@ module nic_bolt$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
                 class_buf = class_base$2 + class_fresh_off$2$q;
             end
         end
-        if ((s1_len$q <= class_bytes$1) & (class_fifo$1$nonempty | (class_taken$1$q != class_count$1))) begin
+        if (s1_fits$1$q & (class_fifo$1$nonempty | (class_taken$1$q != class_count$1))) begin
             class_found = 1'b1;
             class_sel = class_code$1;
             if (class_fifo$1$nonempty) begin
@@ -16102,7 +16181,7 @@ module nic_bolt$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
                 class_buf = class_base$1 + class_fresh_off$1$q;
             end
         end
-        if ((s1_len$q <= class_bytes$0) & (class_fifo$0$nonempty | (class_taken$0$q != class_count$0))) begin
+        if (s1_fits$0$q & (class_fifo$0$nonempty | (class_taken$0$q != class_count$0))) begin
             class_found = 1'b1;
             class_sel = class_code$0;
             if (class_fifo$0$nonempty) begin
@@ -16112,17 +16191,19 @@ module nic_bolt$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
                 class_buf = class_base$0 + class_fresh_off$0$q;
             end
         end
-        d_ent = done_tab$read_data;
-        if (dw_v$q & (dw_idx$q == s1_didx$q)) begin
-            d_ent = dw$q;
-        end
-        if (done_tab$write_enable & (done_tab$write_address == s1_didx$q)) begin
-            d_ent = done_tab$write_data;
-        end
-        d_txid = d_ent[33+:16];
+        d_fwd = dw_v$q & (dw_idx$q == s1_didx$q);
+        d_txid = done_tab$read_data[33+:16];
         d_gap = d_txid[8+:8] - s1_txid$q[8+:8];
-        d_age = now_lo - d_ent[49+:32];
-        d_hit = d_ent[0+:1] & (d_ent[1+:32] == s1_ip$q) & (d_txid[0+:8] == s1_txid$q[0+:8]) & (d_gap < c128_8) & (d_age < cfg$timeout);
+        d_age = now_lo - done_tab$read_data[49+:32];
+        d_hit_r = done_tab$read_data[0+:1] & (done_tab$read_data[1+:32] == s1_ip$q) & (d_txid[0+:8] == s1_txid$q[0+:8]) & (d_gap < c128_8) & (d_age < cfg$timeout);
+        d_txid_f = dw$q[33+:16];
+        d_gap_f = d_txid_f[8+:8] - s1_txid$q[8+:8];
+        d_age_f = now_lo - dw$q[49+:32];
+        d_hit_f = dw$q[0+:1] & (dw$q[1+:32] == s1_ip$q) & (d_txid_f[0+:8] == s1_txid$q[0+:8]) & (d_gap_f < c128_8) & (d_age_f < cfg$timeout);
+        d_hit = d_hit_r;
+        if (d_fwd) begin
+            d_hit = d_hit_f;
+        end
         alloc = (s1_kind$q == k_req) & ~hit & ~d_hit & s1_valid_req & id_avail & class_found & (~used0_now | ~used1_now | cam_free_any);
         s2_kind$d = s1_kind$q;
         s2_new$d = alloc;
@@ -20122,6 +20203,82 @@ module nic_bolt$reasm$s1_didx(d,q,clock);
 endmodule // nic_bolt$reasm$s1_didx
 
 
+module nic_bolt$reasm$s1_fits$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$reasm$s1_fits$0
+
+
+module nic_bolt$reasm$s1_fits$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$reasm$s1_fits$1
+
+
+module nic_bolt$reasm$s1_fits$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$reasm$s1_fits$2
+
+
+module nic_bolt$reasm$s1_fits$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$reasm$s1_fits$3
+
+
 module nic_bolt$reasm$s1_gen(d,q,clock);
     
     // Module arguments
@@ -20329,6 +20486,25 @@ module nic_bolt$reasm$s1_txid(d,q,clock);
     end
           
 endmodule // nic_bolt$reasm$s1_txid
+
+
+module nic_bolt$reasm$s1_vreq(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_bolt$reasm$s1_vreq
 
 
 module nic_bolt$reasm$s2_buf(d,q,clock);

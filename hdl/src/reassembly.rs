@@ -21,7 +21,10 @@
 //! * `info_req` / `info_resp`: the `GetRxMsgInfo` extern. A request accepted in cycle `t`
 //!   (`valid & ready`) is answered by `info_resp.valid` in cycle `t+2`, without
 //!   backpressure. `ready` drops for a cycle while the data port, a delivery or a timeout
-//!   needs the op pipeline (all from registers; at most 3 such cycles per message).
+//!   needs the op pipeline (all from registers; at most 3 such cycles per message), and
+//!   for the cycle after a free (a delivery's or a timer event's) entered it: a request
+//!   then never looks up the table in the cycle the free deletes from it, so stage 1
+//!   reads the table's state from registers only.
 //!   - lookup key `(src_ip, src_port, tx_msg_id)`, exact match: two senders never alias.
 //!   - `mark_received = 0` (trimmed packets) reads the state without setting the bit.
 //!   - an unknown key allocates an `rx_msg_id`, a buffer and a table entry
@@ -394,7 +397,14 @@ pub struct Reassembly<
     s2_done: DFF<bool>,
     cnt_late: DFF<Bits<32>>,
     cnt_conflict: DFF<Bits<32>>,
-    d_ent: Signal<Local, DoneEntry>,
+    /// The late-duplicate check on the RAM's entry (`d_*`) and on the one written last
+    /// cycle (`d_*_f`), side by side; `d_fwd` picks the second.
+    d_fwd: Signal<Local, bool>,
+    d_txid_f: Signal<Local, Bits<16>>,
+    d_gap_f: Signal<Local, Bits<8>>,
+    d_age_f: Signal<Local, Bits<32>>,
+    d_hit_f: Signal<Local, bool>,
+    d_hit_r: Signal<Local, bool>,
     d_txid: Signal<Local, Bits<16>>,
     d_gap: Signal<Local, Bits<8>>,
     d_age: Signal<Local, Bits<32>>,
@@ -412,6 +422,11 @@ pub struct Reassembly<
     class_fifo: [Fifo<Bits<24>, A, C>; MAX_CLASSES],
     class_fresh_off: [DFF<Bits<24>>; MAX_CLASSES],
     class_taken: [DFF<Bits<C>>; MAX_CLASSES],
+    /// A request's checks made in S0 from its own fields, for S1: it fits size class `i`;
+    /// it is well formed (`msg_len` in `1..=MAX_MSG_BYTES`, `pkt_offset` below its count).
+    s1_fits: [DFF<bool>; MAX_CLASSES],
+    s1_vreq: DFF<bool>,
+    s0_total: Signal<Local, Bits<6>>,
     class_bytes: [Constant<Bits<16>>; MAX_CLASSES],
     class_base: [Constant<Bits<24>>; MAX_CLASSES],
     class_words: [Constant<Bits<24>>; MAX_CLASSES],
@@ -509,6 +524,7 @@ pub struct Reassembly<
     r0: Signal<Local, TableRow>,
     r1: Signal<Local, TableRow>,
     used0_now: Signal<Local, bool>,
+    s1_free: Signal<Local, bool>,
     used1_now: Signal<Local, bool>,
     cam_used_now: Signal<Local, Bits<CAM_ENTRIES>>,
     hit: Signal<Local, bool>,
@@ -556,9 +572,19 @@ pub struct Reassembly<
     msg_words: Signal<Local, Bits<16>>,
     tmo_live: Signal<Local, bool>,
     tmo_rearm: Signal<Local, bool>,
-    tmo_slack: Signal<Local, Bits<32>>,
+    /// The op in S2 takes its row from S3 (written last cycle) rather than the RAM.
+    fwd: Signal<Local, bool>,
+    /// The row's checks made on both candidate rows before the forwarding mux (so that the
+    /// subtracts and compares run beside the id compare that picks one): generation match,
+    /// timer event early (expiry still ahead), idle for `cfg.conflict_idle`.
+    gen_ok_r: Signal<Local, bool>,
+    gen_ok_f: Signal<Local, bool>,
+    early_r: Signal<Local, bool>,
+    early_f: Signal<Local, bool>,
+    idle_r: Signal<Local, bool>,
+    idle_f: Signal<Local, bool>,
+    tmo_early: Signal<Local, bool>,
     expiry_lo: Signal<Local, Bits<32>>,
-    idle_for: Signal<Local, Bits<32>>,
     idle_long: Signal<Local, bool>,
     now_lo: Signal<Local, Bits<32>>,
     ids_free_c: Signal<Local, Bits<C>>,
@@ -698,7 +724,12 @@ impl<
             s2_done: Default::default(),
             cnt_late: Default::default(),
             cnt_conflict: Default::default(),
-            d_ent: Default::default(),
+            d_fwd: Default::default(),
+            d_txid_f: Default::default(),
+            d_gap_f: Default::default(),
+            d_age_f: Default::default(),
+            d_hit_f: Default::default(),
+            d_hit_r: Default::default(),
             d_txid: Default::default(),
             d_gap: Default::default(),
             d_age: Default::default(),
@@ -716,6 +747,9 @@ impl<
             class_fifo: std::array::from_fn(|_| Fifo::new()),
             class_fresh_off: Default::default(),
             class_taken: Default::default(),
+            s1_fits: Default::default(),
+            s1_vreq: Default::default(),
+            s0_total: Default::default(),
             class_bytes: std::array::from_fn(|i| Constant::new(cfg.bytes_of(i).into())),
             class_base: std::array::from_fn(|i| Constant::new(cfg.base_of(i).into())),
             class_words: std::array::from_fn(|i| Constant::new(cfg.words_of(i).into())),
@@ -799,6 +833,7 @@ impl<
             r0: Default::default(),
             r1: Default::default(),
             used0_now: Default::default(),
+            s1_free: Default::default(),
             used1_now: Default::default(),
             cam_used_now: Default::default(),
             hit: Default::default(),
@@ -846,9 +881,15 @@ impl<
             msg_words: Default::default(),
             tmo_live: Default::default(),
             tmo_rearm: Default::default(),
-            tmo_slack: Default::default(),
+            fwd: Default::default(),
+            gen_ok_r: Default::default(),
+            gen_ok_f: Default::default(),
+            early_r: Default::default(),
+            early_f: Default::default(),
+            idle_r: Default::default(),
+            idle_f: Default::default(),
+            tmo_early: Default::default(),
             expiry_lo: Default::default(),
-            idle_for: Default::default(),
             idle_long: Default::default(),
             now_lo: Default::default(),
             ids_free_c: Default::default(),
@@ -952,6 +993,7 @@ impl<
             s1_off,
             s1_mark,
             s1_id,
+            s1_vreq,
             s1_gen,
             s1_slot0,
             s1_slot1,
@@ -1035,6 +1077,8 @@ impl<
             self.class_fifo[i].push_data.next = self.rows.read_data.val().buf_addr;
             self.class_fresh_off[i].clock.next = self.clock.val();
             self.class_taken[i].clock.next = self.clock.val();
+            self.s1_fits[i].clock.next = self.clock.val();
+            self.s1_fits[i].d.next = self.info_req.msg_len.val() <= self.class_bytes[i].val();
             self.class_fresh_off[i].d.next = self.class_fresh_off[i].q.val();
             self.class_taken[i].d.next = self.class_taken[i].q.val();
         }
@@ -1063,7 +1107,12 @@ impl<
         self.now_lo.next = self.now.val().get_bits::<32>(0);
 
         // ================= S0: arbitrate, hash, read the table ways =================
+        // A free op in S1 is in S2 next cycle, where it deletes from the table: no request
+        // follows it directly (stage 1 reads the table's state from registers only).
+        self.s1_free.next = (self.s1_kind.q.val() == self.k_free_dlv.val())
+            | (self.s1_kind.q.val() == self.k_free_tmo.val());
         self.info_req.ready.next = !(self.dp_unres_pend.q.val()
+            | self.s1_free.val()
             | self.dp_check_pend.q.val()
             | self.free_pend.q.val()
             | self.timer.source.valid.val()
@@ -1079,7 +1128,7 @@ impl<
         } else if self.timer.source.valid.val() {
             self.s0_kind.next = self.k_free_tmo.val();
             self.timer.source.ready.next = true;
-        } else if self.info_req.valid.val() {
+        } else if self.info_req.valid.val() & !self.s1_free.val() {
             self.s0_kind.next = self.k_req.val();
         }
         self.ip_hi.next = self.info_req.src_ip.val().get_bits::<16>(16);
@@ -1105,6 +1154,13 @@ impl<
         self.s1_port.d.next = self.info_req.src_port.val();
         self.s1_txid.d.next = self.info_req.tx_msg_id.val();
         self.s1_len.d.next = self.info_req.msg_len.val();
+        self.s0_total.next = self.info_req.msg_len.val().get_bits::<6>(10);
+        if self.info_req.msg_len.val().get_bits::<10>(0) != self.zero_10.val() {
+            self.s0_total.next = self.info_req.msg_len.val().get_bits::<6>(10) + self.one_6.val();
+        }
+        self.s1_vreq.d.next = (self.info_req.msg_len.val() != self.zero_16.val())
+            & (self.info_req.msg_len.val() <= self.max_len.val())
+            & (self.info_req.pkt_offset.val() < bit_cast::<8, 6>(self.s0_total.val()));
         self.s1_off.d.next = self.info_req.pkt_offset.val();
         self.s1_mark.d.next = self.info_req.mark_received.val();
         self.s1_slot0.d.next = self.h0.val().get_bits::<SA>(0);
@@ -1127,10 +1183,29 @@ impl<
 
         // ================= S2 decisions needed by S1 (frees this cycle) =================
         // The row of the op in S2: the RAM's, or the one written last cycle.
-        if self.s3_valid.q.val() & (self.s3_id.q.val() == self.s2_id.q.val()) {
+        self.fwd.next = self.s3_valid.q.val() & (self.s3_id.q.val() == self.s2_id.q.val());
+        if self.fwd.val() {
             self.row.next = self.s3_row.q.val();
         } else {
             self.row.next = self.rows.read_data.val();
+        }
+        // A timer event is early while `now - expiry` is negative (mod 2^32); the message
+        // has been idle for `expiry_lo(now) - expiry_lo(row) = now - its last request`.
+        self.gen_ok_r.next = self.rows.read_data.val().gen == self.s2_gen.q.val();
+        self.gen_ok_f.next = self.s3_row.q.val().gen == self.s2_gen.q.val();
+        self.early_r.next =
+            (self.now_lo.val() - self.rows.read_data.val().expiry_lo) >= self.half_32.val();
+        self.early_f.next =
+            (self.now_lo.val() - self.s3_row.q.val().expiry_lo) >= self.half_32.val();
+        self.idle_r.next = (self.expiry_lo.val() - self.rows.read_data.val().expiry_lo)
+            >= self.cfg.conflict_idle.val();
+        self.idle_f.next =
+            (self.expiry_lo.val() - self.s3_row.q.val().expiry_lo) >= self.cfg.conflict_idle.val();
+        self.tmo_early.next = self.early_r.val();
+        self.idle_long.next = self.idle_r.val();
+        if self.fwd.val() {
+            self.tmo_early.next = self.early_f.val();
+            self.idle_long.next = self.idle_f.val();
         }
         self.s2_active.next = self.active.q.val().get_bit(self.s2_id.q.val().index());
         self.s2_delivering.next = self.delivering.q.val().get_bit(self.s2_id.q.val().index());
@@ -1144,13 +1219,9 @@ impl<
         self.tmo_live.next = (self.s2_kind.q.val() == self.k_free_tmo.val())
             & self.s2_active.val()
             & !self.s2_delivering.val()
-            & (self.row.val().gen == self.s2_gen.q.val());
-        self.tmo_slack.next = self.now_lo.val() - self.row.val().expiry_lo;
-        // Cycles since the message's last request (its expiry is that request + timeout).
-        self.idle_for.next = self.tmo_slack.val() + self.cfg.timeout.val();
-        self.idle_long.next = self.idle_for.val() >= self.cfg.conflict_idle.val();
+            & ((self.gen_ok_r.val() & !self.fwd.val()) | (self.gen_ok_f.val() & self.fwd.val()));
         self.tmo_rearm.next = self.tmo_live.val()
-            & ((self.tmo_slack.val() >= self.half_32.val())
+            & (self.tmo_early.val()
                 | (self.dp_hold.q.val()
                     & (self.dp_id.q.val() == bit_cast::<16, A>(self.s2_id.q.val()))));
         if self.tmo_live.val() & !self.tmo_rearm.val() {
@@ -1194,9 +1265,8 @@ impl<
         if self.s1_len.q.val().get_bits::<10>(0) != self.zero_10.val() {
             self.s1_total.next = self.s1_len.q.val().get_bits::<6>(10) + self.one_6.val();
         }
-        self.s1_valid_req.next = (self.s1_len.q.val() != self.zero_16.val())
-            & (self.s1_len.q.val() <= self.max_len.val())
-            & (self.s1_off.q.val() < bit_cast::<8, 6>(self.s1_total.val()));
+        // (Only a request reads it: then S0 made it from this op's msg_len and offset.)
+        self.s1_valid_req.next = self.s1_vreq.q.val();
         // Ways: a slot written by the op now in S2 is forwarded (the RAM read was stale).
         self.r0.next = self.way0.read_data.val();
         if (self.s2_kind.q.val() == self.k_req.val())
@@ -1220,11 +1290,10 @@ impl<
             self.r1.next.tx_msg_id = self.s2_txid.q.val();
             self.r1.next.rx_id = bit_cast::<16, A>(self.s2_id.q.val());
         }
-        self.used0_now.next = self.used0.q.val().get_bit(self.s1_slot0.q.val().index())
-            & !(self.del0_now.val() & (self.del_slot.val() == self.s1_slot0.q.val()));
-        self.used1_now.next = self.used1.q.val().get_bit(self.s1_slot1.q.val().index())
-            & !(self.del1_now.val() & (self.del_slot.val() == self.s1_slot1.q.val()));
-        self.cam_used_now.next = self.cam_used.q.val() & !self.cam_del_mask.val();
+        // No request is in S1 while a free is in S2 (S0), so the table's registers are current.
+        self.used0_now.next = self.used0.q.val().get_bit(self.s1_slot0.q.val().index());
+        self.used1_now.next = self.used1.q.val().get_bit(self.s1_slot1.q.val().index());
+        self.cam_used_now.next = self.cam_used.q.val();
 
         self.hit.next = false;
         self.hit_id.next = self.zero_16.val();
@@ -1276,7 +1345,7 @@ impl<
         self.class_sel.next = self.class_code[0].val();
         self.class_buf.next = self.class_base[0].val() + self.class_fresh_off[0].q.val();
         for i in 0..MAX_CLASSES {
-            if (self.s1_len.q.val() <= self.class_bytes[3 - i].val())
+            if self.s1_fits[3 - i].q.val()
                 & (self.class_fifo[3 - i].nonempty.val()
                     | (self.class_taken[3 - i].q.val() != self.class_count[3 - i].val()))
             {
@@ -1290,27 +1359,33 @@ impl<
                 }
             }
         }
-        // A late duplicate: same sender, context and slot as a delivered message, and a
-        // generation not newer (serial arithmetic), within `cfg.timeout` of its free. The
-        // entry is forwarded when written this cycle or the last (the RAM read is stale).
-        self.d_ent.next = self.done_tab.read_data.val();
-        if self.dw_v.q.val() & (self.dw_idx.q.val() == self.s1_didx.q.val()) {
-            self.d_ent.next = self.dw.q.val();
-        }
-        if self.done_tab.write_enable.val()
-            & (self.done_tab.write_address.val() == self.s1_didx.q.val())
-        {
-            self.d_ent.next = self.done_tab.write_data.val();
-        }
-        self.d_txid.next = self.d_ent.val().tx_msg_id;
+        // A late duplicate: same sender and slot as a delivered message, and a generation
+        // not newer (serial arithmetic), within `cfg.timeout` of its free. The entry is
+        // forwarded when written last cycle (the RAM read is stale); none is written this
+        // cycle while a request is in S1 (a free in S2 keeps requests out of S1).
+        self.d_fwd.next = self.dw_v.q.val() & (self.dw_idx.q.val() == self.s1_didx.q.val());
+        self.d_txid.next = self.done_tab.read_data.val().tx_msg_id;
         self.d_gap.next =
             self.d_txid.val().get_bits::<8>(8) - self.s1_txid.q.val().get_bits::<8>(8);
-        self.d_age.next = self.now_lo.val() - self.d_ent.val().freed_lo;
-        self.d_hit.next = self.d_ent.val().used
-            & (self.d_ent.val().src_ip == self.s1_ip.q.val())
+        self.d_age.next = self.now_lo.val() - self.done_tab.read_data.val().freed_lo;
+        self.d_hit_r.next = self.done_tab.read_data.val().used
+            & (self.done_tab.read_data.val().src_ip == self.s1_ip.q.val())
             & (self.d_txid.val().get_bits::<8>(0) == self.s1_txid.q.val().get_bits::<8>(0))
             & (self.d_gap.val() < self.c128_8.val())
             & (self.d_age.val() < self.cfg.timeout.val());
+        self.d_txid_f.next = self.dw.q.val().tx_msg_id;
+        self.d_gap_f.next =
+            self.d_txid_f.val().get_bits::<8>(8) - self.s1_txid.q.val().get_bits::<8>(8);
+        self.d_age_f.next = self.now_lo.val() - self.dw.q.val().freed_lo;
+        self.d_hit_f.next = self.dw.q.val().used
+            & (self.dw.q.val().src_ip == self.s1_ip.q.val())
+            & (self.d_txid_f.val().get_bits::<8>(0) == self.s1_txid.q.val().get_bits::<8>(0))
+            & (self.d_gap_f.val() < self.c128_8.val())
+            & (self.d_age_f.val() < self.cfg.timeout.val());
+        self.d_hit.next = self.d_hit_r.val();
+        if self.d_fwd.val() {
+            self.d_hit.next = self.d_hit_f.val();
+        }
         self.alloc.next = (self.s1_kind.q.val() == self.k_req.val())
             & !self.hit.val()
             & !self.d_hit.val()
