@@ -603,6 +603,36 @@ fn bolt_frame(src: usize, dst: usize, bytes: usize, flags: u8, t_data_tx: u32) -
     f
 }
 
+/// A returned header answers from a unicast source MAC: a data packet sent to a group
+/// (multicast) MAC gets an SRC whose source MAC is that MAC with its group bit cleared
+/// (issue 37's fuzz finding: tshark flags a group source MAC); the data packet itself goes
+/// on with its destination MAC unchanged.
+#[test]
+fn a_bolt_src_never_carries_a_group_source_mac() {
+    let mut s = SwitchSetup::new(4);
+    s.mode = MODE_BOLT;
+    s.cc_thresh = 0;
+    let mut h = H4::new(&s);
+    let mut f = bolt_frame(1, 3, 200, 0, 7);
+    f[0] |= 1;
+    let (dst_mac, src_mac) = (f[0..6].to_vec(), f[6..12].to_vec());
+    h.w.push_frame(1, &f);
+    h.run(200 / 4 + 40);
+    assert_eq!(h.out[1].len(), 1, "one SRC");
+    let src = &h.out[1][0].1;
+    assert_eq!(bolt_flags(src), BOLT_SRC);
+    assert_eq!(src[0..6], src_mac[..], "the SRC goes back to the sender");
+    let mut unicast = dst_mac.clone();
+    unicast[0] &= !1;
+    assert_eq!(
+        src[6..12],
+        unicast[..],
+        "from the old destination, group bit cleared"
+    );
+    assert_eq!(h.out[3].len(), 1, "the data packet is forwarded");
+    assert_eq!(h.out[3][0].1[0..6], dst_mac[..]);
+}
+
 fn bolt_flags(f: &[u8]) -> u8 {
     f[BOLT_OFFSET + 4]
 }
