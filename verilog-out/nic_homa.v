@@ -7301,6 +7301,22 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
     localparam  idx$13 = 4'hd;
     localparam  idx$14 = 4'he;
     localparam  idx$15 = 4'hf;
+    localparam  idx_c$0 = 5'b0;
+    localparam  idx_c$1 = 5'b1;
+    localparam  idx_c$2 = 5'b10;
+    localparam  idx_c$3 = 5'b11;
+    localparam  idx_c$4 = 5'b100;
+    localparam  idx_c$5 = 5'b101;
+    localparam  idx_c$6 = 5'b110;
+    localparam  idx_c$7 = 5'b111;
+    localparam  idx_c$8 = 5'b1000;
+    localparam  idx_c$9 = 5'b1001;
+    localparam  idx_c$10 = 5'b1010;
+    localparam  idx_c$11 = 5'b1011;
+    localparam  idx_c$12 = 5'b1100;
+    localparam  idx_c$13 = 5'b1101;
+    localparam  idx_c$14 = 5'b1110;
+    localparam  idx_c$15 = 5'b1111;
     localparam  off_code$0 = 8'h0;
     localparam  off_code$1 = 8'h1;
     localparam  off_code$2 = 8'h2;
@@ -7339,21 +7355,93 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
     localparam  off_code$35 = 8'h23;
     localparam  off_code$36 = 8'h24;
     localparam  off_code$37 = 8'h25;
+    localparam  off1_code$0 = 8'h1;
+    localparam  off1_code$1 = 8'h2;
+    localparam  off1_code$2 = 8'h3;
+    localparam  off1_code$3 = 8'h4;
+    localparam  off1_code$4 = 8'h5;
+    localparam  off1_code$5 = 8'h6;
+    localparam  off1_code$6 = 8'h7;
+    localparam  off1_code$7 = 8'h8;
+    localparam  off1_code$8 = 8'h9;
+    localparam  off1_code$9 = 8'ha;
+    localparam  off1_code$10 = 8'hb;
+    localparam  off1_code$11 = 8'hc;
+    localparam  off1_code$12 = 8'hd;
+    localparam  off1_code$13 = 8'he;
+    localparam  off1_code$14 = 8'hf;
+    localparam  off1_code$15 = 8'h10;
+    localparam  off1_code$16 = 8'h11;
+    localparam  off1_code$17 = 8'h12;
+    localparam  off1_code$18 = 8'h13;
+    localparam  off1_code$19 = 8'h14;
+    localparam  off1_code$20 = 8'h15;
+    localparam  off1_code$21 = 8'h16;
+    localparam  off1_code$22 = 8'h17;
+    localparam  off1_code$23 = 8'h18;
+    localparam  off1_code$24 = 8'h19;
+    localparam  off1_code$25 = 8'h1a;
+    localparam  off1_code$26 = 8'h1b;
+    localparam  off1_code$27 = 8'h1c;
+    localparam  off1_code$28 = 8'h1d;
+    localparam  off1_code$29 = 8'h1e;
+    localparam  off1_code$30 = 8'h1f;
+    localparam  off1_code$31 = 8'h20;
+    localparam  off1_code$32 = 8'h21;
+    localparam  off1_code$33 = 8'h22;
+    localparam  off1_code$34 = 8'h23;
+    localparam  off1_code$35 = 8'h24;
+    localparam  off1_code$36 = 8'h25;
+    localparam  off1_code$37 = 8'h26;
+    localparam  bit_p$0 = 38'h1;
+    localparam  bit_p$1 = 38'h2;
+    localparam  bit_p$2 = 38'h4;
+    localparam  bit_p$3 = 38'h8;
+    localparam  bit_p$4 = 38'h10;
+    localparam  bit_p$5 = 38'h20;
+    localparam  bit_p$6 = 38'h40;
+    localparam  bit_p$7 = 38'h80;
+    localparam  bit_p$8 = 38'h100;
+    localparam  bit_p$9 = 38'h200;
+    localparam  bit_p$10 = 38'h400;
+    localparam  bit_p$11 = 38'h800;
+    localparam  bit_p$12 = 38'h1000;
+    localparam  bit_p$13 = 38'h2000;
+    localparam  bit_p$14 = 38'h4000;
+    localparam  bit_p$15 = 38'h8000;
+    localparam  bit_p$16 = 38'h10000;
+    localparam  bit_p$17 = 38'h20000;
+    localparam  bit_p$18 = 38'h40000;
+    localparam  bit_p$19 = 38'h80000;
+    localparam  bit_p$20 = 38'h100000;
+    localparam  bit_p$21 = 38'h200000;
+    localparam  bit_p$22 = 38'h400000;
+    localparam  bit_p$23 = 38'h800000;
+    localparam  bit_p$24 = 38'h1000000;
+    localparam  bit_p$25 = 38'h2000000;
+    localparam  bit_p$26 = 38'h4000000;
+    localparam  bit_p$27 = 38'h8000000;
+    localparam  bit_p$28 = 38'h10000000;
+    localparam  bit_p$29 = 38'h20000000;
+    localparam  bit_p$30 = 38'h40000000;
+    localparam  bit_p$31 = 38'h80000000;
+    localparam  bit_p$32 = 38'h100000000;
+    localparam  bit_p$33 = 38'h200000000;
+    localparam  bit_p$34 = 38'h400000000;
+    localparam  bit_p$35 = 38'h800000000;
+    localparam  bit_p$36 = 38'h1000000000;
+    localparam  bit_p$37 = 38'h2000000000;
     localparam  one_n = 16'h1;
     localparam  zero_n = 16'h0;
     localparam  one_c = 5'b1;
     localparam  zero_c = 5'b0;
     localparam  n_ids = 5'b10000;
-    localparam  ones_p = 38'h3fffffffff;
     localparam  one_p = 38'h1;
     localparam  zero_p = 38'h0;
-    localparam  c38 = 8'h26;
     localparam  one_8 = 8'h1;
     localparam  zero_8 = 8'h0;
     localparam  max_8 = 8'hff;
     localparam  c127 = 8'h7f;
-    localparam  hdr_beats = 16'h8;
-    localparam  c128_16 = 16'h80;
     localparam  zero_10 = 10'b0;
     localparam  zero_16 = 16'h0;
     localparam  one_16 = 16'h1;
@@ -7361,17 +7449,20 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
     localparam  max_len = 16'h9800;
     localparam  all_16 = 16'hffff;
     localparam  lo8_16 = 16'hff;
+    localparam  sh1 = 5'b1;
     localparam  sh3 = 5'b11;
     localparam  sh7 = 5'b111;
     localparam  sh8 = 5'b1000;
-    localparam  sh10 = 5'b1010;
     localparam  one_24 = 24'h1;
     localparam  zero_24 = 24'h0;
     localparam  one_32 = 32'h1;
     localparam  zero_32 = 32'h0;
     localparam  zero_64 = 64'h0;
     localparam  two_3 = 3'b10;
-    localparam  c5_4 = 4'h5;
+    localparam  c4_4 = 4'h4;
+    localparam  c136_16 = 16'h88;
+    localparam  c71_16 = 16'h47;
+    localparam  two_16 = 16'h2;
     localparam  one_4 = 4'h1;
     localparam  op_schedule = 2'b1;
     localparam  op_cancel = 2'b11;
@@ -7637,32 +7728,101 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
     reg  [7:0] s2_total$d;
     wire  [7:0] s2_total$q;
     reg  s2_total$clock;
-    reg  s3_valid$d;
-    wire  s3_valid$q;
-    reg  s3_valid$clock;
+    reg  s2_fwd$d;
+    wire  s2_fwd$q;
+    reg  s2_fwd$clock;
+    reg  [37:0] s2_bn$d;
+    wire  [37:0] s2_bn$q;
+    reg  s2_bn$clock;
+    reg  [2:0] s3_kind$d;
+    wire  [2:0] s3_kind$q;
+    reg  s3_kind$clock;
     reg  [3:0] s3_id$d;
     wire  [3:0] s3_id$q;
     reg  s3_id$clock;
-    reg  [276:0] s3_row$d;
-    wire  [276:0] s3_row$q;
-    reg  s3_row$clock;
+    reg  [276:0] s3_nr$d;
+    wire  [276:0] s3_nr$q;
+    reg  s3_nr$clock;
+    reg  [37:0] s3_bc$d;
+    wire  [37:0] s3_bc$q;
+    reg  s3_bc$clock;
+    reg  [37:0] s3_bw$d;
+    wire  [37:0] s3_bw$q;
+    reg  s3_bw$clock;
+    reg  [37:0] s3_full$d;
+    wire  [37:0] s3_full$q;
+    reg  s3_full$clock;
+    reg  [37:0] s3_sent$d;
+    wire  [37:0] s3_sent$q;
+    reg  s3_sent$clock;
+    reg  s3_alive$d;
+    wire  s3_alive$q;
+    reg  s3_alive$clock;
+    reg  s3_send_req$d;
+    wire  s3_send_req$q;
+    reg  s3_send_req$clock;
+    reg  s3_dlv_all$d;
+    wire  s3_dlv_all$q;
+    reg  s3_dlv_all$clock;
+    reg  s3_give_up$d;
+    wire  s3_give_up$q;
+    reg  s3_give_up$clock;
+    reg  s3_rearm$d;
+    wire  s3_rearm$q;
+    reg  s3_rearm$clock;
+    reg  s3_probe$d;
+    wire  s3_probe$q;
+    reg  s3_probe$clock;
+    reg  s3_bad$d;
+    wire  s3_bad$q;
+    reg  s3_bad$clock;
+    reg  s3_peer$d;
+    wire  s3_peer$q;
+    reg  s3_peer$clock;
+    reg  s3_offset$d;
+    wire  s3_offset$q;
+    reg  s3_offset$clock;
+    reg  s4_valid$d;
+    wire  s4_valid$q;
+    reg  s4_valid$clock;
+    reg  [3:0] s4_id$d;
+    wire  [3:0] s4_id$q;
+    reg  s4_id$clock;
+    reg  [276:0] s4_row$d;
+    wire  [276:0] s4_row$q;
+    reg  s4_row$clock;
     reg  desc$clock;
     reg  desc$reset;
     reg  desc$push;
-    reg  [166:0] desc$push_data;
+    reg  [151:0] desc$push_data;
     reg  desc$pop;
-    wire  [166:0] desc$head;
+    wire  [151:0] desc$head;
     wire  desc$nonempty;
     wire  [3:0] desc$count;
     reg  st_busy$d;
     wire  st_busy$q;
     reg  st_busy$clock;
-    reg  [166:0] st_cur$d;
-    wire  [166:0] st_cur$q;
+    reg  [151:0] st_cur$d;
+    wire  [151:0] st_cur$q;
     reg  st_cur$clock;
     reg  [15:0] st_beat$d;
     wire  [15:0] st_beat$q;
     reg  st_beat$clock;
+    reg  [23:0] st_addr$d;
+    wire  [23:0] st_addr$q;
+    reg  st_addr$clock;
+    reg  [15:0] st_left$d;
+    wire  [15:0] st_left$q;
+    reg  st_left$clock;
+    reg  st_pay$d;
+    wire  st_pay$q;
+    reg  st_pay$clock;
+    reg  st_last$d;
+    wire  st_last$q;
+    reg  st_last$clock;
+    reg  st_same$d;
+    wire  st_same$q;
+    reg  st_same$clock;
     reg  b_valid$d;
     wire  b_valid$q;
     reg  b_valid$clock;
@@ -7672,8 +7832,8 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
     reg  b_last$d;
     wire  b_last$q;
     reg  b_last$clock;
-    reg  [166:0] b_cur$d;
-    wire  [166:0] b_cur$q;
+    reg  [151:0] b_cur$d;
+    wire  [151:0] b_cur$q;
     reg  b_cur$clock;
     reg  out$clock;
     reg  out$reset;
@@ -7741,12 +7901,12 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
     reg  [2:0] s0_kind;
     reg  [15:0] inflight;
     reg  [15:0] cand;
-    reg  [15:0] cand_lo;
     reg  [3:0] pick_lo;
     reg  pick_lo_any;
     reg  [3:0] pick_all;
     reg  pick_any;
     reg  [3:0] pick;
+    reg  [4:0] rr_c;
     reg  [7:0] hdr_total;
     reg  [15:0] hdr_words;
     reg  [15:0] ev_id;
@@ -7754,12 +7914,10 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
     reg  [276:0] row;
     reg  [276:0] nr;
     reg  [37:0] full;
-    reg  [37:0] below_n;
     reg  [37:0] below_credit;
     reg  [37:0] below_written;
     reg  [37:0] pending;
     reg  [7:0] send_off;
-    reg  [37:0] send_bit;
     reg  s2_alive;
     reg  s2_ev;
     reg  s2_gen_ok;
@@ -7770,12 +7928,8 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
     reg  [1:0] free_code;
     reg  elig_bit;
     reg  [15:0] id_mask;
-    reg  [15:0] last_pkt_bytes;
     reg  [63:0] expiry;
     reg  out_room;
-    reg  [15:0] beat_total;
-    reg  [15:0] pay_idx;
-    reg  [23:0] beat_addr;
     reg  can_issue;
     reg  issue_last;
     reg  take_desc;
@@ -7792,13 +7946,30 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
     reg  [15:0] meta_gen;
     reg  [15:0] meta_max;
     reg  row_wr;
-    reg  [37:0] pending_after;
-    reg  [15:0] last_words16;
     reg  [15:0] head_id;
     reg  [15:0] id_tag;
     reg  [15:0] w_tag;
-    reg  [166:0] pd;
-    reg  bypass;
+    reg  [151:0] pd;
+    reg  [37:0] onehot;
+    reg  [7:0] off1;
+    reg  has_more;
+    reg  is_rtx;
+    reg  dlv_conf;
+    reg  crd_conf;
+    reg  tmo_conf;
+    reg  wrote_conf;
+    reg  s1_busy;
+    reg  [15:0] s3_mask;
+    reg  all_dlv;
+    reg  give_up;
+    reg  tmo_ok;
+    reg  probe_q;
+    reg  [37:0] probe_bit;
+    reg  [37:0] bn_s1;
+    reg  take_pkt;
+    reg  [23:0] d_addr;
+    reg  [15:0] d_left;
+    reg  w_stall;
     reg  [186:0] b_word;
     reg  [186:0] src_word;
     reg  out_through;
@@ -8201,20 +8372,110 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
         .q(s2_total$q),
         .clock(s2_total$clock)
     );
-    nic_homa$pkt$s3_valid s3_valid(
-        .d(s3_valid$d),
-        .q(s3_valid$q),
-        .clock(s3_valid$clock)
+    nic_homa$pkt$s2_fwd s2_fwd(
+        .d(s2_fwd$d),
+        .q(s2_fwd$q),
+        .clock(s2_fwd$clock)
+    );
+    nic_homa$pkt$s2_bn s2_bn(
+        .d(s2_bn$d),
+        .q(s2_bn$q),
+        .clock(s2_bn$clock)
+    );
+    nic_homa$pkt$s3_kind s3_kind(
+        .d(s3_kind$d),
+        .q(s3_kind$q),
+        .clock(s3_kind$clock)
     );
     nic_homa$pkt$s3_id s3_id(
         .d(s3_id$d),
         .q(s3_id$q),
         .clock(s3_id$clock)
     );
-    nic_homa$pkt$s3_row s3_row(
-        .d(s3_row$d),
-        .q(s3_row$q),
-        .clock(s3_row$clock)
+    nic_homa$pkt$s3_nr s3_nr(
+        .d(s3_nr$d),
+        .q(s3_nr$q),
+        .clock(s3_nr$clock)
+    );
+    nic_homa$pkt$s3_bc s3_bc(
+        .d(s3_bc$d),
+        .q(s3_bc$q),
+        .clock(s3_bc$clock)
+    );
+    nic_homa$pkt$s3_bw s3_bw(
+        .d(s3_bw$d),
+        .q(s3_bw$q),
+        .clock(s3_bw$clock)
+    );
+    nic_homa$pkt$s3_full s3_full(
+        .d(s3_full$d),
+        .q(s3_full$q),
+        .clock(s3_full$clock)
+    );
+    nic_homa$pkt$s3_sent s3_sent(
+        .d(s3_sent$d),
+        .q(s3_sent$q),
+        .clock(s3_sent$clock)
+    );
+    nic_homa$pkt$s3_alive s3_alive(
+        .d(s3_alive$d),
+        .q(s3_alive$q),
+        .clock(s3_alive$clock)
+    );
+    nic_homa$pkt$s3_send_req s3_send_req(
+        .d(s3_send_req$d),
+        .q(s3_send_req$q),
+        .clock(s3_send_req$clock)
+    );
+    nic_homa$pkt$s3_dlv_all s3_dlv_all(
+        .d(s3_dlv_all$d),
+        .q(s3_dlv_all$q),
+        .clock(s3_dlv_all$clock)
+    );
+    nic_homa$pkt$s3_give_up s3_give_up(
+        .d(s3_give_up$d),
+        .q(s3_give_up$q),
+        .clock(s3_give_up$clock)
+    );
+    nic_homa$pkt$s3_rearm s3_rearm(
+        .d(s3_rearm$d),
+        .q(s3_rearm$q),
+        .clock(s3_rearm$clock)
+    );
+    nic_homa$pkt$s3_probe s3_probe(
+        .d(s3_probe$d),
+        .q(s3_probe$q),
+        .clock(s3_probe$clock)
+    );
+    nic_homa$pkt$s3_bad s3_bad(
+        .d(s3_bad$d),
+        .q(s3_bad$q),
+        .clock(s3_bad$clock)
+    );
+    nic_homa$pkt$s3_peer s3_peer(
+        .d(s3_peer$d),
+        .q(s3_peer$q),
+        .clock(s3_peer$clock)
+    );
+    nic_homa$pkt$s3_offset s3_offset(
+        .d(s3_offset$d),
+        .q(s3_offset$q),
+        .clock(s3_offset$clock)
+    );
+    nic_homa$pkt$s4_valid s4_valid(
+        .d(s4_valid$d),
+        .q(s4_valid$q),
+        .clock(s4_valid$clock)
+    );
+    nic_homa$pkt$s4_id s4_id(
+        .d(s4_id$d),
+        .q(s4_id$q),
+        .clock(s4_id$clock)
+    );
+    nic_homa$pkt$s4_row s4_row(
+        .d(s4_row$d),
+        .q(s4_row$q),
+        .clock(s4_row$clock)
     );
     nic_homa$pkt$desc desc(
         .clock(desc$clock),
@@ -8240,6 +8501,31 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
         .d(st_beat$d),
         .q(st_beat$q),
         .clock(st_beat$clock)
+    );
+    nic_homa$pkt$st_addr st_addr(
+        .d(st_addr$d),
+        .q(st_addr$q),
+        .clock(st_addr$clock)
+    );
+    nic_homa$pkt$st_left st_left(
+        .d(st_left$d),
+        .q(st_left$q),
+        .clock(st_left$clock)
+    );
+    nic_homa$pkt$st_pay st_pay(
+        .d(st_pay$d),
+        .q(st_pay$q),
+        .clock(st_pay$clock)
+    );
+    nic_homa$pkt$st_last st_last(
+        .d(st_last$d),
+        .q(st_last$q),
+        .clock(st_last$clock)
+    );
+    nic_homa$pkt$st_same st_same(
+        .d(st_same$d),
+        .q(st_same$q),
+        .clock(st_same$clock)
     );
     nic_homa$pkt$b_valid b_valid(
         .d(b_valid$d),
@@ -8384,12 +8670,35 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
         s2_buf$clock = clock;
         s2_class$clock = clock;
         s2_total$clock = clock;
-        s3_valid$clock = clock;
+        s2_fwd$clock = clock;
+        s2_bn$clock = clock;
+        s3_kind$clock = clock;
         s3_id$clock = clock;
-        s3_row$clock = clock;
+        s3_nr$clock = clock;
+        s3_bc$clock = clock;
+        s3_bw$clock = clock;
+        s3_full$clock = clock;
+        s3_sent$clock = clock;
+        s3_alive$clock = clock;
+        s3_send_req$clock = clock;
+        s3_dlv_all$clock = clock;
+        s3_give_up$clock = clock;
+        s3_rearm$clock = clock;
+        s3_probe$clock = clock;
+        s3_bad$clock = clock;
+        s3_peer$clock = clock;
+        s3_offset$clock = clock;
+        s4_valid$clock = clock;
+        s4_id$clock = clock;
+        s4_row$clock = clock;
         st_busy$clock = clock;
         st_cur$clock = clock;
         st_beat$clock = clock;
+        st_addr$clock = clock;
+        st_left$clock = clock;
+        st_pay$clock = clock;
+        st_last$clock = clock;
+        st_same$clock = clock;
         b_valid$clock = clock;
         b_payload$clock = clock;
         b_last$clock = clock;
@@ -8460,12 +8769,35 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
         s2_buf$d = s2_buf$q;
         s2_class$d = s2_class$q;
         s2_total$d = s2_total$q;
-        s3_valid$d = s3_valid$q;
+        s2_fwd$d = s2_fwd$q;
+        s2_bn$d = s2_bn$q;
+        s3_kind$d = s3_kind$q;
         s3_id$d = s3_id$q;
-        s3_row$d = s3_row$q;
+        s3_nr$d = s3_nr$q;
+        s3_bc$d = s3_bc$q;
+        s3_bw$d = s3_bw$q;
+        s3_full$d = s3_full$q;
+        s3_sent$d = s3_sent$q;
+        s3_alive$d = s3_alive$q;
+        s3_send_req$d = s3_send_req$q;
+        s3_dlv_all$d = s3_dlv_all$q;
+        s3_give_up$d = s3_give_up$q;
+        s3_rearm$d = s3_rearm$q;
+        s3_probe$d = s3_probe$q;
+        s3_bad$d = s3_bad$q;
+        s3_peer$d = s3_peer$q;
+        s3_offset$d = s3_offset$q;
+        s4_valid$d = s4_valid$q;
+        s4_id$d = s4_id$q;
+        s4_row$d = s4_row$q;
         st_busy$d = st_busy$q;
         st_cur$d = st_cur$q;
         st_beat$d = st_beat$q;
+        st_addr$d = st_addr$q;
+        st_left$d = st_left$q;
+        st_pay$d = st_pay$q;
+        st_last$d = st_last$q;
+        st_same$d = st_same$q;
         b_valid$d = b_valid$q;
         b_payload$d = b_payload$q;
         b_last$d = b_last$q;
@@ -8598,18 +8930,22 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
         if (s2_kind$q != kinds$0) begin
             s2_mask = one_n << s2_id$q;
         end
-        inflight = s1_mask | s2_mask;
+        s3_mask = zero_n;
+        if (s3_kind$q != kinds$0) begin
+            s3_mask = one_n << s3_id$q;
+        end
+        inflight = s1_mask | s2_mask | s3_mask;
         cand = elig$q & alive$q & ~inflight;
         pick_lo_any = 1'b0;
         pick_lo = idx$0;
         pick_any = 1'b0;
         pick_all = idx$0;
-        cand_lo = cand & ((one_n << rr$q) - one_n);
+        rr_c = 5'(rr$q);
         if (cand[0]) begin
             pick_any = 1'b1;
             pick_all = idx$0;
         end
-        if (cand_lo[0]) begin
+        if (cand[0] & (idx_c$0 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$0;
         end
@@ -8617,7 +8953,7 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
             pick_any = 1'b1;
             pick_all = idx$1;
         end
-        if (cand_lo[1]) begin
+        if (cand[1] & (idx_c$1 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$1;
         end
@@ -8625,7 +8961,7 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
             pick_any = 1'b1;
             pick_all = idx$2;
         end
-        if (cand_lo[2]) begin
+        if (cand[2] & (idx_c$2 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$2;
         end
@@ -8633,7 +8969,7 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
             pick_any = 1'b1;
             pick_all = idx$3;
         end
-        if (cand_lo[3]) begin
+        if (cand[3] & (idx_c$3 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$3;
         end
@@ -8641,7 +8977,7 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
             pick_any = 1'b1;
             pick_all = idx$4;
         end
-        if (cand_lo[4]) begin
+        if (cand[4] & (idx_c$4 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$4;
         end
@@ -8649,7 +8985,7 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
             pick_any = 1'b1;
             pick_all = idx$5;
         end
-        if (cand_lo[5]) begin
+        if (cand[5] & (idx_c$5 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$5;
         end
@@ -8657,7 +8993,7 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
             pick_any = 1'b1;
             pick_all = idx$6;
         end
-        if (cand_lo[6]) begin
+        if (cand[6] & (idx_c$6 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$6;
         end
@@ -8665,7 +9001,7 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
             pick_any = 1'b1;
             pick_all = idx$7;
         end
-        if (cand_lo[7]) begin
+        if (cand[7] & (idx_c$7 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$7;
         end
@@ -8673,7 +9009,7 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
             pick_any = 1'b1;
             pick_all = idx$8;
         end
-        if (cand_lo[8]) begin
+        if (cand[8] & (idx_c$8 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$8;
         end
@@ -8681,7 +9017,7 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
             pick_any = 1'b1;
             pick_all = idx$9;
         end
-        if (cand_lo[9]) begin
+        if (cand[9] & (idx_c$9 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$9;
         end
@@ -8689,7 +9025,7 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
             pick_any = 1'b1;
             pick_all = idx$10;
         end
-        if (cand_lo[10]) begin
+        if (cand[10] & (idx_c$10 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$10;
         end
@@ -8697,7 +9033,7 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
             pick_any = 1'b1;
             pick_all = idx$11;
         end
-        if (cand_lo[11]) begin
+        if (cand[11] & (idx_c$11 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$11;
         end
@@ -8705,7 +9041,7 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
             pick_any = 1'b1;
             pick_all = idx$12;
         end
-        if (cand_lo[12]) begin
+        if (cand[12] & (idx_c$12 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$12;
         end
@@ -8713,7 +9049,7 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
             pick_any = 1'b1;
             pick_all = idx$13;
         end
-        if (cand_lo[13]) begin
+        if (cand[13] & (idx_c$13 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$13;
         end
@@ -8721,7 +9057,7 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
             pick_any = 1'b1;
             pick_all = idx$14;
         end
-        if (cand_lo[14]) begin
+        if (cand[14] & (idx_c$14 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$14;
         end
@@ -8729,7 +9065,7 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
             pick_any = 1'b1;
             pick_all = idx$15;
         end
-        if (cand_lo[15]) begin
+        if (cand[15] & (idx_c$15 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$15;
         end
@@ -8739,17 +9075,22 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
         else begin
             pick = pick_all;
         end
-        room = desc$count <= c5_4;
+        room = desc$count <= c4_4;
         send_room = desc$count <= one_4;
-        dlv_go = delivered$valid & room & ~reset;
-        crd_go = ~dlv_go & credit$valid & ~reset;
-        tmo_go = ~dlv_go & ~crd_go & timer$source$valid & room & ~reset;
-        wrote_go = ~dlv_go & ~crd_go & ~tmo_go & wrote_pend$q & ~reset;
+        s1_busy = s1_kind$q != kinds$0;
+        dlv_conf = delivered$valid & s1_busy & (delivered$tx_msg_id[0+:4] == s1_id$q);
+        crd_conf = credit$valid & s1_busy & (credit$tx_msg_id[0+:4] == s1_id$q);
+        tmo_conf = s1_busy & (timer$source$id == s1_id$q);
+        wrote_conf = s1_busy & (wrote_id$q == s1_id$q);
+        dlv_go = delivered$valid & room & ~dlv_conf & ~reset;
+        crd_go = ~dlv_go & credit$valid & ~crd_conf & ~reset;
+        tmo_go = ~dlv_go & ~crd_go & timer$source$valid & room & ~tmo_conf & ~reset;
+        wrote_go = ~dlv_go & ~crd_go & ~tmo_go & wrote_pend$q & ~wrote_conf & ~reset;
         send_go = ~dlv_go & ~crd_go & ~tmo_go & ~wrote_go & pick_any & send_room & ~reset;
         alloc_go = ~dlv_go & ~crd_go & ~tmo_go & ~wrote_go & ~send_go & ~wrote_pend$q & ~w_active$q & ~w_refuse$q & app$valid & hdr_ok_len & id_ok & cls_ok & ~reset;
         refuse_go = ~w_active$q & ~w_refuse$q & ~refuse_pend$q & app$valid & ~hdr_ok_len & ~reset;
-        delivered$ready = room & ~reset;
-        credit$ready = ~dlv_go & ~reset;
+        delivered$ready = room & ~dlv_conf & ~reset;
+        credit$ready = ~dlv_go & ~crd_conf & ~reset;
         timer$source$ready = tmo_go;
         s0_kind = kinds$0;
         if (send_go) begin
@@ -8944,8 +9285,124 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
         s2_buf$d = s1_buf$q;
         s2_class$d = s1_class$q;
         s2_total$d = s1_total$q;
-        if (s3_valid$q & (s3_id$q == s2_id$q)) begin
-            row = s3_row$q;
+        bn_s1 = zero_p;
+        if (s1_n$q > off_code$0) begin
+            bn_s1 = bn_s1 | bit_p$0;
+        end
+        if (s1_n$q > off_code$1) begin
+            bn_s1 = bn_s1 | bit_p$1;
+        end
+        if (s1_n$q > off_code$2) begin
+            bn_s1 = bn_s1 | bit_p$2;
+        end
+        if (s1_n$q > off_code$3) begin
+            bn_s1 = bn_s1 | bit_p$3;
+        end
+        if (s1_n$q > off_code$4) begin
+            bn_s1 = bn_s1 | bit_p$4;
+        end
+        if (s1_n$q > off_code$5) begin
+            bn_s1 = bn_s1 | bit_p$5;
+        end
+        if (s1_n$q > off_code$6) begin
+            bn_s1 = bn_s1 | bit_p$6;
+        end
+        if (s1_n$q > off_code$7) begin
+            bn_s1 = bn_s1 | bit_p$7;
+        end
+        if (s1_n$q > off_code$8) begin
+            bn_s1 = bn_s1 | bit_p$8;
+        end
+        if (s1_n$q > off_code$9) begin
+            bn_s1 = bn_s1 | bit_p$9;
+        end
+        if (s1_n$q > off_code$10) begin
+            bn_s1 = bn_s1 | bit_p$10;
+        end
+        if (s1_n$q > off_code$11) begin
+            bn_s1 = bn_s1 | bit_p$11;
+        end
+        if (s1_n$q > off_code$12) begin
+            bn_s1 = bn_s1 | bit_p$12;
+        end
+        if (s1_n$q > off_code$13) begin
+            bn_s1 = bn_s1 | bit_p$13;
+        end
+        if (s1_n$q > off_code$14) begin
+            bn_s1 = bn_s1 | bit_p$14;
+        end
+        if (s1_n$q > off_code$15) begin
+            bn_s1 = bn_s1 | bit_p$15;
+        end
+        if (s1_n$q > off_code$16) begin
+            bn_s1 = bn_s1 | bit_p$16;
+        end
+        if (s1_n$q > off_code$17) begin
+            bn_s1 = bn_s1 | bit_p$17;
+        end
+        if (s1_n$q > off_code$18) begin
+            bn_s1 = bn_s1 | bit_p$18;
+        end
+        if (s1_n$q > off_code$19) begin
+            bn_s1 = bn_s1 | bit_p$19;
+        end
+        if (s1_n$q > off_code$20) begin
+            bn_s1 = bn_s1 | bit_p$20;
+        end
+        if (s1_n$q > off_code$21) begin
+            bn_s1 = bn_s1 | bit_p$21;
+        end
+        if (s1_n$q > off_code$22) begin
+            bn_s1 = bn_s1 | bit_p$22;
+        end
+        if (s1_n$q > off_code$23) begin
+            bn_s1 = bn_s1 | bit_p$23;
+        end
+        if (s1_n$q > off_code$24) begin
+            bn_s1 = bn_s1 | bit_p$24;
+        end
+        if (s1_n$q > off_code$25) begin
+            bn_s1 = bn_s1 | bit_p$25;
+        end
+        if (s1_n$q > off_code$26) begin
+            bn_s1 = bn_s1 | bit_p$26;
+        end
+        if (s1_n$q > off_code$27) begin
+            bn_s1 = bn_s1 | bit_p$27;
+        end
+        if (s1_n$q > off_code$28) begin
+            bn_s1 = bn_s1 | bit_p$28;
+        end
+        if (s1_n$q > off_code$29) begin
+            bn_s1 = bn_s1 | bit_p$29;
+        end
+        if (s1_n$q > off_code$30) begin
+            bn_s1 = bn_s1 | bit_p$30;
+        end
+        if (s1_n$q > off_code$31) begin
+            bn_s1 = bn_s1 | bit_p$31;
+        end
+        if (s1_n$q > off_code$32) begin
+            bn_s1 = bn_s1 | bit_p$32;
+        end
+        if (s1_n$q > off_code$33) begin
+            bn_s1 = bn_s1 | bit_p$33;
+        end
+        if (s1_n$q > off_code$34) begin
+            bn_s1 = bn_s1 | bit_p$34;
+        end
+        if (s1_n$q > off_code$35) begin
+            bn_s1 = bn_s1 | bit_p$35;
+        end
+        if (s1_n$q > off_code$36) begin
+            bn_s1 = bn_s1 | bit_p$36;
+        end
+        if (s1_n$q > off_code$37) begin
+            bn_s1 = bn_s1 | bit_p$37;
+        end
+        s2_bn$d = bn_s1;
+        if (s2_fwd$q) begin
+            row = s4_row$q;
         end
         else begin
             row = rows$read_data;
@@ -8953,11 +9410,120 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
         s2_ev = (s2_kind$q == kinds$3) | (s2_kind$q == kinds$4);
         s2_gen_ok = s2_id_ok$q & alive$q[s2_id$q] & (~s2_ev | (row[269+:8] == s2_gen$q));
         claim_ok = (row[163+:32] == s2_ip$q) & (row[195+:16] == s2_dport$q) & (row[211+:16] == s2_sport$q) & (row[227+:16] == s2_len$q);
-        if (row[122+:8] >= c38) begin
-            sent_mask = ones_p;
+        sent_mask = zero_p;
+        if (row[122+:8] > off_code$0) begin
+            sent_mask = sent_mask | bit_p$0;
         end
-        else begin
-            sent_mask = ones_p >> (c38 - row[122+:8]);
+        if (row[122+:8] > off_code$1) begin
+            sent_mask = sent_mask | bit_p$1;
+        end
+        if (row[122+:8] > off_code$2) begin
+            sent_mask = sent_mask | bit_p$2;
+        end
+        if (row[122+:8] > off_code$3) begin
+            sent_mask = sent_mask | bit_p$3;
+        end
+        if (row[122+:8] > off_code$4) begin
+            sent_mask = sent_mask | bit_p$4;
+        end
+        if (row[122+:8] > off_code$5) begin
+            sent_mask = sent_mask | bit_p$5;
+        end
+        if (row[122+:8] > off_code$6) begin
+            sent_mask = sent_mask | bit_p$6;
+        end
+        if (row[122+:8] > off_code$7) begin
+            sent_mask = sent_mask | bit_p$7;
+        end
+        if (row[122+:8] > off_code$8) begin
+            sent_mask = sent_mask | bit_p$8;
+        end
+        if (row[122+:8] > off_code$9) begin
+            sent_mask = sent_mask | bit_p$9;
+        end
+        if (row[122+:8] > off_code$10) begin
+            sent_mask = sent_mask | bit_p$10;
+        end
+        if (row[122+:8] > off_code$11) begin
+            sent_mask = sent_mask | bit_p$11;
+        end
+        if (row[122+:8] > off_code$12) begin
+            sent_mask = sent_mask | bit_p$12;
+        end
+        if (row[122+:8] > off_code$13) begin
+            sent_mask = sent_mask | bit_p$13;
+        end
+        if (row[122+:8] > off_code$14) begin
+            sent_mask = sent_mask | bit_p$14;
+        end
+        if (row[122+:8] > off_code$15) begin
+            sent_mask = sent_mask | bit_p$15;
+        end
+        if (row[122+:8] > off_code$16) begin
+            sent_mask = sent_mask | bit_p$16;
+        end
+        if (row[122+:8] > off_code$17) begin
+            sent_mask = sent_mask | bit_p$17;
+        end
+        if (row[122+:8] > off_code$18) begin
+            sent_mask = sent_mask | bit_p$18;
+        end
+        if (row[122+:8] > off_code$19) begin
+            sent_mask = sent_mask | bit_p$19;
+        end
+        if (row[122+:8] > off_code$20) begin
+            sent_mask = sent_mask | bit_p$20;
+        end
+        if (row[122+:8] > off_code$21) begin
+            sent_mask = sent_mask | bit_p$21;
+        end
+        if (row[122+:8] > off_code$22) begin
+            sent_mask = sent_mask | bit_p$22;
+        end
+        if (row[122+:8] > off_code$23) begin
+            sent_mask = sent_mask | bit_p$23;
+        end
+        if (row[122+:8] > off_code$24) begin
+            sent_mask = sent_mask | bit_p$24;
+        end
+        if (row[122+:8] > off_code$25) begin
+            sent_mask = sent_mask | bit_p$25;
+        end
+        if (row[122+:8] > off_code$26) begin
+            sent_mask = sent_mask | bit_p$26;
+        end
+        if (row[122+:8] > off_code$27) begin
+            sent_mask = sent_mask | bit_p$27;
+        end
+        if (row[122+:8] > off_code$28) begin
+            sent_mask = sent_mask | bit_p$28;
+        end
+        if (row[122+:8] > off_code$29) begin
+            sent_mask = sent_mask | bit_p$29;
+        end
+        if (row[122+:8] > off_code$30) begin
+            sent_mask = sent_mask | bit_p$30;
+        end
+        if (row[122+:8] > off_code$31) begin
+            sent_mask = sent_mask | bit_p$31;
+        end
+        if (row[122+:8] > off_code$32) begin
+            sent_mask = sent_mask | bit_p$32;
+        end
+        if (row[122+:8] > off_code$33) begin
+            sent_mask = sent_mask | bit_p$33;
+        end
+        if (row[122+:8] > off_code$34) begin
+            sent_mask = sent_mask | bit_p$34;
+        end
+        if (row[122+:8] > off_code$35) begin
+            sent_mask = sent_mask | bit_p$35;
+        end
+        if (row[122+:8] > off_code$36) begin
+            sent_mask = sent_mask | bit_p$36;
+        end
+        if (row[122+:8] > off_code$37) begin
+            sent_mask = sent_mask | bit_p$37;
         end
         range_ok = (s2_bits$q & ~sent_mask) == zero_p;
         if ((s2_kind$q == kinds$3) & s2_f1$q & (s2_n$q > row[122+:8])) begin
@@ -8986,29 +9552,136 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
             nr[267+:2] = s2_class$q;
             nr[269+:8] = s2_gen$q;
         end
-        full = ones_p >> (c38 - nr[138+:8]);
+        full = zero_p;
+        if (nr[138+:8] > off_code$0) begin
+            full = full | bit_p$0;
+        end
+        if (nr[138+:8] > off_code$1) begin
+            full = full | bit_p$1;
+        end
+        if (nr[138+:8] > off_code$2) begin
+            full = full | bit_p$2;
+        end
+        if (nr[138+:8] > off_code$3) begin
+            full = full | bit_p$3;
+        end
+        if (nr[138+:8] > off_code$4) begin
+            full = full | bit_p$4;
+        end
+        if (nr[138+:8] > off_code$5) begin
+            full = full | bit_p$5;
+        end
+        if (nr[138+:8] > off_code$6) begin
+            full = full | bit_p$6;
+        end
+        if (nr[138+:8] > off_code$7) begin
+            full = full | bit_p$7;
+        end
+        if (nr[138+:8] > off_code$8) begin
+            full = full | bit_p$8;
+        end
+        if (nr[138+:8] > off_code$9) begin
+            full = full | bit_p$9;
+        end
+        if (nr[138+:8] > off_code$10) begin
+            full = full | bit_p$10;
+        end
+        if (nr[138+:8] > off_code$11) begin
+            full = full | bit_p$11;
+        end
+        if (nr[138+:8] > off_code$12) begin
+            full = full | bit_p$12;
+        end
+        if (nr[138+:8] > off_code$13) begin
+            full = full | bit_p$13;
+        end
+        if (nr[138+:8] > off_code$14) begin
+            full = full | bit_p$14;
+        end
+        if (nr[138+:8] > off_code$15) begin
+            full = full | bit_p$15;
+        end
+        if (nr[138+:8] > off_code$16) begin
+            full = full | bit_p$16;
+        end
+        if (nr[138+:8] > off_code$17) begin
+            full = full | bit_p$17;
+        end
+        if (nr[138+:8] > off_code$18) begin
+            full = full | bit_p$18;
+        end
+        if (nr[138+:8] > off_code$19) begin
+            full = full | bit_p$19;
+        end
+        if (nr[138+:8] > off_code$20) begin
+            full = full | bit_p$20;
+        end
+        if (nr[138+:8] > off_code$21) begin
+            full = full | bit_p$21;
+        end
+        if (nr[138+:8] > off_code$22) begin
+            full = full | bit_p$22;
+        end
+        if (nr[138+:8] > off_code$23) begin
+            full = full | bit_p$23;
+        end
+        if (nr[138+:8] > off_code$24) begin
+            full = full | bit_p$24;
+        end
+        if (nr[138+:8] > off_code$25) begin
+            full = full | bit_p$25;
+        end
+        if (nr[138+:8] > off_code$26) begin
+            full = full | bit_p$26;
+        end
+        if (nr[138+:8] > off_code$27) begin
+            full = full | bit_p$27;
+        end
+        if (nr[138+:8] > off_code$28) begin
+            full = full | bit_p$28;
+        end
+        if (nr[138+:8] > off_code$29) begin
+            full = full | bit_p$29;
+        end
+        if (nr[138+:8] > off_code$30) begin
+            full = full | bit_p$30;
+        end
+        if (nr[138+:8] > off_code$31) begin
+            full = full | bit_p$31;
+        end
+        if (nr[138+:8] > off_code$32) begin
+            full = full | bit_p$32;
+        end
+        if (nr[138+:8] > off_code$33) begin
+            full = full | bit_p$33;
+        end
+        if (nr[138+:8] > off_code$34) begin
+            full = full | bit_p$34;
+        end
+        if (nr[138+:8] > off_code$35) begin
+            full = full | bit_p$35;
+        end
+        if (nr[138+:8] > off_code$36) begin
+            full = full | bit_p$36;
+        end
+        if (nr[138+:8] > off_code$37) begin
+            full = full | bit_p$37;
+        end
         if (s2_kind$q == kinds$1) begin
             nr[38+:38] = full;
         end
-        if (s2_n$q >= c38) begin
-            below_n = ones_p;
-        end
-        else begin
-            below_n = ones_p >> (c38 - s2_n$q);
-        end
-        free_now = 1'b0;
-        free_code = st_delivered;
+        all_dlv = 1'b0;
         if ((s2_kind$q == kinds$2) & (row[269+:8] == s2_gen$q)) begin
             nr[146+:8] = s2_n$q;
         end
         if (s2_kind$q == kinds$3) begin
             if (s2_f1$q) begin
-                nr[0+:38] = (row[0+:38] | s2_bits$q | below_n) & full;
+                nr[0+:38] = (row[0+:38] | s2_bits$q | s2_bn$q) & full;
             end
             else begin
                 nr[0+:38] = (row[0+:38] | s2_bits$q) & full;
             end
-            free_now = s2_alive & (nr[0+:38] == full);
+            all_dlv = nr[0+:38] == full;
         end
         if (s2_kind$q == kinds$4) begin
             if (s2_f1$q) begin
@@ -9022,230 +9695,623 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
             end
             nr[154+:1] = s2_allow$q;
         end
-        rtx_set = ~row[0+:38] & below_n & full;
-        if ((s2_kind$q == kinds$5) & s2_alive & (row[269+:8] == s2_gen$q)) begin
-            if (row[130+:8] >= cfg$max_timeouts) begin
-                free_now = 1'b1;
-                free_code = st_gave_up;
+        tmo_ok = (s2_kind$q == kinds$5) & (row[269+:8] == s2_gen$q);
+        give_up = tmo_ok & (row[130+:8] >= cfg$max_timeouts);
+        rtx_set = ~row[0+:38] & s2_bn$q & full;
+        probe_bit = zero_p;
+        if (row[122+:8] == off_code$0) begin
+            probe_bit = probe_bit | bit_p$0;
+        end
+        if (row[122+:8] == off_code$1) begin
+            probe_bit = probe_bit | bit_p$1;
+        end
+        if (row[122+:8] == off_code$2) begin
+            probe_bit = probe_bit | bit_p$2;
+        end
+        if (row[122+:8] == off_code$3) begin
+            probe_bit = probe_bit | bit_p$3;
+        end
+        if (row[122+:8] == off_code$4) begin
+            probe_bit = probe_bit | bit_p$4;
+        end
+        if (row[122+:8] == off_code$5) begin
+            probe_bit = probe_bit | bit_p$5;
+        end
+        if (row[122+:8] == off_code$6) begin
+            probe_bit = probe_bit | bit_p$6;
+        end
+        if (row[122+:8] == off_code$7) begin
+            probe_bit = probe_bit | bit_p$7;
+        end
+        if (row[122+:8] == off_code$8) begin
+            probe_bit = probe_bit | bit_p$8;
+        end
+        if (row[122+:8] == off_code$9) begin
+            probe_bit = probe_bit | bit_p$9;
+        end
+        if (row[122+:8] == off_code$10) begin
+            probe_bit = probe_bit | bit_p$10;
+        end
+        if (row[122+:8] == off_code$11) begin
+            probe_bit = probe_bit | bit_p$11;
+        end
+        if (row[122+:8] == off_code$12) begin
+            probe_bit = probe_bit | bit_p$12;
+        end
+        if (row[122+:8] == off_code$13) begin
+            probe_bit = probe_bit | bit_p$13;
+        end
+        if (row[122+:8] == off_code$14) begin
+            probe_bit = probe_bit | bit_p$14;
+        end
+        if (row[122+:8] == off_code$15) begin
+            probe_bit = probe_bit | bit_p$15;
+        end
+        if (row[122+:8] == off_code$16) begin
+            probe_bit = probe_bit | bit_p$16;
+        end
+        if (row[122+:8] == off_code$17) begin
+            probe_bit = probe_bit | bit_p$17;
+        end
+        if (row[122+:8] == off_code$18) begin
+            probe_bit = probe_bit | bit_p$18;
+        end
+        if (row[122+:8] == off_code$19) begin
+            probe_bit = probe_bit | bit_p$19;
+        end
+        if (row[122+:8] == off_code$20) begin
+            probe_bit = probe_bit | bit_p$20;
+        end
+        if (row[122+:8] == off_code$21) begin
+            probe_bit = probe_bit | bit_p$21;
+        end
+        if (row[122+:8] == off_code$22) begin
+            probe_bit = probe_bit | bit_p$22;
+        end
+        if (row[122+:8] == off_code$23) begin
+            probe_bit = probe_bit | bit_p$23;
+        end
+        if (row[122+:8] == off_code$24) begin
+            probe_bit = probe_bit | bit_p$24;
+        end
+        if (row[122+:8] == off_code$25) begin
+            probe_bit = probe_bit | bit_p$25;
+        end
+        if (row[122+:8] == off_code$26) begin
+            probe_bit = probe_bit | bit_p$26;
+        end
+        if (row[122+:8] == off_code$27) begin
+            probe_bit = probe_bit | bit_p$27;
+        end
+        if (row[122+:8] == off_code$28) begin
+            probe_bit = probe_bit | bit_p$28;
+        end
+        if (row[122+:8] == off_code$29) begin
+            probe_bit = probe_bit | bit_p$29;
+        end
+        if (row[122+:8] == off_code$30) begin
+            probe_bit = probe_bit | bit_p$30;
+        end
+        if (row[122+:8] == off_code$31) begin
+            probe_bit = probe_bit | bit_p$31;
+        end
+        if (row[122+:8] == off_code$32) begin
+            probe_bit = probe_bit | bit_p$32;
+        end
+        if (row[122+:8] == off_code$33) begin
+            probe_bit = probe_bit | bit_p$33;
+        end
+        if (row[122+:8] == off_code$34) begin
+            probe_bit = probe_bit | bit_p$34;
+        end
+        if (row[122+:8] == off_code$35) begin
+            probe_bit = probe_bit | bit_p$35;
+        end
+        if (row[122+:8] == off_code$36) begin
+            probe_bit = probe_bit | bit_p$36;
+        end
+        if (row[122+:8] == off_code$37) begin
+            probe_bit = probe_bit | bit_p$37;
+        end
+        probe_q = (rtx_set == zero_p) & (row[122+:8] < row[138+:8]);
+        if (tmo_ok & ~give_up) begin
+            if (row[122+:8] > s2_n$q) begin
+                nr[130+:8] = zero_8;
             end
-            else begin
-                if (row[122+:8] > s2_n$q) begin
-                    nr[130+:8] = zero_8;
-                end
-                else if (row[130+:8] != max_8) begin
-                    nr[130+:8] = row[130+:8] + one_8;
-                end
-                nr[76+:38] = row[76+:38] | rtx_set;
-                if ((rtx_set == zero_p) & (row[122+:8] < row[138+:8])) begin
-                    nr[76+:38] = row[76+:38] | (one_p << row[122+:8]);
-                    cnt_probe$d = cnt_probe$q + one_32;
-                end
+            else if (row[130+:8] != max_8) begin
+                nr[130+:8] = row[130+:8] + one_8;
+            end
+            nr[76+:38] = row[76+:38] | rtx_set;
+            if (probe_q) begin
+                nr[76+:38] = row[76+:38] | probe_bit;
             end
         end
-        if (nr[114+:8] >= c38) begin
-            below_credit = ones_p;
+        below_credit = zero_p;
+        if (nr[114+:8] > off_code$0) begin
+            below_credit = below_credit | bit_p$0;
         end
-        else begin
-            below_credit = ones_p >> (c38 - nr[114+:8]);
+        if (nr[114+:8] > off_code$1) begin
+            below_credit = below_credit | bit_p$1;
         end
-        if (nr[146+:8] >= c38) begin
-            below_written = ones_p;
+        if (nr[114+:8] > off_code$2) begin
+            below_credit = below_credit | bit_p$2;
         end
-        else begin
-            below_written = ones_p >> (c38 - nr[146+:8]);
+        if (nr[114+:8] > off_code$3) begin
+            below_credit = below_credit | bit_p$3;
         end
-        pending = ((nr[38+:38] & below_credit) | nr[76+:38]) & ~nr[0+:38] & below_written & full;
-        send_off = off_code$0;
-        if (pending[32'h25 - 0]) begin
-            send_off = off_code$37;
+        if (nr[114+:8] > off_code$4) begin
+            below_credit = below_credit | bit_p$4;
         end
-        if (pending[32'h25 - 1]) begin
-            send_off = off_code$36;
+        if (nr[114+:8] > off_code$5) begin
+            below_credit = below_credit | bit_p$5;
         end
-        if (pending[32'h25 - 2]) begin
-            send_off = off_code$35;
+        if (nr[114+:8] > off_code$6) begin
+            below_credit = below_credit | bit_p$6;
         end
-        if (pending[32'h25 - 3]) begin
-            send_off = off_code$34;
+        if (nr[114+:8] > off_code$7) begin
+            below_credit = below_credit | bit_p$7;
         end
-        if (pending[32'h25 - 4]) begin
-            send_off = off_code$33;
+        if (nr[114+:8] > off_code$8) begin
+            below_credit = below_credit | bit_p$8;
         end
-        if (pending[32'h25 - 5]) begin
-            send_off = off_code$32;
+        if (nr[114+:8] > off_code$9) begin
+            below_credit = below_credit | bit_p$9;
         end
-        if (pending[32'h25 - 6]) begin
-            send_off = off_code$31;
+        if (nr[114+:8] > off_code$10) begin
+            below_credit = below_credit | bit_p$10;
         end
-        if (pending[32'h25 - 7]) begin
-            send_off = off_code$30;
+        if (nr[114+:8] > off_code$11) begin
+            below_credit = below_credit | bit_p$11;
         end
-        if (pending[32'h25 - 8]) begin
-            send_off = off_code$29;
+        if (nr[114+:8] > off_code$12) begin
+            below_credit = below_credit | bit_p$12;
         end
-        if (pending[32'h25 - 9]) begin
-            send_off = off_code$28;
+        if (nr[114+:8] > off_code$13) begin
+            below_credit = below_credit | bit_p$13;
         end
-        if (pending[32'h25 - 10]) begin
-            send_off = off_code$27;
+        if (nr[114+:8] > off_code$14) begin
+            below_credit = below_credit | bit_p$14;
         end
-        if (pending[32'h25 - 11]) begin
-            send_off = off_code$26;
+        if (nr[114+:8] > off_code$15) begin
+            below_credit = below_credit | bit_p$15;
         end
-        if (pending[32'h25 - 12]) begin
-            send_off = off_code$25;
+        if (nr[114+:8] > off_code$16) begin
+            below_credit = below_credit | bit_p$16;
         end
-        if (pending[32'h25 - 13]) begin
-            send_off = off_code$24;
+        if (nr[114+:8] > off_code$17) begin
+            below_credit = below_credit | bit_p$17;
         end
-        if (pending[32'h25 - 14]) begin
-            send_off = off_code$23;
+        if (nr[114+:8] > off_code$18) begin
+            below_credit = below_credit | bit_p$18;
         end
-        if (pending[32'h25 - 15]) begin
-            send_off = off_code$22;
+        if (nr[114+:8] > off_code$19) begin
+            below_credit = below_credit | bit_p$19;
         end
-        if (pending[32'h25 - 16]) begin
-            send_off = off_code$21;
+        if (nr[114+:8] > off_code$20) begin
+            below_credit = below_credit | bit_p$20;
         end
-        if (pending[32'h25 - 17]) begin
-            send_off = off_code$20;
+        if (nr[114+:8] > off_code$21) begin
+            below_credit = below_credit | bit_p$21;
         end
-        if (pending[32'h25 - 18]) begin
-            send_off = off_code$19;
+        if (nr[114+:8] > off_code$22) begin
+            below_credit = below_credit | bit_p$22;
         end
-        if (pending[32'h25 - 19]) begin
-            send_off = off_code$18;
+        if (nr[114+:8] > off_code$23) begin
+            below_credit = below_credit | bit_p$23;
         end
-        if (pending[32'h25 - 20]) begin
-            send_off = off_code$17;
+        if (nr[114+:8] > off_code$24) begin
+            below_credit = below_credit | bit_p$24;
         end
-        if (pending[32'h25 - 21]) begin
-            send_off = off_code$16;
+        if (nr[114+:8] > off_code$25) begin
+            below_credit = below_credit | bit_p$25;
         end
-        if (pending[32'h25 - 22]) begin
-            send_off = off_code$15;
+        if (nr[114+:8] > off_code$26) begin
+            below_credit = below_credit | bit_p$26;
         end
-        if (pending[32'h25 - 23]) begin
-            send_off = off_code$14;
+        if (nr[114+:8] > off_code$27) begin
+            below_credit = below_credit | bit_p$27;
         end
-        if (pending[32'h25 - 24]) begin
-            send_off = off_code$13;
+        if (nr[114+:8] > off_code$28) begin
+            below_credit = below_credit | bit_p$28;
         end
-        if (pending[32'h25 - 25]) begin
-            send_off = off_code$12;
+        if (nr[114+:8] > off_code$29) begin
+            below_credit = below_credit | bit_p$29;
         end
-        if (pending[32'h25 - 26]) begin
-            send_off = off_code$11;
+        if (nr[114+:8] > off_code$30) begin
+            below_credit = below_credit | bit_p$30;
         end
-        if (pending[32'h25 - 27]) begin
-            send_off = off_code$10;
+        if (nr[114+:8] > off_code$31) begin
+            below_credit = below_credit | bit_p$31;
         end
-        if (pending[32'h25 - 28]) begin
-            send_off = off_code$9;
+        if (nr[114+:8] > off_code$32) begin
+            below_credit = below_credit | bit_p$32;
         end
-        if (pending[32'h25 - 29]) begin
-            send_off = off_code$8;
+        if (nr[114+:8] > off_code$33) begin
+            below_credit = below_credit | bit_p$33;
         end
-        if (pending[32'h25 - 30]) begin
-            send_off = off_code$7;
+        if (nr[114+:8] > off_code$34) begin
+            below_credit = below_credit | bit_p$34;
         end
-        if (pending[32'h25 - 31]) begin
-            send_off = off_code$6;
+        if (nr[114+:8] > off_code$35) begin
+            below_credit = below_credit | bit_p$35;
         end
-        if (pending[32'h25 - 32]) begin
-            send_off = off_code$5;
+        if (nr[114+:8] > off_code$36) begin
+            below_credit = below_credit | bit_p$36;
         end
-        if (pending[32'h25 - 33]) begin
-            send_off = off_code$4;
+        if (nr[114+:8] > off_code$37) begin
+            below_credit = below_credit | bit_p$37;
         end
-        if (pending[32'h25 - 34]) begin
-            send_off = off_code$3;
+        below_written = zero_p;
+        if (nr[146+:8] > off_code$0) begin
+            below_written = below_written | bit_p$0;
         end
-        if (pending[32'h25 - 35]) begin
-            send_off = off_code$2;
+        if (nr[146+:8] > off_code$1) begin
+            below_written = below_written | bit_p$1;
         end
-        if (pending[32'h25 - 36]) begin
-            send_off = off_code$1;
+        if (nr[146+:8] > off_code$2) begin
+            below_written = below_written | bit_p$2;
         end
-        if (pending[32'h25 - 37]) begin
-            send_off = off_code$0;
+        if (nr[146+:8] > off_code$3) begin
+            below_written = below_written | bit_p$3;
         end
-        send_bit = one_p << send_off;
-        last_pkt_bytes = nr[227+:16] - (16'(send_off) << sh10);
-        last_words16 = (last_pkt_bytes + c7) >> sh3;
+        if (nr[146+:8] > off_code$4) begin
+            below_written = below_written | bit_p$4;
+        end
+        if (nr[146+:8] > off_code$5) begin
+            below_written = below_written | bit_p$5;
+        end
+        if (nr[146+:8] > off_code$6) begin
+            below_written = below_written | bit_p$6;
+        end
+        if (nr[146+:8] > off_code$7) begin
+            below_written = below_written | bit_p$7;
+        end
+        if (nr[146+:8] > off_code$8) begin
+            below_written = below_written | bit_p$8;
+        end
+        if (nr[146+:8] > off_code$9) begin
+            below_written = below_written | bit_p$9;
+        end
+        if (nr[146+:8] > off_code$10) begin
+            below_written = below_written | bit_p$10;
+        end
+        if (nr[146+:8] > off_code$11) begin
+            below_written = below_written | bit_p$11;
+        end
+        if (nr[146+:8] > off_code$12) begin
+            below_written = below_written | bit_p$12;
+        end
+        if (nr[146+:8] > off_code$13) begin
+            below_written = below_written | bit_p$13;
+        end
+        if (nr[146+:8] > off_code$14) begin
+            below_written = below_written | bit_p$14;
+        end
+        if (nr[146+:8] > off_code$15) begin
+            below_written = below_written | bit_p$15;
+        end
+        if (nr[146+:8] > off_code$16) begin
+            below_written = below_written | bit_p$16;
+        end
+        if (nr[146+:8] > off_code$17) begin
+            below_written = below_written | bit_p$17;
+        end
+        if (nr[146+:8] > off_code$18) begin
+            below_written = below_written | bit_p$18;
+        end
+        if (nr[146+:8] > off_code$19) begin
+            below_written = below_written | bit_p$19;
+        end
+        if (nr[146+:8] > off_code$20) begin
+            below_written = below_written | bit_p$20;
+        end
+        if (nr[146+:8] > off_code$21) begin
+            below_written = below_written | bit_p$21;
+        end
+        if (nr[146+:8] > off_code$22) begin
+            below_written = below_written | bit_p$22;
+        end
+        if (nr[146+:8] > off_code$23) begin
+            below_written = below_written | bit_p$23;
+        end
+        if (nr[146+:8] > off_code$24) begin
+            below_written = below_written | bit_p$24;
+        end
+        if (nr[146+:8] > off_code$25) begin
+            below_written = below_written | bit_p$25;
+        end
+        if (nr[146+:8] > off_code$26) begin
+            below_written = below_written | bit_p$26;
+        end
+        if (nr[146+:8] > off_code$27) begin
+            below_written = below_written | bit_p$27;
+        end
+        if (nr[146+:8] > off_code$28) begin
+            below_written = below_written | bit_p$28;
+        end
+        if (nr[146+:8] > off_code$29) begin
+            below_written = below_written | bit_p$29;
+        end
+        if (nr[146+:8] > off_code$30) begin
+            below_written = below_written | bit_p$30;
+        end
+        if (nr[146+:8] > off_code$31) begin
+            below_written = below_written | bit_p$31;
+        end
+        if (nr[146+:8] > off_code$32) begin
+            below_written = below_written | bit_p$32;
+        end
+        if (nr[146+:8] > off_code$33) begin
+            below_written = below_written | bit_p$33;
+        end
+        if (nr[146+:8] > off_code$34) begin
+            below_written = below_written | bit_p$34;
+        end
+        if (nr[146+:8] > off_code$35) begin
+            below_written = below_written | bit_p$35;
+        end
+        if (nr[146+:8] > off_code$36) begin
+            below_written = below_written | bit_p$36;
+        end
+        if (nr[146+:8] > off_code$37) begin
+            below_written = below_written | bit_p$37;
+        end
+        s3_kind$d = s2_kind$q;
+        s3_id$d = s2_id$q;
+        s3_nr$d = nr;
+        s3_bc$d = below_credit;
+        s3_bw$d = below_written;
+        s3_full$d = full;
+        s3_sent$d = sent_mask;
+        if (s2_kind$q == kinds$1) begin
+            s3_sent$d = zero_p;
+        end
+        s3_alive$d = s2_alive;
+        s3_send_req$d = ((s2_kind$q == kinds$6) & s2_alive) | ((s2_kind$q == kinds$1) & s2_f1$q);
+        s3_dlv_all$d = all_dlv;
+        s3_give_up$d = give_up;
+        s3_rearm$d = tmo_ok & ~give_up;
+        s3_probe$d = tmo_ok & ~give_up & probe_q;
+        s3_bad$d = s2_ev & ~s2_gen_ok;
+        s3_peer$d = s2_ev & s2_gen_ok & ~claim_ok;
+        s3_offset$d = s2_ev & s2_gen_ok & claim_ok & ~range_ok;
+        free_now = s3_alive$q & (s3_dlv_all$q | s3_give_up$q);
+        free_code = st_delivered;
+        if (s3_give_up$q) begin
+            free_code = st_gave_up;
+        end
+        pending = ((s3_nr$q[38+:38] & s3_bc$q) | s3_nr$q[76+:38]) & ~s3_nr$q[0+:38] & s3_bw$q & s3_full$q;
+        onehot = pending & (~pending + one_p);
+        send_off = zero_8;
+        off1 = zero_8;
+        if (onehot[0]) begin
+            send_off = send_off | off_code$0;
+            off1 = off1 | off1_code$0;
+        end
+        if (onehot[1]) begin
+            send_off = send_off | off_code$1;
+            off1 = off1 | off1_code$1;
+        end
+        if (onehot[2]) begin
+            send_off = send_off | off_code$2;
+            off1 = off1 | off1_code$2;
+        end
+        if (onehot[3]) begin
+            send_off = send_off | off_code$3;
+            off1 = off1 | off1_code$3;
+        end
+        if (onehot[4]) begin
+            send_off = send_off | off_code$4;
+            off1 = off1 | off1_code$4;
+        end
+        if (onehot[5]) begin
+            send_off = send_off | off_code$5;
+            off1 = off1 | off1_code$5;
+        end
+        if (onehot[6]) begin
+            send_off = send_off | off_code$6;
+            off1 = off1 | off1_code$6;
+        end
+        if (onehot[7]) begin
+            send_off = send_off | off_code$7;
+            off1 = off1 | off1_code$7;
+        end
+        if (onehot[8]) begin
+            send_off = send_off | off_code$8;
+            off1 = off1 | off1_code$8;
+        end
+        if (onehot[9]) begin
+            send_off = send_off | off_code$9;
+            off1 = off1 | off1_code$9;
+        end
+        if (onehot[10]) begin
+            send_off = send_off | off_code$10;
+            off1 = off1 | off1_code$10;
+        end
+        if (onehot[11]) begin
+            send_off = send_off | off_code$11;
+            off1 = off1 | off1_code$11;
+        end
+        if (onehot[12]) begin
+            send_off = send_off | off_code$12;
+            off1 = off1 | off1_code$12;
+        end
+        if (onehot[13]) begin
+            send_off = send_off | off_code$13;
+            off1 = off1 | off1_code$13;
+        end
+        if (onehot[14]) begin
+            send_off = send_off | off_code$14;
+            off1 = off1 | off1_code$14;
+        end
+        if (onehot[15]) begin
+            send_off = send_off | off_code$15;
+            off1 = off1 | off1_code$15;
+        end
+        if (onehot[16]) begin
+            send_off = send_off | off_code$16;
+            off1 = off1 | off1_code$16;
+        end
+        if (onehot[17]) begin
+            send_off = send_off | off_code$17;
+            off1 = off1 | off1_code$17;
+        end
+        if (onehot[18]) begin
+            send_off = send_off | off_code$18;
+            off1 = off1 | off1_code$18;
+        end
+        if (onehot[19]) begin
+            send_off = send_off | off_code$19;
+            off1 = off1 | off1_code$19;
+        end
+        if (onehot[20]) begin
+            send_off = send_off | off_code$20;
+            off1 = off1 | off1_code$20;
+        end
+        if (onehot[21]) begin
+            send_off = send_off | off_code$21;
+            off1 = off1 | off1_code$21;
+        end
+        if (onehot[22]) begin
+            send_off = send_off | off_code$22;
+            off1 = off1 | off1_code$22;
+        end
+        if (onehot[23]) begin
+            send_off = send_off | off_code$23;
+            off1 = off1 | off1_code$23;
+        end
+        if (onehot[24]) begin
+            send_off = send_off | off_code$24;
+            off1 = off1 | off1_code$24;
+        end
+        if (onehot[25]) begin
+            send_off = send_off | off_code$25;
+            off1 = off1 | off1_code$25;
+        end
+        if (onehot[26]) begin
+            send_off = send_off | off_code$26;
+            off1 = off1 | off1_code$26;
+        end
+        if (onehot[27]) begin
+            send_off = send_off | off_code$27;
+            off1 = off1 | off1_code$27;
+        end
+        if (onehot[28]) begin
+            send_off = send_off | off_code$28;
+            off1 = off1 | off1_code$28;
+        end
+        if (onehot[29]) begin
+            send_off = send_off | off_code$29;
+            off1 = off1 | off1_code$29;
+        end
+        if (onehot[30]) begin
+            send_off = send_off | off_code$30;
+            off1 = off1 | off1_code$30;
+        end
+        if (onehot[31]) begin
+            send_off = send_off | off_code$31;
+            off1 = off1 | off1_code$31;
+        end
+        if (onehot[32]) begin
+            send_off = send_off | off_code$32;
+            off1 = off1 | off1_code$32;
+        end
+        if (onehot[33]) begin
+            send_off = send_off | off_code$33;
+            off1 = off1 | off1_code$33;
+        end
+        if (onehot[34]) begin
+            send_off = send_off | off_code$34;
+            off1 = off1 | off1_code$34;
+        end
+        if (onehot[35]) begin
+            send_off = send_off | off_code$35;
+            off1 = off1 | off1_code$35;
+        end
+        if (onehot[36]) begin
+            send_off = send_off | off_code$36;
+            off1 = off1 | off1_code$36;
+        end
+        if (onehot[37]) begin
+            send_off = send_off | off_code$37;
+            off1 = off1 | off1_code$37;
+        end
+        is_rtx = (pending & s3_sent$q) != zero_p;
+        has_more = (pending & ~onehot) != zero_p;
+        sending = s3_send_req$q & s3_nr$q[154+:1] & (pending != zero_p);
         desc$push = 1'b0;
-        meta_gen = 16'(nr[269+:8]);
-        id_tag = (meta_gen << sh8) | 16'(s2_id$q);
+        meta_gen = 16'(s3_nr$q[269+:8]);
+        id_tag = (meta_gen << sh8) | 16'(s3_id$q);
         pd[0+:1] = 1'b0;
         pd[1+:2] = free_code;
         pd[3+:16] = id_tag;
         pd[19+:8] = send_off;
-        pd[27+:24] = nr[243+:24] + (24'(send_off) << sh7);
-        pd[51+:16] = c128_16;
-        if ((send_off + one_8) == nr[138+:8]) begin
-            pd[51+:16] = last_words16;
-        end
-        pd[67+:32] = nr[163+:32];
-        pd[99+:16] = nr[195+:16];
-        pd[115+:16] = nr[211+:16];
-        pd[131+:16] = nr[227+:16];
-        pd[147+:8] = nr[114+:8];
-        pd[155+:8] = nr[155+:8];
-        pd[164+:1] = send_off < nr[122+:8];
-        pd[163+:1] = (send_off == zero_8) & ~(send_off < nr[122+:8]);
-        pd[165+:2] = nr[267+:2];
-        sending = (((s2_kind$q == kinds$6) & s2_alive) | ((s2_kind$q == kinds$1) & s2_f1$q)) & nr[154+:1] & (pending != zero_p);
-        wr = nr;
+        pd[27+:24] = s3_nr$q[243+:24];
+        pd[51+:1] = (onehot & ~(s3_full$q >> sh1)) != zero_p;
+        pd[52+:32] = s3_nr$q[163+:32];
+        pd[84+:16] = s3_nr$q[195+:16];
+        pd[100+:16] = s3_nr$q[211+:16];
+        pd[116+:16] = s3_nr$q[227+:16];
+        pd[132+:8] = s3_nr$q[114+:8];
+        pd[140+:8] = s3_nr$q[155+:8];
+        pd[149+:1] = is_rtx;
+        pd[148+:1] = onehot[32'h0] & ~is_rtx;
+        pd[150+:2] = s3_nr$q[267+:2];
+        wr = s3_nr$q;
         if (sending) begin
             desc$push = 1'b1;
-            wr[38+:38] = nr[38+:38] & ~send_bit;
-            wr[76+:38] = nr[76+:38] & ~send_bit;
-            if (~(send_off < nr[122+:8])) begin
-                wr[122+:8] = send_off + one_8;
+            wr[38+:38] = s3_nr$q[38+:38] & ~onehot;
+            wr[76+:38] = s3_nr$q[76+:38] & ~onehot;
+            if (~is_rtx) begin
+                wr[122+:8] = off1;
             end
             cnt_sent$d = cnt_sent$q + one_32;
-            if (send_off < nr[122+:8]) begin
+            if (is_rtx) begin
                 cnt_rtx$d = cnt_rtx$q + one_32;
             end
         end
-        id_mask = one_n << s2_id$q;
-        if (s2_ev) begin
-            if (~s2_gen_ok) begin
-                cnt_bad$d = cnt_bad$q + one_32;
-            end
-            else if (~claim_ok) begin
-                cnt_peer$d = cnt_peer$q + one_32;
-            end
-            else if (~range_ok) begin
-                cnt_offset$d = cnt_offset$q + one_32;
-            end
+        id_mask = one_n << s3_id$q;
+        if (s3_bad$q) begin
+            cnt_bad$d = cnt_bad$q + one_32;
         end
-        rows$write_enable = 1'b0;
-        rows$write_address = s2_id$q;
+        if (s3_peer$q) begin
+            cnt_peer$d = cnt_peer$q + one_32;
+        end
+        if (s3_offset$q) begin
+            cnt_offset$d = cnt_offset$q + one_32;
+        end
+        if (s3_alive$q & s3_probe$q) begin
+            cnt_probe$d = cnt_probe$q + one_32;
+        end
+        rows$write_address = s3_id$q;
         rows$write_data = wr;
         timer$cmd$valid = 1'b0;
         timer$cmd$op = op_schedule;
-        timer$cmd$id = s2_id$q;
+        timer$cmd$id = s3_id$q;
         timer$cmd$expiry = expiry;
-        meta_max = 16'(nr[122+:8]);
-        if (s2_kind$q == kinds$1) begin
-            meta_max = 16'(nr[114+:8]);
+        meta_max = 16'(s3_nr$q[122+:8]);
+        if (s3_kind$q == kinds$1) begin
+            meta_max = 16'(s3_nr$q[114+:8]);
         end
         timer$cmd$meta = (meta_gen << sh8) | meta_max;
-        elig_bit = 1'b0;
         alive$d = alive$q;
         elig$d = elig$q;
-        if (s2_kind$q == kinds$1) begin
+        if (s3_kind$q == kinds$1) begin
             alive$d = alive$q | id_mask;
             timer$cmd$valid = 1'b1;
         end
-        if ((s2_kind$q == kinds$5) & s2_alive & (row[269+:8] == s2_gen$q) & ~free_now) begin
+        if (s3_alive$q & s3_rearm$q) begin
             timer$cmd$valid = 1'b1;
         end
-        row_wr = (s2_kind$q != kinds$0) & (s2_alive | (s2_kind$q == kinds$1)) & ~free_now;
+        row_wr = (s3_kind$q != kinds$0) & (s3_alive$q | (s3_kind$q == kinds$1)) & ~free_now;
         rows$write_enable = row_wr;
-        pending_after = ((wr[38+:38] & below_credit) | wr[76+:38]) & ~wr[0+:38] & below_written & full;
-        elig_bit = row_wr & wr[154+:1] & (pending_after != zero_p);
+        elig_bit = row_wr & s3_nr$q[154+:1];
+        if (sending) begin
+            elig_bit = elig_bit & has_more;
+        end
+        else begin
+            elig_bit = elig_bit & (pending != zero_p);
+        end
         if (row_wr) begin
             if (elig_bit) begin
                 elig$d = elig$q | id_mask;
@@ -9261,8 +10327,6 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
             timer$cmd$op = op_cancel;
             desc$push = 1'b1;
             pd[0+:1] = 1'b1;
-            pd[27+:24] = row[243+:24];
-            pd[165+:2] = row[267+:2];
             if (free_code == st_gave_up) begin
                 cnt_gave_up$d = cnt_gave_up$q + one_32;
             end
@@ -9271,28 +10335,35 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
             end
         end
         desc$push_data = pd;
-        s3_valid$d = row_wr;
-        s3_id$d = s2_id$q;
-        s3_row$d = rows$write_data;
+        s4_valid$d = row_wr;
+        s4_id$d = s3_id$q;
+        s4_row$d = wr;
+        s2_fwd$d = row_wr & (s3_id$q == s1_id$q);
         if (b_valid$q) begin
             out_room = out$count < two_3;
         end
         else begin
             out_room = out$count <= two_3;
         end
-        beat_total = hdr_beats + st_cur$q[51+:16];
-        pay_idx = st_beat$q - hdr_beats;
-        beat_addr = st_cur$q[27+:24] + 24'(pay_idx);
         w_tag = (16'(w_gen$q) << sh8) | 16'(w_id$q);
-        can_issue = st_busy$q & out_room & ~((st_beat$q >= hdr_beats) & w_active$q & (w_tag == st_cur$q[3+:16]) & (beat_addr >= w_addr$q));
-        issue_last = can_issue & ((st_beat$q + one_16) == beat_total);
-        buffer$read_address = beat_addr[0+:15];
+        w_stall = st_pay$q & st_same$q & (st_addr$q >= w_addr$q);
+        can_issue = st_busy$q & out_room & ~w_stall;
+        issue_last = can_issue & st_last$q;
+        buffer$read_address = st_addr$q[0+:15];
         b_valid$d = can_issue;
-        b_payload$d = st_beat$q >= hdr_beats;
+        b_payload$d = st_pay$q;
         b_last$d = issue_last;
         b_cur$d = st_cur$q;
         if (can_issue) begin
             st_beat$d = st_beat$q + one_16;
+            st_left$d = st_left$q - one_16;
+            st_last$d = st_left$q == two_16;
+            if (st_pay$q) begin
+                st_addr$d = st_addr$q + one_24;
+            end
+            if (st_beat$q == c7) begin
+                st_pay$d = 1'b1;
+            end
         end
         if (issue_last) begin
             st_busy$d = 1'b0;
@@ -9305,6 +10376,16 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
             take_desc = desc$nonempty & (~st_busy$q | issue_last);
         end
         desc$pop = take_desc;
+        take_pkt = take_desc & ~desc$head[0+:1];
+        d_addr = desc$head[27+:24] + (24'(desc$head[19+:8]) << sh7);
+        d_left = c136_16;
+        if (desc$head[51+:1]) begin
+            d_left = ((desc$head[116+:16] + c71_16) >> sh3) - (16'(desc$head[19+:8]) << sh7);
+        end
+        st_same$d = w_active$q & (w_tag == st_cur$q[3+:16]);
+        if (take_pkt) begin
+            st_same$d = w_active$q & (w_tag == desc$head[3+:16]);
+        end
         id_ret$push = 1'b0;
         head_id = desc$head[3+:16];
         id_ret$push_data[0+:16] = head_id;
@@ -9312,47 +10393,44 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
         if (take_desc) begin
             if (desc$head[0+:1]) begin
                 id_ret$push = 1'b1;
-                if (desc$head[165+:2] == cls_code$0) begin
+                if (desc$head[150+:2] == cls_code$0) begin
                     cls_ret$0$push = 1'b1;
                 end
-                if (desc$head[165+:2] == cls_code$1) begin
+                if (desc$head[150+:2] == cls_code$1) begin
                     cls_ret$1$push = 1'b1;
                 end
-                if (desc$head[165+:2] == cls_code$2) begin
+                if (desc$head[150+:2] == cls_code$2) begin
                     cls_ret$2$push = 1'b1;
                 end
-                if (desc$head[165+:2] == cls_code$3) begin
+                if (desc$head[150+:2] == cls_code$3) begin
                     cls_ret$3$push = 1'b1;
                 end
             end
-            else begin
-                st_busy$d = 1'b1;
-                st_cur$d = desc$head;
-                st_beat$d = zero_16;
-            end
         end
-        bypass = sending & ~desc$nonempty & (~st_busy$q | issue_last);
-        if (bypass) begin
-            desc$push = 1'b0;
+        if (take_pkt) begin
             st_busy$d = 1'b1;
-            st_cur$d = pd;
+            st_cur$d = desc$head;
             st_beat$d = zero_16;
+            st_addr$d = d_addr;
+            st_left$d = d_left;
+            st_pay$d = 1'b0;
+            st_last$d = 1'b0;
         end
         b_word[0+:64] = zero_64;
         if (b_payload$q) begin
             b_word[0+:64] = buffer$read_data;
         end
         b_word[64+:1] = b_last$q;
-        b_word[65+:32] = b_cur$q[67+:32];
-        b_word[97+:16] = b_cur$q[99+:16];
-        b_word[113+:16] = b_cur$q[115+:16];
-        b_word[129+:16] = b_cur$q[131+:16];
+        b_word[65+:32] = b_cur$q[52+:32];
+        b_word[97+:16] = b_cur$q[84+:16];
+        b_word[113+:16] = b_cur$q[100+:16];
+        b_word[129+:16] = b_cur$q[116+:16];
         b_word[145+:8] = b_cur$q[19+:8];
         b_word[153+:16] = b_cur$q[3+:16];
-        b_word[169+:8] = b_cur$q[147+:8];
-        b_word[177+:8] = b_cur$q[155+:8];
-        b_word[185+:1] = b_cur$q[163+:1];
-        b_word[186+:1] = b_cur$q[164+:1];
+        b_word[169+:8] = b_cur$q[132+:8];
+        b_word[177+:8] = b_cur$q[140+:8];
+        b_word[185+:1] = b_cur$q[148+:1];
+        b_word[186+:1] = b_cur$q[149+:1];
         out$push_data = b_word;
         out_through = ~out$nonempty & b_valid$q;
         out$push = b_valid$q & ~(out_through & source$ready);
@@ -9446,7 +10524,9 @@ module nic_homa$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cf
             refuse_pend$d = 1'b0;
             s1_kind$d = kinds$0;
             s2_kind$d = kinds$0;
-            s3_valid$d = 1'b0;
+            s3_kind$d = kinds$0;
+            s4_valid$d = 1'b0;
+            s2_fwd$d = 1'b0;
             st_busy$d = 1'b0;
             b_valid$d = 1'b0;
             st_valid$d = 1'b0;
@@ -9486,13 +10566,13 @@ endmodule // nic_homa$pkt$alive
 module nic_homa$pkt$b_cur(d,q,clock);
     
     // Module arguments
-    input wire  [166:0] d;
-    output reg  [166:0] q;
+    input wire  [151:0] d;
+    output reg  [151:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 167'h0;
+       q = 152'h0;
     end
     
     always @(posedge clock) begin
@@ -10950,9 +12030,9 @@ module nic_homa$pkt$desc(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [166:0] push_data;
+    input wire  [151:0] push_data;
     input wire  pop;
-    output reg  [166:0] head;
+    output reg  [151:0] head;
     output reg  nonempty;
     output reg  [3:0] count;
     
@@ -10966,10 +12046,10 @@ module nic_homa$pkt$desc(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [2:0] store$read_address;
     reg  store$read_clock;
-    wire  [166:0] store$read_data;
+    wire  [151:0] store$read_data;
     reg  [2:0] store$write_address;
     reg  store$write_clock;
-    reg  [166:0] store$write_data;
+    reg  [151:0] store$write_data;
     reg  store$write_enable;
     reg  [2:0] wp$d;
     wire  [2:0] wp$q;
@@ -10983,8 +12063,8 @@ module nic_homa$pkt$desc(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [166:0] bypass_data$d;
-    wire  [166:0] bypass_data$q;
+    reg  [151:0] bypass_data$d;
+    wire  [151:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -11086,13 +12166,13 @@ endmodule // nic_homa$pkt$desc
 module nic_homa$pkt$desc$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [166:0] d;
-    output reg  [166:0] q;
+    input wire  [151:0] d;
+    output reg  [151:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 167'h0;
+       q = 152'h0;
     end
     
     always @(posedge clock) begin
@@ -11164,14 +12244,14 @@ module nic_homa$pkt$desc$store(read_address,read_clock,read_data,write_address,w
     // Module arguments
     input wire  [2:0] read_address;
     input wire  read_clock;
-    output reg  [166:0] read_data;
+    output reg  [151:0] read_data;
     input wire  [2:0] write_address;
     input wire  write_clock;
-    input wire  [166:0] write_data;
+    input wire  [151:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[166:0] mem[7:0];
+    reg[151:0] mem[7:0];
     
     
     
@@ -12237,6 +13317,25 @@ module nic_homa$pkt$s2_bits(d,q,clock);
 endmodule // nic_homa$pkt$s2_bits
 
 
+module nic_homa$pkt$s2_bn(d,q,clock);
+    
+    // Module arguments
+    input wire  [37:0] d;
+    output reg  [37:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 38'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$pkt$s2_bn
+
+
 module nic_homa$pkt$s2_buf(d,q,clock);
     
     // Module arguments
@@ -12349,6 +13448,25 @@ module nic_homa$pkt$s2_f3(d,q,clock);
     end
           
 endmodule // nic_homa$pkt$s2_f3
+
+
+module nic_homa$pkt$s2_fwd(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$pkt$s2_fwd
 
 
 module nic_homa$pkt$s2_gen(d,q,clock);
@@ -12541,6 +13659,139 @@ module nic_homa$pkt$s2_total(d,q,clock);
 endmodule // nic_homa$pkt$s2_total
 
 
+module nic_homa$pkt$s3_alive(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$pkt$s3_alive
+
+
+module nic_homa$pkt$s3_bad(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$pkt$s3_bad
+
+
+module nic_homa$pkt$s3_bc(d,q,clock);
+    
+    // Module arguments
+    input wire  [37:0] d;
+    output reg  [37:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 38'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$pkt$s3_bc
+
+
+module nic_homa$pkt$s3_bw(d,q,clock);
+    
+    // Module arguments
+    input wire  [37:0] d;
+    output reg  [37:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 38'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$pkt$s3_bw
+
+
+module nic_homa$pkt$s3_dlv_all(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$pkt$s3_dlv_all
+
+
+module nic_homa$pkt$s3_full(d,q,clock);
+    
+    // Module arguments
+    input wire  [37:0] d;
+    output reg  [37:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 38'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$pkt$s3_full
+
+
+module nic_homa$pkt$s3_give_up(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$pkt$s3_give_up
+
+
 module nic_homa$pkt$s3_id(d,q,clock);
     
     // Module arguments
@@ -12560,7 +13811,26 @@ module nic_homa$pkt$s3_id(d,q,clock);
 endmodule // nic_homa$pkt$s3_id
 
 
-module nic_homa$pkt$s3_row(d,q,clock);
+module nic_homa$pkt$s3_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$pkt$s3_kind
+
+
+module nic_homa$pkt$s3_nr(d,q,clock);
     
     // Module arguments
     input wire  [276:0] d;
@@ -12576,10 +13846,10 @@ module nic_homa$pkt$s3_row(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_homa$pkt$s3_row
+endmodule // nic_homa$pkt$s3_nr
 
 
-module nic_homa$pkt$s3_valid(d,q,clock);
+module nic_homa$pkt$s3_offset(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -12595,7 +13865,178 @@ module nic_homa$pkt$s3_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_homa$pkt$s3_valid
+endmodule // nic_homa$pkt$s3_offset
+
+
+module nic_homa$pkt$s3_peer(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$pkt$s3_peer
+
+
+module nic_homa$pkt$s3_probe(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$pkt$s3_probe
+
+
+module nic_homa$pkt$s3_rearm(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$pkt$s3_rearm
+
+
+module nic_homa$pkt$s3_send_req(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$pkt$s3_send_req
+
+
+module nic_homa$pkt$s3_sent(d,q,clock);
+    
+    // Module arguments
+    input wire  [37:0] d;
+    output reg  [37:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 38'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$pkt$s3_sent
+
+
+module nic_homa$pkt$s4_id(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$pkt$s4_id
+
+
+module nic_homa$pkt$s4_row(d,q,clock);
+    
+    // Module arguments
+    input wire  [276:0] d;
+    output reg  [276:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 277'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$pkt$s4_row
+
+
+module nic_homa$pkt$s4_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$pkt$s4_valid
+
+
+module nic_homa$pkt$st_addr(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$pkt$st_addr
 
 
 module nic_homa$pkt$st_beat(d,q,clock);
@@ -12658,13 +14099,13 @@ endmodule // nic_homa$pkt$st_code
 module nic_homa$pkt$st_cur(d,q,clock);
     
     // Module arguments
-    input wire  [166:0] d;
-    output reg  [166:0] q;
+    input wire  [151:0] d;
+    output reg  [151:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 167'h0;
+       q = 152'h0;
     end
     
     always @(posedge clock) begin
@@ -12691,6 +14132,82 @@ module nic_homa$pkt$st_id(d,q,clock);
     end
           
 endmodule // nic_homa$pkt$st_id
+
+
+module nic_homa$pkt$st_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$pkt$st_last
+
+
+module nic_homa$pkt$st_left(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$pkt$st_left
+
+
+module nic_homa$pkt$st_pay(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$pkt$st_pay
+
+
+module nic_homa$pkt$st_same(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$pkt$st_same
 
 
 module nic_homa$pkt$st_valid(d,q,clock);

@@ -7413,6 +7413,134 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
     localparam  idx$125 = 7'b1111101;
     localparam  idx$126 = 7'b1111110;
     localparam  idx$127 = 7'b1111111;
+    localparam  idx_c$0 = 8'h0;
+    localparam  idx_c$1 = 8'h1;
+    localparam  idx_c$2 = 8'h2;
+    localparam  idx_c$3 = 8'h3;
+    localparam  idx_c$4 = 8'h4;
+    localparam  idx_c$5 = 8'h5;
+    localparam  idx_c$6 = 8'h6;
+    localparam  idx_c$7 = 8'h7;
+    localparam  idx_c$8 = 8'h8;
+    localparam  idx_c$9 = 8'h9;
+    localparam  idx_c$10 = 8'ha;
+    localparam  idx_c$11 = 8'hb;
+    localparam  idx_c$12 = 8'hc;
+    localparam  idx_c$13 = 8'hd;
+    localparam  idx_c$14 = 8'he;
+    localparam  idx_c$15 = 8'hf;
+    localparam  idx_c$16 = 8'h10;
+    localparam  idx_c$17 = 8'h11;
+    localparam  idx_c$18 = 8'h12;
+    localparam  idx_c$19 = 8'h13;
+    localparam  idx_c$20 = 8'h14;
+    localparam  idx_c$21 = 8'h15;
+    localparam  idx_c$22 = 8'h16;
+    localparam  idx_c$23 = 8'h17;
+    localparam  idx_c$24 = 8'h18;
+    localparam  idx_c$25 = 8'h19;
+    localparam  idx_c$26 = 8'h1a;
+    localparam  idx_c$27 = 8'h1b;
+    localparam  idx_c$28 = 8'h1c;
+    localparam  idx_c$29 = 8'h1d;
+    localparam  idx_c$30 = 8'h1e;
+    localparam  idx_c$31 = 8'h1f;
+    localparam  idx_c$32 = 8'h20;
+    localparam  idx_c$33 = 8'h21;
+    localparam  idx_c$34 = 8'h22;
+    localparam  idx_c$35 = 8'h23;
+    localparam  idx_c$36 = 8'h24;
+    localparam  idx_c$37 = 8'h25;
+    localparam  idx_c$38 = 8'h26;
+    localparam  idx_c$39 = 8'h27;
+    localparam  idx_c$40 = 8'h28;
+    localparam  idx_c$41 = 8'h29;
+    localparam  idx_c$42 = 8'h2a;
+    localparam  idx_c$43 = 8'h2b;
+    localparam  idx_c$44 = 8'h2c;
+    localparam  idx_c$45 = 8'h2d;
+    localparam  idx_c$46 = 8'h2e;
+    localparam  idx_c$47 = 8'h2f;
+    localparam  idx_c$48 = 8'h30;
+    localparam  idx_c$49 = 8'h31;
+    localparam  idx_c$50 = 8'h32;
+    localparam  idx_c$51 = 8'h33;
+    localparam  idx_c$52 = 8'h34;
+    localparam  idx_c$53 = 8'h35;
+    localparam  idx_c$54 = 8'h36;
+    localparam  idx_c$55 = 8'h37;
+    localparam  idx_c$56 = 8'h38;
+    localparam  idx_c$57 = 8'h39;
+    localparam  idx_c$58 = 8'h3a;
+    localparam  idx_c$59 = 8'h3b;
+    localparam  idx_c$60 = 8'h3c;
+    localparam  idx_c$61 = 8'h3d;
+    localparam  idx_c$62 = 8'h3e;
+    localparam  idx_c$63 = 8'h3f;
+    localparam  idx_c$64 = 8'h40;
+    localparam  idx_c$65 = 8'h41;
+    localparam  idx_c$66 = 8'h42;
+    localparam  idx_c$67 = 8'h43;
+    localparam  idx_c$68 = 8'h44;
+    localparam  idx_c$69 = 8'h45;
+    localparam  idx_c$70 = 8'h46;
+    localparam  idx_c$71 = 8'h47;
+    localparam  idx_c$72 = 8'h48;
+    localparam  idx_c$73 = 8'h49;
+    localparam  idx_c$74 = 8'h4a;
+    localparam  idx_c$75 = 8'h4b;
+    localparam  idx_c$76 = 8'h4c;
+    localparam  idx_c$77 = 8'h4d;
+    localparam  idx_c$78 = 8'h4e;
+    localparam  idx_c$79 = 8'h4f;
+    localparam  idx_c$80 = 8'h50;
+    localparam  idx_c$81 = 8'h51;
+    localparam  idx_c$82 = 8'h52;
+    localparam  idx_c$83 = 8'h53;
+    localparam  idx_c$84 = 8'h54;
+    localparam  idx_c$85 = 8'h55;
+    localparam  idx_c$86 = 8'h56;
+    localparam  idx_c$87 = 8'h57;
+    localparam  idx_c$88 = 8'h58;
+    localparam  idx_c$89 = 8'h59;
+    localparam  idx_c$90 = 8'h5a;
+    localparam  idx_c$91 = 8'h5b;
+    localparam  idx_c$92 = 8'h5c;
+    localparam  idx_c$93 = 8'h5d;
+    localparam  idx_c$94 = 8'h5e;
+    localparam  idx_c$95 = 8'h5f;
+    localparam  idx_c$96 = 8'h60;
+    localparam  idx_c$97 = 8'h61;
+    localparam  idx_c$98 = 8'h62;
+    localparam  idx_c$99 = 8'h63;
+    localparam  idx_c$100 = 8'h64;
+    localparam  idx_c$101 = 8'h65;
+    localparam  idx_c$102 = 8'h66;
+    localparam  idx_c$103 = 8'h67;
+    localparam  idx_c$104 = 8'h68;
+    localparam  idx_c$105 = 8'h69;
+    localparam  idx_c$106 = 8'h6a;
+    localparam  idx_c$107 = 8'h6b;
+    localparam  idx_c$108 = 8'h6c;
+    localparam  idx_c$109 = 8'h6d;
+    localparam  idx_c$110 = 8'h6e;
+    localparam  idx_c$111 = 8'h6f;
+    localparam  idx_c$112 = 8'h70;
+    localparam  idx_c$113 = 8'h71;
+    localparam  idx_c$114 = 8'h72;
+    localparam  idx_c$115 = 8'h73;
+    localparam  idx_c$116 = 8'h74;
+    localparam  idx_c$117 = 8'h75;
+    localparam  idx_c$118 = 8'h76;
+    localparam  idx_c$119 = 8'h77;
+    localparam  idx_c$120 = 8'h78;
+    localparam  idx_c$121 = 8'h79;
+    localparam  idx_c$122 = 8'h7a;
+    localparam  idx_c$123 = 8'h7b;
+    localparam  idx_c$124 = 8'h7c;
+    localparam  idx_c$125 = 8'h7d;
+    localparam  idx_c$126 = 8'h7e;
+    localparam  idx_c$127 = 8'h7f;
     localparam  off_code$0 = 8'h0;
     localparam  off_code$1 = 8'h1;
     localparam  off_code$2 = 8'h2;
@@ -7451,21 +7579,93 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
     localparam  off_code$35 = 8'h23;
     localparam  off_code$36 = 8'h24;
     localparam  off_code$37 = 8'h25;
+    localparam  off1_code$0 = 8'h1;
+    localparam  off1_code$1 = 8'h2;
+    localparam  off1_code$2 = 8'h3;
+    localparam  off1_code$3 = 8'h4;
+    localparam  off1_code$4 = 8'h5;
+    localparam  off1_code$5 = 8'h6;
+    localparam  off1_code$6 = 8'h7;
+    localparam  off1_code$7 = 8'h8;
+    localparam  off1_code$8 = 8'h9;
+    localparam  off1_code$9 = 8'ha;
+    localparam  off1_code$10 = 8'hb;
+    localparam  off1_code$11 = 8'hc;
+    localparam  off1_code$12 = 8'hd;
+    localparam  off1_code$13 = 8'he;
+    localparam  off1_code$14 = 8'hf;
+    localparam  off1_code$15 = 8'h10;
+    localparam  off1_code$16 = 8'h11;
+    localparam  off1_code$17 = 8'h12;
+    localparam  off1_code$18 = 8'h13;
+    localparam  off1_code$19 = 8'h14;
+    localparam  off1_code$20 = 8'h15;
+    localparam  off1_code$21 = 8'h16;
+    localparam  off1_code$22 = 8'h17;
+    localparam  off1_code$23 = 8'h18;
+    localparam  off1_code$24 = 8'h19;
+    localparam  off1_code$25 = 8'h1a;
+    localparam  off1_code$26 = 8'h1b;
+    localparam  off1_code$27 = 8'h1c;
+    localparam  off1_code$28 = 8'h1d;
+    localparam  off1_code$29 = 8'h1e;
+    localparam  off1_code$30 = 8'h1f;
+    localparam  off1_code$31 = 8'h20;
+    localparam  off1_code$32 = 8'h21;
+    localparam  off1_code$33 = 8'h22;
+    localparam  off1_code$34 = 8'h23;
+    localparam  off1_code$35 = 8'h24;
+    localparam  off1_code$36 = 8'h25;
+    localparam  off1_code$37 = 8'h26;
+    localparam  bit_p$0 = 38'h1;
+    localparam  bit_p$1 = 38'h2;
+    localparam  bit_p$2 = 38'h4;
+    localparam  bit_p$3 = 38'h8;
+    localparam  bit_p$4 = 38'h10;
+    localparam  bit_p$5 = 38'h20;
+    localparam  bit_p$6 = 38'h40;
+    localparam  bit_p$7 = 38'h80;
+    localparam  bit_p$8 = 38'h100;
+    localparam  bit_p$9 = 38'h200;
+    localparam  bit_p$10 = 38'h400;
+    localparam  bit_p$11 = 38'h800;
+    localparam  bit_p$12 = 38'h1000;
+    localparam  bit_p$13 = 38'h2000;
+    localparam  bit_p$14 = 38'h4000;
+    localparam  bit_p$15 = 38'h8000;
+    localparam  bit_p$16 = 38'h10000;
+    localparam  bit_p$17 = 38'h20000;
+    localparam  bit_p$18 = 38'h40000;
+    localparam  bit_p$19 = 38'h80000;
+    localparam  bit_p$20 = 38'h100000;
+    localparam  bit_p$21 = 38'h200000;
+    localparam  bit_p$22 = 38'h400000;
+    localparam  bit_p$23 = 38'h800000;
+    localparam  bit_p$24 = 38'h1000000;
+    localparam  bit_p$25 = 38'h2000000;
+    localparam  bit_p$26 = 38'h4000000;
+    localparam  bit_p$27 = 38'h8000000;
+    localparam  bit_p$28 = 38'h10000000;
+    localparam  bit_p$29 = 38'h20000000;
+    localparam  bit_p$30 = 38'h40000000;
+    localparam  bit_p$31 = 38'h80000000;
+    localparam  bit_p$32 = 38'h100000000;
+    localparam  bit_p$33 = 38'h200000000;
+    localparam  bit_p$34 = 38'h400000000;
+    localparam  bit_p$35 = 38'h800000000;
+    localparam  bit_p$36 = 38'h1000000000;
+    localparam  bit_p$37 = 38'h2000000000;
     localparam  one_n = 128'h1;
     localparam  zero_n = 128'h0;
     localparam  one_c = 8'h1;
     localparam  zero_c = 8'h0;
     localparam  n_ids = 8'h80;
-    localparam  ones_p = 38'h3fffffffff;
     localparam  one_p = 38'h1;
     localparam  zero_p = 38'h0;
-    localparam  c38 = 8'h26;
     localparam  one_8 = 8'h1;
     localparam  zero_8 = 8'h0;
     localparam  max_8 = 8'hff;
     localparam  c127 = 8'h7f;
-    localparam  hdr_beats = 16'h8;
-    localparam  c128_16 = 16'h80;
     localparam  zero_10 = 10'b0;
     localparam  zero_16 = 16'h0;
     localparam  one_16 = 16'h1;
@@ -7473,17 +7673,20 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
     localparam  max_len = 16'h9800;
     localparam  all_16 = 16'hffff;
     localparam  lo8_16 = 16'hff;
+    localparam  sh1 = 5'b1;
     localparam  sh3 = 5'b11;
     localparam  sh7 = 5'b111;
     localparam  sh8 = 5'b1000;
-    localparam  sh10 = 5'b1010;
     localparam  one_24 = 24'h1;
     localparam  zero_24 = 24'h0;
     localparam  one_32 = 32'h1;
     localparam  zero_32 = 32'h0;
     localparam  zero_64 = 64'h0;
     localparam  two_3 = 3'b10;
-    localparam  c5_4 = 4'h5;
+    localparam  c4_4 = 4'h4;
+    localparam  c136_16 = 16'h88;
+    localparam  c71_16 = 16'h47;
+    localparam  two_16 = 16'h2;
     localparam  one_4 = 4'h1;
     localparam  op_schedule = 2'b1;
     localparam  op_cancel = 2'b11;
@@ -7749,32 +7952,101 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
     reg  [7:0] s2_total$d;
     wire  [7:0] s2_total$q;
     reg  s2_total$clock;
-    reg  s3_valid$d;
-    wire  s3_valid$q;
-    reg  s3_valid$clock;
+    reg  s2_fwd$d;
+    wire  s2_fwd$q;
+    reg  s2_fwd$clock;
+    reg  [37:0] s2_bn$d;
+    wire  [37:0] s2_bn$q;
+    reg  s2_bn$clock;
+    reg  [2:0] s3_kind$d;
+    wire  [2:0] s3_kind$q;
+    reg  s3_kind$clock;
     reg  [6:0] s3_id$d;
     wire  [6:0] s3_id$q;
     reg  s3_id$clock;
-    reg  [276:0] s3_row$d;
-    wire  [276:0] s3_row$q;
-    reg  s3_row$clock;
+    reg  [276:0] s3_nr$d;
+    wire  [276:0] s3_nr$q;
+    reg  s3_nr$clock;
+    reg  [37:0] s3_bc$d;
+    wire  [37:0] s3_bc$q;
+    reg  s3_bc$clock;
+    reg  [37:0] s3_bw$d;
+    wire  [37:0] s3_bw$q;
+    reg  s3_bw$clock;
+    reg  [37:0] s3_full$d;
+    wire  [37:0] s3_full$q;
+    reg  s3_full$clock;
+    reg  [37:0] s3_sent$d;
+    wire  [37:0] s3_sent$q;
+    reg  s3_sent$clock;
+    reg  s3_alive$d;
+    wire  s3_alive$q;
+    reg  s3_alive$clock;
+    reg  s3_send_req$d;
+    wire  s3_send_req$q;
+    reg  s3_send_req$clock;
+    reg  s3_dlv_all$d;
+    wire  s3_dlv_all$q;
+    reg  s3_dlv_all$clock;
+    reg  s3_give_up$d;
+    wire  s3_give_up$q;
+    reg  s3_give_up$clock;
+    reg  s3_rearm$d;
+    wire  s3_rearm$q;
+    reg  s3_rearm$clock;
+    reg  s3_probe$d;
+    wire  s3_probe$q;
+    reg  s3_probe$clock;
+    reg  s3_bad$d;
+    wire  s3_bad$q;
+    reg  s3_bad$clock;
+    reg  s3_peer$d;
+    wire  s3_peer$q;
+    reg  s3_peer$clock;
+    reg  s3_offset$d;
+    wire  s3_offset$q;
+    reg  s3_offset$clock;
+    reg  s4_valid$d;
+    wire  s4_valid$q;
+    reg  s4_valid$clock;
+    reg  [6:0] s4_id$d;
+    wire  [6:0] s4_id$q;
+    reg  s4_id$clock;
+    reg  [276:0] s4_row$d;
+    wire  [276:0] s4_row$q;
+    reg  s4_row$clock;
     reg  desc$clock;
     reg  desc$reset;
     reg  desc$push;
-    reg  [166:0] desc$push_data;
+    reg  [151:0] desc$push_data;
     reg  desc$pop;
-    wire  [166:0] desc$head;
+    wire  [151:0] desc$head;
     wire  desc$nonempty;
     wire  [3:0] desc$count;
     reg  st_busy$d;
     wire  st_busy$q;
     reg  st_busy$clock;
-    reg  [166:0] st_cur$d;
-    wire  [166:0] st_cur$q;
+    reg  [151:0] st_cur$d;
+    wire  [151:0] st_cur$q;
     reg  st_cur$clock;
     reg  [15:0] st_beat$d;
     wire  [15:0] st_beat$q;
     reg  st_beat$clock;
+    reg  [23:0] st_addr$d;
+    wire  [23:0] st_addr$q;
+    reg  st_addr$clock;
+    reg  [15:0] st_left$d;
+    wire  [15:0] st_left$q;
+    reg  st_left$clock;
+    reg  st_pay$d;
+    wire  st_pay$q;
+    reg  st_pay$clock;
+    reg  st_last$d;
+    wire  st_last$q;
+    reg  st_last$clock;
+    reg  st_same$d;
+    wire  st_same$q;
+    reg  st_same$clock;
     reg  b_valid$d;
     wire  b_valid$q;
     reg  b_valid$clock;
@@ -7784,8 +8056,8 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
     reg  b_last$d;
     wire  b_last$q;
     reg  b_last$clock;
-    reg  [166:0] b_cur$d;
-    wire  [166:0] b_cur$q;
+    reg  [151:0] b_cur$d;
+    wire  [151:0] b_cur$q;
     reg  b_cur$clock;
     reg  out$clock;
     reg  out$reset;
@@ -7853,12 +8125,12 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
     reg  [2:0] s0_kind;
     reg  [127:0] inflight;
     reg  [127:0] cand;
-    reg  [127:0] cand_lo;
     reg  [6:0] pick_lo;
     reg  pick_lo_any;
     reg  [6:0] pick_all;
     reg  pick_any;
     reg  [6:0] pick;
+    reg  [7:0] rr_c;
     reg  [7:0] hdr_total;
     reg  [15:0] hdr_words;
     reg  [15:0] ev_id;
@@ -7866,12 +8138,10 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
     reg  [276:0] row;
     reg  [276:0] nr;
     reg  [37:0] full;
-    reg  [37:0] below_n;
     reg  [37:0] below_credit;
     reg  [37:0] below_written;
     reg  [37:0] pending;
     reg  [7:0] send_off;
-    reg  [37:0] send_bit;
     reg  s2_alive;
     reg  s2_ev;
     reg  s2_gen_ok;
@@ -7882,12 +8152,8 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
     reg  [1:0] free_code;
     reg  elig_bit;
     reg  [127:0] id_mask;
-    reg  [15:0] last_pkt_bytes;
     reg  [63:0] expiry;
     reg  out_room;
-    reg  [15:0] beat_total;
-    reg  [15:0] pay_idx;
-    reg  [23:0] beat_addr;
     reg  can_issue;
     reg  issue_last;
     reg  take_desc;
@@ -7904,13 +8170,30 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
     reg  [15:0] meta_gen;
     reg  [15:0] meta_max;
     reg  row_wr;
-    reg  [37:0] pending_after;
-    reg  [15:0] last_words16;
     reg  [15:0] head_id;
     reg  [15:0] id_tag;
     reg  [15:0] w_tag;
-    reg  [166:0] pd;
-    reg  bypass;
+    reg  [151:0] pd;
+    reg  [37:0] onehot;
+    reg  [7:0] off1;
+    reg  has_more;
+    reg  is_rtx;
+    reg  dlv_conf;
+    reg  crd_conf;
+    reg  tmo_conf;
+    reg  wrote_conf;
+    reg  s1_busy;
+    reg  [127:0] s3_mask;
+    reg  all_dlv;
+    reg  give_up;
+    reg  tmo_ok;
+    reg  probe_q;
+    reg  [37:0] probe_bit;
+    reg  [37:0] bn_s1;
+    reg  take_pkt;
+    reg  [23:0] d_addr;
+    reg  [15:0] d_left;
+    reg  w_stall;
     reg  [186:0] b_word;
     reg  [186:0] src_word;
     reg  out_through;
@@ -8313,20 +8596,110 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
         .q(s2_total$q),
         .clock(s2_total$clock)
     );
-    nic_ndp_n128$pkt$s3_valid s3_valid(
-        .d(s3_valid$d),
-        .q(s3_valid$q),
-        .clock(s3_valid$clock)
+    nic_ndp_n128$pkt$s2_fwd s2_fwd(
+        .d(s2_fwd$d),
+        .q(s2_fwd$q),
+        .clock(s2_fwd$clock)
+    );
+    nic_ndp_n128$pkt$s2_bn s2_bn(
+        .d(s2_bn$d),
+        .q(s2_bn$q),
+        .clock(s2_bn$clock)
+    );
+    nic_ndp_n128$pkt$s3_kind s3_kind(
+        .d(s3_kind$d),
+        .q(s3_kind$q),
+        .clock(s3_kind$clock)
     );
     nic_ndp_n128$pkt$s3_id s3_id(
         .d(s3_id$d),
         .q(s3_id$q),
         .clock(s3_id$clock)
     );
-    nic_ndp_n128$pkt$s3_row s3_row(
-        .d(s3_row$d),
-        .q(s3_row$q),
-        .clock(s3_row$clock)
+    nic_ndp_n128$pkt$s3_nr s3_nr(
+        .d(s3_nr$d),
+        .q(s3_nr$q),
+        .clock(s3_nr$clock)
+    );
+    nic_ndp_n128$pkt$s3_bc s3_bc(
+        .d(s3_bc$d),
+        .q(s3_bc$q),
+        .clock(s3_bc$clock)
+    );
+    nic_ndp_n128$pkt$s3_bw s3_bw(
+        .d(s3_bw$d),
+        .q(s3_bw$q),
+        .clock(s3_bw$clock)
+    );
+    nic_ndp_n128$pkt$s3_full s3_full(
+        .d(s3_full$d),
+        .q(s3_full$q),
+        .clock(s3_full$clock)
+    );
+    nic_ndp_n128$pkt$s3_sent s3_sent(
+        .d(s3_sent$d),
+        .q(s3_sent$q),
+        .clock(s3_sent$clock)
+    );
+    nic_ndp_n128$pkt$s3_alive s3_alive(
+        .d(s3_alive$d),
+        .q(s3_alive$q),
+        .clock(s3_alive$clock)
+    );
+    nic_ndp_n128$pkt$s3_send_req s3_send_req(
+        .d(s3_send_req$d),
+        .q(s3_send_req$q),
+        .clock(s3_send_req$clock)
+    );
+    nic_ndp_n128$pkt$s3_dlv_all s3_dlv_all(
+        .d(s3_dlv_all$d),
+        .q(s3_dlv_all$q),
+        .clock(s3_dlv_all$clock)
+    );
+    nic_ndp_n128$pkt$s3_give_up s3_give_up(
+        .d(s3_give_up$d),
+        .q(s3_give_up$q),
+        .clock(s3_give_up$clock)
+    );
+    nic_ndp_n128$pkt$s3_rearm s3_rearm(
+        .d(s3_rearm$d),
+        .q(s3_rearm$q),
+        .clock(s3_rearm$clock)
+    );
+    nic_ndp_n128$pkt$s3_probe s3_probe(
+        .d(s3_probe$d),
+        .q(s3_probe$q),
+        .clock(s3_probe$clock)
+    );
+    nic_ndp_n128$pkt$s3_bad s3_bad(
+        .d(s3_bad$d),
+        .q(s3_bad$q),
+        .clock(s3_bad$clock)
+    );
+    nic_ndp_n128$pkt$s3_peer s3_peer(
+        .d(s3_peer$d),
+        .q(s3_peer$q),
+        .clock(s3_peer$clock)
+    );
+    nic_ndp_n128$pkt$s3_offset s3_offset(
+        .d(s3_offset$d),
+        .q(s3_offset$q),
+        .clock(s3_offset$clock)
+    );
+    nic_ndp_n128$pkt$s4_valid s4_valid(
+        .d(s4_valid$d),
+        .q(s4_valid$q),
+        .clock(s4_valid$clock)
+    );
+    nic_ndp_n128$pkt$s4_id s4_id(
+        .d(s4_id$d),
+        .q(s4_id$q),
+        .clock(s4_id$clock)
+    );
+    nic_ndp_n128$pkt$s4_row s4_row(
+        .d(s4_row$d),
+        .q(s4_row$q),
+        .clock(s4_row$clock)
     );
     nic_ndp_n128$pkt$desc desc(
         .clock(desc$clock),
@@ -8352,6 +8725,31 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
         .d(st_beat$d),
         .q(st_beat$q),
         .clock(st_beat$clock)
+    );
+    nic_ndp_n128$pkt$st_addr st_addr(
+        .d(st_addr$d),
+        .q(st_addr$q),
+        .clock(st_addr$clock)
+    );
+    nic_ndp_n128$pkt$st_left st_left(
+        .d(st_left$d),
+        .q(st_left$q),
+        .clock(st_left$clock)
+    );
+    nic_ndp_n128$pkt$st_pay st_pay(
+        .d(st_pay$d),
+        .q(st_pay$q),
+        .clock(st_pay$clock)
+    );
+    nic_ndp_n128$pkt$st_last st_last(
+        .d(st_last$d),
+        .q(st_last$q),
+        .clock(st_last$clock)
+    );
+    nic_ndp_n128$pkt$st_same st_same(
+        .d(st_same$d),
+        .q(st_same$q),
+        .clock(st_same$clock)
     );
     nic_ndp_n128$pkt$b_valid b_valid(
         .d(b_valid$d),
@@ -8496,12 +8894,35 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
         s2_buf$clock = clock;
         s2_class$clock = clock;
         s2_total$clock = clock;
-        s3_valid$clock = clock;
+        s2_fwd$clock = clock;
+        s2_bn$clock = clock;
+        s3_kind$clock = clock;
         s3_id$clock = clock;
-        s3_row$clock = clock;
+        s3_nr$clock = clock;
+        s3_bc$clock = clock;
+        s3_bw$clock = clock;
+        s3_full$clock = clock;
+        s3_sent$clock = clock;
+        s3_alive$clock = clock;
+        s3_send_req$clock = clock;
+        s3_dlv_all$clock = clock;
+        s3_give_up$clock = clock;
+        s3_rearm$clock = clock;
+        s3_probe$clock = clock;
+        s3_bad$clock = clock;
+        s3_peer$clock = clock;
+        s3_offset$clock = clock;
+        s4_valid$clock = clock;
+        s4_id$clock = clock;
+        s4_row$clock = clock;
         st_busy$clock = clock;
         st_cur$clock = clock;
         st_beat$clock = clock;
+        st_addr$clock = clock;
+        st_left$clock = clock;
+        st_pay$clock = clock;
+        st_last$clock = clock;
+        st_same$clock = clock;
         b_valid$clock = clock;
         b_payload$clock = clock;
         b_last$clock = clock;
@@ -8572,12 +8993,35 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
         s2_buf$d = s2_buf$q;
         s2_class$d = s2_class$q;
         s2_total$d = s2_total$q;
-        s3_valid$d = s3_valid$q;
+        s2_fwd$d = s2_fwd$q;
+        s2_bn$d = s2_bn$q;
+        s3_kind$d = s3_kind$q;
         s3_id$d = s3_id$q;
-        s3_row$d = s3_row$q;
+        s3_nr$d = s3_nr$q;
+        s3_bc$d = s3_bc$q;
+        s3_bw$d = s3_bw$q;
+        s3_full$d = s3_full$q;
+        s3_sent$d = s3_sent$q;
+        s3_alive$d = s3_alive$q;
+        s3_send_req$d = s3_send_req$q;
+        s3_dlv_all$d = s3_dlv_all$q;
+        s3_give_up$d = s3_give_up$q;
+        s3_rearm$d = s3_rearm$q;
+        s3_probe$d = s3_probe$q;
+        s3_bad$d = s3_bad$q;
+        s3_peer$d = s3_peer$q;
+        s3_offset$d = s3_offset$q;
+        s4_valid$d = s4_valid$q;
+        s4_id$d = s4_id$q;
+        s4_row$d = s4_row$q;
         st_busy$d = st_busy$q;
         st_cur$d = st_cur$q;
         st_beat$d = st_beat$q;
+        st_addr$d = st_addr$q;
+        st_left$d = st_left$q;
+        st_pay$d = st_pay$q;
+        st_last$d = st_last$q;
+        st_same$d = st_same$q;
         b_valid$d = b_valid$q;
         b_payload$d = b_payload$q;
         b_last$d = b_last$q;
@@ -8710,18 +9154,22 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
         if (s2_kind$q != kinds$0) begin
             s2_mask = one_n << s2_id$q;
         end
-        inflight = s1_mask | s2_mask;
+        s3_mask = zero_n;
+        if (s3_kind$q != kinds$0) begin
+            s3_mask = one_n << s3_id$q;
+        end
+        inflight = s1_mask | s2_mask | s3_mask;
         cand = elig$q & alive$q & ~inflight;
         pick_lo_any = 1'b0;
         pick_lo = idx$0;
         pick_any = 1'b0;
         pick_all = idx$0;
-        cand_lo = cand & ((one_n << rr$q) - one_n);
+        rr_c = 8'(rr$q);
         if (cand[0]) begin
             pick_any = 1'b1;
             pick_all = idx$0;
         end
-        if (cand_lo[0]) begin
+        if (cand[0] & (idx_c$0 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$0;
         end
@@ -8729,7 +9177,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$1;
         end
-        if (cand_lo[1]) begin
+        if (cand[1] & (idx_c$1 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$1;
         end
@@ -8737,7 +9185,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$2;
         end
-        if (cand_lo[2]) begin
+        if (cand[2] & (idx_c$2 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$2;
         end
@@ -8745,7 +9193,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$3;
         end
-        if (cand_lo[3]) begin
+        if (cand[3] & (idx_c$3 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$3;
         end
@@ -8753,7 +9201,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$4;
         end
-        if (cand_lo[4]) begin
+        if (cand[4] & (idx_c$4 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$4;
         end
@@ -8761,7 +9209,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$5;
         end
-        if (cand_lo[5]) begin
+        if (cand[5] & (idx_c$5 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$5;
         end
@@ -8769,7 +9217,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$6;
         end
-        if (cand_lo[6]) begin
+        if (cand[6] & (idx_c$6 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$6;
         end
@@ -8777,7 +9225,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$7;
         end
-        if (cand_lo[7]) begin
+        if (cand[7] & (idx_c$7 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$7;
         end
@@ -8785,7 +9233,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$8;
         end
-        if (cand_lo[8]) begin
+        if (cand[8] & (idx_c$8 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$8;
         end
@@ -8793,7 +9241,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$9;
         end
-        if (cand_lo[9]) begin
+        if (cand[9] & (idx_c$9 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$9;
         end
@@ -8801,7 +9249,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$10;
         end
-        if (cand_lo[10]) begin
+        if (cand[10] & (idx_c$10 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$10;
         end
@@ -8809,7 +9257,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$11;
         end
-        if (cand_lo[11]) begin
+        if (cand[11] & (idx_c$11 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$11;
         end
@@ -8817,7 +9265,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$12;
         end
-        if (cand_lo[12]) begin
+        if (cand[12] & (idx_c$12 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$12;
         end
@@ -8825,7 +9273,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$13;
         end
-        if (cand_lo[13]) begin
+        if (cand[13] & (idx_c$13 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$13;
         end
@@ -8833,7 +9281,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$14;
         end
-        if (cand_lo[14]) begin
+        if (cand[14] & (idx_c$14 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$14;
         end
@@ -8841,7 +9289,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$15;
         end
-        if (cand_lo[15]) begin
+        if (cand[15] & (idx_c$15 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$15;
         end
@@ -8849,7 +9297,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$16;
         end
-        if (cand_lo[16]) begin
+        if (cand[16] & (idx_c$16 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$16;
         end
@@ -8857,7 +9305,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$17;
         end
-        if (cand_lo[17]) begin
+        if (cand[17] & (idx_c$17 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$17;
         end
@@ -8865,7 +9313,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$18;
         end
-        if (cand_lo[18]) begin
+        if (cand[18] & (idx_c$18 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$18;
         end
@@ -8873,7 +9321,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$19;
         end
-        if (cand_lo[19]) begin
+        if (cand[19] & (idx_c$19 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$19;
         end
@@ -8881,7 +9329,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$20;
         end
-        if (cand_lo[20]) begin
+        if (cand[20] & (idx_c$20 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$20;
         end
@@ -8889,7 +9337,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$21;
         end
-        if (cand_lo[21]) begin
+        if (cand[21] & (idx_c$21 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$21;
         end
@@ -8897,7 +9345,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$22;
         end
-        if (cand_lo[22]) begin
+        if (cand[22] & (idx_c$22 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$22;
         end
@@ -8905,7 +9353,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$23;
         end
-        if (cand_lo[23]) begin
+        if (cand[23] & (idx_c$23 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$23;
         end
@@ -8913,7 +9361,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$24;
         end
-        if (cand_lo[24]) begin
+        if (cand[24] & (idx_c$24 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$24;
         end
@@ -8921,7 +9369,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$25;
         end
-        if (cand_lo[25]) begin
+        if (cand[25] & (idx_c$25 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$25;
         end
@@ -8929,7 +9377,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$26;
         end
-        if (cand_lo[26]) begin
+        if (cand[26] & (idx_c$26 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$26;
         end
@@ -8937,7 +9385,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$27;
         end
-        if (cand_lo[27]) begin
+        if (cand[27] & (idx_c$27 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$27;
         end
@@ -8945,7 +9393,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$28;
         end
-        if (cand_lo[28]) begin
+        if (cand[28] & (idx_c$28 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$28;
         end
@@ -8953,7 +9401,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$29;
         end
-        if (cand_lo[29]) begin
+        if (cand[29] & (idx_c$29 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$29;
         end
@@ -8961,7 +9409,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$30;
         end
-        if (cand_lo[30]) begin
+        if (cand[30] & (idx_c$30 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$30;
         end
@@ -8969,7 +9417,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$31;
         end
-        if (cand_lo[31]) begin
+        if (cand[31] & (idx_c$31 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$31;
         end
@@ -8977,7 +9425,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$32;
         end
-        if (cand_lo[32]) begin
+        if (cand[32] & (idx_c$32 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$32;
         end
@@ -8985,7 +9433,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$33;
         end
-        if (cand_lo[33]) begin
+        if (cand[33] & (idx_c$33 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$33;
         end
@@ -8993,7 +9441,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$34;
         end
-        if (cand_lo[34]) begin
+        if (cand[34] & (idx_c$34 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$34;
         end
@@ -9001,7 +9449,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$35;
         end
-        if (cand_lo[35]) begin
+        if (cand[35] & (idx_c$35 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$35;
         end
@@ -9009,7 +9457,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$36;
         end
-        if (cand_lo[36]) begin
+        if (cand[36] & (idx_c$36 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$36;
         end
@@ -9017,7 +9465,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$37;
         end
-        if (cand_lo[37]) begin
+        if (cand[37] & (idx_c$37 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$37;
         end
@@ -9025,7 +9473,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$38;
         end
-        if (cand_lo[38]) begin
+        if (cand[38] & (idx_c$38 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$38;
         end
@@ -9033,7 +9481,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$39;
         end
-        if (cand_lo[39]) begin
+        if (cand[39] & (idx_c$39 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$39;
         end
@@ -9041,7 +9489,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$40;
         end
-        if (cand_lo[40]) begin
+        if (cand[40] & (idx_c$40 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$40;
         end
@@ -9049,7 +9497,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$41;
         end
-        if (cand_lo[41]) begin
+        if (cand[41] & (idx_c$41 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$41;
         end
@@ -9057,7 +9505,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$42;
         end
-        if (cand_lo[42]) begin
+        if (cand[42] & (idx_c$42 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$42;
         end
@@ -9065,7 +9513,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$43;
         end
-        if (cand_lo[43]) begin
+        if (cand[43] & (idx_c$43 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$43;
         end
@@ -9073,7 +9521,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$44;
         end
-        if (cand_lo[44]) begin
+        if (cand[44] & (idx_c$44 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$44;
         end
@@ -9081,7 +9529,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$45;
         end
-        if (cand_lo[45]) begin
+        if (cand[45] & (idx_c$45 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$45;
         end
@@ -9089,7 +9537,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$46;
         end
-        if (cand_lo[46]) begin
+        if (cand[46] & (idx_c$46 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$46;
         end
@@ -9097,7 +9545,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$47;
         end
-        if (cand_lo[47]) begin
+        if (cand[47] & (idx_c$47 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$47;
         end
@@ -9105,7 +9553,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$48;
         end
-        if (cand_lo[48]) begin
+        if (cand[48] & (idx_c$48 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$48;
         end
@@ -9113,7 +9561,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$49;
         end
-        if (cand_lo[49]) begin
+        if (cand[49] & (idx_c$49 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$49;
         end
@@ -9121,7 +9569,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$50;
         end
-        if (cand_lo[50]) begin
+        if (cand[50] & (idx_c$50 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$50;
         end
@@ -9129,7 +9577,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$51;
         end
-        if (cand_lo[51]) begin
+        if (cand[51] & (idx_c$51 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$51;
         end
@@ -9137,7 +9585,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$52;
         end
-        if (cand_lo[52]) begin
+        if (cand[52] & (idx_c$52 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$52;
         end
@@ -9145,7 +9593,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$53;
         end
-        if (cand_lo[53]) begin
+        if (cand[53] & (idx_c$53 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$53;
         end
@@ -9153,7 +9601,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$54;
         end
-        if (cand_lo[54]) begin
+        if (cand[54] & (idx_c$54 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$54;
         end
@@ -9161,7 +9609,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$55;
         end
-        if (cand_lo[55]) begin
+        if (cand[55] & (idx_c$55 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$55;
         end
@@ -9169,7 +9617,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$56;
         end
-        if (cand_lo[56]) begin
+        if (cand[56] & (idx_c$56 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$56;
         end
@@ -9177,7 +9625,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$57;
         end
-        if (cand_lo[57]) begin
+        if (cand[57] & (idx_c$57 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$57;
         end
@@ -9185,7 +9633,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$58;
         end
-        if (cand_lo[58]) begin
+        if (cand[58] & (idx_c$58 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$58;
         end
@@ -9193,7 +9641,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$59;
         end
-        if (cand_lo[59]) begin
+        if (cand[59] & (idx_c$59 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$59;
         end
@@ -9201,7 +9649,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$60;
         end
-        if (cand_lo[60]) begin
+        if (cand[60] & (idx_c$60 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$60;
         end
@@ -9209,7 +9657,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$61;
         end
-        if (cand_lo[61]) begin
+        if (cand[61] & (idx_c$61 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$61;
         end
@@ -9217,7 +9665,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$62;
         end
-        if (cand_lo[62]) begin
+        if (cand[62] & (idx_c$62 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$62;
         end
@@ -9225,7 +9673,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$63;
         end
-        if (cand_lo[63]) begin
+        if (cand[63] & (idx_c$63 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$63;
         end
@@ -9233,7 +9681,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$64;
         end
-        if (cand_lo[64]) begin
+        if (cand[64] & (idx_c$64 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$64;
         end
@@ -9241,7 +9689,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$65;
         end
-        if (cand_lo[65]) begin
+        if (cand[65] & (idx_c$65 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$65;
         end
@@ -9249,7 +9697,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$66;
         end
-        if (cand_lo[66]) begin
+        if (cand[66] & (idx_c$66 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$66;
         end
@@ -9257,7 +9705,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$67;
         end
-        if (cand_lo[67]) begin
+        if (cand[67] & (idx_c$67 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$67;
         end
@@ -9265,7 +9713,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$68;
         end
-        if (cand_lo[68]) begin
+        if (cand[68] & (idx_c$68 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$68;
         end
@@ -9273,7 +9721,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$69;
         end
-        if (cand_lo[69]) begin
+        if (cand[69] & (idx_c$69 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$69;
         end
@@ -9281,7 +9729,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$70;
         end
-        if (cand_lo[70]) begin
+        if (cand[70] & (idx_c$70 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$70;
         end
@@ -9289,7 +9737,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$71;
         end
-        if (cand_lo[71]) begin
+        if (cand[71] & (idx_c$71 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$71;
         end
@@ -9297,7 +9745,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$72;
         end
-        if (cand_lo[72]) begin
+        if (cand[72] & (idx_c$72 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$72;
         end
@@ -9305,7 +9753,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$73;
         end
-        if (cand_lo[73]) begin
+        if (cand[73] & (idx_c$73 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$73;
         end
@@ -9313,7 +9761,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$74;
         end
-        if (cand_lo[74]) begin
+        if (cand[74] & (idx_c$74 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$74;
         end
@@ -9321,7 +9769,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$75;
         end
-        if (cand_lo[75]) begin
+        if (cand[75] & (idx_c$75 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$75;
         end
@@ -9329,7 +9777,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$76;
         end
-        if (cand_lo[76]) begin
+        if (cand[76] & (idx_c$76 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$76;
         end
@@ -9337,7 +9785,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$77;
         end
-        if (cand_lo[77]) begin
+        if (cand[77] & (idx_c$77 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$77;
         end
@@ -9345,7 +9793,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$78;
         end
-        if (cand_lo[78]) begin
+        if (cand[78] & (idx_c$78 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$78;
         end
@@ -9353,7 +9801,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$79;
         end
-        if (cand_lo[79]) begin
+        if (cand[79] & (idx_c$79 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$79;
         end
@@ -9361,7 +9809,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$80;
         end
-        if (cand_lo[80]) begin
+        if (cand[80] & (idx_c$80 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$80;
         end
@@ -9369,7 +9817,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$81;
         end
-        if (cand_lo[81]) begin
+        if (cand[81] & (idx_c$81 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$81;
         end
@@ -9377,7 +9825,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$82;
         end
-        if (cand_lo[82]) begin
+        if (cand[82] & (idx_c$82 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$82;
         end
@@ -9385,7 +9833,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$83;
         end
-        if (cand_lo[83]) begin
+        if (cand[83] & (idx_c$83 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$83;
         end
@@ -9393,7 +9841,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$84;
         end
-        if (cand_lo[84]) begin
+        if (cand[84] & (idx_c$84 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$84;
         end
@@ -9401,7 +9849,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$85;
         end
-        if (cand_lo[85]) begin
+        if (cand[85] & (idx_c$85 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$85;
         end
@@ -9409,7 +9857,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$86;
         end
-        if (cand_lo[86]) begin
+        if (cand[86] & (idx_c$86 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$86;
         end
@@ -9417,7 +9865,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$87;
         end
-        if (cand_lo[87]) begin
+        if (cand[87] & (idx_c$87 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$87;
         end
@@ -9425,7 +9873,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$88;
         end
-        if (cand_lo[88]) begin
+        if (cand[88] & (idx_c$88 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$88;
         end
@@ -9433,7 +9881,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$89;
         end
-        if (cand_lo[89]) begin
+        if (cand[89] & (idx_c$89 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$89;
         end
@@ -9441,7 +9889,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$90;
         end
-        if (cand_lo[90]) begin
+        if (cand[90] & (idx_c$90 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$90;
         end
@@ -9449,7 +9897,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$91;
         end
-        if (cand_lo[91]) begin
+        if (cand[91] & (idx_c$91 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$91;
         end
@@ -9457,7 +9905,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$92;
         end
-        if (cand_lo[92]) begin
+        if (cand[92] & (idx_c$92 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$92;
         end
@@ -9465,7 +9913,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$93;
         end
-        if (cand_lo[93]) begin
+        if (cand[93] & (idx_c$93 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$93;
         end
@@ -9473,7 +9921,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$94;
         end
-        if (cand_lo[94]) begin
+        if (cand[94] & (idx_c$94 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$94;
         end
@@ -9481,7 +9929,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$95;
         end
-        if (cand_lo[95]) begin
+        if (cand[95] & (idx_c$95 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$95;
         end
@@ -9489,7 +9937,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$96;
         end
-        if (cand_lo[96]) begin
+        if (cand[96] & (idx_c$96 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$96;
         end
@@ -9497,7 +9945,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$97;
         end
-        if (cand_lo[97]) begin
+        if (cand[97] & (idx_c$97 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$97;
         end
@@ -9505,7 +9953,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$98;
         end
-        if (cand_lo[98]) begin
+        if (cand[98] & (idx_c$98 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$98;
         end
@@ -9513,7 +9961,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$99;
         end
-        if (cand_lo[99]) begin
+        if (cand[99] & (idx_c$99 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$99;
         end
@@ -9521,7 +9969,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$100;
         end
-        if (cand_lo[100]) begin
+        if (cand[100] & (idx_c$100 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$100;
         end
@@ -9529,7 +9977,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$101;
         end
-        if (cand_lo[101]) begin
+        if (cand[101] & (idx_c$101 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$101;
         end
@@ -9537,7 +9985,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$102;
         end
-        if (cand_lo[102]) begin
+        if (cand[102] & (idx_c$102 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$102;
         end
@@ -9545,7 +9993,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$103;
         end
-        if (cand_lo[103]) begin
+        if (cand[103] & (idx_c$103 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$103;
         end
@@ -9553,7 +10001,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$104;
         end
-        if (cand_lo[104]) begin
+        if (cand[104] & (idx_c$104 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$104;
         end
@@ -9561,7 +10009,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$105;
         end
-        if (cand_lo[105]) begin
+        if (cand[105] & (idx_c$105 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$105;
         end
@@ -9569,7 +10017,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$106;
         end
-        if (cand_lo[106]) begin
+        if (cand[106] & (idx_c$106 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$106;
         end
@@ -9577,7 +10025,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$107;
         end
-        if (cand_lo[107]) begin
+        if (cand[107] & (idx_c$107 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$107;
         end
@@ -9585,7 +10033,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$108;
         end
-        if (cand_lo[108]) begin
+        if (cand[108] & (idx_c$108 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$108;
         end
@@ -9593,7 +10041,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$109;
         end
-        if (cand_lo[109]) begin
+        if (cand[109] & (idx_c$109 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$109;
         end
@@ -9601,7 +10049,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$110;
         end
-        if (cand_lo[110]) begin
+        if (cand[110] & (idx_c$110 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$110;
         end
@@ -9609,7 +10057,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$111;
         end
-        if (cand_lo[111]) begin
+        if (cand[111] & (idx_c$111 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$111;
         end
@@ -9617,7 +10065,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$112;
         end
-        if (cand_lo[112]) begin
+        if (cand[112] & (idx_c$112 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$112;
         end
@@ -9625,7 +10073,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$113;
         end
-        if (cand_lo[113]) begin
+        if (cand[113] & (idx_c$113 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$113;
         end
@@ -9633,7 +10081,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$114;
         end
-        if (cand_lo[114]) begin
+        if (cand[114] & (idx_c$114 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$114;
         end
@@ -9641,7 +10089,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$115;
         end
-        if (cand_lo[115]) begin
+        if (cand[115] & (idx_c$115 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$115;
         end
@@ -9649,7 +10097,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$116;
         end
-        if (cand_lo[116]) begin
+        if (cand[116] & (idx_c$116 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$116;
         end
@@ -9657,7 +10105,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$117;
         end
-        if (cand_lo[117]) begin
+        if (cand[117] & (idx_c$117 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$117;
         end
@@ -9665,7 +10113,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$118;
         end
-        if (cand_lo[118]) begin
+        if (cand[118] & (idx_c$118 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$118;
         end
@@ -9673,7 +10121,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$119;
         end
-        if (cand_lo[119]) begin
+        if (cand[119] & (idx_c$119 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$119;
         end
@@ -9681,7 +10129,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$120;
         end
-        if (cand_lo[120]) begin
+        if (cand[120] & (idx_c$120 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$120;
         end
@@ -9689,7 +10137,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$121;
         end
-        if (cand_lo[121]) begin
+        if (cand[121] & (idx_c$121 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$121;
         end
@@ -9697,7 +10145,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$122;
         end
-        if (cand_lo[122]) begin
+        if (cand[122] & (idx_c$122 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$122;
         end
@@ -9705,7 +10153,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$123;
         end
-        if (cand_lo[123]) begin
+        if (cand[123] & (idx_c$123 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$123;
         end
@@ -9713,7 +10161,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$124;
         end
-        if (cand_lo[124]) begin
+        if (cand[124] & (idx_c$124 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$124;
         end
@@ -9721,7 +10169,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$125;
         end
-        if (cand_lo[125]) begin
+        if (cand[125] & (idx_c$125 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$125;
         end
@@ -9729,7 +10177,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$126;
         end
-        if (cand_lo[126]) begin
+        if (cand[126] & (idx_c$126 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$126;
         end
@@ -9737,7 +10185,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             pick_any = 1'b1;
             pick_all = idx$127;
         end
-        if (cand_lo[127]) begin
+        if (cand[127] & (idx_c$127 < rr_c)) begin
             pick_lo_any = 1'b1;
             pick_lo = idx$127;
         end
@@ -9747,17 +10195,22 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
         else begin
             pick = pick_all;
         end
-        room = desc$count <= c5_4;
+        room = desc$count <= c4_4;
         send_room = desc$count <= one_4;
-        dlv_go = delivered$valid & room & ~reset;
-        crd_go = ~dlv_go & credit$valid & ~reset;
-        tmo_go = ~dlv_go & ~crd_go & timer$source$valid & room & ~reset;
-        wrote_go = ~dlv_go & ~crd_go & ~tmo_go & wrote_pend$q & ~reset;
+        s1_busy = s1_kind$q != kinds$0;
+        dlv_conf = delivered$valid & s1_busy & (delivered$tx_msg_id[0+:7] == s1_id$q);
+        crd_conf = credit$valid & s1_busy & (credit$tx_msg_id[0+:7] == s1_id$q);
+        tmo_conf = s1_busy & (timer$source$id == s1_id$q);
+        wrote_conf = s1_busy & (wrote_id$q == s1_id$q);
+        dlv_go = delivered$valid & room & ~dlv_conf & ~reset;
+        crd_go = ~dlv_go & credit$valid & ~crd_conf & ~reset;
+        tmo_go = ~dlv_go & ~crd_go & timer$source$valid & room & ~tmo_conf & ~reset;
+        wrote_go = ~dlv_go & ~crd_go & ~tmo_go & wrote_pend$q & ~wrote_conf & ~reset;
         send_go = ~dlv_go & ~crd_go & ~tmo_go & ~wrote_go & pick_any & send_room & ~reset;
         alloc_go = ~dlv_go & ~crd_go & ~tmo_go & ~wrote_go & ~send_go & ~wrote_pend$q & ~w_active$q & ~w_refuse$q & app$valid & hdr_ok_len & id_ok & cls_ok & ~reset;
         refuse_go = ~w_active$q & ~w_refuse$q & ~refuse_pend$q & app$valid & ~hdr_ok_len & ~reset;
-        delivered$ready = room & ~reset;
-        credit$ready = ~dlv_go & ~reset;
+        delivered$ready = room & ~dlv_conf & ~reset;
+        credit$ready = ~dlv_go & ~crd_conf & ~reset;
         timer$source$ready = tmo_go;
         s0_kind = kinds$0;
         if (send_go) begin
@@ -9952,8 +10405,124 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
         s2_buf$d = s1_buf$q;
         s2_class$d = s1_class$q;
         s2_total$d = s1_total$q;
-        if (s3_valid$q & (s3_id$q == s2_id$q)) begin
-            row = s3_row$q;
+        bn_s1 = zero_p;
+        if (s1_n$q > off_code$0) begin
+            bn_s1 = bn_s1 | bit_p$0;
+        end
+        if (s1_n$q > off_code$1) begin
+            bn_s1 = bn_s1 | bit_p$1;
+        end
+        if (s1_n$q > off_code$2) begin
+            bn_s1 = bn_s1 | bit_p$2;
+        end
+        if (s1_n$q > off_code$3) begin
+            bn_s1 = bn_s1 | bit_p$3;
+        end
+        if (s1_n$q > off_code$4) begin
+            bn_s1 = bn_s1 | bit_p$4;
+        end
+        if (s1_n$q > off_code$5) begin
+            bn_s1 = bn_s1 | bit_p$5;
+        end
+        if (s1_n$q > off_code$6) begin
+            bn_s1 = bn_s1 | bit_p$6;
+        end
+        if (s1_n$q > off_code$7) begin
+            bn_s1 = bn_s1 | bit_p$7;
+        end
+        if (s1_n$q > off_code$8) begin
+            bn_s1 = bn_s1 | bit_p$8;
+        end
+        if (s1_n$q > off_code$9) begin
+            bn_s1 = bn_s1 | bit_p$9;
+        end
+        if (s1_n$q > off_code$10) begin
+            bn_s1 = bn_s1 | bit_p$10;
+        end
+        if (s1_n$q > off_code$11) begin
+            bn_s1 = bn_s1 | bit_p$11;
+        end
+        if (s1_n$q > off_code$12) begin
+            bn_s1 = bn_s1 | bit_p$12;
+        end
+        if (s1_n$q > off_code$13) begin
+            bn_s1 = bn_s1 | bit_p$13;
+        end
+        if (s1_n$q > off_code$14) begin
+            bn_s1 = bn_s1 | bit_p$14;
+        end
+        if (s1_n$q > off_code$15) begin
+            bn_s1 = bn_s1 | bit_p$15;
+        end
+        if (s1_n$q > off_code$16) begin
+            bn_s1 = bn_s1 | bit_p$16;
+        end
+        if (s1_n$q > off_code$17) begin
+            bn_s1 = bn_s1 | bit_p$17;
+        end
+        if (s1_n$q > off_code$18) begin
+            bn_s1 = bn_s1 | bit_p$18;
+        end
+        if (s1_n$q > off_code$19) begin
+            bn_s1 = bn_s1 | bit_p$19;
+        end
+        if (s1_n$q > off_code$20) begin
+            bn_s1 = bn_s1 | bit_p$20;
+        end
+        if (s1_n$q > off_code$21) begin
+            bn_s1 = bn_s1 | bit_p$21;
+        end
+        if (s1_n$q > off_code$22) begin
+            bn_s1 = bn_s1 | bit_p$22;
+        end
+        if (s1_n$q > off_code$23) begin
+            bn_s1 = bn_s1 | bit_p$23;
+        end
+        if (s1_n$q > off_code$24) begin
+            bn_s1 = bn_s1 | bit_p$24;
+        end
+        if (s1_n$q > off_code$25) begin
+            bn_s1 = bn_s1 | bit_p$25;
+        end
+        if (s1_n$q > off_code$26) begin
+            bn_s1 = bn_s1 | bit_p$26;
+        end
+        if (s1_n$q > off_code$27) begin
+            bn_s1 = bn_s1 | bit_p$27;
+        end
+        if (s1_n$q > off_code$28) begin
+            bn_s1 = bn_s1 | bit_p$28;
+        end
+        if (s1_n$q > off_code$29) begin
+            bn_s1 = bn_s1 | bit_p$29;
+        end
+        if (s1_n$q > off_code$30) begin
+            bn_s1 = bn_s1 | bit_p$30;
+        end
+        if (s1_n$q > off_code$31) begin
+            bn_s1 = bn_s1 | bit_p$31;
+        end
+        if (s1_n$q > off_code$32) begin
+            bn_s1 = bn_s1 | bit_p$32;
+        end
+        if (s1_n$q > off_code$33) begin
+            bn_s1 = bn_s1 | bit_p$33;
+        end
+        if (s1_n$q > off_code$34) begin
+            bn_s1 = bn_s1 | bit_p$34;
+        end
+        if (s1_n$q > off_code$35) begin
+            bn_s1 = bn_s1 | bit_p$35;
+        end
+        if (s1_n$q > off_code$36) begin
+            bn_s1 = bn_s1 | bit_p$36;
+        end
+        if (s1_n$q > off_code$37) begin
+            bn_s1 = bn_s1 | bit_p$37;
+        end
+        s2_bn$d = bn_s1;
+        if (s2_fwd$q) begin
+            row = s4_row$q;
         end
         else begin
             row = rows$read_data;
@@ -9961,11 +10530,120 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
         s2_ev = (s2_kind$q == kinds$3) | (s2_kind$q == kinds$4);
         s2_gen_ok = s2_id_ok$q & alive$q[s2_id$q] & (~s2_ev | (row[269+:8] == s2_gen$q));
         claim_ok = (row[163+:32] == s2_ip$q) & (row[195+:16] == s2_dport$q) & (row[211+:16] == s2_sport$q) & (row[227+:16] == s2_len$q);
-        if (row[122+:8] >= c38) begin
-            sent_mask = ones_p;
+        sent_mask = zero_p;
+        if (row[122+:8] > off_code$0) begin
+            sent_mask = sent_mask | bit_p$0;
         end
-        else begin
-            sent_mask = ones_p >> (c38 - row[122+:8]);
+        if (row[122+:8] > off_code$1) begin
+            sent_mask = sent_mask | bit_p$1;
+        end
+        if (row[122+:8] > off_code$2) begin
+            sent_mask = sent_mask | bit_p$2;
+        end
+        if (row[122+:8] > off_code$3) begin
+            sent_mask = sent_mask | bit_p$3;
+        end
+        if (row[122+:8] > off_code$4) begin
+            sent_mask = sent_mask | bit_p$4;
+        end
+        if (row[122+:8] > off_code$5) begin
+            sent_mask = sent_mask | bit_p$5;
+        end
+        if (row[122+:8] > off_code$6) begin
+            sent_mask = sent_mask | bit_p$6;
+        end
+        if (row[122+:8] > off_code$7) begin
+            sent_mask = sent_mask | bit_p$7;
+        end
+        if (row[122+:8] > off_code$8) begin
+            sent_mask = sent_mask | bit_p$8;
+        end
+        if (row[122+:8] > off_code$9) begin
+            sent_mask = sent_mask | bit_p$9;
+        end
+        if (row[122+:8] > off_code$10) begin
+            sent_mask = sent_mask | bit_p$10;
+        end
+        if (row[122+:8] > off_code$11) begin
+            sent_mask = sent_mask | bit_p$11;
+        end
+        if (row[122+:8] > off_code$12) begin
+            sent_mask = sent_mask | bit_p$12;
+        end
+        if (row[122+:8] > off_code$13) begin
+            sent_mask = sent_mask | bit_p$13;
+        end
+        if (row[122+:8] > off_code$14) begin
+            sent_mask = sent_mask | bit_p$14;
+        end
+        if (row[122+:8] > off_code$15) begin
+            sent_mask = sent_mask | bit_p$15;
+        end
+        if (row[122+:8] > off_code$16) begin
+            sent_mask = sent_mask | bit_p$16;
+        end
+        if (row[122+:8] > off_code$17) begin
+            sent_mask = sent_mask | bit_p$17;
+        end
+        if (row[122+:8] > off_code$18) begin
+            sent_mask = sent_mask | bit_p$18;
+        end
+        if (row[122+:8] > off_code$19) begin
+            sent_mask = sent_mask | bit_p$19;
+        end
+        if (row[122+:8] > off_code$20) begin
+            sent_mask = sent_mask | bit_p$20;
+        end
+        if (row[122+:8] > off_code$21) begin
+            sent_mask = sent_mask | bit_p$21;
+        end
+        if (row[122+:8] > off_code$22) begin
+            sent_mask = sent_mask | bit_p$22;
+        end
+        if (row[122+:8] > off_code$23) begin
+            sent_mask = sent_mask | bit_p$23;
+        end
+        if (row[122+:8] > off_code$24) begin
+            sent_mask = sent_mask | bit_p$24;
+        end
+        if (row[122+:8] > off_code$25) begin
+            sent_mask = sent_mask | bit_p$25;
+        end
+        if (row[122+:8] > off_code$26) begin
+            sent_mask = sent_mask | bit_p$26;
+        end
+        if (row[122+:8] > off_code$27) begin
+            sent_mask = sent_mask | bit_p$27;
+        end
+        if (row[122+:8] > off_code$28) begin
+            sent_mask = sent_mask | bit_p$28;
+        end
+        if (row[122+:8] > off_code$29) begin
+            sent_mask = sent_mask | bit_p$29;
+        end
+        if (row[122+:8] > off_code$30) begin
+            sent_mask = sent_mask | bit_p$30;
+        end
+        if (row[122+:8] > off_code$31) begin
+            sent_mask = sent_mask | bit_p$31;
+        end
+        if (row[122+:8] > off_code$32) begin
+            sent_mask = sent_mask | bit_p$32;
+        end
+        if (row[122+:8] > off_code$33) begin
+            sent_mask = sent_mask | bit_p$33;
+        end
+        if (row[122+:8] > off_code$34) begin
+            sent_mask = sent_mask | bit_p$34;
+        end
+        if (row[122+:8] > off_code$35) begin
+            sent_mask = sent_mask | bit_p$35;
+        end
+        if (row[122+:8] > off_code$36) begin
+            sent_mask = sent_mask | bit_p$36;
+        end
+        if (row[122+:8] > off_code$37) begin
+            sent_mask = sent_mask | bit_p$37;
         end
         range_ok = (s2_bits$q & ~sent_mask) == zero_p;
         if ((s2_kind$q == kinds$3) & s2_f1$q & (s2_n$q > row[122+:8])) begin
@@ -9994,29 +10672,136 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             nr[267+:2] = s2_class$q;
             nr[269+:8] = s2_gen$q;
         end
-        full = ones_p >> (c38 - nr[138+:8]);
+        full = zero_p;
+        if (nr[138+:8] > off_code$0) begin
+            full = full | bit_p$0;
+        end
+        if (nr[138+:8] > off_code$1) begin
+            full = full | bit_p$1;
+        end
+        if (nr[138+:8] > off_code$2) begin
+            full = full | bit_p$2;
+        end
+        if (nr[138+:8] > off_code$3) begin
+            full = full | bit_p$3;
+        end
+        if (nr[138+:8] > off_code$4) begin
+            full = full | bit_p$4;
+        end
+        if (nr[138+:8] > off_code$5) begin
+            full = full | bit_p$5;
+        end
+        if (nr[138+:8] > off_code$6) begin
+            full = full | bit_p$6;
+        end
+        if (nr[138+:8] > off_code$7) begin
+            full = full | bit_p$7;
+        end
+        if (nr[138+:8] > off_code$8) begin
+            full = full | bit_p$8;
+        end
+        if (nr[138+:8] > off_code$9) begin
+            full = full | bit_p$9;
+        end
+        if (nr[138+:8] > off_code$10) begin
+            full = full | bit_p$10;
+        end
+        if (nr[138+:8] > off_code$11) begin
+            full = full | bit_p$11;
+        end
+        if (nr[138+:8] > off_code$12) begin
+            full = full | bit_p$12;
+        end
+        if (nr[138+:8] > off_code$13) begin
+            full = full | bit_p$13;
+        end
+        if (nr[138+:8] > off_code$14) begin
+            full = full | bit_p$14;
+        end
+        if (nr[138+:8] > off_code$15) begin
+            full = full | bit_p$15;
+        end
+        if (nr[138+:8] > off_code$16) begin
+            full = full | bit_p$16;
+        end
+        if (nr[138+:8] > off_code$17) begin
+            full = full | bit_p$17;
+        end
+        if (nr[138+:8] > off_code$18) begin
+            full = full | bit_p$18;
+        end
+        if (nr[138+:8] > off_code$19) begin
+            full = full | bit_p$19;
+        end
+        if (nr[138+:8] > off_code$20) begin
+            full = full | bit_p$20;
+        end
+        if (nr[138+:8] > off_code$21) begin
+            full = full | bit_p$21;
+        end
+        if (nr[138+:8] > off_code$22) begin
+            full = full | bit_p$22;
+        end
+        if (nr[138+:8] > off_code$23) begin
+            full = full | bit_p$23;
+        end
+        if (nr[138+:8] > off_code$24) begin
+            full = full | bit_p$24;
+        end
+        if (nr[138+:8] > off_code$25) begin
+            full = full | bit_p$25;
+        end
+        if (nr[138+:8] > off_code$26) begin
+            full = full | bit_p$26;
+        end
+        if (nr[138+:8] > off_code$27) begin
+            full = full | bit_p$27;
+        end
+        if (nr[138+:8] > off_code$28) begin
+            full = full | bit_p$28;
+        end
+        if (nr[138+:8] > off_code$29) begin
+            full = full | bit_p$29;
+        end
+        if (nr[138+:8] > off_code$30) begin
+            full = full | bit_p$30;
+        end
+        if (nr[138+:8] > off_code$31) begin
+            full = full | bit_p$31;
+        end
+        if (nr[138+:8] > off_code$32) begin
+            full = full | bit_p$32;
+        end
+        if (nr[138+:8] > off_code$33) begin
+            full = full | bit_p$33;
+        end
+        if (nr[138+:8] > off_code$34) begin
+            full = full | bit_p$34;
+        end
+        if (nr[138+:8] > off_code$35) begin
+            full = full | bit_p$35;
+        end
+        if (nr[138+:8] > off_code$36) begin
+            full = full | bit_p$36;
+        end
+        if (nr[138+:8] > off_code$37) begin
+            full = full | bit_p$37;
+        end
         if (s2_kind$q == kinds$1) begin
             nr[38+:38] = full;
         end
-        if (s2_n$q >= c38) begin
-            below_n = ones_p;
-        end
-        else begin
-            below_n = ones_p >> (c38 - s2_n$q);
-        end
-        free_now = 1'b0;
-        free_code = st_delivered;
+        all_dlv = 1'b0;
         if ((s2_kind$q == kinds$2) & (row[269+:8] == s2_gen$q)) begin
             nr[146+:8] = s2_n$q;
         end
         if (s2_kind$q == kinds$3) begin
             if (s2_f1$q) begin
-                nr[0+:38] = (row[0+:38] | s2_bits$q | below_n) & full;
+                nr[0+:38] = (row[0+:38] | s2_bits$q | s2_bn$q) & full;
             end
             else begin
                 nr[0+:38] = (row[0+:38] | s2_bits$q) & full;
             end
-            free_now = s2_alive & (nr[0+:38] == full);
+            all_dlv = nr[0+:38] == full;
         end
         if (s2_kind$q == kinds$4) begin
             if (s2_f1$q) begin
@@ -10030,230 +10815,623 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             end
             nr[154+:1] = s2_allow$q;
         end
-        rtx_set = ~row[0+:38] & below_n & full;
-        if ((s2_kind$q == kinds$5) & s2_alive & (row[269+:8] == s2_gen$q)) begin
-            if (row[130+:8] >= cfg$max_timeouts) begin
-                free_now = 1'b1;
-                free_code = st_gave_up;
+        tmo_ok = (s2_kind$q == kinds$5) & (row[269+:8] == s2_gen$q);
+        give_up = tmo_ok & (row[130+:8] >= cfg$max_timeouts);
+        rtx_set = ~row[0+:38] & s2_bn$q & full;
+        probe_bit = zero_p;
+        if (row[122+:8] == off_code$0) begin
+            probe_bit = probe_bit | bit_p$0;
+        end
+        if (row[122+:8] == off_code$1) begin
+            probe_bit = probe_bit | bit_p$1;
+        end
+        if (row[122+:8] == off_code$2) begin
+            probe_bit = probe_bit | bit_p$2;
+        end
+        if (row[122+:8] == off_code$3) begin
+            probe_bit = probe_bit | bit_p$3;
+        end
+        if (row[122+:8] == off_code$4) begin
+            probe_bit = probe_bit | bit_p$4;
+        end
+        if (row[122+:8] == off_code$5) begin
+            probe_bit = probe_bit | bit_p$5;
+        end
+        if (row[122+:8] == off_code$6) begin
+            probe_bit = probe_bit | bit_p$6;
+        end
+        if (row[122+:8] == off_code$7) begin
+            probe_bit = probe_bit | bit_p$7;
+        end
+        if (row[122+:8] == off_code$8) begin
+            probe_bit = probe_bit | bit_p$8;
+        end
+        if (row[122+:8] == off_code$9) begin
+            probe_bit = probe_bit | bit_p$9;
+        end
+        if (row[122+:8] == off_code$10) begin
+            probe_bit = probe_bit | bit_p$10;
+        end
+        if (row[122+:8] == off_code$11) begin
+            probe_bit = probe_bit | bit_p$11;
+        end
+        if (row[122+:8] == off_code$12) begin
+            probe_bit = probe_bit | bit_p$12;
+        end
+        if (row[122+:8] == off_code$13) begin
+            probe_bit = probe_bit | bit_p$13;
+        end
+        if (row[122+:8] == off_code$14) begin
+            probe_bit = probe_bit | bit_p$14;
+        end
+        if (row[122+:8] == off_code$15) begin
+            probe_bit = probe_bit | bit_p$15;
+        end
+        if (row[122+:8] == off_code$16) begin
+            probe_bit = probe_bit | bit_p$16;
+        end
+        if (row[122+:8] == off_code$17) begin
+            probe_bit = probe_bit | bit_p$17;
+        end
+        if (row[122+:8] == off_code$18) begin
+            probe_bit = probe_bit | bit_p$18;
+        end
+        if (row[122+:8] == off_code$19) begin
+            probe_bit = probe_bit | bit_p$19;
+        end
+        if (row[122+:8] == off_code$20) begin
+            probe_bit = probe_bit | bit_p$20;
+        end
+        if (row[122+:8] == off_code$21) begin
+            probe_bit = probe_bit | bit_p$21;
+        end
+        if (row[122+:8] == off_code$22) begin
+            probe_bit = probe_bit | bit_p$22;
+        end
+        if (row[122+:8] == off_code$23) begin
+            probe_bit = probe_bit | bit_p$23;
+        end
+        if (row[122+:8] == off_code$24) begin
+            probe_bit = probe_bit | bit_p$24;
+        end
+        if (row[122+:8] == off_code$25) begin
+            probe_bit = probe_bit | bit_p$25;
+        end
+        if (row[122+:8] == off_code$26) begin
+            probe_bit = probe_bit | bit_p$26;
+        end
+        if (row[122+:8] == off_code$27) begin
+            probe_bit = probe_bit | bit_p$27;
+        end
+        if (row[122+:8] == off_code$28) begin
+            probe_bit = probe_bit | bit_p$28;
+        end
+        if (row[122+:8] == off_code$29) begin
+            probe_bit = probe_bit | bit_p$29;
+        end
+        if (row[122+:8] == off_code$30) begin
+            probe_bit = probe_bit | bit_p$30;
+        end
+        if (row[122+:8] == off_code$31) begin
+            probe_bit = probe_bit | bit_p$31;
+        end
+        if (row[122+:8] == off_code$32) begin
+            probe_bit = probe_bit | bit_p$32;
+        end
+        if (row[122+:8] == off_code$33) begin
+            probe_bit = probe_bit | bit_p$33;
+        end
+        if (row[122+:8] == off_code$34) begin
+            probe_bit = probe_bit | bit_p$34;
+        end
+        if (row[122+:8] == off_code$35) begin
+            probe_bit = probe_bit | bit_p$35;
+        end
+        if (row[122+:8] == off_code$36) begin
+            probe_bit = probe_bit | bit_p$36;
+        end
+        if (row[122+:8] == off_code$37) begin
+            probe_bit = probe_bit | bit_p$37;
+        end
+        probe_q = (rtx_set == zero_p) & (row[122+:8] < row[138+:8]);
+        if (tmo_ok & ~give_up) begin
+            if (row[122+:8] > s2_n$q) begin
+                nr[130+:8] = zero_8;
             end
-            else begin
-                if (row[122+:8] > s2_n$q) begin
-                    nr[130+:8] = zero_8;
-                end
-                else if (row[130+:8] != max_8) begin
-                    nr[130+:8] = row[130+:8] + one_8;
-                end
-                nr[76+:38] = row[76+:38] | rtx_set;
-                if ((rtx_set == zero_p) & (row[122+:8] < row[138+:8])) begin
-                    nr[76+:38] = row[76+:38] | (one_p << row[122+:8]);
-                    cnt_probe$d = cnt_probe$q + one_32;
-                end
+            else if (row[130+:8] != max_8) begin
+                nr[130+:8] = row[130+:8] + one_8;
+            end
+            nr[76+:38] = row[76+:38] | rtx_set;
+            if (probe_q) begin
+                nr[76+:38] = row[76+:38] | probe_bit;
             end
         end
-        if (nr[114+:8] >= c38) begin
-            below_credit = ones_p;
+        below_credit = zero_p;
+        if (nr[114+:8] > off_code$0) begin
+            below_credit = below_credit | bit_p$0;
         end
-        else begin
-            below_credit = ones_p >> (c38 - nr[114+:8]);
+        if (nr[114+:8] > off_code$1) begin
+            below_credit = below_credit | bit_p$1;
         end
-        if (nr[146+:8] >= c38) begin
-            below_written = ones_p;
+        if (nr[114+:8] > off_code$2) begin
+            below_credit = below_credit | bit_p$2;
         end
-        else begin
-            below_written = ones_p >> (c38 - nr[146+:8]);
+        if (nr[114+:8] > off_code$3) begin
+            below_credit = below_credit | bit_p$3;
         end
-        pending = ((nr[38+:38] & below_credit) | nr[76+:38]) & ~nr[0+:38] & below_written & full;
-        send_off = off_code$0;
-        if (pending[32'h25 - 0]) begin
-            send_off = off_code$37;
+        if (nr[114+:8] > off_code$4) begin
+            below_credit = below_credit | bit_p$4;
         end
-        if (pending[32'h25 - 1]) begin
-            send_off = off_code$36;
+        if (nr[114+:8] > off_code$5) begin
+            below_credit = below_credit | bit_p$5;
         end
-        if (pending[32'h25 - 2]) begin
-            send_off = off_code$35;
+        if (nr[114+:8] > off_code$6) begin
+            below_credit = below_credit | bit_p$6;
         end
-        if (pending[32'h25 - 3]) begin
-            send_off = off_code$34;
+        if (nr[114+:8] > off_code$7) begin
+            below_credit = below_credit | bit_p$7;
         end
-        if (pending[32'h25 - 4]) begin
-            send_off = off_code$33;
+        if (nr[114+:8] > off_code$8) begin
+            below_credit = below_credit | bit_p$8;
         end
-        if (pending[32'h25 - 5]) begin
-            send_off = off_code$32;
+        if (nr[114+:8] > off_code$9) begin
+            below_credit = below_credit | bit_p$9;
         end
-        if (pending[32'h25 - 6]) begin
-            send_off = off_code$31;
+        if (nr[114+:8] > off_code$10) begin
+            below_credit = below_credit | bit_p$10;
         end
-        if (pending[32'h25 - 7]) begin
-            send_off = off_code$30;
+        if (nr[114+:8] > off_code$11) begin
+            below_credit = below_credit | bit_p$11;
         end
-        if (pending[32'h25 - 8]) begin
-            send_off = off_code$29;
+        if (nr[114+:8] > off_code$12) begin
+            below_credit = below_credit | bit_p$12;
         end
-        if (pending[32'h25 - 9]) begin
-            send_off = off_code$28;
+        if (nr[114+:8] > off_code$13) begin
+            below_credit = below_credit | bit_p$13;
         end
-        if (pending[32'h25 - 10]) begin
-            send_off = off_code$27;
+        if (nr[114+:8] > off_code$14) begin
+            below_credit = below_credit | bit_p$14;
         end
-        if (pending[32'h25 - 11]) begin
-            send_off = off_code$26;
+        if (nr[114+:8] > off_code$15) begin
+            below_credit = below_credit | bit_p$15;
         end
-        if (pending[32'h25 - 12]) begin
-            send_off = off_code$25;
+        if (nr[114+:8] > off_code$16) begin
+            below_credit = below_credit | bit_p$16;
         end
-        if (pending[32'h25 - 13]) begin
-            send_off = off_code$24;
+        if (nr[114+:8] > off_code$17) begin
+            below_credit = below_credit | bit_p$17;
         end
-        if (pending[32'h25 - 14]) begin
-            send_off = off_code$23;
+        if (nr[114+:8] > off_code$18) begin
+            below_credit = below_credit | bit_p$18;
         end
-        if (pending[32'h25 - 15]) begin
-            send_off = off_code$22;
+        if (nr[114+:8] > off_code$19) begin
+            below_credit = below_credit | bit_p$19;
         end
-        if (pending[32'h25 - 16]) begin
-            send_off = off_code$21;
+        if (nr[114+:8] > off_code$20) begin
+            below_credit = below_credit | bit_p$20;
         end
-        if (pending[32'h25 - 17]) begin
-            send_off = off_code$20;
+        if (nr[114+:8] > off_code$21) begin
+            below_credit = below_credit | bit_p$21;
         end
-        if (pending[32'h25 - 18]) begin
-            send_off = off_code$19;
+        if (nr[114+:8] > off_code$22) begin
+            below_credit = below_credit | bit_p$22;
         end
-        if (pending[32'h25 - 19]) begin
-            send_off = off_code$18;
+        if (nr[114+:8] > off_code$23) begin
+            below_credit = below_credit | bit_p$23;
         end
-        if (pending[32'h25 - 20]) begin
-            send_off = off_code$17;
+        if (nr[114+:8] > off_code$24) begin
+            below_credit = below_credit | bit_p$24;
         end
-        if (pending[32'h25 - 21]) begin
-            send_off = off_code$16;
+        if (nr[114+:8] > off_code$25) begin
+            below_credit = below_credit | bit_p$25;
         end
-        if (pending[32'h25 - 22]) begin
-            send_off = off_code$15;
+        if (nr[114+:8] > off_code$26) begin
+            below_credit = below_credit | bit_p$26;
         end
-        if (pending[32'h25 - 23]) begin
-            send_off = off_code$14;
+        if (nr[114+:8] > off_code$27) begin
+            below_credit = below_credit | bit_p$27;
         end
-        if (pending[32'h25 - 24]) begin
-            send_off = off_code$13;
+        if (nr[114+:8] > off_code$28) begin
+            below_credit = below_credit | bit_p$28;
         end
-        if (pending[32'h25 - 25]) begin
-            send_off = off_code$12;
+        if (nr[114+:8] > off_code$29) begin
+            below_credit = below_credit | bit_p$29;
         end
-        if (pending[32'h25 - 26]) begin
-            send_off = off_code$11;
+        if (nr[114+:8] > off_code$30) begin
+            below_credit = below_credit | bit_p$30;
         end
-        if (pending[32'h25 - 27]) begin
-            send_off = off_code$10;
+        if (nr[114+:8] > off_code$31) begin
+            below_credit = below_credit | bit_p$31;
         end
-        if (pending[32'h25 - 28]) begin
-            send_off = off_code$9;
+        if (nr[114+:8] > off_code$32) begin
+            below_credit = below_credit | bit_p$32;
         end
-        if (pending[32'h25 - 29]) begin
-            send_off = off_code$8;
+        if (nr[114+:8] > off_code$33) begin
+            below_credit = below_credit | bit_p$33;
         end
-        if (pending[32'h25 - 30]) begin
-            send_off = off_code$7;
+        if (nr[114+:8] > off_code$34) begin
+            below_credit = below_credit | bit_p$34;
         end
-        if (pending[32'h25 - 31]) begin
-            send_off = off_code$6;
+        if (nr[114+:8] > off_code$35) begin
+            below_credit = below_credit | bit_p$35;
         end
-        if (pending[32'h25 - 32]) begin
-            send_off = off_code$5;
+        if (nr[114+:8] > off_code$36) begin
+            below_credit = below_credit | bit_p$36;
         end
-        if (pending[32'h25 - 33]) begin
-            send_off = off_code$4;
+        if (nr[114+:8] > off_code$37) begin
+            below_credit = below_credit | bit_p$37;
         end
-        if (pending[32'h25 - 34]) begin
-            send_off = off_code$3;
+        below_written = zero_p;
+        if (nr[146+:8] > off_code$0) begin
+            below_written = below_written | bit_p$0;
         end
-        if (pending[32'h25 - 35]) begin
-            send_off = off_code$2;
+        if (nr[146+:8] > off_code$1) begin
+            below_written = below_written | bit_p$1;
         end
-        if (pending[32'h25 - 36]) begin
-            send_off = off_code$1;
+        if (nr[146+:8] > off_code$2) begin
+            below_written = below_written | bit_p$2;
         end
-        if (pending[32'h25 - 37]) begin
-            send_off = off_code$0;
+        if (nr[146+:8] > off_code$3) begin
+            below_written = below_written | bit_p$3;
         end
-        send_bit = one_p << send_off;
-        last_pkt_bytes = nr[227+:16] - (16'(send_off) << sh10);
-        last_words16 = (last_pkt_bytes + c7) >> sh3;
+        if (nr[146+:8] > off_code$4) begin
+            below_written = below_written | bit_p$4;
+        end
+        if (nr[146+:8] > off_code$5) begin
+            below_written = below_written | bit_p$5;
+        end
+        if (nr[146+:8] > off_code$6) begin
+            below_written = below_written | bit_p$6;
+        end
+        if (nr[146+:8] > off_code$7) begin
+            below_written = below_written | bit_p$7;
+        end
+        if (nr[146+:8] > off_code$8) begin
+            below_written = below_written | bit_p$8;
+        end
+        if (nr[146+:8] > off_code$9) begin
+            below_written = below_written | bit_p$9;
+        end
+        if (nr[146+:8] > off_code$10) begin
+            below_written = below_written | bit_p$10;
+        end
+        if (nr[146+:8] > off_code$11) begin
+            below_written = below_written | bit_p$11;
+        end
+        if (nr[146+:8] > off_code$12) begin
+            below_written = below_written | bit_p$12;
+        end
+        if (nr[146+:8] > off_code$13) begin
+            below_written = below_written | bit_p$13;
+        end
+        if (nr[146+:8] > off_code$14) begin
+            below_written = below_written | bit_p$14;
+        end
+        if (nr[146+:8] > off_code$15) begin
+            below_written = below_written | bit_p$15;
+        end
+        if (nr[146+:8] > off_code$16) begin
+            below_written = below_written | bit_p$16;
+        end
+        if (nr[146+:8] > off_code$17) begin
+            below_written = below_written | bit_p$17;
+        end
+        if (nr[146+:8] > off_code$18) begin
+            below_written = below_written | bit_p$18;
+        end
+        if (nr[146+:8] > off_code$19) begin
+            below_written = below_written | bit_p$19;
+        end
+        if (nr[146+:8] > off_code$20) begin
+            below_written = below_written | bit_p$20;
+        end
+        if (nr[146+:8] > off_code$21) begin
+            below_written = below_written | bit_p$21;
+        end
+        if (nr[146+:8] > off_code$22) begin
+            below_written = below_written | bit_p$22;
+        end
+        if (nr[146+:8] > off_code$23) begin
+            below_written = below_written | bit_p$23;
+        end
+        if (nr[146+:8] > off_code$24) begin
+            below_written = below_written | bit_p$24;
+        end
+        if (nr[146+:8] > off_code$25) begin
+            below_written = below_written | bit_p$25;
+        end
+        if (nr[146+:8] > off_code$26) begin
+            below_written = below_written | bit_p$26;
+        end
+        if (nr[146+:8] > off_code$27) begin
+            below_written = below_written | bit_p$27;
+        end
+        if (nr[146+:8] > off_code$28) begin
+            below_written = below_written | bit_p$28;
+        end
+        if (nr[146+:8] > off_code$29) begin
+            below_written = below_written | bit_p$29;
+        end
+        if (nr[146+:8] > off_code$30) begin
+            below_written = below_written | bit_p$30;
+        end
+        if (nr[146+:8] > off_code$31) begin
+            below_written = below_written | bit_p$31;
+        end
+        if (nr[146+:8] > off_code$32) begin
+            below_written = below_written | bit_p$32;
+        end
+        if (nr[146+:8] > off_code$33) begin
+            below_written = below_written | bit_p$33;
+        end
+        if (nr[146+:8] > off_code$34) begin
+            below_written = below_written | bit_p$34;
+        end
+        if (nr[146+:8] > off_code$35) begin
+            below_written = below_written | bit_p$35;
+        end
+        if (nr[146+:8] > off_code$36) begin
+            below_written = below_written | bit_p$36;
+        end
+        if (nr[146+:8] > off_code$37) begin
+            below_written = below_written | bit_p$37;
+        end
+        s3_kind$d = s2_kind$q;
+        s3_id$d = s2_id$q;
+        s3_nr$d = nr;
+        s3_bc$d = below_credit;
+        s3_bw$d = below_written;
+        s3_full$d = full;
+        s3_sent$d = sent_mask;
+        if (s2_kind$q == kinds$1) begin
+            s3_sent$d = zero_p;
+        end
+        s3_alive$d = s2_alive;
+        s3_send_req$d = ((s2_kind$q == kinds$6) & s2_alive) | ((s2_kind$q == kinds$1) & s2_f1$q);
+        s3_dlv_all$d = all_dlv;
+        s3_give_up$d = give_up;
+        s3_rearm$d = tmo_ok & ~give_up;
+        s3_probe$d = tmo_ok & ~give_up & probe_q;
+        s3_bad$d = s2_ev & ~s2_gen_ok;
+        s3_peer$d = s2_ev & s2_gen_ok & ~claim_ok;
+        s3_offset$d = s2_ev & s2_gen_ok & claim_ok & ~range_ok;
+        free_now = s3_alive$q & (s3_dlv_all$q | s3_give_up$q);
+        free_code = st_delivered;
+        if (s3_give_up$q) begin
+            free_code = st_gave_up;
+        end
+        pending = ((s3_nr$q[38+:38] & s3_bc$q) | s3_nr$q[76+:38]) & ~s3_nr$q[0+:38] & s3_bw$q & s3_full$q;
+        onehot = pending & (~pending + one_p);
+        send_off = zero_8;
+        off1 = zero_8;
+        if (onehot[0]) begin
+            send_off = send_off | off_code$0;
+            off1 = off1 | off1_code$0;
+        end
+        if (onehot[1]) begin
+            send_off = send_off | off_code$1;
+            off1 = off1 | off1_code$1;
+        end
+        if (onehot[2]) begin
+            send_off = send_off | off_code$2;
+            off1 = off1 | off1_code$2;
+        end
+        if (onehot[3]) begin
+            send_off = send_off | off_code$3;
+            off1 = off1 | off1_code$3;
+        end
+        if (onehot[4]) begin
+            send_off = send_off | off_code$4;
+            off1 = off1 | off1_code$4;
+        end
+        if (onehot[5]) begin
+            send_off = send_off | off_code$5;
+            off1 = off1 | off1_code$5;
+        end
+        if (onehot[6]) begin
+            send_off = send_off | off_code$6;
+            off1 = off1 | off1_code$6;
+        end
+        if (onehot[7]) begin
+            send_off = send_off | off_code$7;
+            off1 = off1 | off1_code$7;
+        end
+        if (onehot[8]) begin
+            send_off = send_off | off_code$8;
+            off1 = off1 | off1_code$8;
+        end
+        if (onehot[9]) begin
+            send_off = send_off | off_code$9;
+            off1 = off1 | off1_code$9;
+        end
+        if (onehot[10]) begin
+            send_off = send_off | off_code$10;
+            off1 = off1 | off1_code$10;
+        end
+        if (onehot[11]) begin
+            send_off = send_off | off_code$11;
+            off1 = off1 | off1_code$11;
+        end
+        if (onehot[12]) begin
+            send_off = send_off | off_code$12;
+            off1 = off1 | off1_code$12;
+        end
+        if (onehot[13]) begin
+            send_off = send_off | off_code$13;
+            off1 = off1 | off1_code$13;
+        end
+        if (onehot[14]) begin
+            send_off = send_off | off_code$14;
+            off1 = off1 | off1_code$14;
+        end
+        if (onehot[15]) begin
+            send_off = send_off | off_code$15;
+            off1 = off1 | off1_code$15;
+        end
+        if (onehot[16]) begin
+            send_off = send_off | off_code$16;
+            off1 = off1 | off1_code$16;
+        end
+        if (onehot[17]) begin
+            send_off = send_off | off_code$17;
+            off1 = off1 | off1_code$17;
+        end
+        if (onehot[18]) begin
+            send_off = send_off | off_code$18;
+            off1 = off1 | off1_code$18;
+        end
+        if (onehot[19]) begin
+            send_off = send_off | off_code$19;
+            off1 = off1 | off1_code$19;
+        end
+        if (onehot[20]) begin
+            send_off = send_off | off_code$20;
+            off1 = off1 | off1_code$20;
+        end
+        if (onehot[21]) begin
+            send_off = send_off | off_code$21;
+            off1 = off1 | off1_code$21;
+        end
+        if (onehot[22]) begin
+            send_off = send_off | off_code$22;
+            off1 = off1 | off1_code$22;
+        end
+        if (onehot[23]) begin
+            send_off = send_off | off_code$23;
+            off1 = off1 | off1_code$23;
+        end
+        if (onehot[24]) begin
+            send_off = send_off | off_code$24;
+            off1 = off1 | off1_code$24;
+        end
+        if (onehot[25]) begin
+            send_off = send_off | off_code$25;
+            off1 = off1 | off1_code$25;
+        end
+        if (onehot[26]) begin
+            send_off = send_off | off_code$26;
+            off1 = off1 | off1_code$26;
+        end
+        if (onehot[27]) begin
+            send_off = send_off | off_code$27;
+            off1 = off1 | off1_code$27;
+        end
+        if (onehot[28]) begin
+            send_off = send_off | off_code$28;
+            off1 = off1 | off1_code$28;
+        end
+        if (onehot[29]) begin
+            send_off = send_off | off_code$29;
+            off1 = off1 | off1_code$29;
+        end
+        if (onehot[30]) begin
+            send_off = send_off | off_code$30;
+            off1 = off1 | off1_code$30;
+        end
+        if (onehot[31]) begin
+            send_off = send_off | off_code$31;
+            off1 = off1 | off1_code$31;
+        end
+        if (onehot[32]) begin
+            send_off = send_off | off_code$32;
+            off1 = off1 | off1_code$32;
+        end
+        if (onehot[33]) begin
+            send_off = send_off | off_code$33;
+            off1 = off1 | off1_code$33;
+        end
+        if (onehot[34]) begin
+            send_off = send_off | off_code$34;
+            off1 = off1 | off1_code$34;
+        end
+        if (onehot[35]) begin
+            send_off = send_off | off_code$35;
+            off1 = off1 | off1_code$35;
+        end
+        if (onehot[36]) begin
+            send_off = send_off | off_code$36;
+            off1 = off1 | off1_code$36;
+        end
+        if (onehot[37]) begin
+            send_off = send_off | off_code$37;
+            off1 = off1 | off1_code$37;
+        end
+        is_rtx = (pending & s3_sent$q) != zero_p;
+        has_more = (pending & ~onehot) != zero_p;
+        sending = s3_send_req$q & s3_nr$q[154+:1] & (pending != zero_p);
         desc$push = 1'b0;
-        meta_gen = 16'(nr[269+:8]);
-        id_tag = (meta_gen << sh8) | 16'(s2_id$q);
+        meta_gen = 16'(s3_nr$q[269+:8]);
+        id_tag = (meta_gen << sh8) | 16'(s3_id$q);
         pd[0+:1] = 1'b0;
         pd[1+:2] = free_code;
         pd[3+:16] = id_tag;
         pd[19+:8] = send_off;
-        pd[27+:24] = nr[243+:24] + (24'(send_off) << sh7);
-        pd[51+:16] = c128_16;
-        if ((send_off + one_8) == nr[138+:8]) begin
-            pd[51+:16] = last_words16;
-        end
-        pd[67+:32] = nr[163+:32];
-        pd[99+:16] = nr[195+:16];
-        pd[115+:16] = nr[211+:16];
-        pd[131+:16] = nr[227+:16];
-        pd[147+:8] = nr[114+:8];
-        pd[155+:8] = nr[155+:8];
-        pd[164+:1] = send_off < nr[122+:8];
-        pd[163+:1] = (send_off == zero_8) & ~(send_off < nr[122+:8]);
-        pd[165+:2] = nr[267+:2];
-        sending = (((s2_kind$q == kinds$6) & s2_alive) | ((s2_kind$q == kinds$1) & s2_f1$q)) & nr[154+:1] & (pending != zero_p);
-        wr = nr;
+        pd[27+:24] = s3_nr$q[243+:24];
+        pd[51+:1] = (onehot & ~(s3_full$q >> sh1)) != zero_p;
+        pd[52+:32] = s3_nr$q[163+:32];
+        pd[84+:16] = s3_nr$q[195+:16];
+        pd[100+:16] = s3_nr$q[211+:16];
+        pd[116+:16] = s3_nr$q[227+:16];
+        pd[132+:8] = s3_nr$q[114+:8];
+        pd[140+:8] = s3_nr$q[155+:8];
+        pd[149+:1] = is_rtx;
+        pd[148+:1] = onehot[32'h0] & ~is_rtx;
+        pd[150+:2] = s3_nr$q[267+:2];
+        wr = s3_nr$q;
         if (sending) begin
             desc$push = 1'b1;
-            wr[38+:38] = nr[38+:38] & ~send_bit;
-            wr[76+:38] = nr[76+:38] & ~send_bit;
-            if (~(send_off < nr[122+:8])) begin
-                wr[122+:8] = send_off + one_8;
+            wr[38+:38] = s3_nr$q[38+:38] & ~onehot;
+            wr[76+:38] = s3_nr$q[76+:38] & ~onehot;
+            if (~is_rtx) begin
+                wr[122+:8] = off1;
             end
             cnt_sent$d = cnt_sent$q + one_32;
-            if (send_off < nr[122+:8]) begin
+            if (is_rtx) begin
                 cnt_rtx$d = cnt_rtx$q + one_32;
             end
         end
-        id_mask = one_n << s2_id$q;
-        if (s2_ev) begin
-            if (~s2_gen_ok) begin
-                cnt_bad$d = cnt_bad$q + one_32;
-            end
-            else if (~claim_ok) begin
-                cnt_peer$d = cnt_peer$q + one_32;
-            end
-            else if (~range_ok) begin
-                cnt_offset$d = cnt_offset$q + one_32;
-            end
+        id_mask = one_n << s3_id$q;
+        if (s3_bad$q) begin
+            cnt_bad$d = cnt_bad$q + one_32;
         end
-        rows$write_enable = 1'b0;
-        rows$write_address = s2_id$q;
+        if (s3_peer$q) begin
+            cnt_peer$d = cnt_peer$q + one_32;
+        end
+        if (s3_offset$q) begin
+            cnt_offset$d = cnt_offset$q + one_32;
+        end
+        if (s3_alive$q & s3_probe$q) begin
+            cnt_probe$d = cnt_probe$q + one_32;
+        end
+        rows$write_address = s3_id$q;
         rows$write_data = wr;
         timer$cmd$valid = 1'b0;
         timer$cmd$op = op_schedule;
-        timer$cmd$id = s2_id$q;
+        timer$cmd$id = s3_id$q;
         timer$cmd$expiry = expiry;
-        meta_max = 16'(nr[122+:8]);
-        if (s2_kind$q == kinds$1) begin
-            meta_max = 16'(nr[114+:8]);
+        meta_max = 16'(s3_nr$q[122+:8]);
+        if (s3_kind$q == kinds$1) begin
+            meta_max = 16'(s3_nr$q[114+:8]);
         end
         timer$cmd$meta = (meta_gen << sh8) | meta_max;
-        elig_bit = 1'b0;
         alive$d = alive$q;
         elig$d = elig$q;
-        if (s2_kind$q == kinds$1) begin
+        if (s3_kind$q == kinds$1) begin
             alive$d = alive$q | id_mask;
             timer$cmd$valid = 1'b1;
         end
-        if ((s2_kind$q == kinds$5) & s2_alive & (row[269+:8] == s2_gen$q) & ~free_now) begin
+        if (s3_alive$q & s3_rearm$q) begin
             timer$cmd$valid = 1'b1;
         end
-        row_wr = (s2_kind$q != kinds$0) & (s2_alive | (s2_kind$q == kinds$1)) & ~free_now;
+        row_wr = (s3_kind$q != kinds$0) & (s3_alive$q | (s3_kind$q == kinds$1)) & ~free_now;
         rows$write_enable = row_wr;
-        pending_after = ((wr[38+:38] & below_credit) | wr[76+:38]) & ~wr[0+:38] & below_written & full;
-        elig_bit = row_wr & wr[154+:1] & (pending_after != zero_p);
+        elig_bit = row_wr & s3_nr$q[154+:1];
+        if (sending) begin
+            elig_bit = elig_bit & has_more;
+        end
+        else begin
+            elig_bit = elig_bit & (pending != zero_p);
+        end
         if (row_wr) begin
             if (elig_bit) begin
                 elig$d = elig$q | id_mask;
@@ -10269,8 +11447,6 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             timer$cmd$op = op_cancel;
             desc$push = 1'b1;
             pd[0+:1] = 1'b1;
-            pd[27+:24] = row[243+:24];
-            pd[165+:2] = row[267+:2];
             if (free_code == st_gave_up) begin
                 cnt_gave_up$d = cnt_gave_up$q + one_32;
             end
@@ -10279,28 +11455,35 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             end
         end
         desc$push_data = pd;
-        s3_valid$d = row_wr;
-        s3_id$d = s2_id$q;
-        s3_row$d = rows$write_data;
+        s4_valid$d = row_wr;
+        s4_id$d = s3_id$q;
+        s4_row$d = wr;
+        s2_fwd$d = row_wr & (s3_id$q == s1_id$q);
         if (b_valid$q) begin
             out_room = out$count < two_3;
         end
         else begin
             out_room = out$count <= two_3;
         end
-        beat_total = hdr_beats + st_cur$q[51+:16];
-        pay_idx = st_beat$q - hdr_beats;
-        beat_addr = st_cur$q[27+:24] + 24'(pay_idx);
         w_tag = (16'(w_gen$q) << sh8) | 16'(w_id$q);
-        can_issue = st_busy$q & out_room & ~((st_beat$q >= hdr_beats) & w_active$q & (w_tag == st_cur$q[3+:16]) & (beat_addr >= w_addr$q));
-        issue_last = can_issue & ((st_beat$q + one_16) == beat_total);
-        buffer$read_address = beat_addr[0+:17];
+        w_stall = st_pay$q & st_same$q & (st_addr$q >= w_addr$q);
+        can_issue = st_busy$q & out_room & ~w_stall;
+        issue_last = can_issue & st_last$q;
+        buffer$read_address = st_addr$q[0+:17];
         b_valid$d = can_issue;
-        b_payload$d = st_beat$q >= hdr_beats;
+        b_payload$d = st_pay$q;
         b_last$d = issue_last;
         b_cur$d = st_cur$q;
         if (can_issue) begin
             st_beat$d = st_beat$q + one_16;
+            st_left$d = st_left$q - one_16;
+            st_last$d = st_left$q == two_16;
+            if (st_pay$q) begin
+                st_addr$d = st_addr$q + one_24;
+            end
+            if (st_beat$q == c7) begin
+                st_pay$d = 1'b1;
+            end
         end
         if (issue_last) begin
             st_busy$d = 1'b0;
@@ -10313,6 +11496,16 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             take_desc = desc$nonempty & (~st_busy$q | issue_last);
         end
         desc$pop = take_desc;
+        take_pkt = take_desc & ~desc$head[0+:1];
+        d_addr = desc$head[27+:24] + (24'(desc$head[19+:8]) << sh7);
+        d_left = c136_16;
+        if (desc$head[51+:1]) begin
+            d_left = ((desc$head[116+:16] + c71_16) >> sh3) - (16'(desc$head[19+:8]) << sh7);
+        end
+        st_same$d = w_active$q & (w_tag == st_cur$q[3+:16]);
+        if (take_pkt) begin
+            st_same$d = w_active$q & (w_tag == desc$head[3+:16]);
+        end
         id_ret$push = 1'b0;
         head_id = desc$head[3+:16];
         id_ret$push_data[0+:16] = head_id;
@@ -10320,47 +11513,44 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
         if (take_desc) begin
             if (desc$head[0+:1]) begin
                 id_ret$push = 1'b1;
-                if (desc$head[165+:2] == cls_code$0) begin
+                if (desc$head[150+:2] == cls_code$0) begin
                     cls_ret$0$push = 1'b1;
                 end
-                if (desc$head[165+:2] == cls_code$1) begin
+                if (desc$head[150+:2] == cls_code$1) begin
                     cls_ret$1$push = 1'b1;
                 end
-                if (desc$head[165+:2] == cls_code$2) begin
+                if (desc$head[150+:2] == cls_code$2) begin
                     cls_ret$2$push = 1'b1;
                 end
-                if (desc$head[165+:2] == cls_code$3) begin
+                if (desc$head[150+:2] == cls_code$3) begin
                     cls_ret$3$push = 1'b1;
                 end
             end
-            else begin
-                st_busy$d = 1'b1;
-                st_cur$d = desc$head;
-                st_beat$d = zero_16;
-            end
         end
-        bypass = sending & ~desc$nonempty & (~st_busy$q | issue_last);
-        if (bypass) begin
-            desc$push = 1'b0;
+        if (take_pkt) begin
             st_busy$d = 1'b1;
-            st_cur$d = pd;
+            st_cur$d = desc$head;
             st_beat$d = zero_16;
+            st_addr$d = d_addr;
+            st_left$d = d_left;
+            st_pay$d = 1'b0;
+            st_last$d = 1'b0;
         end
         b_word[0+:64] = zero_64;
         if (b_payload$q) begin
             b_word[0+:64] = buffer$read_data;
         end
         b_word[64+:1] = b_last$q;
-        b_word[65+:32] = b_cur$q[67+:32];
-        b_word[97+:16] = b_cur$q[99+:16];
-        b_word[113+:16] = b_cur$q[115+:16];
-        b_word[129+:16] = b_cur$q[131+:16];
+        b_word[65+:32] = b_cur$q[52+:32];
+        b_word[97+:16] = b_cur$q[84+:16];
+        b_word[113+:16] = b_cur$q[100+:16];
+        b_word[129+:16] = b_cur$q[116+:16];
         b_word[145+:8] = b_cur$q[19+:8];
         b_word[153+:16] = b_cur$q[3+:16];
-        b_word[169+:8] = b_cur$q[147+:8];
-        b_word[177+:8] = b_cur$q[155+:8];
-        b_word[185+:1] = b_cur$q[163+:1];
-        b_word[186+:1] = b_cur$q[164+:1];
+        b_word[169+:8] = b_cur$q[132+:8];
+        b_word[177+:8] = b_cur$q[140+:8];
+        b_word[185+:1] = b_cur$q[148+:1];
+        b_word[186+:1] = b_cur$q[149+:1];
         out$push_data = b_word;
         out_through = ~out$nonempty & b_valid$q;
         out$push = b_valid$q & ~(out_through & source$ready);
@@ -10454,7 +11644,9 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             refuse_pend$d = 1'b0;
             s1_kind$d = kinds$0;
             s2_kind$d = kinds$0;
-            s3_valid$d = 1'b0;
+            s3_kind$d = kinds$0;
+            s4_valid$d = 1'b0;
+            s2_fwd$d = 1'b0;
             st_busy$d = 1'b0;
             b_valid$d = 1'b0;
             st_valid$d = 1'b0;
@@ -10494,13 +11686,13 @@ endmodule // nic_ndp_n128$pkt$alive
 module nic_ndp_n128$pkt$b_cur(d,q,clock);
     
     // Module arguments
-    input wire  [166:0] d;
-    output reg  [166:0] q;
+    input wire  [151:0] d;
+    output reg  [151:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 167'h0;
+       q = 152'h0;
     end
     
     always @(posedge clock) begin
@@ -11958,9 +13150,9 @@ module nic_ndp_n128$pkt$desc(clock,reset,push,push_data,pop,head,nonempty,count)
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [166:0] push_data;
+    input wire  [151:0] push_data;
     input wire  pop;
-    output reg  [166:0] head;
+    output reg  [151:0] head;
     output reg  nonempty;
     output reg  [3:0] count;
     
@@ -11974,10 +13166,10 @@ module nic_ndp_n128$pkt$desc(clock,reset,push,push_data,pop,head,nonempty,count)
     // Stub signals
     reg  [2:0] store$read_address;
     reg  store$read_clock;
-    wire  [166:0] store$read_data;
+    wire  [151:0] store$read_data;
     reg  [2:0] store$write_address;
     reg  store$write_clock;
-    reg  [166:0] store$write_data;
+    reg  [151:0] store$write_data;
     reg  store$write_enable;
     reg  [2:0] wp$d;
     wire  [2:0] wp$q;
@@ -11991,8 +13183,8 @@ module nic_ndp_n128$pkt$desc(clock,reset,push,push_data,pop,head,nonempty,count)
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [166:0] bypass_data$d;
-    wire  [166:0] bypass_data$q;
+    reg  [151:0] bypass_data$d;
+    wire  [151:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -12094,13 +13286,13 @@ endmodule // nic_ndp_n128$pkt$desc
 module nic_ndp_n128$pkt$desc$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [166:0] d;
-    output reg  [166:0] q;
+    input wire  [151:0] d;
+    output reg  [151:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 167'h0;
+       q = 152'h0;
     end
     
     always @(posedge clock) begin
@@ -12172,14 +13364,14 @@ module nic_ndp_n128$pkt$desc$store(read_address,read_clock,read_data,write_addre
     // Module arguments
     input wire  [2:0] read_address;
     input wire  read_clock;
-    output reg  [166:0] read_data;
+    output reg  [151:0] read_data;
     input wire  [2:0] write_address;
     input wire  write_clock;
-    input wire  [166:0] write_data;
+    input wire  [151:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[166:0] mem[7:0];
+    reg[151:0] mem[7:0];
     
     
     
@@ -13245,6 +14437,25 @@ module nic_ndp_n128$pkt$s2_bits(d,q,clock);
 endmodule // nic_ndp_n128$pkt$s2_bits
 
 
+module nic_ndp_n128$pkt$s2_bn(d,q,clock);
+    
+    // Module arguments
+    input wire  [37:0] d;
+    output reg  [37:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 38'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$s2_bn
+
+
 module nic_ndp_n128$pkt$s2_buf(d,q,clock);
     
     // Module arguments
@@ -13357,6 +14568,25 @@ module nic_ndp_n128$pkt$s2_f3(d,q,clock);
     end
           
 endmodule // nic_ndp_n128$pkt$s2_f3
+
+
+module nic_ndp_n128$pkt$s2_fwd(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$s2_fwd
 
 
 module nic_ndp_n128$pkt$s2_gen(d,q,clock);
@@ -13549,6 +14779,139 @@ module nic_ndp_n128$pkt$s2_total(d,q,clock);
 endmodule // nic_ndp_n128$pkt$s2_total
 
 
+module nic_ndp_n128$pkt$s3_alive(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$s3_alive
+
+
+module nic_ndp_n128$pkt$s3_bad(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$s3_bad
+
+
+module nic_ndp_n128$pkt$s3_bc(d,q,clock);
+    
+    // Module arguments
+    input wire  [37:0] d;
+    output reg  [37:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 38'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$s3_bc
+
+
+module nic_ndp_n128$pkt$s3_bw(d,q,clock);
+    
+    // Module arguments
+    input wire  [37:0] d;
+    output reg  [37:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 38'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$s3_bw
+
+
+module nic_ndp_n128$pkt$s3_dlv_all(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$s3_dlv_all
+
+
+module nic_ndp_n128$pkt$s3_full(d,q,clock);
+    
+    // Module arguments
+    input wire  [37:0] d;
+    output reg  [37:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 38'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$s3_full
+
+
+module nic_ndp_n128$pkt$s3_give_up(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$s3_give_up
+
+
 module nic_ndp_n128$pkt$s3_id(d,q,clock);
     
     // Module arguments
@@ -13568,7 +14931,26 @@ module nic_ndp_n128$pkt$s3_id(d,q,clock);
 endmodule // nic_ndp_n128$pkt$s3_id
 
 
-module nic_ndp_n128$pkt$s3_row(d,q,clock);
+module nic_ndp_n128$pkt$s3_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$s3_kind
+
+
+module nic_ndp_n128$pkt$s3_nr(d,q,clock);
     
     // Module arguments
     input wire  [276:0] d;
@@ -13584,10 +14966,10 @@ module nic_ndp_n128$pkt$s3_row(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_ndp_n128$pkt$s3_row
+endmodule // nic_ndp_n128$pkt$s3_nr
 
 
-module nic_ndp_n128$pkt$s3_valid(d,q,clock);
+module nic_ndp_n128$pkt$s3_offset(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -13603,7 +14985,178 @@ module nic_ndp_n128$pkt$s3_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_ndp_n128$pkt$s3_valid
+endmodule // nic_ndp_n128$pkt$s3_offset
+
+
+module nic_ndp_n128$pkt$s3_peer(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$s3_peer
+
+
+module nic_ndp_n128$pkt$s3_probe(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$s3_probe
+
+
+module nic_ndp_n128$pkt$s3_rearm(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$s3_rearm
+
+
+module nic_ndp_n128$pkt$s3_send_req(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$s3_send_req
+
+
+module nic_ndp_n128$pkt$s3_sent(d,q,clock);
+    
+    // Module arguments
+    input wire  [37:0] d;
+    output reg  [37:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 38'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$s3_sent
+
+
+module nic_ndp_n128$pkt$s4_id(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$s4_id
+
+
+module nic_ndp_n128$pkt$s4_row(d,q,clock);
+    
+    // Module arguments
+    input wire  [276:0] d;
+    output reg  [276:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 277'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$s4_row
+
+
+module nic_ndp_n128$pkt$s4_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$s4_valid
+
+
+module nic_ndp_n128$pkt$st_addr(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$st_addr
 
 
 module nic_ndp_n128$pkt$st_beat(d,q,clock);
@@ -13666,13 +15219,13 @@ endmodule // nic_ndp_n128$pkt$st_code
 module nic_ndp_n128$pkt$st_cur(d,q,clock);
     
     // Module arguments
-    input wire  [166:0] d;
-    output reg  [166:0] q;
+    input wire  [151:0] d;
+    output reg  [151:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 167'h0;
+       q = 152'h0;
     end
     
     always @(posedge clock) begin
@@ -13699,6 +15252,82 @@ module nic_ndp_n128$pkt$st_id(d,q,clock);
     end
           
 endmodule // nic_ndp_n128$pkt$st_id
+
+
+module nic_ndp_n128$pkt$st_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$st_last
+
+
+module nic_ndp_n128$pkt$st_left(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$st_left
+
+
+module nic_ndp_n128$pkt$st_pay(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$st_pay
+
+
+module nic_ndp_n128$pkt$st_same(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$st_same
 
 
 module nic_ndp_n128$pkt$st_valid(d,q,clock);

@@ -105,9 +105,20 @@
 //! packet being written, so a message's first packet can leave while its payload still
 //! arrives). Among a message's sendable packets the lowest offset goes first; messages take
 //! turns (round robin). A new message's first packet goes out with its ALLOC op when the
-//! descriptor queue holds at most one entry, and a packet descriptor skips the queue into
-//! the streamer when the queue is empty and the streamer free; a word skips the output FIFO
-//! when it is empty. So a 16-byte message's first word leaves 4 cycles after its header.
+//! descriptor queue holds at most one entry, and a word skips the output FIFO when it is
+//! empty. So a 16-byte message's first word leaves 6 cycles after its header.
+//!
+//! # The op pipeline
+//! S0 arbitrates and allocates; S1 reads the row (a RAM with a registered read); S2 checks
+//! the event against the row and applies it, and computes the masks of the offsets below
+//! the credit, the packets written and maxTxPktOffset; S3 picks the lowest pending offset,
+//! writes the row back, queues the descriptor, updates the eligible and active flags and
+//! commands the timer. Two ops of one message are never in consecutive stages (an event,
+//! timer event or WROTE for the message of the op in S1 waits a cycle; a SEND never goes
+//! to a message with an op in flight), so S2 reads either the RAM or the row the op two
+//! ahead wrote (held in S4), never one still being computed. The streamer takes a
+//! descriptor from the queue's head and computes the packet's buffer address and length
+//! there.
 use crate::arbiter::TxFrameSource;
 use crate::fifo::Fifo;
 use crate::pool::{BufferConfig, MAX_CLASSES};
@@ -279,9 +290,11 @@ pub struct TxDesc {
     /// The message's wire id, `gen << 8 | id`.
     pub id: Bits<16>,
     pub offset: Bits<8>,
-    /// First payload word and payload words of the packet.
-    pub addr: Bits<24>,
-    pub words: Bits<16>,
+    /// The message's buffer (first word); the streamer adds the packet's offset.
+    pub buf: Bits<24>,
+    /// The message's last packet (shorter than the others unless the length is a
+    /// multiple of [`PKT_BYTES`]).
+    pub last: bool,
     pub dst_ip: Bits<32>,
     pub dst_port: Bits<16>,
     pub src_port: Bits<16>,
@@ -401,14 +414,43 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     s2_buf: DFF<Bits<24>>,
     s2_class: DFF<Bits<2>>,
     s2_total: DFF<Bits<8>>,
-    s3_valid: DFF<bool>,
+    /// S2 reads the row S4 holds (written by the op two ahead; the RAM read missed it).
+    s2_fwd: DFF<bool>,
+    /// Offsets below `s1_n` (cumulative ACK, timeout's rtx_offset).
+    s2_bn: DFF<Bits<MAX_PKTS>>,
+    s3_kind: DFF<Bits<3>>,
     s3_id: DFF<Bits<A>>,
-    s3_row: DFF<TxRow>,
+    /// The row after the event, before the send.
+    s3_nr: DFF<TxRow>,
+    /// Offsets below the row's credit, below its packets written, of the message, sent.
+    s3_bc: DFF<Bits<MAX_PKTS>>,
+    s3_bw: DFF<Bits<MAX_PKTS>>,
+    s3_full: DFF<Bits<MAX_PKTS>>,
+    s3_sent: DFF<Bits<MAX_PKTS>>,
+    s3_alive: DFF<bool>,
+    s3_send_req: DFF<bool>,
+    s3_dlv_all: DFF<bool>,
+    s3_give_up: DFF<bool>,
+    s3_rearm: DFF<bool>,
+    s3_probe: DFF<bool>,
+    s3_bad: DFF<bool>,
+    s3_peer: DFF<bool>,
+    s3_offset: DFF<bool>,
+    s4_valid: DFF<bool>,
+    s4_id: DFF<Bits<A>>,
+    s4_row: DFF<TxRow>,
     // transmit path
     desc: Fifo<TxDesc, 3, 4>,
     st_busy: DFF<bool>,
     st_cur: DFF<TxDesc>,
     st_beat: DFF<Bits<16>>,
+    /// Buffer word of the next payload beat, beats left, the next beat is payload / the
+    /// packet's last, and the packet is of the message the writer is writing.
+    st_addr: DFF<Bits<24>>,
+    st_left: DFF<Bits<16>>,
+    st_pay: DFF<bool>,
+    st_last: DFF<bool>,
+    st_same: DFF<bool>,
     b_valid: DFF<bool>,
     b_payload: DFF<bool>,
     b_last: DFF<bool>,
@@ -452,12 +494,12 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     s0_kind: Signal<Local, Bits<3>>,
     inflight: Signal<Local, Bits<N>>,
     cand: Signal<Local, Bits<N>>,
-    cand_lo: Signal<Local, Bits<N>>,
     pick_lo: Signal<Local, Bits<A>>,
     pick_lo_any: Signal<Local, bool>,
     pick_all: Signal<Local, Bits<A>>,
     pick_any: Signal<Local, bool>,
     pick: Signal<Local, Bits<A>>,
+    rr_c: Signal<Local, Bits<C>>,
     hdr_total: Signal<Local, Bits<8>>,
     hdr_words: Signal<Local, Bits<16>>,
     ev_id: Signal<Local, Bits<16>>,
@@ -466,12 +508,10 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     row: Signal<Local, TxRow>,
     nr: Signal<Local, TxRow>,
     full: Signal<Local, Bits<MAX_PKTS>>,
-    below_n: Signal<Local, Bits<MAX_PKTS>>,
     below_credit: Signal<Local, Bits<MAX_PKTS>>,
     below_written: Signal<Local, Bits<MAX_PKTS>>,
     pending: Signal<Local, Bits<MAX_PKTS>>,
     send_off: Signal<Local, Bits<8>>,
-    send_bit: Signal<Local, Bits<MAX_PKTS>>,
     s2_alive: Signal<Local, bool>,
     /// S2 holds a DELIVERED or CREDIT event.
     s2_ev: Signal<Local, bool>,
@@ -486,12 +526,8 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     free_code: Signal<Local, Bits<2>>,
     elig_bit: Signal<Local, bool>,
     id_mask: Signal<Local, Bits<N>>,
-    last_pkt_bytes: Signal<Local, Bits<16>>,
     expiry: Signal<Local, Bits<64>>,
     out_room: Signal<Local, bool>,
-    beat_total: Signal<Local, Bits<16>>,
-    pay_idx: Signal<Local, Bits<16>>,
-    beat_addr: Signal<Local, Bits<24>>,
     can_issue: Signal<Local, bool>,
     issue_last: Signal<Local, bool>,
     take_desc: Signal<Local, bool>,
@@ -505,16 +541,40 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     meta_gen: Signal<Local, Bits<16>>,
     meta_max: Signal<Local, Bits<16>>,
     row_wr: Signal<Local, bool>,
-    pending_after: Signal<Local, Bits<MAX_PKTS>>,
-    last_words16: Signal<Local, Bits<16>>,
     head_id: Signal<Local, Bits<16>>,
     /// The wire `tx_msg_id` (`gen << 8 | id`) of S2's message and of the writer's.
     id_tag: Signal<Local, Bits<16>>,
     w_tag: Signal<Local, Bits<16>>,
     /// The descriptor S2 queues.
     pd: Signal<Local, TxDesc>,
-    /// S2's packet goes straight to the idle streamer (the descriptor queue is empty).
-    bypass: Signal<Local, bool>,
+    /// The lowest pending offset (one-hot), offset + 1, and what is left after it.
+    onehot: Signal<Local, Bits<MAX_PKTS>>,
+    off1: Signal<Local, Bits<8>>,
+    has_more: Signal<Local, bool>,
+    is_rtx: Signal<Local, bool>,
+    /// S0: the event / timer event / WROTE is for the message of the op in S1 (it waits:
+    /// two ops of one message are never in consecutive stages).
+    dlv_conf: Signal<Local, bool>,
+    crd_conf: Signal<Local, bool>,
+    tmo_conf: Signal<Local, bool>,
+    wrote_conf: Signal<Local, bool>,
+    s1_busy: Signal<Local, bool>,
+    s3_mask: Signal<Local, Bits<N>>,
+    /// S2: every packet delivered; the timeout gives up; it is for the armed incarnation;
+    /// it queues a probe.
+    all_dlv: Signal<Local, bool>,
+    give_up: Signal<Local, bool>,
+    tmo_ok: Signal<Local, bool>,
+    probe_q: Signal<Local, bool>,
+    /// The first offset not yet sent (one-hot), a timeout's probe.
+    probe_bit: Signal<Local, Bits<MAX_PKTS>>,
+    /// S1: offsets below `s1_n`.
+    bn_s1: Signal<Local, Bits<MAX_PKTS>>,
+    /// The streamer takes a packet descriptor; its first buffer word and beats.
+    take_pkt: Signal<Local, bool>,
+    d_addr: Signal<Local, Bits<24>>,
+    d_left: Signal<Local, Bits<16>>,
+    w_stall: Signal<Local, bool>,
     /// The word stage B produces, and the word on `source`.
     b_word: Signal<Local, TxWord>,
     src_word: Signal<Local, TxWord>,
@@ -524,22 +584,22 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     // constants
     kinds: [Constant<Bits<3>>; 7],
     idx: [Constant<Bits<A>>; N],
+    idx_c: [Constant<Bits<C>>; N],
     off_code: [Constant<Bits<8>>; MAX_PKTS],
+    off1_code: [Constant<Bits<8>>; MAX_PKTS],
+    /// `1 << i`.
+    bit_p: [Constant<Bits<MAX_PKTS>>; MAX_PKTS],
     one_n: Constant<Bits<N>>,
     zero_n: Constant<Bits<N>>,
     one_c: Constant<Bits<C>>,
     zero_c: Constant<Bits<C>>,
     n_ids: Constant<Bits<C>>,
-    ones_p: Constant<Bits<MAX_PKTS>>,
     one_p: Constant<Bits<MAX_PKTS>>,
     zero_p: Constant<Bits<MAX_PKTS>>,
-    c38: Constant<Bits<8>>,
     one_8: Constant<Bits<8>>,
     zero_8: Constant<Bits<8>>,
     max_8: Constant<Bits<8>>,
     c127: Constant<Bits<8>>,
-    hdr_beats: Constant<Bits<16>>,
-    c128_16: Constant<Bits<16>>,
     zero_10: Constant<Bits<10>>,
     zero_16: Constant<Bits<16>>,
     one_16: Constant<Bits<16>>,
@@ -547,17 +607,21 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     max_len: Constant<Bits<16>>,
     all_16: Constant<Bits<16>>,
     lo8_16: Constant<Bits<16>>,
+    sh1: Constant<Bits<5>>,
     sh3: Constant<Bits<5>>,
     sh7: Constant<Bits<5>>,
     sh8: Constant<Bits<5>>,
-    sh10: Constant<Bits<5>>,
     one_24: Constant<Bits<24>>,
     zero_24: Constant<Bits<24>>,
     one_32: Constant<Bits<32>>,
     zero_32: Constant<Bits<32>>,
     zero_64: Constant<Bits<64>>,
     two_3: Constant<Bits<3>>,
-    c5_4: Constant<Bits<4>>,
+    c4_4: Constant<Bits<4>>,
+    /// Beats of a full packet (8 header slots + 128 words); header slots + 7 bytes.
+    c136_16: Constant<Bits<16>>,
+    c71_16: Constant<Bits<16>>,
+    two_16: Constant<Bits<16>>,
     one_4: Constant<Bits<4>>,
     op_schedule: Constant<Bits<2>>,
     op_cancel: Constant<Bits<2>>,
@@ -664,13 +728,36 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
             s2_buf: Default::default(),
             s2_class: Default::default(),
             s2_total: Default::default(),
-            s3_valid: Default::default(),
+            s2_fwd: Default::default(),
+            s2_bn: Default::default(),
+            s3_kind: Default::default(),
             s3_id: Default::default(),
-            s3_row: Default::default(),
+            s3_nr: Default::default(),
+            s3_bc: Default::default(),
+            s3_bw: Default::default(),
+            s3_full: Default::default(),
+            s3_sent: Default::default(),
+            s3_alive: Default::default(),
+            s3_send_req: Default::default(),
+            s3_dlv_all: Default::default(),
+            s3_give_up: Default::default(),
+            s3_rearm: Default::default(),
+            s3_probe: Default::default(),
+            s3_bad: Default::default(),
+            s3_peer: Default::default(),
+            s3_offset: Default::default(),
+            s4_valid: Default::default(),
+            s4_id: Default::default(),
+            s4_row: Default::default(),
             desc: Fifo::new(),
             st_busy: Default::default(),
             st_cur: Default::default(),
             st_beat: Default::default(),
+            st_addr: Default::default(),
+            st_left: Default::default(),
+            st_pay: Default::default(),
+            st_last: Default::default(),
+            st_same: Default::default(),
             b_valid: Default::default(),
             b_payload: Default::default(),
             b_last: Default::default(),
@@ -715,12 +802,12 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
             s0_kind: Default::default(),
             inflight: Default::default(),
             cand: Default::default(),
-            cand_lo: Default::default(),
             pick_lo: Default::default(),
             pick_lo_any: Default::default(),
             pick_all: Default::default(),
             pick_any: Default::default(),
             pick: Default::default(),
+            rr_c: Default::default(),
             hdr_total: Default::default(),
             hdr_words: Default::default(),
             ev_id: Default::default(),
@@ -728,23 +815,37 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
             row: Default::default(),
             nr: Default::default(),
             full: Default::default(),
-            below_n: Default::default(),
             below_credit: Default::default(),
             below_written: Default::default(),
             pending: Default::default(),
             send_off: Default::default(),
-            send_bit: Default::default(),
             s2_alive: Default::default(),
             free_now: Default::default(),
             free_code: Default::default(),
             elig_bit: Default::default(),
             id_mask: Default::default(),
-            last_pkt_bytes: Default::default(),
             expiry: Default::default(),
+            onehot: Default::default(),
+            off1: Default::default(),
+            has_more: Default::default(),
+            is_rtx: Default::default(),
+            dlv_conf: Default::default(),
+            crd_conf: Default::default(),
+            tmo_conf: Default::default(),
+            wrote_conf: Default::default(),
+            s1_busy: Default::default(),
+            s3_mask: Default::default(),
+            all_dlv: Default::default(),
+            give_up: Default::default(),
+            tmo_ok: Default::default(),
+            probe_q: Default::default(),
+            probe_bit: Default::default(),
+            bn_s1: Default::default(),
+            take_pkt: Default::default(),
+            d_addr: Default::default(),
+            d_left: Default::default(),
+            w_stall: Default::default(),
             out_room: Default::default(),
-            beat_total: Default::default(),
-            pay_idx: Default::default(),
-            beat_addr: Default::default(),
             can_issue: Default::default(),
             issue_last: Default::default(),
             take_desc: Default::default(),
@@ -758,34 +859,30 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
             meta_gen: Default::default(),
             meta_max: Default::default(),
             row_wr: Default::default(),
-            pending_after: Default::default(),
-            last_words16: Default::default(),
             head_id: Default::default(),
             id_tag: Default::default(),
             w_tag: Default::default(),
             pd: Default::default(),
-            bypass: Default::default(),
             b_word: Default::default(),
             src_word: Default::default(),
             out_through: Default::default(),
             kinds: std::array::from_fn(|i| Constant::new((i as u64).into())),
             idx: std::array::from_fn(|i| Constant::new((i as u64).into())),
+            idx_c: std::array::from_fn(|i| Constant::new((i as u64).into())),
             off_code: std::array::from_fn(|i| Constant::new((i as u64).into())),
+            off1_code: std::array::from_fn(|i| Constant::new((i as u64 + 1).into())),
+            bit_p: std::array::from_fn(|i| Constant::new((1u64 << i).into())),
             one_n: Constant::new(1.into()),
             zero_n: Constant::new(0.into()),
             one_c: Constant::new(1.into()),
             zero_c: Constant::new(0.into()),
             n_ids: Constant::new((N as u64).into()),
-            ones_p: Constant::new(Bits::<MAX_PKTS>::mask()),
             one_p: Constant::new(1.into()),
             zero_p: Constant::new(0.into()),
-            c38: Constant::new((MAX_PKTS as u64).into()),
             one_8: Constant::new(1.into()),
             zero_8: Constant::new(0.into()),
             max_8: Constant::new(255.into()),
             c127: Constant::new(127.into()),
-            hdr_beats: Constant::new(HDR_WORDS.into()),
-            c128_16: Constant::new((PKT_BYTES / 8).into()),
             zero_10: Constant::new(0.into()),
             zero_16: Constant::new(0.into()),
             one_16: Constant::new(1.into()),
@@ -793,17 +890,20 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
             max_len: Constant::new(MAX_MSG_BYTES.into()),
             all_16: Constant::new(0xffff.into()),
             lo8_16: Constant::new(0xff.into()),
+            sh1: Constant::new(1.into()),
             sh3: Constant::new(3.into()),
             sh7: Constant::new(7.into()),
             sh8: Constant::new(8.into()),
-            sh10: Constant::new(10.into()),
             one_24: Constant::new(1.into()),
             zero_24: Constant::new(0.into()),
             one_32: Constant::new(1.into()),
             zero_32: Constant::new(0.into()),
             zero_64: Constant::new(0.into()),
             two_3: Constant::new(2.into()),
-            c5_4: Constant::new(5.into()),
+            c4_4: Constant::new(4.into()),
+            c136_16: Constant::new((HDR_WORDS + PKT_BYTES / 8).into()),
+            c71_16: Constant::new((HDR_WORDS * 8 + 7).into()),
+            two_16: Constant::new(2.into()),
             one_4: Constant::new(1.into()),
             op_schedule: Constant::new((OP_SCHEDULE as u64).into()),
             op_cancel: Constant::new((OP_CANCEL as u64).into()),
@@ -930,12 +1030,35 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             s2_buf,
             s2_class,
             s2_total,
-            s3_valid,
+            s2_fwd,
+            s2_bn,
+            s3_kind,
             s3_id,
-            s3_row,
+            s3_nr,
+            s3_bc,
+            s3_bw,
+            s3_full,
+            s3_sent,
+            s3_alive,
+            s3_send_req,
+            s3_dlv_all,
+            s3_give_up,
+            s3_rearm,
+            s3_probe,
+            s3_bad,
+            s3_peer,
+            s3_offset,
+            s4_valid,
+            s4_id,
+            s4_row,
             st_busy,
             st_cur,
             st_beat,
+            st_addr,
+            st_left,
+            st_pay,
+            st_last,
+            st_same,
             b_valid,
             b_payload,
             b_last,
@@ -970,7 +1093,7 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             self.cls_ret[i].reset.next = self.reset.val();
             self.cls_ret[i].push.next = false;
             self.cls_ret[i].pop.next = false;
-            self.cls_ret[i].push_data.next = self.desc.head.val().addr;
+            self.cls_ret[i].push_data.next = self.desc.head.val().buf;
             self.cls_off[i].clock.next = self.clock.val();
             self.cls_taken[i].clock.next = self.clock.val();
             self.cls_off[i].d.next = self.cls_off[i].q.val();
@@ -1026,21 +1149,25 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         if self.s2_kind.q.val() != self.kinds[0].val() {
             self.s2_mask.next = self.one_n.val() << self.s2_id.q.val();
         }
-        self.inflight.next = self.s1_mask.val() | self.s2_mask.val();
+        self.s3_mask.next = self.zero_n.val();
+        if self.s3_kind.q.val() != self.kinds[0].val() {
+            self.s3_mask.next = self.one_n.val() << self.s3_id.q.val();
+        }
+        self.inflight.next = self.s1_mask.val() | self.s2_mask.val() | self.s3_mask.val();
         self.cand.next = self.elig.q.val() & self.alive.q.val() & !self.inflight.val();
         self.pick_lo_any.next = false;
         self.pick_lo.next = self.idx[0].val();
         self.pick_any.next = false;
         self.pick_all.next = self.idx[0].val();
-        // Candidates below the last pick go first (highest of them), then the rest.
-        self.cand_lo.next =
-            self.cand.val() & ((self.one_n.val() << self.rr.q.val()) - self.one_n.val());
+        // Candidates below the last pick go first (highest of them), then the rest. (The
+        // compare is one bit wider than an id: `N - 1 < rr` is no constant there.)
+        self.rr_c.next = bit_cast::<C, A>(self.rr.q.val());
         for i in 0..N {
             if self.cand.val().get_bit(i) {
                 self.pick_any.next = true;
                 self.pick_all.next = self.idx[i].val();
             }
-            if self.cand_lo.val().get_bit(i) {
+            if self.cand.val().get_bit(i) & (self.idx_c[i].val() < self.rr_c.val()) {
                 self.pick_lo_any.next = true;
                 self.pick_lo.next = self.idx[i].val();
             }
@@ -1052,22 +1179,40 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         }
 
         // ================= S0: arbitration =================
-        // Ops that may queue a descriptor need room for it and the two before them.
-        self.room.next = self.desc.count.val() <= self.c5_4.val();
+        // Ops that may queue a descriptor need room for it and the three before them.
+        self.room.next = self.desc.count.val() <= self.c4_4.val();
         // Sends keep the queue short, so that a release (which frees an id and a buffer)
         // never waits behind many packets.
         self.send_room.next = self.desc.count.val() <= self.one_4.val();
-        self.dlv_go.next = self.delivered.valid.val() & self.room.val() & !self.reset.val();
-        self.crd_go.next = !self.dlv_go.val() & self.credit.valid.val() & !self.reset.val();
+        // Two ops of one message are never in consecutive stages (S2 reads the row the op
+        // two ahead wrote, never the one still in S3): an event, a timer event or a WROTE
+        // for the message of the op in S1 waits a cycle. (SENDs skip every message with an
+        // op in flight; an ALLOC's slot has none.)
+        self.s1_busy.next = self.s1_kind.q.val() != self.kinds[0].val();
+        self.dlv_conf.next = self.delivered.valid.val()
+            & self.s1_busy.val()
+            & (self.delivered.tx_msg_id.val().get_bits::<A>(0) == self.s1_id.q.val());
+        self.crd_conf.next = self.credit.valid.val()
+            & self.s1_busy.val()
+            & (self.credit.tx_msg_id.val().get_bits::<A>(0) == self.s1_id.q.val());
+        self.tmo_conf.next =
+            self.s1_busy.val() & (self.timer.source.id.val() == self.s1_id.q.val());
+        self.wrote_conf.next = self.s1_busy.val() & (self.wrote_id.q.val() == self.s1_id.q.val());
+        self.dlv_go.next =
+            self.delivered.valid.val() & self.room.val() & !self.dlv_conf.val() & !self.reset.val();
+        self.crd_go.next =
+            !self.dlv_go.val() & self.credit.valid.val() & !self.crd_conf.val() & !self.reset.val();
         self.tmo_go.next = !self.dlv_go.val()
             & !self.crd_go.val()
             & self.timer.source.valid.val()
             & self.room.val()
+            & !self.tmo_conf.val()
             & !self.reset.val();
         self.wrote_go.next = !self.dlv_go.val()
             & !self.crd_go.val()
             & !self.tmo_go.val()
             & self.wrote_pend.q.val()
+            & !self.wrote_conf.val()
             & !self.reset.val();
         // SEND goes before a new message: a packet that may leave leaves first.
         self.send_go.next = !self.dlv_go.val()
@@ -1098,8 +1243,8 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             & self.app.valid.val()
             & !self.hdr_ok_len.val()
             & !self.reset.val();
-        self.delivered.ready.next = self.room.val() & !self.reset.val();
-        self.credit.ready.next = !self.dlv_go.val() & !self.reset.val();
+        self.delivered.ready.next = self.room.val() & !self.dlv_conf.val() & !self.reset.val();
+        self.credit.ready.next = !self.dlv_go.val() & !self.crd_conf.val() & !self.reset.val();
         self.timer.source.ready.next = self.tmo_go.val();
         self.s0_kind.next = self.kinds[0].val();
         if self.send_go.val() {
@@ -1296,10 +1441,18 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         self.s2_buf.d.next = self.s1_buf.q.val();
         self.s2_class.d.next = self.s1_class.q.val();
         self.s2_total.d.next = self.s1_total.q.val();
+        self.bn_s1.next = self.zero_p.val();
+        for i in 0..MAX_PKTS {
+            if self.s1_n.q.val() > self.off_code[i].val() {
+                self.bn_s1.next = self.bn_s1.val() | self.bit_p[i].val();
+            }
+        }
+        self.s2_bn.d.next = self.bn_s1.val();
 
-        // ================= S2: update the row =================
-        if self.s3_valid.q.val() & (self.s3_id.q.val() == self.s2_id.q.val()) {
-            self.row.next = self.s3_row.q.val();
+        // ================= S2: the row, and the event applied to it =================
+        // The row the RAM read, or the one the op two ahead wrote (the read missed it).
+        if self.s2_fwd.q.val() {
+            self.row.next = self.s4_row.q.val();
         } else {
             self.row.next = self.rows.read_data.val();
         }
@@ -1317,10 +1470,12 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             & (self.row.val().dst_port == self.s2_dport.q.val())
             & (self.row.val().src_port == self.s2_sport.q.val())
             & (self.row.val().msg_len == self.s2_len.q.val());
-        if self.row.val().max_tx >= self.c38.val() {
-            self.sent_mask.next = self.ones_p.val();
-        } else {
-            self.sent_mask.next = self.ones_p.val() >> (self.c38.val() - self.row.val().max_tx);
+        // Masks of offsets below a count are compared bit by bit (a shift is deeper).
+        self.sent_mask.next = self.zero_p.val();
+        for i in 0..MAX_PKTS {
+            if self.row.val().max_tx > self.off_code[i].val() {
+                self.sent_mask.next = self.sent_mask.val() | self.bit_p[i].val();
+            }
         }
         // ACK / NACK bits (`s2_bits`) within the sent offsets; a cumulative ACK's `below`
         // (`s2_n`, when `s2_f1` on a DELIVERED) at most maxTxPktOffset.
@@ -1356,19 +1511,18 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             self.nr.next.size_class = self.s2_class.q.val();
             self.nr.next.gen = self.s2_gen.q.val();
         }
-        self.full.next = self.ones_p.val() >> (self.c38.val() - self.nr.val().total);
+        self.full.next = self.zero_p.val();
+        for i in 0..MAX_PKTS {
+            if self.nr.val().total > self.off_code[i].val() {
+                self.full.next = self.full.val() | self.bit_p[i].val();
+            }
+        }
         if self.s2_kind.q.val() == self.kinds[1].val() {
             self.nr.next.txb = self.full.val();
         }
-        if self.s2_n.q.val() >= self.c38.val() {
-            self.below_n.next = self.ones_p.val();
-        } else {
-            self.below_n.next = self.ones_p.val() >> (self.c38.val() - self.s2_n.q.val());
-        }
 
-        // Event effects on the row (Algorithms 2-4); frees are decided below.
-        self.free_now.next = false;
-        self.free_code.next = self.st_delivered.val();
+        // Event effects on the row (Algorithms 2-4); frees are decided in S3.
+        self.all_dlv.next = false;
         if (self.s2_kind.q.val() == self.kinds[2].val())
             & (self.row.val().gen == self.s2_gen.q.val())
         {
@@ -1377,13 +1531,13 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         if self.s2_kind.q.val() == self.kinds[3].val() {
             if self.s2_f1.q.val() {
                 self.nr.next.delivered =
-                    (self.row.val().delivered | self.s2_bits.q.val() | self.below_n.val())
+                    (self.row.val().delivered | self.s2_bits.q.val() | self.s2_bn.q.val())
                         & self.full.val();
             } else {
                 self.nr.next.delivered =
                     (self.row.val().delivered | self.s2_bits.q.val()) & self.full.val();
             }
-            self.free_now.next = self.s2_alive.val() & (self.nr.val().delivered == self.full.val());
+            self.all_dlv.next = self.nr.val().delivered == self.full.val();
         }
         if self.s2_kind.q.val() == self.kinds[4].val() {
             if self.s2_f1.q.val() {
@@ -1397,161 +1551,185 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             }
             self.nr.next.allow = self.s2_allow.q.val();
         }
-        // TIMEOUT: what it retransmits (undelivered below the armed maxTxPktOffset).
-        self.rtx_set.next = !self.row.val().delivered & self.below_n.val() & self.full.val();
-        if (self.s2_kind.q.val() == self.kinds[5].val())
-            & self.s2_alive.val()
-            & (self.row.val().gen == self.s2_gen.q.val())
-        {
-            if self.row.val().tcnt >= self.cfg.max_timeouts.val() {
-                self.free_now.next = true;
-                self.free_code.next = self.st_gave_up.val();
-            } else {
-                if self.row.val().max_tx > self.s2_n.q.val() {
-                    self.nr.next.tcnt = self.zero_8.val();
-                } else if self.row.val().tcnt != self.max_8.val() {
-                    self.nr.next.tcnt = self.row.val().tcnt + self.one_8.val();
-                }
-                self.nr.next.rtxf = self.row.val().rtxf | self.rtx_set.val();
-                // Nothing to retransmit but the message is not done: the credit that would
-                // let it go on was lost. Probe with the first packet not yet sent.
-                if (self.rtx_set.val() == self.zero_p.val())
-                    & (self.row.val().max_tx < self.row.val().total)
-                {
-                    self.nr.next.rtxf =
-                        self.row.val().rtxf | (self.one_p.val() << self.row.val().max_tx);
-                    self.cnt_probe.d.next = self.cnt_probe.q.val() + self.one_32.val();
-                }
-            }
-        }
-
-        // Packets that may go now, and the lowest of them.
-        if self.nr.val().credit >= self.c38.val() {
-            self.below_credit.next = self.ones_p.val();
-        } else {
-            self.below_credit.next = self.ones_p.val() >> (self.c38.val() - self.nr.val().credit);
-        }
-        if self.nr.val().written >= self.c38.val() {
-            self.below_written.next = self.ones_p.val();
-        } else {
-            self.below_written.next = self.ones_p.val() >> (self.c38.val() - self.nr.val().written);
-        }
-        self.pending.next = ((self.nr.val().txb & self.below_credit.val()) | self.nr.val().rtxf)
-            & !self.nr.val().delivered
-            & self.below_written.val()
-            & self.full.val();
-        self.send_off.next = self.off_code[0].val();
+        // TIMEOUT (for the armed incarnation): give up, or retransmit what is undelivered
+        // below the armed maxTxPktOffset.
+        self.tmo_ok.next = (self.s2_kind.q.val() == self.kinds[5].val())
+            & (self.row.val().gen == self.s2_gen.q.val());
+        self.give_up.next =
+            self.tmo_ok.val() & (self.row.val().tcnt >= self.cfg.max_timeouts.val());
+        self.rtx_set.next = !self.row.val().delivered & self.s2_bn.q.val() & self.full.val();
+        // Nothing to retransmit but the message is not done: the credit that would let it
+        // go on was lost. Probe with the first packet not yet sent.
+        self.probe_bit.next = self.zero_p.val();
         for i in 0..MAX_PKTS {
-            if self.pending.val().get_bit(37 - i) {
-                self.send_off.next = self.off_code[37 - i].val();
+            if self.row.val().max_tx == self.off_code[i].val() {
+                self.probe_bit.next = self.probe_bit.val() | self.bit_p[i].val();
             }
         }
-        self.send_bit.next = self.one_p.val() << self.send_off.val();
-        self.last_pkt_bytes.next =
-            self.nr.val().msg_len - (bit_cast::<16, 8>(self.send_off.val()) << self.sh10.val());
+        self.probe_q.next = (self.rtx_set.val() == self.zero_p.val())
+            & (self.row.val().max_tx < self.row.val().total);
+        if self.tmo_ok.val() & !self.give_up.val() {
+            if self.row.val().max_tx > self.s2_n.q.val() {
+                self.nr.next.tcnt = self.zero_8.val();
+            } else if self.row.val().tcnt != self.max_8.val() {
+                self.nr.next.tcnt = self.row.val().tcnt + self.one_8.val();
+            }
+            self.nr.next.rtxf = self.row.val().rtxf | self.rtx_set.val();
+            if self.probe_q.val() {
+                self.nr.next.rtxf = self.row.val().rtxf | self.probe_bit.val();
+            }
+        }
+        // The masks S3 selects with.
+        self.below_credit.next = self.zero_p.val();
+        for i in 0..MAX_PKTS {
+            if self.nr.val().credit > self.off_code[i].val() {
+                self.below_credit.next = self.below_credit.val() | self.bit_p[i].val();
+            }
+        }
+        self.below_written.next = self.zero_p.val();
+        for i in 0..MAX_PKTS {
+            if self.nr.val().written > self.off_code[i].val() {
+                self.below_written.next = self.below_written.val() | self.bit_p[i].val();
+            }
+        }
+        self.s3_kind.d.next = self.s2_kind.q.val();
+        self.s3_id.d.next = self.s2_id.q.val();
+        self.s3_nr.d.next = self.nr.val();
+        self.s3_bc.d.next = self.below_credit.val();
+        self.s3_bw.d.next = self.below_written.val();
+        self.s3_full.d.next = self.full.val();
+        self.s3_sent.d.next = self.sent_mask.val();
+        if self.s2_kind.q.val() == self.kinds[1].val() {
+            self.s3_sent.d.next = self.zero_p.val();
+        }
+        self.s3_alive.d.next = self.s2_alive.val();
+        // SEND (or an ALLOC with a short descriptor queue): the lowest pending packet.
+        self.s3_send_req.d.next = ((self.s2_kind.q.val() == self.kinds[6].val())
+            & self.s2_alive.val())
+            | ((self.s2_kind.q.val() == self.kinds[1].val()) & self.s2_f1.q.val());
+        self.s3_dlv_all.d.next = self.all_dlv.val();
+        self.s3_give_up.d.next = self.give_up.val();
+        self.s3_rearm.d.next = self.tmo_ok.val() & !self.give_up.val();
+        self.s3_probe.d.next = self.tmo_ok.val() & !self.give_up.val() & self.probe_q.val();
+        // Bad events, by reason.
+        self.s3_bad.d.next = self.s2_ev.val() & !self.s2_gen_ok.val();
+        self.s3_peer.d.next = self.s2_ev.val() & self.s2_gen_ok.val() & !self.claim_ok.val();
+        self.s3_offset.d.next =
+            self.s2_ev.val() & self.s2_gen_ok.val() & self.claim_ok.val() & !self.range_ok.val();
 
-        self.last_words16.next = (self.last_pkt_bytes.val() + self.c7.val()) >> self.sh3.val();
+        // ================= S3: free, send, write the row back =================
+        self.free_now.next =
+            self.s3_alive.q.val() & (self.s3_dlv_all.q.val() | self.s3_give_up.q.val());
+        self.free_code.next = self.st_delivered.val();
+        if self.s3_give_up.q.val() {
+            self.free_code.next = self.st_gave_up.val();
+        }
+        // Packets that may go now, and the lowest of them.
+        self.pending.next = ((self.s3_nr.q.val().txb & self.s3_bc.q.val())
+            | self.s3_nr.q.val().rtxf)
+            & !self.s3_nr.q.val().delivered
+            & self.s3_bw.q.val()
+            & self.s3_full.q.val();
+        self.onehot.next = self.pending.val() & (!self.pending.val() + self.one_p.val());
+        self.send_off.next = self.zero_8.val();
+        self.off1.next = self.zero_8.val();
+        for i in 0..MAX_PKTS {
+            if self.onehot.val().get_bit(i) {
+                self.send_off.next = self.send_off.val() | self.off_code[i].val();
+                self.off1.next = self.off1.val() | self.off1_code[i].val();
+            }
+        }
+        // Below maxTxPktOffset: a retransmission (the sent offsets are a prefix).
+        self.is_rtx.next = (self.pending.val() & self.s3_sent.q.val()) != self.zero_p.val();
+        self.has_more.next = (self.pending.val() & !self.onehot.val()) != self.zero_p.val();
+        self.sending.next = self.s3_send_req.q.val()
+            & self.s3_nr.q.val().allow
+            & (self.pending.val() != self.zero_p.val());
         self.desc.push.next = false;
-        self.meta_gen.next = bit_cast::<16, 8>(self.nr.val().gen);
+        self.meta_gen.next = bit_cast::<16, 8>(self.s3_nr.q.val().gen);
         self.id_tag.next =
-            (self.meta_gen.val() << self.sh8.val()) | bit_cast::<16, A>(self.s2_id.q.val());
+            (self.meta_gen.val() << self.sh8.val()) | bit_cast::<16, A>(self.s3_id.q.val());
         self.pd.next.release = false;
         self.pd.next.code = self.free_code.val();
         // Descriptors carry the wire id (`gen << 8 | id`); `status` reports the low byte.
         self.pd.next.id = self.id_tag.val();
         self.pd.next.offset = self.send_off.val();
-        self.pd.next.addr =
-            self.nr.val().buf_addr + (bit_cast::<24, 8>(self.send_off.val()) << self.sh7.val());
-        self.pd.next.words = self.c128_16.val();
-        if (self.send_off.val() + self.one_8.val()) == self.nr.val().total {
-            self.pd.next.words = self.last_words16.val();
-        }
-        self.pd.next.dst_ip = self.nr.val().dst_ip;
-        self.pd.next.dst_port = self.nr.val().dst_port;
-        self.pd.next.src_port = self.nr.val().src_port;
-        self.pd.next.msg_len = self.nr.val().msg_len;
-        self.pd.next.credit = self.nr.val().credit;
-        self.pd.next.rank = self.nr.val().rank;
-        self.pd.next.is_rtx = self.send_off.val() < self.nr.val().max_tx;
-        self.pd.next.is_new = (self.send_off.val() == self.zero_8.val())
-            & !(self.send_off.val() < self.nr.val().max_tx);
-        self.pd.next.size_class = self.nr.val().size_class;
-
-        // SEND (or an ALLOC with a short descriptor queue): the lowest pending packet
-        // leaves; `wr` is the row to write back.
-        self.sending.next = (((self.s2_kind.q.val() == self.kinds[6].val()) & self.s2_alive.val())
-            | ((self.s2_kind.q.val() == self.kinds[1].val()) & self.s2_f1.q.val()))
-            & self.nr.val().allow
-            & (self.pending.val() != self.zero_p.val());
-        self.wr.next = self.nr.val();
+        self.pd.next.buf = self.s3_nr.q.val().buf_addr;
+        // The message's last packet: the top bit of `full`.
+        self.pd.next.last =
+            (self.onehot.val() & !(self.s3_full.q.val() >> self.sh1.val())) != self.zero_p.val();
+        self.pd.next.dst_ip = self.s3_nr.q.val().dst_ip;
+        self.pd.next.dst_port = self.s3_nr.q.val().dst_port;
+        self.pd.next.src_port = self.s3_nr.q.val().src_port;
+        self.pd.next.msg_len = self.s3_nr.q.val().msg_len;
+        self.pd.next.credit = self.s3_nr.q.val().credit;
+        self.pd.next.rank = self.s3_nr.q.val().rank;
+        self.pd.next.is_rtx = self.is_rtx.val();
+        self.pd.next.is_new = self.onehot.val().get_bit(0) & !self.is_rtx.val();
+        self.pd.next.size_class = self.s3_nr.q.val().size_class;
+        // `wr` is the row to write back.
+        self.wr.next = self.s3_nr.q.val();
         if self.sending.val() {
             self.desc.push.next = true;
-            self.wr.next.txb = self.nr.val().txb & !self.send_bit.val();
-            self.wr.next.rtxf = self.nr.val().rtxf & !self.send_bit.val();
-            if !(self.send_off.val() < self.nr.val().max_tx) {
-                self.wr.next.max_tx = self.send_off.val() + self.one_8.val();
+            self.wr.next.txb = self.s3_nr.q.val().txb & !self.onehot.val();
+            self.wr.next.rtxf = self.s3_nr.q.val().rtxf & !self.onehot.val();
+            if !self.is_rtx.val() {
+                self.wr.next.max_tx = self.off1.val();
             }
             self.cnt_sent.d.next = self.cnt_sent.q.val() + self.one_32.val();
-            if self.send_off.val() < self.nr.val().max_tx {
+            if self.is_rtx.val() {
                 self.cnt_rtx.d.next = self.cnt_rtx.q.val() + self.one_32.val();
             }
         }
-        // The row's eligibility after the op (recomputed from the written row below).
-        self.id_mask.next = self.one_n.val() << self.s2_id.q.val();
-
-        // Bad events: an id that is not an active message.
-        if self.s2_ev.val() {
-            if !self.s2_gen_ok.val() {
-                self.cnt_bad.d.next = self.cnt_bad.q.val() + self.one_32.val();
-            } else if !self.claim_ok.val() {
-                self.cnt_peer.d.next = self.cnt_peer.q.val() + self.one_32.val();
-            } else if !self.range_ok.val() {
-                self.cnt_offset.d.next = self.cnt_offset.q.val() + self.one_32.val();
-            }
+        self.id_mask.next = self.one_n.val() << self.s3_id.q.val();
+        if self.s3_bad.q.val() {
+            self.cnt_bad.d.next = self.cnt_bad.q.val() + self.one_32.val();
+        }
+        if self.s3_peer.q.val() {
+            self.cnt_peer.d.next = self.cnt_peer.q.val() + self.one_32.val();
+        }
+        if self.s3_offset.q.val() {
+            self.cnt_offset.d.next = self.cnt_offset.q.val() + self.one_32.val();
+        }
+        if self.s3_alive.q.val() & self.s3_probe.q.val() {
+            self.cnt_probe.d.next = self.cnt_probe.q.val() + self.one_32.val();
         }
 
         // Row write, timer, eligibility.
-        self.rows.write_enable.next = false;
-        self.rows.write_address.next = self.s2_id.q.val();
+        self.rows.write_address.next = self.s3_id.q.val();
         self.rows.write_data.next = self.wr.val();
         self.timer.cmd.valid.next = false;
         self.timer.cmd.op.next = self.op_schedule.val();
-        self.timer.cmd.id.next = self.s2_id.q.val();
+        self.timer.cmd.id.next = self.s3_id.q.val();
         self.timer.cmd.expiry.next = self.expiry.val();
         // rtx_offset: maxTxPktOffset when re-armed; at allocation the initial window
         // (`credit = rtt_pkts`), which the message sends at once, so that a first window
         // lost whole is retransmitted at the first timeout, not the second.
-        self.meta_max.next = bit_cast::<16, 8>(self.nr.val().max_tx);
-        if self.s2_kind.q.val() == self.kinds[1].val() {
-            self.meta_max.next = bit_cast::<16, 8>(self.nr.val().credit);
+        self.meta_max.next = bit_cast::<16, 8>(self.s3_nr.q.val().max_tx);
+        if self.s3_kind.q.val() == self.kinds[1].val() {
+            self.meta_max.next = bit_cast::<16, 8>(self.s3_nr.q.val().credit);
         }
         self.timer.cmd.meta.next = (self.meta_gen.val() << self.sh8.val()) | self.meta_max.val();
-        self.elig_bit.next = false;
         self.alive.d.next = self.alive.q.val();
         self.elig.d.next = self.elig.q.val();
-        if self.s2_kind.q.val() == self.kinds[1].val() {
+        if self.s3_kind.q.val() == self.kinds[1].val() {
             self.alive.d.next = self.alive.q.val() | self.id_mask.val();
             self.timer.cmd.valid.next = true;
         }
-        if (self.s2_kind.q.val() == self.kinds[5].val())
-            & self.s2_alive.val()
-            & (self.row.val().gen == self.s2_gen.q.val())
-            & !self.free_now.val()
-        {
+        if self.s3_alive.q.val() & self.s3_rearm.q.val() {
             self.timer.cmd.valid.next = true;
         }
-        self.row_wr.next = (self.s2_kind.q.val() != self.kinds[0].val())
-            & (self.s2_alive.val() | (self.s2_kind.q.val() == self.kinds[1].val()))
+        self.row_wr.next = (self.s3_kind.q.val() != self.kinds[0].val())
+            & (self.s3_alive.q.val() | (self.s3_kind.q.val() == self.kinds[1].val()))
             & !self.free_now.val();
         self.rows.write_enable.next = self.row_wr.val();
-        self.pending_after.next = ((self.wr.val().txb & self.below_credit.val())
-            | self.wr.val().rtxf)
-            & !self.wr.val().delivered
-            & self.below_written.val()
-            & self.full.val();
-        self.elig_bit.next = self.row_wr.val()
-            & self.wr.val().allow
-            & (self.pending_after.val() != self.zero_p.val());
+        // Eligible after the op: a packet still pending (besides the one sent).
+        self.elig_bit.next = self.row_wr.val() & self.s3_nr.q.val().allow;
+        if self.sending.val() {
+            self.elig_bit.next = self.elig_bit.val() & self.has_more.val();
+        } else {
+            self.elig_bit.next = self.elig_bit.val() & (self.pending.val() != self.zero_p.val());
+        }
         if self.row_wr.val() {
             if self.elig_bit.val() {
                 self.elig.d.next = self.elig.q.val() | self.id_mask.val();
@@ -1566,8 +1744,6 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             self.timer.cmd.op.next = self.op_cancel.val();
             self.desc.push.next = true;
             self.pd.next.release = true;
-            self.pd.next.addr = self.row.val().buf_addr;
-            self.pd.next.size_class = self.row.val().size_class;
             if self.free_code.val() == self.st_gave_up.val() {
                 self.cnt_gave_up.d.next = self.cnt_gave_up.q.val() + self.one_32.val();
             } else {
@@ -1575,9 +1751,11 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             }
         }
         self.desc.push_data.next = self.pd.val();
-        self.s3_valid.d.next = self.row_wr.val();
-        self.s3_id.d.next = self.s2_id.q.val();
-        self.s3_row.d.next = self.rows.write_data.val();
+        self.s4_valid.d.next = self.row_wr.val();
+        self.s4_id.d.next = self.s3_id.q.val();
+        self.s4_row.d.next = self.wr.val();
+        // The op now in S1 reads, in S2, the row this op writes (its RAM read misses it).
+        self.s2_fwd.d.next = self.row_wr.val() & (self.s3_id.q.val() == self.s1_id.q.val());
 
         // ================= streamer: descriptors to words =================
         // Stage A issues one beat per cycle (a header slot, or a buffer read); stage B
@@ -1587,27 +1765,29 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         } else {
             self.out_room.next = self.out.count.val() <= self.two_3.val();
         }
-        self.beat_total.next = self.hdr_beats.val() + self.st_cur.q.val().words;
-        self.pay_idx.next = self.st_beat.q.val() - self.hdr_beats.val();
-        self.beat_addr.next = self.st_cur.q.val().addr + bit_cast::<24, 16>(self.pay_idx.val());
         // A payload word can be read once the application has written it.
         self.w_tag.next = (bit_cast::<16, 8>(self.w_gen.q.val()) << self.sh8.val())
             | bit_cast::<16, A>(self.w_id.q.val());
-        self.can_issue.next = self.st_busy.q.val()
-            & self.out_room.val()
-            & !((self.st_beat.q.val() >= self.hdr_beats.val())
-                & self.w_active.q.val()
-                & (self.w_tag.val() == self.st_cur.q.val().id)
-                & (self.beat_addr.val() >= self.w_addr.q.val()));
-        self.issue_last.next = self.can_issue.val()
-            & ((self.st_beat.q.val() + self.one_16.val()) == self.beat_total.val());
-        self.buffer.read_address.next = self.beat_addr.val().get_bits::<BW>(0);
+        self.w_stall.next = self.st_pay.q.val()
+            & self.st_same.q.val()
+            & (self.st_addr.q.val() >= self.w_addr.q.val());
+        self.can_issue.next = self.st_busy.q.val() & self.out_room.val() & !self.w_stall.val();
+        self.issue_last.next = self.can_issue.val() & self.st_last.q.val();
+        self.buffer.read_address.next = self.st_addr.q.val().get_bits::<BW>(0);
         self.b_valid.d.next = self.can_issue.val();
-        self.b_payload.d.next = self.st_beat.q.val() >= self.hdr_beats.val();
+        self.b_payload.d.next = self.st_pay.q.val();
         self.b_last.d.next = self.issue_last.val();
         self.b_cur.d.next = self.st_cur.q.val();
         if self.can_issue.val() {
             self.st_beat.d.next = self.st_beat.q.val() + self.one_16.val();
+            self.st_left.d.next = self.st_left.q.val() - self.one_16.val();
+            self.st_last.d.next = self.st_left.q.val() == self.two_16.val();
+            if self.st_pay.q.val() {
+                self.st_addr.d.next = self.st_addr.q.val() + self.one_24.val();
+            }
+            if self.st_beat.q.val() == self.c7.val() {
+                self.st_pay.d.next = true;
+            }
         }
         if self.issue_last.val() {
             self.st_busy.d.next = false;
@@ -1626,6 +1806,22 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
                 self.desc.nonempty.val() & (!self.st_busy.q.val() | self.issue_last.val());
         }
         self.desc.pop.next = self.take_desc.val();
+        self.take_pkt.next = self.take_desc.val() & !self.desc.head.val().release;
+        // The packet's first buffer word, and its beats: 8 header slots and 128 payload
+        // words, or for the last packet what is left of the message.
+        self.d_addr.next = self.desc.head.val().buf
+            + (bit_cast::<24, 8>(self.desc.head.val().offset) << self.sh7.val());
+        self.d_left.next = self.c136_16.val();
+        if self.desc.head.val().last {
+            self.d_left.next = ((self.desc.head.val().msg_len + self.c71_16.val())
+                >> self.sh3.val())
+                - (bit_cast::<16, 8>(self.desc.head.val().offset) << self.sh7.val());
+        }
+        self.st_same.d.next = self.w_active.q.val() & (self.w_tag.val() == self.st_cur.q.val().id);
+        if self.take_pkt.val() {
+            self.st_same.d.next =
+                self.w_active.q.val() & (self.w_tag.val() == self.desc.head.val().id);
+        }
         self.id_ret.push.next = false;
         self.head_id.next = self.desc.head.val().id;
         self.id_ret.push_data.next.tag = self.head_id.val();
@@ -1639,21 +1835,16 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
                         self.cls_ret[i].push.next = true;
                     }
                 }
-            } else {
-                self.st_busy.d.next = true;
-                self.st_cur.d.next = self.desc.head.val();
-                self.st_beat.d.next = self.zero_16.val();
             }
         }
-        // With the queue empty and the streamer free, S2's packet starts streaming at once.
-        self.bypass.next = self.sending.val()
-            & !self.desc.nonempty.val()
-            & (!self.st_busy.q.val() | self.issue_last.val());
-        if self.bypass.val() {
-            self.desc.push.next = false;
+        if self.take_pkt.val() {
             self.st_busy.d.next = true;
-            self.st_cur.d.next = self.pd.val();
+            self.st_cur.d.next = self.desc.head.val();
             self.st_beat.d.next = self.zero_16.val();
+            self.st_addr.d.next = self.d_addr.val();
+            self.st_left.d.next = self.d_left.val();
+            self.st_pay.d.next = false;
+            self.st_last.d.next = false;
         }
         self.b_word.next.data = self.zero_64.val();
         if self.b_payload.q.val() {
@@ -1771,7 +1962,9 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             self.refuse_pend.d.next = false;
             self.s1_kind.d.next = self.kinds[0].val();
             self.s2_kind.d.next = self.kinds[0].val();
-            self.s3_valid.d.next = false;
+            self.s3_kind.d.next = self.kinds[0].val();
+            self.s4_valid.d.next = false;
+            self.s2_fwd.d.next = false;
             self.st_busy.d.next = false;
             self.b_valid.d.next = false;
             self.st_valid.d.next = false;

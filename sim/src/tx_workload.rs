@@ -135,6 +135,9 @@ pub struct TxKnobs {
     /// an offset never sent (a cumulative ACK of the whole message, or the last
     /// offset's bit), which the block must drop and count.
     pub p_spoof: f64,
+    /// Per message, the chance that its header is malformed (length 0 or above the
+    /// maximum), which the block must refuse.
+    pub p_bad_header: f64,
 }
 
 impl Default for TxKnobs {
@@ -151,6 +154,7 @@ impl Default for TxKnobs {
             rich: false,
             p_stale: 0.02,
             p_spoof: 0.03,
+            p_bad_header: 0.01,
         }
     }
 }
@@ -238,7 +242,7 @@ impl TxWorkload {
             _ => self.rng.gen_range(4097..=MAX_MSG_BYTES),
         };
         // Now and then a malformed header (length 0 or too long), which the block refuses.
-        let len = if self.rng.gen_bool(0.01) {
+        let len = if self.rng.gen_bool(self.knobs.p_bad_header) {
             if self.rng.gen_bool(0.5) {
                 0
             } else {

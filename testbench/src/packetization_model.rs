@@ -37,7 +37,7 @@
 //! * **Status.** One event per message, in order: delivered when every packet is
 //!   delivered, given up after `max_timeouts` timeouts without progress; refused (id
 //!   0xffff) for a bad length.
-//! * **Counters and free lists.** `stat` matches every cycle (counters three cycles after
+//! * **Counters and free lists.** `stat` matches every cycle (counters four cycles after
 //!   the op that moves them, the op pipeline's depth).
 //!
 //! A mismatch is an `Err` naming the cycle, the signal, expected and got.
@@ -61,7 +61,7 @@ pub const OP_SEND: u8 = 6;
 
 const WORDS_PER_PKT: u64 = PKT_BYTES / 8;
 /// The descriptor FIFO level up to which events that may free a message are taken.
-const ROOM: u8 = 5;
+const ROOM: u8 = 4;
 /// The descriptor FIFO level up to which a packet may be scheduled.
 const SEND_ROOM: u8 = 1;
 
@@ -147,7 +147,7 @@ impl Msg {
 struct Armed {
     expiry: u64,
     meta: u16,
-    /// Cancelled by the op started in this cycle (the cancel lands two cycles later).
+    /// Cancelled by the op started in this cycle (the cancel lands three cycles later).
     cancelled_at: Option<u64>,
 }
 
@@ -237,8 +237,8 @@ pub struct TxModel {
     wrote_pend: Option<(u16, u8, u8)>,
     refuse_pend: bool,
     refusals_due: u64,
-    // ops of the last two cycles (ids in S1 and S2)
-    inflight: [Option<u16>; 2],
+    // ops of the last three cycles (ids in S1, S2 and S3)
+    inflight: [Option<u16>; 3],
     exp_pkts: VecDeque<ExpPkt>,
     beat: u64,
     exp_status: VecDeque<(u16, u8, usize)>,
@@ -275,7 +275,7 @@ impl TxModel {
             wrote_pend: None,
             refuse_pend: false,
             refusals_due: 0,
-            inflight: [None; 2],
+            inflight: [None; 3],
             exp_pkts: VecDeque::new(),
             beat: 0,
             exp_status: VecDeque::new(),
@@ -413,8 +413,8 @@ impl TxModel {
 
     fn check_stats(&mut self, io: &TxIo) -> Result<(), String> {
         let t = io.now;
-        let mut want = if self.history.len() >= 3 {
-            self.history[self.history.len() - 3]
+        let mut want = if self.history.len() >= 4 {
+            self.history[self.history.len() - 4]
         } else {
             TxStats::default()
         };
@@ -469,17 +469,24 @@ impl TxModel {
 
     fn arbitrate(&mut self, io: &TxIo, p: &TxProbe) -> Result<(), String> {
         let t = io.now;
-        // A cancel lands at S2, two cycles after its op.
+        // A cancel lands at S3, three cycles after its op.
         for a in self.timers.iter_mut() {
-            if a.is_some_and(|a| a.cancelled_at.is_some_and(|c| c + 2 < t)) {
+            if a.is_some_and(|a| a.cancelled_at.is_some_and(|c| c + 3 < t)) {
                 *a = None;
             }
         }
         let room = p.desc_count <= ROOM;
-        let dlv_go = io.dlv.is_some() && room;
-        let crd_go = !dlv_go && io.crd.is_some();
-        let tmo_go = !dlv_go && !crd_go && p.timer_valid && room;
-        let wrote_go = !dlv_go && !crd_go && !tmo_go && self.wrote_pend.is_some();
+        // Two ops of one message never run in consecutive stages: an event, a timer event
+        // or a WROTE for the message of the op in S1 waits.
+        let mask = self.n as u16 - 1;
+        let in_s1 = |id: u16| self.inflight[0] == Some(id & mask);
+        let dlv_conf = io.dlv.is_some_and(|e| in_s1(e.id));
+        let crd_conf = io.crd.is_some_and(|e| in_s1(e.id));
+        let dlv_go = io.dlv.is_some() && room && !dlv_conf;
+        let crd_go = !dlv_go && io.crd.is_some() && !crd_conf;
+        let tmo_go = !dlv_go && !crd_go && p.timer_valid && room && !in_s1(p.timer_id);
+        let wrote_go =
+            !dlv_go && !crd_go && !tmo_go && self.wrote_pend.is_some_and(|(id, _, _)| !in_s1(id));
         let pick = self.pick();
         let send_go = !dlv_go
             && !crd_go
@@ -538,15 +545,15 @@ impl TxModel {
                 p.kind
             ));
         }
-        if (io.app_ready, io.dlv_ready, io.crd_ready) != (app_ready, room, !dlv_go) {
+        let readies = (app_ready, room && !dlv_conf, !dlv_go && !crd_conf);
+        if (io.app_ready, io.dlv_ready, io.crd_ready) != readies {
             return Err(format!(
                 "{}: ready (app, delivered, credit): expected {:?}, got {:?}",
                 ctx(),
-                (app_ready, room, !dlv_go),
+                readies,
                 (io.app_ready, io.dlv_ready, io.crd_ready)
             ));
         }
-        let mask = self.n as u16 - 1;
         let mut op_id = None;
         match kind {
             OP_DLV => {
@@ -650,9 +657,9 @@ impl TxModel {
                 .ret_ids
                 .front()
                 .is_some_and(|&(_, _, ready)| t >= ready);
-        self.inflight = [op_id, self.inflight[0]];
+        self.inflight = [op_id, self.inflight[0], self.inflight[1]];
         self.history.push_back(self.counters);
-        if self.history.len() > 4 {
+        if self.history.len() > 5 {
             self.history.pop_front();
         }
         self.stats.max_alive = self.stats.max_alive.max(self.alive());
@@ -715,10 +722,10 @@ impl TxModel {
             packets_sent: 0,
         });
         self.live[id as usize] = Some(seq);
-        // The timer is armed when the op reaches S2, two cycles from now, with the initial
-        // window as its rtx_offset.
+        // The timer is armed when the op reaches S3, three cycles from now, with the
+        // initial window as its rtx_offset.
         self.timers[id as usize] = Some(Armed {
-            expiry: t + 2 + io.timeout as u64,
+            expiry: t + 3 + io.timeout as u64,
             meta: ((self.messages[seq].gen as u16) << 8) | io.rtt_pkts as u16,
             cancelled_at: None,
         });
@@ -906,7 +913,7 @@ impl TxModel {
         };
         if let Some(c) = a.cancelled_at {
             // The cancel is still on its way down the pipeline: the event is dropped at S2.
-            if c + 2 < t {
+            if c + 3 < t {
                 return Err(format!(
                     "cycle {t}: timer event for id {id}, cancelled by the op of cycle {c}"
                 ));
@@ -960,7 +967,7 @@ impl TxModel {
             self.stats.probes += 1;
         }
         self.timers[id as usize] = Some(Armed {
-            expiry: t + 2 + timeout as u64,
+            expiry: t + 3 + timeout as u64,
             meta: (gen as u16) << 8 | mx as u16,
             cancelled_at: None,
         });
