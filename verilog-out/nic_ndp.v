@@ -7620,6 +7620,30 @@ module nic_ndp$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cfg
     reg  refuse_pend$d;
     wire  refuse_pend$q;
     reg  refuse_pend$clock;
+    reg  h_seen$d;
+    wire  h_seen$q;
+    reg  h_seen$clock;
+    reg  h_ok$d;
+    wire  h_ok$q;
+    reg  h_ok$clock;
+    reg  [7:0] h_total$d;
+    wire  [7:0] h_total$q;
+    reg  h_total$clock;
+    reg  [15:0] h_words$d;
+    wire  [15:0] h_words$q;
+    reg  h_words$clock;
+    reg  h_fit$0$d;
+    wire  h_fit$0$q;
+    reg  h_fit$0$clock;
+    reg  h_fit$1$d;
+    wire  h_fit$1$q;
+    reg  h_fit$1$clock;
+    reg  h_fit$2$d;
+    wire  h_fit$2$q;
+    reg  h_fit$2$clock;
+    reg  h_fit$3$d;
+    wire  h_fit$3$q;
+    reg  h_fit$3$clock;
     reg  [2:0] s1_kind$d;
     wire  [2:0] s1_kind$q;
     reg  s1_kind$clock;
@@ -8192,6 +8216,46 @@ module nic_ndp$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cfg
         .q(refuse_pend$q),
         .clock(refuse_pend$clock)
     );
+    nic_ndp$pkt$h_seen h_seen(
+        .d(h_seen$d),
+        .q(h_seen$q),
+        .clock(h_seen$clock)
+    );
+    nic_ndp$pkt$h_ok h_ok(
+        .d(h_ok$d),
+        .q(h_ok$q),
+        .clock(h_ok$clock)
+    );
+    nic_ndp$pkt$h_total h_total(
+        .d(h_total$d),
+        .q(h_total$q),
+        .clock(h_total$clock)
+    );
+    nic_ndp$pkt$h_words h_words(
+        .d(h_words$d),
+        .q(h_words$q),
+        .clock(h_words$clock)
+    );
+    nic_ndp$pkt$h_fit$0 h_fit$0(
+        .d(h_fit$0$d),
+        .q(h_fit$0$q),
+        .clock(h_fit$0$clock)
+    );
+    nic_ndp$pkt$h_fit$1 h_fit$1(
+        .d(h_fit$1$d),
+        .q(h_fit$1$q),
+        .clock(h_fit$1$clock)
+    );
+    nic_ndp$pkt$h_fit$2 h_fit$2(
+        .d(h_fit$2$d),
+        .q(h_fit$2$q),
+        .clock(h_fit$2$clock)
+    );
+    nic_ndp$pkt$h_fit$3 h_fit$3(
+        .d(h_fit$3$d),
+        .q(h_fit$3$q),
+        .clock(h_fit$3$clock)
+    );
     nic_ndp$pkt$s1_kind s1_kind(
         .d(s1_kind$d),
         .q(s1_kind$q),
@@ -8634,6 +8698,10 @@ module nic_ndp$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cfg
         wrote_gen$clock = clock;
         wrote_n$clock = clock;
         refuse_pend$clock = clock;
+        h_seen$clock = clock;
+        h_ok$clock = clock;
+        h_total$clock = clock;
+        h_words$clock = clock;
         s1_kind$clock = clock;
         s1_id$clock = clock;
         s1_id_ok$clock = clock;
@@ -8733,6 +8801,10 @@ module nic_ndp$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cfg
         wrote_gen$d = wrote_gen$q;
         wrote_n$d = wrote_n$q;
         refuse_pend$d = refuse_pend$q;
+        h_seen$d = h_seen$q;
+        h_ok$d = h_ok$q;
+        h_total$d = h_total$q;
+        h_words$d = h_words$q;
         s1_kind$d = s1_kind$q;
         s1_id$d = s1_id$q;
         s1_id_ok$d = s1_id_ok$q;
@@ -8835,6 +8907,7 @@ module nic_ndp$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cfg
         cls_taken$0$clock = clock;
         cls_off$0$d = cls_off$0$q;
         cls_taken$0$d = cls_taken$0$q;
+        h_fit$0$clock = clock;
         cls_ret$1$clock = clock;
         cls_ret$1$reset = reset;
         cls_ret$1$push = 1'b0;
@@ -8844,6 +8917,7 @@ module nic_ndp$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cfg
         cls_taken$1$clock = clock;
         cls_off$1$d = cls_off$1$q;
         cls_taken$1$d = cls_taken$1$q;
+        h_fit$1$clock = clock;
         cls_ret$2$clock = clock;
         cls_ret$2$reset = reset;
         cls_ret$2$push = 1'b0;
@@ -8853,6 +8927,7 @@ module nic_ndp$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cfg
         cls_taken$2$clock = clock;
         cls_off$2$d = cls_off$2$q;
         cls_taken$2$d = cls_taken$2$q;
+        h_fit$2$clock = clock;
         cls_ret$3$clock = clock;
         cls_ret$3$reset = reset;
         cls_ret$3$push = 1'b0;
@@ -8862,6 +8937,7 @@ module nic_ndp$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cfg
         cls_taken$3$clock = clock;
         cls_off$3$d = cls_off$3$q;
         cls_taken$3$d = cls_taken$3$q;
+        h_fit$3$clock = clock;
         expiry = now + 64'(cfg$timeout);
         hdr_len = app$data[0+:16];
         hdr_ok_len = (hdr_len != zero_16) & (hdr_len <= max_len);
@@ -8870,6 +8946,13 @@ module nic_ndp$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cfg
             hdr_total = 8'(hdr_len[10+:6]) + one_8;
         end
         hdr_words = (hdr_len + c7) >> sh3;
+        h_ok$d = hdr_ok_len;
+        h_total$d = hdr_total;
+        h_words$d = hdr_words;
+        h_fit$0$d = hdr_len <= cls_bytes$0;
+        h_fit$1$d = hdr_len <= cls_bytes$1;
+        h_fit$2$d = hdr_len <= cls_bytes$2;
+        h_fit$3$d = hdr_len <= cls_bytes$3;
         fresh_ok = id_fresh$q != n_ids;
         id_ok = fresh_ok | ret_ok$q;
         new_id = id_fresh$q[0+:4];
@@ -8882,7 +8965,7 @@ module nic_ndp$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cfg
         cls_ok = 1'b0;
         cls_sel = cls_code$0;
         cls_addr = cls_base$0 + cls_off$0$q;
-        if ((hdr_len <= cls_bytes$3) & (cls_ret$3$nonempty | (cls_taken$3$q != cls_count$3))) begin
+        if (h_fit$3$q & (cls_ret$3$nonempty | (cls_taken$3$q != cls_count$3))) begin
             cls_ok = 1'b1;
             cls_sel = cls_code$3;
             if (cls_ret$3$nonempty) begin
@@ -8892,7 +8975,7 @@ module nic_ndp$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cfg
                 cls_addr = cls_base$3 + cls_off$3$q;
             end
         end
-        if ((hdr_len <= cls_bytes$2) & (cls_ret$2$nonempty | (cls_taken$2$q != cls_count$2))) begin
+        if (h_fit$2$q & (cls_ret$2$nonempty | (cls_taken$2$q != cls_count$2))) begin
             cls_ok = 1'b1;
             cls_sel = cls_code$2;
             if (cls_ret$2$nonempty) begin
@@ -8902,7 +8985,7 @@ module nic_ndp$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cfg
                 cls_addr = cls_base$2 + cls_off$2$q;
             end
         end
-        if ((hdr_len <= cls_bytes$1) & (cls_ret$1$nonempty | (cls_taken$1$q != cls_count$1))) begin
+        if (h_fit$1$q & (cls_ret$1$nonempty | (cls_taken$1$q != cls_count$1))) begin
             cls_ok = 1'b1;
             cls_sel = cls_code$1;
             if (cls_ret$1$nonempty) begin
@@ -8912,7 +8995,7 @@ module nic_ndp$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cfg
                 cls_addr = cls_base$1 + cls_off$1$q;
             end
         end
-        if ((hdr_len <= cls_bytes$0) & (cls_ret$0$nonempty | (cls_taken$0$q != cls_count$0))) begin
+        if (h_fit$0$q & (cls_ret$0$nonempty | (cls_taken$0$q != cls_count$0))) begin
             cls_ok = 1'b1;
             cls_sel = cls_code$0;
             if (cls_ret$0$nonempty) begin
@@ -9087,8 +9170,9 @@ module nic_ndp$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cfg
         tmo_go = ~dlv_go & ~crd_go & timer$source$valid & room & ~tmo_conf & ~reset;
         wrote_go = ~dlv_go & ~crd_go & ~tmo_go & wrote_pend$q & ~wrote_conf & ~reset;
         send_go = ~dlv_go & ~crd_go & ~tmo_go & ~wrote_go & pick_any & send_room & ~reset;
-        alloc_go = ~dlv_go & ~crd_go & ~tmo_go & ~wrote_go & ~send_go & ~wrote_pend$q & ~w_active$q & ~w_refuse$q & app$valid & hdr_ok_len & id_ok & cls_ok & ~reset;
-        refuse_go = ~w_active$q & ~w_refuse$q & ~refuse_pend$q & app$valid & ~hdr_ok_len & ~reset;
+        alloc_go = ~dlv_go & ~crd_go & ~tmo_go & ~wrote_go & ~send_go & ~wrote_pend$q & ~w_active$q & ~w_refuse$q & app$valid & h_seen$q & h_ok$q & id_ok & cls_ok & ~reset;
+        refuse_go = ~w_active$q & ~w_refuse$q & ~refuse_pend$q & app$valid & h_seen$q & ~h_ok$q & ~reset;
+        h_seen$d = app$valid & ~w_active$q & ~w_refuse$q & ~alloc_go & ~refuse_go & ~reset;
         delivered$ready = room & ~dlv_conf & ~reset;
         credit$ready = ~dlv_go & ~crd_conf & ~reset;
         timer$source$ready = tmo_go;
@@ -9139,7 +9223,7 @@ module nic_ndp$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cfg
         s1_len$d = hdr_len;
         s1_buf$d = cls_addr;
         s1_class$d = cls_sel;
-        s1_total$d = hdr_total;
+        s1_total$d = h_total$q;
         if (crd_go) begin
             s1_ip$d = credit$peer_ip;
             s1_dport$d = credit$peer_port;
@@ -9235,10 +9319,10 @@ module nic_ndp$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeouts,cfg
             w_id$d = new_id;
             w_gen$d = new_gen;
             w_addr$d = cls_addr;
-            w_left$d = hdr_words;
+            w_left$d = h_words$q;
             w_in_pkt$d = zero_8;
             w_pkts$d = one_8;
-            w_total$d = hdr_total;
+            w_total$d = h_total$q;
         end
         if (refuse_go) begin
             w_refuse$d = ~app$last;
@@ -12304,6 +12388,158 @@ module nic_ndp$pkt$elig(d,q,clock);
     end
           
 endmodule // nic_ndp$pkt$elig
+
+
+module nic_ndp$pkt$h_fit$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$pkt$h_fit$0
+
+
+module nic_ndp$pkt$h_fit$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$pkt$h_fit$1
+
+
+module nic_ndp$pkt$h_fit$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$pkt$h_fit$2
+
+
+module nic_ndp$pkt$h_fit$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$pkt$h_fit$3
+
+
+module nic_ndp$pkt$h_ok(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$pkt$h_ok
+
+
+module nic_ndp$pkt$h_seen(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$pkt$h_seen
+
+
+module nic_ndp$pkt$h_total(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$pkt$h_total
+
+
+module nic_ndp$pkt$h_words(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$pkt$h_words
 
 
 module nic_ndp$pkt$id_fresh(d,q,clock);

@@ -61,7 +61,9 @@
 //!   msg_len[15:0]` then `ceil(msg_len/8)` payload words (first byte in bits 63:56), `last`
 //!   on the final word; `src_port` (the local context) beside the header word. The header
 //!   is accepted only when a message id and a buffer of a fitting class are free; until
-//!   then `app.ready` stays low (backpressure, never a drop). A header with `msg_len` 0 or
+//!   then `app.ready` stays low (backpressure, never a drop). A header is taken at the
+//!   earliest in the cycle after it first shows on `app` (its length checks are made in
+//!   that first cycle and registered); like any stream word it stays until taken. A header with `msg_len` 0 or
 //!   above [`MAX_MSG_BYTES`] is consumed with its payload and reported on `status` with
 //!   [`STATUS_REFUSED`] (its `tx_msg_id` is 0xffff).
 //! * `delivered` (Alg. 2), for `tx_msg_id = gen << 8 | id` (see above): marks
@@ -106,7 +108,8 @@
 //! arrives). Among a message's sendable packets the lowest offset goes first; messages take
 //! turns (round robin). A new message's first packet goes out with its ALLOC op when the
 //! descriptor queue holds at most one entry, and a word skips the output FIFO when it is
-//! empty. So a 16-byte message's first word leaves 6 cycles after its header.
+//! empty. So a 16-byte message's first word leaves 7 cycles after its header shows (6 after
+//! it is taken).
 //!
 //! # The op pipeline
 //! S0 arbitrates and allocates; S1 reads the row (a RAM with a registered read); S2 checks
@@ -377,6 +380,14 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     wrote_gen: DFF<Bits<8>>,
     wrote_n: DFF<Bits<8>>,
     refuse_pend: DFF<bool>,
+    /// The header word on `app` was there last cycle too (not taken): its checks below,
+    /// made from it then, hold now (a stream's data stays until it is taken).
+    h_seen: DFF<bool>,
+    h_ok: DFF<bool>,
+    h_total: DFF<Bits<8>>,
+    h_words: DFF<Bits<16>>,
+    /// The header's length fits size class `i`.
+    h_fit: [DFF<bool>; MAX_CLASSES],
     // S1 / S2 / S3
     s1_kind: DFF<Bits<3>>,
     s1_id: DFF<Bits<A>>,
@@ -692,6 +703,11 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
             wrote_gen: Default::default(),
             wrote_n: Default::default(),
             refuse_pend: Default::default(),
+            h_seen: Default::default(),
+            h_ok: Default::default(),
+            h_total: Default::default(),
+            h_words: Default::default(),
+            h_fit: Default::default(),
             s1_kind: Default::default(),
             s1_id: Default::default(),
             s1_id_ok: Default::default(),
@@ -994,6 +1010,10 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             wrote_gen,
             wrote_n,
             refuse_pend,
+            h_seen,
+            h_ok,
+            h_total,
+            h_words,
             s1_kind,
             s1_id,
             s1_id_ok,
@@ -1098,6 +1118,7 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             self.cls_taken[i].clock.next = self.clock.val();
             self.cls_off[i].d.next = self.cls_off[i].q.val();
             self.cls_taken[i].d.next = self.cls_taken[i].q.val();
+            self.h_fit[i].clock.next = self.clock.val();
         }
         self.expiry.next = self.now.val() + bit_cast::<64, 32>(self.cfg.timeout.val());
 
@@ -1111,6 +1132,14 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
                 bit_cast::<8, 6>(self.hdr_len.val().get_bits::<6>(10)) + self.one_8.val();
         }
         self.hdr_words.next = (self.hdr_len.val() + self.c7.val()) >> self.sh3.val();
+        // A header is checked in the cycle it first shows and taken from the next one on,
+        // with the checks registered (they are deep: a length compare per size class).
+        self.h_ok.d.next = self.hdr_ok_len.val();
+        self.h_total.d.next = self.hdr_total.val();
+        self.h_words.d.next = self.hdr_words.val();
+        for i in 0..MAX_CLASSES {
+            self.h_fit[i].d.next = self.hdr_len.val() <= self.cls_bytes[i].val();
+        }
         // Never-used slots first (generation 0), then the oldest released one, once it
         // has waited out `cfg.reuse_gap`, with its next generation.
         self.fresh_ok.next = self.id_fresh.q.val() != self.n_ids.val();
@@ -1126,7 +1155,7 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         self.cls_sel.next = self.cls_code[0].val();
         self.cls_addr.next = self.cls_base[0].val() + self.cls_off[0].q.val();
         for i in 0..MAX_CLASSES {
-            if (self.hdr_len.val() <= self.cls_bytes[3 - i].val())
+            if self.h_fit[3 - i].q.val()
                 & (self.cls_ret[3 - i].nonempty.val()
                     | (self.cls_taken[3 - i].q.val() != self.cls_count[3 - i].val()))
             {
@@ -1233,7 +1262,8 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             & !self.w_active.q.val()
             & !self.w_refuse.q.val()
             & self.app.valid.val()
-            & self.hdr_ok_len.val()
+            & self.h_seen.q.val()
+            & self.h_ok.q.val()
             & self.id_ok.val()
             & self.cls_ok.val()
             & !self.reset.val();
@@ -1241,7 +1271,14 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             & !self.w_refuse.q.val()
             & !self.refuse_pend.q.val()
             & self.app.valid.val()
-            & !self.hdr_ok_len.val()
+            & self.h_seen.q.val()
+            & !self.h_ok.q.val()
+            & !self.reset.val();
+        self.h_seen.d.next = self.app.valid.val()
+            & !self.w_active.q.val()
+            & !self.w_refuse.q.val()
+            & !self.alloc_go.val()
+            & !self.refuse_go.val()
             & !self.reset.val();
         self.delivered.ready.next = self.room.val() & !self.dlv_conf.val() & !self.reset.val();
         self.credit.ready.next = !self.dlv_go.val() & !self.crd_conf.val() & !self.reset.val();
@@ -1297,7 +1334,7 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         self.s1_len.d.next = self.hdr_len.val();
         self.s1_buf.d.next = self.cls_addr.val();
         self.s1_class.d.next = self.cls_sel.val();
-        self.s1_total.d.next = self.hdr_total.val();
+        self.s1_total.d.next = self.h_total.q.val();
         // An event's claim travels in the header registers (an ALLOC's fields otherwise).
         if self.crd_go.val() {
             self.s1_ip.d.next = self.credit.peer_ip.val();
@@ -1386,10 +1423,10 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             self.w_id.d.next = self.new_id.val();
             self.w_gen.d.next = self.new_gen.val();
             self.w_addr.d.next = self.cls_addr.val();
-            self.w_left.d.next = self.hdr_words.val();
+            self.w_left.d.next = self.h_words.q.val();
             self.w_in_pkt.d.next = self.zero_8.val();
             self.w_pkts.d.next = self.one_8.val();
-            self.w_total.d.next = self.hdr_total.val();
+            self.w_total.d.next = self.h_total.q.val();
         }
         if self.refuse_go.val() {
             self.w_refuse.d.next = !self.app.last.val();

@@ -689,6 +689,8 @@ pub struct NicDriver<E: NicEngine> {
     pub app_rx_ready: Option<Box<dyn FnMut(u64) -> bool + Send>>,
     /// The stage handshakes of the last cycle run.
     pub last_probe: NicProbe,
+    /// The last cycle run offered a word (a header: its first) on `app_tx`.
+    pub last_app_offered: bool,
     /// Per sent message still open (by `tx_msg_id`): the credit its program last set and
     /// the offsets below which everything is acknowledged (cumulative ACKs).
     windows: HashMap<u16, (u16, u8)>,
@@ -735,6 +737,7 @@ impl<E: NicEngine> NicDriver<E> {
             outcomes: vec![],
             app_rx_ready: None,
             last_probe: NicProbe::default(),
+            last_app_offered: false,
             windows: HashMap::new(),
         })
     }
@@ -860,6 +863,7 @@ impl<E: NicEngine> NicDriver<E> {
             status_ready: !in_reset,
             mac_tx_ready: true,
         };
+        self.last_app_offered = inp.app_tx.is_some();
         let out = self.k.eval(&inp)?;
         self.last_probe = out.probe;
         if let Some((id, c)) = self.last_probe.credit_set {

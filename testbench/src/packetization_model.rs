@@ -236,6 +236,9 @@ pub struct TxModel {
     w_pkts: u8,
     wrote_pend: Option<(u16, u8, u8)>,
     refuse_pend: bool,
+    /// The header on `app` was there last cycle too, not taken (the block takes a header
+    /// from its second cycle on, with its checks registered).
+    h_seen: bool,
     refusals_due: u64,
     // ops of the last three cycles (ids in S1, S2 and S3)
     inflight: [Option<u16>; 3],
@@ -274,6 +277,7 @@ impl TxModel {
             w_pkts: 0,
             wrote_pend: None,
             refuse_pend: false,
+            h_seen: false,
             refusals_due: 0,
             inflight: [None; 3],
             exp_pkts: VecDeque::new(),
@@ -499,7 +503,7 @@ impl TxModel {
         let hdr_ok = hdr_len != 0 && hdr_len <= MAX_MSG_BYTES;
         let fresh_before = self.fresh_ids < self.n as u16;
         let (offer_id, offer_buf) = self.offer(hdr_len);
-        let header = io.app_valid && writer_free && hdr_ok;
+        let header = io.app_valid && writer_free && hdr_ok && self.h_seen;
         let alloc_go = header
             && !dlv_go
             && !crd_go
@@ -515,7 +519,8 @@ impl TxModel {
                 self.stats.reuse_waits += 1;
             }
         }
-        let refuse_go = io.app_valid && writer_free && !hdr_ok && !self.refuse_pend;
+        let refuse_go = io.app_valid && writer_free && !hdr_ok && !self.refuse_pend && self.h_seen;
+        self.h_seen = io.app_valid && writer_free && !alloc_go && !refuse_go;
         let kind = if dlv_go {
             OP_DLV
         } else if crd_go {
