@@ -17,7 +17,9 @@
 //!   egress timer's offer; a timer event must be for an armed timer, with its metadata,
 //!   and not before its expiry. `app.ready`, `delivered.ready` and `credit.ready` must be
 //!   what the rules give: backpressure exactly when no id or buffer is free or the
-//!   pipeline is busy, never a drop.
+//!   pipeline is busy, never a drop. A header is taken at the earliest in its second
+//!   cycle on `app`; an event, timer event or WROTE for the message of the op started
+//!   last cycle waits a cycle (two ops of one message are never in consecutive stages).
 //! * **Message ids.** A packet's `tx_msg_id` is `gen << 8 | id` (the message's slot and
 //!   its allocation number mod 256); a DELIVERED or CREDIT event applies only when slot
 //!   `tx_msg_id & 0xff` is alive and `tx_msg_id >> 8` is its message's generation. Any
