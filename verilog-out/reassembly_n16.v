@@ -56,7 +56,6 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
     
     // Constant declarations
     localparam  sh4 = 4'h4;
-    localparam  c128_8 = 8'h80;
     localparam  class_bytes$0 = 16'h100;
     localparam  class_bytes$1 = 16'h800;
     localparam  class_bytes$2 = 16'h2000;
@@ -150,17 +149,17 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
     localparam  one_8 = 16'h1;
     localparam  max_8 = 16'hffff;
     localparam  hdr_words = 16'h8;
-    localparam  early_beats = 16'h4;
+    localparam  zero_14 = 14'b0;
     localparam  one_16 = 16'h1;
     localparam  zero_16 = 16'h0;
     localparam  c7 = 16'h7;
-    localparam  pkt_bytes_c = 16'h400;
+    localparam  pkt_words_c = 16'h80;
+    localparam  hdr_last = 16'h7;
     localparam  max_len = 16'h9800;
     localparam  sh3 = 5'b11;
     localparam  sh5 = 5'b101;
     localparam  sh7 = 5'b111;
     localparam  sh9 = 5'b1001;
-    localparam  sh10 = 5'b1010;
     localparam  sh11 = 5'b1011;
     localparam  sh16 = 7'b10000;
     localparam  sh32 = 7'b100000;
@@ -172,7 +171,6 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
     localparam  zero_10 = 10'b0;
     localparam  zero_24 = 24'h0;
     localparam  zero_32 = 32'h0;
-    localparam  half_32 = 32'h80000000;
     localparam  zero_64 = 64'h0;
     
     // Stub signals
@@ -392,6 +390,72 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
     reg  [15:0] gen$d;
     wire  [15:0] gen$q;
     reg  gen$clock;
+    reg  [63:0] now_d$d;
+    wire  [63:0] now_d$q;
+    reg  now_d$clock;
+    reg  [63:0] expiry_d$d;
+    wire  [63:0] expiry_d$q;
+    reg  expiry_d$clock;
+    reg  s2_id_fifo$d;
+    wire  s2_id_fifo$q;
+    reg  s2_id_fifo$clock;
+    reg  s2_buf_fifo$d;
+    wire  s2_buf_fifo$q;
+    reg  s2_buf_fifo$clock;
+    reg  s3_ins$d;
+    wire  s3_ins$q;
+    reg  s3_ins$clock;
+    reg  [1:0] s3_loc_kind$d;
+    wire  [1:0] s3_loc_kind$q;
+    reg  s3_loc_kind$clock;
+    reg  [5:0] s3_loc_index$d;
+    wire  [5:0] s3_loc_index$q;
+    reg  s3_loc_index$clock;
+    reg  [31:0] s3_ip$d;
+    wire  [31:0] s3_ip$q;
+    reg  s3_ip$clock;
+    reg  [15:0] s3_port$d;
+    wire  [15:0] s3_port$q;
+    reg  s3_port$clock;
+    reg  [15:0] s3_txid$d;
+    wire  [15:0] s3_txid$q;
+    reg  s3_txid$clock;
+    reg  fr_v$d;
+    wire  fr_v$q;
+    reg  fr_v$clock;
+    reg  tc_valid$d;
+    wire  tc_valid$q;
+    reg  tc_valid$clock;
+    reg  [1:0] tc_op$d;
+    wire  [1:0] tc_op$q;
+    reg  tc_op$clock;
+    reg  [3:0] tc_id$d;
+    wire  [3:0] tc_id$q;
+    reg  tc_id$clock;
+    reg  [63:0] tc_expiry$d;
+    wire  [63:0] tc_expiry$q;
+    reg  tc_expiry$clock;
+    reg  [15:0] tc_meta$d;
+    wire  [15:0] tc_meta$q;
+    reg  tc_meta$clock;
+    reg  fr_tmo$d;
+    wire  fr_tmo$q;
+    reg  fr_tmo$clock;
+    reg  [3:0] fr_id$d;
+    wire  [3:0] fr_id$q;
+    reg  fr_id$clock;
+    reg  [1:0] fr_class$d;
+    wire  [1:0] fr_class$q;
+    reg  fr_class$clock;
+    reg  [23:0] fr_buf$d;
+    wire  [23:0] fr_buf$q;
+    reg  fr_buf$clock;
+    reg  [15:0] dp_cw$d;
+    wire  [15:0] dp_cw$q;
+    reg  dp_cw$clock;
+    reg  [15:0] dp_last_at$d;
+    wire  [15:0] dp_last_at$q;
+    reg  dp_last_at$clock;
     reg  [2:0] s1_kind$d;
     wire  [2:0] s1_kind$q;
     reg  s1_kind$clock;
@@ -641,6 +705,12 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
     reg  [1:0] class_sel;
     reg  [23:0] class_buf;
     reg  alloc;
+    reg  s1_req;
+    reg  s1_writes;
+    reg  class_from_fifo;
+    reg  s2_alloc;
+    reg  [5:0] ins_slot;
+    reg  [15:0] dp_share;
     reg  [3:0] row_id;
     reg  [63:0] ins_mask0;
     reg  [63:0] ins_mask1;
@@ -668,19 +738,17 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
     reg  [63:0] expiry;
     reg  dp_first;
     reg  dp_accept;
+    reg  dp_end;
     reg  [15:0] dp_payload_idx;
     reg  dp_good;
-    reg  [15:0] pkt_bytes;
-    reg  [5:0] pkt_total;
     reg  out_room;
     reg  [15:0] msg_words;
     reg  tmo_live;
     reg  tmo_rearm;
     reg  fwd;
     reg  gen_ok_r;
-    reg  gen_ok_f;
+    reg  [31:0] late_r;
     reg  early_r;
-    reg  early_f;
     reg  idle_r;
     reg  idle_f;
     reg  tmo_early;
@@ -692,8 +760,6 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
     reg  [4:0] class_free$1;
     reg  [4:0] class_free$2;
     reg  [4:0] class_free$3;
-    reg  [5:0] pkt_last_off;
-    reg  [15:0] pkt_words16;
     reg  [23:0] wr_addr;
     reg  [15:0] row_loc_index;
     reg  [23:0] head_buf;
@@ -1023,6 +1089,116 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         .d(gen$d),
         .q(gen$q),
         .clock(gen$clock)
+    );
+    reassembly_n16$now_d now_d(
+        .d(now_d$d),
+        .q(now_d$q),
+        .clock(now_d$clock)
+    );
+    reassembly_n16$expiry_d expiry_d(
+        .d(expiry_d$d),
+        .q(expiry_d$q),
+        .clock(expiry_d$clock)
+    );
+    reassembly_n16$s2_id_fifo s2_id_fifo(
+        .d(s2_id_fifo$d),
+        .q(s2_id_fifo$q),
+        .clock(s2_id_fifo$clock)
+    );
+    reassembly_n16$s2_buf_fifo s2_buf_fifo(
+        .d(s2_buf_fifo$d),
+        .q(s2_buf_fifo$q),
+        .clock(s2_buf_fifo$clock)
+    );
+    reassembly_n16$s3_ins s3_ins(
+        .d(s3_ins$d),
+        .q(s3_ins$q),
+        .clock(s3_ins$clock)
+    );
+    reassembly_n16$s3_loc_kind s3_loc_kind(
+        .d(s3_loc_kind$d),
+        .q(s3_loc_kind$q),
+        .clock(s3_loc_kind$clock)
+    );
+    reassembly_n16$s3_loc_index s3_loc_index(
+        .d(s3_loc_index$d),
+        .q(s3_loc_index$q),
+        .clock(s3_loc_index$clock)
+    );
+    reassembly_n16$s3_ip s3_ip(
+        .d(s3_ip$d),
+        .q(s3_ip$q),
+        .clock(s3_ip$clock)
+    );
+    reassembly_n16$s3_port s3_port(
+        .d(s3_port$d),
+        .q(s3_port$q),
+        .clock(s3_port$clock)
+    );
+    reassembly_n16$s3_txid s3_txid(
+        .d(s3_txid$d),
+        .q(s3_txid$q),
+        .clock(s3_txid$clock)
+    );
+    reassembly_n16$fr_v fr_v(
+        .d(fr_v$d),
+        .q(fr_v$q),
+        .clock(fr_v$clock)
+    );
+    reassembly_n16$tc_valid tc_valid(
+        .d(tc_valid$d),
+        .q(tc_valid$q),
+        .clock(tc_valid$clock)
+    );
+    reassembly_n16$tc_op tc_op(
+        .d(tc_op$d),
+        .q(tc_op$q),
+        .clock(tc_op$clock)
+    );
+    reassembly_n16$tc_id tc_id(
+        .d(tc_id$d),
+        .q(tc_id$q),
+        .clock(tc_id$clock)
+    );
+    reassembly_n16$tc_expiry tc_expiry(
+        .d(tc_expiry$d),
+        .q(tc_expiry$q),
+        .clock(tc_expiry$clock)
+    );
+    reassembly_n16$tc_meta tc_meta(
+        .d(tc_meta$d),
+        .q(tc_meta$q),
+        .clock(tc_meta$clock)
+    );
+    reassembly_n16$fr_tmo fr_tmo(
+        .d(fr_tmo$d),
+        .q(fr_tmo$q),
+        .clock(fr_tmo$clock)
+    );
+    reassembly_n16$fr_id fr_id(
+        .d(fr_id$d),
+        .q(fr_id$q),
+        .clock(fr_id$clock)
+    );
+    reassembly_n16$fr_class fr_class(
+        .d(fr_class$d),
+        .q(fr_class$q),
+        .clock(fr_class$clock)
+    );
+    reassembly_n16$fr_buf fr_buf(
+        .d(fr_buf$d),
+        .q(fr_buf$q),
+        .clock(fr_buf$clock)
+    );
+    reassembly_n16$dp_cw dp_cw(
+        .d(dp_cw$d),
+        .q(dp_cw$q),
+        .clock(dp_cw$clock)
+    );
+    reassembly_n16$dp_last_at dp_last_at(
+        .d(dp_last_at$d),
+        .q(dp_last_at$q),
+        .clock(dp_last_at$clock)
     );
     reassembly_n16$s1_kind s1_kind(
         .d(s1_kind$d),
@@ -1452,6 +1628,28 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         cnt_timeouts$clock = clock;
         cnt_bad_req$clock = clock;
         cnt_bad_data$clock = clock;
+        now_d$clock = clock;
+        expiry_d$clock = clock;
+        s2_id_fifo$clock = clock;
+        s2_buf_fifo$clock = clock;
+        s3_ins$clock = clock;
+        s3_loc_kind$clock = clock;
+        s3_loc_index$clock = clock;
+        s3_ip$clock = clock;
+        s3_port$clock = clock;
+        s3_txid$clock = clock;
+        fr_v$clock = clock;
+        tc_valid$clock = clock;
+        tc_op$clock = clock;
+        tc_id$clock = clock;
+        tc_expiry$clock = clock;
+        tc_meta$clock = clock;
+        fr_tmo$clock = clock;
+        fr_id$clock = clock;
+        fr_class$clock = clock;
+        fr_buf$clock = clock;
+        dp_cw$clock = clock;
+        dp_last_at$clock = clock;
         used0$d = used0$q;
         used1$d = used1$q;
         cam_used$d = cam_used$q;
@@ -1532,6 +1730,28 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         cnt_timeouts$d = cnt_timeouts$q;
         cnt_bad_req$d = cnt_bad_req$q;
         cnt_bad_data$d = cnt_bad_data$q;
+        now_d$d = now_d$q;
+        expiry_d$d = expiry_d$q;
+        s2_id_fifo$d = s2_id_fifo$q;
+        s2_buf_fifo$d = s2_buf_fifo$q;
+        s3_ins$d = s3_ins$q;
+        s3_loc_kind$d = s3_loc_kind$q;
+        s3_loc_index$d = s3_loc_index$q;
+        s3_ip$d = s3_ip$q;
+        s3_port$d = s3_port$q;
+        s3_txid$d = s3_txid$q;
+        fr_v$d = fr_v$q;
+        tc_valid$d = tc_valid$q;
+        tc_op$d = tc_op$q;
+        tc_id$d = tc_id$q;
+        tc_expiry$d = tc_expiry$q;
+        tc_meta$d = tc_meta$q;
+        fr_tmo$d = fr_tmo$q;
+        fr_id$d = fr_id$q;
+        fr_class$d = fr_class$q;
+        fr_buf$d = fr_buf$q;
+        dp_cw$d = dp_cw$q;
+        dp_last_at$d = dp_last_at$q;
         cam_ip$0$clock = clock;
         cam_port$0$clock = clock;
         cam_txid$0$clock = clock;
@@ -1566,9 +1786,9 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         cam_id$3$d = cam_id$3$q;
         class_fifo$0$clock = clock;
         class_fifo$0$reset = reset;
-        class_fifo$0$push = 1'b0;
         class_fifo$0$pop = 1'b0;
-        class_fifo$0$push_data = rows$read_data[156+:24];
+        class_fifo$0$push = fr_v$q & (fr_class$q == class_code$0);
+        class_fifo$0$push_data = fr_buf$q;
         class_fresh_off$0$clock = clock;
         class_taken$0$clock = clock;
         s1_fits$0$clock = clock;
@@ -1577,9 +1797,9 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         class_taken$0$d = class_taken$0$q;
         class_fifo$1$clock = clock;
         class_fifo$1$reset = reset;
-        class_fifo$1$push = 1'b0;
         class_fifo$1$pop = 1'b0;
-        class_fifo$1$push_data = rows$read_data[156+:24];
+        class_fifo$1$push = fr_v$q & (fr_class$q == class_code$1);
+        class_fifo$1$push_data = fr_buf$q;
         class_fresh_off$1$clock = clock;
         class_taken$1$clock = clock;
         s1_fits$1$clock = clock;
@@ -1588,9 +1808,9 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         class_taken$1$d = class_taken$1$q;
         class_fifo$2$clock = clock;
         class_fifo$2$reset = reset;
-        class_fifo$2$push = 1'b0;
         class_fifo$2$pop = 1'b0;
-        class_fifo$2$push_data = rows$read_data[156+:24];
+        class_fifo$2$push = fr_v$q & (fr_class$q == class_code$2);
+        class_fifo$2$push_data = fr_buf$q;
         class_fresh_off$2$clock = clock;
         class_taken$2$clock = clock;
         s1_fits$2$clock = clock;
@@ -1599,9 +1819,9 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         class_taken$2$d = class_taken$2$q;
         class_fifo$3$clock = clock;
         class_fifo$3$reset = reset;
-        class_fifo$3$push = 1'b0;
         class_fifo$3$pop = 1'b0;
-        class_fifo$3$push_data = rows$read_data[156+:24];
+        class_fifo$3$push = fr_v$q & (fr_class$q == class_code$3);
+        class_fifo$3$push_data = fr_buf$q;
         class_fresh_off$3$clock = clock;
         class_taken$3$clock = clock;
         s1_fits$3$clock = clock;
@@ -1620,18 +1840,27 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         buffer$write_clock = clock;
         timer$clock = clock;
         timer$reset = reset;
-        timer$now = now;
+        timer$now = now_d$q;
+        timer$cmd$valid = tc_valid$q;
+        timer$cmd$op = tc_op$q;
+        timer$cmd$id = tc_id$q;
+        timer$cmd$expiry = tc_expiry$q;
+        timer$cmd$meta = tc_meta$q;
         id_fifo$clock = clock;
         id_fifo$reset = reset;
         deliv_fifo$clock = clock;
         deliv_fifo$reset = reset;
         out_fifo$clock = clock;
         out_fifo$reset = reset;
-        expiry = now + 64'(cfg$timeout);
-        expiry_lo = expiry[0+:32];
-        now_lo = now[0+:32];
+        now_d$d = now;
+        expiry_d$d = now + 64'(cfg$timeout);
+        expiry = expiry_d$q;
+        expiry_lo = expiry_d$q[0+:32];
+        now_lo = now_d$q[0+:32];
         s1_free = (s1_kind$q == k_free_dlv) | (s1_kind$q == k_free_tmo);
-        info_req$ready = ~(dp_unres_pend$q | s1_free | dp_check_pend$q | free_pend$q | timer$source$valid | reset);
+        s1_req = s1_kind$q == k_req;
+        s1_writes = s1_req | (s1_kind$q == k_check) | (s1_kind$q == k_unres);
+        info_req$ready = ~(dp_unres_pend$q | s1_free | s1_req | dp_check_pend$q | free_pend$q | timer$source$valid | reset);
         timer$source$ready = 1'b0;
         s0_kind = k_none;
         if (dp_unres_pend$q) begin
@@ -1644,10 +1873,12 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
             s0_kind = k_free_dlv;
         end
         else if (timer$source$valid) begin
-            s0_kind = k_free_tmo;
-            timer$source$ready = 1'b1;
+            if (~s1_writes) begin
+                s0_kind = k_free_tmo;
+                timer$source$ready = 1'b1;
+            end
         end
-        else if (info_req$valid & ~s1_free) begin
+        else if (info_req$valid & info_req$ready) begin
             s0_kind = k_req;
         end
         ip_hi = info_req$src_ip[16+:16];
@@ -1695,15 +1926,13 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
             row = rows$read_data;
         end
         gen_ok_r = rows$read_data[200+:16] == s2_gen$q;
-        gen_ok_f = s3_row$q[200+:16] == s2_gen$q;
-        early_r = (now_lo - rows$read_data[216+:32]) >= half_32;
-        early_f = (now_lo - s3_row$q[216+:32]) >= half_32;
+        late_r = now_lo - rows$read_data[216+:32];
+        early_r = late_r[32'h1f];
         idle_r = (expiry_lo - rows$read_data[216+:32]) >= cfg$conflict_idle;
         idle_f = (expiry_lo - s3_row$q[216+:32]) >= cfg$conflict_idle;
         tmo_early = early_r;
         idle_long = idle_r;
         if (fwd) begin
-            tmo_early = early_f;
             idle_long = idle_f;
         end
         s2_active = active$q[s2_id$q];
@@ -1712,7 +1941,7 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         if (s2_kind$q == k_free_dlv) begin
             do_free = s2_active;
         end
-        tmo_live = (s2_kind$q == k_free_tmo) & s2_active & ~s2_delivering & ((gen_ok_r & ~fwd) | (gen_ok_f & fwd));
+        tmo_live = (s2_kind$q == k_free_tmo) & s2_active & ~s2_delivering & gen_ok_r;
         tmo_rearm = tmo_live & (tmo_early | (dp_hold$q & (dp_id$q == 16'(s2_id$q))));
         if (tmo_live & ~tmo_rearm) begin
             do_free = 1'b1;
@@ -1737,7 +1966,7 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         done_tab$write_data[0+:1] = 1'b1;
         done_tab$write_data[1+:32] = dwr_ip;
         done_tab$write_data[33+:16] = dwr_txid;
-        done_tab$write_data[49+:32] = now_lo;
+        done_tab$write_data[49+:32] = expiry_lo;
         dw_v$d = done_tab$write_enable;
         dw_idx$d = done_tab$write_address;
         dw$d = done_tab$write_data;
@@ -1750,18 +1979,18 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         end
         s1_valid_req = s1_vreq$q;
         r0 = way0$read_data;
-        if ((s2_kind$q == k_req) & s2_new$q & (s2_loc_kind$q == loc_way0) & (s2_loc_index$q[0+:6] == s1_slot0$q)) begin
-            r0[0+:32] = s2_ip$q;
-            r0[32+:16] = s2_port$q;
-            r0[48+:16] = s2_txid$q;
-            r0[64+:16] = 16'(s2_id$q);
+        if (s3_ins$q & (s3_loc_kind$q == loc_way0) & (s3_loc_index$q == s1_slot0$q)) begin
+            r0[0+:32] = s3_ip$q;
+            r0[32+:16] = s3_port$q;
+            r0[48+:16] = s3_txid$q;
+            r0[64+:16] = 16'(s3_id$q);
         end
         r1 = way1$read_data;
-        if ((s2_kind$q == k_req) & s2_new$q & (s2_loc_kind$q == loc_way1) & (s2_loc_index$q[0+:6] == s1_slot1$q)) begin
-            r1[0+:32] = s2_ip$q;
-            r1[32+:16] = s2_port$q;
-            r1[48+:16] = s2_txid$q;
-            r1[64+:16] = 16'(s2_id$q);
+        if (s3_ins$q & (s3_loc_kind$q == loc_way1) & (s3_loc_index$q == s1_slot1$q)) begin
+            r1[0+:32] = s3_ip$q;
+            r1[32+:16] = s3_port$q;
+            r1[48+:16] = s3_txid$q;
+            r1[64+:16] = 16'(s3_id$q);
         end
         used0_now = used0$q[s1_slot0$q];
         used1_now = used1$q[s1_slot1$q];
@@ -1818,11 +2047,13 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
             new_id = id_fresh$q[0+:4];
         end
         class_found = 1'b0;
+        class_from_fifo = 1'b0;
         class_sel = class_code$0;
         class_buf = class_base$0 + class_fresh_off$0$q;
         if (s1_fits$3$q & (class_fifo$3$nonempty | (class_taken$3$q != class_count$3))) begin
             class_found = 1'b1;
             class_sel = class_code$3;
+            class_from_fifo = class_fifo$3$nonempty;
             if (class_fifo$3$nonempty) begin
                 class_buf = class_fifo$3$head;
             end
@@ -1833,6 +2064,7 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         if (s1_fits$2$q & (class_fifo$2$nonempty | (class_taken$2$q != class_count$2))) begin
             class_found = 1'b1;
             class_sel = class_code$2;
+            class_from_fifo = class_fifo$2$nonempty;
             if (class_fifo$2$nonempty) begin
                 class_buf = class_fifo$2$head;
             end
@@ -1843,6 +2075,7 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         if (s1_fits$1$q & (class_fifo$1$nonempty | (class_taken$1$q != class_count$1))) begin
             class_found = 1'b1;
             class_sel = class_code$1;
+            class_from_fifo = class_fifo$1$nonempty;
             if (class_fifo$1$nonempty) begin
                 class_buf = class_fifo$1$head;
             end
@@ -1853,6 +2086,7 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         if (s1_fits$0$q & (class_fifo$0$nonempty | (class_taken$0$q != class_count$0))) begin
             class_found = 1'b1;
             class_sel = class_code$0;
+            class_from_fifo = class_fifo$0$nonempty;
             if (class_fifo$0$nonempty) begin
                 class_buf = class_fifo$0$head;
             end
@@ -1864,11 +2098,11 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         d_txid = done_tab$read_data[33+:16];
         d_gap = d_txid[8+:8] - s1_txid$q[8+:8];
         d_age = now_lo - done_tab$read_data[49+:32];
-        d_hit_r = done_tab$read_data[0+:1] & (done_tab$read_data[1+:32] == s1_ip$q) & (d_txid[0+:8] == s1_txid$q[0+:8]) & (d_gap < c128_8) & (d_age < cfg$timeout);
+        d_hit_r = done_tab$read_data[0+:1] & (done_tab$read_data[1+:32] == s1_ip$q) & (d_txid[0+:8] == s1_txid$q[0+:8]) & ~d_gap[32'h7] & d_age[32'h1f];
         d_txid_f = dw$q[33+:16];
         d_gap_f = d_txid_f[8+:8] - s1_txid$q[8+:8];
         d_age_f = now_lo - dw$q[49+:32];
-        d_hit_f = dw$q[0+:1] & (dw$q[1+:32] == s1_ip$q) & (d_txid_f[0+:8] == s1_txid$q[0+:8]) & (d_gap_f < c128_8) & (d_age_f < cfg$timeout);
+        d_hit_f = dw$q[0+:1] & (dw$q[1+:32] == s1_ip$q) & (d_txid_f[0+:8] == s1_txid$q[0+:8]) & ~d_gap_f[32'h7] & d_age_f[32'h1f];
         d_hit = d_hit_r;
         if (d_fwd) begin
             d_hit = d_hit_f;
@@ -1895,6 +2129,8 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         s2_gen$d = s1_gen$q;
         s2_buf$d = class_buf;
         s2_class$d = class_sel;
+        s2_buf_fifo$d = class_from_fifo;
+        s2_id_fifo$d = id_fifo$nonempty;
         s2_loc_kind$d = loc_cam;
         s2_loc_index$d = 16'(cam_free_idx);
         if (~used1_now) begin
@@ -1916,32 +2152,31 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         end
         s2_id$d = row_id;
         rows$read_address = row_id;
+        s2_alloc = s2_new$q;
         id_fifo$pop = 1'b0;
         ins_mask0 = zero_s;
         ins_mask1 = zero_s;
         cam_ins_mask = zero_cam;
+        ins_slot = s2_loc_index$q[0+:6];
         way0$write_enable = 1'b0;
         way1$write_enable = 1'b0;
-        way0$write_address = s1_slot0$q;
-        way1$write_address = s1_slot1$q;
-        way0$write_data[0+:32] = s1_ip$q;
-        way0$write_data[32+:16] = s1_port$q;
-        way0$write_data[48+:16] = s1_txid$q;
-        way0$write_data[64+:16] = 16'(new_id);
-        way1$write_data[0+:32] = s1_ip$q;
-        way1$write_data[32+:16] = s1_port$q;
-        way1$write_data[48+:16] = s1_txid$q;
-        way1$write_data[64+:16] = 16'(new_id);
-        if (alloc) begin
+        way0$write_address = ins_slot;
+        way1$write_address = ins_slot;
+        way0$write_data[0+:32] = s2_ip$q;
+        way0$write_data[32+:16] = s2_port$q;
+        way0$write_data[48+:16] = s2_txid$q;
+        way0$write_data[64+:16] = 16'(s2_id$q);
+        way1$write_data = way0$write_data;
+        if (s2_alloc) begin
             gen$d = gen$q + one_16;
-            if (id_fifo$nonempty) begin
+            if (s2_id_fifo$q) begin
                 id_fifo$pop = 1'b1;
             end
             else begin
                 id_fresh$d = id_fresh$q + one_c;
             end
-            if (class_sel == class_code$0) begin
-                if (class_fifo$0$nonempty) begin
+            if (s2_class$q == class_code$0) begin
+                if (s2_buf_fifo$q) begin
                     class_fifo$0$pop = 1'b1;
                 end
                 else begin
@@ -1949,8 +2184,8 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
                     class_taken$0$d = class_taken$0$q + one_c;
                 end
             end
-            if (class_sel == class_code$1) begin
-                if (class_fifo$1$nonempty) begin
+            if (s2_class$q == class_code$1) begin
+                if (s2_buf_fifo$q) begin
                     class_fifo$1$pop = 1'b1;
                 end
                 else begin
@@ -1958,8 +2193,8 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
                     class_taken$1$d = class_taken$1$q + one_c;
                 end
             end
-            if (class_sel == class_code$2) begin
-                if (class_fifo$2$nonempty) begin
+            if (s2_class$q == class_code$2) begin
+                if (s2_buf_fifo$q) begin
                     class_fifo$2$pop = 1'b1;
                 end
                 else begin
@@ -1967,8 +2202,8 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
                     class_taken$2$d = class_taken$2$q + one_c;
                 end
             end
-            if (class_sel == class_code$3) begin
-                if (class_fifo$3$nonempty) begin
+            if (s2_class$q == class_code$3) begin
+                if (s2_buf_fifo$q) begin
                     class_fifo$3$pop = 1'b1;
                 end
                 else begin
@@ -1976,42 +2211,48 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
                     class_taken$3$d = class_taken$3$q + one_c;
                 end
             end
-            if (~used0_now) begin
+            if (s2_loc_kind$q == loc_way0) begin
                 way0$write_enable = 1'b1;
-                ins_mask0 = one_s << s1_slot0$q;
+                ins_mask0 = one_s << ins_slot;
             end
-            else if (~used1_now) begin
+            else if (s2_loc_kind$q == loc_way1) begin
                 way1$write_enable = 1'b1;
-                ins_mask1 = one_s << s1_slot1$q;
+                ins_mask1 = one_s << ins_slot;
             end
             else begin
-                cam_ins_mask = one_cam << cam_free_idx;
-                if (cam_free_idx == cam_code$0) begin
-                    cam_ip$0$d = s1_ip$q;
-                    cam_port$0$d = s1_port$q;
-                    cam_txid$0$d = s1_txid$q;
-                    cam_id$0$d = 16'(new_id);
+                cam_ins_mask = one_cam << s2_loc_index$q[0+:2];
+                if (s2_loc_index$q[0+:2] == cam_code$0) begin
+                    cam_ip$0$d = s2_ip$q;
+                    cam_port$0$d = s2_port$q;
+                    cam_txid$0$d = s2_txid$q;
+                    cam_id$0$d = 16'(s2_id$q);
                 end
-                if (cam_free_idx == cam_code$1) begin
-                    cam_ip$1$d = s1_ip$q;
-                    cam_port$1$d = s1_port$q;
-                    cam_txid$1$d = s1_txid$q;
-                    cam_id$1$d = 16'(new_id);
+                if (s2_loc_index$q[0+:2] == cam_code$1) begin
+                    cam_ip$1$d = s2_ip$q;
+                    cam_port$1$d = s2_port$q;
+                    cam_txid$1$d = s2_txid$q;
+                    cam_id$1$d = 16'(s2_id$q);
                 end
-                if (cam_free_idx == cam_code$2) begin
-                    cam_ip$2$d = s1_ip$q;
-                    cam_port$2$d = s1_port$q;
-                    cam_txid$2$d = s1_txid$q;
-                    cam_id$2$d = 16'(new_id);
+                if (s2_loc_index$q[0+:2] == cam_code$2) begin
+                    cam_ip$2$d = s2_ip$q;
+                    cam_port$2$d = s2_port$q;
+                    cam_txid$2$d = s2_txid$q;
+                    cam_id$2$d = 16'(s2_id$q);
                 end
-                if (cam_free_idx == cam_code$3) begin
-                    cam_ip$3$d = s1_ip$q;
-                    cam_port$3$d = s1_port$q;
-                    cam_txid$3$d = s1_txid$q;
-                    cam_id$3$d = 16'(new_id);
+                if (s2_loc_index$q[0+:2] == cam_code$3) begin
+                    cam_ip$3$d = s2_ip$q;
+                    cam_port$3$d = s2_port$q;
+                    cam_txid$3$d = s2_txid$q;
+                    cam_id$3$d = 16'(s2_id$q);
                 end
             end
         end
+        s3_ins$d = s2_alloc;
+        s3_loc_kind$d = s2_loc_kind$q;
+        s3_loc_index$d = ins_slot;
+        s3_ip$d = s2_ip$q;
+        s3_port$d = s2_port$q;
+        s3_txid$d = s2_txid$q;
         used0$d = (used0$q & ~del_mask0) | ins_mask0;
         used1$d = (used1$q & ~del_mask1) | ins_mask1;
         cam_used$d = (cam_used$q & ~cam_del_mask) | cam_ins_mask;
@@ -2027,7 +2268,7 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
             row_new[180+:2] = s2_class$q;
             row_new[182+:2] = s2_loc_kind$q;
             row_new[184+:16] = s2_loc_index$q;
-            row_new[200+:16] = gen$q - one_16;
+            row_new[200+:16] = gen$q;
         end
         full = s2_full$q;
         pkt_bit = s2_pkt_bit$q;
@@ -2166,15 +2407,20 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         rows$write_enable = 1'b0;
         rows$write_address = s2_id$q;
         rows$write_data = row_new;
-        timer$cmd$valid = 1'b0;
-        timer$cmd$op = op_schedule;
-        timer$cmd$id = s2_id$q;
-        timer$cmd$expiry = expiry;
-        timer$cmd$meta = row_new[200+:16];
+        tc_valid$d = 1'b0;
+        tc_op$d = op_schedule;
+        tc_id$d = s2_id$q;
+        tc_expiry$d = expiry;
+        tc_meta$d = row_new[200+:16];
         active_set = zero_n;
         active_clr = zero_n;
-        id_fifo$push = 1'b0;
-        id_fifo$push_data = s2_id$q;
+        id_fifo$push = fr_v$q;
+        id_fifo$push_data = fr_id$q;
+        fr_v$d = do_free;
+        fr_tmo$d = s2_kind$q == k_free_tmo;
+        fr_id$d = s2_id$q;
+        fr_class$d = row[180+:2];
+        fr_buf$d = row[156+:24];
         if (s2_kind$q == k_req) begin
             info_resp$valid = 1'b1;
             if (s2_fail_bad$q) begin
@@ -2187,9 +2433,9 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
                 if (idle_long) begin
                     rows$write_enable = 1'b1;
                     rows$write_data[216+:32] = now_lo;
-                    timer$cmd$valid = 1'b1;
-                    timer$cmd$op = op_reschedule;
-                    timer$cmd$expiry = now;
+                    tc_valid$d = 1'b1;
+                    tc_op$d = op_reschedule;
+                    tc_expiry$d = now_d$q;
                 end
             end
             else if (s2_fail_alloc$q) begin
@@ -2214,12 +2460,12 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
                 rows$write_enable = 1'b1;
                 rows$write_data[0+:38] = received_next;
                 rows$write_data[216+:32] = expiry_lo;
-                timer$cmd$valid = 1'b1;
+                tc_valid$d = 1'b1;
                 if (s2_new$q) begin
                     active_set = one_n << s2_id$q;
                 end
                 else begin
-                    timer$cmd$op = op_reschedule;
+                    tc_op$d = op_reschedule;
                 end
             end
         end
@@ -2241,56 +2487,41 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
             rows$write_data[38+:38] = stored_next;
         end
         if (tmo_rearm) begin
-            timer$cmd$valid = 1'b1;
+            tc_valid$d = 1'b1;
         end
-        stat$freed_valid = do_free;
+        stat$freed_valid = fr_v$q;
         stat$freed_id = zero_16;
         stat$freed_timeout = 1'b0;
-        if (do_free) begin
-            stat$freed_id = 16'(s2_id$q);
-            stat$freed_timeout = s2_kind$q == k_free_tmo;
-            active_clr = one_n << s2_id$q;
-            id_fifo$push = 1'b1;
-            timer$cmd$valid = 1'b1;
-            timer$cmd$op = op_cancel;
-            if (row[180+:2] == class_code$0) begin
-                class_fifo$0$push = 1'b1;
-            end
-            if (row[180+:2] == class_code$1) begin
-                class_fifo$1$push = 1'b1;
-            end
-            if (row[180+:2] == class_code$2) begin
-                class_fifo$2$push = 1'b1;
-            end
-            if (row[180+:2] == class_code$3) begin
-                class_fifo$3$push = 1'b1;
-            end
-            if (s2_kind$q == k_free_tmo) begin
+        if (fr_v$q) begin
+            stat$freed_id = 16'(fr_id$q);
+            stat$freed_timeout = fr_tmo$q;
+            if (fr_tmo$q) begin
                 cnt_timeouts$d = cnt_timeouts$q + one_32;
             end
+        end
+        if (do_free) begin
+            active_clr = one_n << s2_id$q;
+            tc_valid$d = 1'b1;
+            tc_op$d = op_cancel;
         end
         s3_valid$d = rows$write_enable;
         s3_id$d = s2_id$q;
         s3_row$d = rows$write_data;
         dp_first = dp_beats$q == zero_8;
-        sink$ready = ~reset & (~dp_outstanding$q | (~dp_first & (dp_beats$q < early_beats) & ~sink$last));
+        sink$ready = ~reset & (~dp_outstanding$q | (~dp_first & (dp_beats$q[2+:14] == zero_14) & ~sink$last));
         dp_accept = sink$valid & sink$ready;
-        pkt_total = sink$msg_len[10+:6];
-        if (sink$msg_len[0+:10] != zero_10) begin
-            pkt_total = sink$msg_len[10+:6] + one_6;
+        dp_share = dp_cw$q - (16'(dp_off$q) << sh7);
+        dp_words$d = pkt_words_c;
+        if (dp_share <= pkt_words_c) begin
+            dp_words$d = dp_share;
         end
-        pkt_bytes = pkt_bytes_c;
-        pkt_last_off = pkt_total - one_6;
-        if (sink$pkt_offset == 8'(pkt_last_off)) begin
-            pkt_bytes = sink$msg_len - (16'(sink$pkt_offset) << sh10);
-        end
+        dp_last_at$d = dp_words$q + hdr_last;
         deliv_set = zero_n;
         dp_check_pend$d = dp_check_pend$q & (s0_kind != k_check);
         dp_unres_pend$d = dp_unres_pend$q & (s0_kind != k_unres);
         dp_payload_idx = dp_beats$q - hdr_words;
-        dp_good = v_ok$q & ~dp_first & ((dp_beats$q + one_8) == (hdr_words + dp_words$q));
+        dp_good = v_ok$q & ~dp_first & (dp_beats$q == dp_last_at$q);
         buffer$write_enable = 1'b0;
-        pkt_words16 = (pkt_bytes + c7) >> sh3;
         wr_addr = v_buf$q + (24'(dp_off$q) << sh7) + 24'(dp_payload_idx);
         buffer$write_address = wr_addr[0+:15];
         buffer$write_data = sink$data;
@@ -2314,7 +2545,7 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
                 dp_len$d = sink$msg_len;
                 dp_off$d = sink$pkt_offset;
                 dp_local_port$d = sink$local_port;
-                dp_words$d = pkt_words16;
+                dp_cw$d = (sink$msg_len + c7) >> sh3;
                 v_ok$d = 1'b0;
                 if (~sink$last) begin
                     dp_check_pend$d = 1'b1;
@@ -2324,20 +2555,21 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
             if (v_ok$q & ~dp_first & (dp_beats$q >= hdr_words) & (dp_payload_idx < dp_words$q)) begin
                 buffer$write_enable = 1'b1;
             end
-            if (sink$last) begin
-                dp_beats$d = zero_8;
-                if (dp_good) begin
-                    dp_hold$d = 1'b0;
-                    if (v_complete$q) begin
-                        deliv_fifo$push = 1'b1;
-                        deliv_set = one_n << dp_id$q[0+:4];
-                    end
+        end
+        dp_end = sink$valid & sink$last & ~reset & ~dp_outstanding$q;
+        if (dp_end) begin
+            dp_beats$d = zero_8;
+            if (dp_good) begin
+                dp_hold$d = 1'b0;
+                if (v_complete$q) begin
+                    deliv_fifo$push = 1'b1;
+                    deliv_set = one_n << dp_id$q[0+:4];
                 end
-                else begin
-                    cnt_bad_data$d = cnt_bad_data$q + one_32;
-                    if (v_ok$q & ~dp_first) begin
-                        dp_unres_pend$d = 1'b1;
-                    end
+            end
+            else begin
+                cnt_bad_data$d = cnt_bad_data$q + one_32;
+                if (v_ok$q & ~dp_first) begin
+                    dp_unres_pend$d = 1'b1;
                 end
             end
         end
@@ -2464,6 +2696,9 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
             cnt_late$d = zero_32;
             s2_done$d = 1'b0;
             dw_v$d = 1'b0;
+            s3_ins$d = 1'b0;
+            fr_v$d = 1'b0;
+            tc_valid$d = 1'b0;
         end
     end
     
@@ -4804,6 +5039,25 @@ module reassembly_n16$dp_check_pend(d,q,clock);
 endmodule // reassembly_n16$dp_check_pend
 
 
+module reassembly_n16$dp_cw(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // reassembly_n16$dp_cw
+
+
 module reassembly_n16$dp_hold(d,q,clock);
     
     // Module arguments
@@ -4878,6 +5132,25 @@ module reassembly_n16$dp_ip(d,q,clock);
     end
           
 endmodule // reassembly_n16$dp_ip
+
+
+module reassembly_n16$dp_last_at(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // reassembly_n16$dp_last_at
 
 
 module reassembly_n16$dp_len(d,q,clock);
@@ -5222,6 +5495,120 @@ module reassembly_n16$eng_state(d,q,clock);
 endmodule // reassembly_n16$eng_state
 
 
+module reassembly_n16$expiry_d(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // reassembly_n16$expiry_d
+
+
+module reassembly_n16$fr_buf(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // reassembly_n16$fr_buf
+
+
+module reassembly_n16$fr_class(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // reassembly_n16$fr_class
+
+
+module reassembly_n16$fr_id(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // reassembly_n16$fr_id
+
+
+module reassembly_n16$fr_tmo(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // reassembly_n16$fr_tmo
+
+
+module reassembly_n16$fr_v(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // reassembly_n16$fr_v
+
+
 module reassembly_n16$free_pend(d,q,clock);
     
     // Module arguments
@@ -5559,6 +5946,25 @@ module reassembly_n16$id_fresh(d,q,clock);
     end
           
 endmodule // reassembly_n16$id_fresh
+
+
+module reassembly_n16$now_d(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // reassembly_n16$now_d
 
 
 module reassembly_n16$out_fifo(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -6195,6 +6601,25 @@ module reassembly_n16$s2_buf(d,q,clock);
 endmodule // reassembly_n16$s2_buf
 
 
+module reassembly_n16$s2_buf_fifo(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // reassembly_n16$s2_buf_fifo
+
+
 module reassembly_n16$s2_class(d,q,clock);
     
     // Module arguments
@@ -6326,6 +6751,25 @@ module reassembly_n16$s2_id(d,q,clock);
     end
           
 endmodule // reassembly_n16$s2_id
+
+
+module reassembly_n16$s2_id_fifo(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // reassembly_n16$s2_id_fifo
 
 
 module reassembly_n16$s2_ip(d,q,clock);
@@ -6575,6 +7019,101 @@ module reassembly_n16$s3_id(d,q,clock);
 endmodule // reassembly_n16$s3_id
 
 
+module reassembly_n16$s3_ins(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // reassembly_n16$s3_ins
+
+
+module reassembly_n16$s3_ip(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // reassembly_n16$s3_ip
+
+
+module reassembly_n16$s3_loc_index(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // reassembly_n16$s3_loc_index
+
+
+module reassembly_n16$s3_loc_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // reassembly_n16$s3_loc_kind
+
+
+module reassembly_n16$s3_port(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // reassembly_n16$s3_port
+
+
 module reassembly_n16$s3_row(d,q,clock);
     
     // Module arguments
@@ -6594,6 +7133,25 @@ module reassembly_n16$s3_row(d,q,clock);
 endmodule // reassembly_n16$s3_row
 
 
+module reassembly_n16$s3_txid(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // reassembly_n16$s3_txid
+
+
 module reassembly_n16$s3_valid(d,q,clock);
     
     // Module arguments
@@ -6611,6 +7169,101 @@ module reassembly_n16$s3_valid(d,q,clock);
     end
           
 endmodule // reassembly_n16$s3_valid
+
+
+module reassembly_n16$tc_expiry(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // reassembly_n16$tc_expiry
+
+
+module reassembly_n16$tc_id(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // reassembly_n16$tc_id
+
+
+module reassembly_n16$tc_meta(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // reassembly_n16$tc_meta
+
+
+module reassembly_n16$tc_op(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // reassembly_n16$tc_op
+
+
+module reassembly_n16$tc_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // reassembly_n16$tc_valid
 
 
 module reassembly_n16$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expiry,cmd$meta,source$valid,source$ready,source$id,source$meta);

@@ -20,11 +20,14 @@
 //! # Interfaces
 //! * `info_req` / `info_resp`: the `GetRxMsgInfo` extern. A request accepted in cycle `t`
 //!   (`valid & ready`) is answered by `info_resp.valid` in cycle `t+2`, without
-//!   backpressure. `ready` drops for a cycle while the data port, a delivery or a timeout
-//!   needs the op pipeline (all from registers; at most 3 such cycles per message), and
-//!   for the cycle after a free (a delivery's or a timer event's) entered it: a request
-//!   then never looks up the table in the cycle the free deletes from it, so stage 1
-//!   reads the table's state from registers only.
+//!   backpressure. `ready` is a register function and drops for a cycle while the data
+//!   port, a delivery or a timeout needs the op pipeline (at most 3 such cycles per
+//!   message), for the cycle after a free (a delivery's or a timer event's) entered it,
+//!   and for the cycle after a request entered it: so a request never looks up the table
+//!   in the cycle a free deletes from it or the previous request's allocation is carried
+//!   out (stage 2 pops the free lists and inserts the key), and stage 1 reads the table's
+//!   state from registers only. Requests are accepted at most every other cycle; frames
+//!   are at least [`HDR_WORDS`]` + 1` words, so this never limits line rate.
 //!   - lookup key `(src_ip, src_port, tx_msg_id)`, exact match: two senders never alias.
 //!   - `mark_received = 0` (trimmed packets) reads the state without setting the bit.
 //!   - an unknown key allocates an `rx_msg_id`, a buffer and a table entry
@@ -63,7 +66,11 @@
 //!   from the frame that completes the message.
 //! * Late duplicates. A message freed after delivery is remembered in a table of
 //!   [`DONE_ENTRIES`] entries ([`done_index`]: sender address and the low byte of
-//!   `tx_msg_id`, the sender's slot) with the cycle it was freed. Our senders number
+//!   `tx_msg_id`, the sender's slot) with the cycle it was freed plus `cfg.timeout`
+//!   (low 32 bits; an entry counts as young while `now` is before that, in serial
+//!   arithmetic, so one freed more than 2^31 cycles ago may look young again; the slot's
+//!   next message has a newer generation and is never taken for its duplicate). Our
+//!   senders number
 //!   messages `tx_msg_id = gen << 8 | slot`, a slot's generation growing by one per
 //!   message whatever its context (`crate::packetization`). A request with no active
 //!   message whose sender and slot match an entry's, whose generation is not newer than
@@ -83,7 +90,9 @@
 //!   words (network byte order, first byte in bits 63:56), `last` on the final word and
 //!   the message's `local_port` beside every word. Messages leave in the order they
 //!   completed.
-//! * `stat`: counters and free-list levels; `freed_*` pulses once per freed message.
+//! * `stat`: counters and free-list levels; `freed_*` pulses once per freed message, the
+//!   cycle after the free took effect in the op pipeline (its id and buffer return to the
+//!   free lists then, and a new request can have them from the cycle after).
 //! * `cfg.timeout`: cycles of inactivity after which a message is dropped (Alg. 1's
 //!   ingress timer: scheduled on the first packet, rescheduled on each request, cancelled
 //!   when the message is freed after delivery; expiry frees everything the message held).
@@ -94,7 +103,10 @@
 //!   and never once it is complete. A timer event that raced a request
 //!   (the timer fired before the request's reschedule reached it) is recognised from the
 //!   expiry stored with the message, and the timer is re-armed instead.
-//! * `now`: the free-running cycle counter shared with the rest of the NIC.
+//! * `now`: the free-running cycle counter shared with the rest of the NIC; it must count
+//!   up by one a cycle. The block registers it and runs a cycle behind it (every time it
+//!   keeps is relative, so nothing changes but that no path starts at a 64-bit add of the
+//!   port); its commands reach the timer a cycle after stage 2, from registers.
 //!
 //! # Latency and throughput (cycles)
 //! * `GetRxMsgInfo`: 2.
@@ -296,8 +308,9 @@ pub struct DoneEntry {
     pub used: bool,
     pub src_ip: Bits<32>,
     pub tx_msg_id: Bits<16>,
-    /// Low 32 bits of the cycle it was freed.
-    pub freed_lo: Bits<32>,
+    /// Low 32 bits of the cycle it was freed plus `cfg.timeout`: a request is its late
+    /// duplicate while `now - until_lo` is negative (serial arithmetic).
+    pub until_lo: Bits<32>,
 }
 
 /// Address bits of the table of delivered messages ([`DONE_ENTRIES`] entries).
@@ -412,7 +425,6 @@ pub struct Reassembly<
     dwr_ip: Signal<Local, Bits<32>>,
     dwr_txid: Signal<Local, Bits<16>>,
     sh4: Constant<Bits<4>>,
-    c128_8: Constant<Bits<8>>,
     active: DFF<Bits<N>>,
     delivering: DFF<Bits<N>>,
     buffer: RAM<Bits<64>, BW>,
@@ -433,6 +445,40 @@ pub struct Reassembly<
     class_count: [Constant<Bits<C>>; MAX_CLASSES],
     class_code: [Constant<Bits<2>>; MAX_CLASSES],
     gen: DFF<Bits<16>>,
+    /// `now` one cycle late, and `now + cfg.timeout` made from it a cycle early: the
+    /// block's clock. Every time it keeps (expiries, free times) is relative, so running a
+    /// cycle behind changes nothing, and no path starts at a 64-bit add of the port.
+    now_d: DFF<Bits<64>>,
+    expiry_d: DFF<Bits<64>>,
+    /// The allocation choices of S1 that S2 carries out (a REQ never follows a REQ
+    /// directly, so S1 always sees them done): the id and the buffer come from the free
+    /// FIFO's head (else the never-used counter).
+    s2_id_fifo: DFF<bool>,
+    s2_buf_fifo: DFF<bool>,
+    /// The table insert of the REQ now in S3, forwarded to S1 (its way RAM write was a
+    /// cycle too late for the read S0 issued).
+    s3_ins: DFF<bool>,
+    s3_loc_kind: DFF<Bits<2>>,
+    s3_loc_index: DFF<Bits<SA>>,
+    s3_ip: DFF<Bits<32>>,
+    s3_port: DFF<Bits<16>>,
+    s3_txid: DFF<Bits<16>>,
+    /// A free, registered for its FIFO pushes and `stat.freed_*` a cycle later (S3).
+    fr_v: DFF<bool>,
+    /// S2's command to the timer, registered.
+    tc_valid: DFF<bool>,
+    tc_op: DFF<Bits<2>>,
+    tc_id: DFF<Bits<A>>,
+    tc_expiry: DFF<Bits<64>>,
+    tc_meta: DFF<Bits<16>>,
+    fr_tmo: DFF<bool>,
+    fr_id: DFF<Bits<A>>,
+    fr_class: DFF<Bits<2>>,
+    fr_buf: DFF<Bits<24>>,
+    /// The frame's payload words: `ceil(msg_len / 8)` registered on the first beat, then
+    /// the packet's share `min(that - 128 * offset, 128)`, then its last beat's index.
+    dp_cw: DFF<Bits<16>>,
+    dp_last_at: DFF<Bits<16>>,
 
     // ---- S0 → S1
     s1_kind: DFF<Bits<3>>,
@@ -537,6 +583,12 @@ pub struct Reassembly<
     class_sel: Signal<Local, Bits<2>>,
     class_buf: Signal<Local, Bits<24>>,
     alloc: Signal<Local, bool>,
+    s1_req: Signal<Local, bool>,
+    s1_writes: Signal<Local, bool>,
+    class_from_fifo: Signal<Local, bool>,
+    s2_alloc: Signal<Local, bool>,
+    ins_slot: Signal<Local, Bits<SA>>,
+    dp_share: Signal<Local, Bits<16>>,
     row_id: Signal<Local, Bits<A>>,
     ins_mask0: Signal<Local, Bits<S>>,
     ins_mask1: Signal<Local, Bits<S>>,
@@ -564,10 +616,9 @@ pub struct Reassembly<
     expiry: Signal<Local, Bits<64>>,
     dp_first: Signal<Local, bool>,
     dp_accept: Signal<Local, bool>,
+    dp_end: Signal<Local, bool>,
     dp_payload_idx: Signal<Local, Bits<16>>,
     dp_good: Signal<Local, bool>,
-    pkt_bytes: Signal<Local, Bits<16>>,
-    pkt_total: Signal<Local, Bits<6>>,
     out_room: Signal<Local, bool>,
     msg_words: Signal<Local, Bits<16>>,
     tmo_live: Signal<Local, bool>,
@@ -578,9 +629,8 @@ pub struct Reassembly<
     /// subtracts and compares run beside the id compare that picks one): generation match,
     /// timer event early (expiry still ahead), idle for `cfg.conflict_idle`.
     gen_ok_r: Signal<Local, bool>,
-    gen_ok_f: Signal<Local, bool>,
+    late_r: Signal<Local, Bits<32>>,
     early_r: Signal<Local, bool>,
-    early_f: Signal<Local, bool>,
     idle_r: Signal<Local, bool>,
     idle_f: Signal<Local, bool>,
     tmo_early: Signal<Local, bool>,
@@ -589,8 +639,6 @@ pub struct Reassembly<
     now_lo: Signal<Local, Bits<32>>,
     ids_free_c: Signal<Local, Bits<C>>,
     class_free: [Signal<Local, Bits<C>>; MAX_CLASSES],
-    pkt_last_off: Signal<Local, Bits<6>>,
-    pkt_words16: Signal<Local, Bits<16>>,
     wr_addr: Signal<Local, Bits<24>>,
     row_loc_index: Signal<Local, Bits<16>>,
     head_buf: Signal<Local, Bits<24>>,
@@ -630,17 +678,17 @@ pub struct Reassembly<
     one_8: Constant<Bits<16>>,
     max_8: Constant<Bits<16>>,
     hdr_words: Constant<Bits<16>>,
-    early_beats: Constant<Bits<16>>,
+    zero_14: Constant<Bits<14>>,
     one_16: Constant<Bits<16>>,
     zero_16: Constant<Bits<16>>,
     c7: Constant<Bits<16>>,
-    pkt_bytes_c: Constant<Bits<16>>,
+    pkt_words_c: Constant<Bits<16>>,
+    hdr_last: Constant<Bits<16>>,
     max_len: Constant<Bits<16>>,
     sh3: Constant<Bits<5>>,
     sh5: Constant<Bits<5>>,
     sh7: Constant<Bits<5>>,
     sh9: Constant<Bits<5>>,
-    sh10: Constant<Bits<5>>,
     sh11: Constant<Bits<5>>,
     sh16: Constant<Bits<7>>,
     sh32: Constant<Bits<7>>,
@@ -652,7 +700,6 @@ pub struct Reassembly<
     zero_10: Constant<Bits<10>>,
     zero_24: Constant<Bits<24>>,
     zero_32: Constant<Bits<32>>,
-    half_32: Constant<Bits<32>>,
     zero_64: Constant<Bits<64>>,
 }
 
@@ -737,7 +784,6 @@ impl<
             dwr_ip: Default::default(),
             dwr_txid: Default::default(),
             sh4: Constant::new(4.into()),
-            c128_8: Constant::new(128.into()),
             active: Default::default(),
             delivering: Default::default(),
             buffer: Default::default(),
@@ -756,6 +802,28 @@ impl<
             class_count: std::array::from_fn(|i| Constant::new(cfg.count_of(i).into())),
             class_code: std::array::from_fn(|i| Constant::new((i as u64).into())),
             gen: Default::default(),
+            now_d: Default::default(),
+            expiry_d: Default::default(),
+            s2_id_fifo: Default::default(),
+            s2_buf_fifo: Default::default(),
+            s3_ins: Default::default(),
+            s3_loc_kind: Default::default(),
+            s3_loc_index: Default::default(),
+            s3_ip: Default::default(),
+            s3_port: Default::default(),
+            s3_txid: Default::default(),
+            fr_v: Default::default(),
+            tc_valid: Default::default(),
+            tc_op: Default::default(),
+            tc_id: Default::default(),
+            tc_expiry: Default::default(),
+            tc_meta: Default::default(),
+            fr_tmo: Default::default(),
+            fr_id: Default::default(),
+            fr_class: Default::default(),
+            fr_buf: Default::default(),
+            dp_cw: Default::default(),
+            dp_last_at: Default::default(),
             s1_kind: Default::default(),
             s1_ip: Default::default(),
             s1_port: Default::default(),
@@ -846,6 +914,12 @@ impl<
             class_sel: Default::default(),
             class_buf: Default::default(),
             alloc: Default::default(),
+            s1_req: Default::default(),
+            s1_writes: Default::default(),
+            class_from_fifo: Default::default(),
+            s2_alloc: Default::default(),
+            ins_slot: Default::default(),
+            dp_share: Default::default(),
             row_id: Default::default(),
             ins_mask0: Default::default(),
             ins_mask1: Default::default(),
@@ -873,19 +947,17 @@ impl<
             expiry: Default::default(),
             dp_first: Default::default(),
             dp_accept: Default::default(),
+            dp_end: Default::default(),
             dp_payload_idx: Default::default(),
             dp_good: Default::default(),
-            pkt_bytes: Default::default(),
-            pkt_total: Default::default(),
             out_room: Default::default(),
             msg_words: Default::default(),
             tmo_live: Default::default(),
             tmo_rearm: Default::default(),
             fwd: Default::default(),
             gen_ok_r: Default::default(),
-            gen_ok_f: Default::default(),
+            late_r: Default::default(),
             early_r: Default::default(),
-            early_f: Default::default(),
             idle_r: Default::default(),
             idle_f: Default::default(),
             tmo_early: Default::default(),
@@ -894,8 +966,6 @@ impl<
             now_lo: Default::default(),
             ids_free_c: Default::default(),
             class_free: Default::default(),
-            pkt_last_off: Default::default(),
-            pkt_words16: Default::default(),
             wr_addr: Default::default(),
             row_loc_index: Default::default(),
             head_buf: Default::default(),
@@ -933,17 +1003,17 @@ impl<
             one_8: Constant::new(1.into()),
             max_8: Constant::new(0xffff.into()),
             hdr_words: Constant::new(HDR_WORDS.into()),
-            early_beats: Constant::new(4.into()),
+            zero_14: Constant::new(0.into()),
             one_16: Constant::new(1.into()),
             zero_16: Constant::new(0.into()),
             c7: Constant::new(7.into()),
-            pkt_bytes_c: Constant::new(PKT_BYTES.into()),
+            pkt_words_c: Constant::new((PKT_BYTES / 8).into()),
+            hdr_last: Constant::new((HDR_WORDS - 1).into()),
             max_len: Constant::new(MAX_MSG_BYTES.into()),
             sh3: Constant::new(3.into()),
             sh5: Constant::new(5.into()),
             sh7: Constant::new(7.into()),
             sh9: Constant::new(9.into()),
-            sh10: Constant::new(10.into()),
             sh11: Constant::new(11.into()),
             sh16: Constant::new(16.into()),
             sh32: Constant::new(32.into()),
@@ -955,7 +1025,6 @@ impl<
             zero_10: Constant::new(0.into()),
             zero_24: Constant::new(0.into()),
             zero_32: Constant::new(0.into()),
-            half_32: Constant::new((1u64 << 31).into()),
             zero_64: Constant::new(0.into()),
         }
     }
@@ -1057,7 +1126,29 @@ impl<
             cnt_alloc_fail,
             cnt_timeouts,
             cnt_bad_req,
-            cnt_bad_data
+            cnt_bad_data,
+            now_d,
+            expiry_d,
+            s2_id_fifo,
+            s2_buf_fifo,
+            s3_ins,
+            s3_loc_kind,
+            s3_loc_index,
+            s3_ip,
+            s3_port,
+            s3_txid,
+            fr_v,
+            tc_valid,
+            tc_op,
+            tc_id,
+            tc_expiry,
+            tc_meta,
+            fr_tmo,
+            fr_id,
+            fr_class,
+            fr_buf,
+            dp_cw,
+            dp_last_at
         );
         for i in 0..CAM_ENTRIES {
             self.cam_ip[i].clock.next = self.clock.val();
@@ -1072,9 +1163,10 @@ impl<
         for i in 0..MAX_CLASSES {
             self.class_fifo[i].clock.next = self.clock.val();
             self.class_fifo[i].reset.next = self.reset.val();
-            self.class_fifo[i].push.next = false;
             self.class_fifo[i].pop.next = false;
-            self.class_fifo[i].push_data.next = self.rows.read_data.val().buf_addr;
+            self.class_fifo[i].push.next =
+                self.fr_v.q.val() & (self.fr_class.q.val() == self.class_code[i].val());
+            self.class_fifo[i].push_data.next = self.fr_buf.q.val();
             self.class_fresh_off[i].clock.next = self.clock.val();
             self.class_taken[i].clock.next = self.clock.val();
             self.s1_fits[i].clock.next = self.clock.val();
@@ -1094,7 +1186,13 @@ impl<
         self.buffer.write_clock.next = self.clock.val();
         self.timer.clock.next = self.clock.val();
         self.timer.reset.next = self.reset.val();
-        self.timer.now.next = self.now.val();
+        self.timer.now.next = self.now_d.q.val();
+        // S2's timer command reaches the timer a cycle later, from registers.
+        self.timer.cmd.valid.next = self.tc_valid.q.val();
+        self.timer.cmd.op.next = self.tc_op.q.val();
+        self.timer.cmd.id.next = self.tc_id.q.val();
+        self.timer.cmd.expiry.next = self.tc_expiry.q.val();
+        self.timer.cmd.meta.next = self.tc_meta.q.val();
         self.id_fifo.clock.next = self.clock.val();
         self.id_fifo.reset.next = self.reset.val();
         self.deliv_fifo.clock.next = self.clock.val();
@@ -1102,17 +1200,25 @@ impl<
         self.out_fifo.clock.next = self.clock.val();
         self.out_fifo.reset.next = self.reset.val();
 
-        self.expiry.next = self.now.val() + bit_cast::<64, 32>(self.cfg.timeout.val());
-        self.expiry_lo.next = self.expiry.val().get_bits::<32>(0);
-        self.now_lo.next = self.now.val().get_bits::<32>(0);
+        self.now_d.d.next = self.now.val();
+        self.expiry_d.d.next = self.now.val() + bit_cast::<64, 32>(self.cfg.timeout.val());
+        self.expiry.next = self.expiry_d.q.val();
+        self.expiry_lo.next = self.expiry_d.q.val().get_bits::<32>(0);
+        self.now_lo.next = self.now_d.q.val().get_bits::<32>(0);
 
         // ================= S0: arbitrate, hash, read the table ways =================
         // A free op in S1 is in S2 next cycle, where it deletes from the table: no request
-        // follows it directly (stage 1 reads the table's state from registers only).
+        // follows it directly (stage 1 reads the table's state from registers only). Nor
+        // does a request follow a request: S2 carries out the allocation S1 chose.
         self.s1_free.next = (self.s1_kind.q.val() == self.k_free_dlv.val())
             | (self.s1_kind.q.val() == self.k_free_tmo.val());
+        self.s1_req.next = self.s1_kind.q.val() == self.k_req.val();
+        self.s1_writes.next = self.s1_req.val()
+            | (self.s1_kind.q.val() == self.k_check.val())
+            | (self.s1_kind.q.val() == self.k_unres.val());
         self.info_req.ready.next = !(self.dp_unres_pend.q.val()
             | self.s1_free.val()
+            | self.s1_req.val()
             | self.dp_check_pend.q.val()
             | self.free_pend.q.val()
             | self.timer.source.valid.val()
@@ -1126,9 +1232,13 @@ impl<
         } else if self.free_pend.q.val() {
             self.s0_kind.next = self.k_free_dlv.val();
         } else if self.timer.source.valid.val() {
-            self.s0_kind.next = self.k_free_tmo.val();
-            self.timer.source.ready.next = true;
-        } else if self.info_req.valid.val() & !self.s1_free.val() {
+            // Not behind an op that writes its row: a timer event's checks in S2 read the
+            // row from the RAM alone (nothing in S3 to forward).
+            if !self.s1_writes.val() {
+                self.s0_kind.next = self.k_free_tmo.val();
+                self.timer.source.ready.next = true;
+            }
+        } else if self.info_req.valid.val() & self.info_req.ready.val() {
             self.s0_kind.next = self.k_req.val();
         }
         self.ip_hi.next = self.info_req.src_ip.val().get_bits::<16>(16);
@@ -1191,12 +1301,11 @@ impl<
         }
         // A timer event is early while `now - expiry` is negative (mod 2^32); the message
         // has been idle for `expiry_lo(now) - expiry_lo(row) = now - its last request`.
+        // A timer event never follows an op that writes its row (S0), so its checks take
+        // the row from the RAM alone.
         self.gen_ok_r.next = self.rows.read_data.val().gen == self.s2_gen.q.val();
-        self.gen_ok_f.next = self.s3_row.q.val().gen == self.s2_gen.q.val();
-        self.early_r.next =
-            (self.now_lo.val() - self.rows.read_data.val().expiry_lo) >= self.half_32.val();
-        self.early_f.next =
-            (self.now_lo.val() - self.s3_row.q.val().expiry_lo) >= self.half_32.val();
+        self.late_r.next = self.now_lo.val() - self.rows.read_data.val().expiry_lo;
+        self.early_r.next = self.late_r.val().get_bit(31);
         self.idle_r.next = (self.expiry_lo.val() - self.rows.read_data.val().expiry_lo)
             >= self.cfg.conflict_idle.val();
         self.idle_f.next =
@@ -1204,7 +1313,6 @@ impl<
         self.tmo_early.next = self.early_r.val();
         self.idle_long.next = self.idle_r.val();
         if self.fwd.val() {
-            self.tmo_early.next = self.early_f.val();
             self.idle_long.next = self.idle_f.val();
         }
         self.s2_active.next = self.active.q.val().get_bit(self.s2_id.q.val().index());
@@ -1219,7 +1327,7 @@ impl<
         self.tmo_live.next = (self.s2_kind.q.val() == self.k_free_tmo.val())
             & self.s2_active.val()
             & !self.s2_delivering.val()
-            & ((self.gen_ok_r.val() & !self.fwd.val()) | (self.gen_ok_f.val() & self.fwd.val()));
+            & self.gen_ok_r.val();
         self.tmo_rearm.next = self.tmo_live.val()
             & (self.tmo_early.val()
                 | (self.dp_hold.q.val()
@@ -1251,7 +1359,7 @@ impl<
         self.done_tab.write_data.next.used = true;
         self.done_tab.write_data.next.src_ip = self.dwr_ip.val();
         self.done_tab.write_data.next.tx_msg_id = self.dwr_txid.val();
-        self.done_tab.write_data.next.freed_lo = self.now_lo.val();
+        self.done_tab.write_data.next.until_lo = self.expiry_lo.val();
         self.dw_v.d.next = self.done_tab.write_enable.val();
         self.dw_idx.d.next = self.done_tab.write_address.val();
         self.dw.d.next = self.done_tab.write_data.val();
@@ -1267,30 +1375,30 @@ impl<
         }
         // (Only a request reads it: then S0 made it from this op's msg_len and offset.)
         self.s1_valid_req.next = self.s1_vreq.q.val();
-        // Ways: a slot written by the op now in S2 is forwarded (the RAM read was stale).
+        // Ways: a slot written by the request now in S3 is forwarded (S2 wrote it in the
+        // cycle S0 read it for this op). No request is in S2 while one is in S1.
         self.r0.next = self.way0.read_data.val();
-        if (self.s2_kind.q.val() == self.k_req.val())
-            & self.s2_new.q.val()
-            & (self.s2_loc_kind.q.val() == self.loc_way0.val())
-            & (self.s2_loc_index.q.val().get_bits::<SA>(0) == self.s1_slot0.q.val())
+        if self.s3_ins.q.val()
+            & (self.s3_loc_kind.q.val() == self.loc_way0.val())
+            & (self.s3_loc_index.q.val() == self.s1_slot0.q.val())
         {
-            self.r0.next.src_ip = self.s2_ip.q.val();
-            self.r0.next.src_port = self.s2_port.q.val();
-            self.r0.next.tx_msg_id = self.s2_txid.q.val();
-            self.r0.next.rx_id = bit_cast::<16, A>(self.s2_id.q.val());
+            self.r0.next.src_ip = self.s3_ip.q.val();
+            self.r0.next.src_port = self.s3_port.q.val();
+            self.r0.next.tx_msg_id = self.s3_txid.q.val();
+            self.r0.next.rx_id = bit_cast::<16, A>(self.s3_id.q.val());
         }
         self.r1.next = self.way1.read_data.val();
-        if (self.s2_kind.q.val() == self.k_req.val())
-            & self.s2_new.q.val()
-            & (self.s2_loc_kind.q.val() == self.loc_way1.val())
-            & (self.s2_loc_index.q.val().get_bits::<SA>(0) == self.s1_slot1.q.val())
+        if self.s3_ins.q.val()
+            & (self.s3_loc_kind.q.val() == self.loc_way1.val())
+            & (self.s3_loc_index.q.val() == self.s1_slot1.q.val())
         {
-            self.r1.next.src_ip = self.s2_ip.q.val();
-            self.r1.next.src_port = self.s2_port.q.val();
-            self.r1.next.tx_msg_id = self.s2_txid.q.val();
-            self.r1.next.rx_id = bit_cast::<16, A>(self.s2_id.q.val());
+            self.r1.next.src_ip = self.s3_ip.q.val();
+            self.r1.next.src_port = self.s3_port.q.val();
+            self.r1.next.tx_msg_id = self.s3_txid.q.val();
+            self.r1.next.rx_id = bit_cast::<16, A>(self.s3_id.q.val());
         }
-        // No request is in S1 while a free is in S2 (S0), so the table's registers are current.
+        // No request is in S1 while a free or a request is in S2 (S0), so the table's
+        // registers are current.
         self.used0_now.next = self.used0.q.val().get_bit(self.s1_slot0.q.val().index());
         self.used1_now.next = self.used1.q.val().get_bit(self.s1_slot1.q.val().index());
         self.cam_used_now.next = self.cam_used.q.val();
@@ -1342,6 +1450,7 @@ impl<
         }
         // Smallest class that fits and has a buffer.
         self.class_found.next = false;
+        self.class_from_fifo.next = false;
         self.class_sel.next = self.class_code[0].val();
         self.class_buf.next = self.class_base[0].val() + self.class_fresh_off[0].q.val();
         for i in 0..MAX_CLASSES {
@@ -1351,6 +1460,7 @@ impl<
             {
                 self.class_found.next = true;
                 self.class_sel.next = self.class_code[3 - i].val();
+                self.class_from_fifo.next = self.class_fifo[3 - i].nonempty.val();
                 if self.class_fifo[3 - i].nonempty.val() {
                     self.class_buf.next = self.class_fifo[3 - i].head.val();
                 } else {
@@ -1367,21 +1477,21 @@ impl<
         self.d_txid.next = self.done_tab.read_data.val().tx_msg_id;
         self.d_gap.next =
             self.d_txid.val().get_bits::<8>(8) - self.s1_txid.q.val().get_bits::<8>(8);
-        self.d_age.next = self.now_lo.val() - self.done_tab.read_data.val().freed_lo;
+        self.d_age.next = self.now_lo.val() - self.done_tab.read_data.val().until_lo;
         self.d_hit_r.next = self.done_tab.read_data.val().used
             & (self.done_tab.read_data.val().src_ip == self.s1_ip.q.val())
             & (self.d_txid.val().get_bits::<8>(0) == self.s1_txid.q.val().get_bits::<8>(0))
-            & (self.d_gap.val() < self.c128_8.val())
-            & (self.d_age.val() < self.cfg.timeout.val());
+            & !self.d_gap.val().get_bit(7)
+            & self.d_age.val().get_bit(31);
         self.d_txid_f.next = self.dw.q.val().tx_msg_id;
         self.d_gap_f.next =
             self.d_txid_f.val().get_bits::<8>(8) - self.s1_txid.q.val().get_bits::<8>(8);
-        self.d_age_f.next = self.now_lo.val() - self.dw.q.val().freed_lo;
+        self.d_age_f.next = self.now_lo.val() - self.dw.q.val().until_lo;
         self.d_hit_f.next = self.dw.q.val().used
             & (self.dw.q.val().src_ip == self.s1_ip.q.val())
             & (self.d_txid_f.val().get_bits::<8>(0) == self.s1_txid.q.val().get_bits::<8>(0))
-            & (self.d_gap_f.val() < self.c128_8.val())
-            & (self.d_age_f.val() < self.cfg.timeout.val());
+            & !self.d_gap_f.val().get_bit(7)
+            & self.d_age_f.val().get_bit(31);
         self.d_hit.next = self.d_hit_r.val();
         if self.d_fwd.val() {
             self.d_hit.next = self.d_hit_f.val();
@@ -1424,6 +1534,8 @@ impl<
         self.s2_gen.d.next = self.s1_gen.q.val();
         self.s2_buf.d.next = self.class_buf.val();
         self.s2_class.d.next = self.class_sel.val();
+        self.s2_buf_fifo.d.next = self.class_from_fifo.val();
+        self.s2_id_fifo.d.next = self.id_fifo.nonempty.val();
         self.s2_loc_kind.d.next = self.loc_cam.val();
         self.s2_loc_index.d.next = bit_cast::<16, 2>(self.cam_free_idx.val());
         if !self.used1_now.val() {
@@ -1446,33 +1558,35 @@ impl<
         self.s2_id.d.next = self.row_id.val();
         self.rows.read_address.next = self.row_id.val();
 
-        // Allocation side effects.
+        // The allocation S1 chose, carried out in S2 from registers: the id and the buffer
+        // leave their free lists, the key enters the table.
+        // (`s2_new` is set only by a request's allocation; stale side effects in the first
+        // reset cycle are undone by the reset.)
+        self.s2_alloc.next = self.s2_new.q.val();
         self.id_fifo.pop.next = false;
         self.ins_mask0.next = self.zero_s.val();
         self.ins_mask1.next = self.zero_s.val();
         self.cam_ins_mask.next = self.zero_cam.val();
+        self.ins_slot.next = self.s2_loc_index.q.val().get_bits::<SA>(0);
         self.way0.write_enable.next = false;
         self.way1.write_enable.next = false;
-        self.way0.write_address.next = self.s1_slot0.q.val();
-        self.way1.write_address.next = self.s1_slot1.q.val();
-        self.way0.write_data.next.src_ip = self.s1_ip.q.val();
-        self.way0.write_data.next.src_port = self.s1_port.q.val();
-        self.way0.write_data.next.tx_msg_id = self.s1_txid.q.val();
-        self.way0.write_data.next.rx_id = bit_cast::<16, A>(self.new_id.val());
-        self.way1.write_data.next.src_ip = self.s1_ip.q.val();
-        self.way1.write_data.next.src_port = self.s1_port.q.val();
-        self.way1.write_data.next.tx_msg_id = self.s1_txid.q.val();
-        self.way1.write_data.next.rx_id = bit_cast::<16, A>(self.new_id.val());
-        if self.alloc.val() {
+        self.way0.write_address.next = self.ins_slot.val();
+        self.way1.write_address.next = self.ins_slot.val();
+        self.way0.write_data.next.src_ip = self.s2_ip.q.val();
+        self.way0.write_data.next.src_port = self.s2_port.q.val();
+        self.way0.write_data.next.tx_msg_id = self.s2_txid.q.val();
+        self.way0.write_data.next.rx_id = bit_cast::<16, A>(self.s2_id.q.val());
+        self.way1.write_data.next = self.way0.write_data.val();
+        if self.s2_alloc.val() {
             self.gen.d.next = self.gen.q.val() + self.one_16.val();
-            if self.id_fifo.nonempty.val() {
+            if self.s2_id_fifo.q.val() {
                 self.id_fifo.pop.next = true;
             } else {
                 self.id_fresh.d.next = self.id_fresh.q.val() + self.one_c.val();
             }
             for i in 0..MAX_CLASSES {
-                if self.class_sel.val() == self.class_code[i].val() {
-                    if self.class_fifo[i].nonempty.val() {
+                if self.s2_class.q.val() == self.class_code[i].val() {
+                    if self.s2_buf_fifo.q.val() {
                         self.class_fifo[i].pop.next = true;
                     } else {
                         self.class_fresh_off[i].d.next =
@@ -1481,24 +1595,31 @@ impl<
                     }
                 }
             }
-            if !self.used0_now.val() {
+            if self.s2_loc_kind.q.val() == self.loc_way0.val() {
                 self.way0.write_enable.next = true;
-                self.ins_mask0.next = self.one_s.val() << self.s1_slot0.q.val();
-            } else if !self.used1_now.val() {
+                self.ins_mask0.next = self.one_s.val() << self.ins_slot.val();
+            } else if self.s2_loc_kind.q.val() == self.loc_way1.val() {
                 self.way1.write_enable.next = true;
-                self.ins_mask1.next = self.one_s.val() << self.s1_slot1.q.val();
+                self.ins_mask1.next = self.one_s.val() << self.ins_slot.val();
             } else {
-                self.cam_ins_mask.next = self.one_cam.val() << self.cam_free_idx.val();
+                self.cam_ins_mask.next =
+                    self.one_cam.val() << self.s2_loc_index.q.val().get_bits::<2>(0);
                 for i in 0..CAM_ENTRIES {
-                    if self.cam_free_idx.val() == self.cam_code[i].val() {
-                        self.cam_ip[i].d.next = self.s1_ip.q.val();
-                        self.cam_port[i].d.next = self.s1_port.q.val();
-                        self.cam_txid[i].d.next = self.s1_txid.q.val();
-                        self.cam_id[i].d.next = bit_cast::<16, A>(self.new_id.val());
+                    if self.s2_loc_index.q.val().get_bits::<2>(0) == self.cam_code[i].val() {
+                        self.cam_ip[i].d.next = self.s2_ip.q.val();
+                        self.cam_port[i].d.next = self.s2_port.q.val();
+                        self.cam_txid[i].d.next = self.s2_txid.q.val();
+                        self.cam_id[i].d.next = bit_cast::<16, A>(self.s2_id.q.val());
                     }
                 }
             }
         }
+        self.s3_ins.d.next = self.s2_alloc.val();
+        self.s3_loc_kind.d.next = self.s2_loc_kind.q.val();
+        self.s3_loc_index.d.next = self.ins_slot.val();
+        self.s3_ip.d.next = self.s2_ip.q.val();
+        self.s3_port.d.next = self.s2_port.q.val();
+        self.s3_txid.d.next = self.s2_txid.q.val();
         self.used0.d.next = (self.used0.q.val() & !self.del_mask0.val()) | self.ins_mask0.val();
         self.used1.d.next = (self.used1.q.val() & !self.del_mask1.val()) | self.ins_mask1.val();
         self.cam_used.d.next =
@@ -1517,7 +1638,7 @@ impl<
             self.row_new.next.size_class = self.s2_class.q.val();
             self.row_new.next.loc_kind = self.s2_loc_kind.q.val();
             self.row_new.next.loc_index = self.s2_loc_index.q.val();
-            self.row_new.next.gen = self.gen.q.val() - self.one_16.val();
+            self.row_new.next.gen = self.gen.q.val();
         }
         self.full.next = self.s2_full.q.val();
         self.pkt_bit.next = self.s2_pkt_bit.q.val();
@@ -1549,15 +1670,21 @@ impl<
         self.rows.write_enable.next = false;
         self.rows.write_address.next = self.s2_id.q.val();
         self.rows.write_data.next = self.row_new.val();
-        self.timer.cmd.valid.next = false;
-        self.timer.cmd.op.next = self.op_schedule.val();
-        self.timer.cmd.id.next = self.s2_id.q.val();
-        self.timer.cmd.expiry.next = self.expiry.val();
-        self.timer.cmd.meta.next = self.row_new.val().gen;
+        self.tc_valid.d.next = false;
+        self.tc_op.d.next = self.op_schedule.val();
+        self.tc_id.d.next = self.s2_id.q.val();
+        self.tc_expiry.d.next = self.expiry.val();
+        self.tc_meta.d.next = self.row_new.val().gen;
         self.active_set.next = self.zero_n.val();
         self.active_clr.next = self.zero_n.val();
-        self.id_fifo.push.next = false;
-        self.id_fifo.push_data.next = self.s2_id.q.val();
+        // A free's id and buffer return to their free lists in S3, from registers.
+        self.id_fifo.push.next = self.fr_v.q.val();
+        self.id_fifo.push_data.next = self.fr_id.q.val();
+        self.fr_v.d.next = self.do_free.val();
+        self.fr_tmo.d.next = self.s2_kind.q.val() == self.k_free_tmo.val();
+        self.fr_id.d.next = self.s2_id.q.val();
+        self.fr_class.d.next = self.row.val().size_class;
+        self.fr_buf.d.next = self.row.val().buf_addr;
 
         if self.s2_kind.q.val() == self.k_req.val() {
             self.info_resp.valid.next = true;
@@ -1578,9 +1705,9 @@ impl<
                 if self.idle_long.val() {
                     self.rows.write_enable.next = true;
                     self.rows.write_data.next.expiry_lo = self.now_lo.val();
-                    self.timer.cmd.valid.next = true;
-                    self.timer.cmd.op.next = self.op_reschedule.val();
-                    self.timer.cmd.expiry.next = self.now.val();
+                    self.tc_valid.d.next = true;
+                    self.tc_op.d.next = self.op_reschedule.val();
+                    self.tc_expiry.d.next = self.now_d.q.val();
                 }
             } else if self.s2_fail_alloc.q.val() {
                 self.info_resp.fail.next = true;
@@ -1606,11 +1733,11 @@ impl<
                 self.rows.write_enable.next = true;
                 self.rows.write_data.next.received = self.received_next.val();
                 self.rows.write_data.next.expiry_lo = self.expiry_lo.val();
-                self.timer.cmd.valid.next = true;
+                self.tc_valid.d.next = true;
                 if self.s2_new.q.val() {
                     self.active_set.next = self.one_n.val() << self.s2_id.q.val();
                 } else {
-                    self.timer.cmd.op.next = self.op_reschedule.val();
+                    self.tc_op.d.next = self.op_reschedule.val();
                 }
             }
         }
@@ -1647,26 +1774,22 @@ impl<
         // A timeout that raced a request, or whose message has a frame in the data port:
         // re-arm (a schedule keeps the allocation number as metadata).
         if self.tmo_rearm.val() {
-            self.timer.cmd.valid.next = true;
+            self.tc_valid.d.next = true;
         }
-        self.stat.freed_valid.next = self.do_free.val();
+        self.stat.freed_valid.next = self.fr_v.q.val();
         self.stat.freed_id.next = self.zero_16.val();
         self.stat.freed_timeout.next = false;
-        if self.do_free.val() {
-            self.stat.freed_id.next = bit_cast::<16, A>(self.s2_id.q.val());
-            self.stat.freed_timeout.next = self.s2_kind.q.val() == self.k_free_tmo.val();
-            self.active_clr.next = self.one_n.val() << self.s2_id.q.val();
-            self.id_fifo.push.next = true;
-            self.timer.cmd.valid.next = true;
-            self.timer.cmd.op.next = self.op_cancel.val();
-            for i in 0..MAX_CLASSES {
-                if self.row.val().size_class == self.class_code[i].val() {
-                    self.class_fifo[i].push.next = true;
-                }
-            }
-            if self.s2_kind.q.val() == self.k_free_tmo.val() {
+        if self.fr_v.q.val() {
+            self.stat.freed_id.next = bit_cast::<16, A>(self.fr_id.q.val());
+            self.stat.freed_timeout.next = self.fr_tmo.q.val();
+            if self.fr_tmo.q.val() {
                 self.cnt_timeouts.d.next = self.cnt_timeouts.q.val() + self.one_32.val();
             }
+        }
+        if self.do_free.val() {
+            self.active_clr.next = self.one_n.val() << self.s2_id.q.val();
+            self.tc_valid.d.next = true;
+            self.tc_op.d.next = self.op_cancel.val();
         }
         self.s3_valid.d.next = self.rows.write_enable.val();
         self.s3_id.d.next = self.s2_id.q.val();
@@ -1677,19 +1800,22 @@ impl<
         self.sink.ready.next = !self.reset.val()
             & (!self.dp_outstanding.q.val()
                 | (!self.dp_first.val()
-                    & (self.dp_beats.q.val() < self.early_beats.val())
+                    & (self.dp_beats.q.val().get_bits::<14>(2) == self.zero_14.val())
                     & !self.sink.last.val()));
         self.dp_accept.next = self.sink.valid.val() & self.sink.ready.val();
-        self.pkt_total.next = self.sink.msg_len.val().get_bits::<6>(10);
-        if self.sink.msg_len.val().get_bits::<10>(0) != self.zero_10.val() {
-            self.pkt_total.next = self.sink.msg_len.val().get_bits::<6>(10) + self.one_6.val();
+        // The packet's payload words, from the first beat's registers over two cycles (used
+        // from beat 8, and a last beat at index k >= 3 comes at least 3 cycles after the
+        // first; an earlier last beat never matches `dp_last_at`, which is at least 7):
+        // ceil(msg_len / 8) - 128 * offset, at most 128 (the offset's packet is the last one
+        // exactly when that is at most 128; for an offset past the end the value is unused,
+        // as the check fails).
+        self.dp_share.next =
+            self.dp_cw.q.val() - (bit_cast::<16, 8>(self.dp_off.q.val()) << self.sh7.val());
+        self.dp_words.d.next = self.pkt_words_c.val();
+        if self.dp_share.val() <= self.pkt_words_c.val() {
+            self.dp_words.d.next = self.dp_share.val();
         }
-        self.pkt_bytes.next = self.pkt_bytes_c.val();
-        self.pkt_last_off.next = self.pkt_total.val() - self.one_6.val();
-        if self.sink.pkt_offset.val() == bit_cast::<8, 6>(self.pkt_last_off.val()) {
-            self.pkt_bytes.next = self.sink.msg_len.val()
-                - (bit_cast::<16, 8>(self.sink.pkt_offset.val()) << self.sh10.val());
-        }
+        self.dp_last_at.d.next = self.dp_words.q.val() + self.hdr_last.val();
         self.deliv_set.next = self.zero_n.val();
         // A pending data-port op waits until S0 takes it.
         self.dp_check_pend.d.next =
@@ -1699,10 +1825,8 @@ impl<
         self.dp_payload_idx.next = self.dp_beats.q.val() - self.hdr_words.val();
         self.dp_good.next = self.v_ok.q.val()
             & !self.dp_first.val()
-            & ((self.dp_beats.q.val() + self.one_8.val())
-                == (self.hdr_words.val() + self.dp_words.q.val()));
+            & (self.dp_beats.q.val() == self.dp_last_at.q.val());
         self.buffer.write_enable.next = false;
-        self.pkt_words16.next = (self.pkt_bytes.val() + self.c7.val()) >> self.sh3.val();
         self.wr_addr.next = self.v_buf.q.val()
             + (bit_cast::<24, 8>(self.dp_off.q.val()) << self.sh7.val())
             + bit_cast::<24, 16>(self.dp_payload_idx.val());
@@ -1729,7 +1853,7 @@ impl<
                 self.dp_len.d.next = self.sink.msg_len.val();
                 self.dp_off.d.next = self.sink.pkt_offset.val();
                 self.dp_local_port.d.next = self.sink.local_port.val();
-                self.dp_words.d.next = self.pkt_words16.val();
+                self.dp_cw.d.next = (self.sink.msg_len.val() + self.c7.val()) >> self.sh3.val();
                 self.v_ok.d.next = false;
                 // A one-beat frame cannot carry a payload: no check, just dropped below.
                 if !self.sink.last.val() {
@@ -1744,20 +1868,25 @@ impl<
             {
                 self.buffer.write_enable.next = true;
             }
-            if self.sink.last.val() {
-                self.dp_beats.d.next = self.zero_8.val();
-                if self.dp_good.val() {
-                    self.dp_hold.d.next = false;
-                    if self.v_complete.q.val() {
-                        self.deliv_fifo.push.next = true;
-                        self.deliv_set.next =
-                            self.one_n.val() << self.dp_id.q.val().get_bits::<A>(0);
-                    }
-                } else {
-                    self.cnt_bad_data.d.next = self.cnt_bad_data.q.val() + self.one_32.val();
-                    if self.v_ok.q.val() & !self.dp_first.val() {
-                        self.dp_unres_pend.d.next = true;
-                    }
+        }
+        // A last beat is accepted exactly when nothing is outstanding (`sink.ready`), so
+        // its decisions do not wait for the ready's compares.
+        self.dp_end.next = self.sink.valid.val()
+            & self.sink.last.val()
+            & !self.reset.val()
+            & !self.dp_outstanding.q.val();
+        if self.dp_end.val() {
+            self.dp_beats.d.next = self.zero_8.val();
+            if self.dp_good.val() {
+                self.dp_hold.d.next = false;
+                if self.v_complete.q.val() {
+                    self.deliv_fifo.push.next = true;
+                    self.deliv_set.next = self.one_n.val() << self.dp_id.q.val().get_bits::<A>(0);
+                }
+            } else {
+                self.cnt_bad_data.d.next = self.cnt_bad_data.q.val() + self.one_32.val();
+                if self.v_ok.q.val() & !self.dp_first.val() {
+                    self.dp_unres_pend.d.next = true;
                 }
             }
         }
@@ -1894,6 +2023,9 @@ impl<
             self.cnt_late.d.next = self.zero_32.val();
             self.s2_done.d.next = false;
             self.dw_v.d.next = false;
+            self.s3_ins.d.next = false;
+            self.fr_v.d.next = false;
+            self.tc_valid.d.next = false;
         }
     }
 }

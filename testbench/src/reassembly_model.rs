@@ -22,10 +22,11 @@
 //!
 //! # Ordering (one op pipeline, effects at S2)
 //! A request accepted in cycle `t` acts at `t+2`; a frame's data-port check at
-//! `b+3` (`b` = cycle of its first beat); a free at the cycle it shows on `stat.freed_*`.
-//! Events are applied in that order. A free's table deletion is seen by every later op;
-//! its id and buffer are allocatable from `f+2` on (the free lists are FIFOs whose head
-//! shows one cycle after the push, and allocation reads them one stage before S2). A frame
+//! `b+3` (`b` = cycle of its first beat); a free at `f`, the cycle before it shows on
+//! `stat.freed_*` (it shows from S3). Events are applied in that order. A free's table
+//! deletion is seen by every later op; its id and buffer are allocatable from `f+3` on
+//! (they are pushed into the free-list FIFOs in S3, a FIFO's head shows one cycle after
+//! the push, and allocation reads them one stage before S2). A frame
 //! whose check passed but that turns out malformed at its last beat releases its offset
 //! (the block's UNRES op three cycles later; nothing can observe the difference). The
 //! UNRES (S0 at `L+1`) never meets the next frame's check (S0 at `b'+1 >= L+2`), except
@@ -234,6 +235,10 @@ pub struct ReassemblyModel {
     /// Completed messages not yet freed, in completion order.
     dlv_order: VecDeque<usize>,
     busy: Vec<u64>,
+    /// S2 cycle of the last op the model put there (a free must not share it).
+    last_op_s2: Option<u64>,
+    /// The request in S2 this cycle allocated.
+    alloc_now: bool,
     counters: Counters,
     payloads: HashMap<Key, Arc<Vec<u8>>>,
     trace: VecDeque<String>,
@@ -321,6 +326,8 @@ impl ReassemblyModel {
             deliveries: VecDeque::new(),
             dlv_order: VecDeque::new(),
             busy: vec![],
+            last_op_s2: None,
+            alloc_now: false,
             counters: Counters::default(),
             payloads: HashMap::new(),
             trace: VecDeque::new(),
@@ -498,15 +505,25 @@ impl ReassemblyModel {
             }
         }
 
+        // ---- a free shows on `stat.freed_*` in S3: it was the op in S2 last cycle, before
+        // this cycle's
+        if o.stat.freed_valid {
+            if self.last_op_s2 == Some(c - 1) {
+                return Err(self.err(
+                    "stat.freed_valid",
+                    "no free (the model had another op in S2 last cycle)".into(),
+                    format!("free of id {} (timeout {})", o.stat.freed_id, o.stat.freed_timeout),
+                    "two ops in S2 in one cycle: the model's timing of requests/checks disagrees with the block".into(),
+                ));
+            }
+            self.free(c - 1, o.stat.freed_id, o.stat.freed_timeout)?;
+        }
+
         // ---- S2 of this cycle
+        self.alloc_now = false;
         let op = self.ops.remove(&c);
-        if o.stat.freed_valid && op.is_some() {
-            return Err(self.err(
-                "stat.freed_valid",
-                format!("no free (the op in S2 is {op:?})"),
-                format!("free of id {} (timeout {})", o.stat.freed_id, o.stat.freed_timeout),
-                "two ops in S2 in one cycle: the model's timing of requests/checks disagrees with the block".into(),
-            ));
+        if op.is_some() {
+            self.last_op_s2 = Some(c);
         }
         match op {
             Some(Op::Req(r, t)) => self.request(c, t, r, &o.resp)?,
@@ -515,9 +532,6 @@ impl ReassemblyModel {
                 self.expect_no_resp(o)?;
             }
             None => self.expect_no_resp(o)?,
-        }
-        if o.stat.freed_valid {
-            self.free(c, o.stat.freed_id, o.stat.freed_timeout)?;
         }
 
         // ---- data port: the last beat of a frame
@@ -528,27 +542,29 @@ impl ReassemblyModel {
         // ---- source
         self.output(o)?;
 
-        // ---- free-list levels (a free shows one cycle later)
+        // ---- free-list levels (a free shows one cycle after `stat.freed_*`, an allocation
+        // one cycle after its S2)
         let freed_now = o.stat.freed_valid as usize;
+        let alloc_now = self.alloc_now as usize;
         let in_use = self.ids_in_use();
         self.stats.max_ids_in_use = self.stats.max_ids_in_use.max(in_use);
-        let exp_ids = self.n - in_use - freed_now;
+        let exp_ids = self.n - in_use - freed_now + alloc_now;
         if o.stat.ids_free as usize != exp_ids {
             return Err(self.err(
                 "stat.ids_free",
                 exp_ids.to_string(),
                 o.stat.ids_free.to_string(),
-                format!("{in_use} ids in use per the model, {freed_now} freed this cycle"),
+                format!("{in_use} ids in use per the model, {freed_now} freed and {alloc_now} allocated this cycle"),
             ));
         }
         let bufs_in_use = in_use; // one buffer per message
-        let exp_bufs = self.total_bufs - bufs_in_use - freed_now;
+        let exp_bufs = self.total_bufs - bufs_in_use - freed_now + alloc_now;
         if o.stat.bufs_free as usize != exp_bufs {
             return Err(self.err(
                 "stat.bufs_free",
                 exp_bufs.to_string(),
                 o.stat.bufs_free.to_string(),
-                format!("{bufs_in_use} buffers in use per the model, {freed_now} freed this cycle"),
+                format!("{bufs_in_use} buffers in use per the model, {freed_now} freed and {alloc_now} allocated this cycle"),
             ));
         }
         if c.is_multiple_of(64) {
@@ -701,7 +717,7 @@ impl ReassemblyModel {
                             self.incs[ii].key, self.incs[ii].alloc_s2
                         )
                     } else {
-                        "freed less than 2 cycles before this S2".to_string()
+                        "freed less than 3 cycles before this S2".to_string()
                     };
                     return Err(self.err(
                         "info_resp.rx_msg_id",
@@ -717,6 +733,7 @@ impl ReassemblyModel {
                     self.stats.class_fallbacks += 1;
                 }
                 self.ids_idle -= 1;
+                self.alloc_now = true;
                 self.class_idle[class] -= 1;
                 match place {
                     Loc::Way0(i) => self.way0[i] = Some((key, id)),
@@ -777,7 +794,9 @@ impl ReassemblyModel {
     fn late_dup_of(&self, key: Key, s: u64) -> Option<u64> {
         let (ip, _, txid) = key;
         let &((dip, _, did), f) = self.done.get(&done_index(ip, txid))?;
-        let fresh = ((s - 1).wrapping_sub(f) as u32) < self.timeout as u32;
+        // The block stores `freed + timeout` and takes the sign of `now - that` (32 bits):
+        // the same as `age < timeout` for ages below 2^31.
+        let fresh = ((s - 1).wrapping_sub(f).wrapping_sub(self.timeout) as u32) >= 1 << 31;
         (dip == ip && is_late(did, txid) && fresh).then_some(f)
     }
 
@@ -1102,7 +1121,9 @@ impl ReassemblyModel {
             ));
         }
         self.ids[id as usize] = None;
-        self.pending.push_back((f + 2, id, x.class));
+        // Its id and buffer are pushed in S3 and show at the FIFO heads a cycle later, where
+        // S1 may choose them for an op in S2 at `f + 3`.
+        self.pending.push_back((f + 3, id, x.class));
         self.incs[ii].freed = Some((f, timeout));
         self.log(format!(
             "S2 {f}: free id {id} {:x?} ({})",
