@@ -5990,6 +5990,18 @@ module nic_ndp$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,event
     reg  [3:0] read_id$d;
     wire  [3:0] read_id$q;
     reg  read_id$clock;
+    reg  pull_go$d;
+    wire  pull_go$q;
+    reg  pull_go$clock;
+    reg  [103:0] go_addr$d;
+    wire  [103:0] go_addr$q;
+    reg  go_addr$clock;
+    reg  [15:0] go_pull$d;
+    wire  [15:0] go_pull$q;
+    reg  go_pull$clock;
+    reg  [15:0] go_step$d;
+    wire  [15:0] go_step$q;
+    reg  go_step$clock;
     reg  [31:0] cnt_pkts$d;
     wire  [31:0] cnt_pkts$q;
     reg  cnt_pkts$clock;
@@ -6032,6 +6044,8 @@ module nic_ndp$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,event
     reg  [63:0] ev_key;
     reg  [103:0] row_addr;
     reg  [63:0] row_key;
+    reg  [103:0] go_row;
+    reg  [63:0] go_key;
     reg  [63:0] sent_key;
     reg  same_msg;
     reg  [15:0] last_pull;
@@ -6118,6 +6132,26 @@ module nic_ndp$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,event
         .q(read_id$q),
         .clock(read_id$clock)
     );
+    nic_ndp$pg$pull_go pull_go(
+        .d(pull_go$d),
+        .q(pull_go$q),
+        .clock(pull_go$clock)
+    );
+    nic_ndp$pg$go_addr go_addr(
+        .d(go_addr$d),
+        .q(go_addr$q),
+        .clock(go_addr$clock)
+    );
+    nic_ndp$pg$go_pull go_pull(
+        .d(go_pull$d),
+        .q(go_pull$q),
+        .clock(go_pull$clock)
+    );
+    nic_ndp$pg$go_step go_step(
+        .d(go_step$d),
+        .q(go_step$q),
+        .clock(go_step$clock)
+    );
     nic_ndp$pg$cnt_pkts cnt_pkts(
         .d(cnt_pkts$d),
         .q(cnt_pkts$q),
@@ -6153,6 +6187,10 @@ module nic_ndp$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,event
         cur$clock = clock;
         pull_read$clock = clock;
         read_id$clock = clock;
+        pull_go$clock = clock;
+        go_addr$clock = clock;
+        go_pull$clock = clock;
+        go_step$clock = clock;
         cnt_pkts$clock = clock;
         cnt_pulls$clock = clock;
         cnt_coal$clock = clock;
@@ -6165,6 +6203,10 @@ module nic_ndp$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,event
         cur$d = cur$q;
         pull_read$d = pull_read$q;
         read_id$d = read_id$q;
+        pull_go$d = pull_go$q;
+        go_addr$d = go_addr$q;
+        go_pull$d = go_pull$q;
+        go_step$d = go_step$q;
         cnt_pkts$d = cnt_pkts$q;
         cnt_pulls$d = cnt_pulls$q;
         cnt_coal$d = cnt_coal$q;
@@ -6186,7 +6228,7 @@ module nic_ndp$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,event
                 beat$d = zero_4;
             end
         end
-        free = ~pull_read$q & (~busy$q | (source$ready & last_beat));
+        free = ~pull_read$q & ~pull_go$q & (~busy$q | (source$ready & last_beat));
         if (pace_left$q != zero_16) begin
             pace_left$d = pace_left$q - one_16;
         end
@@ -6278,12 +6320,20 @@ module nic_ndp$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,event
         if (same_msg) begin
             last_pull = sent$read_data[64+:16];
         end
-        step_pull = last_pull + one_16;
-        emit_pull = rows$read_data[104+:16];
+        pull_go$d = pull_read$q;
+        go_addr$d = row_addr;
+        go_pull$d = rows$read_data[104+:16];
+        go_step$d = last_pull + one_16;
+        go_row = go_addr$q;
+        go_key[0+:32] = go_row[0+:32];
+        go_key[32+:16] = go_row[32+:16];
+        go_key[48+:16] = go_row[64+:16];
+        step_pull = go_step$q;
+        emit_pull = go_pull$q;
         more = 1'b0;
-        if (rows$read_data[104+:16] > step_pull) begin
+        if (go_pull$q > step_pull) begin
             emit_pull = step_pull;
-            more = pull_read$q;
+            more = pull_go$q;
         end
         if (more) begin
             queue$push = 1'b1;
@@ -6297,22 +6347,22 @@ module nic_ndp$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,event
         if (take_ev & cfg$pace & ev_pull & ~pull_free) begin
             sent$write_enable = 1'b1;
         end
-        if (pull_read$q) begin
+        if (pull_go$q) begin
             sent$write_enable = 1'b1;
             sent$write_address = read_id$q;
-            sent_wr[0+:64] = row_key;
+            sent_wr[0+:64] = go_key;
             sent_wr[64+:16] = emit_pull;
         end
         sent$write_data = sent_wr;
-        start = pull_read$q | take_nack | (take_ev & (ev_flags != zero_8));
+        start = pull_go$q | take_nack | (take_ev & (ev_flags != zero_8));
         nc[0+:8] = ev_flags;
         nc[8+:8] = event$grant_prio;
         nc[16+:104] = ev_addr;
         nc[120+:16] = event$pull_grant;
-        if (pull_read$q) begin
+        if (pull_go$q) begin
             nc[0+:8] = pull_bit;
             nc[8+:8] = zero_8;
-            nc[16+:104] = row_addr;
+            nc[16+:104] = go_row;
             nc[120+:16] = emit_pull;
         end
         else if (take_nack) begin
@@ -6332,7 +6382,7 @@ module nic_ndp$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,event
             busy$d = 1'b1;
             beat$d = zero_4;
             cnt_pkts$d = cnt_pkts$q + one_32;
-            if (pull_read$q | (take_ev & ev_pull)) begin
+            if (pull_go$q | (take_ev & ev_pull)) begin
                 cnt_pulls$d = cnt_pulls$q + one_32;
             end
         end
@@ -6363,6 +6413,7 @@ module nic_ndp$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,event
             busy$d = 1'b0;
             beat$d = zero_4;
             pull_read$d = 1'b0;
+            pull_go$d = 1'b0;
             cnt_pkts$d = zero_32;
             cnt_pulls$d = zero_32;
             cnt_coal$d = zero_32;
@@ -6524,6 +6575,63 @@ module nic_ndp$pg$cur(d,q,clock);
     end
           
 endmodule // nic_ndp$pg$cur
+
+
+module nic_ndp$pg$go_addr(d,q,clock);
+    
+    // Module arguments
+    input wire  [103:0] d;
+    output reg  [103:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 104'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$pg$go_addr
+
+
+module nic_ndp$pg$go_pull(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$pg$go_pull
+
+
+module nic_ndp$pg$go_step(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$pg$go_step
 
 
 module nic_ndp$pg$nacks(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -6825,6 +6933,25 @@ module nic_ndp$pg$pending(d,q,clock);
     end
           
 endmodule // nic_ndp$pg$pending
+
+
+module nic_ndp$pg$pull_go(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$pg$pull_go
 
 
 module nic_ndp$pg$pull_read(d,q,clock);
@@ -17061,6 +17188,8 @@ module nic_ndp$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$vali
     
     // Constant declarations
     localparam  sh4 = 4'h4;
+    localparam  sh10 = 5'b1010;
+    localparam  zero_2 = 2'b0;
     localparam  class_bytes$0 = 16'h100;
     localparam  class_bytes$1 = 16'h800;
     localparam  class_bytes$2 = 16'h2000;
@@ -17392,6 +17521,9 @@ module nic_ndp$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$vali
     reg  s1_vreq$d;
     wire  s1_vreq$q;
     reg  s1_vreq$clock;
+    reg  s1_voff$d;
+    wire  s1_voff$q;
+    reg  s1_voff$clock;
     reg  [15:0] gen$d;
     wire  [15:0] gen$q;
     reg  gen$clock;
@@ -17686,7 +17818,7 @@ module nic_ndp$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$vali
     reg  d_hit;
     reg  [31:0] dwr_ip;
     reg  [15:0] dwr_txid;
-    reg  [5:0] s0_total;
+    reg  [15:0] s0_off_bytes;
     reg  [2:0] s0_kind;
     reg  [15:0] h0;
     reg  [15:0] h1;
@@ -18089,6 +18221,11 @@ module nic_ndp$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$vali
         .d(s1_vreq$d),
         .q(s1_vreq$q),
         .clock(s1_vreq$clock)
+    );
+    nic_ndp$reasm$s1_voff s1_voff(
+        .d(s1_voff$d),
+        .q(s1_voff$q),
+        .clock(s1_voff$clock)
     );
     nic_ndp$reasm$gen gen(
         .d(gen$d),
@@ -18569,6 +18706,7 @@ module nic_ndp$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$vali
         s1_mark$clock = clock;
         s1_id$clock = clock;
         s1_vreq$clock = clock;
+        s1_voff$clock = clock;
         s1_gen$clock = clock;
         s1_slot0$clock = clock;
         s1_slot1$clock = clock;
@@ -18671,6 +18809,7 @@ module nic_ndp$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$vali
         s1_mark$d = s1_mark$q;
         s1_id$d = s1_id$q;
         s1_vreq$d = s1_vreq$q;
+        s1_voff$d = s1_voff$q;
         s1_gen$d = s1_gen$q;
         s1_slot0$d = s1_slot0$q;
         s1_slot1$d = s1_slot1$q;
@@ -18899,11 +19038,9 @@ module nic_ndp$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$vali
         s1_port$d = info_req$src_port;
         s1_txid$d = info_req$tx_msg_id;
         s1_len$d = info_req$msg_len;
-        s0_total = info_req$msg_len[10+:6];
-        if (info_req$msg_len[0+:10] != zero_10) begin
-            s0_total = info_req$msg_len[10+:6] + one_6;
-        end
-        s1_vreq$d = (info_req$msg_len != zero_16) & (info_req$msg_len <= max_len) & (info_req$pkt_offset < 8'(s0_total));
+        s0_off_bytes = 16'(info_req$pkt_offset[0+:6]) << sh10;
+        s1_vreq$d = (info_req$msg_len != zero_16) & (info_req$msg_len <= max_len);
+        s1_voff$d = (info_req$pkt_offset[6+:2] == zero_2) & (s0_off_bytes < info_req$msg_len);
         s1_off$d = info_req$pkt_offset;
         s1_mark$d = info_req$mark_received;
         s1_slot0$d = h0[0+:6];
@@ -18982,7 +19119,7 @@ module nic_ndp$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$vali
         if (s1_len$q[0+:10] != zero_10) begin
             s1_total = s1_len$q[10+:6] + one_6;
         end
-        s1_valid_req = s1_vreq$q;
+        s1_valid_req = s1_vreq$q & s1_voff$q;
         r0 = way0$read_data;
         if (s3_ins$q & (s3_loc_kind$q == loc_way0) & (s3_loc_index$q == s1_slot0$q)) begin
             r0[0+:32] = s3_ip$q;
@@ -23566,6 +23703,25 @@ module nic_ndp$reasm$s1_txid(d,q,clock);
     end
           
 endmodule // nic_ndp$reasm$s1_txid
+
+
+module nic_ndp$reasm$s1_voff(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp$reasm$s1_voff
 
 
 module nic_ndp$reasm$s1_vreq(d,q,clock);

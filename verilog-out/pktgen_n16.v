@@ -113,6 +113,18 @@ module pktgen_n16(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,event
     reg  [3:0] read_id$d;
     wire  [3:0] read_id$q;
     reg  read_id$clock;
+    reg  pull_go$d;
+    wire  pull_go$q;
+    reg  pull_go$clock;
+    reg  [103:0] go_addr$d;
+    wire  [103:0] go_addr$q;
+    reg  go_addr$clock;
+    reg  [15:0] go_pull$d;
+    wire  [15:0] go_pull$q;
+    reg  go_pull$clock;
+    reg  [15:0] go_step$d;
+    wire  [15:0] go_step$q;
+    reg  go_step$clock;
     reg  [31:0] cnt_pkts$d;
     wire  [31:0] cnt_pkts$q;
     reg  cnt_pkts$clock;
@@ -155,6 +167,8 @@ module pktgen_n16(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,event
     reg  [63:0] ev_key;
     reg  [103:0] row_addr;
     reg  [63:0] row_key;
+    reg  [103:0] go_row;
+    reg  [63:0] go_key;
     reg  [63:0] sent_key;
     reg  same_msg;
     reg  [15:0] last_pull;
@@ -241,6 +255,26 @@ module pktgen_n16(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,event
         .q(read_id$q),
         .clock(read_id$clock)
     );
+    pktgen_n16$pull_go pull_go(
+        .d(pull_go$d),
+        .q(pull_go$q),
+        .clock(pull_go$clock)
+    );
+    pktgen_n16$go_addr go_addr(
+        .d(go_addr$d),
+        .q(go_addr$q),
+        .clock(go_addr$clock)
+    );
+    pktgen_n16$go_pull go_pull(
+        .d(go_pull$d),
+        .q(go_pull$q),
+        .clock(go_pull$clock)
+    );
+    pktgen_n16$go_step go_step(
+        .d(go_step$d),
+        .q(go_step$q),
+        .clock(go_step$clock)
+    );
     pktgen_n16$cnt_pkts cnt_pkts(
         .d(cnt_pkts$d),
         .q(cnt_pkts$q),
@@ -276,6 +310,10 @@ module pktgen_n16(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,event
         cur$clock = clock;
         pull_read$clock = clock;
         read_id$clock = clock;
+        pull_go$clock = clock;
+        go_addr$clock = clock;
+        go_pull$clock = clock;
+        go_step$clock = clock;
         cnt_pkts$clock = clock;
         cnt_pulls$clock = clock;
         cnt_coal$clock = clock;
@@ -288,6 +326,10 @@ module pktgen_n16(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,event
         cur$d = cur$q;
         pull_read$d = pull_read$q;
         read_id$d = read_id$q;
+        pull_go$d = pull_go$q;
+        go_addr$d = go_addr$q;
+        go_pull$d = go_pull$q;
+        go_step$d = go_step$q;
         cnt_pkts$d = cnt_pkts$q;
         cnt_pulls$d = cnt_pulls$q;
         cnt_coal$d = cnt_coal$q;
@@ -309,7 +351,7 @@ module pktgen_n16(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,event
                 beat$d = zero_4;
             end
         end
-        free = ~pull_read$q & (~busy$q | (source$ready & last_beat));
+        free = ~pull_read$q & ~pull_go$q & (~busy$q | (source$ready & last_beat));
         if (pace_left$q != zero_16) begin
             pace_left$d = pace_left$q - one_16;
         end
@@ -401,12 +443,20 @@ module pktgen_n16(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,event
         if (same_msg) begin
             last_pull = sent$read_data[64+:16];
         end
-        step_pull = last_pull + one_16;
-        emit_pull = rows$read_data[104+:16];
+        pull_go$d = pull_read$q;
+        go_addr$d = row_addr;
+        go_pull$d = rows$read_data[104+:16];
+        go_step$d = last_pull + one_16;
+        go_row = go_addr$q;
+        go_key[0+:32] = go_row[0+:32];
+        go_key[32+:16] = go_row[32+:16];
+        go_key[48+:16] = go_row[64+:16];
+        step_pull = go_step$q;
+        emit_pull = go_pull$q;
         more = 1'b0;
-        if (rows$read_data[104+:16] > step_pull) begin
+        if (go_pull$q > step_pull) begin
             emit_pull = step_pull;
-            more = pull_read$q;
+            more = pull_go$q;
         end
         if (more) begin
             queue$push = 1'b1;
@@ -420,22 +470,22 @@ module pktgen_n16(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,event
         if (take_ev & cfg$pace & ev_pull & ~pull_free) begin
             sent$write_enable = 1'b1;
         end
-        if (pull_read$q) begin
+        if (pull_go$q) begin
             sent$write_enable = 1'b1;
             sent$write_address = read_id$q;
-            sent_wr[0+:64] = row_key;
+            sent_wr[0+:64] = go_key;
             sent_wr[64+:16] = emit_pull;
         end
         sent$write_data = sent_wr;
-        start = pull_read$q | take_nack | (take_ev & (ev_flags != zero_8));
+        start = pull_go$q | take_nack | (take_ev & (ev_flags != zero_8));
         nc[0+:8] = ev_flags;
         nc[8+:8] = event$grant_prio;
         nc[16+:104] = ev_addr;
         nc[120+:16] = event$pull_grant;
-        if (pull_read$q) begin
+        if (pull_go$q) begin
             nc[0+:8] = pull_bit;
             nc[8+:8] = zero_8;
-            nc[16+:104] = row_addr;
+            nc[16+:104] = go_row;
             nc[120+:16] = emit_pull;
         end
         else if (take_nack) begin
@@ -455,7 +505,7 @@ module pktgen_n16(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,event
             busy$d = 1'b1;
             beat$d = zero_4;
             cnt_pkts$d = cnt_pkts$q + one_32;
-            if (pull_read$q | (take_ev & ev_pull)) begin
+            if (pull_go$q | (take_ev & ev_pull)) begin
                 cnt_pulls$d = cnt_pulls$q + one_32;
             end
         end
@@ -486,6 +536,7 @@ module pktgen_n16(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,event
             busy$d = 1'b0;
             beat$d = zero_4;
             pull_read$d = 1'b0;
+            pull_go$d = 1'b0;
             cnt_pkts$d = zero_32;
             cnt_pulls$d = zero_32;
             cnt_coal$d = zero_32;
@@ -647,6 +698,63 @@ module pktgen_n16$cur(d,q,clock);
     end
           
 endmodule // pktgen_n16$cur
+
+
+module pktgen_n16$go_addr(d,q,clock);
+    
+    // Module arguments
+    input wire  [103:0] d;
+    output reg  [103:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 104'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // pktgen_n16$go_addr
+
+
+module pktgen_n16$go_pull(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // pktgen_n16$go_pull
+
+
+module pktgen_n16$go_step(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // pktgen_n16$go_step
 
 
 module pktgen_n16$nacks(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -948,6 +1056,25 @@ module pktgen_n16$pending(d,q,clock);
     end
           
 endmodule // pktgen_n16$pending
+
+
+module pktgen_n16$pull_go(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // pktgen_n16$pull_go
 
 
 module pktgen_n16$pull_read(d,q,clock);

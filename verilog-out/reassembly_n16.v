@@ -56,6 +56,8 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
     
     // Constant declarations
     localparam  sh4 = 4'h4;
+    localparam  sh10 = 5'b1010;
+    localparam  zero_2 = 2'b0;
     localparam  class_bytes$0 = 16'h100;
     localparam  class_bytes$1 = 16'h800;
     localparam  class_bytes$2 = 16'h2000;
@@ -387,6 +389,9 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
     reg  s1_vreq$d;
     wire  s1_vreq$q;
     reg  s1_vreq$clock;
+    reg  s1_voff$d;
+    wire  s1_voff$q;
+    reg  s1_voff$clock;
     reg  [15:0] gen$d;
     wire  [15:0] gen$q;
     reg  gen$clock;
@@ -681,7 +686,7 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
     reg  d_hit;
     reg  [31:0] dwr_ip;
     reg  [15:0] dwr_txid;
-    reg  [5:0] s0_total;
+    reg  [15:0] s0_off_bytes;
     reg  [2:0] s0_kind;
     reg  [15:0] h0;
     reg  [15:0] h1;
@@ -1084,6 +1089,11 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         .d(s1_vreq$d),
         .q(s1_vreq$q),
         .clock(s1_vreq$clock)
+    );
+    reassembly_n16$s1_voff s1_voff(
+        .d(s1_voff$d),
+        .q(s1_voff$q),
+        .clock(s1_voff$clock)
     );
     reassembly_n16$gen gen(
         .d(gen$d),
@@ -1564,6 +1574,7 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         s1_mark$clock = clock;
         s1_id$clock = clock;
         s1_vreq$clock = clock;
+        s1_voff$clock = clock;
         s1_gen$clock = clock;
         s1_slot0$clock = clock;
         s1_slot1$clock = clock;
@@ -1666,6 +1677,7 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         s1_mark$d = s1_mark$q;
         s1_id$d = s1_id$q;
         s1_vreq$d = s1_vreq$q;
+        s1_voff$d = s1_voff$q;
         s1_gen$d = s1_gen$q;
         s1_slot0$d = s1_slot0$q;
         s1_slot1$d = s1_slot1$q;
@@ -1894,11 +1906,9 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         s1_port$d = info_req$src_port;
         s1_txid$d = info_req$tx_msg_id;
         s1_len$d = info_req$msg_len;
-        s0_total = info_req$msg_len[10+:6];
-        if (info_req$msg_len[0+:10] != zero_10) begin
-            s0_total = info_req$msg_len[10+:6] + one_6;
-        end
-        s1_vreq$d = (info_req$msg_len != zero_16) & (info_req$msg_len <= max_len) & (info_req$pkt_offset < 8'(s0_total));
+        s0_off_bytes = 16'(info_req$pkt_offset[0+:6]) << sh10;
+        s1_vreq$d = (info_req$msg_len != zero_16) & (info_req$msg_len <= max_len);
+        s1_voff$d = (info_req$pkt_offset[6+:2] == zero_2) & (s0_off_bytes < info_req$msg_len);
         s1_off$d = info_req$pkt_offset;
         s1_mark$d = info_req$mark_received;
         s1_slot0$d = h0[0+:6];
@@ -1977,7 +1987,7 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         if (s1_len$q[0+:10] != zero_10) begin
             s1_total = s1_len$q[10+:6] + one_6;
         end
-        s1_valid_req = s1_vreq$q;
+        s1_valid_req = s1_vreq$q & s1_voff$q;
         r0 = way0$read_data;
         if (s3_ins$q & (s3_loc_kind$q == loc_way0) & (s3_loc_index$q == s1_slot0$q)) begin
             r0[0+:32] = s3_ip$q;
@@ -6561,6 +6571,25 @@ module reassembly_n16$s1_txid(d,q,clock);
     end
           
 endmodule // reassembly_n16$s1_txid
+
+
+module reassembly_n16$s1_voff(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // reassembly_n16$s1_voff
 
 
 module reassembly_n16$s1_vreq(d,q,clock);

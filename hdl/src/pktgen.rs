@@ -214,6 +214,13 @@ pub struct PacketGen<const A: usize, const N: usize, const C: usize> {
     pull_read: DFF<bool>,
     /// The receive message of the row being read.
     read_id: DFF<Bits<A>>,
+    /// The row read last cycle, with the last PULL sent for its message (`rtt_pkts` for
+    /// none) decided then: its PULL goes out this cycle.
+    pull_go: DFF<bool>,
+    go_addr: DFF<CtrlAddr>,
+    go_pull: DFF<Bits<16>>,
+    /// One above the last PULL sent: the most this PULL may carry.
+    go_step: DFF<Bits<16>>,
     cnt_pkts: DFF<Bits<32>>,
     cnt_pulls: DFF<Bits<32>>,
     cnt_coal: DFF<Bits<32>>,
@@ -251,6 +258,8 @@ pub struct PacketGen<const A: usize, const N: usize, const C: usize> {
     ev_key: Signal<Local, MsgKey>,
     row_addr: Signal<Local, CtrlAddr>,
     row_key: Signal<Local, MsgKey>,
+    go_row: Signal<Local, CtrlAddr>,
+    go_key: Signal<Local, MsgKey>,
     sent_key: Signal<Local, MsgKey>,
     same_msg: Signal<Local, bool>,
     last_pull: Signal<Local, Bits<16>>,
@@ -308,6 +317,10 @@ impl<const A: usize, const N: usize, const C: usize> PacketGen<A, N, C> {
             cur: Default::default(),
             pull_read: Default::default(),
             read_id: Default::default(),
+            pull_go: Default::default(),
+            go_addr: Default::default(),
+            go_pull: Default::default(),
+            go_step: Default::default(),
             cnt_pkts: Default::default(),
             cnt_pulls: Default::default(),
             cnt_coal: Default::default(),
@@ -338,6 +351,8 @@ impl<const A: usize, const N: usize, const C: usize> PacketGen<A, N, C> {
             ev_key: Default::default(),
             row_addr: Default::default(),
             row_key: Default::default(),
+            go_row: Default::default(),
+            go_key: Default::default(),
             sent_key: Default::default(),
             same_msg: Default::default(),
             last_pull: Default::default(),
@@ -392,6 +407,10 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
             cur,
             pull_read,
             read_id,
+            pull_go,
+            go_addr,
+            go_pull,
+            go_step,
             cnt_pkts,
             cnt_pulls,
             cnt_coal,
@@ -418,6 +437,7 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         }
         // Free for a new packet next cycle: idle, or its last beat leaves now.
         self.free.next = !self.pull_read.q.val()
+            & !self.pull_go.q.val()
             & (!self.busy.q.val() | (self.source.ready.val() & self.last_beat.val()));
         if self.pace_left.q.val() != self.zero_16.val() {
             self.pace_left.d.next = self.pace_left.q.val() - self.one_16.val();
@@ -526,8 +546,8 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         }
         self.pull_read.d.next = false;
         if self.take_pull.val() {
-            // Pop the message; its row (and its last PULL sent) is read this cycle and
-            // emitted from the next.
+            // Pop the message; its row (and its last PULL sent) is read this cycle,
+            // compared the next and emitted the one after.
             self.queue.pop.next = true;
             self.pull_read.d.next = true;
             self.read_id.d.next = self.queue.head.val();
@@ -539,8 +559,10 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         // A queued PULL raises its message's offset by at most one over the last PULL sent
         // for that message (over `cfg.rtt_pkts` when none was: the sender's initial
         // credit), as NDP's one PULL per packet; the row goes back in the queue while more
-        // remains. (No event is taken while a row is read, so the queue and the pending
-        // bits are free for the requeue.)
+        // remains. The row and the last PULL are read in the cycle after the pop, compared
+        // (is the last PULL for this message?) and registered; the PULL goes out the cycle
+        // after. (No event is taken in either cycle, so the queue and the pending bits are
+        // free for the requeue.)
         self.sent.read_address.next = self.queue.head.val();
         self.row_addr.next = self.rows.read_data.val().addr;
         self.row_key.next.dst_ip = self.row_addr.val().dst_ip;
@@ -554,12 +576,20 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         if self.same_msg.val() {
             self.last_pull.next = self.sent.read_data.val().pull;
         }
-        self.step_pull.next = self.last_pull.val() + self.one_16.val();
-        self.emit_pull.next = self.rows.read_data.val().pull;
+        self.pull_go.d.next = self.pull_read.q.val();
+        self.go_addr.d.next = self.row_addr.val();
+        self.go_pull.d.next = self.rows.read_data.val().pull;
+        self.go_step.d.next = self.last_pull.val() + self.one_16.val();
+        self.go_row.next = self.go_addr.q.val();
+        self.go_key.next.dst_ip = self.go_row.val().dst_ip;
+        self.go_key.next.dst_port = self.go_row.val().dst_port;
+        self.go_key.next.tx_msg_id = self.go_row.val().tx_msg_id;
+        self.step_pull.next = self.go_step.q.val();
+        self.emit_pull.next = self.go_pull.q.val();
         self.more.next = false;
-        if self.rows.read_data.val().pull > self.step_pull.val() {
+        if self.go_pull.q.val() > self.step_pull.val() {
             self.emit_pull.next = self.step_pull.val();
-            self.more.next = self.pull_read.q.val();
+            self.more.next = self.pull_go.q.val();
         }
         if self.more.val() {
             self.queue.push.next = true;
@@ -576,26 +606,26 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         if self.take_ev.val() & self.cfg.pace.val() & self.ev_pull.val() & !self.pull_free.val() {
             self.sent.write_enable.next = true;
         }
-        if self.pull_read.q.val() {
+        if self.pull_go.q.val() {
             self.sent.write_enable.next = true;
             self.sent.write_address.next = self.read_id.q.val();
-            self.sent_wr.next.key = self.row_key.val();
+            self.sent_wr.next.key = self.go_key.val();
             self.sent_wr.next.pull = self.emit_pull.val();
         }
         self.sent.write_data.next = self.sent_wr.val();
 
         // Start a packet.
-        self.start.next = self.pull_read.q.val()
+        self.start.next = self.pull_go.q.val()
             | self.take_nack.val()
             | (self.take_ev.val() & (self.ev_flags.val() != self.zero_8.val()));
         self.nc.next.flags = self.ev_flags.val();
         self.nc.next.prio = self.event.grant_prio.val();
         self.nc.next.addr = self.ev_addr.val();
         self.nc.next.pull = self.event.pull_grant.val();
-        if self.pull_read.q.val() {
+        if self.pull_go.q.val() {
             self.nc.next.flags = self.pull_bit.val();
             self.nc.next.prio = self.zero_8.val();
-            self.nc.next.addr = self.row_addr.val();
+            self.nc.next.addr = self.go_row.val();
             self.nc.next.pull = self.emit_pull.val();
         } else if self.take_nack.val() {
             self.nc.next.flags = self.nack_bit.val();
@@ -621,7 +651,7 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
             self.busy.d.next = true;
             self.beat.d.next = self.zero_4.val();
             self.cnt_pkts.d.next = self.cnt_pkts.q.val() + self.one_32.val();
-            if self.pull_read.q.val() | (self.take_ev.val() & self.ev_pull.val()) {
+            if self.pull_go.q.val() | (self.take_ev.val() & self.ev_pull.val()) {
                 self.cnt_pulls.d.next = self.cnt_pulls.q.val() + self.one_32.val();
             }
         }
@@ -656,6 +686,7 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
             self.busy.d.next = false;
             self.beat.d.next = self.zero_4.val();
             self.pull_read.d.next = false;
+            self.pull_go.d.next = false;
             self.cnt_pkts.d.next = self.zero_32.val();
             self.cnt_pulls.d.next = self.zero_32.val();
             self.cnt_coal.d.next = self.zero_32.val();

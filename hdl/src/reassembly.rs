@@ -438,7 +438,10 @@ pub struct Reassembly<
     /// it is well formed (`msg_len` in `1..=MAX_MSG_BYTES`, `pkt_offset` below its count).
     s1_fits: [DFF<bool>; MAX_CLASSES],
     s1_vreq: DFF<bool>,
-    s0_total: Signal<Local, Bits<6>>,
+    s1_voff: DFF<bool>,
+    s0_off_bytes: Signal<Local, Bits<16>>,
+    sh10: Constant<Bits<5>>,
+    zero_2: Constant<Bits<2>>,
     class_bytes: [Constant<Bits<16>>; MAX_CLASSES],
     class_base: [Constant<Bits<24>>; MAX_CLASSES],
     class_words: [Constant<Bits<24>>; MAX_CLASSES],
@@ -795,7 +798,10 @@ impl<
             class_taken: Default::default(),
             s1_fits: Default::default(),
             s1_vreq: Default::default(),
-            s0_total: Default::default(),
+            s1_voff: Default::default(),
+            s0_off_bytes: Default::default(),
+            sh10: Constant::new(10.into()),
+            zero_2: Constant::new(0.into()),
             class_bytes: std::array::from_fn(|i| Constant::new(cfg.bytes_of(i).into())),
             class_base: std::array::from_fn(|i| Constant::new(cfg.base_of(i).into())),
             class_words: std::array::from_fn(|i| Constant::new(cfg.words_of(i).into())),
@@ -1063,6 +1069,7 @@ impl<
             s1_mark,
             s1_id,
             s1_vreq,
+            s1_voff,
             s1_gen,
             s1_slot0,
             s1_slot1,
@@ -1264,13 +1271,15 @@ impl<
         self.s1_port.d.next = self.info_req.src_port.val();
         self.s1_txid.d.next = self.info_req.tx_msg_id.val();
         self.s1_len.d.next = self.info_req.msg_len.val();
-        self.s0_total.next = self.info_req.msg_len.val().get_bits::<6>(10);
-        if self.info_req.msg_len.val().get_bits::<10>(0) != self.zero_10.val() {
-            self.s0_total.next = self.info_req.msg_len.val().get_bits::<6>(10) + self.one_6.val();
-        }
+        // `pkt_offset < ceil(msg_len / 1024)` as `1024 * pkt_offset < msg_len`: one compare.
+        self.s0_off_bytes.next =
+            bit_cast::<16, 6>(self.info_req.pkt_offset.val().get_bits::<6>(0)) << self.sh10.val();
+        // (Two registers, ANDed in S1: fewer levels after the request's port.)
         self.s1_vreq.d.next = (self.info_req.msg_len.val() != self.zero_16.val())
-            & (self.info_req.msg_len.val() <= self.max_len.val())
-            & (self.info_req.pkt_offset.val() < bit_cast::<8, 6>(self.s0_total.val()));
+            & (self.info_req.msg_len.val() <= self.max_len.val());
+        self.s1_voff.d.next = (self.info_req.pkt_offset.val().get_bits::<2>(6)
+            == self.zero_2.val())
+            & (self.s0_off_bytes.val() < self.info_req.msg_len.val());
         self.s1_off.d.next = self.info_req.pkt_offset.val();
         self.s1_mark.d.next = self.info_req.mark_received.val();
         self.s1_slot0.d.next = self.h0.val().get_bits::<SA>(0);
@@ -1374,7 +1383,7 @@ impl<
             self.s1_total.next = self.s1_len.q.val().get_bits::<6>(10) + self.one_6.val();
         }
         // (Only a request reads it: then S0 made it from this op's msg_len and offset.)
-        self.s1_valid_req.next = self.s1_vreq.q.val();
+        self.s1_valid_req.next = self.s1_vreq.q.val() & self.s1_voff.q.val();
         // Ways: a slot written by the request now in S3 is forwarded (S2 wrote it in the
         // cycle S0 read it for this op). No request is in S2 while one is in S1.
         self.r0.next = self.way0.read_data.val();

@@ -69,7 +69,10 @@ pub struct PktGenModel {
     rows: [CtrlEvent; 16],
     /// The last PULL sent per receive message, with the message it was for.
     sent: [(MsgKey, u16); 16],
-    /// A popped row being read: its message, row and last PULL sent.
+    /// A popped row being read (the cycle after the pop): its message, row and last PULL
+    /// sent.
+    pull_wait: Option<(u8, CtrlEvent, (MsgKey, u16))>,
+    /// The row read last cycle: its PULL goes out this cycle.
     pull_read: Option<(u8, CtrlEvent, (MsgKey, u16))>,
     counters: (u32, u32, u32),
     /// Packets emitted (first beats), and the cycles slot-taking ones (PULL-bearing, and
@@ -95,6 +98,7 @@ impl PktGenModel {
             pending: [false; 16],
             rows: [CtrlEvent::default(); 16],
             sent: [((0, 0, 0), 0); 16],
+            pull_wait: None,
             pull_read: None,
             counters: (0, 0, 0),
             packets: 0,
@@ -103,7 +107,11 @@ impl PktGenModel {
     }
 
     pub fn quiet(&self) -> bool {
-        !self.busy && self.queue.is_empty() && self.nacks.is_empty() && self.pull_read.is_none()
+        !self.busy
+            && self.queue.is_empty()
+            && self.nacks.is_empty()
+            && self.pull_read.is_none()
+            && self.pull_wait.is_none()
     }
 
     /// Checks cycle `t` with the event presented `ev`.
@@ -124,7 +132,9 @@ impl PktGenModel {
             ));
         }
         let last_beat = self.beat == BEATS - 1;
-        let free = self.pull_read.is_none() && (!self.busy || (io.src_ready && last_beat));
+        let free = self.pull_read.is_none()
+            && self.pull_wait.is_none()
+            && (!self.busy || (io.src_ready && last_beat));
         let due = !self.pace || self.pace_left <= 1;
         let take_nack = free && self.pace && due && !self.nacks.is_empty();
         let take_pull = free && self.pace && due && self.nacks.is_empty() && !self.queue.is_empty();
@@ -180,6 +190,7 @@ impl PktGenModel {
             m.credit = pull;
             start = Some(m);
         }
+        self.pull_read = self.pull_wait.take();
         if let Some(e) = take_ev {
             let wants = e.flags & PULL != 0;
             let send_pull = !self.pace || due;
@@ -242,7 +253,7 @@ impl PktGenModel {
             let rx = self.queue.pop_front().expect("nonempty");
             self.pending[rx as usize] = false;
             self.pace_left = self.gap;
-            self.pull_read = Some((rx, self.rows[rx as usize], self.sent[rx as usize]));
+            self.pull_wait = Some((rx, self.rows[rx as usize], self.sent[rx as usize]));
             self.pull_decisions.push(t);
         }
         if let Some(m) = start {
