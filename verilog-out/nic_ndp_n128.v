@@ -3666,7 +3666,6 @@ module nic_ndp_n128$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,si
     localparam  homa = 1'b0;
     localparam  bolt = 1'b0;
     localparam  bolt_src = 8'h20;
-    localparam  zero_hdr = 336'h0;
     localparam  one_6 = 6'b1;
     localparam  zero_6 = 6'b0;
     localparam  one_7 = 7'b1;
@@ -4616,11 +4615,10 @@ module nic_ndp_n128$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,si
         source$data = zero_64;
         source$last = 1'b0;
         source$empty = zero_3;
-        source$hdr = zero_hdr;
+        source$hdr = head[11+:336];
         if (avail) begin
             source$data = ring$read_data;
             source$last = out_last;
-            source$hdr = head[11+:336];
             if (out_last) begin
                 source$empty = head[8+:3];
             end
@@ -5931,6 +5929,8 @@ module nic_ndp_n128$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,
     localparam  zero_n = 128'h0;
     localparam  zero_16 = 16'h0;
     localparam  one_16 = 16'h1;
+    localparam  two_16 = 16'h2;
+    localparam  zero_15 = 15'b0;
     localparam  one_4 = 4'h1;
     localparam  zero_4 = 4'h0;
     localparam  last_4 = 4'h8;
@@ -5975,6 +5975,9 @@ module nic_ndp_n128$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,
     reg  [15:0] pace_left$d;
     wire  [15:0] pace_left$q;
     reg  pace_left$clock;
+    reg  pace_gt1$d;
+    wire  pace_gt1$q;
+    reg  pace_gt1$clock;
     reg  busy$d;
     wire  busy$q;
     reg  busy$clock;
@@ -6035,6 +6038,11 @@ module nic_ndp_n128$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,
     reg  [5:0] ev_hi;
     reg  [9:0] ev_lo;
     reg  [15:0] ev_pkts;
+    reg  [16:0] ev_ahead;
+    reg  [15:0] ev_ahead16;
+    reg  gap_gt1;
+    reg  ev_other;
+    reg  ev_nack;
     reg  pull_free;
     reg  pull_held;
     reg  defer_pull;
@@ -6106,6 +6114,11 @@ module nic_ndp_n128$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,
         .d(pace_left$d),
         .q(pace_left$q),
         .clock(pace_left$clock)
+    );
+    nic_ndp_n128$pg$pace_gt1 pace_gt1(
+        .d(pace_gt1$d),
+        .q(pace_gt1$q),
+        .clock(pace_gt1$clock)
     );
     nic_ndp_n128$pg$busy busy(
         .d(busy$d),
@@ -6182,6 +6195,7 @@ module nic_ndp_n128$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,
     always @(*) begin
         pending$clock = clock;
         pace_left$clock = clock;
+        pace_gt1$clock = clock;
         busy$clock = clock;
         beat$clock = clock;
         cur$clock = clock;
@@ -6198,6 +6212,7 @@ module nic_ndp_n128$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,
         cnt_nunpaced$clock = clock;
         pending$d = pending$q;
         pace_left$d = pace_left$q;
+        pace_gt1$d = pace_gt1$q;
         busy$d = busy$q;
         beat$d = beat$q;
         cur$d = cur$q;
@@ -6232,7 +6247,9 @@ module nic_ndp_n128$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,
         if (pace_left$q != zero_16) begin
             pace_left$d = pace_left$q - one_16;
         end
-        due = ~cfg$pace | (pace_left$q <= one_16);
+        pace_gt1$d = pace_left$q > two_16;
+        gap_gt1 = cfg$gap > one_16;
+        due = ~cfg$pace | ~pace_gt1$q;
         take_nack = free & cfg$pace & due & nacks$nonempty & ~reset;
         take_pull = free & cfg$pace & due & ~nacks$nonempty & queue$nonempty & ~reset;
         event$ready = free & ~take_pull & ~take_nack & ~reset;
@@ -6253,7 +6270,9 @@ module nic_ndp_n128$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,
         if (ev_lo != zero_10) begin
             ev_pkts = 16'(ev_hi) + one_16;
         end
-        pull_free = cfg$pace & wants_pull & (event$pull_grant > ev_pkts);
+        ev_ahead = 17'(event$pull_grant) - 17'(ev_hi);
+        ev_ahead16 = ev_ahead[0+:16];
+        pull_free = cfg$pace & wants_pull & ~ev_ahead[32'h10] & ((ev_ahead16[1+:15] != zero_15) | ((ev_lo == zero_10) & ev_ahead16[32'h0]));
         id_mask = one_n << event$rx_id;
         pull_held = (pending$q & id_mask) != zero_n;
         ev_row[0+:104] = ev_addr;
@@ -6274,7 +6293,9 @@ module nic_ndp_n128$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,
         if (defer_nack) begin
             ev_flags = event$flags & no_nack_pull;
         end
-        ev_pull = (ev_flags & pull_bit) != zero_8;
+        ev_nack = wants_nack & ~defer_nack;
+        ev_pull = wants_pull & ~defer_pull & ~defer_nack;
+        ev_other = (event$flags & no_nack_pull) != zero_8;
         nacks$push = take_ev & defer_nack;
         nacks$push_data = ev_addr;
         nacks$pop = take_nack;
@@ -6308,6 +6329,7 @@ module nic_ndp_n128$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,
             read_id$d = queue$head;
             pending$d = pending$q & ~(one_n << queue$head);
             pace_left$d = cfg$gap;
+            pace_gt1$d = gap_gt1;
         end
         sent$read_address = queue$head;
         row_addr = rows$read_data[0+:104];
@@ -6354,7 +6376,7 @@ module nic_ndp_n128$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,
             sent_wr[64+:16] = emit_pull;
         end
         sent$write_data = sent_wr;
-        start = pull_go$q | take_nack | (take_ev & (ev_flags != zero_8));
+        start = pull_go$q | take_nack | (take_ev & (ev_other | ev_nack | ev_pull));
         nc[0+:8] = ev_flags;
         nc[8+:8] = event$grant_prio;
         nc[16+:104] = ev_addr;
@@ -6371,10 +6393,12 @@ module nic_ndp_n128$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,
             nc[16+:104] = nacks$head;
             nc[120+:16] = zero_16;
             pace_left$d = cfg$gap;
+            pace_gt1$d = gap_gt1;
         end
         else if (take_ev) begin
-            if (cfg$pace & ((ev_pull & ~pull_free) | (cfg$pace_nacks & send_pull & ((ev_flags & nack_bit) != zero_8)))) begin
+            if (cfg$pace & ((ev_pull & ~pull_free) | (cfg$pace_nacks & send_pull & ev_nack))) begin
                 pace_left$d = cfg$gap;
+                pace_gt1$d = gap_gt1;
             end
         end
         if (start) begin
@@ -6410,6 +6434,7 @@ module nic_ndp_n128$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,
         if (reset) begin
             pending$d = zero_n;
             pace_left$d = zero_16;
+            pace_gt1$d = 1'b0;
             busy$d = 1'b0;
             beat$d = zero_4;
             pull_read$d = 1'b0;
@@ -6895,6 +6920,25 @@ module nic_ndp_n128$pg$nacks$wp(d,q,clock);
     end
           
 endmodule // nic_ndp_n128$pg$nacks$wp
+
+
+module nic_ndp_n128$pg$pace_gt1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pg$pace_gt1
 
 
 module nic_ndp_n128$pg$pace_left(d,q,clock);

@@ -54,7 +54,6 @@ module parser_homa(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$ready
     localparam  homa = 1'b1;
     localparam  bolt = 1'b0;
     localparam  bolt_src = 8'h20;
-    localparam  zero_hdr = 336'h0;
     localparam  one_6 = 6'b1;
     localparam  zero_6 = 6'b0;
     localparam  one_7 = 7'b1;
@@ -1004,11 +1003,10 @@ module parser_homa(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$ready
         source$data = zero_64;
         source$last = 1'b0;
         source$empty = zero_3;
-        source$hdr = zero_hdr;
+        source$hdr = head[11+:336];
         if (avail) begin
             source$data = ring$read_data;
             source$last = out_last;
-            source$hdr = head[11+:336];
             if (out_last) begin
                 source$empty = head[8+:3];
             end

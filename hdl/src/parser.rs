@@ -334,7 +334,6 @@ pub struct Parser {
     /// Bolt build: accept the switches' SRC packets (see the module documentation).
     bolt: Constant<bool>,
     bolt_src: Constant<Bits<8>>,
-    zero_hdr: Constant<RxHdr>,
     one_6: Constant<Bits<6>>,
     zero_6: Constant<Bits<6>>,
     one_7: Constant<Bits<7>>,
@@ -494,7 +493,6 @@ impl Parser {
             homa: Constant::new(homa),
             bolt: Constant::new(bolt),
             bolt_src: Constant::new((crate::switch::BOLT_SRC as u64).into()),
-            zero_hdr: Constant::new(RxHdr::default()),
             one_6: Constant::new(1.into()),
             zero_6: Constant::new(0.into()),
             one_7: Constant::new(1.into()),
@@ -924,11 +922,12 @@ impl Logic for Parser {
         self.source.data.next = self.zero_64.val();
         self.source.last.next = false;
         self.source.empty.next = self.zero_3.val();
-        self.source.hdr.next = self.zero_hdr.val();
+        // The header fields are the head's whether or not a word is available (they are
+        // defined only with `valid`): no gate between the verdict queue and the consumer.
+        self.source.hdr.next = self.head.val().hdr;
         if self.avail.val() {
             self.source.data.next = self.ring.read_data.val();
             self.source.last.next = self.out_last.val();
-            self.source.hdr.next = self.head.val().hdr;
             if self.out_last.val() {
                 self.source.empty.next = self.head.val().empty;
             }

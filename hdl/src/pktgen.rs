@@ -207,6 +207,8 @@ pub struct PacketGen<const A: usize, const N: usize, const C: usize> {
     nacks: Fifo<CtrlAddr, A, C>,
     pending: DFF<Bits<N>>,
     pace_left: DFF<Bits<16>>,
+    /// `pace_left > 1`, kept beside it (so that `due` is a register, not a compare).
+    pace_gt1: DFF<bool>,
     busy: DFF<bool>,
     beat: DFF<Bits<4>>,
     cur: DFF<CtrlPkt>,
@@ -245,6 +247,16 @@ pub struct PacketGen<const A: usize, const N: usize, const C: usize> {
     ev_hi: Signal<Local, Bits<6>>,
     ev_lo: Signal<Local, Bits<10>>,
     ev_pkts: Signal<Local, Bits<16>>,
+    /// `pull_grant - ev_hi` in 17 bits (bit 16: negative).
+    ev_ahead: Signal<Local, Bits<17>>,
+    /// The low 16 bits of `ev_ahead` (a part-select of a part-select is not Verilog).
+    ev_ahead16: Signal<Local, Bits<16>>,
+    /// `cfg.gap > 1`: the `pace_gt1` a slot taken now leaves.
+    gap_gt1: Signal<Local, bool>,
+    /// The event's flags other than NACK and PULL are not all zero.
+    ev_other: Signal<Local, bool>,
+    /// The event's packet carries a NACK (`ev_flags` has the NACK bit).
+    ev_nack: Signal<Local, bool>,
     /// The event's PULL releases no packet (its offset is beyond the message's last
     /// packet): it goes with the event, without a slot.
     pull_free: Signal<Local, bool>,
@@ -282,6 +294,8 @@ pub struct PacketGen<const A: usize, const N: usize, const C: usize> {
     zero_n: Constant<Bits<N>>,
     zero_16: Constant<Bits<16>>,
     one_16: Constant<Bits<16>>,
+    two_16: Constant<Bits<16>>,
+    zero_15: Constant<Bits<15>>,
     one_4: Constant<Bits<4>>,
     zero_4: Constant<Bits<4>>,
     last_4: Constant<Bits<4>>,
@@ -312,6 +326,7 @@ impl<const A: usize, const N: usize, const C: usize> PacketGen<A, N, C> {
             nacks: Fifo::new(),
             pending: Default::default(),
             pace_left: Default::default(),
+            pace_gt1: Default::default(),
             busy: Default::default(),
             beat: Default::default(),
             cur: Default::default(),
@@ -342,6 +357,11 @@ impl<const A: usize, const N: usize, const C: usize> PacketGen<A, N, C> {
             ev_hi: Default::default(),
             ev_lo: Default::default(),
             ev_pkts: Default::default(),
+            ev_ahead: Default::default(),
+            ev_ahead16: Default::default(),
+            gap_gt1: Default::default(),
+            ev_other: Default::default(),
+            ev_nack: Default::default(),
             pull_free: Default::default(),
             pull_held: Default::default(),
             defer_pull: Default::default(),
@@ -375,6 +395,8 @@ impl<const A: usize, const N: usize, const C: usize> PacketGen<A, N, C> {
             zero_n: Constant::new(0.into()),
             zero_16: Constant::new(0.into()),
             one_16: Constant::new(1.into()),
+            two_16: Constant::new(2.into()),
+            zero_15: Constant::new(0.into()),
             one_4: Constant::new(1.into()),
             zero_4: Constant::new(0.into()),
             last_4: Constant::new((CTRL_BEATS - 1).into()),
@@ -402,6 +424,7 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
             clock,
             pending,
             pace_left,
+            pace_gt1,
             busy,
             beat,
             cur,
@@ -442,8 +465,12 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         if self.pace_left.q.val() != self.zero_16.val() {
             self.pace_left.d.next = self.pace_left.q.val() - self.one_16.val();
         }
+        // `pace_gt1` follows `pace_left > 1`: counting down, `pace_left - 1 > 1`; where a
+        // slot is taken below (`pace_left = gap`), `gap > 1`.
+        self.pace_gt1.d.next = self.pace_left.q.val() > self.two_16.val();
+        self.gap_gt1.next = self.cfg.gap.val() > self.one_16.val();
         // A PULL may start `gap` cycles after the previous one started.
-        self.due.next = !self.cfg.pace.val() | (self.pace_left.q.val() <= self.one_16.val());
+        self.due.next = !self.cfg.pace.val() | !self.pace_gt1.q.val();
 
         // A due slot goes to a queued NACK, else a queued PULL; else an event.
         self.take_nack.next = self.free.val()
@@ -479,9 +506,16 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         if self.ev_lo.val() != self.zero_10.val() {
             self.ev_pkts.next = bit_cast::<16, 6>(self.ev_hi.val()) + self.one_16.val();
         }
+        // `pull_grant > ev_pkts`, as `pull_grant - ev_hi` above 0 (above 1 when `msg_len`
+        // has a partial last packet): one subtract, no add before the compare.
+        self.ev_ahead.next = bit_cast::<17, 16>(self.event.pull_grant.val())
+            - bit_cast::<17, 6>(self.ev_hi.val());
+        self.ev_ahead16.next = self.ev_ahead.val().get_bits::<16>(0);
         self.pull_free.next = self.cfg.pace.val()
             & self.wants_pull.val()
-            & (self.event.pull_grant.val() > self.ev_pkts.val());
+            & !self.ev_ahead.val().get_bit(16)
+            & ((self.ev_ahead16.val().get_bits::<15>(1) != self.zero_15.val())
+                | ((self.ev_lo.val() == self.zero_10.val()) & self.ev_ahead16.val().get_bit(0)));
         self.id_mask.next = self.one_n.val() << self.event.rx_id.val();
         self.pull_held.next = (self.pending.q.val() & self.id_mask.val()) != self.zero_n.val();
         // The row keeps the event's offset; a free PULL merged into a queued one (below)
@@ -514,7 +548,11 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         if self.defer_nack.val() {
             self.ev_flags.next = self.event.flags.val() & self.no_nack_pull.val();
         }
-        self.ev_pull.next = (self.ev_flags.val() & self.pull_bit.val()) != self.zero_8.val();
+        // `ev_flags`' NACK and PULL bits, and whether any bit is left, from the decisions
+        // directly (not through the masked flags: fewer levels to `start`).
+        self.ev_nack.next = self.wants_nack.val() & !self.defer_nack.val();
+        self.ev_pull.next = self.wants_pull.val() & !self.defer_pull.val() & !self.defer_nack.val();
+        self.ev_other.next = (self.event.flags.val() & self.no_nack_pull.val()) != self.zero_8.val();
         self.nacks.push.next = self.take_ev.val() & self.defer_nack.val();
         self.nacks.push_data.next = self.ev_addr.val();
         self.nacks.pop.next = self.take_nack.val();
@@ -554,6 +592,7 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
             self.pending.d.next =
                 self.pending.q.val() & !(self.one_n.val() << self.queue.head.val());
             self.pace_left.d.next = self.cfg.gap.val();
+            self.pace_gt1.d.next = self.gap_gt1.val();
         }
 
         // A queued PULL raises its message's offset by at most one over the last PULL sent
@@ -617,7 +656,7 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         // Start a packet.
         self.start.next = self.pull_go.q.val()
             | self.take_nack.val()
-            | (self.take_ev.val() & (self.ev_flags.val() != self.zero_8.val()));
+            | (self.take_ev.val() & (self.ev_other.val() | self.ev_nack.val() | self.ev_pull.val()));
         self.nc.next.flags = self.ev_flags.val();
         self.nc.next.prio = self.event.grant_prio.val();
         self.nc.next.addr = self.ev_addr.val();
@@ -633,6 +672,7 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
             self.nc.next.addr = self.nacks.head.val();
             self.nc.next.pull = self.zero_16.val();
             self.pace_left.d.next = self.cfg.gap.val();
+            self.pace_gt1.d.next = self.gap_gt1.val();
         } else if self.take_ev.val() {
             // A packet carrying a releasing PULL takes the slot; with `pace_nacks`, so does
             // a NACK sent in a due slot (not one sent early because the NACK queue was
@@ -641,9 +681,10 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
                 & ((self.ev_pull.val() & !self.pull_free.val())
                     | (self.cfg.pace_nacks.val()
                         & self.send_pull.val()
-                        & ((self.ev_flags.val() & self.nack_bit.val()) != self.zero_8.val())))
+                        & self.ev_nack.val()))
             {
                 self.pace_left.d.next = self.cfg.gap.val();
+                self.pace_gt1.d.next = self.gap_gt1.val();
             }
         }
         if self.start.val() {
@@ -683,6 +724,7 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         if self.reset.val() {
             self.pending.d.next = self.zero_n.val();
             self.pace_left.d.next = self.zero_16.val();
+            self.pace_gt1.d.next = false;
             self.busy.d.next = false;
             self.beat.d.next = self.zero_4.val();
             self.pull_read.d.next = false;
