@@ -98,262 +98,6 @@ module packetization_n128(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeo
     localparam  kinds$4 = 3'b100;
     localparam  kinds$5 = 3'b101;
     localparam  kinds$6 = 3'b110;
-    localparam  idx$0 = 7'b0;
-    localparam  idx$1 = 7'b1;
-    localparam  idx$2 = 7'b10;
-    localparam  idx$3 = 7'b11;
-    localparam  idx$4 = 7'b100;
-    localparam  idx$5 = 7'b101;
-    localparam  idx$6 = 7'b110;
-    localparam  idx$7 = 7'b111;
-    localparam  idx$8 = 7'b1000;
-    localparam  idx$9 = 7'b1001;
-    localparam  idx$10 = 7'b1010;
-    localparam  idx$11 = 7'b1011;
-    localparam  idx$12 = 7'b1100;
-    localparam  idx$13 = 7'b1101;
-    localparam  idx$14 = 7'b1110;
-    localparam  idx$15 = 7'b1111;
-    localparam  idx$16 = 7'b10000;
-    localparam  idx$17 = 7'b10001;
-    localparam  idx$18 = 7'b10010;
-    localparam  idx$19 = 7'b10011;
-    localparam  idx$20 = 7'b10100;
-    localparam  idx$21 = 7'b10101;
-    localparam  idx$22 = 7'b10110;
-    localparam  idx$23 = 7'b10111;
-    localparam  idx$24 = 7'b11000;
-    localparam  idx$25 = 7'b11001;
-    localparam  idx$26 = 7'b11010;
-    localparam  idx$27 = 7'b11011;
-    localparam  idx$28 = 7'b11100;
-    localparam  idx$29 = 7'b11101;
-    localparam  idx$30 = 7'b11110;
-    localparam  idx$31 = 7'b11111;
-    localparam  idx$32 = 7'b100000;
-    localparam  idx$33 = 7'b100001;
-    localparam  idx$34 = 7'b100010;
-    localparam  idx$35 = 7'b100011;
-    localparam  idx$36 = 7'b100100;
-    localparam  idx$37 = 7'b100101;
-    localparam  idx$38 = 7'b100110;
-    localparam  idx$39 = 7'b100111;
-    localparam  idx$40 = 7'b101000;
-    localparam  idx$41 = 7'b101001;
-    localparam  idx$42 = 7'b101010;
-    localparam  idx$43 = 7'b101011;
-    localparam  idx$44 = 7'b101100;
-    localparam  idx$45 = 7'b101101;
-    localparam  idx$46 = 7'b101110;
-    localparam  idx$47 = 7'b101111;
-    localparam  idx$48 = 7'b110000;
-    localparam  idx$49 = 7'b110001;
-    localparam  idx$50 = 7'b110010;
-    localparam  idx$51 = 7'b110011;
-    localparam  idx$52 = 7'b110100;
-    localparam  idx$53 = 7'b110101;
-    localparam  idx$54 = 7'b110110;
-    localparam  idx$55 = 7'b110111;
-    localparam  idx$56 = 7'b111000;
-    localparam  idx$57 = 7'b111001;
-    localparam  idx$58 = 7'b111010;
-    localparam  idx$59 = 7'b111011;
-    localparam  idx$60 = 7'b111100;
-    localparam  idx$61 = 7'b111101;
-    localparam  idx$62 = 7'b111110;
-    localparam  idx$63 = 7'b111111;
-    localparam  idx$64 = 7'b1000000;
-    localparam  idx$65 = 7'b1000001;
-    localparam  idx$66 = 7'b1000010;
-    localparam  idx$67 = 7'b1000011;
-    localparam  idx$68 = 7'b1000100;
-    localparam  idx$69 = 7'b1000101;
-    localparam  idx$70 = 7'b1000110;
-    localparam  idx$71 = 7'b1000111;
-    localparam  idx$72 = 7'b1001000;
-    localparam  idx$73 = 7'b1001001;
-    localparam  idx$74 = 7'b1001010;
-    localparam  idx$75 = 7'b1001011;
-    localparam  idx$76 = 7'b1001100;
-    localparam  idx$77 = 7'b1001101;
-    localparam  idx$78 = 7'b1001110;
-    localparam  idx$79 = 7'b1001111;
-    localparam  idx$80 = 7'b1010000;
-    localparam  idx$81 = 7'b1010001;
-    localparam  idx$82 = 7'b1010010;
-    localparam  idx$83 = 7'b1010011;
-    localparam  idx$84 = 7'b1010100;
-    localparam  idx$85 = 7'b1010101;
-    localparam  idx$86 = 7'b1010110;
-    localparam  idx$87 = 7'b1010111;
-    localparam  idx$88 = 7'b1011000;
-    localparam  idx$89 = 7'b1011001;
-    localparam  idx$90 = 7'b1011010;
-    localparam  idx$91 = 7'b1011011;
-    localparam  idx$92 = 7'b1011100;
-    localparam  idx$93 = 7'b1011101;
-    localparam  idx$94 = 7'b1011110;
-    localparam  idx$95 = 7'b1011111;
-    localparam  idx$96 = 7'b1100000;
-    localparam  idx$97 = 7'b1100001;
-    localparam  idx$98 = 7'b1100010;
-    localparam  idx$99 = 7'b1100011;
-    localparam  idx$100 = 7'b1100100;
-    localparam  idx$101 = 7'b1100101;
-    localparam  idx$102 = 7'b1100110;
-    localparam  idx$103 = 7'b1100111;
-    localparam  idx$104 = 7'b1101000;
-    localparam  idx$105 = 7'b1101001;
-    localparam  idx$106 = 7'b1101010;
-    localparam  idx$107 = 7'b1101011;
-    localparam  idx$108 = 7'b1101100;
-    localparam  idx$109 = 7'b1101101;
-    localparam  idx$110 = 7'b1101110;
-    localparam  idx$111 = 7'b1101111;
-    localparam  idx$112 = 7'b1110000;
-    localparam  idx$113 = 7'b1110001;
-    localparam  idx$114 = 7'b1110010;
-    localparam  idx$115 = 7'b1110011;
-    localparam  idx$116 = 7'b1110100;
-    localparam  idx$117 = 7'b1110101;
-    localparam  idx$118 = 7'b1110110;
-    localparam  idx$119 = 7'b1110111;
-    localparam  idx$120 = 7'b1111000;
-    localparam  idx$121 = 7'b1111001;
-    localparam  idx$122 = 7'b1111010;
-    localparam  idx$123 = 7'b1111011;
-    localparam  idx$124 = 7'b1111100;
-    localparam  idx$125 = 7'b1111101;
-    localparam  idx$126 = 7'b1111110;
-    localparam  idx$127 = 7'b1111111;
-    localparam  idx_c$0 = 8'h0;
-    localparam  idx_c$1 = 8'h1;
-    localparam  idx_c$2 = 8'h2;
-    localparam  idx_c$3 = 8'h3;
-    localparam  idx_c$4 = 8'h4;
-    localparam  idx_c$5 = 8'h5;
-    localparam  idx_c$6 = 8'h6;
-    localparam  idx_c$7 = 8'h7;
-    localparam  idx_c$8 = 8'h8;
-    localparam  idx_c$9 = 8'h9;
-    localparam  idx_c$10 = 8'ha;
-    localparam  idx_c$11 = 8'hb;
-    localparam  idx_c$12 = 8'hc;
-    localparam  idx_c$13 = 8'hd;
-    localparam  idx_c$14 = 8'he;
-    localparam  idx_c$15 = 8'hf;
-    localparam  idx_c$16 = 8'h10;
-    localparam  idx_c$17 = 8'h11;
-    localparam  idx_c$18 = 8'h12;
-    localparam  idx_c$19 = 8'h13;
-    localparam  idx_c$20 = 8'h14;
-    localparam  idx_c$21 = 8'h15;
-    localparam  idx_c$22 = 8'h16;
-    localparam  idx_c$23 = 8'h17;
-    localparam  idx_c$24 = 8'h18;
-    localparam  idx_c$25 = 8'h19;
-    localparam  idx_c$26 = 8'h1a;
-    localparam  idx_c$27 = 8'h1b;
-    localparam  idx_c$28 = 8'h1c;
-    localparam  idx_c$29 = 8'h1d;
-    localparam  idx_c$30 = 8'h1e;
-    localparam  idx_c$31 = 8'h1f;
-    localparam  idx_c$32 = 8'h20;
-    localparam  idx_c$33 = 8'h21;
-    localparam  idx_c$34 = 8'h22;
-    localparam  idx_c$35 = 8'h23;
-    localparam  idx_c$36 = 8'h24;
-    localparam  idx_c$37 = 8'h25;
-    localparam  idx_c$38 = 8'h26;
-    localparam  idx_c$39 = 8'h27;
-    localparam  idx_c$40 = 8'h28;
-    localparam  idx_c$41 = 8'h29;
-    localparam  idx_c$42 = 8'h2a;
-    localparam  idx_c$43 = 8'h2b;
-    localparam  idx_c$44 = 8'h2c;
-    localparam  idx_c$45 = 8'h2d;
-    localparam  idx_c$46 = 8'h2e;
-    localparam  idx_c$47 = 8'h2f;
-    localparam  idx_c$48 = 8'h30;
-    localparam  idx_c$49 = 8'h31;
-    localparam  idx_c$50 = 8'h32;
-    localparam  idx_c$51 = 8'h33;
-    localparam  idx_c$52 = 8'h34;
-    localparam  idx_c$53 = 8'h35;
-    localparam  idx_c$54 = 8'h36;
-    localparam  idx_c$55 = 8'h37;
-    localparam  idx_c$56 = 8'h38;
-    localparam  idx_c$57 = 8'h39;
-    localparam  idx_c$58 = 8'h3a;
-    localparam  idx_c$59 = 8'h3b;
-    localparam  idx_c$60 = 8'h3c;
-    localparam  idx_c$61 = 8'h3d;
-    localparam  idx_c$62 = 8'h3e;
-    localparam  idx_c$63 = 8'h3f;
-    localparam  idx_c$64 = 8'h40;
-    localparam  idx_c$65 = 8'h41;
-    localparam  idx_c$66 = 8'h42;
-    localparam  idx_c$67 = 8'h43;
-    localparam  idx_c$68 = 8'h44;
-    localparam  idx_c$69 = 8'h45;
-    localparam  idx_c$70 = 8'h46;
-    localparam  idx_c$71 = 8'h47;
-    localparam  idx_c$72 = 8'h48;
-    localparam  idx_c$73 = 8'h49;
-    localparam  idx_c$74 = 8'h4a;
-    localparam  idx_c$75 = 8'h4b;
-    localparam  idx_c$76 = 8'h4c;
-    localparam  idx_c$77 = 8'h4d;
-    localparam  idx_c$78 = 8'h4e;
-    localparam  idx_c$79 = 8'h4f;
-    localparam  idx_c$80 = 8'h50;
-    localparam  idx_c$81 = 8'h51;
-    localparam  idx_c$82 = 8'h52;
-    localparam  idx_c$83 = 8'h53;
-    localparam  idx_c$84 = 8'h54;
-    localparam  idx_c$85 = 8'h55;
-    localparam  idx_c$86 = 8'h56;
-    localparam  idx_c$87 = 8'h57;
-    localparam  idx_c$88 = 8'h58;
-    localparam  idx_c$89 = 8'h59;
-    localparam  idx_c$90 = 8'h5a;
-    localparam  idx_c$91 = 8'h5b;
-    localparam  idx_c$92 = 8'h5c;
-    localparam  idx_c$93 = 8'h5d;
-    localparam  idx_c$94 = 8'h5e;
-    localparam  idx_c$95 = 8'h5f;
-    localparam  idx_c$96 = 8'h60;
-    localparam  idx_c$97 = 8'h61;
-    localparam  idx_c$98 = 8'h62;
-    localparam  idx_c$99 = 8'h63;
-    localparam  idx_c$100 = 8'h64;
-    localparam  idx_c$101 = 8'h65;
-    localparam  idx_c$102 = 8'h66;
-    localparam  idx_c$103 = 8'h67;
-    localparam  idx_c$104 = 8'h68;
-    localparam  idx_c$105 = 8'h69;
-    localparam  idx_c$106 = 8'h6a;
-    localparam  idx_c$107 = 8'h6b;
-    localparam  idx_c$108 = 8'h6c;
-    localparam  idx_c$109 = 8'h6d;
-    localparam  idx_c$110 = 8'h6e;
-    localparam  idx_c$111 = 8'h6f;
-    localparam  idx_c$112 = 8'h70;
-    localparam  idx_c$113 = 8'h71;
-    localparam  idx_c$114 = 8'h72;
-    localparam  idx_c$115 = 8'h73;
-    localparam  idx_c$116 = 8'h74;
-    localparam  idx_c$117 = 8'h75;
-    localparam  idx_c$118 = 8'h76;
-    localparam  idx_c$119 = 8'h77;
-    localparam  idx_c$120 = 8'h78;
-    localparam  idx_c$121 = 8'h79;
-    localparam  idx_c$122 = 8'h7a;
-    localparam  idx_c$123 = 8'h7b;
-    localparam  idx_c$124 = 8'h7c;
-    localparam  idx_c$125 = 8'h7d;
-    localparam  idx_c$126 = 8'h7e;
-    localparam  idx_c$127 = 8'h7f;
     localparam  off_code$0 = 8'h0;
     localparam  off_code$1 = 8'h1;
     localparam  off_code$2 = 8'h2;
@@ -609,12 +353,17 @@ module packetization_n128(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeo
     reg  [127:0] alive$d;
     wire  [127:0] alive$q;
     reg  alive$clock;
-    reg  [127:0] elig$d;
-    wire  [127:0] elig$q;
-    reg  elig$clock;
-    reg  [6:0] rr$d;
-    wire  [6:0] rr$q;
-    reg  rr$clock;
+    reg  sendq$clock;
+    reg  sendq$reset;
+    reg  sendq$push;
+    reg  [6:0] sendq$push_data;
+    reg  sendq$pop;
+    wire  [6:0] sendq$head;
+    wire  sendq$nonempty;
+    wire  [7:0] sendq$count;
+    reg  [127:0] queued$d;
+    wire  [127:0] queued$q;
+    reg  queued$clock;
     reg  w_active$d;
     wire  w_active$q;
     reg  w_active$clock;
@@ -819,6 +568,15 @@ module packetization_n128(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeo
     reg  s3_alive$d;
     wire  s3_alive$q;
     reg  s3_alive$clock;
+    reg  s3_queued$d;
+    wire  s3_queued$q;
+    reg  s3_queued$clock;
+    reg  sq_push_r$d;
+    wire  sq_push_r$q;
+    reg  sq_push_r$clock;
+    reg  [6:0] sq_id_r$d;
+    wire  [6:0] sq_id_r$q;
+    reg  sq_id_r$clock;
     reg  s3_send_req$d;
     wire  s3_send_req$q;
     reg  s3_send_req$clock;
@@ -960,14 +718,10 @@ module packetization_n128(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeo
     reg  refuse_go;
     reg  send_go;
     reg  [2:0] s0_kind;
-    reg  [127:0] inflight;
-    reg  [127:0] cand;
-    reg  [6:0] pick_lo;
-    reg  pick_lo_any;
-    reg  [6:0] pick_all;
-    reg  pick_any;
     reg  [6:0] pick;
-    reg  [7:0] rr_c;
+    reg  pick_any;
+    reg  sq_push;
+    reg  [127:0] q_popped;
     reg  [7:0] hdr_total;
     reg  [15:0] hdr_words;
     reg  [15:0] ev_id;
@@ -1000,8 +754,6 @@ module packetization_n128(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeo
     reg  [7:0] cls_free$1;
     reg  [7:0] cls_free$2;
     reg  [7:0] cls_free$3;
-    reg  [127:0] s1_mask;
-    reg  [127:0] s2_mask;
     reg  sending;
     reg  [276:0] wr;
     reg  [15:0] meta_gen;
@@ -1020,7 +772,6 @@ module packetization_n128(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeo
     reg  tmo_conf;
     reg  wrote_conf;
     reg  s1_busy;
-    reg  [127:0] s3_mask;
     reg  all_dlv;
     reg  give_up;
     reg  tmo_ok;
@@ -1173,15 +924,20 @@ module packetization_n128(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeo
         .q(alive$q),
         .clock(alive$clock)
     );
-    packetization_n128$elig elig(
-        .d(elig$d),
-        .q(elig$q),
-        .clock(elig$clock)
+    packetization_n128$sendq sendq(
+        .clock(sendq$clock),
+        .reset(sendq$reset),
+        .push(sendq$push),
+        .push_data(sendq$push_data),
+        .pop(sendq$pop),
+        .head(sendq$head),
+        .nonempty(sendq$nonempty),
+        .count(sendq$count)
     );
-    packetization_n128$rr rr(
-        .d(rr$d),
-        .q(rr$q),
-        .clock(rr$clock)
+    packetization_n128$queued queued(
+        .d(queued$d),
+        .q(queued$q),
+        .clock(queued$clock)
     );
     packetization_n128$w_active w_active(
         .d(w_active$d),
@@ -1523,6 +1279,21 @@ module packetization_n128(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeo
         .q(s3_alive$q),
         .clock(s3_alive$clock)
     );
+    packetization_n128$s3_queued s3_queued(
+        .d(s3_queued$d),
+        .q(s3_queued$q),
+        .clock(s3_queued$clock)
+    );
+    packetization_n128$sq_push_r sq_push_r(
+        .d(sq_push_r$d),
+        .q(sq_push_r$q),
+        .clock(sq_push_r$clock)
+    );
+    packetization_n128$sq_id_r sq_id_r(
+        .d(sq_id_r$d),
+        .q(sq_id_r$q),
+        .clock(sq_id_r$clock)
+    );
     packetization_n128$s3_send_req s3_send_req(
         .d(s3_send_req$d),
         .q(s3_send_req$q),
@@ -1718,8 +1489,7 @@ module packetization_n128(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeo
     always @(*) begin
         id_fresh$clock = clock;
         alive$clock = clock;
-        elig$clock = clock;
-        rr$clock = clock;
+        queued$clock = clock;
         ret_ok$clock = clock;
         w_active$clock = clock;
         w_refuse$clock = clock;
@@ -1785,6 +1555,9 @@ module packetization_n128(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeo
         s3_full$clock = clock;
         s3_sent$clock = clock;
         s3_alive$clock = clock;
+        s3_queued$clock = clock;
+        sq_push_r$clock = clock;
+        sq_id_r$clock = clock;
         s3_send_req$clock = clock;
         s3_dlv_all$clock = clock;
         s3_give_up$clock = clock;
@@ -1821,8 +1594,7 @@ module packetization_n128(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeo
         cnt_offset$clock = clock;
         id_fresh$d = id_fresh$q;
         alive$d = alive$q;
-        elig$d = elig$q;
-        rr$d = rr$q;
+        queued$d = queued$q;
         ret_ok$d = ret_ok$q;
         w_active$d = w_active$q;
         w_refuse$d = w_refuse$q;
@@ -1888,6 +1660,9 @@ module packetization_n128(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeo
         s3_full$d = s3_full$q;
         s3_sent$d = s3_sent$q;
         s3_alive$d = s3_alive$q;
+        s3_queued$d = s3_queued$q;
+        sq_push_r$d = sq_push_r$q;
+        sq_id_r$d = sq_id_r$q;
         s3_send_req$d = s3_send_req$q;
         s3_dlv_all$d = s3_dlv_all$q;
         s3_give_up$d = s3_give_up$q;
@@ -1931,6 +1706,8 @@ module packetization_n128(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeo
         timer$now = now;
         id_ret$clock = clock;
         id_ret$reset = reset;
+        sendq$clock = clock;
+        sendq$reset = reset;
         desc$clock = clock;
         desc$reset = reset;
         out$clock = clock;
@@ -2042,1055 +1819,8 @@ module packetization_n128(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeo
                 cls_addr = cls_base$0 + cls_off$0$q;
             end
         end
-        s1_mask = zero_n;
-        if (s1_kind$q != kinds$0) begin
-            s1_mask = one_n << s1_id$q;
-        end
-        s2_mask = zero_n;
-        if (s2_kind$q != kinds$0) begin
-            s2_mask = one_n << s2_id$q;
-        end
-        s3_mask = zero_n;
-        if (s3_kind$q != kinds$0) begin
-            s3_mask = one_n << s3_id$q;
-        end
-        inflight = s1_mask | s2_mask | s3_mask;
-        cand = elig$q & alive$q & ~inflight;
-        pick_lo_any = 1'b0;
-        pick_lo = idx$0;
-        pick_any = 1'b0;
-        pick_all = idx$0;
-        rr_c = 8'(rr$q);
-        if (cand[0]) begin
-            pick_any = 1'b1;
-            pick_all = idx$0;
-        end
-        if (cand[0] & (idx_c$0 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$0;
-        end
-        if (cand[1]) begin
-            pick_any = 1'b1;
-            pick_all = idx$1;
-        end
-        if (cand[1] & (idx_c$1 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$1;
-        end
-        if (cand[2]) begin
-            pick_any = 1'b1;
-            pick_all = idx$2;
-        end
-        if (cand[2] & (idx_c$2 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$2;
-        end
-        if (cand[3]) begin
-            pick_any = 1'b1;
-            pick_all = idx$3;
-        end
-        if (cand[3] & (idx_c$3 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$3;
-        end
-        if (cand[4]) begin
-            pick_any = 1'b1;
-            pick_all = idx$4;
-        end
-        if (cand[4] & (idx_c$4 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$4;
-        end
-        if (cand[5]) begin
-            pick_any = 1'b1;
-            pick_all = idx$5;
-        end
-        if (cand[5] & (idx_c$5 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$5;
-        end
-        if (cand[6]) begin
-            pick_any = 1'b1;
-            pick_all = idx$6;
-        end
-        if (cand[6] & (idx_c$6 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$6;
-        end
-        if (cand[7]) begin
-            pick_any = 1'b1;
-            pick_all = idx$7;
-        end
-        if (cand[7] & (idx_c$7 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$7;
-        end
-        if (cand[8]) begin
-            pick_any = 1'b1;
-            pick_all = idx$8;
-        end
-        if (cand[8] & (idx_c$8 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$8;
-        end
-        if (cand[9]) begin
-            pick_any = 1'b1;
-            pick_all = idx$9;
-        end
-        if (cand[9] & (idx_c$9 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$9;
-        end
-        if (cand[10]) begin
-            pick_any = 1'b1;
-            pick_all = idx$10;
-        end
-        if (cand[10] & (idx_c$10 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$10;
-        end
-        if (cand[11]) begin
-            pick_any = 1'b1;
-            pick_all = idx$11;
-        end
-        if (cand[11] & (idx_c$11 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$11;
-        end
-        if (cand[12]) begin
-            pick_any = 1'b1;
-            pick_all = idx$12;
-        end
-        if (cand[12] & (idx_c$12 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$12;
-        end
-        if (cand[13]) begin
-            pick_any = 1'b1;
-            pick_all = idx$13;
-        end
-        if (cand[13] & (idx_c$13 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$13;
-        end
-        if (cand[14]) begin
-            pick_any = 1'b1;
-            pick_all = idx$14;
-        end
-        if (cand[14] & (idx_c$14 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$14;
-        end
-        if (cand[15]) begin
-            pick_any = 1'b1;
-            pick_all = idx$15;
-        end
-        if (cand[15] & (idx_c$15 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$15;
-        end
-        if (cand[16]) begin
-            pick_any = 1'b1;
-            pick_all = idx$16;
-        end
-        if (cand[16] & (idx_c$16 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$16;
-        end
-        if (cand[17]) begin
-            pick_any = 1'b1;
-            pick_all = idx$17;
-        end
-        if (cand[17] & (idx_c$17 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$17;
-        end
-        if (cand[18]) begin
-            pick_any = 1'b1;
-            pick_all = idx$18;
-        end
-        if (cand[18] & (idx_c$18 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$18;
-        end
-        if (cand[19]) begin
-            pick_any = 1'b1;
-            pick_all = idx$19;
-        end
-        if (cand[19] & (idx_c$19 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$19;
-        end
-        if (cand[20]) begin
-            pick_any = 1'b1;
-            pick_all = idx$20;
-        end
-        if (cand[20] & (idx_c$20 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$20;
-        end
-        if (cand[21]) begin
-            pick_any = 1'b1;
-            pick_all = idx$21;
-        end
-        if (cand[21] & (idx_c$21 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$21;
-        end
-        if (cand[22]) begin
-            pick_any = 1'b1;
-            pick_all = idx$22;
-        end
-        if (cand[22] & (idx_c$22 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$22;
-        end
-        if (cand[23]) begin
-            pick_any = 1'b1;
-            pick_all = idx$23;
-        end
-        if (cand[23] & (idx_c$23 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$23;
-        end
-        if (cand[24]) begin
-            pick_any = 1'b1;
-            pick_all = idx$24;
-        end
-        if (cand[24] & (idx_c$24 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$24;
-        end
-        if (cand[25]) begin
-            pick_any = 1'b1;
-            pick_all = idx$25;
-        end
-        if (cand[25] & (idx_c$25 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$25;
-        end
-        if (cand[26]) begin
-            pick_any = 1'b1;
-            pick_all = idx$26;
-        end
-        if (cand[26] & (idx_c$26 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$26;
-        end
-        if (cand[27]) begin
-            pick_any = 1'b1;
-            pick_all = idx$27;
-        end
-        if (cand[27] & (idx_c$27 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$27;
-        end
-        if (cand[28]) begin
-            pick_any = 1'b1;
-            pick_all = idx$28;
-        end
-        if (cand[28] & (idx_c$28 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$28;
-        end
-        if (cand[29]) begin
-            pick_any = 1'b1;
-            pick_all = idx$29;
-        end
-        if (cand[29] & (idx_c$29 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$29;
-        end
-        if (cand[30]) begin
-            pick_any = 1'b1;
-            pick_all = idx$30;
-        end
-        if (cand[30] & (idx_c$30 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$30;
-        end
-        if (cand[31]) begin
-            pick_any = 1'b1;
-            pick_all = idx$31;
-        end
-        if (cand[31] & (idx_c$31 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$31;
-        end
-        if (cand[32]) begin
-            pick_any = 1'b1;
-            pick_all = idx$32;
-        end
-        if (cand[32] & (idx_c$32 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$32;
-        end
-        if (cand[33]) begin
-            pick_any = 1'b1;
-            pick_all = idx$33;
-        end
-        if (cand[33] & (idx_c$33 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$33;
-        end
-        if (cand[34]) begin
-            pick_any = 1'b1;
-            pick_all = idx$34;
-        end
-        if (cand[34] & (idx_c$34 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$34;
-        end
-        if (cand[35]) begin
-            pick_any = 1'b1;
-            pick_all = idx$35;
-        end
-        if (cand[35] & (idx_c$35 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$35;
-        end
-        if (cand[36]) begin
-            pick_any = 1'b1;
-            pick_all = idx$36;
-        end
-        if (cand[36] & (idx_c$36 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$36;
-        end
-        if (cand[37]) begin
-            pick_any = 1'b1;
-            pick_all = idx$37;
-        end
-        if (cand[37] & (idx_c$37 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$37;
-        end
-        if (cand[38]) begin
-            pick_any = 1'b1;
-            pick_all = idx$38;
-        end
-        if (cand[38] & (idx_c$38 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$38;
-        end
-        if (cand[39]) begin
-            pick_any = 1'b1;
-            pick_all = idx$39;
-        end
-        if (cand[39] & (idx_c$39 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$39;
-        end
-        if (cand[40]) begin
-            pick_any = 1'b1;
-            pick_all = idx$40;
-        end
-        if (cand[40] & (idx_c$40 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$40;
-        end
-        if (cand[41]) begin
-            pick_any = 1'b1;
-            pick_all = idx$41;
-        end
-        if (cand[41] & (idx_c$41 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$41;
-        end
-        if (cand[42]) begin
-            pick_any = 1'b1;
-            pick_all = idx$42;
-        end
-        if (cand[42] & (idx_c$42 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$42;
-        end
-        if (cand[43]) begin
-            pick_any = 1'b1;
-            pick_all = idx$43;
-        end
-        if (cand[43] & (idx_c$43 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$43;
-        end
-        if (cand[44]) begin
-            pick_any = 1'b1;
-            pick_all = idx$44;
-        end
-        if (cand[44] & (idx_c$44 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$44;
-        end
-        if (cand[45]) begin
-            pick_any = 1'b1;
-            pick_all = idx$45;
-        end
-        if (cand[45] & (idx_c$45 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$45;
-        end
-        if (cand[46]) begin
-            pick_any = 1'b1;
-            pick_all = idx$46;
-        end
-        if (cand[46] & (idx_c$46 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$46;
-        end
-        if (cand[47]) begin
-            pick_any = 1'b1;
-            pick_all = idx$47;
-        end
-        if (cand[47] & (idx_c$47 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$47;
-        end
-        if (cand[48]) begin
-            pick_any = 1'b1;
-            pick_all = idx$48;
-        end
-        if (cand[48] & (idx_c$48 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$48;
-        end
-        if (cand[49]) begin
-            pick_any = 1'b1;
-            pick_all = idx$49;
-        end
-        if (cand[49] & (idx_c$49 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$49;
-        end
-        if (cand[50]) begin
-            pick_any = 1'b1;
-            pick_all = idx$50;
-        end
-        if (cand[50] & (idx_c$50 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$50;
-        end
-        if (cand[51]) begin
-            pick_any = 1'b1;
-            pick_all = idx$51;
-        end
-        if (cand[51] & (idx_c$51 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$51;
-        end
-        if (cand[52]) begin
-            pick_any = 1'b1;
-            pick_all = idx$52;
-        end
-        if (cand[52] & (idx_c$52 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$52;
-        end
-        if (cand[53]) begin
-            pick_any = 1'b1;
-            pick_all = idx$53;
-        end
-        if (cand[53] & (idx_c$53 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$53;
-        end
-        if (cand[54]) begin
-            pick_any = 1'b1;
-            pick_all = idx$54;
-        end
-        if (cand[54] & (idx_c$54 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$54;
-        end
-        if (cand[55]) begin
-            pick_any = 1'b1;
-            pick_all = idx$55;
-        end
-        if (cand[55] & (idx_c$55 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$55;
-        end
-        if (cand[56]) begin
-            pick_any = 1'b1;
-            pick_all = idx$56;
-        end
-        if (cand[56] & (idx_c$56 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$56;
-        end
-        if (cand[57]) begin
-            pick_any = 1'b1;
-            pick_all = idx$57;
-        end
-        if (cand[57] & (idx_c$57 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$57;
-        end
-        if (cand[58]) begin
-            pick_any = 1'b1;
-            pick_all = idx$58;
-        end
-        if (cand[58] & (idx_c$58 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$58;
-        end
-        if (cand[59]) begin
-            pick_any = 1'b1;
-            pick_all = idx$59;
-        end
-        if (cand[59] & (idx_c$59 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$59;
-        end
-        if (cand[60]) begin
-            pick_any = 1'b1;
-            pick_all = idx$60;
-        end
-        if (cand[60] & (idx_c$60 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$60;
-        end
-        if (cand[61]) begin
-            pick_any = 1'b1;
-            pick_all = idx$61;
-        end
-        if (cand[61] & (idx_c$61 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$61;
-        end
-        if (cand[62]) begin
-            pick_any = 1'b1;
-            pick_all = idx$62;
-        end
-        if (cand[62] & (idx_c$62 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$62;
-        end
-        if (cand[63]) begin
-            pick_any = 1'b1;
-            pick_all = idx$63;
-        end
-        if (cand[63] & (idx_c$63 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$63;
-        end
-        if (cand[64]) begin
-            pick_any = 1'b1;
-            pick_all = idx$64;
-        end
-        if (cand[64] & (idx_c$64 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$64;
-        end
-        if (cand[65]) begin
-            pick_any = 1'b1;
-            pick_all = idx$65;
-        end
-        if (cand[65] & (idx_c$65 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$65;
-        end
-        if (cand[66]) begin
-            pick_any = 1'b1;
-            pick_all = idx$66;
-        end
-        if (cand[66] & (idx_c$66 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$66;
-        end
-        if (cand[67]) begin
-            pick_any = 1'b1;
-            pick_all = idx$67;
-        end
-        if (cand[67] & (idx_c$67 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$67;
-        end
-        if (cand[68]) begin
-            pick_any = 1'b1;
-            pick_all = idx$68;
-        end
-        if (cand[68] & (idx_c$68 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$68;
-        end
-        if (cand[69]) begin
-            pick_any = 1'b1;
-            pick_all = idx$69;
-        end
-        if (cand[69] & (idx_c$69 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$69;
-        end
-        if (cand[70]) begin
-            pick_any = 1'b1;
-            pick_all = idx$70;
-        end
-        if (cand[70] & (idx_c$70 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$70;
-        end
-        if (cand[71]) begin
-            pick_any = 1'b1;
-            pick_all = idx$71;
-        end
-        if (cand[71] & (idx_c$71 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$71;
-        end
-        if (cand[72]) begin
-            pick_any = 1'b1;
-            pick_all = idx$72;
-        end
-        if (cand[72] & (idx_c$72 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$72;
-        end
-        if (cand[73]) begin
-            pick_any = 1'b1;
-            pick_all = idx$73;
-        end
-        if (cand[73] & (idx_c$73 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$73;
-        end
-        if (cand[74]) begin
-            pick_any = 1'b1;
-            pick_all = idx$74;
-        end
-        if (cand[74] & (idx_c$74 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$74;
-        end
-        if (cand[75]) begin
-            pick_any = 1'b1;
-            pick_all = idx$75;
-        end
-        if (cand[75] & (idx_c$75 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$75;
-        end
-        if (cand[76]) begin
-            pick_any = 1'b1;
-            pick_all = idx$76;
-        end
-        if (cand[76] & (idx_c$76 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$76;
-        end
-        if (cand[77]) begin
-            pick_any = 1'b1;
-            pick_all = idx$77;
-        end
-        if (cand[77] & (idx_c$77 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$77;
-        end
-        if (cand[78]) begin
-            pick_any = 1'b1;
-            pick_all = idx$78;
-        end
-        if (cand[78] & (idx_c$78 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$78;
-        end
-        if (cand[79]) begin
-            pick_any = 1'b1;
-            pick_all = idx$79;
-        end
-        if (cand[79] & (idx_c$79 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$79;
-        end
-        if (cand[80]) begin
-            pick_any = 1'b1;
-            pick_all = idx$80;
-        end
-        if (cand[80] & (idx_c$80 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$80;
-        end
-        if (cand[81]) begin
-            pick_any = 1'b1;
-            pick_all = idx$81;
-        end
-        if (cand[81] & (idx_c$81 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$81;
-        end
-        if (cand[82]) begin
-            pick_any = 1'b1;
-            pick_all = idx$82;
-        end
-        if (cand[82] & (idx_c$82 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$82;
-        end
-        if (cand[83]) begin
-            pick_any = 1'b1;
-            pick_all = idx$83;
-        end
-        if (cand[83] & (idx_c$83 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$83;
-        end
-        if (cand[84]) begin
-            pick_any = 1'b1;
-            pick_all = idx$84;
-        end
-        if (cand[84] & (idx_c$84 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$84;
-        end
-        if (cand[85]) begin
-            pick_any = 1'b1;
-            pick_all = idx$85;
-        end
-        if (cand[85] & (idx_c$85 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$85;
-        end
-        if (cand[86]) begin
-            pick_any = 1'b1;
-            pick_all = idx$86;
-        end
-        if (cand[86] & (idx_c$86 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$86;
-        end
-        if (cand[87]) begin
-            pick_any = 1'b1;
-            pick_all = idx$87;
-        end
-        if (cand[87] & (idx_c$87 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$87;
-        end
-        if (cand[88]) begin
-            pick_any = 1'b1;
-            pick_all = idx$88;
-        end
-        if (cand[88] & (idx_c$88 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$88;
-        end
-        if (cand[89]) begin
-            pick_any = 1'b1;
-            pick_all = idx$89;
-        end
-        if (cand[89] & (idx_c$89 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$89;
-        end
-        if (cand[90]) begin
-            pick_any = 1'b1;
-            pick_all = idx$90;
-        end
-        if (cand[90] & (idx_c$90 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$90;
-        end
-        if (cand[91]) begin
-            pick_any = 1'b1;
-            pick_all = idx$91;
-        end
-        if (cand[91] & (idx_c$91 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$91;
-        end
-        if (cand[92]) begin
-            pick_any = 1'b1;
-            pick_all = idx$92;
-        end
-        if (cand[92] & (idx_c$92 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$92;
-        end
-        if (cand[93]) begin
-            pick_any = 1'b1;
-            pick_all = idx$93;
-        end
-        if (cand[93] & (idx_c$93 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$93;
-        end
-        if (cand[94]) begin
-            pick_any = 1'b1;
-            pick_all = idx$94;
-        end
-        if (cand[94] & (idx_c$94 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$94;
-        end
-        if (cand[95]) begin
-            pick_any = 1'b1;
-            pick_all = idx$95;
-        end
-        if (cand[95] & (idx_c$95 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$95;
-        end
-        if (cand[96]) begin
-            pick_any = 1'b1;
-            pick_all = idx$96;
-        end
-        if (cand[96] & (idx_c$96 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$96;
-        end
-        if (cand[97]) begin
-            pick_any = 1'b1;
-            pick_all = idx$97;
-        end
-        if (cand[97] & (idx_c$97 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$97;
-        end
-        if (cand[98]) begin
-            pick_any = 1'b1;
-            pick_all = idx$98;
-        end
-        if (cand[98] & (idx_c$98 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$98;
-        end
-        if (cand[99]) begin
-            pick_any = 1'b1;
-            pick_all = idx$99;
-        end
-        if (cand[99] & (idx_c$99 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$99;
-        end
-        if (cand[100]) begin
-            pick_any = 1'b1;
-            pick_all = idx$100;
-        end
-        if (cand[100] & (idx_c$100 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$100;
-        end
-        if (cand[101]) begin
-            pick_any = 1'b1;
-            pick_all = idx$101;
-        end
-        if (cand[101] & (idx_c$101 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$101;
-        end
-        if (cand[102]) begin
-            pick_any = 1'b1;
-            pick_all = idx$102;
-        end
-        if (cand[102] & (idx_c$102 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$102;
-        end
-        if (cand[103]) begin
-            pick_any = 1'b1;
-            pick_all = idx$103;
-        end
-        if (cand[103] & (idx_c$103 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$103;
-        end
-        if (cand[104]) begin
-            pick_any = 1'b1;
-            pick_all = idx$104;
-        end
-        if (cand[104] & (idx_c$104 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$104;
-        end
-        if (cand[105]) begin
-            pick_any = 1'b1;
-            pick_all = idx$105;
-        end
-        if (cand[105] & (idx_c$105 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$105;
-        end
-        if (cand[106]) begin
-            pick_any = 1'b1;
-            pick_all = idx$106;
-        end
-        if (cand[106] & (idx_c$106 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$106;
-        end
-        if (cand[107]) begin
-            pick_any = 1'b1;
-            pick_all = idx$107;
-        end
-        if (cand[107] & (idx_c$107 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$107;
-        end
-        if (cand[108]) begin
-            pick_any = 1'b1;
-            pick_all = idx$108;
-        end
-        if (cand[108] & (idx_c$108 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$108;
-        end
-        if (cand[109]) begin
-            pick_any = 1'b1;
-            pick_all = idx$109;
-        end
-        if (cand[109] & (idx_c$109 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$109;
-        end
-        if (cand[110]) begin
-            pick_any = 1'b1;
-            pick_all = idx$110;
-        end
-        if (cand[110] & (idx_c$110 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$110;
-        end
-        if (cand[111]) begin
-            pick_any = 1'b1;
-            pick_all = idx$111;
-        end
-        if (cand[111] & (idx_c$111 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$111;
-        end
-        if (cand[112]) begin
-            pick_any = 1'b1;
-            pick_all = idx$112;
-        end
-        if (cand[112] & (idx_c$112 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$112;
-        end
-        if (cand[113]) begin
-            pick_any = 1'b1;
-            pick_all = idx$113;
-        end
-        if (cand[113] & (idx_c$113 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$113;
-        end
-        if (cand[114]) begin
-            pick_any = 1'b1;
-            pick_all = idx$114;
-        end
-        if (cand[114] & (idx_c$114 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$114;
-        end
-        if (cand[115]) begin
-            pick_any = 1'b1;
-            pick_all = idx$115;
-        end
-        if (cand[115] & (idx_c$115 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$115;
-        end
-        if (cand[116]) begin
-            pick_any = 1'b1;
-            pick_all = idx$116;
-        end
-        if (cand[116] & (idx_c$116 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$116;
-        end
-        if (cand[117]) begin
-            pick_any = 1'b1;
-            pick_all = idx$117;
-        end
-        if (cand[117] & (idx_c$117 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$117;
-        end
-        if (cand[118]) begin
-            pick_any = 1'b1;
-            pick_all = idx$118;
-        end
-        if (cand[118] & (idx_c$118 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$118;
-        end
-        if (cand[119]) begin
-            pick_any = 1'b1;
-            pick_all = idx$119;
-        end
-        if (cand[119] & (idx_c$119 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$119;
-        end
-        if (cand[120]) begin
-            pick_any = 1'b1;
-            pick_all = idx$120;
-        end
-        if (cand[120] & (idx_c$120 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$120;
-        end
-        if (cand[121]) begin
-            pick_any = 1'b1;
-            pick_all = idx$121;
-        end
-        if (cand[121] & (idx_c$121 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$121;
-        end
-        if (cand[122]) begin
-            pick_any = 1'b1;
-            pick_all = idx$122;
-        end
-        if (cand[122] & (idx_c$122 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$122;
-        end
-        if (cand[123]) begin
-            pick_any = 1'b1;
-            pick_all = idx$123;
-        end
-        if (cand[123] & (idx_c$123 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$123;
-        end
-        if (cand[124]) begin
-            pick_any = 1'b1;
-            pick_all = idx$124;
-        end
-        if (cand[124] & (idx_c$124 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$124;
-        end
-        if (cand[125]) begin
-            pick_any = 1'b1;
-            pick_all = idx$125;
-        end
-        if (cand[125] & (idx_c$125 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$125;
-        end
-        if (cand[126]) begin
-            pick_any = 1'b1;
-            pick_all = idx$126;
-        end
-        if (cand[126] & (idx_c$126 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$126;
-        end
-        if (cand[127]) begin
-            pick_any = 1'b1;
-            pick_all = idx$127;
-        end
-        if (cand[127] & (idx_c$127 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$127;
-        end
-        if (pick_lo_any) begin
-            pick = pick_lo;
-        end
-        else begin
-            pick = pick_all;
-        end
+        pick = sendq$head;
+        pick_any = sendq$nonempty & ~((s1_kind$q != kinds$0) & (s1_id$q == pick)) & ~((s2_kind$q != kinds$0) & (s2_id$q == pick)) & ~((s3_kind$q != kinds$0) & (s3_id$q == pick));
         room = desc$count <= c4_4;
         send_room = desc$count <= one_4;
         s1_busy = s1_kind$q != kinds$0;
@@ -3193,7 +1923,6 @@ module packetization_n128(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeo
         if (send_go) begin
             s1_id$d = pick;
             s1_id_ok$d = 1'b1;
-            rr$d = pick;
         end
         id_ret$pop = 1'b0;
         if (alloc_go) begin
@@ -4084,6 +2813,7 @@ module packetization_n128(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeo
             s3_sent$d = zero_p;
         end
         s3_alive$d = s2_alive;
+        s3_queued$d = queued$q[s2_id$q];
         s3_send_req$d = ((s2_kind$q == kinds$6) & s2_alive) | ((s2_kind$q == kinds$1) & s2_f1$q);
         s3_dlv_all$d = all_dlv;
         s3_give_up$d = give_up;
@@ -4312,7 +3042,6 @@ module packetization_n128(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeo
         end
         timer$cmd$meta = (meta_gen << sh8) | meta_max;
         alive$d = alive$q;
-        elig$d = elig$q;
         if (s3_kind$q == kinds$1) begin
             alive$d = alive$q | id_mask;
             timer$cmd$valid = 1'b1;
@@ -4329,17 +3058,22 @@ module packetization_n128(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeo
         else begin
             elig_bit = elig_bit & (pending != zero_p);
         end
-        if (row_wr) begin
-            if (elig_bit) begin
-                elig$d = elig$q | id_mask;
-            end
-            else begin
-                elig$d = elig$q & ~id_mask;
-            end
+        sq_push = elig_bit & ~s3_queued$q;
+        sq_push_r$d = sq_push;
+        sq_id_r$d = s3_id$q;
+        sendq$push = sq_push_r$q;
+        sendq$push_data = sq_id_r$q;
+        sendq$pop = send_go;
+        q_popped = queued$q;
+        if (send_go) begin
+            q_popped = queued$q & ~(one_n << pick);
+        end
+        queued$d = q_popped;
+        if (sq_push) begin
+            queued$d = q_popped | id_mask;
         end
         if (free_now) begin
             alive$d = alive$q & ~id_mask;
-            elig$d = elig$q & ~id_mask;
             timer$cmd$valid = 1'b1;
             timer$cmd$op = op_cancel;
             desc$push = 1'b1;
@@ -4534,7 +3268,8 @@ module packetization_n128(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeo
             cls_off$3$d = zero_24;
             cls_taken$3$d = zero_c;
             alive$d = zero_n;
-            elig$d = zero_n;
+            queued$d = zero_n;
+            sq_push_r$d = 1'b0;
             w_active$d = 1'b0;
             w_refuse$d = 1'b0;
             wrote_pend$d = 1'b0;
@@ -6304,25 +5039,6 @@ module packetization_n128$desc$wp(d,q,clock);
 endmodule // packetization_n128$desc$wp
 
 
-module packetization_n128$elig(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // packetization_n128$elig
-
-
 module packetization_n128$h_fit$0(d,q,clock);
     
     // Module arguments
@@ -7020,6 +5736,25 @@ module packetization_n128$out$wp(d,q,clock);
 endmodule // packetization_n128$out$wp
 
 
+module packetization_n128$queued(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n128$queued
+
+
 module packetization_n128$refuse_pend(d,q,clock);
     
     // Module arguments
@@ -7085,25 +5820,6 @@ module packetization_n128$rows(read_address,read_clock,read_data,write_address,w
     end
                 
 endmodule // packetization_n128$rows
-
-
-module packetization_n128$rr(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // packetization_n128$rr
 
 
 module packetization_n128$s1_allow(d,q,clock);
@@ -8075,6 +6791,25 @@ module packetization_n128$s3_probe(d,q,clock);
 endmodule // packetization_n128$s3_probe
 
 
+module packetization_n128$s3_queued(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n128$s3_queued
+
+
 module packetization_n128$s3_rearm(d,q,clock);
     
     // Module arguments
@@ -8187,6 +6922,307 @@ module packetization_n128$s4_valid(d,q,clock);
     end
           
 endmodule // packetization_n128$s4_valid
+
+
+module packetization_n128$sendq(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [6:0] push_data;
+    input wire  pop;
+    output reg  [6:0] head;
+    output reg  nonempty;
+    output reg  [7:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 7'b1;
+    localparam  zero_a = 7'b0;
+    localparam  one_c = 8'h1;
+    localparam  zero_c = 8'h0;
+    localparam  depth = 8'h80;
+    
+    // Stub signals
+    reg  [6:0] store$read_address;
+    reg  store$read_clock;
+    wire  [6:0] store$read_data;
+    reg  [6:0] store$write_address;
+    reg  store$write_clock;
+    reg  [6:0] store$write_data;
+    reg  store$write_enable;
+    reg  [6:0] wp$d;
+    wire  [6:0] wp$q;
+    reg  wp$clock;
+    reg  [6:0] rp$d;
+    wire  [6:0] rp$q;
+    reg  rp$clock;
+    reg  [7:0] cnt$d;
+    wire  [7:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [6:0] bypass_data$d;
+    wire  [6:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [6:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    packetization_n128$sendq$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    packetization_n128$sendq$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    packetization_n128$sendq$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    packetization_n128$sendq$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    packetization_n128$sendq$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    packetization_n128$sendq$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // packetization_n128$sendq
+
+
+module packetization_n128$sendq$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n128$sendq$bypass_data
+
+
+module packetization_n128$sendq$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n128$sendq$bypass_valid
+
+
+module packetization_n128$sendq$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n128$sendq$cnt
+
+
+module packetization_n128$sendq$rp(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n128$sendq$rp
+
+
+module packetization_n128$sendq$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [6:0] read_address;
+    input wire  read_clock;
+    output reg  [6:0] read_data;
+    input wire  [6:0] write_address;
+    input wire  write_clock;
+    input wire  [6:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[6:0] mem[127:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // packetization_n128$sendq$store
+
+
+module packetization_n128$sendq$wp(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n128$sendq$wp
+
+
+module packetization_n128$sq_id_r(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n128$sq_id_r
+
+
+module packetization_n128$sq_push_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n128$sq_push_r
 
 
 module packetization_n128$st_addr(d,q,clock);

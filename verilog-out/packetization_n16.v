@@ -98,38 +98,6 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
     localparam  kinds$4 = 3'b100;
     localparam  kinds$5 = 3'b101;
     localparam  kinds$6 = 3'b110;
-    localparam  idx$0 = 4'h0;
-    localparam  idx$1 = 4'h1;
-    localparam  idx$2 = 4'h2;
-    localparam  idx$3 = 4'h3;
-    localparam  idx$4 = 4'h4;
-    localparam  idx$5 = 4'h5;
-    localparam  idx$6 = 4'h6;
-    localparam  idx$7 = 4'h7;
-    localparam  idx$8 = 4'h8;
-    localparam  idx$9 = 4'h9;
-    localparam  idx$10 = 4'ha;
-    localparam  idx$11 = 4'hb;
-    localparam  idx$12 = 4'hc;
-    localparam  idx$13 = 4'hd;
-    localparam  idx$14 = 4'he;
-    localparam  idx$15 = 4'hf;
-    localparam  idx_c$0 = 5'b0;
-    localparam  idx_c$1 = 5'b1;
-    localparam  idx_c$2 = 5'b10;
-    localparam  idx_c$3 = 5'b11;
-    localparam  idx_c$4 = 5'b100;
-    localparam  idx_c$5 = 5'b101;
-    localparam  idx_c$6 = 5'b110;
-    localparam  idx_c$7 = 5'b111;
-    localparam  idx_c$8 = 5'b1000;
-    localparam  idx_c$9 = 5'b1001;
-    localparam  idx_c$10 = 5'b1010;
-    localparam  idx_c$11 = 5'b1011;
-    localparam  idx_c$12 = 5'b1100;
-    localparam  idx_c$13 = 5'b1101;
-    localparam  idx_c$14 = 5'b1110;
-    localparam  idx_c$15 = 5'b1111;
     localparam  off_code$0 = 8'h0;
     localparam  off_code$1 = 8'h1;
     localparam  off_code$2 = 8'h2;
@@ -385,12 +353,17 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
     reg  [15:0] alive$d;
     wire  [15:0] alive$q;
     reg  alive$clock;
-    reg  [15:0] elig$d;
-    wire  [15:0] elig$q;
-    reg  elig$clock;
-    reg  [3:0] rr$d;
-    wire  [3:0] rr$q;
-    reg  rr$clock;
+    reg  sendq$clock;
+    reg  sendq$reset;
+    reg  sendq$push;
+    reg  [3:0] sendq$push_data;
+    reg  sendq$pop;
+    wire  [3:0] sendq$head;
+    wire  sendq$nonempty;
+    wire  [4:0] sendq$count;
+    reg  [15:0] queued$d;
+    wire  [15:0] queued$q;
+    reg  queued$clock;
     reg  w_active$d;
     wire  w_active$q;
     reg  w_active$clock;
@@ -595,6 +568,15 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
     reg  s3_alive$d;
     wire  s3_alive$q;
     reg  s3_alive$clock;
+    reg  s3_queued$d;
+    wire  s3_queued$q;
+    reg  s3_queued$clock;
+    reg  sq_push_r$d;
+    wire  sq_push_r$q;
+    reg  sq_push_r$clock;
+    reg  [3:0] sq_id_r$d;
+    wire  [3:0] sq_id_r$q;
+    reg  sq_id_r$clock;
     reg  s3_send_req$d;
     wire  s3_send_req$q;
     reg  s3_send_req$clock;
@@ -736,14 +718,10 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
     reg  refuse_go;
     reg  send_go;
     reg  [2:0] s0_kind;
-    reg  [15:0] inflight;
-    reg  [15:0] cand;
-    reg  [3:0] pick_lo;
-    reg  pick_lo_any;
-    reg  [3:0] pick_all;
-    reg  pick_any;
     reg  [3:0] pick;
-    reg  [4:0] rr_c;
+    reg  pick_any;
+    reg  sq_push;
+    reg  [15:0] q_popped;
     reg  [7:0] hdr_total;
     reg  [15:0] hdr_words;
     reg  [15:0] ev_id;
@@ -776,8 +754,6 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
     reg  [4:0] cls_free$1;
     reg  [4:0] cls_free$2;
     reg  [4:0] cls_free$3;
-    reg  [15:0] s1_mask;
-    reg  [15:0] s2_mask;
     reg  sending;
     reg  [276:0] wr;
     reg  [15:0] meta_gen;
@@ -796,7 +772,6 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
     reg  tmo_conf;
     reg  wrote_conf;
     reg  s1_busy;
-    reg  [15:0] s3_mask;
     reg  all_dlv;
     reg  give_up;
     reg  tmo_ok;
@@ -949,15 +924,20 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
         .q(alive$q),
         .clock(alive$clock)
     );
-    packetization_n16$elig elig(
-        .d(elig$d),
-        .q(elig$q),
-        .clock(elig$clock)
+    packetization_n16$sendq sendq(
+        .clock(sendq$clock),
+        .reset(sendq$reset),
+        .push(sendq$push),
+        .push_data(sendq$push_data),
+        .pop(sendq$pop),
+        .head(sendq$head),
+        .nonempty(sendq$nonempty),
+        .count(sendq$count)
     );
-    packetization_n16$rr rr(
-        .d(rr$d),
-        .q(rr$q),
-        .clock(rr$clock)
+    packetization_n16$queued queued(
+        .d(queued$d),
+        .q(queued$q),
+        .clock(queued$clock)
     );
     packetization_n16$w_active w_active(
         .d(w_active$d),
@@ -1299,6 +1279,21 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
         .q(s3_alive$q),
         .clock(s3_alive$clock)
     );
+    packetization_n16$s3_queued s3_queued(
+        .d(s3_queued$d),
+        .q(s3_queued$q),
+        .clock(s3_queued$clock)
+    );
+    packetization_n16$sq_push_r sq_push_r(
+        .d(sq_push_r$d),
+        .q(sq_push_r$q),
+        .clock(sq_push_r$clock)
+    );
+    packetization_n16$sq_id_r sq_id_r(
+        .d(sq_id_r$d),
+        .q(sq_id_r$q),
+        .clock(sq_id_r$clock)
+    );
     packetization_n16$s3_send_req s3_send_req(
         .d(s3_send_req$d),
         .q(s3_send_req$q),
@@ -1494,8 +1489,7 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
     always @(*) begin
         id_fresh$clock = clock;
         alive$clock = clock;
-        elig$clock = clock;
-        rr$clock = clock;
+        queued$clock = clock;
         ret_ok$clock = clock;
         w_active$clock = clock;
         w_refuse$clock = clock;
@@ -1561,6 +1555,9 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
         s3_full$clock = clock;
         s3_sent$clock = clock;
         s3_alive$clock = clock;
+        s3_queued$clock = clock;
+        sq_push_r$clock = clock;
+        sq_id_r$clock = clock;
         s3_send_req$clock = clock;
         s3_dlv_all$clock = clock;
         s3_give_up$clock = clock;
@@ -1597,8 +1594,7 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
         cnt_offset$clock = clock;
         id_fresh$d = id_fresh$q;
         alive$d = alive$q;
-        elig$d = elig$q;
-        rr$d = rr$q;
+        queued$d = queued$q;
         ret_ok$d = ret_ok$q;
         w_active$d = w_active$q;
         w_refuse$d = w_refuse$q;
@@ -1664,6 +1660,9 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
         s3_full$d = s3_full$q;
         s3_sent$d = s3_sent$q;
         s3_alive$d = s3_alive$q;
+        s3_queued$d = s3_queued$q;
+        sq_push_r$d = sq_push_r$q;
+        sq_id_r$d = sq_id_r$q;
         s3_send_req$d = s3_send_req$q;
         s3_dlv_all$d = s3_dlv_all$q;
         s3_give_up$d = s3_give_up$q;
@@ -1707,6 +1706,8 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
         timer$now = now;
         id_ret$clock = clock;
         id_ret$reset = reset;
+        sendq$clock = clock;
+        sendq$reset = reset;
         desc$clock = clock;
         desc$reset = reset;
         out$clock = clock;
@@ -1818,159 +1819,8 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
                 cls_addr = cls_base$0 + cls_off$0$q;
             end
         end
-        s1_mask = zero_n;
-        if (s1_kind$q != kinds$0) begin
-            s1_mask = one_n << s1_id$q;
-        end
-        s2_mask = zero_n;
-        if (s2_kind$q != kinds$0) begin
-            s2_mask = one_n << s2_id$q;
-        end
-        s3_mask = zero_n;
-        if (s3_kind$q != kinds$0) begin
-            s3_mask = one_n << s3_id$q;
-        end
-        inflight = s1_mask | s2_mask | s3_mask;
-        cand = elig$q & alive$q & ~inflight;
-        pick_lo_any = 1'b0;
-        pick_lo = idx$0;
-        pick_any = 1'b0;
-        pick_all = idx$0;
-        rr_c = 5'(rr$q);
-        if (cand[0]) begin
-            pick_any = 1'b1;
-            pick_all = idx$0;
-        end
-        if (cand[0] & (idx_c$0 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$0;
-        end
-        if (cand[1]) begin
-            pick_any = 1'b1;
-            pick_all = idx$1;
-        end
-        if (cand[1] & (idx_c$1 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$1;
-        end
-        if (cand[2]) begin
-            pick_any = 1'b1;
-            pick_all = idx$2;
-        end
-        if (cand[2] & (idx_c$2 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$2;
-        end
-        if (cand[3]) begin
-            pick_any = 1'b1;
-            pick_all = idx$3;
-        end
-        if (cand[3] & (idx_c$3 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$3;
-        end
-        if (cand[4]) begin
-            pick_any = 1'b1;
-            pick_all = idx$4;
-        end
-        if (cand[4] & (idx_c$4 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$4;
-        end
-        if (cand[5]) begin
-            pick_any = 1'b1;
-            pick_all = idx$5;
-        end
-        if (cand[5] & (idx_c$5 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$5;
-        end
-        if (cand[6]) begin
-            pick_any = 1'b1;
-            pick_all = idx$6;
-        end
-        if (cand[6] & (idx_c$6 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$6;
-        end
-        if (cand[7]) begin
-            pick_any = 1'b1;
-            pick_all = idx$7;
-        end
-        if (cand[7] & (idx_c$7 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$7;
-        end
-        if (cand[8]) begin
-            pick_any = 1'b1;
-            pick_all = idx$8;
-        end
-        if (cand[8] & (idx_c$8 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$8;
-        end
-        if (cand[9]) begin
-            pick_any = 1'b1;
-            pick_all = idx$9;
-        end
-        if (cand[9] & (idx_c$9 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$9;
-        end
-        if (cand[10]) begin
-            pick_any = 1'b1;
-            pick_all = idx$10;
-        end
-        if (cand[10] & (idx_c$10 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$10;
-        end
-        if (cand[11]) begin
-            pick_any = 1'b1;
-            pick_all = idx$11;
-        end
-        if (cand[11] & (idx_c$11 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$11;
-        end
-        if (cand[12]) begin
-            pick_any = 1'b1;
-            pick_all = idx$12;
-        end
-        if (cand[12] & (idx_c$12 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$12;
-        end
-        if (cand[13]) begin
-            pick_any = 1'b1;
-            pick_all = idx$13;
-        end
-        if (cand[13] & (idx_c$13 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$13;
-        end
-        if (cand[14]) begin
-            pick_any = 1'b1;
-            pick_all = idx$14;
-        end
-        if (cand[14] & (idx_c$14 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$14;
-        end
-        if (cand[15]) begin
-            pick_any = 1'b1;
-            pick_all = idx$15;
-        end
-        if (cand[15] & (idx_c$15 < rr_c)) begin
-            pick_lo_any = 1'b1;
-            pick_lo = idx$15;
-        end
-        if (pick_lo_any) begin
-            pick = pick_lo;
-        end
-        else begin
-            pick = pick_all;
-        end
+        pick = sendq$head;
+        pick_any = sendq$nonempty & ~((s1_kind$q != kinds$0) & (s1_id$q == pick)) & ~((s2_kind$q != kinds$0) & (s2_id$q == pick)) & ~((s3_kind$q != kinds$0) & (s3_id$q == pick));
         room = desc$count <= c4_4;
         send_room = desc$count <= one_4;
         s1_busy = s1_kind$q != kinds$0;
@@ -2073,7 +1923,6 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
         if (send_go) begin
             s1_id$d = pick;
             s1_id_ok$d = 1'b1;
-            rr$d = pick;
         end
         id_ret$pop = 1'b0;
         if (alloc_go) begin
@@ -2964,6 +2813,7 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
             s3_sent$d = zero_p;
         end
         s3_alive$d = s2_alive;
+        s3_queued$d = queued$q[s2_id$q];
         s3_send_req$d = ((s2_kind$q == kinds$6) & s2_alive) | ((s2_kind$q == kinds$1) & s2_f1$q);
         s3_dlv_all$d = all_dlv;
         s3_give_up$d = give_up;
@@ -3192,7 +3042,6 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
         end
         timer$cmd$meta = (meta_gen << sh8) | meta_max;
         alive$d = alive$q;
-        elig$d = elig$q;
         if (s3_kind$q == kinds$1) begin
             alive$d = alive$q | id_mask;
             timer$cmd$valid = 1'b1;
@@ -3209,17 +3058,22 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
         else begin
             elig_bit = elig_bit & (pending != zero_p);
         end
-        if (row_wr) begin
-            if (elig_bit) begin
-                elig$d = elig$q | id_mask;
-            end
-            else begin
-                elig$d = elig$q & ~id_mask;
-            end
+        sq_push = elig_bit & ~s3_queued$q;
+        sq_push_r$d = sq_push;
+        sq_id_r$d = s3_id$q;
+        sendq$push = sq_push_r$q;
+        sendq$push_data = sq_id_r$q;
+        sendq$pop = send_go;
+        q_popped = queued$q;
+        if (send_go) begin
+            q_popped = queued$q & ~(one_n << pick);
+        end
+        queued$d = q_popped;
+        if (sq_push) begin
+            queued$d = q_popped | id_mask;
         end
         if (free_now) begin
             alive$d = alive$q & ~id_mask;
-            elig$d = elig$q & ~id_mask;
             timer$cmd$valid = 1'b1;
             timer$cmd$op = op_cancel;
             desc$push = 1'b1;
@@ -3414,7 +3268,8 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
             cls_off$3$d = zero_24;
             cls_taken$3$d = zero_c;
             alive$d = zero_n;
-            elig$d = zero_n;
+            queued$d = zero_n;
+            sq_push_r$d = 1'b0;
             w_active$d = 1'b0;
             w_refuse$d = 1'b0;
             wrote_pend$d = 1'b0;
@@ -5184,25 +5039,6 @@ module packetization_n16$desc$wp(d,q,clock);
 endmodule // packetization_n16$desc$wp
 
 
-module packetization_n16$elig(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // packetization_n16$elig
-
-
 module packetization_n16$h_fit$0(d,q,clock);
     
     // Module arguments
@@ -5900,6 +5736,25 @@ module packetization_n16$out$wp(d,q,clock);
 endmodule // packetization_n16$out$wp
 
 
+module packetization_n16$queued(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$queued
+
+
 module packetization_n16$refuse_pend(d,q,clock);
     
     // Module arguments
@@ -5965,25 +5820,6 @@ module packetization_n16$rows(read_address,read_clock,read_data,write_address,wr
     end
                 
 endmodule // packetization_n16$rows
-
-
-module packetization_n16$rr(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // packetization_n16$rr
 
 
 module packetization_n16$s1_allow(d,q,clock);
@@ -6955,6 +6791,25 @@ module packetization_n16$s3_probe(d,q,clock);
 endmodule // packetization_n16$s3_probe
 
 
+module packetization_n16$s3_queued(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$s3_queued
+
+
 module packetization_n16$s3_rearm(d,q,clock);
     
     // Module arguments
@@ -7067,6 +6922,307 @@ module packetization_n16$s4_valid(d,q,clock);
     end
           
 endmodule // packetization_n16$s4_valid
+
+
+module packetization_n16$sendq(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [3:0] push_data;
+    input wire  pop;
+    output reg  [3:0] head;
+    output reg  nonempty;
+    output reg  [4:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 4'h1;
+    localparam  zero_a = 4'h0;
+    localparam  one_c = 5'b1;
+    localparam  zero_c = 5'b0;
+    localparam  depth = 5'b10000;
+    
+    // Stub signals
+    reg  [3:0] store$read_address;
+    reg  store$read_clock;
+    wire  [3:0] store$read_data;
+    reg  [3:0] store$write_address;
+    reg  store$write_clock;
+    reg  [3:0] store$write_data;
+    reg  store$write_enable;
+    reg  [3:0] wp$d;
+    wire  [3:0] wp$q;
+    reg  wp$clock;
+    reg  [3:0] rp$d;
+    wire  [3:0] rp$q;
+    reg  rp$clock;
+    reg  [4:0] cnt$d;
+    wire  [4:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [3:0] bypass_data$d;
+    wire  [3:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [3:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    packetization_n16$sendq$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    packetization_n16$sendq$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    packetization_n16$sendq$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    packetization_n16$sendq$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    packetization_n16$sendq$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    packetization_n16$sendq$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // packetization_n16$sendq
+
+
+module packetization_n16$sendq$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$sendq$bypass_data
+
+
+module packetization_n16$sendq$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$sendq$bypass_valid
+
+
+module packetization_n16$sendq$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$sendq$cnt
+
+
+module packetization_n16$sendq$rp(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$sendq$rp
+
+
+module packetization_n16$sendq$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [3:0] read_address;
+    input wire  read_clock;
+    output reg  [3:0] read_data;
+    input wire  [3:0] write_address;
+    input wire  write_clock;
+    input wire  [3:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[3:0] mem[15:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // packetization_n16$sendq$store
+
+
+module packetization_n16$sendq$wp(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$sendq$wp
+
+
+module packetization_n16$sq_id_r(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$sq_id_r
+
+
+module packetization_n16$sq_push_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$sq_push_r
 
 
 module packetization_n16$st_addr(d,q,clock);

@@ -55,6 +55,7 @@ module parser_homa(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$ready
     localparam  bolt = 1'b0;
     localparam  bolt_src = 8'h20;
     localparam  one_6 = 6'b1;
+    localparam  zero_hdr = 336'h0;
     localparam  zero_6 = 6'b0;
     localparam  one_7 = 7'b1;
     localparam  zero_7 = 7'b0;
@@ -114,6 +115,9 @@ module parser_homa(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$ready
     reg  vq_fresh$d;
     wire  vq_fresh$q;
     reg  vq_fresh$clock;
+    reg  vq_out_ok$d;
+    wire  vq_out_ok$q;
+    reg  vq_out_ok$clock;
     reg  [7:0] vq_last_beat$d;
     wire  [7:0] vq_last_beat$q;
     reg  vq_last_beat$clock;
@@ -354,6 +358,11 @@ module parser_homa(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$ready
         .d(vq_fresh$d),
         .q(vq_fresh$q),
         .clock(vq_fresh$clock)
+    );
+    parser_homa$vq_out_ok vq_out_ok(
+        .d(vq_out_ok$d),
+        .q(vq_out_ok$q),
+        .clock(vq_out_ok$clock)
     );
     parser_homa$vq_last_beat vq_last_beat(
         .d(vq_last_beat$d),
@@ -643,6 +652,7 @@ module parser_homa(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$ready
         vq_rp$clock = clock;
         vq_cnt$clock = clock;
         vq_fresh$clock = clock;
+        vq_out_ok$clock = clock;
         vq_last_beat$clock = clock;
         vq_empty$clock = clock;
         hw0$clock = clock;
@@ -691,6 +701,7 @@ module parser_homa(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$ready
         vq_rp$d = vq_rp$q;
         vq_cnt$d = vq_cnt$q;
         vq_fresh$d = vq_fresh$q;
+        vq_out_ok$d = vq_out_ok$q;
         vq_last_beat$d = vq_last_beat$q;
         vq_empty$d = vq_empty$q;
         hw0$d = hw0$q;
@@ -1003,7 +1014,11 @@ module parser_homa(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$ready
         source$data = zero_64;
         source$last = 1'b0;
         source$empty = zero_3;
-        source$hdr = head[11+:336];
+        vq_out_ok$d = 1'b1;
+        source$hdr = zero_hdr;
+        if (vq_out_ok$q) begin
+            source$hdr = head[11+:336];
+        end
         if (avail) begin
             source$data = ring$read_data;
             source$last = out_last;
@@ -2114,6 +2129,72 @@ module parser_homa$vq(read_address,read_clock,read_data,write_address,write_cloc
     // Update code (custom)
     reg[346:0] mem[63:0];
     
+    initial begin
+    mem[6'b0] = 347'h0;
+    mem[6'b1] = 347'h0;
+    mem[6'b10] = 347'h0;
+    mem[6'b11] = 347'h0;
+    mem[6'b100] = 347'h0;
+    mem[6'b101] = 347'h0;
+    mem[6'b110] = 347'h0;
+    mem[6'b111] = 347'h0;
+    mem[6'b1000] = 347'h0;
+    mem[6'b1001] = 347'h0;
+    mem[6'b1010] = 347'h0;
+    mem[6'b1011] = 347'h0;
+    mem[6'b1100] = 347'h0;
+    mem[6'b1101] = 347'h0;
+    mem[6'b1110] = 347'h0;
+    mem[6'b1111] = 347'h0;
+    mem[6'b10000] = 347'h0;
+    mem[6'b10001] = 347'h0;
+    mem[6'b10010] = 347'h0;
+    mem[6'b10011] = 347'h0;
+    mem[6'b10100] = 347'h0;
+    mem[6'b10101] = 347'h0;
+    mem[6'b10110] = 347'h0;
+    mem[6'b10111] = 347'h0;
+    mem[6'b11000] = 347'h0;
+    mem[6'b11001] = 347'h0;
+    mem[6'b11010] = 347'h0;
+    mem[6'b11011] = 347'h0;
+    mem[6'b11100] = 347'h0;
+    mem[6'b11101] = 347'h0;
+    mem[6'b11110] = 347'h0;
+    mem[6'b11111] = 347'h0;
+    mem[6'b100000] = 347'h0;
+    mem[6'b100001] = 347'h0;
+    mem[6'b100010] = 347'h0;
+    mem[6'b100011] = 347'h0;
+    mem[6'b100100] = 347'h0;
+    mem[6'b100101] = 347'h0;
+    mem[6'b100110] = 347'h0;
+    mem[6'b100111] = 347'h0;
+    mem[6'b101000] = 347'h0;
+    mem[6'b101001] = 347'h0;
+    mem[6'b101010] = 347'h0;
+    mem[6'b101011] = 347'h0;
+    mem[6'b101100] = 347'h0;
+    mem[6'b101101] = 347'h0;
+    mem[6'b101110] = 347'h0;
+    mem[6'b101111] = 347'h0;
+    mem[6'b110000] = 347'h0;
+    mem[6'b110001] = 347'h0;
+    mem[6'b110010] = 347'h0;
+    mem[6'b110011] = 347'h0;
+    mem[6'b110100] = 347'h0;
+    mem[6'b110101] = 347'h0;
+    mem[6'b110110] = 347'h0;
+    mem[6'b110111] = 347'h0;
+    mem[6'b111000] = 347'h0;
+    mem[6'b111001] = 347'h0;
+    mem[6'b111010] = 347'h0;
+    mem[6'b111011] = 347'h0;
+    mem[6'b111100] = 347'h0;
+    mem[6'b111101] = 347'h0;
+    mem[6'b111110] = 347'h0;
+    mem[6'b111111] = 347'h0;
+    end
     
     
     always @(posedge read_clock) begin
@@ -2203,6 +2284,25 @@ module parser_homa$vq_last_beat(d,q,clock);
     end
           
 endmodule // parser_homa$vq_last_beat
+
+
+module parser_homa$vq_out_ok(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // parser_homa$vq_out_ok
 
 
 module parser_homa$vq_rp(d,q,clock);

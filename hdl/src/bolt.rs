@@ -42,9 +42,17 @@
 //!
 //! # Timing
 //! A DATA record taken in cycle `t` has its `CtrlPktEvent` on `ctrl` in `t+1`. A control
-//! record reads its message's state in `t+1` (the RAM answers a cycle after its address),
-//! writes it back in `t+1` and has its delivered/credit events in `t+2`. The next record
-//! is taken once every event of the last one has been accepted.
+//! record is applied over three stages, one cycle of logic each:
+//! * S1 (`t+1`): the message's state arrives from the RAM (it answers a cycle after its
+//!   address) and is claimed or taken as is; `now` is sampled (every time above is this
+//!   cycle's); the record's saturated operands (`ackNo`, `rtt_src`, `q_size / 64`).
+//! * S2 (`t+2`): the ACK's `acked` and `cwnd`, the SRC's elapsed time and its first two
+//!   products (`rtt_src × 17 × rtt_pkts`, `q × cwnd`), the credits a decrement or none gives.
+//! * S3 (`t+3`): the SRC's last products and the decrement test; `seq_no_at_last_ai`; the
+//!   state written back; the delivered/credit events registered (on their ports in `t+4`).
+//!
+//! The next record is taken once the last one has left S3 and every event of it has been
+//! accepted, so a record always reads the state its predecessor wrote.
 use crate::ingress::{PktInfoSink, FLAG_ACK, FLAG_CHOP, FLAG_DATA, FLAG_NACK};
 use crate::packetization::MAX_PKTS;
 use crate::program::{CreditOut, CtrlEventOut, DeliveredOut, FreedIn, ProgramCfg, ProgramStats};
@@ -99,6 +107,32 @@ pub struct BoltProgram<const A: usize, const N: usize> {
     now: DFF<Bits<32>>,
     s1_v: DFF<bool>,
     s1: DFF<CcRec>,
+    // S1 -> S2.
+    s2_v: DFF<bool>,
+    s2: DFF<CcRec>,
+    s2_cur: DFF<TxCc>,
+    s2_now: DFF<Bits<32>>,
+    s2_ack8: DFF<Bits<8>>,
+    s2_rtt16: DFF<Bits<16>>,
+    s2_q16: DFF<Bits<16>>,
+    // S2 -> S3.
+    s3_v: DFF<bool>,
+    s3: DFF<CcRec>,
+    s3_cur: DFF<TxCc>,
+    s3_now: DFF<Bits<32>>,
+    s3_ack8: DFF<Bits<8>>,
+    /// An ACK's new `acked` and `cwnd`, and whether its offset reached `ai_seq`.
+    s3_acked: DFF<Bits<8>>,
+    s3_cw: DFF<Bits<8>>,
+    s3_ai_hit: DFF<bool>,
+    /// A decrement's `cwnd` (never below 1).
+    s3_cw_dec: DFF<Bits<8>>,
+    /// `acked + cwnd` unchanged, and after a decrement.
+    s3_credit_keep: DFF<Bits<16>>,
+    s3_credit_dec: DFF<Bits<16>>,
+    s3_lhs: DFF<Bits<32>>,
+    s3_p: DFF<Bits<32>>,
+    s3_el16: DFF<Bits<16>>,
     ctrl_v: DFF<bool>,
     ctrl_f: DFF<crate::ndp::CtrlFields>,
     dlv_v: DFF<bool>,
@@ -125,6 +159,15 @@ pub struct BoltProgram<const A: usize, const N: usize> {
     rbolt: Signal<Local, Bits<72>>,
     rid16: Signal<Local, Bits<16>>,
     s1_id16: Signal<Local, Bits<16>>,
+    s3_id16: Signal<Local, Bits<16>>,
+    s3_idx: Signal<Local, Bits<A>>,
+    /// The state's fields at S2 (a field is not sliced in place).
+    cur_last: Signal<Local, Bits<32>>,
+    cur_cw: Signal<Local, Bits<8>>,
+    cur_acked: Signal<Local, Bits<8>>,
+    cur_ai: Signal<Local, Bits<8>>,
+    s3_cur_v: Signal<Local, TxCc>,
+    cw_dec: Signal<Local, Bits<8>>,
     s1_ack: Signal<Local, Bits<16>>,
     rec: Signal<Local, CcRec>,
     idx: Signal<Local, Bits<A>>,
@@ -162,7 +205,9 @@ pub struct BoltProgram<const A: usize, const N: usize> {
     zero_8: Constant<Bits<8>>,
     one_8: Constant<Bits<8>>,
     one_9: Constant<Bits<9>>,
-    max_9: Constant<Bits<9>>,
+    zero_9: Constant<Bits<9>>,
+    two_9: Constant<Bits<9>>,
+    max_8: Constant<Bits<8>>,
     max_8_16: Constant<Bits<16>>,
     max16_32: Constant<Bits<32>>,
     max16_24: Constant<Bits<24>>,
@@ -199,6 +244,27 @@ impl<const A: usize, const N: usize> BoltProgram<A, N> {
             now: Default::default(),
             s1_v: Default::default(),
             s1: Default::default(),
+            s2_v: Default::default(),
+            s2: Default::default(),
+            s2_cur: Default::default(),
+            s2_now: Default::default(),
+            s2_ack8: Default::default(),
+            s2_rtt16: Default::default(),
+            s2_q16: Default::default(),
+            s3_v: Default::default(),
+            s3: Default::default(),
+            s3_cur: Default::default(),
+            s3_now: Default::default(),
+            s3_ack8: Default::default(),
+            s3_acked: Default::default(),
+            s3_cw: Default::default(),
+            s3_ai_hit: Default::default(),
+            s3_cw_dec: Default::default(),
+            s3_credit_keep: Default::default(),
+            s3_credit_dec: Default::default(),
+            s3_lhs: Default::default(),
+            s3_p: Default::default(),
+            s3_el16: Default::default(),
             ctrl_v: Default::default(),
             ctrl_f: Default::default(),
             dlv_v: Default::default(),
@@ -224,6 +290,14 @@ impl<const A: usize, const N: usize> BoltProgram<A, N> {
             rbolt: Default::default(),
             rid16: Default::default(),
             s1_id16: Default::default(),
+            s3_id16: Default::default(),
+            s3_idx: Default::default(),
+            cur_last: Default::default(),
+            cur_cw: Default::default(),
+            cur_acked: Default::default(),
+            cur_ai: Default::default(),
+            s3_cur_v: Default::default(),
+            cw_dec: Default::default(),
             s1_ack: Default::default(),
             rec: Default::default(),
             idx: Default::default(),
@@ -260,7 +334,9 @@ impl<const A: usize, const N: usize> BoltProgram<A, N> {
             zero_8: Constant::new(0.into()),
             one_8: Constant::new(1.into()),
             one_9: Constant::new(1.into()),
-            max_9: Constant::new(MAX_CWND.into()),
+            zero_9: Constant::new(0.into()),
+            two_9: Constant::new(2.into()),
+            max_8: Constant::new(MAX_CWND.into()),
             max_8_16: Constant::new(255.into()),
             max16_32: Constant::new(0xffff.into()),
             max16_24: Constant::new(0xffff.into()),
@@ -293,9 +369,50 @@ impl<const A: usize, const N: usize> Logic for BoltProgram<A, N> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, seen, now, s1_v, s1, ctrl_v, ctrl_f, dlv_v, dlv_id, dlv_bits, dlv_below,
-            crd_v, crd_id, crd_rtx, crd_bits, crd_set, crd_credit, cnt_rec, cnt_fail, cnt_ctrl,
-            cnt_dlv, cnt_crd
+            self,
+            clock,
+            seen,
+            now,
+            s1_v,
+            s1,
+            s2_v,
+            s2,
+            s2_cur,
+            s2_now,
+            s2_ack8,
+            s2_rtt16,
+            s2_q16,
+            s3_v,
+            s3,
+            s3_cur,
+            s3_now,
+            s3_ack8,
+            s3_acked,
+            s3_cw,
+            s3_ai_hit,
+            s3_cw_dec,
+            s3_credit_keep,
+            s3_credit_dec,
+            s3_lhs,
+            s3_p,
+            s3_el16,
+            ctrl_v,
+            ctrl_f,
+            dlv_v,
+            dlv_id,
+            dlv_bits,
+            dlv_below,
+            crd_v,
+            crd_id,
+            crd_rtx,
+            crd_bits,
+            crd_set,
+            crd_credit,
+            cnt_rec,
+            cnt_fail,
+            cnt_ctrl,
+            cnt_dlv,
+            cnt_crd
         );
         self.cc.read_clock.next = self.clock.val();
         self.cc.write_clock.next = self.clock.val();
@@ -303,6 +420,8 @@ impl<const A: usize, const N: usize> Logic for BoltProgram<A, N> {
 
         // Take a record when the last one's events are all out.
         self.info.ready.next = !self.s1_v.q.val()
+            & !self.s2_v.q.val()
+            & !self.s3_v.q.val()
             & !self.ctrl_v.q.val()
             & !self.dlv_v.q.val()
             & !self.crd_v.q.val()
@@ -363,7 +482,7 @@ impl<const A: usize, const N: usize> Logic for BoltProgram<A, N> {
         self.s1_v.d.next = self.take.val() & !self.is_data.val();
         self.s1.d.next = self.rec.val();
 
-        // Stage 1: the message's state, updated by the record.
+        // ================= S1: the message's state (the RAM's answer) =================
         self.s1_id16.next = self.s1.q.val().tx_msg_id;
         self.s1_idx.next = self.s1_id16.val().get_bits::<A>(0);
         self.fresh.next = (((self.seen.q.val() >> self.s1_idx.val()) & self.one_n.val())
@@ -377,31 +496,12 @@ impl<const A: usize, const N: usize> Logic for BoltProgram<A, N> {
             self.cur.next.ai_seq = self.zero_8.val();
             self.cur.next.last_dec = self.zero_32.val();
         }
-        // ACK: cumulative ackNo, INC, per-window additive increase.
+        // The record's operands, saturated: ackNo to 8 bits, rtt_src and q_size / 64 to 16.
         self.s1_ack.next = self.s1.q.val().ack_no;
         self.ack8.next = self.s1_ack.val().get_bits::<8>(0);
         if self.s1_ack.val() > self.max_8_16.val() {
             self.ack8.next = self.max_8_16.val().get_bits::<8>(0);
         }
-        self.acked.next = self.cur.val().acked;
-        if self.ack8.val() > self.cur.val().acked {
-            self.acked.next = self.ack8.val();
-        }
-        self.c1.next = bit_cast::<9, 8>(self.cur.val().cwnd);
-        if self.s1.q.val().inc {
-            self.c1.next = bit_cast::<9, 8>(self.cur.val().cwnd) + self.one_9.val();
-        }
-        self.ai_hit.next = self.s1.q.val().pkt_offset >= self.cur.val().ai_seq;
-        self.c2.next = self.c1.val();
-        if self.ai_hit.val() {
-            self.c2.next = self.c1.val() + self.one_9.val();
-        }
-        self.cw.next = self.c2.val().get_bits::<8>(0);
-        if self.c2.val() > self.max_9.val() {
-            self.cw.next = self.max_9.val().get_bits::<8>(0);
-        }
-        self.win_end.next = bit_cast::<9, 8>(self.acked.val()) + bit_cast::<9, 8>(self.cw.val());
-        // SRC: rtt_src × 17 × rtt_pkts ≤ ⌊q/64⌋ × cwnd × elapsed, 16-bit saturating.
         self.rtt32.next = self.now.q.val() - self.s1.q.val().t_tx;
         self.rtt16.next = self.rtt32.val().get_bits::<16>(0);
         if self.rtt32.val() > self.max16_32.val() {
@@ -412,67 +512,133 @@ impl<const A: usize, const N: usize> Logic for BoltProgram<A, N> {
         if self.qsh.val() > self.max16_24.val() {
             self.q16.next = self.max16_24.val().get_bits::<16>(0);
         }
-        self.el32.next = self.now.q.val() - self.cur.val().last_dec;
+        self.s2_v.d.next = self.s1_v.q.val();
+        self.s2.d.next = self.s1.q.val();
+        self.s2_cur.d.next = self.cur.val();
+        self.s2_now.d.next = self.now.q.val();
+        self.s2_ack8.d.next = self.ack8.val();
+        self.s2_rtt16.d.next = self.rtt16.val();
+        self.s2_q16.d.next = self.q16.val();
+
+        // ================= S2: the window, the SRC's first products =================
+        self.cur_cw.next = self.s2_cur.q.val().cwnd;
+        self.cur_acked.next = self.s2_cur.q.val().acked;
+        self.cur_ai.next = self.s2_cur.q.val().ai_seq;
+        self.cur_last.next = self.s2_cur.q.val().last_dec;
+        // ACK: cumulative ackNo, INC, per-window additive increase (one add of 0, 1 or 2;
+        // the sum is at most 257, so it saturates on its bit 8).
+        self.acked.next = self.cur_acked.val();
+        if self.s2_ack8.q.val() > self.cur_acked.val() {
+            self.acked.next = self.s2_ack8.q.val();
+        }
+        self.ai_hit.next = self.s2.q.val().pkt_offset >= self.cur_ai.val();
+        self.c1.next = self.zero_9.val();
+        if self.s2.q.val().inc {
+            self.c1.next = self.one_9.val();
+        }
+        if self.ai_hit.val() {
+            self.c1.next = self.one_9.val();
+            if self.s2.q.val().inc {
+                self.c1.next = self.two_9.val();
+            }
+        }
+        self.c2.next = bit_cast::<9, 8>(self.cur_cw.val()) + self.c1.val();
+        self.cw.next = self.c2.val().get_bits::<8>(0);
+        if self.c2.val().get_bit(8) {
+            self.cw.next = self.max_8.val();
+        }
+        // SRC: rtt_src × 17 × rtt_pkts ≤ ⌊q/64⌋ × cwnd × elapsed, 16-bit saturating.
+        self.el32.next = self.s2_now.q.val() - self.cur_last.val();
         self.el16.next = self.el32.val().get_bits::<16>(0);
         if self.el32.val() > self.max16_32.val() {
             self.el16.next = self.max16_32.val().get_bits::<16>(0);
         }
         self.k16.next = (bit_cast::<16, 8>(self.cfg.rtt_pkts.val()) << self.sh4.val())
             + bit_cast::<16, 8>(self.cfg.rtt_pkts.val());
-        self.lhs.next = self.rtt16.val() * self.k16.val();
-        self.p.next = self.q16.val() * bit_cast::<16, 8>(self.cur.val().cwnd);
-        self.r_hi.next = self.p.val().get_bits::<16>(16) * self.el16.val();
-        self.r_lo.next = self.p.val().get_bits::<16>(0) * self.el16.val();
+        self.lhs.next = self.s2_rtt16.q.val() * self.k16.val();
+        self.p.next = self.s2_q16.q.val() * bit_cast::<16, 8>(self.cur_cw.val());
+        self.cw_dec.next = self.cur_cw.val();
+        if self.cur_cw.val() > self.one_8.val() {
+            self.cw_dec.next = self.cur_cw.val() - self.one_8.val();
+        }
+        self.s3_v.d.next = self.s2_v.q.val();
+        self.s3.d.next = self.s2.q.val();
+        self.s3_cur.d.next = self.s2_cur.q.val();
+        self.s3_now.d.next = self.s2_now.q.val();
+        self.s3_ack8.d.next = self.s2_ack8.q.val();
+        self.s3_acked.d.next = self.acked.val();
+        self.s3_cw.d.next = self.cw.val();
+        self.s3_ai_hit.d.next = self.ai_hit.val();
+        self.s3_cw_dec.d.next = self.cw_dec.val();
+        self.s3_credit_keep.d.next =
+            bit_cast::<16, 8>(self.cur_acked.val()) + bit_cast::<16, 8>(self.cur_cw.val());
+        self.s3_credit_dec.d.next =
+            bit_cast::<16, 8>(self.cur_acked.val()) + bit_cast::<16, 8>(self.cw_dec.val());
+        self.s3_lhs.d.next = self.lhs.val();
+        self.s3_p.d.next = self.p.val();
+        self.s3_el16.d.next = self.el16.val();
+
+        // ================= S3: the decrement test, the write-back, the events ============
+        self.r_hi.next = self.s3_p.q.val().get_bits::<16>(16) * self.s3_el16.q.val();
+        self.r_lo.next = self.s3_p.q.val().get_bits::<16>(0) * self.s3_el16.q.val();
         self.rhs.next = (bit_cast::<48, 32>(self.r_hi.val()) << self.sh16.val())
             + bit_cast::<48, 32>(self.r_lo.val());
-        self.dec.next = bit_cast::<48, 32>(self.lhs.val()) <= self.rhs.val();
-
-        self.nxt.next = self.cur.val();
-        if self.s1.q.val().ack {
-            self.nxt.next.acked = self.acked.val();
-            self.nxt.next.cwnd = self.cw.val();
-            if self.ai_hit.val() {
+        self.dec.next = bit_cast::<48, 32>(self.s3_lhs.q.val()) <= self.rhs.val();
+        // The window's end (at most 510): an ACK's next `seq_no_at_last_ai` and credit.
+        self.win_end.next =
+            bit_cast::<9, 8>(self.s3_acked.q.val()) + bit_cast::<9, 8>(self.s3_cw.q.val());
+        self.s3_cur_v.next = self.s3_cur.q.val();
+        self.nxt.next = self.s3_cur_v.val();
+        if self.s3.q.val().ack {
+            self.nxt.next.acked = self.s3_acked.q.val();
+            self.nxt.next.cwnd = self.s3_cw.q.val();
+            if self.s3_ai_hit.q.val() {
                 self.nxt.next.ai_seq = self.win_end.val().get_bits::<8>(0);
-                if self.win_end.val() > self.max_9.val() {
-                    self.nxt.next.ai_seq = self.max_9.val().get_bits::<8>(0);
+                if self.win_end.val().get_bit(8) {
+                    self.nxt.next.ai_seq = self.max_8.val();
                 }
             }
-        } else if self.s1.q.val().src & self.dec.val() {
-            if self.cur.val().cwnd > self.one_8.val() {
-                self.nxt.next.cwnd = self.cur.val().cwnd - self.one_8.val();
-            }
-            self.nxt.next.last_dec = self.now.q.val();
+        } else if self.s3.q.val().src & self.dec.val() {
+            self.nxt.next.cwnd = self.s3_cw_dec.q.val();
+            self.nxt.next.last_dec = self.s3_now.q.val();
         }
         // Only the records the sender acts on touch (and may claim) a message's state.
+        self.s3_id16.next = self.s3.q.val().tx_msg_id;
+        self.s3_idx.next = self.s3_id16.val().get_bits::<A>(0);
         self.acts.next =
-            self.s1_v.q.val() & (self.s1.q.val().ack | self.s1.q.val().nack | self.s1.q.val().src);
-        self.cc.write_address.next = self.s1_idx.val();
+            self.s3_v.q.val() & (self.s3.q.val().ack | self.s3.q.val().nack | self.s3.q.val().src);
+        self.cc.write_address.next = self.s3_idx.val();
         self.cc.write_data.next = self.nxt.val();
         self.cc.write_enable.next = self.acts.val();
         if self.acts.val() {
-            self.seen.d.next = self.seen.q.val() | (self.one_n.val() << self.s1_idx.val());
+            self.seen.d.next = self.seen.q.val() | (self.one_n.val() << self.s3_idx.val());
         }
 
-        // Stage 1 → events.
-        self.obit.next = self.one_bits.val() << self.s1.q.val().pkt_offset;
-        if self.s1_v.q.val() {
-            self.dlv_id.d.next = self.s1.q.val().tx_msg_id;
+        // S3 → events.
+        self.obit.next = self.one_bits.val() << self.s3.q.val().pkt_offset;
+        if self.s3_v.q.val() {
+            self.dlv_id.d.next = self.s3.q.val().tx_msg_id;
             self.dlv_bits.d.next = self.obit.val();
             // This ACK's own ackNo, not the running maximum in the message's state: a
             // forged ACK (dropped later by the packetization module's claim check) must
             // not make a real one acknowledge offsets that were never received.
-            self.dlv_below.d.next = self.ack8.val();
-            self.crd_id.d.next = self.s1.q.val().tx_msg_id;
-            self.crd_rtx.d.next = self.s1.q.val().nack;
+            self.dlv_below.d.next = self.s3_ack8.q.val();
+            self.crd_id.d.next = self.s3.q.val().tx_msg_id;
+            self.crd_rtx.d.next = self.s3.q.val().nack;
             self.crd_bits.d.next = self.obit.val();
-            self.crd_set.d.next = self.s1.q.val().ack | self.s1.q.val().src;
-            self.crd_credit.d.next =
-                bit_cast::<16, 8>(self.nxt.val().acked) + bit_cast::<16, 8>(self.nxt.val().cwnd);
-            if self.s1.q.val().ack {
+            self.crd_set.d.next = self.s3.q.val().ack | self.s3.q.val().src;
+            // `acked + cwnd` of the state written back.
+            self.crd_credit.d.next = self.s3_credit_keep.q.val();
+            if self.s3.q.val().ack {
+                self.crd_credit.d.next = bit_cast::<16, 9>(self.win_end.val());
+            } else if self.s3.q.val().src & self.dec.val() {
+                self.crd_credit.d.next = self.s3_credit_dec.q.val();
+            }
+            if self.s3.q.val().ack {
                 self.dlv_v.d.next = true;
                 self.cnt_dlv.d.next = self.cnt_dlv.q.val() + self.one_32.val();
             }
-            if self.s1.q.val().ack | self.s1.q.val().nack | (self.s1.q.val().src & self.dec.val()) {
+            if self.s3.q.val().ack | self.s3.q.val().nack | (self.s3.q.val().src & self.dec.val()) {
                 self.crd_v.d.next = true;
                 self.cnt_crd.d.next = self.cnt_crd.q.val() + self.one_32.val();
             }
@@ -524,6 +690,8 @@ impl<const A: usize, const N: usize> Logic for BoltProgram<A, N> {
             self.now.d.next = self.zero_32.val();
             self.seen.d.next = self.zero_n.val();
             self.s1_v.d.next = false;
+            self.s2_v.d.next = false;
+            self.s3_v.d.next = false;
             self.ctrl_v.d.next = false;
             self.dlv_v.d.next = false;
             self.crd_v.d.next = false;

@@ -14,7 +14,7 @@
 //!  delivered ─► ┌─ op pipeline (S0 arbitrate/allocate, ──► descriptors ─► streamer ─► source
 //!  credit    ─► │  S1 read row, S2 update row, pick the       (FIFO)     (8 header slots,
 //!  timer     ─► └─ packet to send)                                        payload words)
-//!  scheduler (round robin over messages with a packet to send) ─► SEND ops
+//!  send queue (FIFO of the ids that became sendable, in order) ─► SEND ops
 //! ```
 //!
 //! # Message ids
@@ -106,7 +106,7 @@
 //! the application has started writing it (the streamer waits, word by word, for the
 //! packet being written, so a message's first packet can leave while its payload still
 //! arrives). Among a message's sendable packets the lowest offset goes first; messages take
-//! turns (round robin). A new message's first packet goes out with its ALLOC op when the
+//! turns (round robin, in the order they became sendable). A new message's first packet goes out with its ALLOC op when the
 //! descriptor queue holds at most one entry, and a word skips the output FIFO when it is
 //! empty. So a 16-byte message's first word leaves 7 cycles after its header shows (6 after
 //! it is taken).
@@ -115,13 +115,25 @@
 //! S0 arbitrates and allocates; S1 reads the row (a RAM with a registered read); S2 checks
 //! the event against the row and applies it, and computes the masks of the offsets below
 //! the credit, the packets written and maxTxPktOffset; S3 picks the lowest pending offset,
-//! writes the row back, queues the descriptor, updates the eligible and active flags and
+//! writes the row back, queues the descriptor, updates the active flags and the send queue and
 //! commands the timer. Two ops of one message are never in consecutive stages (an event,
 //! timer event or WROTE for the message of the op in S1 waits a cycle; a SEND never goes
 //! to a message with an op in flight), so S2 reads either the RAM or the row the op two
 //! ahead wrote (held in S4), never one still being computed. The streamer takes a
 //! descriptor from the queue's head and computes the packet's buffer address and length
 //! there.
+//!
+//! # The send queue
+//! Messages take turns through a FIFO of slot ids (`N` deep) rather than a scan of the `N`
+//! eligible flags, so that choosing the next SEND is O(1) logic at any `N`. S3 pushes its
+//! message's id when the op leaves the message eligible (a packet may go: allowed, and one
+//! pending) and the id is not already queued (the push is registered: the id may be the
+//! head two cycles after S3); a SEND pops the head. A SEND goes to the head
+//! when no op of that message is in flight (else the head waits; the other ops go first),
+//! so a message that stays eligible after its SEND is pushed again behind the others. An
+//! entry can go stale (its message was acknowledged, freed or refused credit after it was
+//! queued): its SEND finds nothing to send at S3 and is a no-op (no packet, no counter),
+//! and its message is queued again when an op makes it eligible.
 use crate::arbiter::TxFrameSource;
 use crate::fifo::Fifo;
 use crate::pool::{BufferConfig, MAX_CLASSES};
@@ -249,7 +261,7 @@ pub struct PacketizationStats {
     pub bufs_free: Signal<Out, Bits<16>>,
 }
 
-/// Per-message state: 277 bits (35 bytes); 45 bytes with the active and eligible flags
+/// Per-message state: 277 bits (35 bytes); 45 bytes with the active and queued flags
 /// and the timer entry, of the 100 allowed (`docs/budgets.md`).
 #[derive(Clone, Copy, Debug, PartialEq, Default, LogicStruct)]
 pub struct TxRow {
@@ -363,8 +375,10 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     cls_count: [Constant<Bits<C>>; MAX_CLASSES],
     cls_code: [Constant<Bits<2>>; MAX_CLASSES],
     alive: DFF<Bits<N>>,
-    elig: DFF<Bits<N>>,
-    rr: DFF<Bits<A>>,
+    /// The send queue: ids that became eligible, oldest first (each at most once).
+    sendq: Fifo<Bits<A>, A, C>,
+    /// Ids in `sendq`.
+    queued: DFF<Bits<N>>,
     // writer
     w_active: DFF<bool>,
     w_refuse: DFF<bool>,
@@ -439,6 +453,12 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     s3_full: DFF<Bits<MAX_PKTS>>,
     s3_sent: DFF<Bits<MAX_PKTS>>,
     s3_alive: DFF<bool>,
+    /// S3's message is in the send queue (read at S2: no other op of it can change that
+    /// in between, and a SEND never takes a message with an op in flight).
+    s3_queued: DFF<bool>,
+    /// The send queue's push, a cycle after S3 decides it (`queued` is set at once).
+    sq_push_r: DFF<bool>,
+    sq_id_r: DFF<Bits<A>>,
     s3_send_req: DFF<bool>,
     s3_dlv_all: DFF<bool>,
     s3_give_up: DFF<bool>,
@@ -503,14 +523,13 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     refuse_go: Signal<Local, bool>,
     send_go: Signal<Local, bool>,
     s0_kind: Signal<Local, Bits<3>>,
-    inflight: Signal<Local, Bits<N>>,
-    cand: Signal<Local, Bits<N>>,
-    pick_lo: Signal<Local, Bits<A>>,
-    pick_lo_any: Signal<Local, bool>,
-    pick_all: Signal<Local, Bits<A>>,
-    pick_any: Signal<Local, bool>,
+    /// The send queue's head, and whether a SEND may go to it now.
     pick: Signal<Local, Bits<A>>,
-    rr_c: Signal<Local, Bits<C>>,
+    pick_any: Signal<Local, bool>,
+    /// Push S3's message into the send queue.
+    sq_push: Signal<Local, bool>,
+    /// `queued` without the id a SEND takes now.
+    q_popped: Signal<Local, Bits<N>>,
     hdr_total: Signal<Local, Bits<8>>,
     hdr_words: Signal<Local, Bits<16>>,
     ev_id: Signal<Local, Bits<16>>,
@@ -545,8 +564,6 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     status_free: Signal<Local, bool>,
     ids_free_c: Signal<Local, Bits<C>>,
     cls_free: [Signal<Local, Bits<C>>; MAX_CLASSES],
-    s1_mask: Signal<Local, Bits<N>>,
-    s2_mask: Signal<Local, Bits<N>>,
     sending: Signal<Local, bool>,
     wr: Signal<Local, TxRow>,
     meta_gen: Signal<Local, Bits<16>>,
@@ -570,7 +587,6 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     tmo_conf: Signal<Local, bool>,
     wrote_conf: Signal<Local, bool>,
     s1_busy: Signal<Local, bool>,
-    s3_mask: Signal<Local, Bits<N>>,
     /// S2: every packet delivered; the timeout gives up; it is for the armed incarnation;
     /// it queues a probe.
     all_dlv: Signal<Local, bool>,
@@ -594,8 +610,6 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
 
     // constants
     kinds: [Constant<Bits<3>>; 7],
-    idx: [Constant<Bits<A>>; N],
-    idx_c: [Constant<Bits<C>>; N],
     off_code: [Constant<Bits<8>>; MAX_PKTS],
     off1_code: [Constant<Bits<8>>; MAX_PKTS],
     /// `1 << i`.
@@ -687,8 +701,8 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
             cls_count: std::array::from_fn(|i| Constant::new(cfg.count_of(i).into())),
             cls_code: std::array::from_fn(|i| Constant::new((i as u64).into())),
             alive: Default::default(),
-            elig: Default::default(),
-            rr: Default::default(),
+            sendq: Fifo::new(),
+            queued: Default::default(),
             w_active: Default::default(),
             w_refuse: Default::default(),
             w_id: Default::default(),
@@ -754,6 +768,9 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
             s3_full: Default::default(),
             s3_sent: Default::default(),
             s3_alive: Default::default(),
+            s3_queued: Default::default(),
+            sq_push_r: Default::default(),
+            sq_id_r: Default::default(),
             s3_send_req: Default::default(),
             s3_dlv_all: Default::default(),
             s3_give_up: Default::default(),
@@ -816,14 +833,10 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
             refuse_go: Default::default(),
             send_go: Default::default(),
             s0_kind: Default::default(),
-            inflight: Default::default(),
-            cand: Default::default(),
-            pick_lo: Default::default(),
-            pick_lo_any: Default::default(),
-            pick_all: Default::default(),
-            pick_any: Default::default(),
             pick: Default::default(),
-            rr_c: Default::default(),
+            pick_any: Default::default(),
+            sq_push: Default::default(),
+            q_popped: Default::default(),
             hdr_total: Default::default(),
             hdr_words: Default::default(),
             ev_id: Default::default(),
@@ -850,7 +863,6 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
             tmo_conf: Default::default(),
             wrote_conf: Default::default(),
             s1_busy: Default::default(),
-            s3_mask: Default::default(),
             all_dlv: Default::default(),
             give_up: Default::default(),
             tmo_ok: Default::default(),
@@ -868,8 +880,6 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
             status_free: Default::default(),
             ids_free_c: Default::default(),
             cls_free: Default::default(),
-            s1_mask: Default::default(),
-            s2_mask: Default::default(),
             sending: Default::default(),
             wr: Default::default(),
             meta_gen: Default::default(),
@@ -883,8 +893,6 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
             src_word: Default::default(),
             out_through: Default::default(),
             kinds: std::array::from_fn(|i| Constant::new((i as u64).into())),
-            idx: std::array::from_fn(|i| Constant::new((i as u64).into())),
-            idx_c: std::array::from_fn(|i| Constant::new((i as u64).into())),
             off_code: std::array::from_fn(|i| Constant::new((i as u64).into())),
             off1_code: std::array::from_fn(|i| Constant::new((i as u64 + 1).into())),
             bit_p: std::array::from_fn(|i| Constant::new((1u64 << i).into())),
@@ -993,8 +1001,7 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             clock,
             id_fresh,
             alive,
-            elig,
-            rr,
+            queued,
             ret_ok,
             w_active,
             w_refuse,
@@ -1060,6 +1067,9 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             s3_full,
             s3_sent,
             s3_alive,
+            s3_queued,
+            sq_push_r,
+            sq_id_r,
             s3_send_req,
             s3_dlv_all,
             s3_give_up,
@@ -1104,6 +1114,8 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         self.timer.now.next = self.now.val();
         self.id_ret.clock.next = self.clock.val();
         self.id_ret.reset.next = self.reset.val();
+        self.sendq.clock.next = self.clock.val();
+        self.sendq.reset.next = self.reset.val();
         self.desc.clock.next = self.clock.val();
         self.desc.reset.next = self.reset.val();
         self.out.clock.next = self.clock.val();
@@ -1169,43 +1181,16 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             }
         }
 
-        // ================= S0: scheduler candidates (round robin, descending) =========
-        self.s1_mask.next = self.zero_n.val();
-        if self.s1_kind.q.val() != self.kinds[0].val() {
-            self.s1_mask.next = self.one_n.val() << self.s1_id.q.val();
-        }
-        self.s2_mask.next = self.zero_n.val();
-        if self.s2_kind.q.val() != self.kinds[0].val() {
-            self.s2_mask.next = self.one_n.val() << self.s2_id.q.val();
-        }
-        self.s3_mask.next = self.zero_n.val();
-        if self.s3_kind.q.val() != self.kinds[0].val() {
-            self.s3_mask.next = self.one_n.val() << self.s3_id.q.val();
-        }
-        self.inflight.next = self.s1_mask.val() | self.s2_mask.val() | self.s3_mask.val();
-        self.cand.next = self.elig.q.val() & self.alive.q.val() & !self.inflight.val();
-        self.pick_lo_any.next = false;
-        self.pick_lo.next = self.idx[0].val();
-        self.pick_any.next = false;
-        self.pick_all.next = self.idx[0].val();
-        // Candidates below the last pick go first (highest of them), then the rest. (The
-        // compare is one bit wider than an id: `N - 1 < rr` is no constant there.)
-        self.rr_c.next = bit_cast::<C, A>(self.rr.q.val());
-        for i in 0..N {
-            if self.cand.val().get_bit(i) {
-                self.pick_any.next = true;
-                self.pick_all.next = self.idx[i].val();
-            }
-            if self.cand.val().get_bit(i) & (self.idx_c[i].val() < self.rr_c.val()) {
-                self.pick_lo_any.next = true;
-                self.pick_lo.next = self.idx[i].val();
-            }
-        }
-        if self.pick_lo_any.val() {
-            self.pick.next = self.pick_lo.val();
-        } else {
-            self.pick.next = self.pick_all.val();
-        }
+        // ================= S0: the send queue's head =================
+        // A SEND goes to the head unless an op of its message is in flight.
+        self.pick.next = self.sendq.head.val();
+        self.pick_any.next = self.sendq.nonempty.val()
+            & !((self.s1_kind.q.val() != self.kinds[0].val())
+                & (self.s1_id.q.val() == self.pick.val()))
+            & !((self.s2_kind.q.val() != self.kinds[0].val())
+                & (self.s2_id.q.val() == self.pick.val()))
+            & !((self.s3_kind.q.val() != self.kinds[0].val())
+                & (self.s3_id.q.val() == self.pick.val()));
 
         // ================= S0: arbitration =================
         // Ops that may queue a descriptor need room for it and the three before them.
@@ -1375,7 +1360,6 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         if self.send_go.val() {
             self.s1_id.d.next = self.pick.val();
             self.s1_id_ok.d.next = true;
-            self.rr.d.next = self.pick.val();
         }
 
         // Allocation at S0: take the offered id and buffer.
@@ -1640,6 +1624,7 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             self.s3_sent.d.next = self.zero_p.val();
         }
         self.s3_alive.d.next = self.s2_alive.val();
+        self.s3_queued.d.next = self.queued.q.val().get_bit(self.s2_id.q.val().index());
         // SEND (or an ALLOC with a short descriptor queue): the lowest pending packet.
         self.s3_send_req.d.next = ((self.s2_kind.q.val() == self.kinds[6].val())
             & self.s2_alive.val())
@@ -1748,7 +1733,6 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         }
         self.timer.cmd.meta.next = (self.meta_gen.val() << self.sh8.val()) | self.meta_max.val();
         self.alive.d.next = self.alive.q.val();
-        self.elig.d.next = self.elig.q.val();
         if self.s3_kind.q.val() == self.kinds[1].val() {
             self.alive.d.next = self.alive.q.val() | self.id_mask.val();
             self.timer.cmd.valid.next = true;
@@ -1767,16 +1751,26 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         } else {
             self.elig_bit.next = self.elig_bit.val() & (self.pending.val() != self.zero_p.val());
         }
-        if self.row_wr.val() {
-            if self.elig_bit.val() {
-                self.elig.d.next = self.elig.q.val() | self.id_mask.val();
-            } else {
-                self.elig.d.next = self.elig.q.val() & !self.id_mask.val();
-            }
+        // The send queue: the message goes in when the op leaves it eligible, unless it is
+        // queued already (marked at once, in the queue from the next cycle); a SEND (S0)
+        // takes the head out. (The two are different messages: a SEND never goes to a
+        // message with an op in flight.)
+        self.sq_push.next = self.elig_bit.val() & !self.s3_queued.q.val();
+        self.sq_push_r.d.next = self.sq_push.val();
+        self.sq_id_r.d.next = self.s3_id.q.val();
+        self.sendq.push.next = self.sq_push_r.q.val();
+        self.sendq.push_data.next = self.sq_id_r.q.val();
+        self.sendq.pop.next = self.send_go.val();
+        self.q_popped.next = self.queued.q.val();
+        if self.send_go.val() {
+            self.q_popped.next = self.queued.q.val() & !(self.one_n.val() << self.pick.val());
+        }
+        self.queued.d.next = self.q_popped.val();
+        if self.sq_push.val() {
+            self.queued.d.next = self.q_popped.val() | self.id_mask.val();
         }
         if self.free_now.val() {
             self.alive.d.next = self.alive.q.val() & !self.id_mask.val();
-            self.elig.d.next = self.elig.q.val() & !self.id_mask.val();
             self.timer.cmd.valid.next = true;
             self.timer.cmd.op.next = self.op_cancel.val();
             self.desc.push.next = true;
@@ -1992,7 +1986,8 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
                 self.cls_taken[i].d.next = self.zero_c.val();
             }
             self.alive.d.next = self.zero_n.val();
-            self.elig.d.next = self.zero_n.val();
+            self.queued.d.next = self.zero_n.val();
+            self.sq_push_r.d.next = false;
             self.w_active.d.next = false;
             self.w_refuse.d.next = false;
             self.wrote_pend.d.next = false;

@@ -228,6 +228,9 @@ pub struct Parser {
     vq_rp: DFF<Bits<6>>,
     vq_cnt: DFF<Bits<7>>,
     vq_fresh: DFF<bool>,
+    /// A clock edge has passed: the verdict RAM's output register holds an entry (before
+    /// the first edge it is undefined in a Verilog simulator).
+    vq_out_ok: DFF<bool>,
     vq_last_beat: DFF<Bits<8>>,
     vq_empty: DFF<Bits<3>>,
     /// Words of the current frame received so far (saturates at 255).
@@ -335,6 +338,7 @@ pub struct Parser {
     bolt: Constant<bool>,
     bolt_src: Constant<Bits<8>>,
     one_6: Constant<Bits<6>>,
+    zero_hdr: Constant<RxHdr>,
     zero_6: Constant<Bits<6>>,
     one_7: Constant<Bits<7>>,
     zero_7: Constant<Bits<7>>,
@@ -401,11 +405,19 @@ impl Parser {
             source: Default::default(),
             stat: Default::default(),
             ring: Default::default(),
-            vq: Default::default(),
+            // Initialised (the Verilog gets an `initial` block): `source.hdr` shows the
+            // head entry whether or not it is valid, so an unwritten one must not be X in
+            // simulation.
+            vq: RAM::new(
+                (0..64u64)
+                    .map(|i| (Bits::<6>::from(i), Verdict::default()))
+                    .collect(),
+            ),
             vq_wp: Default::default(),
             vq_rp: Default::default(),
             vq_cnt: Default::default(),
             vq_fresh: Default::default(),
+            vq_out_ok: Default::default(),
             vq_last_beat: Default::default(),
             vq_empty: Default::default(),
             beats: Default::default(),
@@ -494,6 +506,7 @@ impl Parser {
             bolt: Constant::new(bolt),
             bolt_src: Constant::new((crate::switch::BOLT_SRC as u64).into()),
             one_6: Constant::new(1.into()),
+            zero_hdr: Constant::new(RxHdr::default()),
             zero_6: Constant::new(0.into()),
             one_7: Constant::new(1.into()),
             zero_7: Constant::new(0.into()),
@@ -570,6 +583,7 @@ impl Logic for Parser {
             vq_rp,
             vq_cnt,
             vq_fresh,
+            vq_out_ok,
             vq_last_beat,
             vq_empty,
             hw0,
@@ -923,8 +937,13 @@ impl Logic for Parser {
         self.source.last.next = false;
         self.source.empty.next = self.zero_3.val();
         // The header fields are the head's whether or not a word is available (they are
-        // defined only with `valid`): no gate between the verdict queue and the consumer.
-        self.source.hdr.next = self.head.val().hdr;
+        // defined only with `valid`): no gate between the verdict queue and the consumer
+        // but the one that keeps the first cycle's (an uninitialised RAM output) at zero.
+        self.vq_out_ok.d.next = true;
+        self.source.hdr.next = self.zero_hdr.val();
+        if self.vq_out_ok.q.val() {
+            self.source.hdr.next = self.head.val().hdr;
+        }
         if self.avail.val() {
             self.source.data.next = self.ring.read_data.val();
             self.source.last.next = self.out_last.val();

@@ -508,8 +508,8 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         }
         // `pull_grant > ev_pkts`, as `pull_grant - ev_hi` above 0 (above 1 when `msg_len`
         // has a partial last packet): one subtract, no add before the compare.
-        self.ev_ahead.next = bit_cast::<17, 16>(self.event.pull_grant.val())
-            - bit_cast::<17, 6>(self.ev_hi.val());
+        self.ev_ahead.next =
+            bit_cast::<17, 16>(self.event.pull_grant.val()) - bit_cast::<17, 6>(self.ev_hi.val());
         self.ev_ahead16.next = self.ev_ahead.val().get_bits::<16>(0);
         self.pull_free.next = self.cfg.pace.val()
             & self.wants_pull.val()
@@ -552,7 +552,8 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         // directly (not through the masked flags: fewer levels to `start`).
         self.ev_nack.next = self.wants_nack.val() & !self.defer_nack.val();
         self.ev_pull.next = self.wants_pull.val() & !self.defer_pull.val() & !self.defer_nack.val();
-        self.ev_other.next = (self.event.flags.val() & self.no_nack_pull.val()) != self.zero_8.val();
+        self.ev_other.next =
+            (self.event.flags.val() & self.no_nack_pull.val()) != self.zero_8.val();
         self.nacks.push.next = self.take_ev.val() & self.defer_nack.val();
         self.nacks.push_data.next = self.ev_addr.val();
         self.nacks.pop.next = self.take_nack.val();
@@ -656,7 +657,8 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         // Start a packet.
         self.start.next = self.pull_go.q.val()
             | self.take_nack.val()
-            | (self.take_ev.val() & (self.ev_other.val() | self.ev_nack.val() | self.ev_pull.val()));
+            | (self.take_ev.val()
+                & (self.ev_other.val() | self.ev_nack.val() | self.ev_pull.val()));
         self.nc.next.flags = self.ev_flags.val();
         self.nc.next.prio = self.event.grant_prio.val();
         self.nc.next.addr = self.ev_addr.val();
@@ -679,9 +681,7 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
             // full). A free PULL takes none.
             if self.cfg.pace.val()
                 & ((self.ev_pull.val() & !self.pull_free.val())
-                    | (self.cfg.pace_nacks.val()
-                        & self.send_pull.val()
-                        & self.ev_nack.val()))
+                    | (self.cfg.pace_nacks.val() & self.send_pull.val() & self.ev_nack.val()))
             {
                 self.pace_left.d.next = self.cfg.gap.val();
                 self.pace_gt1.d.next = self.gap_gt1.val();

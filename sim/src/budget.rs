@@ -437,13 +437,58 @@ pub fn parser_budgets() -> Result<Vec<Budget>, String> {
     Ok(out)
 }
 
-/// Formats budgets as a table.
+/// The committed ECP5-85F place-and-route reports (`fpga/synth.sh --family ecp5`), by
+/// block: the clock a budget in cycles is converted at.
+const ECP5_REPORTS: &[(&str, &str)] = &[
+    ("parser_ndp", include_str!("../../fpga/reports/parser_ndp.ecp5.txt")),
+    ("parser_homa", include_str!("../../fpga/reports/parser_homa.ecp5.txt")),
+    ("reassembly_n16", include_str!("../../fpga/reports/reassembly_n16.ecp5.txt")),
+    ("reassembly_n128", include_str!("../../fpga/reports/reassembly_n128.ecp5.txt")),
+    ("packetization_n16", include_str!("../../fpga/reports/packetization_n16.ecp5.txt")),
+    ("packetization_n128", include_str!("../../fpga/reports/packetization_n128.ecp5.txt")),
+    ("deparser_ndp", include_str!("../../fpga/reports/deparser_ndp.ecp5.txt")),
+    ("deparser_homa", include_str!("../../fpga/reports/deparser_homa.ecp5.txt")),
+    ("pktgen_n16", include_str!("../../fpga/reports/pktgen_n16.ecp5.txt")),
+    ("nic_ndp", include_str!("../../fpga/reports/nic_ndp.ecp5.txt")),
+    ("nic_homa", include_str!("../../fpga/reports/nic_homa.ecp5.txt")),
+    ("nic_bolt", include_str!("../../fpga/reports/nic_bolt.ecp5.txt")),
+    ("nic_ndp_n128", include_str!("../../fpga/reports/nic_ndp_n128.ecp5.txt")),
+];
+
+/// The clock of the theses' ASIC comparison point (Table 3.1's nanoseconds are at 3.2 GHz).
+pub const ASIC_GHZ: f64 = 3.2;
+
+/// The routed ECP5-85F clock of `block` in MHz, from its committed report; `None` when the
+/// block has no report or did not place and route (the report then has no `Fmax clock`).
+pub fn ecp5_mhz(block: &str) -> Option<f64> {
+    let (_, text) = ECP5_REPORTS.iter().find(|(b, _)| *b == block)?;
+    fmax_of(text)
+}
+
+/// The `Fmax clock: X MHz` of a nextpnr report.
+fn fmax_of(report: &str) -> Option<f64> {
+    report.lines().find_map(|l| {
+        l.trim()
+            .strip_prefix("Fmax clock: ")?
+            .split_whitespace()
+            .next()?
+            .parse()
+            .ok()
+    })
+}
+
+/// Formats budgets as a table: cycles, then the same in nanoseconds at the block's routed
+/// ECP5 clock ([`ecp5_mhz`]; `-` where it does not route) and at 3.2 GHz.
 pub fn format_budgets(b: &[Budget]) -> String {
     let mut s = format!(
-        "{:<19} {:<52} {:>9} {:>7}  {}\n",
-        "block", "budget", "measured", "limit", "reference"
+        "{:<19} {:<52} {:>9} {:>7} {:>17} {:>10}  {}\n",
+        "block", "budget", "measured", "limit", "ns at ECP5 clock", "ns at 3.2G", "reference"
     );
     for x in b {
+        let ecp5 = ecp5_mhz(x.block)
+            .map(|mhz| format!("{:.1} @{mhz:.0}M", x.cycles * 1e3 / mhz))
+            .unwrap_or_else(|| "-".into());
+        let asic = format!("{:.2}", x.cycles / ASIC_GHZ);
         let lim = x
             .limit
             .map(|l| format!("{l}"))
@@ -454,11 +499,13 @@ pub fn format_budgets(b: &[Budget]) -> String {
             .unwrap_or_else(|| "-".into());
         let ok = x.limit.map(|l| x.cycles <= l).unwrap_or(true);
         s += &format!(
-            "{:<19} {:<52} {:>9} {:>7}  {}{}\n",
+            "{:<19} {:<52} {:>9} {:>7} {:>17} {:>10}  {}{}\n",
             x.block,
             x.what,
             x.cycles,
             lim,
+            ecp5,
+            asic,
             r,
             if ok { "" } else { "  OVER BUDGET" }
         );
@@ -909,4 +956,19 @@ pub fn nic_budgets() -> Result<Vec<Budget>, String> {
         [16.0, 3.0, 9.0, 1.0],
     ));
     Ok(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_routed_clock_comes_from_the_report() {
+        let r = "device utilisation:\nFmax clock: 107.34 MHz (target 100 MHz)\ncritical path";
+        assert_eq!(fmax_of(r), Some(107.34));
+        assert_eq!(fmax_of("Fmax estimate after placement: 6.48 MHz"), None);
+        // The committed parser report routes; an unknown block has no clock.
+        assert!(ecp5_mhz("parser_ndp").is_some_and(|m| m > 10.0));
+        assert_eq!(ecp5_mhz("no_such_block"), None);
+    }
 }

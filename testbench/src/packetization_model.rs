@@ -5,13 +5,15 @@
 //! The model keeps its own copy of everything the block decides on: the per-message state
 //! of Algorithms 2-4 (deliveredBitmap, txBitmap, the timeout retransmission set, credit,
 //! maxTxPktOffset, timeoutCnt, allowTx, rank), the id and buffer free lists, the
-//! application writer, the egress timer's armed entries and the round-robin pointer. Each
+//! application writer, the egress timer's armed entries and the send queue. Each
 //! cycle it is shown every port of the block ([`TxIo`]) and the first op-pipeline stage's
 //! decision ([`TxProbe`]), and it checks:
 //!
 //! * **Arbitration.** The op the block starts is the one the rules say: DELIVERED before
-//!   CREDIT before TIMEOUT before WROTE before SEND before ALLOC; SEND goes to the message
-//!   the round robin picks among those with a packet to send; ALLOC takes the id and the
+//!   CREDIT before TIMEOUT before WROTE before SEND before ALLOC; SEND goes to the head of
+//!   the send queue (the ids in the order ops left them with a packet to send, each once)
+//!   when no op of its message is in flight, and finds nothing to send when the entry went
+//!   stale; ALLOC takes the id and the
 //!   buffer the free lists offer (the smallest size class that fits and has a buffer).
 //!   The only inputs it takes from the block are the descriptor FIFO's level and the
 //!   egress timer's offer; a timer event must be for an armed timer, with its metadata,
@@ -208,6 +210,10 @@ pub struct ModelStats {
     /// Messages of more than one packet, and the longest message, in bytes.
     pub multi_packet: u64,
     pub max_len: u16,
+    /// SENDs that took a stale send-queue entry (nothing to send), and cycles the queue's
+    /// head waited for an op of its message in flight.
+    pub stale_sends: u64,
+    pub head_waits: u64,
 }
 
 /// The golden model. Feed it every cycle with [`TxModel::cycle`].
@@ -228,7 +234,13 @@ pub struct TxModel {
     fresh_ids: u16,
     ret_bufs: Vec<VecDeque<u64>>,
     taken_bufs: Vec<u64>,
-    rr: u16,
+    /// The send queue (slot ids, oldest first), which ids are in it, and the pushes to
+    /// come: (S3's cycle, id, the message has a packet to send after the op).
+    sendq: VecDeque<u16>,
+    queued: Vec<bool>,
+    sq_due: VecDeque<(u64, u16, bool)>,
+    /// Pushes decided (S3's cycle, id), not in the queue yet.
+    sq_in: VecDeque<(u64, u16)>,
     // writer
     w_active: bool,
     w_refuse: bool,
@@ -270,7 +282,10 @@ impl TxModel {
             fresh_ids: 0,
             ret_bufs: vec![VecDeque::new(); k],
             taken_bufs: vec![0; k],
-            rr: 0,
+            sendq: VecDeque::new(),
+            queued: vec![false; n],
+            sq_due: VecDeque::new(),
+            sq_in: VecDeque::new(),
             w_active: false,
             w_refuse: false,
             w_seq: 0,
@@ -458,23 +473,30 @@ impl TxModel {
         (id, cls)
     }
 
-    /// The message the round robin picks: among ids with a packet to send and no op in
-    /// flight, the highest below the last pick, else the highest.
+    /// The message a SEND goes to: the send queue's head, unless an op of it is in flight.
     fn pick(&self) -> Option<u16> {
-        let cand = |i: usize| {
-            !self.inflight.contains(&Some(i as u16))
-                && self.live[i].is_some_and(|s| self.messages[s].sendable())
-        };
-        let rr = self.rr as usize;
-        (0..rr)
-            .rev()
-            .find(|&i| cand(i))
-            .or_else(|| (0..self.n).rev().find(|&i| cand(i)))
-            .map(|i| i as u16)
+        self.sendq
+            .front()
+            .copied()
+            .filter(|&h| !self.inflight.contains(&Some(h)))
     }
 
     fn arbitrate(&mut self, io: &TxIo, p: &TxProbe) -> Result<(), String> {
         let t = io.now;
+        // S3 (cycle `c`) pushes a message left with a packet to send into the send queue,
+        // unless it is queued, and marks it queued at once; the push is registered, so the
+        // entry is in the queue from `c + 2`.
+        while self.sq_due.front().is_some_and(|&(c, _, _)| c < t) {
+            let (c, id, sendable) = self.sq_due.pop_front().expect("front");
+            if sendable && !self.queued[id as usize] {
+                self.queued[id as usize] = true;
+                self.sq_in.push_back((c, id));
+            }
+        }
+        while self.sq_in.front().is_some_and(|&(c, _)| c + 1 < t) {
+            let (_, id) = self.sq_in.pop_front().expect("front");
+            self.sendq.push_back(id);
+        }
         // A cancel lands at S3, three cycles after its op.
         for a in self.timers.iter_mut() {
             if a.is_some_and(|a| a.cancelled_at.is_some_and(|c| c + 3 < t)) {
@@ -494,6 +516,9 @@ impl TxModel {
         let wrote_go =
             !dlv_go && !crd_go && !tmo_go && self.wrote_pend.is_some_and(|(id, _, _)| !in_s1(id));
         let pick = self.pick();
+        if pick.is_none() && !self.sendq.is_empty() {
+            self.stats.head_waits += 1;
+        }
         let send_go = !dlv_go
             && !crd_go
             && !tmo_go
@@ -602,15 +627,21 @@ impl TxModel {
                 let id = pick.expect("send_go needs a pick");
                 if p.id != id {
                     return Err(format!(
-                        "{}: SEND: the round robin (last {}) picks id {id}, got id {}",
+                        "{}: SEND: the send queue's head is id {id} (queue {:?}), got id {}",
                         ctx(),
-                        self.rr,
+                        self.sendq,
                         p.id
                     ));
                 }
                 op_id = Some(id);
-                self.rr = id;
-                self.send(t, id);
+                self.sendq.pop_front();
+                self.queued[id as usize] = false;
+                // A stale entry (its message freed, or left nothing to send) sends nothing.
+                if self.live[id as usize].is_some_and(|s| self.messages[s].sendable()) {
+                    self.send(t, id);
+                } else {
+                    self.stats.stale_sends += 1;
+                }
             }
             OP_ALLOC => {
                 let (id, gen) = offer_id.expect("alloc_go needs an id");
@@ -628,7 +659,7 @@ impl TxModel {
                 op_id = Some(id);
                 let seq = self.alloc(io, id, gen, class, buf);
                 // The first packet leaves with the ALLOC when the descriptor queue is
-                // short, as a SEND would (the round-robin pointer stays).
+                // short, as a SEND would (the send queue is not touched).
                 if p.desc_count <= SEND_ROOM && self.messages[seq].sendable() {
                     self.send(t, id);
                 }
@@ -664,6 +695,10 @@ impl TxModel {
                 .ret_ids
                 .front()
                 .is_some_and(|&(_, _, ready)| t >= ready);
+        if let Some(id) = op_id {
+            let sendable = self.live[id as usize].is_some_and(|s| self.messages[s].sendable());
+            self.sq_due.push_back((t + 3, id, sendable));
+        }
         self.inflight = [op_id, self.inflight[0], self.inflight[1]];
         self.history.push_back(self.counters);
         if self.history.len() > 5 {

@@ -403,8 +403,8 @@ fn cosim_catches_a_mutated_bolt_window_test() {
     mutant_of_is_caught(
         Simulator::Verilator,
         "nic_bolt",
-        "lhs = rtt16 * k16;",
-        "lhs = (rtt16 * k16) << 2;",
+        "lhs = s2_rtt16$q * k16;",
+        "lhs = (s2_rtt16$q * k16) << 2;",
         "",
     );
 }

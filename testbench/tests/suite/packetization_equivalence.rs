@@ -167,7 +167,7 @@ fn rich(rtt_pkts: u8, timeout: u32, max_timeouts: u8) -> TxKnobs {
 /// outcome happened.
 fn assert_covered(runs: &[Report], what: &str) {
     type Get = fn(&Report) -> u64;
-    let checks: [(&str, Get); 19] = [
+    let checks: [(&str, Get); 21] = [
         ("messages", |r| r.model.messages),
         ("refused headers", |r| r.model.refused),
         ("delivered messages", |r| r.model.delivered),
@@ -192,6 +192,10 @@ fn assert_covered(runs: &[Report], what: &str) {
         ("source stalls", |r| r.model.source_stalls),
         ("status stalls", |r| r.status_stalls),
         ("waits for an id or a buffer", |r| r.model.alloc_waits),
+        ("SENDs of stale send-queue entries", |r| r.model.stale_sends),
+        ("send-queue heads waiting for an op in flight", |r| {
+            r.model.head_waits
+        }),
         ("messages over 32 KiB", |r| {
             (r.model.max_len > 32 * 1024) as u64
         }),
