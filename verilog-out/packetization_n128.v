@@ -702,6 +702,7 @@ module packetization_n128(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeo
     reg  hdr_ok_len;
     reg  id_ok;
     reg  fresh_ok;
+    reg  [7:0] fresh_top;
     reg  [6:0] new_id;
     reg  [7:0] new_gen;
     reg  [15:0] ret_tag;
@@ -1767,7 +1768,8 @@ module packetization_n128(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeo
         h_fit$1$d = hdr_len <= cls_bytes$1;
         h_fit$2$d = hdr_len <= cls_bytes$2;
         h_fit$3$d = hdr_len <= cls_bytes$3;
-        fresh_ok = id_fresh$q != n_ids;
+        fresh_top = id_fresh$q & n_ids;
+        fresh_ok = fresh_top == zero_c;
         id_ok = fresh_ok | ret_ok$q;
         new_id = id_fresh$q[0+:7];
         new_gen = zero_8;

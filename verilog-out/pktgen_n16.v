@@ -55,7 +55,8 @@ module pktgen_n16(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,event
     localparam  zero_16 = 16'h0;
     localparam  one_16 = 16'h1;
     localparam  two_16 = 16'h2;
-    localparam  zero_15 = 15'b0;
+    localparam  zero_9 = 9'b0;
+    localparam  zero_6 = 6'b0;
     localparam  one_4 = 4'h1;
     localparam  zero_4 = 4'h0;
     localparam  last_4 = 4'h8;
@@ -163,8 +164,9 @@ module pktgen_n16(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,event
     reg  [5:0] ev_hi;
     reg  [9:0] ev_lo;
     reg  [15:0] ev_pkts;
-    reg  [16:0] ev_ahead;
-    reg  [15:0] ev_ahead16;
+    reg  [7:0] ev_ahead;
+    reg  [6:0] pg_lo7;
+    reg  [8:0] pg_hi9;
     reg  gap_gt1;
     reg  ev_other;
     reg  ev_nack;
@@ -395,9 +397,10 @@ module pktgen_n16(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,event
         if (ev_lo != zero_10) begin
             ev_pkts = 16'(ev_hi) + one_16;
         end
-        ev_ahead = 17'(event$pull_grant) - 17'(ev_hi);
-        ev_ahead16 = ev_ahead[0+:16];
-        pull_free = cfg$pace & wants_pull & ~ev_ahead[32'h10] & ((ev_ahead16[1+:15] != zero_15) | ((ev_lo == zero_10) & ev_ahead16[32'h0]));
+        pg_lo7 = event$pull_grant[0+:7];
+        pg_hi9 = event$pull_grant[7+:9];
+        ev_ahead = 8'(pg_lo7) - 8'(ev_hi);
+        pull_free = cfg$pace & wants_pull & ((pg_hi9 != zero_9) | (~ev_ahead[32'h7] & ((ev_ahead[1+:6] != zero_6) | ((ev_lo == zero_10) & ev_ahead[32'h0]))));
         id_mask = one_n << event$rx_id;
         pull_held = (pending$q & id_mask) != zero_n;
         ev_row[0+:104] = ev_addr;

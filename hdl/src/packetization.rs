@@ -506,6 +506,8 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     hdr_ok_len: Signal<Local, bool>,
     id_ok: Signal<Local, bool>,
     fresh_ok: Signal<Local, bool>,
+    /// `id_fresh`'s top bit (`id_fresh & N`).
+    fresh_top: Signal<Local, Bits<C>>,
     new_id: Signal<Local, Bits<A>>,
     new_gen: Signal<Local, Bits<8>>,
     /// `id_ret.head.tag` (a field cannot be sliced in place in the emitted Verilog).
@@ -817,6 +819,7 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
             hdr_ok_len: Default::default(),
             id_ok: Default::default(),
             fresh_ok: Default::default(),
+            fresh_top: Default::default(),
             new_gen: Default::default(),
             ret_tag: Default::default(),
             new_id: Default::default(),
@@ -1154,7 +1157,9 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         }
         // Never-used slots first (generation 0), then the oldest released one, once it
         // has waited out `cfg.reuse_gap`, with its next generation.
-        self.fresh_ok.next = self.id_fresh.q.val() != self.n_ids.val();
+        // `id_fresh != N`: it counts up to N = 2^A and stops, so its top bit says it.
+        self.fresh_top.next = self.id_fresh.q.val() & self.n_ids.val();
+        self.fresh_ok.next = self.fresh_top.val() == self.zero_c.val();
         self.id_ok.next = self.fresh_ok.val() | self.ret_ok.q.val();
         self.new_id.next = self.id_fresh.q.val().get_bits::<A>(0);
         self.new_gen.next = self.zero_8.val();

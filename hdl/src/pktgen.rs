@@ -247,10 +247,11 @@ pub struct PacketGen<const A: usize, const N: usize, const C: usize> {
     ev_hi: Signal<Local, Bits<6>>,
     ev_lo: Signal<Local, Bits<10>>,
     ev_pkts: Signal<Local, Bits<16>>,
-    /// `pull_grant - ev_hi` in 17 bits (bit 16: negative).
-    ev_ahead: Signal<Local, Bits<17>>,
-    /// The low 16 bits of `ev_ahead` (a part-select of a part-select is not Verilog).
-    ev_ahead16: Signal<Local, Bits<16>>,
+    /// `pull_grant`'s low 7 bits minus `ev_hi`, in 8 bits (bit 7: negative), and
+    /// `pull_grant`'s high 9 bits.
+    ev_ahead: Signal<Local, Bits<8>>,
+    pg_lo7: Signal<Local, Bits<7>>,
+    pg_hi9: Signal<Local, Bits<9>>,
     /// `cfg.gap > 1`: the `pace_gt1` a slot taken now leaves.
     gap_gt1: Signal<Local, bool>,
     /// The event's flags other than NACK and PULL are not all zero.
@@ -295,7 +296,8 @@ pub struct PacketGen<const A: usize, const N: usize, const C: usize> {
     zero_16: Constant<Bits<16>>,
     one_16: Constant<Bits<16>>,
     two_16: Constant<Bits<16>>,
-    zero_15: Constant<Bits<15>>,
+    zero_9: Constant<Bits<9>>,
+    zero_6: Constant<Bits<6>>,
     one_4: Constant<Bits<4>>,
     zero_4: Constant<Bits<4>>,
     last_4: Constant<Bits<4>>,
@@ -358,7 +360,8 @@ impl<const A: usize, const N: usize, const C: usize> PacketGen<A, N, C> {
             ev_lo: Default::default(),
             ev_pkts: Default::default(),
             ev_ahead: Default::default(),
-            ev_ahead16: Default::default(),
+            pg_lo7: Default::default(),
+            pg_hi9: Default::default(),
             gap_gt1: Default::default(),
             ev_other: Default::default(),
             ev_nack: Default::default(),
@@ -396,7 +399,8 @@ impl<const A: usize, const N: usize, const C: usize> PacketGen<A, N, C> {
             zero_16: Constant::new(0.into()),
             one_16: Constant::new(1.into()),
             two_16: Constant::new(2.into()),
-            zero_15: Constant::new(0.into()),
+            zero_9: Constant::new(0.into()),
+            zero_6: Constant::new(0.into()),
             one_4: Constant::new(1.into()),
             zero_4: Constant::new(0.into()),
             last_4: Constant::new((CTRL_BEATS - 1).into()),
@@ -506,16 +510,20 @@ impl<const A: usize, const N: usize, const C: usize> Logic for PacketGen<A, N, C
         if self.ev_lo.val() != self.zero_10.val() {
             self.ev_pkts.next = bit_cast::<16, 6>(self.ev_hi.val()) + self.one_16.val();
         }
-        // `pull_grant > ev_pkts`, as `pull_grant - ev_hi` above 0 (above 1 when `msg_len`
-        // has a partial last packet): one subtract, no add before the compare.
+        // `pull_grant > ev_pkts` (`ev_pkts <= 64`): `pull_grant` at 128 or above, or its
+        // low 7 bits minus `ev_hi` above 0 (above 1 when `msg_len` has a partial last
+        // packet): one 8-bit subtract, no add before the compare.
+        self.pg_lo7.next = self.event.pull_grant.val().get_bits::<7>(0);
+        self.pg_hi9.next = self.event.pull_grant.val().get_bits::<9>(7);
         self.ev_ahead.next =
-            bit_cast::<17, 16>(self.event.pull_grant.val()) - bit_cast::<17, 6>(self.ev_hi.val());
-        self.ev_ahead16.next = self.ev_ahead.val().get_bits::<16>(0);
+            bit_cast::<8, 7>(self.pg_lo7.val()) - bit_cast::<8, 6>(self.ev_hi.val());
         self.pull_free.next = self.cfg.pace.val()
             & self.wants_pull.val()
-            & !self.ev_ahead.val().get_bit(16)
-            & ((self.ev_ahead16.val().get_bits::<15>(1) != self.zero_15.val())
-                | ((self.ev_lo.val() == self.zero_10.val()) & self.ev_ahead16.val().get_bit(0)));
+            & ((self.pg_hi9.val() != self.zero_9.val())
+                | (!self.ev_ahead.val().get_bit(7)
+                    & ((self.ev_ahead.val().get_bits::<6>(1) != self.zero_6.val())
+                        | ((self.ev_lo.val() == self.zero_10.val())
+                            & self.ev_ahead.val().get_bit(0)))));
         self.id_mask.next = self.one_n.val() << self.event.rx_id.val();
         self.pull_held.next = (self.pending.q.val() & self.id_mask.val()) != self.zero_n.val();
         // The row keeps the event's offset; a free PULL merged into a queued one (below)

@@ -440,19 +440,58 @@ pub fn parser_budgets() -> Result<Vec<Budget>, String> {
 /// The committed ECP5-85F place-and-route reports (`fpga/synth.sh --family ecp5`), by
 /// block: the clock a budget in cycles is converted at.
 const ECP5_REPORTS: &[(&str, &str)] = &[
-    ("parser_ndp", include_str!("../../fpga/reports/parser_ndp.ecp5.txt")),
-    ("parser_homa", include_str!("../../fpga/reports/parser_homa.ecp5.txt")),
-    ("reassembly_n16", include_str!("../../fpga/reports/reassembly_n16.ecp5.txt")),
-    ("reassembly_n128", include_str!("../../fpga/reports/reassembly_n128.ecp5.txt")),
-    ("packetization_n16", include_str!("../../fpga/reports/packetization_n16.ecp5.txt")),
-    ("packetization_n128", include_str!("../../fpga/reports/packetization_n128.ecp5.txt")),
-    ("deparser_ndp", include_str!("../../fpga/reports/deparser_ndp.ecp5.txt")),
-    ("deparser_homa", include_str!("../../fpga/reports/deparser_homa.ecp5.txt")),
-    ("pktgen_n16", include_str!("../../fpga/reports/pktgen_n16.ecp5.txt")),
-    ("nic_ndp", include_str!("../../fpga/reports/nic_ndp.ecp5.txt")),
-    ("nic_homa", include_str!("../../fpga/reports/nic_homa.ecp5.txt")),
-    ("nic_bolt", include_str!("../../fpga/reports/nic_bolt.ecp5.txt")),
-    ("nic_ndp_n128", include_str!("../../fpga/reports/nic_ndp_n128.ecp5.txt")),
+    (
+        "parser_ndp",
+        include_str!("../../fpga/reports/parser_ndp.ecp5.txt"),
+    ),
+    (
+        "parser_homa",
+        include_str!("../../fpga/reports/parser_homa.ecp5.txt"),
+    ),
+    (
+        "reassembly_n16",
+        include_str!("../../fpga/reports/reassembly_n16.ecp5.txt"),
+    ),
+    (
+        "reassembly_n128",
+        include_str!("../../fpga/reports/reassembly_n128.ecp5.txt"),
+    ),
+    (
+        "packetization_n16",
+        include_str!("../../fpga/reports/packetization_n16.ecp5.txt"),
+    ),
+    (
+        "packetization_n128",
+        include_str!("../../fpga/reports/packetization_n128.ecp5.txt"),
+    ),
+    (
+        "deparser_ndp",
+        include_str!("../../fpga/reports/deparser_ndp.ecp5.txt"),
+    ),
+    (
+        "deparser_homa",
+        include_str!("../../fpga/reports/deparser_homa.ecp5.txt"),
+    ),
+    (
+        "pktgen_n16",
+        include_str!("../../fpga/reports/pktgen_n16.ecp5.txt"),
+    ),
+    (
+        "nic_ndp",
+        include_str!("../../fpga/reports/nic_ndp.ecp5.txt"),
+    ),
+    (
+        "nic_homa",
+        include_str!("../../fpga/reports/nic_homa.ecp5.txt"),
+    ),
+    (
+        "nic_bolt",
+        include_str!("../../fpga/reports/nic_bolt.ecp5.txt"),
+    ),
+    (
+        "nic_ndp_n128",
+        include_str!("../../fpga/reports/nic_ndp_n128.ecp5.txt"),
+    ),
 ];
 
 /// The clock of the theses' ASIC comparison point (Table 3.1's nanoseconds are at 3.2 GHz).

@@ -410,6 +410,40 @@ fn committed_verilog_elaborates_in_yosys() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The house rule, on every NIC block and NIC top: at most 8 LUT levels on every
+/// register-to-register path (xcup, `fpga/levels.py`), read from the committed reports
+/// (which `committed_xcup_reports_are_fresh` ties to the Verilog of now). The switch is
+/// not held to it yet (issue 30).
+#[test]
+fn every_nic_block_closes_within_eight_lut_levels() {
+    const MAX_LEVELS: u64 = 8;
+    let rows: Vec<&str> = nt_hdl::registry::blocks()
+        .iter()
+        .map(|b| b.name)
+        .filter(|n| !n.starts_with("switch"))
+        .collect();
+    assert!(
+        rows.contains(&"nic_ndp") && rows.contains(&"packetization_n128"),
+        "{rows:?}"
+    );
+    let mut over = vec![];
+    for row in &rows {
+        let path = report_path(&committed_reports(), row, "xcup");
+        let report =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let r = resources(&report, "xcup").unwrap_or_else(|e| panic!("{row}: {e}"));
+        assert!(r.levels > 0, "{row}: no levels line in {}", path.display());
+        if r.levels > MAX_LEVELS {
+            over.push(format!("{row}: {} levels", r.levels));
+        }
+    }
+    assert!(
+        over.is_empty(),
+        "over {MAX_LEVELS} LUT levels (xcup):\n{}",
+        over.join("\n")
+    );
+}
+
 /// Every committed xcup report (every block, switch_p16 included, and the switch modes) has
 /// a key, and was made from the Verilog and flow of now: its `flow` line is what
 /// `fpga/synth.sh --key` computes. A report whose tool versions alone differ passes here
