@@ -475,4 +475,3 @@ fn switch_cosim(block: &str, ports: usize, seed: u64) {
     assert!(pess, "{block} Tofino phase: no port went pessimistic");
     eprintln!("{block} cosim: Tofino phase {ingress} ingress trims, {dod} DoD trims");
 }
-
