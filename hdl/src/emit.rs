@@ -91,6 +91,14 @@ lint_off -rule UNUSEDSIGNAL -file "*prisched*" -match "Bits of signal are not us
 // and the transport flags, of which DATA and CHOP choose the band and trimming
 lint_off -rule UNUSEDSIGNAL -file "*switch_*" -match "Bits of signal are not used: 'words32$*"
 lint_off -rule UNUSEDSIGNAL -file "*switch_*" -match "Bits of signal are not used: 'flags$*"
+// shared buffer: FIFOs kept in lockstep with a twin (a cell FIFO and its meta FIFO, pushed
+// and popped together), whose state the twin's count and flag already give; the verdict
+// FIFO, which its producer never overfills (one verdict per frame the data FIFO holds)
+lint_off -rule UNUSEDSIGNAL -file "*sbuf_*" -match "Signal is not used: 'cq_meta$*$count'*"
+lint_off -rule UNUSEDSIGNAL -file "*sbuf_*" -match "Signal is not used: 'cq_meta$*$nonempty'*"
+lint_off -rule UNUSEDSIGNAL -file "*sbuf_*" -match "Signal is not used: 'dq_meta$*$count'*"
+lint_off -rule UNUSEDSIGNAL -file "*sbuf_*" -match "Signal is not used: 'dq_meta$*$nonempty'*"
+lint_off -rule UNUSEDSIGNAL -file "*sbuf_*" -match "Signal is not used: 'vq$*$count'*"
 "#;
 
 /// Error from elaborating a block before emission.

@@ -21,6 +21,7 @@ pub mod prisched;
 pub mod program;
 pub mod reassembly;
 pub mod registry;
+pub mod sbuf;
 pub mod statereg;
 pub mod switch;
 pub mod timer;
@@ -105,6 +106,22 @@ impl<
         const NR: usize,
         const NP: usize,
     > Clocked for switch::Switch<N, NN, NB, NNB, NR, NP>
+{
+    fn clock_input(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+}
+
+impl<
+        const N: usize,
+        const CA: usize,
+        const CC: usize,
+        const N2: usize,
+        const R: usize,
+        const NR: usize,
+        const NRW: usize,
+        const NN: usize,
+    > Clocked for sbuf::SharedBuffer<N, CA, CC, N2, R, NR, NRW, NN>
 {
     fn clock_input(&mut self) -> &mut Signal<In, Clock> {
         &mut self.clock

@@ -8,6 +8,7 @@ use crate::parser::Parser;
 use crate::pktgen::PacketGen16;
 use crate::prisched::{PrioSched128, PrioSched16};
 use crate::reassembly::{Reassembly128, Reassembly16, ReassemblyConfig};
+use crate::sbuf::{SharedBuffer16, SharedBuffer4};
 use crate::statereg::StateReg16x32;
 use crate::switch::{Switch16, Switch4};
 use crate::timer::{Timer128, Timer16};
@@ -150,6 +151,16 @@ pub fn blocks() -> Vec<BlockSpec> {
             name: "switch_p16",
             about: "switch, 16 ports: as switch_p4 with 256 crosspoints and up to 4 ingress pipes (Tofino-style trimming)",
             verilog: || emit_verilog("switch_p16", Switch16::new()),
+        },
+        BlockSpec {
+            name: "sbuf_p4",
+            about: "the new switch's shared packet buffer, 4 ports: 2048 cells of 4 words (64 KiB) in 4 banks written by rotation, two read replicas, free lists, per-output row readers and serializers (issue 30, first slice; not yet in a switch)",
+            verilog: || emit_verilog("sbuf_p4", SharedBuffer4::new()),
+        },
+        BlockSpec {
+            name: "sbuf_p16",
+            about: "the shared packet buffer, 16 ports: 512 cells of 16 words (64 KiB)",
+            verilog: || emit_verilog("sbuf_p16", SharedBuffer16::new()),
         },
     ]
 }

@@ -34,6 +34,8 @@ pub enum KernelError {
     Io(std::io::Error),
     /// A bad configuration value.
     Config(String),
+    /// A self-checking workload saw the block do something wrong.
+    Workload(String),
 }
 
 impl std::fmt::Display for KernelError {
@@ -46,6 +48,7 @@ impl std::fmt::Display for KernelError {
             ),
             KernelError::Io(e) => write!(f, "waveform output failed: {e}"),
             KernelError::Config(s) => write!(f, "bad kernel configuration: {s}"),
+            KernelError::Workload(s) => write!(f, "workload check failed: {s}"),
         }
     }
 }

@@ -25,6 +25,7 @@ pub mod prisched_workload;
 pub mod rcomp;
 pub mod runs;
 pub mod rx_workload;
+pub mod sbuf_workload;
 pub mod statereg_workload;
 pub mod switch_cli;
 pub mod switch_sim;

@@ -49,6 +49,8 @@ pub const SIM_BLOCKS: &[&str] = &[
     "nic_bolt",
     "switch_p4",
     "switch_p16",
+    "sbuf_p4",
+    "sbuf_p16",
 ];
 
 /// Resolves a block name or alias (`timer` = `timer_n16`, `reassembly` = `reassembly_n16`).
@@ -174,8 +176,65 @@ pub fn run_block(
             opts,
         )
         .map_err(|e| e.to_string()),
+        "sbuf_p4" => run_sbuf(
+            nt_hdl::sbuf::SharedBuffer4::new(),
+            4,
+            11,
+            block,
+            cycles,
+            seed,
+            opts,
+        ),
+        "sbuf_p16" => run_sbuf(
+            nt_hdl::sbuf::SharedBuffer16::new(),
+            16,
+            9,
+            block,
+            cycles,
+            seed,
+            opts,
+        ),
         _ => Err(format!("no driver for {block}")),
     }
+}
+
+/// The shared buffer under its self-checking workload ([`crate::sbuf_workload`]): events =
+/// cycles with a word out, commands = frames in. A frame that comes out wrong is an error.
+#[allow(clippy::too_many_arguments)]
+fn run_sbuf<
+    const N: usize,
+    const CA: usize,
+    const CC: usize,
+    const N2: usize,
+    const R: usize,
+    const NR: usize,
+    const NRW: usize,
+    const NN: usize,
+>(
+    top: nt_hdl::sbuf::SharedBuffer<N, CA, CC, N2, R, NR, NRW, NN>,
+    n: usize,
+    ca: usize,
+    block: &'static str,
+    cycles: u64,
+    seed: u64,
+    opts: &RunOptions,
+) -> Result<(RunSummary, Option<PortRecorder>), String> {
+    use crate::sbuf_workload::{drive, knobs, read, SbufWorkload};
+    let mut k = Kernel::new(top).map_err(|e| e.to_string())?;
+    open_outputs(&mut k, opts).map_err(|e| e.to_string())?;
+    let mut w = SbufWorkload::new(seed, n, ca, cycles, knobs());
+    run_loop(k, block, cycles, seed, |k, now| {
+        let v = read(k.uut());
+        let d = w
+            .step(now, &v)
+            .map_err(|e| KernelError::Workload(format!("{block} seed {seed}: {e}")))?;
+        drive(k.uut_mut(), &d);
+        k.settle()?;
+        let out = v.out.iter().any(|o| o.tx.is_some());
+        let cmd = d.inp.iter().any(|i| i.rx.is_some_and(|x| x.1));
+        Ok((out, cmd))
+    })
+    .map_err(|e| e.to_string())
 }
 
 /// The timer's workload inputs for `cycles` cycles (what every engine replays in `bench`).

@@ -10,6 +10,7 @@ pub mod prisched_model;
 pub mod program_model;
 pub mod reassembly_model;
 pub mod repo_cmd;
+pub mod sbuf_model;
 pub mod statereg_model;
 pub mod stream;
 pub mod switch_model;

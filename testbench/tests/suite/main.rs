@@ -20,6 +20,7 @@ mod pktgen_equivalence;
 mod prisched_equivalence;
 mod program_checks;
 mod reassembly_equivalence;
+mod sbuf_equivalence;
 mod statereg_equivalence;
 mod switch_equivalence;
 mod switch_scenarios;

@@ -1,0 +1,1252 @@
+//! The switch's shared packet buffer (issue 30, first slice): `N` input writers and `N`
+//! output readers on one cell memory that grows with `N`, not `N²`, with no per-cycle
+//! logic that chains over ports. docs/switch-design.md has the whole switch this is the
+//! memory of; admission, queues and policies are separate blocks in front of it.
+//!
+//! ```text
+//!  rx[i] ─► data FIFO (64 words) ─► writer i ──► bank (ph+i) mod N ─┐  N banks, each in two
+//!                verdicts (admit, len) ┘  │  cells from its ring (4) ◄┤  replicas (same writes)
+//!                                         ▼                          │
+//!                           completion (head cell, start bank, words)│
+//!  descriptors ─► reader o: one whole row at its slot on replica 0 and one on replica 1
+//!                 (every N/2 cycles) ─► row registers (R rows, rotated to word order) ─► tx[o]
+//!                 a row read frees its cell into the free list of that replica
+//! ```
+//!
+//! # Memory
+//! `2^CA` cells. A cell is one row: address `c` in each of the `N` banks (64-bit words),
+//! so a cell holds `N` words of one packet. Word `j` of a packet is in bank `(s + j) mod
+//! N` of its row `j div N`, where `s`, the packet's start bank, is the bank its first word
+//! was written to. Beside each bank a link RAM holds, at a row's cell, the cell of the
+//! packet's next row; it is written in the bank of the row's first word (bank `s`). Each
+//! bank and link RAM exists twice (replicas 0 and 1) with identical writes, so that two
+//! whole rows can be read per cycle.
+//!
+//! # Writes: a rotation, no arbitration
+//! A phase counter `ph` counts cycles modulo `N`. In a cycle with phase `ph`, input `i`
+//! may write bank `(ph + i) mod N` and no other: every bank has exactly one writer per
+//! cycle, so N inputs write at line rate with an `N:1` multiplexer per bank and nothing
+//! else. Input `i`'s writer decides in cycle `t` what it writes in `t + 1`, to bank
+//! `B = (ph + 1 + i) mod N` (its registered write port).
+//!
+//! # Input `i`
+//! * **Data FIFO** (`2^6` words). A word of `rx[i]` is pushed while the FIFO holds at most
+//!   62 words; a frame's last word also when it holds 63. Once a word of a frame is not
+//!   pushed, its later words are not pushed either except its last, which is pushed with
+//!   `ovr` set (the writer then completes the frame as bad). A frame whose last word finds
+//!   the FIFO full is lost whole. `stat.ovr` counts words not pushed. The writer keeps the
+//!   FIFO from filling as long as each frame's verdict arrives in time (below).
+//! * **Verdicts.** One per frame, in frame order, on `vd` (`admit`, and the frame's length
+//!   as `words` and the last word's `empty`): the verdict FIFO holds 64. A frame is not
+//!   started until its verdict is there.
+//! * **Writer.** Idle, it takes the verdict of the frame at the FIFO's head when the
+//!   completion FIFO has room (its count below 4), and goes on in the same cycle. Refused, the frame's words are popped
+//!   one a cycle and dropped. Admitted, the frame is written row by row: a row starts when
+//!   the ring has a cell, the data FIFO holds `N` words or a frame's last word, and either
+//!   this is word 0 (the start bank becomes `B`) or `B` is the packet's start bank. A row
+//!   then takes one word per cycle until its `N`th word or the frame's last. Each row pops
+//!   a cell from the ring; a row after the first also writes the link of the previous row
+//!   (in bank `s`, at the previous cell, the new cell). The frame is **complete** at its
+//!   last word: `words` written, the last word's `empty`, and `bad` unless `words` and
+//!   `empty` are exactly the verdict's and no word was lost (`ovr`). A frame that reaches
+//!   the verdict's `words` without its last word is complete there as bad (its words up to
+//!   there are written) and the rest is dropped. A completion goes to the completion FIFO
+//!   (`cp`: head cell, start bank, words, empty, bad), popped by `cp_pop`.
+//! * **Ring** (4 cells): refilled from free list `r` in the cycles with `ph == (i - r·N/2)
+//!   mod N` (one pop per list per cycle, so each input may take two cells every `N`
+//!   cycles: a packet of `L` words needs at most `2L/N` rows, rounded up, per `L` cycles).
+//!
+//! # Free lists
+//! Two, `r = 0, 1`, each a FIFO of `2^CA` cells plus a counter of fresh cells: list `r`
+//! hands out cells `r·2^(CA-1) ..` once each before taking from its FIFO. A row read on
+//! replica `r` pushes its cell into list `r` in the cycle of the read. `free_rows` is the
+//! number of cells in both lists, a cycle old.
+//!
+//! # Output `o`
+//! * **Descriptors** (`dq`: cell, start bank, words, empty, bad), a FIFO of 2; the caller
+//!   reads `dq_count` and pushes only while it is below 2.
+//! * **Reader.** Replica `r` is read in the cycles with `ph == (o - r·N/2) mod N` by output
+//!   `o` (one whole row of every bank at one address), so output `o` has a read slot every
+//!   `N/2` cycles. Idle, the reader takes a descriptor; then in the cycle before each of
+//!   its slots it reads the packet's next row if it is not waiting for a link, and, unless
+//!   the packet is bad, if its next row register is empty. The read returns a cycle after
+//!   the slot; the link that comes with it gives the next row's cell. A bad packet's rows
+//!   are read only to free their cells. After the last row is read the reader is idle
+//!   (and `dep` pulses a cycle later: the packet has left the buffer).
+//! * **Row registers** (`R` per output, used in turn): a returned row is stored rotated to
+//!   word order, with its word count, whether it is the packet's last, and `empty`. The
+//!   serializer never waits for a row while the `R - 1` rows queued behind the one it
+//!   sends cover a register's refill: up to `N/2` cycles to the next slot and 3 more. With
+//!   frames of at least 8 words, `R = 4` covers every length at 4 and 16 ports (with 2,
+//!   16 ports fell behind on 136-byte frames: a 16-word row, then a 1-word row).
+//! * **Serializer.** While `tx.valid` is low or `tx.ready` high, the next word of the
+//!   oldest row register goes to the `tx` registers (one word per cycle), with `last` and
+//!   `empty` on the packet's last word. `stat.tx_frames` counts frames whose last word was
+//!   taken.
+//!
+//! # Parameters
+//! `N` ports (4 to 64, a power of two), `CA` cell address bits, `CC = CA + 1`, `N2 = 2N`,
+//! `R` row registers per output (a power of two, at least 4), `NR = N·R`, `NRW = N·R·N`, `NN = N·N`.
+use crate::fifo::Fifo;
+use rust_hdl::prelude::*;
+
+/// Data FIFO address bits per input (64 words).
+pub const DF_A: usize = 6;
+/// Verdict FIFO address bits per input (64 verdicts, one per frame the data FIFO can hold).
+pub const VQ_A: usize = 6;
+
+/// A word in an input's data FIFO.
+#[derive(Clone, Copy, Debug, PartialEq, Default, LogicStruct)]
+pub struct BufWord {
+    pub data: Bits<64>,
+    pub last: bool,
+    pub empty: Bits<3>,
+    /// A word of this frame before this one was not pushed (only on last words).
+    pub ovr: bool,
+}
+
+/// A frame's verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Default, LogicStruct)]
+pub struct BufVerdict {
+    pub admit: bool,
+    /// The frame's length in words (`ceil(len / 8)` of its IPv4 total length + 14 bytes).
+    pub words: Bits<9>,
+    /// The unused bytes of its last word (`8 * words - len`).
+    pub empty: Bits<3>,
+}
+
+/// A stored packet, besides its head cell.
+#[derive(Clone, Copy, Debug, PartialEq, Default, LogicStruct)]
+pub struct BufMeta {
+    /// Start bank.
+    pub s: Bits<8>,
+    /// Words written.
+    pub words: Bits<9>,
+    /// Unused bytes of the last word.
+    pub empty: Bits<3>,
+    pub bad: bool,
+}
+
+/// Per input.
+#[derive(LogicInterface, Default)]
+pub struct BufInPort<const CA: usize> {
+    pub valid: Signal<In, bool>,
+    pub data: Signal<In, Bits<64>>,
+    pub last: Signal<In, bool>,
+    pub empty: Signal<In, Bits<3>>,
+    pub vd_valid: Signal<In, bool>,
+    pub vd: Signal<In, BufVerdict>,
+    pub cp_valid: Signal<Out, bool>,
+    pub cp_cell: Signal<Out, Bits<CA>>,
+    pub cp_meta: Signal<Out, BufMeta>,
+    pub cp_pop: Signal<In, bool>,
+    /// Words not pushed for want of room (wrapping).
+    pub ovr: Signal<Out, Bits<32>>,
+}
+
+/// Per output.
+#[derive(LogicInterface, Default)]
+pub struct BufOutPort<const CA: usize> {
+    pub dq_push: Signal<In, bool>,
+    pub dq_cell: Signal<In, Bits<CA>>,
+    pub dq_meta: Signal<In, BufMeta>,
+    pub dq_count: Signal<Out, Bits<2>>,
+    pub valid: Signal<Out, bool>,
+    pub ready: Signal<In, bool>,
+    pub data: Signal<Out, Bits<64>>,
+    pub last: Signal<Out, bool>,
+    pub empty: Signal<Out, Bits<3>>,
+    /// One cycle after a packet's last row is read.
+    pub dep: Signal<Out, bool>,
+    pub tx_frames: Signal<Out, Bits<32>>,
+}
+
+type L<T> = Signal<Local, T>;
+
+/// A block that packs one port per field into a struct (`$name`), or unpacks a struct
+/// into one port per field: a struct field cannot be written or read inside a loop of
+/// `#[hdl_gen]` (docs/rust-hdl-guide.md), so arrays of these stand beside the loops.
+macro_rules! pack_blocks {
+    ($pack:ident, $unpack:ident, $ty:ident { $($f:ident: $t:ty),* $(,)? }) => {
+        #[doc = concat!("Packs a [`", stringify!($ty), "`] from its fields.")]
+        #[derive(LogicBlock, Default)]
+        pub struct $pack {
+            $(pub $f: Signal<In, $t>,)*
+            pub y: Signal<Out, $ty>,
+        }
+
+        impl Logic for $pack {
+            #[hdl_gen]
+            fn update(&mut self) {
+                $(self.y.next.$f = self.$f.val();)*
+            }
+        }
+
+        #[doc = concat!("Unpacks a [`", stringify!($ty), "`] into its fields.")]
+        #[derive(LogicBlock, Default)]
+        pub struct $unpack {
+            pub a: Signal<In, $ty>,
+            $(pub $f: Signal<Out, $t>,)*
+        }
+
+        impl Logic for $unpack {
+            #[hdl_gen]
+            fn update(&mut self) {
+                $(self.$f.next = self.a.val().$f;)*
+            }
+        }
+    };
+}
+
+pack_blocks!(PackWord, UnpackWord, BufWord { data: Bits<64>, last: bool, empty: Bits<3>, ovr: bool });
+pack_blocks!(PackVerdict, UnpackVerdict, BufVerdict { admit: bool, words: Bits<9>, empty: Bits<3> });
+pack_blocks!(PackMeta, UnpackMeta, BufMeta { s: Bits<8>, words: Bits<9>, empty: Bits<3>, bad: bool });
+
+/// The shared buffer. See the module documentation.
+#[derive(LogicBlock)]
+pub struct SharedBuffer<
+    const N: usize,
+    const CA: usize,
+    const CC: usize,
+    const N2: usize,
+    const R: usize,
+    const NR: usize,
+    const NRW: usize,
+    const NN: usize,
+> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, bool>,
+    pub inp: [BufInPort<CA>; N],
+    pub out: [BufOutPort<CA>; N],
+    /// Cells in the free lists (a cycle old).
+    pub free_rows: Signal<Out, Bits<CC>>,
+
+    ph: DFF<Bits<8>>,
+    // ---- inputs ----
+    df: [Fifo<BufWord, DF_A, 7>; N],
+    vq: [Fifo<BufVerdict, VQ_A, 7>; N],
+    ring: [Fifo<Bits<CA>, 2, 3>; N],
+    cq_cell: [Fifo<Bits<CA>, 2, 3>; N],
+    cq_meta: [Fifo<BufMeta, 2, 3>; N],
+    i_ovr: [DFF<bool>; N],
+    c_ovr: [DFF<Bits<32>>; N],
+    lastc: [DFF<Bits<7>>; N],
+    w_act: [DFF<bool>; N],
+    w_adm: [DFF<bool>; N],
+    w_row: [DFF<bool>; N],
+    w_j: [DFF<Bits<9>>; N],
+    w_col: [DFF<Bits<8>>; N],
+    w_s: [DFF<Bits<8>>; N],
+    w_cur: [DFF<Bits<CA>>; N],
+    w_head: [DFF<Bits<CA>>; N],
+    // words left to the verdict's length: `== 1` is shallower than `w_j + 1 == words`
+    w_rem: [DFF<Bits<9>>; N],
+    w_emp: [DFF<Bits<3>>; N],
+    wr_en: [DFF<bool>; N],
+    wr_addr: [DFF<Bits<CA>>; N],
+    wr_data: [DFF<Bits<64>>; N],
+    wl_en: [DFF<bool>; N],
+    wl_addr: [DFF<Bits<CA>>; N],
+    wl_data: [DFF<Bits<CA>>; N],
+    // ---- memory: bank / link RAM of replica r, bank b at r*N + b ----
+    bank: [RAM<Bits<64>, CA>; N2],
+    link: [RAM<Bits<CA>, CA>; N2],
+    fl: [Fifo<Bits<CA>, CA, CC>; 2],
+    fresh: [DFF<Bits<CA>>; 2],
+    c_free: DFF<Bits<CC>>,
+    // ---- outputs ----
+    dq_cell: [Fifo<Bits<CA>, 1, 2>; N],
+    dq_meta: [Fifo<BufMeta, 1, 2>; N],
+    r_act: [DFF<bool>; N],
+    r_cell: [DFF<Bits<CA>>; N],
+    r_left: [DFF<Bits<9>>; N],
+    r_s: [DFF<Bits<8>>; N],
+    r_bad: [DFF<bool>; N],
+    r_emp: [DFF<Bits<3>>; N],
+    r_wk: [DFF<Bits<8>>; N],
+    // read issued (the read happens while these are set)
+    rd_en: [DFF<bool>; N],
+    rd_addr: [DFF<Bits<CA>>; N],
+    rd_rep: [DFF<bool>; N],
+    rd_cap: [DFF<bool>; N],
+    rd_last: [DFF<bool>; N],
+    rd_k: [DFF<Bits<8>>; N],
+    rd_n: [DFF<Bits<8>>; N],
+    rd_s: [DFF<Bits<8>>; N],
+    rd_emp: [DFF<Bits<3>>; N],
+    // read returning (the RAM outputs hold it while these are set)
+    p_en: [DFF<bool>; N],
+    p_rep: [DFF<bool>; N],
+    p_cap: [DFF<bool>; N],
+    p_last: [DFF<bool>; N],
+    p_k: [DFF<Bits<8>>; N],
+    p_n: [DFF<Bits<8>>; N],
+    p_s: [DFF<Bits<8>>; N],
+    p_emp: [DFF<Bits<3>>; N],
+    dep: [DFF<bool>; N],
+    // row registers: output o, register k, word w at (o*R + k)*N + w
+    rw: [DFF<Bits<64>>; NRW],
+    rv: [DFF<bool>; NR],
+    rn: [DFF<Bits<8>>; NR],
+    rl: [DFF<bool>; NR],
+    re: [DFF<Bits<3>>; NR],
+    x_k: [DFF<Bits<8>>; N],
+    x_n: [DFF<Bits<8>>; N],
+    t_valid: [DFF<bool>; N],
+    t_data: [DFF<Bits<64>>; N],
+    t_last: [DFF<bool>; N],
+    t_empty: [DFF<Bits<3>>; N],
+    c_tx: [DFF<Bits<32>>; N],
+
+    // ---- combinational ----
+    hw: [UnpackWord; N],
+    hv: [UnpackVerdict; N],
+    l_bnext: [L<Bits<8>>; N],
+    l_push: [L<bool>; N],
+    l_pop: [L<bool>; N],
+    l_start: [L<bool>; N],
+    l_take: [L<bool>; N],
+    l_act: [L<bool>; N],
+    l_adm: [L<bool>; N],
+    l_emp: [L<Bits<3>>; N],
+    l_j: [L<Bits<9>>; N],
+    l_j0: [L<bool>; N],
+    l_jw: [L<bool>; N],
+    l_row: [L<bool>; N],
+    l_go: [L<bool>; N],
+    l_addr: [L<Bits<CA>>; N],
+    l_j1: [L<Bits<9>>; N],
+    l_heff: [L<Bits<CA>>; N],
+    l_seff: [L<Bits<8>>; N],
+    l_rot: [L<Bits<64>>; NN],
+    l_cpe: [L<Bits<3>>; N],
+    l_cpb: [L<bool>; N],
+    pk_w: [PackWord; N],
+    pk_m: [PackMeta; N],
+    l_fcell: [L<Bits<CA>>; 2],
+    l_fok: [L<bool>; 2],
+    l_ftake: [L<bool>; 2],
+    l_ra: [L<Bits<CA>>; 2],
+    l_ren: [L<bool>; 2],
+    l_bwd: [L<Bits<64>>; N],
+    l_bwa: [L<Bits<CA>>; N],
+    l_bwe: [L<bool>; N],
+    l_lwd: [L<Bits<CA>>; N],
+    l_lwa: [L<Bits<CA>>; N],
+    l_lwe: [L<bool>; N],
+    l_lk: [L<Bits<CA>>; N],
+    l_ceff: [L<Bits<CA>>; N],
+    l_dm: [UnpackMeta; N],
+    l_slot: [L<bool>; N],
+    l_slot1: [L<bool>; N],
+    l_free: [L<bool>; N],
+    l_issue: [L<bool>; N],
+    l_can: [L<bool>; N],
+    l_word: [L<Bits<64>>; N],
+    l_rowend: [L<bool>; N],
+    l_rv: [L<bool>; N],
+    l_rn: [L<Bits<8>>; N],
+    l_rl: [L<bool>; N],
+    l_re: [L<Bits<3>>; N],
+    l_nk: [L<Bits<8>>; N],
+    l_fsum0: L<Bits<CC>>,
+    l_fsum1: L<Bits<CC>>,
+
+    // ---- constants ----
+    k_mask: Constant<Bits<8>>,
+    k_i1: [Constant<Bits<8>>; N],
+    k_slot: [Constant<Bits<8>>; N2],
+    k_slotn: [Constant<Bits<8>>; N2],
+    k_wsel: [Constant<Bits<8>>; NN],
+    k_idx: [Constant<Bits<8>>; N],
+    k_rb: [Constant<Bits<CA>>; 2],
+    k_half: Constant<Bits<CA>>,
+    k_halfc: Constant<Bits<CC>>,
+    k_n9: Constant<Bits<9>>,
+    k_n7: Constant<Bits<7>>,
+    k_nm1: Constant<Bits<8>>,
+    k_rm: Constant<Bits<8>>,
+    k_n8: Constant<Bits<8>>,
+    k1_8: Constant<Bits<8>>,
+    k1_9: Constant<Bits<9>>,
+    k0_9: Constant<Bits<9>>,
+    k1_32: Constant<Bits<32>>,
+    k1_7: Constant<Bits<7>>,
+    k0_7: Constant<Bits<7>>,
+    k63_7: Constant<Bits<7>>,
+    k64_7: Constant<Bits<7>>,
+    k4_3: Constant<Bits<3>>,
+    k1_ca: Constant<Bits<CA>>,
+    k0_8: Constant<Bits<8>>,
+    k0_3: Constant<Bits<3>>,
+    k0_32: Constant<Bits<32>>,
+    k0_64: Constant<Bits<64>>,
+    k0_ca: Constant<Bits<CA>>,
+    k0_cc: Constant<Bits<CC>>,
+}
+
+/// The 4-port buffer built for FPGAs: 2048 cells of 4 words (64 KiB), 4 row registers.
+pub type SharedBuffer4 = SharedBuffer<4, 11, 12, 8, 4, 16, 64, 16>;
+/// The 16-port buffer: 512 cells of 16 words (64 KiB), 4 row registers per output.
+pub type SharedBuffer16 = SharedBuffer<16, 9, 10, 32, 4, 64, 1024, 256>;
+
+fn c8(v: usize) -> Constant<Bits<8>> {
+    Constant::new((v as u64).into())
+}
+
+impl<
+        const N: usize,
+        const CA: usize,
+        const CC: usize,
+        const N2: usize,
+        const R: usize,
+        const NR: usize,
+        const NRW: usize,
+        const NN: usize,
+    > SharedBuffer<N, CA, CC, N2, R, NR, NRW, NN>
+{
+    /// Builds the buffer. Panics unless the parameters are consistent (module docs).
+    pub fn new() -> Self {
+        assert!(
+            N.is_power_of_two() && (4..=64).contains(&N),
+            "ports N={N} must be a power of two in 4..=64"
+        );
+        assert!((4..=16).contains(&CA), "cell bits CA={CA} must be 4..=16");
+        assert_eq!(CC, CA + 1, "CC must be CA+1");
+        assert_eq!(N2, 2 * N, "N2 must be 2N");
+        assert!(
+            R.is_power_of_two() && R >= 4,
+            "row registers R={R} must be a power of two >= 4"
+        );
+        assert_eq!(NR, N * R, "NR must be N*R");
+        assert_eq!(NRW, N * R * N, "NRW must be N*R*N");
+        assert_eq!(NN, N * N, "NN must be N*N");
+        let half = 1usize << (CA - 1);
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            inp: arr(),
+            out: arr(),
+            free_rows: Default::default(),
+            ph: Default::default(),
+            df: arr(),
+            vq: arr(),
+            ring: arr(),
+            cq_cell: arr(),
+            cq_meta: arr(),
+            i_ovr: arr(),
+            c_ovr: arr(),
+            lastc: arr(),
+            w_act: arr(),
+            w_adm: arr(),
+            w_row: arr(),
+            w_j: arr(),
+            w_col: arr(),
+            w_s: arr(),
+            w_cur: arr(),
+            w_head: arr(),
+            w_rem: arr(),
+            w_emp: arr(),
+            wr_en: arr(),
+            wr_addr: arr(),
+            wr_data: arr(),
+            wl_en: arr(),
+            wl_addr: arr(),
+            wl_data: arr(),
+            bank: arr(),
+            link: arr(),
+            fl: arr(),
+            fresh: arr(),
+            c_free: Default::default(),
+            dq_cell: arr(),
+            dq_meta: arr(),
+            r_act: arr(),
+            r_cell: arr(),
+            r_left: arr(),
+            r_s: arr(),
+            r_bad: arr(),
+            r_emp: arr(),
+            r_wk: arr(),
+            rd_en: arr(),
+            rd_addr: arr(),
+            rd_rep: arr(),
+            rd_cap: arr(),
+            rd_last: arr(),
+            rd_k: arr(),
+            rd_n: arr(),
+            rd_s: arr(),
+            rd_emp: arr(),
+            p_en: arr(),
+            p_rep: arr(),
+            p_cap: arr(),
+            p_last: arr(),
+            p_k: arr(),
+            p_n: arr(),
+            p_s: arr(),
+            p_emp: arr(),
+            dep: arr(),
+            rw: arr(),
+            rv: arr(),
+            rn: arr(),
+            rl: arr(),
+            re: arr(),
+            x_k: arr(),
+            x_n: arr(),
+            t_valid: arr(),
+            t_data: arr(),
+            t_last: arr(),
+            t_empty: arr(),
+            c_tx: arr(),
+            hw: arr(),
+            hv: arr(),
+            l_bnext: arr(),
+            l_push: arr(),
+            l_pop: arr(),
+            l_start: arr(),
+            l_take: arr(),
+            l_act: arr(),
+            l_adm: arr(),
+            l_emp: arr(),
+            l_j: arr(),
+            l_j0: arr(),
+            l_jw: arr(),
+            l_row: arr(),
+            l_go: arr(),
+            l_addr: arr(),
+            l_j1: arr(),
+            l_heff: arr(),
+            l_seff: arr(),
+            l_rot: arr(),
+            l_cpe: arr(),
+            l_cpb: arr(),
+            pk_w: arr(),
+            pk_m: arr(),
+            l_fcell: arr(),
+            l_fok: arr(),
+            l_ftake: arr(),
+            l_ra: arr(),
+            l_ren: arr(),
+            l_bwd: arr(),
+            l_bwa: arr(),
+            l_bwe: arr(),
+            l_lwd: arr(),
+            l_lwa: arr(),
+            l_lwe: arr(),
+            l_lk: arr(),
+            l_ceff: arr(),
+            l_dm: arr(),
+            l_slot: arr(),
+            l_slot1: arr(),
+            l_free: arr(),
+            l_issue: arr(),
+            l_can: arr(),
+            l_word: arr(),
+            l_rowend: arr(),
+            l_rv: arr(),
+            l_rn: arr(),
+            l_rl: arr(),
+            l_re: arr(),
+            l_nk: arr(),
+            l_fsum0: Default::default(),
+            l_fsum1: Default::default(),
+            k_mask: c8(N - 1),
+            k_i1: std::array::from_fn(|i| c8((1 + i) % N)),
+            k_slot: std::array::from_fn(|x| {
+                let (r, o) = (x / N, x % N);
+                c8((o + N - r * N / 2) % N)
+            }),
+            k_slotn: std::array::from_fn(|x| {
+                let (r, o) = (x / N, x % N);
+                c8((o + 2 * N - r * N / 2 - 1) % N)
+            }),
+            k_wsel: std::array::from_fn(|x| {
+                let (b, i) = (x / N % N, x % N);
+                c8((b + N - i) % N)
+            }),
+            k_idx: std::array::from_fn(c8),
+            k_rb: std::array::from_fn(|r| Constant::new(((r * half) as u64).into())),
+            k_half: Constant::new((half as u64).into()),
+            k_halfc: Constant::new((half as u64).into()),
+            k_n9: Constant::new((N as u64).into()),
+            k_n7: Constant::new((N as u64).into()),
+            k_nm1: c8(N - 1),
+            k_rm: c8(R - 1),
+            k_n8: c8(N),
+            k1_8: c8(1),
+            k1_9: Constant::new(1.into()),
+            k0_9: Constant::new(0.into()),
+            k1_32: Constant::new(1.into()),
+            k1_7: Constant::new(1.into()),
+            k0_7: Constant::new(0.into()),
+            k63_7: Constant::new(63.into()),
+            k64_7: Constant::new(64.into()),
+            k4_3: Constant::new(4.into()),
+            k1_ca: Constant::new(1.into()),
+            k0_8: c8(0),
+            k0_3: Constant::new(0.into()),
+            k0_32: Constant::new(0.into()),
+            k0_64: Constant::new(0.into()),
+            k0_ca: Constant::new(0.into()),
+            k0_cc: Constant::new(0.into()),
+        }
+    }
+}
+
+impl<
+        const N: usize,
+        const CA: usize,
+        const CC: usize,
+        const N2: usize,
+        const R: usize,
+        const NR: usize,
+        const NRW: usize,
+        const NN: usize,
+    > Default for SharedBuffer<N, CA, CC, N2, R, NR, NRW, NN>
+{
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn arr<T: Default, const K: usize>() -> [T; K] {
+    std::array::from_fn(|_| T::default())
+}
+
+impl<
+        const N: usize,
+        const CA: usize,
+        const CC: usize,
+        const N2: usize,
+        const R: usize,
+        const NR: usize,
+        const NRW: usize,
+        const NN: usize,
+    > Logic for SharedBuffer<N, CA, CC, N2, R, NR, NRW, NN>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        // `nn` is N and `rr` is R: array indices may use loop variables and literals only.
+        for nn in N..(N + 1) {
+            for rr in R..(R + 1) {
+                // ================= clocks and register defaults =================
+                self.ph.clock.next = self.clock.val();
+                self.ph.d.next = (self.ph.q.val() + self.k1_8.val()) & self.k_mask.val();
+                self.c_free.clock.next = self.clock.val();
+                for r in 0..2 {
+                    self.fl[r].clock.next = self.clock.val();
+                    self.fl[r].reset.next = self.reset.val();
+                    self.fl[r].push.next = false;
+                    self.fl[r].push_data.next = self.k0_ca.val();
+                    self.fl[r].pop.next = false;
+                    self.fresh[r].clock.next = self.clock.val();
+                    self.fresh[r].d.next = self.fresh[r].q.val();
+                }
+                for x in 0..N2 {
+                    self.bank[x].read_clock.next = self.clock.val();
+                    self.bank[x].write_clock.next = self.clock.val();
+                    self.link[x].read_clock.next = self.clock.val();
+                    self.link[x].write_clock.next = self.clock.val();
+                }
+                for i in 0..N {
+                    self.df[i].clock.next = self.clock.val();
+                    self.df[i].reset.next = self.reset.val();
+                    self.vq[i].clock.next = self.clock.val();
+                    self.vq[i].reset.next = self.reset.val();
+                    self.ring[i].clock.next = self.clock.val();
+                    self.ring[i].reset.next = self.reset.val();
+                    self.cq_cell[i].clock.next = self.clock.val();
+                    self.cq_cell[i].reset.next = self.reset.val();
+                    self.cq_meta[i].clock.next = self.clock.val();
+                    self.cq_meta[i].reset.next = self.reset.val();
+                    self.i_ovr[i].clock.next = self.clock.val();
+                    self.i_ovr[i].d.next = self.i_ovr[i].q.val();
+                    self.c_ovr[i].clock.next = self.clock.val();
+                    self.c_ovr[i].d.next = self.c_ovr[i].q.val();
+                    self.lastc[i].clock.next = self.clock.val();
+                    self.lastc[i].d.next = self.lastc[i].q.val();
+                    self.w_act[i].clock.next = self.clock.val();
+                    self.w_act[i].d.next = self.w_act[i].q.val();
+                    self.w_adm[i].clock.next = self.clock.val();
+                    self.w_adm[i].d.next = self.w_adm[i].q.val();
+                    self.w_row[i].clock.next = self.clock.val();
+                    self.w_row[i].d.next = self.w_row[i].q.val();
+                    self.w_j[i].clock.next = self.clock.val();
+                    self.w_j[i].d.next = self.w_j[i].q.val();
+                    self.w_col[i].clock.next = self.clock.val();
+                    self.w_col[i].d.next = self.w_col[i].q.val();
+                    self.w_s[i].clock.next = self.clock.val();
+                    self.w_s[i].d.next = self.w_s[i].q.val();
+                    self.w_cur[i].clock.next = self.clock.val();
+                    self.w_cur[i].d.next = self.w_cur[i].q.val();
+                    self.w_head[i].clock.next = self.clock.val();
+                    self.w_head[i].d.next = self.w_head[i].q.val();
+                    self.w_rem[i].clock.next = self.clock.val();
+                    self.w_rem[i].d.next = self.w_rem[i].q.val();
+                    self.w_emp[i].clock.next = self.clock.val();
+                    self.w_emp[i].d.next = self.w_emp[i].q.val();
+                    self.wr_en[i].clock.next = self.clock.val();
+                    self.wr_en[i].d.next = false;
+                    self.wr_addr[i].clock.next = self.clock.val();
+                    self.wr_addr[i].d.next = self.wr_addr[i].q.val();
+                    self.wr_data[i].clock.next = self.clock.val();
+                    self.wr_data[i].d.next = self.wr_data[i].q.val();
+                    self.wl_en[i].clock.next = self.clock.val();
+                    self.wl_en[i].d.next = false;
+                    self.wl_addr[i].clock.next = self.clock.val();
+                    self.wl_addr[i].d.next = self.wl_addr[i].q.val();
+                    self.wl_data[i].clock.next = self.clock.val();
+                    self.wl_data[i].d.next = self.wl_data[i].q.val();
+                }
+                for o in 0..N {
+                    self.dq_cell[o].clock.next = self.clock.val();
+                    self.dq_cell[o].reset.next = self.reset.val();
+                    self.dq_meta[o].clock.next = self.clock.val();
+                    self.dq_meta[o].reset.next = self.reset.val();
+                    self.r_act[o].clock.next = self.clock.val();
+                    self.r_act[o].d.next = self.r_act[o].q.val();
+                    self.r_cell[o].clock.next = self.clock.val();
+                    self.r_cell[o].d.next = self.r_cell[o].q.val();
+                    self.r_left[o].clock.next = self.clock.val();
+                    self.r_left[o].d.next = self.r_left[o].q.val();
+                    self.r_s[o].clock.next = self.clock.val();
+                    self.r_s[o].d.next = self.r_s[o].q.val();
+                    self.r_bad[o].clock.next = self.clock.val();
+                    self.r_bad[o].d.next = self.r_bad[o].q.val();
+                    self.r_emp[o].clock.next = self.clock.val();
+                    self.r_emp[o].d.next = self.r_emp[o].q.val();
+                    self.r_wk[o].clock.next = self.clock.val();
+                    self.r_wk[o].d.next = self.r_wk[o].q.val();
+                    self.rd_en[o].clock.next = self.clock.val();
+                    self.rd_en[o].d.next = false;
+                    self.rd_addr[o].clock.next = self.clock.val();
+                    self.rd_addr[o].d.next = self.rd_addr[o].q.val();
+                    self.rd_rep[o].clock.next = self.clock.val();
+                    self.rd_rep[o].d.next = self.rd_rep[o].q.val();
+                    self.rd_cap[o].clock.next = self.clock.val();
+                    self.rd_cap[o].d.next = self.rd_cap[o].q.val();
+                    self.rd_last[o].clock.next = self.clock.val();
+                    self.rd_last[o].d.next = self.rd_last[o].q.val();
+                    self.rd_k[o].clock.next = self.clock.val();
+                    self.rd_k[o].d.next = self.rd_k[o].q.val();
+                    self.rd_n[o].clock.next = self.clock.val();
+                    self.rd_n[o].d.next = self.rd_n[o].q.val();
+                    self.rd_s[o].clock.next = self.clock.val();
+                    self.rd_s[o].d.next = self.rd_s[o].q.val();
+                    self.rd_emp[o].clock.next = self.clock.val();
+                    self.rd_emp[o].d.next = self.rd_emp[o].q.val();
+                    // the read stage moves on every cycle
+                    self.p_en[o].clock.next = self.clock.val();
+                    self.p_en[o].d.next = self.rd_en[o].q.val();
+                    self.p_rep[o].clock.next = self.clock.val();
+                    self.p_rep[o].d.next = self.rd_rep[o].q.val();
+                    self.p_cap[o].clock.next = self.clock.val();
+                    self.p_cap[o].d.next = self.rd_cap[o].q.val();
+                    self.p_last[o].clock.next = self.clock.val();
+                    self.p_last[o].d.next = self.rd_last[o].q.val();
+                    self.p_k[o].clock.next = self.clock.val();
+                    self.p_k[o].d.next = self.rd_k[o].q.val();
+                    self.p_n[o].clock.next = self.clock.val();
+                    self.p_n[o].d.next = self.rd_n[o].q.val();
+                    self.p_s[o].clock.next = self.clock.val();
+                    self.p_s[o].d.next = self.rd_s[o].q.val();
+                    self.p_emp[o].clock.next = self.clock.val();
+                    self.p_emp[o].d.next = self.rd_emp[o].q.val();
+                    self.dep[o].clock.next = self.clock.val();
+                    self.dep[o].d.next = self.rd_en[o].q.val() & self.rd_last[o].q.val();
+                    self.x_k[o].clock.next = self.clock.val();
+                    self.x_k[o].d.next = self.x_k[o].q.val();
+                    self.x_n[o].clock.next = self.clock.val();
+                    self.x_n[o].d.next = self.x_n[o].q.val();
+                    self.t_valid[o].clock.next = self.clock.val();
+                    self.t_valid[o].d.next = self.t_valid[o].q.val();
+                    self.t_data[o].clock.next = self.clock.val();
+                    self.t_data[o].d.next = self.t_data[o].q.val();
+                    self.t_last[o].clock.next = self.clock.val();
+                    self.t_last[o].d.next = self.t_last[o].q.val();
+                    self.t_empty[o].clock.next = self.clock.val();
+                    self.t_empty[o].d.next = self.t_empty[o].q.val();
+                    self.c_tx[o].clock.next = self.clock.val();
+                    self.c_tx[o].d.next = self.c_tx[o].q.val();
+                }
+                for x in 0..NRW {
+                    self.rw[x].clock.next = self.clock.val();
+                    self.rw[x].d.next = self.rw[x].q.val();
+                }
+                for x in 0..NR {
+                    self.rv[x].clock.next = self.clock.val();
+                    self.rv[x].d.next = self.rv[x].q.val();
+                    self.rn[x].clock.next = self.clock.val();
+                    self.rn[x].d.next = self.rn[x].q.val();
+                    self.rl[x].clock.next = self.clock.val();
+                    self.rl[x].d.next = self.rl[x].q.val();
+                    self.re[x].clock.next = self.clock.val();
+                    self.re[x].d.next = self.re[x].q.val();
+                }
+
+                // ================= free lists: what each offers this cycle =================
+                for r in 0..2 {
+                    self.l_fok[r].next =
+                        (self.fresh[r].q.val() < self.k_half.val()) | self.fl[r].nonempty.val();
+                    self.l_fcell[r].next = self.fl[r].head.val();
+                    if self.fresh[r].q.val() < self.k_half.val() {
+                        self.l_fcell[r].next = self.fresh[r].q.val() | self.k_rb[r].val();
+                    }
+                    self.l_ftake[r].next = false;
+                }
+
+                // ================= inputs =================
+                for i in 0..N {
+                    // ---- data FIFO push ----
+                    self.l_push[i].next = self.inp[i].valid.val()
+                        & (((self.df[i].count.val() < self.k63_7.val()) & !self.i_ovr[i].q.val())
+                            | (self.inp[i].last.val()
+                                & (self.df[i].count.val() < self.k64_7.val())));
+                    self.df[i].push.next = self.l_push[i].val();
+                    self.pk_w[i].data.next = self.inp[i].data.val();
+                    self.pk_w[i].last.next = self.inp[i].last.val();
+                    self.pk_w[i].empty.next = self.inp[i].empty.val();
+                    self.pk_w[i].ovr.next = self.i_ovr[i].q.val();
+                    self.df[i].push_data.next = self.pk_w[i].y.val();
+                    if self.inp[i].valid.val() & !self.l_push[i].val() {
+                        self.c_ovr[i].d.next = self.c_ovr[i].q.val() + self.k1_32.val();
+                        self.i_ovr[i].d.next = !self.inp[i].last.val();
+                    }
+                    if self.inp[i].valid.val() & self.inp[i].last.val() {
+                        self.i_ovr[i].d.next = false;
+                    }
+                    self.inp[i].ovr.next = self.c_ovr[i].q.val();
+
+                    // ---- verdicts ----
+                    self.vq[i].push.next = self.inp[i].vd_valid.val();
+                    self.vq[i].push_data.next = self.inp[i].vd.val();
+
+                    // ---- writer ----
+                    self.hw[i].a.next = self.df[i].head.val();
+                    self.hv[i].a.next = self.vq[i].head.val();
+                    self.l_bnext[i].next =
+                        (self.ph.q.val() + self.k_i1[i].val()) & self.k_mask.val();
+                    self.l_pop[i].next = false;
+                    self.vq[i].pop.next = false;
+                    self.ring[i].pop.next = false;
+                    self.cq_cell[i].push.next = false;
+                    self.cq_meta[i].push.next = false;
+                    self.l_start[i].next = false;
+                    self.l_go[i].next = false;
+                    // an idle writer takes the next verdict and may write the frame's first
+                    // word in the same cycle
+                    self.l_take[i].next = !self.w_act[i].q.val()
+                        & self.df[i].nonempty.val()
+                        & self.vq[i].nonempty.val()
+                        & (self.cq_cell[i].count.val() < self.k4_3.val());
+                    self.l_act[i].next = self.w_act[i].q.val();
+                    self.l_adm[i].next = self.w_adm[i].q.val();
+                    self.l_emp[i].next = self.w_emp[i].q.val();
+                    self.l_j[i].next = self.w_j[i].q.val();
+                    self.l_row[i].next = self.w_row[i].q.val();
+                    if self.l_take[i].val() {
+                        self.vq[i].pop.next = true;
+                        self.l_act[i].next = true;
+                        self.l_adm[i].next = self.hv[i].admit.val();
+                        self.l_emp[i].next = self.hv[i].empty.val();
+                        self.l_j[i].next = self.k0_9.val();
+                        self.l_row[i].next = false;
+                        self.w_act[i].d.next = true;
+                        self.w_adm[i].d.next = self.hv[i].admit.val();
+                        self.w_rem[i].d.next = self.hv[i].words.val();
+                        self.w_emp[i].d.next = self.hv[i].empty.val();
+                        self.w_row[i].d.next = false;
+                        self.w_j[i].d.next = self.k0_9.val();
+                        self.w_col[i].d.next = self.k0_8.val();
+                    }
+                    self.l_j0[i].next = self.l_j[i].val() == self.k0_9.val();
+                    self.l_addr[i].next = self.w_cur[i].q.val();
+                    self.l_j1[i].next = self.l_j[i].val() + self.k1_9.val();
+                    self.l_heff[i].next = self.w_head[i].q.val();
+                    self.l_seff[i].next = self.w_s[i].q.val();
+                    if self.l_j0[i].val() {
+                        self.l_heff[i].next = self.ring[i].head.val();
+                        self.l_seff[i].next = self.l_bnext[i].val();
+                    }
+                    // "this word is the verdict's last": compared before the take's mux
+                    self.l_jw[i].next = self.w_rem[i].q.val() == self.k1_9.val();
+                    if self.l_take[i].val() {
+                        self.l_jw[i].next = self.hv[i].words.val() == self.k1_9.val();
+                    }
+                    self.l_cpe[i].next = self.hw[i].empty.val();
+                    self.l_cpb[i].next = self.hw[i].ovr.val()
+                        | !self.l_jw[i].val()
+                        | (self.hw[i].empty.val() != self.l_emp[i].val());
+                    if self.l_act[i].val() & !self.l_adm[i].val() {
+                        if self.df[i].nonempty.val() {
+                            self.l_pop[i].next = true;
+                            if self.hw[i].last.val() {
+                                self.w_act[i].d.next = false;
+                            }
+                        }
+                    }
+                    if self.l_act[i].val() & self.l_adm[i].val() {
+                        self.l_start[i].next = !self.l_row[i].val()
+                            & self.df[i].nonempty.val()
+                            & self.ring[i].nonempty.val()
+                            & ((self.df[i].count.val() >= self.k_n7.val())
+                                | (self.lastc[i].q.val() != self.k0_7.val()))
+                            & (self.l_j0[i].val() | (self.l_bnext[i].val() == self.w_s[i].q.val()));
+                        self.l_go[i].next = self.l_row[i].val() | self.l_start[i].val();
+                        if self.l_start[i].val() {
+                            self.l_addr[i].next = self.ring[i].head.val();
+                        }
+                        if self.l_go[i].val() {
+                            self.l_pop[i].next = true;
+                            self.wr_en[i].d.next = true;
+                            self.wr_addr[i].d.next = self.l_addr[i].val();
+                            self.wr_data[i].d.next = self.hw[i].data.val();
+                            self.w_j[i].d.next = self.l_j1[i].val();
+                            self.w_rem[i].d.next = self.w_rem[i].q.val() - self.k1_9.val();
+                            if self.l_take[i].val() {
+                                self.w_rem[i].d.next = self.hv[i].words.val() - self.k1_9.val();
+                            }
+                            self.w_col[i].d.next =
+                                (self.w_col[i].q.val() + self.k1_8.val()) & self.k_mask.val();
+                            if self.l_j0[i].val() {
+                                self.w_col[i].d.next = self.k1_8.val();
+                            }
+                            if self.l_start[i].val() {
+                                self.ring[i].pop.next = true;
+                                self.w_cur[i].d.next = self.ring[i].head.val();
+                                if self.l_j0[i].val() {
+                                    self.w_s[i].d.next = self.l_bnext[i].val();
+                                    self.w_head[i].d.next = self.ring[i].head.val();
+                                } else {
+                                    self.wl_en[i].d.next = true;
+                                    self.wl_addr[i].d.next = self.w_cur[i].q.val();
+                                    self.wl_data[i].d.next = self.ring[i].head.val();
+                                }
+                            }
+                            if self.hw[i].last.val() {
+                                self.cq_cell[i].push.next = true;
+                                self.cq_meta[i].push.next = true;
+                                self.w_act[i].d.next = false;
+                                self.w_row[i].d.next = false;
+                            } else if self.l_jw[i].val() {
+                                // longer than its length: complete as bad, drop the rest
+                                self.cq_cell[i].push.next = true;
+                                self.cq_meta[i].push.next = true;
+                                self.l_cpe[i].next = self.l_emp[i].val();
+                                self.l_cpb[i].next = true;
+                                self.w_adm[i].d.next = false;
+                                self.w_row[i].d.next = false;
+                            } else {
+                                // N >= 4: a frame's first word never ends its row
+                                self.w_row[i].d.next = self.l_j0[i].val()
+                                    | (self.w_col[i].q.val() != self.k_nm1.val());
+                            }
+                        }
+                    }
+                    self.df[i].pop.next = self.l_pop[i].val();
+                    self.cq_cell[i].push_data.next = self.l_heff[i].val();
+                    self.pk_m[i].s.next = self.l_seff[i].val();
+                    self.pk_m[i].words.next = self.l_j1[i].val();
+                    self.pk_m[i].empty.next = self.l_cpe[i].val();
+                    self.pk_m[i].bad.next = self.l_cpb[i].val();
+                    self.cq_meta[i].push_data.next = self.pk_m[i].y.val();
+                    if self.l_push[i].val() & self.inp[i].last.val() {
+                        self.lastc[i].d.next = self.lastc[i].q.val() + self.k1_7.val();
+                    }
+                    if self.l_pop[i].val() & self.hw[i].last.val() {
+                        self.lastc[i].d.next = self.lastc[i].q.val() - self.k1_7.val();
+                    }
+                    if self.l_push[i].val()
+                        & self.inp[i].last.val()
+                        & self.l_pop[i].val()
+                        & self.hw[i].last.val()
+                    {
+                        self.lastc[i].d.next = self.lastc[i].q.val();
+                    }
+
+                    // ---- completions ----
+                    self.cq_cell[i].pop.next = self.inp[i].cp_pop.val();
+                    self.cq_meta[i].pop.next = self.inp[i].cp_pop.val();
+                    self.inp[i].cp_valid.next = self.cq_cell[i].nonempty.val();
+                    self.inp[i].cp_cell.next = self.cq_cell[i].head.val();
+                    self.inp[i].cp_meta.next = self.cq_meta[i].head.val();
+
+                    // ---- ring refill: list r in the cycles ph == (i - r*N/2) mod N ----
+                    self.ring[i].push.next = false;
+                    self.ring[i].push_data.next = self.l_fcell[0].val();
+                    for r in 0..2 {
+                        if (self.ph.q.val() == self.k_slot[r * nn + i].val())
+                            & (self.ring[i].count.val() < self.k4_3.val())
+                            & self.l_fok[r].val()
+                        {
+                            self.ring[i].push.next = true;
+                            self.ring[i].push_data.next = self.l_fcell[r].val();
+                            self.l_ftake[r].next = true;
+                        }
+                    }
+                }
+
+                // ================= banks: writes by rotation =================
+                for b in 0..N {
+                    self.l_bwd[b].next = self.k0_64.val();
+                    self.l_bwa[b].next = self.k0_ca.val();
+                    self.l_bwe[b].next = false;
+                    self.l_lwd[b].next = self.k0_ca.val();
+                    self.l_lwa[b].next = self.k0_ca.val();
+                    self.l_lwe[b].next = false;
+                    for i in 0..N {
+                        if self.ph.q.val() == self.k_wsel[b * nn + i].val() {
+                            self.l_bwd[b].next = self.l_bwd[b].val() | self.wr_data[i].q.val();
+                            self.l_bwa[b].next = self.l_bwa[b].val() | self.wr_addr[i].q.val();
+                            self.l_bwe[b].next = self.l_bwe[b].val() | self.wr_en[i].q.val();
+                            self.l_lwd[b].next = self.l_lwd[b].val() | self.wl_data[i].q.val();
+                            self.l_lwa[b].next = self.l_lwa[b].val() | self.wl_addr[i].q.val();
+                            self.l_lwe[b].next = self.l_lwe[b].val() | self.wl_en[i].q.val();
+                        }
+                    }
+                    for r in 0..2 {
+                        self.bank[r * nn + b].write_enable.next = self.l_bwe[b].val();
+                        self.bank[r * nn + b].write_address.next = self.l_bwa[b].val();
+                        self.bank[r * nn + b].write_data.next = self.l_bwd[b].val();
+                        self.link[r * nn + b].write_enable.next = self.l_lwe[b].val();
+                        self.link[r * nn + b].write_address.next = self.l_lwa[b].val();
+                        self.link[r * nn + b].write_data.next = self.l_lwd[b].val();
+                    }
+                }
+
+                // ================= banks: one row read per replica, frees =================
+                for r in 0..2 {
+                    self.l_ra[r].next = self.k0_ca.val();
+                    self.l_ren[r].next = false;
+                    for o in 0..N {
+                        if self.ph.q.val() == self.k_slot[r * nn + o].val() {
+                            self.l_ra[r].next = self.l_ra[r].val() | self.rd_addr[o].q.val();
+                            self.l_ren[r].next = self.l_ren[r].val() | self.rd_en[o].q.val();
+                        }
+                    }
+                    for b in 0..N {
+                        self.bank[r * nn + b].read_address.next = self.l_ra[r].val();
+                        self.link[r * nn + b].read_address.next = self.l_ra[r].val();
+                    }
+                    self.fl[r].push.next = self.l_ren[r].val();
+                    self.fl[r].push_data.next = self.l_ra[r].val();
+                    // a cell taken by an input's ring this cycle
+                    if self.l_ftake[r].val() {
+                        if self.fresh[r].q.val() < self.k_half.val() {
+                            self.fresh[r].d.next = self.fresh[r].q.val() + self.k1_ca.val();
+                        } else {
+                            self.fl[r].pop.next = true;
+                        }
+                    }
+                }
+                self.l_fsum0.next = self.fl[0].count.val()
+                    + (self.k_halfc.val() - bit_cast::<CC, CA>(self.fresh[0].q.val()));
+                self.l_fsum1.next = self.fl[1].count.val()
+                    + (self.k_halfc.val() - bit_cast::<CC, CA>(self.fresh[1].q.val()));
+                self.c_free.d.next = self.l_fsum0.val() + self.l_fsum1.val();
+                self.free_rows.next = self.c_free.q.val();
+
+                // ================= outputs =================
+                for o in 0..N {
+                    // ---- descriptors ----
+                    self.dq_cell[o].push.next = self.out[o].dq_push.val();
+                    self.dq_cell[o].push_data.next = self.out[o].dq_cell.val();
+                    self.dq_meta[o].push.next = self.out[o].dq_push.val();
+                    self.dq_meta[o].push_data.next = self.out[o].dq_meta.val();
+                    self.dq_cell[o].pop.next = false;
+                    self.dq_meta[o].pop.next = false;
+                    self.out[o].dq_count.next = self.dq_cell[o].count.val();
+                    self.l_dm[o].a.next = self.dq_meta[o].head.val();
+
+                    // ---- a read returning: its link, and its row into a register ----
+                    self.l_lk[o].next = self.k0_ca.val();
+                    for c in 0..N {
+                        if self.p_s[o].q.val() == self.k_idx[c].val() {
+                            if self.p_rep[o].q.val() {
+                                self.l_lk[o].next =
+                                    self.l_lk[o].val() | self.link[nn + c].read_data.val();
+                            } else {
+                                self.l_lk[o].next =
+                                    self.l_lk[o].val() | self.link[c].read_data.val();
+                            }
+                        }
+                    }
+                    // word w of the row is in bank (s + w) mod N
+                    for w in 0..N {
+                        self.l_rot[o * nn + w].next = self.k0_64.val();
+                        for c in 0..N {
+                            if self.p_s[o].q.val() == self.k_wsel[c * nn + w].val() {
+                                if self.p_rep[o].q.val() {
+                                    self.l_rot[o * nn + w].next = self.l_rot[o * nn + w].val()
+                                        | self.bank[nn + c].read_data.val();
+                                } else {
+                                    self.l_rot[o * nn + w].next =
+                                        self.l_rot[o * nn + w].val() | self.bank[c].read_data.val();
+                                }
+                            }
+                        }
+                    }
+                    if self.p_en[o].q.val() & self.p_cap[o].q.val() {
+                        for k in 0..R {
+                            if self.p_k[o].q.val() == self.k_idx[k].val() {
+                                self.rv[o * rr + k].d.next = true;
+                                self.rn[o * rr + k].d.next = self.p_n[o].q.val();
+                                self.rl[o * rr + k].d.next = self.p_last[o].q.val();
+                                self.re[o * rr + k].d.next = self.p_emp[o].q.val();
+                                for w in 0..N {
+                                    self.rw[(o * rr + k) * nn + w].d.next =
+                                        self.l_rot[o * nn + w].val();
+                                }
+                            }
+                        }
+                    }
+
+                    // ---- reader: decide in the cycle before a slot ----
+                    self.l_ceff[o].next = self.r_cell[o].q.val();
+                    if self.p_en[o].q.val() & !self.p_last[o].q.val() {
+                        self.l_ceff[o].next = self.l_lk[o].val();
+                        self.r_cell[o].d.next = self.l_lk[o].val();
+                    }
+                    self.l_slot[o].next = self.ph.q.val() == self.k_slotn[o].val();
+                    self.l_slot1[o].next = self.ph.q.val() == self.k_slotn[nn + o].val();
+                    self.l_free[o].next = false;
+                    for k in 0..R {
+                        if (self.r_wk[o].q.val() == self.k_idx[k].val())
+                            & !self.rv[o * rr + k].q.val()
+                        {
+                            self.l_free[o].next = true;
+                        }
+                    }
+                    self.l_issue[o].next = self.r_act[o].q.val()
+                        & (self.l_slot[o].val() | self.l_slot1[o].val())
+                        & !(self.rd_en[o].q.val() & !self.rd_last[o].q.val())
+                        & (self.r_bad[o].q.val() | self.l_free[o].val());
+                    if !self.r_act[o].q.val() {
+                        if self.dq_cell[o].nonempty.val() {
+                            self.dq_cell[o].pop.next = true;
+                            self.dq_meta[o].pop.next = true;
+                            self.r_act[o].d.next = true;
+                            self.r_cell[o].d.next = self.dq_cell[o].head.val();
+                            self.r_left[o].d.next = self.l_dm[o].words.val();
+                            self.r_s[o].d.next = self.l_dm[o].s.val();
+                            self.r_bad[o].d.next = self.l_dm[o].bad.val();
+                            self.r_emp[o].d.next = self.l_dm[o].empty.val();
+                        }
+                    } else if self.l_issue[o].val() {
+                        self.rd_en[o].d.next = true;
+                        self.rd_addr[o].d.next = self.l_ceff[o].val();
+                        self.rd_rep[o].d.next = self.l_slot1[o].val();
+                        self.rd_cap[o].d.next = !self.r_bad[o].q.val();
+                        self.rd_k[o].d.next = self.r_wk[o].q.val();
+                        self.rd_s[o].d.next = self.r_s[o].q.val();
+                        self.rd_emp[o].d.next = self.r_emp[o].q.val();
+                        self.r_left[o].d.next = self.r_left[o].q.val() - self.k_n9.val();
+                        if self.r_left[o].q.val() <= self.k_n9.val() {
+                            self.rd_last[o].d.next = true;
+                            self.rd_n[o].d.next = self.r_left[o].q.val().get_bits::<8>(0);
+                            self.r_act[o].d.next = false;
+                        } else {
+                            self.rd_last[o].d.next = false;
+                            self.rd_n[o].d.next = self.k_n8.val();
+                        }
+                        if !self.r_bad[o].q.val() {
+                            self.r_wk[o].d.next =
+                                (self.r_wk[o].q.val() + self.k1_8.val()) & self.k_rm.val();
+                        }
+                    }
+                    self.out[o].dep.next = self.dep[o].q.val();
+
+                    // ---- serializer ----
+                    self.l_can[o].next = !self.t_valid[o].q.val() | self.out[o].ready.val();
+                    self.l_rv[o].next = false;
+                    self.l_rn[o].next = self.k0_8.val();
+                    self.l_rl[o].next = false;
+                    self.l_re[o].next = self.k0_3.val();
+                    self.l_word[o].next = self.k0_64.val();
+                    for k in 0..R {
+                        if self.x_k[o].q.val() == self.k_idx[k].val() {
+                            self.l_rv[o].next = self.rv[o * rr + k].q.val();
+                            self.l_rn[o].next = self.rn[o * rr + k].q.val();
+                            self.l_rl[o].next = self.rl[o * rr + k].q.val();
+                            self.l_re[o].next = self.re[o * rr + k].q.val();
+                            for w in 0..N {
+                                if self.x_n[o].q.val() == self.k_idx[w].val() {
+                                    self.l_word[o].next = self.rw[(o * rr + k) * nn + w].q.val();
+                                }
+                            }
+                        }
+                    }
+                    self.l_rowend[o].next =
+                        (self.x_n[o].q.val() + self.k1_8.val()) == self.l_rn[o].val();
+                    self.l_nk[o].next = (self.x_k[o].q.val() + self.k1_8.val()) & self.k_rm.val();
+                    if self.l_can[o].val() {
+                        self.t_valid[o].d.next = self.l_rv[o].val();
+                        self.t_data[o].d.next = self.k0_64.val();
+                        self.t_last[o].d.next = false;
+                        self.t_empty[o].d.next = self.k0_3.val();
+                        if self.l_rv[o].val() {
+                            self.t_data[o].d.next = self.l_word[o].val();
+                            self.x_n[o].d.next = self.x_n[o].q.val() + self.k1_8.val();
+                            if self.l_rowend[o].val() {
+                                self.x_n[o].d.next = self.k0_8.val();
+                                self.x_k[o].d.next = self.l_nk[o].val();
+                                for k in 0..R {
+                                    if self.x_k[o].q.val() == self.k_idx[k].val() {
+                                        self.rv[o * rr + k].d.next = false;
+                                    }
+                                }
+                                if self.l_rl[o].val() {
+                                    self.t_last[o].d.next = true;
+                                    self.t_empty[o].d.next = self.l_re[o].val();
+                                }
+                            }
+                        }
+                    }
+                    if self.t_valid[o].q.val() & self.out[o].ready.val() & self.t_last[o].q.val() {
+                        self.c_tx[o].d.next = self.c_tx[o].q.val() + self.k1_32.val();
+                    }
+                    self.out[o].valid.next = self.t_valid[o].q.val();
+                    self.out[o].data.next = self.t_data[o].q.val();
+                    self.out[o].last.next = self.t_last[o].q.val();
+                    self.out[o].empty.next = self.t_empty[o].q.val();
+                    self.out[o].tx_frames.next = self.c_tx[o].q.val();
+                }
+
+                // ================= reset =================
+                if self.reset.val() {
+                    self.ph.d.next = self.k0_8.val();
+                    self.c_free.d.next = self.k0_cc.val();
+                    for r in 0..2 {
+                        self.fresh[r].d.next = self.k0_ca.val();
+                    }
+                    for i in 0..N {
+                        self.i_ovr[i].d.next = false;
+                        self.c_ovr[i].d.next = self.k0_32.val();
+                        self.lastc[i].d.next = self.k0_7.val();
+                        self.w_act[i].d.next = false;
+                        self.w_adm[i].d.next = false;
+                        self.w_row[i].d.next = false;
+                        self.w_j[i].d.next = self.k0_9.val();
+                        self.w_col[i].d.next = self.k0_8.val();
+                        self.wr_en[i].d.next = false;
+                        self.wl_en[i].d.next = false;
+                    }
+                    for o in 0..N {
+                        self.r_act[o].d.next = false;
+                        self.r_wk[o].d.next = self.k0_8.val();
+                        self.rd_en[o].d.next = false;
+                        self.p_en[o].d.next = false;
+                        self.dep[o].d.next = false;
+                        self.x_k[o].d.next = self.k0_8.val();
+                        self.x_n[o].d.next = self.k0_8.val();
+                        self.t_valid[o].d.next = false;
+                        self.t_last[o].d.next = false;
+                        self.c_tx[o].d.next = self.k0_32.val();
+                    }
+                    for x in 0..NR {
+                        self.rv[x].d.next = false;
+                    }
+                }
+            }
+        }
+    }
+}

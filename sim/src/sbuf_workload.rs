@@ -1,0 +1,535 @@
+//! Seeded random workload of the shared packet buffer ([`nt_hdl::sbuf`]), self-checking:
+//! frames of 1 to 140 words with gaps, verdicts that admit or refuse, frames shorter or
+//! longer than their verdict's length, completions taken late and sent to random outputs
+//! (the harness stands in for the admission and queueing blocks), backpressure, resets.
+//! Every admitted frame of the right length must leave its output whole and in order, no
+//! other may, and every cell must come back to the free lists; a break is an error.
+//! The equivalence test runs it against the model; `ntsim run sbuf_p4` and co-simulation
+//! record it.
+use nt_hdl::sbuf::{BufMeta, BufVerdict, SharedBuffer};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::collections::VecDeque;
+
+/// A stored packet, as `cp` and `dq` carry it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Desc {
+    pub cell: u32,
+    /// Start bank.
+    pub s: u8,
+    pub words: u16,
+    pub empty: u8,
+    pub bad: bool,
+}
+
+/// One input's signals in a cycle.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InDrive {
+    /// `(data, last, empty)` of a word from the MAC.
+    pub rx: Option<(u64, bool, u8)>,
+    /// `(admit, words, empty)` of the next frame's verdict.
+    pub vd: Option<(bool, u16, u8)>,
+    pub cp_pop: bool,
+}
+
+/// One output's signals in a cycle.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OutDrive {
+    pub dq: Option<Desc>,
+    pub ready: bool,
+}
+
+/// The block's inputs in a cycle.
+#[derive(Clone, Debug, Default)]
+pub struct Drive {
+    pub reset: bool,
+    pub inp: Vec<InDrive>,
+    pub out: Vec<OutDrive>,
+}
+
+/// What an input shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct InView {
+    pub cp: Option<Desc>,
+    pub ovr: u32,
+}
+
+/// What an output shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct OutView {
+    pub dq_count: u8,
+    /// `(data, last, empty)` while `valid`.
+    pub tx: Option<(u64, bool, u8)>,
+    pub dep: bool,
+    pub tx_frames: u32,
+}
+
+/// The block's outputs in a cycle.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct View {
+    pub inp: Vec<InView>,
+    pub out: Vec<OutView>,
+    pub free_rows: u32,
+}
+
+type Buf<
+    const N: usize,
+    const CA: usize,
+    const CC: usize,
+    const N2: usize,
+    const R: usize,
+    const NR: usize,
+    const NRW: usize,
+    const NN: usize,
+> = SharedBuffer<N, CA, CC, N2, R, NR, NRW, NN>;
+
+/// Sets the block's inputs.
+pub fn drive<
+    const N: usize,
+    const CA: usize,
+    const CC: usize,
+    const N2: usize,
+    const R: usize,
+    const NR: usize,
+    const NRW: usize,
+    const NN: usize,
+>(
+    u: &mut Buf<N, CA, CC, N2, R, NR, NRW, NN>,
+    d: &Drive,
+) {
+    u.reset.next = d.reset;
+    for (i, x) in d.inp.iter().enumerate() {
+        let p = &mut u.inp[i];
+        p.valid.next = x.rx.is_some();
+        let (data, last, empty) = x.rx.unwrap_or((0, false, 0));
+        p.data.next = data.into();
+        p.last.next = last;
+        p.empty.next = (empty as u64).into();
+        p.vd_valid.next = x.vd.is_some();
+        let (admit, words, empty) = x.vd.unwrap_or((false, 0, 0));
+        p.vd.next = BufVerdict {
+            admit,
+            words: (words as u64).into(),
+            empty: (empty as u64).into(),
+        };
+        p.cp_pop.next = x.cp_pop;
+    }
+    for (o, y) in d.out.iter().enumerate() {
+        let p = &mut u.out[o];
+        p.dq_push.next = y.dq.is_some();
+        let q = y.dq.unwrap_or_default();
+        p.dq_cell.next = (q.cell as u64).into();
+        p.dq_meta.next = BufMeta {
+            s: (q.s as u64).into(),
+            words: (q.words as u64).into(),
+            empty: (q.empty as u64).into(),
+            bad: q.bad,
+        };
+        p.ready.next = y.ready;
+    }
+}
+
+/// Reads the block's outputs (they depend on registers only).
+pub fn read<
+    const N: usize,
+    const CA: usize,
+    const CC: usize,
+    const N2: usize,
+    const R: usize,
+    const NR: usize,
+    const NRW: usize,
+    const NN: usize,
+>(
+    u: &Buf<N, CA, CC, N2, R, NR, NRW, NN>,
+) -> View {
+    View {
+        inp: u
+            .inp
+            .iter()
+            .map(|p| {
+                let m = p.cp_meta.val();
+                InView {
+                    cp: p.cp_valid.val().then_some(Desc {
+                        cell: p.cp_cell.val().to_u64() as u32,
+                        s: m.s.to_u64() as u8,
+                        words: m.words.to_u64() as u16,
+                        empty: m.empty.to_u64() as u8,
+                        bad: m.bad,
+                    }),
+                    ovr: p.ovr.val().to_u64() as u32,
+                }
+            })
+            .collect(),
+        out: u
+            .out
+            .iter()
+            .map(|p| OutView {
+                dq_count: p.dq_count.val().to_u64() as u8,
+                tx: p.valid.val().then_some((
+                    p.data.val().to_u64(),
+                    p.last.val(),
+                    p.empty.val().to_u64() as u8,
+                )),
+                dep: p.dep.val(),
+                tx_frames: p.tx_frames.val().to_u64() as u32,
+            })
+            .collect(),
+        free_rows: u.free_rows.val().to_u64() as u32,
+    }
+}
+
+/// A frame in flight through the harness.
+#[derive(Clone, Debug)]
+struct Frame {
+    words: Vec<u64>,
+    empty: u8,
+    admit: bool,
+    /// The verdict's length (words, empty): the frame is good when it matches.
+    v_words: u16,
+    v_empty: u8,
+}
+
+impl Frame {
+    fn good(&self) -> bool {
+        self.admit && self.words.len() as u16 == self.v_words && self.empty == self.v_empty
+    }
+}
+
+/// The workload's knobs.
+#[derive(Clone, Debug)]
+pub struct Knobs {
+    /// Chance of an idle cycle before each word.
+    pub p_gap: f64,
+    pub p_admit: f64,
+    /// Chance a frame's length disagrees with its verdict (shorter, longer, other `empty`).
+    pub p_bad: f64,
+    /// Chance a waiting completion is taken in a cycle.
+    pub p_pop: f64,
+    pub p_ready: f64,
+    /// Extra cycles before a frame's verdict (0..=max) after its 8th word (or its last).
+    pub verdict_delay: u64,
+    pub p_reset: f64,
+    /// Every frame this many bytes, well formed (else random lengths).
+    pub len: Option<u16>,
+    /// Frames of input `i` go to output `i` (else to a random output).
+    pub identity: bool,
+    /// Chance a waiting descriptor is pushed when the output has room.
+    pub p_push: f64,
+    /// Check completions and frames against what was sent (off when verdicts come too
+    /// late on purpose: the data FIFO then loses words and frames, by design).
+    pub check: bool,
+}
+
+/// What a run saw.
+#[derive(Clone, Copy, Debug)]
+pub struct Seen {
+    pub frames_in: u64,
+    pub frames_out: u64,
+    pub bad: u64,
+    /// The least busy output's share of cycles with a word out, over the middle of the run.
+    pub min_util: f64,
+    /// Words the data FIFOs could not take.
+    pub ovr: u32,
+}
+
+struct InGen {
+    frames: VecDeque<Frame>,
+    /// Word of the frame at the front being sent.
+    at: usize,
+    /// Verdicts waiting for their time, in frame order: (release cycle, verdict).
+    pending: VecDeque<(u64, (bool, u16, u8))>,
+    /// Frames whose first word was sent, not yet completed or known refused.
+    sent: VecDeque<Frame>,
+}
+
+fn gen_frame(rng: &mut StdRng, tag: u64, k: &Knobs) -> Frame {
+    let len: u16 = match k.len {
+        Some(l) => l,
+        None => match rng.gen_range(0..4) {
+            0 => 64,
+            1 => rng.gen_range(64..=200),
+            2 => 1088,
+            _ => rng.gen_range(64..=1088),
+        },
+    };
+    let v_words = len.div_ceil(8);
+    let v_empty = (v_words * 8 - len) as u8;
+    let mut words = v_words;
+    let mut empty = v_empty;
+    if k.len.is_none() && rng.gen_bool(k.p_bad) {
+        match rng.gen_range(0..3) {
+            0 => words = rng.gen_range(1..=v_words.max(2) - 1),
+            1 => words = v_words + rng.gen_range(1..=4),
+            _ => empty = (empty + rng.gen_range(1..8)) % 8,
+        }
+    }
+    let data = (0..words as u64).map(|w| (tag << 16) | w).collect();
+    Frame {
+        words: data,
+        empty,
+        admit: rng.gen_bool(k.p_admit),
+        v_words,
+        v_empty,
+    }
+}
+
+/// Random traffic, every case: gaps, refusals, bad lengths, late completions,
+/// backpressure.
+pub fn knobs() -> Knobs {
+    Knobs {
+        p_gap: 0.1,
+        p_admit: 0.8,
+        p_bad: 0.05,
+        p_pop: 0.6,
+        p_ready: 0.85,
+        verdict_delay: 6,
+        p_reset: 0.0,
+        len: None,
+        identity: false,
+        p_push: 0.7,
+        check: true,
+    }
+}
+
+/// Frames of `len` bytes back to back on every input, each input to its own output,
+/// nothing refused, no backpressure.
+pub fn line_rate(len: u16) -> Knobs {
+    Knobs {
+        p_gap: 0.0,
+        p_admit: 1.0,
+        p_bad: 0.0,
+        p_pop: 1.0,
+        p_ready: 1.0,
+        verdict_delay: 0,
+        p_reset: 0.0,
+        len: Some(len),
+        identity: true,
+        p_push: 1.0,
+        check: true,
+    }
+}
+
+/// The workload: generates the inputs of each cycle from the outputs it sees, and checks
+/// what comes out.
+pub struct SbufWorkload {
+    n: usize,
+    cells: u32,
+    cycles: u64,
+    k: Knobs,
+    rng: StdRng,
+    gens: Vec<InGen>,
+    /// Per output: descriptors waiting to be pushed, frames expected out, the frame
+    /// coming out.
+    outq: Vec<VecDeque<Desc>>,
+    expect: Vec<VecDeque<Frame>>,
+    cur_out: Vec<Vec<u64>>,
+    tag: u64,
+    seen: Seen,
+    busy: Vec<u64>,
+    drain: u64,
+}
+
+/// Cycles at the end of a run with no new frames, so that everything drains (a quarter
+/// of a shorter run).
+pub const DRAIN: u64 = 3000;
+
+impl SbufWorkload {
+    /// `n` ports, `2^ca` cells, a run of `cycles` cycles (the last `min(DRAIN, cycles / 4)`
+    /// drain).
+    pub fn new(seed: u64, n: usize, ca: usize, cycles: u64, k: Knobs) -> Self {
+        Self {
+            n,
+            cells: 1 << ca,
+            cycles,
+            k,
+            rng: StdRng::seed_from_u64(seed),
+            gens: (0..n)
+                .map(|_| InGen {
+                    frames: VecDeque::new(),
+                    at: 0,
+                    pending: VecDeque::new(),
+                    sent: VecDeque::new(),
+                })
+                .collect(),
+            outq: vec![VecDeque::new(); n],
+            expect: vec![VecDeque::new(); n],
+            cur_out: vec![Vec::new(); n],
+            tag: 0,
+            seen: Seen {
+                frames_in: 0,
+                frames_out: 0,
+                bad: 0,
+                min_util: 0.0,
+                ovr: 0,
+            },
+            busy: vec![0; n],
+            drain: DRAIN.min(cycles / 4),
+        }
+    }
+
+    fn busy_window(&self) -> (u64, u64) {
+        (self.cycles / 4, self.cycles - self.drain)
+    }
+
+    /// The inputs of cycle `c`, given the outputs `view` of that cycle; an error when an
+    /// output breaks the checks.
+    pub fn step(&mut self, c: u64, view: &View) -> Result<Drive, String> {
+        let n = self.n;
+        let draining = c + self.drain > self.cycles;
+        let reset = c < 3 || (!draining && self.rng.gen_bool(self.k.p_reset));
+        let mut d = Drive {
+            reset,
+            inp: vec![InDrive::default(); n],
+            out: vec![OutDrive::default(); n],
+        };
+        let (from, to) = self.busy_window();
+        if (from..to).contains(&c) {
+            for o in 0..n {
+                self.busy[o] += view.out[o].tx.is_some() as u64;
+            }
+        }
+        if reset {
+            // a reset empties the buffer: start over
+            for g in &mut self.gens {
+                g.frames.clear();
+                g.at = 0;
+                g.pending.clear();
+                g.sent.clear();
+            }
+            for o in 0..n {
+                self.outq[o].clear();
+                self.expect[o].clear();
+                self.cur_out[o].clear();
+            }
+            return Ok(d);
+        }
+        for i in 0..n {
+            let g = &mut self.gens[i];
+            if g.frames.is_empty() && !draining {
+                self.tag += 1;
+                let f = gen_frame(&mut self.rng, self.tag, &self.k);
+                g.frames.push_back(f);
+            }
+            if let Some(f) = g.frames.front() {
+                if !self.rng.gen_bool(self.k.p_gap) {
+                    let w = f.words[g.at];
+                    let last = g.at + 1 == f.words.len();
+                    d.inp[i].rx = Some((w, last, if last { f.empty } else { 0 }));
+                    if g.at == 0 {
+                        g.sent.push_back(f.clone());
+                    }
+                    if g.at == f.words.len().min(8) - 1 {
+                        let delay = self.rng.gen_range(0..=self.k.verdict_delay);
+                        g.pending
+                            .push_back((c + delay, (f.admit, f.v_words, f.v_empty)));
+                    }
+                    g.at += 1;
+                    if last {
+                        g.frames.pop_front();
+                        g.at = 0;
+                        self.seen.frames_in += 1;
+                    }
+                }
+            }
+            if let Some(&(t, v)) = g.pending.front() {
+                if t <= c {
+                    d.inp[i].vd = Some(v);
+                    g.pending.pop_front();
+                }
+            }
+            let Some(cp) = view.inp[i].cp else { continue };
+            if !self.rng.gen_bool(self.k.p_pop) {
+                continue;
+            }
+            d.inp[i].cp_pop = true;
+            let o = if self.k.identity {
+                i
+            } else {
+                self.rng.gen_range(0..n)
+            };
+            self.outq[o].push_back(cp);
+            if !self.k.check {
+                continue;
+            }
+            // refused frames before it left no completion
+            let f = loop {
+                match g.sent.pop_front() {
+                    Some(f) if f.admit => break f,
+                    Some(_) => {}
+                    None => {
+                        return Err(format!(
+                            "cycle {c}: input {i}: a completion without a frame"
+                        ))
+                    }
+                }
+            };
+            let want_words = (f.words.len() as u16).min(f.v_words);
+            if cp.words != want_words || cp.bad == f.good() {
+                return Err(format!(
+                    "cycle {c}: input {i}: completion {cp:?}, for a frame of {} words (empty {}) with verdict {} words (empty {})",
+                    f.words.len(), f.empty, f.v_words, f.v_empty
+                ));
+            }
+            self.seen.bad += cp.bad as u64;
+            if !cp.bad {
+                self.expect[o].push_back(f);
+            }
+        }
+        for o in 0..n {
+            if view.out[o].dq_count < 2 && self.rng.gen_bool(self.k.p_push) {
+                d.out[o].dq = self.outq[o].pop_front();
+            }
+            d.out[o].ready = self.rng.gen_bool(self.k.p_ready);
+            let Some((data, last, empty)) = view.out[o].tx else {
+                continue;
+            };
+            if !d.out[o].ready || !self.k.check {
+                continue;
+            }
+            self.cur_out[o].push(data);
+            if last {
+                let Some(f) = self.expect[o].pop_front() else {
+                    return Err(format!("cycle {c}: output {o}: a frame nobody sent"));
+                };
+                if self.cur_out[o] != f.words || empty != f.empty {
+                    return Err(format!(
+                        "cycle {c}: output {o}: frame of {} words (empty {empty}), expected {} words (empty {}), first word {:#x}",
+                        self.cur_out[o].len(), f.words.len(), f.empty, f.words[0]
+                    ));
+                }
+                self.cur_out[o].clear();
+                self.seen.frames_out += 1;
+            }
+        }
+        Ok(d)
+    }
+
+    /// After the last cycle: every frame out, every cell back but those waiting in the
+    /// inputs' rings (4 each). What the run saw, or what broke.
+    pub fn finish(&mut self, view: &View) -> Result<&Seen, String> {
+        for o in 0..self.n {
+            if self.k.check && !self.expect[o].is_empty() {
+                return Err(format!(
+                    "output {o} still owes {} frames",
+                    self.expect[o].len()
+                ));
+            }
+        }
+        let free = view.free_rows;
+        if self.k.check && (free + 4 * self.n as u32) < self.cells || free > self.cells {
+            return Err(format!(
+                "{free} cells free of {} after draining",
+                self.cells
+            ));
+        }
+        let (from, to) = self.busy_window();
+        let span = to.saturating_sub(from).max(1) as f64;
+        self.seen.min_util = self
+            .busy
+            .iter()
+            .map(|&b| b as f64 / span)
+            .fold(1.0, f64::min);
+        self.seen.ovr = view.inp.iter().map(|x| x.ovr).sum();
+        Ok(&self.seen)
+    }
+}

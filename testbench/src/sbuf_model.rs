@@ -1,0 +1,546 @@
+//! Cycle-exact plain-Rust model of the shared packet buffer ([`nt_hdl::sbuf`]), written
+//! from its module documentation: the same registers, FIFOs (ideal: a push is visible at
+//! the head a cycle later, a push into a full FIFO is ignored) and RAMs (registered reads
+//! that read before the write of the same edge).
+use nt_sim::sbuf_workload::{Desc, Drive, InView, OutView, View};
+use std::collections::VecDeque;
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Word {
+    data: u64,
+    last: bool,
+    empty: u8,
+    ovr: bool,
+}
+
+#[derive(Clone, Default)]
+struct Input {
+    df: VecDeque<Word>,
+    vq: VecDeque<(bool, u16, u8)>,
+    ring: VecDeque<u32>,
+    cq: VecDeque<Desc>,
+    i_ovr: bool,
+    c_ovr: u32,
+    lastc: u8,
+    w_act: bool,
+    w_adm: bool,
+    w_row: bool,
+    w_j: u16,
+    w_col: u8,
+    w_s: u8,
+    w_cur: u32,
+    w_head: u32,
+    w_words: u16,
+    w_emp: u8,
+    wr_en: bool,
+    wr_addr: u32,
+    wr_data: u64,
+    wl_en: bool,
+    wl_addr: u32,
+    wl_data: u32,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Rd {
+    en: bool,
+    addr: u32,
+    rep: bool,
+    cap: bool,
+    last: bool,
+    k: u8,
+    n: u8,
+    s: u8,
+    emp: u8,
+}
+
+#[derive(Clone, Default)]
+struct Output {
+    dq: VecDeque<Desc>,
+    r_act: bool,
+    r_cell: u32,
+    r_left: u16,
+    r_s: u8,
+    r_bad: bool,
+    r_emp: u8,
+    r_wk: u8,
+    rd: Rd,
+    p: Rd,
+    dep: bool,
+    rw: Vec<Vec<u64>>,
+    rv: Vec<bool>,
+    rn: Vec<u8>,
+    rl: Vec<bool>,
+    re: Vec<u8>,
+    x_k: u8,
+    x_n: u8,
+    t_valid: bool,
+    t_data: u64,
+    t_last: bool,
+    t_empty: u8,
+    c_tx: u32,
+}
+
+/// The model of `SharedBuffer<N, CA, ..., R, ...>`.
+pub struct SbufModel {
+    n: usize,
+    r: usize,
+    half: u32,
+    ph: u8,
+    fl: [VecDeque<u32>; 2],
+    fresh: [u32; 2],
+    c_free: u32,
+    inp: Vec<Input>,
+    out: Vec<Output>,
+    bank: Vec<Vec<u64>>,
+    link: Vec<Vec<u32>>,
+    /// Registered read data of replica r, bank b: `bank_rd[r * N + b]`.
+    bank_rd: Vec<u64>,
+    link_rd: Vec<u32>,
+}
+
+const DF_DEPTH: usize = 64;
+const VQ_DEPTH: usize = 64;
+
+fn push_fifo<T>(q: &mut VecDeque<T>, depth: usize, pre_len: usize, v: T) {
+    if pre_len < depth {
+        q.push_back(v);
+    }
+}
+
+impl SbufModel {
+    /// `n` ports, `2^ca` cells, `r` row registers per output.
+    pub fn new(n: usize, ca: usize, r: usize) -> Self {
+        let cells = 1usize << ca;
+        let out = Output {
+            rw: vec![vec![0; n]; r],
+            rv: vec![false; r],
+            rn: vec![0; r],
+            rl: vec![false; r],
+            re: vec![0; r],
+            ..Default::default()
+        };
+        Self {
+            n,
+            r,
+            half: 1 << (ca - 1),
+            ph: 0,
+            fl: [VecDeque::new(), VecDeque::new()],
+            fresh: [0; 2],
+            c_free: 0,
+            inp: vec![Input::default(); n],
+            out: vec![out; n],
+            bank: vec![vec![0; cells]; n],
+            link: vec![vec![0; cells]; n],
+            bank_rd: vec![0; 2 * n],
+            link_rd: vec![0; 2 * n],
+        }
+    }
+
+    /// The outputs in the current cycle (they depend on registers only).
+    pub fn view(&self) -> View {
+        View {
+            inp: self
+                .inp
+                .iter()
+                .map(|x| InView {
+                    cp: x.cq.front().copied(),
+                    ovr: x.c_ovr,
+                })
+                .collect(),
+            out: self
+                .out
+                .iter()
+                .map(|y| OutView {
+                    dq_count: y.dq.len() as u8,
+                    tx: y.t_valid.then_some((y.t_data, y.t_last, y.t_empty)),
+                    dep: y.dep,
+                    tx_frames: y.c_tx,
+                })
+                .collect(),
+            free_rows: self.c_free,
+        }
+    }
+
+    /// One clock edge with inputs `d`.
+    pub fn clock(&mut self, d: &Drive) {
+        let n = self.n;
+        let nmask = (n - 1) as u8;
+        let rmask = (self.r - 1) as u8;
+        let ph = self.ph;
+        // what the RAMs show this cycle (read in the last one)
+        let cur_bank_rd = self.bank_rd.clone();
+        let cur_link_rd = self.link_rd.clone();
+        // free lists: what each offers
+        let fok: [bool; 2] =
+            std::array::from_fn(|r| self.fresh[r] < self.half || !self.fl[r].is_empty());
+        let fcell: [u32; 2] = std::array::from_fn(|r| {
+            if self.fresh[r] < self.half {
+                self.fresh[r] | (r as u32 * self.half)
+            } else {
+                self.fl[r].front().copied().unwrap_or(0)
+            }
+        });
+        let mut ftake = [false; 2];
+
+        // ---------------- inputs ----------------
+        let mut next_in = self.inp.clone();
+        for i in 0..n {
+            let x = &self.inp[i];
+            let nx = &mut next_in[i];
+            let di = d.inp[i];
+            let df_len = x.df.len();
+            // data FIFO push
+            let push = match di.rx {
+                Some((_, last, _)) => (df_len < 63 && !x.i_ovr) || (last && df_len < 64),
+                None => false,
+            };
+            if let Some((_, last, _)) = di.rx {
+                if !push {
+                    nx.c_ovr = x.c_ovr.wrapping_add(1);
+                    nx.i_ovr = !last;
+                }
+                if last {
+                    nx.i_ovr = false;
+                }
+            }
+            // writer
+            let hw = x.df.front().copied().unwrap_or_default();
+            let hv = x.vq.front().copied().unwrap_or_default();
+            let bnext = (ph.wrapping_add(((1 + i) % n) as u8)) & nmask;
+            let mut pop = false;
+            let mut vq_pop = false;
+            let mut ring_pop = false;
+            let mut cq_push = false;
+            nx.wr_en = false;
+            nx.wl_en = false;
+            // an idle writer takes the next verdict and may write the first word at once
+            let take = !x.w_act && !x.df.is_empty() && !x.vq.is_empty() && x.cq.len() < 4;
+            let (mut act, mut adm, mut words, mut emp, mut j, mut row) =
+                (x.w_act, x.w_adm, x.w_words, x.w_emp, x.w_j, x.w_row);
+            if take {
+                vq_pop = true;
+                (act, adm, words, emp, j, row) = (true, hv.0, hv.1, hv.2, 0, false);
+                nx.w_act = true;
+                nx.w_adm = hv.0;
+                nx.w_words = hv.1;
+                nx.w_emp = hv.2;
+                nx.w_row = false;
+                nx.w_j = 0;
+                nx.w_col = 0;
+            }
+            let j0 = j == 0;
+            let j1 = (j + 1) & 0x1ff;
+            let ring_head = x.ring.front().copied().unwrap_or(0);
+            let heff = if j0 { ring_head } else { x.w_head };
+            let seff = if j0 { bnext } else { x.w_s };
+            let mut cpe = hw.empty;
+            let mut cpb = hw.ovr || j1 != words || hw.empty != emp;
+            if act && !adm && !x.df.is_empty() {
+                pop = true;
+                if hw.last {
+                    nx.w_act = false;
+                }
+            }
+            if act && adm {
+                let start = !row
+                    && !x.df.is_empty()
+                    && !x.ring.is_empty()
+                    && (df_len >= n || x.lastc != 0)
+                    && (j0 || bnext == x.w_s);
+                let go = row || start;
+                let addr = if start { ring_head } else { x.w_cur };
+                if go {
+                    pop = true;
+                    nx.wr_en = true;
+                    nx.wr_addr = addr;
+                    nx.wr_data = hw.data;
+                    nx.w_j = j1;
+                    nx.w_col = if j0 { 1 } else { (x.w_col + 1) & nmask };
+                    if start {
+                        ring_pop = true;
+                        nx.w_cur = ring_head;
+                        if j0 {
+                            nx.w_s = bnext;
+                            nx.w_head = ring_head;
+                        } else {
+                            nx.wl_en = true;
+                            nx.wl_addr = x.w_cur;
+                            nx.wl_data = ring_head;
+                        }
+                    }
+                    if hw.last {
+                        cq_push = true;
+                        nx.w_act = false;
+                        nx.w_row = false;
+                    } else if j1 == words {
+                        cq_push = true;
+                        cpe = emp;
+                        cpb = true;
+                        nx.w_adm = false;
+                        nx.w_row = false;
+                    } else {
+                        nx.w_row = j0 || x.w_col != nmask;
+                    }
+                }
+            }
+            // lastc
+            let push_last = push && di.rx.map(|w| w.1).unwrap_or(false);
+            let pop_last = pop && hw.last;
+            if push_last && !pop_last {
+                nx.lastc = x.lastc + 1;
+            } else if pop_last && !push_last {
+                nx.lastc = x.lastc.wrapping_sub(1);
+            }
+            // ring refill
+            let ring_len = x.ring.len();
+            let mut ring_push = None;
+            for r in 0..2 {
+                if ph as usize == (i + n - r * n / 2) % n && ring_len < 4 && fok[r] {
+                    ring_push = Some(fcell[r]);
+                    ftake[r] = true;
+                }
+            }
+            // FIFO edges
+            let vq_len = x.vq.len();
+            let cq_len = x.cq.len();
+            if pop && !nx.df.is_empty() {
+                nx.df.pop_front();
+            }
+            if push {
+                let (data, last, empty) = di.rx.expect("pushed word");
+                push_fifo(
+                    &mut nx.df,
+                    DF_DEPTH,
+                    df_len,
+                    Word {
+                        data,
+                        last,
+                        empty,
+                        ovr: x.i_ovr,
+                    },
+                );
+            }
+            if vq_pop && !nx.vq.is_empty() {
+                nx.vq.pop_front();
+            }
+            if let Some(v) = di.vd {
+                push_fifo(&mut nx.vq, VQ_DEPTH, vq_len, v);
+            }
+            if ring_pop && !nx.ring.is_empty() {
+                nx.ring.pop_front();
+            }
+            if let Some(c) = ring_push {
+                push_fifo(&mut nx.ring, 4, ring_len, c);
+            }
+            if di.cp_pop && !nx.cq.is_empty() {
+                nx.cq.pop_front();
+            }
+            if cq_push {
+                let dsc = Desc {
+                    cell: heff,
+                    s: seff,
+                    words: j1,
+                    empty: cpe,
+                    bad: cpb,
+                };
+                push_fifo(&mut nx.cq, 4, cq_len, dsc);
+            }
+        }
+
+        // ---------------- banks: writes, reads, frees ----------------
+        // reads first (read before write)
+        let mut ra = [0u32; 2];
+        let mut ren = [false; 2];
+        for r in 0..2 {
+            let o = (ph as usize + r * n / 2) % n;
+            ra[r] = self.out[o].rd.addr;
+            ren[r] = self.out[o].rd.en;
+            for b in 0..n {
+                self.bank_rd[r * n + b] = self.bank[b][ra[r] as usize];
+                self.link_rd[r * n + b] = self.link[b][ra[r] as usize];
+            }
+        }
+        for i in 0..n {
+            let x = &self.inp[i];
+            let b = (ph as usize + i) % n;
+            if x.wr_en {
+                self.bank[b][x.wr_addr as usize] = x.wr_data;
+            }
+            if x.wl_en {
+                self.link[b][x.wl_addr as usize] = x.wl_data;
+            }
+        }
+        let fl_len = [self.fl[0].len(), self.fl[1].len()];
+        let c_free_next = (0..2)
+            .map(|r| fl_len[r] as u32 + (self.half - self.fresh[r]))
+            .sum::<u32>();
+        for r in 0..2 {
+            if ftake[r] {
+                if self.fresh[r] < self.half {
+                    self.fresh[r] += 1;
+                } else {
+                    self.fl[r].pop_front();
+                }
+            }
+            if ren[r] {
+                push_fifo(&mut self.fl[r], 1 << 20, 0, ra[r]);
+            }
+        }
+        self.c_free = c_free_next;
+
+        // ---------------- outputs ----------------
+        let mut next_out = self.out.clone();
+        for o in 0..n {
+            let y = &self.out[o];
+            let ny = &mut next_out[o];
+            let dy = d.out[o];
+            let dq_len = y.dq.len();
+            let mut dq_pop = false;
+            // a read returning
+            let rep = y.p.rep as usize;
+            let lk = cur_link_rd[rep * n + y.p.s as usize];
+            if y.p.en && y.p.cap {
+                let k = y.p.k as usize;
+                if k < self.r {
+                    ny.rv[k] = true;
+                    ny.rn[k] = y.p.n;
+                    ny.rl[k] = y.p.last;
+                    ny.re[k] = y.p.emp;
+                    for w in 0..n {
+                        let c = (y.p.s as usize + w) % n;
+                        ny.rw[k][w] = cur_bank_rd[rep * n + c];
+                    }
+                }
+            }
+            // reader
+            let mut ceff = y.r_cell;
+            if y.p.en && !y.p.last {
+                ceff = lk;
+                ny.r_cell = lk;
+            }
+            let slot0 = ph as usize == (o + n - 1) % n;
+            let slot1 = ph as usize == (o + 2 * n - n / 2 - 1) % n;
+            let free = !y.rv[y.r_wk as usize];
+            let issue =
+                y.r_act && (slot0 || slot1) && !(y.rd.en && !y.rd.last) && (y.r_bad || free);
+            ny.rd.en = false;
+            if !y.r_act {
+                if let Some(h) = y.dq.front() {
+                    dq_pop = true;
+                    ny.r_act = true;
+                    ny.r_cell = h.cell;
+                    ny.r_left = h.words;
+                    ny.r_s = h.s;
+                    ny.r_bad = h.bad;
+                    ny.r_emp = h.empty;
+                }
+            } else if issue {
+                ny.rd.en = true;
+                ny.rd.addr = ceff;
+                ny.rd.rep = slot1;
+                ny.rd.cap = !y.r_bad;
+                ny.rd.k = y.r_wk;
+                ny.rd.s = y.r_s;
+                ny.rd.emp = y.r_emp;
+                ny.r_left = y.r_left.wrapping_sub(n as u16) & 0x1ff;
+                if y.r_left <= n as u16 {
+                    ny.rd.last = true;
+                    ny.rd.n = y.r_left as u8;
+                    ny.r_act = false;
+                } else {
+                    ny.rd.last = false;
+                    ny.rd.n = n as u8;
+                }
+                if !y.r_bad {
+                    ny.r_wk = (y.r_wk + 1) & rmask;
+                }
+            }
+            ny.p = y.rd;
+            ny.dep = y.rd.en && y.rd.last;
+            // serializer
+            let can = !y.t_valid || dy.ready;
+            let k = y.x_k as usize;
+            let (lrv, lrn, lrl, lre) = if k < self.r {
+                (y.rv[k], y.rn[k], y.rl[k], y.re[k])
+            } else {
+                (false, 0, false, 0)
+            };
+            let word = if k < self.r && (y.x_n as usize) < n {
+                y.rw[k][y.x_n as usize]
+            } else {
+                0
+            };
+            let rowend = y.x_n.wrapping_add(1) == lrn;
+            if can {
+                ny.t_valid = lrv;
+                ny.t_data = 0;
+                ny.t_last = false;
+                ny.t_empty = 0;
+                if lrv {
+                    ny.t_data = word;
+                    ny.x_n = y.x_n.wrapping_add(1);
+                    if rowend {
+                        ny.x_n = 0;
+                        ny.x_k = (y.x_k + 1) & rmask;
+                        ny.rv[k] = false;
+                        if lrl {
+                            ny.t_last = true;
+                            ny.t_empty = lre;
+                        }
+                    }
+                }
+            }
+            if y.t_valid && dy.ready && y.t_last {
+                ny.c_tx = y.c_tx.wrapping_add(1);
+            }
+            // FIFO edges
+            if dq_pop {
+                ny.dq.pop_front();
+            }
+            if let Some(dsc) = dy.dq {
+                push_fifo(&mut ny.dq, 2, dq_len, dsc);
+            }
+        }
+        self.inp = next_in;
+        self.out = next_out;
+        self.ph = (ph + 1) & nmask;
+
+        if d.reset {
+            self.ph = 0;
+            self.c_free = 0;
+            self.fresh = [0; 2];
+            self.fl[0].clear();
+            self.fl[1].clear();
+            for x in &mut self.inp {
+                x.i_ovr = false;
+                x.c_ovr = 0;
+                x.lastc = 0;
+                x.w_act = false;
+                x.w_adm = false;
+                x.w_row = false;
+                x.w_j = 0;
+                x.w_col = 0;
+                x.wr_en = false;
+                x.wl_en = false;
+                x.df.clear();
+                x.vq.clear();
+                x.ring.clear();
+                x.cq.clear();
+            }
+            for y in &mut self.out {
+                y.r_act = false;
+                y.r_wk = 0;
+                y.rd.en = false;
+                y.p.en = false;
+                y.dep = false;
+                y.x_k = 0;
+                y.x_n = 0;
+                y.t_valid = false;
+                y.t_last = false;
+                y.c_tx = 0;
+                y.rv.iter_mut().for_each(|v| *v = false);
+                y.dq.clear();
+            }
+        }
+    }
+}
