@@ -100,6 +100,15 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     localparam  k_i1$1 = 8'h2;
     localparam  k_i1$2 = 8'h3;
     localparam  k_i1$3 = 8'h0;
+    localparam  k_i2$0 = 8'h2;
+    localparam  k_i2$1 = 8'h3;
+    localparam  k_i2$2 = 8'h0;
+    localparam  k_i2$3 = 8'h1;
+    localparam  k_nm1_7 = 7'b11;
+    localparam  k_np1_7 = 7'b101;
+    localparam  k2_7 = 7'b10;
+    localparam  k4_4 = 4'h4;
+    localparam  k511_9 = 9'b111111111;
     localparam  k_slot$0 = 8'h0;
     localparam  k_slot$1 = 8'h1;
     localparam  k_slot$2 = 8'h2;
@@ -269,7 +278,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     reg  cq_cell$0$pop;
     wire  [10:0] cq_cell$0$head;
     wire  cq_cell$0$nonempty;
-    wire  [2:0] cq_cell$0$count;
+    wire  [3:0] cq_cell$0$count;
     reg  cq_cell$1$clock;
     reg  cq_cell$1$reset;
     reg  cq_cell$1$push;
@@ -277,7 +286,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     reg  cq_cell$1$pop;
     wire  [10:0] cq_cell$1$head;
     wire  cq_cell$1$nonempty;
-    wire  [2:0] cq_cell$1$count;
+    wire  [3:0] cq_cell$1$count;
     reg  cq_cell$2$clock;
     reg  cq_cell$2$reset;
     reg  cq_cell$2$push;
@@ -285,7 +294,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     reg  cq_cell$2$pop;
     wire  [10:0] cq_cell$2$head;
     wire  cq_cell$2$nonempty;
-    wire  [2:0] cq_cell$2$count;
+    wire  [3:0] cq_cell$2$count;
     reg  cq_cell$3$clock;
     reg  cq_cell$3$reset;
     reg  cq_cell$3$push;
@@ -293,7 +302,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     reg  cq_cell$3$pop;
     wire  [10:0] cq_cell$3$head;
     wire  cq_cell$3$nonempty;
-    wire  [2:0] cq_cell$3$count;
+    wire  [3:0] cq_cell$3$count;
     reg  cq_meta$0$clock;
     reg  cq_meta$0$reset;
     reg  cq_meta$0$push;
@@ -301,7 +310,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     reg  cq_meta$0$pop;
     wire  [20:0] cq_meta$0$head;
     wire  cq_meta$0$nonempty;
-    wire  [2:0] cq_meta$0$count;
+    wire  [3:0] cq_meta$0$count;
     reg  cq_meta$1$clock;
     reg  cq_meta$1$reset;
     reg  cq_meta$1$push;
@@ -309,7 +318,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     reg  cq_meta$1$pop;
     wire  [20:0] cq_meta$1$head;
     wire  cq_meta$1$nonempty;
-    wire  [2:0] cq_meta$1$count;
+    wire  [3:0] cq_meta$1$count;
     reg  cq_meta$2$clock;
     reg  cq_meta$2$reset;
     reg  cq_meta$2$push;
@@ -317,7 +326,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     reg  cq_meta$2$pop;
     wire  [20:0] cq_meta$2$head;
     wire  cq_meta$2$nonempty;
-    wire  [2:0] cq_meta$2$count;
+    wire  [3:0] cq_meta$2$count;
     reg  cq_meta$3$clock;
     reg  cq_meta$3$reset;
     reg  cq_meta$3$push;
@@ -325,7 +334,91 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     reg  cq_meta$3$pop;
     wire  [20:0] cq_meta$3$head;
     wire  cq_meta$3$nonempty;
-    wire  [2:0] cq_meta$3$count;
+    wire  [3:0] cq_meta$3$count;
+    reg  cp_v$0$d;
+    wire  cp_v$0$q;
+    reg  cp_v$0$clock;
+    reg  cp_v$1$d;
+    wire  cp_v$1$q;
+    reg  cp_v$1$clock;
+    reg  cp_v$2$d;
+    wire  cp_v$2$q;
+    reg  cp_v$2$clock;
+    reg  cp_v$3$d;
+    wire  cp_v$3$q;
+    reg  cp_v$3$clock;
+    reg  [10:0] cp_c$0$d;
+    wire  [10:0] cp_c$0$q;
+    reg  cp_c$0$clock;
+    reg  [10:0] cp_c$1$d;
+    wire  [10:0] cp_c$1$q;
+    reg  cp_c$1$clock;
+    reg  [10:0] cp_c$2$d;
+    wire  [10:0] cp_c$2$q;
+    reg  cp_c$2$clock;
+    reg  [10:0] cp_c$3$d;
+    wire  [10:0] cp_c$3$q;
+    reg  cp_c$3$clock;
+    reg  [20:0] cp_m$0$d;
+    wire  [20:0] cp_m$0$q;
+    reg  cp_m$0$clock;
+    reg  [20:0] cp_m$1$d;
+    wire  [20:0] cp_m$1$q;
+    reg  cp_m$1$clock;
+    reg  [20:0] cp_m$2$d;
+    wire  [20:0] cp_m$2$q;
+    reg  cp_m$2$clock;
+    reg  [20:0] cp_m$3$d;
+    wire  [20:0] cp_m$3$q;
+    reg  cp_m$3$clock;
+    reg  d_ne$0$d;
+    wire  d_ne$0$q;
+    reg  d_ne$0$clock;
+    reg  d_ne$1$d;
+    wire  d_ne$1$q;
+    reg  d_ne$1$clock;
+    reg  d_ne$2$d;
+    wire  d_ne$2$q;
+    reg  d_ne$2$clock;
+    reg  d_ne$3$d;
+    wire  d_ne$3$q;
+    reg  d_ne$3$clock;
+    reg  d_av$0$d;
+    wire  d_av$0$q;
+    reg  d_av$0$clock;
+    reg  d_av$1$d;
+    wire  d_av$1$q;
+    reg  d_av$1$clock;
+    reg  d_av$2$d;
+    wire  d_av$2$q;
+    reg  d_av$2$clock;
+    reg  d_av$3$d;
+    wire  d_av$3$q;
+    reg  d_av$3$clock;
+    reg  w_j0$0$d;
+    wire  w_j0$0$q;
+    reg  w_j0$0$clock;
+    reg  w_j0$1$d;
+    wire  w_j0$1$q;
+    reg  w_j0$1$clock;
+    reg  w_j0$2$d;
+    wire  w_j0$2$q;
+    reg  w_j0$2$clock;
+    reg  w_j0$3$d;
+    wire  w_j0$3$q;
+    reg  w_j0$3$clock;
+    reg  w_at$0$d;
+    wire  w_at$0$q;
+    reg  w_at$0$clock;
+    reg  w_at$1$d;
+    wire  w_at$1$q;
+    reg  w_at$1$clock;
+    reg  w_at$2$d;
+    wire  w_at$2$q;
+    reg  w_at$2$clock;
+    reg  w_at$3$d;
+    wire  w_at$3$q;
+    reg  w_at$3$clock;
     reg  i_ovr$0$d;
     wire  i_ovr$0$q;
     reg  i_ovr$0$clock;
@@ -1439,6 +1532,54 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     reg  [2:0] re$15$d;
     wire  [2:0] re$15$q;
     reg  re$15$clock;
+    reg  [7:0] rs$0$d;
+    wire  [7:0] rs$0$q;
+    reg  rs$0$clock;
+    reg  [7:0] rs$1$d;
+    wire  [7:0] rs$1$q;
+    reg  rs$1$clock;
+    reg  [7:0] rs$2$d;
+    wire  [7:0] rs$2$q;
+    reg  rs$2$clock;
+    reg  [7:0] rs$3$d;
+    wire  [7:0] rs$3$q;
+    reg  rs$3$clock;
+    reg  [7:0] rs$4$d;
+    wire  [7:0] rs$4$q;
+    reg  rs$4$clock;
+    reg  [7:0] rs$5$d;
+    wire  [7:0] rs$5$q;
+    reg  rs$5$clock;
+    reg  [7:0] rs$6$d;
+    wire  [7:0] rs$6$q;
+    reg  rs$6$clock;
+    reg  [7:0] rs$7$d;
+    wire  [7:0] rs$7$q;
+    reg  rs$7$clock;
+    reg  [7:0] rs$8$d;
+    wire  [7:0] rs$8$q;
+    reg  rs$8$clock;
+    reg  [7:0] rs$9$d;
+    wire  [7:0] rs$9$q;
+    reg  rs$9$clock;
+    reg  [7:0] rs$10$d;
+    wire  [7:0] rs$10$q;
+    reg  rs$10$clock;
+    reg  [7:0] rs$11$d;
+    wire  [7:0] rs$11$q;
+    reg  rs$11$clock;
+    reg  [7:0] rs$12$d;
+    wire  [7:0] rs$12$q;
+    reg  rs$12$clock;
+    reg  [7:0] rs$13$d;
+    wire  [7:0] rs$13$q;
+    reg  rs$13$clock;
+    reg  [7:0] rs$14$d;
+    wire  [7:0] rs$14$q;
+    reg  rs$14$clock;
+    reg  [7:0] rs$15$d;
+    wire  [7:0] rs$15$q;
+    reg  rs$15$clock;
     reg  [7:0] x_k$0$d;
     wire  [7:0] x_k$0$q;
     reg  x_k$0$clock;
@@ -1451,6 +1592,18 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     reg  [7:0] x_k$3$d;
     wire  [7:0] x_k$3$q;
     reg  x_k$3$clock;
+    reg  [7:0] x_b$0$d;
+    wire  [7:0] x_b$0$q;
+    reg  x_b$0$clock;
+    reg  [7:0] x_b$1$d;
+    wire  [7:0] x_b$1$q;
+    reg  x_b$1$clock;
+    reg  [7:0] x_b$2$d;
+    wire  [7:0] x_b$2$q;
+    reg  x_b$2$clock;
+    reg  [7:0] x_b$3$d;
+    wire  [7:0] x_b$3$q;
+    reg  x_b$3$clock;
     reg  [7:0] x_n$0$d;
     wire  [7:0] x_n$0$q;
     reg  x_n$0$clock;
@@ -1665,14 +1818,30 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     reg  l_jw$1;
     reg  l_jw$2;
     reg  l_jw$3;
-    reg  l_row$0;
-    reg  l_row$1;
-    reg  l_row$2;
-    reg  l_row$3;
     reg  l_go$0;
     reg  l_go$1;
     reg  l_go$2;
     reg  l_go$3;
+    reg  l_cq$0;
+    reg  l_cq$1;
+    reg  l_cq$2;
+    reg  l_cq$3;
+    reg  l_c$0;
+    reg  l_c$1;
+    reg  l_c$2;
+    reg  l_c$3;
+    reg  [7:0] l_bn2$0;
+    reg  [7:0] l_bn2$1;
+    reg  [7:0] l_bn2$2;
+    reg  [7:0] l_bn2$3;
+    reg  l_ge$0;
+    reg  l_ge$1;
+    reg  l_ge$2;
+    reg  l_ge$3;
+    reg  l_lnz$0;
+    reg  l_lnz$1;
+    reg  l_lnz$2;
+    reg  l_lnz$3;
     reg  [10:0] l_addr$0;
     reg  [10:0] l_addr$1;
     reg  [10:0] l_addr$2;
@@ -1689,22 +1858,22 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     reg  [7:0] l_seff$1;
     reg  [7:0] l_seff$2;
     reg  [7:0] l_seff$3;
-    reg  [63:0] l_rot$0;
-    reg  [63:0] l_rot$1;
-    reg  [63:0] l_rot$2;
-    reg  [63:0] l_rot$3;
-    reg  [63:0] l_rot$4;
-    reg  [63:0] l_rot$5;
-    reg  [63:0] l_rot$6;
-    reg  [63:0] l_rot$7;
-    reg  [63:0] l_rot$8;
-    reg  [63:0] l_rot$9;
-    reg  [63:0] l_rot$10;
-    reg  [63:0] l_rot$11;
-    reg  [63:0] l_rot$12;
-    reg  [63:0] l_rot$13;
-    reg  [63:0] l_rot$14;
-    reg  [63:0] l_rot$15;
+    reg  [63:0] l_row_w$0;
+    reg  [63:0] l_row_w$1;
+    reg  [63:0] l_row_w$2;
+    reg  [63:0] l_row_w$3;
+    reg  [63:0] l_row_w$4;
+    reg  [63:0] l_row_w$5;
+    reg  [63:0] l_row_w$6;
+    reg  [63:0] l_row_w$7;
+    reg  [63:0] l_row_w$8;
+    reg  [63:0] l_row_w$9;
+    reg  [63:0] l_row_w$10;
+    reg  [63:0] l_row_w$11;
+    reg  [63:0] l_row_w$12;
+    reg  [63:0] l_row_w$13;
+    reg  [63:0] l_row_w$14;
+    reg  [63:0] l_row_w$15;
     reg  [2:0] l_cpe$0;
     reg  [2:0] l_cpe$1;
     reg  [2:0] l_cpe$2;
@@ -1803,6 +1972,10 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     reg  [7:0] l_nk$1;
     reg  [7:0] l_nk$2;
     reg  [7:0] l_nk$3;
+    reg  [7:0] l_nxk$0;
+    reg  [7:0] l_nxk$1;
+    reg  [7:0] l_nxk$2;
+    reg  [7:0] l_nxk$3;
     reg  [11:0] l_fsum0;
     reg  [11:0] l_fsum1;
     
@@ -2011,6 +2184,146 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         .head(cq_meta$3$head),
         .nonempty(cq_meta$3$nonempty),
         .count(cq_meta$3$count)
+    );
+    sbuf_p4$cp_v$0 cp_v$0(
+        .d(cp_v$0$d),
+        .q(cp_v$0$q),
+        .clock(cp_v$0$clock)
+    );
+    sbuf_p4$cp_v$1 cp_v$1(
+        .d(cp_v$1$d),
+        .q(cp_v$1$q),
+        .clock(cp_v$1$clock)
+    );
+    sbuf_p4$cp_v$2 cp_v$2(
+        .d(cp_v$2$d),
+        .q(cp_v$2$q),
+        .clock(cp_v$2$clock)
+    );
+    sbuf_p4$cp_v$3 cp_v$3(
+        .d(cp_v$3$d),
+        .q(cp_v$3$q),
+        .clock(cp_v$3$clock)
+    );
+    sbuf_p4$cp_c$0 cp_c$0(
+        .d(cp_c$0$d),
+        .q(cp_c$0$q),
+        .clock(cp_c$0$clock)
+    );
+    sbuf_p4$cp_c$1 cp_c$1(
+        .d(cp_c$1$d),
+        .q(cp_c$1$q),
+        .clock(cp_c$1$clock)
+    );
+    sbuf_p4$cp_c$2 cp_c$2(
+        .d(cp_c$2$d),
+        .q(cp_c$2$q),
+        .clock(cp_c$2$clock)
+    );
+    sbuf_p4$cp_c$3 cp_c$3(
+        .d(cp_c$3$d),
+        .q(cp_c$3$q),
+        .clock(cp_c$3$clock)
+    );
+    sbuf_p4$cp_m$0 cp_m$0(
+        .d(cp_m$0$d),
+        .q(cp_m$0$q),
+        .clock(cp_m$0$clock)
+    );
+    sbuf_p4$cp_m$1 cp_m$1(
+        .d(cp_m$1$d),
+        .q(cp_m$1$q),
+        .clock(cp_m$1$clock)
+    );
+    sbuf_p4$cp_m$2 cp_m$2(
+        .d(cp_m$2$d),
+        .q(cp_m$2$q),
+        .clock(cp_m$2$clock)
+    );
+    sbuf_p4$cp_m$3 cp_m$3(
+        .d(cp_m$3$d),
+        .q(cp_m$3$q),
+        .clock(cp_m$3$clock)
+    );
+    sbuf_p4$d_ne$0 d_ne$0(
+        .d(d_ne$0$d),
+        .q(d_ne$0$q),
+        .clock(d_ne$0$clock)
+    );
+    sbuf_p4$d_ne$1 d_ne$1(
+        .d(d_ne$1$d),
+        .q(d_ne$1$q),
+        .clock(d_ne$1$clock)
+    );
+    sbuf_p4$d_ne$2 d_ne$2(
+        .d(d_ne$2$d),
+        .q(d_ne$2$q),
+        .clock(d_ne$2$clock)
+    );
+    sbuf_p4$d_ne$3 d_ne$3(
+        .d(d_ne$3$d),
+        .q(d_ne$3$q),
+        .clock(d_ne$3$clock)
+    );
+    sbuf_p4$d_av$0 d_av$0(
+        .d(d_av$0$d),
+        .q(d_av$0$q),
+        .clock(d_av$0$clock)
+    );
+    sbuf_p4$d_av$1 d_av$1(
+        .d(d_av$1$d),
+        .q(d_av$1$q),
+        .clock(d_av$1$clock)
+    );
+    sbuf_p4$d_av$2 d_av$2(
+        .d(d_av$2$d),
+        .q(d_av$2$q),
+        .clock(d_av$2$clock)
+    );
+    sbuf_p4$d_av$3 d_av$3(
+        .d(d_av$3$d),
+        .q(d_av$3$q),
+        .clock(d_av$3$clock)
+    );
+    sbuf_p4$w_j0$0 w_j0$0(
+        .d(w_j0$0$d),
+        .q(w_j0$0$q),
+        .clock(w_j0$0$clock)
+    );
+    sbuf_p4$w_j0$1 w_j0$1(
+        .d(w_j0$1$d),
+        .q(w_j0$1$q),
+        .clock(w_j0$1$clock)
+    );
+    sbuf_p4$w_j0$2 w_j0$2(
+        .d(w_j0$2$d),
+        .q(w_j0$2$q),
+        .clock(w_j0$2$clock)
+    );
+    sbuf_p4$w_j0$3 w_j0$3(
+        .d(w_j0$3$d),
+        .q(w_j0$3$q),
+        .clock(w_j0$3$clock)
+    );
+    sbuf_p4$w_at$0 w_at$0(
+        .d(w_at$0$d),
+        .q(w_at$0$q),
+        .clock(w_at$0$clock)
+    );
+    sbuf_p4$w_at$1 w_at$1(
+        .d(w_at$1$d),
+        .q(w_at$1$q),
+        .clock(w_at$1$clock)
+    );
+    sbuf_p4$w_at$2 w_at$2(
+        .d(w_at$2$d),
+        .q(w_at$2$q),
+        .clock(w_at$2$clock)
+    );
+    sbuf_p4$w_at$3 w_at$3(
+        .d(w_at$3$d),
+        .q(w_at$3$q),
+        .clock(w_at$3$clock)
     );
     sbuf_p4$i_ovr$0 i_ovr$0(
         .d(i_ovr$0$d),
@@ -3791,6 +4104,86 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         .q(re$15$q),
         .clock(re$15$clock)
     );
+    sbuf_p4$rs$0 rs$0(
+        .d(rs$0$d),
+        .q(rs$0$q),
+        .clock(rs$0$clock)
+    );
+    sbuf_p4$rs$1 rs$1(
+        .d(rs$1$d),
+        .q(rs$1$q),
+        .clock(rs$1$clock)
+    );
+    sbuf_p4$rs$2 rs$2(
+        .d(rs$2$d),
+        .q(rs$2$q),
+        .clock(rs$2$clock)
+    );
+    sbuf_p4$rs$3 rs$3(
+        .d(rs$3$d),
+        .q(rs$3$q),
+        .clock(rs$3$clock)
+    );
+    sbuf_p4$rs$4 rs$4(
+        .d(rs$4$d),
+        .q(rs$4$q),
+        .clock(rs$4$clock)
+    );
+    sbuf_p4$rs$5 rs$5(
+        .d(rs$5$d),
+        .q(rs$5$q),
+        .clock(rs$5$clock)
+    );
+    sbuf_p4$rs$6 rs$6(
+        .d(rs$6$d),
+        .q(rs$6$q),
+        .clock(rs$6$clock)
+    );
+    sbuf_p4$rs$7 rs$7(
+        .d(rs$7$d),
+        .q(rs$7$q),
+        .clock(rs$7$clock)
+    );
+    sbuf_p4$rs$8 rs$8(
+        .d(rs$8$d),
+        .q(rs$8$q),
+        .clock(rs$8$clock)
+    );
+    sbuf_p4$rs$9 rs$9(
+        .d(rs$9$d),
+        .q(rs$9$q),
+        .clock(rs$9$clock)
+    );
+    sbuf_p4$rs$10 rs$10(
+        .d(rs$10$d),
+        .q(rs$10$q),
+        .clock(rs$10$clock)
+    );
+    sbuf_p4$rs$11 rs$11(
+        .d(rs$11$d),
+        .q(rs$11$q),
+        .clock(rs$11$clock)
+    );
+    sbuf_p4$rs$12 rs$12(
+        .d(rs$12$d),
+        .q(rs$12$q),
+        .clock(rs$12$clock)
+    );
+    sbuf_p4$rs$13 rs$13(
+        .d(rs$13$d),
+        .q(rs$13$q),
+        .clock(rs$13$clock)
+    );
+    sbuf_p4$rs$14 rs$14(
+        .d(rs$14$d),
+        .q(rs$14$q),
+        .clock(rs$14$clock)
+    );
+    sbuf_p4$rs$15 rs$15(
+        .d(rs$15$d),
+        .q(rs$15$q),
+        .clock(rs$15$clock)
+    );
     sbuf_p4$x_k$0 x_k$0(
         .d(x_k$0$d),
         .q(x_k$0$q),
@@ -3810,6 +4203,26 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         .d(x_k$3$d),
         .q(x_k$3$q),
         .clock(x_k$3$clock)
+    );
+    sbuf_p4$x_b$0 x_b$0(
+        .d(x_b$0$d),
+        .q(x_b$0$q),
+        .clock(x_b$0$clock)
+    );
+    sbuf_p4$x_b$1 x_b$1(
+        .d(x_b$1$d),
+        .q(x_b$1$q),
+        .clock(x_b$1$clock)
+    );
+    sbuf_p4$x_b$2 x_b$2(
+        .d(x_b$2$d),
+        .q(x_b$2$q),
+        .clock(x_b$2$clock)
+    );
+    sbuf_p4$x_b$3 x_b$3(
+        .d(x_b$3$d),
+        .q(x_b$3$q),
+        .clock(x_b$3$clock)
     );
     sbuf_p4$x_n$0 x_n$0(
         .d(x_n$0$d),
@@ -4133,6 +4546,17 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         i_ovr$0$d = i_ovr$0$q;
         c_ovr$0$clock = clock;
         c_ovr$0$d = c_ovr$0$q;
+        cp_v$0$clock = clock;
+        cp_v$0$d = 1'b0;
+        cp_c$0$clock = clock;
+        cp_c$0$d = cp_c$0$q;
+        cp_m$0$clock = clock;
+        cp_m$0$d = cp_m$0$q;
+        d_ne$0$clock = clock;
+        d_av$0$clock = clock;
+        w_j0$0$clock = clock;
+        w_j0$0$d = w_j0$0$q;
+        w_at$0$clock = clock;
         lastc$0$clock = clock;
         lastc$0$d = lastc$0$q;
         w_act$0$clock = clock;
@@ -4181,6 +4605,17 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         i_ovr$1$d = i_ovr$1$q;
         c_ovr$1$clock = clock;
         c_ovr$1$d = c_ovr$1$q;
+        cp_v$1$clock = clock;
+        cp_v$1$d = 1'b0;
+        cp_c$1$clock = clock;
+        cp_c$1$d = cp_c$1$q;
+        cp_m$1$clock = clock;
+        cp_m$1$d = cp_m$1$q;
+        d_ne$1$clock = clock;
+        d_av$1$clock = clock;
+        w_j0$1$clock = clock;
+        w_j0$1$d = w_j0$1$q;
+        w_at$1$clock = clock;
         lastc$1$clock = clock;
         lastc$1$d = lastc$1$q;
         w_act$1$clock = clock;
@@ -4229,6 +4664,17 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         i_ovr$2$d = i_ovr$2$q;
         c_ovr$2$clock = clock;
         c_ovr$2$d = c_ovr$2$q;
+        cp_v$2$clock = clock;
+        cp_v$2$d = 1'b0;
+        cp_c$2$clock = clock;
+        cp_c$2$d = cp_c$2$q;
+        cp_m$2$clock = clock;
+        cp_m$2$d = cp_m$2$q;
+        d_ne$2$clock = clock;
+        d_av$2$clock = clock;
+        w_j0$2$clock = clock;
+        w_j0$2$d = w_j0$2$q;
+        w_at$2$clock = clock;
         lastc$2$clock = clock;
         lastc$2$d = lastc$2$q;
         w_act$2$clock = clock;
@@ -4277,6 +4723,17 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         i_ovr$3$d = i_ovr$3$q;
         c_ovr$3$clock = clock;
         c_ovr$3$d = c_ovr$3$q;
+        cp_v$3$clock = clock;
+        cp_v$3$d = 1'b0;
+        cp_c$3$clock = clock;
+        cp_c$3$d = cp_c$3$q;
+        cp_m$3$clock = clock;
+        cp_m$3$d = cp_m$3$q;
+        d_ne$3$clock = clock;
+        d_av$3$clock = clock;
+        w_j0$3$clock = clock;
+        w_j0$3$d = w_j0$3$q;
+        w_at$3$clock = clock;
         lastc$3$clock = clock;
         lastc$3$d = lastc$3$q;
         w_act$3$clock = clock;
@@ -4369,6 +4826,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         x_k$0$d = x_k$0$q;
         x_n$0$clock = clock;
         x_n$0$d = x_n$0$q;
+        x_b$0$clock = clock;
+        x_b$0$d = x_b$0$q;
         t_valid$0$clock = clock;
         t_valid$0$d = t_valid$0$q;
         t_data$0$clock = clock;
@@ -4437,6 +4896,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         x_k$1$d = x_k$1$q;
         x_n$1$clock = clock;
         x_n$1$d = x_n$1$q;
+        x_b$1$clock = clock;
+        x_b$1$d = x_b$1$q;
         t_valid$1$clock = clock;
         t_valid$1$d = t_valid$1$q;
         t_data$1$clock = clock;
@@ -4505,6 +4966,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         x_k$2$d = x_k$2$q;
         x_n$2$clock = clock;
         x_n$2$d = x_n$2$q;
+        x_b$2$clock = clock;
+        x_b$2$d = x_b$2$q;
         t_valid$2$clock = clock;
         t_valid$2$d = t_valid$2$q;
         t_data$2$clock = clock;
@@ -4573,6 +5036,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         x_k$3$d = x_k$3$q;
         x_n$3$clock = clock;
         x_n$3$d = x_n$3$q;
+        x_b$3$clock = clock;
+        x_b$3$d = x_b$3$q;
         t_valid$3$clock = clock;
         t_valid$3$d = t_valid$3$q;
         t_data$3$clock = clock;
@@ -4719,6 +5184,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         rl$0$d = rl$0$q;
         re$0$clock = clock;
         re$0$d = re$0$q;
+        rs$0$clock = clock;
+        rs$0$d = rs$0$q;
         rv$1$clock = clock;
         rv$1$d = rv$1$q;
         rn$1$clock = clock;
@@ -4727,6 +5194,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         rl$1$d = rl$1$q;
         re$1$clock = clock;
         re$1$d = re$1$q;
+        rs$1$clock = clock;
+        rs$1$d = rs$1$q;
         rv$2$clock = clock;
         rv$2$d = rv$2$q;
         rn$2$clock = clock;
@@ -4735,6 +5204,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         rl$2$d = rl$2$q;
         re$2$clock = clock;
         re$2$d = re$2$q;
+        rs$2$clock = clock;
+        rs$2$d = rs$2$q;
         rv$3$clock = clock;
         rv$3$d = rv$3$q;
         rn$3$clock = clock;
@@ -4743,6 +5214,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         rl$3$d = rl$3$q;
         re$3$clock = clock;
         re$3$d = re$3$q;
+        rs$3$clock = clock;
+        rs$3$d = rs$3$q;
         rv$4$clock = clock;
         rv$4$d = rv$4$q;
         rn$4$clock = clock;
@@ -4751,6 +5224,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         rl$4$d = rl$4$q;
         re$4$clock = clock;
         re$4$d = re$4$q;
+        rs$4$clock = clock;
+        rs$4$d = rs$4$q;
         rv$5$clock = clock;
         rv$5$d = rv$5$q;
         rn$5$clock = clock;
@@ -4759,6 +5234,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         rl$5$d = rl$5$q;
         re$5$clock = clock;
         re$5$d = re$5$q;
+        rs$5$clock = clock;
+        rs$5$d = rs$5$q;
         rv$6$clock = clock;
         rv$6$d = rv$6$q;
         rn$6$clock = clock;
@@ -4767,6 +5244,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         rl$6$d = rl$6$q;
         re$6$clock = clock;
         re$6$d = re$6$q;
+        rs$6$clock = clock;
+        rs$6$d = rs$6$q;
         rv$7$clock = clock;
         rv$7$d = rv$7$q;
         rn$7$clock = clock;
@@ -4775,6 +5254,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         rl$7$d = rl$7$q;
         re$7$clock = clock;
         re$7$d = re$7$q;
+        rs$7$clock = clock;
+        rs$7$d = rs$7$q;
         rv$8$clock = clock;
         rv$8$d = rv$8$q;
         rn$8$clock = clock;
@@ -4783,6 +5264,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         rl$8$d = rl$8$q;
         re$8$clock = clock;
         re$8$d = re$8$q;
+        rs$8$clock = clock;
+        rs$8$d = rs$8$q;
         rv$9$clock = clock;
         rv$9$d = rv$9$q;
         rn$9$clock = clock;
@@ -4791,6 +5274,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         rl$9$d = rl$9$q;
         re$9$clock = clock;
         re$9$d = re$9$q;
+        rs$9$clock = clock;
+        rs$9$d = rs$9$q;
         rv$10$clock = clock;
         rv$10$d = rv$10$q;
         rn$10$clock = clock;
@@ -4799,6 +5284,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         rl$10$d = rl$10$q;
         re$10$clock = clock;
         re$10$d = re$10$q;
+        rs$10$clock = clock;
+        rs$10$d = rs$10$q;
         rv$11$clock = clock;
         rv$11$d = rv$11$q;
         rn$11$clock = clock;
@@ -4807,6 +5294,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         rl$11$d = rl$11$q;
         re$11$clock = clock;
         re$11$d = re$11$q;
+        rs$11$clock = clock;
+        rs$11$d = rs$11$q;
         rv$12$clock = clock;
         rv$12$d = rv$12$q;
         rn$12$clock = clock;
@@ -4815,6 +5304,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         rl$12$d = rl$12$q;
         re$12$clock = clock;
         re$12$d = re$12$q;
+        rs$12$clock = clock;
+        rs$12$d = rs$12$q;
         rv$13$clock = clock;
         rv$13$d = rv$13$q;
         rn$13$clock = clock;
@@ -4823,6 +5314,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         rl$13$d = rl$13$q;
         re$13$clock = clock;
         re$13$d = re$13$q;
+        rs$13$clock = clock;
+        rs$13$d = rs$13$q;
         rv$14$clock = clock;
         rv$14$d = rv$14$q;
         rn$14$clock = clock;
@@ -4831,6 +5324,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         rl$14$d = rl$14$q;
         re$14$clock = clock;
         re$14$d = re$14$q;
+        rs$14$clock = clock;
+        rs$14$d = rs$14$q;
         rv$15$clock = clock;
         rv$15$d = rv$15$q;
         rn$15$clock = clock;
@@ -4839,6 +5334,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         rl$15$d = rl$15$q;
         re$15$clock = clock;
         re$15$d = re$15$q;
+        rs$15$clock = clock;
+        rs$15$d = rs$15$q;
         l_fok$0 = (fresh$0$q < k_half) | fl$0$nonempty;
         l_fcell$0 = fl$0$head;
         if (fresh$0$q < k_half) begin
@@ -4874,32 +5371,28 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         l_pop$0 = 1'b0;
         vq$0$pop = 1'b0;
         ring$0$pop = 1'b0;
-        cq_cell$0$push = 1'b0;
-        cq_meta$0$push = 1'b0;
-        l_start$0 = 1'b0;
-        l_go$0 = 1'b0;
-        l_take$0 = ~w_act$0$q & df$0$nonempty & vq$0$nonempty & (cq_cell$0$count < k4_3);
+        l_cq$0 = 1'b0;
+        l_take$0 = ~w_act$0$q & d_ne$0$q & vq$0$nonempty & (cq_cell$0$count < k4_4);
         l_act$0 = w_act$0$q;
         l_adm$0 = w_adm$0$q;
         l_emp$0 = w_emp$0$q;
         l_j$0 = w_j$0$q;
-        l_row$0 = w_row$0$q;
         if (l_take$0) begin
             vq$0$pop = 1'b1;
             l_act$0 = 1'b1;
             l_adm$0 = hv$0$admit;
             l_emp$0 = hv$0$empty;
             l_j$0 = k0_9;
-            l_row$0 = 1'b0;
             w_act$0$d = 1'b1;
             w_adm$0$d = hv$0$admit;
             w_rem$0$d = hv$0$words;
             w_emp$0$d = hv$0$empty;
             w_row$0$d = 1'b0;
             w_j$0$d = k0_9;
+            w_j0$0$d = 1'b1;
             w_col$0$d = k0_8;
         end
-        l_j0$0 = l_j$0 == k0_9;
+        l_j0$0 = l_take$0 | w_j0$0$q;
         l_addr$0 = w_cur$0$q;
         l_j1$0 = l_j$0 + k1_9;
         l_heff$0 = w_head$0$q;
@@ -4922,65 +5415,89 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                 end
             end
         end
-        if (l_act$0 & l_adm$0) begin
-            l_start$0 = ~l_row$0 & df$0$nonempty & ring$0$nonempty & ((df$0$count >= k_n7) | (lastc$0$q != k0_7)) & (l_j0$0 | (l_bnext$0 == w_s$0$q));
-            l_go$0 = l_row$0 | l_start$0;
-            if (l_start$0) begin
-                l_addr$0 = ring$0$head;
+        l_c$0 = d_ne$0$q & ring$0$nonempty & d_av$0$q;
+        l_start$0 = l_c$0 & ((l_take$0 & hv$0$admit) | (w_act$0$q & w_adm$0$q & ~w_row$0$q & (w_j0$0$q | w_at$0$q)));
+        l_go$0 = w_row$0$q | l_start$0;
+        if (l_start$0) begin
+            l_addr$0 = ring$0$head;
+        end
+        if (l_go$0) begin
+            l_pop$0 = 1'b1;
+            wr_en$0$d = 1'b1;
+            wr_addr$0$d = l_addr$0;
+            wr_data$0$d = hw$0$data;
+            w_j$0$d = l_j1$0;
+            w_j0$0$d = ~l_take$0 & (w_j$0$q == k511_9);
+            w_rem$0$d = w_rem$0$q - k1_9;
+            if (l_take$0) begin
+                w_rem$0$d = hv$0$words - k1_9;
             end
-            if (l_go$0) begin
-                l_pop$0 = 1'b1;
-                wr_en$0$d = 1'b1;
-                wr_addr$0$d = l_addr$0;
-                wr_data$0$d = hw$0$data;
-                w_j$0$d = l_j1$0;
-                w_rem$0$d = w_rem$0$q - k1_9;
-                if (l_take$0) begin
-                    w_rem$0$d = hv$0$words - k1_9;
-                end
-                w_col$0$d = (w_col$0$q + k1_8) & k_mask;
+            w_col$0$d = (w_col$0$q + k1_8) & k_mask;
+            if (l_j0$0) begin
+                w_col$0$d = k1_8;
+            end
+            if (l_start$0) begin
+                ring$0$pop = 1'b1;
+                w_cur$0$d = ring$0$head;
                 if (l_j0$0) begin
-                    w_col$0$d = k1_8;
-                end
-                if (l_start$0) begin
-                    ring$0$pop = 1'b1;
-                    w_cur$0$d = ring$0$head;
-                    if (l_j0$0) begin
-                        w_s$0$d = l_bnext$0;
-                        w_head$0$d = ring$0$head;
-                    end
-                    else begin
-                        wl_en$0$d = 1'b1;
-                        wl_addr$0$d = w_cur$0$q;
-                        wl_data$0$d = ring$0$head;
-                    end
-                end
-                if (hw$0$last) begin
-                    cq_cell$0$push = 1'b1;
-                    cq_meta$0$push = 1'b1;
-                    w_act$0$d = 1'b0;
-                    w_row$0$d = 1'b0;
-                end
-                else if (l_jw$0) begin
-                    cq_cell$0$push = 1'b1;
-                    cq_meta$0$push = 1'b1;
-                    l_cpe$0 = l_emp$0;
-                    l_cpb$0 = 1'b1;
-                    w_adm$0$d = 1'b0;
-                    w_row$0$d = 1'b0;
+                    w_s$0$d = l_bnext$0;
+                    w_head$0$d = ring$0$head;
                 end
                 else begin
-                    w_row$0$d = l_j0$0 | (w_col$0$q != k_nm1);
+                    wl_en$0$d = 1'b1;
+                    wl_addr$0$d = w_cur$0$q;
+                    wl_data$0$d = ring$0$head;
                 end
+            end
+            if (hw$0$last) begin
+                l_cq$0 = 1'b1;
+                w_act$0$d = 1'b0;
+                w_row$0$d = 1'b0;
+            end
+            else if (l_jw$0) begin
+                l_cq$0 = 1'b1;
+                l_cpe$0 = l_emp$0;
+                l_cpb$0 = 1'b1;
+                w_adm$0$d = 1'b0;
+                w_row$0$d = 1'b0;
+            end
+            else begin
+                w_row$0$d = l_j0$0 | (w_col$0$q != k_nm1);
             end
         end
         df$0$pop = l_pop$0;
-        cq_cell$0$push_data = l_heff$0;
         pk_m$0$s = l_seff$0;
         pk_m$0$words = l_j1$0;
         pk_m$0$empty = l_cpe$0;
         pk_m$0$bad = l_cpb$0;
-        cq_meta$0$push_data = pk_m$0$y;
+        cp_v$0$d = l_cq$0;
+        cp_c$0$d = l_heff$0;
+        cp_m$0$d = pk_m$0$y;
+        cq_cell$0$push = cp_v$0$q;
+        cq_cell$0$push_data = cp_c$0$q;
+        cq_meta$0$push = cp_v$0$q;
+        cq_meta$0$push_data = cp_m$0$q;
+        l_bn2$0 = (ph$q + k_i2$0) & k_mask;
+        w_at$0$d = l_bn2$0 == w_s$0$q;
+        if (l_start$0 & l_j0$0) begin
+            w_at$0$d = 1'b0;
+        end
+        d_ne$0$d = l_push$0 | (df$0$count >= k2_7) | ((df$0$count == k1_7) & ~l_pop$0);
+        l_ge$0 = df$0$count >= k_n7;
+        if (l_push$0 & ~l_pop$0) begin
+            l_ge$0 = df$0$count >= k_nm1_7;
+        end
+        if (l_pop$0 & ~l_push$0) begin
+            l_ge$0 = df$0$count >= k_np1_7;
+        end
+        l_lnz$0 = lastc$0$q != k0_7;
+        if ((l_push$0 & inp$0$last) & ~(l_pop$0 & hw$0$last)) begin
+            l_lnz$0 = 1'b1;
+        end
+        if ((l_pop$0 & hw$0$last) & ~(l_push$0 & inp$0$last)) begin
+            l_lnz$0 = lastc$0$q >= k2_7;
+        end
+        d_av$0$d = l_ge$0 | l_lnz$0;
         if (l_push$0 & inp$0$last) begin
             lastc$0$d = lastc$0$q + k1_7;
         end
@@ -5030,32 +5547,28 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         l_pop$1 = 1'b0;
         vq$1$pop = 1'b0;
         ring$1$pop = 1'b0;
-        cq_cell$1$push = 1'b0;
-        cq_meta$1$push = 1'b0;
-        l_start$1 = 1'b0;
-        l_go$1 = 1'b0;
-        l_take$1 = ~w_act$1$q & df$1$nonempty & vq$1$nonempty & (cq_cell$1$count < k4_3);
+        l_cq$1 = 1'b0;
+        l_take$1 = ~w_act$1$q & d_ne$1$q & vq$1$nonempty & (cq_cell$1$count < k4_4);
         l_act$1 = w_act$1$q;
         l_adm$1 = w_adm$1$q;
         l_emp$1 = w_emp$1$q;
         l_j$1 = w_j$1$q;
-        l_row$1 = w_row$1$q;
         if (l_take$1) begin
             vq$1$pop = 1'b1;
             l_act$1 = 1'b1;
             l_adm$1 = hv$1$admit;
             l_emp$1 = hv$1$empty;
             l_j$1 = k0_9;
-            l_row$1 = 1'b0;
             w_act$1$d = 1'b1;
             w_adm$1$d = hv$1$admit;
             w_rem$1$d = hv$1$words;
             w_emp$1$d = hv$1$empty;
             w_row$1$d = 1'b0;
             w_j$1$d = k0_9;
+            w_j0$1$d = 1'b1;
             w_col$1$d = k0_8;
         end
-        l_j0$1 = l_j$1 == k0_9;
+        l_j0$1 = l_take$1 | w_j0$1$q;
         l_addr$1 = w_cur$1$q;
         l_j1$1 = l_j$1 + k1_9;
         l_heff$1 = w_head$1$q;
@@ -5078,65 +5591,89 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                 end
             end
         end
-        if (l_act$1 & l_adm$1) begin
-            l_start$1 = ~l_row$1 & df$1$nonempty & ring$1$nonempty & ((df$1$count >= k_n7) | (lastc$1$q != k0_7)) & (l_j0$1 | (l_bnext$1 == w_s$1$q));
-            l_go$1 = l_row$1 | l_start$1;
-            if (l_start$1) begin
-                l_addr$1 = ring$1$head;
+        l_c$1 = d_ne$1$q & ring$1$nonempty & d_av$1$q;
+        l_start$1 = l_c$1 & ((l_take$1 & hv$1$admit) | (w_act$1$q & w_adm$1$q & ~w_row$1$q & (w_j0$1$q | w_at$1$q)));
+        l_go$1 = w_row$1$q | l_start$1;
+        if (l_start$1) begin
+            l_addr$1 = ring$1$head;
+        end
+        if (l_go$1) begin
+            l_pop$1 = 1'b1;
+            wr_en$1$d = 1'b1;
+            wr_addr$1$d = l_addr$1;
+            wr_data$1$d = hw$1$data;
+            w_j$1$d = l_j1$1;
+            w_j0$1$d = ~l_take$1 & (w_j$1$q == k511_9);
+            w_rem$1$d = w_rem$1$q - k1_9;
+            if (l_take$1) begin
+                w_rem$1$d = hv$1$words - k1_9;
             end
-            if (l_go$1) begin
-                l_pop$1 = 1'b1;
-                wr_en$1$d = 1'b1;
-                wr_addr$1$d = l_addr$1;
-                wr_data$1$d = hw$1$data;
-                w_j$1$d = l_j1$1;
-                w_rem$1$d = w_rem$1$q - k1_9;
-                if (l_take$1) begin
-                    w_rem$1$d = hv$1$words - k1_9;
-                end
-                w_col$1$d = (w_col$1$q + k1_8) & k_mask;
+            w_col$1$d = (w_col$1$q + k1_8) & k_mask;
+            if (l_j0$1) begin
+                w_col$1$d = k1_8;
+            end
+            if (l_start$1) begin
+                ring$1$pop = 1'b1;
+                w_cur$1$d = ring$1$head;
                 if (l_j0$1) begin
-                    w_col$1$d = k1_8;
-                end
-                if (l_start$1) begin
-                    ring$1$pop = 1'b1;
-                    w_cur$1$d = ring$1$head;
-                    if (l_j0$1) begin
-                        w_s$1$d = l_bnext$1;
-                        w_head$1$d = ring$1$head;
-                    end
-                    else begin
-                        wl_en$1$d = 1'b1;
-                        wl_addr$1$d = w_cur$1$q;
-                        wl_data$1$d = ring$1$head;
-                    end
-                end
-                if (hw$1$last) begin
-                    cq_cell$1$push = 1'b1;
-                    cq_meta$1$push = 1'b1;
-                    w_act$1$d = 1'b0;
-                    w_row$1$d = 1'b0;
-                end
-                else if (l_jw$1) begin
-                    cq_cell$1$push = 1'b1;
-                    cq_meta$1$push = 1'b1;
-                    l_cpe$1 = l_emp$1;
-                    l_cpb$1 = 1'b1;
-                    w_adm$1$d = 1'b0;
-                    w_row$1$d = 1'b0;
+                    w_s$1$d = l_bnext$1;
+                    w_head$1$d = ring$1$head;
                 end
                 else begin
-                    w_row$1$d = l_j0$1 | (w_col$1$q != k_nm1);
+                    wl_en$1$d = 1'b1;
+                    wl_addr$1$d = w_cur$1$q;
+                    wl_data$1$d = ring$1$head;
                 end
+            end
+            if (hw$1$last) begin
+                l_cq$1 = 1'b1;
+                w_act$1$d = 1'b0;
+                w_row$1$d = 1'b0;
+            end
+            else if (l_jw$1) begin
+                l_cq$1 = 1'b1;
+                l_cpe$1 = l_emp$1;
+                l_cpb$1 = 1'b1;
+                w_adm$1$d = 1'b0;
+                w_row$1$d = 1'b0;
+            end
+            else begin
+                w_row$1$d = l_j0$1 | (w_col$1$q != k_nm1);
             end
         end
         df$1$pop = l_pop$1;
-        cq_cell$1$push_data = l_heff$1;
         pk_m$1$s = l_seff$1;
         pk_m$1$words = l_j1$1;
         pk_m$1$empty = l_cpe$1;
         pk_m$1$bad = l_cpb$1;
-        cq_meta$1$push_data = pk_m$1$y;
+        cp_v$1$d = l_cq$1;
+        cp_c$1$d = l_heff$1;
+        cp_m$1$d = pk_m$1$y;
+        cq_cell$1$push = cp_v$1$q;
+        cq_cell$1$push_data = cp_c$1$q;
+        cq_meta$1$push = cp_v$1$q;
+        cq_meta$1$push_data = cp_m$1$q;
+        l_bn2$1 = (ph$q + k_i2$1) & k_mask;
+        w_at$1$d = l_bn2$1 == w_s$1$q;
+        if (l_start$1 & l_j0$1) begin
+            w_at$1$d = 1'b0;
+        end
+        d_ne$1$d = l_push$1 | (df$1$count >= k2_7) | ((df$1$count == k1_7) & ~l_pop$1);
+        l_ge$1 = df$1$count >= k_n7;
+        if (l_push$1 & ~l_pop$1) begin
+            l_ge$1 = df$1$count >= k_nm1_7;
+        end
+        if (l_pop$1 & ~l_push$1) begin
+            l_ge$1 = df$1$count >= k_np1_7;
+        end
+        l_lnz$1 = lastc$1$q != k0_7;
+        if ((l_push$1 & inp$1$last) & ~(l_pop$1 & hw$1$last)) begin
+            l_lnz$1 = 1'b1;
+        end
+        if ((l_pop$1 & hw$1$last) & ~(l_push$1 & inp$1$last)) begin
+            l_lnz$1 = lastc$1$q >= k2_7;
+        end
+        d_av$1$d = l_ge$1 | l_lnz$1;
         if (l_push$1 & inp$1$last) begin
             lastc$1$d = lastc$1$q + k1_7;
         end
@@ -5186,32 +5723,28 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         l_pop$2 = 1'b0;
         vq$2$pop = 1'b0;
         ring$2$pop = 1'b0;
-        cq_cell$2$push = 1'b0;
-        cq_meta$2$push = 1'b0;
-        l_start$2 = 1'b0;
-        l_go$2 = 1'b0;
-        l_take$2 = ~w_act$2$q & df$2$nonempty & vq$2$nonempty & (cq_cell$2$count < k4_3);
+        l_cq$2 = 1'b0;
+        l_take$2 = ~w_act$2$q & d_ne$2$q & vq$2$nonempty & (cq_cell$2$count < k4_4);
         l_act$2 = w_act$2$q;
         l_adm$2 = w_adm$2$q;
         l_emp$2 = w_emp$2$q;
         l_j$2 = w_j$2$q;
-        l_row$2 = w_row$2$q;
         if (l_take$2) begin
             vq$2$pop = 1'b1;
             l_act$2 = 1'b1;
             l_adm$2 = hv$2$admit;
             l_emp$2 = hv$2$empty;
             l_j$2 = k0_9;
-            l_row$2 = 1'b0;
             w_act$2$d = 1'b1;
             w_adm$2$d = hv$2$admit;
             w_rem$2$d = hv$2$words;
             w_emp$2$d = hv$2$empty;
             w_row$2$d = 1'b0;
             w_j$2$d = k0_9;
+            w_j0$2$d = 1'b1;
             w_col$2$d = k0_8;
         end
-        l_j0$2 = l_j$2 == k0_9;
+        l_j0$2 = l_take$2 | w_j0$2$q;
         l_addr$2 = w_cur$2$q;
         l_j1$2 = l_j$2 + k1_9;
         l_heff$2 = w_head$2$q;
@@ -5234,65 +5767,89 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                 end
             end
         end
-        if (l_act$2 & l_adm$2) begin
-            l_start$2 = ~l_row$2 & df$2$nonempty & ring$2$nonempty & ((df$2$count >= k_n7) | (lastc$2$q != k0_7)) & (l_j0$2 | (l_bnext$2 == w_s$2$q));
-            l_go$2 = l_row$2 | l_start$2;
-            if (l_start$2) begin
-                l_addr$2 = ring$2$head;
+        l_c$2 = d_ne$2$q & ring$2$nonempty & d_av$2$q;
+        l_start$2 = l_c$2 & ((l_take$2 & hv$2$admit) | (w_act$2$q & w_adm$2$q & ~w_row$2$q & (w_j0$2$q | w_at$2$q)));
+        l_go$2 = w_row$2$q | l_start$2;
+        if (l_start$2) begin
+            l_addr$2 = ring$2$head;
+        end
+        if (l_go$2) begin
+            l_pop$2 = 1'b1;
+            wr_en$2$d = 1'b1;
+            wr_addr$2$d = l_addr$2;
+            wr_data$2$d = hw$2$data;
+            w_j$2$d = l_j1$2;
+            w_j0$2$d = ~l_take$2 & (w_j$2$q == k511_9);
+            w_rem$2$d = w_rem$2$q - k1_9;
+            if (l_take$2) begin
+                w_rem$2$d = hv$2$words - k1_9;
             end
-            if (l_go$2) begin
-                l_pop$2 = 1'b1;
-                wr_en$2$d = 1'b1;
-                wr_addr$2$d = l_addr$2;
-                wr_data$2$d = hw$2$data;
-                w_j$2$d = l_j1$2;
-                w_rem$2$d = w_rem$2$q - k1_9;
-                if (l_take$2) begin
-                    w_rem$2$d = hv$2$words - k1_9;
-                end
-                w_col$2$d = (w_col$2$q + k1_8) & k_mask;
+            w_col$2$d = (w_col$2$q + k1_8) & k_mask;
+            if (l_j0$2) begin
+                w_col$2$d = k1_8;
+            end
+            if (l_start$2) begin
+                ring$2$pop = 1'b1;
+                w_cur$2$d = ring$2$head;
                 if (l_j0$2) begin
-                    w_col$2$d = k1_8;
-                end
-                if (l_start$2) begin
-                    ring$2$pop = 1'b1;
-                    w_cur$2$d = ring$2$head;
-                    if (l_j0$2) begin
-                        w_s$2$d = l_bnext$2;
-                        w_head$2$d = ring$2$head;
-                    end
-                    else begin
-                        wl_en$2$d = 1'b1;
-                        wl_addr$2$d = w_cur$2$q;
-                        wl_data$2$d = ring$2$head;
-                    end
-                end
-                if (hw$2$last) begin
-                    cq_cell$2$push = 1'b1;
-                    cq_meta$2$push = 1'b1;
-                    w_act$2$d = 1'b0;
-                    w_row$2$d = 1'b0;
-                end
-                else if (l_jw$2) begin
-                    cq_cell$2$push = 1'b1;
-                    cq_meta$2$push = 1'b1;
-                    l_cpe$2 = l_emp$2;
-                    l_cpb$2 = 1'b1;
-                    w_adm$2$d = 1'b0;
-                    w_row$2$d = 1'b0;
+                    w_s$2$d = l_bnext$2;
+                    w_head$2$d = ring$2$head;
                 end
                 else begin
-                    w_row$2$d = l_j0$2 | (w_col$2$q != k_nm1);
+                    wl_en$2$d = 1'b1;
+                    wl_addr$2$d = w_cur$2$q;
+                    wl_data$2$d = ring$2$head;
                 end
+            end
+            if (hw$2$last) begin
+                l_cq$2 = 1'b1;
+                w_act$2$d = 1'b0;
+                w_row$2$d = 1'b0;
+            end
+            else if (l_jw$2) begin
+                l_cq$2 = 1'b1;
+                l_cpe$2 = l_emp$2;
+                l_cpb$2 = 1'b1;
+                w_adm$2$d = 1'b0;
+                w_row$2$d = 1'b0;
+            end
+            else begin
+                w_row$2$d = l_j0$2 | (w_col$2$q != k_nm1);
             end
         end
         df$2$pop = l_pop$2;
-        cq_cell$2$push_data = l_heff$2;
         pk_m$2$s = l_seff$2;
         pk_m$2$words = l_j1$2;
         pk_m$2$empty = l_cpe$2;
         pk_m$2$bad = l_cpb$2;
-        cq_meta$2$push_data = pk_m$2$y;
+        cp_v$2$d = l_cq$2;
+        cp_c$2$d = l_heff$2;
+        cp_m$2$d = pk_m$2$y;
+        cq_cell$2$push = cp_v$2$q;
+        cq_cell$2$push_data = cp_c$2$q;
+        cq_meta$2$push = cp_v$2$q;
+        cq_meta$2$push_data = cp_m$2$q;
+        l_bn2$2 = (ph$q + k_i2$2) & k_mask;
+        w_at$2$d = l_bn2$2 == w_s$2$q;
+        if (l_start$2 & l_j0$2) begin
+            w_at$2$d = 1'b0;
+        end
+        d_ne$2$d = l_push$2 | (df$2$count >= k2_7) | ((df$2$count == k1_7) & ~l_pop$2);
+        l_ge$2 = df$2$count >= k_n7;
+        if (l_push$2 & ~l_pop$2) begin
+            l_ge$2 = df$2$count >= k_nm1_7;
+        end
+        if (l_pop$2 & ~l_push$2) begin
+            l_ge$2 = df$2$count >= k_np1_7;
+        end
+        l_lnz$2 = lastc$2$q != k0_7;
+        if ((l_push$2 & inp$2$last) & ~(l_pop$2 & hw$2$last)) begin
+            l_lnz$2 = 1'b1;
+        end
+        if ((l_pop$2 & hw$2$last) & ~(l_push$2 & inp$2$last)) begin
+            l_lnz$2 = lastc$2$q >= k2_7;
+        end
+        d_av$2$d = l_ge$2 | l_lnz$2;
         if (l_push$2 & inp$2$last) begin
             lastc$2$d = lastc$2$q + k1_7;
         end
@@ -5342,32 +5899,28 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         l_pop$3 = 1'b0;
         vq$3$pop = 1'b0;
         ring$3$pop = 1'b0;
-        cq_cell$3$push = 1'b0;
-        cq_meta$3$push = 1'b0;
-        l_start$3 = 1'b0;
-        l_go$3 = 1'b0;
-        l_take$3 = ~w_act$3$q & df$3$nonempty & vq$3$nonempty & (cq_cell$3$count < k4_3);
+        l_cq$3 = 1'b0;
+        l_take$3 = ~w_act$3$q & d_ne$3$q & vq$3$nonempty & (cq_cell$3$count < k4_4);
         l_act$3 = w_act$3$q;
         l_adm$3 = w_adm$3$q;
         l_emp$3 = w_emp$3$q;
         l_j$3 = w_j$3$q;
-        l_row$3 = w_row$3$q;
         if (l_take$3) begin
             vq$3$pop = 1'b1;
             l_act$3 = 1'b1;
             l_adm$3 = hv$3$admit;
             l_emp$3 = hv$3$empty;
             l_j$3 = k0_9;
-            l_row$3 = 1'b0;
             w_act$3$d = 1'b1;
             w_adm$3$d = hv$3$admit;
             w_rem$3$d = hv$3$words;
             w_emp$3$d = hv$3$empty;
             w_row$3$d = 1'b0;
             w_j$3$d = k0_9;
+            w_j0$3$d = 1'b1;
             w_col$3$d = k0_8;
         end
-        l_j0$3 = l_j$3 == k0_9;
+        l_j0$3 = l_take$3 | w_j0$3$q;
         l_addr$3 = w_cur$3$q;
         l_j1$3 = l_j$3 + k1_9;
         l_heff$3 = w_head$3$q;
@@ -5390,65 +5943,89 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                 end
             end
         end
-        if (l_act$3 & l_adm$3) begin
-            l_start$3 = ~l_row$3 & df$3$nonempty & ring$3$nonempty & ((df$3$count >= k_n7) | (lastc$3$q != k0_7)) & (l_j0$3 | (l_bnext$3 == w_s$3$q));
-            l_go$3 = l_row$3 | l_start$3;
-            if (l_start$3) begin
-                l_addr$3 = ring$3$head;
+        l_c$3 = d_ne$3$q & ring$3$nonempty & d_av$3$q;
+        l_start$3 = l_c$3 & ((l_take$3 & hv$3$admit) | (w_act$3$q & w_adm$3$q & ~w_row$3$q & (w_j0$3$q | w_at$3$q)));
+        l_go$3 = w_row$3$q | l_start$3;
+        if (l_start$3) begin
+            l_addr$3 = ring$3$head;
+        end
+        if (l_go$3) begin
+            l_pop$3 = 1'b1;
+            wr_en$3$d = 1'b1;
+            wr_addr$3$d = l_addr$3;
+            wr_data$3$d = hw$3$data;
+            w_j$3$d = l_j1$3;
+            w_j0$3$d = ~l_take$3 & (w_j$3$q == k511_9);
+            w_rem$3$d = w_rem$3$q - k1_9;
+            if (l_take$3) begin
+                w_rem$3$d = hv$3$words - k1_9;
             end
-            if (l_go$3) begin
-                l_pop$3 = 1'b1;
-                wr_en$3$d = 1'b1;
-                wr_addr$3$d = l_addr$3;
-                wr_data$3$d = hw$3$data;
-                w_j$3$d = l_j1$3;
-                w_rem$3$d = w_rem$3$q - k1_9;
-                if (l_take$3) begin
-                    w_rem$3$d = hv$3$words - k1_9;
-                end
-                w_col$3$d = (w_col$3$q + k1_8) & k_mask;
+            w_col$3$d = (w_col$3$q + k1_8) & k_mask;
+            if (l_j0$3) begin
+                w_col$3$d = k1_8;
+            end
+            if (l_start$3) begin
+                ring$3$pop = 1'b1;
+                w_cur$3$d = ring$3$head;
                 if (l_j0$3) begin
-                    w_col$3$d = k1_8;
-                end
-                if (l_start$3) begin
-                    ring$3$pop = 1'b1;
-                    w_cur$3$d = ring$3$head;
-                    if (l_j0$3) begin
-                        w_s$3$d = l_bnext$3;
-                        w_head$3$d = ring$3$head;
-                    end
-                    else begin
-                        wl_en$3$d = 1'b1;
-                        wl_addr$3$d = w_cur$3$q;
-                        wl_data$3$d = ring$3$head;
-                    end
-                end
-                if (hw$3$last) begin
-                    cq_cell$3$push = 1'b1;
-                    cq_meta$3$push = 1'b1;
-                    w_act$3$d = 1'b0;
-                    w_row$3$d = 1'b0;
-                end
-                else if (l_jw$3) begin
-                    cq_cell$3$push = 1'b1;
-                    cq_meta$3$push = 1'b1;
-                    l_cpe$3 = l_emp$3;
-                    l_cpb$3 = 1'b1;
-                    w_adm$3$d = 1'b0;
-                    w_row$3$d = 1'b0;
+                    w_s$3$d = l_bnext$3;
+                    w_head$3$d = ring$3$head;
                 end
                 else begin
-                    w_row$3$d = l_j0$3 | (w_col$3$q != k_nm1);
+                    wl_en$3$d = 1'b1;
+                    wl_addr$3$d = w_cur$3$q;
+                    wl_data$3$d = ring$3$head;
                 end
+            end
+            if (hw$3$last) begin
+                l_cq$3 = 1'b1;
+                w_act$3$d = 1'b0;
+                w_row$3$d = 1'b0;
+            end
+            else if (l_jw$3) begin
+                l_cq$3 = 1'b1;
+                l_cpe$3 = l_emp$3;
+                l_cpb$3 = 1'b1;
+                w_adm$3$d = 1'b0;
+                w_row$3$d = 1'b0;
+            end
+            else begin
+                w_row$3$d = l_j0$3 | (w_col$3$q != k_nm1);
             end
         end
         df$3$pop = l_pop$3;
-        cq_cell$3$push_data = l_heff$3;
         pk_m$3$s = l_seff$3;
         pk_m$3$words = l_j1$3;
         pk_m$3$empty = l_cpe$3;
         pk_m$3$bad = l_cpb$3;
-        cq_meta$3$push_data = pk_m$3$y;
+        cp_v$3$d = l_cq$3;
+        cp_c$3$d = l_heff$3;
+        cp_m$3$d = pk_m$3$y;
+        cq_cell$3$push = cp_v$3$q;
+        cq_cell$3$push_data = cp_c$3$q;
+        cq_meta$3$push = cp_v$3$q;
+        cq_meta$3$push_data = cp_m$3$q;
+        l_bn2$3 = (ph$q + k_i2$3) & k_mask;
+        w_at$3$d = l_bn2$3 == w_s$3$q;
+        if (l_start$3 & l_j0$3) begin
+            w_at$3$d = 1'b0;
+        end
+        d_ne$3$d = l_push$3 | (df$3$count >= k2_7) | ((df$3$count == k1_7) & ~l_pop$3);
+        l_ge$3 = df$3$count >= k_n7;
+        if (l_push$3 & ~l_pop$3) begin
+            l_ge$3 = df$3$count >= k_nm1_7;
+        end
+        if (l_pop$3 & ~l_push$3) begin
+            l_ge$3 = df$3$count >= k_np1_7;
+        end
+        l_lnz$3 = lastc$3$q != k0_7;
+        if ((l_push$3 & inp$3$last) & ~(l_pop$3 & hw$3$last)) begin
+            l_lnz$3 = 1'b1;
+        end
+        if ((l_pop$3 & hw$3$last) & ~(l_push$3 & inp$3$last)) begin
+            l_lnz$3 = lastc$3$q >= k2_7;
+        end
+        d_av$3$d = l_ge$3 | l_lnz$3;
         if (l_push$3 & inp$3$last) begin
             lastc$3$d = lastc$3$q + k1_7;
         end
@@ -5792,137 +6369,21 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                 l_lk$0 = l_lk$0 | link$3$read_data;
             end
         end
-        l_rot$0 = k0_64;
-        if (p_s$0$q == k_wsel$0) begin
-            if (p_rep$0$q) begin
-                l_rot$0 = l_rot$0 | bank$4$read_data;
-            end
-            else begin
-                l_rot$0 = l_rot$0 | bank$0$read_data;
-            end
+        l_row_w$0 = bank$0$read_data;
+        if (p_rep$0$q) begin
+            l_row_w$0 = bank$4$read_data;
         end
-        if (p_s$0$q == k_wsel$4) begin
-            if (p_rep$0$q) begin
-                l_rot$0 = l_rot$0 | bank$5$read_data;
-            end
-            else begin
-                l_rot$0 = l_rot$0 | bank$1$read_data;
-            end
+        l_row_w$1 = bank$1$read_data;
+        if (p_rep$0$q) begin
+            l_row_w$1 = bank$5$read_data;
         end
-        if (p_s$0$q == k_wsel$8) begin
-            if (p_rep$0$q) begin
-                l_rot$0 = l_rot$0 | bank$6$read_data;
-            end
-            else begin
-                l_rot$0 = l_rot$0 | bank$2$read_data;
-            end
+        l_row_w$2 = bank$2$read_data;
+        if (p_rep$0$q) begin
+            l_row_w$2 = bank$6$read_data;
         end
-        if (p_s$0$q == k_wsel$12) begin
-            if (p_rep$0$q) begin
-                l_rot$0 = l_rot$0 | bank$7$read_data;
-            end
-            else begin
-                l_rot$0 = l_rot$0 | bank$3$read_data;
-            end
-        end
-        l_rot$1 = k0_64;
-        if (p_s$0$q == k_wsel$1) begin
-            if (p_rep$0$q) begin
-                l_rot$1 = l_rot$1 | bank$4$read_data;
-            end
-            else begin
-                l_rot$1 = l_rot$1 | bank$0$read_data;
-            end
-        end
-        if (p_s$0$q == k_wsel$5) begin
-            if (p_rep$0$q) begin
-                l_rot$1 = l_rot$1 | bank$5$read_data;
-            end
-            else begin
-                l_rot$1 = l_rot$1 | bank$1$read_data;
-            end
-        end
-        if (p_s$0$q == k_wsel$9) begin
-            if (p_rep$0$q) begin
-                l_rot$1 = l_rot$1 | bank$6$read_data;
-            end
-            else begin
-                l_rot$1 = l_rot$1 | bank$2$read_data;
-            end
-        end
-        if (p_s$0$q == k_wsel$13) begin
-            if (p_rep$0$q) begin
-                l_rot$1 = l_rot$1 | bank$7$read_data;
-            end
-            else begin
-                l_rot$1 = l_rot$1 | bank$3$read_data;
-            end
-        end
-        l_rot$2 = k0_64;
-        if (p_s$0$q == k_wsel$2) begin
-            if (p_rep$0$q) begin
-                l_rot$2 = l_rot$2 | bank$4$read_data;
-            end
-            else begin
-                l_rot$2 = l_rot$2 | bank$0$read_data;
-            end
-        end
-        if (p_s$0$q == k_wsel$6) begin
-            if (p_rep$0$q) begin
-                l_rot$2 = l_rot$2 | bank$5$read_data;
-            end
-            else begin
-                l_rot$2 = l_rot$2 | bank$1$read_data;
-            end
-        end
-        if (p_s$0$q == k_wsel$10) begin
-            if (p_rep$0$q) begin
-                l_rot$2 = l_rot$2 | bank$6$read_data;
-            end
-            else begin
-                l_rot$2 = l_rot$2 | bank$2$read_data;
-            end
-        end
-        if (p_s$0$q == k_wsel$14) begin
-            if (p_rep$0$q) begin
-                l_rot$2 = l_rot$2 | bank$7$read_data;
-            end
-            else begin
-                l_rot$2 = l_rot$2 | bank$3$read_data;
-            end
-        end
-        l_rot$3 = k0_64;
-        if (p_s$0$q == k_wsel$3) begin
-            if (p_rep$0$q) begin
-                l_rot$3 = l_rot$3 | bank$4$read_data;
-            end
-            else begin
-                l_rot$3 = l_rot$3 | bank$0$read_data;
-            end
-        end
-        if (p_s$0$q == k_wsel$7) begin
-            if (p_rep$0$q) begin
-                l_rot$3 = l_rot$3 | bank$5$read_data;
-            end
-            else begin
-                l_rot$3 = l_rot$3 | bank$1$read_data;
-            end
-        end
-        if (p_s$0$q == k_wsel$11) begin
-            if (p_rep$0$q) begin
-                l_rot$3 = l_rot$3 | bank$6$read_data;
-            end
-            else begin
-                l_rot$3 = l_rot$3 | bank$2$read_data;
-            end
-        end
-        if (p_s$0$q == k_wsel$15) begin
-            if (p_rep$0$q) begin
-                l_rot$3 = l_rot$3 | bank$7$read_data;
-            end
-            else begin
-                l_rot$3 = l_rot$3 | bank$3$read_data;
-            end
+        l_row_w$3 = bank$3$read_data;
+        if (p_rep$0$q) begin
+            l_row_w$3 = bank$7$read_data;
         end
         if (p_en$0$q & p_cap$0$q) begin
             if (p_k$0$q == k_idx$0) begin
@@ -5930,40 +6391,44 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                 rn$0$d = p_n$0$q;
                 rl$0$d = p_last$0$q;
                 re$0$d = p_emp$0$q;
-                rw$0$d = l_rot$0;
-                rw$1$d = l_rot$1;
-                rw$2$d = l_rot$2;
-                rw$3$d = l_rot$3;
+                rs$0$d = p_s$0$q;
+                rw$0$d = l_row_w$0;
+                rw$1$d = l_row_w$1;
+                rw$2$d = l_row_w$2;
+                rw$3$d = l_row_w$3;
             end
             if (p_k$0$q == k_idx$1) begin
                 rv$1$d = 1'b1;
                 rn$1$d = p_n$0$q;
                 rl$1$d = p_last$0$q;
                 re$1$d = p_emp$0$q;
-                rw$4$d = l_rot$0;
-                rw$5$d = l_rot$1;
-                rw$6$d = l_rot$2;
-                rw$7$d = l_rot$3;
+                rs$1$d = p_s$0$q;
+                rw$4$d = l_row_w$0;
+                rw$5$d = l_row_w$1;
+                rw$6$d = l_row_w$2;
+                rw$7$d = l_row_w$3;
             end
             if (p_k$0$q == k_idx$2) begin
                 rv$2$d = 1'b1;
                 rn$2$d = p_n$0$q;
                 rl$2$d = p_last$0$q;
                 re$2$d = p_emp$0$q;
-                rw$8$d = l_rot$0;
-                rw$9$d = l_rot$1;
-                rw$10$d = l_rot$2;
-                rw$11$d = l_rot$3;
+                rs$2$d = p_s$0$q;
+                rw$8$d = l_row_w$0;
+                rw$9$d = l_row_w$1;
+                rw$10$d = l_row_w$2;
+                rw$11$d = l_row_w$3;
             end
             if (p_k$0$q == k_idx$3) begin
                 rv$3$d = 1'b1;
                 rn$3$d = p_n$0$q;
                 rl$3$d = p_last$0$q;
                 re$3$d = p_emp$0$q;
-                rw$12$d = l_rot$0;
-                rw$13$d = l_rot$1;
-                rw$14$d = l_rot$2;
-                rw$15$d = l_rot$3;
+                rs$3$d = p_s$0$q;
+                rw$12$d = l_row_w$0;
+                rw$13$d = l_row_w$1;
+                rw$14$d = l_row_w$2;
+                rw$15$d = l_row_w$3;
             end
         end
         l_ceff$0 = r_cell$0$q;
@@ -6033,17 +6498,17 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_rn$0 = rn$0$q;
             l_rl$0 = rl$0$q;
             l_re$0 = re$0$q;
-            if (x_n$0$q == k_idx$0) begin
-                l_word$0 = rw$0$q;
+            if (x_b$0$q == k_idx$0) begin
+                l_word$0 = l_word$0 | rw$0$q;
             end
-            if (x_n$0$q == k_idx$1) begin
-                l_word$0 = rw$1$q;
+            if (x_b$0$q == k_idx$1) begin
+                l_word$0 = l_word$0 | rw$1$q;
             end
-            if (x_n$0$q == k_idx$2) begin
-                l_word$0 = rw$2$q;
+            if (x_b$0$q == k_idx$2) begin
+                l_word$0 = l_word$0 | rw$2$q;
             end
-            if (x_n$0$q == k_idx$3) begin
-                l_word$0 = rw$3$q;
+            if (x_b$0$q == k_idx$3) begin
+                l_word$0 = l_word$0 | rw$3$q;
             end
         end
         if (x_k$0$q == k_idx$1) begin
@@ -6051,17 +6516,17 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_rn$0 = rn$1$q;
             l_rl$0 = rl$1$q;
             l_re$0 = re$1$q;
-            if (x_n$0$q == k_idx$0) begin
-                l_word$0 = rw$4$q;
+            if (x_b$0$q == k_idx$0) begin
+                l_word$0 = l_word$0 | rw$4$q;
             end
-            if (x_n$0$q == k_idx$1) begin
-                l_word$0 = rw$5$q;
+            if (x_b$0$q == k_idx$1) begin
+                l_word$0 = l_word$0 | rw$5$q;
             end
-            if (x_n$0$q == k_idx$2) begin
-                l_word$0 = rw$6$q;
+            if (x_b$0$q == k_idx$2) begin
+                l_word$0 = l_word$0 | rw$6$q;
             end
-            if (x_n$0$q == k_idx$3) begin
-                l_word$0 = rw$7$q;
+            if (x_b$0$q == k_idx$3) begin
+                l_word$0 = l_word$0 | rw$7$q;
             end
         end
         if (x_k$0$q == k_idx$2) begin
@@ -6069,17 +6534,17 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_rn$0 = rn$2$q;
             l_rl$0 = rl$2$q;
             l_re$0 = re$2$q;
-            if (x_n$0$q == k_idx$0) begin
-                l_word$0 = rw$8$q;
+            if (x_b$0$q == k_idx$0) begin
+                l_word$0 = l_word$0 | rw$8$q;
             end
-            if (x_n$0$q == k_idx$1) begin
-                l_word$0 = rw$9$q;
+            if (x_b$0$q == k_idx$1) begin
+                l_word$0 = l_word$0 | rw$9$q;
             end
-            if (x_n$0$q == k_idx$2) begin
-                l_word$0 = rw$10$q;
+            if (x_b$0$q == k_idx$2) begin
+                l_word$0 = l_word$0 | rw$10$q;
             end
-            if (x_n$0$q == k_idx$3) begin
-                l_word$0 = rw$11$q;
+            if (x_b$0$q == k_idx$3) begin
+                l_word$0 = l_word$0 | rw$11$q;
             end
         end
         if (x_k$0$q == k_idx$3) begin
@@ -6087,21 +6552,25 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_rn$0 = rn$3$q;
             l_rl$0 = rl$3$q;
             l_re$0 = re$3$q;
-            if (x_n$0$q == k_idx$0) begin
-                l_word$0 = rw$12$q;
+            if (x_b$0$q == k_idx$0) begin
+                l_word$0 = l_word$0 | rw$12$q;
             end
-            if (x_n$0$q == k_idx$1) begin
-                l_word$0 = rw$13$q;
+            if (x_b$0$q == k_idx$1) begin
+                l_word$0 = l_word$0 | rw$13$q;
             end
-            if (x_n$0$q == k_idx$2) begin
-                l_word$0 = rw$14$q;
+            if (x_b$0$q == k_idx$2) begin
+                l_word$0 = l_word$0 | rw$14$q;
             end
-            if (x_n$0$q == k_idx$3) begin
-                l_word$0 = rw$15$q;
+            if (x_b$0$q == k_idx$3) begin
+                l_word$0 = l_word$0 | rw$15$q;
             end
         end
         l_rowend$0 = (x_n$0$q + k1_8) == l_rn$0;
         l_nk$0 = (x_k$0$q + k1_8) & k_rm;
+        l_nxk$0 = x_k$0$q;
+        if (l_can$0 & l_rv$0 & l_rowend$0) begin
+            l_nxk$0 = l_nk$0;
+        end
         if (l_can$0) begin
             t_valid$0$d = l_rv$0;
             t_data$0$d = k0_64;
@@ -6110,9 +6579,22 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             if (l_rv$0) begin
                 t_data$0$d = l_word$0;
                 x_n$0$d = x_n$0$q + k1_8;
+                x_b$0$d = (x_b$0$q + k1_8) & k_mask;
                 if (l_rowend$0) begin
                     x_n$0$d = k0_8;
                     x_k$0$d = l_nk$0;
+                    if (l_nk$0 == k_idx$0) begin
+                        x_b$0$d = rs$0$q;
+                    end
+                    if (l_nk$0 == k_idx$1) begin
+                        x_b$0$d = rs$1$q;
+                    end
+                    if (l_nk$0 == k_idx$2) begin
+                        x_b$0$d = rs$2$q;
+                    end
+                    if (l_nk$0 == k_idx$3) begin
+                        x_b$0$d = rs$3$q;
+                    end
                     if (x_k$0$q == k_idx$0) begin
                         rv$0$d = 1'b0;
                     end
@@ -6131,6 +6613,9 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                     end
                 end
             end
+        end
+        if (p_en$0$q & p_cap$0$q & (p_k$0$q == l_nxk$0)) begin
+            x_b$0$d = p_s$0$q;
         end
         if (t_valid$0$q & out$0$ready & t_last$0$q) begin
             c_tx$0$d = c_tx$0$q + k1_32;
@@ -6181,137 +6666,21 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                 l_lk$1 = l_lk$1 | link$3$read_data;
             end
         end
-        l_rot$4 = k0_64;
-        if (p_s$1$q == k_wsel$0) begin
-            if (p_rep$1$q) begin
-                l_rot$4 = l_rot$4 | bank$4$read_data;
-            end
-            else begin
-                l_rot$4 = l_rot$4 | bank$0$read_data;
-            end
+        l_row_w$4 = bank$0$read_data;
+        if (p_rep$1$q) begin
+            l_row_w$4 = bank$4$read_data;
         end
-        if (p_s$1$q == k_wsel$4) begin
-            if (p_rep$1$q) begin
-                l_rot$4 = l_rot$4 | bank$5$read_data;
-            end
-            else begin
-                l_rot$4 = l_rot$4 | bank$1$read_data;
-            end
+        l_row_w$5 = bank$1$read_data;
+        if (p_rep$1$q) begin
+            l_row_w$5 = bank$5$read_data;
         end
-        if (p_s$1$q == k_wsel$8) begin
-            if (p_rep$1$q) begin
-                l_rot$4 = l_rot$4 | bank$6$read_data;
-            end
-            else begin
-                l_rot$4 = l_rot$4 | bank$2$read_data;
-            end
+        l_row_w$6 = bank$2$read_data;
+        if (p_rep$1$q) begin
+            l_row_w$6 = bank$6$read_data;
         end
-        if (p_s$1$q == k_wsel$12) begin
-            if (p_rep$1$q) begin
-                l_rot$4 = l_rot$4 | bank$7$read_data;
-            end
-            else begin
-                l_rot$4 = l_rot$4 | bank$3$read_data;
-            end
-        end
-        l_rot$5 = k0_64;
-        if (p_s$1$q == k_wsel$1) begin
-            if (p_rep$1$q) begin
-                l_rot$5 = l_rot$5 | bank$4$read_data;
-            end
-            else begin
-                l_rot$5 = l_rot$5 | bank$0$read_data;
-            end
-        end
-        if (p_s$1$q == k_wsel$5) begin
-            if (p_rep$1$q) begin
-                l_rot$5 = l_rot$5 | bank$5$read_data;
-            end
-            else begin
-                l_rot$5 = l_rot$5 | bank$1$read_data;
-            end
-        end
-        if (p_s$1$q == k_wsel$9) begin
-            if (p_rep$1$q) begin
-                l_rot$5 = l_rot$5 | bank$6$read_data;
-            end
-            else begin
-                l_rot$5 = l_rot$5 | bank$2$read_data;
-            end
-        end
-        if (p_s$1$q == k_wsel$13) begin
-            if (p_rep$1$q) begin
-                l_rot$5 = l_rot$5 | bank$7$read_data;
-            end
-            else begin
-                l_rot$5 = l_rot$5 | bank$3$read_data;
-            end
-        end
-        l_rot$6 = k0_64;
-        if (p_s$1$q == k_wsel$2) begin
-            if (p_rep$1$q) begin
-                l_rot$6 = l_rot$6 | bank$4$read_data;
-            end
-            else begin
-                l_rot$6 = l_rot$6 | bank$0$read_data;
-            end
-        end
-        if (p_s$1$q == k_wsel$6) begin
-            if (p_rep$1$q) begin
-                l_rot$6 = l_rot$6 | bank$5$read_data;
-            end
-            else begin
-                l_rot$6 = l_rot$6 | bank$1$read_data;
-            end
-        end
-        if (p_s$1$q == k_wsel$10) begin
-            if (p_rep$1$q) begin
-                l_rot$6 = l_rot$6 | bank$6$read_data;
-            end
-            else begin
-                l_rot$6 = l_rot$6 | bank$2$read_data;
-            end
-        end
-        if (p_s$1$q == k_wsel$14) begin
-            if (p_rep$1$q) begin
-                l_rot$6 = l_rot$6 | bank$7$read_data;
-            end
-            else begin
-                l_rot$6 = l_rot$6 | bank$3$read_data;
-            end
-        end
-        l_rot$7 = k0_64;
-        if (p_s$1$q == k_wsel$3) begin
-            if (p_rep$1$q) begin
-                l_rot$7 = l_rot$7 | bank$4$read_data;
-            end
-            else begin
-                l_rot$7 = l_rot$7 | bank$0$read_data;
-            end
-        end
-        if (p_s$1$q == k_wsel$7) begin
-            if (p_rep$1$q) begin
-                l_rot$7 = l_rot$7 | bank$5$read_data;
-            end
-            else begin
-                l_rot$7 = l_rot$7 | bank$1$read_data;
-            end
-        end
-        if (p_s$1$q == k_wsel$11) begin
-            if (p_rep$1$q) begin
-                l_rot$7 = l_rot$7 | bank$6$read_data;
-            end
-            else begin
-                l_rot$7 = l_rot$7 | bank$2$read_data;
-            end
-        end
-        if (p_s$1$q == k_wsel$15) begin
-            if (p_rep$1$q) begin
-                l_rot$7 = l_rot$7 | bank$7$read_data;
-            end
-            else begin
-                l_rot$7 = l_rot$7 | bank$3$read_data;
-            end
+        l_row_w$7 = bank$3$read_data;
+        if (p_rep$1$q) begin
+            l_row_w$7 = bank$7$read_data;
         end
         if (p_en$1$q & p_cap$1$q) begin
             if (p_k$1$q == k_idx$0) begin
@@ -6319,40 +6688,44 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                 rn$4$d = p_n$1$q;
                 rl$4$d = p_last$1$q;
                 re$4$d = p_emp$1$q;
-                rw$16$d = l_rot$4;
-                rw$17$d = l_rot$5;
-                rw$18$d = l_rot$6;
-                rw$19$d = l_rot$7;
+                rs$4$d = p_s$1$q;
+                rw$16$d = l_row_w$4;
+                rw$17$d = l_row_w$5;
+                rw$18$d = l_row_w$6;
+                rw$19$d = l_row_w$7;
             end
             if (p_k$1$q == k_idx$1) begin
                 rv$5$d = 1'b1;
                 rn$5$d = p_n$1$q;
                 rl$5$d = p_last$1$q;
                 re$5$d = p_emp$1$q;
-                rw$20$d = l_rot$4;
-                rw$21$d = l_rot$5;
-                rw$22$d = l_rot$6;
-                rw$23$d = l_rot$7;
+                rs$5$d = p_s$1$q;
+                rw$20$d = l_row_w$4;
+                rw$21$d = l_row_w$5;
+                rw$22$d = l_row_w$6;
+                rw$23$d = l_row_w$7;
             end
             if (p_k$1$q == k_idx$2) begin
                 rv$6$d = 1'b1;
                 rn$6$d = p_n$1$q;
                 rl$6$d = p_last$1$q;
                 re$6$d = p_emp$1$q;
-                rw$24$d = l_rot$4;
-                rw$25$d = l_rot$5;
-                rw$26$d = l_rot$6;
-                rw$27$d = l_rot$7;
+                rs$6$d = p_s$1$q;
+                rw$24$d = l_row_w$4;
+                rw$25$d = l_row_w$5;
+                rw$26$d = l_row_w$6;
+                rw$27$d = l_row_w$7;
             end
             if (p_k$1$q == k_idx$3) begin
                 rv$7$d = 1'b1;
                 rn$7$d = p_n$1$q;
                 rl$7$d = p_last$1$q;
                 re$7$d = p_emp$1$q;
-                rw$28$d = l_rot$4;
-                rw$29$d = l_rot$5;
-                rw$30$d = l_rot$6;
-                rw$31$d = l_rot$7;
+                rs$7$d = p_s$1$q;
+                rw$28$d = l_row_w$4;
+                rw$29$d = l_row_w$5;
+                rw$30$d = l_row_w$6;
+                rw$31$d = l_row_w$7;
             end
         end
         l_ceff$1 = r_cell$1$q;
@@ -6422,17 +6795,17 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_rn$1 = rn$4$q;
             l_rl$1 = rl$4$q;
             l_re$1 = re$4$q;
-            if (x_n$1$q == k_idx$0) begin
-                l_word$1 = rw$16$q;
+            if (x_b$1$q == k_idx$0) begin
+                l_word$1 = l_word$1 | rw$16$q;
             end
-            if (x_n$1$q == k_idx$1) begin
-                l_word$1 = rw$17$q;
+            if (x_b$1$q == k_idx$1) begin
+                l_word$1 = l_word$1 | rw$17$q;
             end
-            if (x_n$1$q == k_idx$2) begin
-                l_word$1 = rw$18$q;
+            if (x_b$1$q == k_idx$2) begin
+                l_word$1 = l_word$1 | rw$18$q;
             end
-            if (x_n$1$q == k_idx$3) begin
-                l_word$1 = rw$19$q;
+            if (x_b$1$q == k_idx$3) begin
+                l_word$1 = l_word$1 | rw$19$q;
             end
         end
         if (x_k$1$q == k_idx$1) begin
@@ -6440,17 +6813,17 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_rn$1 = rn$5$q;
             l_rl$1 = rl$5$q;
             l_re$1 = re$5$q;
-            if (x_n$1$q == k_idx$0) begin
-                l_word$1 = rw$20$q;
+            if (x_b$1$q == k_idx$0) begin
+                l_word$1 = l_word$1 | rw$20$q;
             end
-            if (x_n$1$q == k_idx$1) begin
-                l_word$1 = rw$21$q;
+            if (x_b$1$q == k_idx$1) begin
+                l_word$1 = l_word$1 | rw$21$q;
             end
-            if (x_n$1$q == k_idx$2) begin
-                l_word$1 = rw$22$q;
+            if (x_b$1$q == k_idx$2) begin
+                l_word$1 = l_word$1 | rw$22$q;
             end
-            if (x_n$1$q == k_idx$3) begin
-                l_word$1 = rw$23$q;
+            if (x_b$1$q == k_idx$3) begin
+                l_word$1 = l_word$1 | rw$23$q;
             end
         end
         if (x_k$1$q == k_idx$2) begin
@@ -6458,17 +6831,17 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_rn$1 = rn$6$q;
             l_rl$1 = rl$6$q;
             l_re$1 = re$6$q;
-            if (x_n$1$q == k_idx$0) begin
-                l_word$1 = rw$24$q;
+            if (x_b$1$q == k_idx$0) begin
+                l_word$1 = l_word$1 | rw$24$q;
             end
-            if (x_n$1$q == k_idx$1) begin
-                l_word$1 = rw$25$q;
+            if (x_b$1$q == k_idx$1) begin
+                l_word$1 = l_word$1 | rw$25$q;
             end
-            if (x_n$1$q == k_idx$2) begin
-                l_word$1 = rw$26$q;
+            if (x_b$1$q == k_idx$2) begin
+                l_word$1 = l_word$1 | rw$26$q;
             end
-            if (x_n$1$q == k_idx$3) begin
-                l_word$1 = rw$27$q;
+            if (x_b$1$q == k_idx$3) begin
+                l_word$1 = l_word$1 | rw$27$q;
             end
         end
         if (x_k$1$q == k_idx$3) begin
@@ -6476,21 +6849,25 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_rn$1 = rn$7$q;
             l_rl$1 = rl$7$q;
             l_re$1 = re$7$q;
-            if (x_n$1$q == k_idx$0) begin
-                l_word$1 = rw$28$q;
+            if (x_b$1$q == k_idx$0) begin
+                l_word$1 = l_word$1 | rw$28$q;
             end
-            if (x_n$1$q == k_idx$1) begin
-                l_word$1 = rw$29$q;
+            if (x_b$1$q == k_idx$1) begin
+                l_word$1 = l_word$1 | rw$29$q;
             end
-            if (x_n$1$q == k_idx$2) begin
-                l_word$1 = rw$30$q;
+            if (x_b$1$q == k_idx$2) begin
+                l_word$1 = l_word$1 | rw$30$q;
             end
-            if (x_n$1$q == k_idx$3) begin
-                l_word$1 = rw$31$q;
+            if (x_b$1$q == k_idx$3) begin
+                l_word$1 = l_word$1 | rw$31$q;
             end
         end
         l_rowend$1 = (x_n$1$q + k1_8) == l_rn$1;
         l_nk$1 = (x_k$1$q + k1_8) & k_rm;
+        l_nxk$1 = x_k$1$q;
+        if (l_can$1 & l_rv$1 & l_rowend$1) begin
+            l_nxk$1 = l_nk$1;
+        end
         if (l_can$1) begin
             t_valid$1$d = l_rv$1;
             t_data$1$d = k0_64;
@@ -6499,9 +6876,22 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             if (l_rv$1) begin
                 t_data$1$d = l_word$1;
                 x_n$1$d = x_n$1$q + k1_8;
+                x_b$1$d = (x_b$1$q + k1_8) & k_mask;
                 if (l_rowend$1) begin
                     x_n$1$d = k0_8;
                     x_k$1$d = l_nk$1;
+                    if (l_nk$1 == k_idx$0) begin
+                        x_b$1$d = rs$4$q;
+                    end
+                    if (l_nk$1 == k_idx$1) begin
+                        x_b$1$d = rs$5$q;
+                    end
+                    if (l_nk$1 == k_idx$2) begin
+                        x_b$1$d = rs$6$q;
+                    end
+                    if (l_nk$1 == k_idx$3) begin
+                        x_b$1$d = rs$7$q;
+                    end
                     if (x_k$1$q == k_idx$0) begin
                         rv$4$d = 1'b0;
                     end
@@ -6520,6 +6910,9 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                     end
                 end
             end
+        end
+        if (p_en$1$q & p_cap$1$q & (p_k$1$q == l_nxk$1)) begin
+            x_b$1$d = p_s$1$q;
         end
         if (t_valid$1$q & out$1$ready & t_last$1$q) begin
             c_tx$1$d = c_tx$1$q + k1_32;
@@ -6570,137 +6963,21 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                 l_lk$2 = l_lk$2 | link$3$read_data;
             end
         end
-        l_rot$8 = k0_64;
-        if (p_s$2$q == k_wsel$0) begin
-            if (p_rep$2$q) begin
-                l_rot$8 = l_rot$8 | bank$4$read_data;
-            end
-            else begin
-                l_rot$8 = l_rot$8 | bank$0$read_data;
-            end
+        l_row_w$8 = bank$0$read_data;
+        if (p_rep$2$q) begin
+            l_row_w$8 = bank$4$read_data;
         end
-        if (p_s$2$q == k_wsel$4) begin
-            if (p_rep$2$q) begin
-                l_rot$8 = l_rot$8 | bank$5$read_data;
-            end
-            else begin
-                l_rot$8 = l_rot$8 | bank$1$read_data;
-            end
+        l_row_w$9 = bank$1$read_data;
+        if (p_rep$2$q) begin
+            l_row_w$9 = bank$5$read_data;
         end
-        if (p_s$2$q == k_wsel$8) begin
-            if (p_rep$2$q) begin
-                l_rot$8 = l_rot$8 | bank$6$read_data;
-            end
-            else begin
-                l_rot$8 = l_rot$8 | bank$2$read_data;
-            end
+        l_row_w$10 = bank$2$read_data;
+        if (p_rep$2$q) begin
+            l_row_w$10 = bank$6$read_data;
         end
-        if (p_s$2$q == k_wsel$12) begin
-            if (p_rep$2$q) begin
-                l_rot$8 = l_rot$8 | bank$7$read_data;
-            end
-            else begin
-                l_rot$8 = l_rot$8 | bank$3$read_data;
-            end
-        end
-        l_rot$9 = k0_64;
-        if (p_s$2$q == k_wsel$1) begin
-            if (p_rep$2$q) begin
-                l_rot$9 = l_rot$9 | bank$4$read_data;
-            end
-            else begin
-                l_rot$9 = l_rot$9 | bank$0$read_data;
-            end
-        end
-        if (p_s$2$q == k_wsel$5) begin
-            if (p_rep$2$q) begin
-                l_rot$9 = l_rot$9 | bank$5$read_data;
-            end
-            else begin
-                l_rot$9 = l_rot$9 | bank$1$read_data;
-            end
-        end
-        if (p_s$2$q == k_wsel$9) begin
-            if (p_rep$2$q) begin
-                l_rot$9 = l_rot$9 | bank$6$read_data;
-            end
-            else begin
-                l_rot$9 = l_rot$9 | bank$2$read_data;
-            end
-        end
-        if (p_s$2$q == k_wsel$13) begin
-            if (p_rep$2$q) begin
-                l_rot$9 = l_rot$9 | bank$7$read_data;
-            end
-            else begin
-                l_rot$9 = l_rot$9 | bank$3$read_data;
-            end
-        end
-        l_rot$10 = k0_64;
-        if (p_s$2$q == k_wsel$2) begin
-            if (p_rep$2$q) begin
-                l_rot$10 = l_rot$10 | bank$4$read_data;
-            end
-            else begin
-                l_rot$10 = l_rot$10 | bank$0$read_data;
-            end
-        end
-        if (p_s$2$q == k_wsel$6) begin
-            if (p_rep$2$q) begin
-                l_rot$10 = l_rot$10 | bank$5$read_data;
-            end
-            else begin
-                l_rot$10 = l_rot$10 | bank$1$read_data;
-            end
-        end
-        if (p_s$2$q == k_wsel$10) begin
-            if (p_rep$2$q) begin
-                l_rot$10 = l_rot$10 | bank$6$read_data;
-            end
-            else begin
-                l_rot$10 = l_rot$10 | bank$2$read_data;
-            end
-        end
-        if (p_s$2$q == k_wsel$14) begin
-            if (p_rep$2$q) begin
-                l_rot$10 = l_rot$10 | bank$7$read_data;
-            end
-            else begin
-                l_rot$10 = l_rot$10 | bank$3$read_data;
-            end
-        end
-        l_rot$11 = k0_64;
-        if (p_s$2$q == k_wsel$3) begin
-            if (p_rep$2$q) begin
-                l_rot$11 = l_rot$11 | bank$4$read_data;
-            end
-            else begin
-                l_rot$11 = l_rot$11 | bank$0$read_data;
-            end
-        end
-        if (p_s$2$q == k_wsel$7) begin
-            if (p_rep$2$q) begin
-                l_rot$11 = l_rot$11 | bank$5$read_data;
-            end
-            else begin
-                l_rot$11 = l_rot$11 | bank$1$read_data;
-            end
-        end
-        if (p_s$2$q == k_wsel$11) begin
-            if (p_rep$2$q) begin
-                l_rot$11 = l_rot$11 | bank$6$read_data;
-            end
-            else begin
-                l_rot$11 = l_rot$11 | bank$2$read_data;
-            end
-        end
-        if (p_s$2$q == k_wsel$15) begin
-            if (p_rep$2$q) begin
-                l_rot$11 = l_rot$11 | bank$7$read_data;
-            end
-            else begin
-                l_rot$11 = l_rot$11 | bank$3$read_data;
-            end
+        l_row_w$11 = bank$3$read_data;
+        if (p_rep$2$q) begin
+            l_row_w$11 = bank$7$read_data;
         end
         if (p_en$2$q & p_cap$2$q) begin
             if (p_k$2$q == k_idx$0) begin
@@ -6708,40 +6985,44 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                 rn$8$d = p_n$2$q;
                 rl$8$d = p_last$2$q;
                 re$8$d = p_emp$2$q;
-                rw$32$d = l_rot$8;
-                rw$33$d = l_rot$9;
-                rw$34$d = l_rot$10;
-                rw$35$d = l_rot$11;
+                rs$8$d = p_s$2$q;
+                rw$32$d = l_row_w$8;
+                rw$33$d = l_row_w$9;
+                rw$34$d = l_row_w$10;
+                rw$35$d = l_row_w$11;
             end
             if (p_k$2$q == k_idx$1) begin
                 rv$9$d = 1'b1;
                 rn$9$d = p_n$2$q;
                 rl$9$d = p_last$2$q;
                 re$9$d = p_emp$2$q;
-                rw$36$d = l_rot$8;
-                rw$37$d = l_rot$9;
-                rw$38$d = l_rot$10;
-                rw$39$d = l_rot$11;
+                rs$9$d = p_s$2$q;
+                rw$36$d = l_row_w$8;
+                rw$37$d = l_row_w$9;
+                rw$38$d = l_row_w$10;
+                rw$39$d = l_row_w$11;
             end
             if (p_k$2$q == k_idx$2) begin
                 rv$10$d = 1'b1;
                 rn$10$d = p_n$2$q;
                 rl$10$d = p_last$2$q;
                 re$10$d = p_emp$2$q;
-                rw$40$d = l_rot$8;
-                rw$41$d = l_rot$9;
-                rw$42$d = l_rot$10;
-                rw$43$d = l_rot$11;
+                rs$10$d = p_s$2$q;
+                rw$40$d = l_row_w$8;
+                rw$41$d = l_row_w$9;
+                rw$42$d = l_row_w$10;
+                rw$43$d = l_row_w$11;
             end
             if (p_k$2$q == k_idx$3) begin
                 rv$11$d = 1'b1;
                 rn$11$d = p_n$2$q;
                 rl$11$d = p_last$2$q;
                 re$11$d = p_emp$2$q;
-                rw$44$d = l_rot$8;
-                rw$45$d = l_rot$9;
-                rw$46$d = l_rot$10;
-                rw$47$d = l_rot$11;
+                rs$11$d = p_s$2$q;
+                rw$44$d = l_row_w$8;
+                rw$45$d = l_row_w$9;
+                rw$46$d = l_row_w$10;
+                rw$47$d = l_row_w$11;
             end
         end
         l_ceff$2 = r_cell$2$q;
@@ -6811,17 +7092,17 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_rn$2 = rn$8$q;
             l_rl$2 = rl$8$q;
             l_re$2 = re$8$q;
-            if (x_n$2$q == k_idx$0) begin
-                l_word$2 = rw$32$q;
+            if (x_b$2$q == k_idx$0) begin
+                l_word$2 = l_word$2 | rw$32$q;
             end
-            if (x_n$2$q == k_idx$1) begin
-                l_word$2 = rw$33$q;
+            if (x_b$2$q == k_idx$1) begin
+                l_word$2 = l_word$2 | rw$33$q;
             end
-            if (x_n$2$q == k_idx$2) begin
-                l_word$2 = rw$34$q;
+            if (x_b$2$q == k_idx$2) begin
+                l_word$2 = l_word$2 | rw$34$q;
             end
-            if (x_n$2$q == k_idx$3) begin
-                l_word$2 = rw$35$q;
+            if (x_b$2$q == k_idx$3) begin
+                l_word$2 = l_word$2 | rw$35$q;
             end
         end
         if (x_k$2$q == k_idx$1) begin
@@ -6829,17 +7110,17 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_rn$2 = rn$9$q;
             l_rl$2 = rl$9$q;
             l_re$2 = re$9$q;
-            if (x_n$2$q == k_idx$0) begin
-                l_word$2 = rw$36$q;
+            if (x_b$2$q == k_idx$0) begin
+                l_word$2 = l_word$2 | rw$36$q;
             end
-            if (x_n$2$q == k_idx$1) begin
-                l_word$2 = rw$37$q;
+            if (x_b$2$q == k_idx$1) begin
+                l_word$2 = l_word$2 | rw$37$q;
             end
-            if (x_n$2$q == k_idx$2) begin
-                l_word$2 = rw$38$q;
+            if (x_b$2$q == k_idx$2) begin
+                l_word$2 = l_word$2 | rw$38$q;
             end
-            if (x_n$2$q == k_idx$3) begin
-                l_word$2 = rw$39$q;
+            if (x_b$2$q == k_idx$3) begin
+                l_word$2 = l_word$2 | rw$39$q;
             end
         end
         if (x_k$2$q == k_idx$2) begin
@@ -6847,17 +7128,17 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_rn$2 = rn$10$q;
             l_rl$2 = rl$10$q;
             l_re$2 = re$10$q;
-            if (x_n$2$q == k_idx$0) begin
-                l_word$2 = rw$40$q;
+            if (x_b$2$q == k_idx$0) begin
+                l_word$2 = l_word$2 | rw$40$q;
             end
-            if (x_n$2$q == k_idx$1) begin
-                l_word$2 = rw$41$q;
+            if (x_b$2$q == k_idx$1) begin
+                l_word$2 = l_word$2 | rw$41$q;
             end
-            if (x_n$2$q == k_idx$2) begin
-                l_word$2 = rw$42$q;
+            if (x_b$2$q == k_idx$2) begin
+                l_word$2 = l_word$2 | rw$42$q;
             end
-            if (x_n$2$q == k_idx$3) begin
-                l_word$2 = rw$43$q;
+            if (x_b$2$q == k_idx$3) begin
+                l_word$2 = l_word$2 | rw$43$q;
             end
         end
         if (x_k$2$q == k_idx$3) begin
@@ -6865,21 +7146,25 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_rn$2 = rn$11$q;
             l_rl$2 = rl$11$q;
             l_re$2 = re$11$q;
-            if (x_n$2$q == k_idx$0) begin
-                l_word$2 = rw$44$q;
+            if (x_b$2$q == k_idx$0) begin
+                l_word$2 = l_word$2 | rw$44$q;
             end
-            if (x_n$2$q == k_idx$1) begin
-                l_word$2 = rw$45$q;
+            if (x_b$2$q == k_idx$1) begin
+                l_word$2 = l_word$2 | rw$45$q;
             end
-            if (x_n$2$q == k_idx$2) begin
-                l_word$2 = rw$46$q;
+            if (x_b$2$q == k_idx$2) begin
+                l_word$2 = l_word$2 | rw$46$q;
             end
-            if (x_n$2$q == k_idx$3) begin
-                l_word$2 = rw$47$q;
+            if (x_b$2$q == k_idx$3) begin
+                l_word$2 = l_word$2 | rw$47$q;
             end
         end
         l_rowend$2 = (x_n$2$q + k1_8) == l_rn$2;
         l_nk$2 = (x_k$2$q + k1_8) & k_rm;
+        l_nxk$2 = x_k$2$q;
+        if (l_can$2 & l_rv$2 & l_rowend$2) begin
+            l_nxk$2 = l_nk$2;
+        end
         if (l_can$2) begin
             t_valid$2$d = l_rv$2;
             t_data$2$d = k0_64;
@@ -6888,9 +7173,22 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             if (l_rv$2) begin
                 t_data$2$d = l_word$2;
                 x_n$2$d = x_n$2$q + k1_8;
+                x_b$2$d = (x_b$2$q + k1_8) & k_mask;
                 if (l_rowend$2) begin
                     x_n$2$d = k0_8;
                     x_k$2$d = l_nk$2;
+                    if (l_nk$2 == k_idx$0) begin
+                        x_b$2$d = rs$8$q;
+                    end
+                    if (l_nk$2 == k_idx$1) begin
+                        x_b$2$d = rs$9$q;
+                    end
+                    if (l_nk$2 == k_idx$2) begin
+                        x_b$2$d = rs$10$q;
+                    end
+                    if (l_nk$2 == k_idx$3) begin
+                        x_b$2$d = rs$11$q;
+                    end
                     if (x_k$2$q == k_idx$0) begin
                         rv$8$d = 1'b0;
                     end
@@ -6909,6 +7207,9 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                     end
                 end
             end
+        end
+        if (p_en$2$q & p_cap$2$q & (p_k$2$q == l_nxk$2)) begin
+            x_b$2$d = p_s$2$q;
         end
         if (t_valid$2$q & out$2$ready & t_last$2$q) begin
             c_tx$2$d = c_tx$2$q + k1_32;
@@ -6959,137 +7260,21 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                 l_lk$3 = l_lk$3 | link$3$read_data;
             end
         end
-        l_rot$12 = k0_64;
-        if (p_s$3$q == k_wsel$0) begin
-            if (p_rep$3$q) begin
-                l_rot$12 = l_rot$12 | bank$4$read_data;
-            end
-            else begin
-                l_rot$12 = l_rot$12 | bank$0$read_data;
-            end
+        l_row_w$12 = bank$0$read_data;
+        if (p_rep$3$q) begin
+            l_row_w$12 = bank$4$read_data;
         end
-        if (p_s$3$q == k_wsel$4) begin
-            if (p_rep$3$q) begin
-                l_rot$12 = l_rot$12 | bank$5$read_data;
-            end
-            else begin
-                l_rot$12 = l_rot$12 | bank$1$read_data;
-            end
+        l_row_w$13 = bank$1$read_data;
+        if (p_rep$3$q) begin
+            l_row_w$13 = bank$5$read_data;
         end
-        if (p_s$3$q == k_wsel$8) begin
-            if (p_rep$3$q) begin
-                l_rot$12 = l_rot$12 | bank$6$read_data;
-            end
-            else begin
-                l_rot$12 = l_rot$12 | bank$2$read_data;
-            end
+        l_row_w$14 = bank$2$read_data;
+        if (p_rep$3$q) begin
+            l_row_w$14 = bank$6$read_data;
         end
-        if (p_s$3$q == k_wsel$12) begin
-            if (p_rep$3$q) begin
-                l_rot$12 = l_rot$12 | bank$7$read_data;
-            end
-            else begin
-                l_rot$12 = l_rot$12 | bank$3$read_data;
-            end
-        end
-        l_rot$13 = k0_64;
-        if (p_s$3$q == k_wsel$1) begin
-            if (p_rep$3$q) begin
-                l_rot$13 = l_rot$13 | bank$4$read_data;
-            end
-            else begin
-                l_rot$13 = l_rot$13 | bank$0$read_data;
-            end
-        end
-        if (p_s$3$q == k_wsel$5) begin
-            if (p_rep$3$q) begin
-                l_rot$13 = l_rot$13 | bank$5$read_data;
-            end
-            else begin
-                l_rot$13 = l_rot$13 | bank$1$read_data;
-            end
-        end
-        if (p_s$3$q == k_wsel$9) begin
-            if (p_rep$3$q) begin
-                l_rot$13 = l_rot$13 | bank$6$read_data;
-            end
-            else begin
-                l_rot$13 = l_rot$13 | bank$2$read_data;
-            end
-        end
-        if (p_s$3$q == k_wsel$13) begin
-            if (p_rep$3$q) begin
-                l_rot$13 = l_rot$13 | bank$7$read_data;
-            end
-            else begin
-                l_rot$13 = l_rot$13 | bank$3$read_data;
-            end
-        end
-        l_rot$14 = k0_64;
-        if (p_s$3$q == k_wsel$2) begin
-            if (p_rep$3$q) begin
-                l_rot$14 = l_rot$14 | bank$4$read_data;
-            end
-            else begin
-                l_rot$14 = l_rot$14 | bank$0$read_data;
-            end
-        end
-        if (p_s$3$q == k_wsel$6) begin
-            if (p_rep$3$q) begin
-                l_rot$14 = l_rot$14 | bank$5$read_data;
-            end
-            else begin
-                l_rot$14 = l_rot$14 | bank$1$read_data;
-            end
-        end
-        if (p_s$3$q == k_wsel$10) begin
-            if (p_rep$3$q) begin
-                l_rot$14 = l_rot$14 | bank$6$read_data;
-            end
-            else begin
-                l_rot$14 = l_rot$14 | bank$2$read_data;
-            end
-        end
-        if (p_s$3$q == k_wsel$14) begin
-            if (p_rep$3$q) begin
-                l_rot$14 = l_rot$14 | bank$7$read_data;
-            end
-            else begin
-                l_rot$14 = l_rot$14 | bank$3$read_data;
-            end
-        end
-        l_rot$15 = k0_64;
-        if (p_s$3$q == k_wsel$3) begin
-            if (p_rep$3$q) begin
-                l_rot$15 = l_rot$15 | bank$4$read_data;
-            end
-            else begin
-                l_rot$15 = l_rot$15 | bank$0$read_data;
-            end
-        end
-        if (p_s$3$q == k_wsel$7) begin
-            if (p_rep$3$q) begin
-                l_rot$15 = l_rot$15 | bank$5$read_data;
-            end
-            else begin
-                l_rot$15 = l_rot$15 | bank$1$read_data;
-            end
-        end
-        if (p_s$3$q == k_wsel$11) begin
-            if (p_rep$3$q) begin
-                l_rot$15 = l_rot$15 | bank$6$read_data;
-            end
-            else begin
-                l_rot$15 = l_rot$15 | bank$2$read_data;
-            end
-        end
-        if (p_s$3$q == k_wsel$15) begin
-            if (p_rep$3$q) begin
-                l_rot$15 = l_rot$15 | bank$7$read_data;
-            end
-            else begin
-                l_rot$15 = l_rot$15 | bank$3$read_data;
-            end
+        l_row_w$15 = bank$3$read_data;
+        if (p_rep$3$q) begin
+            l_row_w$15 = bank$7$read_data;
         end
         if (p_en$3$q & p_cap$3$q) begin
             if (p_k$3$q == k_idx$0) begin
@@ -7097,40 +7282,44 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                 rn$12$d = p_n$3$q;
                 rl$12$d = p_last$3$q;
                 re$12$d = p_emp$3$q;
-                rw$48$d = l_rot$12;
-                rw$49$d = l_rot$13;
-                rw$50$d = l_rot$14;
-                rw$51$d = l_rot$15;
+                rs$12$d = p_s$3$q;
+                rw$48$d = l_row_w$12;
+                rw$49$d = l_row_w$13;
+                rw$50$d = l_row_w$14;
+                rw$51$d = l_row_w$15;
             end
             if (p_k$3$q == k_idx$1) begin
                 rv$13$d = 1'b1;
                 rn$13$d = p_n$3$q;
                 rl$13$d = p_last$3$q;
                 re$13$d = p_emp$3$q;
-                rw$52$d = l_rot$12;
-                rw$53$d = l_rot$13;
-                rw$54$d = l_rot$14;
-                rw$55$d = l_rot$15;
+                rs$13$d = p_s$3$q;
+                rw$52$d = l_row_w$12;
+                rw$53$d = l_row_w$13;
+                rw$54$d = l_row_w$14;
+                rw$55$d = l_row_w$15;
             end
             if (p_k$3$q == k_idx$2) begin
                 rv$14$d = 1'b1;
                 rn$14$d = p_n$3$q;
                 rl$14$d = p_last$3$q;
                 re$14$d = p_emp$3$q;
-                rw$56$d = l_rot$12;
-                rw$57$d = l_rot$13;
-                rw$58$d = l_rot$14;
-                rw$59$d = l_rot$15;
+                rs$14$d = p_s$3$q;
+                rw$56$d = l_row_w$12;
+                rw$57$d = l_row_w$13;
+                rw$58$d = l_row_w$14;
+                rw$59$d = l_row_w$15;
             end
             if (p_k$3$q == k_idx$3) begin
                 rv$15$d = 1'b1;
                 rn$15$d = p_n$3$q;
                 rl$15$d = p_last$3$q;
                 re$15$d = p_emp$3$q;
-                rw$60$d = l_rot$12;
-                rw$61$d = l_rot$13;
-                rw$62$d = l_rot$14;
-                rw$63$d = l_rot$15;
+                rs$15$d = p_s$3$q;
+                rw$60$d = l_row_w$12;
+                rw$61$d = l_row_w$13;
+                rw$62$d = l_row_w$14;
+                rw$63$d = l_row_w$15;
             end
         end
         l_ceff$3 = r_cell$3$q;
@@ -7200,17 +7389,17 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_rn$3 = rn$12$q;
             l_rl$3 = rl$12$q;
             l_re$3 = re$12$q;
-            if (x_n$3$q == k_idx$0) begin
-                l_word$3 = rw$48$q;
+            if (x_b$3$q == k_idx$0) begin
+                l_word$3 = l_word$3 | rw$48$q;
             end
-            if (x_n$3$q == k_idx$1) begin
-                l_word$3 = rw$49$q;
+            if (x_b$3$q == k_idx$1) begin
+                l_word$3 = l_word$3 | rw$49$q;
             end
-            if (x_n$3$q == k_idx$2) begin
-                l_word$3 = rw$50$q;
+            if (x_b$3$q == k_idx$2) begin
+                l_word$3 = l_word$3 | rw$50$q;
             end
-            if (x_n$3$q == k_idx$3) begin
-                l_word$3 = rw$51$q;
+            if (x_b$3$q == k_idx$3) begin
+                l_word$3 = l_word$3 | rw$51$q;
             end
         end
         if (x_k$3$q == k_idx$1) begin
@@ -7218,17 +7407,17 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_rn$3 = rn$13$q;
             l_rl$3 = rl$13$q;
             l_re$3 = re$13$q;
-            if (x_n$3$q == k_idx$0) begin
-                l_word$3 = rw$52$q;
+            if (x_b$3$q == k_idx$0) begin
+                l_word$3 = l_word$3 | rw$52$q;
             end
-            if (x_n$3$q == k_idx$1) begin
-                l_word$3 = rw$53$q;
+            if (x_b$3$q == k_idx$1) begin
+                l_word$3 = l_word$3 | rw$53$q;
             end
-            if (x_n$3$q == k_idx$2) begin
-                l_word$3 = rw$54$q;
+            if (x_b$3$q == k_idx$2) begin
+                l_word$3 = l_word$3 | rw$54$q;
             end
-            if (x_n$3$q == k_idx$3) begin
-                l_word$3 = rw$55$q;
+            if (x_b$3$q == k_idx$3) begin
+                l_word$3 = l_word$3 | rw$55$q;
             end
         end
         if (x_k$3$q == k_idx$2) begin
@@ -7236,17 +7425,17 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_rn$3 = rn$14$q;
             l_rl$3 = rl$14$q;
             l_re$3 = re$14$q;
-            if (x_n$3$q == k_idx$0) begin
-                l_word$3 = rw$56$q;
+            if (x_b$3$q == k_idx$0) begin
+                l_word$3 = l_word$3 | rw$56$q;
             end
-            if (x_n$3$q == k_idx$1) begin
-                l_word$3 = rw$57$q;
+            if (x_b$3$q == k_idx$1) begin
+                l_word$3 = l_word$3 | rw$57$q;
             end
-            if (x_n$3$q == k_idx$2) begin
-                l_word$3 = rw$58$q;
+            if (x_b$3$q == k_idx$2) begin
+                l_word$3 = l_word$3 | rw$58$q;
             end
-            if (x_n$3$q == k_idx$3) begin
-                l_word$3 = rw$59$q;
+            if (x_b$3$q == k_idx$3) begin
+                l_word$3 = l_word$3 | rw$59$q;
             end
         end
         if (x_k$3$q == k_idx$3) begin
@@ -7254,21 +7443,25 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_rn$3 = rn$15$q;
             l_rl$3 = rl$15$q;
             l_re$3 = re$15$q;
-            if (x_n$3$q == k_idx$0) begin
-                l_word$3 = rw$60$q;
+            if (x_b$3$q == k_idx$0) begin
+                l_word$3 = l_word$3 | rw$60$q;
             end
-            if (x_n$3$q == k_idx$1) begin
-                l_word$3 = rw$61$q;
+            if (x_b$3$q == k_idx$1) begin
+                l_word$3 = l_word$3 | rw$61$q;
             end
-            if (x_n$3$q == k_idx$2) begin
-                l_word$3 = rw$62$q;
+            if (x_b$3$q == k_idx$2) begin
+                l_word$3 = l_word$3 | rw$62$q;
             end
-            if (x_n$3$q == k_idx$3) begin
-                l_word$3 = rw$63$q;
+            if (x_b$3$q == k_idx$3) begin
+                l_word$3 = l_word$3 | rw$63$q;
             end
         end
         l_rowend$3 = (x_n$3$q + k1_8) == l_rn$3;
         l_nk$3 = (x_k$3$q + k1_8) & k_rm;
+        l_nxk$3 = x_k$3$q;
+        if (l_can$3 & l_rv$3 & l_rowend$3) begin
+            l_nxk$3 = l_nk$3;
+        end
         if (l_can$3) begin
             t_valid$3$d = l_rv$3;
             t_data$3$d = k0_64;
@@ -7277,9 +7470,22 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             if (l_rv$3) begin
                 t_data$3$d = l_word$3;
                 x_n$3$d = x_n$3$q + k1_8;
+                x_b$3$d = (x_b$3$q + k1_8) & k_mask;
                 if (l_rowend$3) begin
                     x_n$3$d = k0_8;
                     x_k$3$d = l_nk$3;
+                    if (l_nk$3 == k_idx$0) begin
+                        x_b$3$d = rs$12$q;
+                    end
+                    if (l_nk$3 == k_idx$1) begin
+                        x_b$3$d = rs$13$q;
+                    end
+                    if (l_nk$3 == k_idx$2) begin
+                        x_b$3$d = rs$14$q;
+                    end
+                    if (l_nk$3 == k_idx$3) begin
+                        x_b$3$d = rs$15$q;
+                    end
                     if (x_k$3$q == k_idx$0) begin
                         rv$12$d = 1'b0;
                     end
@@ -7298,6 +7504,9 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                     end
                 end
             end
+        end
+        if (p_en$3$q & p_cap$3$q & (p_k$3$q == l_nxk$3)) begin
+            x_b$3$d = p_s$3$q;
         end
         if (t_valid$3$q & out$3$ready & t_last$3$q) begin
             c_tx$3$d = c_tx$3$q + k1_32;
@@ -7319,7 +7528,11 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             w_adm$0$d = 1'b0;
             w_row$0$d = 1'b0;
             w_j$0$d = k0_9;
+            w_j0$0$d = 1'b1;
             w_col$0$d = k0_8;
+            cp_v$0$d = 1'b0;
+            d_ne$0$d = 1'b0;
+            d_av$0$d = 1'b0;
             wr_en$0$d = 1'b0;
             wl_en$0$d = 1'b0;
             i_ovr$1$d = 1'b0;
@@ -7329,7 +7542,11 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             w_adm$1$d = 1'b0;
             w_row$1$d = 1'b0;
             w_j$1$d = k0_9;
+            w_j0$1$d = 1'b1;
             w_col$1$d = k0_8;
+            cp_v$1$d = 1'b0;
+            d_ne$1$d = 1'b0;
+            d_av$1$d = 1'b0;
             wr_en$1$d = 1'b0;
             wl_en$1$d = 1'b0;
             i_ovr$2$d = 1'b0;
@@ -7339,7 +7556,11 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             w_adm$2$d = 1'b0;
             w_row$2$d = 1'b0;
             w_j$2$d = k0_9;
+            w_j0$2$d = 1'b1;
             w_col$2$d = k0_8;
+            cp_v$2$d = 1'b0;
+            d_ne$2$d = 1'b0;
+            d_av$2$d = 1'b0;
             wr_en$2$d = 1'b0;
             wl_en$2$d = 1'b0;
             i_ovr$3$d = 1'b0;
@@ -7349,7 +7570,11 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             w_adm$3$d = 1'b0;
             w_row$3$d = 1'b0;
             w_j$3$d = k0_9;
+            w_j0$3$d = 1'b1;
             w_col$3$d = k0_8;
+            cp_v$3$d = 1'b0;
+            d_ne$3$d = 1'b0;
+            d_av$3$d = 1'b0;
             wr_en$3$d = 1'b0;
             wl_en$3$d = 1'b0;
             r_act$0$d = 1'b0;
@@ -7359,6 +7584,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             dep$0$d = 1'b0;
             x_k$0$d = k0_8;
             x_n$0$d = k0_8;
+            x_b$0$d = k0_8;
             t_valid$0$d = 1'b0;
             t_last$0$d = 1'b0;
             c_tx$0$d = k0_32;
@@ -7369,6 +7595,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             dep$1$d = 1'b0;
             x_k$1$d = k0_8;
             x_n$1$d = k0_8;
+            x_b$1$d = k0_8;
             t_valid$1$d = 1'b0;
             t_last$1$d = 1'b0;
             c_tx$1$d = k0_32;
@@ -7379,6 +7606,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             dep$2$d = 1'b0;
             x_k$2$d = k0_8;
             x_n$2$d = k0_8;
+            x_b$2$d = k0_8;
             t_valid$2$d = 1'b0;
             t_last$2$d = 1'b0;
             c_tx$2$d = k0_32;
@@ -7389,6 +7617,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             dep$3$d = 1'b0;
             x_k$3$d = k0_8;
             x_n$3$d = k0_8;
+            x_b$3$d = k0_8;
             t_valid$3$d = 1'b0;
             t_last$3$d = 1'b0;
             c_tx$3$d = k0_32;
@@ -7817,6 +8046,234 @@ module sbuf_p4$c_tx$3(d,q,clock);
 endmodule // sbuf_p4$c_tx$3
 
 
+module sbuf_p4$cp_c$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$cp_c$0
+
+
+module sbuf_p4$cp_c$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$cp_c$1
+
+
+module sbuf_p4$cp_c$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$cp_c$2
+
+
+module sbuf_p4$cp_c$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$cp_c$3
+
+
+module sbuf_p4$cp_m$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [20:0] d;
+    output reg  [20:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 21'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$cp_m$0
+
+
+module sbuf_p4$cp_m$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [20:0] d;
+    output reg  [20:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 21'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$cp_m$1
+
+
+module sbuf_p4$cp_m$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [20:0] d;
+    output reg  [20:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 21'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$cp_m$2
+
+
+module sbuf_p4$cp_m$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [20:0] d;
+    output reg  [20:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 21'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$cp_m$3
+
+
+module sbuf_p4$cp_v$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$cp_v$0
+
+
+module sbuf_p4$cp_v$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$cp_v$1
+
+
+module sbuf_p4$cp_v$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$cp_v$2
+
+
+module sbuf_p4$cp_v$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$cp_v$3
+
+
 module sbuf_p4$cq_cell$0(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Module arguments
@@ -7827,31 +8284,31 @@ module sbuf_p4$cq_cell$0(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  pop;
     output reg  [10:0] head;
     output reg  nonempty;
-    output reg  [2:0] count;
+    output reg  [3:0] count;
     
     // Constant declarations
-    localparam  one_a = 2'b1;
-    localparam  zero_a = 2'b0;
-    localparam  one_c = 3'b1;
-    localparam  zero_c = 3'b0;
-    localparam  depth = 3'b100;
+    localparam  one_a = 3'b1;
+    localparam  zero_a = 3'b0;
+    localparam  one_c = 4'h1;
+    localparam  zero_c = 4'h0;
+    localparam  depth = 4'h8;
     
     // Stub signals
-    reg  [1:0] store$read_address;
+    reg  [2:0] store$read_address;
     reg  store$read_clock;
     wire  [10:0] store$read_data;
-    reg  [1:0] store$write_address;
+    reg  [2:0] store$write_address;
     reg  store$write_clock;
     reg  [10:0] store$write_data;
     reg  store$write_enable;
-    reg  [1:0] wp$d;
-    wire  [1:0] wp$q;
+    reg  [2:0] wp$d;
+    wire  [2:0] wp$q;
     reg  wp$clock;
-    reg  [1:0] rp$d;
-    wire  [1:0] rp$q;
+    reg  [2:0] rp$d;
+    wire  [2:0] rp$q;
     reg  rp$clock;
-    reg  [2:0] cnt$d;
-    wire  [2:0] cnt$q;
+    reg  [3:0] cnt$d;
+    wire  [3:0] cnt$q;
     reg  cnt$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
@@ -7861,7 +8318,7 @@ module sbuf_p4$cq_cell$0(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_data$clock;
     
     // Local signals
-    reg  [1:0] rp_next;
+    reg  [2:0] rp_next;
     reg  push_ok;
     reg  pop_ok;
     
@@ -7997,6 +8454,25 @@ endmodule // sbuf_p4$cq_cell$0$bypass_valid
 module sbuf_p4$cq_cell$0$cnt(d,q,clock);
     
     // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$cq_cell$0$cnt
+
+
+module sbuf_p4$cq_cell$0$rp(d,q,clock);
+    
+    // Module arguments
     input wire  [2:0] d;
     output reg  [2:0] q;
     input wire  clock;
@@ -8010,41 +8486,22 @@ module sbuf_p4$cq_cell$0$cnt(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p4$cq_cell$0$cnt
-
-
-module sbuf_p4$cq_cell$0$rp(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
 endmodule // sbuf_p4$cq_cell$0$rp
 
 
 module sbuf_p4$cq_cell$0$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [1:0] read_address;
+    input wire  [2:0] read_address;
     input wire  read_clock;
     output reg  [10:0] read_data;
-    input wire  [1:0] write_address;
+    input wire  [2:0] write_address;
     input wire  write_clock;
     input wire  [10:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[10:0] mem[3:0];
+    reg[10:0] mem[7:0];
     
     
     
@@ -8064,13 +8521,13 @@ endmodule // sbuf_p4$cq_cell$0$store
 module sbuf_p4$cq_cell$0$wp(d,q,clock);
     
     // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 2'h0;
+       q = 3'h0;
     end
     
     always @(posedge clock) begin
@@ -8090,31 +8547,31 @@ module sbuf_p4$cq_cell$1(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  pop;
     output reg  [10:0] head;
     output reg  nonempty;
-    output reg  [2:0] count;
+    output reg  [3:0] count;
     
     // Constant declarations
-    localparam  one_a = 2'b1;
-    localparam  zero_a = 2'b0;
-    localparam  one_c = 3'b1;
-    localparam  zero_c = 3'b0;
-    localparam  depth = 3'b100;
+    localparam  one_a = 3'b1;
+    localparam  zero_a = 3'b0;
+    localparam  one_c = 4'h1;
+    localparam  zero_c = 4'h0;
+    localparam  depth = 4'h8;
     
     // Stub signals
-    reg  [1:0] store$read_address;
+    reg  [2:0] store$read_address;
     reg  store$read_clock;
     wire  [10:0] store$read_data;
-    reg  [1:0] store$write_address;
+    reg  [2:0] store$write_address;
     reg  store$write_clock;
     reg  [10:0] store$write_data;
     reg  store$write_enable;
-    reg  [1:0] wp$d;
-    wire  [1:0] wp$q;
+    reg  [2:0] wp$d;
+    wire  [2:0] wp$q;
     reg  wp$clock;
-    reg  [1:0] rp$d;
-    wire  [1:0] rp$q;
+    reg  [2:0] rp$d;
+    wire  [2:0] rp$q;
     reg  rp$clock;
-    reg  [2:0] cnt$d;
-    wire  [2:0] cnt$q;
+    reg  [3:0] cnt$d;
+    wire  [3:0] cnt$q;
     reg  cnt$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
@@ -8124,7 +8581,7 @@ module sbuf_p4$cq_cell$1(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_data$clock;
     
     // Local signals
-    reg  [1:0] rp_next;
+    reg  [2:0] rp_next;
     reg  push_ok;
     reg  pop_ok;
     
@@ -8260,6 +8717,25 @@ endmodule // sbuf_p4$cq_cell$1$bypass_valid
 module sbuf_p4$cq_cell$1$cnt(d,q,clock);
     
     // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$cq_cell$1$cnt
+
+
+module sbuf_p4$cq_cell$1$rp(d,q,clock);
+    
+    // Module arguments
     input wire  [2:0] d;
     output reg  [2:0] q;
     input wire  clock;
@@ -8273,41 +8749,22 @@ module sbuf_p4$cq_cell$1$cnt(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p4$cq_cell$1$cnt
-
-
-module sbuf_p4$cq_cell$1$rp(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
 endmodule // sbuf_p4$cq_cell$1$rp
 
 
 module sbuf_p4$cq_cell$1$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [1:0] read_address;
+    input wire  [2:0] read_address;
     input wire  read_clock;
     output reg  [10:0] read_data;
-    input wire  [1:0] write_address;
+    input wire  [2:0] write_address;
     input wire  write_clock;
     input wire  [10:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[10:0] mem[3:0];
+    reg[10:0] mem[7:0];
     
     
     
@@ -8327,13 +8784,13 @@ endmodule // sbuf_p4$cq_cell$1$store
 module sbuf_p4$cq_cell$1$wp(d,q,clock);
     
     // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 2'h0;
+       q = 3'h0;
     end
     
     always @(posedge clock) begin
@@ -8353,31 +8810,31 @@ module sbuf_p4$cq_cell$2(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  pop;
     output reg  [10:0] head;
     output reg  nonempty;
-    output reg  [2:0] count;
+    output reg  [3:0] count;
     
     // Constant declarations
-    localparam  one_a = 2'b1;
-    localparam  zero_a = 2'b0;
-    localparam  one_c = 3'b1;
-    localparam  zero_c = 3'b0;
-    localparam  depth = 3'b100;
+    localparam  one_a = 3'b1;
+    localparam  zero_a = 3'b0;
+    localparam  one_c = 4'h1;
+    localparam  zero_c = 4'h0;
+    localparam  depth = 4'h8;
     
     // Stub signals
-    reg  [1:0] store$read_address;
+    reg  [2:0] store$read_address;
     reg  store$read_clock;
     wire  [10:0] store$read_data;
-    reg  [1:0] store$write_address;
+    reg  [2:0] store$write_address;
     reg  store$write_clock;
     reg  [10:0] store$write_data;
     reg  store$write_enable;
-    reg  [1:0] wp$d;
-    wire  [1:0] wp$q;
+    reg  [2:0] wp$d;
+    wire  [2:0] wp$q;
     reg  wp$clock;
-    reg  [1:0] rp$d;
-    wire  [1:0] rp$q;
+    reg  [2:0] rp$d;
+    wire  [2:0] rp$q;
     reg  rp$clock;
-    reg  [2:0] cnt$d;
-    wire  [2:0] cnt$q;
+    reg  [3:0] cnt$d;
+    wire  [3:0] cnt$q;
     reg  cnt$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
@@ -8387,7 +8844,7 @@ module sbuf_p4$cq_cell$2(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_data$clock;
     
     // Local signals
-    reg  [1:0] rp_next;
+    reg  [2:0] rp_next;
     reg  push_ok;
     reg  pop_ok;
     
@@ -8523,6 +8980,25 @@ endmodule // sbuf_p4$cq_cell$2$bypass_valid
 module sbuf_p4$cq_cell$2$cnt(d,q,clock);
     
     // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$cq_cell$2$cnt
+
+
+module sbuf_p4$cq_cell$2$rp(d,q,clock);
+    
+    // Module arguments
     input wire  [2:0] d;
     output reg  [2:0] q;
     input wire  clock;
@@ -8536,41 +9012,22 @@ module sbuf_p4$cq_cell$2$cnt(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p4$cq_cell$2$cnt
-
-
-module sbuf_p4$cq_cell$2$rp(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
 endmodule // sbuf_p4$cq_cell$2$rp
 
 
 module sbuf_p4$cq_cell$2$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [1:0] read_address;
+    input wire  [2:0] read_address;
     input wire  read_clock;
     output reg  [10:0] read_data;
-    input wire  [1:0] write_address;
+    input wire  [2:0] write_address;
     input wire  write_clock;
     input wire  [10:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[10:0] mem[3:0];
+    reg[10:0] mem[7:0];
     
     
     
@@ -8590,13 +9047,13 @@ endmodule // sbuf_p4$cq_cell$2$store
 module sbuf_p4$cq_cell$2$wp(d,q,clock);
     
     // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 2'h0;
+       q = 3'h0;
     end
     
     always @(posedge clock) begin
@@ -8616,31 +9073,31 @@ module sbuf_p4$cq_cell$3(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  pop;
     output reg  [10:0] head;
     output reg  nonempty;
-    output reg  [2:0] count;
+    output reg  [3:0] count;
     
     // Constant declarations
-    localparam  one_a = 2'b1;
-    localparam  zero_a = 2'b0;
-    localparam  one_c = 3'b1;
-    localparam  zero_c = 3'b0;
-    localparam  depth = 3'b100;
+    localparam  one_a = 3'b1;
+    localparam  zero_a = 3'b0;
+    localparam  one_c = 4'h1;
+    localparam  zero_c = 4'h0;
+    localparam  depth = 4'h8;
     
     // Stub signals
-    reg  [1:0] store$read_address;
+    reg  [2:0] store$read_address;
     reg  store$read_clock;
     wire  [10:0] store$read_data;
-    reg  [1:0] store$write_address;
+    reg  [2:0] store$write_address;
     reg  store$write_clock;
     reg  [10:0] store$write_data;
     reg  store$write_enable;
-    reg  [1:0] wp$d;
-    wire  [1:0] wp$q;
+    reg  [2:0] wp$d;
+    wire  [2:0] wp$q;
     reg  wp$clock;
-    reg  [1:0] rp$d;
-    wire  [1:0] rp$q;
+    reg  [2:0] rp$d;
+    wire  [2:0] rp$q;
     reg  rp$clock;
-    reg  [2:0] cnt$d;
-    wire  [2:0] cnt$q;
+    reg  [3:0] cnt$d;
+    wire  [3:0] cnt$q;
     reg  cnt$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
@@ -8650,7 +9107,7 @@ module sbuf_p4$cq_cell$3(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_data$clock;
     
     // Local signals
-    reg  [1:0] rp_next;
+    reg  [2:0] rp_next;
     reg  push_ok;
     reg  pop_ok;
     
@@ -8786,6 +9243,25 @@ endmodule // sbuf_p4$cq_cell$3$bypass_valid
 module sbuf_p4$cq_cell$3$cnt(d,q,clock);
     
     // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$cq_cell$3$cnt
+
+
+module sbuf_p4$cq_cell$3$rp(d,q,clock);
+    
+    // Module arguments
     input wire  [2:0] d;
     output reg  [2:0] q;
     input wire  clock;
@@ -8799,41 +9275,22 @@ module sbuf_p4$cq_cell$3$cnt(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p4$cq_cell$3$cnt
-
-
-module sbuf_p4$cq_cell$3$rp(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
 endmodule // sbuf_p4$cq_cell$3$rp
 
 
 module sbuf_p4$cq_cell$3$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [1:0] read_address;
+    input wire  [2:0] read_address;
     input wire  read_clock;
     output reg  [10:0] read_data;
-    input wire  [1:0] write_address;
+    input wire  [2:0] write_address;
     input wire  write_clock;
     input wire  [10:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[10:0] mem[3:0];
+    reg[10:0] mem[7:0];
     
     
     
@@ -8853,13 +9310,13 @@ endmodule // sbuf_p4$cq_cell$3$store
 module sbuf_p4$cq_cell$3$wp(d,q,clock);
     
     // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 2'h0;
+       q = 3'h0;
     end
     
     always @(posedge clock) begin
@@ -8879,31 +9336,31 @@ module sbuf_p4$cq_meta$0(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  pop;
     output reg  [20:0] head;
     output reg  nonempty;
-    output reg  [2:0] count;
+    output reg  [3:0] count;
     
     // Constant declarations
-    localparam  one_a = 2'b1;
-    localparam  zero_a = 2'b0;
-    localparam  one_c = 3'b1;
-    localparam  zero_c = 3'b0;
-    localparam  depth = 3'b100;
+    localparam  one_a = 3'b1;
+    localparam  zero_a = 3'b0;
+    localparam  one_c = 4'h1;
+    localparam  zero_c = 4'h0;
+    localparam  depth = 4'h8;
     
     // Stub signals
-    reg  [1:0] store$read_address;
+    reg  [2:0] store$read_address;
     reg  store$read_clock;
     wire  [20:0] store$read_data;
-    reg  [1:0] store$write_address;
+    reg  [2:0] store$write_address;
     reg  store$write_clock;
     reg  [20:0] store$write_data;
     reg  store$write_enable;
-    reg  [1:0] wp$d;
-    wire  [1:0] wp$q;
+    reg  [2:0] wp$d;
+    wire  [2:0] wp$q;
     reg  wp$clock;
-    reg  [1:0] rp$d;
-    wire  [1:0] rp$q;
+    reg  [2:0] rp$d;
+    wire  [2:0] rp$q;
     reg  rp$clock;
-    reg  [2:0] cnt$d;
-    wire  [2:0] cnt$q;
+    reg  [3:0] cnt$d;
+    wire  [3:0] cnt$q;
     reg  cnt$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
@@ -8913,7 +9370,7 @@ module sbuf_p4$cq_meta$0(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_data$clock;
     
     // Local signals
-    reg  [1:0] rp_next;
+    reg  [2:0] rp_next;
     reg  push_ok;
     reg  pop_ok;
     
@@ -9049,6 +9506,25 @@ endmodule // sbuf_p4$cq_meta$0$bypass_valid
 module sbuf_p4$cq_meta$0$cnt(d,q,clock);
     
     // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$cq_meta$0$cnt
+
+
+module sbuf_p4$cq_meta$0$rp(d,q,clock);
+    
+    // Module arguments
     input wire  [2:0] d;
     output reg  [2:0] q;
     input wire  clock;
@@ -9062,41 +9538,22 @@ module sbuf_p4$cq_meta$0$cnt(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p4$cq_meta$0$cnt
-
-
-module sbuf_p4$cq_meta$0$rp(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
 endmodule // sbuf_p4$cq_meta$0$rp
 
 
 module sbuf_p4$cq_meta$0$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [1:0] read_address;
+    input wire  [2:0] read_address;
     input wire  read_clock;
     output reg  [20:0] read_data;
-    input wire  [1:0] write_address;
+    input wire  [2:0] write_address;
     input wire  write_clock;
     input wire  [20:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[20:0] mem[3:0];
+    reg[20:0] mem[7:0];
     
     
     
@@ -9116,13 +9573,13 @@ endmodule // sbuf_p4$cq_meta$0$store
 module sbuf_p4$cq_meta$0$wp(d,q,clock);
     
     // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 2'h0;
+       q = 3'h0;
     end
     
     always @(posedge clock) begin
@@ -9142,31 +9599,31 @@ module sbuf_p4$cq_meta$1(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  pop;
     output reg  [20:0] head;
     output reg  nonempty;
-    output reg  [2:0] count;
+    output reg  [3:0] count;
     
     // Constant declarations
-    localparam  one_a = 2'b1;
-    localparam  zero_a = 2'b0;
-    localparam  one_c = 3'b1;
-    localparam  zero_c = 3'b0;
-    localparam  depth = 3'b100;
+    localparam  one_a = 3'b1;
+    localparam  zero_a = 3'b0;
+    localparam  one_c = 4'h1;
+    localparam  zero_c = 4'h0;
+    localparam  depth = 4'h8;
     
     // Stub signals
-    reg  [1:0] store$read_address;
+    reg  [2:0] store$read_address;
     reg  store$read_clock;
     wire  [20:0] store$read_data;
-    reg  [1:0] store$write_address;
+    reg  [2:0] store$write_address;
     reg  store$write_clock;
     reg  [20:0] store$write_data;
     reg  store$write_enable;
-    reg  [1:0] wp$d;
-    wire  [1:0] wp$q;
+    reg  [2:0] wp$d;
+    wire  [2:0] wp$q;
     reg  wp$clock;
-    reg  [1:0] rp$d;
-    wire  [1:0] rp$q;
+    reg  [2:0] rp$d;
+    wire  [2:0] rp$q;
     reg  rp$clock;
-    reg  [2:0] cnt$d;
-    wire  [2:0] cnt$q;
+    reg  [3:0] cnt$d;
+    wire  [3:0] cnt$q;
     reg  cnt$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
@@ -9176,7 +9633,7 @@ module sbuf_p4$cq_meta$1(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_data$clock;
     
     // Local signals
-    reg  [1:0] rp_next;
+    reg  [2:0] rp_next;
     reg  push_ok;
     reg  pop_ok;
     
@@ -9312,6 +9769,25 @@ endmodule // sbuf_p4$cq_meta$1$bypass_valid
 module sbuf_p4$cq_meta$1$cnt(d,q,clock);
     
     // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$cq_meta$1$cnt
+
+
+module sbuf_p4$cq_meta$1$rp(d,q,clock);
+    
+    // Module arguments
     input wire  [2:0] d;
     output reg  [2:0] q;
     input wire  clock;
@@ -9325,41 +9801,22 @@ module sbuf_p4$cq_meta$1$cnt(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p4$cq_meta$1$cnt
-
-
-module sbuf_p4$cq_meta$1$rp(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
 endmodule // sbuf_p4$cq_meta$1$rp
 
 
 module sbuf_p4$cq_meta$1$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [1:0] read_address;
+    input wire  [2:0] read_address;
     input wire  read_clock;
     output reg  [20:0] read_data;
-    input wire  [1:0] write_address;
+    input wire  [2:0] write_address;
     input wire  write_clock;
     input wire  [20:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[20:0] mem[3:0];
+    reg[20:0] mem[7:0];
     
     
     
@@ -9379,13 +9836,13 @@ endmodule // sbuf_p4$cq_meta$1$store
 module sbuf_p4$cq_meta$1$wp(d,q,clock);
     
     // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 2'h0;
+       q = 3'h0;
     end
     
     always @(posedge clock) begin
@@ -9405,31 +9862,31 @@ module sbuf_p4$cq_meta$2(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  pop;
     output reg  [20:0] head;
     output reg  nonempty;
-    output reg  [2:0] count;
+    output reg  [3:0] count;
     
     // Constant declarations
-    localparam  one_a = 2'b1;
-    localparam  zero_a = 2'b0;
-    localparam  one_c = 3'b1;
-    localparam  zero_c = 3'b0;
-    localparam  depth = 3'b100;
+    localparam  one_a = 3'b1;
+    localparam  zero_a = 3'b0;
+    localparam  one_c = 4'h1;
+    localparam  zero_c = 4'h0;
+    localparam  depth = 4'h8;
     
     // Stub signals
-    reg  [1:0] store$read_address;
+    reg  [2:0] store$read_address;
     reg  store$read_clock;
     wire  [20:0] store$read_data;
-    reg  [1:0] store$write_address;
+    reg  [2:0] store$write_address;
     reg  store$write_clock;
     reg  [20:0] store$write_data;
     reg  store$write_enable;
-    reg  [1:0] wp$d;
-    wire  [1:0] wp$q;
+    reg  [2:0] wp$d;
+    wire  [2:0] wp$q;
     reg  wp$clock;
-    reg  [1:0] rp$d;
-    wire  [1:0] rp$q;
+    reg  [2:0] rp$d;
+    wire  [2:0] rp$q;
     reg  rp$clock;
-    reg  [2:0] cnt$d;
-    wire  [2:0] cnt$q;
+    reg  [3:0] cnt$d;
+    wire  [3:0] cnt$q;
     reg  cnt$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
@@ -9439,7 +9896,7 @@ module sbuf_p4$cq_meta$2(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_data$clock;
     
     // Local signals
-    reg  [1:0] rp_next;
+    reg  [2:0] rp_next;
     reg  push_ok;
     reg  pop_ok;
     
@@ -9575,6 +10032,25 @@ endmodule // sbuf_p4$cq_meta$2$bypass_valid
 module sbuf_p4$cq_meta$2$cnt(d,q,clock);
     
     // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$cq_meta$2$cnt
+
+
+module sbuf_p4$cq_meta$2$rp(d,q,clock);
+    
+    // Module arguments
     input wire  [2:0] d;
     output reg  [2:0] q;
     input wire  clock;
@@ -9588,41 +10064,22 @@ module sbuf_p4$cq_meta$2$cnt(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p4$cq_meta$2$cnt
-
-
-module sbuf_p4$cq_meta$2$rp(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
 endmodule // sbuf_p4$cq_meta$2$rp
 
 
 module sbuf_p4$cq_meta$2$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [1:0] read_address;
+    input wire  [2:0] read_address;
     input wire  read_clock;
     output reg  [20:0] read_data;
-    input wire  [1:0] write_address;
+    input wire  [2:0] write_address;
     input wire  write_clock;
     input wire  [20:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[20:0] mem[3:0];
+    reg[20:0] mem[7:0];
     
     
     
@@ -9642,13 +10099,13 @@ endmodule // sbuf_p4$cq_meta$2$store
 module sbuf_p4$cq_meta$2$wp(d,q,clock);
     
     // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 2'h0;
+       q = 3'h0;
     end
     
     always @(posedge clock) begin
@@ -9668,31 +10125,31 @@ module sbuf_p4$cq_meta$3(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  pop;
     output reg  [20:0] head;
     output reg  nonempty;
-    output reg  [2:0] count;
+    output reg  [3:0] count;
     
     // Constant declarations
-    localparam  one_a = 2'b1;
-    localparam  zero_a = 2'b0;
-    localparam  one_c = 3'b1;
-    localparam  zero_c = 3'b0;
-    localparam  depth = 3'b100;
+    localparam  one_a = 3'b1;
+    localparam  zero_a = 3'b0;
+    localparam  one_c = 4'h1;
+    localparam  zero_c = 4'h0;
+    localparam  depth = 4'h8;
     
     // Stub signals
-    reg  [1:0] store$read_address;
+    reg  [2:0] store$read_address;
     reg  store$read_clock;
     wire  [20:0] store$read_data;
-    reg  [1:0] store$write_address;
+    reg  [2:0] store$write_address;
     reg  store$write_clock;
     reg  [20:0] store$write_data;
     reg  store$write_enable;
-    reg  [1:0] wp$d;
-    wire  [1:0] wp$q;
+    reg  [2:0] wp$d;
+    wire  [2:0] wp$q;
     reg  wp$clock;
-    reg  [1:0] rp$d;
-    wire  [1:0] rp$q;
+    reg  [2:0] rp$d;
+    wire  [2:0] rp$q;
     reg  rp$clock;
-    reg  [2:0] cnt$d;
-    wire  [2:0] cnt$q;
+    reg  [3:0] cnt$d;
+    wire  [3:0] cnt$q;
     reg  cnt$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
@@ -9702,7 +10159,7 @@ module sbuf_p4$cq_meta$3(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_data$clock;
     
     // Local signals
-    reg  [1:0] rp_next;
+    reg  [2:0] rp_next;
     reg  push_ok;
     reg  pop_ok;
     
@@ -9838,6 +10295,25 @@ endmodule // sbuf_p4$cq_meta$3$bypass_valid
 module sbuf_p4$cq_meta$3$cnt(d,q,clock);
     
     // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$cq_meta$3$cnt
+
+
+module sbuf_p4$cq_meta$3$rp(d,q,clock);
+    
+    // Module arguments
     input wire  [2:0] d;
     output reg  [2:0] q;
     input wire  clock;
@@ -9851,41 +10327,22 @@ module sbuf_p4$cq_meta$3$cnt(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p4$cq_meta$3$cnt
-
-
-module sbuf_p4$cq_meta$3$rp(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
 endmodule // sbuf_p4$cq_meta$3$rp
 
 
 module sbuf_p4$cq_meta$3$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [1:0] read_address;
+    input wire  [2:0] read_address;
     input wire  read_clock;
     output reg  [20:0] read_data;
-    input wire  [1:0] write_address;
+    input wire  [2:0] write_address;
     input wire  write_clock;
     input wire  [20:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[20:0] mem[3:0];
+    reg[20:0] mem[7:0];
     
     
     
@@ -9905,13 +10362,13 @@ endmodule // sbuf_p4$cq_meta$3$store
 module sbuf_p4$cq_meta$3$wp(d,q,clock);
     
     // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 2'h0;
+       q = 3'h0;
     end
     
     always @(posedge clock) begin
@@ -9919,6 +10376,158 @@ module sbuf_p4$cq_meta$3$wp(d,q,clock);
     end
           
 endmodule // sbuf_p4$cq_meta$3$wp
+
+
+module sbuf_p4$d_av$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$d_av$0
+
+
+module sbuf_p4$d_av$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$d_av$1
+
+
+module sbuf_p4$d_av$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$d_av$2
+
+
+module sbuf_p4$d_av$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$d_av$3
+
+
+module sbuf_p4$d_ne$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$d_ne$0
+
+
+module sbuf_p4$d_ne$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$d_ne$1
+
+
+module sbuf_p4$d_ne$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$d_ne$2
+
+
+module sbuf_p4$d_ne$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$d_ne$3
 
 
 module sbuf_p4$dep$0(d,q,clock);
@@ -18300,6 +18909,310 @@ module sbuf_p4$rn$9(d,q,clock);
 endmodule // sbuf_p4$rn$9
 
 
+module sbuf_p4$rs$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$rs$0
+
+
+module sbuf_p4$rs$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$rs$1
+
+
+module sbuf_p4$rs$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$rs$10
+
+
+module sbuf_p4$rs$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$rs$11
+
+
+module sbuf_p4$rs$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$rs$12
+
+
+module sbuf_p4$rs$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$rs$13
+
+
+module sbuf_p4$rs$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$rs$14
+
+
+module sbuf_p4$rs$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$rs$15
+
+
+module sbuf_p4$rs$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$rs$2
+
+
+module sbuf_p4$rs$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$rs$3
+
+
+module sbuf_p4$rs$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$rs$4
+
+
+module sbuf_p4$rs$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$rs$5
+
+
+module sbuf_p4$rs$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$rs$6
+
+
+module sbuf_p4$rs$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$rs$7
+
+
+module sbuf_p4$rs$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$rs$8
+
+
+module sbuf_p4$rs$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$rs$9
+
+
 module sbuf_p4$rv$0(d,q,clock);
     
     // Module arguments
@@ -21328,6 +22241,82 @@ module sbuf_p4$w_adm$3(d,q,clock);
 endmodule // sbuf_p4$w_adm$3
 
 
+module sbuf_p4$w_at$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_at$0
+
+
+module sbuf_p4$w_at$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_at$1
+
+
+module sbuf_p4$w_at$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_at$2
+
+
+module sbuf_p4$w_at$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_at$3
+
+
 module sbuf_p4$w_col$0(d,q,clock);
     
     // Module arguments
@@ -21706,6 +22695,82 @@ module sbuf_p4$w_j$3(d,q,clock);
     end
           
 endmodule // sbuf_p4$w_j$3
+
+
+module sbuf_p4$w_j0$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_j0$0
+
+
+module sbuf_p4$w_j0$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_j0$1
+
+
+module sbuf_p4$w_j0$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_j0$2
+
+
+module sbuf_p4$w_j0$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_j0$3
 
 
 module sbuf_p4$w_rem$0(d,q,clock);
@@ -22390,6 +23455,82 @@ module sbuf_p4$wr_en$3(d,q,clock);
     end
           
 endmodule // sbuf_p4$wr_en$3
+
+
+module sbuf_p4$x_b$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$x_b$0
+
+
+module sbuf_p4$x_b$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$x_b$1
+
+
+module sbuf_p4$x_b$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$x_b$2
+
+
+module sbuf_p4$x_b$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$x_b$3
 
 
 module sbuf_p4$x_k$0(d,q,clock);

@@ -21,6 +21,7 @@ pub mod prisched;
 pub mod program;
 pub mod reassembly;
 pub mod registry;
+pub mod sadm;
 pub mod sbuf;
 pub mod statereg;
 pub mod switch;
@@ -122,6 +123,20 @@ impl<
         const NRW: usize,
         const NN: usize,
     > Clocked for sbuf::SharedBuffer<N, CA, CC, N2, R, NR, NRW, NN>
+{
+    fn clock_input(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+}
+
+impl<
+        const N: usize,
+        const K: usize,
+        const M: usize,
+        const NB: usize,
+        const KNB: usize,
+        const CC: usize,
+    > Clocked for sadm::Admission<N, K, M, NB, KNB, CC>
 {
     fn clock_input(&mut self) -> &mut Signal<In, Clock> {
         &mut self.clock

@@ -8,6 +8,7 @@ use crate::parser::Parser;
 use crate::pktgen::PacketGen16;
 use crate::prisched::{PrioSched128, PrioSched16};
 use crate::reassembly::{Reassembly128, Reassembly16, ReassemblyConfig};
+use crate::sadm::{Admission16, Admission4};
 use crate::sbuf::{SharedBuffer16, SharedBuffer4};
 use crate::statereg::StateReg16x32;
 use crate::switch::{Switch16, Switch4};
@@ -161,6 +162,16 @@ pub fn blocks() -> Vec<BlockSpec> {
             name: "sbuf_p16",
             about: "the shared packet buffer, 16 ports: 512 cells of 16 words (64 KiB)",
             verilog: || emit_verilog("sbuf_p16", SharedBuffer16::new()),
+        },
+        BlockSpec {
+            name: "sadm_p4",
+            about: "the new switch's admission, 4 ports, one lane: round robin over the inputs' requests, occupancy per (output, band) in packets and bytes, static limits, a Choudhury-Hahne dynamic threshold, headroom in free cells; a limit is exceeded by at most 2 packets (issue 30, second slice)",
+            verilog: || emit_verilog("sadm_p4", Admission4::new()),
+        },
+        BlockSpec {
+            name: "sadm_p16",
+            about: "the admission, 16 ports, two lanes of 8 inputs; a limit is exceeded by at most 4 packets",
+            verilog: || emit_verilog("sadm_p16", Admission16::new()),
         },
     ]
 }

@@ -9,7 +9,7 @@
 //!                                         ▼                          │
 //!                           completion (head cell, start bank, words)│
 //!  descriptors ─► reader o: one whole row at its slot on replica 0 and one on replica 1
-//!                 (every N/2 cycles) ─► row registers (R rows, rotated to word order) ─► tx[o]
+//!                 (every N/2 cycles) ─► row registers (R rows, as read) ─► serializer ─► tx[o]
 //!                 a row read frees its cell into the free list of that replica
 //! ```
 //!
@@ -40,8 +40,8 @@
 //!   as `words` and the last word's `empty`): the verdict FIFO holds 64. A frame is not
 //!   started until its verdict is there.
 //! * **Writer.** Idle, it takes the verdict of the frame at the FIFO's head when the
-//!   completion FIFO has room (its count below 4), and goes on in the same cycle. Refused, the frame's words are popped
-//!   one a cycle and dropped. Admitted, the frame is written row by row: a row starts when
+//!   completion FIFO's count is below 4 (it holds 8), and goes on in the same cycle.
+//!   Refused, the frame's words are popped one a cycle and dropped. Admitted, the frame is written row by row: a row starts when
 //!   the ring has a cell, the data FIFO holds `N` words or a frame's last word, and either
 //!   this is word 0 (the start bank becomes `B`) or `B` is the packet's start bank. A row
 //!   then takes one word per cycle until its `N`th word or the frame's last. Each row pops
@@ -50,8 +50,13 @@
 //!   last word: `words` written, the last word's `empty`, and `bad` unless `words` and
 //!   `empty` are exactly the verdict's and no word was lost (`ovr`). A frame that reaches
 //!   the verdict's `words` without its last word is complete there as bad (its words up to
-//!   there are written) and the rest is dropped. A completion goes to the completion FIFO
-//!   (`cp`: head cell, start bank, words, empty, bad), popped by `cp_pop`.
+//!   there are written) and the rest is dropped. A completion is registered and goes into
+//!   the completion FIFO a cycle later (`cp`: head cell, start bank, words, empty, bad),
+//!   popped by `cp_pop`.
+//! * **Timing.** The writer decides from registers only: besides its state, exact copies,
+//!   computed a cycle ahead, of "the data FIFO is nonempty", "it holds `N` words or a last
+//!   word", "this is word 0" and "`B` is the start bank". So the row start is a few LUT
+//!   levels whatever `N` (docs/switch-design.md).
 //! * **Ring** (4 cells): refilled from free list `r` in the cycles with `ph == (i - r·N/2)
 //!   mod N` (one pop per list per cycle, so each input may take two cells every `N`
 //!   cycles: a packet of `L` words needs at most `2L/N` rows, rounded up, per `L` cycles).
@@ -73,14 +78,16 @@
 //!   the slot; the link that comes with it gives the next row's cell. A bad packet's rows
 //!   are read only to free their cells. After the last row is read the reader is idle
 //!   (and `dep` pulses a cycle later: the packet has left the buffer).
-//! * **Row registers** (`R` per output, used in turn): a returned row is stored rotated to
-//!   word order, with its word count, whether it is the packet's last, and `empty`. The
+//! * **Row registers** (`R` per output, used in turn): a returned row is stored as read
+//!   (word `w` of the register is bank `w`), with the packet's start bank `s`, its word
+//!   count, whether it is the packet's last, and `empty`. The
 //!   serializer never waits for a row while the `R - 1` rows queued behind the one it
 //!   sends cover a register's refill: up to `N/2` cycles to the next slot and 3 more. With
 //!   frames of at least 8 words, `R = 4` covers every length at 4 and 16 ports (with 2,
 //!   16 ports fell behind on 136-byte frames: a 16-word row, then a 1-word row).
 //! * **Serializer.** While `tx.valid` is low or `tx.ready` high, the next word of the
-//!   oldest row register goes to the `tx` registers (one word per cycle), with `last` and
+//!   oldest row register goes to the `tx` registers (one word per cycle: word `n` of a row
+//!   is its bank `(s + n) mod N`, so rows need no rotation network), with `last` and
 //!   `empty` on the packet's last word. `stat.tx_frames` counts frames whose last word was
 //!   taken.
 //!
@@ -226,8 +233,19 @@ pub struct SharedBuffer<
     df: [Fifo<BufWord, DF_A, 7>; N],
     vq: [Fifo<BufVerdict, VQ_A, 7>; N],
     ring: [Fifo<Bits<CA>, 2, 3>; N],
-    cq_cell: [Fifo<Bits<CA>, 2, 3>; N],
-    cq_meta: [Fifo<BufMeta, 2, 3>; N],
+    cq_cell: [Fifo<Bits<CA>, 3, 4>; N],
+    cq_meta: [Fifo<BufMeta, 3, 4>; N],
+    // a completion on its way into the completion FIFO
+    cp_v: [DFF<bool>; N],
+    cp_c: [DFF<Bits<CA>>; N],
+    cp_m: [DFF<BufMeta>; N],
+    // exact copies, kept a cycle ahead, of values the writer's row start depends on:
+    // the data FIFO is nonempty; it holds N words or a last word; w_j == 0; and the next
+    // write's bank B is the packet's start bank
+    d_ne: [DFF<bool>; N],
+    d_av: [DFF<bool>; N],
+    w_j0: [DFF<bool>; N],
+    w_at: [DFF<bool>; N],
     i_ovr: [DFF<bool>; N],
     c_ovr: [DFF<Bits<32>>; N],
     lastc: [DFF<Bits<7>>; N],
@@ -290,7 +308,11 @@ pub struct SharedBuffer<
     rn: [DFF<Bits<8>>; NR],
     rl: [DFF<bool>; NR],
     re: [DFF<Bits<3>>; NR],
+    // start bank of the packet a row register holds
+    rs: [DFF<Bits<8>>; NR],
     x_k: [DFF<Bits<8>>; N],
+    // bank of the next word to send: (start bank + x_n) mod N
+    x_b: [DFF<Bits<8>>; N],
     x_n: [DFF<Bits<8>>; N],
     t_valid: [DFF<bool>; N],
     t_data: [DFF<Bits<64>>; N],
@@ -312,13 +334,17 @@ pub struct SharedBuffer<
     l_j: [L<Bits<9>>; N],
     l_j0: [L<bool>; N],
     l_jw: [L<bool>; N],
-    l_row: [L<bool>; N],
     l_go: [L<bool>; N],
+    l_cq: [L<bool>; N],
+    l_c: [L<bool>; N],
+    l_bn2: [L<Bits<8>>; N],
+    l_ge: [L<bool>; N],
+    l_lnz: [L<bool>; N],
     l_addr: [L<Bits<CA>>; N],
     l_j1: [L<Bits<9>>; N],
     l_heff: [L<Bits<CA>>; N],
     l_seff: [L<Bits<8>>; N],
-    l_rot: [L<Bits<64>>; NN],
+    l_row_w: [L<Bits<64>>; NN],
     l_cpe: [L<Bits<3>>; N],
     l_cpb: [L<bool>; N],
     pk_w: [PackWord; N],
@@ -349,12 +375,19 @@ pub struct SharedBuffer<
     l_rl: [L<bool>; N],
     l_re: [L<Bits<3>>; N],
     l_nk: [L<Bits<8>>; N],
+    l_nxk: [L<Bits<8>>; N],
     l_fsum0: L<Bits<CC>>,
     l_fsum1: L<Bits<CC>>,
 
     // ---- constants ----
     k_mask: Constant<Bits<8>>,
     k_i1: [Constant<Bits<8>>; N],
+    k_i2: [Constant<Bits<8>>; N],
+    k_nm1_7: Constant<Bits<7>>,
+    k_np1_7: Constant<Bits<7>>,
+    k2_7: Constant<Bits<7>>,
+    k4_4: Constant<Bits<4>>,
+    k511_9: Constant<Bits<9>>,
     k_slot: [Constant<Bits<8>>; N2],
     k_slotn: [Constant<Bits<8>>; N2],
     k_wsel: [Constant<Bits<8>>; NN],
@@ -434,6 +467,13 @@ impl<
             ring: arr(),
             cq_cell: arr(),
             cq_meta: arr(),
+            cp_v: arr(),
+            cp_c: arr(),
+            cp_m: arr(),
+            d_ne: arr(),
+            d_av: arr(),
+            w_j0: arr(),
+            w_at: arr(),
             i_ovr: arr(),
             c_ovr: arr(),
             lastc: arr(),
@@ -490,7 +530,9 @@ impl<
             rn: arr(),
             rl: arr(),
             re: arr(),
+            rs: arr(),
             x_k: arr(),
+            x_b: arr(),
             x_n: arr(),
             t_valid: arr(),
             t_data: arr(),
@@ -510,13 +552,17 @@ impl<
             l_j: arr(),
             l_j0: arr(),
             l_jw: arr(),
-            l_row: arr(),
             l_go: arr(),
+            l_cq: arr(),
+            l_c: arr(),
+            l_bn2: arr(),
+            l_ge: arr(),
+            l_lnz: arr(),
             l_addr: arr(),
             l_j1: arr(),
             l_heff: arr(),
             l_seff: arr(),
-            l_rot: arr(),
+            l_row_w: arr(),
             l_cpe: arr(),
             l_cpb: arr(),
             pk_w: arr(),
@@ -547,10 +593,17 @@ impl<
             l_rl: arr(),
             l_re: arr(),
             l_nk: arr(),
+            l_nxk: arr(),
             l_fsum0: Default::default(),
             l_fsum1: Default::default(),
             k_mask: c8(N - 1),
             k_i1: std::array::from_fn(|i| c8((1 + i) % N)),
+            k_i2: std::array::from_fn(|i| c8((2 + i) % N)),
+            k_nm1_7: Constant::new(((N - 1) as u64).into()),
+            k_np1_7: Constant::new(((N + 1) as u64).into()),
+            k2_7: Constant::new(2.into()),
+            k4_4: Constant::new(4.into()),
+            k511_9: Constant::new(511.into()),
             k_slot: std::array::from_fn(|x| {
                 let (r, o) = (x / N, x % N);
                 c8((o + N - r * N / 2) % N)
@@ -662,6 +715,17 @@ impl<
                     self.i_ovr[i].d.next = self.i_ovr[i].q.val();
                     self.c_ovr[i].clock.next = self.clock.val();
                     self.c_ovr[i].d.next = self.c_ovr[i].q.val();
+                    self.cp_v[i].clock.next = self.clock.val();
+                    self.cp_v[i].d.next = false;
+                    self.cp_c[i].clock.next = self.clock.val();
+                    self.cp_c[i].d.next = self.cp_c[i].q.val();
+                    self.cp_m[i].clock.next = self.clock.val();
+                    self.cp_m[i].d.next = self.cp_m[i].q.val();
+                    self.d_ne[i].clock.next = self.clock.val();
+                    self.d_av[i].clock.next = self.clock.val();
+                    self.w_j0[i].clock.next = self.clock.val();
+                    self.w_j0[i].d.next = self.w_j0[i].q.val();
+                    self.w_at[i].clock.next = self.clock.val();
                     self.lastc[i].clock.next = self.clock.val();
                     self.lastc[i].d.next = self.lastc[i].q.val();
                     self.w_act[i].clock.next = self.clock.val();
@@ -757,6 +821,8 @@ impl<
                     self.x_k[o].d.next = self.x_k[o].q.val();
                     self.x_n[o].clock.next = self.clock.val();
                     self.x_n[o].d.next = self.x_n[o].q.val();
+                    self.x_b[o].clock.next = self.clock.val();
+                    self.x_b[o].d.next = self.x_b[o].q.val();
                     self.t_valid[o].clock.next = self.clock.val();
                     self.t_valid[o].d.next = self.t_valid[o].q.val();
                     self.t_data[o].clock.next = self.clock.val();
@@ -781,6 +847,8 @@ impl<
                     self.rl[x].d.next = self.rl[x].q.val();
                     self.re[x].clock.next = self.clock.val();
                     self.re[x].d.next = self.re[x].q.val();
+                    self.rs[x].clock.next = self.clock.val();
+                    self.rs[x].d.next = self.rs[x].q.val();
                 }
 
                 // ================= free lists: what each offers this cycle =================
@@ -828,37 +896,33 @@ impl<
                     self.l_pop[i].next = false;
                     self.vq[i].pop.next = false;
                     self.ring[i].pop.next = false;
-                    self.cq_cell[i].push.next = false;
-                    self.cq_meta[i].push.next = false;
-                    self.l_start[i].next = false;
-                    self.l_go[i].next = false;
+                    self.l_cq[i].next = false;
                     // an idle writer takes the next verdict and may write the frame's first
                     // word in the same cycle
                     self.l_take[i].next = !self.w_act[i].q.val()
-                        & self.df[i].nonempty.val()
+                        & self.d_ne[i].q.val()
                         & self.vq[i].nonempty.val()
-                        & (self.cq_cell[i].count.val() < self.k4_3.val());
+                        & (self.cq_cell[i].count.val() < self.k4_4.val());
                     self.l_act[i].next = self.w_act[i].q.val();
                     self.l_adm[i].next = self.w_adm[i].q.val();
                     self.l_emp[i].next = self.w_emp[i].q.val();
                     self.l_j[i].next = self.w_j[i].q.val();
-                    self.l_row[i].next = self.w_row[i].q.val();
                     if self.l_take[i].val() {
                         self.vq[i].pop.next = true;
                         self.l_act[i].next = true;
                         self.l_adm[i].next = self.hv[i].admit.val();
                         self.l_emp[i].next = self.hv[i].empty.val();
                         self.l_j[i].next = self.k0_9.val();
-                        self.l_row[i].next = false;
                         self.w_act[i].d.next = true;
                         self.w_adm[i].d.next = self.hv[i].admit.val();
                         self.w_rem[i].d.next = self.hv[i].words.val();
                         self.w_emp[i].d.next = self.hv[i].empty.val();
                         self.w_row[i].d.next = false;
                         self.w_j[i].d.next = self.k0_9.val();
+                        self.w_j0[i].d.next = true;
                         self.w_col[i].d.next = self.k0_8.val();
                     }
-                    self.l_j0[i].next = self.l_j[i].val() == self.k0_9.val();
+                    self.l_j0[i].next = self.l_take[i].val() | self.w_j0[i].q.val();
                     self.l_addr[i].next = self.w_cur[i].q.val();
                     self.l_j1[i].next = self.l_j[i].val() + self.k1_9.val();
                     self.l_heff[i].next = self.w_head[i].q.val();
@@ -884,71 +948,109 @@ impl<
                             }
                         }
                     }
-                    if self.l_act[i].val() & self.l_adm[i].val() {
-                        self.l_start[i].next = !self.l_row[i].val()
-                            & self.df[i].nonempty.val()
-                            & self.ring[i].nonempty.val()
-                            & ((self.df[i].count.val() >= self.k_n7.val())
-                                | (self.lastc[i].q.val() != self.k0_7.val()))
-                            & (self.l_j0[i].val() | (self.l_bnext[i].val() == self.w_s[i].q.val()));
-                        self.l_go[i].next = self.l_row[i].val() | self.l_start[i].val();
-                        if self.l_start[i].val() {
-                            self.l_addr[i].next = self.ring[i].head.val();
+                    // a row starts: written out for the two cases of `take` (an idle writer
+                    // that takes the verdict; a busy one), from registered values only
+                    self.l_c[i].next =
+                        self.d_ne[i].q.val() & self.ring[i].nonempty.val() & self.d_av[i].q.val();
+                    self.l_start[i].next = self.l_c[i].val()
+                        & ((self.l_take[i].val() & self.hv[i].admit.val())
+                            | (self.w_act[i].q.val()
+                                & self.w_adm[i].q.val()
+                                & !self.w_row[i].q.val()
+                                & (self.w_j0[i].q.val() | self.w_at[i].q.val())));
+                    // a row in progress implies an active, admitted frame
+                    self.l_go[i].next = self.w_row[i].q.val() | self.l_start[i].val();
+                    if self.l_start[i].val() {
+                        self.l_addr[i].next = self.ring[i].head.val();
+                    }
+                    if self.l_go[i].val() {
+                        self.l_pop[i].next = true;
+                        self.wr_en[i].d.next = true;
+                        self.wr_addr[i].d.next = self.l_addr[i].val();
+                        self.wr_data[i].d.next = self.hw[i].data.val();
+                        self.w_j[i].d.next = self.l_j1[i].val();
+                        self.w_j0[i].d.next =
+                            !self.l_take[i].val() & (self.w_j[i].q.val() == self.k511_9.val());
+                        self.w_rem[i].d.next = self.w_rem[i].q.val() - self.k1_9.val();
+                        if self.l_take[i].val() {
+                            self.w_rem[i].d.next = self.hv[i].words.val() - self.k1_9.val();
                         }
-                        if self.l_go[i].val() {
-                            self.l_pop[i].next = true;
-                            self.wr_en[i].d.next = true;
-                            self.wr_addr[i].d.next = self.l_addr[i].val();
-                            self.wr_data[i].d.next = self.hw[i].data.val();
-                            self.w_j[i].d.next = self.l_j1[i].val();
-                            self.w_rem[i].d.next = self.w_rem[i].q.val() - self.k1_9.val();
-                            if self.l_take[i].val() {
-                                self.w_rem[i].d.next = self.hv[i].words.val() - self.k1_9.val();
-                            }
-                            self.w_col[i].d.next =
-                                (self.w_col[i].q.val() + self.k1_8.val()) & self.k_mask.val();
+                        self.w_col[i].d.next =
+                            (self.w_col[i].q.val() + self.k1_8.val()) & self.k_mask.val();
+                        if self.l_j0[i].val() {
+                            self.w_col[i].d.next = self.k1_8.val();
+                        }
+                        if self.l_start[i].val() {
+                            self.ring[i].pop.next = true;
+                            self.w_cur[i].d.next = self.ring[i].head.val();
                             if self.l_j0[i].val() {
-                                self.w_col[i].d.next = self.k1_8.val();
-                            }
-                            if self.l_start[i].val() {
-                                self.ring[i].pop.next = true;
-                                self.w_cur[i].d.next = self.ring[i].head.val();
-                                if self.l_j0[i].val() {
-                                    self.w_s[i].d.next = self.l_bnext[i].val();
-                                    self.w_head[i].d.next = self.ring[i].head.val();
-                                } else {
-                                    self.wl_en[i].d.next = true;
-                                    self.wl_addr[i].d.next = self.w_cur[i].q.val();
-                                    self.wl_data[i].d.next = self.ring[i].head.val();
-                                }
-                            }
-                            if self.hw[i].last.val() {
-                                self.cq_cell[i].push.next = true;
-                                self.cq_meta[i].push.next = true;
-                                self.w_act[i].d.next = false;
-                                self.w_row[i].d.next = false;
-                            } else if self.l_jw[i].val() {
-                                // longer than its length: complete as bad, drop the rest
-                                self.cq_cell[i].push.next = true;
-                                self.cq_meta[i].push.next = true;
-                                self.l_cpe[i].next = self.l_emp[i].val();
-                                self.l_cpb[i].next = true;
-                                self.w_adm[i].d.next = false;
-                                self.w_row[i].d.next = false;
+                                self.w_s[i].d.next = self.l_bnext[i].val();
+                                self.w_head[i].d.next = self.ring[i].head.val();
                             } else {
-                                // N >= 4: a frame's first word never ends its row
-                                self.w_row[i].d.next = self.l_j0[i].val()
-                                    | (self.w_col[i].q.val() != self.k_nm1.val());
+                                self.wl_en[i].d.next = true;
+                                self.wl_addr[i].d.next = self.w_cur[i].q.val();
+                                self.wl_data[i].d.next = self.ring[i].head.val();
                             }
+                        }
+                        if self.hw[i].last.val() {
+                            self.l_cq[i].next = true;
+                            self.w_act[i].d.next = false;
+                            self.w_row[i].d.next = false;
+                        } else if self.l_jw[i].val() {
+                            // longer than its length: complete as bad, drop the rest
+                            self.l_cq[i].next = true;
+                            self.l_cpe[i].next = self.l_emp[i].val();
+                            self.l_cpb[i].next = true;
+                            self.w_adm[i].d.next = false;
+                            self.w_row[i].d.next = false;
+                        } else {
+                            // N >= 4: a frame's first word never ends its row
+                            self.w_row[i].d.next =
+                                self.l_j0[i].val() | (self.w_col[i].q.val() != self.k_nm1.val());
                         }
                     }
                     self.df[i].pop.next = self.l_pop[i].val();
-                    self.cq_cell[i].push_data.next = self.l_heff[i].val();
                     self.pk_m[i].s.next = self.l_seff[i].val();
                     self.pk_m[i].words.next = self.l_j1[i].val();
                     self.pk_m[i].empty.next = self.l_cpe[i].val();
                     self.pk_m[i].bad.next = self.l_cpb[i].val();
-                    self.cq_meta[i].push_data.next = self.pk_m[i].y.val();
+                    self.cp_v[i].d.next = self.l_cq[i].val();
+                    self.cp_c[i].d.next = self.l_heff[i].val();
+                    self.cp_m[i].d.next = self.pk_m[i].y.val();
+                    self.cq_cell[i].push.next = self.cp_v[i].q.val();
+                    self.cq_cell[i].push_data.next = self.cp_c[i].q.val();
+                    self.cq_meta[i].push.next = self.cp_v[i].q.val();
+                    self.cq_meta[i].push_data.next = self.cp_m[i].q.val();
+                    // next cycle's B is the start bank: never right after the first row
+                    // starts (B moves on), else B + 1 against the start bank
+                    self.l_bn2[i].next = (self.ph.q.val() + self.k_i2[i].val()) & self.k_mask.val();
+                    self.w_at[i].d.next = self.l_bn2[i].val() == self.w_s[i].q.val();
+                    if self.l_start[i].val() & self.l_j0[i].val() {
+                        self.w_at[i].d.next = false;
+                    }
+                    // the data FIFO's next count: nonempty, and N words or a last word
+                    self.d_ne[i].d.next = self.l_push[i].val()
+                        | (self.df[i].count.val() >= self.k2_7.val())
+                        | ((self.df[i].count.val() == self.k1_7.val()) & !self.l_pop[i].val());
+                    self.l_ge[i].next = self.df[i].count.val() >= self.k_n7.val();
+                    if self.l_push[i].val() & !self.l_pop[i].val() {
+                        self.l_ge[i].next = self.df[i].count.val() >= self.k_nm1_7.val();
+                    }
+                    if self.l_pop[i].val() & !self.l_push[i].val() {
+                        self.l_ge[i].next = self.df[i].count.val() >= self.k_np1_7.val();
+                    }
+                    self.l_lnz[i].next = self.lastc[i].q.val() != self.k0_7.val();
+                    if (self.l_push[i].val() & self.inp[i].last.val())
+                        & !(self.l_pop[i].val() & self.hw[i].last.val())
+                    {
+                        self.l_lnz[i].next = true;
+                    }
+                    if (self.l_pop[i].val() & self.hw[i].last.val())
+                        & !(self.l_push[i].val() & self.inp[i].last.val())
+                    {
+                        self.l_lnz[i].next = self.lastc[i].q.val() >= self.k2_7.val();
+                    }
+                    self.d_av[i].d.next = self.l_ge[i].val() | self.l_lnz[i].val();
                     if self.l_push[i].val() & self.inp[i].last.val() {
                         self.lastc[i].d.next = self.lastc[i].q.val() + self.k1_7.val();
                     }
@@ -1070,19 +1172,12 @@ impl<
                             }
                         }
                     }
-                    // word w of the row is in bank (s + w) mod N
-                    for w in 0..N {
-                        self.l_rot[o * nn + w].next = self.k0_64.val();
-                        for c in 0..N {
-                            if self.p_s[o].q.val() == self.k_wsel[c * nn + w].val() {
-                                if self.p_rep[o].q.val() {
-                                    self.l_rot[o * nn + w].next = self.l_rot[o * nn + w].val()
-                                        | self.bank[nn + c].read_data.val();
-                                } else {
-                                    self.l_rot[o * nn + w].next =
-                                        self.l_rot[o * nn + w].val() | self.bank[c].read_data.val();
-                                }
-                            }
+                    // the row is kept as read: its word w is in bank (s + w) mod N, and the
+                    // serializer picks it there
+                    for b in 0..N {
+                        self.l_row_w[o * nn + b].next = self.bank[b].read_data.val();
+                        if self.p_rep[o].q.val() {
+                            self.l_row_w[o * nn + b].next = self.bank[nn + b].read_data.val();
                         }
                     }
                     if self.p_en[o].q.val() & self.p_cap[o].q.val() {
@@ -1092,9 +1187,10 @@ impl<
                                 self.rn[o * rr + k].d.next = self.p_n[o].q.val();
                                 self.rl[o * rr + k].d.next = self.p_last[o].q.val();
                                 self.re[o * rr + k].d.next = self.p_emp[o].q.val();
-                                for w in 0..N {
-                                    self.rw[(o * rr + k) * nn + w].d.next =
-                                        self.l_rot[o * nn + w].val();
+                                self.rs[o * rr + k].d.next = self.p_s[o].q.val();
+                                for b in 0..N {
+                                    self.rw[(o * rr + k) * nn + b].d.next =
+                                        self.l_row_w[o * nn + b].val();
                                 }
                             }
                         }
@@ -1168,9 +1264,11 @@ impl<
                             self.l_rn[o].next = self.rn[o * rr + k].q.val();
                             self.l_rl[o].next = self.rl[o * rr + k].q.val();
                             self.l_re[o].next = self.re[o * rr + k].q.val();
-                            for w in 0..N {
-                                if self.x_n[o].q.val() == self.k_idx[w].val() {
-                                    self.l_word[o].next = self.rw[(o * rr + k) * nn + w].q.val();
+                            for b in 0..N {
+                                // one-hot selects: an OR tree, not a chain of muxes
+                                if self.x_b[o].q.val() == self.k_idx[b].val() {
+                                    self.l_word[o].next = self.l_word[o].val()
+                                        | self.rw[(o * rr + k) * nn + b].q.val();
                                 }
                             }
                         }
@@ -1178,6 +1276,11 @@ impl<
                     self.l_rowend[o].next =
                         (self.x_n[o].q.val() + self.k1_8.val()) == self.l_rn[o].val();
                     self.l_nk[o].next = (self.x_k[o].q.val() + self.k1_8.val()) & self.k_rm.val();
+                    // the register the serializer looks at next cycle
+                    self.l_nxk[o].next = self.x_k[o].q.val();
+                    if self.l_can[o].val() & self.l_rv[o].val() & self.l_rowend[o].val() {
+                        self.l_nxk[o].next = self.l_nk[o].val();
+                    }
                     if self.l_can[o].val() {
                         self.t_valid[o].d.next = self.l_rv[o].val();
                         self.t_data[o].d.next = self.k0_64.val();
@@ -1186,9 +1289,18 @@ impl<
                         if self.l_rv[o].val() {
                             self.t_data[o].d.next = self.l_word[o].val();
                             self.x_n[o].d.next = self.x_n[o].q.val() + self.k1_8.val();
+                            self.x_b[o].d.next =
+                                (self.x_b[o].q.val() + self.k1_8.val()) & self.k_mask.val();
                             if self.l_rowend[o].val() {
                                 self.x_n[o].d.next = self.k0_8.val();
                                 self.x_k[o].d.next = self.l_nk[o].val();
+                                // the next register's start bank (if it is not filled yet,
+                                // its capture sets x_b below)
+                                for k in 0..R {
+                                    if self.l_nk[o].val() == self.k_idx[k].val() {
+                                        self.x_b[o].d.next = self.rs[o * rr + k].q.val();
+                                    }
+                                }
                                 for k in 0..R {
                                     if self.x_k[o].q.val() == self.k_idx[k].val() {
                                         self.rv[o * rr + k].d.next = false;
@@ -1200,6 +1312,14 @@ impl<
                                 }
                             }
                         }
+                    }
+                    // a row captured into the register the serializer goes on with: its first
+                    // word is in its start bank
+                    if self.p_en[o].q.val()
+                        & self.p_cap[o].q.val()
+                        & (self.p_k[o].q.val() == self.l_nxk[o].val())
+                    {
+                        self.x_b[o].d.next = self.p_s[o].q.val();
                     }
                     if self.t_valid[o].q.val() & self.out[o].ready.val() & self.t_last[o].q.val() {
                         self.c_tx[o].d.next = self.c_tx[o].q.val() + self.k1_32.val();
@@ -1226,7 +1346,11 @@ impl<
                         self.w_adm[i].d.next = false;
                         self.w_row[i].d.next = false;
                         self.w_j[i].d.next = self.k0_9.val();
+                        self.w_j0[i].d.next = true;
                         self.w_col[i].d.next = self.k0_8.val();
+                        self.cp_v[i].d.next = false;
+                        self.d_ne[i].d.next = false;
+                        self.d_av[i].d.next = false;
                         self.wr_en[i].d.next = false;
                         self.wl_en[i].d.next = false;
                     }
@@ -1238,6 +1362,7 @@ impl<
                         self.dep[o].d.next = false;
                         self.x_k[o].d.next = self.k0_8.val();
                         self.x_n[o].d.next = self.k0_8.val();
+                        self.x_b[o].d.next = self.k0_8.val();
                         self.t_valid[o].d.next = false;
                         self.t_last[o].d.next = false;
                         self.c_tx[o].d.next = self.k0_32.val();

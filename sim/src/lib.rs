@@ -2,6 +2,7 @@
 //! per-cycle port recording ([`ports`]) and replay on the emitted Verilog under Verilator
 //! ([`verilator`]), external tool checks ([`tools`]), seeded workloads ([`workload`]), the
 //! per-block drivers behind the `ntsim` CLI ([`runs`]) and the fuzz harness ([`fuzz`]).
+pub mod adm_workload;
 pub mod arb_workload;
 pub mod budget;
 pub mod deparser_workload;

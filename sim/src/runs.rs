@@ -51,6 +51,8 @@ pub const SIM_BLOCKS: &[&str] = &[
     "switch_p16",
     "sbuf_p4",
     "sbuf_p16",
+    "sadm_p4",
+    "sadm_p16",
 ];
 
 /// Resolves a block name or alias (`timer` = `timer_n16`, `reassembly` = `reassembly_n16`).
@@ -194,6 +196,26 @@ pub fn run_block(
             seed,
             opts,
         ),
+        "sadm_p4" => run_sadm(
+            nt_hdl::sadm::Admission4::new(),
+            4,
+            1,
+            2048,
+            block,
+            cycles,
+            seed,
+            opts,
+        ),
+        "sadm_p16" => run_sadm(
+            nt_hdl::sadm::Admission16::new(),
+            16,
+            2,
+            512,
+            block,
+            cycles,
+            seed,
+            opts,
+        ),
         _ => Err(format!("no driver for {block}")),
     }
 }
@@ -233,6 +255,44 @@ fn run_sbuf<
         let out = v.out.iter().any(|o| o.tx.is_some());
         let cmd = d.inp.iter().any(|i| i.rx.is_some_and(|x| x.1));
         Ok((out, cmd))
+    })
+    .map_err(|e| e.to_string())
+}
+
+/// The switch's admission under its self-checking workload ([`crate::adm_workload`]):
+/// events = verdicts, commands = requests. A broken check is an error.
+#[allow(clippy::too_many_arguments)]
+fn run_sadm<
+    const N: usize,
+    const K: usize,
+    const M: usize,
+    const NB: usize,
+    const KNB: usize,
+    const CC: usize,
+>(
+    top: nt_hdl::sadm::Admission<N, K, M, NB, KNB, CC>,
+    n: usize,
+    lanes: usize,
+    cells: u32,
+    block: &'static str,
+    cycles: u64,
+    seed: u64,
+    opts: &RunOptions,
+) -> Result<(RunSummary, Option<PortRecorder>), String> {
+    use crate::adm_workload::{drive, knobs, read, AdmWorkload, Knobs};
+    let mut k = Kernel::new(top).map_err(|e| e.to_string())?;
+    open_outputs(&mut k, opts).map_err(|e| e.to_string())?;
+    let mut w = AdmWorkload::new(seed, n, lanes, Knobs { cells, ..knobs() });
+    run_loop(k, block, cycles, seed, |k, now| {
+        let v = read(k.uut());
+        let d = w
+            .step(now, &v)
+            .map_err(|e| KernelError::Workload(format!("{block} seed {seed}: {e}")))?;
+        drive(k.uut_mut(), &d);
+        k.settle()?;
+        let ev = v.vd.iter().any(|x| x.is_some());
+        let cmd = d.req.iter().any(|x| x.is_some());
+        Ok((ev, cmd))
     })
     .map_err(|e| e.to_string())
 }

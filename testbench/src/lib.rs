@@ -1,4 +1,5 @@
 //! Golden models and shared test helpers.
+pub mod adm_model;
 pub mod arbiter_model;
 pub mod bolt_model;
 pub mod cosim;

@@ -19,6 +19,8 @@ struct Input {
     vq: VecDeque<(bool, u16, u8)>,
     ring: VecDeque<u32>,
     cq: VecDeque<Desc>,
+    /// A completion on its way into `cq` (pushed a cycle after the writer makes it).
+    cp: Option<Desc>,
     i_ovr: bool,
     c_ovr: u32,
     lastc: u8,
@@ -100,6 +102,7 @@ pub struct SbufModel {
 
 const DF_DEPTH: usize = 64;
 const VQ_DEPTH: usize = 64;
+const CQ_DEPTH: usize = 8;
 
 fn push_fifo<T>(q: &mut VecDeque<T>, depth: usize, pre_len: usize, v: T) {
     if pre_len < depth {
@@ -211,6 +214,7 @@ impl SbufModel {
             let mut vq_pop = false;
             let mut ring_pop = false;
             let mut cq_push = false;
+            nx.cp = None;
             nx.wr_en = false;
             nx.wl_en = false;
             // an idle writer takes the next verdict and may write the first word at once
@@ -335,15 +339,17 @@ impl SbufModel {
             if di.cp_pop && !nx.cq.is_empty() {
                 nx.cq.pop_front();
             }
+            if let Some(dsc) = x.cp {
+                push_fifo(&mut nx.cq, CQ_DEPTH, cq_len, dsc);
+            }
             if cq_push {
-                let dsc = Desc {
+                nx.cp = Some(Desc {
                     cell: heff,
                     s: seff,
                     words: j1,
                     empty: cpe,
                     bad: cpb,
-                };
-                push_fifo(&mut nx.cq, 4, cq_len, dsc);
+                });
             }
         }
 
@@ -383,7 +389,7 @@ impl SbufModel {
                 }
             }
             if ren[r] {
-                push_fifo(&mut self.fl[r], 1 << 20, 0, ra[r]);
+                self.fl[r].push_back(ra[r]);
             }
         }
         self.c_free = c_free_next;
@@ -526,6 +532,7 @@ impl SbufModel {
                 x.vq.clear();
                 x.ring.clear();
                 x.cq.clear();
+                x.cp = None;
             }
             for y in &mut self.out {
                 y.r_act = false;

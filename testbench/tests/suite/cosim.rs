@@ -490,15 +490,45 @@ fn sbuf_p4_verilog_matches_rust_cycle_for_cycle() {
 }
 
 /// The check reaches the buffer's rotation: a writer that starts a frame's later rows
-/// without waiting for its start bank (`1'b1` for the alignment compare, input 0 only)
+/// without waiting for its start bank (`1'b1` for the registered alignment, input 0 only)
 /// puts words in the wrong banks, and the replay must say so.
 #[test]
 fn cosim_catches_a_misaligned_shared_buffer_writer() {
     mutant_of_is_caught(
         Simulator::Verilator,
         "sbuf_p4",
-        "(l_j0$0 | (l_bnext$0 == w_s$0$q))",
-        "(l_j0$0 | 1'b1)",
+        "(w_j0$0$q | w_at$0$q)",
+        "(w_j0$0$q | 1'b1)",
+        "",
+    );
+}
+
+/// The new switch's admission (issue 30) at 4 ports, under its self-checking workload
+/// (`nt_sim::adm_workload`): verdicts to every input, and counters that move both ways.
+#[test]
+fn sadm_p4_verilog_matches_rust_cycle_for_cycle() {
+    let rec = cosim_block(Simulator::Verilator, "sadm_p4", 193);
+    let names: Vec<String> = (0..4)
+        .map(|i| format!("inp${i}$vd_valid"))
+        .chain([
+            "admitted".to_string(),
+            "refused".to_string(),
+            "occ_pkts$0".to_string(),
+        ])
+        .collect();
+    let names: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+    reaches(&rec, "sadm_p4", &names);
+}
+
+/// The check reaches the admission's packet limit: `<=` for `<` admits one packet more
+/// per (output, band) at its limit, and the replay must say so.
+#[test]
+fn cosim_catches_an_admission_limit_off_by_one() {
+    mutant_of_is_caught(
+        Simulator::Verilator,
+        "sadm_p4",
+        "(s2_cp$0$q < s2_lp$0$q)",
+        "(s2_cp$0$q <= s2_lp$0$q)",
         "",
     );
 }

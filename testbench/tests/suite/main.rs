@@ -3,6 +3,7 @@
 //! libtest spreads the long tests of every subject over the cores together.
 //! Run one subject with `cargo test -p nt-testbench --test suite <module>::`.
 
+mod adm_equivalence;
 mod arbiter_equivalence;
 mod bolt_equivalence;
 mod budgets;

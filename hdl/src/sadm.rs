@@ -1,0 +1,710 @@
+//! The new switch's admission (issue 30, second slice): `K` lanes, each deciding one
+//! frame per cycle for its `M = N/K <= 8` inputs, against occupancy counters per (output,
+//! band) with static limits, a dynamic threshold in the style of Choudhury and Hahne, and
+//! headroom in free cells. There is no logic that chains over inputs or lanes within a
+//! cycle: a lane picks among at most 8 requests, and decides against copies of the
+//! counters a cycle old. docs/switch-design.md has the switch this belongs to; the verdicts
+//! go to the shared buffer ([`crate::sbuf`]).
+//!
+//! ```text
+//!  req[i] ─► hold[i] ─► lane l = i / M: round robin over its M holds (S1)
+//!            ─► counters of (out, band), limits, threshold (S2) ─► decide (S3)
+//!            ─► vd[i] (admit, words, empty); counters += (1 packet, bytes) a cycle later
+//!  dep[o] (band, bytes) ─► counters of (o, band) -= (1 packet, bytes)
+//! ```
+//!
+//! # Requests
+//! Input `i` raises `req_valid` for one cycle per frame with its output `req_out`, band
+//! `req_band` (0 to 3), length in bytes `req_bytes` and words `req_words` (`ceil(bytes /
+//! 8)`), the last word's `req_empty`, and `req_ok` (false: malformed, refused without
+//! counting). The request is held in `hold[i]` from the next cycle. A frame is at least 8
+//! words and its request comes at its 8th word or later, so requests of one input are at
+//! least 8 cycles apart; a lane serves each hold within `M <= 8` cycles, so a hold is free
+//! again before the next request. A request that finds its hold still full (an ingress
+//! that broke that rule) replaces the held one; `lost` counts the cycles with such a loss.
+//!
+//! # A lane's pipeline (one frame per cycle)
+//! * **S1, pick.** Round robin over the lane's holds: the first full hold at or after the
+//!   lane's pointer, else the first full one; the pointer moves past the pick. The pick's
+//!   hold is emptied (a request arriving in the same cycle fills it again).
+//! * **S2, read.** The pick's counters `occ_pkts` and `occ_bytes` of (out, band), the
+//!   band's limits and threshold, and `fit`: the free cells, less the headroom, are at
+//!   least the frame's cells (`ceil(words / N)`).
+//! * **S3, decide.** Admit if `req_ok`, `out < N`, `occ_pkts < lim_pkts[band]`,
+//!   `occ_bytes + bytes <= lim_bytes[band]`, `fit`, and, with `dt_on`, `occ_bytes <
+//!   thr[band]`. The verdict is in `vd` of the input from the next cycle, for one cycle.
+//!   An admitted frame adds one packet and its bytes to its counters at the edge after.
+//!   `admitted` and `refused` count the decisions at that edge too.
+//!
+//! # Counters and the guarantee
+//! `occ_pkts` / `occ_bytes` per (output, band), at `o * 4 + b`, move up at a verdict (a
+//! cycle after it) and down by the caller's `dep` (a packet of that band and length has
+//! left output `o`). A decision in S3 sees the counters as they were at the start of S2,
+//! so it misses the admissions of the two decisions its lane made just before it and
+//! those of the other lanes in the same two cycles: **a packet limit is exceeded by at most
+//! `2K` packets, and a byte limit by at most the bytes of `2K` packets** (tested). Each
+//! counter wraps below zero if `dep` reports a packet that was never admitted: a caller's
+//! fault, not a state the switch reaches.
+//!
+//! # Dynamic threshold
+//! `thr[b] = (free_rows · 8N · 2^a_b) / 16`, from `free_rows` a cycle old, with `a_b =
+//! min(dt_a[b], 8)`: a band may hold `α_b = 2^(a_b - 4)` (1/16 to 16) times the free
+//! buffer (Choudhury and Hahne, "Dynamic queue length thresholds for shared-memory packet
+//! switches", 1998).
+//!
+//! # Parameters
+//! `N` ports (4 to 64), `K` lanes (`N/K <= 8`), `M = N/K`, `NB = 4N`, `KNB = K·NB`, `CC` the width of
+//! `free_rows` (the buffer's cell count bits plus one).
+use rust_hdl::prelude::*;
+
+/// Bands per output.
+pub const BANDS: usize = 4;
+
+/// Per input.
+#[derive(LogicInterface, Default)]
+pub struct AdmInPort {
+    pub req_valid: Signal<In, bool>,
+    pub req_out: Signal<In, Bits<8>>,
+    pub req_band: Signal<In, Bits<2>>,
+    pub req_bytes: Signal<In, Bits<32>>,
+    pub req_words: Signal<In, Bits<16>>,
+    pub req_empty: Signal<In, Bits<3>>,
+    pub req_ok: Signal<In, bool>,
+    pub vd_valid: Signal<Out, bool>,
+    pub vd_admit: Signal<Out, bool>,
+    pub vd_words: Signal<Out, Bits<9>>,
+    pub vd_empty: Signal<Out, Bits<3>>,
+}
+
+/// Per output: a packet left.
+#[derive(LogicInterface, Default)]
+pub struct AdmDepPort {
+    pub valid: Signal<In, bool>,
+    pub band: Signal<In, Bits<2>>,
+    pub bytes: Signal<In, Bits<32>>,
+}
+
+/// Per band: limits and the threshold's exponent.
+#[derive(LogicInterface, Default)]
+pub struct AdmBandCfg {
+    pub lim_pkts: Signal<In, Bits<16>>,
+    pub lim_bytes: Signal<In, Bits<32>>,
+    pub dt_a: Signal<In, Bits<4>>,
+}
+
+type L<T> = Signal<Local, T>;
+
+/// The admission block. See the module documentation.
+#[derive(LogicBlock)]
+pub struct Admission<
+    const N: usize,
+    const K: usize,
+    const M: usize,
+    const NB: usize,
+    const KNB: usize,
+    const CC: usize,
+> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, bool>,
+    pub inp: [AdmInPort; N],
+    pub dep: [AdmDepPort; N],
+    pub band: [AdmBandCfg; BANDS],
+    pub dt_on: Signal<In, bool>,
+    /// Cells free in the buffer (its `free_rows`).
+    pub free_rows: Signal<In, Bits<CC>>,
+    /// Cells kept free: a frame is admitted only if `free_rows - headroom` covers it.
+    pub headroom: Signal<In, Bits<16>>,
+    /// Occupancy per (output, band), at `o * 4 + b`.
+    pub occ_pkts: [Signal<Out, Bits<16>>; NB],
+    pub occ_bytes: [Signal<Out, Bits<32>>; NB],
+    pub admitted: Signal<Out, Bits<32>>,
+    pub refused: Signal<Out, Bits<32>>,
+    pub lost: Signal<Out, Bits<32>>,
+
+    // holds
+    h_v: [DFF<bool>; N],
+    h_o: [DFF<Bits<8>>; N],
+    h_b: [DFF<Bits<2>>; N],
+    h_by: [DFF<Bits<32>>; N],
+    h_w: [DFF<Bits<16>>; N],
+    h_e: [DFF<Bits<3>>; N],
+    h_ok: [DFF<bool>; N],
+    // the lane's round-robin pointer, as a mask: pm[i] is "i's place in its lane >= pointer"
+    pm: [DFF<bool>; N],
+    // S1 -> S2
+    s1_v: [DFF<bool>; K],
+    s1_i: [DFF<Bits<8>>; K],
+    s1_o: [DFF<Bits<8>>; K],
+    s1_b: [DFF<Bits<2>>; K],
+    s1_by: [DFF<Bits<32>>; K],
+    s1_w: [DFF<Bits<16>>; K],
+    s1_e: [DFF<Bits<3>>; K],
+    s1_ok: [DFF<bool>; K],
+    // S2 -> S3
+    s2_v: [DFF<bool>; K],
+    s2_i: [DFF<Bits<8>>; K],
+    s2_by: [DFF<Bits<32>>; K],
+    s2_w: [DFF<Bits<9>>; K],
+    s2_e: [DFF<Bits<3>>; K],
+    s2_ok: [DFF<bool>; K],
+    s2_cp: [DFF<Bits<16>>; K],
+    s2_cby: [DFF<Bits<32>>; K],
+    // the counter's bytes plus the frame's
+    s2_sum: [DFF<Bits<32>>; K],
+    s2_lp: [DFF<Bits<16>>; K],
+    s2_lby: [DFF<Bits<32>>; K],
+    s2_thr: [DFF<Bits<32>>; K],
+    s2_fit: [DFF<bool>; K],
+    // S3: counter updates
+    s3_v: [DFF<bool>; K],
+    // one-hot (lane, output, band) of the pick in S2, and of an admitted frame in S3, at
+    // l * NB + o * 4 + b
+    s2_hx: [DFF<bool>; KNB],
+    s3_hx: [DFF<bool>; KNB],
+    s3_by: [DFF<Bits<32>>; K],
+    s3_r: [DFF<bool>; K],
+    // verdicts
+    vd_v: [DFF<bool>; N],
+    vd_a: [DFF<bool>; N],
+    vd_w: [DFF<Bits<9>>; N],
+    vd_e: [DFF<Bits<3>>; N],
+    // counters, thresholds, free cells less headroom
+    occ_p: [DFF<Bits<16>>; NB],
+    occ_b: [DFF<Bits<32>>; NB],
+    thr: [DFF<Bits<32>>; BANDS],
+    fh: DFF<Bits<16>>,
+    c_adm: DFF<Bits<32>>,
+    c_ref: DFF<Bits<32>>,
+    c_lost: DFF<Bits<32>>,
+
+    // combinational
+    l_fa: [L<bool>; K],
+    l_fb: [L<bool>; K],
+    l_sa: [L<bool>; N],
+    l_sb: [L<bool>; N],
+    l_sel: [L<bool>; N],
+    l_pre: [L<bool>; K],
+    l_i: [L<Bits<8>>; K],
+    l_o: [L<Bits<8>>; K],
+    l_b: [L<Bits<2>>; K],
+    l_by: [L<Bits<32>>; K],
+    l_w: [L<Bits<16>>; K],
+    l_e: [L<Bits<3>>; K],
+    l_ok: [L<bool>; K],
+    l_anylost: L<bool>,
+    l_taken: [L<bool>; N],
+    l_cp: [L<Bits<16>>; K],
+    l_cby: [L<Bits<32>>; K],
+    l_cells: [L<Bits<16>>; K],
+    l_adm: [L<bool>; K],
+    l_a: [L<Bits<4>>; BANDS],
+    l_fb32: L<Bits<32>>,
+    l_f16: L<Bits<16>>,
+    l_nadm: L<Bits<8>>,
+    l_nref: L<Bits<8>>,
+    l_ip: [L<Bits<16>>; NB],
+    l_ib2: [L<Bits<32>>; NB],
+
+    k_idx: [Constant<Bits<8>>; N],
+    k_bidx: [Constant<Bits<2>>; BANDS],
+    k_n8: Constant<Bits<8>>,
+    k_cellsh: Constant<Bits<8>>,
+    k_lgn: Constant<Bits<8>>,
+    k_nm1_16: Constant<Bits<16>>,
+    k_a_max: Constant<Bits<4>>,
+    k4_8: Constant<Bits<8>>,
+    k1_8: Constant<Bits<8>>,
+    k0_8: Constant<Bits<8>>,
+    k1_16: Constant<Bits<16>>,
+    k0_16: Constant<Bits<16>>,
+    k0_32: Constant<Bits<32>>,
+    k1_32: Constant<Bits<32>>,
+    k0_2: Constant<Bits<2>>,
+    k0_3: Constant<Bits<3>>,
+}
+
+/// 4 ports, one lane.
+pub type Admission4 = Admission<4, 1, 4, 16, 16, 12>;
+/// 16 ports, two lanes of 8 inputs.
+pub type Admission16 = Admission<16, 2, 8, 64, 128, 10>;
+
+fn arr<T: Default, const X: usize>() -> [T; X] {
+    std::array::from_fn(|_| T::default())
+}
+
+fn c8(v: usize) -> Constant<Bits<8>> {
+    Constant::new((v as u64).into())
+}
+
+impl<
+        const N: usize,
+        const K: usize,
+        const M: usize,
+        const NB: usize,
+        const KNB: usize,
+        const CC: usize,
+    > Admission<N, K, M, NB, KNB, CC>
+{
+    /// Builds the block. Panics unless the parameters are consistent (module docs).
+    pub fn new() -> Self {
+        assert!(
+            N.is_power_of_two() && (4..=64).contains(&N),
+            "ports N={N} must be a power of two in 4..=64"
+        );
+        assert!(
+            K >= 1 && N % K == 0 && M == N / K,
+            "M={M} must be N/K (N={N}, K={K})"
+        );
+        assert!(M <= 8, "a lane serves at most 8 inputs (M={M})");
+        assert_eq!(NB, N * BANDS, "NB must be 4N");
+        assert_eq!(KNB, K * NB, "KNB must be K * NB");
+        assert!(
+            (2..=17).contains(&CC),
+            "free_rows bits CC={CC} must be 2..=17"
+        );
+        let lgn = N.trailing_zeros() as usize;
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            inp: arr(),
+            dep: arr(),
+            band: arr(),
+            dt_on: Default::default(),
+            free_rows: Default::default(),
+            headroom: Default::default(),
+            occ_pkts: arr(),
+            occ_bytes: arr(),
+            admitted: Default::default(),
+            refused: Default::default(),
+            lost: Default::default(),
+            h_v: arr(),
+            h_o: arr(),
+            h_b: arr(),
+            h_by: arr(),
+            h_w: arr(),
+            h_e: arr(),
+            h_ok: arr(),
+            pm: arr(),
+            s1_v: arr(),
+            s1_i: arr(),
+            s1_o: arr(),
+            s1_b: arr(),
+            s1_by: arr(),
+            s1_w: arr(),
+            s1_e: arr(),
+            s1_ok: arr(),
+            s2_v: arr(),
+            s2_i: arr(),
+            s2_by: arr(),
+            s2_w: arr(),
+            s2_e: arr(),
+            s2_ok: arr(),
+            s2_cp: arr(),
+            s2_cby: arr(),
+            s2_sum: arr(),
+            s2_lp: arr(),
+            s2_lby: arr(),
+            s2_thr: arr(),
+            s2_fit: arr(),
+            s3_v: arr(),
+            s2_hx: arr(),
+            s3_hx: arr(),
+            s3_by: arr(),
+            s3_r: arr(),
+            vd_v: arr(),
+            vd_a: arr(),
+            vd_w: arr(),
+            vd_e: arr(),
+            occ_p: arr(),
+            occ_b: arr(),
+            thr: arr(),
+            fh: Default::default(),
+            c_adm: Default::default(),
+            c_ref: Default::default(),
+            c_lost: Default::default(),
+            l_fa: arr(),
+            l_fb: arr(),
+            l_sa: arr(),
+            l_sb: arr(),
+            l_sel: arr(),
+            l_pre: arr(),
+            l_i: arr(),
+            l_o: arr(),
+            l_b: arr(),
+            l_by: arr(),
+            l_w: arr(),
+            l_e: arr(),
+            l_ok: arr(),
+            l_anylost: Default::default(),
+            l_taken: arr(),
+            l_cp: arr(),
+            l_cby: arr(),
+            l_cells: arr(),
+            l_adm: arr(),
+            l_a: arr(),
+            l_fb32: Default::default(),
+            l_f16: Default::default(),
+            l_nadm: Default::default(),
+            l_nref: Default::default(),
+            l_ip: arr(),
+            l_ib2: arr(),
+            k_idx: std::array::from_fn(c8),
+            k_bidx: std::array::from_fn(|b| Constant::new((b as u64).into())),
+            k_n8: c8(N),
+            k_cellsh: c8(3 + lgn),
+            k_lgn: c8(lgn),
+            k_nm1_16: Constant::new(((N - 1) as u64).into()),
+            k_a_max: Constant::new(8.into()),
+            k4_8: c8(4),
+            k1_8: c8(1),
+            k0_8: c8(0),
+            k1_16: Constant::new(1.into()),
+            k0_16: Constant::new(0.into()),
+            k0_32: Constant::new(0.into()),
+            k1_32: Constant::new(1.into()),
+            k0_2: Constant::new(0.into()),
+            k0_3: Constant::new(0.into()),
+        }
+    }
+}
+
+impl<
+        const N: usize,
+        const K: usize,
+        const M: usize,
+        const NB: usize,
+        const KNB: usize,
+        const CC: usize,
+    > Default for Admission<N, K, M, NB, KNB, CC>
+{
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<
+        const N: usize,
+        const K: usize,
+        const M: usize,
+        const NB: usize,
+        const KNB: usize,
+        const CC: usize,
+    > Logic for Admission<N, K, M, NB, KNB, CC>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        // `mm` is M: array indices may use loop variables and literals only.
+        for mm in M..(M + 1) {
+            for nb in NB..(NB + 1) {
+                // ---------------- clocks, defaults ----------------
+                self.fh.clock.next = self.clock.val();
+                self.c_adm.clock.next = self.clock.val();
+                self.c_ref.clock.next = self.clock.val();
+                self.c_lost.clock.next = self.clock.val();
+                for i in 0..N {
+                    self.h_v[i].clock.next = self.clock.val();
+                    self.h_v[i].d.next = self.h_v[i].q.val();
+                    self.h_o[i].clock.next = self.clock.val();
+                    self.h_o[i].d.next = self.h_o[i].q.val();
+                    self.h_b[i].clock.next = self.clock.val();
+                    self.h_b[i].d.next = self.h_b[i].q.val();
+                    self.h_by[i].clock.next = self.clock.val();
+                    self.h_by[i].d.next = self.h_by[i].q.val();
+                    self.h_w[i].clock.next = self.clock.val();
+                    self.h_w[i].d.next = self.h_w[i].q.val();
+                    self.h_e[i].clock.next = self.clock.val();
+                    self.h_e[i].d.next = self.h_e[i].q.val();
+                    self.h_ok[i].clock.next = self.clock.val();
+                    self.h_ok[i].d.next = self.h_ok[i].q.val();
+                    self.pm[i].clock.next = self.clock.val();
+                    self.pm[i].d.next = self.pm[i].q.val();
+                    self.vd_v[i].clock.next = self.clock.val();
+                    self.vd_v[i].d.next = false;
+                    self.vd_a[i].clock.next = self.clock.val();
+                    self.vd_a[i].d.next = self.vd_a[i].q.val();
+                    self.vd_w[i].clock.next = self.clock.val();
+                    self.vd_w[i].d.next = self.vd_w[i].q.val();
+                    self.vd_e[i].clock.next = self.clock.val();
+                    self.vd_e[i].d.next = self.vd_e[i].q.val();
+                }
+                for l in 0..K {
+                    self.s1_v[l].clock.next = self.clock.val();
+                    self.s1_i[l].clock.next = self.clock.val();
+                    self.s1_o[l].clock.next = self.clock.val();
+                    self.s1_b[l].clock.next = self.clock.val();
+                    self.s1_by[l].clock.next = self.clock.val();
+                    self.s1_w[l].clock.next = self.clock.val();
+                    self.s1_e[l].clock.next = self.clock.val();
+                    self.s1_ok[l].clock.next = self.clock.val();
+                    self.s2_v[l].clock.next = self.clock.val();
+                    self.s2_i[l].clock.next = self.clock.val();
+                    self.s2_by[l].clock.next = self.clock.val();
+                    self.s2_w[l].clock.next = self.clock.val();
+                    self.s2_e[l].clock.next = self.clock.val();
+                    self.s2_ok[l].clock.next = self.clock.val();
+                    self.s2_cp[l].clock.next = self.clock.val();
+                    self.s2_cby[l].clock.next = self.clock.val();
+                    self.s2_sum[l].clock.next = self.clock.val();
+                    self.s2_lp[l].clock.next = self.clock.val();
+                    self.s2_lby[l].clock.next = self.clock.val();
+                    self.s2_thr[l].clock.next = self.clock.val();
+                    self.s2_fit[l].clock.next = self.clock.val();
+                    self.s3_v[l].clock.next = self.clock.val();
+
+                    self.s3_by[l].clock.next = self.clock.val();
+                    self.s3_r[l].clock.next = self.clock.val();
+                }
+                for x in 0..KNB {
+                    self.s2_hx[x].clock.next = self.clock.val();
+                    self.s3_hx[x].clock.next = self.clock.val();
+                }
+                for x in 0..NB {
+                    self.occ_p[x].clock.next = self.clock.val();
+                    self.occ_b[x].clock.next = self.clock.val();
+                }
+                for b in 0..BANDS {
+                    self.thr[b].clock.next = self.clock.val();
+                }
+
+                // ---------------- free cells and thresholds (a cycle old) ----------------
+                self.l_f16.next = bit_cast::<16, CC>(self.free_rows.val());
+                self.fh.d.next = self.k0_16.val();
+                if self.l_f16.val() > self.headroom.val() {
+                    self.fh.d.next = self.l_f16.val() - self.headroom.val();
+                }
+                self.l_fb32.next = bit_cast::<32, CC>(self.free_rows.val()) << self.k_cellsh.val();
+                for b in 0..BANDS {
+                    self.l_a[b].next = self.band[b].dt_a.val();
+                    if self.band[b].dt_a.val() > self.k_a_max.val() {
+                        self.l_a[b].next = self.k_a_max.val();
+                    }
+                    self.thr[b].d.next =
+                        (self.l_fb32.val() << self.l_a[b].val()) >> self.k4_8.val();
+                }
+
+                // ---------------- lanes ----------------
+                for i in 0..N {
+                    self.l_taken[i].next = false;
+                }
+                self.l_nadm.next = self.k0_8.val();
+                self.l_nref.next = self.k0_8.val();
+                for l in 0..K {
+                    // S1: round robin over the lane's holds, as one-hot selects and OR trees:
+                    // the first full hold at or after the pointer (`pm`), else the first full one
+                    self.l_fa[l].next = false;
+                    self.l_fb[l].next = false;
+                    for m in 0..M {
+                        self.l_sa[l * mm + m].next = self.h_v[l * mm + m].q.val()
+                            & self.pm[l * mm + m].q.val()
+                            & !self.l_fa[l].val();
+                        self.l_fa[l].next = self.l_fa[l].val()
+                            | (self.h_v[l * mm + m].q.val() & self.pm[l * mm + m].q.val());
+                        self.l_sb[l * mm + m].next =
+                            self.h_v[l * mm + m].q.val() & !self.l_fb[l].val();
+                        self.l_fb[l].next = self.l_fb[l].val() | self.h_v[l * mm + m].q.val();
+                    }
+                    self.l_i[l].next = self.k0_8.val();
+                    self.l_o[l].next = self.k0_8.val();
+                    self.l_b[l].next = self.k0_2.val();
+                    self.l_by[l].next = self.k0_32.val();
+                    self.l_w[l].next = self.k0_16.val();
+                    self.l_e[l].next = self.k0_3.val();
+                    self.l_ok[l].next = false;
+                    for m in 0..M {
+                        self.l_sel[l * mm + m].next = self.l_sb[l * mm + m].val();
+                        if self.l_fa[l].val() {
+                            self.l_sel[l * mm + m].next = self.l_sa[l * mm + m].val();
+                        }
+                        if self.l_sel[l * mm + m].val() {
+                            self.l_i[l].next = self.l_i[l].val() | self.k_idx[l * mm + m].val();
+                            self.l_o[l].next = self.l_o[l].val() | self.h_o[l * mm + m].q.val();
+                            self.l_b[l].next = self.l_b[l].val() | self.h_b[l * mm + m].q.val();
+                            self.l_by[l].next = self.l_by[l].val() | self.h_by[l * mm + m].q.val();
+                            self.l_w[l].next = self.l_w[l].val() | self.h_w[l * mm + m].q.val();
+                            self.l_e[l].next = self.l_e[l].val() | self.h_e[l * mm + m].q.val();
+                            self.l_ok[l].next = self.l_ok[l].val() | self.h_ok[l * mm + m].q.val();
+                            self.h_v[l * mm + m].d.next = false;
+                            self.l_taken[l * mm + m].next = true;
+                        }
+                    }
+                    self.s1_v[l].d.next = self.l_fb[l].val();
+                    self.s1_i[l].d.next = self.l_i[l].val();
+                    self.s1_o[l].d.next = self.l_o[l].val();
+                    self.s1_b[l].d.next = self.l_b[l].val();
+                    self.s1_by[l].d.next = self.l_by[l].val();
+                    self.s1_w[l].d.next = self.l_w[l].val();
+                    self.s1_e[l].d.next = self.l_e[l].val();
+                    self.s1_ok[l].d.next = self.l_ok[l].val();
+                    // the pointer moves past the pick (to 0 after the last: every position)
+                    self.l_pre[l].next = false;
+                    for m in 0..M {
+                        if self.l_fb[l].val() {
+                            self.pm[l * mm + m].d.next =
+                                self.l_pre[l].val() | self.l_sel[l * mm + mm - 1].val();
+                        }
+                        self.l_pre[l].next = self.l_pre[l].val() | self.l_sel[l * mm + m].val();
+                    }
+
+                    // S2: the counters of (out, band), the band's limits, the cells' fit
+                    self.l_cp[l].next = self.k0_16.val();
+                    self.l_cby[l].next = self.k0_32.val();
+                    for o in 0..N {
+                        for b in 0..BANDS {
+                            self.s2_hx[l * nb + o * 4 + b].d.next = (self.s1_o[l].q.val()
+                                == self.k_idx[o].val())
+                                & (self.s1_b[l].q.val() == self.k_bidx[b].val());
+                            if (self.s1_o[l].q.val() == self.k_idx[o].val())
+                                & (self.s1_b[l].q.val() == self.k_bidx[b].val())
+                            {
+                                self.l_cp[l].next =
+                                    self.l_cp[l].val() | self.occ_p[o * 4 + b].q.val();
+                                self.l_cby[l].next =
+                                    self.l_cby[l].val() | self.occ_b[o * 4 + b].q.val();
+                            }
+                        }
+                    }
+                    self.s2_v[l].d.next = self.s1_v[l].q.val();
+                    self.s2_i[l].d.next = self.s1_i[l].q.val();
+                    self.s2_by[l].d.next = self.s1_by[l].q.val();
+                    self.s2_w[l].d.next = self.s1_w[l].q.val().get_bits::<9>(0);
+                    self.s2_e[l].d.next = self.s1_e[l].q.val();
+                    self.s2_ok[l].d.next =
+                        self.s1_ok[l].q.val() & (self.s1_o[l].q.val() < self.k_n8.val());
+                    self.s2_cp[l].d.next = self.l_cp[l].val();
+                    self.s2_cby[l].d.next = self.l_cby[l].val();
+                    self.s2_sum[l].d.next = self.l_cby[l].val() + self.s1_by[l].q.val();
+                    self.s2_lp[l].d.next = self.k0_16.val();
+                    self.s2_lby[l].d.next = self.k0_32.val();
+                    self.s2_thr[l].d.next = self.k0_32.val();
+                    for b in 0..BANDS {
+                        if self.s1_b[l].q.val() == self.k_bidx[b].val() {
+                            self.s2_lp[l].d.next = self.band[b].lim_pkts.val();
+                            self.s2_lby[l].d.next = self.band[b].lim_bytes.val();
+                            self.s2_thr[l].d.next = self.thr[b].q.val();
+                        }
+                    }
+                    self.l_cells[l].next =
+                        (self.s1_w[l].q.val() + self.k_nm1_16.val()) >> self.k_lgn.val();
+                    self.s2_fit[l].d.next = self.fh.q.val() >= self.l_cells[l].val();
+
+                    // S3: decide
+                    self.l_adm[l].next = self.s2_ok[l].q.val()
+                        & (self.s2_cp[l].q.val() < self.s2_lp[l].q.val())
+                        & (self.s2_sum[l].q.val() <= self.s2_lby[l].q.val())
+                        & self.s2_fit[l].q.val()
+                        & (!self.dt_on.val() | (self.s2_cby[l].q.val() < self.s2_thr[l].q.val()));
+                    for m in 0..M {
+                        if self.s2_v[l].q.val()
+                            & (self.s2_i[l].q.val() == self.k_idx[l * mm + m].val())
+                        {
+                            self.vd_v[l * mm + m].d.next = true;
+                            self.vd_a[l * mm + m].d.next = self.l_adm[l].val();
+                            self.vd_w[l * mm + m].d.next = self.s2_w[l].q.val();
+                            self.vd_e[l * mm + m].d.next = self.s2_e[l].q.val();
+                        }
+                    }
+                    self.s3_v[l].d.next = self.s2_v[l].q.val() & self.l_adm[l].val();
+                    for x in 0..NB {
+                        self.s3_hx[l * nb + x].d.next = self.s2_hx[l * nb + x].q.val()
+                            & self.s2_v[l].q.val()
+                            & self.l_adm[l].val();
+                    }
+                    self.s3_by[l].d.next = self.s2_by[l].q.val();
+                    self.s3_r[l].d.next = self.s2_v[l].q.val() & !self.l_adm[l].val();
+                    // the statistics count the decisions in S3's registers
+                    if self.s3_v[l].q.val() {
+                        self.l_nadm.next = self.l_nadm.val() + self.k1_8.val();
+                    }
+                    if self.s3_r[l].q.val() {
+                        self.l_nref.next = self.l_nref.val() + self.k1_8.val();
+                    }
+                }
+
+                // ---------------- requests into holds (after the picks: a new one wins) -----
+                self.l_anylost.next = false;
+                for i in 0..N {
+                    if self.inp[i].req_valid.val() {
+                        if self.h_v[i].q.val() & !self.l_taken[i].val() {
+                            self.l_anylost.next = true;
+                        }
+                        self.h_v[i].d.next = true;
+                        self.h_o[i].d.next = self.inp[i].req_out.val();
+                        self.h_b[i].d.next = self.inp[i].req_band.val();
+                        self.h_by[i].d.next = self.inp[i].req_bytes.val();
+                        self.h_w[i].d.next = self.inp[i].req_words.val();
+                        self.h_e[i].d.next = self.inp[i].req_empty.val();
+                        self.h_ok[i].d.next = self.inp[i].req_ok.val();
+                    }
+                    self.inp[i].vd_valid.next = self.vd_v[i].q.val();
+                    self.inp[i].vd_admit.next = self.vd_a[i].q.val();
+                    self.inp[i].vd_words.next = self.vd_w[i].q.val();
+                    self.inp[i].vd_empty.next = self.vd_e[i].q.val();
+                }
+
+                // ---------------- counters ----------------
+                for o in 0..N {
+                    for b in 0..BANDS {
+                        self.l_ip[o * 4 + b].next = self.k0_16.val();
+                        self.l_ib2[o * 4 + b].next = self.k0_32.val();
+                        for l in 0..K {
+                            if self.s3_v[l].q.val() & self.s3_hx[l * nb + o * 4 + b].q.val() {
+                                self.l_ip[o * 4 + b].next =
+                                    self.l_ip[o * 4 + b].val() + self.k1_16.val();
+                                self.l_ib2[o * 4 + b].next =
+                                    self.l_ib2[o * 4 + b].val() + self.s3_by[l].q.val();
+                            }
+                        }
+                        self.occ_p[o * 4 + b].d.next =
+                            self.occ_p[o * 4 + b].q.val() + self.l_ip[o * 4 + b].val();
+                        self.occ_b[o * 4 + b].d.next =
+                            self.occ_b[o * 4 + b].q.val() + self.l_ib2[o * 4 + b].val();
+                        if self.dep[o].valid.val()
+                            & (self.dep[o].band.val() == self.k_bidx[b].val())
+                        {
+                            self.occ_p[o * 4 + b].d.next = self.occ_p[o * 4 + b].q.val()
+                                + self.l_ip[o * 4 + b].val()
+                                - self.k1_16.val();
+                            self.occ_b[o * 4 + b].d.next = self.occ_b[o * 4 + b].q.val()
+                                + self.l_ib2[o * 4 + b].val()
+                                - self.dep[o].bytes.val();
+                        }
+                        self.occ_pkts[o * 4 + b].next = self.occ_p[o * 4 + b].q.val();
+                        self.occ_bytes[o * 4 + b].next = self.occ_b[o * 4 + b].q.val();
+                    }
+                }
+                self.c_adm.d.next = self.c_adm.q.val() + bit_cast::<32, 8>(self.l_nadm.val());
+                self.c_ref.d.next = self.c_ref.q.val() + bit_cast::<32, 8>(self.l_nref.val());
+                if self.l_anylost.val() {
+                    self.c_lost.d.next = self.c_lost.q.val() + self.k1_32.val();
+                } else {
+                    self.c_lost.d.next = self.c_lost.q.val();
+                }
+                self.admitted.next = self.c_adm.q.val();
+                self.refused.next = self.c_ref.q.val();
+                self.lost.next = self.c_lost.q.val();
+
+                // ---------------- reset ----------------
+                if self.reset.val() {
+                    for i in 0..N {
+                        self.h_v[i].d.next = false;
+                        self.pm[i].d.next = true;
+                        self.vd_v[i].d.next = false;
+                    }
+                    for l in 0..K {
+                        self.s1_v[l].d.next = false;
+                        self.s2_v[l].d.next = false;
+                        self.s3_v[l].d.next = false;
+                        self.s3_r[l].d.next = false;
+                    }
+                    for x in 0..NB {
+                        self.occ_p[x].d.next = self.k0_16.val();
+                        self.occ_b[x].d.next = self.k0_32.val();
+                    }
+                    self.c_adm.d.next = self.k0_32.val();
+                    self.c_ref.d.next = self.k0_32.val();
+                    self.c_lost.d.next = self.k0_32.val();
+                }
+            }
+        }
+    }
+}

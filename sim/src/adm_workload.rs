@@ -1,0 +1,460 @@
+//! Seeded random workload of the switch's admission ([`nt_hdl::sadm`]), self-checking.
+//! Inputs request frames of 64 to 1,500 bytes at least 8 cycles apart (as an ingress
+//! does), to random outputs and bands or mostly to one hot output, some malformed or to
+//! an output that does not exist; outputs let admitted packets leave at random (the
+//! harness stands in for the buffer and the schedulers), and the free cells follow what
+//! is stored. Checked every cycle, as errors of the run:
+//! * every request gets exactly one verdict, in order per input, `M + 3` cycles after the
+//!   request at the latest, with the request's words and `empty`;
+//! * only well-formed requests to an existing output are admitted;
+//! * the block's counters equal the packets and bytes admitted and not yet left (a cycle
+//!   later);
+//! * the guarantee: no (output, band) ever holds more than its packet limit plus `2K`
+//!   packets, or its byte limit plus the bytes of `2K` packets.
+//!
+//! The equivalence test runs it against the model; `ntsim run sadm_p4` and co-simulation
+//! record it.
+use nt_hdl::sadm::{Admission, BANDS};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::collections::VecDeque;
+
+/// A frame's request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Req {
+    pub out: u8,
+    pub band: u8,
+    pub bytes: u32,
+    pub words: u16,
+    pub empty: u8,
+    pub ok: bool,
+}
+
+/// A band's limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct BandCfg {
+    pub lim_pkts: u16,
+    pub lim_bytes: u32,
+    pub dt_a: u8,
+}
+
+/// The block's inputs in a cycle.
+#[derive(Clone, Debug, Default)]
+pub struct Drive {
+    pub reset: bool,
+    pub req: Vec<Option<Req>>,
+    /// Per output: a packet of `(band, bytes)` left.
+    pub dep: Vec<Option<(u8, u32)>>,
+    pub band: [BandCfg; BANDS],
+    pub dt_on: bool,
+    pub free_rows: u32,
+    pub headroom: u16,
+}
+
+/// The block's outputs in a cycle.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct View {
+    /// Per input: `(admit, words, empty)` while `vd_valid`.
+    pub vd: Vec<Option<(bool, u16, u8)>>,
+    pub occ_pkts: Vec<u16>,
+    pub occ_bytes: Vec<u32>,
+    pub admitted: u32,
+    pub refused: u32,
+    pub lost: u32,
+}
+
+/// Sets the block's inputs.
+pub fn drive<
+    const N: usize,
+    const K: usize,
+    const M: usize,
+    const NB: usize,
+    const KNB: usize,
+    const CC: usize,
+>(
+    u: &mut Admission<N, K, M, NB, KNB, CC>,
+    d: &Drive,
+) {
+    u.reset.next = d.reset;
+    for (i, r) in d.req.iter().enumerate() {
+        let p = &mut u.inp[i];
+        let q = r.unwrap_or_default();
+        p.req_valid.next = r.is_some();
+        p.req_out.next = (q.out as u64).into();
+        p.req_band.next = (q.band as u64).into();
+        p.req_bytes.next = (q.bytes as u64).into();
+        p.req_words.next = (q.words as u64).into();
+        p.req_empty.next = (q.empty as u64).into();
+        p.req_ok.next = q.ok;
+    }
+    for (o, x) in d.dep.iter().enumerate() {
+        let (band, bytes) = x.unwrap_or((0, 0));
+        u.dep[o].valid.next = x.is_some();
+        u.dep[o].band.next = (band as u64).into();
+        u.dep[o].bytes.next = (bytes as u64).into();
+    }
+    for (b, c) in d.band.iter().enumerate() {
+        u.band[b].lim_pkts.next = (c.lim_pkts as u64).into();
+        u.band[b].lim_bytes.next = (c.lim_bytes as u64).into();
+        u.band[b].dt_a.next = (c.dt_a as u64).into();
+    }
+    u.dt_on.next = d.dt_on;
+    u.free_rows.next = (d.free_rows as u64).into();
+    u.headroom.next = (d.headroom as u64).into();
+}
+
+/// Reads the block's outputs (they depend on registers only).
+pub fn read<
+    const N: usize,
+    const K: usize,
+    const M: usize,
+    const NB: usize,
+    const KNB: usize,
+    const CC: usize,
+>(
+    u: &Admission<N, K, M, NB, KNB, CC>,
+) -> View {
+    View {
+        vd: u
+            .inp
+            .iter()
+            .map(|p| {
+                p.vd_valid.val().then(|| {
+                    (
+                        p.vd_admit.val(),
+                        p.vd_words.val().index() as u16,
+                        p.vd_empty.val().index() as u8,
+                    )
+                })
+            })
+            .collect(),
+        occ_pkts: u.occ_pkts.iter().map(|x| x.val().index() as u16).collect(),
+        occ_bytes: u.occ_bytes.iter().map(|x| x.val().index() as u32).collect(),
+        admitted: u.admitted.val().index() as u32,
+        refused: u.refused.val().index() as u32,
+        lost: u.lost.val().index() as u32,
+    }
+}
+
+/// What the workload does.
+#[derive(Clone, Debug)]
+pub struct Knobs {
+    /// Chance of a request in a cycle an input may send one.
+    pub load: f64,
+    /// Chance per cycle that an output with stored packets lets its oldest leave.
+    pub dep_p: f64,
+    /// Chance that a request is malformed (half of those to an output that does not exist).
+    pub bad_p: f64,
+    /// Share of requests to output 0.
+    pub hot: f64,
+    /// Requests go to bands `0..bands`.
+    pub bands: u8,
+    pub band: [BandCfg; BANDS],
+    pub dt_on: bool,
+    pub headroom: u16,
+    /// Cells of the buffer the free count is taken from.
+    pub cells: u32,
+    /// Chance of a reset per cycle.
+    pub reset_p: f64,
+    /// Cycles from one request of an input to its next (an ingress keeps 8 or more).
+    pub gap: u64,
+    /// Check verdicts, counters and limits (off: requests closer than a lane serves them
+    /// are lost and their frames get no verdict, so only the model can check the run).
+    pub check: bool,
+}
+
+/// The default: an incast-like load on output 0 with small limits, so that limits bind.
+pub fn knobs() -> Knobs {
+    Knobs {
+        load: 0.5,
+        dep_p: 0.05,
+        bad_p: 0.05,
+        hot: 0.6,
+        bands: BANDS as u8,
+        band: [
+            BandCfg {
+                lim_pkts: 6,
+                lim_bytes: 1 << 20,
+                dt_a: 4,
+            },
+            BandCfg {
+                lim_pkts: 1000,
+                lim_bytes: 6_000,
+                dt_a: 4,
+            },
+            BandCfg {
+                lim_pkts: 1000,
+                lim_bytes: 1 << 20,
+                dt_a: 2,
+            },
+            BandCfg {
+                lim_pkts: 40,
+                lim_bytes: 40_000,
+                dt_a: 6,
+            },
+        ],
+        dt_on: false,
+        headroom: 8,
+        cells: 2048,
+        reset_p: 0.0,
+        gap: 8,
+        check: true,
+    }
+}
+
+/// What a run saw.
+#[derive(Clone, Debug, Default)]
+pub struct Seen {
+    pub reqs: u64,
+    pub admitted: u64,
+    pub refused: u64,
+    /// Refusals of well-formed requests to an existing output.
+    pub refused_ok: u64,
+    /// Most packets above its packet limit any (output, band) held.
+    pub max_over_pkts: i64,
+    /// Most bytes above its byte limit any (output, band) held.
+    pub max_over_bytes: i64,
+    /// Verdicts refused while the (output, band) was at or above a limit.
+    pub at_limit: u64,
+    pub max_latency: u64,
+    /// Most bytes any (output, band) held.
+    pub max_queue_bytes: i64,
+    /// Most cells the admitted packets held at once.
+    pub max_used_cells: u32,
+}
+
+/// The workload. See the module documentation.
+pub struct AdmWorkload {
+    rng: StdRng,
+    n: usize,
+    lanes: usize,
+    k: Knobs,
+    pending: Vec<VecDeque<(Req, u64)>>,
+    next_ok: Vec<u64>,
+    queues: Vec<VecDeque<(u8, u32, u32)>>,
+    occ_p: Vec<i64>,
+    occ_b: Vec<i64>,
+    used_cells: u32,
+    /// The counters the view must show next cycle (None right after a reset).
+    expect: Option<(Vec<i64>, Vec<i64>)>,
+    seen: Seen,
+}
+
+impl AdmWorkload {
+    /// `n` ports in `lanes` lanes.
+    pub fn new(seed: u64, n: usize, lanes: usize, k: Knobs) -> Self {
+        Self {
+            rng: StdRng::seed_from_u64(seed),
+            n,
+            lanes,
+            k,
+            pending: vec![VecDeque::new(); n],
+            next_ok: vec![0; n],
+            queues: vec![VecDeque::new(); n],
+            occ_p: vec![0; n * BANDS],
+            occ_b: vec![0; n * BANDS],
+            used_cells: 0,
+            expect: None,
+            seen: Seen::default(),
+        }
+    }
+
+    fn latency_bound(&self) -> u64 {
+        (self.n / self.lanes) as u64 + 3
+    }
+
+    /// Checks the view of cycle `now` and returns the inputs of that cycle.
+    pub fn step(&mut self, now: u64, v: &View) -> Result<Drive, String> {
+        let n = self.n;
+        if !self.k.check {
+            return Ok(self.loose(now));
+        }
+        if v.lost != 0 {
+            return Err(format!(
+                "cycle {now}: {} cycles with a lost request",
+                v.lost
+            ));
+        }
+        if let Some((p, b)) = &self.expect {
+            for x in 0..n * BANDS {
+                if v.occ_pkts[x] as i64 != p[x] || v.occ_bytes[x] as i64 != b[x] {
+                    return Err(format!(
+                        "cycle {now}: counters of (output {}, band {}) are {} packets / {} bytes, expected {} / {}",
+                        x / BANDS, x % BANDS, v.occ_pkts[x], v.occ_bytes[x], p[x], b[x]
+                    ));
+                }
+            }
+        }
+        // verdicts
+        for i in 0..n {
+            let Some((adm, words, empty)) = v.vd[i] else {
+                continue;
+            };
+            let Some((r, t)) = self.pending[i].pop_front() else {
+                return Err(format!(
+                    "cycle {now}: input {i}: a verdict without a request"
+                ));
+            };
+            if words != r.words & 0x1ff || empty != r.empty {
+                return Err(format!(
+                    "cycle {now}: input {i}: verdict for {words} words / empty {empty}, request was {} / {}",
+                    r.words, r.empty
+                ));
+            }
+            self.seen.max_latency = self.seen.max_latency.max(now - t);
+            if adm {
+                if !r.ok || r.out as usize >= n {
+                    return Err(format!(
+                        "cycle {now}: input {i}: admitted a malformed request {r:?}"
+                    ));
+                }
+                self.seen.admitted += 1;
+                let x = r.out as usize * BANDS + r.band as usize;
+                self.occ_p[x] += 1;
+                self.occ_b[x] += r.bytes as i64;
+                let cells = (r.words as u32).div_ceil(n as u32);
+                self.used_cells += cells;
+                self.seen.max_used_cells = self.seen.max_used_cells.max(self.used_cells);
+                self.queues[r.out as usize].push_back((r.band, r.bytes, cells));
+                let c = self.k.band[r.band as usize];
+                let twok = 2 * self.lanes as i64;
+                let over_p = self.occ_p[x] - c.lim_pkts as i64;
+                let over_b = self.occ_b[x] - c.lim_bytes as i64;
+                self.seen.max_over_pkts = self.seen.max_over_pkts.max(over_p);
+                self.seen.max_over_bytes = self.seen.max_over_bytes.max(over_b);
+                self.seen.max_queue_bytes = self.seen.max_queue_bytes.max(self.occ_b[x]);
+                if over_p > twok || over_b > twok * 1500 {
+                    return Err(format!(
+                        "cycle {now}: (output {}, band {}) holds {} packets / {} bytes, over its limits {} / {} by more than {twok} packets",
+                        r.out, r.band, self.occ_p[x], self.occ_b[x], c.lim_pkts, c.lim_bytes
+                    ));
+                }
+            } else {
+                self.seen.refused += 1;
+                if r.ok && (r.out as usize) < n {
+                    self.seen.refused_ok += 1;
+                    let x = r.out as usize * BANDS + r.band as usize;
+                    let c = self.k.band[r.band as usize];
+                    if self.occ_p[x] >= c.lim_pkts as i64
+                        || self.occ_b[x] + r.bytes as i64 > c.lim_bytes as i64
+                    {
+                        self.seen.at_limit += 1;
+                    }
+                }
+            }
+        }
+        let bound = self.latency_bound();
+        for i in 0..n {
+            if let Some((_, t)) = self.pending[i].front() {
+                if now - t >= bound {
+                    return Err(format!(
+                        "cycle {now}: input {i}: no verdict {bound} cycles after the request of cycle {t}"
+                    ));
+                }
+            }
+        }
+        let mut d = Drive {
+            reset: false,
+            req: vec![None; n],
+            dep: vec![None; n],
+            band: self.k.band,
+            dt_on: self.k.dt_on,
+            free_rows: 0,
+            headroom: self.k.headroom,
+        };
+        if self.k.reset_p > 0.0 && self.rng.gen_bool(self.k.reset_p) {
+            d.reset = true;
+            for q in &mut self.pending {
+                q.clear();
+            }
+            for q in &mut self.queues {
+                q.clear();
+            }
+            self.occ_p.iter_mut().for_each(|x| *x = 0);
+            self.occ_b.iter_mut().for_each(|x| *x = 0);
+            self.used_cells = 0;
+            self.next_ok.iter_mut().for_each(|x| *x = now + 1);
+            d.free_rows = self.k.cells;
+            self.expect = Some((self.occ_p.clone(), self.occ_b.clone()));
+            return Ok(d);
+        }
+        // departures
+        for o in 0..n {
+            if !self.queues[o].is_empty() && self.rng.gen_bool(self.k.dep_p) {
+                let (b, bytes, cells) = self.queues[o].pop_front().expect("nonempty");
+                d.dep[o] = Some((b, bytes));
+                let x = o * BANDS + b as usize;
+                self.occ_p[x] -= 1;
+                self.occ_b[x] -= bytes as i64;
+                self.used_cells -= cells;
+            }
+        }
+        d.free_rows = self.k.cells.saturating_sub(self.used_cells);
+        // requests, at least 8 cycles apart per input
+        for i in 0..n {
+            if now < self.next_ok[i] || !self.rng.gen_bool(self.k.load) {
+                continue;
+            }
+            let bytes: u32 = self.rng.gen_range(64..=1500);
+            let words = bytes.div_ceil(8) as u16;
+            let bad = self.rng.gen_bool(self.k.bad_p);
+            let out = if bad && self.rng.gen_bool(0.5) {
+                self.rng.gen_range(n..256) as u8
+            } else if self.rng.gen_bool(self.k.hot) {
+                0
+            } else {
+                self.rng.gen_range(0..n) as u8
+            };
+            let r = Req {
+                out,
+                band: self.rng.gen_range(0..self.k.bands.max(1)) as u8,
+                bytes,
+                words,
+                empty: (words as u32 * 8 - bytes) as u8,
+                ok: !bad || out as usize >= n,
+            };
+            self.seen.reqs += 1;
+            d.req[i] = Some(r);
+            self.pending[i].push_back((r, now));
+            self.next_ok[i] = now + self.k.gap;
+        }
+        self.expect = Some((self.occ_p.clone(), self.occ_b.clone()));
+        Ok(d)
+    }
+
+    /// Requests every `gap` cycles with nothing checked; departures of what was admitted.
+    fn loose(&mut self, now: u64) -> Drive {
+        let n = self.n;
+        let mut d = Drive {
+            reset: false,
+            req: vec![None; n],
+            dep: vec![None; n],
+            band: self.k.band,
+            dt_on: self.k.dt_on,
+            free_rows: self.k.cells,
+            headroom: self.k.headroom,
+        };
+        for i in 0..n {
+            if now >= self.next_ok[i] && self.rng.gen_bool(self.k.load) {
+                let bytes: u32 = self.rng.gen_range(64..=1500);
+                let words = bytes.div_ceil(8) as u16;
+                d.req[i] = Some(Req {
+                    out: self.rng.gen_range(0..n) as u8,
+                    band: self.rng.gen_range(0..BANDS) as u8,
+                    bytes,
+                    words,
+                    empty: (words as u32 * 8 - bytes) as u8,
+                    ok: true,
+                });
+                self.seen.reqs += 1;
+                self.next_ok[i] = now + self.k.gap;
+            }
+        }
+        d
+    }
+
+    /// What the run saw.
+    pub fn finish(self) -> Box<Seen> {
+        Box::new(self.seen)
+    }
+}

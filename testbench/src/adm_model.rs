@@ -1,0 +1,206 @@
+//! Cycle-exact plain-Rust model of the switch's admission ([`nt_hdl::sadm`]), written
+//! from its module documentation: holds, a three-stage pipeline per lane, counters per
+//! (output, band), thresholds and the free cells less headroom, a cycle old.
+use nt_hdl::sadm::BANDS;
+use nt_sim::adm_workload::{Drive, Req, View};
+
+#[derive(Clone, Copy, Debug)]
+struct S2 {
+    i: usize,
+    r: Req,
+    ok: bool,
+    cp: u16,
+    cby: u32,
+    lp: u16,
+    lby: u32,
+    thr: u32,
+    fit: bool,
+}
+
+/// The model of `Admission<N, K, ...>`.
+pub struct AdmModel {
+    n: usize,
+    k: usize,
+    m: usize,
+    h: Vec<Option<Req>>,
+    ptr: Vec<usize>,
+    s1: Vec<Option<(usize, Req)>>,
+    s2: Vec<Option<S2>>,
+    s3: Vec<Option<(usize, u32)>>,
+    /// S3 holds a refusal.
+    s3r: Vec<bool>,
+    vd: Vec<Option<(bool, u16, u8)>>,
+    occ_p: Vec<u16>,
+    occ_b: Vec<u32>,
+    thr: [u32; BANDS],
+    fh: u16,
+    c_adm: u32,
+    c_ref: u32,
+    c_lost: u32,
+}
+
+impl AdmModel {
+    /// `n` ports in `k` lanes.
+    pub fn new(n: usize, k: usize) -> Self {
+        Self {
+            n,
+            k,
+            m: n / k,
+            h: vec![None; n],
+            ptr: vec![0; k],
+            s1: vec![None; k],
+            s2: vec![None; k],
+            s3: vec![None; k],
+            s3r: vec![false; k],
+            vd: vec![None; n],
+            occ_p: vec![0; n * BANDS],
+            occ_b: vec![0; n * BANDS],
+            thr: [0; BANDS],
+            fh: 0,
+            c_adm: 0,
+            c_ref: 0,
+            c_lost: 0,
+        }
+    }
+
+    /// The outputs in the current cycle.
+    pub fn view(&self) -> View {
+        View {
+            vd: self.vd.clone(),
+            occ_pkts: self.occ_p.clone(),
+            occ_bytes: self.occ_b.clone(),
+            admitted: self.c_adm,
+            refused: self.c_ref,
+            lost: self.c_lost,
+        }
+    }
+
+    /// One clock edge with inputs `d`.
+    pub fn clock(&mut self, d: &Drive) {
+        let (n, m) = (self.n, self.m);
+        let lgn = n.trailing_zeros();
+        // free cells less headroom, thresholds
+        let f16 = (d.free_rows & 0xffff) as u16;
+        let fh = f16.saturating_sub(d.headroom);
+        let fb32 = ((d.free_rows as u64) << (3 + lgn)) & 0xffff_ffff;
+        let thr: [u32; BANDS] = std::array::from_fn(|b| {
+            let a = d.band[b].dt_a.min(8) as u32;
+            (((fb32 << a) & 0xffff_ffff) >> 4) as u32
+        });
+        let mut h = self.h.clone();
+        let mut taken = vec![false; n];
+        let mut ptr = self.ptr.clone();
+        let mut s1 = vec![None; self.k];
+        let mut s2 = vec![None; self.k];
+        let mut s3 = vec![None; self.k];
+        let mut s3r = vec![false; self.k];
+        // the statistics count the decisions in S3's registers
+        for l in 0..self.k {
+            if self.s3[l].is_some() {
+                self.c_adm = self.c_adm.wrapping_add(1);
+            }
+            if self.s3r[l] {
+                self.c_ref = self.c_ref.wrapping_add(1);
+            }
+        }
+        let mut vd = vec![None; n];
+        for l in 0..self.k {
+            // S1
+            let valid = |x: usize| self.h[l * m + x].is_some();
+            let first = (0..m).find(|&x| valid(x));
+            let from_ptr = (0..m).find(|&x| valid(x) && x >= self.ptr[l]);
+            if let Some(fb) = first {
+                let pick = from_ptr.unwrap_or(fb);
+                let i = l * m + pick;
+                s1[l] = Some((i, self.h[i].expect("valid")));
+                h[i] = None;
+                taken[i] = true;
+                ptr[l] = if pick == m - 1 { 0 } else { pick + 1 };
+            }
+            // S2
+            if let Some((i, r)) = self.s1[l] {
+                let (o, b) = (r.out as usize, r.band as usize);
+                let (cp, cby) = if o < n {
+                    (self.occ_p[o * BANDS + b], self.occ_b[o * BANDS + b])
+                } else {
+                    (0, 0)
+                };
+                let cells = (r.words.wrapping_add((n - 1) as u16)) >> lgn;
+                s2[l] = Some(S2 {
+                    i,
+                    r,
+                    ok: r.ok && o < n,
+                    cp,
+                    cby,
+                    lp: d.band[b].lim_pkts,
+                    lby: d.band[b].lim_bytes,
+                    thr: self.thr[b],
+                    fit: self.fh >= cells,
+                });
+            }
+            // S3
+            if let Some(x) = self.s2[l] {
+                let adm = x.ok
+                    && x.cp < x.lp
+                    && x.cby.wrapping_add(x.r.bytes) <= x.lby
+                    && x.fit
+                    && (!d.dt_on || x.cby < x.thr);
+                vd[x.i] = Some((adm, x.r.words & 0x1ff, x.r.empty));
+                if adm {
+                    s3[l] = Some((x.r.out as usize * BANDS + x.r.band as usize, x.r.bytes));
+                } else {
+                    s3r[l] = true;
+                }
+            }
+        }
+        let mut lost = false;
+        for i in 0..n {
+            if let Some(r) = d.req[i] {
+                lost |= self.h[i].is_some() && !taken[i];
+                h[i] = Some(r);
+            }
+        }
+        if lost {
+            self.c_lost = self.c_lost.wrapping_add(1);
+        }
+        // counters
+        let mut occ_p = self.occ_p.clone();
+        let mut occ_b = self.occ_b.clone();
+        for (x, by) in self.s3.iter().flatten() {
+            occ_p[*x] = occ_p[*x].wrapping_add(1);
+            occ_b[*x] = occ_b[*x].wrapping_add(*by);
+        }
+        for (o, dep) in d.dep.iter().enumerate() {
+            if let Some((b, by)) = dep {
+                let x = o * BANDS + *b as usize;
+                occ_p[x] = occ_p[x].wrapping_sub(1);
+                occ_b[x] = occ_b[x].wrapping_sub(*by);
+            }
+        }
+        self.h = h;
+        self.ptr = ptr;
+        self.s1 = s1;
+        self.s2 = s2;
+        self.s3 = s3;
+        self.s3r = s3r;
+        self.vd = vd;
+        self.occ_p = occ_p;
+        self.occ_b = occ_b;
+        self.thr = thr;
+        self.fh = fh;
+        if d.reset {
+            self.h.iter_mut().for_each(|x| *x = None);
+            self.vd.iter_mut().for_each(|x| *x = None);
+            self.ptr.iter_mut().for_each(|x| *x = 0);
+            self.s1.iter_mut().for_each(|x| *x = None);
+            self.s2.iter_mut().for_each(|x| *x = None);
+            self.s3.iter_mut().for_each(|x| *x = None);
+            self.s3r.iter_mut().for_each(|x| *x = false);
+            self.occ_p.iter_mut().for_each(|x| *x = 0);
+            self.occ_b.iter_mut().for_each(|x| *x = 0);
+            self.c_adm = 0;
+            self.c_ref = 0;
+            self.c_lost = 0;
+        }
+    }
+}

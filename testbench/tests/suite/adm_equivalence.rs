@@ -1,0 +1,252 @@
+//! The switch's admission ([`nt_hdl::sadm`]) on the cycle kernel against [`AdmModel`],
+//! every output in every cycle, at 4 ports (one lane) and 16 (two lanes), under the
+//! seeded, self-checking workload of [`nt_sim::adm_workload`]: one verdict per request in
+//! order and in time, counters equal to what was admitted and has not left, and the
+//! guarantee that a limit is exceeded by at most `2K` packets.
+use nt_hdl::sadm::Admission;
+use nt_sim::adm_workload::{drive, knobs, read, AdmWorkload, BandCfg, Knobs, Seen};
+use nt_sim::kernel::Kernel;
+use nt_testbench::adm_model::AdmModel;
+
+fn run<
+    const N: usize,
+    const K: usize,
+    const M: usize,
+    const NB: usize,
+    const KNB: usize,
+    const CC: usize,
+>(
+    seed: u64,
+    cycles: u64,
+    k: &Knobs,
+) -> Seen {
+    let mut kern = Kernel::new(Admission::<N, K, M, NB, KNB, CC>::new()).expect("kernel");
+    let mut m = AdmModel::new(N, K);
+    let mut w = AdmWorkload::new(seed, N, K, k.clone());
+    for c in 0..cycles {
+        let view = read(kern.uut());
+        assert_eq!(
+            view,
+            m.view(),
+            "seed {seed} cycle {c}: RTL and model differ"
+        );
+        let d = w
+            .step(c, &view)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        drive(kern.uut_mut(), &d);
+        kern.settle().expect("settle");
+        m.clock(&d);
+        kern.tick().expect("tick");
+    }
+    *w.finish()
+}
+
+fn p4(seed: u64, cycles: u64, k: &Knobs) -> Seen {
+    run::<4, 1, 4, 16, 16, 12>(seed, cycles, k)
+}
+
+fn p16(seed: u64, cycles: u64, k: &Knobs) -> Seen {
+    run::<16, 2, 8, 64, 128, 10>(
+        seed,
+        cycles,
+        &Knobs {
+            cells: 512,
+            ..k.clone()
+        },
+    )
+}
+
+fn report(what: &str, s: &Seen) {
+    println!(
+        "{what}: {} requests, {} admitted, {} refused ({} well-formed, {} at a limit), most over a limit {} packets / {} bytes, largest queue {} bytes, most cells {}, latency <= {}",
+        s.reqs,
+        s.admitted,
+        s.refused,
+        s.refused_ok,
+        s.at_limit,
+        s.max_over_pkts,
+        s.max_over_bytes,
+        s.max_queue_bytes,
+        s.max_used_cells,
+        s.max_latency
+    );
+}
+
+/// Limits that bind (an incast on output 0): the RTL equals the model, and no (output,
+/// band) holds more than its limit plus 2 packets (K = 1).
+#[test]
+fn sadm_p4_matches_its_model_and_keeps_its_limits() {
+    for seed in 1..=2 {
+        let s = p4(seed, 20_000, &knobs());
+        report(&format!("p4 seed {seed}"), &s);
+        assert!(
+            s.reqs > 3_000 && s.admitted > 1_000,
+            "seed {seed}: too little traffic"
+        );
+        assert!(s.at_limit > 200, "seed {seed}: the limits never bound");
+        assert!(
+            s.max_over_pkts <= 2,
+            "seed {seed}: over a packet limit by {}",
+            s.max_over_pkts
+        );
+        assert!(
+            s.max_latency <= 7,
+            "seed {seed}: a verdict {} cycles late",
+            s.max_latency
+        );
+    }
+    let s = p4(
+        3,
+        20_000,
+        &Knobs {
+            reset_p: 0.002,
+            ..knobs()
+        },
+    );
+    report("p4 seed 3, resets", &s);
+    assert!(s.admitted > 1_000);
+}
+
+/// Two lanes: the bound is 4 packets.
+#[test]
+fn sadm_p16_matches_its_model_and_keeps_its_limits() {
+    let s = p16(4, 12_000, &knobs());
+    report("p16 seed 4", &s);
+    assert!(
+        s.reqs > 5_000 && s.at_limit > 200,
+        "too little traffic or no limit bound"
+    );
+    assert!(
+        s.max_over_pkts <= 4,
+        "over a packet limit by {}",
+        s.max_over_pkts
+    );
+    assert!(
+        s.max_latency <= 11,
+        "a verdict {} cycles late",
+        s.max_latency
+    );
+}
+
+/// The dynamic threshold (Choudhury and Hahne): an incast on output 0, band 0, with
+/// static limits out of reach. Without the threshold the hot queue takes most of the
+/// buffer; with it the queue stays near `alpha / (1 + alpha)` of the buffer (plus the few
+/// packets admitted on stale counts) and grows with alpha. The RTL equals the model.
+#[test]
+fn sadm_dynamic_threshold_bounds_a_hot_queue_by_alpha() {
+    let loose = BandCfg {
+        lim_pkts: 60_000,
+        lim_bytes: 1 << 30,
+        dt_a: 0,
+    };
+    let total = 2048.0 * 32.0;
+    let base = Knobs {
+        band: [loose; 4],
+        bands: 1,
+        hot: 0.9,
+        dep_p: 0.1,
+        headroom: 0,
+        ..knobs()
+    };
+    let s = p4(
+        5,
+        15_000,
+        &Knobs {
+            dt_on: false,
+            ..base.clone()
+        },
+    );
+    report("p4, incast, no threshold", &s);
+    assert!(
+        s.max_queue_bytes as f64 > 0.8 * total,
+        "the hot queue held only {}",
+        s.max_queue_bytes
+    );
+    let mut held = vec![];
+    for a in [2u8, 4, 6] {
+        let alpha = 2f64.powi(a as i32 - 4);
+        let k = Knobs {
+            band: [BandCfg { dt_a: a, ..loose }; 4],
+            dt_on: true,
+            ..base.clone()
+        };
+        let s = p4(5, 15_000, &k);
+        report(&format!("p4, incast, threshold alpha {alpha}"), &s);
+        let bound = alpha / (1.0 + alpha) * total + 4.0 * 1500.0 * (1.0 + alpha);
+        assert!(
+            (s.max_queue_bytes as f64) <= bound,
+            "alpha {alpha}: the hot queue held {} bytes, bound {bound}",
+            s.max_queue_bytes
+        );
+        held.push(s.max_queue_bytes);
+    }
+    assert!(
+        held[0] < held[1] && held[1] < held[2],
+        "the hot queue does not grow with alpha: {held:?}"
+    );
+}
+
+/// Headroom: no other limit, an incast that fills the buffer. Without headroom the
+/// admitted packets take all but a packet's cells; with 1,000 cells of headroom they stay
+/// below `cells - headroom` plus the packets admitted on a free count three decisions old
+/// (at most 47 cells each).
+#[test]
+fn sadm_headroom_keeps_cells_free() {
+    let loose = BandCfg {
+        lim_pkts: 60_000,
+        lim_bytes: 1 << 30,
+        dt_a: 0,
+    };
+    let mut used = vec![];
+    for h in [0u16, 1000] {
+        let k = Knobs {
+            band: [loose; 4],
+            hot: 0.9,
+            headroom: h,
+            dep_p: 0.05,
+            ..knobs()
+        };
+        let s = p4(6, 12_000, &k);
+        report(&format!("p4, 2,048 cells, headroom {h}"), &s);
+        used.push(s.max_used_cells);
+    }
+    assert!(
+        used[0] > 2048 - 47,
+        "without headroom the buffer never filled: {used:?}"
+    );
+    assert!(
+        used[1] <= 2048 - 1000 + 3 * 47,
+        "headroom 1,000 yet {} cells held",
+        used[1]
+    );
+    assert!(
+        used[1] > 2048 - 1000 - 47,
+        "headroom 1,000: the buffer never filled to it: {used:?}"
+    );
+}
+
+/// An ingress that breaks the spacing (a request every cycle on every input): requests
+/// are lost and counted, in the RTL exactly as in the model.
+#[test]
+fn sadm_counts_requests_lost_to_a_full_hold() {
+    let k = Knobs {
+        gap: 1,
+        load: 0.9,
+        check: false,
+        ..knobs()
+    };
+    let mut kern = Kernel::new(Admission::<4, 1, 4, 16, 16, 12>::new()).expect("kernel");
+    let mut m = AdmModel::new(4, 1);
+    let mut w = AdmWorkload::new(8, 4, 1, k);
+    for c in 0..3_000 {
+        let view = read(kern.uut());
+        assert_eq!(view, m.view(), "cycle {c}: RTL and model differ");
+        let d = w.step(c, &view).expect("unchecked run");
+        drive(kern.uut_mut(), &d);
+        kern.settle().expect("settle");
+        m.clock(&d);
+        kern.tick().expect("tick");
+    }
+    let lost = read(kern.uut()).lost;
+    assert!(lost > 1_000, "only {lost} cycles with a lost request");
+}
