@@ -246,17 +246,35 @@ fn run_sbuf<
     open_outputs(&mut k, opts).map_err(|e| e.to_string())?;
     let mut w = SbufWorkload::new(seed, n, ca, cycles, knobs());
     run_loop(k, block, cycles, seed, |k, now| {
-        let v = read(k.uut());
-        let d = w
-            .step(now, &v)
-            .map_err(|e| KernelError::Workload(format!("{block} seed {seed}: {e}")))?;
-        drive(k.uut_mut(), &d);
-        k.settle()?;
+        let (v, d) = checked_step(k, block, seed, now, read, |c, v| w.step(c, v), drive)?;
         let out = v.out.iter().any(|o| o.tx.is_some());
         let cmd = d.inp.iter().any(|i| i.rx.is_some_and(|x| x.1));
         Ok((out, cmd))
     })
     .map_err(|e| e.to_string())
+}
+
+/// One cycle of a self-checking workload: reads the block's outputs, lets the workload
+/// check them and choose this cycle's inputs (a broken check is an error of the run),
+/// drives them and settles. Returns what was read and what was driven.
+fn checked_step<B, V, D>(
+    k: &mut Kernel<B>,
+    block: &str,
+    seed: u64,
+    now: u64,
+    read: impl Fn(&B) -> V,
+    step: impl FnOnce(u64, &V) -> Result<D, String>,
+    drive: impl Fn(&mut B, &D),
+) -> Result<(V, D), KernelError>
+where
+    B: rust_hdl::prelude::Block + nt_hdl::Clocked,
+{
+    let v = read(k.uut());
+    let d =
+        step(now, &v).map_err(|e| KernelError::Workload(format!("{block} seed {seed}: {e}")))?;
+    drive(k.uut_mut(), &d);
+    k.settle()?;
+    Ok((v, d))
 }
 
 /// The switch's admission under its self-checking workload ([`crate::adm_workload`]):
@@ -284,12 +302,7 @@ fn run_sadm<
     open_outputs(&mut k, opts).map_err(|e| e.to_string())?;
     let mut w = AdmWorkload::new(seed, n, lanes, Knobs { cells, ..knobs() });
     run_loop(k, block, cycles, seed, |k, now| {
-        let v = read(k.uut());
-        let d = w
-            .step(now, &v)
-            .map_err(|e| KernelError::Workload(format!("{block} seed {seed}: {e}")))?;
-        drive(k.uut_mut(), &d);
-        k.settle()?;
+        let (v, d) = checked_step(k, block, seed, now, read, |c, v| w.step(c, v), drive)?;
         let ev = v.vd.iter().any(|x| x.is_some());
         let cmd = d.req.iter().any(|x| x.is_some());
         Ok((ev, cmd))

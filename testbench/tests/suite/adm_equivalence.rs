@@ -4,10 +4,12 @@
 //! order and in time, counters equal to what was admitted and has not left, and the
 //! guarantee that a limit is exceeded by at most `2K` packets.
 use nt_hdl::sadm::Admission;
-use nt_sim::adm_workload::{drive, knobs, read, AdmWorkload, BandCfg, Knobs, Seen};
+use nt_sim::adm_workload::{drive, knobs, read, AdmWorkload, BandCfg, Knobs, Seen, View};
 use nt_sim::kernel::Kernel;
 use nt_testbench::adm_model::AdmModel;
 
+/// Runs the block and the model side by side, every output in every cycle; returns what
+/// the workload saw and the last view.
 fn run<
     const N: usize,
     const K: usize,
@@ -19,7 +21,7 @@ fn run<
     seed: u64,
     cycles: u64,
     k: &Knobs,
-) -> Seen {
+) -> (Seen, View) {
     let mut kern = Kernel::new(Admission::<N, K, M, NB, KNB, CC>::new()).expect("kernel");
     let mut m = AdmModel::new(N, K);
     let mut w = AdmWorkload::new(seed, N, K, k.clone());
@@ -38,11 +40,11 @@ fn run<
         m.clock(&d);
         kern.tick().expect("tick");
     }
-    *w.finish()
+    (*w.finish(), read(kern.uut()))
 }
 
 fn p4(seed: u64, cycles: u64, k: &Knobs) -> Seen {
-    run::<4, 1, 4, 16, 16, 12>(seed, cycles, k)
+    run::<4, 1, 4, 16, 16, 12>(seed, cycles, k).0
 }
 
 fn p16(seed: u64, cycles: u64, k: &Knobs) -> Seen {
@@ -54,6 +56,7 @@ fn p16(seed: u64, cycles: u64, k: &Knobs) -> Seen {
             ..k.clone()
         },
     )
+    .0
 }
 
 fn report(what: &str, s: &Seen) {
@@ -235,18 +238,10 @@ fn sadm_counts_requests_lost_to_a_full_hold() {
         check: false,
         ..knobs()
     };
-    let mut kern = Kernel::new(Admission::<4, 1, 4, 16, 16, 12>::new()).expect("kernel");
-    let mut m = AdmModel::new(4, 1);
-    let mut w = AdmWorkload::new(8, 4, 1, k);
-    for c in 0..3_000 {
-        let view = read(kern.uut());
-        assert_eq!(view, m.view(), "cycle {c}: RTL and model differ");
-        let d = w.step(c, &view).expect("unchecked run");
-        drive(kern.uut_mut(), &d);
-        kern.settle().expect("settle");
-        m.clock(&d);
-        kern.tick().expect("tick");
-    }
-    let lost = read(kern.uut()).lost;
-    assert!(lost > 1_000, "only {lost} cycles with a lost request");
+    let (_, view) = run::<4, 1, 4, 16, 16, 12>(8, 3_000, &k);
+    assert!(
+        view.lost > 1_000,
+        "only {} cycles with a lost request",
+        view.lost
+    );
 }
