@@ -353,15 +353,7 @@ impl AdmWorkload {
                 }
             }
         }
-        let mut d = Drive {
-            reset: false,
-            req: vec![None; n],
-            dep: vec![None; n],
-            band: self.k.band,
-            dt_on: self.k.dt_on,
-            free_rows: 0,
-            headroom: self.k.headroom,
-        };
+        let mut d = self.idle_drive(0);
         if self.k.reset_p > 0.0 && self.rng.gen_bool(self.k.reset_p) {
             d.reset = true;
             for q in &mut self.pending {
@@ -395,8 +387,7 @@ impl AdmWorkload {
             if now < self.next_ok[i] || !self.rng.gen_bool(self.k.load) {
                 continue;
             }
-            let bytes: u32 = self.rng.gen_range(64..=1500);
-            let words = bytes.div_ceil(8) as u16;
+            let (bytes, words, empty) = self.random_length();
             let bad = self.rng.gen_bool(self.k.bad_p);
             let out = if bad && self.rng.gen_bool(0.5) {
                 self.rng.gen_range(n..256) as u8
@@ -410,7 +401,7 @@ impl AdmWorkload {
                 band: self.rng.gen_range(0..self.k.bands.max(1)) as u8,
                 bytes,
                 words,
-                empty: (words as u32 * 8 - bytes) as u8,
+                empty,
                 ok: !bad || out as usize >= n,
             };
             self.seen.reqs += 1;
@@ -422,28 +413,39 @@ impl AdmWorkload {
         Ok(d)
     }
 
+    /// This cycle's inputs with no request, departure or reset.
+    fn idle_drive(&self, free_rows: u32) -> Drive {
+        Drive {
+            reset: false,
+            req: vec![None; self.n],
+            dep: vec![None; self.n],
+            band: self.k.band,
+            dt_on: self.k.dt_on,
+            free_rows,
+            headroom: self.k.headroom,
+        }
+    }
+
+    /// A frame of 64 to 1,500 bytes: `(bytes, words, empty)`.
+    fn random_length(&mut self) -> (u32, u16, u8) {
+        let bytes: u32 = self.rng.gen_range(64..=1500);
+        let words = bytes.div_ceil(8) as u16;
+        (bytes, words, (words as u32 * 8 - bytes) as u8)
+    }
+
     /// Requests every `gap` cycles with nothing checked; departures of what was admitted.
     fn loose(&mut self, now: u64) -> Drive {
         let n = self.n;
-        let mut d = Drive {
-            reset: false,
-            req: vec![None; n],
-            dep: vec![None; n],
-            band: self.k.band,
-            dt_on: self.k.dt_on,
-            free_rows: self.k.cells,
-            headroom: self.k.headroom,
-        };
+        let mut d = self.idle_drive(self.k.cells);
         for i in 0..n {
             if now >= self.next_ok[i] && self.rng.gen_bool(self.k.load) {
-                let bytes: u32 = self.rng.gen_range(64..=1500);
-                let words = bytes.div_ceil(8) as u16;
+                let (bytes, words, empty) = self.random_length();
                 d.req[i] = Some(Req {
                     out: self.rng.gen_range(0..n) as u8,
                     band: self.rng.gen_range(0..BANDS) as u8,
                     bytes,
                     words,
-                    empty: (words as u32 * 8 - bytes) as u8,
+                    empty,
                     ok: true,
                 });
                 self.seen.reqs += 1;
