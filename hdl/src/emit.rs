@@ -91,14 +91,43 @@ lint_off -rule UNUSEDSIGNAL -file "*prisched*" -match "Bits of signal are not us
 // and the transport flags, of which DATA and CHOP choose the band and trimming
 lint_off -rule UNUSEDSIGNAL -file "*switch_*" -match "Bits of signal are not used: 'words32$*"
 lint_off -rule UNUSEDSIGNAL -file "*switch_*" -match "Bits of signal are not used: 'flags$*"
+// The new switch's parts (sbuf, sing, sque): each waiver is given twice, for the part and
+// for the whole switch (`switch2_*`) that holds it.
 // shared buffer: FIFOs kept in lockstep with a twin (a cell FIFO and its meta FIFO, pushed
 // and popped together), whose state the twin's count and flag already give; the verdict
 // FIFO, which its producer never overfills (one verdict per frame the data FIFO holds)
 lint_off -rule UNUSEDSIGNAL -file "*sbuf_*" -match "Signal is not used: 'cq_meta$*$count'*"
+lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'cq_meta$*$count'*"
 lint_off -rule UNUSEDSIGNAL -file "*sbuf_*" -match "Signal is not used: 'cq_meta$*$nonempty'*"
+lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'cq_meta$*$nonempty'*"
 lint_off -rule UNUSEDSIGNAL -file "*sbuf_*" -match "Signal is not used: 'dq_meta$*$count'*"
+lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'dq_meta$*$count'*"
 lint_off -rule UNUSEDSIGNAL -file "*sbuf_*" -match "Signal is not used: 'dq_meta$*$nonempty'*"
+lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'dq_meta$*$nonempty'*"
 lint_off -rule UNUSEDSIGNAL -file "*sbuf_*" -match "Signal is not used: 'vq$*$count'*"
+lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'vq$*$count'*"
+// sing: a frame's word count computed at 32 bits, of which 16 are the request's; the
+// first-word tag travels the delay line beside its word, and the decision reads stage 6's
+lint_off -rule UNUSEDSIGNAL -file "*sing_*" -match "Bits of signal are not used: 'l_w32$*"
+lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Bits of signal are not used: 'l_w32$*"
+lint_off -rule UNUSEDSIGNAL -file "*sing_*" -match "Signal is not used: 'sf$*$q'*"
+lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'sf$*$q'*"
+// sque: the tag and departure records are FIFOs side by side, one per field, pushed and
+// popped together, so only the first of each set is asked for its fill level
+lint_off -rule UNUSEDSIGNAL -file "*sque_*" -match "Signal is not used: 'tq_b$*$count'*"
+lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'tq_b$*$count'*"
+lint_off -rule UNUSEDSIGNAL -file "*sque_*" -match "Signal is not used: 'tq_b$*$nonempty'*"
+lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'tq_b$*$nonempty'*"
+lint_off -rule UNUSEDSIGNAL -file "*sque_*" -match "Signal is not used: 'tq_by$*$count'*"
+lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'tq_by$*$count'*"
+lint_off -rule UNUSEDSIGNAL -file "*sque_*" -match "Signal is not used: 'tq_by$*$nonempty'*"
+lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'tq_by$*$nonempty'*"
+lint_off -rule UNUSEDSIGNAL -file "*sque_*" -match "Signal is not used: 'dp_b$*$count'*"
+lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'dp_b$*$count'*"
+lint_off -rule UNUSEDSIGNAL -file "*sque_*" -match "Signal is not used: 'dp_by$*$count'*"
+lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'dp_by$*$count'*"
+lint_off -rule UNUSEDSIGNAL -file "*sque_*" -match "Signal is not used: 'dp_by$*$nonempty'*"
+lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'dp_by$*$nonempty'*"
 "#;
 
 /// Error from elaborating a block before emission.

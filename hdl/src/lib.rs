@@ -23,8 +23,11 @@ pub mod reassembly;
 pub mod registry;
 pub mod sadm;
 pub mod sbuf;
+pub mod sing;
+pub mod sque;
 pub mod statereg;
 pub mod switch;
+pub mod switch2;
 pub mod timer;
 
 use rust_hdl::prelude::{Clock, In, Signal};
@@ -137,6 +140,78 @@ impl<
         const KNB: usize,
         const CC: usize,
     > Clocked for sadm::Admission<N, K, M, NB, KNB, CC>
+{
+    fn clock_input(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+}
+
+impl<const N: usize, const N8: usize, const NN: usize> Clocked for sing::SwitchIngress<N, N8, NN> {
+    fn clock_input(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+}
+
+impl<
+        const N: usize,
+        const K: usize,
+        const M: usize,
+        const CA: usize,
+        const CC: usize,
+        const RP: usize,
+        const NB: usize,
+        const KNB: usize,
+        const KRP: usize,
+        const NRP: usize,
+        const NK: usize,
+        const N4K: usize,
+    > Clocked for sque::SwitchQueues<N, K, M, CA, CC, RP, NB, KNB, KRP, NRP, NK, N4K>
+{
+    fn clock_input(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+}
+
+impl<
+        const N: usize,
+        const N8: usize,
+        const NN: usize,
+        const K: usize,
+        const M: usize,
+        const NB: usize,
+        const KNB: usize,
+        const CA: usize,
+        const CC: usize,
+        const N2: usize,
+        const R: usize,
+        const NR: usize,
+        const NRW: usize,
+        const RP: usize,
+        const KRP: usize,
+        const NRP: usize,
+        const NK: usize,
+        const N4K: usize,
+    > Clocked
+    for switch2::SharedSwitch<
+        N,
+        N8,
+        NN,
+        K,
+        M,
+        NB,
+        KNB,
+        CA,
+        CC,
+        N2,
+        R,
+        NR,
+        NRW,
+        RP,
+        KRP,
+        NRP,
+        NK,
+        N4K,
+    >
 {
     fn clock_input(&mut self) -> &mut Signal<In, Clock> {
         &mut self.clock

@@ -10,8 +10,11 @@ use crate::prisched::{PrioSched128, PrioSched16};
 use crate::reassembly::{Reassembly128, Reassembly16, ReassemblyConfig};
 use crate::sadm::{Admission16, Admission4};
 use crate::sbuf::{SharedBuffer16, SharedBuffer4};
+use crate::sing::{SwitchIngress16, SwitchIngress4};
+use crate::sque::{SwitchQueues16, SwitchQueues4};
 use crate::statereg::StateReg16x32;
 use crate::switch::{Switch16, Switch4};
+use crate::switch2::{SharedSwitch16, SharedSwitch4};
 use crate::timer::{Timer128, Timer16};
 
 /// One emitted block configuration.
@@ -172,6 +175,36 @@ pub fn blocks() -> Vec<BlockSpec> {
             name: "sadm_p16",
             about: "the admission, 16 ports, two lanes of 8 inputs; a limit is exceeded by at most 4 packets",
             verilog: || emit_verilog("sadm_p16", Admission16::new()),
+        },
+        BlockSpec {
+            name: "sing_p4",
+            about: "the new switch's ingress, 4 ports: header parse, route lookup (lowest matching entry), band by tos or flags, an 8-word delay line so that only well-formed, routed frames of 8 words or more reach the buffer, one admission request per frame (issue 30, third slice)",
+            verilog: || emit_verilog("sing_p4", SwitchIngress4::new()),
+        },
+        BlockSpec {
+            name: "sing_p16",
+            about: "the ingress, 16 ports",
+            verilog: || emit_verilog("sing_p16", SwitchIngress16::new()),
+        },
+        BlockSpec {
+            name: "sque_p4",
+            about: "the new switch's queues and output schedulers, 4 ports: descriptor queues per (lane, output, band) as linked lists through a descriptor memory indexed by head cell (2048 cells), strict priority or WRR over bands, round robin over lanes, departures to the admission (issue 30, fourth slice)",
+            verilog: || emit_verilog("sque_p4", SwitchQueues4::new()),
+        },
+        BlockSpec {
+            name: "sque_p16",
+            about: "the queues and schedulers, 16 ports: two lanes, two replicas (a slot every 8 cycles per output), 512 cells",
+            verilog: || emit_verilog("sque_p16", SwitchQueues16::new()),
+        },
+        BlockSpec {
+            name: "switch2_p4",
+            about: "the new switch, 4 ports, drop-tail: ingress, admission, shared buffer (64 KiB), queues and schedulers wired with a register at every block boundary (issue 30)",
+            verilog: || emit_verilog("switch2_p4", SharedSwitch4::new()),
+        },
+        BlockSpec {
+            name: "switch2_p16",
+            about: "the new switch, 16 ports, drop-tail: two lanes, 64 KiB",
+            verilog: || emit_verilog("switch2_p16", SharedSwitch16::new()),
         },
     ]
 }

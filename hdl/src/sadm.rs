@@ -32,7 +32,8 @@
 //!   least the frame's cells (`ceil(words / N)`).
 //! * **S3, decide.** Admit if `req_ok`, `out < N`, `occ_pkts < lim_pkts[band]`,
 //!   `occ_bytes + bytes <= lim_bytes[band]`, `fit`, and, with `dt_on`, `occ_bytes <
-//!   thr[band]`. The verdict is in `vd` of the input from the next cycle, for one cycle.
+//!   thr[band]`. The verdict is in `vd` of the input from the next cycle, for one cycle,
+//!   with the request's output, band and bytes (`vd_out`, `vd_band`, `vd_bytes`).
 //!   An admitted frame adds one packet and its bytes to its counters at the edge after.
 //!   `admitted` and `refused` count the decisions at that edge too.
 //!
@@ -74,6 +75,10 @@ pub struct AdmInPort {
     pub vd_admit: Signal<Out, bool>,
     pub vd_words: Signal<Out, Bits<9>>,
     pub vd_empty: Signal<Out, Bits<3>>,
+    /// The request's output, band and bytes, with the verdict (for the queues).
+    pub vd_out: Signal<Out, Bits<8>>,
+    pub vd_band: Signal<Out, Bits<2>>,
+    pub vd_bytes: Signal<Out, Bits<32>>,
 }
 
 /// Per output: a packet left.
@@ -144,6 +149,8 @@ pub struct Admission<
     s2_v: [DFF<bool>; K],
     s2_i: [DFF<Bits<8>>; K],
     s2_by: [DFF<Bits<32>>; K],
+    s2_o: [DFF<Bits<8>>; K],
+    s2_b: [DFF<Bits<2>>; K],
     s2_w: [DFF<Bits<9>>; K],
     s2_e: [DFF<Bits<3>>; K],
     s2_ok: [DFF<bool>; K],
@@ -168,6 +175,9 @@ pub struct Admission<
     vd_a: [DFF<bool>; N],
     vd_w: [DFF<Bits<9>>; N],
     vd_e: [DFF<Bits<3>>; N],
+    vd_o: [DFF<Bits<8>>; N],
+    vd_b: [DFF<Bits<2>>; N],
+    vd_by: [DFF<Bits<32>>; N],
     // counters, thresholds, free cells less headroom
     occ_p: [DFF<Bits<16>>; NB],
     occ_b: [DFF<Bits<32>>; NB],
@@ -296,6 +306,8 @@ impl<
             s2_v: arr(),
             s2_i: arr(),
             s2_by: arr(),
+            s2_o: arr(),
+            s2_b: arr(),
             s2_w: arr(),
             s2_e: arr(),
             s2_ok: arr(),
@@ -315,6 +327,9 @@ impl<
             vd_a: arr(),
             vd_w: arr(),
             vd_e: arr(),
+            vd_o: arr(),
+            vd_b: arr(),
+            vd_by: arr(),
             occ_p: arr(),
             occ_b: arr(),
             thr: arr(),
@@ -426,6 +441,12 @@ impl<
                     self.vd_w[i].d.next = self.vd_w[i].q.val();
                     self.vd_e[i].clock.next = self.clock.val();
                     self.vd_e[i].d.next = self.vd_e[i].q.val();
+                    self.vd_o[i].clock.next = self.clock.val();
+                    self.vd_o[i].d.next = self.vd_o[i].q.val();
+                    self.vd_b[i].clock.next = self.clock.val();
+                    self.vd_b[i].d.next = self.vd_b[i].q.val();
+                    self.vd_by[i].clock.next = self.clock.val();
+                    self.vd_by[i].d.next = self.vd_by[i].q.val();
                 }
                 for l in 0..K {
                     self.s1_v[l].clock.next = self.clock.val();
@@ -439,6 +460,8 @@ impl<
                     self.s2_v[l].clock.next = self.clock.val();
                     self.s2_i[l].clock.next = self.clock.val();
                     self.s2_by[l].clock.next = self.clock.val();
+                    self.s2_o[l].clock.next = self.clock.val();
+                    self.s2_b[l].clock.next = self.clock.val();
                     self.s2_w[l].clock.next = self.clock.val();
                     self.s2_e[l].clock.next = self.clock.val();
                     self.s2_ok[l].clock.next = self.clock.val();
@@ -566,6 +589,8 @@ impl<
                     self.s2_v[l].d.next = self.s1_v[l].q.val();
                     self.s2_i[l].d.next = self.s1_i[l].q.val();
                     self.s2_by[l].d.next = self.s1_by[l].q.val();
+                    self.s2_o[l].d.next = self.s1_o[l].q.val();
+                    self.s2_b[l].d.next = self.s1_b[l].q.val();
                     self.s2_w[l].d.next = self.s1_w[l].q.val().get_bits::<9>(0);
                     self.s2_e[l].d.next = self.s1_e[l].q.val();
                     self.s2_ok[l].d.next =
@@ -601,6 +626,9 @@ impl<
                             self.vd_a[l * mm + m].d.next = self.l_adm[l].val();
                             self.vd_w[l * mm + m].d.next = self.s2_w[l].q.val();
                             self.vd_e[l * mm + m].d.next = self.s2_e[l].q.val();
+                            self.vd_o[l * mm + m].d.next = self.s2_o[l].q.val();
+                            self.vd_b[l * mm + m].d.next = self.s2_b[l].q.val();
+                            self.vd_by[l * mm + m].d.next = self.s2_by[l].q.val();
                         }
                     }
                     self.s3_v[l].d.next = self.s2_v[l].q.val() & self.l_adm[l].val();
@@ -639,6 +667,9 @@ impl<
                     self.inp[i].vd_admit.next = self.vd_a[i].q.val();
                     self.inp[i].vd_words.next = self.vd_w[i].q.val();
                     self.inp[i].vd_empty.next = self.vd_e[i].q.val();
+                    self.inp[i].vd_out.next = self.vd_o[i].q.val();
+                    self.inp[i].vd_band.next = self.vd_b[i].q.val();
+                    self.inp[i].vd_bytes.next = self.vd_by[i].q.val();
                 }
 
                 // ---------------- counters ----------------

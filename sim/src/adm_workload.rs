@@ -5,7 +5,7 @@
 //! harness stands in for the buffer and the schedulers), and the free cells follow what
 //! is stored. Checked every cycle, as errors of the run:
 //! * every request gets exactly one verdict, in order per input, `M + 3` cycles after the
-//!   request at the latest, with the request's words and `empty`;
+//!   request at the latest, with the request's words, `empty`, output, band and bytes;
 //! * only well-formed requests to an existing output are admitted;
 //! * the block's counters equal the packets and bytes admitted and not yet left (a cycle
 //!   later);
@@ -51,11 +51,22 @@ pub struct Drive {
     pub headroom: u16,
 }
 
+/// A verdict, with the request's output, band and bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Verdict {
+    pub admit: bool,
+    pub words: u16,
+    pub empty: u8,
+    pub out: u8,
+    pub band: u8,
+    pub bytes: u32,
+}
+
 /// The block's outputs in a cycle.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct View {
-    /// Per input: `(admit, words, empty)` while `vd_valid`.
-    pub vd: Vec<Option<(bool, u16, u8)>>,
+    /// Per input, while `vd_valid`.
+    pub vd: Vec<Option<Verdict>>,
     pub occ_pkts: Vec<u16>,
     pub occ_bytes: Vec<u32>,
     pub admitted: u32,
@@ -119,12 +130,13 @@ pub fn read<
             .inp
             .iter()
             .map(|p| {
-                p.vd_valid.val().then(|| {
-                    (
-                        p.vd_admit.val(),
-                        p.vd_words.val().index() as u16,
-                        p.vd_empty.val().index() as u8,
-                    )
+                p.vd_valid.val().then(|| Verdict {
+                    admit: p.vd_admit.val(),
+                    words: p.vd_words.val().index() as u16,
+                    empty: p.vd_empty.val().index() as u8,
+                    out: p.vd_out.val().index() as u8,
+                    band: p.vd_band.val().index() as u8,
+                    bytes: p.vd_bytes.val().index() as u32,
                 })
             })
             .collect(),
@@ -287,7 +299,15 @@ impl AdmWorkload {
         }
         // verdicts
         for i in 0..n {
-            let Some((adm, words, empty)) = v.vd[i] else {
+            let Some(Verdict {
+                admit: adm,
+                words,
+                empty,
+                out,
+                band,
+                bytes,
+            }) = v.vd[i]
+            else {
                 continue;
             };
             let Some((r, t)) = self.pending[i].pop_front() else {
@@ -295,10 +315,12 @@ impl AdmWorkload {
                     "cycle {now}: input {i}: a verdict without a request"
                 ));
             };
-            if words != r.words & 0x1ff || empty != r.empty {
+            if words != r.words & 0x1ff
+                || empty != r.empty
+                || (out, band, bytes) != (r.out, r.band, r.bytes)
+            {
                 return Err(format!(
-                    "cycle {now}: input {i}: verdict for {words} words / empty {empty}, request was {} / {}",
-                    r.words, r.empty
+                    "cycle {now}: input {i}: verdict for {words} words / empty {empty} / output {out} / band {band} / {bytes} bytes, request was {r:?}"
                 ));
             }
             self.seen.max_latency = self.seen.max_latency.max(now - t);

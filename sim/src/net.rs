@@ -300,6 +300,14 @@ pub struct SwitchCfg {
     /// `native`, `verilator` or `compiled` (default: the network's `engine`).
     #[serde(default)]
     pub engine: Option<String>,
+    /// `crosspoint` (default: `nt_hdl::switch`) or `shared`: the new switch
+    /// (`nt_hdl::switch2`, issue 30), drop-tail on a shared buffer of `shared_kib` KiB,
+    /// on the native engine.
+    #[serde(default)]
+    pub buffer: Option<String>,
+    /// The shared buffer's size: 64 (the emitted Verilog's), 1024 or 16384 KiB.
+    #[serde(default)]
+    pub shared_kib: Option<u64>,
 }
 
 /// A link between two endpoints: a host's name or a switch port `name:K`, with seeded
@@ -914,6 +922,18 @@ fn build_switch(
             c.ports
         )));
     }
+    let shared = match c.buffer.as_deref() {
+        None | Some("crosspoint") => false,
+        Some("shared") => true,
+        Some(x) => {
+            return Err(w(&format!(
+                "buffer = {x:?}: expected \"crosspoint\" or \"shared\""
+            )))
+        }
+    };
+    if c.shared_kib.is_some() && !shared {
+        return Err(w("shared_kib needs buffer = \"shared\""));
+    }
     let mut s = SwitchSetup::new(c.ports);
     s.mode = crate::switch_cli::mode_of(&c.mode).map_err(|e| w(&e))?;
     s.band_by_flags = c.band_by_flags;
@@ -922,20 +942,14 @@ fn build_switch(
     let r = |what: &str, v: Option<u64>, d: u64, lo: u64, hi: u64| {
         check_range(what, v.unwrap_or(d), lo, hi).map_err(|e| w(&e))
     };
-    let lb = r(
-        "buffer_bytes",
-        c.buffer_bytes,
-        s.limit_bytes[0],
-        0,
-        (1 << 20) - 1,
-    )?;
-    let lp = r(
-        "buffer_pkts",
-        c.buffer_pkts,
-        s.limit_pkts[0],
-        1,
-        (1 << 12) - 1,
-    )?;
+    // the shared switch's limits are 32 bits of bytes and 16 of packets
+    let (max_b, max_p) = if shared {
+        (u32::MAX as u64, u16::MAX as u64)
+    } else {
+        ((1 << 20) - 1, (1 << 12) - 1)
+    };
+    let lb = r("buffer_bytes", c.buffer_bytes, s.limit_bytes[0], 0, max_b)?;
+    let lp = r("buffer_pkts", c.buffer_pkts, s.limit_pkts[0], 1, max_p)?;
     s.limit_bytes = [lb; BANDS];
     s.limit_pkts = [lp; BANDS];
     s.cc_thresh = r("cc_thresh", c.cc_thresh, s.cc_thresh, 0, (1 << 20) - 1)?;
@@ -954,6 +968,9 @@ fn build_switch(
         (1 << 20) - 1,
     )?;
     s.routes = routes;
+    if shared {
+        return build_shared_switch(c, &s, engine).map_err(|e| w(&e));
+    }
     Ok(match (engine, c.ports == 4) {
         (Engine::Native, true) => Box::new(SwitchSim::new(Switch4::new(), &s)?),
         (Engine::Native, false) => Box::new(SwitchSim::new(Switch16::new(), &s)?),
@@ -975,6 +992,64 @@ fn build_switch(
             .map_err(|e| w(&e))?,
             &s,
         )?),
+    })
+}
+
+/// The new switch (`buffer = "shared"`): drop-tail, native engine, the size asked for.
+fn build_shared_switch(
+    c: &SwitchCfg,
+    s: &SwitchSetup,
+    engine: Engine,
+) -> Result<Box<dyn SwitchDev>, String> {
+    use crate::switch2_sim::{
+        SharedSwitch16M1, SharedSwitch16M16, SharedSwitch4M1, SharedSwitch4M16, SHARED_KIB,
+    };
+    use nt_hdl::switch2::{SharedSwitch16, SharedSwitch4};
+    if s.mode != nt_hdl::switch::MODE_DROPTAIL {
+        return Err(format!(
+            "mode = {:?}: buffer = \"shared\" runs drop-tail only so far",
+            c.mode
+        ));
+    }
+    if !matches!(engine, Engine::Native) {
+        return Err(
+            "buffer = \"shared\" runs on the native engine only so far (engine = \"native\")"
+                .into(),
+        );
+    }
+    let kib = c.shared_kib.unwrap_or(64);
+    use crate::kernel::Kernel;
+    let e = |x: crate::kernel::KernelError| x.to_string();
+    Ok(match (c.ports == 4, kib) {
+        (true, 64) => Box::new(SwitchDriver::with_engine(
+            Kernel::new(SharedSwitch4::new()).map_err(e)?,
+            s,
+        )?),
+        (true, 1024) => Box::new(SwitchDriver::with_engine(
+            Kernel::new(SharedSwitch4M1::new()).map_err(e)?,
+            s,
+        )?),
+        (true, 16384) => Box::new(SwitchDriver::with_engine(
+            Kernel::new(SharedSwitch4M16::new()).map_err(e)?,
+            s,
+        )?),
+        (false, 64) => Box::new(SwitchDriver::with_engine(
+            Kernel::new(SharedSwitch16::new()).map_err(e)?,
+            s,
+        )?),
+        (false, 1024) => Box::new(SwitchDriver::with_engine(
+            Kernel::new(SharedSwitch16M1::new()).map_err(e)?,
+            s,
+        )?),
+        (false, 16384) => Box::new(SwitchDriver::with_engine(
+            Kernel::new(SharedSwitch16M16::new()).map_err(e)?,
+            s,
+        )?),
+        _ => {
+            return Err(format!(
+                "shared_kib = {kib}: the shared buffer comes in {SHARED_KIB:?} KiB"
+            ))
+        }
     })
 }
 

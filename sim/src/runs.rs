@@ -53,6 +53,12 @@ pub const SIM_BLOCKS: &[&str] = &[
     "sbuf_p16",
     "sadm_p4",
     "sadm_p16",
+    "sing_p4",
+    "sing_p16",
+    "sque_p4",
+    "sque_p16",
+    "switch2_p4",
+    "switch2_p16",
 ];
 
 /// Resolves a block name or alias (`timer` = `timer_n16`, `reassembly` = `reassembly_n16`).
@@ -216,6 +222,58 @@ pub fn run_block(
             seed,
             opts,
         ),
+        "sing_p4" => run_sing(
+            nt_hdl::sing::SwitchIngress4::new(),
+            4,
+            block,
+            cycles,
+            seed,
+            opts,
+        ),
+        "sing_p16" => run_sing(
+            nt_hdl::sing::SwitchIngress16::new(),
+            16,
+            block,
+            cycles,
+            seed,
+            opts,
+        ),
+        "sque_p4" => run_sque(
+            nt_hdl::sque::SwitchQueues4::new(),
+            4,
+            11,
+            block,
+            cycles,
+            seed,
+            opts,
+        ),
+        "sque_p16" => run_sque(
+            nt_hdl::sque::SwitchQueues16::new(),
+            16,
+            9,
+            block,
+            cycles,
+            seed,
+            opts,
+        ),
+        "switch2_p4" => run_switch2(
+            nt_hdl::switch2::SharedSwitch4::new(),
+            4,
+            1,
+            block,
+            cycles,
+            seed,
+            opts,
+        ),
+        "switch2_p16" => run_switch2(
+            nt_hdl::switch2::SharedSwitch16::new(),
+            16,
+            2,
+            block,
+            cycles,
+            seed,
+            opts,
+        ),
         _ => Err(format!("no driver for {block}")),
     }
 }
@@ -308,6 +366,144 @@ fn run_sadm<
         Ok((ev, cmd))
     })
     .map_err(|e| e.to_string())
+}
+
+/// The switch's ingress under its self-checking workload ([`crate::sing_workload`]):
+/// events = words out, commands = words in. A broken check is an error.
+fn run_sing<const N: usize, const N8: usize, const NN: usize>(
+    top: nt_hdl::sing::SwitchIngress<N, N8, NN>,
+    n: usize,
+    block: &'static str,
+    cycles: u64,
+    seed: u64,
+    opts: &RunOptions,
+) -> Result<(RunSummary, Option<PortRecorder>), String> {
+    use crate::sing_workload::{drive, knobs, read, SingWorkload};
+    let mut k = Kernel::new(top).map_err(|e| e.to_string())?;
+    open_outputs(&mut k, opts).map_err(|e| e.to_string())?;
+    let mut w = SingWorkload::new(seed, n, knobs());
+    run_loop(k, block, cycles, seed, |k, now| {
+        let (v, d) = checked_step(k, block, seed, now, read, |c, v| w.step(c, v), drive)?;
+        let ev = v.out.iter().any(|x| x.is_some());
+        let cmd = d.rx.iter().any(|x| x.is_some());
+        Ok((ev, cmd))
+    })
+    .map_err(|e| e.to_string())
+}
+
+/// The switch's queues and schedulers under their self-checking workload
+/// ([`crate::sque_workload`]): events = descriptors out, commands = verdicts in. A broken
+/// check is an error; the run ends with a drain and checks that every packet left.
+#[allow(clippy::too_many_arguments)]
+fn run_sque<
+    const N: usize,
+    const K: usize,
+    const M: usize,
+    const CA: usize,
+    const CC: usize,
+    const RP: usize,
+    const NB: usize,
+    const KNB: usize,
+    const KRP: usize,
+    const NRP: usize,
+    const NK: usize,
+    const N4K: usize,
+>(
+    top: nt_hdl::sque::SwitchQueues<N, K, M, CA, CC, RP, NB, KNB, KRP, NRP, NK, N4K>,
+    n: usize,
+    ca: usize,
+    block: &'static str,
+    cycles: u64,
+    seed: u64,
+    opts: &RunOptions,
+) -> Result<(RunSummary, Option<PortRecorder>), String> {
+    use crate::sque_workload::{drive, knobs, read, Knobs, SqueWorkload};
+    let mut k = Kernel::new(top).map_err(|e| e.to_string())?;
+    open_outputs(&mut k, opts).map_err(|e| e.to_string())?;
+    let drain = (cycles / 2).min(knobs().drain);
+    let mut w = SqueWorkload::new(seed, n, 1 << ca, cycles, Knobs { drain, ..knobs() });
+    let r = run_loop(k, block, cycles, seed, |k, now| {
+        let (v, d) = checked_step(k, block, seed, now, read, |c, v| w.step(c, v), drive)?;
+        let ev = v.dq.iter().any(|x| x.is_some());
+        let cmd = d.vd.iter().any(|x| x.is_some());
+        Ok((ev, cmd))
+    })
+    .map_err(|e| e.to_string())?;
+    w.finish()
+        .map_err(|e| format!("{block} seed {seed}: {e}"))?;
+    Ok(r)
+}
+
+/// The new switch under its self-checking workload ([`crate::switch2_workload`]):
+/// events = words out, commands = words in. A broken check is an error; the run ends with
+/// a drain and checks that everything left and every frame is accounted for.
+#[allow(clippy::too_many_arguments)]
+fn run_switch2<
+    const N: usize,
+    const N8: usize,
+    const NN: usize,
+    const K: usize,
+    const M: usize,
+    const NB: usize,
+    const KNB: usize,
+    const CA: usize,
+    const CC: usize,
+    const N2: usize,
+    const R: usize,
+    const NR: usize,
+    const NRW: usize,
+    const RP: usize,
+    const KRP: usize,
+    const NRP: usize,
+    const NK: usize,
+    const N4K: usize,
+>(
+    top: nt_hdl::switch2::SharedSwitch<
+        N,
+        N8,
+        NN,
+        K,
+        M,
+        NB,
+        KNB,
+        CA,
+        CC,
+        N2,
+        R,
+        NR,
+        NRW,
+        RP,
+        KRP,
+        NRP,
+        NK,
+        N4K,
+    >,
+    n: usize,
+    lanes: usize,
+    block: &'static str,
+    cycles: u64,
+    seed: u64,
+    opts: &RunOptions,
+) -> Result<(RunSummary, Option<PortRecorder>), String> {
+    use crate::switch2_workload::{drive, knobs, read, Knobs, Switch2Workload};
+    let mut k = Kernel::new(top).map_err(|e| e.to_string())?;
+    open_outputs(&mut k, opts).map_err(|e| e.to_string())?;
+    let drain = (cycles / 2).min(knobs().drain);
+    let mut w = Switch2Workload::new(seed, n, lanes, cycles, Knobs { drain, ..knobs() });
+    let mut last = None;
+    let r = run_loop(k, block, cycles, seed, |k, now| {
+        let (v, d) = checked_step(k, block, seed, now, read, |c, v| w.step(c, v), drive)?;
+        let ev = v.tx.iter().any(|x| x.is_some());
+        let cmd = d.rx.iter().any(|x| x.is_some());
+        last = Some(v);
+        Ok((ev, cmd))
+    })
+    .map_err(|e| e.to_string())?;
+    if let Some(v) = last {
+        w.finish(&v)
+            .map_err(|e| format!("{block} seed {seed}: {e}"))?;
+    }
+    Ok(r)
 }
 
 /// The timer's workload inputs for `cycles` cycles (what every engine replays in `bench`).

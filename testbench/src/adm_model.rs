@@ -2,7 +2,7 @@
 //! from its module documentation: holds, a three-stage pipeline per lane, counters per
 //! (output, band), thresholds and the free cells less headroom, a cycle old.
 use nt_hdl::sadm::BANDS;
-use nt_sim::adm_workload::{Drive, Req, View};
+use nt_sim::adm_workload::{Drive, Req, Verdict, View};
 
 #[derive(Clone, Copy, Debug)]
 struct S2 {
@@ -29,7 +29,7 @@ pub struct AdmModel {
     s3: Vec<Option<(usize, u32)>>,
     /// S3 holds a refusal.
     s3r: Vec<bool>,
-    vd: Vec<Option<(bool, u16, u8)>>,
+    vd: Vec<Option<Verdict>>,
     occ_p: Vec<u16>,
     occ_b: Vec<u32>,
     thr: [u32; BANDS],
@@ -145,7 +145,14 @@ impl AdmModel {
                     && x.cby.wrapping_add(x.r.bytes) <= x.lby
                     && x.fit
                     && (!d.dt_on || x.cby < x.thr);
-                vd[x.i] = Some((adm, x.r.words & 0x1ff, x.r.empty));
+                vd[x.i] = Some(Verdict {
+                    admit: adm,
+                    words: x.r.words & 0x1ff,
+                    empty: x.r.empty,
+                    out: x.r.out,
+                    band: x.r.band,
+                    bytes: x.r.bytes,
+                });
                 if adm {
                     s3[l] = Some((x.r.out as usize * BANDS + x.r.band as usize, x.r.bytes));
                 } else {

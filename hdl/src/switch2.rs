@@ -1,0 +1,329 @@
+//! The new switch (issue 30), drop-tail: the ingress ([`crate::sing`]), the admission
+//! ([`crate::sadm`]), the shared buffer ([`crate::sbuf`]) and the queues and schedulers
+//! ([`crate::sque`]) wired together. Every signal between two of them leaves a register
+//! of its sender, so no combinational path crosses two blocks. docs/switch-design.md has
+//! the design; each block's module documentation is its exact behaviour.
+//!
+//! ```text
+//!  rx[i] ─► ingress ─ words (9 cycles late) ─────────────► buffer input i ─ completions ─┐
+//!              └─ request ─► admission ─ verdict ─┬──────► (admit, words, empty)         │
+//!                   ▲                             └──────► queues: tag ◄──────────────────┘
+//!                   └──── departures (band, bytes) ◄───── queues ─ descriptors ─► buffer
+//!                                                                 output o ─► tx[o]
+//! ```
+//!
+//! # Interfaces
+//! * `rx[i]`, `tx[o]`, `route[k]`: as the ingress and the buffer's outputs describe them
+//!   (`tx` holds `valid` with `ready` low, frames back to back once started).
+//! * `band[b]`: the admission's limits (`lim_pkts`, `lim_bytes`), the dynamic threshold's
+//!   exponent `dt_a` and the WRR `weight`.
+//! * `cfg`: `band_by_flags` (ingress), `wrr` (schedulers), `dt_on` and `headroom`
+//!   (admission).
+//! * `stat[p]`: the ingress's counters of input `p` (`rx_frames`, `drop_malformed`,
+//!   `drop_no_route`, `fwd`), `drop_full` (its frames the admission refused), the
+//!   buffer's `ovr` (words lost for want of room in its data FIFO: none while verdicts
+//!   come in time) and `tx_frames` of output `p`.
+//! * `occ_pkts[o*4+b]`, `occ_bytes[o*4+b]`: the admission's occupancy counters: packets
+//!   admitted to (output, band) that have not left the buffer.
+//! * `admitted`, `refused`, and `lost` (the admission's lost requests plus the queues' lost
+//!   tags: 0 in a working switch, tested).
+//!
+//! # Latency (store-and-forward)
+//! A frame's first word reaches the buffer 9 cycles after it arrived; its request goes to
+//! the admission 8 cycles after; the buffer writes it once its verdict is there and
+//! completes it at its last word; then the queues enqueue it and the output's scheduler
+//! hands it to the reader in the output's next slot. Measured in the tests.
+use crate::sadm::{Admission, BANDS};
+use crate::sbuf::{PackVerdict, SharedBuffer};
+use crate::sing::SwitchIngress;
+use crate::sque::SwitchQueues;
+use crate::switch::{RouteCfg, SwitchSink, SwitchSource};
+use rust_hdl::prelude::*;
+
+/// Per band.
+#[derive(LogicInterface, Default)]
+pub struct Sw2BandCfg {
+    pub lim_pkts: Signal<In, Bits<16>>,
+    pub lim_bytes: Signal<In, Bits<32>>,
+    pub dt_a: Signal<In, Bits<4>>,
+    pub weight: Signal<In, Bits<8>>,
+}
+
+/// Switch-wide.
+#[derive(LogicInterface, Default)]
+pub struct Sw2Cfg {
+    pub band_by_flags: Signal<In, bool>,
+    pub wrr: Signal<In, bool>,
+    pub dt_on: Signal<In, bool>,
+    pub headroom: Signal<In, Bits<16>>,
+}
+
+/// Per port.
+#[derive(LogicInterface, Default)]
+pub struct Sw2Stats {
+    pub rx_frames: Signal<Out, Bits<32>>,
+    pub drop_malformed: Signal<Out, Bits<32>>,
+    pub drop_no_route: Signal<Out, Bits<32>>,
+    pub fwd: Signal<Out, Bits<32>>,
+    pub drop_full: Signal<Out, Bits<32>>,
+    pub ovr: Signal<Out, Bits<32>>,
+    pub tx_frames: Signal<Out, Bits<32>>,
+}
+
+/// The switch. See the module documentation; the parameters are the blocks'.
+#[derive(LogicBlock)]
+pub struct SharedSwitch<
+    const N: usize,
+    const N8: usize,
+    const NN: usize,
+    const K: usize,
+    const M: usize,
+    const NB: usize,
+    const KNB: usize,
+    const CA: usize,
+    const CC: usize,
+    const N2: usize,
+    const R: usize,
+    const NR: usize,
+    const NRW: usize,
+    const RP: usize,
+    const KRP: usize,
+    const NRP: usize,
+    const NK: usize,
+    const N4K: usize,
+> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, bool>,
+    pub rx: [SwitchSink; N],
+    pub tx: [SwitchSource; N],
+    pub route: [RouteCfg; N],
+    pub band: [Sw2BandCfg; BANDS],
+    pub cfg: Sw2Cfg,
+    pub stat: [Sw2Stats; N],
+    pub occ_pkts: [Signal<Out, Bits<16>>; NB],
+    pub occ_bytes: [Signal<Out, Bits<32>>; NB],
+    pub admitted: Signal<Out, Bits<32>>,
+    pub refused: Signal<Out, Bits<32>>,
+    pub lost: Signal<Out, Bits<32>>,
+
+    ing: SwitchIngress<N, N8, NN>,
+    adm: Admission<N, K, M, NB, KNB, CC>,
+    sb: SharedBuffer<N, CA, CC, N2, R, NR, NRW, NN>,
+    que: SwitchQueues<N, K, M, CA, CC, RP, NB, KNB, KRP, NRP, NK, N4K>,
+    pv: [PackVerdict; N],
+    c_full: [DFF<Bits<32>>; N],
+    k1_32: Constant<Bits<32>>,
+    k0_32: Constant<Bits<32>>,
+}
+
+/// 4 ports: 2048 cells of 4 words (64 KiB), one lane, one replica.
+pub type SharedSwitch4 =
+    SharedSwitch<4, 32, 16, 1, 4, 16, 16, 11, 12, 8, 4, 16, 64, 1, 1, 4, 4, 16>;
+/// 16 ports: 512 cells of 16 words (64 KiB), two lanes, two replicas.
+pub type SharedSwitch16 =
+    SharedSwitch<16, 128, 256, 2, 8, 64, 128, 9, 10, 32, 4, 64, 1024, 2, 4, 32, 32, 128>;
+
+impl<
+        const N: usize,
+        const N8: usize,
+        const NN: usize,
+        const K: usize,
+        const M: usize,
+        const NB: usize,
+        const KNB: usize,
+        const CA: usize,
+        const CC: usize,
+        const N2: usize,
+        const R: usize,
+        const NR: usize,
+        const NRW: usize,
+        const RP: usize,
+        const KRP: usize,
+        const NRP: usize,
+        const NK: usize,
+        const N4K: usize,
+    > SharedSwitch<N, N8, NN, K, M, NB, KNB, CA, CC, N2, R, NR, NRW, RP, KRP, NRP, NK, N4K>
+{
+    /// Builds the switch. Panics where a block's parameters are inconsistent.
+    pub fn new() -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            rx: std::array::from_fn(|_| Default::default()),
+            tx: std::array::from_fn(|_| Default::default()),
+            route: std::array::from_fn(|_| Default::default()),
+            band: std::array::from_fn(|_| Default::default()),
+            cfg: Default::default(),
+            stat: std::array::from_fn(|_| Default::default()),
+            occ_pkts: std::array::from_fn(|_| Default::default()),
+            occ_bytes: std::array::from_fn(|_| Default::default()),
+            admitted: Default::default(),
+            refused: Default::default(),
+            lost: Default::default(),
+            ing: SwitchIngress::new(),
+            adm: Admission::new(),
+            sb: SharedBuffer::new(),
+            que: SwitchQueues::new(),
+            pv: std::array::from_fn(|_| Default::default()),
+            c_full: std::array::from_fn(|_| Default::default()),
+            k1_32: Constant::new(1.into()),
+            k0_32: Constant::new(0.into()),
+        }
+    }
+}
+
+impl<
+        const N: usize,
+        const N8: usize,
+        const NN: usize,
+        const K: usize,
+        const M: usize,
+        const NB: usize,
+        const KNB: usize,
+        const CA: usize,
+        const CC: usize,
+        const N2: usize,
+        const R: usize,
+        const NR: usize,
+        const NRW: usize,
+        const RP: usize,
+        const KRP: usize,
+        const NRP: usize,
+        const NK: usize,
+        const N4K: usize,
+    > Default
+    for SharedSwitch<N, N8, NN, K, M, NB, KNB, CA, CC, N2, R, NR, NRW, RP, KRP, NRP, NK, N4K>
+{
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<
+        const N: usize,
+        const N8: usize,
+        const NN: usize,
+        const K: usize,
+        const M: usize,
+        const NB: usize,
+        const KNB: usize,
+        const CA: usize,
+        const CC: usize,
+        const N2: usize,
+        const R: usize,
+        const NR: usize,
+        const NRW: usize,
+        const RP: usize,
+        const KRP: usize,
+        const NRP: usize,
+        const NK: usize,
+        const N4K: usize,
+    > Logic
+    for SharedSwitch<N, N8, NN, K, M, NB, KNB, CA, CC, N2, R, NR, NRW, RP, KRP, NRP, NK, N4K>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.ing.clock.next = self.clock.val();
+        self.ing.reset.next = self.reset.val();
+        self.adm.clock.next = self.clock.val();
+        self.adm.reset.next = self.reset.val();
+        self.sb.clock.next = self.clock.val();
+        self.sb.reset.next = self.reset.val();
+        self.que.clock.next = self.clock.val();
+        self.que.reset.next = self.reset.val();
+        self.ing.band_by_flags.next = self.cfg.band_by_flags.val();
+        self.que.wrr.next = self.cfg.wrr.val();
+        self.adm.dt_on.next = self.cfg.dt_on.val();
+        self.adm.headroom.next = self.cfg.headroom.val();
+        self.adm.free_rows.next = self.sb.free_rows.val();
+        for b in 0..BANDS {
+            self.adm.band[b].lim_pkts.next = self.band[b].lim_pkts.val();
+            self.adm.band[b].lim_bytes.next = self.band[b].lim_bytes.val();
+            self.adm.band[b].dt_a.next = self.band[b].dt_a.val();
+            self.que.weight[b].next = self.band[b].weight.val();
+        }
+        for k in 0..N {
+            self.ing.route[k].valid.next = self.route[k].valid.val();
+            self.ing.route[k].ip.next = self.route[k].ip.val();
+            self.ing.route[k].port.next = self.route[k].port.val();
+        }
+        for i in 0..N {
+            // MAC -> ingress
+            self.ing.rx[i].valid.next = self.rx[i].valid.val();
+            self.ing.rx[i].data.next = self.rx[i].data.val();
+            self.ing.rx[i].last.next = self.rx[i].last.val();
+            self.ing.rx[i].empty.next = self.rx[i].empty.val();
+            self.rx[i].ready.next = self.ing.rx[i].ready.val();
+            // ingress -> buffer, admission
+            self.sb.inp[i].valid.next = self.ing.o[i].valid.val();
+            self.sb.inp[i].data.next = self.ing.o[i].data.val();
+            self.sb.inp[i].last.next = self.ing.o[i].last.val();
+            self.sb.inp[i].empty.next = self.ing.o[i].empty.val();
+            self.adm.inp[i].req_valid.next = self.ing.o[i].req_valid.val();
+            self.adm.inp[i].req_out.next = self.ing.o[i].req_out.val();
+            self.adm.inp[i].req_band.next = self.ing.o[i].req_band.val();
+            self.adm.inp[i].req_bytes.next = self.ing.o[i].req_bytes.val();
+            self.adm.inp[i].req_words.next = self.ing.o[i].req_words.val();
+            self.adm.inp[i].req_empty.next = self.ing.o[i].req_empty.val();
+            self.adm.inp[i].req_ok.next = self.ing.o[i].req_ok.val();
+            // admission -> buffer, queues
+            self.pv[i].admit.next = self.adm.inp[i].vd_admit.val();
+            self.pv[i].words.next = self.adm.inp[i].vd_words.val();
+            self.pv[i].empty.next = self.adm.inp[i].vd_empty.val();
+            self.sb.inp[i].vd_valid.next = self.adm.inp[i].vd_valid.val();
+            self.sb.inp[i].vd.next = self.pv[i].y.val();
+            self.que.inp[i].vd_valid.next = self.adm.inp[i].vd_valid.val();
+            self.que.inp[i].vd_admit.next = self.adm.inp[i].vd_admit.val();
+            self.que.inp[i].vd_out.next = self.adm.inp[i].vd_out.val();
+            self.que.inp[i].vd_band.next = self.adm.inp[i].vd_band.val();
+            self.que.inp[i].vd_bytes.next = self.adm.inp[i].vd_bytes.val();
+            // buffer completions <-> queues
+            self.que.inp[i].cp_valid.next = self.sb.inp[i].cp_valid.val();
+            self.que.inp[i].cp_cell.next = self.sb.inp[i].cp_cell.val();
+            self.que.inp[i].cp_meta.next = self.sb.inp[i].cp_meta.val();
+            self.sb.inp[i].cp_pop.next = self.que.inp[i].cp_pop.val();
+            // refusals
+            self.c_full[i].clock.next = self.clock.val();
+            self.c_full[i].d.next = self.c_full[i].q.val();
+            if self.adm.inp[i].vd_valid.val() & !self.adm.inp[i].vd_admit.val() {
+                self.c_full[i].d.next = self.c_full[i].q.val() + self.k1_32.val();
+            }
+            if self.reset.val() {
+                self.c_full[i].d.next = self.k0_32.val();
+            }
+        }
+        for o in 0..N {
+            // queues <-> buffer outputs, departures to the admission
+            self.sb.out[o].dq_push.next = self.que.out[o].dq_push.val();
+            self.sb.out[o].dq_cell.next = self.que.out[o].dq_cell.val();
+            self.sb.out[o].dq_meta.next = self.que.out[o].dq_meta.val();
+            self.que.out[o].dq_count.next = self.sb.out[o].dq_count.val();
+            self.que.out[o].dep.next = self.sb.out[o].dep.val();
+            self.adm.dep[o].valid.next = self.que.out[o].adm_dep_valid.val();
+            self.adm.dep[o].band.next = self.que.out[o].adm_dep_band.val();
+            self.adm.dep[o].bytes.next = self.que.out[o].adm_dep_bytes.val();
+            // buffer -> MAC
+            self.tx[o].valid.next = self.sb.out[o].valid.val();
+            self.tx[o].data.next = self.sb.out[o].data.val();
+            self.tx[o].last.next = self.sb.out[o].last.val();
+            self.tx[o].empty.next = self.sb.out[o].empty.val();
+            self.sb.out[o].ready.next = self.tx[o].ready.val();
+        }
+        for p in 0..N {
+            self.stat[p].rx_frames.next = self.ing.stat[p].rx_frames.val();
+            self.stat[p].drop_malformed.next = self.ing.stat[p].drop_malformed.val();
+            self.stat[p].drop_no_route.next = self.ing.stat[p].drop_no_route.val();
+            self.stat[p].fwd.next = self.ing.stat[p].fwd.val();
+            self.stat[p].drop_full.next = self.c_full[p].q.val();
+            self.stat[p].ovr.next = self.sb.inp[p].ovr.val();
+            self.stat[p].tx_frames.next = self.sb.out[p].tx_frames.val();
+        }
+        for x in 0..NB {
+            self.occ_pkts[x].next = self.adm.occ_pkts[x].val();
+            self.occ_bytes[x].next = self.adm.occ_bytes[x].val();
+        }
+        self.admitted.next = self.adm.admitted.val();
+        self.refused.next = self.adm.refused.val();
+        self.lost.next = self.adm.lost.val() + self.que.lost.val();
+    }
+}

@@ -1,0 +1,158 @@
+//! Test frames for the new switch's blocks ([`crate::sing_workload`],
+//! [`crate::switch2_workload`]): an Ethernet / IPv4 frame of our transport or another
+//! protocol, well formed or broken in one of the ways the ingress must catch, with what
+//! the ingress must decide for it.
+use rand::rngs::StdRng;
+use rand::Rng;
+use std::collections::VecDeque;
+
+/// A word on a MAC stream: `(data, last, empty)`.
+pub type Word = (u64, bool, u8);
+
+/// A request to the admission.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct IngReq {
+    pub out: u8,
+    pub band: u8,
+    pub bytes: u32,
+    pub words: u16,
+    pub empty: u8,
+}
+
+/// A forwarding-table entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Route {
+    pub valid: bool,
+    pub ip: u32,
+    pub port: u8,
+}
+
+/// The port of `ip` by `routes` (the lowest valid matching entry), if below `n`.
+pub fn lookup(routes: &[Route], n: usize, ip: u32) -> Option<u8> {
+    let r = routes.iter().find(|r| r.valid && r.ip == ip)?;
+    ((r.port as usize) < n).then_some(r.port)
+}
+
+/// A frame and its fate at the ingress.
+#[derive(Clone, Debug)]
+pub struct Frame {
+    pub words: VecDeque<Word>,
+    /// The request, or the counter the frame goes to (1 malformed, 2 no route). A frame
+    /// shorter than 8 words is malformed here already; a gap among its first 8 words makes
+    /// any frame malformed (the sender decides that).
+    pub want: Result<IngReq, usize>,
+    /// Its real length is what its IPv4 header says (else the buffer completes it as bad).
+    pub len_ok: bool,
+}
+
+/// A random frame to `dst`: IPv4 length 50 (a 64-byte frame) in three of ten, else up to
+/// 1074; `tos`, protocol (154, 155, 6 or 17) and flags random. With chance `bad_p` it is
+/// broken: shorter than 64 bytes (malformed if shorter than 8 words), a bad ethertype,
+/// version/IHL or IPv4 length, or a real length that disagrees with its header.
+pub fn random_frame(
+    r: &mut StdRng,
+    dst: u32,
+    bad_p: f64,
+    band_by_flags: bool,
+    routes: &[Route],
+    n: usize,
+) -> Frame {
+    let ip_len: u32 = if r.gen_bool(0.3) {
+        50
+    } else {
+        r.gen_range(50..=1074)
+    };
+    let mut len = ip_len + 14;
+    let tos: u8 = r.gen();
+    let proto: u8 = *[154u8, 155, 6, 17]
+        .get(r.gen_range(0..4))
+        .expect("in range");
+    let flags: u8 = r.gen();
+    let mut eth: u16 = 0x0800;
+    let mut vih: u8 = 0x45;
+    let mut hdr_len = ip_len;
+    let mut malformed = false;
+    if r.gen_bool(bad_p) {
+        match r.gen_range(0..6) {
+            // shorter than 64 bytes: malformed below 8 words (56 bytes or fewer), else
+            // kept with a length that disagrees with its header
+            0 => {
+                len = r.gen_range(1..=63);
+                malformed = len <= 56;
+            }
+            1 => {
+                eth = r.gen();
+                malformed = eth != 0x0800;
+            }
+            2 => {
+                vih = r.gen();
+                malformed = vih != 0x45;
+            }
+            3 => {
+                hdr_len = if r.gen_bool(0.5) {
+                    r.gen_range(0..50)
+                } else {
+                    r.gen_range(1075..=65535)
+                };
+                malformed = true;
+            }
+            // a real length that disagrees with the header (kept: the buffer checks)
+            _ => len = r.gen_range(64..=1200),
+        }
+    }
+    let words_n = len.div_ceil(8) as usize;
+    let mut bytes: Vec<u8> = (0..words_n * 8).map(|_| r.gen()).collect();
+    let put = |b: &mut Vec<u8>, at: usize, v: &[u8]| {
+        for (x, y) in v.iter().enumerate() {
+            if at + x < b.len() {
+                b[at + x] = *y;
+            }
+        }
+    };
+    put(&mut bytes, 12, &eth.to_be_bytes());
+    put(&mut bytes, 14, &[vih, tos]);
+    put(&mut bytes, 16, &(hdr_len as u16).to_be_bytes());
+    put(&mut bytes, 23, &[proto]);
+    put(&mut bytes, 30, &dst.to_be_bytes());
+    put(&mut bytes, 34, &[flags]);
+    let empty = (words_n * 8) as u32 - len;
+    let words: VecDeque<Word> = (0..words_n)
+        .map(|j| {
+            let d = u64::from_be_bytes(bytes[j * 8..j * 8 + 8].try_into().expect("8"));
+            let last = j + 1 == words_n;
+            (d, last, if last { empty as u8 } else { 0 })
+        })
+        .collect();
+    let band = if band_by_flags {
+        if proto == 154 || proto == 155 {
+            u8::from(flags & 1 != 0 && flags & 0x10 == 0)
+        } else {
+            3
+        }
+    } else {
+        (tos >> 2).min(3)
+    };
+    let want = if malformed {
+        Err(1)
+    } else {
+        match lookup(routes, n, dst) {
+            None => Err(2),
+            Some(out) => {
+                let b = hdr_len + 14;
+                let w = b.div_ceil(8);
+                Ok(IngReq {
+                    out,
+                    band,
+                    bytes: b,
+                    words: w as u16,
+                    empty: (w * 8 - b) as u8,
+                })
+            }
+        }
+    };
+    Frame {
+        words,
+        want,
+        len_ok: len == hdr_len + 14,
+    }
+}

@@ -1,0 +1,142 @@
+//! The new switch ([`nt_hdl::switch2`], drop-tail on the shared buffer) as a network
+//! device: the [`SwitchEngine`] of the native kernel, so [`crate::switch_sim::SwitchDriver`]
+//! runs it exactly as it runs the crosspoint switch (frames in per port, frames out
+//! stamped with their first word's cycle, paced links). Selected in `ntsim run` by a
+//! switch's `buffer = "shared"`, with `shared_kib` its size.
+use crate::kernel::Kernel;
+use crate::switch_sim::SwitchEngine;
+use crate::switch_workload::{PortIn, PortOut, PortStats, SwitchSetup};
+use crate::wire::Word;
+use nt_hdl::sadm::BANDS;
+use nt_hdl::switch2::SharedSwitch;
+
+/// Shared-buffer sizes a simulated switch offers, in KiB, with their cells: the emitted
+/// Verilog's 64 KiB, and 1 MiB and 16 MiB for the papers' large buffers.
+pub const SHARED_KIB: [u64; 3] = [64, 1024, 16384];
+
+/// 4 ports, 1 MiB: 32,768 cells of 4 words.
+pub type SharedSwitch4M1 =
+    SharedSwitch<4, 32, 16, 1, 4, 16, 16, 15, 16, 8, 4, 16, 64, 1, 1, 4, 4, 16>;
+/// 4 ports, 16 MiB: 524,288 cells of 4 words.
+pub type SharedSwitch4M16 =
+    SharedSwitch<4, 32, 16, 1, 4, 16, 16, 19, 20, 8, 4, 16, 64, 1, 1, 4, 4, 16>;
+/// 16 ports, 1 MiB: 8,192 cells of 16 words.
+pub type SharedSwitch16M1 =
+    SharedSwitch<16, 128, 256, 2, 8, 64, 128, 13, 14, 32, 4, 64, 1024, 2, 4, 32, 32, 128>;
+/// 16 ports, 16 MiB: 131,072 cells of 16 words.
+pub type SharedSwitch16M16 =
+    SharedSwitch<16, 128, 256, 2, 8, 64, 128, 17, 18, 32, 4, 64, 1024, 2, 4, 32, 32, 128>;
+
+/// The admission's headroom for a buffer of `n` ports: the cells the inputs' rings and data
+/// FIFOs may hold before admission counts them (4 + 64 / N per input, rounded up), plus
+/// three decisions per lane of the largest frame (docs/switch-design.md).
+pub fn headroom(n: usize) -> u64 {
+    let lanes = n.div_ceil(8) as u64;
+    let per_input = 4 + (64u64).div_ceil(n as u64);
+    let largest = (136u64).div_ceil(n as u64);
+    n as u64 * per_input + 3 * lanes * largest
+}
+
+impl<
+        const N: usize,
+        const N8: usize,
+        const NN: usize,
+        const K: usize,
+        const M: usize,
+        const NB: usize,
+        const KNB: usize,
+        const CA: usize,
+        const CC: usize,
+        const N2: usize,
+        const R: usize,
+        const NR: usize,
+        const NRW: usize,
+        const RP: usize,
+        const KRP: usize,
+        const NRP: usize,
+        const NK: usize,
+        const N4K: usize,
+    > SwitchEngine
+    for Kernel<
+        SharedSwitch<N, N8, NN, K, M, NB, KNB, CA, CC, N2, R, NR, NRW, RP, KRP, NRP, NK, N4K>,
+    >
+{
+    fn ports(&self) -> usize {
+        N
+    }
+    fn setup(&mut self, s: &SwitchSetup) {
+        let u = self.uut_mut();
+        u.cfg.band_by_flags.next = s.band_by_flags;
+        u.cfg.wrr.next = s.wrr;
+        u.cfg.dt_on.next = false;
+        u.cfg.headroom.next = headroom(N).into();
+        for b in 0..BANDS {
+            u.band[b].lim_pkts.next = s.limit_pkts[b].min(0xffff).into();
+            u.band[b].lim_bytes.next = s.limit_bytes[b].min(0xffff_ffff).into();
+            u.band[b].dt_a.next = 4u64.into();
+            u.band[b].weight.next = s.weight[b].min(255).into();
+        }
+        for k in 0..N {
+            let (v, ip, port) = s.routes.get(k).copied().unwrap_or((false, 0, 0));
+            u.route[k].valid.next = v;
+            u.route[k].ip.next = (ip as u64).into();
+            u.route[k].port.next = port.min(255).into();
+        }
+        u.reset.next = false;
+    }
+    fn set_route(&mut self, k: usize, valid: bool, ip: u32, port: u64) {
+        let r = &mut self.uut_mut().route[k];
+        r.valid.next = valid;
+        r.ip.next = (ip as u64).into();
+        r.port.next = port.min(255).into();
+    }
+    fn eval(&mut self, inp: &[PortIn], out: &mut [PortOut]) -> Result<(), String> {
+        {
+            let u = self.uut_mut();
+            for (p, x) in inp.iter().enumerate().take(N) {
+                let w = x.rx.unwrap_or_default();
+                u.rx[p].valid.next = x.rx.is_some();
+                u.rx[p].data.next = w.data.into();
+                u.rx[p].last.next = w.last;
+                u.rx[p].empty.next = (w.empty as u64).into();
+                u.tx[p].ready.next = x.tx_ready;
+            }
+        }
+        self.settle().map_err(|e| e.to_string())?;
+        let u = self.uut();
+        for (p, o) in out.iter_mut().enumerate().take(N) {
+            let s = &u.stat[p];
+            let t = &u.tx[p];
+            *o = PortOut {
+                rx_ready: u.rx[p].ready.val(),
+                tx: t.valid.val().then(|| Word {
+                    data: t.data.val().to_u64(),
+                    last: t.last.val(),
+                    empty: t.empty.val().to_u64() as u8,
+                }),
+                stat: PortStats {
+                    rx_frames: s.rx_frames.val().to_u64(),
+                    tx_frames: s.tx_frames.val().to_u64(),
+                    drop_malformed: s.drop_malformed.val().to_u64(),
+                    drop_no_route: s.drop_no_route.val().to_u64(),
+                    drop_full: s.drop_full.val().to_u64(),
+                    occ_bytes: std::array::from_fn(|b| u.occ_bytes[p * BANDS + b].val().to_u64()),
+                    ..PortStats::default()
+                },
+            };
+        }
+        Ok(())
+    }
+    fn tick(&mut self) -> Result<(), String> {
+        Kernel::tick(self).map_err(|e| e.to_string())
+    }
+    fn cycle(&self) -> u64 {
+        Kernel::cycle(self)
+    }
+    fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String> {
+        Kernel::record_vcd(self, w).map_err(|e| e.to_string())
+    }
+    fn name(&self) -> &'static str {
+        "native"
+    }
+}

@@ -1,0 +1,532 @@
+//! Seeded random workload of the new switch ([`nt_hdl::switch2`]), self-checking end to
+//! end. Every input sends frames (most to routed addresses, a share to output 0 as an
+//! incast, some broken as [`crate::swframe::random_frame`] breaks them, some to addresses
+//! with no route, a few with gaps); every output's link takes words with a chance per
+//! cycle. Each frame carries its input and a sequence number in word 6. Checked every
+//! cycle, as errors of the run:
+//! * every frame that comes out of output `o` is a frame sent to `o`, whose ingress fate
+//!   was to be kept and whose real length matched its header, word for word, once;
+//! * frames of one input and band to one output come out in the order they were sent;
+//! * no (output, band) holds more than its packet limit plus `2K` packets;
+//! * nothing is lost inside the switch (`lost` stays 0) and no word overflows a data FIFO;
+//! * after a drain: every counter is back to zero occupancy, and per input `fwd` equals
+//!   the frames delivered plus those refused plus those stored as bad (length mismatch),
+//!   the last known only as a range (a mismatched frame may also be refused).
+use crate::swframe::{random_frame, Route, Word};
+use nt_hdl::switch2::SharedSwitch;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::collections::{HashMap, VecDeque};
+
+/// A band's configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Band2 {
+    pub lim_pkts: u16,
+    pub lim_bytes: u32,
+    pub dt_a: u8,
+    pub weight: u8,
+}
+
+/// The switch's inputs in a cycle.
+#[derive(Clone, Debug, Default)]
+pub struct Drive {
+    pub reset: bool,
+    pub rx: Vec<Option<Word>>,
+    pub ready: Vec<bool>,
+    pub route: Vec<Route>,
+    pub band: [Band2; 4],
+    pub band_by_flags: bool,
+    pub wrr: bool,
+    pub dt_on: bool,
+    pub headroom: u16,
+}
+
+/// Per port: `rx_frames`, `drop_malformed`, `drop_no_route`, `fwd`, `drop_full`, `ovr`,
+/// `tx_frames`.
+pub type Stats = [u32; 7];
+
+/// The switch's outputs in a cycle.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct View {
+    pub tx: Vec<Option<Word>>,
+    pub stat: Vec<Stats>,
+    pub occ_pkts: Vec<u16>,
+    pub occ_bytes: Vec<u32>,
+    pub admitted: u32,
+    pub refused: u32,
+    pub lost: u32,
+}
+
+type Sw<
+    const N: usize,
+    const N8: usize,
+    const NN: usize,
+    const K: usize,
+    const M: usize,
+    const NB: usize,
+    const KNB: usize,
+    const CA: usize,
+    const CC: usize,
+    const N2: usize,
+    const R: usize,
+    const NR: usize,
+    const NRW: usize,
+    const RP: usize,
+    const KRP: usize,
+    const NRP: usize,
+    const NK: usize,
+    const N4K: usize,
+> = SharedSwitch<N, N8, NN, K, M, NB, KNB, CA, CC, N2, R, NR, NRW, RP, KRP, NRP, NK, N4K>;
+
+/// Sets the switch's inputs.
+pub fn drive<
+    const N: usize,
+    const N8: usize,
+    const NN: usize,
+    const K: usize,
+    const M: usize,
+    const NB: usize,
+    const KNB: usize,
+    const CA: usize,
+    const CC: usize,
+    const N2: usize,
+    const R: usize,
+    const NR: usize,
+    const NRW: usize,
+    const RP: usize,
+    const KRP: usize,
+    const NRP: usize,
+    const NK: usize,
+    const N4K: usize,
+>(
+    u: &mut Sw<N, N8, NN, K, M, NB, KNB, CA, CC, N2, R, NR, NRW, RP, KRP, NRP, NK, N4K>,
+    d: &Drive,
+) {
+    u.reset.next = d.reset;
+    for i in 0..N {
+        let (data, last, empty) = d.rx[i].unwrap_or_default();
+        u.rx[i].valid.next = d.rx[i].is_some();
+        u.rx[i].data.next = data.into();
+        u.rx[i].last.next = last;
+        u.rx[i].empty.next = (empty as u64).into();
+        u.tx[i].ready.next = d.ready[i];
+        let r = d.route[i];
+        u.route[i].valid.next = r.valid;
+        u.route[i].ip.next = (r.ip as u64).into();
+        u.route[i].port.next = (r.port as u64).into();
+    }
+    for (b, c) in d.band.iter().enumerate() {
+        u.band[b].lim_pkts.next = (c.lim_pkts as u64).into();
+        u.band[b].lim_bytes.next = (c.lim_bytes as u64).into();
+        u.band[b].dt_a.next = (c.dt_a as u64).into();
+        u.band[b].weight.next = (c.weight as u64).into();
+    }
+    u.cfg.band_by_flags.next = d.band_by_flags;
+    u.cfg.wrr.next = d.wrr;
+    u.cfg.dt_on.next = d.dt_on;
+    u.cfg.headroom.next = (d.headroom as u64).into();
+}
+
+/// Reads the switch's outputs (registers of its blocks).
+pub fn read<
+    const N: usize,
+    const N8: usize,
+    const NN: usize,
+    const K: usize,
+    const M: usize,
+    const NB: usize,
+    const KNB: usize,
+    const CA: usize,
+    const CC: usize,
+    const N2: usize,
+    const R: usize,
+    const NR: usize,
+    const NRW: usize,
+    const RP: usize,
+    const KRP: usize,
+    const NRP: usize,
+    const NK: usize,
+    const N4K: usize,
+>(
+    u: &Sw<N, N8, NN, K, M, NB, KNB, CA, CC, N2, R, NR, NRW, RP, KRP, NRP, NK, N4K>,
+) -> View {
+    let v = |s: &rust_hdl::prelude::Signal<rust_hdl::prelude::Out, rust_hdl::prelude::Bits<32>>| {
+        s.val().index() as u32
+    };
+    View {
+        tx: u
+            .tx
+            .iter()
+            .map(|t| {
+                t.valid.val().then(|| {
+                    (
+                        t.data.val().to_u64(),
+                        t.last.val(),
+                        t.empty.val().index() as u8,
+                    )
+                })
+            })
+            .collect(),
+        stat: u
+            .stat
+            .iter()
+            .map(|s| {
+                [
+                    v(&s.rx_frames),
+                    v(&s.drop_malformed),
+                    v(&s.drop_no_route),
+                    v(&s.fwd),
+                    v(&s.drop_full),
+                    v(&s.ovr),
+                    v(&s.tx_frames),
+                ]
+            })
+            .collect(),
+        occ_pkts: u.occ_pkts.iter().map(|x| x.val().index() as u16).collect(),
+        occ_bytes: u.occ_bytes.iter().map(|x| x.val().index() as u32).collect(),
+        admitted: v(&u.admitted),
+        refused: v(&u.refused),
+        lost: v(&u.lost),
+    }
+}
+
+/// What the workload does.
+#[derive(Clone, Debug)]
+pub struct Knobs {
+    /// Chance that an idle input starts a frame in a cycle.
+    pub load: f64,
+    pub bad_p: f64,
+    /// Chance of a destination without a route.
+    pub noroute_p: f64,
+    /// Share of frames to output 0.
+    pub hot: f64,
+    /// Chance that a link takes a word in a cycle.
+    pub ready_p: f64,
+    /// Chance of a gap before a word after the first.
+    pub gap_p: f64,
+    pub band: [Band2; 4],
+    pub band_by_flags: bool,
+    pub wrr: bool,
+    pub dt_on: bool,
+    pub headroom: u16,
+    /// Cycles at the end with no new frames.
+    pub drain: u64,
+}
+
+/// The default: an incast share on output 0 with limits that bind.
+pub fn knobs() -> Knobs {
+    Knobs {
+        load: 0.5,
+        bad_p: 0.05,
+        noroute_p: 0.03,
+        hot: 0.5,
+        ready_p: 0.9,
+        gap_p: 0.005,
+        band: [
+            Band2 {
+                lim_pkts: 8,
+                lim_bytes: 1 << 20,
+                dt_a: 4,
+                weight: 4,
+            },
+            Band2 {
+                lim_pkts: 1000,
+                lim_bytes: 8_000,
+                dt_a: 4,
+                weight: 2,
+            },
+            Band2 {
+                lim_pkts: 1000,
+                lim_bytes: 1 << 20,
+                dt_a: 4,
+                weight: 1,
+            },
+            Band2 {
+                lim_pkts: 30,
+                lim_bytes: 30_000,
+                dt_a: 4,
+                weight: 1,
+            },
+        ],
+        band_by_flags: false,
+        wrr: false,
+        dt_on: false,
+        headroom: 64,
+        drain: 4_000,
+    }
+}
+
+/// What a run saw.
+#[derive(Clone, Debug, Default)]
+pub struct Seen {
+    pub sent: u64,
+    pub delivered: u64,
+    pub max_over_pkts: i64,
+    /// Cycles from a frame's first word in to its first word out: least and most.
+    pub min_latency: u64,
+    pub max_latency: u64,
+    /// Delivered per band.
+    pub bands: [u64; 4],
+}
+
+#[derive(Clone, Debug)]
+struct Sent {
+    words: Vec<Word>,
+    band: u8,
+    t0: u64,
+}
+
+struct Tx {
+    words: VecDeque<Word>,
+    j: usize,
+    gapped: bool,
+    key: (usize, u64),
+    keep: Option<(u8, u8, bool)>,
+    all: Vec<Word>,
+    t0: u64,
+}
+
+/// The workload. See the module documentation.
+pub struct Switch2Workload {
+    rng: StdRng,
+    n: usize,
+    lanes: usize,
+    k: Knobs,
+    cycles: u64,
+    routes: Vec<Route>,
+    tx: Vec<Option<Tx>>,
+    seq: Vec<u64>,
+    /// Frames that may come out: by (input, seq).
+    expect: HashMap<(usize, u64), (u8, Sent)>,
+    /// Per (output, input, band): the last sequence number delivered.
+    last_seq: HashMap<(u8, usize, u8), u64>,
+    /// Per output: words of the frame coming out, and its first word's cycle.
+    rx_out: Vec<Vec<Word>>,
+    t_out: Vec<u64>,
+    /// Per input: delivered frames, and kept frames whose length mismatched.
+    delivered: Vec<u64>,
+    bad: Vec<u64>,
+    seen: Seen,
+}
+
+/// The tag in word 6 of a frame: a marker, the input and the sequence number.
+fn tag(i: usize, seq: u64) -> u64 {
+    0xa500_0000_0000_0000 | (i as u64) << 40 | (seq & 0xff_ffff_ffff)
+}
+
+impl Switch2Workload {
+    /// `n` ports in `lanes` lanes, a run of `cycles` (the last `k.drain` without new
+    /// frames).
+    pub fn new(seed: u64, n: usize, lanes: usize, cycles: u64, k: Knobs) -> Self {
+        let routes = (0..n)
+            .map(|o| Route {
+                valid: true,
+                ip: 0x0a00_0001 + o as u32,
+                port: o as u8,
+            })
+            .collect();
+        Self {
+            rng: StdRng::seed_from_u64(seed),
+            n,
+            lanes,
+            k,
+            cycles,
+            routes,
+            tx: (0..n).map(|_| None).collect(),
+            seq: vec![0; n],
+            expect: HashMap::new(),
+            last_seq: HashMap::new(),
+            rx_out: vec![Vec::new(); n],
+            t_out: vec![0; n],
+            delivered: vec![0; n],
+            bad: vec![0; n],
+            seen: Seen {
+                min_latency: u64::MAX,
+                ..Seen::default()
+            },
+        }
+    }
+
+    /// Checks the view of cycle `now` and returns the inputs of that cycle.
+    pub fn step(&mut self, now: u64, v: &View) -> Result<Drive, String> {
+        let n = self.n;
+        let ready: Vec<bool> = (0..n).map(|_| self.rng.gen_bool(self.k.ready_p)).collect();
+        if v.lost != 0 {
+            return Err(format!("cycle {now}: {} requests or tags lost", v.lost));
+        }
+        for i in 0..n {
+            if v.stat[i][5] != 0 {
+                return Err(format!(
+                    "cycle {now}: input {i}: {} words overflowed",
+                    v.stat[i][5]
+                ));
+            }
+        }
+        for x in 0..n * 4 {
+            let over = v.occ_pkts[x] as i64 - self.k.band[x % 4].lim_pkts as i64;
+            self.seen.max_over_pkts = self.seen.max_over_pkts.max(over);
+            if over > 2 * self.lanes as i64 {
+                return Err(format!(
+                    "cycle {now}: (output {}, band {}) holds {} packets, limit {}",
+                    x / 4,
+                    x % 4,
+                    v.occ_pkts[x],
+                    self.k.band[x % 4].lim_pkts
+                ));
+            }
+        }
+        // words out (taken: the link is ready in this cycle)
+        for o in 0..n {
+            let Some(w) = v.tx[o] else { continue };
+            if !ready[o] {
+                continue;
+            }
+            if self.rx_out[o].is_empty() {
+                self.t_out[o] = now;
+            }
+            self.rx_out[o].push(w);
+            if w.1 {
+                let got = std::mem::take(&mut self.rx_out[o]);
+                self.check_frame(now, o, got)?;
+            }
+        }
+        let mut d = Drive {
+            reset: false,
+            rx: vec![None; n],
+            ready,
+            route: self.routes.clone(),
+            band: self.k.band,
+            band_by_flags: self.k.band_by_flags,
+            wrr: self.k.wrr,
+            dt_on: self.k.dt_on,
+            headroom: self.k.headroom,
+        };
+        let sending = now + self.k.drain < self.cycles;
+        for i in 0..n {
+            if self.tx[i].is_none() && sending && self.rng.gen_bool(self.k.load) {
+                let r = &mut self.rng;
+                let dst = if r.gen_bool(self.k.noroute_p) {
+                    0x0b00_0000 | r.gen_range(0..1 << 16)
+                } else if r.gen_bool(self.k.hot) {
+                    0x0a00_0001
+                } else {
+                    0x0a00_0001 + r.gen_range(0..n as u32)
+                };
+                let mut f =
+                    random_frame(r, dst, self.k.bad_p, self.k.band_by_flags, &self.routes, n);
+                let seq = self.seq[i];
+                self.seq[i] += 1;
+                if f.words.len() > 6 {
+                    f.words[6].0 = tag(i, seq);
+                }
+                let keep = f.want.ok().map(|q| (q.out, q.band, f.len_ok));
+                self.tx[i] = Some(Tx {
+                    all: f.words.iter().copied().collect(),
+                    words: f.words,
+                    j: 0,
+                    gapped: false,
+                    key: (i, seq),
+                    keep,
+                    t0: now,
+                });
+                self.seen.sent += 1;
+            }
+            let gap = self.rng.gen_bool(self.k.gap_p);
+            let Some(f) = self.tx[i].as_mut() else {
+                continue;
+            };
+            if f.j > 0 && gap {
+                f.gapped |= f.j < 8;
+                continue;
+            }
+            let w = f.words.pop_front().expect("words left");
+            if f.j == 0 {
+                f.t0 = now;
+            }
+            f.j += 1;
+            d.rx[i] = Some(w);
+            if w.1 {
+                let f = self.tx[i].take().expect("a frame");
+                if let (Some((out, band, len_ok)), false) = (f.keep, f.gapped) {
+                    if len_ok {
+                        self.expect.insert(
+                            f.key,
+                            (
+                                out,
+                                Sent {
+                                    words: f.all,
+                                    band,
+                                    t0: f.t0,
+                                },
+                            ),
+                        );
+                    } else {
+                        self.bad[i] += 1;
+                    }
+                }
+            }
+        }
+        Ok(d)
+    }
+
+    fn check_frame(&mut self, now: u64, o: usize, got: Vec<Word>) -> Result<(), String> {
+        let t = got.get(6).map_or(0, |w| w.0);
+        if t >> 56 != 0xa5 {
+            return Err(format!(
+                "cycle {now}: output {o}: a frame of {} words without a tag",
+                got.len()
+            ));
+        }
+        let key = (((t >> 40) & 0xffff) as usize, t & 0xff_ffff_ffff);
+        let Some((out, s)) = self.expect.remove(&key) else {
+            return Err(format!(
+                "cycle {now}: output {o}: frame {key:?} was not expected (never sent whole, not kept, or out twice)"
+            ));
+        };
+        if out as usize != o || s.words != got {
+            return Err(format!(
+                "cycle {now}: output {o}: frame {key:?} differs from what input {} sent to output {out} ({} words sent, {} out)",
+                key.0,
+                s.words.len(),
+                got.len()
+            ));
+        }
+        let k = (out, key.0, s.band);
+        if let Some(&p) = self.last_seq.get(&k) {
+            if p > key.1 {
+                return Err(format!(
+                    "cycle {now}: output {o}: frame {key:?} after frame {p} of the same input and band"
+                ));
+            }
+        }
+        self.last_seq.insert(k, key.1);
+        let lat = self.t_out[o] - s.t0;
+        self.seen.min_latency = self.seen.min_latency.min(lat);
+        self.seen.max_latency = self.seen.max_latency.max(lat);
+        self.seen.delivered += 1;
+        self.seen.bands[s.band as usize] += 1;
+        self.delivered[key.0] += 1;
+        Ok(())
+    }
+
+    /// Checks the end state (call after the drain) and returns what the run saw.
+    pub fn finish(self, v: &View) -> Result<Box<Seen>, String> {
+        if v.occ_pkts.iter().any(|&x| x != 0) || v.occ_bytes.iter().any(|&x| x != 0) {
+            return Err(format!(
+                "after the drain the counters hold {:?} packets",
+                v.occ_pkts
+            ));
+        }
+        for i in 0..self.n {
+            let (fwd, full) = (v.stat[i][3] as u64, v.stat[i][4] as u64);
+            let lo = self.delivered[i] + full;
+            if fwd < lo || fwd > lo + self.bad[i] {
+                return Err(format!(
+                    "input {i}: fwd {fwd}, delivered {} + refused {full} (+ up to {} stored as bad)",
+                    self.delivered[i], self.bad[i]
+                ));
+            }
+        }
+        Ok(Box::new(self.seen))
+    }
+}

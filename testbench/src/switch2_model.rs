@@ -1,0 +1,179 @@
+//! Cycle-exact plain-Rust model of the new switch ([`nt_hdl::switch2`]): the models of
+//! its four blocks, wired as the top wires the blocks. Every signal between two blocks
+//! leaves a register of its sender, so each cycle every block's inputs are the other
+//! blocks' outputs read at the start of the cycle.
+use crate::adm_model::AdmModel;
+use crate::sbuf_model::SbufModel;
+use crate::sing_model::SingModel;
+use crate::sque_model::SqueModel;
+use nt_sim::adm_workload::{self as aw, BandCfg, Req};
+use nt_sim::sbuf_workload::{self as bw, Desc};
+use nt_sim::sing_workload as iw;
+use nt_sim::sque_workload::{self as qw, Meta, Vd};
+use nt_sim::switch2_workload::{Drive, View};
+
+/// The model of `SharedSwitch<N, ...>`.
+pub struct Switch2Model {
+    n: usize,
+    ing: SingModel,
+    adm: AdmModel,
+    buf: SbufModel,
+    que: SqueModel,
+    full: Vec<u32>,
+}
+
+impl Switch2Model {
+    /// `n` ports, `k` lanes, `ca` cell address bits, `r` row registers, `rp` replicas.
+    pub fn new(n: usize, k: usize, ca: usize, r: usize, rp: usize) -> Self {
+        Self {
+            n,
+            ing: SingModel::new(n),
+            adm: AdmModel::new(n, k),
+            buf: SbufModel::new(n, ca, r),
+            que: SqueModel::new(n, k, ca, rp),
+            full: vec![0; n],
+        }
+    }
+
+    /// The outputs in the current cycle.
+    pub fn view(&self) -> View {
+        let (iv, av, bv, qv) = (
+            self.ing.view(),
+            self.adm.view(),
+            self.buf.view(),
+            self.que.view(),
+        );
+        View {
+            tx: bv.out.iter().map(|o| o.tx).collect(),
+            stat: (0..self.n)
+                .map(|p| {
+                    let s = iv.stat[p];
+                    [
+                        s[0],
+                        s[1],
+                        s[2],
+                        s[3],
+                        self.full[p],
+                        bv.inp[p].ovr,
+                        bv.out[p].tx_frames,
+                    ]
+                })
+                .collect(),
+            occ_pkts: av.occ_pkts,
+            occ_bytes: av.occ_bytes,
+            admitted: av.admitted,
+            refused: av.refused,
+            lost: av.lost.wrapping_add(qv.lost),
+        }
+    }
+
+    /// One clock edge with inputs `d`.
+    pub fn clock(&mut self, d: &Drive) {
+        let n = self.n;
+        let (iv, av, bv, qv) = (
+            self.ing.view(),
+            self.adm.view(),
+            self.buf.view(),
+            self.que.view(),
+        );
+        let band: [BandCfg; 4] = std::array::from_fn(|b| BandCfg {
+            lim_pkts: d.band[b].lim_pkts,
+            lim_bytes: d.band[b].lim_bytes,
+            dt_a: d.band[b].dt_a,
+        });
+        self.ing.clock(&iw::Drive {
+            reset: d.reset,
+            rx: d.rx.clone(),
+            route: d.route.clone(),
+            band_by_flags: d.band_by_flags,
+        });
+        self.adm.clock(&aw::Drive {
+            reset: d.reset,
+            req: iv
+                .req
+                .iter()
+                .map(|r| {
+                    r.map(|q| Req {
+                        out: q.out,
+                        band: q.band,
+                        bytes: q.bytes,
+                        words: q.words,
+                        empty: q.empty,
+                        ok: true,
+                    })
+                })
+                .collect(),
+            dep: qv.adm_dep.clone(),
+            band,
+            dt_on: d.dt_on,
+            free_rows: bv.free_rows,
+            headroom: d.headroom,
+        });
+        self.buf.clock(&bw::Drive {
+            reset: d.reset,
+            inp: (0..n)
+                .map(|i| bw::InDrive {
+                    rx: iv.out[i],
+                    vd: av.vd[i].map(|v| (v.admit, v.words, v.empty)),
+                    cp_pop: qv.cp_pop[i],
+                })
+                .collect(),
+            out: (0..n)
+                .map(|o| bw::OutDrive {
+                    dq: qv.dq[o].map(|(cell, m)| Desc {
+                        cell,
+                        s: m.s,
+                        words: m.words,
+                        empty: m.empty,
+                        bad: m.bad,
+                    }),
+                    ready: d.ready[o],
+                })
+                .collect(),
+        });
+        self.que.clock(&qw::Drive {
+            reset: d.reset,
+            vd: av
+                .vd
+                .iter()
+                .map(|v| {
+                    v.map(|v| Vd {
+                        admit: v.admit,
+                        out: v.out,
+                        band: v.band,
+                        bytes: v.bytes,
+                    })
+                })
+                .collect(),
+            cp: bv
+                .inp
+                .iter()
+                .map(|x| {
+                    x.cp.map(|c| {
+                        (
+                            c.cell,
+                            Meta {
+                                s: c.s,
+                                words: c.words,
+                                empty: c.empty,
+                                bad: c.bad,
+                            },
+                        )
+                    })
+                })
+                .collect(),
+            dq_count: bv.out.iter().map(|o| o.dq_count).collect(),
+            dep: bv.out.iter().map(|o| o.dep).collect(),
+            wrr: d.wrr,
+            weight: std::array::from_fn(|b| d.band[b].weight),
+        });
+        for i in 0..n {
+            if av.vd[i].is_some_and(|v| !v.admit) {
+                self.full[i] = self.full[i].wrapping_add(1);
+            }
+            if d.reset {
+                self.full[i] = 0;
+            }
+        }
+    }
+}
