@@ -2104,6 +2104,390 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
     reg  [31:0] vd_by$15$d;
     wire  [31:0] vd_by$15$q;
     reg  vd_by$15$clock;
+    reg  [15:0] s4_p$0$d;
+    wire  [15:0] s4_p$0$q;
+    reg  s4_p$0$clock;
+    reg  [15:0] s4_p$1$d;
+    wire  [15:0] s4_p$1$q;
+    reg  s4_p$1$clock;
+    reg  [15:0] s4_p$2$d;
+    wire  [15:0] s4_p$2$q;
+    reg  s4_p$2$clock;
+    reg  [15:0] s4_p$3$d;
+    wire  [15:0] s4_p$3$q;
+    reg  s4_p$3$clock;
+    reg  [15:0] s4_p$4$d;
+    wire  [15:0] s4_p$4$q;
+    reg  s4_p$4$clock;
+    reg  [15:0] s4_p$5$d;
+    wire  [15:0] s4_p$5$q;
+    reg  s4_p$5$clock;
+    reg  [15:0] s4_p$6$d;
+    wire  [15:0] s4_p$6$q;
+    reg  s4_p$6$clock;
+    reg  [15:0] s4_p$7$d;
+    wire  [15:0] s4_p$7$q;
+    reg  s4_p$7$clock;
+    reg  [15:0] s4_p$8$d;
+    wire  [15:0] s4_p$8$q;
+    reg  s4_p$8$clock;
+    reg  [15:0] s4_p$9$d;
+    wire  [15:0] s4_p$9$q;
+    reg  s4_p$9$clock;
+    reg  [15:0] s4_p$10$d;
+    wire  [15:0] s4_p$10$q;
+    reg  s4_p$10$clock;
+    reg  [15:0] s4_p$11$d;
+    wire  [15:0] s4_p$11$q;
+    reg  s4_p$11$clock;
+    reg  [15:0] s4_p$12$d;
+    wire  [15:0] s4_p$12$q;
+    reg  s4_p$12$clock;
+    reg  [15:0] s4_p$13$d;
+    wire  [15:0] s4_p$13$q;
+    reg  s4_p$13$clock;
+    reg  [15:0] s4_p$14$d;
+    wire  [15:0] s4_p$14$q;
+    reg  s4_p$14$clock;
+    reg  [15:0] s4_p$15$d;
+    wire  [15:0] s4_p$15$q;
+    reg  s4_p$15$clock;
+    reg  [15:0] s4_p$16$d;
+    wire  [15:0] s4_p$16$q;
+    reg  s4_p$16$clock;
+    reg  [15:0] s4_p$17$d;
+    wire  [15:0] s4_p$17$q;
+    reg  s4_p$17$clock;
+    reg  [15:0] s4_p$18$d;
+    wire  [15:0] s4_p$18$q;
+    reg  s4_p$18$clock;
+    reg  [15:0] s4_p$19$d;
+    wire  [15:0] s4_p$19$q;
+    reg  s4_p$19$clock;
+    reg  [15:0] s4_p$20$d;
+    wire  [15:0] s4_p$20$q;
+    reg  s4_p$20$clock;
+    reg  [15:0] s4_p$21$d;
+    wire  [15:0] s4_p$21$q;
+    reg  s4_p$21$clock;
+    reg  [15:0] s4_p$22$d;
+    wire  [15:0] s4_p$22$q;
+    reg  s4_p$22$clock;
+    reg  [15:0] s4_p$23$d;
+    wire  [15:0] s4_p$23$q;
+    reg  s4_p$23$clock;
+    reg  [15:0] s4_p$24$d;
+    wire  [15:0] s4_p$24$q;
+    reg  s4_p$24$clock;
+    reg  [15:0] s4_p$25$d;
+    wire  [15:0] s4_p$25$q;
+    reg  s4_p$25$clock;
+    reg  [15:0] s4_p$26$d;
+    wire  [15:0] s4_p$26$q;
+    reg  s4_p$26$clock;
+    reg  [15:0] s4_p$27$d;
+    wire  [15:0] s4_p$27$q;
+    reg  s4_p$27$clock;
+    reg  [15:0] s4_p$28$d;
+    wire  [15:0] s4_p$28$q;
+    reg  s4_p$28$clock;
+    reg  [15:0] s4_p$29$d;
+    wire  [15:0] s4_p$29$q;
+    reg  s4_p$29$clock;
+    reg  [15:0] s4_p$30$d;
+    wire  [15:0] s4_p$30$q;
+    reg  s4_p$30$clock;
+    reg  [15:0] s4_p$31$d;
+    wire  [15:0] s4_p$31$q;
+    reg  s4_p$31$clock;
+    reg  [15:0] s4_p$32$d;
+    wire  [15:0] s4_p$32$q;
+    reg  s4_p$32$clock;
+    reg  [15:0] s4_p$33$d;
+    wire  [15:0] s4_p$33$q;
+    reg  s4_p$33$clock;
+    reg  [15:0] s4_p$34$d;
+    wire  [15:0] s4_p$34$q;
+    reg  s4_p$34$clock;
+    reg  [15:0] s4_p$35$d;
+    wire  [15:0] s4_p$35$q;
+    reg  s4_p$35$clock;
+    reg  [15:0] s4_p$36$d;
+    wire  [15:0] s4_p$36$q;
+    reg  s4_p$36$clock;
+    reg  [15:0] s4_p$37$d;
+    wire  [15:0] s4_p$37$q;
+    reg  s4_p$37$clock;
+    reg  [15:0] s4_p$38$d;
+    wire  [15:0] s4_p$38$q;
+    reg  s4_p$38$clock;
+    reg  [15:0] s4_p$39$d;
+    wire  [15:0] s4_p$39$q;
+    reg  s4_p$39$clock;
+    reg  [15:0] s4_p$40$d;
+    wire  [15:0] s4_p$40$q;
+    reg  s4_p$40$clock;
+    reg  [15:0] s4_p$41$d;
+    wire  [15:0] s4_p$41$q;
+    reg  s4_p$41$clock;
+    reg  [15:0] s4_p$42$d;
+    wire  [15:0] s4_p$42$q;
+    reg  s4_p$42$clock;
+    reg  [15:0] s4_p$43$d;
+    wire  [15:0] s4_p$43$q;
+    reg  s4_p$43$clock;
+    reg  [15:0] s4_p$44$d;
+    wire  [15:0] s4_p$44$q;
+    reg  s4_p$44$clock;
+    reg  [15:0] s4_p$45$d;
+    wire  [15:0] s4_p$45$q;
+    reg  s4_p$45$clock;
+    reg  [15:0] s4_p$46$d;
+    wire  [15:0] s4_p$46$q;
+    reg  s4_p$46$clock;
+    reg  [15:0] s4_p$47$d;
+    wire  [15:0] s4_p$47$q;
+    reg  s4_p$47$clock;
+    reg  [15:0] s4_p$48$d;
+    wire  [15:0] s4_p$48$q;
+    reg  s4_p$48$clock;
+    reg  [15:0] s4_p$49$d;
+    wire  [15:0] s4_p$49$q;
+    reg  s4_p$49$clock;
+    reg  [15:0] s4_p$50$d;
+    wire  [15:0] s4_p$50$q;
+    reg  s4_p$50$clock;
+    reg  [15:0] s4_p$51$d;
+    wire  [15:0] s4_p$51$q;
+    reg  s4_p$51$clock;
+    reg  [15:0] s4_p$52$d;
+    wire  [15:0] s4_p$52$q;
+    reg  s4_p$52$clock;
+    reg  [15:0] s4_p$53$d;
+    wire  [15:0] s4_p$53$q;
+    reg  s4_p$53$clock;
+    reg  [15:0] s4_p$54$d;
+    wire  [15:0] s4_p$54$q;
+    reg  s4_p$54$clock;
+    reg  [15:0] s4_p$55$d;
+    wire  [15:0] s4_p$55$q;
+    reg  s4_p$55$clock;
+    reg  [15:0] s4_p$56$d;
+    wire  [15:0] s4_p$56$q;
+    reg  s4_p$56$clock;
+    reg  [15:0] s4_p$57$d;
+    wire  [15:0] s4_p$57$q;
+    reg  s4_p$57$clock;
+    reg  [15:0] s4_p$58$d;
+    wire  [15:0] s4_p$58$q;
+    reg  s4_p$58$clock;
+    reg  [15:0] s4_p$59$d;
+    wire  [15:0] s4_p$59$q;
+    reg  s4_p$59$clock;
+    reg  [15:0] s4_p$60$d;
+    wire  [15:0] s4_p$60$q;
+    reg  s4_p$60$clock;
+    reg  [15:0] s4_p$61$d;
+    wire  [15:0] s4_p$61$q;
+    reg  s4_p$61$clock;
+    reg  [15:0] s4_p$62$d;
+    wire  [15:0] s4_p$62$q;
+    reg  s4_p$62$clock;
+    reg  [15:0] s4_p$63$d;
+    wire  [15:0] s4_p$63$q;
+    reg  s4_p$63$clock;
+    reg  [31:0] s4_b$0$d;
+    wire  [31:0] s4_b$0$q;
+    reg  s4_b$0$clock;
+    reg  [31:0] s4_b$1$d;
+    wire  [31:0] s4_b$1$q;
+    reg  s4_b$1$clock;
+    reg  [31:0] s4_b$2$d;
+    wire  [31:0] s4_b$2$q;
+    reg  s4_b$2$clock;
+    reg  [31:0] s4_b$3$d;
+    wire  [31:0] s4_b$3$q;
+    reg  s4_b$3$clock;
+    reg  [31:0] s4_b$4$d;
+    wire  [31:0] s4_b$4$q;
+    reg  s4_b$4$clock;
+    reg  [31:0] s4_b$5$d;
+    wire  [31:0] s4_b$5$q;
+    reg  s4_b$5$clock;
+    reg  [31:0] s4_b$6$d;
+    wire  [31:0] s4_b$6$q;
+    reg  s4_b$6$clock;
+    reg  [31:0] s4_b$7$d;
+    wire  [31:0] s4_b$7$q;
+    reg  s4_b$7$clock;
+    reg  [31:0] s4_b$8$d;
+    wire  [31:0] s4_b$8$q;
+    reg  s4_b$8$clock;
+    reg  [31:0] s4_b$9$d;
+    wire  [31:0] s4_b$9$q;
+    reg  s4_b$9$clock;
+    reg  [31:0] s4_b$10$d;
+    wire  [31:0] s4_b$10$q;
+    reg  s4_b$10$clock;
+    reg  [31:0] s4_b$11$d;
+    wire  [31:0] s4_b$11$q;
+    reg  s4_b$11$clock;
+    reg  [31:0] s4_b$12$d;
+    wire  [31:0] s4_b$12$q;
+    reg  s4_b$12$clock;
+    reg  [31:0] s4_b$13$d;
+    wire  [31:0] s4_b$13$q;
+    reg  s4_b$13$clock;
+    reg  [31:0] s4_b$14$d;
+    wire  [31:0] s4_b$14$q;
+    reg  s4_b$14$clock;
+    reg  [31:0] s4_b$15$d;
+    wire  [31:0] s4_b$15$q;
+    reg  s4_b$15$clock;
+    reg  [31:0] s4_b$16$d;
+    wire  [31:0] s4_b$16$q;
+    reg  s4_b$16$clock;
+    reg  [31:0] s4_b$17$d;
+    wire  [31:0] s4_b$17$q;
+    reg  s4_b$17$clock;
+    reg  [31:0] s4_b$18$d;
+    wire  [31:0] s4_b$18$q;
+    reg  s4_b$18$clock;
+    reg  [31:0] s4_b$19$d;
+    wire  [31:0] s4_b$19$q;
+    reg  s4_b$19$clock;
+    reg  [31:0] s4_b$20$d;
+    wire  [31:0] s4_b$20$q;
+    reg  s4_b$20$clock;
+    reg  [31:0] s4_b$21$d;
+    wire  [31:0] s4_b$21$q;
+    reg  s4_b$21$clock;
+    reg  [31:0] s4_b$22$d;
+    wire  [31:0] s4_b$22$q;
+    reg  s4_b$22$clock;
+    reg  [31:0] s4_b$23$d;
+    wire  [31:0] s4_b$23$q;
+    reg  s4_b$23$clock;
+    reg  [31:0] s4_b$24$d;
+    wire  [31:0] s4_b$24$q;
+    reg  s4_b$24$clock;
+    reg  [31:0] s4_b$25$d;
+    wire  [31:0] s4_b$25$q;
+    reg  s4_b$25$clock;
+    reg  [31:0] s4_b$26$d;
+    wire  [31:0] s4_b$26$q;
+    reg  s4_b$26$clock;
+    reg  [31:0] s4_b$27$d;
+    wire  [31:0] s4_b$27$q;
+    reg  s4_b$27$clock;
+    reg  [31:0] s4_b$28$d;
+    wire  [31:0] s4_b$28$q;
+    reg  s4_b$28$clock;
+    reg  [31:0] s4_b$29$d;
+    wire  [31:0] s4_b$29$q;
+    reg  s4_b$29$clock;
+    reg  [31:0] s4_b$30$d;
+    wire  [31:0] s4_b$30$q;
+    reg  s4_b$30$clock;
+    reg  [31:0] s4_b$31$d;
+    wire  [31:0] s4_b$31$q;
+    reg  s4_b$31$clock;
+    reg  [31:0] s4_b$32$d;
+    wire  [31:0] s4_b$32$q;
+    reg  s4_b$32$clock;
+    reg  [31:0] s4_b$33$d;
+    wire  [31:0] s4_b$33$q;
+    reg  s4_b$33$clock;
+    reg  [31:0] s4_b$34$d;
+    wire  [31:0] s4_b$34$q;
+    reg  s4_b$34$clock;
+    reg  [31:0] s4_b$35$d;
+    wire  [31:0] s4_b$35$q;
+    reg  s4_b$35$clock;
+    reg  [31:0] s4_b$36$d;
+    wire  [31:0] s4_b$36$q;
+    reg  s4_b$36$clock;
+    reg  [31:0] s4_b$37$d;
+    wire  [31:0] s4_b$37$q;
+    reg  s4_b$37$clock;
+    reg  [31:0] s4_b$38$d;
+    wire  [31:0] s4_b$38$q;
+    reg  s4_b$38$clock;
+    reg  [31:0] s4_b$39$d;
+    wire  [31:0] s4_b$39$q;
+    reg  s4_b$39$clock;
+    reg  [31:0] s4_b$40$d;
+    wire  [31:0] s4_b$40$q;
+    reg  s4_b$40$clock;
+    reg  [31:0] s4_b$41$d;
+    wire  [31:0] s4_b$41$q;
+    reg  s4_b$41$clock;
+    reg  [31:0] s4_b$42$d;
+    wire  [31:0] s4_b$42$q;
+    reg  s4_b$42$clock;
+    reg  [31:0] s4_b$43$d;
+    wire  [31:0] s4_b$43$q;
+    reg  s4_b$43$clock;
+    reg  [31:0] s4_b$44$d;
+    wire  [31:0] s4_b$44$q;
+    reg  s4_b$44$clock;
+    reg  [31:0] s4_b$45$d;
+    wire  [31:0] s4_b$45$q;
+    reg  s4_b$45$clock;
+    reg  [31:0] s4_b$46$d;
+    wire  [31:0] s4_b$46$q;
+    reg  s4_b$46$clock;
+    reg  [31:0] s4_b$47$d;
+    wire  [31:0] s4_b$47$q;
+    reg  s4_b$47$clock;
+    reg  [31:0] s4_b$48$d;
+    wire  [31:0] s4_b$48$q;
+    reg  s4_b$48$clock;
+    reg  [31:0] s4_b$49$d;
+    wire  [31:0] s4_b$49$q;
+    reg  s4_b$49$clock;
+    reg  [31:0] s4_b$50$d;
+    wire  [31:0] s4_b$50$q;
+    reg  s4_b$50$clock;
+    reg  [31:0] s4_b$51$d;
+    wire  [31:0] s4_b$51$q;
+    reg  s4_b$51$clock;
+    reg  [31:0] s4_b$52$d;
+    wire  [31:0] s4_b$52$q;
+    reg  s4_b$52$clock;
+    reg  [31:0] s4_b$53$d;
+    wire  [31:0] s4_b$53$q;
+    reg  s4_b$53$clock;
+    reg  [31:0] s4_b$54$d;
+    wire  [31:0] s4_b$54$q;
+    reg  s4_b$54$clock;
+    reg  [31:0] s4_b$55$d;
+    wire  [31:0] s4_b$55$q;
+    reg  s4_b$55$clock;
+    reg  [31:0] s4_b$56$d;
+    wire  [31:0] s4_b$56$q;
+    reg  s4_b$56$clock;
+    reg  [31:0] s4_b$57$d;
+    wire  [31:0] s4_b$57$q;
+    reg  s4_b$57$clock;
+    reg  [31:0] s4_b$58$d;
+    wire  [31:0] s4_b$58$q;
+    reg  s4_b$58$clock;
+    reg  [31:0] s4_b$59$d;
+    wire  [31:0] s4_b$59$q;
+    reg  s4_b$59$clock;
+    reg  [31:0] s4_b$60$d;
+    wire  [31:0] s4_b$60$q;
+    reg  s4_b$60$clock;
+    reg  [31:0] s4_b$61$d;
+    wire  [31:0] s4_b$61$q;
+    reg  s4_b$61$clock;
+    reg  [31:0] s4_b$62$d;
+    wire  [31:0] s4_b$62$q;
+    reg  s4_b$62$clock;
+    reg  [31:0] s4_b$63$d;
+    wire  [31:0] s4_b$63$q;
+    reg  s4_b$63$clock;
     reg  [15:0] occ_p$0$d;
     wire  [15:0] occ_p$0$q;
     reg  occ_p$0$clock;
@@ -5485,6 +5869,646 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
         .q(vd_by$15$q),
         .clock(vd_by$15$clock)
     );
+    sadm_p16$s4_p$0 s4_p$0(
+        .d(s4_p$0$d),
+        .q(s4_p$0$q),
+        .clock(s4_p$0$clock)
+    );
+    sadm_p16$s4_p$1 s4_p$1(
+        .d(s4_p$1$d),
+        .q(s4_p$1$q),
+        .clock(s4_p$1$clock)
+    );
+    sadm_p16$s4_p$2 s4_p$2(
+        .d(s4_p$2$d),
+        .q(s4_p$2$q),
+        .clock(s4_p$2$clock)
+    );
+    sadm_p16$s4_p$3 s4_p$3(
+        .d(s4_p$3$d),
+        .q(s4_p$3$q),
+        .clock(s4_p$3$clock)
+    );
+    sadm_p16$s4_p$4 s4_p$4(
+        .d(s4_p$4$d),
+        .q(s4_p$4$q),
+        .clock(s4_p$4$clock)
+    );
+    sadm_p16$s4_p$5 s4_p$5(
+        .d(s4_p$5$d),
+        .q(s4_p$5$q),
+        .clock(s4_p$5$clock)
+    );
+    sadm_p16$s4_p$6 s4_p$6(
+        .d(s4_p$6$d),
+        .q(s4_p$6$q),
+        .clock(s4_p$6$clock)
+    );
+    sadm_p16$s4_p$7 s4_p$7(
+        .d(s4_p$7$d),
+        .q(s4_p$7$q),
+        .clock(s4_p$7$clock)
+    );
+    sadm_p16$s4_p$8 s4_p$8(
+        .d(s4_p$8$d),
+        .q(s4_p$8$q),
+        .clock(s4_p$8$clock)
+    );
+    sadm_p16$s4_p$9 s4_p$9(
+        .d(s4_p$9$d),
+        .q(s4_p$9$q),
+        .clock(s4_p$9$clock)
+    );
+    sadm_p16$s4_p$10 s4_p$10(
+        .d(s4_p$10$d),
+        .q(s4_p$10$q),
+        .clock(s4_p$10$clock)
+    );
+    sadm_p16$s4_p$11 s4_p$11(
+        .d(s4_p$11$d),
+        .q(s4_p$11$q),
+        .clock(s4_p$11$clock)
+    );
+    sadm_p16$s4_p$12 s4_p$12(
+        .d(s4_p$12$d),
+        .q(s4_p$12$q),
+        .clock(s4_p$12$clock)
+    );
+    sadm_p16$s4_p$13 s4_p$13(
+        .d(s4_p$13$d),
+        .q(s4_p$13$q),
+        .clock(s4_p$13$clock)
+    );
+    sadm_p16$s4_p$14 s4_p$14(
+        .d(s4_p$14$d),
+        .q(s4_p$14$q),
+        .clock(s4_p$14$clock)
+    );
+    sadm_p16$s4_p$15 s4_p$15(
+        .d(s4_p$15$d),
+        .q(s4_p$15$q),
+        .clock(s4_p$15$clock)
+    );
+    sadm_p16$s4_p$16 s4_p$16(
+        .d(s4_p$16$d),
+        .q(s4_p$16$q),
+        .clock(s4_p$16$clock)
+    );
+    sadm_p16$s4_p$17 s4_p$17(
+        .d(s4_p$17$d),
+        .q(s4_p$17$q),
+        .clock(s4_p$17$clock)
+    );
+    sadm_p16$s4_p$18 s4_p$18(
+        .d(s4_p$18$d),
+        .q(s4_p$18$q),
+        .clock(s4_p$18$clock)
+    );
+    sadm_p16$s4_p$19 s4_p$19(
+        .d(s4_p$19$d),
+        .q(s4_p$19$q),
+        .clock(s4_p$19$clock)
+    );
+    sadm_p16$s4_p$20 s4_p$20(
+        .d(s4_p$20$d),
+        .q(s4_p$20$q),
+        .clock(s4_p$20$clock)
+    );
+    sadm_p16$s4_p$21 s4_p$21(
+        .d(s4_p$21$d),
+        .q(s4_p$21$q),
+        .clock(s4_p$21$clock)
+    );
+    sadm_p16$s4_p$22 s4_p$22(
+        .d(s4_p$22$d),
+        .q(s4_p$22$q),
+        .clock(s4_p$22$clock)
+    );
+    sadm_p16$s4_p$23 s4_p$23(
+        .d(s4_p$23$d),
+        .q(s4_p$23$q),
+        .clock(s4_p$23$clock)
+    );
+    sadm_p16$s4_p$24 s4_p$24(
+        .d(s4_p$24$d),
+        .q(s4_p$24$q),
+        .clock(s4_p$24$clock)
+    );
+    sadm_p16$s4_p$25 s4_p$25(
+        .d(s4_p$25$d),
+        .q(s4_p$25$q),
+        .clock(s4_p$25$clock)
+    );
+    sadm_p16$s4_p$26 s4_p$26(
+        .d(s4_p$26$d),
+        .q(s4_p$26$q),
+        .clock(s4_p$26$clock)
+    );
+    sadm_p16$s4_p$27 s4_p$27(
+        .d(s4_p$27$d),
+        .q(s4_p$27$q),
+        .clock(s4_p$27$clock)
+    );
+    sadm_p16$s4_p$28 s4_p$28(
+        .d(s4_p$28$d),
+        .q(s4_p$28$q),
+        .clock(s4_p$28$clock)
+    );
+    sadm_p16$s4_p$29 s4_p$29(
+        .d(s4_p$29$d),
+        .q(s4_p$29$q),
+        .clock(s4_p$29$clock)
+    );
+    sadm_p16$s4_p$30 s4_p$30(
+        .d(s4_p$30$d),
+        .q(s4_p$30$q),
+        .clock(s4_p$30$clock)
+    );
+    sadm_p16$s4_p$31 s4_p$31(
+        .d(s4_p$31$d),
+        .q(s4_p$31$q),
+        .clock(s4_p$31$clock)
+    );
+    sadm_p16$s4_p$32 s4_p$32(
+        .d(s4_p$32$d),
+        .q(s4_p$32$q),
+        .clock(s4_p$32$clock)
+    );
+    sadm_p16$s4_p$33 s4_p$33(
+        .d(s4_p$33$d),
+        .q(s4_p$33$q),
+        .clock(s4_p$33$clock)
+    );
+    sadm_p16$s4_p$34 s4_p$34(
+        .d(s4_p$34$d),
+        .q(s4_p$34$q),
+        .clock(s4_p$34$clock)
+    );
+    sadm_p16$s4_p$35 s4_p$35(
+        .d(s4_p$35$d),
+        .q(s4_p$35$q),
+        .clock(s4_p$35$clock)
+    );
+    sadm_p16$s4_p$36 s4_p$36(
+        .d(s4_p$36$d),
+        .q(s4_p$36$q),
+        .clock(s4_p$36$clock)
+    );
+    sadm_p16$s4_p$37 s4_p$37(
+        .d(s4_p$37$d),
+        .q(s4_p$37$q),
+        .clock(s4_p$37$clock)
+    );
+    sadm_p16$s4_p$38 s4_p$38(
+        .d(s4_p$38$d),
+        .q(s4_p$38$q),
+        .clock(s4_p$38$clock)
+    );
+    sadm_p16$s4_p$39 s4_p$39(
+        .d(s4_p$39$d),
+        .q(s4_p$39$q),
+        .clock(s4_p$39$clock)
+    );
+    sadm_p16$s4_p$40 s4_p$40(
+        .d(s4_p$40$d),
+        .q(s4_p$40$q),
+        .clock(s4_p$40$clock)
+    );
+    sadm_p16$s4_p$41 s4_p$41(
+        .d(s4_p$41$d),
+        .q(s4_p$41$q),
+        .clock(s4_p$41$clock)
+    );
+    sadm_p16$s4_p$42 s4_p$42(
+        .d(s4_p$42$d),
+        .q(s4_p$42$q),
+        .clock(s4_p$42$clock)
+    );
+    sadm_p16$s4_p$43 s4_p$43(
+        .d(s4_p$43$d),
+        .q(s4_p$43$q),
+        .clock(s4_p$43$clock)
+    );
+    sadm_p16$s4_p$44 s4_p$44(
+        .d(s4_p$44$d),
+        .q(s4_p$44$q),
+        .clock(s4_p$44$clock)
+    );
+    sadm_p16$s4_p$45 s4_p$45(
+        .d(s4_p$45$d),
+        .q(s4_p$45$q),
+        .clock(s4_p$45$clock)
+    );
+    sadm_p16$s4_p$46 s4_p$46(
+        .d(s4_p$46$d),
+        .q(s4_p$46$q),
+        .clock(s4_p$46$clock)
+    );
+    sadm_p16$s4_p$47 s4_p$47(
+        .d(s4_p$47$d),
+        .q(s4_p$47$q),
+        .clock(s4_p$47$clock)
+    );
+    sadm_p16$s4_p$48 s4_p$48(
+        .d(s4_p$48$d),
+        .q(s4_p$48$q),
+        .clock(s4_p$48$clock)
+    );
+    sadm_p16$s4_p$49 s4_p$49(
+        .d(s4_p$49$d),
+        .q(s4_p$49$q),
+        .clock(s4_p$49$clock)
+    );
+    sadm_p16$s4_p$50 s4_p$50(
+        .d(s4_p$50$d),
+        .q(s4_p$50$q),
+        .clock(s4_p$50$clock)
+    );
+    sadm_p16$s4_p$51 s4_p$51(
+        .d(s4_p$51$d),
+        .q(s4_p$51$q),
+        .clock(s4_p$51$clock)
+    );
+    sadm_p16$s4_p$52 s4_p$52(
+        .d(s4_p$52$d),
+        .q(s4_p$52$q),
+        .clock(s4_p$52$clock)
+    );
+    sadm_p16$s4_p$53 s4_p$53(
+        .d(s4_p$53$d),
+        .q(s4_p$53$q),
+        .clock(s4_p$53$clock)
+    );
+    sadm_p16$s4_p$54 s4_p$54(
+        .d(s4_p$54$d),
+        .q(s4_p$54$q),
+        .clock(s4_p$54$clock)
+    );
+    sadm_p16$s4_p$55 s4_p$55(
+        .d(s4_p$55$d),
+        .q(s4_p$55$q),
+        .clock(s4_p$55$clock)
+    );
+    sadm_p16$s4_p$56 s4_p$56(
+        .d(s4_p$56$d),
+        .q(s4_p$56$q),
+        .clock(s4_p$56$clock)
+    );
+    sadm_p16$s4_p$57 s4_p$57(
+        .d(s4_p$57$d),
+        .q(s4_p$57$q),
+        .clock(s4_p$57$clock)
+    );
+    sadm_p16$s4_p$58 s4_p$58(
+        .d(s4_p$58$d),
+        .q(s4_p$58$q),
+        .clock(s4_p$58$clock)
+    );
+    sadm_p16$s4_p$59 s4_p$59(
+        .d(s4_p$59$d),
+        .q(s4_p$59$q),
+        .clock(s4_p$59$clock)
+    );
+    sadm_p16$s4_p$60 s4_p$60(
+        .d(s4_p$60$d),
+        .q(s4_p$60$q),
+        .clock(s4_p$60$clock)
+    );
+    sadm_p16$s4_p$61 s4_p$61(
+        .d(s4_p$61$d),
+        .q(s4_p$61$q),
+        .clock(s4_p$61$clock)
+    );
+    sadm_p16$s4_p$62 s4_p$62(
+        .d(s4_p$62$d),
+        .q(s4_p$62$q),
+        .clock(s4_p$62$clock)
+    );
+    sadm_p16$s4_p$63 s4_p$63(
+        .d(s4_p$63$d),
+        .q(s4_p$63$q),
+        .clock(s4_p$63$clock)
+    );
+    sadm_p16$s4_b$0 s4_b$0(
+        .d(s4_b$0$d),
+        .q(s4_b$0$q),
+        .clock(s4_b$0$clock)
+    );
+    sadm_p16$s4_b$1 s4_b$1(
+        .d(s4_b$1$d),
+        .q(s4_b$1$q),
+        .clock(s4_b$1$clock)
+    );
+    sadm_p16$s4_b$2 s4_b$2(
+        .d(s4_b$2$d),
+        .q(s4_b$2$q),
+        .clock(s4_b$2$clock)
+    );
+    sadm_p16$s4_b$3 s4_b$3(
+        .d(s4_b$3$d),
+        .q(s4_b$3$q),
+        .clock(s4_b$3$clock)
+    );
+    sadm_p16$s4_b$4 s4_b$4(
+        .d(s4_b$4$d),
+        .q(s4_b$4$q),
+        .clock(s4_b$4$clock)
+    );
+    sadm_p16$s4_b$5 s4_b$5(
+        .d(s4_b$5$d),
+        .q(s4_b$5$q),
+        .clock(s4_b$5$clock)
+    );
+    sadm_p16$s4_b$6 s4_b$6(
+        .d(s4_b$6$d),
+        .q(s4_b$6$q),
+        .clock(s4_b$6$clock)
+    );
+    sadm_p16$s4_b$7 s4_b$7(
+        .d(s4_b$7$d),
+        .q(s4_b$7$q),
+        .clock(s4_b$7$clock)
+    );
+    sadm_p16$s4_b$8 s4_b$8(
+        .d(s4_b$8$d),
+        .q(s4_b$8$q),
+        .clock(s4_b$8$clock)
+    );
+    sadm_p16$s4_b$9 s4_b$9(
+        .d(s4_b$9$d),
+        .q(s4_b$9$q),
+        .clock(s4_b$9$clock)
+    );
+    sadm_p16$s4_b$10 s4_b$10(
+        .d(s4_b$10$d),
+        .q(s4_b$10$q),
+        .clock(s4_b$10$clock)
+    );
+    sadm_p16$s4_b$11 s4_b$11(
+        .d(s4_b$11$d),
+        .q(s4_b$11$q),
+        .clock(s4_b$11$clock)
+    );
+    sadm_p16$s4_b$12 s4_b$12(
+        .d(s4_b$12$d),
+        .q(s4_b$12$q),
+        .clock(s4_b$12$clock)
+    );
+    sadm_p16$s4_b$13 s4_b$13(
+        .d(s4_b$13$d),
+        .q(s4_b$13$q),
+        .clock(s4_b$13$clock)
+    );
+    sadm_p16$s4_b$14 s4_b$14(
+        .d(s4_b$14$d),
+        .q(s4_b$14$q),
+        .clock(s4_b$14$clock)
+    );
+    sadm_p16$s4_b$15 s4_b$15(
+        .d(s4_b$15$d),
+        .q(s4_b$15$q),
+        .clock(s4_b$15$clock)
+    );
+    sadm_p16$s4_b$16 s4_b$16(
+        .d(s4_b$16$d),
+        .q(s4_b$16$q),
+        .clock(s4_b$16$clock)
+    );
+    sadm_p16$s4_b$17 s4_b$17(
+        .d(s4_b$17$d),
+        .q(s4_b$17$q),
+        .clock(s4_b$17$clock)
+    );
+    sadm_p16$s4_b$18 s4_b$18(
+        .d(s4_b$18$d),
+        .q(s4_b$18$q),
+        .clock(s4_b$18$clock)
+    );
+    sadm_p16$s4_b$19 s4_b$19(
+        .d(s4_b$19$d),
+        .q(s4_b$19$q),
+        .clock(s4_b$19$clock)
+    );
+    sadm_p16$s4_b$20 s4_b$20(
+        .d(s4_b$20$d),
+        .q(s4_b$20$q),
+        .clock(s4_b$20$clock)
+    );
+    sadm_p16$s4_b$21 s4_b$21(
+        .d(s4_b$21$d),
+        .q(s4_b$21$q),
+        .clock(s4_b$21$clock)
+    );
+    sadm_p16$s4_b$22 s4_b$22(
+        .d(s4_b$22$d),
+        .q(s4_b$22$q),
+        .clock(s4_b$22$clock)
+    );
+    sadm_p16$s4_b$23 s4_b$23(
+        .d(s4_b$23$d),
+        .q(s4_b$23$q),
+        .clock(s4_b$23$clock)
+    );
+    sadm_p16$s4_b$24 s4_b$24(
+        .d(s4_b$24$d),
+        .q(s4_b$24$q),
+        .clock(s4_b$24$clock)
+    );
+    sadm_p16$s4_b$25 s4_b$25(
+        .d(s4_b$25$d),
+        .q(s4_b$25$q),
+        .clock(s4_b$25$clock)
+    );
+    sadm_p16$s4_b$26 s4_b$26(
+        .d(s4_b$26$d),
+        .q(s4_b$26$q),
+        .clock(s4_b$26$clock)
+    );
+    sadm_p16$s4_b$27 s4_b$27(
+        .d(s4_b$27$d),
+        .q(s4_b$27$q),
+        .clock(s4_b$27$clock)
+    );
+    sadm_p16$s4_b$28 s4_b$28(
+        .d(s4_b$28$d),
+        .q(s4_b$28$q),
+        .clock(s4_b$28$clock)
+    );
+    sadm_p16$s4_b$29 s4_b$29(
+        .d(s4_b$29$d),
+        .q(s4_b$29$q),
+        .clock(s4_b$29$clock)
+    );
+    sadm_p16$s4_b$30 s4_b$30(
+        .d(s4_b$30$d),
+        .q(s4_b$30$q),
+        .clock(s4_b$30$clock)
+    );
+    sadm_p16$s4_b$31 s4_b$31(
+        .d(s4_b$31$d),
+        .q(s4_b$31$q),
+        .clock(s4_b$31$clock)
+    );
+    sadm_p16$s4_b$32 s4_b$32(
+        .d(s4_b$32$d),
+        .q(s4_b$32$q),
+        .clock(s4_b$32$clock)
+    );
+    sadm_p16$s4_b$33 s4_b$33(
+        .d(s4_b$33$d),
+        .q(s4_b$33$q),
+        .clock(s4_b$33$clock)
+    );
+    sadm_p16$s4_b$34 s4_b$34(
+        .d(s4_b$34$d),
+        .q(s4_b$34$q),
+        .clock(s4_b$34$clock)
+    );
+    sadm_p16$s4_b$35 s4_b$35(
+        .d(s4_b$35$d),
+        .q(s4_b$35$q),
+        .clock(s4_b$35$clock)
+    );
+    sadm_p16$s4_b$36 s4_b$36(
+        .d(s4_b$36$d),
+        .q(s4_b$36$q),
+        .clock(s4_b$36$clock)
+    );
+    sadm_p16$s4_b$37 s4_b$37(
+        .d(s4_b$37$d),
+        .q(s4_b$37$q),
+        .clock(s4_b$37$clock)
+    );
+    sadm_p16$s4_b$38 s4_b$38(
+        .d(s4_b$38$d),
+        .q(s4_b$38$q),
+        .clock(s4_b$38$clock)
+    );
+    sadm_p16$s4_b$39 s4_b$39(
+        .d(s4_b$39$d),
+        .q(s4_b$39$q),
+        .clock(s4_b$39$clock)
+    );
+    sadm_p16$s4_b$40 s4_b$40(
+        .d(s4_b$40$d),
+        .q(s4_b$40$q),
+        .clock(s4_b$40$clock)
+    );
+    sadm_p16$s4_b$41 s4_b$41(
+        .d(s4_b$41$d),
+        .q(s4_b$41$q),
+        .clock(s4_b$41$clock)
+    );
+    sadm_p16$s4_b$42 s4_b$42(
+        .d(s4_b$42$d),
+        .q(s4_b$42$q),
+        .clock(s4_b$42$clock)
+    );
+    sadm_p16$s4_b$43 s4_b$43(
+        .d(s4_b$43$d),
+        .q(s4_b$43$q),
+        .clock(s4_b$43$clock)
+    );
+    sadm_p16$s4_b$44 s4_b$44(
+        .d(s4_b$44$d),
+        .q(s4_b$44$q),
+        .clock(s4_b$44$clock)
+    );
+    sadm_p16$s4_b$45 s4_b$45(
+        .d(s4_b$45$d),
+        .q(s4_b$45$q),
+        .clock(s4_b$45$clock)
+    );
+    sadm_p16$s4_b$46 s4_b$46(
+        .d(s4_b$46$d),
+        .q(s4_b$46$q),
+        .clock(s4_b$46$clock)
+    );
+    sadm_p16$s4_b$47 s4_b$47(
+        .d(s4_b$47$d),
+        .q(s4_b$47$q),
+        .clock(s4_b$47$clock)
+    );
+    sadm_p16$s4_b$48 s4_b$48(
+        .d(s4_b$48$d),
+        .q(s4_b$48$q),
+        .clock(s4_b$48$clock)
+    );
+    sadm_p16$s4_b$49 s4_b$49(
+        .d(s4_b$49$d),
+        .q(s4_b$49$q),
+        .clock(s4_b$49$clock)
+    );
+    sadm_p16$s4_b$50 s4_b$50(
+        .d(s4_b$50$d),
+        .q(s4_b$50$q),
+        .clock(s4_b$50$clock)
+    );
+    sadm_p16$s4_b$51 s4_b$51(
+        .d(s4_b$51$d),
+        .q(s4_b$51$q),
+        .clock(s4_b$51$clock)
+    );
+    sadm_p16$s4_b$52 s4_b$52(
+        .d(s4_b$52$d),
+        .q(s4_b$52$q),
+        .clock(s4_b$52$clock)
+    );
+    sadm_p16$s4_b$53 s4_b$53(
+        .d(s4_b$53$d),
+        .q(s4_b$53$q),
+        .clock(s4_b$53$clock)
+    );
+    sadm_p16$s4_b$54 s4_b$54(
+        .d(s4_b$54$d),
+        .q(s4_b$54$q),
+        .clock(s4_b$54$clock)
+    );
+    sadm_p16$s4_b$55 s4_b$55(
+        .d(s4_b$55$d),
+        .q(s4_b$55$q),
+        .clock(s4_b$55$clock)
+    );
+    sadm_p16$s4_b$56 s4_b$56(
+        .d(s4_b$56$d),
+        .q(s4_b$56$q),
+        .clock(s4_b$56$clock)
+    );
+    sadm_p16$s4_b$57 s4_b$57(
+        .d(s4_b$57$d),
+        .q(s4_b$57$q),
+        .clock(s4_b$57$clock)
+    );
+    sadm_p16$s4_b$58 s4_b$58(
+        .d(s4_b$58$d),
+        .q(s4_b$58$q),
+        .clock(s4_b$58$clock)
+    );
+    sadm_p16$s4_b$59 s4_b$59(
+        .d(s4_b$59$d),
+        .q(s4_b$59$q),
+        .clock(s4_b$59$clock)
+    );
+    sadm_p16$s4_b$60 s4_b$60(
+        .d(s4_b$60$d),
+        .q(s4_b$60$q),
+        .clock(s4_b$60$clock)
+    );
+    sadm_p16$s4_b$61 s4_b$61(
+        .d(s4_b$61$d),
+        .q(s4_b$61$q),
+        .clock(s4_b$61$clock)
+    );
+    sadm_p16$s4_b$62 s4_b$62(
+        .d(s4_b$62$d),
+        .q(s4_b$62$q),
+        .clock(s4_b$62$clock)
+    );
+    sadm_p16$s4_b$63 s4_b$63(
+        .d(s4_b$63$d),
+        .q(s4_b$63$q),
+        .clock(s4_b$63$clock)
+    );
     sadm_p16$occ_p$0 occ_p$0(
         .d(occ_p$0$d),
         .q(occ_p$0$q),
@@ -6960,132 +7984,260 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
         s3_hx$126$clock = clock;
         s2_hx$127$clock = clock;
         s3_hx$127$clock = clock;
+        s4_p$0$clock = clock;
+        s4_b$0$clock = clock;
         occ_p$0$clock = clock;
         occ_b$0$clock = clock;
+        s4_p$1$clock = clock;
+        s4_b$1$clock = clock;
         occ_p$1$clock = clock;
         occ_b$1$clock = clock;
+        s4_p$2$clock = clock;
+        s4_b$2$clock = clock;
         occ_p$2$clock = clock;
         occ_b$2$clock = clock;
+        s4_p$3$clock = clock;
+        s4_b$3$clock = clock;
         occ_p$3$clock = clock;
         occ_b$3$clock = clock;
+        s4_p$4$clock = clock;
+        s4_b$4$clock = clock;
         occ_p$4$clock = clock;
         occ_b$4$clock = clock;
+        s4_p$5$clock = clock;
+        s4_b$5$clock = clock;
         occ_p$5$clock = clock;
         occ_b$5$clock = clock;
+        s4_p$6$clock = clock;
+        s4_b$6$clock = clock;
         occ_p$6$clock = clock;
         occ_b$6$clock = clock;
+        s4_p$7$clock = clock;
+        s4_b$7$clock = clock;
         occ_p$7$clock = clock;
         occ_b$7$clock = clock;
+        s4_p$8$clock = clock;
+        s4_b$8$clock = clock;
         occ_p$8$clock = clock;
         occ_b$8$clock = clock;
+        s4_p$9$clock = clock;
+        s4_b$9$clock = clock;
         occ_p$9$clock = clock;
         occ_b$9$clock = clock;
+        s4_p$10$clock = clock;
+        s4_b$10$clock = clock;
         occ_p$10$clock = clock;
         occ_b$10$clock = clock;
+        s4_p$11$clock = clock;
+        s4_b$11$clock = clock;
         occ_p$11$clock = clock;
         occ_b$11$clock = clock;
+        s4_p$12$clock = clock;
+        s4_b$12$clock = clock;
         occ_p$12$clock = clock;
         occ_b$12$clock = clock;
+        s4_p$13$clock = clock;
+        s4_b$13$clock = clock;
         occ_p$13$clock = clock;
         occ_b$13$clock = clock;
+        s4_p$14$clock = clock;
+        s4_b$14$clock = clock;
         occ_p$14$clock = clock;
         occ_b$14$clock = clock;
+        s4_p$15$clock = clock;
+        s4_b$15$clock = clock;
         occ_p$15$clock = clock;
         occ_b$15$clock = clock;
+        s4_p$16$clock = clock;
+        s4_b$16$clock = clock;
         occ_p$16$clock = clock;
         occ_b$16$clock = clock;
+        s4_p$17$clock = clock;
+        s4_b$17$clock = clock;
         occ_p$17$clock = clock;
         occ_b$17$clock = clock;
+        s4_p$18$clock = clock;
+        s4_b$18$clock = clock;
         occ_p$18$clock = clock;
         occ_b$18$clock = clock;
+        s4_p$19$clock = clock;
+        s4_b$19$clock = clock;
         occ_p$19$clock = clock;
         occ_b$19$clock = clock;
+        s4_p$20$clock = clock;
+        s4_b$20$clock = clock;
         occ_p$20$clock = clock;
         occ_b$20$clock = clock;
+        s4_p$21$clock = clock;
+        s4_b$21$clock = clock;
         occ_p$21$clock = clock;
         occ_b$21$clock = clock;
+        s4_p$22$clock = clock;
+        s4_b$22$clock = clock;
         occ_p$22$clock = clock;
         occ_b$22$clock = clock;
+        s4_p$23$clock = clock;
+        s4_b$23$clock = clock;
         occ_p$23$clock = clock;
         occ_b$23$clock = clock;
+        s4_p$24$clock = clock;
+        s4_b$24$clock = clock;
         occ_p$24$clock = clock;
         occ_b$24$clock = clock;
+        s4_p$25$clock = clock;
+        s4_b$25$clock = clock;
         occ_p$25$clock = clock;
         occ_b$25$clock = clock;
+        s4_p$26$clock = clock;
+        s4_b$26$clock = clock;
         occ_p$26$clock = clock;
         occ_b$26$clock = clock;
+        s4_p$27$clock = clock;
+        s4_b$27$clock = clock;
         occ_p$27$clock = clock;
         occ_b$27$clock = clock;
+        s4_p$28$clock = clock;
+        s4_b$28$clock = clock;
         occ_p$28$clock = clock;
         occ_b$28$clock = clock;
+        s4_p$29$clock = clock;
+        s4_b$29$clock = clock;
         occ_p$29$clock = clock;
         occ_b$29$clock = clock;
+        s4_p$30$clock = clock;
+        s4_b$30$clock = clock;
         occ_p$30$clock = clock;
         occ_b$30$clock = clock;
+        s4_p$31$clock = clock;
+        s4_b$31$clock = clock;
         occ_p$31$clock = clock;
         occ_b$31$clock = clock;
+        s4_p$32$clock = clock;
+        s4_b$32$clock = clock;
         occ_p$32$clock = clock;
         occ_b$32$clock = clock;
+        s4_p$33$clock = clock;
+        s4_b$33$clock = clock;
         occ_p$33$clock = clock;
         occ_b$33$clock = clock;
+        s4_p$34$clock = clock;
+        s4_b$34$clock = clock;
         occ_p$34$clock = clock;
         occ_b$34$clock = clock;
+        s4_p$35$clock = clock;
+        s4_b$35$clock = clock;
         occ_p$35$clock = clock;
         occ_b$35$clock = clock;
+        s4_p$36$clock = clock;
+        s4_b$36$clock = clock;
         occ_p$36$clock = clock;
         occ_b$36$clock = clock;
+        s4_p$37$clock = clock;
+        s4_b$37$clock = clock;
         occ_p$37$clock = clock;
         occ_b$37$clock = clock;
+        s4_p$38$clock = clock;
+        s4_b$38$clock = clock;
         occ_p$38$clock = clock;
         occ_b$38$clock = clock;
+        s4_p$39$clock = clock;
+        s4_b$39$clock = clock;
         occ_p$39$clock = clock;
         occ_b$39$clock = clock;
+        s4_p$40$clock = clock;
+        s4_b$40$clock = clock;
         occ_p$40$clock = clock;
         occ_b$40$clock = clock;
+        s4_p$41$clock = clock;
+        s4_b$41$clock = clock;
         occ_p$41$clock = clock;
         occ_b$41$clock = clock;
+        s4_p$42$clock = clock;
+        s4_b$42$clock = clock;
         occ_p$42$clock = clock;
         occ_b$42$clock = clock;
+        s4_p$43$clock = clock;
+        s4_b$43$clock = clock;
         occ_p$43$clock = clock;
         occ_b$43$clock = clock;
+        s4_p$44$clock = clock;
+        s4_b$44$clock = clock;
         occ_p$44$clock = clock;
         occ_b$44$clock = clock;
+        s4_p$45$clock = clock;
+        s4_b$45$clock = clock;
         occ_p$45$clock = clock;
         occ_b$45$clock = clock;
+        s4_p$46$clock = clock;
+        s4_b$46$clock = clock;
         occ_p$46$clock = clock;
         occ_b$46$clock = clock;
+        s4_p$47$clock = clock;
+        s4_b$47$clock = clock;
         occ_p$47$clock = clock;
         occ_b$47$clock = clock;
+        s4_p$48$clock = clock;
+        s4_b$48$clock = clock;
         occ_p$48$clock = clock;
         occ_b$48$clock = clock;
+        s4_p$49$clock = clock;
+        s4_b$49$clock = clock;
         occ_p$49$clock = clock;
         occ_b$49$clock = clock;
+        s4_p$50$clock = clock;
+        s4_b$50$clock = clock;
         occ_p$50$clock = clock;
         occ_b$50$clock = clock;
+        s4_p$51$clock = clock;
+        s4_b$51$clock = clock;
         occ_p$51$clock = clock;
         occ_b$51$clock = clock;
+        s4_p$52$clock = clock;
+        s4_b$52$clock = clock;
         occ_p$52$clock = clock;
         occ_b$52$clock = clock;
+        s4_p$53$clock = clock;
+        s4_b$53$clock = clock;
         occ_p$53$clock = clock;
         occ_b$53$clock = clock;
+        s4_p$54$clock = clock;
+        s4_b$54$clock = clock;
         occ_p$54$clock = clock;
         occ_b$54$clock = clock;
+        s4_p$55$clock = clock;
+        s4_b$55$clock = clock;
         occ_p$55$clock = clock;
         occ_b$55$clock = clock;
+        s4_p$56$clock = clock;
+        s4_b$56$clock = clock;
         occ_p$56$clock = clock;
         occ_b$56$clock = clock;
+        s4_p$57$clock = clock;
+        s4_b$57$clock = clock;
         occ_p$57$clock = clock;
         occ_b$57$clock = clock;
+        s4_p$58$clock = clock;
+        s4_b$58$clock = clock;
         occ_p$58$clock = clock;
         occ_b$58$clock = clock;
+        s4_p$59$clock = clock;
+        s4_b$59$clock = clock;
         occ_p$59$clock = clock;
         occ_b$59$clock = clock;
+        s4_p$60$clock = clock;
+        s4_b$60$clock = clock;
         occ_p$60$clock = clock;
         occ_b$60$clock = clock;
+        s4_p$61$clock = clock;
+        s4_b$61$clock = clock;
         occ_p$61$clock = clock;
         occ_b$61$clock = clock;
+        s4_p$62$clock = clock;
+        s4_b$62$clock = clock;
         occ_p$62$clock = clock;
         occ_b$62$clock = clock;
+        s4_p$63$clock = clock;
+        s4_b$63$clock = clock;
         occ_p$63$clock = clock;
         occ_b$63$clock = clock;
         thr$0$clock = clock;
@@ -8863,11 +10015,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$0 = l_ip$0 + k1_16;
             l_ib2$0 = l_ib2$0 + s3_by$1$q;
         end
-        occ_p$0$d = occ_p$0$q + l_ip$0;
-        occ_b$0$d = occ_b$0$q + l_ib2$0;
+        s4_p$0$d = l_ip$0;
+        s4_b$0$d = l_ib2$0;
+        occ_p$0$d = occ_p$0$q + s4_p$0$q;
+        occ_b$0$d = occ_b$0$q + s4_b$0$q;
         if (dep$0$valid & (dep$0$band == k_bidx$0)) begin
-            occ_p$0$d = occ_p$0$q + l_ip$0 - k1_16;
-            occ_b$0$d = occ_b$0$q + l_ib2$0 - dep$0$bytes;
+            occ_p$0$d = occ_p$0$q + s4_p$0$q - k1_16;
+            occ_b$0$d = occ_b$0$q + s4_b$0$q - dep$0$bytes;
         end
         occ_pkts$0 = occ_p$0$q;
         occ_bytes$0 = occ_b$0$q;
@@ -8881,11 +10035,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$1 = l_ip$1 + k1_16;
             l_ib2$1 = l_ib2$1 + s3_by$1$q;
         end
-        occ_p$1$d = occ_p$1$q + l_ip$1;
-        occ_b$1$d = occ_b$1$q + l_ib2$1;
+        s4_p$1$d = l_ip$1;
+        s4_b$1$d = l_ib2$1;
+        occ_p$1$d = occ_p$1$q + s4_p$1$q;
+        occ_b$1$d = occ_b$1$q + s4_b$1$q;
         if (dep$0$valid & (dep$0$band == k_bidx$1)) begin
-            occ_p$1$d = occ_p$1$q + l_ip$1 - k1_16;
-            occ_b$1$d = occ_b$1$q + l_ib2$1 - dep$0$bytes;
+            occ_p$1$d = occ_p$1$q + s4_p$1$q - k1_16;
+            occ_b$1$d = occ_b$1$q + s4_b$1$q - dep$0$bytes;
         end
         occ_pkts$1 = occ_p$1$q;
         occ_bytes$1 = occ_b$1$q;
@@ -8899,11 +10055,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$2 = l_ip$2 + k1_16;
             l_ib2$2 = l_ib2$2 + s3_by$1$q;
         end
-        occ_p$2$d = occ_p$2$q + l_ip$2;
-        occ_b$2$d = occ_b$2$q + l_ib2$2;
+        s4_p$2$d = l_ip$2;
+        s4_b$2$d = l_ib2$2;
+        occ_p$2$d = occ_p$2$q + s4_p$2$q;
+        occ_b$2$d = occ_b$2$q + s4_b$2$q;
         if (dep$0$valid & (dep$0$band == k_bidx$2)) begin
-            occ_p$2$d = occ_p$2$q + l_ip$2 - k1_16;
-            occ_b$2$d = occ_b$2$q + l_ib2$2 - dep$0$bytes;
+            occ_p$2$d = occ_p$2$q + s4_p$2$q - k1_16;
+            occ_b$2$d = occ_b$2$q + s4_b$2$q - dep$0$bytes;
         end
         occ_pkts$2 = occ_p$2$q;
         occ_bytes$2 = occ_b$2$q;
@@ -8917,11 +10075,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$3 = l_ip$3 + k1_16;
             l_ib2$3 = l_ib2$3 + s3_by$1$q;
         end
-        occ_p$3$d = occ_p$3$q + l_ip$3;
-        occ_b$3$d = occ_b$3$q + l_ib2$3;
+        s4_p$3$d = l_ip$3;
+        s4_b$3$d = l_ib2$3;
+        occ_p$3$d = occ_p$3$q + s4_p$3$q;
+        occ_b$3$d = occ_b$3$q + s4_b$3$q;
         if (dep$0$valid & (dep$0$band == k_bidx$3)) begin
-            occ_p$3$d = occ_p$3$q + l_ip$3 - k1_16;
-            occ_b$3$d = occ_b$3$q + l_ib2$3 - dep$0$bytes;
+            occ_p$3$d = occ_p$3$q + s4_p$3$q - k1_16;
+            occ_b$3$d = occ_b$3$q + s4_b$3$q - dep$0$bytes;
         end
         occ_pkts$3 = occ_p$3$q;
         occ_bytes$3 = occ_b$3$q;
@@ -8935,11 +10095,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$4 = l_ip$4 + k1_16;
             l_ib2$4 = l_ib2$4 + s3_by$1$q;
         end
-        occ_p$4$d = occ_p$4$q + l_ip$4;
-        occ_b$4$d = occ_b$4$q + l_ib2$4;
+        s4_p$4$d = l_ip$4;
+        s4_b$4$d = l_ib2$4;
+        occ_p$4$d = occ_p$4$q + s4_p$4$q;
+        occ_b$4$d = occ_b$4$q + s4_b$4$q;
         if (dep$1$valid & (dep$1$band == k_bidx$0)) begin
-            occ_p$4$d = occ_p$4$q + l_ip$4 - k1_16;
-            occ_b$4$d = occ_b$4$q + l_ib2$4 - dep$1$bytes;
+            occ_p$4$d = occ_p$4$q + s4_p$4$q - k1_16;
+            occ_b$4$d = occ_b$4$q + s4_b$4$q - dep$1$bytes;
         end
         occ_pkts$4 = occ_p$4$q;
         occ_bytes$4 = occ_b$4$q;
@@ -8953,11 +10115,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$5 = l_ip$5 + k1_16;
             l_ib2$5 = l_ib2$5 + s3_by$1$q;
         end
-        occ_p$5$d = occ_p$5$q + l_ip$5;
-        occ_b$5$d = occ_b$5$q + l_ib2$5;
+        s4_p$5$d = l_ip$5;
+        s4_b$5$d = l_ib2$5;
+        occ_p$5$d = occ_p$5$q + s4_p$5$q;
+        occ_b$5$d = occ_b$5$q + s4_b$5$q;
         if (dep$1$valid & (dep$1$band == k_bidx$1)) begin
-            occ_p$5$d = occ_p$5$q + l_ip$5 - k1_16;
-            occ_b$5$d = occ_b$5$q + l_ib2$5 - dep$1$bytes;
+            occ_p$5$d = occ_p$5$q + s4_p$5$q - k1_16;
+            occ_b$5$d = occ_b$5$q + s4_b$5$q - dep$1$bytes;
         end
         occ_pkts$5 = occ_p$5$q;
         occ_bytes$5 = occ_b$5$q;
@@ -8971,11 +10135,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$6 = l_ip$6 + k1_16;
             l_ib2$6 = l_ib2$6 + s3_by$1$q;
         end
-        occ_p$6$d = occ_p$6$q + l_ip$6;
-        occ_b$6$d = occ_b$6$q + l_ib2$6;
+        s4_p$6$d = l_ip$6;
+        s4_b$6$d = l_ib2$6;
+        occ_p$6$d = occ_p$6$q + s4_p$6$q;
+        occ_b$6$d = occ_b$6$q + s4_b$6$q;
         if (dep$1$valid & (dep$1$band == k_bidx$2)) begin
-            occ_p$6$d = occ_p$6$q + l_ip$6 - k1_16;
-            occ_b$6$d = occ_b$6$q + l_ib2$6 - dep$1$bytes;
+            occ_p$6$d = occ_p$6$q + s4_p$6$q - k1_16;
+            occ_b$6$d = occ_b$6$q + s4_b$6$q - dep$1$bytes;
         end
         occ_pkts$6 = occ_p$6$q;
         occ_bytes$6 = occ_b$6$q;
@@ -8989,11 +10155,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$7 = l_ip$7 + k1_16;
             l_ib2$7 = l_ib2$7 + s3_by$1$q;
         end
-        occ_p$7$d = occ_p$7$q + l_ip$7;
-        occ_b$7$d = occ_b$7$q + l_ib2$7;
+        s4_p$7$d = l_ip$7;
+        s4_b$7$d = l_ib2$7;
+        occ_p$7$d = occ_p$7$q + s4_p$7$q;
+        occ_b$7$d = occ_b$7$q + s4_b$7$q;
         if (dep$1$valid & (dep$1$band == k_bidx$3)) begin
-            occ_p$7$d = occ_p$7$q + l_ip$7 - k1_16;
-            occ_b$7$d = occ_b$7$q + l_ib2$7 - dep$1$bytes;
+            occ_p$7$d = occ_p$7$q + s4_p$7$q - k1_16;
+            occ_b$7$d = occ_b$7$q + s4_b$7$q - dep$1$bytes;
         end
         occ_pkts$7 = occ_p$7$q;
         occ_bytes$7 = occ_b$7$q;
@@ -9007,11 +10175,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$8 = l_ip$8 + k1_16;
             l_ib2$8 = l_ib2$8 + s3_by$1$q;
         end
-        occ_p$8$d = occ_p$8$q + l_ip$8;
-        occ_b$8$d = occ_b$8$q + l_ib2$8;
+        s4_p$8$d = l_ip$8;
+        s4_b$8$d = l_ib2$8;
+        occ_p$8$d = occ_p$8$q + s4_p$8$q;
+        occ_b$8$d = occ_b$8$q + s4_b$8$q;
         if (dep$2$valid & (dep$2$band == k_bidx$0)) begin
-            occ_p$8$d = occ_p$8$q + l_ip$8 - k1_16;
-            occ_b$8$d = occ_b$8$q + l_ib2$8 - dep$2$bytes;
+            occ_p$8$d = occ_p$8$q + s4_p$8$q - k1_16;
+            occ_b$8$d = occ_b$8$q + s4_b$8$q - dep$2$bytes;
         end
         occ_pkts$8 = occ_p$8$q;
         occ_bytes$8 = occ_b$8$q;
@@ -9025,11 +10195,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$9 = l_ip$9 + k1_16;
             l_ib2$9 = l_ib2$9 + s3_by$1$q;
         end
-        occ_p$9$d = occ_p$9$q + l_ip$9;
-        occ_b$9$d = occ_b$9$q + l_ib2$9;
+        s4_p$9$d = l_ip$9;
+        s4_b$9$d = l_ib2$9;
+        occ_p$9$d = occ_p$9$q + s4_p$9$q;
+        occ_b$9$d = occ_b$9$q + s4_b$9$q;
         if (dep$2$valid & (dep$2$band == k_bidx$1)) begin
-            occ_p$9$d = occ_p$9$q + l_ip$9 - k1_16;
-            occ_b$9$d = occ_b$9$q + l_ib2$9 - dep$2$bytes;
+            occ_p$9$d = occ_p$9$q + s4_p$9$q - k1_16;
+            occ_b$9$d = occ_b$9$q + s4_b$9$q - dep$2$bytes;
         end
         occ_pkts$9 = occ_p$9$q;
         occ_bytes$9 = occ_b$9$q;
@@ -9043,11 +10215,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$10 = l_ip$10 + k1_16;
             l_ib2$10 = l_ib2$10 + s3_by$1$q;
         end
-        occ_p$10$d = occ_p$10$q + l_ip$10;
-        occ_b$10$d = occ_b$10$q + l_ib2$10;
+        s4_p$10$d = l_ip$10;
+        s4_b$10$d = l_ib2$10;
+        occ_p$10$d = occ_p$10$q + s4_p$10$q;
+        occ_b$10$d = occ_b$10$q + s4_b$10$q;
         if (dep$2$valid & (dep$2$band == k_bidx$2)) begin
-            occ_p$10$d = occ_p$10$q + l_ip$10 - k1_16;
-            occ_b$10$d = occ_b$10$q + l_ib2$10 - dep$2$bytes;
+            occ_p$10$d = occ_p$10$q + s4_p$10$q - k1_16;
+            occ_b$10$d = occ_b$10$q + s4_b$10$q - dep$2$bytes;
         end
         occ_pkts$10 = occ_p$10$q;
         occ_bytes$10 = occ_b$10$q;
@@ -9061,11 +10235,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$11 = l_ip$11 + k1_16;
             l_ib2$11 = l_ib2$11 + s3_by$1$q;
         end
-        occ_p$11$d = occ_p$11$q + l_ip$11;
-        occ_b$11$d = occ_b$11$q + l_ib2$11;
+        s4_p$11$d = l_ip$11;
+        s4_b$11$d = l_ib2$11;
+        occ_p$11$d = occ_p$11$q + s4_p$11$q;
+        occ_b$11$d = occ_b$11$q + s4_b$11$q;
         if (dep$2$valid & (dep$2$band == k_bidx$3)) begin
-            occ_p$11$d = occ_p$11$q + l_ip$11 - k1_16;
-            occ_b$11$d = occ_b$11$q + l_ib2$11 - dep$2$bytes;
+            occ_p$11$d = occ_p$11$q + s4_p$11$q - k1_16;
+            occ_b$11$d = occ_b$11$q + s4_b$11$q - dep$2$bytes;
         end
         occ_pkts$11 = occ_p$11$q;
         occ_bytes$11 = occ_b$11$q;
@@ -9079,11 +10255,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$12 = l_ip$12 + k1_16;
             l_ib2$12 = l_ib2$12 + s3_by$1$q;
         end
-        occ_p$12$d = occ_p$12$q + l_ip$12;
-        occ_b$12$d = occ_b$12$q + l_ib2$12;
+        s4_p$12$d = l_ip$12;
+        s4_b$12$d = l_ib2$12;
+        occ_p$12$d = occ_p$12$q + s4_p$12$q;
+        occ_b$12$d = occ_b$12$q + s4_b$12$q;
         if (dep$3$valid & (dep$3$band == k_bidx$0)) begin
-            occ_p$12$d = occ_p$12$q + l_ip$12 - k1_16;
-            occ_b$12$d = occ_b$12$q + l_ib2$12 - dep$3$bytes;
+            occ_p$12$d = occ_p$12$q + s4_p$12$q - k1_16;
+            occ_b$12$d = occ_b$12$q + s4_b$12$q - dep$3$bytes;
         end
         occ_pkts$12 = occ_p$12$q;
         occ_bytes$12 = occ_b$12$q;
@@ -9097,11 +10275,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$13 = l_ip$13 + k1_16;
             l_ib2$13 = l_ib2$13 + s3_by$1$q;
         end
-        occ_p$13$d = occ_p$13$q + l_ip$13;
-        occ_b$13$d = occ_b$13$q + l_ib2$13;
+        s4_p$13$d = l_ip$13;
+        s4_b$13$d = l_ib2$13;
+        occ_p$13$d = occ_p$13$q + s4_p$13$q;
+        occ_b$13$d = occ_b$13$q + s4_b$13$q;
         if (dep$3$valid & (dep$3$band == k_bidx$1)) begin
-            occ_p$13$d = occ_p$13$q + l_ip$13 - k1_16;
-            occ_b$13$d = occ_b$13$q + l_ib2$13 - dep$3$bytes;
+            occ_p$13$d = occ_p$13$q + s4_p$13$q - k1_16;
+            occ_b$13$d = occ_b$13$q + s4_b$13$q - dep$3$bytes;
         end
         occ_pkts$13 = occ_p$13$q;
         occ_bytes$13 = occ_b$13$q;
@@ -9115,11 +10295,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$14 = l_ip$14 + k1_16;
             l_ib2$14 = l_ib2$14 + s3_by$1$q;
         end
-        occ_p$14$d = occ_p$14$q + l_ip$14;
-        occ_b$14$d = occ_b$14$q + l_ib2$14;
+        s4_p$14$d = l_ip$14;
+        s4_b$14$d = l_ib2$14;
+        occ_p$14$d = occ_p$14$q + s4_p$14$q;
+        occ_b$14$d = occ_b$14$q + s4_b$14$q;
         if (dep$3$valid & (dep$3$band == k_bidx$2)) begin
-            occ_p$14$d = occ_p$14$q + l_ip$14 - k1_16;
-            occ_b$14$d = occ_b$14$q + l_ib2$14 - dep$3$bytes;
+            occ_p$14$d = occ_p$14$q + s4_p$14$q - k1_16;
+            occ_b$14$d = occ_b$14$q + s4_b$14$q - dep$3$bytes;
         end
         occ_pkts$14 = occ_p$14$q;
         occ_bytes$14 = occ_b$14$q;
@@ -9133,11 +10315,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$15 = l_ip$15 + k1_16;
             l_ib2$15 = l_ib2$15 + s3_by$1$q;
         end
-        occ_p$15$d = occ_p$15$q + l_ip$15;
-        occ_b$15$d = occ_b$15$q + l_ib2$15;
+        s4_p$15$d = l_ip$15;
+        s4_b$15$d = l_ib2$15;
+        occ_p$15$d = occ_p$15$q + s4_p$15$q;
+        occ_b$15$d = occ_b$15$q + s4_b$15$q;
         if (dep$3$valid & (dep$3$band == k_bidx$3)) begin
-            occ_p$15$d = occ_p$15$q + l_ip$15 - k1_16;
-            occ_b$15$d = occ_b$15$q + l_ib2$15 - dep$3$bytes;
+            occ_p$15$d = occ_p$15$q + s4_p$15$q - k1_16;
+            occ_b$15$d = occ_b$15$q + s4_b$15$q - dep$3$bytes;
         end
         occ_pkts$15 = occ_p$15$q;
         occ_bytes$15 = occ_b$15$q;
@@ -9151,11 +10335,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$16 = l_ip$16 + k1_16;
             l_ib2$16 = l_ib2$16 + s3_by$1$q;
         end
-        occ_p$16$d = occ_p$16$q + l_ip$16;
-        occ_b$16$d = occ_b$16$q + l_ib2$16;
+        s4_p$16$d = l_ip$16;
+        s4_b$16$d = l_ib2$16;
+        occ_p$16$d = occ_p$16$q + s4_p$16$q;
+        occ_b$16$d = occ_b$16$q + s4_b$16$q;
         if (dep$4$valid & (dep$4$band == k_bidx$0)) begin
-            occ_p$16$d = occ_p$16$q + l_ip$16 - k1_16;
-            occ_b$16$d = occ_b$16$q + l_ib2$16 - dep$4$bytes;
+            occ_p$16$d = occ_p$16$q + s4_p$16$q - k1_16;
+            occ_b$16$d = occ_b$16$q + s4_b$16$q - dep$4$bytes;
         end
         occ_pkts$16 = occ_p$16$q;
         occ_bytes$16 = occ_b$16$q;
@@ -9169,11 +10355,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$17 = l_ip$17 + k1_16;
             l_ib2$17 = l_ib2$17 + s3_by$1$q;
         end
-        occ_p$17$d = occ_p$17$q + l_ip$17;
-        occ_b$17$d = occ_b$17$q + l_ib2$17;
+        s4_p$17$d = l_ip$17;
+        s4_b$17$d = l_ib2$17;
+        occ_p$17$d = occ_p$17$q + s4_p$17$q;
+        occ_b$17$d = occ_b$17$q + s4_b$17$q;
         if (dep$4$valid & (dep$4$band == k_bidx$1)) begin
-            occ_p$17$d = occ_p$17$q + l_ip$17 - k1_16;
-            occ_b$17$d = occ_b$17$q + l_ib2$17 - dep$4$bytes;
+            occ_p$17$d = occ_p$17$q + s4_p$17$q - k1_16;
+            occ_b$17$d = occ_b$17$q + s4_b$17$q - dep$4$bytes;
         end
         occ_pkts$17 = occ_p$17$q;
         occ_bytes$17 = occ_b$17$q;
@@ -9187,11 +10375,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$18 = l_ip$18 + k1_16;
             l_ib2$18 = l_ib2$18 + s3_by$1$q;
         end
-        occ_p$18$d = occ_p$18$q + l_ip$18;
-        occ_b$18$d = occ_b$18$q + l_ib2$18;
+        s4_p$18$d = l_ip$18;
+        s4_b$18$d = l_ib2$18;
+        occ_p$18$d = occ_p$18$q + s4_p$18$q;
+        occ_b$18$d = occ_b$18$q + s4_b$18$q;
         if (dep$4$valid & (dep$4$band == k_bidx$2)) begin
-            occ_p$18$d = occ_p$18$q + l_ip$18 - k1_16;
-            occ_b$18$d = occ_b$18$q + l_ib2$18 - dep$4$bytes;
+            occ_p$18$d = occ_p$18$q + s4_p$18$q - k1_16;
+            occ_b$18$d = occ_b$18$q + s4_b$18$q - dep$4$bytes;
         end
         occ_pkts$18 = occ_p$18$q;
         occ_bytes$18 = occ_b$18$q;
@@ -9205,11 +10395,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$19 = l_ip$19 + k1_16;
             l_ib2$19 = l_ib2$19 + s3_by$1$q;
         end
-        occ_p$19$d = occ_p$19$q + l_ip$19;
-        occ_b$19$d = occ_b$19$q + l_ib2$19;
+        s4_p$19$d = l_ip$19;
+        s4_b$19$d = l_ib2$19;
+        occ_p$19$d = occ_p$19$q + s4_p$19$q;
+        occ_b$19$d = occ_b$19$q + s4_b$19$q;
         if (dep$4$valid & (dep$4$band == k_bidx$3)) begin
-            occ_p$19$d = occ_p$19$q + l_ip$19 - k1_16;
-            occ_b$19$d = occ_b$19$q + l_ib2$19 - dep$4$bytes;
+            occ_p$19$d = occ_p$19$q + s4_p$19$q - k1_16;
+            occ_b$19$d = occ_b$19$q + s4_b$19$q - dep$4$bytes;
         end
         occ_pkts$19 = occ_p$19$q;
         occ_bytes$19 = occ_b$19$q;
@@ -9223,11 +10415,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$20 = l_ip$20 + k1_16;
             l_ib2$20 = l_ib2$20 + s3_by$1$q;
         end
-        occ_p$20$d = occ_p$20$q + l_ip$20;
-        occ_b$20$d = occ_b$20$q + l_ib2$20;
+        s4_p$20$d = l_ip$20;
+        s4_b$20$d = l_ib2$20;
+        occ_p$20$d = occ_p$20$q + s4_p$20$q;
+        occ_b$20$d = occ_b$20$q + s4_b$20$q;
         if (dep$5$valid & (dep$5$band == k_bidx$0)) begin
-            occ_p$20$d = occ_p$20$q + l_ip$20 - k1_16;
-            occ_b$20$d = occ_b$20$q + l_ib2$20 - dep$5$bytes;
+            occ_p$20$d = occ_p$20$q + s4_p$20$q - k1_16;
+            occ_b$20$d = occ_b$20$q + s4_b$20$q - dep$5$bytes;
         end
         occ_pkts$20 = occ_p$20$q;
         occ_bytes$20 = occ_b$20$q;
@@ -9241,11 +10435,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$21 = l_ip$21 + k1_16;
             l_ib2$21 = l_ib2$21 + s3_by$1$q;
         end
-        occ_p$21$d = occ_p$21$q + l_ip$21;
-        occ_b$21$d = occ_b$21$q + l_ib2$21;
+        s4_p$21$d = l_ip$21;
+        s4_b$21$d = l_ib2$21;
+        occ_p$21$d = occ_p$21$q + s4_p$21$q;
+        occ_b$21$d = occ_b$21$q + s4_b$21$q;
         if (dep$5$valid & (dep$5$band == k_bidx$1)) begin
-            occ_p$21$d = occ_p$21$q + l_ip$21 - k1_16;
-            occ_b$21$d = occ_b$21$q + l_ib2$21 - dep$5$bytes;
+            occ_p$21$d = occ_p$21$q + s4_p$21$q - k1_16;
+            occ_b$21$d = occ_b$21$q + s4_b$21$q - dep$5$bytes;
         end
         occ_pkts$21 = occ_p$21$q;
         occ_bytes$21 = occ_b$21$q;
@@ -9259,11 +10455,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$22 = l_ip$22 + k1_16;
             l_ib2$22 = l_ib2$22 + s3_by$1$q;
         end
-        occ_p$22$d = occ_p$22$q + l_ip$22;
-        occ_b$22$d = occ_b$22$q + l_ib2$22;
+        s4_p$22$d = l_ip$22;
+        s4_b$22$d = l_ib2$22;
+        occ_p$22$d = occ_p$22$q + s4_p$22$q;
+        occ_b$22$d = occ_b$22$q + s4_b$22$q;
         if (dep$5$valid & (dep$5$band == k_bidx$2)) begin
-            occ_p$22$d = occ_p$22$q + l_ip$22 - k1_16;
-            occ_b$22$d = occ_b$22$q + l_ib2$22 - dep$5$bytes;
+            occ_p$22$d = occ_p$22$q + s4_p$22$q - k1_16;
+            occ_b$22$d = occ_b$22$q + s4_b$22$q - dep$5$bytes;
         end
         occ_pkts$22 = occ_p$22$q;
         occ_bytes$22 = occ_b$22$q;
@@ -9277,11 +10475,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$23 = l_ip$23 + k1_16;
             l_ib2$23 = l_ib2$23 + s3_by$1$q;
         end
-        occ_p$23$d = occ_p$23$q + l_ip$23;
-        occ_b$23$d = occ_b$23$q + l_ib2$23;
+        s4_p$23$d = l_ip$23;
+        s4_b$23$d = l_ib2$23;
+        occ_p$23$d = occ_p$23$q + s4_p$23$q;
+        occ_b$23$d = occ_b$23$q + s4_b$23$q;
         if (dep$5$valid & (dep$5$band == k_bidx$3)) begin
-            occ_p$23$d = occ_p$23$q + l_ip$23 - k1_16;
-            occ_b$23$d = occ_b$23$q + l_ib2$23 - dep$5$bytes;
+            occ_p$23$d = occ_p$23$q + s4_p$23$q - k1_16;
+            occ_b$23$d = occ_b$23$q + s4_b$23$q - dep$5$bytes;
         end
         occ_pkts$23 = occ_p$23$q;
         occ_bytes$23 = occ_b$23$q;
@@ -9295,11 +10495,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$24 = l_ip$24 + k1_16;
             l_ib2$24 = l_ib2$24 + s3_by$1$q;
         end
-        occ_p$24$d = occ_p$24$q + l_ip$24;
-        occ_b$24$d = occ_b$24$q + l_ib2$24;
+        s4_p$24$d = l_ip$24;
+        s4_b$24$d = l_ib2$24;
+        occ_p$24$d = occ_p$24$q + s4_p$24$q;
+        occ_b$24$d = occ_b$24$q + s4_b$24$q;
         if (dep$6$valid & (dep$6$band == k_bidx$0)) begin
-            occ_p$24$d = occ_p$24$q + l_ip$24 - k1_16;
-            occ_b$24$d = occ_b$24$q + l_ib2$24 - dep$6$bytes;
+            occ_p$24$d = occ_p$24$q + s4_p$24$q - k1_16;
+            occ_b$24$d = occ_b$24$q + s4_b$24$q - dep$6$bytes;
         end
         occ_pkts$24 = occ_p$24$q;
         occ_bytes$24 = occ_b$24$q;
@@ -9313,11 +10515,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$25 = l_ip$25 + k1_16;
             l_ib2$25 = l_ib2$25 + s3_by$1$q;
         end
-        occ_p$25$d = occ_p$25$q + l_ip$25;
-        occ_b$25$d = occ_b$25$q + l_ib2$25;
+        s4_p$25$d = l_ip$25;
+        s4_b$25$d = l_ib2$25;
+        occ_p$25$d = occ_p$25$q + s4_p$25$q;
+        occ_b$25$d = occ_b$25$q + s4_b$25$q;
         if (dep$6$valid & (dep$6$band == k_bidx$1)) begin
-            occ_p$25$d = occ_p$25$q + l_ip$25 - k1_16;
-            occ_b$25$d = occ_b$25$q + l_ib2$25 - dep$6$bytes;
+            occ_p$25$d = occ_p$25$q + s4_p$25$q - k1_16;
+            occ_b$25$d = occ_b$25$q + s4_b$25$q - dep$6$bytes;
         end
         occ_pkts$25 = occ_p$25$q;
         occ_bytes$25 = occ_b$25$q;
@@ -9331,11 +10535,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$26 = l_ip$26 + k1_16;
             l_ib2$26 = l_ib2$26 + s3_by$1$q;
         end
-        occ_p$26$d = occ_p$26$q + l_ip$26;
-        occ_b$26$d = occ_b$26$q + l_ib2$26;
+        s4_p$26$d = l_ip$26;
+        s4_b$26$d = l_ib2$26;
+        occ_p$26$d = occ_p$26$q + s4_p$26$q;
+        occ_b$26$d = occ_b$26$q + s4_b$26$q;
         if (dep$6$valid & (dep$6$band == k_bidx$2)) begin
-            occ_p$26$d = occ_p$26$q + l_ip$26 - k1_16;
-            occ_b$26$d = occ_b$26$q + l_ib2$26 - dep$6$bytes;
+            occ_p$26$d = occ_p$26$q + s4_p$26$q - k1_16;
+            occ_b$26$d = occ_b$26$q + s4_b$26$q - dep$6$bytes;
         end
         occ_pkts$26 = occ_p$26$q;
         occ_bytes$26 = occ_b$26$q;
@@ -9349,11 +10555,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$27 = l_ip$27 + k1_16;
             l_ib2$27 = l_ib2$27 + s3_by$1$q;
         end
-        occ_p$27$d = occ_p$27$q + l_ip$27;
-        occ_b$27$d = occ_b$27$q + l_ib2$27;
+        s4_p$27$d = l_ip$27;
+        s4_b$27$d = l_ib2$27;
+        occ_p$27$d = occ_p$27$q + s4_p$27$q;
+        occ_b$27$d = occ_b$27$q + s4_b$27$q;
         if (dep$6$valid & (dep$6$band == k_bidx$3)) begin
-            occ_p$27$d = occ_p$27$q + l_ip$27 - k1_16;
-            occ_b$27$d = occ_b$27$q + l_ib2$27 - dep$6$bytes;
+            occ_p$27$d = occ_p$27$q + s4_p$27$q - k1_16;
+            occ_b$27$d = occ_b$27$q + s4_b$27$q - dep$6$bytes;
         end
         occ_pkts$27 = occ_p$27$q;
         occ_bytes$27 = occ_b$27$q;
@@ -9367,11 +10575,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$28 = l_ip$28 + k1_16;
             l_ib2$28 = l_ib2$28 + s3_by$1$q;
         end
-        occ_p$28$d = occ_p$28$q + l_ip$28;
-        occ_b$28$d = occ_b$28$q + l_ib2$28;
+        s4_p$28$d = l_ip$28;
+        s4_b$28$d = l_ib2$28;
+        occ_p$28$d = occ_p$28$q + s4_p$28$q;
+        occ_b$28$d = occ_b$28$q + s4_b$28$q;
         if (dep$7$valid & (dep$7$band == k_bidx$0)) begin
-            occ_p$28$d = occ_p$28$q + l_ip$28 - k1_16;
-            occ_b$28$d = occ_b$28$q + l_ib2$28 - dep$7$bytes;
+            occ_p$28$d = occ_p$28$q + s4_p$28$q - k1_16;
+            occ_b$28$d = occ_b$28$q + s4_b$28$q - dep$7$bytes;
         end
         occ_pkts$28 = occ_p$28$q;
         occ_bytes$28 = occ_b$28$q;
@@ -9385,11 +10595,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$29 = l_ip$29 + k1_16;
             l_ib2$29 = l_ib2$29 + s3_by$1$q;
         end
-        occ_p$29$d = occ_p$29$q + l_ip$29;
-        occ_b$29$d = occ_b$29$q + l_ib2$29;
+        s4_p$29$d = l_ip$29;
+        s4_b$29$d = l_ib2$29;
+        occ_p$29$d = occ_p$29$q + s4_p$29$q;
+        occ_b$29$d = occ_b$29$q + s4_b$29$q;
         if (dep$7$valid & (dep$7$band == k_bidx$1)) begin
-            occ_p$29$d = occ_p$29$q + l_ip$29 - k1_16;
-            occ_b$29$d = occ_b$29$q + l_ib2$29 - dep$7$bytes;
+            occ_p$29$d = occ_p$29$q + s4_p$29$q - k1_16;
+            occ_b$29$d = occ_b$29$q + s4_b$29$q - dep$7$bytes;
         end
         occ_pkts$29 = occ_p$29$q;
         occ_bytes$29 = occ_b$29$q;
@@ -9403,11 +10615,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$30 = l_ip$30 + k1_16;
             l_ib2$30 = l_ib2$30 + s3_by$1$q;
         end
-        occ_p$30$d = occ_p$30$q + l_ip$30;
-        occ_b$30$d = occ_b$30$q + l_ib2$30;
+        s4_p$30$d = l_ip$30;
+        s4_b$30$d = l_ib2$30;
+        occ_p$30$d = occ_p$30$q + s4_p$30$q;
+        occ_b$30$d = occ_b$30$q + s4_b$30$q;
         if (dep$7$valid & (dep$7$band == k_bidx$2)) begin
-            occ_p$30$d = occ_p$30$q + l_ip$30 - k1_16;
-            occ_b$30$d = occ_b$30$q + l_ib2$30 - dep$7$bytes;
+            occ_p$30$d = occ_p$30$q + s4_p$30$q - k1_16;
+            occ_b$30$d = occ_b$30$q + s4_b$30$q - dep$7$bytes;
         end
         occ_pkts$30 = occ_p$30$q;
         occ_bytes$30 = occ_b$30$q;
@@ -9421,11 +10635,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$31 = l_ip$31 + k1_16;
             l_ib2$31 = l_ib2$31 + s3_by$1$q;
         end
-        occ_p$31$d = occ_p$31$q + l_ip$31;
-        occ_b$31$d = occ_b$31$q + l_ib2$31;
+        s4_p$31$d = l_ip$31;
+        s4_b$31$d = l_ib2$31;
+        occ_p$31$d = occ_p$31$q + s4_p$31$q;
+        occ_b$31$d = occ_b$31$q + s4_b$31$q;
         if (dep$7$valid & (dep$7$band == k_bidx$3)) begin
-            occ_p$31$d = occ_p$31$q + l_ip$31 - k1_16;
-            occ_b$31$d = occ_b$31$q + l_ib2$31 - dep$7$bytes;
+            occ_p$31$d = occ_p$31$q + s4_p$31$q - k1_16;
+            occ_b$31$d = occ_b$31$q + s4_b$31$q - dep$7$bytes;
         end
         occ_pkts$31 = occ_p$31$q;
         occ_bytes$31 = occ_b$31$q;
@@ -9439,11 +10655,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$32 = l_ip$32 + k1_16;
             l_ib2$32 = l_ib2$32 + s3_by$1$q;
         end
-        occ_p$32$d = occ_p$32$q + l_ip$32;
-        occ_b$32$d = occ_b$32$q + l_ib2$32;
+        s4_p$32$d = l_ip$32;
+        s4_b$32$d = l_ib2$32;
+        occ_p$32$d = occ_p$32$q + s4_p$32$q;
+        occ_b$32$d = occ_b$32$q + s4_b$32$q;
         if (dep$8$valid & (dep$8$band == k_bidx$0)) begin
-            occ_p$32$d = occ_p$32$q + l_ip$32 - k1_16;
-            occ_b$32$d = occ_b$32$q + l_ib2$32 - dep$8$bytes;
+            occ_p$32$d = occ_p$32$q + s4_p$32$q - k1_16;
+            occ_b$32$d = occ_b$32$q + s4_b$32$q - dep$8$bytes;
         end
         occ_pkts$32 = occ_p$32$q;
         occ_bytes$32 = occ_b$32$q;
@@ -9457,11 +10675,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$33 = l_ip$33 + k1_16;
             l_ib2$33 = l_ib2$33 + s3_by$1$q;
         end
-        occ_p$33$d = occ_p$33$q + l_ip$33;
-        occ_b$33$d = occ_b$33$q + l_ib2$33;
+        s4_p$33$d = l_ip$33;
+        s4_b$33$d = l_ib2$33;
+        occ_p$33$d = occ_p$33$q + s4_p$33$q;
+        occ_b$33$d = occ_b$33$q + s4_b$33$q;
         if (dep$8$valid & (dep$8$band == k_bidx$1)) begin
-            occ_p$33$d = occ_p$33$q + l_ip$33 - k1_16;
-            occ_b$33$d = occ_b$33$q + l_ib2$33 - dep$8$bytes;
+            occ_p$33$d = occ_p$33$q + s4_p$33$q - k1_16;
+            occ_b$33$d = occ_b$33$q + s4_b$33$q - dep$8$bytes;
         end
         occ_pkts$33 = occ_p$33$q;
         occ_bytes$33 = occ_b$33$q;
@@ -9475,11 +10695,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$34 = l_ip$34 + k1_16;
             l_ib2$34 = l_ib2$34 + s3_by$1$q;
         end
-        occ_p$34$d = occ_p$34$q + l_ip$34;
-        occ_b$34$d = occ_b$34$q + l_ib2$34;
+        s4_p$34$d = l_ip$34;
+        s4_b$34$d = l_ib2$34;
+        occ_p$34$d = occ_p$34$q + s4_p$34$q;
+        occ_b$34$d = occ_b$34$q + s4_b$34$q;
         if (dep$8$valid & (dep$8$band == k_bidx$2)) begin
-            occ_p$34$d = occ_p$34$q + l_ip$34 - k1_16;
-            occ_b$34$d = occ_b$34$q + l_ib2$34 - dep$8$bytes;
+            occ_p$34$d = occ_p$34$q + s4_p$34$q - k1_16;
+            occ_b$34$d = occ_b$34$q + s4_b$34$q - dep$8$bytes;
         end
         occ_pkts$34 = occ_p$34$q;
         occ_bytes$34 = occ_b$34$q;
@@ -9493,11 +10715,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$35 = l_ip$35 + k1_16;
             l_ib2$35 = l_ib2$35 + s3_by$1$q;
         end
-        occ_p$35$d = occ_p$35$q + l_ip$35;
-        occ_b$35$d = occ_b$35$q + l_ib2$35;
+        s4_p$35$d = l_ip$35;
+        s4_b$35$d = l_ib2$35;
+        occ_p$35$d = occ_p$35$q + s4_p$35$q;
+        occ_b$35$d = occ_b$35$q + s4_b$35$q;
         if (dep$8$valid & (dep$8$band == k_bidx$3)) begin
-            occ_p$35$d = occ_p$35$q + l_ip$35 - k1_16;
-            occ_b$35$d = occ_b$35$q + l_ib2$35 - dep$8$bytes;
+            occ_p$35$d = occ_p$35$q + s4_p$35$q - k1_16;
+            occ_b$35$d = occ_b$35$q + s4_b$35$q - dep$8$bytes;
         end
         occ_pkts$35 = occ_p$35$q;
         occ_bytes$35 = occ_b$35$q;
@@ -9511,11 +10735,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$36 = l_ip$36 + k1_16;
             l_ib2$36 = l_ib2$36 + s3_by$1$q;
         end
-        occ_p$36$d = occ_p$36$q + l_ip$36;
-        occ_b$36$d = occ_b$36$q + l_ib2$36;
+        s4_p$36$d = l_ip$36;
+        s4_b$36$d = l_ib2$36;
+        occ_p$36$d = occ_p$36$q + s4_p$36$q;
+        occ_b$36$d = occ_b$36$q + s4_b$36$q;
         if (dep$9$valid & (dep$9$band == k_bidx$0)) begin
-            occ_p$36$d = occ_p$36$q + l_ip$36 - k1_16;
-            occ_b$36$d = occ_b$36$q + l_ib2$36 - dep$9$bytes;
+            occ_p$36$d = occ_p$36$q + s4_p$36$q - k1_16;
+            occ_b$36$d = occ_b$36$q + s4_b$36$q - dep$9$bytes;
         end
         occ_pkts$36 = occ_p$36$q;
         occ_bytes$36 = occ_b$36$q;
@@ -9529,11 +10755,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$37 = l_ip$37 + k1_16;
             l_ib2$37 = l_ib2$37 + s3_by$1$q;
         end
-        occ_p$37$d = occ_p$37$q + l_ip$37;
-        occ_b$37$d = occ_b$37$q + l_ib2$37;
+        s4_p$37$d = l_ip$37;
+        s4_b$37$d = l_ib2$37;
+        occ_p$37$d = occ_p$37$q + s4_p$37$q;
+        occ_b$37$d = occ_b$37$q + s4_b$37$q;
         if (dep$9$valid & (dep$9$band == k_bidx$1)) begin
-            occ_p$37$d = occ_p$37$q + l_ip$37 - k1_16;
-            occ_b$37$d = occ_b$37$q + l_ib2$37 - dep$9$bytes;
+            occ_p$37$d = occ_p$37$q + s4_p$37$q - k1_16;
+            occ_b$37$d = occ_b$37$q + s4_b$37$q - dep$9$bytes;
         end
         occ_pkts$37 = occ_p$37$q;
         occ_bytes$37 = occ_b$37$q;
@@ -9547,11 +10775,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$38 = l_ip$38 + k1_16;
             l_ib2$38 = l_ib2$38 + s3_by$1$q;
         end
-        occ_p$38$d = occ_p$38$q + l_ip$38;
-        occ_b$38$d = occ_b$38$q + l_ib2$38;
+        s4_p$38$d = l_ip$38;
+        s4_b$38$d = l_ib2$38;
+        occ_p$38$d = occ_p$38$q + s4_p$38$q;
+        occ_b$38$d = occ_b$38$q + s4_b$38$q;
         if (dep$9$valid & (dep$9$band == k_bidx$2)) begin
-            occ_p$38$d = occ_p$38$q + l_ip$38 - k1_16;
-            occ_b$38$d = occ_b$38$q + l_ib2$38 - dep$9$bytes;
+            occ_p$38$d = occ_p$38$q + s4_p$38$q - k1_16;
+            occ_b$38$d = occ_b$38$q + s4_b$38$q - dep$9$bytes;
         end
         occ_pkts$38 = occ_p$38$q;
         occ_bytes$38 = occ_b$38$q;
@@ -9565,11 +10795,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$39 = l_ip$39 + k1_16;
             l_ib2$39 = l_ib2$39 + s3_by$1$q;
         end
-        occ_p$39$d = occ_p$39$q + l_ip$39;
-        occ_b$39$d = occ_b$39$q + l_ib2$39;
+        s4_p$39$d = l_ip$39;
+        s4_b$39$d = l_ib2$39;
+        occ_p$39$d = occ_p$39$q + s4_p$39$q;
+        occ_b$39$d = occ_b$39$q + s4_b$39$q;
         if (dep$9$valid & (dep$9$band == k_bidx$3)) begin
-            occ_p$39$d = occ_p$39$q + l_ip$39 - k1_16;
-            occ_b$39$d = occ_b$39$q + l_ib2$39 - dep$9$bytes;
+            occ_p$39$d = occ_p$39$q + s4_p$39$q - k1_16;
+            occ_b$39$d = occ_b$39$q + s4_b$39$q - dep$9$bytes;
         end
         occ_pkts$39 = occ_p$39$q;
         occ_bytes$39 = occ_b$39$q;
@@ -9583,11 +10815,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$40 = l_ip$40 + k1_16;
             l_ib2$40 = l_ib2$40 + s3_by$1$q;
         end
-        occ_p$40$d = occ_p$40$q + l_ip$40;
-        occ_b$40$d = occ_b$40$q + l_ib2$40;
+        s4_p$40$d = l_ip$40;
+        s4_b$40$d = l_ib2$40;
+        occ_p$40$d = occ_p$40$q + s4_p$40$q;
+        occ_b$40$d = occ_b$40$q + s4_b$40$q;
         if (dep$10$valid & (dep$10$band == k_bidx$0)) begin
-            occ_p$40$d = occ_p$40$q + l_ip$40 - k1_16;
-            occ_b$40$d = occ_b$40$q + l_ib2$40 - dep$10$bytes;
+            occ_p$40$d = occ_p$40$q + s4_p$40$q - k1_16;
+            occ_b$40$d = occ_b$40$q + s4_b$40$q - dep$10$bytes;
         end
         occ_pkts$40 = occ_p$40$q;
         occ_bytes$40 = occ_b$40$q;
@@ -9601,11 +10835,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$41 = l_ip$41 + k1_16;
             l_ib2$41 = l_ib2$41 + s3_by$1$q;
         end
-        occ_p$41$d = occ_p$41$q + l_ip$41;
-        occ_b$41$d = occ_b$41$q + l_ib2$41;
+        s4_p$41$d = l_ip$41;
+        s4_b$41$d = l_ib2$41;
+        occ_p$41$d = occ_p$41$q + s4_p$41$q;
+        occ_b$41$d = occ_b$41$q + s4_b$41$q;
         if (dep$10$valid & (dep$10$band == k_bidx$1)) begin
-            occ_p$41$d = occ_p$41$q + l_ip$41 - k1_16;
-            occ_b$41$d = occ_b$41$q + l_ib2$41 - dep$10$bytes;
+            occ_p$41$d = occ_p$41$q + s4_p$41$q - k1_16;
+            occ_b$41$d = occ_b$41$q + s4_b$41$q - dep$10$bytes;
         end
         occ_pkts$41 = occ_p$41$q;
         occ_bytes$41 = occ_b$41$q;
@@ -9619,11 +10855,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$42 = l_ip$42 + k1_16;
             l_ib2$42 = l_ib2$42 + s3_by$1$q;
         end
-        occ_p$42$d = occ_p$42$q + l_ip$42;
-        occ_b$42$d = occ_b$42$q + l_ib2$42;
+        s4_p$42$d = l_ip$42;
+        s4_b$42$d = l_ib2$42;
+        occ_p$42$d = occ_p$42$q + s4_p$42$q;
+        occ_b$42$d = occ_b$42$q + s4_b$42$q;
         if (dep$10$valid & (dep$10$band == k_bidx$2)) begin
-            occ_p$42$d = occ_p$42$q + l_ip$42 - k1_16;
-            occ_b$42$d = occ_b$42$q + l_ib2$42 - dep$10$bytes;
+            occ_p$42$d = occ_p$42$q + s4_p$42$q - k1_16;
+            occ_b$42$d = occ_b$42$q + s4_b$42$q - dep$10$bytes;
         end
         occ_pkts$42 = occ_p$42$q;
         occ_bytes$42 = occ_b$42$q;
@@ -9637,11 +10875,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$43 = l_ip$43 + k1_16;
             l_ib2$43 = l_ib2$43 + s3_by$1$q;
         end
-        occ_p$43$d = occ_p$43$q + l_ip$43;
-        occ_b$43$d = occ_b$43$q + l_ib2$43;
+        s4_p$43$d = l_ip$43;
+        s4_b$43$d = l_ib2$43;
+        occ_p$43$d = occ_p$43$q + s4_p$43$q;
+        occ_b$43$d = occ_b$43$q + s4_b$43$q;
         if (dep$10$valid & (dep$10$band == k_bidx$3)) begin
-            occ_p$43$d = occ_p$43$q + l_ip$43 - k1_16;
-            occ_b$43$d = occ_b$43$q + l_ib2$43 - dep$10$bytes;
+            occ_p$43$d = occ_p$43$q + s4_p$43$q - k1_16;
+            occ_b$43$d = occ_b$43$q + s4_b$43$q - dep$10$bytes;
         end
         occ_pkts$43 = occ_p$43$q;
         occ_bytes$43 = occ_b$43$q;
@@ -9655,11 +10895,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$44 = l_ip$44 + k1_16;
             l_ib2$44 = l_ib2$44 + s3_by$1$q;
         end
-        occ_p$44$d = occ_p$44$q + l_ip$44;
-        occ_b$44$d = occ_b$44$q + l_ib2$44;
+        s4_p$44$d = l_ip$44;
+        s4_b$44$d = l_ib2$44;
+        occ_p$44$d = occ_p$44$q + s4_p$44$q;
+        occ_b$44$d = occ_b$44$q + s4_b$44$q;
         if (dep$11$valid & (dep$11$band == k_bidx$0)) begin
-            occ_p$44$d = occ_p$44$q + l_ip$44 - k1_16;
-            occ_b$44$d = occ_b$44$q + l_ib2$44 - dep$11$bytes;
+            occ_p$44$d = occ_p$44$q + s4_p$44$q - k1_16;
+            occ_b$44$d = occ_b$44$q + s4_b$44$q - dep$11$bytes;
         end
         occ_pkts$44 = occ_p$44$q;
         occ_bytes$44 = occ_b$44$q;
@@ -9673,11 +10915,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$45 = l_ip$45 + k1_16;
             l_ib2$45 = l_ib2$45 + s3_by$1$q;
         end
-        occ_p$45$d = occ_p$45$q + l_ip$45;
-        occ_b$45$d = occ_b$45$q + l_ib2$45;
+        s4_p$45$d = l_ip$45;
+        s4_b$45$d = l_ib2$45;
+        occ_p$45$d = occ_p$45$q + s4_p$45$q;
+        occ_b$45$d = occ_b$45$q + s4_b$45$q;
         if (dep$11$valid & (dep$11$band == k_bidx$1)) begin
-            occ_p$45$d = occ_p$45$q + l_ip$45 - k1_16;
-            occ_b$45$d = occ_b$45$q + l_ib2$45 - dep$11$bytes;
+            occ_p$45$d = occ_p$45$q + s4_p$45$q - k1_16;
+            occ_b$45$d = occ_b$45$q + s4_b$45$q - dep$11$bytes;
         end
         occ_pkts$45 = occ_p$45$q;
         occ_bytes$45 = occ_b$45$q;
@@ -9691,11 +10935,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$46 = l_ip$46 + k1_16;
             l_ib2$46 = l_ib2$46 + s3_by$1$q;
         end
-        occ_p$46$d = occ_p$46$q + l_ip$46;
-        occ_b$46$d = occ_b$46$q + l_ib2$46;
+        s4_p$46$d = l_ip$46;
+        s4_b$46$d = l_ib2$46;
+        occ_p$46$d = occ_p$46$q + s4_p$46$q;
+        occ_b$46$d = occ_b$46$q + s4_b$46$q;
         if (dep$11$valid & (dep$11$band == k_bidx$2)) begin
-            occ_p$46$d = occ_p$46$q + l_ip$46 - k1_16;
-            occ_b$46$d = occ_b$46$q + l_ib2$46 - dep$11$bytes;
+            occ_p$46$d = occ_p$46$q + s4_p$46$q - k1_16;
+            occ_b$46$d = occ_b$46$q + s4_b$46$q - dep$11$bytes;
         end
         occ_pkts$46 = occ_p$46$q;
         occ_bytes$46 = occ_b$46$q;
@@ -9709,11 +10955,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$47 = l_ip$47 + k1_16;
             l_ib2$47 = l_ib2$47 + s3_by$1$q;
         end
-        occ_p$47$d = occ_p$47$q + l_ip$47;
-        occ_b$47$d = occ_b$47$q + l_ib2$47;
+        s4_p$47$d = l_ip$47;
+        s4_b$47$d = l_ib2$47;
+        occ_p$47$d = occ_p$47$q + s4_p$47$q;
+        occ_b$47$d = occ_b$47$q + s4_b$47$q;
         if (dep$11$valid & (dep$11$band == k_bidx$3)) begin
-            occ_p$47$d = occ_p$47$q + l_ip$47 - k1_16;
-            occ_b$47$d = occ_b$47$q + l_ib2$47 - dep$11$bytes;
+            occ_p$47$d = occ_p$47$q + s4_p$47$q - k1_16;
+            occ_b$47$d = occ_b$47$q + s4_b$47$q - dep$11$bytes;
         end
         occ_pkts$47 = occ_p$47$q;
         occ_bytes$47 = occ_b$47$q;
@@ -9727,11 +10975,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$48 = l_ip$48 + k1_16;
             l_ib2$48 = l_ib2$48 + s3_by$1$q;
         end
-        occ_p$48$d = occ_p$48$q + l_ip$48;
-        occ_b$48$d = occ_b$48$q + l_ib2$48;
+        s4_p$48$d = l_ip$48;
+        s4_b$48$d = l_ib2$48;
+        occ_p$48$d = occ_p$48$q + s4_p$48$q;
+        occ_b$48$d = occ_b$48$q + s4_b$48$q;
         if (dep$12$valid & (dep$12$band == k_bidx$0)) begin
-            occ_p$48$d = occ_p$48$q + l_ip$48 - k1_16;
-            occ_b$48$d = occ_b$48$q + l_ib2$48 - dep$12$bytes;
+            occ_p$48$d = occ_p$48$q + s4_p$48$q - k1_16;
+            occ_b$48$d = occ_b$48$q + s4_b$48$q - dep$12$bytes;
         end
         occ_pkts$48 = occ_p$48$q;
         occ_bytes$48 = occ_b$48$q;
@@ -9745,11 +10995,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$49 = l_ip$49 + k1_16;
             l_ib2$49 = l_ib2$49 + s3_by$1$q;
         end
-        occ_p$49$d = occ_p$49$q + l_ip$49;
-        occ_b$49$d = occ_b$49$q + l_ib2$49;
+        s4_p$49$d = l_ip$49;
+        s4_b$49$d = l_ib2$49;
+        occ_p$49$d = occ_p$49$q + s4_p$49$q;
+        occ_b$49$d = occ_b$49$q + s4_b$49$q;
         if (dep$12$valid & (dep$12$band == k_bidx$1)) begin
-            occ_p$49$d = occ_p$49$q + l_ip$49 - k1_16;
-            occ_b$49$d = occ_b$49$q + l_ib2$49 - dep$12$bytes;
+            occ_p$49$d = occ_p$49$q + s4_p$49$q - k1_16;
+            occ_b$49$d = occ_b$49$q + s4_b$49$q - dep$12$bytes;
         end
         occ_pkts$49 = occ_p$49$q;
         occ_bytes$49 = occ_b$49$q;
@@ -9763,11 +11015,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$50 = l_ip$50 + k1_16;
             l_ib2$50 = l_ib2$50 + s3_by$1$q;
         end
-        occ_p$50$d = occ_p$50$q + l_ip$50;
-        occ_b$50$d = occ_b$50$q + l_ib2$50;
+        s4_p$50$d = l_ip$50;
+        s4_b$50$d = l_ib2$50;
+        occ_p$50$d = occ_p$50$q + s4_p$50$q;
+        occ_b$50$d = occ_b$50$q + s4_b$50$q;
         if (dep$12$valid & (dep$12$band == k_bidx$2)) begin
-            occ_p$50$d = occ_p$50$q + l_ip$50 - k1_16;
-            occ_b$50$d = occ_b$50$q + l_ib2$50 - dep$12$bytes;
+            occ_p$50$d = occ_p$50$q + s4_p$50$q - k1_16;
+            occ_b$50$d = occ_b$50$q + s4_b$50$q - dep$12$bytes;
         end
         occ_pkts$50 = occ_p$50$q;
         occ_bytes$50 = occ_b$50$q;
@@ -9781,11 +11035,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$51 = l_ip$51 + k1_16;
             l_ib2$51 = l_ib2$51 + s3_by$1$q;
         end
-        occ_p$51$d = occ_p$51$q + l_ip$51;
-        occ_b$51$d = occ_b$51$q + l_ib2$51;
+        s4_p$51$d = l_ip$51;
+        s4_b$51$d = l_ib2$51;
+        occ_p$51$d = occ_p$51$q + s4_p$51$q;
+        occ_b$51$d = occ_b$51$q + s4_b$51$q;
         if (dep$12$valid & (dep$12$band == k_bidx$3)) begin
-            occ_p$51$d = occ_p$51$q + l_ip$51 - k1_16;
-            occ_b$51$d = occ_b$51$q + l_ib2$51 - dep$12$bytes;
+            occ_p$51$d = occ_p$51$q + s4_p$51$q - k1_16;
+            occ_b$51$d = occ_b$51$q + s4_b$51$q - dep$12$bytes;
         end
         occ_pkts$51 = occ_p$51$q;
         occ_bytes$51 = occ_b$51$q;
@@ -9799,11 +11055,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$52 = l_ip$52 + k1_16;
             l_ib2$52 = l_ib2$52 + s3_by$1$q;
         end
-        occ_p$52$d = occ_p$52$q + l_ip$52;
-        occ_b$52$d = occ_b$52$q + l_ib2$52;
+        s4_p$52$d = l_ip$52;
+        s4_b$52$d = l_ib2$52;
+        occ_p$52$d = occ_p$52$q + s4_p$52$q;
+        occ_b$52$d = occ_b$52$q + s4_b$52$q;
         if (dep$13$valid & (dep$13$band == k_bidx$0)) begin
-            occ_p$52$d = occ_p$52$q + l_ip$52 - k1_16;
-            occ_b$52$d = occ_b$52$q + l_ib2$52 - dep$13$bytes;
+            occ_p$52$d = occ_p$52$q + s4_p$52$q - k1_16;
+            occ_b$52$d = occ_b$52$q + s4_b$52$q - dep$13$bytes;
         end
         occ_pkts$52 = occ_p$52$q;
         occ_bytes$52 = occ_b$52$q;
@@ -9817,11 +11075,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$53 = l_ip$53 + k1_16;
             l_ib2$53 = l_ib2$53 + s3_by$1$q;
         end
-        occ_p$53$d = occ_p$53$q + l_ip$53;
-        occ_b$53$d = occ_b$53$q + l_ib2$53;
+        s4_p$53$d = l_ip$53;
+        s4_b$53$d = l_ib2$53;
+        occ_p$53$d = occ_p$53$q + s4_p$53$q;
+        occ_b$53$d = occ_b$53$q + s4_b$53$q;
         if (dep$13$valid & (dep$13$band == k_bidx$1)) begin
-            occ_p$53$d = occ_p$53$q + l_ip$53 - k1_16;
-            occ_b$53$d = occ_b$53$q + l_ib2$53 - dep$13$bytes;
+            occ_p$53$d = occ_p$53$q + s4_p$53$q - k1_16;
+            occ_b$53$d = occ_b$53$q + s4_b$53$q - dep$13$bytes;
         end
         occ_pkts$53 = occ_p$53$q;
         occ_bytes$53 = occ_b$53$q;
@@ -9835,11 +11095,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$54 = l_ip$54 + k1_16;
             l_ib2$54 = l_ib2$54 + s3_by$1$q;
         end
-        occ_p$54$d = occ_p$54$q + l_ip$54;
-        occ_b$54$d = occ_b$54$q + l_ib2$54;
+        s4_p$54$d = l_ip$54;
+        s4_b$54$d = l_ib2$54;
+        occ_p$54$d = occ_p$54$q + s4_p$54$q;
+        occ_b$54$d = occ_b$54$q + s4_b$54$q;
         if (dep$13$valid & (dep$13$band == k_bidx$2)) begin
-            occ_p$54$d = occ_p$54$q + l_ip$54 - k1_16;
-            occ_b$54$d = occ_b$54$q + l_ib2$54 - dep$13$bytes;
+            occ_p$54$d = occ_p$54$q + s4_p$54$q - k1_16;
+            occ_b$54$d = occ_b$54$q + s4_b$54$q - dep$13$bytes;
         end
         occ_pkts$54 = occ_p$54$q;
         occ_bytes$54 = occ_b$54$q;
@@ -9853,11 +11115,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$55 = l_ip$55 + k1_16;
             l_ib2$55 = l_ib2$55 + s3_by$1$q;
         end
-        occ_p$55$d = occ_p$55$q + l_ip$55;
-        occ_b$55$d = occ_b$55$q + l_ib2$55;
+        s4_p$55$d = l_ip$55;
+        s4_b$55$d = l_ib2$55;
+        occ_p$55$d = occ_p$55$q + s4_p$55$q;
+        occ_b$55$d = occ_b$55$q + s4_b$55$q;
         if (dep$13$valid & (dep$13$band == k_bidx$3)) begin
-            occ_p$55$d = occ_p$55$q + l_ip$55 - k1_16;
-            occ_b$55$d = occ_b$55$q + l_ib2$55 - dep$13$bytes;
+            occ_p$55$d = occ_p$55$q + s4_p$55$q - k1_16;
+            occ_b$55$d = occ_b$55$q + s4_b$55$q - dep$13$bytes;
         end
         occ_pkts$55 = occ_p$55$q;
         occ_bytes$55 = occ_b$55$q;
@@ -9871,11 +11135,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$56 = l_ip$56 + k1_16;
             l_ib2$56 = l_ib2$56 + s3_by$1$q;
         end
-        occ_p$56$d = occ_p$56$q + l_ip$56;
-        occ_b$56$d = occ_b$56$q + l_ib2$56;
+        s4_p$56$d = l_ip$56;
+        s4_b$56$d = l_ib2$56;
+        occ_p$56$d = occ_p$56$q + s4_p$56$q;
+        occ_b$56$d = occ_b$56$q + s4_b$56$q;
         if (dep$14$valid & (dep$14$band == k_bidx$0)) begin
-            occ_p$56$d = occ_p$56$q + l_ip$56 - k1_16;
-            occ_b$56$d = occ_b$56$q + l_ib2$56 - dep$14$bytes;
+            occ_p$56$d = occ_p$56$q + s4_p$56$q - k1_16;
+            occ_b$56$d = occ_b$56$q + s4_b$56$q - dep$14$bytes;
         end
         occ_pkts$56 = occ_p$56$q;
         occ_bytes$56 = occ_b$56$q;
@@ -9889,11 +11155,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$57 = l_ip$57 + k1_16;
             l_ib2$57 = l_ib2$57 + s3_by$1$q;
         end
-        occ_p$57$d = occ_p$57$q + l_ip$57;
-        occ_b$57$d = occ_b$57$q + l_ib2$57;
+        s4_p$57$d = l_ip$57;
+        s4_b$57$d = l_ib2$57;
+        occ_p$57$d = occ_p$57$q + s4_p$57$q;
+        occ_b$57$d = occ_b$57$q + s4_b$57$q;
         if (dep$14$valid & (dep$14$band == k_bidx$1)) begin
-            occ_p$57$d = occ_p$57$q + l_ip$57 - k1_16;
-            occ_b$57$d = occ_b$57$q + l_ib2$57 - dep$14$bytes;
+            occ_p$57$d = occ_p$57$q + s4_p$57$q - k1_16;
+            occ_b$57$d = occ_b$57$q + s4_b$57$q - dep$14$bytes;
         end
         occ_pkts$57 = occ_p$57$q;
         occ_bytes$57 = occ_b$57$q;
@@ -9907,11 +11175,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$58 = l_ip$58 + k1_16;
             l_ib2$58 = l_ib2$58 + s3_by$1$q;
         end
-        occ_p$58$d = occ_p$58$q + l_ip$58;
-        occ_b$58$d = occ_b$58$q + l_ib2$58;
+        s4_p$58$d = l_ip$58;
+        s4_b$58$d = l_ib2$58;
+        occ_p$58$d = occ_p$58$q + s4_p$58$q;
+        occ_b$58$d = occ_b$58$q + s4_b$58$q;
         if (dep$14$valid & (dep$14$band == k_bidx$2)) begin
-            occ_p$58$d = occ_p$58$q + l_ip$58 - k1_16;
-            occ_b$58$d = occ_b$58$q + l_ib2$58 - dep$14$bytes;
+            occ_p$58$d = occ_p$58$q + s4_p$58$q - k1_16;
+            occ_b$58$d = occ_b$58$q + s4_b$58$q - dep$14$bytes;
         end
         occ_pkts$58 = occ_p$58$q;
         occ_bytes$58 = occ_b$58$q;
@@ -9925,11 +11195,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$59 = l_ip$59 + k1_16;
             l_ib2$59 = l_ib2$59 + s3_by$1$q;
         end
-        occ_p$59$d = occ_p$59$q + l_ip$59;
-        occ_b$59$d = occ_b$59$q + l_ib2$59;
+        s4_p$59$d = l_ip$59;
+        s4_b$59$d = l_ib2$59;
+        occ_p$59$d = occ_p$59$q + s4_p$59$q;
+        occ_b$59$d = occ_b$59$q + s4_b$59$q;
         if (dep$14$valid & (dep$14$band == k_bidx$3)) begin
-            occ_p$59$d = occ_p$59$q + l_ip$59 - k1_16;
-            occ_b$59$d = occ_b$59$q + l_ib2$59 - dep$14$bytes;
+            occ_p$59$d = occ_p$59$q + s4_p$59$q - k1_16;
+            occ_b$59$d = occ_b$59$q + s4_b$59$q - dep$14$bytes;
         end
         occ_pkts$59 = occ_p$59$q;
         occ_bytes$59 = occ_b$59$q;
@@ -9943,11 +11215,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$60 = l_ip$60 + k1_16;
             l_ib2$60 = l_ib2$60 + s3_by$1$q;
         end
-        occ_p$60$d = occ_p$60$q + l_ip$60;
-        occ_b$60$d = occ_b$60$q + l_ib2$60;
+        s4_p$60$d = l_ip$60;
+        s4_b$60$d = l_ib2$60;
+        occ_p$60$d = occ_p$60$q + s4_p$60$q;
+        occ_b$60$d = occ_b$60$q + s4_b$60$q;
         if (dep$15$valid & (dep$15$band == k_bidx$0)) begin
-            occ_p$60$d = occ_p$60$q + l_ip$60 - k1_16;
-            occ_b$60$d = occ_b$60$q + l_ib2$60 - dep$15$bytes;
+            occ_p$60$d = occ_p$60$q + s4_p$60$q - k1_16;
+            occ_b$60$d = occ_b$60$q + s4_b$60$q - dep$15$bytes;
         end
         occ_pkts$60 = occ_p$60$q;
         occ_bytes$60 = occ_b$60$q;
@@ -9961,11 +11235,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$61 = l_ip$61 + k1_16;
             l_ib2$61 = l_ib2$61 + s3_by$1$q;
         end
-        occ_p$61$d = occ_p$61$q + l_ip$61;
-        occ_b$61$d = occ_b$61$q + l_ib2$61;
+        s4_p$61$d = l_ip$61;
+        s4_b$61$d = l_ib2$61;
+        occ_p$61$d = occ_p$61$q + s4_p$61$q;
+        occ_b$61$d = occ_b$61$q + s4_b$61$q;
         if (dep$15$valid & (dep$15$band == k_bidx$1)) begin
-            occ_p$61$d = occ_p$61$q + l_ip$61 - k1_16;
-            occ_b$61$d = occ_b$61$q + l_ib2$61 - dep$15$bytes;
+            occ_p$61$d = occ_p$61$q + s4_p$61$q - k1_16;
+            occ_b$61$d = occ_b$61$q + s4_b$61$q - dep$15$bytes;
         end
         occ_pkts$61 = occ_p$61$q;
         occ_bytes$61 = occ_b$61$q;
@@ -9979,11 +11255,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$62 = l_ip$62 + k1_16;
             l_ib2$62 = l_ib2$62 + s3_by$1$q;
         end
-        occ_p$62$d = occ_p$62$q + l_ip$62;
-        occ_b$62$d = occ_b$62$q + l_ib2$62;
+        s4_p$62$d = l_ip$62;
+        s4_b$62$d = l_ib2$62;
+        occ_p$62$d = occ_p$62$q + s4_p$62$q;
+        occ_b$62$d = occ_b$62$q + s4_b$62$q;
         if (dep$15$valid & (dep$15$band == k_bidx$2)) begin
-            occ_p$62$d = occ_p$62$q + l_ip$62 - k1_16;
-            occ_b$62$d = occ_b$62$q + l_ib2$62 - dep$15$bytes;
+            occ_p$62$d = occ_p$62$q + s4_p$62$q - k1_16;
+            occ_b$62$d = occ_b$62$q + s4_b$62$q - dep$15$bytes;
         end
         occ_pkts$62 = occ_p$62$q;
         occ_bytes$62 = occ_b$62$q;
@@ -9997,11 +11275,13 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             l_ip$63 = l_ip$63 + k1_16;
             l_ib2$63 = l_ib2$63 + s3_by$1$q;
         end
-        occ_p$63$d = occ_p$63$q + l_ip$63;
-        occ_b$63$d = occ_b$63$q + l_ib2$63;
+        s4_p$63$d = l_ip$63;
+        s4_b$63$d = l_ib2$63;
+        occ_p$63$d = occ_p$63$q + s4_p$63$q;
+        occ_b$63$d = occ_b$63$q + s4_b$63$q;
         if (dep$15$valid & (dep$15$band == k_bidx$3)) begin
-            occ_p$63$d = occ_p$63$q + l_ip$63 - k1_16;
-            occ_b$63$d = occ_b$63$q + l_ib2$63 - dep$15$bytes;
+            occ_p$63$d = occ_p$63$q + s4_p$63$q - k1_16;
+            occ_b$63$d = occ_b$63$q + s4_b$63$q - dep$15$bytes;
         end
         occ_pkts$63 = occ_p$63$q;
         occ_bytes$63 = occ_b$63$q;
@@ -10073,132 +11353,260 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             s2_v$1$d = 1'b0;
             s3_v$1$d = 1'b0;
             s3_r$1$d = 1'b0;
+            s4_p$0$d = k0_16;
+            s4_b$0$d = k0_32;
             occ_p$0$d = k0_16;
             occ_b$0$d = k0_32;
+            s4_p$1$d = k0_16;
+            s4_b$1$d = k0_32;
             occ_p$1$d = k0_16;
             occ_b$1$d = k0_32;
+            s4_p$2$d = k0_16;
+            s4_b$2$d = k0_32;
             occ_p$2$d = k0_16;
             occ_b$2$d = k0_32;
+            s4_p$3$d = k0_16;
+            s4_b$3$d = k0_32;
             occ_p$3$d = k0_16;
             occ_b$3$d = k0_32;
+            s4_p$4$d = k0_16;
+            s4_b$4$d = k0_32;
             occ_p$4$d = k0_16;
             occ_b$4$d = k0_32;
+            s4_p$5$d = k0_16;
+            s4_b$5$d = k0_32;
             occ_p$5$d = k0_16;
             occ_b$5$d = k0_32;
+            s4_p$6$d = k0_16;
+            s4_b$6$d = k0_32;
             occ_p$6$d = k0_16;
             occ_b$6$d = k0_32;
+            s4_p$7$d = k0_16;
+            s4_b$7$d = k0_32;
             occ_p$7$d = k0_16;
             occ_b$7$d = k0_32;
+            s4_p$8$d = k0_16;
+            s4_b$8$d = k0_32;
             occ_p$8$d = k0_16;
             occ_b$8$d = k0_32;
+            s4_p$9$d = k0_16;
+            s4_b$9$d = k0_32;
             occ_p$9$d = k0_16;
             occ_b$9$d = k0_32;
+            s4_p$10$d = k0_16;
+            s4_b$10$d = k0_32;
             occ_p$10$d = k0_16;
             occ_b$10$d = k0_32;
+            s4_p$11$d = k0_16;
+            s4_b$11$d = k0_32;
             occ_p$11$d = k0_16;
             occ_b$11$d = k0_32;
+            s4_p$12$d = k0_16;
+            s4_b$12$d = k0_32;
             occ_p$12$d = k0_16;
             occ_b$12$d = k0_32;
+            s4_p$13$d = k0_16;
+            s4_b$13$d = k0_32;
             occ_p$13$d = k0_16;
             occ_b$13$d = k0_32;
+            s4_p$14$d = k0_16;
+            s4_b$14$d = k0_32;
             occ_p$14$d = k0_16;
             occ_b$14$d = k0_32;
+            s4_p$15$d = k0_16;
+            s4_b$15$d = k0_32;
             occ_p$15$d = k0_16;
             occ_b$15$d = k0_32;
+            s4_p$16$d = k0_16;
+            s4_b$16$d = k0_32;
             occ_p$16$d = k0_16;
             occ_b$16$d = k0_32;
+            s4_p$17$d = k0_16;
+            s4_b$17$d = k0_32;
             occ_p$17$d = k0_16;
             occ_b$17$d = k0_32;
+            s4_p$18$d = k0_16;
+            s4_b$18$d = k0_32;
             occ_p$18$d = k0_16;
             occ_b$18$d = k0_32;
+            s4_p$19$d = k0_16;
+            s4_b$19$d = k0_32;
             occ_p$19$d = k0_16;
             occ_b$19$d = k0_32;
+            s4_p$20$d = k0_16;
+            s4_b$20$d = k0_32;
             occ_p$20$d = k0_16;
             occ_b$20$d = k0_32;
+            s4_p$21$d = k0_16;
+            s4_b$21$d = k0_32;
             occ_p$21$d = k0_16;
             occ_b$21$d = k0_32;
+            s4_p$22$d = k0_16;
+            s4_b$22$d = k0_32;
             occ_p$22$d = k0_16;
             occ_b$22$d = k0_32;
+            s4_p$23$d = k0_16;
+            s4_b$23$d = k0_32;
             occ_p$23$d = k0_16;
             occ_b$23$d = k0_32;
+            s4_p$24$d = k0_16;
+            s4_b$24$d = k0_32;
             occ_p$24$d = k0_16;
             occ_b$24$d = k0_32;
+            s4_p$25$d = k0_16;
+            s4_b$25$d = k0_32;
             occ_p$25$d = k0_16;
             occ_b$25$d = k0_32;
+            s4_p$26$d = k0_16;
+            s4_b$26$d = k0_32;
             occ_p$26$d = k0_16;
             occ_b$26$d = k0_32;
+            s4_p$27$d = k0_16;
+            s4_b$27$d = k0_32;
             occ_p$27$d = k0_16;
             occ_b$27$d = k0_32;
+            s4_p$28$d = k0_16;
+            s4_b$28$d = k0_32;
             occ_p$28$d = k0_16;
             occ_b$28$d = k0_32;
+            s4_p$29$d = k0_16;
+            s4_b$29$d = k0_32;
             occ_p$29$d = k0_16;
             occ_b$29$d = k0_32;
+            s4_p$30$d = k0_16;
+            s4_b$30$d = k0_32;
             occ_p$30$d = k0_16;
             occ_b$30$d = k0_32;
+            s4_p$31$d = k0_16;
+            s4_b$31$d = k0_32;
             occ_p$31$d = k0_16;
             occ_b$31$d = k0_32;
+            s4_p$32$d = k0_16;
+            s4_b$32$d = k0_32;
             occ_p$32$d = k0_16;
             occ_b$32$d = k0_32;
+            s4_p$33$d = k0_16;
+            s4_b$33$d = k0_32;
             occ_p$33$d = k0_16;
             occ_b$33$d = k0_32;
+            s4_p$34$d = k0_16;
+            s4_b$34$d = k0_32;
             occ_p$34$d = k0_16;
             occ_b$34$d = k0_32;
+            s4_p$35$d = k0_16;
+            s4_b$35$d = k0_32;
             occ_p$35$d = k0_16;
             occ_b$35$d = k0_32;
+            s4_p$36$d = k0_16;
+            s4_b$36$d = k0_32;
             occ_p$36$d = k0_16;
             occ_b$36$d = k0_32;
+            s4_p$37$d = k0_16;
+            s4_b$37$d = k0_32;
             occ_p$37$d = k0_16;
             occ_b$37$d = k0_32;
+            s4_p$38$d = k0_16;
+            s4_b$38$d = k0_32;
             occ_p$38$d = k0_16;
             occ_b$38$d = k0_32;
+            s4_p$39$d = k0_16;
+            s4_b$39$d = k0_32;
             occ_p$39$d = k0_16;
             occ_b$39$d = k0_32;
+            s4_p$40$d = k0_16;
+            s4_b$40$d = k0_32;
             occ_p$40$d = k0_16;
             occ_b$40$d = k0_32;
+            s4_p$41$d = k0_16;
+            s4_b$41$d = k0_32;
             occ_p$41$d = k0_16;
             occ_b$41$d = k0_32;
+            s4_p$42$d = k0_16;
+            s4_b$42$d = k0_32;
             occ_p$42$d = k0_16;
             occ_b$42$d = k0_32;
+            s4_p$43$d = k0_16;
+            s4_b$43$d = k0_32;
             occ_p$43$d = k0_16;
             occ_b$43$d = k0_32;
+            s4_p$44$d = k0_16;
+            s4_b$44$d = k0_32;
             occ_p$44$d = k0_16;
             occ_b$44$d = k0_32;
+            s4_p$45$d = k0_16;
+            s4_b$45$d = k0_32;
             occ_p$45$d = k0_16;
             occ_b$45$d = k0_32;
+            s4_p$46$d = k0_16;
+            s4_b$46$d = k0_32;
             occ_p$46$d = k0_16;
             occ_b$46$d = k0_32;
+            s4_p$47$d = k0_16;
+            s4_b$47$d = k0_32;
             occ_p$47$d = k0_16;
             occ_b$47$d = k0_32;
+            s4_p$48$d = k0_16;
+            s4_b$48$d = k0_32;
             occ_p$48$d = k0_16;
             occ_b$48$d = k0_32;
+            s4_p$49$d = k0_16;
+            s4_b$49$d = k0_32;
             occ_p$49$d = k0_16;
             occ_b$49$d = k0_32;
+            s4_p$50$d = k0_16;
+            s4_b$50$d = k0_32;
             occ_p$50$d = k0_16;
             occ_b$50$d = k0_32;
+            s4_p$51$d = k0_16;
+            s4_b$51$d = k0_32;
             occ_p$51$d = k0_16;
             occ_b$51$d = k0_32;
+            s4_p$52$d = k0_16;
+            s4_b$52$d = k0_32;
             occ_p$52$d = k0_16;
             occ_b$52$d = k0_32;
+            s4_p$53$d = k0_16;
+            s4_b$53$d = k0_32;
             occ_p$53$d = k0_16;
             occ_b$53$d = k0_32;
+            s4_p$54$d = k0_16;
+            s4_b$54$d = k0_32;
             occ_p$54$d = k0_16;
             occ_b$54$d = k0_32;
+            s4_p$55$d = k0_16;
+            s4_b$55$d = k0_32;
             occ_p$55$d = k0_16;
             occ_b$55$d = k0_32;
+            s4_p$56$d = k0_16;
+            s4_b$56$d = k0_32;
             occ_p$56$d = k0_16;
             occ_b$56$d = k0_32;
+            s4_p$57$d = k0_16;
+            s4_b$57$d = k0_32;
             occ_p$57$d = k0_16;
             occ_b$57$d = k0_32;
+            s4_p$58$d = k0_16;
+            s4_b$58$d = k0_32;
             occ_p$58$d = k0_16;
             occ_b$58$d = k0_32;
+            s4_p$59$d = k0_16;
+            s4_b$59$d = k0_32;
             occ_p$59$d = k0_16;
             occ_b$59$d = k0_32;
+            s4_p$60$d = k0_16;
+            s4_b$60$d = k0_32;
             occ_p$60$d = k0_16;
             occ_b$60$d = k0_32;
+            s4_p$61$d = k0_16;
+            s4_b$61$d = k0_32;
             occ_p$61$d = k0_16;
             occ_b$61$d = k0_32;
+            s4_p$62$d = k0_16;
+            s4_b$62$d = k0_32;
             occ_p$62$d = k0_16;
             occ_b$62$d = k0_32;
+            s4_p$63$d = k0_16;
+            s4_b$63$d = k0_32;
             occ_p$63$d = k0_16;
             occ_b$63$d = k0_32;
             c_adm$d = k0_32;
@@ -21000,6 +22408,2438 @@ module sadm_p16$s3_v$1(d,q,clock);
     end
           
 endmodule // sadm_p16$s3_v$1
+
+
+module sadm_p16$s4_b$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$0
+
+
+module sadm_p16$s4_b$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$1
+
+
+module sadm_p16$s4_b$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$10
+
+
+module sadm_p16$s4_b$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$11
+
+
+module sadm_p16$s4_b$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$12
+
+
+module sadm_p16$s4_b$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$13
+
+
+module sadm_p16$s4_b$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$14
+
+
+module sadm_p16$s4_b$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$15
+
+
+module sadm_p16$s4_b$16(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$16
+
+
+module sadm_p16$s4_b$17(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$17
+
+
+module sadm_p16$s4_b$18(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$18
+
+
+module sadm_p16$s4_b$19(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$19
+
+
+module sadm_p16$s4_b$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$2
+
+
+module sadm_p16$s4_b$20(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$20
+
+
+module sadm_p16$s4_b$21(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$21
+
+
+module sadm_p16$s4_b$22(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$22
+
+
+module sadm_p16$s4_b$23(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$23
+
+
+module sadm_p16$s4_b$24(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$24
+
+
+module sadm_p16$s4_b$25(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$25
+
+
+module sadm_p16$s4_b$26(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$26
+
+
+module sadm_p16$s4_b$27(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$27
+
+
+module sadm_p16$s4_b$28(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$28
+
+
+module sadm_p16$s4_b$29(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$29
+
+
+module sadm_p16$s4_b$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$3
+
+
+module sadm_p16$s4_b$30(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$30
+
+
+module sadm_p16$s4_b$31(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$31
+
+
+module sadm_p16$s4_b$32(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$32
+
+
+module sadm_p16$s4_b$33(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$33
+
+
+module sadm_p16$s4_b$34(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$34
+
+
+module sadm_p16$s4_b$35(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$35
+
+
+module sadm_p16$s4_b$36(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$36
+
+
+module sadm_p16$s4_b$37(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$37
+
+
+module sadm_p16$s4_b$38(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$38
+
+
+module sadm_p16$s4_b$39(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$39
+
+
+module sadm_p16$s4_b$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$4
+
+
+module sadm_p16$s4_b$40(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$40
+
+
+module sadm_p16$s4_b$41(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$41
+
+
+module sadm_p16$s4_b$42(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$42
+
+
+module sadm_p16$s4_b$43(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$43
+
+
+module sadm_p16$s4_b$44(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$44
+
+
+module sadm_p16$s4_b$45(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$45
+
+
+module sadm_p16$s4_b$46(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$46
+
+
+module sadm_p16$s4_b$47(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$47
+
+
+module sadm_p16$s4_b$48(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$48
+
+
+module sadm_p16$s4_b$49(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$49
+
+
+module sadm_p16$s4_b$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$5
+
+
+module sadm_p16$s4_b$50(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$50
+
+
+module sadm_p16$s4_b$51(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$51
+
+
+module sadm_p16$s4_b$52(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$52
+
+
+module sadm_p16$s4_b$53(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$53
+
+
+module sadm_p16$s4_b$54(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$54
+
+
+module sadm_p16$s4_b$55(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$55
+
+
+module sadm_p16$s4_b$56(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$56
+
+
+module sadm_p16$s4_b$57(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$57
+
+
+module sadm_p16$s4_b$58(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$58
+
+
+module sadm_p16$s4_b$59(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$59
+
+
+module sadm_p16$s4_b$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$6
+
+
+module sadm_p16$s4_b$60(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$60
+
+
+module sadm_p16$s4_b$61(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$61
+
+
+module sadm_p16$s4_b$62(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$62
+
+
+module sadm_p16$s4_b$63(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$63
+
+
+module sadm_p16$s4_b$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$7
+
+
+module sadm_p16$s4_b$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$8
+
+
+module sadm_p16$s4_b$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_b$9
+
+
+module sadm_p16$s4_p$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$0
+
+
+module sadm_p16$s4_p$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$1
+
+
+module sadm_p16$s4_p$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$10
+
+
+module sadm_p16$s4_p$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$11
+
+
+module sadm_p16$s4_p$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$12
+
+
+module sadm_p16$s4_p$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$13
+
+
+module sadm_p16$s4_p$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$14
+
+
+module sadm_p16$s4_p$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$15
+
+
+module sadm_p16$s4_p$16(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$16
+
+
+module sadm_p16$s4_p$17(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$17
+
+
+module sadm_p16$s4_p$18(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$18
+
+
+module sadm_p16$s4_p$19(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$19
+
+
+module sadm_p16$s4_p$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$2
+
+
+module sadm_p16$s4_p$20(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$20
+
+
+module sadm_p16$s4_p$21(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$21
+
+
+module sadm_p16$s4_p$22(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$22
+
+
+module sadm_p16$s4_p$23(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$23
+
+
+module sadm_p16$s4_p$24(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$24
+
+
+module sadm_p16$s4_p$25(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$25
+
+
+module sadm_p16$s4_p$26(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$26
+
+
+module sadm_p16$s4_p$27(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$27
+
+
+module sadm_p16$s4_p$28(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$28
+
+
+module sadm_p16$s4_p$29(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$29
+
+
+module sadm_p16$s4_p$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$3
+
+
+module sadm_p16$s4_p$30(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$30
+
+
+module sadm_p16$s4_p$31(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$31
+
+
+module sadm_p16$s4_p$32(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$32
+
+
+module sadm_p16$s4_p$33(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$33
+
+
+module sadm_p16$s4_p$34(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$34
+
+
+module sadm_p16$s4_p$35(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$35
+
+
+module sadm_p16$s4_p$36(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$36
+
+
+module sadm_p16$s4_p$37(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$37
+
+
+module sadm_p16$s4_p$38(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$38
+
+
+module sadm_p16$s4_p$39(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$39
+
+
+module sadm_p16$s4_p$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$4
+
+
+module sadm_p16$s4_p$40(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$40
+
+
+module sadm_p16$s4_p$41(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$41
+
+
+module sadm_p16$s4_p$42(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$42
+
+
+module sadm_p16$s4_p$43(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$43
+
+
+module sadm_p16$s4_p$44(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$44
+
+
+module sadm_p16$s4_p$45(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$45
+
+
+module sadm_p16$s4_p$46(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$46
+
+
+module sadm_p16$s4_p$47(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$47
+
+
+module sadm_p16$s4_p$48(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$48
+
+
+module sadm_p16$s4_p$49(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$49
+
+
+module sadm_p16$s4_p$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$5
+
+
+module sadm_p16$s4_p$50(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$50
+
+
+module sadm_p16$s4_p$51(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$51
+
+
+module sadm_p16$s4_p$52(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$52
+
+
+module sadm_p16$s4_p$53(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$53
+
+
+module sadm_p16$s4_p$54(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$54
+
+
+module sadm_p16$s4_p$55(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$55
+
+
+module sadm_p16$s4_p$56(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$56
+
+
+module sadm_p16$s4_p$57(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$57
+
+
+module sadm_p16$s4_p$58(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$58
+
+
+module sadm_p16$s4_p$59(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$59
+
+
+module sadm_p16$s4_p$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$6
+
+
+module sadm_p16$s4_p$60(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$60
+
+
+module sadm_p16$s4_p$61(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$61
+
+
+module sadm_p16$s4_p$62(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$62
+
+
+module sadm_p16$s4_p$63(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$63
+
+
+module sadm_p16$s4_p$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$7
+
+
+module sadm_p16$s4_p$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$8
+
+
+module sadm_p16$s4_p$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_p$9
 
 
 module sadm_p16$thr$0(d,q,clock);

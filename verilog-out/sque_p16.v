@@ -22846,8 +22846,8 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
         if (pk_b$0$q == wb$0$q) begin
             l_nu$0 = wu$0$q + k1_8;
         end
+        l_lpre$0 = 1'b0;
         if (l_iss$0) begin
-            l_lpre$0 = 1'b0;
             lp$0$d = l_lpre$0 | pk_lh$1$q;
             l_lpre$0 = l_lpre$0 | pk_lh$0$q;
             lp$1$d = l_lpre$0 | pk_lh$1$q;
@@ -22860,9 +22860,6 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
                 wb$0$d = pk_b$0$q;
                 wu$0$d = l_nu$0;
             end
-        end
-        else begin
-            l_lpre$0 = 1'b0;
         end
         ri$0$d = l_iss$0;
         ri_rh$0$d = sl$0$q;
@@ -23057,8 +23054,8 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
         if (pk_b$1$q == wb$1$q) begin
             l_nu$1 = wu$1$q + k1_8;
         end
+        l_lpre$1 = 1'b0;
         if (l_iss$1) begin
-            l_lpre$1 = 1'b0;
             lp$2$d = l_lpre$1 | pk_lh$3$q;
             l_lpre$1 = l_lpre$1 | pk_lh$2$q;
             lp$3$d = l_lpre$1 | pk_lh$3$q;
@@ -23071,9 +23068,6 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
                 wb$1$d = pk_b$1$q;
                 wu$1$d = l_nu$1;
             end
-        end
-        else begin
-            l_lpre$1 = 1'b0;
         end
         ri$1$d = l_iss$1;
         ri_rh$2$d = sl$2$q;
@@ -23268,8 +23262,8 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
         if (pk_b$2$q == wb$2$q) begin
             l_nu$2 = wu$2$q + k1_8;
         end
+        l_lpre$2 = 1'b0;
         if (l_iss$2) begin
-            l_lpre$2 = 1'b0;
             lp$4$d = l_lpre$2 | pk_lh$5$q;
             l_lpre$2 = l_lpre$2 | pk_lh$4$q;
             lp$5$d = l_lpre$2 | pk_lh$5$q;
@@ -23282,9 +23276,6 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
                 wb$2$d = pk_b$2$q;
                 wu$2$d = l_nu$2;
             end
-        end
-        else begin
-            l_lpre$2 = 1'b0;
         end
         ri$2$d = l_iss$2;
         ri_rh$4$d = sl$4$q;
@@ -23479,8 +23470,8 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
         if (pk_b$3$q == wb$3$q) begin
             l_nu$3 = wu$3$q + k1_8;
         end
+        l_lpre$3 = 1'b0;
         if (l_iss$3) begin
-            l_lpre$3 = 1'b0;
             lp$6$d = l_lpre$3 | pk_lh$7$q;
             l_lpre$3 = l_lpre$3 | pk_lh$6$q;
             lp$7$d = l_lpre$3 | pk_lh$7$q;
@@ -23493,9 +23484,6 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
                 wb$3$d = pk_b$3$q;
                 wu$3$d = l_nu$3;
             end
-        end
-        else begin
-            l_lpre$3 = 1'b0;
         end
         ri$3$d = l_iss$3;
         ri_rh$6$d = sl$6$q;
@@ -23690,8 +23678,8 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
         if (pk_b$4$q == wb$4$q) begin
             l_nu$4 = wu$4$q + k1_8;
         end
+        l_lpre$4 = 1'b0;
         if (l_iss$4) begin
-            l_lpre$4 = 1'b0;
             lp$8$d = l_lpre$4 | pk_lh$9$q;
             l_lpre$4 = l_lpre$4 | pk_lh$8$q;
             lp$9$d = l_lpre$4 | pk_lh$9$q;
@@ -23704,9 +23692,6 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
                 wb$4$d = pk_b$4$q;
                 wu$4$d = l_nu$4;
             end
-        end
-        else begin
-            l_lpre$4 = 1'b0;
         end
         ri$4$d = l_iss$4;
         ri_rh$8$d = sl$8$q;
@@ -23901,8 +23886,8 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
         if (pk_b$5$q == wb$5$q) begin
             l_nu$5 = wu$5$q + k1_8;
         end
+        l_lpre$5 = 1'b0;
         if (l_iss$5) begin
-            l_lpre$5 = 1'b0;
             lp$10$d = l_lpre$5 | pk_lh$11$q;
             l_lpre$5 = l_lpre$5 | pk_lh$10$q;
             lp$11$d = l_lpre$5 | pk_lh$11$q;
@@ -23915,9 +23900,6 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
                 wb$5$d = pk_b$5$q;
                 wu$5$d = l_nu$5;
             end
-        end
-        else begin
-            l_lpre$5 = 1'b0;
         end
         ri$5$d = l_iss$5;
         ri_rh$10$d = sl$10$q;
@@ -24112,8 +24094,8 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
         if (pk_b$6$q == wb$6$q) begin
             l_nu$6 = wu$6$q + k1_8;
         end
+        l_lpre$6 = 1'b0;
         if (l_iss$6) begin
-            l_lpre$6 = 1'b0;
             lp$12$d = l_lpre$6 | pk_lh$13$q;
             l_lpre$6 = l_lpre$6 | pk_lh$12$q;
             lp$13$d = l_lpre$6 | pk_lh$13$q;
@@ -24126,9 +24108,6 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
                 wb$6$d = pk_b$6$q;
                 wu$6$d = l_nu$6;
             end
-        end
-        else begin
-            l_lpre$6 = 1'b0;
         end
         ri$6$d = l_iss$6;
         ri_rh$12$d = sl$12$q;
@@ -24323,8 +24302,8 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
         if (pk_b$7$q == wb$7$q) begin
             l_nu$7 = wu$7$q + k1_8;
         end
+        l_lpre$7 = 1'b0;
         if (l_iss$7) begin
-            l_lpre$7 = 1'b0;
             lp$14$d = l_lpre$7 | pk_lh$15$q;
             l_lpre$7 = l_lpre$7 | pk_lh$14$q;
             lp$15$d = l_lpre$7 | pk_lh$15$q;
@@ -24337,9 +24316,6 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
                 wb$7$d = pk_b$7$q;
                 wu$7$d = l_nu$7;
             end
-        end
-        else begin
-            l_lpre$7 = 1'b0;
         end
         ri$7$d = l_iss$7;
         ri_rh$14$d = sl$14$q;
@@ -24534,8 +24510,8 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
         if (pk_b$8$q == wb$8$q) begin
             l_nu$8 = wu$8$q + k1_8;
         end
+        l_lpre$8 = 1'b0;
         if (l_iss$8) begin
-            l_lpre$8 = 1'b0;
             lp$16$d = l_lpre$8 | pk_lh$17$q;
             l_lpre$8 = l_lpre$8 | pk_lh$16$q;
             lp$17$d = l_lpre$8 | pk_lh$17$q;
@@ -24548,9 +24524,6 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
                 wb$8$d = pk_b$8$q;
                 wu$8$d = l_nu$8;
             end
-        end
-        else begin
-            l_lpre$8 = 1'b0;
         end
         ri$8$d = l_iss$8;
         ri_rh$16$d = sl$16$q;
@@ -24745,8 +24718,8 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
         if (pk_b$9$q == wb$9$q) begin
             l_nu$9 = wu$9$q + k1_8;
         end
+        l_lpre$9 = 1'b0;
         if (l_iss$9) begin
-            l_lpre$9 = 1'b0;
             lp$18$d = l_lpre$9 | pk_lh$19$q;
             l_lpre$9 = l_lpre$9 | pk_lh$18$q;
             lp$19$d = l_lpre$9 | pk_lh$19$q;
@@ -24759,9 +24732,6 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
                 wb$9$d = pk_b$9$q;
                 wu$9$d = l_nu$9;
             end
-        end
-        else begin
-            l_lpre$9 = 1'b0;
         end
         ri$9$d = l_iss$9;
         ri_rh$18$d = sl$18$q;
@@ -24956,8 +24926,8 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
         if (pk_b$10$q == wb$10$q) begin
             l_nu$10 = wu$10$q + k1_8;
         end
+        l_lpre$10 = 1'b0;
         if (l_iss$10) begin
-            l_lpre$10 = 1'b0;
             lp$20$d = l_lpre$10 | pk_lh$21$q;
             l_lpre$10 = l_lpre$10 | pk_lh$20$q;
             lp$21$d = l_lpre$10 | pk_lh$21$q;
@@ -24970,9 +24940,6 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
                 wb$10$d = pk_b$10$q;
                 wu$10$d = l_nu$10;
             end
-        end
-        else begin
-            l_lpre$10 = 1'b0;
         end
         ri$10$d = l_iss$10;
         ri_rh$20$d = sl$20$q;
@@ -25167,8 +25134,8 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
         if (pk_b$11$q == wb$11$q) begin
             l_nu$11 = wu$11$q + k1_8;
         end
+        l_lpre$11 = 1'b0;
         if (l_iss$11) begin
-            l_lpre$11 = 1'b0;
             lp$22$d = l_lpre$11 | pk_lh$23$q;
             l_lpre$11 = l_lpre$11 | pk_lh$22$q;
             lp$23$d = l_lpre$11 | pk_lh$23$q;
@@ -25181,9 +25148,6 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
                 wb$11$d = pk_b$11$q;
                 wu$11$d = l_nu$11;
             end
-        end
-        else begin
-            l_lpre$11 = 1'b0;
         end
         ri$11$d = l_iss$11;
         ri_rh$22$d = sl$22$q;
@@ -25378,8 +25342,8 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
         if (pk_b$12$q == wb$12$q) begin
             l_nu$12 = wu$12$q + k1_8;
         end
+        l_lpre$12 = 1'b0;
         if (l_iss$12) begin
-            l_lpre$12 = 1'b0;
             lp$24$d = l_lpre$12 | pk_lh$25$q;
             l_lpre$12 = l_lpre$12 | pk_lh$24$q;
             lp$25$d = l_lpre$12 | pk_lh$25$q;
@@ -25392,9 +25356,6 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
                 wb$12$d = pk_b$12$q;
                 wu$12$d = l_nu$12;
             end
-        end
-        else begin
-            l_lpre$12 = 1'b0;
         end
         ri$12$d = l_iss$12;
         ri_rh$24$d = sl$24$q;
@@ -25589,8 +25550,8 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
         if (pk_b$13$q == wb$13$q) begin
             l_nu$13 = wu$13$q + k1_8;
         end
+        l_lpre$13 = 1'b0;
         if (l_iss$13) begin
-            l_lpre$13 = 1'b0;
             lp$26$d = l_lpre$13 | pk_lh$27$q;
             l_lpre$13 = l_lpre$13 | pk_lh$26$q;
             lp$27$d = l_lpre$13 | pk_lh$27$q;
@@ -25603,9 +25564,6 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
                 wb$13$d = pk_b$13$q;
                 wu$13$d = l_nu$13;
             end
-        end
-        else begin
-            l_lpre$13 = 1'b0;
         end
         ri$13$d = l_iss$13;
         ri_rh$26$d = sl$26$q;
@@ -25800,8 +25758,8 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
         if (pk_b$14$q == wb$14$q) begin
             l_nu$14 = wu$14$q + k1_8;
         end
+        l_lpre$14 = 1'b0;
         if (l_iss$14) begin
-            l_lpre$14 = 1'b0;
             lp$28$d = l_lpre$14 | pk_lh$29$q;
             l_lpre$14 = l_lpre$14 | pk_lh$28$q;
             lp$29$d = l_lpre$14 | pk_lh$29$q;
@@ -25814,9 +25772,6 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
                 wb$14$d = pk_b$14$q;
                 wu$14$d = l_nu$14;
             end
-        end
-        else begin
-            l_lpre$14 = 1'b0;
         end
         ri$14$d = l_iss$14;
         ri_rh$28$d = sl$28$q;
@@ -26011,8 +25966,8 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
         if (pk_b$15$q == wb$15$q) begin
             l_nu$15 = wu$15$q + k1_8;
         end
+        l_lpre$15 = 1'b0;
         if (l_iss$15) begin
-            l_lpre$15 = 1'b0;
             lp$30$d = l_lpre$15 | pk_lh$31$q;
             l_lpre$15 = l_lpre$15 | pk_lh$30$q;
             lp$31$d = l_lpre$15 | pk_lh$31$q;
@@ -26025,9 +25980,6 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
                 wb$15$d = pk_b$15$q;
                 wu$15$d = l_nu$15;
             end
-        end
-        else begin
-            l_lpre$15 = 1'b0;
         end
         ri$15$d = l_iss$15;
         ri_rh$30$d = sl$30$q;

@@ -3958,8 +3958,8 @@ module sque_p4(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_b
         if (pk_b$0$q == wb$0$q) begin
             l_nu$0 = wu$0$q + k1_8;
         end
+        l_lpre$0 = 1'b0;
         if (l_iss$0) begin
-            l_lpre$0 = 1'b0;
             lp$0$d = l_lpre$0 | pk_lh$0$q;
             l_lpre$0 = l_lpre$0 | pk_lh$0$q;
             if (l_nu$0 >= l_wt$0) begin
@@ -3970,9 +3970,6 @@ module sque_p4(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_b
                 wb$0$d = pk_b$0$q;
                 wu$0$d = l_nu$0;
             end
-        end
-        else begin
-            l_lpre$0 = 1'b0;
         end
         ri$0$d = l_iss$0;
         ri_rh$0$d = sl$0$q;
@@ -4119,8 +4116,8 @@ module sque_p4(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_b
         if (pk_b$1$q == wb$1$q) begin
             l_nu$1 = wu$1$q + k1_8;
         end
+        l_lpre$1 = 1'b0;
         if (l_iss$1) begin
-            l_lpre$1 = 1'b0;
             lp$1$d = l_lpre$1 | pk_lh$1$q;
             l_lpre$1 = l_lpre$1 | pk_lh$1$q;
             if (l_nu$1 >= l_wt$1) begin
@@ -4131,9 +4128,6 @@ module sque_p4(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_b
                 wb$1$d = pk_b$1$q;
                 wu$1$d = l_nu$1;
             end
-        end
-        else begin
-            l_lpre$1 = 1'b0;
         end
         ri$1$d = l_iss$1;
         ri_rh$1$d = sl$1$q;
@@ -4280,8 +4274,8 @@ module sque_p4(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_b
         if (pk_b$2$q == wb$2$q) begin
             l_nu$2 = wu$2$q + k1_8;
         end
+        l_lpre$2 = 1'b0;
         if (l_iss$2) begin
-            l_lpre$2 = 1'b0;
             lp$2$d = l_lpre$2 | pk_lh$2$q;
             l_lpre$2 = l_lpre$2 | pk_lh$2$q;
             if (l_nu$2 >= l_wt$2) begin
@@ -4292,9 +4286,6 @@ module sque_p4(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_b
                 wb$2$d = pk_b$2$q;
                 wu$2$d = l_nu$2;
             end
-        end
-        else begin
-            l_lpre$2 = 1'b0;
         end
         ri$2$d = l_iss$2;
         ri_rh$2$d = sl$2$q;
@@ -4441,8 +4432,8 @@ module sque_p4(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_b
         if (pk_b$3$q == wb$3$q) begin
             l_nu$3 = wu$3$q + k1_8;
         end
+        l_lpre$3 = 1'b0;
         if (l_iss$3) begin
-            l_lpre$3 = 1'b0;
             lp$3$d = l_lpre$3 | pk_lh$3$q;
             l_lpre$3 = l_lpre$3 | pk_lh$3$q;
             if (l_nu$3 >= l_wt$3) begin
@@ -4453,9 +4444,6 @@ module sque_p4(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_b
                 wb$3$d = pk_b$3$q;
                 wu$3$d = l_nu$3;
             end
-        end
-        else begin
-            l_lpre$3 = 1'b0;
         end
         ri$3$d = l_iss$3;
         ri_rh$3$d = sl$3$q;

@@ -1810,6 +1810,102 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
     reg  [31:0] vd_by$3$d;
     wire  [31:0] vd_by$3$q;
     reg  vd_by$3$clock;
+    reg  [15:0] s4_p$0$d;
+    wire  [15:0] s4_p$0$q;
+    reg  s4_p$0$clock;
+    reg  [15:0] s4_p$1$d;
+    wire  [15:0] s4_p$1$q;
+    reg  s4_p$1$clock;
+    reg  [15:0] s4_p$2$d;
+    wire  [15:0] s4_p$2$q;
+    reg  s4_p$2$clock;
+    reg  [15:0] s4_p$3$d;
+    wire  [15:0] s4_p$3$q;
+    reg  s4_p$3$clock;
+    reg  [15:0] s4_p$4$d;
+    wire  [15:0] s4_p$4$q;
+    reg  s4_p$4$clock;
+    reg  [15:0] s4_p$5$d;
+    wire  [15:0] s4_p$5$q;
+    reg  s4_p$5$clock;
+    reg  [15:0] s4_p$6$d;
+    wire  [15:0] s4_p$6$q;
+    reg  s4_p$6$clock;
+    reg  [15:0] s4_p$7$d;
+    wire  [15:0] s4_p$7$q;
+    reg  s4_p$7$clock;
+    reg  [15:0] s4_p$8$d;
+    wire  [15:0] s4_p$8$q;
+    reg  s4_p$8$clock;
+    reg  [15:0] s4_p$9$d;
+    wire  [15:0] s4_p$9$q;
+    reg  s4_p$9$clock;
+    reg  [15:0] s4_p$10$d;
+    wire  [15:0] s4_p$10$q;
+    reg  s4_p$10$clock;
+    reg  [15:0] s4_p$11$d;
+    wire  [15:0] s4_p$11$q;
+    reg  s4_p$11$clock;
+    reg  [15:0] s4_p$12$d;
+    wire  [15:0] s4_p$12$q;
+    reg  s4_p$12$clock;
+    reg  [15:0] s4_p$13$d;
+    wire  [15:0] s4_p$13$q;
+    reg  s4_p$13$clock;
+    reg  [15:0] s4_p$14$d;
+    wire  [15:0] s4_p$14$q;
+    reg  s4_p$14$clock;
+    reg  [15:0] s4_p$15$d;
+    wire  [15:0] s4_p$15$q;
+    reg  s4_p$15$clock;
+    reg  [31:0] s4_b$0$d;
+    wire  [31:0] s4_b$0$q;
+    reg  s4_b$0$clock;
+    reg  [31:0] s4_b$1$d;
+    wire  [31:0] s4_b$1$q;
+    reg  s4_b$1$clock;
+    reg  [31:0] s4_b$2$d;
+    wire  [31:0] s4_b$2$q;
+    reg  s4_b$2$clock;
+    reg  [31:0] s4_b$3$d;
+    wire  [31:0] s4_b$3$q;
+    reg  s4_b$3$clock;
+    reg  [31:0] s4_b$4$d;
+    wire  [31:0] s4_b$4$q;
+    reg  s4_b$4$clock;
+    reg  [31:0] s4_b$5$d;
+    wire  [31:0] s4_b$5$q;
+    reg  s4_b$5$clock;
+    reg  [31:0] s4_b$6$d;
+    wire  [31:0] s4_b$6$q;
+    reg  s4_b$6$clock;
+    reg  [31:0] s4_b$7$d;
+    wire  [31:0] s4_b$7$q;
+    reg  s4_b$7$clock;
+    reg  [31:0] s4_b$8$d;
+    wire  [31:0] s4_b$8$q;
+    reg  s4_b$8$clock;
+    reg  [31:0] s4_b$9$d;
+    wire  [31:0] s4_b$9$q;
+    reg  s4_b$9$clock;
+    reg  [31:0] s4_b$10$d;
+    wire  [31:0] s4_b$10$q;
+    reg  s4_b$10$clock;
+    reg  [31:0] s4_b$11$d;
+    wire  [31:0] s4_b$11$q;
+    reg  s4_b$11$clock;
+    reg  [31:0] s4_b$12$d;
+    wire  [31:0] s4_b$12$q;
+    reg  s4_b$12$clock;
+    reg  [31:0] s4_b$13$d;
+    wire  [31:0] s4_b$13$q;
+    reg  s4_b$13$clock;
+    reg  [31:0] s4_b$14$d;
+    wire  [31:0] s4_b$14$q;
+    reg  s4_b$14$clock;
+    reg  [31:0] s4_b$15$d;
+    wire  [31:0] s4_b$15$q;
+    reg  s4_b$15$clock;
     reg  [15:0] occ_p$0$d;
     wire  [15:0] occ_p$0$q;
     reg  occ_p$0$clock;
@@ -2595,6 +2691,166 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         .q(vd_by$3$q),
         .clock(vd_by$3$clock)
     );
+    switch2_p4$adm$s4_p$0 s4_p$0(
+        .d(s4_p$0$d),
+        .q(s4_p$0$q),
+        .clock(s4_p$0$clock)
+    );
+    switch2_p4$adm$s4_p$1 s4_p$1(
+        .d(s4_p$1$d),
+        .q(s4_p$1$q),
+        .clock(s4_p$1$clock)
+    );
+    switch2_p4$adm$s4_p$2 s4_p$2(
+        .d(s4_p$2$d),
+        .q(s4_p$2$q),
+        .clock(s4_p$2$clock)
+    );
+    switch2_p4$adm$s4_p$3 s4_p$3(
+        .d(s4_p$3$d),
+        .q(s4_p$3$q),
+        .clock(s4_p$3$clock)
+    );
+    switch2_p4$adm$s4_p$4 s4_p$4(
+        .d(s4_p$4$d),
+        .q(s4_p$4$q),
+        .clock(s4_p$4$clock)
+    );
+    switch2_p4$adm$s4_p$5 s4_p$5(
+        .d(s4_p$5$d),
+        .q(s4_p$5$q),
+        .clock(s4_p$5$clock)
+    );
+    switch2_p4$adm$s4_p$6 s4_p$6(
+        .d(s4_p$6$d),
+        .q(s4_p$6$q),
+        .clock(s4_p$6$clock)
+    );
+    switch2_p4$adm$s4_p$7 s4_p$7(
+        .d(s4_p$7$d),
+        .q(s4_p$7$q),
+        .clock(s4_p$7$clock)
+    );
+    switch2_p4$adm$s4_p$8 s4_p$8(
+        .d(s4_p$8$d),
+        .q(s4_p$8$q),
+        .clock(s4_p$8$clock)
+    );
+    switch2_p4$adm$s4_p$9 s4_p$9(
+        .d(s4_p$9$d),
+        .q(s4_p$9$q),
+        .clock(s4_p$9$clock)
+    );
+    switch2_p4$adm$s4_p$10 s4_p$10(
+        .d(s4_p$10$d),
+        .q(s4_p$10$q),
+        .clock(s4_p$10$clock)
+    );
+    switch2_p4$adm$s4_p$11 s4_p$11(
+        .d(s4_p$11$d),
+        .q(s4_p$11$q),
+        .clock(s4_p$11$clock)
+    );
+    switch2_p4$adm$s4_p$12 s4_p$12(
+        .d(s4_p$12$d),
+        .q(s4_p$12$q),
+        .clock(s4_p$12$clock)
+    );
+    switch2_p4$adm$s4_p$13 s4_p$13(
+        .d(s4_p$13$d),
+        .q(s4_p$13$q),
+        .clock(s4_p$13$clock)
+    );
+    switch2_p4$adm$s4_p$14 s4_p$14(
+        .d(s4_p$14$d),
+        .q(s4_p$14$q),
+        .clock(s4_p$14$clock)
+    );
+    switch2_p4$adm$s4_p$15 s4_p$15(
+        .d(s4_p$15$d),
+        .q(s4_p$15$q),
+        .clock(s4_p$15$clock)
+    );
+    switch2_p4$adm$s4_b$0 s4_b$0(
+        .d(s4_b$0$d),
+        .q(s4_b$0$q),
+        .clock(s4_b$0$clock)
+    );
+    switch2_p4$adm$s4_b$1 s4_b$1(
+        .d(s4_b$1$d),
+        .q(s4_b$1$q),
+        .clock(s4_b$1$clock)
+    );
+    switch2_p4$adm$s4_b$2 s4_b$2(
+        .d(s4_b$2$d),
+        .q(s4_b$2$q),
+        .clock(s4_b$2$clock)
+    );
+    switch2_p4$adm$s4_b$3 s4_b$3(
+        .d(s4_b$3$d),
+        .q(s4_b$3$q),
+        .clock(s4_b$3$clock)
+    );
+    switch2_p4$adm$s4_b$4 s4_b$4(
+        .d(s4_b$4$d),
+        .q(s4_b$4$q),
+        .clock(s4_b$4$clock)
+    );
+    switch2_p4$adm$s4_b$5 s4_b$5(
+        .d(s4_b$5$d),
+        .q(s4_b$5$q),
+        .clock(s4_b$5$clock)
+    );
+    switch2_p4$adm$s4_b$6 s4_b$6(
+        .d(s4_b$6$d),
+        .q(s4_b$6$q),
+        .clock(s4_b$6$clock)
+    );
+    switch2_p4$adm$s4_b$7 s4_b$7(
+        .d(s4_b$7$d),
+        .q(s4_b$7$q),
+        .clock(s4_b$7$clock)
+    );
+    switch2_p4$adm$s4_b$8 s4_b$8(
+        .d(s4_b$8$d),
+        .q(s4_b$8$q),
+        .clock(s4_b$8$clock)
+    );
+    switch2_p4$adm$s4_b$9 s4_b$9(
+        .d(s4_b$9$d),
+        .q(s4_b$9$q),
+        .clock(s4_b$9$clock)
+    );
+    switch2_p4$adm$s4_b$10 s4_b$10(
+        .d(s4_b$10$d),
+        .q(s4_b$10$q),
+        .clock(s4_b$10$clock)
+    );
+    switch2_p4$adm$s4_b$11 s4_b$11(
+        .d(s4_b$11$d),
+        .q(s4_b$11$q),
+        .clock(s4_b$11$clock)
+    );
+    switch2_p4$adm$s4_b$12 s4_b$12(
+        .d(s4_b$12$d),
+        .q(s4_b$12$q),
+        .clock(s4_b$12$clock)
+    );
+    switch2_p4$adm$s4_b$13 s4_b$13(
+        .d(s4_b$13$d),
+        .q(s4_b$13$q),
+        .clock(s4_b$13$clock)
+    );
+    switch2_p4$adm$s4_b$14 s4_b$14(
+        .d(s4_b$14$d),
+        .q(s4_b$14$q),
+        .clock(s4_b$14$clock)
+    );
+    switch2_p4$adm$s4_b$15 s4_b$15(
+        .d(s4_b$15$d),
+        .q(s4_b$15$q),
+        .clock(s4_b$15$clock)
+    );
     switch2_p4$adm$occ_p$0 occ_p$0(
         .d(occ_p$0$d),
         .q(occ_p$0$q),
@@ -2980,36 +3236,68 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         s3_hx$14$clock = clock;
         s2_hx$15$clock = clock;
         s3_hx$15$clock = clock;
+        s4_p$0$clock = clock;
+        s4_b$0$clock = clock;
         occ_p$0$clock = clock;
         occ_b$0$clock = clock;
+        s4_p$1$clock = clock;
+        s4_b$1$clock = clock;
         occ_p$1$clock = clock;
         occ_b$1$clock = clock;
+        s4_p$2$clock = clock;
+        s4_b$2$clock = clock;
         occ_p$2$clock = clock;
         occ_b$2$clock = clock;
+        s4_p$3$clock = clock;
+        s4_b$3$clock = clock;
         occ_p$3$clock = clock;
         occ_b$3$clock = clock;
+        s4_p$4$clock = clock;
+        s4_b$4$clock = clock;
         occ_p$4$clock = clock;
         occ_b$4$clock = clock;
+        s4_p$5$clock = clock;
+        s4_b$5$clock = clock;
         occ_p$5$clock = clock;
         occ_b$5$clock = clock;
+        s4_p$6$clock = clock;
+        s4_b$6$clock = clock;
         occ_p$6$clock = clock;
         occ_b$6$clock = clock;
+        s4_p$7$clock = clock;
+        s4_b$7$clock = clock;
         occ_p$7$clock = clock;
         occ_b$7$clock = clock;
+        s4_p$8$clock = clock;
+        s4_b$8$clock = clock;
         occ_p$8$clock = clock;
         occ_b$8$clock = clock;
+        s4_p$9$clock = clock;
+        s4_b$9$clock = clock;
         occ_p$9$clock = clock;
         occ_b$9$clock = clock;
+        s4_p$10$clock = clock;
+        s4_b$10$clock = clock;
         occ_p$10$clock = clock;
         occ_b$10$clock = clock;
+        s4_p$11$clock = clock;
+        s4_b$11$clock = clock;
         occ_p$11$clock = clock;
         occ_b$11$clock = clock;
+        s4_p$12$clock = clock;
+        s4_b$12$clock = clock;
         occ_p$12$clock = clock;
         occ_b$12$clock = clock;
+        s4_p$13$clock = clock;
+        s4_b$13$clock = clock;
         occ_p$13$clock = clock;
         occ_b$13$clock = clock;
+        s4_p$14$clock = clock;
+        s4_b$14$clock = clock;
         occ_p$14$clock = clock;
         occ_b$14$clock = clock;
+        s4_p$15$clock = clock;
+        s4_b$15$clock = clock;
         occ_p$15$clock = clock;
         occ_b$15$clock = clock;
         thr$0$clock = clock;
@@ -3421,11 +3709,13 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
             l_ip$0 = l_ip$0 + k1_16;
             l_ib2$0 = l_ib2$0 + s3_by$0$q;
         end
-        occ_p$0$d = occ_p$0$q + l_ip$0;
-        occ_b$0$d = occ_b$0$q + l_ib2$0;
+        s4_p$0$d = l_ip$0;
+        s4_b$0$d = l_ib2$0;
+        occ_p$0$d = occ_p$0$q + s4_p$0$q;
+        occ_b$0$d = occ_b$0$q + s4_b$0$q;
         if (dep$0$valid & (dep$0$band == k_bidx$0)) begin
-            occ_p$0$d = occ_p$0$q + l_ip$0 - k1_16;
-            occ_b$0$d = occ_b$0$q + l_ib2$0 - dep$0$bytes;
+            occ_p$0$d = occ_p$0$q + s4_p$0$q - k1_16;
+            occ_b$0$d = occ_b$0$q + s4_b$0$q - dep$0$bytes;
         end
         occ_pkts$0 = occ_p$0$q;
         occ_bytes$0 = occ_b$0$q;
@@ -3435,11 +3725,13 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
             l_ip$1 = l_ip$1 + k1_16;
             l_ib2$1 = l_ib2$1 + s3_by$0$q;
         end
-        occ_p$1$d = occ_p$1$q + l_ip$1;
-        occ_b$1$d = occ_b$1$q + l_ib2$1;
+        s4_p$1$d = l_ip$1;
+        s4_b$1$d = l_ib2$1;
+        occ_p$1$d = occ_p$1$q + s4_p$1$q;
+        occ_b$1$d = occ_b$1$q + s4_b$1$q;
         if (dep$0$valid & (dep$0$band == k_bidx$1)) begin
-            occ_p$1$d = occ_p$1$q + l_ip$1 - k1_16;
-            occ_b$1$d = occ_b$1$q + l_ib2$1 - dep$0$bytes;
+            occ_p$1$d = occ_p$1$q + s4_p$1$q - k1_16;
+            occ_b$1$d = occ_b$1$q + s4_b$1$q - dep$0$bytes;
         end
         occ_pkts$1 = occ_p$1$q;
         occ_bytes$1 = occ_b$1$q;
@@ -3449,11 +3741,13 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
             l_ip$2 = l_ip$2 + k1_16;
             l_ib2$2 = l_ib2$2 + s3_by$0$q;
         end
-        occ_p$2$d = occ_p$2$q + l_ip$2;
-        occ_b$2$d = occ_b$2$q + l_ib2$2;
+        s4_p$2$d = l_ip$2;
+        s4_b$2$d = l_ib2$2;
+        occ_p$2$d = occ_p$2$q + s4_p$2$q;
+        occ_b$2$d = occ_b$2$q + s4_b$2$q;
         if (dep$0$valid & (dep$0$band == k_bidx$2)) begin
-            occ_p$2$d = occ_p$2$q + l_ip$2 - k1_16;
-            occ_b$2$d = occ_b$2$q + l_ib2$2 - dep$0$bytes;
+            occ_p$2$d = occ_p$2$q + s4_p$2$q - k1_16;
+            occ_b$2$d = occ_b$2$q + s4_b$2$q - dep$0$bytes;
         end
         occ_pkts$2 = occ_p$2$q;
         occ_bytes$2 = occ_b$2$q;
@@ -3463,11 +3757,13 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
             l_ip$3 = l_ip$3 + k1_16;
             l_ib2$3 = l_ib2$3 + s3_by$0$q;
         end
-        occ_p$3$d = occ_p$3$q + l_ip$3;
-        occ_b$3$d = occ_b$3$q + l_ib2$3;
+        s4_p$3$d = l_ip$3;
+        s4_b$3$d = l_ib2$3;
+        occ_p$3$d = occ_p$3$q + s4_p$3$q;
+        occ_b$3$d = occ_b$3$q + s4_b$3$q;
         if (dep$0$valid & (dep$0$band == k_bidx$3)) begin
-            occ_p$3$d = occ_p$3$q + l_ip$3 - k1_16;
-            occ_b$3$d = occ_b$3$q + l_ib2$3 - dep$0$bytes;
+            occ_p$3$d = occ_p$3$q + s4_p$3$q - k1_16;
+            occ_b$3$d = occ_b$3$q + s4_b$3$q - dep$0$bytes;
         end
         occ_pkts$3 = occ_p$3$q;
         occ_bytes$3 = occ_b$3$q;
@@ -3477,11 +3773,13 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
             l_ip$4 = l_ip$4 + k1_16;
             l_ib2$4 = l_ib2$4 + s3_by$0$q;
         end
-        occ_p$4$d = occ_p$4$q + l_ip$4;
-        occ_b$4$d = occ_b$4$q + l_ib2$4;
+        s4_p$4$d = l_ip$4;
+        s4_b$4$d = l_ib2$4;
+        occ_p$4$d = occ_p$4$q + s4_p$4$q;
+        occ_b$4$d = occ_b$4$q + s4_b$4$q;
         if (dep$1$valid & (dep$1$band == k_bidx$0)) begin
-            occ_p$4$d = occ_p$4$q + l_ip$4 - k1_16;
-            occ_b$4$d = occ_b$4$q + l_ib2$4 - dep$1$bytes;
+            occ_p$4$d = occ_p$4$q + s4_p$4$q - k1_16;
+            occ_b$4$d = occ_b$4$q + s4_b$4$q - dep$1$bytes;
         end
         occ_pkts$4 = occ_p$4$q;
         occ_bytes$4 = occ_b$4$q;
@@ -3491,11 +3789,13 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
             l_ip$5 = l_ip$5 + k1_16;
             l_ib2$5 = l_ib2$5 + s3_by$0$q;
         end
-        occ_p$5$d = occ_p$5$q + l_ip$5;
-        occ_b$5$d = occ_b$5$q + l_ib2$5;
+        s4_p$5$d = l_ip$5;
+        s4_b$5$d = l_ib2$5;
+        occ_p$5$d = occ_p$5$q + s4_p$5$q;
+        occ_b$5$d = occ_b$5$q + s4_b$5$q;
         if (dep$1$valid & (dep$1$band == k_bidx$1)) begin
-            occ_p$5$d = occ_p$5$q + l_ip$5 - k1_16;
-            occ_b$5$d = occ_b$5$q + l_ib2$5 - dep$1$bytes;
+            occ_p$5$d = occ_p$5$q + s4_p$5$q - k1_16;
+            occ_b$5$d = occ_b$5$q + s4_b$5$q - dep$1$bytes;
         end
         occ_pkts$5 = occ_p$5$q;
         occ_bytes$5 = occ_b$5$q;
@@ -3505,11 +3805,13 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
             l_ip$6 = l_ip$6 + k1_16;
             l_ib2$6 = l_ib2$6 + s3_by$0$q;
         end
-        occ_p$6$d = occ_p$6$q + l_ip$6;
-        occ_b$6$d = occ_b$6$q + l_ib2$6;
+        s4_p$6$d = l_ip$6;
+        s4_b$6$d = l_ib2$6;
+        occ_p$6$d = occ_p$6$q + s4_p$6$q;
+        occ_b$6$d = occ_b$6$q + s4_b$6$q;
         if (dep$1$valid & (dep$1$band == k_bidx$2)) begin
-            occ_p$6$d = occ_p$6$q + l_ip$6 - k1_16;
-            occ_b$6$d = occ_b$6$q + l_ib2$6 - dep$1$bytes;
+            occ_p$6$d = occ_p$6$q + s4_p$6$q - k1_16;
+            occ_b$6$d = occ_b$6$q + s4_b$6$q - dep$1$bytes;
         end
         occ_pkts$6 = occ_p$6$q;
         occ_bytes$6 = occ_b$6$q;
@@ -3519,11 +3821,13 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
             l_ip$7 = l_ip$7 + k1_16;
             l_ib2$7 = l_ib2$7 + s3_by$0$q;
         end
-        occ_p$7$d = occ_p$7$q + l_ip$7;
-        occ_b$7$d = occ_b$7$q + l_ib2$7;
+        s4_p$7$d = l_ip$7;
+        s4_b$7$d = l_ib2$7;
+        occ_p$7$d = occ_p$7$q + s4_p$7$q;
+        occ_b$7$d = occ_b$7$q + s4_b$7$q;
         if (dep$1$valid & (dep$1$band == k_bidx$3)) begin
-            occ_p$7$d = occ_p$7$q + l_ip$7 - k1_16;
-            occ_b$7$d = occ_b$7$q + l_ib2$7 - dep$1$bytes;
+            occ_p$7$d = occ_p$7$q + s4_p$7$q - k1_16;
+            occ_b$7$d = occ_b$7$q + s4_b$7$q - dep$1$bytes;
         end
         occ_pkts$7 = occ_p$7$q;
         occ_bytes$7 = occ_b$7$q;
@@ -3533,11 +3837,13 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
             l_ip$8 = l_ip$8 + k1_16;
             l_ib2$8 = l_ib2$8 + s3_by$0$q;
         end
-        occ_p$8$d = occ_p$8$q + l_ip$8;
-        occ_b$8$d = occ_b$8$q + l_ib2$8;
+        s4_p$8$d = l_ip$8;
+        s4_b$8$d = l_ib2$8;
+        occ_p$8$d = occ_p$8$q + s4_p$8$q;
+        occ_b$8$d = occ_b$8$q + s4_b$8$q;
         if (dep$2$valid & (dep$2$band == k_bidx$0)) begin
-            occ_p$8$d = occ_p$8$q + l_ip$8 - k1_16;
-            occ_b$8$d = occ_b$8$q + l_ib2$8 - dep$2$bytes;
+            occ_p$8$d = occ_p$8$q + s4_p$8$q - k1_16;
+            occ_b$8$d = occ_b$8$q + s4_b$8$q - dep$2$bytes;
         end
         occ_pkts$8 = occ_p$8$q;
         occ_bytes$8 = occ_b$8$q;
@@ -3547,11 +3853,13 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
             l_ip$9 = l_ip$9 + k1_16;
             l_ib2$9 = l_ib2$9 + s3_by$0$q;
         end
-        occ_p$9$d = occ_p$9$q + l_ip$9;
-        occ_b$9$d = occ_b$9$q + l_ib2$9;
+        s4_p$9$d = l_ip$9;
+        s4_b$9$d = l_ib2$9;
+        occ_p$9$d = occ_p$9$q + s4_p$9$q;
+        occ_b$9$d = occ_b$9$q + s4_b$9$q;
         if (dep$2$valid & (dep$2$band == k_bidx$1)) begin
-            occ_p$9$d = occ_p$9$q + l_ip$9 - k1_16;
-            occ_b$9$d = occ_b$9$q + l_ib2$9 - dep$2$bytes;
+            occ_p$9$d = occ_p$9$q + s4_p$9$q - k1_16;
+            occ_b$9$d = occ_b$9$q + s4_b$9$q - dep$2$bytes;
         end
         occ_pkts$9 = occ_p$9$q;
         occ_bytes$9 = occ_b$9$q;
@@ -3561,11 +3869,13 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
             l_ip$10 = l_ip$10 + k1_16;
             l_ib2$10 = l_ib2$10 + s3_by$0$q;
         end
-        occ_p$10$d = occ_p$10$q + l_ip$10;
-        occ_b$10$d = occ_b$10$q + l_ib2$10;
+        s4_p$10$d = l_ip$10;
+        s4_b$10$d = l_ib2$10;
+        occ_p$10$d = occ_p$10$q + s4_p$10$q;
+        occ_b$10$d = occ_b$10$q + s4_b$10$q;
         if (dep$2$valid & (dep$2$band == k_bidx$2)) begin
-            occ_p$10$d = occ_p$10$q + l_ip$10 - k1_16;
-            occ_b$10$d = occ_b$10$q + l_ib2$10 - dep$2$bytes;
+            occ_p$10$d = occ_p$10$q + s4_p$10$q - k1_16;
+            occ_b$10$d = occ_b$10$q + s4_b$10$q - dep$2$bytes;
         end
         occ_pkts$10 = occ_p$10$q;
         occ_bytes$10 = occ_b$10$q;
@@ -3575,11 +3885,13 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
             l_ip$11 = l_ip$11 + k1_16;
             l_ib2$11 = l_ib2$11 + s3_by$0$q;
         end
-        occ_p$11$d = occ_p$11$q + l_ip$11;
-        occ_b$11$d = occ_b$11$q + l_ib2$11;
+        s4_p$11$d = l_ip$11;
+        s4_b$11$d = l_ib2$11;
+        occ_p$11$d = occ_p$11$q + s4_p$11$q;
+        occ_b$11$d = occ_b$11$q + s4_b$11$q;
         if (dep$2$valid & (dep$2$band == k_bidx$3)) begin
-            occ_p$11$d = occ_p$11$q + l_ip$11 - k1_16;
-            occ_b$11$d = occ_b$11$q + l_ib2$11 - dep$2$bytes;
+            occ_p$11$d = occ_p$11$q + s4_p$11$q - k1_16;
+            occ_b$11$d = occ_b$11$q + s4_b$11$q - dep$2$bytes;
         end
         occ_pkts$11 = occ_p$11$q;
         occ_bytes$11 = occ_b$11$q;
@@ -3589,11 +3901,13 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
             l_ip$12 = l_ip$12 + k1_16;
             l_ib2$12 = l_ib2$12 + s3_by$0$q;
         end
-        occ_p$12$d = occ_p$12$q + l_ip$12;
-        occ_b$12$d = occ_b$12$q + l_ib2$12;
+        s4_p$12$d = l_ip$12;
+        s4_b$12$d = l_ib2$12;
+        occ_p$12$d = occ_p$12$q + s4_p$12$q;
+        occ_b$12$d = occ_b$12$q + s4_b$12$q;
         if (dep$3$valid & (dep$3$band == k_bidx$0)) begin
-            occ_p$12$d = occ_p$12$q + l_ip$12 - k1_16;
-            occ_b$12$d = occ_b$12$q + l_ib2$12 - dep$3$bytes;
+            occ_p$12$d = occ_p$12$q + s4_p$12$q - k1_16;
+            occ_b$12$d = occ_b$12$q + s4_b$12$q - dep$3$bytes;
         end
         occ_pkts$12 = occ_p$12$q;
         occ_bytes$12 = occ_b$12$q;
@@ -3603,11 +3917,13 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
             l_ip$13 = l_ip$13 + k1_16;
             l_ib2$13 = l_ib2$13 + s3_by$0$q;
         end
-        occ_p$13$d = occ_p$13$q + l_ip$13;
-        occ_b$13$d = occ_b$13$q + l_ib2$13;
+        s4_p$13$d = l_ip$13;
+        s4_b$13$d = l_ib2$13;
+        occ_p$13$d = occ_p$13$q + s4_p$13$q;
+        occ_b$13$d = occ_b$13$q + s4_b$13$q;
         if (dep$3$valid & (dep$3$band == k_bidx$1)) begin
-            occ_p$13$d = occ_p$13$q + l_ip$13 - k1_16;
-            occ_b$13$d = occ_b$13$q + l_ib2$13 - dep$3$bytes;
+            occ_p$13$d = occ_p$13$q + s4_p$13$q - k1_16;
+            occ_b$13$d = occ_b$13$q + s4_b$13$q - dep$3$bytes;
         end
         occ_pkts$13 = occ_p$13$q;
         occ_bytes$13 = occ_b$13$q;
@@ -3617,11 +3933,13 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
             l_ip$14 = l_ip$14 + k1_16;
             l_ib2$14 = l_ib2$14 + s3_by$0$q;
         end
-        occ_p$14$d = occ_p$14$q + l_ip$14;
-        occ_b$14$d = occ_b$14$q + l_ib2$14;
+        s4_p$14$d = l_ip$14;
+        s4_b$14$d = l_ib2$14;
+        occ_p$14$d = occ_p$14$q + s4_p$14$q;
+        occ_b$14$d = occ_b$14$q + s4_b$14$q;
         if (dep$3$valid & (dep$3$band == k_bidx$2)) begin
-            occ_p$14$d = occ_p$14$q + l_ip$14 - k1_16;
-            occ_b$14$d = occ_b$14$q + l_ib2$14 - dep$3$bytes;
+            occ_p$14$d = occ_p$14$q + s4_p$14$q - k1_16;
+            occ_b$14$d = occ_b$14$q + s4_b$14$q - dep$3$bytes;
         end
         occ_pkts$14 = occ_p$14$q;
         occ_bytes$14 = occ_b$14$q;
@@ -3631,11 +3949,13 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
             l_ip$15 = l_ip$15 + k1_16;
             l_ib2$15 = l_ib2$15 + s3_by$0$q;
         end
-        occ_p$15$d = occ_p$15$q + l_ip$15;
-        occ_b$15$d = occ_b$15$q + l_ib2$15;
+        s4_p$15$d = l_ip$15;
+        s4_b$15$d = l_ib2$15;
+        occ_p$15$d = occ_p$15$q + s4_p$15$q;
+        occ_b$15$d = occ_b$15$q + s4_b$15$q;
         if (dep$3$valid & (dep$3$band == k_bidx$3)) begin
-            occ_p$15$d = occ_p$15$q + l_ip$15 - k1_16;
-            occ_b$15$d = occ_b$15$q + l_ib2$15 - dep$3$bytes;
+            occ_p$15$d = occ_p$15$q + s4_p$15$q - k1_16;
+            occ_b$15$d = occ_b$15$q + s4_b$15$q - dep$3$bytes;
         end
         occ_pkts$15 = occ_p$15$q;
         occ_bytes$15 = occ_b$15$q;
@@ -3667,36 +3987,68 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
             s2_v$0$d = 1'b0;
             s3_v$0$d = 1'b0;
             s3_r$0$d = 1'b0;
+            s4_p$0$d = k0_16;
+            s4_b$0$d = k0_32;
             occ_p$0$d = k0_16;
             occ_b$0$d = k0_32;
+            s4_p$1$d = k0_16;
+            s4_b$1$d = k0_32;
             occ_p$1$d = k0_16;
             occ_b$1$d = k0_32;
+            s4_p$2$d = k0_16;
+            s4_b$2$d = k0_32;
             occ_p$2$d = k0_16;
             occ_b$2$d = k0_32;
+            s4_p$3$d = k0_16;
+            s4_b$3$d = k0_32;
             occ_p$3$d = k0_16;
             occ_b$3$d = k0_32;
+            s4_p$4$d = k0_16;
+            s4_b$4$d = k0_32;
             occ_p$4$d = k0_16;
             occ_b$4$d = k0_32;
+            s4_p$5$d = k0_16;
+            s4_b$5$d = k0_32;
             occ_p$5$d = k0_16;
             occ_b$5$d = k0_32;
+            s4_p$6$d = k0_16;
+            s4_b$6$d = k0_32;
             occ_p$6$d = k0_16;
             occ_b$6$d = k0_32;
+            s4_p$7$d = k0_16;
+            s4_b$7$d = k0_32;
             occ_p$7$d = k0_16;
             occ_b$7$d = k0_32;
+            s4_p$8$d = k0_16;
+            s4_b$8$d = k0_32;
             occ_p$8$d = k0_16;
             occ_b$8$d = k0_32;
+            s4_p$9$d = k0_16;
+            s4_b$9$d = k0_32;
             occ_p$9$d = k0_16;
             occ_b$9$d = k0_32;
+            s4_p$10$d = k0_16;
+            s4_b$10$d = k0_32;
             occ_p$10$d = k0_16;
             occ_b$10$d = k0_32;
+            s4_p$11$d = k0_16;
+            s4_b$11$d = k0_32;
             occ_p$11$d = k0_16;
             occ_b$11$d = k0_32;
+            s4_p$12$d = k0_16;
+            s4_b$12$d = k0_32;
             occ_p$12$d = k0_16;
             occ_b$12$d = k0_32;
+            s4_p$13$d = k0_16;
+            s4_b$13$d = k0_32;
             occ_p$13$d = k0_16;
             occ_b$13$d = k0_32;
+            s4_p$14$d = k0_16;
+            s4_b$14$d = k0_32;
             occ_p$14$d = k0_16;
             occ_b$14$d = k0_32;
+            s4_p$15$d = k0_16;
+            s4_b$15$d = k0_32;
             occ_p$15$d = k0_16;
             occ_b$15$d = k0_32;
             c_adm$d = k0_32;
@@ -6100,6 +6452,614 @@ module switch2_p4$adm$s3_v$0(d,q,clock);
     end
           
 endmodule // switch2_p4$adm$s3_v$0
+
+
+module switch2_p4$adm$s4_b$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_b$0
+
+
+module switch2_p4$adm$s4_b$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_b$1
+
+
+module switch2_p4$adm$s4_b$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_b$10
+
+
+module switch2_p4$adm$s4_b$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_b$11
+
+
+module switch2_p4$adm$s4_b$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_b$12
+
+
+module switch2_p4$adm$s4_b$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_b$13
+
+
+module switch2_p4$adm$s4_b$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_b$14
+
+
+module switch2_p4$adm$s4_b$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_b$15
+
+
+module switch2_p4$adm$s4_b$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_b$2
+
+
+module switch2_p4$adm$s4_b$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_b$3
+
+
+module switch2_p4$adm$s4_b$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_b$4
+
+
+module switch2_p4$adm$s4_b$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_b$5
+
+
+module switch2_p4$adm$s4_b$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_b$6
+
+
+module switch2_p4$adm$s4_b$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_b$7
+
+
+module switch2_p4$adm$s4_b$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_b$8
+
+
+module switch2_p4$adm$s4_b$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_b$9
+
+
+module switch2_p4$adm$s4_p$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_p$0
+
+
+module switch2_p4$adm$s4_p$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_p$1
+
+
+module switch2_p4$adm$s4_p$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_p$10
+
+
+module switch2_p4$adm$s4_p$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_p$11
+
+
+module switch2_p4$adm$s4_p$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_p$12
+
+
+module switch2_p4$adm$s4_p$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_p$13
+
+
+module switch2_p4$adm$s4_p$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_p$14
+
+
+module switch2_p4$adm$s4_p$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_p$15
+
+
+module switch2_p4$adm$s4_p$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_p$2
+
+
+module switch2_p4$adm$s4_p$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_p$3
+
+
+module switch2_p4$adm$s4_p$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_p$4
+
+
+module switch2_p4$adm$s4_p$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_p$5
+
+
+module switch2_p4$adm$s4_p$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_p$6
+
+
+module switch2_p4$adm$s4_p$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_p$7
+
+
+module switch2_p4$adm$s4_p$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_p$8
+
+
+module switch2_p4$adm$s4_p$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_p$9
 
 
 module switch2_p4$adm$thr$0(d,q,clock);
@@ -20658,8 +21618,8 @@ module switch2_p4$que(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp
         if (pk_b$0$q == wb$0$q) begin
             l_nu$0 = wu$0$q + k1_8;
         end
+        l_lpre$0 = 1'b0;
         if (l_iss$0) begin
-            l_lpre$0 = 1'b0;
             lp$0$d = l_lpre$0 | pk_lh$0$q;
             l_lpre$0 = l_lpre$0 | pk_lh$0$q;
             if (l_nu$0 >= l_wt$0) begin
@@ -20670,9 +21630,6 @@ module switch2_p4$que(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp
                 wb$0$d = pk_b$0$q;
                 wu$0$d = l_nu$0;
             end
-        end
-        else begin
-            l_lpre$0 = 1'b0;
         end
         ri$0$d = l_iss$0;
         ri_rh$0$d = sl$0$q;
@@ -20819,8 +21776,8 @@ module switch2_p4$que(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp
         if (pk_b$1$q == wb$1$q) begin
             l_nu$1 = wu$1$q + k1_8;
         end
+        l_lpre$1 = 1'b0;
         if (l_iss$1) begin
-            l_lpre$1 = 1'b0;
             lp$1$d = l_lpre$1 | pk_lh$1$q;
             l_lpre$1 = l_lpre$1 | pk_lh$1$q;
             if (l_nu$1 >= l_wt$1) begin
@@ -20831,9 +21788,6 @@ module switch2_p4$que(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp
                 wb$1$d = pk_b$1$q;
                 wu$1$d = l_nu$1;
             end
-        end
-        else begin
-            l_lpre$1 = 1'b0;
         end
         ri$1$d = l_iss$1;
         ri_rh$1$d = sl$1$q;
@@ -20980,8 +21934,8 @@ module switch2_p4$que(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp
         if (pk_b$2$q == wb$2$q) begin
             l_nu$2 = wu$2$q + k1_8;
         end
+        l_lpre$2 = 1'b0;
         if (l_iss$2) begin
-            l_lpre$2 = 1'b0;
             lp$2$d = l_lpre$2 | pk_lh$2$q;
             l_lpre$2 = l_lpre$2 | pk_lh$2$q;
             if (l_nu$2 >= l_wt$2) begin
@@ -20992,9 +21946,6 @@ module switch2_p4$que(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp
                 wb$2$d = pk_b$2$q;
                 wu$2$d = l_nu$2;
             end
-        end
-        else begin
-            l_lpre$2 = 1'b0;
         end
         ri$2$d = l_iss$2;
         ri_rh$2$d = sl$2$q;
@@ -21141,8 +22092,8 @@ module switch2_p4$que(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp
         if (pk_b$3$q == wb$3$q) begin
             l_nu$3 = wu$3$q + k1_8;
         end
+        l_lpre$3 = 1'b0;
         if (l_iss$3) begin
-            l_lpre$3 = 1'b0;
             lp$3$d = l_lpre$3 | pk_lh$3$q;
             l_lpre$3 = l_lpre$3 | pk_lh$3$q;
             if (l_nu$3 >= l_wt$3) begin
@@ -21153,9 +22104,6 @@ module switch2_p4$que(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp
                 wb$3$d = pk_b$3$q;
                 wu$3$d = l_nu$3;
             end
-        end
-        else begin
-            l_lpre$3 = 1'b0;
         end
         ri$3$d = l_iss$3;
         ri_rh$3$d = sl$3$q;

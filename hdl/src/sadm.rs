@@ -9,7 +9,8 @@
 //! ```text
 //!  req[i] ─► hold[i] ─► lane l = i / M: round robin over its M holds (S1)
 //!            ─► counters of (out, band), limits, threshold (S2) ─► decide (S3)
-//!            ─► vd[i] (admit, words, empty); counters += (1 packet, bytes) a cycle later
+//!            ─► vd[i] (admit, words, empty) ─► per (out, band) the lanes' admissions
+//!               summed (S4) ─► counters += (packets, bytes)
 //!  dep[o] (band, bytes) ─► counters of (o, band) -= (1 packet, bytes)
 //! ```
 //!
@@ -34,18 +35,25 @@
 //!   `occ_bytes + bytes <= lim_bytes[band]`, `fit`, and, with `dt_on`, `occ_bytes <
 //!   thr[band]`. The verdict is in `vd` of the input from the next cycle, for one cycle,
 //!   with the request's output, band and bytes (`vd_out`, `vd_band`, `vd_bytes`).
-//!   An admitted frame adds one packet and its bytes to its counters at the edge after.
-//!   `admitted` and `refused` count the decisions at that edge too.
+//!   `admitted` and `refused` count the decisions at the edge after.
+//! * **S4, sum.** Per (output, band), the packets and bytes the lanes admitted in S3,
+//!   summed into `s4_p` / `s4_b`; the counters add them at the next edge. An admitted
+//!   frame is in its counters two edges after its verdict's. (Adding the lanes' bytes,
+//!   the counter and the departure in one cycle was three carry chains, 9 LUT levels at
+//!   16 ports.)
 //!
 //! # Counters and the guarantee
-//! `occ_pkts` / `occ_bytes` per (output, band), at `o * 4 + b`, move up at a verdict (a
-//! cycle after it) and down by the caller's `dep` (a packet of that band and length has
-//! left output `o`). A decision in S3 sees the counters as they were at the start of S2,
-//! so it misses the admissions of the two decisions its lane made just before it and
-//! those of the other lanes in the same two cycles: **a packet limit is exceeded by at most
-//! `2K` packets, and a byte limit by at most the bytes of `2K` packets** (tested). Each
-//! counter wraps below zero if `dep` reports a packet that was never admitted: a caller's
-//! fault, not a state the switch reaches.
+//! `occ_pkts` / `occ_bytes` per (output, band), at `o * 4 + b`, move up two cycles after
+//! an admitting verdict (through S4) and down by the caller's `dep` (a packet of that band
+//! and length has left output `o`). A decision in S3 sees the counters as they were at the
+//! start of S2, so it misses the admissions of the three decisions its lane made just
+//! before it and those of the other lanes in the same three cycles: **a packet limit is
+//! exceeded by at most `3K` packets, and a byte limit by at most the bytes of `3K`
+//! packets** (tested). Each
+//! counter wraps below zero if `dep` reports a packet that was never admitted, and for a
+//! cycle if it reports one in the cycle after its verdict (before S4 has added it): a
+//! caller's fault, not a state the switch reaches (it reads a packet out tens of cycles
+//! after its verdict).
 //!
 //! # Dynamic threshold
 //! `thr[b] = (free_rows · 8N · 2^a_b) / 16`, from `free_rows` a cycle old, with `a_b =
@@ -178,6 +186,9 @@ pub struct Admission<
     vd_o: [DFF<Bits<8>>; N],
     vd_b: [DFF<Bits<2>>; N],
     vd_by: [DFF<Bits<32>>; N],
+    // S4: the admitted packets and bytes of each (output, band), summed over the lanes
+    s4_p: [DFF<Bits<16>>; NB],
+    s4_b: [DFF<Bits<32>>; NB],
     // counters, thresholds, free cells less headroom
     occ_p: [DFF<Bits<16>>; NB],
     occ_b: [DFF<Bits<32>>; NB],
@@ -330,6 +341,8 @@ impl<
             vd_o: arr(),
             vd_b: arr(),
             vd_by: arr(),
+            s4_p: arr(),
+            s4_b: arr(),
             occ_p: arr(),
             occ_b: arr(),
             thr: arr(),
@@ -482,6 +495,8 @@ impl<
                     self.s3_hx[x].clock.next = self.clock.val();
                 }
                 for x in 0..NB {
+                    self.s4_p[x].clock.next = self.clock.val();
+                    self.s4_b[x].clock.next = self.clock.val();
                     self.occ_p[x].clock.next = self.clock.val();
                     self.occ_b[x].clock.next = self.clock.val();
                 }
@@ -685,18 +700,21 @@ impl<
                                     self.l_ib2[o * 4 + b].val() + self.s3_by[l].q.val();
                             }
                         }
+                        // S4 registers the sums: a counter adds one registered term
+                        self.s4_p[o * 4 + b].d.next = self.l_ip[o * 4 + b].val();
+                        self.s4_b[o * 4 + b].d.next = self.l_ib2[o * 4 + b].val();
                         self.occ_p[o * 4 + b].d.next =
-                            self.occ_p[o * 4 + b].q.val() + self.l_ip[o * 4 + b].val();
+                            self.occ_p[o * 4 + b].q.val() + self.s4_p[o * 4 + b].q.val();
                         self.occ_b[o * 4 + b].d.next =
-                            self.occ_b[o * 4 + b].q.val() + self.l_ib2[o * 4 + b].val();
+                            self.occ_b[o * 4 + b].q.val() + self.s4_b[o * 4 + b].q.val();
                         if self.dep[o].valid.val()
                             & (self.dep[o].band.val() == self.k_bidx[b].val())
                         {
                             self.occ_p[o * 4 + b].d.next = self.occ_p[o * 4 + b].q.val()
-                                + self.l_ip[o * 4 + b].val()
+                                + self.s4_p[o * 4 + b].q.val()
                                 - self.k1_16.val();
                             self.occ_b[o * 4 + b].d.next = self.occ_b[o * 4 + b].q.val()
-                                + self.l_ib2[o * 4 + b].val()
+                                + self.s4_b[o * 4 + b].q.val()
                                 - self.dep[o].bytes.val();
                         }
                         self.occ_pkts[o * 4 + b].next = self.occ_p[o * 4 + b].q.val();
@@ -728,6 +746,8 @@ impl<
                         self.s3_r[l].d.next = false;
                     }
                     for x in 0..NB {
+                        self.s4_p[x].d.next = self.k0_16.val();
+                        self.s4_b[x].d.next = self.k0_32.val();
                         self.occ_p[x].d.next = self.k0_16.val();
                         self.occ_b[x].d.next = self.k0_32.val();
                     }

@@ -919,8 +919,10 @@ impl<
                             if self.pk_b[o].q.val() == self.wb[o].q.val() {
                                 self.l_nu[o].next = self.wu[o].q.val() + self.k1_8.val();
                             }
+                            // assigned on every path before any read (an `if`/`else`
+                            // that assigns and reads it reads as a latch to rcomp)
+                            self.l_lpre[o].next = false;
                             if self.l_iss[o].val() {
-                                self.l_lpre[o].next = false;
                                 for l in 0..K {
                                     self.lp[o * kk + l].d.next =
                                         self.l_lpre[o].val() | self.pk_lh[o * kk + kk - 1].q.val();
@@ -934,8 +936,6 @@ impl<
                                     self.wb[o].d.next = self.pk_b[o].q.val();
                                     self.wu[o].d.next = self.l_nu[o].val();
                                 }
-                            } else {
-                                self.l_lpre[o].next = false;
                             }
                             self.ri[o].d.next = self.l_iss[o].val();
                             for r in 0..RP {

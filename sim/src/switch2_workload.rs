@@ -7,7 +7,7 @@
 //! * every frame that comes out of output `o` is a frame sent to `o`, whose ingress fate
 //!   was to be kept and whose real length matched its header, word for word, once;
 //! * frames of one input and band to one output come out in the order they were sent;
-//! * no (output, band) holds more than its packet limit plus `2K` packets;
+//! * no (output, band) holds more than its packet limit plus `3K` packets;
 //! * nothing is lost inside the switch (`lost` stays 0) and no word overflows a data FIFO;
 //! * after a drain: every counter is back to zero occupancy, and per input `fwd` equals
 //!   the frames delivered plus those refused plus those stored as bad (length mismatch),
@@ -365,7 +365,7 @@ impl Switch2Workload {
         for x in 0..n * 4 {
             let over = v.occ_pkts[x] as i64 - self.k.band[x % 4].lim_pkts as i64;
             self.seen.max_over_pkts = self.seen.max_over_pkts.max(over);
-            if over > 2 * self.lanes as i64 {
+            if over > 3 * self.lanes as i64 {
                 return Err(format!(
                     "cycle {now}: (output {}, band {}) holds {} packets, limit {}",
                     x / 4,

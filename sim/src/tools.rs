@@ -7,8 +7,8 @@ use std::process::Command;
 
 /// Lints one emitted Verilog file with `verilator --lint-only -Wall`, allowing only
 /// DECLFILENAME (a file holds its block's submodules too) and the partial-width waivers of
-/// [`nt_hdl::emit::LINT_WAIVERS`], written next to the file as `lint_waivers.vlt`.
-/// Returns the warnings.
+/// [`nt_hdl::emit::LINT_WAIVERS`] (a copy in the cache, so that linting never writes
+/// beside the file: `verilog-out/lint_waivers.vlt` is tracked). Returns the warnings.
 ///
 /// A clean result is remembered in the cache ([`crate::vmodel::cache_root`]`/lint`), keyed
 /// by a hash of the Verilog text, the top module, the waivers and `verilator --version`:
@@ -53,16 +53,28 @@ fn lint_mark(text: &str, top: &str) -> Result<PathBuf, String> {
         .join(format!("{top}-{:016x}.clean", h.finish())))
 }
 
-fn lint_uncached(file: &Path, top: &str) -> Result<(), String> {
-    let waivers = file
-        .parent()
-        .unwrap_or_else(|| Path::new("."))
-        .join("lint_waivers.vlt");
-    // Written only when it differs, so that lints of files in one directory can run at once.
-    if std::fs::read_to_string(&waivers).ok().as_deref() != Some(nt_hdl::emit::LINT_WAIVERS) {
-        std::fs::write(&waivers, nt_hdl::emit::LINT_WAIVERS)
-            .map_err(|e| format!("cannot write {}: {e}", waivers.display()))?;
+/// The waivers as a file in the cache, named by a hash of their text (written once, by a
+/// rename, so that lints can run at once).
+fn waivers_file() -> Result<PathBuf, String> {
+    let mut h = DefaultHasher::new();
+    nt_hdl::emit::LINT_WAIVERS.hash(&mut h);
+    let dir = crate::vmodel::cache_root().join("lint");
+    let path = dir.join(format!("waivers-{:016x}.vlt", h.finish()));
+    if std::fs::read_to_string(&path).ok().as_deref() != Some(nt_hdl::emit::LINT_WAIVERS) {
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let tmp = dir.join(format!("waivers.tmp{}-{n}", std::process::id()));
+        std::fs::write(&tmp, nt_hdl::emit::LINT_WAIVERS)
+            .and_then(|()| std::fs::rename(&tmp, &path))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
+    Ok(path)
+}
+
+fn lint_uncached(file: &Path, top: &str) -> Result<(), String> {
+    let waivers = waivers_file()?;
     let out = Command::new("verilator")
         .args([
             "--lint-only",

@@ -109,6 +109,16 @@ fn layout(ports: &[Port], dir: Dir) -> (Vec<(String, PortRef)>, usize) {
     (v, off)
 }
 
+/// `ports` in the order the libraries lay them out: inputs, then outputs, each by name.
+/// Callers list a block's ports in different orders (a port record in declaration order,
+/// [`crate::rcomp::top_ports`] in the Verilog's); one order means one build per Verilog
+/// text. Callers address ports by name ([`VLib::port`], [`VModel::port_refs`]).
+fn canonical(ports: &[Port]) -> Vec<Port> {
+    let mut v = ports.to_vec();
+    v.sort_by(|a, b| (a.dir != Dir::In, &a.name).cmp(&(b.dir != Dir::In, &b.name)));
+    v
+}
+
 /// The port list as the library reports it (`name:width:in|out` separated by spaces).
 fn port_signature(ports: &[Port]) -> String {
     ports
@@ -451,6 +461,7 @@ impl VLib {
         if backend == Backend::Verilator {
             return VLib::get(verilog, module, ports);
         }
+        let ports = &canonical(ports);
         // Devices of one block share its model: compile the Verilog once per process.
         let mut k = DefaultHasher::new();
         (verilog, module, port_signature(ports)).hash(&mut k);
@@ -502,6 +513,7 @@ impl VLib {
                     .into(),
             );
         }
+        let ports = &canonical(ports);
         let cpp = wrapper_cpp(module, ports);
         let mut h = DefaultHasher::new();
         verilog.hash(&mut h);

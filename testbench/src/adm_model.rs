@@ -1,5 +1,6 @@
 //! Cycle-exact plain-Rust model of the switch's admission ([`nt_hdl::sadm`]), written
-//! from its module documentation: holds, a three-stage pipeline per lane, counters per
+//! from its module documentation: holds, a three-stage pipeline per lane, the lanes'
+//! admissions summed per (output, band) (S4), counters per
 //! (output, band), thresholds and the free cells less headroom, a cycle old.
 use nt_hdl::sadm::BANDS;
 use nt_sim::adm_workload::{Drive, Req, Verdict, View};
@@ -30,6 +31,8 @@ pub struct AdmModel {
     /// S3 holds a refusal.
     s3r: Vec<bool>,
     vd: Vec<Option<Verdict>>,
+    /// S4: per (output, band) the packets and bytes admitted in S3, summed over lanes.
+    s4: Vec<(u16, u32)>,
     occ_p: Vec<u16>,
     occ_b: Vec<u32>,
     thr: [u32; BANDS],
@@ -53,6 +56,7 @@ impl AdmModel {
             s3: vec![None; k],
             s3r: vec![false; k],
             vd: vec![None; n],
+            s4: vec![(0, 0); n * BANDS],
             occ_p: vec![0; n * BANDS],
             occ_b: vec![0; n * BANDS],
             thr: [0; BANDS],
@@ -171,11 +175,16 @@ impl AdmModel {
             self.c_lost = self.c_lost.wrapping_add(1);
         }
         // counters
+        let mut s4 = vec![(0u16, 0u32); n * BANDS];
+        for (x, by) in self.s3.iter().flatten() {
+            s4[*x].0 = s4[*x].0.wrapping_add(1);
+            s4[*x].1 = s4[*x].1.wrapping_add(*by);
+        }
         let mut occ_p = self.occ_p.clone();
         let mut occ_b = self.occ_b.clone();
-        for (x, by) in self.s3.iter().flatten() {
-            occ_p[*x] = occ_p[*x].wrapping_add(1);
-            occ_b[*x] = occ_b[*x].wrapping_add(*by);
+        for (x, &(p, by)) in self.s4.iter().enumerate() {
+            occ_p[x] = occ_p[x].wrapping_add(p);
+            occ_b[x] = occ_b[x].wrapping_add(by);
         }
         for (o, dep) in d.dep.iter().enumerate() {
             if let Some((b, by)) = dep {
@@ -191,6 +200,7 @@ impl AdmModel {
         self.s3 = s3;
         self.s3r = s3r;
         self.vd = vd;
+        self.s4 = s4;
         self.occ_p = occ_p;
         self.occ_b = occ_b;
         self.thr = thr;
@@ -203,6 +213,7 @@ impl AdmModel {
             self.s2.iter_mut().for_each(|x| *x = None);
             self.s3.iter_mut().for_each(|x| *x = None);
             self.s3r.iter_mut().for_each(|x| *x = false);
+            self.s4.iter_mut().for_each(|x| *x = (0, 0));
             self.occ_p.iter_mut().for_each(|x| *x = 0);
             self.occ_b.iter_mut().for_each(|x| *x = 0);
             self.c_adm = 0;

@@ -2,7 +2,7 @@
 //! every output in every cycle, at 4 ports (one lane) and 16 (two lanes), under the
 //! seeded, self-checking workload of [`nt_sim::adm_workload`]: one verdict per request in
 //! order and in time, counters equal to what was admitted and has not left, and the
-//! guarantee that a limit is exceeded by at most `2K` packets.
+//! guarantee that a limit is exceeded by at most `3K` packets.
 use nt_hdl::sadm::Admission;
 use nt_sim::adm_workload::{drive, knobs, read, AdmWorkload, BandCfg, Knobs, Seen, View};
 use nt_sim::kernel::Kernel;
@@ -76,7 +76,7 @@ fn report(what: &str, s: &Seen) {
 }
 
 /// Limits that bind (an incast on output 0): the RTL equals the model, and no (output,
-/// band) holds more than its limit plus 2 packets (K = 1).
+/// band) holds more than its limit plus 3 packets (K = 1).
 #[test]
 fn sadm_p4_matches_its_model_and_keeps_its_limits() {
     for seed in 1..=2 {
@@ -88,7 +88,7 @@ fn sadm_p4_matches_its_model_and_keeps_its_limits() {
         );
         assert!(s.at_limit > 200, "seed {seed}: the limits never bound");
         assert!(
-            s.max_over_pkts <= 2,
+            s.max_over_pkts <= 3,
             "seed {seed}: over a packet limit by {}",
             s.max_over_pkts
         );
@@ -110,7 +110,7 @@ fn sadm_p4_matches_its_model_and_keeps_its_limits() {
     assert!(s.admitted > 1_000);
 }
 
-/// Two lanes: the bound is 4 packets.
+/// Two lanes: the bound is 6 packets.
 #[test]
 fn sadm_p16_matches_its_model_and_keeps_its_limits() {
     let s = p16(4, 12_000, &knobs());
@@ -120,7 +120,7 @@ fn sadm_p16_matches_its_model_and_keeps_its_limits() {
         "too little traffic or no limit bound"
     );
     assert!(
-        s.max_over_pkts <= 4,
+        s.max_over_pkts <= 6,
         "over a packet limit by {}",
         s.max_over_pkts
     );

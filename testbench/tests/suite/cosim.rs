@@ -3,6 +3,11 @@
 //! Verilator replays every run in full ([`CYCLES`]); Icarus, much slower, replays the
 //! first cycles of the same runs ([`icarus_cycles`]), long enough to catch the planted
 //! mutants and to reach every state the full run reaches.
+//!
+//! The new switch's parts (`sbuf_p4`, `sadm_p4`, `sing_p4`, `sque_p4`) have a planted
+//! mutant each too; each is a Verilator build of its own, so those four run in
+//! `scripts/test-full.sh` (`#[ignore]`d), and the test command shows the replay failing on
+//! the timer, reassembly, prisched and Bolt mutants.
 use nt_sim::ports::PortRecorder;
 use nt_sim::verilator::Replay;
 use nt_testbench::cosim::{committed_verilog, mutate, record, replay, Simulator};
@@ -493,6 +498,7 @@ fn sbuf_p4_verilog_matches_rust_cycle_for_cycle() {
 /// without waiting for its start bank (`1'b1` for the registered alignment, input 0 only)
 /// puts words in the wrong banks, and the replay must say so.
 #[test]
+#[ignore = "a Verilator build of its own (about a minute): scripts/test-full.sh"]
 fn cosim_catches_a_misaligned_shared_buffer_writer() {
     mutant_of_is_caught(
         Simulator::Verilator,
@@ -523,6 +529,7 @@ fn sadm_p4_verilog_matches_rust_cycle_for_cycle() {
 /// The check reaches the admission's packet limit: `<=` for `<` admits one packet more
 /// per (output, band) at its limit, and the replay must say so.
 #[test]
+#[ignore = "a Verilator build of its own (about a minute): scripts/test-full.sh"]
 fn cosim_catches_an_admission_limit_off_by_one() {
     mutant_of_is_caught(
         Simulator::Verilator,
@@ -554,6 +561,7 @@ fn sing_p4_verilog_matches_rust_cycle_for_cycle() {
 /// The ingress's length check reaches the replay: `>` for `>=` makes every 64-byte frame
 /// of input 0 malformed.
 #[test]
+#[ignore = "a Verilator build of its own (about a minute): scripts/test-full.sh"]
 fn cosim_catches_an_ingress_length_check_off_by_one() {
     mutant_of_is_caught(
         Simulator::Verilator,
@@ -584,6 +592,7 @@ fn sque_p4_verilog_matches_rust_cycle_for_cycle() {
 /// A queue that never empties (its "not empty" copy kept set) makes the scheduler hand out
 /// a packet that is not there: the replay must say so.
 #[test]
+#[ignore = "a Verilator build of its own (about a minute): scripts/test-full.sh"]
 fn cosim_catches_a_queue_that_never_empties() {
     mutant_of_is_caught(
         Simulator::Verilator,
