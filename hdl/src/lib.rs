@@ -1,9 +1,8 @@
 //! Synthesizable rust-hdl blocks of the nanoTransport NIC and the switch it works with.
 //!
-//! One block per file, its unit tests beside it. [`registry`] lists every block that is
+//! One block per file; its directed tests are `hdl/tests/blocks/<block>.rs`. [`registry`] lists every block that is
 //! emitted as Verilog, under the module name it gets in `verilog-out/`.
 pub mod arbiter;
-mod bits_patch;
 pub mod bolt;
 pub mod boltstamp;
 pub mod deparser;

@@ -2016,6 +2016,3 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         }
     }
 }
-
-#[cfg(test)]
-mod tests;

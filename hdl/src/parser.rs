@@ -1035,6 +1035,3 @@ impl Logic for Parser {
         }
     }
 }
-
-#[cfg(test)]
-mod tests;

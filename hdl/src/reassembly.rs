@@ -2038,6 +2038,3 @@ impl<
         }
     }
 }
-
-#[cfg(test)]
-mod tests;

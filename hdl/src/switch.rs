@@ -3060,6 +3060,3 @@ impl<
         }
     }
 }
-
-#[cfg(test)]
-mod tests;

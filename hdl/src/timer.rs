@@ -279,6 +279,3 @@ impl<const A: usize, const N: usize, const M: usize> Logic for ScanningTimer<A, 
 pub type Timer16 = ScanningTimer<4, 16, 16>;
 /// 128 timers, 16-bit metadata.
 pub type Timer128 = ScanningTimer<7, 128, 16>;
-
-#[cfg(test)]
-mod tests;

@@ -3,7 +3,7 @@
 //! the output is stalled, and a Bolt build passing a switch's SRC (which the golden model
 //! does not cover). The randomized equivalence against the golden model is
 //! `testbench/tests/suite/parser_equivalence.rs`.
-use super::*;
+use nt_hdl::parser::*;
 use nt_sim::kernel::Kernel;
 use nt_sim::wire::{to_words, Frame, Layout, Transport, Word, FLAG_DATA, PROTO_NDP};
 
@@ -183,7 +183,7 @@ fn a_bolt_parser_passes_a_switch_src_and_the_others_drop_it() {
         b[24..26].copy_from_slice(&c.to_be_bytes());
         b
     };
-    let sw_src = crate::switch::BOLT_SRC;
+    let sw_src = nt_hdl::switch::BOLT_SRC;
     for bolt in [true, false] {
         let mut tb = Tb::with(Parser::with_bolt(false, bolt));
         let good = src(sw_src | 0x01, 0);

@@ -3,7 +3,6 @@
 //! crate's algorithms on one `bool` per bit. Every block's simulation runs on `Bits`, so the
 //! co-simulations check the patch too; these tests cover widths and operations the blocks
 //! may not reach (every width class, shifts past the width, carries across words).
-#![cfg(test)]
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -2,7 +2,7 @@
 //! cycles, last word in → app header out in 2), line rate with back-to-back 65-byte
 //! packets, out-of-order and duplicate packets, allocation failure, timeouts, malformed
 //! input and output backpressure.
-use super::*;
+use nt_hdl::reassembly::*;
 use nt_sim::kernel::Kernel;
 use std::collections::VecDeque;
 

@@ -1,6 +1,6 @@
 //! Directed tests of the scanning timer's contract: the expiry bound (and that it is
 //! tight), the command/scanner collision rules, back-pressure and reset.
-use super::*;
+use nt_hdl::timer::*;
 use nt_sim::kernel::Kernel;
 
 /// A command: (op, id, expiry, meta).

@@ -2,7 +2,7 @@
 //! (IPv4 length, checksum, CHOP), a returned header (addresses swapped), malformed frames
 //! counted and not wedging a port. The randomized equivalence against the golden model and
 //! the scenario tests are in `testbench/tests/switch_*.rs`.
-use super::*;
+use nt_hdl::switch::*;
 use nt_sim::kernel::Kernel;
 use nt_sim::wire::{
     field, from_words, ipv4_checksum, to_words, Frame, Layout, Transport, Word, FLAG_CHOP,

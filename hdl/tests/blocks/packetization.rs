@@ -2,7 +2,8 @@
 //! with back-to-back 1-byte messages, credit (Alg. 3), delivery (Alg. 2), timeouts and
 //! giving up (Alg. 4), backpressure on the application, late events of an earlier
 //! incarnation of a reused slot.
-use super::*;
+use nt_hdl::packetization::*;
+use nt_hdl::pool::BufferConfig;
 use nt_sim::kernel::Kernel;
 use std::collections::VecDeque;
 
