@@ -1,7 +1,7 @@
 use nt_hdl::ingress::*;
-use rust_hdl::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use rust_hdl::prelude::*;
 
 /// `PktInfo::unpack` reads back what `Bits::from(info)` packs (the `trace$record_info`
 /// port's layout), field by field, for random records.

@@ -1,6 +1,6 @@
 use nt_hdl::statereg::*;
-use rust_hdl::prelude::*;
 use nt_sim::kernel::Kernel;
+use rust_hdl::prelude::*;
 
 type K = Kernel<StateReg16x32>;
 /// One port's operation: (op, idx, a), or idle.
