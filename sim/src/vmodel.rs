@@ -354,6 +354,8 @@ fn seed_runtime(runtime: &Path, obj: &Path) -> bool {
         let p = e.path();
         if p.extension().is_some_and(|x| x == "o") {
             if std::fs::copy(&p, obj.join(e.file_name())).is_err() {
+                // No partial object: make compiles the missing ones itself.
+                let _ = std::fs::remove_file(obj.join(e.file_name()));
                 return false;
             }
             any = true;
