@@ -1,6 +1,6 @@
 //! `verilog-out/` is what the code emits now, every file passes `verilator --lint-only -Wall`
-//! (DECLFILENAME aside) and Yosys's front end (every block; the five 16-port switch
-//! instances of [`YOSYS_LONG`] in `scripts/test-full.sh`), and the committed `fpga/reports/*.xcup.txt` were made from this Verilog and flow.
+//! (DECLFILENAME aside), and the committed `fpga/reports/*.xcup.txt` were made from this
+//! Verilog and flow, each a complete synthesis by Yosys with no latch.
 //!
 //! Each report made by `fpga/synth.sh` starts with a `key:`, a `flow:` and a `tools:` line
 //! (the script's header comment): `flow` hashes the block's Verilog and the flow (the Yosys
@@ -367,82 +367,84 @@ fn committed_verilog_is_lint_clean() {
     }
 }
 
-/// The 16-port switch instances, whose Yosys front end takes minutes each (switch_p16
-/// about 5, switch2_p16 3, sbuf_p16 1.3; 10 of the 12 minutes the check took on all
-/// blocks): scripts/test-full.sh runs them
-/// (`committed_large_switch_verilog_elaborates_in_yosys`). In the test command their
-/// 4-port instances, the same generic code, go through it, and every block including
-/// these is linted by Verilator (`-Wall`: latches, multiple drivers, combinational loops)
-/// and scheduled by our compiler, which fails on a latch or a combinational loop
-/// (`nt-sim`'s `rcomp::tests::committed_blocks_schedule_in_one_pass`).
-const YOSYS_LONG: [&str; 5] = [
-    "switch_p16",
-    "switch2_p16",
-    "sbuf_p16",
-    "sque_p16",
-    "sing_p16",
-];
-
-/// Runs Yosys's front end on `blocks`: read, hierarchy, `proc` (every process to logic, no
-/// latch) and `check -assert` (no multiple or missing drivers, no combinational loop). Two
-/// blocks at a time (the machine has two cores), the largest Verilog first; prints the time
-/// each took.
-fn yosys_front_end(mut blocks: Vec<&str>) {
-    let size = |b: &str| {
-        std::fs::metadata(verilog_out_dir().join(format!("{b}.v")))
-            .map(|m| m.len())
-            .unwrap_or(0)
-    };
-    blocks.sort_by_key(|b| std::cmp::Reverse(size(b)));
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let failures = std::sync::Mutex::new(vec![]);
-    let t0 = std::time::Instant::now();
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(top) = blocks.get(i) else { break };
-                let t = std::time::Instant::now();
-                let file = format!("verilog-out/{top}.v");
-                let script = format!(
-                    "read_verilog -sv {file}; hierarchy -check -top {top}; proc; check -assert; select -assert-none t:$dlatch t:$sr t:$dlatchsr"
-                );
-                let o = run("yosys", &["-q", "-p", &script]);
-                eprintln!("yosys front end {top}: {:.1} s", t.elapsed().as_secs_f64());
-                if !o.status.success() {
-                    failures.lock().unwrap().push(format!("yosys on {file}:\n{}", text(&o)));
-                }
-            });
+/// The cells of a report's Yosys `stat` (xcup) and its process count.
+fn stat_cells(report: &str) -> (Vec<(String, u64)>, Option<u64>) {
+    let (mut cells, mut processes, mut in_cells) = (vec![], None, false);
+    for line in report.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if line.contains("Number of processes:") {
+            processes = f.last().and_then(|n| n.parse().ok());
+        } else if line.contains("Number of cells") {
+            in_cells = true;
+        } else if in_cells {
+            match f.as_slice() {
+                [name, n] => match n.parse() {
+                    Ok(n) => cells.push((name.to_string(), n)),
+                    Err(_) => break,
+                },
+                _ => break,
+            }
         }
-    });
-    eprintln!(
-        "yosys front end, {} blocks, 2 at a time: {:.1} s",
-        blocks.len(),
-        t0.elapsed().as_secs_f64()
-    );
-    let failures = failures.into_inner().unwrap();
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
-/// Every block but the five of [`YOSYS_LONG`] goes through Yosys's front end.
-#[test]
-fn committed_verilog_elaborates_in_yosys() {
-    let all: Vec<&str> = nt_hdl::registry::blocks().iter().map(|b| b.name).collect();
-    for b in YOSYS_LONG {
-        assert!(all.contains(&b), "{b} is not a registry block");
     }
-    yosys_front_end(
-        all.into_iter()
-            .filter(|b| !YOSYS_LONG.contains(b))
-            .collect(),
+    (cells, processes)
+}
+
+/// Yosys reads and synthesizes the Verilog of now, every block (the 16-port switches
+/// included): each block's committed xcup report, which `committed_xcup_reports_are_fresh`
+/// ties to the Verilog and flow of now (and `resynthesized_blocks_match_committed_reports`
+/// re-runs where the tools differ), records a complete mapping: no process left, every
+/// cell a device primitive (none of Yosys's internal `$` cells) and no latch (`LDCE`,
+/// `LDPE`). `fpga/synth.sh` writes a report only when Yosys succeeded on the block.
+///
+/// This replaced a run of Yosys's front end (read, `proc`, `check -assert`) on every
+/// block, which took 12 minutes of the test command's 2 cores (switch_p16 about 5,
+/// switch2_p16 3) to check what the reports already record; combinational loops and
+/// latches are also refused by our compiler on every committed block
+/// (`nt-sim`'s `rcomp::tests::committed_blocks_schedule_in_one_pass`) and multiple drivers by
+/// Verilator's lint (`committed_verilog_is_lint_clean`).
+#[test]
+fn committed_verilog_synthesizes_to_primitives_without_latches() {
+    let mut bad = vec![];
+    for row in xcup_rows() {
+        let path = report_path(&committed_reports(), row, "xcup");
+        let report =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let (cells, processes) = stat_cells(&report);
+        let total: u64 = cells.iter().map(|c| c.1).sum();
+        if total < 10 {
+            bad.push(format!("{row}: {total} cells in its stat"));
+        }
+        if processes != Some(0) {
+            bad.push(format!("{row}: processes {processes:?}"));
+        }
+        for (name, n) in &cells {
+            if name.starts_with('$') || name.starts_with("LD") {
+                bad.push(format!("{row}: {n} {name}"));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "incomplete synthesis or latches:\n{}",
+        bad.join("\n")
     );
 }
 
-/// The five blocks of [`YOSYS_LONG`] through Yosys's front end.
+/// The reader of [`committed_verilog_synthesizes_to_primitives_without_latches`] sees a
+/// latch and an unmapped cell.
 #[test]
-#[ignore = "minutes: the 16-port switch instances; scripts/test-full.sh"]
-fn committed_large_switch_verilog_elaborates_in_yosys() {
-    yosys_front_end(YOSYS_LONG.to_vec());
+fn stat_cells_reads_cells_and_processes() {
+    let r = "   Number of processes:              0\n   Number of cells:                 7\n     FDRE                            4\n     LDCE                            1\n     $_MUX_                          2\n\n\nDeepest logic path\nlevels 3\n";
+    let (cells, p) = stat_cells(r);
+    assert_eq!(p, Some(0));
+    assert_eq!(
+        cells,
+        vec![
+            ("FDRE".to_string(), 4),
+            ("LDCE".to_string(), 1),
+            ("$_MUX_".to_string(), 2)
+        ]
+    );
 }
 
 /// The house rule, on every block but the old switch: at most 8 LUT levels on every
