@@ -812,3 +812,122 @@ pub enum VerilogOpUnary {
     Any,
     Xor,
 }
+
+// Constructors that `#[hdl_gen]` (vendored rust-hdl-macros) calls for each node of a block's
+// Verilog AST, instead of spelling the node out in place (a String and a Box per node): the
+// generated `hdl` functions were 63 % of the optimised IR of our hardware crate, compiled
+// for every instance of every generic block. Out of line, each node is one call; and
+// `extern "C"` (a panic inside aborts, as running out of memory does anyway) tells LLVM
+// that the call cannot unwind, so the caller needs no landing pad to drop the nodes it has
+// built so far (2,092 invokes and 504 drops in the 16-entry state register's `hdl` alone).
+// Rust calls them with Rust types on both sides, so the layouts agree.
+#[doc(hidden)]
+#[inline(never)]
+pub extern "C" fn hdl_sig(name: &str) -> VerilogExpression {
+    VerilogExpression::Signal(name.to_string())
+}
+#[doc(hidden)]
+#[inline(never)]
+pub extern "C" fn hdl_literal(l: VerilogLiteral) -> VerilogExpression {
+    VerilogExpression::Literal(l)
+}
+#[doc(hidden)]
+#[inline(never)]
+pub extern "C" fn hdl_paren(a: VerilogExpression) -> VerilogExpression {
+    VerilogExpression::Paren(Box::new(a))
+}
+#[doc(hidden)]
+#[inline(never)]
+pub extern "C" fn hdl_binary(l: VerilogExpression, op: VerilogOp, r: VerilogExpression) -> VerilogExpression {
+    VerilogExpression::Binary(Box::new(l), op, Box::new(r))
+}
+#[doc(hidden)]
+#[inline(never)]
+pub extern "C" fn hdl_unary(op: VerilogOpUnary, a: VerilogExpression) -> VerilogExpression {
+    VerilogExpression::Unary(op, Box::new(a))
+}
+#[doc(hidden)]
+#[inline(never)]
+pub extern "C" fn hdl_cast(a: VerilogExpression, bits: usize) -> VerilogExpression {
+    VerilogExpression::Cast(Box::new(a), bits)
+}
+#[doc(hidden)]
+#[inline(never)]
+pub extern "C" fn hdl_signed(a: VerilogExpression) -> VerilogExpression {
+    VerilogExpression::Signed(Box::new(a))
+}
+#[doc(hidden)]
+#[inline(never)]
+pub extern "C" fn hdl_unsigned(a: VerilogExpression) -> VerilogExpression {
+    VerilogExpression::Unsigned(Box::new(a))
+}
+#[doc(hidden)]
+#[inline(never)]
+pub extern "C" fn hdl_index(a: VerilogExpression, i: VerilogExpression) -> VerilogExpression {
+    VerilogExpression::Index(Box::new(a), Box::new(i))
+}
+#[doc(hidden)]
+#[inline(never)]
+pub extern "C" fn hdl_slice(a: VerilogExpression, width: usize, offset: VerilogExpression) -> VerilogExpression {
+    VerilogExpression::Slice(Box::new(a), width, Box::new(offset))
+}
+#[doc(hidden)]
+#[inline(never)]
+pub extern "C" fn hdl_index_replace(
+    a: VerilogExpression,
+    i: VerilogExpression,
+    v: VerilogExpression,
+) -> VerilogExpression {
+    VerilogExpression::IndexReplace(Box::new(a), Box::new(i), Box::new(v))
+}
+#[doc(hidden)]
+#[inline(never)]
+pub extern "C" fn hdl_assign(target: VerilogExpression, value: VerilogExpression) -> VerilogStatement {
+    VerilogStatement::Assignment(target, value)
+}
+#[doc(hidden)]
+#[inline(never)]
+pub extern "C" fn hdl_slice_assign(
+    base: VerilogExpression,
+    width: usize,
+    offset: VerilogExpression,
+    replacement: VerilogExpression,
+) -> VerilogStatement {
+    VerilogStatement::SliceAssignment {
+        base,
+        width,
+        offset,
+        replacement,
+    }
+}
+#[doc(hidden)]
+#[inline(never)]
+pub extern "C" fn hdl_if(
+    test: VerilogExpression,
+    then: VerilogBlock,
+    otherwise: VerilogBlockOrConditional,
+) -> VerilogStatement {
+    VerilogStatement::If(VerilogConditional {
+        test,
+        then,
+        otherwise,
+    })
+}
+#[doc(hidden)]
+#[inline(never)]
+pub extern "C" fn hdl_else_if(cond: VerilogStatement) -> VerilogBlockOrConditional {
+    VerilogBlockOrConditional::Conditional(Box::new(cond))
+}
+#[doc(hidden)]
+#[inline(never)]
+pub extern "C" fn hdl_push(block: &mut VerilogBlock, s: VerilogStatement) {
+    block.push(s)
+}
+#[doc(hidden)]
+#[inline(never)]
+pub extern "C" fn hdl_case(cases: &mut Vec<VerilogCase>, condition: &str, block: VerilogBlock) {
+    cases.push(VerilogCase {
+        condition: condition.to_string(),
+        block,
+    })
+}
