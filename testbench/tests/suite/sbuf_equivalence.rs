@@ -117,7 +117,7 @@ fn sbuf_late_verdicts_lose_words_as_specified() {
 #[test]
 fn sbuf_keeps_line_rate_on_every_port() {
     for (len, util) in [(72, 0.99), (64, 0.99), (1088, 0.99)] {
-        let s = p4(6, 12_000, &line_rate(len));
+        let s = p4(6, 6_000, &line_rate(len));
         report(&format!("p4, {len}-byte frames"), &s);
         assert!(
             s.min_util >= util,
@@ -126,7 +126,7 @@ fn sbuf_keeps_line_rate_on_every_port() {
         );
     }
     for (len, util) in [(136, 0.99), (64, 0.99), (1088, 0.99)] {
-        let s = p16(7, 12_000, &line_rate(len));
+        let s = p16(7, 6_000, &line_rate(len));
         report(&format!("p16, {len}-byte frames"), &s);
         assert!(
             s.min_util >= util,
