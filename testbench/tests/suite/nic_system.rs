@@ -1022,7 +1022,7 @@ fn native_and_compiled_match<T: NicTop + 'static>(nic: &Nic<T>, seed: u64) {
             nic,
             on,
             seed,
-            12,
+            6,
             link.clone(),
             (msg_len, 12_000),
             2_000_000,
