@@ -10,11 +10,6 @@ cd "$(dirname "$0")/.."
 t0=$(date +%s)
 bash scripts/setup.sh || exit 1
 t1=$(date +%s)
-# In CI (a clean clone every time) cargo's incremental cache is never reused, and writing
-# it costs time: nt-hdl compiled in 252 s without it against 276 s with it (2026-11-27).
-if [ -n "${CI:-}" ] && [ -z "${CARGO_INCREMENTAL:-}" ]; then
-  export CARGO_INCREMENTAL=0
-fi
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 # `--tests`, not `--all-targets`: it honours `test = false` (hdl's library, whose directed
