@@ -23,11 +23,11 @@ fn run(text: &str) -> (Network, RunResult) {
     (net, r)
 }
 
-/// A star of `hosts` hosts running `program` on a 4-port switch in `mode`, every link
+/// A star of 4 hosts running `program` on a 4-port switch in `mode` with `seed`, every link
 /// captured, then `extra` (workloads; `engine` lines go before the first table).
-fn star(engine: &str, program: &str, mode: &str, extra: &str) -> String {
+fn star(engine: &str, program: &str, mode: &str, seed: u64, extra: &str) -> String {
     let mut s = format!(
-        "seed = 11\nmax_cycles = 100000\nsample_cycles = 32\n{engine}\n[[switch]]\nname = \"s0\"\nports = 4\nmode = \"{mode}\"\nband_by_flags = true\nbuffer_bytes = 6144\n"
+        "seed = {seed}\nmax_cycles = 100000\nsample_cycles = 32\n{engine}\n[[switch]]\nname = \"s0\"\nports = 4\nmode = \"{mode}\"\nband_by_flags = true\nbuffer_bytes = 6144\n"
     );
     if mode == "bolt" {
         // Bolt's parameters as the Bolt scenarios set them (`net_scenarios::BoltShape`).
@@ -97,21 +97,18 @@ fn verilator_and_compiled_engines_give_the_native_run_cycle_for_cycle() {
         ("ndp", "trim", 12, ndp_load),
         ("bolt", "bolt", 11, bolt_incast),
     ] {
-        let star = |engine: &str, program: &str, mode: &str, extra: &str| {
-            star(engine, program, mode, extra).replace("seed = 11\n", &format!("seed = {seed}\n"))
-        };
-        let native = run(&star("", program, mode, extra));
-        let verilated = run(&star("engine = \"verilator\"", program, mode, extra));
+        let native = run(&star("", program, mode, seed, extra));
+        let verilated = run(&star("engine = \"verilator\"", program, mode, seed, extra));
         assert!(!native.0.msgs.is_empty(), "{program}: no messages");
         assert_same_run(&format!("{program}, all verilated"), &native, &verilated);
         // Engines mix per device: the hosts verilated, the switch native.
-        let mixed = star("engine = \"verilator\"", program, mode, extra)
+        let mixed = star("engine = \"verilator\"", program, mode, seed, extra)
             .replace("mode = \"", "engine = \"native\"\nmode = \"");
         assert_same_run(&format!("{program}, switch native"), &native, &run(&mixed));
         // The compiled engine (the same Verilog compiled to Rust by `nt_sim::rcomp`).
-        let compiled = run(&star("engine = \"compiled\"", program, mode, extra));
+        let compiled = run(&star("engine = \"compiled\"", program, mode, seed, extra));
         assert_same_run(&format!("{program}, all compiled"), &native, &compiled);
-        let mixed = star("engine = \"compiled\"", program, mode, extra)
+        let mixed = star("engine = \"compiled\"", program, mode, seed, extra)
             .replace("mode = \"", "engine = \"verilator\"\nmode = \"");
         assert_same_run(
             &format!("{program}, compiled hosts, verilated switch"),
@@ -141,7 +138,7 @@ fn verilator_and_compiled_engines_give_the_native_run_cycle_for_cycle() {
 
 #[test]
 fn engine_errors_are_clear() {
-    let t = star("engine = \"iverilog\"", "ndp", "trim", "");
+    let t = star("engine = \"iverilog\"", "ndp", "trim", 11, "");
     let cfg = NetConfig::from_toml(&t).expect("parses");
     let e = Network::build(&cfg, &|_| Err("none".into()))
         .err()
@@ -151,7 +148,7 @@ fn engine_errors_are_clear() {
         "{e}"
     );
     // A verilated device has no waveform: asking for one fails with the reason.
-    let t = star("engine = \"verilator\"", "ndp", "trim", "");
+    let t = star("engine = \"verilator\"", "ndp", "trim", 11, "");
     let cfg = NetConfig::from_toml(&t).expect("parses");
     let mut net = Network::build(&cfg, &|_| Err("none".into())).expect("builds");
     let i = net.device_index("h0").expect("h0");

@@ -111,11 +111,10 @@ fn resources(report: &str, family: &str) -> Result<Resources, String> {
                 "DP16KD" => r.bram18 = n,
                 _ => {}
             }
-        } else {
-            let Ok(n) = f[1].parse::<u64>() else {
-                continue;
-            };
-            let c = f[0];
+        }
+    }
+    if family != "ecp5" {
+        for (c, n) in stat_cells(report).0 {
             if c.len() == 4 && c.starts_with("LUT") && matches!(c.as_bytes()[3], b'1'..=b'6') {
                 r.lut += n;
             } else if ["FDRE", "FDSE", "FDCE", "FDPE"].contains(&c.trim_end_matches("_1")) {
