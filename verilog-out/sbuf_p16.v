@@ -9,7 +9,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$0$last;
     input wire  [2:0] inp$0$empty;
     input wire  inp$0$vd_valid;
-    input wire  [12:0] inp$0$vd;
+    input wire  [29:0] inp$0$vd;
     output reg  inp$0$cp_valid;
     output reg  [8:0] inp$0$cp_cell;
     output reg  [20:0] inp$0$cp_meta;
@@ -20,7 +20,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$1$last;
     input wire  [2:0] inp$1$empty;
     input wire  inp$1$vd_valid;
-    input wire  [12:0] inp$1$vd;
+    input wire  [29:0] inp$1$vd;
     output reg  inp$1$cp_valid;
     output reg  [8:0] inp$1$cp_cell;
     output reg  [20:0] inp$1$cp_meta;
@@ -31,7 +31,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$2$last;
     input wire  [2:0] inp$2$empty;
     input wire  inp$2$vd_valid;
-    input wire  [12:0] inp$2$vd;
+    input wire  [29:0] inp$2$vd;
     output reg  inp$2$cp_valid;
     output reg  [8:0] inp$2$cp_cell;
     output reg  [20:0] inp$2$cp_meta;
@@ -42,7 +42,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$3$last;
     input wire  [2:0] inp$3$empty;
     input wire  inp$3$vd_valid;
-    input wire  [12:0] inp$3$vd;
+    input wire  [29:0] inp$3$vd;
     output reg  inp$3$cp_valid;
     output reg  [8:0] inp$3$cp_cell;
     output reg  [20:0] inp$3$cp_meta;
@@ -53,7 +53,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$4$last;
     input wire  [2:0] inp$4$empty;
     input wire  inp$4$vd_valid;
-    input wire  [12:0] inp$4$vd;
+    input wire  [29:0] inp$4$vd;
     output reg  inp$4$cp_valid;
     output reg  [8:0] inp$4$cp_cell;
     output reg  [20:0] inp$4$cp_meta;
@@ -64,7 +64,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$5$last;
     input wire  [2:0] inp$5$empty;
     input wire  inp$5$vd_valid;
-    input wire  [12:0] inp$5$vd;
+    input wire  [29:0] inp$5$vd;
     output reg  inp$5$cp_valid;
     output reg  [8:0] inp$5$cp_cell;
     output reg  [20:0] inp$5$cp_meta;
@@ -75,7 +75,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$6$last;
     input wire  [2:0] inp$6$empty;
     input wire  inp$6$vd_valid;
-    input wire  [12:0] inp$6$vd;
+    input wire  [29:0] inp$6$vd;
     output reg  inp$6$cp_valid;
     output reg  [8:0] inp$6$cp_cell;
     output reg  [20:0] inp$6$cp_meta;
@@ -86,7 +86,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$7$last;
     input wire  [2:0] inp$7$empty;
     input wire  inp$7$vd_valid;
-    input wire  [12:0] inp$7$vd;
+    input wire  [29:0] inp$7$vd;
     output reg  inp$7$cp_valid;
     output reg  [8:0] inp$7$cp_cell;
     output reg  [20:0] inp$7$cp_meta;
@@ -97,7 +97,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$8$last;
     input wire  [2:0] inp$8$empty;
     input wire  inp$8$vd_valid;
-    input wire  [12:0] inp$8$vd;
+    input wire  [29:0] inp$8$vd;
     output reg  inp$8$cp_valid;
     output reg  [8:0] inp$8$cp_cell;
     output reg  [20:0] inp$8$cp_meta;
@@ -108,7 +108,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$9$last;
     input wire  [2:0] inp$9$empty;
     input wire  inp$9$vd_valid;
-    input wire  [12:0] inp$9$vd;
+    input wire  [29:0] inp$9$vd;
     output reg  inp$9$cp_valid;
     output reg  [8:0] inp$9$cp_cell;
     output reg  [20:0] inp$9$cp_meta;
@@ -119,7 +119,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$10$last;
     input wire  [2:0] inp$10$empty;
     input wire  inp$10$vd_valid;
-    input wire  [12:0] inp$10$vd;
+    input wire  [29:0] inp$10$vd;
     output reg  inp$10$cp_valid;
     output reg  [8:0] inp$10$cp_cell;
     output reg  [20:0] inp$10$cp_meta;
@@ -130,7 +130,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$11$last;
     input wire  [2:0] inp$11$empty;
     input wire  inp$11$vd_valid;
-    input wire  [12:0] inp$11$vd;
+    input wire  [29:0] inp$11$vd;
     output reg  inp$11$cp_valid;
     output reg  [8:0] inp$11$cp_cell;
     output reg  [20:0] inp$11$cp_meta;
@@ -141,7 +141,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$12$last;
     input wire  [2:0] inp$12$empty;
     input wire  inp$12$vd_valid;
-    input wire  [12:0] inp$12$vd;
+    input wire  [29:0] inp$12$vd;
     output reg  inp$12$cp_valid;
     output reg  [8:0] inp$12$cp_cell;
     output reg  [20:0] inp$12$cp_meta;
@@ -152,7 +152,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$13$last;
     input wire  [2:0] inp$13$empty;
     input wire  inp$13$vd_valid;
-    input wire  [12:0] inp$13$vd;
+    input wire  [29:0] inp$13$vd;
     output reg  inp$13$cp_valid;
     output reg  [8:0] inp$13$cp_cell;
     output reg  [20:0] inp$13$cp_meta;
@@ -163,7 +163,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$14$last;
     input wire  [2:0] inp$14$empty;
     input wire  inp$14$vd_valid;
-    input wire  [12:0] inp$14$vd;
+    input wire  [29:0] inp$14$vd;
     output reg  inp$14$cp_valid;
     output reg  [8:0] inp$14$cp_cell;
     output reg  [20:0] inp$14$cp_meta;
@@ -174,7 +174,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$15$last;
     input wire  [2:0] inp$15$empty;
     input wire  inp$15$vd_valid;
-    input wire  [12:0] inp$15$vd;
+    input wire  [29:0] inp$15$vd;
     output reg  inp$15$cp_valid;
     output reg  [8:0] inp$15$cp_cell;
     output reg  [20:0] inp$15$cp_meta;
@@ -397,6 +397,15 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     localparam  k2_7 = 7'b10;
     localparam  k4_4 = 4'h4;
     localparam  k511_9 = 9'b111111111;
+    localparam  k2_9 = 9'b10;
+    localparam  k3_9 = 9'b11;
+    localparam  k4_9 = 9'b100;
+    localparam  k7_9 = 9'b111;
+    localparam  k8_9 = 9'b1000;
+    localparam  k_lo48 = 64'hffffffffffff;
+    localparam  k_len50 = 64'h32000000000000;
+    localparam  k_chop = 64'h100000000000;
+    localparam  k48_8 = 8'h30;
     localparam  k_slot$0 = 8'h0;
     localparam  k_slot$1 = 8'h1;
     localparam  k_slot$2 = 8'h2;
@@ -894,129 +903,129 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     reg  vq$0$clock;
     reg  vq$0$reset;
     reg  vq$0$push;
-    reg  [12:0] vq$0$push_data;
+    reg  [29:0] vq$0$push_data;
     reg  vq$0$pop;
-    wire  [12:0] vq$0$head;
+    wire  [29:0] vq$0$head;
     wire  vq$0$nonempty;
     wire  [6:0] vq$0$count;
     reg  vq$1$clock;
     reg  vq$1$reset;
     reg  vq$1$push;
-    reg  [12:0] vq$1$push_data;
+    reg  [29:0] vq$1$push_data;
     reg  vq$1$pop;
-    wire  [12:0] vq$1$head;
+    wire  [29:0] vq$1$head;
     wire  vq$1$nonempty;
     wire  [6:0] vq$1$count;
     reg  vq$2$clock;
     reg  vq$2$reset;
     reg  vq$2$push;
-    reg  [12:0] vq$2$push_data;
+    reg  [29:0] vq$2$push_data;
     reg  vq$2$pop;
-    wire  [12:0] vq$2$head;
+    wire  [29:0] vq$2$head;
     wire  vq$2$nonempty;
     wire  [6:0] vq$2$count;
     reg  vq$3$clock;
     reg  vq$3$reset;
     reg  vq$3$push;
-    reg  [12:0] vq$3$push_data;
+    reg  [29:0] vq$3$push_data;
     reg  vq$3$pop;
-    wire  [12:0] vq$3$head;
+    wire  [29:0] vq$3$head;
     wire  vq$3$nonempty;
     wire  [6:0] vq$3$count;
     reg  vq$4$clock;
     reg  vq$4$reset;
     reg  vq$4$push;
-    reg  [12:0] vq$4$push_data;
+    reg  [29:0] vq$4$push_data;
     reg  vq$4$pop;
-    wire  [12:0] vq$4$head;
+    wire  [29:0] vq$4$head;
     wire  vq$4$nonempty;
     wire  [6:0] vq$4$count;
     reg  vq$5$clock;
     reg  vq$5$reset;
     reg  vq$5$push;
-    reg  [12:0] vq$5$push_data;
+    reg  [29:0] vq$5$push_data;
     reg  vq$5$pop;
-    wire  [12:0] vq$5$head;
+    wire  [29:0] vq$5$head;
     wire  vq$5$nonempty;
     wire  [6:0] vq$5$count;
     reg  vq$6$clock;
     reg  vq$6$reset;
     reg  vq$6$push;
-    reg  [12:0] vq$6$push_data;
+    reg  [29:0] vq$6$push_data;
     reg  vq$6$pop;
-    wire  [12:0] vq$6$head;
+    wire  [29:0] vq$6$head;
     wire  vq$6$nonempty;
     wire  [6:0] vq$6$count;
     reg  vq$7$clock;
     reg  vq$7$reset;
     reg  vq$7$push;
-    reg  [12:0] vq$7$push_data;
+    reg  [29:0] vq$7$push_data;
     reg  vq$7$pop;
-    wire  [12:0] vq$7$head;
+    wire  [29:0] vq$7$head;
     wire  vq$7$nonempty;
     wire  [6:0] vq$7$count;
     reg  vq$8$clock;
     reg  vq$8$reset;
     reg  vq$8$push;
-    reg  [12:0] vq$8$push_data;
+    reg  [29:0] vq$8$push_data;
     reg  vq$8$pop;
-    wire  [12:0] vq$8$head;
+    wire  [29:0] vq$8$head;
     wire  vq$8$nonempty;
     wire  [6:0] vq$8$count;
     reg  vq$9$clock;
     reg  vq$9$reset;
     reg  vq$9$push;
-    reg  [12:0] vq$9$push_data;
+    reg  [29:0] vq$9$push_data;
     reg  vq$9$pop;
-    wire  [12:0] vq$9$head;
+    wire  [29:0] vq$9$head;
     wire  vq$9$nonempty;
     wire  [6:0] vq$9$count;
     reg  vq$10$clock;
     reg  vq$10$reset;
     reg  vq$10$push;
-    reg  [12:0] vq$10$push_data;
+    reg  [29:0] vq$10$push_data;
     reg  vq$10$pop;
-    wire  [12:0] vq$10$head;
+    wire  [29:0] vq$10$head;
     wire  vq$10$nonempty;
     wire  [6:0] vq$10$count;
     reg  vq$11$clock;
     reg  vq$11$reset;
     reg  vq$11$push;
-    reg  [12:0] vq$11$push_data;
+    reg  [29:0] vq$11$push_data;
     reg  vq$11$pop;
-    wire  [12:0] vq$11$head;
+    wire  [29:0] vq$11$head;
     wire  vq$11$nonempty;
     wire  [6:0] vq$11$count;
     reg  vq$12$clock;
     reg  vq$12$reset;
     reg  vq$12$push;
-    reg  [12:0] vq$12$push_data;
+    reg  [29:0] vq$12$push_data;
     reg  vq$12$pop;
-    wire  [12:0] vq$12$head;
+    wire  [29:0] vq$12$head;
     wire  vq$12$nonempty;
     wire  [6:0] vq$12$count;
     reg  vq$13$clock;
     reg  vq$13$reset;
     reg  vq$13$push;
-    reg  [12:0] vq$13$push_data;
+    reg  [29:0] vq$13$push_data;
     reg  vq$13$pop;
-    wire  [12:0] vq$13$head;
+    wire  [29:0] vq$13$head;
     wire  vq$13$nonempty;
     wire  [6:0] vq$13$count;
     reg  vq$14$clock;
     reg  vq$14$reset;
     reg  vq$14$push;
-    reg  [12:0] vq$14$push_data;
+    reg  [29:0] vq$14$push_data;
     reg  vq$14$pop;
-    wire  [12:0] vq$14$head;
+    wire  [29:0] vq$14$head;
     wire  vq$14$nonempty;
     wire  [6:0] vq$14$count;
     reg  vq$15$clock;
     reg  vq$15$reset;
     reg  vq$15$push;
-    reg  [12:0] vq$15$push_data;
+    reg  [29:0] vq$15$push_data;
     reg  vq$15$pop;
-    wire  [12:0] vq$15$head;
+    wire  [29:0] vq$15$head;
     wire  vq$15$nonempty;
     wire  [6:0] vq$15$count;
     reg  ring$0$clock;
@@ -2363,6 +2372,102 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     reg  [2:0] w_emp$15$d;
     wire  [2:0] w_emp$15$q;
     reg  w_emp$15$clock;
+    reg  w_trim$0$d;
+    wire  w_trim$0$q;
+    reg  w_trim$0$clock;
+    reg  w_trim$1$d;
+    wire  w_trim$1$q;
+    reg  w_trim$1$clock;
+    reg  w_trim$2$d;
+    wire  w_trim$2$q;
+    reg  w_trim$2$clock;
+    reg  w_trim$3$d;
+    wire  w_trim$3$q;
+    reg  w_trim$3$clock;
+    reg  w_trim$4$d;
+    wire  w_trim$4$q;
+    reg  w_trim$4$clock;
+    reg  w_trim$5$d;
+    wire  w_trim$5$q;
+    reg  w_trim$5$clock;
+    reg  w_trim$6$d;
+    wire  w_trim$6$q;
+    reg  w_trim$6$clock;
+    reg  w_trim$7$d;
+    wire  w_trim$7$q;
+    reg  w_trim$7$clock;
+    reg  w_trim$8$d;
+    wire  w_trim$8$q;
+    reg  w_trim$8$clock;
+    reg  w_trim$9$d;
+    wire  w_trim$9$q;
+    reg  w_trim$9$clock;
+    reg  w_trim$10$d;
+    wire  w_trim$10$q;
+    reg  w_trim$10$clock;
+    reg  w_trim$11$d;
+    wire  w_trim$11$q;
+    reg  w_trim$11$clock;
+    reg  w_trim$12$d;
+    wire  w_trim$12$q;
+    reg  w_trim$12$clock;
+    reg  w_trim$13$d;
+    wire  w_trim$13$q;
+    reg  w_trim$13$clock;
+    reg  w_trim$14$d;
+    wire  w_trim$14$q;
+    reg  w_trim$14$clock;
+    reg  w_trim$15$d;
+    wire  w_trim$15$q;
+    reg  w_trim$15$clock;
+    reg  [15:0] w_cs$0$d;
+    wire  [15:0] w_cs$0$q;
+    reg  w_cs$0$clock;
+    reg  [15:0] w_cs$1$d;
+    wire  [15:0] w_cs$1$q;
+    reg  w_cs$1$clock;
+    reg  [15:0] w_cs$2$d;
+    wire  [15:0] w_cs$2$q;
+    reg  w_cs$2$clock;
+    reg  [15:0] w_cs$3$d;
+    wire  [15:0] w_cs$3$q;
+    reg  w_cs$3$clock;
+    reg  [15:0] w_cs$4$d;
+    wire  [15:0] w_cs$4$q;
+    reg  w_cs$4$clock;
+    reg  [15:0] w_cs$5$d;
+    wire  [15:0] w_cs$5$q;
+    reg  w_cs$5$clock;
+    reg  [15:0] w_cs$6$d;
+    wire  [15:0] w_cs$6$q;
+    reg  w_cs$6$clock;
+    reg  [15:0] w_cs$7$d;
+    wire  [15:0] w_cs$7$q;
+    reg  w_cs$7$clock;
+    reg  [15:0] w_cs$8$d;
+    wire  [15:0] w_cs$8$q;
+    reg  w_cs$8$clock;
+    reg  [15:0] w_cs$9$d;
+    wire  [15:0] w_cs$9$q;
+    reg  w_cs$9$clock;
+    reg  [15:0] w_cs$10$d;
+    wire  [15:0] w_cs$10$q;
+    reg  w_cs$10$clock;
+    reg  [15:0] w_cs$11$d;
+    wire  [15:0] w_cs$11$q;
+    reg  w_cs$11$clock;
+    reg  [15:0] w_cs$12$d;
+    wire  [15:0] w_cs$12$q;
+    reg  w_cs$12$clock;
+    reg  [15:0] w_cs$13$d;
+    wire  [15:0] w_cs$13$q;
+    reg  w_cs$13$clock;
+    reg  [15:0] w_cs$14$d;
+    wire  [15:0] w_cs$14$q;
+    reg  w_cs$14$clock;
+    reg  [15:0] w_cs$15$d;
+    wire  [15:0] w_cs$15$q;
+    reg  w_cs$15$clock;
     reg  wr_en$0$d;
     wire  wr_en$0$q;
     reg  wr_en$0$clock;
@@ -9076,70 +9181,102 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     wire  hw$15$last;
     wire  [2:0] hw$15$empty;
     wire  hw$15$ovr;
-    reg  [12:0] hv$0$a;
+    reg  [29:0] hv$0$a;
     wire  hv$0$admit;
     wire  [8:0] hv$0$words;
     wire  [2:0] hv$0$empty;
-    reg  [12:0] hv$1$a;
+    wire  hv$0$trim;
+    wire  [15:0] hv$0$csum;
+    reg  [29:0] hv$1$a;
     wire  hv$1$admit;
     wire  [8:0] hv$1$words;
     wire  [2:0] hv$1$empty;
-    reg  [12:0] hv$2$a;
+    wire  hv$1$trim;
+    wire  [15:0] hv$1$csum;
+    reg  [29:0] hv$2$a;
     wire  hv$2$admit;
     wire  [8:0] hv$2$words;
     wire  [2:0] hv$2$empty;
-    reg  [12:0] hv$3$a;
+    wire  hv$2$trim;
+    wire  [15:0] hv$2$csum;
+    reg  [29:0] hv$3$a;
     wire  hv$3$admit;
     wire  [8:0] hv$3$words;
     wire  [2:0] hv$3$empty;
-    reg  [12:0] hv$4$a;
+    wire  hv$3$trim;
+    wire  [15:0] hv$3$csum;
+    reg  [29:0] hv$4$a;
     wire  hv$4$admit;
     wire  [8:0] hv$4$words;
     wire  [2:0] hv$4$empty;
-    reg  [12:0] hv$5$a;
+    wire  hv$4$trim;
+    wire  [15:0] hv$4$csum;
+    reg  [29:0] hv$5$a;
     wire  hv$5$admit;
     wire  [8:0] hv$5$words;
     wire  [2:0] hv$5$empty;
-    reg  [12:0] hv$6$a;
+    wire  hv$5$trim;
+    wire  [15:0] hv$5$csum;
+    reg  [29:0] hv$6$a;
     wire  hv$6$admit;
     wire  [8:0] hv$6$words;
     wire  [2:0] hv$6$empty;
-    reg  [12:0] hv$7$a;
+    wire  hv$6$trim;
+    wire  [15:0] hv$6$csum;
+    reg  [29:0] hv$7$a;
     wire  hv$7$admit;
     wire  [8:0] hv$7$words;
     wire  [2:0] hv$7$empty;
-    reg  [12:0] hv$8$a;
+    wire  hv$7$trim;
+    wire  [15:0] hv$7$csum;
+    reg  [29:0] hv$8$a;
     wire  hv$8$admit;
     wire  [8:0] hv$8$words;
     wire  [2:0] hv$8$empty;
-    reg  [12:0] hv$9$a;
+    wire  hv$8$trim;
+    wire  [15:0] hv$8$csum;
+    reg  [29:0] hv$9$a;
     wire  hv$9$admit;
     wire  [8:0] hv$9$words;
     wire  [2:0] hv$9$empty;
-    reg  [12:0] hv$10$a;
+    wire  hv$9$trim;
+    wire  [15:0] hv$9$csum;
+    reg  [29:0] hv$10$a;
     wire  hv$10$admit;
     wire  [8:0] hv$10$words;
     wire  [2:0] hv$10$empty;
-    reg  [12:0] hv$11$a;
+    wire  hv$10$trim;
+    wire  [15:0] hv$10$csum;
+    reg  [29:0] hv$11$a;
     wire  hv$11$admit;
     wire  [8:0] hv$11$words;
     wire  [2:0] hv$11$empty;
-    reg  [12:0] hv$12$a;
+    wire  hv$11$trim;
+    wire  [15:0] hv$11$csum;
+    reg  [29:0] hv$12$a;
     wire  hv$12$admit;
     wire  [8:0] hv$12$words;
     wire  [2:0] hv$12$empty;
-    reg  [12:0] hv$13$a;
+    wire  hv$12$trim;
+    wire  [15:0] hv$12$csum;
+    reg  [29:0] hv$13$a;
     wire  hv$13$admit;
     wire  [8:0] hv$13$words;
     wire  [2:0] hv$13$empty;
-    reg  [12:0] hv$14$a;
+    wire  hv$13$trim;
+    wire  [15:0] hv$13$csum;
+    reg  [29:0] hv$14$a;
     wire  hv$14$admit;
     wire  [8:0] hv$14$words;
     wire  [2:0] hv$14$empty;
-    reg  [12:0] hv$15$a;
+    wire  hv$14$trim;
+    wire  [15:0] hv$14$csum;
+    reg  [29:0] hv$15$a;
     wire  hv$15$admit;
     wire  [8:0] hv$15$words;
     wire  [2:0] hv$15$empty;
+    wire  hv$15$trim;
+    wire  [15:0] hv$15$csum;
     reg  [63:0] pk_w$0$data;
     reg  pk_w$0$last;
     reg  [2:0] pk_w$0$empty;
@@ -10006,6 +10143,22 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     reg  l_cpb$13;
     reg  l_cpb$14;
     reg  l_cpb$15;
+    reg  [63:0] l_wd$0;
+    reg  [63:0] l_wd$1;
+    reg  [63:0] l_wd$2;
+    reg  [63:0] l_wd$3;
+    reg  [63:0] l_wd$4;
+    reg  [63:0] l_wd$5;
+    reg  [63:0] l_wd$6;
+    reg  [63:0] l_wd$7;
+    reg  [63:0] l_wd$8;
+    reg  [63:0] l_wd$9;
+    reg  [63:0] l_wd$10;
+    reg  [63:0] l_wd$11;
+    reg  [63:0] l_wd$12;
+    reg  [63:0] l_wd$13;
+    reg  [63:0] l_wd$14;
+    reg  [63:0] l_wd$15;
     reg  [8:0] l_fcell$0;
     reg  [8:0] l_fcell$1;
     reg  l_fok$0;
@@ -12760,6 +12913,166 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         .d(w_emp$15$d),
         .q(w_emp$15$q),
         .clock(w_emp$15$clock)
+    );
+    sbuf_p16$w_trim$0 w_trim$0(
+        .d(w_trim$0$d),
+        .q(w_trim$0$q),
+        .clock(w_trim$0$clock)
+    );
+    sbuf_p16$w_trim$1 w_trim$1(
+        .d(w_trim$1$d),
+        .q(w_trim$1$q),
+        .clock(w_trim$1$clock)
+    );
+    sbuf_p16$w_trim$2 w_trim$2(
+        .d(w_trim$2$d),
+        .q(w_trim$2$q),
+        .clock(w_trim$2$clock)
+    );
+    sbuf_p16$w_trim$3 w_trim$3(
+        .d(w_trim$3$d),
+        .q(w_trim$3$q),
+        .clock(w_trim$3$clock)
+    );
+    sbuf_p16$w_trim$4 w_trim$4(
+        .d(w_trim$4$d),
+        .q(w_trim$4$q),
+        .clock(w_trim$4$clock)
+    );
+    sbuf_p16$w_trim$5 w_trim$5(
+        .d(w_trim$5$d),
+        .q(w_trim$5$q),
+        .clock(w_trim$5$clock)
+    );
+    sbuf_p16$w_trim$6 w_trim$6(
+        .d(w_trim$6$d),
+        .q(w_trim$6$q),
+        .clock(w_trim$6$clock)
+    );
+    sbuf_p16$w_trim$7 w_trim$7(
+        .d(w_trim$7$d),
+        .q(w_trim$7$q),
+        .clock(w_trim$7$clock)
+    );
+    sbuf_p16$w_trim$8 w_trim$8(
+        .d(w_trim$8$d),
+        .q(w_trim$8$q),
+        .clock(w_trim$8$clock)
+    );
+    sbuf_p16$w_trim$9 w_trim$9(
+        .d(w_trim$9$d),
+        .q(w_trim$9$q),
+        .clock(w_trim$9$clock)
+    );
+    sbuf_p16$w_trim$10 w_trim$10(
+        .d(w_trim$10$d),
+        .q(w_trim$10$q),
+        .clock(w_trim$10$clock)
+    );
+    sbuf_p16$w_trim$11 w_trim$11(
+        .d(w_trim$11$d),
+        .q(w_trim$11$q),
+        .clock(w_trim$11$clock)
+    );
+    sbuf_p16$w_trim$12 w_trim$12(
+        .d(w_trim$12$d),
+        .q(w_trim$12$q),
+        .clock(w_trim$12$clock)
+    );
+    sbuf_p16$w_trim$13 w_trim$13(
+        .d(w_trim$13$d),
+        .q(w_trim$13$q),
+        .clock(w_trim$13$clock)
+    );
+    sbuf_p16$w_trim$14 w_trim$14(
+        .d(w_trim$14$d),
+        .q(w_trim$14$q),
+        .clock(w_trim$14$clock)
+    );
+    sbuf_p16$w_trim$15 w_trim$15(
+        .d(w_trim$15$d),
+        .q(w_trim$15$q),
+        .clock(w_trim$15$clock)
+    );
+    sbuf_p16$w_cs$0 w_cs$0(
+        .d(w_cs$0$d),
+        .q(w_cs$0$q),
+        .clock(w_cs$0$clock)
+    );
+    sbuf_p16$w_cs$1 w_cs$1(
+        .d(w_cs$1$d),
+        .q(w_cs$1$q),
+        .clock(w_cs$1$clock)
+    );
+    sbuf_p16$w_cs$2 w_cs$2(
+        .d(w_cs$2$d),
+        .q(w_cs$2$q),
+        .clock(w_cs$2$clock)
+    );
+    sbuf_p16$w_cs$3 w_cs$3(
+        .d(w_cs$3$d),
+        .q(w_cs$3$q),
+        .clock(w_cs$3$clock)
+    );
+    sbuf_p16$w_cs$4 w_cs$4(
+        .d(w_cs$4$d),
+        .q(w_cs$4$q),
+        .clock(w_cs$4$clock)
+    );
+    sbuf_p16$w_cs$5 w_cs$5(
+        .d(w_cs$5$d),
+        .q(w_cs$5$q),
+        .clock(w_cs$5$clock)
+    );
+    sbuf_p16$w_cs$6 w_cs$6(
+        .d(w_cs$6$d),
+        .q(w_cs$6$q),
+        .clock(w_cs$6$clock)
+    );
+    sbuf_p16$w_cs$7 w_cs$7(
+        .d(w_cs$7$d),
+        .q(w_cs$7$q),
+        .clock(w_cs$7$clock)
+    );
+    sbuf_p16$w_cs$8 w_cs$8(
+        .d(w_cs$8$d),
+        .q(w_cs$8$q),
+        .clock(w_cs$8$clock)
+    );
+    sbuf_p16$w_cs$9 w_cs$9(
+        .d(w_cs$9$d),
+        .q(w_cs$9$q),
+        .clock(w_cs$9$clock)
+    );
+    sbuf_p16$w_cs$10 w_cs$10(
+        .d(w_cs$10$d),
+        .q(w_cs$10$q),
+        .clock(w_cs$10$clock)
+    );
+    sbuf_p16$w_cs$11 w_cs$11(
+        .d(w_cs$11$d),
+        .q(w_cs$11$q),
+        .clock(w_cs$11$clock)
+    );
+    sbuf_p16$w_cs$12 w_cs$12(
+        .d(w_cs$12$d),
+        .q(w_cs$12$q),
+        .clock(w_cs$12$clock)
+    );
+    sbuf_p16$w_cs$13 w_cs$13(
+        .d(w_cs$13$d),
+        .q(w_cs$13$q),
+        .clock(w_cs$13$clock)
+    );
+    sbuf_p16$w_cs$14 w_cs$14(
+        .d(w_cs$14$d),
+        .q(w_cs$14$q),
+        .clock(w_cs$14$clock)
+    );
+    sbuf_p16$w_cs$15 w_cs$15(
+        .d(w_cs$15$d),
+        .q(w_cs$15$q),
+        .clock(w_cs$15$clock)
     );
     sbuf_p16$wr_en$0 wr_en$0(
         .d(wr_en$0$d),
@@ -23648,97 +23961,129 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         .a(hv$0$a),
         .admit(hv$0$admit),
         .words(hv$0$words),
-        .empty(hv$0$empty)
+        .empty(hv$0$empty),
+        .trim(hv$0$trim),
+        .csum(hv$0$csum)
     );
     sbuf_p16$hv$1 hv$1(
         .a(hv$1$a),
         .admit(hv$1$admit),
         .words(hv$1$words),
-        .empty(hv$1$empty)
+        .empty(hv$1$empty),
+        .trim(hv$1$trim),
+        .csum(hv$1$csum)
     );
     sbuf_p16$hv$2 hv$2(
         .a(hv$2$a),
         .admit(hv$2$admit),
         .words(hv$2$words),
-        .empty(hv$2$empty)
+        .empty(hv$2$empty),
+        .trim(hv$2$trim),
+        .csum(hv$2$csum)
     );
     sbuf_p16$hv$3 hv$3(
         .a(hv$3$a),
         .admit(hv$3$admit),
         .words(hv$3$words),
-        .empty(hv$3$empty)
+        .empty(hv$3$empty),
+        .trim(hv$3$trim),
+        .csum(hv$3$csum)
     );
     sbuf_p16$hv$4 hv$4(
         .a(hv$4$a),
         .admit(hv$4$admit),
         .words(hv$4$words),
-        .empty(hv$4$empty)
+        .empty(hv$4$empty),
+        .trim(hv$4$trim),
+        .csum(hv$4$csum)
     );
     sbuf_p16$hv$5 hv$5(
         .a(hv$5$a),
         .admit(hv$5$admit),
         .words(hv$5$words),
-        .empty(hv$5$empty)
+        .empty(hv$5$empty),
+        .trim(hv$5$trim),
+        .csum(hv$5$csum)
     );
     sbuf_p16$hv$6 hv$6(
         .a(hv$6$a),
         .admit(hv$6$admit),
         .words(hv$6$words),
-        .empty(hv$6$empty)
+        .empty(hv$6$empty),
+        .trim(hv$6$trim),
+        .csum(hv$6$csum)
     );
     sbuf_p16$hv$7 hv$7(
         .a(hv$7$a),
         .admit(hv$7$admit),
         .words(hv$7$words),
-        .empty(hv$7$empty)
+        .empty(hv$7$empty),
+        .trim(hv$7$trim),
+        .csum(hv$7$csum)
     );
     sbuf_p16$hv$8 hv$8(
         .a(hv$8$a),
         .admit(hv$8$admit),
         .words(hv$8$words),
-        .empty(hv$8$empty)
+        .empty(hv$8$empty),
+        .trim(hv$8$trim),
+        .csum(hv$8$csum)
     );
     sbuf_p16$hv$9 hv$9(
         .a(hv$9$a),
         .admit(hv$9$admit),
         .words(hv$9$words),
-        .empty(hv$9$empty)
+        .empty(hv$9$empty),
+        .trim(hv$9$trim),
+        .csum(hv$9$csum)
     );
     sbuf_p16$hv$10 hv$10(
         .a(hv$10$a),
         .admit(hv$10$admit),
         .words(hv$10$words),
-        .empty(hv$10$empty)
+        .empty(hv$10$empty),
+        .trim(hv$10$trim),
+        .csum(hv$10$csum)
     );
     sbuf_p16$hv$11 hv$11(
         .a(hv$11$a),
         .admit(hv$11$admit),
         .words(hv$11$words),
-        .empty(hv$11$empty)
+        .empty(hv$11$empty),
+        .trim(hv$11$trim),
+        .csum(hv$11$csum)
     );
     sbuf_p16$hv$12 hv$12(
         .a(hv$12$a),
         .admit(hv$12$admit),
         .words(hv$12$words),
-        .empty(hv$12$empty)
+        .empty(hv$12$empty),
+        .trim(hv$12$trim),
+        .csum(hv$12$csum)
     );
     sbuf_p16$hv$13 hv$13(
         .a(hv$13$a),
         .admit(hv$13$admit),
         .words(hv$13$words),
-        .empty(hv$13$empty)
+        .empty(hv$13$empty),
+        .trim(hv$13$trim),
+        .csum(hv$13$csum)
     );
     sbuf_p16$hv$14 hv$14(
         .a(hv$14$a),
         .admit(hv$14$admit),
         .words(hv$14$words),
-        .empty(hv$14$empty)
+        .empty(hv$14$empty),
+        .trim(hv$14$trim),
+        .csum(hv$14$csum)
     );
     sbuf_p16$hv$15 hv$15(
         .a(hv$15$a),
         .admit(hv$15$admit),
         .words(hv$15$words),
-        .empty(hv$15$empty)
+        .empty(hv$15$empty),
+        .trim(hv$15$trim),
+        .csum(hv$15$csum)
     );
     sbuf_p16$pk_w$0 pk_w$0(
         .data(pk_w$0$data),
@@ -24081,16 +24426,21 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     always @(*) begin
         ph$clock = clock;
         ph$d = (ph$q + k1_8) & k_mask;
-        if (reset) begin
-            ph$d = k0_8;
-        end
         c_free$clock = clock;
         fl$0$clock = clock;
         fl$0$reset = reset;
+        fl$0$push = 1'b0;
+        fl$0$push_data = k0_ca;
+        fl$0$pop = 1'b0;
         fresh$0$clock = clock;
+        fresh$0$d = fresh$0$q;
         fl$1$clock = clock;
         fl$1$reset = reset;
+        fl$1$push = 1'b0;
+        fl$1$push_data = k0_ca;
+        fl$1$pop = 1'b0;
         fresh$1$clock = clock;
+        fresh$1$d = fresh$1$q;
         bank$0$read_clock = clock;
         bank$0$write_clock = clock;
         link$0$read_clock = clock;
@@ -24230,33 +24580,58 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         cq_meta$0$clock = clock;
         cq_meta$0$reset = reset;
         i_ovr$0$clock = clock;
+        i_ovr$0$d = i_ovr$0$q;
         c_ovr$0$clock = clock;
+        c_ovr$0$d = c_ovr$0$q;
         cp_v$0$clock = clock;
+        cp_v$0$d = 1'b0;
         cp_c$0$clock = clock;
+        cp_c$0$d = cp_c$0$q;
         cp_m$0$clock = clock;
         cp_m$0$d = cp_m$0$q;
-        cp_m$0$d = pk_m$0$y;
         d_ne$0$clock = clock;
         d_av$0$clock = clock;
         w_j0$0$clock = clock;
+        w_j0$0$d = w_j0$0$q;
         w_at$0$clock = clock;
         lastc$0$clock = clock;
+        lastc$0$d = lastc$0$q;
         w_act$0$clock = clock;
+        w_act$0$d = w_act$0$q;
         w_adm$0$clock = clock;
+        w_adm$0$d = w_adm$0$q;
         w_row$0$clock = clock;
+        w_row$0$d = w_row$0$q;
         w_j$0$clock = clock;
+        w_j$0$d = w_j$0$q;
         w_col$0$clock = clock;
+        w_col$0$d = w_col$0$q;
         w_s$0$clock = clock;
+        w_s$0$d = w_s$0$q;
         w_cur$0$clock = clock;
+        w_cur$0$d = w_cur$0$q;
         w_head$0$clock = clock;
+        w_head$0$d = w_head$0$q;
         w_rem$0$clock = clock;
+        w_rem$0$d = w_rem$0$q;
         w_emp$0$clock = clock;
+        w_emp$0$d = w_emp$0$q;
+        w_trim$0$clock = clock;
+        w_trim$0$d = w_trim$0$q;
+        w_cs$0$clock = clock;
+        w_cs$0$d = w_cs$0$q;
         wr_en$0$clock = clock;
+        wr_en$0$d = 1'b0;
         wr_addr$0$clock = clock;
+        wr_addr$0$d = wr_addr$0$q;
         wr_data$0$clock = clock;
+        wr_data$0$d = wr_data$0$q;
         wl_en$0$clock = clock;
+        wl_en$0$d = 1'b0;
         wl_addr$0$clock = clock;
+        wl_addr$0$d = wl_addr$0$q;
         wl_data$0$clock = clock;
+        wl_data$0$d = wl_data$0$q;
         df$1$clock = clock;
         df$1$reset = reset;
         vq$1$clock = clock;
@@ -24268,33 +24643,58 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         cq_meta$1$clock = clock;
         cq_meta$1$reset = reset;
         i_ovr$1$clock = clock;
+        i_ovr$1$d = i_ovr$1$q;
         c_ovr$1$clock = clock;
+        c_ovr$1$d = c_ovr$1$q;
         cp_v$1$clock = clock;
+        cp_v$1$d = 1'b0;
         cp_c$1$clock = clock;
+        cp_c$1$d = cp_c$1$q;
         cp_m$1$clock = clock;
         cp_m$1$d = cp_m$1$q;
-        cp_m$1$d = pk_m$1$y;
         d_ne$1$clock = clock;
         d_av$1$clock = clock;
         w_j0$1$clock = clock;
+        w_j0$1$d = w_j0$1$q;
         w_at$1$clock = clock;
         lastc$1$clock = clock;
+        lastc$1$d = lastc$1$q;
         w_act$1$clock = clock;
+        w_act$1$d = w_act$1$q;
         w_adm$1$clock = clock;
+        w_adm$1$d = w_adm$1$q;
         w_row$1$clock = clock;
+        w_row$1$d = w_row$1$q;
         w_j$1$clock = clock;
+        w_j$1$d = w_j$1$q;
         w_col$1$clock = clock;
+        w_col$1$d = w_col$1$q;
         w_s$1$clock = clock;
+        w_s$1$d = w_s$1$q;
         w_cur$1$clock = clock;
+        w_cur$1$d = w_cur$1$q;
         w_head$1$clock = clock;
+        w_head$1$d = w_head$1$q;
         w_rem$1$clock = clock;
+        w_rem$1$d = w_rem$1$q;
         w_emp$1$clock = clock;
+        w_emp$1$d = w_emp$1$q;
+        w_trim$1$clock = clock;
+        w_trim$1$d = w_trim$1$q;
+        w_cs$1$clock = clock;
+        w_cs$1$d = w_cs$1$q;
         wr_en$1$clock = clock;
+        wr_en$1$d = 1'b0;
         wr_addr$1$clock = clock;
+        wr_addr$1$d = wr_addr$1$q;
         wr_data$1$clock = clock;
+        wr_data$1$d = wr_data$1$q;
         wl_en$1$clock = clock;
+        wl_en$1$d = 1'b0;
         wl_addr$1$clock = clock;
+        wl_addr$1$d = wl_addr$1$q;
         wl_data$1$clock = clock;
+        wl_data$1$d = wl_data$1$q;
         df$2$clock = clock;
         df$2$reset = reset;
         vq$2$clock = clock;
@@ -24306,33 +24706,58 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         cq_meta$2$clock = clock;
         cq_meta$2$reset = reset;
         i_ovr$2$clock = clock;
+        i_ovr$2$d = i_ovr$2$q;
         c_ovr$2$clock = clock;
+        c_ovr$2$d = c_ovr$2$q;
         cp_v$2$clock = clock;
+        cp_v$2$d = 1'b0;
         cp_c$2$clock = clock;
+        cp_c$2$d = cp_c$2$q;
         cp_m$2$clock = clock;
         cp_m$2$d = cp_m$2$q;
-        cp_m$2$d = pk_m$2$y;
         d_ne$2$clock = clock;
         d_av$2$clock = clock;
         w_j0$2$clock = clock;
+        w_j0$2$d = w_j0$2$q;
         w_at$2$clock = clock;
         lastc$2$clock = clock;
+        lastc$2$d = lastc$2$q;
         w_act$2$clock = clock;
+        w_act$2$d = w_act$2$q;
         w_adm$2$clock = clock;
+        w_adm$2$d = w_adm$2$q;
         w_row$2$clock = clock;
+        w_row$2$d = w_row$2$q;
         w_j$2$clock = clock;
+        w_j$2$d = w_j$2$q;
         w_col$2$clock = clock;
+        w_col$2$d = w_col$2$q;
         w_s$2$clock = clock;
+        w_s$2$d = w_s$2$q;
         w_cur$2$clock = clock;
+        w_cur$2$d = w_cur$2$q;
         w_head$2$clock = clock;
+        w_head$2$d = w_head$2$q;
         w_rem$2$clock = clock;
+        w_rem$2$d = w_rem$2$q;
         w_emp$2$clock = clock;
+        w_emp$2$d = w_emp$2$q;
+        w_trim$2$clock = clock;
+        w_trim$2$d = w_trim$2$q;
+        w_cs$2$clock = clock;
+        w_cs$2$d = w_cs$2$q;
         wr_en$2$clock = clock;
+        wr_en$2$d = 1'b0;
         wr_addr$2$clock = clock;
+        wr_addr$2$d = wr_addr$2$q;
         wr_data$2$clock = clock;
+        wr_data$2$d = wr_data$2$q;
         wl_en$2$clock = clock;
+        wl_en$2$d = 1'b0;
         wl_addr$2$clock = clock;
+        wl_addr$2$d = wl_addr$2$q;
         wl_data$2$clock = clock;
+        wl_data$2$d = wl_data$2$q;
         df$3$clock = clock;
         df$3$reset = reset;
         vq$3$clock = clock;
@@ -24344,33 +24769,58 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         cq_meta$3$clock = clock;
         cq_meta$3$reset = reset;
         i_ovr$3$clock = clock;
+        i_ovr$3$d = i_ovr$3$q;
         c_ovr$3$clock = clock;
+        c_ovr$3$d = c_ovr$3$q;
         cp_v$3$clock = clock;
+        cp_v$3$d = 1'b0;
         cp_c$3$clock = clock;
+        cp_c$3$d = cp_c$3$q;
         cp_m$3$clock = clock;
         cp_m$3$d = cp_m$3$q;
-        cp_m$3$d = pk_m$3$y;
         d_ne$3$clock = clock;
         d_av$3$clock = clock;
         w_j0$3$clock = clock;
+        w_j0$3$d = w_j0$3$q;
         w_at$3$clock = clock;
         lastc$3$clock = clock;
+        lastc$3$d = lastc$3$q;
         w_act$3$clock = clock;
+        w_act$3$d = w_act$3$q;
         w_adm$3$clock = clock;
+        w_adm$3$d = w_adm$3$q;
         w_row$3$clock = clock;
+        w_row$3$d = w_row$3$q;
         w_j$3$clock = clock;
+        w_j$3$d = w_j$3$q;
         w_col$3$clock = clock;
+        w_col$3$d = w_col$3$q;
         w_s$3$clock = clock;
+        w_s$3$d = w_s$3$q;
         w_cur$3$clock = clock;
+        w_cur$3$d = w_cur$3$q;
         w_head$3$clock = clock;
+        w_head$3$d = w_head$3$q;
         w_rem$3$clock = clock;
+        w_rem$3$d = w_rem$3$q;
         w_emp$3$clock = clock;
+        w_emp$3$d = w_emp$3$q;
+        w_trim$3$clock = clock;
+        w_trim$3$d = w_trim$3$q;
+        w_cs$3$clock = clock;
+        w_cs$3$d = w_cs$3$q;
         wr_en$3$clock = clock;
+        wr_en$3$d = 1'b0;
         wr_addr$3$clock = clock;
+        wr_addr$3$d = wr_addr$3$q;
         wr_data$3$clock = clock;
+        wr_data$3$d = wr_data$3$q;
         wl_en$3$clock = clock;
+        wl_en$3$d = 1'b0;
         wl_addr$3$clock = clock;
+        wl_addr$3$d = wl_addr$3$q;
         wl_data$3$clock = clock;
+        wl_data$3$d = wl_data$3$q;
         df$4$clock = clock;
         df$4$reset = reset;
         vq$4$clock = clock;
@@ -24382,33 +24832,58 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         cq_meta$4$clock = clock;
         cq_meta$4$reset = reset;
         i_ovr$4$clock = clock;
+        i_ovr$4$d = i_ovr$4$q;
         c_ovr$4$clock = clock;
+        c_ovr$4$d = c_ovr$4$q;
         cp_v$4$clock = clock;
+        cp_v$4$d = 1'b0;
         cp_c$4$clock = clock;
+        cp_c$4$d = cp_c$4$q;
         cp_m$4$clock = clock;
         cp_m$4$d = cp_m$4$q;
-        cp_m$4$d = pk_m$4$y;
         d_ne$4$clock = clock;
         d_av$4$clock = clock;
         w_j0$4$clock = clock;
+        w_j0$4$d = w_j0$4$q;
         w_at$4$clock = clock;
         lastc$4$clock = clock;
+        lastc$4$d = lastc$4$q;
         w_act$4$clock = clock;
+        w_act$4$d = w_act$4$q;
         w_adm$4$clock = clock;
+        w_adm$4$d = w_adm$4$q;
         w_row$4$clock = clock;
+        w_row$4$d = w_row$4$q;
         w_j$4$clock = clock;
+        w_j$4$d = w_j$4$q;
         w_col$4$clock = clock;
+        w_col$4$d = w_col$4$q;
         w_s$4$clock = clock;
+        w_s$4$d = w_s$4$q;
         w_cur$4$clock = clock;
+        w_cur$4$d = w_cur$4$q;
         w_head$4$clock = clock;
+        w_head$4$d = w_head$4$q;
         w_rem$4$clock = clock;
+        w_rem$4$d = w_rem$4$q;
         w_emp$4$clock = clock;
+        w_emp$4$d = w_emp$4$q;
+        w_trim$4$clock = clock;
+        w_trim$4$d = w_trim$4$q;
+        w_cs$4$clock = clock;
+        w_cs$4$d = w_cs$4$q;
         wr_en$4$clock = clock;
+        wr_en$4$d = 1'b0;
         wr_addr$4$clock = clock;
+        wr_addr$4$d = wr_addr$4$q;
         wr_data$4$clock = clock;
+        wr_data$4$d = wr_data$4$q;
         wl_en$4$clock = clock;
+        wl_en$4$d = 1'b0;
         wl_addr$4$clock = clock;
+        wl_addr$4$d = wl_addr$4$q;
         wl_data$4$clock = clock;
+        wl_data$4$d = wl_data$4$q;
         df$5$clock = clock;
         df$5$reset = reset;
         vq$5$clock = clock;
@@ -24420,33 +24895,58 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         cq_meta$5$clock = clock;
         cq_meta$5$reset = reset;
         i_ovr$5$clock = clock;
+        i_ovr$5$d = i_ovr$5$q;
         c_ovr$5$clock = clock;
+        c_ovr$5$d = c_ovr$5$q;
         cp_v$5$clock = clock;
+        cp_v$5$d = 1'b0;
         cp_c$5$clock = clock;
+        cp_c$5$d = cp_c$5$q;
         cp_m$5$clock = clock;
         cp_m$5$d = cp_m$5$q;
-        cp_m$5$d = pk_m$5$y;
         d_ne$5$clock = clock;
         d_av$5$clock = clock;
         w_j0$5$clock = clock;
+        w_j0$5$d = w_j0$5$q;
         w_at$5$clock = clock;
         lastc$5$clock = clock;
+        lastc$5$d = lastc$5$q;
         w_act$5$clock = clock;
+        w_act$5$d = w_act$5$q;
         w_adm$5$clock = clock;
+        w_adm$5$d = w_adm$5$q;
         w_row$5$clock = clock;
+        w_row$5$d = w_row$5$q;
         w_j$5$clock = clock;
+        w_j$5$d = w_j$5$q;
         w_col$5$clock = clock;
+        w_col$5$d = w_col$5$q;
         w_s$5$clock = clock;
+        w_s$5$d = w_s$5$q;
         w_cur$5$clock = clock;
+        w_cur$5$d = w_cur$5$q;
         w_head$5$clock = clock;
+        w_head$5$d = w_head$5$q;
         w_rem$5$clock = clock;
+        w_rem$5$d = w_rem$5$q;
         w_emp$5$clock = clock;
+        w_emp$5$d = w_emp$5$q;
+        w_trim$5$clock = clock;
+        w_trim$5$d = w_trim$5$q;
+        w_cs$5$clock = clock;
+        w_cs$5$d = w_cs$5$q;
         wr_en$5$clock = clock;
+        wr_en$5$d = 1'b0;
         wr_addr$5$clock = clock;
+        wr_addr$5$d = wr_addr$5$q;
         wr_data$5$clock = clock;
+        wr_data$5$d = wr_data$5$q;
         wl_en$5$clock = clock;
+        wl_en$5$d = 1'b0;
         wl_addr$5$clock = clock;
+        wl_addr$5$d = wl_addr$5$q;
         wl_data$5$clock = clock;
+        wl_data$5$d = wl_data$5$q;
         df$6$clock = clock;
         df$6$reset = reset;
         vq$6$clock = clock;
@@ -24458,33 +24958,58 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         cq_meta$6$clock = clock;
         cq_meta$6$reset = reset;
         i_ovr$6$clock = clock;
+        i_ovr$6$d = i_ovr$6$q;
         c_ovr$6$clock = clock;
+        c_ovr$6$d = c_ovr$6$q;
         cp_v$6$clock = clock;
+        cp_v$6$d = 1'b0;
         cp_c$6$clock = clock;
+        cp_c$6$d = cp_c$6$q;
         cp_m$6$clock = clock;
         cp_m$6$d = cp_m$6$q;
-        cp_m$6$d = pk_m$6$y;
         d_ne$6$clock = clock;
         d_av$6$clock = clock;
         w_j0$6$clock = clock;
+        w_j0$6$d = w_j0$6$q;
         w_at$6$clock = clock;
         lastc$6$clock = clock;
+        lastc$6$d = lastc$6$q;
         w_act$6$clock = clock;
+        w_act$6$d = w_act$6$q;
         w_adm$6$clock = clock;
+        w_adm$6$d = w_adm$6$q;
         w_row$6$clock = clock;
+        w_row$6$d = w_row$6$q;
         w_j$6$clock = clock;
+        w_j$6$d = w_j$6$q;
         w_col$6$clock = clock;
+        w_col$6$d = w_col$6$q;
         w_s$6$clock = clock;
+        w_s$6$d = w_s$6$q;
         w_cur$6$clock = clock;
+        w_cur$6$d = w_cur$6$q;
         w_head$6$clock = clock;
+        w_head$6$d = w_head$6$q;
         w_rem$6$clock = clock;
+        w_rem$6$d = w_rem$6$q;
         w_emp$6$clock = clock;
+        w_emp$6$d = w_emp$6$q;
+        w_trim$6$clock = clock;
+        w_trim$6$d = w_trim$6$q;
+        w_cs$6$clock = clock;
+        w_cs$6$d = w_cs$6$q;
         wr_en$6$clock = clock;
+        wr_en$6$d = 1'b0;
         wr_addr$6$clock = clock;
+        wr_addr$6$d = wr_addr$6$q;
         wr_data$6$clock = clock;
+        wr_data$6$d = wr_data$6$q;
         wl_en$6$clock = clock;
+        wl_en$6$d = 1'b0;
         wl_addr$6$clock = clock;
+        wl_addr$6$d = wl_addr$6$q;
         wl_data$6$clock = clock;
+        wl_data$6$d = wl_data$6$q;
         df$7$clock = clock;
         df$7$reset = reset;
         vq$7$clock = clock;
@@ -24496,33 +25021,58 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         cq_meta$7$clock = clock;
         cq_meta$7$reset = reset;
         i_ovr$7$clock = clock;
+        i_ovr$7$d = i_ovr$7$q;
         c_ovr$7$clock = clock;
+        c_ovr$7$d = c_ovr$7$q;
         cp_v$7$clock = clock;
+        cp_v$7$d = 1'b0;
         cp_c$7$clock = clock;
+        cp_c$7$d = cp_c$7$q;
         cp_m$7$clock = clock;
         cp_m$7$d = cp_m$7$q;
-        cp_m$7$d = pk_m$7$y;
         d_ne$7$clock = clock;
         d_av$7$clock = clock;
         w_j0$7$clock = clock;
+        w_j0$7$d = w_j0$7$q;
         w_at$7$clock = clock;
         lastc$7$clock = clock;
+        lastc$7$d = lastc$7$q;
         w_act$7$clock = clock;
+        w_act$7$d = w_act$7$q;
         w_adm$7$clock = clock;
+        w_adm$7$d = w_adm$7$q;
         w_row$7$clock = clock;
+        w_row$7$d = w_row$7$q;
         w_j$7$clock = clock;
+        w_j$7$d = w_j$7$q;
         w_col$7$clock = clock;
+        w_col$7$d = w_col$7$q;
         w_s$7$clock = clock;
+        w_s$7$d = w_s$7$q;
         w_cur$7$clock = clock;
+        w_cur$7$d = w_cur$7$q;
         w_head$7$clock = clock;
+        w_head$7$d = w_head$7$q;
         w_rem$7$clock = clock;
+        w_rem$7$d = w_rem$7$q;
         w_emp$7$clock = clock;
+        w_emp$7$d = w_emp$7$q;
+        w_trim$7$clock = clock;
+        w_trim$7$d = w_trim$7$q;
+        w_cs$7$clock = clock;
+        w_cs$7$d = w_cs$7$q;
         wr_en$7$clock = clock;
+        wr_en$7$d = 1'b0;
         wr_addr$7$clock = clock;
+        wr_addr$7$d = wr_addr$7$q;
         wr_data$7$clock = clock;
+        wr_data$7$d = wr_data$7$q;
         wl_en$7$clock = clock;
+        wl_en$7$d = 1'b0;
         wl_addr$7$clock = clock;
+        wl_addr$7$d = wl_addr$7$q;
         wl_data$7$clock = clock;
+        wl_data$7$d = wl_data$7$q;
         df$8$clock = clock;
         df$8$reset = reset;
         vq$8$clock = clock;
@@ -24534,33 +25084,58 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         cq_meta$8$clock = clock;
         cq_meta$8$reset = reset;
         i_ovr$8$clock = clock;
+        i_ovr$8$d = i_ovr$8$q;
         c_ovr$8$clock = clock;
+        c_ovr$8$d = c_ovr$8$q;
         cp_v$8$clock = clock;
+        cp_v$8$d = 1'b0;
         cp_c$8$clock = clock;
+        cp_c$8$d = cp_c$8$q;
         cp_m$8$clock = clock;
         cp_m$8$d = cp_m$8$q;
-        cp_m$8$d = pk_m$8$y;
         d_ne$8$clock = clock;
         d_av$8$clock = clock;
         w_j0$8$clock = clock;
+        w_j0$8$d = w_j0$8$q;
         w_at$8$clock = clock;
         lastc$8$clock = clock;
+        lastc$8$d = lastc$8$q;
         w_act$8$clock = clock;
+        w_act$8$d = w_act$8$q;
         w_adm$8$clock = clock;
+        w_adm$8$d = w_adm$8$q;
         w_row$8$clock = clock;
+        w_row$8$d = w_row$8$q;
         w_j$8$clock = clock;
+        w_j$8$d = w_j$8$q;
         w_col$8$clock = clock;
+        w_col$8$d = w_col$8$q;
         w_s$8$clock = clock;
+        w_s$8$d = w_s$8$q;
         w_cur$8$clock = clock;
+        w_cur$8$d = w_cur$8$q;
         w_head$8$clock = clock;
+        w_head$8$d = w_head$8$q;
         w_rem$8$clock = clock;
+        w_rem$8$d = w_rem$8$q;
         w_emp$8$clock = clock;
+        w_emp$8$d = w_emp$8$q;
+        w_trim$8$clock = clock;
+        w_trim$8$d = w_trim$8$q;
+        w_cs$8$clock = clock;
+        w_cs$8$d = w_cs$8$q;
         wr_en$8$clock = clock;
+        wr_en$8$d = 1'b0;
         wr_addr$8$clock = clock;
+        wr_addr$8$d = wr_addr$8$q;
         wr_data$8$clock = clock;
+        wr_data$8$d = wr_data$8$q;
         wl_en$8$clock = clock;
+        wl_en$8$d = 1'b0;
         wl_addr$8$clock = clock;
+        wl_addr$8$d = wl_addr$8$q;
         wl_data$8$clock = clock;
+        wl_data$8$d = wl_data$8$q;
         df$9$clock = clock;
         df$9$reset = reset;
         vq$9$clock = clock;
@@ -24572,33 +25147,58 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         cq_meta$9$clock = clock;
         cq_meta$9$reset = reset;
         i_ovr$9$clock = clock;
+        i_ovr$9$d = i_ovr$9$q;
         c_ovr$9$clock = clock;
+        c_ovr$9$d = c_ovr$9$q;
         cp_v$9$clock = clock;
+        cp_v$9$d = 1'b0;
         cp_c$9$clock = clock;
+        cp_c$9$d = cp_c$9$q;
         cp_m$9$clock = clock;
         cp_m$9$d = cp_m$9$q;
-        cp_m$9$d = pk_m$9$y;
         d_ne$9$clock = clock;
         d_av$9$clock = clock;
         w_j0$9$clock = clock;
+        w_j0$9$d = w_j0$9$q;
         w_at$9$clock = clock;
         lastc$9$clock = clock;
+        lastc$9$d = lastc$9$q;
         w_act$9$clock = clock;
+        w_act$9$d = w_act$9$q;
         w_adm$9$clock = clock;
+        w_adm$9$d = w_adm$9$q;
         w_row$9$clock = clock;
+        w_row$9$d = w_row$9$q;
         w_j$9$clock = clock;
+        w_j$9$d = w_j$9$q;
         w_col$9$clock = clock;
+        w_col$9$d = w_col$9$q;
         w_s$9$clock = clock;
+        w_s$9$d = w_s$9$q;
         w_cur$9$clock = clock;
+        w_cur$9$d = w_cur$9$q;
         w_head$9$clock = clock;
+        w_head$9$d = w_head$9$q;
         w_rem$9$clock = clock;
+        w_rem$9$d = w_rem$9$q;
         w_emp$9$clock = clock;
+        w_emp$9$d = w_emp$9$q;
+        w_trim$9$clock = clock;
+        w_trim$9$d = w_trim$9$q;
+        w_cs$9$clock = clock;
+        w_cs$9$d = w_cs$9$q;
         wr_en$9$clock = clock;
+        wr_en$9$d = 1'b0;
         wr_addr$9$clock = clock;
+        wr_addr$9$d = wr_addr$9$q;
         wr_data$9$clock = clock;
+        wr_data$9$d = wr_data$9$q;
         wl_en$9$clock = clock;
+        wl_en$9$d = 1'b0;
         wl_addr$9$clock = clock;
+        wl_addr$9$d = wl_addr$9$q;
         wl_data$9$clock = clock;
+        wl_data$9$d = wl_data$9$q;
         df$10$clock = clock;
         df$10$reset = reset;
         vq$10$clock = clock;
@@ -24610,33 +25210,58 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         cq_meta$10$clock = clock;
         cq_meta$10$reset = reset;
         i_ovr$10$clock = clock;
+        i_ovr$10$d = i_ovr$10$q;
         c_ovr$10$clock = clock;
+        c_ovr$10$d = c_ovr$10$q;
         cp_v$10$clock = clock;
+        cp_v$10$d = 1'b0;
         cp_c$10$clock = clock;
+        cp_c$10$d = cp_c$10$q;
         cp_m$10$clock = clock;
         cp_m$10$d = cp_m$10$q;
-        cp_m$10$d = pk_m$10$y;
         d_ne$10$clock = clock;
         d_av$10$clock = clock;
         w_j0$10$clock = clock;
+        w_j0$10$d = w_j0$10$q;
         w_at$10$clock = clock;
         lastc$10$clock = clock;
+        lastc$10$d = lastc$10$q;
         w_act$10$clock = clock;
+        w_act$10$d = w_act$10$q;
         w_adm$10$clock = clock;
+        w_adm$10$d = w_adm$10$q;
         w_row$10$clock = clock;
+        w_row$10$d = w_row$10$q;
         w_j$10$clock = clock;
+        w_j$10$d = w_j$10$q;
         w_col$10$clock = clock;
+        w_col$10$d = w_col$10$q;
         w_s$10$clock = clock;
+        w_s$10$d = w_s$10$q;
         w_cur$10$clock = clock;
+        w_cur$10$d = w_cur$10$q;
         w_head$10$clock = clock;
+        w_head$10$d = w_head$10$q;
         w_rem$10$clock = clock;
+        w_rem$10$d = w_rem$10$q;
         w_emp$10$clock = clock;
+        w_emp$10$d = w_emp$10$q;
+        w_trim$10$clock = clock;
+        w_trim$10$d = w_trim$10$q;
+        w_cs$10$clock = clock;
+        w_cs$10$d = w_cs$10$q;
         wr_en$10$clock = clock;
+        wr_en$10$d = 1'b0;
         wr_addr$10$clock = clock;
+        wr_addr$10$d = wr_addr$10$q;
         wr_data$10$clock = clock;
+        wr_data$10$d = wr_data$10$q;
         wl_en$10$clock = clock;
+        wl_en$10$d = 1'b0;
         wl_addr$10$clock = clock;
+        wl_addr$10$d = wl_addr$10$q;
         wl_data$10$clock = clock;
+        wl_data$10$d = wl_data$10$q;
         df$11$clock = clock;
         df$11$reset = reset;
         vq$11$clock = clock;
@@ -24648,33 +25273,58 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         cq_meta$11$clock = clock;
         cq_meta$11$reset = reset;
         i_ovr$11$clock = clock;
+        i_ovr$11$d = i_ovr$11$q;
         c_ovr$11$clock = clock;
+        c_ovr$11$d = c_ovr$11$q;
         cp_v$11$clock = clock;
+        cp_v$11$d = 1'b0;
         cp_c$11$clock = clock;
+        cp_c$11$d = cp_c$11$q;
         cp_m$11$clock = clock;
         cp_m$11$d = cp_m$11$q;
-        cp_m$11$d = pk_m$11$y;
         d_ne$11$clock = clock;
         d_av$11$clock = clock;
         w_j0$11$clock = clock;
+        w_j0$11$d = w_j0$11$q;
         w_at$11$clock = clock;
         lastc$11$clock = clock;
+        lastc$11$d = lastc$11$q;
         w_act$11$clock = clock;
+        w_act$11$d = w_act$11$q;
         w_adm$11$clock = clock;
+        w_adm$11$d = w_adm$11$q;
         w_row$11$clock = clock;
+        w_row$11$d = w_row$11$q;
         w_j$11$clock = clock;
+        w_j$11$d = w_j$11$q;
         w_col$11$clock = clock;
+        w_col$11$d = w_col$11$q;
         w_s$11$clock = clock;
+        w_s$11$d = w_s$11$q;
         w_cur$11$clock = clock;
+        w_cur$11$d = w_cur$11$q;
         w_head$11$clock = clock;
+        w_head$11$d = w_head$11$q;
         w_rem$11$clock = clock;
+        w_rem$11$d = w_rem$11$q;
         w_emp$11$clock = clock;
+        w_emp$11$d = w_emp$11$q;
+        w_trim$11$clock = clock;
+        w_trim$11$d = w_trim$11$q;
+        w_cs$11$clock = clock;
+        w_cs$11$d = w_cs$11$q;
         wr_en$11$clock = clock;
+        wr_en$11$d = 1'b0;
         wr_addr$11$clock = clock;
+        wr_addr$11$d = wr_addr$11$q;
         wr_data$11$clock = clock;
+        wr_data$11$d = wr_data$11$q;
         wl_en$11$clock = clock;
+        wl_en$11$d = 1'b0;
         wl_addr$11$clock = clock;
+        wl_addr$11$d = wl_addr$11$q;
         wl_data$11$clock = clock;
+        wl_data$11$d = wl_data$11$q;
         df$12$clock = clock;
         df$12$reset = reset;
         vq$12$clock = clock;
@@ -24686,33 +25336,58 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         cq_meta$12$clock = clock;
         cq_meta$12$reset = reset;
         i_ovr$12$clock = clock;
+        i_ovr$12$d = i_ovr$12$q;
         c_ovr$12$clock = clock;
+        c_ovr$12$d = c_ovr$12$q;
         cp_v$12$clock = clock;
+        cp_v$12$d = 1'b0;
         cp_c$12$clock = clock;
+        cp_c$12$d = cp_c$12$q;
         cp_m$12$clock = clock;
         cp_m$12$d = cp_m$12$q;
-        cp_m$12$d = pk_m$12$y;
         d_ne$12$clock = clock;
         d_av$12$clock = clock;
         w_j0$12$clock = clock;
+        w_j0$12$d = w_j0$12$q;
         w_at$12$clock = clock;
         lastc$12$clock = clock;
+        lastc$12$d = lastc$12$q;
         w_act$12$clock = clock;
+        w_act$12$d = w_act$12$q;
         w_adm$12$clock = clock;
+        w_adm$12$d = w_adm$12$q;
         w_row$12$clock = clock;
+        w_row$12$d = w_row$12$q;
         w_j$12$clock = clock;
+        w_j$12$d = w_j$12$q;
         w_col$12$clock = clock;
+        w_col$12$d = w_col$12$q;
         w_s$12$clock = clock;
+        w_s$12$d = w_s$12$q;
         w_cur$12$clock = clock;
+        w_cur$12$d = w_cur$12$q;
         w_head$12$clock = clock;
+        w_head$12$d = w_head$12$q;
         w_rem$12$clock = clock;
+        w_rem$12$d = w_rem$12$q;
         w_emp$12$clock = clock;
+        w_emp$12$d = w_emp$12$q;
+        w_trim$12$clock = clock;
+        w_trim$12$d = w_trim$12$q;
+        w_cs$12$clock = clock;
+        w_cs$12$d = w_cs$12$q;
         wr_en$12$clock = clock;
+        wr_en$12$d = 1'b0;
         wr_addr$12$clock = clock;
+        wr_addr$12$d = wr_addr$12$q;
         wr_data$12$clock = clock;
+        wr_data$12$d = wr_data$12$q;
         wl_en$12$clock = clock;
+        wl_en$12$d = 1'b0;
         wl_addr$12$clock = clock;
+        wl_addr$12$d = wl_addr$12$q;
         wl_data$12$clock = clock;
+        wl_data$12$d = wl_data$12$q;
         df$13$clock = clock;
         df$13$reset = reset;
         vq$13$clock = clock;
@@ -24724,33 +25399,58 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         cq_meta$13$clock = clock;
         cq_meta$13$reset = reset;
         i_ovr$13$clock = clock;
+        i_ovr$13$d = i_ovr$13$q;
         c_ovr$13$clock = clock;
+        c_ovr$13$d = c_ovr$13$q;
         cp_v$13$clock = clock;
+        cp_v$13$d = 1'b0;
         cp_c$13$clock = clock;
+        cp_c$13$d = cp_c$13$q;
         cp_m$13$clock = clock;
         cp_m$13$d = cp_m$13$q;
-        cp_m$13$d = pk_m$13$y;
         d_ne$13$clock = clock;
         d_av$13$clock = clock;
         w_j0$13$clock = clock;
+        w_j0$13$d = w_j0$13$q;
         w_at$13$clock = clock;
         lastc$13$clock = clock;
+        lastc$13$d = lastc$13$q;
         w_act$13$clock = clock;
+        w_act$13$d = w_act$13$q;
         w_adm$13$clock = clock;
+        w_adm$13$d = w_adm$13$q;
         w_row$13$clock = clock;
+        w_row$13$d = w_row$13$q;
         w_j$13$clock = clock;
+        w_j$13$d = w_j$13$q;
         w_col$13$clock = clock;
+        w_col$13$d = w_col$13$q;
         w_s$13$clock = clock;
+        w_s$13$d = w_s$13$q;
         w_cur$13$clock = clock;
+        w_cur$13$d = w_cur$13$q;
         w_head$13$clock = clock;
+        w_head$13$d = w_head$13$q;
         w_rem$13$clock = clock;
+        w_rem$13$d = w_rem$13$q;
         w_emp$13$clock = clock;
+        w_emp$13$d = w_emp$13$q;
+        w_trim$13$clock = clock;
+        w_trim$13$d = w_trim$13$q;
+        w_cs$13$clock = clock;
+        w_cs$13$d = w_cs$13$q;
         wr_en$13$clock = clock;
+        wr_en$13$d = 1'b0;
         wr_addr$13$clock = clock;
+        wr_addr$13$d = wr_addr$13$q;
         wr_data$13$clock = clock;
+        wr_data$13$d = wr_data$13$q;
         wl_en$13$clock = clock;
+        wl_en$13$d = 1'b0;
         wl_addr$13$clock = clock;
+        wl_addr$13$d = wl_addr$13$q;
         wl_data$13$clock = clock;
+        wl_data$13$d = wl_data$13$q;
         df$14$clock = clock;
         df$14$reset = reset;
         vq$14$clock = clock;
@@ -24762,33 +25462,58 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         cq_meta$14$clock = clock;
         cq_meta$14$reset = reset;
         i_ovr$14$clock = clock;
+        i_ovr$14$d = i_ovr$14$q;
         c_ovr$14$clock = clock;
+        c_ovr$14$d = c_ovr$14$q;
         cp_v$14$clock = clock;
+        cp_v$14$d = 1'b0;
         cp_c$14$clock = clock;
+        cp_c$14$d = cp_c$14$q;
         cp_m$14$clock = clock;
         cp_m$14$d = cp_m$14$q;
-        cp_m$14$d = pk_m$14$y;
         d_ne$14$clock = clock;
         d_av$14$clock = clock;
         w_j0$14$clock = clock;
+        w_j0$14$d = w_j0$14$q;
         w_at$14$clock = clock;
         lastc$14$clock = clock;
+        lastc$14$d = lastc$14$q;
         w_act$14$clock = clock;
+        w_act$14$d = w_act$14$q;
         w_adm$14$clock = clock;
+        w_adm$14$d = w_adm$14$q;
         w_row$14$clock = clock;
+        w_row$14$d = w_row$14$q;
         w_j$14$clock = clock;
+        w_j$14$d = w_j$14$q;
         w_col$14$clock = clock;
+        w_col$14$d = w_col$14$q;
         w_s$14$clock = clock;
+        w_s$14$d = w_s$14$q;
         w_cur$14$clock = clock;
+        w_cur$14$d = w_cur$14$q;
         w_head$14$clock = clock;
+        w_head$14$d = w_head$14$q;
         w_rem$14$clock = clock;
+        w_rem$14$d = w_rem$14$q;
         w_emp$14$clock = clock;
+        w_emp$14$d = w_emp$14$q;
+        w_trim$14$clock = clock;
+        w_trim$14$d = w_trim$14$q;
+        w_cs$14$clock = clock;
+        w_cs$14$d = w_cs$14$q;
         wr_en$14$clock = clock;
+        wr_en$14$d = 1'b0;
         wr_addr$14$clock = clock;
+        wr_addr$14$d = wr_addr$14$q;
         wr_data$14$clock = clock;
+        wr_data$14$d = wr_data$14$q;
         wl_en$14$clock = clock;
+        wl_en$14$d = 1'b0;
         wl_addr$14$clock = clock;
+        wl_addr$14$d = wl_addr$14$q;
         wl_data$14$clock = clock;
+        wl_data$14$d = wl_data$14$q;
         df$15$clock = clock;
         df$15$reset = reset;
         vq$15$clock = clock;
@@ -24800,58 +25525,96 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         cq_meta$15$clock = clock;
         cq_meta$15$reset = reset;
         i_ovr$15$clock = clock;
+        i_ovr$15$d = i_ovr$15$q;
         c_ovr$15$clock = clock;
+        c_ovr$15$d = c_ovr$15$q;
         cp_v$15$clock = clock;
+        cp_v$15$d = 1'b0;
         cp_c$15$clock = clock;
+        cp_c$15$d = cp_c$15$q;
         cp_m$15$clock = clock;
         cp_m$15$d = cp_m$15$q;
-        cp_m$15$d = pk_m$15$y;
         d_ne$15$clock = clock;
         d_av$15$clock = clock;
         w_j0$15$clock = clock;
+        w_j0$15$d = w_j0$15$q;
         w_at$15$clock = clock;
         lastc$15$clock = clock;
+        lastc$15$d = lastc$15$q;
         w_act$15$clock = clock;
+        w_act$15$d = w_act$15$q;
         w_adm$15$clock = clock;
+        w_adm$15$d = w_adm$15$q;
         w_row$15$clock = clock;
+        w_row$15$d = w_row$15$q;
         w_j$15$clock = clock;
+        w_j$15$d = w_j$15$q;
         w_col$15$clock = clock;
+        w_col$15$d = w_col$15$q;
         w_s$15$clock = clock;
+        w_s$15$d = w_s$15$q;
         w_cur$15$clock = clock;
+        w_cur$15$d = w_cur$15$q;
         w_head$15$clock = clock;
+        w_head$15$d = w_head$15$q;
         w_rem$15$clock = clock;
+        w_rem$15$d = w_rem$15$q;
         w_emp$15$clock = clock;
+        w_emp$15$d = w_emp$15$q;
+        w_trim$15$clock = clock;
+        w_trim$15$d = w_trim$15$q;
+        w_cs$15$clock = clock;
+        w_cs$15$d = w_cs$15$q;
         wr_en$15$clock = clock;
+        wr_en$15$d = 1'b0;
         wr_addr$15$clock = clock;
+        wr_addr$15$d = wr_addr$15$q;
         wr_data$15$clock = clock;
+        wr_data$15$d = wr_data$15$q;
         wl_en$15$clock = clock;
+        wl_en$15$d = 1'b0;
         wl_addr$15$clock = clock;
+        wl_addr$15$d = wl_addr$15$q;
         wl_data$15$clock = clock;
+        wl_data$15$d = wl_data$15$q;
         dq_cell$0$clock = clock;
         dq_cell$0$reset = reset;
         dq_meta$0$clock = clock;
         dq_meta$0$reset = reset;
         r_act$0$clock = clock;
+        r_act$0$d = r_act$0$q;
         r_cell$0$clock = clock;
+        r_cell$0$d = r_cell$0$q;
         r_left$0$clock = clock;
+        r_left$0$d = r_left$0$q;
         r_s$0$clock = clock;
+        r_s$0$d = r_s$0$q;
         r_bad$0$clock = clock;
+        r_bad$0$d = r_bad$0$q;
         r_emp$0$clock = clock;
+        r_emp$0$d = r_emp$0$q;
         r_wk$0$clock = clock;
+        r_wk$0$d = r_wk$0$q;
         rd_en$0$clock = clock;
+        rd_en$0$d = 1'b0;
         rd_addr$0$clock = clock;
+        rd_addr$0$d = rd_addr$0$q;
         rd_rep$0$clock = clock;
+        rd_rep$0$d = rd_rep$0$q;
         rd_cap$0$clock = clock;
+        rd_cap$0$d = rd_cap$0$q;
         rd_last$0$clock = clock;
+        rd_last$0$d = rd_last$0$q;
         rd_k$0$clock = clock;
+        rd_k$0$d = rd_k$0$q;
         rd_n$0$clock = clock;
+        rd_n$0$d = rd_n$0$q;
         rd_s$0$clock = clock;
+        rd_s$0$d = rd_s$0$q;
         rd_emp$0$clock = clock;
+        rd_emp$0$d = rd_emp$0$q;
         p_en$0$clock = clock;
         p_en$0$d = rd_en$0$q;
-        if (reset) begin
-            p_en$0$d = 1'b0;
-        end
         p_rep$0$clock = clock;
         p_rep$0$d = rd_rep$0$q;
         p_cap$0$clock = clock;
@@ -24868,49 +25631,60 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_emp$0$d = rd_emp$0$q;
         dep$0$clock = clock;
         dep$0$d = rd_en$0$q & rd_last$0$q;
-        if (reset) begin
-            dep$0$d = 1'b0;
-        end
         x_k$0$clock = clock;
+        x_k$0$d = x_k$0$q;
         x_n$0$clock = clock;
+        x_n$0$d = x_n$0$q;
         x_b$0$clock = clock;
+        x_b$0$d = x_b$0$q;
         t_valid$0$clock = clock;
+        t_valid$0$d = t_valid$0$q;
         t_data$0$clock = clock;
+        t_data$0$d = t_data$0$q;
         t_last$0$clock = clock;
+        t_last$0$d = t_last$0$q;
         t_empty$0$clock = clock;
+        t_empty$0$d = t_empty$0$q;
         c_tx$0$clock = clock;
         c_tx$0$d = c_tx$0$q;
-        if (t_valid$0$q & out$0$ready & t_last$0$q) begin
-            c_tx$0$d = c_tx$0$q + k1_32;
-        end
-        if (reset) begin
-            c_tx$0$d = k0_32;
-        end
         dq_cell$1$clock = clock;
         dq_cell$1$reset = reset;
         dq_meta$1$clock = clock;
         dq_meta$1$reset = reset;
         r_act$1$clock = clock;
+        r_act$1$d = r_act$1$q;
         r_cell$1$clock = clock;
+        r_cell$1$d = r_cell$1$q;
         r_left$1$clock = clock;
+        r_left$1$d = r_left$1$q;
         r_s$1$clock = clock;
+        r_s$1$d = r_s$1$q;
         r_bad$1$clock = clock;
+        r_bad$1$d = r_bad$1$q;
         r_emp$1$clock = clock;
+        r_emp$1$d = r_emp$1$q;
         r_wk$1$clock = clock;
+        r_wk$1$d = r_wk$1$q;
         rd_en$1$clock = clock;
+        rd_en$1$d = 1'b0;
         rd_addr$1$clock = clock;
+        rd_addr$1$d = rd_addr$1$q;
         rd_rep$1$clock = clock;
+        rd_rep$1$d = rd_rep$1$q;
         rd_cap$1$clock = clock;
+        rd_cap$1$d = rd_cap$1$q;
         rd_last$1$clock = clock;
+        rd_last$1$d = rd_last$1$q;
         rd_k$1$clock = clock;
+        rd_k$1$d = rd_k$1$q;
         rd_n$1$clock = clock;
+        rd_n$1$d = rd_n$1$q;
         rd_s$1$clock = clock;
+        rd_s$1$d = rd_s$1$q;
         rd_emp$1$clock = clock;
+        rd_emp$1$d = rd_emp$1$q;
         p_en$1$clock = clock;
         p_en$1$d = rd_en$1$q;
-        if (reset) begin
-            p_en$1$d = 1'b0;
-        end
         p_rep$1$clock = clock;
         p_rep$1$d = rd_rep$1$q;
         p_cap$1$clock = clock;
@@ -24927,49 +25701,60 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_emp$1$d = rd_emp$1$q;
         dep$1$clock = clock;
         dep$1$d = rd_en$1$q & rd_last$1$q;
-        if (reset) begin
-            dep$1$d = 1'b0;
-        end
         x_k$1$clock = clock;
+        x_k$1$d = x_k$1$q;
         x_n$1$clock = clock;
+        x_n$1$d = x_n$1$q;
         x_b$1$clock = clock;
+        x_b$1$d = x_b$1$q;
         t_valid$1$clock = clock;
+        t_valid$1$d = t_valid$1$q;
         t_data$1$clock = clock;
+        t_data$1$d = t_data$1$q;
         t_last$1$clock = clock;
+        t_last$1$d = t_last$1$q;
         t_empty$1$clock = clock;
+        t_empty$1$d = t_empty$1$q;
         c_tx$1$clock = clock;
         c_tx$1$d = c_tx$1$q;
-        if (t_valid$1$q & out$1$ready & t_last$1$q) begin
-            c_tx$1$d = c_tx$1$q + k1_32;
-        end
-        if (reset) begin
-            c_tx$1$d = k0_32;
-        end
         dq_cell$2$clock = clock;
         dq_cell$2$reset = reset;
         dq_meta$2$clock = clock;
         dq_meta$2$reset = reset;
         r_act$2$clock = clock;
+        r_act$2$d = r_act$2$q;
         r_cell$2$clock = clock;
+        r_cell$2$d = r_cell$2$q;
         r_left$2$clock = clock;
+        r_left$2$d = r_left$2$q;
         r_s$2$clock = clock;
+        r_s$2$d = r_s$2$q;
         r_bad$2$clock = clock;
+        r_bad$2$d = r_bad$2$q;
         r_emp$2$clock = clock;
+        r_emp$2$d = r_emp$2$q;
         r_wk$2$clock = clock;
+        r_wk$2$d = r_wk$2$q;
         rd_en$2$clock = clock;
+        rd_en$2$d = 1'b0;
         rd_addr$2$clock = clock;
+        rd_addr$2$d = rd_addr$2$q;
         rd_rep$2$clock = clock;
+        rd_rep$2$d = rd_rep$2$q;
         rd_cap$2$clock = clock;
+        rd_cap$2$d = rd_cap$2$q;
         rd_last$2$clock = clock;
+        rd_last$2$d = rd_last$2$q;
         rd_k$2$clock = clock;
+        rd_k$2$d = rd_k$2$q;
         rd_n$2$clock = clock;
+        rd_n$2$d = rd_n$2$q;
         rd_s$2$clock = clock;
+        rd_s$2$d = rd_s$2$q;
         rd_emp$2$clock = clock;
+        rd_emp$2$d = rd_emp$2$q;
         p_en$2$clock = clock;
         p_en$2$d = rd_en$2$q;
-        if (reset) begin
-            p_en$2$d = 1'b0;
-        end
         p_rep$2$clock = clock;
         p_rep$2$d = rd_rep$2$q;
         p_cap$2$clock = clock;
@@ -24986,49 +25771,60 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_emp$2$d = rd_emp$2$q;
         dep$2$clock = clock;
         dep$2$d = rd_en$2$q & rd_last$2$q;
-        if (reset) begin
-            dep$2$d = 1'b0;
-        end
         x_k$2$clock = clock;
+        x_k$2$d = x_k$2$q;
         x_n$2$clock = clock;
+        x_n$2$d = x_n$2$q;
         x_b$2$clock = clock;
+        x_b$2$d = x_b$2$q;
         t_valid$2$clock = clock;
+        t_valid$2$d = t_valid$2$q;
         t_data$2$clock = clock;
+        t_data$2$d = t_data$2$q;
         t_last$2$clock = clock;
+        t_last$2$d = t_last$2$q;
         t_empty$2$clock = clock;
+        t_empty$2$d = t_empty$2$q;
         c_tx$2$clock = clock;
         c_tx$2$d = c_tx$2$q;
-        if (t_valid$2$q & out$2$ready & t_last$2$q) begin
-            c_tx$2$d = c_tx$2$q + k1_32;
-        end
-        if (reset) begin
-            c_tx$2$d = k0_32;
-        end
         dq_cell$3$clock = clock;
         dq_cell$3$reset = reset;
         dq_meta$3$clock = clock;
         dq_meta$3$reset = reset;
         r_act$3$clock = clock;
+        r_act$3$d = r_act$3$q;
         r_cell$3$clock = clock;
+        r_cell$3$d = r_cell$3$q;
         r_left$3$clock = clock;
+        r_left$3$d = r_left$3$q;
         r_s$3$clock = clock;
+        r_s$3$d = r_s$3$q;
         r_bad$3$clock = clock;
+        r_bad$3$d = r_bad$3$q;
         r_emp$3$clock = clock;
+        r_emp$3$d = r_emp$3$q;
         r_wk$3$clock = clock;
+        r_wk$3$d = r_wk$3$q;
         rd_en$3$clock = clock;
+        rd_en$3$d = 1'b0;
         rd_addr$3$clock = clock;
+        rd_addr$3$d = rd_addr$3$q;
         rd_rep$3$clock = clock;
+        rd_rep$3$d = rd_rep$3$q;
         rd_cap$3$clock = clock;
+        rd_cap$3$d = rd_cap$3$q;
         rd_last$3$clock = clock;
+        rd_last$3$d = rd_last$3$q;
         rd_k$3$clock = clock;
+        rd_k$3$d = rd_k$3$q;
         rd_n$3$clock = clock;
+        rd_n$3$d = rd_n$3$q;
         rd_s$3$clock = clock;
+        rd_s$3$d = rd_s$3$q;
         rd_emp$3$clock = clock;
+        rd_emp$3$d = rd_emp$3$q;
         p_en$3$clock = clock;
         p_en$3$d = rd_en$3$q;
-        if (reset) begin
-            p_en$3$d = 1'b0;
-        end
         p_rep$3$clock = clock;
         p_rep$3$d = rd_rep$3$q;
         p_cap$3$clock = clock;
@@ -25045,49 +25841,60 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_emp$3$d = rd_emp$3$q;
         dep$3$clock = clock;
         dep$3$d = rd_en$3$q & rd_last$3$q;
-        if (reset) begin
-            dep$3$d = 1'b0;
-        end
         x_k$3$clock = clock;
+        x_k$3$d = x_k$3$q;
         x_n$3$clock = clock;
+        x_n$3$d = x_n$3$q;
         x_b$3$clock = clock;
+        x_b$3$d = x_b$3$q;
         t_valid$3$clock = clock;
+        t_valid$3$d = t_valid$3$q;
         t_data$3$clock = clock;
+        t_data$3$d = t_data$3$q;
         t_last$3$clock = clock;
+        t_last$3$d = t_last$3$q;
         t_empty$3$clock = clock;
+        t_empty$3$d = t_empty$3$q;
         c_tx$3$clock = clock;
         c_tx$3$d = c_tx$3$q;
-        if (t_valid$3$q & out$3$ready & t_last$3$q) begin
-            c_tx$3$d = c_tx$3$q + k1_32;
-        end
-        if (reset) begin
-            c_tx$3$d = k0_32;
-        end
         dq_cell$4$clock = clock;
         dq_cell$4$reset = reset;
         dq_meta$4$clock = clock;
         dq_meta$4$reset = reset;
         r_act$4$clock = clock;
+        r_act$4$d = r_act$4$q;
         r_cell$4$clock = clock;
+        r_cell$4$d = r_cell$4$q;
         r_left$4$clock = clock;
+        r_left$4$d = r_left$4$q;
         r_s$4$clock = clock;
+        r_s$4$d = r_s$4$q;
         r_bad$4$clock = clock;
+        r_bad$4$d = r_bad$4$q;
         r_emp$4$clock = clock;
+        r_emp$4$d = r_emp$4$q;
         r_wk$4$clock = clock;
+        r_wk$4$d = r_wk$4$q;
         rd_en$4$clock = clock;
+        rd_en$4$d = 1'b0;
         rd_addr$4$clock = clock;
+        rd_addr$4$d = rd_addr$4$q;
         rd_rep$4$clock = clock;
+        rd_rep$4$d = rd_rep$4$q;
         rd_cap$4$clock = clock;
+        rd_cap$4$d = rd_cap$4$q;
         rd_last$4$clock = clock;
+        rd_last$4$d = rd_last$4$q;
         rd_k$4$clock = clock;
+        rd_k$4$d = rd_k$4$q;
         rd_n$4$clock = clock;
+        rd_n$4$d = rd_n$4$q;
         rd_s$4$clock = clock;
+        rd_s$4$d = rd_s$4$q;
         rd_emp$4$clock = clock;
+        rd_emp$4$d = rd_emp$4$q;
         p_en$4$clock = clock;
         p_en$4$d = rd_en$4$q;
-        if (reset) begin
-            p_en$4$d = 1'b0;
-        end
         p_rep$4$clock = clock;
         p_rep$4$d = rd_rep$4$q;
         p_cap$4$clock = clock;
@@ -25104,49 +25911,60 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_emp$4$d = rd_emp$4$q;
         dep$4$clock = clock;
         dep$4$d = rd_en$4$q & rd_last$4$q;
-        if (reset) begin
-            dep$4$d = 1'b0;
-        end
         x_k$4$clock = clock;
+        x_k$4$d = x_k$4$q;
         x_n$4$clock = clock;
+        x_n$4$d = x_n$4$q;
         x_b$4$clock = clock;
+        x_b$4$d = x_b$4$q;
         t_valid$4$clock = clock;
+        t_valid$4$d = t_valid$4$q;
         t_data$4$clock = clock;
+        t_data$4$d = t_data$4$q;
         t_last$4$clock = clock;
+        t_last$4$d = t_last$4$q;
         t_empty$4$clock = clock;
+        t_empty$4$d = t_empty$4$q;
         c_tx$4$clock = clock;
         c_tx$4$d = c_tx$4$q;
-        if (t_valid$4$q & out$4$ready & t_last$4$q) begin
-            c_tx$4$d = c_tx$4$q + k1_32;
-        end
-        if (reset) begin
-            c_tx$4$d = k0_32;
-        end
         dq_cell$5$clock = clock;
         dq_cell$5$reset = reset;
         dq_meta$5$clock = clock;
         dq_meta$5$reset = reset;
         r_act$5$clock = clock;
+        r_act$5$d = r_act$5$q;
         r_cell$5$clock = clock;
+        r_cell$5$d = r_cell$5$q;
         r_left$5$clock = clock;
+        r_left$5$d = r_left$5$q;
         r_s$5$clock = clock;
+        r_s$5$d = r_s$5$q;
         r_bad$5$clock = clock;
+        r_bad$5$d = r_bad$5$q;
         r_emp$5$clock = clock;
+        r_emp$5$d = r_emp$5$q;
         r_wk$5$clock = clock;
+        r_wk$5$d = r_wk$5$q;
         rd_en$5$clock = clock;
+        rd_en$5$d = 1'b0;
         rd_addr$5$clock = clock;
+        rd_addr$5$d = rd_addr$5$q;
         rd_rep$5$clock = clock;
+        rd_rep$5$d = rd_rep$5$q;
         rd_cap$5$clock = clock;
+        rd_cap$5$d = rd_cap$5$q;
         rd_last$5$clock = clock;
+        rd_last$5$d = rd_last$5$q;
         rd_k$5$clock = clock;
+        rd_k$5$d = rd_k$5$q;
         rd_n$5$clock = clock;
+        rd_n$5$d = rd_n$5$q;
         rd_s$5$clock = clock;
+        rd_s$5$d = rd_s$5$q;
         rd_emp$5$clock = clock;
+        rd_emp$5$d = rd_emp$5$q;
         p_en$5$clock = clock;
         p_en$5$d = rd_en$5$q;
-        if (reset) begin
-            p_en$5$d = 1'b0;
-        end
         p_rep$5$clock = clock;
         p_rep$5$d = rd_rep$5$q;
         p_cap$5$clock = clock;
@@ -25163,49 +25981,60 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_emp$5$d = rd_emp$5$q;
         dep$5$clock = clock;
         dep$5$d = rd_en$5$q & rd_last$5$q;
-        if (reset) begin
-            dep$5$d = 1'b0;
-        end
         x_k$5$clock = clock;
+        x_k$5$d = x_k$5$q;
         x_n$5$clock = clock;
+        x_n$5$d = x_n$5$q;
         x_b$5$clock = clock;
+        x_b$5$d = x_b$5$q;
         t_valid$5$clock = clock;
+        t_valid$5$d = t_valid$5$q;
         t_data$5$clock = clock;
+        t_data$5$d = t_data$5$q;
         t_last$5$clock = clock;
+        t_last$5$d = t_last$5$q;
         t_empty$5$clock = clock;
+        t_empty$5$d = t_empty$5$q;
         c_tx$5$clock = clock;
         c_tx$5$d = c_tx$5$q;
-        if (t_valid$5$q & out$5$ready & t_last$5$q) begin
-            c_tx$5$d = c_tx$5$q + k1_32;
-        end
-        if (reset) begin
-            c_tx$5$d = k0_32;
-        end
         dq_cell$6$clock = clock;
         dq_cell$6$reset = reset;
         dq_meta$6$clock = clock;
         dq_meta$6$reset = reset;
         r_act$6$clock = clock;
+        r_act$6$d = r_act$6$q;
         r_cell$6$clock = clock;
+        r_cell$6$d = r_cell$6$q;
         r_left$6$clock = clock;
+        r_left$6$d = r_left$6$q;
         r_s$6$clock = clock;
+        r_s$6$d = r_s$6$q;
         r_bad$6$clock = clock;
+        r_bad$6$d = r_bad$6$q;
         r_emp$6$clock = clock;
+        r_emp$6$d = r_emp$6$q;
         r_wk$6$clock = clock;
+        r_wk$6$d = r_wk$6$q;
         rd_en$6$clock = clock;
+        rd_en$6$d = 1'b0;
         rd_addr$6$clock = clock;
+        rd_addr$6$d = rd_addr$6$q;
         rd_rep$6$clock = clock;
+        rd_rep$6$d = rd_rep$6$q;
         rd_cap$6$clock = clock;
+        rd_cap$6$d = rd_cap$6$q;
         rd_last$6$clock = clock;
+        rd_last$6$d = rd_last$6$q;
         rd_k$6$clock = clock;
+        rd_k$6$d = rd_k$6$q;
         rd_n$6$clock = clock;
+        rd_n$6$d = rd_n$6$q;
         rd_s$6$clock = clock;
+        rd_s$6$d = rd_s$6$q;
         rd_emp$6$clock = clock;
+        rd_emp$6$d = rd_emp$6$q;
         p_en$6$clock = clock;
         p_en$6$d = rd_en$6$q;
-        if (reset) begin
-            p_en$6$d = 1'b0;
-        end
         p_rep$6$clock = clock;
         p_rep$6$d = rd_rep$6$q;
         p_cap$6$clock = clock;
@@ -25222,49 +26051,60 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_emp$6$d = rd_emp$6$q;
         dep$6$clock = clock;
         dep$6$d = rd_en$6$q & rd_last$6$q;
-        if (reset) begin
-            dep$6$d = 1'b0;
-        end
         x_k$6$clock = clock;
+        x_k$6$d = x_k$6$q;
         x_n$6$clock = clock;
+        x_n$6$d = x_n$6$q;
         x_b$6$clock = clock;
+        x_b$6$d = x_b$6$q;
         t_valid$6$clock = clock;
+        t_valid$6$d = t_valid$6$q;
         t_data$6$clock = clock;
+        t_data$6$d = t_data$6$q;
         t_last$6$clock = clock;
+        t_last$6$d = t_last$6$q;
         t_empty$6$clock = clock;
+        t_empty$6$d = t_empty$6$q;
         c_tx$6$clock = clock;
         c_tx$6$d = c_tx$6$q;
-        if (t_valid$6$q & out$6$ready & t_last$6$q) begin
-            c_tx$6$d = c_tx$6$q + k1_32;
-        end
-        if (reset) begin
-            c_tx$6$d = k0_32;
-        end
         dq_cell$7$clock = clock;
         dq_cell$7$reset = reset;
         dq_meta$7$clock = clock;
         dq_meta$7$reset = reset;
         r_act$7$clock = clock;
+        r_act$7$d = r_act$7$q;
         r_cell$7$clock = clock;
+        r_cell$7$d = r_cell$7$q;
         r_left$7$clock = clock;
+        r_left$7$d = r_left$7$q;
         r_s$7$clock = clock;
+        r_s$7$d = r_s$7$q;
         r_bad$7$clock = clock;
+        r_bad$7$d = r_bad$7$q;
         r_emp$7$clock = clock;
+        r_emp$7$d = r_emp$7$q;
         r_wk$7$clock = clock;
+        r_wk$7$d = r_wk$7$q;
         rd_en$7$clock = clock;
+        rd_en$7$d = 1'b0;
         rd_addr$7$clock = clock;
+        rd_addr$7$d = rd_addr$7$q;
         rd_rep$7$clock = clock;
+        rd_rep$7$d = rd_rep$7$q;
         rd_cap$7$clock = clock;
+        rd_cap$7$d = rd_cap$7$q;
         rd_last$7$clock = clock;
+        rd_last$7$d = rd_last$7$q;
         rd_k$7$clock = clock;
+        rd_k$7$d = rd_k$7$q;
         rd_n$7$clock = clock;
+        rd_n$7$d = rd_n$7$q;
         rd_s$7$clock = clock;
+        rd_s$7$d = rd_s$7$q;
         rd_emp$7$clock = clock;
+        rd_emp$7$d = rd_emp$7$q;
         p_en$7$clock = clock;
         p_en$7$d = rd_en$7$q;
-        if (reset) begin
-            p_en$7$d = 1'b0;
-        end
         p_rep$7$clock = clock;
         p_rep$7$d = rd_rep$7$q;
         p_cap$7$clock = clock;
@@ -25281,49 +26121,60 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_emp$7$d = rd_emp$7$q;
         dep$7$clock = clock;
         dep$7$d = rd_en$7$q & rd_last$7$q;
-        if (reset) begin
-            dep$7$d = 1'b0;
-        end
         x_k$7$clock = clock;
+        x_k$7$d = x_k$7$q;
         x_n$7$clock = clock;
+        x_n$7$d = x_n$7$q;
         x_b$7$clock = clock;
+        x_b$7$d = x_b$7$q;
         t_valid$7$clock = clock;
+        t_valid$7$d = t_valid$7$q;
         t_data$7$clock = clock;
+        t_data$7$d = t_data$7$q;
         t_last$7$clock = clock;
+        t_last$7$d = t_last$7$q;
         t_empty$7$clock = clock;
+        t_empty$7$d = t_empty$7$q;
         c_tx$7$clock = clock;
         c_tx$7$d = c_tx$7$q;
-        if (t_valid$7$q & out$7$ready & t_last$7$q) begin
-            c_tx$7$d = c_tx$7$q + k1_32;
-        end
-        if (reset) begin
-            c_tx$7$d = k0_32;
-        end
         dq_cell$8$clock = clock;
         dq_cell$8$reset = reset;
         dq_meta$8$clock = clock;
         dq_meta$8$reset = reset;
         r_act$8$clock = clock;
+        r_act$8$d = r_act$8$q;
         r_cell$8$clock = clock;
+        r_cell$8$d = r_cell$8$q;
         r_left$8$clock = clock;
+        r_left$8$d = r_left$8$q;
         r_s$8$clock = clock;
+        r_s$8$d = r_s$8$q;
         r_bad$8$clock = clock;
+        r_bad$8$d = r_bad$8$q;
         r_emp$8$clock = clock;
+        r_emp$8$d = r_emp$8$q;
         r_wk$8$clock = clock;
+        r_wk$8$d = r_wk$8$q;
         rd_en$8$clock = clock;
+        rd_en$8$d = 1'b0;
         rd_addr$8$clock = clock;
+        rd_addr$8$d = rd_addr$8$q;
         rd_rep$8$clock = clock;
+        rd_rep$8$d = rd_rep$8$q;
         rd_cap$8$clock = clock;
+        rd_cap$8$d = rd_cap$8$q;
         rd_last$8$clock = clock;
+        rd_last$8$d = rd_last$8$q;
         rd_k$8$clock = clock;
+        rd_k$8$d = rd_k$8$q;
         rd_n$8$clock = clock;
+        rd_n$8$d = rd_n$8$q;
         rd_s$8$clock = clock;
+        rd_s$8$d = rd_s$8$q;
         rd_emp$8$clock = clock;
+        rd_emp$8$d = rd_emp$8$q;
         p_en$8$clock = clock;
         p_en$8$d = rd_en$8$q;
-        if (reset) begin
-            p_en$8$d = 1'b0;
-        end
         p_rep$8$clock = clock;
         p_rep$8$d = rd_rep$8$q;
         p_cap$8$clock = clock;
@@ -25340,49 +26191,60 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_emp$8$d = rd_emp$8$q;
         dep$8$clock = clock;
         dep$8$d = rd_en$8$q & rd_last$8$q;
-        if (reset) begin
-            dep$8$d = 1'b0;
-        end
         x_k$8$clock = clock;
+        x_k$8$d = x_k$8$q;
         x_n$8$clock = clock;
+        x_n$8$d = x_n$8$q;
         x_b$8$clock = clock;
+        x_b$8$d = x_b$8$q;
         t_valid$8$clock = clock;
+        t_valid$8$d = t_valid$8$q;
         t_data$8$clock = clock;
+        t_data$8$d = t_data$8$q;
         t_last$8$clock = clock;
+        t_last$8$d = t_last$8$q;
         t_empty$8$clock = clock;
+        t_empty$8$d = t_empty$8$q;
         c_tx$8$clock = clock;
         c_tx$8$d = c_tx$8$q;
-        if (t_valid$8$q & out$8$ready & t_last$8$q) begin
-            c_tx$8$d = c_tx$8$q + k1_32;
-        end
-        if (reset) begin
-            c_tx$8$d = k0_32;
-        end
         dq_cell$9$clock = clock;
         dq_cell$9$reset = reset;
         dq_meta$9$clock = clock;
         dq_meta$9$reset = reset;
         r_act$9$clock = clock;
+        r_act$9$d = r_act$9$q;
         r_cell$9$clock = clock;
+        r_cell$9$d = r_cell$9$q;
         r_left$9$clock = clock;
+        r_left$9$d = r_left$9$q;
         r_s$9$clock = clock;
+        r_s$9$d = r_s$9$q;
         r_bad$9$clock = clock;
+        r_bad$9$d = r_bad$9$q;
         r_emp$9$clock = clock;
+        r_emp$9$d = r_emp$9$q;
         r_wk$9$clock = clock;
+        r_wk$9$d = r_wk$9$q;
         rd_en$9$clock = clock;
+        rd_en$9$d = 1'b0;
         rd_addr$9$clock = clock;
+        rd_addr$9$d = rd_addr$9$q;
         rd_rep$9$clock = clock;
+        rd_rep$9$d = rd_rep$9$q;
         rd_cap$9$clock = clock;
+        rd_cap$9$d = rd_cap$9$q;
         rd_last$9$clock = clock;
+        rd_last$9$d = rd_last$9$q;
         rd_k$9$clock = clock;
+        rd_k$9$d = rd_k$9$q;
         rd_n$9$clock = clock;
+        rd_n$9$d = rd_n$9$q;
         rd_s$9$clock = clock;
+        rd_s$9$d = rd_s$9$q;
         rd_emp$9$clock = clock;
+        rd_emp$9$d = rd_emp$9$q;
         p_en$9$clock = clock;
         p_en$9$d = rd_en$9$q;
-        if (reset) begin
-            p_en$9$d = 1'b0;
-        end
         p_rep$9$clock = clock;
         p_rep$9$d = rd_rep$9$q;
         p_cap$9$clock = clock;
@@ -25399,49 +26261,60 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_emp$9$d = rd_emp$9$q;
         dep$9$clock = clock;
         dep$9$d = rd_en$9$q & rd_last$9$q;
-        if (reset) begin
-            dep$9$d = 1'b0;
-        end
         x_k$9$clock = clock;
+        x_k$9$d = x_k$9$q;
         x_n$9$clock = clock;
+        x_n$9$d = x_n$9$q;
         x_b$9$clock = clock;
+        x_b$9$d = x_b$9$q;
         t_valid$9$clock = clock;
+        t_valid$9$d = t_valid$9$q;
         t_data$9$clock = clock;
+        t_data$9$d = t_data$9$q;
         t_last$9$clock = clock;
+        t_last$9$d = t_last$9$q;
         t_empty$9$clock = clock;
+        t_empty$9$d = t_empty$9$q;
         c_tx$9$clock = clock;
         c_tx$9$d = c_tx$9$q;
-        if (t_valid$9$q & out$9$ready & t_last$9$q) begin
-            c_tx$9$d = c_tx$9$q + k1_32;
-        end
-        if (reset) begin
-            c_tx$9$d = k0_32;
-        end
         dq_cell$10$clock = clock;
         dq_cell$10$reset = reset;
         dq_meta$10$clock = clock;
         dq_meta$10$reset = reset;
         r_act$10$clock = clock;
+        r_act$10$d = r_act$10$q;
         r_cell$10$clock = clock;
+        r_cell$10$d = r_cell$10$q;
         r_left$10$clock = clock;
+        r_left$10$d = r_left$10$q;
         r_s$10$clock = clock;
+        r_s$10$d = r_s$10$q;
         r_bad$10$clock = clock;
+        r_bad$10$d = r_bad$10$q;
         r_emp$10$clock = clock;
+        r_emp$10$d = r_emp$10$q;
         r_wk$10$clock = clock;
+        r_wk$10$d = r_wk$10$q;
         rd_en$10$clock = clock;
+        rd_en$10$d = 1'b0;
         rd_addr$10$clock = clock;
+        rd_addr$10$d = rd_addr$10$q;
         rd_rep$10$clock = clock;
+        rd_rep$10$d = rd_rep$10$q;
         rd_cap$10$clock = clock;
+        rd_cap$10$d = rd_cap$10$q;
         rd_last$10$clock = clock;
+        rd_last$10$d = rd_last$10$q;
         rd_k$10$clock = clock;
+        rd_k$10$d = rd_k$10$q;
         rd_n$10$clock = clock;
+        rd_n$10$d = rd_n$10$q;
         rd_s$10$clock = clock;
+        rd_s$10$d = rd_s$10$q;
         rd_emp$10$clock = clock;
+        rd_emp$10$d = rd_emp$10$q;
         p_en$10$clock = clock;
         p_en$10$d = rd_en$10$q;
-        if (reset) begin
-            p_en$10$d = 1'b0;
-        end
         p_rep$10$clock = clock;
         p_rep$10$d = rd_rep$10$q;
         p_cap$10$clock = clock;
@@ -25458,49 +26331,60 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_emp$10$d = rd_emp$10$q;
         dep$10$clock = clock;
         dep$10$d = rd_en$10$q & rd_last$10$q;
-        if (reset) begin
-            dep$10$d = 1'b0;
-        end
         x_k$10$clock = clock;
+        x_k$10$d = x_k$10$q;
         x_n$10$clock = clock;
+        x_n$10$d = x_n$10$q;
         x_b$10$clock = clock;
+        x_b$10$d = x_b$10$q;
         t_valid$10$clock = clock;
+        t_valid$10$d = t_valid$10$q;
         t_data$10$clock = clock;
+        t_data$10$d = t_data$10$q;
         t_last$10$clock = clock;
+        t_last$10$d = t_last$10$q;
         t_empty$10$clock = clock;
+        t_empty$10$d = t_empty$10$q;
         c_tx$10$clock = clock;
         c_tx$10$d = c_tx$10$q;
-        if (t_valid$10$q & out$10$ready & t_last$10$q) begin
-            c_tx$10$d = c_tx$10$q + k1_32;
-        end
-        if (reset) begin
-            c_tx$10$d = k0_32;
-        end
         dq_cell$11$clock = clock;
         dq_cell$11$reset = reset;
         dq_meta$11$clock = clock;
         dq_meta$11$reset = reset;
         r_act$11$clock = clock;
+        r_act$11$d = r_act$11$q;
         r_cell$11$clock = clock;
+        r_cell$11$d = r_cell$11$q;
         r_left$11$clock = clock;
+        r_left$11$d = r_left$11$q;
         r_s$11$clock = clock;
+        r_s$11$d = r_s$11$q;
         r_bad$11$clock = clock;
+        r_bad$11$d = r_bad$11$q;
         r_emp$11$clock = clock;
+        r_emp$11$d = r_emp$11$q;
         r_wk$11$clock = clock;
+        r_wk$11$d = r_wk$11$q;
         rd_en$11$clock = clock;
+        rd_en$11$d = 1'b0;
         rd_addr$11$clock = clock;
+        rd_addr$11$d = rd_addr$11$q;
         rd_rep$11$clock = clock;
+        rd_rep$11$d = rd_rep$11$q;
         rd_cap$11$clock = clock;
+        rd_cap$11$d = rd_cap$11$q;
         rd_last$11$clock = clock;
+        rd_last$11$d = rd_last$11$q;
         rd_k$11$clock = clock;
+        rd_k$11$d = rd_k$11$q;
         rd_n$11$clock = clock;
+        rd_n$11$d = rd_n$11$q;
         rd_s$11$clock = clock;
+        rd_s$11$d = rd_s$11$q;
         rd_emp$11$clock = clock;
+        rd_emp$11$d = rd_emp$11$q;
         p_en$11$clock = clock;
         p_en$11$d = rd_en$11$q;
-        if (reset) begin
-            p_en$11$d = 1'b0;
-        end
         p_rep$11$clock = clock;
         p_rep$11$d = rd_rep$11$q;
         p_cap$11$clock = clock;
@@ -25517,49 +26401,60 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_emp$11$d = rd_emp$11$q;
         dep$11$clock = clock;
         dep$11$d = rd_en$11$q & rd_last$11$q;
-        if (reset) begin
-            dep$11$d = 1'b0;
-        end
         x_k$11$clock = clock;
+        x_k$11$d = x_k$11$q;
         x_n$11$clock = clock;
+        x_n$11$d = x_n$11$q;
         x_b$11$clock = clock;
+        x_b$11$d = x_b$11$q;
         t_valid$11$clock = clock;
+        t_valid$11$d = t_valid$11$q;
         t_data$11$clock = clock;
+        t_data$11$d = t_data$11$q;
         t_last$11$clock = clock;
+        t_last$11$d = t_last$11$q;
         t_empty$11$clock = clock;
+        t_empty$11$d = t_empty$11$q;
         c_tx$11$clock = clock;
         c_tx$11$d = c_tx$11$q;
-        if (t_valid$11$q & out$11$ready & t_last$11$q) begin
-            c_tx$11$d = c_tx$11$q + k1_32;
-        end
-        if (reset) begin
-            c_tx$11$d = k0_32;
-        end
         dq_cell$12$clock = clock;
         dq_cell$12$reset = reset;
         dq_meta$12$clock = clock;
         dq_meta$12$reset = reset;
         r_act$12$clock = clock;
+        r_act$12$d = r_act$12$q;
         r_cell$12$clock = clock;
+        r_cell$12$d = r_cell$12$q;
         r_left$12$clock = clock;
+        r_left$12$d = r_left$12$q;
         r_s$12$clock = clock;
+        r_s$12$d = r_s$12$q;
         r_bad$12$clock = clock;
+        r_bad$12$d = r_bad$12$q;
         r_emp$12$clock = clock;
+        r_emp$12$d = r_emp$12$q;
         r_wk$12$clock = clock;
+        r_wk$12$d = r_wk$12$q;
         rd_en$12$clock = clock;
+        rd_en$12$d = 1'b0;
         rd_addr$12$clock = clock;
+        rd_addr$12$d = rd_addr$12$q;
         rd_rep$12$clock = clock;
+        rd_rep$12$d = rd_rep$12$q;
         rd_cap$12$clock = clock;
+        rd_cap$12$d = rd_cap$12$q;
         rd_last$12$clock = clock;
+        rd_last$12$d = rd_last$12$q;
         rd_k$12$clock = clock;
+        rd_k$12$d = rd_k$12$q;
         rd_n$12$clock = clock;
+        rd_n$12$d = rd_n$12$q;
         rd_s$12$clock = clock;
+        rd_s$12$d = rd_s$12$q;
         rd_emp$12$clock = clock;
+        rd_emp$12$d = rd_emp$12$q;
         p_en$12$clock = clock;
         p_en$12$d = rd_en$12$q;
-        if (reset) begin
-            p_en$12$d = 1'b0;
-        end
         p_rep$12$clock = clock;
         p_rep$12$d = rd_rep$12$q;
         p_cap$12$clock = clock;
@@ -25576,49 +26471,60 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_emp$12$d = rd_emp$12$q;
         dep$12$clock = clock;
         dep$12$d = rd_en$12$q & rd_last$12$q;
-        if (reset) begin
-            dep$12$d = 1'b0;
-        end
         x_k$12$clock = clock;
+        x_k$12$d = x_k$12$q;
         x_n$12$clock = clock;
+        x_n$12$d = x_n$12$q;
         x_b$12$clock = clock;
+        x_b$12$d = x_b$12$q;
         t_valid$12$clock = clock;
+        t_valid$12$d = t_valid$12$q;
         t_data$12$clock = clock;
+        t_data$12$d = t_data$12$q;
         t_last$12$clock = clock;
+        t_last$12$d = t_last$12$q;
         t_empty$12$clock = clock;
+        t_empty$12$d = t_empty$12$q;
         c_tx$12$clock = clock;
         c_tx$12$d = c_tx$12$q;
-        if (t_valid$12$q & out$12$ready & t_last$12$q) begin
-            c_tx$12$d = c_tx$12$q + k1_32;
-        end
-        if (reset) begin
-            c_tx$12$d = k0_32;
-        end
         dq_cell$13$clock = clock;
         dq_cell$13$reset = reset;
         dq_meta$13$clock = clock;
         dq_meta$13$reset = reset;
         r_act$13$clock = clock;
+        r_act$13$d = r_act$13$q;
         r_cell$13$clock = clock;
+        r_cell$13$d = r_cell$13$q;
         r_left$13$clock = clock;
+        r_left$13$d = r_left$13$q;
         r_s$13$clock = clock;
+        r_s$13$d = r_s$13$q;
         r_bad$13$clock = clock;
+        r_bad$13$d = r_bad$13$q;
         r_emp$13$clock = clock;
+        r_emp$13$d = r_emp$13$q;
         r_wk$13$clock = clock;
+        r_wk$13$d = r_wk$13$q;
         rd_en$13$clock = clock;
+        rd_en$13$d = 1'b0;
         rd_addr$13$clock = clock;
+        rd_addr$13$d = rd_addr$13$q;
         rd_rep$13$clock = clock;
+        rd_rep$13$d = rd_rep$13$q;
         rd_cap$13$clock = clock;
+        rd_cap$13$d = rd_cap$13$q;
         rd_last$13$clock = clock;
+        rd_last$13$d = rd_last$13$q;
         rd_k$13$clock = clock;
+        rd_k$13$d = rd_k$13$q;
         rd_n$13$clock = clock;
+        rd_n$13$d = rd_n$13$q;
         rd_s$13$clock = clock;
+        rd_s$13$d = rd_s$13$q;
         rd_emp$13$clock = clock;
+        rd_emp$13$d = rd_emp$13$q;
         p_en$13$clock = clock;
         p_en$13$d = rd_en$13$q;
-        if (reset) begin
-            p_en$13$d = 1'b0;
-        end
         p_rep$13$clock = clock;
         p_rep$13$d = rd_rep$13$q;
         p_cap$13$clock = clock;
@@ -25635,49 +26541,60 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_emp$13$d = rd_emp$13$q;
         dep$13$clock = clock;
         dep$13$d = rd_en$13$q & rd_last$13$q;
-        if (reset) begin
-            dep$13$d = 1'b0;
-        end
         x_k$13$clock = clock;
+        x_k$13$d = x_k$13$q;
         x_n$13$clock = clock;
+        x_n$13$d = x_n$13$q;
         x_b$13$clock = clock;
+        x_b$13$d = x_b$13$q;
         t_valid$13$clock = clock;
+        t_valid$13$d = t_valid$13$q;
         t_data$13$clock = clock;
+        t_data$13$d = t_data$13$q;
         t_last$13$clock = clock;
+        t_last$13$d = t_last$13$q;
         t_empty$13$clock = clock;
+        t_empty$13$d = t_empty$13$q;
         c_tx$13$clock = clock;
         c_tx$13$d = c_tx$13$q;
-        if (t_valid$13$q & out$13$ready & t_last$13$q) begin
-            c_tx$13$d = c_tx$13$q + k1_32;
-        end
-        if (reset) begin
-            c_tx$13$d = k0_32;
-        end
         dq_cell$14$clock = clock;
         dq_cell$14$reset = reset;
         dq_meta$14$clock = clock;
         dq_meta$14$reset = reset;
         r_act$14$clock = clock;
+        r_act$14$d = r_act$14$q;
         r_cell$14$clock = clock;
+        r_cell$14$d = r_cell$14$q;
         r_left$14$clock = clock;
+        r_left$14$d = r_left$14$q;
         r_s$14$clock = clock;
+        r_s$14$d = r_s$14$q;
         r_bad$14$clock = clock;
+        r_bad$14$d = r_bad$14$q;
         r_emp$14$clock = clock;
+        r_emp$14$d = r_emp$14$q;
         r_wk$14$clock = clock;
+        r_wk$14$d = r_wk$14$q;
         rd_en$14$clock = clock;
+        rd_en$14$d = 1'b0;
         rd_addr$14$clock = clock;
+        rd_addr$14$d = rd_addr$14$q;
         rd_rep$14$clock = clock;
+        rd_rep$14$d = rd_rep$14$q;
         rd_cap$14$clock = clock;
+        rd_cap$14$d = rd_cap$14$q;
         rd_last$14$clock = clock;
+        rd_last$14$d = rd_last$14$q;
         rd_k$14$clock = clock;
+        rd_k$14$d = rd_k$14$q;
         rd_n$14$clock = clock;
+        rd_n$14$d = rd_n$14$q;
         rd_s$14$clock = clock;
+        rd_s$14$d = rd_s$14$q;
         rd_emp$14$clock = clock;
+        rd_emp$14$d = rd_emp$14$q;
         p_en$14$clock = clock;
         p_en$14$d = rd_en$14$q;
-        if (reset) begin
-            p_en$14$d = 1'b0;
-        end
         p_rep$14$clock = clock;
         p_rep$14$d = rd_rep$14$q;
         p_cap$14$clock = clock;
@@ -25694,49 +26611,60 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_emp$14$d = rd_emp$14$q;
         dep$14$clock = clock;
         dep$14$d = rd_en$14$q & rd_last$14$q;
-        if (reset) begin
-            dep$14$d = 1'b0;
-        end
         x_k$14$clock = clock;
+        x_k$14$d = x_k$14$q;
         x_n$14$clock = clock;
+        x_n$14$d = x_n$14$q;
         x_b$14$clock = clock;
+        x_b$14$d = x_b$14$q;
         t_valid$14$clock = clock;
+        t_valid$14$d = t_valid$14$q;
         t_data$14$clock = clock;
+        t_data$14$d = t_data$14$q;
         t_last$14$clock = clock;
+        t_last$14$d = t_last$14$q;
         t_empty$14$clock = clock;
+        t_empty$14$d = t_empty$14$q;
         c_tx$14$clock = clock;
         c_tx$14$d = c_tx$14$q;
-        if (t_valid$14$q & out$14$ready & t_last$14$q) begin
-            c_tx$14$d = c_tx$14$q + k1_32;
-        end
-        if (reset) begin
-            c_tx$14$d = k0_32;
-        end
         dq_cell$15$clock = clock;
         dq_cell$15$reset = reset;
         dq_meta$15$clock = clock;
         dq_meta$15$reset = reset;
         r_act$15$clock = clock;
+        r_act$15$d = r_act$15$q;
         r_cell$15$clock = clock;
+        r_cell$15$d = r_cell$15$q;
         r_left$15$clock = clock;
+        r_left$15$d = r_left$15$q;
         r_s$15$clock = clock;
+        r_s$15$d = r_s$15$q;
         r_bad$15$clock = clock;
+        r_bad$15$d = r_bad$15$q;
         r_emp$15$clock = clock;
+        r_emp$15$d = r_emp$15$q;
         r_wk$15$clock = clock;
+        r_wk$15$d = r_wk$15$q;
         rd_en$15$clock = clock;
+        rd_en$15$d = 1'b0;
         rd_addr$15$clock = clock;
+        rd_addr$15$d = rd_addr$15$q;
         rd_rep$15$clock = clock;
+        rd_rep$15$d = rd_rep$15$q;
         rd_cap$15$clock = clock;
+        rd_cap$15$d = rd_cap$15$q;
         rd_last$15$clock = clock;
+        rd_last$15$d = rd_last$15$q;
         rd_k$15$clock = clock;
+        rd_k$15$d = rd_k$15$q;
         rd_n$15$clock = clock;
+        rd_n$15$d = rd_n$15$q;
         rd_s$15$clock = clock;
+        rd_s$15$d = rd_s$15$q;
         rd_emp$15$clock = clock;
+        rd_emp$15$d = rd_emp$15$q;
         p_en$15$clock = clock;
         p_en$15$d = rd_en$15$q;
-        if (reset) begin
-            p_en$15$d = 1'b0;
-        end
         p_rep$15$clock = clock;
         p_rep$15$d = rd_rep$15$q;
         p_cap$15$clock = clock;
@@ -25753,1623 +26681,2801 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_emp$15$d = rd_emp$15$q;
         dep$15$clock = clock;
         dep$15$d = rd_en$15$q & rd_last$15$q;
-        if (reset) begin
-            dep$15$d = 1'b0;
-        end
         x_k$15$clock = clock;
+        x_k$15$d = x_k$15$q;
         x_n$15$clock = clock;
+        x_n$15$d = x_n$15$q;
         x_b$15$clock = clock;
+        x_b$15$d = x_b$15$q;
         t_valid$15$clock = clock;
+        t_valid$15$d = t_valid$15$q;
         t_data$15$clock = clock;
+        t_data$15$d = t_data$15$q;
         t_last$15$clock = clock;
+        t_last$15$d = t_last$15$q;
         t_empty$15$clock = clock;
+        t_empty$15$d = t_empty$15$q;
         c_tx$15$clock = clock;
         c_tx$15$d = c_tx$15$q;
-        if (t_valid$15$q & out$15$ready & t_last$15$q) begin
-            c_tx$15$d = c_tx$15$q + k1_32;
-        end
-        if (reset) begin
-            c_tx$15$d = k0_32;
-        end
         rw$0$clock = clock;
+        rw$0$d = rw$0$q;
         rw$1$clock = clock;
+        rw$1$d = rw$1$q;
         rw$2$clock = clock;
+        rw$2$d = rw$2$q;
         rw$3$clock = clock;
+        rw$3$d = rw$3$q;
         rw$4$clock = clock;
+        rw$4$d = rw$4$q;
         rw$5$clock = clock;
+        rw$5$d = rw$5$q;
         rw$6$clock = clock;
+        rw$6$d = rw$6$q;
         rw$7$clock = clock;
+        rw$7$d = rw$7$q;
         rw$8$clock = clock;
+        rw$8$d = rw$8$q;
         rw$9$clock = clock;
+        rw$9$d = rw$9$q;
         rw$10$clock = clock;
+        rw$10$d = rw$10$q;
         rw$11$clock = clock;
+        rw$11$d = rw$11$q;
         rw$12$clock = clock;
+        rw$12$d = rw$12$q;
         rw$13$clock = clock;
+        rw$13$d = rw$13$q;
         rw$14$clock = clock;
+        rw$14$d = rw$14$q;
         rw$15$clock = clock;
+        rw$15$d = rw$15$q;
         rw$16$clock = clock;
+        rw$16$d = rw$16$q;
         rw$17$clock = clock;
+        rw$17$d = rw$17$q;
         rw$18$clock = clock;
+        rw$18$d = rw$18$q;
         rw$19$clock = clock;
+        rw$19$d = rw$19$q;
         rw$20$clock = clock;
+        rw$20$d = rw$20$q;
         rw$21$clock = clock;
+        rw$21$d = rw$21$q;
         rw$22$clock = clock;
+        rw$22$d = rw$22$q;
         rw$23$clock = clock;
+        rw$23$d = rw$23$q;
         rw$24$clock = clock;
+        rw$24$d = rw$24$q;
         rw$25$clock = clock;
+        rw$25$d = rw$25$q;
         rw$26$clock = clock;
+        rw$26$d = rw$26$q;
         rw$27$clock = clock;
+        rw$27$d = rw$27$q;
         rw$28$clock = clock;
+        rw$28$d = rw$28$q;
         rw$29$clock = clock;
+        rw$29$d = rw$29$q;
         rw$30$clock = clock;
+        rw$30$d = rw$30$q;
         rw$31$clock = clock;
+        rw$31$d = rw$31$q;
         rw$32$clock = clock;
+        rw$32$d = rw$32$q;
         rw$33$clock = clock;
+        rw$33$d = rw$33$q;
         rw$34$clock = clock;
+        rw$34$d = rw$34$q;
         rw$35$clock = clock;
+        rw$35$d = rw$35$q;
         rw$36$clock = clock;
+        rw$36$d = rw$36$q;
         rw$37$clock = clock;
+        rw$37$d = rw$37$q;
         rw$38$clock = clock;
+        rw$38$d = rw$38$q;
         rw$39$clock = clock;
+        rw$39$d = rw$39$q;
         rw$40$clock = clock;
+        rw$40$d = rw$40$q;
         rw$41$clock = clock;
+        rw$41$d = rw$41$q;
         rw$42$clock = clock;
+        rw$42$d = rw$42$q;
         rw$43$clock = clock;
+        rw$43$d = rw$43$q;
         rw$44$clock = clock;
+        rw$44$d = rw$44$q;
         rw$45$clock = clock;
+        rw$45$d = rw$45$q;
         rw$46$clock = clock;
+        rw$46$d = rw$46$q;
         rw$47$clock = clock;
+        rw$47$d = rw$47$q;
         rw$48$clock = clock;
+        rw$48$d = rw$48$q;
         rw$49$clock = clock;
+        rw$49$d = rw$49$q;
         rw$50$clock = clock;
+        rw$50$d = rw$50$q;
         rw$51$clock = clock;
+        rw$51$d = rw$51$q;
         rw$52$clock = clock;
+        rw$52$d = rw$52$q;
         rw$53$clock = clock;
+        rw$53$d = rw$53$q;
         rw$54$clock = clock;
+        rw$54$d = rw$54$q;
         rw$55$clock = clock;
+        rw$55$d = rw$55$q;
         rw$56$clock = clock;
+        rw$56$d = rw$56$q;
         rw$57$clock = clock;
+        rw$57$d = rw$57$q;
         rw$58$clock = clock;
+        rw$58$d = rw$58$q;
         rw$59$clock = clock;
+        rw$59$d = rw$59$q;
         rw$60$clock = clock;
+        rw$60$d = rw$60$q;
         rw$61$clock = clock;
+        rw$61$d = rw$61$q;
         rw$62$clock = clock;
+        rw$62$d = rw$62$q;
         rw$63$clock = clock;
+        rw$63$d = rw$63$q;
         rw$64$clock = clock;
+        rw$64$d = rw$64$q;
         rw$65$clock = clock;
+        rw$65$d = rw$65$q;
         rw$66$clock = clock;
+        rw$66$d = rw$66$q;
         rw$67$clock = clock;
+        rw$67$d = rw$67$q;
         rw$68$clock = clock;
+        rw$68$d = rw$68$q;
         rw$69$clock = clock;
+        rw$69$d = rw$69$q;
         rw$70$clock = clock;
+        rw$70$d = rw$70$q;
         rw$71$clock = clock;
+        rw$71$d = rw$71$q;
         rw$72$clock = clock;
+        rw$72$d = rw$72$q;
         rw$73$clock = clock;
+        rw$73$d = rw$73$q;
         rw$74$clock = clock;
+        rw$74$d = rw$74$q;
         rw$75$clock = clock;
+        rw$75$d = rw$75$q;
         rw$76$clock = clock;
+        rw$76$d = rw$76$q;
         rw$77$clock = clock;
+        rw$77$d = rw$77$q;
         rw$78$clock = clock;
+        rw$78$d = rw$78$q;
         rw$79$clock = clock;
+        rw$79$d = rw$79$q;
         rw$80$clock = clock;
+        rw$80$d = rw$80$q;
         rw$81$clock = clock;
+        rw$81$d = rw$81$q;
         rw$82$clock = clock;
+        rw$82$d = rw$82$q;
         rw$83$clock = clock;
+        rw$83$d = rw$83$q;
         rw$84$clock = clock;
+        rw$84$d = rw$84$q;
         rw$85$clock = clock;
+        rw$85$d = rw$85$q;
         rw$86$clock = clock;
+        rw$86$d = rw$86$q;
         rw$87$clock = clock;
+        rw$87$d = rw$87$q;
         rw$88$clock = clock;
+        rw$88$d = rw$88$q;
         rw$89$clock = clock;
+        rw$89$d = rw$89$q;
         rw$90$clock = clock;
+        rw$90$d = rw$90$q;
         rw$91$clock = clock;
+        rw$91$d = rw$91$q;
         rw$92$clock = clock;
+        rw$92$d = rw$92$q;
         rw$93$clock = clock;
+        rw$93$d = rw$93$q;
         rw$94$clock = clock;
+        rw$94$d = rw$94$q;
         rw$95$clock = clock;
+        rw$95$d = rw$95$q;
         rw$96$clock = clock;
+        rw$96$d = rw$96$q;
         rw$97$clock = clock;
+        rw$97$d = rw$97$q;
         rw$98$clock = clock;
+        rw$98$d = rw$98$q;
         rw$99$clock = clock;
+        rw$99$d = rw$99$q;
         rw$100$clock = clock;
+        rw$100$d = rw$100$q;
         rw$101$clock = clock;
+        rw$101$d = rw$101$q;
         rw$102$clock = clock;
+        rw$102$d = rw$102$q;
         rw$103$clock = clock;
+        rw$103$d = rw$103$q;
         rw$104$clock = clock;
+        rw$104$d = rw$104$q;
         rw$105$clock = clock;
+        rw$105$d = rw$105$q;
         rw$106$clock = clock;
+        rw$106$d = rw$106$q;
         rw$107$clock = clock;
+        rw$107$d = rw$107$q;
         rw$108$clock = clock;
+        rw$108$d = rw$108$q;
         rw$109$clock = clock;
+        rw$109$d = rw$109$q;
         rw$110$clock = clock;
+        rw$110$d = rw$110$q;
         rw$111$clock = clock;
+        rw$111$d = rw$111$q;
         rw$112$clock = clock;
+        rw$112$d = rw$112$q;
         rw$113$clock = clock;
+        rw$113$d = rw$113$q;
         rw$114$clock = clock;
+        rw$114$d = rw$114$q;
         rw$115$clock = clock;
+        rw$115$d = rw$115$q;
         rw$116$clock = clock;
+        rw$116$d = rw$116$q;
         rw$117$clock = clock;
+        rw$117$d = rw$117$q;
         rw$118$clock = clock;
+        rw$118$d = rw$118$q;
         rw$119$clock = clock;
+        rw$119$d = rw$119$q;
         rw$120$clock = clock;
+        rw$120$d = rw$120$q;
         rw$121$clock = clock;
+        rw$121$d = rw$121$q;
         rw$122$clock = clock;
+        rw$122$d = rw$122$q;
         rw$123$clock = clock;
+        rw$123$d = rw$123$q;
         rw$124$clock = clock;
+        rw$124$d = rw$124$q;
         rw$125$clock = clock;
+        rw$125$d = rw$125$q;
         rw$126$clock = clock;
+        rw$126$d = rw$126$q;
         rw$127$clock = clock;
+        rw$127$d = rw$127$q;
         rw$128$clock = clock;
+        rw$128$d = rw$128$q;
         rw$129$clock = clock;
+        rw$129$d = rw$129$q;
         rw$130$clock = clock;
+        rw$130$d = rw$130$q;
         rw$131$clock = clock;
+        rw$131$d = rw$131$q;
         rw$132$clock = clock;
+        rw$132$d = rw$132$q;
         rw$133$clock = clock;
+        rw$133$d = rw$133$q;
         rw$134$clock = clock;
+        rw$134$d = rw$134$q;
         rw$135$clock = clock;
+        rw$135$d = rw$135$q;
         rw$136$clock = clock;
+        rw$136$d = rw$136$q;
         rw$137$clock = clock;
+        rw$137$d = rw$137$q;
         rw$138$clock = clock;
+        rw$138$d = rw$138$q;
         rw$139$clock = clock;
+        rw$139$d = rw$139$q;
         rw$140$clock = clock;
+        rw$140$d = rw$140$q;
         rw$141$clock = clock;
+        rw$141$d = rw$141$q;
         rw$142$clock = clock;
+        rw$142$d = rw$142$q;
         rw$143$clock = clock;
+        rw$143$d = rw$143$q;
         rw$144$clock = clock;
+        rw$144$d = rw$144$q;
         rw$145$clock = clock;
+        rw$145$d = rw$145$q;
         rw$146$clock = clock;
+        rw$146$d = rw$146$q;
         rw$147$clock = clock;
+        rw$147$d = rw$147$q;
         rw$148$clock = clock;
+        rw$148$d = rw$148$q;
         rw$149$clock = clock;
+        rw$149$d = rw$149$q;
         rw$150$clock = clock;
+        rw$150$d = rw$150$q;
         rw$151$clock = clock;
+        rw$151$d = rw$151$q;
         rw$152$clock = clock;
+        rw$152$d = rw$152$q;
         rw$153$clock = clock;
+        rw$153$d = rw$153$q;
         rw$154$clock = clock;
+        rw$154$d = rw$154$q;
         rw$155$clock = clock;
+        rw$155$d = rw$155$q;
         rw$156$clock = clock;
+        rw$156$d = rw$156$q;
         rw$157$clock = clock;
+        rw$157$d = rw$157$q;
         rw$158$clock = clock;
+        rw$158$d = rw$158$q;
         rw$159$clock = clock;
+        rw$159$d = rw$159$q;
         rw$160$clock = clock;
+        rw$160$d = rw$160$q;
         rw$161$clock = clock;
+        rw$161$d = rw$161$q;
         rw$162$clock = clock;
+        rw$162$d = rw$162$q;
         rw$163$clock = clock;
+        rw$163$d = rw$163$q;
         rw$164$clock = clock;
+        rw$164$d = rw$164$q;
         rw$165$clock = clock;
+        rw$165$d = rw$165$q;
         rw$166$clock = clock;
+        rw$166$d = rw$166$q;
         rw$167$clock = clock;
+        rw$167$d = rw$167$q;
         rw$168$clock = clock;
+        rw$168$d = rw$168$q;
         rw$169$clock = clock;
+        rw$169$d = rw$169$q;
         rw$170$clock = clock;
+        rw$170$d = rw$170$q;
         rw$171$clock = clock;
+        rw$171$d = rw$171$q;
         rw$172$clock = clock;
+        rw$172$d = rw$172$q;
         rw$173$clock = clock;
+        rw$173$d = rw$173$q;
         rw$174$clock = clock;
+        rw$174$d = rw$174$q;
         rw$175$clock = clock;
+        rw$175$d = rw$175$q;
         rw$176$clock = clock;
+        rw$176$d = rw$176$q;
         rw$177$clock = clock;
+        rw$177$d = rw$177$q;
         rw$178$clock = clock;
+        rw$178$d = rw$178$q;
         rw$179$clock = clock;
+        rw$179$d = rw$179$q;
         rw$180$clock = clock;
+        rw$180$d = rw$180$q;
         rw$181$clock = clock;
+        rw$181$d = rw$181$q;
         rw$182$clock = clock;
+        rw$182$d = rw$182$q;
         rw$183$clock = clock;
+        rw$183$d = rw$183$q;
         rw$184$clock = clock;
+        rw$184$d = rw$184$q;
         rw$185$clock = clock;
+        rw$185$d = rw$185$q;
         rw$186$clock = clock;
+        rw$186$d = rw$186$q;
         rw$187$clock = clock;
+        rw$187$d = rw$187$q;
         rw$188$clock = clock;
+        rw$188$d = rw$188$q;
         rw$189$clock = clock;
+        rw$189$d = rw$189$q;
         rw$190$clock = clock;
+        rw$190$d = rw$190$q;
         rw$191$clock = clock;
+        rw$191$d = rw$191$q;
         rw$192$clock = clock;
+        rw$192$d = rw$192$q;
         rw$193$clock = clock;
+        rw$193$d = rw$193$q;
         rw$194$clock = clock;
+        rw$194$d = rw$194$q;
         rw$195$clock = clock;
+        rw$195$d = rw$195$q;
         rw$196$clock = clock;
+        rw$196$d = rw$196$q;
         rw$197$clock = clock;
+        rw$197$d = rw$197$q;
         rw$198$clock = clock;
+        rw$198$d = rw$198$q;
         rw$199$clock = clock;
+        rw$199$d = rw$199$q;
         rw$200$clock = clock;
+        rw$200$d = rw$200$q;
         rw$201$clock = clock;
+        rw$201$d = rw$201$q;
         rw$202$clock = clock;
+        rw$202$d = rw$202$q;
         rw$203$clock = clock;
+        rw$203$d = rw$203$q;
         rw$204$clock = clock;
+        rw$204$d = rw$204$q;
         rw$205$clock = clock;
+        rw$205$d = rw$205$q;
         rw$206$clock = clock;
+        rw$206$d = rw$206$q;
         rw$207$clock = clock;
+        rw$207$d = rw$207$q;
         rw$208$clock = clock;
+        rw$208$d = rw$208$q;
         rw$209$clock = clock;
+        rw$209$d = rw$209$q;
         rw$210$clock = clock;
+        rw$210$d = rw$210$q;
         rw$211$clock = clock;
+        rw$211$d = rw$211$q;
         rw$212$clock = clock;
+        rw$212$d = rw$212$q;
         rw$213$clock = clock;
+        rw$213$d = rw$213$q;
         rw$214$clock = clock;
+        rw$214$d = rw$214$q;
         rw$215$clock = clock;
+        rw$215$d = rw$215$q;
         rw$216$clock = clock;
+        rw$216$d = rw$216$q;
         rw$217$clock = clock;
+        rw$217$d = rw$217$q;
         rw$218$clock = clock;
+        rw$218$d = rw$218$q;
         rw$219$clock = clock;
+        rw$219$d = rw$219$q;
         rw$220$clock = clock;
+        rw$220$d = rw$220$q;
         rw$221$clock = clock;
+        rw$221$d = rw$221$q;
         rw$222$clock = clock;
+        rw$222$d = rw$222$q;
         rw$223$clock = clock;
+        rw$223$d = rw$223$q;
         rw$224$clock = clock;
+        rw$224$d = rw$224$q;
         rw$225$clock = clock;
+        rw$225$d = rw$225$q;
         rw$226$clock = clock;
+        rw$226$d = rw$226$q;
         rw$227$clock = clock;
+        rw$227$d = rw$227$q;
         rw$228$clock = clock;
+        rw$228$d = rw$228$q;
         rw$229$clock = clock;
+        rw$229$d = rw$229$q;
         rw$230$clock = clock;
+        rw$230$d = rw$230$q;
         rw$231$clock = clock;
+        rw$231$d = rw$231$q;
         rw$232$clock = clock;
+        rw$232$d = rw$232$q;
         rw$233$clock = clock;
+        rw$233$d = rw$233$q;
         rw$234$clock = clock;
+        rw$234$d = rw$234$q;
         rw$235$clock = clock;
+        rw$235$d = rw$235$q;
         rw$236$clock = clock;
+        rw$236$d = rw$236$q;
         rw$237$clock = clock;
+        rw$237$d = rw$237$q;
         rw$238$clock = clock;
+        rw$238$d = rw$238$q;
         rw$239$clock = clock;
+        rw$239$d = rw$239$q;
         rw$240$clock = clock;
+        rw$240$d = rw$240$q;
         rw$241$clock = clock;
+        rw$241$d = rw$241$q;
         rw$242$clock = clock;
+        rw$242$d = rw$242$q;
         rw$243$clock = clock;
+        rw$243$d = rw$243$q;
         rw$244$clock = clock;
+        rw$244$d = rw$244$q;
         rw$245$clock = clock;
+        rw$245$d = rw$245$q;
         rw$246$clock = clock;
+        rw$246$d = rw$246$q;
         rw$247$clock = clock;
+        rw$247$d = rw$247$q;
         rw$248$clock = clock;
+        rw$248$d = rw$248$q;
         rw$249$clock = clock;
+        rw$249$d = rw$249$q;
         rw$250$clock = clock;
+        rw$250$d = rw$250$q;
         rw$251$clock = clock;
+        rw$251$d = rw$251$q;
         rw$252$clock = clock;
+        rw$252$d = rw$252$q;
         rw$253$clock = clock;
+        rw$253$d = rw$253$q;
         rw$254$clock = clock;
+        rw$254$d = rw$254$q;
         rw$255$clock = clock;
+        rw$255$d = rw$255$q;
         rw$256$clock = clock;
+        rw$256$d = rw$256$q;
         rw$257$clock = clock;
+        rw$257$d = rw$257$q;
         rw$258$clock = clock;
+        rw$258$d = rw$258$q;
         rw$259$clock = clock;
+        rw$259$d = rw$259$q;
         rw$260$clock = clock;
+        rw$260$d = rw$260$q;
         rw$261$clock = clock;
+        rw$261$d = rw$261$q;
         rw$262$clock = clock;
+        rw$262$d = rw$262$q;
         rw$263$clock = clock;
+        rw$263$d = rw$263$q;
         rw$264$clock = clock;
+        rw$264$d = rw$264$q;
         rw$265$clock = clock;
+        rw$265$d = rw$265$q;
         rw$266$clock = clock;
+        rw$266$d = rw$266$q;
         rw$267$clock = clock;
+        rw$267$d = rw$267$q;
         rw$268$clock = clock;
+        rw$268$d = rw$268$q;
         rw$269$clock = clock;
+        rw$269$d = rw$269$q;
         rw$270$clock = clock;
+        rw$270$d = rw$270$q;
         rw$271$clock = clock;
+        rw$271$d = rw$271$q;
         rw$272$clock = clock;
+        rw$272$d = rw$272$q;
         rw$273$clock = clock;
+        rw$273$d = rw$273$q;
         rw$274$clock = clock;
+        rw$274$d = rw$274$q;
         rw$275$clock = clock;
+        rw$275$d = rw$275$q;
         rw$276$clock = clock;
+        rw$276$d = rw$276$q;
         rw$277$clock = clock;
+        rw$277$d = rw$277$q;
         rw$278$clock = clock;
+        rw$278$d = rw$278$q;
         rw$279$clock = clock;
+        rw$279$d = rw$279$q;
         rw$280$clock = clock;
+        rw$280$d = rw$280$q;
         rw$281$clock = clock;
+        rw$281$d = rw$281$q;
         rw$282$clock = clock;
+        rw$282$d = rw$282$q;
         rw$283$clock = clock;
+        rw$283$d = rw$283$q;
         rw$284$clock = clock;
+        rw$284$d = rw$284$q;
         rw$285$clock = clock;
+        rw$285$d = rw$285$q;
         rw$286$clock = clock;
+        rw$286$d = rw$286$q;
         rw$287$clock = clock;
+        rw$287$d = rw$287$q;
         rw$288$clock = clock;
+        rw$288$d = rw$288$q;
         rw$289$clock = clock;
+        rw$289$d = rw$289$q;
         rw$290$clock = clock;
+        rw$290$d = rw$290$q;
         rw$291$clock = clock;
+        rw$291$d = rw$291$q;
         rw$292$clock = clock;
+        rw$292$d = rw$292$q;
         rw$293$clock = clock;
+        rw$293$d = rw$293$q;
         rw$294$clock = clock;
+        rw$294$d = rw$294$q;
         rw$295$clock = clock;
+        rw$295$d = rw$295$q;
         rw$296$clock = clock;
+        rw$296$d = rw$296$q;
         rw$297$clock = clock;
+        rw$297$d = rw$297$q;
         rw$298$clock = clock;
+        rw$298$d = rw$298$q;
         rw$299$clock = clock;
+        rw$299$d = rw$299$q;
         rw$300$clock = clock;
+        rw$300$d = rw$300$q;
         rw$301$clock = clock;
+        rw$301$d = rw$301$q;
         rw$302$clock = clock;
+        rw$302$d = rw$302$q;
         rw$303$clock = clock;
+        rw$303$d = rw$303$q;
         rw$304$clock = clock;
+        rw$304$d = rw$304$q;
         rw$305$clock = clock;
+        rw$305$d = rw$305$q;
         rw$306$clock = clock;
+        rw$306$d = rw$306$q;
         rw$307$clock = clock;
-    end
-    always @(*) begin
+        rw$307$d = rw$307$q;
         rw$308$clock = clock;
+        rw$308$d = rw$308$q;
         rw$309$clock = clock;
+        rw$309$d = rw$309$q;
         rw$310$clock = clock;
+        rw$310$d = rw$310$q;
         rw$311$clock = clock;
+        rw$311$d = rw$311$q;
         rw$312$clock = clock;
+        rw$312$d = rw$312$q;
         rw$313$clock = clock;
+        rw$313$d = rw$313$q;
         rw$314$clock = clock;
+        rw$314$d = rw$314$q;
         rw$315$clock = clock;
+        rw$315$d = rw$315$q;
         rw$316$clock = clock;
+        rw$316$d = rw$316$q;
         rw$317$clock = clock;
+        rw$317$d = rw$317$q;
         rw$318$clock = clock;
+        rw$318$d = rw$318$q;
         rw$319$clock = clock;
+        rw$319$d = rw$319$q;
         rw$320$clock = clock;
+        rw$320$d = rw$320$q;
         rw$321$clock = clock;
+        rw$321$d = rw$321$q;
         rw$322$clock = clock;
+        rw$322$d = rw$322$q;
         rw$323$clock = clock;
+        rw$323$d = rw$323$q;
         rw$324$clock = clock;
+        rw$324$d = rw$324$q;
         rw$325$clock = clock;
+        rw$325$d = rw$325$q;
         rw$326$clock = clock;
+        rw$326$d = rw$326$q;
         rw$327$clock = clock;
+        rw$327$d = rw$327$q;
         rw$328$clock = clock;
+        rw$328$d = rw$328$q;
         rw$329$clock = clock;
+        rw$329$d = rw$329$q;
         rw$330$clock = clock;
+        rw$330$d = rw$330$q;
         rw$331$clock = clock;
+        rw$331$d = rw$331$q;
         rw$332$clock = clock;
+        rw$332$d = rw$332$q;
         rw$333$clock = clock;
+        rw$333$d = rw$333$q;
         rw$334$clock = clock;
+        rw$334$d = rw$334$q;
         rw$335$clock = clock;
+        rw$335$d = rw$335$q;
         rw$336$clock = clock;
+        rw$336$d = rw$336$q;
         rw$337$clock = clock;
+        rw$337$d = rw$337$q;
         rw$338$clock = clock;
+        rw$338$d = rw$338$q;
         rw$339$clock = clock;
+        rw$339$d = rw$339$q;
         rw$340$clock = clock;
+        rw$340$d = rw$340$q;
         rw$341$clock = clock;
+        rw$341$d = rw$341$q;
         rw$342$clock = clock;
+        rw$342$d = rw$342$q;
         rw$343$clock = clock;
+        rw$343$d = rw$343$q;
         rw$344$clock = clock;
+        rw$344$d = rw$344$q;
         rw$345$clock = clock;
+        rw$345$d = rw$345$q;
         rw$346$clock = clock;
+        rw$346$d = rw$346$q;
         rw$347$clock = clock;
+        rw$347$d = rw$347$q;
         rw$348$clock = clock;
+        rw$348$d = rw$348$q;
         rw$349$clock = clock;
+        rw$349$d = rw$349$q;
         rw$350$clock = clock;
+        rw$350$d = rw$350$q;
         rw$351$clock = clock;
+        rw$351$d = rw$351$q;
         rw$352$clock = clock;
+        rw$352$d = rw$352$q;
         rw$353$clock = clock;
+        rw$353$d = rw$353$q;
         rw$354$clock = clock;
+        rw$354$d = rw$354$q;
         rw$355$clock = clock;
+        rw$355$d = rw$355$q;
         rw$356$clock = clock;
+        rw$356$d = rw$356$q;
         rw$357$clock = clock;
+        rw$357$d = rw$357$q;
         rw$358$clock = clock;
+        rw$358$d = rw$358$q;
         rw$359$clock = clock;
+        rw$359$d = rw$359$q;
         rw$360$clock = clock;
+        rw$360$d = rw$360$q;
         rw$361$clock = clock;
+        rw$361$d = rw$361$q;
         rw$362$clock = clock;
+        rw$362$d = rw$362$q;
         rw$363$clock = clock;
+        rw$363$d = rw$363$q;
         rw$364$clock = clock;
+        rw$364$d = rw$364$q;
         rw$365$clock = clock;
+        rw$365$d = rw$365$q;
         rw$366$clock = clock;
+        rw$366$d = rw$366$q;
         rw$367$clock = clock;
+        rw$367$d = rw$367$q;
         rw$368$clock = clock;
+        rw$368$d = rw$368$q;
         rw$369$clock = clock;
+        rw$369$d = rw$369$q;
         rw$370$clock = clock;
+        rw$370$d = rw$370$q;
         rw$371$clock = clock;
+        rw$371$d = rw$371$q;
         rw$372$clock = clock;
+        rw$372$d = rw$372$q;
         rw$373$clock = clock;
+        rw$373$d = rw$373$q;
         rw$374$clock = clock;
+        rw$374$d = rw$374$q;
         rw$375$clock = clock;
+        rw$375$d = rw$375$q;
         rw$376$clock = clock;
+        rw$376$d = rw$376$q;
         rw$377$clock = clock;
+        rw$377$d = rw$377$q;
         rw$378$clock = clock;
+        rw$378$d = rw$378$q;
         rw$379$clock = clock;
+        rw$379$d = rw$379$q;
         rw$380$clock = clock;
+        rw$380$d = rw$380$q;
         rw$381$clock = clock;
+        rw$381$d = rw$381$q;
         rw$382$clock = clock;
+        rw$382$d = rw$382$q;
         rw$383$clock = clock;
+        rw$383$d = rw$383$q;
         rw$384$clock = clock;
+        rw$384$d = rw$384$q;
         rw$385$clock = clock;
+        rw$385$d = rw$385$q;
         rw$386$clock = clock;
+        rw$386$d = rw$386$q;
         rw$387$clock = clock;
+        rw$387$d = rw$387$q;
         rw$388$clock = clock;
+        rw$388$d = rw$388$q;
         rw$389$clock = clock;
+        rw$389$d = rw$389$q;
         rw$390$clock = clock;
+        rw$390$d = rw$390$q;
         rw$391$clock = clock;
+        rw$391$d = rw$391$q;
         rw$392$clock = clock;
+        rw$392$d = rw$392$q;
         rw$393$clock = clock;
+        rw$393$d = rw$393$q;
         rw$394$clock = clock;
+        rw$394$d = rw$394$q;
         rw$395$clock = clock;
+        rw$395$d = rw$395$q;
         rw$396$clock = clock;
+        rw$396$d = rw$396$q;
         rw$397$clock = clock;
+        rw$397$d = rw$397$q;
         rw$398$clock = clock;
+        rw$398$d = rw$398$q;
         rw$399$clock = clock;
+        rw$399$d = rw$399$q;
         rw$400$clock = clock;
+        rw$400$d = rw$400$q;
         rw$401$clock = clock;
+        rw$401$d = rw$401$q;
         rw$402$clock = clock;
+        rw$402$d = rw$402$q;
         rw$403$clock = clock;
+        rw$403$d = rw$403$q;
         rw$404$clock = clock;
+        rw$404$d = rw$404$q;
         rw$405$clock = clock;
+        rw$405$d = rw$405$q;
         rw$406$clock = clock;
+        rw$406$d = rw$406$q;
         rw$407$clock = clock;
+        rw$407$d = rw$407$q;
         rw$408$clock = clock;
+        rw$408$d = rw$408$q;
         rw$409$clock = clock;
+        rw$409$d = rw$409$q;
         rw$410$clock = clock;
+        rw$410$d = rw$410$q;
         rw$411$clock = clock;
+        rw$411$d = rw$411$q;
         rw$412$clock = clock;
+        rw$412$d = rw$412$q;
         rw$413$clock = clock;
+        rw$413$d = rw$413$q;
         rw$414$clock = clock;
+        rw$414$d = rw$414$q;
         rw$415$clock = clock;
+        rw$415$d = rw$415$q;
         rw$416$clock = clock;
+        rw$416$d = rw$416$q;
         rw$417$clock = clock;
+        rw$417$d = rw$417$q;
         rw$418$clock = clock;
+        rw$418$d = rw$418$q;
         rw$419$clock = clock;
+        rw$419$d = rw$419$q;
         rw$420$clock = clock;
+        rw$420$d = rw$420$q;
         rw$421$clock = clock;
+        rw$421$d = rw$421$q;
         rw$422$clock = clock;
+        rw$422$d = rw$422$q;
         rw$423$clock = clock;
+        rw$423$d = rw$423$q;
         rw$424$clock = clock;
+        rw$424$d = rw$424$q;
         rw$425$clock = clock;
+        rw$425$d = rw$425$q;
         rw$426$clock = clock;
+        rw$426$d = rw$426$q;
         rw$427$clock = clock;
+        rw$427$d = rw$427$q;
         rw$428$clock = clock;
+        rw$428$d = rw$428$q;
         rw$429$clock = clock;
+        rw$429$d = rw$429$q;
         rw$430$clock = clock;
+        rw$430$d = rw$430$q;
         rw$431$clock = clock;
+        rw$431$d = rw$431$q;
         rw$432$clock = clock;
+        rw$432$d = rw$432$q;
         rw$433$clock = clock;
+        rw$433$d = rw$433$q;
         rw$434$clock = clock;
+        rw$434$d = rw$434$q;
         rw$435$clock = clock;
+        rw$435$d = rw$435$q;
         rw$436$clock = clock;
+        rw$436$d = rw$436$q;
         rw$437$clock = clock;
+        rw$437$d = rw$437$q;
         rw$438$clock = clock;
+        rw$438$d = rw$438$q;
         rw$439$clock = clock;
+        rw$439$d = rw$439$q;
         rw$440$clock = clock;
+        rw$440$d = rw$440$q;
         rw$441$clock = clock;
+        rw$441$d = rw$441$q;
         rw$442$clock = clock;
+        rw$442$d = rw$442$q;
         rw$443$clock = clock;
+        rw$443$d = rw$443$q;
         rw$444$clock = clock;
+        rw$444$d = rw$444$q;
         rw$445$clock = clock;
+        rw$445$d = rw$445$q;
         rw$446$clock = clock;
+        rw$446$d = rw$446$q;
         rw$447$clock = clock;
+        rw$447$d = rw$447$q;
         rw$448$clock = clock;
+        rw$448$d = rw$448$q;
         rw$449$clock = clock;
+        rw$449$d = rw$449$q;
         rw$450$clock = clock;
+        rw$450$d = rw$450$q;
         rw$451$clock = clock;
+        rw$451$d = rw$451$q;
         rw$452$clock = clock;
+        rw$452$d = rw$452$q;
         rw$453$clock = clock;
+        rw$453$d = rw$453$q;
         rw$454$clock = clock;
+        rw$454$d = rw$454$q;
         rw$455$clock = clock;
+        rw$455$d = rw$455$q;
         rw$456$clock = clock;
+        rw$456$d = rw$456$q;
         rw$457$clock = clock;
+        rw$457$d = rw$457$q;
         rw$458$clock = clock;
+        rw$458$d = rw$458$q;
         rw$459$clock = clock;
+        rw$459$d = rw$459$q;
         rw$460$clock = clock;
+        rw$460$d = rw$460$q;
         rw$461$clock = clock;
+        rw$461$d = rw$461$q;
         rw$462$clock = clock;
+        rw$462$d = rw$462$q;
         rw$463$clock = clock;
+        rw$463$d = rw$463$q;
         rw$464$clock = clock;
+        rw$464$d = rw$464$q;
         rw$465$clock = clock;
+        rw$465$d = rw$465$q;
         rw$466$clock = clock;
+        rw$466$d = rw$466$q;
         rw$467$clock = clock;
+        rw$467$d = rw$467$q;
         rw$468$clock = clock;
+        rw$468$d = rw$468$q;
         rw$469$clock = clock;
+        rw$469$d = rw$469$q;
         rw$470$clock = clock;
+        rw$470$d = rw$470$q;
         rw$471$clock = clock;
+        rw$471$d = rw$471$q;
         rw$472$clock = clock;
+        rw$472$d = rw$472$q;
         rw$473$clock = clock;
+        rw$473$d = rw$473$q;
         rw$474$clock = clock;
+        rw$474$d = rw$474$q;
         rw$475$clock = clock;
+        rw$475$d = rw$475$q;
         rw$476$clock = clock;
+        rw$476$d = rw$476$q;
         rw$477$clock = clock;
+        rw$477$d = rw$477$q;
         rw$478$clock = clock;
+        rw$478$d = rw$478$q;
         rw$479$clock = clock;
+        rw$479$d = rw$479$q;
         rw$480$clock = clock;
+        rw$480$d = rw$480$q;
         rw$481$clock = clock;
+        rw$481$d = rw$481$q;
         rw$482$clock = clock;
+        rw$482$d = rw$482$q;
         rw$483$clock = clock;
+        rw$483$d = rw$483$q;
         rw$484$clock = clock;
+        rw$484$d = rw$484$q;
         rw$485$clock = clock;
+        rw$485$d = rw$485$q;
         rw$486$clock = clock;
+        rw$486$d = rw$486$q;
         rw$487$clock = clock;
+        rw$487$d = rw$487$q;
         rw$488$clock = clock;
+        rw$488$d = rw$488$q;
         rw$489$clock = clock;
+        rw$489$d = rw$489$q;
         rw$490$clock = clock;
+        rw$490$d = rw$490$q;
         rw$491$clock = clock;
+        rw$491$d = rw$491$q;
         rw$492$clock = clock;
+        rw$492$d = rw$492$q;
         rw$493$clock = clock;
+        rw$493$d = rw$493$q;
         rw$494$clock = clock;
+        rw$494$d = rw$494$q;
         rw$495$clock = clock;
+        rw$495$d = rw$495$q;
         rw$496$clock = clock;
+        rw$496$d = rw$496$q;
         rw$497$clock = clock;
+        rw$497$d = rw$497$q;
         rw$498$clock = clock;
+        rw$498$d = rw$498$q;
         rw$499$clock = clock;
+        rw$499$d = rw$499$q;
         rw$500$clock = clock;
+        rw$500$d = rw$500$q;
         rw$501$clock = clock;
+        rw$501$d = rw$501$q;
         rw$502$clock = clock;
+        rw$502$d = rw$502$q;
         rw$503$clock = clock;
+        rw$503$d = rw$503$q;
         rw$504$clock = clock;
+        rw$504$d = rw$504$q;
         rw$505$clock = clock;
+        rw$505$d = rw$505$q;
         rw$506$clock = clock;
+        rw$506$d = rw$506$q;
         rw$507$clock = clock;
+        rw$507$d = rw$507$q;
         rw$508$clock = clock;
+        rw$508$d = rw$508$q;
         rw$509$clock = clock;
+        rw$509$d = rw$509$q;
         rw$510$clock = clock;
+        rw$510$d = rw$510$q;
         rw$511$clock = clock;
+        rw$511$d = rw$511$q;
         rw$512$clock = clock;
+        rw$512$d = rw$512$q;
         rw$513$clock = clock;
+        rw$513$d = rw$513$q;
         rw$514$clock = clock;
+        rw$514$d = rw$514$q;
         rw$515$clock = clock;
+        rw$515$d = rw$515$q;
         rw$516$clock = clock;
+        rw$516$d = rw$516$q;
         rw$517$clock = clock;
+        rw$517$d = rw$517$q;
         rw$518$clock = clock;
+        rw$518$d = rw$518$q;
         rw$519$clock = clock;
+        rw$519$d = rw$519$q;
         rw$520$clock = clock;
+        rw$520$d = rw$520$q;
         rw$521$clock = clock;
+        rw$521$d = rw$521$q;
         rw$522$clock = clock;
+        rw$522$d = rw$522$q;
         rw$523$clock = clock;
+        rw$523$d = rw$523$q;
         rw$524$clock = clock;
+        rw$524$d = rw$524$q;
         rw$525$clock = clock;
+        rw$525$d = rw$525$q;
         rw$526$clock = clock;
+        rw$526$d = rw$526$q;
         rw$527$clock = clock;
+        rw$527$d = rw$527$q;
         rw$528$clock = clock;
+        rw$528$d = rw$528$q;
         rw$529$clock = clock;
+        rw$529$d = rw$529$q;
         rw$530$clock = clock;
+        rw$530$d = rw$530$q;
         rw$531$clock = clock;
+        rw$531$d = rw$531$q;
         rw$532$clock = clock;
+        rw$532$d = rw$532$q;
         rw$533$clock = clock;
+        rw$533$d = rw$533$q;
         rw$534$clock = clock;
+        rw$534$d = rw$534$q;
         rw$535$clock = clock;
+        rw$535$d = rw$535$q;
         rw$536$clock = clock;
+        rw$536$d = rw$536$q;
         rw$537$clock = clock;
+        rw$537$d = rw$537$q;
         rw$538$clock = clock;
+        rw$538$d = rw$538$q;
         rw$539$clock = clock;
+        rw$539$d = rw$539$q;
         rw$540$clock = clock;
+        rw$540$d = rw$540$q;
         rw$541$clock = clock;
+        rw$541$d = rw$541$q;
         rw$542$clock = clock;
+        rw$542$d = rw$542$q;
         rw$543$clock = clock;
+        rw$543$d = rw$543$q;
         rw$544$clock = clock;
+        rw$544$d = rw$544$q;
         rw$545$clock = clock;
+        rw$545$d = rw$545$q;
         rw$546$clock = clock;
+        rw$546$d = rw$546$q;
         rw$547$clock = clock;
+        rw$547$d = rw$547$q;
         rw$548$clock = clock;
+        rw$548$d = rw$548$q;
         rw$549$clock = clock;
+        rw$549$d = rw$549$q;
         rw$550$clock = clock;
+        rw$550$d = rw$550$q;
         rw$551$clock = clock;
+        rw$551$d = rw$551$q;
         rw$552$clock = clock;
+        rw$552$d = rw$552$q;
         rw$553$clock = clock;
+        rw$553$d = rw$553$q;
         rw$554$clock = clock;
+        rw$554$d = rw$554$q;
         rw$555$clock = clock;
+        rw$555$d = rw$555$q;
         rw$556$clock = clock;
+        rw$556$d = rw$556$q;
         rw$557$clock = clock;
+        rw$557$d = rw$557$q;
         rw$558$clock = clock;
+        rw$558$d = rw$558$q;
         rw$559$clock = clock;
+        rw$559$d = rw$559$q;
         rw$560$clock = clock;
+        rw$560$d = rw$560$q;
         rw$561$clock = clock;
+        rw$561$d = rw$561$q;
         rw$562$clock = clock;
+        rw$562$d = rw$562$q;
         rw$563$clock = clock;
+        rw$563$d = rw$563$q;
         rw$564$clock = clock;
+        rw$564$d = rw$564$q;
         rw$565$clock = clock;
+        rw$565$d = rw$565$q;
         rw$566$clock = clock;
+        rw$566$d = rw$566$q;
         rw$567$clock = clock;
+        rw$567$d = rw$567$q;
         rw$568$clock = clock;
+        rw$568$d = rw$568$q;
         rw$569$clock = clock;
+        rw$569$d = rw$569$q;
         rw$570$clock = clock;
+        rw$570$d = rw$570$q;
         rw$571$clock = clock;
+        rw$571$d = rw$571$q;
         rw$572$clock = clock;
+        rw$572$d = rw$572$q;
         rw$573$clock = clock;
+        rw$573$d = rw$573$q;
         rw$574$clock = clock;
+        rw$574$d = rw$574$q;
         rw$575$clock = clock;
+        rw$575$d = rw$575$q;
         rw$576$clock = clock;
+        rw$576$d = rw$576$q;
         rw$577$clock = clock;
+        rw$577$d = rw$577$q;
         rw$578$clock = clock;
+        rw$578$d = rw$578$q;
         rw$579$clock = clock;
+        rw$579$d = rw$579$q;
         rw$580$clock = clock;
+        rw$580$d = rw$580$q;
         rw$581$clock = clock;
+        rw$581$d = rw$581$q;
         rw$582$clock = clock;
+        rw$582$d = rw$582$q;
         rw$583$clock = clock;
+        rw$583$d = rw$583$q;
         rw$584$clock = clock;
+        rw$584$d = rw$584$q;
         rw$585$clock = clock;
+        rw$585$d = rw$585$q;
         rw$586$clock = clock;
+        rw$586$d = rw$586$q;
         rw$587$clock = clock;
+        rw$587$d = rw$587$q;
         rw$588$clock = clock;
+        rw$588$d = rw$588$q;
         rw$589$clock = clock;
+        rw$589$d = rw$589$q;
         rw$590$clock = clock;
+        rw$590$d = rw$590$q;
         rw$591$clock = clock;
+        rw$591$d = rw$591$q;
         rw$592$clock = clock;
+        rw$592$d = rw$592$q;
         rw$593$clock = clock;
+        rw$593$d = rw$593$q;
         rw$594$clock = clock;
+        rw$594$d = rw$594$q;
         rw$595$clock = clock;
+        rw$595$d = rw$595$q;
         rw$596$clock = clock;
+        rw$596$d = rw$596$q;
         rw$597$clock = clock;
+        rw$597$d = rw$597$q;
         rw$598$clock = clock;
+        rw$598$d = rw$598$q;
         rw$599$clock = clock;
+        rw$599$d = rw$599$q;
         rw$600$clock = clock;
+        rw$600$d = rw$600$q;
         rw$601$clock = clock;
+        rw$601$d = rw$601$q;
         rw$602$clock = clock;
+        rw$602$d = rw$602$q;
         rw$603$clock = clock;
+        rw$603$d = rw$603$q;
         rw$604$clock = clock;
+        rw$604$d = rw$604$q;
         rw$605$clock = clock;
+        rw$605$d = rw$605$q;
         rw$606$clock = clock;
+        rw$606$d = rw$606$q;
         rw$607$clock = clock;
+        rw$607$d = rw$607$q;
         rw$608$clock = clock;
+        rw$608$d = rw$608$q;
         rw$609$clock = clock;
+        rw$609$d = rw$609$q;
         rw$610$clock = clock;
+        rw$610$d = rw$610$q;
         rw$611$clock = clock;
+        rw$611$d = rw$611$q;
         rw$612$clock = clock;
+        rw$612$d = rw$612$q;
         rw$613$clock = clock;
+        rw$613$d = rw$613$q;
         rw$614$clock = clock;
+        rw$614$d = rw$614$q;
         rw$615$clock = clock;
+        rw$615$d = rw$615$q;
         rw$616$clock = clock;
+        rw$616$d = rw$616$q;
         rw$617$clock = clock;
+        rw$617$d = rw$617$q;
         rw$618$clock = clock;
+        rw$618$d = rw$618$q;
         rw$619$clock = clock;
+        rw$619$d = rw$619$q;
         rw$620$clock = clock;
+        rw$620$d = rw$620$q;
         rw$621$clock = clock;
+        rw$621$d = rw$621$q;
         rw$622$clock = clock;
+        rw$622$d = rw$622$q;
         rw$623$clock = clock;
+        rw$623$d = rw$623$q;
         rw$624$clock = clock;
+        rw$624$d = rw$624$q;
         rw$625$clock = clock;
+        rw$625$d = rw$625$q;
         rw$626$clock = clock;
+        rw$626$d = rw$626$q;
         rw$627$clock = clock;
+        rw$627$d = rw$627$q;
         rw$628$clock = clock;
+        rw$628$d = rw$628$q;
         rw$629$clock = clock;
+        rw$629$d = rw$629$q;
         rw$630$clock = clock;
+        rw$630$d = rw$630$q;
         rw$631$clock = clock;
+        rw$631$d = rw$631$q;
         rw$632$clock = clock;
+        rw$632$d = rw$632$q;
         rw$633$clock = clock;
+        rw$633$d = rw$633$q;
         rw$634$clock = clock;
+        rw$634$d = rw$634$q;
         rw$635$clock = clock;
+        rw$635$d = rw$635$q;
         rw$636$clock = clock;
+        rw$636$d = rw$636$q;
         rw$637$clock = clock;
+        rw$637$d = rw$637$q;
         rw$638$clock = clock;
+        rw$638$d = rw$638$q;
         rw$639$clock = clock;
+        rw$639$d = rw$639$q;
         rw$640$clock = clock;
+        rw$640$d = rw$640$q;
         rw$641$clock = clock;
+        rw$641$d = rw$641$q;
         rw$642$clock = clock;
+        rw$642$d = rw$642$q;
         rw$643$clock = clock;
+        rw$643$d = rw$643$q;
         rw$644$clock = clock;
+        rw$644$d = rw$644$q;
         rw$645$clock = clock;
+        rw$645$d = rw$645$q;
         rw$646$clock = clock;
+        rw$646$d = rw$646$q;
         rw$647$clock = clock;
+        rw$647$d = rw$647$q;
         rw$648$clock = clock;
+        rw$648$d = rw$648$q;
         rw$649$clock = clock;
+        rw$649$d = rw$649$q;
         rw$650$clock = clock;
+        rw$650$d = rw$650$q;
         rw$651$clock = clock;
+        rw$651$d = rw$651$q;
         rw$652$clock = clock;
+        rw$652$d = rw$652$q;
         rw$653$clock = clock;
+        rw$653$d = rw$653$q;
         rw$654$clock = clock;
+        rw$654$d = rw$654$q;
         rw$655$clock = clock;
+        rw$655$d = rw$655$q;
         rw$656$clock = clock;
+        rw$656$d = rw$656$q;
         rw$657$clock = clock;
+        rw$657$d = rw$657$q;
         rw$658$clock = clock;
+        rw$658$d = rw$658$q;
         rw$659$clock = clock;
+        rw$659$d = rw$659$q;
         rw$660$clock = clock;
+        rw$660$d = rw$660$q;
         rw$661$clock = clock;
+        rw$661$d = rw$661$q;
         rw$662$clock = clock;
+        rw$662$d = rw$662$q;
         rw$663$clock = clock;
+        rw$663$d = rw$663$q;
         rw$664$clock = clock;
+        rw$664$d = rw$664$q;
         rw$665$clock = clock;
+        rw$665$d = rw$665$q;
         rw$666$clock = clock;
+        rw$666$d = rw$666$q;
         rw$667$clock = clock;
+        rw$667$d = rw$667$q;
         rw$668$clock = clock;
+        rw$668$d = rw$668$q;
         rw$669$clock = clock;
+        rw$669$d = rw$669$q;
         rw$670$clock = clock;
+        rw$670$d = rw$670$q;
         rw$671$clock = clock;
+        rw$671$d = rw$671$q;
         rw$672$clock = clock;
+        rw$672$d = rw$672$q;
         rw$673$clock = clock;
+        rw$673$d = rw$673$q;
         rw$674$clock = clock;
+        rw$674$d = rw$674$q;
         rw$675$clock = clock;
+        rw$675$d = rw$675$q;
         rw$676$clock = clock;
+        rw$676$d = rw$676$q;
         rw$677$clock = clock;
+        rw$677$d = rw$677$q;
         rw$678$clock = clock;
+        rw$678$d = rw$678$q;
         rw$679$clock = clock;
+        rw$679$d = rw$679$q;
         rw$680$clock = clock;
+        rw$680$d = rw$680$q;
         rw$681$clock = clock;
+        rw$681$d = rw$681$q;
         rw$682$clock = clock;
+        rw$682$d = rw$682$q;
         rw$683$clock = clock;
+        rw$683$d = rw$683$q;
         rw$684$clock = clock;
+        rw$684$d = rw$684$q;
         rw$685$clock = clock;
+        rw$685$d = rw$685$q;
         rw$686$clock = clock;
+        rw$686$d = rw$686$q;
         rw$687$clock = clock;
+        rw$687$d = rw$687$q;
         rw$688$clock = clock;
+        rw$688$d = rw$688$q;
         rw$689$clock = clock;
+        rw$689$d = rw$689$q;
         rw$690$clock = clock;
+        rw$690$d = rw$690$q;
         rw$691$clock = clock;
+        rw$691$d = rw$691$q;
         rw$692$clock = clock;
+        rw$692$d = rw$692$q;
         rw$693$clock = clock;
+        rw$693$d = rw$693$q;
         rw$694$clock = clock;
+        rw$694$d = rw$694$q;
         rw$695$clock = clock;
+        rw$695$d = rw$695$q;
         rw$696$clock = clock;
+        rw$696$d = rw$696$q;
         rw$697$clock = clock;
+        rw$697$d = rw$697$q;
         rw$698$clock = clock;
+        rw$698$d = rw$698$q;
         rw$699$clock = clock;
+        rw$699$d = rw$699$q;
         rw$700$clock = clock;
+        rw$700$d = rw$700$q;
         rw$701$clock = clock;
+        rw$701$d = rw$701$q;
         rw$702$clock = clock;
+        rw$702$d = rw$702$q;
         rw$703$clock = clock;
+        rw$703$d = rw$703$q;
         rw$704$clock = clock;
+        rw$704$d = rw$704$q;
         rw$705$clock = clock;
+        rw$705$d = rw$705$q;
         rw$706$clock = clock;
+        rw$706$d = rw$706$q;
         rw$707$clock = clock;
+        rw$707$d = rw$707$q;
         rw$708$clock = clock;
+        rw$708$d = rw$708$q;
         rw$709$clock = clock;
+        rw$709$d = rw$709$q;
         rw$710$clock = clock;
+        rw$710$d = rw$710$q;
         rw$711$clock = clock;
+        rw$711$d = rw$711$q;
         rw$712$clock = clock;
+        rw$712$d = rw$712$q;
         rw$713$clock = clock;
+        rw$713$d = rw$713$q;
         rw$714$clock = clock;
+        rw$714$d = rw$714$q;
         rw$715$clock = clock;
+        rw$715$d = rw$715$q;
         rw$716$clock = clock;
+        rw$716$d = rw$716$q;
         rw$717$clock = clock;
+        rw$717$d = rw$717$q;
         rw$718$clock = clock;
+        rw$718$d = rw$718$q;
         rw$719$clock = clock;
+        rw$719$d = rw$719$q;
         rw$720$clock = clock;
+        rw$720$d = rw$720$q;
         rw$721$clock = clock;
+        rw$721$d = rw$721$q;
         rw$722$clock = clock;
+        rw$722$d = rw$722$q;
         rw$723$clock = clock;
+        rw$723$d = rw$723$q;
         rw$724$clock = clock;
+        rw$724$d = rw$724$q;
         rw$725$clock = clock;
+        rw$725$d = rw$725$q;
         rw$726$clock = clock;
+        rw$726$d = rw$726$q;
         rw$727$clock = clock;
+        rw$727$d = rw$727$q;
         rw$728$clock = clock;
+        rw$728$d = rw$728$q;
         rw$729$clock = clock;
+        rw$729$d = rw$729$q;
         rw$730$clock = clock;
+        rw$730$d = rw$730$q;
         rw$731$clock = clock;
+        rw$731$d = rw$731$q;
         rw$732$clock = clock;
+        rw$732$d = rw$732$q;
         rw$733$clock = clock;
+        rw$733$d = rw$733$q;
         rw$734$clock = clock;
+        rw$734$d = rw$734$q;
         rw$735$clock = clock;
+        rw$735$d = rw$735$q;
         rw$736$clock = clock;
+        rw$736$d = rw$736$q;
         rw$737$clock = clock;
+        rw$737$d = rw$737$q;
         rw$738$clock = clock;
+        rw$738$d = rw$738$q;
         rw$739$clock = clock;
+        rw$739$d = rw$739$q;
         rw$740$clock = clock;
+        rw$740$d = rw$740$q;
         rw$741$clock = clock;
+        rw$741$d = rw$741$q;
         rw$742$clock = clock;
+        rw$742$d = rw$742$q;
         rw$743$clock = clock;
+        rw$743$d = rw$743$q;
         rw$744$clock = clock;
+        rw$744$d = rw$744$q;
         rw$745$clock = clock;
+        rw$745$d = rw$745$q;
         rw$746$clock = clock;
+        rw$746$d = rw$746$q;
         rw$747$clock = clock;
+        rw$747$d = rw$747$q;
         rw$748$clock = clock;
+        rw$748$d = rw$748$q;
         rw$749$clock = clock;
+        rw$749$d = rw$749$q;
         rw$750$clock = clock;
+        rw$750$d = rw$750$q;
         rw$751$clock = clock;
+        rw$751$d = rw$751$q;
         rw$752$clock = clock;
+        rw$752$d = rw$752$q;
         rw$753$clock = clock;
+        rw$753$d = rw$753$q;
         rw$754$clock = clock;
+        rw$754$d = rw$754$q;
         rw$755$clock = clock;
+        rw$755$d = rw$755$q;
         rw$756$clock = clock;
+        rw$756$d = rw$756$q;
         rw$757$clock = clock;
+        rw$757$d = rw$757$q;
         rw$758$clock = clock;
+        rw$758$d = rw$758$q;
         rw$759$clock = clock;
+        rw$759$d = rw$759$q;
         rw$760$clock = clock;
+        rw$760$d = rw$760$q;
         rw$761$clock = clock;
+        rw$761$d = rw$761$q;
         rw$762$clock = clock;
+        rw$762$d = rw$762$q;
         rw$763$clock = clock;
+        rw$763$d = rw$763$q;
         rw$764$clock = clock;
+        rw$764$d = rw$764$q;
         rw$765$clock = clock;
+        rw$765$d = rw$765$q;
         rw$766$clock = clock;
+        rw$766$d = rw$766$q;
         rw$767$clock = clock;
+        rw$767$d = rw$767$q;
         rw$768$clock = clock;
+        rw$768$d = rw$768$q;
         rw$769$clock = clock;
+        rw$769$d = rw$769$q;
         rw$770$clock = clock;
+        rw$770$d = rw$770$q;
         rw$771$clock = clock;
+        rw$771$d = rw$771$q;
         rw$772$clock = clock;
+        rw$772$d = rw$772$q;
         rw$773$clock = clock;
+        rw$773$d = rw$773$q;
         rw$774$clock = clock;
+        rw$774$d = rw$774$q;
         rw$775$clock = clock;
+        rw$775$d = rw$775$q;
         rw$776$clock = clock;
+        rw$776$d = rw$776$q;
         rw$777$clock = clock;
+        rw$777$d = rw$777$q;
         rw$778$clock = clock;
+        rw$778$d = rw$778$q;
         rw$779$clock = clock;
+        rw$779$d = rw$779$q;
         rw$780$clock = clock;
+        rw$780$d = rw$780$q;
         rw$781$clock = clock;
+        rw$781$d = rw$781$q;
         rw$782$clock = clock;
+        rw$782$d = rw$782$q;
         rw$783$clock = clock;
+        rw$783$d = rw$783$q;
         rw$784$clock = clock;
+        rw$784$d = rw$784$q;
         rw$785$clock = clock;
+        rw$785$d = rw$785$q;
         rw$786$clock = clock;
+        rw$786$d = rw$786$q;
         rw$787$clock = clock;
+        rw$787$d = rw$787$q;
         rw$788$clock = clock;
+        rw$788$d = rw$788$q;
         rw$789$clock = clock;
+        rw$789$d = rw$789$q;
         rw$790$clock = clock;
+        rw$790$d = rw$790$q;
         rw$791$clock = clock;
+        rw$791$d = rw$791$q;
         rw$792$clock = clock;
+        rw$792$d = rw$792$q;
         rw$793$clock = clock;
+        rw$793$d = rw$793$q;
         rw$794$clock = clock;
+        rw$794$d = rw$794$q;
         rw$795$clock = clock;
+        rw$795$d = rw$795$q;
         rw$796$clock = clock;
+        rw$796$d = rw$796$q;
         rw$797$clock = clock;
+        rw$797$d = rw$797$q;
         rw$798$clock = clock;
+        rw$798$d = rw$798$q;
         rw$799$clock = clock;
+        rw$799$d = rw$799$q;
         rw$800$clock = clock;
+        rw$800$d = rw$800$q;
         rw$801$clock = clock;
+        rw$801$d = rw$801$q;
         rw$802$clock = clock;
+        rw$802$d = rw$802$q;
         rw$803$clock = clock;
+        rw$803$d = rw$803$q;
         rw$804$clock = clock;
+        rw$804$d = rw$804$q;
         rw$805$clock = clock;
+        rw$805$d = rw$805$q;
         rw$806$clock = clock;
+        rw$806$d = rw$806$q;
         rw$807$clock = clock;
+        rw$807$d = rw$807$q;
         rw$808$clock = clock;
+        rw$808$d = rw$808$q;
         rw$809$clock = clock;
+        rw$809$d = rw$809$q;
         rw$810$clock = clock;
+        rw$810$d = rw$810$q;
         rw$811$clock = clock;
+        rw$811$d = rw$811$q;
         rw$812$clock = clock;
+        rw$812$d = rw$812$q;
         rw$813$clock = clock;
+        rw$813$d = rw$813$q;
         rw$814$clock = clock;
+        rw$814$d = rw$814$q;
         rw$815$clock = clock;
+        rw$815$d = rw$815$q;
         rw$816$clock = clock;
+        rw$816$d = rw$816$q;
         rw$817$clock = clock;
+        rw$817$d = rw$817$q;
         rw$818$clock = clock;
+        rw$818$d = rw$818$q;
         rw$819$clock = clock;
+        rw$819$d = rw$819$q;
         rw$820$clock = clock;
+        rw$820$d = rw$820$q;
         rw$821$clock = clock;
+        rw$821$d = rw$821$q;
         rw$822$clock = clock;
+        rw$822$d = rw$822$q;
         rw$823$clock = clock;
+        rw$823$d = rw$823$q;
         rw$824$clock = clock;
+        rw$824$d = rw$824$q;
         rw$825$clock = clock;
+        rw$825$d = rw$825$q;
         rw$826$clock = clock;
+        rw$826$d = rw$826$q;
         rw$827$clock = clock;
+        rw$827$d = rw$827$q;
         rw$828$clock = clock;
+        rw$828$d = rw$828$q;
         rw$829$clock = clock;
+        rw$829$d = rw$829$q;
         rw$830$clock = clock;
+        rw$830$d = rw$830$q;
         rw$831$clock = clock;
+        rw$831$d = rw$831$q;
         rw$832$clock = clock;
+        rw$832$d = rw$832$q;
         rw$833$clock = clock;
+        rw$833$d = rw$833$q;
         rw$834$clock = clock;
+        rw$834$d = rw$834$q;
         rw$835$clock = clock;
+        rw$835$d = rw$835$q;
         rw$836$clock = clock;
+        rw$836$d = rw$836$q;
         rw$837$clock = clock;
+        rw$837$d = rw$837$q;
         rw$838$clock = clock;
+        rw$838$d = rw$838$q;
         rw$839$clock = clock;
+        rw$839$d = rw$839$q;
         rw$840$clock = clock;
+        rw$840$d = rw$840$q;
         rw$841$clock = clock;
+        rw$841$d = rw$841$q;
         rw$842$clock = clock;
+        rw$842$d = rw$842$q;
         rw$843$clock = clock;
+        rw$843$d = rw$843$q;
         rw$844$clock = clock;
+        rw$844$d = rw$844$q;
         rw$845$clock = clock;
+        rw$845$d = rw$845$q;
         rw$846$clock = clock;
+        rw$846$d = rw$846$q;
         rw$847$clock = clock;
+        rw$847$d = rw$847$q;
         rw$848$clock = clock;
+        rw$848$d = rw$848$q;
         rw$849$clock = clock;
+        rw$849$d = rw$849$q;
         rw$850$clock = clock;
+        rw$850$d = rw$850$q;
         rw$851$clock = clock;
+        rw$851$d = rw$851$q;
         rw$852$clock = clock;
+        rw$852$d = rw$852$q;
         rw$853$clock = clock;
+        rw$853$d = rw$853$q;
         rw$854$clock = clock;
+        rw$854$d = rw$854$q;
         rw$855$clock = clock;
+        rw$855$d = rw$855$q;
         rw$856$clock = clock;
+        rw$856$d = rw$856$q;
         rw$857$clock = clock;
+        rw$857$d = rw$857$q;
         rw$858$clock = clock;
+        rw$858$d = rw$858$q;
         rw$859$clock = clock;
+        rw$859$d = rw$859$q;
         rw$860$clock = clock;
+        rw$860$d = rw$860$q;
         rw$861$clock = clock;
+        rw$861$d = rw$861$q;
         rw$862$clock = clock;
+        rw$862$d = rw$862$q;
         rw$863$clock = clock;
+        rw$863$d = rw$863$q;
         rw$864$clock = clock;
+        rw$864$d = rw$864$q;
         rw$865$clock = clock;
+        rw$865$d = rw$865$q;
         rw$866$clock = clock;
+        rw$866$d = rw$866$q;
         rw$867$clock = clock;
+        rw$867$d = rw$867$q;
         rw$868$clock = clock;
+        rw$868$d = rw$868$q;
         rw$869$clock = clock;
+        rw$869$d = rw$869$q;
         rw$870$clock = clock;
+        rw$870$d = rw$870$q;
         rw$871$clock = clock;
+        rw$871$d = rw$871$q;
         rw$872$clock = clock;
+        rw$872$d = rw$872$q;
         rw$873$clock = clock;
+        rw$873$d = rw$873$q;
         rw$874$clock = clock;
+        rw$874$d = rw$874$q;
         rw$875$clock = clock;
+        rw$875$d = rw$875$q;
         rw$876$clock = clock;
+        rw$876$d = rw$876$q;
         rw$877$clock = clock;
+        rw$877$d = rw$877$q;
         rw$878$clock = clock;
+        rw$878$d = rw$878$q;
         rw$879$clock = clock;
+        rw$879$d = rw$879$q;
         rw$880$clock = clock;
+        rw$880$d = rw$880$q;
         rw$881$clock = clock;
+        rw$881$d = rw$881$q;
         rw$882$clock = clock;
+        rw$882$d = rw$882$q;
         rw$883$clock = clock;
+        rw$883$d = rw$883$q;
         rw$884$clock = clock;
+        rw$884$d = rw$884$q;
         rw$885$clock = clock;
+        rw$885$d = rw$885$q;
         rw$886$clock = clock;
+        rw$886$d = rw$886$q;
         rw$887$clock = clock;
+        rw$887$d = rw$887$q;
         rw$888$clock = clock;
+        rw$888$d = rw$888$q;
         rw$889$clock = clock;
+        rw$889$d = rw$889$q;
         rw$890$clock = clock;
+        rw$890$d = rw$890$q;
         rw$891$clock = clock;
+        rw$891$d = rw$891$q;
         rw$892$clock = clock;
+        rw$892$d = rw$892$q;
         rw$893$clock = clock;
+        rw$893$d = rw$893$q;
         rw$894$clock = clock;
+        rw$894$d = rw$894$q;
         rw$895$clock = clock;
+        rw$895$d = rw$895$q;
         rw$896$clock = clock;
+        rw$896$d = rw$896$q;
         rw$897$clock = clock;
+        rw$897$d = rw$897$q;
         rw$898$clock = clock;
+        rw$898$d = rw$898$q;
         rw$899$clock = clock;
+        rw$899$d = rw$899$q;
         rw$900$clock = clock;
+        rw$900$d = rw$900$q;
         rw$901$clock = clock;
+        rw$901$d = rw$901$q;
         rw$902$clock = clock;
+        rw$902$d = rw$902$q;
         rw$903$clock = clock;
+        rw$903$d = rw$903$q;
         rw$904$clock = clock;
+        rw$904$d = rw$904$q;
         rw$905$clock = clock;
+        rw$905$d = rw$905$q;
         rw$906$clock = clock;
+        rw$906$d = rw$906$q;
         rw$907$clock = clock;
+        rw$907$d = rw$907$q;
         rw$908$clock = clock;
+        rw$908$d = rw$908$q;
         rw$909$clock = clock;
+        rw$909$d = rw$909$q;
         rw$910$clock = clock;
+        rw$910$d = rw$910$q;
         rw$911$clock = clock;
+        rw$911$d = rw$911$q;
         rw$912$clock = clock;
+        rw$912$d = rw$912$q;
         rw$913$clock = clock;
+        rw$913$d = rw$913$q;
         rw$914$clock = clock;
+        rw$914$d = rw$914$q;
         rw$915$clock = clock;
+        rw$915$d = rw$915$q;
         rw$916$clock = clock;
+        rw$916$d = rw$916$q;
         rw$917$clock = clock;
+        rw$917$d = rw$917$q;
         rw$918$clock = clock;
+        rw$918$d = rw$918$q;
         rw$919$clock = clock;
+        rw$919$d = rw$919$q;
         rw$920$clock = clock;
+        rw$920$d = rw$920$q;
         rw$921$clock = clock;
+        rw$921$d = rw$921$q;
         rw$922$clock = clock;
+        rw$922$d = rw$922$q;
         rw$923$clock = clock;
+        rw$923$d = rw$923$q;
         rw$924$clock = clock;
+        rw$924$d = rw$924$q;
         rw$925$clock = clock;
+        rw$925$d = rw$925$q;
         rw$926$clock = clock;
+        rw$926$d = rw$926$q;
         rw$927$clock = clock;
+        rw$927$d = rw$927$q;
         rw$928$clock = clock;
+        rw$928$d = rw$928$q;
         rw$929$clock = clock;
+        rw$929$d = rw$929$q;
         rw$930$clock = clock;
+        rw$930$d = rw$930$q;
         rw$931$clock = clock;
+        rw$931$d = rw$931$q;
         rw$932$clock = clock;
+        rw$932$d = rw$932$q;
         rw$933$clock = clock;
+        rw$933$d = rw$933$q;
         rw$934$clock = clock;
+        rw$934$d = rw$934$q;
         rw$935$clock = clock;
+        rw$935$d = rw$935$q;
         rw$936$clock = clock;
+        rw$936$d = rw$936$q;
         rw$937$clock = clock;
+        rw$937$d = rw$937$q;
         rw$938$clock = clock;
+        rw$938$d = rw$938$q;
         rw$939$clock = clock;
+        rw$939$d = rw$939$q;
         rw$940$clock = clock;
+        rw$940$d = rw$940$q;
         rw$941$clock = clock;
+        rw$941$d = rw$941$q;
         rw$942$clock = clock;
+        rw$942$d = rw$942$q;
         rw$943$clock = clock;
+        rw$943$d = rw$943$q;
         rw$944$clock = clock;
+        rw$944$d = rw$944$q;
         rw$945$clock = clock;
+        rw$945$d = rw$945$q;
         rw$946$clock = clock;
+        rw$946$d = rw$946$q;
         rw$947$clock = clock;
+        rw$947$d = rw$947$q;
         rw$948$clock = clock;
+        rw$948$d = rw$948$q;
         rw$949$clock = clock;
+        rw$949$d = rw$949$q;
         rw$950$clock = clock;
+        rw$950$d = rw$950$q;
         rw$951$clock = clock;
+        rw$951$d = rw$951$q;
         rw$952$clock = clock;
+        rw$952$d = rw$952$q;
         rw$953$clock = clock;
+        rw$953$d = rw$953$q;
         rw$954$clock = clock;
+        rw$954$d = rw$954$q;
         rw$955$clock = clock;
+        rw$955$d = rw$955$q;
         rw$956$clock = clock;
+        rw$956$d = rw$956$q;
         rw$957$clock = clock;
+        rw$957$d = rw$957$q;
         rw$958$clock = clock;
+        rw$958$d = rw$958$q;
         rw$959$clock = clock;
+        rw$959$d = rw$959$q;
         rw$960$clock = clock;
+        rw$960$d = rw$960$q;
         rw$961$clock = clock;
+        rw$961$d = rw$961$q;
         rw$962$clock = clock;
+        rw$962$d = rw$962$q;
         rw$963$clock = clock;
+        rw$963$d = rw$963$q;
         rw$964$clock = clock;
+        rw$964$d = rw$964$q;
         rw$965$clock = clock;
+        rw$965$d = rw$965$q;
         rw$966$clock = clock;
+        rw$966$d = rw$966$q;
         rw$967$clock = clock;
+        rw$967$d = rw$967$q;
         rw$968$clock = clock;
+        rw$968$d = rw$968$q;
         rw$969$clock = clock;
+        rw$969$d = rw$969$q;
         rw$970$clock = clock;
+        rw$970$d = rw$970$q;
         rw$971$clock = clock;
+        rw$971$d = rw$971$q;
         rw$972$clock = clock;
+        rw$972$d = rw$972$q;
         rw$973$clock = clock;
+        rw$973$d = rw$973$q;
         rw$974$clock = clock;
+        rw$974$d = rw$974$q;
         rw$975$clock = clock;
+        rw$975$d = rw$975$q;
         rw$976$clock = clock;
+        rw$976$d = rw$976$q;
         rw$977$clock = clock;
+        rw$977$d = rw$977$q;
         rw$978$clock = clock;
+        rw$978$d = rw$978$q;
         rw$979$clock = clock;
+        rw$979$d = rw$979$q;
         rw$980$clock = clock;
+        rw$980$d = rw$980$q;
         rw$981$clock = clock;
+        rw$981$d = rw$981$q;
         rw$982$clock = clock;
+        rw$982$d = rw$982$q;
         rw$983$clock = clock;
+        rw$983$d = rw$983$q;
         rw$984$clock = clock;
+        rw$984$d = rw$984$q;
         rw$985$clock = clock;
+        rw$985$d = rw$985$q;
         rw$986$clock = clock;
+        rw$986$d = rw$986$q;
         rw$987$clock = clock;
+        rw$987$d = rw$987$q;
         rw$988$clock = clock;
+        rw$988$d = rw$988$q;
         rw$989$clock = clock;
+        rw$989$d = rw$989$q;
         rw$990$clock = clock;
+        rw$990$d = rw$990$q;
         rw$991$clock = clock;
+        rw$991$d = rw$991$q;
         rw$992$clock = clock;
+        rw$992$d = rw$992$q;
         rw$993$clock = clock;
+        rw$993$d = rw$993$q;
         rw$994$clock = clock;
+        rw$994$d = rw$994$q;
         rw$995$clock = clock;
+        rw$995$d = rw$995$q;
         rw$996$clock = clock;
+        rw$996$d = rw$996$q;
         rw$997$clock = clock;
+        rw$997$d = rw$997$q;
         rw$998$clock = clock;
+        rw$998$d = rw$998$q;
         rw$999$clock = clock;
+        rw$999$d = rw$999$q;
         rw$1000$clock = clock;
+        rw$1000$d = rw$1000$q;
         rw$1001$clock = clock;
+        rw$1001$d = rw$1001$q;
         rw$1002$clock = clock;
+        rw$1002$d = rw$1002$q;
         rw$1003$clock = clock;
+        rw$1003$d = rw$1003$q;
         rw$1004$clock = clock;
+        rw$1004$d = rw$1004$q;
         rw$1005$clock = clock;
+        rw$1005$d = rw$1005$q;
         rw$1006$clock = clock;
+        rw$1006$d = rw$1006$q;
         rw$1007$clock = clock;
+        rw$1007$d = rw$1007$q;
         rw$1008$clock = clock;
+        rw$1008$d = rw$1008$q;
         rw$1009$clock = clock;
+        rw$1009$d = rw$1009$q;
         rw$1010$clock = clock;
+        rw$1010$d = rw$1010$q;
         rw$1011$clock = clock;
+        rw$1011$d = rw$1011$q;
         rw$1012$clock = clock;
+        rw$1012$d = rw$1012$q;
         rw$1013$clock = clock;
+        rw$1013$d = rw$1013$q;
         rw$1014$clock = clock;
+        rw$1014$d = rw$1014$q;
         rw$1015$clock = clock;
+        rw$1015$d = rw$1015$q;
         rw$1016$clock = clock;
+        rw$1016$d = rw$1016$q;
         rw$1017$clock = clock;
+        rw$1017$d = rw$1017$q;
         rw$1018$clock = clock;
+        rw$1018$d = rw$1018$q;
         rw$1019$clock = clock;
+        rw$1019$d = rw$1019$q;
         rw$1020$clock = clock;
+        rw$1020$d = rw$1020$q;
         rw$1021$clock = clock;
+        rw$1021$d = rw$1021$q;
         rw$1022$clock = clock;
+        rw$1022$d = rw$1022$q;
         rw$1023$clock = clock;
+        rw$1023$d = rw$1023$q;
         rv$0$clock = clock;
+        rv$0$d = rv$0$q;
         rn$0$clock = clock;
+        rn$0$d = rn$0$q;
         rl$0$clock = clock;
+        rl$0$d = rl$0$q;
         re$0$clock = clock;
+        re$0$d = re$0$q;
         rs$0$clock = clock;
+        rs$0$d = rs$0$q;
         rv$1$clock = clock;
+        rv$1$d = rv$1$q;
         rn$1$clock = clock;
+        rn$1$d = rn$1$q;
         rl$1$clock = clock;
+        rl$1$d = rl$1$q;
         re$1$clock = clock;
+        re$1$d = re$1$q;
         rs$1$clock = clock;
+        rs$1$d = rs$1$q;
         rv$2$clock = clock;
+        rv$2$d = rv$2$q;
         rn$2$clock = clock;
+        rn$2$d = rn$2$q;
         rl$2$clock = clock;
+        rl$2$d = rl$2$q;
         re$2$clock = clock;
+        re$2$d = re$2$q;
         rs$2$clock = clock;
+        rs$2$d = rs$2$q;
         rv$3$clock = clock;
+        rv$3$d = rv$3$q;
         rn$3$clock = clock;
+        rn$3$d = rn$3$q;
         rl$3$clock = clock;
+        rl$3$d = rl$3$q;
         re$3$clock = clock;
+        re$3$d = re$3$q;
         rs$3$clock = clock;
+        rs$3$d = rs$3$q;
         rv$4$clock = clock;
+        rv$4$d = rv$4$q;
         rn$4$clock = clock;
+        rn$4$d = rn$4$q;
         rl$4$clock = clock;
+        rl$4$d = rl$4$q;
         re$4$clock = clock;
+        re$4$d = re$4$q;
         rs$4$clock = clock;
+        rs$4$d = rs$4$q;
         rv$5$clock = clock;
+        rv$5$d = rv$5$q;
         rn$5$clock = clock;
+        rn$5$d = rn$5$q;
         rl$5$clock = clock;
+        rl$5$d = rl$5$q;
         re$5$clock = clock;
+        re$5$d = re$5$q;
         rs$5$clock = clock;
+        rs$5$d = rs$5$q;
         rv$6$clock = clock;
+        rv$6$d = rv$6$q;
         rn$6$clock = clock;
+        rn$6$d = rn$6$q;
         rl$6$clock = clock;
+        rl$6$d = rl$6$q;
         re$6$clock = clock;
+        re$6$d = re$6$q;
         rs$6$clock = clock;
+        rs$6$d = rs$6$q;
         rv$7$clock = clock;
+        rv$7$d = rv$7$q;
         rn$7$clock = clock;
+        rn$7$d = rn$7$q;
         rl$7$clock = clock;
+        rl$7$d = rl$7$q;
         re$7$clock = clock;
+        re$7$d = re$7$q;
         rs$7$clock = clock;
+        rs$7$d = rs$7$q;
         rv$8$clock = clock;
+        rv$8$d = rv$8$q;
         rn$8$clock = clock;
+        rn$8$d = rn$8$q;
         rl$8$clock = clock;
+        rl$8$d = rl$8$q;
         re$8$clock = clock;
+        re$8$d = re$8$q;
         rs$8$clock = clock;
+        rs$8$d = rs$8$q;
         rv$9$clock = clock;
+        rv$9$d = rv$9$q;
         rn$9$clock = clock;
+        rn$9$d = rn$9$q;
         rl$9$clock = clock;
+        rl$9$d = rl$9$q;
         re$9$clock = clock;
+        re$9$d = re$9$q;
         rs$9$clock = clock;
+        rs$9$d = rs$9$q;
         rv$10$clock = clock;
+        rv$10$d = rv$10$q;
         rn$10$clock = clock;
+        rn$10$d = rn$10$q;
         rl$10$clock = clock;
+        rl$10$d = rl$10$q;
         re$10$clock = clock;
+        re$10$d = re$10$q;
         rs$10$clock = clock;
+        rs$10$d = rs$10$q;
         rv$11$clock = clock;
+        rv$11$d = rv$11$q;
         rn$11$clock = clock;
+        rn$11$d = rn$11$q;
         rl$11$clock = clock;
+        rl$11$d = rl$11$q;
         re$11$clock = clock;
+        re$11$d = re$11$q;
         rs$11$clock = clock;
+        rs$11$d = rs$11$q;
         rv$12$clock = clock;
+        rv$12$d = rv$12$q;
         rn$12$clock = clock;
+        rn$12$d = rn$12$q;
         rl$12$clock = clock;
+        rl$12$d = rl$12$q;
         re$12$clock = clock;
+        re$12$d = re$12$q;
         rs$12$clock = clock;
+        rs$12$d = rs$12$q;
         rv$13$clock = clock;
+        rv$13$d = rv$13$q;
         rn$13$clock = clock;
+        rn$13$d = rn$13$q;
         rl$13$clock = clock;
+        rl$13$d = rl$13$q;
         re$13$clock = clock;
+        re$13$d = re$13$q;
         rs$13$clock = clock;
+        rs$13$d = rs$13$q;
         rv$14$clock = clock;
+        rv$14$d = rv$14$q;
         rn$14$clock = clock;
+        rn$14$d = rn$14$q;
         rl$14$clock = clock;
+        rl$14$d = rl$14$q;
         re$14$clock = clock;
+        re$14$d = re$14$q;
         rs$14$clock = clock;
+        rs$14$d = rs$14$q;
         rv$15$clock = clock;
+        rv$15$d = rv$15$q;
         rn$15$clock = clock;
+        rn$15$d = rn$15$q;
         rl$15$clock = clock;
+        rl$15$d = rl$15$q;
         re$15$clock = clock;
+        re$15$d = re$15$q;
         rs$15$clock = clock;
+        rs$15$d = rs$15$q;
         rv$16$clock = clock;
+        rv$16$d = rv$16$q;
         rn$16$clock = clock;
+        rn$16$d = rn$16$q;
         rl$16$clock = clock;
+        rl$16$d = rl$16$q;
         re$16$clock = clock;
+        re$16$d = re$16$q;
         rs$16$clock = clock;
+        rs$16$d = rs$16$q;
         rv$17$clock = clock;
+        rv$17$d = rv$17$q;
         rn$17$clock = clock;
+        rn$17$d = rn$17$q;
         rl$17$clock = clock;
+        rl$17$d = rl$17$q;
         re$17$clock = clock;
+        re$17$d = re$17$q;
         rs$17$clock = clock;
+        rs$17$d = rs$17$q;
         rv$18$clock = clock;
+        rv$18$d = rv$18$q;
         rn$18$clock = clock;
+        rn$18$d = rn$18$q;
         rl$18$clock = clock;
+        rl$18$d = rl$18$q;
         re$18$clock = clock;
+        re$18$d = re$18$q;
         rs$18$clock = clock;
+        rs$18$d = rs$18$q;
         rv$19$clock = clock;
+        rv$19$d = rv$19$q;
         rn$19$clock = clock;
+        rn$19$d = rn$19$q;
         rl$19$clock = clock;
+        rl$19$d = rl$19$q;
         re$19$clock = clock;
+        re$19$d = re$19$q;
         rs$19$clock = clock;
+        rs$19$d = rs$19$q;
         rv$20$clock = clock;
+        rv$20$d = rv$20$q;
         rn$20$clock = clock;
+        rn$20$d = rn$20$q;
         rl$20$clock = clock;
+        rl$20$d = rl$20$q;
         re$20$clock = clock;
+        re$20$d = re$20$q;
         rs$20$clock = clock;
+        rs$20$d = rs$20$q;
         rv$21$clock = clock;
+        rv$21$d = rv$21$q;
         rn$21$clock = clock;
+        rn$21$d = rn$21$q;
         rl$21$clock = clock;
+        rl$21$d = rl$21$q;
         re$21$clock = clock;
+        re$21$d = re$21$q;
         rs$21$clock = clock;
+        rs$21$d = rs$21$q;
         rv$22$clock = clock;
+        rv$22$d = rv$22$q;
         rn$22$clock = clock;
+        rn$22$d = rn$22$q;
         rl$22$clock = clock;
+        rl$22$d = rl$22$q;
         re$22$clock = clock;
+        re$22$d = re$22$q;
         rs$22$clock = clock;
+        rs$22$d = rs$22$q;
         rv$23$clock = clock;
+        rv$23$d = rv$23$q;
         rn$23$clock = clock;
+        rn$23$d = rn$23$q;
         rl$23$clock = clock;
+        rl$23$d = rl$23$q;
         re$23$clock = clock;
+        re$23$d = re$23$q;
         rs$23$clock = clock;
+        rs$23$d = rs$23$q;
         rv$24$clock = clock;
+        rv$24$d = rv$24$q;
         rn$24$clock = clock;
+        rn$24$d = rn$24$q;
         rl$24$clock = clock;
+        rl$24$d = rl$24$q;
         re$24$clock = clock;
+        re$24$d = re$24$q;
         rs$24$clock = clock;
+        rs$24$d = rs$24$q;
         rv$25$clock = clock;
+        rv$25$d = rv$25$q;
         rn$25$clock = clock;
+        rn$25$d = rn$25$q;
         rl$25$clock = clock;
+        rl$25$d = rl$25$q;
         re$25$clock = clock;
+        re$25$d = re$25$q;
         rs$25$clock = clock;
+        rs$25$d = rs$25$q;
         rv$26$clock = clock;
+        rv$26$d = rv$26$q;
         rn$26$clock = clock;
+        rn$26$d = rn$26$q;
         rl$26$clock = clock;
+        rl$26$d = rl$26$q;
         re$26$clock = clock;
+        re$26$d = re$26$q;
         rs$26$clock = clock;
+        rs$26$d = rs$26$q;
         rv$27$clock = clock;
+        rv$27$d = rv$27$q;
         rn$27$clock = clock;
+        rn$27$d = rn$27$q;
         rl$27$clock = clock;
+        rl$27$d = rl$27$q;
         re$27$clock = clock;
+        re$27$d = re$27$q;
         rs$27$clock = clock;
+        rs$27$d = rs$27$q;
         rv$28$clock = clock;
+        rv$28$d = rv$28$q;
         rn$28$clock = clock;
+        rn$28$d = rn$28$q;
         rl$28$clock = clock;
+        rl$28$d = rl$28$q;
         re$28$clock = clock;
+        re$28$d = re$28$q;
         rs$28$clock = clock;
+        rs$28$d = rs$28$q;
         rv$29$clock = clock;
+        rv$29$d = rv$29$q;
         rn$29$clock = clock;
+        rn$29$d = rn$29$q;
         rl$29$clock = clock;
+        rl$29$d = rl$29$q;
         re$29$clock = clock;
+        re$29$d = re$29$q;
         rs$29$clock = clock;
+        rs$29$d = rs$29$q;
         rv$30$clock = clock;
+        rv$30$d = rv$30$q;
         rn$30$clock = clock;
+        rn$30$d = rn$30$q;
         rl$30$clock = clock;
+        rl$30$d = rl$30$q;
         re$30$clock = clock;
+        re$30$d = re$30$q;
         rs$30$clock = clock;
+        rs$30$d = rs$30$q;
         rv$31$clock = clock;
+        rv$31$d = rv$31$q;
         rn$31$clock = clock;
+        rn$31$d = rn$31$q;
         rl$31$clock = clock;
+        rl$31$d = rl$31$q;
         re$31$clock = clock;
+        re$31$d = re$31$q;
         rs$31$clock = clock;
+        rs$31$d = rs$31$q;
         rv$32$clock = clock;
+        rv$32$d = rv$32$q;
         rn$32$clock = clock;
+        rn$32$d = rn$32$q;
         rl$32$clock = clock;
+        rl$32$d = rl$32$q;
         re$32$clock = clock;
+        re$32$d = re$32$q;
         rs$32$clock = clock;
+        rs$32$d = rs$32$q;
         rv$33$clock = clock;
+        rv$33$d = rv$33$q;
         rn$33$clock = clock;
+        rn$33$d = rn$33$q;
         rl$33$clock = clock;
+        rl$33$d = rl$33$q;
         re$33$clock = clock;
+        re$33$d = re$33$q;
         rs$33$clock = clock;
+        rs$33$d = rs$33$q;
         rv$34$clock = clock;
+        rv$34$d = rv$34$q;
         rn$34$clock = clock;
+        rn$34$d = rn$34$q;
         rl$34$clock = clock;
+        rl$34$d = rl$34$q;
         re$34$clock = clock;
+        re$34$d = re$34$q;
         rs$34$clock = clock;
+        rs$34$d = rs$34$q;
         rv$35$clock = clock;
+        rv$35$d = rv$35$q;
         rn$35$clock = clock;
+        rn$35$d = rn$35$q;
         rl$35$clock = clock;
+        rl$35$d = rl$35$q;
         re$35$clock = clock;
+        re$35$d = re$35$q;
         rs$35$clock = clock;
+        rs$35$d = rs$35$q;
         rv$36$clock = clock;
+        rv$36$d = rv$36$q;
         rn$36$clock = clock;
+        rn$36$d = rn$36$q;
         rl$36$clock = clock;
+        rl$36$d = rl$36$q;
         re$36$clock = clock;
+        re$36$d = re$36$q;
         rs$36$clock = clock;
+        rs$36$d = rs$36$q;
         rv$37$clock = clock;
+        rv$37$d = rv$37$q;
         rn$37$clock = clock;
+        rn$37$d = rn$37$q;
         rl$37$clock = clock;
+        rl$37$d = rl$37$q;
         re$37$clock = clock;
+        re$37$d = re$37$q;
         rs$37$clock = clock;
+        rs$37$d = rs$37$q;
         rv$38$clock = clock;
+        rv$38$d = rv$38$q;
         rn$38$clock = clock;
+        rn$38$d = rn$38$q;
         rl$38$clock = clock;
+        rl$38$d = rl$38$q;
         re$38$clock = clock;
+        re$38$d = re$38$q;
         rs$38$clock = clock;
+        rs$38$d = rs$38$q;
         rv$39$clock = clock;
+        rv$39$d = rv$39$q;
         rn$39$clock = clock;
+        rn$39$d = rn$39$q;
         rl$39$clock = clock;
+        rl$39$d = rl$39$q;
         re$39$clock = clock;
+        re$39$d = re$39$q;
         rs$39$clock = clock;
+        rs$39$d = rs$39$q;
         rv$40$clock = clock;
+        rv$40$d = rv$40$q;
         rn$40$clock = clock;
+        rn$40$d = rn$40$q;
         rl$40$clock = clock;
+        rl$40$d = rl$40$q;
         re$40$clock = clock;
+        re$40$d = re$40$q;
         rs$40$clock = clock;
+        rs$40$d = rs$40$q;
         rv$41$clock = clock;
+        rv$41$d = rv$41$q;
         rn$41$clock = clock;
+        rn$41$d = rn$41$q;
         rl$41$clock = clock;
+        rl$41$d = rl$41$q;
         re$41$clock = clock;
+        re$41$d = re$41$q;
         rs$41$clock = clock;
+        rs$41$d = rs$41$q;
         rv$42$clock = clock;
+        rv$42$d = rv$42$q;
         rn$42$clock = clock;
+        rn$42$d = rn$42$q;
         rl$42$clock = clock;
+        rl$42$d = rl$42$q;
         re$42$clock = clock;
+        re$42$d = re$42$q;
         rs$42$clock = clock;
+        rs$42$d = rs$42$q;
         rv$43$clock = clock;
+        rv$43$d = rv$43$q;
         rn$43$clock = clock;
+        rn$43$d = rn$43$q;
         rl$43$clock = clock;
+        rl$43$d = rl$43$q;
         re$43$clock = clock;
+        re$43$d = re$43$q;
         rs$43$clock = clock;
+        rs$43$d = rs$43$q;
         rv$44$clock = clock;
+        rv$44$d = rv$44$q;
         rn$44$clock = clock;
+        rn$44$d = rn$44$q;
         rl$44$clock = clock;
+        rl$44$d = rl$44$q;
         re$44$clock = clock;
+        re$44$d = re$44$q;
         rs$44$clock = clock;
+        rs$44$d = rs$44$q;
         rv$45$clock = clock;
+        rv$45$d = rv$45$q;
         rn$45$clock = clock;
+        rn$45$d = rn$45$q;
         rl$45$clock = clock;
+        rl$45$d = rl$45$q;
         re$45$clock = clock;
+        re$45$d = re$45$q;
         rs$45$clock = clock;
+        rs$45$d = rs$45$q;
         rv$46$clock = clock;
+        rv$46$d = rv$46$q;
         rn$46$clock = clock;
+        rn$46$d = rn$46$q;
         rl$46$clock = clock;
+        rl$46$d = rl$46$q;
         re$46$clock = clock;
+        re$46$d = re$46$q;
         rs$46$clock = clock;
+        rs$46$d = rs$46$q;
         rv$47$clock = clock;
+        rv$47$d = rv$47$q;
         rn$47$clock = clock;
+        rn$47$d = rn$47$q;
         rl$47$clock = clock;
+        rl$47$d = rl$47$q;
         re$47$clock = clock;
+        re$47$d = re$47$q;
         rs$47$clock = clock;
+        rs$47$d = rs$47$q;
         rv$48$clock = clock;
+        rv$48$d = rv$48$q;
         rn$48$clock = clock;
+        rn$48$d = rn$48$q;
         rl$48$clock = clock;
+        rl$48$d = rl$48$q;
         re$48$clock = clock;
+        re$48$d = re$48$q;
         rs$48$clock = clock;
+        rs$48$d = rs$48$q;
         rv$49$clock = clock;
+        rv$49$d = rv$49$q;
         rn$49$clock = clock;
+        rn$49$d = rn$49$q;
         rl$49$clock = clock;
+        rl$49$d = rl$49$q;
         re$49$clock = clock;
+        re$49$d = re$49$q;
         rs$49$clock = clock;
+        rs$49$d = rs$49$q;
         rv$50$clock = clock;
+        rv$50$d = rv$50$q;
         rn$50$clock = clock;
+        rn$50$d = rn$50$q;
         rl$50$clock = clock;
+        rl$50$d = rl$50$q;
         re$50$clock = clock;
+        re$50$d = re$50$q;
         rs$50$clock = clock;
+        rs$50$d = rs$50$q;
         rv$51$clock = clock;
+        rv$51$d = rv$51$q;
         rn$51$clock = clock;
+        rn$51$d = rn$51$q;
         rl$51$clock = clock;
+        rl$51$d = rl$51$q;
         re$51$clock = clock;
+        re$51$d = re$51$q;
         rs$51$clock = clock;
+        rs$51$d = rs$51$q;
         rv$52$clock = clock;
+        rv$52$d = rv$52$q;
         rn$52$clock = clock;
+        rn$52$d = rn$52$q;
         rl$52$clock = clock;
+        rl$52$d = rl$52$q;
         re$52$clock = clock;
+        re$52$d = re$52$q;
         rs$52$clock = clock;
+        rs$52$d = rs$52$q;
         rv$53$clock = clock;
+        rv$53$d = rv$53$q;
         rn$53$clock = clock;
+        rn$53$d = rn$53$q;
         rl$53$clock = clock;
+        rl$53$d = rl$53$q;
         re$53$clock = clock;
+        re$53$d = re$53$q;
         rs$53$clock = clock;
+        rs$53$d = rs$53$q;
         rv$54$clock = clock;
+        rv$54$d = rv$54$q;
         rn$54$clock = clock;
+        rn$54$d = rn$54$q;
         rl$54$clock = clock;
+        rl$54$d = rl$54$q;
         re$54$clock = clock;
+        re$54$d = re$54$q;
         rs$54$clock = clock;
+        rs$54$d = rs$54$q;
         rv$55$clock = clock;
+        rv$55$d = rv$55$q;
         rn$55$clock = clock;
+        rn$55$d = rn$55$q;
         rl$55$clock = clock;
+        rl$55$d = rl$55$q;
         re$55$clock = clock;
+        re$55$d = re$55$q;
         rs$55$clock = clock;
+        rs$55$d = rs$55$q;
         rv$56$clock = clock;
+        rv$56$d = rv$56$q;
         rn$56$clock = clock;
+        rn$56$d = rn$56$q;
         rl$56$clock = clock;
+        rl$56$d = rl$56$q;
         re$56$clock = clock;
+        re$56$d = re$56$q;
         rs$56$clock = clock;
+        rs$56$d = rs$56$q;
         rv$57$clock = clock;
+        rv$57$d = rv$57$q;
         rn$57$clock = clock;
+        rn$57$d = rn$57$q;
         rl$57$clock = clock;
+        rl$57$d = rl$57$q;
         re$57$clock = clock;
+        re$57$d = re$57$q;
         rs$57$clock = clock;
+        rs$57$d = rs$57$q;
         rv$58$clock = clock;
+        rv$58$d = rv$58$q;
         rn$58$clock = clock;
+        rn$58$d = rn$58$q;
         rl$58$clock = clock;
+        rl$58$d = rl$58$q;
         re$58$clock = clock;
+        re$58$d = re$58$q;
         rs$58$clock = clock;
+        rs$58$d = rs$58$q;
         rv$59$clock = clock;
+        rv$59$d = rv$59$q;
         rn$59$clock = clock;
+        rn$59$d = rn$59$q;
         rl$59$clock = clock;
+        rl$59$d = rl$59$q;
         re$59$clock = clock;
+        re$59$d = re$59$q;
         rs$59$clock = clock;
+        rs$59$d = rs$59$q;
         rv$60$clock = clock;
+        rv$60$d = rv$60$q;
         rn$60$clock = clock;
+        rn$60$d = rn$60$q;
         rl$60$clock = clock;
+        rl$60$d = rl$60$q;
         re$60$clock = clock;
+        re$60$d = re$60$q;
         rs$60$clock = clock;
+        rs$60$d = rs$60$q;
         rv$61$clock = clock;
+        rv$61$d = rv$61$q;
         rn$61$clock = clock;
+        rn$61$d = rn$61$q;
         rl$61$clock = clock;
+        rl$61$d = rl$61$q;
         re$61$clock = clock;
+        re$61$d = re$61$q;
         rs$61$clock = clock;
+        rs$61$d = rs$61$q;
         rv$62$clock = clock;
+        rv$62$d = rv$62$q;
         rn$62$clock = clock;
+        rn$62$d = rn$62$q;
         rl$62$clock = clock;
+        rl$62$d = rl$62$q;
         re$62$clock = clock;
+        re$62$d = re$62$q;
         rs$62$clock = clock;
+        rs$62$d = rs$62$q;
         rv$63$clock = clock;
+        rv$63$d = rv$63$q;
         rn$63$clock = clock;
+        rn$63$d = rn$63$q;
         rl$63$clock = clock;
+        rl$63$d = rl$63$q;
         re$63$clock = clock;
+        re$63$d = re$63$q;
         rs$63$clock = clock;
+        rs$63$d = rs$63$q;
         l_fok$0 = (fresh$0$q < k_half) | fl$0$nonempty;
         l_fcell$0 = fl$0$head;
         if (fresh$0$q < k_half) begin
             l_fcell$0 = fresh$0$q | k_rb$0;
         end
         l_ftake$0 = 1'b0;
-        if ((ph$q == k_slot$0) & (ring$0$count < k4_3) & l_fok$0) begin
-            l_ftake$0 = 1'b1;
-        end
-        if ((ph$q == k_slot$1) & (ring$1$count < k4_3) & l_fok$0) begin
-            l_ftake$0 = 1'b1;
-        end
-        if ((ph$q == k_slot$2) & (ring$2$count < k4_3) & l_fok$0) begin
-            l_ftake$0 = 1'b1;
-        end
-        if ((ph$q == k_slot$3) & (ring$3$count < k4_3) & l_fok$0) begin
-            l_ftake$0 = 1'b1;
-        end
-        if ((ph$q == k_slot$4) & (ring$4$count < k4_3) & l_fok$0) begin
-            l_ftake$0 = 1'b1;
-        end
-        if ((ph$q == k_slot$5) & (ring$5$count < k4_3) & l_fok$0) begin
-            l_ftake$0 = 1'b1;
-        end
-        if ((ph$q == k_slot$6) & (ring$6$count < k4_3) & l_fok$0) begin
-            l_ftake$0 = 1'b1;
-        end
-        if ((ph$q == k_slot$7) & (ring$7$count < k4_3) & l_fok$0) begin
-            l_ftake$0 = 1'b1;
-        end
-        if ((ph$q == k_slot$8) & (ring$8$count < k4_3) & l_fok$0) begin
-            l_ftake$0 = 1'b1;
-        end
-        if ((ph$q == k_slot$9) & (ring$9$count < k4_3) & l_fok$0) begin
-            l_ftake$0 = 1'b1;
-        end
-        if ((ph$q == k_slot$10) & (ring$10$count < k4_3) & l_fok$0) begin
-            l_ftake$0 = 1'b1;
-        end
-        if ((ph$q == k_slot$11) & (ring$11$count < k4_3) & l_fok$0) begin
-            l_ftake$0 = 1'b1;
-        end
-        if ((ph$q == k_slot$12) & (ring$12$count < k4_3) & l_fok$0) begin
-            l_ftake$0 = 1'b1;
-        end
-        if ((ph$q == k_slot$13) & (ring$13$count < k4_3) & l_fok$0) begin
-            l_ftake$0 = 1'b1;
-        end
-        if ((ph$q == k_slot$14) & (ring$14$count < k4_3) & l_fok$0) begin
-            l_ftake$0 = 1'b1;
-        end
-        if ((ph$q == k_slot$15) & (ring$15$count < k4_3) & l_fok$0) begin
-            l_ftake$0 = 1'b1;
-        end
-        fl$0$pop = 1'b0;
-        fresh$0$d = fresh$0$q;
-        if (l_ftake$0) begin
-            if (fresh$0$q < k_half) begin
-                fresh$0$d = fresh$0$q + k1_ca;
-            end
-            else begin
-                fl$0$pop = 1'b1;
-            end
-        end
-        if (reset) begin
-            fresh$0$d = k0_ca;
-        end
         l_fok$1 = (fresh$1$q < k_half) | fl$1$nonempty;
         l_fcell$1 = fl$1$head;
         if (fresh$1$q < k_half) begin
             l_fcell$1 = fresh$1$q | k_rb$1;
         end
         l_ftake$1 = 1'b0;
-        if ((ph$q == k_slot$16) & (ring$0$count < k4_3) & l_fok$1) begin
-            l_ftake$1 = 1'b1;
-        end
-        if ((ph$q == k_slot$17) & (ring$1$count < k4_3) & l_fok$1) begin
-            l_ftake$1 = 1'b1;
-        end
-        if ((ph$q == k_slot$18) & (ring$2$count < k4_3) & l_fok$1) begin
-            l_ftake$1 = 1'b1;
-        end
-        if ((ph$q == k_slot$19) & (ring$3$count < k4_3) & l_fok$1) begin
-            l_ftake$1 = 1'b1;
-        end
-        if ((ph$q == k_slot$20) & (ring$4$count < k4_3) & l_fok$1) begin
-            l_ftake$1 = 1'b1;
-        end
-        if ((ph$q == k_slot$21) & (ring$5$count < k4_3) & l_fok$1) begin
-            l_ftake$1 = 1'b1;
-        end
-        if ((ph$q == k_slot$22) & (ring$6$count < k4_3) & l_fok$1) begin
-            l_ftake$1 = 1'b1;
-        end
-        if ((ph$q == k_slot$23) & (ring$7$count < k4_3) & l_fok$1) begin
-            l_ftake$1 = 1'b1;
-        end
-        if ((ph$q == k_slot$24) & (ring$8$count < k4_3) & l_fok$1) begin
-            l_ftake$1 = 1'b1;
-        end
-        if ((ph$q == k_slot$25) & (ring$9$count < k4_3) & l_fok$1) begin
-            l_ftake$1 = 1'b1;
-        end
-        if ((ph$q == k_slot$26) & (ring$10$count < k4_3) & l_fok$1) begin
-            l_ftake$1 = 1'b1;
-        end
-        if ((ph$q == k_slot$27) & (ring$11$count < k4_3) & l_fok$1) begin
-            l_ftake$1 = 1'b1;
-        end
-        if ((ph$q == k_slot$28) & (ring$12$count < k4_3) & l_fok$1) begin
-            l_ftake$1 = 1'b1;
-        end
-        if ((ph$q == k_slot$29) & (ring$13$count < k4_3) & l_fok$1) begin
-            l_ftake$1 = 1'b1;
-        end
-        if ((ph$q == k_slot$30) & (ring$14$count < k4_3) & l_fok$1) begin
-            l_ftake$1 = 1'b1;
-        end
-        if ((ph$q == k_slot$31) & (ring$15$count < k4_3) & l_fok$1) begin
-            l_ftake$1 = 1'b1;
-        end
-        fl$1$pop = 1'b0;
-        fresh$1$d = fresh$1$q;
-        if (l_ftake$1) begin
-            if (fresh$1$q < k_half) begin
-                fresh$1$d = fresh$1$q + k1_ca;
-            end
-            else begin
-                fl$1$pop = 1'b1;
-            end
-        end
-        if (reset) begin
-            fresh$1$d = k0_ca;
-        end
         l_push$0 = inp$0$valid & (((df$0$count < k63_7) & ~i_ovr$0$q) | (inp$0$last & (df$0$count < k64_7)));
-        i_ovr$0$d = i_ovr$0$q;
-        if (inp$0$valid & ~l_push$0) begin
-            i_ovr$0$d = ~inp$0$last;
-        end
-        if (inp$0$valid & inp$0$last) begin
-            i_ovr$0$d = 1'b0;
-        end
-        if (reset) begin
-            i_ovr$0$d = 1'b0;
-        end
-        c_ovr$0$d = c_ovr$0$q;
-        if (inp$0$valid & ~l_push$0) begin
-            c_ovr$0$d = c_ovr$0$q + k1_32;
-        end
-        if (reset) begin
-            c_ovr$0$d = k0_32;
-        end
         df$0$push = l_push$0;
         pk_w$0$data = inp$0$data;
         pk_w$0$last = inp$0$last;
         pk_w$0$empty = inp$0$empty;
         pk_w$0$ovr = i_ovr$0$q;
         df$0$push_data = pk_w$0$y;
+        if (inp$0$valid & ~l_push$0) begin
+            c_ovr$0$d = c_ovr$0$q + k1_32;
+            i_ovr$0$d = ~inp$0$last;
+        end
+        if (inp$0$valid & inp$0$last) begin
+            i_ovr$0$d = 1'b0;
+        end
         inp$0$ovr = c_ovr$0$q;
         vq$0$push = inp$0$vd_valid;
         vq$0$push_data = inp$0$vd;
         hw$0$a = df$0$head;
         hv$0$a = vq$0$head;
         l_bnext$0 = (ph$q + k_i1$0) & k_mask;
-        l_take$0 = ~w_act$0$q & d_ne$0$q & vq$0$nonempty & (cq_cell$0$count < k4_4);
-        w_emp$0$d = w_emp$0$q;
-        if (l_take$0) begin
-            w_emp$0$d = hv$0$empty;
-        end
+        l_pop$0 = 1'b0;
         vq$0$pop = 1'b0;
-        if (l_take$0) begin
-            vq$0$pop = 1'b1;
-        end
+        ring$0$pop = 1'b0;
+        l_cq$0 = 1'b0;
+        l_take$0 = ~w_act$0$q & d_ne$0$q & vq$0$nonempty & (cq_cell$0$count < k4_4);
         l_act$0 = w_act$0$q;
-        if (l_take$0) begin
-            l_act$0 = 1'b1;
-        end
         l_adm$0 = w_adm$0$q;
-        if (l_take$0) begin
-            l_adm$0 = hv$0$admit;
-        end
         l_emp$0 = w_emp$0$q;
-        if (l_take$0) begin
-            l_emp$0 = hv$0$empty;
-        end
         l_j$0 = w_j$0$q;
         if (l_take$0) begin
+            vq$0$pop = 1'b1;
+            l_act$0 = 1'b1;
+            l_adm$0 = hv$0$admit;
+            l_emp$0 = hv$0$empty;
+            if (hv$0$trim) begin
+                l_emp$0 = k0_3;
+            end
             l_j$0 = k0_9;
+            w_act$0$d = 1'b1;
+            w_adm$0$d = hv$0$admit;
+            w_rem$0$d = hv$0$words;
+            w_emp$0$d = hv$0$empty;
+            w_trim$0$d = hv$0$trim;
+            w_cs$0$d = hv$0$csum;
+            if (hv$0$trim) begin
+                w_rem$0$d = k8_9;
+                w_emp$0$d = k0_3;
+            end
+            w_row$0$d = 1'b0;
+            w_j$0$d = k0_9;
+            w_j0$0$d = 1'b1;
+            w_col$0$d = k0_8;
         end
         l_j0$0 = l_take$0 | w_j0$0$q;
+        l_addr$0 = w_cur$0$q;
         l_j1$0 = l_j$0 + k1_9;
         l_heff$0 = w_head$0$q;
-        if (l_j0$0) begin
-            l_heff$0 = ring$0$head;
-        end
-        cp_c$0$d = cp_c$0$q;
-        cp_c$0$d = l_heff$0;
         l_seff$0 = w_s$0$q;
         if (l_j0$0) begin
+            l_heff$0 = ring$0$head;
             l_seff$0 = l_bnext$0;
         end
         l_jw$0 = w_rem$0$q == k1_9;
         if (l_take$0) begin
-            l_jw$0 = hv$0$words == k1_9;
-        end
-        l_c$0 = d_ne$0$q & ring$0$nonempty & d_av$0$q;
-        l_start$0 = l_c$0 & ((l_take$0 & hv$0$admit) | (w_act$0$q & w_adm$0$q & ~w_row$0$q & (w_j0$0$q | w_at$0$q)));
-        l_addr$0 = w_cur$0$q;
-        if (l_start$0) begin
-            l_addr$0 = ring$0$head;
-        end
-        l_go$0 = w_row$0$q | l_start$0;
-        w_j0$0$d = w_j0$0$q;
-        w_act$0$d = w_act$0$q;
-        w_adm$0$d = w_adm$0$q;
-        w_row$0$d = w_row$0$q;
-        w_j$0$d = w_j$0$q;
-        w_col$0$d = w_col$0$q;
-        w_s$0$d = w_s$0$q;
-        w_cur$0$d = w_cur$0$q;
-        w_head$0$d = w_head$0$q;
-        w_rem$0$d = w_rem$0$q;
-        wr_en$0$d = 1'b0;
-        wr_addr$0$d = wr_addr$0$q;
-        wr_data$0$d = wr_data$0$q;
-        wl_en$0$d = 1'b0;
-        wl_addr$0$d = wl_addr$0$q;
-        wl_data$0$d = wl_data$0$q;
-        l_pop$0 = 1'b0;
-        ring$0$pop = 1'b0;
-        l_cq$0 = 1'b0;
-        if (l_take$0) begin
-            w_act$0$d = 1'b1;
-        end
-        if (l_take$0) begin
-            w_adm$0$d = hv$0$admit;
-        end
-        if (l_take$0) begin
-            w_rem$0$d = hv$0$words;
-        end
-        if (l_take$0) begin
-            w_row$0$d = 1'b0;
-        end
-        if (l_take$0) begin
-            w_j$0$d = k0_9;
-        end
-        if (l_take$0) begin
-            w_j0$0$d = 1'b1;
-        end
-        if (l_take$0) begin
-            w_col$0$d = k0_8;
+            l_jw$0 = (hv$0$words == k1_9) & ~hv$0$trim;
         end
         l_cpe$0 = hw$0$empty;
+        l_wd$0 = hw$0$data;
+        if (w_trim$0$q & ~l_take$0) begin
+            if (w_j$0$q == k2_9) begin
+                l_wd$0 = (hw$0$data & k_lo48) | k_len50;
+            end
+            if (w_j$0$q == k3_9) begin
+                l_wd$0 = (hw$0$data & k_lo48) | (64'(w_cs$0$q) << k48_8);
+            end
+            if (w_j$0$q == k4_9) begin
+                l_wd$0 = hw$0$data | k_chop;
+            end
+        end
         l_cpb$0 = hw$0$ovr | ~l_jw$0 | (hw$0$empty != l_emp$0);
         if (l_act$0 & ~l_adm$0) begin
             if (df$0$nonempty) begin
@@ -27379,16 +29485,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
+        l_c$0 = d_ne$0$q & ring$0$nonempty & d_av$0$q;
+        l_start$0 = l_c$0 & ((l_take$0 & hv$0$admit) | (w_act$0$q & w_adm$0$q & ~w_row$0$q & (w_j0$0$q | w_at$0$q)));
+        l_go$0 = w_row$0$q | l_start$0;
+        if (l_start$0) begin
+            l_addr$0 = ring$0$head;
+        end
         if (l_go$0) begin
             l_pop$0 = 1'b1;
             wr_en$0$d = 1'b1;
             wr_addr$0$d = l_addr$0;
-            wr_data$0$d = hw$0$data;
+            wr_data$0$d = l_wd$0;
             w_j$0$d = l_j1$0;
             w_j0$0$d = ~l_take$0 & (w_j$0$q == k511_9);
             w_rem$0$d = w_rem$0$q - k1_9;
             if (l_take$0) begin
                 w_rem$0$d = hv$0$words - k1_9;
+                if (hv$0$trim) begin
+                    w_rem$0$d = k7_9;
+                end
             end
             w_col$0$d = (w_col$0$q + k1_8) & k_mask;
             if (l_j0$0) begin
@@ -27415,7 +29530,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             else if (l_jw$0) begin
                 l_cq$0 = 1'b1;
                 l_cpe$0 = l_emp$0;
-                l_cpb$0 = 1'b1;
+                l_cpb$0 = ~w_trim$0$q | l_take$0;
                 w_adm$0$d = 1'b0;
                 w_row$0$d = 1'b0;
             end
@@ -27423,53 +29538,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 w_row$0$d = l_j0$0 | (w_col$0$q != k_nm1);
             end
         end
-        if (reset) begin
-            w_act$0$d = 1'b0;
-        end
-        if (reset) begin
-            w_adm$0$d = 1'b0;
-        end
-        if (reset) begin
-            w_row$0$d = 1'b0;
-        end
-        if (reset) begin
-            w_j$0$d = k0_9;
-        end
-        if (reset) begin
-            w_j0$0$d = 1'b1;
-        end
-        if (reset) begin
-            w_col$0$d = k0_8;
-        end
-        if (reset) begin
-            wr_en$0$d = 1'b0;
-        end
-        if (reset) begin
-            wl_en$0$d = 1'b0;
-        end
-        cp_v$0$d = 1'b0;
-        cp_v$0$d = l_cq$0;
-        if (reset) begin
-            cp_v$0$d = 1'b0;
-        end
-        lastc$0$d = lastc$0$q;
-        if (l_push$0 & inp$0$last) begin
-            lastc$0$d = lastc$0$q + k1_7;
-        end
-        if (l_pop$0 & hw$0$last) begin
-            lastc$0$d = lastc$0$q - k1_7;
-        end
-        if (l_push$0 & inp$0$last & l_pop$0 & hw$0$last) begin
-            lastc$0$d = lastc$0$q;
-        end
-        if (reset) begin
-            lastc$0$d = k0_7;
-        end
         df$0$pop = l_pop$0;
         pk_m$0$s = l_seff$0;
         pk_m$0$words = l_j1$0;
         pk_m$0$empty = l_cpe$0;
         pk_m$0$bad = l_cpb$0;
+        cp_v$0$d = l_cq$0;
+        cp_c$0$d = l_heff$0;
+        cp_m$0$d = pk_m$0$y;
         cq_cell$0$push = cp_v$0$q;
         cq_cell$0$push_data = cp_c$0$q;
         cq_meta$0$push = cp_v$0$q;
@@ -27480,9 +29556,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_at$0$d = 1'b0;
         end
         d_ne$0$d = l_push$0 | (df$0$count >= k2_7) | ((df$0$count == k1_7) & ~l_pop$0);
-        if (reset) begin
-            d_ne$0$d = 1'b0;
-        end
         l_ge$0 = df$0$count >= k_n7;
         if (l_push$0 & ~l_pop$0) begin
             l_ge$0 = df$0$count >= k_nm1_7;
@@ -27498,8 +29571,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lnz$0 = lastc$0$q >= k2_7;
         end
         d_av$0$d = l_ge$0 | l_lnz$0;
-        if (reset) begin
-            d_av$0$d = 1'b0;
+        if (l_push$0 & inp$0$last) begin
+            lastc$0$d = lastc$0$q + k1_7;
+        end
+        if (l_pop$0 & hw$0$last) begin
+            lastc$0$d = lastc$0$q - k1_7;
+        end
+        if (l_push$0 & inp$0$last & l_pop$0 & hw$0$last) begin
+            lastc$0$d = lastc$0$q;
         end
         cq_cell$0$pop = inp$0$cp_pop;
         cq_meta$0$pop = inp$0$cp_pop;
@@ -27507,138 +29586,96 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         inp$0$cp_cell = cq_cell$0$head;
         inp$0$cp_meta = cq_meta$0$head;
         ring$0$push = 1'b0;
-        if ((ph$q == k_slot$0) & (ring$0$count < k4_3) & l_fok$0) begin
-            ring$0$push = 1'b1;
-        end
-        if ((ph$q == k_slot$16) & (ring$0$count < k4_3) & l_fok$1) begin
-            ring$0$push = 1'b1;
-        end
         ring$0$push_data = l_fcell$0;
         if ((ph$q == k_slot$0) & (ring$0$count < k4_3) & l_fok$0) begin
+            ring$0$push = 1'b1;
             ring$0$push_data = l_fcell$0;
+            l_ftake$0 = 1'b1;
         end
         if ((ph$q == k_slot$16) & (ring$0$count < k4_3) & l_fok$1) begin
+            ring$0$push = 1'b1;
             ring$0$push_data = l_fcell$1;
+            l_ftake$1 = 1'b1;
         end
         l_push$1 = inp$1$valid & (((df$1$count < k63_7) & ~i_ovr$1$q) | (inp$1$last & (df$1$count < k64_7)));
-        i_ovr$1$d = i_ovr$1$q;
-        if (inp$1$valid & ~l_push$1) begin
-            i_ovr$1$d = ~inp$1$last;
-        end
-        if (inp$1$valid & inp$1$last) begin
-            i_ovr$1$d = 1'b0;
-        end
-        if (reset) begin
-            i_ovr$1$d = 1'b0;
-        end
-        c_ovr$1$d = c_ovr$1$q;
-        if (inp$1$valid & ~l_push$1) begin
-            c_ovr$1$d = c_ovr$1$q + k1_32;
-        end
-        if (reset) begin
-            c_ovr$1$d = k0_32;
-        end
         df$1$push = l_push$1;
         pk_w$1$data = inp$1$data;
         pk_w$1$last = inp$1$last;
         pk_w$1$empty = inp$1$empty;
         pk_w$1$ovr = i_ovr$1$q;
         df$1$push_data = pk_w$1$y;
+        if (inp$1$valid & ~l_push$1) begin
+            c_ovr$1$d = c_ovr$1$q + k1_32;
+            i_ovr$1$d = ~inp$1$last;
+        end
+        if (inp$1$valid & inp$1$last) begin
+            i_ovr$1$d = 1'b0;
+        end
         inp$1$ovr = c_ovr$1$q;
         vq$1$push = inp$1$vd_valid;
         vq$1$push_data = inp$1$vd;
         hw$1$a = df$1$head;
         hv$1$a = vq$1$head;
         l_bnext$1 = (ph$q + k_i1$1) & k_mask;
-        l_take$1 = ~w_act$1$q & d_ne$1$q & vq$1$nonempty & (cq_cell$1$count < k4_4);
-        w_emp$1$d = w_emp$1$q;
-        if (l_take$1) begin
-            w_emp$1$d = hv$1$empty;
-        end
+        l_pop$1 = 1'b0;
         vq$1$pop = 1'b0;
-        if (l_take$1) begin
-            vq$1$pop = 1'b1;
-        end
+        ring$1$pop = 1'b0;
+        l_cq$1 = 1'b0;
+        l_take$1 = ~w_act$1$q & d_ne$1$q & vq$1$nonempty & (cq_cell$1$count < k4_4);
         l_act$1 = w_act$1$q;
-        if (l_take$1) begin
-            l_act$1 = 1'b1;
-        end
         l_adm$1 = w_adm$1$q;
-        if (l_take$1) begin
-            l_adm$1 = hv$1$admit;
-        end
         l_emp$1 = w_emp$1$q;
-        if (l_take$1) begin
-            l_emp$1 = hv$1$empty;
-        end
         l_j$1 = w_j$1$q;
         if (l_take$1) begin
+            vq$1$pop = 1'b1;
+            l_act$1 = 1'b1;
+            l_adm$1 = hv$1$admit;
+            l_emp$1 = hv$1$empty;
+            if (hv$1$trim) begin
+                l_emp$1 = k0_3;
+            end
             l_j$1 = k0_9;
+            w_act$1$d = 1'b1;
+            w_adm$1$d = hv$1$admit;
+            w_rem$1$d = hv$1$words;
+            w_emp$1$d = hv$1$empty;
+            w_trim$1$d = hv$1$trim;
+            w_cs$1$d = hv$1$csum;
+            if (hv$1$trim) begin
+                w_rem$1$d = k8_9;
+                w_emp$1$d = k0_3;
+            end
+            w_row$1$d = 1'b0;
+            w_j$1$d = k0_9;
+            w_j0$1$d = 1'b1;
+            w_col$1$d = k0_8;
         end
         l_j0$1 = l_take$1 | w_j0$1$q;
+        l_addr$1 = w_cur$1$q;
         l_j1$1 = l_j$1 + k1_9;
         l_heff$1 = w_head$1$q;
-        if (l_j0$1) begin
-            l_heff$1 = ring$1$head;
-        end
-        cp_c$1$d = cp_c$1$q;
-        cp_c$1$d = l_heff$1;
         l_seff$1 = w_s$1$q;
         if (l_j0$1) begin
+            l_heff$1 = ring$1$head;
             l_seff$1 = l_bnext$1;
         end
         l_jw$1 = w_rem$1$q == k1_9;
         if (l_take$1) begin
-            l_jw$1 = hv$1$words == k1_9;
-        end
-        l_c$1 = d_ne$1$q & ring$1$nonempty & d_av$1$q;
-        l_start$1 = l_c$1 & ((l_take$1 & hv$1$admit) | (w_act$1$q & w_adm$1$q & ~w_row$1$q & (w_j0$1$q | w_at$1$q)));
-        l_addr$1 = w_cur$1$q;
-        if (l_start$1) begin
-            l_addr$1 = ring$1$head;
-        end
-        l_go$1 = w_row$1$q | l_start$1;
-        w_j0$1$d = w_j0$1$q;
-        w_act$1$d = w_act$1$q;
-        w_adm$1$d = w_adm$1$q;
-        w_row$1$d = w_row$1$q;
-        w_j$1$d = w_j$1$q;
-        w_col$1$d = w_col$1$q;
-        w_s$1$d = w_s$1$q;
-        w_cur$1$d = w_cur$1$q;
-        w_head$1$d = w_head$1$q;
-        w_rem$1$d = w_rem$1$q;
-        wr_en$1$d = 1'b0;
-        wr_addr$1$d = wr_addr$1$q;
-        wr_data$1$d = wr_data$1$q;
-        wl_en$1$d = 1'b0;
-        wl_addr$1$d = wl_addr$1$q;
-        wl_data$1$d = wl_data$1$q;
-        l_pop$1 = 1'b0;
-        ring$1$pop = 1'b0;
-        l_cq$1 = 1'b0;
-        if (l_take$1) begin
-            w_act$1$d = 1'b1;
-        end
-        if (l_take$1) begin
-            w_adm$1$d = hv$1$admit;
-        end
-        if (l_take$1) begin
-            w_rem$1$d = hv$1$words;
-        end
-        if (l_take$1) begin
-            w_row$1$d = 1'b0;
-        end
-        if (l_take$1) begin
-            w_j$1$d = k0_9;
-        end
-        if (l_take$1) begin
-            w_j0$1$d = 1'b1;
-        end
-        if (l_take$1) begin
-            w_col$1$d = k0_8;
+            l_jw$1 = (hv$1$words == k1_9) & ~hv$1$trim;
         end
         l_cpe$1 = hw$1$empty;
+        l_wd$1 = hw$1$data;
+        if (w_trim$1$q & ~l_take$1) begin
+            if (w_j$1$q == k2_9) begin
+                l_wd$1 = (hw$1$data & k_lo48) | k_len50;
+            end
+            if (w_j$1$q == k3_9) begin
+                l_wd$1 = (hw$1$data & k_lo48) | (64'(w_cs$1$q) << k48_8);
+            end
+            if (w_j$1$q == k4_9) begin
+                l_wd$1 = hw$1$data | k_chop;
+            end
+        end
         l_cpb$1 = hw$1$ovr | ~l_jw$1 | (hw$1$empty != l_emp$1);
         if (l_act$1 & ~l_adm$1) begin
             if (df$1$nonempty) begin
@@ -27648,16 +29685,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
+        l_c$1 = d_ne$1$q & ring$1$nonempty & d_av$1$q;
+        l_start$1 = l_c$1 & ((l_take$1 & hv$1$admit) | (w_act$1$q & w_adm$1$q & ~w_row$1$q & (w_j0$1$q | w_at$1$q)));
+        l_go$1 = w_row$1$q | l_start$1;
+        if (l_start$1) begin
+            l_addr$1 = ring$1$head;
+        end
         if (l_go$1) begin
             l_pop$1 = 1'b1;
             wr_en$1$d = 1'b1;
             wr_addr$1$d = l_addr$1;
-            wr_data$1$d = hw$1$data;
+            wr_data$1$d = l_wd$1;
             w_j$1$d = l_j1$1;
             w_j0$1$d = ~l_take$1 & (w_j$1$q == k511_9);
             w_rem$1$d = w_rem$1$q - k1_9;
             if (l_take$1) begin
                 w_rem$1$d = hv$1$words - k1_9;
+                if (hv$1$trim) begin
+                    w_rem$1$d = k7_9;
+                end
             end
             w_col$1$d = (w_col$1$q + k1_8) & k_mask;
             if (l_j0$1) begin
@@ -27684,7 +29730,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             else if (l_jw$1) begin
                 l_cq$1 = 1'b1;
                 l_cpe$1 = l_emp$1;
-                l_cpb$1 = 1'b1;
+                l_cpb$1 = ~w_trim$1$q | l_take$1;
                 w_adm$1$d = 1'b0;
                 w_row$1$d = 1'b0;
             end
@@ -27692,53 +29738,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 w_row$1$d = l_j0$1 | (w_col$1$q != k_nm1);
             end
         end
-        if (reset) begin
-            w_act$1$d = 1'b0;
-        end
-        if (reset) begin
-            w_adm$1$d = 1'b0;
-        end
-        if (reset) begin
-            w_row$1$d = 1'b0;
-        end
-        if (reset) begin
-            w_j$1$d = k0_9;
-        end
-        if (reset) begin
-            w_j0$1$d = 1'b1;
-        end
-        if (reset) begin
-            w_col$1$d = k0_8;
-        end
-        if (reset) begin
-            wr_en$1$d = 1'b0;
-        end
-        if (reset) begin
-            wl_en$1$d = 1'b0;
-        end
-        cp_v$1$d = 1'b0;
-        cp_v$1$d = l_cq$1;
-        if (reset) begin
-            cp_v$1$d = 1'b0;
-        end
-        lastc$1$d = lastc$1$q;
-        if (l_push$1 & inp$1$last) begin
-            lastc$1$d = lastc$1$q + k1_7;
-        end
-        if (l_pop$1 & hw$1$last) begin
-            lastc$1$d = lastc$1$q - k1_7;
-        end
-        if (l_push$1 & inp$1$last & l_pop$1 & hw$1$last) begin
-            lastc$1$d = lastc$1$q;
-        end
-        if (reset) begin
-            lastc$1$d = k0_7;
-        end
         df$1$pop = l_pop$1;
         pk_m$1$s = l_seff$1;
         pk_m$1$words = l_j1$1;
         pk_m$1$empty = l_cpe$1;
         pk_m$1$bad = l_cpb$1;
+        cp_v$1$d = l_cq$1;
+        cp_c$1$d = l_heff$1;
+        cp_m$1$d = pk_m$1$y;
         cq_cell$1$push = cp_v$1$q;
         cq_cell$1$push_data = cp_c$1$q;
         cq_meta$1$push = cp_v$1$q;
@@ -27749,9 +29756,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_at$1$d = 1'b0;
         end
         d_ne$1$d = l_push$1 | (df$1$count >= k2_7) | ((df$1$count == k1_7) & ~l_pop$1);
-        if (reset) begin
-            d_ne$1$d = 1'b0;
-        end
         l_ge$1 = df$1$count >= k_n7;
         if (l_push$1 & ~l_pop$1) begin
             l_ge$1 = df$1$count >= k_nm1_7;
@@ -27767,8 +29771,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lnz$1 = lastc$1$q >= k2_7;
         end
         d_av$1$d = l_ge$1 | l_lnz$1;
-        if (reset) begin
-            d_av$1$d = 1'b0;
+        if (l_push$1 & inp$1$last) begin
+            lastc$1$d = lastc$1$q + k1_7;
+        end
+        if (l_pop$1 & hw$1$last) begin
+            lastc$1$d = lastc$1$q - k1_7;
+        end
+        if (l_push$1 & inp$1$last & l_pop$1 & hw$1$last) begin
+            lastc$1$d = lastc$1$q;
         end
         cq_cell$1$pop = inp$1$cp_pop;
         cq_meta$1$pop = inp$1$cp_pop;
@@ -27776,138 +29786,96 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         inp$1$cp_cell = cq_cell$1$head;
         inp$1$cp_meta = cq_meta$1$head;
         ring$1$push = 1'b0;
-        if ((ph$q == k_slot$1) & (ring$1$count < k4_3) & l_fok$0) begin
-            ring$1$push = 1'b1;
-        end
-        if ((ph$q == k_slot$17) & (ring$1$count < k4_3) & l_fok$1) begin
-            ring$1$push = 1'b1;
-        end
         ring$1$push_data = l_fcell$0;
         if ((ph$q == k_slot$1) & (ring$1$count < k4_3) & l_fok$0) begin
+            ring$1$push = 1'b1;
             ring$1$push_data = l_fcell$0;
+            l_ftake$0 = 1'b1;
         end
         if ((ph$q == k_slot$17) & (ring$1$count < k4_3) & l_fok$1) begin
+            ring$1$push = 1'b1;
             ring$1$push_data = l_fcell$1;
+            l_ftake$1 = 1'b1;
         end
         l_push$2 = inp$2$valid & (((df$2$count < k63_7) & ~i_ovr$2$q) | (inp$2$last & (df$2$count < k64_7)));
-        i_ovr$2$d = i_ovr$2$q;
-        if (inp$2$valid & ~l_push$2) begin
-            i_ovr$2$d = ~inp$2$last;
-        end
-        if (inp$2$valid & inp$2$last) begin
-            i_ovr$2$d = 1'b0;
-        end
-        if (reset) begin
-            i_ovr$2$d = 1'b0;
-        end
-        c_ovr$2$d = c_ovr$2$q;
-        if (inp$2$valid & ~l_push$2) begin
-            c_ovr$2$d = c_ovr$2$q + k1_32;
-        end
-        if (reset) begin
-            c_ovr$2$d = k0_32;
-        end
         df$2$push = l_push$2;
         pk_w$2$data = inp$2$data;
         pk_w$2$last = inp$2$last;
         pk_w$2$empty = inp$2$empty;
         pk_w$2$ovr = i_ovr$2$q;
         df$2$push_data = pk_w$2$y;
+        if (inp$2$valid & ~l_push$2) begin
+            c_ovr$2$d = c_ovr$2$q + k1_32;
+            i_ovr$2$d = ~inp$2$last;
+        end
+        if (inp$2$valid & inp$2$last) begin
+            i_ovr$2$d = 1'b0;
+        end
         inp$2$ovr = c_ovr$2$q;
         vq$2$push = inp$2$vd_valid;
         vq$2$push_data = inp$2$vd;
         hw$2$a = df$2$head;
         hv$2$a = vq$2$head;
         l_bnext$2 = (ph$q + k_i1$2) & k_mask;
-        l_take$2 = ~w_act$2$q & d_ne$2$q & vq$2$nonempty & (cq_cell$2$count < k4_4);
-        w_emp$2$d = w_emp$2$q;
-        if (l_take$2) begin
-            w_emp$2$d = hv$2$empty;
-        end
+        l_pop$2 = 1'b0;
         vq$2$pop = 1'b0;
-        if (l_take$2) begin
-            vq$2$pop = 1'b1;
-        end
+        ring$2$pop = 1'b0;
+        l_cq$2 = 1'b0;
+        l_take$2 = ~w_act$2$q & d_ne$2$q & vq$2$nonempty & (cq_cell$2$count < k4_4);
         l_act$2 = w_act$2$q;
-        if (l_take$2) begin
-            l_act$2 = 1'b1;
-        end
         l_adm$2 = w_adm$2$q;
-        if (l_take$2) begin
-            l_adm$2 = hv$2$admit;
-        end
         l_emp$2 = w_emp$2$q;
-        if (l_take$2) begin
-            l_emp$2 = hv$2$empty;
-        end
         l_j$2 = w_j$2$q;
         if (l_take$2) begin
+            vq$2$pop = 1'b1;
+            l_act$2 = 1'b1;
+            l_adm$2 = hv$2$admit;
+            l_emp$2 = hv$2$empty;
+            if (hv$2$trim) begin
+                l_emp$2 = k0_3;
+            end
             l_j$2 = k0_9;
+            w_act$2$d = 1'b1;
+            w_adm$2$d = hv$2$admit;
+            w_rem$2$d = hv$2$words;
+            w_emp$2$d = hv$2$empty;
+            w_trim$2$d = hv$2$trim;
+            w_cs$2$d = hv$2$csum;
+            if (hv$2$trim) begin
+                w_rem$2$d = k8_9;
+                w_emp$2$d = k0_3;
+            end
+            w_row$2$d = 1'b0;
+            w_j$2$d = k0_9;
+            w_j0$2$d = 1'b1;
+            w_col$2$d = k0_8;
         end
         l_j0$2 = l_take$2 | w_j0$2$q;
+        l_addr$2 = w_cur$2$q;
         l_j1$2 = l_j$2 + k1_9;
         l_heff$2 = w_head$2$q;
-        if (l_j0$2) begin
-            l_heff$2 = ring$2$head;
-        end
-        cp_c$2$d = cp_c$2$q;
-        cp_c$2$d = l_heff$2;
         l_seff$2 = w_s$2$q;
         if (l_j0$2) begin
+            l_heff$2 = ring$2$head;
             l_seff$2 = l_bnext$2;
         end
         l_jw$2 = w_rem$2$q == k1_9;
         if (l_take$2) begin
-            l_jw$2 = hv$2$words == k1_9;
-        end
-        l_c$2 = d_ne$2$q & ring$2$nonempty & d_av$2$q;
-        l_start$2 = l_c$2 & ((l_take$2 & hv$2$admit) | (w_act$2$q & w_adm$2$q & ~w_row$2$q & (w_j0$2$q | w_at$2$q)));
-        l_addr$2 = w_cur$2$q;
-        if (l_start$2) begin
-            l_addr$2 = ring$2$head;
-        end
-        l_go$2 = w_row$2$q | l_start$2;
-        w_j0$2$d = w_j0$2$q;
-        w_act$2$d = w_act$2$q;
-        w_adm$2$d = w_adm$2$q;
-        w_row$2$d = w_row$2$q;
-        w_j$2$d = w_j$2$q;
-        w_col$2$d = w_col$2$q;
-        w_s$2$d = w_s$2$q;
-        w_cur$2$d = w_cur$2$q;
-        w_head$2$d = w_head$2$q;
-        w_rem$2$d = w_rem$2$q;
-        wr_en$2$d = 1'b0;
-        wr_addr$2$d = wr_addr$2$q;
-        wr_data$2$d = wr_data$2$q;
-        wl_en$2$d = 1'b0;
-        wl_addr$2$d = wl_addr$2$q;
-        wl_data$2$d = wl_data$2$q;
-        l_pop$2 = 1'b0;
-        ring$2$pop = 1'b0;
-        l_cq$2 = 1'b0;
-        if (l_take$2) begin
-            w_act$2$d = 1'b1;
-        end
-        if (l_take$2) begin
-            w_adm$2$d = hv$2$admit;
-        end
-        if (l_take$2) begin
-            w_rem$2$d = hv$2$words;
-        end
-        if (l_take$2) begin
-            w_row$2$d = 1'b0;
-        end
-        if (l_take$2) begin
-            w_j$2$d = k0_9;
-        end
-        if (l_take$2) begin
-            w_j0$2$d = 1'b1;
-        end
-        if (l_take$2) begin
-            w_col$2$d = k0_8;
+            l_jw$2 = (hv$2$words == k1_9) & ~hv$2$trim;
         end
         l_cpe$2 = hw$2$empty;
+        l_wd$2 = hw$2$data;
+        if (w_trim$2$q & ~l_take$2) begin
+            if (w_j$2$q == k2_9) begin
+                l_wd$2 = (hw$2$data & k_lo48) | k_len50;
+            end
+            if (w_j$2$q == k3_9) begin
+                l_wd$2 = (hw$2$data & k_lo48) | (64'(w_cs$2$q) << k48_8);
+            end
+            if (w_j$2$q == k4_9) begin
+                l_wd$2 = hw$2$data | k_chop;
+            end
+        end
         l_cpb$2 = hw$2$ovr | ~l_jw$2 | (hw$2$empty != l_emp$2);
         if (l_act$2 & ~l_adm$2) begin
             if (df$2$nonempty) begin
@@ -27917,16 +29885,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
+        l_c$2 = d_ne$2$q & ring$2$nonempty & d_av$2$q;
+        l_start$2 = l_c$2 & ((l_take$2 & hv$2$admit) | (w_act$2$q & w_adm$2$q & ~w_row$2$q & (w_j0$2$q | w_at$2$q)));
+        l_go$2 = w_row$2$q | l_start$2;
+        if (l_start$2) begin
+            l_addr$2 = ring$2$head;
+        end
         if (l_go$2) begin
             l_pop$2 = 1'b1;
             wr_en$2$d = 1'b1;
             wr_addr$2$d = l_addr$2;
-            wr_data$2$d = hw$2$data;
+            wr_data$2$d = l_wd$2;
             w_j$2$d = l_j1$2;
             w_j0$2$d = ~l_take$2 & (w_j$2$q == k511_9);
             w_rem$2$d = w_rem$2$q - k1_9;
             if (l_take$2) begin
                 w_rem$2$d = hv$2$words - k1_9;
+                if (hv$2$trim) begin
+                    w_rem$2$d = k7_9;
+                end
             end
             w_col$2$d = (w_col$2$q + k1_8) & k_mask;
             if (l_j0$2) begin
@@ -27953,7 +29930,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             else if (l_jw$2) begin
                 l_cq$2 = 1'b1;
                 l_cpe$2 = l_emp$2;
-                l_cpb$2 = 1'b1;
+                l_cpb$2 = ~w_trim$2$q | l_take$2;
                 w_adm$2$d = 1'b0;
                 w_row$2$d = 1'b0;
             end
@@ -27961,53 +29938,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 w_row$2$d = l_j0$2 | (w_col$2$q != k_nm1);
             end
         end
-        if (reset) begin
-            w_act$2$d = 1'b0;
-        end
-        if (reset) begin
-            w_adm$2$d = 1'b0;
-        end
-        if (reset) begin
-            w_row$2$d = 1'b0;
-        end
-        if (reset) begin
-            w_j$2$d = k0_9;
-        end
-        if (reset) begin
-            w_j0$2$d = 1'b1;
-        end
-        if (reset) begin
-            w_col$2$d = k0_8;
-        end
-        if (reset) begin
-            wr_en$2$d = 1'b0;
-        end
-        if (reset) begin
-            wl_en$2$d = 1'b0;
-        end
-        cp_v$2$d = 1'b0;
-        cp_v$2$d = l_cq$2;
-        if (reset) begin
-            cp_v$2$d = 1'b0;
-        end
-        lastc$2$d = lastc$2$q;
-        if (l_push$2 & inp$2$last) begin
-            lastc$2$d = lastc$2$q + k1_7;
-        end
-        if (l_pop$2 & hw$2$last) begin
-            lastc$2$d = lastc$2$q - k1_7;
-        end
-        if (l_push$2 & inp$2$last & l_pop$2 & hw$2$last) begin
-            lastc$2$d = lastc$2$q;
-        end
-        if (reset) begin
-            lastc$2$d = k0_7;
-        end
         df$2$pop = l_pop$2;
         pk_m$2$s = l_seff$2;
         pk_m$2$words = l_j1$2;
         pk_m$2$empty = l_cpe$2;
         pk_m$2$bad = l_cpb$2;
+        cp_v$2$d = l_cq$2;
+        cp_c$2$d = l_heff$2;
+        cp_m$2$d = pk_m$2$y;
         cq_cell$2$push = cp_v$2$q;
         cq_cell$2$push_data = cp_c$2$q;
         cq_meta$2$push = cp_v$2$q;
@@ -28018,9 +29956,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_at$2$d = 1'b0;
         end
         d_ne$2$d = l_push$2 | (df$2$count >= k2_7) | ((df$2$count == k1_7) & ~l_pop$2);
-        if (reset) begin
-            d_ne$2$d = 1'b0;
-        end
         l_ge$2 = df$2$count >= k_n7;
         if (l_push$2 & ~l_pop$2) begin
             l_ge$2 = df$2$count >= k_nm1_7;
@@ -28036,8 +29971,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lnz$2 = lastc$2$q >= k2_7;
         end
         d_av$2$d = l_ge$2 | l_lnz$2;
-        if (reset) begin
-            d_av$2$d = 1'b0;
+        if (l_push$2 & inp$2$last) begin
+            lastc$2$d = lastc$2$q + k1_7;
+        end
+        if (l_pop$2 & hw$2$last) begin
+            lastc$2$d = lastc$2$q - k1_7;
+        end
+        if (l_push$2 & inp$2$last & l_pop$2 & hw$2$last) begin
+            lastc$2$d = lastc$2$q;
         end
         cq_cell$2$pop = inp$2$cp_pop;
         cq_meta$2$pop = inp$2$cp_pop;
@@ -28045,140 +29986,96 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         inp$2$cp_cell = cq_cell$2$head;
         inp$2$cp_meta = cq_meta$2$head;
         ring$2$push = 1'b0;
-        if ((ph$q == k_slot$2) & (ring$2$count < k4_3) & l_fok$0) begin
-            ring$2$push = 1'b1;
-        end
-        if ((ph$q == k_slot$18) & (ring$2$count < k4_3) & l_fok$1) begin
-            ring$2$push = 1'b1;
-        end
         ring$2$push_data = l_fcell$0;
         if ((ph$q == k_slot$2) & (ring$2$count < k4_3) & l_fok$0) begin
+            ring$2$push = 1'b1;
             ring$2$push_data = l_fcell$0;
+            l_ftake$0 = 1'b1;
         end
         if ((ph$q == k_slot$18) & (ring$2$count < k4_3) & l_fok$1) begin
+            ring$2$push = 1'b1;
             ring$2$push_data = l_fcell$1;
+            l_ftake$1 = 1'b1;
         end
         l_push$3 = inp$3$valid & (((df$3$count < k63_7) & ~i_ovr$3$q) | (inp$3$last & (df$3$count < k64_7)));
-        i_ovr$3$d = i_ovr$3$q;
-        if (inp$3$valid & ~l_push$3) begin
-            i_ovr$3$d = ~inp$3$last;
-        end
-        if (inp$3$valid & inp$3$last) begin
-            i_ovr$3$d = 1'b0;
-        end
-        if (reset) begin
-            i_ovr$3$d = 1'b0;
-        end
-        c_ovr$3$d = c_ovr$3$q;
-        if (inp$3$valid & ~l_push$3) begin
-            c_ovr$3$d = c_ovr$3$q + k1_32;
-        end
-        if (reset) begin
-            c_ovr$3$d = k0_32;
-        end
         df$3$push = l_push$3;
         pk_w$3$data = inp$3$data;
         pk_w$3$last = inp$3$last;
         pk_w$3$empty = inp$3$empty;
         pk_w$3$ovr = i_ovr$3$q;
-    end
-    always @(*) begin
         df$3$push_data = pk_w$3$y;
+        if (inp$3$valid & ~l_push$3) begin
+            c_ovr$3$d = c_ovr$3$q + k1_32;
+            i_ovr$3$d = ~inp$3$last;
+        end
+        if (inp$3$valid & inp$3$last) begin
+            i_ovr$3$d = 1'b0;
+        end
         inp$3$ovr = c_ovr$3$q;
         vq$3$push = inp$3$vd_valid;
         vq$3$push_data = inp$3$vd;
         hw$3$a = df$3$head;
         hv$3$a = vq$3$head;
         l_bnext$3 = (ph$q + k_i1$3) & k_mask;
-        l_take$3 = ~w_act$3$q & d_ne$3$q & vq$3$nonempty & (cq_cell$3$count < k4_4);
-        w_emp$3$d = w_emp$3$q;
-        if (l_take$3) begin
-            w_emp$3$d = hv$3$empty;
-        end
+        l_pop$3 = 1'b0;
         vq$3$pop = 1'b0;
-        if (l_take$3) begin
-            vq$3$pop = 1'b1;
-        end
+        ring$3$pop = 1'b0;
+        l_cq$3 = 1'b0;
+        l_take$3 = ~w_act$3$q & d_ne$3$q & vq$3$nonempty & (cq_cell$3$count < k4_4);
         l_act$3 = w_act$3$q;
-        if (l_take$3) begin
-            l_act$3 = 1'b1;
-        end
         l_adm$3 = w_adm$3$q;
-        if (l_take$3) begin
-            l_adm$3 = hv$3$admit;
-        end
         l_emp$3 = w_emp$3$q;
-        if (l_take$3) begin
-            l_emp$3 = hv$3$empty;
-        end
         l_j$3 = w_j$3$q;
         if (l_take$3) begin
+            vq$3$pop = 1'b1;
+            l_act$3 = 1'b1;
+            l_adm$3 = hv$3$admit;
+            l_emp$3 = hv$3$empty;
+            if (hv$3$trim) begin
+                l_emp$3 = k0_3;
+            end
             l_j$3 = k0_9;
+            w_act$3$d = 1'b1;
+            w_adm$3$d = hv$3$admit;
+            w_rem$3$d = hv$3$words;
+            w_emp$3$d = hv$3$empty;
+            w_trim$3$d = hv$3$trim;
+            w_cs$3$d = hv$3$csum;
+            if (hv$3$trim) begin
+                w_rem$3$d = k8_9;
+                w_emp$3$d = k0_3;
+            end
+            w_row$3$d = 1'b0;
+            w_j$3$d = k0_9;
+            w_j0$3$d = 1'b1;
+            w_col$3$d = k0_8;
         end
         l_j0$3 = l_take$3 | w_j0$3$q;
+        l_addr$3 = w_cur$3$q;
         l_j1$3 = l_j$3 + k1_9;
         l_heff$3 = w_head$3$q;
-        if (l_j0$3) begin
-            l_heff$3 = ring$3$head;
-        end
-        cp_c$3$d = cp_c$3$q;
-        cp_c$3$d = l_heff$3;
         l_seff$3 = w_s$3$q;
         if (l_j0$3) begin
+            l_heff$3 = ring$3$head;
             l_seff$3 = l_bnext$3;
         end
         l_jw$3 = w_rem$3$q == k1_9;
         if (l_take$3) begin
-            l_jw$3 = hv$3$words == k1_9;
-        end
-        l_c$3 = d_ne$3$q & ring$3$nonempty & d_av$3$q;
-        l_start$3 = l_c$3 & ((l_take$3 & hv$3$admit) | (w_act$3$q & w_adm$3$q & ~w_row$3$q & (w_j0$3$q | w_at$3$q)));
-        l_addr$3 = w_cur$3$q;
-        if (l_start$3) begin
-            l_addr$3 = ring$3$head;
-        end
-        l_go$3 = w_row$3$q | l_start$3;
-        w_j0$3$d = w_j0$3$q;
-        w_act$3$d = w_act$3$q;
-        w_adm$3$d = w_adm$3$q;
-        w_row$3$d = w_row$3$q;
-        w_j$3$d = w_j$3$q;
-        w_col$3$d = w_col$3$q;
-        w_s$3$d = w_s$3$q;
-        w_cur$3$d = w_cur$3$q;
-        w_head$3$d = w_head$3$q;
-        w_rem$3$d = w_rem$3$q;
-        wr_en$3$d = 1'b0;
-        wr_addr$3$d = wr_addr$3$q;
-        wr_data$3$d = wr_data$3$q;
-        wl_en$3$d = 1'b0;
-        wl_addr$3$d = wl_addr$3$q;
-        wl_data$3$d = wl_data$3$q;
-        l_pop$3 = 1'b0;
-        ring$3$pop = 1'b0;
-        l_cq$3 = 1'b0;
-        if (l_take$3) begin
-            w_act$3$d = 1'b1;
-        end
-        if (l_take$3) begin
-            w_adm$3$d = hv$3$admit;
-        end
-        if (l_take$3) begin
-            w_rem$3$d = hv$3$words;
-        end
-        if (l_take$3) begin
-            w_row$3$d = 1'b0;
-        end
-        if (l_take$3) begin
-            w_j$3$d = k0_9;
-        end
-        if (l_take$3) begin
-            w_j0$3$d = 1'b1;
-        end
-        if (l_take$3) begin
-            w_col$3$d = k0_8;
+            l_jw$3 = (hv$3$words == k1_9) & ~hv$3$trim;
         end
         l_cpe$3 = hw$3$empty;
+        l_wd$3 = hw$3$data;
+        if (w_trim$3$q & ~l_take$3) begin
+            if (w_j$3$q == k2_9) begin
+                l_wd$3 = (hw$3$data & k_lo48) | k_len50;
+            end
+            if (w_j$3$q == k3_9) begin
+                l_wd$3 = (hw$3$data & k_lo48) | (64'(w_cs$3$q) << k48_8);
+            end
+            if (w_j$3$q == k4_9) begin
+                l_wd$3 = hw$3$data | k_chop;
+            end
+        end
         l_cpb$3 = hw$3$ovr | ~l_jw$3 | (hw$3$empty != l_emp$3);
         if (l_act$3 & ~l_adm$3) begin
             if (df$3$nonempty) begin
@@ -28188,16 +30085,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
+        l_c$3 = d_ne$3$q & ring$3$nonempty & d_av$3$q;
+        l_start$3 = l_c$3 & ((l_take$3 & hv$3$admit) | (w_act$3$q & w_adm$3$q & ~w_row$3$q & (w_j0$3$q | w_at$3$q)));
+        l_go$3 = w_row$3$q | l_start$3;
+        if (l_start$3) begin
+            l_addr$3 = ring$3$head;
+        end
         if (l_go$3) begin
             l_pop$3 = 1'b1;
             wr_en$3$d = 1'b1;
             wr_addr$3$d = l_addr$3;
-            wr_data$3$d = hw$3$data;
+            wr_data$3$d = l_wd$3;
             w_j$3$d = l_j1$3;
             w_j0$3$d = ~l_take$3 & (w_j$3$q == k511_9);
             w_rem$3$d = w_rem$3$q - k1_9;
             if (l_take$3) begin
                 w_rem$3$d = hv$3$words - k1_9;
+                if (hv$3$trim) begin
+                    w_rem$3$d = k7_9;
+                end
             end
             w_col$3$d = (w_col$3$q + k1_8) & k_mask;
             if (l_j0$3) begin
@@ -28224,7 +30130,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             else if (l_jw$3) begin
                 l_cq$3 = 1'b1;
                 l_cpe$3 = l_emp$3;
-                l_cpb$3 = 1'b1;
+                l_cpb$3 = ~w_trim$3$q | l_take$3;
                 w_adm$3$d = 1'b0;
                 w_row$3$d = 1'b0;
             end
@@ -28232,53 +30138,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 w_row$3$d = l_j0$3 | (w_col$3$q != k_nm1);
             end
         end
-        if (reset) begin
-            w_act$3$d = 1'b0;
-        end
-        if (reset) begin
-            w_adm$3$d = 1'b0;
-        end
-        if (reset) begin
-            w_row$3$d = 1'b0;
-        end
-        if (reset) begin
-            w_j$3$d = k0_9;
-        end
-        if (reset) begin
-            w_j0$3$d = 1'b1;
-        end
-        if (reset) begin
-            w_col$3$d = k0_8;
-        end
-        if (reset) begin
-            wr_en$3$d = 1'b0;
-        end
-        if (reset) begin
-            wl_en$3$d = 1'b0;
-        end
-        cp_v$3$d = 1'b0;
-        cp_v$3$d = l_cq$3;
-        if (reset) begin
-            cp_v$3$d = 1'b0;
-        end
-        lastc$3$d = lastc$3$q;
-        if (l_push$3 & inp$3$last) begin
-            lastc$3$d = lastc$3$q + k1_7;
-        end
-        if (l_pop$3 & hw$3$last) begin
-            lastc$3$d = lastc$3$q - k1_7;
-        end
-        if (l_push$3 & inp$3$last & l_pop$3 & hw$3$last) begin
-            lastc$3$d = lastc$3$q;
-        end
-        if (reset) begin
-            lastc$3$d = k0_7;
-        end
         df$3$pop = l_pop$3;
         pk_m$3$s = l_seff$3;
         pk_m$3$words = l_j1$3;
         pk_m$3$empty = l_cpe$3;
         pk_m$3$bad = l_cpb$3;
+        cp_v$3$d = l_cq$3;
+        cp_c$3$d = l_heff$3;
+        cp_m$3$d = pk_m$3$y;
         cq_cell$3$push = cp_v$3$q;
         cq_cell$3$push_data = cp_c$3$q;
         cq_meta$3$push = cp_v$3$q;
@@ -28289,9 +30156,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_at$3$d = 1'b0;
         end
         d_ne$3$d = l_push$3 | (df$3$count >= k2_7) | ((df$3$count == k1_7) & ~l_pop$3);
-        if (reset) begin
-            d_ne$3$d = 1'b0;
-        end
         l_ge$3 = df$3$count >= k_n7;
         if (l_push$3 & ~l_pop$3) begin
             l_ge$3 = df$3$count >= k_nm1_7;
@@ -28307,8 +30171,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lnz$3 = lastc$3$q >= k2_7;
         end
         d_av$3$d = l_ge$3 | l_lnz$3;
-        if (reset) begin
-            d_av$3$d = 1'b0;
+        if (l_push$3 & inp$3$last) begin
+            lastc$3$d = lastc$3$q + k1_7;
+        end
+        if (l_pop$3 & hw$3$last) begin
+            lastc$3$d = lastc$3$q - k1_7;
+        end
+        if (l_push$3 & inp$3$last & l_pop$3 & hw$3$last) begin
+            lastc$3$d = lastc$3$q;
         end
         cq_cell$3$pop = inp$3$cp_pop;
         cq_meta$3$pop = inp$3$cp_pop;
@@ -28316,138 +30186,96 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         inp$3$cp_cell = cq_cell$3$head;
         inp$3$cp_meta = cq_meta$3$head;
         ring$3$push = 1'b0;
-        if ((ph$q == k_slot$3) & (ring$3$count < k4_3) & l_fok$0) begin
-            ring$3$push = 1'b1;
-        end
-        if ((ph$q == k_slot$19) & (ring$3$count < k4_3) & l_fok$1) begin
-            ring$3$push = 1'b1;
-        end
         ring$3$push_data = l_fcell$0;
         if ((ph$q == k_slot$3) & (ring$3$count < k4_3) & l_fok$0) begin
+            ring$3$push = 1'b1;
             ring$3$push_data = l_fcell$0;
+            l_ftake$0 = 1'b1;
         end
         if ((ph$q == k_slot$19) & (ring$3$count < k4_3) & l_fok$1) begin
+            ring$3$push = 1'b1;
             ring$3$push_data = l_fcell$1;
+            l_ftake$1 = 1'b1;
         end
         l_push$4 = inp$4$valid & (((df$4$count < k63_7) & ~i_ovr$4$q) | (inp$4$last & (df$4$count < k64_7)));
-        i_ovr$4$d = i_ovr$4$q;
-        if (inp$4$valid & ~l_push$4) begin
-            i_ovr$4$d = ~inp$4$last;
-        end
-        if (inp$4$valid & inp$4$last) begin
-            i_ovr$4$d = 1'b0;
-        end
-        if (reset) begin
-            i_ovr$4$d = 1'b0;
-        end
-        c_ovr$4$d = c_ovr$4$q;
-        if (inp$4$valid & ~l_push$4) begin
-            c_ovr$4$d = c_ovr$4$q + k1_32;
-        end
-        if (reset) begin
-            c_ovr$4$d = k0_32;
-        end
         df$4$push = l_push$4;
         pk_w$4$data = inp$4$data;
         pk_w$4$last = inp$4$last;
         pk_w$4$empty = inp$4$empty;
         pk_w$4$ovr = i_ovr$4$q;
         df$4$push_data = pk_w$4$y;
+        if (inp$4$valid & ~l_push$4) begin
+            c_ovr$4$d = c_ovr$4$q + k1_32;
+            i_ovr$4$d = ~inp$4$last;
+        end
+        if (inp$4$valid & inp$4$last) begin
+            i_ovr$4$d = 1'b0;
+        end
         inp$4$ovr = c_ovr$4$q;
         vq$4$push = inp$4$vd_valid;
         vq$4$push_data = inp$4$vd;
         hw$4$a = df$4$head;
         hv$4$a = vq$4$head;
         l_bnext$4 = (ph$q + k_i1$4) & k_mask;
-        l_take$4 = ~w_act$4$q & d_ne$4$q & vq$4$nonempty & (cq_cell$4$count < k4_4);
-        w_emp$4$d = w_emp$4$q;
-        if (l_take$4) begin
-            w_emp$4$d = hv$4$empty;
-        end
+        l_pop$4 = 1'b0;
         vq$4$pop = 1'b0;
-        if (l_take$4) begin
-            vq$4$pop = 1'b1;
-        end
+        ring$4$pop = 1'b0;
+        l_cq$4 = 1'b0;
+        l_take$4 = ~w_act$4$q & d_ne$4$q & vq$4$nonempty & (cq_cell$4$count < k4_4);
         l_act$4 = w_act$4$q;
-        if (l_take$4) begin
-            l_act$4 = 1'b1;
-        end
         l_adm$4 = w_adm$4$q;
-        if (l_take$4) begin
-            l_adm$4 = hv$4$admit;
-        end
         l_emp$4 = w_emp$4$q;
-        if (l_take$4) begin
-            l_emp$4 = hv$4$empty;
-        end
         l_j$4 = w_j$4$q;
         if (l_take$4) begin
+            vq$4$pop = 1'b1;
+            l_act$4 = 1'b1;
+            l_adm$4 = hv$4$admit;
+            l_emp$4 = hv$4$empty;
+            if (hv$4$trim) begin
+                l_emp$4 = k0_3;
+            end
             l_j$4 = k0_9;
+            w_act$4$d = 1'b1;
+            w_adm$4$d = hv$4$admit;
+            w_rem$4$d = hv$4$words;
+            w_emp$4$d = hv$4$empty;
+            w_trim$4$d = hv$4$trim;
+            w_cs$4$d = hv$4$csum;
+            if (hv$4$trim) begin
+                w_rem$4$d = k8_9;
+                w_emp$4$d = k0_3;
+            end
+            w_row$4$d = 1'b0;
+            w_j$4$d = k0_9;
+            w_j0$4$d = 1'b1;
+            w_col$4$d = k0_8;
         end
         l_j0$4 = l_take$4 | w_j0$4$q;
+        l_addr$4 = w_cur$4$q;
         l_j1$4 = l_j$4 + k1_9;
         l_heff$4 = w_head$4$q;
-        if (l_j0$4) begin
-            l_heff$4 = ring$4$head;
-        end
-        cp_c$4$d = cp_c$4$q;
-        cp_c$4$d = l_heff$4;
         l_seff$4 = w_s$4$q;
         if (l_j0$4) begin
+            l_heff$4 = ring$4$head;
             l_seff$4 = l_bnext$4;
         end
         l_jw$4 = w_rem$4$q == k1_9;
         if (l_take$4) begin
-            l_jw$4 = hv$4$words == k1_9;
-        end
-        l_c$4 = d_ne$4$q & ring$4$nonempty & d_av$4$q;
-        l_start$4 = l_c$4 & ((l_take$4 & hv$4$admit) | (w_act$4$q & w_adm$4$q & ~w_row$4$q & (w_j0$4$q | w_at$4$q)));
-        l_addr$4 = w_cur$4$q;
-        if (l_start$4) begin
-            l_addr$4 = ring$4$head;
-        end
-        l_go$4 = w_row$4$q | l_start$4;
-        w_j0$4$d = w_j0$4$q;
-        w_act$4$d = w_act$4$q;
-        w_adm$4$d = w_adm$4$q;
-        w_row$4$d = w_row$4$q;
-        w_j$4$d = w_j$4$q;
-        w_col$4$d = w_col$4$q;
-        w_s$4$d = w_s$4$q;
-        w_cur$4$d = w_cur$4$q;
-        w_head$4$d = w_head$4$q;
-        w_rem$4$d = w_rem$4$q;
-        wr_en$4$d = 1'b0;
-        wr_addr$4$d = wr_addr$4$q;
-        wr_data$4$d = wr_data$4$q;
-        wl_en$4$d = 1'b0;
-        wl_addr$4$d = wl_addr$4$q;
-        wl_data$4$d = wl_data$4$q;
-        l_pop$4 = 1'b0;
-        ring$4$pop = 1'b0;
-        l_cq$4 = 1'b0;
-        if (l_take$4) begin
-            w_act$4$d = 1'b1;
-        end
-        if (l_take$4) begin
-            w_adm$4$d = hv$4$admit;
-        end
-        if (l_take$4) begin
-            w_rem$4$d = hv$4$words;
-        end
-        if (l_take$4) begin
-            w_row$4$d = 1'b0;
-        end
-        if (l_take$4) begin
-            w_j$4$d = k0_9;
-        end
-        if (l_take$4) begin
-            w_j0$4$d = 1'b1;
-        end
-        if (l_take$4) begin
-            w_col$4$d = k0_8;
+            l_jw$4 = (hv$4$words == k1_9) & ~hv$4$trim;
         end
         l_cpe$4 = hw$4$empty;
+        l_wd$4 = hw$4$data;
+        if (w_trim$4$q & ~l_take$4) begin
+            if (w_j$4$q == k2_9) begin
+                l_wd$4 = (hw$4$data & k_lo48) | k_len50;
+            end
+            if (w_j$4$q == k3_9) begin
+                l_wd$4 = (hw$4$data & k_lo48) | (64'(w_cs$4$q) << k48_8);
+            end
+            if (w_j$4$q == k4_9) begin
+                l_wd$4 = hw$4$data | k_chop;
+            end
+        end
         l_cpb$4 = hw$4$ovr | ~l_jw$4 | (hw$4$empty != l_emp$4);
         if (l_act$4 & ~l_adm$4) begin
             if (df$4$nonempty) begin
@@ -28457,16 +30285,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
+        l_c$4 = d_ne$4$q & ring$4$nonempty & d_av$4$q;
+        l_start$4 = l_c$4 & ((l_take$4 & hv$4$admit) | (w_act$4$q & w_adm$4$q & ~w_row$4$q & (w_j0$4$q | w_at$4$q)));
+        l_go$4 = w_row$4$q | l_start$4;
+        if (l_start$4) begin
+            l_addr$4 = ring$4$head;
+        end
         if (l_go$4) begin
             l_pop$4 = 1'b1;
             wr_en$4$d = 1'b1;
             wr_addr$4$d = l_addr$4;
-            wr_data$4$d = hw$4$data;
+            wr_data$4$d = l_wd$4;
             w_j$4$d = l_j1$4;
             w_j0$4$d = ~l_take$4 & (w_j$4$q == k511_9);
             w_rem$4$d = w_rem$4$q - k1_9;
             if (l_take$4) begin
                 w_rem$4$d = hv$4$words - k1_9;
+                if (hv$4$trim) begin
+                    w_rem$4$d = k7_9;
+                end
             end
             w_col$4$d = (w_col$4$q + k1_8) & k_mask;
             if (l_j0$4) begin
@@ -28493,7 +30330,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             else if (l_jw$4) begin
                 l_cq$4 = 1'b1;
                 l_cpe$4 = l_emp$4;
-                l_cpb$4 = 1'b1;
+                l_cpb$4 = ~w_trim$4$q | l_take$4;
                 w_adm$4$d = 1'b0;
                 w_row$4$d = 1'b0;
             end
@@ -28501,53 +30338,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 w_row$4$d = l_j0$4 | (w_col$4$q != k_nm1);
             end
         end
-        if (reset) begin
-            w_act$4$d = 1'b0;
-        end
-        if (reset) begin
-            w_adm$4$d = 1'b0;
-        end
-        if (reset) begin
-            w_row$4$d = 1'b0;
-        end
-        if (reset) begin
-            w_j$4$d = k0_9;
-        end
-        if (reset) begin
-            w_j0$4$d = 1'b1;
-        end
-        if (reset) begin
-            w_col$4$d = k0_8;
-        end
-        if (reset) begin
-            wr_en$4$d = 1'b0;
-        end
-        if (reset) begin
-            wl_en$4$d = 1'b0;
-        end
-        cp_v$4$d = 1'b0;
-        cp_v$4$d = l_cq$4;
-        if (reset) begin
-            cp_v$4$d = 1'b0;
-        end
-        lastc$4$d = lastc$4$q;
-        if (l_push$4 & inp$4$last) begin
-            lastc$4$d = lastc$4$q + k1_7;
-        end
-        if (l_pop$4 & hw$4$last) begin
-            lastc$4$d = lastc$4$q - k1_7;
-        end
-        if (l_push$4 & inp$4$last & l_pop$4 & hw$4$last) begin
-            lastc$4$d = lastc$4$q;
-        end
-        if (reset) begin
-            lastc$4$d = k0_7;
-        end
         df$4$pop = l_pop$4;
         pk_m$4$s = l_seff$4;
         pk_m$4$words = l_j1$4;
         pk_m$4$empty = l_cpe$4;
         pk_m$4$bad = l_cpb$4;
+        cp_v$4$d = l_cq$4;
+        cp_c$4$d = l_heff$4;
+        cp_m$4$d = pk_m$4$y;
         cq_cell$4$push = cp_v$4$q;
         cq_cell$4$push_data = cp_c$4$q;
         cq_meta$4$push = cp_v$4$q;
@@ -28558,9 +30356,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_at$4$d = 1'b0;
         end
         d_ne$4$d = l_push$4 | (df$4$count >= k2_7) | ((df$4$count == k1_7) & ~l_pop$4);
-        if (reset) begin
-            d_ne$4$d = 1'b0;
-        end
         l_ge$4 = df$4$count >= k_n7;
         if (l_push$4 & ~l_pop$4) begin
             l_ge$4 = df$4$count >= k_nm1_7;
@@ -28576,8 +30371,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lnz$4 = lastc$4$q >= k2_7;
         end
         d_av$4$d = l_ge$4 | l_lnz$4;
-        if (reset) begin
-            d_av$4$d = 1'b0;
+        if (l_push$4 & inp$4$last) begin
+            lastc$4$d = lastc$4$q + k1_7;
+        end
+        if (l_pop$4 & hw$4$last) begin
+            lastc$4$d = lastc$4$q - k1_7;
+        end
+        if (l_push$4 & inp$4$last & l_pop$4 & hw$4$last) begin
+            lastc$4$d = lastc$4$q;
         end
         cq_cell$4$pop = inp$4$cp_pop;
         cq_meta$4$pop = inp$4$cp_pop;
@@ -28585,138 +30386,96 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         inp$4$cp_cell = cq_cell$4$head;
         inp$4$cp_meta = cq_meta$4$head;
         ring$4$push = 1'b0;
-        if ((ph$q == k_slot$4) & (ring$4$count < k4_3) & l_fok$0) begin
-            ring$4$push = 1'b1;
-        end
-        if ((ph$q == k_slot$20) & (ring$4$count < k4_3) & l_fok$1) begin
-            ring$4$push = 1'b1;
-        end
         ring$4$push_data = l_fcell$0;
         if ((ph$q == k_slot$4) & (ring$4$count < k4_3) & l_fok$0) begin
+            ring$4$push = 1'b1;
             ring$4$push_data = l_fcell$0;
+            l_ftake$0 = 1'b1;
         end
         if ((ph$q == k_slot$20) & (ring$4$count < k4_3) & l_fok$1) begin
+            ring$4$push = 1'b1;
             ring$4$push_data = l_fcell$1;
+            l_ftake$1 = 1'b1;
         end
         l_push$5 = inp$5$valid & (((df$5$count < k63_7) & ~i_ovr$5$q) | (inp$5$last & (df$5$count < k64_7)));
-        i_ovr$5$d = i_ovr$5$q;
-        if (inp$5$valid & ~l_push$5) begin
-            i_ovr$5$d = ~inp$5$last;
-        end
-        if (inp$5$valid & inp$5$last) begin
-            i_ovr$5$d = 1'b0;
-        end
-        if (reset) begin
-            i_ovr$5$d = 1'b0;
-        end
-        c_ovr$5$d = c_ovr$5$q;
-        if (inp$5$valid & ~l_push$5) begin
-            c_ovr$5$d = c_ovr$5$q + k1_32;
-        end
-        if (reset) begin
-            c_ovr$5$d = k0_32;
-        end
         df$5$push = l_push$5;
         pk_w$5$data = inp$5$data;
         pk_w$5$last = inp$5$last;
         pk_w$5$empty = inp$5$empty;
         pk_w$5$ovr = i_ovr$5$q;
         df$5$push_data = pk_w$5$y;
+        if (inp$5$valid & ~l_push$5) begin
+            c_ovr$5$d = c_ovr$5$q + k1_32;
+            i_ovr$5$d = ~inp$5$last;
+        end
+        if (inp$5$valid & inp$5$last) begin
+            i_ovr$5$d = 1'b0;
+        end
         inp$5$ovr = c_ovr$5$q;
         vq$5$push = inp$5$vd_valid;
         vq$5$push_data = inp$5$vd;
         hw$5$a = df$5$head;
         hv$5$a = vq$5$head;
         l_bnext$5 = (ph$q + k_i1$5) & k_mask;
-        l_take$5 = ~w_act$5$q & d_ne$5$q & vq$5$nonempty & (cq_cell$5$count < k4_4);
-        w_emp$5$d = w_emp$5$q;
-        if (l_take$5) begin
-            w_emp$5$d = hv$5$empty;
-        end
+        l_pop$5 = 1'b0;
         vq$5$pop = 1'b0;
-        if (l_take$5) begin
-            vq$5$pop = 1'b1;
-        end
+        ring$5$pop = 1'b0;
+        l_cq$5 = 1'b0;
+        l_take$5 = ~w_act$5$q & d_ne$5$q & vq$5$nonempty & (cq_cell$5$count < k4_4);
         l_act$5 = w_act$5$q;
-        if (l_take$5) begin
-            l_act$5 = 1'b1;
-        end
         l_adm$5 = w_adm$5$q;
-        if (l_take$5) begin
-            l_adm$5 = hv$5$admit;
-        end
         l_emp$5 = w_emp$5$q;
-        if (l_take$5) begin
-            l_emp$5 = hv$5$empty;
-        end
         l_j$5 = w_j$5$q;
         if (l_take$5) begin
+            vq$5$pop = 1'b1;
+            l_act$5 = 1'b1;
+            l_adm$5 = hv$5$admit;
+            l_emp$5 = hv$5$empty;
+            if (hv$5$trim) begin
+                l_emp$5 = k0_3;
+            end
             l_j$5 = k0_9;
+            w_act$5$d = 1'b1;
+            w_adm$5$d = hv$5$admit;
+            w_rem$5$d = hv$5$words;
+            w_emp$5$d = hv$5$empty;
+            w_trim$5$d = hv$5$trim;
+            w_cs$5$d = hv$5$csum;
+            if (hv$5$trim) begin
+                w_rem$5$d = k8_9;
+                w_emp$5$d = k0_3;
+            end
+            w_row$5$d = 1'b0;
+            w_j$5$d = k0_9;
+            w_j0$5$d = 1'b1;
+            w_col$5$d = k0_8;
         end
         l_j0$5 = l_take$5 | w_j0$5$q;
+        l_addr$5 = w_cur$5$q;
         l_j1$5 = l_j$5 + k1_9;
         l_heff$5 = w_head$5$q;
-        if (l_j0$5) begin
-            l_heff$5 = ring$5$head;
-        end
-        cp_c$5$d = cp_c$5$q;
-        cp_c$5$d = l_heff$5;
         l_seff$5 = w_s$5$q;
         if (l_j0$5) begin
+            l_heff$5 = ring$5$head;
             l_seff$5 = l_bnext$5;
         end
         l_jw$5 = w_rem$5$q == k1_9;
         if (l_take$5) begin
-            l_jw$5 = hv$5$words == k1_9;
-        end
-        l_c$5 = d_ne$5$q & ring$5$nonempty & d_av$5$q;
-        l_start$5 = l_c$5 & ((l_take$5 & hv$5$admit) | (w_act$5$q & w_adm$5$q & ~w_row$5$q & (w_j0$5$q | w_at$5$q)));
-        l_addr$5 = w_cur$5$q;
-        if (l_start$5) begin
-            l_addr$5 = ring$5$head;
-        end
-        l_go$5 = w_row$5$q | l_start$5;
-        w_j0$5$d = w_j0$5$q;
-        w_act$5$d = w_act$5$q;
-        w_adm$5$d = w_adm$5$q;
-        w_row$5$d = w_row$5$q;
-        w_j$5$d = w_j$5$q;
-        w_col$5$d = w_col$5$q;
-        w_s$5$d = w_s$5$q;
-        w_cur$5$d = w_cur$5$q;
-        w_head$5$d = w_head$5$q;
-        w_rem$5$d = w_rem$5$q;
-        wr_en$5$d = 1'b0;
-        wr_addr$5$d = wr_addr$5$q;
-        wr_data$5$d = wr_data$5$q;
-        wl_en$5$d = 1'b0;
-        wl_addr$5$d = wl_addr$5$q;
-        wl_data$5$d = wl_data$5$q;
-        l_pop$5 = 1'b0;
-        ring$5$pop = 1'b0;
-        l_cq$5 = 1'b0;
-        if (l_take$5) begin
-            w_act$5$d = 1'b1;
-        end
-        if (l_take$5) begin
-            w_adm$5$d = hv$5$admit;
-        end
-        if (l_take$5) begin
-            w_rem$5$d = hv$5$words;
-        end
-        if (l_take$5) begin
-            w_row$5$d = 1'b0;
-        end
-        if (l_take$5) begin
-            w_j$5$d = k0_9;
-        end
-        if (l_take$5) begin
-            w_j0$5$d = 1'b1;
-        end
-        if (l_take$5) begin
-            w_col$5$d = k0_8;
+            l_jw$5 = (hv$5$words == k1_9) & ~hv$5$trim;
         end
         l_cpe$5 = hw$5$empty;
+        l_wd$5 = hw$5$data;
+        if (w_trim$5$q & ~l_take$5) begin
+            if (w_j$5$q == k2_9) begin
+                l_wd$5 = (hw$5$data & k_lo48) | k_len50;
+            end
+            if (w_j$5$q == k3_9) begin
+                l_wd$5 = (hw$5$data & k_lo48) | (64'(w_cs$5$q) << k48_8);
+            end
+            if (w_j$5$q == k4_9) begin
+                l_wd$5 = hw$5$data | k_chop;
+            end
+        end
         l_cpb$5 = hw$5$ovr | ~l_jw$5 | (hw$5$empty != l_emp$5);
         if (l_act$5 & ~l_adm$5) begin
             if (df$5$nonempty) begin
@@ -28726,16 +30485,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
+        l_c$5 = d_ne$5$q & ring$5$nonempty & d_av$5$q;
+        l_start$5 = l_c$5 & ((l_take$5 & hv$5$admit) | (w_act$5$q & w_adm$5$q & ~w_row$5$q & (w_j0$5$q | w_at$5$q)));
+        l_go$5 = w_row$5$q | l_start$5;
+        if (l_start$5) begin
+            l_addr$5 = ring$5$head;
+        end
         if (l_go$5) begin
             l_pop$5 = 1'b1;
             wr_en$5$d = 1'b1;
             wr_addr$5$d = l_addr$5;
-            wr_data$5$d = hw$5$data;
+            wr_data$5$d = l_wd$5;
             w_j$5$d = l_j1$5;
             w_j0$5$d = ~l_take$5 & (w_j$5$q == k511_9);
             w_rem$5$d = w_rem$5$q - k1_9;
             if (l_take$5) begin
                 w_rem$5$d = hv$5$words - k1_9;
+                if (hv$5$trim) begin
+                    w_rem$5$d = k7_9;
+                end
             end
             w_col$5$d = (w_col$5$q + k1_8) & k_mask;
             if (l_j0$5) begin
@@ -28762,7 +30530,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             else if (l_jw$5) begin
                 l_cq$5 = 1'b1;
                 l_cpe$5 = l_emp$5;
-                l_cpb$5 = 1'b1;
+                l_cpb$5 = ~w_trim$5$q | l_take$5;
                 w_adm$5$d = 1'b0;
                 w_row$5$d = 1'b0;
             end
@@ -28770,53 +30538,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 w_row$5$d = l_j0$5 | (w_col$5$q != k_nm1);
             end
         end
-        if (reset) begin
-            w_act$5$d = 1'b0;
-        end
-        if (reset) begin
-            w_adm$5$d = 1'b0;
-        end
-        if (reset) begin
-            w_row$5$d = 1'b0;
-        end
-        if (reset) begin
-            w_j$5$d = k0_9;
-        end
-        if (reset) begin
-            w_j0$5$d = 1'b1;
-        end
-        if (reset) begin
-            w_col$5$d = k0_8;
-        end
-        if (reset) begin
-            wr_en$5$d = 1'b0;
-        end
-        if (reset) begin
-            wl_en$5$d = 1'b0;
-        end
-        cp_v$5$d = 1'b0;
-        cp_v$5$d = l_cq$5;
-        if (reset) begin
-            cp_v$5$d = 1'b0;
-        end
-        lastc$5$d = lastc$5$q;
-        if (l_push$5 & inp$5$last) begin
-            lastc$5$d = lastc$5$q + k1_7;
-        end
-        if (l_pop$5 & hw$5$last) begin
-            lastc$5$d = lastc$5$q - k1_7;
-        end
-        if (l_push$5 & inp$5$last & l_pop$5 & hw$5$last) begin
-            lastc$5$d = lastc$5$q;
-        end
-        if (reset) begin
-            lastc$5$d = k0_7;
-        end
         df$5$pop = l_pop$5;
         pk_m$5$s = l_seff$5;
         pk_m$5$words = l_j1$5;
         pk_m$5$empty = l_cpe$5;
         pk_m$5$bad = l_cpb$5;
+        cp_v$5$d = l_cq$5;
+        cp_c$5$d = l_heff$5;
+        cp_m$5$d = pk_m$5$y;
         cq_cell$5$push = cp_v$5$q;
         cq_cell$5$push_data = cp_c$5$q;
         cq_meta$5$push = cp_v$5$q;
@@ -28827,9 +30556,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_at$5$d = 1'b0;
         end
         d_ne$5$d = l_push$5 | (df$5$count >= k2_7) | ((df$5$count == k1_7) & ~l_pop$5);
-        if (reset) begin
-            d_ne$5$d = 1'b0;
-        end
         l_ge$5 = df$5$count >= k_n7;
         if (l_push$5 & ~l_pop$5) begin
             l_ge$5 = df$5$count >= k_nm1_7;
@@ -28845,8 +30571,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lnz$5 = lastc$5$q >= k2_7;
         end
         d_av$5$d = l_ge$5 | l_lnz$5;
-        if (reset) begin
-            d_av$5$d = 1'b0;
+        if (l_push$5 & inp$5$last) begin
+            lastc$5$d = lastc$5$q + k1_7;
+        end
+        if (l_pop$5 & hw$5$last) begin
+            lastc$5$d = lastc$5$q - k1_7;
+        end
+        if (l_push$5 & inp$5$last & l_pop$5 & hw$5$last) begin
+            lastc$5$d = lastc$5$q;
         end
         cq_cell$5$pop = inp$5$cp_pop;
         cq_meta$5$pop = inp$5$cp_pop;
@@ -28854,138 +30586,96 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         inp$5$cp_cell = cq_cell$5$head;
         inp$5$cp_meta = cq_meta$5$head;
         ring$5$push = 1'b0;
-        if ((ph$q == k_slot$5) & (ring$5$count < k4_3) & l_fok$0) begin
-            ring$5$push = 1'b1;
-        end
-        if ((ph$q == k_slot$21) & (ring$5$count < k4_3) & l_fok$1) begin
-            ring$5$push = 1'b1;
-        end
         ring$5$push_data = l_fcell$0;
         if ((ph$q == k_slot$5) & (ring$5$count < k4_3) & l_fok$0) begin
+            ring$5$push = 1'b1;
             ring$5$push_data = l_fcell$0;
+            l_ftake$0 = 1'b1;
         end
         if ((ph$q == k_slot$21) & (ring$5$count < k4_3) & l_fok$1) begin
+            ring$5$push = 1'b1;
             ring$5$push_data = l_fcell$1;
+            l_ftake$1 = 1'b1;
         end
         l_push$6 = inp$6$valid & (((df$6$count < k63_7) & ~i_ovr$6$q) | (inp$6$last & (df$6$count < k64_7)));
-        i_ovr$6$d = i_ovr$6$q;
-        if (inp$6$valid & ~l_push$6) begin
-            i_ovr$6$d = ~inp$6$last;
-        end
-        if (inp$6$valid & inp$6$last) begin
-            i_ovr$6$d = 1'b0;
-        end
-        if (reset) begin
-            i_ovr$6$d = 1'b0;
-        end
-        c_ovr$6$d = c_ovr$6$q;
-        if (inp$6$valid & ~l_push$6) begin
-            c_ovr$6$d = c_ovr$6$q + k1_32;
-        end
-        if (reset) begin
-            c_ovr$6$d = k0_32;
-        end
         df$6$push = l_push$6;
         pk_w$6$data = inp$6$data;
         pk_w$6$last = inp$6$last;
         pk_w$6$empty = inp$6$empty;
         pk_w$6$ovr = i_ovr$6$q;
         df$6$push_data = pk_w$6$y;
+        if (inp$6$valid & ~l_push$6) begin
+            c_ovr$6$d = c_ovr$6$q + k1_32;
+            i_ovr$6$d = ~inp$6$last;
+        end
+        if (inp$6$valid & inp$6$last) begin
+            i_ovr$6$d = 1'b0;
+        end
         inp$6$ovr = c_ovr$6$q;
         vq$6$push = inp$6$vd_valid;
         vq$6$push_data = inp$6$vd;
         hw$6$a = df$6$head;
         hv$6$a = vq$6$head;
         l_bnext$6 = (ph$q + k_i1$6) & k_mask;
-        l_take$6 = ~w_act$6$q & d_ne$6$q & vq$6$nonempty & (cq_cell$6$count < k4_4);
-        w_emp$6$d = w_emp$6$q;
-        if (l_take$6) begin
-            w_emp$6$d = hv$6$empty;
-        end
+        l_pop$6 = 1'b0;
         vq$6$pop = 1'b0;
-        if (l_take$6) begin
-            vq$6$pop = 1'b1;
-        end
+        ring$6$pop = 1'b0;
+        l_cq$6 = 1'b0;
+        l_take$6 = ~w_act$6$q & d_ne$6$q & vq$6$nonempty & (cq_cell$6$count < k4_4);
         l_act$6 = w_act$6$q;
-        if (l_take$6) begin
-            l_act$6 = 1'b1;
-        end
         l_adm$6 = w_adm$6$q;
-        if (l_take$6) begin
-            l_adm$6 = hv$6$admit;
-        end
         l_emp$6 = w_emp$6$q;
-        if (l_take$6) begin
-            l_emp$6 = hv$6$empty;
-        end
         l_j$6 = w_j$6$q;
         if (l_take$6) begin
+            vq$6$pop = 1'b1;
+            l_act$6 = 1'b1;
+            l_adm$6 = hv$6$admit;
+            l_emp$6 = hv$6$empty;
+            if (hv$6$trim) begin
+                l_emp$6 = k0_3;
+            end
             l_j$6 = k0_9;
+            w_act$6$d = 1'b1;
+            w_adm$6$d = hv$6$admit;
+            w_rem$6$d = hv$6$words;
+            w_emp$6$d = hv$6$empty;
+            w_trim$6$d = hv$6$trim;
+            w_cs$6$d = hv$6$csum;
+            if (hv$6$trim) begin
+                w_rem$6$d = k8_9;
+                w_emp$6$d = k0_3;
+            end
+            w_row$6$d = 1'b0;
+            w_j$6$d = k0_9;
+            w_j0$6$d = 1'b1;
+            w_col$6$d = k0_8;
         end
         l_j0$6 = l_take$6 | w_j0$6$q;
+        l_addr$6 = w_cur$6$q;
         l_j1$6 = l_j$6 + k1_9;
         l_heff$6 = w_head$6$q;
-        if (l_j0$6) begin
-            l_heff$6 = ring$6$head;
-        end
-        cp_c$6$d = cp_c$6$q;
-        cp_c$6$d = l_heff$6;
         l_seff$6 = w_s$6$q;
         if (l_j0$6) begin
+            l_heff$6 = ring$6$head;
             l_seff$6 = l_bnext$6;
         end
         l_jw$6 = w_rem$6$q == k1_9;
         if (l_take$6) begin
-            l_jw$6 = hv$6$words == k1_9;
-        end
-        l_c$6 = d_ne$6$q & ring$6$nonempty & d_av$6$q;
-        l_start$6 = l_c$6 & ((l_take$6 & hv$6$admit) | (w_act$6$q & w_adm$6$q & ~w_row$6$q & (w_j0$6$q | w_at$6$q)));
-        l_addr$6 = w_cur$6$q;
-        if (l_start$6) begin
-            l_addr$6 = ring$6$head;
-        end
-        l_go$6 = w_row$6$q | l_start$6;
-        w_j0$6$d = w_j0$6$q;
-        w_act$6$d = w_act$6$q;
-        w_adm$6$d = w_adm$6$q;
-        w_row$6$d = w_row$6$q;
-        w_j$6$d = w_j$6$q;
-        w_col$6$d = w_col$6$q;
-        w_s$6$d = w_s$6$q;
-        w_cur$6$d = w_cur$6$q;
-        w_head$6$d = w_head$6$q;
-        w_rem$6$d = w_rem$6$q;
-        wr_en$6$d = 1'b0;
-        wr_addr$6$d = wr_addr$6$q;
-        wr_data$6$d = wr_data$6$q;
-        wl_en$6$d = 1'b0;
-        wl_addr$6$d = wl_addr$6$q;
-        wl_data$6$d = wl_data$6$q;
-        l_pop$6 = 1'b0;
-        ring$6$pop = 1'b0;
-        l_cq$6 = 1'b0;
-        if (l_take$6) begin
-            w_act$6$d = 1'b1;
-        end
-        if (l_take$6) begin
-            w_adm$6$d = hv$6$admit;
-        end
-        if (l_take$6) begin
-            w_rem$6$d = hv$6$words;
-        end
-        if (l_take$6) begin
-            w_row$6$d = 1'b0;
-        end
-        if (l_take$6) begin
-            w_j$6$d = k0_9;
-        end
-        if (l_take$6) begin
-            w_j0$6$d = 1'b1;
-        end
-        if (l_take$6) begin
-            w_col$6$d = k0_8;
+            l_jw$6 = (hv$6$words == k1_9) & ~hv$6$trim;
         end
         l_cpe$6 = hw$6$empty;
+        l_wd$6 = hw$6$data;
+        if (w_trim$6$q & ~l_take$6) begin
+            if (w_j$6$q == k2_9) begin
+                l_wd$6 = (hw$6$data & k_lo48) | k_len50;
+            end
+            if (w_j$6$q == k3_9) begin
+                l_wd$6 = (hw$6$data & k_lo48) | (64'(w_cs$6$q) << k48_8);
+            end
+            if (w_j$6$q == k4_9) begin
+                l_wd$6 = hw$6$data | k_chop;
+            end
+        end
         l_cpb$6 = hw$6$ovr | ~l_jw$6 | (hw$6$empty != l_emp$6);
         if (l_act$6 & ~l_adm$6) begin
             if (df$6$nonempty) begin
@@ -28995,16 +30685,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
+        l_c$6 = d_ne$6$q & ring$6$nonempty & d_av$6$q;
+        l_start$6 = l_c$6 & ((l_take$6 & hv$6$admit) | (w_act$6$q & w_adm$6$q & ~w_row$6$q & (w_j0$6$q | w_at$6$q)));
+        l_go$6 = w_row$6$q | l_start$6;
+        if (l_start$6) begin
+            l_addr$6 = ring$6$head;
+        end
         if (l_go$6) begin
             l_pop$6 = 1'b1;
             wr_en$6$d = 1'b1;
             wr_addr$6$d = l_addr$6;
-            wr_data$6$d = hw$6$data;
+            wr_data$6$d = l_wd$6;
             w_j$6$d = l_j1$6;
             w_j0$6$d = ~l_take$6 & (w_j$6$q == k511_9);
             w_rem$6$d = w_rem$6$q - k1_9;
             if (l_take$6) begin
                 w_rem$6$d = hv$6$words - k1_9;
+                if (hv$6$trim) begin
+                    w_rem$6$d = k7_9;
+                end
             end
             w_col$6$d = (w_col$6$q + k1_8) & k_mask;
             if (l_j0$6) begin
@@ -29031,7 +30730,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             else if (l_jw$6) begin
                 l_cq$6 = 1'b1;
                 l_cpe$6 = l_emp$6;
-                l_cpb$6 = 1'b1;
+                l_cpb$6 = ~w_trim$6$q | l_take$6;
                 w_adm$6$d = 1'b0;
                 w_row$6$d = 1'b0;
             end
@@ -29039,53 +30738,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 w_row$6$d = l_j0$6 | (w_col$6$q != k_nm1);
             end
         end
-        if (reset) begin
-            w_act$6$d = 1'b0;
-        end
-        if (reset) begin
-            w_adm$6$d = 1'b0;
-        end
-        if (reset) begin
-            w_row$6$d = 1'b0;
-        end
-        if (reset) begin
-            w_j$6$d = k0_9;
-        end
-        if (reset) begin
-            w_j0$6$d = 1'b1;
-        end
-        if (reset) begin
-            w_col$6$d = k0_8;
-        end
-        if (reset) begin
-            wr_en$6$d = 1'b0;
-        end
-        if (reset) begin
-            wl_en$6$d = 1'b0;
-        end
-        cp_v$6$d = 1'b0;
-        cp_v$6$d = l_cq$6;
-        if (reset) begin
-            cp_v$6$d = 1'b0;
-        end
-        lastc$6$d = lastc$6$q;
-        if (l_push$6 & inp$6$last) begin
-            lastc$6$d = lastc$6$q + k1_7;
-        end
-        if (l_pop$6 & hw$6$last) begin
-            lastc$6$d = lastc$6$q - k1_7;
-        end
-        if (l_push$6 & inp$6$last & l_pop$6 & hw$6$last) begin
-            lastc$6$d = lastc$6$q;
-        end
-        if (reset) begin
-            lastc$6$d = k0_7;
-        end
         df$6$pop = l_pop$6;
         pk_m$6$s = l_seff$6;
         pk_m$6$words = l_j1$6;
         pk_m$6$empty = l_cpe$6;
         pk_m$6$bad = l_cpb$6;
+        cp_v$6$d = l_cq$6;
+        cp_c$6$d = l_heff$6;
+        cp_m$6$d = pk_m$6$y;
         cq_cell$6$push = cp_v$6$q;
         cq_cell$6$push_data = cp_c$6$q;
         cq_meta$6$push = cp_v$6$q;
@@ -29096,9 +30756,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_at$6$d = 1'b0;
         end
         d_ne$6$d = l_push$6 | (df$6$count >= k2_7) | ((df$6$count == k1_7) & ~l_pop$6);
-        if (reset) begin
-            d_ne$6$d = 1'b0;
-        end
         l_ge$6 = df$6$count >= k_n7;
         if (l_push$6 & ~l_pop$6) begin
             l_ge$6 = df$6$count >= k_nm1_7;
@@ -29114,8 +30771,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lnz$6 = lastc$6$q >= k2_7;
         end
         d_av$6$d = l_ge$6 | l_lnz$6;
-        if (reset) begin
-            d_av$6$d = 1'b0;
+        if (l_push$6 & inp$6$last) begin
+            lastc$6$d = lastc$6$q + k1_7;
+        end
+        if (l_pop$6 & hw$6$last) begin
+            lastc$6$d = lastc$6$q - k1_7;
+        end
+        if (l_push$6 & inp$6$last & l_pop$6 & hw$6$last) begin
+            lastc$6$d = lastc$6$q;
         end
         cq_cell$6$pop = inp$6$cp_pop;
         cq_meta$6$pop = inp$6$cp_pop;
@@ -29123,138 +30786,96 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         inp$6$cp_cell = cq_cell$6$head;
         inp$6$cp_meta = cq_meta$6$head;
         ring$6$push = 1'b0;
-        if ((ph$q == k_slot$6) & (ring$6$count < k4_3) & l_fok$0) begin
-            ring$6$push = 1'b1;
-        end
-        if ((ph$q == k_slot$22) & (ring$6$count < k4_3) & l_fok$1) begin
-            ring$6$push = 1'b1;
-        end
         ring$6$push_data = l_fcell$0;
         if ((ph$q == k_slot$6) & (ring$6$count < k4_3) & l_fok$0) begin
+            ring$6$push = 1'b1;
             ring$6$push_data = l_fcell$0;
+            l_ftake$0 = 1'b1;
         end
         if ((ph$q == k_slot$22) & (ring$6$count < k4_3) & l_fok$1) begin
+            ring$6$push = 1'b1;
             ring$6$push_data = l_fcell$1;
+            l_ftake$1 = 1'b1;
         end
         l_push$7 = inp$7$valid & (((df$7$count < k63_7) & ~i_ovr$7$q) | (inp$7$last & (df$7$count < k64_7)));
-        i_ovr$7$d = i_ovr$7$q;
-        if (inp$7$valid & ~l_push$7) begin
-            i_ovr$7$d = ~inp$7$last;
-        end
-        if (inp$7$valid & inp$7$last) begin
-            i_ovr$7$d = 1'b0;
-        end
-        if (reset) begin
-            i_ovr$7$d = 1'b0;
-        end
-        c_ovr$7$d = c_ovr$7$q;
-        if (inp$7$valid & ~l_push$7) begin
-            c_ovr$7$d = c_ovr$7$q + k1_32;
-        end
-        if (reset) begin
-            c_ovr$7$d = k0_32;
-        end
         df$7$push = l_push$7;
         pk_w$7$data = inp$7$data;
         pk_w$7$last = inp$7$last;
         pk_w$7$empty = inp$7$empty;
         pk_w$7$ovr = i_ovr$7$q;
         df$7$push_data = pk_w$7$y;
+        if (inp$7$valid & ~l_push$7) begin
+            c_ovr$7$d = c_ovr$7$q + k1_32;
+            i_ovr$7$d = ~inp$7$last;
+        end
+        if (inp$7$valid & inp$7$last) begin
+            i_ovr$7$d = 1'b0;
+        end
         inp$7$ovr = c_ovr$7$q;
         vq$7$push = inp$7$vd_valid;
         vq$7$push_data = inp$7$vd;
         hw$7$a = df$7$head;
         hv$7$a = vq$7$head;
         l_bnext$7 = (ph$q + k_i1$7) & k_mask;
-        l_take$7 = ~w_act$7$q & d_ne$7$q & vq$7$nonempty & (cq_cell$7$count < k4_4);
-        w_emp$7$d = w_emp$7$q;
-        if (l_take$7) begin
-            w_emp$7$d = hv$7$empty;
-        end
+        l_pop$7 = 1'b0;
         vq$7$pop = 1'b0;
-        if (l_take$7) begin
-            vq$7$pop = 1'b1;
-        end
+        ring$7$pop = 1'b0;
+        l_cq$7 = 1'b0;
+        l_take$7 = ~w_act$7$q & d_ne$7$q & vq$7$nonempty & (cq_cell$7$count < k4_4);
         l_act$7 = w_act$7$q;
-        if (l_take$7) begin
-            l_act$7 = 1'b1;
-        end
         l_adm$7 = w_adm$7$q;
-        if (l_take$7) begin
-            l_adm$7 = hv$7$admit;
-        end
         l_emp$7 = w_emp$7$q;
-        if (l_take$7) begin
-            l_emp$7 = hv$7$empty;
-        end
         l_j$7 = w_j$7$q;
         if (l_take$7) begin
+            vq$7$pop = 1'b1;
+            l_act$7 = 1'b1;
+            l_adm$7 = hv$7$admit;
+            l_emp$7 = hv$7$empty;
+            if (hv$7$trim) begin
+                l_emp$7 = k0_3;
+            end
             l_j$7 = k0_9;
+            w_act$7$d = 1'b1;
+            w_adm$7$d = hv$7$admit;
+            w_rem$7$d = hv$7$words;
+            w_emp$7$d = hv$7$empty;
+            w_trim$7$d = hv$7$trim;
+            w_cs$7$d = hv$7$csum;
+            if (hv$7$trim) begin
+                w_rem$7$d = k8_9;
+                w_emp$7$d = k0_3;
+            end
+            w_row$7$d = 1'b0;
+            w_j$7$d = k0_9;
+            w_j0$7$d = 1'b1;
+            w_col$7$d = k0_8;
         end
         l_j0$7 = l_take$7 | w_j0$7$q;
+        l_addr$7 = w_cur$7$q;
         l_j1$7 = l_j$7 + k1_9;
         l_heff$7 = w_head$7$q;
-        if (l_j0$7) begin
-            l_heff$7 = ring$7$head;
-        end
-        cp_c$7$d = cp_c$7$q;
-        cp_c$7$d = l_heff$7;
         l_seff$7 = w_s$7$q;
         if (l_j0$7) begin
+            l_heff$7 = ring$7$head;
             l_seff$7 = l_bnext$7;
         end
         l_jw$7 = w_rem$7$q == k1_9;
         if (l_take$7) begin
-            l_jw$7 = hv$7$words == k1_9;
-        end
-        l_c$7 = d_ne$7$q & ring$7$nonempty & d_av$7$q;
-        l_start$7 = l_c$7 & ((l_take$7 & hv$7$admit) | (w_act$7$q & w_adm$7$q & ~w_row$7$q & (w_j0$7$q | w_at$7$q)));
-        l_addr$7 = w_cur$7$q;
-        if (l_start$7) begin
-            l_addr$7 = ring$7$head;
-        end
-        l_go$7 = w_row$7$q | l_start$7;
-        w_j0$7$d = w_j0$7$q;
-        w_act$7$d = w_act$7$q;
-        w_adm$7$d = w_adm$7$q;
-        w_row$7$d = w_row$7$q;
-        w_j$7$d = w_j$7$q;
-        w_col$7$d = w_col$7$q;
-        w_s$7$d = w_s$7$q;
-        w_cur$7$d = w_cur$7$q;
-        w_head$7$d = w_head$7$q;
-        w_rem$7$d = w_rem$7$q;
-        wr_en$7$d = 1'b0;
-        wr_addr$7$d = wr_addr$7$q;
-        wr_data$7$d = wr_data$7$q;
-        wl_en$7$d = 1'b0;
-        wl_addr$7$d = wl_addr$7$q;
-        wl_data$7$d = wl_data$7$q;
-        l_pop$7 = 1'b0;
-        ring$7$pop = 1'b0;
-        l_cq$7 = 1'b0;
-        if (l_take$7) begin
-            w_act$7$d = 1'b1;
-        end
-        if (l_take$7) begin
-            w_adm$7$d = hv$7$admit;
-        end
-        if (l_take$7) begin
-            w_rem$7$d = hv$7$words;
-        end
-        if (l_take$7) begin
-            w_row$7$d = 1'b0;
-        end
-        if (l_take$7) begin
-            w_j$7$d = k0_9;
-        end
-        if (l_take$7) begin
-            w_j0$7$d = 1'b1;
-        end
-        if (l_take$7) begin
-            w_col$7$d = k0_8;
+            l_jw$7 = (hv$7$words == k1_9) & ~hv$7$trim;
         end
         l_cpe$7 = hw$7$empty;
+        l_wd$7 = hw$7$data;
+        if (w_trim$7$q & ~l_take$7) begin
+            if (w_j$7$q == k2_9) begin
+                l_wd$7 = (hw$7$data & k_lo48) | k_len50;
+            end
+            if (w_j$7$q == k3_9) begin
+                l_wd$7 = (hw$7$data & k_lo48) | (64'(w_cs$7$q) << k48_8);
+            end
+            if (w_j$7$q == k4_9) begin
+                l_wd$7 = hw$7$data | k_chop;
+            end
+        end
         l_cpb$7 = hw$7$ovr | ~l_jw$7 | (hw$7$empty != l_emp$7);
         if (l_act$7 & ~l_adm$7) begin
             if (df$7$nonempty) begin
@@ -29264,16 +30885,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
+        l_c$7 = d_ne$7$q & ring$7$nonempty & d_av$7$q;
+        l_start$7 = l_c$7 & ((l_take$7 & hv$7$admit) | (w_act$7$q & w_adm$7$q & ~w_row$7$q & (w_j0$7$q | w_at$7$q)));
+        l_go$7 = w_row$7$q | l_start$7;
+        if (l_start$7) begin
+            l_addr$7 = ring$7$head;
+        end
         if (l_go$7) begin
             l_pop$7 = 1'b1;
             wr_en$7$d = 1'b1;
             wr_addr$7$d = l_addr$7;
-            wr_data$7$d = hw$7$data;
+            wr_data$7$d = l_wd$7;
             w_j$7$d = l_j1$7;
             w_j0$7$d = ~l_take$7 & (w_j$7$q == k511_9);
             w_rem$7$d = w_rem$7$q - k1_9;
             if (l_take$7) begin
                 w_rem$7$d = hv$7$words - k1_9;
+                if (hv$7$trim) begin
+                    w_rem$7$d = k7_9;
+                end
             end
             w_col$7$d = (w_col$7$q + k1_8) & k_mask;
             if (l_j0$7) begin
@@ -29300,7 +30930,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             else if (l_jw$7) begin
                 l_cq$7 = 1'b1;
                 l_cpe$7 = l_emp$7;
-                l_cpb$7 = 1'b1;
+                l_cpb$7 = ~w_trim$7$q | l_take$7;
                 w_adm$7$d = 1'b0;
                 w_row$7$d = 1'b0;
             end
@@ -29308,53 +30938,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 w_row$7$d = l_j0$7 | (w_col$7$q != k_nm1);
             end
         end
-        if (reset) begin
-            w_act$7$d = 1'b0;
-        end
-        if (reset) begin
-            w_adm$7$d = 1'b0;
-        end
-        if (reset) begin
-            w_row$7$d = 1'b0;
-        end
-        if (reset) begin
-            w_j$7$d = k0_9;
-        end
-        if (reset) begin
-            w_j0$7$d = 1'b1;
-        end
-        if (reset) begin
-            w_col$7$d = k0_8;
-        end
-        if (reset) begin
-            wr_en$7$d = 1'b0;
-        end
-        if (reset) begin
-            wl_en$7$d = 1'b0;
-        end
-        cp_v$7$d = 1'b0;
-        cp_v$7$d = l_cq$7;
-        if (reset) begin
-            cp_v$7$d = 1'b0;
-        end
-        lastc$7$d = lastc$7$q;
-        if (l_push$7 & inp$7$last) begin
-            lastc$7$d = lastc$7$q + k1_7;
-        end
-        if (l_pop$7 & hw$7$last) begin
-            lastc$7$d = lastc$7$q - k1_7;
-        end
-        if (l_push$7 & inp$7$last & l_pop$7 & hw$7$last) begin
-            lastc$7$d = lastc$7$q;
-        end
-        if (reset) begin
-            lastc$7$d = k0_7;
-        end
         df$7$pop = l_pop$7;
         pk_m$7$s = l_seff$7;
         pk_m$7$words = l_j1$7;
         pk_m$7$empty = l_cpe$7;
         pk_m$7$bad = l_cpb$7;
+        cp_v$7$d = l_cq$7;
+        cp_c$7$d = l_heff$7;
+        cp_m$7$d = pk_m$7$y;
         cq_cell$7$push = cp_v$7$q;
         cq_cell$7$push_data = cp_c$7$q;
         cq_meta$7$push = cp_v$7$q;
@@ -29365,9 +30956,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_at$7$d = 1'b0;
         end
         d_ne$7$d = l_push$7 | (df$7$count >= k2_7) | ((df$7$count == k1_7) & ~l_pop$7);
-        if (reset) begin
-            d_ne$7$d = 1'b0;
-        end
         l_ge$7 = df$7$count >= k_n7;
         if (l_push$7 & ~l_pop$7) begin
             l_ge$7 = df$7$count >= k_nm1_7;
@@ -29383,8 +30971,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lnz$7 = lastc$7$q >= k2_7;
         end
         d_av$7$d = l_ge$7 | l_lnz$7;
-        if (reset) begin
-            d_av$7$d = 1'b0;
+        if (l_push$7 & inp$7$last) begin
+            lastc$7$d = lastc$7$q + k1_7;
+        end
+        if (l_pop$7 & hw$7$last) begin
+            lastc$7$d = lastc$7$q - k1_7;
+        end
+        if (l_push$7 & inp$7$last & l_pop$7 & hw$7$last) begin
+            lastc$7$d = lastc$7$q;
         end
         cq_cell$7$pop = inp$7$cp_pop;
         cq_meta$7$pop = inp$7$cp_pop;
@@ -29392,138 +30986,96 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         inp$7$cp_cell = cq_cell$7$head;
         inp$7$cp_meta = cq_meta$7$head;
         ring$7$push = 1'b0;
-        if ((ph$q == k_slot$7) & (ring$7$count < k4_3) & l_fok$0) begin
-            ring$7$push = 1'b1;
-        end
-        if ((ph$q == k_slot$23) & (ring$7$count < k4_3) & l_fok$1) begin
-            ring$7$push = 1'b1;
-        end
         ring$7$push_data = l_fcell$0;
         if ((ph$q == k_slot$7) & (ring$7$count < k4_3) & l_fok$0) begin
+            ring$7$push = 1'b1;
             ring$7$push_data = l_fcell$0;
+            l_ftake$0 = 1'b1;
         end
         if ((ph$q == k_slot$23) & (ring$7$count < k4_3) & l_fok$1) begin
+            ring$7$push = 1'b1;
             ring$7$push_data = l_fcell$1;
+            l_ftake$1 = 1'b1;
         end
         l_push$8 = inp$8$valid & (((df$8$count < k63_7) & ~i_ovr$8$q) | (inp$8$last & (df$8$count < k64_7)));
-        i_ovr$8$d = i_ovr$8$q;
-        if (inp$8$valid & ~l_push$8) begin
-            i_ovr$8$d = ~inp$8$last;
-        end
-        if (inp$8$valid & inp$8$last) begin
-            i_ovr$8$d = 1'b0;
-        end
-        if (reset) begin
-            i_ovr$8$d = 1'b0;
-        end
-        c_ovr$8$d = c_ovr$8$q;
-        if (inp$8$valid & ~l_push$8) begin
-            c_ovr$8$d = c_ovr$8$q + k1_32;
-        end
-        if (reset) begin
-            c_ovr$8$d = k0_32;
-        end
         df$8$push = l_push$8;
         pk_w$8$data = inp$8$data;
         pk_w$8$last = inp$8$last;
         pk_w$8$empty = inp$8$empty;
         pk_w$8$ovr = i_ovr$8$q;
         df$8$push_data = pk_w$8$y;
+        if (inp$8$valid & ~l_push$8) begin
+            c_ovr$8$d = c_ovr$8$q + k1_32;
+            i_ovr$8$d = ~inp$8$last;
+        end
+        if (inp$8$valid & inp$8$last) begin
+            i_ovr$8$d = 1'b0;
+        end
         inp$8$ovr = c_ovr$8$q;
         vq$8$push = inp$8$vd_valid;
         vq$8$push_data = inp$8$vd;
         hw$8$a = df$8$head;
         hv$8$a = vq$8$head;
         l_bnext$8 = (ph$q + k_i1$8) & k_mask;
-        l_take$8 = ~w_act$8$q & d_ne$8$q & vq$8$nonempty & (cq_cell$8$count < k4_4);
-        w_emp$8$d = w_emp$8$q;
-        if (l_take$8) begin
-            w_emp$8$d = hv$8$empty;
-        end
+        l_pop$8 = 1'b0;
         vq$8$pop = 1'b0;
-        if (l_take$8) begin
-            vq$8$pop = 1'b1;
-        end
+        ring$8$pop = 1'b0;
+        l_cq$8 = 1'b0;
+        l_take$8 = ~w_act$8$q & d_ne$8$q & vq$8$nonempty & (cq_cell$8$count < k4_4);
         l_act$8 = w_act$8$q;
-        if (l_take$8) begin
-            l_act$8 = 1'b1;
-        end
         l_adm$8 = w_adm$8$q;
-        if (l_take$8) begin
-            l_adm$8 = hv$8$admit;
-        end
         l_emp$8 = w_emp$8$q;
-        if (l_take$8) begin
-            l_emp$8 = hv$8$empty;
-        end
         l_j$8 = w_j$8$q;
         if (l_take$8) begin
+            vq$8$pop = 1'b1;
+            l_act$8 = 1'b1;
+            l_adm$8 = hv$8$admit;
+            l_emp$8 = hv$8$empty;
+            if (hv$8$trim) begin
+                l_emp$8 = k0_3;
+            end
             l_j$8 = k0_9;
+            w_act$8$d = 1'b1;
+            w_adm$8$d = hv$8$admit;
+            w_rem$8$d = hv$8$words;
+            w_emp$8$d = hv$8$empty;
+            w_trim$8$d = hv$8$trim;
+            w_cs$8$d = hv$8$csum;
+            if (hv$8$trim) begin
+                w_rem$8$d = k8_9;
+                w_emp$8$d = k0_3;
+            end
+            w_row$8$d = 1'b0;
+            w_j$8$d = k0_9;
+            w_j0$8$d = 1'b1;
+            w_col$8$d = k0_8;
         end
         l_j0$8 = l_take$8 | w_j0$8$q;
+        l_addr$8 = w_cur$8$q;
         l_j1$8 = l_j$8 + k1_9;
         l_heff$8 = w_head$8$q;
-        if (l_j0$8) begin
-            l_heff$8 = ring$8$head;
-        end
-        cp_c$8$d = cp_c$8$q;
-        cp_c$8$d = l_heff$8;
         l_seff$8 = w_s$8$q;
         if (l_j0$8) begin
+            l_heff$8 = ring$8$head;
             l_seff$8 = l_bnext$8;
         end
         l_jw$8 = w_rem$8$q == k1_9;
         if (l_take$8) begin
-            l_jw$8 = hv$8$words == k1_9;
-        end
-        l_c$8 = d_ne$8$q & ring$8$nonempty & d_av$8$q;
-        l_start$8 = l_c$8 & ((l_take$8 & hv$8$admit) | (w_act$8$q & w_adm$8$q & ~w_row$8$q & (w_j0$8$q | w_at$8$q)));
-        l_addr$8 = w_cur$8$q;
-        if (l_start$8) begin
-            l_addr$8 = ring$8$head;
-        end
-        l_go$8 = w_row$8$q | l_start$8;
-        w_j0$8$d = w_j0$8$q;
-        w_act$8$d = w_act$8$q;
-        w_adm$8$d = w_adm$8$q;
-        w_row$8$d = w_row$8$q;
-        w_j$8$d = w_j$8$q;
-        w_col$8$d = w_col$8$q;
-        w_s$8$d = w_s$8$q;
-        w_cur$8$d = w_cur$8$q;
-        w_head$8$d = w_head$8$q;
-        w_rem$8$d = w_rem$8$q;
-        wr_en$8$d = 1'b0;
-        wr_addr$8$d = wr_addr$8$q;
-        wr_data$8$d = wr_data$8$q;
-        wl_en$8$d = 1'b0;
-        wl_addr$8$d = wl_addr$8$q;
-        wl_data$8$d = wl_data$8$q;
-        l_pop$8 = 1'b0;
-        ring$8$pop = 1'b0;
-        l_cq$8 = 1'b0;
-        if (l_take$8) begin
-            w_act$8$d = 1'b1;
-        end
-        if (l_take$8) begin
-            w_adm$8$d = hv$8$admit;
-        end
-        if (l_take$8) begin
-            w_rem$8$d = hv$8$words;
-        end
-        if (l_take$8) begin
-            w_row$8$d = 1'b0;
-        end
-        if (l_take$8) begin
-            w_j$8$d = k0_9;
-        end
-        if (l_take$8) begin
-            w_j0$8$d = 1'b1;
-        end
-        if (l_take$8) begin
-            w_col$8$d = k0_8;
+            l_jw$8 = (hv$8$words == k1_9) & ~hv$8$trim;
         end
         l_cpe$8 = hw$8$empty;
+        l_wd$8 = hw$8$data;
+        if (w_trim$8$q & ~l_take$8) begin
+            if (w_j$8$q == k2_9) begin
+                l_wd$8 = (hw$8$data & k_lo48) | k_len50;
+            end
+            if (w_j$8$q == k3_9) begin
+                l_wd$8 = (hw$8$data & k_lo48) | (64'(w_cs$8$q) << k48_8);
+            end
+            if (w_j$8$q == k4_9) begin
+                l_wd$8 = hw$8$data | k_chop;
+            end
+        end
         l_cpb$8 = hw$8$ovr | ~l_jw$8 | (hw$8$empty != l_emp$8);
         if (l_act$8 & ~l_adm$8) begin
             if (df$8$nonempty) begin
@@ -29533,16 +31085,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
+        l_c$8 = d_ne$8$q & ring$8$nonempty & d_av$8$q;
+        l_start$8 = l_c$8 & ((l_take$8 & hv$8$admit) | (w_act$8$q & w_adm$8$q & ~w_row$8$q & (w_j0$8$q | w_at$8$q)));
+        l_go$8 = w_row$8$q | l_start$8;
+        if (l_start$8) begin
+            l_addr$8 = ring$8$head;
+        end
         if (l_go$8) begin
             l_pop$8 = 1'b1;
             wr_en$8$d = 1'b1;
             wr_addr$8$d = l_addr$8;
-            wr_data$8$d = hw$8$data;
+            wr_data$8$d = l_wd$8;
             w_j$8$d = l_j1$8;
             w_j0$8$d = ~l_take$8 & (w_j$8$q == k511_9);
             w_rem$8$d = w_rem$8$q - k1_9;
             if (l_take$8) begin
                 w_rem$8$d = hv$8$words - k1_9;
+                if (hv$8$trim) begin
+                    w_rem$8$d = k7_9;
+                end
             end
             w_col$8$d = (w_col$8$q + k1_8) & k_mask;
             if (l_j0$8) begin
@@ -29569,7 +31130,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             else if (l_jw$8) begin
                 l_cq$8 = 1'b1;
                 l_cpe$8 = l_emp$8;
-                l_cpb$8 = 1'b1;
+                l_cpb$8 = ~w_trim$8$q | l_take$8;
                 w_adm$8$d = 1'b0;
                 w_row$8$d = 1'b0;
             end
@@ -29577,53 +31138,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 w_row$8$d = l_j0$8 | (w_col$8$q != k_nm1);
             end
         end
-        if (reset) begin
-            w_act$8$d = 1'b0;
-        end
-        if (reset) begin
-            w_adm$8$d = 1'b0;
-        end
-        if (reset) begin
-            w_row$8$d = 1'b0;
-        end
-        if (reset) begin
-            w_j$8$d = k0_9;
-        end
-        if (reset) begin
-            w_j0$8$d = 1'b1;
-        end
-        if (reset) begin
-            w_col$8$d = k0_8;
-        end
-        if (reset) begin
-            wr_en$8$d = 1'b0;
-        end
-        if (reset) begin
-            wl_en$8$d = 1'b0;
-        end
-        cp_v$8$d = 1'b0;
-        cp_v$8$d = l_cq$8;
-        if (reset) begin
-            cp_v$8$d = 1'b0;
-        end
-        lastc$8$d = lastc$8$q;
-        if (l_push$8 & inp$8$last) begin
-            lastc$8$d = lastc$8$q + k1_7;
-        end
-        if (l_pop$8 & hw$8$last) begin
-            lastc$8$d = lastc$8$q - k1_7;
-        end
-        if (l_push$8 & inp$8$last & l_pop$8 & hw$8$last) begin
-            lastc$8$d = lastc$8$q;
-        end
-        if (reset) begin
-            lastc$8$d = k0_7;
-        end
         df$8$pop = l_pop$8;
         pk_m$8$s = l_seff$8;
         pk_m$8$words = l_j1$8;
         pk_m$8$empty = l_cpe$8;
         pk_m$8$bad = l_cpb$8;
+        cp_v$8$d = l_cq$8;
+        cp_c$8$d = l_heff$8;
+        cp_m$8$d = pk_m$8$y;
         cq_cell$8$push = cp_v$8$q;
         cq_cell$8$push_data = cp_c$8$q;
         cq_meta$8$push = cp_v$8$q;
@@ -29634,9 +31156,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_at$8$d = 1'b0;
         end
         d_ne$8$d = l_push$8 | (df$8$count >= k2_7) | ((df$8$count == k1_7) & ~l_pop$8);
-        if (reset) begin
-            d_ne$8$d = 1'b0;
-        end
         l_ge$8 = df$8$count >= k_n7;
         if (l_push$8 & ~l_pop$8) begin
             l_ge$8 = df$8$count >= k_nm1_7;
@@ -29652,8 +31171,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lnz$8 = lastc$8$q >= k2_7;
         end
         d_av$8$d = l_ge$8 | l_lnz$8;
-        if (reset) begin
-            d_av$8$d = 1'b0;
+        if (l_push$8 & inp$8$last) begin
+            lastc$8$d = lastc$8$q + k1_7;
+        end
+        if (l_pop$8 & hw$8$last) begin
+            lastc$8$d = lastc$8$q - k1_7;
+        end
+        if (l_push$8 & inp$8$last & l_pop$8 & hw$8$last) begin
+            lastc$8$d = lastc$8$q;
         end
         cq_cell$8$pop = inp$8$cp_pop;
         cq_meta$8$pop = inp$8$cp_pop;
@@ -29661,138 +31186,96 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         inp$8$cp_cell = cq_cell$8$head;
         inp$8$cp_meta = cq_meta$8$head;
         ring$8$push = 1'b0;
-        if ((ph$q == k_slot$8) & (ring$8$count < k4_3) & l_fok$0) begin
-            ring$8$push = 1'b1;
-        end
-        if ((ph$q == k_slot$24) & (ring$8$count < k4_3) & l_fok$1) begin
-            ring$8$push = 1'b1;
-        end
         ring$8$push_data = l_fcell$0;
         if ((ph$q == k_slot$8) & (ring$8$count < k4_3) & l_fok$0) begin
+            ring$8$push = 1'b1;
             ring$8$push_data = l_fcell$0;
+            l_ftake$0 = 1'b1;
         end
         if ((ph$q == k_slot$24) & (ring$8$count < k4_3) & l_fok$1) begin
+            ring$8$push = 1'b1;
             ring$8$push_data = l_fcell$1;
+            l_ftake$1 = 1'b1;
         end
         l_push$9 = inp$9$valid & (((df$9$count < k63_7) & ~i_ovr$9$q) | (inp$9$last & (df$9$count < k64_7)));
-        i_ovr$9$d = i_ovr$9$q;
-        if (inp$9$valid & ~l_push$9) begin
-            i_ovr$9$d = ~inp$9$last;
-        end
-        if (inp$9$valid & inp$9$last) begin
-            i_ovr$9$d = 1'b0;
-        end
-        if (reset) begin
-            i_ovr$9$d = 1'b0;
-        end
-        c_ovr$9$d = c_ovr$9$q;
-        if (inp$9$valid & ~l_push$9) begin
-            c_ovr$9$d = c_ovr$9$q + k1_32;
-        end
-        if (reset) begin
-            c_ovr$9$d = k0_32;
-        end
         df$9$push = l_push$9;
         pk_w$9$data = inp$9$data;
         pk_w$9$last = inp$9$last;
         pk_w$9$empty = inp$9$empty;
         pk_w$9$ovr = i_ovr$9$q;
         df$9$push_data = pk_w$9$y;
+        if (inp$9$valid & ~l_push$9) begin
+            c_ovr$9$d = c_ovr$9$q + k1_32;
+            i_ovr$9$d = ~inp$9$last;
+        end
+        if (inp$9$valid & inp$9$last) begin
+            i_ovr$9$d = 1'b0;
+        end
         inp$9$ovr = c_ovr$9$q;
         vq$9$push = inp$9$vd_valid;
         vq$9$push_data = inp$9$vd;
         hw$9$a = df$9$head;
         hv$9$a = vq$9$head;
         l_bnext$9 = (ph$q + k_i1$9) & k_mask;
-        l_take$9 = ~w_act$9$q & d_ne$9$q & vq$9$nonempty & (cq_cell$9$count < k4_4);
-        w_emp$9$d = w_emp$9$q;
-        if (l_take$9) begin
-            w_emp$9$d = hv$9$empty;
-        end
+        l_pop$9 = 1'b0;
         vq$9$pop = 1'b0;
-        if (l_take$9) begin
-            vq$9$pop = 1'b1;
-        end
+        ring$9$pop = 1'b0;
+        l_cq$9 = 1'b0;
+        l_take$9 = ~w_act$9$q & d_ne$9$q & vq$9$nonempty & (cq_cell$9$count < k4_4);
         l_act$9 = w_act$9$q;
-        if (l_take$9) begin
-            l_act$9 = 1'b1;
-        end
         l_adm$9 = w_adm$9$q;
-        if (l_take$9) begin
-            l_adm$9 = hv$9$admit;
-        end
         l_emp$9 = w_emp$9$q;
-        if (l_take$9) begin
-            l_emp$9 = hv$9$empty;
-        end
         l_j$9 = w_j$9$q;
         if (l_take$9) begin
+            vq$9$pop = 1'b1;
+            l_act$9 = 1'b1;
+            l_adm$9 = hv$9$admit;
+            l_emp$9 = hv$9$empty;
+            if (hv$9$trim) begin
+                l_emp$9 = k0_3;
+            end
             l_j$9 = k0_9;
+            w_act$9$d = 1'b1;
+            w_adm$9$d = hv$9$admit;
+            w_rem$9$d = hv$9$words;
+            w_emp$9$d = hv$9$empty;
+            w_trim$9$d = hv$9$trim;
+            w_cs$9$d = hv$9$csum;
+            if (hv$9$trim) begin
+                w_rem$9$d = k8_9;
+                w_emp$9$d = k0_3;
+            end
+            w_row$9$d = 1'b0;
+            w_j$9$d = k0_9;
+            w_j0$9$d = 1'b1;
+            w_col$9$d = k0_8;
         end
         l_j0$9 = l_take$9 | w_j0$9$q;
+        l_addr$9 = w_cur$9$q;
         l_j1$9 = l_j$9 + k1_9;
         l_heff$9 = w_head$9$q;
-        if (l_j0$9) begin
-            l_heff$9 = ring$9$head;
-        end
-        cp_c$9$d = cp_c$9$q;
-        cp_c$9$d = l_heff$9;
         l_seff$9 = w_s$9$q;
         if (l_j0$9) begin
+            l_heff$9 = ring$9$head;
             l_seff$9 = l_bnext$9;
         end
         l_jw$9 = w_rem$9$q == k1_9;
         if (l_take$9) begin
-            l_jw$9 = hv$9$words == k1_9;
-        end
-        l_c$9 = d_ne$9$q & ring$9$nonempty & d_av$9$q;
-        l_start$9 = l_c$9 & ((l_take$9 & hv$9$admit) | (w_act$9$q & w_adm$9$q & ~w_row$9$q & (w_j0$9$q | w_at$9$q)));
-        l_addr$9 = w_cur$9$q;
-        if (l_start$9) begin
-            l_addr$9 = ring$9$head;
-        end
-        l_go$9 = w_row$9$q | l_start$9;
-        w_j0$9$d = w_j0$9$q;
-        w_act$9$d = w_act$9$q;
-        w_adm$9$d = w_adm$9$q;
-        w_row$9$d = w_row$9$q;
-        w_j$9$d = w_j$9$q;
-        w_col$9$d = w_col$9$q;
-        w_s$9$d = w_s$9$q;
-        w_cur$9$d = w_cur$9$q;
-        w_head$9$d = w_head$9$q;
-        w_rem$9$d = w_rem$9$q;
-        wr_en$9$d = 1'b0;
-        wr_addr$9$d = wr_addr$9$q;
-        wr_data$9$d = wr_data$9$q;
-        wl_en$9$d = 1'b0;
-        wl_addr$9$d = wl_addr$9$q;
-        wl_data$9$d = wl_data$9$q;
-        l_pop$9 = 1'b0;
-        ring$9$pop = 1'b0;
-        l_cq$9 = 1'b0;
-        if (l_take$9) begin
-            w_act$9$d = 1'b1;
-        end
-        if (l_take$9) begin
-            w_adm$9$d = hv$9$admit;
-        end
-        if (l_take$9) begin
-            w_rem$9$d = hv$9$words;
-        end
-        if (l_take$9) begin
-            w_row$9$d = 1'b0;
-        end
-        if (l_take$9) begin
-            w_j$9$d = k0_9;
-        end
-        if (l_take$9) begin
-            w_j0$9$d = 1'b1;
-        end
-        if (l_take$9) begin
-            w_col$9$d = k0_8;
+            l_jw$9 = (hv$9$words == k1_9) & ~hv$9$trim;
         end
         l_cpe$9 = hw$9$empty;
+        l_wd$9 = hw$9$data;
+        if (w_trim$9$q & ~l_take$9) begin
+            if (w_j$9$q == k2_9) begin
+                l_wd$9 = (hw$9$data & k_lo48) | k_len50;
+            end
+            if (w_j$9$q == k3_9) begin
+                l_wd$9 = (hw$9$data & k_lo48) | (64'(w_cs$9$q) << k48_8);
+            end
+            if (w_j$9$q == k4_9) begin
+                l_wd$9 = hw$9$data | k_chop;
+            end
+        end
         l_cpb$9 = hw$9$ovr | ~l_jw$9 | (hw$9$empty != l_emp$9);
         if (l_act$9 & ~l_adm$9) begin
             if (df$9$nonempty) begin
@@ -29802,16 +31285,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
+        l_c$9 = d_ne$9$q & ring$9$nonempty & d_av$9$q;
+        l_start$9 = l_c$9 & ((l_take$9 & hv$9$admit) | (w_act$9$q & w_adm$9$q & ~w_row$9$q & (w_j0$9$q | w_at$9$q)));
+        l_go$9 = w_row$9$q | l_start$9;
+        if (l_start$9) begin
+            l_addr$9 = ring$9$head;
+        end
         if (l_go$9) begin
             l_pop$9 = 1'b1;
             wr_en$9$d = 1'b1;
             wr_addr$9$d = l_addr$9;
-            wr_data$9$d = hw$9$data;
+            wr_data$9$d = l_wd$9;
             w_j$9$d = l_j1$9;
             w_j0$9$d = ~l_take$9 & (w_j$9$q == k511_9);
             w_rem$9$d = w_rem$9$q - k1_9;
             if (l_take$9) begin
                 w_rem$9$d = hv$9$words - k1_9;
+                if (hv$9$trim) begin
+                    w_rem$9$d = k7_9;
+                end
             end
             w_col$9$d = (w_col$9$q + k1_8) & k_mask;
             if (l_j0$9) begin
@@ -29838,7 +31330,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             else if (l_jw$9) begin
                 l_cq$9 = 1'b1;
                 l_cpe$9 = l_emp$9;
-                l_cpb$9 = 1'b1;
+                l_cpb$9 = ~w_trim$9$q | l_take$9;
                 w_adm$9$d = 1'b0;
                 w_row$9$d = 1'b0;
             end
@@ -29846,53 +31338,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 w_row$9$d = l_j0$9 | (w_col$9$q != k_nm1);
             end
         end
-        if (reset) begin
-            w_act$9$d = 1'b0;
-        end
-        if (reset) begin
-            w_adm$9$d = 1'b0;
-        end
-        if (reset) begin
-            w_row$9$d = 1'b0;
-        end
-        if (reset) begin
-            w_j$9$d = k0_9;
-        end
-        if (reset) begin
-            w_j0$9$d = 1'b1;
-        end
-        if (reset) begin
-            w_col$9$d = k0_8;
-        end
-        if (reset) begin
-            wr_en$9$d = 1'b0;
-        end
-        if (reset) begin
-            wl_en$9$d = 1'b0;
-        end
-        cp_v$9$d = 1'b0;
-        cp_v$9$d = l_cq$9;
-        if (reset) begin
-            cp_v$9$d = 1'b0;
-        end
-        lastc$9$d = lastc$9$q;
-        if (l_push$9 & inp$9$last) begin
-            lastc$9$d = lastc$9$q + k1_7;
-        end
-        if (l_pop$9 & hw$9$last) begin
-            lastc$9$d = lastc$9$q - k1_7;
-        end
-        if (l_push$9 & inp$9$last & l_pop$9 & hw$9$last) begin
-            lastc$9$d = lastc$9$q;
-        end
-        if (reset) begin
-            lastc$9$d = k0_7;
-        end
         df$9$pop = l_pop$9;
         pk_m$9$s = l_seff$9;
         pk_m$9$words = l_j1$9;
         pk_m$9$empty = l_cpe$9;
         pk_m$9$bad = l_cpb$9;
+        cp_v$9$d = l_cq$9;
+        cp_c$9$d = l_heff$9;
+        cp_m$9$d = pk_m$9$y;
         cq_cell$9$push = cp_v$9$q;
         cq_cell$9$push_data = cp_c$9$q;
         cq_meta$9$push = cp_v$9$q;
@@ -29903,9 +31356,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_at$9$d = 1'b0;
         end
         d_ne$9$d = l_push$9 | (df$9$count >= k2_7) | ((df$9$count == k1_7) & ~l_pop$9);
-        if (reset) begin
-            d_ne$9$d = 1'b0;
-        end
         l_ge$9 = df$9$count >= k_n7;
         if (l_push$9 & ~l_pop$9) begin
             l_ge$9 = df$9$count >= k_nm1_7;
@@ -29921,8 +31371,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lnz$9 = lastc$9$q >= k2_7;
         end
         d_av$9$d = l_ge$9 | l_lnz$9;
-        if (reset) begin
-            d_av$9$d = 1'b0;
+        if (l_push$9 & inp$9$last) begin
+            lastc$9$d = lastc$9$q + k1_7;
+        end
+        if (l_pop$9 & hw$9$last) begin
+            lastc$9$d = lastc$9$q - k1_7;
+        end
+        if (l_push$9 & inp$9$last & l_pop$9 & hw$9$last) begin
+            lastc$9$d = lastc$9$q;
         end
         cq_cell$9$pop = inp$9$cp_pop;
         cq_meta$9$pop = inp$9$cp_pop;
@@ -29930,140 +31386,96 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         inp$9$cp_cell = cq_cell$9$head;
         inp$9$cp_meta = cq_meta$9$head;
         ring$9$push = 1'b0;
-        if ((ph$q == k_slot$9) & (ring$9$count < k4_3) & l_fok$0) begin
-            ring$9$push = 1'b1;
-        end
-        if ((ph$q == k_slot$25) & (ring$9$count < k4_3) & l_fok$1) begin
-            ring$9$push = 1'b1;
-        end
         ring$9$push_data = l_fcell$0;
         if ((ph$q == k_slot$9) & (ring$9$count < k4_3) & l_fok$0) begin
+            ring$9$push = 1'b1;
             ring$9$push_data = l_fcell$0;
+            l_ftake$0 = 1'b1;
         end
         if ((ph$q == k_slot$25) & (ring$9$count < k4_3) & l_fok$1) begin
+            ring$9$push = 1'b1;
             ring$9$push_data = l_fcell$1;
+            l_ftake$1 = 1'b1;
         end
         l_push$10 = inp$10$valid & (((df$10$count < k63_7) & ~i_ovr$10$q) | (inp$10$last & (df$10$count < k64_7)));
-        i_ovr$10$d = i_ovr$10$q;
-        if (inp$10$valid & ~l_push$10) begin
-            i_ovr$10$d = ~inp$10$last;
-        end
-        if (inp$10$valid & inp$10$last) begin
-            i_ovr$10$d = 1'b0;
-        end
-        if (reset) begin
-            i_ovr$10$d = 1'b0;
-        end
-        c_ovr$10$d = c_ovr$10$q;
-        if (inp$10$valid & ~l_push$10) begin
-            c_ovr$10$d = c_ovr$10$q + k1_32;
-        end
-        if (reset) begin
-            c_ovr$10$d = k0_32;
-        end
         df$10$push = l_push$10;
         pk_w$10$data = inp$10$data;
         pk_w$10$last = inp$10$last;
         pk_w$10$empty = inp$10$empty;
         pk_w$10$ovr = i_ovr$10$q;
         df$10$push_data = pk_w$10$y;
+        if (inp$10$valid & ~l_push$10) begin
+            c_ovr$10$d = c_ovr$10$q + k1_32;
+            i_ovr$10$d = ~inp$10$last;
+        end
+        if (inp$10$valid & inp$10$last) begin
+            i_ovr$10$d = 1'b0;
+        end
         inp$10$ovr = c_ovr$10$q;
         vq$10$push = inp$10$vd_valid;
         vq$10$push_data = inp$10$vd;
         hw$10$a = df$10$head;
         hv$10$a = vq$10$head;
         l_bnext$10 = (ph$q + k_i1$10) & k_mask;
-        l_take$10 = ~w_act$10$q & d_ne$10$q & vq$10$nonempty & (cq_cell$10$count < k4_4);
-        w_emp$10$d = w_emp$10$q;
-        if (l_take$10) begin
-            w_emp$10$d = hv$10$empty;
-        end
+        l_pop$10 = 1'b0;
         vq$10$pop = 1'b0;
-        if (l_take$10) begin
-            vq$10$pop = 1'b1;
-        end
+        ring$10$pop = 1'b0;
+        l_cq$10 = 1'b0;
+        l_take$10 = ~w_act$10$q & d_ne$10$q & vq$10$nonempty & (cq_cell$10$count < k4_4);
         l_act$10 = w_act$10$q;
-        if (l_take$10) begin
-            l_act$10 = 1'b1;
-        end
         l_adm$10 = w_adm$10$q;
-        if (l_take$10) begin
-            l_adm$10 = hv$10$admit;
-        end
         l_emp$10 = w_emp$10$q;
-        if (l_take$10) begin
-            l_emp$10 = hv$10$empty;
-        end
         l_j$10 = w_j$10$q;
         if (l_take$10) begin
+            vq$10$pop = 1'b1;
+            l_act$10 = 1'b1;
+            l_adm$10 = hv$10$admit;
+            l_emp$10 = hv$10$empty;
+            if (hv$10$trim) begin
+                l_emp$10 = k0_3;
+            end
             l_j$10 = k0_9;
+            w_act$10$d = 1'b1;
+            w_adm$10$d = hv$10$admit;
+            w_rem$10$d = hv$10$words;
+            w_emp$10$d = hv$10$empty;
+            w_trim$10$d = hv$10$trim;
+            w_cs$10$d = hv$10$csum;
+            if (hv$10$trim) begin
+                w_rem$10$d = k8_9;
+                w_emp$10$d = k0_3;
+            end
+            w_row$10$d = 1'b0;
+            w_j$10$d = k0_9;
+            w_j0$10$d = 1'b1;
+            w_col$10$d = k0_8;
         end
         l_j0$10 = l_take$10 | w_j0$10$q;
+        l_addr$10 = w_cur$10$q;
         l_j1$10 = l_j$10 + k1_9;
         l_heff$10 = w_head$10$q;
-        if (l_j0$10) begin
-            l_heff$10 = ring$10$head;
-        end
-        cp_c$10$d = cp_c$10$q;
-        cp_c$10$d = l_heff$10;
         l_seff$10 = w_s$10$q;
         if (l_j0$10) begin
+            l_heff$10 = ring$10$head;
             l_seff$10 = l_bnext$10;
         end
         l_jw$10 = w_rem$10$q == k1_9;
         if (l_take$10) begin
-            l_jw$10 = hv$10$words == k1_9;
-        end
-        l_c$10 = d_ne$10$q & ring$10$nonempty & d_av$10$q;
-        l_start$10 = l_c$10 & ((l_take$10 & hv$10$admit) | (w_act$10$q & w_adm$10$q & ~w_row$10$q & (w_j0$10$q | w_at$10$q)));
-        l_addr$10 = w_cur$10$q;
-        if (l_start$10) begin
-            l_addr$10 = ring$10$head;
-        end
-        l_go$10 = w_row$10$q | l_start$10;
-    end
-    always @(*) begin
-        w_j0$10$d = w_j0$10$q;
-        w_act$10$d = w_act$10$q;
-        w_adm$10$d = w_adm$10$q;
-        w_row$10$d = w_row$10$q;
-        w_j$10$d = w_j$10$q;
-        w_col$10$d = w_col$10$q;
-        w_s$10$d = w_s$10$q;
-        w_cur$10$d = w_cur$10$q;
-        w_head$10$d = w_head$10$q;
-        w_rem$10$d = w_rem$10$q;
-        wr_en$10$d = 1'b0;
-        wr_addr$10$d = wr_addr$10$q;
-        wr_data$10$d = wr_data$10$q;
-        wl_en$10$d = 1'b0;
-        wl_addr$10$d = wl_addr$10$q;
-        wl_data$10$d = wl_data$10$q;
-        l_pop$10 = 1'b0;
-        ring$10$pop = 1'b0;
-        l_cq$10 = 1'b0;
-        if (l_take$10) begin
-            w_act$10$d = 1'b1;
-        end
-        if (l_take$10) begin
-            w_adm$10$d = hv$10$admit;
-        end
-        if (l_take$10) begin
-            w_rem$10$d = hv$10$words;
-        end
-        if (l_take$10) begin
-            w_row$10$d = 1'b0;
-        end
-        if (l_take$10) begin
-            w_j$10$d = k0_9;
-        end
-        if (l_take$10) begin
-            w_j0$10$d = 1'b1;
-        end
-        if (l_take$10) begin
-            w_col$10$d = k0_8;
+            l_jw$10 = (hv$10$words == k1_9) & ~hv$10$trim;
         end
         l_cpe$10 = hw$10$empty;
+        l_wd$10 = hw$10$data;
+        if (w_trim$10$q & ~l_take$10) begin
+            if (w_j$10$q == k2_9) begin
+                l_wd$10 = (hw$10$data & k_lo48) | k_len50;
+            end
+            if (w_j$10$q == k3_9) begin
+                l_wd$10 = (hw$10$data & k_lo48) | (64'(w_cs$10$q) << k48_8);
+            end
+            if (w_j$10$q == k4_9) begin
+                l_wd$10 = hw$10$data | k_chop;
+            end
+        end
         l_cpb$10 = hw$10$ovr | ~l_jw$10 | (hw$10$empty != l_emp$10);
         if (l_act$10 & ~l_adm$10) begin
             if (df$10$nonempty) begin
@@ -30073,16 +31485,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
+        l_c$10 = d_ne$10$q & ring$10$nonempty & d_av$10$q;
+        l_start$10 = l_c$10 & ((l_take$10 & hv$10$admit) | (w_act$10$q & w_adm$10$q & ~w_row$10$q & (w_j0$10$q | w_at$10$q)));
+        l_go$10 = w_row$10$q | l_start$10;
+        if (l_start$10) begin
+            l_addr$10 = ring$10$head;
+        end
         if (l_go$10) begin
             l_pop$10 = 1'b1;
             wr_en$10$d = 1'b1;
             wr_addr$10$d = l_addr$10;
-            wr_data$10$d = hw$10$data;
+            wr_data$10$d = l_wd$10;
             w_j$10$d = l_j1$10;
             w_j0$10$d = ~l_take$10 & (w_j$10$q == k511_9);
             w_rem$10$d = w_rem$10$q - k1_9;
             if (l_take$10) begin
                 w_rem$10$d = hv$10$words - k1_9;
+                if (hv$10$trim) begin
+                    w_rem$10$d = k7_9;
+                end
             end
             w_col$10$d = (w_col$10$q + k1_8) & k_mask;
             if (l_j0$10) begin
@@ -30109,7 +31530,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             else if (l_jw$10) begin
                 l_cq$10 = 1'b1;
                 l_cpe$10 = l_emp$10;
-                l_cpb$10 = 1'b1;
+                l_cpb$10 = ~w_trim$10$q | l_take$10;
                 w_adm$10$d = 1'b0;
                 w_row$10$d = 1'b0;
             end
@@ -30117,53 +31538,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 w_row$10$d = l_j0$10 | (w_col$10$q != k_nm1);
             end
         end
-        if (reset) begin
-            w_act$10$d = 1'b0;
-        end
-        if (reset) begin
-            w_adm$10$d = 1'b0;
-        end
-        if (reset) begin
-            w_row$10$d = 1'b0;
-        end
-        if (reset) begin
-            w_j$10$d = k0_9;
-        end
-        if (reset) begin
-            w_j0$10$d = 1'b1;
-        end
-        if (reset) begin
-            w_col$10$d = k0_8;
-        end
-        if (reset) begin
-            wr_en$10$d = 1'b0;
-        end
-        if (reset) begin
-            wl_en$10$d = 1'b0;
-        end
-        cp_v$10$d = 1'b0;
-        cp_v$10$d = l_cq$10;
-        if (reset) begin
-            cp_v$10$d = 1'b0;
-        end
-        lastc$10$d = lastc$10$q;
-        if (l_push$10 & inp$10$last) begin
-            lastc$10$d = lastc$10$q + k1_7;
-        end
-        if (l_pop$10 & hw$10$last) begin
-            lastc$10$d = lastc$10$q - k1_7;
-        end
-        if (l_push$10 & inp$10$last & l_pop$10 & hw$10$last) begin
-            lastc$10$d = lastc$10$q;
-        end
-        if (reset) begin
-            lastc$10$d = k0_7;
-        end
         df$10$pop = l_pop$10;
         pk_m$10$s = l_seff$10;
         pk_m$10$words = l_j1$10;
         pk_m$10$empty = l_cpe$10;
         pk_m$10$bad = l_cpb$10;
+        cp_v$10$d = l_cq$10;
+        cp_c$10$d = l_heff$10;
+        cp_m$10$d = pk_m$10$y;
         cq_cell$10$push = cp_v$10$q;
         cq_cell$10$push_data = cp_c$10$q;
         cq_meta$10$push = cp_v$10$q;
@@ -30174,9 +31556,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_at$10$d = 1'b0;
         end
         d_ne$10$d = l_push$10 | (df$10$count >= k2_7) | ((df$10$count == k1_7) & ~l_pop$10);
-        if (reset) begin
-            d_ne$10$d = 1'b0;
-        end
         l_ge$10 = df$10$count >= k_n7;
         if (l_push$10 & ~l_pop$10) begin
             l_ge$10 = df$10$count >= k_nm1_7;
@@ -30192,8 +31571,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lnz$10 = lastc$10$q >= k2_7;
         end
         d_av$10$d = l_ge$10 | l_lnz$10;
-        if (reset) begin
-            d_av$10$d = 1'b0;
+        if (l_push$10 & inp$10$last) begin
+            lastc$10$d = lastc$10$q + k1_7;
+        end
+        if (l_pop$10 & hw$10$last) begin
+            lastc$10$d = lastc$10$q - k1_7;
+        end
+        if (l_push$10 & inp$10$last & l_pop$10 & hw$10$last) begin
+            lastc$10$d = lastc$10$q;
         end
         cq_cell$10$pop = inp$10$cp_pop;
         cq_meta$10$pop = inp$10$cp_pop;
@@ -30201,138 +31586,96 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         inp$10$cp_cell = cq_cell$10$head;
         inp$10$cp_meta = cq_meta$10$head;
         ring$10$push = 1'b0;
-        if ((ph$q == k_slot$10) & (ring$10$count < k4_3) & l_fok$0) begin
-            ring$10$push = 1'b1;
-        end
-        if ((ph$q == k_slot$26) & (ring$10$count < k4_3) & l_fok$1) begin
-            ring$10$push = 1'b1;
-        end
         ring$10$push_data = l_fcell$0;
         if ((ph$q == k_slot$10) & (ring$10$count < k4_3) & l_fok$0) begin
+            ring$10$push = 1'b1;
             ring$10$push_data = l_fcell$0;
+            l_ftake$0 = 1'b1;
         end
         if ((ph$q == k_slot$26) & (ring$10$count < k4_3) & l_fok$1) begin
+            ring$10$push = 1'b1;
             ring$10$push_data = l_fcell$1;
+            l_ftake$1 = 1'b1;
         end
         l_push$11 = inp$11$valid & (((df$11$count < k63_7) & ~i_ovr$11$q) | (inp$11$last & (df$11$count < k64_7)));
-        i_ovr$11$d = i_ovr$11$q;
-        if (inp$11$valid & ~l_push$11) begin
-            i_ovr$11$d = ~inp$11$last;
-        end
-        if (inp$11$valid & inp$11$last) begin
-            i_ovr$11$d = 1'b0;
-        end
-        if (reset) begin
-            i_ovr$11$d = 1'b0;
-        end
-        c_ovr$11$d = c_ovr$11$q;
-        if (inp$11$valid & ~l_push$11) begin
-            c_ovr$11$d = c_ovr$11$q + k1_32;
-        end
-        if (reset) begin
-            c_ovr$11$d = k0_32;
-        end
         df$11$push = l_push$11;
         pk_w$11$data = inp$11$data;
         pk_w$11$last = inp$11$last;
         pk_w$11$empty = inp$11$empty;
         pk_w$11$ovr = i_ovr$11$q;
         df$11$push_data = pk_w$11$y;
+        if (inp$11$valid & ~l_push$11) begin
+            c_ovr$11$d = c_ovr$11$q + k1_32;
+            i_ovr$11$d = ~inp$11$last;
+        end
+        if (inp$11$valid & inp$11$last) begin
+            i_ovr$11$d = 1'b0;
+        end
         inp$11$ovr = c_ovr$11$q;
         vq$11$push = inp$11$vd_valid;
         vq$11$push_data = inp$11$vd;
         hw$11$a = df$11$head;
         hv$11$a = vq$11$head;
         l_bnext$11 = (ph$q + k_i1$11) & k_mask;
-        l_take$11 = ~w_act$11$q & d_ne$11$q & vq$11$nonempty & (cq_cell$11$count < k4_4);
-        w_emp$11$d = w_emp$11$q;
-        if (l_take$11) begin
-            w_emp$11$d = hv$11$empty;
-        end
+        l_pop$11 = 1'b0;
         vq$11$pop = 1'b0;
-        if (l_take$11) begin
-            vq$11$pop = 1'b1;
-        end
+        ring$11$pop = 1'b0;
+        l_cq$11 = 1'b0;
+        l_take$11 = ~w_act$11$q & d_ne$11$q & vq$11$nonempty & (cq_cell$11$count < k4_4);
         l_act$11 = w_act$11$q;
-        if (l_take$11) begin
-            l_act$11 = 1'b1;
-        end
         l_adm$11 = w_adm$11$q;
-        if (l_take$11) begin
-            l_adm$11 = hv$11$admit;
-        end
         l_emp$11 = w_emp$11$q;
-        if (l_take$11) begin
-            l_emp$11 = hv$11$empty;
-        end
         l_j$11 = w_j$11$q;
         if (l_take$11) begin
+            vq$11$pop = 1'b1;
+            l_act$11 = 1'b1;
+            l_adm$11 = hv$11$admit;
+            l_emp$11 = hv$11$empty;
+            if (hv$11$trim) begin
+                l_emp$11 = k0_3;
+            end
             l_j$11 = k0_9;
+            w_act$11$d = 1'b1;
+            w_adm$11$d = hv$11$admit;
+            w_rem$11$d = hv$11$words;
+            w_emp$11$d = hv$11$empty;
+            w_trim$11$d = hv$11$trim;
+            w_cs$11$d = hv$11$csum;
+            if (hv$11$trim) begin
+                w_rem$11$d = k8_9;
+                w_emp$11$d = k0_3;
+            end
+            w_row$11$d = 1'b0;
+            w_j$11$d = k0_9;
+            w_j0$11$d = 1'b1;
+            w_col$11$d = k0_8;
         end
         l_j0$11 = l_take$11 | w_j0$11$q;
+        l_addr$11 = w_cur$11$q;
         l_j1$11 = l_j$11 + k1_9;
         l_heff$11 = w_head$11$q;
-        if (l_j0$11) begin
-            l_heff$11 = ring$11$head;
-        end
-        cp_c$11$d = cp_c$11$q;
-        cp_c$11$d = l_heff$11;
         l_seff$11 = w_s$11$q;
         if (l_j0$11) begin
+            l_heff$11 = ring$11$head;
             l_seff$11 = l_bnext$11;
         end
         l_jw$11 = w_rem$11$q == k1_9;
         if (l_take$11) begin
-            l_jw$11 = hv$11$words == k1_9;
-        end
-        l_c$11 = d_ne$11$q & ring$11$nonempty & d_av$11$q;
-        l_start$11 = l_c$11 & ((l_take$11 & hv$11$admit) | (w_act$11$q & w_adm$11$q & ~w_row$11$q & (w_j0$11$q | w_at$11$q)));
-        l_addr$11 = w_cur$11$q;
-        if (l_start$11) begin
-            l_addr$11 = ring$11$head;
-        end
-        l_go$11 = w_row$11$q | l_start$11;
-        w_j0$11$d = w_j0$11$q;
-        w_act$11$d = w_act$11$q;
-        w_adm$11$d = w_adm$11$q;
-        w_row$11$d = w_row$11$q;
-        w_j$11$d = w_j$11$q;
-        w_col$11$d = w_col$11$q;
-        w_s$11$d = w_s$11$q;
-        w_cur$11$d = w_cur$11$q;
-        w_head$11$d = w_head$11$q;
-        w_rem$11$d = w_rem$11$q;
-        wr_en$11$d = 1'b0;
-        wr_addr$11$d = wr_addr$11$q;
-        wr_data$11$d = wr_data$11$q;
-        wl_en$11$d = 1'b0;
-        wl_addr$11$d = wl_addr$11$q;
-        wl_data$11$d = wl_data$11$q;
-        l_pop$11 = 1'b0;
-        ring$11$pop = 1'b0;
-        l_cq$11 = 1'b0;
-        if (l_take$11) begin
-            w_act$11$d = 1'b1;
-        end
-        if (l_take$11) begin
-            w_adm$11$d = hv$11$admit;
-        end
-        if (l_take$11) begin
-            w_rem$11$d = hv$11$words;
-        end
-        if (l_take$11) begin
-            w_row$11$d = 1'b0;
-        end
-        if (l_take$11) begin
-            w_j$11$d = k0_9;
-        end
-        if (l_take$11) begin
-            w_j0$11$d = 1'b1;
-        end
-        if (l_take$11) begin
-            w_col$11$d = k0_8;
+            l_jw$11 = (hv$11$words == k1_9) & ~hv$11$trim;
         end
         l_cpe$11 = hw$11$empty;
+        l_wd$11 = hw$11$data;
+        if (w_trim$11$q & ~l_take$11) begin
+            if (w_j$11$q == k2_9) begin
+                l_wd$11 = (hw$11$data & k_lo48) | k_len50;
+            end
+            if (w_j$11$q == k3_9) begin
+                l_wd$11 = (hw$11$data & k_lo48) | (64'(w_cs$11$q) << k48_8);
+            end
+            if (w_j$11$q == k4_9) begin
+                l_wd$11 = hw$11$data | k_chop;
+            end
+        end
         l_cpb$11 = hw$11$ovr | ~l_jw$11 | (hw$11$empty != l_emp$11);
         if (l_act$11 & ~l_adm$11) begin
             if (df$11$nonempty) begin
@@ -30342,16 +31685,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
+        l_c$11 = d_ne$11$q & ring$11$nonempty & d_av$11$q;
+        l_start$11 = l_c$11 & ((l_take$11 & hv$11$admit) | (w_act$11$q & w_adm$11$q & ~w_row$11$q & (w_j0$11$q | w_at$11$q)));
+        l_go$11 = w_row$11$q | l_start$11;
+        if (l_start$11) begin
+            l_addr$11 = ring$11$head;
+        end
         if (l_go$11) begin
             l_pop$11 = 1'b1;
             wr_en$11$d = 1'b1;
             wr_addr$11$d = l_addr$11;
-            wr_data$11$d = hw$11$data;
+            wr_data$11$d = l_wd$11;
             w_j$11$d = l_j1$11;
             w_j0$11$d = ~l_take$11 & (w_j$11$q == k511_9);
             w_rem$11$d = w_rem$11$q - k1_9;
             if (l_take$11) begin
                 w_rem$11$d = hv$11$words - k1_9;
+                if (hv$11$trim) begin
+                    w_rem$11$d = k7_9;
+                end
             end
             w_col$11$d = (w_col$11$q + k1_8) & k_mask;
             if (l_j0$11) begin
@@ -30378,7 +31730,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             else if (l_jw$11) begin
                 l_cq$11 = 1'b1;
                 l_cpe$11 = l_emp$11;
-                l_cpb$11 = 1'b1;
+                l_cpb$11 = ~w_trim$11$q | l_take$11;
                 w_adm$11$d = 1'b0;
                 w_row$11$d = 1'b0;
             end
@@ -30386,53 +31738,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 w_row$11$d = l_j0$11 | (w_col$11$q != k_nm1);
             end
         end
-        if (reset) begin
-            w_act$11$d = 1'b0;
-        end
-        if (reset) begin
-            w_adm$11$d = 1'b0;
-        end
-        if (reset) begin
-            w_row$11$d = 1'b0;
-        end
-        if (reset) begin
-            w_j$11$d = k0_9;
-        end
-        if (reset) begin
-            w_j0$11$d = 1'b1;
-        end
-        if (reset) begin
-            w_col$11$d = k0_8;
-        end
-        if (reset) begin
-            wr_en$11$d = 1'b0;
-        end
-        if (reset) begin
-            wl_en$11$d = 1'b0;
-        end
-        cp_v$11$d = 1'b0;
-        cp_v$11$d = l_cq$11;
-        if (reset) begin
-            cp_v$11$d = 1'b0;
-        end
-        lastc$11$d = lastc$11$q;
-        if (l_push$11 & inp$11$last) begin
-            lastc$11$d = lastc$11$q + k1_7;
-        end
-        if (l_pop$11 & hw$11$last) begin
-            lastc$11$d = lastc$11$q - k1_7;
-        end
-        if (l_push$11 & inp$11$last & l_pop$11 & hw$11$last) begin
-            lastc$11$d = lastc$11$q;
-        end
-        if (reset) begin
-            lastc$11$d = k0_7;
-        end
         df$11$pop = l_pop$11;
         pk_m$11$s = l_seff$11;
         pk_m$11$words = l_j1$11;
         pk_m$11$empty = l_cpe$11;
         pk_m$11$bad = l_cpb$11;
+        cp_v$11$d = l_cq$11;
+        cp_c$11$d = l_heff$11;
+        cp_m$11$d = pk_m$11$y;
         cq_cell$11$push = cp_v$11$q;
         cq_cell$11$push_data = cp_c$11$q;
         cq_meta$11$push = cp_v$11$q;
@@ -30443,9 +31756,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_at$11$d = 1'b0;
         end
         d_ne$11$d = l_push$11 | (df$11$count >= k2_7) | ((df$11$count == k1_7) & ~l_pop$11);
-        if (reset) begin
-            d_ne$11$d = 1'b0;
-        end
         l_ge$11 = df$11$count >= k_n7;
         if (l_push$11 & ~l_pop$11) begin
             l_ge$11 = df$11$count >= k_nm1_7;
@@ -30461,8 +31771,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lnz$11 = lastc$11$q >= k2_7;
         end
         d_av$11$d = l_ge$11 | l_lnz$11;
-        if (reset) begin
-            d_av$11$d = 1'b0;
+        if (l_push$11 & inp$11$last) begin
+            lastc$11$d = lastc$11$q + k1_7;
+        end
+        if (l_pop$11 & hw$11$last) begin
+            lastc$11$d = lastc$11$q - k1_7;
+        end
+        if (l_push$11 & inp$11$last & l_pop$11 & hw$11$last) begin
+            lastc$11$d = lastc$11$q;
         end
         cq_cell$11$pop = inp$11$cp_pop;
         cq_meta$11$pop = inp$11$cp_pop;
@@ -30470,138 +31786,96 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         inp$11$cp_cell = cq_cell$11$head;
         inp$11$cp_meta = cq_meta$11$head;
         ring$11$push = 1'b0;
-        if ((ph$q == k_slot$11) & (ring$11$count < k4_3) & l_fok$0) begin
-            ring$11$push = 1'b1;
-        end
-        if ((ph$q == k_slot$27) & (ring$11$count < k4_3) & l_fok$1) begin
-            ring$11$push = 1'b1;
-        end
         ring$11$push_data = l_fcell$0;
         if ((ph$q == k_slot$11) & (ring$11$count < k4_3) & l_fok$0) begin
+            ring$11$push = 1'b1;
             ring$11$push_data = l_fcell$0;
+            l_ftake$0 = 1'b1;
         end
         if ((ph$q == k_slot$27) & (ring$11$count < k4_3) & l_fok$1) begin
+            ring$11$push = 1'b1;
             ring$11$push_data = l_fcell$1;
+            l_ftake$1 = 1'b1;
         end
         l_push$12 = inp$12$valid & (((df$12$count < k63_7) & ~i_ovr$12$q) | (inp$12$last & (df$12$count < k64_7)));
-        i_ovr$12$d = i_ovr$12$q;
-        if (inp$12$valid & ~l_push$12) begin
-            i_ovr$12$d = ~inp$12$last;
-        end
-        if (inp$12$valid & inp$12$last) begin
-            i_ovr$12$d = 1'b0;
-        end
-        if (reset) begin
-            i_ovr$12$d = 1'b0;
-        end
-        c_ovr$12$d = c_ovr$12$q;
-        if (inp$12$valid & ~l_push$12) begin
-            c_ovr$12$d = c_ovr$12$q + k1_32;
-        end
-        if (reset) begin
-            c_ovr$12$d = k0_32;
-        end
         df$12$push = l_push$12;
         pk_w$12$data = inp$12$data;
         pk_w$12$last = inp$12$last;
         pk_w$12$empty = inp$12$empty;
         pk_w$12$ovr = i_ovr$12$q;
         df$12$push_data = pk_w$12$y;
+        if (inp$12$valid & ~l_push$12) begin
+            c_ovr$12$d = c_ovr$12$q + k1_32;
+            i_ovr$12$d = ~inp$12$last;
+        end
+        if (inp$12$valid & inp$12$last) begin
+            i_ovr$12$d = 1'b0;
+        end
         inp$12$ovr = c_ovr$12$q;
         vq$12$push = inp$12$vd_valid;
         vq$12$push_data = inp$12$vd;
         hw$12$a = df$12$head;
         hv$12$a = vq$12$head;
         l_bnext$12 = (ph$q + k_i1$12) & k_mask;
-        l_take$12 = ~w_act$12$q & d_ne$12$q & vq$12$nonempty & (cq_cell$12$count < k4_4);
-        w_emp$12$d = w_emp$12$q;
-        if (l_take$12) begin
-            w_emp$12$d = hv$12$empty;
-        end
+        l_pop$12 = 1'b0;
         vq$12$pop = 1'b0;
-        if (l_take$12) begin
-            vq$12$pop = 1'b1;
-        end
+        ring$12$pop = 1'b0;
+        l_cq$12 = 1'b0;
+        l_take$12 = ~w_act$12$q & d_ne$12$q & vq$12$nonempty & (cq_cell$12$count < k4_4);
         l_act$12 = w_act$12$q;
-        if (l_take$12) begin
-            l_act$12 = 1'b1;
-        end
         l_adm$12 = w_adm$12$q;
-        if (l_take$12) begin
-            l_adm$12 = hv$12$admit;
-        end
         l_emp$12 = w_emp$12$q;
-        if (l_take$12) begin
-            l_emp$12 = hv$12$empty;
-        end
         l_j$12 = w_j$12$q;
         if (l_take$12) begin
+            vq$12$pop = 1'b1;
+            l_act$12 = 1'b1;
+            l_adm$12 = hv$12$admit;
+            l_emp$12 = hv$12$empty;
+            if (hv$12$trim) begin
+                l_emp$12 = k0_3;
+            end
             l_j$12 = k0_9;
+            w_act$12$d = 1'b1;
+            w_adm$12$d = hv$12$admit;
+            w_rem$12$d = hv$12$words;
+            w_emp$12$d = hv$12$empty;
+            w_trim$12$d = hv$12$trim;
+            w_cs$12$d = hv$12$csum;
+            if (hv$12$trim) begin
+                w_rem$12$d = k8_9;
+                w_emp$12$d = k0_3;
+            end
+            w_row$12$d = 1'b0;
+            w_j$12$d = k0_9;
+            w_j0$12$d = 1'b1;
+            w_col$12$d = k0_8;
         end
         l_j0$12 = l_take$12 | w_j0$12$q;
+        l_addr$12 = w_cur$12$q;
         l_j1$12 = l_j$12 + k1_9;
         l_heff$12 = w_head$12$q;
-        if (l_j0$12) begin
-            l_heff$12 = ring$12$head;
-        end
-        cp_c$12$d = cp_c$12$q;
-        cp_c$12$d = l_heff$12;
         l_seff$12 = w_s$12$q;
         if (l_j0$12) begin
+            l_heff$12 = ring$12$head;
             l_seff$12 = l_bnext$12;
         end
         l_jw$12 = w_rem$12$q == k1_9;
         if (l_take$12) begin
-            l_jw$12 = hv$12$words == k1_9;
-        end
-        l_c$12 = d_ne$12$q & ring$12$nonempty & d_av$12$q;
-        l_start$12 = l_c$12 & ((l_take$12 & hv$12$admit) | (w_act$12$q & w_adm$12$q & ~w_row$12$q & (w_j0$12$q | w_at$12$q)));
-        l_addr$12 = w_cur$12$q;
-        if (l_start$12) begin
-            l_addr$12 = ring$12$head;
-        end
-        l_go$12 = w_row$12$q | l_start$12;
-        w_j0$12$d = w_j0$12$q;
-        w_act$12$d = w_act$12$q;
-        w_adm$12$d = w_adm$12$q;
-        w_row$12$d = w_row$12$q;
-        w_j$12$d = w_j$12$q;
-        w_col$12$d = w_col$12$q;
-        w_s$12$d = w_s$12$q;
-        w_cur$12$d = w_cur$12$q;
-        w_head$12$d = w_head$12$q;
-        w_rem$12$d = w_rem$12$q;
-        wr_en$12$d = 1'b0;
-        wr_addr$12$d = wr_addr$12$q;
-        wr_data$12$d = wr_data$12$q;
-        wl_en$12$d = 1'b0;
-        wl_addr$12$d = wl_addr$12$q;
-        wl_data$12$d = wl_data$12$q;
-        l_pop$12 = 1'b0;
-        ring$12$pop = 1'b0;
-        l_cq$12 = 1'b0;
-        if (l_take$12) begin
-            w_act$12$d = 1'b1;
-        end
-        if (l_take$12) begin
-            w_adm$12$d = hv$12$admit;
-        end
-        if (l_take$12) begin
-            w_rem$12$d = hv$12$words;
-        end
-        if (l_take$12) begin
-            w_row$12$d = 1'b0;
-        end
-        if (l_take$12) begin
-            w_j$12$d = k0_9;
-        end
-        if (l_take$12) begin
-            w_j0$12$d = 1'b1;
-        end
-        if (l_take$12) begin
-            w_col$12$d = k0_8;
+            l_jw$12 = (hv$12$words == k1_9) & ~hv$12$trim;
         end
         l_cpe$12 = hw$12$empty;
+        l_wd$12 = hw$12$data;
+        if (w_trim$12$q & ~l_take$12) begin
+            if (w_j$12$q == k2_9) begin
+                l_wd$12 = (hw$12$data & k_lo48) | k_len50;
+            end
+            if (w_j$12$q == k3_9) begin
+                l_wd$12 = (hw$12$data & k_lo48) | (64'(w_cs$12$q) << k48_8);
+            end
+            if (w_j$12$q == k4_9) begin
+                l_wd$12 = hw$12$data | k_chop;
+            end
+        end
         l_cpb$12 = hw$12$ovr | ~l_jw$12 | (hw$12$empty != l_emp$12);
         if (l_act$12 & ~l_adm$12) begin
             if (df$12$nonempty) begin
@@ -30611,16 +31885,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
+        l_c$12 = d_ne$12$q & ring$12$nonempty & d_av$12$q;
+        l_start$12 = l_c$12 & ((l_take$12 & hv$12$admit) | (w_act$12$q & w_adm$12$q & ~w_row$12$q & (w_j0$12$q | w_at$12$q)));
+        l_go$12 = w_row$12$q | l_start$12;
+        if (l_start$12) begin
+            l_addr$12 = ring$12$head;
+        end
         if (l_go$12) begin
             l_pop$12 = 1'b1;
             wr_en$12$d = 1'b1;
             wr_addr$12$d = l_addr$12;
-            wr_data$12$d = hw$12$data;
+            wr_data$12$d = l_wd$12;
             w_j$12$d = l_j1$12;
             w_j0$12$d = ~l_take$12 & (w_j$12$q == k511_9);
             w_rem$12$d = w_rem$12$q - k1_9;
             if (l_take$12) begin
                 w_rem$12$d = hv$12$words - k1_9;
+                if (hv$12$trim) begin
+                    w_rem$12$d = k7_9;
+                end
             end
             w_col$12$d = (w_col$12$q + k1_8) & k_mask;
             if (l_j0$12) begin
@@ -30647,7 +31930,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             else if (l_jw$12) begin
                 l_cq$12 = 1'b1;
                 l_cpe$12 = l_emp$12;
-                l_cpb$12 = 1'b1;
+                l_cpb$12 = ~w_trim$12$q | l_take$12;
                 w_adm$12$d = 1'b0;
                 w_row$12$d = 1'b0;
             end
@@ -30655,53 +31938,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 w_row$12$d = l_j0$12 | (w_col$12$q != k_nm1);
             end
         end
-        if (reset) begin
-            w_act$12$d = 1'b0;
-        end
-        if (reset) begin
-            w_adm$12$d = 1'b0;
-        end
-        if (reset) begin
-            w_row$12$d = 1'b0;
-        end
-        if (reset) begin
-            w_j$12$d = k0_9;
-        end
-        if (reset) begin
-            w_j0$12$d = 1'b1;
-        end
-        if (reset) begin
-            w_col$12$d = k0_8;
-        end
-        if (reset) begin
-            wr_en$12$d = 1'b0;
-        end
-        if (reset) begin
-            wl_en$12$d = 1'b0;
-        end
-        cp_v$12$d = 1'b0;
-        cp_v$12$d = l_cq$12;
-        if (reset) begin
-            cp_v$12$d = 1'b0;
-        end
-        lastc$12$d = lastc$12$q;
-        if (l_push$12 & inp$12$last) begin
-            lastc$12$d = lastc$12$q + k1_7;
-        end
-        if (l_pop$12 & hw$12$last) begin
-            lastc$12$d = lastc$12$q - k1_7;
-        end
-        if (l_push$12 & inp$12$last & l_pop$12 & hw$12$last) begin
-            lastc$12$d = lastc$12$q;
-        end
-        if (reset) begin
-            lastc$12$d = k0_7;
-        end
         df$12$pop = l_pop$12;
         pk_m$12$s = l_seff$12;
         pk_m$12$words = l_j1$12;
         pk_m$12$empty = l_cpe$12;
         pk_m$12$bad = l_cpb$12;
+        cp_v$12$d = l_cq$12;
+        cp_c$12$d = l_heff$12;
+        cp_m$12$d = pk_m$12$y;
         cq_cell$12$push = cp_v$12$q;
         cq_cell$12$push_data = cp_c$12$q;
         cq_meta$12$push = cp_v$12$q;
@@ -30712,9 +31956,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_at$12$d = 1'b0;
         end
         d_ne$12$d = l_push$12 | (df$12$count >= k2_7) | ((df$12$count == k1_7) & ~l_pop$12);
-        if (reset) begin
-            d_ne$12$d = 1'b0;
-        end
         l_ge$12 = df$12$count >= k_n7;
         if (l_push$12 & ~l_pop$12) begin
             l_ge$12 = df$12$count >= k_nm1_7;
@@ -30730,8 +31971,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lnz$12 = lastc$12$q >= k2_7;
         end
         d_av$12$d = l_ge$12 | l_lnz$12;
-        if (reset) begin
-            d_av$12$d = 1'b0;
+        if (l_push$12 & inp$12$last) begin
+            lastc$12$d = lastc$12$q + k1_7;
+        end
+        if (l_pop$12 & hw$12$last) begin
+            lastc$12$d = lastc$12$q - k1_7;
+        end
+        if (l_push$12 & inp$12$last & l_pop$12 & hw$12$last) begin
+            lastc$12$d = lastc$12$q;
         end
         cq_cell$12$pop = inp$12$cp_pop;
         cq_meta$12$pop = inp$12$cp_pop;
@@ -30739,138 +31986,96 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         inp$12$cp_cell = cq_cell$12$head;
         inp$12$cp_meta = cq_meta$12$head;
         ring$12$push = 1'b0;
-        if ((ph$q == k_slot$12) & (ring$12$count < k4_3) & l_fok$0) begin
-            ring$12$push = 1'b1;
-        end
-        if ((ph$q == k_slot$28) & (ring$12$count < k4_3) & l_fok$1) begin
-            ring$12$push = 1'b1;
-        end
         ring$12$push_data = l_fcell$0;
         if ((ph$q == k_slot$12) & (ring$12$count < k4_3) & l_fok$0) begin
+            ring$12$push = 1'b1;
             ring$12$push_data = l_fcell$0;
+            l_ftake$0 = 1'b1;
         end
         if ((ph$q == k_slot$28) & (ring$12$count < k4_3) & l_fok$1) begin
+            ring$12$push = 1'b1;
             ring$12$push_data = l_fcell$1;
+            l_ftake$1 = 1'b1;
         end
         l_push$13 = inp$13$valid & (((df$13$count < k63_7) & ~i_ovr$13$q) | (inp$13$last & (df$13$count < k64_7)));
-        i_ovr$13$d = i_ovr$13$q;
-        if (inp$13$valid & ~l_push$13) begin
-            i_ovr$13$d = ~inp$13$last;
-        end
-        if (inp$13$valid & inp$13$last) begin
-            i_ovr$13$d = 1'b0;
-        end
-        if (reset) begin
-            i_ovr$13$d = 1'b0;
-        end
-        c_ovr$13$d = c_ovr$13$q;
-        if (inp$13$valid & ~l_push$13) begin
-            c_ovr$13$d = c_ovr$13$q + k1_32;
-        end
-        if (reset) begin
-            c_ovr$13$d = k0_32;
-        end
         df$13$push = l_push$13;
         pk_w$13$data = inp$13$data;
         pk_w$13$last = inp$13$last;
         pk_w$13$empty = inp$13$empty;
         pk_w$13$ovr = i_ovr$13$q;
         df$13$push_data = pk_w$13$y;
+        if (inp$13$valid & ~l_push$13) begin
+            c_ovr$13$d = c_ovr$13$q + k1_32;
+            i_ovr$13$d = ~inp$13$last;
+        end
+        if (inp$13$valid & inp$13$last) begin
+            i_ovr$13$d = 1'b0;
+        end
         inp$13$ovr = c_ovr$13$q;
         vq$13$push = inp$13$vd_valid;
         vq$13$push_data = inp$13$vd;
         hw$13$a = df$13$head;
         hv$13$a = vq$13$head;
         l_bnext$13 = (ph$q + k_i1$13) & k_mask;
-        l_take$13 = ~w_act$13$q & d_ne$13$q & vq$13$nonempty & (cq_cell$13$count < k4_4);
-        w_emp$13$d = w_emp$13$q;
-        if (l_take$13) begin
-            w_emp$13$d = hv$13$empty;
-        end
+        l_pop$13 = 1'b0;
         vq$13$pop = 1'b0;
-        if (l_take$13) begin
-            vq$13$pop = 1'b1;
-        end
+        ring$13$pop = 1'b0;
+        l_cq$13 = 1'b0;
+        l_take$13 = ~w_act$13$q & d_ne$13$q & vq$13$nonempty & (cq_cell$13$count < k4_4);
         l_act$13 = w_act$13$q;
-        if (l_take$13) begin
-            l_act$13 = 1'b1;
-        end
         l_adm$13 = w_adm$13$q;
-        if (l_take$13) begin
-            l_adm$13 = hv$13$admit;
-        end
         l_emp$13 = w_emp$13$q;
-        if (l_take$13) begin
-            l_emp$13 = hv$13$empty;
-        end
         l_j$13 = w_j$13$q;
         if (l_take$13) begin
+            vq$13$pop = 1'b1;
+            l_act$13 = 1'b1;
+            l_adm$13 = hv$13$admit;
+            l_emp$13 = hv$13$empty;
+            if (hv$13$trim) begin
+                l_emp$13 = k0_3;
+            end
             l_j$13 = k0_9;
+            w_act$13$d = 1'b1;
+            w_adm$13$d = hv$13$admit;
+            w_rem$13$d = hv$13$words;
+            w_emp$13$d = hv$13$empty;
+            w_trim$13$d = hv$13$trim;
+            w_cs$13$d = hv$13$csum;
+            if (hv$13$trim) begin
+                w_rem$13$d = k8_9;
+                w_emp$13$d = k0_3;
+            end
+            w_row$13$d = 1'b0;
+            w_j$13$d = k0_9;
+            w_j0$13$d = 1'b1;
+            w_col$13$d = k0_8;
         end
         l_j0$13 = l_take$13 | w_j0$13$q;
+        l_addr$13 = w_cur$13$q;
         l_j1$13 = l_j$13 + k1_9;
         l_heff$13 = w_head$13$q;
-        if (l_j0$13) begin
-            l_heff$13 = ring$13$head;
-        end
-        cp_c$13$d = cp_c$13$q;
-        cp_c$13$d = l_heff$13;
         l_seff$13 = w_s$13$q;
         if (l_j0$13) begin
+            l_heff$13 = ring$13$head;
             l_seff$13 = l_bnext$13;
         end
         l_jw$13 = w_rem$13$q == k1_9;
         if (l_take$13) begin
-            l_jw$13 = hv$13$words == k1_9;
-        end
-        l_c$13 = d_ne$13$q & ring$13$nonempty & d_av$13$q;
-        l_start$13 = l_c$13 & ((l_take$13 & hv$13$admit) | (w_act$13$q & w_adm$13$q & ~w_row$13$q & (w_j0$13$q | w_at$13$q)));
-        l_addr$13 = w_cur$13$q;
-        if (l_start$13) begin
-            l_addr$13 = ring$13$head;
-        end
-        l_go$13 = w_row$13$q | l_start$13;
-        w_j0$13$d = w_j0$13$q;
-        w_act$13$d = w_act$13$q;
-        w_adm$13$d = w_adm$13$q;
-        w_row$13$d = w_row$13$q;
-        w_j$13$d = w_j$13$q;
-        w_col$13$d = w_col$13$q;
-        w_s$13$d = w_s$13$q;
-        w_cur$13$d = w_cur$13$q;
-        w_head$13$d = w_head$13$q;
-        w_rem$13$d = w_rem$13$q;
-        wr_en$13$d = 1'b0;
-        wr_addr$13$d = wr_addr$13$q;
-        wr_data$13$d = wr_data$13$q;
-        wl_en$13$d = 1'b0;
-        wl_addr$13$d = wl_addr$13$q;
-        wl_data$13$d = wl_data$13$q;
-        l_pop$13 = 1'b0;
-        ring$13$pop = 1'b0;
-        l_cq$13 = 1'b0;
-        if (l_take$13) begin
-            w_act$13$d = 1'b1;
-        end
-        if (l_take$13) begin
-            w_adm$13$d = hv$13$admit;
-        end
-        if (l_take$13) begin
-            w_rem$13$d = hv$13$words;
-        end
-        if (l_take$13) begin
-            w_row$13$d = 1'b0;
-        end
-        if (l_take$13) begin
-            w_j$13$d = k0_9;
-        end
-        if (l_take$13) begin
-            w_j0$13$d = 1'b1;
-        end
-        if (l_take$13) begin
-            w_col$13$d = k0_8;
+            l_jw$13 = (hv$13$words == k1_9) & ~hv$13$trim;
         end
         l_cpe$13 = hw$13$empty;
+        l_wd$13 = hw$13$data;
+        if (w_trim$13$q & ~l_take$13) begin
+            if (w_j$13$q == k2_9) begin
+                l_wd$13 = (hw$13$data & k_lo48) | k_len50;
+            end
+            if (w_j$13$q == k3_9) begin
+                l_wd$13 = (hw$13$data & k_lo48) | (64'(w_cs$13$q) << k48_8);
+            end
+            if (w_j$13$q == k4_9) begin
+                l_wd$13 = hw$13$data | k_chop;
+            end
+        end
         l_cpb$13 = hw$13$ovr | ~l_jw$13 | (hw$13$empty != l_emp$13);
         if (l_act$13 & ~l_adm$13) begin
             if (df$13$nonempty) begin
@@ -30880,16 +32085,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
+        l_c$13 = d_ne$13$q & ring$13$nonempty & d_av$13$q;
+        l_start$13 = l_c$13 & ((l_take$13 & hv$13$admit) | (w_act$13$q & w_adm$13$q & ~w_row$13$q & (w_j0$13$q | w_at$13$q)));
+        l_go$13 = w_row$13$q | l_start$13;
+        if (l_start$13) begin
+            l_addr$13 = ring$13$head;
+        end
         if (l_go$13) begin
             l_pop$13 = 1'b1;
             wr_en$13$d = 1'b1;
             wr_addr$13$d = l_addr$13;
-            wr_data$13$d = hw$13$data;
+            wr_data$13$d = l_wd$13;
             w_j$13$d = l_j1$13;
             w_j0$13$d = ~l_take$13 & (w_j$13$q == k511_9);
             w_rem$13$d = w_rem$13$q - k1_9;
             if (l_take$13) begin
                 w_rem$13$d = hv$13$words - k1_9;
+                if (hv$13$trim) begin
+                    w_rem$13$d = k7_9;
+                end
             end
             w_col$13$d = (w_col$13$q + k1_8) & k_mask;
             if (l_j0$13) begin
@@ -30916,7 +32130,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             else if (l_jw$13) begin
                 l_cq$13 = 1'b1;
                 l_cpe$13 = l_emp$13;
-                l_cpb$13 = 1'b1;
+                l_cpb$13 = ~w_trim$13$q | l_take$13;
                 w_adm$13$d = 1'b0;
                 w_row$13$d = 1'b0;
             end
@@ -30924,53 +32138,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 w_row$13$d = l_j0$13 | (w_col$13$q != k_nm1);
             end
         end
-        if (reset) begin
-            w_act$13$d = 1'b0;
-        end
-        if (reset) begin
-            w_adm$13$d = 1'b0;
-        end
-        if (reset) begin
-            w_row$13$d = 1'b0;
-        end
-        if (reset) begin
-            w_j$13$d = k0_9;
-        end
-        if (reset) begin
-            w_j0$13$d = 1'b1;
-        end
-        if (reset) begin
-            w_col$13$d = k0_8;
-        end
-        if (reset) begin
-            wr_en$13$d = 1'b0;
-        end
-        if (reset) begin
-            wl_en$13$d = 1'b0;
-        end
-        cp_v$13$d = 1'b0;
-        cp_v$13$d = l_cq$13;
-        if (reset) begin
-            cp_v$13$d = 1'b0;
-        end
-        lastc$13$d = lastc$13$q;
-        if (l_push$13 & inp$13$last) begin
-            lastc$13$d = lastc$13$q + k1_7;
-        end
-        if (l_pop$13 & hw$13$last) begin
-            lastc$13$d = lastc$13$q - k1_7;
-        end
-        if (l_push$13 & inp$13$last & l_pop$13 & hw$13$last) begin
-            lastc$13$d = lastc$13$q;
-        end
-        if (reset) begin
-            lastc$13$d = k0_7;
-        end
         df$13$pop = l_pop$13;
         pk_m$13$s = l_seff$13;
         pk_m$13$words = l_j1$13;
         pk_m$13$empty = l_cpe$13;
         pk_m$13$bad = l_cpb$13;
+        cp_v$13$d = l_cq$13;
+        cp_c$13$d = l_heff$13;
+        cp_m$13$d = pk_m$13$y;
         cq_cell$13$push = cp_v$13$q;
         cq_cell$13$push_data = cp_c$13$q;
         cq_meta$13$push = cp_v$13$q;
@@ -30981,9 +32156,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_at$13$d = 1'b0;
         end
         d_ne$13$d = l_push$13 | (df$13$count >= k2_7) | ((df$13$count == k1_7) & ~l_pop$13);
-        if (reset) begin
-            d_ne$13$d = 1'b0;
-        end
         l_ge$13 = df$13$count >= k_n7;
         if (l_push$13 & ~l_pop$13) begin
             l_ge$13 = df$13$count >= k_nm1_7;
@@ -30999,8 +32171,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lnz$13 = lastc$13$q >= k2_7;
         end
         d_av$13$d = l_ge$13 | l_lnz$13;
-        if (reset) begin
-            d_av$13$d = 1'b0;
+        if (l_push$13 & inp$13$last) begin
+            lastc$13$d = lastc$13$q + k1_7;
+        end
+        if (l_pop$13 & hw$13$last) begin
+            lastc$13$d = lastc$13$q - k1_7;
+        end
+        if (l_push$13 & inp$13$last & l_pop$13 & hw$13$last) begin
+            lastc$13$d = lastc$13$q;
         end
         cq_cell$13$pop = inp$13$cp_pop;
         cq_meta$13$pop = inp$13$cp_pop;
@@ -31008,138 +32186,96 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         inp$13$cp_cell = cq_cell$13$head;
         inp$13$cp_meta = cq_meta$13$head;
         ring$13$push = 1'b0;
-        if ((ph$q == k_slot$13) & (ring$13$count < k4_3) & l_fok$0) begin
-            ring$13$push = 1'b1;
-        end
-        if ((ph$q == k_slot$29) & (ring$13$count < k4_3) & l_fok$1) begin
-            ring$13$push = 1'b1;
-        end
         ring$13$push_data = l_fcell$0;
         if ((ph$q == k_slot$13) & (ring$13$count < k4_3) & l_fok$0) begin
+            ring$13$push = 1'b1;
             ring$13$push_data = l_fcell$0;
+            l_ftake$0 = 1'b1;
         end
         if ((ph$q == k_slot$29) & (ring$13$count < k4_3) & l_fok$1) begin
+            ring$13$push = 1'b1;
             ring$13$push_data = l_fcell$1;
+            l_ftake$1 = 1'b1;
         end
         l_push$14 = inp$14$valid & (((df$14$count < k63_7) & ~i_ovr$14$q) | (inp$14$last & (df$14$count < k64_7)));
-        i_ovr$14$d = i_ovr$14$q;
-        if (inp$14$valid & ~l_push$14) begin
-            i_ovr$14$d = ~inp$14$last;
-        end
-        if (inp$14$valid & inp$14$last) begin
-            i_ovr$14$d = 1'b0;
-        end
-        if (reset) begin
-            i_ovr$14$d = 1'b0;
-        end
-        c_ovr$14$d = c_ovr$14$q;
-        if (inp$14$valid & ~l_push$14) begin
-            c_ovr$14$d = c_ovr$14$q + k1_32;
-        end
-        if (reset) begin
-            c_ovr$14$d = k0_32;
-        end
         df$14$push = l_push$14;
         pk_w$14$data = inp$14$data;
         pk_w$14$last = inp$14$last;
         pk_w$14$empty = inp$14$empty;
         pk_w$14$ovr = i_ovr$14$q;
         df$14$push_data = pk_w$14$y;
+        if (inp$14$valid & ~l_push$14) begin
+            c_ovr$14$d = c_ovr$14$q + k1_32;
+            i_ovr$14$d = ~inp$14$last;
+        end
+        if (inp$14$valid & inp$14$last) begin
+            i_ovr$14$d = 1'b0;
+        end
         inp$14$ovr = c_ovr$14$q;
         vq$14$push = inp$14$vd_valid;
         vq$14$push_data = inp$14$vd;
         hw$14$a = df$14$head;
         hv$14$a = vq$14$head;
         l_bnext$14 = (ph$q + k_i1$14) & k_mask;
-        l_take$14 = ~w_act$14$q & d_ne$14$q & vq$14$nonempty & (cq_cell$14$count < k4_4);
-        w_emp$14$d = w_emp$14$q;
-        if (l_take$14) begin
-            w_emp$14$d = hv$14$empty;
-        end
+        l_pop$14 = 1'b0;
         vq$14$pop = 1'b0;
-        if (l_take$14) begin
-            vq$14$pop = 1'b1;
-        end
+        ring$14$pop = 1'b0;
+        l_cq$14 = 1'b0;
+        l_take$14 = ~w_act$14$q & d_ne$14$q & vq$14$nonempty & (cq_cell$14$count < k4_4);
         l_act$14 = w_act$14$q;
-        if (l_take$14) begin
-            l_act$14 = 1'b1;
-        end
         l_adm$14 = w_adm$14$q;
-        if (l_take$14) begin
-            l_adm$14 = hv$14$admit;
-        end
         l_emp$14 = w_emp$14$q;
-        if (l_take$14) begin
-            l_emp$14 = hv$14$empty;
-        end
         l_j$14 = w_j$14$q;
         if (l_take$14) begin
+            vq$14$pop = 1'b1;
+            l_act$14 = 1'b1;
+            l_adm$14 = hv$14$admit;
+            l_emp$14 = hv$14$empty;
+            if (hv$14$trim) begin
+                l_emp$14 = k0_3;
+            end
             l_j$14 = k0_9;
+            w_act$14$d = 1'b1;
+            w_adm$14$d = hv$14$admit;
+            w_rem$14$d = hv$14$words;
+            w_emp$14$d = hv$14$empty;
+            w_trim$14$d = hv$14$trim;
+            w_cs$14$d = hv$14$csum;
+            if (hv$14$trim) begin
+                w_rem$14$d = k8_9;
+                w_emp$14$d = k0_3;
+            end
+            w_row$14$d = 1'b0;
+            w_j$14$d = k0_9;
+            w_j0$14$d = 1'b1;
+            w_col$14$d = k0_8;
         end
         l_j0$14 = l_take$14 | w_j0$14$q;
+        l_addr$14 = w_cur$14$q;
         l_j1$14 = l_j$14 + k1_9;
         l_heff$14 = w_head$14$q;
-        if (l_j0$14) begin
-            l_heff$14 = ring$14$head;
-        end
-        cp_c$14$d = cp_c$14$q;
-        cp_c$14$d = l_heff$14;
         l_seff$14 = w_s$14$q;
         if (l_j0$14) begin
+            l_heff$14 = ring$14$head;
             l_seff$14 = l_bnext$14;
         end
         l_jw$14 = w_rem$14$q == k1_9;
         if (l_take$14) begin
-            l_jw$14 = hv$14$words == k1_9;
-        end
-        l_c$14 = d_ne$14$q & ring$14$nonempty & d_av$14$q;
-        l_start$14 = l_c$14 & ((l_take$14 & hv$14$admit) | (w_act$14$q & w_adm$14$q & ~w_row$14$q & (w_j0$14$q | w_at$14$q)));
-        l_addr$14 = w_cur$14$q;
-        if (l_start$14) begin
-            l_addr$14 = ring$14$head;
-        end
-        l_go$14 = w_row$14$q | l_start$14;
-        w_j0$14$d = w_j0$14$q;
-        w_act$14$d = w_act$14$q;
-        w_adm$14$d = w_adm$14$q;
-        w_row$14$d = w_row$14$q;
-        w_j$14$d = w_j$14$q;
-        w_col$14$d = w_col$14$q;
-        w_s$14$d = w_s$14$q;
-        w_cur$14$d = w_cur$14$q;
-        w_head$14$d = w_head$14$q;
-        w_rem$14$d = w_rem$14$q;
-        wr_en$14$d = 1'b0;
-        wr_addr$14$d = wr_addr$14$q;
-        wr_data$14$d = wr_data$14$q;
-        wl_en$14$d = 1'b0;
-        wl_addr$14$d = wl_addr$14$q;
-        wl_data$14$d = wl_data$14$q;
-        l_pop$14 = 1'b0;
-        ring$14$pop = 1'b0;
-        l_cq$14 = 1'b0;
-        if (l_take$14) begin
-            w_act$14$d = 1'b1;
-        end
-        if (l_take$14) begin
-            w_adm$14$d = hv$14$admit;
-        end
-        if (l_take$14) begin
-            w_rem$14$d = hv$14$words;
-        end
-        if (l_take$14) begin
-            w_row$14$d = 1'b0;
-        end
-        if (l_take$14) begin
-            w_j$14$d = k0_9;
-        end
-        if (l_take$14) begin
-            w_j0$14$d = 1'b1;
-        end
-        if (l_take$14) begin
-            w_col$14$d = k0_8;
+            l_jw$14 = (hv$14$words == k1_9) & ~hv$14$trim;
         end
         l_cpe$14 = hw$14$empty;
+        l_wd$14 = hw$14$data;
+        if (w_trim$14$q & ~l_take$14) begin
+            if (w_j$14$q == k2_9) begin
+                l_wd$14 = (hw$14$data & k_lo48) | k_len50;
+            end
+            if (w_j$14$q == k3_9) begin
+                l_wd$14 = (hw$14$data & k_lo48) | (64'(w_cs$14$q) << k48_8);
+            end
+            if (w_j$14$q == k4_9) begin
+                l_wd$14 = hw$14$data | k_chop;
+            end
+        end
         l_cpb$14 = hw$14$ovr | ~l_jw$14 | (hw$14$empty != l_emp$14);
         if (l_act$14 & ~l_adm$14) begin
             if (df$14$nonempty) begin
@@ -31149,16 +32285,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
+        l_c$14 = d_ne$14$q & ring$14$nonempty & d_av$14$q;
+        l_start$14 = l_c$14 & ((l_take$14 & hv$14$admit) | (w_act$14$q & w_adm$14$q & ~w_row$14$q & (w_j0$14$q | w_at$14$q)));
+        l_go$14 = w_row$14$q | l_start$14;
+        if (l_start$14) begin
+            l_addr$14 = ring$14$head;
+        end
         if (l_go$14) begin
             l_pop$14 = 1'b1;
             wr_en$14$d = 1'b1;
             wr_addr$14$d = l_addr$14;
-            wr_data$14$d = hw$14$data;
+            wr_data$14$d = l_wd$14;
             w_j$14$d = l_j1$14;
             w_j0$14$d = ~l_take$14 & (w_j$14$q == k511_9);
             w_rem$14$d = w_rem$14$q - k1_9;
             if (l_take$14) begin
                 w_rem$14$d = hv$14$words - k1_9;
+                if (hv$14$trim) begin
+                    w_rem$14$d = k7_9;
+                end
             end
             w_col$14$d = (w_col$14$q + k1_8) & k_mask;
             if (l_j0$14) begin
@@ -31185,7 +32330,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             else if (l_jw$14) begin
                 l_cq$14 = 1'b1;
                 l_cpe$14 = l_emp$14;
-                l_cpb$14 = 1'b1;
+                l_cpb$14 = ~w_trim$14$q | l_take$14;
                 w_adm$14$d = 1'b0;
                 w_row$14$d = 1'b0;
             end
@@ -31193,53 +32338,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 w_row$14$d = l_j0$14 | (w_col$14$q != k_nm1);
             end
         end
-        if (reset) begin
-            w_act$14$d = 1'b0;
-        end
-        if (reset) begin
-            w_adm$14$d = 1'b0;
-        end
-        if (reset) begin
-            w_row$14$d = 1'b0;
-        end
-        if (reset) begin
-            w_j$14$d = k0_9;
-        end
-        if (reset) begin
-            w_j0$14$d = 1'b1;
-        end
-        if (reset) begin
-            w_col$14$d = k0_8;
-        end
-        if (reset) begin
-            wr_en$14$d = 1'b0;
-        end
-        if (reset) begin
-            wl_en$14$d = 1'b0;
-        end
-        cp_v$14$d = 1'b0;
-        cp_v$14$d = l_cq$14;
-        if (reset) begin
-            cp_v$14$d = 1'b0;
-        end
-        lastc$14$d = lastc$14$q;
-        if (l_push$14 & inp$14$last) begin
-            lastc$14$d = lastc$14$q + k1_7;
-        end
-        if (l_pop$14 & hw$14$last) begin
-            lastc$14$d = lastc$14$q - k1_7;
-        end
-        if (l_push$14 & inp$14$last & l_pop$14 & hw$14$last) begin
-            lastc$14$d = lastc$14$q;
-        end
-        if (reset) begin
-            lastc$14$d = k0_7;
-        end
         df$14$pop = l_pop$14;
         pk_m$14$s = l_seff$14;
         pk_m$14$words = l_j1$14;
         pk_m$14$empty = l_cpe$14;
         pk_m$14$bad = l_cpb$14;
+        cp_v$14$d = l_cq$14;
+        cp_c$14$d = l_heff$14;
+        cp_m$14$d = pk_m$14$y;
         cq_cell$14$push = cp_v$14$q;
         cq_cell$14$push_data = cp_c$14$q;
         cq_meta$14$push = cp_v$14$q;
@@ -31250,9 +32356,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_at$14$d = 1'b0;
         end
         d_ne$14$d = l_push$14 | (df$14$count >= k2_7) | ((df$14$count == k1_7) & ~l_pop$14);
-        if (reset) begin
-            d_ne$14$d = 1'b0;
-        end
         l_ge$14 = df$14$count >= k_n7;
         if (l_push$14 & ~l_pop$14) begin
             l_ge$14 = df$14$count >= k_nm1_7;
@@ -31268,8 +32371,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lnz$14 = lastc$14$q >= k2_7;
         end
         d_av$14$d = l_ge$14 | l_lnz$14;
-        if (reset) begin
-            d_av$14$d = 1'b0;
+        if (l_push$14 & inp$14$last) begin
+            lastc$14$d = lastc$14$q + k1_7;
+        end
+        if (l_pop$14 & hw$14$last) begin
+            lastc$14$d = lastc$14$q - k1_7;
+        end
+        if (l_push$14 & inp$14$last & l_pop$14 & hw$14$last) begin
+            lastc$14$d = lastc$14$q;
         end
         cq_cell$14$pop = inp$14$cp_pop;
         cq_meta$14$pop = inp$14$cp_pop;
@@ -31277,138 +32386,96 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         inp$14$cp_cell = cq_cell$14$head;
         inp$14$cp_meta = cq_meta$14$head;
         ring$14$push = 1'b0;
-        if ((ph$q == k_slot$14) & (ring$14$count < k4_3) & l_fok$0) begin
-            ring$14$push = 1'b1;
-        end
-        if ((ph$q == k_slot$30) & (ring$14$count < k4_3) & l_fok$1) begin
-            ring$14$push = 1'b1;
-        end
         ring$14$push_data = l_fcell$0;
         if ((ph$q == k_slot$14) & (ring$14$count < k4_3) & l_fok$0) begin
+            ring$14$push = 1'b1;
             ring$14$push_data = l_fcell$0;
+            l_ftake$0 = 1'b1;
         end
         if ((ph$q == k_slot$30) & (ring$14$count < k4_3) & l_fok$1) begin
+            ring$14$push = 1'b1;
             ring$14$push_data = l_fcell$1;
+            l_ftake$1 = 1'b1;
         end
         l_push$15 = inp$15$valid & (((df$15$count < k63_7) & ~i_ovr$15$q) | (inp$15$last & (df$15$count < k64_7)));
-        i_ovr$15$d = i_ovr$15$q;
-        if (inp$15$valid & ~l_push$15) begin
-            i_ovr$15$d = ~inp$15$last;
-        end
-        if (inp$15$valid & inp$15$last) begin
-            i_ovr$15$d = 1'b0;
-        end
-        if (reset) begin
-            i_ovr$15$d = 1'b0;
-        end
-        c_ovr$15$d = c_ovr$15$q;
-        if (inp$15$valid & ~l_push$15) begin
-            c_ovr$15$d = c_ovr$15$q + k1_32;
-        end
-        if (reset) begin
-            c_ovr$15$d = k0_32;
-        end
         df$15$push = l_push$15;
         pk_w$15$data = inp$15$data;
         pk_w$15$last = inp$15$last;
         pk_w$15$empty = inp$15$empty;
         pk_w$15$ovr = i_ovr$15$q;
         df$15$push_data = pk_w$15$y;
+        if (inp$15$valid & ~l_push$15) begin
+            c_ovr$15$d = c_ovr$15$q + k1_32;
+            i_ovr$15$d = ~inp$15$last;
+        end
+        if (inp$15$valid & inp$15$last) begin
+            i_ovr$15$d = 1'b0;
+        end
         inp$15$ovr = c_ovr$15$q;
         vq$15$push = inp$15$vd_valid;
         vq$15$push_data = inp$15$vd;
         hw$15$a = df$15$head;
         hv$15$a = vq$15$head;
         l_bnext$15 = (ph$q + k_i1$15) & k_mask;
-        l_take$15 = ~w_act$15$q & d_ne$15$q & vq$15$nonempty & (cq_cell$15$count < k4_4);
-        w_emp$15$d = w_emp$15$q;
-        if (l_take$15) begin
-            w_emp$15$d = hv$15$empty;
-        end
+        l_pop$15 = 1'b0;
         vq$15$pop = 1'b0;
-        if (l_take$15) begin
-            vq$15$pop = 1'b1;
-        end
+        ring$15$pop = 1'b0;
+        l_cq$15 = 1'b0;
+        l_take$15 = ~w_act$15$q & d_ne$15$q & vq$15$nonempty & (cq_cell$15$count < k4_4);
         l_act$15 = w_act$15$q;
-        if (l_take$15) begin
-            l_act$15 = 1'b1;
-        end
         l_adm$15 = w_adm$15$q;
-        if (l_take$15) begin
-            l_adm$15 = hv$15$admit;
-        end
         l_emp$15 = w_emp$15$q;
-        if (l_take$15) begin
-            l_emp$15 = hv$15$empty;
-        end
         l_j$15 = w_j$15$q;
         if (l_take$15) begin
+            vq$15$pop = 1'b1;
+            l_act$15 = 1'b1;
+            l_adm$15 = hv$15$admit;
+            l_emp$15 = hv$15$empty;
+            if (hv$15$trim) begin
+                l_emp$15 = k0_3;
+            end
             l_j$15 = k0_9;
+            w_act$15$d = 1'b1;
+            w_adm$15$d = hv$15$admit;
+            w_rem$15$d = hv$15$words;
+            w_emp$15$d = hv$15$empty;
+            w_trim$15$d = hv$15$trim;
+            w_cs$15$d = hv$15$csum;
+            if (hv$15$trim) begin
+                w_rem$15$d = k8_9;
+                w_emp$15$d = k0_3;
+            end
+            w_row$15$d = 1'b0;
+            w_j$15$d = k0_9;
+            w_j0$15$d = 1'b1;
+            w_col$15$d = k0_8;
         end
         l_j0$15 = l_take$15 | w_j0$15$q;
+        l_addr$15 = w_cur$15$q;
         l_j1$15 = l_j$15 + k1_9;
         l_heff$15 = w_head$15$q;
-        if (l_j0$15) begin
-            l_heff$15 = ring$15$head;
-        end
-        cp_c$15$d = cp_c$15$q;
-        cp_c$15$d = l_heff$15;
         l_seff$15 = w_s$15$q;
         if (l_j0$15) begin
+            l_heff$15 = ring$15$head;
             l_seff$15 = l_bnext$15;
         end
         l_jw$15 = w_rem$15$q == k1_9;
         if (l_take$15) begin
-            l_jw$15 = hv$15$words == k1_9;
-        end
-        l_c$15 = d_ne$15$q & ring$15$nonempty & d_av$15$q;
-        l_start$15 = l_c$15 & ((l_take$15 & hv$15$admit) | (w_act$15$q & w_adm$15$q & ~w_row$15$q & (w_j0$15$q | w_at$15$q)));
-        l_addr$15 = w_cur$15$q;
-        if (l_start$15) begin
-            l_addr$15 = ring$15$head;
-        end
-        l_go$15 = w_row$15$q | l_start$15;
-        w_j0$15$d = w_j0$15$q;
-        w_act$15$d = w_act$15$q;
-        w_adm$15$d = w_adm$15$q;
-        w_row$15$d = w_row$15$q;
-        w_j$15$d = w_j$15$q;
-        w_col$15$d = w_col$15$q;
-        w_s$15$d = w_s$15$q;
-        w_cur$15$d = w_cur$15$q;
-        w_head$15$d = w_head$15$q;
-        w_rem$15$d = w_rem$15$q;
-        wr_en$15$d = 1'b0;
-        wr_addr$15$d = wr_addr$15$q;
-        wr_data$15$d = wr_data$15$q;
-        wl_en$15$d = 1'b0;
-        wl_addr$15$d = wl_addr$15$q;
-        wl_data$15$d = wl_data$15$q;
-        l_pop$15 = 1'b0;
-        ring$15$pop = 1'b0;
-        l_cq$15 = 1'b0;
-        if (l_take$15) begin
-            w_act$15$d = 1'b1;
-        end
-        if (l_take$15) begin
-            w_adm$15$d = hv$15$admit;
-        end
-        if (l_take$15) begin
-            w_rem$15$d = hv$15$words;
-        end
-        if (l_take$15) begin
-            w_row$15$d = 1'b0;
-        end
-        if (l_take$15) begin
-            w_j$15$d = k0_9;
-        end
-        if (l_take$15) begin
-            w_j0$15$d = 1'b1;
-        end
-        if (l_take$15) begin
-            w_col$15$d = k0_8;
+            l_jw$15 = (hv$15$words == k1_9) & ~hv$15$trim;
         end
         l_cpe$15 = hw$15$empty;
+        l_wd$15 = hw$15$data;
+        if (w_trim$15$q & ~l_take$15) begin
+            if (w_j$15$q == k2_9) begin
+                l_wd$15 = (hw$15$data & k_lo48) | k_len50;
+            end
+            if (w_j$15$q == k3_9) begin
+                l_wd$15 = (hw$15$data & k_lo48) | (64'(w_cs$15$q) << k48_8);
+            end
+            if (w_j$15$q == k4_9) begin
+                l_wd$15 = hw$15$data | k_chop;
+            end
+        end
         l_cpb$15 = hw$15$ovr | ~l_jw$15 | (hw$15$empty != l_emp$15);
         if (l_act$15 & ~l_adm$15) begin
             if (df$15$nonempty) begin
@@ -31418,16 +32485,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
+        l_c$15 = d_ne$15$q & ring$15$nonempty & d_av$15$q;
+        l_start$15 = l_c$15 & ((l_take$15 & hv$15$admit) | (w_act$15$q & w_adm$15$q & ~w_row$15$q & (w_j0$15$q | w_at$15$q)));
+        l_go$15 = w_row$15$q | l_start$15;
+        if (l_start$15) begin
+            l_addr$15 = ring$15$head;
+        end
         if (l_go$15) begin
             l_pop$15 = 1'b1;
             wr_en$15$d = 1'b1;
             wr_addr$15$d = l_addr$15;
-            wr_data$15$d = hw$15$data;
+            wr_data$15$d = l_wd$15;
             w_j$15$d = l_j1$15;
             w_j0$15$d = ~l_take$15 & (w_j$15$q == k511_9);
             w_rem$15$d = w_rem$15$q - k1_9;
             if (l_take$15) begin
                 w_rem$15$d = hv$15$words - k1_9;
+                if (hv$15$trim) begin
+                    w_rem$15$d = k7_9;
+                end
             end
             w_col$15$d = (w_col$15$q + k1_8) & k_mask;
             if (l_j0$15) begin
@@ -31454,7 +32530,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             else if (l_jw$15) begin
                 l_cq$15 = 1'b1;
                 l_cpe$15 = l_emp$15;
-                l_cpb$15 = 1'b1;
+                l_cpb$15 = ~w_trim$15$q | l_take$15;
                 w_adm$15$d = 1'b0;
                 w_row$15$d = 1'b0;
             end
@@ -31462,53 +32538,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 w_row$15$d = l_j0$15 | (w_col$15$q != k_nm1);
             end
         end
-        if (reset) begin
-            w_act$15$d = 1'b0;
-        end
-        if (reset) begin
-            w_adm$15$d = 1'b0;
-        end
-        if (reset) begin
-            w_row$15$d = 1'b0;
-        end
-        if (reset) begin
-            w_j$15$d = k0_9;
-        end
-        if (reset) begin
-            w_j0$15$d = 1'b1;
-        end
-        if (reset) begin
-            w_col$15$d = k0_8;
-        end
-        if (reset) begin
-            wr_en$15$d = 1'b0;
-        end
-        if (reset) begin
-            wl_en$15$d = 1'b0;
-        end
-        cp_v$15$d = 1'b0;
-        cp_v$15$d = l_cq$15;
-        if (reset) begin
-            cp_v$15$d = 1'b0;
-        end
-        lastc$15$d = lastc$15$q;
-        if (l_push$15 & inp$15$last) begin
-            lastc$15$d = lastc$15$q + k1_7;
-        end
-        if (l_pop$15 & hw$15$last) begin
-            lastc$15$d = lastc$15$q - k1_7;
-        end
-        if (l_push$15 & inp$15$last & l_pop$15 & hw$15$last) begin
-            lastc$15$d = lastc$15$q;
-        end
-        if (reset) begin
-            lastc$15$d = k0_7;
-        end
         df$15$pop = l_pop$15;
         pk_m$15$s = l_seff$15;
         pk_m$15$words = l_j1$15;
         pk_m$15$empty = l_cpe$15;
         pk_m$15$bad = l_cpb$15;
+        cp_v$15$d = l_cq$15;
+        cp_c$15$d = l_heff$15;
+        cp_m$15$d = pk_m$15$y;
         cq_cell$15$push = cp_v$15$q;
         cq_cell$15$push_data = cp_c$15$q;
         cq_meta$15$push = cp_v$15$q;
@@ -31519,9 +32556,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_at$15$d = 1'b0;
         end
         d_ne$15$d = l_push$15 | (df$15$count >= k2_7) | ((df$15$count == k1_7) & ~l_pop$15);
-        if (reset) begin
-            d_ne$15$d = 1'b0;
-        end
         l_ge$15 = df$15$count >= k_n7;
         if (l_push$15 & ~l_pop$15) begin
             l_ge$15 = df$15$count >= k_nm1_7;
@@ -31537,8 +32571,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lnz$15 = lastc$15$q >= k2_7;
         end
         d_av$15$d = l_ge$15 | l_lnz$15;
-        if (reset) begin
-            d_av$15$d = 1'b0;
+        if (l_push$15 & inp$15$last) begin
+            lastc$15$d = lastc$15$q + k1_7;
+        end
+        if (l_pop$15 & hw$15$last) begin
+            lastc$15$d = lastc$15$q - k1_7;
+        end
+        if (l_push$15 & inp$15$last & l_pop$15 & hw$15$last) begin
+            lastc$15$d = lastc$15$q;
         end
         cq_cell$15$pop = inp$15$cp_pop;
         cq_meta$15$pop = inp$15$cp_pop;
@@ -31546,311 +32586,149 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         inp$15$cp_cell = cq_cell$15$head;
         inp$15$cp_meta = cq_meta$15$head;
         ring$15$push = 1'b0;
-        if ((ph$q == k_slot$15) & (ring$15$count < k4_3) & l_fok$0) begin
-            ring$15$push = 1'b1;
-        end
-        if ((ph$q == k_slot$31) & (ring$15$count < k4_3) & l_fok$1) begin
-            ring$15$push = 1'b1;
-        end
         ring$15$push_data = l_fcell$0;
         if ((ph$q == k_slot$15) & (ring$15$count < k4_3) & l_fok$0) begin
+            ring$15$push = 1'b1;
             ring$15$push_data = l_fcell$0;
+            l_ftake$0 = 1'b1;
         end
         if ((ph$q == k_slot$31) & (ring$15$count < k4_3) & l_fok$1) begin
+            ring$15$push = 1'b1;
             ring$15$push_data = l_fcell$1;
+            l_ftake$1 = 1'b1;
         end
         l_bwd$0 = k0_64;
-        if (ph$q == k_wsel$0) begin
-            l_bwd$0 = l_bwd$0 | wr_data$0$q;
-        end
-        if (ph$q == k_wsel$1) begin
-            l_bwd$0 = l_bwd$0 | wr_data$1$q;
-        end
-        if (ph$q == k_wsel$2) begin
-            l_bwd$0 = l_bwd$0 | wr_data$2$q;
-        end
-        if (ph$q == k_wsel$3) begin
-            l_bwd$0 = l_bwd$0 | wr_data$3$q;
-        end
-        if (ph$q == k_wsel$4) begin
-            l_bwd$0 = l_bwd$0 | wr_data$4$q;
-        end
-        if (ph$q == k_wsel$5) begin
-            l_bwd$0 = l_bwd$0 | wr_data$5$q;
-        end
-        if (ph$q == k_wsel$6) begin
-            l_bwd$0 = l_bwd$0 | wr_data$6$q;
-        end
-        if (ph$q == k_wsel$7) begin
-            l_bwd$0 = l_bwd$0 | wr_data$7$q;
-        end
-        if (ph$q == k_wsel$8) begin
-            l_bwd$0 = l_bwd$0 | wr_data$8$q;
-        end
-        if (ph$q == k_wsel$9) begin
-            l_bwd$0 = l_bwd$0 | wr_data$9$q;
-        end
-        if (ph$q == k_wsel$10) begin
-            l_bwd$0 = l_bwd$0 | wr_data$10$q;
-        end
-        if (ph$q == k_wsel$11) begin
-            l_bwd$0 = l_bwd$0 | wr_data$11$q;
-        end
-        if (ph$q == k_wsel$12) begin
-            l_bwd$0 = l_bwd$0 | wr_data$12$q;
-        end
-        if (ph$q == k_wsel$13) begin
-            l_bwd$0 = l_bwd$0 | wr_data$13$q;
-        end
-        if (ph$q == k_wsel$14) begin
-            l_bwd$0 = l_bwd$0 | wr_data$14$q;
-        end
-        if (ph$q == k_wsel$15) begin
-            l_bwd$0 = l_bwd$0 | wr_data$15$q;
-        end
         l_bwa$0 = k0_ca;
-        if (ph$q == k_wsel$0) begin
-            l_bwa$0 = l_bwa$0 | wr_addr$0$q;
-        end
-        if (ph$q == k_wsel$1) begin
-            l_bwa$0 = l_bwa$0 | wr_addr$1$q;
-        end
-        if (ph$q == k_wsel$2) begin
-            l_bwa$0 = l_bwa$0 | wr_addr$2$q;
-        end
-        if (ph$q == k_wsel$3) begin
-            l_bwa$0 = l_bwa$0 | wr_addr$3$q;
-        end
-        if (ph$q == k_wsel$4) begin
-            l_bwa$0 = l_bwa$0 | wr_addr$4$q;
-        end
-        if (ph$q == k_wsel$5) begin
-            l_bwa$0 = l_bwa$0 | wr_addr$5$q;
-        end
-        if (ph$q == k_wsel$6) begin
-            l_bwa$0 = l_bwa$0 | wr_addr$6$q;
-        end
-        if (ph$q == k_wsel$7) begin
-            l_bwa$0 = l_bwa$0 | wr_addr$7$q;
-        end
-        if (ph$q == k_wsel$8) begin
-            l_bwa$0 = l_bwa$0 | wr_addr$8$q;
-        end
-        if (ph$q == k_wsel$9) begin
-            l_bwa$0 = l_bwa$0 | wr_addr$9$q;
-        end
-        if (ph$q == k_wsel$10) begin
-            l_bwa$0 = l_bwa$0 | wr_addr$10$q;
-        end
-        if (ph$q == k_wsel$11) begin
-            l_bwa$0 = l_bwa$0 | wr_addr$11$q;
-        end
-        if (ph$q == k_wsel$12) begin
-            l_bwa$0 = l_bwa$0 | wr_addr$12$q;
-        end
-        if (ph$q == k_wsel$13) begin
-            l_bwa$0 = l_bwa$0 | wr_addr$13$q;
-        end
-        if (ph$q == k_wsel$14) begin
-            l_bwa$0 = l_bwa$0 | wr_addr$14$q;
-        end
-        if (ph$q == k_wsel$15) begin
-            l_bwa$0 = l_bwa$0 | wr_addr$15$q;
-        end
         l_bwe$0 = 1'b0;
-        if (ph$q == k_wsel$0) begin
-            l_bwe$0 = l_bwe$0 | wr_en$0$q;
-        end
-        if (ph$q == k_wsel$1) begin
-            l_bwe$0 = l_bwe$0 | wr_en$1$q;
-        end
-        if (ph$q == k_wsel$2) begin
-            l_bwe$0 = l_bwe$0 | wr_en$2$q;
-        end
-        if (ph$q == k_wsel$3) begin
-            l_bwe$0 = l_bwe$0 | wr_en$3$q;
-        end
-        if (ph$q == k_wsel$4) begin
-            l_bwe$0 = l_bwe$0 | wr_en$4$q;
-        end
-        if (ph$q == k_wsel$5) begin
-            l_bwe$0 = l_bwe$0 | wr_en$5$q;
-        end
-        if (ph$q == k_wsel$6) begin
-            l_bwe$0 = l_bwe$0 | wr_en$6$q;
-        end
-        if (ph$q == k_wsel$7) begin
-            l_bwe$0 = l_bwe$0 | wr_en$7$q;
-        end
-        if (ph$q == k_wsel$8) begin
-            l_bwe$0 = l_bwe$0 | wr_en$8$q;
-        end
-        if (ph$q == k_wsel$9) begin
-            l_bwe$0 = l_bwe$0 | wr_en$9$q;
-        end
-        if (ph$q == k_wsel$10) begin
-            l_bwe$0 = l_bwe$0 | wr_en$10$q;
-        end
-        if (ph$q == k_wsel$11) begin
-            l_bwe$0 = l_bwe$0 | wr_en$11$q;
-        end
-        if (ph$q == k_wsel$12) begin
-            l_bwe$0 = l_bwe$0 | wr_en$12$q;
-        end
-        if (ph$q == k_wsel$13) begin
-            l_bwe$0 = l_bwe$0 | wr_en$13$q;
-        end
-        if (ph$q == k_wsel$14) begin
-            l_bwe$0 = l_bwe$0 | wr_en$14$q;
-        end
-        if (ph$q == k_wsel$15) begin
-            l_bwe$0 = l_bwe$0 | wr_en$15$q;
-        end
         l_lwd$0 = k0_ca;
-        if (ph$q == k_wsel$0) begin
-            l_lwd$0 = l_lwd$0 | wl_data$0$q;
-        end
-        if (ph$q == k_wsel$1) begin
-            l_lwd$0 = l_lwd$0 | wl_data$1$q;
-        end
-        if (ph$q == k_wsel$2) begin
-            l_lwd$0 = l_lwd$0 | wl_data$2$q;
-        end
-        if (ph$q == k_wsel$3) begin
-            l_lwd$0 = l_lwd$0 | wl_data$3$q;
-        end
-        if (ph$q == k_wsel$4) begin
-            l_lwd$0 = l_lwd$0 | wl_data$4$q;
-        end
-        if (ph$q == k_wsel$5) begin
-            l_lwd$0 = l_lwd$0 | wl_data$5$q;
-        end
-        if (ph$q == k_wsel$6) begin
-            l_lwd$0 = l_lwd$0 | wl_data$6$q;
-        end
-        if (ph$q == k_wsel$7) begin
-            l_lwd$0 = l_lwd$0 | wl_data$7$q;
-        end
-        if (ph$q == k_wsel$8) begin
-            l_lwd$0 = l_lwd$0 | wl_data$8$q;
-        end
-        if (ph$q == k_wsel$9) begin
-            l_lwd$0 = l_lwd$0 | wl_data$9$q;
-        end
-        if (ph$q == k_wsel$10) begin
-            l_lwd$0 = l_lwd$0 | wl_data$10$q;
-        end
-        if (ph$q == k_wsel$11) begin
-            l_lwd$0 = l_lwd$0 | wl_data$11$q;
-        end
-        if (ph$q == k_wsel$12) begin
-            l_lwd$0 = l_lwd$0 | wl_data$12$q;
-        end
-        if (ph$q == k_wsel$13) begin
-            l_lwd$0 = l_lwd$0 | wl_data$13$q;
-        end
-        if (ph$q == k_wsel$14) begin
-            l_lwd$0 = l_lwd$0 | wl_data$14$q;
-        end
-        if (ph$q == k_wsel$15) begin
-            l_lwd$0 = l_lwd$0 | wl_data$15$q;
-        end
         l_lwa$0 = k0_ca;
-        if (ph$q == k_wsel$0) begin
-            l_lwa$0 = l_lwa$0 | wl_addr$0$q;
-        end
-        if (ph$q == k_wsel$1) begin
-            l_lwa$0 = l_lwa$0 | wl_addr$1$q;
-        end
-        if (ph$q == k_wsel$2) begin
-            l_lwa$0 = l_lwa$0 | wl_addr$2$q;
-        end
-        if (ph$q == k_wsel$3) begin
-            l_lwa$0 = l_lwa$0 | wl_addr$3$q;
-        end
-        if (ph$q == k_wsel$4) begin
-            l_lwa$0 = l_lwa$0 | wl_addr$4$q;
-        end
-        if (ph$q == k_wsel$5) begin
-            l_lwa$0 = l_lwa$0 | wl_addr$5$q;
-        end
-        if (ph$q == k_wsel$6) begin
-            l_lwa$0 = l_lwa$0 | wl_addr$6$q;
-        end
-        if (ph$q == k_wsel$7) begin
-            l_lwa$0 = l_lwa$0 | wl_addr$7$q;
-        end
-        if (ph$q == k_wsel$8) begin
-            l_lwa$0 = l_lwa$0 | wl_addr$8$q;
-        end
-        if (ph$q == k_wsel$9) begin
-            l_lwa$0 = l_lwa$0 | wl_addr$9$q;
-        end
-        if (ph$q == k_wsel$10) begin
-            l_lwa$0 = l_lwa$0 | wl_addr$10$q;
-        end
-        if (ph$q == k_wsel$11) begin
-            l_lwa$0 = l_lwa$0 | wl_addr$11$q;
-        end
-        if (ph$q == k_wsel$12) begin
-            l_lwa$0 = l_lwa$0 | wl_addr$12$q;
-        end
-        if (ph$q == k_wsel$13) begin
-            l_lwa$0 = l_lwa$0 | wl_addr$13$q;
-        end
-        if (ph$q == k_wsel$14) begin
-            l_lwa$0 = l_lwa$0 | wl_addr$14$q;
-        end
-        if (ph$q == k_wsel$15) begin
-            l_lwa$0 = l_lwa$0 | wl_addr$15$q;
-        end
         l_lwe$0 = 1'b0;
         if (ph$q == k_wsel$0) begin
+            l_bwd$0 = l_bwd$0 | wr_data$0$q;
+            l_bwa$0 = l_bwa$0 | wr_addr$0$q;
+            l_bwe$0 = l_bwe$0 | wr_en$0$q;
+            l_lwd$0 = l_lwd$0 | wl_data$0$q;
+            l_lwa$0 = l_lwa$0 | wl_addr$0$q;
             l_lwe$0 = l_lwe$0 | wl_en$0$q;
         end
         if (ph$q == k_wsel$1) begin
+            l_bwd$0 = l_bwd$0 | wr_data$1$q;
+            l_bwa$0 = l_bwa$0 | wr_addr$1$q;
+            l_bwe$0 = l_bwe$0 | wr_en$1$q;
+            l_lwd$0 = l_lwd$0 | wl_data$1$q;
+            l_lwa$0 = l_lwa$0 | wl_addr$1$q;
             l_lwe$0 = l_lwe$0 | wl_en$1$q;
         end
         if (ph$q == k_wsel$2) begin
+            l_bwd$0 = l_bwd$0 | wr_data$2$q;
+            l_bwa$0 = l_bwa$0 | wr_addr$2$q;
+            l_bwe$0 = l_bwe$0 | wr_en$2$q;
+            l_lwd$0 = l_lwd$0 | wl_data$2$q;
+            l_lwa$0 = l_lwa$0 | wl_addr$2$q;
             l_lwe$0 = l_lwe$0 | wl_en$2$q;
         end
         if (ph$q == k_wsel$3) begin
+            l_bwd$0 = l_bwd$0 | wr_data$3$q;
+            l_bwa$0 = l_bwa$0 | wr_addr$3$q;
+            l_bwe$0 = l_bwe$0 | wr_en$3$q;
+            l_lwd$0 = l_lwd$0 | wl_data$3$q;
+            l_lwa$0 = l_lwa$0 | wl_addr$3$q;
             l_lwe$0 = l_lwe$0 | wl_en$3$q;
         end
         if (ph$q == k_wsel$4) begin
+            l_bwd$0 = l_bwd$0 | wr_data$4$q;
+            l_bwa$0 = l_bwa$0 | wr_addr$4$q;
+            l_bwe$0 = l_bwe$0 | wr_en$4$q;
+            l_lwd$0 = l_lwd$0 | wl_data$4$q;
+            l_lwa$0 = l_lwa$0 | wl_addr$4$q;
             l_lwe$0 = l_lwe$0 | wl_en$4$q;
         end
         if (ph$q == k_wsel$5) begin
+            l_bwd$0 = l_bwd$0 | wr_data$5$q;
+            l_bwa$0 = l_bwa$0 | wr_addr$5$q;
+            l_bwe$0 = l_bwe$0 | wr_en$5$q;
+            l_lwd$0 = l_lwd$0 | wl_data$5$q;
+            l_lwa$0 = l_lwa$0 | wl_addr$5$q;
             l_lwe$0 = l_lwe$0 | wl_en$5$q;
         end
         if (ph$q == k_wsel$6) begin
+            l_bwd$0 = l_bwd$0 | wr_data$6$q;
+            l_bwa$0 = l_bwa$0 | wr_addr$6$q;
+            l_bwe$0 = l_bwe$0 | wr_en$6$q;
+            l_lwd$0 = l_lwd$0 | wl_data$6$q;
+            l_lwa$0 = l_lwa$0 | wl_addr$6$q;
             l_lwe$0 = l_lwe$0 | wl_en$6$q;
         end
         if (ph$q == k_wsel$7) begin
+            l_bwd$0 = l_bwd$0 | wr_data$7$q;
+            l_bwa$0 = l_bwa$0 | wr_addr$7$q;
+            l_bwe$0 = l_bwe$0 | wr_en$7$q;
+            l_lwd$0 = l_lwd$0 | wl_data$7$q;
+            l_lwa$0 = l_lwa$0 | wl_addr$7$q;
             l_lwe$0 = l_lwe$0 | wl_en$7$q;
         end
         if (ph$q == k_wsel$8) begin
+            l_bwd$0 = l_bwd$0 | wr_data$8$q;
+            l_bwa$0 = l_bwa$0 | wr_addr$8$q;
+            l_bwe$0 = l_bwe$0 | wr_en$8$q;
+            l_lwd$0 = l_lwd$0 | wl_data$8$q;
+            l_lwa$0 = l_lwa$0 | wl_addr$8$q;
             l_lwe$0 = l_lwe$0 | wl_en$8$q;
         end
         if (ph$q == k_wsel$9) begin
+            l_bwd$0 = l_bwd$0 | wr_data$9$q;
+            l_bwa$0 = l_bwa$0 | wr_addr$9$q;
+            l_bwe$0 = l_bwe$0 | wr_en$9$q;
+            l_lwd$0 = l_lwd$0 | wl_data$9$q;
+            l_lwa$0 = l_lwa$0 | wl_addr$9$q;
             l_lwe$0 = l_lwe$0 | wl_en$9$q;
         end
         if (ph$q == k_wsel$10) begin
+            l_bwd$0 = l_bwd$0 | wr_data$10$q;
+            l_bwa$0 = l_bwa$0 | wr_addr$10$q;
+            l_bwe$0 = l_bwe$0 | wr_en$10$q;
+            l_lwd$0 = l_lwd$0 | wl_data$10$q;
+            l_lwa$0 = l_lwa$0 | wl_addr$10$q;
             l_lwe$0 = l_lwe$0 | wl_en$10$q;
         end
         if (ph$q == k_wsel$11) begin
+            l_bwd$0 = l_bwd$0 | wr_data$11$q;
+            l_bwa$0 = l_bwa$0 | wr_addr$11$q;
+            l_bwe$0 = l_bwe$0 | wr_en$11$q;
+            l_lwd$0 = l_lwd$0 | wl_data$11$q;
+            l_lwa$0 = l_lwa$0 | wl_addr$11$q;
             l_lwe$0 = l_lwe$0 | wl_en$11$q;
         end
         if (ph$q == k_wsel$12) begin
+            l_bwd$0 = l_bwd$0 | wr_data$12$q;
+            l_bwa$0 = l_bwa$0 | wr_addr$12$q;
+            l_bwe$0 = l_bwe$0 | wr_en$12$q;
+            l_lwd$0 = l_lwd$0 | wl_data$12$q;
+            l_lwa$0 = l_lwa$0 | wl_addr$12$q;
             l_lwe$0 = l_lwe$0 | wl_en$12$q;
         end
         if (ph$q == k_wsel$13) begin
+            l_bwd$0 = l_bwd$0 | wr_data$13$q;
+            l_bwa$0 = l_bwa$0 | wr_addr$13$q;
+            l_bwe$0 = l_bwe$0 | wr_en$13$q;
+            l_lwd$0 = l_lwd$0 | wl_data$13$q;
+            l_lwa$0 = l_lwa$0 | wl_addr$13$q;
             l_lwe$0 = l_lwe$0 | wl_en$13$q;
         end
         if (ph$q == k_wsel$14) begin
+            l_bwd$0 = l_bwd$0 | wr_data$14$q;
+            l_bwa$0 = l_bwa$0 | wr_addr$14$q;
+            l_bwe$0 = l_bwe$0 | wr_en$14$q;
+            l_lwd$0 = l_lwd$0 | wl_data$14$q;
+            l_lwa$0 = l_lwa$0 | wl_addr$14$q;
             l_lwe$0 = l_lwe$0 | wl_en$14$q;
         end
         if (ph$q == k_wsel$15) begin
+            l_bwd$0 = l_bwd$0 | wr_data$15$q;
+            l_bwa$0 = l_bwa$0 | wr_addr$15$q;
+            l_bwe$0 = l_bwe$0 | wr_en$15$q;
+            l_lwd$0 = l_lwd$0 | wl_data$15$q;
+            l_lwa$0 = l_lwa$0 | wl_addr$15$q;
             l_lwe$0 = l_lwe$0 | wl_en$15$q;
         end
         bank$0$write_enable = l_bwe$0;
@@ -31866,299 +32744,137 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$16$write_address = l_lwa$0;
         link$16$write_data = l_lwd$0;
         l_bwd$1 = k0_64;
-        if (ph$q == k_wsel$16) begin
-            l_bwd$1 = l_bwd$1 | wr_data$0$q;
-        end
-        if (ph$q == k_wsel$17) begin
-            l_bwd$1 = l_bwd$1 | wr_data$1$q;
-        end
-        if (ph$q == k_wsel$18) begin
-            l_bwd$1 = l_bwd$1 | wr_data$2$q;
-        end
-        if (ph$q == k_wsel$19) begin
-            l_bwd$1 = l_bwd$1 | wr_data$3$q;
-        end
-        if (ph$q == k_wsel$20) begin
-            l_bwd$1 = l_bwd$1 | wr_data$4$q;
-        end
-        if (ph$q == k_wsel$21) begin
-            l_bwd$1 = l_bwd$1 | wr_data$5$q;
-        end
-        if (ph$q == k_wsel$22) begin
-            l_bwd$1 = l_bwd$1 | wr_data$6$q;
-        end
-        if (ph$q == k_wsel$23) begin
-            l_bwd$1 = l_bwd$1 | wr_data$7$q;
-        end
-        if (ph$q == k_wsel$24) begin
-            l_bwd$1 = l_bwd$1 | wr_data$8$q;
-        end
-        if (ph$q == k_wsel$25) begin
-            l_bwd$1 = l_bwd$1 | wr_data$9$q;
-        end
-        if (ph$q == k_wsel$26) begin
-            l_bwd$1 = l_bwd$1 | wr_data$10$q;
-        end
-        if (ph$q == k_wsel$27) begin
-            l_bwd$1 = l_bwd$1 | wr_data$11$q;
-        end
-        if (ph$q == k_wsel$28) begin
-            l_bwd$1 = l_bwd$1 | wr_data$12$q;
-        end
-        if (ph$q == k_wsel$29) begin
-            l_bwd$1 = l_bwd$1 | wr_data$13$q;
-        end
-        if (ph$q == k_wsel$30) begin
-            l_bwd$1 = l_bwd$1 | wr_data$14$q;
-        end
-        if (ph$q == k_wsel$31) begin
-            l_bwd$1 = l_bwd$1 | wr_data$15$q;
-        end
         l_bwa$1 = k0_ca;
-        if (ph$q == k_wsel$16) begin
-            l_bwa$1 = l_bwa$1 | wr_addr$0$q;
-        end
-        if (ph$q == k_wsel$17) begin
-            l_bwa$1 = l_bwa$1 | wr_addr$1$q;
-        end
-        if (ph$q == k_wsel$18) begin
-            l_bwa$1 = l_bwa$1 | wr_addr$2$q;
-        end
-        if (ph$q == k_wsel$19) begin
-            l_bwa$1 = l_bwa$1 | wr_addr$3$q;
-        end
-        if (ph$q == k_wsel$20) begin
-            l_bwa$1 = l_bwa$1 | wr_addr$4$q;
-        end
-        if (ph$q == k_wsel$21) begin
-            l_bwa$1 = l_bwa$1 | wr_addr$5$q;
-        end
-        if (ph$q == k_wsel$22) begin
-            l_bwa$1 = l_bwa$1 | wr_addr$6$q;
-        end
-        if (ph$q == k_wsel$23) begin
-            l_bwa$1 = l_bwa$1 | wr_addr$7$q;
-        end
-        if (ph$q == k_wsel$24) begin
-            l_bwa$1 = l_bwa$1 | wr_addr$8$q;
-        end
-        if (ph$q == k_wsel$25) begin
-            l_bwa$1 = l_bwa$1 | wr_addr$9$q;
-        end
-        if (ph$q == k_wsel$26) begin
-            l_bwa$1 = l_bwa$1 | wr_addr$10$q;
-        end
-        if (ph$q == k_wsel$27) begin
-            l_bwa$1 = l_bwa$1 | wr_addr$11$q;
-        end
-        if (ph$q == k_wsel$28) begin
-            l_bwa$1 = l_bwa$1 | wr_addr$12$q;
-        end
-        if (ph$q == k_wsel$29) begin
-            l_bwa$1 = l_bwa$1 | wr_addr$13$q;
-        end
-        if (ph$q == k_wsel$30) begin
-            l_bwa$1 = l_bwa$1 | wr_addr$14$q;
-        end
-        if (ph$q == k_wsel$31) begin
-            l_bwa$1 = l_bwa$1 | wr_addr$15$q;
-        end
         l_bwe$1 = 1'b0;
-        if (ph$q == k_wsel$16) begin
-            l_bwe$1 = l_bwe$1 | wr_en$0$q;
-        end
-        if (ph$q == k_wsel$17) begin
-            l_bwe$1 = l_bwe$1 | wr_en$1$q;
-        end
-        if (ph$q == k_wsel$18) begin
-            l_bwe$1 = l_bwe$1 | wr_en$2$q;
-        end
-        if (ph$q == k_wsel$19) begin
-            l_bwe$1 = l_bwe$1 | wr_en$3$q;
-        end
-        if (ph$q == k_wsel$20) begin
-            l_bwe$1 = l_bwe$1 | wr_en$4$q;
-        end
-        if (ph$q == k_wsel$21) begin
-            l_bwe$1 = l_bwe$1 | wr_en$5$q;
-        end
-        if (ph$q == k_wsel$22) begin
-            l_bwe$1 = l_bwe$1 | wr_en$6$q;
-        end
-        if (ph$q == k_wsel$23) begin
-            l_bwe$1 = l_bwe$1 | wr_en$7$q;
-        end
-        if (ph$q == k_wsel$24) begin
-            l_bwe$1 = l_bwe$1 | wr_en$8$q;
-        end
-        if (ph$q == k_wsel$25) begin
-            l_bwe$1 = l_bwe$1 | wr_en$9$q;
-        end
-        if (ph$q == k_wsel$26) begin
-            l_bwe$1 = l_bwe$1 | wr_en$10$q;
-        end
-        if (ph$q == k_wsel$27) begin
-            l_bwe$1 = l_bwe$1 | wr_en$11$q;
-        end
-        if (ph$q == k_wsel$28) begin
-            l_bwe$1 = l_bwe$1 | wr_en$12$q;
-        end
-        if (ph$q == k_wsel$29) begin
-            l_bwe$1 = l_bwe$1 | wr_en$13$q;
-        end
-        if (ph$q == k_wsel$30) begin
-            l_bwe$1 = l_bwe$1 | wr_en$14$q;
-        end
-        if (ph$q == k_wsel$31) begin
-            l_bwe$1 = l_bwe$1 | wr_en$15$q;
-        end
-    end
-    always @(*) begin
         l_lwd$1 = k0_ca;
-        if (ph$q == k_wsel$16) begin
-            l_lwd$1 = l_lwd$1 | wl_data$0$q;
-        end
-        if (ph$q == k_wsel$17) begin
-            l_lwd$1 = l_lwd$1 | wl_data$1$q;
-        end
-        if (ph$q == k_wsel$18) begin
-            l_lwd$1 = l_lwd$1 | wl_data$2$q;
-        end
-        if (ph$q == k_wsel$19) begin
-            l_lwd$1 = l_lwd$1 | wl_data$3$q;
-        end
-        if (ph$q == k_wsel$20) begin
-            l_lwd$1 = l_lwd$1 | wl_data$4$q;
-        end
-        if (ph$q == k_wsel$21) begin
-            l_lwd$1 = l_lwd$1 | wl_data$5$q;
-        end
-        if (ph$q == k_wsel$22) begin
-            l_lwd$1 = l_lwd$1 | wl_data$6$q;
-        end
-        if (ph$q == k_wsel$23) begin
-            l_lwd$1 = l_lwd$1 | wl_data$7$q;
-        end
-        if (ph$q == k_wsel$24) begin
-            l_lwd$1 = l_lwd$1 | wl_data$8$q;
-        end
-        if (ph$q == k_wsel$25) begin
-            l_lwd$1 = l_lwd$1 | wl_data$9$q;
-        end
-        if (ph$q == k_wsel$26) begin
-            l_lwd$1 = l_lwd$1 | wl_data$10$q;
-        end
-        if (ph$q == k_wsel$27) begin
-            l_lwd$1 = l_lwd$1 | wl_data$11$q;
-        end
-        if (ph$q == k_wsel$28) begin
-            l_lwd$1 = l_lwd$1 | wl_data$12$q;
-        end
-        if (ph$q == k_wsel$29) begin
-            l_lwd$1 = l_lwd$1 | wl_data$13$q;
-        end
-        if (ph$q == k_wsel$30) begin
-            l_lwd$1 = l_lwd$1 | wl_data$14$q;
-        end
-        if (ph$q == k_wsel$31) begin
-            l_lwd$1 = l_lwd$1 | wl_data$15$q;
-        end
         l_lwa$1 = k0_ca;
-        if (ph$q == k_wsel$16) begin
-            l_lwa$1 = l_lwa$1 | wl_addr$0$q;
-        end
-        if (ph$q == k_wsel$17) begin
-            l_lwa$1 = l_lwa$1 | wl_addr$1$q;
-        end
-        if (ph$q == k_wsel$18) begin
-            l_lwa$1 = l_lwa$1 | wl_addr$2$q;
-        end
-        if (ph$q == k_wsel$19) begin
-            l_lwa$1 = l_lwa$1 | wl_addr$3$q;
-        end
-        if (ph$q == k_wsel$20) begin
-            l_lwa$1 = l_lwa$1 | wl_addr$4$q;
-        end
-        if (ph$q == k_wsel$21) begin
-            l_lwa$1 = l_lwa$1 | wl_addr$5$q;
-        end
-        if (ph$q == k_wsel$22) begin
-            l_lwa$1 = l_lwa$1 | wl_addr$6$q;
-        end
-        if (ph$q == k_wsel$23) begin
-            l_lwa$1 = l_lwa$1 | wl_addr$7$q;
-        end
-        if (ph$q == k_wsel$24) begin
-            l_lwa$1 = l_lwa$1 | wl_addr$8$q;
-        end
-        if (ph$q == k_wsel$25) begin
-            l_lwa$1 = l_lwa$1 | wl_addr$9$q;
-        end
-        if (ph$q == k_wsel$26) begin
-            l_lwa$1 = l_lwa$1 | wl_addr$10$q;
-        end
-        if (ph$q == k_wsel$27) begin
-            l_lwa$1 = l_lwa$1 | wl_addr$11$q;
-        end
-        if (ph$q == k_wsel$28) begin
-            l_lwa$1 = l_lwa$1 | wl_addr$12$q;
-        end
-        if (ph$q == k_wsel$29) begin
-            l_lwa$1 = l_lwa$1 | wl_addr$13$q;
-        end
-        if (ph$q == k_wsel$30) begin
-            l_lwa$1 = l_lwa$1 | wl_addr$14$q;
-        end
-        if (ph$q == k_wsel$31) begin
-            l_lwa$1 = l_lwa$1 | wl_addr$15$q;
-        end
         l_lwe$1 = 1'b0;
         if (ph$q == k_wsel$16) begin
+            l_bwd$1 = l_bwd$1 | wr_data$0$q;
+            l_bwa$1 = l_bwa$1 | wr_addr$0$q;
+            l_bwe$1 = l_bwe$1 | wr_en$0$q;
+            l_lwd$1 = l_lwd$1 | wl_data$0$q;
+            l_lwa$1 = l_lwa$1 | wl_addr$0$q;
             l_lwe$1 = l_lwe$1 | wl_en$0$q;
         end
         if (ph$q == k_wsel$17) begin
+            l_bwd$1 = l_bwd$1 | wr_data$1$q;
+            l_bwa$1 = l_bwa$1 | wr_addr$1$q;
+            l_bwe$1 = l_bwe$1 | wr_en$1$q;
+            l_lwd$1 = l_lwd$1 | wl_data$1$q;
+            l_lwa$1 = l_lwa$1 | wl_addr$1$q;
             l_lwe$1 = l_lwe$1 | wl_en$1$q;
         end
         if (ph$q == k_wsel$18) begin
+            l_bwd$1 = l_bwd$1 | wr_data$2$q;
+            l_bwa$1 = l_bwa$1 | wr_addr$2$q;
+            l_bwe$1 = l_bwe$1 | wr_en$2$q;
+            l_lwd$1 = l_lwd$1 | wl_data$2$q;
+            l_lwa$1 = l_lwa$1 | wl_addr$2$q;
             l_lwe$1 = l_lwe$1 | wl_en$2$q;
         end
         if (ph$q == k_wsel$19) begin
+            l_bwd$1 = l_bwd$1 | wr_data$3$q;
+            l_bwa$1 = l_bwa$1 | wr_addr$3$q;
+            l_bwe$1 = l_bwe$1 | wr_en$3$q;
+            l_lwd$1 = l_lwd$1 | wl_data$3$q;
+            l_lwa$1 = l_lwa$1 | wl_addr$3$q;
             l_lwe$1 = l_lwe$1 | wl_en$3$q;
         end
         if (ph$q == k_wsel$20) begin
+            l_bwd$1 = l_bwd$1 | wr_data$4$q;
+            l_bwa$1 = l_bwa$1 | wr_addr$4$q;
+            l_bwe$1 = l_bwe$1 | wr_en$4$q;
+            l_lwd$1 = l_lwd$1 | wl_data$4$q;
+            l_lwa$1 = l_lwa$1 | wl_addr$4$q;
             l_lwe$1 = l_lwe$1 | wl_en$4$q;
         end
         if (ph$q == k_wsel$21) begin
+            l_bwd$1 = l_bwd$1 | wr_data$5$q;
+            l_bwa$1 = l_bwa$1 | wr_addr$5$q;
+            l_bwe$1 = l_bwe$1 | wr_en$5$q;
+            l_lwd$1 = l_lwd$1 | wl_data$5$q;
+            l_lwa$1 = l_lwa$1 | wl_addr$5$q;
             l_lwe$1 = l_lwe$1 | wl_en$5$q;
         end
         if (ph$q == k_wsel$22) begin
+            l_bwd$1 = l_bwd$1 | wr_data$6$q;
+            l_bwa$1 = l_bwa$1 | wr_addr$6$q;
+            l_bwe$1 = l_bwe$1 | wr_en$6$q;
+            l_lwd$1 = l_lwd$1 | wl_data$6$q;
+            l_lwa$1 = l_lwa$1 | wl_addr$6$q;
             l_lwe$1 = l_lwe$1 | wl_en$6$q;
         end
         if (ph$q == k_wsel$23) begin
+            l_bwd$1 = l_bwd$1 | wr_data$7$q;
+            l_bwa$1 = l_bwa$1 | wr_addr$7$q;
+            l_bwe$1 = l_bwe$1 | wr_en$7$q;
+            l_lwd$1 = l_lwd$1 | wl_data$7$q;
+            l_lwa$1 = l_lwa$1 | wl_addr$7$q;
             l_lwe$1 = l_lwe$1 | wl_en$7$q;
         end
         if (ph$q == k_wsel$24) begin
+            l_bwd$1 = l_bwd$1 | wr_data$8$q;
+            l_bwa$1 = l_bwa$1 | wr_addr$8$q;
+            l_bwe$1 = l_bwe$1 | wr_en$8$q;
+            l_lwd$1 = l_lwd$1 | wl_data$8$q;
+            l_lwa$1 = l_lwa$1 | wl_addr$8$q;
             l_lwe$1 = l_lwe$1 | wl_en$8$q;
         end
         if (ph$q == k_wsel$25) begin
+            l_bwd$1 = l_bwd$1 | wr_data$9$q;
+            l_bwa$1 = l_bwa$1 | wr_addr$9$q;
+            l_bwe$1 = l_bwe$1 | wr_en$9$q;
+            l_lwd$1 = l_lwd$1 | wl_data$9$q;
+            l_lwa$1 = l_lwa$1 | wl_addr$9$q;
             l_lwe$1 = l_lwe$1 | wl_en$9$q;
         end
         if (ph$q == k_wsel$26) begin
+            l_bwd$1 = l_bwd$1 | wr_data$10$q;
+            l_bwa$1 = l_bwa$1 | wr_addr$10$q;
+            l_bwe$1 = l_bwe$1 | wr_en$10$q;
+            l_lwd$1 = l_lwd$1 | wl_data$10$q;
+            l_lwa$1 = l_lwa$1 | wl_addr$10$q;
             l_lwe$1 = l_lwe$1 | wl_en$10$q;
         end
         if (ph$q == k_wsel$27) begin
+            l_bwd$1 = l_bwd$1 | wr_data$11$q;
+            l_bwa$1 = l_bwa$1 | wr_addr$11$q;
+            l_bwe$1 = l_bwe$1 | wr_en$11$q;
+            l_lwd$1 = l_lwd$1 | wl_data$11$q;
+            l_lwa$1 = l_lwa$1 | wl_addr$11$q;
             l_lwe$1 = l_lwe$1 | wl_en$11$q;
         end
         if (ph$q == k_wsel$28) begin
+            l_bwd$1 = l_bwd$1 | wr_data$12$q;
+            l_bwa$1 = l_bwa$1 | wr_addr$12$q;
+            l_bwe$1 = l_bwe$1 | wr_en$12$q;
+            l_lwd$1 = l_lwd$1 | wl_data$12$q;
+            l_lwa$1 = l_lwa$1 | wl_addr$12$q;
             l_lwe$1 = l_lwe$1 | wl_en$12$q;
         end
         if (ph$q == k_wsel$29) begin
+            l_bwd$1 = l_bwd$1 | wr_data$13$q;
+            l_bwa$1 = l_bwa$1 | wr_addr$13$q;
+            l_bwe$1 = l_bwe$1 | wr_en$13$q;
+            l_lwd$1 = l_lwd$1 | wl_data$13$q;
+            l_lwa$1 = l_lwa$1 | wl_addr$13$q;
             l_lwe$1 = l_lwe$1 | wl_en$13$q;
         end
         if (ph$q == k_wsel$30) begin
+            l_bwd$1 = l_bwd$1 | wr_data$14$q;
+            l_bwa$1 = l_bwa$1 | wr_addr$14$q;
+            l_bwe$1 = l_bwe$1 | wr_en$14$q;
+            l_lwd$1 = l_lwd$1 | wl_data$14$q;
+            l_lwa$1 = l_lwa$1 | wl_addr$14$q;
             l_lwe$1 = l_lwe$1 | wl_en$14$q;
         end
         if (ph$q == k_wsel$31) begin
+            l_bwd$1 = l_bwd$1 | wr_data$15$q;
+            l_bwa$1 = l_bwa$1 | wr_addr$15$q;
+            l_bwe$1 = l_bwe$1 | wr_en$15$q;
+            l_lwd$1 = l_lwd$1 | wl_data$15$q;
+            l_lwa$1 = l_lwa$1 | wl_addr$15$q;
             l_lwe$1 = l_lwe$1 | wl_en$15$q;
         end
         bank$1$write_enable = l_bwe$1;
@@ -32174,297 +32890,137 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$17$write_address = l_lwa$1;
         link$17$write_data = l_lwd$1;
         l_bwd$2 = k0_64;
-        if (ph$q == k_wsel$32) begin
-            l_bwd$2 = l_bwd$2 | wr_data$0$q;
-        end
-        if (ph$q == k_wsel$33) begin
-            l_bwd$2 = l_bwd$2 | wr_data$1$q;
-        end
-        if (ph$q == k_wsel$34) begin
-            l_bwd$2 = l_bwd$2 | wr_data$2$q;
-        end
-        if (ph$q == k_wsel$35) begin
-            l_bwd$2 = l_bwd$2 | wr_data$3$q;
-        end
-        if (ph$q == k_wsel$36) begin
-            l_bwd$2 = l_bwd$2 | wr_data$4$q;
-        end
-        if (ph$q == k_wsel$37) begin
-            l_bwd$2 = l_bwd$2 | wr_data$5$q;
-        end
-        if (ph$q == k_wsel$38) begin
-            l_bwd$2 = l_bwd$2 | wr_data$6$q;
-        end
-        if (ph$q == k_wsel$39) begin
-            l_bwd$2 = l_bwd$2 | wr_data$7$q;
-        end
-        if (ph$q == k_wsel$40) begin
-            l_bwd$2 = l_bwd$2 | wr_data$8$q;
-        end
-        if (ph$q == k_wsel$41) begin
-            l_bwd$2 = l_bwd$2 | wr_data$9$q;
-        end
-        if (ph$q == k_wsel$42) begin
-            l_bwd$2 = l_bwd$2 | wr_data$10$q;
-        end
-        if (ph$q == k_wsel$43) begin
-            l_bwd$2 = l_bwd$2 | wr_data$11$q;
-        end
-        if (ph$q == k_wsel$44) begin
-            l_bwd$2 = l_bwd$2 | wr_data$12$q;
-        end
-        if (ph$q == k_wsel$45) begin
-            l_bwd$2 = l_bwd$2 | wr_data$13$q;
-        end
-        if (ph$q == k_wsel$46) begin
-            l_bwd$2 = l_bwd$2 | wr_data$14$q;
-        end
-        if (ph$q == k_wsel$47) begin
-            l_bwd$2 = l_bwd$2 | wr_data$15$q;
-        end
         l_bwa$2 = k0_ca;
-        if (ph$q == k_wsel$32) begin
-            l_bwa$2 = l_bwa$2 | wr_addr$0$q;
-        end
-        if (ph$q == k_wsel$33) begin
-            l_bwa$2 = l_bwa$2 | wr_addr$1$q;
-        end
-        if (ph$q == k_wsel$34) begin
-            l_bwa$2 = l_bwa$2 | wr_addr$2$q;
-        end
-        if (ph$q == k_wsel$35) begin
-            l_bwa$2 = l_bwa$2 | wr_addr$3$q;
-        end
-        if (ph$q == k_wsel$36) begin
-            l_bwa$2 = l_bwa$2 | wr_addr$4$q;
-        end
-        if (ph$q == k_wsel$37) begin
-            l_bwa$2 = l_bwa$2 | wr_addr$5$q;
-        end
-        if (ph$q == k_wsel$38) begin
-            l_bwa$2 = l_bwa$2 | wr_addr$6$q;
-        end
-        if (ph$q == k_wsel$39) begin
-            l_bwa$2 = l_bwa$2 | wr_addr$7$q;
-        end
-        if (ph$q == k_wsel$40) begin
-            l_bwa$2 = l_bwa$2 | wr_addr$8$q;
-        end
-        if (ph$q == k_wsel$41) begin
-            l_bwa$2 = l_bwa$2 | wr_addr$9$q;
-        end
-        if (ph$q == k_wsel$42) begin
-            l_bwa$2 = l_bwa$2 | wr_addr$10$q;
-        end
-        if (ph$q == k_wsel$43) begin
-            l_bwa$2 = l_bwa$2 | wr_addr$11$q;
-        end
-        if (ph$q == k_wsel$44) begin
-            l_bwa$2 = l_bwa$2 | wr_addr$12$q;
-        end
-        if (ph$q == k_wsel$45) begin
-            l_bwa$2 = l_bwa$2 | wr_addr$13$q;
-        end
-        if (ph$q == k_wsel$46) begin
-            l_bwa$2 = l_bwa$2 | wr_addr$14$q;
-        end
-        if (ph$q == k_wsel$47) begin
-            l_bwa$2 = l_bwa$2 | wr_addr$15$q;
-        end
         l_bwe$2 = 1'b0;
-        if (ph$q == k_wsel$32) begin
-            l_bwe$2 = l_bwe$2 | wr_en$0$q;
-        end
-        if (ph$q == k_wsel$33) begin
-            l_bwe$2 = l_bwe$2 | wr_en$1$q;
-        end
-        if (ph$q == k_wsel$34) begin
-            l_bwe$2 = l_bwe$2 | wr_en$2$q;
-        end
-        if (ph$q == k_wsel$35) begin
-            l_bwe$2 = l_bwe$2 | wr_en$3$q;
-        end
-        if (ph$q == k_wsel$36) begin
-            l_bwe$2 = l_bwe$2 | wr_en$4$q;
-        end
-        if (ph$q == k_wsel$37) begin
-            l_bwe$2 = l_bwe$2 | wr_en$5$q;
-        end
-        if (ph$q == k_wsel$38) begin
-            l_bwe$2 = l_bwe$2 | wr_en$6$q;
-        end
-        if (ph$q == k_wsel$39) begin
-            l_bwe$2 = l_bwe$2 | wr_en$7$q;
-        end
-        if (ph$q == k_wsel$40) begin
-            l_bwe$2 = l_bwe$2 | wr_en$8$q;
-        end
-        if (ph$q == k_wsel$41) begin
-            l_bwe$2 = l_bwe$2 | wr_en$9$q;
-        end
-        if (ph$q == k_wsel$42) begin
-            l_bwe$2 = l_bwe$2 | wr_en$10$q;
-        end
-        if (ph$q == k_wsel$43) begin
-            l_bwe$2 = l_bwe$2 | wr_en$11$q;
-        end
-        if (ph$q == k_wsel$44) begin
-            l_bwe$2 = l_bwe$2 | wr_en$12$q;
-        end
-        if (ph$q == k_wsel$45) begin
-            l_bwe$2 = l_bwe$2 | wr_en$13$q;
-        end
-        if (ph$q == k_wsel$46) begin
-            l_bwe$2 = l_bwe$2 | wr_en$14$q;
-        end
-        if (ph$q == k_wsel$47) begin
-            l_bwe$2 = l_bwe$2 | wr_en$15$q;
-        end
         l_lwd$2 = k0_ca;
-        if (ph$q == k_wsel$32) begin
-            l_lwd$2 = l_lwd$2 | wl_data$0$q;
-        end
-        if (ph$q == k_wsel$33) begin
-            l_lwd$2 = l_lwd$2 | wl_data$1$q;
-        end
-        if (ph$q == k_wsel$34) begin
-            l_lwd$2 = l_lwd$2 | wl_data$2$q;
-        end
-        if (ph$q == k_wsel$35) begin
-            l_lwd$2 = l_lwd$2 | wl_data$3$q;
-        end
-        if (ph$q == k_wsel$36) begin
-            l_lwd$2 = l_lwd$2 | wl_data$4$q;
-        end
-        if (ph$q == k_wsel$37) begin
-            l_lwd$2 = l_lwd$2 | wl_data$5$q;
-        end
-        if (ph$q == k_wsel$38) begin
-            l_lwd$2 = l_lwd$2 | wl_data$6$q;
-        end
-        if (ph$q == k_wsel$39) begin
-            l_lwd$2 = l_lwd$2 | wl_data$7$q;
-        end
-        if (ph$q == k_wsel$40) begin
-            l_lwd$2 = l_lwd$2 | wl_data$8$q;
-        end
-        if (ph$q == k_wsel$41) begin
-            l_lwd$2 = l_lwd$2 | wl_data$9$q;
-        end
-        if (ph$q == k_wsel$42) begin
-            l_lwd$2 = l_lwd$2 | wl_data$10$q;
-        end
-        if (ph$q == k_wsel$43) begin
-            l_lwd$2 = l_lwd$2 | wl_data$11$q;
-        end
-        if (ph$q == k_wsel$44) begin
-            l_lwd$2 = l_lwd$2 | wl_data$12$q;
-        end
-        if (ph$q == k_wsel$45) begin
-            l_lwd$2 = l_lwd$2 | wl_data$13$q;
-        end
-        if (ph$q == k_wsel$46) begin
-            l_lwd$2 = l_lwd$2 | wl_data$14$q;
-        end
-        if (ph$q == k_wsel$47) begin
-            l_lwd$2 = l_lwd$2 | wl_data$15$q;
-        end
         l_lwa$2 = k0_ca;
-        if (ph$q == k_wsel$32) begin
-            l_lwa$2 = l_lwa$2 | wl_addr$0$q;
-        end
-        if (ph$q == k_wsel$33) begin
-            l_lwa$2 = l_lwa$2 | wl_addr$1$q;
-        end
-        if (ph$q == k_wsel$34) begin
-            l_lwa$2 = l_lwa$2 | wl_addr$2$q;
-        end
-        if (ph$q == k_wsel$35) begin
-            l_lwa$2 = l_lwa$2 | wl_addr$3$q;
-        end
-        if (ph$q == k_wsel$36) begin
-            l_lwa$2 = l_lwa$2 | wl_addr$4$q;
-        end
-        if (ph$q == k_wsel$37) begin
-            l_lwa$2 = l_lwa$2 | wl_addr$5$q;
-        end
-        if (ph$q == k_wsel$38) begin
-            l_lwa$2 = l_lwa$2 | wl_addr$6$q;
-        end
-        if (ph$q == k_wsel$39) begin
-            l_lwa$2 = l_lwa$2 | wl_addr$7$q;
-        end
-        if (ph$q == k_wsel$40) begin
-            l_lwa$2 = l_lwa$2 | wl_addr$8$q;
-        end
-        if (ph$q == k_wsel$41) begin
-            l_lwa$2 = l_lwa$2 | wl_addr$9$q;
-        end
-        if (ph$q == k_wsel$42) begin
-            l_lwa$2 = l_lwa$2 | wl_addr$10$q;
-        end
-        if (ph$q == k_wsel$43) begin
-            l_lwa$2 = l_lwa$2 | wl_addr$11$q;
-        end
-        if (ph$q == k_wsel$44) begin
-            l_lwa$2 = l_lwa$2 | wl_addr$12$q;
-        end
-        if (ph$q == k_wsel$45) begin
-            l_lwa$2 = l_lwa$2 | wl_addr$13$q;
-        end
-        if (ph$q == k_wsel$46) begin
-            l_lwa$2 = l_lwa$2 | wl_addr$14$q;
-        end
-        if (ph$q == k_wsel$47) begin
-            l_lwa$2 = l_lwa$2 | wl_addr$15$q;
-        end
         l_lwe$2 = 1'b0;
         if (ph$q == k_wsel$32) begin
+            l_bwd$2 = l_bwd$2 | wr_data$0$q;
+            l_bwa$2 = l_bwa$2 | wr_addr$0$q;
+            l_bwe$2 = l_bwe$2 | wr_en$0$q;
+            l_lwd$2 = l_lwd$2 | wl_data$0$q;
+            l_lwa$2 = l_lwa$2 | wl_addr$0$q;
             l_lwe$2 = l_lwe$2 | wl_en$0$q;
         end
         if (ph$q == k_wsel$33) begin
+            l_bwd$2 = l_bwd$2 | wr_data$1$q;
+            l_bwa$2 = l_bwa$2 | wr_addr$1$q;
+            l_bwe$2 = l_bwe$2 | wr_en$1$q;
+            l_lwd$2 = l_lwd$2 | wl_data$1$q;
+            l_lwa$2 = l_lwa$2 | wl_addr$1$q;
             l_lwe$2 = l_lwe$2 | wl_en$1$q;
         end
         if (ph$q == k_wsel$34) begin
+            l_bwd$2 = l_bwd$2 | wr_data$2$q;
+            l_bwa$2 = l_bwa$2 | wr_addr$2$q;
+            l_bwe$2 = l_bwe$2 | wr_en$2$q;
+            l_lwd$2 = l_lwd$2 | wl_data$2$q;
+            l_lwa$2 = l_lwa$2 | wl_addr$2$q;
             l_lwe$2 = l_lwe$2 | wl_en$2$q;
         end
         if (ph$q == k_wsel$35) begin
+            l_bwd$2 = l_bwd$2 | wr_data$3$q;
+            l_bwa$2 = l_bwa$2 | wr_addr$3$q;
+            l_bwe$2 = l_bwe$2 | wr_en$3$q;
+            l_lwd$2 = l_lwd$2 | wl_data$3$q;
+            l_lwa$2 = l_lwa$2 | wl_addr$3$q;
             l_lwe$2 = l_lwe$2 | wl_en$3$q;
         end
         if (ph$q == k_wsel$36) begin
+            l_bwd$2 = l_bwd$2 | wr_data$4$q;
+            l_bwa$2 = l_bwa$2 | wr_addr$4$q;
+            l_bwe$2 = l_bwe$2 | wr_en$4$q;
+            l_lwd$2 = l_lwd$2 | wl_data$4$q;
+            l_lwa$2 = l_lwa$2 | wl_addr$4$q;
             l_lwe$2 = l_lwe$2 | wl_en$4$q;
         end
         if (ph$q == k_wsel$37) begin
+            l_bwd$2 = l_bwd$2 | wr_data$5$q;
+            l_bwa$2 = l_bwa$2 | wr_addr$5$q;
+            l_bwe$2 = l_bwe$2 | wr_en$5$q;
+            l_lwd$2 = l_lwd$2 | wl_data$5$q;
+            l_lwa$2 = l_lwa$2 | wl_addr$5$q;
             l_lwe$2 = l_lwe$2 | wl_en$5$q;
         end
         if (ph$q == k_wsel$38) begin
+            l_bwd$2 = l_bwd$2 | wr_data$6$q;
+            l_bwa$2 = l_bwa$2 | wr_addr$6$q;
+            l_bwe$2 = l_bwe$2 | wr_en$6$q;
+            l_lwd$2 = l_lwd$2 | wl_data$6$q;
+            l_lwa$2 = l_lwa$2 | wl_addr$6$q;
             l_lwe$2 = l_lwe$2 | wl_en$6$q;
         end
         if (ph$q == k_wsel$39) begin
+            l_bwd$2 = l_bwd$2 | wr_data$7$q;
+            l_bwa$2 = l_bwa$2 | wr_addr$7$q;
+            l_bwe$2 = l_bwe$2 | wr_en$7$q;
+            l_lwd$2 = l_lwd$2 | wl_data$7$q;
+            l_lwa$2 = l_lwa$2 | wl_addr$7$q;
             l_lwe$2 = l_lwe$2 | wl_en$7$q;
         end
         if (ph$q == k_wsel$40) begin
+            l_bwd$2 = l_bwd$2 | wr_data$8$q;
+            l_bwa$2 = l_bwa$2 | wr_addr$8$q;
+            l_bwe$2 = l_bwe$2 | wr_en$8$q;
+            l_lwd$2 = l_lwd$2 | wl_data$8$q;
+            l_lwa$2 = l_lwa$2 | wl_addr$8$q;
             l_lwe$2 = l_lwe$2 | wl_en$8$q;
         end
         if (ph$q == k_wsel$41) begin
+            l_bwd$2 = l_bwd$2 | wr_data$9$q;
+            l_bwa$2 = l_bwa$2 | wr_addr$9$q;
+            l_bwe$2 = l_bwe$2 | wr_en$9$q;
+            l_lwd$2 = l_lwd$2 | wl_data$9$q;
+            l_lwa$2 = l_lwa$2 | wl_addr$9$q;
             l_lwe$2 = l_lwe$2 | wl_en$9$q;
         end
         if (ph$q == k_wsel$42) begin
+            l_bwd$2 = l_bwd$2 | wr_data$10$q;
+            l_bwa$2 = l_bwa$2 | wr_addr$10$q;
+            l_bwe$2 = l_bwe$2 | wr_en$10$q;
+            l_lwd$2 = l_lwd$2 | wl_data$10$q;
+            l_lwa$2 = l_lwa$2 | wl_addr$10$q;
             l_lwe$2 = l_lwe$2 | wl_en$10$q;
         end
         if (ph$q == k_wsel$43) begin
+            l_bwd$2 = l_bwd$2 | wr_data$11$q;
+            l_bwa$2 = l_bwa$2 | wr_addr$11$q;
+            l_bwe$2 = l_bwe$2 | wr_en$11$q;
+            l_lwd$2 = l_lwd$2 | wl_data$11$q;
+            l_lwa$2 = l_lwa$2 | wl_addr$11$q;
             l_lwe$2 = l_lwe$2 | wl_en$11$q;
         end
         if (ph$q == k_wsel$44) begin
+            l_bwd$2 = l_bwd$2 | wr_data$12$q;
+            l_bwa$2 = l_bwa$2 | wr_addr$12$q;
+            l_bwe$2 = l_bwe$2 | wr_en$12$q;
+            l_lwd$2 = l_lwd$2 | wl_data$12$q;
+            l_lwa$2 = l_lwa$2 | wl_addr$12$q;
             l_lwe$2 = l_lwe$2 | wl_en$12$q;
         end
         if (ph$q == k_wsel$45) begin
+            l_bwd$2 = l_bwd$2 | wr_data$13$q;
+            l_bwa$2 = l_bwa$2 | wr_addr$13$q;
+            l_bwe$2 = l_bwe$2 | wr_en$13$q;
+            l_lwd$2 = l_lwd$2 | wl_data$13$q;
+            l_lwa$2 = l_lwa$2 | wl_addr$13$q;
             l_lwe$2 = l_lwe$2 | wl_en$13$q;
         end
         if (ph$q == k_wsel$46) begin
+            l_bwd$2 = l_bwd$2 | wr_data$14$q;
+            l_bwa$2 = l_bwa$2 | wr_addr$14$q;
+            l_bwe$2 = l_bwe$2 | wr_en$14$q;
+            l_lwd$2 = l_lwd$2 | wl_data$14$q;
+            l_lwa$2 = l_lwa$2 | wl_addr$14$q;
             l_lwe$2 = l_lwe$2 | wl_en$14$q;
         end
         if (ph$q == k_wsel$47) begin
+            l_bwd$2 = l_bwd$2 | wr_data$15$q;
+            l_bwa$2 = l_bwa$2 | wr_addr$15$q;
+            l_bwe$2 = l_bwe$2 | wr_en$15$q;
+            l_lwd$2 = l_lwd$2 | wl_data$15$q;
+            l_lwa$2 = l_lwa$2 | wl_addr$15$q;
             l_lwe$2 = l_lwe$2 | wl_en$15$q;
         end
         bank$2$write_enable = l_bwe$2;
@@ -32480,297 +33036,137 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$18$write_address = l_lwa$2;
         link$18$write_data = l_lwd$2;
         l_bwd$3 = k0_64;
-        if (ph$q == k_wsel$48) begin
-            l_bwd$3 = l_bwd$3 | wr_data$0$q;
-        end
-        if (ph$q == k_wsel$49) begin
-            l_bwd$3 = l_bwd$3 | wr_data$1$q;
-        end
-        if (ph$q == k_wsel$50) begin
-            l_bwd$3 = l_bwd$3 | wr_data$2$q;
-        end
-        if (ph$q == k_wsel$51) begin
-            l_bwd$3 = l_bwd$3 | wr_data$3$q;
-        end
-        if (ph$q == k_wsel$52) begin
-            l_bwd$3 = l_bwd$3 | wr_data$4$q;
-        end
-        if (ph$q == k_wsel$53) begin
-            l_bwd$3 = l_bwd$3 | wr_data$5$q;
-        end
-        if (ph$q == k_wsel$54) begin
-            l_bwd$3 = l_bwd$3 | wr_data$6$q;
-        end
-        if (ph$q == k_wsel$55) begin
-            l_bwd$3 = l_bwd$3 | wr_data$7$q;
-        end
-        if (ph$q == k_wsel$56) begin
-            l_bwd$3 = l_bwd$3 | wr_data$8$q;
-        end
-        if (ph$q == k_wsel$57) begin
-            l_bwd$3 = l_bwd$3 | wr_data$9$q;
-        end
-        if (ph$q == k_wsel$58) begin
-            l_bwd$3 = l_bwd$3 | wr_data$10$q;
-        end
-        if (ph$q == k_wsel$59) begin
-            l_bwd$3 = l_bwd$3 | wr_data$11$q;
-        end
-        if (ph$q == k_wsel$60) begin
-            l_bwd$3 = l_bwd$3 | wr_data$12$q;
-        end
-        if (ph$q == k_wsel$61) begin
-            l_bwd$3 = l_bwd$3 | wr_data$13$q;
-        end
-        if (ph$q == k_wsel$62) begin
-            l_bwd$3 = l_bwd$3 | wr_data$14$q;
-        end
-        if (ph$q == k_wsel$63) begin
-            l_bwd$3 = l_bwd$3 | wr_data$15$q;
-        end
         l_bwa$3 = k0_ca;
-        if (ph$q == k_wsel$48) begin
-            l_bwa$3 = l_bwa$3 | wr_addr$0$q;
-        end
-        if (ph$q == k_wsel$49) begin
-            l_bwa$3 = l_bwa$3 | wr_addr$1$q;
-        end
-        if (ph$q == k_wsel$50) begin
-            l_bwa$3 = l_bwa$3 | wr_addr$2$q;
-        end
-        if (ph$q == k_wsel$51) begin
-            l_bwa$3 = l_bwa$3 | wr_addr$3$q;
-        end
-        if (ph$q == k_wsel$52) begin
-            l_bwa$3 = l_bwa$3 | wr_addr$4$q;
-        end
-        if (ph$q == k_wsel$53) begin
-            l_bwa$3 = l_bwa$3 | wr_addr$5$q;
-        end
-        if (ph$q == k_wsel$54) begin
-            l_bwa$3 = l_bwa$3 | wr_addr$6$q;
-        end
-        if (ph$q == k_wsel$55) begin
-            l_bwa$3 = l_bwa$3 | wr_addr$7$q;
-        end
-        if (ph$q == k_wsel$56) begin
-            l_bwa$3 = l_bwa$3 | wr_addr$8$q;
-        end
-        if (ph$q == k_wsel$57) begin
-            l_bwa$3 = l_bwa$3 | wr_addr$9$q;
-        end
-        if (ph$q == k_wsel$58) begin
-            l_bwa$3 = l_bwa$3 | wr_addr$10$q;
-        end
-        if (ph$q == k_wsel$59) begin
-            l_bwa$3 = l_bwa$3 | wr_addr$11$q;
-        end
-        if (ph$q == k_wsel$60) begin
-            l_bwa$3 = l_bwa$3 | wr_addr$12$q;
-        end
-        if (ph$q == k_wsel$61) begin
-            l_bwa$3 = l_bwa$3 | wr_addr$13$q;
-        end
-        if (ph$q == k_wsel$62) begin
-            l_bwa$3 = l_bwa$3 | wr_addr$14$q;
-        end
-        if (ph$q == k_wsel$63) begin
-            l_bwa$3 = l_bwa$3 | wr_addr$15$q;
-        end
         l_bwe$3 = 1'b0;
-        if (ph$q == k_wsel$48) begin
-            l_bwe$3 = l_bwe$3 | wr_en$0$q;
-        end
-        if (ph$q == k_wsel$49) begin
-            l_bwe$3 = l_bwe$3 | wr_en$1$q;
-        end
-        if (ph$q == k_wsel$50) begin
-            l_bwe$3 = l_bwe$3 | wr_en$2$q;
-        end
-        if (ph$q == k_wsel$51) begin
-            l_bwe$3 = l_bwe$3 | wr_en$3$q;
-        end
-        if (ph$q == k_wsel$52) begin
-            l_bwe$3 = l_bwe$3 | wr_en$4$q;
-        end
-        if (ph$q == k_wsel$53) begin
-            l_bwe$3 = l_bwe$3 | wr_en$5$q;
-        end
-        if (ph$q == k_wsel$54) begin
-            l_bwe$3 = l_bwe$3 | wr_en$6$q;
-        end
-        if (ph$q == k_wsel$55) begin
-            l_bwe$3 = l_bwe$3 | wr_en$7$q;
-        end
-        if (ph$q == k_wsel$56) begin
-            l_bwe$3 = l_bwe$3 | wr_en$8$q;
-        end
-        if (ph$q == k_wsel$57) begin
-            l_bwe$3 = l_bwe$3 | wr_en$9$q;
-        end
-        if (ph$q == k_wsel$58) begin
-            l_bwe$3 = l_bwe$3 | wr_en$10$q;
-        end
-        if (ph$q == k_wsel$59) begin
-            l_bwe$3 = l_bwe$3 | wr_en$11$q;
-        end
-        if (ph$q == k_wsel$60) begin
-            l_bwe$3 = l_bwe$3 | wr_en$12$q;
-        end
-        if (ph$q == k_wsel$61) begin
-            l_bwe$3 = l_bwe$3 | wr_en$13$q;
-        end
-        if (ph$q == k_wsel$62) begin
-            l_bwe$3 = l_bwe$3 | wr_en$14$q;
-        end
-        if (ph$q == k_wsel$63) begin
-            l_bwe$3 = l_bwe$3 | wr_en$15$q;
-        end
         l_lwd$3 = k0_ca;
-        if (ph$q == k_wsel$48) begin
-            l_lwd$3 = l_lwd$3 | wl_data$0$q;
-        end
-        if (ph$q == k_wsel$49) begin
-            l_lwd$3 = l_lwd$3 | wl_data$1$q;
-        end
-        if (ph$q == k_wsel$50) begin
-            l_lwd$3 = l_lwd$3 | wl_data$2$q;
-        end
-        if (ph$q == k_wsel$51) begin
-            l_lwd$3 = l_lwd$3 | wl_data$3$q;
-        end
-        if (ph$q == k_wsel$52) begin
-            l_lwd$3 = l_lwd$3 | wl_data$4$q;
-        end
-        if (ph$q == k_wsel$53) begin
-            l_lwd$3 = l_lwd$3 | wl_data$5$q;
-        end
-        if (ph$q == k_wsel$54) begin
-            l_lwd$3 = l_lwd$3 | wl_data$6$q;
-        end
-        if (ph$q == k_wsel$55) begin
-            l_lwd$3 = l_lwd$3 | wl_data$7$q;
-        end
-        if (ph$q == k_wsel$56) begin
-            l_lwd$3 = l_lwd$3 | wl_data$8$q;
-        end
-        if (ph$q == k_wsel$57) begin
-            l_lwd$3 = l_lwd$3 | wl_data$9$q;
-        end
-        if (ph$q == k_wsel$58) begin
-            l_lwd$3 = l_lwd$3 | wl_data$10$q;
-        end
-        if (ph$q == k_wsel$59) begin
-            l_lwd$3 = l_lwd$3 | wl_data$11$q;
-        end
-        if (ph$q == k_wsel$60) begin
-            l_lwd$3 = l_lwd$3 | wl_data$12$q;
-        end
-        if (ph$q == k_wsel$61) begin
-            l_lwd$3 = l_lwd$3 | wl_data$13$q;
-        end
-        if (ph$q == k_wsel$62) begin
-            l_lwd$3 = l_lwd$3 | wl_data$14$q;
-        end
-        if (ph$q == k_wsel$63) begin
-            l_lwd$3 = l_lwd$3 | wl_data$15$q;
-        end
         l_lwa$3 = k0_ca;
-        if (ph$q == k_wsel$48) begin
-            l_lwa$3 = l_lwa$3 | wl_addr$0$q;
-        end
-        if (ph$q == k_wsel$49) begin
-            l_lwa$3 = l_lwa$3 | wl_addr$1$q;
-        end
-        if (ph$q == k_wsel$50) begin
-            l_lwa$3 = l_lwa$3 | wl_addr$2$q;
-        end
-        if (ph$q == k_wsel$51) begin
-            l_lwa$3 = l_lwa$3 | wl_addr$3$q;
-        end
-        if (ph$q == k_wsel$52) begin
-            l_lwa$3 = l_lwa$3 | wl_addr$4$q;
-        end
-        if (ph$q == k_wsel$53) begin
-            l_lwa$3 = l_lwa$3 | wl_addr$5$q;
-        end
-        if (ph$q == k_wsel$54) begin
-            l_lwa$3 = l_lwa$3 | wl_addr$6$q;
-        end
-        if (ph$q == k_wsel$55) begin
-            l_lwa$3 = l_lwa$3 | wl_addr$7$q;
-        end
-        if (ph$q == k_wsel$56) begin
-            l_lwa$3 = l_lwa$3 | wl_addr$8$q;
-        end
-        if (ph$q == k_wsel$57) begin
-            l_lwa$3 = l_lwa$3 | wl_addr$9$q;
-        end
-        if (ph$q == k_wsel$58) begin
-            l_lwa$3 = l_lwa$3 | wl_addr$10$q;
-        end
-        if (ph$q == k_wsel$59) begin
-            l_lwa$3 = l_lwa$3 | wl_addr$11$q;
-        end
-        if (ph$q == k_wsel$60) begin
-            l_lwa$3 = l_lwa$3 | wl_addr$12$q;
-        end
-        if (ph$q == k_wsel$61) begin
-            l_lwa$3 = l_lwa$3 | wl_addr$13$q;
-        end
-        if (ph$q == k_wsel$62) begin
-            l_lwa$3 = l_lwa$3 | wl_addr$14$q;
-        end
-        if (ph$q == k_wsel$63) begin
-            l_lwa$3 = l_lwa$3 | wl_addr$15$q;
-        end
         l_lwe$3 = 1'b0;
         if (ph$q == k_wsel$48) begin
+            l_bwd$3 = l_bwd$3 | wr_data$0$q;
+            l_bwa$3 = l_bwa$3 | wr_addr$0$q;
+            l_bwe$3 = l_bwe$3 | wr_en$0$q;
+            l_lwd$3 = l_lwd$3 | wl_data$0$q;
+            l_lwa$3 = l_lwa$3 | wl_addr$0$q;
             l_lwe$3 = l_lwe$3 | wl_en$0$q;
         end
         if (ph$q == k_wsel$49) begin
+            l_bwd$3 = l_bwd$3 | wr_data$1$q;
+            l_bwa$3 = l_bwa$3 | wr_addr$1$q;
+            l_bwe$3 = l_bwe$3 | wr_en$1$q;
+            l_lwd$3 = l_lwd$3 | wl_data$1$q;
+            l_lwa$3 = l_lwa$3 | wl_addr$1$q;
             l_lwe$3 = l_lwe$3 | wl_en$1$q;
         end
         if (ph$q == k_wsel$50) begin
+            l_bwd$3 = l_bwd$3 | wr_data$2$q;
+            l_bwa$3 = l_bwa$3 | wr_addr$2$q;
+            l_bwe$3 = l_bwe$3 | wr_en$2$q;
+            l_lwd$3 = l_lwd$3 | wl_data$2$q;
+            l_lwa$3 = l_lwa$3 | wl_addr$2$q;
             l_lwe$3 = l_lwe$3 | wl_en$2$q;
         end
         if (ph$q == k_wsel$51) begin
+            l_bwd$3 = l_bwd$3 | wr_data$3$q;
+            l_bwa$3 = l_bwa$3 | wr_addr$3$q;
+            l_bwe$3 = l_bwe$3 | wr_en$3$q;
+            l_lwd$3 = l_lwd$3 | wl_data$3$q;
+            l_lwa$3 = l_lwa$3 | wl_addr$3$q;
             l_lwe$3 = l_lwe$3 | wl_en$3$q;
         end
         if (ph$q == k_wsel$52) begin
+            l_bwd$3 = l_bwd$3 | wr_data$4$q;
+            l_bwa$3 = l_bwa$3 | wr_addr$4$q;
+            l_bwe$3 = l_bwe$3 | wr_en$4$q;
+            l_lwd$3 = l_lwd$3 | wl_data$4$q;
+            l_lwa$3 = l_lwa$3 | wl_addr$4$q;
             l_lwe$3 = l_lwe$3 | wl_en$4$q;
         end
         if (ph$q == k_wsel$53) begin
+            l_bwd$3 = l_bwd$3 | wr_data$5$q;
+            l_bwa$3 = l_bwa$3 | wr_addr$5$q;
+            l_bwe$3 = l_bwe$3 | wr_en$5$q;
+            l_lwd$3 = l_lwd$3 | wl_data$5$q;
+            l_lwa$3 = l_lwa$3 | wl_addr$5$q;
             l_lwe$3 = l_lwe$3 | wl_en$5$q;
         end
         if (ph$q == k_wsel$54) begin
+            l_bwd$3 = l_bwd$3 | wr_data$6$q;
+            l_bwa$3 = l_bwa$3 | wr_addr$6$q;
+            l_bwe$3 = l_bwe$3 | wr_en$6$q;
+            l_lwd$3 = l_lwd$3 | wl_data$6$q;
+            l_lwa$3 = l_lwa$3 | wl_addr$6$q;
             l_lwe$3 = l_lwe$3 | wl_en$6$q;
         end
         if (ph$q == k_wsel$55) begin
+            l_bwd$3 = l_bwd$3 | wr_data$7$q;
+            l_bwa$3 = l_bwa$3 | wr_addr$7$q;
+            l_bwe$3 = l_bwe$3 | wr_en$7$q;
+            l_lwd$3 = l_lwd$3 | wl_data$7$q;
+            l_lwa$3 = l_lwa$3 | wl_addr$7$q;
             l_lwe$3 = l_lwe$3 | wl_en$7$q;
         end
         if (ph$q == k_wsel$56) begin
+            l_bwd$3 = l_bwd$3 | wr_data$8$q;
+            l_bwa$3 = l_bwa$3 | wr_addr$8$q;
+            l_bwe$3 = l_bwe$3 | wr_en$8$q;
+            l_lwd$3 = l_lwd$3 | wl_data$8$q;
+            l_lwa$3 = l_lwa$3 | wl_addr$8$q;
             l_lwe$3 = l_lwe$3 | wl_en$8$q;
         end
         if (ph$q == k_wsel$57) begin
+            l_bwd$3 = l_bwd$3 | wr_data$9$q;
+            l_bwa$3 = l_bwa$3 | wr_addr$9$q;
+            l_bwe$3 = l_bwe$3 | wr_en$9$q;
+            l_lwd$3 = l_lwd$3 | wl_data$9$q;
+            l_lwa$3 = l_lwa$3 | wl_addr$9$q;
             l_lwe$3 = l_lwe$3 | wl_en$9$q;
         end
         if (ph$q == k_wsel$58) begin
+            l_bwd$3 = l_bwd$3 | wr_data$10$q;
+            l_bwa$3 = l_bwa$3 | wr_addr$10$q;
+            l_bwe$3 = l_bwe$3 | wr_en$10$q;
+            l_lwd$3 = l_lwd$3 | wl_data$10$q;
+            l_lwa$3 = l_lwa$3 | wl_addr$10$q;
             l_lwe$3 = l_lwe$3 | wl_en$10$q;
         end
         if (ph$q == k_wsel$59) begin
+            l_bwd$3 = l_bwd$3 | wr_data$11$q;
+            l_bwa$3 = l_bwa$3 | wr_addr$11$q;
+            l_bwe$3 = l_bwe$3 | wr_en$11$q;
+            l_lwd$3 = l_lwd$3 | wl_data$11$q;
+            l_lwa$3 = l_lwa$3 | wl_addr$11$q;
             l_lwe$3 = l_lwe$3 | wl_en$11$q;
         end
         if (ph$q == k_wsel$60) begin
+            l_bwd$3 = l_bwd$3 | wr_data$12$q;
+            l_bwa$3 = l_bwa$3 | wr_addr$12$q;
+            l_bwe$3 = l_bwe$3 | wr_en$12$q;
+            l_lwd$3 = l_lwd$3 | wl_data$12$q;
+            l_lwa$3 = l_lwa$3 | wl_addr$12$q;
             l_lwe$3 = l_lwe$3 | wl_en$12$q;
         end
         if (ph$q == k_wsel$61) begin
+            l_bwd$3 = l_bwd$3 | wr_data$13$q;
+            l_bwa$3 = l_bwa$3 | wr_addr$13$q;
+            l_bwe$3 = l_bwe$3 | wr_en$13$q;
+            l_lwd$3 = l_lwd$3 | wl_data$13$q;
+            l_lwa$3 = l_lwa$3 | wl_addr$13$q;
             l_lwe$3 = l_lwe$3 | wl_en$13$q;
         end
         if (ph$q == k_wsel$62) begin
+            l_bwd$3 = l_bwd$3 | wr_data$14$q;
+            l_bwa$3 = l_bwa$3 | wr_addr$14$q;
+            l_bwe$3 = l_bwe$3 | wr_en$14$q;
+            l_lwd$3 = l_lwd$3 | wl_data$14$q;
+            l_lwa$3 = l_lwa$3 | wl_addr$14$q;
             l_lwe$3 = l_lwe$3 | wl_en$14$q;
         end
         if (ph$q == k_wsel$63) begin
+            l_bwd$3 = l_bwd$3 | wr_data$15$q;
+            l_bwa$3 = l_bwa$3 | wr_addr$15$q;
+            l_bwe$3 = l_bwe$3 | wr_en$15$q;
+            l_lwd$3 = l_lwd$3 | wl_data$15$q;
+            l_lwa$3 = l_lwa$3 | wl_addr$15$q;
             l_lwe$3 = l_lwe$3 | wl_en$15$q;
         end
         bank$3$write_enable = l_bwe$3;
@@ -32786,297 +33182,137 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$19$write_address = l_lwa$3;
         link$19$write_data = l_lwd$3;
         l_bwd$4 = k0_64;
-        if (ph$q == k_wsel$64) begin
-            l_bwd$4 = l_bwd$4 | wr_data$0$q;
-        end
-        if (ph$q == k_wsel$65) begin
-            l_bwd$4 = l_bwd$4 | wr_data$1$q;
-        end
-        if (ph$q == k_wsel$66) begin
-            l_bwd$4 = l_bwd$4 | wr_data$2$q;
-        end
-        if (ph$q == k_wsel$67) begin
-            l_bwd$4 = l_bwd$4 | wr_data$3$q;
-        end
-        if (ph$q == k_wsel$68) begin
-            l_bwd$4 = l_bwd$4 | wr_data$4$q;
-        end
-        if (ph$q == k_wsel$69) begin
-            l_bwd$4 = l_bwd$4 | wr_data$5$q;
-        end
-        if (ph$q == k_wsel$70) begin
-            l_bwd$4 = l_bwd$4 | wr_data$6$q;
-        end
-        if (ph$q == k_wsel$71) begin
-            l_bwd$4 = l_bwd$4 | wr_data$7$q;
-        end
-        if (ph$q == k_wsel$72) begin
-            l_bwd$4 = l_bwd$4 | wr_data$8$q;
-        end
-        if (ph$q == k_wsel$73) begin
-            l_bwd$4 = l_bwd$4 | wr_data$9$q;
-        end
-        if (ph$q == k_wsel$74) begin
-            l_bwd$4 = l_bwd$4 | wr_data$10$q;
-        end
-        if (ph$q == k_wsel$75) begin
-            l_bwd$4 = l_bwd$4 | wr_data$11$q;
-        end
-        if (ph$q == k_wsel$76) begin
-            l_bwd$4 = l_bwd$4 | wr_data$12$q;
-        end
-        if (ph$q == k_wsel$77) begin
-            l_bwd$4 = l_bwd$4 | wr_data$13$q;
-        end
-        if (ph$q == k_wsel$78) begin
-            l_bwd$4 = l_bwd$4 | wr_data$14$q;
-        end
-        if (ph$q == k_wsel$79) begin
-            l_bwd$4 = l_bwd$4 | wr_data$15$q;
-        end
         l_bwa$4 = k0_ca;
-        if (ph$q == k_wsel$64) begin
-            l_bwa$4 = l_bwa$4 | wr_addr$0$q;
-        end
-        if (ph$q == k_wsel$65) begin
-            l_bwa$4 = l_bwa$4 | wr_addr$1$q;
-        end
-        if (ph$q == k_wsel$66) begin
-            l_bwa$4 = l_bwa$4 | wr_addr$2$q;
-        end
-        if (ph$q == k_wsel$67) begin
-            l_bwa$4 = l_bwa$4 | wr_addr$3$q;
-        end
-        if (ph$q == k_wsel$68) begin
-            l_bwa$4 = l_bwa$4 | wr_addr$4$q;
-        end
-        if (ph$q == k_wsel$69) begin
-            l_bwa$4 = l_bwa$4 | wr_addr$5$q;
-        end
-        if (ph$q == k_wsel$70) begin
-            l_bwa$4 = l_bwa$4 | wr_addr$6$q;
-        end
-        if (ph$q == k_wsel$71) begin
-            l_bwa$4 = l_bwa$4 | wr_addr$7$q;
-        end
-        if (ph$q == k_wsel$72) begin
-            l_bwa$4 = l_bwa$4 | wr_addr$8$q;
-        end
-        if (ph$q == k_wsel$73) begin
-            l_bwa$4 = l_bwa$4 | wr_addr$9$q;
-        end
-        if (ph$q == k_wsel$74) begin
-            l_bwa$4 = l_bwa$4 | wr_addr$10$q;
-        end
-        if (ph$q == k_wsel$75) begin
-            l_bwa$4 = l_bwa$4 | wr_addr$11$q;
-        end
-        if (ph$q == k_wsel$76) begin
-            l_bwa$4 = l_bwa$4 | wr_addr$12$q;
-        end
-        if (ph$q == k_wsel$77) begin
-            l_bwa$4 = l_bwa$4 | wr_addr$13$q;
-        end
-        if (ph$q == k_wsel$78) begin
-            l_bwa$4 = l_bwa$4 | wr_addr$14$q;
-        end
-        if (ph$q == k_wsel$79) begin
-            l_bwa$4 = l_bwa$4 | wr_addr$15$q;
-        end
         l_bwe$4 = 1'b0;
-        if (ph$q == k_wsel$64) begin
-            l_bwe$4 = l_bwe$4 | wr_en$0$q;
-        end
-        if (ph$q == k_wsel$65) begin
-            l_bwe$4 = l_bwe$4 | wr_en$1$q;
-        end
-        if (ph$q == k_wsel$66) begin
-            l_bwe$4 = l_bwe$4 | wr_en$2$q;
-        end
-        if (ph$q == k_wsel$67) begin
-            l_bwe$4 = l_bwe$4 | wr_en$3$q;
-        end
-        if (ph$q == k_wsel$68) begin
-            l_bwe$4 = l_bwe$4 | wr_en$4$q;
-        end
-        if (ph$q == k_wsel$69) begin
-            l_bwe$4 = l_bwe$4 | wr_en$5$q;
-        end
-        if (ph$q == k_wsel$70) begin
-            l_bwe$4 = l_bwe$4 | wr_en$6$q;
-        end
-        if (ph$q == k_wsel$71) begin
-            l_bwe$4 = l_bwe$4 | wr_en$7$q;
-        end
-        if (ph$q == k_wsel$72) begin
-            l_bwe$4 = l_bwe$4 | wr_en$8$q;
-        end
-        if (ph$q == k_wsel$73) begin
-            l_bwe$4 = l_bwe$4 | wr_en$9$q;
-        end
-        if (ph$q == k_wsel$74) begin
-            l_bwe$4 = l_bwe$4 | wr_en$10$q;
-        end
-        if (ph$q == k_wsel$75) begin
-            l_bwe$4 = l_bwe$4 | wr_en$11$q;
-        end
-        if (ph$q == k_wsel$76) begin
-            l_bwe$4 = l_bwe$4 | wr_en$12$q;
-        end
-        if (ph$q == k_wsel$77) begin
-            l_bwe$4 = l_bwe$4 | wr_en$13$q;
-        end
-        if (ph$q == k_wsel$78) begin
-            l_bwe$4 = l_bwe$4 | wr_en$14$q;
-        end
-        if (ph$q == k_wsel$79) begin
-            l_bwe$4 = l_bwe$4 | wr_en$15$q;
-        end
         l_lwd$4 = k0_ca;
-        if (ph$q == k_wsel$64) begin
-            l_lwd$4 = l_lwd$4 | wl_data$0$q;
-        end
-        if (ph$q == k_wsel$65) begin
-            l_lwd$4 = l_lwd$4 | wl_data$1$q;
-        end
-        if (ph$q == k_wsel$66) begin
-            l_lwd$4 = l_lwd$4 | wl_data$2$q;
-        end
-        if (ph$q == k_wsel$67) begin
-            l_lwd$4 = l_lwd$4 | wl_data$3$q;
-        end
-        if (ph$q == k_wsel$68) begin
-            l_lwd$4 = l_lwd$4 | wl_data$4$q;
-        end
-        if (ph$q == k_wsel$69) begin
-            l_lwd$4 = l_lwd$4 | wl_data$5$q;
-        end
-        if (ph$q == k_wsel$70) begin
-            l_lwd$4 = l_lwd$4 | wl_data$6$q;
-        end
-        if (ph$q == k_wsel$71) begin
-            l_lwd$4 = l_lwd$4 | wl_data$7$q;
-        end
-        if (ph$q == k_wsel$72) begin
-            l_lwd$4 = l_lwd$4 | wl_data$8$q;
-        end
-        if (ph$q == k_wsel$73) begin
-            l_lwd$4 = l_lwd$4 | wl_data$9$q;
-        end
-        if (ph$q == k_wsel$74) begin
-            l_lwd$4 = l_lwd$4 | wl_data$10$q;
-        end
-        if (ph$q == k_wsel$75) begin
-            l_lwd$4 = l_lwd$4 | wl_data$11$q;
-        end
-        if (ph$q == k_wsel$76) begin
-            l_lwd$4 = l_lwd$4 | wl_data$12$q;
-        end
-        if (ph$q == k_wsel$77) begin
-            l_lwd$4 = l_lwd$4 | wl_data$13$q;
-        end
-        if (ph$q == k_wsel$78) begin
-            l_lwd$4 = l_lwd$4 | wl_data$14$q;
-        end
-        if (ph$q == k_wsel$79) begin
-            l_lwd$4 = l_lwd$4 | wl_data$15$q;
-        end
         l_lwa$4 = k0_ca;
-        if (ph$q == k_wsel$64) begin
-            l_lwa$4 = l_lwa$4 | wl_addr$0$q;
-        end
-        if (ph$q == k_wsel$65) begin
-            l_lwa$4 = l_lwa$4 | wl_addr$1$q;
-        end
-        if (ph$q == k_wsel$66) begin
-            l_lwa$4 = l_lwa$4 | wl_addr$2$q;
-        end
-        if (ph$q == k_wsel$67) begin
-            l_lwa$4 = l_lwa$4 | wl_addr$3$q;
-        end
-        if (ph$q == k_wsel$68) begin
-            l_lwa$4 = l_lwa$4 | wl_addr$4$q;
-        end
-        if (ph$q == k_wsel$69) begin
-            l_lwa$4 = l_lwa$4 | wl_addr$5$q;
-        end
-        if (ph$q == k_wsel$70) begin
-            l_lwa$4 = l_lwa$4 | wl_addr$6$q;
-        end
-        if (ph$q == k_wsel$71) begin
-            l_lwa$4 = l_lwa$4 | wl_addr$7$q;
-        end
-        if (ph$q == k_wsel$72) begin
-            l_lwa$4 = l_lwa$4 | wl_addr$8$q;
-        end
-        if (ph$q == k_wsel$73) begin
-            l_lwa$4 = l_lwa$4 | wl_addr$9$q;
-        end
-        if (ph$q == k_wsel$74) begin
-            l_lwa$4 = l_lwa$4 | wl_addr$10$q;
-        end
-        if (ph$q == k_wsel$75) begin
-            l_lwa$4 = l_lwa$4 | wl_addr$11$q;
-        end
-        if (ph$q == k_wsel$76) begin
-            l_lwa$4 = l_lwa$4 | wl_addr$12$q;
-        end
-        if (ph$q == k_wsel$77) begin
-            l_lwa$4 = l_lwa$4 | wl_addr$13$q;
-        end
-        if (ph$q == k_wsel$78) begin
-            l_lwa$4 = l_lwa$4 | wl_addr$14$q;
-        end
-        if (ph$q == k_wsel$79) begin
-            l_lwa$4 = l_lwa$4 | wl_addr$15$q;
-        end
         l_lwe$4 = 1'b0;
         if (ph$q == k_wsel$64) begin
+            l_bwd$4 = l_bwd$4 | wr_data$0$q;
+            l_bwa$4 = l_bwa$4 | wr_addr$0$q;
+            l_bwe$4 = l_bwe$4 | wr_en$0$q;
+            l_lwd$4 = l_lwd$4 | wl_data$0$q;
+            l_lwa$4 = l_lwa$4 | wl_addr$0$q;
             l_lwe$4 = l_lwe$4 | wl_en$0$q;
         end
         if (ph$q == k_wsel$65) begin
+            l_bwd$4 = l_bwd$4 | wr_data$1$q;
+            l_bwa$4 = l_bwa$4 | wr_addr$1$q;
+            l_bwe$4 = l_bwe$4 | wr_en$1$q;
+            l_lwd$4 = l_lwd$4 | wl_data$1$q;
+            l_lwa$4 = l_lwa$4 | wl_addr$1$q;
             l_lwe$4 = l_lwe$4 | wl_en$1$q;
         end
         if (ph$q == k_wsel$66) begin
+            l_bwd$4 = l_bwd$4 | wr_data$2$q;
+            l_bwa$4 = l_bwa$4 | wr_addr$2$q;
+            l_bwe$4 = l_bwe$4 | wr_en$2$q;
+            l_lwd$4 = l_lwd$4 | wl_data$2$q;
+            l_lwa$4 = l_lwa$4 | wl_addr$2$q;
             l_lwe$4 = l_lwe$4 | wl_en$2$q;
         end
         if (ph$q == k_wsel$67) begin
+            l_bwd$4 = l_bwd$4 | wr_data$3$q;
+            l_bwa$4 = l_bwa$4 | wr_addr$3$q;
+            l_bwe$4 = l_bwe$4 | wr_en$3$q;
+            l_lwd$4 = l_lwd$4 | wl_data$3$q;
+            l_lwa$4 = l_lwa$4 | wl_addr$3$q;
             l_lwe$4 = l_lwe$4 | wl_en$3$q;
         end
         if (ph$q == k_wsel$68) begin
+            l_bwd$4 = l_bwd$4 | wr_data$4$q;
+            l_bwa$4 = l_bwa$4 | wr_addr$4$q;
+            l_bwe$4 = l_bwe$4 | wr_en$4$q;
+            l_lwd$4 = l_lwd$4 | wl_data$4$q;
+            l_lwa$4 = l_lwa$4 | wl_addr$4$q;
             l_lwe$4 = l_lwe$4 | wl_en$4$q;
         end
         if (ph$q == k_wsel$69) begin
+            l_bwd$4 = l_bwd$4 | wr_data$5$q;
+            l_bwa$4 = l_bwa$4 | wr_addr$5$q;
+            l_bwe$4 = l_bwe$4 | wr_en$5$q;
+            l_lwd$4 = l_lwd$4 | wl_data$5$q;
+            l_lwa$4 = l_lwa$4 | wl_addr$5$q;
             l_lwe$4 = l_lwe$4 | wl_en$5$q;
         end
         if (ph$q == k_wsel$70) begin
+            l_bwd$4 = l_bwd$4 | wr_data$6$q;
+            l_bwa$4 = l_bwa$4 | wr_addr$6$q;
+            l_bwe$4 = l_bwe$4 | wr_en$6$q;
+            l_lwd$4 = l_lwd$4 | wl_data$6$q;
+            l_lwa$4 = l_lwa$4 | wl_addr$6$q;
             l_lwe$4 = l_lwe$4 | wl_en$6$q;
         end
         if (ph$q == k_wsel$71) begin
+            l_bwd$4 = l_bwd$4 | wr_data$7$q;
+            l_bwa$4 = l_bwa$4 | wr_addr$7$q;
+            l_bwe$4 = l_bwe$4 | wr_en$7$q;
+            l_lwd$4 = l_lwd$4 | wl_data$7$q;
+            l_lwa$4 = l_lwa$4 | wl_addr$7$q;
             l_lwe$4 = l_lwe$4 | wl_en$7$q;
         end
         if (ph$q == k_wsel$72) begin
+            l_bwd$4 = l_bwd$4 | wr_data$8$q;
+            l_bwa$4 = l_bwa$4 | wr_addr$8$q;
+            l_bwe$4 = l_bwe$4 | wr_en$8$q;
+            l_lwd$4 = l_lwd$4 | wl_data$8$q;
+            l_lwa$4 = l_lwa$4 | wl_addr$8$q;
             l_lwe$4 = l_lwe$4 | wl_en$8$q;
         end
         if (ph$q == k_wsel$73) begin
+            l_bwd$4 = l_bwd$4 | wr_data$9$q;
+            l_bwa$4 = l_bwa$4 | wr_addr$9$q;
+            l_bwe$4 = l_bwe$4 | wr_en$9$q;
+            l_lwd$4 = l_lwd$4 | wl_data$9$q;
+            l_lwa$4 = l_lwa$4 | wl_addr$9$q;
             l_lwe$4 = l_lwe$4 | wl_en$9$q;
         end
         if (ph$q == k_wsel$74) begin
+            l_bwd$4 = l_bwd$4 | wr_data$10$q;
+            l_bwa$4 = l_bwa$4 | wr_addr$10$q;
+            l_bwe$4 = l_bwe$4 | wr_en$10$q;
+            l_lwd$4 = l_lwd$4 | wl_data$10$q;
+            l_lwa$4 = l_lwa$4 | wl_addr$10$q;
             l_lwe$4 = l_lwe$4 | wl_en$10$q;
         end
         if (ph$q == k_wsel$75) begin
+            l_bwd$4 = l_bwd$4 | wr_data$11$q;
+            l_bwa$4 = l_bwa$4 | wr_addr$11$q;
+            l_bwe$4 = l_bwe$4 | wr_en$11$q;
+            l_lwd$4 = l_lwd$4 | wl_data$11$q;
+            l_lwa$4 = l_lwa$4 | wl_addr$11$q;
             l_lwe$4 = l_lwe$4 | wl_en$11$q;
         end
         if (ph$q == k_wsel$76) begin
+            l_bwd$4 = l_bwd$4 | wr_data$12$q;
+            l_bwa$4 = l_bwa$4 | wr_addr$12$q;
+            l_bwe$4 = l_bwe$4 | wr_en$12$q;
+            l_lwd$4 = l_lwd$4 | wl_data$12$q;
+            l_lwa$4 = l_lwa$4 | wl_addr$12$q;
             l_lwe$4 = l_lwe$4 | wl_en$12$q;
         end
         if (ph$q == k_wsel$77) begin
+            l_bwd$4 = l_bwd$4 | wr_data$13$q;
+            l_bwa$4 = l_bwa$4 | wr_addr$13$q;
+            l_bwe$4 = l_bwe$4 | wr_en$13$q;
+            l_lwd$4 = l_lwd$4 | wl_data$13$q;
+            l_lwa$4 = l_lwa$4 | wl_addr$13$q;
             l_lwe$4 = l_lwe$4 | wl_en$13$q;
         end
         if (ph$q == k_wsel$78) begin
+            l_bwd$4 = l_bwd$4 | wr_data$14$q;
+            l_bwa$4 = l_bwa$4 | wr_addr$14$q;
+            l_bwe$4 = l_bwe$4 | wr_en$14$q;
+            l_lwd$4 = l_lwd$4 | wl_data$14$q;
+            l_lwa$4 = l_lwa$4 | wl_addr$14$q;
             l_lwe$4 = l_lwe$4 | wl_en$14$q;
         end
         if (ph$q == k_wsel$79) begin
+            l_bwd$4 = l_bwd$4 | wr_data$15$q;
+            l_bwa$4 = l_bwa$4 | wr_addr$15$q;
+            l_bwe$4 = l_bwe$4 | wr_en$15$q;
+            l_lwd$4 = l_lwd$4 | wl_data$15$q;
+            l_lwa$4 = l_lwa$4 | wl_addr$15$q;
             l_lwe$4 = l_lwe$4 | wl_en$15$q;
         end
         bank$4$write_enable = l_bwe$4;
@@ -33092,297 +33328,137 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$20$write_address = l_lwa$4;
         link$20$write_data = l_lwd$4;
         l_bwd$5 = k0_64;
-        if (ph$q == k_wsel$80) begin
-            l_bwd$5 = l_bwd$5 | wr_data$0$q;
-        end
-        if (ph$q == k_wsel$81) begin
-            l_bwd$5 = l_bwd$5 | wr_data$1$q;
-        end
-        if (ph$q == k_wsel$82) begin
-            l_bwd$5 = l_bwd$5 | wr_data$2$q;
-        end
-        if (ph$q == k_wsel$83) begin
-            l_bwd$5 = l_bwd$5 | wr_data$3$q;
-        end
-        if (ph$q == k_wsel$84) begin
-            l_bwd$5 = l_bwd$5 | wr_data$4$q;
-        end
-        if (ph$q == k_wsel$85) begin
-            l_bwd$5 = l_bwd$5 | wr_data$5$q;
-        end
-        if (ph$q == k_wsel$86) begin
-            l_bwd$5 = l_bwd$5 | wr_data$6$q;
-        end
-        if (ph$q == k_wsel$87) begin
-            l_bwd$5 = l_bwd$5 | wr_data$7$q;
-        end
-        if (ph$q == k_wsel$88) begin
-            l_bwd$5 = l_bwd$5 | wr_data$8$q;
-        end
-        if (ph$q == k_wsel$89) begin
-            l_bwd$5 = l_bwd$5 | wr_data$9$q;
-        end
-        if (ph$q == k_wsel$90) begin
-            l_bwd$5 = l_bwd$5 | wr_data$10$q;
-        end
-        if (ph$q == k_wsel$91) begin
-            l_bwd$5 = l_bwd$5 | wr_data$11$q;
-        end
-        if (ph$q == k_wsel$92) begin
-            l_bwd$5 = l_bwd$5 | wr_data$12$q;
-        end
-        if (ph$q == k_wsel$93) begin
-            l_bwd$5 = l_bwd$5 | wr_data$13$q;
-        end
-        if (ph$q == k_wsel$94) begin
-            l_bwd$5 = l_bwd$5 | wr_data$14$q;
-        end
-        if (ph$q == k_wsel$95) begin
-            l_bwd$5 = l_bwd$5 | wr_data$15$q;
-        end
         l_bwa$5 = k0_ca;
-        if (ph$q == k_wsel$80) begin
-            l_bwa$5 = l_bwa$5 | wr_addr$0$q;
-        end
-        if (ph$q == k_wsel$81) begin
-            l_bwa$5 = l_bwa$5 | wr_addr$1$q;
-        end
-        if (ph$q == k_wsel$82) begin
-            l_bwa$5 = l_bwa$5 | wr_addr$2$q;
-        end
-        if (ph$q == k_wsel$83) begin
-            l_bwa$5 = l_bwa$5 | wr_addr$3$q;
-        end
-        if (ph$q == k_wsel$84) begin
-            l_bwa$5 = l_bwa$5 | wr_addr$4$q;
-        end
-        if (ph$q == k_wsel$85) begin
-            l_bwa$5 = l_bwa$5 | wr_addr$5$q;
-        end
-        if (ph$q == k_wsel$86) begin
-            l_bwa$5 = l_bwa$5 | wr_addr$6$q;
-        end
-        if (ph$q == k_wsel$87) begin
-            l_bwa$5 = l_bwa$5 | wr_addr$7$q;
-        end
-        if (ph$q == k_wsel$88) begin
-            l_bwa$5 = l_bwa$5 | wr_addr$8$q;
-        end
-        if (ph$q == k_wsel$89) begin
-            l_bwa$5 = l_bwa$5 | wr_addr$9$q;
-        end
-        if (ph$q == k_wsel$90) begin
-            l_bwa$5 = l_bwa$5 | wr_addr$10$q;
-        end
-        if (ph$q == k_wsel$91) begin
-            l_bwa$5 = l_bwa$5 | wr_addr$11$q;
-        end
-        if (ph$q == k_wsel$92) begin
-            l_bwa$5 = l_bwa$5 | wr_addr$12$q;
-        end
-        if (ph$q == k_wsel$93) begin
-            l_bwa$5 = l_bwa$5 | wr_addr$13$q;
-        end
-        if (ph$q == k_wsel$94) begin
-            l_bwa$5 = l_bwa$5 | wr_addr$14$q;
-        end
-        if (ph$q == k_wsel$95) begin
-            l_bwa$5 = l_bwa$5 | wr_addr$15$q;
-        end
         l_bwe$5 = 1'b0;
-        if (ph$q == k_wsel$80) begin
-            l_bwe$5 = l_bwe$5 | wr_en$0$q;
-        end
-        if (ph$q == k_wsel$81) begin
-            l_bwe$5 = l_bwe$5 | wr_en$1$q;
-        end
-        if (ph$q == k_wsel$82) begin
-            l_bwe$5 = l_bwe$5 | wr_en$2$q;
-        end
-        if (ph$q == k_wsel$83) begin
-            l_bwe$5 = l_bwe$5 | wr_en$3$q;
-        end
-        if (ph$q == k_wsel$84) begin
-            l_bwe$5 = l_bwe$5 | wr_en$4$q;
-        end
-        if (ph$q == k_wsel$85) begin
-            l_bwe$5 = l_bwe$5 | wr_en$5$q;
-        end
-        if (ph$q == k_wsel$86) begin
-            l_bwe$5 = l_bwe$5 | wr_en$6$q;
-        end
-        if (ph$q == k_wsel$87) begin
-            l_bwe$5 = l_bwe$5 | wr_en$7$q;
-        end
-        if (ph$q == k_wsel$88) begin
-            l_bwe$5 = l_bwe$5 | wr_en$8$q;
-        end
-        if (ph$q == k_wsel$89) begin
-            l_bwe$5 = l_bwe$5 | wr_en$9$q;
-        end
-        if (ph$q == k_wsel$90) begin
-            l_bwe$5 = l_bwe$5 | wr_en$10$q;
-        end
-        if (ph$q == k_wsel$91) begin
-            l_bwe$5 = l_bwe$5 | wr_en$11$q;
-        end
-        if (ph$q == k_wsel$92) begin
-            l_bwe$5 = l_bwe$5 | wr_en$12$q;
-        end
-        if (ph$q == k_wsel$93) begin
-            l_bwe$5 = l_bwe$5 | wr_en$13$q;
-        end
-        if (ph$q == k_wsel$94) begin
-            l_bwe$5 = l_bwe$5 | wr_en$14$q;
-        end
-        if (ph$q == k_wsel$95) begin
-            l_bwe$5 = l_bwe$5 | wr_en$15$q;
-        end
         l_lwd$5 = k0_ca;
-        if (ph$q == k_wsel$80) begin
-            l_lwd$5 = l_lwd$5 | wl_data$0$q;
-        end
-        if (ph$q == k_wsel$81) begin
-            l_lwd$5 = l_lwd$5 | wl_data$1$q;
-        end
-        if (ph$q == k_wsel$82) begin
-            l_lwd$5 = l_lwd$5 | wl_data$2$q;
-        end
-        if (ph$q == k_wsel$83) begin
-            l_lwd$5 = l_lwd$5 | wl_data$3$q;
-        end
-        if (ph$q == k_wsel$84) begin
-            l_lwd$5 = l_lwd$5 | wl_data$4$q;
-        end
-        if (ph$q == k_wsel$85) begin
-            l_lwd$5 = l_lwd$5 | wl_data$5$q;
-        end
-        if (ph$q == k_wsel$86) begin
-            l_lwd$5 = l_lwd$5 | wl_data$6$q;
-        end
-        if (ph$q == k_wsel$87) begin
-            l_lwd$5 = l_lwd$5 | wl_data$7$q;
-        end
-        if (ph$q == k_wsel$88) begin
-            l_lwd$5 = l_lwd$5 | wl_data$8$q;
-        end
-        if (ph$q == k_wsel$89) begin
-            l_lwd$5 = l_lwd$5 | wl_data$9$q;
-        end
-        if (ph$q == k_wsel$90) begin
-            l_lwd$5 = l_lwd$5 | wl_data$10$q;
-        end
-        if (ph$q == k_wsel$91) begin
-            l_lwd$5 = l_lwd$5 | wl_data$11$q;
-        end
-        if (ph$q == k_wsel$92) begin
-            l_lwd$5 = l_lwd$5 | wl_data$12$q;
-        end
-        if (ph$q == k_wsel$93) begin
-            l_lwd$5 = l_lwd$5 | wl_data$13$q;
-        end
-        if (ph$q == k_wsel$94) begin
-            l_lwd$5 = l_lwd$5 | wl_data$14$q;
-        end
-        if (ph$q == k_wsel$95) begin
-            l_lwd$5 = l_lwd$5 | wl_data$15$q;
-        end
         l_lwa$5 = k0_ca;
-        if (ph$q == k_wsel$80) begin
-            l_lwa$5 = l_lwa$5 | wl_addr$0$q;
-        end
-        if (ph$q == k_wsel$81) begin
-            l_lwa$5 = l_lwa$5 | wl_addr$1$q;
-        end
-        if (ph$q == k_wsel$82) begin
-            l_lwa$5 = l_lwa$5 | wl_addr$2$q;
-        end
-        if (ph$q == k_wsel$83) begin
-            l_lwa$5 = l_lwa$5 | wl_addr$3$q;
-        end
-        if (ph$q == k_wsel$84) begin
-            l_lwa$5 = l_lwa$5 | wl_addr$4$q;
-        end
-        if (ph$q == k_wsel$85) begin
-            l_lwa$5 = l_lwa$5 | wl_addr$5$q;
-        end
-        if (ph$q == k_wsel$86) begin
-            l_lwa$5 = l_lwa$5 | wl_addr$6$q;
-        end
-        if (ph$q == k_wsel$87) begin
-            l_lwa$5 = l_lwa$5 | wl_addr$7$q;
-        end
-        if (ph$q == k_wsel$88) begin
-            l_lwa$5 = l_lwa$5 | wl_addr$8$q;
-        end
-        if (ph$q == k_wsel$89) begin
-            l_lwa$5 = l_lwa$5 | wl_addr$9$q;
-        end
-        if (ph$q == k_wsel$90) begin
-            l_lwa$5 = l_lwa$5 | wl_addr$10$q;
-        end
-        if (ph$q == k_wsel$91) begin
-            l_lwa$5 = l_lwa$5 | wl_addr$11$q;
-        end
-        if (ph$q == k_wsel$92) begin
-            l_lwa$5 = l_lwa$5 | wl_addr$12$q;
-        end
-        if (ph$q == k_wsel$93) begin
-            l_lwa$5 = l_lwa$5 | wl_addr$13$q;
-        end
-        if (ph$q == k_wsel$94) begin
-            l_lwa$5 = l_lwa$5 | wl_addr$14$q;
-        end
-        if (ph$q == k_wsel$95) begin
-            l_lwa$5 = l_lwa$5 | wl_addr$15$q;
-        end
         l_lwe$5 = 1'b0;
         if (ph$q == k_wsel$80) begin
+            l_bwd$5 = l_bwd$5 | wr_data$0$q;
+            l_bwa$5 = l_bwa$5 | wr_addr$0$q;
+            l_bwe$5 = l_bwe$5 | wr_en$0$q;
+            l_lwd$5 = l_lwd$5 | wl_data$0$q;
+            l_lwa$5 = l_lwa$5 | wl_addr$0$q;
             l_lwe$5 = l_lwe$5 | wl_en$0$q;
         end
         if (ph$q == k_wsel$81) begin
+            l_bwd$5 = l_bwd$5 | wr_data$1$q;
+            l_bwa$5 = l_bwa$5 | wr_addr$1$q;
+            l_bwe$5 = l_bwe$5 | wr_en$1$q;
+            l_lwd$5 = l_lwd$5 | wl_data$1$q;
+            l_lwa$5 = l_lwa$5 | wl_addr$1$q;
             l_lwe$5 = l_lwe$5 | wl_en$1$q;
         end
         if (ph$q == k_wsel$82) begin
+            l_bwd$5 = l_bwd$5 | wr_data$2$q;
+            l_bwa$5 = l_bwa$5 | wr_addr$2$q;
+            l_bwe$5 = l_bwe$5 | wr_en$2$q;
+            l_lwd$5 = l_lwd$5 | wl_data$2$q;
+            l_lwa$5 = l_lwa$5 | wl_addr$2$q;
             l_lwe$5 = l_lwe$5 | wl_en$2$q;
         end
         if (ph$q == k_wsel$83) begin
+            l_bwd$5 = l_bwd$5 | wr_data$3$q;
+            l_bwa$5 = l_bwa$5 | wr_addr$3$q;
+            l_bwe$5 = l_bwe$5 | wr_en$3$q;
+            l_lwd$5 = l_lwd$5 | wl_data$3$q;
+            l_lwa$5 = l_lwa$5 | wl_addr$3$q;
             l_lwe$5 = l_lwe$5 | wl_en$3$q;
         end
         if (ph$q == k_wsel$84) begin
+            l_bwd$5 = l_bwd$5 | wr_data$4$q;
+            l_bwa$5 = l_bwa$5 | wr_addr$4$q;
+            l_bwe$5 = l_bwe$5 | wr_en$4$q;
+            l_lwd$5 = l_lwd$5 | wl_data$4$q;
+            l_lwa$5 = l_lwa$5 | wl_addr$4$q;
             l_lwe$5 = l_lwe$5 | wl_en$4$q;
         end
         if (ph$q == k_wsel$85) begin
+            l_bwd$5 = l_bwd$5 | wr_data$5$q;
+            l_bwa$5 = l_bwa$5 | wr_addr$5$q;
+            l_bwe$5 = l_bwe$5 | wr_en$5$q;
+            l_lwd$5 = l_lwd$5 | wl_data$5$q;
+            l_lwa$5 = l_lwa$5 | wl_addr$5$q;
             l_lwe$5 = l_lwe$5 | wl_en$5$q;
         end
         if (ph$q == k_wsel$86) begin
+            l_bwd$5 = l_bwd$5 | wr_data$6$q;
+            l_bwa$5 = l_bwa$5 | wr_addr$6$q;
+            l_bwe$5 = l_bwe$5 | wr_en$6$q;
+            l_lwd$5 = l_lwd$5 | wl_data$6$q;
+            l_lwa$5 = l_lwa$5 | wl_addr$6$q;
             l_lwe$5 = l_lwe$5 | wl_en$6$q;
         end
         if (ph$q == k_wsel$87) begin
+            l_bwd$5 = l_bwd$5 | wr_data$7$q;
+            l_bwa$5 = l_bwa$5 | wr_addr$7$q;
+            l_bwe$5 = l_bwe$5 | wr_en$7$q;
+            l_lwd$5 = l_lwd$5 | wl_data$7$q;
+            l_lwa$5 = l_lwa$5 | wl_addr$7$q;
             l_lwe$5 = l_lwe$5 | wl_en$7$q;
         end
         if (ph$q == k_wsel$88) begin
+            l_bwd$5 = l_bwd$5 | wr_data$8$q;
+            l_bwa$5 = l_bwa$5 | wr_addr$8$q;
+            l_bwe$5 = l_bwe$5 | wr_en$8$q;
+            l_lwd$5 = l_lwd$5 | wl_data$8$q;
+            l_lwa$5 = l_lwa$5 | wl_addr$8$q;
             l_lwe$5 = l_lwe$5 | wl_en$8$q;
         end
         if (ph$q == k_wsel$89) begin
+            l_bwd$5 = l_bwd$5 | wr_data$9$q;
+            l_bwa$5 = l_bwa$5 | wr_addr$9$q;
+            l_bwe$5 = l_bwe$5 | wr_en$9$q;
+            l_lwd$5 = l_lwd$5 | wl_data$9$q;
+            l_lwa$5 = l_lwa$5 | wl_addr$9$q;
             l_lwe$5 = l_lwe$5 | wl_en$9$q;
         end
         if (ph$q == k_wsel$90) begin
+            l_bwd$5 = l_bwd$5 | wr_data$10$q;
+            l_bwa$5 = l_bwa$5 | wr_addr$10$q;
+            l_bwe$5 = l_bwe$5 | wr_en$10$q;
+            l_lwd$5 = l_lwd$5 | wl_data$10$q;
+            l_lwa$5 = l_lwa$5 | wl_addr$10$q;
             l_lwe$5 = l_lwe$5 | wl_en$10$q;
         end
         if (ph$q == k_wsel$91) begin
+            l_bwd$5 = l_bwd$5 | wr_data$11$q;
+            l_bwa$5 = l_bwa$5 | wr_addr$11$q;
+            l_bwe$5 = l_bwe$5 | wr_en$11$q;
+            l_lwd$5 = l_lwd$5 | wl_data$11$q;
+            l_lwa$5 = l_lwa$5 | wl_addr$11$q;
             l_lwe$5 = l_lwe$5 | wl_en$11$q;
         end
         if (ph$q == k_wsel$92) begin
+            l_bwd$5 = l_bwd$5 | wr_data$12$q;
+            l_bwa$5 = l_bwa$5 | wr_addr$12$q;
+            l_bwe$5 = l_bwe$5 | wr_en$12$q;
+            l_lwd$5 = l_lwd$5 | wl_data$12$q;
+            l_lwa$5 = l_lwa$5 | wl_addr$12$q;
             l_lwe$5 = l_lwe$5 | wl_en$12$q;
         end
         if (ph$q == k_wsel$93) begin
+            l_bwd$5 = l_bwd$5 | wr_data$13$q;
+            l_bwa$5 = l_bwa$5 | wr_addr$13$q;
+            l_bwe$5 = l_bwe$5 | wr_en$13$q;
+            l_lwd$5 = l_lwd$5 | wl_data$13$q;
+            l_lwa$5 = l_lwa$5 | wl_addr$13$q;
             l_lwe$5 = l_lwe$5 | wl_en$13$q;
         end
         if (ph$q == k_wsel$94) begin
+            l_bwd$5 = l_bwd$5 | wr_data$14$q;
+            l_bwa$5 = l_bwa$5 | wr_addr$14$q;
+            l_bwe$5 = l_bwe$5 | wr_en$14$q;
+            l_lwd$5 = l_lwd$5 | wl_data$14$q;
+            l_lwa$5 = l_lwa$5 | wl_addr$14$q;
             l_lwe$5 = l_lwe$5 | wl_en$14$q;
         end
         if (ph$q == k_wsel$95) begin
+            l_bwd$5 = l_bwd$5 | wr_data$15$q;
+            l_bwa$5 = l_bwa$5 | wr_addr$15$q;
+            l_bwe$5 = l_bwe$5 | wr_en$15$q;
+            l_lwd$5 = l_lwd$5 | wl_data$15$q;
+            l_lwa$5 = l_lwa$5 | wl_addr$15$q;
             l_lwe$5 = l_lwe$5 | wl_en$15$q;
         end
         bank$5$write_enable = l_bwe$5;
@@ -33398,297 +33474,137 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$21$write_address = l_lwa$5;
         link$21$write_data = l_lwd$5;
         l_bwd$6 = k0_64;
-        if (ph$q == k_wsel$96) begin
-            l_bwd$6 = l_bwd$6 | wr_data$0$q;
-        end
-        if (ph$q == k_wsel$97) begin
-            l_bwd$6 = l_bwd$6 | wr_data$1$q;
-        end
-        if (ph$q == k_wsel$98) begin
-            l_bwd$6 = l_bwd$6 | wr_data$2$q;
-        end
-        if (ph$q == k_wsel$99) begin
-            l_bwd$6 = l_bwd$6 | wr_data$3$q;
-        end
-        if (ph$q == k_wsel$100) begin
-            l_bwd$6 = l_bwd$6 | wr_data$4$q;
-        end
-        if (ph$q == k_wsel$101) begin
-            l_bwd$6 = l_bwd$6 | wr_data$5$q;
-        end
-        if (ph$q == k_wsel$102) begin
-            l_bwd$6 = l_bwd$6 | wr_data$6$q;
-        end
-        if (ph$q == k_wsel$103) begin
-            l_bwd$6 = l_bwd$6 | wr_data$7$q;
-        end
-        if (ph$q == k_wsel$104) begin
-            l_bwd$6 = l_bwd$6 | wr_data$8$q;
-        end
-        if (ph$q == k_wsel$105) begin
-            l_bwd$6 = l_bwd$6 | wr_data$9$q;
-        end
-        if (ph$q == k_wsel$106) begin
-            l_bwd$6 = l_bwd$6 | wr_data$10$q;
-        end
-        if (ph$q == k_wsel$107) begin
-            l_bwd$6 = l_bwd$6 | wr_data$11$q;
-        end
-        if (ph$q == k_wsel$108) begin
-            l_bwd$6 = l_bwd$6 | wr_data$12$q;
-        end
-        if (ph$q == k_wsel$109) begin
-            l_bwd$6 = l_bwd$6 | wr_data$13$q;
-        end
-        if (ph$q == k_wsel$110) begin
-            l_bwd$6 = l_bwd$6 | wr_data$14$q;
-        end
-        if (ph$q == k_wsel$111) begin
-            l_bwd$6 = l_bwd$6 | wr_data$15$q;
-        end
         l_bwa$6 = k0_ca;
-        if (ph$q == k_wsel$96) begin
-            l_bwa$6 = l_bwa$6 | wr_addr$0$q;
-        end
-        if (ph$q == k_wsel$97) begin
-            l_bwa$6 = l_bwa$6 | wr_addr$1$q;
-        end
-        if (ph$q == k_wsel$98) begin
-            l_bwa$6 = l_bwa$6 | wr_addr$2$q;
-        end
-        if (ph$q == k_wsel$99) begin
-            l_bwa$6 = l_bwa$6 | wr_addr$3$q;
-        end
-        if (ph$q == k_wsel$100) begin
-            l_bwa$6 = l_bwa$6 | wr_addr$4$q;
-        end
-        if (ph$q == k_wsel$101) begin
-            l_bwa$6 = l_bwa$6 | wr_addr$5$q;
-        end
-        if (ph$q == k_wsel$102) begin
-            l_bwa$6 = l_bwa$6 | wr_addr$6$q;
-        end
-        if (ph$q == k_wsel$103) begin
-            l_bwa$6 = l_bwa$6 | wr_addr$7$q;
-        end
-        if (ph$q == k_wsel$104) begin
-            l_bwa$6 = l_bwa$6 | wr_addr$8$q;
-        end
-        if (ph$q == k_wsel$105) begin
-            l_bwa$6 = l_bwa$6 | wr_addr$9$q;
-        end
-        if (ph$q == k_wsel$106) begin
-            l_bwa$6 = l_bwa$6 | wr_addr$10$q;
-        end
-        if (ph$q == k_wsel$107) begin
-            l_bwa$6 = l_bwa$6 | wr_addr$11$q;
-        end
-        if (ph$q == k_wsel$108) begin
-            l_bwa$6 = l_bwa$6 | wr_addr$12$q;
-        end
-        if (ph$q == k_wsel$109) begin
-            l_bwa$6 = l_bwa$6 | wr_addr$13$q;
-        end
-        if (ph$q == k_wsel$110) begin
-            l_bwa$6 = l_bwa$6 | wr_addr$14$q;
-        end
-        if (ph$q == k_wsel$111) begin
-            l_bwa$6 = l_bwa$6 | wr_addr$15$q;
-        end
         l_bwe$6 = 1'b0;
-        if (ph$q == k_wsel$96) begin
-            l_bwe$6 = l_bwe$6 | wr_en$0$q;
-        end
-        if (ph$q == k_wsel$97) begin
-            l_bwe$6 = l_bwe$6 | wr_en$1$q;
-        end
-        if (ph$q == k_wsel$98) begin
-            l_bwe$6 = l_bwe$6 | wr_en$2$q;
-        end
-        if (ph$q == k_wsel$99) begin
-            l_bwe$6 = l_bwe$6 | wr_en$3$q;
-        end
-        if (ph$q == k_wsel$100) begin
-            l_bwe$6 = l_bwe$6 | wr_en$4$q;
-        end
-        if (ph$q == k_wsel$101) begin
-            l_bwe$6 = l_bwe$6 | wr_en$5$q;
-        end
-        if (ph$q == k_wsel$102) begin
-            l_bwe$6 = l_bwe$6 | wr_en$6$q;
-        end
-        if (ph$q == k_wsel$103) begin
-            l_bwe$6 = l_bwe$6 | wr_en$7$q;
-        end
-        if (ph$q == k_wsel$104) begin
-            l_bwe$6 = l_bwe$6 | wr_en$8$q;
-        end
-        if (ph$q == k_wsel$105) begin
-            l_bwe$6 = l_bwe$6 | wr_en$9$q;
-        end
-        if (ph$q == k_wsel$106) begin
-            l_bwe$6 = l_bwe$6 | wr_en$10$q;
-        end
-        if (ph$q == k_wsel$107) begin
-            l_bwe$6 = l_bwe$6 | wr_en$11$q;
-        end
-        if (ph$q == k_wsel$108) begin
-            l_bwe$6 = l_bwe$6 | wr_en$12$q;
-        end
-        if (ph$q == k_wsel$109) begin
-            l_bwe$6 = l_bwe$6 | wr_en$13$q;
-        end
-        if (ph$q == k_wsel$110) begin
-            l_bwe$6 = l_bwe$6 | wr_en$14$q;
-        end
-        if (ph$q == k_wsel$111) begin
-            l_bwe$6 = l_bwe$6 | wr_en$15$q;
-        end
         l_lwd$6 = k0_ca;
-        if (ph$q == k_wsel$96) begin
-            l_lwd$6 = l_lwd$6 | wl_data$0$q;
-        end
-        if (ph$q == k_wsel$97) begin
-            l_lwd$6 = l_lwd$6 | wl_data$1$q;
-        end
-        if (ph$q == k_wsel$98) begin
-            l_lwd$6 = l_lwd$6 | wl_data$2$q;
-        end
-        if (ph$q == k_wsel$99) begin
-            l_lwd$6 = l_lwd$6 | wl_data$3$q;
-        end
-        if (ph$q == k_wsel$100) begin
-            l_lwd$6 = l_lwd$6 | wl_data$4$q;
-        end
-        if (ph$q == k_wsel$101) begin
-            l_lwd$6 = l_lwd$6 | wl_data$5$q;
-        end
-        if (ph$q == k_wsel$102) begin
-            l_lwd$6 = l_lwd$6 | wl_data$6$q;
-        end
-        if (ph$q == k_wsel$103) begin
-            l_lwd$6 = l_lwd$6 | wl_data$7$q;
-        end
-        if (ph$q == k_wsel$104) begin
-            l_lwd$6 = l_lwd$6 | wl_data$8$q;
-        end
-        if (ph$q == k_wsel$105) begin
-            l_lwd$6 = l_lwd$6 | wl_data$9$q;
-        end
-        if (ph$q == k_wsel$106) begin
-            l_lwd$6 = l_lwd$6 | wl_data$10$q;
-        end
-        if (ph$q == k_wsel$107) begin
-            l_lwd$6 = l_lwd$6 | wl_data$11$q;
-        end
-        if (ph$q == k_wsel$108) begin
-            l_lwd$6 = l_lwd$6 | wl_data$12$q;
-        end
-        if (ph$q == k_wsel$109) begin
-            l_lwd$6 = l_lwd$6 | wl_data$13$q;
-        end
-        if (ph$q == k_wsel$110) begin
-            l_lwd$6 = l_lwd$6 | wl_data$14$q;
-        end
-        if (ph$q == k_wsel$111) begin
-            l_lwd$6 = l_lwd$6 | wl_data$15$q;
-        end
         l_lwa$6 = k0_ca;
-        if (ph$q == k_wsel$96) begin
-            l_lwa$6 = l_lwa$6 | wl_addr$0$q;
-        end
-        if (ph$q == k_wsel$97) begin
-            l_lwa$6 = l_lwa$6 | wl_addr$1$q;
-        end
-        if (ph$q == k_wsel$98) begin
-            l_lwa$6 = l_lwa$6 | wl_addr$2$q;
-        end
-        if (ph$q == k_wsel$99) begin
-            l_lwa$6 = l_lwa$6 | wl_addr$3$q;
-        end
-        if (ph$q == k_wsel$100) begin
-            l_lwa$6 = l_lwa$6 | wl_addr$4$q;
-        end
-        if (ph$q == k_wsel$101) begin
-            l_lwa$6 = l_lwa$6 | wl_addr$5$q;
-        end
-        if (ph$q == k_wsel$102) begin
-            l_lwa$6 = l_lwa$6 | wl_addr$6$q;
-        end
-        if (ph$q == k_wsel$103) begin
-            l_lwa$6 = l_lwa$6 | wl_addr$7$q;
-        end
-        if (ph$q == k_wsel$104) begin
-            l_lwa$6 = l_lwa$6 | wl_addr$8$q;
-        end
-        if (ph$q == k_wsel$105) begin
-            l_lwa$6 = l_lwa$6 | wl_addr$9$q;
-        end
-        if (ph$q == k_wsel$106) begin
-            l_lwa$6 = l_lwa$6 | wl_addr$10$q;
-        end
-        if (ph$q == k_wsel$107) begin
-            l_lwa$6 = l_lwa$6 | wl_addr$11$q;
-        end
-        if (ph$q == k_wsel$108) begin
-            l_lwa$6 = l_lwa$6 | wl_addr$12$q;
-        end
-        if (ph$q == k_wsel$109) begin
-            l_lwa$6 = l_lwa$6 | wl_addr$13$q;
-        end
-        if (ph$q == k_wsel$110) begin
-            l_lwa$6 = l_lwa$6 | wl_addr$14$q;
-        end
-        if (ph$q == k_wsel$111) begin
-            l_lwa$6 = l_lwa$6 | wl_addr$15$q;
-        end
         l_lwe$6 = 1'b0;
         if (ph$q == k_wsel$96) begin
+            l_bwd$6 = l_bwd$6 | wr_data$0$q;
+            l_bwa$6 = l_bwa$6 | wr_addr$0$q;
+            l_bwe$6 = l_bwe$6 | wr_en$0$q;
+            l_lwd$6 = l_lwd$6 | wl_data$0$q;
+            l_lwa$6 = l_lwa$6 | wl_addr$0$q;
             l_lwe$6 = l_lwe$6 | wl_en$0$q;
         end
         if (ph$q == k_wsel$97) begin
+            l_bwd$6 = l_bwd$6 | wr_data$1$q;
+            l_bwa$6 = l_bwa$6 | wr_addr$1$q;
+            l_bwe$6 = l_bwe$6 | wr_en$1$q;
+            l_lwd$6 = l_lwd$6 | wl_data$1$q;
+            l_lwa$6 = l_lwa$6 | wl_addr$1$q;
             l_lwe$6 = l_lwe$6 | wl_en$1$q;
         end
         if (ph$q == k_wsel$98) begin
+            l_bwd$6 = l_bwd$6 | wr_data$2$q;
+            l_bwa$6 = l_bwa$6 | wr_addr$2$q;
+            l_bwe$6 = l_bwe$6 | wr_en$2$q;
+            l_lwd$6 = l_lwd$6 | wl_data$2$q;
+            l_lwa$6 = l_lwa$6 | wl_addr$2$q;
             l_lwe$6 = l_lwe$6 | wl_en$2$q;
         end
         if (ph$q == k_wsel$99) begin
+            l_bwd$6 = l_bwd$6 | wr_data$3$q;
+            l_bwa$6 = l_bwa$6 | wr_addr$3$q;
+            l_bwe$6 = l_bwe$6 | wr_en$3$q;
+            l_lwd$6 = l_lwd$6 | wl_data$3$q;
+            l_lwa$6 = l_lwa$6 | wl_addr$3$q;
             l_lwe$6 = l_lwe$6 | wl_en$3$q;
         end
         if (ph$q == k_wsel$100) begin
+            l_bwd$6 = l_bwd$6 | wr_data$4$q;
+            l_bwa$6 = l_bwa$6 | wr_addr$4$q;
+            l_bwe$6 = l_bwe$6 | wr_en$4$q;
+            l_lwd$6 = l_lwd$6 | wl_data$4$q;
+            l_lwa$6 = l_lwa$6 | wl_addr$4$q;
             l_lwe$6 = l_lwe$6 | wl_en$4$q;
         end
         if (ph$q == k_wsel$101) begin
+            l_bwd$6 = l_bwd$6 | wr_data$5$q;
+            l_bwa$6 = l_bwa$6 | wr_addr$5$q;
+            l_bwe$6 = l_bwe$6 | wr_en$5$q;
+            l_lwd$6 = l_lwd$6 | wl_data$5$q;
+            l_lwa$6 = l_lwa$6 | wl_addr$5$q;
             l_lwe$6 = l_lwe$6 | wl_en$5$q;
         end
         if (ph$q == k_wsel$102) begin
+            l_bwd$6 = l_bwd$6 | wr_data$6$q;
+            l_bwa$6 = l_bwa$6 | wr_addr$6$q;
+            l_bwe$6 = l_bwe$6 | wr_en$6$q;
+            l_lwd$6 = l_lwd$6 | wl_data$6$q;
+            l_lwa$6 = l_lwa$6 | wl_addr$6$q;
             l_lwe$6 = l_lwe$6 | wl_en$6$q;
         end
         if (ph$q == k_wsel$103) begin
+            l_bwd$6 = l_bwd$6 | wr_data$7$q;
+            l_bwa$6 = l_bwa$6 | wr_addr$7$q;
+            l_bwe$6 = l_bwe$6 | wr_en$7$q;
+            l_lwd$6 = l_lwd$6 | wl_data$7$q;
+            l_lwa$6 = l_lwa$6 | wl_addr$7$q;
             l_lwe$6 = l_lwe$6 | wl_en$7$q;
         end
         if (ph$q == k_wsel$104) begin
+            l_bwd$6 = l_bwd$6 | wr_data$8$q;
+            l_bwa$6 = l_bwa$6 | wr_addr$8$q;
+            l_bwe$6 = l_bwe$6 | wr_en$8$q;
+            l_lwd$6 = l_lwd$6 | wl_data$8$q;
+            l_lwa$6 = l_lwa$6 | wl_addr$8$q;
             l_lwe$6 = l_lwe$6 | wl_en$8$q;
         end
         if (ph$q == k_wsel$105) begin
+            l_bwd$6 = l_bwd$6 | wr_data$9$q;
+            l_bwa$6 = l_bwa$6 | wr_addr$9$q;
+            l_bwe$6 = l_bwe$6 | wr_en$9$q;
+            l_lwd$6 = l_lwd$6 | wl_data$9$q;
+            l_lwa$6 = l_lwa$6 | wl_addr$9$q;
             l_lwe$6 = l_lwe$6 | wl_en$9$q;
         end
         if (ph$q == k_wsel$106) begin
+            l_bwd$6 = l_bwd$6 | wr_data$10$q;
+            l_bwa$6 = l_bwa$6 | wr_addr$10$q;
+            l_bwe$6 = l_bwe$6 | wr_en$10$q;
+            l_lwd$6 = l_lwd$6 | wl_data$10$q;
+            l_lwa$6 = l_lwa$6 | wl_addr$10$q;
             l_lwe$6 = l_lwe$6 | wl_en$10$q;
         end
         if (ph$q == k_wsel$107) begin
+            l_bwd$6 = l_bwd$6 | wr_data$11$q;
+            l_bwa$6 = l_bwa$6 | wr_addr$11$q;
+            l_bwe$6 = l_bwe$6 | wr_en$11$q;
+            l_lwd$6 = l_lwd$6 | wl_data$11$q;
+            l_lwa$6 = l_lwa$6 | wl_addr$11$q;
             l_lwe$6 = l_lwe$6 | wl_en$11$q;
         end
         if (ph$q == k_wsel$108) begin
+            l_bwd$6 = l_bwd$6 | wr_data$12$q;
+            l_bwa$6 = l_bwa$6 | wr_addr$12$q;
+            l_bwe$6 = l_bwe$6 | wr_en$12$q;
+            l_lwd$6 = l_lwd$6 | wl_data$12$q;
+            l_lwa$6 = l_lwa$6 | wl_addr$12$q;
             l_lwe$6 = l_lwe$6 | wl_en$12$q;
         end
         if (ph$q == k_wsel$109) begin
+            l_bwd$6 = l_bwd$6 | wr_data$13$q;
+            l_bwa$6 = l_bwa$6 | wr_addr$13$q;
+            l_bwe$6 = l_bwe$6 | wr_en$13$q;
+            l_lwd$6 = l_lwd$6 | wl_data$13$q;
+            l_lwa$6 = l_lwa$6 | wl_addr$13$q;
             l_lwe$6 = l_lwe$6 | wl_en$13$q;
         end
         if (ph$q == k_wsel$110) begin
+            l_bwd$6 = l_bwd$6 | wr_data$14$q;
+            l_bwa$6 = l_bwa$6 | wr_addr$14$q;
+            l_bwe$6 = l_bwe$6 | wr_en$14$q;
+            l_lwd$6 = l_lwd$6 | wl_data$14$q;
+            l_lwa$6 = l_lwa$6 | wl_addr$14$q;
             l_lwe$6 = l_lwe$6 | wl_en$14$q;
         end
         if (ph$q == k_wsel$111) begin
+            l_bwd$6 = l_bwd$6 | wr_data$15$q;
+            l_bwa$6 = l_bwa$6 | wr_addr$15$q;
+            l_bwe$6 = l_bwe$6 | wr_en$15$q;
+            l_lwd$6 = l_lwd$6 | wl_data$15$q;
+            l_lwa$6 = l_lwa$6 | wl_addr$15$q;
             l_lwe$6 = l_lwe$6 | wl_en$15$q;
         end
         bank$6$write_enable = l_bwe$6;
@@ -33704,297 +33620,137 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$22$write_address = l_lwa$6;
         link$22$write_data = l_lwd$6;
         l_bwd$7 = k0_64;
-        if (ph$q == k_wsel$112) begin
-            l_bwd$7 = l_bwd$7 | wr_data$0$q;
-        end
-        if (ph$q == k_wsel$113) begin
-            l_bwd$7 = l_bwd$7 | wr_data$1$q;
-        end
-        if (ph$q == k_wsel$114) begin
-            l_bwd$7 = l_bwd$7 | wr_data$2$q;
-        end
-        if (ph$q == k_wsel$115) begin
-            l_bwd$7 = l_bwd$7 | wr_data$3$q;
-        end
-        if (ph$q == k_wsel$116) begin
-            l_bwd$7 = l_bwd$7 | wr_data$4$q;
-        end
-        if (ph$q == k_wsel$117) begin
-            l_bwd$7 = l_bwd$7 | wr_data$5$q;
-        end
-        if (ph$q == k_wsel$118) begin
-            l_bwd$7 = l_bwd$7 | wr_data$6$q;
-        end
-        if (ph$q == k_wsel$119) begin
-            l_bwd$7 = l_bwd$7 | wr_data$7$q;
-        end
-        if (ph$q == k_wsel$120) begin
-            l_bwd$7 = l_bwd$7 | wr_data$8$q;
-        end
-        if (ph$q == k_wsel$121) begin
-            l_bwd$7 = l_bwd$7 | wr_data$9$q;
-        end
-        if (ph$q == k_wsel$122) begin
-            l_bwd$7 = l_bwd$7 | wr_data$10$q;
-        end
-        if (ph$q == k_wsel$123) begin
-            l_bwd$7 = l_bwd$7 | wr_data$11$q;
-        end
-        if (ph$q == k_wsel$124) begin
-            l_bwd$7 = l_bwd$7 | wr_data$12$q;
-        end
-        if (ph$q == k_wsel$125) begin
-            l_bwd$7 = l_bwd$7 | wr_data$13$q;
-        end
-        if (ph$q == k_wsel$126) begin
-            l_bwd$7 = l_bwd$7 | wr_data$14$q;
-        end
-        if (ph$q == k_wsel$127) begin
-            l_bwd$7 = l_bwd$7 | wr_data$15$q;
-        end
         l_bwa$7 = k0_ca;
-        if (ph$q == k_wsel$112) begin
-            l_bwa$7 = l_bwa$7 | wr_addr$0$q;
-        end
-        if (ph$q == k_wsel$113) begin
-            l_bwa$7 = l_bwa$7 | wr_addr$1$q;
-        end
-        if (ph$q == k_wsel$114) begin
-            l_bwa$7 = l_bwa$7 | wr_addr$2$q;
-        end
-        if (ph$q == k_wsel$115) begin
-            l_bwa$7 = l_bwa$7 | wr_addr$3$q;
-        end
-        if (ph$q == k_wsel$116) begin
-            l_bwa$7 = l_bwa$7 | wr_addr$4$q;
-        end
-        if (ph$q == k_wsel$117) begin
-            l_bwa$7 = l_bwa$7 | wr_addr$5$q;
-        end
-        if (ph$q == k_wsel$118) begin
-            l_bwa$7 = l_bwa$7 | wr_addr$6$q;
-        end
-        if (ph$q == k_wsel$119) begin
-            l_bwa$7 = l_bwa$7 | wr_addr$7$q;
-        end
-        if (ph$q == k_wsel$120) begin
-            l_bwa$7 = l_bwa$7 | wr_addr$8$q;
-        end
-        if (ph$q == k_wsel$121) begin
-            l_bwa$7 = l_bwa$7 | wr_addr$9$q;
-        end
-        if (ph$q == k_wsel$122) begin
-            l_bwa$7 = l_bwa$7 | wr_addr$10$q;
-        end
-        if (ph$q == k_wsel$123) begin
-            l_bwa$7 = l_bwa$7 | wr_addr$11$q;
-        end
-        if (ph$q == k_wsel$124) begin
-            l_bwa$7 = l_bwa$7 | wr_addr$12$q;
-        end
-        if (ph$q == k_wsel$125) begin
-            l_bwa$7 = l_bwa$7 | wr_addr$13$q;
-        end
-        if (ph$q == k_wsel$126) begin
-            l_bwa$7 = l_bwa$7 | wr_addr$14$q;
-        end
-        if (ph$q == k_wsel$127) begin
-            l_bwa$7 = l_bwa$7 | wr_addr$15$q;
-        end
         l_bwe$7 = 1'b0;
-        if (ph$q == k_wsel$112) begin
-            l_bwe$7 = l_bwe$7 | wr_en$0$q;
-        end
-        if (ph$q == k_wsel$113) begin
-            l_bwe$7 = l_bwe$7 | wr_en$1$q;
-        end
-        if (ph$q == k_wsel$114) begin
-            l_bwe$7 = l_bwe$7 | wr_en$2$q;
-        end
-        if (ph$q == k_wsel$115) begin
-            l_bwe$7 = l_bwe$7 | wr_en$3$q;
-        end
-        if (ph$q == k_wsel$116) begin
-            l_bwe$7 = l_bwe$7 | wr_en$4$q;
-        end
-        if (ph$q == k_wsel$117) begin
-            l_bwe$7 = l_bwe$7 | wr_en$5$q;
-        end
-        if (ph$q == k_wsel$118) begin
-            l_bwe$7 = l_bwe$7 | wr_en$6$q;
-        end
-        if (ph$q == k_wsel$119) begin
-            l_bwe$7 = l_bwe$7 | wr_en$7$q;
-        end
-        if (ph$q == k_wsel$120) begin
-            l_bwe$7 = l_bwe$7 | wr_en$8$q;
-        end
-        if (ph$q == k_wsel$121) begin
-            l_bwe$7 = l_bwe$7 | wr_en$9$q;
-        end
-        if (ph$q == k_wsel$122) begin
-            l_bwe$7 = l_bwe$7 | wr_en$10$q;
-        end
-        if (ph$q == k_wsel$123) begin
-            l_bwe$7 = l_bwe$7 | wr_en$11$q;
-        end
-        if (ph$q == k_wsel$124) begin
-            l_bwe$7 = l_bwe$7 | wr_en$12$q;
-        end
-        if (ph$q == k_wsel$125) begin
-            l_bwe$7 = l_bwe$7 | wr_en$13$q;
-        end
-        if (ph$q == k_wsel$126) begin
-            l_bwe$7 = l_bwe$7 | wr_en$14$q;
-        end
-        if (ph$q == k_wsel$127) begin
-            l_bwe$7 = l_bwe$7 | wr_en$15$q;
-        end
         l_lwd$7 = k0_ca;
-        if (ph$q == k_wsel$112) begin
-            l_lwd$7 = l_lwd$7 | wl_data$0$q;
-        end
-        if (ph$q == k_wsel$113) begin
-            l_lwd$7 = l_lwd$7 | wl_data$1$q;
-        end
-        if (ph$q == k_wsel$114) begin
-            l_lwd$7 = l_lwd$7 | wl_data$2$q;
-        end
-        if (ph$q == k_wsel$115) begin
-            l_lwd$7 = l_lwd$7 | wl_data$3$q;
-        end
-        if (ph$q == k_wsel$116) begin
-            l_lwd$7 = l_lwd$7 | wl_data$4$q;
-        end
-        if (ph$q == k_wsel$117) begin
-            l_lwd$7 = l_lwd$7 | wl_data$5$q;
-        end
-        if (ph$q == k_wsel$118) begin
-            l_lwd$7 = l_lwd$7 | wl_data$6$q;
-        end
-        if (ph$q == k_wsel$119) begin
-            l_lwd$7 = l_lwd$7 | wl_data$7$q;
-        end
-        if (ph$q == k_wsel$120) begin
-            l_lwd$7 = l_lwd$7 | wl_data$8$q;
-        end
-        if (ph$q == k_wsel$121) begin
-            l_lwd$7 = l_lwd$7 | wl_data$9$q;
-        end
-        if (ph$q == k_wsel$122) begin
-            l_lwd$7 = l_lwd$7 | wl_data$10$q;
-        end
-        if (ph$q == k_wsel$123) begin
-            l_lwd$7 = l_lwd$7 | wl_data$11$q;
-        end
-        if (ph$q == k_wsel$124) begin
-            l_lwd$7 = l_lwd$7 | wl_data$12$q;
-        end
-        if (ph$q == k_wsel$125) begin
-            l_lwd$7 = l_lwd$7 | wl_data$13$q;
-        end
-        if (ph$q == k_wsel$126) begin
-            l_lwd$7 = l_lwd$7 | wl_data$14$q;
-        end
-        if (ph$q == k_wsel$127) begin
-            l_lwd$7 = l_lwd$7 | wl_data$15$q;
-        end
         l_lwa$7 = k0_ca;
-        if (ph$q == k_wsel$112) begin
-            l_lwa$7 = l_lwa$7 | wl_addr$0$q;
-        end
-        if (ph$q == k_wsel$113) begin
-            l_lwa$7 = l_lwa$7 | wl_addr$1$q;
-        end
-        if (ph$q == k_wsel$114) begin
-            l_lwa$7 = l_lwa$7 | wl_addr$2$q;
-        end
-        if (ph$q == k_wsel$115) begin
-            l_lwa$7 = l_lwa$7 | wl_addr$3$q;
-        end
-        if (ph$q == k_wsel$116) begin
-            l_lwa$7 = l_lwa$7 | wl_addr$4$q;
-        end
-        if (ph$q == k_wsel$117) begin
-            l_lwa$7 = l_lwa$7 | wl_addr$5$q;
-        end
-        if (ph$q == k_wsel$118) begin
-            l_lwa$7 = l_lwa$7 | wl_addr$6$q;
-        end
-        if (ph$q == k_wsel$119) begin
-            l_lwa$7 = l_lwa$7 | wl_addr$7$q;
-        end
-        if (ph$q == k_wsel$120) begin
-            l_lwa$7 = l_lwa$7 | wl_addr$8$q;
-        end
-        if (ph$q == k_wsel$121) begin
-            l_lwa$7 = l_lwa$7 | wl_addr$9$q;
-        end
-        if (ph$q == k_wsel$122) begin
-            l_lwa$7 = l_lwa$7 | wl_addr$10$q;
-        end
-        if (ph$q == k_wsel$123) begin
-            l_lwa$7 = l_lwa$7 | wl_addr$11$q;
-        end
-        if (ph$q == k_wsel$124) begin
-            l_lwa$7 = l_lwa$7 | wl_addr$12$q;
-        end
-        if (ph$q == k_wsel$125) begin
-            l_lwa$7 = l_lwa$7 | wl_addr$13$q;
-        end
-        if (ph$q == k_wsel$126) begin
-            l_lwa$7 = l_lwa$7 | wl_addr$14$q;
-        end
-        if (ph$q == k_wsel$127) begin
-            l_lwa$7 = l_lwa$7 | wl_addr$15$q;
-        end
         l_lwe$7 = 1'b0;
         if (ph$q == k_wsel$112) begin
+            l_bwd$7 = l_bwd$7 | wr_data$0$q;
+            l_bwa$7 = l_bwa$7 | wr_addr$0$q;
+            l_bwe$7 = l_bwe$7 | wr_en$0$q;
+            l_lwd$7 = l_lwd$7 | wl_data$0$q;
+            l_lwa$7 = l_lwa$7 | wl_addr$0$q;
             l_lwe$7 = l_lwe$7 | wl_en$0$q;
         end
         if (ph$q == k_wsel$113) begin
+            l_bwd$7 = l_bwd$7 | wr_data$1$q;
+            l_bwa$7 = l_bwa$7 | wr_addr$1$q;
+            l_bwe$7 = l_bwe$7 | wr_en$1$q;
+            l_lwd$7 = l_lwd$7 | wl_data$1$q;
+            l_lwa$7 = l_lwa$7 | wl_addr$1$q;
             l_lwe$7 = l_lwe$7 | wl_en$1$q;
         end
         if (ph$q == k_wsel$114) begin
+            l_bwd$7 = l_bwd$7 | wr_data$2$q;
+            l_bwa$7 = l_bwa$7 | wr_addr$2$q;
+            l_bwe$7 = l_bwe$7 | wr_en$2$q;
+            l_lwd$7 = l_lwd$7 | wl_data$2$q;
+            l_lwa$7 = l_lwa$7 | wl_addr$2$q;
             l_lwe$7 = l_lwe$7 | wl_en$2$q;
         end
         if (ph$q == k_wsel$115) begin
+            l_bwd$7 = l_bwd$7 | wr_data$3$q;
+            l_bwa$7 = l_bwa$7 | wr_addr$3$q;
+            l_bwe$7 = l_bwe$7 | wr_en$3$q;
+            l_lwd$7 = l_lwd$7 | wl_data$3$q;
+            l_lwa$7 = l_lwa$7 | wl_addr$3$q;
             l_lwe$7 = l_lwe$7 | wl_en$3$q;
         end
         if (ph$q == k_wsel$116) begin
+            l_bwd$7 = l_bwd$7 | wr_data$4$q;
+            l_bwa$7 = l_bwa$7 | wr_addr$4$q;
+            l_bwe$7 = l_bwe$7 | wr_en$4$q;
+            l_lwd$7 = l_lwd$7 | wl_data$4$q;
+            l_lwa$7 = l_lwa$7 | wl_addr$4$q;
             l_lwe$7 = l_lwe$7 | wl_en$4$q;
         end
         if (ph$q == k_wsel$117) begin
+            l_bwd$7 = l_bwd$7 | wr_data$5$q;
+            l_bwa$7 = l_bwa$7 | wr_addr$5$q;
+            l_bwe$7 = l_bwe$7 | wr_en$5$q;
+            l_lwd$7 = l_lwd$7 | wl_data$5$q;
+            l_lwa$7 = l_lwa$7 | wl_addr$5$q;
             l_lwe$7 = l_lwe$7 | wl_en$5$q;
         end
         if (ph$q == k_wsel$118) begin
+            l_bwd$7 = l_bwd$7 | wr_data$6$q;
+            l_bwa$7 = l_bwa$7 | wr_addr$6$q;
+            l_bwe$7 = l_bwe$7 | wr_en$6$q;
+            l_lwd$7 = l_lwd$7 | wl_data$6$q;
+            l_lwa$7 = l_lwa$7 | wl_addr$6$q;
             l_lwe$7 = l_lwe$7 | wl_en$6$q;
         end
         if (ph$q == k_wsel$119) begin
+            l_bwd$7 = l_bwd$7 | wr_data$7$q;
+            l_bwa$7 = l_bwa$7 | wr_addr$7$q;
+            l_bwe$7 = l_bwe$7 | wr_en$7$q;
+            l_lwd$7 = l_lwd$7 | wl_data$7$q;
+            l_lwa$7 = l_lwa$7 | wl_addr$7$q;
             l_lwe$7 = l_lwe$7 | wl_en$7$q;
         end
         if (ph$q == k_wsel$120) begin
+            l_bwd$7 = l_bwd$7 | wr_data$8$q;
+            l_bwa$7 = l_bwa$7 | wr_addr$8$q;
+            l_bwe$7 = l_bwe$7 | wr_en$8$q;
+            l_lwd$7 = l_lwd$7 | wl_data$8$q;
+            l_lwa$7 = l_lwa$7 | wl_addr$8$q;
             l_lwe$7 = l_lwe$7 | wl_en$8$q;
         end
         if (ph$q == k_wsel$121) begin
+            l_bwd$7 = l_bwd$7 | wr_data$9$q;
+            l_bwa$7 = l_bwa$7 | wr_addr$9$q;
+            l_bwe$7 = l_bwe$7 | wr_en$9$q;
+            l_lwd$7 = l_lwd$7 | wl_data$9$q;
+            l_lwa$7 = l_lwa$7 | wl_addr$9$q;
             l_lwe$7 = l_lwe$7 | wl_en$9$q;
         end
         if (ph$q == k_wsel$122) begin
+            l_bwd$7 = l_bwd$7 | wr_data$10$q;
+            l_bwa$7 = l_bwa$7 | wr_addr$10$q;
+            l_bwe$7 = l_bwe$7 | wr_en$10$q;
+            l_lwd$7 = l_lwd$7 | wl_data$10$q;
+            l_lwa$7 = l_lwa$7 | wl_addr$10$q;
             l_lwe$7 = l_lwe$7 | wl_en$10$q;
         end
         if (ph$q == k_wsel$123) begin
+            l_bwd$7 = l_bwd$7 | wr_data$11$q;
+            l_bwa$7 = l_bwa$7 | wr_addr$11$q;
+            l_bwe$7 = l_bwe$7 | wr_en$11$q;
+            l_lwd$7 = l_lwd$7 | wl_data$11$q;
+            l_lwa$7 = l_lwa$7 | wl_addr$11$q;
             l_lwe$7 = l_lwe$7 | wl_en$11$q;
         end
         if (ph$q == k_wsel$124) begin
+            l_bwd$7 = l_bwd$7 | wr_data$12$q;
+            l_bwa$7 = l_bwa$7 | wr_addr$12$q;
+            l_bwe$7 = l_bwe$7 | wr_en$12$q;
+            l_lwd$7 = l_lwd$7 | wl_data$12$q;
+            l_lwa$7 = l_lwa$7 | wl_addr$12$q;
             l_lwe$7 = l_lwe$7 | wl_en$12$q;
         end
         if (ph$q == k_wsel$125) begin
+            l_bwd$7 = l_bwd$7 | wr_data$13$q;
+            l_bwa$7 = l_bwa$7 | wr_addr$13$q;
+            l_bwe$7 = l_bwe$7 | wr_en$13$q;
+            l_lwd$7 = l_lwd$7 | wl_data$13$q;
+            l_lwa$7 = l_lwa$7 | wl_addr$13$q;
             l_lwe$7 = l_lwe$7 | wl_en$13$q;
         end
         if (ph$q == k_wsel$126) begin
+            l_bwd$7 = l_bwd$7 | wr_data$14$q;
+            l_bwa$7 = l_bwa$7 | wr_addr$14$q;
+            l_bwe$7 = l_bwe$7 | wr_en$14$q;
+            l_lwd$7 = l_lwd$7 | wl_data$14$q;
+            l_lwa$7 = l_lwa$7 | wl_addr$14$q;
             l_lwe$7 = l_lwe$7 | wl_en$14$q;
         end
         if (ph$q == k_wsel$127) begin
+            l_bwd$7 = l_bwd$7 | wr_data$15$q;
+            l_bwa$7 = l_bwa$7 | wr_addr$15$q;
+            l_bwe$7 = l_bwe$7 | wr_en$15$q;
+            l_lwd$7 = l_lwd$7 | wl_data$15$q;
+            l_lwa$7 = l_lwa$7 | wl_addr$15$q;
             l_lwe$7 = l_lwe$7 | wl_en$15$q;
         end
         bank$7$write_enable = l_bwe$7;
@@ -34009,300 +33765,138 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$23$write_enable = l_lwe$7;
         link$23$write_address = l_lwa$7;
         link$23$write_data = l_lwd$7;
-    end
-    always @(*) begin
         l_bwd$8 = k0_64;
-        if (ph$q == k_wsel$128) begin
-            l_bwd$8 = l_bwd$8 | wr_data$0$q;
-        end
-        if (ph$q == k_wsel$129) begin
-            l_bwd$8 = l_bwd$8 | wr_data$1$q;
-        end
-        if (ph$q == k_wsel$130) begin
-            l_bwd$8 = l_bwd$8 | wr_data$2$q;
-        end
-        if (ph$q == k_wsel$131) begin
-            l_bwd$8 = l_bwd$8 | wr_data$3$q;
-        end
-        if (ph$q == k_wsel$132) begin
-            l_bwd$8 = l_bwd$8 | wr_data$4$q;
-        end
-        if (ph$q == k_wsel$133) begin
-            l_bwd$8 = l_bwd$8 | wr_data$5$q;
-        end
-        if (ph$q == k_wsel$134) begin
-            l_bwd$8 = l_bwd$8 | wr_data$6$q;
-        end
-        if (ph$q == k_wsel$135) begin
-            l_bwd$8 = l_bwd$8 | wr_data$7$q;
-        end
-        if (ph$q == k_wsel$136) begin
-            l_bwd$8 = l_bwd$8 | wr_data$8$q;
-        end
-        if (ph$q == k_wsel$137) begin
-            l_bwd$8 = l_bwd$8 | wr_data$9$q;
-        end
-        if (ph$q == k_wsel$138) begin
-            l_bwd$8 = l_bwd$8 | wr_data$10$q;
-        end
-        if (ph$q == k_wsel$139) begin
-            l_bwd$8 = l_bwd$8 | wr_data$11$q;
-        end
-        if (ph$q == k_wsel$140) begin
-            l_bwd$8 = l_bwd$8 | wr_data$12$q;
-        end
-        if (ph$q == k_wsel$141) begin
-            l_bwd$8 = l_bwd$8 | wr_data$13$q;
-        end
-        if (ph$q == k_wsel$142) begin
-            l_bwd$8 = l_bwd$8 | wr_data$14$q;
-        end
-        if (ph$q == k_wsel$143) begin
-            l_bwd$8 = l_bwd$8 | wr_data$15$q;
-        end
         l_bwa$8 = k0_ca;
-        if (ph$q == k_wsel$128) begin
-            l_bwa$8 = l_bwa$8 | wr_addr$0$q;
-        end
-        if (ph$q == k_wsel$129) begin
-            l_bwa$8 = l_bwa$8 | wr_addr$1$q;
-        end
-        if (ph$q == k_wsel$130) begin
-            l_bwa$8 = l_bwa$8 | wr_addr$2$q;
-        end
-        if (ph$q == k_wsel$131) begin
-            l_bwa$8 = l_bwa$8 | wr_addr$3$q;
-        end
-        if (ph$q == k_wsel$132) begin
-            l_bwa$8 = l_bwa$8 | wr_addr$4$q;
-        end
-        if (ph$q == k_wsel$133) begin
-            l_bwa$8 = l_bwa$8 | wr_addr$5$q;
-        end
-        if (ph$q == k_wsel$134) begin
-            l_bwa$8 = l_bwa$8 | wr_addr$6$q;
-        end
-        if (ph$q == k_wsel$135) begin
-            l_bwa$8 = l_bwa$8 | wr_addr$7$q;
-        end
-        if (ph$q == k_wsel$136) begin
-            l_bwa$8 = l_bwa$8 | wr_addr$8$q;
-        end
-        if (ph$q == k_wsel$137) begin
-            l_bwa$8 = l_bwa$8 | wr_addr$9$q;
-        end
-        if (ph$q == k_wsel$138) begin
-            l_bwa$8 = l_bwa$8 | wr_addr$10$q;
-        end
-        if (ph$q == k_wsel$139) begin
-            l_bwa$8 = l_bwa$8 | wr_addr$11$q;
-        end
-        if (ph$q == k_wsel$140) begin
-            l_bwa$8 = l_bwa$8 | wr_addr$12$q;
-        end
-        if (ph$q == k_wsel$141) begin
-            l_bwa$8 = l_bwa$8 | wr_addr$13$q;
-        end
-        if (ph$q == k_wsel$142) begin
-            l_bwa$8 = l_bwa$8 | wr_addr$14$q;
-        end
-        if (ph$q == k_wsel$143) begin
-            l_bwa$8 = l_bwa$8 | wr_addr$15$q;
-        end
         l_bwe$8 = 1'b0;
-        if (ph$q == k_wsel$128) begin
-            l_bwe$8 = l_bwe$8 | wr_en$0$q;
-        end
-        if (ph$q == k_wsel$129) begin
-            l_bwe$8 = l_bwe$8 | wr_en$1$q;
-        end
-        if (ph$q == k_wsel$130) begin
-            l_bwe$8 = l_bwe$8 | wr_en$2$q;
-        end
-        if (ph$q == k_wsel$131) begin
-            l_bwe$8 = l_bwe$8 | wr_en$3$q;
-        end
-        if (ph$q == k_wsel$132) begin
-            l_bwe$8 = l_bwe$8 | wr_en$4$q;
-        end
-        if (ph$q == k_wsel$133) begin
-            l_bwe$8 = l_bwe$8 | wr_en$5$q;
-        end
-        if (ph$q == k_wsel$134) begin
-            l_bwe$8 = l_bwe$8 | wr_en$6$q;
-        end
-        if (ph$q == k_wsel$135) begin
-            l_bwe$8 = l_bwe$8 | wr_en$7$q;
-        end
-        if (ph$q == k_wsel$136) begin
-            l_bwe$8 = l_bwe$8 | wr_en$8$q;
-        end
-        if (ph$q == k_wsel$137) begin
-            l_bwe$8 = l_bwe$8 | wr_en$9$q;
-        end
-        if (ph$q == k_wsel$138) begin
-            l_bwe$8 = l_bwe$8 | wr_en$10$q;
-        end
-        if (ph$q == k_wsel$139) begin
-            l_bwe$8 = l_bwe$8 | wr_en$11$q;
-        end
-        if (ph$q == k_wsel$140) begin
-            l_bwe$8 = l_bwe$8 | wr_en$12$q;
-        end
-        if (ph$q == k_wsel$141) begin
-            l_bwe$8 = l_bwe$8 | wr_en$13$q;
-        end
-        if (ph$q == k_wsel$142) begin
-            l_bwe$8 = l_bwe$8 | wr_en$14$q;
-        end
-        if (ph$q == k_wsel$143) begin
-            l_bwe$8 = l_bwe$8 | wr_en$15$q;
-        end
         l_lwd$8 = k0_ca;
-        if (ph$q == k_wsel$128) begin
-            l_lwd$8 = l_lwd$8 | wl_data$0$q;
-        end
-        if (ph$q == k_wsel$129) begin
-            l_lwd$8 = l_lwd$8 | wl_data$1$q;
-        end
-        if (ph$q == k_wsel$130) begin
-            l_lwd$8 = l_lwd$8 | wl_data$2$q;
-        end
-        if (ph$q == k_wsel$131) begin
-            l_lwd$8 = l_lwd$8 | wl_data$3$q;
-        end
-        if (ph$q == k_wsel$132) begin
-            l_lwd$8 = l_lwd$8 | wl_data$4$q;
-        end
-        if (ph$q == k_wsel$133) begin
-            l_lwd$8 = l_lwd$8 | wl_data$5$q;
-        end
-        if (ph$q == k_wsel$134) begin
-            l_lwd$8 = l_lwd$8 | wl_data$6$q;
-        end
-        if (ph$q == k_wsel$135) begin
-            l_lwd$8 = l_lwd$8 | wl_data$7$q;
-        end
-        if (ph$q == k_wsel$136) begin
-            l_lwd$8 = l_lwd$8 | wl_data$8$q;
-        end
-        if (ph$q == k_wsel$137) begin
-            l_lwd$8 = l_lwd$8 | wl_data$9$q;
-        end
-        if (ph$q == k_wsel$138) begin
-            l_lwd$8 = l_lwd$8 | wl_data$10$q;
-        end
-        if (ph$q == k_wsel$139) begin
-            l_lwd$8 = l_lwd$8 | wl_data$11$q;
-        end
-        if (ph$q == k_wsel$140) begin
-            l_lwd$8 = l_lwd$8 | wl_data$12$q;
-        end
-        if (ph$q == k_wsel$141) begin
-            l_lwd$8 = l_lwd$8 | wl_data$13$q;
-        end
-        if (ph$q == k_wsel$142) begin
-            l_lwd$8 = l_lwd$8 | wl_data$14$q;
-        end
-        if (ph$q == k_wsel$143) begin
-            l_lwd$8 = l_lwd$8 | wl_data$15$q;
-        end
         l_lwa$8 = k0_ca;
-        if (ph$q == k_wsel$128) begin
-            l_lwa$8 = l_lwa$8 | wl_addr$0$q;
-        end
-        if (ph$q == k_wsel$129) begin
-            l_lwa$8 = l_lwa$8 | wl_addr$1$q;
-        end
-        if (ph$q == k_wsel$130) begin
-            l_lwa$8 = l_lwa$8 | wl_addr$2$q;
-        end
-        if (ph$q == k_wsel$131) begin
-            l_lwa$8 = l_lwa$8 | wl_addr$3$q;
-        end
-        if (ph$q == k_wsel$132) begin
-            l_lwa$8 = l_lwa$8 | wl_addr$4$q;
-        end
-        if (ph$q == k_wsel$133) begin
-            l_lwa$8 = l_lwa$8 | wl_addr$5$q;
-        end
-        if (ph$q == k_wsel$134) begin
-            l_lwa$8 = l_lwa$8 | wl_addr$6$q;
-        end
-        if (ph$q == k_wsel$135) begin
-            l_lwa$8 = l_lwa$8 | wl_addr$7$q;
-        end
-        if (ph$q == k_wsel$136) begin
-            l_lwa$8 = l_lwa$8 | wl_addr$8$q;
-        end
-        if (ph$q == k_wsel$137) begin
-            l_lwa$8 = l_lwa$8 | wl_addr$9$q;
-        end
-        if (ph$q == k_wsel$138) begin
-            l_lwa$8 = l_lwa$8 | wl_addr$10$q;
-        end
-        if (ph$q == k_wsel$139) begin
-            l_lwa$8 = l_lwa$8 | wl_addr$11$q;
-        end
-        if (ph$q == k_wsel$140) begin
-            l_lwa$8 = l_lwa$8 | wl_addr$12$q;
-        end
-        if (ph$q == k_wsel$141) begin
-            l_lwa$8 = l_lwa$8 | wl_addr$13$q;
-        end
-        if (ph$q == k_wsel$142) begin
-            l_lwa$8 = l_lwa$8 | wl_addr$14$q;
-        end
-        if (ph$q == k_wsel$143) begin
-            l_lwa$8 = l_lwa$8 | wl_addr$15$q;
-        end
         l_lwe$8 = 1'b0;
         if (ph$q == k_wsel$128) begin
+            l_bwd$8 = l_bwd$8 | wr_data$0$q;
+            l_bwa$8 = l_bwa$8 | wr_addr$0$q;
+            l_bwe$8 = l_bwe$8 | wr_en$0$q;
+            l_lwd$8 = l_lwd$8 | wl_data$0$q;
+            l_lwa$8 = l_lwa$8 | wl_addr$0$q;
             l_lwe$8 = l_lwe$8 | wl_en$0$q;
         end
         if (ph$q == k_wsel$129) begin
+            l_bwd$8 = l_bwd$8 | wr_data$1$q;
+            l_bwa$8 = l_bwa$8 | wr_addr$1$q;
+            l_bwe$8 = l_bwe$8 | wr_en$1$q;
+            l_lwd$8 = l_lwd$8 | wl_data$1$q;
+            l_lwa$8 = l_lwa$8 | wl_addr$1$q;
             l_lwe$8 = l_lwe$8 | wl_en$1$q;
         end
         if (ph$q == k_wsel$130) begin
+            l_bwd$8 = l_bwd$8 | wr_data$2$q;
+            l_bwa$8 = l_bwa$8 | wr_addr$2$q;
+            l_bwe$8 = l_bwe$8 | wr_en$2$q;
+            l_lwd$8 = l_lwd$8 | wl_data$2$q;
+            l_lwa$8 = l_lwa$8 | wl_addr$2$q;
             l_lwe$8 = l_lwe$8 | wl_en$2$q;
         end
         if (ph$q == k_wsel$131) begin
+            l_bwd$8 = l_bwd$8 | wr_data$3$q;
+            l_bwa$8 = l_bwa$8 | wr_addr$3$q;
+            l_bwe$8 = l_bwe$8 | wr_en$3$q;
+            l_lwd$8 = l_lwd$8 | wl_data$3$q;
+            l_lwa$8 = l_lwa$8 | wl_addr$3$q;
             l_lwe$8 = l_lwe$8 | wl_en$3$q;
         end
         if (ph$q == k_wsel$132) begin
+            l_bwd$8 = l_bwd$8 | wr_data$4$q;
+            l_bwa$8 = l_bwa$8 | wr_addr$4$q;
+            l_bwe$8 = l_bwe$8 | wr_en$4$q;
+            l_lwd$8 = l_lwd$8 | wl_data$4$q;
+            l_lwa$8 = l_lwa$8 | wl_addr$4$q;
             l_lwe$8 = l_lwe$8 | wl_en$4$q;
         end
         if (ph$q == k_wsel$133) begin
+            l_bwd$8 = l_bwd$8 | wr_data$5$q;
+            l_bwa$8 = l_bwa$8 | wr_addr$5$q;
+            l_bwe$8 = l_bwe$8 | wr_en$5$q;
+            l_lwd$8 = l_lwd$8 | wl_data$5$q;
+            l_lwa$8 = l_lwa$8 | wl_addr$5$q;
             l_lwe$8 = l_lwe$8 | wl_en$5$q;
         end
         if (ph$q == k_wsel$134) begin
+            l_bwd$8 = l_bwd$8 | wr_data$6$q;
+            l_bwa$8 = l_bwa$8 | wr_addr$6$q;
+            l_bwe$8 = l_bwe$8 | wr_en$6$q;
+            l_lwd$8 = l_lwd$8 | wl_data$6$q;
+            l_lwa$8 = l_lwa$8 | wl_addr$6$q;
             l_lwe$8 = l_lwe$8 | wl_en$6$q;
         end
         if (ph$q == k_wsel$135) begin
+            l_bwd$8 = l_bwd$8 | wr_data$7$q;
+            l_bwa$8 = l_bwa$8 | wr_addr$7$q;
+            l_bwe$8 = l_bwe$8 | wr_en$7$q;
+            l_lwd$8 = l_lwd$8 | wl_data$7$q;
+            l_lwa$8 = l_lwa$8 | wl_addr$7$q;
             l_lwe$8 = l_lwe$8 | wl_en$7$q;
         end
         if (ph$q == k_wsel$136) begin
+            l_bwd$8 = l_bwd$8 | wr_data$8$q;
+            l_bwa$8 = l_bwa$8 | wr_addr$8$q;
+            l_bwe$8 = l_bwe$8 | wr_en$8$q;
+            l_lwd$8 = l_lwd$8 | wl_data$8$q;
+            l_lwa$8 = l_lwa$8 | wl_addr$8$q;
             l_lwe$8 = l_lwe$8 | wl_en$8$q;
         end
         if (ph$q == k_wsel$137) begin
+            l_bwd$8 = l_bwd$8 | wr_data$9$q;
+            l_bwa$8 = l_bwa$8 | wr_addr$9$q;
+            l_bwe$8 = l_bwe$8 | wr_en$9$q;
+            l_lwd$8 = l_lwd$8 | wl_data$9$q;
+            l_lwa$8 = l_lwa$8 | wl_addr$9$q;
             l_lwe$8 = l_lwe$8 | wl_en$9$q;
         end
         if (ph$q == k_wsel$138) begin
+            l_bwd$8 = l_bwd$8 | wr_data$10$q;
+            l_bwa$8 = l_bwa$8 | wr_addr$10$q;
+            l_bwe$8 = l_bwe$8 | wr_en$10$q;
+            l_lwd$8 = l_lwd$8 | wl_data$10$q;
+            l_lwa$8 = l_lwa$8 | wl_addr$10$q;
             l_lwe$8 = l_lwe$8 | wl_en$10$q;
         end
         if (ph$q == k_wsel$139) begin
+            l_bwd$8 = l_bwd$8 | wr_data$11$q;
+            l_bwa$8 = l_bwa$8 | wr_addr$11$q;
+            l_bwe$8 = l_bwe$8 | wr_en$11$q;
+            l_lwd$8 = l_lwd$8 | wl_data$11$q;
+            l_lwa$8 = l_lwa$8 | wl_addr$11$q;
             l_lwe$8 = l_lwe$8 | wl_en$11$q;
         end
         if (ph$q == k_wsel$140) begin
+            l_bwd$8 = l_bwd$8 | wr_data$12$q;
+            l_bwa$8 = l_bwa$8 | wr_addr$12$q;
+            l_bwe$8 = l_bwe$8 | wr_en$12$q;
+            l_lwd$8 = l_lwd$8 | wl_data$12$q;
+            l_lwa$8 = l_lwa$8 | wl_addr$12$q;
             l_lwe$8 = l_lwe$8 | wl_en$12$q;
         end
         if (ph$q == k_wsel$141) begin
+            l_bwd$8 = l_bwd$8 | wr_data$13$q;
+            l_bwa$8 = l_bwa$8 | wr_addr$13$q;
+            l_bwe$8 = l_bwe$8 | wr_en$13$q;
+            l_lwd$8 = l_lwd$8 | wl_data$13$q;
+            l_lwa$8 = l_lwa$8 | wl_addr$13$q;
             l_lwe$8 = l_lwe$8 | wl_en$13$q;
         end
         if (ph$q == k_wsel$142) begin
+            l_bwd$8 = l_bwd$8 | wr_data$14$q;
+            l_bwa$8 = l_bwa$8 | wr_addr$14$q;
+            l_bwe$8 = l_bwe$8 | wr_en$14$q;
+            l_lwd$8 = l_lwd$8 | wl_data$14$q;
+            l_lwa$8 = l_lwa$8 | wl_addr$14$q;
             l_lwe$8 = l_lwe$8 | wl_en$14$q;
         end
         if (ph$q == k_wsel$143) begin
+            l_bwd$8 = l_bwd$8 | wr_data$15$q;
+            l_bwa$8 = l_bwa$8 | wr_addr$15$q;
+            l_bwe$8 = l_bwe$8 | wr_en$15$q;
+            l_lwd$8 = l_lwd$8 | wl_data$15$q;
+            l_lwa$8 = l_lwa$8 | wl_addr$15$q;
             l_lwe$8 = l_lwe$8 | wl_en$15$q;
         end
         bank$8$write_enable = l_bwe$8;
@@ -34318,297 +33912,137 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$24$write_address = l_lwa$8;
         link$24$write_data = l_lwd$8;
         l_bwd$9 = k0_64;
-        if (ph$q == k_wsel$144) begin
-            l_bwd$9 = l_bwd$9 | wr_data$0$q;
-        end
-        if (ph$q == k_wsel$145) begin
-            l_bwd$9 = l_bwd$9 | wr_data$1$q;
-        end
-        if (ph$q == k_wsel$146) begin
-            l_bwd$9 = l_bwd$9 | wr_data$2$q;
-        end
-        if (ph$q == k_wsel$147) begin
-            l_bwd$9 = l_bwd$9 | wr_data$3$q;
-        end
-        if (ph$q == k_wsel$148) begin
-            l_bwd$9 = l_bwd$9 | wr_data$4$q;
-        end
-        if (ph$q == k_wsel$149) begin
-            l_bwd$9 = l_bwd$9 | wr_data$5$q;
-        end
-        if (ph$q == k_wsel$150) begin
-            l_bwd$9 = l_bwd$9 | wr_data$6$q;
-        end
-        if (ph$q == k_wsel$151) begin
-            l_bwd$9 = l_bwd$9 | wr_data$7$q;
-        end
-        if (ph$q == k_wsel$152) begin
-            l_bwd$9 = l_bwd$9 | wr_data$8$q;
-        end
-        if (ph$q == k_wsel$153) begin
-            l_bwd$9 = l_bwd$9 | wr_data$9$q;
-        end
-        if (ph$q == k_wsel$154) begin
-            l_bwd$9 = l_bwd$9 | wr_data$10$q;
-        end
-        if (ph$q == k_wsel$155) begin
-            l_bwd$9 = l_bwd$9 | wr_data$11$q;
-        end
-        if (ph$q == k_wsel$156) begin
-            l_bwd$9 = l_bwd$9 | wr_data$12$q;
-        end
-        if (ph$q == k_wsel$157) begin
-            l_bwd$9 = l_bwd$9 | wr_data$13$q;
-        end
-        if (ph$q == k_wsel$158) begin
-            l_bwd$9 = l_bwd$9 | wr_data$14$q;
-        end
-        if (ph$q == k_wsel$159) begin
-            l_bwd$9 = l_bwd$9 | wr_data$15$q;
-        end
         l_bwa$9 = k0_ca;
-        if (ph$q == k_wsel$144) begin
-            l_bwa$9 = l_bwa$9 | wr_addr$0$q;
-        end
-        if (ph$q == k_wsel$145) begin
-            l_bwa$9 = l_bwa$9 | wr_addr$1$q;
-        end
-        if (ph$q == k_wsel$146) begin
-            l_bwa$9 = l_bwa$9 | wr_addr$2$q;
-        end
-        if (ph$q == k_wsel$147) begin
-            l_bwa$9 = l_bwa$9 | wr_addr$3$q;
-        end
-        if (ph$q == k_wsel$148) begin
-            l_bwa$9 = l_bwa$9 | wr_addr$4$q;
-        end
-        if (ph$q == k_wsel$149) begin
-            l_bwa$9 = l_bwa$9 | wr_addr$5$q;
-        end
-        if (ph$q == k_wsel$150) begin
-            l_bwa$9 = l_bwa$9 | wr_addr$6$q;
-        end
-        if (ph$q == k_wsel$151) begin
-            l_bwa$9 = l_bwa$9 | wr_addr$7$q;
-        end
-        if (ph$q == k_wsel$152) begin
-            l_bwa$9 = l_bwa$9 | wr_addr$8$q;
-        end
-        if (ph$q == k_wsel$153) begin
-            l_bwa$9 = l_bwa$9 | wr_addr$9$q;
-        end
-        if (ph$q == k_wsel$154) begin
-            l_bwa$9 = l_bwa$9 | wr_addr$10$q;
-        end
-        if (ph$q == k_wsel$155) begin
-            l_bwa$9 = l_bwa$9 | wr_addr$11$q;
-        end
-        if (ph$q == k_wsel$156) begin
-            l_bwa$9 = l_bwa$9 | wr_addr$12$q;
-        end
-        if (ph$q == k_wsel$157) begin
-            l_bwa$9 = l_bwa$9 | wr_addr$13$q;
-        end
-        if (ph$q == k_wsel$158) begin
-            l_bwa$9 = l_bwa$9 | wr_addr$14$q;
-        end
-        if (ph$q == k_wsel$159) begin
-            l_bwa$9 = l_bwa$9 | wr_addr$15$q;
-        end
         l_bwe$9 = 1'b0;
-        if (ph$q == k_wsel$144) begin
-            l_bwe$9 = l_bwe$9 | wr_en$0$q;
-        end
-        if (ph$q == k_wsel$145) begin
-            l_bwe$9 = l_bwe$9 | wr_en$1$q;
-        end
-        if (ph$q == k_wsel$146) begin
-            l_bwe$9 = l_bwe$9 | wr_en$2$q;
-        end
-        if (ph$q == k_wsel$147) begin
-            l_bwe$9 = l_bwe$9 | wr_en$3$q;
-        end
-        if (ph$q == k_wsel$148) begin
-            l_bwe$9 = l_bwe$9 | wr_en$4$q;
-        end
-        if (ph$q == k_wsel$149) begin
-            l_bwe$9 = l_bwe$9 | wr_en$5$q;
-        end
-        if (ph$q == k_wsel$150) begin
-            l_bwe$9 = l_bwe$9 | wr_en$6$q;
-        end
-        if (ph$q == k_wsel$151) begin
-            l_bwe$9 = l_bwe$9 | wr_en$7$q;
-        end
-        if (ph$q == k_wsel$152) begin
-            l_bwe$9 = l_bwe$9 | wr_en$8$q;
-        end
-        if (ph$q == k_wsel$153) begin
-            l_bwe$9 = l_bwe$9 | wr_en$9$q;
-        end
-        if (ph$q == k_wsel$154) begin
-            l_bwe$9 = l_bwe$9 | wr_en$10$q;
-        end
-        if (ph$q == k_wsel$155) begin
-            l_bwe$9 = l_bwe$9 | wr_en$11$q;
-        end
-        if (ph$q == k_wsel$156) begin
-            l_bwe$9 = l_bwe$9 | wr_en$12$q;
-        end
-        if (ph$q == k_wsel$157) begin
-            l_bwe$9 = l_bwe$9 | wr_en$13$q;
-        end
-        if (ph$q == k_wsel$158) begin
-            l_bwe$9 = l_bwe$9 | wr_en$14$q;
-        end
-        if (ph$q == k_wsel$159) begin
-            l_bwe$9 = l_bwe$9 | wr_en$15$q;
-        end
         l_lwd$9 = k0_ca;
-        if (ph$q == k_wsel$144) begin
-            l_lwd$9 = l_lwd$9 | wl_data$0$q;
-        end
-        if (ph$q == k_wsel$145) begin
-            l_lwd$9 = l_lwd$9 | wl_data$1$q;
-        end
-        if (ph$q == k_wsel$146) begin
-            l_lwd$9 = l_lwd$9 | wl_data$2$q;
-        end
-        if (ph$q == k_wsel$147) begin
-            l_lwd$9 = l_lwd$9 | wl_data$3$q;
-        end
-        if (ph$q == k_wsel$148) begin
-            l_lwd$9 = l_lwd$9 | wl_data$4$q;
-        end
-        if (ph$q == k_wsel$149) begin
-            l_lwd$9 = l_lwd$9 | wl_data$5$q;
-        end
-        if (ph$q == k_wsel$150) begin
-            l_lwd$9 = l_lwd$9 | wl_data$6$q;
-        end
-        if (ph$q == k_wsel$151) begin
-            l_lwd$9 = l_lwd$9 | wl_data$7$q;
-        end
-        if (ph$q == k_wsel$152) begin
-            l_lwd$9 = l_lwd$9 | wl_data$8$q;
-        end
-        if (ph$q == k_wsel$153) begin
-            l_lwd$9 = l_lwd$9 | wl_data$9$q;
-        end
-        if (ph$q == k_wsel$154) begin
-            l_lwd$9 = l_lwd$9 | wl_data$10$q;
-        end
-        if (ph$q == k_wsel$155) begin
-            l_lwd$9 = l_lwd$9 | wl_data$11$q;
-        end
-        if (ph$q == k_wsel$156) begin
-            l_lwd$9 = l_lwd$9 | wl_data$12$q;
-        end
-        if (ph$q == k_wsel$157) begin
-            l_lwd$9 = l_lwd$9 | wl_data$13$q;
-        end
-        if (ph$q == k_wsel$158) begin
-            l_lwd$9 = l_lwd$9 | wl_data$14$q;
-        end
-        if (ph$q == k_wsel$159) begin
-            l_lwd$9 = l_lwd$9 | wl_data$15$q;
-        end
         l_lwa$9 = k0_ca;
-        if (ph$q == k_wsel$144) begin
-            l_lwa$9 = l_lwa$9 | wl_addr$0$q;
-        end
-        if (ph$q == k_wsel$145) begin
-            l_lwa$9 = l_lwa$9 | wl_addr$1$q;
-        end
-        if (ph$q == k_wsel$146) begin
-            l_lwa$9 = l_lwa$9 | wl_addr$2$q;
-        end
-        if (ph$q == k_wsel$147) begin
-            l_lwa$9 = l_lwa$9 | wl_addr$3$q;
-        end
-        if (ph$q == k_wsel$148) begin
-            l_lwa$9 = l_lwa$9 | wl_addr$4$q;
-        end
-        if (ph$q == k_wsel$149) begin
-            l_lwa$9 = l_lwa$9 | wl_addr$5$q;
-        end
-        if (ph$q == k_wsel$150) begin
-            l_lwa$9 = l_lwa$9 | wl_addr$6$q;
-        end
-        if (ph$q == k_wsel$151) begin
-            l_lwa$9 = l_lwa$9 | wl_addr$7$q;
-        end
-        if (ph$q == k_wsel$152) begin
-            l_lwa$9 = l_lwa$9 | wl_addr$8$q;
-        end
-        if (ph$q == k_wsel$153) begin
-            l_lwa$9 = l_lwa$9 | wl_addr$9$q;
-        end
-        if (ph$q == k_wsel$154) begin
-            l_lwa$9 = l_lwa$9 | wl_addr$10$q;
-        end
-        if (ph$q == k_wsel$155) begin
-            l_lwa$9 = l_lwa$9 | wl_addr$11$q;
-        end
-        if (ph$q == k_wsel$156) begin
-            l_lwa$9 = l_lwa$9 | wl_addr$12$q;
-        end
-        if (ph$q == k_wsel$157) begin
-            l_lwa$9 = l_lwa$9 | wl_addr$13$q;
-        end
-        if (ph$q == k_wsel$158) begin
-            l_lwa$9 = l_lwa$9 | wl_addr$14$q;
-        end
-        if (ph$q == k_wsel$159) begin
-            l_lwa$9 = l_lwa$9 | wl_addr$15$q;
-        end
         l_lwe$9 = 1'b0;
         if (ph$q == k_wsel$144) begin
+            l_bwd$9 = l_bwd$9 | wr_data$0$q;
+            l_bwa$9 = l_bwa$9 | wr_addr$0$q;
+            l_bwe$9 = l_bwe$9 | wr_en$0$q;
+            l_lwd$9 = l_lwd$9 | wl_data$0$q;
+            l_lwa$9 = l_lwa$9 | wl_addr$0$q;
             l_lwe$9 = l_lwe$9 | wl_en$0$q;
         end
         if (ph$q == k_wsel$145) begin
+            l_bwd$9 = l_bwd$9 | wr_data$1$q;
+            l_bwa$9 = l_bwa$9 | wr_addr$1$q;
+            l_bwe$9 = l_bwe$9 | wr_en$1$q;
+            l_lwd$9 = l_lwd$9 | wl_data$1$q;
+            l_lwa$9 = l_lwa$9 | wl_addr$1$q;
             l_lwe$9 = l_lwe$9 | wl_en$1$q;
         end
         if (ph$q == k_wsel$146) begin
+            l_bwd$9 = l_bwd$9 | wr_data$2$q;
+            l_bwa$9 = l_bwa$9 | wr_addr$2$q;
+            l_bwe$9 = l_bwe$9 | wr_en$2$q;
+            l_lwd$9 = l_lwd$9 | wl_data$2$q;
+            l_lwa$9 = l_lwa$9 | wl_addr$2$q;
             l_lwe$9 = l_lwe$9 | wl_en$2$q;
         end
         if (ph$q == k_wsel$147) begin
+            l_bwd$9 = l_bwd$9 | wr_data$3$q;
+            l_bwa$9 = l_bwa$9 | wr_addr$3$q;
+            l_bwe$9 = l_bwe$9 | wr_en$3$q;
+            l_lwd$9 = l_lwd$9 | wl_data$3$q;
+            l_lwa$9 = l_lwa$9 | wl_addr$3$q;
             l_lwe$9 = l_lwe$9 | wl_en$3$q;
         end
         if (ph$q == k_wsel$148) begin
+            l_bwd$9 = l_bwd$9 | wr_data$4$q;
+            l_bwa$9 = l_bwa$9 | wr_addr$4$q;
+            l_bwe$9 = l_bwe$9 | wr_en$4$q;
+            l_lwd$9 = l_lwd$9 | wl_data$4$q;
+            l_lwa$9 = l_lwa$9 | wl_addr$4$q;
             l_lwe$9 = l_lwe$9 | wl_en$4$q;
         end
         if (ph$q == k_wsel$149) begin
+            l_bwd$9 = l_bwd$9 | wr_data$5$q;
+            l_bwa$9 = l_bwa$9 | wr_addr$5$q;
+            l_bwe$9 = l_bwe$9 | wr_en$5$q;
+            l_lwd$9 = l_lwd$9 | wl_data$5$q;
+            l_lwa$9 = l_lwa$9 | wl_addr$5$q;
             l_lwe$9 = l_lwe$9 | wl_en$5$q;
         end
         if (ph$q == k_wsel$150) begin
+            l_bwd$9 = l_bwd$9 | wr_data$6$q;
+            l_bwa$9 = l_bwa$9 | wr_addr$6$q;
+            l_bwe$9 = l_bwe$9 | wr_en$6$q;
+            l_lwd$9 = l_lwd$9 | wl_data$6$q;
+            l_lwa$9 = l_lwa$9 | wl_addr$6$q;
             l_lwe$9 = l_lwe$9 | wl_en$6$q;
         end
         if (ph$q == k_wsel$151) begin
+            l_bwd$9 = l_bwd$9 | wr_data$7$q;
+            l_bwa$9 = l_bwa$9 | wr_addr$7$q;
+            l_bwe$9 = l_bwe$9 | wr_en$7$q;
+            l_lwd$9 = l_lwd$9 | wl_data$7$q;
+            l_lwa$9 = l_lwa$9 | wl_addr$7$q;
             l_lwe$9 = l_lwe$9 | wl_en$7$q;
         end
         if (ph$q == k_wsel$152) begin
+            l_bwd$9 = l_bwd$9 | wr_data$8$q;
+            l_bwa$9 = l_bwa$9 | wr_addr$8$q;
+            l_bwe$9 = l_bwe$9 | wr_en$8$q;
+            l_lwd$9 = l_lwd$9 | wl_data$8$q;
+            l_lwa$9 = l_lwa$9 | wl_addr$8$q;
             l_lwe$9 = l_lwe$9 | wl_en$8$q;
         end
         if (ph$q == k_wsel$153) begin
+            l_bwd$9 = l_bwd$9 | wr_data$9$q;
+            l_bwa$9 = l_bwa$9 | wr_addr$9$q;
+            l_bwe$9 = l_bwe$9 | wr_en$9$q;
+            l_lwd$9 = l_lwd$9 | wl_data$9$q;
+            l_lwa$9 = l_lwa$9 | wl_addr$9$q;
             l_lwe$9 = l_lwe$9 | wl_en$9$q;
         end
         if (ph$q == k_wsel$154) begin
+            l_bwd$9 = l_bwd$9 | wr_data$10$q;
+            l_bwa$9 = l_bwa$9 | wr_addr$10$q;
+            l_bwe$9 = l_bwe$9 | wr_en$10$q;
+            l_lwd$9 = l_lwd$9 | wl_data$10$q;
+            l_lwa$9 = l_lwa$9 | wl_addr$10$q;
             l_lwe$9 = l_lwe$9 | wl_en$10$q;
         end
         if (ph$q == k_wsel$155) begin
+            l_bwd$9 = l_bwd$9 | wr_data$11$q;
+            l_bwa$9 = l_bwa$9 | wr_addr$11$q;
+            l_bwe$9 = l_bwe$9 | wr_en$11$q;
+            l_lwd$9 = l_lwd$9 | wl_data$11$q;
+            l_lwa$9 = l_lwa$9 | wl_addr$11$q;
             l_lwe$9 = l_lwe$9 | wl_en$11$q;
         end
         if (ph$q == k_wsel$156) begin
+            l_bwd$9 = l_bwd$9 | wr_data$12$q;
+            l_bwa$9 = l_bwa$9 | wr_addr$12$q;
+            l_bwe$9 = l_bwe$9 | wr_en$12$q;
+            l_lwd$9 = l_lwd$9 | wl_data$12$q;
+            l_lwa$9 = l_lwa$9 | wl_addr$12$q;
             l_lwe$9 = l_lwe$9 | wl_en$12$q;
         end
         if (ph$q == k_wsel$157) begin
+            l_bwd$9 = l_bwd$9 | wr_data$13$q;
+            l_bwa$9 = l_bwa$9 | wr_addr$13$q;
+            l_bwe$9 = l_bwe$9 | wr_en$13$q;
+            l_lwd$9 = l_lwd$9 | wl_data$13$q;
+            l_lwa$9 = l_lwa$9 | wl_addr$13$q;
             l_lwe$9 = l_lwe$9 | wl_en$13$q;
         end
         if (ph$q == k_wsel$158) begin
+            l_bwd$9 = l_bwd$9 | wr_data$14$q;
+            l_bwa$9 = l_bwa$9 | wr_addr$14$q;
+            l_bwe$9 = l_bwe$9 | wr_en$14$q;
+            l_lwd$9 = l_lwd$9 | wl_data$14$q;
+            l_lwa$9 = l_lwa$9 | wl_addr$14$q;
             l_lwe$9 = l_lwe$9 | wl_en$14$q;
         end
         if (ph$q == k_wsel$159) begin
+            l_bwd$9 = l_bwd$9 | wr_data$15$q;
+            l_bwa$9 = l_bwa$9 | wr_addr$15$q;
+            l_bwe$9 = l_bwe$9 | wr_en$15$q;
+            l_lwd$9 = l_lwd$9 | wl_data$15$q;
+            l_lwa$9 = l_lwa$9 | wl_addr$15$q;
             l_lwe$9 = l_lwe$9 | wl_en$15$q;
         end
         bank$9$write_enable = l_bwe$9;
@@ -34624,297 +34058,137 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$25$write_address = l_lwa$9;
         link$25$write_data = l_lwd$9;
         l_bwd$10 = k0_64;
-        if (ph$q == k_wsel$160) begin
-            l_bwd$10 = l_bwd$10 | wr_data$0$q;
-        end
-        if (ph$q == k_wsel$161) begin
-            l_bwd$10 = l_bwd$10 | wr_data$1$q;
-        end
-        if (ph$q == k_wsel$162) begin
-            l_bwd$10 = l_bwd$10 | wr_data$2$q;
-        end
-        if (ph$q == k_wsel$163) begin
-            l_bwd$10 = l_bwd$10 | wr_data$3$q;
-        end
-        if (ph$q == k_wsel$164) begin
-            l_bwd$10 = l_bwd$10 | wr_data$4$q;
-        end
-        if (ph$q == k_wsel$165) begin
-            l_bwd$10 = l_bwd$10 | wr_data$5$q;
-        end
-        if (ph$q == k_wsel$166) begin
-            l_bwd$10 = l_bwd$10 | wr_data$6$q;
-        end
-        if (ph$q == k_wsel$167) begin
-            l_bwd$10 = l_bwd$10 | wr_data$7$q;
-        end
-        if (ph$q == k_wsel$168) begin
-            l_bwd$10 = l_bwd$10 | wr_data$8$q;
-        end
-        if (ph$q == k_wsel$169) begin
-            l_bwd$10 = l_bwd$10 | wr_data$9$q;
-        end
-        if (ph$q == k_wsel$170) begin
-            l_bwd$10 = l_bwd$10 | wr_data$10$q;
-        end
-        if (ph$q == k_wsel$171) begin
-            l_bwd$10 = l_bwd$10 | wr_data$11$q;
-        end
-        if (ph$q == k_wsel$172) begin
-            l_bwd$10 = l_bwd$10 | wr_data$12$q;
-        end
-        if (ph$q == k_wsel$173) begin
-            l_bwd$10 = l_bwd$10 | wr_data$13$q;
-        end
-        if (ph$q == k_wsel$174) begin
-            l_bwd$10 = l_bwd$10 | wr_data$14$q;
-        end
-        if (ph$q == k_wsel$175) begin
-            l_bwd$10 = l_bwd$10 | wr_data$15$q;
-        end
         l_bwa$10 = k0_ca;
-        if (ph$q == k_wsel$160) begin
-            l_bwa$10 = l_bwa$10 | wr_addr$0$q;
-        end
-        if (ph$q == k_wsel$161) begin
-            l_bwa$10 = l_bwa$10 | wr_addr$1$q;
-        end
-        if (ph$q == k_wsel$162) begin
-            l_bwa$10 = l_bwa$10 | wr_addr$2$q;
-        end
-        if (ph$q == k_wsel$163) begin
-            l_bwa$10 = l_bwa$10 | wr_addr$3$q;
-        end
-        if (ph$q == k_wsel$164) begin
-            l_bwa$10 = l_bwa$10 | wr_addr$4$q;
-        end
-        if (ph$q == k_wsel$165) begin
-            l_bwa$10 = l_bwa$10 | wr_addr$5$q;
-        end
-        if (ph$q == k_wsel$166) begin
-            l_bwa$10 = l_bwa$10 | wr_addr$6$q;
-        end
-        if (ph$q == k_wsel$167) begin
-            l_bwa$10 = l_bwa$10 | wr_addr$7$q;
-        end
-        if (ph$q == k_wsel$168) begin
-            l_bwa$10 = l_bwa$10 | wr_addr$8$q;
-        end
-        if (ph$q == k_wsel$169) begin
-            l_bwa$10 = l_bwa$10 | wr_addr$9$q;
-        end
-        if (ph$q == k_wsel$170) begin
-            l_bwa$10 = l_bwa$10 | wr_addr$10$q;
-        end
-        if (ph$q == k_wsel$171) begin
-            l_bwa$10 = l_bwa$10 | wr_addr$11$q;
-        end
-        if (ph$q == k_wsel$172) begin
-            l_bwa$10 = l_bwa$10 | wr_addr$12$q;
-        end
-        if (ph$q == k_wsel$173) begin
-            l_bwa$10 = l_bwa$10 | wr_addr$13$q;
-        end
-        if (ph$q == k_wsel$174) begin
-            l_bwa$10 = l_bwa$10 | wr_addr$14$q;
-        end
-        if (ph$q == k_wsel$175) begin
-            l_bwa$10 = l_bwa$10 | wr_addr$15$q;
-        end
         l_bwe$10 = 1'b0;
-        if (ph$q == k_wsel$160) begin
-            l_bwe$10 = l_bwe$10 | wr_en$0$q;
-        end
-        if (ph$q == k_wsel$161) begin
-            l_bwe$10 = l_bwe$10 | wr_en$1$q;
-        end
-        if (ph$q == k_wsel$162) begin
-            l_bwe$10 = l_bwe$10 | wr_en$2$q;
-        end
-        if (ph$q == k_wsel$163) begin
-            l_bwe$10 = l_bwe$10 | wr_en$3$q;
-        end
-        if (ph$q == k_wsel$164) begin
-            l_bwe$10 = l_bwe$10 | wr_en$4$q;
-        end
-        if (ph$q == k_wsel$165) begin
-            l_bwe$10 = l_bwe$10 | wr_en$5$q;
-        end
-        if (ph$q == k_wsel$166) begin
-            l_bwe$10 = l_bwe$10 | wr_en$6$q;
-        end
-        if (ph$q == k_wsel$167) begin
-            l_bwe$10 = l_bwe$10 | wr_en$7$q;
-        end
-        if (ph$q == k_wsel$168) begin
-            l_bwe$10 = l_bwe$10 | wr_en$8$q;
-        end
-        if (ph$q == k_wsel$169) begin
-            l_bwe$10 = l_bwe$10 | wr_en$9$q;
-        end
-        if (ph$q == k_wsel$170) begin
-            l_bwe$10 = l_bwe$10 | wr_en$10$q;
-        end
-        if (ph$q == k_wsel$171) begin
-            l_bwe$10 = l_bwe$10 | wr_en$11$q;
-        end
-        if (ph$q == k_wsel$172) begin
-            l_bwe$10 = l_bwe$10 | wr_en$12$q;
-        end
-        if (ph$q == k_wsel$173) begin
-            l_bwe$10 = l_bwe$10 | wr_en$13$q;
-        end
-        if (ph$q == k_wsel$174) begin
-            l_bwe$10 = l_bwe$10 | wr_en$14$q;
-        end
-        if (ph$q == k_wsel$175) begin
-            l_bwe$10 = l_bwe$10 | wr_en$15$q;
-        end
         l_lwd$10 = k0_ca;
-        if (ph$q == k_wsel$160) begin
-            l_lwd$10 = l_lwd$10 | wl_data$0$q;
-        end
-        if (ph$q == k_wsel$161) begin
-            l_lwd$10 = l_lwd$10 | wl_data$1$q;
-        end
-        if (ph$q == k_wsel$162) begin
-            l_lwd$10 = l_lwd$10 | wl_data$2$q;
-        end
-        if (ph$q == k_wsel$163) begin
-            l_lwd$10 = l_lwd$10 | wl_data$3$q;
-        end
-        if (ph$q == k_wsel$164) begin
-            l_lwd$10 = l_lwd$10 | wl_data$4$q;
-        end
-        if (ph$q == k_wsel$165) begin
-            l_lwd$10 = l_lwd$10 | wl_data$5$q;
-        end
-        if (ph$q == k_wsel$166) begin
-            l_lwd$10 = l_lwd$10 | wl_data$6$q;
-        end
-        if (ph$q == k_wsel$167) begin
-            l_lwd$10 = l_lwd$10 | wl_data$7$q;
-        end
-        if (ph$q == k_wsel$168) begin
-            l_lwd$10 = l_lwd$10 | wl_data$8$q;
-        end
-        if (ph$q == k_wsel$169) begin
-            l_lwd$10 = l_lwd$10 | wl_data$9$q;
-        end
-        if (ph$q == k_wsel$170) begin
-            l_lwd$10 = l_lwd$10 | wl_data$10$q;
-        end
-        if (ph$q == k_wsel$171) begin
-            l_lwd$10 = l_lwd$10 | wl_data$11$q;
-        end
-        if (ph$q == k_wsel$172) begin
-            l_lwd$10 = l_lwd$10 | wl_data$12$q;
-        end
-        if (ph$q == k_wsel$173) begin
-            l_lwd$10 = l_lwd$10 | wl_data$13$q;
-        end
-        if (ph$q == k_wsel$174) begin
-            l_lwd$10 = l_lwd$10 | wl_data$14$q;
-        end
-        if (ph$q == k_wsel$175) begin
-            l_lwd$10 = l_lwd$10 | wl_data$15$q;
-        end
         l_lwa$10 = k0_ca;
-        if (ph$q == k_wsel$160) begin
-            l_lwa$10 = l_lwa$10 | wl_addr$0$q;
-        end
-        if (ph$q == k_wsel$161) begin
-            l_lwa$10 = l_lwa$10 | wl_addr$1$q;
-        end
-        if (ph$q == k_wsel$162) begin
-            l_lwa$10 = l_lwa$10 | wl_addr$2$q;
-        end
-        if (ph$q == k_wsel$163) begin
-            l_lwa$10 = l_lwa$10 | wl_addr$3$q;
-        end
-        if (ph$q == k_wsel$164) begin
-            l_lwa$10 = l_lwa$10 | wl_addr$4$q;
-        end
-        if (ph$q == k_wsel$165) begin
-            l_lwa$10 = l_lwa$10 | wl_addr$5$q;
-        end
-        if (ph$q == k_wsel$166) begin
-            l_lwa$10 = l_lwa$10 | wl_addr$6$q;
-        end
-        if (ph$q == k_wsel$167) begin
-            l_lwa$10 = l_lwa$10 | wl_addr$7$q;
-        end
-        if (ph$q == k_wsel$168) begin
-            l_lwa$10 = l_lwa$10 | wl_addr$8$q;
-        end
-        if (ph$q == k_wsel$169) begin
-            l_lwa$10 = l_lwa$10 | wl_addr$9$q;
-        end
-        if (ph$q == k_wsel$170) begin
-            l_lwa$10 = l_lwa$10 | wl_addr$10$q;
-        end
-        if (ph$q == k_wsel$171) begin
-            l_lwa$10 = l_lwa$10 | wl_addr$11$q;
-        end
-        if (ph$q == k_wsel$172) begin
-            l_lwa$10 = l_lwa$10 | wl_addr$12$q;
-        end
-        if (ph$q == k_wsel$173) begin
-            l_lwa$10 = l_lwa$10 | wl_addr$13$q;
-        end
-        if (ph$q == k_wsel$174) begin
-            l_lwa$10 = l_lwa$10 | wl_addr$14$q;
-        end
-        if (ph$q == k_wsel$175) begin
-            l_lwa$10 = l_lwa$10 | wl_addr$15$q;
-        end
         l_lwe$10 = 1'b0;
         if (ph$q == k_wsel$160) begin
+            l_bwd$10 = l_bwd$10 | wr_data$0$q;
+            l_bwa$10 = l_bwa$10 | wr_addr$0$q;
+            l_bwe$10 = l_bwe$10 | wr_en$0$q;
+            l_lwd$10 = l_lwd$10 | wl_data$0$q;
+            l_lwa$10 = l_lwa$10 | wl_addr$0$q;
             l_lwe$10 = l_lwe$10 | wl_en$0$q;
         end
         if (ph$q == k_wsel$161) begin
+            l_bwd$10 = l_bwd$10 | wr_data$1$q;
+            l_bwa$10 = l_bwa$10 | wr_addr$1$q;
+            l_bwe$10 = l_bwe$10 | wr_en$1$q;
+            l_lwd$10 = l_lwd$10 | wl_data$1$q;
+            l_lwa$10 = l_lwa$10 | wl_addr$1$q;
             l_lwe$10 = l_lwe$10 | wl_en$1$q;
         end
         if (ph$q == k_wsel$162) begin
+            l_bwd$10 = l_bwd$10 | wr_data$2$q;
+            l_bwa$10 = l_bwa$10 | wr_addr$2$q;
+            l_bwe$10 = l_bwe$10 | wr_en$2$q;
+            l_lwd$10 = l_lwd$10 | wl_data$2$q;
+            l_lwa$10 = l_lwa$10 | wl_addr$2$q;
             l_lwe$10 = l_lwe$10 | wl_en$2$q;
         end
         if (ph$q == k_wsel$163) begin
+            l_bwd$10 = l_bwd$10 | wr_data$3$q;
+            l_bwa$10 = l_bwa$10 | wr_addr$3$q;
+            l_bwe$10 = l_bwe$10 | wr_en$3$q;
+            l_lwd$10 = l_lwd$10 | wl_data$3$q;
+            l_lwa$10 = l_lwa$10 | wl_addr$3$q;
             l_lwe$10 = l_lwe$10 | wl_en$3$q;
         end
         if (ph$q == k_wsel$164) begin
+            l_bwd$10 = l_bwd$10 | wr_data$4$q;
+            l_bwa$10 = l_bwa$10 | wr_addr$4$q;
+            l_bwe$10 = l_bwe$10 | wr_en$4$q;
+            l_lwd$10 = l_lwd$10 | wl_data$4$q;
+            l_lwa$10 = l_lwa$10 | wl_addr$4$q;
             l_lwe$10 = l_lwe$10 | wl_en$4$q;
         end
         if (ph$q == k_wsel$165) begin
+            l_bwd$10 = l_bwd$10 | wr_data$5$q;
+            l_bwa$10 = l_bwa$10 | wr_addr$5$q;
+            l_bwe$10 = l_bwe$10 | wr_en$5$q;
+            l_lwd$10 = l_lwd$10 | wl_data$5$q;
+            l_lwa$10 = l_lwa$10 | wl_addr$5$q;
             l_lwe$10 = l_lwe$10 | wl_en$5$q;
         end
         if (ph$q == k_wsel$166) begin
+            l_bwd$10 = l_bwd$10 | wr_data$6$q;
+            l_bwa$10 = l_bwa$10 | wr_addr$6$q;
+            l_bwe$10 = l_bwe$10 | wr_en$6$q;
+            l_lwd$10 = l_lwd$10 | wl_data$6$q;
+            l_lwa$10 = l_lwa$10 | wl_addr$6$q;
             l_lwe$10 = l_lwe$10 | wl_en$6$q;
         end
         if (ph$q == k_wsel$167) begin
+            l_bwd$10 = l_bwd$10 | wr_data$7$q;
+            l_bwa$10 = l_bwa$10 | wr_addr$7$q;
+            l_bwe$10 = l_bwe$10 | wr_en$7$q;
+            l_lwd$10 = l_lwd$10 | wl_data$7$q;
+            l_lwa$10 = l_lwa$10 | wl_addr$7$q;
             l_lwe$10 = l_lwe$10 | wl_en$7$q;
         end
         if (ph$q == k_wsel$168) begin
+            l_bwd$10 = l_bwd$10 | wr_data$8$q;
+            l_bwa$10 = l_bwa$10 | wr_addr$8$q;
+            l_bwe$10 = l_bwe$10 | wr_en$8$q;
+            l_lwd$10 = l_lwd$10 | wl_data$8$q;
+            l_lwa$10 = l_lwa$10 | wl_addr$8$q;
             l_lwe$10 = l_lwe$10 | wl_en$8$q;
         end
         if (ph$q == k_wsel$169) begin
+            l_bwd$10 = l_bwd$10 | wr_data$9$q;
+            l_bwa$10 = l_bwa$10 | wr_addr$9$q;
+            l_bwe$10 = l_bwe$10 | wr_en$9$q;
+            l_lwd$10 = l_lwd$10 | wl_data$9$q;
+            l_lwa$10 = l_lwa$10 | wl_addr$9$q;
             l_lwe$10 = l_lwe$10 | wl_en$9$q;
         end
         if (ph$q == k_wsel$170) begin
+            l_bwd$10 = l_bwd$10 | wr_data$10$q;
+            l_bwa$10 = l_bwa$10 | wr_addr$10$q;
+            l_bwe$10 = l_bwe$10 | wr_en$10$q;
+            l_lwd$10 = l_lwd$10 | wl_data$10$q;
+            l_lwa$10 = l_lwa$10 | wl_addr$10$q;
             l_lwe$10 = l_lwe$10 | wl_en$10$q;
         end
         if (ph$q == k_wsel$171) begin
+            l_bwd$10 = l_bwd$10 | wr_data$11$q;
+            l_bwa$10 = l_bwa$10 | wr_addr$11$q;
+            l_bwe$10 = l_bwe$10 | wr_en$11$q;
+            l_lwd$10 = l_lwd$10 | wl_data$11$q;
+            l_lwa$10 = l_lwa$10 | wl_addr$11$q;
             l_lwe$10 = l_lwe$10 | wl_en$11$q;
         end
         if (ph$q == k_wsel$172) begin
+            l_bwd$10 = l_bwd$10 | wr_data$12$q;
+            l_bwa$10 = l_bwa$10 | wr_addr$12$q;
+            l_bwe$10 = l_bwe$10 | wr_en$12$q;
+            l_lwd$10 = l_lwd$10 | wl_data$12$q;
+            l_lwa$10 = l_lwa$10 | wl_addr$12$q;
             l_lwe$10 = l_lwe$10 | wl_en$12$q;
         end
         if (ph$q == k_wsel$173) begin
+            l_bwd$10 = l_bwd$10 | wr_data$13$q;
+            l_bwa$10 = l_bwa$10 | wr_addr$13$q;
+            l_bwe$10 = l_bwe$10 | wr_en$13$q;
+            l_lwd$10 = l_lwd$10 | wl_data$13$q;
+            l_lwa$10 = l_lwa$10 | wl_addr$13$q;
             l_lwe$10 = l_lwe$10 | wl_en$13$q;
         end
         if (ph$q == k_wsel$174) begin
+            l_bwd$10 = l_bwd$10 | wr_data$14$q;
+            l_bwa$10 = l_bwa$10 | wr_addr$14$q;
+            l_bwe$10 = l_bwe$10 | wr_en$14$q;
+            l_lwd$10 = l_lwd$10 | wl_data$14$q;
+            l_lwa$10 = l_lwa$10 | wl_addr$14$q;
             l_lwe$10 = l_lwe$10 | wl_en$14$q;
         end
         if (ph$q == k_wsel$175) begin
+            l_bwd$10 = l_bwd$10 | wr_data$15$q;
+            l_bwa$10 = l_bwa$10 | wr_addr$15$q;
+            l_bwe$10 = l_bwe$10 | wr_en$15$q;
+            l_lwd$10 = l_lwd$10 | wl_data$15$q;
+            l_lwa$10 = l_lwa$10 | wl_addr$15$q;
             l_lwe$10 = l_lwe$10 | wl_en$15$q;
         end
         bank$10$write_enable = l_bwe$10;
@@ -34930,297 +34204,137 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$26$write_address = l_lwa$10;
         link$26$write_data = l_lwd$10;
         l_bwd$11 = k0_64;
-        if (ph$q == k_wsel$176) begin
-            l_bwd$11 = l_bwd$11 | wr_data$0$q;
-        end
-        if (ph$q == k_wsel$177) begin
-            l_bwd$11 = l_bwd$11 | wr_data$1$q;
-        end
-        if (ph$q == k_wsel$178) begin
-            l_bwd$11 = l_bwd$11 | wr_data$2$q;
-        end
-        if (ph$q == k_wsel$179) begin
-            l_bwd$11 = l_bwd$11 | wr_data$3$q;
-        end
-        if (ph$q == k_wsel$180) begin
-            l_bwd$11 = l_bwd$11 | wr_data$4$q;
-        end
-        if (ph$q == k_wsel$181) begin
-            l_bwd$11 = l_bwd$11 | wr_data$5$q;
-        end
-        if (ph$q == k_wsel$182) begin
-            l_bwd$11 = l_bwd$11 | wr_data$6$q;
-        end
-        if (ph$q == k_wsel$183) begin
-            l_bwd$11 = l_bwd$11 | wr_data$7$q;
-        end
-        if (ph$q == k_wsel$184) begin
-            l_bwd$11 = l_bwd$11 | wr_data$8$q;
-        end
-        if (ph$q == k_wsel$185) begin
-            l_bwd$11 = l_bwd$11 | wr_data$9$q;
-        end
-        if (ph$q == k_wsel$186) begin
-            l_bwd$11 = l_bwd$11 | wr_data$10$q;
-        end
-        if (ph$q == k_wsel$187) begin
-            l_bwd$11 = l_bwd$11 | wr_data$11$q;
-        end
-        if (ph$q == k_wsel$188) begin
-            l_bwd$11 = l_bwd$11 | wr_data$12$q;
-        end
-        if (ph$q == k_wsel$189) begin
-            l_bwd$11 = l_bwd$11 | wr_data$13$q;
-        end
-        if (ph$q == k_wsel$190) begin
-            l_bwd$11 = l_bwd$11 | wr_data$14$q;
-        end
-        if (ph$q == k_wsel$191) begin
-            l_bwd$11 = l_bwd$11 | wr_data$15$q;
-        end
         l_bwa$11 = k0_ca;
-        if (ph$q == k_wsel$176) begin
-            l_bwa$11 = l_bwa$11 | wr_addr$0$q;
-        end
-        if (ph$q == k_wsel$177) begin
-            l_bwa$11 = l_bwa$11 | wr_addr$1$q;
-        end
-        if (ph$q == k_wsel$178) begin
-            l_bwa$11 = l_bwa$11 | wr_addr$2$q;
-        end
-        if (ph$q == k_wsel$179) begin
-            l_bwa$11 = l_bwa$11 | wr_addr$3$q;
-        end
-        if (ph$q == k_wsel$180) begin
-            l_bwa$11 = l_bwa$11 | wr_addr$4$q;
-        end
-        if (ph$q == k_wsel$181) begin
-            l_bwa$11 = l_bwa$11 | wr_addr$5$q;
-        end
-        if (ph$q == k_wsel$182) begin
-            l_bwa$11 = l_bwa$11 | wr_addr$6$q;
-        end
-        if (ph$q == k_wsel$183) begin
-            l_bwa$11 = l_bwa$11 | wr_addr$7$q;
-        end
-        if (ph$q == k_wsel$184) begin
-            l_bwa$11 = l_bwa$11 | wr_addr$8$q;
-        end
-        if (ph$q == k_wsel$185) begin
-            l_bwa$11 = l_bwa$11 | wr_addr$9$q;
-        end
-        if (ph$q == k_wsel$186) begin
-            l_bwa$11 = l_bwa$11 | wr_addr$10$q;
-        end
-        if (ph$q == k_wsel$187) begin
-            l_bwa$11 = l_bwa$11 | wr_addr$11$q;
-        end
-        if (ph$q == k_wsel$188) begin
-            l_bwa$11 = l_bwa$11 | wr_addr$12$q;
-        end
-        if (ph$q == k_wsel$189) begin
-            l_bwa$11 = l_bwa$11 | wr_addr$13$q;
-        end
-        if (ph$q == k_wsel$190) begin
-            l_bwa$11 = l_bwa$11 | wr_addr$14$q;
-        end
-        if (ph$q == k_wsel$191) begin
-            l_bwa$11 = l_bwa$11 | wr_addr$15$q;
-        end
         l_bwe$11 = 1'b0;
-        if (ph$q == k_wsel$176) begin
-            l_bwe$11 = l_bwe$11 | wr_en$0$q;
-        end
-        if (ph$q == k_wsel$177) begin
-            l_bwe$11 = l_bwe$11 | wr_en$1$q;
-        end
-        if (ph$q == k_wsel$178) begin
-            l_bwe$11 = l_bwe$11 | wr_en$2$q;
-        end
-        if (ph$q == k_wsel$179) begin
-            l_bwe$11 = l_bwe$11 | wr_en$3$q;
-        end
-        if (ph$q == k_wsel$180) begin
-            l_bwe$11 = l_bwe$11 | wr_en$4$q;
-        end
-        if (ph$q == k_wsel$181) begin
-            l_bwe$11 = l_bwe$11 | wr_en$5$q;
-        end
-        if (ph$q == k_wsel$182) begin
-            l_bwe$11 = l_bwe$11 | wr_en$6$q;
-        end
-        if (ph$q == k_wsel$183) begin
-            l_bwe$11 = l_bwe$11 | wr_en$7$q;
-        end
-        if (ph$q == k_wsel$184) begin
-            l_bwe$11 = l_bwe$11 | wr_en$8$q;
-        end
-        if (ph$q == k_wsel$185) begin
-            l_bwe$11 = l_bwe$11 | wr_en$9$q;
-        end
-        if (ph$q == k_wsel$186) begin
-            l_bwe$11 = l_bwe$11 | wr_en$10$q;
-        end
-        if (ph$q == k_wsel$187) begin
-            l_bwe$11 = l_bwe$11 | wr_en$11$q;
-        end
-        if (ph$q == k_wsel$188) begin
-            l_bwe$11 = l_bwe$11 | wr_en$12$q;
-        end
-        if (ph$q == k_wsel$189) begin
-            l_bwe$11 = l_bwe$11 | wr_en$13$q;
-        end
-        if (ph$q == k_wsel$190) begin
-            l_bwe$11 = l_bwe$11 | wr_en$14$q;
-        end
-        if (ph$q == k_wsel$191) begin
-            l_bwe$11 = l_bwe$11 | wr_en$15$q;
-        end
         l_lwd$11 = k0_ca;
-        if (ph$q == k_wsel$176) begin
-            l_lwd$11 = l_lwd$11 | wl_data$0$q;
-        end
-        if (ph$q == k_wsel$177) begin
-            l_lwd$11 = l_lwd$11 | wl_data$1$q;
-        end
-        if (ph$q == k_wsel$178) begin
-            l_lwd$11 = l_lwd$11 | wl_data$2$q;
-        end
-        if (ph$q == k_wsel$179) begin
-            l_lwd$11 = l_lwd$11 | wl_data$3$q;
-        end
-        if (ph$q == k_wsel$180) begin
-            l_lwd$11 = l_lwd$11 | wl_data$4$q;
-        end
-        if (ph$q == k_wsel$181) begin
-            l_lwd$11 = l_lwd$11 | wl_data$5$q;
-        end
-        if (ph$q == k_wsel$182) begin
-            l_lwd$11 = l_lwd$11 | wl_data$6$q;
-        end
-        if (ph$q == k_wsel$183) begin
-            l_lwd$11 = l_lwd$11 | wl_data$7$q;
-        end
-        if (ph$q == k_wsel$184) begin
-            l_lwd$11 = l_lwd$11 | wl_data$8$q;
-        end
-        if (ph$q == k_wsel$185) begin
-            l_lwd$11 = l_lwd$11 | wl_data$9$q;
-        end
-        if (ph$q == k_wsel$186) begin
-            l_lwd$11 = l_lwd$11 | wl_data$10$q;
-        end
-        if (ph$q == k_wsel$187) begin
-            l_lwd$11 = l_lwd$11 | wl_data$11$q;
-        end
-        if (ph$q == k_wsel$188) begin
-            l_lwd$11 = l_lwd$11 | wl_data$12$q;
-        end
-        if (ph$q == k_wsel$189) begin
-            l_lwd$11 = l_lwd$11 | wl_data$13$q;
-        end
-        if (ph$q == k_wsel$190) begin
-            l_lwd$11 = l_lwd$11 | wl_data$14$q;
-        end
-        if (ph$q == k_wsel$191) begin
-            l_lwd$11 = l_lwd$11 | wl_data$15$q;
-        end
         l_lwa$11 = k0_ca;
-        if (ph$q == k_wsel$176) begin
-            l_lwa$11 = l_lwa$11 | wl_addr$0$q;
-        end
-        if (ph$q == k_wsel$177) begin
-            l_lwa$11 = l_lwa$11 | wl_addr$1$q;
-        end
-        if (ph$q == k_wsel$178) begin
-            l_lwa$11 = l_lwa$11 | wl_addr$2$q;
-        end
-        if (ph$q == k_wsel$179) begin
-            l_lwa$11 = l_lwa$11 | wl_addr$3$q;
-        end
-        if (ph$q == k_wsel$180) begin
-            l_lwa$11 = l_lwa$11 | wl_addr$4$q;
-        end
-        if (ph$q == k_wsel$181) begin
-            l_lwa$11 = l_lwa$11 | wl_addr$5$q;
-        end
-        if (ph$q == k_wsel$182) begin
-            l_lwa$11 = l_lwa$11 | wl_addr$6$q;
-        end
-        if (ph$q == k_wsel$183) begin
-            l_lwa$11 = l_lwa$11 | wl_addr$7$q;
-        end
-        if (ph$q == k_wsel$184) begin
-            l_lwa$11 = l_lwa$11 | wl_addr$8$q;
-        end
-        if (ph$q == k_wsel$185) begin
-            l_lwa$11 = l_lwa$11 | wl_addr$9$q;
-        end
-        if (ph$q == k_wsel$186) begin
-            l_lwa$11 = l_lwa$11 | wl_addr$10$q;
-        end
-        if (ph$q == k_wsel$187) begin
-            l_lwa$11 = l_lwa$11 | wl_addr$11$q;
-        end
-        if (ph$q == k_wsel$188) begin
-            l_lwa$11 = l_lwa$11 | wl_addr$12$q;
-        end
-        if (ph$q == k_wsel$189) begin
-            l_lwa$11 = l_lwa$11 | wl_addr$13$q;
-        end
-        if (ph$q == k_wsel$190) begin
-            l_lwa$11 = l_lwa$11 | wl_addr$14$q;
-        end
-        if (ph$q == k_wsel$191) begin
-            l_lwa$11 = l_lwa$11 | wl_addr$15$q;
-        end
         l_lwe$11 = 1'b0;
         if (ph$q == k_wsel$176) begin
+            l_bwd$11 = l_bwd$11 | wr_data$0$q;
+            l_bwa$11 = l_bwa$11 | wr_addr$0$q;
+            l_bwe$11 = l_bwe$11 | wr_en$0$q;
+            l_lwd$11 = l_lwd$11 | wl_data$0$q;
+            l_lwa$11 = l_lwa$11 | wl_addr$0$q;
             l_lwe$11 = l_lwe$11 | wl_en$0$q;
         end
         if (ph$q == k_wsel$177) begin
+            l_bwd$11 = l_bwd$11 | wr_data$1$q;
+            l_bwa$11 = l_bwa$11 | wr_addr$1$q;
+            l_bwe$11 = l_bwe$11 | wr_en$1$q;
+            l_lwd$11 = l_lwd$11 | wl_data$1$q;
+            l_lwa$11 = l_lwa$11 | wl_addr$1$q;
             l_lwe$11 = l_lwe$11 | wl_en$1$q;
         end
         if (ph$q == k_wsel$178) begin
+            l_bwd$11 = l_bwd$11 | wr_data$2$q;
+            l_bwa$11 = l_bwa$11 | wr_addr$2$q;
+            l_bwe$11 = l_bwe$11 | wr_en$2$q;
+            l_lwd$11 = l_lwd$11 | wl_data$2$q;
+            l_lwa$11 = l_lwa$11 | wl_addr$2$q;
             l_lwe$11 = l_lwe$11 | wl_en$2$q;
         end
         if (ph$q == k_wsel$179) begin
+            l_bwd$11 = l_bwd$11 | wr_data$3$q;
+            l_bwa$11 = l_bwa$11 | wr_addr$3$q;
+            l_bwe$11 = l_bwe$11 | wr_en$3$q;
+            l_lwd$11 = l_lwd$11 | wl_data$3$q;
+            l_lwa$11 = l_lwa$11 | wl_addr$3$q;
             l_lwe$11 = l_lwe$11 | wl_en$3$q;
         end
         if (ph$q == k_wsel$180) begin
+            l_bwd$11 = l_bwd$11 | wr_data$4$q;
+            l_bwa$11 = l_bwa$11 | wr_addr$4$q;
+            l_bwe$11 = l_bwe$11 | wr_en$4$q;
+            l_lwd$11 = l_lwd$11 | wl_data$4$q;
+            l_lwa$11 = l_lwa$11 | wl_addr$4$q;
             l_lwe$11 = l_lwe$11 | wl_en$4$q;
         end
         if (ph$q == k_wsel$181) begin
+            l_bwd$11 = l_bwd$11 | wr_data$5$q;
+            l_bwa$11 = l_bwa$11 | wr_addr$5$q;
+            l_bwe$11 = l_bwe$11 | wr_en$5$q;
+            l_lwd$11 = l_lwd$11 | wl_data$5$q;
+            l_lwa$11 = l_lwa$11 | wl_addr$5$q;
             l_lwe$11 = l_lwe$11 | wl_en$5$q;
         end
         if (ph$q == k_wsel$182) begin
+            l_bwd$11 = l_bwd$11 | wr_data$6$q;
+            l_bwa$11 = l_bwa$11 | wr_addr$6$q;
+            l_bwe$11 = l_bwe$11 | wr_en$6$q;
+            l_lwd$11 = l_lwd$11 | wl_data$6$q;
+            l_lwa$11 = l_lwa$11 | wl_addr$6$q;
             l_lwe$11 = l_lwe$11 | wl_en$6$q;
         end
         if (ph$q == k_wsel$183) begin
+            l_bwd$11 = l_bwd$11 | wr_data$7$q;
+            l_bwa$11 = l_bwa$11 | wr_addr$7$q;
+            l_bwe$11 = l_bwe$11 | wr_en$7$q;
+            l_lwd$11 = l_lwd$11 | wl_data$7$q;
+            l_lwa$11 = l_lwa$11 | wl_addr$7$q;
             l_lwe$11 = l_lwe$11 | wl_en$7$q;
         end
         if (ph$q == k_wsel$184) begin
+            l_bwd$11 = l_bwd$11 | wr_data$8$q;
+            l_bwa$11 = l_bwa$11 | wr_addr$8$q;
+            l_bwe$11 = l_bwe$11 | wr_en$8$q;
+            l_lwd$11 = l_lwd$11 | wl_data$8$q;
+            l_lwa$11 = l_lwa$11 | wl_addr$8$q;
             l_lwe$11 = l_lwe$11 | wl_en$8$q;
         end
         if (ph$q == k_wsel$185) begin
+            l_bwd$11 = l_bwd$11 | wr_data$9$q;
+            l_bwa$11 = l_bwa$11 | wr_addr$9$q;
+            l_bwe$11 = l_bwe$11 | wr_en$9$q;
+            l_lwd$11 = l_lwd$11 | wl_data$9$q;
+            l_lwa$11 = l_lwa$11 | wl_addr$9$q;
             l_lwe$11 = l_lwe$11 | wl_en$9$q;
         end
         if (ph$q == k_wsel$186) begin
+            l_bwd$11 = l_bwd$11 | wr_data$10$q;
+            l_bwa$11 = l_bwa$11 | wr_addr$10$q;
+            l_bwe$11 = l_bwe$11 | wr_en$10$q;
+            l_lwd$11 = l_lwd$11 | wl_data$10$q;
+            l_lwa$11 = l_lwa$11 | wl_addr$10$q;
             l_lwe$11 = l_lwe$11 | wl_en$10$q;
         end
         if (ph$q == k_wsel$187) begin
+            l_bwd$11 = l_bwd$11 | wr_data$11$q;
+            l_bwa$11 = l_bwa$11 | wr_addr$11$q;
+            l_bwe$11 = l_bwe$11 | wr_en$11$q;
+            l_lwd$11 = l_lwd$11 | wl_data$11$q;
+            l_lwa$11 = l_lwa$11 | wl_addr$11$q;
             l_lwe$11 = l_lwe$11 | wl_en$11$q;
         end
         if (ph$q == k_wsel$188) begin
+            l_bwd$11 = l_bwd$11 | wr_data$12$q;
+            l_bwa$11 = l_bwa$11 | wr_addr$12$q;
+            l_bwe$11 = l_bwe$11 | wr_en$12$q;
+            l_lwd$11 = l_lwd$11 | wl_data$12$q;
+            l_lwa$11 = l_lwa$11 | wl_addr$12$q;
             l_lwe$11 = l_lwe$11 | wl_en$12$q;
         end
         if (ph$q == k_wsel$189) begin
+            l_bwd$11 = l_bwd$11 | wr_data$13$q;
+            l_bwa$11 = l_bwa$11 | wr_addr$13$q;
+            l_bwe$11 = l_bwe$11 | wr_en$13$q;
+            l_lwd$11 = l_lwd$11 | wl_data$13$q;
+            l_lwa$11 = l_lwa$11 | wl_addr$13$q;
             l_lwe$11 = l_lwe$11 | wl_en$13$q;
         end
         if (ph$q == k_wsel$190) begin
+            l_bwd$11 = l_bwd$11 | wr_data$14$q;
+            l_bwa$11 = l_bwa$11 | wr_addr$14$q;
+            l_bwe$11 = l_bwe$11 | wr_en$14$q;
+            l_lwd$11 = l_lwd$11 | wl_data$14$q;
+            l_lwa$11 = l_lwa$11 | wl_addr$14$q;
             l_lwe$11 = l_lwe$11 | wl_en$14$q;
         end
         if (ph$q == k_wsel$191) begin
+            l_bwd$11 = l_bwd$11 | wr_data$15$q;
+            l_bwa$11 = l_bwa$11 | wr_addr$15$q;
+            l_bwe$11 = l_bwe$11 | wr_en$15$q;
+            l_lwd$11 = l_lwd$11 | wl_data$15$q;
+            l_lwa$11 = l_lwa$11 | wl_addr$15$q;
             l_lwe$11 = l_lwe$11 | wl_en$15$q;
         end
         bank$11$write_enable = l_bwe$11;
@@ -35236,297 +34350,137 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$27$write_address = l_lwa$11;
         link$27$write_data = l_lwd$11;
         l_bwd$12 = k0_64;
-        if (ph$q == k_wsel$192) begin
-            l_bwd$12 = l_bwd$12 | wr_data$0$q;
-        end
-        if (ph$q == k_wsel$193) begin
-            l_bwd$12 = l_bwd$12 | wr_data$1$q;
-        end
-        if (ph$q == k_wsel$194) begin
-            l_bwd$12 = l_bwd$12 | wr_data$2$q;
-        end
-        if (ph$q == k_wsel$195) begin
-            l_bwd$12 = l_bwd$12 | wr_data$3$q;
-        end
-        if (ph$q == k_wsel$196) begin
-            l_bwd$12 = l_bwd$12 | wr_data$4$q;
-        end
-        if (ph$q == k_wsel$197) begin
-            l_bwd$12 = l_bwd$12 | wr_data$5$q;
-        end
-        if (ph$q == k_wsel$198) begin
-            l_bwd$12 = l_bwd$12 | wr_data$6$q;
-        end
-        if (ph$q == k_wsel$199) begin
-            l_bwd$12 = l_bwd$12 | wr_data$7$q;
-        end
-        if (ph$q == k_wsel$200) begin
-            l_bwd$12 = l_bwd$12 | wr_data$8$q;
-        end
-        if (ph$q == k_wsel$201) begin
-            l_bwd$12 = l_bwd$12 | wr_data$9$q;
-        end
-        if (ph$q == k_wsel$202) begin
-            l_bwd$12 = l_bwd$12 | wr_data$10$q;
-        end
-        if (ph$q == k_wsel$203) begin
-            l_bwd$12 = l_bwd$12 | wr_data$11$q;
-        end
-        if (ph$q == k_wsel$204) begin
-            l_bwd$12 = l_bwd$12 | wr_data$12$q;
-        end
-        if (ph$q == k_wsel$205) begin
-            l_bwd$12 = l_bwd$12 | wr_data$13$q;
-        end
-        if (ph$q == k_wsel$206) begin
-            l_bwd$12 = l_bwd$12 | wr_data$14$q;
-        end
-        if (ph$q == k_wsel$207) begin
-            l_bwd$12 = l_bwd$12 | wr_data$15$q;
-        end
         l_bwa$12 = k0_ca;
-        if (ph$q == k_wsel$192) begin
-            l_bwa$12 = l_bwa$12 | wr_addr$0$q;
-        end
-        if (ph$q == k_wsel$193) begin
-            l_bwa$12 = l_bwa$12 | wr_addr$1$q;
-        end
-        if (ph$q == k_wsel$194) begin
-            l_bwa$12 = l_bwa$12 | wr_addr$2$q;
-        end
-        if (ph$q == k_wsel$195) begin
-            l_bwa$12 = l_bwa$12 | wr_addr$3$q;
-        end
-        if (ph$q == k_wsel$196) begin
-            l_bwa$12 = l_bwa$12 | wr_addr$4$q;
-        end
-        if (ph$q == k_wsel$197) begin
-            l_bwa$12 = l_bwa$12 | wr_addr$5$q;
-        end
-        if (ph$q == k_wsel$198) begin
-            l_bwa$12 = l_bwa$12 | wr_addr$6$q;
-        end
-        if (ph$q == k_wsel$199) begin
-            l_bwa$12 = l_bwa$12 | wr_addr$7$q;
-        end
-        if (ph$q == k_wsel$200) begin
-            l_bwa$12 = l_bwa$12 | wr_addr$8$q;
-        end
-        if (ph$q == k_wsel$201) begin
-            l_bwa$12 = l_bwa$12 | wr_addr$9$q;
-        end
-        if (ph$q == k_wsel$202) begin
-            l_bwa$12 = l_bwa$12 | wr_addr$10$q;
-        end
-        if (ph$q == k_wsel$203) begin
-            l_bwa$12 = l_bwa$12 | wr_addr$11$q;
-        end
-        if (ph$q == k_wsel$204) begin
-            l_bwa$12 = l_bwa$12 | wr_addr$12$q;
-        end
-        if (ph$q == k_wsel$205) begin
-            l_bwa$12 = l_bwa$12 | wr_addr$13$q;
-        end
-        if (ph$q == k_wsel$206) begin
-            l_bwa$12 = l_bwa$12 | wr_addr$14$q;
-        end
-        if (ph$q == k_wsel$207) begin
-            l_bwa$12 = l_bwa$12 | wr_addr$15$q;
-        end
         l_bwe$12 = 1'b0;
-        if (ph$q == k_wsel$192) begin
-            l_bwe$12 = l_bwe$12 | wr_en$0$q;
-        end
-        if (ph$q == k_wsel$193) begin
-            l_bwe$12 = l_bwe$12 | wr_en$1$q;
-        end
-        if (ph$q == k_wsel$194) begin
-            l_bwe$12 = l_bwe$12 | wr_en$2$q;
-        end
-        if (ph$q == k_wsel$195) begin
-            l_bwe$12 = l_bwe$12 | wr_en$3$q;
-        end
-        if (ph$q == k_wsel$196) begin
-            l_bwe$12 = l_bwe$12 | wr_en$4$q;
-        end
-        if (ph$q == k_wsel$197) begin
-            l_bwe$12 = l_bwe$12 | wr_en$5$q;
-        end
-        if (ph$q == k_wsel$198) begin
-            l_bwe$12 = l_bwe$12 | wr_en$6$q;
-        end
-        if (ph$q == k_wsel$199) begin
-            l_bwe$12 = l_bwe$12 | wr_en$7$q;
-        end
-        if (ph$q == k_wsel$200) begin
-            l_bwe$12 = l_bwe$12 | wr_en$8$q;
-        end
-        if (ph$q == k_wsel$201) begin
-            l_bwe$12 = l_bwe$12 | wr_en$9$q;
-        end
-        if (ph$q == k_wsel$202) begin
-            l_bwe$12 = l_bwe$12 | wr_en$10$q;
-        end
-        if (ph$q == k_wsel$203) begin
-            l_bwe$12 = l_bwe$12 | wr_en$11$q;
-        end
-        if (ph$q == k_wsel$204) begin
-            l_bwe$12 = l_bwe$12 | wr_en$12$q;
-        end
-        if (ph$q == k_wsel$205) begin
-            l_bwe$12 = l_bwe$12 | wr_en$13$q;
-        end
-        if (ph$q == k_wsel$206) begin
-            l_bwe$12 = l_bwe$12 | wr_en$14$q;
-        end
-        if (ph$q == k_wsel$207) begin
-            l_bwe$12 = l_bwe$12 | wr_en$15$q;
-        end
         l_lwd$12 = k0_ca;
-        if (ph$q == k_wsel$192) begin
-            l_lwd$12 = l_lwd$12 | wl_data$0$q;
-        end
-        if (ph$q == k_wsel$193) begin
-            l_lwd$12 = l_lwd$12 | wl_data$1$q;
-        end
-        if (ph$q == k_wsel$194) begin
-            l_lwd$12 = l_lwd$12 | wl_data$2$q;
-        end
-        if (ph$q == k_wsel$195) begin
-            l_lwd$12 = l_lwd$12 | wl_data$3$q;
-        end
-        if (ph$q == k_wsel$196) begin
-            l_lwd$12 = l_lwd$12 | wl_data$4$q;
-        end
-        if (ph$q == k_wsel$197) begin
-            l_lwd$12 = l_lwd$12 | wl_data$5$q;
-        end
-        if (ph$q == k_wsel$198) begin
-            l_lwd$12 = l_lwd$12 | wl_data$6$q;
-        end
-        if (ph$q == k_wsel$199) begin
-            l_lwd$12 = l_lwd$12 | wl_data$7$q;
-        end
-        if (ph$q == k_wsel$200) begin
-            l_lwd$12 = l_lwd$12 | wl_data$8$q;
-        end
-        if (ph$q == k_wsel$201) begin
-            l_lwd$12 = l_lwd$12 | wl_data$9$q;
-        end
-        if (ph$q == k_wsel$202) begin
-            l_lwd$12 = l_lwd$12 | wl_data$10$q;
-        end
-        if (ph$q == k_wsel$203) begin
-            l_lwd$12 = l_lwd$12 | wl_data$11$q;
-        end
-        if (ph$q == k_wsel$204) begin
-            l_lwd$12 = l_lwd$12 | wl_data$12$q;
-        end
-        if (ph$q == k_wsel$205) begin
-            l_lwd$12 = l_lwd$12 | wl_data$13$q;
-        end
-        if (ph$q == k_wsel$206) begin
-            l_lwd$12 = l_lwd$12 | wl_data$14$q;
-        end
-        if (ph$q == k_wsel$207) begin
-            l_lwd$12 = l_lwd$12 | wl_data$15$q;
-        end
         l_lwa$12 = k0_ca;
-        if (ph$q == k_wsel$192) begin
-            l_lwa$12 = l_lwa$12 | wl_addr$0$q;
-        end
-        if (ph$q == k_wsel$193) begin
-            l_lwa$12 = l_lwa$12 | wl_addr$1$q;
-        end
-        if (ph$q == k_wsel$194) begin
-            l_lwa$12 = l_lwa$12 | wl_addr$2$q;
-        end
-        if (ph$q == k_wsel$195) begin
-            l_lwa$12 = l_lwa$12 | wl_addr$3$q;
-        end
-        if (ph$q == k_wsel$196) begin
-            l_lwa$12 = l_lwa$12 | wl_addr$4$q;
-        end
-        if (ph$q == k_wsel$197) begin
-            l_lwa$12 = l_lwa$12 | wl_addr$5$q;
-        end
-        if (ph$q == k_wsel$198) begin
-            l_lwa$12 = l_lwa$12 | wl_addr$6$q;
-        end
-        if (ph$q == k_wsel$199) begin
-            l_lwa$12 = l_lwa$12 | wl_addr$7$q;
-        end
-        if (ph$q == k_wsel$200) begin
-            l_lwa$12 = l_lwa$12 | wl_addr$8$q;
-        end
-        if (ph$q == k_wsel$201) begin
-            l_lwa$12 = l_lwa$12 | wl_addr$9$q;
-        end
-        if (ph$q == k_wsel$202) begin
-            l_lwa$12 = l_lwa$12 | wl_addr$10$q;
-        end
-        if (ph$q == k_wsel$203) begin
-            l_lwa$12 = l_lwa$12 | wl_addr$11$q;
-        end
-        if (ph$q == k_wsel$204) begin
-            l_lwa$12 = l_lwa$12 | wl_addr$12$q;
-        end
-        if (ph$q == k_wsel$205) begin
-            l_lwa$12 = l_lwa$12 | wl_addr$13$q;
-        end
-        if (ph$q == k_wsel$206) begin
-            l_lwa$12 = l_lwa$12 | wl_addr$14$q;
-        end
-        if (ph$q == k_wsel$207) begin
-            l_lwa$12 = l_lwa$12 | wl_addr$15$q;
-        end
         l_lwe$12 = 1'b0;
         if (ph$q == k_wsel$192) begin
+            l_bwd$12 = l_bwd$12 | wr_data$0$q;
+            l_bwa$12 = l_bwa$12 | wr_addr$0$q;
+            l_bwe$12 = l_bwe$12 | wr_en$0$q;
+            l_lwd$12 = l_lwd$12 | wl_data$0$q;
+            l_lwa$12 = l_lwa$12 | wl_addr$0$q;
             l_lwe$12 = l_lwe$12 | wl_en$0$q;
         end
         if (ph$q == k_wsel$193) begin
+            l_bwd$12 = l_bwd$12 | wr_data$1$q;
+            l_bwa$12 = l_bwa$12 | wr_addr$1$q;
+            l_bwe$12 = l_bwe$12 | wr_en$1$q;
+            l_lwd$12 = l_lwd$12 | wl_data$1$q;
+            l_lwa$12 = l_lwa$12 | wl_addr$1$q;
             l_lwe$12 = l_lwe$12 | wl_en$1$q;
         end
         if (ph$q == k_wsel$194) begin
+            l_bwd$12 = l_bwd$12 | wr_data$2$q;
+            l_bwa$12 = l_bwa$12 | wr_addr$2$q;
+            l_bwe$12 = l_bwe$12 | wr_en$2$q;
+            l_lwd$12 = l_lwd$12 | wl_data$2$q;
+            l_lwa$12 = l_lwa$12 | wl_addr$2$q;
             l_lwe$12 = l_lwe$12 | wl_en$2$q;
         end
         if (ph$q == k_wsel$195) begin
+            l_bwd$12 = l_bwd$12 | wr_data$3$q;
+            l_bwa$12 = l_bwa$12 | wr_addr$3$q;
+            l_bwe$12 = l_bwe$12 | wr_en$3$q;
+            l_lwd$12 = l_lwd$12 | wl_data$3$q;
+            l_lwa$12 = l_lwa$12 | wl_addr$3$q;
             l_lwe$12 = l_lwe$12 | wl_en$3$q;
         end
         if (ph$q == k_wsel$196) begin
+            l_bwd$12 = l_bwd$12 | wr_data$4$q;
+            l_bwa$12 = l_bwa$12 | wr_addr$4$q;
+            l_bwe$12 = l_bwe$12 | wr_en$4$q;
+            l_lwd$12 = l_lwd$12 | wl_data$4$q;
+            l_lwa$12 = l_lwa$12 | wl_addr$4$q;
             l_lwe$12 = l_lwe$12 | wl_en$4$q;
         end
         if (ph$q == k_wsel$197) begin
+            l_bwd$12 = l_bwd$12 | wr_data$5$q;
+            l_bwa$12 = l_bwa$12 | wr_addr$5$q;
+            l_bwe$12 = l_bwe$12 | wr_en$5$q;
+            l_lwd$12 = l_lwd$12 | wl_data$5$q;
+            l_lwa$12 = l_lwa$12 | wl_addr$5$q;
             l_lwe$12 = l_lwe$12 | wl_en$5$q;
         end
         if (ph$q == k_wsel$198) begin
+            l_bwd$12 = l_bwd$12 | wr_data$6$q;
+            l_bwa$12 = l_bwa$12 | wr_addr$6$q;
+            l_bwe$12 = l_bwe$12 | wr_en$6$q;
+            l_lwd$12 = l_lwd$12 | wl_data$6$q;
+            l_lwa$12 = l_lwa$12 | wl_addr$6$q;
             l_lwe$12 = l_lwe$12 | wl_en$6$q;
         end
         if (ph$q == k_wsel$199) begin
+            l_bwd$12 = l_bwd$12 | wr_data$7$q;
+            l_bwa$12 = l_bwa$12 | wr_addr$7$q;
+            l_bwe$12 = l_bwe$12 | wr_en$7$q;
+            l_lwd$12 = l_lwd$12 | wl_data$7$q;
+            l_lwa$12 = l_lwa$12 | wl_addr$7$q;
             l_lwe$12 = l_lwe$12 | wl_en$7$q;
         end
         if (ph$q == k_wsel$200) begin
+            l_bwd$12 = l_bwd$12 | wr_data$8$q;
+            l_bwa$12 = l_bwa$12 | wr_addr$8$q;
+            l_bwe$12 = l_bwe$12 | wr_en$8$q;
+            l_lwd$12 = l_lwd$12 | wl_data$8$q;
+            l_lwa$12 = l_lwa$12 | wl_addr$8$q;
             l_lwe$12 = l_lwe$12 | wl_en$8$q;
         end
         if (ph$q == k_wsel$201) begin
+            l_bwd$12 = l_bwd$12 | wr_data$9$q;
+            l_bwa$12 = l_bwa$12 | wr_addr$9$q;
+            l_bwe$12 = l_bwe$12 | wr_en$9$q;
+            l_lwd$12 = l_lwd$12 | wl_data$9$q;
+            l_lwa$12 = l_lwa$12 | wl_addr$9$q;
             l_lwe$12 = l_lwe$12 | wl_en$9$q;
         end
         if (ph$q == k_wsel$202) begin
+            l_bwd$12 = l_bwd$12 | wr_data$10$q;
+            l_bwa$12 = l_bwa$12 | wr_addr$10$q;
+            l_bwe$12 = l_bwe$12 | wr_en$10$q;
+            l_lwd$12 = l_lwd$12 | wl_data$10$q;
+            l_lwa$12 = l_lwa$12 | wl_addr$10$q;
             l_lwe$12 = l_lwe$12 | wl_en$10$q;
         end
         if (ph$q == k_wsel$203) begin
+            l_bwd$12 = l_bwd$12 | wr_data$11$q;
+            l_bwa$12 = l_bwa$12 | wr_addr$11$q;
+            l_bwe$12 = l_bwe$12 | wr_en$11$q;
+            l_lwd$12 = l_lwd$12 | wl_data$11$q;
+            l_lwa$12 = l_lwa$12 | wl_addr$11$q;
             l_lwe$12 = l_lwe$12 | wl_en$11$q;
         end
         if (ph$q == k_wsel$204) begin
+            l_bwd$12 = l_bwd$12 | wr_data$12$q;
+            l_bwa$12 = l_bwa$12 | wr_addr$12$q;
+            l_bwe$12 = l_bwe$12 | wr_en$12$q;
+            l_lwd$12 = l_lwd$12 | wl_data$12$q;
+            l_lwa$12 = l_lwa$12 | wl_addr$12$q;
             l_lwe$12 = l_lwe$12 | wl_en$12$q;
         end
         if (ph$q == k_wsel$205) begin
+            l_bwd$12 = l_bwd$12 | wr_data$13$q;
+            l_bwa$12 = l_bwa$12 | wr_addr$13$q;
+            l_bwe$12 = l_bwe$12 | wr_en$13$q;
+            l_lwd$12 = l_lwd$12 | wl_data$13$q;
+            l_lwa$12 = l_lwa$12 | wl_addr$13$q;
             l_lwe$12 = l_lwe$12 | wl_en$13$q;
         end
         if (ph$q == k_wsel$206) begin
+            l_bwd$12 = l_bwd$12 | wr_data$14$q;
+            l_bwa$12 = l_bwa$12 | wr_addr$14$q;
+            l_bwe$12 = l_bwe$12 | wr_en$14$q;
+            l_lwd$12 = l_lwd$12 | wl_data$14$q;
+            l_lwa$12 = l_lwa$12 | wl_addr$14$q;
             l_lwe$12 = l_lwe$12 | wl_en$14$q;
         end
         if (ph$q == k_wsel$207) begin
+            l_bwd$12 = l_bwd$12 | wr_data$15$q;
+            l_bwa$12 = l_bwa$12 | wr_addr$15$q;
+            l_bwe$12 = l_bwe$12 | wr_en$15$q;
+            l_lwd$12 = l_lwd$12 | wl_data$15$q;
+            l_lwa$12 = l_lwa$12 | wl_addr$15$q;
             l_lwe$12 = l_lwe$12 | wl_en$15$q;
         end
         bank$12$write_enable = l_bwe$12;
@@ -35542,297 +34496,137 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$28$write_address = l_lwa$12;
         link$28$write_data = l_lwd$12;
         l_bwd$13 = k0_64;
-        if (ph$q == k_wsel$208) begin
-            l_bwd$13 = l_bwd$13 | wr_data$0$q;
-        end
-        if (ph$q == k_wsel$209) begin
-            l_bwd$13 = l_bwd$13 | wr_data$1$q;
-        end
-        if (ph$q == k_wsel$210) begin
-            l_bwd$13 = l_bwd$13 | wr_data$2$q;
-        end
-        if (ph$q == k_wsel$211) begin
-            l_bwd$13 = l_bwd$13 | wr_data$3$q;
-        end
-        if (ph$q == k_wsel$212) begin
-            l_bwd$13 = l_bwd$13 | wr_data$4$q;
-        end
-        if (ph$q == k_wsel$213) begin
-            l_bwd$13 = l_bwd$13 | wr_data$5$q;
-        end
-        if (ph$q == k_wsel$214) begin
-            l_bwd$13 = l_bwd$13 | wr_data$6$q;
-        end
-        if (ph$q == k_wsel$215) begin
-            l_bwd$13 = l_bwd$13 | wr_data$7$q;
-        end
-        if (ph$q == k_wsel$216) begin
-            l_bwd$13 = l_bwd$13 | wr_data$8$q;
-        end
-        if (ph$q == k_wsel$217) begin
-            l_bwd$13 = l_bwd$13 | wr_data$9$q;
-        end
-        if (ph$q == k_wsel$218) begin
-            l_bwd$13 = l_bwd$13 | wr_data$10$q;
-        end
-        if (ph$q == k_wsel$219) begin
-            l_bwd$13 = l_bwd$13 | wr_data$11$q;
-        end
-        if (ph$q == k_wsel$220) begin
-            l_bwd$13 = l_bwd$13 | wr_data$12$q;
-        end
-        if (ph$q == k_wsel$221) begin
-            l_bwd$13 = l_bwd$13 | wr_data$13$q;
-        end
-        if (ph$q == k_wsel$222) begin
-            l_bwd$13 = l_bwd$13 | wr_data$14$q;
-        end
-        if (ph$q == k_wsel$223) begin
-            l_bwd$13 = l_bwd$13 | wr_data$15$q;
-        end
         l_bwa$13 = k0_ca;
-        if (ph$q == k_wsel$208) begin
-            l_bwa$13 = l_bwa$13 | wr_addr$0$q;
-        end
-        if (ph$q == k_wsel$209) begin
-            l_bwa$13 = l_bwa$13 | wr_addr$1$q;
-        end
-        if (ph$q == k_wsel$210) begin
-            l_bwa$13 = l_bwa$13 | wr_addr$2$q;
-        end
-        if (ph$q == k_wsel$211) begin
-            l_bwa$13 = l_bwa$13 | wr_addr$3$q;
-        end
-        if (ph$q == k_wsel$212) begin
-            l_bwa$13 = l_bwa$13 | wr_addr$4$q;
-        end
-        if (ph$q == k_wsel$213) begin
-            l_bwa$13 = l_bwa$13 | wr_addr$5$q;
-        end
-        if (ph$q == k_wsel$214) begin
-            l_bwa$13 = l_bwa$13 | wr_addr$6$q;
-        end
-        if (ph$q == k_wsel$215) begin
-            l_bwa$13 = l_bwa$13 | wr_addr$7$q;
-        end
-        if (ph$q == k_wsel$216) begin
-            l_bwa$13 = l_bwa$13 | wr_addr$8$q;
-        end
-        if (ph$q == k_wsel$217) begin
-            l_bwa$13 = l_bwa$13 | wr_addr$9$q;
-        end
-        if (ph$q == k_wsel$218) begin
-            l_bwa$13 = l_bwa$13 | wr_addr$10$q;
-        end
-        if (ph$q == k_wsel$219) begin
-            l_bwa$13 = l_bwa$13 | wr_addr$11$q;
-        end
-        if (ph$q == k_wsel$220) begin
-            l_bwa$13 = l_bwa$13 | wr_addr$12$q;
-        end
-        if (ph$q == k_wsel$221) begin
-            l_bwa$13 = l_bwa$13 | wr_addr$13$q;
-        end
-        if (ph$q == k_wsel$222) begin
-            l_bwa$13 = l_bwa$13 | wr_addr$14$q;
-        end
-        if (ph$q == k_wsel$223) begin
-            l_bwa$13 = l_bwa$13 | wr_addr$15$q;
-        end
         l_bwe$13 = 1'b0;
-        if (ph$q == k_wsel$208) begin
-            l_bwe$13 = l_bwe$13 | wr_en$0$q;
-        end
-        if (ph$q == k_wsel$209) begin
-            l_bwe$13 = l_bwe$13 | wr_en$1$q;
-        end
-        if (ph$q == k_wsel$210) begin
-            l_bwe$13 = l_bwe$13 | wr_en$2$q;
-        end
-        if (ph$q == k_wsel$211) begin
-            l_bwe$13 = l_bwe$13 | wr_en$3$q;
-        end
-        if (ph$q == k_wsel$212) begin
-            l_bwe$13 = l_bwe$13 | wr_en$4$q;
-        end
-        if (ph$q == k_wsel$213) begin
-            l_bwe$13 = l_bwe$13 | wr_en$5$q;
-        end
-        if (ph$q == k_wsel$214) begin
-            l_bwe$13 = l_bwe$13 | wr_en$6$q;
-        end
-        if (ph$q == k_wsel$215) begin
-            l_bwe$13 = l_bwe$13 | wr_en$7$q;
-        end
-        if (ph$q == k_wsel$216) begin
-            l_bwe$13 = l_bwe$13 | wr_en$8$q;
-        end
-        if (ph$q == k_wsel$217) begin
-            l_bwe$13 = l_bwe$13 | wr_en$9$q;
-        end
-        if (ph$q == k_wsel$218) begin
-            l_bwe$13 = l_bwe$13 | wr_en$10$q;
-        end
-        if (ph$q == k_wsel$219) begin
-            l_bwe$13 = l_bwe$13 | wr_en$11$q;
-        end
-        if (ph$q == k_wsel$220) begin
-            l_bwe$13 = l_bwe$13 | wr_en$12$q;
-        end
-        if (ph$q == k_wsel$221) begin
-            l_bwe$13 = l_bwe$13 | wr_en$13$q;
-        end
-        if (ph$q == k_wsel$222) begin
-            l_bwe$13 = l_bwe$13 | wr_en$14$q;
-        end
-        if (ph$q == k_wsel$223) begin
-            l_bwe$13 = l_bwe$13 | wr_en$15$q;
-        end
         l_lwd$13 = k0_ca;
-        if (ph$q == k_wsel$208) begin
-            l_lwd$13 = l_lwd$13 | wl_data$0$q;
-        end
-        if (ph$q == k_wsel$209) begin
-            l_lwd$13 = l_lwd$13 | wl_data$1$q;
-        end
-        if (ph$q == k_wsel$210) begin
-            l_lwd$13 = l_lwd$13 | wl_data$2$q;
-        end
-        if (ph$q == k_wsel$211) begin
-            l_lwd$13 = l_lwd$13 | wl_data$3$q;
-        end
-        if (ph$q == k_wsel$212) begin
-            l_lwd$13 = l_lwd$13 | wl_data$4$q;
-        end
-        if (ph$q == k_wsel$213) begin
-            l_lwd$13 = l_lwd$13 | wl_data$5$q;
-        end
-        if (ph$q == k_wsel$214) begin
-            l_lwd$13 = l_lwd$13 | wl_data$6$q;
-        end
-        if (ph$q == k_wsel$215) begin
-            l_lwd$13 = l_lwd$13 | wl_data$7$q;
-        end
-        if (ph$q == k_wsel$216) begin
-            l_lwd$13 = l_lwd$13 | wl_data$8$q;
-        end
-        if (ph$q == k_wsel$217) begin
-            l_lwd$13 = l_lwd$13 | wl_data$9$q;
-        end
-        if (ph$q == k_wsel$218) begin
-            l_lwd$13 = l_lwd$13 | wl_data$10$q;
-        end
-        if (ph$q == k_wsel$219) begin
-            l_lwd$13 = l_lwd$13 | wl_data$11$q;
-        end
-        if (ph$q == k_wsel$220) begin
-            l_lwd$13 = l_lwd$13 | wl_data$12$q;
-        end
-        if (ph$q == k_wsel$221) begin
-            l_lwd$13 = l_lwd$13 | wl_data$13$q;
-        end
-        if (ph$q == k_wsel$222) begin
-            l_lwd$13 = l_lwd$13 | wl_data$14$q;
-        end
-        if (ph$q == k_wsel$223) begin
-            l_lwd$13 = l_lwd$13 | wl_data$15$q;
-        end
         l_lwa$13 = k0_ca;
-        if (ph$q == k_wsel$208) begin
-            l_lwa$13 = l_lwa$13 | wl_addr$0$q;
-        end
-        if (ph$q == k_wsel$209) begin
-            l_lwa$13 = l_lwa$13 | wl_addr$1$q;
-        end
-        if (ph$q == k_wsel$210) begin
-            l_lwa$13 = l_lwa$13 | wl_addr$2$q;
-        end
-        if (ph$q == k_wsel$211) begin
-            l_lwa$13 = l_lwa$13 | wl_addr$3$q;
-        end
-        if (ph$q == k_wsel$212) begin
-            l_lwa$13 = l_lwa$13 | wl_addr$4$q;
-        end
-        if (ph$q == k_wsel$213) begin
-            l_lwa$13 = l_lwa$13 | wl_addr$5$q;
-        end
-        if (ph$q == k_wsel$214) begin
-            l_lwa$13 = l_lwa$13 | wl_addr$6$q;
-        end
-        if (ph$q == k_wsel$215) begin
-            l_lwa$13 = l_lwa$13 | wl_addr$7$q;
-        end
-        if (ph$q == k_wsel$216) begin
-            l_lwa$13 = l_lwa$13 | wl_addr$8$q;
-        end
-        if (ph$q == k_wsel$217) begin
-            l_lwa$13 = l_lwa$13 | wl_addr$9$q;
-        end
-        if (ph$q == k_wsel$218) begin
-            l_lwa$13 = l_lwa$13 | wl_addr$10$q;
-        end
-        if (ph$q == k_wsel$219) begin
-            l_lwa$13 = l_lwa$13 | wl_addr$11$q;
-        end
-        if (ph$q == k_wsel$220) begin
-            l_lwa$13 = l_lwa$13 | wl_addr$12$q;
-        end
-        if (ph$q == k_wsel$221) begin
-            l_lwa$13 = l_lwa$13 | wl_addr$13$q;
-        end
-        if (ph$q == k_wsel$222) begin
-            l_lwa$13 = l_lwa$13 | wl_addr$14$q;
-        end
-        if (ph$q == k_wsel$223) begin
-            l_lwa$13 = l_lwa$13 | wl_addr$15$q;
-        end
         l_lwe$13 = 1'b0;
         if (ph$q == k_wsel$208) begin
+            l_bwd$13 = l_bwd$13 | wr_data$0$q;
+            l_bwa$13 = l_bwa$13 | wr_addr$0$q;
+            l_bwe$13 = l_bwe$13 | wr_en$0$q;
+            l_lwd$13 = l_lwd$13 | wl_data$0$q;
+            l_lwa$13 = l_lwa$13 | wl_addr$0$q;
             l_lwe$13 = l_lwe$13 | wl_en$0$q;
         end
         if (ph$q == k_wsel$209) begin
+            l_bwd$13 = l_bwd$13 | wr_data$1$q;
+            l_bwa$13 = l_bwa$13 | wr_addr$1$q;
+            l_bwe$13 = l_bwe$13 | wr_en$1$q;
+            l_lwd$13 = l_lwd$13 | wl_data$1$q;
+            l_lwa$13 = l_lwa$13 | wl_addr$1$q;
             l_lwe$13 = l_lwe$13 | wl_en$1$q;
         end
         if (ph$q == k_wsel$210) begin
+            l_bwd$13 = l_bwd$13 | wr_data$2$q;
+            l_bwa$13 = l_bwa$13 | wr_addr$2$q;
+            l_bwe$13 = l_bwe$13 | wr_en$2$q;
+            l_lwd$13 = l_lwd$13 | wl_data$2$q;
+            l_lwa$13 = l_lwa$13 | wl_addr$2$q;
             l_lwe$13 = l_lwe$13 | wl_en$2$q;
         end
         if (ph$q == k_wsel$211) begin
+            l_bwd$13 = l_bwd$13 | wr_data$3$q;
+            l_bwa$13 = l_bwa$13 | wr_addr$3$q;
+            l_bwe$13 = l_bwe$13 | wr_en$3$q;
+            l_lwd$13 = l_lwd$13 | wl_data$3$q;
+            l_lwa$13 = l_lwa$13 | wl_addr$3$q;
             l_lwe$13 = l_lwe$13 | wl_en$3$q;
         end
         if (ph$q == k_wsel$212) begin
+            l_bwd$13 = l_bwd$13 | wr_data$4$q;
+            l_bwa$13 = l_bwa$13 | wr_addr$4$q;
+            l_bwe$13 = l_bwe$13 | wr_en$4$q;
+            l_lwd$13 = l_lwd$13 | wl_data$4$q;
+            l_lwa$13 = l_lwa$13 | wl_addr$4$q;
             l_lwe$13 = l_lwe$13 | wl_en$4$q;
         end
         if (ph$q == k_wsel$213) begin
+            l_bwd$13 = l_bwd$13 | wr_data$5$q;
+            l_bwa$13 = l_bwa$13 | wr_addr$5$q;
+            l_bwe$13 = l_bwe$13 | wr_en$5$q;
+            l_lwd$13 = l_lwd$13 | wl_data$5$q;
+            l_lwa$13 = l_lwa$13 | wl_addr$5$q;
             l_lwe$13 = l_lwe$13 | wl_en$5$q;
         end
         if (ph$q == k_wsel$214) begin
+            l_bwd$13 = l_bwd$13 | wr_data$6$q;
+            l_bwa$13 = l_bwa$13 | wr_addr$6$q;
+            l_bwe$13 = l_bwe$13 | wr_en$6$q;
+            l_lwd$13 = l_lwd$13 | wl_data$6$q;
+            l_lwa$13 = l_lwa$13 | wl_addr$6$q;
             l_lwe$13 = l_lwe$13 | wl_en$6$q;
         end
         if (ph$q == k_wsel$215) begin
+            l_bwd$13 = l_bwd$13 | wr_data$7$q;
+            l_bwa$13 = l_bwa$13 | wr_addr$7$q;
+            l_bwe$13 = l_bwe$13 | wr_en$7$q;
+            l_lwd$13 = l_lwd$13 | wl_data$7$q;
+            l_lwa$13 = l_lwa$13 | wl_addr$7$q;
             l_lwe$13 = l_lwe$13 | wl_en$7$q;
         end
         if (ph$q == k_wsel$216) begin
+            l_bwd$13 = l_bwd$13 | wr_data$8$q;
+            l_bwa$13 = l_bwa$13 | wr_addr$8$q;
+            l_bwe$13 = l_bwe$13 | wr_en$8$q;
+            l_lwd$13 = l_lwd$13 | wl_data$8$q;
+            l_lwa$13 = l_lwa$13 | wl_addr$8$q;
             l_lwe$13 = l_lwe$13 | wl_en$8$q;
         end
         if (ph$q == k_wsel$217) begin
+            l_bwd$13 = l_bwd$13 | wr_data$9$q;
+            l_bwa$13 = l_bwa$13 | wr_addr$9$q;
+            l_bwe$13 = l_bwe$13 | wr_en$9$q;
+            l_lwd$13 = l_lwd$13 | wl_data$9$q;
+            l_lwa$13 = l_lwa$13 | wl_addr$9$q;
             l_lwe$13 = l_lwe$13 | wl_en$9$q;
         end
         if (ph$q == k_wsel$218) begin
+            l_bwd$13 = l_bwd$13 | wr_data$10$q;
+            l_bwa$13 = l_bwa$13 | wr_addr$10$q;
+            l_bwe$13 = l_bwe$13 | wr_en$10$q;
+            l_lwd$13 = l_lwd$13 | wl_data$10$q;
+            l_lwa$13 = l_lwa$13 | wl_addr$10$q;
             l_lwe$13 = l_lwe$13 | wl_en$10$q;
         end
         if (ph$q == k_wsel$219) begin
+            l_bwd$13 = l_bwd$13 | wr_data$11$q;
+            l_bwa$13 = l_bwa$13 | wr_addr$11$q;
+            l_bwe$13 = l_bwe$13 | wr_en$11$q;
+            l_lwd$13 = l_lwd$13 | wl_data$11$q;
+            l_lwa$13 = l_lwa$13 | wl_addr$11$q;
             l_lwe$13 = l_lwe$13 | wl_en$11$q;
         end
         if (ph$q == k_wsel$220) begin
+            l_bwd$13 = l_bwd$13 | wr_data$12$q;
+            l_bwa$13 = l_bwa$13 | wr_addr$12$q;
+            l_bwe$13 = l_bwe$13 | wr_en$12$q;
+            l_lwd$13 = l_lwd$13 | wl_data$12$q;
+            l_lwa$13 = l_lwa$13 | wl_addr$12$q;
             l_lwe$13 = l_lwe$13 | wl_en$12$q;
         end
         if (ph$q == k_wsel$221) begin
+            l_bwd$13 = l_bwd$13 | wr_data$13$q;
+            l_bwa$13 = l_bwa$13 | wr_addr$13$q;
+            l_bwe$13 = l_bwe$13 | wr_en$13$q;
+            l_lwd$13 = l_lwd$13 | wl_data$13$q;
+            l_lwa$13 = l_lwa$13 | wl_addr$13$q;
             l_lwe$13 = l_lwe$13 | wl_en$13$q;
         end
         if (ph$q == k_wsel$222) begin
+            l_bwd$13 = l_bwd$13 | wr_data$14$q;
+            l_bwa$13 = l_bwa$13 | wr_addr$14$q;
+            l_bwe$13 = l_bwe$13 | wr_en$14$q;
+            l_lwd$13 = l_lwd$13 | wl_data$14$q;
+            l_lwa$13 = l_lwa$13 | wl_addr$14$q;
             l_lwe$13 = l_lwe$13 | wl_en$14$q;
         end
         if (ph$q == k_wsel$223) begin
+            l_bwd$13 = l_bwd$13 | wr_data$15$q;
+            l_bwa$13 = l_bwa$13 | wr_addr$15$q;
+            l_bwe$13 = l_bwe$13 | wr_en$15$q;
+            l_lwd$13 = l_lwd$13 | wl_data$15$q;
+            l_lwa$13 = l_lwa$13 | wl_addr$15$q;
             l_lwe$13 = l_lwe$13 | wl_en$15$q;
         end
         bank$13$write_enable = l_bwe$13;
@@ -35848,299 +34642,137 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$29$write_address = l_lwa$13;
         link$29$write_data = l_lwd$13;
         l_bwd$14 = k0_64;
-        if (ph$q == k_wsel$224) begin
-            l_bwd$14 = l_bwd$14 | wr_data$0$q;
-        end
-        if (ph$q == k_wsel$225) begin
-            l_bwd$14 = l_bwd$14 | wr_data$1$q;
-        end
-        if (ph$q == k_wsel$226) begin
-            l_bwd$14 = l_bwd$14 | wr_data$2$q;
-        end
-        if (ph$q == k_wsel$227) begin
-            l_bwd$14 = l_bwd$14 | wr_data$3$q;
-        end
-        if (ph$q == k_wsel$228) begin
-            l_bwd$14 = l_bwd$14 | wr_data$4$q;
-        end
-        if (ph$q == k_wsel$229) begin
-            l_bwd$14 = l_bwd$14 | wr_data$5$q;
-        end
-        if (ph$q == k_wsel$230) begin
-            l_bwd$14 = l_bwd$14 | wr_data$6$q;
-        end
-        if (ph$q == k_wsel$231) begin
-            l_bwd$14 = l_bwd$14 | wr_data$7$q;
-        end
-        if (ph$q == k_wsel$232) begin
-            l_bwd$14 = l_bwd$14 | wr_data$8$q;
-        end
-        if (ph$q == k_wsel$233) begin
-            l_bwd$14 = l_bwd$14 | wr_data$9$q;
-        end
-        if (ph$q == k_wsel$234) begin
-            l_bwd$14 = l_bwd$14 | wr_data$10$q;
-        end
-        if (ph$q == k_wsel$235) begin
-            l_bwd$14 = l_bwd$14 | wr_data$11$q;
-        end
-        if (ph$q == k_wsel$236) begin
-            l_bwd$14 = l_bwd$14 | wr_data$12$q;
-        end
-        if (ph$q == k_wsel$237) begin
-            l_bwd$14 = l_bwd$14 | wr_data$13$q;
-        end
-        if (ph$q == k_wsel$238) begin
-            l_bwd$14 = l_bwd$14 | wr_data$14$q;
-        end
-        if (ph$q == k_wsel$239) begin
-            l_bwd$14 = l_bwd$14 | wr_data$15$q;
-        end
         l_bwa$14 = k0_ca;
-        if (ph$q == k_wsel$224) begin
-            l_bwa$14 = l_bwa$14 | wr_addr$0$q;
-        end
-        if (ph$q == k_wsel$225) begin
-            l_bwa$14 = l_bwa$14 | wr_addr$1$q;
-        end
-        if (ph$q == k_wsel$226) begin
-            l_bwa$14 = l_bwa$14 | wr_addr$2$q;
-        end
-        if (ph$q == k_wsel$227) begin
-            l_bwa$14 = l_bwa$14 | wr_addr$3$q;
-        end
-        if (ph$q == k_wsel$228) begin
-            l_bwa$14 = l_bwa$14 | wr_addr$4$q;
-        end
-        if (ph$q == k_wsel$229) begin
-            l_bwa$14 = l_bwa$14 | wr_addr$5$q;
-        end
-        if (ph$q == k_wsel$230) begin
-            l_bwa$14 = l_bwa$14 | wr_addr$6$q;
-        end
-        if (ph$q == k_wsel$231) begin
-            l_bwa$14 = l_bwa$14 | wr_addr$7$q;
-        end
-        if (ph$q == k_wsel$232) begin
-            l_bwa$14 = l_bwa$14 | wr_addr$8$q;
-        end
-        if (ph$q == k_wsel$233) begin
-            l_bwa$14 = l_bwa$14 | wr_addr$9$q;
-        end
-        if (ph$q == k_wsel$234) begin
-            l_bwa$14 = l_bwa$14 | wr_addr$10$q;
-        end
-        if (ph$q == k_wsel$235) begin
-            l_bwa$14 = l_bwa$14 | wr_addr$11$q;
-        end
-        if (ph$q == k_wsel$236) begin
-            l_bwa$14 = l_bwa$14 | wr_addr$12$q;
-        end
-        if (ph$q == k_wsel$237) begin
-            l_bwa$14 = l_bwa$14 | wr_addr$13$q;
-        end
-        if (ph$q == k_wsel$238) begin
-            l_bwa$14 = l_bwa$14 | wr_addr$14$q;
-        end
-        if (ph$q == k_wsel$239) begin
-            l_bwa$14 = l_bwa$14 | wr_addr$15$q;
-        end
         l_bwe$14 = 1'b0;
-        if (ph$q == k_wsel$224) begin
-            l_bwe$14 = l_bwe$14 | wr_en$0$q;
-        end
-        if (ph$q == k_wsel$225) begin
-            l_bwe$14 = l_bwe$14 | wr_en$1$q;
-        end
-        if (ph$q == k_wsel$226) begin
-            l_bwe$14 = l_bwe$14 | wr_en$2$q;
-        end
-        if (ph$q == k_wsel$227) begin
-            l_bwe$14 = l_bwe$14 | wr_en$3$q;
-        end
-        if (ph$q == k_wsel$228) begin
-            l_bwe$14 = l_bwe$14 | wr_en$4$q;
-        end
-        if (ph$q == k_wsel$229) begin
-            l_bwe$14 = l_bwe$14 | wr_en$5$q;
-        end
-        if (ph$q == k_wsel$230) begin
-            l_bwe$14 = l_bwe$14 | wr_en$6$q;
-        end
-        if (ph$q == k_wsel$231) begin
-            l_bwe$14 = l_bwe$14 | wr_en$7$q;
-        end
-        if (ph$q == k_wsel$232) begin
-            l_bwe$14 = l_bwe$14 | wr_en$8$q;
-        end
-        if (ph$q == k_wsel$233) begin
-            l_bwe$14 = l_bwe$14 | wr_en$9$q;
-        end
-        if (ph$q == k_wsel$234) begin
-            l_bwe$14 = l_bwe$14 | wr_en$10$q;
-        end
-        if (ph$q == k_wsel$235) begin
-            l_bwe$14 = l_bwe$14 | wr_en$11$q;
-        end
-        if (ph$q == k_wsel$236) begin
-            l_bwe$14 = l_bwe$14 | wr_en$12$q;
-        end
-        if (ph$q == k_wsel$237) begin
-            l_bwe$14 = l_bwe$14 | wr_en$13$q;
-        end
-        if (ph$q == k_wsel$238) begin
-            l_bwe$14 = l_bwe$14 | wr_en$14$q;
-        end
-        if (ph$q == k_wsel$239) begin
-            l_bwe$14 = l_bwe$14 | wr_en$15$q;
-        end
-    end
-    always @(*) begin
         l_lwd$14 = k0_ca;
-        if (ph$q == k_wsel$224) begin
-            l_lwd$14 = l_lwd$14 | wl_data$0$q;
-        end
-        if (ph$q == k_wsel$225) begin
-            l_lwd$14 = l_lwd$14 | wl_data$1$q;
-        end
-        if (ph$q == k_wsel$226) begin
-            l_lwd$14 = l_lwd$14 | wl_data$2$q;
-        end
-        if (ph$q == k_wsel$227) begin
-            l_lwd$14 = l_lwd$14 | wl_data$3$q;
-        end
-        if (ph$q == k_wsel$228) begin
-            l_lwd$14 = l_lwd$14 | wl_data$4$q;
-        end
-        if (ph$q == k_wsel$229) begin
-            l_lwd$14 = l_lwd$14 | wl_data$5$q;
-        end
-        if (ph$q == k_wsel$230) begin
-            l_lwd$14 = l_lwd$14 | wl_data$6$q;
-        end
-        if (ph$q == k_wsel$231) begin
-            l_lwd$14 = l_lwd$14 | wl_data$7$q;
-        end
-        if (ph$q == k_wsel$232) begin
-            l_lwd$14 = l_lwd$14 | wl_data$8$q;
-        end
-        if (ph$q == k_wsel$233) begin
-            l_lwd$14 = l_lwd$14 | wl_data$9$q;
-        end
-        if (ph$q == k_wsel$234) begin
-            l_lwd$14 = l_lwd$14 | wl_data$10$q;
-        end
-        if (ph$q == k_wsel$235) begin
-            l_lwd$14 = l_lwd$14 | wl_data$11$q;
-        end
-        if (ph$q == k_wsel$236) begin
-            l_lwd$14 = l_lwd$14 | wl_data$12$q;
-        end
-        if (ph$q == k_wsel$237) begin
-            l_lwd$14 = l_lwd$14 | wl_data$13$q;
-        end
-        if (ph$q == k_wsel$238) begin
-            l_lwd$14 = l_lwd$14 | wl_data$14$q;
-        end
-        if (ph$q == k_wsel$239) begin
-            l_lwd$14 = l_lwd$14 | wl_data$15$q;
-        end
         l_lwa$14 = k0_ca;
-        if (ph$q == k_wsel$224) begin
-            l_lwa$14 = l_lwa$14 | wl_addr$0$q;
-        end
-        if (ph$q == k_wsel$225) begin
-            l_lwa$14 = l_lwa$14 | wl_addr$1$q;
-        end
-        if (ph$q == k_wsel$226) begin
-            l_lwa$14 = l_lwa$14 | wl_addr$2$q;
-        end
-        if (ph$q == k_wsel$227) begin
-            l_lwa$14 = l_lwa$14 | wl_addr$3$q;
-        end
-        if (ph$q == k_wsel$228) begin
-            l_lwa$14 = l_lwa$14 | wl_addr$4$q;
-        end
-        if (ph$q == k_wsel$229) begin
-            l_lwa$14 = l_lwa$14 | wl_addr$5$q;
-        end
-        if (ph$q == k_wsel$230) begin
-            l_lwa$14 = l_lwa$14 | wl_addr$6$q;
-        end
-        if (ph$q == k_wsel$231) begin
-            l_lwa$14 = l_lwa$14 | wl_addr$7$q;
-        end
-        if (ph$q == k_wsel$232) begin
-            l_lwa$14 = l_lwa$14 | wl_addr$8$q;
-        end
-        if (ph$q == k_wsel$233) begin
-            l_lwa$14 = l_lwa$14 | wl_addr$9$q;
-        end
-        if (ph$q == k_wsel$234) begin
-            l_lwa$14 = l_lwa$14 | wl_addr$10$q;
-        end
-        if (ph$q == k_wsel$235) begin
-            l_lwa$14 = l_lwa$14 | wl_addr$11$q;
-        end
-        if (ph$q == k_wsel$236) begin
-            l_lwa$14 = l_lwa$14 | wl_addr$12$q;
-        end
-        if (ph$q == k_wsel$237) begin
-            l_lwa$14 = l_lwa$14 | wl_addr$13$q;
-        end
-        if (ph$q == k_wsel$238) begin
-            l_lwa$14 = l_lwa$14 | wl_addr$14$q;
-        end
-        if (ph$q == k_wsel$239) begin
-            l_lwa$14 = l_lwa$14 | wl_addr$15$q;
-        end
         l_lwe$14 = 1'b0;
         if (ph$q == k_wsel$224) begin
+            l_bwd$14 = l_bwd$14 | wr_data$0$q;
+            l_bwa$14 = l_bwa$14 | wr_addr$0$q;
+            l_bwe$14 = l_bwe$14 | wr_en$0$q;
+            l_lwd$14 = l_lwd$14 | wl_data$0$q;
+            l_lwa$14 = l_lwa$14 | wl_addr$0$q;
             l_lwe$14 = l_lwe$14 | wl_en$0$q;
         end
         if (ph$q == k_wsel$225) begin
+            l_bwd$14 = l_bwd$14 | wr_data$1$q;
+            l_bwa$14 = l_bwa$14 | wr_addr$1$q;
+            l_bwe$14 = l_bwe$14 | wr_en$1$q;
+            l_lwd$14 = l_lwd$14 | wl_data$1$q;
+            l_lwa$14 = l_lwa$14 | wl_addr$1$q;
             l_lwe$14 = l_lwe$14 | wl_en$1$q;
         end
         if (ph$q == k_wsel$226) begin
+            l_bwd$14 = l_bwd$14 | wr_data$2$q;
+            l_bwa$14 = l_bwa$14 | wr_addr$2$q;
+            l_bwe$14 = l_bwe$14 | wr_en$2$q;
+            l_lwd$14 = l_lwd$14 | wl_data$2$q;
+            l_lwa$14 = l_lwa$14 | wl_addr$2$q;
             l_lwe$14 = l_lwe$14 | wl_en$2$q;
         end
         if (ph$q == k_wsel$227) begin
+            l_bwd$14 = l_bwd$14 | wr_data$3$q;
+            l_bwa$14 = l_bwa$14 | wr_addr$3$q;
+            l_bwe$14 = l_bwe$14 | wr_en$3$q;
+            l_lwd$14 = l_lwd$14 | wl_data$3$q;
+            l_lwa$14 = l_lwa$14 | wl_addr$3$q;
             l_lwe$14 = l_lwe$14 | wl_en$3$q;
         end
         if (ph$q == k_wsel$228) begin
+            l_bwd$14 = l_bwd$14 | wr_data$4$q;
+            l_bwa$14 = l_bwa$14 | wr_addr$4$q;
+            l_bwe$14 = l_bwe$14 | wr_en$4$q;
+            l_lwd$14 = l_lwd$14 | wl_data$4$q;
+            l_lwa$14 = l_lwa$14 | wl_addr$4$q;
             l_lwe$14 = l_lwe$14 | wl_en$4$q;
         end
         if (ph$q == k_wsel$229) begin
+            l_bwd$14 = l_bwd$14 | wr_data$5$q;
+            l_bwa$14 = l_bwa$14 | wr_addr$5$q;
+            l_bwe$14 = l_bwe$14 | wr_en$5$q;
+            l_lwd$14 = l_lwd$14 | wl_data$5$q;
+            l_lwa$14 = l_lwa$14 | wl_addr$5$q;
             l_lwe$14 = l_lwe$14 | wl_en$5$q;
         end
         if (ph$q == k_wsel$230) begin
+            l_bwd$14 = l_bwd$14 | wr_data$6$q;
+            l_bwa$14 = l_bwa$14 | wr_addr$6$q;
+            l_bwe$14 = l_bwe$14 | wr_en$6$q;
+            l_lwd$14 = l_lwd$14 | wl_data$6$q;
+            l_lwa$14 = l_lwa$14 | wl_addr$6$q;
             l_lwe$14 = l_lwe$14 | wl_en$6$q;
         end
         if (ph$q == k_wsel$231) begin
+            l_bwd$14 = l_bwd$14 | wr_data$7$q;
+            l_bwa$14 = l_bwa$14 | wr_addr$7$q;
+            l_bwe$14 = l_bwe$14 | wr_en$7$q;
+            l_lwd$14 = l_lwd$14 | wl_data$7$q;
+            l_lwa$14 = l_lwa$14 | wl_addr$7$q;
             l_lwe$14 = l_lwe$14 | wl_en$7$q;
         end
         if (ph$q == k_wsel$232) begin
+            l_bwd$14 = l_bwd$14 | wr_data$8$q;
+            l_bwa$14 = l_bwa$14 | wr_addr$8$q;
+            l_bwe$14 = l_bwe$14 | wr_en$8$q;
+            l_lwd$14 = l_lwd$14 | wl_data$8$q;
+            l_lwa$14 = l_lwa$14 | wl_addr$8$q;
             l_lwe$14 = l_lwe$14 | wl_en$8$q;
         end
         if (ph$q == k_wsel$233) begin
+            l_bwd$14 = l_bwd$14 | wr_data$9$q;
+            l_bwa$14 = l_bwa$14 | wr_addr$9$q;
+            l_bwe$14 = l_bwe$14 | wr_en$9$q;
+            l_lwd$14 = l_lwd$14 | wl_data$9$q;
+            l_lwa$14 = l_lwa$14 | wl_addr$9$q;
             l_lwe$14 = l_lwe$14 | wl_en$9$q;
         end
         if (ph$q == k_wsel$234) begin
+            l_bwd$14 = l_bwd$14 | wr_data$10$q;
+            l_bwa$14 = l_bwa$14 | wr_addr$10$q;
+            l_bwe$14 = l_bwe$14 | wr_en$10$q;
+            l_lwd$14 = l_lwd$14 | wl_data$10$q;
+            l_lwa$14 = l_lwa$14 | wl_addr$10$q;
             l_lwe$14 = l_lwe$14 | wl_en$10$q;
         end
         if (ph$q == k_wsel$235) begin
+            l_bwd$14 = l_bwd$14 | wr_data$11$q;
+            l_bwa$14 = l_bwa$14 | wr_addr$11$q;
+            l_bwe$14 = l_bwe$14 | wr_en$11$q;
+            l_lwd$14 = l_lwd$14 | wl_data$11$q;
+            l_lwa$14 = l_lwa$14 | wl_addr$11$q;
             l_lwe$14 = l_lwe$14 | wl_en$11$q;
         end
         if (ph$q == k_wsel$236) begin
+            l_bwd$14 = l_bwd$14 | wr_data$12$q;
+            l_bwa$14 = l_bwa$14 | wr_addr$12$q;
+            l_bwe$14 = l_bwe$14 | wr_en$12$q;
+            l_lwd$14 = l_lwd$14 | wl_data$12$q;
+            l_lwa$14 = l_lwa$14 | wl_addr$12$q;
             l_lwe$14 = l_lwe$14 | wl_en$12$q;
         end
         if (ph$q == k_wsel$237) begin
+            l_bwd$14 = l_bwd$14 | wr_data$13$q;
+            l_bwa$14 = l_bwa$14 | wr_addr$13$q;
+            l_bwe$14 = l_bwe$14 | wr_en$13$q;
+            l_lwd$14 = l_lwd$14 | wl_data$13$q;
+            l_lwa$14 = l_lwa$14 | wl_addr$13$q;
             l_lwe$14 = l_lwe$14 | wl_en$13$q;
         end
         if (ph$q == k_wsel$238) begin
+            l_bwd$14 = l_bwd$14 | wr_data$14$q;
+            l_bwa$14 = l_bwa$14 | wr_addr$14$q;
+            l_bwe$14 = l_bwe$14 | wr_en$14$q;
+            l_lwd$14 = l_lwd$14 | wl_data$14$q;
+            l_lwa$14 = l_lwa$14 | wl_addr$14$q;
             l_lwe$14 = l_lwe$14 | wl_en$14$q;
         end
         if (ph$q == k_wsel$239) begin
+            l_bwd$14 = l_bwd$14 | wr_data$15$q;
+            l_bwa$14 = l_bwa$14 | wr_addr$15$q;
+            l_bwe$14 = l_bwe$14 | wr_en$15$q;
+            l_lwd$14 = l_lwd$14 | wl_data$15$q;
+            l_lwa$14 = l_lwa$14 | wl_addr$15$q;
             l_lwe$14 = l_lwe$14 | wl_en$15$q;
         end
         bank$14$write_enable = l_bwe$14;
@@ -36156,297 +34788,137 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$30$write_address = l_lwa$14;
         link$30$write_data = l_lwd$14;
         l_bwd$15 = k0_64;
-        if (ph$q == k_wsel$240) begin
-            l_bwd$15 = l_bwd$15 | wr_data$0$q;
-        end
-        if (ph$q == k_wsel$241) begin
-            l_bwd$15 = l_bwd$15 | wr_data$1$q;
-        end
-        if (ph$q == k_wsel$242) begin
-            l_bwd$15 = l_bwd$15 | wr_data$2$q;
-        end
-        if (ph$q == k_wsel$243) begin
-            l_bwd$15 = l_bwd$15 | wr_data$3$q;
-        end
-        if (ph$q == k_wsel$244) begin
-            l_bwd$15 = l_bwd$15 | wr_data$4$q;
-        end
-        if (ph$q == k_wsel$245) begin
-            l_bwd$15 = l_bwd$15 | wr_data$5$q;
-        end
-        if (ph$q == k_wsel$246) begin
-            l_bwd$15 = l_bwd$15 | wr_data$6$q;
-        end
-        if (ph$q == k_wsel$247) begin
-            l_bwd$15 = l_bwd$15 | wr_data$7$q;
-        end
-        if (ph$q == k_wsel$248) begin
-            l_bwd$15 = l_bwd$15 | wr_data$8$q;
-        end
-        if (ph$q == k_wsel$249) begin
-            l_bwd$15 = l_bwd$15 | wr_data$9$q;
-        end
-        if (ph$q == k_wsel$250) begin
-            l_bwd$15 = l_bwd$15 | wr_data$10$q;
-        end
-        if (ph$q == k_wsel$251) begin
-            l_bwd$15 = l_bwd$15 | wr_data$11$q;
-        end
-        if (ph$q == k_wsel$252) begin
-            l_bwd$15 = l_bwd$15 | wr_data$12$q;
-        end
-        if (ph$q == k_wsel$253) begin
-            l_bwd$15 = l_bwd$15 | wr_data$13$q;
-        end
-        if (ph$q == k_wsel$254) begin
-            l_bwd$15 = l_bwd$15 | wr_data$14$q;
-        end
-        if (ph$q == k_wsel$255) begin
-            l_bwd$15 = l_bwd$15 | wr_data$15$q;
-        end
         l_bwa$15 = k0_ca;
-        if (ph$q == k_wsel$240) begin
-            l_bwa$15 = l_bwa$15 | wr_addr$0$q;
-        end
-        if (ph$q == k_wsel$241) begin
-            l_bwa$15 = l_bwa$15 | wr_addr$1$q;
-        end
-        if (ph$q == k_wsel$242) begin
-            l_bwa$15 = l_bwa$15 | wr_addr$2$q;
-        end
-        if (ph$q == k_wsel$243) begin
-            l_bwa$15 = l_bwa$15 | wr_addr$3$q;
-        end
-        if (ph$q == k_wsel$244) begin
-            l_bwa$15 = l_bwa$15 | wr_addr$4$q;
-        end
-        if (ph$q == k_wsel$245) begin
-            l_bwa$15 = l_bwa$15 | wr_addr$5$q;
-        end
-        if (ph$q == k_wsel$246) begin
-            l_bwa$15 = l_bwa$15 | wr_addr$6$q;
-        end
-        if (ph$q == k_wsel$247) begin
-            l_bwa$15 = l_bwa$15 | wr_addr$7$q;
-        end
-        if (ph$q == k_wsel$248) begin
-            l_bwa$15 = l_bwa$15 | wr_addr$8$q;
-        end
-        if (ph$q == k_wsel$249) begin
-            l_bwa$15 = l_bwa$15 | wr_addr$9$q;
-        end
-        if (ph$q == k_wsel$250) begin
-            l_bwa$15 = l_bwa$15 | wr_addr$10$q;
-        end
-        if (ph$q == k_wsel$251) begin
-            l_bwa$15 = l_bwa$15 | wr_addr$11$q;
-        end
-        if (ph$q == k_wsel$252) begin
-            l_bwa$15 = l_bwa$15 | wr_addr$12$q;
-        end
-        if (ph$q == k_wsel$253) begin
-            l_bwa$15 = l_bwa$15 | wr_addr$13$q;
-        end
-        if (ph$q == k_wsel$254) begin
-            l_bwa$15 = l_bwa$15 | wr_addr$14$q;
-        end
-        if (ph$q == k_wsel$255) begin
-            l_bwa$15 = l_bwa$15 | wr_addr$15$q;
-        end
         l_bwe$15 = 1'b0;
-        if (ph$q == k_wsel$240) begin
-            l_bwe$15 = l_bwe$15 | wr_en$0$q;
-        end
-        if (ph$q == k_wsel$241) begin
-            l_bwe$15 = l_bwe$15 | wr_en$1$q;
-        end
-        if (ph$q == k_wsel$242) begin
-            l_bwe$15 = l_bwe$15 | wr_en$2$q;
-        end
-        if (ph$q == k_wsel$243) begin
-            l_bwe$15 = l_bwe$15 | wr_en$3$q;
-        end
-        if (ph$q == k_wsel$244) begin
-            l_bwe$15 = l_bwe$15 | wr_en$4$q;
-        end
-        if (ph$q == k_wsel$245) begin
-            l_bwe$15 = l_bwe$15 | wr_en$5$q;
-        end
-        if (ph$q == k_wsel$246) begin
-            l_bwe$15 = l_bwe$15 | wr_en$6$q;
-        end
-        if (ph$q == k_wsel$247) begin
-            l_bwe$15 = l_bwe$15 | wr_en$7$q;
-        end
-        if (ph$q == k_wsel$248) begin
-            l_bwe$15 = l_bwe$15 | wr_en$8$q;
-        end
-        if (ph$q == k_wsel$249) begin
-            l_bwe$15 = l_bwe$15 | wr_en$9$q;
-        end
-        if (ph$q == k_wsel$250) begin
-            l_bwe$15 = l_bwe$15 | wr_en$10$q;
-        end
-        if (ph$q == k_wsel$251) begin
-            l_bwe$15 = l_bwe$15 | wr_en$11$q;
-        end
-        if (ph$q == k_wsel$252) begin
-            l_bwe$15 = l_bwe$15 | wr_en$12$q;
-        end
-        if (ph$q == k_wsel$253) begin
-            l_bwe$15 = l_bwe$15 | wr_en$13$q;
-        end
-        if (ph$q == k_wsel$254) begin
-            l_bwe$15 = l_bwe$15 | wr_en$14$q;
-        end
-        if (ph$q == k_wsel$255) begin
-            l_bwe$15 = l_bwe$15 | wr_en$15$q;
-        end
         l_lwd$15 = k0_ca;
-        if (ph$q == k_wsel$240) begin
-            l_lwd$15 = l_lwd$15 | wl_data$0$q;
-        end
-        if (ph$q == k_wsel$241) begin
-            l_lwd$15 = l_lwd$15 | wl_data$1$q;
-        end
-        if (ph$q == k_wsel$242) begin
-            l_lwd$15 = l_lwd$15 | wl_data$2$q;
-        end
-        if (ph$q == k_wsel$243) begin
-            l_lwd$15 = l_lwd$15 | wl_data$3$q;
-        end
-        if (ph$q == k_wsel$244) begin
-            l_lwd$15 = l_lwd$15 | wl_data$4$q;
-        end
-        if (ph$q == k_wsel$245) begin
-            l_lwd$15 = l_lwd$15 | wl_data$5$q;
-        end
-        if (ph$q == k_wsel$246) begin
-            l_lwd$15 = l_lwd$15 | wl_data$6$q;
-        end
-        if (ph$q == k_wsel$247) begin
-            l_lwd$15 = l_lwd$15 | wl_data$7$q;
-        end
-        if (ph$q == k_wsel$248) begin
-            l_lwd$15 = l_lwd$15 | wl_data$8$q;
-        end
-        if (ph$q == k_wsel$249) begin
-            l_lwd$15 = l_lwd$15 | wl_data$9$q;
-        end
-        if (ph$q == k_wsel$250) begin
-            l_lwd$15 = l_lwd$15 | wl_data$10$q;
-        end
-        if (ph$q == k_wsel$251) begin
-            l_lwd$15 = l_lwd$15 | wl_data$11$q;
-        end
-        if (ph$q == k_wsel$252) begin
-            l_lwd$15 = l_lwd$15 | wl_data$12$q;
-        end
-        if (ph$q == k_wsel$253) begin
-            l_lwd$15 = l_lwd$15 | wl_data$13$q;
-        end
-        if (ph$q == k_wsel$254) begin
-            l_lwd$15 = l_lwd$15 | wl_data$14$q;
-        end
-        if (ph$q == k_wsel$255) begin
-            l_lwd$15 = l_lwd$15 | wl_data$15$q;
-        end
         l_lwa$15 = k0_ca;
-        if (ph$q == k_wsel$240) begin
-            l_lwa$15 = l_lwa$15 | wl_addr$0$q;
-        end
-        if (ph$q == k_wsel$241) begin
-            l_lwa$15 = l_lwa$15 | wl_addr$1$q;
-        end
-        if (ph$q == k_wsel$242) begin
-            l_lwa$15 = l_lwa$15 | wl_addr$2$q;
-        end
-        if (ph$q == k_wsel$243) begin
-            l_lwa$15 = l_lwa$15 | wl_addr$3$q;
-        end
-        if (ph$q == k_wsel$244) begin
-            l_lwa$15 = l_lwa$15 | wl_addr$4$q;
-        end
-        if (ph$q == k_wsel$245) begin
-            l_lwa$15 = l_lwa$15 | wl_addr$5$q;
-        end
-        if (ph$q == k_wsel$246) begin
-            l_lwa$15 = l_lwa$15 | wl_addr$6$q;
-        end
-        if (ph$q == k_wsel$247) begin
-            l_lwa$15 = l_lwa$15 | wl_addr$7$q;
-        end
-        if (ph$q == k_wsel$248) begin
-            l_lwa$15 = l_lwa$15 | wl_addr$8$q;
-        end
-        if (ph$q == k_wsel$249) begin
-            l_lwa$15 = l_lwa$15 | wl_addr$9$q;
-        end
-        if (ph$q == k_wsel$250) begin
-            l_lwa$15 = l_lwa$15 | wl_addr$10$q;
-        end
-        if (ph$q == k_wsel$251) begin
-            l_lwa$15 = l_lwa$15 | wl_addr$11$q;
-        end
-        if (ph$q == k_wsel$252) begin
-            l_lwa$15 = l_lwa$15 | wl_addr$12$q;
-        end
-        if (ph$q == k_wsel$253) begin
-            l_lwa$15 = l_lwa$15 | wl_addr$13$q;
-        end
-        if (ph$q == k_wsel$254) begin
-            l_lwa$15 = l_lwa$15 | wl_addr$14$q;
-        end
-        if (ph$q == k_wsel$255) begin
-            l_lwa$15 = l_lwa$15 | wl_addr$15$q;
-        end
         l_lwe$15 = 1'b0;
         if (ph$q == k_wsel$240) begin
+            l_bwd$15 = l_bwd$15 | wr_data$0$q;
+            l_bwa$15 = l_bwa$15 | wr_addr$0$q;
+            l_bwe$15 = l_bwe$15 | wr_en$0$q;
+            l_lwd$15 = l_lwd$15 | wl_data$0$q;
+            l_lwa$15 = l_lwa$15 | wl_addr$0$q;
             l_lwe$15 = l_lwe$15 | wl_en$0$q;
         end
         if (ph$q == k_wsel$241) begin
+            l_bwd$15 = l_bwd$15 | wr_data$1$q;
+            l_bwa$15 = l_bwa$15 | wr_addr$1$q;
+            l_bwe$15 = l_bwe$15 | wr_en$1$q;
+            l_lwd$15 = l_lwd$15 | wl_data$1$q;
+            l_lwa$15 = l_lwa$15 | wl_addr$1$q;
             l_lwe$15 = l_lwe$15 | wl_en$1$q;
         end
         if (ph$q == k_wsel$242) begin
+            l_bwd$15 = l_bwd$15 | wr_data$2$q;
+            l_bwa$15 = l_bwa$15 | wr_addr$2$q;
+            l_bwe$15 = l_bwe$15 | wr_en$2$q;
+            l_lwd$15 = l_lwd$15 | wl_data$2$q;
+            l_lwa$15 = l_lwa$15 | wl_addr$2$q;
             l_lwe$15 = l_lwe$15 | wl_en$2$q;
         end
         if (ph$q == k_wsel$243) begin
+            l_bwd$15 = l_bwd$15 | wr_data$3$q;
+            l_bwa$15 = l_bwa$15 | wr_addr$3$q;
+            l_bwe$15 = l_bwe$15 | wr_en$3$q;
+            l_lwd$15 = l_lwd$15 | wl_data$3$q;
+            l_lwa$15 = l_lwa$15 | wl_addr$3$q;
             l_lwe$15 = l_lwe$15 | wl_en$3$q;
         end
         if (ph$q == k_wsel$244) begin
+            l_bwd$15 = l_bwd$15 | wr_data$4$q;
+            l_bwa$15 = l_bwa$15 | wr_addr$4$q;
+            l_bwe$15 = l_bwe$15 | wr_en$4$q;
+            l_lwd$15 = l_lwd$15 | wl_data$4$q;
+            l_lwa$15 = l_lwa$15 | wl_addr$4$q;
             l_lwe$15 = l_lwe$15 | wl_en$4$q;
         end
         if (ph$q == k_wsel$245) begin
+            l_bwd$15 = l_bwd$15 | wr_data$5$q;
+            l_bwa$15 = l_bwa$15 | wr_addr$5$q;
+            l_bwe$15 = l_bwe$15 | wr_en$5$q;
+            l_lwd$15 = l_lwd$15 | wl_data$5$q;
+            l_lwa$15 = l_lwa$15 | wl_addr$5$q;
             l_lwe$15 = l_lwe$15 | wl_en$5$q;
         end
         if (ph$q == k_wsel$246) begin
+            l_bwd$15 = l_bwd$15 | wr_data$6$q;
+            l_bwa$15 = l_bwa$15 | wr_addr$6$q;
+            l_bwe$15 = l_bwe$15 | wr_en$6$q;
+            l_lwd$15 = l_lwd$15 | wl_data$6$q;
+            l_lwa$15 = l_lwa$15 | wl_addr$6$q;
             l_lwe$15 = l_lwe$15 | wl_en$6$q;
         end
         if (ph$q == k_wsel$247) begin
+            l_bwd$15 = l_bwd$15 | wr_data$7$q;
+            l_bwa$15 = l_bwa$15 | wr_addr$7$q;
+            l_bwe$15 = l_bwe$15 | wr_en$7$q;
+            l_lwd$15 = l_lwd$15 | wl_data$7$q;
+            l_lwa$15 = l_lwa$15 | wl_addr$7$q;
             l_lwe$15 = l_lwe$15 | wl_en$7$q;
         end
         if (ph$q == k_wsel$248) begin
+            l_bwd$15 = l_bwd$15 | wr_data$8$q;
+            l_bwa$15 = l_bwa$15 | wr_addr$8$q;
+            l_bwe$15 = l_bwe$15 | wr_en$8$q;
+            l_lwd$15 = l_lwd$15 | wl_data$8$q;
+            l_lwa$15 = l_lwa$15 | wl_addr$8$q;
             l_lwe$15 = l_lwe$15 | wl_en$8$q;
         end
         if (ph$q == k_wsel$249) begin
+            l_bwd$15 = l_bwd$15 | wr_data$9$q;
+            l_bwa$15 = l_bwa$15 | wr_addr$9$q;
+            l_bwe$15 = l_bwe$15 | wr_en$9$q;
+            l_lwd$15 = l_lwd$15 | wl_data$9$q;
+            l_lwa$15 = l_lwa$15 | wl_addr$9$q;
             l_lwe$15 = l_lwe$15 | wl_en$9$q;
         end
         if (ph$q == k_wsel$250) begin
+            l_bwd$15 = l_bwd$15 | wr_data$10$q;
+            l_bwa$15 = l_bwa$15 | wr_addr$10$q;
+            l_bwe$15 = l_bwe$15 | wr_en$10$q;
+            l_lwd$15 = l_lwd$15 | wl_data$10$q;
+            l_lwa$15 = l_lwa$15 | wl_addr$10$q;
             l_lwe$15 = l_lwe$15 | wl_en$10$q;
         end
         if (ph$q == k_wsel$251) begin
+            l_bwd$15 = l_bwd$15 | wr_data$11$q;
+            l_bwa$15 = l_bwa$15 | wr_addr$11$q;
+            l_bwe$15 = l_bwe$15 | wr_en$11$q;
+            l_lwd$15 = l_lwd$15 | wl_data$11$q;
+            l_lwa$15 = l_lwa$15 | wl_addr$11$q;
             l_lwe$15 = l_lwe$15 | wl_en$11$q;
         end
         if (ph$q == k_wsel$252) begin
+            l_bwd$15 = l_bwd$15 | wr_data$12$q;
+            l_bwa$15 = l_bwa$15 | wr_addr$12$q;
+            l_bwe$15 = l_bwe$15 | wr_en$12$q;
+            l_lwd$15 = l_lwd$15 | wl_data$12$q;
+            l_lwa$15 = l_lwa$15 | wl_addr$12$q;
             l_lwe$15 = l_lwe$15 | wl_en$12$q;
         end
         if (ph$q == k_wsel$253) begin
+            l_bwd$15 = l_bwd$15 | wr_data$13$q;
+            l_bwa$15 = l_bwa$15 | wr_addr$13$q;
+            l_bwe$15 = l_bwe$15 | wr_en$13$q;
+            l_lwd$15 = l_lwd$15 | wl_data$13$q;
+            l_lwa$15 = l_lwa$15 | wl_addr$13$q;
             l_lwe$15 = l_lwe$15 | wl_en$13$q;
         end
         if (ph$q == k_wsel$254) begin
+            l_bwd$15 = l_bwd$15 | wr_data$14$q;
+            l_bwa$15 = l_bwa$15 | wr_addr$14$q;
+            l_bwe$15 = l_bwe$15 | wr_en$14$q;
+            l_lwd$15 = l_lwd$15 | wl_data$14$q;
+            l_lwa$15 = l_lwa$15 | wl_addr$14$q;
             l_lwe$15 = l_lwe$15 | wl_en$14$q;
         end
         if (ph$q == k_wsel$255) begin
+            l_bwd$15 = l_bwd$15 | wr_data$15$q;
+            l_bwa$15 = l_bwa$15 | wr_addr$15$q;
+            l_bwe$15 = l_bwe$15 | wr_en$15$q;
+            l_lwd$15 = l_lwd$15 | wl_data$15$q;
+            l_lwa$15 = l_lwa$15 | wl_addr$15$q;
             l_lwe$15 = l_lwe$15 | wl_en$15$q;
         end
         bank$15$write_enable = l_bwe$15;
@@ -36462,107 +34934,71 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$31$write_address = l_lwa$15;
         link$31$write_data = l_lwd$15;
         l_ra$0 = k0_ca;
-        if (ph$q == k_slot$0) begin
-            l_ra$0 = l_ra$0 | rd_addr$0$q;
-        end
-        if (ph$q == k_slot$1) begin
-            l_ra$0 = l_ra$0 | rd_addr$1$q;
-        end
-        if (ph$q == k_slot$2) begin
-            l_ra$0 = l_ra$0 | rd_addr$2$q;
-        end
-        if (ph$q == k_slot$3) begin
-            l_ra$0 = l_ra$0 | rd_addr$3$q;
-        end
-        if (ph$q == k_slot$4) begin
-            l_ra$0 = l_ra$0 | rd_addr$4$q;
-        end
-        if (ph$q == k_slot$5) begin
-            l_ra$0 = l_ra$0 | rd_addr$5$q;
-        end
-        if (ph$q == k_slot$6) begin
-            l_ra$0 = l_ra$0 | rd_addr$6$q;
-        end
-        if (ph$q == k_slot$7) begin
-            l_ra$0 = l_ra$0 | rd_addr$7$q;
-        end
-        if (ph$q == k_slot$8) begin
-            l_ra$0 = l_ra$0 | rd_addr$8$q;
-        end
-        if (ph$q == k_slot$9) begin
-            l_ra$0 = l_ra$0 | rd_addr$9$q;
-        end
-        if (ph$q == k_slot$10) begin
-            l_ra$0 = l_ra$0 | rd_addr$10$q;
-        end
-        if (ph$q == k_slot$11) begin
-            l_ra$0 = l_ra$0 | rd_addr$11$q;
-        end
-        if (ph$q == k_slot$12) begin
-            l_ra$0 = l_ra$0 | rd_addr$12$q;
-        end
-        if (ph$q == k_slot$13) begin
-            l_ra$0 = l_ra$0 | rd_addr$13$q;
-        end
-        if (ph$q == k_slot$14) begin
-            l_ra$0 = l_ra$0 | rd_addr$14$q;
-        end
-        if (ph$q == k_slot$15) begin
-            l_ra$0 = l_ra$0 | rd_addr$15$q;
-        end
-        fl$0$push_data = k0_ca;
-        fl$0$push_data = l_ra$0;
         l_ren$0 = 1'b0;
         if (ph$q == k_slot$0) begin
+            l_ra$0 = l_ra$0 | rd_addr$0$q;
             l_ren$0 = l_ren$0 | rd_en$0$q;
         end
         if (ph$q == k_slot$1) begin
+            l_ra$0 = l_ra$0 | rd_addr$1$q;
             l_ren$0 = l_ren$0 | rd_en$1$q;
         end
         if (ph$q == k_slot$2) begin
+            l_ra$0 = l_ra$0 | rd_addr$2$q;
             l_ren$0 = l_ren$0 | rd_en$2$q;
         end
         if (ph$q == k_slot$3) begin
+            l_ra$0 = l_ra$0 | rd_addr$3$q;
             l_ren$0 = l_ren$0 | rd_en$3$q;
         end
         if (ph$q == k_slot$4) begin
+            l_ra$0 = l_ra$0 | rd_addr$4$q;
             l_ren$0 = l_ren$0 | rd_en$4$q;
         end
         if (ph$q == k_slot$5) begin
+            l_ra$0 = l_ra$0 | rd_addr$5$q;
             l_ren$0 = l_ren$0 | rd_en$5$q;
         end
         if (ph$q == k_slot$6) begin
+            l_ra$0 = l_ra$0 | rd_addr$6$q;
             l_ren$0 = l_ren$0 | rd_en$6$q;
         end
         if (ph$q == k_slot$7) begin
+            l_ra$0 = l_ra$0 | rd_addr$7$q;
             l_ren$0 = l_ren$0 | rd_en$7$q;
         end
         if (ph$q == k_slot$8) begin
+            l_ra$0 = l_ra$0 | rd_addr$8$q;
             l_ren$0 = l_ren$0 | rd_en$8$q;
         end
         if (ph$q == k_slot$9) begin
+            l_ra$0 = l_ra$0 | rd_addr$9$q;
             l_ren$0 = l_ren$0 | rd_en$9$q;
         end
         if (ph$q == k_slot$10) begin
+            l_ra$0 = l_ra$0 | rd_addr$10$q;
             l_ren$0 = l_ren$0 | rd_en$10$q;
         end
         if (ph$q == k_slot$11) begin
+            l_ra$0 = l_ra$0 | rd_addr$11$q;
             l_ren$0 = l_ren$0 | rd_en$11$q;
         end
         if (ph$q == k_slot$12) begin
+            l_ra$0 = l_ra$0 | rd_addr$12$q;
             l_ren$0 = l_ren$0 | rd_en$12$q;
         end
         if (ph$q == k_slot$13) begin
+            l_ra$0 = l_ra$0 | rd_addr$13$q;
             l_ren$0 = l_ren$0 | rd_en$13$q;
         end
         if (ph$q == k_slot$14) begin
+            l_ra$0 = l_ra$0 | rd_addr$14$q;
             l_ren$0 = l_ren$0 | rd_en$14$q;
         end
         if (ph$q == k_slot$15) begin
+            l_ra$0 = l_ra$0 | rd_addr$15$q;
             l_ren$0 = l_ren$0 | rd_en$15$q;
         end
-        fl$0$push = 1'b0;
-        fl$0$push = l_ren$0;
         bank$0$read_address = l_ra$0;
         link$0$read_address = l_ra$0;
         bank$1$read_address = l_ra$0;
@@ -36595,108 +35031,82 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$14$read_address = l_ra$0;
         bank$15$read_address = l_ra$0;
         link$15$read_address = l_ra$0;
+        fl$0$push = l_ren$0;
+        fl$0$push_data = l_ra$0;
+        if (l_ftake$0) begin
+            if (fresh$0$q < k_half) begin
+                fresh$0$d = fresh$0$q + k1_ca;
+            end
+            else begin
+                fl$0$pop = 1'b1;
+            end
+        end
         l_ra$1 = k0_ca;
-        if (ph$q == k_slot$16) begin
-            l_ra$1 = l_ra$1 | rd_addr$0$q;
-        end
-        if (ph$q == k_slot$17) begin
-            l_ra$1 = l_ra$1 | rd_addr$1$q;
-        end
-        if (ph$q == k_slot$18) begin
-            l_ra$1 = l_ra$1 | rd_addr$2$q;
-        end
-        if (ph$q == k_slot$19) begin
-            l_ra$1 = l_ra$1 | rd_addr$3$q;
-        end
-        if (ph$q == k_slot$20) begin
-            l_ra$1 = l_ra$1 | rd_addr$4$q;
-        end
-        if (ph$q == k_slot$21) begin
-            l_ra$1 = l_ra$1 | rd_addr$5$q;
-        end
-        if (ph$q == k_slot$22) begin
-            l_ra$1 = l_ra$1 | rd_addr$6$q;
-        end
-        if (ph$q == k_slot$23) begin
-            l_ra$1 = l_ra$1 | rd_addr$7$q;
-        end
-        if (ph$q == k_slot$24) begin
-            l_ra$1 = l_ra$1 | rd_addr$8$q;
-        end
-        if (ph$q == k_slot$25) begin
-            l_ra$1 = l_ra$1 | rd_addr$9$q;
-        end
-        if (ph$q == k_slot$26) begin
-            l_ra$1 = l_ra$1 | rd_addr$10$q;
-        end
-        if (ph$q == k_slot$27) begin
-            l_ra$1 = l_ra$1 | rd_addr$11$q;
-        end
-        if (ph$q == k_slot$28) begin
-            l_ra$1 = l_ra$1 | rd_addr$12$q;
-        end
-        if (ph$q == k_slot$29) begin
-            l_ra$1 = l_ra$1 | rd_addr$13$q;
-        end
-        if (ph$q == k_slot$30) begin
-            l_ra$1 = l_ra$1 | rd_addr$14$q;
-        end
-        if (ph$q == k_slot$31) begin
-            l_ra$1 = l_ra$1 | rd_addr$15$q;
-        end
-        fl$1$push_data = k0_ca;
-        fl$1$push_data = l_ra$1;
         l_ren$1 = 1'b0;
         if (ph$q == k_slot$16) begin
+            l_ra$1 = l_ra$1 | rd_addr$0$q;
             l_ren$1 = l_ren$1 | rd_en$0$q;
         end
         if (ph$q == k_slot$17) begin
+            l_ra$1 = l_ra$1 | rd_addr$1$q;
             l_ren$1 = l_ren$1 | rd_en$1$q;
         end
         if (ph$q == k_slot$18) begin
+            l_ra$1 = l_ra$1 | rd_addr$2$q;
             l_ren$1 = l_ren$1 | rd_en$2$q;
         end
         if (ph$q == k_slot$19) begin
+            l_ra$1 = l_ra$1 | rd_addr$3$q;
             l_ren$1 = l_ren$1 | rd_en$3$q;
         end
         if (ph$q == k_slot$20) begin
+            l_ra$1 = l_ra$1 | rd_addr$4$q;
             l_ren$1 = l_ren$1 | rd_en$4$q;
         end
         if (ph$q == k_slot$21) begin
+            l_ra$1 = l_ra$1 | rd_addr$5$q;
             l_ren$1 = l_ren$1 | rd_en$5$q;
         end
         if (ph$q == k_slot$22) begin
+            l_ra$1 = l_ra$1 | rd_addr$6$q;
             l_ren$1 = l_ren$1 | rd_en$6$q;
         end
         if (ph$q == k_slot$23) begin
+            l_ra$1 = l_ra$1 | rd_addr$7$q;
             l_ren$1 = l_ren$1 | rd_en$7$q;
         end
         if (ph$q == k_slot$24) begin
+            l_ra$1 = l_ra$1 | rd_addr$8$q;
             l_ren$1 = l_ren$1 | rd_en$8$q;
         end
         if (ph$q == k_slot$25) begin
+            l_ra$1 = l_ra$1 | rd_addr$9$q;
             l_ren$1 = l_ren$1 | rd_en$9$q;
         end
         if (ph$q == k_slot$26) begin
+            l_ra$1 = l_ra$1 | rd_addr$10$q;
             l_ren$1 = l_ren$1 | rd_en$10$q;
         end
         if (ph$q == k_slot$27) begin
+            l_ra$1 = l_ra$1 | rd_addr$11$q;
             l_ren$1 = l_ren$1 | rd_en$11$q;
         end
         if (ph$q == k_slot$28) begin
+            l_ra$1 = l_ra$1 | rd_addr$12$q;
             l_ren$1 = l_ren$1 | rd_en$12$q;
         end
         if (ph$q == k_slot$29) begin
+            l_ra$1 = l_ra$1 | rd_addr$13$q;
             l_ren$1 = l_ren$1 | rd_en$13$q;
         end
         if (ph$q == k_slot$30) begin
+            l_ra$1 = l_ra$1 | rd_addr$14$q;
             l_ren$1 = l_ren$1 | rd_en$14$q;
         end
         if (ph$q == k_slot$31) begin
+            l_ra$1 = l_ra$1 | rd_addr$15$q;
             l_ren$1 = l_ren$1 | rd_en$15$q;
         end
-        fl$1$push = 1'b0;
-        fl$1$push = l_ren$1;
         bank$16$read_address = l_ra$1;
         link$16$read_address = l_ra$1;
         bank$17$read_address = l_ra$1;
@@ -36729,17 +35139,26 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$30$read_address = l_ra$1;
         bank$31$read_address = l_ra$1;
         link$31$read_address = l_ra$1;
+        fl$1$push = l_ren$1;
+        fl$1$push_data = l_ra$1;
+        if (l_ftake$1) begin
+            if (fresh$1$q < k_half) begin
+                fresh$1$d = fresh$1$q + k1_ca;
+            end
+            else begin
+                fl$1$pop = 1'b1;
+            end
+        end
         l_fsum0 = fl$0$count + (k_halfc - 10'(fresh$0$q));
         l_fsum1 = fl$1$count + (k_halfc - 10'(fresh$1$q));
         c_free$d = l_fsum0 + l_fsum1;
-        if (reset) begin
-            c_free$d = k0_cc;
-        end
         free_rows = c_free$q;
         dq_cell$0$push = out$0$dq_push;
         dq_cell$0$push_data = out$0$dq_cell;
         dq_meta$0$push = out$0$dq_push;
         dq_meta$0$push_data = out$0$dq_meta;
+        dq_cell$0$pop = 1'b0;
+        dq_meta$0$pop = 1'b0;
         out$0$dq_count = dq_cell$0$count;
         l_dm$0$a = dq_meta$0$head;
         l_lk$0 = k0_ca;
@@ -36935,9 +35354,104 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_rep$0$q) begin
             l_row_w$15 = bank$31$read_data;
         end
+        if (p_en$0$q & p_cap$0$q) begin
+            if (p_k$0$q == k_idx$0) begin
+                rv$0$d = 1'b1;
+                rn$0$d = p_n$0$q;
+                rl$0$d = p_last$0$q;
+                re$0$d = p_emp$0$q;
+                rs$0$d = p_s$0$q;
+                rw$0$d = l_row_w$0;
+                rw$1$d = l_row_w$1;
+                rw$2$d = l_row_w$2;
+                rw$3$d = l_row_w$3;
+                rw$4$d = l_row_w$4;
+                rw$5$d = l_row_w$5;
+                rw$6$d = l_row_w$6;
+                rw$7$d = l_row_w$7;
+                rw$8$d = l_row_w$8;
+                rw$9$d = l_row_w$9;
+                rw$10$d = l_row_w$10;
+                rw$11$d = l_row_w$11;
+                rw$12$d = l_row_w$12;
+                rw$13$d = l_row_w$13;
+                rw$14$d = l_row_w$14;
+                rw$15$d = l_row_w$15;
+            end
+            if (p_k$0$q == k_idx$1) begin
+                rv$1$d = 1'b1;
+                rn$1$d = p_n$0$q;
+                rl$1$d = p_last$0$q;
+                re$1$d = p_emp$0$q;
+                rs$1$d = p_s$0$q;
+                rw$16$d = l_row_w$0;
+                rw$17$d = l_row_w$1;
+                rw$18$d = l_row_w$2;
+                rw$19$d = l_row_w$3;
+                rw$20$d = l_row_w$4;
+                rw$21$d = l_row_w$5;
+                rw$22$d = l_row_w$6;
+                rw$23$d = l_row_w$7;
+                rw$24$d = l_row_w$8;
+                rw$25$d = l_row_w$9;
+                rw$26$d = l_row_w$10;
+                rw$27$d = l_row_w$11;
+                rw$28$d = l_row_w$12;
+                rw$29$d = l_row_w$13;
+                rw$30$d = l_row_w$14;
+                rw$31$d = l_row_w$15;
+            end
+            if (p_k$0$q == k_idx$2) begin
+                rv$2$d = 1'b1;
+                rn$2$d = p_n$0$q;
+                rl$2$d = p_last$0$q;
+                re$2$d = p_emp$0$q;
+                rs$2$d = p_s$0$q;
+                rw$32$d = l_row_w$0;
+                rw$33$d = l_row_w$1;
+                rw$34$d = l_row_w$2;
+                rw$35$d = l_row_w$3;
+                rw$36$d = l_row_w$4;
+                rw$37$d = l_row_w$5;
+                rw$38$d = l_row_w$6;
+                rw$39$d = l_row_w$7;
+                rw$40$d = l_row_w$8;
+                rw$41$d = l_row_w$9;
+                rw$42$d = l_row_w$10;
+                rw$43$d = l_row_w$11;
+                rw$44$d = l_row_w$12;
+                rw$45$d = l_row_w$13;
+                rw$46$d = l_row_w$14;
+                rw$47$d = l_row_w$15;
+            end
+            if (p_k$0$q == k_idx$3) begin
+                rv$3$d = 1'b1;
+                rn$3$d = p_n$0$q;
+                rl$3$d = p_last$0$q;
+                re$3$d = p_emp$0$q;
+                rs$3$d = p_s$0$q;
+                rw$48$d = l_row_w$0;
+                rw$49$d = l_row_w$1;
+                rw$50$d = l_row_w$2;
+                rw$51$d = l_row_w$3;
+                rw$52$d = l_row_w$4;
+                rw$53$d = l_row_w$5;
+                rw$54$d = l_row_w$6;
+                rw$55$d = l_row_w$7;
+                rw$56$d = l_row_w$8;
+                rw$57$d = l_row_w$9;
+                rw$58$d = l_row_w$10;
+                rw$59$d = l_row_w$11;
+                rw$60$d = l_row_w$12;
+                rw$61$d = l_row_w$13;
+                rw$62$d = l_row_w$14;
+                rw$63$d = l_row_w$15;
+            end
+        end
         l_ceff$0 = r_cell$0$q;
         if (p_en$0$q & ~p_last$0$q) begin
             l_ceff$0 = l_lk$0;
+            r_cell$0$d = l_lk$0;
         end
         l_slot$0 = ph$q == k_slotn$0;
         l_slot1$0 = ph$q == k_slotn$16;
@@ -36955,27 +35469,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$0 = 1'b1;
         end
         l_issue$0 = r_act$0$q & (l_slot$0 | l_slot1$0) & ~(rd_en$0$q & ~rd_last$0$q) & (r_bad$0$q | l_free$0);
-        r_act$0$d = r_act$0$q;
-        r_cell$0$d = r_cell$0$q;
-        r_left$0$d = r_left$0$q;
-        r_s$0$d = r_s$0$q;
-        r_bad$0$d = r_bad$0$q;
-        r_emp$0$d = r_emp$0$q;
-        r_wk$0$d = r_wk$0$q;
-        rd_en$0$d = 1'b0;
-        rd_addr$0$d = rd_addr$0$q;
-        rd_rep$0$d = rd_rep$0$q;
-        rd_cap$0$d = rd_cap$0$q;
-        rd_last$0$d = rd_last$0$q;
-        rd_k$0$d = rd_k$0$q;
-        rd_n$0$d = rd_n$0$q;
-        rd_s$0$d = rd_s$0$q;
-        rd_emp$0$d = rd_emp$0$q;
-        dq_cell$0$pop = 1'b0;
-        dq_meta$0$pop = 1'b0;
-        if (p_en$0$q & ~p_last$0$q) begin
-            r_cell$0$d = l_lk$0;
-        end
         if (~r_act$0$q) begin
             if (dq_cell$0$nonempty) begin
                 dq_cell$0$pop = 1'b1;
@@ -37009,15 +35502,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             if (~r_bad$0$q) begin
                 r_wk$0$d = (r_wk$0$q + k1_8) & k_rm;
             end
-        end
-        if (reset) begin
-            r_act$0$d = 1'b0;
-        end
-        if (reset) begin
-            r_wk$0$d = k0_8;
-        end
-        if (reset) begin
-            rd_en$0$d = 1'b0;
         end
         out$0$dep = dep$0$q;
         l_can$0 = ~t_valid$0$q | out$0$ready;
@@ -37248,191 +35732,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (l_can$0 & l_rv$0 & l_rowend$0) begin
             l_nxk$0 = l_nk$0;
         end
-        x_k$0$d = x_k$0$q;
-        x_n$0$d = x_n$0$q;
-        x_b$0$d = x_b$0$q;
-        t_valid$0$d = t_valid$0$q;
-        t_data$0$d = t_data$0$q;
-        t_last$0$d = t_last$0$q;
-        t_empty$0$d = t_empty$0$q;
-        rw$0$d = rw$0$q;
-        rw$1$d = rw$1$q;
-        rw$2$d = rw$2$q;
-        rw$3$d = rw$3$q;
-        rw$4$d = rw$4$q;
-        rw$5$d = rw$5$q;
-        rw$6$d = rw$6$q;
-        rw$7$d = rw$7$q;
-        rw$8$d = rw$8$q;
-        rw$9$d = rw$9$q;
-        rw$10$d = rw$10$q;
-        rw$11$d = rw$11$q;
-        rw$12$d = rw$12$q;
-        rw$13$d = rw$13$q;
-        rw$14$d = rw$14$q;
-        rw$15$d = rw$15$q;
-        rw$16$d = rw$16$q;
-        rw$17$d = rw$17$q;
-        rw$18$d = rw$18$q;
-        rw$19$d = rw$19$q;
-        rw$20$d = rw$20$q;
-        rw$21$d = rw$21$q;
-        rw$22$d = rw$22$q;
-        rw$23$d = rw$23$q;
-        rw$24$d = rw$24$q;
-        rw$25$d = rw$25$q;
-        rw$26$d = rw$26$q;
-        rw$27$d = rw$27$q;
-        rw$28$d = rw$28$q;
-        rw$29$d = rw$29$q;
-        rw$30$d = rw$30$q;
-        rw$31$d = rw$31$q;
-        rw$32$d = rw$32$q;
-        rw$33$d = rw$33$q;
-        rw$34$d = rw$34$q;
-        rw$35$d = rw$35$q;
-        rw$36$d = rw$36$q;
-        rw$37$d = rw$37$q;
-        rw$38$d = rw$38$q;
-        rw$39$d = rw$39$q;
-        rw$40$d = rw$40$q;
-        rw$41$d = rw$41$q;
-        rw$42$d = rw$42$q;
-        rw$43$d = rw$43$q;
-        rw$44$d = rw$44$q;
-        rw$45$d = rw$45$q;
-        rw$46$d = rw$46$q;
-        rw$47$d = rw$47$q;
-        rw$48$d = rw$48$q;
-        rw$49$d = rw$49$q;
-        rw$50$d = rw$50$q;
-        rw$51$d = rw$51$q;
-        rw$52$d = rw$52$q;
-        rw$53$d = rw$53$q;
-        rw$54$d = rw$54$q;
-        rw$55$d = rw$55$q;
-        rw$56$d = rw$56$q;
-        rw$57$d = rw$57$q;
-        rw$58$d = rw$58$q;
-        rw$59$d = rw$59$q;
-        rw$60$d = rw$60$q;
-        rw$61$d = rw$61$q;
-        rw$62$d = rw$62$q;
-        rw$63$d = rw$63$q;
-        rv$0$d = rv$0$q;
-        rn$0$d = rn$0$q;
-        rl$0$d = rl$0$q;
-        re$0$d = re$0$q;
-        rs$0$d = rs$0$q;
-        rv$1$d = rv$1$q;
-        rn$1$d = rn$1$q;
-        rl$1$d = rl$1$q;
-        re$1$d = re$1$q;
-        rs$1$d = rs$1$q;
-        rv$2$d = rv$2$q;
-        rn$2$d = rn$2$q;
-        rl$2$d = rl$2$q;
-        re$2$d = re$2$q;
-        rs$2$d = rs$2$q;
-        rv$3$d = rv$3$q;
-        rn$3$d = rn$3$q;
-        rl$3$d = rl$3$q;
-        re$3$d = re$3$q;
-        rs$3$d = rs$3$q;
-        if (p_en$0$q & p_cap$0$q) begin
-            if (p_k$0$q == k_idx$0) begin
-                rv$0$d = 1'b1;
-                rn$0$d = p_n$0$q;
-                rl$0$d = p_last$0$q;
-                re$0$d = p_emp$0$q;
-                rs$0$d = p_s$0$q;
-                rw$0$d = l_row_w$0;
-                rw$1$d = l_row_w$1;
-                rw$2$d = l_row_w$2;
-                rw$3$d = l_row_w$3;
-                rw$4$d = l_row_w$4;
-                rw$5$d = l_row_w$5;
-                rw$6$d = l_row_w$6;
-                rw$7$d = l_row_w$7;
-                rw$8$d = l_row_w$8;
-                rw$9$d = l_row_w$9;
-                rw$10$d = l_row_w$10;
-                rw$11$d = l_row_w$11;
-                rw$12$d = l_row_w$12;
-                rw$13$d = l_row_w$13;
-                rw$14$d = l_row_w$14;
-                rw$15$d = l_row_w$15;
-            end
-            if (p_k$0$q == k_idx$1) begin
-                rv$1$d = 1'b1;
-                rn$1$d = p_n$0$q;
-                rl$1$d = p_last$0$q;
-                re$1$d = p_emp$0$q;
-                rs$1$d = p_s$0$q;
-                rw$16$d = l_row_w$0;
-                rw$17$d = l_row_w$1;
-                rw$18$d = l_row_w$2;
-                rw$19$d = l_row_w$3;
-                rw$20$d = l_row_w$4;
-                rw$21$d = l_row_w$5;
-                rw$22$d = l_row_w$6;
-                rw$23$d = l_row_w$7;
-                rw$24$d = l_row_w$8;
-                rw$25$d = l_row_w$9;
-                rw$26$d = l_row_w$10;
-                rw$27$d = l_row_w$11;
-                rw$28$d = l_row_w$12;
-                rw$29$d = l_row_w$13;
-                rw$30$d = l_row_w$14;
-                rw$31$d = l_row_w$15;
-            end
-            if (p_k$0$q == k_idx$2) begin
-                rv$2$d = 1'b1;
-                rn$2$d = p_n$0$q;
-                rl$2$d = p_last$0$q;
-                re$2$d = p_emp$0$q;
-                rs$2$d = p_s$0$q;
-                rw$32$d = l_row_w$0;
-                rw$33$d = l_row_w$1;
-                rw$34$d = l_row_w$2;
-                rw$35$d = l_row_w$3;
-                rw$36$d = l_row_w$4;
-                rw$37$d = l_row_w$5;
-                rw$38$d = l_row_w$6;
-                rw$39$d = l_row_w$7;
-                rw$40$d = l_row_w$8;
-                rw$41$d = l_row_w$9;
-                rw$42$d = l_row_w$10;
-                rw$43$d = l_row_w$11;
-                rw$44$d = l_row_w$12;
-                rw$45$d = l_row_w$13;
-                rw$46$d = l_row_w$14;
-                rw$47$d = l_row_w$15;
-            end
-            if (p_k$0$q == k_idx$3) begin
-                rv$3$d = 1'b1;
-                rn$3$d = p_n$0$q;
-                rl$3$d = p_last$0$q;
-                re$3$d = p_emp$0$q;
-                rs$3$d = p_s$0$q;
-                rw$48$d = l_row_w$0;
-                rw$49$d = l_row_w$1;
-                rw$50$d = l_row_w$2;
-                rw$51$d = l_row_w$3;
-                rw$52$d = l_row_w$4;
-                rw$53$d = l_row_w$5;
-                rw$54$d = l_row_w$6;
-                rw$55$d = l_row_w$7;
-                rw$56$d = l_row_w$8;
-                rw$57$d = l_row_w$9;
-                rw$58$d = l_row_w$10;
-                rw$59$d = l_row_w$11;
-                rw$60$d = l_row_w$12;
-                rw$61$d = l_row_w$13;
-                rw$62$d = l_row_w$14;
-                rw$63$d = l_row_w$15;
-            end
-        end
         if (l_can$0) begin
             t_valid$0$d = l_rv$0;
             t_data$0$d = k0_64;
@@ -37479,32 +35778,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_en$0$q & p_cap$0$q & (p_k$0$q == l_nxk$0)) begin
             x_b$0$d = p_s$0$q;
         end
-        if (reset) begin
-            x_k$0$d = k0_8;
-        end
-        if (reset) begin
-            x_n$0$d = k0_8;
-        end
-        if (reset) begin
-            x_b$0$d = k0_8;
-        end
-        if (reset) begin
-            t_valid$0$d = 1'b0;
-        end
-        if (reset) begin
-            t_last$0$d = 1'b0;
-        end
-        if (reset) begin
-            rv$0$d = 1'b0;
-        end
-        if (reset) begin
-            rv$1$d = 1'b0;
-        end
-        if (reset) begin
-            rv$2$d = 1'b0;
-        end
-        if (reset) begin
-            rv$3$d = 1'b0;
+        if (t_valid$0$q & out$0$ready & t_last$0$q) begin
+            c_tx$0$d = c_tx$0$q + k1_32;
         end
         out$0$valid = t_valid$0$q;
         out$0$data = t_data$0$q;
@@ -37515,6 +35790,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_cell$1$push_data = out$1$dq_cell;
         dq_meta$1$push = out$1$dq_push;
         dq_meta$1$push_data = out$1$dq_meta;
+        dq_cell$1$pop = 1'b0;
+        dq_meta$1$pop = 1'b0;
         out$1$dq_count = dq_cell$1$count;
         l_dm$1$a = dq_meta$1$head;
         l_lk$1 = k0_ca;
@@ -37710,9 +35987,104 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_rep$1$q) begin
             l_row_w$31 = bank$31$read_data;
         end
+        if (p_en$1$q & p_cap$1$q) begin
+            if (p_k$1$q == k_idx$0) begin
+                rv$4$d = 1'b1;
+                rn$4$d = p_n$1$q;
+                rl$4$d = p_last$1$q;
+                re$4$d = p_emp$1$q;
+                rs$4$d = p_s$1$q;
+                rw$64$d = l_row_w$16;
+                rw$65$d = l_row_w$17;
+                rw$66$d = l_row_w$18;
+                rw$67$d = l_row_w$19;
+                rw$68$d = l_row_w$20;
+                rw$69$d = l_row_w$21;
+                rw$70$d = l_row_w$22;
+                rw$71$d = l_row_w$23;
+                rw$72$d = l_row_w$24;
+                rw$73$d = l_row_w$25;
+                rw$74$d = l_row_w$26;
+                rw$75$d = l_row_w$27;
+                rw$76$d = l_row_w$28;
+                rw$77$d = l_row_w$29;
+                rw$78$d = l_row_w$30;
+                rw$79$d = l_row_w$31;
+            end
+            if (p_k$1$q == k_idx$1) begin
+                rv$5$d = 1'b1;
+                rn$5$d = p_n$1$q;
+                rl$5$d = p_last$1$q;
+                re$5$d = p_emp$1$q;
+                rs$5$d = p_s$1$q;
+                rw$80$d = l_row_w$16;
+                rw$81$d = l_row_w$17;
+                rw$82$d = l_row_w$18;
+                rw$83$d = l_row_w$19;
+                rw$84$d = l_row_w$20;
+                rw$85$d = l_row_w$21;
+                rw$86$d = l_row_w$22;
+                rw$87$d = l_row_w$23;
+                rw$88$d = l_row_w$24;
+                rw$89$d = l_row_w$25;
+                rw$90$d = l_row_w$26;
+                rw$91$d = l_row_w$27;
+                rw$92$d = l_row_w$28;
+                rw$93$d = l_row_w$29;
+                rw$94$d = l_row_w$30;
+                rw$95$d = l_row_w$31;
+            end
+            if (p_k$1$q == k_idx$2) begin
+                rv$6$d = 1'b1;
+                rn$6$d = p_n$1$q;
+                rl$6$d = p_last$1$q;
+                re$6$d = p_emp$1$q;
+                rs$6$d = p_s$1$q;
+                rw$96$d = l_row_w$16;
+                rw$97$d = l_row_w$17;
+                rw$98$d = l_row_w$18;
+                rw$99$d = l_row_w$19;
+                rw$100$d = l_row_w$20;
+                rw$101$d = l_row_w$21;
+                rw$102$d = l_row_w$22;
+                rw$103$d = l_row_w$23;
+                rw$104$d = l_row_w$24;
+                rw$105$d = l_row_w$25;
+                rw$106$d = l_row_w$26;
+                rw$107$d = l_row_w$27;
+                rw$108$d = l_row_w$28;
+                rw$109$d = l_row_w$29;
+                rw$110$d = l_row_w$30;
+                rw$111$d = l_row_w$31;
+            end
+            if (p_k$1$q == k_idx$3) begin
+                rv$7$d = 1'b1;
+                rn$7$d = p_n$1$q;
+                rl$7$d = p_last$1$q;
+                re$7$d = p_emp$1$q;
+                rs$7$d = p_s$1$q;
+                rw$112$d = l_row_w$16;
+                rw$113$d = l_row_w$17;
+                rw$114$d = l_row_w$18;
+                rw$115$d = l_row_w$19;
+                rw$116$d = l_row_w$20;
+                rw$117$d = l_row_w$21;
+                rw$118$d = l_row_w$22;
+                rw$119$d = l_row_w$23;
+                rw$120$d = l_row_w$24;
+                rw$121$d = l_row_w$25;
+                rw$122$d = l_row_w$26;
+                rw$123$d = l_row_w$27;
+                rw$124$d = l_row_w$28;
+                rw$125$d = l_row_w$29;
+                rw$126$d = l_row_w$30;
+                rw$127$d = l_row_w$31;
+            end
+        end
         l_ceff$1 = r_cell$1$q;
         if (p_en$1$q & ~p_last$1$q) begin
             l_ceff$1 = l_lk$1;
+            r_cell$1$d = l_lk$1;
         end
         l_slot$1 = ph$q == k_slotn$1;
         l_slot1$1 = ph$q == k_slotn$17;
@@ -37730,27 +36102,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$1 = 1'b1;
         end
         l_issue$1 = r_act$1$q & (l_slot$1 | l_slot1$1) & ~(rd_en$1$q & ~rd_last$1$q) & (r_bad$1$q | l_free$1);
-        r_act$1$d = r_act$1$q;
-        r_cell$1$d = r_cell$1$q;
-        r_left$1$d = r_left$1$q;
-        r_s$1$d = r_s$1$q;
-        r_bad$1$d = r_bad$1$q;
-        r_emp$1$d = r_emp$1$q;
-        r_wk$1$d = r_wk$1$q;
-        rd_en$1$d = 1'b0;
-        rd_addr$1$d = rd_addr$1$q;
-        rd_rep$1$d = rd_rep$1$q;
-        rd_cap$1$d = rd_cap$1$q;
-        rd_last$1$d = rd_last$1$q;
-        rd_k$1$d = rd_k$1$q;
-        rd_n$1$d = rd_n$1$q;
-        rd_s$1$d = rd_s$1$q;
-        rd_emp$1$d = rd_emp$1$q;
-        dq_cell$1$pop = 1'b0;
-        dq_meta$1$pop = 1'b0;
-        if (p_en$1$q & ~p_last$1$q) begin
-            r_cell$1$d = l_lk$1;
-        end
         if (~r_act$1$q) begin
             if (dq_cell$1$nonempty) begin
                 dq_cell$1$pop = 1'b1;
@@ -37785,19 +36136,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 r_wk$1$d = (r_wk$1$q + k1_8) & k_rm;
             end
         end
-        if (reset) begin
-            r_act$1$d = 1'b0;
-        end
-        if (reset) begin
-            r_wk$1$d = k0_8;
-        end
-        if (reset) begin
-            rd_en$1$d = 1'b0;
-        end
         out$1$dep = dep$1$q;
         l_can$1 = ~t_valid$1$q | out$1$ready;
-    end
-    always @(*) begin
         l_rv$1 = 1'b0;
         l_rn$1 = k0_8;
         l_rl$1 = 1'b0;
@@ -38025,191 +36365,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (l_can$1 & l_rv$1 & l_rowend$1) begin
             l_nxk$1 = l_nk$1;
         end
-        x_k$1$d = x_k$1$q;
-        x_n$1$d = x_n$1$q;
-        x_b$1$d = x_b$1$q;
-        t_valid$1$d = t_valid$1$q;
-        t_data$1$d = t_data$1$q;
-        t_last$1$d = t_last$1$q;
-        t_empty$1$d = t_empty$1$q;
-        rw$64$d = rw$64$q;
-        rw$65$d = rw$65$q;
-        rw$66$d = rw$66$q;
-        rw$67$d = rw$67$q;
-        rw$68$d = rw$68$q;
-        rw$69$d = rw$69$q;
-        rw$70$d = rw$70$q;
-        rw$71$d = rw$71$q;
-        rw$72$d = rw$72$q;
-        rw$73$d = rw$73$q;
-        rw$74$d = rw$74$q;
-        rw$75$d = rw$75$q;
-        rw$76$d = rw$76$q;
-        rw$77$d = rw$77$q;
-        rw$78$d = rw$78$q;
-        rw$79$d = rw$79$q;
-        rw$80$d = rw$80$q;
-        rw$81$d = rw$81$q;
-        rw$82$d = rw$82$q;
-        rw$83$d = rw$83$q;
-        rw$84$d = rw$84$q;
-        rw$85$d = rw$85$q;
-        rw$86$d = rw$86$q;
-        rw$87$d = rw$87$q;
-        rw$88$d = rw$88$q;
-        rw$89$d = rw$89$q;
-        rw$90$d = rw$90$q;
-        rw$91$d = rw$91$q;
-        rw$92$d = rw$92$q;
-        rw$93$d = rw$93$q;
-        rw$94$d = rw$94$q;
-        rw$95$d = rw$95$q;
-        rw$96$d = rw$96$q;
-        rw$97$d = rw$97$q;
-        rw$98$d = rw$98$q;
-        rw$99$d = rw$99$q;
-        rw$100$d = rw$100$q;
-        rw$101$d = rw$101$q;
-        rw$102$d = rw$102$q;
-        rw$103$d = rw$103$q;
-        rw$104$d = rw$104$q;
-        rw$105$d = rw$105$q;
-        rw$106$d = rw$106$q;
-        rw$107$d = rw$107$q;
-        rw$108$d = rw$108$q;
-        rw$109$d = rw$109$q;
-        rw$110$d = rw$110$q;
-        rw$111$d = rw$111$q;
-        rw$112$d = rw$112$q;
-        rw$113$d = rw$113$q;
-        rw$114$d = rw$114$q;
-        rw$115$d = rw$115$q;
-        rw$116$d = rw$116$q;
-        rw$117$d = rw$117$q;
-        rw$118$d = rw$118$q;
-        rw$119$d = rw$119$q;
-        rw$120$d = rw$120$q;
-        rw$121$d = rw$121$q;
-        rw$122$d = rw$122$q;
-        rw$123$d = rw$123$q;
-        rw$124$d = rw$124$q;
-        rw$125$d = rw$125$q;
-        rw$126$d = rw$126$q;
-        rw$127$d = rw$127$q;
-        rv$4$d = rv$4$q;
-        rn$4$d = rn$4$q;
-        rl$4$d = rl$4$q;
-        re$4$d = re$4$q;
-        rs$4$d = rs$4$q;
-        rv$5$d = rv$5$q;
-        rn$5$d = rn$5$q;
-        rl$5$d = rl$5$q;
-        re$5$d = re$5$q;
-        rs$5$d = rs$5$q;
-        rv$6$d = rv$6$q;
-        rn$6$d = rn$6$q;
-        rl$6$d = rl$6$q;
-        re$6$d = re$6$q;
-        rs$6$d = rs$6$q;
-        rv$7$d = rv$7$q;
-        rn$7$d = rn$7$q;
-        rl$7$d = rl$7$q;
-        re$7$d = re$7$q;
-        rs$7$d = rs$7$q;
-        if (p_en$1$q & p_cap$1$q) begin
-            if (p_k$1$q == k_idx$0) begin
-                rv$4$d = 1'b1;
-                rn$4$d = p_n$1$q;
-                rl$4$d = p_last$1$q;
-                re$4$d = p_emp$1$q;
-                rs$4$d = p_s$1$q;
-                rw$64$d = l_row_w$16;
-                rw$65$d = l_row_w$17;
-                rw$66$d = l_row_w$18;
-                rw$67$d = l_row_w$19;
-                rw$68$d = l_row_w$20;
-                rw$69$d = l_row_w$21;
-                rw$70$d = l_row_w$22;
-                rw$71$d = l_row_w$23;
-                rw$72$d = l_row_w$24;
-                rw$73$d = l_row_w$25;
-                rw$74$d = l_row_w$26;
-                rw$75$d = l_row_w$27;
-                rw$76$d = l_row_w$28;
-                rw$77$d = l_row_w$29;
-                rw$78$d = l_row_w$30;
-                rw$79$d = l_row_w$31;
-            end
-            if (p_k$1$q == k_idx$1) begin
-                rv$5$d = 1'b1;
-                rn$5$d = p_n$1$q;
-                rl$5$d = p_last$1$q;
-                re$5$d = p_emp$1$q;
-                rs$5$d = p_s$1$q;
-                rw$80$d = l_row_w$16;
-                rw$81$d = l_row_w$17;
-                rw$82$d = l_row_w$18;
-                rw$83$d = l_row_w$19;
-                rw$84$d = l_row_w$20;
-                rw$85$d = l_row_w$21;
-                rw$86$d = l_row_w$22;
-                rw$87$d = l_row_w$23;
-                rw$88$d = l_row_w$24;
-                rw$89$d = l_row_w$25;
-                rw$90$d = l_row_w$26;
-                rw$91$d = l_row_w$27;
-                rw$92$d = l_row_w$28;
-                rw$93$d = l_row_w$29;
-                rw$94$d = l_row_w$30;
-                rw$95$d = l_row_w$31;
-            end
-            if (p_k$1$q == k_idx$2) begin
-                rv$6$d = 1'b1;
-                rn$6$d = p_n$1$q;
-                rl$6$d = p_last$1$q;
-                re$6$d = p_emp$1$q;
-                rs$6$d = p_s$1$q;
-                rw$96$d = l_row_w$16;
-                rw$97$d = l_row_w$17;
-                rw$98$d = l_row_w$18;
-                rw$99$d = l_row_w$19;
-                rw$100$d = l_row_w$20;
-                rw$101$d = l_row_w$21;
-                rw$102$d = l_row_w$22;
-                rw$103$d = l_row_w$23;
-                rw$104$d = l_row_w$24;
-                rw$105$d = l_row_w$25;
-                rw$106$d = l_row_w$26;
-                rw$107$d = l_row_w$27;
-                rw$108$d = l_row_w$28;
-                rw$109$d = l_row_w$29;
-                rw$110$d = l_row_w$30;
-                rw$111$d = l_row_w$31;
-            end
-            if (p_k$1$q == k_idx$3) begin
-                rv$7$d = 1'b1;
-                rn$7$d = p_n$1$q;
-                rl$7$d = p_last$1$q;
-                re$7$d = p_emp$1$q;
-                rs$7$d = p_s$1$q;
-                rw$112$d = l_row_w$16;
-                rw$113$d = l_row_w$17;
-                rw$114$d = l_row_w$18;
-                rw$115$d = l_row_w$19;
-                rw$116$d = l_row_w$20;
-                rw$117$d = l_row_w$21;
-                rw$118$d = l_row_w$22;
-                rw$119$d = l_row_w$23;
-                rw$120$d = l_row_w$24;
-                rw$121$d = l_row_w$25;
-                rw$122$d = l_row_w$26;
-                rw$123$d = l_row_w$27;
-                rw$124$d = l_row_w$28;
-                rw$125$d = l_row_w$29;
-                rw$126$d = l_row_w$30;
-                rw$127$d = l_row_w$31;
-            end
-        end
         if (l_can$1) begin
             t_valid$1$d = l_rv$1;
             t_data$1$d = k0_64;
@@ -38256,32 +36411,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_en$1$q & p_cap$1$q & (p_k$1$q == l_nxk$1)) begin
             x_b$1$d = p_s$1$q;
         end
-        if (reset) begin
-            x_k$1$d = k0_8;
-        end
-        if (reset) begin
-            x_n$1$d = k0_8;
-        end
-        if (reset) begin
-            x_b$1$d = k0_8;
-        end
-        if (reset) begin
-            t_valid$1$d = 1'b0;
-        end
-        if (reset) begin
-            t_last$1$d = 1'b0;
-        end
-        if (reset) begin
-            rv$4$d = 1'b0;
-        end
-        if (reset) begin
-            rv$5$d = 1'b0;
-        end
-        if (reset) begin
-            rv$6$d = 1'b0;
-        end
-        if (reset) begin
-            rv$7$d = 1'b0;
+        if (t_valid$1$q & out$1$ready & t_last$1$q) begin
+            c_tx$1$d = c_tx$1$q + k1_32;
         end
         out$1$valid = t_valid$1$q;
         out$1$data = t_data$1$q;
@@ -38292,6 +36423,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_cell$2$push_data = out$2$dq_cell;
         dq_meta$2$push = out$2$dq_push;
         dq_meta$2$push_data = out$2$dq_meta;
+        dq_cell$2$pop = 1'b0;
+        dq_meta$2$pop = 1'b0;
         out$2$dq_count = dq_cell$2$count;
         l_dm$2$a = dq_meta$2$head;
         l_lk$2 = k0_ca;
@@ -38487,9 +36620,104 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_rep$2$q) begin
             l_row_w$47 = bank$31$read_data;
         end
+        if (p_en$2$q & p_cap$2$q) begin
+            if (p_k$2$q == k_idx$0) begin
+                rv$8$d = 1'b1;
+                rn$8$d = p_n$2$q;
+                rl$8$d = p_last$2$q;
+                re$8$d = p_emp$2$q;
+                rs$8$d = p_s$2$q;
+                rw$128$d = l_row_w$32;
+                rw$129$d = l_row_w$33;
+                rw$130$d = l_row_w$34;
+                rw$131$d = l_row_w$35;
+                rw$132$d = l_row_w$36;
+                rw$133$d = l_row_w$37;
+                rw$134$d = l_row_w$38;
+                rw$135$d = l_row_w$39;
+                rw$136$d = l_row_w$40;
+                rw$137$d = l_row_w$41;
+                rw$138$d = l_row_w$42;
+                rw$139$d = l_row_w$43;
+                rw$140$d = l_row_w$44;
+                rw$141$d = l_row_w$45;
+                rw$142$d = l_row_w$46;
+                rw$143$d = l_row_w$47;
+            end
+            if (p_k$2$q == k_idx$1) begin
+                rv$9$d = 1'b1;
+                rn$9$d = p_n$2$q;
+                rl$9$d = p_last$2$q;
+                re$9$d = p_emp$2$q;
+                rs$9$d = p_s$2$q;
+                rw$144$d = l_row_w$32;
+                rw$145$d = l_row_w$33;
+                rw$146$d = l_row_w$34;
+                rw$147$d = l_row_w$35;
+                rw$148$d = l_row_w$36;
+                rw$149$d = l_row_w$37;
+                rw$150$d = l_row_w$38;
+                rw$151$d = l_row_w$39;
+                rw$152$d = l_row_w$40;
+                rw$153$d = l_row_w$41;
+                rw$154$d = l_row_w$42;
+                rw$155$d = l_row_w$43;
+                rw$156$d = l_row_w$44;
+                rw$157$d = l_row_w$45;
+                rw$158$d = l_row_w$46;
+                rw$159$d = l_row_w$47;
+            end
+            if (p_k$2$q == k_idx$2) begin
+                rv$10$d = 1'b1;
+                rn$10$d = p_n$2$q;
+                rl$10$d = p_last$2$q;
+                re$10$d = p_emp$2$q;
+                rs$10$d = p_s$2$q;
+                rw$160$d = l_row_w$32;
+                rw$161$d = l_row_w$33;
+                rw$162$d = l_row_w$34;
+                rw$163$d = l_row_w$35;
+                rw$164$d = l_row_w$36;
+                rw$165$d = l_row_w$37;
+                rw$166$d = l_row_w$38;
+                rw$167$d = l_row_w$39;
+                rw$168$d = l_row_w$40;
+                rw$169$d = l_row_w$41;
+                rw$170$d = l_row_w$42;
+                rw$171$d = l_row_w$43;
+                rw$172$d = l_row_w$44;
+                rw$173$d = l_row_w$45;
+                rw$174$d = l_row_w$46;
+                rw$175$d = l_row_w$47;
+            end
+            if (p_k$2$q == k_idx$3) begin
+                rv$11$d = 1'b1;
+                rn$11$d = p_n$2$q;
+                rl$11$d = p_last$2$q;
+                re$11$d = p_emp$2$q;
+                rs$11$d = p_s$2$q;
+                rw$176$d = l_row_w$32;
+                rw$177$d = l_row_w$33;
+                rw$178$d = l_row_w$34;
+                rw$179$d = l_row_w$35;
+                rw$180$d = l_row_w$36;
+                rw$181$d = l_row_w$37;
+                rw$182$d = l_row_w$38;
+                rw$183$d = l_row_w$39;
+                rw$184$d = l_row_w$40;
+                rw$185$d = l_row_w$41;
+                rw$186$d = l_row_w$42;
+                rw$187$d = l_row_w$43;
+                rw$188$d = l_row_w$44;
+                rw$189$d = l_row_w$45;
+                rw$190$d = l_row_w$46;
+                rw$191$d = l_row_w$47;
+            end
+        end
         l_ceff$2 = r_cell$2$q;
         if (p_en$2$q & ~p_last$2$q) begin
             l_ceff$2 = l_lk$2;
+            r_cell$2$d = l_lk$2;
         end
         l_slot$2 = ph$q == k_slotn$2;
         l_slot1$2 = ph$q == k_slotn$18;
@@ -38507,27 +36735,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$2 = 1'b1;
         end
         l_issue$2 = r_act$2$q & (l_slot$2 | l_slot1$2) & ~(rd_en$2$q & ~rd_last$2$q) & (r_bad$2$q | l_free$2);
-        r_act$2$d = r_act$2$q;
-        r_cell$2$d = r_cell$2$q;
-        r_left$2$d = r_left$2$q;
-        r_s$2$d = r_s$2$q;
-        r_bad$2$d = r_bad$2$q;
-        r_emp$2$d = r_emp$2$q;
-        r_wk$2$d = r_wk$2$q;
-        rd_en$2$d = 1'b0;
-        rd_addr$2$d = rd_addr$2$q;
-        rd_rep$2$d = rd_rep$2$q;
-        rd_cap$2$d = rd_cap$2$q;
-        rd_last$2$d = rd_last$2$q;
-        rd_k$2$d = rd_k$2$q;
-        rd_n$2$d = rd_n$2$q;
-        rd_s$2$d = rd_s$2$q;
-        rd_emp$2$d = rd_emp$2$q;
-        dq_cell$2$pop = 1'b0;
-        dq_meta$2$pop = 1'b0;
-        if (p_en$2$q & ~p_last$2$q) begin
-            r_cell$2$d = l_lk$2;
-        end
         if (~r_act$2$q) begin
             if (dq_cell$2$nonempty) begin
                 dq_cell$2$pop = 1'b1;
@@ -38561,15 +36768,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             if (~r_bad$2$q) begin
                 r_wk$2$d = (r_wk$2$q + k1_8) & k_rm;
             end
-        end
-        if (reset) begin
-            r_act$2$d = 1'b0;
-        end
-        if (reset) begin
-            r_wk$2$d = k0_8;
-        end
-        if (reset) begin
-            rd_en$2$d = 1'b0;
         end
         out$2$dep = dep$2$q;
         l_can$2 = ~t_valid$2$q | out$2$ready;
@@ -38800,191 +36998,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (l_can$2 & l_rv$2 & l_rowend$2) begin
             l_nxk$2 = l_nk$2;
         end
-        x_k$2$d = x_k$2$q;
-        x_n$2$d = x_n$2$q;
-        x_b$2$d = x_b$2$q;
-        t_valid$2$d = t_valid$2$q;
-        t_data$2$d = t_data$2$q;
-        t_last$2$d = t_last$2$q;
-        t_empty$2$d = t_empty$2$q;
-        rw$128$d = rw$128$q;
-        rw$129$d = rw$129$q;
-        rw$130$d = rw$130$q;
-        rw$131$d = rw$131$q;
-        rw$132$d = rw$132$q;
-        rw$133$d = rw$133$q;
-        rw$134$d = rw$134$q;
-        rw$135$d = rw$135$q;
-        rw$136$d = rw$136$q;
-        rw$137$d = rw$137$q;
-        rw$138$d = rw$138$q;
-        rw$139$d = rw$139$q;
-        rw$140$d = rw$140$q;
-        rw$141$d = rw$141$q;
-        rw$142$d = rw$142$q;
-        rw$143$d = rw$143$q;
-        rw$144$d = rw$144$q;
-        rw$145$d = rw$145$q;
-        rw$146$d = rw$146$q;
-        rw$147$d = rw$147$q;
-        rw$148$d = rw$148$q;
-        rw$149$d = rw$149$q;
-        rw$150$d = rw$150$q;
-        rw$151$d = rw$151$q;
-        rw$152$d = rw$152$q;
-        rw$153$d = rw$153$q;
-        rw$154$d = rw$154$q;
-        rw$155$d = rw$155$q;
-        rw$156$d = rw$156$q;
-        rw$157$d = rw$157$q;
-        rw$158$d = rw$158$q;
-        rw$159$d = rw$159$q;
-        rw$160$d = rw$160$q;
-        rw$161$d = rw$161$q;
-        rw$162$d = rw$162$q;
-        rw$163$d = rw$163$q;
-        rw$164$d = rw$164$q;
-        rw$165$d = rw$165$q;
-        rw$166$d = rw$166$q;
-        rw$167$d = rw$167$q;
-        rw$168$d = rw$168$q;
-        rw$169$d = rw$169$q;
-        rw$170$d = rw$170$q;
-        rw$171$d = rw$171$q;
-        rw$172$d = rw$172$q;
-        rw$173$d = rw$173$q;
-        rw$174$d = rw$174$q;
-        rw$175$d = rw$175$q;
-        rw$176$d = rw$176$q;
-        rw$177$d = rw$177$q;
-        rw$178$d = rw$178$q;
-        rw$179$d = rw$179$q;
-        rw$180$d = rw$180$q;
-        rw$181$d = rw$181$q;
-        rw$182$d = rw$182$q;
-        rw$183$d = rw$183$q;
-        rw$184$d = rw$184$q;
-        rw$185$d = rw$185$q;
-        rw$186$d = rw$186$q;
-        rw$187$d = rw$187$q;
-        rw$188$d = rw$188$q;
-        rw$189$d = rw$189$q;
-        rw$190$d = rw$190$q;
-        rw$191$d = rw$191$q;
-        rv$8$d = rv$8$q;
-        rn$8$d = rn$8$q;
-        rl$8$d = rl$8$q;
-        re$8$d = re$8$q;
-        rs$8$d = rs$8$q;
-        rv$9$d = rv$9$q;
-        rn$9$d = rn$9$q;
-        rl$9$d = rl$9$q;
-        re$9$d = re$9$q;
-        rs$9$d = rs$9$q;
-        rv$10$d = rv$10$q;
-        rn$10$d = rn$10$q;
-        rl$10$d = rl$10$q;
-        re$10$d = re$10$q;
-        rs$10$d = rs$10$q;
-        rv$11$d = rv$11$q;
-        rn$11$d = rn$11$q;
-        rl$11$d = rl$11$q;
-        re$11$d = re$11$q;
-        rs$11$d = rs$11$q;
-        if (p_en$2$q & p_cap$2$q) begin
-            if (p_k$2$q == k_idx$0) begin
-                rv$8$d = 1'b1;
-                rn$8$d = p_n$2$q;
-                rl$8$d = p_last$2$q;
-                re$8$d = p_emp$2$q;
-                rs$8$d = p_s$2$q;
-                rw$128$d = l_row_w$32;
-                rw$129$d = l_row_w$33;
-                rw$130$d = l_row_w$34;
-                rw$131$d = l_row_w$35;
-                rw$132$d = l_row_w$36;
-                rw$133$d = l_row_w$37;
-                rw$134$d = l_row_w$38;
-                rw$135$d = l_row_w$39;
-                rw$136$d = l_row_w$40;
-                rw$137$d = l_row_w$41;
-                rw$138$d = l_row_w$42;
-                rw$139$d = l_row_w$43;
-                rw$140$d = l_row_w$44;
-                rw$141$d = l_row_w$45;
-                rw$142$d = l_row_w$46;
-                rw$143$d = l_row_w$47;
-            end
-            if (p_k$2$q == k_idx$1) begin
-                rv$9$d = 1'b1;
-                rn$9$d = p_n$2$q;
-                rl$9$d = p_last$2$q;
-                re$9$d = p_emp$2$q;
-                rs$9$d = p_s$2$q;
-                rw$144$d = l_row_w$32;
-                rw$145$d = l_row_w$33;
-                rw$146$d = l_row_w$34;
-                rw$147$d = l_row_w$35;
-                rw$148$d = l_row_w$36;
-                rw$149$d = l_row_w$37;
-                rw$150$d = l_row_w$38;
-                rw$151$d = l_row_w$39;
-                rw$152$d = l_row_w$40;
-                rw$153$d = l_row_w$41;
-                rw$154$d = l_row_w$42;
-                rw$155$d = l_row_w$43;
-                rw$156$d = l_row_w$44;
-                rw$157$d = l_row_w$45;
-                rw$158$d = l_row_w$46;
-                rw$159$d = l_row_w$47;
-            end
-            if (p_k$2$q == k_idx$2) begin
-                rv$10$d = 1'b1;
-                rn$10$d = p_n$2$q;
-                rl$10$d = p_last$2$q;
-                re$10$d = p_emp$2$q;
-                rs$10$d = p_s$2$q;
-                rw$160$d = l_row_w$32;
-                rw$161$d = l_row_w$33;
-                rw$162$d = l_row_w$34;
-                rw$163$d = l_row_w$35;
-                rw$164$d = l_row_w$36;
-                rw$165$d = l_row_w$37;
-                rw$166$d = l_row_w$38;
-                rw$167$d = l_row_w$39;
-                rw$168$d = l_row_w$40;
-                rw$169$d = l_row_w$41;
-                rw$170$d = l_row_w$42;
-                rw$171$d = l_row_w$43;
-                rw$172$d = l_row_w$44;
-                rw$173$d = l_row_w$45;
-                rw$174$d = l_row_w$46;
-                rw$175$d = l_row_w$47;
-            end
-            if (p_k$2$q == k_idx$3) begin
-                rv$11$d = 1'b1;
-                rn$11$d = p_n$2$q;
-                rl$11$d = p_last$2$q;
-                re$11$d = p_emp$2$q;
-                rs$11$d = p_s$2$q;
-                rw$176$d = l_row_w$32;
-                rw$177$d = l_row_w$33;
-                rw$178$d = l_row_w$34;
-                rw$179$d = l_row_w$35;
-                rw$180$d = l_row_w$36;
-                rw$181$d = l_row_w$37;
-                rw$182$d = l_row_w$38;
-                rw$183$d = l_row_w$39;
-                rw$184$d = l_row_w$40;
-                rw$185$d = l_row_w$41;
-                rw$186$d = l_row_w$42;
-                rw$187$d = l_row_w$43;
-                rw$188$d = l_row_w$44;
-                rw$189$d = l_row_w$45;
-                rw$190$d = l_row_w$46;
-                rw$191$d = l_row_w$47;
-            end
-        end
         if (l_can$2) begin
             t_valid$2$d = l_rv$2;
             t_data$2$d = k0_64;
@@ -39031,32 +37044,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_en$2$q & p_cap$2$q & (p_k$2$q == l_nxk$2)) begin
             x_b$2$d = p_s$2$q;
         end
-        if (reset) begin
-            x_k$2$d = k0_8;
-        end
-        if (reset) begin
-            x_n$2$d = k0_8;
-        end
-        if (reset) begin
-            x_b$2$d = k0_8;
-        end
-        if (reset) begin
-            t_valid$2$d = 1'b0;
-        end
-        if (reset) begin
-            t_last$2$d = 1'b0;
-        end
-        if (reset) begin
-            rv$8$d = 1'b0;
-        end
-        if (reset) begin
-            rv$9$d = 1'b0;
-        end
-        if (reset) begin
-            rv$10$d = 1'b0;
-        end
-        if (reset) begin
-            rv$11$d = 1'b0;
+        if (t_valid$2$q & out$2$ready & t_last$2$q) begin
+            c_tx$2$d = c_tx$2$q + k1_32;
         end
         out$2$valid = t_valid$2$q;
         out$2$data = t_data$2$q;
@@ -39067,6 +37056,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_cell$3$push_data = out$3$dq_cell;
         dq_meta$3$push = out$3$dq_push;
         dq_meta$3$push_data = out$3$dq_meta;
+        dq_cell$3$pop = 1'b0;
+        dq_meta$3$pop = 1'b0;
         out$3$dq_count = dq_cell$3$count;
         l_dm$3$a = dq_meta$3$head;
         l_lk$3 = k0_ca;
@@ -39262,9 +37253,104 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_rep$3$q) begin
             l_row_w$63 = bank$31$read_data;
         end
+        if (p_en$3$q & p_cap$3$q) begin
+            if (p_k$3$q == k_idx$0) begin
+                rv$12$d = 1'b1;
+                rn$12$d = p_n$3$q;
+                rl$12$d = p_last$3$q;
+                re$12$d = p_emp$3$q;
+                rs$12$d = p_s$3$q;
+                rw$192$d = l_row_w$48;
+                rw$193$d = l_row_w$49;
+                rw$194$d = l_row_w$50;
+                rw$195$d = l_row_w$51;
+                rw$196$d = l_row_w$52;
+                rw$197$d = l_row_w$53;
+                rw$198$d = l_row_w$54;
+                rw$199$d = l_row_w$55;
+                rw$200$d = l_row_w$56;
+                rw$201$d = l_row_w$57;
+                rw$202$d = l_row_w$58;
+                rw$203$d = l_row_w$59;
+                rw$204$d = l_row_w$60;
+                rw$205$d = l_row_w$61;
+                rw$206$d = l_row_w$62;
+                rw$207$d = l_row_w$63;
+            end
+            if (p_k$3$q == k_idx$1) begin
+                rv$13$d = 1'b1;
+                rn$13$d = p_n$3$q;
+                rl$13$d = p_last$3$q;
+                re$13$d = p_emp$3$q;
+                rs$13$d = p_s$3$q;
+                rw$208$d = l_row_w$48;
+                rw$209$d = l_row_w$49;
+                rw$210$d = l_row_w$50;
+                rw$211$d = l_row_w$51;
+                rw$212$d = l_row_w$52;
+                rw$213$d = l_row_w$53;
+                rw$214$d = l_row_w$54;
+                rw$215$d = l_row_w$55;
+                rw$216$d = l_row_w$56;
+                rw$217$d = l_row_w$57;
+                rw$218$d = l_row_w$58;
+                rw$219$d = l_row_w$59;
+                rw$220$d = l_row_w$60;
+                rw$221$d = l_row_w$61;
+                rw$222$d = l_row_w$62;
+                rw$223$d = l_row_w$63;
+            end
+            if (p_k$3$q == k_idx$2) begin
+                rv$14$d = 1'b1;
+                rn$14$d = p_n$3$q;
+                rl$14$d = p_last$3$q;
+                re$14$d = p_emp$3$q;
+                rs$14$d = p_s$3$q;
+                rw$224$d = l_row_w$48;
+                rw$225$d = l_row_w$49;
+                rw$226$d = l_row_w$50;
+                rw$227$d = l_row_w$51;
+                rw$228$d = l_row_w$52;
+                rw$229$d = l_row_w$53;
+                rw$230$d = l_row_w$54;
+                rw$231$d = l_row_w$55;
+                rw$232$d = l_row_w$56;
+                rw$233$d = l_row_w$57;
+                rw$234$d = l_row_w$58;
+                rw$235$d = l_row_w$59;
+                rw$236$d = l_row_w$60;
+                rw$237$d = l_row_w$61;
+                rw$238$d = l_row_w$62;
+                rw$239$d = l_row_w$63;
+            end
+            if (p_k$3$q == k_idx$3) begin
+                rv$15$d = 1'b1;
+                rn$15$d = p_n$3$q;
+                rl$15$d = p_last$3$q;
+                re$15$d = p_emp$3$q;
+                rs$15$d = p_s$3$q;
+                rw$240$d = l_row_w$48;
+                rw$241$d = l_row_w$49;
+                rw$242$d = l_row_w$50;
+                rw$243$d = l_row_w$51;
+                rw$244$d = l_row_w$52;
+                rw$245$d = l_row_w$53;
+                rw$246$d = l_row_w$54;
+                rw$247$d = l_row_w$55;
+                rw$248$d = l_row_w$56;
+                rw$249$d = l_row_w$57;
+                rw$250$d = l_row_w$58;
+                rw$251$d = l_row_w$59;
+                rw$252$d = l_row_w$60;
+                rw$253$d = l_row_w$61;
+                rw$254$d = l_row_w$62;
+                rw$255$d = l_row_w$63;
+            end
+        end
         l_ceff$3 = r_cell$3$q;
         if (p_en$3$q & ~p_last$3$q) begin
             l_ceff$3 = l_lk$3;
+            r_cell$3$d = l_lk$3;
         end
         l_slot$3 = ph$q == k_slotn$3;
         l_slot1$3 = ph$q == k_slotn$19;
@@ -39282,27 +37368,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$3 = 1'b1;
         end
         l_issue$3 = r_act$3$q & (l_slot$3 | l_slot1$3) & ~(rd_en$3$q & ~rd_last$3$q) & (r_bad$3$q | l_free$3);
-        r_act$3$d = r_act$3$q;
-        r_cell$3$d = r_cell$3$q;
-        r_left$3$d = r_left$3$q;
-        r_s$3$d = r_s$3$q;
-        r_bad$3$d = r_bad$3$q;
-        r_emp$3$d = r_emp$3$q;
-        r_wk$3$d = r_wk$3$q;
-        rd_en$3$d = 1'b0;
-        rd_addr$3$d = rd_addr$3$q;
-        rd_rep$3$d = rd_rep$3$q;
-        rd_cap$3$d = rd_cap$3$q;
-        rd_last$3$d = rd_last$3$q;
-        rd_k$3$d = rd_k$3$q;
-        rd_n$3$d = rd_n$3$q;
-        rd_s$3$d = rd_s$3$q;
-        rd_emp$3$d = rd_emp$3$q;
-        dq_cell$3$pop = 1'b0;
-        dq_meta$3$pop = 1'b0;
-        if (p_en$3$q & ~p_last$3$q) begin
-            r_cell$3$d = l_lk$3;
-        end
         if (~r_act$3$q) begin
             if (dq_cell$3$nonempty) begin
                 dq_cell$3$pop = 1'b1;
@@ -39336,15 +37401,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             if (~r_bad$3$q) begin
                 r_wk$3$d = (r_wk$3$q + k1_8) & k_rm;
             end
-        end
-        if (reset) begin
-            r_act$3$d = 1'b0;
-        end
-        if (reset) begin
-            r_wk$3$d = k0_8;
-        end
-        if (reset) begin
-            rd_en$3$d = 1'b0;
         end
         out$3$dep = dep$3$q;
         l_can$3 = ~t_valid$3$q | out$3$ready;
@@ -39575,193 +37631,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (l_can$3 & l_rv$3 & l_rowend$3) begin
             l_nxk$3 = l_nk$3;
         end
-    end
-    always @(*) begin
-        x_k$3$d = x_k$3$q;
-        x_n$3$d = x_n$3$q;
-        x_b$3$d = x_b$3$q;
-        t_valid$3$d = t_valid$3$q;
-        t_data$3$d = t_data$3$q;
-        t_last$3$d = t_last$3$q;
-        t_empty$3$d = t_empty$3$q;
-        rw$192$d = rw$192$q;
-        rw$193$d = rw$193$q;
-        rw$194$d = rw$194$q;
-        rw$195$d = rw$195$q;
-        rw$196$d = rw$196$q;
-        rw$197$d = rw$197$q;
-        rw$198$d = rw$198$q;
-        rw$199$d = rw$199$q;
-        rw$200$d = rw$200$q;
-        rw$201$d = rw$201$q;
-        rw$202$d = rw$202$q;
-        rw$203$d = rw$203$q;
-        rw$204$d = rw$204$q;
-        rw$205$d = rw$205$q;
-        rw$206$d = rw$206$q;
-        rw$207$d = rw$207$q;
-        rw$208$d = rw$208$q;
-        rw$209$d = rw$209$q;
-        rw$210$d = rw$210$q;
-        rw$211$d = rw$211$q;
-        rw$212$d = rw$212$q;
-        rw$213$d = rw$213$q;
-        rw$214$d = rw$214$q;
-        rw$215$d = rw$215$q;
-        rw$216$d = rw$216$q;
-        rw$217$d = rw$217$q;
-        rw$218$d = rw$218$q;
-        rw$219$d = rw$219$q;
-        rw$220$d = rw$220$q;
-        rw$221$d = rw$221$q;
-        rw$222$d = rw$222$q;
-        rw$223$d = rw$223$q;
-        rw$224$d = rw$224$q;
-        rw$225$d = rw$225$q;
-        rw$226$d = rw$226$q;
-        rw$227$d = rw$227$q;
-        rw$228$d = rw$228$q;
-        rw$229$d = rw$229$q;
-        rw$230$d = rw$230$q;
-        rw$231$d = rw$231$q;
-        rw$232$d = rw$232$q;
-        rw$233$d = rw$233$q;
-        rw$234$d = rw$234$q;
-        rw$235$d = rw$235$q;
-        rw$236$d = rw$236$q;
-        rw$237$d = rw$237$q;
-        rw$238$d = rw$238$q;
-        rw$239$d = rw$239$q;
-        rw$240$d = rw$240$q;
-        rw$241$d = rw$241$q;
-        rw$242$d = rw$242$q;
-        rw$243$d = rw$243$q;
-        rw$244$d = rw$244$q;
-        rw$245$d = rw$245$q;
-        rw$246$d = rw$246$q;
-        rw$247$d = rw$247$q;
-        rw$248$d = rw$248$q;
-        rw$249$d = rw$249$q;
-        rw$250$d = rw$250$q;
-        rw$251$d = rw$251$q;
-        rw$252$d = rw$252$q;
-        rw$253$d = rw$253$q;
-        rw$254$d = rw$254$q;
-        rw$255$d = rw$255$q;
-        rv$12$d = rv$12$q;
-        rn$12$d = rn$12$q;
-        rl$12$d = rl$12$q;
-        re$12$d = re$12$q;
-        rs$12$d = rs$12$q;
-        rv$13$d = rv$13$q;
-        rn$13$d = rn$13$q;
-        rl$13$d = rl$13$q;
-        re$13$d = re$13$q;
-        rs$13$d = rs$13$q;
-        rv$14$d = rv$14$q;
-        rn$14$d = rn$14$q;
-        rl$14$d = rl$14$q;
-        re$14$d = re$14$q;
-        rs$14$d = rs$14$q;
-        rv$15$d = rv$15$q;
-        rn$15$d = rn$15$q;
-        rl$15$d = rl$15$q;
-        re$15$d = re$15$q;
-        rs$15$d = rs$15$q;
-        if (p_en$3$q & p_cap$3$q) begin
-            if (p_k$3$q == k_idx$0) begin
-                rv$12$d = 1'b1;
-                rn$12$d = p_n$3$q;
-                rl$12$d = p_last$3$q;
-                re$12$d = p_emp$3$q;
-                rs$12$d = p_s$3$q;
-                rw$192$d = l_row_w$48;
-                rw$193$d = l_row_w$49;
-                rw$194$d = l_row_w$50;
-                rw$195$d = l_row_w$51;
-                rw$196$d = l_row_w$52;
-                rw$197$d = l_row_w$53;
-                rw$198$d = l_row_w$54;
-                rw$199$d = l_row_w$55;
-                rw$200$d = l_row_w$56;
-                rw$201$d = l_row_w$57;
-                rw$202$d = l_row_w$58;
-                rw$203$d = l_row_w$59;
-                rw$204$d = l_row_w$60;
-                rw$205$d = l_row_w$61;
-                rw$206$d = l_row_w$62;
-                rw$207$d = l_row_w$63;
-            end
-            if (p_k$3$q == k_idx$1) begin
-                rv$13$d = 1'b1;
-                rn$13$d = p_n$3$q;
-                rl$13$d = p_last$3$q;
-                re$13$d = p_emp$3$q;
-                rs$13$d = p_s$3$q;
-                rw$208$d = l_row_w$48;
-                rw$209$d = l_row_w$49;
-                rw$210$d = l_row_w$50;
-                rw$211$d = l_row_w$51;
-                rw$212$d = l_row_w$52;
-                rw$213$d = l_row_w$53;
-                rw$214$d = l_row_w$54;
-                rw$215$d = l_row_w$55;
-                rw$216$d = l_row_w$56;
-                rw$217$d = l_row_w$57;
-                rw$218$d = l_row_w$58;
-                rw$219$d = l_row_w$59;
-                rw$220$d = l_row_w$60;
-                rw$221$d = l_row_w$61;
-                rw$222$d = l_row_w$62;
-                rw$223$d = l_row_w$63;
-            end
-            if (p_k$3$q == k_idx$2) begin
-                rv$14$d = 1'b1;
-                rn$14$d = p_n$3$q;
-                rl$14$d = p_last$3$q;
-                re$14$d = p_emp$3$q;
-                rs$14$d = p_s$3$q;
-                rw$224$d = l_row_w$48;
-                rw$225$d = l_row_w$49;
-                rw$226$d = l_row_w$50;
-                rw$227$d = l_row_w$51;
-                rw$228$d = l_row_w$52;
-                rw$229$d = l_row_w$53;
-                rw$230$d = l_row_w$54;
-                rw$231$d = l_row_w$55;
-                rw$232$d = l_row_w$56;
-                rw$233$d = l_row_w$57;
-                rw$234$d = l_row_w$58;
-                rw$235$d = l_row_w$59;
-                rw$236$d = l_row_w$60;
-                rw$237$d = l_row_w$61;
-                rw$238$d = l_row_w$62;
-                rw$239$d = l_row_w$63;
-            end
-            if (p_k$3$q == k_idx$3) begin
-                rv$15$d = 1'b1;
-                rn$15$d = p_n$3$q;
-                rl$15$d = p_last$3$q;
-                re$15$d = p_emp$3$q;
-                rs$15$d = p_s$3$q;
-                rw$240$d = l_row_w$48;
-                rw$241$d = l_row_w$49;
-                rw$242$d = l_row_w$50;
-                rw$243$d = l_row_w$51;
-                rw$244$d = l_row_w$52;
-                rw$245$d = l_row_w$53;
-                rw$246$d = l_row_w$54;
-                rw$247$d = l_row_w$55;
-                rw$248$d = l_row_w$56;
-                rw$249$d = l_row_w$57;
-                rw$250$d = l_row_w$58;
-                rw$251$d = l_row_w$59;
-                rw$252$d = l_row_w$60;
-                rw$253$d = l_row_w$61;
-                rw$254$d = l_row_w$62;
-                rw$255$d = l_row_w$63;
-            end
-        end
         if (l_can$3) begin
             t_valid$3$d = l_rv$3;
             t_data$3$d = k0_64;
@@ -39808,32 +37677,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_en$3$q & p_cap$3$q & (p_k$3$q == l_nxk$3)) begin
             x_b$3$d = p_s$3$q;
         end
-        if (reset) begin
-            x_k$3$d = k0_8;
-        end
-        if (reset) begin
-            x_n$3$d = k0_8;
-        end
-        if (reset) begin
-            x_b$3$d = k0_8;
-        end
-        if (reset) begin
-            t_valid$3$d = 1'b0;
-        end
-        if (reset) begin
-            t_last$3$d = 1'b0;
-        end
-        if (reset) begin
-            rv$12$d = 1'b0;
-        end
-        if (reset) begin
-            rv$13$d = 1'b0;
-        end
-        if (reset) begin
-            rv$14$d = 1'b0;
-        end
-        if (reset) begin
-            rv$15$d = 1'b0;
+        if (t_valid$3$q & out$3$ready & t_last$3$q) begin
+            c_tx$3$d = c_tx$3$q + k1_32;
         end
         out$3$valid = t_valid$3$q;
         out$3$data = t_data$3$q;
@@ -39844,6 +37689,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_cell$4$push_data = out$4$dq_cell;
         dq_meta$4$push = out$4$dq_push;
         dq_meta$4$push_data = out$4$dq_meta;
+        dq_cell$4$pop = 1'b0;
+        dq_meta$4$pop = 1'b0;
         out$4$dq_count = dq_cell$4$count;
         l_dm$4$a = dq_meta$4$head;
         l_lk$4 = k0_ca;
@@ -40039,9 +37886,104 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_rep$4$q) begin
             l_row_w$79 = bank$31$read_data;
         end
+        if (p_en$4$q & p_cap$4$q) begin
+            if (p_k$4$q == k_idx$0) begin
+                rv$16$d = 1'b1;
+                rn$16$d = p_n$4$q;
+                rl$16$d = p_last$4$q;
+                re$16$d = p_emp$4$q;
+                rs$16$d = p_s$4$q;
+                rw$256$d = l_row_w$64;
+                rw$257$d = l_row_w$65;
+                rw$258$d = l_row_w$66;
+                rw$259$d = l_row_w$67;
+                rw$260$d = l_row_w$68;
+                rw$261$d = l_row_w$69;
+                rw$262$d = l_row_w$70;
+                rw$263$d = l_row_w$71;
+                rw$264$d = l_row_w$72;
+                rw$265$d = l_row_w$73;
+                rw$266$d = l_row_w$74;
+                rw$267$d = l_row_w$75;
+                rw$268$d = l_row_w$76;
+                rw$269$d = l_row_w$77;
+                rw$270$d = l_row_w$78;
+                rw$271$d = l_row_w$79;
+            end
+            if (p_k$4$q == k_idx$1) begin
+                rv$17$d = 1'b1;
+                rn$17$d = p_n$4$q;
+                rl$17$d = p_last$4$q;
+                re$17$d = p_emp$4$q;
+                rs$17$d = p_s$4$q;
+                rw$272$d = l_row_w$64;
+                rw$273$d = l_row_w$65;
+                rw$274$d = l_row_w$66;
+                rw$275$d = l_row_w$67;
+                rw$276$d = l_row_w$68;
+                rw$277$d = l_row_w$69;
+                rw$278$d = l_row_w$70;
+                rw$279$d = l_row_w$71;
+                rw$280$d = l_row_w$72;
+                rw$281$d = l_row_w$73;
+                rw$282$d = l_row_w$74;
+                rw$283$d = l_row_w$75;
+                rw$284$d = l_row_w$76;
+                rw$285$d = l_row_w$77;
+                rw$286$d = l_row_w$78;
+                rw$287$d = l_row_w$79;
+            end
+            if (p_k$4$q == k_idx$2) begin
+                rv$18$d = 1'b1;
+                rn$18$d = p_n$4$q;
+                rl$18$d = p_last$4$q;
+                re$18$d = p_emp$4$q;
+                rs$18$d = p_s$4$q;
+                rw$288$d = l_row_w$64;
+                rw$289$d = l_row_w$65;
+                rw$290$d = l_row_w$66;
+                rw$291$d = l_row_w$67;
+                rw$292$d = l_row_w$68;
+                rw$293$d = l_row_w$69;
+                rw$294$d = l_row_w$70;
+                rw$295$d = l_row_w$71;
+                rw$296$d = l_row_w$72;
+                rw$297$d = l_row_w$73;
+                rw$298$d = l_row_w$74;
+                rw$299$d = l_row_w$75;
+                rw$300$d = l_row_w$76;
+                rw$301$d = l_row_w$77;
+                rw$302$d = l_row_w$78;
+                rw$303$d = l_row_w$79;
+            end
+            if (p_k$4$q == k_idx$3) begin
+                rv$19$d = 1'b1;
+                rn$19$d = p_n$4$q;
+                rl$19$d = p_last$4$q;
+                re$19$d = p_emp$4$q;
+                rs$19$d = p_s$4$q;
+                rw$304$d = l_row_w$64;
+                rw$305$d = l_row_w$65;
+                rw$306$d = l_row_w$66;
+                rw$307$d = l_row_w$67;
+                rw$308$d = l_row_w$68;
+                rw$309$d = l_row_w$69;
+                rw$310$d = l_row_w$70;
+                rw$311$d = l_row_w$71;
+                rw$312$d = l_row_w$72;
+                rw$313$d = l_row_w$73;
+                rw$314$d = l_row_w$74;
+                rw$315$d = l_row_w$75;
+                rw$316$d = l_row_w$76;
+                rw$317$d = l_row_w$77;
+                rw$318$d = l_row_w$78;
+                rw$319$d = l_row_w$79;
+            end
+        end
         l_ceff$4 = r_cell$4$q;
         if (p_en$4$q & ~p_last$4$q) begin
             l_ceff$4 = l_lk$4;
+            r_cell$4$d = l_lk$4;
         end
         l_slot$4 = ph$q == k_slotn$4;
         l_slot1$4 = ph$q == k_slotn$20;
@@ -40059,27 +38001,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$4 = 1'b1;
         end
         l_issue$4 = r_act$4$q & (l_slot$4 | l_slot1$4) & ~(rd_en$4$q & ~rd_last$4$q) & (r_bad$4$q | l_free$4);
-        r_act$4$d = r_act$4$q;
-        r_cell$4$d = r_cell$4$q;
-        r_left$4$d = r_left$4$q;
-        r_s$4$d = r_s$4$q;
-        r_bad$4$d = r_bad$4$q;
-        r_emp$4$d = r_emp$4$q;
-        r_wk$4$d = r_wk$4$q;
-        rd_en$4$d = 1'b0;
-        rd_addr$4$d = rd_addr$4$q;
-        rd_rep$4$d = rd_rep$4$q;
-        rd_cap$4$d = rd_cap$4$q;
-        rd_last$4$d = rd_last$4$q;
-        rd_k$4$d = rd_k$4$q;
-        rd_n$4$d = rd_n$4$q;
-        rd_s$4$d = rd_s$4$q;
-        rd_emp$4$d = rd_emp$4$q;
-        dq_cell$4$pop = 1'b0;
-        dq_meta$4$pop = 1'b0;
-        if (p_en$4$q & ~p_last$4$q) begin
-            r_cell$4$d = l_lk$4;
-        end
         if (~r_act$4$q) begin
             if (dq_cell$4$nonempty) begin
                 dq_cell$4$pop = 1'b1;
@@ -40113,15 +38034,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             if (~r_bad$4$q) begin
                 r_wk$4$d = (r_wk$4$q + k1_8) & k_rm;
             end
-        end
-        if (reset) begin
-            r_act$4$d = 1'b0;
-        end
-        if (reset) begin
-            r_wk$4$d = k0_8;
-        end
-        if (reset) begin
-            rd_en$4$d = 1'b0;
         end
         out$4$dep = dep$4$q;
         l_can$4 = ~t_valid$4$q | out$4$ready;
@@ -40352,191 +38264,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (l_can$4 & l_rv$4 & l_rowend$4) begin
             l_nxk$4 = l_nk$4;
         end
-        x_k$4$d = x_k$4$q;
-        x_n$4$d = x_n$4$q;
-        x_b$4$d = x_b$4$q;
-        t_valid$4$d = t_valid$4$q;
-        t_data$4$d = t_data$4$q;
-        t_last$4$d = t_last$4$q;
-        t_empty$4$d = t_empty$4$q;
-        rw$256$d = rw$256$q;
-        rw$257$d = rw$257$q;
-        rw$258$d = rw$258$q;
-        rw$259$d = rw$259$q;
-        rw$260$d = rw$260$q;
-        rw$261$d = rw$261$q;
-        rw$262$d = rw$262$q;
-        rw$263$d = rw$263$q;
-        rw$264$d = rw$264$q;
-        rw$265$d = rw$265$q;
-        rw$266$d = rw$266$q;
-        rw$267$d = rw$267$q;
-        rw$268$d = rw$268$q;
-        rw$269$d = rw$269$q;
-        rw$270$d = rw$270$q;
-        rw$271$d = rw$271$q;
-        rw$272$d = rw$272$q;
-        rw$273$d = rw$273$q;
-        rw$274$d = rw$274$q;
-        rw$275$d = rw$275$q;
-        rw$276$d = rw$276$q;
-        rw$277$d = rw$277$q;
-        rw$278$d = rw$278$q;
-        rw$279$d = rw$279$q;
-        rw$280$d = rw$280$q;
-        rw$281$d = rw$281$q;
-        rw$282$d = rw$282$q;
-        rw$283$d = rw$283$q;
-        rw$284$d = rw$284$q;
-        rw$285$d = rw$285$q;
-        rw$286$d = rw$286$q;
-        rw$287$d = rw$287$q;
-        rw$288$d = rw$288$q;
-        rw$289$d = rw$289$q;
-        rw$290$d = rw$290$q;
-        rw$291$d = rw$291$q;
-        rw$292$d = rw$292$q;
-        rw$293$d = rw$293$q;
-        rw$294$d = rw$294$q;
-        rw$295$d = rw$295$q;
-        rw$296$d = rw$296$q;
-        rw$297$d = rw$297$q;
-        rw$298$d = rw$298$q;
-        rw$299$d = rw$299$q;
-        rw$300$d = rw$300$q;
-        rw$301$d = rw$301$q;
-        rw$302$d = rw$302$q;
-        rw$303$d = rw$303$q;
-        rw$304$d = rw$304$q;
-        rw$305$d = rw$305$q;
-        rw$306$d = rw$306$q;
-        rw$307$d = rw$307$q;
-        rw$308$d = rw$308$q;
-        rw$309$d = rw$309$q;
-        rw$310$d = rw$310$q;
-        rw$311$d = rw$311$q;
-        rw$312$d = rw$312$q;
-        rw$313$d = rw$313$q;
-        rw$314$d = rw$314$q;
-        rw$315$d = rw$315$q;
-        rw$316$d = rw$316$q;
-        rw$317$d = rw$317$q;
-        rw$318$d = rw$318$q;
-        rw$319$d = rw$319$q;
-        rv$16$d = rv$16$q;
-        rn$16$d = rn$16$q;
-        rl$16$d = rl$16$q;
-        re$16$d = re$16$q;
-        rs$16$d = rs$16$q;
-        rv$17$d = rv$17$q;
-        rn$17$d = rn$17$q;
-        rl$17$d = rl$17$q;
-        re$17$d = re$17$q;
-        rs$17$d = rs$17$q;
-        rv$18$d = rv$18$q;
-        rn$18$d = rn$18$q;
-        rl$18$d = rl$18$q;
-        re$18$d = re$18$q;
-        rs$18$d = rs$18$q;
-        rv$19$d = rv$19$q;
-        rn$19$d = rn$19$q;
-        rl$19$d = rl$19$q;
-        re$19$d = re$19$q;
-        rs$19$d = rs$19$q;
-        if (p_en$4$q & p_cap$4$q) begin
-            if (p_k$4$q == k_idx$0) begin
-                rv$16$d = 1'b1;
-                rn$16$d = p_n$4$q;
-                rl$16$d = p_last$4$q;
-                re$16$d = p_emp$4$q;
-                rs$16$d = p_s$4$q;
-                rw$256$d = l_row_w$64;
-                rw$257$d = l_row_w$65;
-                rw$258$d = l_row_w$66;
-                rw$259$d = l_row_w$67;
-                rw$260$d = l_row_w$68;
-                rw$261$d = l_row_w$69;
-                rw$262$d = l_row_w$70;
-                rw$263$d = l_row_w$71;
-                rw$264$d = l_row_w$72;
-                rw$265$d = l_row_w$73;
-                rw$266$d = l_row_w$74;
-                rw$267$d = l_row_w$75;
-                rw$268$d = l_row_w$76;
-                rw$269$d = l_row_w$77;
-                rw$270$d = l_row_w$78;
-                rw$271$d = l_row_w$79;
-            end
-            if (p_k$4$q == k_idx$1) begin
-                rv$17$d = 1'b1;
-                rn$17$d = p_n$4$q;
-                rl$17$d = p_last$4$q;
-                re$17$d = p_emp$4$q;
-                rs$17$d = p_s$4$q;
-                rw$272$d = l_row_w$64;
-                rw$273$d = l_row_w$65;
-                rw$274$d = l_row_w$66;
-                rw$275$d = l_row_w$67;
-                rw$276$d = l_row_w$68;
-                rw$277$d = l_row_w$69;
-                rw$278$d = l_row_w$70;
-                rw$279$d = l_row_w$71;
-                rw$280$d = l_row_w$72;
-                rw$281$d = l_row_w$73;
-                rw$282$d = l_row_w$74;
-                rw$283$d = l_row_w$75;
-                rw$284$d = l_row_w$76;
-                rw$285$d = l_row_w$77;
-                rw$286$d = l_row_w$78;
-                rw$287$d = l_row_w$79;
-            end
-            if (p_k$4$q == k_idx$2) begin
-                rv$18$d = 1'b1;
-                rn$18$d = p_n$4$q;
-                rl$18$d = p_last$4$q;
-                re$18$d = p_emp$4$q;
-                rs$18$d = p_s$4$q;
-                rw$288$d = l_row_w$64;
-                rw$289$d = l_row_w$65;
-                rw$290$d = l_row_w$66;
-                rw$291$d = l_row_w$67;
-                rw$292$d = l_row_w$68;
-                rw$293$d = l_row_w$69;
-                rw$294$d = l_row_w$70;
-                rw$295$d = l_row_w$71;
-                rw$296$d = l_row_w$72;
-                rw$297$d = l_row_w$73;
-                rw$298$d = l_row_w$74;
-                rw$299$d = l_row_w$75;
-                rw$300$d = l_row_w$76;
-                rw$301$d = l_row_w$77;
-                rw$302$d = l_row_w$78;
-                rw$303$d = l_row_w$79;
-            end
-            if (p_k$4$q == k_idx$3) begin
-                rv$19$d = 1'b1;
-                rn$19$d = p_n$4$q;
-                rl$19$d = p_last$4$q;
-                re$19$d = p_emp$4$q;
-                rs$19$d = p_s$4$q;
-                rw$304$d = l_row_w$64;
-                rw$305$d = l_row_w$65;
-                rw$306$d = l_row_w$66;
-                rw$307$d = l_row_w$67;
-                rw$308$d = l_row_w$68;
-                rw$309$d = l_row_w$69;
-                rw$310$d = l_row_w$70;
-                rw$311$d = l_row_w$71;
-                rw$312$d = l_row_w$72;
-                rw$313$d = l_row_w$73;
-                rw$314$d = l_row_w$74;
-                rw$315$d = l_row_w$75;
-                rw$316$d = l_row_w$76;
-                rw$317$d = l_row_w$77;
-                rw$318$d = l_row_w$78;
-                rw$319$d = l_row_w$79;
-            end
-        end
         if (l_can$4) begin
             t_valid$4$d = l_rv$4;
             t_data$4$d = k0_64;
@@ -40583,32 +38310,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_en$4$q & p_cap$4$q & (p_k$4$q == l_nxk$4)) begin
             x_b$4$d = p_s$4$q;
         end
-        if (reset) begin
-            x_k$4$d = k0_8;
-        end
-        if (reset) begin
-            x_n$4$d = k0_8;
-        end
-        if (reset) begin
-            x_b$4$d = k0_8;
-        end
-        if (reset) begin
-            t_valid$4$d = 1'b0;
-        end
-        if (reset) begin
-            t_last$4$d = 1'b0;
-        end
-        if (reset) begin
-            rv$16$d = 1'b0;
-        end
-        if (reset) begin
-            rv$17$d = 1'b0;
-        end
-        if (reset) begin
-            rv$18$d = 1'b0;
-        end
-        if (reset) begin
-            rv$19$d = 1'b0;
+        if (t_valid$4$q & out$4$ready & t_last$4$q) begin
+            c_tx$4$d = c_tx$4$q + k1_32;
         end
         out$4$valid = t_valid$4$q;
         out$4$data = t_data$4$q;
@@ -40619,6 +38322,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_cell$5$push_data = out$5$dq_cell;
         dq_meta$5$push = out$5$dq_push;
         dq_meta$5$push_data = out$5$dq_meta;
+        dq_cell$5$pop = 1'b0;
+        dq_meta$5$pop = 1'b0;
         out$5$dq_count = dq_cell$5$count;
         l_dm$5$a = dq_meta$5$head;
         l_lk$5 = k0_ca;
@@ -40814,9 +38519,104 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_rep$5$q) begin
             l_row_w$95 = bank$31$read_data;
         end
+        if (p_en$5$q & p_cap$5$q) begin
+            if (p_k$5$q == k_idx$0) begin
+                rv$20$d = 1'b1;
+                rn$20$d = p_n$5$q;
+                rl$20$d = p_last$5$q;
+                re$20$d = p_emp$5$q;
+                rs$20$d = p_s$5$q;
+                rw$320$d = l_row_w$80;
+                rw$321$d = l_row_w$81;
+                rw$322$d = l_row_w$82;
+                rw$323$d = l_row_w$83;
+                rw$324$d = l_row_w$84;
+                rw$325$d = l_row_w$85;
+                rw$326$d = l_row_w$86;
+                rw$327$d = l_row_w$87;
+                rw$328$d = l_row_w$88;
+                rw$329$d = l_row_w$89;
+                rw$330$d = l_row_w$90;
+                rw$331$d = l_row_w$91;
+                rw$332$d = l_row_w$92;
+                rw$333$d = l_row_w$93;
+                rw$334$d = l_row_w$94;
+                rw$335$d = l_row_w$95;
+            end
+            if (p_k$5$q == k_idx$1) begin
+                rv$21$d = 1'b1;
+                rn$21$d = p_n$5$q;
+                rl$21$d = p_last$5$q;
+                re$21$d = p_emp$5$q;
+                rs$21$d = p_s$5$q;
+                rw$336$d = l_row_w$80;
+                rw$337$d = l_row_w$81;
+                rw$338$d = l_row_w$82;
+                rw$339$d = l_row_w$83;
+                rw$340$d = l_row_w$84;
+                rw$341$d = l_row_w$85;
+                rw$342$d = l_row_w$86;
+                rw$343$d = l_row_w$87;
+                rw$344$d = l_row_w$88;
+                rw$345$d = l_row_w$89;
+                rw$346$d = l_row_w$90;
+                rw$347$d = l_row_w$91;
+                rw$348$d = l_row_w$92;
+                rw$349$d = l_row_w$93;
+                rw$350$d = l_row_w$94;
+                rw$351$d = l_row_w$95;
+            end
+            if (p_k$5$q == k_idx$2) begin
+                rv$22$d = 1'b1;
+                rn$22$d = p_n$5$q;
+                rl$22$d = p_last$5$q;
+                re$22$d = p_emp$5$q;
+                rs$22$d = p_s$5$q;
+                rw$352$d = l_row_w$80;
+                rw$353$d = l_row_w$81;
+                rw$354$d = l_row_w$82;
+                rw$355$d = l_row_w$83;
+                rw$356$d = l_row_w$84;
+                rw$357$d = l_row_w$85;
+                rw$358$d = l_row_w$86;
+                rw$359$d = l_row_w$87;
+                rw$360$d = l_row_w$88;
+                rw$361$d = l_row_w$89;
+                rw$362$d = l_row_w$90;
+                rw$363$d = l_row_w$91;
+                rw$364$d = l_row_w$92;
+                rw$365$d = l_row_w$93;
+                rw$366$d = l_row_w$94;
+                rw$367$d = l_row_w$95;
+            end
+            if (p_k$5$q == k_idx$3) begin
+                rv$23$d = 1'b1;
+                rn$23$d = p_n$5$q;
+                rl$23$d = p_last$5$q;
+                re$23$d = p_emp$5$q;
+                rs$23$d = p_s$5$q;
+                rw$368$d = l_row_w$80;
+                rw$369$d = l_row_w$81;
+                rw$370$d = l_row_w$82;
+                rw$371$d = l_row_w$83;
+                rw$372$d = l_row_w$84;
+                rw$373$d = l_row_w$85;
+                rw$374$d = l_row_w$86;
+                rw$375$d = l_row_w$87;
+                rw$376$d = l_row_w$88;
+                rw$377$d = l_row_w$89;
+                rw$378$d = l_row_w$90;
+                rw$379$d = l_row_w$91;
+                rw$380$d = l_row_w$92;
+                rw$381$d = l_row_w$93;
+                rw$382$d = l_row_w$94;
+                rw$383$d = l_row_w$95;
+            end
+        end
         l_ceff$5 = r_cell$5$q;
         if (p_en$5$q & ~p_last$5$q) begin
             l_ceff$5 = l_lk$5;
+            r_cell$5$d = l_lk$5;
         end
         l_slot$5 = ph$q == k_slotn$5;
         l_slot1$5 = ph$q == k_slotn$21;
@@ -40834,27 +38634,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$5 = 1'b1;
         end
         l_issue$5 = r_act$5$q & (l_slot$5 | l_slot1$5) & ~(rd_en$5$q & ~rd_last$5$q) & (r_bad$5$q | l_free$5);
-        r_act$5$d = r_act$5$q;
-        r_cell$5$d = r_cell$5$q;
-        r_left$5$d = r_left$5$q;
-        r_s$5$d = r_s$5$q;
-        r_bad$5$d = r_bad$5$q;
-        r_emp$5$d = r_emp$5$q;
-        r_wk$5$d = r_wk$5$q;
-        rd_en$5$d = 1'b0;
-        rd_addr$5$d = rd_addr$5$q;
-        rd_rep$5$d = rd_rep$5$q;
-        rd_cap$5$d = rd_cap$5$q;
-        rd_last$5$d = rd_last$5$q;
-        rd_k$5$d = rd_k$5$q;
-        rd_n$5$d = rd_n$5$q;
-        rd_s$5$d = rd_s$5$q;
-        rd_emp$5$d = rd_emp$5$q;
-        dq_cell$5$pop = 1'b0;
-        dq_meta$5$pop = 1'b0;
-        if (p_en$5$q & ~p_last$5$q) begin
-            r_cell$5$d = l_lk$5;
-        end
         if (~r_act$5$q) begin
             if (dq_cell$5$nonempty) begin
                 dq_cell$5$pop = 1'b1;
@@ -40888,15 +38667,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             if (~r_bad$5$q) begin
                 r_wk$5$d = (r_wk$5$q + k1_8) & k_rm;
             end
-        end
-        if (reset) begin
-            r_act$5$d = 1'b0;
-        end
-        if (reset) begin
-            r_wk$5$d = k0_8;
-        end
-        if (reset) begin
-            rd_en$5$d = 1'b0;
         end
         out$5$dep = dep$5$q;
         l_can$5 = ~t_valid$5$q | out$5$ready;
@@ -41127,191 +38897,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (l_can$5 & l_rv$5 & l_rowend$5) begin
             l_nxk$5 = l_nk$5;
         end
-        x_k$5$d = x_k$5$q;
-        x_n$5$d = x_n$5$q;
-        x_b$5$d = x_b$5$q;
-        t_valid$5$d = t_valid$5$q;
-        t_data$5$d = t_data$5$q;
-        t_last$5$d = t_last$5$q;
-        t_empty$5$d = t_empty$5$q;
-        rw$320$d = rw$320$q;
-        rw$321$d = rw$321$q;
-        rw$322$d = rw$322$q;
-        rw$323$d = rw$323$q;
-        rw$324$d = rw$324$q;
-        rw$325$d = rw$325$q;
-        rw$326$d = rw$326$q;
-        rw$327$d = rw$327$q;
-        rw$328$d = rw$328$q;
-        rw$329$d = rw$329$q;
-        rw$330$d = rw$330$q;
-        rw$331$d = rw$331$q;
-        rw$332$d = rw$332$q;
-        rw$333$d = rw$333$q;
-        rw$334$d = rw$334$q;
-        rw$335$d = rw$335$q;
-        rw$336$d = rw$336$q;
-        rw$337$d = rw$337$q;
-        rw$338$d = rw$338$q;
-        rw$339$d = rw$339$q;
-        rw$340$d = rw$340$q;
-        rw$341$d = rw$341$q;
-        rw$342$d = rw$342$q;
-        rw$343$d = rw$343$q;
-        rw$344$d = rw$344$q;
-        rw$345$d = rw$345$q;
-        rw$346$d = rw$346$q;
-        rw$347$d = rw$347$q;
-        rw$348$d = rw$348$q;
-        rw$349$d = rw$349$q;
-        rw$350$d = rw$350$q;
-        rw$351$d = rw$351$q;
-        rw$352$d = rw$352$q;
-        rw$353$d = rw$353$q;
-        rw$354$d = rw$354$q;
-        rw$355$d = rw$355$q;
-        rw$356$d = rw$356$q;
-        rw$357$d = rw$357$q;
-        rw$358$d = rw$358$q;
-        rw$359$d = rw$359$q;
-        rw$360$d = rw$360$q;
-        rw$361$d = rw$361$q;
-        rw$362$d = rw$362$q;
-        rw$363$d = rw$363$q;
-        rw$364$d = rw$364$q;
-        rw$365$d = rw$365$q;
-        rw$366$d = rw$366$q;
-        rw$367$d = rw$367$q;
-        rw$368$d = rw$368$q;
-        rw$369$d = rw$369$q;
-        rw$370$d = rw$370$q;
-        rw$371$d = rw$371$q;
-        rw$372$d = rw$372$q;
-        rw$373$d = rw$373$q;
-        rw$374$d = rw$374$q;
-        rw$375$d = rw$375$q;
-        rw$376$d = rw$376$q;
-        rw$377$d = rw$377$q;
-        rw$378$d = rw$378$q;
-        rw$379$d = rw$379$q;
-        rw$380$d = rw$380$q;
-        rw$381$d = rw$381$q;
-        rw$382$d = rw$382$q;
-        rw$383$d = rw$383$q;
-        rv$20$d = rv$20$q;
-        rn$20$d = rn$20$q;
-        rl$20$d = rl$20$q;
-        re$20$d = re$20$q;
-        rs$20$d = rs$20$q;
-        rv$21$d = rv$21$q;
-        rn$21$d = rn$21$q;
-        rl$21$d = rl$21$q;
-        re$21$d = re$21$q;
-        rs$21$d = rs$21$q;
-        rv$22$d = rv$22$q;
-        rn$22$d = rn$22$q;
-        rl$22$d = rl$22$q;
-        re$22$d = re$22$q;
-        rs$22$d = rs$22$q;
-        rv$23$d = rv$23$q;
-        rn$23$d = rn$23$q;
-        rl$23$d = rl$23$q;
-        re$23$d = re$23$q;
-        rs$23$d = rs$23$q;
-        if (p_en$5$q & p_cap$5$q) begin
-            if (p_k$5$q == k_idx$0) begin
-                rv$20$d = 1'b1;
-                rn$20$d = p_n$5$q;
-                rl$20$d = p_last$5$q;
-                re$20$d = p_emp$5$q;
-                rs$20$d = p_s$5$q;
-                rw$320$d = l_row_w$80;
-                rw$321$d = l_row_w$81;
-                rw$322$d = l_row_w$82;
-                rw$323$d = l_row_w$83;
-                rw$324$d = l_row_w$84;
-                rw$325$d = l_row_w$85;
-                rw$326$d = l_row_w$86;
-                rw$327$d = l_row_w$87;
-                rw$328$d = l_row_w$88;
-                rw$329$d = l_row_w$89;
-                rw$330$d = l_row_w$90;
-                rw$331$d = l_row_w$91;
-                rw$332$d = l_row_w$92;
-                rw$333$d = l_row_w$93;
-                rw$334$d = l_row_w$94;
-                rw$335$d = l_row_w$95;
-            end
-            if (p_k$5$q == k_idx$1) begin
-                rv$21$d = 1'b1;
-                rn$21$d = p_n$5$q;
-                rl$21$d = p_last$5$q;
-                re$21$d = p_emp$5$q;
-                rs$21$d = p_s$5$q;
-                rw$336$d = l_row_w$80;
-                rw$337$d = l_row_w$81;
-                rw$338$d = l_row_w$82;
-                rw$339$d = l_row_w$83;
-                rw$340$d = l_row_w$84;
-                rw$341$d = l_row_w$85;
-                rw$342$d = l_row_w$86;
-                rw$343$d = l_row_w$87;
-                rw$344$d = l_row_w$88;
-                rw$345$d = l_row_w$89;
-                rw$346$d = l_row_w$90;
-                rw$347$d = l_row_w$91;
-                rw$348$d = l_row_w$92;
-                rw$349$d = l_row_w$93;
-                rw$350$d = l_row_w$94;
-                rw$351$d = l_row_w$95;
-            end
-            if (p_k$5$q == k_idx$2) begin
-                rv$22$d = 1'b1;
-                rn$22$d = p_n$5$q;
-                rl$22$d = p_last$5$q;
-                re$22$d = p_emp$5$q;
-                rs$22$d = p_s$5$q;
-                rw$352$d = l_row_w$80;
-                rw$353$d = l_row_w$81;
-                rw$354$d = l_row_w$82;
-                rw$355$d = l_row_w$83;
-                rw$356$d = l_row_w$84;
-                rw$357$d = l_row_w$85;
-                rw$358$d = l_row_w$86;
-                rw$359$d = l_row_w$87;
-                rw$360$d = l_row_w$88;
-                rw$361$d = l_row_w$89;
-                rw$362$d = l_row_w$90;
-                rw$363$d = l_row_w$91;
-                rw$364$d = l_row_w$92;
-                rw$365$d = l_row_w$93;
-                rw$366$d = l_row_w$94;
-                rw$367$d = l_row_w$95;
-            end
-            if (p_k$5$q == k_idx$3) begin
-                rv$23$d = 1'b1;
-                rn$23$d = p_n$5$q;
-                rl$23$d = p_last$5$q;
-                re$23$d = p_emp$5$q;
-                rs$23$d = p_s$5$q;
-                rw$368$d = l_row_w$80;
-                rw$369$d = l_row_w$81;
-                rw$370$d = l_row_w$82;
-                rw$371$d = l_row_w$83;
-                rw$372$d = l_row_w$84;
-                rw$373$d = l_row_w$85;
-                rw$374$d = l_row_w$86;
-                rw$375$d = l_row_w$87;
-                rw$376$d = l_row_w$88;
-                rw$377$d = l_row_w$89;
-                rw$378$d = l_row_w$90;
-                rw$379$d = l_row_w$91;
-                rw$380$d = l_row_w$92;
-                rw$381$d = l_row_w$93;
-                rw$382$d = l_row_w$94;
-                rw$383$d = l_row_w$95;
-            end
-        end
         if (l_can$5) begin
             t_valid$5$d = l_rv$5;
             t_data$5$d = k0_64;
@@ -41358,32 +38943,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_en$5$q & p_cap$5$q & (p_k$5$q == l_nxk$5)) begin
             x_b$5$d = p_s$5$q;
         end
-        if (reset) begin
-            x_k$5$d = k0_8;
-        end
-        if (reset) begin
-            x_n$5$d = k0_8;
-        end
-        if (reset) begin
-            x_b$5$d = k0_8;
-        end
-        if (reset) begin
-            t_valid$5$d = 1'b0;
-        end
-        if (reset) begin
-            t_last$5$d = 1'b0;
-        end
-        if (reset) begin
-            rv$20$d = 1'b0;
-        end
-        if (reset) begin
-            rv$21$d = 1'b0;
-        end
-        if (reset) begin
-            rv$22$d = 1'b0;
-        end
-        if (reset) begin
-            rv$23$d = 1'b0;
+        if (t_valid$5$q & out$5$ready & t_last$5$q) begin
+            c_tx$5$d = c_tx$5$q + k1_32;
         end
         out$5$valid = t_valid$5$q;
         out$5$data = t_data$5$q;
@@ -41394,6 +38955,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_cell$6$push_data = out$6$dq_cell;
         dq_meta$6$push = out$6$dq_push;
         dq_meta$6$push_data = out$6$dq_meta;
+        dq_cell$6$pop = 1'b0;
+        dq_meta$6$pop = 1'b0;
         out$6$dq_count = dq_cell$6$count;
         l_dm$6$a = dq_meta$6$head;
         l_lk$6 = k0_ca;
@@ -41577,8 +39140,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_rep$6$q) begin
             l_row_w$108 = bank$28$read_data;
         end
-    end
-    always @(*) begin
         l_row_w$109 = bank$13$read_data;
         if (p_rep$6$q) begin
             l_row_w$109 = bank$29$read_data;
@@ -41591,9 +39152,104 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_rep$6$q) begin
             l_row_w$111 = bank$31$read_data;
         end
+        if (p_en$6$q & p_cap$6$q) begin
+            if (p_k$6$q == k_idx$0) begin
+                rv$24$d = 1'b1;
+                rn$24$d = p_n$6$q;
+                rl$24$d = p_last$6$q;
+                re$24$d = p_emp$6$q;
+                rs$24$d = p_s$6$q;
+                rw$384$d = l_row_w$96;
+                rw$385$d = l_row_w$97;
+                rw$386$d = l_row_w$98;
+                rw$387$d = l_row_w$99;
+                rw$388$d = l_row_w$100;
+                rw$389$d = l_row_w$101;
+                rw$390$d = l_row_w$102;
+                rw$391$d = l_row_w$103;
+                rw$392$d = l_row_w$104;
+                rw$393$d = l_row_w$105;
+                rw$394$d = l_row_w$106;
+                rw$395$d = l_row_w$107;
+                rw$396$d = l_row_w$108;
+                rw$397$d = l_row_w$109;
+                rw$398$d = l_row_w$110;
+                rw$399$d = l_row_w$111;
+            end
+            if (p_k$6$q == k_idx$1) begin
+                rv$25$d = 1'b1;
+                rn$25$d = p_n$6$q;
+                rl$25$d = p_last$6$q;
+                re$25$d = p_emp$6$q;
+                rs$25$d = p_s$6$q;
+                rw$400$d = l_row_w$96;
+                rw$401$d = l_row_w$97;
+                rw$402$d = l_row_w$98;
+                rw$403$d = l_row_w$99;
+                rw$404$d = l_row_w$100;
+                rw$405$d = l_row_w$101;
+                rw$406$d = l_row_w$102;
+                rw$407$d = l_row_w$103;
+                rw$408$d = l_row_w$104;
+                rw$409$d = l_row_w$105;
+                rw$410$d = l_row_w$106;
+                rw$411$d = l_row_w$107;
+                rw$412$d = l_row_w$108;
+                rw$413$d = l_row_w$109;
+                rw$414$d = l_row_w$110;
+                rw$415$d = l_row_w$111;
+            end
+            if (p_k$6$q == k_idx$2) begin
+                rv$26$d = 1'b1;
+                rn$26$d = p_n$6$q;
+                rl$26$d = p_last$6$q;
+                re$26$d = p_emp$6$q;
+                rs$26$d = p_s$6$q;
+                rw$416$d = l_row_w$96;
+                rw$417$d = l_row_w$97;
+                rw$418$d = l_row_w$98;
+                rw$419$d = l_row_w$99;
+                rw$420$d = l_row_w$100;
+                rw$421$d = l_row_w$101;
+                rw$422$d = l_row_w$102;
+                rw$423$d = l_row_w$103;
+                rw$424$d = l_row_w$104;
+                rw$425$d = l_row_w$105;
+                rw$426$d = l_row_w$106;
+                rw$427$d = l_row_w$107;
+                rw$428$d = l_row_w$108;
+                rw$429$d = l_row_w$109;
+                rw$430$d = l_row_w$110;
+                rw$431$d = l_row_w$111;
+            end
+            if (p_k$6$q == k_idx$3) begin
+                rv$27$d = 1'b1;
+                rn$27$d = p_n$6$q;
+                rl$27$d = p_last$6$q;
+                re$27$d = p_emp$6$q;
+                rs$27$d = p_s$6$q;
+                rw$432$d = l_row_w$96;
+                rw$433$d = l_row_w$97;
+                rw$434$d = l_row_w$98;
+                rw$435$d = l_row_w$99;
+                rw$436$d = l_row_w$100;
+                rw$437$d = l_row_w$101;
+                rw$438$d = l_row_w$102;
+                rw$439$d = l_row_w$103;
+                rw$440$d = l_row_w$104;
+                rw$441$d = l_row_w$105;
+                rw$442$d = l_row_w$106;
+                rw$443$d = l_row_w$107;
+                rw$444$d = l_row_w$108;
+                rw$445$d = l_row_w$109;
+                rw$446$d = l_row_w$110;
+                rw$447$d = l_row_w$111;
+            end
+        end
         l_ceff$6 = r_cell$6$q;
         if (p_en$6$q & ~p_last$6$q) begin
             l_ceff$6 = l_lk$6;
+            r_cell$6$d = l_lk$6;
         end
         l_slot$6 = ph$q == k_slotn$6;
         l_slot1$6 = ph$q == k_slotn$22;
@@ -41611,27 +39267,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$6 = 1'b1;
         end
         l_issue$6 = r_act$6$q & (l_slot$6 | l_slot1$6) & ~(rd_en$6$q & ~rd_last$6$q) & (r_bad$6$q | l_free$6);
-        r_act$6$d = r_act$6$q;
-        r_cell$6$d = r_cell$6$q;
-        r_left$6$d = r_left$6$q;
-        r_s$6$d = r_s$6$q;
-        r_bad$6$d = r_bad$6$q;
-        r_emp$6$d = r_emp$6$q;
-        r_wk$6$d = r_wk$6$q;
-        rd_en$6$d = 1'b0;
-        rd_addr$6$d = rd_addr$6$q;
-        rd_rep$6$d = rd_rep$6$q;
-        rd_cap$6$d = rd_cap$6$q;
-        rd_last$6$d = rd_last$6$q;
-        rd_k$6$d = rd_k$6$q;
-        rd_n$6$d = rd_n$6$q;
-        rd_s$6$d = rd_s$6$q;
-        rd_emp$6$d = rd_emp$6$q;
-        dq_cell$6$pop = 1'b0;
-        dq_meta$6$pop = 1'b0;
-        if (p_en$6$q & ~p_last$6$q) begin
-            r_cell$6$d = l_lk$6;
-        end
         if (~r_act$6$q) begin
             if (dq_cell$6$nonempty) begin
                 dq_cell$6$pop = 1'b1;
@@ -41665,15 +39300,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             if (~r_bad$6$q) begin
                 r_wk$6$d = (r_wk$6$q + k1_8) & k_rm;
             end
-        end
-        if (reset) begin
-            r_act$6$d = 1'b0;
-        end
-        if (reset) begin
-            r_wk$6$d = k0_8;
-        end
-        if (reset) begin
-            rd_en$6$d = 1'b0;
         end
         out$6$dep = dep$6$q;
         l_can$6 = ~t_valid$6$q | out$6$ready;
@@ -41904,191 +39530,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (l_can$6 & l_rv$6 & l_rowend$6) begin
             l_nxk$6 = l_nk$6;
         end
-        x_k$6$d = x_k$6$q;
-        x_n$6$d = x_n$6$q;
-        x_b$6$d = x_b$6$q;
-        t_valid$6$d = t_valid$6$q;
-        t_data$6$d = t_data$6$q;
-        t_last$6$d = t_last$6$q;
-        t_empty$6$d = t_empty$6$q;
-        rw$384$d = rw$384$q;
-        rw$385$d = rw$385$q;
-        rw$386$d = rw$386$q;
-        rw$387$d = rw$387$q;
-        rw$388$d = rw$388$q;
-        rw$389$d = rw$389$q;
-        rw$390$d = rw$390$q;
-        rw$391$d = rw$391$q;
-        rw$392$d = rw$392$q;
-        rw$393$d = rw$393$q;
-        rw$394$d = rw$394$q;
-        rw$395$d = rw$395$q;
-        rw$396$d = rw$396$q;
-        rw$397$d = rw$397$q;
-        rw$398$d = rw$398$q;
-        rw$399$d = rw$399$q;
-        rw$400$d = rw$400$q;
-        rw$401$d = rw$401$q;
-        rw$402$d = rw$402$q;
-        rw$403$d = rw$403$q;
-        rw$404$d = rw$404$q;
-        rw$405$d = rw$405$q;
-        rw$406$d = rw$406$q;
-        rw$407$d = rw$407$q;
-        rw$408$d = rw$408$q;
-        rw$409$d = rw$409$q;
-        rw$410$d = rw$410$q;
-        rw$411$d = rw$411$q;
-        rw$412$d = rw$412$q;
-        rw$413$d = rw$413$q;
-        rw$414$d = rw$414$q;
-        rw$415$d = rw$415$q;
-        rw$416$d = rw$416$q;
-        rw$417$d = rw$417$q;
-        rw$418$d = rw$418$q;
-        rw$419$d = rw$419$q;
-        rw$420$d = rw$420$q;
-        rw$421$d = rw$421$q;
-        rw$422$d = rw$422$q;
-        rw$423$d = rw$423$q;
-        rw$424$d = rw$424$q;
-        rw$425$d = rw$425$q;
-        rw$426$d = rw$426$q;
-        rw$427$d = rw$427$q;
-        rw$428$d = rw$428$q;
-        rw$429$d = rw$429$q;
-        rw$430$d = rw$430$q;
-        rw$431$d = rw$431$q;
-        rw$432$d = rw$432$q;
-        rw$433$d = rw$433$q;
-        rw$434$d = rw$434$q;
-        rw$435$d = rw$435$q;
-        rw$436$d = rw$436$q;
-        rw$437$d = rw$437$q;
-        rw$438$d = rw$438$q;
-        rw$439$d = rw$439$q;
-        rw$440$d = rw$440$q;
-        rw$441$d = rw$441$q;
-        rw$442$d = rw$442$q;
-        rw$443$d = rw$443$q;
-        rw$444$d = rw$444$q;
-        rw$445$d = rw$445$q;
-        rw$446$d = rw$446$q;
-        rw$447$d = rw$447$q;
-        rv$24$d = rv$24$q;
-        rn$24$d = rn$24$q;
-        rl$24$d = rl$24$q;
-        re$24$d = re$24$q;
-        rs$24$d = rs$24$q;
-        rv$25$d = rv$25$q;
-        rn$25$d = rn$25$q;
-        rl$25$d = rl$25$q;
-        re$25$d = re$25$q;
-        rs$25$d = rs$25$q;
-        rv$26$d = rv$26$q;
-        rn$26$d = rn$26$q;
-        rl$26$d = rl$26$q;
-        re$26$d = re$26$q;
-        rs$26$d = rs$26$q;
-        rv$27$d = rv$27$q;
-        rn$27$d = rn$27$q;
-        rl$27$d = rl$27$q;
-        re$27$d = re$27$q;
-        rs$27$d = rs$27$q;
-        if (p_en$6$q & p_cap$6$q) begin
-            if (p_k$6$q == k_idx$0) begin
-                rv$24$d = 1'b1;
-                rn$24$d = p_n$6$q;
-                rl$24$d = p_last$6$q;
-                re$24$d = p_emp$6$q;
-                rs$24$d = p_s$6$q;
-                rw$384$d = l_row_w$96;
-                rw$385$d = l_row_w$97;
-                rw$386$d = l_row_w$98;
-                rw$387$d = l_row_w$99;
-                rw$388$d = l_row_w$100;
-                rw$389$d = l_row_w$101;
-                rw$390$d = l_row_w$102;
-                rw$391$d = l_row_w$103;
-                rw$392$d = l_row_w$104;
-                rw$393$d = l_row_w$105;
-                rw$394$d = l_row_w$106;
-                rw$395$d = l_row_w$107;
-                rw$396$d = l_row_w$108;
-                rw$397$d = l_row_w$109;
-                rw$398$d = l_row_w$110;
-                rw$399$d = l_row_w$111;
-            end
-            if (p_k$6$q == k_idx$1) begin
-                rv$25$d = 1'b1;
-                rn$25$d = p_n$6$q;
-                rl$25$d = p_last$6$q;
-                re$25$d = p_emp$6$q;
-                rs$25$d = p_s$6$q;
-                rw$400$d = l_row_w$96;
-                rw$401$d = l_row_w$97;
-                rw$402$d = l_row_w$98;
-                rw$403$d = l_row_w$99;
-                rw$404$d = l_row_w$100;
-                rw$405$d = l_row_w$101;
-                rw$406$d = l_row_w$102;
-                rw$407$d = l_row_w$103;
-                rw$408$d = l_row_w$104;
-                rw$409$d = l_row_w$105;
-                rw$410$d = l_row_w$106;
-                rw$411$d = l_row_w$107;
-                rw$412$d = l_row_w$108;
-                rw$413$d = l_row_w$109;
-                rw$414$d = l_row_w$110;
-                rw$415$d = l_row_w$111;
-            end
-            if (p_k$6$q == k_idx$2) begin
-                rv$26$d = 1'b1;
-                rn$26$d = p_n$6$q;
-                rl$26$d = p_last$6$q;
-                re$26$d = p_emp$6$q;
-                rs$26$d = p_s$6$q;
-                rw$416$d = l_row_w$96;
-                rw$417$d = l_row_w$97;
-                rw$418$d = l_row_w$98;
-                rw$419$d = l_row_w$99;
-                rw$420$d = l_row_w$100;
-                rw$421$d = l_row_w$101;
-                rw$422$d = l_row_w$102;
-                rw$423$d = l_row_w$103;
-                rw$424$d = l_row_w$104;
-                rw$425$d = l_row_w$105;
-                rw$426$d = l_row_w$106;
-                rw$427$d = l_row_w$107;
-                rw$428$d = l_row_w$108;
-                rw$429$d = l_row_w$109;
-                rw$430$d = l_row_w$110;
-                rw$431$d = l_row_w$111;
-            end
-            if (p_k$6$q == k_idx$3) begin
-                rv$27$d = 1'b1;
-                rn$27$d = p_n$6$q;
-                rl$27$d = p_last$6$q;
-                re$27$d = p_emp$6$q;
-                rs$27$d = p_s$6$q;
-                rw$432$d = l_row_w$96;
-                rw$433$d = l_row_w$97;
-                rw$434$d = l_row_w$98;
-                rw$435$d = l_row_w$99;
-                rw$436$d = l_row_w$100;
-                rw$437$d = l_row_w$101;
-                rw$438$d = l_row_w$102;
-                rw$439$d = l_row_w$103;
-                rw$440$d = l_row_w$104;
-                rw$441$d = l_row_w$105;
-                rw$442$d = l_row_w$106;
-                rw$443$d = l_row_w$107;
-                rw$444$d = l_row_w$108;
-                rw$445$d = l_row_w$109;
-                rw$446$d = l_row_w$110;
-                rw$447$d = l_row_w$111;
-            end
-        end
         if (l_can$6) begin
             t_valid$6$d = l_rv$6;
             t_data$6$d = k0_64;
@@ -42135,32 +39576,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_en$6$q & p_cap$6$q & (p_k$6$q == l_nxk$6)) begin
             x_b$6$d = p_s$6$q;
         end
-        if (reset) begin
-            x_k$6$d = k0_8;
-        end
-        if (reset) begin
-            x_n$6$d = k0_8;
-        end
-        if (reset) begin
-            x_b$6$d = k0_8;
-        end
-        if (reset) begin
-            t_valid$6$d = 1'b0;
-        end
-        if (reset) begin
-            t_last$6$d = 1'b0;
-        end
-        if (reset) begin
-            rv$24$d = 1'b0;
-        end
-        if (reset) begin
-            rv$25$d = 1'b0;
-        end
-        if (reset) begin
-            rv$26$d = 1'b0;
-        end
-        if (reset) begin
-            rv$27$d = 1'b0;
+        if (t_valid$6$q & out$6$ready & t_last$6$q) begin
+            c_tx$6$d = c_tx$6$q + k1_32;
         end
         out$6$valid = t_valid$6$q;
         out$6$data = t_data$6$q;
@@ -42171,6 +39588,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_cell$7$push_data = out$7$dq_cell;
         dq_meta$7$push = out$7$dq_push;
         dq_meta$7$push_data = out$7$dq_meta;
+        dq_cell$7$pop = 1'b0;
+        dq_meta$7$pop = 1'b0;
         out$7$dq_count = dq_cell$7$count;
         l_dm$7$a = dq_meta$7$head;
         l_lk$7 = k0_ca;
@@ -42366,9 +39785,104 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_rep$7$q) begin
             l_row_w$127 = bank$31$read_data;
         end
+        if (p_en$7$q & p_cap$7$q) begin
+            if (p_k$7$q == k_idx$0) begin
+                rv$28$d = 1'b1;
+                rn$28$d = p_n$7$q;
+                rl$28$d = p_last$7$q;
+                re$28$d = p_emp$7$q;
+                rs$28$d = p_s$7$q;
+                rw$448$d = l_row_w$112;
+                rw$449$d = l_row_w$113;
+                rw$450$d = l_row_w$114;
+                rw$451$d = l_row_w$115;
+                rw$452$d = l_row_w$116;
+                rw$453$d = l_row_w$117;
+                rw$454$d = l_row_w$118;
+                rw$455$d = l_row_w$119;
+                rw$456$d = l_row_w$120;
+                rw$457$d = l_row_w$121;
+                rw$458$d = l_row_w$122;
+                rw$459$d = l_row_w$123;
+                rw$460$d = l_row_w$124;
+                rw$461$d = l_row_w$125;
+                rw$462$d = l_row_w$126;
+                rw$463$d = l_row_w$127;
+            end
+            if (p_k$7$q == k_idx$1) begin
+                rv$29$d = 1'b1;
+                rn$29$d = p_n$7$q;
+                rl$29$d = p_last$7$q;
+                re$29$d = p_emp$7$q;
+                rs$29$d = p_s$7$q;
+                rw$464$d = l_row_w$112;
+                rw$465$d = l_row_w$113;
+                rw$466$d = l_row_w$114;
+                rw$467$d = l_row_w$115;
+                rw$468$d = l_row_w$116;
+                rw$469$d = l_row_w$117;
+                rw$470$d = l_row_w$118;
+                rw$471$d = l_row_w$119;
+                rw$472$d = l_row_w$120;
+                rw$473$d = l_row_w$121;
+                rw$474$d = l_row_w$122;
+                rw$475$d = l_row_w$123;
+                rw$476$d = l_row_w$124;
+                rw$477$d = l_row_w$125;
+                rw$478$d = l_row_w$126;
+                rw$479$d = l_row_w$127;
+            end
+            if (p_k$7$q == k_idx$2) begin
+                rv$30$d = 1'b1;
+                rn$30$d = p_n$7$q;
+                rl$30$d = p_last$7$q;
+                re$30$d = p_emp$7$q;
+                rs$30$d = p_s$7$q;
+                rw$480$d = l_row_w$112;
+                rw$481$d = l_row_w$113;
+                rw$482$d = l_row_w$114;
+                rw$483$d = l_row_w$115;
+                rw$484$d = l_row_w$116;
+                rw$485$d = l_row_w$117;
+                rw$486$d = l_row_w$118;
+                rw$487$d = l_row_w$119;
+                rw$488$d = l_row_w$120;
+                rw$489$d = l_row_w$121;
+                rw$490$d = l_row_w$122;
+                rw$491$d = l_row_w$123;
+                rw$492$d = l_row_w$124;
+                rw$493$d = l_row_w$125;
+                rw$494$d = l_row_w$126;
+                rw$495$d = l_row_w$127;
+            end
+            if (p_k$7$q == k_idx$3) begin
+                rv$31$d = 1'b1;
+                rn$31$d = p_n$7$q;
+                rl$31$d = p_last$7$q;
+                re$31$d = p_emp$7$q;
+                rs$31$d = p_s$7$q;
+                rw$496$d = l_row_w$112;
+                rw$497$d = l_row_w$113;
+                rw$498$d = l_row_w$114;
+                rw$499$d = l_row_w$115;
+                rw$500$d = l_row_w$116;
+                rw$501$d = l_row_w$117;
+                rw$502$d = l_row_w$118;
+                rw$503$d = l_row_w$119;
+                rw$504$d = l_row_w$120;
+                rw$505$d = l_row_w$121;
+                rw$506$d = l_row_w$122;
+                rw$507$d = l_row_w$123;
+                rw$508$d = l_row_w$124;
+                rw$509$d = l_row_w$125;
+                rw$510$d = l_row_w$126;
+                rw$511$d = l_row_w$127;
+            end
+        end
         l_ceff$7 = r_cell$7$q;
         if (p_en$7$q & ~p_last$7$q) begin
             l_ceff$7 = l_lk$7;
+            r_cell$7$d = l_lk$7;
         end
         l_slot$7 = ph$q == k_slotn$7;
         l_slot1$7 = ph$q == k_slotn$23;
@@ -42386,27 +39900,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$7 = 1'b1;
         end
         l_issue$7 = r_act$7$q & (l_slot$7 | l_slot1$7) & ~(rd_en$7$q & ~rd_last$7$q) & (r_bad$7$q | l_free$7);
-        r_act$7$d = r_act$7$q;
-        r_cell$7$d = r_cell$7$q;
-        r_left$7$d = r_left$7$q;
-        r_s$7$d = r_s$7$q;
-        r_bad$7$d = r_bad$7$q;
-        r_emp$7$d = r_emp$7$q;
-        r_wk$7$d = r_wk$7$q;
-        rd_en$7$d = 1'b0;
-        rd_addr$7$d = rd_addr$7$q;
-        rd_rep$7$d = rd_rep$7$q;
-        rd_cap$7$d = rd_cap$7$q;
-        rd_last$7$d = rd_last$7$q;
-        rd_k$7$d = rd_k$7$q;
-        rd_n$7$d = rd_n$7$q;
-        rd_s$7$d = rd_s$7$q;
-        rd_emp$7$d = rd_emp$7$q;
-        dq_cell$7$pop = 1'b0;
-        dq_meta$7$pop = 1'b0;
-        if (p_en$7$q & ~p_last$7$q) begin
-            r_cell$7$d = l_lk$7;
-        end
         if (~r_act$7$q) begin
             if (dq_cell$7$nonempty) begin
                 dq_cell$7$pop = 1'b1;
@@ -42440,15 +39933,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             if (~r_bad$7$q) begin
                 r_wk$7$d = (r_wk$7$q + k1_8) & k_rm;
             end
-        end
-        if (reset) begin
-            r_act$7$d = 1'b0;
-        end
-        if (reset) begin
-            r_wk$7$d = k0_8;
-        end
-        if (reset) begin
-            rd_en$7$d = 1'b0;
         end
         out$7$dep = dep$7$q;
         l_can$7 = ~t_valid$7$q | out$7$ready;
@@ -42679,191 +40163,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (l_can$7 & l_rv$7 & l_rowend$7) begin
             l_nxk$7 = l_nk$7;
         end
-        x_k$7$d = x_k$7$q;
-        x_n$7$d = x_n$7$q;
-        x_b$7$d = x_b$7$q;
-        t_valid$7$d = t_valid$7$q;
-        t_data$7$d = t_data$7$q;
-        t_last$7$d = t_last$7$q;
-        t_empty$7$d = t_empty$7$q;
-        rw$448$d = rw$448$q;
-        rw$449$d = rw$449$q;
-        rw$450$d = rw$450$q;
-        rw$451$d = rw$451$q;
-        rw$452$d = rw$452$q;
-        rw$453$d = rw$453$q;
-        rw$454$d = rw$454$q;
-        rw$455$d = rw$455$q;
-        rw$456$d = rw$456$q;
-        rw$457$d = rw$457$q;
-        rw$458$d = rw$458$q;
-        rw$459$d = rw$459$q;
-        rw$460$d = rw$460$q;
-        rw$461$d = rw$461$q;
-        rw$462$d = rw$462$q;
-        rw$463$d = rw$463$q;
-        rw$464$d = rw$464$q;
-        rw$465$d = rw$465$q;
-        rw$466$d = rw$466$q;
-        rw$467$d = rw$467$q;
-        rw$468$d = rw$468$q;
-        rw$469$d = rw$469$q;
-        rw$470$d = rw$470$q;
-        rw$471$d = rw$471$q;
-        rw$472$d = rw$472$q;
-        rw$473$d = rw$473$q;
-        rw$474$d = rw$474$q;
-        rw$475$d = rw$475$q;
-        rw$476$d = rw$476$q;
-        rw$477$d = rw$477$q;
-        rw$478$d = rw$478$q;
-        rw$479$d = rw$479$q;
-        rw$480$d = rw$480$q;
-        rw$481$d = rw$481$q;
-        rw$482$d = rw$482$q;
-        rw$483$d = rw$483$q;
-        rw$484$d = rw$484$q;
-        rw$485$d = rw$485$q;
-        rw$486$d = rw$486$q;
-        rw$487$d = rw$487$q;
-        rw$488$d = rw$488$q;
-        rw$489$d = rw$489$q;
-        rw$490$d = rw$490$q;
-        rw$491$d = rw$491$q;
-        rw$492$d = rw$492$q;
-        rw$493$d = rw$493$q;
-        rw$494$d = rw$494$q;
-        rw$495$d = rw$495$q;
-        rw$496$d = rw$496$q;
-        rw$497$d = rw$497$q;
-        rw$498$d = rw$498$q;
-        rw$499$d = rw$499$q;
-        rw$500$d = rw$500$q;
-        rw$501$d = rw$501$q;
-        rw$502$d = rw$502$q;
-        rw$503$d = rw$503$q;
-        rw$504$d = rw$504$q;
-        rw$505$d = rw$505$q;
-        rw$506$d = rw$506$q;
-        rw$507$d = rw$507$q;
-        rw$508$d = rw$508$q;
-        rw$509$d = rw$509$q;
-        rw$510$d = rw$510$q;
-        rw$511$d = rw$511$q;
-        rv$28$d = rv$28$q;
-        rn$28$d = rn$28$q;
-        rl$28$d = rl$28$q;
-        re$28$d = re$28$q;
-        rs$28$d = rs$28$q;
-        rv$29$d = rv$29$q;
-        rn$29$d = rn$29$q;
-        rl$29$d = rl$29$q;
-        re$29$d = re$29$q;
-        rs$29$d = rs$29$q;
-        rv$30$d = rv$30$q;
-        rn$30$d = rn$30$q;
-        rl$30$d = rl$30$q;
-        re$30$d = re$30$q;
-        rs$30$d = rs$30$q;
-        rv$31$d = rv$31$q;
-        rn$31$d = rn$31$q;
-        rl$31$d = rl$31$q;
-        re$31$d = re$31$q;
-        rs$31$d = rs$31$q;
-        if (p_en$7$q & p_cap$7$q) begin
-            if (p_k$7$q == k_idx$0) begin
-                rv$28$d = 1'b1;
-                rn$28$d = p_n$7$q;
-                rl$28$d = p_last$7$q;
-                re$28$d = p_emp$7$q;
-                rs$28$d = p_s$7$q;
-                rw$448$d = l_row_w$112;
-                rw$449$d = l_row_w$113;
-                rw$450$d = l_row_w$114;
-                rw$451$d = l_row_w$115;
-                rw$452$d = l_row_w$116;
-                rw$453$d = l_row_w$117;
-                rw$454$d = l_row_w$118;
-                rw$455$d = l_row_w$119;
-                rw$456$d = l_row_w$120;
-                rw$457$d = l_row_w$121;
-                rw$458$d = l_row_w$122;
-                rw$459$d = l_row_w$123;
-                rw$460$d = l_row_w$124;
-                rw$461$d = l_row_w$125;
-                rw$462$d = l_row_w$126;
-                rw$463$d = l_row_w$127;
-            end
-            if (p_k$7$q == k_idx$1) begin
-                rv$29$d = 1'b1;
-                rn$29$d = p_n$7$q;
-                rl$29$d = p_last$7$q;
-                re$29$d = p_emp$7$q;
-                rs$29$d = p_s$7$q;
-                rw$464$d = l_row_w$112;
-                rw$465$d = l_row_w$113;
-                rw$466$d = l_row_w$114;
-                rw$467$d = l_row_w$115;
-                rw$468$d = l_row_w$116;
-                rw$469$d = l_row_w$117;
-                rw$470$d = l_row_w$118;
-                rw$471$d = l_row_w$119;
-                rw$472$d = l_row_w$120;
-                rw$473$d = l_row_w$121;
-                rw$474$d = l_row_w$122;
-                rw$475$d = l_row_w$123;
-                rw$476$d = l_row_w$124;
-                rw$477$d = l_row_w$125;
-                rw$478$d = l_row_w$126;
-                rw$479$d = l_row_w$127;
-            end
-            if (p_k$7$q == k_idx$2) begin
-                rv$30$d = 1'b1;
-                rn$30$d = p_n$7$q;
-                rl$30$d = p_last$7$q;
-                re$30$d = p_emp$7$q;
-                rs$30$d = p_s$7$q;
-                rw$480$d = l_row_w$112;
-                rw$481$d = l_row_w$113;
-                rw$482$d = l_row_w$114;
-                rw$483$d = l_row_w$115;
-                rw$484$d = l_row_w$116;
-                rw$485$d = l_row_w$117;
-                rw$486$d = l_row_w$118;
-                rw$487$d = l_row_w$119;
-                rw$488$d = l_row_w$120;
-                rw$489$d = l_row_w$121;
-                rw$490$d = l_row_w$122;
-                rw$491$d = l_row_w$123;
-                rw$492$d = l_row_w$124;
-                rw$493$d = l_row_w$125;
-                rw$494$d = l_row_w$126;
-                rw$495$d = l_row_w$127;
-            end
-            if (p_k$7$q == k_idx$3) begin
-                rv$31$d = 1'b1;
-                rn$31$d = p_n$7$q;
-                rl$31$d = p_last$7$q;
-                re$31$d = p_emp$7$q;
-                rs$31$d = p_s$7$q;
-                rw$496$d = l_row_w$112;
-                rw$497$d = l_row_w$113;
-                rw$498$d = l_row_w$114;
-                rw$499$d = l_row_w$115;
-                rw$500$d = l_row_w$116;
-                rw$501$d = l_row_w$117;
-                rw$502$d = l_row_w$118;
-                rw$503$d = l_row_w$119;
-                rw$504$d = l_row_w$120;
-                rw$505$d = l_row_w$121;
-                rw$506$d = l_row_w$122;
-                rw$507$d = l_row_w$123;
-                rw$508$d = l_row_w$124;
-                rw$509$d = l_row_w$125;
-                rw$510$d = l_row_w$126;
-                rw$511$d = l_row_w$127;
-            end
-        end
         if (l_can$7) begin
             t_valid$7$d = l_rv$7;
             t_data$7$d = k0_64;
@@ -42910,32 +40209,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_en$7$q & p_cap$7$q & (p_k$7$q == l_nxk$7)) begin
             x_b$7$d = p_s$7$q;
         end
-        if (reset) begin
-            x_k$7$d = k0_8;
-        end
-        if (reset) begin
-            x_n$7$d = k0_8;
-        end
-        if (reset) begin
-            x_b$7$d = k0_8;
-        end
-        if (reset) begin
-            t_valid$7$d = 1'b0;
-        end
-        if (reset) begin
-            t_last$7$d = 1'b0;
-        end
-        if (reset) begin
-            rv$28$d = 1'b0;
-        end
-        if (reset) begin
-            rv$29$d = 1'b0;
-        end
-        if (reset) begin
-            rv$30$d = 1'b0;
-        end
-        if (reset) begin
-            rv$31$d = 1'b0;
+        if (t_valid$7$q & out$7$ready & t_last$7$q) begin
+            c_tx$7$d = c_tx$7$q + k1_32;
         end
         out$7$valid = t_valid$7$q;
         out$7$data = t_data$7$q;
@@ -42946,6 +40221,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_cell$8$push_data = out$8$dq_cell;
         dq_meta$8$push = out$8$dq_push;
         dq_meta$8$push_data = out$8$dq_meta;
+        dq_cell$8$pop = 1'b0;
+        dq_meta$8$pop = 1'b0;
         out$8$dq_count = dq_cell$8$count;
         l_dm$8$a = dq_meta$8$head;
         l_lk$8 = k0_ca;
@@ -43141,9 +40418,104 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_rep$8$q) begin
             l_row_w$143 = bank$31$read_data;
         end
+        if (p_en$8$q & p_cap$8$q) begin
+            if (p_k$8$q == k_idx$0) begin
+                rv$32$d = 1'b1;
+                rn$32$d = p_n$8$q;
+                rl$32$d = p_last$8$q;
+                re$32$d = p_emp$8$q;
+                rs$32$d = p_s$8$q;
+                rw$512$d = l_row_w$128;
+                rw$513$d = l_row_w$129;
+                rw$514$d = l_row_w$130;
+                rw$515$d = l_row_w$131;
+                rw$516$d = l_row_w$132;
+                rw$517$d = l_row_w$133;
+                rw$518$d = l_row_w$134;
+                rw$519$d = l_row_w$135;
+                rw$520$d = l_row_w$136;
+                rw$521$d = l_row_w$137;
+                rw$522$d = l_row_w$138;
+                rw$523$d = l_row_w$139;
+                rw$524$d = l_row_w$140;
+                rw$525$d = l_row_w$141;
+                rw$526$d = l_row_w$142;
+                rw$527$d = l_row_w$143;
+            end
+            if (p_k$8$q == k_idx$1) begin
+                rv$33$d = 1'b1;
+                rn$33$d = p_n$8$q;
+                rl$33$d = p_last$8$q;
+                re$33$d = p_emp$8$q;
+                rs$33$d = p_s$8$q;
+                rw$528$d = l_row_w$128;
+                rw$529$d = l_row_w$129;
+                rw$530$d = l_row_w$130;
+                rw$531$d = l_row_w$131;
+                rw$532$d = l_row_w$132;
+                rw$533$d = l_row_w$133;
+                rw$534$d = l_row_w$134;
+                rw$535$d = l_row_w$135;
+                rw$536$d = l_row_w$136;
+                rw$537$d = l_row_w$137;
+                rw$538$d = l_row_w$138;
+                rw$539$d = l_row_w$139;
+                rw$540$d = l_row_w$140;
+                rw$541$d = l_row_w$141;
+                rw$542$d = l_row_w$142;
+                rw$543$d = l_row_w$143;
+            end
+            if (p_k$8$q == k_idx$2) begin
+                rv$34$d = 1'b1;
+                rn$34$d = p_n$8$q;
+                rl$34$d = p_last$8$q;
+                re$34$d = p_emp$8$q;
+                rs$34$d = p_s$8$q;
+                rw$544$d = l_row_w$128;
+                rw$545$d = l_row_w$129;
+                rw$546$d = l_row_w$130;
+                rw$547$d = l_row_w$131;
+                rw$548$d = l_row_w$132;
+                rw$549$d = l_row_w$133;
+                rw$550$d = l_row_w$134;
+                rw$551$d = l_row_w$135;
+                rw$552$d = l_row_w$136;
+                rw$553$d = l_row_w$137;
+                rw$554$d = l_row_w$138;
+                rw$555$d = l_row_w$139;
+                rw$556$d = l_row_w$140;
+                rw$557$d = l_row_w$141;
+                rw$558$d = l_row_w$142;
+                rw$559$d = l_row_w$143;
+            end
+            if (p_k$8$q == k_idx$3) begin
+                rv$35$d = 1'b1;
+                rn$35$d = p_n$8$q;
+                rl$35$d = p_last$8$q;
+                re$35$d = p_emp$8$q;
+                rs$35$d = p_s$8$q;
+                rw$560$d = l_row_w$128;
+                rw$561$d = l_row_w$129;
+                rw$562$d = l_row_w$130;
+                rw$563$d = l_row_w$131;
+                rw$564$d = l_row_w$132;
+                rw$565$d = l_row_w$133;
+                rw$566$d = l_row_w$134;
+                rw$567$d = l_row_w$135;
+                rw$568$d = l_row_w$136;
+                rw$569$d = l_row_w$137;
+                rw$570$d = l_row_w$138;
+                rw$571$d = l_row_w$139;
+                rw$572$d = l_row_w$140;
+                rw$573$d = l_row_w$141;
+                rw$574$d = l_row_w$142;
+                rw$575$d = l_row_w$143;
+            end
+        end
         l_ceff$8 = r_cell$8$q;
         if (p_en$8$q & ~p_last$8$q) begin
             l_ceff$8 = l_lk$8;
+            r_cell$8$d = l_lk$8;
         end
         l_slot$8 = ph$q == k_slotn$8;
         l_slot1$8 = ph$q == k_slotn$24;
@@ -43161,27 +40533,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$8 = 1'b1;
         end
         l_issue$8 = r_act$8$q & (l_slot$8 | l_slot1$8) & ~(rd_en$8$q & ~rd_last$8$q) & (r_bad$8$q | l_free$8);
-        r_act$8$d = r_act$8$q;
-        r_cell$8$d = r_cell$8$q;
-        r_left$8$d = r_left$8$q;
-        r_s$8$d = r_s$8$q;
-        r_bad$8$d = r_bad$8$q;
-        r_emp$8$d = r_emp$8$q;
-        r_wk$8$d = r_wk$8$q;
-        rd_en$8$d = 1'b0;
-        rd_addr$8$d = rd_addr$8$q;
-        rd_rep$8$d = rd_rep$8$q;
-        rd_cap$8$d = rd_cap$8$q;
-        rd_last$8$d = rd_last$8$q;
-        rd_k$8$d = rd_k$8$q;
-        rd_n$8$d = rd_n$8$q;
-        rd_s$8$d = rd_s$8$q;
-        rd_emp$8$d = rd_emp$8$q;
-        dq_cell$8$pop = 1'b0;
-        dq_meta$8$pop = 1'b0;
-        if (p_en$8$q & ~p_last$8$q) begin
-            r_cell$8$d = l_lk$8;
-        end
         if (~r_act$8$q) begin
             if (dq_cell$8$nonempty) begin
                 dq_cell$8$pop = 1'b1;
@@ -43215,15 +40566,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             if (~r_bad$8$q) begin
                 r_wk$8$d = (r_wk$8$q + k1_8) & k_rm;
             end
-        end
-        if (reset) begin
-            r_act$8$d = 1'b0;
-        end
-        if (reset) begin
-            r_wk$8$d = k0_8;
-        end
-        if (reset) begin
-            rd_en$8$d = 1'b0;
         end
         out$8$dep = dep$8$q;
         l_can$8 = ~t_valid$8$q | out$8$ready;
@@ -43454,193 +40796,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (l_can$8 & l_rv$8 & l_rowend$8) begin
             l_nxk$8 = l_nk$8;
         end
-    end
-    always @(*) begin
-        x_k$8$d = x_k$8$q;
-        x_n$8$d = x_n$8$q;
-        x_b$8$d = x_b$8$q;
-        t_valid$8$d = t_valid$8$q;
-        t_data$8$d = t_data$8$q;
-        t_last$8$d = t_last$8$q;
-        t_empty$8$d = t_empty$8$q;
-        rw$512$d = rw$512$q;
-        rw$513$d = rw$513$q;
-        rw$514$d = rw$514$q;
-        rw$515$d = rw$515$q;
-        rw$516$d = rw$516$q;
-        rw$517$d = rw$517$q;
-        rw$518$d = rw$518$q;
-        rw$519$d = rw$519$q;
-        rw$520$d = rw$520$q;
-        rw$521$d = rw$521$q;
-        rw$522$d = rw$522$q;
-        rw$523$d = rw$523$q;
-        rw$524$d = rw$524$q;
-        rw$525$d = rw$525$q;
-        rw$526$d = rw$526$q;
-        rw$527$d = rw$527$q;
-        rw$528$d = rw$528$q;
-        rw$529$d = rw$529$q;
-        rw$530$d = rw$530$q;
-        rw$531$d = rw$531$q;
-        rw$532$d = rw$532$q;
-        rw$533$d = rw$533$q;
-        rw$534$d = rw$534$q;
-        rw$535$d = rw$535$q;
-        rw$536$d = rw$536$q;
-        rw$537$d = rw$537$q;
-        rw$538$d = rw$538$q;
-        rw$539$d = rw$539$q;
-        rw$540$d = rw$540$q;
-        rw$541$d = rw$541$q;
-        rw$542$d = rw$542$q;
-        rw$543$d = rw$543$q;
-        rw$544$d = rw$544$q;
-        rw$545$d = rw$545$q;
-        rw$546$d = rw$546$q;
-        rw$547$d = rw$547$q;
-        rw$548$d = rw$548$q;
-        rw$549$d = rw$549$q;
-        rw$550$d = rw$550$q;
-        rw$551$d = rw$551$q;
-        rw$552$d = rw$552$q;
-        rw$553$d = rw$553$q;
-        rw$554$d = rw$554$q;
-        rw$555$d = rw$555$q;
-        rw$556$d = rw$556$q;
-        rw$557$d = rw$557$q;
-        rw$558$d = rw$558$q;
-        rw$559$d = rw$559$q;
-        rw$560$d = rw$560$q;
-        rw$561$d = rw$561$q;
-        rw$562$d = rw$562$q;
-        rw$563$d = rw$563$q;
-        rw$564$d = rw$564$q;
-        rw$565$d = rw$565$q;
-        rw$566$d = rw$566$q;
-        rw$567$d = rw$567$q;
-        rw$568$d = rw$568$q;
-        rw$569$d = rw$569$q;
-        rw$570$d = rw$570$q;
-        rw$571$d = rw$571$q;
-        rw$572$d = rw$572$q;
-        rw$573$d = rw$573$q;
-        rw$574$d = rw$574$q;
-        rw$575$d = rw$575$q;
-        rv$32$d = rv$32$q;
-        rn$32$d = rn$32$q;
-        rl$32$d = rl$32$q;
-        re$32$d = re$32$q;
-        rs$32$d = rs$32$q;
-        rv$33$d = rv$33$q;
-        rn$33$d = rn$33$q;
-        rl$33$d = rl$33$q;
-        re$33$d = re$33$q;
-        rs$33$d = rs$33$q;
-        rv$34$d = rv$34$q;
-        rn$34$d = rn$34$q;
-        rl$34$d = rl$34$q;
-        re$34$d = re$34$q;
-        rs$34$d = rs$34$q;
-        rv$35$d = rv$35$q;
-        rn$35$d = rn$35$q;
-        rl$35$d = rl$35$q;
-        re$35$d = re$35$q;
-        rs$35$d = rs$35$q;
-        if (p_en$8$q & p_cap$8$q) begin
-            if (p_k$8$q == k_idx$0) begin
-                rv$32$d = 1'b1;
-                rn$32$d = p_n$8$q;
-                rl$32$d = p_last$8$q;
-                re$32$d = p_emp$8$q;
-                rs$32$d = p_s$8$q;
-                rw$512$d = l_row_w$128;
-                rw$513$d = l_row_w$129;
-                rw$514$d = l_row_w$130;
-                rw$515$d = l_row_w$131;
-                rw$516$d = l_row_w$132;
-                rw$517$d = l_row_w$133;
-                rw$518$d = l_row_w$134;
-                rw$519$d = l_row_w$135;
-                rw$520$d = l_row_w$136;
-                rw$521$d = l_row_w$137;
-                rw$522$d = l_row_w$138;
-                rw$523$d = l_row_w$139;
-                rw$524$d = l_row_w$140;
-                rw$525$d = l_row_w$141;
-                rw$526$d = l_row_w$142;
-                rw$527$d = l_row_w$143;
-            end
-            if (p_k$8$q == k_idx$1) begin
-                rv$33$d = 1'b1;
-                rn$33$d = p_n$8$q;
-                rl$33$d = p_last$8$q;
-                re$33$d = p_emp$8$q;
-                rs$33$d = p_s$8$q;
-                rw$528$d = l_row_w$128;
-                rw$529$d = l_row_w$129;
-                rw$530$d = l_row_w$130;
-                rw$531$d = l_row_w$131;
-                rw$532$d = l_row_w$132;
-                rw$533$d = l_row_w$133;
-                rw$534$d = l_row_w$134;
-                rw$535$d = l_row_w$135;
-                rw$536$d = l_row_w$136;
-                rw$537$d = l_row_w$137;
-                rw$538$d = l_row_w$138;
-                rw$539$d = l_row_w$139;
-                rw$540$d = l_row_w$140;
-                rw$541$d = l_row_w$141;
-                rw$542$d = l_row_w$142;
-                rw$543$d = l_row_w$143;
-            end
-            if (p_k$8$q == k_idx$2) begin
-                rv$34$d = 1'b1;
-                rn$34$d = p_n$8$q;
-                rl$34$d = p_last$8$q;
-                re$34$d = p_emp$8$q;
-                rs$34$d = p_s$8$q;
-                rw$544$d = l_row_w$128;
-                rw$545$d = l_row_w$129;
-                rw$546$d = l_row_w$130;
-                rw$547$d = l_row_w$131;
-                rw$548$d = l_row_w$132;
-                rw$549$d = l_row_w$133;
-                rw$550$d = l_row_w$134;
-                rw$551$d = l_row_w$135;
-                rw$552$d = l_row_w$136;
-                rw$553$d = l_row_w$137;
-                rw$554$d = l_row_w$138;
-                rw$555$d = l_row_w$139;
-                rw$556$d = l_row_w$140;
-                rw$557$d = l_row_w$141;
-                rw$558$d = l_row_w$142;
-                rw$559$d = l_row_w$143;
-            end
-            if (p_k$8$q == k_idx$3) begin
-                rv$35$d = 1'b1;
-                rn$35$d = p_n$8$q;
-                rl$35$d = p_last$8$q;
-                re$35$d = p_emp$8$q;
-                rs$35$d = p_s$8$q;
-                rw$560$d = l_row_w$128;
-                rw$561$d = l_row_w$129;
-                rw$562$d = l_row_w$130;
-                rw$563$d = l_row_w$131;
-                rw$564$d = l_row_w$132;
-                rw$565$d = l_row_w$133;
-                rw$566$d = l_row_w$134;
-                rw$567$d = l_row_w$135;
-                rw$568$d = l_row_w$136;
-                rw$569$d = l_row_w$137;
-                rw$570$d = l_row_w$138;
-                rw$571$d = l_row_w$139;
-                rw$572$d = l_row_w$140;
-                rw$573$d = l_row_w$141;
-                rw$574$d = l_row_w$142;
-                rw$575$d = l_row_w$143;
-            end
-        end
         if (l_can$8) begin
             t_valid$8$d = l_rv$8;
             t_data$8$d = k0_64;
@@ -43687,32 +40842,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_en$8$q & p_cap$8$q & (p_k$8$q == l_nxk$8)) begin
             x_b$8$d = p_s$8$q;
         end
-        if (reset) begin
-            x_k$8$d = k0_8;
-        end
-        if (reset) begin
-            x_n$8$d = k0_8;
-        end
-        if (reset) begin
-            x_b$8$d = k0_8;
-        end
-        if (reset) begin
-            t_valid$8$d = 1'b0;
-        end
-        if (reset) begin
-            t_last$8$d = 1'b0;
-        end
-        if (reset) begin
-            rv$32$d = 1'b0;
-        end
-        if (reset) begin
-            rv$33$d = 1'b0;
-        end
-        if (reset) begin
-            rv$34$d = 1'b0;
-        end
-        if (reset) begin
-            rv$35$d = 1'b0;
+        if (t_valid$8$q & out$8$ready & t_last$8$q) begin
+            c_tx$8$d = c_tx$8$q + k1_32;
         end
         out$8$valid = t_valid$8$q;
         out$8$data = t_data$8$q;
@@ -43723,6 +40854,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_cell$9$push_data = out$9$dq_cell;
         dq_meta$9$push = out$9$dq_push;
         dq_meta$9$push_data = out$9$dq_meta;
+        dq_cell$9$pop = 1'b0;
+        dq_meta$9$pop = 1'b0;
         out$9$dq_count = dq_cell$9$count;
         l_dm$9$a = dq_meta$9$head;
         l_lk$9 = k0_ca;
@@ -43918,9 +41051,104 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_rep$9$q) begin
             l_row_w$159 = bank$31$read_data;
         end
+        if (p_en$9$q & p_cap$9$q) begin
+            if (p_k$9$q == k_idx$0) begin
+                rv$36$d = 1'b1;
+                rn$36$d = p_n$9$q;
+                rl$36$d = p_last$9$q;
+                re$36$d = p_emp$9$q;
+                rs$36$d = p_s$9$q;
+                rw$576$d = l_row_w$144;
+                rw$577$d = l_row_w$145;
+                rw$578$d = l_row_w$146;
+                rw$579$d = l_row_w$147;
+                rw$580$d = l_row_w$148;
+                rw$581$d = l_row_w$149;
+                rw$582$d = l_row_w$150;
+                rw$583$d = l_row_w$151;
+                rw$584$d = l_row_w$152;
+                rw$585$d = l_row_w$153;
+                rw$586$d = l_row_w$154;
+                rw$587$d = l_row_w$155;
+                rw$588$d = l_row_w$156;
+                rw$589$d = l_row_w$157;
+                rw$590$d = l_row_w$158;
+                rw$591$d = l_row_w$159;
+            end
+            if (p_k$9$q == k_idx$1) begin
+                rv$37$d = 1'b1;
+                rn$37$d = p_n$9$q;
+                rl$37$d = p_last$9$q;
+                re$37$d = p_emp$9$q;
+                rs$37$d = p_s$9$q;
+                rw$592$d = l_row_w$144;
+                rw$593$d = l_row_w$145;
+                rw$594$d = l_row_w$146;
+                rw$595$d = l_row_w$147;
+                rw$596$d = l_row_w$148;
+                rw$597$d = l_row_w$149;
+                rw$598$d = l_row_w$150;
+                rw$599$d = l_row_w$151;
+                rw$600$d = l_row_w$152;
+                rw$601$d = l_row_w$153;
+                rw$602$d = l_row_w$154;
+                rw$603$d = l_row_w$155;
+                rw$604$d = l_row_w$156;
+                rw$605$d = l_row_w$157;
+                rw$606$d = l_row_w$158;
+                rw$607$d = l_row_w$159;
+            end
+            if (p_k$9$q == k_idx$2) begin
+                rv$38$d = 1'b1;
+                rn$38$d = p_n$9$q;
+                rl$38$d = p_last$9$q;
+                re$38$d = p_emp$9$q;
+                rs$38$d = p_s$9$q;
+                rw$608$d = l_row_w$144;
+                rw$609$d = l_row_w$145;
+                rw$610$d = l_row_w$146;
+                rw$611$d = l_row_w$147;
+                rw$612$d = l_row_w$148;
+                rw$613$d = l_row_w$149;
+                rw$614$d = l_row_w$150;
+                rw$615$d = l_row_w$151;
+                rw$616$d = l_row_w$152;
+                rw$617$d = l_row_w$153;
+                rw$618$d = l_row_w$154;
+                rw$619$d = l_row_w$155;
+                rw$620$d = l_row_w$156;
+                rw$621$d = l_row_w$157;
+                rw$622$d = l_row_w$158;
+                rw$623$d = l_row_w$159;
+            end
+            if (p_k$9$q == k_idx$3) begin
+                rv$39$d = 1'b1;
+                rn$39$d = p_n$9$q;
+                rl$39$d = p_last$9$q;
+                re$39$d = p_emp$9$q;
+                rs$39$d = p_s$9$q;
+                rw$624$d = l_row_w$144;
+                rw$625$d = l_row_w$145;
+                rw$626$d = l_row_w$146;
+                rw$627$d = l_row_w$147;
+                rw$628$d = l_row_w$148;
+                rw$629$d = l_row_w$149;
+                rw$630$d = l_row_w$150;
+                rw$631$d = l_row_w$151;
+                rw$632$d = l_row_w$152;
+                rw$633$d = l_row_w$153;
+                rw$634$d = l_row_w$154;
+                rw$635$d = l_row_w$155;
+                rw$636$d = l_row_w$156;
+                rw$637$d = l_row_w$157;
+                rw$638$d = l_row_w$158;
+                rw$639$d = l_row_w$159;
+            end
+        end
         l_ceff$9 = r_cell$9$q;
         if (p_en$9$q & ~p_last$9$q) begin
             l_ceff$9 = l_lk$9;
+            r_cell$9$d = l_lk$9;
         end
         l_slot$9 = ph$q == k_slotn$9;
         l_slot1$9 = ph$q == k_slotn$25;
@@ -43938,27 +41166,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$9 = 1'b1;
         end
         l_issue$9 = r_act$9$q & (l_slot$9 | l_slot1$9) & ~(rd_en$9$q & ~rd_last$9$q) & (r_bad$9$q | l_free$9);
-        r_act$9$d = r_act$9$q;
-        r_cell$9$d = r_cell$9$q;
-        r_left$9$d = r_left$9$q;
-        r_s$9$d = r_s$9$q;
-        r_bad$9$d = r_bad$9$q;
-        r_emp$9$d = r_emp$9$q;
-        r_wk$9$d = r_wk$9$q;
-        rd_en$9$d = 1'b0;
-        rd_addr$9$d = rd_addr$9$q;
-        rd_rep$9$d = rd_rep$9$q;
-        rd_cap$9$d = rd_cap$9$q;
-        rd_last$9$d = rd_last$9$q;
-        rd_k$9$d = rd_k$9$q;
-        rd_n$9$d = rd_n$9$q;
-        rd_s$9$d = rd_s$9$q;
-        rd_emp$9$d = rd_emp$9$q;
-        dq_cell$9$pop = 1'b0;
-        dq_meta$9$pop = 1'b0;
-        if (p_en$9$q & ~p_last$9$q) begin
-            r_cell$9$d = l_lk$9;
-        end
         if (~r_act$9$q) begin
             if (dq_cell$9$nonempty) begin
                 dq_cell$9$pop = 1'b1;
@@ -43992,15 +41199,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             if (~r_bad$9$q) begin
                 r_wk$9$d = (r_wk$9$q + k1_8) & k_rm;
             end
-        end
-        if (reset) begin
-            r_act$9$d = 1'b0;
-        end
-        if (reset) begin
-            r_wk$9$d = k0_8;
-        end
-        if (reset) begin
-            rd_en$9$d = 1'b0;
         end
         out$9$dep = dep$9$q;
         l_can$9 = ~t_valid$9$q | out$9$ready;
@@ -44231,191 +41429,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (l_can$9 & l_rv$9 & l_rowend$9) begin
             l_nxk$9 = l_nk$9;
         end
-        x_k$9$d = x_k$9$q;
-        x_n$9$d = x_n$9$q;
-        x_b$9$d = x_b$9$q;
-        t_valid$9$d = t_valid$9$q;
-        t_data$9$d = t_data$9$q;
-        t_last$9$d = t_last$9$q;
-        t_empty$9$d = t_empty$9$q;
-        rw$576$d = rw$576$q;
-        rw$577$d = rw$577$q;
-        rw$578$d = rw$578$q;
-        rw$579$d = rw$579$q;
-        rw$580$d = rw$580$q;
-        rw$581$d = rw$581$q;
-        rw$582$d = rw$582$q;
-        rw$583$d = rw$583$q;
-        rw$584$d = rw$584$q;
-        rw$585$d = rw$585$q;
-        rw$586$d = rw$586$q;
-        rw$587$d = rw$587$q;
-        rw$588$d = rw$588$q;
-        rw$589$d = rw$589$q;
-        rw$590$d = rw$590$q;
-        rw$591$d = rw$591$q;
-        rw$592$d = rw$592$q;
-        rw$593$d = rw$593$q;
-        rw$594$d = rw$594$q;
-        rw$595$d = rw$595$q;
-        rw$596$d = rw$596$q;
-        rw$597$d = rw$597$q;
-        rw$598$d = rw$598$q;
-        rw$599$d = rw$599$q;
-        rw$600$d = rw$600$q;
-        rw$601$d = rw$601$q;
-        rw$602$d = rw$602$q;
-        rw$603$d = rw$603$q;
-        rw$604$d = rw$604$q;
-        rw$605$d = rw$605$q;
-        rw$606$d = rw$606$q;
-        rw$607$d = rw$607$q;
-        rw$608$d = rw$608$q;
-        rw$609$d = rw$609$q;
-        rw$610$d = rw$610$q;
-        rw$611$d = rw$611$q;
-        rw$612$d = rw$612$q;
-        rw$613$d = rw$613$q;
-        rw$614$d = rw$614$q;
-        rw$615$d = rw$615$q;
-        rw$616$d = rw$616$q;
-        rw$617$d = rw$617$q;
-        rw$618$d = rw$618$q;
-        rw$619$d = rw$619$q;
-        rw$620$d = rw$620$q;
-        rw$621$d = rw$621$q;
-        rw$622$d = rw$622$q;
-        rw$623$d = rw$623$q;
-        rw$624$d = rw$624$q;
-        rw$625$d = rw$625$q;
-        rw$626$d = rw$626$q;
-        rw$627$d = rw$627$q;
-        rw$628$d = rw$628$q;
-        rw$629$d = rw$629$q;
-        rw$630$d = rw$630$q;
-        rw$631$d = rw$631$q;
-        rw$632$d = rw$632$q;
-        rw$633$d = rw$633$q;
-        rw$634$d = rw$634$q;
-        rw$635$d = rw$635$q;
-        rw$636$d = rw$636$q;
-        rw$637$d = rw$637$q;
-        rw$638$d = rw$638$q;
-        rw$639$d = rw$639$q;
-        rv$36$d = rv$36$q;
-        rn$36$d = rn$36$q;
-        rl$36$d = rl$36$q;
-        re$36$d = re$36$q;
-        rs$36$d = rs$36$q;
-        rv$37$d = rv$37$q;
-        rn$37$d = rn$37$q;
-        rl$37$d = rl$37$q;
-        re$37$d = re$37$q;
-        rs$37$d = rs$37$q;
-        rv$38$d = rv$38$q;
-        rn$38$d = rn$38$q;
-        rl$38$d = rl$38$q;
-        re$38$d = re$38$q;
-        rs$38$d = rs$38$q;
-        rv$39$d = rv$39$q;
-        rn$39$d = rn$39$q;
-        rl$39$d = rl$39$q;
-        re$39$d = re$39$q;
-        rs$39$d = rs$39$q;
-        if (p_en$9$q & p_cap$9$q) begin
-            if (p_k$9$q == k_idx$0) begin
-                rv$36$d = 1'b1;
-                rn$36$d = p_n$9$q;
-                rl$36$d = p_last$9$q;
-                re$36$d = p_emp$9$q;
-                rs$36$d = p_s$9$q;
-                rw$576$d = l_row_w$144;
-                rw$577$d = l_row_w$145;
-                rw$578$d = l_row_w$146;
-                rw$579$d = l_row_w$147;
-                rw$580$d = l_row_w$148;
-                rw$581$d = l_row_w$149;
-                rw$582$d = l_row_w$150;
-                rw$583$d = l_row_w$151;
-                rw$584$d = l_row_w$152;
-                rw$585$d = l_row_w$153;
-                rw$586$d = l_row_w$154;
-                rw$587$d = l_row_w$155;
-                rw$588$d = l_row_w$156;
-                rw$589$d = l_row_w$157;
-                rw$590$d = l_row_w$158;
-                rw$591$d = l_row_w$159;
-            end
-            if (p_k$9$q == k_idx$1) begin
-                rv$37$d = 1'b1;
-                rn$37$d = p_n$9$q;
-                rl$37$d = p_last$9$q;
-                re$37$d = p_emp$9$q;
-                rs$37$d = p_s$9$q;
-                rw$592$d = l_row_w$144;
-                rw$593$d = l_row_w$145;
-                rw$594$d = l_row_w$146;
-                rw$595$d = l_row_w$147;
-                rw$596$d = l_row_w$148;
-                rw$597$d = l_row_w$149;
-                rw$598$d = l_row_w$150;
-                rw$599$d = l_row_w$151;
-                rw$600$d = l_row_w$152;
-                rw$601$d = l_row_w$153;
-                rw$602$d = l_row_w$154;
-                rw$603$d = l_row_w$155;
-                rw$604$d = l_row_w$156;
-                rw$605$d = l_row_w$157;
-                rw$606$d = l_row_w$158;
-                rw$607$d = l_row_w$159;
-            end
-            if (p_k$9$q == k_idx$2) begin
-                rv$38$d = 1'b1;
-                rn$38$d = p_n$9$q;
-                rl$38$d = p_last$9$q;
-                re$38$d = p_emp$9$q;
-                rs$38$d = p_s$9$q;
-                rw$608$d = l_row_w$144;
-                rw$609$d = l_row_w$145;
-                rw$610$d = l_row_w$146;
-                rw$611$d = l_row_w$147;
-                rw$612$d = l_row_w$148;
-                rw$613$d = l_row_w$149;
-                rw$614$d = l_row_w$150;
-                rw$615$d = l_row_w$151;
-                rw$616$d = l_row_w$152;
-                rw$617$d = l_row_w$153;
-                rw$618$d = l_row_w$154;
-                rw$619$d = l_row_w$155;
-                rw$620$d = l_row_w$156;
-                rw$621$d = l_row_w$157;
-                rw$622$d = l_row_w$158;
-                rw$623$d = l_row_w$159;
-            end
-            if (p_k$9$q == k_idx$3) begin
-                rv$39$d = 1'b1;
-                rn$39$d = p_n$9$q;
-                rl$39$d = p_last$9$q;
-                re$39$d = p_emp$9$q;
-                rs$39$d = p_s$9$q;
-                rw$624$d = l_row_w$144;
-                rw$625$d = l_row_w$145;
-                rw$626$d = l_row_w$146;
-                rw$627$d = l_row_w$147;
-                rw$628$d = l_row_w$148;
-                rw$629$d = l_row_w$149;
-                rw$630$d = l_row_w$150;
-                rw$631$d = l_row_w$151;
-                rw$632$d = l_row_w$152;
-                rw$633$d = l_row_w$153;
-                rw$634$d = l_row_w$154;
-                rw$635$d = l_row_w$155;
-                rw$636$d = l_row_w$156;
-                rw$637$d = l_row_w$157;
-                rw$638$d = l_row_w$158;
-                rw$639$d = l_row_w$159;
-            end
-        end
         if (l_can$9) begin
             t_valid$9$d = l_rv$9;
             t_data$9$d = k0_64;
@@ -44462,32 +41475,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_en$9$q & p_cap$9$q & (p_k$9$q == l_nxk$9)) begin
             x_b$9$d = p_s$9$q;
         end
-        if (reset) begin
-            x_k$9$d = k0_8;
-        end
-        if (reset) begin
-            x_n$9$d = k0_8;
-        end
-        if (reset) begin
-            x_b$9$d = k0_8;
-        end
-        if (reset) begin
-            t_valid$9$d = 1'b0;
-        end
-        if (reset) begin
-            t_last$9$d = 1'b0;
-        end
-        if (reset) begin
-            rv$36$d = 1'b0;
-        end
-        if (reset) begin
-            rv$37$d = 1'b0;
-        end
-        if (reset) begin
-            rv$38$d = 1'b0;
-        end
-        if (reset) begin
-            rv$39$d = 1'b0;
+        if (t_valid$9$q & out$9$ready & t_last$9$q) begin
+            c_tx$9$d = c_tx$9$q + k1_32;
         end
         out$9$valid = t_valid$9$q;
         out$9$data = t_data$9$q;
@@ -44498,6 +41487,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_cell$10$push_data = out$10$dq_cell;
         dq_meta$10$push = out$10$dq_push;
         dq_meta$10$push_data = out$10$dq_meta;
+        dq_cell$10$pop = 1'b0;
+        dq_meta$10$pop = 1'b0;
         out$10$dq_count = dq_cell$10$count;
         l_dm$10$a = dq_meta$10$head;
         l_lk$10 = k0_ca;
@@ -44693,9 +41684,104 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_rep$10$q) begin
             l_row_w$175 = bank$31$read_data;
         end
+        if (p_en$10$q & p_cap$10$q) begin
+            if (p_k$10$q == k_idx$0) begin
+                rv$40$d = 1'b1;
+                rn$40$d = p_n$10$q;
+                rl$40$d = p_last$10$q;
+                re$40$d = p_emp$10$q;
+                rs$40$d = p_s$10$q;
+                rw$640$d = l_row_w$160;
+                rw$641$d = l_row_w$161;
+                rw$642$d = l_row_w$162;
+                rw$643$d = l_row_w$163;
+                rw$644$d = l_row_w$164;
+                rw$645$d = l_row_w$165;
+                rw$646$d = l_row_w$166;
+                rw$647$d = l_row_w$167;
+                rw$648$d = l_row_w$168;
+                rw$649$d = l_row_w$169;
+                rw$650$d = l_row_w$170;
+                rw$651$d = l_row_w$171;
+                rw$652$d = l_row_w$172;
+                rw$653$d = l_row_w$173;
+                rw$654$d = l_row_w$174;
+                rw$655$d = l_row_w$175;
+            end
+            if (p_k$10$q == k_idx$1) begin
+                rv$41$d = 1'b1;
+                rn$41$d = p_n$10$q;
+                rl$41$d = p_last$10$q;
+                re$41$d = p_emp$10$q;
+                rs$41$d = p_s$10$q;
+                rw$656$d = l_row_w$160;
+                rw$657$d = l_row_w$161;
+                rw$658$d = l_row_w$162;
+                rw$659$d = l_row_w$163;
+                rw$660$d = l_row_w$164;
+                rw$661$d = l_row_w$165;
+                rw$662$d = l_row_w$166;
+                rw$663$d = l_row_w$167;
+                rw$664$d = l_row_w$168;
+                rw$665$d = l_row_w$169;
+                rw$666$d = l_row_w$170;
+                rw$667$d = l_row_w$171;
+                rw$668$d = l_row_w$172;
+                rw$669$d = l_row_w$173;
+                rw$670$d = l_row_w$174;
+                rw$671$d = l_row_w$175;
+            end
+            if (p_k$10$q == k_idx$2) begin
+                rv$42$d = 1'b1;
+                rn$42$d = p_n$10$q;
+                rl$42$d = p_last$10$q;
+                re$42$d = p_emp$10$q;
+                rs$42$d = p_s$10$q;
+                rw$672$d = l_row_w$160;
+                rw$673$d = l_row_w$161;
+                rw$674$d = l_row_w$162;
+                rw$675$d = l_row_w$163;
+                rw$676$d = l_row_w$164;
+                rw$677$d = l_row_w$165;
+                rw$678$d = l_row_w$166;
+                rw$679$d = l_row_w$167;
+                rw$680$d = l_row_w$168;
+                rw$681$d = l_row_w$169;
+                rw$682$d = l_row_w$170;
+                rw$683$d = l_row_w$171;
+                rw$684$d = l_row_w$172;
+                rw$685$d = l_row_w$173;
+                rw$686$d = l_row_w$174;
+                rw$687$d = l_row_w$175;
+            end
+            if (p_k$10$q == k_idx$3) begin
+                rv$43$d = 1'b1;
+                rn$43$d = p_n$10$q;
+                rl$43$d = p_last$10$q;
+                re$43$d = p_emp$10$q;
+                rs$43$d = p_s$10$q;
+                rw$688$d = l_row_w$160;
+                rw$689$d = l_row_w$161;
+                rw$690$d = l_row_w$162;
+                rw$691$d = l_row_w$163;
+                rw$692$d = l_row_w$164;
+                rw$693$d = l_row_w$165;
+                rw$694$d = l_row_w$166;
+                rw$695$d = l_row_w$167;
+                rw$696$d = l_row_w$168;
+                rw$697$d = l_row_w$169;
+                rw$698$d = l_row_w$170;
+                rw$699$d = l_row_w$171;
+                rw$700$d = l_row_w$172;
+                rw$701$d = l_row_w$173;
+                rw$702$d = l_row_w$174;
+                rw$703$d = l_row_w$175;
+            end
+        end
         l_ceff$10 = r_cell$10$q;
         if (p_en$10$q & ~p_last$10$q) begin
             l_ceff$10 = l_lk$10;
+            r_cell$10$d = l_lk$10;
         end
         l_slot$10 = ph$q == k_slotn$10;
         l_slot1$10 = ph$q == k_slotn$26;
@@ -44713,27 +41799,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$10 = 1'b1;
         end
         l_issue$10 = r_act$10$q & (l_slot$10 | l_slot1$10) & ~(rd_en$10$q & ~rd_last$10$q) & (r_bad$10$q | l_free$10);
-        r_act$10$d = r_act$10$q;
-        r_cell$10$d = r_cell$10$q;
-        r_left$10$d = r_left$10$q;
-        r_s$10$d = r_s$10$q;
-        r_bad$10$d = r_bad$10$q;
-        r_emp$10$d = r_emp$10$q;
-        r_wk$10$d = r_wk$10$q;
-        rd_en$10$d = 1'b0;
-        rd_addr$10$d = rd_addr$10$q;
-        rd_rep$10$d = rd_rep$10$q;
-        rd_cap$10$d = rd_cap$10$q;
-        rd_last$10$d = rd_last$10$q;
-        rd_k$10$d = rd_k$10$q;
-        rd_n$10$d = rd_n$10$q;
-        rd_s$10$d = rd_s$10$q;
-        rd_emp$10$d = rd_emp$10$q;
-        dq_cell$10$pop = 1'b0;
-        dq_meta$10$pop = 1'b0;
-        if (p_en$10$q & ~p_last$10$q) begin
-            r_cell$10$d = l_lk$10;
-        end
         if (~r_act$10$q) begin
             if (dq_cell$10$nonempty) begin
                 dq_cell$10$pop = 1'b1;
@@ -44767,15 +41832,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             if (~r_bad$10$q) begin
                 r_wk$10$d = (r_wk$10$q + k1_8) & k_rm;
             end
-        end
-        if (reset) begin
-            r_act$10$d = 1'b0;
-        end
-        if (reset) begin
-            r_wk$10$d = k0_8;
-        end
-        if (reset) begin
-            rd_en$10$d = 1'b0;
         end
         out$10$dep = dep$10$q;
         l_can$10 = ~t_valid$10$q | out$10$ready;
@@ -45006,191 +42062,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (l_can$10 & l_rv$10 & l_rowend$10) begin
             l_nxk$10 = l_nk$10;
         end
-        x_k$10$d = x_k$10$q;
-        x_n$10$d = x_n$10$q;
-        x_b$10$d = x_b$10$q;
-        t_valid$10$d = t_valid$10$q;
-        t_data$10$d = t_data$10$q;
-        t_last$10$d = t_last$10$q;
-        t_empty$10$d = t_empty$10$q;
-        rw$640$d = rw$640$q;
-        rw$641$d = rw$641$q;
-        rw$642$d = rw$642$q;
-        rw$643$d = rw$643$q;
-        rw$644$d = rw$644$q;
-        rw$645$d = rw$645$q;
-        rw$646$d = rw$646$q;
-        rw$647$d = rw$647$q;
-        rw$648$d = rw$648$q;
-        rw$649$d = rw$649$q;
-        rw$650$d = rw$650$q;
-        rw$651$d = rw$651$q;
-        rw$652$d = rw$652$q;
-        rw$653$d = rw$653$q;
-        rw$654$d = rw$654$q;
-        rw$655$d = rw$655$q;
-        rw$656$d = rw$656$q;
-        rw$657$d = rw$657$q;
-        rw$658$d = rw$658$q;
-        rw$659$d = rw$659$q;
-        rw$660$d = rw$660$q;
-        rw$661$d = rw$661$q;
-        rw$662$d = rw$662$q;
-        rw$663$d = rw$663$q;
-        rw$664$d = rw$664$q;
-        rw$665$d = rw$665$q;
-        rw$666$d = rw$666$q;
-        rw$667$d = rw$667$q;
-        rw$668$d = rw$668$q;
-        rw$669$d = rw$669$q;
-        rw$670$d = rw$670$q;
-        rw$671$d = rw$671$q;
-        rw$672$d = rw$672$q;
-        rw$673$d = rw$673$q;
-        rw$674$d = rw$674$q;
-        rw$675$d = rw$675$q;
-        rw$676$d = rw$676$q;
-        rw$677$d = rw$677$q;
-        rw$678$d = rw$678$q;
-        rw$679$d = rw$679$q;
-        rw$680$d = rw$680$q;
-        rw$681$d = rw$681$q;
-        rw$682$d = rw$682$q;
-        rw$683$d = rw$683$q;
-        rw$684$d = rw$684$q;
-        rw$685$d = rw$685$q;
-        rw$686$d = rw$686$q;
-        rw$687$d = rw$687$q;
-        rw$688$d = rw$688$q;
-        rw$689$d = rw$689$q;
-        rw$690$d = rw$690$q;
-        rw$691$d = rw$691$q;
-        rw$692$d = rw$692$q;
-        rw$693$d = rw$693$q;
-        rw$694$d = rw$694$q;
-        rw$695$d = rw$695$q;
-        rw$696$d = rw$696$q;
-        rw$697$d = rw$697$q;
-        rw$698$d = rw$698$q;
-        rw$699$d = rw$699$q;
-        rw$700$d = rw$700$q;
-        rw$701$d = rw$701$q;
-        rw$702$d = rw$702$q;
-        rw$703$d = rw$703$q;
-        rv$40$d = rv$40$q;
-        rn$40$d = rn$40$q;
-        rl$40$d = rl$40$q;
-        re$40$d = re$40$q;
-        rs$40$d = rs$40$q;
-        rv$41$d = rv$41$q;
-        rn$41$d = rn$41$q;
-        rl$41$d = rl$41$q;
-        re$41$d = re$41$q;
-        rs$41$d = rs$41$q;
-        rv$42$d = rv$42$q;
-        rn$42$d = rn$42$q;
-        rl$42$d = rl$42$q;
-        re$42$d = re$42$q;
-        rs$42$d = rs$42$q;
-        rv$43$d = rv$43$q;
-        rn$43$d = rn$43$q;
-        rl$43$d = rl$43$q;
-        re$43$d = re$43$q;
-        rs$43$d = rs$43$q;
-        if (p_en$10$q & p_cap$10$q) begin
-            if (p_k$10$q == k_idx$0) begin
-                rv$40$d = 1'b1;
-                rn$40$d = p_n$10$q;
-                rl$40$d = p_last$10$q;
-                re$40$d = p_emp$10$q;
-                rs$40$d = p_s$10$q;
-                rw$640$d = l_row_w$160;
-                rw$641$d = l_row_w$161;
-                rw$642$d = l_row_w$162;
-                rw$643$d = l_row_w$163;
-                rw$644$d = l_row_w$164;
-                rw$645$d = l_row_w$165;
-                rw$646$d = l_row_w$166;
-                rw$647$d = l_row_w$167;
-                rw$648$d = l_row_w$168;
-                rw$649$d = l_row_w$169;
-                rw$650$d = l_row_w$170;
-                rw$651$d = l_row_w$171;
-                rw$652$d = l_row_w$172;
-                rw$653$d = l_row_w$173;
-                rw$654$d = l_row_w$174;
-                rw$655$d = l_row_w$175;
-            end
-            if (p_k$10$q == k_idx$1) begin
-                rv$41$d = 1'b1;
-                rn$41$d = p_n$10$q;
-                rl$41$d = p_last$10$q;
-                re$41$d = p_emp$10$q;
-                rs$41$d = p_s$10$q;
-                rw$656$d = l_row_w$160;
-                rw$657$d = l_row_w$161;
-                rw$658$d = l_row_w$162;
-                rw$659$d = l_row_w$163;
-                rw$660$d = l_row_w$164;
-                rw$661$d = l_row_w$165;
-                rw$662$d = l_row_w$166;
-                rw$663$d = l_row_w$167;
-                rw$664$d = l_row_w$168;
-                rw$665$d = l_row_w$169;
-                rw$666$d = l_row_w$170;
-                rw$667$d = l_row_w$171;
-                rw$668$d = l_row_w$172;
-                rw$669$d = l_row_w$173;
-                rw$670$d = l_row_w$174;
-                rw$671$d = l_row_w$175;
-            end
-            if (p_k$10$q == k_idx$2) begin
-                rv$42$d = 1'b1;
-                rn$42$d = p_n$10$q;
-                rl$42$d = p_last$10$q;
-                re$42$d = p_emp$10$q;
-                rs$42$d = p_s$10$q;
-                rw$672$d = l_row_w$160;
-                rw$673$d = l_row_w$161;
-                rw$674$d = l_row_w$162;
-                rw$675$d = l_row_w$163;
-                rw$676$d = l_row_w$164;
-                rw$677$d = l_row_w$165;
-                rw$678$d = l_row_w$166;
-                rw$679$d = l_row_w$167;
-                rw$680$d = l_row_w$168;
-                rw$681$d = l_row_w$169;
-                rw$682$d = l_row_w$170;
-                rw$683$d = l_row_w$171;
-                rw$684$d = l_row_w$172;
-                rw$685$d = l_row_w$173;
-                rw$686$d = l_row_w$174;
-                rw$687$d = l_row_w$175;
-            end
-            if (p_k$10$q == k_idx$3) begin
-                rv$43$d = 1'b1;
-                rn$43$d = p_n$10$q;
-                rl$43$d = p_last$10$q;
-                re$43$d = p_emp$10$q;
-                rs$43$d = p_s$10$q;
-                rw$688$d = l_row_w$160;
-                rw$689$d = l_row_w$161;
-                rw$690$d = l_row_w$162;
-                rw$691$d = l_row_w$163;
-                rw$692$d = l_row_w$164;
-                rw$693$d = l_row_w$165;
-                rw$694$d = l_row_w$166;
-                rw$695$d = l_row_w$167;
-                rw$696$d = l_row_w$168;
-                rw$697$d = l_row_w$169;
-                rw$698$d = l_row_w$170;
-                rw$699$d = l_row_w$171;
-                rw$700$d = l_row_w$172;
-                rw$701$d = l_row_w$173;
-                rw$702$d = l_row_w$174;
-                rw$703$d = l_row_w$175;
-            end
-        end
         if (l_can$10) begin
             t_valid$10$d = l_rv$10;
             t_data$10$d = k0_64;
@@ -45237,32 +42108,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_en$10$q & p_cap$10$q & (p_k$10$q == l_nxk$10)) begin
             x_b$10$d = p_s$10$q;
         end
-        if (reset) begin
-            x_k$10$d = k0_8;
-        end
-        if (reset) begin
-            x_n$10$d = k0_8;
-        end
-        if (reset) begin
-            x_b$10$d = k0_8;
-        end
-        if (reset) begin
-            t_valid$10$d = 1'b0;
-        end
-        if (reset) begin
-            t_last$10$d = 1'b0;
-        end
-        if (reset) begin
-            rv$40$d = 1'b0;
-        end
-        if (reset) begin
-            rv$41$d = 1'b0;
-        end
-        if (reset) begin
-            rv$42$d = 1'b0;
-        end
-        if (reset) begin
-            rv$43$d = 1'b0;
+        if (t_valid$10$q & out$10$ready & t_last$10$q) begin
+            c_tx$10$d = c_tx$10$q + k1_32;
         end
         out$10$valid = t_valid$10$q;
         out$10$data = t_data$10$q;
@@ -45273,6 +42120,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_cell$11$push_data = out$11$dq_cell;
         dq_meta$11$push = out$11$dq_push;
         dq_meta$11$push_data = out$11$dq_meta;
+        dq_cell$11$pop = 1'b0;
+        dq_meta$11$pop = 1'b0;
         out$11$dq_count = dq_cell$11$count;
         l_dm$11$a = dq_meta$11$head;
         l_lk$11 = k0_ca;
@@ -45456,8 +42305,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_rep$11$q) begin
             l_row_w$188 = bank$28$read_data;
         end
-    end
-    always @(*) begin
         l_row_w$189 = bank$13$read_data;
         if (p_rep$11$q) begin
             l_row_w$189 = bank$29$read_data;
@@ -45470,9 +42317,104 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_rep$11$q) begin
             l_row_w$191 = bank$31$read_data;
         end
+        if (p_en$11$q & p_cap$11$q) begin
+            if (p_k$11$q == k_idx$0) begin
+                rv$44$d = 1'b1;
+                rn$44$d = p_n$11$q;
+                rl$44$d = p_last$11$q;
+                re$44$d = p_emp$11$q;
+                rs$44$d = p_s$11$q;
+                rw$704$d = l_row_w$176;
+                rw$705$d = l_row_w$177;
+                rw$706$d = l_row_w$178;
+                rw$707$d = l_row_w$179;
+                rw$708$d = l_row_w$180;
+                rw$709$d = l_row_w$181;
+                rw$710$d = l_row_w$182;
+                rw$711$d = l_row_w$183;
+                rw$712$d = l_row_w$184;
+                rw$713$d = l_row_w$185;
+                rw$714$d = l_row_w$186;
+                rw$715$d = l_row_w$187;
+                rw$716$d = l_row_w$188;
+                rw$717$d = l_row_w$189;
+                rw$718$d = l_row_w$190;
+                rw$719$d = l_row_w$191;
+            end
+            if (p_k$11$q == k_idx$1) begin
+                rv$45$d = 1'b1;
+                rn$45$d = p_n$11$q;
+                rl$45$d = p_last$11$q;
+                re$45$d = p_emp$11$q;
+                rs$45$d = p_s$11$q;
+                rw$720$d = l_row_w$176;
+                rw$721$d = l_row_w$177;
+                rw$722$d = l_row_w$178;
+                rw$723$d = l_row_w$179;
+                rw$724$d = l_row_w$180;
+                rw$725$d = l_row_w$181;
+                rw$726$d = l_row_w$182;
+                rw$727$d = l_row_w$183;
+                rw$728$d = l_row_w$184;
+                rw$729$d = l_row_w$185;
+                rw$730$d = l_row_w$186;
+                rw$731$d = l_row_w$187;
+                rw$732$d = l_row_w$188;
+                rw$733$d = l_row_w$189;
+                rw$734$d = l_row_w$190;
+                rw$735$d = l_row_w$191;
+            end
+            if (p_k$11$q == k_idx$2) begin
+                rv$46$d = 1'b1;
+                rn$46$d = p_n$11$q;
+                rl$46$d = p_last$11$q;
+                re$46$d = p_emp$11$q;
+                rs$46$d = p_s$11$q;
+                rw$736$d = l_row_w$176;
+                rw$737$d = l_row_w$177;
+                rw$738$d = l_row_w$178;
+                rw$739$d = l_row_w$179;
+                rw$740$d = l_row_w$180;
+                rw$741$d = l_row_w$181;
+                rw$742$d = l_row_w$182;
+                rw$743$d = l_row_w$183;
+                rw$744$d = l_row_w$184;
+                rw$745$d = l_row_w$185;
+                rw$746$d = l_row_w$186;
+                rw$747$d = l_row_w$187;
+                rw$748$d = l_row_w$188;
+                rw$749$d = l_row_w$189;
+                rw$750$d = l_row_w$190;
+                rw$751$d = l_row_w$191;
+            end
+            if (p_k$11$q == k_idx$3) begin
+                rv$47$d = 1'b1;
+                rn$47$d = p_n$11$q;
+                rl$47$d = p_last$11$q;
+                re$47$d = p_emp$11$q;
+                rs$47$d = p_s$11$q;
+                rw$752$d = l_row_w$176;
+                rw$753$d = l_row_w$177;
+                rw$754$d = l_row_w$178;
+                rw$755$d = l_row_w$179;
+                rw$756$d = l_row_w$180;
+                rw$757$d = l_row_w$181;
+                rw$758$d = l_row_w$182;
+                rw$759$d = l_row_w$183;
+                rw$760$d = l_row_w$184;
+                rw$761$d = l_row_w$185;
+                rw$762$d = l_row_w$186;
+                rw$763$d = l_row_w$187;
+                rw$764$d = l_row_w$188;
+                rw$765$d = l_row_w$189;
+                rw$766$d = l_row_w$190;
+                rw$767$d = l_row_w$191;
+            end
+        end
         l_ceff$11 = r_cell$11$q;
         if (p_en$11$q & ~p_last$11$q) begin
             l_ceff$11 = l_lk$11;
+            r_cell$11$d = l_lk$11;
         end
         l_slot$11 = ph$q == k_slotn$11;
         l_slot1$11 = ph$q == k_slotn$27;
@@ -45490,27 +42432,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$11 = 1'b1;
         end
         l_issue$11 = r_act$11$q & (l_slot$11 | l_slot1$11) & ~(rd_en$11$q & ~rd_last$11$q) & (r_bad$11$q | l_free$11);
-        r_act$11$d = r_act$11$q;
-        r_cell$11$d = r_cell$11$q;
-        r_left$11$d = r_left$11$q;
-        r_s$11$d = r_s$11$q;
-        r_bad$11$d = r_bad$11$q;
-        r_emp$11$d = r_emp$11$q;
-        r_wk$11$d = r_wk$11$q;
-        rd_en$11$d = 1'b0;
-        rd_addr$11$d = rd_addr$11$q;
-        rd_rep$11$d = rd_rep$11$q;
-        rd_cap$11$d = rd_cap$11$q;
-        rd_last$11$d = rd_last$11$q;
-        rd_k$11$d = rd_k$11$q;
-        rd_n$11$d = rd_n$11$q;
-        rd_s$11$d = rd_s$11$q;
-        rd_emp$11$d = rd_emp$11$q;
-        dq_cell$11$pop = 1'b0;
-        dq_meta$11$pop = 1'b0;
-        if (p_en$11$q & ~p_last$11$q) begin
-            r_cell$11$d = l_lk$11;
-        end
         if (~r_act$11$q) begin
             if (dq_cell$11$nonempty) begin
                 dq_cell$11$pop = 1'b1;
@@ -45544,15 +42465,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             if (~r_bad$11$q) begin
                 r_wk$11$d = (r_wk$11$q + k1_8) & k_rm;
             end
-        end
-        if (reset) begin
-            r_act$11$d = 1'b0;
-        end
-        if (reset) begin
-            r_wk$11$d = k0_8;
-        end
-        if (reset) begin
-            rd_en$11$d = 1'b0;
         end
         out$11$dep = dep$11$q;
         l_can$11 = ~t_valid$11$q | out$11$ready;
@@ -45783,191 +42695,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (l_can$11 & l_rv$11 & l_rowend$11) begin
             l_nxk$11 = l_nk$11;
         end
-        x_k$11$d = x_k$11$q;
-        x_n$11$d = x_n$11$q;
-        x_b$11$d = x_b$11$q;
-        t_valid$11$d = t_valid$11$q;
-        t_data$11$d = t_data$11$q;
-        t_last$11$d = t_last$11$q;
-        t_empty$11$d = t_empty$11$q;
-        rw$704$d = rw$704$q;
-        rw$705$d = rw$705$q;
-        rw$706$d = rw$706$q;
-        rw$707$d = rw$707$q;
-        rw$708$d = rw$708$q;
-        rw$709$d = rw$709$q;
-        rw$710$d = rw$710$q;
-        rw$711$d = rw$711$q;
-        rw$712$d = rw$712$q;
-        rw$713$d = rw$713$q;
-        rw$714$d = rw$714$q;
-        rw$715$d = rw$715$q;
-        rw$716$d = rw$716$q;
-        rw$717$d = rw$717$q;
-        rw$718$d = rw$718$q;
-        rw$719$d = rw$719$q;
-        rw$720$d = rw$720$q;
-        rw$721$d = rw$721$q;
-        rw$722$d = rw$722$q;
-        rw$723$d = rw$723$q;
-        rw$724$d = rw$724$q;
-        rw$725$d = rw$725$q;
-        rw$726$d = rw$726$q;
-        rw$727$d = rw$727$q;
-        rw$728$d = rw$728$q;
-        rw$729$d = rw$729$q;
-        rw$730$d = rw$730$q;
-        rw$731$d = rw$731$q;
-        rw$732$d = rw$732$q;
-        rw$733$d = rw$733$q;
-        rw$734$d = rw$734$q;
-        rw$735$d = rw$735$q;
-        rw$736$d = rw$736$q;
-        rw$737$d = rw$737$q;
-        rw$738$d = rw$738$q;
-        rw$739$d = rw$739$q;
-        rw$740$d = rw$740$q;
-        rw$741$d = rw$741$q;
-        rw$742$d = rw$742$q;
-        rw$743$d = rw$743$q;
-        rw$744$d = rw$744$q;
-        rw$745$d = rw$745$q;
-        rw$746$d = rw$746$q;
-        rw$747$d = rw$747$q;
-        rw$748$d = rw$748$q;
-        rw$749$d = rw$749$q;
-        rw$750$d = rw$750$q;
-        rw$751$d = rw$751$q;
-        rw$752$d = rw$752$q;
-        rw$753$d = rw$753$q;
-        rw$754$d = rw$754$q;
-        rw$755$d = rw$755$q;
-        rw$756$d = rw$756$q;
-        rw$757$d = rw$757$q;
-        rw$758$d = rw$758$q;
-        rw$759$d = rw$759$q;
-        rw$760$d = rw$760$q;
-        rw$761$d = rw$761$q;
-        rw$762$d = rw$762$q;
-        rw$763$d = rw$763$q;
-        rw$764$d = rw$764$q;
-        rw$765$d = rw$765$q;
-        rw$766$d = rw$766$q;
-        rw$767$d = rw$767$q;
-        rv$44$d = rv$44$q;
-        rn$44$d = rn$44$q;
-        rl$44$d = rl$44$q;
-        re$44$d = re$44$q;
-        rs$44$d = rs$44$q;
-        rv$45$d = rv$45$q;
-        rn$45$d = rn$45$q;
-        rl$45$d = rl$45$q;
-        re$45$d = re$45$q;
-        rs$45$d = rs$45$q;
-        rv$46$d = rv$46$q;
-        rn$46$d = rn$46$q;
-        rl$46$d = rl$46$q;
-        re$46$d = re$46$q;
-        rs$46$d = rs$46$q;
-        rv$47$d = rv$47$q;
-        rn$47$d = rn$47$q;
-        rl$47$d = rl$47$q;
-        re$47$d = re$47$q;
-        rs$47$d = rs$47$q;
-        if (p_en$11$q & p_cap$11$q) begin
-            if (p_k$11$q == k_idx$0) begin
-                rv$44$d = 1'b1;
-                rn$44$d = p_n$11$q;
-                rl$44$d = p_last$11$q;
-                re$44$d = p_emp$11$q;
-                rs$44$d = p_s$11$q;
-                rw$704$d = l_row_w$176;
-                rw$705$d = l_row_w$177;
-                rw$706$d = l_row_w$178;
-                rw$707$d = l_row_w$179;
-                rw$708$d = l_row_w$180;
-                rw$709$d = l_row_w$181;
-                rw$710$d = l_row_w$182;
-                rw$711$d = l_row_w$183;
-                rw$712$d = l_row_w$184;
-                rw$713$d = l_row_w$185;
-                rw$714$d = l_row_w$186;
-                rw$715$d = l_row_w$187;
-                rw$716$d = l_row_w$188;
-                rw$717$d = l_row_w$189;
-                rw$718$d = l_row_w$190;
-                rw$719$d = l_row_w$191;
-            end
-            if (p_k$11$q == k_idx$1) begin
-                rv$45$d = 1'b1;
-                rn$45$d = p_n$11$q;
-                rl$45$d = p_last$11$q;
-                re$45$d = p_emp$11$q;
-                rs$45$d = p_s$11$q;
-                rw$720$d = l_row_w$176;
-                rw$721$d = l_row_w$177;
-                rw$722$d = l_row_w$178;
-                rw$723$d = l_row_w$179;
-                rw$724$d = l_row_w$180;
-                rw$725$d = l_row_w$181;
-                rw$726$d = l_row_w$182;
-                rw$727$d = l_row_w$183;
-                rw$728$d = l_row_w$184;
-                rw$729$d = l_row_w$185;
-                rw$730$d = l_row_w$186;
-                rw$731$d = l_row_w$187;
-                rw$732$d = l_row_w$188;
-                rw$733$d = l_row_w$189;
-                rw$734$d = l_row_w$190;
-                rw$735$d = l_row_w$191;
-            end
-            if (p_k$11$q == k_idx$2) begin
-                rv$46$d = 1'b1;
-                rn$46$d = p_n$11$q;
-                rl$46$d = p_last$11$q;
-                re$46$d = p_emp$11$q;
-                rs$46$d = p_s$11$q;
-                rw$736$d = l_row_w$176;
-                rw$737$d = l_row_w$177;
-                rw$738$d = l_row_w$178;
-                rw$739$d = l_row_w$179;
-                rw$740$d = l_row_w$180;
-                rw$741$d = l_row_w$181;
-                rw$742$d = l_row_w$182;
-                rw$743$d = l_row_w$183;
-                rw$744$d = l_row_w$184;
-                rw$745$d = l_row_w$185;
-                rw$746$d = l_row_w$186;
-                rw$747$d = l_row_w$187;
-                rw$748$d = l_row_w$188;
-                rw$749$d = l_row_w$189;
-                rw$750$d = l_row_w$190;
-                rw$751$d = l_row_w$191;
-            end
-            if (p_k$11$q == k_idx$3) begin
-                rv$47$d = 1'b1;
-                rn$47$d = p_n$11$q;
-                rl$47$d = p_last$11$q;
-                re$47$d = p_emp$11$q;
-                rs$47$d = p_s$11$q;
-                rw$752$d = l_row_w$176;
-                rw$753$d = l_row_w$177;
-                rw$754$d = l_row_w$178;
-                rw$755$d = l_row_w$179;
-                rw$756$d = l_row_w$180;
-                rw$757$d = l_row_w$181;
-                rw$758$d = l_row_w$182;
-                rw$759$d = l_row_w$183;
-                rw$760$d = l_row_w$184;
-                rw$761$d = l_row_w$185;
-                rw$762$d = l_row_w$186;
-                rw$763$d = l_row_w$187;
-                rw$764$d = l_row_w$188;
-                rw$765$d = l_row_w$189;
-                rw$766$d = l_row_w$190;
-                rw$767$d = l_row_w$191;
-            end
-        end
         if (l_can$11) begin
             t_valid$11$d = l_rv$11;
             t_data$11$d = k0_64;
@@ -46014,32 +42741,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_en$11$q & p_cap$11$q & (p_k$11$q == l_nxk$11)) begin
             x_b$11$d = p_s$11$q;
         end
-        if (reset) begin
-            x_k$11$d = k0_8;
-        end
-        if (reset) begin
-            x_n$11$d = k0_8;
-        end
-        if (reset) begin
-            x_b$11$d = k0_8;
-        end
-        if (reset) begin
-            t_valid$11$d = 1'b0;
-        end
-        if (reset) begin
-            t_last$11$d = 1'b0;
-        end
-        if (reset) begin
-            rv$44$d = 1'b0;
-        end
-        if (reset) begin
-            rv$45$d = 1'b0;
-        end
-        if (reset) begin
-            rv$46$d = 1'b0;
-        end
-        if (reset) begin
-            rv$47$d = 1'b0;
+        if (t_valid$11$q & out$11$ready & t_last$11$q) begin
+            c_tx$11$d = c_tx$11$q + k1_32;
         end
         out$11$valid = t_valid$11$q;
         out$11$data = t_data$11$q;
@@ -46050,6 +42753,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_cell$12$push_data = out$12$dq_cell;
         dq_meta$12$push = out$12$dq_push;
         dq_meta$12$push_data = out$12$dq_meta;
+        dq_cell$12$pop = 1'b0;
+        dq_meta$12$pop = 1'b0;
         out$12$dq_count = dq_cell$12$count;
         l_dm$12$a = dq_meta$12$head;
         l_lk$12 = k0_ca;
@@ -46245,9 +42950,104 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_rep$12$q) begin
             l_row_w$207 = bank$31$read_data;
         end
+        if (p_en$12$q & p_cap$12$q) begin
+            if (p_k$12$q == k_idx$0) begin
+                rv$48$d = 1'b1;
+                rn$48$d = p_n$12$q;
+                rl$48$d = p_last$12$q;
+                re$48$d = p_emp$12$q;
+                rs$48$d = p_s$12$q;
+                rw$768$d = l_row_w$192;
+                rw$769$d = l_row_w$193;
+                rw$770$d = l_row_w$194;
+                rw$771$d = l_row_w$195;
+                rw$772$d = l_row_w$196;
+                rw$773$d = l_row_w$197;
+                rw$774$d = l_row_w$198;
+                rw$775$d = l_row_w$199;
+                rw$776$d = l_row_w$200;
+                rw$777$d = l_row_w$201;
+                rw$778$d = l_row_w$202;
+                rw$779$d = l_row_w$203;
+                rw$780$d = l_row_w$204;
+                rw$781$d = l_row_w$205;
+                rw$782$d = l_row_w$206;
+                rw$783$d = l_row_w$207;
+            end
+            if (p_k$12$q == k_idx$1) begin
+                rv$49$d = 1'b1;
+                rn$49$d = p_n$12$q;
+                rl$49$d = p_last$12$q;
+                re$49$d = p_emp$12$q;
+                rs$49$d = p_s$12$q;
+                rw$784$d = l_row_w$192;
+                rw$785$d = l_row_w$193;
+                rw$786$d = l_row_w$194;
+                rw$787$d = l_row_w$195;
+                rw$788$d = l_row_w$196;
+                rw$789$d = l_row_w$197;
+                rw$790$d = l_row_w$198;
+                rw$791$d = l_row_w$199;
+                rw$792$d = l_row_w$200;
+                rw$793$d = l_row_w$201;
+                rw$794$d = l_row_w$202;
+                rw$795$d = l_row_w$203;
+                rw$796$d = l_row_w$204;
+                rw$797$d = l_row_w$205;
+                rw$798$d = l_row_w$206;
+                rw$799$d = l_row_w$207;
+            end
+            if (p_k$12$q == k_idx$2) begin
+                rv$50$d = 1'b1;
+                rn$50$d = p_n$12$q;
+                rl$50$d = p_last$12$q;
+                re$50$d = p_emp$12$q;
+                rs$50$d = p_s$12$q;
+                rw$800$d = l_row_w$192;
+                rw$801$d = l_row_w$193;
+                rw$802$d = l_row_w$194;
+                rw$803$d = l_row_w$195;
+                rw$804$d = l_row_w$196;
+                rw$805$d = l_row_w$197;
+                rw$806$d = l_row_w$198;
+                rw$807$d = l_row_w$199;
+                rw$808$d = l_row_w$200;
+                rw$809$d = l_row_w$201;
+                rw$810$d = l_row_w$202;
+                rw$811$d = l_row_w$203;
+                rw$812$d = l_row_w$204;
+                rw$813$d = l_row_w$205;
+                rw$814$d = l_row_w$206;
+                rw$815$d = l_row_w$207;
+            end
+            if (p_k$12$q == k_idx$3) begin
+                rv$51$d = 1'b1;
+                rn$51$d = p_n$12$q;
+                rl$51$d = p_last$12$q;
+                re$51$d = p_emp$12$q;
+                rs$51$d = p_s$12$q;
+                rw$816$d = l_row_w$192;
+                rw$817$d = l_row_w$193;
+                rw$818$d = l_row_w$194;
+                rw$819$d = l_row_w$195;
+                rw$820$d = l_row_w$196;
+                rw$821$d = l_row_w$197;
+                rw$822$d = l_row_w$198;
+                rw$823$d = l_row_w$199;
+                rw$824$d = l_row_w$200;
+                rw$825$d = l_row_w$201;
+                rw$826$d = l_row_w$202;
+                rw$827$d = l_row_w$203;
+                rw$828$d = l_row_w$204;
+                rw$829$d = l_row_w$205;
+                rw$830$d = l_row_w$206;
+                rw$831$d = l_row_w$207;
+            end
+        end
         l_ceff$12 = r_cell$12$q;
         if (p_en$12$q & ~p_last$12$q) begin
             l_ceff$12 = l_lk$12;
+            r_cell$12$d = l_lk$12;
         end
         l_slot$12 = ph$q == k_slotn$12;
         l_slot1$12 = ph$q == k_slotn$28;
@@ -46265,27 +43065,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$12 = 1'b1;
         end
         l_issue$12 = r_act$12$q & (l_slot$12 | l_slot1$12) & ~(rd_en$12$q & ~rd_last$12$q) & (r_bad$12$q | l_free$12);
-        r_act$12$d = r_act$12$q;
-        r_cell$12$d = r_cell$12$q;
-        r_left$12$d = r_left$12$q;
-        r_s$12$d = r_s$12$q;
-        r_bad$12$d = r_bad$12$q;
-        r_emp$12$d = r_emp$12$q;
-        r_wk$12$d = r_wk$12$q;
-        rd_en$12$d = 1'b0;
-        rd_addr$12$d = rd_addr$12$q;
-        rd_rep$12$d = rd_rep$12$q;
-        rd_cap$12$d = rd_cap$12$q;
-        rd_last$12$d = rd_last$12$q;
-        rd_k$12$d = rd_k$12$q;
-        rd_n$12$d = rd_n$12$q;
-        rd_s$12$d = rd_s$12$q;
-        rd_emp$12$d = rd_emp$12$q;
-        dq_cell$12$pop = 1'b0;
-        dq_meta$12$pop = 1'b0;
-        if (p_en$12$q & ~p_last$12$q) begin
-            r_cell$12$d = l_lk$12;
-        end
         if (~r_act$12$q) begin
             if (dq_cell$12$nonempty) begin
                 dq_cell$12$pop = 1'b1;
@@ -46319,15 +43098,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             if (~r_bad$12$q) begin
                 r_wk$12$d = (r_wk$12$q + k1_8) & k_rm;
             end
-        end
-        if (reset) begin
-            r_act$12$d = 1'b0;
-        end
-        if (reset) begin
-            r_wk$12$d = k0_8;
-        end
-        if (reset) begin
-            rd_en$12$d = 1'b0;
         end
         out$12$dep = dep$12$q;
         l_can$12 = ~t_valid$12$q | out$12$ready;
@@ -46558,191 +43328,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (l_can$12 & l_rv$12 & l_rowend$12) begin
             l_nxk$12 = l_nk$12;
         end
-        x_k$12$d = x_k$12$q;
-        x_n$12$d = x_n$12$q;
-        x_b$12$d = x_b$12$q;
-        t_valid$12$d = t_valid$12$q;
-        t_data$12$d = t_data$12$q;
-        t_last$12$d = t_last$12$q;
-        t_empty$12$d = t_empty$12$q;
-        rw$768$d = rw$768$q;
-        rw$769$d = rw$769$q;
-        rw$770$d = rw$770$q;
-        rw$771$d = rw$771$q;
-        rw$772$d = rw$772$q;
-        rw$773$d = rw$773$q;
-        rw$774$d = rw$774$q;
-        rw$775$d = rw$775$q;
-        rw$776$d = rw$776$q;
-        rw$777$d = rw$777$q;
-        rw$778$d = rw$778$q;
-        rw$779$d = rw$779$q;
-        rw$780$d = rw$780$q;
-        rw$781$d = rw$781$q;
-        rw$782$d = rw$782$q;
-        rw$783$d = rw$783$q;
-        rw$784$d = rw$784$q;
-        rw$785$d = rw$785$q;
-        rw$786$d = rw$786$q;
-        rw$787$d = rw$787$q;
-        rw$788$d = rw$788$q;
-        rw$789$d = rw$789$q;
-        rw$790$d = rw$790$q;
-        rw$791$d = rw$791$q;
-        rw$792$d = rw$792$q;
-        rw$793$d = rw$793$q;
-        rw$794$d = rw$794$q;
-        rw$795$d = rw$795$q;
-        rw$796$d = rw$796$q;
-        rw$797$d = rw$797$q;
-        rw$798$d = rw$798$q;
-        rw$799$d = rw$799$q;
-        rw$800$d = rw$800$q;
-        rw$801$d = rw$801$q;
-        rw$802$d = rw$802$q;
-        rw$803$d = rw$803$q;
-        rw$804$d = rw$804$q;
-        rw$805$d = rw$805$q;
-        rw$806$d = rw$806$q;
-        rw$807$d = rw$807$q;
-        rw$808$d = rw$808$q;
-        rw$809$d = rw$809$q;
-        rw$810$d = rw$810$q;
-        rw$811$d = rw$811$q;
-        rw$812$d = rw$812$q;
-        rw$813$d = rw$813$q;
-        rw$814$d = rw$814$q;
-        rw$815$d = rw$815$q;
-        rw$816$d = rw$816$q;
-        rw$817$d = rw$817$q;
-        rw$818$d = rw$818$q;
-        rw$819$d = rw$819$q;
-        rw$820$d = rw$820$q;
-        rw$821$d = rw$821$q;
-        rw$822$d = rw$822$q;
-        rw$823$d = rw$823$q;
-        rw$824$d = rw$824$q;
-        rw$825$d = rw$825$q;
-        rw$826$d = rw$826$q;
-        rw$827$d = rw$827$q;
-        rw$828$d = rw$828$q;
-        rw$829$d = rw$829$q;
-        rw$830$d = rw$830$q;
-        rw$831$d = rw$831$q;
-        rv$48$d = rv$48$q;
-        rn$48$d = rn$48$q;
-        rl$48$d = rl$48$q;
-        re$48$d = re$48$q;
-        rs$48$d = rs$48$q;
-        rv$49$d = rv$49$q;
-        rn$49$d = rn$49$q;
-        rl$49$d = rl$49$q;
-        re$49$d = re$49$q;
-        rs$49$d = rs$49$q;
-        rv$50$d = rv$50$q;
-        rn$50$d = rn$50$q;
-        rl$50$d = rl$50$q;
-        re$50$d = re$50$q;
-        rs$50$d = rs$50$q;
-        rv$51$d = rv$51$q;
-        rn$51$d = rn$51$q;
-        rl$51$d = rl$51$q;
-        re$51$d = re$51$q;
-        rs$51$d = rs$51$q;
-        if (p_en$12$q & p_cap$12$q) begin
-            if (p_k$12$q == k_idx$0) begin
-                rv$48$d = 1'b1;
-                rn$48$d = p_n$12$q;
-                rl$48$d = p_last$12$q;
-                re$48$d = p_emp$12$q;
-                rs$48$d = p_s$12$q;
-                rw$768$d = l_row_w$192;
-                rw$769$d = l_row_w$193;
-                rw$770$d = l_row_w$194;
-                rw$771$d = l_row_w$195;
-                rw$772$d = l_row_w$196;
-                rw$773$d = l_row_w$197;
-                rw$774$d = l_row_w$198;
-                rw$775$d = l_row_w$199;
-                rw$776$d = l_row_w$200;
-                rw$777$d = l_row_w$201;
-                rw$778$d = l_row_w$202;
-                rw$779$d = l_row_w$203;
-                rw$780$d = l_row_w$204;
-                rw$781$d = l_row_w$205;
-                rw$782$d = l_row_w$206;
-                rw$783$d = l_row_w$207;
-            end
-            if (p_k$12$q == k_idx$1) begin
-                rv$49$d = 1'b1;
-                rn$49$d = p_n$12$q;
-                rl$49$d = p_last$12$q;
-                re$49$d = p_emp$12$q;
-                rs$49$d = p_s$12$q;
-                rw$784$d = l_row_w$192;
-                rw$785$d = l_row_w$193;
-                rw$786$d = l_row_w$194;
-                rw$787$d = l_row_w$195;
-                rw$788$d = l_row_w$196;
-                rw$789$d = l_row_w$197;
-                rw$790$d = l_row_w$198;
-                rw$791$d = l_row_w$199;
-                rw$792$d = l_row_w$200;
-                rw$793$d = l_row_w$201;
-                rw$794$d = l_row_w$202;
-                rw$795$d = l_row_w$203;
-                rw$796$d = l_row_w$204;
-                rw$797$d = l_row_w$205;
-                rw$798$d = l_row_w$206;
-                rw$799$d = l_row_w$207;
-            end
-            if (p_k$12$q == k_idx$2) begin
-                rv$50$d = 1'b1;
-                rn$50$d = p_n$12$q;
-                rl$50$d = p_last$12$q;
-                re$50$d = p_emp$12$q;
-                rs$50$d = p_s$12$q;
-                rw$800$d = l_row_w$192;
-                rw$801$d = l_row_w$193;
-                rw$802$d = l_row_w$194;
-                rw$803$d = l_row_w$195;
-                rw$804$d = l_row_w$196;
-                rw$805$d = l_row_w$197;
-                rw$806$d = l_row_w$198;
-                rw$807$d = l_row_w$199;
-                rw$808$d = l_row_w$200;
-                rw$809$d = l_row_w$201;
-                rw$810$d = l_row_w$202;
-                rw$811$d = l_row_w$203;
-                rw$812$d = l_row_w$204;
-                rw$813$d = l_row_w$205;
-                rw$814$d = l_row_w$206;
-                rw$815$d = l_row_w$207;
-            end
-            if (p_k$12$q == k_idx$3) begin
-                rv$51$d = 1'b1;
-                rn$51$d = p_n$12$q;
-                rl$51$d = p_last$12$q;
-                re$51$d = p_emp$12$q;
-                rs$51$d = p_s$12$q;
-                rw$816$d = l_row_w$192;
-                rw$817$d = l_row_w$193;
-                rw$818$d = l_row_w$194;
-                rw$819$d = l_row_w$195;
-                rw$820$d = l_row_w$196;
-                rw$821$d = l_row_w$197;
-                rw$822$d = l_row_w$198;
-                rw$823$d = l_row_w$199;
-                rw$824$d = l_row_w$200;
-                rw$825$d = l_row_w$201;
-                rw$826$d = l_row_w$202;
-                rw$827$d = l_row_w$203;
-                rw$828$d = l_row_w$204;
-                rw$829$d = l_row_w$205;
-                rw$830$d = l_row_w$206;
-                rw$831$d = l_row_w$207;
-            end
-        end
         if (l_can$12) begin
             t_valid$12$d = l_rv$12;
             t_data$12$d = k0_64;
@@ -46789,32 +43374,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_en$12$q & p_cap$12$q & (p_k$12$q == l_nxk$12)) begin
             x_b$12$d = p_s$12$q;
         end
-        if (reset) begin
-            x_k$12$d = k0_8;
-        end
-        if (reset) begin
-            x_n$12$d = k0_8;
-        end
-        if (reset) begin
-            x_b$12$d = k0_8;
-        end
-        if (reset) begin
-            t_valid$12$d = 1'b0;
-        end
-        if (reset) begin
-            t_last$12$d = 1'b0;
-        end
-        if (reset) begin
-            rv$48$d = 1'b0;
-        end
-        if (reset) begin
-            rv$49$d = 1'b0;
-        end
-        if (reset) begin
-            rv$50$d = 1'b0;
-        end
-        if (reset) begin
-            rv$51$d = 1'b0;
+        if (t_valid$12$q & out$12$ready & t_last$12$q) begin
+            c_tx$12$d = c_tx$12$q + k1_32;
         end
         out$12$valid = t_valid$12$q;
         out$12$data = t_data$12$q;
@@ -46825,6 +43386,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_cell$13$push_data = out$13$dq_cell;
         dq_meta$13$push = out$13$dq_push;
         dq_meta$13$push_data = out$13$dq_meta;
+        dq_cell$13$pop = 1'b0;
+        dq_meta$13$pop = 1'b0;
         out$13$dq_count = dq_cell$13$count;
         l_dm$13$a = dq_meta$13$head;
         l_lk$13 = k0_ca;
@@ -47020,9 +43583,104 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_rep$13$q) begin
             l_row_w$223 = bank$31$read_data;
         end
+        if (p_en$13$q & p_cap$13$q) begin
+            if (p_k$13$q == k_idx$0) begin
+                rv$52$d = 1'b1;
+                rn$52$d = p_n$13$q;
+                rl$52$d = p_last$13$q;
+                re$52$d = p_emp$13$q;
+                rs$52$d = p_s$13$q;
+                rw$832$d = l_row_w$208;
+                rw$833$d = l_row_w$209;
+                rw$834$d = l_row_w$210;
+                rw$835$d = l_row_w$211;
+                rw$836$d = l_row_w$212;
+                rw$837$d = l_row_w$213;
+                rw$838$d = l_row_w$214;
+                rw$839$d = l_row_w$215;
+                rw$840$d = l_row_w$216;
+                rw$841$d = l_row_w$217;
+                rw$842$d = l_row_w$218;
+                rw$843$d = l_row_w$219;
+                rw$844$d = l_row_w$220;
+                rw$845$d = l_row_w$221;
+                rw$846$d = l_row_w$222;
+                rw$847$d = l_row_w$223;
+            end
+            if (p_k$13$q == k_idx$1) begin
+                rv$53$d = 1'b1;
+                rn$53$d = p_n$13$q;
+                rl$53$d = p_last$13$q;
+                re$53$d = p_emp$13$q;
+                rs$53$d = p_s$13$q;
+                rw$848$d = l_row_w$208;
+                rw$849$d = l_row_w$209;
+                rw$850$d = l_row_w$210;
+                rw$851$d = l_row_w$211;
+                rw$852$d = l_row_w$212;
+                rw$853$d = l_row_w$213;
+                rw$854$d = l_row_w$214;
+                rw$855$d = l_row_w$215;
+                rw$856$d = l_row_w$216;
+                rw$857$d = l_row_w$217;
+                rw$858$d = l_row_w$218;
+                rw$859$d = l_row_w$219;
+                rw$860$d = l_row_w$220;
+                rw$861$d = l_row_w$221;
+                rw$862$d = l_row_w$222;
+                rw$863$d = l_row_w$223;
+            end
+            if (p_k$13$q == k_idx$2) begin
+                rv$54$d = 1'b1;
+                rn$54$d = p_n$13$q;
+                rl$54$d = p_last$13$q;
+                re$54$d = p_emp$13$q;
+                rs$54$d = p_s$13$q;
+                rw$864$d = l_row_w$208;
+                rw$865$d = l_row_w$209;
+                rw$866$d = l_row_w$210;
+                rw$867$d = l_row_w$211;
+                rw$868$d = l_row_w$212;
+                rw$869$d = l_row_w$213;
+                rw$870$d = l_row_w$214;
+                rw$871$d = l_row_w$215;
+                rw$872$d = l_row_w$216;
+                rw$873$d = l_row_w$217;
+                rw$874$d = l_row_w$218;
+                rw$875$d = l_row_w$219;
+                rw$876$d = l_row_w$220;
+                rw$877$d = l_row_w$221;
+                rw$878$d = l_row_w$222;
+                rw$879$d = l_row_w$223;
+            end
+            if (p_k$13$q == k_idx$3) begin
+                rv$55$d = 1'b1;
+                rn$55$d = p_n$13$q;
+                rl$55$d = p_last$13$q;
+                re$55$d = p_emp$13$q;
+                rs$55$d = p_s$13$q;
+                rw$880$d = l_row_w$208;
+                rw$881$d = l_row_w$209;
+                rw$882$d = l_row_w$210;
+                rw$883$d = l_row_w$211;
+                rw$884$d = l_row_w$212;
+                rw$885$d = l_row_w$213;
+                rw$886$d = l_row_w$214;
+                rw$887$d = l_row_w$215;
+                rw$888$d = l_row_w$216;
+                rw$889$d = l_row_w$217;
+                rw$890$d = l_row_w$218;
+                rw$891$d = l_row_w$219;
+                rw$892$d = l_row_w$220;
+                rw$893$d = l_row_w$221;
+                rw$894$d = l_row_w$222;
+                rw$895$d = l_row_w$223;
+            end
+        end
         l_ceff$13 = r_cell$13$q;
         if (p_en$13$q & ~p_last$13$q) begin
             l_ceff$13 = l_lk$13;
+            r_cell$13$d = l_lk$13;
         end
         l_slot$13 = ph$q == k_slotn$13;
         l_slot1$13 = ph$q == k_slotn$29;
@@ -47040,27 +43698,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$13 = 1'b1;
         end
         l_issue$13 = r_act$13$q & (l_slot$13 | l_slot1$13) & ~(rd_en$13$q & ~rd_last$13$q) & (r_bad$13$q | l_free$13);
-        r_act$13$d = r_act$13$q;
-        r_cell$13$d = r_cell$13$q;
-        r_left$13$d = r_left$13$q;
-        r_s$13$d = r_s$13$q;
-        r_bad$13$d = r_bad$13$q;
-        r_emp$13$d = r_emp$13$q;
-        r_wk$13$d = r_wk$13$q;
-        rd_en$13$d = 1'b0;
-        rd_addr$13$d = rd_addr$13$q;
-        rd_rep$13$d = rd_rep$13$q;
-        rd_cap$13$d = rd_cap$13$q;
-        rd_last$13$d = rd_last$13$q;
-        rd_k$13$d = rd_k$13$q;
-        rd_n$13$d = rd_n$13$q;
-        rd_s$13$d = rd_s$13$q;
-        rd_emp$13$d = rd_emp$13$q;
-        dq_cell$13$pop = 1'b0;
-        dq_meta$13$pop = 1'b0;
-        if (p_en$13$q & ~p_last$13$q) begin
-            r_cell$13$d = l_lk$13;
-        end
         if (~r_act$13$q) begin
             if (dq_cell$13$nonempty) begin
                 dq_cell$13$pop = 1'b1;
@@ -47094,15 +43731,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             if (~r_bad$13$q) begin
                 r_wk$13$d = (r_wk$13$q + k1_8) & k_rm;
             end
-        end
-        if (reset) begin
-            r_act$13$d = 1'b0;
-        end
-        if (reset) begin
-            r_wk$13$d = k0_8;
-        end
-        if (reset) begin
-            rd_en$13$d = 1'b0;
         end
         out$13$dep = dep$13$q;
         l_can$13 = ~t_valid$13$q | out$13$ready;
@@ -47333,193 +43961,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (l_can$13 & l_rv$13 & l_rowend$13) begin
             l_nxk$13 = l_nk$13;
         end
-    end
-    always @(*) begin
-        x_k$13$d = x_k$13$q;
-        x_n$13$d = x_n$13$q;
-        x_b$13$d = x_b$13$q;
-        t_valid$13$d = t_valid$13$q;
-        t_data$13$d = t_data$13$q;
-        t_last$13$d = t_last$13$q;
-        t_empty$13$d = t_empty$13$q;
-        rw$832$d = rw$832$q;
-        rw$833$d = rw$833$q;
-        rw$834$d = rw$834$q;
-        rw$835$d = rw$835$q;
-        rw$836$d = rw$836$q;
-        rw$837$d = rw$837$q;
-        rw$838$d = rw$838$q;
-        rw$839$d = rw$839$q;
-        rw$840$d = rw$840$q;
-        rw$841$d = rw$841$q;
-        rw$842$d = rw$842$q;
-        rw$843$d = rw$843$q;
-        rw$844$d = rw$844$q;
-        rw$845$d = rw$845$q;
-        rw$846$d = rw$846$q;
-        rw$847$d = rw$847$q;
-        rw$848$d = rw$848$q;
-        rw$849$d = rw$849$q;
-        rw$850$d = rw$850$q;
-        rw$851$d = rw$851$q;
-        rw$852$d = rw$852$q;
-        rw$853$d = rw$853$q;
-        rw$854$d = rw$854$q;
-        rw$855$d = rw$855$q;
-        rw$856$d = rw$856$q;
-        rw$857$d = rw$857$q;
-        rw$858$d = rw$858$q;
-        rw$859$d = rw$859$q;
-        rw$860$d = rw$860$q;
-        rw$861$d = rw$861$q;
-        rw$862$d = rw$862$q;
-        rw$863$d = rw$863$q;
-        rw$864$d = rw$864$q;
-        rw$865$d = rw$865$q;
-        rw$866$d = rw$866$q;
-        rw$867$d = rw$867$q;
-        rw$868$d = rw$868$q;
-        rw$869$d = rw$869$q;
-        rw$870$d = rw$870$q;
-        rw$871$d = rw$871$q;
-        rw$872$d = rw$872$q;
-        rw$873$d = rw$873$q;
-        rw$874$d = rw$874$q;
-        rw$875$d = rw$875$q;
-        rw$876$d = rw$876$q;
-        rw$877$d = rw$877$q;
-        rw$878$d = rw$878$q;
-        rw$879$d = rw$879$q;
-        rw$880$d = rw$880$q;
-        rw$881$d = rw$881$q;
-        rw$882$d = rw$882$q;
-        rw$883$d = rw$883$q;
-        rw$884$d = rw$884$q;
-        rw$885$d = rw$885$q;
-        rw$886$d = rw$886$q;
-        rw$887$d = rw$887$q;
-        rw$888$d = rw$888$q;
-        rw$889$d = rw$889$q;
-        rw$890$d = rw$890$q;
-        rw$891$d = rw$891$q;
-        rw$892$d = rw$892$q;
-        rw$893$d = rw$893$q;
-        rw$894$d = rw$894$q;
-        rw$895$d = rw$895$q;
-        rv$52$d = rv$52$q;
-        rn$52$d = rn$52$q;
-        rl$52$d = rl$52$q;
-        re$52$d = re$52$q;
-        rs$52$d = rs$52$q;
-        rv$53$d = rv$53$q;
-        rn$53$d = rn$53$q;
-        rl$53$d = rl$53$q;
-        re$53$d = re$53$q;
-        rs$53$d = rs$53$q;
-        rv$54$d = rv$54$q;
-        rn$54$d = rn$54$q;
-        rl$54$d = rl$54$q;
-        re$54$d = re$54$q;
-        rs$54$d = rs$54$q;
-        rv$55$d = rv$55$q;
-        rn$55$d = rn$55$q;
-        rl$55$d = rl$55$q;
-        re$55$d = re$55$q;
-        rs$55$d = rs$55$q;
-        if (p_en$13$q & p_cap$13$q) begin
-            if (p_k$13$q == k_idx$0) begin
-                rv$52$d = 1'b1;
-                rn$52$d = p_n$13$q;
-                rl$52$d = p_last$13$q;
-                re$52$d = p_emp$13$q;
-                rs$52$d = p_s$13$q;
-                rw$832$d = l_row_w$208;
-                rw$833$d = l_row_w$209;
-                rw$834$d = l_row_w$210;
-                rw$835$d = l_row_w$211;
-                rw$836$d = l_row_w$212;
-                rw$837$d = l_row_w$213;
-                rw$838$d = l_row_w$214;
-                rw$839$d = l_row_w$215;
-                rw$840$d = l_row_w$216;
-                rw$841$d = l_row_w$217;
-                rw$842$d = l_row_w$218;
-                rw$843$d = l_row_w$219;
-                rw$844$d = l_row_w$220;
-                rw$845$d = l_row_w$221;
-                rw$846$d = l_row_w$222;
-                rw$847$d = l_row_w$223;
-            end
-            if (p_k$13$q == k_idx$1) begin
-                rv$53$d = 1'b1;
-                rn$53$d = p_n$13$q;
-                rl$53$d = p_last$13$q;
-                re$53$d = p_emp$13$q;
-                rs$53$d = p_s$13$q;
-                rw$848$d = l_row_w$208;
-                rw$849$d = l_row_w$209;
-                rw$850$d = l_row_w$210;
-                rw$851$d = l_row_w$211;
-                rw$852$d = l_row_w$212;
-                rw$853$d = l_row_w$213;
-                rw$854$d = l_row_w$214;
-                rw$855$d = l_row_w$215;
-                rw$856$d = l_row_w$216;
-                rw$857$d = l_row_w$217;
-                rw$858$d = l_row_w$218;
-                rw$859$d = l_row_w$219;
-                rw$860$d = l_row_w$220;
-                rw$861$d = l_row_w$221;
-                rw$862$d = l_row_w$222;
-                rw$863$d = l_row_w$223;
-            end
-            if (p_k$13$q == k_idx$2) begin
-                rv$54$d = 1'b1;
-                rn$54$d = p_n$13$q;
-                rl$54$d = p_last$13$q;
-                re$54$d = p_emp$13$q;
-                rs$54$d = p_s$13$q;
-                rw$864$d = l_row_w$208;
-                rw$865$d = l_row_w$209;
-                rw$866$d = l_row_w$210;
-                rw$867$d = l_row_w$211;
-                rw$868$d = l_row_w$212;
-                rw$869$d = l_row_w$213;
-                rw$870$d = l_row_w$214;
-                rw$871$d = l_row_w$215;
-                rw$872$d = l_row_w$216;
-                rw$873$d = l_row_w$217;
-                rw$874$d = l_row_w$218;
-                rw$875$d = l_row_w$219;
-                rw$876$d = l_row_w$220;
-                rw$877$d = l_row_w$221;
-                rw$878$d = l_row_w$222;
-                rw$879$d = l_row_w$223;
-            end
-            if (p_k$13$q == k_idx$3) begin
-                rv$55$d = 1'b1;
-                rn$55$d = p_n$13$q;
-                rl$55$d = p_last$13$q;
-                re$55$d = p_emp$13$q;
-                rs$55$d = p_s$13$q;
-                rw$880$d = l_row_w$208;
-                rw$881$d = l_row_w$209;
-                rw$882$d = l_row_w$210;
-                rw$883$d = l_row_w$211;
-                rw$884$d = l_row_w$212;
-                rw$885$d = l_row_w$213;
-                rw$886$d = l_row_w$214;
-                rw$887$d = l_row_w$215;
-                rw$888$d = l_row_w$216;
-                rw$889$d = l_row_w$217;
-                rw$890$d = l_row_w$218;
-                rw$891$d = l_row_w$219;
-                rw$892$d = l_row_w$220;
-                rw$893$d = l_row_w$221;
-                rw$894$d = l_row_w$222;
-                rw$895$d = l_row_w$223;
-            end
-        end
         if (l_can$13) begin
             t_valid$13$d = l_rv$13;
             t_data$13$d = k0_64;
@@ -47566,32 +44007,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_en$13$q & p_cap$13$q & (p_k$13$q == l_nxk$13)) begin
             x_b$13$d = p_s$13$q;
         end
-        if (reset) begin
-            x_k$13$d = k0_8;
-        end
-        if (reset) begin
-            x_n$13$d = k0_8;
-        end
-        if (reset) begin
-            x_b$13$d = k0_8;
-        end
-        if (reset) begin
-            t_valid$13$d = 1'b0;
-        end
-        if (reset) begin
-            t_last$13$d = 1'b0;
-        end
-        if (reset) begin
-            rv$52$d = 1'b0;
-        end
-        if (reset) begin
-            rv$53$d = 1'b0;
-        end
-        if (reset) begin
-            rv$54$d = 1'b0;
-        end
-        if (reset) begin
-            rv$55$d = 1'b0;
+        if (t_valid$13$q & out$13$ready & t_last$13$q) begin
+            c_tx$13$d = c_tx$13$q + k1_32;
         end
         out$13$valid = t_valid$13$q;
         out$13$data = t_data$13$q;
@@ -47602,6 +44019,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_cell$14$push_data = out$14$dq_cell;
         dq_meta$14$push = out$14$dq_push;
         dq_meta$14$push_data = out$14$dq_meta;
+        dq_cell$14$pop = 1'b0;
+        dq_meta$14$pop = 1'b0;
         out$14$dq_count = dq_cell$14$count;
         l_dm$14$a = dq_meta$14$head;
         l_lk$14 = k0_ca;
@@ -47797,9 +44216,104 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_rep$14$q) begin
             l_row_w$239 = bank$31$read_data;
         end
+        if (p_en$14$q & p_cap$14$q) begin
+            if (p_k$14$q == k_idx$0) begin
+                rv$56$d = 1'b1;
+                rn$56$d = p_n$14$q;
+                rl$56$d = p_last$14$q;
+                re$56$d = p_emp$14$q;
+                rs$56$d = p_s$14$q;
+                rw$896$d = l_row_w$224;
+                rw$897$d = l_row_w$225;
+                rw$898$d = l_row_w$226;
+                rw$899$d = l_row_w$227;
+                rw$900$d = l_row_w$228;
+                rw$901$d = l_row_w$229;
+                rw$902$d = l_row_w$230;
+                rw$903$d = l_row_w$231;
+                rw$904$d = l_row_w$232;
+                rw$905$d = l_row_w$233;
+                rw$906$d = l_row_w$234;
+                rw$907$d = l_row_w$235;
+                rw$908$d = l_row_w$236;
+                rw$909$d = l_row_w$237;
+                rw$910$d = l_row_w$238;
+                rw$911$d = l_row_w$239;
+            end
+            if (p_k$14$q == k_idx$1) begin
+                rv$57$d = 1'b1;
+                rn$57$d = p_n$14$q;
+                rl$57$d = p_last$14$q;
+                re$57$d = p_emp$14$q;
+                rs$57$d = p_s$14$q;
+                rw$912$d = l_row_w$224;
+                rw$913$d = l_row_w$225;
+                rw$914$d = l_row_w$226;
+                rw$915$d = l_row_w$227;
+                rw$916$d = l_row_w$228;
+                rw$917$d = l_row_w$229;
+                rw$918$d = l_row_w$230;
+                rw$919$d = l_row_w$231;
+                rw$920$d = l_row_w$232;
+                rw$921$d = l_row_w$233;
+                rw$922$d = l_row_w$234;
+                rw$923$d = l_row_w$235;
+                rw$924$d = l_row_w$236;
+                rw$925$d = l_row_w$237;
+                rw$926$d = l_row_w$238;
+                rw$927$d = l_row_w$239;
+            end
+            if (p_k$14$q == k_idx$2) begin
+                rv$58$d = 1'b1;
+                rn$58$d = p_n$14$q;
+                rl$58$d = p_last$14$q;
+                re$58$d = p_emp$14$q;
+                rs$58$d = p_s$14$q;
+                rw$928$d = l_row_w$224;
+                rw$929$d = l_row_w$225;
+                rw$930$d = l_row_w$226;
+                rw$931$d = l_row_w$227;
+                rw$932$d = l_row_w$228;
+                rw$933$d = l_row_w$229;
+                rw$934$d = l_row_w$230;
+                rw$935$d = l_row_w$231;
+                rw$936$d = l_row_w$232;
+                rw$937$d = l_row_w$233;
+                rw$938$d = l_row_w$234;
+                rw$939$d = l_row_w$235;
+                rw$940$d = l_row_w$236;
+                rw$941$d = l_row_w$237;
+                rw$942$d = l_row_w$238;
+                rw$943$d = l_row_w$239;
+            end
+            if (p_k$14$q == k_idx$3) begin
+                rv$59$d = 1'b1;
+                rn$59$d = p_n$14$q;
+                rl$59$d = p_last$14$q;
+                re$59$d = p_emp$14$q;
+                rs$59$d = p_s$14$q;
+                rw$944$d = l_row_w$224;
+                rw$945$d = l_row_w$225;
+                rw$946$d = l_row_w$226;
+                rw$947$d = l_row_w$227;
+                rw$948$d = l_row_w$228;
+                rw$949$d = l_row_w$229;
+                rw$950$d = l_row_w$230;
+                rw$951$d = l_row_w$231;
+                rw$952$d = l_row_w$232;
+                rw$953$d = l_row_w$233;
+                rw$954$d = l_row_w$234;
+                rw$955$d = l_row_w$235;
+                rw$956$d = l_row_w$236;
+                rw$957$d = l_row_w$237;
+                rw$958$d = l_row_w$238;
+                rw$959$d = l_row_w$239;
+            end
+        end
         l_ceff$14 = r_cell$14$q;
         if (p_en$14$q & ~p_last$14$q) begin
             l_ceff$14 = l_lk$14;
+            r_cell$14$d = l_lk$14;
         end
         l_slot$14 = ph$q == k_slotn$14;
         l_slot1$14 = ph$q == k_slotn$30;
@@ -47817,27 +44331,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$14 = 1'b1;
         end
         l_issue$14 = r_act$14$q & (l_slot$14 | l_slot1$14) & ~(rd_en$14$q & ~rd_last$14$q) & (r_bad$14$q | l_free$14);
-        r_act$14$d = r_act$14$q;
-        r_cell$14$d = r_cell$14$q;
-        r_left$14$d = r_left$14$q;
-        r_s$14$d = r_s$14$q;
-        r_bad$14$d = r_bad$14$q;
-        r_emp$14$d = r_emp$14$q;
-        r_wk$14$d = r_wk$14$q;
-        rd_en$14$d = 1'b0;
-        rd_addr$14$d = rd_addr$14$q;
-        rd_rep$14$d = rd_rep$14$q;
-        rd_cap$14$d = rd_cap$14$q;
-        rd_last$14$d = rd_last$14$q;
-        rd_k$14$d = rd_k$14$q;
-        rd_n$14$d = rd_n$14$q;
-        rd_s$14$d = rd_s$14$q;
-        rd_emp$14$d = rd_emp$14$q;
-        dq_cell$14$pop = 1'b0;
-        dq_meta$14$pop = 1'b0;
-        if (p_en$14$q & ~p_last$14$q) begin
-            r_cell$14$d = l_lk$14;
-        end
         if (~r_act$14$q) begin
             if (dq_cell$14$nonempty) begin
                 dq_cell$14$pop = 1'b1;
@@ -47871,15 +44364,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             if (~r_bad$14$q) begin
                 r_wk$14$d = (r_wk$14$q + k1_8) & k_rm;
             end
-        end
-        if (reset) begin
-            r_act$14$d = 1'b0;
-        end
-        if (reset) begin
-            r_wk$14$d = k0_8;
-        end
-        if (reset) begin
-            rd_en$14$d = 1'b0;
         end
         out$14$dep = dep$14$q;
         l_can$14 = ~t_valid$14$q | out$14$ready;
@@ -48110,191 +44594,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (l_can$14 & l_rv$14 & l_rowend$14) begin
             l_nxk$14 = l_nk$14;
         end
-        x_k$14$d = x_k$14$q;
-        x_n$14$d = x_n$14$q;
-        x_b$14$d = x_b$14$q;
-        t_valid$14$d = t_valid$14$q;
-        t_data$14$d = t_data$14$q;
-        t_last$14$d = t_last$14$q;
-        t_empty$14$d = t_empty$14$q;
-        rw$896$d = rw$896$q;
-        rw$897$d = rw$897$q;
-        rw$898$d = rw$898$q;
-        rw$899$d = rw$899$q;
-        rw$900$d = rw$900$q;
-        rw$901$d = rw$901$q;
-        rw$902$d = rw$902$q;
-        rw$903$d = rw$903$q;
-        rw$904$d = rw$904$q;
-        rw$905$d = rw$905$q;
-        rw$906$d = rw$906$q;
-        rw$907$d = rw$907$q;
-        rw$908$d = rw$908$q;
-        rw$909$d = rw$909$q;
-        rw$910$d = rw$910$q;
-        rw$911$d = rw$911$q;
-        rw$912$d = rw$912$q;
-        rw$913$d = rw$913$q;
-        rw$914$d = rw$914$q;
-        rw$915$d = rw$915$q;
-        rw$916$d = rw$916$q;
-        rw$917$d = rw$917$q;
-        rw$918$d = rw$918$q;
-        rw$919$d = rw$919$q;
-        rw$920$d = rw$920$q;
-        rw$921$d = rw$921$q;
-        rw$922$d = rw$922$q;
-        rw$923$d = rw$923$q;
-        rw$924$d = rw$924$q;
-        rw$925$d = rw$925$q;
-        rw$926$d = rw$926$q;
-        rw$927$d = rw$927$q;
-        rw$928$d = rw$928$q;
-        rw$929$d = rw$929$q;
-        rw$930$d = rw$930$q;
-        rw$931$d = rw$931$q;
-        rw$932$d = rw$932$q;
-        rw$933$d = rw$933$q;
-        rw$934$d = rw$934$q;
-        rw$935$d = rw$935$q;
-        rw$936$d = rw$936$q;
-        rw$937$d = rw$937$q;
-        rw$938$d = rw$938$q;
-        rw$939$d = rw$939$q;
-        rw$940$d = rw$940$q;
-        rw$941$d = rw$941$q;
-        rw$942$d = rw$942$q;
-        rw$943$d = rw$943$q;
-        rw$944$d = rw$944$q;
-        rw$945$d = rw$945$q;
-        rw$946$d = rw$946$q;
-        rw$947$d = rw$947$q;
-        rw$948$d = rw$948$q;
-        rw$949$d = rw$949$q;
-        rw$950$d = rw$950$q;
-        rw$951$d = rw$951$q;
-        rw$952$d = rw$952$q;
-        rw$953$d = rw$953$q;
-        rw$954$d = rw$954$q;
-        rw$955$d = rw$955$q;
-        rw$956$d = rw$956$q;
-        rw$957$d = rw$957$q;
-        rw$958$d = rw$958$q;
-        rw$959$d = rw$959$q;
-        rv$56$d = rv$56$q;
-        rn$56$d = rn$56$q;
-        rl$56$d = rl$56$q;
-        re$56$d = re$56$q;
-        rs$56$d = rs$56$q;
-        rv$57$d = rv$57$q;
-        rn$57$d = rn$57$q;
-        rl$57$d = rl$57$q;
-        re$57$d = re$57$q;
-        rs$57$d = rs$57$q;
-        rv$58$d = rv$58$q;
-        rn$58$d = rn$58$q;
-        rl$58$d = rl$58$q;
-        re$58$d = re$58$q;
-        rs$58$d = rs$58$q;
-        rv$59$d = rv$59$q;
-        rn$59$d = rn$59$q;
-        rl$59$d = rl$59$q;
-        re$59$d = re$59$q;
-        rs$59$d = rs$59$q;
-        if (p_en$14$q & p_cap$14$q) begin
-            if (p_k$14$q == k_idx$0) begin
-                rv$56$d = 1'b1;
-                rn$56$d = p_n$14$q;
-                rl$56$d = p_last$14$q;
-                re$56$d = p_emp$14$q;
-                rs$56$d = p_s$14$q;
-                rw$896$d = l_row_w$224;
-                rw$897$d = l_row_w$225;
-                rw$898$d = l_row_w$226;
-                rw$899$d = l_row_w$227;
-                rw$900$d = l_row_w$228;
-                rw$901$d = l_row_w$229;
-                rw$902$d = l_row_w$230;
-                rw$903$d = l_row_w$231;
-                rw$904$d = l_row_w$232;
-                rw$905$d = l_row_w$233;
-                rw$906$d = l_row_w$234;
-                rw$907$d = l_row_w$235;
-                rw$908$d = l_row_w$236;
-                rw$909$d = l_row_w$237;
-                rw$910$d = l_row_w$238;
-                rw$911$d = l_row_w$239;
-            end
-            if (p_k$14$q == k_idx$1) begin
-                rv$57$d = 1'b1;
-                rn$57$d = p_n$14$q;
-                rl$57$d = p_last$14$q;
-                re$57$d = p_emp$14$q;
-                rs$57$d = p_s$14$q;
-                rw$912$d = l_row_w$224;
-                rw$913$d = l_row_w$225;
-                rw$914$d = l_row_w$226;
-                rw$915$d = l_row_w$227;
-                rw$916$d = l_row_w$228;
-                rw$917$d = l_row_w$229;
-                rw$918$d = l_row_w$230;
-                rw$919$d = l_row_w$231;
-                rw$920$d = l_row_w$232;
-                rw$921$d = l_row_w$233;
-                rw$922$d = l_row_w$234;
-                rw$923$d = l_row_w$235;
-                rw$924$d = l_row_w$236;
-                rw$925$d = l_row_w$237;
-                rw$926$d = l_row_w$238;
-                rw$927$d = l_row_w$239;
-            end
-            if (p_k$14$q == k_idx$2) begin
-                rv$58$d = 1'b1;
-                rn$58$d = p_n$14$q;
-                rl$58$d = p_last$14$q;
-                re$58$d = p_emp$14$q;
-                rs$58$d = p_s$14$q;
-                rw$928$d = l_row_w$224;
-                rw$929$d = l_row_w$225;
-                rw$930$d = l_row_w$226;
-                rw$931$d = l_row_w$227;
-                rw$932$d = l_row_w$228;
-                rw$933$d = l_row_w$229;
-                rw$934$d = l_row_w$230;
-                rw$935$d = l_row_w$231;
-                rw$936$d = l_row_w$232;
-                rw$937$d = l_row_w$233;
-                rw$938$d = l_row_w$234;
-                rw$939$d = l_row_w$235;
-                rw$940$d = l_row_w$236;
-                rw$941$d = l_row_w$237;
-                rw$942$d = l_row_w$238;
-                rw$943$d = l_row_w$239;
-            end
-            if (p_k$14$q == k_idx$3) begin
-                rv$59$d = 1'b1;
-                rn$59$d = p_n$14$q;
-                rl$59$d = p_last$14$q;
-                re$59$d = p_emp$14$q;
-                rs$59$d = p_s$14$q;
-                rw$944$d = l_row_w$224;
-                rw$945$d = l_row_w$225;
-                rw$946$d = l_row_w$226;
-                rw$947$d = l_row_w$227;
-                rw$948$d = l_row_w$228;
-                rw$949$d = l_row_w$229;
-                rw$950$d = l_row_w$230;
-                rw$951$d = l_row_w$231;
-                rw$952$d = l_row_w$232;
-                rw$953$d = l_row_w$233;
-                rw$954$d = l_row_w$234;
-                rw$955$d = l_row_w$235;
-                rw$956$d = l_row_w$236;
-                rw$957$d = l_row_w$237;
-                rw$958$d = l_row_w$238;
-                rw$959$d = l_row_w$239;
-            end
-        end
         if (l_can$14) begin
             t_valid$14$d = l_rv$14;
             t_data$14$d = k0_64;
@@ -48341,32 +44640,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_en$14$q & p_cap$14$q & (p_k$14$q == l_nxk$14)) begin
             x_b$14$d = p_s$14$q;
         end
-        if (reset) begin
-            x_k$14$d = k0_8;
-        end
-        if (reset) begin
-            x_n$14$d = k0_8;
-        end
-        if (reset) begin
-            x_b$14$d = k0_8;
-        end
-        if (reset) begin
-            t_valid$14$d = 1'b0;
-        end
-        if (reset) begin
-            t_last$14$d = 1'b0;
-        end
-        if (reset) begin
-            rv$56$d = 1'b0;
-        end
-        if (reset) begin
-            rv$57$d = 1'b0;
-        end
-        if (reset) begin
-            rv$58$d = 1'b0;
-        end
-        if (reset) begin
-            rv$59$d = 1'b0;
+        if (t_valid$14$q & out$14$ready & t_last$14$q) begin
+            c_tx$14$d = c_tx$14$q + k1_32;
         end
         out$14$valid = t_valid$14$q;
         out$14$data = t_data$14$q;
@@ -48377,6 +44652,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_cell$15$push_data = out$15$dq_cell;
         dq_meta$15$push = out$15$dq_push;
         dq_meta$15$push_data = out$15$dq_meta;
+        dq_cell$15$pop = 1'b0;
+        dq_meta$15$pop = 1'b0;
         out$15$dq_count = dq_cell$15$count;
         l_dm$15$a = dq_meta$15$head;
         l_lk$15 = k0_ca;
@@ -48572,9 +44849,104 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_rep$15$q) begin
             l_row_w$255 = bank$31$read_data;
         end
+        if (p_en$15$q & p_cap$15$q) begin
+            if (p_k$15$q == k_idx$0) begin
+                rv$60$d = 1'b1;
+                rn$60$d = p_n$15$q;
+                rl$60$d = p_last$15$q;
+                re$60$d = p_emp$15$q;
+                rs$60$d = p_s$15$q;
+                rw$960$d = l_row_w$240;
+                rw$961$d = l_row_w$241;
+                rw$962$d = l_row_w$242;
+                rw$963$d = l_row_w$243;
+                rw$964$d = l_row_w$244;
+                rw$965$d = l_row_w$245;
+                rw$966$d = l_row_w$246;
+                rw$967$d = l_row_w$247;
+                rw$968$d = l_row_w$248;
+                rw$969$d = l_row_w$249;
+                rw$970$d = l_row_w$250;
+                rw$971$d = l_row_w$251;
+                rw$972$d = l_row_w$252;
+                rw$973$d = l_row_w$253;
+                rw$974$d = l_row_w$254;
+                rw$975$d = l_row_w$255;
+            end
+            if (p_k$15$q == k_idx$1) begin
+                rv$61$d = 1'b1;
+                rn$61$d = p_n$15$q;
+                rl$61$d = p_last$15$q;
+                re$61$d = p_emp$15$q;
+                rs$61$d = p_s$15$q;
+                rw$976$d = l_row_w$240;
+                rw$977$d = l_row_w$241;
+                rw$978$d = l_row_w$242;
+                rw$979$d = l_row_w$243;
+                rw$980$d = l_row_w$244;
+                rw$981$d = l_row_w$245;
+                rw$982$d = l_row_w$246;
+                rw$983$d = l_row_w$247;
+                rw$984$d = l_row_w$248;
+                rw$985$d = l_row_w$249;
+                rw$986$d = l_row_w$250;
+                rw$987$d = l_row_w$251;
+                rw$988$d = l_row_w$252;
+                rw$989$d = l_row_w$253;
+                rw$990$d = l_row_w$254;
+                rw$991$d = l_row_w$255;
+            end
+            if (p_k$15$q == k_idx$2) begin
+                rv$62$d = 1'b1;
+                rn$62$d = p_n$15$q;
+                rl$62$d = p_last$15$q;
+                re$62$d = p_emp$15$q;
+                rs$62$d = p_s$15$q;
+                rw$992$d = l_row_w$240;
+                rw$993$d = l_row_w$241;
+                rw$994$d = l_row_w$242;
+                rw$995$d = l_row_w$243;
+                rw$996$d = l_row_w$244;
+                rw$997$d = l_row_w$245;
+                rw$998$d = l_row_w$246;
+                rw$999$d = l_row_w$247;
+                rw$1000$d = l_row_w$248;
+                rw$1001$d = l_row_w$249;
+                rw$1002$d = l_row_w$250;
+                rw$1003$d = l_row_w$251;
+                rw$1004$d = l_row_w$252;
+                rw$1005$d = l_row_w$253;
+                rw$1006$d = l_row_w$254;
+                rw$1007$d = l_row_w$255;
+            end
+            if (p_k$15$q == k_idx$3) begin
+                rv$63$d = 1'b1;
+                rn$63$d = p_n$15$q;
+                rl$63$d = p_last$15$q;
+                re$63$d = p_emp$15$q;
+                rs$63$d = p_s$15$q;
+                rw$1008$d = l_row_w$240;
+                rw$1009$d = l_row_w$241;
+                rw$1010$d = l_row_w$242;
+                rw$1011$d = l_row_w$243;
+                rw$1012$d = l_row_w$244;
+                rw$1013$d = l_row_w$245;
+                rw$1014$d = l_row_w$246;
+                rw$1015$d = l_row_w$247;
+                rw$1016$d = l_row_w$248;
+                rw$1017$d = l_row_w$249;
+                rw$1018$d = l_row_w$250;
+                rw$1019$d = l_row_w$251;
+                rw$1020$d = l_row_w$252;
+                rw$1021$d = l_row_w$253;
+                rw$1022$d = l_row_w$254;
+                rw$1023$d = l_row_w$255;
+            end
+        end
         l_ceff$15 = r_cell$15$q;
         if (p_en$15$q & ~p_last$15$q) begin
             l_ceff$15 = l_lk$15;
+            r_cell$15$d = l_lk$15;
         end
         l_slot$15 = ph$q == k_slotn$15;
         l_slot1$15 = ph$q == k_slotn$31;
@@ -48592,27 +44964,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$15 = 1'b1;
         end
         l_issue$15 = r_act$15$q & (l_slot$15 | l_slot1$15) & ~(rd_en$15$q & ~rd_last$15$q) & (r_bad$15$q | l_free$15);
-        r_act$15$d = r_act$15$q;
-        r_cell$15$d = r_cell$15$q;
-        r_left$15$d = r_left$15$q;
-        r_s$15$d = r_s$15$q;
-        r_bad$15$d = r_bad$15$q;
-        r_emp$15$d = r_emp$15$q;
-        r_wk$15$d = r_wk$15$q;
-        rd_en$15$d = 1'b0;
-        rd_addr$15$d = rd_addr$15$q;
-        rd_rep$15$d = rd_rep$15$q;
-        rd_cap$15$d = rd_cap$15$q;
-        rd_last$15$d = rd_last$15$q;
-        rd_k$15$d = rd_k$15$q;
-        rd_n$15$d = rd_n$15$q;
-        rd_s$15$d = rd_s$15$q;
-        rd_emp$15$d = rd_emp$15$q;
-        dq_cell$15$pop = 1'b0;
-        dq_meta$15$pop = 1'b0;
-        if (p_en$15$q & ~p_last$15$q) begin
-            r_cell$15$d = l_lk$15;
-        end
         if (~r_act$15$q) begin
             if (dq_cell$15$nonempty) begin
                 dq_cell$15$pop = 1'b1;
@@ -48646,15 +44997,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             if (~r_bad$15$q) begin
                 r_wk$15$d = (r_wk$15$q + k1_8) & k_rm;
             end
-        end
-        if (reset) begin
-            r_act$15$d = 1'b0;
-        end
-        if (reset) begin
-            r_wk$15$d = k0_8;
-        end
-        if (reset) begin
-            rd_en$15$d = 1'b0;
         end
         out$15$dep = dep$15$q;
         l_can$15 = ~t_valid$15$q | out$15$ready;
@@ -48885,191 +45227,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (l_can$15 & l_rv$15 & l_rowend$15) begin
             l_nxk$15 = l_nk$15;
         end
-        x_k$15$d = x_k$15$q;
-        x_n$15$d = x_n$15$q;
-        x_b$15$d = x_b$15$q;
-        t_valid$15$d = t_valid$15$q;
-        t_data$15$d = t_data$15$q;
-        t_last$15$d = t_last$15$q;
-        t_empty$15$d = t_empty$15$q;
-        rw$960$d = rw$960$q;
-        rw$961$d = rw$961$q;
-        rw$962$d = rw$962$q;
-        rw$963$d = rw$963$q;
-        rw$964$d = rw$964$q;
-        rw$965$d = rw$965$q;
-        rw$966$d = rw$966$q;
-        rw$967$d = rw$967$q;
-        rw$968$d = rw$968$q;
-        rw$969$d = rw$969$q;
-        rw$970$d = rw$970$q;
-        rw$971$d = rw$971$q;
-        rw$972$d = rw$972$q;
-        rw$973$d = rw$973$q;
-        rw$974$d = rw$974$q;
-        rw$975$d = rw$975$q;
-        rw$976$d = rw$976$q;
-        rw$977$d = rw$977$q;
-        rw$978$d = rw$978$q;
-        rw$979$d = rw$979$q;
-        rw$980$d = rw$980$q;
-        rw$981$d = rw$981$q;
-        rw$982$d = rw$982$q;
-        rw$983$d = rw$983$q;
-        rw$984$d = rw$984$q;
-        rw$985$d = rw$985$q;
-        rw$986$d = rw$986$q;
-        rw$987$d = rw$987$q;
-        rw$988$d = rw$988$q;
-        rw$989$d = rw$989$q;
-        rw$990$d = rw$990$q;
-        rw$991$d = rw$991$q;
-        rw$992$d = rw$992$q;
-        rw$993$d = rw$993$q;
-        rw$994$d = rw$994$q;
-        rw$995$d = rw$995$q;
-        rw$996$d = rw$996$q;
-        rw$997$d = rw$997$q;
-        rw$998$d = rw$998$q;
-        rw$999$d = rw$999$q;
-        rw$1000$d = rw$1000$q;
-        rw$1001$d = rw$1001$q;
-        rw$1002$d = rw$1002$q;
-        rw$1003$d = rw$1003$q;
-        rw$1004$d = rw$1004$q;
-        rw$1005$d = rw$1005$q;
-        rw$1006$d = rw$1006$q;
-        rw$1007$d = rw$1007$q;
-        rw$1008$d = rw$1008$q;
-        rw$1009$d = rw$1009$q;
-        rw$1010$d = rw$1010$q;
-        rw$1011$d = rw$1011$q;
-        rw$1012$d = rw$1012$q;
-        rw$1013$d = rw$1013$q;
-        rw$1014$d = rw$1014$q;
-        rw$1015$d = rw$1015$q;
-        rw$1016$d = rw$1016$q;
-        rw$1017$d = rw$1017$q;
-        rw$1018$d = rw$1018$q;
-        rw$1019$d = rw$1019$q;
-        rw$1020$d = rw$1020$q;
-        rw$1021$d = rw$1021$q;
-        rw$1022$d = rw$1022$q;
-        rw$1023$d = rw$1023$q;
-        rv$60$d = rv$60$q;
-        rn$60$d = rn$60$q;
-        rl$60$d = rl$60$q;
-        re$60$d = re$60$q;
-        rs$60$d = rs$60$q;
-        rv$61$d = rv$61$q;
-        rn$61$d = rn$61$q;
-        rl$61$d = rl$61$q;
-        re$61$d = re$61$q;
-        rs$61$d = rs$61$q;
-        rv$62$d = rv$62$q;
-        rn$62$d = rn$62$q;
-        rl$62$d = rl$62$q;
-        re$62$d = re$62$q;
-        rs$62$d = rs$62$q;
-        rv$63$d = rv$63$q;
-        rn$63$d = rn$63$q;
-        rl$63$d = rl$63$q;
-        re$63$d = re$63$q;
-        rs$63$d = rs$63$q;
-        if (p_en$15$q & p_cap$15$q) begin
-            if (p_k$15$q == k_idx$0) begin
-                rv$60$d = 1'b1;
-                rn$60$d = p_n$15$q;
-                rl$60$d = p_last$15$q;
-                re$60$d = p_emp$15$q;
-                rs$60$d = p_s$15$q;
-                rw$960$d = l_row_w$240;
-                rw$961$d = l_row_w$241;
-                rw$962$d = l_row_w$242;
-                rw$963$d = l_row_w$243;
-                rw$964$d = l_row_w$244;
-                rw$965$d = l_row_w$245;
-                rw$966$d = l_row_w$246;
-                rw$967$d = l_row_w$247;
-                rw$968$d = l_row_w$248;
-                rw$969$d = l_row_w$249;
-                rw$970$d = l_row_w$250;
-                rw$971$d = l_row_w$251;
-                rw$972$d = l_row_w$252;
-                rw$973$d = l_row_w$253;
-                rw$974$d = l_row_w$254;
-                rw$975$d = l_row_w$255;
-            end
-            if (p_k$15$q == k_idx$1) begin
-                rv$61$d = 1'b1;
-                rn$61$d = p_n$15$q;
-                rl$61$d = p_last$15$q;
-                re$61$d = p_emp$15$q;
-                rs$61$d = p_s$15$q;
-                rw$976$d = l_row_w$240;
-                rw$977$d = l_row_w$241;
-                rw$978$d = l_row_w$242;
-                rw$979$d = l_row_w$243;
-                rw$980$d = l_row_w$244;
-                rw$981$d = l_row_w$245;
-                rw$982$d = l_row_w$246;
-                rw$983$d = l_row_w$247;
-                rw$984$d = l_row_w$248;
-                rw$985$d = l_row_w$249;
-                rw$986$d = l_row_w$250;
-                rw$987$d = l_row_w$251;
-                rw$988$d = l_row_w$252;
-                rw$989$d = l_row_w$253;
-                rw$990$d = l_row_w$254;
-                rw$991$d = l_row_w$255;
-            end
-            if (p_k$15$q == k_idx$2) begin
-                rv$62$d = 1'b1;
-                rn$62$d = p_n$15$q;
-                rl$62$d = p_last$15$q;
-                re$62$d = p_emp$15$q;
-                rs$62$d = p_s$15$q;
-                rw$992$d = l_row_w$240;
-                rw$993$d = l_row_w$241;
-                rw$994$d = l_row_w$242;
-                rw$995$d = l_row_w$243;
-                rw$996$d = l_row_w$244;
-                rw$997$d = l_row_w$245;
-                rw$998$d = l_row_w$246;
-                rw$999$d = l_row_w$247;
-                rw$1000$d = l_row_w$248;
-                rw$1001$d = l_row_w$249;
-                rw$1002$d = l_row_w$250;
-                rw$1003$d = l_row_w$251;
-                rw$1004$d = l_row_w$252;
-                rw$1005$d = l_row_w$253;
-                rw$1006$d = l_row_w$254;
-                rw$1007$d = l_row_w$255;
-            end
-            if (p_k$15$q == k_idx$3) begin
-                rv$63$d = 1'b1;
-                rn$63$d = p_n$15$q;
-                rl$63$d = p_last$15$q;
-                re$63$d = p_emp$15$q;
-                rs$63$d = p_s$15$q;
-                rw$1008$d = l_row_w$240;
-                rw$1009$d = l_row_w$241;
-                rw$1010$d = l_row_w$242;
-                rw$1011$d = l_row_w$243;
-                rw$1012$d = l_row_w$244;
-                rw$1013$d = l_row_w$245;
-                rw$1014$d = l_row_w$246;
-                rw$1015$d = l_row_w$247;
-                rw$1016$d = l_row_w$248;
-                rw$1017$d = l_row_w$249;
-                rw$1018$d = l_row_w$250;
-                rw$1019$d = l_row_w$251;
-                rw$1020$d = l_row_w$252;
-                rw$1021$d = l_row_w$253;
-                rw$1022$d = l_row_w$254;
-                rw$1023$d = l_row_w$255;
-            end
-        end
         if (l_can$15) begin
             t_valid$15$d = l_rv$15;
             t_data$15$d = k0_64;
@@ -49116,38 +45273,484 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if (p_en$15$q & p_cap$15$q & (p_k$15$q == l_nxk$15)) begin
             x_b$15$d = p_s$15$q;
         end
-        if (reset) begin
-            x_k$15$d = k0_8;
-        end
-        if (reset) begin
-            x_n$15$d = k0_8;
-        end
-        if (reset) begin
-            x_b$15$d = k0_8;
-        end
-        if (reset) begin
-            t_valid$15$d = 1'b0;
-        end
-        if (reset) begin
-            t_last$15$d = 1'b0;
-        end
-        if (reset) begin
-            rv$60$d = 1'b0;
-        end
-        if (reset) begin
-            rv$61$d = 1'b0;
-        end
-        if (reset) begin
-            rv$62$d = 1'b0;
-        end
-        if (reset) begin
-            rv$63$d = 1'b0;
+        if (t_valid$15$q & out$15$ready & t_last$15$q) begin
+            c_tx$15$d = c_tx$15$q + k1_32;
         end
         out$15$valid = t_valid$15$q;
         out$15$data = t_data$15$q;
         out$15$last = t_last$15$q;
         out$15$empty = t_empty$15$q;
         out$15$tx_frames = c_tx$15$q;
+        if (reset) begin
+            ph$d = k0_8;
+            c_free$d = k0_cc;
+            fresh$0$d = k0_ca;
+            fresh$1$d = k0_ca;
+            i_ovr$0$d = 1'b0;
+            c_ovr$0$d = k0_32;
+            lastc$0$d = k0_7;
+            w_act$0$d = 1'b0;
+            w_adm$0$d = 1'b0;
+            w_row$0$d = 1'b0;
+            w_j$0$d = k0_9;
+            w_j0$0$d = 1'b1;
+            w_col$0$d = k0_8;
+            cp_v$0$d = 1'b0;
+            d_ne$0$d = 1'b0;
+            d_av$0$d = 1'b0;
+            wr_en$0$d = 1'b0;
+            wl_en$0$d = 1'b0;
+            i_ovr$1$d = 1'b0;
+            c_ovr$1$d = k0_32;
+            lastc$1$d = k0_7;
+            w_act$1$d = 1'b0;
+            w_adm$1$d = 1'b0;
+            w_row$1$d = 1'b0;
+            w_j$1$d = k0_9;
+            w_j0$1$d = 1'b1;
+            w_col$1$d = k0_8;
+            cp_v$1$d = 1'b0;
+            d_ne$1$d = 1'b0;
+            d_av$1$d = 1'b0;
+            wr_en$1$d = 1'b0;
+            wl_en$1$d = 1'b0;
+            i_ovr$2$d = 1'b0;
+            c_ovr$2$d = k0_32;
+            lastc$2$d = k0_7;
+            w_act$2$d = 1'b0;
+            w_adm$2$d = 1'b0;
+            w_row$2$d = 1'b0;
+            w_j$2$d = k0_9;
+            w_j0$2$d = 1'b1;
+            w_col$2$d = k0_8;
+            cp_v$2$d = 1'b0;
+            d_ne$2$d = 1'b0;
+            d_av$2$d = 1'b0;
+            wr_en$2$d = 1'b0;
+            wl_en$2$d = 1'b0;
+            i_ovr$3$d = 1'b0;
+            c_ovr$3$d = k0_32;
+            lastc$3$d = k0_7;
+            w_act$3$d = 1'b0;
+            w_adm$3$d = 1'b0;
+            w_row$3$d = 1'b0;
+            w_j$3$d = k0_9;
+            w_j0$3$d = 1'b1;
+            w_col$3$d = k0_8;
+            cp_v$3$d = 1'b0;
+            d_ne$3$d = 1'b0;
+            d_av$3$d = 1'b0;
+            wr_en$3$d = 1'b0;
+            wl_en$3$d = 1'b0;
+            i_ovr$4$d = 1'b0;
+            c_ovr$4$d = k0_32;
+            lastc$4$d = k0_7;
+            w_act$4$d = 1'b0;
+            w_adm$4$d = 1'b0;
+            w_row$4$d = 1'b0;
+            w_j$4$d = k0_9;
+            w_j0$4$d = 1'b1;
+            w_col$4$d = k0_8;
+            cp_v$4$d = 1'b0;
+            d_ne$4$d = 1'b0;
+            d_av$4$d = 1'b0;
+            wr_en$4$d = 1'b0;
+            wl_en$4$d = 1'b0;
+            i_ovr$5$d = 1'b0;
+            c_ovr$5$d = k0_32;
+            lastc$5$d = k0_7;
+            w_act$5$d = 1'b0;
+            w_adm$5$d = 1'b0;
+            w_row$5$d = 1'b0;
+            w_j$5$d = k0_9;
+            w_j0$5$d = 1'b1;
+            w_col$5$d = k0_8;
+            cp_v$5$d = 1'b0;
+            d_ne$5$d = 1'b0;
+            d_av$5$d = 1'b0;
+            wr_en$5$d = 1'b0;
+            wl_en$5$d = 1'b0;
+            i_ovr$6$d = 1'b0;
+            c_ovr$6$d = k0_32;
+            lastc$6$d = k0_7;
+            w_act$6$d = 1'b0;
+            w_adm$6$d = 1'b0;
+            w_row$6$d = 1'b0;
+            w_j$6$d = k0_9;
+            w_j0$6$d = 1'b1;
+            w_col$6$d = k0_8;
+            cp_v$6$d = 1'b0;
+            d_ne$6$d = 1'b0;
+            d_av$6$d = 1'b0;
+            wr_en$6$d = 1'b0;
+            wl_en$6$d = 1'b0;
+            i_ovr$7$d = 1'b0;
+            c_ovr$7$d = k0_32;
+            lastc$7$d = k0_7;
+            w_act$7$d = 1'b0;
+            w_adm$7$d = 1'b0;
+            w_row$7$d = 1'b0;
+            w_j$7$d = k0_9;
+            w_j0$7$d = 1'b1;
+            w_col$7$d = k0_8;
+            cp_v$7$d = 1'b0;
+            d_ne$7$d = 1'b0;
+            d_av$7$d = 1'b0;
+            wr_en$7$d = 1'b0;
+            wl_en$7$d = 1'b0;
+            i_ovr$8$d = 1'b0;
+            c_ovr$8$d = k0_32;
+            lastc$8$d = k0_7;
+            w_act$8$d = 1'b0;
+            w_adm$8$d = 1'b0;
+            w_row$8$d = 1'b0;
+            w_j$8$d = k0_9;
+            w_j0$8$d = 1'b1;
+            w_col$8$d = k0_8;
+            cp_v$8$d = 1'b0;
+            d_ne$8$d = 1'b0;
+            d_av$8$d = 1'b0;
+            wr_en$8$d = 1'b0;
+            wl_en$8$d = 1'b0;
+            i_ovr$9$d = 1'b0;
+            c_ovr$9$d = k0_32;
+            lastc$9$d = k0_7;
+            w_act$9$d = 1'b0;
+            w_adm$9$d = 1'b0;
+            w_row$9$d = 1'b0;
+            w_j$9$d = k0_9;
+            w_j0$9$d = 1'b1;
+            w_col$9$d = k0_8;
+            cp_v$9$d = 1'b0;
+            d_ne$9$d = 1'b0;
+            d_av$9$d = 1'b0;
+            wr_en$9$d = 1'b0;
+            wl_en$9$d = 1'b0;
+            i_ovr$10$d = 1'b0;
+            c_ovr$10$d = k0_32;
+            lastc$10$d = k0_7;
+            w_act$10$d = 1'b0;
+            w_adm$10$d = 1'b0;
+            w_row$10$d = 1'b0;
+            w_j$10$d = k0_9;
+            w_j0$10$d = 1'b1;
+            w_col$10$d = k0_8;
+            cp_v$10$d = 1'b0;
+            d_ne$10$d = 1'b0;
+            d_av$10$d = 1'b0;
+            wr_en$10$d = 1'b0;
+            wl_en$10$d = 1'b0;
+            i_ovr$11$d = 1'b0;
+            c_ovr$11$d = k0_32;
+            lastc$11$d = k0_7;
+            w_act$11$d = 1'b0;
+            w_adm$11$d = 1'b0;
+            w_row$11$d = 1'b0;
+            w_j$11$d = k0_9;
+            w_j0$11$d = 1'b1;
+            w_col$11$d = k0_8;
+            cp_v$11$d = 1'b0;
+            d_ne$11$d = 1'b0;
+            d_av$11$d = 1'b0;
+            wr_en$11$d = 1'b0;
+            wl_en$11$d = 1'b0;
+            i_ovr$12$d = 1'b0;
+            c_ovr$12$d = k0_32;
+            lastc$12$d = k0_7;
+            w_act$12$d = 1'b0;
+            w_adm$12$d = 1'b0;
+            w_row$12$d = 1'b0;
+            w_j$12$d = k0_9;
+            w_j0$12$d = 1'b1;
+            w_col$12$d = k0_8;
+            cp_v$12$d = 1'b0;
+            d_ne$12$d = 1'b0;
+            d_av$12$d = 1'b0;
+            wr_en$12$d = 1'b0;
+            wl_en$12$d = 1'b0;
+            i_ovr$13$d = 1'b0;
+            c_ovr$13$d = k0_32;
+            lastc$13$d = k0_7;
+            w_act$13$d = 1'b0;
+            w_adm$13$d = 1'b0;
+            w_row$13$d = 1'b0;
+            w_j$13$d = k0_9;
+            w_j0$13$d = 1'b1;
+            w_col$13$d = k0_8;
+            cp_v$13$d = 1'b0;
+            d_ne$13$d = 1'b0;
+            d_av$13$d = 1'b0;
+            wr_en$13$d = 1'b0;
+            wl_en$13$d = 1'b0;
+            i_ovr$14$d = 1'b0;
+            c_ovr$14$d = k0_32;
+            lastc$14$d = k0_7;
+            w_act$14$d = 1'b0;
+            w_adm$14$d = 1'b0;
+            w_row$14$d = 1'b0;
+            w_j$14$d = k0_9;
+            w_j0$14$d = 1'b1;
+            w_col$14$d = k0_8;
+            cp_v$14$d = 1'b0;
+            d_ne$14$d = 1'b0;
+            d_av$14$d = 1'b0;
+            wr_en$14$d = 1'b0;
+            wl_en$14$d = 1'b0;
+            i_ovr$15$d = 1'b0;
+            c_ovr$15$d = k0_32;
+            lastc$15$d = k0_7;
+            w_act$15$d = 1'b0;
+            w_adm$15$d = 1'b0;
+            w_row$15$d = 1'b0;
+            w_j$15$d = k0_9;
+            w_j0$15$d = 1'b1;
+            w_col$15$d = k0_8;
+            cp_v$15$d = 1'b0;
+            d_ne$15$d = 1'b0;
+            d_av$15$d = 1'b0;
+            wr_en$15$d = 1'b0;
+            wl_en$15$d = 1'b0;
+            r_act$0$d = 1'b0;
+            r_wk$0$d = k0_8;
+            rd_en$0$d = 1'b0;
+            p_en$0$d = 1'b0;
+            dep$0$d = 1'b0;
+            x_k$0$d = k0_8;
+            x_n$0$d = k0_8;
+            x_b$0$d = k0_8;
+            t_valid$0$d = 1'b0;
+            t_last$0$d = 1'b0;
+            c_tx$0$d = k0_32;
+            r_act$1$d = 1'b0;
+            r_wk$1$d = k0_8;
+            rd_en$1$d = 1'b0;
+            p_en$1$d = 1'b0;
+            dep$1$d = 1'b0;
+            x_k$1$d = k0_8;
+            x_n$1$d = k0_8;
+            x_b$1$d = k0_8;
+            t_valid$1$d = 1'b0;
+            t_last$1$d = 1'b0;
+            c_tx$1$d = k0_32;
+            r_act$2$d = 1'b0;
+            r_wk$2$d = k0_8;
+            rd_en$2$d = 1'b0;
+            p_en$2$d = 1'b0;
+            dep$2$d = 1'b0;
+            x_k$2$d = k0_8;
+            x_n$2$d = k0_8;
+            x_b$2$d = k0_8;
+            t_valid$2$d = 1'b0;
+            t_last$2$d = 1'b0;
+            c_tx$2$d = k0_32;
+            r_act$3$d = 1'b0;
+            r_wk$3$d = k0_8;
+            rd_en$3$d = 1'b0;
+            p_en$3$d = 1'b0;
+            dep$3$d = 1'b0;
+            x_k$3$d = k0_8;
+            x_n$3$d = k0_8;
+            x_b$3$d = k0_8;
+            t_valid$3$d = 1'b0;
+            t_last$3$d = 1'b0;
+            c_tx$3$d = k0_32;
+            r_act$4$d = 1'b0;
+            r_wk$4$d = k0_8;
+            rd_en$4$d = 1'b0;
+            p_en$4$d = 1'b0;
+            dep$4$d = 1'b0;
+            x_k$4$d = k0_8;
+            x_n$4$d = k0_8;
+            x_b$4$d = k0_8;
+            t_valid$4$d = 1'b0;
+            t_last$4$d = 1'b0;
+            c_tx$4$d = k0_32;
+            r_act$5$d = 1'b0;
+            r_wk$5$d = k0_8;
+            rd_en$5$d = 1'b0;
+            p_en$5$d = 1'b0;
+            dep$5$d = 1'b0;
+            x_k$5$d = k0_8;
+            x_n$5$d = k0_8;
+            x_b$5$d = k0_8;
+            t_valid$5$d = 1'b0;
+            t_last$5$d = 1'b0;
+            c_tx$5$d = k0_32;
+            r_act$6$d = 1'b0;
+            r_wk$6$d = k0_8;
+            rd_en$6$d = 1'b0;
+            p_en$6$d = 1'b0;
+            dep$6$d = 1'b0;
+            x_k$6$d = k0_8;
+            x_n$6$d = k0_8;
+            x_b$6$d = k0_8;
+            t_valid$6$d = 1'b0;
+            t_last$6$d = 1'b0;
+            c_tx$6$d = k0_32;
+            r_act$7$d = 1'b0;
+            r_wk$7$d = k0_8;
+            rd_en$7$d = 1'b0;
+            p_en$7$d = 1'b0;
+            dep$7$d = 1'b0;
+            x_k$7$d = k0_8;
+            x_n$7$d = k0_8;
+            x_b$7$d = k0_8;
+            t_valid$7$d = 1'b0;
+            t_last$7$d = 1'b0;
+            c_tx$7$d = k0_32;
+            r_act$8$d = 1'b0;
+            r_wk$8$d = k0_8;
+            rd_en$8$d = 1'b0;
+            p_en$8$d = 1'b0;
+            dep$8$d = 1'b0;
+            x_k$8$d = k0_8;
+            x_n$8$d = k0_8;
+            x_b$8$d = k0_8;
+            t_valid$8$d = 1'b0;
+            t_last$8$d = 1'b0;
+            c_tx$8$d = k0_32;
+            r_act$9$d = 1'b0;
+            r_wk$9$d = k0_8;
+            rd_en$9$d = 1'b0;
+            p_en$9$d = 1'b0;
+            dep$9$d = 1'b0;
+            x_k$9$d = k0_8;
+            x_n$9$d = k0_8;
+            x_b$9$d = k0_8;
+            t_valid$9$d = 1'b0;
+            t_last$9$d = 1'b0;
+            c_tx$9$d = k0_32;
+            r_act$10$d = 1'b0;
+            r_wk$10$d = k0_8;
+            rd_en$10$d = 1'b0;
+            p_en$10$d = 1'b0;
+            dep$10$d = 1'b0;
+            x_k$10$d = k0_8;
+            x_n$10$d = k0_8;
+            x_b$10$d = k0_8;
+            t_valid$10$d = 1'b0;
+            t_last$10$d = 1'b0;
+            c_tx$10$d = k0_32;
+            r_act$11$d = 1'b0;
+            r_wk$11$d = k0_8;
+            rd_en$11$d = 1'b0;
+            p_en$11$d = 1'b0;
+            dep$11$d = 1'b0;
+            x_k$11$d = k0_8;
+            x_n$11$d = k0_8;
+            x_b$11$d = k0_8;
+            t_valid$11$d = 1'b0;
+            t_last$11$d = 1'b0;
+            c_tx$11$d = k0_32;
+            r_act$12$d = 1'b0;
+            r_wk$12$d = k0_8;
+            rd_en$12$d = 1'b0;
+            p_en$12$d = 1'b0;
+            dep$12$d = 1'b0;
+            x_k$12$d = k0_8;
+            x_n$12$d = k0_8;
+            x_b$12$d = k0_8;
+            t_valid$12$d = 1'b0;
+            t_last$12$d = 1'b0;
+            c_tx$12$d = k0_32;
+            r_act$13$d = 1'b0;
+            r_wk$13$d = k0_8;
+            rd_en$13$d = 1'b0;
+            p_en$13$d = 1'b0;
+            dep$13$d = 1'b0;
+            x_k$13$d = k0_8;
+            x_n$13$d = k0_8;
+            x_b$13$d = k0_8;
+            t_valid$13$d = 1'b0;
+            t_last$13$d = 1'b0;
+            c_tx$13$d = k0_32;
+            r_act$14$d = 1'b0;
+            r_wk$14$d = k0_8;
+            rd_en$14$d = 1'b0;
+            p_en$14$d = 1'b0;
+            dep$14$d = 1'b0;
+            x_k$14$d = k0_8;
+            x_n$14$d = k0_8;
+            x_b$14$d = k0_8;
+            t_valid$14$d = 1'b0;
+            t_last$14$d = 1'b0;
+            c_tx$14$d = k0_32;
+            r_act$15$d = 1'b0;
+            r_wk$15$d = k0_8;
+            rd_en$15$d = 1'b0;
+            p_en$15$d = 1'b0;
+            dep$15$d = 1'b0;
+            x_k$15$d = k0_8;
+            x_n$15$d = k0_8;
+            x_b$15$d = k0_8;
+            t_valid$15$d = 1'b0;
+            t_last$15$d = 1'b0;
+            c_tx$15$d = k0_32;
+            rv$0$d = 1'b0;
+            rv$1$d = 1'b0;
+            rv$2$d = 1'b0;
+            rv$3$d = 1'b0;
+            rv$4$d = 1'b0;
+            rv$5$d = 1'b0;
+            rv$6$d = 1'b0;
+            rv$7$d = 1'b0;
+            rv$8$d = 1'b0;
+            rv$9$d = 1'b0;
+            rv$10$d = 1'b0;
+            rv$11$d = 1'b0;
+            rv$12$d = 1'b0;
+            rv$13$d = 1'b0;
+            rv$14$d = 1'b0;
+            rv$15$d = 1'b0;
+            rv$16$d = 1'b0;
+            rv$17$d = 1'b0;
+            rv$18$d = 1'b0;
+            rv$19$d = 1'b0;
+            rv$20$d = 1'b0;
+            rv$21$d = 1'b0;
+            rv$22$d = 1'b0;
+            rv$23$d = 1'b0;
+            rv$24$d = 1'b0;
+            rv$25$d = 1'b0;
+            rv$26$d = 1'b0;
+            rv$27$d = 1'b0;
+            rv$28$d = 1'b0;
+            rv$29$d = 1'b0;
+            rv$30$d = 1'b0;
+            rv$31$d = 1'b0;
+            rv$32$d = 1'b0;
+            rv$33$d = 1'b0;
+            rv$34$d = 1'b0;
+            rv$35$d = 1'b0;
+            rv$36$d = 1'b0;
+            rv$37$d = 1'b0;
+            rv$38$d = 1'b0;
+            rv$39$d = 1'b0;
+            rv$40$d = 1'b0;
+            rv$41$d = 1'b0;
+            rv$42$d = 1'b0;
+            rv$43$d = 1'b0;
+            rv$44$d = 1'b0;
+            rv$45$d = 1'b0;
+            rv$46$d = 1'b0;
+            rv$47$d = 1'b0;
+            rv$48$d = 1'b0;
+            rv$49$d = 1'b0;
+            rv$50$d = 1'b0;
+            rv$51$d = 1'b0;
+            rv$52$d = 1'b0;
+            rv$53$d = 1'b0;
+            rv$54$d = 1'b0;
+            rv$55$d = 1'b0;
+            rv$56$d = 1'b0;
+            rv$57$d = 1'b0;
+            rv$58$d = 1'b0;
+            rv$59$d = 1'b0;
+            rv$60$d = 1'b0;
+            rv$61$d = 1'b0;
+            rv$62$d = 1'b0;
+            rv$63$d = 1'b0;
+        end
     end
     
 endmodule // sbuf_p16
@@ -74136,289 +70739,353 @@ module sbuf_p16$fresh$1(d,q,clock);
 endmodule // sbuf_p16$fresh$1
 
 
-module sbuf_p16$hv$0(a,admit,words,empty);
+module sbuf_p16$hv$0(a,admit,words,empty,trim,csum);
     
     // Module arguments
-    input wire  [12:0] a;
+    input wire  [29:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
     
     // Update code
     always @(*) begin
         admit = a[0+:1];
         words = a[1+:9];
         empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
     end
     
 endmodule // sbuf_p16$hv$0
 
 
-module sbuf_p16$hv$1(a,admit,words,empty);
+module sbuf_p16$hv$1(a,admit,words,empty,trim,csum);
     
     // Module arguments
-    input wire  [12:0] a;
+    input wire  [29:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
     
     // Update code
     always @(*) begin
         admit = a[0+:1];
         words = a[1+:9];
         empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
     end
     
 endmodule // sbuf_p16$hv$1
 
 
-module sbuf_p16$hv$10(a,admit,words,empty);
+module sbuf_p16$hv$10(a,admit,words,empty,trim,csum);
     
     // Module arguments
-    input wire  [12:0] a;
+    input wire  [29:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
     
     // Update code
     always @(*) begin
         admit = a[0+:1];
         words = a[1+:9];
         empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
     end
     
 endmodule // sbuf_p16$hv$10
 
 
-module sbuf_p16$hv$11(a,admit,words,empty);
+module sbuf_p16$hv$11(a,admit,words,empty,trim,csum);
     
     // Module arguments
-    input wire  [12:0] a;
+    input wire  [29:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
     
     // Update code
     always @(*) begin
         admit = a[0+:1];
         words = a[1+:9];
         empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
     end
     
 endmodule // sbuf_p16$hv$11
 
 
-module sbuf_p16$hv$12(a,admit,words,empty);
+module sbuf_p16$hv$12(a,admit,words,empty,trim,csum);
     
     // Module arguments
-    input wire  [12:0] a;
+    input wire  [29:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
     
     // Update code
     always @(*) begin
         admit = a[0+:1];
         words = a[1+:9];
         empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
     end
     
 endmodule // sbuf_p16$hv$12
 
 
-module sbuf_p16$hv$13(a,admit,words,empty);
+module sbuf_p16$hv$13(a,admit,words,empty,trim,csum);
     
     // Module arguments
-    input wire  [12:0] a;
+    input wire  [29:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
     
     // Update code
     always @(*) begin
         admit = a[0+:1];
         words = a[1+:9];
         empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
     end
     
 endmodule // sbuf_p16$hv$13
 
 
-module sbuf_p16$hv$14(a,admit,words,empty);
+module sbuf_p16$hv$14(a,admit,words,empty,trim,csum);
     
     // Module arguments
-    input wire  [12:0] a;
+    input wire  [29:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
     
     // Update code
     always @(*) begin
         admit = a[0+:1];
         words = a[1+:9];
         empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
     end
     
 endmodule // sbuf_p16$hv$14
 
 
-module sbuf_p16$hv$15(a,admit,words,empty);
+module sbuf_p16$hv$15(a,admit,words,empty,trim,csum);
     
     // Module arguments
-    input wire  [12:0] a;
+    input wire  [29:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
     
     // Update code
     always @(*) begin
         admit = a[0+:1];
         words = a[1+:9];
         empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
     end
     
 endmodule // sbuf_p16$hv$15
 
 
-module sbuf_p16$hv$2(a,admit,words,empty);
+module sbuf_p16$hv$2(a,admit,words,empty,trim,csum);
     
     // Module arguments
-    input wire  [12:0] a;
+    input wire  [29:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
     
     // Update code
     always @(*) begin
         admit = a[0+:1];
         words = a[1+:9];
         empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
     end
     
 endmodule // sbuf_p16$hv$2
 
 
-module sbuf_p16$hv$3(a,admit,words,empty);
+module sbuf_p16$hv$3(a,admit,words,empty,trim,csum);
     
     // Module arguments
-    input wire  [12:0] a;
+    input wire  [29:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
     
     // Update code
     always @(*) begin
         admit = a[0+:1];
         words = a[1+:9];
         empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
     end
     
 endmodule // sbuf_p16$hv$3
 
 
-module sbuf_p16$hv$4(a,admit,words,empty);
+module sbuf_p16$hv$4(a,admit,words,empty,trim,csum);
     
     // Module arguments
-    input wire  [12:0] a;
+    input wire  [29:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
     
     // Update code
     always @(*) begin
         admit = a[0+:1];
         words = a[1+:9];
         empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
     end
     
 endmodule // sbuf_p16$hv$4
 
 
-module sbuf_p16$hv$5(a,admit,words,empty);
+module sbuf_p16$hv$5(a,admit,words,empty,trim,csum);
     
     // Module arguments
-    input wire  [12:0] a;
+    input wire  [29:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
     
     // Update code
     always @(*) begin
         admit = a[0+:1];
         words = a[1+:9];
         empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
     end
     
 endmodule // sbuf_p16$hv$5
 
 
-module sbuf_p16$hv$6(a,admit,words,empty);
+module sbuf_p16$hv$6(a,admit,words,empty,trim,csum);
     
     // Module arguments
-    input wire  [12:0] a;
+    input wire  [29:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
     
     // Update code
     always @(*) begin
         admit = a[0+:1];
         words = a[1+:9];
         empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
     end
     
 endmodule // sbuf_p16$hv$6
 
 
-module sbuf_p16$hv$7(a,admit,words,empty);
+module sbuf_p16$hv$7(a,admit,words,empty,trim,csum);
     
     // Module arguments
-    input wire  [12:0] a;
+    input wire  [29:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
     
     // Update code
     always @(*) begin
         admit = a[0+:1];
         words = a[1+:9];
         empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
     end
     
 endmodule // sbuf_p16$hv$7
 
 
-module sbuf_p16$hv$8(a,admit,words,empty);
+module sbuf_p16$hv$8(a,admit,words,empty,trim,csum);
     
     // Module arguments
-    input wire  [12:0] a;
+    input wire  [29:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
     
     // Update code
     always @(*) begin
         admit = a[0+:1];
         words = a[1+:9];
         empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
     end
     
 endmodule // sbuf_p16$hv$8
 
 
-module sbuf_p16$hv$9(a,admit,words,empty);
+module sbuf_p16$hv$9(a,admit,words,empty,trim,csum);
     
     // Module arguments
-    input wire  [12:0] a;
+    input wire  [29:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
     
     // Update code
     always @(*) begin
         admit = a[0+:1];
         words = a[1+:9];
         empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
     end
     
 endmodule // sbuf_p16$hv$9
@@ -115521,9 +112188,9 @@ module sbuf_p16$vq$0(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [12:0] push_data;
+    input wire  [29:0] push_data;
     input wire  pop;
-    output reg  [12:0] head;
+    output reg  [29:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -115537,10 +112204,10 @@ module sbuf_p16$vq$0(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [12:0] store$read_data;
+    wire  [29:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [12:0] store$write_data;
+    reg  [29:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -115554,8 +112221,8 @@ module sbuf_p16$vq$0(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [12:0] bypass_data$d;
-    wire  [12:0] bypass_data$q;
+    reg  [29:0] bypass_data$d;
+    wire  [29:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -115657,13 +112324,13 @@ endmodule // sbuf_p16$vq$0
 module sbuf_p16$vq$0$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
+    input wire  [29:0] d;
+    output reg  [29:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 13'h0;
+       q = 30'h0;
     end
     
     always @(posedge clock) begin
@@ -115735,14 +112402,14 @@ module sbuf_p16$vq$0$store(read_address,read_clock,read_data,write_address,write
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [12:0] read_data;
+    output reg  [29:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [12:0] write_data;
+    input wire  [29:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[12:0] mem[63:0];
+    reg[29:0] mem[63:0];
     
     
     
@@ -115784,9 +112451,9 @@ module sbuf_p16$vq$1(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [12:0] push_data;
+    input wire  [29:0] push_data;
     input wire  pop;
-    output reg  [12:0] head;
+    output reg  [29:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -115800,10 +112467,10 @@ module sbuf_p16$vq$1(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [12:0] store$read_data;
+    wire  [29:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [12:0] store$write_data;
+    reg  [29:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -115817,8 +112484,8 @@ module sbuf_p16$vq$1(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [12:0] bypass_data$d;
-    wire  [12:0] bypass_data$q;
+    reg  [29:0] bypass_data$d;
+    wire  [29:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -115920,13 +112587,13 @@ endmodule // sbuf_p16$vq$1
 module sbuf_p16$vq$1$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
+    input wire  [29:0] d;
+    output reg  [29:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 13'h0;
+       q = 30'h0;
     end
     
     always @(posedge clock) begin
@@ -115998,14 +112665,14 @@ module sbuf_p16$vq$1$store(read_address,read_clock,read_data,write_address,write
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [12:0] read_data;
+    output reg  [29:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [12:0] write_data;
+    input wire  [29:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[12:0] mem[63:0];
+    reg[29:0] mem[63:0];
     
     
     
@@ -116047,9 +112714,9 @@ module sbuf_p16$vq$10(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [12:0] push_data;
+    input wire  [29:0] push_data;
     input wire  pop;
-    output reg  [12:0] head;
+    output reg  [29:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -116063,10 +112730,10 @@ module sbuf_p16$vq$10(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [12:0] store$read_data;
+    wire  [29:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [12:0] store$write_data;
+    reg  [29:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -116080,8 +112747,8 @@ module sbuf_p16$vq$10(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [12:0] bypass_data$d;
-    wire  [12:0] bypass_data$q;
+    reg  [29:0] bypass_data$d;
+    wire  [29:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -116183,13 +112850,13 @@ endmodule // sbuf_p16$vq$10
 module sbuf_p16$vq$10$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
+    input wire  [29:0] d;
+    output reg  [29:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 13'h0;
+       q = 30'h0;
     end
     
     always @(posedge clock) begin
@@ -116261,14 +112928,14 @@ module sbuf_p16$vq$10$store(read_address,read_clock,read_data,write_address,writ
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [12:0] read_data;
+    output reg  [29:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [12:0] write_data;
+    input wire  [29:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[12:0] mem[63:0];
+    reg[29:0] mem[63:0];
     
     
     
@@ -116310,9 +112977,9 @@ module sbuf_p16$vq$11(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [12:0] push_data;
+    input wire  [29:0] push_data;
     input wire  pop;
-    output reg  [12:0] head;
+    output reg  [29:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -116326,10 +112993,10 @@ module sbuf_p16$vq$11(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [12:0] store$read_data;
+    wire  [29:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [12:0] store$write_data;
+    reg  [29:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -116343,8 +113010,8 @@ module sbuf_p16$vq$11(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [12:0] bypass_data$d;
-    wire  [12:0] bypass_data$q;
+    reg  [29:0] bypass_data$d;
+    wire  [29:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -116446,13 +113113,13 @@ endmodule // sbuf_p16$vq$11
 module sbuf_p16$vq$11$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
+    input wire  [29:0] d;
+    output reg  [29:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 13'h0;
+       q = 30'h0;
     end
     
     always @(posedge clock) begin
@@ -116524,14 +113191,14 @@ module sbuf_p16$vq$11$store(read_address,read_clock,read_data,write_address,writ
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [12:0] read_data;
+    output reg  [29:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [12:0] write_data;
+    input wire  [29:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[12:0] mem[63:0];
+    reg[29:0] mem[63:0];
     
     
     
@@ -116573,9 +113240,9 @@ module sbuf_p16$vq$12(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [12:0] push_data;
+    input wire  [29:0] push_data;
     input wire  pop;
-    output reg  [12:0] head;
+    output reg  [29:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -116589,10 +113256,10 @@ module sbuf_p16$vq$12(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [12:0] store$read_data;
+    wire  [29:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [12:0] store$write_data;
+    reg  [29:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -116606,8 +113273,8 @@ module sbuf_p16$vq$12(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [12:0] bypass_data$d;
-    wire  [12:0] bypass_data$q;
+    reg  [29:0] bypass_data$d;
+    wire  [29:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -116709,13 +113376,13 @@ endmodule // sbuf_p16$vq$12
 module sbuf_p16$vq$12$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
+    input wire  [29:0] d;
+    output reg  [29:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 13'h0;
+       q = 30'h0;
     end
     
     always @(posedge clock) begin
@@ -116787,14 +113454,14 @@ module sbuf_p16$vq$12$store(read_address,read_clock,read_data,write_address,writ
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [12:0] read_data;
+    output reg  [29:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [12:0] write_data;
+    input wire  [29:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[12:0] mem[63:0];
+    reg[29:0] mem[63:0];
     
     
     
@@ -116836,9 +113503,9 @@ module sbuf_p16$vq$13(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [12:0] push_data;
+    input wire  [29:0] push_data;
     input wire  pop;
-    output reg  [12:0] head;
+    output reg  [29:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -116852,10 +113519,10 @@ module sbuf_p16$vq$13(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [12:0] store$read_data;
+    wire  [29:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [12:0] store$write_data;
+    reg  [29:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -116869,8 +113536,8 @@ module sbuf_p16$vq$13(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [12:0] bypass_data$d;
-    wire  [12:0] bypass_data$q;
+    reg  [29:0] bypass_data$d;
+    wire  [29:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -116972,13 +113639,13 @@ endmodule // sbuf_p16$vq$13
 module sbuf_p16$vq$13$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
+    input wire  [29:0] d;
+    output reg  [29:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 13'h0;
+       q = 30'h0;
     end
     
     always @(posedge clock) begin
@@ -117050,14 +113717,14 @@ module sbuf_p16$vq$13$store(read_address,read_clock,read_data,write_address,writ
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [12:0] read_data;
+    output reg  [29:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [12:0] write_data;
+    input wire  [29:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[12:0] mem[63:0];
+    reg[29:0] mem[63:0];
     
     
     
@@ -117099,9 +113766,9 @@ module sbuf_p16$vq$14(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [12:0] push_data;
+    input wire  [29:0] push_data;
     input wire  pop;
-    output reg  [12:0] head;
+    output reg  [29:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -117115,10 +113782,10 @@ module sbuf_p16$vq$14(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [12:0] store$read_data;
+    wire  [29:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [12:0] store$write_data;
+    reg  [29:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -117132,8 +113799,8 @@ module sbuf_p16$vq$14(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [12:0] bypass_data$d;
-    wire  [12:0] bypass_data$q;
+    reg  [29:0] bypass_data$d;
+    wire  [29:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -117235,13 +113902,13 @@ endmodule // sbuf_p16$vq$14
 module sbuf_p16$vq$14$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
+    input wire  [29:0] d;
+    output reg  [29:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 13'h0;
+       q = 30'h0;
     end
     
     always @(posedge clock) begin
@@ -117313,14 +113980,14 @@ module sbuf_p16$vq$14$store(read_address,read_clock,read_data,write_address,writ
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [12:0] read_data;
+    output reg  [29:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [12:0] write_data;
+    input wire  [29:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[12:0] mem[63:0];
+    reg[29:0] mem[63:0];
     
     
     
@@ -117362,9 +114029,9 @@ module sbuf_p16$vq$15(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [12:0] push_data;
+    input wire  [29:0] push_data;
     input wire  pop;
-    output reg  [12:0] head;
+    output reg  [29:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -117378,10 +114045,10 @@ module sbuf_p16$vq$15(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [12:0] store$read_data;
+    wire  [29:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [12:0] store$write_data;
+    reg  [29:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -117395,8 +114062,8 @@ module sbuf_p16$vq$15(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [12:0] bypass_data$d;
-    wire  [12:0] bypass_data$q;
+    reg  [29:0] bypass_data$d;
+    wire  [29:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -117498,13 +114165,13 @@ endmodule // sbuf_p16$vq$15
 module sbuf_p16$vq$15$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
+    input wire  [29:0] d;
+    output reg  [29:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 13'h0;
+       q = 30'h0;
     end
     
     always @(posedge clock) begin
@@ -117576,14 +114243,14 @@ module sbuf_p16$vq$15$store(read_address,read_clock,read_data,write_address,writ
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [12:0] read_data;
+    output reg  [29:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [12:0] write_data;
+    input wire  [29:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[12:0] mem[63:0];
+    reg[29:0] mem[63:0];
     
     
     
@@ -117625,9 +114292,9 @@ module sbuf_p16$vq$2(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [12:0] push_data;
+    input wire  [29:0] push_data;
     input wire  pop;
-    output reg  [12:0] head;
+    output reg  [29:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -117641,10 +114308,10 @@ module sbuf_p16$vq$2(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [12:0] store$read_data;
+    wire  [29:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [12:0] store$write_data;
+    reg  [29:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -117658,8 +114325,8 @@ module sbuf_p16$vq$2(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [12:0] bypass_data$d;
-    wire  [12:0] bypass_data$q;
+    reg  [29:0] bypass_data$d;
+    wire  [29:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -117761,13 +114428,13 @@ endmodule // sbuf_p16$vq$2
 module sbuf_p16$vq$2$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
+    input wire  [29:0] d;
+    output reg  [29:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 13'h0;
+       q = 30'h0;
     end
     
     always @(posedge clock) begin
@@ -117839,14 +114506,14 @@ module sbuf_p16$vq$2$store(read_address,read_clock,read_data,write_address,write
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [12:0] read_data;
+    output reg  [29:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [12:0] write_data;
+    input wire  [29:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[12:0] mem[63:0];
+    reg[29:0] mem[63:0];
     
     
     
@@ -117888,9 +114555,9 @@ module sbuf_p16$vq$3(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [12:0] push_data;
+    input wire  [29:0] push_data;
     input wire  pop;
-    output reg  [12:0] head;
+    output reg  [29:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -117904,10 +114571,10 @@ module sbuf_p16$vq$3(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [12:0] store$read_data;
+    wire  [29:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [12:0] store$write_data;
+    reg  [29:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -117921,8 +114588,8 @@ module sbuf_p16$vq$3(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [12:0] bypass_data$d;
-    wire  [12:0] bypass_data$q;
+    reg  [29:0] bypass_data$d;
+    wire  [29:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -118024,13 +114691,13 @@ endmodule // sbuf_p16$vq$3
 module sbuf_p16$vq$3$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
+    input wire  [29:0] d;
+    output reg  [29:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 13'h0;
+       q = 30'h0;
     end
     
     always @(posedge clock) begin
@@ -118102,14 +114769,14 @@ module sbuf_p16$vq$3$store(read_address,read_clock,read_data,write_address,write
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [12:0] read_data;
+    output reg  [29:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [12:0] write_data;
+    input wire  [29:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[12:0] mem[63:0];
+    reg[29:0] mem[63:0];
     
     
     
@@ -118151,9 +114818,9 @@ module sbuf_p16$vq$4(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [12:0] push_data;
+    input wire  [29:0] push_data;
     input wire  pop;
-    output reg  [12:0] head;
+    output reg  [29:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -118167,10 +114834,10 @@ module sbuf_p16$vq$4(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [12:0] store$read_data;
+    wire  [29:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [12:0] store$write_data;
+    reg  [29:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -118184,8 +114851,8 @@ module sbuf_p16$vq$4(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [12:0] bypass_data$d;
-    wire  [12:0] bypass_data$q;
+    reg  [29:0] bypass_data$d;
+    wire  [29:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -118287,13 +114954,13 @@ endmodule // sbuf_p16$vq$4
 module sbuf_p16$vq$4$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
+    input wire  [29:0] d;
+    output reg  [29:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 13'h0;
+       q = 30'h0;
     end
     
     always @(posedge clock) begin
@@ -118365,14 +115032,14 @@ module sbuf_p16$vq$4$store(read_address,read_clock,read_data,write_address,write
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [12:0] read_data;
+    output reg  [29:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [12:0] write_data;
+    input wire  [29:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[12:0] mem[63:0];
+    reg[29:0] mem[63:0];
     
     
     
@@ -118414,9 +115081,9 @@ module sbuf_p16$vq$5(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [12:0] push_data;
+    input wire  [29:0] push_data;
     input wire  pop;
-    output reg  [12:0] head;
+    output reg  [29:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -118430,10 +115097,10 @@ module sbuf_p16$vq$5(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [12:0] store$read_data;
+    wire  [29:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [12:0] store$write_data;
+    reg  [29:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -118447,8 +115114,8 @@ module sbuf_p16$vq$5(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [12:0] bypass_data$d;
-    wire  [12:0] bypass_data$q;
+    reg  [29:0] bypass_data$d;
+    wire  [29:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -118550,13 +115217,13 @@ endmodule // sbuf_p16$vq$5
 module sbuf_p16$vq$5$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
+    input wire  [29:0] d;
+    output reg  [29:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 13'h0;
+       q = 30'h0;
     end
     
     always @(posedge clock) begin
@@ -118628,14 +115295,14 @@ module sbuf_p16$vq$5$store(read_address,read_clock,read_data,write_address,write
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [12:0] read_data;
+    output reg  [29:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [12:0] write_data;
+    input wire  [29:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[12:0] mem[63:0];
+    reg[29:0] mem[63:0];
     
     
     
@@ -118677,9 +115344,9 @@ module sbuf_p16$vq$6(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [12:0] push_data;
+    input wire  [29:0] push_data;
     input wire  pop;
-    output reg  [12:0] head;
+    output reg  [29:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -118693,10 +115360,10 @@ module sbuf_p16$vq$6(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [12:0] store$read_data;
+    wire  [29:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [12:0] store$write_data;
+    reg  [29:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -118710,8 +115377,8 @@ module sbuf_p16$vq$6(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [12:0] bypass_data$d;
-    wire  [12:0] bypass_data$q;
+    reg  [29:0] bypass_data$d;
+    wire  [29:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -118813,13 +115480,13 @@ endmodule // sbuf_p16$vq$6
 module sbuf_p16$vq$6$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
+    input wire  [29:0] d;
+    output reg  [29:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 13'h0;
+       q = 30'h0;
     end
     
     always @(posedge clock) begin
@@ -118891,14 +115558,14 @@ module sbuf_p16$vq$6$store(read_address,read_clock,read_data,write_address,write
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [12:0] read_data;
+    output reg  [29:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [12:0] write_data;
+    input wire  [29:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[12:0] mem[63:0];
+    reg[29:0] mem[63:0];
     
     
     
@@ -118940,9 +115607,9 @@ module sbuf_p16$vq$7(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [12:0] push_data;
+    input wire  [29:0] push_data;
     input wire  pop;
-    output reg  [12:0] head;
+    output reg  [29:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -118956,10 +115623,10 @@ module sbuf_p16$vq$7(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [12:0] store$read_data;
+    wire  [29:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [12:0] store$write_data;
+    reg  [29:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -118973,8 +115640,8 @@ module sbuf_p16$vq$7(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [12:0] bypass_data$d;
-    wire  [12:0] bypass_data$q;
+    reg  [29:0] bypass_data$d;
+    wire  [29:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -119076,13 +115743,13 @@ endmodule // sbuf_p16$vq$7
 module sbuf_p16$vq$7$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
+    input wire  [29:0] d;
+    output reg  [29:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 13'h0;
+       q = 30'h0;
     end
     
     always @(posedge clock) begin
@@ -119154,14 +115821,14 @@ module sbuf_p16$vq$7$store(read_address,read_clock,read_data,write_address,write
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [12:0] read_data;
+    output reg  [29:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [12:0] write_data;
+    input wire  [29:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[12:0] mem[63:0];
+    reg[29:0] mem[63:0];
     
     
     
@@ -119203,9 +115870,9 @@ module sbuf_p16$vq$8(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [12:0] push_data;
+    input wire  [29:0] push_data;
     input wire  pop;
-    output reg  [12:0] head;
+    output reg  [29:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -119219,10 +115886,10 @@ module sbuf_p16$vq$8(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [12:0] store$read_data;
+    wire  [29:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [12:0] store$write_data;
+    reg  [29:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -119236,8 +115903,8 @@ module sbuf_p16$vq$8(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [12:0] bypass_data$d;
-    wire  [12:0] bypass_data$q;
+    reg  [29:0] bypass_data$d;
+    wire  [29:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -119339,13 +116006,13 @@ endmodule // sbuf_p16$vq$8
 module sbuf_p16$vq$8$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
+    input wire  [29:0] d;
+    output reg  [29:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 13'h0;
+       q = 30'h0;
     end
     
     always @(posedge clock) begin
@@ -119417,14 +116084,14 @@ module sbuf_p16$vq$8$store(read_address,read_clock,read_data,write_address,write
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [12:0] read_data;
+    output reg  [29:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [12:0] write_data;
+    input wire  [29:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[12:0] mem[63:0];
+    reg[29:0] mem[63:0];
     
     
     
@@ -119466,9 +116133,9 @@ module sbuf_p16$vq$9(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [12:0] push_data;
+    input wire  [29:0] push_data;
     input wire  pop;
-    output reg  [12:0] head;
+    output reg  [29:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -119482,10 +116149,10 @@ module sbuf_p16$vq$9(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [12:0] store$read_data;
+    wire  [29:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [12:0] store$write_data;
+    reg  [29:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -119499,8 +116166,8 @@ module sbuf_p16$vq$9(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [12:0] bypass_data$d;
-    wire  [12:0] bypass_data$q;
+    reg  [29:0] bypass_data$d;
+    wire  [29:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -119602,13 +116269,13 @@ endmodule // sbuf_p16$vq$9
 module sbuf_p16$vq$9$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
+    input wire  [29:0] d;
+    output reg  [29:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 13'h0;
+       q = 30'h0;
     end
     
     always @(posedge clock) begin
@@ -119680,14 +116347,14 @@ module sbuf_p16$vq$9$store(read_address,read_clock,read_data,write_address,write
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [12:0] read_data;
+    output reg  [29:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [12:0] write_data;
+    input wire  [29:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[12:0] mem[63:0];
+    reg[29:0] mem[63:0];
     
     
     
@@ -120937,6 +117604,310 @@ module sbuf_p16$w_col$9(d,q,clock);
     end
           
 endmodule // sbuf_p16$w_col$9
+
+
+module sbuf_p16$w_cs$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_cs$0
+
+
+module sbuf_p16$w_cs$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_cs$1
+
+
+module sbuf_p16$w_cs$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_cs$10
+
+
+module sbuf_p16$w_cs$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_cs$11
+
+
+module sbuf_p16$w_cs$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_cs$12
+
+
+module sbuf_p16$w_cs$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_cs$13
+
+
+module sbuf_p16$w_cs$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_cs$14
+
+
+module sbuf_p16$w_cs$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_cs$15
+
+
+module sbuf_p16$w_cs$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_cs$2
+
+
+module sbuf_p16$w_cs$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_cs$3
+
+
+module sbuf_p16$w_cs$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_cs$4
+
+
+module sbuf_p16$w_cs$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_cs$5
+
+
+module sbuf_p16$w_cs$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_cs$6
+
+
+module sbuf_p16$w_cs$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_cs$7
+
+
+module sbuf_p16$w_cs$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_cs$8
+
+
+module sbuf_p16$w_cs$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_cs$9
 
 
 module sbuf_p16$w_cur$0(d,q,clock);
@@ -123369,6 +120340,310 @@ module sbuf_p16$w_s$9(d,q,clock);
     end
           
 endmodule // sbuf_p16$w_s$9
+
+
+module sbuf_p16$w_trim$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_trim$0
+
+
+module sbuf_p16$w_trim$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_trim$1
+
+
+module sbuf_p16$w_trim$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_trim$10
+
+
+module sbuf_p16$w_trim$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_trim$11
+
+
+module sbuf_p16$w_trim$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_trim$12
+
+
+module sbuf_p16$w_trim$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_trim$13
+
+
+module sbuf_p16$w_trim$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_trim$14
+
+
+module sbuf_p16$w_trim$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_trim$15
+
+
+module sbuf_p16$w_trim$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_trim$2
+
+
+module sbuf_p16$w_trim$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_trim$3
+
+
+module sbuf_p16$w_trim$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_trim$4
+
+
+module sbuf_p16$w_trim$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_trim$5
+
+
+module sbuf_p16$w_trim$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_trim$6
+
+
+module sbuf_p16$w_trim$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_trim$7
+
+
+module sbuf_p16$w_trim$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_trim$8
+
+
+module sbuf_p16$w_trim$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_trim$9
 
 
 module sbuf_p16$wl_addr$0(d,q,clock);

@@ -9,7 +9,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     input wire  inp$0$last;
     input wire  [2:0] inp$0$empty;
     input wire  inp$0$vd_valid;
-    input wire  [12:0] inp$0$vd;
+    input wire  [29:0] inp$0$vd;
     output reg  inp$0$cp_valid;
     output reg  [10:0] inp$0$cp_cell;
     output reg  [20:0] inp$0$cp_meta;
@@ -20,7 +20,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     input wire  inp$1$last;
     input wire  [2:0] inp$1$empty;
     input wire  inp$1$vd_valid;
-    input wire  [12:0] inp$1$vd;
+    input wire  [29:0] inp$1$vd;
     output reg  inp$1$cp_valid;
     output reg  [10:0] inp$1$cp_cell;
     output reg  [20:0] inp$1$cp_meta;
@@ -31,7 +31,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     input wire  inp$2$last;
     input wire  [2:0] inp$2$empty;
     input wire  inp$2$vd_valid;
-    input wire  [12:0] inp$2$vd;
+    input wire  [29:0] inp$2$vd;
     output reg  inp$2$cp_valid;
     output reg  [10:0] inp$2$cp_cell;
     output reg  [20:0] inp$2$cp_meta;
@@ -42,7 +42,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     input wire  inp$3$last;
     input wire  [2:0] inp$3$empty;
     input wire  inp$3$vd_valid;
-    input wire  [12:0] inp$3$vd;
+    input wire  [29:0] inp$3$vd;
     output reg  inp$3$cp_valid;
     output reg  [10:0] inp$3$cp_cell;
     output reg  [20:0] inp$3$cp_meta;
@@ -109,6 +109,15 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     localparam  k2_7 = 7'b10;
     localparam  k4_4 = 4'h4;
     localparam  k511_9 = 9'b111111111;
+    localparam  k2_9 = 9'b10;
+    localparam  k3_9 = 9'b11;
+    localparam  k4_9 = 9'b100;
+    localparam  k7_9 = 9'b111;
+    localparam  k8_9 = 9'b1000;
+    localparam  k_lo48 = 64'hffffffffffff;
+    localparam  k_len50 = 64'h32000000000000;
+    localparam  k_chop = 64'h100000000000;
+    localparam  k48_8 = 8'h30;
     localparam  k_slot$0 = 8'h0;
     localparam  k_slot$1 = 8'h1;
     localparam  k_slot$2 = 8'h2;
@@ -210,33 +219,33 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     reg  vq$0$clock;
     reg  vq$0$reset;
     reg  vq$0$push;
-    reg  [12:0] vq$0$push_data;
+    reg  [29:0] vq$0$push_data;
     reg  vq$0$pop;
-    wire  [12:0] vq$0$head;
+    wire  [29:0] vq$0$head;
     wire  vq$0$nonempty;
     wire  [6:0] vq$0$count;
     reg  vq$1$clock;
     reg  vq$1$reset;
     reg  vq$1$push;
-    reg  [12:0] vq$1$push_data;
+    reg  [29:0] vq$1$push_data;
     reg  vq$1$pop;
-    wire  [12:0] vq$1$head;
+    wire  [29:0] vq$1$head;
     wire  vq$1$nonempty;
     wire  [6:0] vq$1$count;
     reg  vq$2$clock;
     reg  vq$2$reset;
     reg  vq$2$push;
-    reg  [12:0] vq$2$push_data;
+    reg  [29:0] vq$2$push_data;
     reg  vq$2$pop;
-    wire  [12:0] vq$2$head;
+    wire  [29:0] vq$2$head;
     wire  vq$2$nonempty;
     wire  [6:0] vq$2$count;
     reg  vq$3$clock;
     reg  vq$3$reset;
     reg  vq$3$push;
-    reg  [12:0] vq$3$push_data;
+    reg  [29:0] vq$3$push_data;
     reg  vq$3$pop;
-    wire  [12:0] vq$3$head;
+    wire  [29:0] vq$3$head;
     wire  vq$3$nonempty;
     wire  [6:0] vq$3$count;
     reg  ring$0$clock;
@@ -575,6 +584,30 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     reg  [2:0] w_emp$3$d;
     wire  [2:0] w_emp$3$q;
     reg  w_emp$3$clock;
+    reg  w_trim$0$d;
+    wire  w_trim$0$q;
+    reg  w_trim$0$clock;
+    reg  w_trim$1$d;
+    wire  w_trim$1$q;
+    reg  w_trim$1$clock;
+    reg  w_trim$2$d;
+    wire  w_trim$2$q;
+    reg  w_trim$2$clock;
+    reg  w_trim$3$d;
+    wire  w_trim$3$q;
+    reg  w_trim$3$clock;
+    reg  [15:0] w_cs$0$d;
+    wire  [15:0] w_cs$0$q;
+    reg  w_cs$0$clock;
+    reg  [15:0] w_cs$1$d;
+    wire  [15:0] w_cs$1$q;
+    reg  w_cs$1$clock;
+    reg  [15:0] w_cs$2$d;
+    wire  [15:0] w_cs$2$q;
+    reg  w_cs$2$clock;
+    reg  [15:0] w_cs$3$d;
+    wire  [15:0] w_cs$3$q;
+    reg  w_cs$3$clock;
     reg  wr_en$0$d;
     wire  wr_en$0$q;
     reg  wr_en$0$clock;
@@ -1696,22 +1729,30 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     wire  hw$3$last;
     wire  [2:0] hw$3$empty;
     wire  hw$3$ovr;
-    reg  [12:0] hv$0$a;
+    reg  [29:0] hv$0$a;
     wire  hv$0$admit;
     wire  [8:0] hv$0$words;
     wire  [2:0] hv$0$empty;
-    reg  [12:0] hv$1$a;
+    wire  hv$0$trim;
+    wire  [15:0] hv$0$csum;
+    reg  [29:0] hv$1$a;
     wire  hv$1$admit;
     wire  [8:0] hv$1$words;
     wire  [2:0] hv$1$empty;
-    reg  [12:0] hv$2$a;
+    wire  hv$1$trim;
+    wire  [15:0] hv$1$csum;
+    reg  [29:0] hv$2$a;
     wire  hv$2$admit;
     wire  [8:0] hv$2$words;
     wire  [2:0] hv$2$empty;
-    reg  [12:0] hv$3$a;
+    wire  hv$2$trim;
+    wire  [15:0] hv$2$csum;
+    reg  [29:0] hv$3$a;
     wire  hv$3$admit;
     wire  [8:0] hv$3$words;
     wire  [2:0] hv$3$empty;
+    wire  hv$3$trim;
+    wire  [15:0] hv$3$csum;
     reg  [63:0] pk_w$0$data;
     reg  pk_w$0$last;
     reg  [2:0] pk_w$0$empty;
@@ -1882,6 +1923,10 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     reg  l_cpb$1;
     reg  l_cpb$2;
     reg  l_cpb$3;
+    reg  [63:0] l_wd$0;
+    reg  [63:0] l_wd$1;
+    reg  [63:0] l_wd$2;
+    reg  [63:0] l_wd$3;
     reg  [10:0] l_fcell$0;
     reg  [10:0] l_fcell$1;
     reg  l_fok$0;
@@ -2584,6 +2629,46 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         .d(w_emp$3$d),
         .q(w_emp$3$q),
         .clock(w_emp$3$clock)
+    );
+    sbuf_p4$w_trim$0 w_trim$0(
+        .d(w_trim$0$d),
+        .q(w_trim$0$q),
+        .clock(w_trim$0$clock)
+    );
+    sbuf_p4$w_trim$1 w_trim$1(
+        .d(w_trim$1$d),
+        .q(w_trim$1$q),
+        .clock(w_trim$1$clock)
+    );
+    sbuf_p4$w_trim$2 w_trim$2(
+        .d(w_trim$2$d),
+        .q(w_trim$2$q),
+        .clock(w_trim$2$clock)
+    );
+    sbuf_p4$w_trim$3 w_trim$3(
+        .d(w_trim$3$d),
+        .q(w_trim$3$q),
+        .clock(w_trim$3$clock)
+    );
+    sbuf_p4$w_cs$0 w_cs$0(
+        .d(w_cs$0$d),
+        .q(w_cs$0$q),
+        .clock(w_cs$0$clock)
+    );
+    sbuf_p4$w_cs$1 w_cs$1(
+        .d(w_cs$1$d),
+        .q(w_cs$1$q),
+        .clock(w_cs$1$clock)
+    );
+    sbuf_p4$w_cs$2 w_cs$2(
+        .d(w_cs$2$d),
+        .q(w_cs$2$q),
+        .clock(w_cs$2$clock)
+    );
+    sbuf_p4$w_cs$3 w_cs$3(
+        .d(w_cs$3$d),
+        .q(w_cs$3$q),
+        .clock(w_cs$3$clock)
     );
     sbuf_p4$wr_en$0 wr_en$0(
         .d(wr_en$0$d),
@@ -4376,25 +4461,33 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         .a(hv$0$a),
         .admit(hv$0$admit),
         .words(hv$0$words),
-        .empty(hv$0$empty)
+        .empty(hv$0$empty),
+        .trim(hv$0$trim),
+        .csum(hv$0$csum)
     );
     sbuf_p4$hv$1 hv$1(
         .a(hv$1$a),
         .admit(hv$1$admit),
         .words(hv$1$words),
-        .empty(hv$1$empty)
+        .empty(hv$1$empty),
+        .trim(hv$1$trim),
+        .csum(hv$1$csum)
     );
     sbuf_p4$hv$2 hv$2(
         .a(hv$2$a),
         .admit(hv$2$admit),
         .words(hv$2$words),
-        .empty(hv$2$empty)
+        .empty(hv$2$empty),
+        .trim(hv$2$trim),
+        .csum(hv$2$csum)
     );
     sbuf_p4$hv$3 hv$3(
         .a(hv$3$a),
         .admit(hv$3$admit),
         .words(hv$3$words),
-        .empty(hv$3$empty)
+        .empty(hv$3$empty),
+        .trim(hv$3$trim),
+        .csum(hv$3$csum)
     );
     sbuf_p4$pk_w$0 pk_w$0(
         .data(pk_w$0$data),
@@ -4579,6 +4672,10 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         w_rem$0$d = w_rem$0$q;
         w_emp$0$clock = clock;
         w_emp$0$d = w_emp$0$q;
+        w_trim$0$clock = clock;
+        w_trim$0$d = w_trim$0$q;
+        w_cs$0$clock = clock;
+        w_cs$0$d = w_cs$0$q;
         wr_en$0$clock = clock;
         wr_en$0$d = 1'b0;
         wr_addr$0$clock = clock;
@@ -4638,6 +4735,10 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         w_rem$1$d = w_rem$1$q;
         w_emp$1$clock = clock;
         w_emp$1$d = w_emp$1$q;
+        w_trim$1$clock = clock;
+        w_trim$1$d = w_trim$1$q;
+        w_cs$1$clock = clock;
+        w_cs$1$d = w_cs$1$q;
         wr_en$1$clock = clock;
         wr_en$1$d = 1'b0;
         wr_addr$1$clock = clock;
@@ -4697,6 +4798,10 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         w_rem$2$d = w_rem$2$q;
         w_emp$2$clock = clock;
         w_emp$2$d = w_emp$2$q;
+        w_trim$2$clock = clock;
+        w_trim$2$d = w_trim$2$q;
+        w_cs$2$clock = clock;
+        w_cs$2$d = w_cs$2$q;
         wr_en$2$clock = clock;
         wr_en$2$d = 1'b0;
         wr_addr$2$clock = clock;
@@ -4756,6 +4861,10 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         w_rem$3$d = w_rem$3$q;
         w_emp$3$clock = clock;
         w_emp$3$d = w_emp$3$q;
+        w_trim$3$clock = clock;
+        w_trim$3$d = w_trim$3$q;
+        w_cs$3$clock = clock;
+        w_cs$3$d = w_cs$3$q;
         wr_en$3$clock = clock;
         wr_en$3$d = 1'b0;
         wr_addr$3$clock = clock;
@@ -5382,11 +5491,20 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_act$0 = 1'b1;
             l_adm$0 = hv$0$admit;
             l_emp$0 = hv$0$empty;
+            if (hv$0$trim) begin
+                l_emp$0 = k0_3;
+            end
             l_j$0 = k0_9;
             w_act$0$d = 1'b1;
             w_adm$0$d = hv$0$admit;
             w_rem$0$d = hv$0$words;
             w_emp$0$d = hv$0$empty;
+            w_trim$0$d = hv$0$trim;
+            w_cs$0$d = hv$0$csum;
+            if (hv$0$trim) begin
+                w_rem$0$d = k8_9;
+                w_emp$0$d = k0_3;
+            end
             w_row$0$d = 1'b0;
             w_j$0$d = k0_9;
             w_j0$0$d = 1'b1;
@@ -5403,9 +5521,21 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         end
         l_jw$0 = w_rem$0$q == k1_9;
         if (l_take$0) begin
-            l_jw$0 = hv$0$words == k1_9;
+            l_jw$0 = (hv$0$words == k1_9) & ~hv$0$trim;
         end
         l_cpe$0 = hw$0$empty;
+        l_wd$0 = hw$0$data;
+        if (w_trim$0$q & ~l_take$0) begin
+            if (w_j$0$q == k2_9) begin
+                l_wd$0 = (hw$0$data & k_lo48) | k_len50;
+            end
+            if (w_j$0$q == k3_9) begin
+                l_wd$0 = (hw$0$data & k_lo48) | (64'(w_cs$0$q) << k48_8);
+            end
+            if (w_j$0$q == k4_9) begin
+                l_wd$0 = hw$0$data | k_chop;
+            end
+        end
         l_cpb$0 = hw$0$ovr | ~l_jw$0 | (hw$0$empty != l_emp$0);
         if (l_act$0 & ~l_adm$0) begin
             if (df$0$nonempty) begin
@@ -5425,12 +5555,15 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_pop$0 = 1'b1;
             wr_en$0$d = 1'b1;
             wr_addr$0$d = l_addr$0;
-            wr_data$0$d = hw$0$data;
+            wr_data$0$d = l_wd$0;
             w_j$0$d = l_j1$0;
             w_j0$0$d = ~l_take$0 & (w_j$0$q == k511_9);
             w_rem$0$d = w_rem$0$q - k1_9;
             if (l_take$0) begin
                 w_rem$0$d = hv$0$words - k1_9;
+                if (hv$0$trim) begin
+                    w_rem$0$d = k7_9;
+                end
             end
             w_col$0$d = (w_col$0$q + k1_8) & k_mask;
             if (l_j0$0) begin
@@ -5457,7 +5590,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             else if (l_jw$0) begin
                 l_cq$0 = 1'b1;
                 l_cpe$0 = l_emp$0;
-                l_cpb$0 = 1'b1;
+                l_cpb$0 = ~w_trim$0$q | l_take$0;
                 w_adm$0$d = 1'b0;
                 w_row$0$d = 1'b0;
             end
@@ -5558,11 +5691,20 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_act$1 = 1'b1;
             l_adm$1 = hv$1$admit;
             l_emp$1 = hv$1$empty;
+            if (hv$1$trim) begin
+                l_emp$1 = k0_3;
+            end
             l_j$1 = k0_9;
             w_act$1$d = 1'b1;
             w_adm$1$d = hv$1$admit;
             w_rem$1$d = hv$1$words;
             w_emp$1$d = hv$1$empty;
+            w_trim$1$d = hv$1$trim;
+            w_cs$1$d = hv$1$csum;
+            if (hv$1$trim) begin
+                w_rem$1$d = k8_9;
+                w_emp$1$d = k0_3;
+            end
             w_row$1$d = 1'b0;
             w_j$1$d = k0_9;
             w_j0$1$d = 1'b1;
@@ -5579,9 +5721,21 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         end
         l_jw$1 = w_rem$1$q == k1_9;
         if (l_take$1) begin
-            l_jw$1 = hv$1$words == k1_9;
+            l_jw$1 = (hv$1$words == k1_9) & ~hv$1$trim;
         end
         l_cpe$1 = hw$1$empty;
+        l_wd$1 = hw$1$data;
+        if (w_trim$1$q & ~l_take$1) begin
+            if (w_j$1$q == k2_9) begin
+                l_wd$1 = (hw$1$data & k_lo48) | k_len50;
+            end
+            if (w_j$1$q == k3_9) begin
+                l_wd$1 = (hw$1$data & k_lo48) | (64'(w_cs$1$q) << k48_8);
+            end
+            if (w_j$1$q == k4_9) begin
+                l_wd$1 = hw$1$data | k_chop;
+            end
+        end
         l_cpb$1 = hw$1$ovr | ~l_jw$1 | (hw$1$empty != l_emp$1);
         if (l_act$1 & ~l_adm$1) begin
             if (df$1$nonempty) begin
@@ -5601,12 +5755,15 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_pop$1 = 1'b1;
             wr_en$1$d = 1'b1;
             wr_addr$1$d = l_addr$1;
-            wr_data$1$d = hw$1$data;
+            wr_data$1$d = l_wd$1;
             w_j$1$d = l_j1$1;
             w_j0$1$d = ~l_take$1 & (w_j$1$q == k511_9);
             w_rem$1$d = w_rem$1$q - k1_9;
             if (l_take$1) begin
                 w_rem$1$d = hv$1$words - k1_9;
+                if (hv$1$trim) begin
+                    w_rem$1$d = k7_9;
+                end
             end
             w_col$1$d = (w_col$1$q + k1_8) & k_mask;
             if (l_j0$1) begin
@@ -5633,7 +5790,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             else if (l_jw$1) begin
                 l_cq$1 = 1'b1;
                 l_cpe$1 = l_emp$1;
-                l_cpb$1 = 1'b1;
+                l_cpb$1 = ~w_trim$1$q | l_take$1;
                 w_adm$1$d = 1'b0;
                 w_row$1$d = 1'b0;
             end
@@ -5734,11 +5891,20 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_act$2 = 1'b1;
             l_adm$2 = hv$2$admit;
             l_emp$2 = hv$2$empty;
+            if (hv$2$trim) begin
+                l_emp$2 = k0_3;
+            end
             l_j$2 = k0_9;
             w_act$2$d = 1'b1;
             w_adm$2$d = hv$2$admit;
             w_rem$2$d = hv$2$words;
             w_emp$2$d = hv$2$empty;
+            w_trim$2$d = hv$2$trim;
+            w_cs$2$d = hv$2$csum;
+            if (hv$2$trim) begin
+                w_rem$2$d = k8_9;
+                w_emp$2$d = k0_3;
+            end
             w_row$2$d = 1'b0;
             w_j$2$d = k0_9;
             w_j0$2$d = 1'b1;
@@ -5755,9 +5921,21 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         end
         l_jw$2 = w_rem$2$q == k1_9;
         if (l_take$2) begin
-            l_jw$2 = hv$2$words == k1_9;
+            l_jw$2 = (hv$2$words == k1_9) & ~hv$2$trim;
         end
         l_cpe$2 = hw$2$empty;
+        l_wd$2 = hw$2$data;
+        if (w_trim$2$q & ~l_take$2) begin
+            if (w_j$2$q == k2_9) begin
+                l_wd$2 = (hw$2$data & k_lo48) | k_len50;
+            end
+            if (w_j$2$q == k3_9) begin
+                l_wd$2 = (hw$2$data & k_lo48) | (64'(w_cs$2$q) << k48_8);
+            end
+            if (w_j$2$q == k4_9) begin
+                l_wd$2 = hw$2$data | k_chop;
+            end
+        end
         l_cpb$2 = hw$2$ovr | ~l_jw$2 | (hw$2$empty != l_emp$2);
         if (l_act$2 & ~l_adm$2) begin
             if (df$2$nonempty) begin
@@ -5777,12 +5955,15 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_pop$2 = 1'b1;
             wr_en$2$d = 1'b1;
             wr_addr$2$d = l_addr$2;
-            wr_data$2$d = hw$2$data;
+            wr_data$2$d = l_wd$2;
             w_j$2$d = l_j1$2;
             w_j0$2$d = ~l_take$2 & (w_j$2$q == k511_9);
             w_rem$2$d = w_rem$2$q - k1_9;
             if (l_take$2) begin
                 w_rem$2$d = hv$2$words - k1_9;
+                if (hv$2$trim) begin
+                    w_rem$2$d = k7_9;
+                end
             end
             w_col$2$d = (w_col$2$q + k1_8) & k_mask;
             if (l_j0$2) begin
@@ -5809,7 +5990,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             else if (l_jw$2) begin
                 l_cq$2 = 1'b1;
                 l_cpe$2 = l_emp$2;
-                l_cpb$2 = 1'b1;
+                l_cpb$2 = ~w_trim$2$q | l_take$2;
                 w_adm$2$d = 1'b0;
                 w_row$2$d = 1'b0;
             end
@@ -5910,11 +6091,20 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_act$3 = 1'b1;
             l_adm$3 = hv$3$admit;
             l_emp$3 = hv$3$empty;
+            if (hv$3$trim) begin
+                l_emp$3 = k0_3;
+            end
             l_j$3 = k0_9;
             w_act$3$d = 1'b1;
             w_adm$3$d = hv$3$admit;
             w_rem$3$d = hv$3$words;
             w_emp$3$d = hv$3$empty;
+            w_trim$3$d = hv$3$trim;
+            w_cs$3$d = hv$3$csum;
+            if (hv$3$trim) begin
+                w_rem$3$d = k8_9;
+                w_emp$3$d = k0_3;
+            end
             w_row$3$d = 1'b0;
             w_j$3$d = k0_9;
             w_j0$3$d = 1'b1;
@@ -5931,9 +6121,21 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         end
         l_jw$3 = w_rem$3$q == k1_9;
         if (l_take$3) begin
-            l_jw$3 = hv$3$words == k1_9;
+            l_jw$3 = (hv$3$words == k1_9) & ~hv$3$trim;
         end
         l_cpe$3 = hw$3$empty;
+        l_wd$3 = hw$3$data;
+        if (w_trim$3$q & ~l_take$3) begin
+            if (w_j$3$q == k2_9) begin
+                l_wd$3 = (hw$3$data & k_lo48) | k_len50;
+            end
+            if (w_j$3$q == k3_9) begin
+                l_wd$3 = (hw$3$data & k_lo48) | (64'(w_cs$3$q) << k48_8);
+            end
+            if (w_j$3$q == k4_9) begin
+                l_wd$3 = hw$3$data | k_chop;
+            end
+        end
         l_cpb$3 = hw$3$ovr | ~l_jw$3 | (hw$3$empty != l_emp$3);
         if (l_act$3 & ~l_adm$3) begin
             if (df$3$nonempty) begin
@@ -5953,12 +6155,15 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_pop$3 = 1'b1;
             wr_en$3$d = 1'b1;
             wr_addr$3$d = l_addr$3;
-            wr_data$3$d = hw$3$data;
+            wr_data$3$d = l_wd$3;
             w_j$3$d = l_j1$3;
             w_j0$3$d = ~l_take$3 & (w_j$3$q == k511_9);
             w_rem$3$d = w_rem$3$q - k1_9;
             if (l_take$3) begin
                 w_rem$3$d = hv$3$words - k1_9;
+                if (hv$3$trim) begin
+                    w_rem$3$d = k7_9;
+                end
             end
             w_col$3$d = (w_col$3$q + k1_8) & k_mask;
             if (l_j0$3) begin
@@ -5985,7 +6190,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             else if (l_jw$3) begin
                 l_cq$3 = 1'b1;
                 l_cpe$3 = l_emp$3;
-                l_cpb$3 = 1'b1;
+                l_cpb$3 = ~w_trim$3$q | l_take$3;
                 w_adm$3$d = 1'b0;
                 w_row$3$d = 1'b0;
             end
@@ -14326,73 +14531,89 @@ module sbuf_p4$fresh$1(d,q,clock);
 endmodule // sbuf_p4$fresh$1
 
 
-module sbuf_p4$hv$0(a,admit,words,empty);
+module sbuf_p4$hv$0(a,admit,words,empty,trim,csum);
     
     // Module arguments
-    input wire  [12:0] a;
+    input wire  [29:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
     
     // Update code
     always @(*) begin
         admit = a[0+:1];
         words = a[1+:9];
         empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
     end
     
 endmodule // sbuf_p4$hv$0
 
 
-module sbuf_p4$hv$1(a,admit,words,empty);
+module sbuf_p4$hv$1(a,admit,words,empty,trim,csum);
     
     // Module arguments
-    input wire  [12:0] a;
+    input wire  [29:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
     
     // Update code
     always @(*) begin
         admit = a[0+:1];
         words = a[1+:9];
         empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
     end
     
 endmodule // sbuf_p4$hv$1
 
 
-module sbuf_p4$hv$2(a,admit,words,empty);
+module sbuf_p4$hv$2(a,admit,words,empty,trim,csum);
     
     // Module arguments
-    input wire  [12:0] a;
+    input wire  [29:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
     
     // Update code
     always @(*) begin
         admit = a[0+:1];
         words = a[1+:9];
         empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
     end
     
 endmodule // sbuf_p4$hv$2
 
 
-module sbuf_p4$hv$3(a,admit,words,empty);
+module sbuf_p4$hv$3(a,admit,words,empty,trim,csum);
     
     // Module arguments
-    input wire  [12:0] a;
+    input wire  [29:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
     
     // Update code
     always @(*) begin
         admit = a[0+:1];
         words = a[1+:9];
         empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
     end
     
 endmodule // sbuf_p4$hv$3
@@ -21043,9 +21264,9 @@ module sbuf_p4$vq$0(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [12:0] push_data;
+    input wire  [29:0] push_data;
     input wire  pop;
-    output reg  [12:0] head;
+    output reg  [29:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -21059,10 +21280,10 @@ module sbuf_p4$vq$0(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [12:0] store$read_data;
+    wire  [29:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [12:0] store$write_data;
+    reg  [29:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -21076,8 +21297,8 @@ module sbuf_p4$vq$0(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [12:0] bypass_data$d;
-    wire  [12:0] bypass_data$q;
+    reg  [29:0] bypass_data$d;
+    wire  [29:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -21179,13 +21400,13 @@ endmodule // sbuf_p4$vq$0
 module sbuf_p4$vq$0$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
+    input wire  [29:0] d;
+    output reg  [29:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 13'h0;
+       q = 30'h0;
     end
     
     always @(posedge clock) begin
@@ -21257,14 +21478,14 @@ module sbuf_p4$vq$0$store(read_address,read_clock,read_data,write_address,write_
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [12:0] read_data;
+    output reg  [29:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [12:0] write_data;
+    input wire  [29:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[12:0] mem[63:0];
+    reg[29:0] mem[63:0];
     
     
     
@@ -21306,9 +21527,9 @@ module sbuf_p4$vq$1(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [12:0] push_data;
+    input wire  [29:0] push_data;
     input wire  pop;
-    output reg  [12:0] head;
+    output reg  [29:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -21322,10 +21543,10 @@ module sbuf_p4$vq$1(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [12:0] store$read_data;
+    wire  [29:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [12:0] store$write_data;
+    reg  [29:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -21339,8 +21560,8 @@ module sbuf_p4$vq$1(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [12:0] bypass_data$d;
-    wire  [12:0] bypass_data$q;
+    reg  [29:0] bypass_data$d;
+    wire  [29:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -21442,13 +21663,13 @@ endmodule // sbuf_p4$vq$1
 module sbuf_p4$vq$1$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
+    input wire  [29:0] d;
+    output reg  [29:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 13'h0;
+       q = 30'h0;
     end
     
     always @(posedge clock) begin
@@ -21520,14 +21741,14 @@ module sbuf_p4$vq$1$store(read_address,read_clock,read_data,write_address,write_
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [12:0] read_data;
+    output reg  [29:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [12:0] write_data;
+    input wire  [29:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[12:0] mem[63:0];
+    reg[29:0] mem[63:0];
     
     
     
@@ -21569,9 +21790,9 @@ module sbuf_p4$vq$2(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [12:0] push_data;
+    input wire  [29:0] push_data;
     input wire  pop;
-    output reg  [12:0] head;
+    output reg  [29:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -21585,10 +21806,10 @@ module sbuf_p4$vq$2(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [12:0] store$read_data;
+    wire  [29:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [12:0] store$write_data;
+    reg  [29:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -21602,8 +21823,8 @@ module sbuf_p4$vq$2(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [12:0] bypass_data$d;
-    wire  [12:0] bypass_data$q;
+    reg  [29:0] bypass_data$d;
+    wire  [29:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -21705,13 +21926,13 @@ endmodule // sbuf_p4$vq$2
 module sbuf_p4$vq$2$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
+    input wire  [29:0] d;
+    output reg  [29:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 13'h0;
+       q = 30'h0;
     end
     
     always @(posedge clock) begin
@@ -21783,14 +22004,14 @@ module sbuf_p4$vq$2$store(read_address,read_clock,read_data,write_address,write_
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [12:0] read_data;
+    output reg  [29:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [12:0] write_data;
+    input wire  [29:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[12:0] mem[63:0];
+    reg[29:0] mem[63:0];
     
     
     
@@ -21832,9 +22053,9 @@ module sbuf_p4$vq$3(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [12:0] push_data;
+    input wire  [29:0] push_data;
     input wire  pop;
-    output reg  [12:0] head;
+    output reg  [29:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -21848,10 +22069,10 @@ module sbuf_p4$vq$3(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [12:0] store$read_data;
+    wire  [29:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [12:0] store$write_data;
+    reg  [29:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -21865,8 +22086,8 @@ module sbuf_p4$vq$3(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [12:0] bypass_data$d;
-    wire  [12:0] bypass_data$q;
+    reg  [29:0] bypass_data$d;
+    wire  [29:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -21968,13 +22189,13 @@ endmodule // sbuf_p4$vq$3
 module sbuf_p4$vq$3$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
+    input wire  [29:0] d;
+    output reg  [29:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 13'h0;
+       q = 30'h0;
     end
     
     always @(posedge clock) begin
@@ -22046,14 +22267,14 @@ module sbuf_p4$vq$3$store(read_address,read_clock,read_data,write_address,write_
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [12:0] read_data;
+    output reg  [29:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [12:0] write_data;
+    input wire  [29:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[12:0] mem[63:0];
+    reg[29:0] mem[63:0];
     
     
     
@@ -22391,6 +22612,82 @@ module sbuf_p4$w_col$3(d,q,clock);
     end
           
 endmodule // sbuf_p4$w_col$3
+
+
+module sbuf_p4$w_cs$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_cs$0
+
+
+module sbuf_p4$w_cs$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_cs$1
+
+
+module sbuf_p4$w_cs$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_cs$2
+
+
+module sbuf_p4$w_cs$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_cs$3
 
 
 module sbuf_p4$w_cur$0(d,q,clock);
@@ -22999,6 +23296,82 @@ module sbuf_p4$w_s$3(d,q,clock);
     end
           
 endmodule // sbuf_p4$w_s$3
+
+
+module sbuf_p4$w_trim$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_trim$0
+
+
+module sbuf_p4$w_trim$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_trim$1
+
+
+module sbuf_p4$w_trim$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_trim$2
+
+
+module sbuf_p4$w_trim$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_trim$3
 
 
 module sbuf_p4$wl_addr$0(d,q,clock);

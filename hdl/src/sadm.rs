@@ -36,6 +36,16 @@
 //!   thr[band]`. The verdict is in `vd` of the input from the next cycle, for one cycle,
 //!   with the request's output, band and bytes (`vd_out`, `vd_band`, `vd_bytes`).
 //!   `admitted` and `refused` count the decisions at the edge after.
+//! * **Trimming** (`trim_on`). A frame not admitted whole whose request may be trimmed
+//!   (`req_trim`: our transport's DATA without CHOP, from the ingress) is admitted as its
+//!   64-byte header into band 0 of the same output when band 0 takes it: `occ_pkts(o, 0) <
+//!   lim_pkts[0]`, `occ_bytes(o, 0) + 64 <= lim_bytes[0]`, the free cells less headroom
+//!   cover 8 words, and, with `dt_on`, `occ_bytes(o, 0) < thr[0]` (band 0's counters are
+//!   read in S2 beside the pick's, band 0's limits and threshold in S3). The verdict then
+//!   has `vd_admit` and `vd_trim` set, `vd_band` 0 and `vd_bytes` 64 (`vd_words` and
+//!   `vd_empty` stay the frame's, for the buffer's length check) and counts in band 0;
+//!   `trimmed` counts it (not `admitted`). `req_csum`, the trimmed header's IPv4 checksum,
+//!   is passed through to `vd_csum`. Otherwise the frame is refused (`refused`).
 //! * **S4, sum.** Per (output, band), the packets and bytes the lanes admitted in S3,
 //!   summed into `s4_p` / `s4_b`; the counters add them at the next edge. An admitted
 //!   frame is in its counters two edges after its verdict's. (Adding the lanes' bytes,
@@ -49,7 +59,7 @@
 //! start of S2, so it misses the admissions of the three decisions its lane made just
 //! before it and those of the other lanes in the same three cycles: **a packet limit is
 //! exceeded by at most `3K` packets, and a byte limit by at most the bytes of `3K`
-//! packets** (tested). Each
+//! packets** (tested), trimmed headers included. Each
 //! counter wraps below zero if `dep` reports a packet that was never admitted, and for a
 //! cycle if it reports one in the cycle after its verdict (before S4 has added it): a
 //! caller's fault, not a state the switch reaches (it reads a packet out tens of cycles
@@ -79,6 +89,10 @@ pub struct AdmInPort {
     pub req_words: Signal<In, Bits<16>>,
     pub req_empty: Signal<In, Bits<3>>,
     pub req_ok: Signal<In, bool>,
+    /// The frame may be trimmed (our transport's DATA without CHOP).
+    pub req_trim: Signal<In, bool>,
+    /// The IPv4 header checksum its trimmed header carries (passed on to the verdict).
+    pub req_csum: Signal<In, Bits<16>>,
     pub vd_valid: Signal<Out, bool>,
     pub vd_admit: Signal<Out, bool>,
     pub vd_words: Signal<Out, Bits<9>>,
@@ -87,6 +101,10 @@ pub struct AdmInPort {
     pub vd_out: Signal<Out, Bits<8>>,
     pub vd_band: Signal<Out, Bits<2>>,
     pub vd_bytes: Signal<Out, Bits<32>>,
+    /// The frame is trimmed to its 64-byte header (then `vd_admit` is set, `vd_band` is 0
+    /// and `vd_bytes` 64); `vd_words` and `vd_empty` stay the whole frame's.
+    pub vd_trim: Signal<Out, bool>,
+    pub vd_csum: Signal<Out, Bits<16>>,
 }
 
 /// Per output: a packet left.
@@ -123,6 +141,8 @@ pub struct Admission<
     pub dep: [AdmDepPort; N],
     pub band: [AdmBandCfg; BANDS],
     pub dt_on: Signal<In, bool>,
+    /// Trim a frame that does not fit, when it may be trimmed and its header fits band 0.
+    pub trim_on: Signal<In, bool>,
     /// Cells free in the buffer (its `free_rows`).
     pub free_rows: Signal<In, Bits<CC>>,
     /// Cells kept free: a frame is admitted only if `free_rows - headroom` covers it.
@@ -132,6 +152,7 @@ pub struct Admission<
     pub occ_bytes: [Signal<Out, Bits<32>>; NB],
     pub admitted: Signal<Out, Bits<32>>,
     pub refused: Signal<Out, Bits<32>>,
+    pub trimmed: Signal<Out, Bits<32>>,
     pub lost: Signal<Out, Bits<32>>,
 
     // holds
@@ -142,6 +163,8 @@ pub struct Admission<
     h_w: [DFF<Bits<16>>; N],
     h_e: [DFF<Bits<3>>; N],
     h_ok: [DFF<bool>; N],
+    h_t: [DFF<bool>; N],
+    h_cs: [DFF<Bits<16>>; N],
     // the lane's round-robin pointer, as a mask: pm[i] is "i's place in its lane >= pointer"
     pm: [DFF<bool>; N],
     // S1 -> S2
@@ -153,6 +176,8 @@ pub struct Admission<
     s1_w: [DFF<Bits<16>>; K],
     s1_e: [DFF<Bits<3>>; K],
     s1_ok: [DFF<bool>; K],
+    s1_t: [DFF<bool>; K],
+    s1_cs: [DFF<Bits<16>>; K],
     // S2 -> S3
     s2_v: [DFF<bool>; K],
     s2_i: [DFF<Bits<8>>; K],
@@ -170,6 +195,13 @@ pub struct Admission<
     s2_lby: [DFF<Bits<32>>; K],
     s2_thr: [DFF<Bits<32>>; K],
     s2_fit: [DFF<bool>; K],
+    s2_t: [DFF<bool>; K],
+    s2_cs: [DFF<Bits<16>>; K],
+    // trimming: band 0 of the pick's output (packets, bytes, bytes + 64, cells for 8 words)
+    s2_cp0: [DFF<Bits<16>>; K],
+    s2_cby0: [DFF<Bits<32>>; K],
+    s2_sum0: [DFF<Bits<32>>; K],
+    s2_fit0: [DFF<bool>; K],
     // S3: counter updates
     s3_v: [DFF<bool>; K],
     // one-hot (lane, output, band) of the pick in S2, and of an admitted frame in S3, at
@@ -178,6 +210,7 @@ pub struct Admission<
     s3_hx: [DFF<bool>; KNB],
     s3_by: [DFF<Bits<32>>; K],
     s3_r: [DFF<bool>; K],
+    s3_t: [DFF<bool>; K],
     // verdicts
     vd_v: [DFF<bool>; N],
     vd_a: [DFF<bool>; N],
@@ -186,6 +219,8 @@ pub struct Admission<
     vd_o: [DFF<Bits<8>>; N],
     vd_b: [DFF<Bits<2>>; N],
     vd_by: [DFF<Bits<32>>; N],
+    vd_t: [DFF<bool>; N],
+    vd_cs: [DFF<Bits<16>>; N],
     // S4: the admitted packets and bytes of each (output, band), summed over the lanes
     s4_p: [DFF<Bits<16>>; NB],
     s4_b: [DFF<Bits<32>>; NB],
@@ -197,6 +232,7 @@ pub struct Admission<
     c_adm: DFF<Bits<32>>,
     c_ref: DFF<Bits<32>>,
     c_lost: DFF<Bits<32>>,
+    c_trim: DFF<Bits<32>>,
 
     // combinational
     l_fa: [L<bool>; K],
@@ -218,11 +254,15 @@ pub struct Admission<
     l_cby: [L<Bits<32>>; K],
     l_cells: [L<Bits<16>>; K],
     l_adm: [L<bool>; K],
+    l_trim: [L<bool>; K],
+    l_cp0: [L<Bits<16>>; K],
+    l_cby0: [L<Bits<32>>; K],
     l_a: [L<Bits<4>>; BANDS],
     l_fb32: L<Bits<32>>,
     l_f16: L<Bits<16>>,
     l_nadm: L<Bits<8>>,
     l_nref: L<Bits<8>>,
+    l_ntrim: L<Bits<8>>,
     l_ip: [L<Bits<16>>; NB],
     l_ib2: [L<Bits<32>>; NB],
 
@@ -233,6 +273,8 @@ pub struct Admission<
     k_lgn: Constant<Bits<8>>,
     k_nm1_16: Constant<Bits<16>>,
     k_a_max: Constant<Bits<4>>,
+    k_tcells: Constant<Bits<16>>,
+    k64_32: Constant<Bits<32>>,
     k4_8: Constant<Bits<8>>,
     k1_8: Constant<Bits<8>>,
     k0_8: Constant<Bits<8>>,
@@ -291,12 +333,14 @@ impl<
             dep: arr(),
             band: arr(),
             dt_on: Default::default(),
+            trim_on: Default::default(),
             free_rows: Default::default(),
             headroom: Default::default(),
             occ_pkts: arr(),
             occ_bytes: arr(),
             admitted: Default::default(),
             refused: Default::default(),
+            trimmed: Default::default(),
             lost: Default::default(),
             h_v: arr(),
             h_o: arr(),
@@ -305,6 +349,8 @@ impl<
             h_w: arr(),
             h_e: arr(),
             h_ok: arr(),
+            h_t: arr(),
+            h_cs: arr(),
             pm: arr(),
             s1_v: arr(),
             s1_i: arr(),
@@ -314,6 +360,8 @@ impl<
             s1_w: arr(),
             s1_e: arr(),
             s1_ok: arr(),
+            s1_t: arr(),
+            s1_cs: arr(),
             s2_v: arr(),
             s2_i: arr(),
             s2_by: arr(),
@@ -329,11 +377,18 @@ impl<
             s2_lby: arr(),
             s2_thr: arr(),
             s2_fit: arr(),
+            s2_t: arr(),
+            s2_cs: arr(),
+            s2_cp0: arr(),
+            s2_cby0: arr(),
+            s2_sum0: arr(),
+            s2_fit0: arr(),
             s3_v: arr(),
             s2_hx: arr(),
             s3_hx: arr(),
             s3_by: arr(),
             s3_r: arr(),
+            s3_t: arr(),
             vd_v: arr(),
             vd_a: arr(),
             vd_w: arr(),
@@ -341,6 +396,8 @@ impl<
             vd_o: arr(),
             vd_b: arr(),
             vd_by: arr(),
+            vd_t: arr(),
+            vd_cs: arr(),
             s4_p: arr(),
             s4_b: arr(),
             occ_p: arr(),
@@ -350,6 +407,7 @@ impl<
             c_adm: Default::default(),
             c_ref: Default::default(),
             c_lost: Default::default(),
+            c_trim: Default::default(),
             l_fa: arr(),
             l_fb: arr(),
             l_sa: arr(),
@@ -369,11 +427,15 @@ impl<
             l_cby: arr(),
             l_cells: arr(),
             l_adm: arr(),
+            l_trim: arr(),
+            l_cp0: arr(),
+            l_cby0: arr(),
             l_a: arr(),
             l_fb32: Default::default(),
             l_f16: Default::default(),
             l_nadm: Default::default(),
             l_nref: Default::default(),
+            l_ntrim: Default::default(),
             l_ip: arr(),
             l_ib2: arr(),
             k_idx: std::array::from_fn(c8),
@@ -383,6 +445,8 @@ impl<
             k_lgn: c8(lgn),
             k_nm1_16: Constant::new(((N - 1) as u64).into()),
             k_a_max: Constant::new(8.into()),
+            k_tcells: Constant::new((8usize.div_ceil(N) as u64).into()),
+            k64_32: Constant::new(64.into()),
             k4_8: c8(4),
             k1_8: c8(1),
             k0_8: c8(0),
@@ -429,6 +493,7 @@ impl<
                 self.c_adm.clock.next = self.clock.val();
                 self.c_ref.clock.next = self.clock.val();
                 self.c_lost.clock.next = self.clock.val();
+                self.c_trim.clock.next = self.clock.val();
                 for i in 0..N {
                     self.h_v[i].clock.next = self.clock.val();
                     self.h_v[i].d.next = self.h_v[i].q.val();
@@ -444,6 +509,10 @@ impl<
                     self.h_e[i].d.next = self.h_e[i].q.val();
                     self.h_ok[i].clock.next = self.clock.val();
                     self.h_ok[i].d.next = self.h_ok[i].q.val();
+                    self.h_t[i].clock.next = self.clock.val();
+                    self.h_t[i].d.next = self.h_t[i].q.val();
+                    self.h_cs[i].clock.next = self.clock.val();
+                    self.h_cs[i].d.next = self.h_cs[i].q.val();
                     self.pm[i].clock.next = self.clock.val();
                     self.pm[i].d.next = self.pm[i].q.val();
                     self.vd_v[i].clock.next = self.clock.val();
@@ -460,6 +529,10 @@ impl<
                     self.vd_b[i].d.next = self.vd_b[i].q.val();
                     self.vd_by[i].clock.next = self.clock.val();
                     self.vd_by[i].d.next = self.vd_by[i].q.val();
+                    self.vd_t[i].clock.next = self.clock.val();
+                    self.vd_t[i].d.next = self.vd_t[i].q.val();
+                    self.vd_cs[i].clock.next = self.clock.val();
+                    self.vd_cs[i].d.next = self.vd_cs[i].q.val();
                 }
                 for l in 0..K {
                     self.s1_v[l].clock.next = self.clock.val();
@@ -470,6 +543,15 @@ impl<
                     self.s1_w[l].clock.next = self.clock.val();
                     self.s1_e[l].clock.next = self.clock.val();
                     self.s1_ok[l].clock.next = self.clock.val();
+                    self.s1_t[l].clock.next = self.clock.val();
+                    self.s1_cs[l].clock.next = self.clock.val();
+                    self.s2_t[l].clock.next = self.clock.val();
+                    self.s2_cs[l].clock.next = self.clock.val();
+                    self.s2_cp0[l].clock.next = self.clock.val();
+                    self.s2_cby0[l].clock.next = self.clock.val();
+                    self.s2_sum0[l].clock.next = self.clock.val();
+                    self.s2_fit0[l].clock.next = self.clock.val();
+                    self.s3_t[l].clock.next = self.clock.val();
                     self.s2_v[l].clock.next = self.clock.val();
                     self.s2_i[l].clock.next = self.clock.val();
                     self.s2_by[l].clock.next = self.clock.val();
@@ -526,6 +608,7 @@ impl<
                 }
                 self.l_nadm.next = self.k0_8.val();
                 self.l_nref.next = self.k0_8.val();
+                self.l_ntrim.next = self.k0_8.val();
                 for l in 0..K {
                     // S1: round robin over the lane's holds, as one-hot selects and OR trees:
                     // the first full hold at or after the pointer (`pm`), else the first full one
@@ -548,6 +631,11 @@ impl<
                     self.l_w[l].next = self.k0_16.val();
                     self.l_e[l].next = self.k0_3.val();
                     self.l_ok[l].next = false;
+                    self.l_trim[l].next = false;
+                    self.l_cp0[l].next = self.k0_16.val();
+                    self.l_cby0[l].next = self.k0_32.val();
+                    self.s1_t[l].d.next = false;
+                    self.s1_cs[l].d.next = self.k0_16.val();
                     for m in 0..M {
                         self.l_sel[l * mm + m].next = self.l_sb[l * mm + m].val();
                         if self.l_fa[l].val() {
@@ -561,6 +649,8 @@ impl<
                             self.l_w[l].next = self.l_w[l].val() | self.h_w[l * mm + m].q.val();
                             self.l_e[l].next = self.l_e[l].val() | self.h_e[l * mm + m].q.val();
                             self.l_ok[l].next = self.l_ok[l].val() | self.h_ok[l * mm + m].q.val();
+                            self.s1_t[l].d.next = self.h_t[l * mm + m].q.val();
+                            self.s1_cs[l].d.next = self.h_cs[l * mm + m].q.val();
                             self.h_v[l * mm + m].d.next = false;
                             self.l_taken[l * mm + m].next = true;
                         }
@@ -587,6 +677,10 @@ impl<
                     self.l_cp[l].next = self.k0_16.val();
                     self.l_cby[l].next = self.k0_32.val();
                     for o in 0..N {
+                        if self.s1_o[l].q.val() == self.k_idx[o].val() {
+                            self.l_cp0[l].next = self.l_cp0[l].val() | self.occ_p[o * 4].q.val();
+                            self.l_cby0[l].next = self.l_cby0[l].val() | self.occ_b[o * 4].q.val();
+                        }
                         for b in 0..BANDS {
                             self.s2_hx[l * nb + o * 4 + b].d.next = (self.s1_o[l].q.val()
                                 == self.k_idx[o].val())
@@ -626,6 +720,12 @@ impl<
                     self.l_cells[l].next =
                         (self.s1_w[l].q.val() + self.k_nm1_16.val()) >> self.k_lgn.val();
                     self.s2_fit[l].d.next = self.fh.q.val() >= self.l_cells[l].val();
+                    self.s2_t[l].d.next = self.s1_t[l].q.val();
+                    self.s2_cs[l].d.next = self.s1_cs[l].q.val();
+                    self.s2_cp0[l].d.next = self.l_cp0[l].val();
+                    self.s2_cby0[l].d.next = self.l_cby0[l].val();
+                    self.s2_sum0[l].d.next = self.l_cby0[l].val() + self.k64_32.val();
+                    self.s2_fit0[l].d.next = self.fh.q.val() >= self.k_tcells.val();
 
                     // S3: decide
                     self.l_adm[l].next = self.s2_ok[l].q.val()
@@ -633,6 +733,15 @@ impl<
                         & (self.s2_sum[l].q.val() <= self.s2_lby[l].q.val())
                         & self.s2_fit[l].q.val()
                         & (!self.dt_on.val() | (self.s2_cby[l].q.val() < self.s2_thr[l].q.val()));
+                    // not admitted whole: its 64-byte header into band 0, if that fits
+                    self.l_trim[l].next = !self.l_adm[l].val()
+                        & self.trim_on.val()
+                        & self.s2_t[l].q.val()
+                        & self.s2_ok[l].q.val()
+                        & (self.s2_cp0[l].q.val() < self.band[0].lim_pkts.val())
+                        & (self.s2_sum0[l].q.val() <= self.band[0].lim_bytes.val())
+                        & self.s2_fit0[l].q.val()
+                        & (!self.dt_on.val() | (self.s2_cby0[l].q.val() < self.thr[0].q.val()));
                     for m in 0..M {
                         if self.s2_v[l].q.val()
                             & (self.s2_i[l].q.val() == self.k_idx[l * mm + m].val())
@@ -644,22 +753,49 @@ impl<
                             self.vd_o[l * mm + m].d.next = self.s2_o[l].q.val();
                             self.vd_b[l * mm + m].d.next = self.s2_b[l].q.val();
                             self.vd_by[l * mm + m].d.next = self.s2_by[l].q.val();
+                            self.vd_t[l * mm + m].d.next = self.l_trim[l].val();
+                            self.vd_cs[l * mm + m].d.next = self.s2_cs[l].q.val();
+                            if self.l_trim[l].val() {
+                                self.vd_a[l * mm + m].d.next = true;
+                                self.vd_b[l * mm + m].d.next = self.k0_2.val();
+                                self.vd_by[l * mm + m].d.next = self.k64_32.val();
+                            }
                         }
                     }
-                    self.s3_v[l].d.next = self.s2_v[l].q.val() & self.l_adm[l].val();
-                    for x in 0..NB {
-                        self.s3_hx[l * nb + x].d.next = self.s2_hx[l * nb + x].q.val()
-                            & self.s2_v[l].q.val()
-                            & self.l_adm[l].val();
+                    self.s3_v[l].d.next =
+                        self.s2_v[l].q.val() & (self.l_adm[l].val() | self.l_trim[l].val());
+                    for o in 0..N {
+                        // a trimmed header counts in band 0 of the same output
+                        self.s3_hx[l * nb + o * 4].d.next = self.s2_v[l].q.val()
+                            & ((self.l_adm[l].val() & self.s2_hx[l * nb + o * 4].q.val())
+                                | (self.l_trim[l].val()
+                                    & (self.s2_hx[l * nb + o * 4].q.val()
+                                        | self.s2_hx[l * nb + o * 4 + 1].q.val()
+                                        | self.s2_hx[l * nb + o * 4 + 2].q.val()
+                                        | self.s2_hx[l * nb + o * 4 + 3].q.val())));
+                        for b in 1..BANDS {
+                            self.s3_hx[l * nb + o * 4 + b].d.next =
+                                self.s2_hx[l * nb + o * 4 + b].q.val()
+                                    & self.s2_v[l].q.val()
+                                    & self.l_adm[l].val();
+                        }
                     }
                     self.s3_by[l].d.next = self.s2_by[l].q.val();
-                    self.s3_r[l].d.next = self.s2_v[l].q.val() & !self.l_adm[l].val();
+                    if self.l_trim[l].val() {
+                        self.s3_by[l].d.next = self.k64_32.val();
+                    }
+                    self.s3_r[l].d.next =
+                        self.s2_v[l].q.val() & !self.l_adm[l].val() & !self.l_trim[l].val();
+                    self.s3_t[l].d.next = self.s2_v[l].q.val() & self.l_trim[l].val();
                     // the statistics count the decisions in S3's registers
-                    if self.s3_v[l].q.val() {
+                    if self.s3_v[l].q.val() & !self.s3_t[l].q.val() {
                         self.l_nadm.next = self.l_nadm.val() + self.k1_8.val();
                     }
                     if self.s3_r[l].q.val() {
                         self.l_nref.next = self.l_nref.val() + self.k1_8.val();
+                    }
+                    if self.s3_t[l].q.val() {
+                        self.l_ntrim.next = self.l_ntrim.val() + self.k1_8.val();
                     }
                 }
 
@@ -677,6 +813,8 @@ impl<
                         self.h_w[i].d.next = self.inp[i].req_words.val();
                         self.h_e[i].d.next = self.inp[i].req_empty.val();
                         self.h_ok[i].d.next = self.inp[i].req_ok.val();
+                        self.h_t[i].d.next = self.inp[i].req_trim.val();
+                        self.h_cs[i].d.next = self.inp[i].req_csum.val();
                     }
                     self.inp[i].vd_valid.next = self.vd_v[i].q.val();
                     self.inp[i].vd_admit.next = self.vd_a[i].q.val();
@@ -685,6 +823,8 @@ impl<
                     self.inp[i].vd_out.next = self.vd_o[i].q.val();
                     self.inp[i].vd_band.next = self.vd_b[i].q.val();
                     self.inp[i].vd_bytes.next = self.vd_by[i].q.val();
+                    self.inp[i].vd_trim.next = self.vd_t[i].q.val();
+                    self.inp[i].vd_csum.next = self.vd_cs[i].q.val();
                 }
 
                 // ---------------- counters ----------------
@@ -728,7 +868,9 @@ impl<
                 } else {
                     self.c_lost.d.next = self.c_lost.q.val();
                 }
+                self.c_trim.d.next = self.c_trim.q.val() + bit_cast::<32, 8>(self.l_ntrim.val());
                 self.admitted.next = self.c_adm.q.val();
+                self.trimmed.next = self.c_trim.q.val();
                 self.refused.next = self.c_ref.q.val();
                 self.lost.next = self.c_lost.q.val();
 
@@ -744,6 +886,7 @@ impl<
                         self.s2_v[l].d.next = false;
                         self.s3_v[l].d.next = false;
                         self.s3_r[l].d.next = false;
+                        self.s3_t[l].d.next = false;
                     }
                     for x in 0..NB {
                         self.s4_p[x].d.next = self.k0_16.val();
@@ -754,6 +897,7 @@ impl<
                     self.c_adm.d.next = self.k0_32.val();
                     self.c_ref.d.next = self.k0_32.val();
                     self.c_lost.d.next = self.k0_32.val();
+                    self.c_trim.d.next = self.k0_32.val();
                 }
             }
         }

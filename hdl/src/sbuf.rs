@@ -38,7 +38,12 @@
 //!   FIFO from filling as long as each frame's verdict arrives in time (below).
 //! * **Verdicts.** One per frame, in frame order, on `vd` (`admit`, and the frame's length
 //!   as `words` and the last word's `empty`): the verdict FIFO holds 64. A frame is not
-//!   started until its verdict is there.
+//!   started until its verdict is there. A verdict with `trim` (admitted as its header)
+//!   makes the writer write the frame's first 8 words only, with word 2 bits 63:48 (the
+//!   IPv4 total length) set to 50, word 3 bits 63:48 (the checksum) to the verdict's
+//!   `csum` and CHOP (bit 44 of word 4, flag 0x10) set, and complete it at its 8th word
+//!   as 8 words, `empty` 0, good unless its last word came before (or, as its 8th, with
+//!   `empty` not 0); the rest of the frame is dropped unchecked.
 //! * **Writer.** Idle, it takes the verdict of the frame at the FIFO's head when the
 //!   completion FIFO's count is below 4 (it holds 8), and goes on in the same cycle.
 //!   Refused, the frame's words are popped one a cycle and dropped. Admitted, the frame is written row by row: a row starts when
@@ -120,6 +125,10 @@ pub struct BufVerdict {
     pub words: Bits<9>,
     /// The unused bytes of its last word (`8 * words - len`).
     pub empty: Bits<3>,
+    /// Admitted trimmed: only the first 8 words are written, as a 64-byte header.
+    pub trim: bool,
+    /// The trimmed header's IPv4 checksum.
+    pub csum: Bits<16>,
 }
 
 /// A stored packet, besides its head cell.
@@ -206,7 +215,7 @@ macro_rules! pack_blocks {
 }
 
 pack_blocks!(PackWord, UnpackWord, BufWord { data: Bits<64>, last: bool, empty: Bits<3>, ovr: bool });
-pack_blocks!(PackVerdict, UnpackVerdict, BufVerdict { admit: bool, words: Bits<9>, empty: Bits<3> });
+pack_blocks!(PackVerdict, UnpackVerdict, BufVerdict { admit: bool, words: Bits<9>, empty: Bits<3>, trim: bool, csum: Bits<16> });
 pack_blocks!(PackMeta, UnpackMeta, BufMeta { s: Bits<8>, words: Bits<9>, empty: Bits<3>, bad: bool });
 
 /// The shared buffer. See the module documentation.
@@ -260,6 +269,9 @@ pub struct SharedBuffer<
     // words left to the verdict's length: `== 1` is shallower than `w_j + 1 == words`
     w_rem: [DFF<Bits<9>>; N],
     w_emp: [DFF<Bits<3>>; N],
+    // the frame is trimmed, and its header's checksum
+    w_trim: [DFF<bool>; N],
+    w_cs: [DFF<Bits<16>>; N],
     wr_en: [DFF<bool>; N],
     wr_addr: [DFF<Bits<CA>>; N],
     wr_data: [DFF<Bits<64>>; N],
@@ -347,6 +359,7 @@ pub struct SharedBuffer<
     l_row_w: [L<Bits<64>>; NN],
     l_cpe: [L<Bits<3>>; N],
     l_cpb: [L<bool>; N],
+    l_wd: [L<Bits<64>>; N],
     pk_w: [PackWord; N],
     pk_m: [PackMeta; N],
     l_fcell: [L<Bits<CA>>; 2],
@@ -388,6 +401,15 @@ pub struct SharedBuffer<
     k2_7: Constant<Bits<7>>,
     k4_4: Constant<Bits<4>>,
     k511_9: Constant<Bits<9>>,
+    k2_9: Constant<Bits<9>>,
+    k3_9: Constant<Bits<9>>,
+    k4_9: Constant<Bits<9>>,
+    k7_9: Constant<Bits<9>>,
+    k8_9: Constant<Bits<9>>,
+    k_lo48: Constant<Bits<64>>,
+    k_len50: Constant<Bits<64>>,
+    k_chop: Constant<Bits<64>>,
+    k48_8: Constant<Bits<8>>,
     k_slot: [Constant<Bits<8>>; N2],
     k_slotn: [Constant<Bits<8>>; N2],
     k_wsel: [Constant<Bits<8>>; NN],
@@ -487,6 +509,8 @@ impl<
             w_head: arr(),
             w_rem: arr(),
             w_emp: arr(),
+            w_trim: arr(),
+            w_cs: arr(),
             wr_en: arr(),
             wr_addr: arr(),
             wr_data: arr(),
@@ -564,6 +588,7 @@ impl<
             l_seff: arr(),
             l_row_w: arr(),
             l_cpe: arr(),
+            l_wd: arr(),
             l_cpb: arr(),
             pk_w: arr(),
             pk_m: arr(),
@@ -604,6 +629,15 @@ impl<
             k2_7: Constant::new(2.into()),
             k4_4: Constant::new(4.into()),
             k511_9: Constant::new(511.into()),
+            k2_9: Constant::new(2.into()),
+            k3_9: Constant::new(3.into()),
+            k4_9: Constant::new(4.into()),
+            k7_9: Constant::new(7.into()),
+            k8_9: Constant::new(8.into()),
+            k_lo48: Constant::new(((1u64 << 48) - 1).into()),
+            k_len50: Constant::new((50u64 << 48).into()),
+            k_chop: Constant::new((0x10u64 << 40).into()),
+            k48_8: c8(48),
             k_slot: std::array::from_fn(|x| {
                 let (r, o) = (x / N, x % N);
                 c8((o + N - r * N / 2) % N)
@@ -748,6 +782,10 @@ impl<
                     self.w_rem[i].d.next = self.w_rem[i].q.val();
                     self.w_emp[i].clock.next = self.clock.val();
                     self.w_emp[i].d.next = self.w_emp[i].q.val();
+                    self.w_trim[i].clock.next = self.clock.val();
+                    self.w_trim[i].d.next = self.w_trim[i].q.val();
+                    self.w_cs[i].clock.next = self.clock.val();
+                    self.w_cs[i].d.next = self.w_cs[i].q.val();
                     self.wr_en[i].clock.next = self.clock.val();
                     self.wr_en[i].d.next = false;
                     self.wr_addr[i].clock.next = self.clock.val();
@@ -912,11 +950,21 @@ impl<
                         self.l_act[i].next = true;
                         self.l_adm[i].next = self.hv[i].admit.val();
                         self.l_emp[i].next = self.hv[i].empty.val();
+                        if self.hv[i].trim.val() {
+                            self.l_emp[i].next = self.k0_3.val();
+                        }
                         self.l_j[i].next = self.k0_9.val();
                         self.w_act[i].d.next = true;
                         self.w_adm[i].d.next = self.hv[i].admit.val();
                         self.w_rem[i].d.next = self.hv[i].words.val();
                         self.w_emp[i].d.next = self.hv[i].empty.val();
+                        self.w_trim[i].d.next = self.hv[i].trim.val();
+                        self.w_cs[i].d.next = self.hv[i].csum.val();
+                        // trimmed: 8 words, the last full
+                        if self.hv[i].trim.val() {
+                            self.w_rem[i].d.next = self.k8_9.val();
+                            self.w_emp[i].d.next = self.k0_3.val();
+                        }
                         self.w_row[i].d.next = false;
                         self.w_j[i].d.next = self.k0_9.val();
                         self.w_j0[i].d.next = true;
@@ -934,9 +982,26 @@ impl<
                     // "this word is the verdict's last": compared before the take's mux
                     self.l_jw[i].next = self.w_rem[i].q.val() == self.k1_9.val();
                     if self.l_take[i].val() {
-                        self.l_jw[i].next = self.hv[i].words.val() == self.k1_9.val();
+                        self.l_jw[i].next =
+                            (self.hv[i].words.val() == self.k1_9.val()) & !self.hv[i].trim.val();
                     }
                     self.l_cpe[i].next = self.hw[i].empty.val();
+                    // a trimmed header: IPv4 length 50 (word 2), its checksum (word 3), CHOP
+                    // set (word 4); on a take the word is word 0
+                    self.l_wd[i].next = self.hw[i].data.val();
+                    if self.w_trim[i].q.val() & !self.l_take[i].val() {
+                        if self.w_j[i].q.val() == self.k2_9.val() {
+                            self.l_wd[i].next =
+                                (self.hw[i].data.val() & self.k_lo48.val()) | self.k_len50.val();
+                        }
+                        if self.w_j[i].q.val() == self.k3_9.val() {
+                            self.l_wd[i].next = (self.hw[i].data.val() & self.k_lo48.val())
+                                | (bit_cast::<64, 16>(self.w_cs[i].q.val()) << self.k48_8.val());
+                        }
+                        if self.w_j[i].q.val() == self.k4_9.val() {
+                            self.l_wd[i].next = self.hw[i].data.val() | self.k_chop.val();
+                        }
+                    }
                     self.l_cpb[i].next = self.hw[i].ovr.val()
                         | !self.l_jw[i].val()
                         | (self.hw[i].empty.val() != self.l_emp[i].val());
@@ -967,13 +1032,16 @@ impl<
                         self.l_pop[i].next = true;
                         self.wr_en[i].d.next = true;
                         self.wr_addr[i].d.next = self.l_addr[i].val();
-                        self.wr_data[i].d.next = self.hw[i].data.val();
+                        self.wr_data[i].d.next = self.l_wd[i].val();
                         self.w_j[i].d.next = self.l_j1[i].val();
                         self.w_j0[i].d.next =
                             !self.l_take[i].val() & (self.w_j[i].q.val() == self.k511_9.val());
                         self.w_rem[i].d.next = self.w_rem[i].q.val() - self.k1_9.val();
                         if self.l_take[i].val() {
                             self.w_rem[i].d.next = self.hv[i].words.val() - self.k1_9.val();
+                            if self.hv[i].trim.val() {
+                                self.w_rem[i].d.next = self.k7_9.val();
+                            }
                         }
                         self.w_col[i].d.next =
                             (self.w_col[i].q.val() + self.k1_8.val()) & self.k_mask.val();
@@ -997,10 +1065,11 @@ impl<
                             self.w_act[i].d.next = false;
                             self.w_row[i].d.next = false;
                         } else if self.l_jw[i].val() {
-                            // longer than its length: complete as bad, drop the rest
+                            // longer than its length: complete as bad, drop the rest; a
+                            // trimmed frame's header is complete (and good) at word 8
                             self.l_cq[i].next = true;
                             self.l_cpe[i].next = self.l_emp[i].val();
-                            self.l_cpb[i].next = true;
+                            self.l_cpb[i].next = !self.w_trim[i].q.val() | self.l_take[i].val();
                             self.w_adm[i].d.next = false;
                             self.w_row[i].d.next = false;
                         } else {

@@ -48,7 +48,11 @@
 //!   valid entry, and the lowest such entry's port is below `N`. Else `drop_no_route`.
 //!
 //! A kept frame is counted in `fwd` and requests admission with `bytes = IPv4 total length
-//! + 14`, `words = ceil(bytes / 8)` and `empty = 8 words - bytes`. Its real length is not
+//! + 14`, `words = ceil(bytes / 8)` and `empty = 8 words - bytes`, `req_trim` when it may
+//! be trimmed (IP protocol 154 or 155, a DATA packet without CHOP, whatever
+//! `band_by_flags`), and `req_csum`, the IPv4 checksum its header carries once trimmed to
+//! total length 50: RFC 1624 eqn. 3, `~(~HC + ~len + 50)` in ones' complement, from the
+//! checksum of word 3 bits 63:48 (P1 adds, P2 folds the carries twice and complements). Its real length is not
 //! known yet: the buffer checks it against the verdict (a mismatch completes as bad).
 //!
 //! # The band
@@ -80,6 +84,10 @@ pub struct IngOut {
     pub req_words: Signal<Out, Bits<16>>,
     pub req_empty: Signal<Out, Bits<3>>,
     pub req_ok: Signal<Out, bool>,
+    /// Our transport's DATA without CHOP: the switch may trim it.
+    pub req_trim: Signal<Out, bool>,
+    /// The IPv4 header checksum of the frame trimmed to 64 bytes (total length 50).
+    pub req_csum: Signal<Out, Bits<16>>,
 }
 
 /// Per input: wrapping counters.
@@ -122,11 +130,15 @@ pub struct SwitchIngress<const N: usize, const N8: usize, const NN: usize> {
     f_dhi: [DFF<Bits<16>>; N],
     f_dlo: [DFF<Bits<16>>; N],
     f_flags: [DFF<Bits<8>>; N],
+    f_csum: [DFF<Bits<16>>; N],
     // P1
     p1_m: [DFF<bool>; NN],
     p1_hok: [DFF<bool>; N],
     p1_by: [DFF<Bits<32>>; N],
     p1_b: [DFF<Bits<2>>; N],
+    p1_t: [DFF<bool>; N],
+    // ~checksum + ~length + 50, before the end-around carries
+    p1_cs: [DFF<Bits<32>>; N],
     // P2
     p2_found: [DFF<bool>; N],
     p2_port: [DFF<Bits<8>>; N],
@@ -135,6 +147,8 @@ pub struct SwitchIngress<const N: usize, const N8: usize, const NN: usize> {
     p2_w: [DFF<Bits<16>>; N],
     p2_e: [DFF<Bits<3>>; N],
     p2_b: [DFF<Bits<2>>; N],
+    p2_t: [DFF<bool>; N],
+    p2_cs: [DFF<Bits<16>>; N],
     // the current frame is kept
     keep: [DFF<bool>; N],
     // outputs
@@ -148,6 +162,8 @@ pub struct SwitchIngress<const N: usize, const N8: usize, const NN: usize> {
     rq_by: [DFF<Bits<32>>; N],
     rq_w: [DFF<Bits<16>>; N],
     rq_e: [DFF<Bits<3>>; N],
+    rq_t: [DFF<bool>; N],
+    rq_cs: [DFF<Bits<16>>; N],
     c_rx: [DFF<Bits<32>>; N],
     c_mal: [DFF<Bits<32>>; N],
     c_nr: [DFF<Bits<32>>; N],
@@ -161,6 +177,10 @@ pub struct SwitchIngress<const N: usize, const N8: usize, const NN: usize> {
     l_pre: [L<bool>; N],
     l_port: [L<Bits<8>>; N],
     l_w32: [L<Bits<32>>; N],
+    l_cf1: [L<Bits<32>>; N],
+    l_ncs: [L<Bits<16>>; N],
+    l_nlen: [L<Bits<16>>; N],
+    l_cf2: [L<Bits<16>>; N],
 
     k_w1: Constant<Bits<4>>,
     k_w2: Constant<Bits<4>>,
@@ -189,6 +209,7 @@ pub struct SwitchIngress<const N: usize, const N8: usize, const NN: usize> {
     k0_32: Constant<Bits<32>>,
     k0_64: Constant<Bits<64>>,
     k1_32: Constant<Bits<32>>,
+    k50_32: Constant<Bits<32>>,
 }
 
 /// 4 ports.
@@ -232,10 +253,13 @@ impl<const N: usize, const N8: usize, const NN: usize> SwitchIngress<N, N8, NN> 
             f_dhi: arr(),
             f_dlo: arr(),
             f_flags: arr(),
+            f_csum: arr(),
             p1_m: arr(),
             p1_hok: arr(),
             p1_by: arr(),
             p1_b: arr(),
+            p1_t: arr(),
+            p1_cs: arr(),
             p2_found: arr(),
             p2_port: arr(),
             p2_hok: arr(),
@@ -243,6 +267,8 @@ impl<const N: usize, const N8: usize, const NN: usize> SwitchIngress<N, N8, NN> 
             p2_w: arr(),
             p2_e: arr(),
             p2_b: arr(),
+            p2_t: arr(),
+            p2_cs: arr(),
             keep: arr(),
             ov: arr(),
             od: arr(),
@@ -254,6 +280,8 @@ impl<const N: usize, const N8: usize, const NN: usize> SwitchIngress<N, N8, NN> 
             rq_by: arr(),
             rq_w: arr(),
             rq_e: arr(),
+            rq_t: arr(),
+            rq_cs: arr(),
             c_rx: arr(),
             c_mal: arr(),
             c_nr: arr(),
@@ -265,6 +293,10 @@ impl<const N: usize, const N8: usize, const NN: usize> SwitchIngress<N, N8, NN> 
             l_pre: arr(),
             l_port: arr(),
             l_w32: arr(),
+            l_cf1: arr(),
+            l_ncs: arr(),
+            l_nlen: arr(),
+            l_cf2: arr(),
             k_w1: Constant::new(1.into()),
             k_w2: Constant::new(2.into()),
             k_w3: Constant::new(3.into()),
@@ -292,6 +324,7 @@ impl<const N: usize, const N8: usize, const NN: usize> SwitchIngress<N, N8, NN> 
             k0_32: Constant::new(0.into()),
             k0_64: Constant::new(0.into()),
             k1_32: Constant::new(1.into()),
+            k50_32: Constant::new(50.into()),
         }
     }
 }
@@ -336,12 +369,16 @@ impl<const N: usize, const N8: usize, const NN: usize> Logic for SwitchIngress<N
                 self.f_dlo[i].d.next = self.f_dlo[i].q.val();
                 self.f_flags[i].clock.next = self.clock.val();
                 self.f_flags[i].d.next = self.f_flags[i].q.val();
+                self.f_csum[i].clock.next = self.clock.val();
+                self.f_csum[i].d.next = self.f_csum[i].q.val();
                 for k in 0..N {
                     self.p1_m[i * nn + k].clock.next = self.clock.val();
                 }
                 self.p1_hok[i].clock.next = self.clock.val();
                 self.p1_by[i].clock.next = self.clock.val();
                 self.p1_b[i].clock.next = self.clock.val();
+                self.p1_t[i].clock.next = self.clock.val();
+                self.p1_cs[i].clock.next = self.clock.val();
                 self.p2_found[i].clock.next = self.clock.val();
                 self.p2_port[i].clock.next = self.clock.val();
                 self.p2_hok[i].clock.next = self.clock.val();
@@ -349,6 +386,8 @@ impl<const N: usize, const N8: usize, const NN: usize> Logic for SwitchIngress<N
                 self.p2_w[i].clock.next = self.clock.val();
                 self.p2_e[i].clock.next = self.clock.val();
                 self.p2_b[i].clock.next = self.clock.val();
+                self.p2_t[i].clock.next = self.clock.val();
+                self.p2_cs[i].clock.next = self.clock.val();
                 self.keep[i].clock.next = self.clock.val();
                 self.keep[i].d.next = self.keep[i].q.val();
                 self.ov[i].clock.next = self.clock.val();
@@ -366,6 +405,10 @@ impl<const N: usize, const N8: usize, const NN: usize> Logic for SwitchIngress<N
                 self.rq_w[i].d.next = self.rq_w[i].q.val();
                 self.rq_e[i].clock.next = self.clock.val();
                 self.rq_e[i].d.next = self.rq_e[i].q.val();
+                self.rq_t[i].clock.next = self.clock.val();
+                self.rq_t[i].d.next = self.rq_t[i].q.val();
+                self.rq_cs[i].clock.next = self.clock.val();
+                self.rq_cs[i].d.next = self.rq_cs[i].q.val();
                 self.c_rx[i].clock.next = self.clock.val();
                 self.c_rx[i].d.next = self.c_rx[i].q.val();
                 self.c_mal[i].clock.next = self.clock.val();
@@ -414,6 +457,7 @@ impl<const N: usize, const N8: usize, const NN: usize> Logic for SwitchIngress<N
                     }
                     if self.infr[i].q.val() & (self.wi[i].q.val() == self.k_w3.val()) {
                         self.f_dhi[i].d.next = self.rx[i].data.val().get_bits::<16>(0);
+                        self.f_csum[i].d.next = self.rx[i].data.val().get_bits::<16>(48);
                     }
                     if self.infr[i].q.val() & (self.wi[i].q.val() == self.k_w4.val()) {
                         self.f_dlo[i].d.next = self.rx[i].data.val().get_bits::<16>(48);
@@ -433,6 +477,17 @@ impl<const N: usize, const N8: usize, const NN: usize> Logic for SwitchIngress<N
                     & (self.f_len[i].q.val() <= self.k_len_hi.val());
                 self.p1_by[i].d.next = self.f_len[i].q.val() + self.k14.val();
                 self.p1_b[i].d.next = self.f_tos[i].q.val().get_bits::<2>(2);
+                self.p1_t[i].d.next = ((self.f_proto[i].q.val() == self.k154.val())
+                    | (self.f_proto[i].q.val() == self.k155.val()))
+                    & self.f_flags[i].q.val().get_bit(0)
+                    & !self.f_flags[i].q.val().get_bit(4);
+                // RFC 1624 eqn. 3, the length field becoming 50: ~(~HC + ~m + m')
+                // (the complements in 16-bit signals: a cast of `~x` would widen `x` first)
+                self.l_ncs[i].next = !self.f_csum[i].q.val();
+                self.l_nlen[i].next = !self.f_len[i].q.val().get_bits::<16>(0);
+                self.p1_cs[i].d.next = bit_cast::<32, 16>(self.l_ncs[i].val())
+                    + bit_cast::<32, 16>(self.l_nlen[i].val())
+                    + self.k50_32.val();
                 if self.band_by_flags.val() {
                     if (self.f_proto[i].q.val() == self.k154.val())
                         | (self.f_proto[i].q.val() == self.k155.val())
@@ -467,6 +522,14 @@ impl<const N: usize, const N8: usize, const NN: usize> Logic for SwitchIngress<N
                 self.p2_w[i].d.next = self.l_w32[i].val().get_bits::<16>(0);
                 self.p2_e[i].d.next = self.k0_3.val() - self.p1_by[i].q.val().get_bits::<3>(0);
                 self.p2_b[i].d.next = self.p1_b[i].q.val();
+                self.p2_t[i].d.next = self.p1_t[i].q.val();
+                // two end-around carries, then the complement
+                self.l_cf1[i].next = bit_cast::<32, 16>(self.p1_cs[i].q.val().get_bits::<16>(0))
+                    + (self.p1_cs[i].q.val() >> self.k16_8.val());
+                // the first fold is at most 0x1_0001: this sum fits 16 bits
+                self.l_cf2[i].next =
+                    self.l_cf1[i].val().get_bits::<16>(0) + self.l_cf1[i].val().get_bits::<16>(16);
+                self.p2_cs[i].d.next = !self.l_cf2[i].val();
 
                 // ---------------- the decision (s6 holds a first word) ----------------
                 self.l_eight[i].next = self.sv[i * 8 + 6].q.val()
@@ -504,6 +567,8 @@ impl<const N: usize, const N8: usize, const NN: usize> Logic for SwitchIngress<N
                         self.rq_by[i].d.next = self.p2_by[i].q.val();
                         self.rq_w[i].d.next = self.p2_w[i].q.val();
                         self.rq_e[i].d.next = self.p2_e[i].q.val();
+                        self.rq_t[i].d.next = self.p2_t[i].q.val();
+                        self.rq_cs[i].d.next = self.p2_cs[i].q.val();
                     }
                 }
 
@@ -528,6 +593,8 @@ impl<const N: usize, const N8: usize, const NN: usize> Logic for SwitchIngress<N
                 self.o[i].req_words.next = self.rq_w[i].q.val();
                 self.o[i].req_empty.next = self.rq_e[i].q.val();
                 self.o[i].req_ok.next = true;
+                self.o[i].req_trim.next = self.rq_t[i].q.val();
+                self.o[i].req_csum.next = self.rq_cs[i].q.val();
                 self.stat[i].rx_frames.next = self.c_rx[i].q.val();
                 self.stat[i].drop_malformed.next = self.c_mal[i].q.val();
                 self.stat[i].drop_no_route.next = self.c_nr[i].q.val();

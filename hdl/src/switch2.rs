@@ -1,4 +1,4 @@
-//! The new switch (issue 30), drop-tail: the ingress ([`crate::sing`]), the admission
+//! The new switch (issue 30), drop-tail or ideal trimming: the ingress ([`crate::sing`]), the admission
 //! ([`crate::sadm`]), the shared buffer ([`crate::sbuf`]) and the queues and schedulers
 //! ([`crate::sque`]) wired together. Every signal between two of them leaves a register
 //! of its sender, so no combinational path crosses two blocks. docs/switch-design.md has
@@ -17,15 +17,20 @@
 //!   (`tx` holds `valid` with `ready` low, frames back to back once started).
 //! * `band[b]`: the admission's limits (`lim_pkts`, `lim_bytes`), the dynamic threshold's
 //!   exponent `dt_a` and the WRR `weight`.
-//! * `cfg`: `band_by_flags` (ingress), `wrr` (schedulers), `dt_on` and `headroom`
-//!   (admission).
+//! * `cfg`: `band_by_flags` (ingress), `wrr` (schedulers), `dt_on`, `trim` and `headroom`
+//!   (admission). With `trim`, a frame the admission refuses that may be trimmed (our
+//!   transport's DATA without CHOP) is admitted as its 64-byte header into band 0 of its
+//!   output when that fits (band 0's limits, threshold and 8 words of cells); the buffer
+//!   writes the header only, with IPv4 length 50, the checksum the ingress computed and
+//!   CHOP set. Returning the header to its sender is not built yet.
 //! * `stat[p]`: the ingress's counters of input `p` (`rx_frames`, `drop_malformed`,
 //!   `drop_no_route`, `fwd`), `drop_full` (its frames the admission refused), the
 //!   buffer's `ovr` (words lost for want of room in its data FIFO: none while verdicts
-//!   come in time) and `tx_frames` of output `p`.
+//!   come in time), `tx_frames` of output `p`, and `trimmed` (its frames sent on as their
+//!   header).
 //! * `occ_pkts[o*4+b]`, `occ_bytes[o*4+b]`: the admission's occupancy counters: packets
 //!   admitted to (output, band) that have not left the buffer.
-//! * `admitted`, `refused`, and `lost` (the admission's lost requests plus the queues' lost
+//! * `admitted` (whole), `refused`, `trimmed`, and `lost` (the admission's lost requests plus the queues' lost
 //!   tags: 0 in a working switch, tested).
 //!
 //! # Latency (store-and-forward)
@@ -55,6 +60,9 @@ pub struct Sw2Cfg {
     pub band_by_flags: Signal<In, bool>,
     pub wrr: Signal<In, bool>,
     pub dt_on: Signal<In, bool>,
+    /// Ideal trimming: a DATA packet of our transport that is refused goes on as its
+    /// 64-byte header in band 0 of its output, if that fits.
+    pub trim: Signal<In, bool>,
     pub headroom: Signal<In, Bits<16>>,
 }
 
@@ -68,6 +76,8 @@ pub struct Sw2Stats {
     pub drop_full: Signal<Out, Bits<32>>,
     pub ovr: Signal<Out, Bits<32>>,
     pub tx_frames: Signal<Out, Bits<32>>,
+    /// Its frames trimmed to their header.
+    pub trimmed: Signal<Out, Bits<32>>,
 }
 
 /// The switch. See the module documentation; the parameters are the blocks'.
@@ -104,6 +114,7 @@ pub struct SharedSwitch<
     pub occ_bytes: [Signal<Out, Bits<32>>; NB],
     pub admitted: Signal<Out, Bits<32>>,
     pub refused: Signal<Out, Bits<32>>,
+    pub trimmed: Signal<Out, Bits<32>>,
     pub lost: Signal<Out, Bits<32>>,
 
     ing: SwitchIngress<N, N8, NN>,
@@ -112,6 +123,7 @@ pub struct SharedSwitch<
     que: SwitchQueues<N, K, M, CA, CC, RP, NB, KNB, KRP, NRP, NK, N4K>,
     pv: [PackVerdict; N],
     c_full: [DFF<Bits<32>>; N],
+    c_trim: [DFF<Bits<32>>; N],
     k1_32: Constant<Bits<32>>,
     k0_32: Constant<Bits<32>>,
 }
@@ -159,6 +171,7 @@ impl<
             occ_bytes: std::array::from_fn(|_| Default::default()),
             admitted: Default::default(),
             refused: Default::default(),
+            trimmed: Default::default(),
             lost: Default::default(),
             ing: SwitchIngress::new(),
             adm: Admission::new(),
@@ -166,6 +179,7 @@ impl<
             que: SwitchQueues::new(),
             pv: std::array::from_fn(|_| Default::default()),
             c_full: std::array::from_fn(|_| Default::default()),
+            c_trim: std::array::from_fn(|_| Default::default()),
             k1_32: Constant::new(1.into()),
             k0_32: Constant::new(0.into()),
         }
@@ -234,6 +248,7 @@ impl<
         self.ing.band_by_flags.next = self.cfg.band_by_flags.val();
         self.que.wrr.next = self.cfg.wrr.val();
         self.adm.dt_on.next = self.cfg.dt_on.val();
+        self.adm.trim_on.next = self.cfg.trim.val();
         self.adm.headroom.next = self.cfg.headroom.val();
         self.adm.free_rows.next = self.sb.free_rows.val();
         for b in 0..BANDS {
@@ -266,10 +281,14 @@ impl<
             self.adm.inp[i].req_words.next = self.ing.o[i].req_words.val();
             self.adm.inp[i].req_empty.next = self.ing.o[i].req_empty.val();
             self.adm.inp[i].req_ok.next = self.ing.o[i].req_ok.val();
+            self.adm.inp[i].req_trim.next = self.ing.o[i].req_trim.val();
+            self.adm.inp[i].req_csum.next = self.ing.o[i].req_csum.val();
             // admission -> buffer, queues
             self.pv[i].admit.next = self.adm.inp[i].vd_admit.val();
             self.pv[i].words.next = self.adm.inp[i].vd_words.val();
             self.pv[i].empty.next = self.adm.inp[i].vd_empty.val();
+            self.pv[i].trim.next = self.adm.inp[i].vd_trim.val();
+            self.pv[i].csum.next = self.adm.inp[i].vd_csum.val();
             self.sb.inp[i].vd_valid.next = self.adm.inp[i].vd_valid.val();
             self.sb.inp[i].vd.next = self.pv[i].y.val();
             self.que.inp[i].vd_valid.next = self.adm.inp[i].vd_valid.val();
@@ -288,8 +307,14 @@ impl<
             if self.adm.inp[i].vd_valid.val() & !self.adm.inp[i].vd_admit.val() {
                 self.c_full[i].d.next = self.c_full[i].q.val() + self.k1_32.val();
             }
+            self.c_trim[i].clock.next = self.clock.val();
+            self.c_trim[i].d.next = self.c_trim[i].q.val();
+            if self.adm.inp[i].vd_valid.val() & self.adm.inp[i].vd_trim.val() {
+                self.c_trim[i].d.next = self.c_trim[i].q.val() + self.k1_32.val();
+            }
             if self.reset.val() {
                 self.c_full[i].d.next = self.k0_32.val();
+                self.c_trim[i].d.next = self.k0_32.val();
             }
         }
         for o in 0..N {
@@ -317,6 +342,7 @@ impl<
             self.stat[p].drop_full.next = self.c_full[p].q.val();
             self.stat[p].ovr.next = self.sb.inp[p].ovr.val();
             self.stat[p].tx_frames.next = self.sb.out[p].tx_frames.val();
+            self.stat[p].trimmed.next = self.c_trim[p].q.val();
         }
         for x in 0..NB {
             self.occ_pkts[x].next = self.adm.occ_pkts[x].val();
@@ -324,6 +350,7 @@ impl<
         }
         self.admitted.next = self.adm.admitted.val();
         self.refused.next = self.adm.refused.val();
+        self.trimmed.next = self.adm.trimmed.val();
         self.lost.next = self.adm.lost.val() + self.que.lost.val();
     }
 }

@@ -28,6 +28,10 @@ pub struct Req {
     pub words: u16,
     pub empty: u8,
     pub ok: bool,
+    /// The frame may be trimmed.
+    pub trim: bool,
+    /// The checksum its trimmed header carries (passed through).
+    pub csum: u16,
 }
 
 /// A band's limits.
@@ -47,6 +51,7 @@ pub struct Drive {
     pub dep: Vec<Option<(u8, u32)>>,
     pub band: [BandCfg; BANDS],
     pub dt_on: bool,
+    pub trim_on: bool,
     pub free_rows: u32,
     pub headroom: u16,
 }
@@ -60,6 +65,9 @@ pub struct Verdict {
     pub out: u8,
     pub band: u8,
     pub bytes: u32,
+    /// Trimmed to its header (then `admit`, band 0 and 64 bytes).
+    pub trim: bool,
+    pub csum: u16,
 }
 
 /// The block's outputs in a cycle.
@@ -71,6 +79,7 @@ pub struct View {
     pub occ_bytes: Vec<u32>,
     pub admitted: u32,
     pub refused: u32,
+    pub trimmed: u32,
     pub lost: u32,
 }
 
@@ -97,6 +106,8 @@ pub fn drive<
         p.req_words.next = (q.words as u64).into();
         p.req_empty.next = (q.empty as u64).into();
         p.req_ok.next = q.ok;
+        p.req_trim.next = q.trim;
+        p.req_csum.next = (q.csum as u64).into();
     }
     for (o, x) in d.dep.iter().enumerate() {
         let (band, bytes) = x.unwrap_or((0, 0));
@@ -110,6 +121,7 @@ pub fn drive<
         u.band[b].dt_a.next = (c.dt_a as u64).into();
     }
     u.dt_on.next = d.dt_on;
+    u.trim_on.next = d.trim_on;
     u.free_rows.next = (d.free_rows as u64).into();
     u.headroom.next = (d.headroom as u64).into();
 }
@@ -137,6 +149,8 @@ pub fn read<
                     out: p.vd_out.val().index() as u8,
                     band: p.vd_band.val().index() as u8,
                     bytes: p.vd_bytes.val().index() as u32,
+                    trim: p.vd_trim.val(),
+                    csum: p.vd_csum.val().index() as u16,
                 })
             })
             .collect(),
@@ -144,6 +158,7 @@ pub fn read<
         occ_bytes: u.occ_bytes.iter().map(|x| x.val().index() as u32).collect(),
         admitted: u.admitted.val().index() as u32,
         refused: u.refused.val().index() as u32,
+        trimmed: u.trimmed.val().index() as u32,
         lost: u.lost.val().index() as u32,
     }
 }
@@ -163,6 +178,10 @@ pub struct Knobs {
     pub bands: u8,
     pub band: [BandCfg; BANDS],
     pub dt_on: bool,
+    /// Trim what does not fit, when it may be trimmed.
+    pub trim_on: bool,
+    /// Chance that a request may be trimmed.
+    pub trim_p: f64,
     pub headroom: u16,
     /// Cells of the buffer the free count is taken from.
     pub cells: u32,
@@ -206,6 +225,8 @@ pub fn knobs() -> Knobs {
             },
         ],
         dt_on: false,
+        trim_on: true,
+        trim_p: 0.3,
         headroom: 8,
         cells: 2048,
         reset_p: 0.0,
@@ -220,6 +241,8 @@ pub struct Seen {
     pub reqs: u64,
     pub admitted: u64,
     pub refused: u64,
+    /// Trimmed to their header (not in `admitted` or `refused`).
+    pub trimmed: u64,
     /// Refusals of well-formed requests to an existing output.
     pub refused_ok: u64,
     /// Most packets above its packet limit any (output, band) held.
@@ -308,6 +331,8 @@ impl AdmWorkload {
                 out,
                 band,
                 bytes,
+                trim,
+                csum,
             }) = v.vd[i]
             else {
                 continue;
@@ -317,12 +342,21 @@ impl AdmWorkload {
                     "cycle {now}: input {i}: a verdict without a request"
                 ));
             };
+            // a trimmed frame is its 64-byte header in band 0
+            let (eband, ebytes) = if trim { (0, 64) } else { (r.band, r.bytes) };
             if words != r.words & 0x1ff
                 || empty != r.empty
-                || (out, band, bytes) != (r.out, r.band, r.bytes)
+                || (out, band, bytes) != (r.out, eband, ebytes)
+                || csum != r.csum
             {
                 return Err(format!(
-                    "cycle {now}: input {i}: verdict for {words} words / empty {empty} / output {out} / band {band} / {bytes} bytes, request was {r:?}"
+                    "cycle {now}: input {i}: verdict for {words} words / empty {empty} / output {out} / band {band} / {bytes} bytes / trim {trim} / checksum {csum:#x}, request was {r:?}"
+                ));
+            }
+            if trim && (!adm || !r.trim || !self.k.trim_on) {
+                return Err(format!(
+                    "cycle {now}: input {i}: trimmed (admit {adm}) a request that may not be: {r:?}, trimming {}",
+                    self.k.trim_on
                 ));
             }
             self.seen.max_latency = self.seen.max_latency.max(now - t);
@@ -332,16 +366,20 @@ impl AdmWorkload {
                         "cycle {now}: input {i}: admitted a malformed request {r:?}"
                     ));
                 }
-                self.seen.admitted += 1;
-                let x = r.out as usize * BANDS + r.band as usize;
+                if trim {
+                    self.seen.trimmed += 1;
+                } else {
+                    self.seen.admitted += 1;
+                }
+                let x = r.out as usize * BANDS + band as usize;
                 self.occ_p[x] += 1;
-                self.occ_b[x] += r.bytes as i64;
-                fresh.push((x, r.bytes as i64));
-                let cells = (r.words as u32).div_ceil(n as u32);
+                self.occ_b[x] += bytes as i64;
+                fresh.push((x, bytes as i64));
+                let cells = if trim { 8 } else { r.words as u32 }.div_ceil(n as u32);
                 self.used_cells += cells;
                 self.seen.max_used_cells = self.seen.max_used_cells.max(self.used_cells);
-                self.queues[r.out as usize].push_back((r.band, r.bytes, cells, now));
-                let c = self.k.band[r.band as usize];
+                self.queues[r.out as usize].push_back((band, bytes, cells, now));
+                let c = self.k.band[band as usize];
                 let slack = 3 * self.lanes as i64;
                 let over_p = self.occ_p[x] - c.lim_pkts as i64;
                 let over_b = self.occ_b[x] - c.lim_bytes as i64;
@@ -351,7 +389,7 @@ impl AdmWorkload {
                 if over_p > slack || over_b > slack * 1500 {
                     return Err(format!(
                         "cycle {now}: (output {}, band {}) holds {} packets / {} bytes, over its limits {} / {} by more than {slack} packets",
-                        r.out, r.band, self.occ_p[x], self.occ_b[x], c.lim_pkts, c.lim_bytes
+                        r.out, band, self.occ_p[x], self.occ_b[x], c.lim_pkts, c.lim_bytes
                     ));
                 }
             } else {
@@ -432,6 +470,8 @@ impl AdmWorkload {
                 words,
                 empty,
                 ok: !bad || out as usize >= n,
+                trim: self.rng.gen_bool(self.k.trim_p),
+                csum: self.rng.gen(),
             };
             self.seen.reqs += 1;
             d.req[i] = Some(r);
@@ -456,6 +496,7 @@ impl AdmWorkload {
             dep: vec![None; self.n],
             band: self.k.band,
             dt_on: self.k.dt_on,
+            trim_on: self.k.trim_on,
             free_rows,
             headroom: self.k.headroom,
         }
@@ -482,6 +523,8 @@ impl AdmWorkload {
                     words,
                     empty,
                     ok: true,
+                    trim: self.rng.gen_bool(self.k.trim_p),
+                    csum: self.rng.gen(),
                 });
                 self.seen.reqs += 1;
                 self.next_ok[i] = now + self.k.gap;

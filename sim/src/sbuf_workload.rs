@@ -1,9 +1,9 @@
 //! Seeded random workload of the shared packet buffer ([`nt_hdl::sbuf`]), self-checking:
-//! frames of 1 to 140 words with gaps, verdicts that admit or refuse, frames shorter or
-//! longer than their verdict's length, completions taken late and sent to random outputs
+//! frames of 1 to 140 words with gaps, verdicts that admit, admit trimmed or refuse,
+//! frames shorter or longer than their verdict's length, completions taken late and sent to random outputs
 //! (the harness stands in for the admission and queueing blocks), backpressure, resets.
-//! Every admitted frame of the right length must leave its output whole and in order, no
-//! other may, and every cell must come back to the free lists; a break is an error.
+//! Every admitted frame of the right length must leave its output whole and in order
+//! (a trimmed one as its 8-word header with the rewrites), no other may, and every cell must come back to the free lists; a break is an error.
 //! The equivalence test runs it against the model; `ntsim run sbuf_p4` and co-simulation
 //! record it.
 use nt_hdl::sbuf::{BufMeta, BufVerdict, SharedBuffer};
@@ -22,13 +22,24 @@ pub struct Desc {
     pub bad: bool,
 }
 
+/// A frame's verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Vd {
+    pub admit: bool,
+    pub words: u16,
+    pub empty: u8,
+    /// Admitted trimmed to its 64-byte header, with this IPv4 checksum.
+    pub trim: bool,
+    pub csum: u16,
+}
+
 /// One input's signals in a cycle.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct InDrive {
     /// `(data, last, empty)` of a word from the MAC.
     pub rx: Option<(u64, bool, u8)>,
-    /// `(admit, words, empty)` of the next frame's verdict.
-    pub vd: Option<(bool, u16, u8)>,
+    /// The next frame's verdict.
+    pub vd: Option<Vd>,
     pub cp_pop: bool,
 }
 
@@ -106,11 +117,13 @@ pub fn drive<
         p.last.next = last;
         p.empty.next = (empty as u64).into();
         p.vd_valid.next = x.vd.is_some();
-        let (admit, words, empty) = x.vd.unwrap_or((false, 0, 0));
+        let v = x.vd.unwrap_or_default();
         p.vd.next = BufVerdict {
-            admit,
-            words: (words as u64).into(),
-            empty: (empty as u64).into(),
+            admit: v.admit,
+            words: (v.words as u64).into(),
+            empty: (v.empty as u64).into(),
+            trim: v.trim,
+            csum: (v.csum as u64).into(),
         };
         p.cp_pop.next = x.cp_pop;
     }
@@ -187,11 +200,41 @@ struct Frame {
     /// The verdict's length (words, empty): the frame is good when it matches.
     v_words: u16,
     v_empty: u8,
+    /// Admitted trimmed (with the header's checksum).
+    trim: bool,
+    csum: u16,
 }
 
 impl Frame {
+    /// Completed good: the verdict's length, or, trimmed, 8 words or more (a frame of
+    /// exactly 8 must fill its last word).
     fn good(&self) -> bool {
-        self.admit && self.words.len() as u16 == self.v_words && self.empty == self.v_empty
+        let n = self.words.len();
+        if self.trim {
+            self.admit && (n > 8 || (n == 8 && self.empty == 0))
+        } else {
+            self.admit && n as u16 == self.v_words && self.empty == self.v_empty
+        }
+    }
+
+    fn verdict(&self) -> Vd {
+        Vd {
+            admit: self.admit,
+            words: self.v_words,
+            empty: self.v_empty,
+            trim: self.trim,
+            csum: self.csum,
+        }
+    }
+
+    /// What leaves the output: the frame, or its trimmed header.
+    fn out(&self) -> (Vec<u64>, u8) {
+        if self.trim {
+            let h = crate::swframe::trimmed_header(&self.words, self.csum);
+            (h.iter().map(|w| w.0).collect(), 0)
+        } else {
+            (self.words.clone(), self.empty)
+        }
     }
 }
 
@@ -201,6 +244,8 @@ pub struct Knobs {
     /// Chance of an idle cycle before each word.
     pub p_gap: f64,
     pub p_admit: f64,
+    /// Chance an admitted frame is trimmed.
+    pub p_trim: f64,
     /// Chance a frame's length disagrees with its verdict (shorter, longer, other `empty`).
     pub p_bad: f64,
     /// Chance a waiting completion is taken in a cycle.
@@ -225,6 +270,8 @@ pub struct Knobs {
 pub struct Seen {
     pub frames_in: u64,
     pub frames_out: u64,
+    /// Of those, trimmed headers.
+    pub trimmed_out: u64,
     pub bad: u64,
     /// The least busy output's share of cycles with a word out, over the middle of the run.
     pub min_util: f64,
@@ -237,7 +284,7 @@ struct InGen {
     /// Word of the frame at the front being sent.
     at: usize,
     /// Verdicts waiting for their time, in frame order: (release cycle, verdict).
-    pending: VecDeque<(u64, (bool, u16, u8))>,
+    pending: VecDeque<(u64, Vd)>,
     /// Frames whose first word was sent, not yet completed or known refused.
     sent: VecDeque<Frame>,
 }
@@ -264,12 +311,15 @@ fn gen_frame(rng: &mut StdRng, tag: u64, k: &Knobs) -> Frame {
         }
     }
     let data = (0..words as u64).map(|w| (tag << 16) | w).collect();
+    let admit = rng.gen_bool(k.p_admit);
     Frame {
         words: data,
         empty,
-        admit: rng.gen_bool(k.p_admit),
+        admit,
         v_words,
         v_empty,
+        trim: admit && rng.gen_bool(k.p_trim),
+        csum: rng.gen(),
     }
 }
 
@@ -279,6 +329,7 @@ pub fn knobs() -> Knobs {
     Knobs {
         p_gap: 0.1,
         p_admit: 0.8,
+        p_trim: 0.15,
         p_bad: 0.05,
         p_pop: 0.6,
         p_ready: 0.85,
@@ -297,6 +348,7 @@ pub fn line_rate(len: u16) -> Knobs {
     Knobs {
         p_gap: 0.0,
         p_admit: 1.0,
+        p_trim: 0.0,
         p_bad: 0.0,
         p_pop: 1.0,
         p_ready: 1.0,
@@ -358,6 +410,7 @@ impl SbufWorkload {
             seen: Seen {
                 frames_in: 0,
                 frames_out: 0,
+                trimmed_out: 0,
                 bad: 0,
                 min_util: 0.0,
                 ovr: 0,
@@ -420,8 +473,7 @@ impl SbufWorkload {
                     }
                     if g.at == f.words.len().min(8) - 1 {
                         let delay = self.rng.gen_range(0..=self.k.verdict_delay);
-                        g.pending
-                            .push_back((c + delay, (f.admit, f.v_words, f.v_empty)));
+                        g.pending.push_back((c + delay, f.verdict()));
                     }
                     g.at += 1;
                     if last {
@@ -463,7 +515,7 @@ impl SbufWorkload {
                     }
                 }
             };
-            let want_words = (f.words.len() as u16).min(f.v_words);
+            let want_words = (f.words.len() as u16).min(if f.trim { 8 } else { f.v_words });
             if cp.words != want_words || cp.bad == f.good() {
                 return Err(format!(
                     "cycle {c}: input {i}: completion {cp:?}, for a frame of {} words (empty {}) with verdict {} words (empty {})",
@@ -491,14 +543,16 @@ impl SbufWorkload {
                 let Some(f) = self.expect[o].pop_front() else {
                     return Err(format!("cycle {c}: output {o}: a frame nobody sent"));
                 };
-                if self.cur_out[o] != f.words || empty != f.empty {
+                let (want, want_empty) = f.out();
+                if self.cur_out[o] != want || empty != want_empty {
                     return Err(format!(
-                        "cycle {c}: output {o}: frame of {} words (empty {empty}), expected {} words (empty {}), first word {:#x}",
-                        self.cur_out[o].len(), f.words.len(), f.empty, f.words[0]
+                        "cycle {c}: output {o}: frame of {} words (empty {empty}), expected {} words (empty {want_empty}, trimmed {}), first word {:#x}",
+                        self.cur_out[o].len(), want.len(), f.trim, want[0]
                     ));
                 }
                 self.cur_out[o].clear();
                 self.seen.frames_out += 1;
+                self.seen.trimmed_out += u64::from(f.trim);
             }
         }
         Ok(d)

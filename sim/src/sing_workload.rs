@@ -8,7 +8,8 @@
 //! * each word of a frame that must be kept comes out exactly 9 cycles after it came in,
 //!   and nothing else comes out;
 //! * each kept frame's request comes 8 cycles after its first word, with its output, band,
-//!   bytes, words and `empty`, and there is no other request;
+//!   bytes, words, `empty`, whether it may be trimmed and its trimmed header's checksum,
+//!   and there is no other request;
 //! * the counters equal the frames decided so far, by reason.
 //!
 //! The equivalence test runs it against the model; `ntsim run sing_p4` records it.
@@ -89,6 +90,8 @@ pub fn read<const N: usize, const N8: usize, const NN: usize>(
                     bytes: o.req_bytes.val().index() as u32,
                     words: o.req_words.val().index() as u16,
                     empty: o.req_empty.val().index() as u8,
+                    trim: o.req_trim.val(),
+                    csum: o.req_csum.val().index() as u16,
                 })
             })
             .collect(),

@@ -17,6 +17,50 @@ pub struct IngReq {
     pub bytes: u32,
     pub words: u16,
     pub empty: u8,
+    /// Our transport's DATA without CHOP (IP protocol 154 or 155, flag bit 0 set, bit 4
+    /// clear): the switch may trim it.
+    pub trim: bool,
+    /// The IPv4 header checksum of the frame trimmed to 64 bytes ([`trimmed_csum`]).
+    pub csum: u16,
+}
+
+/// The IPv4 header checksum once the total length `len` becomes 50 (a trimmed header),
+/// by RFC 1624 eqn. 3: `~(~HC + ~m + m')` in ones' complement.
+pub fn trimmed_csum(hc: u16, len: u16) -> u16 {
+    let mut s = (!hc) as u32 + (!len) as u32 + 50;
+    s = (s & 0xffff) + (s >> 16);
+    s = (s & 0xffff) + (s >> 16);
+    !(s as u16)
+}
+
+/// The 64-byte header a trimmed frame leaves as: its first 8 words, with IPv4 total
+/// length 50 (word 2 bits 63:48), checksum `csum` (word 3 bits 63:48) and CHOP (0x10)
+/// set in the transport flags (word 4 bits 47:40); the last word is word 7.
+pub fn trimmed_header(words: &[u64], csum: u16) -> Vec<Word> {
+    (0..8)
+        .map(|j| {
+            let w = words.get(j).copied().unwrap_or(0);
+            let d = match j {
+                2 => (w & !(0xffff << 48)) | (50 << 48),
+                3 => (w & !(0xffff << 48)) | ((csum as u64) << 48),
+                4 => w | (0x10 << 40),
+                _ => w,
+            };
+            (d, j == 7, 0)
+        })
+        .collect()
+}
+
+/// The IPv4 header checksum of header bytes `h` (20 bytes, its checksum field as zero).
+pub fn ipv4_csum(h: &[u8]) -> u16 {
+    let mut s: u32 = h
+        .chunks(2)
+        .map(|c| u32::from(c[0]) << 8 | u32::from(*c.get(1).unwrap_or(&0)))
+        .sum();
+    while s >> 16 != 0 {
+        s = (s & 0xffff) + (s >> 16);
+    }
+    !(s as u16)
 }
 
 /// A forwarding-table entry.
@@ -115,6 +159,16 @@ pub fn random_frame(
     put(&mut bytes, 23, &[proto]);
     put(&mut bytes, 30, &dst.to_be_bytes());
     put(&mut bytes, 34, &[flags]);
+    // a correct IPv4 checksum, so that a trimmed header's can be checked
+    let csum = if bytes.len() >= 34 {
+        let mut h = bytes[14..34].to_vec();
+        h[10] = 0;
+        h[11] = 0;
+        ipv4_csum(&h)
+    } else {
+        0
+    };
+    put(&mut bytes, 24, &csum.to_be_bytes());
     let empty = (words_n * 8) as u32 - len;
     let words: VecDeque<Word> = (0..words_n)
         .map(|j| {
@@ -146,6 +200,8 @@ pub fn random_frame(
                     bytes: b,
                     words: w as u16,
                     empty: (w * 8 - b) as u8,
+                    trim: (proto == 154 || proto == 155) && flags & 0x11 == 0x01,
+                    csum: trimmed_csum(csum, hdr_len as u16),
                 })
             }
         }

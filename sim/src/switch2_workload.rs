@@ -5,14 +5,20 @@
 //! cycle. Each frame carries its input and a sequence number in word 6. Checked every
 //! cycle, as errors of the run:
 //! * every frame that comes out of output `o` is a frame sent to `o`, whose ingress fate
-//!   was to be kept and whose real length matched its header, word for word, once;
-//! * frames of one input and band to one output come out in the order they were sent;
+//!   was to be kept and whose real length matched its header, word for word, once; or,
+//!   with trimming on, the trimmed 64-byte header of such a frame that may be trimmed
+//!   (its length is then not checked beyond its first 8 words), with IPv4 length 50, a
+//!   correct checksum and CHOP set ([`crate::swframe::trimmed_header`]);
+//! * frames of one input and band (a trimmed header's band is 0) to one output come out
+//!   in the order they were sent;
 //! * no (output, band) holds more than its packet limit plus `3K` packets;
 //! * nothing is lost inside the switch (`lost` stays 0) and no word overflows a data FIFO;
 //! * after a drain: every counter is back to zero occupancy, and per input `fwd` equals
-//!   the frames delivered plus those refused plus those stored as bad (length mismatch),
-//!   the last known only as a range (a mismatched frame may also be refused).
-use crate::swframe::{random_frame, Route, Word};
+//!   the frames delivered (whole or trimmed) plus those refused plus those stored as bad
+//!   (length mismatch), the last known only as a range (a mismatched frame may also be
+//!   refused or trimmed), and `trimmed` equals the trimmed headers delivered (plus, at
+//!   most, the mismatched frames).
+use crate::swframe::{random_frame, trimmed_header, Route, Word};
 use nt_hdl::switch2::SharedSwitch;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -38,12 +44,13 @@ pub struct Drive {
     pub band_by_flags: bool,
     pub wrr: bool,
     pub dt_on: bool,
+    pub trim: bool,
     pub headroom: u16,
 }
 
 /// Per port: `rx_frames`, `drop_malformed`, `drop_no_route`, `fwd`, `drop_full`, `ovr`,
-/// `tx_frames`.
-pub type Stats = [u32; 7];
+/// `tx_frames`, `trimmed`.
+pub type Stats = [u32; 8];
 
 /// The switch's outputs in a cycle.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -54,6 +61,7 @@ pub struct View {
     pub occ_bytes: Vec<u32>,
     pub admitted: u32,
     pub refused: u32,
+    pub trimmed: u32,
     pub lost: u32,
 }
 
@@ -124,6 +132,7 @@ pub fn drive<
     u.cfg.band_by_flags.next = d.band_by_flags;
     u.cfg.wrr.next = d.wrr;
     u.cfg.dt_on.next = d.dt_on;
+    u.cfg.trim.next = d.trim;
     u.cfg.headroom.next = (d.headroom as u64).into();
 }
 
@@ -179,6 +188,7 @@ pub fn read<
                     v(&s.drop_full),
                     v(&s.ovr),
                     v(&s.tx_frames),
+                    v(&s.trimmed),
                 ]
             })
             .collect(),
@@ -186,6 +196,7 @@ pub fn read<
         occ_bytes: u.occ_bytes.iter().map(|x| x.val().index() as u32).collect(),
         admitted: v(&u.admitted),
         refused: v(&u.refused),
+        trimmed: v(&u.trimmed),
         lost: v(&u.lost),
     }
 }
@@ -208,6 +219,8 @@ pub struct Knobs {
     pub band_by_flags: bool,
     pub wrr: bool,
     pub dt_on: bool,
+    /// Trim our transport's DATA packets that do not fit.
+    pub trim: bool,
     pub headroom: u16,
     /// Cycles at the end with no new frames.
     pub drain: u64,
@@ -251,6 +264,7 @@ pub fn knobs() -> Knobs {
         band_by_flags: false,
         wrr: false,
         dt_on: false,
+        trim: true,
         headroom: 64,
         drain: 4_000,
     }
@@ -265,8 +279,10 @@ pub struct Seen {
     /// Cycles from a frame's first word in to its first word out: least and most.
     pub min_latency: u64,
     pub max_latency: u64,
-    /// Delivered per band.
+    /// Delivered per band (a trimmed header in band 0).
     pub bands: [u64; 4],
+    /// Delivered as trimmed headers.
+    pub trimmed: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -274,6 +290,10 @@ struct Sent {
     words: Vec<Word>,
     band: u8,
     t0: u64,
+    /// Its real length matched its header.
+    len_ok: bool,
+    /// It may be trimmed: its trimmed header's checksum.
+    trim: Option<u16>,
 }
 
 struct Tx {
@@ -281,7 +301,7 @@ struct Tx {
     j: usize,
     gapped: bool,
     key: (usize, u64),
-    keep: Option<(u8, u8, bool)>,
+    keep: Option<(u8, u8, bool, Option<u16>)>,
     all: Vec<Word>,
     t0: u64,
 }
@@ -303,7 +323,8 @@ pub struct Switch2Workload {
     /// Per output: words of the frame coming out, and its first word's cycle.
     rx_out: Vec<Vec<Word>>,
     t_out: Vec<u64>,
-    /// Per input: delivered frames, and kept frames whose length mismatched.
+    /// Per input: delivered frames (whole or trimmed), and kept frames whose length
+    /// mismatched.
     delivered: Vec<u64>,
     bad: Vec<u64>,
     seen: Seen,
@@ -399,6 +420,7 @@ impl Switch2Workload {
             band_by_flags: self.k.band_by_flags,
             wrr: self.k.wrr,
             dt_on: self.k.dt_on,
+            trim: self.k.trim,
             headroom: self.k.headroom,
         };
         let sending = now + self.k.drain < self.cycles;
@@ -419,7 +441,10 @@ impl Switch2Workload {
                 if f.words.len() > 6 {
                     f.words[6].0 = tag(i, seq);
                 }
-                let keep = f.want.ok().map(|q| (q.out, q.band, f.len_ok));
+                let keep = f
+                    .want
+                    .ok()
+                    .map(|q| (q.out, q.band, f.len_ok, q.trim.then_some(q.csum)));
                 self.tx[i] = Some(Tx {
                     all: f.words.iter().copied().collect(),
                     words: f.words,
@@ -445,25 +470,33 @@ impl Switch2Workload {
             }
             f.j += 1;
             d.rx[i] = Some(w);
-            if w.1 {
-                let f = self.tx[i].take().expect("a frame");
-                if let (Some((out, band, len_ok)), false) = (f.keep, f.gapped) {
-                    if len_ok {
+            // once its first 8 words are in, back to back, a kept frame may come out: a
+            // trimmed header leaves before the rest of its frame has arrived
+            if f.j == 8 && !f.gapped {
+                if let Some((out, band, len_ok, trim)) = f.keep {
+                    if !len_ok {
+                        self.bad[i] += 1;
+                    }
+                    // a mismatched frame may still leave trimmed
+                    if len_ok || (trim.is_some() && self.k.trim) {
                         self.expect.insert(
                             f.key,
                             (
                                 out,
                                 Sent {
-                                    words: f.all,
+                                    words: f.all.clone(),
                                     band,
                                     t0: f.t0,
+                                    len_ok,
+                                    trim,
                                 },
                             ),
                         );
-                    } else {
-                        self.bad[i] += 1;
                     }
                 }
+            }
+            if w.1 {
+                self.tx[i] = None;
             }
         }
         Ok(d)
@@ -483,15 +516,27 @@ impl Switch2Workload {
                 "cycle {now}: output {o}: frame {key:?} was not expected (never sent whole, not kept, or out twice)"
             ));
         };
-        if out as usize != o || s.words != got {
+        // whole, or its trimmed header (which needs 8 words, the 8th full, if it is the last)
+        let whole = s.len_ok && s.words == got;
+        let trimmed = match s.trim {
+            Some(csum) if self.k.trim => {
+                let data: Vec<u64> = s.words.iter().map(|w| w.0).collect();
+                let long = s.words.len() > 8 || (s.words.len() == 8 && s.words[7].2 == 0);
+                long && got == trimmed_header(&data, csum)
+            }
+            _ => false,
+        };
+        if out as usize != o || !(whole || trimmed) {
             return Err(format!(
-                "cycle {now}: output {o}: frame {key:?} differs from what input {} sent to output {out} ({} words sent, {} out)",
+                "cycle {now}: output {o}: frame {key:?} differs from what input {} sent to output {out} ({} words sent, {} out, may be trimmed: {})",
                 key.0,
                 s.words.len(),
-                got.len()
+                got.len(),
+                s.trim.is_some() && self.k.trim
             ));
         }
-        let k = (out, key.0, s.band);
+        let band = if whole { s.band } else { 0 };
+        let k = (out, key.0, band);
         if let Some(&p) = self.last_seq.get(&k) {
             if p > key.1 {
                 return Err(format!(
@@ -504,7 +549,8 @@ impl Switch2Workload {
         self.seen.min_latency = self.seen.min_latency.min(lat);
         self.seen.max_latency = self.seen.max_latency.max(lat);
         self.seen.delivered += 1;
-        self.seen.bands[s.band as usize] += 1;
+        self.seen.bands[band as usize] += 1;
+        self.seen.trimmed += u64::from(!whole);
         self.delivered[key.0] += 1;
         Ok(())
     }
@@ -515,6 +561,18 @@ impl Switch2Workload {
             return Err(format!(
                 "after the drain the counters hold {:?} packets",
                 v.occ_pkts
+            ));
+        }
+        let trimmed: u64 = v.stat.iter().map(|s| s[7] as u64).sum();
+        // a trimmed frame of 8 words whose last is not full completes as bad
+        let bad: u64 = self.bad.iter().sum();
+        if trimmed < self.seen.trimmed
+            || trimmed > self.seen.trimmed + bad
+            || v.trimmed as u64 != trimmed
+        {
+            return Err(format!(
+                "trimmed: {trimmed} by port, {} by the admission, {} trimmed headers delivered",
+                v.trimmed, self.seen.trimmed
             ));
         }
         for i in 0..self.n {

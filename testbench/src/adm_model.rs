@@ -16,6 +16,10 @@ struct S2 {
     lby: u32,
     thr: u32,
     fit: bool,
+    /// Band 0 of the output: packets, bytes (for a trimmed header).
+    cp0: u16,
+    cby0: u32,
+    fit0: bool,
 }
 
 /// The model of `Admission<N, K, ...>`.
@@ -30,6 +34,8 @@ pub struct AdmModel {
     s3: Vec<Option<(usize, u32)>>,
     /// S3 holds a refusal.
     s3r: Vec<bool>,
+    /// S3 holds a trim.
+    s3t: Vec<bool>,
     vd: Vec<Option<Verdict>>,
     /// S4: per (output, band) the packets and bytes admitted in S3, summed over lanes.
     s4: Vec<(u16, u32)>,
@@ -40,6 +46,7 @@ pub struct AdmModel {
     c_adm: u32,
     c_ref: u32,
     c_lost: u32,
+    c_trim: u32,
 }
 
 impl AdmModel {
@@ -55,6 +62,7 @@ impl AdmModel {
             s2: vec![None; k],
             s3: vec![None; k],
             s3r: vec![false; k],
+            s3t: vec![false; k],
             vd: vec![None; n],
             s4: vec![(0, 0); n * BANDS],
             occ_p: vec![0; n * BANDS],
@@ -64,6 +72,7 @@ impl AdmModel {
             c_adm: 0,
             c_ref: 0,
             c_lost: 0,
+            c_trim: 0,
         }
     }
 
@@ -75,6 +84,7 @@ impl AdmModel {
             occ_bytes: self.occ_b.clone(),
             admitted: self.c_adm,
             refused: self.c_ref,
+            trimmed: self.c_trim,
             lost: self.c_lost,
         }
     }
@@ -98,9 +108,12 @@ impl AdmModel {
         let mut s2 = vec![None; self.k];
         let mut s3 = vec![None; self.k];
         let mut s3r = vec![false; self.k];
+        let mut s3t = vec![false; self.k];
         // the statistics count the decisions in S3's registers
         for l in 0..self.k {
-            if self.s3[l].is_some() {
+            if self.s3t[l] {
+                self.c_trim = self.c_trim.wrapping_add(1);
+            } else if self.s3[l].is_some() {
                 self.c_adm = self.c_adm.wrapping_add(1);
             }
             if self.s3r[l] {
@@ -124,10 +137,15 @@ impl AdmModel {
             // S2
             if let Some((i, r)) = self.s1[l] {
                 let (o, b) = (r.out as usize, r.band as usize);
-                let (cp, cby) = if o < n {
-                    (self.occ_p[o * BANDS + b], self.occ_b[o * BANDS + b])
+                let (cp, cby, cp0, cby0) = if o < n {
+                    (
+                        self.occ_p[o * BANDS + b],
+                        self.occ_b[o * BANDS + b],
+                        self.occ_p[o * BANDS],
+                        self.occ_b[o * BANDS],
+                    )
                 } else {
-                    (0, 0)
+                    (0, 0, 0, 0)
                 };
                 let cells = (r.words.wrapping_add((n - 1) as u16)) >> lgn;
                 s2[l] = Some(S2 {
@@ -140,6 +158,9 @@ impl AdmModel {
                     lby: d.band[b].lim_bytes,
                     thr: self.thr[b],
                     fit: self.fh >= cells,
+                    cp0,
+                    cby0,
+                    fit0: self.fh >= 8u16.div_ceil(n as u16),
                 });
             }
             // S3
@@ -149,16 +170,29 @@ impl AdmModel {
                     && x.cby.wrapping_add(x.r.bytes) <= x.lby
                     && x.fit
                     && (!d.dt_on || x.cby < x.thr);
+                // not admitted whole: its 64-byte header into band 0 of the output
+                let trim = !adm
+                    && d.trim_on
+                    && x.r.trim
+                    && x.ok
+                    && x.cp0 < d.band[0].lim_pkts
+                    && x.cby0.wrapping_add(64) <= d.band[0].lim_bytes
+                    && x.fit0
+                    && (!d.dt_on || x.cby0 < self.thr[0]);
+                let (band, bytes) = if trim { (0, 64) } else { (x.r.band, x.r.bytes) };
                 vd[x.i] = Some(Verdict {
-                    admit: adm,
+                    admit: adm || trim,
                     words: x.r.words & 0x1ff,
                     empty: x.r.empty,
                     out: x.r.out,
-                    band: x.r.band,
-                    bytes: x.r.bytes,
+                    band,
+                    bytes,
+                    trim,
+                    csum: x.r.csum,
                 });
-                if adm {
-                    s3[l] = Some((x.r.out as usize * BANDS + x.r.band as usize, x.r.bytes));
+                if adm || trim {
+                    s3[l] = Some((x.r.out as usize * BANDS + band as usize, bytes));
+                    s3t[l] = trim;
                 } else {
                     s3r[l] = true;
                 }
@@ -199,6 +233,7 @@ impl AdmModel {
         self.s2 = s2;
         self.s3 = s3;
         self.s3r = s3r;
+        self.s3t = s3t;
         self.vd = vd;
         self.s4 = s4;
         self.occ_p = occ_p;
@@ -213,12 +248,14 @@ impl AdmModel {
             self.s2.iter_mut().for_each(|x| *x = None);
             self.s3.iter_mut().for_each(|x| *x = None);
             self.s3r.iter_mut().for_each(|x| *x = false);
+            self.s3t.iter_mut().for_each(|x| *x = false);
             self.s4.iter_mut().for_each(|x| *x = (0, 0));
             self.occ_p.iter_mut().for_each(|x| *x = 0);
             self.occ_b.iter_mut().for_each(|x| *x = 0);
             self.c_adm = 0;
             self.c_ref = 0;
             self.c_lost = 0;
+            self.c_trim = 0;
         }
     }
 }

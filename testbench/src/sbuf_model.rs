@@ -2,7 +2,7 @@
 //! from its module documentation: the same registers, FIFOs (ideal: a push is visible at
 //! the head a cycle later, a push into a full FIFO is ignored) and RAMs (registered reads
 //! that read before the write of the same edge).
-use nt_sim::sbuf_workload::{Desc, Drive, InView, OutView, View};
+use nt_sim::sbuf_workload::{Desc, Drive, InView, OutView, Vd, View};
 use std::collections::VecDeque;
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -16,7 +16,7 @@ struct Word {
 #[derive(Clone, Default)]
 struct Input {
     df: VecDeque<Word>,
-    vq: VecDeque<(bool, u16, u8)>,
+    vq: VecDeque<Vd>,
     ring: VecDeque<u32>,
     cq: VecDeque<Desc>,
     /// A completion on its way into `cq` (pushed a cycle after the writer makes it).
@@ -34,6 +34,8 @@ struct Input {
     w_head: u32,
     w_words: u16,
     w_emp: u8,
+    w_trim: bool,
+    w_cs: u16,
     wr_en: bool,
     wr_addr: u32,
     wr_data: u64,
@@ -223,11 +225,19 @@ impl SbufModel {
                 (x.w_act, x.w_adm, x.w_words, x.w_emp, x.w_j, x.w_row);
             if take {
                 vq_pop = true;
-                (act, adm, words, emp, j, row) = (true, hv.0, hv.1, hv.2, 0, false);
+                // trimmed: 8 words, the last full
+                let (vw, ve) = if hv.trim {
+                    (8, 0)
+                } else {
+                    (hv.words, hv.empty)
+                };
+                (act, adm, words, emp, j, row) = (true, hv.admit, vw, ve, 0, false);
                 nx.w_act = true;
-                nx.w_adm = hv.0;
-                nx.w_words = hv.1;
-                nx.w_emp = hv.2;
+                nx.w_adm = hv.admit;
+                nx.w_words = vw;
+                nx.w_emp = ve;
+                nx.w_trim = hv.trim;
+                nx.w_cs = hv.csum;
                 nx.w_row = false;
                 nx.w_j = 0;
                 nx.w_col = 0;
@@ -257,7 +267,13 @@ impl SbufModel {
                     pop = true;
                     nx.wr_en = true;
                     nx.wr_addr = addr;
-                    nx.wr_data = hw.data;
+                    // a trimmed header: IPv4 length 50, its checksum, CHOP set
+                    nx.wr_data = match (x.w_trim && !take, j) {
+                        (true, 2) => (hw.data & ((1 << 48) - 1)) | (50 << 48),
+                        (true, 3) => (hw.data & ((1 << 48) - 1)) | ((x.w_cs as u64) << 48),
+                        (true, 4) => hw.data | (0x10 << 40),
+                        _ => hw.data,
+                    };
                     nx.w_j = j1;
                     nx.w_col = if j0 { 1 } else { (x.w_col + 1) & nmask };
                     if start {
@@ -279,7 +295,7 @@ impl SbufModel {
                     } else if j1 == words {
                         cq_push = true;
                         cpe = emp;
-                        cpb = true;
+                        cpb = !x.w_trim || take;
                         nx.w_adm = false;
                         nx.w_row = false;
                     } else {

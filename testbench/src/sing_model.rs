@@ -20,6 +20,7 @@ struct Fields {
     dhi: u16,
     dlo: u16,
     flags: u8,
+    csum: u16,
 }
 
 #[derive(Clone, Default)]
@@ -28,6 +29,9 @@ struct P1 {
     hok: bool,
     by: u32,
     b: u8,
+    t: bool,
+    /// ~checksum + ~length + 50, before the end-around carries.
+    cs: u32,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -39,6 +43,8 @@ struct P2 {
     w: u16,
     e: u8,
     b: u8,
+    t: bool,
+    cs: u16,
 }
 
 #[derive(Clone, Default)]
@@ -118,7 +124,10 @@ impl SingModel {
                             x.f.len = (data >> 48) as u32;
                             x.f.proto = data as u8;
                         }
-                        3 => x.f.dhi = data as u16,
+                        3 => {
+                            x.f.dhi = data as u16;
+                            x.f.csum = (data >> 48) as u16;
+                        }
                         4 => {
                             x.f.dlo = (data >> 48) as u16;
                             x.f.flags = (data >> 40) as u8;
@@ -141,7 +150,11 @@ impl SingModel {
             } else {
                 (old.f.tos >> 2).min(3)
             };
+            x.p1.t = (old.f.proto == 154 || old.f.proto == 155) && old.f.flags & 0x11 == 0x01;
+            x.p1.cs = (!old.f.csum) as u32 + (!(old.f.len as u16)) as u32 + 50;
             // P2
+            let cf1 = (old.p1.cs & 0xffff) + (old.p1.cs >> 16);
+            let cf2 = (cf1 & 0xffff) + (cf1 >> 16);
             let hit = old.p1.m.iter().position(|&m| m);
             x.p2 = P2 {
                 found: hit.is_some(),
@@ -151,6 +164,8 @@ impl SingModel {
                 w: (old.p1.by.wrapping_add(7) >> 3) as u16,
                 e: (0u32.wrapping_sub(old.p1.by) & 7) as u8,
                 b: old.p1.b,
+                t: old.p1.t,
+                cs: !(cf2 as u16),
             };
             // the decision
             x.rq_v = false;
@@ -172,6 +187,8 @@ impl SingModel {
                         bytes: old.p2.by,
                         words: old.p2.w,
                         empty: old.p2.e,
+                        trim: old.p2.t,
+                        csum: old.p2.cs,
                     };
                 }
             }

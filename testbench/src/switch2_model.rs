@@ -20,6 +20,7 @@ pub struct Switch2Model {
     buf: SbufModel,
     que: SqueModel,
     full: Vec<u32>,
+    trim: Vec<u32>,
 }
 
 impl Switch2Model {
@@ -32,6 +33,7 @@ impl Switch2Model {
             buf: SbufModel::new(n, ca, r),
             que: SqueModel::new(n, k, ca, rp),
             full: vec![0; n],
+            trim: vec![0; n],
         }
     }
 
@@ -56,6 +58,7 @@ impl Switch2Model {
                         self.full[p],
                         bv.inp[p].ovr,
                         bv.out[p].tx_frames,
+                        self.trim[p],
                     ]
                 })
                 .collect(),
@@ -63,6 +66,7 @@ impl Switch2Model {
             occ_bytes: av.occ_bytes,
             admitted: av.admitted,
             refused: av.refused,
+            trimmed: av.trimmed,
             lost: av.lost.wrapping_add(qv.lost),
         }
     }
@@ -100,12 +104,15 @@ impl Switch2Model {
                         words: q.words,
                         empty: q.empty,
                         ok: true,
+                        trim: q.trim,
+                        csum: q.csum,
                     })
                 })
                 .collect(),
             dep: qv.adm_dep.clone(),
             band,
             dt_on: d.dt_on,
+            trim_on: d.trim,
             free_rows: bv.free_rows,
             headroom: d.headroom,
         });
@@ -114,7 +121,13 @@ impl Switch2Model {
             inp: (0..n)
                 .map(|i| bw::InDrive {
                     rx: iv.out[i],
-                    vd: av.vd[i].map(|v| (v.admit, v.words, v.empty)),
+                    vd: av.vd[i].map(|v| bw::Vd {
+                        admit: v.admit,
+                        words: v.words,
+                        empty: v.empty,
+                        trim: v.trim,
+                        csum: v.csum,
+                    }),
                     cp_pop: qv.cp_pop[i],
                 })
                 .collect(),
@@ -171,8 +184,12 @@ impl Switch2Model {
             if av.vd[i].is_some_and(|v| !v.admit) {
                 self.full[i] = self.full[i].wrapping_add(1);
             }
+            if av.vd[i].is_some_and(|v| v.trim) {
+                self.trim[i] = self.trim[i].wrapping_add(1);
+            }
             if d.reset {
                 self.full[i] = 0;
+                self.trim[i] = 0;
             }
         }
     }

@@ -530,7 +530,8 @@ fn cosim_catches_a_misaligned_shared_buffer_writer() {
 }
 
 /// The new switch's admission (issue 30) at 4 ports, under its self-checking workload
-/// (`nt_sim::adm_workload`): verdicts to every input, and counters that move both ways.
+/// (`nt_sim::adm_workload`): verdicts to every input, trims, and counters that move both
+/// ways.
 #[test]
 fn sadm_p4_verilog_matches_rust_cycle_for_cycle() {
     let rec = cosim_block(Simulator::Verilator, "sadm_p4", 193);
@@ -539,6 +540,7 @@ fn sadm_p4_verilog_matches_rust_cycle_for_cycle() {
         .chain([
             "admitted".to_string(),
             "refused".to_string(),
+            "trimmed".to_string(),
             "occ_pkts$0".to_string(),
         ])
         .collect();
@@ -621,7 +623,8 @@ fn cosim_catches_a_queue_that_never_empties() {
 }
 
 /// The new switch, 4 ports, end to end under its self-checking workload
-/// (`nt_sim::switch2_workload`): frames through every output, refusals at the limits.
+/// (`nt_sim::switch2_workload`): frames through every output, refusals at the limits,
+/// trimmed headers.
 #[test]
 fn switch2_p4_verilog_matches_rust_cycle_for_cycle() {
     let rec = cosim_block(Simulator::Verilator, "switch2_p4", 211);
@@ -634,6 +637,7 @@ fn switch2_p4_verilog_matches_rust_cycle_for_cycle() {
             "stat$0$drop_full",
             "stat$1$drop_malformed",
             "admitted",
+            "trimmed",
         ],
     );
 }

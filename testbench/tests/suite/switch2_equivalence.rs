@@ -1,8 +1,9 @@
 //! The new switch ([`nt_hdl::switch2`]) on the cycle kernel against [`Switch2Model`] (its
 //! four blocks' models wired as the top wires them), every output in every cycle, at 4
 //! and 16 ports, under the seeded, self-checking workload of
-//! [`nt_sim::switch2_workload`]: every kept frame that comes out is whole, at its output,
-//! once and in order; limits hold; nothing is lost inside; everything drains.
+//! [`nt_sim::switch2_workload`]: every kept frame that comes out is whole (or, trimmed,
+//! its rewritten 64-byte header), at its output, once and in order; limits hold; nothing
+//! is lost inside; everything drains.
 use nt_hdl::switch2::SharedSwitch;
 use nt_sim::kernel::Kernel;
 use nt_sim::switch2_workload::{drive, knobs, read, Knobs, Seen, Switch2Workload};
@@ -76,8 +77,8 @@ fn run<
         .finish(&view)
         .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     println!(
-        "seed {seed}, {N} ports: {} frames sent, {} delivered (bands {:?}), {} admitted, {} refused, most over a packet limit {}, latency {}..{} cycles",
-        s.sent, s.delivered, s.bands, view.admitted, view.refused, s.max_over_pkts, s.min_latency, s.max_latency
+        "seed {seed}, {N} ports: {} frames sent, {} delivered (bands {:?}), {} admitted, {} refused, most over a packet limit {}, latency {}..{} cycles, {} trimmed",
+        s.sent, s.delivered, s.bands, view.admitted, view.refused, s.max_over_pkts, s.min_latency, s.max_latency, s.trimmed
     );
     s
 }
@@ -98,7 +99,24 @@ fn switch2_p4_matches_its_model_end_to_end() {
         let s = p4(seed, 20_000, &knobs());
         assert!(s.delivered > 500, "too little delivered: {s:?}");
         assert!(s.max_over_pkts >= 0, "the limits never bound: {s:?}");
+        assert!(s.trimmed > 20, "too few trimmed: {s:?}");
     }
+}
+
+/// Drop-tail: trimming off, no frame leaves trimmed.
+#[test]
+fn switch2_p4_drop_tail_never_trims() {
+    let s = p4(
+        5,
+        6_000,
+        &Knobs {
+            trim: false,
+            drain: 2_000,
+            ..knobs()
+        },
+    );
+    assert!(s.delivered > 150, "too little delivered: {s:?}");
+    assert_eq!(s.trimmed, 0, "{s:?}");
 }
 
 /// WRR and bands by flags.
@@ -110,10 +128,19 @@ fn switch2_p4_wrr_by_flags() {
         &Knobs {
             wrr: true,
             band_by_flags: true,
+            // room in band 0 for the headers of band 1's refused DATA packets
+            band: {
+                let mut b = knobs().band;
+                b[0].lim_pkts = 64;
+                b[1].lim_bytes = 3_000;
+                b
+            },
+            drain: 8_000,
             ..knobs()
         },
     );
-    assert!(s.delivered > 500, "{s:?}");
+    assert!(s.delivered > 300, "{s:?}");
+    assert!(s.trimmed > 5, "too few trimmed: {s:?}");
 }
 
 /// 16 ports, two lanes.
@@ -121,4 +148,5 @@ fn switch2_p4_wrr_by_flags() {
 fn switch2_p16_matches_its_model_end_to_end() {
     let s = p16(4, 8_000, &knobs());
     assert!(s.delivered > 400, "too little delivered: {s:?}");
+    assert!(s.trimmed > 10, "too few trimmed: {s:?}");
 }

@@ -373,6 +373,21 @@ fn hdl_call(call: &syn::ExprCall) -> Result<TS> {
     {
         let out = quote!(call).to_string();
         let target = hdl_compute(&call.args[0])?;
+        // `bit_cast::<W, ..>(x)`: the width is `W`, so `x` (which may index with a loop
+        // variable, not in scope here) need not be evaluated
+        if funcname.starts_with("bit_cast") {
+            if let syn::Expr::Path(p) = &*call.func {
+                if let Some(syn::PathArguments::AngleBracketed(a)) =
+                    p.path.segments.last().map(|s| &s.arguments)
+                {
+                    if let Some(w) = a.args.first() {
+                        return Ok(quote!({
+                            ast::hdl_cast(#target, (#w) as usize)
+                        }));
+                    }
+                }
+            }
+        }
         Ok(quote!({
             ast::hdl_cast(#target, (#call).bits())
         }))
