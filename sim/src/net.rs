@@ -301,8 +301,8 @@ pub struct SwitchCfg {
     #[serde(default)]
     pub engine: Option<String>,
     /// `crosspoint` (default: `nt_hdl::switch`) or `shared`: the new switch
-    /// (`nt_hdl::switch2`, issue 30), drop-tail on a shared buffer of `shared_kib` KiB,
-    /// on the native engine.
+    /// (`nt_hdl::switch2`, issue 30), drop-tail or ideal trimming (without return to
+    /// sender) on a shared buffer of `shared_kib` KiB, on the native engine.
     #[serde(default)]
     pub buffer: Option<String>,
     /// The shared buffer's size: 64 (the emitted Verilog's), 1024 or 16384 KiB.
@@ -995,7 +995,8 @@ fn build_switch(
     })
 }
 
-/// The new switch (`buffer = "shared"`): drop-tail, native engine, the size asked for.
+/// The new switch (`buffer = "shared"`): drop-tail or ideal trimming, on any engine, the
+/// size asked for.
 fn build_shared_switch(
     c: &SwitchCfg,
     s: &SwitchSetup,
@@ -1004,52 +1005,55 @@ fn build_shared_switch(
     use crate::switch2_sim::{
         SharedSwitch16M1, SharedSwitch16M16, SharedSwitch4M1, SharedSwitch4M16, SHARED_KIB,
     };
+    use nt_hdl::switch::{MODE_DROPTAIL, MODE_TRIM};
     use nt_hdl::switch2::{SharedSwitch16, SharedSwitch4};
-    if s.mode != nt_hdl::switch::MODE_DROPTAIL {
+    if s.mode != MODE_DROPTAIL && s.mode != MODE_TRIM {
         return Err(format!(
-            "mode = {:?}: buffer = \"shared\" runs drop-tail only so far",
+            "mode = {:?}: buffer = \"shared\" runs drop-tail and trim only so far",
             c.mode
         ));
     }
-    if !matches!(engine, Engine::Native) {
+    if s.mode == MODE_TRIM && s.ret {
         return Err(
-            "buffer = \"shared\" runs on the native engine only so far (engine = \"native\")"
+            "ret = true: buffer = \"shared\" does not return trimmed headers to their sender yet"
                 .into(),
         );
     }
     let kib = c.shared_kib.unwrap_or(64);
-    use crate::kernel::Kernel;
-    let e = |x: crate::kernel::KernelError| x.to_string();
-    Ok(match (c.ports == 4, kib) {
-        (true, 64) => Box::new(SwitchDriver::with_engine(
-            Kernel::new(SharedSwitch4::new()).map_err(e)?,
+    match (c.ports == 4, kib) {
+        (true, 64) => shared_dev(engine, "switch2_p4", SharedSwitch4::new, s),
+        (true, 1024) => shared_dev(engine, "switch2_p4_m1", SharedSwitch4M1::new, s),
+        (true, 16384) => shared_dev(engine, "switch2_p4_m16", SharedSwitch4M16::new, s),
+        (false, 64) => shared_dev(engine, "switch2_p16", SharedSwitch16::new, s),
+        (false, 1024) => shared_dev(engine, "switch2_p16_m1", SharedSwitch16M1::new, s),
+        (false, 16384) => shared_dev(engine, "switch2_p16_m16", SharedSwitch16M16::new, s),
+        _ => Err(format!(
+            "shared_kib = {kib}: the shared buffer comes in {SHARED_KIB:?} KiB"
+        )),
+    }
+}
+
+/// A shared switch `make` on `engine`: the native kernel, or its Verilog emitted as
+/// `module` (verilated or compiled, cached).
+fn shared_dev<B>(
+    engine: Engine,
+    module: &str,
+    make: fn() -> B,
+    s: &SwitchSetup,
+) -> Result<Box<dyn SwitchDev>, String>
+where
+    B: rust_hdl::core::prelude::Block + nt_hdl::Clocked,
+    crate::kernel::Kernel<B>: SwitchEngine + 'static,
+{
+    Ok(match engine.backend() {
+        None => Box::new(SwitchDriver::with_engine(
+            crate::kernel::Kernel::new(make()).map_err(|x| x.to_string())?,
             s,
         )?),
-        (true, 1024) => Box::new(SwitchDriver::with_engine(
-            Kernel::new(SharedSwitch4M1::new()).map_err(e)?,
+        Some(b) => Box::new(SwitchDriver::with_engine(
+            crate::switch2_sim::VSwitch2::of_with(b, module, make)?,
             s,
         )?),
-        (true, 16384) => Box::new(SwitchDriver::with_engine(
-            Kernel::new(SharedSwitch4M16::new()).map_err(e)?,
-            s,
-        )?),
-        (false, 64) => Box::new(SwitchDriver::with_engine(
-            Kernel::new(SharedSwitch16::new()).map_err(e)?,
-            s,
-        )?),
-        (false, 1024) => Box::new(SwitchDriver::with_engine(
-            Kernel::new(SharedSwitch16M1::new()).map_err(e)?,
-            s,
-        )?),
-        (false, 16384) => Box::new(SwitchDriver::with_engine(
-            Kernel::new(SharedSwitch16M16::new()).map_err(e)?,
-            s,
-        )?),
-        _ => {
-            return Err(format!(
-                "shared_kib = {kib}: the shared buffer comes in {SHARED_KIB:?} KiB"
-            ))
-        }
     })
 }
 

@@ -344,7 +344,9 @@ pub fn incast(program: &str, big: bool, senders: usize) -> String {
 
 /// An incast of `shape`: NDP on a trimming switch with bands by transport flags, Homa on a
 /// drop-tail switch with bands by `tos`, Homa-Tr on a trimming switch with bands by `tos`;
-/// the buffer as large as the switch allows (`big`) or `shape.small_bytes` per band.
+/// `big`: the shared-buffer switch (`nt_hdl::switch2`) with 1 MiB, every
+/// message fits (thesis §3.4.2: "a buffer large enough to absorb the incast"); else the
+/// crosspoint switch with `shape.small_bytes` per band.
 pub fn incast_shaped(program: &str, big: bool, shape: &IncastShape) -> String {
     let (mode, by_flags) = match program {
         "ndp" => ("trim", true),
@@ -356,9 +358,10 @@ pub fn incast_shaped(program: &str, big: bool, shape: &IncastShape) -> String {
     let senders = shape.senders;
     let prefix = shape.prefix;
     let mut s = format!(
-        "# Thesis Fig 3.2: {senders}:1 incast, {program}, bottleneck buffer {} (ntsim run {prefix}-{program}-{label})\nname = \"{prefix}-{program}-{label}\"\nseed = 1\nmax_cycles = 2000000\nsample_cycles = 160\n\n[[switch]]\nname = \"s0\"\nports = {}\nmode = \"{mode}\"\nband_by_flags = {by_flags}\nbuffer_bytes = {bytes}\nbuffer_pkts = 4095\n\n",
-        if big { "as large as the switch allows".to_string() } else { format!("{} KiB per band", shape.small_bytes / 1024) },
+        "# Thesis Fig 3.2: {senders}:1 incast, {program}, bottleneck buffer {} (ntsim run {prefix}-{program}-{label})\nname = \"{prefix}-{program}-{label}\"\nseed = 1\nmax_cycles = 2000000\nsample_cycles = 160\n\n[[switch]]\nname = \"s0\"\nports = {}\nmode = \"{mode}\"\nband_by_flags = {by_flags}\nbuffer_bytes = {bytes}\nbuffer_pkts = 4095\n{}\n",
+        if big { "1 MiB, shared".to_string() } else { format!("{} KiB per band", shape.small_bytes / 1024) },
         shape.ports,
+        if big { "buffer = \"shared\"\nshared_kib = 1024\n" } else { "" },
     );
     for h in 0..=senders {
         let _ = write!(

@@ -123,12 +123,109 @@ impl<
     }
 }
 
-/// One port's inputs and outputs in a verilated switch.
-struct VPort {
+/// One port's MAC streams in a verilated switch (`rx$p$...`, `tx$p$...`), the same in
+/// both switches.
+pub struct VLink {
     rx: [PortRef; 4],
     tx_ready: PortRef,
     rx_ready: PortRef,
     tx: [PortRef; 4],
+}
+
+impl VLink {
+    /// Port `p`'s streams in `lib`.
+    pub fn new(lib: &VLib, p: usize) -> Result<Self, String> {
+        let q = |dir: &str, f: &str| lib.port(&format!("{dir}${p}${f}"));
+        Ok(VLink {
+            rx: [
+                q("rx", "valid")?,
+                q("rx", "data")?,
+                q("rx", "last")?,
+                q("rx", "empty")?,
+            ],
+            tx_ready: q("tx", "ready")?,
+            rx_ready: q("rx", "ready")?,
+            tx: [
+                q("tx", "valid")?,
+                q("tx", "data")?,
+                q("tx", "last")?,
+                q("tx", "empty")?,
+            ],
+        })
+    }
+
+    /// The ports of `lib`: `rx$p$valid` for `p = 0, 1, ...`; an error if there are none.
+    pub fn count(lib: &VLib) -> Result<usize, String> {
+        let n = (0..)
+            .take_while(|p| lib.port(&format!("rx${p}$valid")).is_ok())
+            .count();
+        if n == 0 {
+            return Err(format!("{} has no switch ports rx$0$...", lib.module));
+        }
+        Ok(n)
+    }
+
+    /// Sets the port's inputs of a cycle.
+    pub fn drive(&self, m: &mut VModel, x: &PortIn) {
+        let w = x.rx.unwrap_or_default();
+        m.set(self.rx[0], x.rx.is_some() as u64);
+        m.set(self.rx[1], w.data);
+        m.set(self.rx[2], w.last as u64);
+        m.set(self.rx[3], w.empty as u64);
+        m.set(self.tx_ready, x.tx_ready as u64);
+    }
+
+    /// `rx.ready` and the word on `tx`, if valid.
+    pub fn read(&self, m: &VModel) -> (bool, Option<Word>) {
+        (
+            m.get(self.rx_ready) != 0,
+            (m.get(self.tx[0]) != 0).then(|| Word {
+                data: m.get(self.tx[1]),
+                last: m.get(self.tx[2]) != 0,
+                empty: m.get(self.tx[3]) as u8,
+            }),
+        )
+    }
+}
+
+/// The name of a verilated or compiled switch's engine.
+pub fn backend_name(m: &VModel) -> &'static str {
+    match m.lib().backend {
+        Backend::Verilator => "verilator",
+        Backend::Compiled => "compiled",
+    }
+}
+
+/// The [`SwitchEngine`] methods of a switch on a library engine (a struct with a
+/// [`VModel`] `m`, whose `cycle` runs the rising edge, and a cycle count `cycle`): the
+/// cycle count, the engine's name, and no waveform.
+#[macro_export]
+macro_rules! library_engine_steps {
+    () => {
+        fn tick(&mut self) -> Result<(), String> {
+            // `VModel::cycle` ran the rising edge already.
+            self.cycle += 1;
+            Ok(())
+        }
+        fn cycle(&self) -> u64 {
+            self.cycle
+        }
+        fn record_vcd(&mut self, _w: Box<dyn std::io::Write + Send>) -> Result<(), String> {
+            Err($crate::switch_sim::NO_VCD.into())
+        }
+        fn name(&self) -> &'static str {
+            $crate::switch_sim::backend_name(&self.m)
+        }
+    };
+}
+
+/// What a switch on a library engine answers when asked for a waveform.
+pub const NO_VCD: &str =
+    "waveforms come from the native engine: run this device with engine = \"native\"";
+
+/// One port of a verilated switch: its streams and `stat` outputs.
+struct VPort {
+    link: VLink,
     stat: [PortRef; STAT_PORTS.len()],
 }
 
@@ -184,12 +281,7 @@ pub struct VSwitch {
 impl VSwitch {
     /// An instance of `lib` (a switch's library, e.g. from [`VLib::of_block`]).
     pub fn new(lib: Arc<VLib>) -> Result<Self, String> {
-        let n = (0..)
-            .take_while(|p| lib.port(&format!("rx${p}$valid")).is_ok())
-            .count();
-        if n == 0 {
-            return Err(format!("{} has no switch ports rx$0$...", lib.module));
-        }
+        let n = VLink::count(&lib)?;
         // Every configuration input `setup` and `set_route` drive must exist.
         let mut cfg: Vec<String> = CFG_PORTS.iter().map(|f| format!("cfg${f}")).collect();
         for b in 0..BANDS {
@@ -210,20 +302,7 @@ impl VSwitch {
             .map(|p| {
                 let q = |dir: &str, f: &str| lib.port(&format!("{dir}${p}${f}"));
                 Ok(VPort {
-                    rx: [
-                        q("rx", "valid")?,
-                        q("rx", "data")?,
-                        q("rx", "last")?,
-                        q("rx", "empty")?,
-                    ],
-                    tx_ready: q("tx", "ready")?,
-                    rx_ready: q("rx", "ready")?,
-                    tx: [
-                        q("tx", "valid")?,
-                        q("tx", "data")?,
-                        q("tx", "last")?,
-                        q("tx", "empty")?,
-                    ],
+                    link: VLink::new(&lib, p)?,
                     stat: STAT_PORTS
                         .iter()
                         .map(|f| q("stat", f))
@@ -306,12 +385,7 @@ impl SwitchEngine for VSwitch {
     }
     fn eval(&mut self, inp: &[PortIn], out: &mut [PortOut]) -> Result<(), String> {
         for (vp, x) in self.ports.iter().zip(inp) {
-            let w = x.rx.unwrap_or_default();
-            self.m.set(vp.rx[0], x.rx.is_some() as u64);
-            self.m.set(vp.rx[1], w.data);
-            self.m.set(vp.rx[2], w.last as u64);
-            self.m.set(vp.rx[3], w.empty as u64);
-            self.m.set(vp.tx_ready, x.tx_ready as u64);
+            vp.link.drive(&mut self.m, x);
         }
         self.m.cycle();
         let m = &self.m;
@@ -320,13 +394,10 @@ impl SwitchEngine for VSwitch {
             for (v, r) in s.iter_mut().zip(&vp.stat) {
                 *v = m.get(*r);
             }
+            let (rx_ready, tx) = vp.link.read(m);
             *o = PortOut {
-                rx_ready: m.get(vp.rx_ready) != 0,
-                tx: (m.get(vp.tx[0]) != 0).then(|| Word {
-                    data: m.get(vp.tx[1]),
-                    last: m.get(vp.tx[2]) != 0,
-                    empty: m.get(vp.tx[3]) as u8,
-                }),
+                rx_ready,
+                tx,
                 stat: PortStats {
                     rx_frames: s[0],
                     tx_frames: s[1],
@@ -350,26 +421,7 @@ impl SwitchEngine for VSwitch {
         }
         Ok(())
     }
-    fn tick(&mut self) -> Result<(), String> {
-        // `VModel::cycle` ran the rising edge already.
-        self.cycle += 1;
-        Ok(())
-    }
-    fn cycle(&self) -> u64 {
-        self.cycle
-    }
-    fn record_vcd(&mut self, _w: Box<dyn std::io::Write + Send>) -> Result<(), String> {
-        Err(
-            "waveforms come from the native engine: run this device with engine = \"native\""
-                .into(),
-        )
-    }
-    fn name(&self) -> &'static str {
-        match self.m.lib().backend {
-            Backend::Verilator => "verilator",
-            Backend::Compiled => "compiled",
-        }
-    }
+    library_engine_steps!();
 }
 
 /// A switch with frame queues at its ports, on an engine: [`SwitchSim`] is the native one.
