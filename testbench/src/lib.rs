@@ -4,6 +4,7 @@ pub mod arbiter_model;
 pub mod bolt_model;
 pub mod cosim;
 pub mod deparser_model;
+pub mod equiv;
 pub mod packetization_model;
 pub mod parser_model;
 pub mod pktgen_model;

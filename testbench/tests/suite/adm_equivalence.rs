@@ -7,6 +7,7 @@ use nt_hdl::sadm::Admission;
 use nt_sim::adm_workload::{drive, knobs, read, AdmWorkload, BandCfg, Knobs, Seen, View};
 use nt_sim::kernel::Kernel;
 use nt_testbench::adm_model::AdmModel;
+use nt_testbench::equiv::lockstep;
 
 /// Runs the block and the model side by side, every output in every cycle; returns what
 /// the workload saw and the last view.
@@ -25,22 +26,16 @@ fn run<
     let mut kern = Kernel::new(Admission::<N, K, M, NB, KNB, CC>::new()).expect("kernel");
     let mut m = AdmModel::new(N, K);
     let mut w = AdmWorkload::new(seed, N, K, k.clone());
-    for c in 0..cycles {
-        let view = read(kern.uut());
-        assert_eq!(
-            view,
-            m.view(),
-            "seed {seed} cycle {c}: RTL and model differ"
-        );
-        let d = w
-            .step(c, &view)
-            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        drive(kern.uut_mut(), &d);
-        kern.settle().expect("settle");
-        m.clock(&d);
-        kern.tick().expect("tick");
-    }
-    (*w.finish(), read(kern.uut()))
+    let last = lockstep(
+        seed,
+        cycles,
+        &mut kern,
+        &mut m,
+        |u| read(u),
+        |c, v| w.step(c, v),
+        |u, d| drive(u, d),
+    );
+    (*w.finish(), last)
 }
 
 fn p4(seed: u64, cycles: u64, k: &Knobs) -> Seen {

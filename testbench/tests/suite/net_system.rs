@@ -1124,14 +1124,10 @@ fn a_shared_buffer_absorbs_an_incast_that_the_crosspoint_buffer_drops() {
     );
     assert_eq!(s, 0, "the shared buffer dropped");
     let bad = |extra: &str| build(&base.replace("mode = \"droptail\"\n", extra)).err();
-    assert!(
-        bad("mode = \"tofino-trim\"\nbuffer = \"shared\"\n")
-            .is_some_and(|e| e.contains("drop-tail and trim only"))
-    );
-    assert!(
-        bad("mode = \"trim\"\nret = true\nbuffer = \"shared\"\n")
-            .is_some_and(|e| e.contains("does not return trimmed headers"))
-    );
+    assert!(bad("mode = \"tofino-trim\"\nbuffer = \"shared\"\n")
+        .is_some_and(|e| e.contains("drop-tail and trim only")));
+    assert!(bad("mode = \"trim\"\nret = true\nbuffer = \"shared\"\n")
+        .is_some_and(|e| e.contains("does not return trimmed headers")));
     assert!(bad(
         "mode = \"droptail\"\nbuffer = \"shared\"\nshared_kib = 100\nengine = \"native\"\n"
     )

@@ -6,6 +6,7 @@
 use nt_hdl::sbuf::SharedBuffer;
 use nt_sim::kernel::Kernel;
 use nt_sim::sbuf_workload::{drive, knobs, line_rate, read, Knobs, SbufWorkload, Seen};
+use nt_testbench::equiv::lockstep;
 use nt_testbench::sbuf_model::SbufModel;
 
 fn run<
@@ -26,22 +27,16 @@ fn run<
         Kernel::new(SharedBuffer::<N, CA, CC, N2, R, NR, NRW, NN>::new()).expect("kernel");
     let mut m = SbufModel::new(N, CA, R);
     let mut w = SbufWorkload::new(seed, N, CA, cycles, k.clone());
-    for c in 0..cycles {
-        let view = read(kern.uut());
-        assert_eq!(
-            view,
-            m.view(),
-            "seed {seed} cycle {c}: RTL and model differ"
-        );
-        let d = w
-            .step(c, &view)
-            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        drive(kern.uut_mut(), &d);
-        kern.settle().expect("settle");
-        m.clock(&d);
-        kern.tick().expect("tick");
-    }
-    let view = read(kern.uut());
+    let last = lockstep(
+        seed,
+        cycles,
+        &mut kern,
+        &mut m,
+        |u| read(u),
+        |c, v| w.step(c, v),
+        |u, d| drive(u, d),
+    );
+    let view = last;
     let s = w
         .finish(&view)
         .unwrap_or_else(|e| panic!("seed {seed}: {e}"));

@@ -6,6 +6,7 @@
 use nt_hdl::sing::SwitchIngress;
 use nt_sim::kernel::Kernel;
 use nt_sim::sing_workload::{drive, knobs, read, Knobs, Seen, SingWorkload};
+use nt_testbench::equiv::lockstep;
 use nt_testbench::sing_model::SingModel;
 
 fn run<const N: usize, const N8: usize, const NN: usize>(
@@ -16,21 +17,15 @@ fn run<const N: usize, const N8: usize, const NN: usize>(
     let mut kern = Kernel::new(SwitchIngress::<N, N8, NN>::new()).expect("kernel");
     let mut m = SingModel::new(N);
     let mut w = SingWorkload::new(seed, N, k.clone());
-    for c in 0..cycles {
-        let view = read(kern.uut());
-        assert_eq!(
-            view,
-            m.view(),
-            "seed {seed} cycle {c}: RTL and model differ"
-        );
-        let d = w
-            .step(c, &view)
-            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        drive(kern.uut_mut(), &d);
-        kern.settle().expect("settle");
-        m.clock(&d);
-        kern.tick().expect("tick");
-    }
+    lockstep(
+        seed,
+        cycles,
+        &mut kern,
+        &mut m,
+        |u| read(u),
+        |c, v| w.step(c, v),
+        |u, d| drive(u, d),
+    );
     let s = *w.finish();
     println!(
         "seed {seed}, {N} ports: {} frames, {} kept (bands {:?}), {} malformed, {} without a route, {} words out",

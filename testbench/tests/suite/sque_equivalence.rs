@@ -7,6 +7,7 @@
 use nt_hdl::sque::SwitchQueues;
 use nt_sim::kernel::Kernel;
 use nt_sim::sque_workload::{drive, knobs, read, Knobs, Seen, SqueWorkload};
+use nt_testbench::equiv::lockstep;
 use nt_testbench::sque_model::SqueModel;
 
 #[allow(clippy::too_many_arguments)]
@@ -45,21 +46,15 @@ fn run<
     .expect("kernel");
     let mut m = SqueModel::new(N, K, CA, RP);
     let mut w = SqueWorkload::new(seed, N, 1 << CA, cycles, k.clone());
-    for c in 0..cycles {
-        let view = read(kern.uut());
-        assert_eq!(
-            view,
-            m.view(),
-            "seed {seed} cycle {c}: RTL and model differ"
-        );
-        let d = w
-            .step(c, &view)
-            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        drive(kern.uut_mut(), &d);
-        kern.settle().expect("settle");
-        m.clock(&d);
-        kern.tick().expect("tick");
-    }
+    lockstep(
+        seed,
+        cycles,
+        &mut kern,
+        &mut m,
+        |u| read(u),
+        |c, v| w.step(c, v),
+        |u, d| drive(u, d),
+    );
     let s = *w.finish().unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     let util: Vec<String> = (0..N)
         .map(|o| format!("{:.3}", s.busy[o] as f64 / s.backlogged[o].max(1) as f64))

@@ -7,6 +7,7 @@
 use nt_hdl::switch2::SharedSwitch;
 use nt_sim::kernel::Kernel;
 use nt_sim::switch2_workload::{drive, knobs, read, Knobs, Seen, Switch2Workload};
+use nt_testbench::equiv::lockstep;
 use nt_testbench::switch2_model::Switch2Model;
 
 #[allow(clippy::too_many_arguments)]
@@ -57,22 +58,16 @@ fn run<
     .expect("kernel");
     let mut m = Switch2Model::new(N, K, CA, R, RP);
     let mut w = Switch2Workload::new(seed, N, K, cycles, k.clone());
-    for c in 0..cycles {
-        let view = read(kern.uut());
-        assert_eq!(
-            view,
-            m.view(),
-            "seed {seed} cycle {c}: RTL and model differ"
-        );
-        let d = w
-            .step(c, &view)
-            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        drive(kern.uut_mut(), &d);
-        kern.settle().expect("settle");
-        m.clock(&d);
-        kern.tick().expect("tick");
-    }
-    let view = read(kern.uut());
+    let last = lockstep(
+        seed,
+        cycles,
+        &mut kern,
+        &mut m,
+        |u| read(u),
+        |c, v| w.step(c, v),
+        |u, d| drive(u, d),
+    );
+    let view = last;
     let s = *w
         .finish(&view)
         .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
