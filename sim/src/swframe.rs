@@ -51,7 +51,8 @@ pub fn trimmed_header(words: &[u64], csum: u16) -> Vec<Word> {
         .collect()
 }
 
-/// The IPv4 header checksum of header bytes `h` (20 bytes, its checksum field as zero).
+/// The IPv4 header checksum of header bytes `h` (20 bytes, its checksum field as zero);
+/// over a header with its checksum in place, 0 when that checksum is right.
 pub fn ipv4_csum(h: &[u8]) -> u16 {
     let mut s: u32 = h
         .chunks(2)

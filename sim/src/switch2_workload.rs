@@ -18,7 +18,7 @@
 //!   (length mismatch), the last known only as a range (a mismatched frame may also be
 //!   refused or trimmed), and `trimmed` equals the trimmed headers delivered (plus, at
 //!   most, the mismatched frames).
-use crate::swframe::{random_frame, trimmed_header, Route, Word};
+use crate::swframe::{ipv4_csum, random_frame, trimmed_header, Route, Word};
 use nt_hdl::switch2::SharedSwitch;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -522,7 +522,9 @@ impl Switch2Workload {
             Some(csum) if self.k.trim => {
                 let data: Vec<u64> = s.words.iter().map(|w| w.0).collect();
                 let long = s.words.len() > 8 || (s.words.len() == 8 && s.words[7].2 == 0);
-                long && got == trimmed_header(&data, csum)
+                // the header's IPv4 checksum, summed from scratch, must hold
+                let bytes: Vec<u8> = got.iter().flat_map(|w| w.0.to_be_bytes()).collect();
+                long && got == trimmed_header(&data, csum) && ipv4_csum(&bytes[14..34]) == 0
             }
             _ => false,
         };
