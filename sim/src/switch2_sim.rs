@@ -5,7 +5,7 @@
 //! (frames in per port, frames out stamped with their first word's cycle, paced links).
 //! Selected in `ntsim run` by a switch's `buffer = "shared"`, with `shared_kib` its size.
 use crate::kernel::Kernel;
-use crate::switch_sim::{SwitchEngine, VLink};
+use crate::switch_sim::{port_stats, SwitchEngine, VLink, STAT_PORTS};
 use crate::switch_workload::{PortIn, PortOut, PortStats, SwitchSetup};
 use crate::vmodel::{Backend, PortRef, VLib, VModel};
 use crate::wire::Word;
@@ -145,15 +145,9 @@ impl<
     }
 }
 
-/// Per port, the `stat` outputs [`VSwitch2`] reads.
-const STAT2: [&str; 6] = [
-    "rx_frames",
-    "tx_frames",
-    "drop_malformed",
-    "drop_no_route",
-    "drop_full",
-    "trimmed",
-];
+/// Per port, the `stat` outputs [`VSwitch2`] reads: the first six of the crosspoint
+/// switch's (its others this switch does not have).
+const STAT2: usize = 6;
 
 /// The new switch's emitted Verilog on a library engine ([`crate::vmodel`]): Verilator, or
 /// our compiler's Rust. Any size: the Verilog is emitted from the block asked for (the
@@ -161,7 +155,7 @@ const STAT2: [&str; 6] = [
 pub struct VSwitch2 {
     m: VModel,
     links: Vec<VLink>,
-    stat: Vec<[PortRef; STAT2.len()]>,
+    stat: Vec<[PortRef; STAT2]>,
     occ: Vec<PortRef>,
     cycle: u64,
 }
@@ -180,7 +174,7 @@ impl VSwitch2 {
             .collect::<Result<Vec<_>, _>>()?;
         let stat = (0..n)
             .map(|p| {
-                STAT2
+                STAT_PORTS[..STAT2]
                     .iter()
                     .map(|f| lib.port(&format!("stat${p}${f}")))
                     .collect::<Result<Vec<_>, String>>()?
@@ -258,19 +252,13 @@ impl SwitchEngine for VSwitch2 {
         let m = &self.m;
         for (p, o) in out.iter_mut().enumerate().take(self.links.len()) {
             let (rx_ready, tx) = self.links[p].read(m);
-            let s: [u64; STAT2.len()] = std::array::from_fn(|k| m.get(self.stat[p][k]));
+            let s: [u64; STAT2] = std::array::from_fn(|k| m.get(self.stat[p][k]));
             *o = PortOut {
                 rx_ready,
                 tx,
                 stat: PortStats {
-                    rx_frames: s[0],
-                    tx_frames: s[1],
-                    drop_malformed: s[2],
-                    drop_no_route: s[3],
-                    drop_full: s[4],
-                    trimmed: s[5],
                     occ_bytes: std::array::from_fn(|b| m.get(self.occ[p * BANDS + b])),
-                    ..PortStats::default()
+                    ..port_stats(&s)
                 },
             };
         }

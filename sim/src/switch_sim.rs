@@ -230,7 +230,7 @@ struct VPort {
 }
 
 /// The `stat` outputs of a port, in the order [`VSwitch`] reads them into [`PortStats`].
-const STAT_PORTS: [&str; 20] = [
+pub const STAT_PORTS: [&str; 20] = [
     "rx_frames",
     "tx_frames",
     "drop_malformed",
@@ -252,6 +252,30 @@ const STAT_PORTS: [&str; 20] = [
     "dod_q",
     "tmode",
 ];
+
+/// A port's counters from the values of the first `s.len()` of [`STAT_PORTS`] (the rest 0).
+pub fn port_stats(s: &[u64]) -> PortStats {
+    let v = |k: usize| s.get(k).copied().unwrap_or(0);
+    PortStats {
+        rx_frames: v(0),
+        tx_frames: v(1),
+        drop_malformed: v(2),
+        drop_no_route: v(3),
+        drop_full: v(4),
+        trimmed: v(5),
+        returned: v(6),
+        drop_header: v(7),
+        occ_bytes: [v(8), v(9), v(10), v(11)],
+        src_sent: v(12),
+        src_drop: v(13),
+        pru: v(14),
+        sm: v(15) as u32 as i32 as i64,
+        dod_trims: v(16),
+        dod_drop: v(17),
+        dod_q: v(18),
+        tmode: v(19),
+    }
+}
 
 /// The `cfg` inputs, in the order [`VSwitch`] sets them.
 const CFG_PORTS: [&str; 13] = [
@@ -390,33 +414,12 @@ impl SwitchEngine for VSwitch {
         self.m.cycle();
         let m = &self.m;
         for (vp, o) in self.ports.iter().zip(out.iter_mut()) {
-            let mut s = [0u64; STAT_PORTS.len()];
-            for (v, r) in s.iter_mut().zip(&vp.stat) {
-                *v = m.get(*r);
-            }
+            let s: [u64; STAT_PORTS.len()] = std::array::from_fn(|k| m.get(vp.stat[k]));
             let (rx_ready, tx) = vp.link.read(m);
             *o = PortOut {
                 rx_ready,
                 tx,
-                stat: PortStats {
-                    rx_frames: s[0],
-                    tx_frames: s[1],
-                    drop_malformed: s[2],
-                    drop_no_route: s[3],
-                    drop_full: s[4],
-                    trimmed: s[5],
-                    returned: s[6],
-                    drop_header: s[7],
-                    occ_bytes: [s[8], s[9], s[10], s[11]],
-                    src_sent: s[12],
-                    src_drop: s[13],
-                    pru: s[14],
-                    sm: s[15] as u32 as i32 as i64,
-                    dod_trims: s[16],
-                    dod_drop: s[17],
-                    dod_q: s[18],
-                    tmode: s[19],
-                },
+                stat: port_stats(&s),
             };
         }
         Ok(())
