@@ -26,16 +26,16 @@ fn run<
     let mut kern = Kernel::new(Admission::<N, K, M, NB, KNB, CC>::new()).expect("kernel");
     let mut m = AdmModel::new(N, K);
     let mut w = AdmWorkload::new(seed, N, K, k.clone());
-    let last = lockstep(
+    let view = lockstep(
         seed,
         cycles,
         &mut kern,
         &mut m,
-        |u| read(u),
+        read,
         |c, v| w.step(c, v),
-        |u, d| drive(u, d),
+        drive,
     );
-    (*w.finish(), last)
+    (*w.finish(), view)
 }
 
 fn p4(seed: u64, cycles: u64, k: &Knobs) -> Seen {

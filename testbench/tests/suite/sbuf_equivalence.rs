@@ -27,16 +27,15 @@ fn run<
         Kernel::new(SharedBuffer::<N, CA, CC, N2, R, NR, NRW, NN>::new()).expect("kernel");
     let mut m = SbufModel::new(N, CA, R);
     let mut w = SbufWorkload::new(seed, N, CA, cycles, k.clone());
-    let last = lockstep(
+    let view = lockstep(
         seed,
         cycles,
         &mut kern,
         &mut m,
-        |u| read(u),
+        read,
         |c, v| w.step(c, v),
-        |u, d| drive(u, d),
+        drive,
     );
-    let view = last;
     let s = w
         .finish(&view)
         .unwrap_or_else(|e| panic!("seed {seed}: {e}"));

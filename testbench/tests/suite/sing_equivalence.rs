@@ -22,9 +22,9 @@ fn run<const N: usize, const N8: usize, const NN: usize>(
         cycles,
         &mut kern,
         &mut m,
-        |u| read(u),
+        read,
         |c, v| w.step(c, v),
-        |u, d| drive(u, d),
+        drive,
     );
     let s = *w.finish();
     println!(

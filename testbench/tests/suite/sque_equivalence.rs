@@ -51,9 +51,9 @@ fn run<
         cycles,
         &mut kern,
         &mut m,
-        |u| read(u),
+        read,
         |c, v| w.step(c, v),
-        |u, d| drive(u, d),
+        drive,
     );
     let s = *w.finish().unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     let util: Vec<String> = (0..N)

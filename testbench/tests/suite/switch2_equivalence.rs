@@ -58,16 +58,15 @@ fn run<
     .expect("kernel");
     let mut m = Switch2Model::new(N, K, CA, R, RP);
     let mut w = Switch2Workload::new(seed, N, K, cycles, k.clone());
-    let last = lockstep(
+    let view = lockstep(
         seed,
         cycles,
         &mut kern,
         &mut m,
-        |u| read(u),
+        read,
         |c, v| w.step(c, v),
-        |u, d| drive(u, d),
+        drive,
     );
-    let view = last;
     let s = *w
         .finish(&view)
         .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
