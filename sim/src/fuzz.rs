@@ -46,7 +46,6 @@ use crate::wire::{
     field, ipv4_checksum, set_field, Frame, Layout, Transport, BOLT_OFFSET, FLAG_ACK, FLAG_CHOP,
     FLAG_DATA, FLAG_NACK, FLAG_PULL_GRANT, HDR_BYTES, PROTO_HOMA, PROTO_NDP,
 };
-use nt_hdl::nic::{NicBolt, NicHoma, NicHomaTr, NicNdp};
 use nt_hdl::parser::{
     DROP_BAD_CHECKSUM, DROP_BAD_IP, DROP_BAD_LENGTH, DROP_BAD_PROTOCOL, DROP_BAD_TRANSPORT,
     DROP_NAMES, DROP_NOT_FOR_US, DROP_NOT_IPV4, DROP_REASONS, DROP_TOO_LONG, DROP_TRUNCATED,
@@ -954,17 +953,6 @@ impl Books {
     }
 }
 
-fn nic_engine(program: &str) -> Result<VNic, String> {
-    let b = Backend::Compiled;
-    match program {
-        "ndp" => VNic::of_with(b, "nic_ndp", NicNdp::new),
-        "homa" => VNic::of_with(b, "nic_homa", NicHoma::new),
-        "homatr" => VNic::of_with(b, "nic_homatr", NicHomaTr::new),
-        "bolt" => VNic::of_with(b, "nic_bolt", NicBolt::new),
-        p => Err(format!("unknown program {p:?}")),
-    }
-}
-
 /// The generator's memory of the peer's and the target's recent frames.
 #[derive(Default)]
 struct Recent {
@@ -1005,8 +993,8 @@ fn run_nic(program: &'static str, a: &FuzzArgs, dir: &Path) -> Result<FuzzSummar
     cb.mac = MAC_B;
     cb.ip = IP_B;
     cb.switch_mac = MAC_A;
-    let mut na = NicDriver::with_engine(nic_engine(program)?, ca)?;
-    let mut nb = NicDriver::with_engine(nic_engine(program)?, cb)?;
+    let mut na = NicDriver::with_engine(VNic::of_program(Backend::Compiled, program, false)?, ca)?;
+    let mut nb = NicDriver::with_engine(VNic::of_program(Backend::Compiled, program, false)?, cb)?;
     let name = format!("nic-{program}");
     let mut pin = PcapOut::create(dir.join(format!("{name}-in.pcap")))?;
     let mut pout = PcapOut::create(dir.join(format!("{name}-out.pcap")))?;

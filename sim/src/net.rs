@@ -174,8 +174,17 @@ impl Engine {
         }
     }
 
+    /// The name [`Engine::parse`] reads.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Native => "native",
+            Engine::Verilator => "verilator",
+            Engine::Compiled => "compiled",
+        }
+    }
+
     /// What builds the device's library, for the engines that load one.
-    fn backend(self) -> Option<Backend> {
+    pub fn backend(self) -> Option<Backend> {
         match self {
             Engine::Native => None,
             Engine::Verilator => Some(Backend::Verilator),
@@ -1088,21 +1097,7 @@ fn build_host(c: &HostCfg, ip: u32, mac: u64, engine: Engine) -> Result<Box<dyn 
         m => return Err(e(format!("messages = {m}: the NIC is built for 16 or 128"))),
     };
     if let Some(b) = engine.backend() {
-        let name = format!("nic_{}{}", c.program, if big { "_n128" } else { "" });
-        let v = match (c.program.as_str(), big) {
-            ("ndp", false) => VNic::of_with(b, &name, NicNdp::new),
-            ("homa", false) => VNic::of_with(b, &name, NicHoma::new),
-            ("homatr", false) => VNic::of_with(b, &name, NicHomaTr::new),
-            ("ndp", true) => VNic::of_with(b, &name, NicNdp128::new),
-            ("homa", true) => VNic::of_with(b, &name, NicHoma128::new),
-            ("homatr", true) => VNic::of_with(b, &name, NicHomaTr128::new),
-            ("bolt", false) => VNic::of_with(b, &name, NicBolt::new),
-            ("bolt", true) => VNic::of_with(b, &name, NicBolt128::new),
-            (p, _) => Err(format!(
-                "unknown program {p:?}; known: ndp, homa, homatr, bolt"
-            )),
-        }
-        .map_err(e)?;
+        let v = VNic::of_program(b, &c.program, big).map_err(e)?;
         return Ok(Box::new(NicDriver::with_engine(v, n).map_err(e)?));
     }
     Ok(match (c.program.as_str(), big) {

@@ -21,10 +21,13 @@
 //! stamped too late to be sent. The summary counts the parser's drops by reason and the
 //! DATA packets dropped for want of a buffer ([`drops_line`]). Every input check:
 //! `docs/reliability.md`, "CLI and input checks".
+use crate::net::Engine;
 use crate::nic_sim::HostStats;
-use crate::nic_sim::{AppMsg, NicConfig, NicSim, Outcome, MAX_RTT_PKTS};
+use crate::nic_sim::{
+    AppMsg, NicConfig, NicDriver, NicEngine, NicSim, Outcome, VNic, MAX_RTT_PKTS,
+};
 use crate::pcap::{create_output, read_input_pcap, write_pcap_to, Packet};
-use nt_hdl::nic::{NicBolt, NicHoma, NicHomaTr, NicNdp, NicTop};
+use nt_hdl::nic::{NicBolt, NicHoma, NicHomaTr, NicNdp};
 use nt_hdl::packetization::MAX_MSG_BYTES;
 use nt_hdl::parser::DROP_NAMES;
 use serde::Deserialize;
@@ -42,6 +45,9 @@ pub struct NicArgs {
     pub delivered: Option<PathBuf>,
     pub quiet_cycles: u64,
     pub max_cycles: u64,
+    /// What steps the NIC: our kernel on the rust-hdl block, or its Verilog under
+    /// Verilator or compiled to Rust (built once per Verilog text and cached).
+    pub engine: Engine,
 }
 
 /// The programs `ntsim nic` can run.
@@ -444,18 +450,44 @@ pub fn run(args: &NicArgs) -> Result<String, String> {
     };
     let files = OutFiles { out, delivered };
     let args = args.clone();
+    if let Some(b) = args.engine.backend() {
+        let v = VNic::of_program(b, &args.program, false)?;
+        let nic = NicDriver::with_engine(v, args.cfg.clone())?;
+        return run_with(nic, &args, frames, msgs, files);
+    }
     // The NIC top is a large value: build and run it on a thread with room for it.
     std::thread::Builder::new()
         .stack_size(256 << 20)
-        .spawn(move || match args.program.as_str() {
-            "ndp" => run_with(NicNdp::new(), &args, frames, msgs, files),
-            "homa" => run_with(NicHoma::new(), &args, frames, msgs, files),
-            "homatr" => run_with(NicHomaTr::new(), &args, frames, msgs, files),
-            "bolt" => run_with(NicBolt::new(), &args, frames, msgs, files),
-            other => Err(format!(
-                "unknown program {other:?}; known: {}",
-                PROGRAMS.join(", ")
-            )),
+        .spawn(move || {
+            let cfg = args.cfg.clone();
+            match args.program.as_str() {
+                "ndp" => run_with(NicSim::new(NicNdp::new(), cfg)?, &args, frames, msgs, files),
+                "homa" => run_with(
+                    NicSim::new(NicHoma::new(), cfg)?,
+                    &args,
+                    frames,
+                    msgs,
+                    files,
+                ),
+                "homatr" => run_with(
+                    NicSim::new(NicHomaTr::new(), cfg)?,
+                    &args,
+                    frames,
+                    msgs,
+                    files,
+                ),
+                "bolt" => run_with(
+                    NicSim::new(NicBolt::new(), cfg)?,
+                    &args,
+                    frames,
+                    msgs,
+                    files,
+                ),
+                other => Err(format!(
+                    "unknown program {other:?}; known: {}",
+                    PROGRAMS.join(", ")
+                )),
+            }
         })
         .map_err(|e| format!("cannot start the simulation thread: {e}"))?
         .join()
@@ -468,14 +500,13 @@ struct OutFiles {
     delivered: Option<std::fs::File>,
 }
 
-fn run_with<T: NicTop>(
-    top: T,
+fn run_with<E: NicEngine>(
+    mut nic: NicDriver<E>,
     args: &NicArgs,
     frames: Vec<Packet>,
     msgs: Vec<AppMsg>,
     mut files: OutFiles,
 ) -> Result<String, String> {
-    let mut nic = NicSim::new(top, args.cfg.clone())?;
     let n_frames = frames.len();
     let n_msgs = msgs.len();
     for f in frames {
@@ -560,8 +591,9 @@ fn run_with<T: NicTop>(
         ""
     };
     let mut out = format!(
-        "ntsim nic ({}): {} cycles in {secs:.1} s ({:.0} cycles/s)\n  in:  {} frames{cut}, {} passed the parser, {} DATA, {} control, {} trimmed\n",
-        T::PROGRAM,
+        "ntsim nic ({}, {}): {} cycles in {secs:.1} s ({:.0} cycles/s)\n  in:  {} frames{cut}, {} passed the parser, {} DATA, {} control, {} trimmed\n",
+        args.program,
+        args.engine.name(),
         nic.cycle(),
         nic.cycle() as f64 / secs.max(1e-9),
         n_frames - not_in,

@@ -541,6 +541,27 @@ impl VNic {
     ) -> Result<Self, String> {
         VNic::new(VLib::of_block_with(backend, module, make)?)
     }
+
+    /// The NIC of `program` (`ndp`, `homa`, `homatr`, `bolt`) with 16 messages, or 128
+    /// with `big`, built by `backend` from module `nic_<program>[_n128]`.
+    pub fn of_program(backend: Backend, program: &str, big: bool) -> Result<Self, String> {
+        use nt_hdl::nic::*;
+        let name = format!("nic_{program}{}", if big { "_n128" } else { "" });
+        let b = backend;
+        match (program, big) {
+            ("ndp", false) => VNic::of_with(b, &name, NicNdp::new),
+            ("homa", false) => VNic::of_with(b, &name, NicHoma::new),
+            ("homatr", false) => VNic::of_with(b, &name, NicHomaTr::new),
+            ("bolt", false) => VNic::of_with(b, &name, NicBolt::new),
+            ("ndp", true) => VNic::of_with(b, &name, NicNdp128::new),
+            ("homa", true) => VNic::of_with(b, &name, NicHoma128::new),
+            ("homatr", true) => VNic::of_with(b, &name, NicHomaTr128::new),
+            ("bolt", true) => VNic::of_with(b, &name, NicBolt128::new),
+            (p, _) => Err(format!(
+                "unknown program {p:?}; known: ndp, homa, homatr, bolt"
+            )),
+        }
+    }
 }
 
 impl NicEngine for VNic {

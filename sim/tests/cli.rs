@@ -315,7 +315,9 @@ fn bad_input_gets_a_clear_error_not_a_panic() {
 /// answers and they are given up); A's capture is host B's input, and B delivers each
 /// message exactly as sent (and, since A retransmitted, again per retransmitted copy
 /// that completes: B cannot know A never heard its ACKs). B's capture (its ACKs) and
-/// A's dissect cleanly with tshark, IPv4 checksums validated.
+/// A's dissect cleanly with tshark, IPv4 checksums validated. The runs are on the
+/// compiled engine; NDP's A also runs on our kernel (`--engine native`, the default) and
+/// writes the same capture and outcomes byte for byte.
 #[test]
 fn nic_runs_from_captures_and_message_files() {
     let d = tmp("nic");
@@ -329,7 +331,14 @@ fn nic_runs_from_captures_and_message_files() {
         ),
     )
     .unwrap();
-    let common = ["--timeout-cycles", "3000", "--retries", "2"];
+    let common = [
+        "--timeout-cycles",
+        "3000",
+        "--retries",
+        "2",
+        "--engine",
+        "compiled",
+    ];
     for program in ["ndp", "homa", "homatr", "bolt"] {
         let mut a = vec![
             "nic",
@@ -358,8 +367,30 @@ fn nic_runs_from_captures_and_message_files() {
             out.contains("3 of 3 sent messages resolved (0 delivered, 3 given up"),
             "{out}"
         );
+        assert!(out.contains("compiled"), "{out}");
         let aj = std::fs::read_to_string(d.join("a.jsonl")).unwrap();
         assert_eq!(aj.matches("\"outcome\":\"gave_up\"").count(), 3, "{aj}");
+        if program == "ndp" {
+            let native: Vec<&str> = a
+                .iter()
+                .map(|x| match *x {
+                    "compiled" => "native",
+                    "a.pcap" => "n.pcap",
+                    "a.jsonl" => "n.jsonl",
+                    x => x,
+                })
+                .collect();
+            let o = ntsim(&native, &d);
+            let (out, err) = text(&o);
+            assert!(o.status.success() && out.contains("native"), "{out}{err}");
+            for (x, y) in [("a.pcap", "n.pcap"), ("a.jsonl", "n.jsonl")] {
+                let (x, y) = (
+                    std::fs::read(d.join(x)).unwrap(),
+                    std::fs::read(d.join(y)).unwrap(),
+                );
+                assert!(x == y, "NDP: the compiled and native runs differ");
+            }
+        }
         if program == "bolt" {
             // Every DATA frame carries Bolt's DATA and INC flags (frame byte 54) and FIRST
             // in the first window; the TX times (bytes 55-58) increase.
@@ -476,6 +507,10 @@ fn nic_bad_input_gets_a_clear_error_not_a_panic() {
     ];
     let cases: &[(&[&str], &str)] = &[
         (&["--program", "tcp"], "unknown program"),
+        (
+            &["--engine", "fast"],
+            "--engine: engine \"fast\": use native, verilator or compiled",
+        ),
         (&["--in", "missing.pcap"], "missing.pcap"),
         (&["--in", "junk.pcap"], "junk.pcap"),
         (&["--send", "bad.jsonl"], "bad.jsonl:1"),
@@ -582,6 +617,7 @@ fn ndp_data(id: u16, msg_len: u16, offset: u8, payload: Vec<u8>) -> Vec<u8> {
     .encode(Layout::Ndp)
 }
 
+/// `ntsim nic` as host B (10.0.0.2) on the compiled engine, from `in.pcap`.
 fn host_b(extra: &[&str]) -> Vec<String> {
     let mut a: Vec<String> = [
         "nic",
@@ -597,6 +633,8 @@ fn host_b(extra: &[&str]) -> Vec<String> {
         "b.pcap",
         "--delivered",
         "b.jsonl",
+        "--engine",
+        "compiled",
     ]
     .map(String::from)
     .to_vec();

@@ -135,6 +135,10 @@ enum Cmd {
         /// Hard limit on the run (at least 1); input stamped later is not sent (reported).
         #[arg(long, default_value_t = 5_000_000)]
         max_cycles: u64,
+        /// What steps the NIC: `native` (our kernel on the rust-hdl block), `verilator`
+        /// or `compiled` (its Verilog, built on first use and cached; many times faster).
+        #[arg(long, default_value = "native")]
+        engine: String,
     },
     /// Run the switch from packet captures: frames from each `--in-port K=IN.pcap` enter
     /// port K at their timestamps (1 ns = 1 cycle); every port's output goes to
@@ -236,6 +240,7 @@ fn run_cli(cli: Cli) -> ExitCode {
             delivered,
             quiet_cycles,
             max_cycles,
+            engine,
         } => (|| {
             use nt_sim::nic_cli::{config_of_flags, run, NicArgs, NicFlags};
             let cfg = config_of_flags(&NicFlags {
@@ -258,6 +263,8 @@ fn run_cli(cli: Cli) -> ExitCode {
                 delivered,
                 quiet_cycles,
                 max_cycles,
+                engine: nt_sim::net::Engine::parse(&engine)
+                    .map_err(|e| format!("--engine: {e}"))?,
             })?;
             print!("{s}");
             Ok(())
