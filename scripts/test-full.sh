@@ -2,7 +2,9 @@
 # Every test (scripts/test.sh), then the long checks the default run leaves out:
 #   * nextpnr-ecp5 installed when missing (scripts/setup.sh --full);
 #   * every #[ignore]d test of the workspace (cargo test -- --ignored): the ECP5 flow on
-#     timer_n16 and nic_ndp, switch_p16's co-simulation, and the full FPGA sweep
+#     timer_n16 and nic_ndp, switch_p16's co-simulation, nic_ndp's under Icarus (the
+#     default run co-simulates it under Verilator), the shared buffer's misaligned-writer
+#     mutant (a Verilator build of its own), and the full FPGA sweep
 #     (verilog_out::full_sweep_matches_committed_reports: fpga/synth.sh into a temp dir on
 #     every block and switch mode, xcup and then ECP5 with place and route stopped after 30
 #     minutes, each compared with its committed report within the default run's

@@ -1,5 +1,5 @@
-//! `verilog-out/` is what the code emits now, every file passes `verilator --lint-only -Wall`
-//! (DECLFILENAME aside), and the committed `fpga/reports/*.xcup.txt` were made from this
+//! Every file of `verilog-out/` passes `verilator --lint-only -Wall` (DECLFILENAME aside),
+//! and the committed `fpga/reports/*.xcup.txt` were made from this
 //! Verilog and flow, each a complete synthesis by Yosys with no latch.
 //!
 //! Each report made by `fpga/synth.sh` starts with a `key:`, a `flow:` and a `tools:` line
@@ -14,7 +14,9 @@
 //!
 //! The full sweep (every block, xcup and ECP5 with place and route) and the ECP5 test are
 //! `#[ignore]`d: `scripts/test-full.sh` runs them (`docs/fpga.md`). `fpga.rs` tests the
-//! level count and the script's arguments. No test here writes a tracked file.
+//! level count and the script's arguments. No test here writes a tracked file. That
+//! `verilog-out/` is what the code emits now is checked on the main job's output
+//! (`default_job_simulates_writes_waveforms_and_verilog` in `sim/tests/cli.rs`).
 use nt_sim::tools::verilator_lint;
 use nt_testbench::cosim::verilog_out_dir;
 use nt_testbench::repo_cmd::{root, run, text};
@@ -304,38 +306,6 @@ fn check_table_3_2(out: &str, nics: &[&str]) {
             .unwrap_or_else(|| panic!("{nic} is not compared with Table 3.2:\n{out}"));
         assert_eq!(row.split_whitespace().count(), 10, "{row}");
     }
-}
-
-#[test]
-fn committed_verilog_is_up_to_date() {
-    let dir = verilog_out_dir();
-    let mut stale = vec![];
-    let mut names = vec![];
-    for (name, now) in nt_hdl::registry::emit_all() {
-        let now = now.unwrap();
-        names.push(format!("{name}.v"));
-        let path = dir.join(format!("{name}.v"));
-        match std::fs::read_to_string(&path) {
-            Ok(committed) if committed == now => {}
-            Ok(_) => stale.push(format!("{} differs", path.display())),
-            Err(e) => stale.push(format!("{}: {e}", path.display())),
-        }
-    }
-    match std::fs::read_to_string(dir.join("lint_waivers.vlt")) {
-        Ok(w) if w == nt_hdl::emit::LINT_WAIVERS => {}
-        _ => stale.push("lint_waivers.vlt differs from nt_hdl::emit::LINT_WAIVERS".into()),
-    }
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let n = entry.unwrap().file_name().to_string_lossy().to_string();
-        if n.ends_with(".v") && !names.contains(&n) {
-            stale.push(format!("{n} is committed but no block emits it"));
-        }
-    }
-    assert!(
-        stale.is_empty(),
-        "verilog-out/ is stale; run `cargo run --bin ntsim -- verilog`:\n{}",
-        stale.join("\n")
-    );
 }
 
 /// No part-select of a part-select (`x[3+:16][0+:4]`: a slice of a struct field or of an
