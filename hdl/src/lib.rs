@@ -10,6 +10,7 @@ pub mod emit;
 pub mod fifo;
 pub mod homa;
 pub mod ingress;
+pub mod mode;
 pub mod ndp;
 pub mod nic;
 pub mod packetization;

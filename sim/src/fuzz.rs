@@ -46,15 +46,13 @@ use crate::wire::{
     field, ipv4_checksum, set_field, Frame, Layout, Transport, BOLT_OFFSET, FLAG_ACK, FLAG_CHOP,
     FLAG_DATA, FLAG_NACK, FLAG_PULL_GRANT, HDR_BYTES, PROTO_HOMA, PROTO_NDP,
 };
+use nt_hdl::mode::SwitchMode;
 use nt_hdl::parser::{
     DROP_BAD_CHECKSUM, DROP_BAD_IP, DROP_BAD_LENGTH, DROP_BAD_PROTOCOL, DROP_BAD_TRANSPORT,
     DROP_NAMES, DROP_NOT_FOR_US, DROP_NOT_IPV4, DROP_REASONS, DROP_TOO_LONG, DROP_TRUNCATED,
     MAX_FRAME_BYTES, MAX_MSG_BYTES,
 };
-use nt_hdl::switch::{
-    Switch4, BOLT_DATA, BOLT_FIRST, BOLT_INC, BOLT_LAST, BOLT_SRC, MODE_BOLT, MODE_DROPTAIL,
-    MODE_TOFINO_TRIM, MODE_TRIM,
-};
+use nt_hdl::switch::{Switch4, BOLT_DATA, BOLT_FIRST, BOLT_INC, BOLT_LAST, BOLT_SRC};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::{HashMap, VecDeque};
@@ -63,7 +61,8 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// The targets, as `--target` names them.
+/// The targets, as `--target` names them: `nic-<program>`, then `switch-<mode>` for every
+/// mode of [`nt_hdl::mode::MODES`] in its order.
 pub const TARGETS: [&str; 8] = [
     "nic-ndp",
     "nic-homa",
@@ -85,27 +84,24 @@ pub const PCAP_FRAMES: u64 = 1_000_000;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
     Nic(&'static str),
-    Switch(u64),
+    Switch(SwitchMode),
 }
 
 impl Target {
     /// The target named `s` (one of [`TARGETS`]).
     pub fn parse(s: &str) -> Result<Target, String> {
+        let unknown = || format!("unknown fuzz target {s:?}; known: {}", TARGETS.join(", "));
+        if let Some(m) = s.strip_prefix("switch-") {
+            return SwitchMode::parse(m)
+                .map(Target::Switch)
+                .map_err(|_| unknown());
+        }
         Ok(match s {
             "nic-ndp" => Target::Nic("ndp"),
             "nic-homa" => Target::Nic("homa"),
             "nic-homatr" => Target::Nic("homatr"),
             "nic-bolt" => Target::Nic("bolt"),
-            "switch-droptail" => Target::Switch(MODE_DROPTAIL),
-            "switch-trim" => Target::Switch(MODE_TRIM),
-            "switch-tofino-trim" => Target::Switch(MODE_TOFINO_TRIM),
-            "switch-bolt" => Target::Switch(MODE_BOLT),
-            _ => {
-                return Err(format!(
-                    "unknown fuzz target {s:?}; known: {}",
-                    TARGETS.join(", ")
-                ))
-            }
+            _ => return Err(unknown()),
         })
     }
 
@@ -115,10 +111,7 @@ impl Target {
             Target::Nic("homa") => TARGETS[1],
             Target::Nic("homatr") => TARGETS[2],
             Target::Nic(_) => TARGETS[3],
-            Target::Switch(MODE_DROPTAIL) => TARGETS[4],
-            Target::Switch(MODE_TRIM) => TARGETS[5],
-            Target::Switch(MODE_TOFINO_TRIM) => TARGETS[6],
-            Target::Switch(_) => TARGETS[7],
+            Target::Switch(m) => TARGETS[4 + m as usize],
         }
     }
 }
@@ -1564,14 +1557,14 @@ fn out_key(b: &[u8], bolt: bool) -> u64 {
     }
 }
 
-fn run_switch(mode: u64, a: &FuzzArgs, dir: &Path) -> Result<FuzzSummary, String> {
+fn run_switch(mode: SwitchMode, a: &FuzzArgs, dir: &Path) -> Result<FuzzSummary, String> {
     let start = Instant::now();
     let mut rng = ChaCha8Rng::seed_from_u64(a.seed);
-    let bolt = mode == MODE_BOLT;
+    let bolt = mode == SwitchMode::Bolt;
     let mut setup = SwitchSetup::new(4);
     setup.mode = mode;
-    setup.ret = mode == MODE_TRIM || mode == MODE_TOFINO_TRIM;
-    setup.band_by_flags = mode != MODE_DROPTAIL;
+    setup.ret = matches!(mode, SwitchMode::Trim | SwitchMode::TofinoTrim);
+    setup.band_by_flags = mode != SwitchMode::DropTail;
     let routes = setup.routes.clone();
     let v = VSwitch::of_with(Backend::Compiled, "switch_p4", Switch4::new)?;
     let mut sw = SwitchDriver::with_engine(v, &setup)?;

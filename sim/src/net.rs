@@ -94,6 +94,7 @@ use crate::switch_sim::{Pacer, SwitchDriver, SwitchEngine, SwitchSim, VSwitch};
 use crate::switch_workload::{PortStats, SwitchSetup};
 use crate::vmodel::Backend;
 use crate::DEFAULT_CLOCK_HZ;
+use nt_hdl::mode::SwitchMode;
 use nt_hdl::nic::{
     NicBolt, NicBolt128, NicHoma, NicHoma128, NicHomaTr, NicHomaTr128, NicNdp, NicNdp128,
 };
@@ -276,7 +277,8 @@ pub struct HostCfg {
 pub struct SwitchCfg {
     pub name: String,
     pub ports: usize,
-    pub mode: String,
+    /// A mode of [`nt_hdl::mode::MODES`], by name.
+    pub mode: SwitchMode,
     #[serde(default)]
     pub band_by_flags: bool,
     #[serde(default)]
@@ -944,7 +946,7 @@ fn build_switch(
         return Err(w("shared_kib needs buffer = \"shared\""));
     }
     let mut s = SwitchSetup::new(c.ports);
-    s.mode = crate::switch_cli::mode_of(&c.mode).map_err(|e| w(&e))?;
+    s.mode = c.mode;
     s.band_by_flags = c.band_by_flags;
     s.ret = c.ret;
     s.wrr = c.wrr;
@@ -1014,15 +1016,17 @@ fn build_shared_switch(
     use crate::switch2_sim::{
         SharedSwitch16M1, SharedSwitch16M16, SharedSwitch4M1, SharedSwitch4M16, SHARED_KIB,
     };
-    use nt_hdl::switch::{MODE_DROPTAIL, MODE_TRIM};
+    use nt_hdl::mode::MODES;
     use nt_hdl::switch2::{SharedSwitch16, SharedSwitch4};
-    if s.mode != MODE_DROPTAIL && s.mode != MODE_TRIM {
+    if !s.mode.info().shared {
+        let on: Vec<&str> = MODES.iter().filter(|m| m.shared).map(|m| m.name).collect();
         return Err(format!(
-            "mode = {:?}: buffer = \"shared\" runs drop-tail and trim only so far",
-            c.mode
+            "mode = {:?}: buffer = \"shared\" runs {} only so far",
+            s.mode.name(),
+            on.join(" and ")
         ));
     }
-    if s.mode == MODE_TRIM && s.ret {
+    if s.mode == SwitchMode::Trim && s.ret {
         return Err(
             "ret = true: buffer = \"shared\" does not return trimmed headers to their sender yet"
                 .into(),

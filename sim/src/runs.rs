@@ -1042,17 +1042,17 @@ impl SwitchRun {
     fn new(n: usize, pipes: u64, seed: u64) -> Self {
         use crate::switch_workload::{SwitchSetup, SwitchWorkload, TrafficKnobs};
         let mut trim = SwitchSetup::new(n);
-        trim.mode = nt_hdl::switch::MODE_TRIM;
+        trim.mode = nt_hdl::mode::SwitchMode::Trim;
         trim.ret = true;
         trim.limit_bytes = [700, 6000, 5000, 8000];
         trim.limit_pkts = [12, 8, 10, 6];
         let mut droptail = trim.clone();
-        droptail.mode = nt_hdl::switch::MODE_DROPTAIL;
+        droptail.mode = nt_hdl::mode::SwitchMode::DropTail;
         droptail.wrr = true;
         droptail.band_by_flags = true;
         droptail.weight = [3, 2, 0, 1];
         let mut bolt = trim.clone();
-        bolt.mode = nt_hdl::switch::MODE_BOLT;
+        bolt.mode = nt_hdl::mode::SwitchMode::Bolt;
         bolt.ret = false;
         bolt.limit_bytes = [3000, 6000, 5000, 8000];
         bolt.cc_thresh = 2000;
@@ -1063,7 +1063,7 @@ impl SwitchRun {
         // The trim quarter's header band takes 4 headers, so that it fills (headers are
         // returned) while the return queues still have room.
         trim.limit_bytes[0] = 256;
-        tofino.mode = nt_hdl::switch::MODE_TOFINO_TRIM;
+        tofino.mode = nt_hdl::mode::SwitchMode::TofinoTrim;
         tofino.limit_bytes = [700, 3000, 2500, 4000];
         tofino.pipes = pipes;
         tofino.t0 = 300;

@@ -71,7 +71,7 @@ impl<
         u.cfg.band_by_flags.next = s.band_by_flags;
         u.cfg.wrr.next = s.wrr;
         u.cfg.dt_on.next = false;
-        u.cfg.trim.next = s.mode == nt_hdl::switch::MODE_TRIM;
+        u.cfg.trim.next = s.mode == nt_hdl::mode::SwitchMode::Trim;
         u.cfg.headroom.next = headroom(N).into();
         for b in 0..BANDS {
             u.band[b].lim_pkts.next = s.limit_pkts[b].min(0xffff).into();
@@ -206,7 +206,10 @@ impl VSwitch2 {
         self.set("cfg$band_by_flags", s.band_by_flags as u64)?;
         self.set("cfg$wrr", s.wrr as u64)?;
         self.set("cfg$dt_on", 0)?;
-        self.set("cfg$trim", (s.mode == nt_hdl::switch::MODE_TRIM) as u64)?;
+        self.set(
+            "cfg$trim",
+            (s.mode == nt_hdl::mode::SwitchMode::Trim) as u64,
+        )?;
         self.set("cfg$headroom", headroom(n))?;
         for b in 0..BANDS {
             self.set(&format!("band${b}$lim_pkts"), s.limit_pkts[b].min(0xffff))?;

@@ -48,9 +48,18 @@ pub struct Drive {
     pub headroom: u16,
 }
 
-/// Per port: `rx_frames`, `drop_malformed`, `drop_no_route`, `fwd`, `drop_full`, `ovr`,
-/// `tx_frames`, `trimmed`.
-pub type Stats = [u32; 8];
+/// A port's counters (the block's `stat[p]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Stats {
+    pub rx_frames: u32,
+    pub drop_malformed: u32,
+    pub drop_no_route: u32,
+    pub fwd: u32,
+    pub drop_full: u32,
+    pub ovr: u32,
+    pub tx_frames: u32,
+    pub trimmed: u32,
+}
 
 /// The switch's outputs in a cycle.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -179,17 +188,15 @@ pub fn read<
         stat: u
             .stat
             .iter()
-            .map(|s| {
-                [
-                    v(&s.rx_frames),
-                    v(&s.drop_malformed),
-                    v(&s.drop_no_route),
-                    v(&s.fwd),
-                    v(&s.drop_full),
-                    v(&s.ovr),
-                    v(&s.tx_frames),
-                    v(&s.trimmed),
-                ]
+            .map(|s| Stats {
+                rx_frames: v(&s.rx_frames),
+                drop_malformed: v(&s.drop_malformed),
+                drop_no_route: v(&s.drop_no_route),
+                fwd: v(&s.fwd),
+                drop_full: v(&s.drop_full),
+                ovr: v(&s.ovr),
+                tx_frames: v(&s.tx_frames),
+                trimmed: v(&s.trimmed),
             })
             .collect(),
         occ_pkts: u.occ_pkts.iter().map(|x| x.val().index() as u16).collect(),
@@ -376,10 +383,10 @@ impl Switch2Workload {
             return Err(format!("cycle {now}: {} requests or tags lost", v.lost));
         }
         for i in 0..n {
-            if v.stat[i][5] != 0 {
+            if v.stat[i].ovr != 0 {
                 return Err(format!(
                     "cycle {now}: input {i}: {} words overflowed",
-                    v.stat[i][5]
+                    v.stat[i].ovr
                 ));
             }
         }
@@ -565,7 +572,7 @@ impl Switch2Workload {
                 v.occ_pkts
             ));
         }
-        let trimmed: u64 = v.stat.iter().map(|s| s[7] as u64).sum();
+        let trimmed: u64 = v.stat.iter().map(|s| s.trimmed as u64).sum();
         // a trimmed frame of 8 words whose last is not full completes as bad
         let bad: u64 = self.bad.iter().sum();
         if trimmed < self.seen.trimmed
@@ -578,7 +585,7 @@ impl Switch2Workload {
             ));
         }
         for i in 0..self.n {
-            let (fwd, full) = (v.stat[i][3] as u64, v.stat[i][4] as u64);
+            let (fwd, full) = (v.stat[i].fwd as u64, v.stat[i].drop_full as u64);
             let lo = self.delivered[i] + full;
             if fwd < lo || fwd > lo + self.bad[i] {
                 return Err(format!(

@@ -17,9 +17,8 @@ use crate::nic_cli::{fmt_ip, parse_ip};
 use crate::pcap::{create_output, read_input_pcap, write_pcap_to, Packet};
 use crate::switch_sim::SwitchSim;
 use crate::switch_workload::SwitchSetup;
-use nt_hdl::switch::{
-    Switch, Switch16, Switch4, MODE_BOLT, MODE_DROPTAIL, MODE_TOFINO_TRIM, MODE_TRIM,
-};
+use nt_hdl::mode::SwitchMode;
+use nt_hdl::switch::{Switch, Switch16, Switch4};
 use std::fs::File;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -30,7 +29,7 @@ pub struct SwitchArgs {
     /// Ports: 4 or 16.
     #[arg(long, default_value_t = 4)]
     pub ports: usize,
-    /// droptail, trim, tofino-trim or bolt.
+    /// A mode of `nt_hdl::mode::MODES`: droptail, trim, tofino-trim or bolt.
     #[arg(long, default_value = "droptail")]
     pub mode: String,
     /// K=IN.pcap, repeatable; frames enter in timestamp order (stable).
@@ -113,20 +112,6 @@ pub fn main(a: &SwitchArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// The modes `ntsim switch` knows.
-pub const MODES: &[&str] = &["droptail", "trim", "tofino-trim", "bolt"];
-
-/// A mode's `cfg.mode` value by its name in [`MODES`], or an error naming the known ones.
-pub fn mode_of(name: &str) -> Result<u64, String> {
-    match name {
-        "droptail" => Ok(MODE_DROPTAIL),
-        "trim" => Ok(MODE_TRIM),
-        "bolt" => Ok(MODE_BOLT),
-        "tofino-trim" => Ok(MODE_TOFINO_TRIM),
-        m => Err(format!("unknown mode {m:?}; known: {}", MODES.join(", "))),
-    }
-}
-
 /// What a run did.
 #[derive(Debug)]
 pub struct SwitchReport {
@@ -147,8 +132,13 @@ fn setup(a: &SwitchArgs) -> Result<SwitchSetup, String> {
         ));
     }
     let mut s = SwitchSetup::new(a.ports);
-    s.mode = mode_of(&a.mode)
-        .map_err(|_| format!("unknown --mode {:?}; known: {}", a.mode, MODES.join(", ")))?;
+    s.mode = SwitchMode::parse(&a.mode).map_err(|_| {
+        format!(
+            "unknown --mode {:?}; known: {}",
+            a.mode,
+            SwitchMode::names()
+        )
+    })?;
     for (name, v, lo, hi) in [
         ("--cc-thresh", a.cc_thresh, 0, (1 << 20) - 1),
         ("--mtu", a.mtu, 64, 4095),

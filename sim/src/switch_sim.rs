@@ -374,7 +374,7 @@ impl SwitchEngine for VSwitch {
     }
     fn setup(&mut self, s: &SwitchSetup) {
         let c: [(&str, u64); CFG_PORTS.len()] = [
-            ("mode", s.mode),
+            ("mode", s.mode.cfg()),
             ("band_by_flags", s.band_by_flags as u64),
             ("wrr", s.wrr as u64),
             ("ret", s.ret as u64),

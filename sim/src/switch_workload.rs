@@ -12,6 +12,7 @@ use crate::wire::{
     to_words, Frame, Layout, Transport, Word, FLAG_ACK, FLAG_CHOP, FLAG_DATA, FLAG_NACK,
     FLAG_PULL_GRANT, PROTO_HOMA, PROTO_NDP,
 };
+pub use nt_hdl::mode::SwitchMode;
 use nt_hdl::switch::{Switch, BANDS};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -34,8 +35,8 @@ pub const TOFINO_T_DEFAULT: u64 = 19_200;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SwitchSetup {
     pub ports: usize,
-    /// `cfg.mode` (`nt_hdl::switch::MODE_*`).
-    pub mode: u64,
+    /// The mode (the crosspoint switch's `cfg.mode` is its [`SwitchMode::cfg`]).
+    pub mode: SwitchMode,
     pub band_by_flags: bool,
     pub wrr: bool,
     pub ret: bool,
@@ -67,7 +68,7 @@ impl SwitchSetup {
     pub fn new(ports: usize) -> Self {
         SwitchSetup {
             ports,
-            mode: nt_hdl::switch::MODE_DROPTAIL,
+            mode: SwitchMode::DropTail,
             band_by_flags: false,
             wrr: false,
             ret: false,
@@ -150,7 +151,7 @@ pub fn apply_setup<
         "setup for {} ports on a {N}-port switch",
         s.ports
     );
-    u.cfg.mode.next = s.mode.into();
+    u.cfg.mode.next = s.mode.cfg().into();
     u.cfg.band_by_flags.next = s.band_by_flags;
     u.cfg.wrr.next = s.wrr;
     u.cfg.ret.next = s.ret;

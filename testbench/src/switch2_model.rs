@@ -10,7 +10,7 @@ use nt_sim::adm_workload::{self as aw, BandCfg, Req};
 use nt_sim::sbuf_workload::{self as bw, Desc};
 use nt_sim::sing_workload as iw;
 use nt_sim::sque_workload::{self as qw, Meta, Vd};
-use nt_sim::switch2_workload::{Drive, View};
+use nt_sim::switch2_workload::{Drive, Stats, View};
 
 /// The model of `SharedSwitch<N, ...>`.
 pub struct Switch2Model {
@@ -49,17 +49,18 @@ impl Switch2Model {
             tx: bv.out.iter().map(|o| o.tx).collect(),
             stat: (0..self.n)
                 .map(|p| {
-                    let s = iv.stat[p];
-                    [
-                        s[0],
-                        s[1],
-                        s[2],
-                        s[3],
-                        self.full[p],
-                        bv.inp[p].ovr,
-                        bv.out[p].tx_frames,
-                        self.trim[p],
-                    ]
+                    // the ingress's rx_frames, drop_malformed, drop_no_route, fwd
+                    let [rx_frames, drop_malformed, drop_no_route, fwd] = iv.stat[p];
+                    Stats {
+                        rx_frames,
+                        drop_malformed,
+                        drop_no_route,
+                        fwd,
+                        drop_full: self.full[p],
+                        ovr: bv.inp[p].ovr,
+                        tx_frames: bv.out[p].tx_frames,
+                        trimmed: self.trim[p],
+                    }
                 })
                 .collect(),
             occ_pkts: av.occ_pkts,

@@ -17,7 +17,7 @@
 //! [`SwitchModel::outputs`] gives every output port for the current cycle (before
 //! [`SwitchModel::step`]), to compare with the hardware cycle by cycle.
 //!
-//! Tofino-style trimming (`cfg.mode` = [`MODE_TOFINO_TRIM`]) follows the switch's module
+//! Tofino-style trimming (`cfg.mode` = [`SwitchMode::TofinoTrim`]) follows the switch's module
 //! documentation (`nt_hdl::switch`, "Tofino-style trimming") literally: three meters per (pipe, output) in 1/8-cycle units run on every decision and
 //! the colour of the output's mode (optimistic, half-pessimistic, pessimistic) trims red
 //! data at ingress; green data that does not fit its band is deflected (a record in the
@@ -29,10 +29,10 @@
 //! them modulo 2^40 (`TAT_BITS`), the same while a meter is updated at least every 2^36
 //! cycles. One cycle: outputs, servers, inputs in index order, then
 //! departures free their words and the cycle's congestion signals take effect.
+use nt_hdl::mode::SwitchMode;
 use nt_hdl::switch::{
     BANDS, BOLT_DEC, BOLT_FIRST, BOLT_INC, BOLT_LAST, BOLT_SRC, BYTES_PER_CYCLE, DOD_ENTRIES,
-    DOD_WORDS, MAX_PIPES, MODE_BOLT, MODE_TOFINO_TRIM, MODE_TRIM, REGION_WORDS, SM_ELAPSED_CAP,
-    SM_OFFSET,
+    DOD_WORDS, MAX_PIPES, REGION_WORDS, SM_ELAPSED_CAP, SM_OFFSET,
 };
 use nt_sim::switch_workload::{PortIn, PortOut, PortStats, SwitchSetup};
 use nt_sim::wire::{to_words, Word, FLAG_CHOP, FLAG_DATA, PROTO_HOMA, PROTO_NDP};
@@ -771,7 +771,7 @@ impl SwitchModel {
         };
         let ours = proto == PROTO_NDP || proto == PROTO_HOMA;
         let data = flags & FLAG_DATA != 0 && flags & FLAG_CHOP == 0;
-        let bolt = self.s.mode == MODE_BOLT;
+        let bolt = self.s.mode == SwitchMode::Bolt;
         let b = if self.s.band_by_flags || bolt {
             if !ours {
                 3
@@ -784,8 +784,8 @@ impl SwitchModel {
             // The DSCP field (tos bits 7:2), saturating; the ECN bits never pick a band.
             ((tos >> 2) as usize).min(BANDS - 1)
         };
-        let tofino = self.s.mode == MODE_TOFINO_TRIM;
-        let trim_ok = (self.s.mode == MODE_TRIM || tofino) && ours && data;
+        let tofino = self.s.mode == SwitchMode::TofinoTrim;
+        let trim_ok = (self.s.mode == SwitchMode::Trim || tofino) && ours && data;
         if bolt && ours {
             let y = &mut self.ins[i];
             y.bc = true;
@@ -1004,7 +1004,7 @@ mod tests {
 
     fn tofino(ports: usize) -> SwitchSetup {
         let mut s = SwitchSetup::new(ports);
-        s.mode = MODE_TOFINO_TRIM;
+        s.mode = SwitchMode::TofinoTrim;
         s
     }
 

@@ -10,6 +10,7 @@ mod emit_split;
 mod emit_width;
 mod homa;
 mod ingress;
+mod mode;
 mod packetization;
 mod parser;
 mod prisched;

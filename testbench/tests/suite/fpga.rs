@@ -155,6 +155,11 @@ fn levels_reject_a_loop_and_a_bad_file() {
 
 #[test]
 fn synth_sh_rejects_bad_arguments() {
+    // fpga/synth.sh's list of modes (`mode_value`) is the mode table's.
+    assert_eq!(
+        nt_hdl::mode::SwitchMode::names(),
+        "droptail, trim, tofino-trim, bolt"
+    );
     for (args, msg) in [
         (&["--family", "ice40"][..], "unsupported family 'ice40'"),
         (&["no_such_block"][..], "no verilog-out/no_such_block.v"),

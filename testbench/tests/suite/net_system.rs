@@ -1125,7 +1125,7 @@ fn a_shared_buffer_absorbs_an_incast_that_the_crosspoint_buffer_drops() {
     assert_eq!(s, 0, "the shared buffer dropped");
     let bad = |extra: &str| build(&base.replace("mode = \"droptail\"\n", extra)).err();
     assert!(bad("mode = \"tofino-trim\"\nbuffer = \"shared\"\n")
-        .is_some_and(|e| e.contains("drop-tail and trim only")));
+        .is_some_and(|e| e.contains("runs droptail and trim only so far")));
     assert!(bad("mode = \"trim\"\nret = true\nbuffer = \"shared\"\n")
         .is_some_and(|e| e.contains("does not return trimmed headers")));
     assert!(bad(

@@ -9,9 +9,8 @@
 //! generated, is a frame out or a drop of exactly one kind.
 //!
 //! `NT_SWITCH_SEED` and `NT_SWITCH_CYCLES` replay one seed / change the length.
-use nt_hdl::switch::{
-    Switch, BOLT_DEC, BOLT_SRC, MODE_BOLT, MODE_DROPTAIL, MODE_TOFINO_TRIM, MODE_TRIM,
-};
+use nt_hdl::mode::SwitchMode;
+use nt_hdl::switch::{Switch, BOLT_DEC, BOLT_SRC};
 use nt_sim::kernel::Kernel;
 use nt_sim::switch_workload::{
     apply_setup, drive_switch, read_switch, PortStats, SwitchSetup, SwitchWorkload, TrafficKnobs,
@@ -271,7 +270,7 @@ fn switch_n4_droptail_strict_priority_matches_the_model() {
 #[test]
 fn switch_n4_trim_strict_priority_with_return_matches_the_model() {
     let mut s = small_limits(4);
-    s.mode = MODE_TRIM;
+    s.mode = SwitchMode::Trim;
     s.ret = true;
     s.limit_bytes[0] = 700;
     let knobs = TrafficKnobs {
@@ -292,7 +291,7 @@ fn switch_n4_trim_strict_priority_with_return_matches_the_model() {
 #[test]
 fn switch_n4_trim_wrr_bands_by_flags_matches_the_model() {
     let mut s = small_limits(4);
-    s.mode = MODE_TRIM;
+    s.mode = SwitchMode::Trim;
     s.wrr = true;
     s.band_by_flags = true;
     s.weight = [3, 2, 0, 1];
@@ -315,7 +314,7 @@ fn switch_n4_trim_wrr_bands_by_flags_matches_the_model() {
 #[test]
 fn switch_n4_droptail_wrr_matches_the_model() {
     let mut s = small_limits(4);
-    s.mode = MODE_DROPTAIL;
+    s.mode = SwitchMode::DropTail;
     s.wrr = true;
     s.weight = [1, 4, 2, 1];
     for r in
@@ -333,7 +332,7 @@ fn switch_n4_droptail_wrr_matches_the_model() {
 #[test]
 fn switch_n4_bolt_matches_the_model() {
     let mut s = small_limits(4);
-    s.mode = MODE_BOLT;
+    s.mode = SwitchMode::Bolt;
     s.cc_thresh = 2000;
     s.pru_cap = 5;
     let knobs = TrafficKnobs {
@@ -406,7 +405,7 @@ fn switch_n4_bolt_matches_the_model() {
 #[test]
 fn switch_n4_tofino_matches_the_model() {
     let mut s = small_limits(4);
-    s.mode = MODE_TOFINO_TRIM;
+    s.mode = SwitchMode::TofinoTrim;
     s.ret = true;
     s.limit_bytes[0] = 900;
     s.t0 = 400;
@@ -450,7 +449,7 @@ fn switch_n4_tofino_matches_the_model() {
 #[test]
 fn switch_n16_trim_matches_the_model() {
     let mut s = small_limits(16);
-    s.mode = MODE_TRIM;
+    s.mode = SwitchMode::Trim;
     s.ret = true;
     s.limit_bytes[0] = 900;
     let knobs = TrafficKnobs {

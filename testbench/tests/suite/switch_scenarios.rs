@@ -5,10 +5,8 @@
 //! exactly the destination's queue, a 2:1 incast in trim mode that trims exactly the excess
 //! without losing a header, and malformed frames (length disagreeing with the IPv4 length,
 //! or short of the 64 header bytes) dropped and counted in every mode, never trimmed.
-use nt_hdl::switch::{
-    Switch, BOLT_DATA, BOLT_DEC, BOLT_FIRST, BOLT_INC, BOLT_LAST, BOLT_SRC, MODE_BOLT,
-    MODE_DROPTAIL, MODE_TOFINO_TRIM, MODE_TRIM,
-};
+use nt_hdl::mode::SwitchMode;
+use nt_hdl::switch::{Switch, BOLT_DATA, BOLT_DEC, BOLT_FIRST, BOLT_INC, BOLT_LAST, BOLT_SRC};
 use nt_sim::kernel::Kernel;
 use nt_sim::switch_workload::{
     apply_setup, drive_switch, port_ip, port_mac, read_switch, PortStats, SwitchSetup,
@@ -212,7 +210,7 @@ fn trimmed_and_returned_headers_leave_w_plus_6_cycles_after_their_frame_came_in(
     for ret in [false, true] {
         for (bytes, words) in [(64usize, 8u64), (65, 9), (200, 25), (1088, 136)] {
             let mut s = SwitchSetup::new(4);
-            s.mode = MODE_TRIM;
+            s.mode = SwitchMode::Trim;
             s.ret = ret;
             // Band 1 takes nothing, so every DATA packet in it is trimmed; band 0 takes the
             // header, or nothing when it must be returned.
@@ -347,13 +345,13 @@ fn frames_whose_length_disagrees_with_ipv4_are_dropped_as_malformed_in_every_mod
     let setups: Vec<(&str, SwitchSetup, Fate)> = {
         let base = SwitchSetup::new(4);
         let mut droptail = base.clone();
-        droptail.mode = MODE_DROPTAIL;
+        droptail.mode = SwitchMode::DropTail;
         let mut full = droptail.clone();
         full.limit_bytes[1] = 0;
         let mut noroute = droptail.clone();
         noroute.routes[3].0 = false;
         let mut trim = base.clone();
-        trim.mode = MODE_TRIM;
+        trim.mode = SwitchMode::Trim;
         trim.limit_bytes[1] = 0;
         let mut ret = trim.clone();
         ret.limit_bytes[0] = 0;
@@ -361,14 +359,14 @@ fn frames_whose_length_disagrees_with_ipv4_are_dropped_as_malformed_in_every_mod
         let mut hdr = ret.clone();
         hdr.ret = false;
         let mut tofino_red = base.clone();
-        tofino_red.mode = MODE_TOFINO_TRIM;
+        tofino_red.mode = SwitchMode::TofinoTrim;
         tofino_red.meter_burst = 64;
         let mut tofino_dod = base.clone();
-        tofino_dod.mode = MODE_TOFINO_TRIM;
+        tofino_dod.mode = SwitchMode::TofinoTrim;
         tofino_dod.limit_bytes[1] = 0;
         tofino_dod.meter_burst = (1 << 20) - 1;
         let mut bolt = base.clone();
-        bolt.mode = MODE_BOLT;
+        bolt.mode = SwitchMode::Bolt;
         bolt.cc_thresh = (1 << 20) - 1;
         vec![
             ("droptail", droptail, Fate::Whole),
@@ -550,7 +548,7 @@ fn n_to_1_incast_fills_exactly_the_destination_queue() {
 #[test]
 fn two_to_1_incast_trims_exactly_the_excess_and_loses_no_header() {
     let mut s = SwitchSetup::new(4);
-    s.mode = MODE_TRIM;
+    s.mode = SwitchMode::Trim;
     s.limit_bytes = [4096, 3 * 1088, 16_000, 16_000];
     let mut h = H4::new(&s);
     let per = 12;
@@ -610,7 +608,7 @@ fn bolt_frame(src: usize, dst: usize, bytes: usize, flags: u8, t_data_tx: u32) -
 #[test]
 fn a_bolt_src_never_carries_a_group_source_mac() {
     let mut s = SwitchSetup::new(4);
-    s.mode = MODE_BOLT;
+    s.mode = SwitchMode::Bolt;
     s.cc_thresh = 0;
     let mut h = H4::new(&s);
     let mut f = bolt_frame(1, 3, 200, 0, 7);
@@ -651,7 +649,7 @@ fn t_data_tx(f: &[u8]) -> u32 {
 #[test]
 fn bolt_sends_one_src_per_data_packet_at_or_above_threshold_without_dec() {
     let mut s = SwitchSetup::new(4);
-    s.mode = MODE_BOLT;
+    s.mode = SwitchMode::Bolt;
     s.cc_thresh = 2000;
     s.link_rate = 200;
     s.limit_bytes = [16_000, 12_000, 16_000, 16_000];
@@ -807,7 +805,7 @@ type BoltStep = (u64, usize, u8, i64, u64, bool);
 /// and checks each packet's tokens after its word 6 and its INC flag out.
 fn bolt_token_steps(sm: bool, steps: &[BoltStep]) {
     let mut s = SwitchSetup::new(4);
-    s.mode = MODE_BOLT;
+    s.mode = SwitchMode::Bolt;
     s.cc_thresh = 1_000_000;
     s.pru_cap = 2;
     s.sm = sm;
@@ -843,7 +841,7 @@ fn bolt_token_steps(sm: bool, steps: &[BoltStep]) {
 fn bolt_src_leaves_the_arrival_port_14_cycles_after_the_data_packet_entered() {
     for bytes in [64usize, 200, 1088] {
         let mut s = SwitchSetup::new(4);
-        s.mode = MODE_BOLT;
+        s.mode = SwitchMode::Bolt;
         s.cc_thresh = 0;
         let mut h = H4::new(&s);
         h.w.push_frame(1, &bolt_frame(1, 3, bytes, 0, 7));
@@ -874,7 +872,7 @@ fn bolt_src_leaves_the_arrival_port_14_cycles_after_the_data_packet_entered() {
 /// trace of pipe 0 every 500 cycles, and the counters summed over ports.
 fn parallel_incasts(t0: u64, t1: u64, cycles: u64) -> (Vec<u64>, Vec<u64>, PortStats, usize) {
     let mut s = SwitchSetup::new(16);
-    s.mode = MODE_TOFINO_TRIM;
+    s.mode = SwitchMode::TofinoTrim;
     s.pipes = 4;
     s.t0 = t0;
     s.t1 = t1;

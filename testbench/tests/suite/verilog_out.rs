@@ -28,7 +28,8 @@ use std::path::PathBuf;
 /// staleness here, and `scripts/test-full.sh` re-synthesizes them.
 const FULL_SYNTHESIS_ONLY: [&str; 1] = ["switch_p16"];
 
-/// The per-mode switch rows whose xcup reports are committed (`switch_p4.MODE.xcup.txt`).
+/// The per-mode switch rows whose xcup reports are committed (`switch_p4.MODE.xcup.txt`):
+/// one per mode of `nt_hdl::mode::MODES`, in its order (`xcup_rows` checks).
 const MODE_ROWS: [&str; 4] = [
     "switch_p4@droptail",
     "switch_p4@trim",
@@ -222,6 +223,9 @@ fn temp_dir(name: &str) -> PathBuf {
 /// Every row with a committed xcup report: the registry's blocks and the switch modes.
 fn xcup_rows() -> Vec<&'static str> {
     let mut rows: Vec<&str> = nt_hdl::registry::blocks().iter().map(|b| b.name).collect();
+    let modes: Vec<&str> = MODE_ROWS.iter().map(|r| &r["switch_p4@".len()..]).collect();
+    let table: Vec<&str> = nt_hdl::mode::MODES.iter().map(|m| m.name).collect();
+    assert_eq!(modes, table, "MODE_ROWS is not the mode table");
     rows.extend(MODE_ROWS);
     rows
 }
