@@ -460,29 +460,16 @@ pub fn run(args: &NicArgs) -> Result<String, String> {
         .stack_size(256 << 20)
         .spawn(move || {
             let cfg = args.cfg.clone();
+            macro_rules! on_kernel {
+                ($top:expr) => {
+                    run_with(NicSim::new($top, cfg)?, &args, frames, msgs, files)
+                };
+            }
             match args.program.as_str() {
-                "ndp" => run_with(NicSim::new(NicNdp::new(), cfg)?, &args, frames, msgs, files),
-                "homa" => run_with(
-                    NicSim::new(NicHoma::new(), cfg)?,
-                    &args,
-                    frames,
-                    msgs,
-                    files,
-                ),
-                "homatr" => run_with(
-                    NicSim::new(NicHomaTr::new(), cfg)?,
-                    &args,
-                    frames,
-                    msgs,
-                    files,
-                ),
-                "bolt" => run_with(
-                    NicSim::new(NicBolt::new(), cfg)?,
-                    &args,
-                    frames,
-                    msgs,
-                    files,
-                ),
+                "ndp" => on_kernel!(NicNdp::new()),
+                "homa" => on_kernel!(NicHoma::new()),
+                "homatr" => on_kernel!(NicHomaTr::new()),
+                "bolt" => on_kernel!(NicBolt::new()),
                 other => Err(format!(
                     "unknown program {other:?}; known: {}",
                     PROGRAMS.join(", ")
