@@ -19,7 +19,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;
 
-pub use crate::swframe::{IngReq, Route, Word};
+pub use crate::swframe::{IngReq, NotKept, Route, Word};
 
 /// The block's inputs in a cycle.
 #[derive(Clone, Debug, Default)]
@@ -30,8 +30,28 @@ pub struct Drive {
     pub band_by_flags: bool,
 }
 
-/// Per input: `rx_frames`, `drop_malformed`, `drop_no_route`, `fwd`.
-pub type Counts = [u32; 4];
+/// An input's counters (the block's `stat[i]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Counts {
+    pub rx_frames: u32,
+    pub drop_malformed: u32,
+    pub drop_no_route: u32,
+    pub fwd: u32,
+}
+
+impl Counts {
+    /// Counts one frame decided: kept (`fwd`) or not, and why (wrapping, as the block's
+    /// 32-bit counters).
+    pub fn count(&mut self, fate: Result<(), NotKept>) {
+        self.rx_frames = self.rx_frames.wrapping_add(1);
+        let c = match fate {
+            Ok(()) => &mut self.fwd,
+            Err(NotKept::Malformed) => &mut self.drop_malformed,
+            Err(NotKept::NoRoute) => &mut self.drop_no_route,
+        };
+        *c = c.wrapping_add(1);
+    }
+}
 
 /// The block's outputs in a cycle.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -98,13 +118,11 @@ pub fn read<const N: usize, const N8: usize, const NN: usize>(
         stat: u
             .stat
             .iter()
-            .map(|s| {
-                [
-                    s.rx_frames.val().index() as u32,
-                    s.drop_malformed.val().index() as u32,
-                    s.drop_no_route.val().index() as u32,
-                    s.fwd.val().index() as u32,
-                ]
+            .map(|s| Counts {
+                rx_frames: s.rx_frames.val().index() as u32,
+                drop_malformed: s.drop_malformed.val().index() as u32,
+                drop_no_route: s.drop_no_route.val().index() as u32,
+                fwd: s.fwd.val().index() as u32,
             })
             .collect(),
     }
@@ -151,9 +169,8 @@ struct Tx {
     words: VecDeque<Word>,
     /// Word index of the next word.
     j: usize,
-    /// The expected decision: a request, or the counter it goes to (1 malformed, 2 no
-    /// route).
-    want: Result<IngReq, usize>,
+    /// The expected decision: a request, or why the frame is not kept.
+    want: Result<IngReq, NotKept>,
     /// Cycle of the first word.
     t0: u64,
     /// The decision is known (its counter is queued).
@@ -176,7 +193,7 @@ pub struct SingWorkload {
     /// Per input: requests expected, with their cycle.
     req_q: Vec<VecDeque<(u64, IngReq)>>,
     /// Per input: counters expected, with the cycle from which they show.
-    cnt_q: Vec<VecDeque<(u64, usize)>>,
+    cnt_q: Vec<VecDeque<(u64, Result<(), NotKept>)>>,
     counts: Vec<Counts>,
     seen: Seen,
 }
@@ -214,7 +231,7 @@ impl SingWorkload {
             out_q: vec![VecDeque::new(); n],
             req_q: vec![VecDeque::new(); n],
             cnt_q: vec![VecDeque::new(); n],
-            counts: vec![[0; 4]; n],
+            counts: vec![Counts::default(); n],
             seen: Seen::default(),
         }
     }
@@ -283,8 +300,7 @@ impl SingWorkload {
                     break;
                 }
                 self.cnt_q[i].pop_front();
-                self.counts[i][0] += 1;
-                self.counts[i][c] += 1;
+                self.counts[i].count(c);
             }
             if v.stat[i] != self.counts[i] {
                 return Err(format!(
@@ -306,7 +322,7 @@ impl SingWorkload {
                 self.out_q[i].clear();
                 self.req_q[i].clear();
                 self.cnt_q[i].clear();
-                self.counts[i] = [0; 4];
+                self.counts[i] = Counts::default();
             }
             return Ok(d);
         }
@@ -326,7 +342,7 @@ impl SingWorkload {
                         &mut self.cnt_q[i],
                         &mut self.req_q[i],
                         f,
-                        Err(1),
+                        Err(NotKept::Malformed),
                     );
                 }
                 continue;
@@ -345,7 +361,11 @@ impl SingWorkload {
                 None => f.sent.push((now + 9, w)),
             }
             if !f.decided && (at7 || short) {
-                let fate = if short { Err(1) } else { f.want };
+                let fate = if short {
+                    Err(NotKept::Malformed)
+                } else {
+                    f.want
+                };
                 Self::decide(
                     &mut self.seen,
                     &mut self.cnt_q[i],
@@ -367,10 +387,10 @@ impl SingWorkload {
     /// Records frame `f`'s fate: its counter (and request) 8 cycles after its first word.
     fn decide(
         seen: &mut Seen,
-        cnt_q: &mut VecDeque<(u64, usize)>,
+        cnt_q: &mut VecDeque<(u64, Result<(), NotKept>)>,
         req_q: &mut VecDeque<(u64, IngReq)>,
         f: &mut Tx,
-        fate: Result<IngReq, usize>,
+        fate: Result<IngReq, NotKept>,
     ) {
         f.decided = true;
         let c = match fate {
@@ -379,16 +399,15 @@ impl SingWorkload {
                 seen.kept += 1;
                 seen.bands[r.band as usize] += 1;
                 f.kept = Some(true);
-                3
+                Ok(())
             }
-            Err(c) => {
-                if c == 1 {
-                    seen.malformed += 1;
-                } else {
-                    seen.no_route += 1;
+            Err(why) => {
+                match why {
+                    NotKept::Malformed => seen.malformed += 1,
+                    NotKept::NoRoute => seen.no_route += 1,
                 }
                 f.kept = Some(false);
-                c
+                Err(why)
             }
         };
         seen.frames += 1;

@@ -78,14 +78,23 @@ pub fn lookup(routes: &[Route], n: usize, ip: u32) -> Option<u8> {
     ((r.port as usize) < n).then_some(r.port)
 }
 
+/// Why the ingress does not keep a frame (the counter it goes to).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotKept {
+    /// `drop_malformed`.
+    Malformed,
+    /// `drop_no_route`.
+    NoRoute,
+}
+
 /// A frame and its fate at the ingress.
 #[derive(Clone, Debug)]
 pub struct Frame {
     pub words: VecDeque<Word>,
-    /// The request, or the counter the frame goes to (1 malformed, 2 no route). A frame
-    /// shorter than 8 words is malformed here already; a gap among its first 8 words makes
-    /// any frame malformed (the sender decides that).
-    pub want: Result<IngReq, usize>,
+    /// The request, or why the frame is not kept. A frame shorter than 8 words is
+    /// malformed here already; a gap among its first 8 words makes any frame malformed (the
+    /// sender decides that).
+    pub want: Result<IngReq, NotKept>,
     /// Its real length is what its IPv4 header says (else the buffer completes it as bad).
     pub len_ok: bool,
 }
@@ -188,10 +197,10 @@ pub fn random_frame(
         (tos >> 2).min(3)
     };
     let want = if malformed {
-        Err(1)
+        Err(NotKept::Malformed)
     } else {
         match lookup(routes, n, dst) {
-            None => Err(2),
+            None => Err(NotKept::NoRoute),
             Some(out) => {
                 let b = hdr_len + 14;
                 let w = b.div_ceil(8);

@@ -1,7 +1,7 @@
 //! Cycle-exact plain-Rust model of the switch's ingress ([`nt_hdl::sing`]), written from
 //! its module documentation: an 8-stage delay line, header fields captured as their words
 //! arrive, two registered stages of lookup, the decision when a first word is in stage 6.
-use nt_sim::sing_workload::{Counts, Drive, IngReq, View, Word};
+use nt_sim::sing_workload::{Counts, Drive, IngReq, NotKept, View, Word};
 
 #[derive(Clone, Copy, Default)]
 struct Stage {
@@ -172,14 +172,13 @@ impl SingModel {
             if old.s[6].v && old.s[6].first {
                 let eight = (0..7).all(|k| old.s[k].v && !old.s[k].w.1) && rx.is_some();
                 let routed = old.p2.found && (old.p2.port as usize) < n;
-                x.c[0] = old.c[0].wrapping_add(1);
                 x.keep = eight && old.p2.hok && routed;
                 if !(eight && old.p2.hok) {
-                    x.c[1] = old.c[1].wrapping_add(1);
+                    x.c.count(Err(NotKept::Malformed));
                 } else if !routed {
-                    x.c[2] = old.c[2].wrapping_add(1);
+                    x.c.count(Err(NotKept::NoRoute));
                 } else {
-                    x.c[3] = old.c[3].wrapping_add(1);
+                    x.c.count(Ok(()));
                     x.rq_v = true;
                     x.rq = IngReq {
                         out: old.p2.port,
@@ -200,7 +199,7 @@ impl SingModel {
                 x.keep = false;
                 x.out = None;
                 x.rq_v = false;
-                x.c = [0; 4];
+                x.c = Counts::default();
                 for s in &mut x.s {
                     s.v = false;
                 }

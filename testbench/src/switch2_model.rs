@@ -49,13 +49,12 @@ impl Switch2Model {
             tx: bv.out.iter().map(|o| o.tx).collect(),
             stat: (0..self.n)
                 .map(|p| {
-                    // the ingress's rx_frames, drop_malformed, drop_no_route, fwd
-                    let [rx_frames, drop_malformed, drop_no_route, fwd] = iv.stat[p];
+                    let c = iv.stat[p];
                     Stats {
-                        rx_frames,
-                        drop_malformed,
-                        drop_no_route,
-                        fwd,
+                        rx_frames: c.rx_frames,
+                        drop_malformed: c.drop_malformed,
+                        drop_no_route: c.drop_no_route,
+                        fwd: c.fwd,
                         drop_full: self.full[p],
                         ovr: bv.inp[p].ovr,
                         tx_frames: bv.out[p].tx_frames,
