@@ -1718,6 +1718,16 @@ fn run_switch(mode: SwitchMode, a: &FuzzArgs, dir: &Path) -> Result<FuzzSummary,
 mod tests {
     use super::*;
 
+    #[test]
+    fn the_switch_targets_are_the_mode_table() {
+        for (i, m) in nt_hdl::mode::MODES.iter().enumerate() {
+            assert_eq!(TARGETS[4 + i], format!("switch-{}", m.name));
+            assert_eq!(Target::parse(TARGETS[4 + i]), Ok(Target::Switch(m.mode)));
+            assert_eq!(Target::Switch(m.mode).name(), TARGETS[4 + i]);
+        }
+        assert_eq!(TARGETS.len(), 4 + nt_hdl::mode::MODES.len());
+    }
+
     fn valid_data() -> Vec<u8> {
         Frame {
             dst_mac: MAC_B,

@@ -167,12 +167,10 @@ pub enum Engine {
 impl Engine {
     /// Parses `native`, `verilator` or `compiled`.
     pub fn parse(s: &str) -> Result<Self, String> {
-        match s {
-            "native" => Ok(Engine::Native),
-            "verilator" => Ok(Engine::Verilator),
-            "compiled" => Ok(Engine::Compiled),
-            _ => Err(format!("engine {s:?}: use native, verilator or compiled")),
-        }
+        [Engine::Native, Engine::Verilator, Engine::Compiled]
+            .into_iter()
+            .find(|e| e.name() == s)
+            .ok_or_else(|| format!("engine {s:?}: use native, verilator or compiled"))
     }
 
     /// The name [`Engine::parse`] reads.
