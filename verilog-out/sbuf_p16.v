@@ -9,7 +9,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$0$last;
     input wire  [2:0] inp$0$empty;
     input wire  inp$0$vd_valid;
-    input wire  [29:0] inp$0$vd;
+    input wire  [78:0] inp$0$vd;
     output reg  inp$0$cp_valid;
     output reg  [8:0] inp$0$cp_cell;
     output reg  [20:0] inp$0$cp_meta;
@@ -20,7 +20,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$1$last;
     input wire  [2:0] inp$1$empty;
     input wire  inp$1$vd_valid;
-    input wire  [29:0] inp$1$vd;
+    input wire  [78:0] inp$1$vd;
     output reg  inp$1$cp_valid;
     output reg  [8:0] inp$1$cp_cell;
     output reg  [20:0] inp$1$cp_meta;
@@ -31,7 +31,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$2$last;
     input wire  [2:0] inp$2$empty;
     input wire  inp$2$vd_valid;
-    input wire  [29:0] inp$2$vd;
+    input wire  [78:0] inp$2$vd;
     output reg  inp$2$cp_valid;
     output reg  [8:0] inp$2$cp_cell;
     output reg  [20:0] inp$2$cp_meta;
@@ -42,7 +42,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$3$last;
     input wire  [2:0] inp$3$empty;
     input wire  inp$3$vd_valid;
-    input wire  [29:0] inp$3$vd;
+    input wire  [78:0] inp$3$vd;
     output reg  inp$3$cp_valid;
     output reg  [8:0] inp$3$cp_cell;
     output reg  [20:0] inp$3$cp_meta;
@@ -53,7 +53,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$4$last;
     input wire  [2:0] inp$4$empty;
     input wire  inp$4$vd_valid;
-    input wire  [29:0] inp$4$vd;
+    input wire  [78:0] inp$4$vd;
     output reg  inp$4$cp_valid;
     output reg  [8:0] inp$4$cp_cell;
     output reg  [20:0] inp$4$cp_meta;
@@ -64,7 +64,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$5$last;
     input wire  [2:0] inp$5$empty;
     input wire  inp$5$vd_valid;
-    input wire  [29:0] inp$5$vd;
+    input wire  [78:0] inp$5$vd;
     output reg  inp$5$cp_valid;
     output reg  [8:0] inp$5$cp_cell;
     output reg  [20:0] inp$5$cp_meta;
@@ -75,7 +75,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$6$last;
     input wire  [2:0] inp$6$empty;
     input wire  inp$6$vd_valid;
-    input wire  [29:0] inp$6$vd;
+    input wire  [78:0] inp$6$vd;
     output reg  inp$6$cp_valid;
     output reg  [8:0] inp$6$cp_cell;
     output reg  [20:0] inp$6$cp_meta;
@@ -86,7 +86,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$7$last;
     input wire  [2:0] inp$7$empty;
     input wire  inp$7$vd_valid;
-    input wire  [29:0] inp$7$vd;
+    input wire  [78:0] inp$7$vd;
     output reg  inp$7$cp_valid;
     output reg  [8:0] inp$7$cp_cell;
     output reg  [20:0] inp$7$cp_meta;
@@ -97,7 +97,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$8$last;
     input wire  [2:0] inp$8$empty;
     input wire  inp$8$vd_valid;
-    input wire  [29:0] inp$8$vd;
+    input wire  [78:0] inp$8$vd;
     output reg  inp$8$cp_valid;
     output reg  [8:0] inp$8$cp_cell;
     output reg  [20:0] inp$8$cp_meta;
@@ -108,7 +108,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$9$last;
     input wire  [2:0] inp$9$empty;
     input wire  inp$9$vd_valid;
-    input wire  [29:0] inp$9$vd;
+    input wire  [78:0] inp$9$vd;
     output reg  inp$9$cp_valid;
     output reg  [8:0] inp$9$cp_cell;
     output reg  [20:0] inp$9$cp_meta;
@@ -119,7 +119,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$10$last;
     input wire  [2:0] inp$10$empty;
     input wire  inp$10$vd_valid;
-    input wire  [29:0] inp$10$vd;
+    input wire  [78:0] inp$10$vd;
     output reg  inp$10$cp_valid;
     output reg  [8:0] inp$10$cp_cell;
     output reg  [20:0] inp$10$cp_meta;
@@ -130,7 +130,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$11$last;
     input wire  [2:0] inp$11$empty;
     input wire  inp$11$vd_valid;
-    input wire  [29:0] inp$11$vd;
+    input wire  [78:0] inp$11$vd;
     output reg  inp$11$cp_valid;
     output reg  [8:0] inp$11$cp_cell;
     output reg  [20:0] inp$11$cp_meta;
@@ -141,7 +141,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$12$last;
     input wire  [2:0] inp$12$empty;
     input wire  inp$12$vd_valid;
-    input wire  [29:0] inp$12$vd;
+    input wire  [78:0] inp$12$vd;
     output reg  inp$12$cp_valid;
     output reg  [8:0] inp$12$cp_cell;
     output reg  [20:0] inp$12$cp_meta;
@@ -152,7 +152,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$13$last;
     input wire  [2:0] inp$13$empty;
     input wire  inp$13$vd_valid;
-    input wire  [29:0] inp$13$vd;
+    input wire  [78:0] inp$13$vd;
     output reg  inp$13$cp_valid;
     output reg  [8:0] inp$13$cp_cell;
     output reg  [20:0] inp$13$cp_meta;
@@ -163,7 +163,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$14$last;
     input wire  [2:0] inp$14$empty;
     input wire  inp$14$vd_valid;
-    input wire  [29:0] inp$14$vd;
+    input wire  [78:0] inp$14$vd;
     output reg  inp$14$cp_valid;
     output reg  [8:0] inp$14$cp_cell;
     output reg  [20:0] inp$14$cp_meta;
@@ -174,7 +174,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     input wire  inp$15$last;
     input wire  [2:0] inp$15$empty;
     input wire  inp$15$vd_valid;
-    input wire  [29:0] inp$15$vd;
+    input wire  [78:0] inp$15$vd;
     output reg  inp$15$cp_valid;
     output reg  [8:0] inp$15$cp_cell;
     output reg  [20:0] inp$15$cp_meta;
@@ -406,6 +406,15 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     localparam  k_len50 = 64'h32000000000000;
     localparam  k_chop = 64'h100000000000;
     localparam  k48_8 = 8'h30;
+    localparam  k8_8 = 8'h8;
+    localparam  k16_8 = 8'h10;
+    localparam  k24_8 = 8'h18;
+    localparam  k32_8 = 8'h20;
+    localparam  k_m16 = 64'hffff;
+    localparam  k_m32 = 64'hffffffff;
+    localparam  k_rbmac = 64'hffffffff0000;
+    localparam  k_ig = 64'hfeff;
+    localparam  k_keep4 = 64'hff00000000ff;
     localparam  k_slot$0 = 8'h0;
     localparam  k_slot$1 = 8'h1;
     localparam  k_slot$2 = 8'h2;
@@ -903,129 +912,129 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     reg  vq$0$clock;
     reg  vq$0$reset;
     reg  vq$0$push;
-    reg  [29:0] vq$0$push_data;
+    reg  [78:0] vq$0$push_data;
     reg  vq$0$pop;
-    wire  [29:0] vq$0$head;
+    wire  [78:0] vq$0$head;
     wire  vq$0$nonempty;
     wire  [6:0] vq$0$count;
     reg  vq$1$clock;
     reg  vq$1$reset;
     reg  vq$1$push;
-    reg  [29:0] vq$1$push_data;
+    reg  [78:0] vq$1$push_data;
     reg  vq$1$pop;
-    wire  [29:0] vq$1$head;
+    wire  [78:0] vq$1$head;
     wire  vq$1$nonempty;
     wire  [6:0] vq$1$count;
     reg  vq$2$clock;
     reg  vq$2$reset;
     reg  vq$2$push;
-    reg  [29:0] vq$2$push_data;
+    reg  [78:0] vq$2$push_data;
     reg  vq$2$pop;
-    wire  [29:0] vq$2$head;
+    wire  [78:0] vq$2$head;
     wire  vq$2$nonempty;
     wire  [6:0] vq$2$count;
     reg  vq$3$clock;
     reg  vq$3$reset;
     reg  vq$3$push;
-    reg  [29:0] vq$3$push_data;
+    reg  [78:0] vq$3$push_data;
     reg  vq$3$pop;
-    wire  [29:0] vq$3$head;
+    wire  [78:0] vq$3$head;
     wire  vq$3$nonempty;
     wire  [6:0] vq$3$count;
     reg  vq$4$clock;
     reg  vq$4$reset;
     reg  vq$4$push;
-    reg  [29:0] vq$4$push_data;
+    reg  [78:0] vq$4$push_data;
     reg  vq$4$pop;
-    wire  [29:0] vq$4$head;
+    wire  [78:0] vq$4$head;
     wire  vq$4$nonempty;
     wire  [6:0] vq$4$count;
     reg  vq$5$clock;
     reg  vq$5$reset;
     reg  vq$5$push;
-    reg  [29:0] vq$5$push_data;
+    reg  [78:0] vq$5$push_data;
     reg  vq$5$pop;
-    wire  [29:0] vq$5$head;
+    wire  [78:0] vq$5$head;
     wire  vq$5$nonempty;
     wire  [6:0] vq$5$count;
     reg  vq$6$clock;
     reg  vq$6$reset;
     reg  vq$6$push;
-    reg  [29:0] vq$6$push_data;
+    reg  [78:0] vq$6$push_data;
     reg  vq$6$pop;
-    wire  [29:0] vq$6$head;
+    wire  [78:0] vq$6$head;
     wire  vq$6$nonempty;
     wire  [6:0] vq$6$count;
     reg  vq$7$clock;
     reg  vq$7$reset;
     reg  vq$7$push;
-    reg  [29:0] vq$7$push_data;
+    reg  [78:0] vq$7$push_data;
     reg  vq$7$pop;
-    wire  [29:0] vq$7$head;
+    wire  [78:0] vq$7$head;
     wire  vq$7$nonempty;
     wire  [6:0] vq$7$count;
     reg  vq$8$clock;
     reg  vq$8$reset;
     reg  vq$8$push;
-    reg  [29:0] vq$8$push_data;
+    reg  [78:0] vq$8$push_data;
     reg  vq$8$pop;
-    wire  [29:0] vq$8$head;
+    wire  [78:0] vq$8$head;
     wire  vq$8$nonempty;
     wire  [6:0] vq$8$count;
     reg  vq$9$clock;
     reg  vq$9$reset;
     reg  vq$9$push;
-    reg  [29:0] vq$9$push_data;
+    reg  [78:0] vq$9$push_data;
     reg  vq$9$pop;
-    wire  [29:0] vq$9$head;
+    wire  [78:0] vq$9$head;
     wire  vq$9$nonempty;
     wire  [6:0] vq$9$count;
     reg  vq$10$clock;
     reg  vq$10$reset;
     reg  vq$10$push;
-    reg  [29:0] vq$10$push_data;
+    reg  [78:0] vq$10$push_data;
     reg  vq$10$pop;
-    wire  [29:0] vq$10$head;
+    wire  [78:0] vq$10$head;
     wire  vq$10$nonempty;
     wire  [6:0] vq$10$count;
     reg  vq$11$clock;
     reg  vq$11$reset;
     reg  vq$11$push;
-    reg  [29:0] vq$11$push_data;
+    reg  [78:0] vq$11$push_data;
     reg  vq$11$pop;
-    wire  [29:0] vq$11$head;
+    wire  [78:0] vq$11$head;
     wire  vq$11$nonempty;
     wire  [6:0] vq$11$count;
     reg  vq$12$clock;
     reg  vq$12$reset;
     reg  vq$12$push;
-    reg  [29:0] vq$12$push_data;
+    reg  [78:0] vq$12$push_data;
     reg  vq$12$pop;
-    wire  [29:0] vq$12$head;
+    wire  [78:0] vq$12$head;
     wire  vq$12$nonempty;
     wire  [6:0] vq$12$count;
     reg  vq$13$clock;
     reg  vq$13$reset;
     reg  vq$13$push;
-    reg  [29:0] vq$13$push_data;
+    reg  [78:0] vq$13$push_data;
     reg  vq$13$pop;
-    wire  [29:0] vq$13$head;
+    wire  [78:0] vq$13$head;
     wire  vq$13$nonempty;
     wire  [6:0] vq$13$count;
     reg  vq$14$clock;
     reg  vq$14$reset;
     reg  vq$14$push;
-    reg  [29:0] vq$14$push_data;
+    reg  [78:0] vq$14$push_data;
     reg  vq$14$pop;
-    wire  [29:0] vq$14$head;
+    wire  [78:0] vq$14$head;
     wire  vq$14$nonempty;
     wire  [6:0] vq$14$count;
     reg  vq$15$clock;
     reg  vq$15$reset;
     reg  vq$15$push;
-    reg  [29:0] vq$15$push_data;
+    reg  [78:0] vq$15$push_data;
     reg  vq$15$pop;
-    wire  [29:0] vq$15$head;
+    wire  [78:0] vq$15$head;
     wire  vq$15$nonempty;
     wire  [6:0] vq$15$count;
     reg  ring$0$clock;
@@ -2468,6 +2477,150 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     reg  [15:0] w_cs$15$d;
     wire  [15:0] w_cs$15$q;
     reg  w_cs$15$clock;
+    reg  w_ret$0$d;
+    wire  w_ret$0$q;
+    reg  w_ret$0$clock;
+    reg  w_ret$1$d;
+    wire  w_ret$1$q;
+    reg  w_ret$1$clock;
+    reg  w_ret$2$d;
+    wire  w_ret$2$q;
+    reg  w_ret$2$clock;
+    reg  w_ret$3$d;
+    wire  w_ret$3$q;
+    reg  w_ret$3$clock;
+    reg  w_ret$4$d;
+    wire  w_ret$4$q;
+    reg  w_ret$4$clock;
+    reg  w_ret$5$d;
+    wire  w_ret$5$q;
+    reg  w_ret$5$clock;
+    reg  w_ret$6$d;
+    wire  w_ret$6$q;
+    reg  w_ret$6$clock;
+    reg  w_ret$7$d;
+    wire  w_ret$7$q;
+    reg  w_ret$7$clock;
+    reg  w_ret$8$d;
+    wire  w_ret$8$q;
+    reg  w_ret$8$clock;
+    reg  w_ret$9$d;
+    wire  w_ret$9$q;
+    reg  w_ret$9$clock;
+    reg  w_ret$10$d;
+    wire  w_ret$10$q;
+    reg  w_ret$10$clock;
+    reg  w_ret$11$d;
+    wire  w_ret$11$q;
+    reg  w_ret$11$clock;
+    reg  w_ret$12$d;
+    wire  w_ret$12$q;
+    reg  w_ret$12$clock;
+    reg  w_ret$13$d;
+    wire  w_ret$13$q;
+    reg  w_ret$13$clock;
+    reg  w_ret$14$d;
+    wire  w_ret$14$q;
+    reg  w_ret$14$clock;
+    reg  w_ret$15$d;
+    wire  w_ret$15$q;
+    reg  w_ret$15$clock;
+    reg  [47:0] w_rb$0$d;
+    wire  [47:0] w_rb$0$q;
+    reg  w_rb$0$clock;
+    reg  [47:0] w_rb$1$d;
+    wire  [47:0] w_rb$1$q;
+    reg  w_rb$1$clock;
+    reg  [47:0] w_rb$2$d;
+    wire  [47:0] w_rb$2$q;
+    reg  w_rb$2$clock;
+    reg  [47:0] w_rb$3$d;
+    wire  [47:0] w_rb$3$q;
+    reg  w_rb$3$clock;
+    reg  [47:0] w_rb$4$d;
+    wire  [47:0] w_rb$4$q;
+    reg  w_rb$4$clock;
+    reg  [47:0] w_rb$5$d;
+    wire  [47:0] w_rb$5$q;
+    reg  w_rb$5$clock;
+    reg  [47:0] w_rb$6$d;
+    wire  [47:0] w_rb$6$q;
+    reg  w_rb$6$clock;
+    reg  [47:0] w_rb$7$d;
+    wire  [47:0] w_rb$7$q;
+    reg  w_rb$7$clock;
+    reg  [47:0] w_rb$8$d;
+    wire  [47:0] w_rb$8$q;
+    reg  w_rb$8$clock;
+    reg  [47:0] w_rb$9$d;
+    wire  [47:0] w_rb$9$q;
+    reg  w_rb$9$clock;
+    reg  [47:0] w_rb$10$d;
+    wire  [47:0] w_rb$10$q;
+    reg  w_rb$10$clock;
+    reg  [47:0] w_rb$11$d;
+    wire  [47:0] w_rb$11$q;
+    reg  w_rb$11$clock;
+    reg  [47:0] w_rb$12$d;
+    wire  [47:0] w_rb$12$q;
+    reg  w_rb$12$clock;
+    reg  [47:0] w_rb$13$d;
+    wire  [47:0] w_rb$13$q;
+    reg  w_rb$13$clock;
+    reg  [47:0] w_rb$14$d;
+    wire  [47:0] w_rb$14$q;
+    reg  w_rb$14$clock;
+    reg  [47:0] w_rb$15$d;
+    wire  [47:0] w_rb$15$q;
+    reg  w_rb$15$clock;
+    reg  [63:0] w_pv$0$d;
+    wire  [63:0] w_pv$0$q;
+    reg  w_pv$0$clock;
+    reg  [63:0] w_pv$1$d;
+    wire  [63:0] w_pv$1$q;
+    reg  w_pv$1$clock;
+    reg  [63:0] w_pv$2$d;
+    wire  [63:0] w_pv$2$q;
+    reg  w_pv$2$clock;
+    reg  [63:0] w_pv$3$d;
+    wire  [63:0] w_pv$3$q;
+    reg  w_pv$3$clock;
+    reg  [63:0] w_pv$4$d;
+    wire  [63:0] w_pv$4$q;
+    reg  w_pv$4$clock;
+    reg  [63:0] w_pv$5$d;
+    wire  [63:0] w_pv$5$q;
+    reg  w_pv$5$clock;
+    reg  [63:0] w_pv$6$d;
+    wire  [63:0] w_pv$6$q;
+    reg  w_pv$6$clock;
+    reg  [63:0] w_pv$7$d;
+    wire  [63:0] w_pv$7$q;
+    reg  w_pv$7$clock;
+    reg  [63:0] w_pv$8$d;
+    wire  [63:0] w_pv$8$q;
+    reg  w_pv$8$clock;
+    reg  [63:0] w_pv$9$d;
+    wire  [63:0] w_pv$9$q;
+    reg  w_pv$9$clock;
+    reg  [63:0] w_pv$10$d;
+    wire  [63:0] w_pv$10$q;
+    reg  w_pv$10$clock;
+    reg  [63:0] w_pv$11$d;
+    wire  [63:0] w_pv$11$q;
+    reg  w_pv$11$clock;
+    reg  [63:0] w_pv$12$d;
+    wire  [63:0] w_pv$12$q;
+    reg  w_pv$12$clock;
+    reg  [63:0] w_pv$13$d;
+    wire  [63:0] w_pv$13$q;
+    reg  w_pv$13$clock;
+    reg  [63:0] w_pv$14$d;
+    wire  [63:0] w_pv$14$q;
+    reg  w_pv$14$clock;
+    reg  [63:0] w_pv$15$d;
+    wire  [63:0] w_pv$15$q;
+    reg  w_pv$15$clock;
     reg  wr_en$0$d;
     wire  wr_en$0$q;
     reg  wr_en$0$clock;
@@ -9181,102 +9334,134 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     wire  hw$15$last;
     wire  [2:0] hw$15$empty;
     wire  hw$15$ovr;
-    reg  [29:0] hv$0$a;
+    reg  [78:0] hv$0$a;
     wire  hv$0$admit;
     wire  [8:0] hv$0$words;
     wire  [2:0] hv$0$empty;
     wire  hv$0$trim;
     wire  [15:0] hv$0$csum;
-    reg  [29:0] hv$1$a;
+    wire  hv$0$ret;
+    wire  [47:0] hv$0$rb;
+    reg  [78:0] hv$1$a;
     wire  hv$1$admit;
     wire  [8:0] hv$1$words;
     wire  [2:0] hv$1$empty;
     wire  hv$1$trim;
     wire  [15:0] hv$1$csum;
-    reg  [29:0] hv$2$a;
+    wire  hv$1$ret;
+    wire  [47:0] hv$1$rb;
+    reg  [78:0] hv$2$a;
     wire  hv$2$admit;
     wire  [8:0] hv$2$words;
     wire  [2:0] hv$2$empty;
     wire  hv$2$trim;
     wire  [15:0] hv$2$csum;
-    reg  [29:0] hv$3$a;
+    wire  hv$2$ret;
+    wire  [47:0] hv$2$rb;
+    reg  [78:0] hv$3$a;
     wire  hv$3$admit;
     wire  [8:0] hv$3$words;
     wire  [2:0] hv$3$empty;
     wire  hv$3$trim;
     wire  [15:0] hv$3$csum;
-    reg  [29:0] hv$4$a;
+    wire  hv$3$ret;
+    wire  [47:0] hv$3$rb;
+    reg  [78:0] hv$4$a;
     wire  hv$4$admit;
     wire  [8:0] hv$4$words;
     wire  [2:0] hv$4$empty;
     wire  hv$4$trim;
     wire  [15:0] hv$4$csum;
-    reg  [29:0] hv$5$a;
+    wire  hv$4$ret;
+    wire  [47:0] hv$4$rb;
+    reg  [78:0] hv$5$a;
     wire  hv$5$admit;
     wire  [8:0] hv$5$words;
     wire  [2:0] hv$5$empty;
     wire  hv$5$trim;
     wire  [15:0] hv$5$csum;
-    reg  [29:0] hv$6$a;
+    wire  hv$5$ret;
+    wire  [47:0] hv$5$rb;
+    reg  [78:0] hv$6$a;
     wire  hv$6$admit;
     wire  [8:0] hv$6$words;
     wire  [2:0] hv$6$empty;
     wire  hv$6$trim;
     wire  [15:0] hv$6$csum;
-    reg  [29:0] hv$7$a;
+    wire  hv$6$ret;
+    wire  [47:0] hv$6$rb;
+    reg  [78:0] hv$7$a;
     wire  hv$7$admit;
     wire  [8:0] hv$7$words;
     wire  [2:0] hv$7$empty;
     wire  hv$7$trim;
     wire  [15:0] hv$7$csum;
-    reg  [29:0] hv$8$a;
+    wire  hv$7$ret;
+    wire  [47:0] hv$7$rb;
+    reg  [78:0] hv$8$a;
     wire  hv$8$admit;
     wire  [8:0] hv$8$words;
     wire  [2:0] hv$8$empty;
     wire  hv$8$trim;
     wire  [15:0] hv$8$csum;
-    reg  [29:0] hv$9$a;
+    wire  hv$8$ret;
+    wire  [47:0] hv$8$rb;
+    reg  [78:0] hv$9$a;
     wire  hv$9$admit;
     wire  [8:0] hv$9$words;
     wire  [2:0] hv$9$empty;
     wire  hv$9$trim;
     wire  [15:0] hv$9$csum;
-    reg  [29:0] hv$10$a;
+    wire  hv$9$ret;
+    wire  [47:0] hv$9$rb;
+    reg  [78:0] hv$10$a;
     wire  hv$10$admit;
     wire  [8:0] hv$10$words;
     wire  [2:0] hv$10$empty;
     wire  hv$10$trim;
     wire  [15:0] hv$10$csum;
-    reg  [29:0] hv$11$a;
+    wire  hv$10$ret;
+    wire  [47:0] hv$10$rb;
+    reg  [78:0] hv$11$a;
     wire  hv$11$admit;
     wire  [8:0] hv$11$words;
     wire  [2:0] hv$11$empty;
     wire  hv$11$trim;
     wire  [15:0] hv$11$csum;
-    reg  [29:0] hv$12$a;
+    wire  hv$11$ret;
+    wire  [47:0] hv$11$rb;
+    reg  [78:0] hv$12$a;
     wire  hv$12$admit;
     wire  [8:0] hv$12$words;
     wire  [2:0] hv$12$empty;
     wire  hv$12$trim;
     wire  [15:0] hv$12$csum;
-    reg  [29:0] hv$13$a;
+    wire  hv$12$ret;
+    wire  [47:0] hv$12$rb;
+    reg  [78:0] hv$13$a;
     wire  hv$13$admit;
     wire  [8:0] hv$13$words;
     wire  [2:0] hv$13$empty;
     wire  hv$13$trim;
     wire  [15:0] hv$13$csum;
-    reg  [29:0] hv$14$a;
+    wire  hv$13$ret;
+    wire  [47:0] hv$13$rb;
+    reg  [78:0] hv$14$a;
     wire  hv$14$admit;
     wire  [8:0] hv$14$words;
     wire  [2:0] hv$14$empty;
     wire  hv$14$trim;
     wire  [15:0] hv$14$csum;
-    reg  [29:0] hv$15$a;
+    wire  hv$14$ret;
+    wire  [47:0] hv$14$rb;
+    reg  [78:0] hv$15$a;
     wire  hv$15$admit;
     wire  [8:0] hv$15$words;
     wire  [2:0] hv$15$empty;
     wire  hv$15$trim;
     wire  [15:0] hv$15$csum;
+    wire  hv$15$ret;
+    wire  [47:0] hv$15$rb;
     reg  [63:0] pk_w$0$data;
     reg  pk_w$0$last;
     reg  [2:0] pk_w$0$empty;
@@ -10159,6 +10344,38 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     reg  [63:0] l_wd$13;
     reg  [63:0] l_wd$14;
     reg  [63:0] l_wd$15;
+    reg  [63:0] l_rb$0;
+    reg  [63:0] l_rb$1;
+    reg  [63:0] l_rb$2;
+    reg  [63:0] l_rb$3;
+    reg  [63:0] l_rb$4;
+    reg  [63:0] l_rb$5;
+    reg  [63:0] l_rb$6;
+    reg  [63:0] l_rb$7;
+    reg  [63:0] l_rb$8;
+    reg  [63:0] l_rb$9;
+    reg  [63:0] l_rb$10;
+    reg  [63:0] l_rb$11;
+    reg  [63:0] l_rb$12;
+    reg  [63:0] l_rb$13;
+    reg  [63:0] l_rb$14;
+    reg  [63:0] l_rb$15;
+    reg  [63:0] l_r0$0;
+    reg  [63:0] l_r0$1;
+    reg  [63:0] l_r0$2;
+    reg  [63:0] l_r0$3;
+    reg  [63:0] l_r0$4;
+    reg  [63:0] l_r0$5;
+    reg  [63:0] l_r0$6;
+    reg  [63:0] l_r0$7;
+    reg  [63:0] l_r0$8;
+    reg  [63:0] l_r0$9;
+    reg  [63:0] l_r0$10;
+    reg  [63:0] l_r0$11;
+    reg  [63:0] l_r0$12;
+    reg  [63:0] l_r0$13;
+    reg  [63:0] l_r0$14;
+    reg  [63:0] l_r0$15;
     reg  [8:0] l_fcell$0;
     reg  [8:0] l_fcell$1;
     reg  l_fok$0;
@@ -13073,6 +13290,246 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         .d(w_cs$15$d),
         .q(w_cs$15$q),
         .clock(w_cs$15$clock)
+    );
+    sbuf_p16$w_ret$0 w_ret$0(
+        .d(w_ret$0$d),
+        .q(w_ret$0$q),
+        .clock(w_ret$0$clock)
+    );
+    sbuf_p16$w_ret$1 w_ret$1(
+        .d(w_ret$1$d),
+        .q(w_ret$1$q),
+        .clock(w_ret$1$clock)
+    );
+    sbuf_p16$w_ret$2 w_ret$2(
+        .d(w_ret$2$d),
+        .q(w_ret$2$q),
+        .clock(w_ret$2$clock)
+    );
+    sbuf_p16$w_ret$3 w_ret$3(
+        .d(w_ret$3$d),
+        .q(w_ret$3$q),
+        .clock(w_ret$3$clock)
+    );
+    sbuf_p16$w_ret$4 w_ret$4(
+        .d(w_ret$4$d),
+        .q(w_ret$4$q),
+        .clock(w_ret$4$clock)
+    );
+    sbuf_p16$w_ret$5 w_ret$5(
+        .d(w_ret$5$d),
+        .q(w_ret$5$q),
+        .clock(w_ret$5$clock)
+    );
+    sbuf_p16$w_ret$6 w_ret$6(
+        .d(w_ret$6$d),
+        .q(w_ret$6$q),
+        .clock(w_ret$6$clock)
+    );
+    sbuf_p16$w_ret$7 w_ret$7(
+        .d(w_ret$7$d),
+        .q(w_ret$7$q),
+        .clock(w_ret$7$clock)
+    );
+    sbuf_p16$w_ret$8 w_ret$8(
+        .d(w_ret$8$d),
+        .q(w_ret$8$q),
+        .clock(w_ret$8$clock)
+    );
+    sbuf_p16$w_ret$9 w_ret$9(
+        .d(w_ret$9$d),
+        .q(w_ret$9$q),
+        .clock(w_ret$9$clock)
+    );
+    sbuf_p16$w_ret$10 w_ret$10(
+        .d(w_ret$10$d),
+        .q(w_ret$10$q),
+        .clock(w_ret$10$clock)
+    );
+    sbuf_p16$w_ret$11 w_ret$11(
+        .d(w_ret$11$d),
+        .q(w_ret$11$q),
+        .clock(w_ret$11$clock)
+    );
+    sbuf_p16$w_ret$12 w_ret$12(
+        .d(w_ret$12$d),
+        .q(w_ret$12$q),
+        .clock(w_ret$12$clock)
+    );
+    sbuf_p16$w_ret$13 w_ret$13(
+        .d(w_ret$13$d),
+        .q(w_ret$13$q),
+        .clock(w_ret$13$clock)
+    );
+    sbuf_p16$w_ret$14 w_ret$14(
+        .d(w_ret$14$d),
+        .q(w_ret$14$q),
+        .clock(w_ret$14$clock)
+    );
+    sbuf_p16$w_ret$15 w_ret$15(
+        .d(w_ret$15$d),
+        .q(w_ret$15$q),
+        .clock(w_ret$15$clock)
+    );
+    sbuf_p16$w_rb$0 w_rb$0(
+        .d(w_rb$0$d),
+        .q(w_rb$0$q),
+        .clock(w_rb$0$clock)
+    );
+    sbuf_p16$w_rb$1 w_rb$1(
+        .d(w_rb$1$d),
+        .q(w_rb$1$q),
+        .clock(w_rb$1$clock)
+    );
+    sbuf_p16$w_rb$2 w_rb$2(
+        .d(w_rb$2$d),
+        .q(w_rb$2$q),
+        .clock(w_rb$2$clock)
+    );
+    sbuf_p16$w_rb$3 w_rb$3(
+        .d(w_rb$3$d),
+        .q(w_rb$3$q),
+        .clock(w_rb$3$clock)
+    );
+    sbuf_p16$w_rb$4 w_rb$4(
+        .d(w_rb$4$d),
+        .q(w_rb$4$q),
+        .clock(w_rb$4$clock)
+    );
+    sbuf_p16$w_rb$5 w_rb$5(
+        .d(w_rb$5$d),
+        .q(w_rb$5$q),
+        .clock(w_rb$5$clock)
+    );
+    sbuf_p16$w_rb$6 w_rb$6(
+        .d(w_rb$6$d),
+        .q(w_rb$6$q),
+        .clock(w_rb$6$clock)
+    );
+    sbuf_p16$w_rb$7 w_rb$7(
+        .d(w_rb$7$d),
+        .q(w_rb$7$q),
+        .clock(w_rb$7$clock)
+    );
+    sbuf_p16$w_rb$8 w_rb$8(
+        .d(w_rb$8$d),
+        .q(w_rb$8$q),
+        .clock(w_rb$8$clock)
+    );
+    sbuf_p16$w_rb$9 w_rb$9(
+        .d(w_rb$9$d),
+        .q(w_rb$9$q),
+        .clock(w_rb$9$clock)
+    );
+    sbuf_p16$w_rb$10 w_rb$10(
+        .d(w_rb$10$d),
+        .q(w_rb$10$q),
+        .clock(w_rb$10$clock)
+    );
+    sbuf_p16$w_rb$11 w_rb$11(
+        .d(w_rb$11$d),
+        .q(w_rb$11$q),
+        .clock(w_rb$11$clock)
+    );
+    sbuf_p16$w_rb$12 w_rb$12(
+        .d(w_rb$12$d),
+        .q(w_rb$12$q),
+        .clock(w_rb$12$clock)
+    );
+    sbuf_p16$w_rb$13 w_rb$13(
+        .d(w_rb$13$d),
+        .q(w_rb$13$q),
+        .clock(w_rb$13$clock)
+    );
+    sbuf_p16$w_rb$14 w_rb$14(
+        .d(w_rb$14$d),
+        .q(w_rb$14$q),
+        .clock(w_rb$14$clock)
+    );
+    sbuf_p16$w_rb$15 w_rb$15(
+        .d(w_rb$15$d),
+        .q(w_rb$15$q),
+        .clock(w_rb$15$clock)
+    );
+    sbuf_p16$w_pv$0 w_pv$0(
+        .d(w_pv$0$d),
+        .q(w_pv$0$q),
+        .clock(w_pv$0$clock)
+    );
+    sbuf_p16$w_pv$1 w_pv$1(
+        .d(w_pv$1$d),
+        .q(w_pv$1$q),
+        .clock(w_pv$1$clock)
+    );
+    sbuf_p16$w_pv$2 w_pv$2(
+        .d(w_pv$2$d),
+        .q(w_pv$2$q),
+        .clock(w_pv$2$clock)
+    );
+    sbuf_p16$w_pv$3 w_pv$3(
+        .d(w_pv$3$d),
+        .q(w_pv$3$q),
+        .clock(w_pv$3$clock)
+    );
+    sbuf_p16$w_pv$4 w_pv$4(
+        .d(w_pv$4$d),
+        .q(w_pv$4$q),
+        .clock(w_pv$4$clock)
+    );
+    sbuf_p16$w_pv$5 w_pv$5(
+        .d(w_pv$5$d),
+        .q(w_pv$5$q),
+        .clock(w_pv$5$clock)
+    );
+    sbuf_p16$w_pv$6 w_pv$6(
+        .d(w_pv$6$d),
+        .q(w_pv$6$q),
+        .clock(w_pv$6$clock)
+    );
+    sbuf_p16$w_pv$7 w_pv$7(
+        .d(w_pv$7$d),
+        .q(w_pv$7$q),
+        .clock(w_pv$7$clock)
+    );
+    sbuf_p16$w_pv$8 w_pv$8(
+        .d(w_pv$8$d),
+        .q(w_pv$8$q),
+        .clock(w_pv$8$clock)
+    );
+    sbuf_p16$w_pv$9 w_pv$9(
+        .d(w_pv$9$d),
+        .q(w_pv$9$q),
+        .clock(w_pv$9$clock)
+    );
+    sbuf_p16$w_pv$10 w_pv$10(
+        .d(w_pv$10$d),
+        .q(w_pv$10$q),
+        .clock(w_pv$10$clock)
+    );
+    sbuf_p16$w_pv$11 w_pv$11(
+        .d(w_pv$11$d),
+        .q(w_pv$11$q),
+        .clock(w_pv$11$clock)
+    );
+    sbuf_p16$w_pv$12 w_pv$12(
+        .d(w_pv$12$d),
+        .q(w_pv$12$q),
+        .clock(w_pv$12$clock)
+    );
+    sbuf_p16$w_pv$13 w_pv$13(
+        .d(w_pv$13$d),
+        .q(w_pv$13$q),
+        .clock(w_pv$13$clock)
+    );
+    sbuf_p16$w_pv$14 w_pv$14(
+        .d(w_pv$14$d),
+        .q(w_pv$14$q),
+        .clock(w_pv$14$clock)
+    );
+    sbuf_p16$w_pv$15 w_pv$15(
+        .d(w_pv$15$d),
+        .q(w_pv$15$q),
+        .clock(w_pv$15$clock)
     );
     sbuf_p16$wr_en$0 wr_en$0(
         .d(wr_en$0$d),
@@ -23963,7 +24420,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         .words(hv$0$words),
         .empty(hv$0$empty),
         .trim(hv$0$trim),
-        .csum(hv$0$csum)
+        .csum(hv$0$csum),
+        .ret(hv$0$ret),
+        .rb(hv$0$rb)
     );
     sbuf_p16$hv$1 hv$1(
         .a(hv$1$a),
@@ -23971,7 +24430,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         .words(hv$1$words),
         .empty(hv$1$empty),
         .trim(hv$1$trim),
-        .csum(hv$1$csum)
+        .csum(hv$1$csum),
+        .ret(hv$1$ret),
+        .rb(hv$1$rb)
     );
     sbuf_p16$hv$2 hv$2(
         .a(hv$2$a),
@@ -23979,7 +24440,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         .words(hv$2$words),
         .empty(hv$2$empty),
         .trim(hv$2$trim),
-        .csum(hv$2$csum)
+        .csum(hv$2$csum),
+        .ret(hv$2$ret),
+        .rb(hv$2$rb)
     );
     sbuf_p16$hv$3 hv$3(
         .a(hv$3$a),
@@ -23987,7 +24450,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         .words(hv$3$words),
         .empty(hv$3$empty),
         .trim(hv$3$trim),
-        .csum(hv$3$csum)
+        .csum(hv$3$csum),
+        .ret(hv$3$ret),
+        .rb(hv$3$rb)
     );
     sbuf_p16$hv$4 hv$4(
         .a(hv$4$a),
@@ -23995,7 +24460,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         .words(hv$4$words),
         .empty(hv$4$empty),
         .trim(hv$4$trim),
-        .csum(hv$4$csum)
+        .csum(hv$4$csum),
+        .ret(hv$4$ret),
+        .rb(hv$4$rb)
     );
     sbuf_p16$hv$5 hv$5(
         .a(hv$5$a),
@@ -24003,7 +24470,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         .words(hv$5$words),
         .empty(hv$5$empty),
         .trim(hv$5$trim),
-        .csum(hv$5$csum)
+        .csum(hv$5$csum),
+        .ret(hv$5$ret),
+        .rb(hv$5$rb)
     );
     sbuf_p16$hv$6 hv$6(
         .a(hv$6$a),
@@ -24011,7 +24480,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         .words(hv$6$words),
         .empty(hv$6$empty),
         .trim(hv$6$trim),
-        .csum(hv$6$csum)
+        .csum(hv$6$csum),
+        .ret(hv$6$ret),
+        .rb(hv$6$rb)
     );
     sbuf_p16$hv$7 hv$7(
         .a(hv$7$a),
@@ -24019,7 +24490,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         .words(hv$7$words),
         .empty(hv$7$empty),
         .trim(hv$7$trim),
-        .csum(hv$7$csum)
+        .csum(hv$7$csum),
+        .ret(hv$7$ret),
+        .rb(hv$7$rb)
     );
     sbuf_p16$hv$8 hv$8(
         .a(hv$8$a),
@@ -24027,7 +24500,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         .words(hv$8$words),
         .empty(hv$8$empty),
         .trim(hv$8$trim),
-        .csum(hv$8$csum)
+        .csum(hv$8$csum),
+        .ret(hv$8$ret),
+        .rb(hv$8$rb)
     );
     sbuf_p16$hv$9 hv$9(
         .a(hv$9$a),
@@ -24035,7 +24510,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         .words(hv$9$words),
         .empty(hv$9$empty),
         .trim(hv$9$trim),
-        .csum(hv$9$csum)
+        .csum(hv$9$csum),
+        .ret(hv$9$ret),
+        .rb(hv$9$rb)
     );
     sbuf_p16$hv$10 hv$10(
         .a(hv$10$a),
@@ -24043,7 +24520,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         .words(hv$10$words),
         .empty(hv$10$empty),
         .trim(hv$10$trim),
-        .csum(hv$10$csum)
+        .csum(hv$10$csum),
+        .ret(hv$10$ret),
+        .rb(hv$10$rb)
     );
     sbuf_p16$hv$11 hv$11(
         .a(hv$11$a),
@@ -24051,7 +24530,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         .words(hv$11$words),
         .empty(hv$11$empty),
         .trim(hv$11$trim),
-        .csum(hv$11$csum)
+        .csum(hv$11$csum),
+        .ret(hv$11$ret),
+        .rb(hv$11$rb)
     );
     sbuf_p16$hv$12 hv$12(
         .a(hv$12$a),
@@ -24059,7 +24540,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         .words(hv$12$words),
         .empty(hv$12$empty),
         .trim(hv$12$trim),
-        .csum(hv$12$csum)
+        .csum(hv$12$csum),
+        .ret(hv$12$ret),
+        .rb(hv$12$rb)
     );
     sbuf_p16$hv$13 hv$13(
         .a(hv$13$a),
@@ -24067,7 +24550,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         .words(hv$13$words),
         .empty(hv$13$empty),
         .trim(hv$13$trim),
-        .csum(hv$13$csum)
+        .csum(hv$13$csum),
+        .ret(hv$13$ret),
+        .rb(hv$13$rb)
     );
     sbuf_p16$hv$14 hv$14(
         .a(hv$14$a),
@@ -24075,7 +24560,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         .words(hv$14$words),
         .empty(hv$14$empty),
         .trim(hv$14$trim),
-        .csum(hv$14$csum)
+        .csum(hv$14$csum),
+        .ret(hv$14$ret),
+        .rb(hv$14$rb)
     );
     sbuf_p16$hv$15 hv$15(
         .a(hv$15$a),
@@ -24083,7 +24570,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         .words(hv$15$words),
         .empty(hv$15$empty),
         .trim(hv$15$trim),
-        .csum(hv$15$csum)
+        .csum(hv$15$csum),
+        .ret(hv$15$ret),
+        .rb(hv$15$rb)
     );
     sbuf_p16$pk_w$0 pk_w$0(
         .data(pk_w$0$data),
@@ -24620,6 +25109,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         w_trim$0$d = w_trim$0$q;
         w_cs$0$clock = clock;
         w_cs$0$d = w_cs$0$q;
+        w_ret$0$clock = clock;
+        w_ret$0$d = w_ret$0$q;
+        w_rb$0$clock = clock;
+        w_rb$0$d = w_rb$0$q;
+        w_pv$0$clock = clock;
+        w_pv$0$d = w_pv$0$q;
         wr_en$0$clock = clock;
         wr_en$0$d = 1'b0;
         wr_addr$0$clock = clock;
@@ -24683,6 +25178,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         w_trim$1$d = w_trim$1$q;
         w_cs$1$clock = clock;
         w_cs$1$d = w_cs$1$q;
+        w_ret$1$clock = clock;
+        w_ret$1$d = w_ret$1$q;
+        w_rb$1$clock = clock;
+        w_rb$1$d = w_rb$1$q;
+        w_pv$1$clock = clock;
+        w_pv$1$d = w_pv$1$q;
         wr_en$1$clock = clock;
         wr_en$1$d = 1'b0;
         wr_addr$1$clock = clock;
@@ -24746,6 +25247,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         w_trim$2$d = w_trim$2$q;
         w_cs$2$clock = clock;
         w_cs$2$d = w_cs$2$q;
+        w_ret$2$clock = clock;
+        w_ret$2$d = w_ret$2$q;
+        w_rb$2$clock = clock;
+        w_rb$2$d = w_rb$2$q;
+        w_pv$2$clock = clock;
+        w_pv$2$d = w_pv$2$q;
         wr_en$2$clock = clock;
         wr_en$2$d = 1'b0;
         wr_addr$2$clock = clock;
@@ -24809,6 +25316,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         w_trim$3$d = w_trim$3$q;
         w_cs$3$clock = clock;
         w_cs$3$d = w_cs$3$q;
+        w_ret$3$clock = clock;
+        w_ret$3$d = w_ret$3$q;
+        w_rb$3$clock = clock;
+        w_rb$3$d = w_rb$3$q;
+        w_pv$3$clock = clock;
+        w_pv$3$d = w_pv$3$q;
         wr_en$3$clock = clock;
         wr_en$3$d = 1'b0;
         wr_addr$3$clock = clock;
@@ -24872,6 +25385,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         w_trim$4$d = w_trim$4$q;
         w_cs$4$clock = clock;
         w_cs$4$d = w_cs$4$q;
+        w_ret$4$clock = clock;
+        w_ret$4$d = w_ret$4$q;
+        w_rb$4$clock = clock;
+        w_rb$4$d = w_rb$4$q;
+        w_pv$4$clock = clock;
+        w_pv$4$d = w_pv$4$q;
         wr_en$4$clock = clock;
         wr_en$4$d = 1'b0;
         wr_addr$4$clock = clock;
@@ -24935,6 +25454,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         w_trim$5$d = w_trim$5$q;
         w_cs$5$clock = clock;
         w_cs$5$d = w_cs$5$q;
+        w_ret$5$clock = clock;
+        w_ret$5$d = w_ret$5$q;
+        w_rb$5$clock = clock;
+        w_rb$5$d = w_rb$5$q;
+        w_pv$5$clock = clock;
+        w_pv$5$d = w_pv$5$q;
         wr_en$5$clock = clock;
         wr_en$5$d = 1'b0;
         wr_addr$5$clock = clock;
@@ -24998,6 +25523,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         w_trim$6$d = w_trim$6$q;
         w_cs$6$clock = clock;
         w_cs$6$d = w_cs$6$q;
+        w_ret$6$clock = clock;
+        w_ret$6$d = w_ret$6$q;
+        w_rb$6$clock = clock;
+        w_rb$6$d = w_rb$6$q;
+        w_pv$6$clock = clock;
+        w_pv$6$d = w_pv$6$q;
         wr_en$6$clock = clock;
         wr_en$6$d = 1'b0;
         wr_addr$6$clock = clock;
@@ -25061,6 +25592,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         w_trim$7$d = w_trim$7$q;
         w_cs$7$clock = clock;
         w_cs$7$d = w_cs$7$q;
+        w_ret$7$clock = clock;
+        w_ret$7$d = w_ret$7$q;
+        w_rb$7$clock = clock;
+        w_rb$7$d = w_rb$7$q;
+        w_pv$7$clock = clock;
+        w_pv$7$d = w_pv$7$q;
         wr_en$7$clock = clock;
         wr_en$7$d = 1'b0;
         wr_addr$7$clock = clock;
@@ -25124,6 +25661,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         w_trim$8$d = w_trim$8$q;
         w_cs$8$clock = clock;
         w_cs$8$d = w_cs$8$q;
+        w_ret$8$clock = clock;
+        w_ret$8$d = w_ret$8$q;
+        w_rb$8$clock = clock;
+        w_rb$8$d = w_rb$8$q;
+        w_pv$8$clock = clock;
+        w_pv$8$d = w_pv$8$q;
         wr_en$8$clock = clock;
         wr_en$8$d = 1'b0;
         wr_addr$8$clock = clock;
@@ -25187,6 +25730,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         w_trim$9$d = w_trim$9$q;
         w_cs$9$clock = clock;
         w_cs$9$d = w_cs$9$q;
+        w_ret$9$clock = clock;
+        w_ret$9$d = w_ret$9$q;
+        w_rb$9$clock = clock;
+        w_rb$9$d = w_rb$9$q;
+        w_pv$9$clock = clock;
+        w_pv$9$d = w_pv$9$q;
         wr_en$9$clock = clock;
         wr_en$9$d = 1'b0;
         wr_addr$9$clock = clock;
@@ -25250,6 +25799,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         w_trim$10$d = w_trim$10$q;
         w_cs$10$clock = clock;
         w_cs$10$d = w_cs$10$q;
+        w_ret$10$clock = clock;
+        w_ret$10$d = w_ret$10$q;
+        w_rb$10$clock = clock;
+        w_rb$10$d = w_rb$10$q;
+        w_pv$10$clock = clock;
+        w_pv$10$d = w_pv$10$q;
         wr_en$10$clock = clock;
         wr_en$10$d = 1'b0;
         wr_addr$10$clock = clock;
@@ -25313,6 +25868,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         w_trim$11$d = w_trim$11$q;
         w_cs$11$clock = clock;
         w_cs$11$d = w_cs$11$q;
+        w_ret$11$clock = clock;
+        w_ret$11$d = w_ret$11$q;
+        w_rb$11$clock = clock;
+        w_rb$11$d = w_rb$11$q;
+        w_pv$11$clock = clock;
+        w_pv$11$d = w_pv$11$q;
         wr_en$11$clock = clock;
         wr_en$11$d = 1'b0;
         wr_addr$11$clock = clock;
@@ -25376,6 +25937,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         w_trim$12$d = w_trim$12$q;
         w_cs$12$clock = clock;
         w_cs$12$d = w_cs$12$q;
+        w_ret$12$clock = clock;
+        w_ret$12$d = w_ret$12$q;
+        w_rb$12$clock = clock;
+        w_rb$12$d = w_rb$12$q;
+        w_pv$12$clock = clock;
+        w_pv$12$d = w_pv$12$q;
         wr_en$12$clock = clock;
         wr_en$12$d = 1'b0;
         wr_addr$12$clock = clock;
@@ -25439,6 +26006,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         w_trim$13$d = w_trim$13$q;
         w_cs$13$clock = clock;
         w_cs$13$d = w_cs$13$q;
+        w_ret$13$clock = clock;
+        w_ret$13$d = w_ret$13$q;
+        w_rb$13$clock = clock;
+        w_rb$13$d = w_rb$13$q;
+        w_pv$13$clock = clock;
+        w_pv$13$d = w_pv$13$q;
         wr_en$13$clock = clock;
         wr_en$13$d = 1'b0;
         wr_addr$13$clock = clock;
@@ -25502,6 +26075,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         w_trim$14$d = w_trim$14$q;
         w_cs$14$clock = clock;
         w_cs$14$d = w_cs$14$q;
+        w_ret$14$clock = clock;
+        w_ret$14$d = w_ret$14$q;
+        w_rb$14$clock = clock;
+        w_rb$14$d = w_rb$14$q;
+        w_pv$14$clock = clock;
+        w_pv$14$d = w_pv$14$q;
         wr_en$14$clock = clock;
         wr_en$14$d = 1'b0;
         wr_addr$14$clock = clock;
@@ -25565,6 +26144,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         w_trim$15$d = w_trim$15$q;
         w_cs$15$clock = clock;
         w_cs$15$d = w_cs$15$q;
+        w_ret$15$clock = clock;
+        w_ret$15$d = w_ret$15$q;
+        w_rb$15$clock = clock;
+        w_rb$15$d = w_rb$15$q;
+        w_pv$15$clock = clock;
+        w_pv$15$d = w_pv$15$q;
         wr_en$15$clock = clock;
         wr_en$15$d = 1'b0;
         wr_addr$15$clock = clock;
@@ -29441,6 +30026,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_emp$0$d = hv$0$empty;
             w_trim$0$d = hv$0$trim;
             w_cs$0$d = hv$0$csum;
+            w_ret$0$d = hv$0$ret;
+            w_rb$0$d = hv$0$rb;
             if (hv$0$trim) begin
                 w_rem$0$d = k8_9;
                 w_emp$0$d = k0_3;
@@ -29464,16 +30051,36 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_jw$0 = (hv$0$words == k1_9) & ~hv$0$trim;
         end
         l_cpe$0 = hw$0$empty;
+        l_rb$0 = 64'(w_rb$0$q);
+        if (l_take$0) begin
+            l_rb$0 = 64'(hv$0$rb);
+        end
+        l_r0$0 = ((hw$0$data & k_m16) << k48_8) | (l_rb$0 & k_rbmac) | ((hw$0$data >> k48_8) & k_ig);
         l_wd$0 = hw$0$data;
+        if (l_take$0 & hv$0$ret) begin
+            l_wd$0 = l_r0$0;
+        end
         if (w_trim$0$q & ~l_take$0) begin
+            if (w_ret$0$q & (w_j$0$q == k0_9)) begin
+                l_wd$0 = l_r0$0;
+            end
+            if (w_ret$0$q & (w_j$0$q == k1_9)) begin
+                l_wd$0 = ((w_pv$0$q >> k16_8) << k32_8) | (hw$0$data & k_m32);
+            end
             if (w_j$0$q == k2_9) begin
                 l_wd$0 = (hw$0$data & k_lo48) | k_len50;
             end
             if (w_j$0$q == k3_9) begin
                 l_wd$0 = (hw$0$data & k_lo48) | (64'(w_cs$0$q) << k48_8);
+                if (w_ret$0$q) begin
+                    l_wd$0 = (64'(w_cs$0$q) << k48_8) | ((hw$0$data & k_m16) << k32_8) | ((l_rb$0 & k_m16) << k16_8) | ((hw$0$data >> k32_8) & k_m16);
+                end
             end
             if (w_j$0$q == k4_9) begin
                 l_wd$0 = hw$0$data | k_chop;
+                if (w_ret$0$q) begin
+                    l_wd$0 = (((w_pv$0$q >> k16_8) & k_m16) << k48_8) | (hw$0$data & k_keep4) | k_chop | (((hw$0$data >> k8_8) & k_m16) << k24_8) | (((hw$0$data >> k24_8) & k_m16) << k8_8);
+                end
             end
         end
         l_cpb$0 = hw$0$ovr | ~l_jw$0 | (hw$0$empty != l_emp$0);
@@ -29496,6 +30103,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             wr_en$0$d = 1'b1;
             wr_addr$0$d = l_addr$0;
             wr_data$0$d = l_wd$0;
+            w_pv$0$d = hw$0$data;
             w_j$0$d = l_j1$0;
             w_j0$0$d = ~l_take$0 & (w_j$0$q == k511_9);
             w_rem$0$d = w_rem$0$q - k1_9;
@@ -29641,6 +30249,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_emp$1$d = hv$1$empty;
             w_trim$1$d = hv$1$trim;
             w_cs$1$d = hv$1$csum;
+            w_ret$1$d = hv$1$ret;
+            w_rb$1$d = hv$1$rb;
             if (hv$1$trim) begin
                 w_rem$1$d = k8_9;
                 w_emp$1$d = k0_3;
@@ -29664,16 +30274,36 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_jw$1 = (hv$1$words == k1_9) & ~hv$1$trim;
         end
         l_cpe$1 = hw$1$empty;
+        l_rb$1 = 64'(w_rb$1$q);
+        if (l_take$1) begin
+            l_rb$1 = 64'(hv$1$rb);
+        end
+        l_r0$1 = ((hw$1$data & k_m16) << k48_8) | (l_rb$1 & k_rbmac) | ((hw$1$data >> k48_8) & k_ig);
         l_wd$1 = hw$1$data;
+        if (l_take$1 & hv$1$ret) begin
+            l_wd$1 = l_r0$1;
+        end
         if (w_trim$1$q & ~l_take$1) begin
+            if (w_ret$1$q & (w_j$1$q == k0_9)) begin
+                l_wd$1 = l_r0$1;
+            end
+            if (w_ret$1$q & (w_j$1$q == k1_9)) begin
+                l_wd$1 = ((w_pv$1$q >> k16_8) << k32_8) | (hw$1$data & k_m32);
+            end
             if (w_j$1$q == k2_9) begin
                 l_wd$1 = (hw$1$data & k_lo48) | k_len50;
             end
             if (w_j$1$q == k3_9) begin
                 l_wd$1 = (hw$1$data & k_lo48) | (64'(w_cs$1$q) << k48_8);
+                if (w_ret$1$q) begin
+                    l_wd$1 = (64'(w_cs$1$q) << k48_8) | ((hw$1$data & k_m16) << k32_8) | ((l_rb$1 & k_m16) << k16_8) | ((hw$1$data >> k32_8) & k_m16);
+                end
             end
             if (w_j$1$q == k4_9) begin
                 l_wd$1 = hw$1$data | k_chop;
+                if (w_ret$1$q) begin
+                    l_wd$1 = (((w_pv$1$q >> k16_8) & k_m16) << k48_8) | (hw$1$data & k_keep4) | k_chop | (((hw$1$data >> k8_8) & k_m16) << k24_8) | (((hw$1$data >> k24_8) & k_m16) << k8_8);
+                end
             end
         end
         l_cpb$1 = hw$1$ovr | ~l_jw$1 | (hw$1$empty != l_emp$1);
@@ -29696,6 +30326,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             wr_en$1$d = 1'b1;
             wr_addr$1$d = l_addr$1;
             wr_data$1$d = l_wd$1;
+            w_pv$1$d = hw$1$data;
             w_j$1$d = l_j1$1;
             w_j0$1$d = ~l_take$1 & (w_j$1$q == k511_9);
             w_rem$1$d = w_rem$1$q - k1_9;
@@ -29841,6 +30472,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_emp$2$d = hv$2$empty;
             w_trim$2$d = hv$2$trim;
             w_cs$2$d = hv$2$csum;
+            w_ret$2$d = hv$2$ret;
+            w_rb$2$d = hv$2$rb;
             if (hv$2$trim) begin
                 w_rem$2$d = k8_9;
                 w_emp$2$d = k0_3;
@@ -29864,16 +30497,36 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_jw$2 = (hv$2$words == k1_9) & ~hv$2$trim;
         end
         l_cpe$2 = hw$2$empty;
+        l_rb$2 = 64'(w_rb$2$q);
+        if (l_take$2) begin
+            l_rb$2 = 64'(hv$2$rb);
+        end
+        l_r0$2 = ((hw$2$data & k_m16) << k48_8) | (l_rb$2 & k_rbmac) | ((hw$2$data >> k48_8) & k_ig);
         l_wd$2 = hw$2$data;
+        if (l_take$2 & hv$2$ret) begin
+            l_wd$2 = l_r0$2;
+        end
         if (w_trim$2$q & ~l_take$2) begin
+            if (w_ret$2$q & (w_j$2$q == k0_9)) begin
+                l_wd$2 = l_r0$2;
+            end
+            if (w_ret$2$q & (w_j$2$q == k1_9)) begin
+                l_wd$2 = ((w_pv$2$q >> k16_8) << k32_8) | (hw$2$data & k_m32);
+            end
             if (w_j$2$q == k2_9) begin
                 l_wd$2 = (hw$2$data & k_lo48) | k_len50;
             end
             if (w_j$2$q == k3_9) begin
                 l_wd$2 = (hw$2$data & k_lo48) | (64'(w_cs$2$q) << k48_8);
+                if (w_ret$2$q) begin
+                    l_wd$2 = (64'(w_cs$2$q) << k48_8) | ((hw$2$data & k_m16) << k32_8) | ((l_rb$2 & k_m16) << k16_8) | ((hw$2$data >> k32_8) & k_m16);
+                end
             end
             if (w_j$2$q == k4_9) begin
                 l_wd$2 = hw$2$data | k_chop;
+                if (w_ret$2$q) begin
+                    l_wd$2 = (((w_pv$2$q >> k16_8) & k_m16) << k48_8) | (hw$2$data & k_keep4) | k_chop | (((hw$2$data >> k8_8) & k_m16) << k24_8) | (((hw$2$data >> k24_8) & k_m16) << k8_8);
+                end
             end
         end
         l_cpb$2 = hw$2$ovr | ~l_jw$2 | (hw$2$empty != l_emp$2);
@@ -29896,6 +30549,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             wr_en$2$d = 1'b1;
             wr_addr$2$d = l_addr$2;
             wr_data$2$d = l_wd$2;
+            w_pv$2$d = hw$2$data;
             w_j$2$d = l_j1$2;
             w_j0$2$d = ~l_take$2 & (w_j$2$q == k511_9);
             w_rem$2$d = w_rem$2$q - k1_9;
@@ -30041,6 +30695,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_emp$3$d = hv$3$empty;
             w_trim$3$d = hv$3$trim;
             w_cs$3$d = hv$3$csum;
+            w_ret$3$d = hv$3$ret;
+            w_rb$3$d = hv$3$rb;
             if (hv$3$trim) begin
                 w_rem$3$d = k8_9;
                 w_emp$3$d = k0_3;
@@ -30064,16 +30720,36 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_jw$3 = (hv$3$words == k1_9) & ~hv$3$trim;
         end
         l_cpe$3 = hw$3$empty;
+        l_rb$3 = 64'(w_rb$3$q);
+        if (l_take$3) begin
+            l_rb$3 = 64'(hv$3$rb);
+        end
+        l_r0$3 = ((hw$3$data & k_m16) << k48_8) | (l_rb$3 & k_rbmac) | ((hw$3$data >> k48_8) & k_ig);
         l_wd$3 = hw$3$data;
+        if (l_take$3 & hv$3$ret) begin
+            l_wd$3 = l_r0$3;
+        end
         if (w_trim$3$q & ~l_take$3) begin
+            if (w_ret$3$q & (w_j$3$q == k0_9)) begin
+                l_wd$3 = l_r0$3;
+            end
+            if (w_ret$3$q & (w_j$3$q == k1_9)) begin
+                l_wd$3 = ((w_pv$3$q >> k16_8) << k32_8) | (hw$3$data & k_m32);
+            end
             if (w_j$3$q == k2_9) begin
                 l_wd$3 = (hw$3$data & k_lo48) | k_len50;
             end
             if (w_j$3$q == k3_9) begin
                 l_wd$3 = (hw$3$data & k_lo48) | (64'(w_cs$3$q) << k48_8);
+                if (w_ret$3$q) begin
+                    l_wd$3 = (64'(w_cs$3$q) << k48_8) | ((hw$3$data & k_m16) << k32_8) | ((l_rb$3 & k_m16) << k16_8) | ((hw$3$data >> k32_8) & k_m16);
+                end
             end
             if (w_j$3$q == k4_9) begin
                 l_wd$3 = hw$3$data | k_chop;
+                if (w_ret$3$q) begin
+                    l_wd$3 = (((w_pv$3$q >> k16_8) & k_m16) << k48_8) | (hw$3$data & k_keep4) | k_chop | (((hw$3$data >> k8_8) & k_m16) << k24_8) | (((hw$3$data >> k24_8) & k_m16) << k8_8);
+                end
             end
         end
         l_cpb$3 = hw$3$ovr | ~l_jw$3 | (hw$3$empty != l_emp$3);
@@ -30096,6 +30772,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             wr_en$3$d = 1'b1;
             wr_addr$3$d = l_addr$3;
             wr_data$3$d = l_wd$3;
+            w_pv$3$d = hw$3$data;
             w_j$3$d = l_j1$3;
             w_j0$3$d = ~l_take$3 & (w_j$3$q == k511_9);
             w_rem$3$d = w_rem$3$q - k1_9;
@@ -30241,6 +30918,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_emp$4$d = hv$4$empty;
             w_trim$4$d = hv$4$trim;
             w_cs$4$d = hv$4$csum;
+            w_ret$4$d = hv$4$ret;
+            w_rb$4$d = hv$4$rb;
             if (hv$4$trim) begin
                 w_rem$4$d = k8_9;
                 w_emp$4$d = k0_3;
@@ -30264,16 +30943,36 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_jw$4 = (hv$4$words == k1_9) & ~hv$4$trim;
         end
         l_cpe$4 = hw$4$empty;
+        l_rb$4 = 64'(w_rb$4$q);
+        if (l_take$4) begin
+            l_rb$4 = 64'(hv$4$rb);
+        end
+        l_r0$4 = ((hw$4$data & k_m16) << k48_8) | (l_rb$4 & k_rbmac) | ((hw$4$data >> k48_8) & k_ig);
         l_wd$4 = hw$4$data;
+        if (l_take$4 & hv$4$ret) begin
+            l_wd$4 = l_r0$4;
+        end
         if (w_trim$4$q & ~l_take$4) begin
+            if (w_ret$4$q & (w_j$4$q == k0_9)) begin
+                l_wd$4 = l_r0$4;
+            end
+            if (w_ret$4$q & (w_j$4$q == k1_9)) begin
+                l_wd$4 = ((w_pv$4$q >> k16_8) << k32_8) | (hw$4$data & k_m32);
+            end
             if (w_j$4$q == k2_9) begin
                 l_wd$4 = (hw$4$data & k_lo48) | k_len50;
             end
             if (w_j$4$q == k3_9) begin
                 l_wd$4 = (hw$4$data & k_lo48) | (64'(w_cs$4$q) << k48_8);
+                if (w_ret$4$q) begin
+                    l_wd$4 = (64'(w_cs$4$q) << k48_8) | ((hw$4$data & k_m16) << k32_8) | ((l_rb$4 & k_m16) << k16_8) | ((hw$4$data >> k32_8) & k_m16);
+                end
             end
             if (w_j$4$q == k4_9) begin
                 l_wd$4 = hw$4$data | k_chop;
+                if (w_ret$4$q) begin
+                    l_wd$4 = (((w_pv$4$q >> k16_8) & k_m16) << k48_8) | (hw$4$data & k_keep4) | k_chop | (((hw$4$data >> k8_8) & k_m16) << k24_8) | (((hw$4$data >> k24_8) & k_m16) << k8_8);
+                end
             end
         end
         l_cpb$4 = hw$4$ovr | ~l_jw$4 | (hw$4$empty != l_emp$4);
@@ -30296,6 +30995,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             wr_en$4$d = 1'b1;
             wr_addr$4$d = l_addr$4;
             wr_data$4$d = l_wd$4;
+            w_pv$4$d = hw$4$data;
             w_j$4$d = l_j1$4;
             w_j0$4$d = ~l_take$4 & (w_j$4$q == k511_9);
             w_rem$4$d = w_rem$4$q - k1_9;
@@ -30441,6 +31141,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_emp$5$d = hv$5$empty;
             w_trim$5$d = hv$5$trim;
             w_cs$5$d = hv$5$csum;
+            w_ret$5$d = hv$5$ret;
+            w_rb$5$d = hv$5$rb;
             if (hv$5$trim) begin
                 w_rem$5$d = k8_9;
                 w_emp$5$d = k0_3;
@@ -30464,16 +31166,36 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_jw$5 = (hv$5$words == k1_9) & ~hv$5$trim;
         end
         l_cpe$5 = hw$5$empty;
+        l_rb$5 = 64'(w_rb$5$q);
+        if (l_take$5) begin
+            l_rb$5 = 64'(hv$5$rb);
+        end
+        l_r0$5 = ((hw$5$data & k_m16) << k48_8) | (l_rb$5 & k_rbmac) | ((hw$5$data >> k48_8) & k_ig);
         l_wd$5 = hw$5$data;
+        if (l_take$5 & hv$5$ret) begin
+            l_wd$5 = l_r0$5;
+        end
         if (w_trim$5$q & ~l_take$5) begin
+            if (w_ret$5$q & (w_j$5$q == k0_9)) begin
+                l_wd$5 = l_r0$5;
+            end
+            if (w_ret$5$q & (w_j$5$q == k1_9)) begin
+                l_wd$5 = ((w_pv$5$q >> k16_8) << k32_8) | (hw$5$data & k_m32);
+            end
             if (w_j$5$q == k2_9) begin
                 l_wd$5 = (hw$5$data & k_lo48) | k_len50;
             end
             if (w_j$5$q == k3_9) begin
                 l_wd$5 = (hw$5$data & k_lo48) | (64'(w_cs$5$q) << k48_8);
+                if (w_ret$5$q) begin
+                    l_wd$5 = (64'(w_cs$5$q) << k48_8) | ((hw$5$data & k_m16) << k32_8) | ((l_rb$5 & k_m16) << k16_8) | ((hw$5$data >> k32_8) & k_m16);
+                end
             end
             if (w_j$5$q == k4_9) begin
                 l_wd$5 = hw$5$data | k_chop;
+                if (w_ret$5$q) begin
+                    l_wd$5 = (((w_pv$5$q >> k16_8) & k_m16) << k48_8) | (hw$5$data & k_keep4) | k_chop | (((hw$5$data >> k8_8) & k_m16) << k24_8) | (((hw$5$data >> k24_8) & k_m16) << k8_8);
+                end
             end
         end
         l_cpb$5 = hw$5$ovr | ~l_jw$5 | (hw$5$empty != l_emp$5);
@@ -30496,6 +31218,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             wr_en$5$d = 1'b1;
             wr_addr$5$d = l_addr$5;
             wr_data$5$d = l_wd$5;
+            w_pv$5$d = hw$5$data;
             w_j$5$d = l_j1$5;
             w_j0$5$d = ~l_take$5 & (w_j$5$q == k511_9);
             w_rem$5$d = w_rem$5$q - k1_9;
@@ -30641,6 +31364,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_emp$6$d = hv$6$empty;
             w_trim$6$d = hv$6$trim;
             w_cs$6$d = hv$6$csum;
+            w_ret$6$d = hv$6$ret;
+            w_rb$6$d = hv$6$rb;
             if (hv$6$trim) begin
                 w_rem$6$d = k8_9;
                 w_emp$6$d = k0_3;
@@ -30664,16 +31389,36 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_jw$6 = (hv$6$words == k1_9) & ~hv$6$trim;
         end
         l_cpe$6 = hw$6$empty;
+        l_rb$6 = 64'(w_rb$6$q);
+        if (l_take$6) begin
+            l_rb$6 = 64'(hv$6$rb);
+        end
+        l_r0$6 = ((hw$6$data & k_m16) << k48_8) | (l_rb$6 & k_rbmac) | ((hw$6$data >> k48_8) & k_ig);
         l_wd$6 = hw$6$data;
+        if (l_take$6 & hv$6$ret) begin
+            l_wd$6 = l_r0$6;
+        end
         if (w_trim$6$q & ~l_take$6) begin
+            if (w_ret$6$q & (w_j$6$q == k0_9)) begin
+                l_wd$6 = l_r0$6;
+            end
+            if (w_ret$6$q & (w_j$6$q == k1_9)) begin
+                l_wd$6 = ((w_pv$6$q >> k16_8) << k32_8) | (hw$6$data & k_m32);
+            end
             if (w_j$6$q == k2_9) begin
                 l_wd$6 = (hw$6$data & k_lo48) | k_len50;
             end
             if (w_j$6$q == k3_9) begin
                 l_wd$6 = (hw$6$data & k_lo48) | (64'(w_cs$6$q) << k48_8);
+                if (w_ret$6$q) begin
+                    l_wd$6 = (64'(w_cs$6$q) << k48_8) | ((hw$6$data & k_m16) << k32_8) | ((l_rb$6 & k_m16) << k16_8) | ((hw$6$data >> k32_8) & k_m16);
+                end
             end
             if (w_j$6$q == k4_9) begin
                 l_wd$6 = hw$6$data | k_chop;
+                if (w_ret$6$q) begin
+                    l_wd$6 = (((w_pv$6$q >> k16_8) & k_m16) << k48_8) | (hw$6$data & k_keep4) | k_chop | (((hw$6$data >> k8_8) & k_m16) << k24_8) | (((hw$6$data >> k24_8) & k_m16) << k8_8);
+                end
             end
         end
         l_cpb$6 = hw$6$ovr | ~l_jw$6 | (hw$6$empty != l_emp$6);
@@ -30696,6 +31441,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             wr_en$6$d = 1'b1;
             wr_addr$6$d = l_addr$6;
             wr_data$6$d = l_wd$6;
+            w_pv$6$d = hw$6$data;
             w_j$6$d = l_j1$6;
             w_j0$6$d = ~l_take$6 & (w_j$6$q == k511_9);
             w_rem$6$d = w_rem$6$q - k1_9;
@@ -30841,6 +31587,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_emp$7$d = hv$7$empty;
             w_trim$7$d = hv$7$trim;
             w_cs$7$d = hv$7$csum;
+            w_ret$7$d = hv$7$ret;
+            w_rb$7$d = hv$7$rb;
             if (hv$7$trim) begin
                 w_rem$7$d = k8_9;
                 w_emp$7$d = k0_3;
@@ -30864,16 +31612,36 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_jw$7 = (hv$7$words == k1_9) & ~hv$7$trim;
         end
         l_cpe$7 = hw$7$empty;
+        l_rb$7 = 64'(w_rb$7$q);
+        if (l_take$7) begin
+            l_rb$7 = 64'(hv$7$rb);
+        end
+        l_r0$7 = ((hw$7$data & k_m16) << k48_8) | (l_rb$7 & k_rbmac) | ((hw$7$data >> k48_8) & k_ig);
         l_wd$7 = hw$7$data;
+        if (l_take$7 & hv$7$ret) begin
+            l_wd$7 = l_r0$7;
+        end
         if (w_trim$7$q & ~l_take$7) begin
+            if (w_ret$7$q & (w_j$7$q == k0_9)) begin
+                l_wd$7 = l_r0$7;
+            end
+            if (w_ret$7$q & (w_j$7$q == k1_9)) begin
+                l_wd$7 = ((w_pv$7$q >> k16_8) << k32_8) | (hw$7$data & k_m32);
+            end
             if (w_j$7$q == k2_9) begin
                 l_wd$7 = (hw$7$data & k_lo48) | k_len50;
             end
             if (w_j$7$q == k3_9) begin
                 l_wd$7 = (hw$7$data & k_lo48) | (64'(w_cs$7$q) << k48_8);
+                if (w_ret$7$q) begin
+                    l_wd$7 = (64'(w_cs$7$q) << k48_8) | ((hw$7$data & k_m16) << k32_8) | ((l_rb$7 & k_m16) << k16_8) | ((hw$7$data >> k32_8) & k_m16);
+                end
             end
             if (w_j$7$q == k4_9) begin
                 l_wd$7 = hw$7$data | k_chop;
+                if (w_ret$7$q) begin
+                    l_wd$7 = (((w_pv$7$q >> k16_8) & k_m16) << k48_8) | (hw$7$data & k_keep4) | k_chop | (((hw$7$data >> k8_8) & k_m16) << k24_8) | (((hw$7$data >> k24_8) & k_m16) << k8_8);
+                end
             end
         end
         l_cpb$7 = hw$7$ovr | ~l_jw$7 | (hw$7$empty != l_emp$7);
@@ -30896,6 +31664,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             wr_en$7$d = 1'b1;
             wr_addr$7$d = l_addr$7;
             wr_data$7$d = l_wd$7;
+            w_pv$7$d = hw$7$data;
             w_j$7$d = l_j1$7;
             w_j0$7$d = ~l_take$7 & (w_j$7$q == k511_9);
             w_rem$7$d = w_rem$7$q - k1_9;
@@ -31041,6 +31810,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_emp$8$d = hv$8$empty;
             w_trim$8$d = hv$8$trim;
             w_cs$8$d = hv$8$csum;
+            w_ret$8$d = hv$8$ret;
+            w_rb$8$d = hv$8$rb;
             if (hv$8$trim) begin
                 w_rem$8$d = k8_9;
                 w_emp$8$d = k0_3;
@@ -31064,16 +31835,36 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_jw$8 = (hv$8$words == k1_9) & ~hv$8$trim;
         end
         l_cpe$8 = hw$8$empty;
+        l_rb$8 = 64'(w_rb$8$q);
+        if (l_take$8) begin
+            l_rb$8 = 64'(hv$8$rb);
+        end
+        l_r0$8 = ((hw$8$data & k_m16) << k48_8) | (l_rb$8 & k_rbmac) | ((hw$8$data >> k48_8) & k_ig);
         l_wd$8 = hw$8$data;
+        if (l_take$8 & hv$8$ret) begin
+            l_wd$8 = l_r0$8;
+        end
         if (w_trim$8$q & ~l_take$8) begin
+            if (w_ret$8$q & (w_j$8$q == k0_9)) begin
+                l_wd$8 = l_r0$8;
+            end
+            if (w_ret$8$q & (w_j$8$q == k1_9)) begin
+                l_wd$8 = ((w_pv$8$q >> k16_8) << k32_8) | (hw$8$data & k_m32);
+            end
             if (w_j$8$q == k2_9) begin
                 l_wd$8 = (hw$8$data & k_lo48) | k_len50;
             end
             if (w_j$8$q == k3_9) begin
                 l_wd$8 = (hw$8$data & k_lo48) | (64'(w_cs$8$q) << k48_8);
+                if (w_ret$8$q) begin
+                    l_wd$8 = (64'(w_cs$8$q) << k48_8) | ((hw$8$data & k_m16) << k32_8) | ((l_rb$8 & k_m16) << k16_8) | ((hw$8$data >> k32_8) & k_m16);
+                end
             end
             if (w_j$8$q == k4_9) begin
                 l_wd$8 = hw$8$data | k_chop;
+                if (w_ret$8$q) begin
+                    l_wd$8 = (((w_pv$8$q >> k16_8) & k_m16) << k48_8) | (hw$8$data & k_keep4) | k_chop | (((hw$8$data >> k8_8) & k_m16) << k24_8) | (((hw$8$data >> k24_8) & k_m16) << k8_8);
+                end
             end
         end
         l_cpb$8 = hw$8$ovr | ~l_jw$8 | (hw$8$empty != l_emp$8);
@@ -31096,6 +31887,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             wr_en$8$d = 1'b1;
             wr_addr$8$d = l_addr$8;
             wr_data$8$d = l_wd$8;
+            w_pv$8$d = hw$8$data;
             w_j$8$d = l_j1$8;
             w_j0$8$d = ~l_take$8 & (w_j$8$q == k511_9);
             w_rem$8$d = w_rem$8$q - k1_9;
@@ -31241,6 +32033,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_emp$9$d = hv$9$empty;
             w_trim$9$d = hv$9$trim;
             w_cs$9$d = hv$9$csum;
+            w_ret$9$d = hv$9$ret;
+            w_rb$9$d = hv$9$rb;
             if (hv$9$trim) begin
                 w_rem$9$d = k8_9;
                 w_emp$9$d = k0_3;
@@ -31264,16 +32058,36 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_jw$9 = (hv$9$words == k1_9) & ~hv$9$trim;
         end
         l_cpe$9 = hw$9$empty;
+        l_rb$9 = 64'(w_rb$9$q);
+        if (l_take$9) begin
+            l_rb$9 = 64'(hv$9$rb);
+        end
+        l_r0$9 = ((hw$9$data & k_m16) << k48_8) | (l_rb$9 & k_rbmac) | ((hw$9$data >> k48_8) & k_ig);
         l_wd$9 = hw$9$data;
+        if (l_take$9 & hv$9$ret) begin
+            l_wd$9 = l_r0$9;
+        end
         if (w_trim$9$q & ~l_take$9) begin
+            if (w_ret$9$q & (w_j$9$q == k0_9)) begin
+                l_wd$9 = l_r0$9;
+            end
+            if (w_ret$9$q & (w_j$9$q == k1_9)) begin
+                l_wd$9 = ((w_pv$9$q >> k16_8) << k32_8) | (hw$9$data & k_m32);
+            end
             if (w_j$9$q == k2_9) begin
                 l_wd$9 = (hw$9$data & k_lo48) | k_len50;
             end
             if (w_j$9$q == k3_9) begin
                 l_wd$9 = (hw$9$data & k_lo48) | (64'(w_cs$9$q) << k48_8);
+                if (w_ret$9$q) begin
+                    l_wd$9 = (64'(w_cs$9$q) << k48_8) | ((hw$9$data & k_m16) << k32_8) | ((l_rb$9 & k_m16) << k16_8) | ((hw$9$data >> k32_8) & k_m16);
+                end
             end
             if (w_j$9$q == k4_9) begin
                 l_wd$9 = hw$9$data | k_chop;
+                if (w_ret$9$q) begin
+                    l_wd$9 = (((w_pv$9$q >> k16_8) & k_m16) << k48_8) | (hw$9$data & k_keep4) | k_chop | (((hw$9$data >> k8_8) & k_m16) << k24_8) | (((hw$9$data >> k24_8) & k_m16) << k8_8);
+                end
             end
         end
         l_cpb$9 = hw$9$ovr | ~l_jw$9 | (hw$9$empty != l_emp$9);
@@ -31296,6 +32110,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             wr_en$9$d = 1'b1;
             wr_addr$9$d = l_addr$9;
             wr_data$9$d = l_wd$9;
+            w_pv$9$d = hw$9$data;
             w_j$9$d = l_j1$9;
             w_j0$9$d = ~l_take$9 & (w_j$9$q == k511_9);
             w_rem$9$d = w_rem$9$q - k1_9;
@@ -31441,6 +32256,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_emp$10$d = hv$10$empty;
             w_trim$10$d = hv$10$trim;
             w_cs$10$d = hv$10$csum;
+            w_ret$10$d = hv$10$ret;
+            w_rb$10$d = hv$10$rb;
             if (hv$10$trim) begin
                 w_rem$10$d = k8_9;
                 w_emp$10$d = k0_3;
@@ -31464,16 +32281,36 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_jw$10 = (hv$10$words == k1_9) & ~hv$10$trim;
         end
         l_cpe$10 = hw$10$empty;
+        l_rb$10 = 64'(w_rb$10$q);
+        if (l_take$10) begin
+            l_rb$10 = 64'(hv$10$rb);
+        end
+        l_r0$10 = ((hw$10$data & k_m16) << k48_8) | (l_rb$10 & k_rbmac) | ((hw$10$data >> k48_8) & k_ig);
         l_wd$10 = hw$10$data;
+        if (l_take$10 & hv$10$ret) begin
+            l_wd$10 = l_r0$10;
+        end
         if (w_trim$10$q & ~l_take$10) begin
+            if (w_ret$10$q & (w_j$10$q == k0_9)) begin
+                l_wd$10 = l_r0$10;
+            end
+            if (w_ret$10$q & (w_j$10$q == k1_9)) begin
+                l_wd$10 = ((w_pv$10$q >> k16_8) << k32_8) | (hw$10$data & k_m32);
+            end
             if (w_j$10$q == k2_9) begin
                 l_wd$10 = (hw$10$data & k_lo48) | k_len50;
             end
             if (w_j$10$q == k3_9) begin
                 l_wd$10 = (hw$10$data & k_lo48) | (64'(w_cs$10$q) << k48_8);
+                if (w_ret$10$q) begin
+                    l_wd$10 = (64'(w_cs$10$q) << k48_8) | ((hw$10$data & k_m16) << k32_8) | ((l_rb$10 & k_m16) << k16_8) | ((hw$10$data >> k32_8) & k_m16);
+                end
             end
             if (w_j$10$q == k4_9) begin
                 l_wd$10 = hw$10$data | k_chop;
+                if (w_ret$10$q) begin
+                    l_wd$10 = (((w_pv$10$q >> k16_8) & k_m16) << k48_8) | (hw$10$data & k_keep4) | k_chop | (((hw$10$data >> k8_8) & k_m16) << k24_8) | (((hw$10$data >> k24_8) & k_m16) << k8_8);
+                end
             end
         end
         l_cpb$10 = hw$10$ovr | ~l_jw$10 | (hw$10$empty != l_emp$10);
@@ -31496,6 +32333,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             wr_en$10$d = 1'b1;
             wr_addr$10$d = l_addr$10;
             wr_data$10$d = l_wd$10;
+            w_pv$10$d = hw$10$data;
             w_j$10$d = l_j1$10;
             w_j0$10$d = ~l_take$10 & (w_j$10$q == k511_9);
             w_rem$10$d = w_rem$10$q - k1_9;
@@ -31641,6 +32479,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_emp$11$d = hv$11$empty;
             w_trim$11$d = hv$11$trim;
             w_cs$11$d = hv$11$csum;
+            w_ret$11$d = hv$11$ret;
+            w_rb$11$d = hv$11$rb;
             if (hv$11$trim) begin
                 w_rem$11$d = k8_9;
                 w_emp$11$d = k0_3;
@@ -31664,16 +32504,36 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_jw$11 = (hv$11$words == k1_9) & ~hv$11$trim;
         end
         l_cpe$11 = hw$11$empty;
+        l_rb$11 = 64'(w_rb$11$q);
+        if (l_take$11) begin
+            l_rb$11 = 64'(hv$11$rb);
+        end
+        l_r0$11 = ((hw$11$data & k_m16) << k48_8) | (l_rb$11 & k_rbmac) | ((hw$11$data >> k48_8) & k_ig);
         l_wd$11 = hw$11$data;
+        if (l_take$11 & hv$11$ret) begin
+            l_wd$11 = l_r0$11;
+        end
         if (w_trim$11$q & ~l_take$11) begin
+            if (w_ret$11$q & (w_j$11$q == k0_9)) begin
+                l_wd$11 = l_r0$11;
+            end
+            if (w_ret$11$q & (w_j$11$q == k1_9)) begin
+                l_wd$11 = ((w_pv$11$q >> k16_8) << k32_8) | (hw$11$data & k_m32);
+            end
             if (w_j$11$q == k2_9) begin
                 l_wd$11 = (hw$11$data & k_lo48) | k_len50;
             end
             if (w_j$11$q == k3_9) begin
                 l_wd$11 = (hw$11$data & k_lo48) | (64'(w_cs$11$q) << k48_8);
+                if (w_ret$11$q) begin
+                    l_wd$11 = (64'(w_cs$11$q) << k48_8) | ((hw$11$data & k_m16) << k32_8) | ((l_rb$11 & k_m16) << k16_8) | ((hw$11$data >> k32_8) & k_m16);
+                end
             end
             if (w_j$11$q == k4_9) begin
                 l_wd$11 = hw$11$data | k_chop;
+                if (w_ret$11$q) begin
+                    l_wd$11 = (((w_pv$11$q >> k16_8) & k_m16) << k48_8) | (hw$11$data & k_keep4) | k_chop | (((hw$11$data >> k8_8) & k_m16) << k24_8) | (((hw$11$data >> k24_8) & k_m16) << k8_8);
+                end
             end
         end
         l_cpb$11 = hw$11$ovr | ~l_jw$11 | (hw$11$empty != l_emp$11);
@@ -31696,6 +32556,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             wr_en$11$d = 1'b1;
             wr_addr$11$d = l_addr$11;
             wr_data$11$d = l_wd$11;
+            w_pv$11$d = hw$11$data;
             w_j$11$d = l_j1$11;
             w_j0$11$d = ~l_take$11 & (w_j$11$q == k511_9);
             w_rem$11$d = w_rem$11$q - k1_9;
@@ -31841,6 +32702,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_emp$12$d = hv$12$empty;
             w_trim$12$d = hv$12$trim;
             w_cs$12$d = hv$12$csum;
+            w_ret$12$d = hv$12$ret;
+            w_rb$12$d = hv$12$rb;
             if (hv$12$trim) begin
                 w_rem$12$d = k8_9;
                 w_emp$12$d = k0_3;
@@ -31864,16 +32727,36 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_jw$12 = (hv$12$words == k1_9) & ~hv$12$trim;
         end
         l_cpe$12 = hw$12$empty;
+        l_rb$12 = 64'(w_rb$12$q);
+        if (l_take$12) begin
+            l_rb$12 = 64'(hv$12$rb);
+        end
+        l_r0$12 = ((hw$12$data & k_m16) << k48_8) | (l_rb$12 & k_rbmac) | ((hw$12$data >> k48_8) & k_ig);
         l_wd$12 = hw$12$data;
+        if (l_take$12 & hv$12$ret) begin
+            l_wd$12 = l_r0$12;
+        end
         if (w_trim$12$q & ~l_take$12) begin
+            if (w_ret$12$q & (w_j$12$q == k0_9)) begin
+                l_wd$12 = l_r0$12;
+            end
+            if (w_ret$12$q & (w_j$12$q == k1_9)) begin
+                l_wd$12 = ((w_pv$12$q >> k16_8) << k32_8) | (hw$12$data & k_m32);
+            end
             if (w_j$12$q == k2_9) begin
                 l_wd$12 = (hw$12$data & k_lo48) | k_len50;
             end
             if (w_j$12$q == k3_9) begin
                 l_wd$12 = (hw$12$data & k_lo48) | (64'(w_cs$12$q) << k48_8);
+                if (w_ret$12$q) begin
+                    l_wd$12 = (64'(w_cs$12$q) << k48_8) | ((hw$12$data & k_m16) << k32_8) | ((l_rb$12 & k_m16) << k16_8) | ((hw$12$data >> k32_8) & k_m16);
+                end
             end
             if (w_j$12$q == k4_9) begin
                 l_wd$12 = hw$12$data | k_chop;
+                if (w_ret$12$q) begin
+                    l_wd$12 = (((w_pv$12$q >> k16_8) & k_m16) << k48_8) | (hw$12$data & k_keep4) | k_chop | (((hw$12$data >> k8_8) & k_m16) << k24_8) | (((hw$12$data >> k24_8) & k_m16) << k8_8);
+                end
             end
         end
         l_cpb$12 = hw$12$ovr | ~l_jw$12 | (hw$12$empty != l_emp$12);
@@ -31896,6 +32779,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             wr_en$12$d = 1'b1;
             wr_addr$12$d = l_addr$12;
             wr_data$12$d = l_wd$12;
+            w_pv$12$d = hw$12$data;
             w_j$12$d = l_j1$12;
             w_j0$12$d = ~l_take$12 & (w_j$12$q == k511_9);
             w_rem$12$d = w_rem$12$q - k1_9;
@@ -32041,6 +32925,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_emp$13$d = hv$13$empty;
             w_trim$13$d = hv$13$trim;
             w_cs$13$d = hv$13$csum;
+            w_ret$13$d = hv$13$ret;
+            w_rb$13$d = hv$13$rb;
             if (hv$13$trim) begin
                 w_rem$13$d = k8_9;
                 w_emp$13$d = k0_3;
@@ -32064,16 +32950,36 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_jw$13 = (hv$13$words == k1_9) & ~hv$13$trim;
         end
         l_cpe$13 = hw$13$empty;
+        l_rb$13 = 64'(w_rb$13$q);
+        if (l_take$13) begin
+            l_rb$13 = 64'(hv$13$rb);
+        end
+        l_r0$13 = ((hw$13$data & k_m16) << k48_8) | (l_rb$13 & k_rbmac) | ((hw$13$data >> k48_8) & k_ig);
         l_wd$13 = hw$13$data;
+        if (l_take$13 & hv$13$ret) begin
+            l_wd$13 = l_r0$13;
+        end
         if (w_trim$13$q & ~l_take$13) begin
+            if (w_ret$13$q & (w_j$13$q == k0_9)) begin
+                l_wd$13 = l_r0$13;
+            end
+            if (w_ret$13$q & (w_j$13$q == k1_9)) begin
+                l_wd$13 = ((w_pv$13$q >> k16_8) << k32_8) | (hw$13$data & k_m32);
+            end
             if (w_j$13$q == k2_9) begin
                 l_wd$13 = (hw$13$data & k_lo48) | k_len50;
             end
             if (w_j$13$q == k3_9) begin
                 l_wd$13 = (hw$13$data & k_lo48) | (64'(w_cs$13$q) << k48_8);
+                if (w_ret$13$q) begin
+                    l_wd$13 = (64'(w_cs$13$q) << k48_8) | ((hw$13$data & k_m16) << k32_8) | ((l_rb$13 & k_m16) << k16_8) | ((hw$13$data >> k32_8) & k_m16);
+                end
             end
             if (w_j$13$q == k4_9) begin
                 l_wd$13 = hw$13$data | k_chop;
+                if (w_ret$13$q) begin
+                    l_wd$13 = (((w_pv$13$q >> k16_8) & k_m16) << k48_8) | (hw$13$data & k_keep4) | k_chop | (((hw$13$data >> k8_8) & k_m16) << k24_8) | (((hw$13$data >> k24_8) & k_m16) << k8_8);
+                end
             end
         end
         l_cpb$13 = hw$13$ovr | ~l_jw$13 | (hw$13$empty != l_emp$13);
@@ -32096,6 +33002,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             wr_en$13$d = 1'b1;
             wr_addr$13$d = l_addr$13;
             wr_data$13$d = l_wd$13;
+            w_pv$13$d = hw$13$data;
             w_j$13$d = l_j1$13;
             w_j0$13$d = ~l_take$13 & (w_j$13$q == k511_9);
             w_rem$13$d = w_rem$13$q - k1_9;
@@ -32241,6 +33148,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_emp$14$d = hv$14$empty;
             w_trim$14$d = hv$14$trim;
             w_cs$14$d = hv$14$csum;
+            w_ret$14$d = hv$14$ret;
+            w_rb$14$d = hv$14$rb;
             if (hv$14$trim) begin
                 w_rem$14$d = k8_9;
                 w_emp$14$d = k0_3;
@@ -32264,16 +33173,36 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_jw$14 = (hv$14$words == k1_9) & ~hv$14$trim;
         end
         l_cpe$14 = hw$14$empty;
+        l_rb$14 = 64'(w_rb$14$q);
+        if (l_take$14) begin
+            l_rb$14 = 64'(hv$14$rb);
+        end
+        l_r0$14 = ((hw$14$data & k_m16) << k48_8) | (l_rb$14 & k_rbmac) | ((hw$14$data >> k48_8) & k_ig);
         l_wd$14 = hw$14$data;
+        if (l_take$14 & hv$14$ret) begin
+            l_wd$14 = l_r0$14;
+        end
         if (w_trim$14$q & ~l_take$14) begin
+            if (w_ret$14$q & (w_j$14$q == k0_9)) begin
+                l_wd$14 = l_r0$14;
+            end
+            if (w_ret$14$q & (w_j$14$q == k1_9)) begin
+                l_wd$14 = ((w_pv$14$q >> k16_8) << k32_8) | (hw$14$data & k_m32);
+            end
             if (w_j$14$q == k2_9) begin
                 l_wd$14 = (hw$14$data & k_lo48) | k_len50;
             end
             if (w_j$14$q == k3_9) begin
                 l_wd$14 = (hw$14$data & k_lo48) | (64'(w_cs$14$q) << k48_8);
+                if (w_ret$14$q) begin
+                    l_wd$14 = (64'(w_cs$14$q) << k48_8) | ((hw$14$data & k_m16) << k32_8) | ((l_rb$14 & k_m16) << k16_8) | ((hw$14$data >> k32_8) & k_m16);
+                end
             end
             if (w_j$14$q == k4_9) begin
                 l_wd$14 = hw$14$data | k_chop;
+                if (w_ret$14$q) begin
+                    l_wd$14 = (((w_pv$14$q >> k16_8) & k_m16) << k48_8) | (hw$14$data & k_keep4) | k_chop | (((hw$14$data >> k8_8) & k_m16) << k24_8) | (((hw$14$data >> k24_8) & k_m16) << k8_8);
+                end
             end
         end
         l_cpb$14 = hw$14$ovr | ~l_jw$14 | (hw$14$empty != l_emp$14);
@@ -32296,6 +33225,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             wr_en$14$d = 1'b1;
             wr_addr$14$d = l_addr$14;
             wr_data$14$d = l_wd$14;
+            w_pv$14$d = hw$14$data;
             w_j$14$d = l_j1$14;
             w_j0$14$d = ~l_take$14 & (w_j$14$q == k511_9);
             w_rem$14$d = w_rem$14$q - k1_9;
@@ -32441,6 +33371,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_emp$15$d = hv$15$empty;
             w_trim$15$d = hv$15$trim;
             w_cs$15$d = hv$15$csum;
+            w_ret$15$d = hv$15$ret;
+            w_rb$15$d = hv$15$rb;
             if (hv$15$trim) begin
                 w_rem$15$d = k8_9;
                 w_emp$15$d = k0_3;
@@ -32464,16 +33396,36 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_jw$15 = (hv$15$words == k1_9) & ~hv$15$trim;
         end
         l_cpe$15 = hw$15$empty;
+        l_rb$15 = 64'(w_rb$15$q);
+        if (l_take$15) begin
+            l_rb$15 = 64'(hv$15$rb);
+        end
+        l_r0$15 = ((hw$15$data & k_m16) << k48_8) | (l_rb$15 & k_rbmac) | ((hw$15$data >> k48_8) & k_ig);
         l_wd$15 = hw$15$data;
+        if (l_take$15 & hv$15$ret) begin
+            l_wd$15 = l_r0$15;
+        end
         if (w_trim$15$q & ~l_take$15) begin
+            if (w_ret$15$q & (w_j$15$q == k0_9)) begin
+                l_wd$15 = l_r0$15;
+            end
+            if (w_ret$15$q & (w_j$15$q == k1_9)) begin
+                l_wd$15 = ((w_pv$15$q >> k16_8) << k32_8) | (hw$15$data & k_m32);
+            end
             if (w_j$15$q == k2_9) begin
                 l_wd$15 = (hw$15$data & k_lo48) | k_len50;
             end
             if (w_j$15$q == k3_9) begin
                 l_wd$15 = (hw$15$data & k_lo48) | (64'(w_cs$15$q) << k48_8);
+                if (w_ret$15$q) begin
+                    l_wd$15 = (64'(w_cs$15$q) << k48_8) | ((hw$15$data & k_m16) << k32_8) | ((l_rb$15 & k_m16) << k16_8) | ((hw$15$data >> k32_8) & k_m16);
+                end
             end
             if (w_j$15$q == k4_9) begin
                 l_wd$15 = hw$15$data | k_chop;
+                if (w_ret$15$q) begin
+                    l_wd$15 = (((w_pv$15$q >> k16_8) & k_m16) << k48_8) | (hw$15$data & k_keep4) | k_chop | (((hw$15$data >> k8_8) & k_m16) << k24_8) | (((hw$15$data >> k24_8) & k_m16) << k8_8);
+                end
             end
         end
         l_cpb$15 = hw$15$ovr | ~l_jw$15 | (hw$15$empty != l_emp$15);
@@ -32496,6 +33448,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             wr_en$15$d = 1'b1;
             wr_addr$15$d = l_addr$15;
             wr_data$15$d = l_wd$15;
+            w_pv$15$d = hw$15$data;
             w_j$15$d = l_j1$15;
             w_j0$15$d = ~l_take$15 & (w_j$15$q == k511_9);
             w_rem$15$d = w_rem$15$q - k1_9;
@@ -70739,15 +71692,17 @@ module sbuf_p16$fresh$1(d,q,clock);
 endmodule // sbuf_p16$fresh$1
 
 
-module sbuf_p16$hv$0(a,admit,words,empty,trim,csum);
+module sbuf_p16$hv$0(a,admit,words,empty,trim,csum,ret,rb);
     
     // Module arguments
-    input wire  [29:0] a;
+    input wire  [78:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
     output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -70756,20 +71711,24 @@ module sbuf_p16$hv$0(a,admit,words,empty,trim,csum);
         empty = a[10+:3];
         trim = a[13+:1];
         csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$0
 
 
-module sbuf_p16$hv$1(a,admit,words,empty,trim,csum);
+module sbuf_p16$hv$1(a,admit,words,empty,trim,csum,ret,rb);
     
     // Module arguments
-    input wire  [29:0] a;
+    input wire  [78:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
     output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -70778,20 +71737,24 @@ module sbuf_p16$hv$1(a,admit,words,empty,trim,csum);
         empty = a[10+:3];
         trim = a[13+:1];
         csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$1
 
 
-module sbuf_p16$hv$10(a,admit,words,empty,trim,csum);
+module sbuf_p16$hv$10(a,admit,words,empty,trim,csum,ret,rb);
     
     // Module arguments
-    input wire  [29:0] a;
+    input wire  [78:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
     output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -70800,20 +71763,24 @@ module sbuf_p16$hv$10(a,admit,words,empty,trim,csum);
         empty = a[10+:3];
         trim = a[13+:1];
         csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$10
 
 
-module sbuf_p16$hv$11(a,admit,words,empty,trim,csum);
+module sbuf_p16$hv$11(a,admit,words,empty,trim,csum,ret,rb);
     
     // Module arguments
-    input wire  [29:0] a;
+    input wire  [78:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
     output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -70822,20 +71789,24 @@ module sbuf_p16$hv$11(a,admit,words,empty,trim,csum);
         empty = a[10+:3];
         trim = a[13+:1];
         csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$11
 
 
-module sbuf_p16$hv$12(a,admit,words,empty,trim,csum);
+module sbuf_p16$hv$12(a,admit,words,empty,trim,csum,ret,rb);
     
     // Module arguments
-    input wire  [29:0] a;
+    input wire  [78:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
     output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -70844,20 +71815,24 @@ module sbuf_p16$hv$12(a,admit,words,empty,trim,csum);
         empty = a[10+:3];
         trim = a[13+:1];
         csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$12
 
 
-module sbuf_p16$hv$13(a,admit,words,empty,trim,csum);
+module sbuf_p16$hv$13(a,admit,words,empty,trim,csum,ret,rb);
     
     // Module arguments
-    input wire  [29:0] a;
+    input wire  [78:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
     output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -70866,20 +71841,24 @@ module sbuf_p16$hv$13(a,admit,words,empty,trim,csum);
         empty = a[10+:3];
         trim = a[13+:1];
         csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$13
 
 
-module sbuf_p16$hv$14(a,admit,words,empty,trim,csum);
+module sbuf_p16$hv$14(a,admit,words,empty,trim,csum,ret,rb);
     
     // Module arguments
-    input wire  [29:0] a;
+    input wire  [78:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
     output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -70888,20 +71867,24 @@ module sbuf_p16$hv$14(a,admit,words,empty,trim,csum);
         empty = a[10+:3];
         trim = a[13+:1];
         csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$14
 
 
-module sbuf_p16$hv$15(a,admit,words,empty,trim,csum);
+module sbuf_p16$hv$15(a,admit,words,empty,trim,csum,ret,rb);
     
     // Module arguments
-    input wire  [29:0] a;
+    input wire  [78:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
     output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -70910,20 +71893,24 @@ module sbuf_p16$hv$15(a,admit,words,empty,trim,csum);
         empty = a[10+:3];
         trim = a[13+:1];
         csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$15
 
 
-module sbuf_p16$hv$2(a,admit,words,empty,trim,csum);
+module sbuf_p16$hv$2(a,admit,words,empty,trim,csum,ret,rb);
     
     // Module arguments
-    input wire  [29:0] a;
+    input wire  [78:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
     output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -70932,20 +71919,24 @@ module sbuf_p16$hv$2(a,admit,words,empty,trim,csum);
         empty = a[10+:3];
         trim = a[13+:1];
         csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$2
 
 
-module sbuf_p16$hv$3(a,admit,words,empty,trim,csum);
+module sbuf_p16$hv$3(a,admit,words,empty,trim,csum,ret,rb);
     
     // Module arguments
-    input wire  [29:0] a;
+    input wire  [78:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
     output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -70954,20 +71945,24 @@ module sbuf_p16$hv$3(a,admit,words,empty,trim,csum);
         empty = a[10+:3];
         trim = a[13+:1];
         csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$3
 
 
-module sbuf_p16$hv$4(a,admit,words,empty,trim,csum);
+module sbuf_p16$hv$4(a,admit,words,empty,trim,csum,ret,rb);
     
     // Module arguments
-    input wire  [29:0] a;
+    input wire  [78:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
     output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -70976,20 +71971,24 @@ module sbuf_p16$hv$4(a,admit,words,empty,trim,csum);
         empty = a[10+:3];
         trim = a[13+:1];
         csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$4
 
 
-module sbuf_p16$hv$5(a,admit,words,empty,trim,csum);
+module sbuf_p16$hv$5(a,admit,words,empty,trim,csum,ret,rb);
     
     // Module arguments
-    input wire  [29:0] a;
+    input wire  [78:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
     output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -70998,20 +71997,24 @@ module sbuf_p16$hv$5(a,admit,words,empty,trim,csum);
         empty = a[10+:3];
         trim = a[13+:1];
         csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$5
 
 
-module sbuf_p16$hv$6(a,admit,words,empty,trim,csum);
+module sbuf_p16$hv$6(a,admit,words,empty,trim,csum,ret,rb);
     
     // Module arguments
-    input wire  [29:0] a;
+    input wire  [78:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
     output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -71020,20 +72023,24 @@ module sbuf_p16$hv$6(a,admit,words,empty,trim,csum);
         empty = a[10+:3];
         trim = a[13+:1];
         csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$6
 
 
-module sbuf_p16$hv$7(a,admit,words,empty,trim,csum);
+module sbuf_p16$hv$7(a,admit,words,empty,trim,csum,ret,rb);
     
     // Module arguments
-    input wire  [29:0] a;
+    input wire  [78:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
     output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -71042,20 +72049,24 @@ module sbuf_p16$hv$7(a,admit,words,empty,trim,csum);
         empty = a[10+:3];
         trim = a[13+:1];
         csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$7
 
 
-module sbuf_p16$hv$8(a,admit,words,empty,trim,csum);
+module sbuf_p16$hv$8(a,admit,words,empty,trim,csum,ret,rb);
     
     // Module arguments
-    input wire  [29:0] a;
+    input wire  [78:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
     output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -71064,20 +72075,24 @@ module sbuf_p16$hv$8(a,admit,words,empty,trim,csum);
         empty = a[10+:3];
         trim = a[13+:1];
         csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$8
 
 
-module sbuf_p16$hv$9(a,admit,words,empty,trim,csum);
+module sbuf_p16$hv$9(a,admit,words,empty,trim,csum,ret,rb);
     
     // Module arguments
-    input wire  [29:0] a;
+    input wire  [78:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
     output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -71086,6 +72101,8 @@ module sbuf_p16$hv$9(a,admit,words,empty,trim,csum);
         empty = a[10+:3];
         trim = a[13+:1];
         csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$9
@@ -112188,9 +113205,9 @@ module sbuf_p16$vq$0(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [29:0] push_data;
+    input wire  [78:0] push_data;
     input wire  pop;
-    output reg  [29:0] head;
+    output reg  [78:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -112204,10 +113221,10 @@ module sbuf_p16$vq$0(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [29:0] store$read_data;
+    wire  [78:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [29:0] store$write_data;
+    reg  [78:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -112221,8 +113238,8 @@ module sbuf_p16$vq$0(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [29:0] bypass_data$d;
-    wire  [29:0] bypass_data$q;
+    reg  [78:0] bypass_data$d;
+    wire  [78:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -112324,13 +113341,13 @@ endmodule // sbuf_p16$vq$0
 module sbuf_p16$vq$0$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [29:0] d;
-    output reg  [29:0] q;
+    input wire  [78:0] d;
+    output reg  [78:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 30'h0;
+       q = 79'h0;
     end
     
     always @(posedge clock) begin
@@ -112402,14 +113419,14 @@ module sbuf_p16$vq$0$store(read_address,read_clock,read_data,write_address,write
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [29:0] read_data;
+    output reg  [78:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [29:0] write_data;
+    input wire  [78:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[29:0] mem[63:0];
+    reg[78:0] mem[63:0];
     
     
     
@@ -112451,9 +113468,9 @@ module sbuf_p16$vq$1(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [29:0] push_data;
+    input wire  [78:0] push_data;
     input wire  pop;
-    output reg  [29:0] head;
+    output reg  [78:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -112467,10 +113484,10 @@ module sbuf_p16$vq$1(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [29:0] store$read_data;
+    wire  [78:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [29:0] store$write_data;
+    reg  [78:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -112484,8 +113501,8 @@ module sbuf_p16$vq$1(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [29:0] bypass_data$d;
-    wire  [29:0] bypass_data$q;
+    reg  [78:0] bypass_data$d;
+    wire  [78:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -112587,13 +113604,13 @@ endmodule // sbuf_p16$vq$1
 module sbuf_p16$vq$1$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [29:0] d;
-    output reg  [29:0] q;
+    input wire  [78:0] d;
+    output reg  [78:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 30'h0;
+       q = 79'h0;
     end
     
     always @(posedge clock) begin
@@ -112665,14 +113682,14 @@ module sbuf_p16$vq$1$store(read_address,read_clock,read_data,write_address,write
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [29:0] read_data;
+    output reg  [78:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [29:0] write_data;
+    input wire  [78:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[29:0] mem[63:0];
+    reg[78:0] mem[63:0];
     
     
     
@@ -112714,9 +113731,9 @@ module sbuf_p16$vq$10(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [29:0] push_data;
+    input wire  [78:0] push_data;
     input wire  pop;
-    output reg  [29:0] head;
+    output reg  [78:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -112730,10 +113747,10 @@ module sbuf_p16$vq$10(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [29:0] store$read_data;
+    wire  [78:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [29:0] store$write_data;
+    reg  [78:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -112747,8 +113764,8 @@ module sbuf_p16$vq$10(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [29:0] bypass_data$d;
-    wire  [29:0] bypass_data$q;
+    reg  [78:0] bypass_data$d;
+    wire  [78:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -112850,13 +113867,13 @@ endmodule // sbuf_p16$vq$10
 module sbuf_p16$vq$10$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [29:0] d;
-    output reg  [29:0] q;
+    input wire  [78:0] d;
+    output reg  [78:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 30'h0;
+       q = 79'h0;
     end
     
     always @(posedge clock) begin
@@ -112928,14 +113945,14 @@ module sbuf_p16$vq$10$store(read_address,read_clock,read_data,write_address,writ
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [29:0] read_data;
+    output reg  [78:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [29:0] write_data;
+    input wire  [78:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[29:0] mem[63:0];
+    reg[78:0] mem[63:0];
     
     
     
@@ -112977,9 +113994,9 @@ module sbuf_p16$vq$11(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [29:0] push_data;
+    input wire  [78:0] push_data;
     input wire  pop;
-    output reg  [29:0] head;
+    output reg  [78:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -112993,10 +114010,10 @@ module sbuf_p16$vq$11(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [29:0] store$read_data;
+    wire  [78:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [29:0] store$write_data;
+    reg  [78:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -113010,8 +114027,8 @@ module sbuf_p16$vq$11(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [29:0] bypass_data$d;
-    wire  [29:0] bypass_data$q;
+    reg  [78:0] bypass_data$d;
+    wire  [78:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -113113,13 +114130,13 @@ endmodule // sbuf_p16$vq$11
 module sbuf_p16$vq$11$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [29:0] d;
-    output reg  [29:0] q;
+    input wire  [78:0] d;
+    output reg  [78:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 30'h0;
+       q = 79'h0;
     end
     
     always @(posedge clock) begin
@@ -113191,14 +114208,14 @@ module sbuf_p16$vq$11$store(read_address,read_clock,read_data,write_address,writ
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [29:0] read_data;
+    output reg  [78:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [29:0] write_data;
+    input wire  [78:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[29:0] mem[63:0];
+    reg[78:0] mem[63:0];
     
     
     
@@ -113240,9 +114257,9 @@ module sbuf_p16$vq$12(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [29:0] push_data;
+    input wire  [78:0] push_data;
     input wire  pop;
-    output reg  [29:0] head;
+    output reg  [78:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -113256,10 +114273,10 @@ module sbuf_p16$vq$12(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [29:0] store$read_data;
+    wire  [78:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [29:0] store$write_data;
+    reg  [78:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -113273,8 +114290,8 @@ module sbuf_p16$vq$12(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [29:0] bypass_data$d;
-    wire  [29:0] bypass_data$q;
+    reg  [78:0] bypass_data$d;
+    wire  [78:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -113376,13 +114393,13 @@ endmodule // sbuf_p16$vq$12
 module sbuf_p16$vq$12$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [29:0] d;
-    output reg  [29:0] q;
+    input wire  [78:0] d;
+    output reg  [78:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 30'h0;
+       q = 79'h0;
     end
     
     always @(posedge clock) begin
@@ -113454,14 +114471,14 @@ module sbuf_p16$vq$12$store(read_address,read_clock,read_data,write_address,writ
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [29:0] read_data;
+    output reg  [78:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [29:0] write_data;
+    input wire  [78:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[29:0] mem[63:0];
+    reg[78:0] mem[63:0];
     
     
     
@@ -113503,9 +114520,9 @@ module sbuf_p16$vq$13(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [29:0] push_data;
+    input wire  [78:0] push_data;
     input wire  pop;
-    output reg  [29:0] head;
+    output reg  [78:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -113519,10 +114536,10 @@ module sbuf_p16$vq$13(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [29:0] store$read_data;
+    wire  [78:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [29:0] store$write_data;
+    reg  [78:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -113536,8 +114553,8 @@ module sbuf_p16$vq$13(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [29:0] bypass_data$d;
-    wire  [29:0] bypass_data$q;
+    reg  [78:0] bypass_data$d;
+    wire  [78:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -113639,13 +114656,13 @@ endmodule // sbuf_p16$vq$13
 module sbuf_p16$vq$13$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [29:0] d;
-    output reg  [29:0] q;
+    input wire  [78:0] d;
+    output reg  [78:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 30'h0;
+       q = 79'h0;
     end
     
     always @(posedge clock) begin
@@ -113717,14 +114734,14 @@ module sbuf_p16$vq$13$store(read_address,read_clock,read_data,write_address,writ
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [29:0] read_data;
+    output reg  [78:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [29:0] write_data;
+    input wire  [78:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[29:0] mem[63:0];
+    reg[78:0] mem[63:0];
     
     
     
@@ -113766,9 +114783,9 @@ module sbuf_p16$vq$14(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [29:0] push_data;
+    input wire  [78:0] push_data;
     input wire  pop;
-    output reg  [29:0] head;
+    output reg  [78:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -113782,10 +114799,10 @@ module sbuf_p16$vq$14(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [29:0] store$read_data;
+    wire  [78:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [29:0] store$write_data;
+    reg  [78:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -113799,8 +114816,8 @@ module sbuf_p16$vq$14(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [29:0] bypass_data$d;
-    wire  [29:0] bypass_data$q;
+    reg  [78:0] bypass_data$d;
+    wire  [78:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -113902,13 +114919,13 @@ endmodule // sbuf_p16$vq$14
 module sbuf_p16$vq$14$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [29:0] d;
-    output reg  [29:0] q;
+    input wire  [78:0] d;
+    output reg  [78:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 30'h0;
+       q = 79'h0;
     end
     
     always @(posedge clock) begin
@@ -113980,14 +114997,14 @@ module sbuf_p16$vq$14$store(read_address,read_clock,read_data,write_address,writ
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [29:0] read_data;
+    output reg  [78:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [29:0] write_data;
+    input wire  [78:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[29:0] mem[63:0];
+    reg[78:0] mem[63:0];
     
     
     
@@ -114029,9 +115046,9 @@ module sbuf_p16$vq$15(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [29:0] push_data;
+    input wire  [78:0] push_data;
     input wire  pop;
-    output reg  [29:0] head;
+    output reg  [78:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -114045,10 +115062,10 @@ module sbuf_p16$vq$15(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [29:0] store$read_data;
+    wire  [78:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [29:0] store$write_data;
+    reg  [78:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -114062,8 +115079,8 @@ module sbuf_p16$vq$15(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [29:0] bypass_data$d;
-    wire  [29:0] bypass_data$q;
+    reg  [78:0] bypass_data$d;
+    wire  [78:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -114165,13 +115182,13 @@ endmodule // sbuf_p16$vq$15
 module sbuf_p16$vq$15$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [29:0] d;
-    output reg  [29:0] q;
+    input wire  [78:0] d;
+    output reg  [78:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 30'h0;
+       q = 79'h0;
     end
     
     always @(posedge clock) begin
@@ -114243,14 +115260,14 @@ module sbuf_p16$vq$15$store(read_address,read_clock,read_data,write_address,writ
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [29:0] read_data;
+    output reg  [78:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [29:0] write_data;
+    input wire  [78:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[29:0] mem[63:0];
+    reg[78:0] mem[63:0];
     
     
     
@@ -114292,9 +115309,9 @@ module sbuf_p16$vq$2(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [29:0] push_data;
+    input wire  [78:0] push_data;
     input wire  pop;
-    output reg  [29:0] head;
+    output reg  [78:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -114308,10 +115325,10 @@ module sbuf_p16$vq$2(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [29:0] store$read_data;
+    wire  [78:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [29:0] store$write_data;
+    reg  [78:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -114325,8 +115342,8 @@ module sbuf_p16$vq$2(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [29:0] bypass_data$d;
-    wire  [29:0] bypass_data$q;
+    reg  [78:0] bypass_data$d;
+    wire  [78:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -114428,13 +115445,13 @@ endmodule // sbuf_p16$vq$2
 module sbuf_p16$vq$2$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [29:0] d;
-    output reg  [29:0] q;
+    input wire  [78:0] d;
+    output reg  [78:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 30'h0;
+       q = 79'h0;
     end
     
     always @(posedge clock) begin
@@ -114506,14 +115523,14 @@ module sbuf_p16$vq$2$store(read_address,read_clock,read_data,write_address,write
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [29:0] read_data;
+    output reg  [78:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [29:0] write_data;
+    input wire  [78:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[29:0] mem[63:0];
+    reg[78:0] mem[63:0];
     
     
     
@@ -114555,9 +115572,9 @@ module sbuf_p16$vq$3(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [29:0] push_data;
+    input wire  [78:0] push_data;
     input wire  pop;
-    output reg  [29:0] head;
+    output reg  [78:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -114571,10 +115588,10 @@ module sbuf_p16$vq$3(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [29:0] store$read_data;
+    wire  [78:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [29:0] store$write_data;
+    reg  [78:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -114588,8 +115605,8 @@ module sbuf_p16$vq$3(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [29:0] bypass_data$d;
-    wire  [29:0] bypass_data$q;
+    reg  [78:0] bypass_data$d;
+    wire  [78:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -114691,13 +115708,13 @@ endmodule // sbuf_p16$vq$3
 module sbuf_p16$vq$3$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [29:0] d;
-    output reg  [29:0] q;
+    input wire  [78:0] d;
+    output reg  [78:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 30'h0;
+       q = 79'h0;
     end
     
     always @(posedge clock) begin
@@ -114769,14 +115786,14 @@ module sbuf_p16$vq$3$store(read_address,read_clock,read_data,write_address,write
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [29:0] read_data;
+    output reg  [78:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [29:0] write_data;
+    input wire  [78:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[29:0] mem[63:0];
+    reg[78:0] mem[63:0];
     
     
     
@@ -114818,9 +115835,9 @@ module sbuf_p16$vq$4(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [29:0] push_data;
+    input wire  [78:0] push_data;
     input wire  pop;
-    output reg  [29:0] head;
+    output reg  [78:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -114834,10 +115851,10 @@ module sbuf_p16$vq$4(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [29:0] store$read_data;
+    wire  [78:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [29:0] store$write_data;
+    reg  [78:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -114851,8 +115868,8 @@ module sbuf_p16$vq$4(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [29:0] bypass_data$d;
-    wire  [29:0] bypass_data$q;
+    reg  [78:0] bypass_data$d;
+    wire  [78:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -114954,13 +115971,13 @@ endmodule // sbuf_p16$vq$4
 module sbuf_p16$vq$4$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [29:0] d;
-    output reg  [29:0] q;
+    input wire  [78:0] d;
+    output reg  [78:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 30'h0;
+       q = 79'h0;
     end
     
     always @(posedge clock) begin
@@ -115032,14 +116049,14 @@ module sbuf_p16$vq$4$store(read_address,read_clock,read_data,write_address,write
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [29:0] read_data;
+    output reg  [78:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [29:0] write_data;
+    input wire  [78:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[29:0] mem[63:0];
+    reg[78:0] mem[63:0];
     
     
     
@@ -115081,9 +116098,9 @@ module sbuf_p16$vq$5(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [29:0] push_data;
+    input wire  [78:0] push_data;
     input wire  pop;
-    output reg  [29:0] head;
+    output reg  [78:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -115097,10 +116114,10 @@ module sbuf_p16$vq$5(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [29:0] store$read_data;
+    wire  [78:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [29:0] store$write_data;
+    reg  [78:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -115114,8 +116131,8 @@ module sbuf_p16$vq$5(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [29:0] bypass_data$d;
-    wire  [29:0] bypass_data$q;
+    reg  [78:0] bypass_data$d;
+    wire  [78:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -115217,13 +116234,13 @@ endmodule // sbuf_p16$vq$5
 module sbuf_p16$vq$5$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [29:0] d;
-    output reg  [29:0] q;
+    input wire  [78:0] d;
+    output reg  [78:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 30'h0;
+       q = 79'h0;
     end
     
     always @(posedge clock) begin
@@ -115295,14 +116312,14 @@ module sbuf_p16$vq$5$store(read_address,read_clock,read_data,write_address,write
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [29:0] read_data;
+    output reg  [78:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [29:0] write_data;
+    input wire  [78:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[29:0] mem[63:0];
+    reg[78:0] mem[63:0];
     
     
     
@@ -115344,9 +116361,9 @@ module sbuf_p16$vq$6(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [29:0] push_data;
+    input wire  [78:0] push_data;
     input wire  pop;
-    output reg  [29:0] head;
+    output reg  [78:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -115360,10 +116377,10 @@ module sbuf_p16$vq$6(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [29:0] store$read_data;
+    wire  [78:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [29:0] store$write_data;
+    reg  [78:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -115377,8 +116394,8 @@ module sbuf_p16$vq$6(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [29:0] bypass_data$d;
-    wire  [29:0] bypass_data$q;
+    reg  [78:0] bypass_data$d;
+    wire  [78:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -115480,13 +116497,13 @@ endmodule // sbuf_p16$vq$6
 module sbuf_p16$vq$6$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [29:0] d;
-    output reg  [29:0] q;
+    input wire  [78:0] d;
+    output reg  [78:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 30'h0;
+       q = 79'h0;
     end
     
     always @(posedge clock) begin
@@ -115558,14 +116575,14 @@ module sbuf_p16$vq$6$store(read_address,read_clock,read_data,write_address,write
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [29:0] read_data;
+    output reg  [78:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [29:0] write_data;
+    input wire  [78:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[29:0] mem[63:0];
+    reg[78:0] mem[63:0];
     
     
     
@@ -115607,9 +116624,9 @@ module sbuf_p16$vq$7(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [29:0] push_data;
+    input wire  [78:0] push_data;
     input wire  pop;
-    output reg  [29:0] head;
+    output reg  [78:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -115623,10 +116640,10 @@ module sbuf_p16$vq$7(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [29:0] store$read_data;
+    wire  [78:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [29:0] store$write_data;
+    reg  [78:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -115640,8 +116657,8 @@ module sbuf_p16$vq$7(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [29:0] bypass_data$d;
-    wire  [29:0] bypass_data$q;
+    reg  [78:0] bypass_data$d;
+    wire  [78:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -115743,13 +116760,13 @@ endmodule // sbuf_p16$vq$7
 module sbuf_p16$vq$7$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [29:0] d;
-    output reg  [29:0] q;
+    input wire  [78:0] d;
+    output reg  [78:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 30'h0;
+       q = 79'h0;
     end
     
     always @(posedge clock) begin
@@ -115821,14 +116838,14 @@ module sbuf_p16$vq$7$store(read_address,read_clock,read_data,write_address,write
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [29:0] read_data;
+    output reg  [78:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [29:0] write_data;
+    input wire  [78:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[29:0] mem[63:0];
+    reg[78:0] mem[63:0];
     
     
     
@@ -115870,9 +116887,9 @@ module sbuf_p16$vq$8(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [29:0] push_data;
+    input wire  [78:0] push_data;
     input wire  pop;
-    output reg  [29:0] head;
+    output reg  [78:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -115886,10 +116903,10 @@ module sbuf_p16$vq$8(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [29:0] store$read_data;
+    wire  [78:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [29:0] store$write_data;
+    reg  [78:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -115903,8 +116920,8 @@ module sbuf_p16$vq$8(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [29:0] bypass_data$d;
-    wire  [29:0] bypass_data$q;
+    reg  [78:0] bypass_data$d;
+    wire  [78:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -116006,13 +117023,13 @@ endmodule // sbuf_p16$vq$8
 module sbuf_p16$vq$8$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [29:0] d;
-    output reg  [29:0] q;
+    input wire  [78:0] d;
+    output reg  [78:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 30'h0;
+       q = 79'h0;
     end
     
     always @(posedge clock) begin
@@ -116084,14 +117101,14 @@ module sbuf_p16$vq$8$store(read_address,read_clock,read_data,write_address,write
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [29:0] read_data;
+    output reg  [78:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [29:0] write_data;
+    input wire  [78:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[29:0] mem[63:0];
+    reg[78:0] mem[63:0];
     
     
     
@@ -116133,9 +117150,9 @@ module sbuf_p16$vq$9(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [29:0] push_data;
+    input wire  [78:0] push_data;
     input wire  pop;
-    output reg  [29:0] head;
+    output reg  [78:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -116149,10 +117166,10 @@ module sbuf_p16$vq$9(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [29:0] store$read_data;
+    wire  [78:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [29:0] store$write_data;
+    reg  [78:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -116166,8 +117183,8 @@ module sbuf_p16$vq$9(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [29:0] bypass_data$d;
-    wire  [29:0] bypass_data$q;
+    reg  [78:0] bypass_data$d;
+    wire  [78:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -116269,13 +117286,13 @@ endmodule // sbuf_p16$vq$9
 module sbuf_p16$vq$9$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [29:0] d;
-    output reg  [29:0] q;
+    input wire  [78:0] d;
+    output reg  [78:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 30'h0;
+       q = 79'h0;
     end
     
     always @(posedge clock) begin
@@ -116347,14 +117364,14 @@ module sbuf_p16$vq$9$store(read_address,read_clock,read_data,write_address,write
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [29:0] read_data;
+    output reg  [78:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [29:0] write_data;
+    input wire  [78:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[29:0] mem[63:0];
+    reg[78:0] mem[63:0];
     
     
     
@@ -119430,6 +120447,614 @@ module sbuf_p16$w_j0$9(d,q,clock);
 endmodule // sbuf_p16$w_j0$9
 
 
+module sbuf_p16$w_pv$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_pv$0
+
+
+module sbuf_p16$w_pv$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_pv$1
+
+
+module sbuf_p16$w_pv$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_pv$10
+
+
+module sbuf_p16$w_pv$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_pv$11
+
+
+module sbuf_p16$w_pv$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_pv$12
+
+
+module sbuf_p16$w_pv$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_pv$13
+
+
+module sbuf_p16$w_pv$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_pv$14
+
+
+module sbuf_p16$w_pv$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_pv$15
+
+
+module sbuf_p16$w_pv$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_pv$2
+
+
+module sbuf_p16$w_pv$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_pv$3
+
+
+module sbuf_p16$w_pv$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_pv$4
+
+
+module sbuf_p16$w_pv$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_pv$5
+
+
+module sbuf_p16$w_pv$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_pv$6
+
+
+module sbuf_p16$w_pv$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_pv$7
+
+
+module sbuf_p16$w_pv$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_pv$8
+
+
+module sbuf_p16$w_pv$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_pv$9
+
+
+module sbuf_p16$w_rb$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_rb$0
+
+
+module sbuf_p16$w_rb$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_rb$1
+
+
+module sbuf_p16$w_rb$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_rb$10
+
+
+module sbuf_p16$w_rb$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_rb$11
+
+
+module sbuf_p16$w_rb$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_rb$12
+
+
+module sbuf_p16$w_rb$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_rb$13
+
+
+module sbuf_p16$w_rb$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_rb$14
+
+
+module sbuf_p16$w_rb$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_rb$15
+
+
+module sbuf_p16$w_rb$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_rb$2
+
+
+module sbuf_p16$w_rb$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_rb$3
+
+
+module sbuf_p16$w_rb$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_rb$4
+
+
+module sbuf_p16$w_rb$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_rb$5
+
+
+module sbuf_p16$w_rb$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_rb$6
+
+
+module sbuf_p16$w_rb$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_rb$7
+
+
+module sbuf_p16$w_rb$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_rb$8
+
+
+module sbuf_p16$w_rb$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_rb$9
+
+
 module sbuf_p16$w_rem$0(d,q,clock);
     
     // Module arguments
@@ -119732,6 +121357,310 @@ module sbuf_p16$w_rem$9(d,q,clock);
     end
           
 endmodule // sbuf_p16$w_rem$9
+
+
+module sbuf_p16$w_ret$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_ret$0
+
+
+module sbuf_p16$w_ret$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_ret$1
+
+
+module sbuf_p16$w_ret$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_ret$10
+
+
+module sbuf_p16$w_ret$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_ret$11
+
+
+module sbuf_p16$w_ret$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_ret$12
+
+
+module sbuf_p16$w_ret$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_ret$13
+
+
+module sbuf_p16$w_ret$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_ret$14
+
+
+module sbuf_p16$w_ret$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_ret$15
+
+
+module sbuf_p16$w_ret$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_ret$2
+
+
+module sbuf_p16$w_ret$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_ret$3
+
+
+module sbuf_p16$w_ret$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_ret$4
+
+
+module sbuf_p16$w_ret$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_ret$5
+
+
+module sbuf_p16$w_ret$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_ret$6
+
+
+module sbuf_p16$w_ret$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_ret$7
+
+
+module sbuf_p16$w_ret$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_ret$8
+
+
+module sbuf_p16$w_ret$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_ret$9
 
 
 module sbuf_p16$w_row$0(d,q,clock);

@@ -9,7 +9,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     input wire  inp$0$last;
     input wire  [2:0] inp$0$empty;
     input wire  inp$0$vd_valid;
-    input wire  [29:0] inp$0$vd;
+    input wire  [78:0] inp$0$vd;
     output reg  inp$0$cp_valid;
     output reg  [10:0] inp$0$cp_cell;
     output reg  [20:0] inp$0$cp_meta;
@@ -20,7 +20,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     input wire  inp$1$last;
     input wire  [2:0] inp$1$empty;
     input wire  inp$1$vd_valid;
-    input wire  [29:0] inp$1$vd;
+    input wire  [78:0] inp$1$vd;
     output reg  inp$1$cp_valid;
     output reg  [10:0] inp$1$cp_cell;
     output reg  [20:0] inp$1$cp_meta;
@@ -31,7 +31,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     input wire  inp$2$last;
     input wire  [2:0] inp$2$empty;
     input wire  inp$2$vd_valid;
-    input wire  [29:0] inp$2$vd;
+    input wire  [78:0] inp$2$vd;
     output reg  inp$2$cp_valid;
     output reg  [10:0] inp$2$cp_cell;
     output reg  [20:0] inp$2$cp_meta;
@@ -42,7 +42,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     input wire  inp$3$last;
     input wire  [2:0] inp$3$empty;
     input wire  inp$3$vd_valid;
-    input wire  [29:0] inp$3$vd;
+    input wire  [78:0] inp$3$vd;
     output reg  inp$3$cp_valid;
     output reg  [10:0] inp$3$cp_cell;
     output reg  [20:0] inp$3$cp_meta;
@@ -118,6 +118,15 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     localparam  k_len50 = 64'h32000000000000;
     localparam  k_chop = 64'h100000000000;
     localparam  k48_8 = 8'h30;
+    localparam  k8_8 = 8'h8;
+    localparam  k16_8 = 8'h10;
+    localparam  k24_8 = 8'h18;
+    localparam  k32_8 = 8'h20;
+    localparam  k_m16 = 64'hffff;
+    localparam  k_m32 = 64'hffffffff;
+    localparam  k_rbmac = 64'hffffffff0000;
+    localparam  k_ig = 64'hfeff;
+    localparam  k_keep4 = 64'hff00000000ff;
     localparam  k_slot$0 = 8'h0;
     localparam  k_slot$1 = 8'h1;
     localparam  k_slot$2 = 8'h2;
@@ -219,33 +228,33 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     reg  vq$0$clock;
     reg  vq$0$reset;
     reg  vq$0$push;
-    reg  [29:0] vq$0$push_data;
+    reg  [78:0] vq$0$push_data;
     reg  vq$0$pop;
-    wire  [29:0] vq$0$head;
+    wire  [78:0] vq$0$head;
     wire  vq$0$nonempty;
     wire  [6:0] vq$0$count;
     reg  vq$1$clock;
     reg  vq$1$reset;
     reg  vq$1$push;
-    reg  [29:0] vq$1$push_data;
+    reg  [78:0] vq$1$push_data;
     reg  vq$1$pop;
-    wire  [29:0] vq$1$head;
+    wire  [78:0] vq$1$head;
     wire  vq$1$nonempty;
     wire  [6:0] vq$1$count;
     reg  vq$2$clock;
     reg  vq$2$reset;
     reg  vq$2$push;
-    reg  [29:0] vq$2$push_data;
+    reg  [78:0] vq$2$push_data;
     reg  vq$2$pop;
-    wire  [29:0] vq$2$head;
+    wire  [78:0] vq$2$head;
     wire  vq$2$nonempty;
     wire  [6:0] vq$2$count;
     reg  vq$3$clock;
     reg  vq$3$reset;
     reg  vq$3$push;
-    reg  [29:0] vq$3$push_data;
+    reg  [78:0] vq$3$push_data;
     reg  vq$3$pop;
-    wire  [29:0] vq$3$head;
+    wire  [78:0] vq$3$head;
     wire  vq$3$nonempty;
     wire  [6:0] vq$3$count;
     reg  ring$0$clock;
@@ -608,6 +617,42 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     reg  [15:0] w_cs$3$d;
     wire  [15:0] w_cs$3$q;
     reg  w_cs$3$clock;
+    reg  w_ret$0$d;
+    wire  w_ret$0$q;
+    reg  w_ret$0$clock;
+    reg  w_ret$1$d;
+    wire  w_ret$1$q;
+    reg  w_ret$1$clock;
+    reg  w_ret$2$d;
+    wire  w_ret$2$q;
+    reg  w_ret$2$clock;
+    reg  w_ret$3$d;
+    wire  w_ret$3$q;
+    reg  w_ret$3$clock;
+    reg  [47:0] w_rb$0$d;
+    wire  [47:0] w_rb$0$q;
+    reg  w_rb$0$clock;
+    reg  [47:0] w_rb$1$d;
+    wire  [47:0] w_rb$1$q;
+    reg  w_rb$1$clock;
+    reg  [47:0] w_rb$2$d;
+    wire  [47:0] w_rb$2$q;
+    reg  w_rb$2$clock;
+    reg  [47:0] w_rb$3$d;
+    wire  [47:0] w_rb$3$q;
+    reg  w_rb$3$clock;
+    reg  [63:0] w_pv$0$d;
+    wire  [63:0] w_pv$0$q;
+    reg  w_pv$0$clock;
+    reg  [63:0] w_pv$1$d;
+    wire  [63:0] w_pv$1$q;
+    reg  w_pv$1$clock;
+    reg  [63:0] w_pv$2$d;
+    wire  [63:0] w_pv$2$q;
+    reg  w_pv$2$clock;
+    reg  [63:0] w_pv$3$d;
+    wire  [63:0] w_pv$3$q;
+    reg  w_pv$3$clock;
     reg  wr_en$0$d;
     wire  wr_en$0$q;
     reg  wr_en$0$clock;
@@ -1729,30 +1774,38 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     wire  hw$3$last;
     wire  [2:0] hw$3$empty;
     wire  hw$3$ovr;
-    reg  [29:0] hv$0$a;
+    reg  [78:0] hv$0$a;
     wire  hv$0$admit;
     wire  [8:0] hv$0$words;
     wire  [2:0] hv$0$empty;
     wire  hv$0$trim;
     wire  [15:0] hv$0$csum;
-    reg  [29:0] hv$1$a;
+    wire  hv$0$ret;
+    wire  [47:0] hv$0$rb;
+    reg  [78:0] hv$1$a;
     wire  hv$1$admit;
     wire  [8:0] hv$1$words;
     wire  [2:0] hv$1$empty;
     wire  hv$1$trim;
     wire  [15:0] hv$1$csum;
-    reg  [29:0] hv$2$a;
+    wire  hv$1$ret;
+    wire  [47:0] hv$1$rb;
+    reg  [78:0] hv$2$a;
     wire  hv$2$admit;
     wire  [8:0] hv$2$words;
     wire  [2:0] hv$2$empty;
     wire  hv$2$trim;
     wire  [15:0] hv$2$csum;
-    reg  [29:0] hv$3$a;
+    wire  hv$2$ret;
+    wire  [47:0] hv$2$rb;
+    reg  [78:0] hv$3$a;
     wire  hv$3$admit;
     wire  [8:0] hv$3$words;
     wire  [2:0] hv$3$empty;
     wire  hv$3$trim;
     wire  [15:0] hv$3$csum;
+    wire  hv$3$ret;
+    wire  [47:0] hv$3$rb;
     reg  [63:0] pk_w$0$data;
     reg  pk_w$0$last;
     reg  [2:0] pk_w$0$empty;
@@ -1927,6 +1980,14 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     reg  [63:0] l_wd$1;
     reg  [63:0] l_wd$2;
     reg  [63:0] l_wd$3;
+    reg  [63:0] l_rb$0;
+    reg  [63:0] l_rb$1;
+    reg  [63:0] l_rb$2;
+    reg  [63:0] l_rb$3;
+    reg  [63:0] l_r0$0;
+    reg  [63:0] l_r0$1;
+    reg  [63:0] l_r0$2;
+    reg  [63:0] l_r0$3;
     reg  [10:0] l_fcell$0;
     reg  [10:0] l_fcell$1;
     reg  l_fok$0;
@@ -2669,6 +2730,66 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         .d(w_cs$3$d),
         .q(w_cs$3$q),
         .clock(w_cs$3$clock)
+    );
+    sbuf_p4$w_ret$0 w_ret$0(
+        .d(w_ret$0$d),
+        .q(w_ret$0$q),
+        .clock(w_ret$0$clock)
+    );
+    sbuf_p4$w_ret$1 w_ret$1(
+        .d(w_ret$1$d),
+        .q(w_ret$1$q),
+        .clock(w_ret$1$clock)
+    );
+    sbuf_p4$w_ret$2 w_ret$2(
+        .d(w_ret$2$d),
+        .q(w_ret$2$q),
+        .clock(w_ret$2$clock)
+    );
+    sbuf_p4$w_ret$3 w_ret$3(
+        .d(w_ret$3$d),
+        .q(w_ret$3$q),
+        .clock(w_ret$3$clock)
+    );
+    sbuf_p4$w_rb$0 w_rb$0(
+        .d(w_rb$0$d),
+        .q(w_rb$0$q),
+        .clock(w_rb$0$clock)
+    );
+    sbuf_p4$w_rb$1 w_rb$1(
+        .d(w_rb$1$d),
+        .q(w_rb$1$q),
+        .clock(w_rb$1$clock)
+    );
+    sbuf_p4$w_rb$2 w_rb$2(
+        .d(w_rb$2$d),
+        .q(w_rb$2$q),
+        .clock(w_rb$2$clock)
+    );
+    sbuf_p4$w_rb$3 w_rb$3(
+        .d(w_rb$3$d),
+        .q(w_rb$3$q),
+        .clock(w_rb$3$clock)
+    );
+    sbuf_p4$w_pv$0 w_pv$0(
+        .d(w_pv$0$d),
+        .q(w_pv$0$q),
+        .clock(w_pv$0$clock)
+    );
+    sbuf_p4$w_pv$1 w_pv$1(
+        .d(w_pv$1$d),
+        .q(w_pv$1$q),
+        .clock(w_pv$1$clock)
+    );
+    sbuf_p4$w_pv$2 w_pv$2(
+        .d(w_pv$2$d),
+        .q(w_pv$2$q),
+        .clock(w_pv$2$clock)
+    );
+    sbuf_p4$w_pv$3 w_pv$3(
+        .d(w_pv$3$d),
+        .q(w_pv$3$q),
+        .clock(w_pv$3$clock)
     );
     sbuf_p4$wr_en$0 wr_en$0(
         .d(wr_en$0$d),
@@ -4463,7 +4584,9 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         .words(hv$0$words),
         .empty(hv$0$empty),
         .trim(hv$0$trim),
-        .csum(hv$0$csum)
+        .csum(hv$0$csum),
+        .ret(hv$0$ret),
+        .rb(hv$0$rb)
     );
     sbuf_p4$hv$1 hv$1(
         .a(hv$1$a),
@@ -4471,7 +4594,9 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         .words(hv$1$words),
         .empty(hv$1$empty),
         .trim(hv$1$trim),
-        .csum(hv$1$csum)
+        .csum(hv$1$csum),
+        .ret(hv$1$ret),
+        .rb(hv$1$rb)
     );
     sbuf_p4$hv$2 hv$2(
         .a(hv$2$a),
@@ -4479,7 +4604,9 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         .words(hv$2$words),
         .empty(hv$2$empty),
         .trim(hv$2$trim),
-        .csum(hv$2$csum)
+        .csum(hv$2$csum),
+        .ret(hv$2$ret),
+        .rb(hv$2$rb)
     );
     sbuf_p4$hv$3 hv$3(
         .a(hv$3$a),
@@ -4487,7 +4614,9 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         .words(hv$3$words),
         .empty(hv$3$empty),
         .trim(hv$3$trim),
-        .csum(hv$3$csum)
+        .csum(hv$3$csum),
+        .ret(hv$3$ret),
+        .rb(hv$3$rb)
     );
     sbuf_p4$pk_w$0 pk_w$0(
         .data(pk_w$0$data),
@@ -4676,6 +4805,12 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         w_trim$0$d = w_trim$0$q;
         w_cs$0$clock = clock;
         w_cs$0$d = w_cs$0$q;
+        w_ret$0$clock = clock;
+        w_ret$0$d = w_ret$0$q;
+        w_rb$0$clock = clock;
+        w_rb$0$d = w_rb$0$q;
+        w_pv$0$clock = clock;
+        w_pv$0$d = w_pv$0$q;
         wr_en$0$clock = clock;
         wr_en$0$d = 1'b0;
         wr_addr$0$clock = clock;
@@ -4739,6 +4874,12 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         w_trim$1$d = w_trim$1$q;
         w_cs$1$clock = clock;
         w_cs$1$d = w_cs$1$q;
+        w_ret$1$clock = clock;
+        w_ret$1$d = w_ret$1$q;
+        w_rb$1$clock = clock;
+        w_rb$1$d = w_rb$1$q;
+        w_pv$1$clock = clock;
+        w_pv$1$d = w_pv$1$q;
         wr_en$1$clock = clock;
         wr_en$1$d = 1'b0;
         wr_addr$1$clock = clock;
@@ -4802,6 +4943,12 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         w_trim$2$d = w_trim$2$q;
         w_cs$2$clock = clock;
         w_cs$2$d = w_cs$2$q;
+        w_ret$2$clock = clock;
+        w_ret$2$d = w_ret$2$q;
+        w_rb$2$clock = clock;
+        w_rb$2$d = w_rb$2$q;
+        w_pv$2$clock = clock;
+        w_pv$2$d = w_pv$2$q;
         wr_en$2$clock = clock;
         wr_en$2$d = 1'b0;
         wr_addr$2$clock = clock;
@@ -4865,6 +5012,12 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         w_trim$3$d = w_trim$3$q;
         w_cs$3$clock = clock;
         w_cs$3$d = w_cs$3$q;
+        w_ret$3$clock = clock;
+        w_ret$3$d = w_ret$3$q;
+        w_rb$3$clock = clock;
+        w_rb$3$d = w_rb$3$q;
+        w_pv$3$clock = clock;
+        w_pv$3$d = w_pv$3$q;
         wr_en$3$clock = clock;
         wr_en$3$d = 1'b0;
         wr_addr$3$clock = clock;
@@ -5501,6 +5654,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             w_emp$0$d = hv$0$empty;
             w_trim$0$d = hv$0$trim;
             w_cs$0$d = hv$0$csum;
+            w_ret$0$d = hv$0$ret;
+            w_rb$0$d = hv$0$rb;
             if (hv$0$trim) begin
                 w_rem$0$d = k8_9;
                 w_emp$0$d = k0_3;
@@ -5524,16 +5679,36 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_jw$0 = (hv$0$words == k1_9) & ~hv$0$trim;
         end
         l_cpe$0 = hw$0$empty;
+        l_rb$0 = 64'(w_rb$0$q);
+        if (l_take$0) begin
+            l_rb$0 = 64'(hv$0$rb);
+        end
+        l_r0$0 = ((hw$0$data & k_m16) << k48_8) | (l_rb$0 & k_rbmac) | ((hw$0$data >> k48_8) & k_ig);
         l_wd$0 = hw$0$data;
+        if (l_take$0 & hv$0$ret) begin
+            l_wd$0 = l_r0$0;
+        end
         if (w_trim$0$q & ~l_take$0) begin
+            if (w_ret$0$q & (w_j$0$q == k0_9)) begin
+                l_wd$0 = l_r0$0;
+            end
+            if (w_ret$0$q & (w_j$0$q == k1_9)) begin
+                l_wd$0 = ((w_pv$0$q >> k16_8) << k32_8) | (hw$0$data & k_m32);
+            end
             if (w_j$0$q == k2_9) begin
                 l_wd$0 = (hw$0$data & k_lo48) | k_len50;
             end
             if (w_j$0$q == k3_9) begin
                 l_wd$0 = (hw$0$data & k_lo48) | (64'(w_cs$0$q) << k48_8);
+                if (w_ret$0$q) begin
+                    l_wd$0 = (64'(w_cs$0$q) << k48_8) | ((hw$0$data & k_m16) << k32_8) | ((l_rb$0 & k_m16) << k16_8) | ((hw$0$data >> k32_8) & k_m16);
+                end
             end
             if (w_j$0$q == k4_9) begin
                 l_wd$0 = hw$0$data | k_chop;
+                if (w_ret$0$q) begin
+                    l_wd$0 = (((w_pv$0$q >> k16_8) & k_m16) << k48_8) | (hw$0$data & k_keep4) | k_chop | (((hw$0$data >> k8_8) & k_m16) << k24_8) | (((hw$0$data >> k24_8) & k_m16) << k8_8);
+                end
             end
         end
         l_cpb$0 = hw$0$ovr | ~l_jw$0 | (hw$0$empty != l_emp$0);
@@ -5556,6 +5731,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             wr_en$0$d = 1'b1;
             wr_addr$0$d = l_addr$0;
             wr_data$0$d = l_wd$0;
+            w_pv$0$d = hw$0$data;
             w_j$0$d = l_j1$0;
             w_j0$0$d = ~l_take$0 & (w_j$0$q == k511_9);
             w_rem$0$d = w_rem$0$q - k1_9;
@@ -5701,6 +5877,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             w_emp$1$d = hv$1$empty;
             w_trim$1$d = hv$1$trim;
             w_cs$1$d = hv$1$csum;
+            w_ret$1$d = hv$1$ret;
+            w_rb$1$d = hv$1$rb;
             if (hv$1$trim) begin
                 w_rem$1$d = k8_9;
                 w_emp$1$d = k0_3;
@@ -5724,16 +5902,36 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_jw$1 = (hv$1$words == k1_9) & ~hv$1$trim;
         end
         l_cpe$1 = hw$1$empty;
+        l_rb$1 = 64'(w_rb$1$q);
+        if (l_take$1) begin
+            l_rb$1 = 64'(hv$1$rb);
+        end
+        l_r0$1 = ((hw$1$data & k_m16) << k48_8) | (l_rb$1 & k_rbmac) | ((hw$1$data >> k48_8) & k_ig);
         l_wd$1 = hw$1$data;
+        if (l_take$1 & hv$1$ret) begin
+            l_wd$1 = l_r0$1;
+        end
         if (w_trim$1$q & ~l_take$1) begin
+            if (w_ret$1$q & (w_j$1$q == k0_9)) begin
+                l_wd$1 = l_r0$1;
+            end
+            if (w_ret$1$q & (w_j$1$q == k1_9)) begin
+                l_wd$1 = ((w_pv$1$q >> k16_8) << k32_8) | (hw$1$data & k_m32);
+            end
             if (w_j$1$q == k2_9) begin
                 l_wd$1 = (hw$1$data & k_lo48) | k_len50;
             end
             if (w_j$1$q == k3_9) begin
                 l_wd$1 = (hw$1$data & k_lo48) | (64'(w_cs$1$q) << k48_8);
+                if (w_ret$1$q) begin
+                    l_wd$1 = (64'(w_cs$1$q) << k48_8) | ((hw$1$data & k_m16) << k32_8) | ((l_rb$1 & k_m16) << k16_8) | ((hw$1$data >> k32_8) & k_m16);
+                end
             end
             if (w_j$1$q == k4_9) begin
                 l_wd$1 = hw$1$data | k_chop;
+                if (w_ret$1$q) begin
+                    l_wd$1 = (((w_pv$1$q >> k16_8) & k_m16) << k48_8) | (hw$1$data & k_keep4) | k_chop | (((hw$1$data >> k8_8) & k_m16) << k24_8) | (((hw$1$data >> k24_8) & k_m16) << k8_8);
+                end
             end
         end
         l_cpb$1 = hw$1$ovr | ~l_jw$1 | (hw$1$empty != l_emp$1);
@@ -5756,6 +5954,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             wr_en$1$d = 1'b1;
             wr_addr$1$d = l_addr$1;
             wr_data$1$d = l_wd$1;
+            w_pv$1$d = hw$1$data;
             w_j$1$d = l_j1$1;
             w_j0$1$d = ~l_take$1 & (w_j$1$q == k511_9);
             w_rem$1$d = w_rem$1$q - k1_9;
@@ -5901,6 +6100,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             w_emp$2$d = hv$2$empty;
             w_trim$2$d = hv$2$trim;
             w_cs$2$d = hv$2$csum;
+            w_ret$2$d = hv$2$ret;
+            w_rb$2$d = hv$2$rb;
             if (hv$2$trim) begin
                 w_rem$2$d = k8_9;
                 w_emp$2$d = k0_3;
@@ -5924,16 +6125,36 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_jw$2 = (hv$2$words == k1_9) & ~hv$2$trim;
         end
         l_cpe$2 = hw$2$empty;
+        l_rb$2 = 64'(w_rb$2$q);
+        if (l_take$2) begin
+            l_rb$2 = 64'(hv$2$rb);
+        end
+        l_r0$2 = ((hw$2$data & k_m16) << k48_8) | (l_rb$2 & k_rbmac) | ((hw$2$data >> k48_8) & k_ig);
         l_wd$2 = hw$2$data;
+        if (l_take$2 & hv$2$ret) begin
+            l_wd$2 = l_r0$2;
+        end
         if (w_trim$2$q & ~l_take$2) begin
+            if (w_ret$2$q & (w_j$2$q == k0_9)) begin
+                l_wd$2 = l_r0$2;
+            end
+            if (w_ret$2$q & (w_j$2$q == k1_9)) begin
+                l_wd$2 = ((w_pv$2$q >> k16_8) << k32_8) | (hw$2$data & k_m32);
+            end
             if (w_j$2$q == k2_9) begin
                 l_wd$2 = (hw$2$data & k_lo48) | k_len50;
             end
             if (w_j$2$q == k3_9) begin
                 l_wd$2 = (hw$2$data & k_lo48) | (64'(w_cs$2$q) << k48_8);
+                if (w_ret$2$q) begin
+                    l_wd$2 = (64'(w_cs$2$q) << k48_8) | ((hw$2$data & k_m16) << k32_8) | ((l_rb$2 & k_m16) << k16_8) | ((hw$2$data >> k32_8) & k_m16);
+                end
             end
             if (w_j$2$q == k4_9) begin
                 l_wd$2 = hw$2$data | k_chop;
+                if (w_ret$2$q) begin
+                    l_wd$2 = (((w_pv$2$q >> k16_8) & k_m16) << k48_8) | (hw$2$data & k_keep4) | k_chop | (((hw$2$data >> k8_8) & k_m16) << k24_8) | (((hw$2$data >> k24_8) & k_m16) << k8_8);
+                end
             end
         end
         l_cpb$2 = hw$2$ovr | ~l_jw$2 | (hw$2$empty != l_emp$2);
@@ -5956,6 +6177,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             wr_en$2$d = 1'b1;
             wr_addr$2$d = l_addr$2;
             wr_data$2$d = l_wd$2;
+            w_pv$2$d = hw$2$data;
             w_j$2$d = l_j1$2;
             w_j0$2$d = ~l_take$2 & (w_j$2$q == k511_9);
             w_rem$2$d = w_rem$2$q - k1_9;
@@ -6101,6 +6323,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             w_emp$3$d = hv$3$empty;
             w_trim$3$d = hv$3$trim;
             w_cs$3$d = hv$3$csum;
+            w_ret$3$d = hv$3$ret;
+            w_rb$3$d = hv$3$rb;
             if (hv$3$trim) begin
                 w_rem$3$d = k8_9;
                 w_emp$3$d = k0_3;
@@ -6124,16 +6348,36 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_jw$3 = (hv$3$words == k1_9) & ~hv$3$trim;
         end
         l_cpe$3 = hw$3$empty;
+        l_rb$3 = 64'(w_rb$3$q);
+        if (l_take$3) begin
+            l_rb$3 = 64'(hv$3$rb);
+        end
+        l_r0$3 = ((hw$3$data & k_m16) << k48_8) | (l_rb$3 & k_rbmac) | ((hw$3$data >> k48_8) & k_ig);
         l_wd$3 = hw$3$data;
+        if (l_take$3 & hv$3$ret) begin
+            l_wd$3 = l_r0$3;
+        end
         if (w_trim$3$q & ~l_take$3) begin
+            if (w_ret$3$q & (w_j$3$q == k0_9)) begin
+                l_wd$3 = l_r0$3;
+            end
+            if (w_ret$3$q & (w_j$3$q == k1_9)) begin
+                l_wd$3 = ((w_pv$3$q >> k16_8) << k32_8) | (hw$3$data & k_m32);
+            end
             if (w_j$3$q == k2_9) begin
                 l_wd$3 = (hw$3$data & k_lo48) | k_len50;
             end
             if (w_j$3$q == k3_9) begin
                 l_wd$3 = (hw$3$data & k_lo48) | (64'(w_cs$3$q) << k48_8);
+                if (w_ret$3$q) begin
+                    l_wd$3 = (64'(w_cs$3$q) << k48_8) | ((hw$3$data & k_m16) << k32_8) | ((l_rb$3 & k_m16) << k16_8) | ((hw$3$data >> k32_8) & k_m16);
+                end
             end
             if (w_j$3$q == k4_9) begin
                 l_wd$3 = hw$3$data | k_chop;
+                if (w_ret$3$q) begin
+                    l_wd$3 = (((w_pv$3$q >> k16_8) & k_m16) << k48_8) | (hw$3$data & k_keep4) | k_chop | (((hw$3$data >> k8_8) & k_m16) << k24_8) | (((hw$3$data >> k24_8) & k_m16) << k8_8);
+                end
             end
         end
         l_cpb$3 = hw$3$ovr | ~l_jw$3 | (hw$3$empty != l_emp$3);
@@ -6156,6 +6400,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             wr_en$3$d = 1'b1;
             wr_addr$3$d = l_addr$3;
             wr_data$3$d = l_wd$3;
+            w_pv$3$d = hw$3$data;
             w_j$3$d = l_j1$3;
             w_j0$3$d = ~l_take$3 & (w_j$3$q == k511_9);
             w_rem$3$d = w_rem$3$q - k1_9;
@@ -14531,15 +14776,17 @@ module sbuf_p4$fresh$1(d,q,clock);
 endmodule // sbuf_p4$fresh$1
 
 
-module sbuf_p4$hv$0(a,admit,words,empty,trim,csum);
+module sbuf_p4$hv$0(a,admit,words,empty,trim,csum,ret,rb);
     
     // Module arguments
-    input wire  [29:0] a;
+    input wire  [78:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
     output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -14548,20 +14795,24 @@ module sbuf_p4$hv$0(a,admit,words,empty,trim,csum);
         empty = a[10+:3];
         trim = a[13+:1];
         csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
     end
     
 endmodule // sbuf_p4$hv$0
 
 
-module sbuf_p4$hv$1(a,admit,words,empty,trim,csum);
+module sbuf_p4$hv$1(a,admit,words,empty,trim,csum,ret,rb);
     
     // Module arguments
-    input wire  [29:0] a;
+    input wire  [78:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
     output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -14570,20 +14821,24 @@ module sbuf_p4$hv$1(a,admit,words,empty,trim,csum);
         empty = a[10+:3];
         trim = a[13+:1];
         csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
     end
     
 endmodule // sbuf_p4$hv$1
 
 
-module sbuf_p4$hv$2(a,admit,words,empty,trim,csum);
+module sbuf_p4$hv$2(a,admit,words,empty,trim,csum,ret,rb);
     
     // Module arguments
-    input wire  [29:0] a;
+    input wire  [78:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
     output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -14592,20 +14847,24 @@ module sbuf_p4$hv$2(a,admit,words,empty,trim,csum);
         empty = a[10+:3];
         trim = a[13+:1];
         csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
     end
     
 endmodule // sbuf_p4$hv$2
 
 
-module sbuf_p4$hv$3(a,admit,words,empty,trim,csum);
+module sbuf_p4$hv$3(a,admit,words,empty,trim,csum,ret,rb);
     
     // Module arguments
-    input wire  [29:0] a;
+    input wire  [78:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
     output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -14614,6 +14873,8 @@ module sbuf_p4$hv$3(a,admit,words,empty,trim,csum);
         empty = a[10+:3];
         trim = a[13+:1];
         csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
     end
     
 endmodule // sbuf_p4$hv$3
@@ -21264,9 +21525,9 @@ module sbuf_p4$vq$0(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [29:0] push_data;
+    input wire  [78:0] push_data;
     input wire  pop;
-    output reg  [29:0] head;
+    output reg  [78:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -21280,10 +21541,10 @@ module sbuf_p4$vq$0(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [29:0] store$read_data;
+    wire  [78:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [29:0] store$write_data;
+    reg  [78:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -21297,8 +21558,8 @@ module sbuf_p4$vq$0(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [29:0] bypass_data$d;
-    wire  [29:0] bypass_data$q;
+    reg  [78:0] bypass_data$d;
+    wire  [78:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -21400,13 +21661,13 @@ endmodule // sbuf_p4$vq$0
 module sbuf_p4$vq$0$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [29:0] d;
-    output reg  [29:0] q;
+    input wire  [78:0] d;
+    output reg  [78:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 30'h0;
+       q = 79'h0;
     end
     
     always @(posedge clock) begin
@@ -21478,14 +21739,14 @@ module sbuf_p4$vq$0$store(read_address,read_clock,read_data,write_address,write_
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [29:0] read_data;
+    output reg  [78:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [29:0] write_data;
+    input wire  [78:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[29:0] mem[63:0];
+    reg[78:0] mem[63:0];
     
     
     
@@ -21527,9 +21788,9 @@ module sbuf_p4$vq$1(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [29:0] push_data;
+    input wire  [78:0] push_data;
     input wire  pop;
-    output reg  [29:0] head;
+    output reg  [78:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -21543,10 +21804,10 @@ module sbuf_p4$vq$1(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [29:0] store$read_data;
+    wire  [78:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [29:0] store$write_data;
+    reg  [78:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -21560,8 +21821,8 @@ module sbuf_p4$vq$1(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [29:0] bypass_data$d;
-    wire  [29:0] bypass_data$q;
+    reg  [78:0] bypass_data$d;
+    wire  [78:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -21663,13 +21924,13 @@ endmodule // sbuf_p4$vq$1
 module sbuf_p4$vq$1$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [29:0] d;
-    output reg  [29:0] q;
+    input wire  [78:0] d;
+    output reg  [78:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 30'h0;
+       q = 79'h0;
     end
     
     always @(posedge clock) begin
@@ -21741,14 +22002,14 @@ module sbuf_p4$vq$1$store(read_address,read_clock,read_data,write_address,write_
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [29:0] read_data;
+    output reg  [78:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [29:0] write_data;
+    input wire  [78:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[29:0] mem[63:0];
+    reg[78:0] mem[63:0];
     
     
     
@@ -21790,9 +22051,9 @@ module sbuf_p4$vq$2(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [29:0] push_data;
+    input wire  [78:0] push_data;
     input wire  pop;
-    output reg  [29:0] head;
+    output reg  [78:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -21806,10 +22067,10 @@ module sbuf_p4$vq$2(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [29:0] store$read_data;
+    wire  [78:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [29:0] store$write_data;
+    reg  [78:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -21823,8 +22084,8 @@ module sbuf_p4$vq$2(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [29:0] bypass_data$d;
-    wire  [29:0] bypass_data$q;
+    reg  [78:0] bypass_data$d;
+    wire  [78:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -21926,13 +22187,13 @@ endmodule // sbuf_p4$vq$2
 module sbuf_p4$vq$2$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [29:0] d;
-    output reg  [29:0] q;
+    input wire  [78:0] d;
+    output reg  [78:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 30'h0;
+       q = 79'h0;
     end
     
     always @(posedge clock) begin
@@ -22004,14 +22265,14 @@ module sbuf_p4$vq$2$store(read_address,read_clock,read_data,write_address,write_
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [29:0] read_data;
+    output reg  [78:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [29:0] write_data;
+    input wire  [78:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[29:0] mem[63:0];
+    reg[78:0] mem[63:0];
     
     
     
@@ -22053,9 +22314,9 @@ module sbuf_p4$vq$3(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [29:0] push_data;
+    input wire  [78:0] push_data;
     input wire  pop;
-    output reg  [29:0] head;
+    output reg  [78:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -22069,10 +22330,10 @@ module sbuf_p4$vq$3(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [29:0] store$read_data;
+    wire  [78:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [29:0] store$write_data;
+    reg  [78:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -22086,8 +22347,8 @@ module sbuf_p4$vq$3(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [29:0] bypass_data$d;
-    wire  [29:0] bypass_data$q;
+    reg  [78:0] bypass_data$d;
+    wire  [78:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -22189,13 +22450,13 @@ endmodule // sbuf_p4$vq$3
 module sbuf_p4$vq$3$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [29:0] d;
-    output reg  [29:0] q;
+    input wire  [78:0] d;
+    output reg  [78:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 30'h0;
+       q = 79'h0;
     end
     
     always @(posedge clock) begin
@@ -22267,14 +22528,14 @@ module sbuf_p4$vq$3$store(read_address,read_clock,read_data,write_address,write_
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [29:0] read_data;
+    output reg  [78:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [29:0] write_data;
+    input wire  [78:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[29:0] mem[63:0];
+    reg[78:0] mem[63:0];
     
     
     
@@ -23070,6 +23331,158 @@ module sbuf_p4$w_j0$3(d,q,clock);
 endmodule // sbuf_p4$w_j0$3
 
 
+module sbuf_p4$w_pv$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_pv$0
+
+
+module sbuf_p4$w_pv$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_pv$1
+
+
+module sbuf_p4$w_pv$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_pv$2
+
+
+module sbuf_p4$w_pv$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_pv$3
+
+
+module sbuf_p4$w_rb$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_rb$0
+
+
+module sbuf_p4$w_rb$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_rb$1
+
+
+module sbuf_p4$w_rb$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_rb$2
+
+
+module sbuf_p4$w_rb$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_rb$3
+
+
 module sbuf_p4$w_rem$0(d,q,clock);
     
     // Module arguments
@@ -23144,6 +23557,82 @@ module sbuf_p4$w_rem$3(d,q,clock);
     end
           
 endmodule // sbuf_p4$w_rem$3
+
+
+module sbuf_p4$w_ret$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_ret$0
+
+
+module sbuf_p4$w_ret$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_ret$1
+
+
+module sbuf_p4$w_ret$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_ret$2
+
+
+module sbuf_p4$w_ret$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_ret$3
 
 
 module sbuf_p4$w_row$0(d,q,clock);

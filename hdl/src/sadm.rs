@@ -45,7 +45,14 @@
 //!   has `vd_admit` and `vd_trim` set, `vd_band` 0 and `vd_bytes` 64 (`vd_words` and
 //!   `vd_empty` stay the frame's, for the buffer's length check) and counts in band 0;
 //!   `trimmed` counts it (not `admitted`). `req_csum`, the trimmed header's IPv4 checksum,
-//!   is passed through to `vd_csum`. Otherwise the frame is refused (`refused`).
+//!   is passed through to `vd_csum`. Otherwise, with `ret_on` as well, the header is
+//!   **returned to its sender** (paper 002 §2) when band 0 of the input's own port `i`
+//!   takes it (the same four conditions on `occ(i, 0)`; S2 reads band 0 of the pick's
+//!   input beside the output's, an `M`-way choice within the lane): the verdict has
+//!   `vd_admit`, `vd_trim` and `vd_ret` set, `vd_out` = `i`, `vd_band` 0, `vd_bytes` 64,
+//!   and `req_rb` (the bytes the buffer's rewrite takes from a later word) passed through
+//!   to `vd_rb`; it counts in band 0 of output `i`, in `trimmed` and in `returned`.
+//!   Otherwise the frame is refused (`refused`).
 //! * **S4, sum.** Per (output, band), the packets and bytes the lanes admitted in S3,
 //!   summed into `s4_p` / `s4_b`; the counters add them at the next edge. An admitted
 //!   frame is in its counters two edges after its verdict's. (Adding the lanes' bytes,
@@ -59,7 +66,7 @@
 //! start of S2, so it misses the admissions of the three decisions its lane made just
 //! before it and those of the other lanes in the same three cycles: **a packet limit is
 //! exceeded by at most `3K` packets, and a byte limit by at most the bytes of `3K`
-//! packets** (tested), trimmed headers included. Each
+//! packets** (tested), trimmed and returned headers included. Each
 //! counter wraps below zero if `dep` reports a packet that was never admitted, and for a
 //! cycle if it reports one in the cycle after its verdict (before S4 has added it): a
 //! caller's fault, not a state the switch reaches (it reads a packet out tens of cycles
@@ -93,6 +100,9 @@ pub struct AdmInPort {
     pub req_trim: Signal<In, bool>,
     /// The IPv4 header checksum its trimmed header carries (passed on to the verdict).
     pub req_csum: Signal<In, Bits<16>>,
+    /// The bytes a returned header takes from the word after the one it rewrites (the
+    /// source MAC's last 4 bytes, the destination IP's last 2; passed on to the verdict).
+    pub req_rb: Signal<In, Bits<48>>,
     pub vd_valid: Signal<Out, bool>,
     pub vd_admit: Signal<Out, bool>,
     pub vd_words: Signal<Out, Bits<9>>,
@@ -105,6 +115,10 @@ pub struct AdmInPort {
     /// and `vd_bytes` 64); `vd_words` and `vd_empty` stay the whole frame's.
     pub vd_trim: Signal<Out, bool>,
     pub vd_csum: Signal<Out, Bits<16>>,
+    /// The trimmed header goes back to its sender (then `vd_trim` is set too, and
+    /// `vd_out` is this input's own port).
+    pub vd_ret: Signal<Out, bool>,
+    pub vd_rb: Signal<Out, Bits<48>>,
 }
 
 /// Per output: a packet left.
@@ -143,6 +157,9 @@ pub struct Admission<
     pub dt_on: Signal<In, bool>,
     /// Trim a frame that does not fit, when it may be trimmed and its header fits band 0.
     pub trim_on: Signal<In, bool>,
+    /// With `trim_on`: return a trimmed header that band 0 of its output does not take to
+    /// its sender, when band 0 of the input's own port takes it.
+    pub ret_on: Signal<In, bool>,
     /// Cells free in the buffer (its `free_rows`).
     pub free_rows: Signal<In, Bits<CC>>,
     /// Cells kept free: a frame is admitted only if `free_rows - headroom` covers it.
@@ -153,6 +170,8 @@ pub struct Admission<
     pub admitted: Signal<Out, Bits<32>>,
     pub refused: Signal<Out, Bits<32>>,
     pub trimmed: Signal<Out, Bits<32>>,
+    /// Of `trimmed`, the headers returned to their sender.
+    pub returned: Signal<Out, Bits<32>>,
     pub lost: Signal<Out, Bits<32>>,
 
     // holds
@@ -165,6 +184,7 @@ pub struct Admission<
     h_ok: [DFF<bool>; N],
     h_t: [DFF<bool>; N],
     h_cs: [DFF<Bits<16>>; N],
+    h_rb: [DFF<Bits<48>>; N],
     // the lane's round-robin pointer, as a mask: pm[i] is "i's place in its lane >= pointer"
     pm: [DFF<bool>; N],
     // S1 -> S2
@@ -178,6 +198,7 @@ pub struct Admission<
     s1_ok: [DFF<bool>; K],
     s1_t: [DFF<bool>; K],
     s1_cs: [DFF<Bits<16>>; K],
+    s1_rb: [DFF<Bits<48>>; K],
     // S2 -> S3
     s2_v: [DFF<bool>; K],
     s2_i: [DFF<Bits<8>>; K],
@@ -202,6 +223,11 @@ pub struct Admission<
     s2_cby0: [DFF<Bits<32>>; K],
     s2_sum0: [DFF<Bits<32>>; K],
     s2_fit0: [DFF<bool>; K],
+    // return to sender: band 0 of the pick's input's own port (packets, bytes, bytes + 64)
+    s2_cpr: [DFF<Bits<16>>; K],
+    s2_cbyr: [DFF<Bits<32>>; K],
+    s2_sumr: [DFF<Bits<32>>; K],
+    s2_rb: [DFF<Bits<48>>; K],
     // S3: counter updates
     s3_v: [DFF<bool>; K],
     // one-hot (lane, output, band) of the pick in S2, and of an admitted frame in S3, at
@@ -211,6 +237,7 @@ pub struct Admission<
     s3_by: [DFF<Bits<32>>; K],
     s3_r: [DFF<bool>; K],
     s3_t: [DFF<bool>; K],
+    s3_rt: [DFF<bool>; K],
     // verdicts
     vd_v: [DFF<bool>; N],
     vd_a: [DFF<bool>; N],
@@ -221,6 +248,8 @@ pub struct Admission<
     vd_by: [DFF<Bits<32>>; N],
     vd_t: [DFF<bool>; N],
     vd_cs: [DFF<Bits<16>>; N],
+    vd_rt: [DFF<bool>; N],
+    vd_rb: [DFF<Bits<48>>; N],
     // S4: the admitted packets and bytes of each (output, band), summed over the lanes
     s4_p: [DFF<Bits<16>>; NB],
     s4_b: [DFF<Bits<32>>; NB],
@@ -233,6 +262,7 @@ pub struct Admission<
     c_ref: DFF<Bits<32>>,
     c_lost: DFF<Bits<32>>,
     c_trim: DFF<Bits<32>>,
+    c_ret: DFF<Bits<32>>,
 
     // combinational
     l_fa: [L<bool>; K],
@@ -257,12 +287,16 @@ pub struct Admission<
     l_trim: [L<bool>; K],
     l_cp0: [L<Bits<16>>; K],
     l_cby0: [L<Bits<32>>; K],
+    l_ret: [L<bool>; K],
+    l_cpr: [L<Bits<16>>; K],
+    l_cbyr: [L<Bits<32>>; K],
     l_a: [L<Bits<4>>; BANDS],
     l_fb32: L<Bits<32>>,
     l_f16: L<Bits<16>>,
     l_nadm: L<Bits<8>>,
     l_nref: L<Bits<8>>,
     l_ntrim: L<Bits<8>>,
+    l_nret: L<Bits<8>>,
     l_ip: [L<Bits<16>>; NB],
     l_ib2: [L<Bits<32>>; NB],
 
@@ -281,6 +315,7 @@ pub struct Admission<
     k1_16: Constant<Bits<16>>,
     k0_16: Constant<Bits<16>>,
     k0_32: Constant<Bits<32>>,
+    k0_48: Constant<Bits<48>>,
     k1_32: Constant<Bits<32>>,
     k0_2: Constant<Bits<2>>,
     k0_3: Constant<Bits<3>>,
@@ -334,6 +369,7 @@ impl<
             band: arr(),
             dt_on: Default::default(),
             trim_on: Default::default(),
+            ret_on: Default::default(),
             free_rows: Default::default(),
             headroom: Default::default(),
             occ_pkts: arr(),
@@ -341,6 +377,7 @@ impl<
             admitted: Default::default(),
             refused: Default::default(),
             trimmed: Default::default(),
+            returned: Default::default(),
             lost: Default::default(),
             h_v: arr(),
             h_o: arr(),
@@ -351,6 +388,7 @@ impl<
             h_ok: arr(),
             h_t: arr(),
             h_cs: arr(),
+            h_rb: arr(),
             pm: arr(),
             s1_v: arr(),
             s1_i: arr(),
@@ -362,6 +400,7 @@ impl<
             s1_ok: arr(),
             s1_t: arr(),
             s1_cs: arr(),
+            s1_rb: arr(),
             s2_v: arr(),
             s2_i: arr(),
             s2_by: arr(),
@@ -383,12 +422,17 @@ impl<
             s2_cby0: arr(),
             s2_sum0: arr(),
             s2_fit0: arr(),
+            s2_cpr: arr(),
+            s2_cbyr: arr(),
+            s2_sumr: arr(),
+            s2_rb: arr(),
             s3_v: arr(),
             s2_hx: arr(),
             s3_hx: arr(),
             s3_by: arr(),
             s3_r: arr(),
             s3_t: arr(),
+            s3_rt: arr(),
             vd_v: arr(),
             vd_a: arr(),
             vd_w: arr(),
@@ -398,6 +442,8 @@ impl<
             vd_by: arr(),
             vd_t: arr(),
             vd_cs: arr(),
+            vd_rt: arr(),
+            vd_rb: arr(),
             s4_p: arr(),
             s4_b: arr(),
             occ_p: arr(),
@@ -408,6 +454,7 @@ impl<
             c_ref: Default::default(),
             c_lost: Default::default(),
             c_trim: Default::default(),
+            c_ret: Default::default(),
             l_fa: arr(),
             l_fb: arr(),
             l_sa: arr(),
@@ -430,12 +477,16 @@ impl<
             l_trim: arr(),
             l_cp0: arr(),
             l_cby0: arr(),
+            l_ret: arr(),
+            l_cpr: arr(),
+            l_cbyr: arr(),
             l_a: arr(),
             l_fb32: Default::default(),
             l_f16: Default::default(),
             l_nadm: Default::default(),
             l_nref: Default::default(),
             l_ntrim: Default::default(),
+            l_nret: Default::default(),
             l_ip: arr(),
             l_ib2: arr(),
             k_idx: std::array::from_fn(c8),
@@ -453,6 +504,7 @@ impl<
             k1_16: Constant::new(1.into()),
             k0_16: Constant::new(0.into()),
             k0_32: Constant::new(0.into()),
+            k0_48: Constant::new(0.into()),
             k1_32: Constant::new(1.into()),
             k0_2: Constant::new(0.into()),
             k0_3: Constant::new(0.into()),
@@ -494,6 +546,7 @@ impl<
                 self.c_ref.clock.next = self.clock.val();
                 self.c_lost.clock.next = self.clock.val();
                 self.c_trim.clock.next = self.clock.val();
+                self.c_ret.clock.next = self.clock.val();
                 for i in 0..N {
                     self.h_v[i].clock.next = self.clock.val();
                     self.h_v[i].d.next = self.h_v[i].q.val();
@@ -513,6 +566,8 @@ impl<
                     self.h_t[i].d.next = self.h_t[i].q.val();
                     self.h_cs[i].clock.next = self.clock.val();
                     self.h_cs[i].d.next = self.h_cs[i].q.val();
+                    self.h_rb[i].clock.next = self.clock.val();
+                    self.h_rb[i].d.next = self.h_rb[i].q.val();
                     self.pm[i].clock.next = self.clock.val();
                     self.pm[i].d.next = self.pm[i].q.val();
                     self.vd_v[i].clock.next = self.clock.val();
@@ -533,6 +588,10 @@ impl<
                     self.vd_t[i].d.next = self.vd_t[i].q.val();
                     self.vd_cs[i].clock.next = self.clock.val();
                     self.vd_cs[i].d.next = self.vd_cs[i].q.val();
+                    self.vd_rt[i].clock.next = self.clock.val();
+                    self.vd_rt[i].d.next = self.vd_rt[i].q.val();
+                    self.vd_rb[i].clock.next = self.clock.val();
+                    self.vd_rb[i].d.next = self.vd_rb[i].q.val();
                 }
                 for l in 0..K {
                     self.s1_v[l].clock.next = self.clock.val();
@@ -545,6 +604,12 @@ impl<
                     self.s1_ok[l].clock.next = self.clock.val();
                     self.s1_t[l].clock.next = self.clock.val();
                     self.s1_cs[l].clock.next = self.clock.val();
+                    self.s1_rb[l].clock.next = self.clock.val();
+                    self.s2_cpr[l].clock.next = self.clock.val();
+                    self.s2_cbyr[l].clock.next = self.clock.val();
+                    self.s2_sumr[l].clock.next = self.clock.val();
+                    self.s2_rb[l].clock.next = self.clock.val();
+                    self.s3_rt[l].clock.next = self.clock.val();
                     self.s2_t[l].clock.next = self.clock.val();
                     self.s2_cs[l].clock.next = self.clock.val();
                     self.s2_cp0[l].clock.next = self.clock.val();
@@ -609,6 +674,7 @@ impl<
                 self.l_nadm.next = self.k0_8.val();
                 self.l_nref.next = self.k0_8.val();
                 self.l_ntrim.next = self.k0_8.val();
+                self.l_nret.next = self.k0_8.val();
                 for l in 0..K {
                     // S1: round robin over the lane's holds, as one-hot selects and OR trees:
                     // the first full hold at or after the pointer (`pm`), else the first full one
@@ -636,6 +702,7 @@ impl<
                     self.l_cby0[l].next = self.k0_32.val();
                     self.s1_t[l].d.next = false;
                     self.s1_cs[l].d.next = self.k0_16.val();
+                    self.s1_rb[l].d.next = self.k0_48.val();
                     for m in 0..M {
                         self.l_sel[l * mm + m].next = self.l_sb[l * mm + m].val();
                         if self.l_fa[l].val() {
@@ -651,6 +718,7 @@ impl<
                             self.l_ok[l].next = self.l_ok[l].val() | self.h_ok[l * mm + m].q.val();
                             self.s1_t[l].d.next = self.h_t[l * mm + m].q.val();
                             self.s1_cs[l].d.next = self.h_cs[l * mm + m].q.val();
+                            self.s1_rb[l].d.next = self.h_rb[l * mm + m].q.val();
                             self.h_v[l * mm + m].d.next = false;
                             self.l_taken[l * mm + m].next = true;
                         }
@@ -676,6 +744,17 @@ impl<
                     // S2: the counters of (out, band), the band's limits, the cells' fit
                     self.l_cp[l].next = self.k0_16.val();
                     self.l_cby[l].next = self.k0_32.val();
+                    // return to sender: band 0 of the pick's own port, one of the lane's M
+                    self.l_cpr[l].next = self.k0_16.val();
+                    self.l_cbyr[l].next = self.k0_32.val();
+                    for m in 0..M {
+                        if self.s1_i[l].q.val() == self.k_idx[l * mm + m].val() {
+                            self.l_cpr[l].next =
+                                self.l_cpr[l].val() | self.occ_p[(l * mm + m) * 4].q.val();
+                            self.l_cbyr[l].next =
+                                self.l_cbyr[l].val() | self.occ_b[(l * mm + m) * 4].q.val();
+                        }
+                    }
                     for o in 0..N {
                         if self.s1_o[l].q.val() == self.k_idx[o].val() {
                             self.l_cp0[l].next = self.l_cp0[l].val() | self.occ_p[o * 4].q.val();
@@ -726,6 +805,10 @@ impl<
                     self.s2_cby0[l].d.next = self.l_cby0[l].val();
                     self.s2_sum0[l].d.next = self.l_cby0[l].val() + self.k64_32.val();
                     self.s2_fit0[l].d.next = self.fh.q.val() >= self.k_tcells.val();
+                    self.s2_cpr[l].d.next = self.l_cpr[l].val();
+                    self.s2_cbyr[l].d.next = self.l_cbyr[l].val();
+                    self.s2_sumr[l].d.next = self.l_cbyr[l].val() + self.k64_32.val();
+                    self.s2_rb[l].d.next = self.s1_rb[l].q.val();
 
                     // S3: decide
                     self.l_adm[l].next = self.s2_ok[l].q.val()
@@ -742,6 +825,18 @@ impl<
                         & (self.s2_sum0[l].q.val() <= self.band[0].lim_bytes.val())
                         & self.s2_fit0[l].q.val()
                         & (!self.dt_on.val() | (self.s2_cby0[l].q.val() < self.thr[0].q.val()));
+                    // band 0 of the output does not take the header: back to its sender, if
+                    // band 0 of the input's own port takes it
+                    self.l_ret[l].next = !self.l_adm[l].val()
+                        & !self.l_trim[l].val()
+                        & self.trim_on.val()
+                        & self.ret_on.val()
+                        & self.s2_t[l].q.val()
+                        & self.s2_ok[l].q.val()
+                        & (self.s2_cpr[l].q.val() < self.band[0].lim_pkts.val())
+                        & (self.s2_sumr[l].q.val() <= self.band[0].lim_bytes.val())
+                        & self.s2_fit0[l].q.val()
+                        & (!self.dt_on.val() | (self.s2_cbyr[l].q.val() < self.thr[0].q.val()));
                     for m in 0..M {
                         if self.s2_v[l].q.val()
                             & (self.s2_i[l].q.val() == self.k_idx[l * mm + m].val())
@@ -755,24 +850,33 @@ impl<
                             self.vd_by[l * mm + m].d.next = self.s2_by[l].q.val();
                             self.vd_t[l * mm + m].d.next = self.l_trim[l].val();
                             self.vd_cs[l * mm + m].d.next = self.s2_cs[l].q.val();
-                            if self.l_trim[l].val() {
+                            self.vd_rt[l * mm + m].d.next = self.l_ret[l].val();
+                            self.vd_rb[l * mm + m].d.next = self.s2_rb[l].q.val();
+                            if self.l_trim[l].val() | self.l_ret[l].val() {
                                 self.vd_a[l * mm + m].d.next = true;
+                                self.vd_t[l * mm + m].d.next = true;
                                 self.vd_b[l * mm + m].d.next = self.k0_2.val();
                                 self.vd_by[l * mm + m].d.next = self.k64_32.val();
                             }
+                            if self.l_ret[l].val() {
+                                self.vd_o[l * mm + m].d.next = self.k_idx[l * mm + m].val();
+                            }
                         }
                     }
-                    self.s3_v[l].d.next =
-                        self.s2_v[l].q.val() & (self.l_adm[l].val() | self.l_trim[l].val());
+                    self.s3_v[l].d.next = self.s2_v[l].q.val()
+                        & (self.l_adm[l].val() | self.l_trim[l].val() | self.l_ret[l].val());
                     for o in 0..N {
-                        // a trimmed header counts in band 0 of the same output
+                        // a trimmed header counts in band 0 of the same output, a returned
+                        // one in band 0 of the input's own port
                         self.s3_hx[l * nb + o * 4].d.next = self.s2_v[l].q.val()
                             & ((self.l_adm[l].val() & self.s2_hx[l * nb + o * 4].q.val())
                                 | (self.l_trim[l].val()
                                     & (self.s2_hx[l * nb + o * 4].q.val()
                                         | self.s2_hx[l * nb + o * 4 + 1].q.val()
                                         | self.s2_hx[l * nb + o * 4 + 2].q.val()
-                                        | self.s2_hx[l * nb + o * 4 + 3].q.val())));
+                                        | self.s2_hx[l * nb + o * 4 + 3].q.val()))
+                                | (self.l_ret[l].val()
+                                    & (self.s2_i[l].q.val() == self.k_idx[o].val())));
                         for b in 1..BANDS {
                             self.s3_hx[l * nb + o * 4 + b].d.next =
                                 self.s2_hx[l * nb + o * 4 + b].q.val()
@@ -781,12 +885,16 @@ impl<
                         }
                     }
                     self.s3_by[l].d.next = self.s2_by[l].q.val();
-                    if self.l_trim[l].val() {
+                    if self.l_trim[l].val() | self.l_ret[l].val() {
                         self.s3_by[l].d.next = self.k64_32.val();
                     }
-                    self.s3_r[l].d.next =
-                        self.s2_v[l].q.val() & !self.l_adm[l].val() & !self.l_trim[l].val();
-                    self.s3_t[l].d.next = self.s2_v[l].q.val() & self.l_trim[l].val();
+                    self.s3_r[l].d.next = self.s2_v[l].q.val()
+                        & !self.l_adm[l].val()
+                        & !self.l_trim[l].val()
+                        & !self.l_ret[l].val();
+                    self.s3_t[l].d.next =
+                        self.s2_v[l].q.val() & (self.l_trim[l].val() | self.l_ret[l].val());
+                    self.s3_rt[l].d.next = self.s2_v[l].q.val() & self.l_ret[l].val();
                     // the statistics count the decisions in S3's registers
                     if self.s3_v[l].q.val() & !self.s3_t[l].q.val() {
                         self.l_nadm.next = self.l_nadm.val() + self.k1_8.val();
@@ -796,6 +904,9 @@ impl<
                     }
                     if self.s3_t[l].q.val() {
                         self.l_ntrim.next = self.l_ntrim.val() + self.k1_8.val();
+                    }
+                    if self.s3_rt[l].q.val() {
+                        self.l_nret.next = self.l_nret.val() + self.k1_8.val();
                     }
                 }
 
@@ -815,6 +926,7 @@ impl<
                         self.h_ok[i].d.next = self.inp[i].req_ok.val();
                         self.h_t[i].d.next = self.inp[i].req_trim.val();
                         self.h_cs[i].d.next = self.inp[i].req_csum.val();
+                        self.h_rb[i].d.next = self.inp[i].req_rb.val();
                     }
                     self.inp[i].vd_valid.next = self.vd_v[i].q.val();
                     self.inp[i].vd_admit.next = self.vd_a[i].q.val();
@@ -825,6 +937,8 @@ impl<
                     self.inp[i].vd_bytes.next = self.vd_by[i].q.val();
                     self.inp[i].vd_trim.next = self.vd_t[i].q.val();
                     self.inp[i].vd_csum.next = self.vd_cs[i].q.val();
+                    self.inp[i].vd_ret.next = self.vd_rt[i].q.val();
+                    self.inp[i].vd_rb.next = self.vd_rb[i].q.val();
                 }
 
                 // ---------------- counters ----------------
@@ -870,7 +984,9 @@ impl<
                 }
                 self.c_trim.d.next = self.c_trim.q.val() + bit_cast::<32, 8>(self.l_ntrim.val());
                 self.admitted.next = self.c_adm.q.val();
+                self.c_ret.d.next = self.c_ret.q.val() + bit_cast::<32, 8>(self.l_nret.val());
                 self.trimmed.next = self.c_trim.q.val();
+                self.returned.next = self.c_ret.q.val();
                 self.refused.next = self.c_ref.q.val();
                 self.lost.next = self.c_lost.q.val();
 
@@ -887,6 +1003,7 @@ impl<
                         self.s3_v[l].d.next = false;
                         self.s3_r[l].d.next = false;
                         self.s3_t[l].d.next = false;
+                        self.s3_rt[l].d.next = false;
                     }
                     for x in 0..NB {
                         self.s4_p[x].d.next = self.k0_16.val();
@@ -898,6 +1015,7 @@ impl<
                     self.c_ref.d.next = self.k0_32.val();
                     self.c_lost.d.next = self.k0_32.val();
                     self.c_trim.d.next = self.k0_32.val();
+                    self.c_ret.d.next = self.k0_32.val();
                 }
             }
         }

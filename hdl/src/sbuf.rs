@@ -43,7 +43,15 @@
 //!   IPv4 total length) set to 50, word 3 bits 63:48 (the checksum) to the verdict's
 //!   `csum` and CHOP (bit 44 of word 4, flag 0x10) set, and complete it at its 8th word
 //!   as 8 words, `empty` 0, good unless its last word came before (or, as its 8th, with
-//!   `empty` not 0); the rest of the frame is dropped unchecked.
+//!   `empty` not 0); the rest of the frame is dropped unchecked. A verdict with `ret` as
+//!   well (a header **returned to its sender**) has its addresses swapped too: word 0
+//!   becomes the source MAC and the destination MAC's first 2 bytes (the group bit, bit 8,
+//!   cleared), word 1 the destination MAC's last 4 bytes and word 1's bits 31:0, word 3
+//!   the checksum, the destination IP and the source IP's first 2 bytes, word 4 the source
+//!   IP's last 2 bytes, the flags with CHOP, the destination port, the source port and
+//!   bits 7:0. The bytes that come from a later word (the source MAC's last 4, the
+//!   destination IP's last 2) are the verdict's `rb`; those from an earlier word are kept
+//!   from the word written before.
 //! * **Writer.** Idle, it takes the verdict of the frame at the FIFO's head when the
 //!   completion FIFO's count is below 4 (it holds 8), and goes on in the same cycle.
 //!   Refused, the frame's words are popped one a cycle and dropped. Admitted, the frame is written row by row: a row starts when
@@ -129,6 +137,11 @@ pub struct BufVerdict {
     pub trim: bool,
     /// The trimmed header's IPv4 checksum.
     pub csum: Bits<16>,
+    /// The trimmed header goes back to its sender: addresses and ports swapped.
+    pub ret: bool,
+    /// For `ret`, the bytes the rewrite takes from later words: the source MAC's last 4
+    /// bytes in bits 47:16, the destination IP's last 2 in bits 15:0.
+    pub rb: Bits<48>,
 }
 
 /// A stored packet, besides its head cell.
@@ -215,7 +228,7 @@ macro_rules! pack_blocks {
 }
 
 pack_blocks!(PackWord, UnpackWord, BufWord { data: Bits<64>, last: bool, empty: Bits<3>, ovr: bool });
-pack_blocks!(PackVerdict, UnpackVerdict, BufVerdict { admit: bool, words: Bits<9>, empty: Bits<3>, trim: bool, csum: Bits<16> });
+pack_blocks!(PackVerdict, UnpackVerdict, BufVerdict { admit: bool, words: Bits<9>, empty: Bits<3>, trim: bool, csum: Bits<16>, ret: bool, rb: Bits<48> });
 pack_blocks!(PackMeta, UnpackMeta, BufMeta { s: Bits<8>, words: Bits<9>, empty: Bits<3>, bad: bool });
 
 /// The shared buffer. See the module documentation.
@@ -272,6 +285,10 @@ pub struct SharedBuffer<
     // the frame is trimmed, and its header's checksum
     w_trim: [DFF<bool>; N],
     w_cs: [DFF<Bits<16>>; N],
+    // returned to its sender, the verdict's bytes for the rewrite, the previous word written
+    w_ret: [DFF<bool>; N],
+    w_rb: [DFF<Bits<48>>; N],
+    w_pv: [DFF<Bits<64>>; N],
     wr_en: [DFF<bool>; N],
     wr_addr: [DFF<Bits<CA>>; N],
     wr_data: [DFF<Bits<64>>; N],
@@ -360,6 +377,8 @@ pub struct SharedBuffer<
     l_cpe: [L<Bits<3>>; N],
     l_cpb: [L<bool>; N],
     l_wd: [L<Bits<64>>; N],
+    l_rb: [L<Bits<64>>; N],
+    l_r0: [L<Bits<64>>; N],
     pk_w: [PackWord; N],
     pk_m: [PackMeta; N],
     l_fcell: [L<Bits<CA>>; 2],
@@ -410,6 +429,15 @@ pub struct SharedBuffer<
     k_len50: Constant<Bits<64>>,
     k_chop: Constant<Bits<64>>,
     k48_8: Constant<Bits<8>>,
+    k8_8: Constant<Bits<8>>,
+    k16_8: Constant<Bits<8>>,
+    k24_8: Constant<Bits<8>>,
+    k32_8: Constant<Bits<8>>,
+    k_m16: Constant<Bits<64>>,
+    k_m32: Constant<Bits<64>>,
+    k_rbmac: Constant<Bits<64>>,
+    k_ig: Constant<Bits<64>>,
+    k_keep4: Constant<Bits<64>>,
     k_slot: [Constant<Bits<8>>; N2],
     k_slotn: [Constant<Bits<8>>; N2],
     k_wsel: [Constant<Bits<8>>; NN],
@@ -511,6 +539,9 @@ impl<
             w_emp: arr(),
             w_trim: arr(),
             w_cs: arr(),
+            w_ret: arr(),
+            w_rb: arr(),
+            w_pv: arr(),
             wr_en: arr(),
             wr_addr: arr(),
             wr_data: arr(),
@@ -589,6 +620,8 @@ impl<
             l_row_w: arr(),
             l_cpe: arr(),
             l_wd: arr(),
+            l_rb: arr(),
+            l_r0: arr(),
             l_cpb: arr(),
             pk_w: arr(),
             pk_m: arr(),
@@ -637,6 +670,15 @@ impl<
             k_lo48: Constant::new(((1u64 << 48) - 1).into()),
             k_len50: Constant::new((50u64 << 48).into()),
             k_chop: Constant::new((0x10u64 << 40).into()),
+            k8_8: Constant::new(8.into()),
+            k16_8: Constant::new(16.into()),
+            k24_8: Constant::new(24.into()),
+            k32_8: Constant::new(32.into()),
+            k_m16: Constant::new(0xffff.into()),
+            k_m32: Constant::new(0xffff_ffff.into()),
+            k_rbmac: Constant::new(0xffff_ffff_0000.into()),
+            k_ig: Constant::new(0xfeff.into()),
+            k_keep4: Constant::new(0x0000_ff00_0000_00ff.into()),
             k48_8: c8(48),
             k_slot: std::array::from_fn(|x| {
                 let (r, o) = (x / N, x % N);
@@ -786,6 +828,12 @@ impl<
                     self.w_trim[i].d.next = self.w_trim[i].q.val();
                     self.w_cs[i].clock.next = self.clock.val();
                     self.w_cs[i].d.next = self.w_cs[i].q.val();
+                    self.w_ret[i].clock.next = self.clock.val();
+                    self.w_ret[i].d.next = self.w_ret[i].q.val();
+                    self.w_rb[i].clock.next = self.clock.val();
+                    self.w_rb[i].d.next = self.w_rb[i].q.val();
+                    self.w_pv[i].clock.next = self.clock.val();
+                    self.w_pv[i].d.next = self.w_pv[i].q.val();
                     self.wr_en[i].clock.next = self.clock.val();
                     self.wr_en[i].d.next = false;
                     self.wr_addr[i].clock.next = self.clock.val();
@@ -960,6 +1008,8 @@ impl<
                         self.w_emp[i].d.next = self.hv[i].empty.val();
                         self.w_trim[i].d.next = self.hv[i].trim.val();
                         self.w_cs[i].d.next = self.hv[i].csum.val();
+                        self.w_ret[i].d.next = self.hv[i].ret.val();
+                        self.w_rb[i].d.next = self.hv[i].rb.val();
                         // trimmed: 8 words, the last full
                         if self.hv[i].trim.val() {
                             self.w_rem[i].d.next = self.k8_9.val();
@@ -987,9 +1037,33 @@ impl<
                     }
                     self.l_cpe[i].next = self.hw[i].empty.val();
                     // a trimmed header: IPv4 length 50 (word 2), its checksum (word 3), CHOP
-                    // set (word 4); on a take the word is word 0
+                    // set (word 4); on a take the word is word 0. Returned to its sender,
+                    // also the MACs (words 0, 1), the IPs (3, 4) and the ports (4) swapped:
+                    // the bytes from a later word come with the verdict (`rb`), those from
+                    // an earlier one are in `w_pv`.
+                    self.l_rb[i].next = bit_cast::<64, 48>(self.w_rb[i].q.val());
+                    if self.l_take[i].val() {
+                        self.l_rb[i].next = bit_cast::<64, 48>(self.hv[i].rb.val());
+                    }
+                    // word 0: source MAC, then the destination's first 2 bytes, its group
+                    // bit cleared (a multicast address never becomes a source)
+                    self.l_r0[i].next = ((self.hw[i].data.val() & self.k_m16.val())
+                        << self.k48_8.val())
+                        | (self.l_rb[i].val() & self.k_rbmac.val())
+                        | ((self.hw[i].data.val() >> self.k48_8.val()) & self.k_ig.val());
                     self.l_wd[i].next = self.hw[i].data.val();
+                    if self.l_take[i].val() & self.hv[i].ret.val() {
+                        self.l_wd[i].next = self.l_r0[i].val();
+                    }
                     if self.w_trim[i].q.val() & !self.l_take[i].val() {
+                        if self.w_ret[i].q.val() & (self.w_j[i].q.val() == self.k0_9.val()) {
+                            self.l_wd[i].next = self.l_r0[i].val();
+                        }
+                        if self.w_ret[i].q.val() & (self.w_j[i].q.val() == self.k1_9.val()) {
+                            self.l_wd[i].next = ((self.w_pv[i].q.val() >> self.k16_8.val())
+                                << self.k32_8.val())
+                                | (self.hw[i].data.val() & self.k_m32.val());
+                        }
                         if self.w_j[i].q.val() == self.k2_9.val() {
                             self.l_wd[i].next =
                                 (self.hw[i].data.val() & self.k_lo48.val()) | self.k_len50.val();
@@ -997,9 +1071,31 @@ impl<
                         if self.w_j[i].q.val() == self.k3_9.val() {
                             self.l_wd[i].next = (self.hw[i].data.val() & self.k_lo48.val())
                                 | (bit_cast::<64, 16>(self.w_cs[i].q.val()) << self.k48_8.val());
+                            if self.w_ret[i].q.val() {
+                                self.l_wd[i].next = (bit_cast::<64, 16>(self.w_cs[i].q.val())
+                                    << self.k48_8.val())
+                                    | ((self.hw[i].data.val() & self.k_m16.val())
+                                        << self.k32_8.val())
+                                    | ((self.l_rb[i].val() & self.k_m16.val()) << self.k16_8.val())
+                                    | ((self.hw[i].data.val() >> self.k32_8.val())
+                                        & self.k_m16.val());
+                            }
                         }
                         if self.w_j[i].q.val() == self.k4_9.val() {
                             self.l_wd[i].next = self.hw[i].data.val() | self.k_chop.val();
+                            if self.w_ret[i].q.val() {
+                                self.l_wd[i].next = (((self.w_pv[i].q.val() >> self.k16_8.val())
+                                    & self.k_m16.val())
+                                    << self.k48_8.val())
+                                    | (self.hw[i].data.val() & self.k_keep4.val())
+                                    | self.k_chop.val()
+                                    | (((self.hw[i].data.val() >> self.k8_8.val())
+                                        & self.k_m16.val())
+                                        << self.k24_8.val())
+                                    | (((self.hw[i].data.val() >> self.k24_8.val())
+                                        & self.k_m16.val())
+                                        << self.k8_8.val());
+                            }
                         }
                     }
                     self.l_cpb[i].next = self.hw[i].ovr.val()
@@ -1033,6 +1129,7 @@ impl<
                         self.wr_en[i].d.next = true;
                         self.wr_addr[i].d.next = self.l_addr[i].val();
                         self.wr_data[i].d.next = self.l_wd[i].val();
+                        self.w_pv[i].d.next = self.hw[i].data.val();
                         self.w_j[i].d.next = self.l_j1[i].val();
                         self.w_j0[i].d.next =
                             !self.l_take[i].val() & (self.w_j[i].q.val() == self.k511_9.val());

@@ -52,7 +52,10 @@
 //! be trimmed (IP protocol 154 or 155, a DATA packet without CHOP, whatever
 //! `band_by_flags`), and `req_csum`, the IPv4 checksum its header carries once trimmed to
 //! total length 50: RFC 1624 eqn. 3, `~(~HC + ~len + 50)` in ones' complement, from the
-//! checksum of word 3 bits 63:48 (P1 adds, P2 folds the carries twice and complements). Its real length is not
+//! checksum of word 3 bits 63:48 (P1 adds, P2 folds the carries twice and complements),
+//! and `req_rb`, the bytes a header returned to its sender takes from later words (the
+//! source MAC's last 4 bytes, word 1 bits 63:32, and the destination IP's last 2, word 4
+//! bits 63:48, as captured). Its real length is not
 //! known yet: the buffer checks it against the verdict (a mismatch completes as bad).
 //!
 //! # The band
@@ -88,6 +91,10 @@ pub struct IngOut {
     pub req_trim: Signal<Out, bool>,
     /// The IPv4 header checksum of the frame trimmed to 64 bytes (total length 50).
     pub req_csum: Signal<Out, Bits<16>>,
+    /// For a header returned to its sender, the bytes its rewrite takes from a later
+    /// word: the source MAC's last 4 bytes (word 1 bits 63:32) in bits 47:16, the
+    /// destination IP's last 2 (word 4 bits 63:48) in bits 15:0.
+    pub req_rb: Signal<Out, Bits<48>>,
 }
 
 /// Per input: wrapping counters.
@@ -131,6 +138,7 @@ pub struct SwitchIngress<const N: usize, const N8: usize, const NN: usize> {
     f_dlo: [DFF<Bits<16>>; N],
     f_flags: [DFF<Bits<8>>; N],
     f_csum: [DFF<Bits<16>>; N],
+    f_smt: [DFF<Bits<32>>; N],
     // P1
     p1_m: [DFF<bool>; NN],
     p1_hok: [DFF<bool>; N],
@@ -164,6 +172,7 @@ pub struct SwitchIngress<const N: usize, const N8: usize, const NN: usize> {
     rq_e: [DFF<Bits<3>>; N],
     rq_t: [DFF<bool>; N],
     rq_cs: [DFF<Bits<16>>; N],
+    rq_rb: [DFF<Bits<48>>; N],
     c_rx: [DFF<Bits<32>>; N],
     c_mal: [DFF<Bits<32>>; N],
     c_nr: [DFF<Bits<32>>; N],
@@ -254,6 +263,7 @@ impl<const N: usize, const N8: usize, const NN: usize> SwitchIngress<N, N8, NN> 
             f_dlo: arr(),
             f_flags: arr(),
             f_csum: arr(),
+            f_smt: arr(),
             p1_m: arr(),
             p1_hok: arr(),
             p1_by: arr(),
@@ -282,6 +292,7 @@ impl<const N: usize, const N8: usize, const NN: usize> SwitchIngress<N, N8, NN> 
             rq_e: arr(),
             rq_t: arr(),
             rq_cs: arr(),
+            rq_rb: arr(),
             c_rx: arr(),
             c_mal: arr(),
             c_nr: arr(),
@@ -371,6 +382,8 @@ impl<const N: usize, const N8: usize, const NN: usize> Logic for SwitchIngress<N
                 self.f_flags[i].d.next = self.f_flags[i].q.val();
                 self.f_csum[i].clock.next = self.clock.val();
                 self.f_csum[i].d.next = self.f_csum[i].q.val();
+                self.f_smt[i].clock.next = self.clock.val();
+                self.f_smt[i].d.next = self.f_smt[i].q.val();
                 for k in 0..N {
                     self.p1_m[i * nn + k].clock.next = self.clock.val();
                 }
@@ -409,6 +422,8 @@ impl<const N: usize, const N8: usize, const NN: usize> Logic for SwitchIngress<N
                 self.rq_t[i].d.next = self.rq_t[i].q.val();
                 self.rq_cs[i].clock.next = self.clock.val();
                 self.rq_cs[i].d.next = self.rq_cs[i].q.val();
+                self.rq_rb[i].clock.next = self.clock.val();
+                self.rq_rb[i].d.next = self.rq_rb[i].q.val();
                 self.c_rx[i].clock.next = self.clock.val();
                 self.c_rx[i].d.next = self.c_rx[i].q.val();
                 self.c_mal[i].clock.next = self.clock.val();
@@ -449,6 +464,7 @@ impl<const N: usize, const N8: usize, const NN: usize> Logic for SwitchIngress<N
                         self.f_eth[i].d.next = self.rx[i].data.val().get_bits::<16>(16);
                         self.f_vih[i].d.next = self.rx[i].data.val().get_bits::<8>(8);
                         self.f_tos[i].d.next = self.rx[i].data.val().get_bits::<8>(0);
+                        self.f_smt[i].d.next = self.rx[i].data.val().get_bits::<32>(32);
                     }
                     if self.infr[i].q.val() & (self.wi[i].q.val() == self.k_w2.val()) {
                         self.f_len[i].d.next =
@@ -569,6 +585,11 @@ impl<const N: usize, const N8: usize, const NN: usize> Logic for SwitchIngress<N
                         self.rq_e[i].d.next = self.p2_e[i].q.val();
                         self.rq_t[i].d.next = self.p2_t[i].q.val();
                         self.rq_cs[i].d.next = self.p2_cs[i].q.val();
+                        // words 1 and 4 of a frame of 8 or more words: the next frame's
+                        // cannot have arrived yet
+                        self.rq_rb[i].d.next = (bit_cast::<48, 32>(self.f_smt[i].q.val())
+                            << self.k16_8.val())
+                            | bit_cast::<48, 16>(self.f_dlo[i].q.val());
                     }
                 }
 
@@ -595,6 +616,7 @@ impl<const N: usize, const N8: usize, const NN: usize> Logic for SwitchIngress<N
                 self.o[i].req_ok.next = true;
                 self.o[i].req_trim.next = self.rq_t[i].q.val();
                 self.o[i].req_csum.next = self.rq_cs[i].q.val();
+                self.o[i].req_rb.next = self.rq_rb[i].q.val();
                 self.stat[i].rx_frames.next = self.c_rx[i].q.val();
                 self.stat[i].drop_malformed.next = self.c_mal[i].q.val();
                 self.stat[i].drop_no_route.next = self.c_nr[i].q.val();

@@ -22,15 +22,17 @@
 //!   transport's DATA without CHOP) is admitted as its 64-byte header into band 0 of its
 //!   output when that fits (band 0's limits, threshold and 8 words of cells); the buffer
 //!   writes the header only, with IPv4 length 50, the checksum the ingress computed and
-//!   CHOP set. Returning the header to its sender is not built yet.
+//!   CHOP set. With `ret` as well, a header that band 0 of its output does not take is
+//!   **returned to its sender**: into band 0 of the port it came in on, if that fits,
+//!   with its Ethernet and IPv4 addresses and transport ports swapped (paper 002 §2).
 //! * `stat[p]`: the ingress's counters of input `p` (`rx_frames`, `drop_malformed`,
 //!   `drop_no_route`, `fwd`), `drop_full` (its frames the admission refused), the
 //!   buffer's `ovr` (words lost for want of room in its data FIFO: none while verdicts
-//!   come in time), `tx_frames` of output `p`, and `trimmed` (its frames sent on as their
-//!   header).
+//!   come in time), `tx_frames` of output `p`, `trimmed` (its frames sent on as their
+//!   header) and `returned` (of those, the headers sent back out of port `p`).
 //! * `occ_pkts[o*4+b]`, `occ_bytes[o*4+b]`: the admission's occupancy counters: packets
 //!   admitted to (output, band) that have not left the buffer.
-//! * `admitted` (whole), `refused`, `trimmed`, and `lost` (the admission's lost requests plus the queues' lost
+//! * `admitted` (whole), `refused`, `trimmed`, `returned`, and `lost` (the admission's lost requests plus the queues' lost
 //!   tags: 0 in a working switch, tested).
 //!
 //! # Latency (store-and-forward)
@@ -63,6 +65,9 @@ pub struct Sw2Cfg {
     /// Ideal trimming: a DATA packet of our transport that is refused goes on as its
     /// 64-byte header in band 0 of its output, if that fits.
     pub trim: Signal<In, bool>,
+    /// With `trim`: a trimmed header that band 0 of its output does not take goes back to
+    /// its sender (out of the port it came in on, addresses swapped), if that band 0 takes it.
+    pub ret: Signal<In, bool>,
     pub headroom: Signal<In, Bits<16>>,
 }
 
@@ -76,8 +81,10 @@ pub struct Sw2Stats {
     pub drop_full: Signal<Out, Bits<32>>,
     pub ovr: Signal<Out, Bits<32>>,
     pub tx_frames: Signal<Out, Bits<32>>,
-    /// Its frames trimmed to their header.
+    /// Its frames trimmed to their header (returned ones included).
     pub trimmed: Signal<Out, Bits<32>>,
+    /// Its frames whose header went back to their sender.
+    pub returned: Signal<Out, Bits<32>>,
 }
 
 /// The switch. See the module documentation; the parameters are the blocks'.
@@ -115,6 +122,7 @@ pub struct SharedSwitch<
     pub admitted: Signal<Out, Bits<32>>,
     pub refused: Signal<Out, Bits<32>>,
     pub trimmed: Signal<Out, Bits<32>>,
+    pub returned: Signal<Out, Bits<32>>,
     pub lost: Signal<Out, Bits<32>>,
 
     ing: SwitchIngress<N, N8, NN>,
@@ -124,6 +132,7 @@ pub struct SharedSwitch<
     pv: [PackVerdict; N],
     c_full: [DFF<Bits<32>>; N],
     c_trim: [DFF<Bits<32>>; N],
+    c_ret: [DFF<Bits<32>>; N],
     k1_32: Constant<Bits<32>>,
     k0_32: Constant<Bits<32>>,
 }
@@ -172,6 +181,7 @@ impl<
             admitted: Default::default(),
             refused: Default::default(),
             trimmed: Default::default(),
+            returned: Default::default(),
             lost: Default::default(),
             ing: SwitchIngress::new(),
             adm: Admission::new(),
@@ -180,6 +190,7 @@ impl<
             pv: std::array::from_fn(|_| Default::default()),
             c_full: std::array::from_fn(|_| Default::default()),
             c_trim: std::array::from_fn(|_| Default::default()),
+            c_ret: std::array::from_fn(|_| Default::default()),
             k1_32: Constant::new(1.into()),
             k0_32: Constant::new(0.into()),
         }
@@ -249,6 +260,7 @@ impl<
         self.que.wrr.next = self.cfg.wrr.val();
         self.adm.dt_on.next = self.cfg.dt_on.val();
         self.adm.trim_on.next = self.cfg.trim.val();
+        self.adm.ret_on.next = self.cfg.ret.val();
         self.adm.headroom.next = self.cfg.headroom.val();
         self.adm.free_rows.next = self.sb.free_rows.val();
         for b in 0..BANDS {
@@ -283,12 +295,15 @@ impl<
             self.adm.inp[i].req_ok.next = self.ing.o[i].req_ok.val();
             self.adm.inp[i].req_trim.next = self.ing.o[i].req_trim.val();
             self.adm.inp[i].req_csum.next = self.ing.o[i].req_csum.val();
+            self.adm.inp[i].req_rb.next = self.ing.o[i].req_rb.val();
             // admission -> buffer, queues
             self.pv[i].admit.next = self.adm.inp[i].vd_admit.val();
             self.pv[i].words.next = self.adm.inp[i].vd_words.val();
             self.pv[i].empty.next = self.adm.inp[i].vd_empty.val();
             self.pv[i].trim.next = self.adm.inp[i].vd_trim.val();
             self.pv[i].csum.next = self.adm.inp[i].vd_csum.val();
+            self.pv[i].ret.next = self.adm.inp[i].vd_ret.val();
+            self.pv[i].rb.next = self.adm.inp[i].vd_rb.val();
             self.sb.inp[i].vd_valid.next = self.adm.inp[i].vd_valid.val();
             self.sb.inp[i].vd.next = self.pv[i].y.val();
             self.que.inp[i].vd_valid.next = self.adm.inp[i].vd_valid.val();
@@ -312,9 +327,15 @@ impl<
             if self.adm.inp[i].vd_valid.val() & self.adm.inp[i].vd_trim.val() {
                 self.c_trim[i].d.next = self.c_trim[i].q.val() + self.k1_32.val();
             }
+            self.c_ret[i].clock.next = self.clock.val();
+            self.c_ret[i].d.next = self.c_ret[i].q.val();
+            if self.adm.inp[i].vd_valid.val() & self.adm.inp[i].vd_ret.val() {
+                self.c_ret[i].d.next = self.c_ret[i].q.val() + self.k1_32.val();
+            }
             if self.reset.val() {
                 self.c_full[i].d.next = self.k0_32.val();
                 self.c_trim[i].d.next = self.k0_32.val();
+                self.c_ret[i].d.next = self.k0_32.val();
             }
         }
         for o in 0..N {
@@ -343,6 +364,7 @@ impl<
             self.stat[p].ovr.next = self.sb.inp[p].ovr.val();
             self.stat[p].tx_frames.next = self.sb.out[p].tx_frames.val();
             self.stat[p].trimmed.next = self.c_trim[p].q.val();
+            self.stat[p].returned.next = self.c_ret[p].q.val();
         }
         for x in 0..NB {
             self.occ_pkts[x].next = self.adm.occ_pkts[x].val();
@@ -351,6 +373,7 @@ impl<
         self.admitted.next = self.adm.admitted.val();
         self.refused.next = self.adm.refused.val();
         self.trimmed.next = self.adm.trimmed.val();
+        self.returned.next = self.adm.returned.val();
         self.lost.next = self.adm.lost.val() + self.que.lost.val();
     }
 }

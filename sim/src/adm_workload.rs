@@ -19,6 +19,9 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;
 
+/// The 48 bits of [`Req::rb`].
+const RB_MASK: u64 = (1 << 48) - 1;
+
 /// A frame's request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Req {
@@ -32,6 +35,8 @@ pub struct Req {
     pub trim: bool,
     /// The checksum its trimmed header carries (passed through).
     pub csum: u16,
+    /// The bytes its returned header takes from later words (48 bits, passed through).
+    pub rb: u64,
 }
 
 /// A band's limits.
@@ -52,6 +57,7 @@ pub struct Drive {
     pub band: [BandCfg; BANDS],
     pub dt_on: bool,
     pub trim_on: bool,
+    pub ret_on: bool,
     pub free_rows: u32,
     pub headroom: u16,
 }
@@ -68,6 +74,9 @@ pub struct Verdict {
     /// Trimmed to its header (then `admit`, band 0 and 64 bytes).
     pub trim: bool,
     pub csum: u16,
+    /// Returned to its sender (then `trim` too, and `out` is the input's own port).
+    pub ret: bool,
+    pub rb: u64,
 }
 
 /// The block's outputs in a cycle.
@@ -80,6 +89,7 @@ pub struct View {
     pub admitted: u32,
     pub refused: u32,
     pub trimmed: u32,
+    pub returned: u32,
     pub lost: u32,
 }
 
@@ -108,6 +118,7 @@ pub fn drive<
         p.req_ok.next = q.ok;
         p.req_trim.next = q.trim;
         p.req_csum.next = (q.csum as u64).into();
+        p.req_rb.next = q.rb.into();
     }
     for (o, x) in d.dep.iter().enumerate() {
         let (band, bytes) = x.unwrap_or((0, 0));
@@ -122,6 +133,7 @@ pub fn drive<
     }
     u.dt_on.next = d.dt_on;
     u.trim_on.next = d.trim_on;
+    u.ret_on.next = d.ret_on;
     u.free_rows.next = (d.free_rows as u64).into();
     u.headroom.next = (d.headroom as u64).into();
 }
@@ -151,6 +163,8 @@ pub fn read<
                     bytes: p.vd_bytes.val().index() as u32,
                     trim: p.vd_trim.val(),
                     csum: p.vd_csum.val().index() as u16,
+                    ret: p.vd_ret.val(),
+                    rb: p.vd_rb.val().to_u64(),
                 })
             })
             .collect(),
@@ -159,6 +173,7 @@ pub fn read<
         admitted: u.admitted.val().index() as u32,
         refused: u.refused.val().index() as u32,
         trimmed: u.trimmed.val().index() as u32,
+        returned: u.returned.val().index() as u32,
         lost: u.lost.val().index() as u32,
     }
 }
@@ -180,6 +195,8 @@ pub struct Knobs {
     pub dt_on: bool,
     /// Trim what does not fit, when it may be trimmed.
     pub trim_on: bool,
+    /// Return a trimmed header to its sender when its output's band 0 does not take it.
+    pub ret_on: bool,
     /// Chance that a request may be trimmed.
     pub trim_p: f64,
     pub headroom: u16,
@@ -226,6 +243,7 @@ pub fn knobs() -> Knobs {
         ],
         dt_on: false,
         trim_on: true,
+        ret_on: true,
         trim_p: 0.3,
         headroom: 8,
         cells: 2048,
@@ -241,8 +259,10 @@ pub struct Seen {
     pub reqs: u64,
     pub admitted: u64,
     pub refused: u64,
-    /// Trimmed to their header (not in `admitted` or `refused`).
+    /// Trimmed to their header (not in `admitted` or `refused`), returned ones included.
     pub trimmed: u64,
+    /// Of `trimmed`, returned to their sender.
+    pub returned: u64,
     /// Refusals of well-formed requests to an existing output.
     pub refused_ok: u64,
     /// Most packets above its packet limit any (output, band) held.
@@ -333,6 +353,8 @@ impl AdmWorkload {
                 bytes,
                 trim,
                 csum,
+                ret,
+                rb,
             }) = v.vd[i]
             else {
                 continue;
@@ -342,15 +364,24 @@ impl AdmWorkload {
                     "cycle {now}: input {i}: a verdict without a request"
                 ));
             };
-            // a trimmed frame is its 64-byte header in band 0
+            // a trimmed frame is its 64-byte header in band 0, of the input's own port
+            // when returned
             let (eband, ebytes) = if trim { (0, 64) } else { (r.band, r.bytes) };
+            let eout = if ret { i as u8 } else { r.out };
             if words != r.words & 0x1ff
                 || empty != r.empty
-                || (out, band, bytes) != (r.out, eband, ebytes)
+                || (out, band, bytes) != (eout, eband, ebytes)
                 || csum != r.csum
+                || rb != r.rb
             {
                 return Err(format!(
-                    "cycle {now}: input {i}: verdict for {words} words / empty {empty} / output {out} / band {band} / {bytes} bytes / trim {trim} / checksum {csum:#x}, request was {r:?}"
+                    "cycle {now}: input {i}: verdict for {words} words / empty {empty} / output {out} / band {band} / {bytes} bytes / trim {trim} / return {ret} / checksum {csum:#x} / rb {rb:#x}, request was {r:?}"
+                ));
+            }
+            if ret && (!trim || !self.k.ret_on) {
+                return Err(format!(
+                    "cycle {now}: input {i}: returned (trim {trim}) with return to sender {}",
+                    self.k.ret_on
                 ));
             }
             if trim && (!adm || !r.trim || !self.k.trim_on) {
@@ -368,17 +399,18 @@ impl AdmWorkload {
                 }
                 if trim {
                     self.seen.trimmed += 1;
+                    self.seen.returned += ret as u64;
                 } else {
                     self.seen.admitted += 1;
                 }
-                let x = r.out as usize * BANDS + band as usize;
+                let x = out as usize * BANDS + band as usize;
                 self.occ_p[x] += 1;
                 self.occ_b[x] += bytes as i64;
                 fresh.push((x, bytes as i64));
                 let cells = if trim { 8 } else { r.words as u32 }.div_ceil(n as u32);
                 self.used_cells += cells;
                 self.seen.max_used_cells = self.seen.max_used_cells.max(self.used_cells);
-                self.queues[r.out as usize].push_back((band, bytes, cells, now));
+                self.queues[out as usize].push_back((band, bytes, cells, now));
                 let c = self.k.band[band as usize];
                 let slack = 3 * self.lanes as i64;
                 let over_p = self.occ_p[x] - c.lim_pkts as i64;
@@ -389,7 +421,7 @@ impl AdmWorkload {
                 if over_p > slack || over_b > slack * 1500 {
                     return Err(format!(
                         "cycle {now}: (output {}, band {}) holds {} packets / {} bytes, over its limits {} / {} by more than {slack} packets",
-                        r.out, band, self.occ_p[x], self.occ_b[x], c.lim_pkts, c.lim_bytes
+                        out, band, self.occ_p[x], self.occ_b[x], c.lim_pkts, c.lim_bytes
                     ));
                 }
             } else {
@@ -472,6 +504,7 @@ impl AdmWorkload {
                 ok: !bad || out as usize >= n,
                 trim: self.rng.gen_bool(self.k.trim_p),
                 csum: self.rng.gen(),
+                rb: self.rng.gen::<u64>() & RB_MASK,
             };
             self.seen.reqs += 1;
             d.req[i] = Some(r);
@@ -497,6 +530,7 @@ impl AdmWorkload {
             band: self.k.band,
             dt_on: self.k.dt_on,
             trim_on: self.k.trim_on,
+            ret_on: self.k.ret_on,
             free_rows,
             headroom: self.k.headroom,
         }
@@ -525,6 +559,7 @@ impl AdmWorkload {
                     ok: true,
                     trim: self.rng.gen_bool(self.k.trim_p),
                     csum: self.rng.gen(),
+                    rb: self.rng.gen::<u64>() & RB_MASK,
                 });
                 self.seen.reqs += 1;
                 self.next_ok[i] = now + self.k.gap;

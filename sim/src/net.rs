@@ -310,8 +310,8 @@ pub struct SwitchCfg {
     #[serde(default)]
     pub engine: Option<String>,
     /// `crosspoint` (default: `nt_hdl::switch`) or `shared`: the new switch
-    /// (`nt_hdl::switch2`, issue 30), drop-tail or ideal trimming (without return to
-    /// sender) on a shared buffer of `shared_kib` KiB, on the native engine.
+    /// (`nt_hdl::switch2`, issue 30), drop-tail or ideal trimming (with return to
+    /// sender if `ret`) on a shared buffer of `shared_kib` KiB, on the native engine.
     #[serde(default)]
     pub buffer: Option<String>,
     /// The shared buffer's size: 64 (the emitted Verilog's), 1024 or 16384 KiB.
@@ -1023,12 +1023,6 @@ fn build_shared_switch(
             s.mode.name(),
             on.join(" and ")
         ));
-    }
-    if s.mode == SwitchMode::Trim && s.ret {
-        return Err(
-            "ret = true: buffer = \"shared\" does not return trimmed headers to their sender yet"
-                .into(),
-        );
     }
     let kib = c.shared_kib.unwrap_or(64);
     match (c.ports == 4, kib) {

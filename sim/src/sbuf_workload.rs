@@ -3,7 +3,8 @@
 //! frames shorter or longer than their verdict's length, completions taken late and sent to random outputs
 //! (the harness stands in for the admission and queueing blocks), backpressure, resets.
 //! Every admitted frame of the right length must leave its output whole and in order
-//! (a trimmed one as its 8-word header with the rewrites), no other may, and every cell must come back to the free lists; a break is an error.
+//! (a trimmed one as its 8-word header with the rewrites, a returned one with its
+//! addresses and ports swapped as well, checked against [`crate::swframe::returned_header`]), no other may, and every cell must come back to the free lists; a break is an error.
 //! The equivalence test runs it against the model; `ntsim run sbuf_p4` and co-simulation
 //! record it.
 use nt_hdl::sbuf::{BufMeta, BufVerdict, SharedBuffer};
@@ -31,6 +32,9 @@ pub struct Vd {
     /// Admitted trimmed to its 64-byte header, with this IPv4 checksum.
     pub trim: bool,
     pub csum: u16,
+    /// Trimmed and returned to its sender, with the bytes of later words its rewrite takes.
+    pub ret: bool,
+    pub rb: u64,
 }
 
 /// One input's signals in a cycle.
@@ -124,6 +128,8 @@ pub fn drive<
             empty: (v.empty as u64).into(),
             trim: v.trim,
             csum: (v.csum as u64).into(),
+            ret: v.ret,
+            rb: v.rb.into(),
         };
         p.cp_pop.next = x.cp_pop;
     }
@@ -203,6 +209,8 @@ struct Frame {
     /// Admitted trimmed (with the header's checksum).
     trim: bool,
     csum: u16,
+    /// Trimmed and returned to its sender.
+    ret: bool,
 }
 
 impl Frame {
@@ -224,12 +232,17 @@ impl Frame {
             empty: self.v_empty,
             trim: self.trim,
             csum: self.csum,
+            ret: self.ret,
+            rb: crate::swframe::ret_bytes(&self.words),
         }
     }
 
     /// What leaves the output: the frame, or its trimmed header.
     fn out(&self) -> (Vec<u64>, u8) {
-        if self.trim {
+        if self.ret {
+            let h = crate::swframe::returned_header(&self.words, self.csum);
+            (h.iter().map(|w| w.0).collect(), 0)
+        } else if self.trim {
             let h = crate::swframe::trimmed_header(&self.words, self.csum);
             (h.iter().map(|w| w.0).collect(), 0)
         } else {
@@ -246,6 +259,8 @@ pub struct Knobs {
     pub p_admit: f64,
     /// Chance an admitted frame is trimmed.
     pub p_trim: f64,
+    /// Chance a trimmed frame is returned to its sender.
+    pub p_ret: f64,
     /// Chance a frame's length disagrees with its verdict (shorter, longer, other `empty`).
     pub p_bad: f64,
     /// Chance a waiting completion is taken in a cycle.
@@ -270,8 +285,10 @@ pub struct Knobs {
 pub struct Seen {
     pub frames_in: u64,
     pub frames_out: u64,
-    /// Of those, trimmed headers.
+    /// Of those, trimmed headers (returned ones included).
     pub trimmed_out: u64,
+    /// Of those, headers returned to their sender.
+    pub returned_out: u64,
     pub bad: u64,
     /// The least busy output's share of cycles with a word out, over the middle of the run.
     pub min_util: f64,
@@ -310,16 +327,21 @@ fn gen_frame(rng: &mut StdRng, tag: u64, k: &Knobs) -> Frame {
             _ => empty = (empty + rng.gen_range(1..8)) % 8,
         }
     }
-    let data = (0..words as u64).map(|w| (tag << 16) | w).collect();
+    // random high bytes, so that a returned header's swaps move something
+    let data = (0..words as u64)
+        .map(|w| (rng.gen::<u64>() & !0xff_ffff) | (tag & 0xff) << 16 | w)
+        .collect();
     let admit = rng.gen_bool(k.p_admit);
+    let trim = admit && rng.gen_bool(k.p_trim);
     Frame {
         words: data,
         empty,
         admit,
         v_words,
         v_empty,
-        trim: admit && rng.gen_bool(k.p_trim),
+        trim,
         csum: rng.gen(),
+        ret: trim && rng.gen_bool(k.p_ret),
     }
 }
 
@@ -330,6 +352,7 @@ pub fn knobs() -> Knobs {
         p_gap: 0.1,
         p_admit: 0.8,
         p_trim: 0.15,
+        p_ret: 0.5,
         p_bad: 0.05,
         p_pop: 0.6,
         p_ready: 0.85,
@@ -349,6 +372,7 @@ pub fn line_rate(len: u16) -> Knobs {
         p_gap: 0.0,
         p_admit: 1.0,
         p_trim: 0.0,
+        p_ret: 0.0,
         p_bad: 0.0,
         p_pop: 1.0,
         p_ready: 1.0,
@@ -411,6 +435,7 @@ impl SbufWorkload {
                 frames_in: 0,
                 frames_out: 0,
                 trimmed_out: 0,
+                returned_out: 0,
                 bad: 0,
                 min_util: 0.0,
                 ovr: 0,
@@ -553,6 +578,7 @@ impl SbufWorkload {
                 self.cur_out[o].clear();
                 self.seen.frames_out += 1;
                 self.seen.trimmed_out += u64::from(f.trim);
+                self.seen.returned_out += u64::from(f.ret);
             }
         }
         Ok(d)

@@ -112,6 +112,7 @@ pub fn read<const N: usize, const N8: usize, const NN: usize>(
                     empty: o.req_empty.val().index() as u8,
                     trim: o.req_trim.val(),
                     csum: o.req_csum.val().index() as u16,
+                    rb: o.req_rb.val().to_u64(),
                 })
             })
             .collect(),

@@ -22,6 +22,16 @@ pub struct IngReq {
     pub trim: bool,
     /// The IPv4 header checksum of the frame trimmed to 64 bytes ([`trimmed_csum`]).
     pub csum: u16,
+    /// The bytes a header returned to its sender takes from later words ([`ret_bytes`]).
+    pub rb: u64,
+}
+
+/// The 48 bits the ingress passes on for a returned header's rewrite: the source MAC's
+/// last 4 bytes (bytes 8-11, word 1 bits 63:32) in bits 47:16 and the destination IP's
+/// last 2 (bytes 32-33, word 4 bits 63:48) in bits 15:0.
+pub fn ret_bytes(words: &[u64]) -> u64 {
+    let w = |j: usize| words.get(j).copied().unwrap_or(0);
+    (w(1) >> 32) << 16 | w(4) >> 48
 }
 
 /// The IPv4 header checksum once the total length `len` becomes 50 (a trimmed header),
@@ -46,6 +56,33 @@ pub fn trimmed_header(words: &[u64], csum: u16) -> Vec<Word> {
                 4 => w | (0x10 << 40),
                 _ => w,
             };
+            (d, j == 7, 0)
+        })
+        .collect()
+}
+
+/// The 64-byte header a trimmed frame goes back to its sender as (paper 002 §2): the
+/// trimmed header of [`trimmed_header`] with the Ethernet addresses (bytes 0-5 and
+/// 6-11), the IPv4 addresses (26-29 and 30-33) and the transport ports (35-36 and 37-38)
+/// swapped, and the group bit of the new source MAC (bit 0 of byte 6) cleared. Written
+/// from the bytes, not the words, so that it checks the buffer's word-wise rewrite.
+pub fn returned_header(words: &[u64], csum: u16) -> Vec<Word> {
+    let mut b: Vec<u8> = trimmed_header(words, csum)
+        .iter()
+        .flat_map(|w| w.0.to_be_bytes())
+        .collect();
+    let swap = |b: &mut Vec<u8>, x: usize, y: usize, n: usize| {
+        for k in 0..n {
+            b.swap(x + k, y + k);
+        }
+    };
+    swap(&mut b, 0, 6, 6);
+    swap(&mut b, 26, 30, 4);
+    swap(&mut b, 35, 37, 2);
+    b[6] &= !1;
+    (0..8)
+        .map(|j| {
+            let d = u64::from_be_bytes(b[j * 8..j * 8 + 8].try_into().expect("8"));
             (d, j == 7, 0)
         })
         .collect()
@@ -212,6 +249,7 @@ pub fn random_frame(
                     empty: (w * 8 - b) as u8,
                     trim: (proto == 154 || proto == 155) && flags & 0x11 == 0x01,
                     csum: trimmed_csum(csum, hdr_len as u16),
+                    rb: ret_bytes(&words.iter().map(|w| w.0).collect::<Vec<_>>()),
                 })
             }
         }

@@ -72,6 +72,7 @@ impl<
         u.cfg.wrr.next = s.wrr;
         u.cfg.dt_on.next = false;
         u.cfg.trim.next = s.mode == nt_hdl::mode::SwitchMode::Trim;
+        u.cfg.ret.next = s.ret;
         u.cfg.headroom.next = headroom(N).into();
         for b in 0..BANDS {
             u.band[b].lim_pkts.next = s.limit_pkts[b].min(0xffff).into();
@@ -124,6 +125,7 @@ impl<
                     drop_no_route: s.drop_no_route.val().to_u64(),
                     drop_full: s.drop_full.val().to_u64(),
                     trimmed: s.trimmed.val().to_u64(),
+                    returned: s.returned.val().to_u64(),
                     occ_bytes: std::array::from_fn(|b| u.occ_bytes[p * BANDS + b].val().to_u64()),
                     ..PortStats::default()
                 },
@@ -145,9 +147,9 @@ impl<
     }
 }
 
-/// Per port, the `stat` outputs [`VSwitch2`] reads: the first six of the crosspoint
+/// Per port, the `stat` outputs [`VSwitch2`] reads: the first seven of the crosspoint
 /// switch's (its others this switch does not have).
-const STAT2: usize = 6;
+const STAT2: usize = 7;
 
 /// The new switch's emitted Verilog on a library engine ([`crate::vmodel`]): Verilator, or
 /// our compiler's Rust. Any size: the Verilog is emitted from the block asked for (the
@@ -210,6 +212,7 @@ impl VSwitch2 {
             "cfg$trim",
             (s.mode == nt_hdl::mode::SwitchMode::Trim) as u64,
         )?;
+        self.set("cfg$ret", s.ret as u64)?;
         self.set("cfg$headroom", headroom(n))?;
         for b in 0..BANDS {
             self.set(&format!("band${b}$lim_pkts"), s.limit_pkts[b].min(0xffff))?;

@@ -8,7 +8,9 @@
 //!   was to be kept and whose real length matched its header, word for word, once; or,
 //!   with trimming on, the trimmed 64-byte header of such a frame that may be trimmed
 //!   (its length is then not checked beyond its first 8 words), with IPv4 length 50, a
-//!   correct checksum and CHOP set ([`crate::swframe::trimmed_header`]);
+//!   correct checksum and CHOP set ([`crate::swframe::trimmed_header`]); or, with return
+//!   to sender on, that header with its addresses and ports swapped, out of the port the
+//!   frame came in on ([`crate::swframe::returned_header`]);
 //! * frames of one input and band (a trimmed header's band is 0) to one output come out
 //!   in the order they were sent;
 //! * no (output, band) holds more than its packet limit plus `3K` packets;
@@ -16,9 +18,9 @@
 //! * after a drain: every counter is back to zero occupancy, and per input `fwd` equals
 //!   the frames delivered (whole or trimmed) plus those refused plus those stored as bad
 //!   (length mismatch), the last known only as a range (a mismatched frame may also be
-//!   refused or trimmed), and `trimmed` equals the trimmed headers delivered (plus, at
-//!   most, the mismatched frames).
-use crate::swframe::{ipv4_csum, random_frame, trimmed_header, Route, Word};
+//!   refused or trimmed), and `trimmed` and `returned` equal the trimmed and returned
+//!   headers delivered (plus, at most, the mismatched frames).
+use crate::swframe::{ipv4_csum, random_frame, returned_header, trimmed_header, Route, Word};
 use nt_hdl::switch2::SharedSwitch;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -45,6 +47,7 @@ pub struct Drive {
     pub wrr: bool,
     pub dt_on: bool,
     pub trim: bool,
+    pub ret: bool,
     pub headroom: u16,
 }
 
@@ -59,6 +62,7 @@ pub struct Stats {
     pub ovr: u32,
     pub tx_frames: u32,
     pub trimmed: u32,
+    pub returned: u32,
 }
 
 /// The switch's outputs in a cycle.
@@ -71,6 +75,7 @@ pub struct View {
     pub admitted: u32,
     pub refused: u32,
     pub trimmed: u32,
+    pub returned: u32,
     pub lost: u32,
 }
 
@@ -142,6 +147,7 @@ pub fn drive<
     u.cfg.wrr.next = d.wrr;
     u.cfg.dt_on.next = d.dt_on;
     u.cfg.trim.next = d.trim;
+    u.cfg.ret.next = d.ret;
     u.cfg.headroom.next = (d.headroom as u64).into();
 }
 
@@ -197,6 +203,7 @@ pub fn read<
                 ovr: v(&s.ovr),
                 tx_frames: v(&s.tx_frames),
                 trimmed: v(&s.trimmed),
+                returned: v(&s.returned),
             })
             .collect(),
         occ_pkts: u.occ_pkts.iter().map(|x| x.val().index() as u16).collect(),
@@ -204,6 +211,7 @@ pub fn read<
         admitted: v(&u.admitted),
         refused: v(&u.refused),
         trimmed: v(&u.trimmed),
+        returned: v(&u.returned),
         lost: v(&u.lost),
     }
 }
@@ -228,6 +236,8 @@ pub struct Knobs {
     pub dt_on: bool,
     /// Trim our transport's DATA packets that do not fit.
     pub trim: bool,
+    /// Return a trimmed header to its sender when band 0 of its output is full.
+    pub ret: bool,
     pub headroom: u16,
     /// Cycles at the end with no new frames.
     pub drain: u64,
@@ -244,7 +254,7 @@ pub fn knobs() -> Knobs {
         gap_p: 0.005,
         band: [
             Band2 {
-                lim_pkts: 8,
+                lim_pkts: 1,
                 lim_bytes: 1 << 20,
                 dt_a: 4,
                 weight: 4,
@@ -272,6 +282,7 @@ pub fn knobs() -> Knobs {
         wrr: false,
         dt_on: false,
         trim: true,
+        ret: true,
         headroom: 64,
         drain: 4_000,
     }
@@ -288,8 +299,10 @@ pub struct Seen {
     pub max_latency: u64,
     /// Delivered per band (a trimmed header in band 0).
     pub bands: [u64; 4],
-    /// Delivered as trimmed headers.
+    /// Delivered as trimmed headers (returned ones included).
     pub trimmed: u64,
+    /// Delivered as headers returned to their sender.
+    pub returned: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -428,6 +441,7 @@ impl Switch2Workload {
             wrr: self.k.wrr,
             dt_on: self.k.dt_on,
             trim: self.k.trim,
+            ret: self.k.ret,
             headroom: self.k.headroom,
         };
         let sending = now + self.k.drain < self.cycles;
@@ -523,29 +537,33 @@ impl Switch2Workload {
                 "cycle {now}: output {o}: frame {key:?} was not expected (never sent whole, not kept, or out twice)"
             ));
         };
-        // whole, or its trimmed header (which needs 8 words, the 8th full, if it is the last)
-        let whole = s.len_ok && s.words == got;
-        let trimmed = match s.trim {
+        // whole, or its trimmed header (which needs 8 words, the 8th full, if it is the
+        // last), out of its output or, returned, out of the port it came in on
+        let whole = out as usize == o && s.len_ok && s.words == got;
+        let hdr = |want: fn(&[u64], u16) -> Vec<Word>| match s.trim {
             Some(csum) if self.k.trim => {
                 let data: Vec<u64> = s.words.iter().map(|w| w.0).collect();
                 let long = s.words.len() > 8 || (s.words.len() == 8 && s.words[7].2 == 0);
                 // the header's IPv4 checksum, summed from scratch, must hold
                 let bytes: Vec<u8> = got.iter().flat_map(|w| w.0.to_be_bytes()).collect();
-                long && got == trimmed_header(&data, csum) && ipv4_csum(&bytes[14..34]) == 0
+                long && got == want(&data, csum) && ipv4_csum(&bytes[14..34]) == 0
             }
             _ => false,
         };
-        if out as usize != o || !(whole || trimmed) {
+        let trimmed = out as usize == o && hdr(trimmed_header);
+        let returned = self.k.ret && key.0 == o && hdr(returned_header);
+        if !(whole || trimmed || returned) {
             return Err(format!(
-                "cycle {now}: output {o}: frame {key:?} differs from what input {} sent to output {out} ({} words sent, {} out, may be trimmed: {})",
+                "cycle {now}: output {o}: frame {key:?} differs from what input {} sent to output {out} ({} words sent, {} out, may be trimmed: {}, returned: {})",
                 key.0,
                 s.words.len(),
                 got.len(),
-                s.trim.is_some() && self.k.trim
+                s.trim.is_some() && self.k.trim,
+                s.trim.is_some() && self.k.trim && self.k.ret
             ));
         }
         let band = if whole { s.band } else { 0 };
-        let k = (out, key.0, band);
+        let k = (o as u8, key.0, band);
         if let Some(&p) = self.last_seq.get(&k) {
             if p > key.1 {
                 return Err(format!(
@@ -560,6 +578,7 @@ impl Switch2Workload {
         self.seen.delivered += 1;
         self.seen.bands[band as usize] += 1;
         self.seen.trimmed += u64::from(!whole);
+        self.seen.returned += u64::from(!whole && !trimmed);
         self.delivered[key.0] += 1;
         Ok(())
     }
@@ -582,6 +601,17 @@ impl Switch2Workload {
             return Err(format!(
                 "trimmed: {trimmed} by port, {} by the admission, {} trimmed headers delivered",
                 v.trimmed, self.seen.trimmed
+            ));
+        }
+        let returned: u64 = v.stat.iter().map(|s| s.returned as u64).sum();
+        if returned < self.seen.returned
+            || returned > self.seen.returned + bad
+            || v.returned as u64 != returned
+            || (!self.k.ret && returned != 0)
+        {
+            return Err(format!(
+                "returned: {returned} by port, {} by the admission, {} returned headers delivered",
+                v.returned, self.seen.returned
             ));
         }
         for i in 0..self.n {

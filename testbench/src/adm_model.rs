@@ -20,6 +20,9 @@ struct S2 {
     cp0: u16,
     cby0: u32,
     fit0: bool,
+    /// Band 0 of the input's own port: packets, bytes (for a returned header).
+    cpr: u16,
+    cbyr: u32,
 }
 
 /// The model of `Admission<N, K, ...>`.
@@ -34,8 +37,10 @@ pub struct AdmModel {
     s3: Vec<Option<(usize, u32)>>,
     /// S3 holds a refusal.
     s3r: Vec<bool>,
-    /// S3 holds a trim.
+    /// S3 holds a trim (returned or not).
     s3t: Vec<bool>,
+    /// S3 holds a return.
+    s3rt: Vec<bool>,
     vd: Vec<Option<Verdict>>,
     /// S4: per (output, band) the packets and bytes admitted in S3, summed over lanes.
     s4: Vec<(u16, u32)>,
@@ -47,6 +52,7 @@ pub struct AdmModel {
     c_ref: u32,
     c_lost: u32,
     c_trim: u32,
+    c_ret: u32,
 }
 
 impl AdmModel {
@@ -63,6 +69,7 @@ impl AdmModel {
             s3: vec![None; k],
             s3r: vec![false; k],
             s3t: vec![false; k],
+            s3rt: vec![false; k],
             vd: vec![None; n],
             s4: vec![(0, 0); n * BANDS],
             occ_p: vec![0; n * BANDS],
@@ -73,6 +80,7 @@ impl AdmModel {
             c_ref: 0,
             c_lost: 0,
             c_trim: 0,
+            c_ret: 0,
         }
     }
 
@@ -85,6 +93,7 @@ impl AdmModel {
             admitted: self.c_adm,
             refused: self.c_ref,
             trimmed: self.c_trim,
+            returned: self.c_ret,
             lost: self.c_lost,
         }
     }
@@ -109,6 +118,7 @@ impl AdmModel {
         let mut s3 = vec![None; self.k];
         let mut s3r = vec![false; self.k];
         let mut s3t = vec![false; self.k];
+        let mut s3rt = vec![false; self.k];
         // the statistics count the decisions in S3's registers
         for l in 0..self.k {
             if self.s3t[l] {
@@ -118,6 +128,9 @@ impl AdmModel {
             }
             if self.s3r[l] {
                 self.c_ref = self.c_ref.wrapping_add(1);
+            }
+            if self.s3rt[l] {
+                self.c_ret = self.c_ret.wrapping_add(1);
             }
         }
         let mut vd = vec![None; n];
@@ -161,6 +174,8 @@ impl AdmModel {
                     cp0,
                     cby0,
                     fit0: self.fh >= 8u16.div_ceil(n as u16),
+                    cpr: self.occ_p[i * BANDS],
+                    cbyr: self.occ_b[i * BANDS],
                 });
             }
             // S3
@@ -179,20 +194,37 @@ impl AdmModel {
                     && x.cby0.wrapping_add(64) <= d.band[0].lim_bytes
                     && x.fit0
                     && (!d.dt_on || x.cby0 < self.thr[0]);
-                let (band, bytes) = if trim { (0, 64) } else { (x.r.band, x.r.bytes) };
+                // band 0 of the output does not take it: back to the sender, into band
+                // 0 of the input's own port
+                let ret = !adm
+                    && !trim
+                    && d.trim_on
+                    && d.ret_on
+                    && x.r.trim
+                    && x.ok
+                    && x.cpr < d.band[0].lim_pkts
+                    && x.cbyr.wrapping_add(64) <= d.band[0].lim_bytes
+                    && x.fit0
+                    && (!d.dt_on || x.cbyr < self.thr[0]);
+                let hdr = trim || ret;
+                let (band, bytes) = if hdr { (0, 64) } else { (x.r.band, x.r.bytes) };
+                let out = if ret { x.i as u8 } else { x.r.out };
                 vd[x.i] = Some(Verdict {
-                    admit: adm || trim,
+                    admit: adm || hdr,
                     words: x.r.words & 0x1ff,
                     empty: x.r.empty,
-                    out: x.r.out,
+                    out,
                     band,
                     bytes,
-                    trim,
+                    trim: hdr,
                     csum: x.r.csum,
+                    ret,
+                    rb: x.r.rb,
                 });
-                if adm || trim {
-                    s3[l] = Some((x.r.out as usize * BANDS + band as usize, bytes));
-                    s3t[l] = trim;
+                if adm || hdr {
+                    s3[l] = Some((out as usize * BANDS + band as usize, bytes));
+                    s3t[l] = hdr;
+                    s3rt[l] = ret;
                 } else {
                     s3r[l] = true;
                 }
@@ -234,6 +266,7 @@ impl AdmModel {
         self.s3 = s3;
         self.s3r = s3r;
         self.s3t = s3t;
+        self.s3rt = s3rt;
         self.vd = vd;
         self.s4 = s4;
         self.occ_p = occ_p;
@@ -249,6 +282,7 @@ impl AdmModel {
             self.s3.iter_mut().for_each(|x| *x = None);
             self.s3r.iter_mut().for_each(|x| *x = false);
             self.s3t.iter_mut().for_each(|x| *x = false);
+            self.s3rt.iter_mut().for_each(|x| *x = false);
             self.s4.iter_mut().for_each(|x| *x = (0, 0));
             self.occ_p.iter_mut().for_each(|x| *x = 0);
             self.occ_b.iter_mut().for_each(|x| *x = 0);
@@ -256,6 +290,7 @@ impl AdmModel {
             self.c_ref = 0;
             self.c_lost = 0;
             self.c_trim = 0;
+            self.c_ret = 0;
         }
     }
 }

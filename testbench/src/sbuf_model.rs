@@ -36,6 +36,10 @@ struct Input {
     w_emp: u8,
     w_trim: bool,
     w_cs: u16,
+    w_ret: bool,
+    w_rb: u64,
+    /// The previous word written.
+    w_pv: u64,
     wr_en: bool,
     wr_addr: u32,
     wr_data: u64,
@@ -238,6 +242,8 @@ impl SbufModel {
                 nx.w_emp = ve;
                 nx.w_trim = hv.trim;
                 nx.w_cs = hv.csum;
+                nx.w_ret = hv.ret;
+                nx.w_rb = hv.rb;
                 nx.w_row = false;
                 nx.w_j = 0;
                 nx.w_col = 0;
@@ -267,13 +273,39 @@ impl SbufModel {
                     pop = true;
                     nx.wr_en = true;
                     nx.wr_addr = addr;
-                    // a trimmed header: IPv4 length 50, its checksum, CHOP set
-                    nx.wr_data = match (x.w_trim && !take, j) {
-                        (true, 2) => (hw.data & ((1 << 48) - 1)) | (50 << 48),
-                        (true, 3) => (hw.data & ((1 << 48) - 1)) | ((x.w_cs as u64) << 48),
-                        (true, 4) => hw.data | (0x10 << 40),
-                        _ => hw.data,
+                    // a trimmed header: IPv4 length 50, its checksum, CHOP set; returned,
+                    // MACs, IPs and ports swapped (later bytes from `rb`, earlier ones from
+                    // the previous word)
+                    let d = hw.data;
+                    let (ret, rb) = if take {
+                        (hv.ret, hv.rb)
+                    } else {
+                        (x.w_trim && x.w_ret, x.w_rb)
                     };
+                    let w0 = (d & 0xffff) << 48 | (rb & 0xffff_ffff_0000) | (d >> 48) & 0xfeff;
+                    nx.wr_data = match (x.w_trim && !take, j) {
+                        _ if take && ret => w0,
+                        (true, 0) if ret => w0,
+                        (true, 1) if ret => (x.w_pv >> 16) << 32 | (d & 0xffff_ffff),
+                        (true, 2) => (d & ((1 << 48) - 1)) | (50 << 48),
+                        (true, 3) if ret => {
+                            (x.w_cs as u64) << 48
+                                | (d & 0xffff) << 32
+                                | (rb & 0xffff) << 16
+                                | (d >> 32) & 0xffff
+                        }
+                        (true, 3) => (d & ((1 << 48) - 1)) | ((x.w_cs as u64) << 48),
+                        (true, 4) if ret => {
+                            ((x.w_pv >> 16) & 0xffff) << 48
+                                | (d & 0x0000_ff00_0000_00ff)
+                                | (0x10 << 40)
+                                | ((d >> 8) & 0xffff) << 24
+                                | ((d >> 24) & 0xffff) << 8
+                        }
+                        (true, 4) => d | (0x10 << 40),
+                        _ => d,
+                    };
+                    nx.w_pv = d;
                     nx.w_j = j1;
                     nx.w_col = if j0 { 1 } else { (x.w_col + 1) & nmask };
                     if start {

@@ -21,6 +21,8 @@ struct Fields {
     dlo: u16,
     flags: u8,
     csum: u16,
+    /// Word 1 bits 63:32 (the source MAC's last 4 bytes).
+    smt: u32,
 }
 
 #[derive(Clone, Default)]
@@ -119,6 +121,7 @@ impl SingModel {
                             x.f.eth = (data >> 16) as u16;
                             x.f.vih = (data >> 8) as u8;
                             x.f.tos = data as u8;
+                            x.f.smt = (data >> 32) as u32;
                         }
                         2 => {
                             x.f.len = (data >> 48) as u32;
@@ -188,6 +191,7 @@ impl SingModel {
                         empty: old.p2.e,
                         trim: old.p2.t,
                         csum: old.p2.cs,
+                        rb: (old.f.smt as u64) << 16 | old.f.dlo as u64,
                     };
                 }
             }

@@ -21,6 +21,7 @@ pub struct Switch2Model {
     que: SqueModel,
     full: Vec<u32>,
     trim: Vec<u32>,
+    ret: Vec<u32>,
 }
 
 impl Switch2Model {
@@ -34,6 +35,7 @@ impl Switch2Model {
             que: SqueModel::new(n, k, ca, rp),
             full: vec![0; n],
             trim: vec![0; n],
+            ret: vec![0; n],
         }
     }
 
@@ -59,6 +61,7 @@ impl Switch2Model {
                         ovr: bv.inp[p].ovr,
                         tx_frames: bv.out[p].tx_frames,
                         trimmed: self.trim[p],
+                        returned: self.ret[p],
                     }
                 })
                 .collect(),
@@ -67,6 +70,7 @@ impl Switch2Model {
             admitted: av.admitted,
             refused: av.refused,
             trimmed: av.trimmed,
+            returned: av.returned,
             lost: av.lost.wrapping_add(qv.lost),
         }
     }
@@ -106,6 +110,7 @@ impl Switch2Model {
                         ok: true,
                         trim: q.trim,
                         csum: q.csum,
+                        rb: q.rb,
                     })
                 })
                 .collect(),
@@ -113,6 +118,7 @@ impl Switch2Model {
             band,
             dt_on: d.dt_on,
             trim_on: d.trim,
+            ret_on: d.ret,
             free_rows: bv.free_rows,
             headroom: d.headroom,
         });
@@ -127,6 +133,8 @@ impl Switch2Model {
                         empty: v.empty,
                         trim: v.trim,
                         csum: v.csum,
+                        ret: v.ret,
+                        rb: v.rb,
                     }),
                     cp_pop: qv.cp_pop[i],
                 })
@@ -187,9 +195,13 @@ impl Switch2Model {
             if av.vd[i].is_some_and(|v| v.trim) {
                 self.trim[i] = self.trim[i].wrapping_add(1);
             }
+            if av.vd[i].is_some_and(|v| v.ret) {
+                self.ret[i] = self.ret[i].wrapping_add(1);
+            }
             if d.reset {
                 self.full[i] = 0;
                 self.trim[i] = 0;
+                self.ret[i] = 0;
             }
         }
     }

@@ -56,10 +56,11 @@ fn p16(seed: u64, cycles: u64, k: &Knobs) -> Seen {
 
 fn report(what: &str, s: &Seen) {
     println!(
-        "{what}: {} requests, {} admitted, {} trimmed, {} refused ({} well-formed, {} at a limit), most over a limit {} packets / {} bytes, largest queue {} bytes, most cells {}, latency <= {}",
+        "{what}: {} requests, {} admitted, {} trimmed ({} returned), {} refused ({} well-formed, {} at a limit), most over a limit {} packets / {} bytes, largest queue {} bytes, most cells {}, latency <= {}",
         s.reqs,
         s.admitted,
         s.trimmed,
+        s.returned,
         s.refused,
         s.refused_ok,
         s.at_limit,
@@ -84,6 +85,7 @@ fn sadm_p4_matches_its_model_and_keeps_its_limits() {
         );
         assert!(s.at_limit > 200, "seed {seed}: the limits never bound");
         assert!(s.trimmed > 100, "seed {seed}: too few trimmed");
+        assert!(s.returned > 20, "seed {seed}: too few returned");
         assert!(
             s.max_over_pkts <= 3,
             "seed {seed}: over a packet limit by {}",
@@ -117,6 +119,7 @@ fn sadm_p16_matches_its_model_and_keeps_its_limits() {
         "too little traffic or no limit bound"
     );
     assert!(s.trimmed > 100, "too few trimmed");
+    assert!(s.returned > 20, "too few returned");
     assert!(
         s.max_over_pkts <= 6,
         "over a packet limit by {}",

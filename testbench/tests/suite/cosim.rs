@@ -544,8 +544,8 @@ fn cosim_catches_a_misaligned_shared_buffer_writer() {
 }
 
 /// The new switch's admission (issue 30) at 4 ports, under its self-checking workload
-/// (`nt_sim::adm_workload`): verdicts to every input, trims, and counters that move both
-/// ways.
+/// (`nt_sim::adm_workload`): verdicts to every input, trims, headers returned to their
+/// sender, and counters that move both ways.
 #[test]
 fn sadm_p4_verilog_matches_rust_cycle_for_cycle() {
     let rec = cosim_block(Simulator::Verilator, "sadm_p4", 193);
@@ -555,6 +555,8 @@ fn sadm_p4_verilog_matches_rust_cycle_for_cycle() {
             "admitted".to_string(),
             "refused".to_string(),
             "trimmed".to_string(),
+            "returned".to_string(),
+            "inp$2$vd_ret".to_string(),
             "occ_pkts$0".to_string(),
         ])
         .collect();
@@ -638,7 +640,7 @@ fn cosim_catches_a_queue_that_never_empties() {
 
 /// The new switch, 4 ports, end to end under its self-checking workload
 /// (`nt_sim::switch2_workload`): frames through every output, refusals at the limits,
-/// trimmed headers.
+/// trimmed headers, and headers returned to their sender.
 #[test]
 fn switch2_p4_verilog_matches_rust_cycle_for_cycle() {
     let rec = cosim_block(Simulator::Verilator, "switch2_p4", 211);
@@ -652,6 +654,7 @@ fn switch2_p4_verilog_matches_rust_cycle_for_cycle() {
             "stat$1$drop_malformed",
             "admitted",
             "trimmed",
+            "returned",
         ],
     );
 }

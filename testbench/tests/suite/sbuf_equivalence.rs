@@ -52,8 +52,8 @@ fn p16(seed: u64, cycles: u64, k: &Knobs) -> Seen {
 
 fn report(what: &str, s: &Seen) {
     println!(
-        "{what}: {} frames in, {} out ({} trimmed), {} bad, least busy output {:.3}, {} words lost",
-        s.frames_in, s.frames_out, s.trimmed_out, s.bad, s.min_util, s.ovr
+        "{what}: {} frames in, {} out ({} trimmed, {} returned), {} bad, least busy output {:.3}, {} words lost",
+        s.frames_in, s.frames_out, s.trimmed_out, s.returned_out, s.bad, s.min_util, s.ovr
     );
 }
 
@@ -67,6 +67,7 @@ fn sbuf_p4_matches_its_model_under_random_traffic() {
             "seed {seed}: too little traffic"
         );
         assert!(s.trimmed_out > 30, "seed {seed}: too few trimmed");
+        assert!(s.returned_out > 15, "seed {seed}: too few returned");
         assert_eq!(
             s.ovr, 0,
             "seed {seed}: verdicts in time, yet words were lost"
@@ -91,6 +92,7 @@ fn sbuf_p16_matches_its_model_under_random_traffic() {
     report("p16 seed 3", &s);
     assert!(s.frames_out > 300 && s.bad > 5, "too little traffic");
     assert!(s.trimmed_out > 30, "too few trimmed");
+    assert!(s.returned_out > 15, "too few returned");
     assert_eq!(s.ovr, 0, "verdicts in time, yet words were lost");
 }
 

@@ -71,8 +71,8 @@ fn run<
         .finish(&view)
         .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     println!(
-        "seed {seed}, {N} ports: {} frames sent, {} delivered (bands {:?}), {} admitted, {} refused, most over a packet limit {}, latency {}..{} cycles, {} trimmed",
-        s.sent, s.delivered, s.bands, view.admitted, view.refused, s.max_over_pkts, s.min_latency, s.max_latency, s.trimmed
+        "seed {seed}, {N} ports: {} frames sent, {} delivered (bands {:?}), {} admitted, {} refused, most over a packet limit {}, latency {}..{} cycles, {} trimmed ({} returned)",
+        s.sent, s.delivered, s.bands, view.admitted, view.refused, s.max_over_pkts, s.min_latency, s.max_latency, s.trimmed, s.returned
     );
     s
 }
@@ -94,6 +94,7 @@ fn switch2_p4_matches_its_model_end_to_end() {
         assert!(s.delivered > 500, "too little delivered: {s:?}");
         assert!(s.max_over_pkts >= 0, "the limits never bound: {s:?}");
         assert!(s.trimmed > 20, "too few trimmed: {s:?}");
+        assert!(s.returned > 5, "too few returned: {s:?}");
     }
 }
 
@@ -143,4 +144,5 @@ fn switch2_p16_matches_its_model_end_to_end() {
     let s = p16(4, 8_000, &knobs());
     assert!(s.delivered > 400, "too little delivered: {s:?}");
     assert!(s.trimmed > 10, "too few trimmed: {s:?}");
+    assert!(s.returned > 5, "too few returned: {s:?}");
 }
