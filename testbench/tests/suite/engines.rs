@@ -161,7 +161,7 @@ fn engine_errors_are_clear() {
 /// The shared-buffer switch (`buffer = "shared"`, `nt_hdl::switch2`) on the compiled engine
 /// (its Verilog emitted from the block, compiled to Rust, cached) gives the native switch's
 /// run cycle for cycle: NDP under the Poisson load above on a trimming 4-port switch with
-/// 6 KiB per band, so that it trims. The hosts run compiled in both runs; only the switch's
+/// 6 KiB and 4 packets per band and return to sender, so that it trims and returns. The hosts run compiled in both runs; only the switch's
 /// engine differs. (The Verilator engine steps the same `VSwitch2`; `ntsim run` with
 /// `engine = "verilator"` on the switch gave the native run of `incast3-homa-big`, 11,220
 /// cycles, at 15,077 cycles/s against 98: docs/switch-design.md.)
@@ -172,7 +172,9 @@ fn the_shared_switch_on_the_compiled_engine_gives_the_native_run() {
     let shared = |engine: &str| {
         star("engine = \"compiled\"", "ndp", "trim", 12, ndp_load).replace(
             "buffer_bytes = 6144\n",
-            &format!("buffer_bytes = 6144\nbuffer = \"shared\"\nengine = \"{engine}\"\n"),
+            &format!(
+                "buffer_bytes = 6144\nbuffer_pkts = 4\nret = true\nbuffer = \"shared\"\nengine = \"{engine}\"\n"
+            ),
         )
     };
     let native = run(&shared("native"));
@@ -180,12 +182,14 @@ fn the_shared_switch_on_the_compiled_engine_gives_the_native_run() {
     assert!(!native.0.msgs.is_empty(), "no messages");
     assert_same_run("NDP, shared switch compiled", &native, &compiled);
     let trims: u64 = native.1.switch_stats[0].iter().map(|p| p.trimmed).sum();
+    let rets: u64 = native.1.switch_stats[0].iter().map(|p| p.returned).sum();
     println!(
-        "shared switch: {} messages, {} cycles, {trims} trims; switch native {:.0} cycles/s, compiled {:.0} cycles/s",
+        "shared switch: {} messages, {} cycles, {trims} trims ({rets} returned); switch native {:.0} cycles/s, compiled {:.0} cycles/s",
         native.0.msgs.len(),
         native.1.cycles,
         native.1.cycles as f64 / native.1.wall_secs,
         compiled.1.cycles as f64 / compiled.1.wall_secs,
     );
     assert!(trims > 0, "the run trimmed nothing: it checks too little");
+    assert!(rets > 0, "the run returned nothing: it checks too little");
 }

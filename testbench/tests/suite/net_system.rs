@@ -576,8 +576,8 @@ fn ndp_incast_on_a_trimming_shared_buffer_delivers_every_message() {
 /// band, band 0 of the incast's output cannot take the trimmed headers either, so they
 /// go back out of the ports they came in on, into band 0 there. Every trimmed header
 /// reaches a host (the receiver, or its sender when returned), and every message is
-/// delivered (our NDP program does not read a returned header as a NACK: its lookup fails
-/// and the sender's timeout resends).
+/// delivered (our NDP program does not read a returned header as a NACK: the sender's
+/// timeout resends).
 #[test]
 fn ndp_incast_on_a_shared_buffer_returns_headers_to_their_senders() {
     let mut v = net_scenarios::runs("incast3-ndp-4k").expect("scenario");
