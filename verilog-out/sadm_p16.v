@@ -1233,24 +1233,24 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
     reg  [31:0] s2_cby$1$d;
     wire  [31:0] s2_cby$1$q;
     reg  s2_cby$1$clock;
-    reg  [31:0] s2_sum$0$d;
-    wire  [31:0] s2_sum$0$q;
-    reg  s2_sum$0$clock;
-    reg  [31:0] s2_sum$1$d;
-    wire  [31:0] s2_sum$1$q;
-    reg  s2_sum$1$clock;
+    reg  [31:0] s2_room$0$d;
+    wire  [31:0] s2_room$0$q;
+    reg  s2_room$0$clock;
+    reg  [31:0] s2_room$1$d;
+    wire  [31:0] s2_room$1$q;
+    reg  s2_room$1$clock;
+    reg  s2_bok$0$d;
+    wire  s2_bok$0$q;
+    reg  s2_bok$0$clock;
+    reg  s2_bok$1$d;
+    wire  s2_bok$1$q;
+    reg  s2_bok$1$clock;
     reg  [15:0] s2_lp$0$d;
     wire  [15:0] s2_lp$0$q;
     reg  s2_lp$0$clock;
     reg  [15:0] s2_lp$1$d;
     wire  [15:0] s2_lp$1$q;
     reg  s2_lp$1$clock;
-    reg  [31:0] s2_lby$0$d;
-    wire  [31:0] s2_lby$0$q;
-    reg  s2_lby$0$clock;
-    reg  [31:0] s2_lby$1$d;
-    wire  [31:0] s2_lby$1$q;
-    reg  s2_lby$1$clock;
     reg  [31:0] s2_thr$0$d;
     wire  [31:0] s2_thr$0$q;
     reg  s2_thr$0$clock;
@@ -1287,12 +1287,18 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
     reg  [31:0] s2_cby0$1$d;
     wire  [31:0] s2_cby0$1$q;
     reg  s2_cby0$1$clock;
-    reg  [31:0] s2_sum0$0$d;
-    wire  [31:0] s2_sum0$0$q;
-    reg  s2_sum0$0$clock;
-    reg  [31:0] s2_sum0$1$d;
-    wire  [31:0] s2_sum0$1$q;
-    reg  s2_sum0$1$clock;
+    reg  [31:0] s2_room0$0$d;
+    wire  [31:0] s2_room0$0$q;
+    reg  s2_room0$0$clock;
+    reg  [31:0] s2_room0$1$d;
+    wire  [31:0] s2_room0$1$q;
+    reg  s2_room0$1$clock;
+    reg  s2_ok0$0$d;
+    wire  s2_ok0$0$q;
+    reg  s2_ok0$0$clock;
+    reg  s2_ok0$1$d;
+    wire  s2_ok0$1$q;
+    reg  s2_ok0$1$clock;
     reg  s2_fit0$0$d;
     wire  s2_fit0$0$q;
     reg  s2_fit0$0$clock;
@@ -1311,12 +1317,6 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
     reg  [31:0] s2_cbyr$1$d;
     wire  [31:0] s2_cbyr$1$q;
     reg  s2_cbyr$1$clock;
-    reg  [31:0] s2_sumr$0$d;
-    wire  [31:0] s2_sumr$0$q;
-    reg  s2_sumr$0$clock;
-    reg  [31:0] s2_sumr$1$d;
-    wire  [31:0] s2_sumr$1$q;
-    reg  s2_sumr$1$clock;
     reg  [47:0] s2_rb$0$d;
     wire  [47:0] s2_rb$0$q;
     reg  s2_rb$0$clock;
@@ -3548,6 +3548,8 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
     reg  [15:0] l_cp0$1;
     reg  [31:0] l_cby0$0;
     reg  [31:0] l_cby0$1;
+    reg  [31:0] l_lby$0;
+    reg  [31:0] l_lby$1;
     reg  l_ret$0;
     reg  l_ret$1;
     reg  [15:0] l_cpr$0;
@@ -4784,15 +4786,25 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
         .q(s2_cby$1$q),
         .clock(s2_cby$1$clock)
     );
-    sadm_p16$s2_sum$0 s2_sum$0(
-        .d(s2_sum$0$d),
-        .q(s2_sum$0$q),
-        .clock(s2_sum$0$clock)
+    sadm_p16$s2_room$0 s2_room$0(
+        .d(s2_room$0$d),
+        .q(s2_room$0$q),
+        .clock(s2_room$0$clock)
     );
-    sadm_p16$s2_sum$1 s2_sum$1(
-        .d(s2_sum$1$d),
-        .q(s2_sum$1$q),
-        .clock(s2_sum$1$clock)
+    sadm_p16$s2_room$1 s2_room$1(
+        .d(s2_room$1$d),
+        .q(s2_room$1$q),
+        .clock(s2_room$1$clock)
+    );
+    sadm_p16$s2_bok$0 s2_bok$0(
+        .d(s2_bok$0$d),
+        .q(s2_bok$0$q),
+        .clock(s2_bok$0$clock)
+    );
+    sadm_p16$s2_bok$1 s2_bok$1(
+        .d(s2_bok$1$d),
+        .q(s2_bok$1$q),
+        .clock(s2_bok$1$clock)
     );
     sadm_p16$s2_lp$0 s2_lp$0(
         .d(s2_lp$0$d),
@@ -4803,16 +4815,6 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
         .d(s2_lp$1$d),
         .q(s2_lp$1$q),
         .clock(s2_lp$1$clock)
-    );
-    sadm_p16$s2_lby$0 s2_lby$0(
-        .d(s2_lby$0$d),
-        .q(s2_lby$0$q),
-        .clock(s2_lby$0$clock)
-    );
-    sadm_p16$s2_lby$1 s2_lby$1(
-        .d(s2_lby$1$d),
-        .q(s2_lby$1$q),
-        .clock(s2_lby$1$clock)
     );
     sadm_p16$s2_thr$0 s2_thr$0(
         .d(s2_thr$0$d),
@@ -4874,15 +4876,25 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
         .q(s2_cby0$1$q),
         .clock(s2_cby0$1$clock)
     );
-    sadm_p16$s2_sum0$0 s2_sum0$0(
-        .d(s2_sum0$0$d),
-        .q(s2_sum0$0$q),
-        .clock(s2_sum0$0$clock)
+    sadm_p16$s2_room0$0 s2_room0$0(
+        .d(s2_room0$0$d),
+        .q(s2_room0$0$q),
+        .clock(s2_room0$0$clock)
     );
-    sadm_p16$s2_sum0$1 s2_sum0$1(
-        .d(s2_sum0$1$d),
-        .q(s2_sum0$1$q),
-        .clock(s2_sum0$1$clock)
+    sadm_p16$s2_room0$1 s2_room0$1(
+        .d(s2_room0$1$d),
+        .q(s2_room0$1$q),
+        .clock(s2_room0$1$clock)
+    );
+    sadm_p16$s2_ok0$0 s2_ok0$0(
+        .d(s2_ok0$0$d),
+        .q(s2_ok0$0$q),
+        .clock(s2_ok0$0$clock)
+    );
+    sadm_p16$s2_ok0$1 s2_ok0$1(
+        .d(s2_ok0$1$d),
+        .q(s2_ok0$1$q),
+        .clock(s2_ok0$1$clock)
     );
     sadm_p16$s2_fit0$0 s2_fit0$0(
         .d(s2_fit0$0$d),
@@ -4913,16 +4925,6 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
         .d(s2_cbyr$1$d),
         .q(s2_cbyr$1$q),
         .clock(s2_cbyr$1$clock)
-    );
-    sadm_p16$s2_sumr$0 s2_sumr$0(
-        .d(s2_sumr$0$d),
-        .q(s2_sumr$0$q),
-        .clock(s2_sumr$0$clock)
-    );
-    sadm_p16$s2_sumr$1 s2_sumr$1(
-        .d(s2_sumr$1$d),
-        .q(s2_sumr$1$q),
-        .clock(s2_sumr$1$clock)
     );
     sadm_p16$s2_rb$0 s2_rb$0(
         .d(s2_rb$0$d),
@@ -9200,14 +9202,14 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
         s1_rb$0$clock = clock;
         s2_cpr$0$clock = clock;
         s2_cbyr$0$clock = clock;
-        s2_sumr$0$clock = clock;
         s2_rb$0$clock = clock;
         s3_rt$0$clock = clock;
         s2_t$0$clock = clock;
         s2_cs$0$clock = clock;
         s2_cp0$0$clock = clock;
         s2_cby0$0$clock = clock;
-        s2_sum0$0$clock = clock;
+        s2_room0$0$clock = clock;
+        s2_ok0$0$clock = clock;
         s2_fit0$0$clock = clock;
         s3_t$0$clock = clock;
         s2_v$0$clock = clock;
@@ -9220,9 +9222,9 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
         s2_ok$0$clock = clock;
         s2_cp$0$clock = clock;
         s2_cby$0$clock = clock;
-        s2_sum$0$clock = clock;
+        s2_room$0$clock = clock;
+        s2_bok$0$clock = clock;
         s2_lp$0$clock = clock;
-        s2_lby$0$clock = clock;
         s2_thr$0$clock = clock;
         s2_fit$0$clock = clock;
         s3_v$0$clock = clock;
@@ -9241,14 +9243,14 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
         s1_rb$1$clock = clock;
         s2_cpr$1$clock = clock;
         s2_cbyr$1$clock = clock;
-        s2_sumr$1$clock = clock;
         s2_rb$1$clock = clock;
         s3_rt$1$clock = clock;
         s2_t$1$clock = clock;
         s2_cs$1$clock = clock;
         s2_cp0$1$clock = clock;
         s2_cby0$1$clock = clock;
-        s2_sum0$1$clock = clock;
+        s2_room0$1$clock = clock;
+        s2_ok0$1$clock = clock;
         s2_fit0$1$clock = clock;
         s3_t$1$clock = clock;
         s2_v$1$clock = clock;
@@ -9261,9 +9263,9 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
         s2_ok$1$clock = clock;
         s2_cp$1$clock = clock;
         s2_cby$1$clock = clock;
-        s2_sum$1$clock = clock;
+        s2_room$1$clock = clock;
+        s2_bok$1$clock = clock;
         s2_lp$1$clock = clock;
-        s2_lby$1$clock = clock;
         s2_thr$1$clock = clock;
         s2_fit$1$clock = clock;
         s3_v$1$clock = clock;
@@ -10493,45 +10495,46 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
         s2_ok$0$d = s1_ok$0$q & (s1_o$0$q < k_n8);
         s2_cp$0$d = l_cp$0;
         s2_cby$0$d = l_cby$0;
-        s2_sum$0$d = l_cby$0 + s1_by$0$q;
         s2_lp$0$d = k0_16;
-        s2_lby$0$d = k0_32;
+        l_lby$0 = k0_32;
         s2_thr$0$d = k0_32;
         if (s1_b$0$q == k_bidx$0) begin
             s2_lp$0$d = band$0$lim_pkts;
-            s2_lby$0$d = band$0$lim_bytes;
+            l_lby$0 = band$0$lim_bytes;
             s2_thr$0$d = thr$0$q;
         end
         if (s1_b$0$q == k_bidx$1) begin
             s2_lp$0$d = band$1$lim_pkts;
-            s2_lby$0$d = band$1$lim_bytes;
+            l_lby$0 = band$1$lim_bytes;
             s2_thr$0$d = thr$1$q;
         end
         if (s1_b$0$q == k_bidx$2) begin
             s2_lp$0$d = band$2$lim_pkts;
-            s2_lby$0$d = band$2$lim_bytes;
+            l_lby$0 = band$2$lim_bytes;
             s2_thr$0$d = thr$2$q;
         end
         if (s1_b$0$q == k_bidx$3) begin
             s2_lp$0$d = band$3$lim_pkts;
-            s2_lby$0$d = band$3$lim_bytes;
+            l_lby$0 = band$3$lim_bytes;
             s2_thr$0$d = thr$3$q;
         end
+        s2_room$0$d = l_lby$0 - s1_by$0$q;
+        s2_bok$0$d = s1_by$0$q <= l_lby$0;
+        s2_room0$0$d = band$0$lim_bytes - k64_32;
+        s2_ok0$0$d = band$0$lim_bytes >= k64_32;
         l_cells$0 = (s1_w$0$q + k_nm1_16) >> k_lgn;
         s2_fit$0$d = fh$q >= l_cells$0;
         s2_t$0$d = s1_t$0$q;
         s2_cs$0$d = s1_cs$0$q;
         s2_cp0$0$d = l_cp0$0;
         s2_cby0$0$d = l_cby0$0;
-        s2_sum0$0$d = l_cby0$0 + k64_32;
         s2_fit0$0$d = fh$q >= k_tcells;
         s2_cpr$0$d = l_cpr$0;
         s2_cbyr$0$d = l_cbyr$0;
-        s2_sumr$0$d = l_cbyr$0 + k64_32;
         s2_rb$0$d = s1_rb$0$q;
-        l_adm$0 = s2_ok$0$q & (s2_cp$0$q < s2_lp$0$q) & (s2_sum$0$q <= s2_lby$0$q) & s2_fit$0$q & (~dt_on | (s2_cby$0$q < s2_thr$0$q));
-        l_trim$0 = ~l_adm$0 & trim_on & s2_t$0$q & s2_ok$0$q & (s2_cp0$0$q < band$0$lim_pkts) & (s2_sum0$0$q <= band$0$lim_bytes) & s2_fit0$0$q & (~dt_on | (s2_cby0$0$q < thr$0$q));
-        l_ret$0 = ~l_adm$0 & ~l_trim$0 & trim_on & ret_on & s2_t$0$q & s2_ok$0$q & (s2_cpr$0$q < band$0$lim_pkts) & (s2_sumr$0$q <= band$0$lim_bytes) & s2_fit0$0$q & (~dt_on | (s2_cbyr$0$q < thr$0$q));
+        l_adm$0 = s2_ok$0$q & (s2_cp$0$q < s2_lp$0$q) & s2_bok$0$q & (s2_cby$0$q <= s2_room$0$q) & s2_fit$0$q & (~dt_on | (s2_cby$0$q < s2_thr$0$q));
+        l_trim$0 = ~l_adm$0 & trim_on & s2_t$0$q & s2_ok$0$q & (s2_cp0$0$q < band$0$lim_pkts) & s2_ok0$0$q & (s2_cby0$0$q <= s2_room0$0$q) & s2_fit0$0$q & (~dt_on | (s2_cby0$0$q < thr$0$q));
+        l_ret$0 = ~l_adm$0 & ~l_trim$0 & trim_on & ret_on & s2_t$0$q & s2_ok$0$q & (s2_cpr$0$q < band$0$lim_pkts) & s2_ok0$0$q & (s2_cbyr$0$q <= s2_room0$0$q) & s2_fit0$0$q & (~dt_on | (s2_cbyr$0$q < thr$0$q));
         if (s2_v$0$q & (s2_i$0$q == k_idx$0)) begin
             vd_v$0$d = 1'b1;
             vd_a$0$d = l_adm$0;
@@ -11454,45 +11457,46 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
         s2_ok$1$d = s1_ok$1$q & (s1_o$1$q < k_n8);
         s2_cp$1$d = l_cp$1;
         s2_cby$1$d = l_cby$1;
-        s2_sum$1$d = l_cby$1 + s1_by$1$q;
         s2_lp$1$d = k0_16;
-        s2_lby$1$d = k0_32;
+        l_lby$1 = k0_32;
         s2_thr$1$d = k0_32;
         if (s1_b$1$q == k_bidx$0) begin
             s2_lp$1$d = band$0$lim_pkts;
-            s2_lby$1$d = band$0$lim_bytes;
+            l_lby$1 = band$0$lim_bytes;
             s2_thr$1$d = thr$0$q;
         end
         if (s1_b$1$q == k_bidx$1) begin
             s2_lp$1$d = band$1$lim_pkts;
-            s2_lby$1$d = band$1$lim_bytes;
+            l_lby$1 = band$1$lim_bytes;
             s2_thr$1$d = thr$1$q;
         end
         if (s1_b$1$q == k_bidx$2) begin
             s2_lp$1$d = band$2$lim_pkts;
-            s2_lby$1$d = band$2$lim_bytes;
+            l_lby$1 = band$2$lim_bytes;
             s2_thr$1$d = thr$2$q;
         end
         if (s1_b$1$q == k_bidx$3) begin
             s2_lp$1$d = band$3$lim_pkts;
-            s2_lby$1$d = band$3$lim_bytes;
+            l_lby$1 = band$3$lim_bytes;
             s2_thr$1$d = thr$3$q;
         end
+        s2_room$1$d = l_lby$1 - s1_by$1$q;
+        s2_bok$1$d = s1_by$1$q <= l_lby$1;
+        s2_room0$1$d = band$0$lim_bytes - k64_32;
+        s2_ok0$1$d = band$0$lim_bytes >= k64_32;
         l_cells$1 = (s1_w$1$q + k_nm1_16) >> k_lgn;
         s2_fit$1$d = fh$q >= l_cells$1;
         s2_t$1$d = s1_t$1$q;
         s2_cs$1$d = s1_cs$1$q;
         s2_cp0$1$d = l_cp0$1;
         s2_cby0$1$d = l_cby0$1;
-        s2_sum0$1$d = l_cby0$1 + k64_32;
         s2_fit0$1$d = fh$q >= k_tcells;
         s2_cpr$1$d = l_cpr$1;
         s2_cbyr$1$d = l_cbyr$1;
-        s2_sumr$1$d = l_cbyr$1 + k64_32;
         s2_rb$1$d = s1_rb$1$q;
-        l_adm$1 = s2_ok$1$q & (s2_cp$1$q < s2_lp$1$q) & (s2_sum$1$q <= s2_lby$1$q) & s2_fit$1$q & (~dt_on | (s2_cby$1$q < s2_thr$1$q));
-        l_trim$1 = ~l_adm$1 & trim_on & s2_t$1$q & s2_ok$1$q & (s2_cp0$1$q < band$0$lim_pkts) & (s2_sum0$1$q <= band$0$lim_bytes) & s2_fit0$1$q & (~dt_on | (s2_cby0$1$q < thr$0$q));
-        l_ret$1 = ~l_adm$1 & ~l_trim$1 & trim_on & ret_on & s2_t$1$q & s2_ok$1$q & (s2_cpr$1$q < band$0$lim_pkts) & (s2_sumr$1$q <= band$0$lim_bytes) & s2_fit0$1$q & (~dt_on | (s2_cbyr$1$q < thr$0$q));
+        l_adm$1 = s2_ok$1$q & (s2_cp$1$q < s2_lp$1$q) & s2_bok$1$q & (s2_cby$1$q <= s2_room$1$q) & s2_fit$1$q & (~dt_on | (s2_cby$1$q < s2_thr$1$q));
+        l_trim$1 = ~l_adm$1 & trim_on & s2_t$1$q & s2_ok$1$q & (s2_cp0$1$q < band$0$lim_pkts) & s2_ok0$1$q & (s2_cby0$1$q <= s2_room0$1$q) & s2_fit0$1$q & (~dt_on | (s2_cby0$1$q < thr$0$q));
+        l_ret$1 = ~l_adm$1 & ~l_trim$1 & trim_on & ret_on & s2_t$1$q & s2_ok$1$q & (s2_cpr$1$q < band$0$lim_pkts) & s2_ok0$1$q & (s2_cbyr$1$q <= s2_room0$1$q) & s2_fit0$1$q & (~dt_on | (s2_cbyr$1$q < thr$0$q));
         if (s2_v$1$q & (s2_i$1$q == k_idx$8)) begin
             vd_v$8$d = 1'b1;
             vd_a$8$d = l_adm$1;
@@ -20139,6 +20143,44 @@ module sadm_p16$s2_b$1(d,q,clock);
 endmodule // sadm_p16$s2_b$1
 
 
+module sadm_p16$s2_bok$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s2_bok$0
+
+
+module sadm_p16$s2_bok$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s2_bok$1
+
+
 module sadm_p16$s2_by$0(d,q,clock);
     
     // Module arguments
@@ -23027,44 +23069,6 @@ module sadm_p16$s2_i$1(d,q,clock);
 endmodule // sadm_p16$s2_i$1
 
 
-module sadm_p16$s2_lby$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sadm_p16$s2_lby$0
-
-
-module sadm_p16$s2_lby$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sadm_p16$s2_lby$1
-
-
 module sadm_p16$s2_lp$0(d,q,clock);
     
     // Module arguments
@@ -23179,6 +23183,44 @@ module sadm_p16$s2_ok$1(d,q,clock);
 endmodule // sadm_p16$s2_ok$1
 
 
+module sadm_p16$s2_ok0$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s2_ok0$0
+
+
+module sadm_p16$s2_ok0$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s2_ok0$1
+
+
 module sadm_p16$s2_rb$0(d,q,clock);
     
     // Module arguments
@@ -23217,7 +23259,7 @@ module sadm_p16$s2_rb$1(d,q,clock);
 endmodule // sadm_p16$s2_rb$1
 
 
-module sadm_p16$s2_sum$0(d,q,clock);
+module sadm_p16$s2_room$0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -23233,10 +23275,10 @@ module sadm_p16$s2_sum$0(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s2_sum$0
+endmodule // sadm_p16$s2_room$0
 
 
-module sadm_p16$s2_sum$1(d,q,clock);
+module sadm_p16$s2_room$1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -23252,10 +23294,10 @@ module sadm_p16$s2_sum$1(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s2_sum$1
+endmodule // sadm_p16$s2_room$1
 
 
-module sadm_p16$s2_sum0$0(d,q,clock);
+module sadm_p16$s2_room0$0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -23271,10 +23313,10 @@ module sadm_p16$s2_sum0$0(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s2_sum0$0
+endmodule // sadm_p16$s2_room0$0
 
 
-module sadm_p16$s2_sum0$1(d,q,clock);
+module sadm_p16$s2_room0$1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -23290,45 +23332,7 @@ module sadm_p16$s2_sum0$1(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s2_sum0$1
-
-
-module sadm_p16$s2_sumr$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sadm_p16$s2_sumr$0
-
-
-module sadm_p16$s2_sumr$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sadm_p16$s2_sumr$1
+endmodule // sadm_p16$s2_room0$1
 
 
 module sadm_p16$s2_t$0(d,q,clock);

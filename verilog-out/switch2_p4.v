@@ -1970,15 +1970,15 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
     reg  [31:0] s2_cby$0$d;
     wire  [31:0] s2_cby$0$q;
     reg  s2_cby$0$clock;
-    reg  [31:0] s2_sum$0$d;
-    wire  [31:0] s2_sum$0$q;
-    reg  s2_sum$0$clock;
+    reg  [31:0] s2_room$0$d;
+    wire  [31:0] s2_room$0$q;
+    reg  s2_room$0$clock;
+    reg  s2_bok$0$d;
+    wire  s2_bok$0$q;
+    reg  s2_bok$0$clock;
     reg  [15:0] s2_lp$0$d;
     wire  [15:0] s2_lp$0$q;
     reg  s2_lp$0$clock;
-    reg  [31:0] s2_lby$0$d;
-    wire  [31:0] s2_lby$0$q;
-    reg  s2_lby$0$clock;
     reg  [31:0] s2_thr$0$d;
     wire  [31:0] s2_thr$0$q;
     reg  s2_thr$0$clock;
@@ -1997,9 +1997,12 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
     reg  [31:0] s2_cby0$0$d;
     wire  [31:0] s2_cby0$0$q;
     reg  s2_cby0$0$clock;
-    reg  [31:0] s2_sum0$0$d;
-    wire  [31:0] s2_sum0$0$q;
-    reg  s2_sum0$0$clock;
+    reg  [31:0] s2_room0$0$d;
+    wire  [31:0] s2_room0$0$q;
+    reg  s2_room0$0$clock;
+    reg  s2_ok0$0$d;
+    wire  s2_ok0$0$q;
+    reg  s2_ok0$0$clock;
     reg  s2_fit0$0$d;
     wire  s2_fit0$0$q;
     reg  s2_fit0$0$clock;
@@ -2009,9 +2012,6 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
     reg  [31:0] s2_cbyr$0$d;
     wire  [31:0] s2_cbyr$0$q;
     reg  s2_cbyr$0$clock;
-    reg  [31:0] s2_sumr$0$d;
-    wire  [31:0] s2_sumr$0$q;
-    reg  s2_sumr$0$clock;
     reg  [47:0] s2_rb$0$d;
     wire  [47:0] s2_rb$0$q;
     reg  s2_rb$0$clock;
@@ -2516,6 +2516,7 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
     reg  l_trim$0;
     reg  [15:0] l_cp0$0;
     reg  [31:0] l_cby0$0;
+    reg  [31:0] l_lby$0;
     reg  l_ret$0;
     reg  [15:0] l_cpr$0;
     reg  [31:0] l_cbyr$0;
@@ -2888,20 +2889,20 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         .q(s2_cby$0$q),
         .clock(s2_cby$0$clock)
     );
-    switch2_p4$adm$s2_sum$0 s2_sum$0(
-        .d(s2_sum$0$d),
-        .q(s2_sum$0$q),
-        .clock(s2_sum$0$clock)
+    switch2_p4$adm$s2_room$0 s2_room$0(
+        .d(s2_room$0$d),
+        .q(s2_room$0$q),
+        .clock(s2_room$0$clock)
+    );
+    switch2_p4$adm$s2_bok$0 s2_bok$0(
+        .d(s2_bok$0$d),
+        .q(s2_bok$0$q),
+        .clock(s2_bok$0$clock)
     );
     switch2_p4$adm$s2_lp$0 s2_lp$0(
         .d(s2_lp$0$d),
         .q(s2_lp$0$q),
         .clock(s2_lp$0$clock)
-    );
-    switch2_p4$adm$s2_lby$0 s2_lby$0(
-        .d(s2_lby$0$d),
-        .q(s2_lby$0$q),
-        .clock(s2_lby$0$clock)
     );
     switch2_p4$adm$s2_thr$0 s2_thr$0(
         .d(s2_thr$0$d),
@@ -2933,10 +2934,15 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         .q(s2_cby0$0$q),
         .clock(s2_cby0$0$clock)
     );
-    switch2_p4$adm$s2_sum0$0 s2_sum0$0(
-        .d(s2_sum0$0$d),
-        .q(s2_sum0$0$q),
-        .clock(s2_sum0$0$clock)
+    switch2_p4$adm$s2_room0$0 s2_room0$0(
+        .d(s2_room0$0$d),
+        .q(s2_room0$0$q),
+        .clock(s2_room0$0$clock)
+    );
+    switch2_p4$adm$s2_ok0$0 s2_ok0$0(
+        .d(s2_ok0$0$d),
+        .q(s2_ok0$0$q),
+        .clock(s2_ok0$0$clock)
     );
     switch2_p4$adm$s2_fit0$0 s2_fit0$0(
         .d(s2_fit0$0$d),
@@ -2952,11 +2958,6 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         .d(s2_cbyr$0$d),
         .q(s2_cbyr$0$q),
         .clock(s2_cbyr$0$clock)
-    );
-    switch2_p4$adm$s2_sumr$0 s2_sumr$0(
-        .d(s2_sumr$0$d),
-        .q(s2_sumr$0$q),
-        .clock(s2_sumr$0$clock)
     );
     switch2_p4$adm$s2_rb$0 s2_rb$0(
         .d(s2_rb$0$d),
@@ -3936,14 +3937,14 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         s1_rb$0$clock = clock;
         s2_cpr$0$clock = clock;
         s2_cbyr$0$clock = clock;
-        s2_sumr$0$clock = clock;
         s2_rb$0$clock = clock;
         s3_rt$0$clock = clock;
         s2_t$0$clock = clock;
         s2_cs$0$clock = clock;
         s2_cp0$0$clock = clock;
         s2_cby0$0$clock = clock;
-        s2_sum0$0$clock = clock;
+        s2_room0$0$clock = clock;
+        s2_ok0$0$clock = clock;
         s2_fit0$0$clock = clock;
         s3_t$0$clock = clock;
         s2_v$0$clock = clock;
@@ -3956,9 +3957,9 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         s2_ok$0$clock = clock;
         s2_cp$0$clock = clock;
         s2_cby$0$clock = clock;
-        s2_sum$0$clock = clock;
+        s2_room$0$clock = clock;
+        s2_bok$0$clock = clock;
         s2_lp$0$clock = clock;
-        s2_lby$0$clock = clock;
         s2_thr$0$clock = clock;
         s2_fit$0$clock = clock;
         s3_v$0$clock = clock;
@@ -4352,45 +4353,46 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         s2_ok$0$d = s1_ok$0$q & (s1_o$0$q < k_n8);
         s2_cp$0$d = l_cp$0;
         s2_cby$0$d = l_cby$0;
-        s2_sum$0$d = l_cby$0 + s1_by$0$q;
         s2_lp$0$d = k0_16;
-        s2_lby$0$d = k0_32;
+        l_lby$0 = k0_32;
         s2_thr$0$d = k0_32;
         if (s1_b$0$q == k_bidx$0) begin
             s2_lp$0$d = band$0$lim_pkts;
-            s2_lby$0$d = band$0$lim_bytes;
+            l_lby$0 = band$0$lim_bytes;
             s2_thr$0$d = thr$0$q;
         end
         if (s1_b$0$q == k_bidx$1) begin
             s2_lp$0$d = band$1$lim_pkts;
-            s2_lby$0$d = band$1$lim_bytes;
+            l_lby$0 = band$1$lim_bytes;
             s2_thr$0$d = thr$1$q;
         end
         if (s1_b$0$q == k_bidx$2) begin
             s2_lp$0$d = band$2$lim_pkts;
-            s2_lby$0$d = band$2$lim_bytes;
+            l_lby$0 = band$2$lim_bytes;
             s2_thr$0$d = thr$2$q;
         end
         if (s1_b$0$q == k_bidx$3) begin
             s2_lp$0$d = band$3$lim_pkts;
-            s2_lby$0$d = band$3$lim_bytes;
+            l_lby$0 = band$3$lim_bytes;
             s2_thr$0$d = thr$3$q;
         end
+        s2_room$0$d = l_lby$0 - s1_by$0$q;
+        s2_bok$0$d = s1_by$0$q <= l_lby$0;
+        s2_room0$0$d = band$0$lim_bytes - k64_32;
+        s2_ok0$0$d = band$0$lim_bytes >= k64_32;
         l_cells$0 = (s1_w$0$q + k_nm1_16) >> k_lgn;
         s2_fit$0$d = fh$q >= l_cells$0;
         s2_t$0$d = s1_t$0$q;
         s2_cs$0$d = s1_cs$0$q;
         s2_cp0$0$d = l_cp0$0;
         s2_cby0$0$d = l_cby0$0;
-        s2_sum0$0$d = l_cby0$0 + k64_32;
         s2_fit0$0$d = fh$q >= k_tcells;
         s2_cpr$0$d = l_cpr$0;
         s2_cbyr$0$d = l_cbyr$0;
-        s2_sumr$0$d = l_cbyr$0 + k64_32;
         s2_rb$0$d = s1_rb$0$q;
-        l_adm$0 = s2_ok$0$q & (s2_cp$0$q < s2_lp$0$q) & (s2_sum$0$q <= s2_lby$0$q) & s2_fit$0$q & (~dt_on | (s2_cby$0$q < s2_thr$0$q));
-        l_trim$0 = ~l_adm$0 & trim_on & s2_t$0$q & s2_ok$0$q & (s2_cp0$0$q < band$0$lim_pkts) & (s2_sum0$0$q <= band$0$lim_bytes) & s2_fit0$0$q & (~dt_on | (s2_cby0$0$q < thr$0$q));
-        l_ret$0 = ~l_adm$0 & ~l_trim$0 & trim_on & ret_on & s2_t$0$q & s2_ok$0$q & (s2_cpr$0$q < band$0$lim_pkts) & (s2_sumr$0$q <= band$0$lim_bytes) & s2_fit0$0$q & (~dt_on | (s2_cbyr$0$q < thr$0$q));
+        l_adm$0 = s2_ok$0$q & (s2_cp$0$q < s2_lp$0$q) & s2_bok$0$q & (s2_cby$0$q <= s2_room$0$q) & s2_fit$0$q & (~dt_on | (s2_cby$0$q < s2_thr$0$q));
+        l_trim$0 = ~l_adm$0 & trim_on & s2_t$0$q & s2_ok$0$q & (s2_cp0$0$q < band$0$lim_pkts) & s2_ok0$0$q & (s2_cby0$0$q <= s2_room0$0$q) & s2_fit0$0$q & (~dt_on | (s2_cby0$0$q < thr$0$q));
+        l_ret$0 = ~l_adm$0 & ~l_trim$0 & trim_on & ret_on & s2_t$0$q & s2_ok$0$q & (s2_cpr$0$q < band$0$lim_pkts) & s2_ok0$0$q & (s2_cbyr$0$q <= s2_room0$0$q) & s2_fit0$0$q & (~dt_on | (s2_cbyr$0$q < thr$0$q));
         if (s2_v$0$q & (s2_i$0$q == k_idx$0)) begin
             vd_v$0$d = 1'b1;
             vd_a$0$d = l_adm$0;
@@ -6771,6 +6773,25 @@ module switch2_p4$adm$s2_b$0(d,q,clock);
 endmodule // switch2_p4$adm$s2_b$0
 
 
+module switch2_p4$adm$s2_bok$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s2_bok$0
+
+
 module switch2_p4$adm$s2_by$0(d,q,clock);
     
     // Module arguments
@@ -7303,25 +7324,6 @@ module switch2_p4$adm$s2_i$0(d,q,clock);
 endmodule // switch2_p4$adm$s2_i$0
 
 
-module switch2_p4$adm$s2_lby$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // switch2_p4$adm$s2_lby$0
-
-
 module switch2_p4$adm$s2_lp$0(d,q,clock);
     
     // Module arguments
@@ -7379,6 +7381,25 @@ module switch2_p4$adm$s2_ok$0(d,q,clock);
 endmodule // switch2_p4$adm$s2_ok$0
 
 
+module switch2_p4$adm$s2_ok0$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s2_ok0$0
+
+
 module switch2_p4$adm$s2_rb$0(d,q,clock);
     
     // Module arguments
@@ -7398,7 +7419,7 @@ module switch2_p4$adm$s2_rb$0(d,q,clock);
 endmodule // switch2_p4$adm$s2_rb$0
 
 
-module switch2_p4$adm$s2_sum$0(d,q,clock);
+module switch2_p4$adm$s2_room$0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7414,10 +7435,10 @@ module switch2_p4$adm$s2_sum$0(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s2_sum$0
+endmodule // switch2_p4$adm$s2_room$0
 
 
-module switch2_p4$adm$s2_sum0$0(d,q,clock);
+module switch2_p4$adm$s2_room0$0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7433,26 +7454,7 @@ module switch2_p4$adm$s2_sum0$0(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s2_sum0$0
-
-
-module switch2_p4$adm$s2_sumr$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // switch2_p4$adm$s2_sumr$0
+endmodule // switch2_p4$adm$s2_room0$0
 
 
 module switch2_p4$adm$s2_t$0(d,q,clock);

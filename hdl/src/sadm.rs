@@ -29,19 +29,24 @@
 //!   lane's pointer, else the first full one; the pointer moves past the pick. The pick's
 //!   hold is emptied (a request arriving in the same cycle fills it again).
 //! * **S2, read.** The pick's counters `occ_pkts` and `occ_bytes` of (out, band), the
-//!   band's limits and threshold, and `fit`: the free cells, less the headroom, are at
-//!   least the frame's cells (`ceil(words / N)`).
+//!   band's packet limit and threshold, its byte limit less the frame's bytes (`room =
+//!   lim_bytes[band] - bytes`, and whether `bytes <= lim_bytes[band]`), band 0's byte
+//!   limit less 64 (and whether it is at least 64), and `fit`: the free cells, less the
+//!   headroom, are at least the frame's cells (`ceil(words / N)`). (The subtraction sits
+//!   beside the counters' multiplexer: `occ_bytes + bytes` after it was ECP5's critical
+//!   path.)
 //! * **S3, decide.** Admit if `req_ok`, `out < N`, `occ_pkts < lim_pkts[band]`,
-//!   `occ_bytes + bytes <= lim_bytes[band]`, `fit`, and, with `dt_on`, `occ_bytes <
-//!   thr[band]`. The verdict is in `vd` of the input from the next cycle, for one cycle,
+//!   `bytes <= lim_bytes[band]` and `occ_bytes <= room` (that is, `occ_bytes + bytes <=
+//!   lim_bytes[band]`), `fit`, and, with `dt_on`, `occ_bytes < thr[band]`. The verdict is in `vd` of the input from the next cycle, for one cycle,
 //!   with the request's output, band and bytes (`vd_out`, `vd_band`, `vd_bytes`).
 //!   `admitted` and `refused` count the decisions at the edge after.
 //! * **Trimming** (`trim_on`). A frame not admitted whole whose request may be trimmed
 //!   (`req_trim`: our transport's DATA without CHOP, from the ingress) is admitted as its
 //!   64-byte header into band 0 of the same output when band 0 takes it: `occ_pkts(o, 0) <
-//!   lim_pkts[0]`, `occ_bytes(o, 0) + 64 <= lim_bytes[0]`, the free cells less headroom
+//!   lim_pkts[0]`, `occ_bytes(o, 0) + 64 <= lim_bytes[0]` (as `64 <= lim_bytes[0]` and
+//!   `occ_bytes(o, 0) <= lim_bytes[0] - 64`, from S2), the free cells less headroom
 //!   cover 8 words, and, with `dt_on`, `occ_bytes(o, 0) < thr[0]` (band 0's counters are
-//!   read in S2 beside the pick's, band 0's limits and threshold in S3). The verdict then
+//!   read in S2 beside the pick's, band 0's packet limit and threshold in S3). The verdict then
 //!   has `vd_admit` and `vd_trim` set, `vd_band` 0 and `vd_bytes` 64 (`vd_words` and
 //!   `vd_empty` stay the frame's, for the buffer's length check) and counts in band 0;
 //!   `trimmed` counts it (not `admitted`). `req_csum`, the trimmed header's IPv4 checksum,
@@ -210,10 +215,12 @@ pub struct Admission<
     s2_ok: [DFF<bool>; K],
     s2_cp: [DFF<Bits<16>>; K],
     s2_cby: [DFF<Bits<32>>; K],
-    // the counter's bytes plus the frame's
-    s2_sum: [DFF<Bits<32>>; K],
+    // the band's byte limit less the frame's bytes, and "the frame alone fits the limit"
+    // (compared with the counter in S3: an add after the counter's multiplexer was
+    // ECP5's critical path)
+    s2_room: [DFF<Bits<32>>; K],
+    s2_bok: [DFF<bool>; K],
     s2_lp: [DFF<Bits<16>>; K],
-    s2_lby: [DFF<Bits<32>>; K],
     s2_thr: [DFF<Bits<32>>; K],
     s2_fit: [DFF<bool>; K],
     s2_t: [DFF<bool>; K],
@@ -221,12 +228,13 @@ pub struct Admission<
     // trimming: band 0 of the pick's output (packets, bytes, bytes + 64, cells for 8 words)
     s2_cp0: [DFF<Bits<16>>; K],
     s2_cby0: [DFF<Bits<32>>; K],
-    s2_sum0: [DFF<Bits<32>>; K],
+    // band 0's byte limit less 64, and "64 bytes fit it"
+    s2_room0: [DFF<Bits<32>>; K],
+    s2_ok0: [DFF<bool>; K],
     s2_fit0: [DFF<bool>; K],
     // return to sender: band 0 of the pick's input's own port (packets, bytes, bytes + 64)
     s2_cpr: [DFF<Bits<16>>; K],
     s2_cbyr: [DFF<Bits<32>>; K],
-    s2_sumr: [DFF<Bits<32>>; K],
     s2_rb: [DFF<Bits<48>>; K],
     // S3: counter updates
     s3_v: [DFF<bool>; K],
@@ -287,6 +295,7 @@ pub struct Admission<
     l_trim: [L<bool>; K],
     l_cp0: [L<Bits<16>>; K],
     l_cby0: [L<Bits<32>>; K],
+    l_lby: [L<Bits<32>>; K],
     l_ret: [L<bool>; K],
     l_cpr: [L<Bits<16>>; K],
     l_cbyr: [L<Bits<32>>; K],
@@ -411,20 +420,20 @@ impl<
             s2_ok: arr(),
             s2_cp: arr(),
             s2_cby: arr(),
-            s2_sum: arr(),
+            s2_room: arr(),
+            s2_bok: arr(),
             s2_lp: arr(),
-            s2_lby: arr(),
             s2_thr: arr(),
             s2_fit: arr(),
             s2_t: arr(),
             s2_cs: arr(),
             s2_cp0: arr(),
             s2_cby0: arr(),
-            s2_sum0: arr(),
+            s2_room0: arr(),
+            s2_ok0: arr(),
             s2_fit0: arr(),
             s2_cpr: arr(),
             s2_cbyr: arr(),
-            s2_sumr: arr(),
             s2_rb: arr(),
             s3_v: arr(),
             s2_hx: arr(),
@@ -477,6 +486,7 @@ impl<
             l_trim: arr(),
             l_cp0: arr(),
             l_cby0: arr(),
+            l_lby: arr(),
             l_ret: arr(),
             l_cpr: arr(),
             l_cbyr: arr(),
@@ -607,14 +617,14 @@ impl<
                     self.s1_rb[l].clock.next = self.clock.val();
                     self.s2_cpr[l].clock.next = self.clock.val();
                     self.s2_cbyr[l].clock.next = self.clock.val();
-                    self.s2_sumr[l].clock.next = self.clock.val();
                     self.s2_rb[l].clock.next = self.clock.val();
                     self.s3_rt[l].clock.next = self.clock.val();
                     self.s2_t[l].clock.next = self.clock.val();
                     self.s2_cs[l].clock.next = self.clock.val();
                     self.s2_cp0[l].clock.next = self.clock.val();
                     self.s2_cby0[l].clock.next = self.clock.val();
-                    self.s2_sum0[l].clock.next = self.clock.val();
+                    self.s2_room0[l].clock.next = self.clock.val();
+                    self.s2_ok0[l].clock.next = self.clock.val();
                     self.s2_fit0[l].clock.next = self.clock.val();
                     self.s3_t[l].clock.next = self.clock.val();
                     self.s2_v[l].clock.next = self.clock.val();
@@ -627,9 +637,9 @@ impl<
                     self.s2_ok[l].clock.next = self.clock.val();
                     self.s2_cp[l].clock.next = self.clock.val();
                     self.s2_cby[l].clock.next = self.clock.val();
-                    self.s2_sum[l].clock.next = self.clock.val();
+                    self.s2_room[l].clock.next = self.clock.val();
+                    self.s2_bok[l].clock.next = self.clock.val();
                     self.s2_lp[l].clock.next = self.clock.val();
-                    self.s2_lby[l].clock.next = self.clock.val();
                     self.s2_thr[l].clock.next = self.clock.val();
                     self.s2_fit[l].clock.next = self.clock.val();
                     self.s3_v[l].clock.next = self.clock.val();
@@ -785,17 +795,20 @@ impl<
                         self.s1_ok[l].q.val() & (self.s1_o[l].q.val() < self.k_n8.val());
                     self.s2_cp[l].d.next = self.l_cp[l].val();
                     self.s2_cby[l].d.next = self.l_cby[l].val();
-                    self.s2_sum[l].d.next = self.l_cby[l].val() + self.s1_by[l].q.val();
                     self.s2_lp[l].d.next = self.k0_16.val();
-                    self.s2_lby[l].d.next = self.k0_32.val();
+                    self.l_lby[l].next = self.k0_32.val();
                     self.s2_thr[l].d.next = self.k0_32.val();
                     for b in 0..BANDS {
                         if self.s1_b[l].q.val() == self.k_bidx[b].val() {
                             self.s2_lp[l].d.next = self.band[b].lim_pkts.val();
-                            self.s2_lby[l].d.next = self.band[b].lim_bytes.val();
+                            self.l_lby[l].next = self.band[b].lim_bytes.val();
                             self.s2_thr[l].d.next = self.thr[b].q.val();
                         }
                     }
+                    self.s2_room[l].d.next = self.l_lby[l].val() - self.s1_by[l].q.val();
+                    self.s2_bok[l].d.next = self.s1_by[l].q.val() <= self.l_lby[l].val();
+                    self.s2_room0[l].d.next = self.band[0].lim_bytes.val() - self.k64_32.val();
+                    self.s2_ok0[l].d.next = self.band[0].lim_bytes.val() >= self.k64_32.val();
                     self.l_cells[l].next =
                         (self.s1_w[l].q.val() + self.k_nm1_16.val()) >> self.k_lgn.val();
                     self.s2_fit[l].d.next = self.fh.q.val() >= self.l_cells[l].val();
@@ -803,17 +816,16 @@ impl<
                     self.s2_cs[l].d.next = self.s1_cs[l].q.val();
                     self.s2_cp0[l].d.next = self.l_cp0[l].val();
                     self.s2_cby0[l].d.next = self.l_cby0[l].val();
-                    self.s2_sum0[l].d.next = self.l_cby0[l].val() + self.k64_32.val();
                     self.s2_fit0[l].d.next = self.fh.q.val() >= self.k_tcells.val();
                     self.s2_cpr[l].d.next = self.l_cpr[l].val();
                     self.s2_cbyr[l].d.next = self.l_cbyr[l].val();
-                    self.s2_sumr[l].d.next = self.l_cbyr[l].val() + self.k64_32.val();
                     self.s2_rb[l].d.next = self.s1_rb[l].q.val();
 
                     // S3: decide
                     self.l_adm[l].next = self.s2_ok[l].q.val()
                         & (self.s2_cp[l].q.val() < self.s2_lp[l].q.val())
-                        & (self.s2_sum[l].q.val() <= self.s2_lby[l].q.val())
+                        & self.s2_bok[l].q.val()
+                        & (self.s2_cby[l].q.val() <= self.s2_room[l].q.val())
                         & self.s2_fit[l].q.val()
                         & (!self.dt_on.val() | (self.s2_cby[l].q.val() < self.s2_thr[l].q.val()));
                     // not admitted whole: its 64-byte header into band 0, if that fits
@@ -822,7 +834,8 @@ impl<
                         & self.s2_t[l].q.val()
                         & self.s2_ok[l].q.val()
                         & (self.s2_cp0[l].q.val() < self.band[0].lim_pkts.val())
-                        & (self.s2_sum0[l].q.val() <= self.band[0].lim_bytes.val())
+                        & self.s2_ok0[l].q.val()
+                        & (self.s2_cby0[l].q.val() <= self.s2_room0[l].q.val())
                         & self.s2_fit0[l].q.val()
                         & (!self.dt_on.val() | (self.s2_cby0[l].q.val() < self.thr[0].q.val()));
                     // band 0 of the output does not take the header: back to its sender, if
@@ -834,7 +847,8 @@ impl<
                         & self.s2_t[l].q.val()
                         & self.s2_ok[l].q.val()
                         & (self.s2_cpr[l].q.val() < self.band[0].lim_pkts.val())
-                        & (self.s2_sumr[l].q.val() <= self.band[0].lim_bytes.val())
+                        & self.s2_ok0[l].q.val()
+                        & (self.s2_cbyr[l].q.val() <= self.s2_room0[l].q.val())
                         & self.s2_fit0[l].q.val()
                         & (!self.dt_on.val() | (self.s2_cbyr[l].q.val() < self.thr[0].q.val()));
                     for m in 0..M {

@@ -13,7 +13,12 @@ struct S2 {
     cp: u16,
     cby: u32,
     lp: u16,
-    lby: u32,
+    /// The band's byte limit less the frame's bytes, and whether the frame fits it.
+    room: u32,
+    bok: bool,
+    /// Band 0's byte limit less 64, and whether 64 bytes fit it.
+    room0: u32,
+    ok0: bool,
     thr: u32,
     fit: bool,
     /// Band 0 of the output: packets, bytes (for a trimmed header).
@@ -168,7 +173,10 @@ impl AdmModel {
                     cp,
                     cby,
                     lp: d.band[b].lim_pkts,
-                    lby: d.band[b].lim_bytes,
+                    room: d.band[b].lim_bytes.wrapping_sub(r.bytes),
+                    bok: r.bytes <= d.band[b].lim_bytes,
+                    room0: d.band[0].lim_bytes.wrapping_sub(64),
+                    ok0: d.band[0].lim_bytes >= 64,
                     thr: self.thr[b],
                     fit: self.fh >= cells,
                     cp0,
@@ -182,7 +190,8 @@ impl AdmModel {
             if let Some(x) = self.s2[l] {
                 let adm = x.ok
                     && x.cp < x.lp
-                    && x.cby.wrapping_add(x.r.bytes) <= x.lby
+                    && x.bok
+                    && x.cby <= x.room
                     && x.fit
                     && (!d.dt_on || x.cby < x.thr);
                 // not admitted whole: its 64-byte header into band 0 of the output
@@ -191,7 +200,8 @@ impl AdmModel {
                     && x.r.trim
                     && x.ok
                     && x.cp0 < d.band[0].lim_pkts
-                    && x.cby0.wrapping_add(64) <= d.band[0].lim_bytes
+                    && x.ok0
+                    && x.cby0 <= x.room0
                     && x.fit0
                     && (!d.dt_on || x.cby0 < self.thr[0]);
                 // band 0 of the output does not take it: back to the sender, into band
@@ -203,7 +213,8 @@ impl AdmModel {
                     && x.r.trim
                     && x.ok
                     && x.cpr < d.band[0].lim_pkts
-                    && x.cbyr.wrapping_add(64) <= d.band[0].lim_bytes
+                    && x.ok0
+                    && x.cbyr <= x.room0
                     && x.fit0
                     && (!d.dt_on || x.cbyr < self.thr[0]);
                 let hdr = trim || ret;
