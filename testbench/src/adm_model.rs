@@ -194,29 +194,20 @@ impl AdmModel {
                     && x.cby <= x.room
                     && x.fit
                     && (!d.dt_on || x.cby < x.thr);
+                // band 0 of an output with these counters takes a 64-byte header
+                let band0_takes = |cp: u16, cby: u32| {
+                    cp < d.band[0].lim_pkts
+                        && x.ok0
+                        && cby <= x.room0
+                        && x.fit0
+                        && (!d.dt_on || cby < self.thr[0])
+                };
+                let hdr_ok = !adm && d.trim_on && x.r.trim && x.ok;
                 // not admitted whole: its 64-byte header into band 0 of the output
-                let trim = !adm
-                    && d.trim_on
-                    && x.r.trim
-                    && x.ok
-                    && x.cp0 < d.band[0].lim_pkts
-                    && x.ok0
-                    && x.cby0 <= x.room0
-                    && x.fit0
-                    && (!d.dt_on || x.cby0 < self.thr[0]);
+                let trim = hdr_ok && band0_takes(x.cp0, x.cby0);
                 // band 0 of the output does not take it: back to the sender, into band
                 // 0 of the input's own port
-                let ret = !adm
-                    && !trim
-                    && d.trim_on
-                    && d.ret_on
-                    && x.r.trim
-                    && x.ok
-                    && x.cpr < d.band[0].lim_pkts
-                    && x.ok0
-                    && x.cbyr <= x.room0
-                    && x.fit0
-                    && (!d.dt_on || x.cbyr < self.thr[0]);
+                let ret = hdr_ok && !trim && d.ret_on && band0_takes(x.cpr, x.cbyr);
                 let hdr = trim || ret;
                 let (band, bytes) = if hdr { (0, 64) } else { (x.r.band, x.r.bytes) };
                 let out = if ret { x.i as u8 } else { x.r.out };

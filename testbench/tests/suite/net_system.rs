@@ -546,25 +546,34 @@ fn incast_with_a_large_buffer_homa_beats_ndp() {
     assert!(homa < ndp, "median slowdown: Homa {homa:.2}, NDP {ndp:.2}");
 }
 
+/// `incast3-ndp-4k` (a trimming switch) with its line `buffer_pkts = 4095` replaced by
+/// `switch_lines`, run: every message must be delivered.
+fn shared_incast3_ndp(switch_lines: &str) -> (Network, RunResult) {
+    let mut v = net_scenarios::runs("incast3-ndp-4k").expect("scenario");
+    let text = v
+        .remove(0)
+        .1
+        .replacen("buffer_pkts = 4095\n", switch_lines, 1);
+    assert!(
+        text.contains("mode = \"trim\"") && text.contains(switch_lines),
+        "{text}"
+    );
+    let (n, r) = run(&text);
+    all_delivered(&n, &r);
+    (n, r)
+}
+
 /// Ideal trimming on the shared-buffer switch (64 KiB, 4 KiB per band): NDP's incast
 /// (`incast3-ndp-4k` with `buffer = "shared"`) overflows band 1, the switch sends the
 /// overflow on as trimmed headers, the receiver NACKs each and every message is delivered;
 /// no packet is dropped whole.
 #[test]
 fn ndp_incast_on_a_trimming_shared_buffer_delivers_every_message() {
-    let mut v = net_scenarios::runs("incast3-ndp-4k").expect("scenario");
-    let text = v.remove(0).1.replacen(
-        "buffer_pkts = 4095\n",
-        "buffer_pkts = 4095\nbuffer = \"shared\"\n",
-        1,
-    );
-    assert!(text.contains("mode = \"trim\""), "{text}");
-    let (n, r) = run(&text);
-    all_delivered(&n, &r);
-    let sum = |r: &RunResult, f: fn(&nt_sim::switch_workload::PortStats) -> u64| -> u64 {
+    let (_, r) = shared_incast3_ndp("buffer_pkts = 4095\nbuffer = \"shared\"\n");
+    let sum = |f: fn(&nt_sim::switch_workload::PortStats) -> u64| -> u64 {
         r.switch_stats[0].iter().map(f).sum()
     };
-    let (trims, drops) = (sum(&r, |p| p.trimmed), sum(&r, |p| p.drop_full));
+    let (trims, drops) = (sum(|p| p.trimmed), sum(|p| p.drop_full));
     let nacked: u64 = r.host_stats.iter().map(|h| h.rx_trimmed).sum();
     println!("incast3-ndp on the shared buffer: {trims} trimmed, {drops} dropped, {nacked} trimmed headers received");
     assert!(trims > 0, "nothing trimmed");
@@ -580,15 +589,7 @@ fn ndp_incast_on_a_trimming_shared_buffer_delivers_every_message() {
 /// timeout resends).
 #[test]
 fn ndp_incast_on_a_shared_buffer_returns_headers_to_their_senders() {
-    let mut v = net_scenarios::runs("incast3-ndp-4k").expect("scenario");
-    let text = v.remove(0).1.replacen(
-        "buffer_pkts = 4095\n",
-        "buffer_pkts = 3\nbuffer = \"shared\"\nret = true\n",
-        1,
-    );
-    assert!(text.contains("ret = true"), "{text}");
-    let (n, r) = run(&text);
-    all_delivered(&n, &r);
+    let (_, r) = shared_incast3_ndp("buffer_pkts = 3\nbuffer = \"shared\"\nret = true\n");
     let sum = |f: fn(&nt_sim::switch_workload::PortStats) -> u64| -> u64 {
         r.switch_stats[0].iter().map(f).sum()
     };
