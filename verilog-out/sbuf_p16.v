@@ -912,131 +912,259 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     reg  vq$0$clock;
     reg  vq$0$reset;
     reg  vq$0$push;
-    reg  [78:0] vq$0$push_data;
+    reg  [13:0] vq$0$push_data;
     reg  vq$0$pop;
-    wire  [78:0] vq$0$head;
+    wire  [13:0] vq$0$head;
     wire  vq$0$nonempty;
     wire  [6:0] vq$0$count;
     reg  vq$1$clock;
     reg  vq$1$reset;
     reg  vq$1$push;
-    reg  [78:0] vq$1$push_data;
+    reg  [13:0] vq$1$push_data;
     reg  vq$1$pop;
-    wire  [78:0] vq$1$head;
+    wire  [13:0] vq$1$head;
     wire  vq$1$nonempty;
     wire  [6:0] vq$1$count;
     reg  vq$2$clock;
     reg  vq$2$reset;
     reg  vq$2$push;
-    reg  [78:0] vq$2$push_data;
+    reg  [13:0] vq$2$push_data;
     reg  vq$2$pop;
-    wire  [78:0] vq$2$head;
+    wire  [13:0] vq$2$head;
     wire  vq$2$nonempty;
     wire  [6:0] vq$2$count;
     reg  vq$3$clock;
     reg  vq$3$reset;
     reg  vq$3$push;
-    reg  [78:0] vq$3$push_data;
+    reg  [13:0] vq$3$push_data;
     reg  vq$3$pop;
-    wire  [78:0] vq$3$head;
+    wire  [13:0] vq$3$head;
     wire  vq$3$nonempty;
     wire  [6:0] vq$3$count;
     reg  vq$4$clock;
     reg  vq$4$reset;
     reg  vq$4$push;
-    reg  [78:0] vq$4$push_data;
+    reg  [13:0] vq$4$push_data;
     reg  vq$4$pop;
-    wire  [78:0] vq$4$head;
+    wire  [13:0] vq$4$head;
     wire  vq$4$nonempty;
     wire  [6:0] vq$4$count;
     reg  vq$5$clock;
     reg  vq$5$reset;
     reg  vq$5$push;
-    reg  [78:0] vq$5$push_data;
+    reg  [13:0] vq$5$push_data;
     reg  vq$5$pop;
-    wire  [78:0] vq$5$head;
+    wire  [13:0] vq$5$head;
     wire  vq$5$nonempty;
     wire  [6:0] vq$5$count;
     reg  vq$6$clock;
     reg  vq$6$reset;
     reg  vq$6$push;
-    reg  [78:0] vq$6$push_data;
+    reg  [13:0] vq$6$push_data;
     reg  vq$6$pop;
-    wire  [78:0] vq$6$head;
+    wire  [13:0] vq$6$head;
     wire  vq$6$nonempty;
     wire  [6:0] vq$6$count;
     reg  vq$7$clock;
     reg  vq$7$reset;
     reg  vq$7$push;
-    reg  [78:0] vq$7$push_data;
+    reg  [13:0] vq$7$push_data;
     reg  vq$7$pop;
-    wire  [78:0] vq$7$head;
+    wire  [13:0] vq$7$head;
     wire  vq$7$nonempty;
     wire  [6:0] vq$7$count;
     reg  vq$8$clock;
     reg  vq$8$reset;
     reg  vq$8$push;
-    reg  [78:0] vq$8$push_data;
+    reg  [13:0] vq$8$push_data;
     reg  vq$8$pop;
-    wire  [78:0] vq$8$head;
+    wire  [13:0] vq$8$head;
     wire  vq$8$nonempty;
     wire  [6:0] vq$8$count;
     reg  vq$9$clock;
     reg  vq$9$reset;
     reg  vq$9$push;
-    reg  [78:0] vq$9$push_data;
+    reg  [13:0] vq$9$push_data;
     reg  vq$9$pop;
-    wire  [78:0] vq$9$head;
+    wire  [13:0] vq$9$head;
     wire  vq$9$nonempty;
     wire  [6:0] vq$9$count;
     reg  vq$10$clock;
     reg  vq$10$reset;
     reg  vq$10$push;
-    reg  [78:0] vq$10$push_data;
+    reg  [13:0] vq$10$push_data;
     reg  vq$10$pop;
-    wire  [78:0] vq$10$head;
+    wire  [13:0] vq$10$head;
     wire  vq$10$nonempty;
     wire  [6:0] vq$10$count;
     reg  vq$11$clock;
     reg  vq$11$reset;
     reg  vq$11$push;
-    reg  [78:0] vq$11$push_data;
+    reg  [13:0] vq$11$push_data;
     reg  vq$11$pop;
-    wire  [78:0] vq$11$head;
+    wire  [13:0] vq$11$head;
     wire  vq$11$nonempty;
     wire  [6:0] vq$11$count;
     reg  vq$12$clock;
     reg  vq$12$reset;
     reg  vq$12$push;
-    reg  [78:0] vq$12$push_data;
+    reg  [13:0] vq$12$push_data;
     reg  vq$12$pop;
-    wire  [78:0] vq$12$head;
+    wire  [13:0] vq$12$head;
     wire  vq$12$nonempty;
     wire  [6:0] vq$12$count;
     reg  vq$13$clock;
     reg  vq$13$reset;
     reg  vq$13$push;
-    reg  [78:0] vq$13$push_data;
+    reg  [13:0] vq$13$push_data;
     reg  vq$13$pop;
-    wire  [78:0] vq$13$head;
+    wire  [13:0] vq$13$head;
     wire  vq$13$nonempty;
     wire  [6:0] vq$13$count;
     reg  vq$14$clock;
     reg  vq$14$reset;
     reg  vq$14$push;
-    reg  [78:0] vq$14$push_data;
+    reg  [13:0] vq$14$push_data;
     reg  vq$14$pop;
-    wire  [78:0] vq$14$head;
+    wire  [13:0] vq$14$head;
     wire  vq$14$nonempty;
     wire  [6:0] vq$14$count;
     reg  vq$15$clock;
     reg  vq$15$reset;
     reg  vq$15$push;
-    reg  [78:0] vq$15$push_data;
+    reg  [13:0] vq$15$push_data;
     reg  vq$15$pop;
-    wire  [78:0] vq$15$head;
+    wire  [13:0] vq$15$head;
     wire  vq$15$nonempty;
     wire  [6:0] vq$15$count;
+    reg  vh$0$clock;
+    reg  vh$0$reset;
+    reg  vh$0$push;
+    reg  [64:0] vh$0$push_data;
+    reg  vh$0$pop;
+    wire  [64:0] vh$0$head;
+    wire  vh$0$nonempty;
+    wire  [6:0] vh$0$count;
+    reg  vh$1$clock;
+    reg  vh$1$reset;
+    reg  vh$1$push;
+    reg  [64:0] vh$1$push_data;
+    reg  vh$1$pop;
+    wire  [64:0] vh$1$head;
+    wire  vh$1$nonempty;
+    wire  [6:0] vh$1$count;
+    reg  vh$2$clock;
+    reg  vh$2$reset;
+    reg  vh$2$push;
+    reg  [64:0] vh$2$push_data;
+    reg  vh$2$pop;
+    wire  [64:0] vh$2$head;
+    wire  vh$2$nonempty;
+    wire  [6:0] vh$2$count;
+    reg  vh$3$clock;
+    reg  vh$3$reset;
+    reg  vh$3$push;
+    reg  [64:0] vh$3$push_data;
+    reg  vh$3$pop;
+    wire  [64:0] vh$3$head;
+    wire  vh$3$nonempty;
+    wire  [6:0] vh$3$count;
+    reg  vh$4$clock;
+    reg  vh$4$reset;
+    reg  vh$4$push;
+    reg  [64:0] vh$4$push_data;
+    reg  vh$4$pop;
+    wire  [64:0] vh$4$head;
+    wire  vh$4$nonempty;
+    wire  [6:0] vh$4$count;
+    reg  vh$5$clock;
+    reg  vh$5$reset;
+    reg  vh$5$push;
+    reg  [64:0] vh$5$push_data;
+    reg  vh$5$pop;
+    wire  [64:0] vh$5$head;
+    wire  vh$5$nonempty;
+    wire  [6:0] vh$5$count;
+    reg  vh$6$clock;
+    reg  vh$6$reset;
+    reg  vh$6$push;
+    reg  [64:0] vh$6$push_data;
+    reg  vh$6$pop;
+    wire  [64:0] vh$6$head;
+    wire  vh$6$nonempty;
+    wire  [6:0] vh$6$count;
+    reg  vh$7$clock;
+    reg  vh$7$reset;
+    reg  vh$7$push;
+    reg  [64:0] vh$7$push_data;
+    reg  vh$7$pop;
+    wire  [64:0] vh$7$head;
+    wire  vh$7$nonempty;
+    wire  [6:0] vh$7$count;
+    reg  vh$8$clock;
+    reg  vh$8$reset;
+    reg  vh$8$push;
+    reg  [64:0] vh$8$push_data;
+    reg  vh$8$pop;
+    wire  [64:0] vh$8$head;
+    wire  vh$8$nonempty;
+    wire  [6:0] vh$8$count;
+    reg  vh$9$clock;
+    reg  vh$9$reset;
+    reg  vh$9$push;
+    reg  [64:0] vh$9$push_data;
+    reg  vh$9$pop;
+    wire  [64:0] vh$9$head;
+    wire  vh$9$nonempty;
+    wire  [6:0] vh$9$count;
+    reg  vh$10$clock;
+    reg  vh$10$reset;
+    reg  vh$10$push;
+    reg  [64:0] vh$10$push_data;
+    reg  vh$10$pop;
+    wire  [64:0] vh$10$head;
+    wire  vh$10$nonempty;
+    wire  [6:0] vh$10$count;
+    reg  vh$11$clock;
+    reg  vh$11$reset;
+    reg  vh$11$push;
+    reg  [64:0] vh$11$push_data;
+    reg  vh$11$pop;
+    wire  [64:0] vh$11$head;
+    wire  vh$11$nonempty;
+    wire  [6:0] vh$11$count;
+    reg  vh$12$clock;
+    reg  vh$12$reset;
+    reg  vh$12$push;
+    reg  [64:0] vh$12$push_data;
+    reg  vh$12$pop;
+    wire  [64:0] vh$12$head;
+    wire  vh$12$nonempty;
+    wire  [6:0] vh$12$count;
+    reg  vh$13$clock;
+    reg  vh$13$reset;
+    reg  vh$13$push;
+    reg  [64:0] vh$13$push_data;
+    reg  vh$13$pop;
+    wire  [64:0] vh$13$head;
+    wire  vh$13$nonempty;
+    wire  [6:0] vh$13$count;
+    reg  vh$14$clock;
+    reg  vh$14$reset;
+    reg  vh$14$push;
+    reg  [64:0] vh$14$push_data;
+    reg  vh$14$pop;
+    wire  [64:0] vh$14$head;
+    wire  vh$14$nonempty;
+    wire  [6:0] vh$14$count;
+    reg  vh$15$clock;
+    reg  vh$15$reset;
+    reg  vh$15$push;
+    reg  [64:0] vh$15$push_data;
+    reg  vh$15$pop;
+    wire  [64:0] vh$15$head;
+    wire  vh$15$nonempty;
+    wire  [6:0] vh$15$count;
     reg  ring$0$clock;
     reg  ring$0$reset;
     reg  ring$0$push;
@@ -9334,134 +9462,422 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     wire  hw$15$last;
     wire  [2:0] hw$15$empty;
     wire  hw$15$ovr;
-    reg  [78:0] hv$0$a;
+    reg  [78:0] uv$0$a;
+    wire  uv$0$admit;
+    wire  [8:0] uv$0$words;
+    wire  [2:0] uv$0$empty;
+    wire  uv$0$trim;
+    wire  [15:0] uv$0$csum;
+    wire  uv$0$ret;
+    wire  [47:0] uv$0$rb;
+    reg  [78:0] uv$1$a;
+    wire  uv$1$admit;
+    wire  [8:0] uv$1$words;
+    wire  [2:0] uv$1$empty;
+    wire  uv$1$trim;
+    wire  [15:0] uv$1$csum;
+    wire  uv$1$ret;
+    wire  [47:0] uv$1$rb;
+    reg  [78:0] uv$2$a;
+    wire  uv$2$admit;
+    wire  [8:0] uv$2$words;
+    wire  [2:0] uv$2$empty;
+    wire  uv$2$trim;
+    wire  [15:0] uv$2$csum;
+    wire  uv$2$ret;
+    wire  [47:0] uv$2$rb;
+    reg  [78:0] uv$3$a;
+    wire  uv$3$admit;
+    wire  [8:0] uv$3$words;
+    wire  [2:0] uv$3$empty;
+    wire  uv$3$trim;
+    wire  [15:0] uv$3$csum;
+    wire  uv$3$ret;
+    wire  [47:0] uv$3$rb;
+    reg  [78:0] uv$4$a;
+    wire  uv$4$admit;
+    wire  [8:0] uv$4$words;
+    wire  [2:0] uv$4$empty;
+    wire  uv$4$trim;
+    wire  [15:0] uv$4$csum;
+    wire  uv$4$ret;
+    wire  [47:0] uv$4$rb;
+    reg  [78:0] uv$5$a;
+    wire  uv$5$admit;
+    wire  [8:0] uv$5$words;
+    wire  [2:0] uv$5$empty;
+    wire  uv$5$trim;
+    wire  [15:0] uv$5$csum;
+    wire  uv$5$ret;
+    wire  [47:0] uv$5$rb;
+    reg  [78:0] uv$6$a;
+    wire  uv$6$admit;
+    wire  [8:0] uv$6$words;
+    wire  [2:0] uv$6$empty;
+    wire  uv$6$trim;
+    wire  [15:0] uv$6$csum;
+    wire  uv$6$ret;
+    wire  [47:0] uv$6$rb;
+    reg  [78:0] uv$7$a;
+    wire  uv$7$admit;
+    wire  [8:0] uv$7$words;
+    wire  [2:0] uv$7$empty;
+    wire  uv$7$trim;
+    wire  [15:0] uv$7$csum;
+    wire  uv$7$ret;
+    wire  [47:0] uv$7$rb;
+    reg  [78:0] uv$8$a;
+    wire  uv$8$admit;
+    wire  [8:0] uv$8$words;
+    wire  [2:0] uv$8$empty;
+    wire  uv$8$trim;
+    wire  [15:0] uv$8$csum;
+    wire  uv$8$ret;
+    wire  [47:0] uv$8$rb;
+    reg  [78:0] uv$9$a;
+    wire  uv$9$admit;
+    wire  [8:0] uv$9$words;
+    wire  [2:0] uv$9$empty;
+    wire  uv$9$trim;
+    wire  [15:0] uv$9$csum;
+    wire  uv$9$ret;
+    wire  [47:0] uv$9$rb;
+    reg  [78:0] uv$10$a;
+    wire  uv$10$admit;
+    wire  [8:0] uv$10$words;
+    wire  [2:0] uv$10$empty;
+    wire  uv$10$trim;
+    wire  [15:0] uv$10$csum;
+    wire  uv$10$ret;
+    wire  [47:0] uv$10$rb;
+    reg  [78:0] uv$11$a;
+    wire  uv$11$admit;
+    wire  [8:0] uv$11$words;
+    wire  [2:0] uv$11$empty;
+    wire  uv$11$trim;
+    wire  [15:0] uv$11$csum;
+    wire  uv$11$ret;
+    wire  [47:0] uv$11$rb;
+    reg  [78:0] uv$12$a;
+    wire  uv$12$admit;
+    wire  [8:0] uv$12$words;
+    wire  [2:0] uv$12$empty;
+    wire  uv$12$trim;
+    wire  [15:0] uv$12$csum;
+    wire  uv$12$ret;
+    wire  [47:0] uv$12$rb;
+    reg  [78:0] uv$13$a;
+    wire  uv$13$admit;
+    wire  [8:0] uv$13$words;
+    wire  [2:0] uv$13$empty;
+    wire  uv$13$trim;
+    wire  [15:0] uv$13$csum;
+    wire  uv$13$ret;
+    wire  [47:0] uv$13$rb;
+    reg  [78:0] uv$14$a;
+    wire  uv$14$admit;
+    wire  [8:0] uv$14$words;
+    wire  [2:0] uv$14$empty;
+    wire  uv$14$trim;
+    wire  [15:0] uv$14$csum;
+    wire  uv$14$ret;
+    wire  [47:0] uv$14$rb;
+    reg  [78:0] uv$15$a;
+    wire  uv$15$admit;
+    wire  [8:0] uv$15$words;
+    wire  [2:0] uv$15$empty;
+    wire  uv$15$trim;
+    wire  [15:0] uv$15$csum;
+    wire  uv$15$ret;
+    wire  [47:0] uv$15$rb;
+    reg  pc$0$admit;
+    reg  [8:0] pc$0$words;
+    reg  [2:0] pc$0$empty;
+    reg  pc$0$trim;
+    wire  [13:0] pc$0$y;
+    reg  pc$1$admit;
+    reg  [8:0] pc$1$words;
+    reg  [2:0] pc$1$empty;
+    reg  pc$1$trim;
+    wire  [13:0] pc$1$y;
+    reg  pc$2$admit;
+    reg  [8:0] pc$2$words;
+    reg  [2:0] pc$2$empty;
+    reg  pc$2$trim;
+    wire  [13:0] pc$2$y;
+    reg  pc$3$admit;
+    reg  [8:0] pc$3$words;
+    reg  [2:0] pc$3$empty;
+    reg  pc$3$trim;
+    wire  [13:0] pc$3$y;
+    reg  pc$4$admit;
+    reg  [8:0] pc$4$words;
+    reg  [2:0] pc$4$empty;
+    reg  pc$4$trim;
+    wire  [13:0] pc$4$y;
+    reg  pc$5$admit;
+    reg  [8:0] pc$5$words;
+    reg  [2:0] pc$5$empty;
+    reg  pc$5$trim;
+    wire  [13:0] pc$5$y;
+    reg  pc$6$admit;
+    reg  [8:0] pc$6$words;
+    reg  [2:0] pc$6$empty;
+    reg  pc$6$trim;
+    wire  [13:0] pc$6$y;
+    reg  pc$7$admit;
+    reg  [8:0] pc$7$words;
+    reg  [2:0] pc$7$empty;
+    reg  pc$7$trim;
+    wire  [13:0] pc$7$y;
+    reg  pc$8$admit;
+    reg  [8:0] pc$8$words;
+    reg  [2:0] pc$8$empty;
+    reg  pc$8$trim;
+    wire  [13:0] pc$8$y;
+    reg  pc$9$admit;
+    reg  [8:0] pc$9$words;
+    reg  [2:0] pc$9$empty;
+    reg  pc$9$trim;
+    wire  [13:0] pc$9$y;
+    reg  pc$10$admit;
+    reg  [8:0] pc$10$words;
+    reg  [2:0] pc$10$empty;
+    reg  pc$10$trim;
+    wire  [13:0] pc$10$y;
+    reg  pc$11$admit;
+    reg  [8:0] pc$11$words;
+    reg  [2:0] pc$11$empty;
+    reg  pc$11$trim;
+    wire  [13:0] pc$11$y;
+    reg  pc$12$admit;
+    reg  [8:0] pc$12$words;
+    reg  [2:0] pc$12$empty;
+    reg  pc$12$trim;
+    wire  [13:0] pc$12$y;
+    reg  pc$13$admit;
+    reg  [8:0] pc$13$words;
+    reg  [2:0] pc$13$empty;
+    reg  pc$13$trim;
+    wire  [13:0] pc$13$y;
+    reg  pc$14$admit;
+    reg  [8:0] pc$14$words;
+    reg  [2:0] pc$14$empty;
+    reg  pc$14$trim;
+    wire  [13:0] pc$14$y;
+    reg  pc$15$admit;
+    reg  [8:0] pc$15$words;
+    reg  [2:0] pc$15$empty;
+    reg  pc$15$trim;
+    wire  [13:0] pc$15$y;
+    reg  [15:0] phd$0$csum;
+    reg  phd$0$ret;
+    reg  [47:0] phd$0$rb;
+    wire  [64:0] phd$0$y;
+    reg  [15:0] phd$1$csum;
+    reg  phd$1$ret;
+    reg  [47:0] phd$1$rb;
+    wire  [64:0] phd$1$y;
+    reg  [15:0] phd$2$csum;
+    reg  phd$2$ret;
+    reg  [47:0] phd$2$rb;
+    wire  [64:0] phd$2$y;
+    reg  [15:0] phd$3$csum;
+    reg  phd$3$ret;
+    reg  [47:0] phd$3$rb;
+    wire  [64:0] phd$3$y;
+    reg  [15:0] phd$4$csum;
+    reg  phd$4$ret;
+    reg  [47:0] phd$4$rb;
+    wire  [64:0] phd$4$y;
+    reg  [15:0] phd$5$csum;
+    reg  phd$5$ret;
+    reg  [47:0] phd$5$rb;
+    wire  [64:0] phd$5$y;
+    reg  [15:0] phd$6$csum;
+    reg  phd$6$ret;
+    reg  [47:0] phd$6$rb;
+    wire  [64:0] phd$6$y;
+    reg  [15:0] phd$7$csum;
+    reg  phd$7$ret;
+    reg  [47:0] phd$7$rb;
+    wire  [64:0] phd$7$y;
+    reg  [15:0] phd$8$csum;
+    reg  phd$8$ret;
+    reg  [47:0] phd$8$rb;
+    wire  [64:0] phd$8$y;
+    reg  [15:0] phd$9$csum;
+    reg  phd$9$ret;
+    reg  [47:0] phd$9$rb;
+    wire  [64:0] phd$9$y;
+    reg  [15:0] phd$10$csum;
+    reg  phd$10$ret;
+    reg  [47:0] phd$10$rb;
+    wire  [64:0] phd$10$y;
+    reg  [15:0] phd$11$csum;
+    reg  phd$11$ret;
+    reg  [47:0] phd$11$rb;
+    wire  [64:0] phd$11$y;
+    reg  [15:0] phd$12$csum;
+    reg  phd$12$ret;
+    reg  [47:0] phd$12$rb;
+    wire  [64:0] phd$12$y;
+    reg  [15:0] phd$13$csum;
+    reg  phd$13$ret;
+    reg  [47:0] phd$13$rb;
+    wire  [64:0] phd$13$y;
+    reg  [15:0] phd$14$csum;
+    reg  phd$14$ret;
+    reg  [47:0] phd$14$rb;
+    wire  [64:0] phd$14$y;
+    reg  [15:0] phd$15$csum;
+    reg  phd$15$ret;
+    reg  [47:0] phd$15$rb;
+    wire  [64:0] phd$15$y;
+    reg  [13:0] hv$0$a;
     wire  hv$0$admit;
     wire  [8:0] hv$0$words;
     wire  [2:0] hv$0$empty;
     wire  hv$0$trim;
-    wire  [15:0] hv$0$csum;
-    wire  hv$0$ret;
-    wire  [47:0] hv$0$rb;
-    reg  [78:0] hv$1$a;
+    reg  [13:0] hv$1$a;
     wire  hv$1$admit;
     wire  [8:0] hv$1$words;
     wire  [2:0] hv$1$empty;
     wire  hv$1$trim;
-    wire  [15:0] hv$1$csum;
-    wire  hv$1$ret;
-    wire  [47:0] hv$1$rb;
-    reg  [78:0] hv$2$a;
+    reg  [13:0] hv$2$a;
     wire  hv$2$admit;
     wire  [8:0] hv$2$words;
     wire  [2:0] hv$2$empty;
     wire  hv$2$trim;
-    wire  [15:0] hv$2$csum;
-    wire  hv$2$ret;
-    wire  [47:0] hv$2$rb;
-    reg  [78:0] hv$3$a;
+    reg  [13:0] hv$3$a;
     wire  hv$3$admit;
     wire  [8:0] hv$3$words;
     wire  [2:0] hv$3$empty;
     wire  hv$3$trim;
-    wire  [15:0] hv$3$csum;
-    wire  hv$3$ret;
-    wire  [47:0] hv$3$rb;
-    reg  [78:0] hv$4$a;
+    reg  [13:0] hv$4$a;
     wire  hv$4$admit;
     wire  [8:0] hv$4$words;
     wire  [2:0] hv$4$empty;
     wire  hv$4$trim;
-    wire  [15:0] hv$4$csum;
-    wire  hv$4$ret;
-    wire  [47:0] hv$4$rb;
-    reg  [78:0] hv$5$a;
+    reg  [13:0] hv$5$a;
     wire  hv$5$admit;
     wire  [8:0] hv$5$words;
     wire  [2:0] hv$5$empty;
     wire  hv$5$trim;
-    wire  [15:0] hv$5$csum;
-    wire  hv$5$ret;
-    wire  [47:0] hv$5$rb;
-    reg  [78:0] hv$6$a;
+    reg  [13:0] hv$6$a;
     wire  hv$6$admit;
     wire  [8:0] hv$6$words;
     wire  [2:0] hv$6$empty;
     wire  hv$6$trim;
-    wire  [15:0] hv$6$csum;
-    wire  hv$6$ret;
-    wire  [47:0] hv$6$rb;
-    reg  [78:0] hv$7$a;
+    reg  [13:0] hv$7$a;
     wire  hv$7$admit;
     wire  [8:0] hv$7$words;
     wire  [2:0] hv$7$empty;
     wire  hv$7$trim;
-    wire  [15:0] hv$7$csum;
-    wire  hv$7$ret;
-    wire  [47:0] hv$7$rb;
-    reg  [78:0] hv$8$a;
+    reg  [13:0] hv$8$a;
     wire  hv$8$admit;
     wire  [8:0] hv$8$words;
     wire  [2:0] hv$8$empty;
     wire  hv$8$trim;
-    wire  [15:0] hv$8$csum;
-    wire  hv$8$ret;
-    wire  [47:0] hv$8$rb;
-    reg  [78:0] hv$9$a;
+    reg  [13:0] hv$9$a;
     wire  hv$9$admit;
     wire  [8:0] hv$9$words;
     wire  [2:0] hv$9$empty;
     wire  hv$9$trim;
-    wire  [15:0] hv$9$csum;
-    wire  hv$9$ret;
-    wire  [47:0] hv$9$rb;
-    reg  [78:0] hv$10$a;
+    reg  [13:0] hv$10$a;
     wire  hv$10$admit;
     wire  [8:0] hv$10$words;
     wire  [2:0] hv$10$empty;
     wire  hv$10$trim;
-    wire  [15:0] hv$10$csum;
-    wire  hv$10$ret;
-    wire  [47:0] hv$10$rb;
-    reg  [78:0] hv$11$a;
+    reg  [13:0] hv$11$a;
     wire  hv$11$admit;
     wire  [8:0] hv$11$words;
     wire  [2:0] hv$11$empty;
     wire  hv$11$trim;
-    wire  [15:0] hv$11$csum;
-    wire  hv$11$ret;
-    wire  [47:0] hv$11$rb;
-    reg  [78:0] hv$12$a;
+    reg  [13:0] hv$12$a;
     wire  hv$12$admit;
     wire  [8:0] hv$12$words;
     wire  [2:0] hv$12$empty;
     wire  hv$12$trim;
-    wire  [15:0] hv$12$csum;
-    wire  hv$12$ret;
-    wire  [47:0] hv$12$rb;
-    reg  [78:0] hv$13$a;
+    reg  [13:0] hv$13$a;
     wire  hv$13$admit;
     wire  [8:0] hv$13$words;
     wire  [2:0] hv$13$empty;
     wire  hv$13$trim;
-    wire  [15:0] hv$13$csum;
-    wire  hv$13$ret;
-    wire  [47:0] hv$13$rb;
-    reg  [78:0] hv$14$a;
+    reg  [13:0] hv$14$a;
     wire  hv$14$admit;
     wire  [8:0] hv$14$words;
     wire  [2:0] hv$14$empty;
     wire  hv$14$trim;
-    wire  [15:0] hv$14$csum;
-    wire  hv$14$ret;
-    wire  [47:0] hv$14$rb;
-    reg  [78:0] hv$15$a;
+    reg  [13:0] hv$15$a;
     wire  hv$15$admit;
     wire  [8:0] hv$15$words;
     wire  [2:0] hv$15$empty;
     wire  hv$15$trim;
-    wire  [15:0] hv$15$csum;
-    wire  hv$15$ret;
-    wire  [47:0] hv$15$rb;
+    reg  [64:0] hh$0$a;
+    wire  [15:0] hh$0$csum;
+    wire  hh$0$ret;
+    wire  [47:0] hh$0$rb;
+    reg  [64:0] hh$1$a;
+    wire  [15:0] hh$1$csum;
+    wire  hh$1$ret;
+    wire  [47:0] hh$1$rb;
+    reg  [64:0] hh$2$a;
+    wire  [15:0] hh$2$csum;
+    wire  hh$2$ret;
+    wire  [47:0] hh$2$rb;
+    reg  [64:0] hh$3$a;
+    wire  [15:0] hh$3$csum;
+    wire  hh$3$ret;
+    wire  [47:0] hh$3$rb;
+    reg  [64:0] hh$4$a;
+    wire  [15:0] hh$4$csum;
+    wire  hh$4$ret;
+    wire  [47:0] hh$4$rb;
+    reg  [64:0] hh$5$a;
+    wire  [15:0] hh$5$csum;
+    wire  hh$5$ret;
+    wire  [47:0] hh$5$rb;
+    reg  [64:0] hh$6$a;
+    wire  [15:0] hh$6$csum;
+    wire  hh$6$ret;
+    wire  [47:0] hh$6$rb;
+    reg  [64:0] hh$7$a;
+    wire  [15:0] hh$7$csum;
+    wire  hh$7$ret;
+    wire  [47:0] hh$7$rb;
+    reg  [64:0] hh$8$a;
+    wire  [15:0] hh$8$csum;
+    wire  hh$8$ret;
+    wire  [47:0] hh$8$rb;
+    reg  [64:0] hh$9$a;
+    wire  [15:0] hh$9$csum;
+    wire  hh$9$ret;
+    wire  [47:0] hh$9$rb;
+    reg  [64:0] hh$10$a;
+    wire  [15:0] hh$10$csum;
+    wire  hh$10$ret;
+    wire  [47:0] hh$10$rb;
+    reg  [64:0] hh$11$a;
+    wire  [15:0] hh$11$csum;
+    wire  hh$11$ret;
+    wire  [47:0] hh$11$rb;
+    reg  [64:0] hh$12$a;
+    wire  [15:0] hh$12$csum;
+    wire  hh$12$ret;
+    wire  [47:0] hh$12$rb;
+    reg  [64:0] hh$13$a;
+    wire  [15:0] hh$13$csum;
+    wire  hh$13$ret;
+    wire  [47:0] hh$13$rb;
+    reg  [64:0] hh$14$a;
+    wire  [15:0] hh$14$csum;
+    wire  hh$14$ret;
+    wire  [47:0] hh$14$rb;
+    reg  [64:0] hh$15$a;
+    wire  [15:0] hh$15$csum;
+    wire  hh$15$ret;
+    wire  [47:0] hh$15$rb;
     reg  [63:0] pk_w$0$data;
     reg  pk_w$0$last;
     reg  [2:0] pk_w$0$empty;
@@ -11050,6 +11466,166 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         .head(vq$15$head),
         .nonempty(vq$15$nonempty),
         .count(vq$15$count)
+    );
+    sbuf_p16$vh$0 vh$0(
+        .clock(vh$0$clock),
+        .reset(vh$0$reset),
+        .push(vh$0$push),
+        .push_data(vh$0$push_data),
+        .pop(vh$0$pop),
+        .head(vh$0$head),
+        .nonempty(vh$0$nonempty),
+        .count(vh$0$count)
+    );
+    sbuf_p16$vh$1 vh$1(
+        .clock(vh$1$clock),
+        .reset(vh$1$reset),
+        .push(vh$1$push),
+        .push_data(vh$1$push_data),
+        .pop(vh$1$pop),
+        .head(vh$1$head),
+        .nonempty(vh$1$nonempty),
+        .count(vh$1$count)
+    );
+    sbuf_p16$vh$2 vh$2(
+        .clock(vh$2$clock),
+        .reset(vh$2$reset),
+        .push(vh$2$push),
+        .push_data(vh$2$push_data),
+        .pop(vh$2$pop),
+        .head(vh$2$head),
+        .nonempty(vh$2$nonempty),
+        .count(vh$2$count)
+    );
+    sbuf_p16$vh$3 vh$3(
+        .clock(vh$3$clock),
+        .reset(vh$3$reset),
+        .push(vh$3$push),
+        .push_data(vh$3$push_data),
+        .pop(vh$3$pop),
+        .head(vh$3$head),
+        .nonempty(vh$3$nonempty),
+        .count(vh$3$count)
+    );
+    sbuf_p16$vh$4 vh$4(
+        .clock(vh$4$clock),
+        .reset(vh$4$reset),
+        .push(vh$4$push),
+        .push_data(vh$4$push_data),
+        .pop(vh$4$pop),
+        .head(vh$4$head),
+        .nonempty(vh$4$nonempty),
+        .count(vh$4$count)
+    );
+    sbuf_p16$vh$5 vh$5(
+        .clock(vh$5$clock),
+        .reset(vh$5$reset),
+        .push(vh$5$push),
+        .push_data(vh$5$push_data),
+        .pop(vh$5$pop),
+        .head(vh$5$head),
+        .nonempty(vh$5$nonempty),
+        .count(vh$5$count)
+    );
+    sbuf_p16$vh$6 vh$6(
+        .clock(vh$6$clock),
+        .reset(vh$6$reset),
+        .push(vh$6$push),
+        .push_data(vh$6$push_data),
+        .pop(vh$6$pop),
+        .head(vh$6$head),
+        .nonempty(vh$6$nonempty),
+        .count(vh$6$count)
+    );
+    sbuf_p16$vh$7 vh$7(
+        .clock(vh$7$clock),
+        .reset(vh$7$reset),
+        .push(vh$7$push),
+        .push_data(vh$7$push_data),
+        .pop(vh$7$pop),
+        .head(vh$7$head),
+        .nonempty(vh$7$nonempty),
+        .count(vh$7$count)
+    );
+    sbuf_p16$vh$8 vh$8(
+        .clock(vh$8$clock),
+        .reset(vh$8$reset),
+        .push(vh$8$push),
+        .push_data(vh$8$push_data),
+        .pop(vh$8$pop),
+        .head(vh$8$head),
+        .nonempty(vh$8$nonempty),
+        .count(vh$8$count)
+    );
+    sbuf_p16$vh$9 vh$9(
+        .clock(vh$9$clock),
+        .reset(vh$9$reset),
+        .push(vh$9$push),
+        .push_data(vh$9$push_data),
+        .pop(vh$9$pop),
+        .head(vh$9$head),
+        .nonempty(vh$9$nonempty),
+        .count(vh$9$count)
+    );
+    sbuf_p16$vh$10 vh$10(
+        .clock(vh$10$clock),
+        .reset(vh$10$reset),
+        .push(vh$10$push),
+        .push_data(vh$10$push_data),
+        .pop(vh$10$pop),
+        .head(vh$10$head),
+        .nonempty(vh$10$nonempty),
+        .count(vh$10$count)
+    );
+    sbuf_p16$vh$11 vh$11(
+        .clock(vh$11$clock),
+        .reset(vh$11$reset),
+        .push(vh$11$push),
+        .push_data(vh$11$push_data),
+        .pop(vh$11$pop),
+        .head(vh$11$head),
+        .nonempty(vh$11$nonempty),
+        .count(vh$11$count)
+    );
+    sbuf_p16$vh$12 vh$12(
+        .clock(vh$12$clock),
+        .reset(vh$12$reset),
+        .push(vh$12$push),
+        .push_data(vh$12$push_data),
+        .pop(vh$12$pop),
+        .head(vh$12$head),
+        .nonempty(vh$12$nonempty),
+        .count(vh$12$count)
+    );
+    sbuf_p16$vh$13 vh$13(
+        .clock(vh$13$clock),
+        .reset(vh$13$reset),
+        .push(vh$13$push),
+        .push_data(vh$13$push_data),
+        .pop(vh$13$pop),
+        .head(vh$13$head),
+        .nonempty(vh$13$nonempty),
+        .count(vh$13$count)
+    );
+    sbuf_p16$vh$14 vh$14(
+        .clock(vh$14$clock),
+        .reset(vh$14$reset),
+        .push(vh$14$push),
+        .push_data(vh$14$push_data),
+        .pop(vh$14$pop),
+        .head(vh$14$head),
+        .nonempty(vh$14$nonempty),
+        .count(vh$14$count)
+    );
+    sbuf_p16$vh$15 vh$15(
+        .clock(vh$15$clock),
+        .reset(vh$15$reset),
+        .push(vh$15$push),
+        .push_data(vh$15$push_data),
+        .pop(vh$15$pop),
+        .head(vh$15$head),
+        .nonempty(vh$15$nonempty),
+        .count(vh$15$count)
     );
     sbuf_p16$ring$0 ring$0(
         .clock(ring$0$clock),
@@ -24414,165 +24990,581 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         .empty(hw$15$empty),
         .ovr(hw$15$ovr)
     );
+    sbuf_p16$uv$0 uv$0(
+        .a(uv$0$a),
+        .admit(uv$0$admit),
+        .words(uv$0$words),
+        .empty(uv$0$empty),
+        .trim(uv$0$trim),
+        .csum(uv$0$csum),
+        .ret(uv$0$ret),
+        .rb(uv$0$rb)
+    );
+    sbuf_p16$uv$1 uv$1(
+        .a(uv$1$a),
+        .admit(uv$1$admit),
+        .words(uv$1$words),
+        .empty(uv$1$empty),
+        .trim(uv$1$trim),
+        .csum(uv$1$csum),
+        .ret(uv$1$ret),
+        .rb(uv$1$rb)
+    );
+    sbuf_p16$uv$2 uv$2(
+        .a(uv$2$a),
+        .admit(uv$2$admit),
+        .words(uv$2$words),
+        .empty(uv$2$empty),
+        .trim(uv$2$trim),
+        .csum(uv$2$csum),
+        .ret(uv$2$ret),
+        .rb(uv$2$rb)
+    );
+    sbuf_p16$uv$3 uv$3(
+        .a(uv$3$a),
+        .admit(uv$3$admit),
+        .words(uv$3$words),
+        .empty(uv$3$empty),
+        .trim(uv$3$trim),
+        .csum(uv$3$csum),
+        .ret(uv$3$ret),
+        .rb(uv$3$rb)
+    );
+    sbuf_p16$uv$4 uv$4(
+        .a(uv$4$a),
+        .admit(uv$4$admit),
+        .words(uv$4$words),
+        .empty(uv$4$empty),
+        .trim(uv$4$trim),
+        .csum(uv$4$csum),
+        .ret(uv$4$ret),
+        .rb(uv$4$rb)
+    );
+    sbuf_p16$uv$5 uv$5(
+        .a(uv$5$a),
+        .admit(uv$5$admit),
+        .words(uv$5$words),
+        .empty(uv$5$empty),
+        .trim(uv$5$trim),
+        .csum(uv$5$csum),
+        .ret(uv$5$ret),
+        .rb(uv$5$rb)
+    );
+    sbuf_p16$uv$6 uv$6(
+        .a(uv$6$a),
+        .admit(uv$6$admit),
+        .words(uv$6$words),
+        .empty(uv$6$empty),
+        .trim(uv$6$trim),
+        .csum(uv$6$csum),
+        .ret(uv$6$ret),
+        .rb(uv$6$rb)
+    );
+    sbuf_p16$uv$7 uv$7(
+        .a(uv$7$a),
+        .admit(uv$7$admit),
+        .words(uv$7$words),
+        .empty(uv$7$empty),
+        .trim(uv$7$trim),
+        .csum(uv$7$csum),
+        .ret(uv$7$ret),
+        .rb(uv$7$rb)
+    );
+    sbuf_p16$uv$8 uv$8(
+        .a(uv$8$a),
+        .admit(uv$8$admit),
+        .words(uv$8$words),
+        .empty(uv$8$empty),
+        .trim(uv$8$trim),
+        .csum(uv$8$csum),
+        .ret(uv$8$ret),
+        .rb(uv$8$rb)
+    );
+    sbuf_p16$uv$9 uv$9(
+        .a(uv$9$a),
+        .admit(uv$9$admit),
+        .words(uv$9$words),
+        .empty(uv$9$empty),
+        .trim(uv$9$trim),
+        .csum(uv$9$csum),
+        .ret(uv$9$ret),
+        .rb(uv$9$rb)
+    );
+    sbuf_p16$uv$10 uv$10(
+        .a(uv$10$a),
+        .admit(uv$10$admit),
+        .words(uv$10$words),
+        .empty(uv$10$empty),
+        .trim(uv$10$trim),
+        .csum(uv$10$csum),
+        .ret(uv$10$ret),
+        .rb(uv$10$rb)
+    );
+    sbuf_p16$uv$11 uv$11(
+        .a(uv$11$a),
+        .admit(uv$11$admit),
+        .words(uv$11$words),
+        .empty(uv$11$empty),
+        .trim(uv$11$trim),
+        .csum(uv$11$csum),
+        .ret(uv$11$ret),
+        .rb(uv$11$rb)
+    );
+    sbuf_p16$uv$12 uv$12(
+        .a(uv$12$a),
+        .admit(uv$12$admit),
+        .words(uv$12$words),
+        .empty(uv$12$empty),
+        .trim(uv$12$trim),
+        .csum(uv$12$csum),
+        .ret(uv$12$ret),
+        .rb(uv$12$rb)
+    );
+    sbuf_p16$uv$13 uv$13(
+        .a(uv$13$a),
+        .admit(uv$13$admit),
+        .words(uv$13$words),
+        .empty(uv$13$empty),
+        .trim(uv$13$trim),
+        .csum(uv$13$csum),
+        .ret(uv$13$ret),
+        .rb(uv$13$rb)
+    );
+    sbuf_p16$uv$14 uv$14(
+        .a(uv$14$a),
+        .admit(uv$14$admit),
+        .words(uv$14$words),
+        .empty(uv$14$empty),
+        .trim(uv$14$trim),
+        .csum(uv$14$csum),
+        .ret(uv$14$ret),
+        .rb(uv$14$rb)
+    );
+    sbuf_p16$uv$15 uv$15(
+        .a(uv$15$a),
+        .admit(uv$15$admit),
+        .words(uv$15$words),
+        .empty(uv$15$empty),
+        .trim(uv$15$trim),
+        .csum(uv$15$csum),
+        .ret(uv$15$ret),
+        .rb(uv$15$rb)
+    );
+    sbuf_p16$pc$0 pc$0(
+        .admit(pc$0$admit),
+        .words(pc$0$words),
+        .empty(pc$0$empty),
+        .trim(pc$0$trim),
+        .y(pc$0$y)
+    );
+    sbuf_p16$pc$1 pc$1(
+        .admit(pc$1$admit),
+        .words(pc$1$words),
+        .empty(pc$1$empty),
+        .trim(pc$1$trim),
+        .y(pc$1$y)
+    );
+    sbuf_p16$pc$2 pc$2(
+        .admit(pc$2$admit),
+        .words(pc$2$words),
+        .empty(pc$2$empty),
+        .trim(pc$2$trim),
+        .y(pc$2$y)
+    );
+    sbuf_p16$pc$3 pc$3(
+        .admit(pc$3$admit),
+        .words(pc$3$words),
+        .empty(pc$3$empty),
+        .trim(pc$3$trim),
+        .y(pc$3$y)
+    );
+    sbuf_p16$pc$4 pc$4(
+        .admit(pc$4$admit),
+        .words(pc$4$words),
+        .empty(pc$4$empty),
+        .trim(pc$4$trim),
+        .y(pc$4$y)
+    );
+    sbuf_p16$pc$5 pc$5(
+        .admit(pc$5$admit),
+        .words(pc$5$words),
+        .empty(pc$5$empty),
+        .trim(pc$5$trim),
+        .y(pc$5$y)
+    );
+    sbuf_p16$pc$6 pc$6(
+        .admit(pc$6$admit),
+        .words(pc$6$words),
+        .empty(pc$6$empty),
+        .trim(pc$6$trim),
+        .y(pc$6$y)
+    );
+    sbuf_p16$pc$7 pc$7(
+        .admit(pc$7$admit),
+        .words(pc$7$words),
+        .empty(pc$7$empty),
+        .trim(pc$7$trim),
+        .y(pc$7$y)
+    );
+    sbuf_p16$pc$8 pc$8(
+        .admit(pc$8$admit),
+        .words(pc$8$words),
+        .empty(pc$8$empty),
+        .trim(pc$8$trim),
+        .y(pc$8$y)
+    );
+    sbuf_p16$pc$9 pc$9(
+        .admit(pc$9$admit),
+        .words(pc$9$words),
+        .empty(pc$9$empty),
+        .trim(pc$9$trim),
+        .y(pc$9$y)
+    );
+    sbuf_p16$pc$10 pc$10(
+        .admit(pc$10$admit),
+        .words(pc$10$words),
+        .empty(pc$10$empty),
+        .trim(pc$10$trim),
+        .y(pc$10$y)
+    );
+    sbuf_p16$pc$11 pc$11(
+        .admit(pc$11$admit),
+        .words(pc$11$words),
+        .empty(pc$11$empty),
+        .trim(pc$11$trim),
+        .y(pc$11$y)
+    );
+    sbuf_p16$pc$12 pc$12(
+        .admit(pc$12$admit),
+        .words(pc$12$words),
+        .empty(pc$12$empty),
+        .trim(pc$12$trim),
+        .y(pc$12$y)
+    );
+    sbuf_p16$pc$13 pc$13(
+        .admit(pc$13$admit),
+        .words(pc$13$words),
+        .empty(pc$13$empty),
+        .trim(pc$13$trim),
+        .y(pc$13$y)
+    );
+    sbuf_p16$pc$14 pc$14(
+        .admit(pc$14$admit),
+        .words(pc$14$words),
+        .empty(pc$14$empty),
+        .trim(pc$14$trim),
+        .y(pc$14$y)
+    );
+    sbuf_p16$pc$15 pc$15(
+        .admit(pc$15$admit),
+        .words(pc$15$words),
+        .empty(pc$15$empty),
+        .trim(pc$15$trim),
+        .y(pc$15$y)
+    );
+    sbuf_p16$phd$0 phd$0(
+        .csum(phd$0$csum),
+        .ret(phd$0$ret),
+        .rb(phd$0$rb),
+        .y(phd$0$y)
+    );
+    sbuf_p16$phd$1 phd$1(
+        .csum(phd$1$csum),
+        .ret(phd$1$ret),
+        .rb(phd$1$rb),
+        .y(phd$1$y)
+    );
+    sbuf_p16$phd$2 phd$2(
+        .csum(phd$2$csum),
+        .ret(phd$2$ret),
+        .rb(phd$2$rb),
+        .y(phd$2$y)
+    );
+    sbuf_p16$phd$3 phd$3(
+        .csum(phd$3$csum),
+        .ret(phd$3$ret),
+        .rb(phd$3$rb),
+        .y(phd$3$y)
+    );
+    sbuf_p16$phd$4 phd$4(
+        .csum(phd$4$csum),
+        .ret(phd$4$ret),
+        .rb(phd$4$rb),
+        .y(phd$4$y)
+    );
+    sbuf_p16$phd$5 phd$5(
+        .csum(phd$5$csum),
+        .ret(phd$5$ret),
+        .rb(phd$5$rb),
+        .y(phd$5$y)
+    );
+    sbuf_p16$phd$6 phd$6(
+        .csum(phd$6$csum),
+        .ret(phd$6$ret),
+        .rb(phd$6$rb),
+        .y(phd$6$y)
+    );
+    sbuf_p16$phd$7 phd$7(
+        .csum(phd$7$csum),
+        .ret(phd$7$ret),
+        .rb(phd$7$rb),
+        .y(phd$7$y)
+    );
+    sbuf_p16$phd$8 phd$8(
+        .csum(phd$8$csum),
+        .ret(phd$8$ret),
+        .rb(phd$8$rb),
+        .y(phd$8$y)
+    );
+    sbuf_p16$phd$9 phd$9(
+        .csum(phd$9$csum),
+        .ret(phd$9$ret),
+        .rb(phd$9$rb),
+        .y(phd$9$y)
+    );
+    sbuf_p16$phd$10 phd$10(
+        .csum(phd$10$csum),
+        .ret(phd$10$ret),
+        .rb(phd$10$rb),
+        .y(phd$10$y)
+    );
+    sbuf_p16$phd$11 phd$11(
+        .csum(phd$11$csum),
+        .ret(phd$11$ret),
+        .rb(phd$11$rb),
+        .y(phd$11$y)
+    );
+    sbuf_p16$phd$12 phd$12(
+        .csum(phd$12$csum),
+        .ret(phd$12$ret),
+        .rb(phd$12$rb),
+        .y(phd$12$y)
+    );
+    sbuf_p16$phd$13 phd$13(
+        .csum(phd$13$csum),
+        .ret(phd$13$ret),
+        .rb(phd$13$rb),
+        .y(phd$13$y)
+    );
+    sbuf_p16$phd$14 phd$14(
+        .csum(phd$14$csum),
+        .ret(phd$14$ret),
+        .rb(phd$14$rb),
+        .y(phd$14$y)
+    );
+    sbuf_p16$phd$15 phd$15(
+        .csum(phd$15$csum),
+        .ret(phd$15$ret),
+        .rb(phd$15$rb),
+        .y(phd$15$y)
+    );
     sbuf_p16$hv$0 hv$0(
         .a(hv$0$a),
         .admit(hv$0$admit),
         .words(hv$0$words),
         .empty(hv$0$empty),
-        .trim(hv$0$trim),
-        .csum(hv$0$csum),
-        .ret(hv$0$ret),
-        .rb(hv$0$rb)
+        .trim(hv$0$trim)
     );
     sbuf_p16$hv$1 hv$1(
         .a(hv$1$a),
         .admit(hv$1$admit),
         .words(hv$1$words),
         .empty(hv$1$empty),
-        .trim(hv$1$trim),
-        .csum(hv$1$csum),
-        .ret(hv$1$ret),
-        .rb(hv$1$rb)
+        .trim(hv$1$trim)
     );
     sbuf_p16$hv$2 hv$2(
         .a(hv$2$a),
         .admit(hv$2$admit),
         .words(hv$2$words),
         .empty(hv$2$empty),
-        .trim(hv$2$trim),
-        .csum(hv$2$csum),
-        .ret(hv$2$ret),
-        .rb(hv$2$rb)
+        .trim(hv$2$trim)
     );
     sbuf_p16$hv$3 hv$3(
         .a(hv$3$a),
         .admit(hv$3$admit),
         .words(hv$3$words),
         .empty(hv$3$empty),
-        .trim(hv$3$trim),
-        .csum(hv$3$csum),
-        .ret(hv$3$ret),
-        .rb(hv$3$rb)
+        .trim(hv$3$trim)
     );
     sbuf_p16$hv$4 hv$4(
         .a(hv$4$a),
         .admit(hv$4$admit),
         .words(hv$4$words),
         .empty(hv$4$empty),
-        .trim(hv$4$trim),
-        .csum(hv$4$csum),
-        .ret(hv$4$ret),
-        .rb(hv$4$rb)
+        .trim(hv$4$trim)
     );
     sbuf_p16$hv$5 hv$5(
         .a(hv$5$a),
         .admit(hv$5$admit),
         .words(hv$5$words),
         .empty(hv$5$empty),
-        .trim(hv$5$trim),
-        .csum(hv$5$csum),
-        .ret(hv$5$ret),
-        .rb(hv$5$rb)
+        .trim(hv$5$trim)
     );
     sbuf_p16$hv$6 hv$6(
         .a(hv$6$a),
         .admit(hv$6$admit),
         .words(hv$6$words),
         .empty(hv$6$empty),
-        .trim(hv$6$trim),
-        .csum(hv$6$csum),
-        .ret(hv$6$ret),
-        .rb(hv$6$rb)
+        .trim(hv$6$trim)
     );
     sbuf_p16$hv$7 hv$7(
         .a(hv$7$a),
         .admit(hv$7$admit),
         .words(hv$7$words),
         .empty(hv$7$empty),
-        .trim(hv$7$trim),
-        .csum(hv$7$csum),
-        .ret(hv$7$ret),
-        .rb(hv$7$rb)
+        .trim(hv$7$trim)
     );
     sbuf_p16$hv$8 hv$8(
         .a(hv$8$a),
         .admit(hv$8$admit),
         .words(hv$8$words),
         .empty(hv$8$empty),
-        .trim(hv$8$trim),
-        .csum(hv$8$csum),
-        .ret(hv$8$ret),
-        .rb(hv$8$rb)
+        .trim(hv$8$trim)
     );
     sbuf_p16$hv$9 hv$9(
         .a(hv$9$a),
         .admit(hv$9$admit),
         .words(hv$9$words),
         .empty(hv$9$empty),
-        .trim(hv$9$trim),
-        .csum(hv$9$csum),
-        .ret(hv$9$ret),
-        .rb(hv$9$rb)
+        .trim(hv$9$trim)
     );
     sbuf_p16$hv$10 hv$10(
         .a(hv$10$a),
         .admit(hv$10$admit),
         .words(hv$10$words),
         .empty(hv$10$empty),
-        .trim(hv$10$trim),
-        .csum(hv$10$csum),
-        .ret(hv$10$ret),
-        .rb(hv$10$rb)
+        .trim(hv$10$trim)
     );
     sbuf_p16$hv$11 hv$11(
         .a(hv$11$a),
         .admit(hv$11$admit),
         .words(hv$11$words),
         .empty(hv$11$empty),
-        .trim(hv$11$trim),
-        .csum(hv$11$csum),
-        .ret(hv$11$ret),
-        .rb(hv$11$rb)
+        .trim(hv$11$trim)
     );
     sbuf_p16$hv$12 hv$12(
         .a(hv$12$a),
         .admit(hv$12$admit),
         .words(hv$12$words),
         .empty(hv$12$empty),
-        .trim(hv$12$trim),
-        .csum(hv$12$csum),
-        .ret(hv$12$ret),
-        .rb(hv$12$rb)
+        .trim(hv$12$trim)
     );
     sbuf_p16$hv$13 hv$13(
         .a(hv$13$a),
         .admit(hv$13$admit),
         .words(hv$13$words),
         .empty(hv$13$empty),
-        .trim(hv$13$trim),
-        .csum(hv$13$csum),
-        .ret(hv$13$ret),
-        .rb(hv$13$rb)
+        .trim(hv$13$trim)
     );
     sbuf_p16$hv$14 hv$14(
         .a(hv$14$a),
         .admit(hv$14$admit),
         .words(hv$14$words),
         .empty(hv$14$empty),
-        .trim(hv$14$trim),
-        .csum(hv$14$csum),
-        .ret(hv$14$ret),
-        .rb(hv$14$rb)
+        .trim(hv$14$trim)
     );
     sbuf_p16$hv$15 hv$15(
         .a(hv$15$a),
         .admit(hv$15$admit),
         .words(hv$15$words),
         .empty(hv$15$empty),
-        .trim(hv$15$trim),
-        .csum(hv$15$csum),
-        .ret(hv$15$ret),
-        .rb(hv$15$rb)
+        .trim(hv$15$trim)
+    );
+    sbuf_p16$hh$0 hh$0(
+        .a(hh$0$a),
+        .csum(hh$0$csum),
+        .ret(hh$0$ret),
+        .rb(hh$0$rb)
+    );
+    sbuf_p16$hh$1 hh$1(
+        .a(hh$1$a),
+        .csum(hh$1$csum),
+        .ret(hh$1$ret),
+        .rb(hh$1$rb)
+    );
+    sbuf_p16$hh$2 hh$2(
+        .a(hh$2$a),
+        .csum(hh$2$csum),
+        .ret(hh$2$ret),
+        .rb(hh$2$rb)
+    );
+    sbuf_p16$hh$3 hh$3(
+        .a(hh$3$a),
+        .csum(hh$3$csum),
+        .ret(hh$3$ret),
+        .rb(hh$3$rb)
+    );
+    sbuf_p16$hh$4 hh$4(
+        .a(hh$4$a),
+        .csum(hh$4$csum),
+        .ret(hh$4$ret),
+        .rb(hh$4$rb)
+    );
+    sbuf_p16$hh$5 hh$5(
+        .a(hh$5$a),
+        .csum(hh$5$csum),
+        .ret(hh$5$ret),
+        .rb(hh$5$rb)
+    );
+    sbuf_p16$hh$6 hh$6(
+        .a(hh$6$a),
+        .csum(hh$6$csum),
+        .ret(hh$6$ret),
+        .rb(hh$6$rb)
+    );
+    sbuf_p16$hh$7 hh$7(
+        .a(hh$7$a),
+        .csum(hh$7$csum),
+        .ret(hh$7$ret),
+        .rb(hh$7$rb)
+    );
+    sbuf_p16$hh$8 hh$8(
+        .a(hh$8$a),
+        .csum(hh$8$csum),
+        .ret(hh$8$ret),
+        .rb(hh$8$rb)
+    );
+    sbuf_p16$hh$9 hh$9(
+        .a(hh$9$a),
+        .csum(hh$9$csum),
+        .ret(hh$9$ret),
+        .rb(hh$9$rb)
+    );
+    sbuf_p16$hh$10 hh$10(
+        .a(hh$10$a),
+        .csum(hh$10$csum),
+        .ret(hh$10$ret),
+        .rb(hh$10$rb)
+    );
+    sbuf_p16$hh$11 hh$11(
+        .a(hh$11$a),
+        .csum(hh$11$csum),
+        .ret(hh$11$ret),
+        .rb(hh$11$rb)
+    );
+    sbuf_p16$hh$12 hh$12(
+        .a(hh$12$a),
+        .csum(hh$12$csum),
+        .ret(hh$12$ret),
+        .rb(hh$12$rb)
+    );
+    sbuf_p16$hh$13 hh$13(
+        .a(hh$13$a),
+        .csum(hh$13$csum),
+        .ret(hh$13$ret),
+        .rb(hh$13$rb)
+    );
+    sbuf_p16$hh$14 hh$14(
+        .a(hh$14$a),
+        .csum(hh$14$csum),
+        .ret(hh$14$ret),
+        .rb(hh$14$rb)
+    );
+    sbuf_p16$hh$15 hh$15(
+        .a(hh$15$a),
+        .csum(hh$15$csum),
+        .ret(hh$15$ret),
+        .rb(hh$15$rb)
     );
     sbuf_p16$pk_w$0 pk_w$0(
         .data(pk_w$0$data),
@@ -25062,6 +26054,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         df$0$reset = reset;
         vq$0$clock = clock;
         vq$0$reset = reset;
+        vh$0$clock = clock;
+        vh$0$reset = reset;
         ring$0$clock = clock;
         ring$0$reset = reset;
         cq_cell$0$clock = clock;
@@ -25131,6 +26125,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         df$1$reset = reset;
         vq$1$clock = clock;
         vq$1$reset = reset;
+        vh$1$clock = clock;
+        vh$1$reset = reset;
         ring$1$clock = clock;
         ring$1$reset = reset;
         cq_cell$1$clock = clock;
@@ -25200,6 +26196,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         df$2$reset = reset;
         vq$2$clock = clock;
         vq$2$reset = reset;
+        vh$2$clock = clock;
+        vh$2$reset = reset;
         ring$2$clock = clock;
         ring$2$reset = reset;
         cq_cell$2$clock = clock;
@@ -25269,6 +26267,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         df$3$reset = reset;
         vq$3$clock = clock;
         vq$3$reset = reset;
+        vh$3$clock = clock;
+        vh$3$reset = reset;
         ring$3$clock = clock;
         ring$3$reset = reset;
         cq_cell$3$clock = clock;
@@ -25338,6 +26338,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         df$4$reset = reset;
         vq$4$clock = clock;
         vq$4$reset = reset;
+        vh$4$clock = clock;
+        vh$4$reset = reset;
         ring$4$clock = clock;
         ring$4$reset = reset;
         cq_cell$4$clock = clock;
@@ -25407,6 +26409,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         df$5$reset = reset;
         vq$5$clock = clock;
         vq$5$reset = reset;
+        vh$5$clock = clock;
+        vh$5$reset = reset;
         ring$5$clock = clock;
         ring$5$reset = reset;
         cq_cell$5$clock = clock;
@@ -25476,6 +26480,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         df$6$reset = reset;
         vq$6$clock = clock;
         vq$6$reset = reset;
+        vh$6$clock = clock;
+        vh$6$reset = reset;
         ring$6$clock = clock;
         ring$6$reset = reset;
         cq_cell$6$clock = clock;
@@ -25545,6 +26551,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         df$7$reset = reset;
         vq$7$clock = clock;
         vq$7$reset = reset;
+        vh$7$clock = clock;
+        vh$7$reset = reset;
         ring$7$clock = clock;
         ring$7$reset = reset;
         cq_cell$7$clock = clock;
@@ -25614,6 +26622,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         df$8$reset = reset;
         vq$8$clock = clock;
         vq$8$reset = reset;
+        vh$8$clock = clock;
+        vh$8$reset = reset;
         ring$8$clock = clock;
         ring$8$reset = reset;
         cq_cell$8$clock = clock;
@@ -25683,6 +26693,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         df$9$reset = reset;
         vq$9$clock = clock;
         vq$9$reset = reset;
+        vh$9$clock = clock;
+        vh$9$reset = reset;
         ring$9$clock = clock;
         ring$9$reset = reset;
         cq_cell$9$clock = clock;
@@ -25752,6 +26764,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         df$10$reset = reset;
         vq$10$clock = clock;
         vq$10$reset = reset;
+        vh$10$clock = clock;
+        vh$10$reset = reset;
         ring$10$clock = clock;
         ring$10$reset = reset;
         cq_cell$10$clock = clock;
@@ -25821,6 +26835,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         df$11$reset = reset;
         vq$11$clock = clock;
         vq$11$reset = reset;
+        vh$11$clock = clock;
+        vh$11$reset = reset;
         ring$11$clock = clock;
         ring$11$reset = reset;
         cq_cell$11$clock = clock;
@@ -25890,6 +26906,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         df$12$reset = reset;
         vq$12$clock = clock;
         vq$12$reset = reset;
+        vh$12$clock = clock;
+        vh$12$reset = reset;
         ring$12$clock = clock;
         ring$12$reset = reset;
         cq_cell$12$clock = clock;
@@ -25959,6 +26977,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         df$13$reset = reset;
         vq$13$clock = clock;
         vq$13$reset = reset;
+        vh$13$clock = clock;
+        vh$13$reset = reset;
         ring$13$clock = clock;
         ring$13$reset = reset;
         cq_cell$13$clock = clock;
@@ -26028,6 +27048,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         df$14$reset = reset;
         vq$14$clock = clock;
         vq$14$reset = reset;
+        vh$14$clock = clock;
+        vh$14$reset = reset;
         ring$14$clock = clock;
         ring$14$reset = reset;
         cq_cell$14$clock = clock;
@@ -26097,6 +27119,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         df$15$reset = reset;
         vq$15$clock = clock;
         vq$15$reset = reset;
+        vh$15$clock = clock;
+        vh$15$reset = reset;
         ring$15$clock = clock;
         ring$15$reset = reset;
         cq_cell$15$clock = clock;
@@ -29997,13 +31021,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             i_ovr$0$d = 1'b0;
         end
         inp$0$ovr = c_ovr$0$q;
+        uv$0$a = inp$0$vd;
+        pc$0$admit = uv$0$admit;
+        pc$0$words = uv$0$words;
+        pc$0$empty = uv$0$empty;
+        pc$0$trim = uv$0$trim;
+        phd$0$csum = uv$0$csum;
+        phd$0$ret = uv$0$ret;
+        phd$0$rb = uv$0$rb;
         vq$0$push = inp$0$vd_valid;
-        vq$0$push_data = inp$0$vd;
+        vq$0$push_data = pc$0$y;
+        vh$0$push = inp$0$vd_valid;
+        vh$0$push_data = phd$0$y;
         hw$0$a = df$0$head;
         hv$0$a = vq$0$head;
+        hh$0$a = vh$0$head;
         l_bnext$0 = (ph$q + k_i1$0) & k_mask;
         l_pop$0 = 1'b0;
         vq$0$pop = 1'b0;
+        vh$0$pop = 1'b0;
         ring$0$pop = 1'b0;
         l_cq$0 = 1'b0;
         l_take$0 = ~w_act$0$q & d_ne$0$q & vq$0$nonempty & (cq_cell$0$count < k4_4);
@@ -30013,6 +31049,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_j$0 = w_j$0$q;
         if (l_take$0) begin
             vq$0$pop = 1'b1;
+            vh$0$pop = 1'b1;
             l_act$0 = 1'b1;
             l_adm$0 = hv$0$admit;
             l_emp$0 = hv$0$empty;
@@ -30025,9 +31062,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_rem$0$d = hv$0$words;
             w_emp$0$d = hv$0$empty;
             w_trim$0$d = hv$0$trim;
-            w_cs$0$d = hv$0$csum;
-            w_ret$0$d = hv$0$ret;
-            w_rb$0$d = hv$0$rb;
+            w_cs$0$d = hh$0$csum;
+            w_ret$0$d = hh$0$ret;
+            w_rb$0$d = hh$0$rb;
             if (hv$0$trim) begin
                 w_rem$0$d = k8_9;
                 w_emp$0$d = k0_3;
@@ -30053,11 +31090,11 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_cpe$0 = hw$0$empty;
         l_rb$0 = 64'(w_rb$0$q);
         if (l_take$0) begin
-            l_rb$0 = 64'(hv$0$rb);
+            l_rb$0 = 64'(hh$0$rb);
         end
         l_r0$0 = ((hw$0$data & k_m16) << k48_8) | (l_rb$0 & k_rbmac) | ((hw$0$data >> k48_8) & k_ig);
         l_wd$0 = hw$0$data;
-        if (l_take$0 & hv$0$ret) begin
+        if (l_take$0 & hh$0$ret) begin
             l_wd$0 = l_r0$0;
         end
         if (w_trim$0$q & ~l_take$0) begin
@@ -30220,13 +31257,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             i_ovr$1$d = 1'b0;
         end
         inp$1$ovr = c_ovr$1$q;
+        uv$1$a = inp$1$vd;
+        pc$1$admit = uv$1$admit;
+        pc$1$words = uv$1$words;
+        pc$1$empty = uv$1$empty;
+        pc$1$trim = uv$1$trim;
+        phd$1$csum = uv$1$csum;
+        phd$1$ret = uv$1$ret;
+        phd$1$rb = uv$1$rb;
         vq$1$push = inp$1$vd_valid;
-        vq$1$push_data = inp$1$vd;
+        vq$1$push_data = pc$1$y;
+        vh$1$push = inp$1$vd_valid;
+        vh$1$push_data = phd$1$y;
         hw$1$a = df$1$head;
         hv$1$a = vq$1$head;
+        hh$1$a = vh$1$head;
         l_bnext$1 = (ph$q + k_i1$1) & k_mask;
         l_pop$1 = 1'b0;
         vq$1$pop = 1'b0;
+        vh$1$pop = 1'b0;
         ring$1$pop = 1'b0;
         l_cq$1 = 1'b0;
         l_take$1 = ~w_act$1$q & d_ne$1$q & vq$1$nonempty & (cq_cell$1$count < k4_4);
@@ -30236,6 +31285,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_j$1 = w_j$1$q;
         if (l_take$1) begin
             vq$1$pop = 1'b1;
+            vh$1$pop = 1'b1;
             l_act$1 = 1'b1;
             l_adm$1 = hv$1$admit;
             l_emp$1 = hv$1$empty;
@@ -30248,9 +31298,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_rem$1$d = hv$1$words;
             w_emp$1$d = hv$1$empty;
             w_trim$1$d = hv$1$trim;
-            w_cs$1$d = hv$1$csum;
-            w_ret$1$d = hv$1$ret;
-            w_rb$1$d = hv$1$rb;
+            w_cs$1$d = hh$1$csum;
+            w_ret$1$d = hh$1$ret;
+            w_rb$1$d = hh$1$rb;
             if (hv$1$trim) begin
                 w_rem$1$d = k8_9;
                 w_emp$1$d = k0_3;
@@ -30276,11 +31326,11 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_cpe$1 = hw$1$empty;
         l_rb$1 = 64'(w_rb$1$q);
         if (l_take$1) begin
-            l_rb$1 = 64'(hv$1$rb);
+            l_rb$1 = 64'(hh$1$rb);
         end
         l_r0$1 = ((hw$1$data & k_m16) << k48_8) | (l_rb$1 & k_rbmac) | ((hw$1$data >> k48_8) & k_ig);
         l_wd$1 = hw$1$data;
-        if (l_take$1 & hv$1$ret) begin
+        if (l_take$1 & hh$1$ret) begin
             l_wd$1 = l_r0$1;
         end
         if (w_trim$1$q & ~l_take$1) begin
@@ -30443,13 +31493,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             i_ovr$2$d = 1'b0;
         end
         inp$2$ovr = c_ovr$2$q;
+        uv$2$a = inp$2$vd;
+        pc$2$admit = uv$2$admit;
+        pc$2$words = uv$2$words;
+        pc$2$empty = uv$2$empty;
+        pc$2$trim = uv$2$trim;
+        phd$2$csum = uv$2$csum;
+        phd$2$ret = uv$2$ret;
+        phd$2$rb = uv$2$rb;
         vq$2$push = inp$2$vd_valid;
-        vq$2$push_data = inp$2$vd;
+        vq$2$push_data = pc$2$y;
+        vh$2$push = inp$2$vd_valid;
+        vh$2$push_data = phd$2$y;
         hw$2$a = df$2$head;
         hv$2$a = vq$2$head;
+        hh$2$a = vh$2$head;
         l_bnext$2 = (ph$q + k_i1$2) & k_mask;
         l_pop$2 = 1'b0;
         vq$2$pop = 1'b0;
+        vh$2$pop = 1'b0;
         ring$2$pop = 1'b0;
         l_cq$2 = 1'b0;
         l_take$2 = ~w_act$2$q & d_ne$2$q & vq$2$nonempty & (cq_cell$2$count < k4_4);
@@ -30459,6 +31521,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_j$2 = w_j$2$q;
         if (l_take$2) begin
             vq$2$pop = 1'b1;
+            vh$2$pop = 1'b1;
             l_act$2 = 1'b1;
             l_adm$2 = hv$2$admit;
             l_emp$2 = hv$2$empty;
@@ -30471,9 +31534,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_rem$2$d = hv$2$words;
             w_emp$2$d = hv$2$empty;
             w_trim$2$d = hv$2$trim;
-            w_cs$2$d = hv$2$csum;
-            w_ret$2$d = hv$2$ret;
-            w_rb$2$d = hv$2$rb;
+            w_cs$2$d = hh$2$csum;
+            w_ret$2$d = hh$2$ret;
+            w_rb$2$d = hh$2$rb;
             if (hv$2$trim) begin
                 w_rem$2$d = k8_9;
                 w_emp$2$d = k0_3;
@@ -30499,11 +31562,11 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_cpe$2 = hw$2$empty;
         l_rb$2 = 64'(w_rb$2$q);
         if (l_take$2) begin
-            l_rb$2 = 64'(hv$2$rb);
+            l_rb$2 = 64'(hh$2$rb);
         end
         l_r0$2 = ((hw$2$data & k_m16) << k48_8) | (l_rb$2 & k_rbmac) | ((hw$2$data >> k48_8) & k_ig);
         l_wd$2 = hw$2$data;
-        if (l_take$2 & hv$2$ret) begin
+        if (l_take$2 & hh$2$ret) begin
             l_wd$2 = l_r0$2;
         end
         if (w_trim$2$q & ~l_take$2) begin
@@ -30666,13 +31729,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             i_ovr$3$d = 1'b0;
         end
         inp$3$ovr = c_ovr$3$q;
+        uv$3$a = inp$3$vd;
+        pc$3$admit = uv$3$admit;
+        pc$3$words = uv$3$words;
+        pc$3$empty = uv$3$empty;
+        pc$3$trim = uv$3$trim;
+        phd$3$csum = uv$3$csum;
+        phd$3$ret = uv$3$ret;
+        phd$3$rb = uv$3$rb;
         vq$3$push = inp$3$vd_valid;
-        vq$3$push_data = inp$3$vd;
+        vq$3$push_data = pc$3$y;
+        vh$3$push = inp$3$vd_valid;
+        vh$3$push_data = phd$3$y;
         hw$3$a = df$3$head;
         hv$3$a = vq$3$head;
+        hh$3$a = vh$3$head;
         l_bnext$3 = (ph$q + k_i1$3) & k_mask;
         l_pop$3 = 1'b0;
         vq$3$pop = 1'b0;
+        vh$3$pop = 1'b0;
         ring$3$pop = 1'b0;
         l_cq$3 = 1'b0;
         l_take$3 = ~w_act$3$q & d_ne$3$q & vq$3$nonempty & (cq_cell$3$count < k4_4);
@@ -30682,6 +31757,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_j$3 = w_j$3$q;
         if (l_take$3) begin
             vq$3$pop = 1'b1;
+            vh$3$pop = 1'b1;
             l_act$3 = 1'b1;
             l_adm$3 = hv$3$admit;
             l_emp$3 = hv$3$empty;
@@ -30694,9 +31770,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_rem$3$d = hv$3$words;
             w_emp$3$d = hv$3$empty;
             w_trim$3$d = hv$3$trim;
-            w_cs$3$d = hv$3$csum;
-            w_ret$3$d = hv$3$ret;
-            w_rb$3$d = hv$3$rb;
+            w_cs$3$d = hh$3$csum;
+            w_ret$3$d = hh$3$ret;
+            w_rb$3$d = hh$3$rb;
             if (hv$3$trim) begin
                 w_rem$3$d = k8_9;
                 w_emp$3$d = k0_3;
@@ -30722,11 +31798,11 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_cpe$3 = hw$3$empty;
         l_rb$3 = 64'(w_rb$3$q);
         if (l_take$3) begin
-            l_rb$3 = 64'(hv$3$rb);
+            l_rb$3 = 64'(hh$3$rb);
         end
         l_r0$3 = ((hw$3$data & k_m16) << k48_8) | (l_rb$3 & k_rbmac) | ((hw$3$data >> k48_8) & k_ig);
         l_wd$3 = hw$3$data;
-        if (l_take$3 & hv$3$ret) begin
+        if (l_take$3 & hh$3$ret) begin
             l_wd$3 = l_r0$3;
         end
         if (w_trim$3$q & ~l_take$3) begin
@@ -30889,13 +31965,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             i_ovr$4$d = 1'b0;
         end
         inp$4$ovr = c_ovr$4$q;
+        uv$4$a = inp$4$vd;
+        pc$4$admit = uv$4$admit;
+        pc$4$words = uv$4$words;
+        pc$4$empty = uv$4$empty;
+        pc$4$trim = uv$4$trim;
+        phd$4$csum = uv$4$csum;
+        phd$4$ret = uv$4$ret;
+        phd$4$rb = uv$4$rb;
         vq$4$push = inp$4$vd_valid;
-        vq$4$push_data = inp$4$vd;
+        vq$4$push_data = pc$4$y;
+        vh$4$push = inp$4$vd_valid;
+        vh$4$push_data = phd$4$y;
         hw$4$a = df$4$head;
         hv$4$a = vq$4$head;
+        hh$4$a = vh$4$head;
         l_bnext$4 = (ph$q + k_i1$4) & k_mask;
         l_pop$4 = 1'b0;
         vq$4$pop = 1'b0;
+        vh$4$pop = 1'b0;
         ring$4$pop = 1'b0;
         l_cq$4 = 1'b0;
         l_take$4 = ~w_act$4$q & d_ne$4$q & vq$4$nonempty & (cq_cell$4$count < k4_4);
@@ -30905,6 +31993,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_j$4 = w_j$4$q;
         if (l_take$4) begin
             vq$4$pop = 1'b1;
+            vh$4$pop = 1'b1;
             l_act$4 = 1'b1;
             l_adm$4 = hv$4$admit;
             l_emp$4 = hv$4$empty;
@@ -30917,9 +32006,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_rem$4$d = hv$4$words;
             w_emp$4$d = hv$4$empty;
             w_trim$4$d = hv$4$trim;
-            w_cs$4$d = hv$4$csum;
-            w_ret$4$d = hv$4$ret;
-            w_rb$4$d = hv$4$rb;
+            w_cs$4$d = hh$4$csum;
+            w_ret$4$d = hh$4$ret;
+            w_rb$4$d = hh$4$rb;
             if (hv$4$trim) begin
                 w_rem$4$d = k8_9;
                 w_emp$4$d = k0_3;
@@ -30945,11 +32034,11 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_cpe$4 = hw$4$empty;
         l_rb$4 = 64'(w_rb$4$q);
         if (l_take$4) begin
-            l_rb$4 = 64'(hv$4$rb);
+            l_rb$4 = 64'(hh$4$rb);
         end
         l_r0$4 = ((hw$4$data & k_m16) << k48_8) | (l_rb$4 & k_rbmac) | ((hw$4$data >> k48_8) & k_ig);
         l_wd$4 = hw$4$data;
-        if (l_take$4 & hv$4$ret) begin
+        if (l_take$4 & hh$4$ret) begin
             l_wd$4 = l_r0$4;
         end
         if (w_trim$4$q & ~l_take$4) begin
@@ -31112,13 +32201,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             i_ovr$5$d = 1'b0;
         end
         inp$5$ovr = c_ovr$5$q;
+        uv$5$a = inp$5$vd;
+        pc$5$admit = uv$5$admit;
+        pc$5$words = uv$5$words;
+        pc$5$empty = uv$5$empty;
+        pc$5$trim = uv$5$trim;
+        phd$5$csum = uv$5$csum;
+        phd$5$ret = uv$5$ret;
+        phd$5$rb = uv$5$rb;
         vq$5$push = inp$5$vd_valid;
-        vq$5$push_data = inp$5$vd;
+        vq$5$push_data = pc$5$y;
+        vh$5$push = inp$5$vd_valid;
+        vh$5$push_data = phd$5$y;
         hw$5$a = df$5$head;
         hv$5$a = vq$5$head;
+        hh$5$a = vh$5$head;
         l_bnext$5 = (ph$q + k_i1$5) & k_mask;
         l_pop$5 = 1'b0;
         vq$5$pop = 1'b0;
+        vh$5$pop = 1'b0;
         ring$5$pop = 1'b0;
         l_cq$5 = 1'b0;
         l_take$5 = ~w_act$5$q & d_ne$5$q & vq$5$nonempty & (cq_cell$5$count < k4_4);
@@ -31128,6 +32229,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_j$5 = w_j$5$q;
         if (l_take$5) begin
             vq$5$pop = 1'b1;
+            vh$5$pop = 1'b1;
             l_act$5 = 1'b1;
             l_adm$5 = hv$5$admit;
             l_emp$5 = hv$5$empty;
@@ -31140,9 +32242,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_rem$5$d = hv$5$words;
             w_emp$5$d = hv$5$empty;
             w_trim$5$d = hv$5$trim;
-            w_cs$5$d = hv$5$csum;
-            w_ret$5$d = hv$5$ret;
-            w_rb$5$d = hv$5$rb;
+            w_cs$5$d = hh$5$csum;
+            w_ret$5$d = hh$5$ret;
+            w_rb$5$d = hh$5$rb;
             if (hv$5$trim) begin
                 w_rem$5$d = k8_9;
                 w_emp$5$d = k0_3;
@@ -31168,11 +32270,11 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_cpe$5 = hw$5$empty;
         l_rb$5 = 64'(w_rb$5$q);
         if (l_take$5) begin
-            l_rb$5 = 64'(hv$5$rb);
+            l_rb$5 = 64'(hh$5$rb);
         end
         l_r0$5 = ((hw$5$data & k_m16) << k48_8) | (l_rb$5 & k_rbmac) | ((hw$5$data >> k48_8) & k_ig);
         l_wd$5 = hw$5$data;
-        if (l_take$5 & hv$5$ret) begin
+        if (l_take$5 & hh$5$ret) begin
             l_wd$5 = l_r0$5;
         end
         if (w_trim$5$q & ~l_take$5) begin
@@ -31335,13 +32437,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             i_ovr$6$d = 1'b0;
         end
         inp$6$ovr = c_ovr$6$q;
+        uv$6$a = inp$6$vd;
+        pc$6$admit = uv$6$admit;
+        pc$6$words = uv$6$words;
+        pc$6$empty = uv$6$empty;
+        pc$6$trim = uv$6$trim;
+        phd$6$csum = uv$6$csum;
+        phd$6$ret = uv$6$ret;
+        phd$6$rb = uv$6$rb;
         vq$6$push = inp$6$vd_valid;
-        vq$6$push_data = inp$6$vd;
+        vq$6$push_data = pc$6$y;
+        vh$6$push = inp$6$vd_valid;
+        vh$6$push_data = phd$6$y;
         hw$6$a = df$6$head;
         hv$6$a = vq$6$head;
+        hh$6$a = vh$6$head;
         l_bnext$6 = (ph$q + k_i1$6) & k_mask;
         l_pop$6 = 1'b0;
         vq$6$pop = 1'b0;
+        vh$6$pop = 1'b0;
         ring$6$pop = 1'b0;
         l_cq$6 = 1'b0;
         l_take$6 = ~w_act$6$q & d_ne$6$q & vq$6$nonempty & (cq_cell$6$count < k4_4);
@@ -31351,6 +32465,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_j$6 = w_j$6$q;
         if (l_take$6) begin
             vq$6$pop = 1'b1;
+            vh$6$pop = 1'b1;
             l_act$6 = 1'b1;
             l_adm$6 = hv$6$admit;
             l_emp$6 = hv$6$empty;
@@ -31363,9 +32478,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_rem$6$d = hv$6$words;
             w_emp$6$d = hv$6$empty;
             w_trim$6$d = hv$6$trim;
-            w_cs$6$d = hv$6$csum;
-            w_ret$6$d = hv$6$ret;
-            w_rb$6$d = hv$6$rb;
+            w_cs$6$d = hh$6$csum;
+            w_ret$6$d = hh$6$ret;
+            w_rb$6$d = hh$6$rb;
             if (hv$6$trim) begin
                 w_rem$6$d = k8_9;
                 w_emp$6$d = k0_3;
@@ -31391,11 +32506,11 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_cpe$6 = hw$6$empty;
         l_rb$6 = 64'(w_rb$6$q);
         if (l_take$6) begin
-            l_rb$6 = 64'(hv$6$rb);
+            l_rb$6 = 64'(hh$6$rb);
         end
         l_r0$6 = ((hw$6$data & k_m16) << k48_8) | (l_rb$6 & k_rbmac) | ((hw$6$data >> k48_8) & k_ig);
         l_wd$6 = hw$6$data;
-        if (l_take$6 & hv$6$ret) begin
+        if (l_take$6 & hh$6$ret) begin
             l_wd$6 = l_r0$6;
         end
         if (w_trim$6$q & ~l_take$6) begin
@@ -31558,13 +32673,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             i_ovr$7$d = 1'b0;
         end
         inp$7$ovr = c_ovr$7$q;
+        uv$7$a = inp$7$vd;
+        pc$7$admit = uv$7$admit;
+        pc$7$words = uv$7$words;
+        pc$7$empty = uv$7$empty;
+        pc$7$trim = uv$7$trim;
+        phd$7$csum = uv$7$csum;
+        phd$7$ret = uv$7$ret;
+        phd$7$rb = uv$7$rb;
         vq$7$push = inp$7$vd_valid;
-        vq$7$push_data = inp$7$vd;
+        vq$7$push_data = pc$7$y;
+        vh$7$push = inp$7$vd_valid;
+        vh$7$push_data = phd$7$y;
         hw$7$a = df$7$head;
         hv$7$a = vq$7$head;
+        hh$7$a = vh$7$head;
         l_bnext$7 = (ph$q + k_i1$7) & k_mask;
         l_pop$7 = 1'b0;
         vq$7$pop = 1'b0;
+        vh$7$pop = 1'b0;
         ring$7$pop = 1'b0;
         l_cq$7 = 1'b0;
         l_take$7 = ~w_act$7$q & d_ne$7$q & vq$7$nonempty & (cq_cell$7$count < k4_4);
@@ -31574,6 +32701,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_j$7 = w_j$7$q;
         if (l_take$7) begin
             vq$7$pop = 1'b1;
+            vh$7$pop = 1'b1;
             l_act$7 = 1'b1;
             l_adm$7 = hv$7$admit;
             l_emp$7 = hv$7$empty;
@@ -31586,9 +32714,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_rem$7$d = hv$7$words;
             w_emp$7$d = hv$7$empty;
             w_trim$7$d = hv$7$trim;
-            w_cs$7$d = hv$7$csum;
-            w_ret$7$d = hv$7$ret;
-            w_rb$7$d = hv$7$rb;
+            w_cs$7$d = hh$7$csum;
+            w_ret$7$d = hh$7$ret;
+            w_rb$7$d = hh$7$rb;
             if (hv$7$trim) begin
                 w_rem$7$d = k8_9;
                 w_emp$7$d = k0_3;
@@ -31614,11 +32742,11 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_cpe$7 = hw$7$empty;
         l_rb$7 = 64'(w_rb$7$q);
         if (l_take$7) begin
-            l_rb$7 = 64'(hv$7$rb);
+            l_rb$7 = 64'(hh$7$rb);
         end
         l_r0$7 = ((hw$7$data & k_m16) << k48_8) | (l_rb$7 & k_rbmac) | ((hw$7$data >> k48_8) & k_ig);
         l_wd$7 = hw$7$data;
-        if (l_take$7 & hv$7$ret) begin
+        if (l_take$7 & hh$7$ret) begin
             l_wd$7 = l_r0$7;
         end
         if (w_trim$7$q & ~l_take$7) begin
@@ -31781,13 +32909,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             i_ovr$8$d = 1'b0;
         end
         inp$8$ovr = c_ovr$8$q;
+        uv$8$a = inp$8$vd;
+        pc$8$admit = uv$8$admit;
+        pc$8$words = uv$8$words;
+        pc$8$empty = uv$8$empty;
+        pc$8$trim = uv$8$trim;
+        phd$8$csum = uv$8$csum;
+        phd$8$ret = uv$8$ret;
+        phd$8$rb = uv$8$rb;
         vq$8$push = inp$8$vd_valid;
-        vq$8$push_data = inp$8$vd;
+        vq$8$push_data = pc$8$y;
+        vh$8$push = inp$8$vd_valid;
+        vh$8$push_data = phd$8$y;
         hw$8$a = df$8$head;
         hv$8$a = vq$8$head;
+        hh$8$a = vh$8$head;
         l_bnext$8 = (ph$q + k_i1$8) & k_mask;
         l_pop$8 = 1'b0;
         vq$8$pop = 1'b0;
+        vh$8$pop = 1'b0;
         ring$8$pop = 1'b0;
         l_cq$8 = 1'b0;
         l_take$8 = ~w_act$8$q & d_ne$8$q & vq$8$nonempty & (cq_cell$8$count < k4_4);
@@ -31797,6 +32937,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_j$8 = w_j$8$q;
         if (l_take$8) begin
             vq$8$pop = 1'b1;
+            vh$8$pop = 1'b1;
             l_act$8 = 1'b1;
             l_adm$8 = hv$8$admit;
             l_emp$8 = hv$8$empty;
@@ -31809,9 +32950,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_rem$8$d = hv$8$words;
             w_emp$8$d = hv$8$empty;
             w_trim$8$d = hv$8$trim;
-            w_cs$8$d = hv$8$csum;
-            w_ret$8$d = hv$8$ret;
-            w_rb$8$d = hv$8$rb;
+            w_cs$8$d = hh$8$csum;
+            w_ret$8$d = hh$8$ret;
+            w_rb$8$d = hh$8$rb;
             if (hv$8$trim) begin
                 w_rem$8$d = k8_9;
                 w_emp$8$d = k0_3;
@@ -31837,11 +32978,11 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_cpe$8 = hw$8$empty;
         l_rb$8 = 64'(w_rb$8$q);
         if (l_take$8) begin
-            l_rb$8 = 64'(hv$8$rb);
+            l_rb$8 = 64'(hh$8$rb);
         end
         l_r0$8 = ((hw$8$data & k_m16) << k48_8) | (l_rb$8 & k_rbmac) | ((hw$8$data >> k48_8) & k_ig);
         l_wd$8 = hw$8$data;
-        if (l_take$8 & hv$8$ret) begin
+        if (l_take$8 & hh$8$ret) begin
             l_wd$8 = l_r0$8;
         end
         if (w_trim$8$q & ~l_take$8) begin
@@ -32004,13 +33145,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             i_ovr$9$d = 1'b0;
         end
         inp$9$ovr = c_ovr$9$q;
+        uv$9$a = inp$9$vd;
+        pc$9$admit = uv$9$admit;
+        pc$9$words = uv$9$words;
+        pc$9$empty = uv$9$empty;
+        pc$9$trim = uv$9$trim;
+        phd$9$csum = uv$9$csum;
+        phd$9$ret = uv$9$ret;
+        phd$9$rb = uv$9$rb;
         vq$9$push = inp$9$vd_valid;
-        vq$9$push_data = inp$9$vd;
+        vq$9$push_data = pc$9$y;
+        vh$9$push = inp$9$vd_valid;
+        vh$9$push_data = phd$9$y;
         hw$9$a = df$9$head;
         hv$9$a = vq$9$head;
+        hh$9$a = vh$9$head;
         l_bnext$9 = (ph$q + k_i1$9) & k_mask;
         l_pop$9 = 1'b0;
         vq$9$pop = 1'b0;
+        vh$9$pop = 1'b0;
         ring$9$pop = 1'b0;
         l_cq$9 = 1'b0;
         l_take$9 = ~w_act$9$q & d_ne$9$q & vq$9$nonempty & (cq_cell$9$count < k4_4);
@@ -32020,6 +33173,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_j$9 = w_j$9$q;
         if (l_take$9) begin
             vq$9$pop = 1'b1;
+            vh$9$pop = 1'b1;
             l_act$9 = 1'b1;
             l_adm$9 = hv$9$admit;
             l_emp$9 = hv$9$empty;
@@ -32032,9 +33186,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_rem$9$d = hv$9$words;
             w_emp$9$d = hv$9$empty;
             w_trim$9$d = hv$9$trim;
-            w_cs$9$d = hv$9$csum;
-            w_ret$9$d = hv$9$ret;
-            w_rb$9$d = hv$9$rb;
+            w_cs$9$d = hh$9$csum;
+            w_ret$9$d = hh$9$ret;
+            w_rb$9$d = hh$9$rb;
             if (hv$9$trim) begin
                 w_rem$9$d = k8_9;
                 w_emp$9$d = k0_3;
@@ -32060,11 +33214,11 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_cpe$9 = hw$9$empty;
         l_rb$9 = 64'(w_rb$9$q);
         if (l_take$9) begin
-            l_rb$9 = 64'(hv$9$rb);
+            l_rb$9 = 64'(hh$9$rb);
         end
         l_r0$9 = ((hw$9$data & k_m16) << k48_8) | (l_rb$9 & k_rbmac) | ((hw$9$data >> k48_8) & k_ig);
         l_wd$9 = hw$9$data;
-        if (l_take$9 & hv$9$ret) begin
+        if (l_take$9 & hh$9$ret) begin
             l_wd$9 = l_r0$9;
         end
         if (w_trim$9$q & ~l_take$9) begin
@@ -32227,13 +33381,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             i_ovr$10$d = 1'b0;
         end
         inp$10$ovr = c_ovr$10$q;
+        uv$10$a = inp$10$vd;
+        pc$10$admit = uv$10$admit;
+        pc$10$words = uv$10$words;
+        pc$10$empty = uv$10$empty;
+        pc$10$trim = uv$10$trim;
+        phd$10$csum = uv$10$csum;
+        phd$10$ret = uv$10$ret;
+        phd$10$rb = uv$10$rb;
         vq$10$push = inp$10$vd_valid;
-        vq$10$push_data = inp$10$vd;
+        vq$10$push_data = pc$10$y;
+        vh$10$push = inp$10$vd_valid;
+        vh$10$push_data = phd$10$y;
         hw$10$a = df$10$head;
         hv$10$a = vq$10$head;
+        hh$10$a = vh$10$head;
         l_bnext$10 = (ph$q + k_i1$10) & k_mask;
         l_pop$10 = 1'b0;
         vq$10$pop = 1'b0;
+        vh$10$pop = 1'b0;
         ring$10$pop = 1'b0;
         l_cq$10 = 1'b0;
         l_take$10 = ~w_act$10$q & d_ne$10$q & vq$10$nonempty & (cq_cell$10$count < k4_4);
@@ -32243,6 +33409,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_j$10 = w_j$10$q;
         if (l_take$10) begin
             vq$10$pop = 1'b1;
+            vh$10$pop = 1'b1;
             l_act$10 = 1'b1;
             l_adm$10 = hv$10$admit;
             l_emp$10 = hv$10$empty;
@@ -32255,9 +33422,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_rem$10$d = hv$10$words;
             w_emp$10$d = hv$10$empty;
             w_trim$10$d = hv$10$trim;
-            w_cs$10$d = hv$10$csum;
-            w_ret$10$d = hv$10$ret;
-            w_rb$10$d = hv$10$rb;
+            w_cs$10$d = hh$10$csum;
+            w_ret$10$d = hh$10$ret;
+            w_rb$10$d = hh$10$rb;
             if (hv$10$trim) begin
                 w_rem$10$d = k8_9;
                 w_emp$10$d = k0_3;
@@ -32283,11 +33450,11 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_cpe$10 = hw$10$empty;
         l_rb$10 = 64'(w_rb$10$q);
         if (l_take$10) begin
-            l_rb$10 = 64'(hv$10$rb);
+            l_rb$10 = 64'(hh$10$rb);
         end
         l_r0$10 = ((hw$10$data & k_m16) << k48_8) | (l_rb$10 & k_rbmac) | ((hw$10$data >> k48_8) & k_ig);
         l_wd$10 = hw$10$data;
-        if (l_take$10 & hv$10$ret) begin
+        if (l_take$10 & hh$10$ret) begin
             l_wd$10 = l_r0$10;
         end
         if (w_trim$10$q & ~l_take$10) begin
@@ -32450,13 +33617,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             i_ovr$11$d = 1'b0;
         end
         inp$11$ovr = c_ovr$11$q;
+        uv$11$a = inp$11$vd;
+        pc$11$admit = uv$11$admit;
+        pc$11$words = uv$11$words;
+        pc$11$empty = uv$11$empty;
+        pc$11$trim = uv$11$trim;
+        phd$11$csum = uv$11$csum;
+        phd$11$ret = uv$11$ret;
+        phd$11$rb = uv$11$rb;
         vq$11$push = inp$11$vd_valid;
-        vq$11$push_data = inp$11$vd;
+        vq$11$push_data = pc$11$y;
+        vh$11$push = inp$11$vd_valid;
+        vh$11$push_data = phd$11$y;
         hw$11$a = df$11$head;
         hv$11$a = vq$11$head;
+        hh$11$a = vh$11$head;
         l_bnext$11 = (ph$q + k_i1$11) & k_mask;
         l_pop$11 = 1'b0;
         vq$11$pop = 1'b0;
+        vh$11$pop = 1'b0;
         ring$11$pop = 1'b0;
         l_cq$11 = 1'b0;
         l_take$11 = ~w_act$11$q & d_ne$11$q & vq$11$nonempty & (cq_cell$11$count < k4_4);
@@ -32466,6 +33645,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_j$11 = w_j$11$q;
         if (l_take$11) begin
             vq$11$pop = 1'b1;
+            vh$11$pop = 1'b1;
             l_act$11 = 1'b1;
             l_adm$11 = hv$11$admit;
             l_emp$11 = hv$11$empty;
@@ -32478,9 +33658,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_rem$11$d = hv$11$words;
             w_emp$11$d = hv$11$empty;
             w_trim$11$d = hv$11$trim;
-            w_cs$11$d = hv$11$csum;
-            w_ret$11$d = hv$11$ret;
-            w_rb$11$d = hv$11$rb;
+            w_cs$11$d = hh$11$csum;
+            w_ret$11$d = hh$11$ret;
+            w_rb$11$d = hh$11$rb;
             if (hv$11$trim) begin
                 w_rem$11$d = k8_9;
                 w_emp$11$d = k0_3;
@@ -32506,11 +33686,11 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_cpe$11 = hw$11$empty;
         l_rb$11 = 64'(w_rb$11$q);
         if (l_take$11) begin
-            l_rb$11 = 64'(hv$11$rb);
+            l_rb$11 = 64'(hh$11$rb);
         end
         l_r0$11 = ((hw$11$data & k_m16) << k48_8) | (l_rb$11 & k_rbmac) | ((hw$11$data >> k48_8) & k_ig);
         l_wd$11 = hw$11$data;
-        if (l_take$11 & hv$11$ret) begin
+        if (l_take$11 & hh$11$ret) begin
             l_wd$11 = l_r0$11;
         end
         if (w_trim$11$q & ~l_take$11) begin
@@ -32673,13 +33853,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             i_ovr$12$d = 1'b0;
         end
         inp$12$ovr = c_ovr$12$q;
+        uv$12$a = inp$12$vd;
+        pc$12$admit = uv$12$admit;
+        pc$12$words = uv$12$words;
+        pc$12$empty = uv$12$empty;
+        pc$12$trim = uv$12$trim;
+        phd$12$csum = uv$12$csum;
+        phd$12$ret = uv$12$ret;
+        phd$12$rb = uv$12$rb;
         vq$12$push = inp$12$vd_valid;
-        vq$12$push_data = inp$12$vd;
+        vq$12$push_data = pc$12$y;
+        vh$12$push = inp$12$vd_valid;
+        vh$12$push_data = phd$12$y;
         hw$12$a = df$12$head;
         hv$12$a = vq$12$head;
+        hh$12$a = vh$12$head;
         l_bnext$12 = (ph$q + k_i1$12) & k_mask;
         l_pop$12 = 1'b0;
         vq$12$pop = 1'b0;
+        vh$12$pop = 1'b0;
         ring$12$pop = 1'b0;
         l_cq$12 = 1'b0;
         l_take$12 = ~w_act$12$q & d_ne$12$q & vq$12$nonempty & (cq_cell$12$count < k4_4);
@@ -32689,6 +33881,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_j$12 = w_j$12$q;
         if (l_take$12) begin
             vq$12$pop = 1'b1;
+            vh$12$pop = 1'b1;
             l_act$12 = 1'b1;
             l_adm$12 = hv$12$admit;
             l_emp$12 = hv$12$empty;
@@ -32701,9 +33894,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_rem$12$d = hv$12$words;
             w_emp$12$d = hv$12$empty;
             w_trim$12$d = hv$12$trim;
-            w_cs$12$d = hv$12$csum;
-            w_ret$12$d = hv$12$ret;
-            w_rb$12$d = hv$12$rb;
+            w_cs$12$d = hh$12$csum;
+            w_ret$12$d = hh$12$ret;
+            w_rb$12$d = hh$12$rb;
             if (hv$12$trim) begin
                 w_rem$12$d = k8_9;
                 w_emp$12$d = k0_3;
@@ -32729,11 +33922,11 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_cpe$12 = hw$12$empty;
         l_rb$12 = 64'(w_rb$12$q);
         if (l_take$12) begin
-            l_rb$12 = 64'(hv$12$rb);
+            l_rb$12 = 64'(hh$12$rb);
         end
         l_r0$12 = ((hw$12$data & k_m16) << k48_8) | (l_rb$12 & k_rbmac) | ((hw$12$data >> k48_8) & k_ig);
         l_wd$12 = hw$12$data;
-        if (l_take$12 & hv$12$ret) begin
+        if (l_take$12 & hh$12$ret) begin
             l_wd$12 = l_r0$12;
         end
         if (w_trim$12$q & ~l_take$12) begin
@@ -32896,13 +34089,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             i_ovr$13$d = 1'b0;
         end
         inp$13$ovr = c_ovr$13$q;
+        uv$13$a = inp$13$vd;
+        pc$13$admit = uv$13$admit;
+        pc$13$words = uv$13$words;
+        pc$13$empty = uv$13$empty;
+        pc$13$trim = uv$13$trim;
+        phd$13$csum = uv$13$csum;
+        phd$13$ret = uv$13$ret;
+        phd$13$rb = uv$13$rb;
         vq$13$push = inp$13$vd_valid;
-        vq$13$push_data = inp$13$vd;
+        vq$13$push_data = pc$13$y;
+        vh$13$push = inp$13$vd_valid;
+        vh$13$push_data = phd$13$y;
         hw$13$a = df$13$head;
         hv$13$a = vq$13$head;
+        hh$13$a = vh$13$head;
         l_bnext$13 = (ph$q + k_i1$13) & k_mask;
         l_pop$13 = 1'b0;
         vq$13$pop = 1'b0;
+        vh$13$pop = 1'b0;
         ring$13$pop = 1'b0;
         l_cq$13 = 1'b0;
         l_take$13 = ~w_act$13$q & d_ne$13$q & vq$13$nonempty & (cq_cell$13$count < k4_4);
@@ -32912,6 +34117,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_j$13 = w_j$13$q;
         if (l_take$13) begin
             vq$13$pop = 1'b1;
+            vh$13$pop = 1'b1;
             l_act$13 = 1'b1;
             l_adm$13 = hv$13$admit;
             l_emp$13 = hv$13$empty;
@@ -32924,9 +34130,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_rem$13$d = hv$13$words;
             w_emp$13$d = hv$13$empty;
             w_trim$13$d = hv$13$trim;
-            w_cs$13$d = hv$13$csum;
-            w_ret$13$d = hv$13$ret;
-            w_rb$13$d = hv$13$rb;
+            w_cs$13$d = hh$13$csum;
+            w_ret$13$d = hh$13$ret;
+            w_rb$13$d = hh$13$rb;
             if (hv$13$trim) begin
                 w_rem$13$d = k8_9;
                 w_emp$13$d = k0_3;
@@ -32952,11 +34158,11 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_cpe$13 = hw$13$empty;
         l_rb$13 = 64'(w_rb$13$q);
         if (l_take$13) begin
-            l_rb$13 = 64'(hv$13$rb);
+            l_rb$13 = 64'(hh$13$rb);
         end
         l_r0$13 = ((hw$13$data & k_m16) << k48_8) | (l_rb$13 & k_rbmac) | ((hw$13$data >> k48_8) & k_ig);
         l_wd$13 = hw$13$data;
-        if (l_take$13 & hv$13$ret) begin
+        if (l_take$13 & hh$13$ret) begin
             l_wd$13 = l_r0$13;
         end
         if (w_trim$13$q & ~l_take$13) begin
@@ -33119,13 +34325,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             i_ovr$14$d = 1'b0;
         end
         inp$14$ovr = c_ovr$14$q;
+        uv$14$a = inp$14$vd;
+        pc$14$admit = uv$14$admit;
+        pc$14$words = uv$14$words;
+        pc$14$empty = uv$14$empty;
+        pc$14$trim = uv$14$trim;
+        phd$14$csum = uv$14$csum;
+        phd$14$ret = uv$14$ret;
+        phd$14$rb = uv$14$rb;
         vq$14$push = inp$14$vd_valid;
-        vq$14$push_data = inp$14$vd;
+        vq$14$push_data = pc$14$y;
+        vh$14$push = inp$14$vd_valid;
+        vh$14$push_data = phd$14$y;
         hw$14$a = df$14$head;
         hv$14$a = vq$14$head;
+        hh$14$a = vh$14$head;
         l_bnext$14 = (ph$q + k_i1$14) & k_mask;
         l_pop$14 = 1'b0;
         vq$14$pop = 1'b0;
+        vh$14$pop = 1'b0;
         ring$14$pop = 1'b0;
         l_cq$14 = 1'b0;
         l_take$14 = ~w_act$14$q & d_ne$14$q & vq$14$nonempty & (cq_cell$14$count < k4_4);
@@ -33135,6 +34353,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_j$14 = w_j$14$q;
         if (l_take$14) begin
             vq$14$pop = 1'b1;
+            vh$14$pop = 1'b1;
             l_act$14 = 1'b1;
             l_adm$14 = hv$14$admit;
             l_emp$14 = hv$14$empty;
@@ -33147,9 +34366,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_rem$14$d = hv$14$words;
             w_emp$14$d = hv$14$empty;
             w_trim$14$d = hv$14$trim;
-            w_cs$14$d = hv$14$csum;
-            w_ret$14$d = hv$14$ret;
-            w_rb$14$d = hv$14$rb;
+            w_cs$14$d = hh$14$csum;
+            w_ret$14$d = hh$14$ret;
+            w_rb$14$d = hh$14$rb;
             if (hv$14$trim) begin
                 w_rem$14$d = k8_9;
                 w_emp$14$d = k0_3;
@@ -33175,11 +34394,11 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_cpe$14 = hw$14$empty;
         l_rb$14 = 64'(w_rb$14$q);
         if (l_take$14) begin
-            l_rb$14 = 64'(hv$14$rb);
+            l_rb$14 = 64'(hh$14$rb);
         end
         l_r0$14 = ((hw$14$data & k_m16) << k48_8) | (l_rb$14 & k_rbmac) | ((hw$14$data >> k48_8) & k_ig);
         l_wd$14 = hw$14$data;
-        if (l_take$14 & hv$14$ret) begin
+        if (l_take$14 & hh$14$ret) begin
             l_wd$14 = l_r0$14;
         end
         if (w_trim$14$q & ~l_take$14) begin
@@ -33342,13 +34561,25 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             i_ovr$15$d = 1'b0;
         end
         inp$15$ovr = c_ovr$15$q;
+        uv$15$a = inp$15$vd;
+        pc$15$admit = uv$15$admit;
+        pc$15$words = uv$15$words;
+        pc$15$empty = uv$15$empty;
+        pc$15$trim = uv$15$trim;
+        phd$15$csum = uv$15$csum;
+        phd$15$ret = uv$15$ret;
+        phd$15$rb = uv$15$rb;
         vq$15$push = inp$15$vd_valid;
-        vq$15$push_data = inp$15$vd;
+        vq$15$push_data = pc$15$y;
+        vh$15$push = inp$15$vd_valid;
+        vh$15$push_data = phd$15$y;
         hw$15$a = df$15$head;
         hv$15$a = vq$15$head;
+        hh$15$a = vh$15$head;
         l_bnext$15 = (ph$q + k_i1$15) & k_mask;
         l_pop$15 = 1'b0;
         vq$15$pop = 1'b0;
+        vh$15$pop = 1'b0;
         ring$15$pop = 1'b0;
         l_cq$15 = 1'b0;
         l_take$15 = ~w_act$15$q & d_ne$15$q & vq$15$nonempty & (cq_cell$15$count < k4_4);
@@ -33358,6 +34589,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_j$15 = w_j$15$q;
         if (l_take$15) begin
             vq$15$pop = 1'b1;
+            vh$15$pop = 1'b1;
             l_act$15 = 1'b1;
             l_adm$15 = hv$15$admit;
             l_emp$15 = hv$15$empty;
@@ -33370,9 +34602,9 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             w_rem$15$d = hv$15$words;
             w_emp$15$d = hv$15$empty;
             w_trim$15$d = hv$15$trim;
-            w_cs$15$d = hv$15$csum;
-            w_ret$15$d = hv$15$ret;
-            w_rb$15$d = hv$15$rb;
+            w_cs$15$d = hh$15$csum;
+            w_ret$15$d = hh$15$ret;
+            w_rb$15$d = hh$15$rb;
             if (hv$15$trim) begin
                 w_rem$15$d = k8_9;
                 w_emp$15$d = k0_3;
@@ -33398,11 +34630,11 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_cpe$15 = hw$15$empty;
         l_rb$15 = 64'(w_rb$15$q);
         if (l_take$15) begin
-            l_rb$15 = 64'(hv$15$rb);
+            l_rb$15 = 64'(hh$15$rb);
         end
         l_r0$15 = ((hw$15$data & k_m16) << k48_8) | (l_rb$15 & k_rbmac) | ((hw$15$data >> k48_8) & k_ig);
         l_wd$15 = hw$15$data;
-        if (l_take$15 & hv$15$ret) begin
+        if (l_take$15 & hh$15$ret) begin
             l_wd$15 = l_r0$15;
         end
         if (w_trim$15$q & ~l_take$15) begin
@@ -71692,17 +72924,302 @@ module sbuf_p16$fresh$1(d,q,clock);
 endmodule // sbuf_p16$fresh$1
 
 
-module sbuf_p16$hv$0(a,admit,words,empty,trim,csum,ret,rb);
+module sbuf_p16$hh$0(a,csum,ret,rb);
     
     // Module arguments
-    input wire  [78:0] a;
+    input wire  [64:0] a;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        csum = a[0+:16];
+        ret = a[16+:1];
+        rb = a[17+:48];
+    end
+    
+endmodule // sbuf_p16$hh$0
+
+
+module sbuf_p16$hh$1(a,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [64:0] a;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        csum = a[0+:16];
+        ret = a[16+:1];
+        rb = a[17+:48];
+    end
+    
+endmodule // sbuf_p16$hh$1
+
+
+module sbuf_p16$hh$10(a,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [64:0] a;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        csum = a[0+:16];
+        ret = a[16+:1];
+        rb = a[17+:48];
+    end
+    
+endmodule // sbuf_p16$hh$10
+
+
+module sbuf_p16$hh$11(a,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [64:0] a;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        csum = a[0+:16];
+        ret = a[16+:1];
+        rb = a[17+:48];
+    end
+    
+endmodule // sbuf_p16$hh$11
+
+
+module sbuf_p16$hh$12(a,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [64:0] a;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        csum = a[0+:16];
+        ret = a[16+:1];
+        rb = a[17+:48];
+    end
+    
+endmodule // sbuf_p16$hh$12
+
+
+module sbuf_p16$hh$13(a,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [64:0] a;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        csum = a[0+:16];
+        ret = a[16+:1];
+        rb = a[17+:48];
+    end
+    
+endmodule // sbuf_p16$hh$13
+
+
+module sbuf_p16$hh$14(a,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [64:0] a;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        csum = a[0+:16];
+        ret = a[16+:1];
+        rb = a[17+:48];
+    end
+    
+endmodule // sbuf_p16$hh$14
+
+
+module sbuf_p16$hh$15(a,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [64:0] a;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        csum = a[0+:16];
+        ret = a[16+:1];
+        rb = a[17+:48];
+    end
+    
+endmodule // sbuf_p16$hh$15
+
+
+module sbuf_p16$hh$2(a,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [64:0] a;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        csum = a[0+:16];
+        ret = a[16+:1];
+        rb = a[17+:48];
+    end
+    
+endmodule // sbuf_p16$hh$2
+
+
+module sbuf_p16$hh$3(a,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [64:0] a;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        csum = a[0+:16];
+        ret = a[16+:1];
+        rb = a[17+:48];
+    end
+    
+endmodule // sbuf_p16$hh$3
+
+
+module sbuf_p16$hh$4(a,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [64:0] a;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        csum = a[0+:16];
+        ret = a[16+:1];
+        rb = a[17+:48];
+    end
+    
+endmodule // sbuf_p16$hh$4
+
+
+module sbuf_p16$hh$5(a,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [64:0] a;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        csum = a[0+:16];
+        ret = a[16+:1];
+        rb = a[17+:48];
+    end
+    
+endmodule // sbuf_p16$hh$5
+
+
+module sbuf_p16$hh$6(a,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [64:0] a;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        csum = a[0+:16];
+        ret = a[16+:1];
+        rb = a[17+:48];
+    end
+    
+endmodule // sbuf_p16$hh$6
+
+
+module sbuf_p16$hh$7(a,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [64:0] a;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        csum = a[0+:16];
+        ret = a[16+:1];
+        rb = a[17+:48];
+    end
+    
+endmodule // sbuf_p16$hh$7
+
+
+module sbuf_p16$hh$8(a,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [64:0] a;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        csum = a[0+:16];
+        ret = a[16+:1];
+        rb = a[17+:48];
+    end
+    
+endmodule // sbuf_p16$hh$8
+
+
+module sbuf_p16$hh$9(a,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [64:0] a;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        csum = a[0+:16];
+        ret = a[16+:1];
+        rb = a[17+:48];
+    end
+    
+endmodule // sbuf_p16$hh$9
+
+
+module sbuf_p16$hv$0(a,admit,words,empty,trim);
+    
+    // Module arguments
+    input wire  [13:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
-    output reg  [15:0] csum;
-    output reg  ret;
-    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -71710,25 +73227,19 @@ module sbuf_p16$hv$0(a,admit,words,empty,trim,csum,ret,rb);
         words = a[1+:9];
         empty = a[10+:3];
         trim = a[13+:1];
-        csum = a[14+:16];
-        ret = a[30+:1];
-        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$0
 
 
-module sbuf_p16$hv$1(a,admit,words,empty,trim,csum,ret,rb);
+module sbuf_p16$hv$1(a,admit,words,empty,trim);
     
     // Module arguments
-    input wire  [78:0] a;
+    input wire  [13:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
-    output reg  [15:0] csum;
-    output reg  ret;
-    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -71736,25 +73247,19 @@ module sbuf_p16$hv$1(a,admit,words,empty,trim,csum,ret,rb);
         words = a[1+:9];
         empty = a[10+:3];
         trim = a[13+:1];
-        csum = a[14+:16];
-        ret = a[30+:1];
-        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$1
 
 
-module sbuf_p16$hv$10(a,admit,words,empty,trim,csum,ret,rb);
+module sbuf_p16$hv$10(a,admit,words,empty,trim);
     
     // Module arguments
-    input wire  [78:0] a;
+    input wire  [13:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
-    output reg  [15:0] csum;
-    output reg  ret;
-    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -71762,25 +73267,19 @@ module sbuf_p16$hv$10(a,admit,words,empty,trim,csum,ret,rb);
         words = a[1+:9];
         empty = a[10+:3];
         trim = a[13+:1];
-        csum = a[14+:16];
-        ret = a[30+:1];
-        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$10
 
 
-module sbuf_p16$hv$11(a,admit,words,empty,trim,csum,ret,rb);
+module sbuf_p16$hv$11(a,admit,words,empty,trim);
     
     // Module arguments
-    input wire  [78:0] a;
+    input wire  [13:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
-    output reg  [15:0] csum;
-    output reg  ret;
-    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -71788,25 +73287,19 @@ module sbuf_p16$hv$11(a,admit,words,empty,trim,csum,ret,rb);
         words = a[1+:9];
         empty = a[10+:3];
         trim = a[13+:1];
-        csum = a[14+:16];
-        ret = a[30+:1];
-        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$11
 
 
-module sbuf_p16$hv$12(a,admit,words,empty,trim,csum,ret,rb);
+module sbuf_p16$hv$12(a,admit,words,empty,trim);
     
     // Module arguments
-    input wire  [78:0] a;
+    input wire  [13:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
-    output reg  [15:0] csum;
-    output reg  ret;
-    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -71814,25 +73307,19 @@ module sbuf_p16$hv$12(a,admit,words,empty,trim,csum,ret,rb);
         words = a[1+:9];
         empty = a[10+:3];
         trim = a[13+:1];
-        csum = a[14+:16];
-        ret = a[30+:1];
-        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$12
 
 
-module sbuf_p16$hv$13(a,admit,words,empty,trim,csum,ret,rb);
+module sbuf_p16$hv$13(a,admit,words,empty,trim);
     
     // Module arguments
-    input wire  [78:0] a;
+    input wire  [13:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
-    output reg  [15:0] csum;
-    output reg  ret;
-    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -71840,25 +73327,19 @@ module sbuf_p16$hv$13(a,admit,words,empty,trim,csum,ret,rb);
         words = a[1+:9];
         empty = a[10+:3];
         trim = a[13+:1];
-        csum = a[14+:16];
-        ret = a[30+:1];
-        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$13
 
 
-module sbuf_p16$hv$14(a,admit,words,empty,trim,csum,ret,rb);
+module sbuf_p16$hv$14(a,admit,words,empty,trim);
     
     // Module arguments
-    input wire  [78:0] a;
+    input wire  [13:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
-    output reg  [15:0] csum;
-    output reg  ret;
-    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -71866,25 +73347,19 @@ module sbuf_p16$hv$14(a,admit,words,empty,trim,csum,ret,rb);
         words = a[1+:9];
         empty = a[10+:3];
         trim = a[13+:1];
-        csum = a[14+:16];
-        ret = a[30+:1];
-        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$14
 
 
-module sbuf_p16$hv$15(a,admit,words,empty,trim,csum,ret,rb);
+module sbuf_p16$hv$15(a,admit,words,empty,trim);
     
     // Module arguments
-    input wire  [78:0] a;
+    input wire  [13:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
-    output reg  [15:0] csum;
-    output reg  ret;
-    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -71892,25 +73367,19 @@ module sbuf_p16$hv$15(a,admit,words,empty,trim,csum,ret,rb);
         words = a[1+:9];
         empty = a[10+:3];
         trim = a[13+:1];
-        csum = a[14+:16];
-        ret = a[30+:1];
-        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$15
 
 
-module sbuf_p16$hv$2(a,admit,words,empty,trim,csum,ret,rb);
+module sbuf_p16$hv$2(a,admit,words,empty,trim);
     
     // Module arguments
-    input wire  [78:0] a;
+    input wire  [13:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
-    output reg  [15:0] csum;
-    output reg  ret;
-    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -71918,25 +73387,19 @@ module sbuf_p16$hv$2(a,admit,words,empty,trim,csum,ret,rb);
         words = a[1+:9];
         empty = a[10+:3];
         trim = a[13+:1];
-        csum = a[14+:16];
-        ret = a[30+:1];
-        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$2
 
 
-module sbuf_p16$hv$3(a,admit,words,empty,trim,csum,ret,rb);
+module sbuf_p16$hv$3(a,admit,words,empty,trim);
     
     // Module arguments
-    input wire  [78:0] a;
+    input wire  [13:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
-    output reg  [15:0] csum;
-    output reg  ret;
-    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -71944,25 +73407,19 @@ module sbuf_p16$hv$3(a,admit,words,empty,trim,csum,ret,rb);
         words = a[1+:9];
         empty = a[10+:3];
         trim = a[13+:1];
-        csum = a[14+:16];
-        ret = a[30+:1];
-        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$3
 
 
-module sbuf_p16$hv$4(a,admit,words,empty,trim,csum,ret,rb);
+module sbuf_p16$hv$4(a,admit,words,empty,trim);
     
     // Module arguments
-    input wire  [78:0] a;
+    input wire  [13:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
-    output reg  [15:0] csum;
-    output reg  ret;
-    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -71970,25 +73427,19 @@ module sbuf_p16$hv$4(a,admit,words,empty,trim,csum,ret,rb);
         words = a[1+:9];
         empty = a[10+:3];
         trim = a[13+:1];
-        csum = a[14+:16];
-        ret = a[30+:1];
-        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$4
 
 
-module sbuf_p16$hv$5(a,admit,words,empty,trim,csum,ret,rb);
+module sbuf_p16$hv$5(a,admit,words,empty,trim);
     
     // Module arguments
-    input wire  [78:0] a;
+    input wire  [13:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
-    output reg  [15:0] csum;
-    output reg  ret;
-    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -71996,25 +73447,19 @@ module sbuf_p16$hv$5(a,admit,words,empty,trim,csum,ret,rb);
         words = a[1+:9];
         empty = a[10+:3];
         trim = a[13+:1];
-        csum = a[14+:16];
-        ret = a[30+:1];
-        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$5
 
 
-module sbuf_p16$hv$6(a,admit,words,empty,trim,csum,ret,rb);
+module sbuf_p16$hv$6(a,admit,words,empty,trim);
     
     // Module arguments
-    input wire  [78:0] a;
+    input wire  [13:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
-    output reg  [15:0] csum;
-    output reg  ret;
-    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -72022,25 +73467,19 @@ module sbuf_p16$hv$6(a,admit,words,empty,trim,csum,ret,rb);
         words = a[1+:9];
         empty = a[10+:3];
         trim = a[13+:1];
-        csum = a[14+:16];
-        ret = a[30+:1];
-        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$6
 
 
-module sbuf_p16$hv$7(a,admit,words,empty,trim,csum,ret,rb);
+module sbuf_p16$hv$7(a,admit,words,empty,trim);
     
     // Module arguments
-    input wire  [78:0] a;
+    input wire  [13:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
-    output reg  [15:0] csum;
-    output reg  ret;
-    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -72048,25 +73487,19 @@ module sbuf_p16$hv$7(a,admit,words,empty,trim,csum,ret,rb);
         words = a[1+:9];
         empty = a[10+:3];
         trim = a[13+:1];
-        csum = a[14+:16];
-        ret = a[30+:1];
-        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$7
 
 
-module sbuf_p16$hv$8(a,admit,words,empty,trim,csum,ret,rb);
+module sbuf_p16$hv$8(a,admit,words,empty,trim);
     
     // Module arguments
-    input wire  [78:0] a;
+    input wire  [13:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
-    output reg  [15:0] csum;
-    output reg  ret;
-    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -72074,25 +73507,19 @@ module sbuf_p16$hv$8(a,admit,words,empty,trim,csum,ret,rb);
         words = a[1+:9];
         empty = a[10+:3];
         trim = a[13+:1];
-        csum = a[14+:16];
-        ret = a[30+:1];
-        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$8
 
 
-module sbuf_p16$hv$9(a,admit,words,empty,trim,csum,ret,rb);
+module sbuf_p16$hv$9(a,admit,words,empty,trim);
     
     // Module arguments
-    input wire  [78:0] a;
+    input wire  [13:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
-    output reg  [15:0] csum;
-    output reg  ret;
-    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -72100,9 +73527,6 @@ module sbuf_p16$hv$9(a,admit,words,empty,trim,csum,ret,rb);
         words = a[1+:9];
         empty = a[10+:3];
         trim = a[13+:1];
-        csum = a[14+:16];
-        ret = a[30+:1];
-        rb = a[31+:48];
     end
     
 endmodule // sbuf_p16$hv$9
@@ -76716,6 +78140,326 @@ module sbuf_p16$p_s$9(d,q,clock);
 endmodule // sbuf_p16$p_s$9
 
 
+module sbuf_p16$pc$0(admit,words,empty,trim,y);
+    
+    // Module arguments
+    input wire  admit;
+    input wire  [8:0] words;
+    input wire  [2:0] empty;
+    input wire  trim;
+    output reg  [13:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:1] = admit;
+        y[1+:9] = words;
+        y[10+:3] = empty;
+        y[13+:1] = trim;
+    end
+    
+endmodule // sbuf_p16$pc$0
+
+
+module sbuf_p16$pc$1(admit,words,empty,trim,y);
+    
+    // Module arguments
+    input wire  admit;
+    input wire  [8:0] words;
+    input wire  [2:0] empty;
+    input wire  trim;
+    output reg  [13:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:1] = admit;
+        y[1+:9] = words;
+        y[10+:3] = empty;
+        y[13+:1] = trim;
+    end
+    
+endmodule // sbuf_p16$pc$1
+
+
+module sbuf_p16$pc$10(admit,words,empty,trim,y);
+    
+    // Module arguments
+    input wire  admit;
+    input wire  [8:0] words;
+    input wire  [2:0] empty;
+    input wire  trim;
+    output reg  [13:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:1] = admit;
+        y[1+:9] = words;
+        y[10+:3] = empty;
+        y[13+:1] = trim;
+    end
+    
+endmodule // sbuf_p16$pc$10
+
+
+module sbuf_p16$pc$11(admit,words,empty,trim,y);
+    
+    // Module arguments
+    input wire  admit;
+    input wire  [8:0] words;
+    input wire  [2:0] empty;
+    input wire  trim;
+    output reg  [13:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:1] = admit;
+        y[1+:9] = words;
+        y[10+:3] = empty;
+        y[13+:1] = trim;
+    end
+    
+endmodule // sbuf_p16$pc$11
+
+
+module sbuf_p16$pc$12(admit,words,empty,trim,y);
+    
+    // Module arguments
+    input wire  admit;
+    input wire  [8:0] words;
+    input wire  [2:0] empty;
+    input wire  trim;
+    output reg  [13:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:1] = admit;
+        y[1+:9] = words;
+        y[10+:3] = empty;
+        y[13+:1] = trim;
+    end
+    
+endmodule // sbuf_p16$pc$12
+
+
+module sbuf_p16$pc$13(admit,words,empty,trim,y);
+    
+    // Module arguments
+    input wire  admit;
+    input wire  [8:0] words;
+    input wire  [2:0] empty;
+    input wire  trim;
+    output reg  [13:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:1] = admit;
+        y[1+:9] = words;
+        y[10+:3] = empty;
+        y[13+:1] = trim;
+    end
+    
+endmodule // sbuf_p16$pc$13
+
+
+module sbuf_p16$pc$14(admit,words,empty,trim,y);
+    
+    // Module arguments
+    input wire  admit;
+    input wire  [8:0] words;
+    input wire  [2:0] empty;
+    input wire  trim;
+    output reg  [13:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:1] = admit;
+        y[1+:9] = words;
+        y[10+:3] = empty;
+        y[13+:1] = trim;
+    end
+    
+endmodule // sbuf_p16$pc$14
+
+
+module sbuf_p16$pc$15(admit,words,empty,trim,y);
+    
+    // Module arguments
+    input wire  admit;
+    input wire  [8:0] words;
+    input wire  [2:0] empty;
+    input wire  trim;
+    output reg  [13:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:1] = admit;
+        y[1+:9] = words;
+        y[10+:3] = empty;
+        y[13+:1] = trim;
+    end
+    
+endmodule // sbuf_p16$pc$15
+
+
+module sbuf_p16$pc$2(admit,words,empty,trim,y);
+    
+    // Module arguments
+    input wire  admit;
+    input wire  [8:0] words;
+    input wire  [2:0] empty;
+    input wire  trim;
+    output reg  [13:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:1] = admit;
+        y[1+:9] = words;
+        y[10+:3] = empty;
+        y[13+:1] = trim;
+    end
+    
+endmodule // sbuf_p16$pc$2
+
+
+module sbuf_p16$pc$3(admit,words,empty,trim,y);
+    
+    // Module arguments
+    input wire  admit;
+    input wire  [8:0] words;
+    input wire  [2:0] empty;
+    input wire  trim;
+    output reg  [13:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:1] = admit;
+        y[1+:9] = words;
+        y[10+:3] = empty;
+        y[13+:1] = trim;
+    end
+    
+endmodule // sbuf_p16$pc$3
+
+
+module sbuf_p16$pc$4(admit,words,empty,trim,y);
+    
+    // Module arguments
+    input wire  admit;
+    input wire  [8:0] words;
+    input wire  [2:0] empty;
+    input wire  trim;
+    output reg  [13:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:1] = admit;
+        y[1+:9] = words;
+        y[10+:3] = empty;
+        y[13+:1] = trim;
+    end
+    
+endmodule // sbuf_p16$pc$4
+
+
+module sbuf_p16$pc$5(admit,words,empty,trim,y);
+    
+    // Module arguments
+    input wire  admit;
+    input wire  [8:0] words;
+    input wire  [2:0] empty;
+    input wire  trim;
+    output reg  [13:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:1] = admit;
+        y[1+:9] = words;
+        y[10+:3] = empty;
+        y[13+:1] = trim;
+    end
+    
+endmodule // sbuf_p16$pc$5
+
+
+module sbuf_p16$pc$6(admit,words,empty,trim,y);
+    
+    // Module arguments
+    input wire  admit;
+    input wire  [8:0] words;
+    input wire  [2:0] empty;
+    input wire  trim;
+    output reg  [13:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:1] = admit;
+        y[1+:9] = words;
+        y[10+:3] = empty;
+        y[13+:1] = trim;
+    end
+    
+endmodule // sbuf_p16$pc$6
+
+
+module sbuf_p16$pc$7(admit,words,empty,trim,y);
+    
+    // Module arguments
+    input wire  admit;
+    input wire  [8:0] words;
+    input wire  [2:0] empty;
+    input wire  trim;
+    output reg  [13:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:1] = admit;
+        y[1+:9] = words;
+        y[10+:3] = empty;
+        y[13+:1] = trim;
+    end
+    
+endmodule // sbuf_p16$pc$7
+
+
+module sbuf_p16$pc$8(admit,words,empty,trim,y);
+    
+    // Module arguments
+    input wire  admit;
+    input wire  [8:0] words;
+    input wire  [2:0] empty;
+    input wire  trim;
+    output reg  [13:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:1] = admit;
+        y[1+:9] = words;
+        y[10+:3] = empty;
+        y[13+:1] = trim;
+    end
+    
+endmodule // sbuf_p16$pc$8
+
+
+module sbuf_p16$pc$9(admit,words,empty,trim,y);
+    
+    // Module arguments
+    input wire  admit;
+    input wire  [8:0] words;
+    input wire  [2:0] empty;
+    input wire  trim;
+    output reg  [13:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:1] = admit;
+        y[1+:9] = words;
+        y[10+:3] = empty;
+        y[13+:1] = trim;
+    end
+    
+endmodule // sbuf_p16$pc$9
+
+
 module sbuf_p16$ph(d,q,clock);
     
     // Module arguments
@@ -76733,6 +78477,294 @@ module sbuf_p16$ph(d,q,clock);
     end
           
 endmodule // sbuf_p16$ph
+
+
+module sbuf_p16$phd$0(csum,ret,rb,y);
+    
+    // Module arguments
+    input wire  [15:0] csum;
+    input wire  ret;
+    input wire  [47:0] rb;
+    output reg  [64:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:16] = csum;
+        y[16+:1] = ret;
+        y[17+:48] = rb;
+    end
+    
+endmodule // sbuf_p16$phd$0
+
+
+module sbuf_p16$phd$1(csum,ret,rb,y);
+    
+    // Module arguments
+    input wire  [15:0] csum;
+    input wire  ret;
+    input wire  [47:0] rb;
+    output reg  [64:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:16] = csum;
+        y[16+:1] = ret;
+        y[17+:48] = rb;
+    end
+    
+endmodule // sbuf_p16$phd$1
+
+
+module sbuf_p16$phd$10(csum,ret,rb,y);
+    
+    // Module arguments
+    input wire  [15:0] csum;
+    input wire  ret;
+    input wire  [47:0] rb;
+    output reg  [64:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:16] = csum;
+        y[16+:1] = ret;
+        y[17+:48] = rb;
+    end
+    
+endmodule // sbuf_p16$phd$10
+
+
+module sbuf_p16$phd$11(csum,ret,rb,y);
+    
+    // Module arguments
+    input wire  [15:0] csum;
+    input wire  ret;
+    input wire  [47:0] rb;
+    output reg  [64:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:16] = csum;
+        y[16+:1] = ret;
+        y[17+:48] = rb;
+    end
+    
+endmodule // sbuf_p16$phd$11
+
+
+module sbuf_p16$phd$12(csum,ret,rb,y);
+    
+    // Module arguments
+    input wire  [15:0] csum;
+    input wire  ret;
+    input wire  [47:0] rb;
+    output reg  [64:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:16] = csum;
+        y[16+:1] = ret;
+        y[17+:48] = rb;
+    end
+    
+endmodule // sbuf_p16$phd$12
+
+
+module sbuf_p16$phd$13(csum,ret,rb,y);
+    
+    // Module arguments
+    input wire  [15:0] csum;
+    input wire  ret;
+    input wire  [47:0] rb;
+    output reg  [64:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:16] = csum;
+        y[16+:1] = ret;
+        y[17+:48] = rb;
+    end
+    
+endmodule // sbuf_p16$phd$13
+
+
+module sbuf_p16$phd$14(csum,ret,rb,y);
+    
+    // Module arguments
+    input wire  [15:0] csum;
+    input wire  ret;
+    input wire  [47:0] rb;
+    output reg  [64:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:16] = csum;
+        y[16+:1] = ret;
+        y[17+:48] = rb;
+    end
+    
+endmodule // sbuf_p16$phd$14
+
+
+module sbuf_p16$phd$15(csum,ret,rb,y);
+    
+    // Module arguments
+    input wire  [15:0] csum;
+    input wire  ret;
+    input wire  [47:0] rb;
+    output reg  [64:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:16] = csum;
+        y[16+:1] = ret;
+        y[17+:48] = rb;
+    end
+    
+endmodule // sbuf_p16$phd$15
+
+
+module sbuf_p16$phd$2(csum,ret,rb,y);
+    
+    // Module arguments
+    input wire  [15:0] csum;
+    input wire  ret;
+    input wire  [47:0] rb;
+    output reg  [64:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:16] = csum;
+        y[16+:1] = ret;
+        y[17+:48] = rb;
+    end
+    
+endmodule // sbuf_p16$phd$2
+
+
+module sbuf_p16$phd$3(csum,ret,rb,y);
+    
+    // Module arguments
+    input wire  [15:0] csum;
+    input wire  ret;
+    input wire  [47:0] rb;
+    output reg  [64:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:16] = csum;
+        y[16+:1] = ret;
+        y[17+:48] = rb;
+    end
+    
+endmodule // sbuf_p16$phd$3
+
+
+module sbuf_p16$phd$4(csum,ret,rb,y);
+    
+    // Module arguments
+    input wire  [15:0] csum;
+    input wire  ret;
+    input wire  [47:0] rb;
+    output reg  [64:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:16] = csum;
+        y[16+:1] = ret;
+        y[17+:48] = rb;
+    end
+    
+endmodule // sbuf_p16$phd$4
+
+
+module sbuf_p16$phd$5(csum,ret,rb,y);
+    
+    // Module arguments
+    input wire  [15:0] csum;
+    input wire  ret;
+    input wire  [47:0] rb;
+    output reg  [64:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:16] = csum;
+        y[16+:1] = ret;
+        y[17+:48] = rb;
+    end
+    
+endmodule // sbuf_p16$phd$5
+
+
+module sbuf_p16$phd$6(csum,ret,rb,y);
+    
+    // Module arguments
+    input wire  [15:0] csum;
+    input wire  ret;
+    input wire  [47:0] rb;
+    output reg  [64:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:16] = csum;
+        y[16+:1] = ret;
+        y[17+:48] = rb;
+    end
+    
+endmodule // sbuf_p16$phd$6
+
+
+module sbuf_p16$phd$7(csum,ret,rb,y);
+    
+    // Module arguments
+    input wire  [15:0] csum;
+    input wire  ret;
+    input wire  [47:0] rb;
+    output reg  [64:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:16] = csum;
+        y[16+:1] = ret;
+        y[17+:48] = rb;
+    end
+    
+endmodule // sbuf_p16$phd$7
+
+
+module sbuf_p16$phd$8(csum,ret,rb,y);
+    
+    // Module arguments
+    input wire  [15:0] csum;
+    input wire  ret;
+    input wire  [47:0] rb;
+    output reg  [64:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:16] = csum;
+        y[16+:1] = ret;
+        y[17+:48] = rb;
+    end
+    
+endmodule // sbuf_p16$phd$8
+
+
+module sbuf_p16$phd$9(csum,ret,rb,y);
+    
+    // Module arguments
+    input wire  [15:0] csum;
+    input wire  ret;
+    input wire  [47:0] rb;
+    output reg  [64:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:16] = csum;
+        y[16+:1] = ret;
+        y[17+:48] = rb;
+    end
+    
+endmodule // sbuf_p16$phd$9
 
 
 module sbuf_p16$pk_m$0(s,words,empty,bad,y);
@@ -113199,15 +115231,431 @@ module sbuf_p16$t_valid$9(d,q,clock);
 endmodule // sbuf_p16$t_valid$9
 
 
-module sbuf_p16$vq$0(clock,reset,push,push_data,pop,head,nonempty,count);
+module sbuf_p16$uv$0(a,admit,words,empty,trim,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [78:0] a;
+    output reg  admit;
+    output reg  [8:0] words;
+    output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        admit = a[0+:1];
+        words = a[1+:9];
+        empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
+    end
+    
+endmodule // sbuf_p16$uv$0
+
+
+module sbuf_p16$uv$1(a,admit,words,empty,trim,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [78:0] a;
+    output reg  admit;
+    output reg  [8:0] words;
+    output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        admit = a[0+:1];
+        words = a[1+:9];
+        empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
+    end
+    
+endmodule // sbuf_p16$uv$1
+
+
+module sbuf_p16$uv$10(a,admit,words,empty,trim,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [78:0] a;
+    output reg  admit;
+    output reg  [8:0] words;
+    output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        admit = a[0+:1];
+        words = a[1+:9];
+        empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
+    end
+    
+endmodule // sbuf_p16$uv$10
+
+
+module sbuf_p16$uv$11(a,admit,words,empty,trim,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [78:0] a;
+    output reg  admit;
+    output reg  [8:0] words;
+    output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        admit = a[0+:1];
+        words = a[1+:9];
+        empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
+    end
+    
+endmodule // sbuf_p16$uv$11
+
+
+module sbuf_p16$uv$12(a,admit,words,empty,trim,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [78:0] a;
+    output reg  admit;
+    output reg  [8:0] words;
+    output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        admit = a[0+:1];
+        words = a[1+:9];
+        empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
+    end
+    
+endmodule // sbuf_p16$uv$12
+
+
+module sbuf_p16$uv$13(a,admit,words,empty,trim,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [78:0] a;
+    output reg  admit;
+    output reg  [8:0] words;
+    output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        admit = a[0+:1];
+        words = a[1+:9];
+        empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
+    end
+    
+endmodule // sbuf_p16$uv$13
+
+
+module sbuf_p16$uv$14(a,admit,words,empty,trim,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [78:0] a;
+    output reg  admit;
+    output reg  [8:0] words;
+    output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        admit = a[0+:1];
+        words = a[1+:9];
+        empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
+    end
+    
+endmodule // sbuf_p16$uv$14
+
+
+module sbuf_p16$uv$15(a,admit,words,empty,trim,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [78:0] a;
+    output reg  admit;
+    output reg  [8:0] words;
+    output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        admit = a[0+:1];
+        words = a[1+:9];
+        empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
+    end
+    
+endmodule // sbuf_p16$uv$15
+
+
+module sbuf_p16$uv$2(a,admit,words,empty,trim,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [78:0] a;
+    output reg  admit;
+    output reg  [8:0] words;
+    output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        admit = a[0+:1];
+        words = a[1+:9];
+        empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
+    end
+    
+endmodule // sbuf_p16$uv$2
+
+
+module sbuf_p16$uv$3(a,admit,words,empty,trim,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [78:0] a;
+    output reg  admit;
+    output reg  [8:0] words;
+    output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        admit = a[0+:1];
+        words = a[1+:9];
+        empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
+    end
+    
+endmodule // sbuf_p16$uv$3
+
+
+module sbuf_p16$uv$4(a,admit,words,empty,trim,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [78:0] a;
+    output reg  admit;
+    output reg  [8:0] words;
+    output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        admit = a[0+:1];
+        words = a[1+:9];
+        empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
+    end
+    
+endmodule // sbuf_p16$uv$4
+
+
+module sbuf_p16$uv$5(a,admit,words,empty,trim,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [78:0] a;
+    output reg  admit;
+    output reg  [8:0] words;
+    output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        admit = a[0+:1];
+        words = a[1+:9];
+        empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
+    end
+    
+endmodule // sbuf_p16$uv$5
+
+
+module sbuf_p16$uv$6(a,admit,words,empty,trim,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [78:0] a;
+    output reg  admit;
+    output reg  [8:0] words;
+    output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        admit = a[0+:1];
+        words = a[1+:9];
+        empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
+    end
+    
+endmodule // sbuf_p16$uv$6
+
+
+module sbuf_p16$uv$7(a,admit,words,empty,trim,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [78:0] a;
+    output reg  admit;
+    output reg  [8:0] words;
+    output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        admit = a[0+:1];
+        words = a[1+:9];
+        empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
+    end
+    
+endmodule // sbuf_p16$uv$7
+
+
+module sbuf_p16$uv$8(a,admit,words,empty,trim,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [78:0] a;
+    output reg  admit;
+    output reg  [8:0] words;
+    output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        admit = a[0+:1];
+        words = a[1+:9];
+        empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
+    end
+    
+endmodule // sbuf_p16$uv$8
+
+
+module sbuf_p16$uv$9(a,admit,words,empty,trim,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [78:0] a;
+    output reg  admit;
+    output reg  [8:0] words;
+    output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        admit = a[0+:1];
+        words = a[1+:9];
+        empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
+    end
+    
+endmodule // sbuf_p16$uv$9
+
+
+module sbuf_p16$vh$0(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [78:0] push_data;
+    input wire  [64:0] push_data;
     input wire  pop;
-    output reg  [78:0] head;
+    output reg  [64:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -113221,10 +115669,10 @@ module sbuf_p16$vq$0(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [78:0] store$read_data;
+    wire  [64:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [78:0] store$write_data;
+    reg  [64:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -113238,8 +115686,4216 @@ module sbuf_p16$vq$0(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [78:0] bypass_data$d;
-    wire  [78:0] bypass_data$q;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$0$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$0$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$0$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$0$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$0$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$0$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$0
+
+
+module sbuf_p16$vh$0$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$0$bypass_data
+
+
+module sbuf_p16$vh$0$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$0$bypass_valid
+
+
+module sbuf_p16$vh$0$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$0$cnt
+
+
+module sbuf_p16$vh$0$rp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$0$rp
+
+
+module sbuf_p16$vh$0$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [5:0] read_address;
+    input wire  read_clock;
+    output reg  [64:0] read_data;
+    input wire  [5:0] write_address;
+    input wire  write_clock;
+    input wire  [64:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[64:0] mem[63:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$vh$0$store
+
+
+module sbuf_p16$vh$0$wp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$0$wp
+
+
+module sbuf_p16$vh$1(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$1$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$1$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$1$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$1$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$1$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$1$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$1
+
+
+module sbuf_p16$vh$1$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$1$bypass_data
+
+
+module sbuf_p16$vh$1$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$1$bypass_valid
+
+
+module sbuf_p16$vh$1$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$1$cnt
+
+
+module sbuf_p16$vh$1$rp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$1$rp
+
+
+module sbuf_p16$vh$1$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [5:0] read_address;
+    input wire  read_clock;
+    output reg  [64:0] read_data;
+    input wire  [5:0] write_address;
+    input wire  write_clock;
+    input wire  [64:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[64:0] mem[63:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$vh$1$store
+
+
+module sbuf_p16$vh$1$wp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$1$wp
+
+
+module sbuf_p16$vh$10(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$10$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$10$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$10$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$10$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$10$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$10$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$10
+
+
+module sbuf_p16$vh$10$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$10$bypass_data
+
+
+module sbuf_p16$vh$10$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$10$bypass_valid
+
+
+module sbuf_p16$vh$10$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$10$cnt
+
+
+module sbuf_p16$vh$10$rp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$10$rp
+
+
+module sbuf_p16$vh$10$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [5:0] read_address;
+    input wire  read_clock;
+    output reg  [64:0] read_data;
+    input wire  [5:0] write_address;
+    input wire  write_clock;
+    input wire  [64:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[64:0] mem[63:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$vh$10$store
+
+
+module sbuf_p16$vh$10$wp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$10$wp
+
+
+module sbuf_p16$vh$11(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$11$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$11$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$11$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$11$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$11$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$11$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$11
+
+
+module sbuf_p16$vh$11$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$11$bypass_data
+
+
+module sbuf_p16$vh$11$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$11$bypass_valid
+
+
+module sbuf_p16$vh$11$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$11$cnt
+
+
+module sbuf_p16$vh$11$rp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$11$rp
+
+
+module sbuf_p16$vh$11$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [5:0] read_address;
+    input wire  read_clock;
+    output reg  [64:0] read_data;
+    input wire  [5:0] write_address;
+    input wire  write_clock;
+    input wire  [64:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[64:0] mem[63:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$vh$11$store
+
+
+module sbuf_p16$vh$11$wp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$11$wp
+
+
+module sbuf_p16$vh$12(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$12$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$12$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$12$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$12$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$12$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$12$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$12
+
+
+module sbuf_p16$vh$12$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$12$bypass_data
+
+
+module sbuf_p16$vh$12$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$12$bypass_valid
+
+
+module sbuf_p16$vh$12$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$12$cnt
+
+
+module sbuf_p16$vh$12$rp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$12$rp
+
+
+module sbuf_p16$vh$12$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [5:0] read_address;
+    input wire  read_clock;
+    output reg  [64:0] read_data;
+    input wire  [5:0] write_address;
+    input wire  write_clock;
+    input wire  [64:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[64:0] mem[63:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$vh$12$store
+
+
+module sbuf_p16$vh$12$wp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$12$wp
+
+
+module sbuf_p16$vh$13(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$13$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$13$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$13$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$13$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$13$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$13$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$13
+
+
+module sbuf_p16$vh$13$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$13$bypass_data
+
+
+module sbuf_p16$vh$13$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$13$bypass_valid
+
+
+module sbuf_p16$vh$13$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$13$cnt
+
+
+module sbuf_p16$vh$13$rp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$13$rp
+
+
+module sbuf_p16$vh$13$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [5:0] read_address;
+    input wire  read_clock;
+    output reg  [64:0] read_data;
+    input wire  [5:0] write_address;
+    input wire  write_clock;
+    input wire  [64:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[64:0] mem[63:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$vh$13$store
+
+
+module sbuf_p16$vh$13$wp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$13$wp
+
+
+module sbuf_p16$vh$14(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$14$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$14$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$14$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$14$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$14$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$14$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$14
+
+
+module sbuf_p16$vh$14$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$14$bypass_data
+
+
+module sbuf_p16$vh$14$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$14$bypass_valid
+
+
+module sbuf_p16$vh$14$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$14$cnt
+
+
+module sbuf_p16$vh$14$rp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$14$rp
+
+
+module sbuf_p16$vh$14$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [5:0] read_address;
+    input wire  read_clock;
+    output reg  [64:0] read_data;
+    input wire  [5:0] write_address;
+    input wire  write_clock;
+    input wire  [64:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[64:0] mem[63:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$vh$14$store
+
+
+module sbuf_p16$vh$14$wp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$14$wp
+
+
+module sbuf_p16$vh$15(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$15$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$15$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$15$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$15$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$15$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$15$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$15
+
+
+module sbuf_p16$vh$15$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$15$bypass_data
+
+
+module sbuf_p16$vh$15$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$15$bypass_valid
+
+
+module sbuf_p16$vh$15$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$15$cnt
+
+
+module sbuf_p16$vh$15$rp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$15$rp
+
+
+module sbuf_p16$vh$15$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [5:0] read_address;
+    input wire  read_clock;
+    output reg  [64:0] read_data;
+    input wire  [5:0] write_address;
+    input wire  write_clock;
+    input wire  [64:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[64:0] mem[63:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$vh$15$store
+
+
+module sbuf_p16$vh$15$wp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$15$wp
+
+
+module sbuf_p16$vh$2(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$2$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$2$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$2$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$2$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$2$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$2$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$2
+
+
+module sbuf_p16$vh$2$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$2$bypass_data
+
+
+module sbuf_p16$vh$2$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$2$bypass_valid
+
+
+module sbuf_p16$vh$2$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$2$cnt
+
+
+module sbuf_p16$vh$2$rp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$2$rp
+
+
+module sbuf_p16$vh$2$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [5:0] read_address;
+    input wire  read_clock;
+    output reg  [64:0] read_data;
+    input wire  [5:0] write_address;
+    input wire  write_clock;
+    input wire  [64:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[64:0] mem[63:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$vh$2$store
+
+
+module sbuf_p16$vh$2$wp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$2$wp
+
+
+module sbuf_p16$vh$3(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$3$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$3$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$3$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$3$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$3$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$3$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$3
+
+
+module sbuf_p16$vh$3$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$3$bypass_data
+
+
+module sbuf_p16$vh$3$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$3$bypass_valid
+
+
+module sbuf_p16$vh$3$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$3$cnt
+
+
+module sbuf_p16$vh$3$rp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$3$rp
+
+
+module sbuf_p16$vh$3$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [5:0] read_address;
+    input wire  read_clock;
+    output reg  [64:0] read_data;
+    input wire  [5:0] write_address;
+    input wire  write_clock;
+    input wire  [64:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[64:0] mem[63:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$vh$3$store
+
+
+module sbuf_p16$vh$3$wp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$3$wp
+
+
+module sbuf_p16$vh$4(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$4$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$4$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$4$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$4$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$4$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$4$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$4
+
+
+module sbuf_p16$vh$4$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$4$bypass_data
+
+
+module sbuf_p16$vh$4$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$4$bypass_valid
+
+
+module sbuf_p16$vh$4$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$4$cnt
+
+
+module sbuf_p16$vh$4$rp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$4$rp
+
+
+module sbuf_p16$vh$4$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [5:0] read_address;
+    input wire  read_clock;
+    output reg  [64:0] read_data;
+    input wire  [5:0] write_address;
+    input wire  write_clock;
+    input wire  [64:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[64:0] mem[63:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$vh$4$store
+
+
+module sbuf_p16$vh$4$wp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$4$wp
+
+
+module sbuf_p16$vh$5(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$5$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$5$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$5$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$5$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$5$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$5$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$5
+
+
+module sbuf_p16$vh$5$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$5$bypass_data
+
+
+module sbuf_p16$vh$5$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$5$bypass_valid
+
+
+module sbuf_p16$vh$5$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$5$cnt
+
+
+module sbuf_p16$vh$5$rp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$5$rp
+
+
+module sbuf_p16$vh$5$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [5:0] read_address;
+    input wire  read_clock;
+    output reg  [64:0] read_data;
+    input wire  [5:0] write_address;
+    input wire  write_clock;
+    input wire  [64:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[64:0] mem[63:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$vh$5$store
+
+
+module sbuf_p16$vh$5$wp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$5$wp
+
+
+module sbuf_p16$vh$6(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$6$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$6$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$6$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$6$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$6$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$6$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$6
+
+
+module sbuf_p16$vh$6$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$6$bypass_data
+
+
+module sbuf_p16$vh$6$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$6$bypass_valid
+
+
+module sbuf_p16$vh$6$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$6$cnt
+
+
+module sbuf_p16$vh$6$rp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$6$rp
+
+
+module sbuf_p16$vh$6$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [5:0] read_address;
+    input wire  read_clock;
+    output reg  [64:0] read_data;
+    input wire  [5:0] write_address;
+    input wire  write_clock;
+    input wire  [64:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[64:0] mem[63:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$vh$6$store
+
+
+module sbuf_p16$vh$6$wp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$6$wp
+
+
+module sbuf_p16$vh$7(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$7$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$7$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$7$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$7$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$7$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$7$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$7
+
+
+module sbuf_p16$vh$7$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$7$bypass_data
+
+
+module sbuf_p16$vh$7$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$7$bypass_valid
+
+
+module sbuf_p16$vh$7$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$7$cnt
+
+
+module sbuf_p16$vh$7$rp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$7$rp
+
+
+module sbuf_p16$vh$7$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [5:0] read_address;
+    input wire  read_clock;
+    output reg  [64:0] read_data;
+    input wire  [5:0] write_address;
+    input wire  write_clock;
+    input wire  [64:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[64:0] mem[63:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$vh$7$store
+
+
+module sbuf_p16$vh$7$wp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$7$wp
+
+
+module sbuf_p16$vh$8(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$8$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$8$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$8$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$8$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$8$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$8$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$8
+
+
+module sbuf_p16$vh$8$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$8$bypass_data
+
+
+module sbuf_p16$vh$8$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$8$bypass_valid
+
+
+module sbuf_p16$vh$8$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$8$cnt
+
+
+module sbuf_p16$vh$8$rp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$8$rp
+
+
+module sbuf_p16$vh$8$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [5:0] read_address;
+    input wire  read_clock;
+    output reg  [64:0] read_data;
+    input wire  [5:0] write_address;
+    input wire  write_clock;
+    input wire  [64:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[64:0] mem[63:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$vh$8$store
+
+
+module sbuf_p16$vh$8$wp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$8$wp
+
+
+module sbuf_p16$vh$9(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$9$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$9$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$9$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$9$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$9$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$9$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$9
+
+
+module sbuf_p16$vh$9$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$9$bypass_data
+
+
+module sbuf_p16$vh$9$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$9$bypass_valid
+
+
+module sbuf_p16$vh$9$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$9$cnt
+
+
+module sbuf_p16$vh$9$rp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$9$rp
+
+
+module sbuf_p16$vh$9$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [5:0] read_address;
+    input wire  read_clock;
+    output reg  [64:0] read_data;
+    input wire  [5:0] write_address;
+    input wire  write_clock;
+    input wire  [64:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[64:0] mem[63:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$vh$9$store
+
+
+module sbuf_p16$vh$9$wp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$9$wp
+
+
+module sbuf_p16$vq$0(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [13:0] push_data;
+    input wire  pop;
+    output reg  [13:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [13:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [13:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [13:0] bypass_data$d;
+    wire  [13:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -113341,13 +119997,13 @@ endmodule // sbuf_p16$vq$0
 module sbuf_p16$vq$0$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [78:0] d;
-    output reg  [78:0] q;
+    input wire  [13:0] d;
+    output reg  [13:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 79'h0;
+       q = 14'h0;
     end
     
     always @(posedge clock) begin
@@ -113419,14 +120075,14 @@ module sbuf_p16$vq$0$store(read_address,read_clock,read_data,write_address,write
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [78:0] read_data;
+    output reg  [13:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [78:0] write_data;
+    input wire  [13:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[78:0] mem[63:0];
+    reg[13:0] mem[63:0];
     
     
     
@@ -113468,9 +120124,9 @@ module sbuf_p16$vq$1(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [78:0] push_data;
+    input wire  [13:0] push_data;
     input wire  pop;
-    output reg  [78:0] head;
+    output reg  [13:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -113484,10 +120140,10 @@ module sbuf_p16$vq$1(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [78:0] store$read_data;
+    wire  [13:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [78:0] store$write_data;
+    reg  [13:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -113501,8 +120157,8 @@ module sbuf_p16$vq$1(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [78:0] bypass_data$d;
-    wire  [78:0] bypass_data$q;
+    reg  [13:0] bypass_data$d;
+    wire  [13:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -113604,13 +120260,13 @@ endmodule // sbuf_p16$vq$1
 module sbuf_p16$vq$1$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [78:0] d;
-    output reg  [78:0] q;
+    input wire  [13:0] d;
+    output reg  [13:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 79'h0;
+       q = 14'h0;
     end
     
     always @(posedge clock) begin
@@ -113682,14 +120338,14 @@ module sbuf_p16$vq$1$store(read_address,read_clock,read_data,write_address,write
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [78:0] read_data;
+    output reg  [13:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [78:0] write_data;
+    input wire  [13:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[78:0] mem[63:0];
+    reg[13:0] mem[63:0];
     
     
     
@@ -113731,9 +120387,9 @@ module sbuf_p16$vq$10(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [78:0] push_data;
+    input wire  [13:0] push_data;
     input wire  pop;
-    output reg  [78:0] head;
+    output reg  [13:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -113747,10 +120403,10 @@ module sbuf_p16$vq$10(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [78:0] store$read_data;
+    wire  [13:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [78:0] store$write_data;
+    reg  [13:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -113764,8 +120420,8 @@ module sbuf_p16$vq$10(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [78:0] bypass_data$d;
-    wire  [78:0] bypass_data$q;
+    reg  [13:0] bypass_data$d;
+    wire  [13:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -113867,13 +120523,13 @@ endmodule // sbuf_p16$vq$10
 module sbuf_p16$vq$10$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [78:0] d;
-    output reg  [78:0] q;
+    input wire  [13:0] d;
+    output reg  [13:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 79'h0;
+       q = 14'h0;
     end
     
     always @(posedge clock) begin
@@ -113945,14 +120601,14 @@ module sbuf_p16$vq$10$store(read_address,read_clock,read_data,write_address,writ
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [78:0] read_data;
+    output reg  [13:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [78:0] write_data;
+    input wire  [13:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[78:0] mem[63:0];
+    reg[13:0] mem[63:0];
     
     
     
@@ -113994,9 +120650,9 @@ module sbuf_p16$vq$11(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [78:0] push_data;
+    input wire  [13:0] push_data;
     input wire  pop;
-    output reg  [78:0] head;
+    output reg  [13:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -114010,10 +120666,10 @@ module sbuf_p16$vq$11(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [78:0] store$read_data;
+    wire  [13:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [78:0] store$write_data;
+    reg  [13:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -114027,8 +120683,8 @@ module sbuf_p16$vq$11(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [78:0] bypass_data$d;
-    wire  [78:0] bypass_data$q;
+    reg  [13:0] bypass_data$d;
+    wire  [13:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -114130,13 +120786,13 @@ endmodule // sbuf_p16$vq$11
 module sbuf_p16$vq$11$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [78:0] d;
-    output reg  [78:0] q;
+    input wire  [13:0] d;
+    output reg  [13:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 79'h0;
+       q = 14'h0;
     end
     
     always @(posedge clock) begin
@@ -114208,14 +120864,14 @@ module sbuf_p16$vq$11$store(read_address,read_clock,read_data,write_address,writ
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [78:0] read_data;
+    output reg  [13:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [78:0] write_data;
+    input wire  [13:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[78:0] mem[63:0];
+    reg[13:0] mem[63:0];
     
     
     
@@ -114257,9 +120913,9 @@ module sbuf_p16$vq$12(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [78:0] push_data;
+    input wire  [13:0] push_data;
     input wire  pop;
-    output reg  [78:0] head;
+    output reg  [13:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -114273,10 +120929,10 @@ module sbuf_p16$vq$12(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [78:0] store$read_data;
+    wire  [13:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [78:0] store$write_data;
+    reg  [13:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -114290,8 +120946,8 @@ module sbuf_p16$vq$12(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [78:0] bypass_data$d;
-    wire  [78:0] bypass_data$q;
+    reg  [13:0] bypass_data$d;
+    wire  [13:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -114393,13 +121049,13 @@ endmodule // sbuf_p16$vq$12
 module sbuf_p16$vq$12$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [78:0] d;
-    output reg  [78:0] q;
+    input wire  [13:0] d;
+    output reg  [13:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 79'h0;
+       q = 14'h0;
     end
     
     always @(posedge clock) begin
@@ -114471,14 +121127,14 @@ module sbuf_p16$vq$12$store(read_address,read_clock,read_data,write_address,writ
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [78:0] read_data;
+    output reg  [13:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [78:0] write_data;
+    input wire  [13:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[78:0] mem[63:0];
+    reg[13:0] mem[63:0];
     
     
     
@@ -114520,9 +121176,9 @@ module sbuf_p16$vq$13(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [78:0] push_data;
+    input wire  [13:0] push_data;
     input wire  pop;
-    output reg  [78:0] head;
+    output reg  [13:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -114536,10 +121192,10 @@ module sbuf_p16$vq$13(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [78:0] store$read_data;
+    wire  [13:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [78:0] store$write_data;
+    reg  [13:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -114553,8 +121209,8 @@ module sbuf_p16$vq$13(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [78:0] bypass_data$d;
-    wire  [78:0] bypass_data$q;
+    reg  [13:0] bypass_data$d;
+    wire  [13:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -114656,13 +121312,13 @@ endmodule // sbuf_p16$vq$13
 module sbuf_p16$vq$13$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [78:0] d;
-    output reg  [78:0] q;
+    input wire  [13:0] d;
+    output reg  [13:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 79'h0;
+       q = 14'h0;
     end
     
     always @(posedge clock) begin
@@ -114734,14 +121390,14 @@ module sbuf_p16$vq$13$store(read_address,read_clock,read_data,write_address,writ
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [78:0] read_data;
+    output reg  [13:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [78:0] write_data;
+    input wire  [13:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[78:0] mem[63:0];
+    reg[13:0] mem[63:0];
     
     
     
@@ -114783,9 +121439,9 @@ module sbuf_p16$vq$14(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [78:0] push_data;
+    input wire  [13:0] push_data;
     input wire  pop;
-    output reg  [78:0] head;
+    output reg  [13:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -114799,10 +121455,10 @@ module sbuf_p16$vq$14(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [78:0] store$read_data;
+    wire  [13:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [78:0] store$write_data;
+    reg  [13:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -114816,8 +121472,8 @@ module sbuf_p16$vq$14(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [78:0] bypass_data$d;
-    wire  [78:0] bypass_data$q;
+    reg  [13:0] bypass_data$d;
+    wire  [13:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -114919,13 +121575,13 @@ endmodule // sbuf_p16$vq$14
 module sbuf_p16$vq$14$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [78:0] d;
-    output reg  [78:0] q;
+    input wire  [13:0] d;
+    output reg  [13:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 79'h0;
+       q = 14'h0;
     end
     
     always @(posedge clock) begin
@@ -114997,14 +121653,14 @@ module sbuf_p16$vq$14$store(read_address,read_clock,read_data,write_address,writ
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [78:0] read_data;
+    output reg  [13:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [78:0] write_data;
+    input wire  [13:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[78:0] mem[63:0];
+    reg[13:0] mem[63:0];
     
     
     
@@ -115046,9 +121702,9 @@ module sbuf_p16$vq$15(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [78:0] push_data;
+    input wire  [13:0] push_data;
     input wire  pop;
-    output reg  [78:0] head;
+    output reg  [13:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -115062,10 +121718,10 @@ module sbuf_p16$vq$15(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [78:0] store$read_data;
+    wire  [13:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [78:0] store$write_data;
+    reg  [13:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -115079,8 +121735,8 @@ module sbuf_p16$vq$15(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [78:0] bypass_data$d;
-    wire  [78:0] bypass_data$q;
+    reg  [13:0] bypass_data$d;
+    wire  [13:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -115182,13 +121838,13 @@ endmodule // sbuf_p16$vq$15
 module sbuf_p16$vq$15$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [78:0] d;
-    output reg  [78:0] q;
+    input wire  [13:0] d;
+    output reg  [13:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 79'h0;
+       q = 14'h0;
     end
     
     always @(posedge clock) begin
@@ -115260,14 +121916,14 @@ module sbuf_p16$vq$15$store(read_address,read_clock,read_data,write_address,writ
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [78:0] read_data;
+    output reg  [13:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [78:0] write_data;
+    input wire  [13:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[78:0] mem[63:0];
+    reg[13:0] mem[63:0];
     
     
     
@@ -115309,9 +121965,9 @@ module sbuf_p16$vq$2(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [78:0] push_data;
+    input wire  [13:0] push_data;
     input wire  pop;
-    output reg  [78:0] head;
+    output reg  [13:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -115325,10 +121981,10 @@ module sbuf_p16$vq$2(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [78:0] store$read_data;
+    wire  [13:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [78:0] store$write_data;
+    reg  [13:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -115342,8 +121998,8 @@ module sbuf_p16$vq$2(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [78:0] bypass_data$d;
-    wire  [78:0] bypass_data$q;
+    reg  [13:0] bypass_data$d;
+    wire  [13:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -115445,13 +122101,13 @@ endmodule // sbuf_p16$vq$2
 module sbuf_p16$vq$2$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [78:0] d;
-    output reg  [78:0] q;
+    input wire  [13:0] d;
+    output reg  [13:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 79'h0;
+       q = 14'h0;
     end
     
     always @(posedge clock) begin
@@ -115523,14 +122179,14 @@ module sbuf_p16$vq$2$store(read_address,read_clock,read_data,write_address,write
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [78:0] read_data;
+    output reg  [13:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [78:0] write_data;
+    input wire  [13:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[78:0] mem[63:0];
+    reg[13:0] mem[63:0];
     
     
     
@@ -115572,9 +122228,9 @@ module sbuf_p16$vq$3(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [78:0] push_data;
+    input wire  [13:0] push_data;
     input wire  pop;
-    output reg  [78:0] head;
+    output reg  [13:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -115588,10 +122244,10 @@ module sbuf_p16$vq$3(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [78:0] store$read_data;
+    wire  [13:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [78:0] store$write_data;
+    reg  [13:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -115605,8 +122261,8 @@ module sbuf_p16$vq$3(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [78:0] bypass_data$d;
-    wire  [78:0] bypass_data$q;
+    reg  [13:0] bypass_data$d;
+    wire  [13:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -115708,13 +122364,13 @@ endmodule // sbuf_p16$vq$3
 module sbuf_p16$vq$3$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [78:0] d;
-    output reg  [78:0] q;
+    input wire  [13:0] d;
+    output reg  [13:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 79'h0;
+       q = 14'h0;
     end
     
     always @(posedge clock) begin
@@ -115786,14 +122442,14 @@ module sbuf_p16$vq$3$store(read_address,read_clock,read_data,write_address,write
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [78:0] read_data;
+    output reg  [13:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [78:0] write_data;
+    input wire  [13:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[78:0] mem[63:0];
+    reg[13:0] mem[63:0];
     
     
     
@@ -115835,9 +122491,9 @@ module sbuf_p16$vq$4(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [78:0] push_data;
+    input wire  [13:0] push_data;
     input wire  pop;
-    output reg  [78:0] head;
+    output reg  [13:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -115851,10 +122507,10 @@ module sbuf_p16$vq$4(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [78:0] store$read_data;
+    wire  [13:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [78:0] store$write_data;
+    reg  [13:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -115868,8 +122524,8 @@ module sbuf_p16$vq$4(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [78:0] bypass_data$d;
-    wire  [78:0] bypass_data$q;
+    reg  [13:0] bypass_data$d;
+    wire  [13:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -115971,13 +122627,13 @@ endmodule // sbuf_p16$vq$4
 module sbuf_p16$vq$4$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [78:0] d;
-    output reg  [78:0] q;
+    input wire  [13:0] d;
+    output reg  [13:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 79'h0;
+       q = 14'h0;
     end
     
     always @(posedge clock) begin
@@ -116049,14 +122705,14 @@ module sbuf_p16$vq$4$store(read_address,read_clock,read_data,write_address,write
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [78:0] read_data;
+    output reg  [13:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [78:0] write_data;
+    input wire  [13:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[78:0] mem[63:0];
+    reg[13:0] mem[63:0];
     
     
     
@@ -116098,9 +122754,9 @@ module sbuf_p16$vq$5(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [78:0] push_data;
+    input wire  [13:0] push_data;
     input wire  pop;
-    output reg  [78:0] head;
+    output reg  [13:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -116114,10 +122770,10 @@ module sbuf_p16$vq$5(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [78:0] store$read_data;
+    wire  [13:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [78:0] store$write_data;
+    reg  [13:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -116131,8 +122787,8 @@ module sbuf_p16$vq$5(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [78:0] bypass_data$d;
-    wire  [78:0] bypass_data$q;
+    reg  [13:0] bypass_data$d;
+    wire  [13:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -116234,13 +122890,13 @@ endmodule // sbuf_p16$vq$5
 module sbuf_p16$vq$5$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [78:0] d;
-    output reg  [78:0] q;
+    input wire  [13:0] d;
+    output reg  [13:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 79'h0;
+       q = 14'h0;
     end
     
     always @(posedge clock) begin
@@ -116312,14 +122968,14 @@ module sbuf_p16$vq$5$store(read_address,read_clock,read_data,write_address,write
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [78:0] read_data;
+    output reg  [13:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [78:0] write_data;
+    input wire  [13:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[78:0] mem[63:0];
+    reg[13:0] mem[63:0];
     
     
     
@@ -116361,9 +123017,9 @@ module sbuf_p16$vq$6(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [78:0] push_data;
+    input wire  [13:0] push_data;
     input wire  pop;
-    output reg  [78:0] head;
+    output reg  [13:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -116377,10 +123033,10 @@ module sbuf_p16$vq$6(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [78:0] store$read_data;
+    wire  [13:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [78:0] store$write_data;
+    reg  [13:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -116394,8 +123050,8 @@ module sbuf_p16$vq$6(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [78:0] bypass_data$d;
-    wire  [78:0] bypass_data$q;
+    reg  [13:0] bypass_data$d;
+    wire  [13:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -116497,13 +123153,13 @@ endmodule // sbuf_p16$vq$6
 module sbuf_p16$vq$6$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [78:0] d;
-    output reg  [78:0] q;
+    input wire  [13:0] d;
+    output reg  [13:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 79'h0;
+       q = 14'h0;
     end
     
     always @(posedge clock) begin
@@ -116575,14 +123231,14 @@ module sbuf_p16$vq$6$store(read_address,read_clock,read_data,write_address,write
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [78:0] read_data;
+    output reg  [13:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [78:0] write_data;
+    input wire  [13:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[78:0] mem[63:0];
+    reg[13:0] mem[63:0];
     
     
     
@@ -116624,9 +123280,9 @@ module sbuf_p16$vq$7(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [78:0] push_data;
+    input wire  [13:0] push_data;
     input wire  pop;
-    output reg  [78:0] head;
+    output reg  [13:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -116640,10 +123296,10 @@ module sbuf_p16$vq$7(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [78:0] store$read_data;
+    wire  [13:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [78:0] store$write_data;
+    reg  [13:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -116657,8 +123313,8 @@ module sbuf_p16$vq$7(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [78:0] bypass_data$d;
-    wire  [78:0] bypass_data$q;
+    reg  [13:0] bypass_data$d;
+    wire  [13:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -116760,13 +123416,13 @@ endmodule // sbuf_p16$vq$7
 module sbuf_p16$vq$7$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [78:0] d;
-    output reg  [78:0] q;
+    input wire  [13:0] d;
+    output reg  [13:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 79'h0;
+       q = 14'h0;
     end
     
     always @(posedge clock) begin
@@ -116838,14 +123494,14 @@ module sbuf_p16$vq$7$store(read_address,read_clock,read_data,write_address,write
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [78:0] read_data;
+    output reg  [13:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [78:0] write_data;
+    input wire  [13:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[78:0] mem[63:0];
+    reg[13:0] mem[63:0];
     
     
     
@@ -116887,9 +123543,9 @@ module sbuf_p16$vq$8(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [78:0] push_data;
+    input wire  [13:0] push_data;
     input wire  pop;
-    output reg  [78:0] head;
+    output reg  [13:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -116903,10 +123559,10 @@ module sbuf_p16$vq$8(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [78:0] store$read_data;
+    wire  [13:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [78:0] store$write_data;
+    reg  [13:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -116920,8 +123576,8 @@ module sbuf_p16$vq$8(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [78:0] bypass_data$d;
-    wire  [78:0] bypass_data$q;
+    reg  [13:0] bypass_data$d;
+    wire  [13:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -117023,13 +123679,13 @@ endmodule // sbuf_p16$vq$8
 module sbuf_p16$vq$8$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [78:0] d;
-    output reg  [78:0] q;
+    input wire  [13:0] d;
+    output reg  [13:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 79'h0;
+       q = 14'h0;
     end
     
     always @(posedge clock) begin
@@ -117101,14 +123757,14 @@ module sbuf_p16$vq$8$store(read_address,read_clock,read_data,write_address,write
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [78:0] read_data;
+    output reg  [13:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [78:0] write_data;
+    input wire  [13:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[78:0] mem[63:0];
+    reg[13:0] mem[63:0];
     
     
     
@@ -117150,9 +123806,9 @@ module sbuf_p16$vq$9(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [78:0] push_data;
+    input wire  [13:0] push_data;
     input wire  pop;
-    output reg  [78:0] head;
+    output reg  [13:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -117166,10 +123822,10 @@ module sbuf_p16$vq$9(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [78:0] store$read_data;
+    wire  [13:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [78:0] store$write_data;
+    reg  [13:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -117183,8 +123839,8 @@ module sbuf_p16$vq$9(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [78:0] bypass_data$d;
-    wire  [78:0] bypass_data$q;
+    reg  [13:0] bypass_data$d;
+    wire  [13:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -117286,13 +123942,13 @@ endmodule // sbuf_p16$vq$9
 module sbuf_p16$vq$9$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [78:0] d;
-    output reg  [78:0] q;
+    input wire  [13:0] d;
+    output reg  [13:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 79'h0;
+       q = 14'h0;
     end
     
     always @(posedge clock) begin
@@ -117364,14 +124020,14 @@ module sbuf_p16$vq$9$store(read_address,read_clock,read_data,write_address,write
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [78:0] read_data;
+    output reg  [13:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [78:0] write_data;
+    input wire  [13:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[78:0] mem[63:0];
+    reg[13:0] mem[63:0];
     
     
     

@@ -228,35 +228,67 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     reg  vq$0$clock;
     reg  vq$0$reset;
     reg  vq$0$push;
-    reg  [78:0] vq$0$push_data;
+    reg  [13:0] vq$0$push_data;
     reg  vq$0$pop;
-    wire  [78:0] vq$0$head;
+    wire  [13:0] vq$0$head;
     wire  vq$0$nonempty;
     wire  [6:0] vq$0$count;
     reg  vq$1$clock;
     reg  vq$1$reset;
     reg  vq$1$push;
-    reg  [78:0] vq$1$push_data;
+    reg  [13:0] vq$1$push_data;
     reg  vq$1$pop;
-    wire  [78:0] vq$1$head;
+    wire  [13:0] vq$1$head;
     wire  vq$1$nonempty;
     wire  [6:0] vq$1$count;
     reg  vq$2$clock;
     reg  vq$2$reset;
     reg  vq$2$push;
-    reg  [78:0] vq$2$push_data;
+    reg  [13:0] vq$2$push_data;
     reg  vq$2$pop;
-    wire  [78:0] vq$2$head;
+    wire  [13:0] vq$2$head;
     wire  vq$2$nonempty;
     wire  [6:0] vq$2$count;
     reg  vq$3$clock;
     reg  vq$3$reset;
     reg  vq$3$push;
-    reg  [78:0] vq$3$push_data;
+    reg  [13:0] vq$3$push_data;
     reg  vq$3$pop;
-    wire  [78:0] vq$3$head;
+    wire  [13:0] vq$3$head;
     wire  vq$3$nonempty;
     wire  [6:0] vq$3$count;
+    reg  vh$0$clock;
+    reg  vh$0$reset;
+    reg  vh$0$push;
+    reg  [64:0] vh$0$push_data;
+    reg  vh$0$pop;
+    wire  [64:0] vh$0$head;
+    wire  vh$0$nonempty;
+    wire  [6:0] vh$0$count;
+    reg  vh$1$clock;
+    reg  vh$1$reset;
+    reg  vh$1$push;
+    reg  [64:0] vh$1$push_data;
+    reg  vh$1$pop;
+    wire  [64:0] vh$1$head;
+    wire  vh$1$nonempty;
+    wire  [6:0] vh$1$count;
+    reg  vh$2$clock;
+    reg  vh$2$reset;
+    reg  vh$2$push;
+    reg  [64:0] vh$2$push_data;
+    reg  vh$2$pop;
+    wire  [64:0] vh$2$head;
+    wire  vh$2$nonempty;
+    wire  [6:0] vh$2$count;
+    reg  vh$3$clock;
+    reg  vh$3$reset;
+    reg  vh$3$push;
+    reg  [64:0] vh$3$push_data;
+    reg  vh$3$pop;
+    wire  [64:0] vh$3$head;
+    wire  vh$3$nonempty;
+    wire  [6:0] vh$3$count;
     reg  ring$0$clock;
     reg  ring$0$reset;
     reg  ring$0$push;
@@ -1774,38 +1806,110 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     wire  hw$3$last;
     wire  [2:0] hw$3$empty;
     wire  hw$3$ovr;
-    reg  [78:0] hv$0$a;
+    reg  [78:0] uv$0$a;
+    wire  uv$0$admit;
+    wire  [8:0] uv$0$words;
+    wire  [2:0] uv$0$empty;
+    wire  uv$0$trim;
+    wire  [15:0] uv$0$csum;
+    wire  uv$0$ret;
+    wire  [47:0] uv$0$rb;
+    reg  [78:0] uv$1$a;
+    wire  uv$1$admit;
+    wire  [8:0] uv$1$words;
+    wire  [2:0] uv$1$empty;
+    wire  uv$1$trim;
+    wire  [15:0] uv$1$csum;
+    wire  uv$1$ret;
+    wire  [47:0] uv$1$rb;
+    reg  [78:0] uv$2$a;
+    wire  uv$2$admit;
+    wire  [8:0] uv$2$words;
+    wire  [2:0] uv$2$empty;
+    wire  uv$2$trim;
+    wire  [15:0] uv$2$csum;
+    wire  uv$2$ret;
+    wire  [47:0] uv$2$rb;
+    reg  [78:0] uv$3$a;
+    wire  uv$3$admit;
+    wire  [8:0] uv$3$words;
+    wire  [2:0] uv$3$empty;
+    wire  uv$3$trim;
+    wire  [15:0] uv$3$csum;
+    wire  uv$3$ret;
+    wire  [47:0] uv$3$rb;
+    reg  pc$0$admit;
+    reg  [8:0] pc$0$words;
+    reg  [2:0] pc$0$empty;
+    reg  pc$0$trim;
+    wire  [13:0] pc$0$y;
+    reg  pc$1$admit;
+    reg  [8:0] pc$1$words;
+    reg  [2:0] pc$1$empty;
+    reg  pc$1$trim;
+    wire  [13:0] pc$1$y;
+    reg  pc$2$admit;
+    reg  [8:0] pc$2$words;
+    reg  [2:0] pc$2$empty;
+    reg  pc$2$trim;
+    wire  [13:0] pc$2$y;
+    reg  pc$3$admit;
+    reg  [8:0] pc$3$words;
+    reg  [2:0] pc$3$empty;
+    reg  pc$3$trim;
+    wire  [13:0] pc$3$y;
+    reg  [15:0] phd$0$csum;
+    reg  phd$0$ret;
+    reg  [47:0] phd$0$rb;
+    wire  [64:0] phd$0$y;
+    reg  [15:0] phd$1$csum;
+    reg  phd$1$ret;
+    reg  [47:0] phd$1$rb;
+    wire  [64:0] phd$1$y;
+    reg  [15:0] phd$2$csum;
+    reg  phd$2$ret;
+    reg  [47:0] phd$2$rb;
+    wire  [64:0] phd$2$y;
+    reg  [15:0] phd$3$csum;
+    reg  phd$3$ret;
+    reg  [47:0] phd$3$rb;
+    wire  [64:0] phd$3$y;
+    reg  [13:0] hv$0$a;
     wire  hv$0$admit;
     wire  [8:0] hv$0$words;
     wire  [2:0] hv$0$empty;
     wire  hv$0$trim;
-    wire  [15:0] hv$0$csum;
-    wire  hv$0$ret;
-    wire  [47:0] hv$0$rb;
-    reg  [78:0] hv$1$a;
+    reg  [13:0] hv$1$a;
     wire  hv$1$admit;
     wire  [8:0] hv$1$words;
     wire  [2:0] hv$1$empty;
     wire  hv$1$trim;
-    wire  [15:0] hv$1$csum;
-    wire  hv$1$ret;
-    wire  [47:0] hv$1$rb;
-    reg  [78:0] hv$2$a;
+    reg  [13:0] hv$2$a;
     wire  hv$2$admit;
     wire  [8:0] hv$2$words;
     wire  [2:0] hv$2$empty;
     wire  hv$2$trim;
-    wire  [15:0] hv$2$csum;
-    wire  hv$2$ret;
-    wire  [47:0] hv$2$rb;
-    reg  [78:0] hv$3$a;
+    reg  [13:0] hv$3$a;
     wire  hv$3$admit;
     wire  [8:0] hv$3$words;
     wire  [2:0] hv$3$empty;
     wire  hv$3$trim;
-    wire  [15:0] hv$3$csum;
-    wire  hv$3$ret;
-    wire  [47:0] hv$3$rb;
+    reg  [64:0] hh$0$a;
+    wire  [15:0] hh$0$csum;
+    wire  hh$0$ret;
+    wire  [47:0] hh$0$rb;
+    reg  [64:0] hh$1$a;
+    wire  [15:0] hh$1$csum;
+    wire  hh$1$ret;
+    wire  [47:0] hh$1$rb;
+    reg  [64:0] hh$2$a;
+    wire  [15:0] hh$2$csum;
+    wire  hh$2$ret;
+    wire  [47:0] hh$2$rb;
+    reg  [64:0] hh$3$a;
+    wire  [15:0] hh$3$csum;
+    wire  hh$3$ret;
+    wire  [47:0] hh$3$rb;
     reg  [63:0] pk_w$0$data;
     reg  pk_w$0$last;
     reg  [2:0] pk_w$0$empty;
@@ -2170,6 +2274,46 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         .head(vq$3$head),
         .nonempty(vq$3$nonempty),
         .count(vq$3$count)
+    );
+    sbuf_p4$vh$0 vh$0(
+        .clock(vh$0$clock),
+        .reset(vh$0$reset),
+        .push(vh$0$push),
+        .push_data(vh$0$push_data),
+        .pop(vh$0$pop),
+        .head(vh$0$head),
+        .nonempty(vh$0$nonempty),
+        .count(vh$0$count)
+    );
+    sbuf_p4$vh$1 vh$1(
+        .clock(vh$1$clock),
+        .reset(vh$1$reset),
+        .push(vh$1$push),
+        .push_data(vh$1$push_data),
+        .pop(vh$1$pop),
+        .head(vh$1$head),
+        .nonempty(vh$1$nonempty),
+        .count(vh$1$count)
+    );
+    sbuf_p4$vh$2 vh$2(
+        .clock(vh$2$clock),
+        .reset(vh$2$reset),
+        .push(vh$2$push),
+        .push_data(vh$2$push_data),
+        .pop(vh$2$pop),
+        .head(vh$2$head),
+        .nonempty(vh$2$nonempty),
+        .count(vh$2$count)
+    );
+    sbuf_p4$vh$3 vh$3(
+        .clock(vh$3$clock),
+        .reset(vh$3$reset),
+        .push(vh$3$push),
+        .push_data(vh$3$push_data),
+        .pop(vh$3$pop),
+        .head(vh$3$head),
+        .nonempty(vh$3$nonempty),
+        .count(vh$3$count)
     );
     sbuf_p4$ring$0 ring$0(
         .clock(ring$0$clock),
@@ -4578,45 +4722,149 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         .empty(hw$3$empty),
         .ovr(hw$3$ovr)
     );
+    sbuf_p4$uv$0 uv$0(
+        .a(uv$0$a),
+        .admit(uv$0$admit),
+        .words(uv$0$words),
+        .empty(uv$0$empty),
+        .trim(uv$0$trim),
+        .csum(uv$0$csum),
+        .ret(uv$0$ret),
+        .rb(uv$0$rb)
+    );
+    sbuf_p4$uv$1 uv$1(
+        .a(uv$1$a),
+        .admit(uv$1$admit),
+        .words(uv$1$words),
+        .empty(uv$1$empty),
+        .trim(uv$1$trim),
+        .csum(uv$1$csum),
+        .ret(uv$1$ret),
+        .rb(uv$1$rb)
+    );
+    sbuf_p4$uv$2 uv$2(
+        .a(uv$2$a),
+        .admit(uv$2$admit),
+        .words(uv$2$words),
+        .empty(uv$2$empty),
+        .trim(uv$2$trim),
+        .csum(uv$2$csum),
+        .ret(uv$2$ret),
+        .rb(uv$2$rb)
+    );
+    sbuf_p4$uv$3 uv$3(
+        .a(uv$3$a),
+        .admit(uv$3$admit),
+        .words(uv$3$words),
+        .empty(uv$3$empty),
+        .trim(uv$3$trim),
+        .csum(uv$3$csum),
+        .ret(uv$3$ret),
+        .rb(uv$3$rb)
+    );
+    sbuf_p4$pc$0 pc$0(
+        .admit(pc$0$admit),
+        .words(pc$0$words),
+        .empty(pc$0$empty),
+        .trim(pc$0$trim),
+        .y(pc$0$y)
+    );
+    sbuf_p4$pc$1 pc$1(
+        .admit(pc$1$admit),
+        .words(pc$1$words),
+        .empty(pc$1$empty),
+        .trim(pc$1$trim),
+        .y(pc$1$y)
+    );
+    sbuf_p4$pc$2 pc$2(
+        .admit(pc$2$admit),
+        .words(pc$2$words),
+        .empty(pc$2$empty),
+        .trim(pc$2$trim),
+        .y(pc$2$y)
+    );
+    sbuf_p4$pc$3 pc$3(
+        .admit(pc$3$admit),
+        .words(pc$3$words),
+        .empty(pc$3$empty),
+        .trim(pc$3$trim),
+        .y(pc$3$y)
+    );
+    sbuf_p4$phd$0 phd$0(
+        .csum(phd$0$csum),
+        .ret(phd$0$ret),
+        .rb(phd$0$rb),
+        .y(phd$0$y)
+    );
+    sbuf_p4$phd$1 phd$1(
+        .csum(phd$1$csum),
+        .ret(phd$1$ret),
+        .rb(phd$1$rb),
+        .y(phd$1$y)
+    );
+    sbuf_p4$phd$2 phd$2(
+        .csum(phd$2$csum),
+        .ret(phd$2$ret),
+        .rb(phd$2$rb),
+        .y(phd$2$y)
+    );
+    sbuf_p4$phd$3 phd$3(
+        .csum(phd$3$csum),
+        .ret(phd$3$ret),
+        .rb(phd$3$rb),
+        .y(phd$3$y)
+    );
     sbuf_p4$hv$0 hv$0(
         .a(hv$0$a),
         .admit(hv$0$admit),
         .words(hv$0$words),
         .empty(hv$0$empty),
-        .trim(hv$0$trim),
-        .csum(hv$0$csum),
-        .ret(hv$0$ret),
-        .rb(hv$0$rb)
+        .trim(hv$0$trim)
     );
     sbuf_p4$hv$1 hv$1(
         .a(hv$1$a),
         .admit(hv$1$admit),
         .words(hv$1$words),
         .empty(hv$1$empty),
-        .trim(hv$1$trim),
-        .csum(hv$1$csum),
-        .ret(hv$1$ret),
-        .rb(hv$1$rb)
+        .trim(hv$1$trim)
     );
     sbuf_p4$hv$2 hv$2(
         .a(hv$2$a),
         .admit(hv$2$admit),
         .words(hv$2$words),
         .empty(hv$2$empty),
-        .trim(hv$2$trim),
-        .csum(hv$2$csum),
-        .ret(hv$2$ret),
-        .rb(hv$2$rb)
+        .trim(hv$2$trim)
     );
     sbuf_p4$hv$3 hv$3(
         .a(hv$3$a),
         .admit(hv$3$admit),
         .words(hv$3$words),
         .empty(hv$3$empty),
-        .trim(hv$3$trim),
-        .csum(hv$3$csum),
-        .ret(hv$3$ret),
-        .rb(hv$3$rb)
+        .trim(hv$3$trim)
+    );
+    sbuf_p4$hh$0 hh$0(
+        .a(hh$0$a),
+        .csum(hh$0$csum),
+        .ret(hh$0$ret),
+        .rb(hh$0$rb)
+    );
+    sbuf_p4$hh$1 hh$1(
+        .a(hh$1$a),
+        .csum(hh$1$csum),
+        .ret(hh$1$ret),
+        .rb(hh$1$rb)
+    );
+    sbuf_p4$hh$2 hh$2(
+        .a(hh$2$a),
+        .csum(hh$2$csum),
+        .ret(hh$2$ret),
+        .rb(hh$2$rb)
+    );
+    sbuf_p4$hh$3 hh$3(
+        .a(hh$3$a),
+        .csum(hh$3$csum),
+        .ret(hh$3$ret),
+        .rb(hh$3$rb)
     );
     sbuf_p4$pk_w$0 pk_w$0(
         .data(pk_w$0$data),
@@ -4758,6 +5006,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         df$0$reset = reset;
         vq$0$clock = clock;
         vq$0$reset = reset;
+        vh$0$clock = clock;
+        vh$0$reset = reset;
         ring$0$clock = clock;
         ring$0$reset = reset;
         cq_cell$0$clock = clock;
@@ -4827,6 +5077,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         df$1$reset = reset;
         vq$1$clock = clock;
         vq$1$reset = reset;
+        vh$1$clock = clock;
+        vh$1$reset = reset;
         ring$1$clock = clock;
         ring$1$reset = reset;
         cq_cell$1$clock = clock;
@@ -4896,6 +5148,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         df$2$reset = reset;
         vq$2$clock = clock;
         vq$2$reset = reset;
+        vh$2$clock = clock;
+        vh$2$reset = reset;
         ring$2$clock = clock;
         ring$2$reset = reset;
         cq_cell$2$clock = clock;
@@ -4965,6 +5219,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         df$3$reset = reset;
         vq$3$clock = clock;
         vq$3$reset = reset;
+        vh$3$clock = clock;
+        vh$3$reset = reset;
         ring$3$clock = clock;
         ring$3$reset = reset;
         cq_cell$3$clock = clock;
@@ -5625,13 +5881,25 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             i_ovr$0$d = 1'b0;
         end
         inp$0$ovr = c_ovr$0$q;
+        uv$0$a = inp$0$vd;
+        pc$0$admit = uv$0$admit;
+        pc$0$words = uv$0$words;
+        pc$0$empty = uv$0$empty;
+        pc$0$trim = uv$0$trim;
+        phd$0$csum = uv$0$csum;
+        phd$0$ret = uv$0$ret;
+        phd$0$rb = uv$0$rb;
         vq$0$push = inp$0$vd_valid;
-        vq$0$push_data = inp$0$vd;
+        vq$0$push_data = pc$0$y;
+        vh$0$push = inp$0$vd_valid;
+        vh$0$push_data = phd$0$y;
         hw$0$a = df$0$head;
         hv$0$a = vq$0$head;
+        hh$0$a = vh$0$head;
         l_bnext$0 = (ph$q + k_i1$0) & k_mask;
         l_pop$0 = 1'b0;
         vq$0$pop = 1'b0;
+        vh$0$pop = 1'b0;
         ring$0$pop = 1'b0;
         l_cq$0 = 1'b0;
         l_take$0 = ~w_act$0$q & d_ne$0$q & vq$0$nonempty & (cq_cell$0$count < k4_4);
@@ -5641,6 +5909,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         l_j$0 = w_j$0$q;
         if (l_take$0) begin
             vq$0$pop = 1'b1;
+            vh$0$pop = 1'b1;
             l_act$0 = 1'b1;
             l_adm$0 = hv$0$admit;
             l_emp$0 = hv$0$empty;
@@ -5653,9 +5922,9 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             w_rem$0$d = hv$0$words;
             w_emp$0$d = hv$0$empty;
             w_trim$0$d = hv$0$trim;
-            w_cs$0$d = hv$0$csum;
-            w_ret$0$d = hv$0$ret;
-            w_rb$0$d = hv$0$rb;
+            w_cs$0$d = hh$0$csum;
+            w_ret$0$d = hh$0$ret;
+            w_rb$0$d = hh$0$rb;
             if (hv$0$trim) begin
                 w_rem$0$d = k8_9;
                 w_emp$0$d = k0_3;
@@ -5681,11 +5950,11 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         l_cpe$0 = hw$0$empty;
         l_rb$0 = 64'(w_rb$0$q);
         if (l_take$0) begin
-            l_rb$0 = 64'(hv$0$rb);
+            l_rb$0 = 64'(hh$0$rb);
         end
         l_r0$0 = ((hw$0$data & k_m16) << k48_8) | (l_rb$0 & k_rbmac) | ((hw$0$data >> k48_8) & k_ig);
         l_wd$0 = hw$0$data;
-        if (l_take$0 & hv$0$ret) begin
+        if (l_take$0 & hh$0$ret) begin
             l_wd$0 = l_r0$0;
         end
         if (w_trim$0$q & ~l_take$0) begin
@@ -5848,13 +6117,25 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             i_ovr$1$d = 1'b0;
         end
         inp$1$ovr = c_ovr$1$q;
+        uv$1$a = inp$1$vd;
+        pc$1$admit = uv$1$admit;
+        pc$1$words = uv$1$words;
+        pc$1$empty = uv$1$empty;
+        pc$1$trim = uv$1$trim;
+        phd$1$csum = uv$1$csum;
+        phd$1$ret = uv$1$ret;
+        phd$1$rb = uv$1$rb;
         vq$1$push = inp$1$vd_valid;
-        vq$1$push_data = inp$1$vd;
+        vq$1$push_data = pc$1$y;
+        vh$1$push = inp$1$vd_valid;
+        vh$1$push_data = phd$1$y;
         hw$1$a = df$1$head;
         hv$1$a = vq$1$head;
+        hh$1$a = vh$1$head;
         l_bnext$1 = (ph$q + k_i1$1) & k_mask;
         l_pop$1 = 1'b0;
         vq$1$pop = 1'b0;
+        vh$1$pop = 1'b0;
         ring$1$pop = 1'b0;
         l_cq$1 = 1'b0;
         l_take$1 = ~w_act$1$q & d_ne$1$q & vq$1$nonempty & (cq_cell$1$count < k4_4);
@@ -5864,6 +6145,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         l_j$1 = w_j$1$q;
         if (l_take$1) begin
             vq$1$pop = 1'b1;
+            vh$1$pop = 1'b1;
             l_act$1 = 1'b1;
             l_adm$1 = hv$1$admit;
             l_emp$1 = hv$1$empty;
@@ -5876,9 +6158,9 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             w_rem$1$d = hv$1$words;
             w_emp$1$d = hv$1$empty;
             w_trim$1$d = hv$1$trim;
-            w_cs$1$d = hv$1$csum;
-            w_ret$1$d = hv$1$ret;
-            w_rb$1$d = hv$1$rb;
+            w_cs$1$d = hh$1$csum;
+            w_ret$1$d = hh$1$ret;
+            w_rb$1$d = hh$1$rb;
             if (hv$1$trim) begin
                 w_rem$1$d = k8_9;
                 w_emp$1$d = k0_3;
@@ -5904,11 +6186,11 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         l_cpe$1 = hw$1$empty;
         l_rb$1 = 64'(w_rb$1$q);
         if (l_take$1) begin
-            l_rb$1 = 64'(hv$1$rb);
+            l_rb$1 = 64'(hh$1$rb);
         end
         l_r0$1 = ((hw$1$data & k_m16) << k48_8) | (l_rb$1 & k_rbmac) | ((hw$1$data >> k48_8) & k_ig);
         l_wd$1 = hw$1$data;
-        if (l_take$1 & hv$1$ret) begin
+        if (l_take$1 & hh$1$ret) begin
             l_wd$1 = l_r0$1;
         end
         if (w_trim$1$q & ~l_take$1) begin
@@ -6071,13 +6353,25 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             i_ovr$2$d = 1'b0;
         end
         inp$2$ovr = c_ovr$2$q;
+        uv$2$a = inp$2$vd;
+        pc$2$admit = uv$2$admit;
+        pc$2$words = uv$2$words;
+        pc$2$empty = uv$2$empty;
+        pc$2$trim = uv$2$trim;
+        phd$2$csum = uv$2$csum;
+        phd$2$ret = uv$2$ret;
+        phd$2$rb = uv$2$rb;
         vq$2$push = inp$2$vd_valid;
-        vq$2$push_data = inp$2$vd;
+        vq$2$push_data = pc$2$y;
+        vh$2$push = inp$2$vd_valid;
+        vh$2$push_data = phd$2$y;
         hw$2$a = df$2$head;
         hv$2$a = vq$2$head;
+        hh$2$a = vh$2$head;
         l_bnext$2 = (ph$q + k_i1$2) & k_mask;
         l_pop$2 = 1'b0;
         vq$2$pop = 1'b0;
+        vh$2$pop = 1'b0;
         ring$2$pop = 1'b0;
         l_cq$2 = 1'b0;
         l_take$2 = ~w_act$2$q & d_ne$2$q & vq$2$nonempty & (cq_cell$2$count < k4_4);
@@ -6087,6 +6381,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         l_j$2 = w_j$2$q;
         if (l_take$2) begin
             vq$2$pop = 1'b1;
+            vh$2$pop = 1'b1;
             l_act$2 = 1'b1;
             l_adm$2 = hv$2$admit;
             l_emp$2 = hv$2$empty;
@@ -6099,9 +6394,9 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             w_rem$2$d = hv$2$words;
             w_emp$2$d = hv$2$empty;
             w_trim$2$d = hv$2$trim;
-            w_cs$2$d = hv$2$csum;
-            w_ret$2$d = hv$2$ret;
-            w_rb$2$d = hv$2$rb;
+            w_cs$2$d = hh$2$csum;
+            w_ret$2$d = hh$2$ret;
+            w_rb$2$d = hh$2$rb;
             if (hv$2$trim) begin
                 w_rem$2$d = k8_9;
                 w_emp$2$d = k0_3;
@@ -6127,11 +6422,11 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         l_cpe$2 = hw$2$empty;
         l_rb$2 = 64'(w_rb$2$q);
         if (l_take$2) begin
-            l_rb$2 = 64'(hv$2$rb);
+            l_rb$2 = 64'(hh$2$rb);
         end
         l_r0$2 = ((hw$2$data & k_m16) << k48_8) | (l_rb$2 & k_rbmac) | ((hw$2$data >> k48_8) & k_ig);
         l_wd$2 = hw$2$data;
-        if (l_take$2 & hv$2$ret) begin
+        if (l_take$2 & hh$2$ret) begin
             l_wd$2 = l_r0$2;
         end
         if (w_trim$2$q & ~l_take$2) begin
@@ -6294,13 +6589,25 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             i_ovr$3$d = 1'b0;
         end
         inp$3$ovr = c_ovr$3$q;
+        uv$3$a = inp$3$vd;
+        pc$3$admit = uv$3$admit;
+        pc$3$words = uv$3$words;
+        pc$3$empty = uv$3$empty;
+        pc$3$trim = uv$3$trim;
+        phd$3$csum = uv$3$csum;
+        phd$3$ret = uv$3$ret;
+        phd$3$rb = uv$3$rb;
         vq$3$push = inp$3$vd_valid;
-        vq$3$push_data = inp$3$vd;
+        vq$3$push_data = pc$3$y;
+        vh$3$push = inp$3$vd_valid;
+        vh$3$push_data = phd$3$y;
         hw$3$a = df$3$head;
         hv$3$a = vq$3$head;
+        hh$3$a = vh$3$head;
         l_bnext$3 = (ph$q + k_i1$3) & k_mask;
         l_pop$3 = 1'b0;
         vq$3$pop = 1'b0;
+        vh$3$pop = 1'b0;
         ring$3$pop = 1'b0;
         l_cq$3 = 1'b0;
         l_take$3 = ~w_act$3$q & d_ne$3$q & vq$3$nonempty & (cq_cell$3$count < k4_4);
@@ -6310,6 +6617,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         l_j$3 = w_j$3$q;
         if (l_take$3) begin
             vq$3$pop = 1'b1;
+            vh$3$pop = 1'b1;
             l_act$3 = 1'b1;
             l_adm$3 = hv$3$admit;
             l_emp$3 = hv$3$empty;
@@ -6322,9 +6630,9 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             w_rem$3$d = hv$3$words;
             w_emp$3$d = hv$3$empty;
             w_trim$3$d = hv$3$trim;
-            w_cs$3$d = hv$3$csum;
-            w_ret$3$d = hv$3$ret;
-            w_rb$3$d = hv$3$rb;
+            w_cs$3$d = hh$3$csum;
+            w_ret$3$d = hh$3$ret;
+            w_rb$3$d = hh$3$rb;
             if (hv$3$trim) begin
                 w_rem$3$d = k8_9;
                 w_emp$3$d = k0_3;
@@ -6350,11 +6658,11 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         l_cpe$3 = hw$3$empty;
         l_rb$3 = 64'(w_rb$3$q);
         if (l_take$3) begin
-            l_rb$3 = 64'(hv$3$rb);
+            l_rb$3 = 64'(hh$3$rb);
         end
         l_r0$3 = ((hw$3$data & k_m16) << k48_8) | (l_rb$3 & k_rbmac) | ((hw$3$data >> k48_8) & k_ig);
         l_wd$3 = hw$3$data;
-        if (l_take$3 & hv$3$ret) begin
+        if (l_take$3 & hh$3$ret) begin
             l_wd$3 = l_r0$3;
         end
         if (w_trim$3$q & ~l_take$3) begin
@@ -14776,17 +15084,86 @@ module sbuf_p4$fresh$1(d,q,clock);
 endmodule // sbuf_p4$fresh$1
 
 
-module sbuf_p4$hv$0(a,admit,words,empty,trim,csum,ret,rb);
+module sbuf_p4$hh$0(a,csum,ret,rb);
     
     // Module arguments
-    input wire  [78:0] a;
+    input wire  [64:0] a;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        csum = a[0+:16];
+        ret = a[16+:1];
+        rb = a[17+:48];
+    end
+    
+endmodule // sbuf_p4$hh$0
+
+
+module sbuf_p4$hh$1(a,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [64:0] a;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        csum = a[0+:16];
+        ret = a[16+:1];
+        rb = a[17+:48];
+    end
+    
+endmodule // sbuf_p4$hh$1
+
+
+module sbuf_p4$hh$2(a,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [64:0] a;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        csum = a[0+:16];
+        ret = a[16+:1];
+        rb = a[17+:48];
+    end
+    
+endmodule // sbuf_p4$hh$2
+
+
+module sbuf_p4$hh$3(a,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [64:0] a;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        csum = a[0+:16];
+        ret = a[16+:1];
+        rb = a[17+:48];
+    end
+    
+endmodule // sbuf_p4$hh$3
+
+
+module sbuf_p4$hv$0(a,admit,words,empty,trim);
+    
+    // Module arguments
+    input wire  [13:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
-    output reg  [15:0] csum;
-    output reg  ret;
-    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -14794,25 +15171,19 @@ module sbuf_p4$hv$0(a,admit,words,empty,trim,csum,ret,rb);
         words = a[1+:9];
         empty = a[10+:3];
         trim = a[13+:1];
-        csum = a[14+:16];
-        ret = a[30+:1];
-        rb = a[31+:48];
     end
     
 endmodule // sbuf_p4$hv$0
 
 
-module sbuf_p4$hv$1(a,admit,words,empty,trim,csum,ret,rb);
+module sbuf_p4$hv$1(a,admit,words,empty,trim);
     
     // Module arguments
-    input wire  [78:0] a;
+    input wire  [13:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
-    output reg  [15:0] csum;
-    output reg  ret;
-    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -14820,25 +15191,19 @@ module sbuf_p4$hv$1(a,admit,words,empty,trim,csum,ret,rb);
         words = a[1+:9];
         empty = a[10+:3];
         trim = a[13+:1];
-        csum = a[14+:16];
-        ret = a[30+:1];
-        rb = a[31+:48];
     end
     
 endmodule // sbuf_p4$hv$1
 
 
-module sbuf_p4$hv$2(a,admit,words,empty,trim,csum,ret,rb);
+module sbuf_p4$hv$2(a,admit,words,empty,trim);
     
     // Module arguments
-    input wire  [78:0] a;
+    input wire  [13:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
-    output reg  [15:0] csum;
-    output reg  ret;
-    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -14846,25 +15211,19 @@ module sbuf_p4$hv$2(a,admit,words,empty,trim,csum,ret,rb);
         words = a[1+:9];
         empty = a[10+:3];
         trim = a[13+:1];
-        csum = a[14+:16];
-        ret = a[30+:1];
-        rb = a[31+:48];
     end
     
 endmodule // sbuf_p4$hv$2
 
 
-module sbuf_p4$hv$3(a,admit,words,empty,trim,csum,ret,rb);
+module sbuf_p4$hv$3(a,admit,words,empty,trim);
     
     // Module arguments
-    input wire  [78:0] a;
+    input wire  [13:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
-    output reg  [15:0] csum;
-    output reg  ret;
-    output reg  [47:0] rb;
     
     // Update code
     always @(*) begin
@@ -14872,9 +15231,6 @@ module sbuf_p4$hv$3(a,admit,words,empty,trim,csum,ret,rb);
         words = a[1+:9];
         empty = a[10+:3];
         trim = a[13+:1];
-        csum = a[14+:16];
-        ret = a[30+:1];
-        rb = a[31+:48];
     end
     
 endmodule // sbuf_p4$hv$3
@@ -16032,6 +16388,86 @@ module sbuf_p4$p_s$3(d,q,clock);
 endmodule // sbuf_p4$p_s$3
 
 
+module sbuf_p4$pc$0(admit,words,empty,trim,y);
+    
+    // Module arguments
+    input wire  admit;
+    input wire  [8:0] words;
+    input wire  [2:0] empty;
+    input wire  trim;
+    output reg  [13:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:1] = admit;
+        y[1+:9] = words;
+        y[10+:3] = empty;
+        y[13+:1] = trim;
+    end
+    
+endmodule // sbuf_p4$pc$0
+
+
+module sbuf_p4$pc$1(admit,words,empty,trim,y);
+    
+    // Module arguments
+    input wire  admit;
+    input wire  [8:0] words;
+    input wire  [2:0] empty;
+    input wire  trim;
+    output reg  [13:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:1] = admit;
+        y[1+:9] = words;
+        y[10+:3] = empty;
+        y[13+:1] = trim;
+    end
+    
+endmodule // sbuf_p4$pc$1
+
+
+module sbuf_p4$pc$2(admit,words,empty,trim,y);
+    
+    // Module arguments
+    input wire  admit;
+    input wire  [8:0] words;
+    input wire  [2:0] empty;
+    input wire  trim;
+    output reg  [13:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:1] = admit;
+        y[1+:9] = words;
+        y[10+:3] = empty;
+        y[13+:1] = trim;
+    end
+    
+endmodule // sbuf_p4$pc$2
+
+
+module sbuf_p4$pc$3(admit,words,empty,trim,y);
+    
+    // Module arguments
+    input wire  admit;
+    input wire  [8:0] words;
+    input wire  [2:0] empty;
+    input wire  trim;
+    output reg  [13:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:1] = admit;
+        y[1+:9] = words;
+        y[10+:3] = empty;
+        y[13+:1] = trim;
+    end
+    
+endmodule // sbuf_p4$pc$3
+
+
 module sbuf_p4$ph(d,q,clock);
     
     // Module arguments
@@ -16049,6 +16485,78 @@ module sbuf_p4$ph(d,q,clock);
     end
           
 endmodule // sbuf_p4$ph
+
+
+module sbuf_p4$phd$0(csum,ret,rb,y);
+    
+    // Module arguments
+    input wire  [15:0] csum;
+    input wire  ret;
+    input wire  [47:0] rb;
+    output reg  [64:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:16] = csum;
+        y[16+:1] = ret;
+        y[17+:48] = rb;
+    end
+    
+endmodule // sbuf_p4$phd$0
+
+
+module sbuf_p4$phd$1(csum,ret,rb,y);
+    
+    // Module arguments
+    input wire  [15:0] csum;
+    input wire  ret;
+    input wire  [47:0] rb;
+    output reg  [64:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:16] = csum;
+        y[16+:1] = ret;
+        y[17+:48] = rb;
+    end
+    
+endmodule // sbuf_p4$phd$1
+
+
+module sbuf_p4$phd$2(csum,ret,rb,y);
+    
+    // Module arguments
+    input wire  [15:0] csum;
+    input wire  ret;
+    input wire  [47:0] rb;
+    output reg  [64:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:16] = csum;
+        y[16+:1] = ret;
+        y[17+:48] = rb;
+    end
+    
+endmodule // sbuf_p4$phd$2
+
+
+module sbuf_p4$phd$3(csum,ret,rb,y);
+    
+    // Module arguments
+    input wire  [15:0] csum;
+    input wire  ret;
+    input wire  [47:0] rb;
+    output reg  [64:0] y;
+    
+    // Update code
+    always @(*) begin
+        y[0+:16] = csum;
+        y[16+:1] = ret;
+        y[17+:48] = rb;
+    end
+    
+endmodule // sbuf_p4$phd$3
 
 
 module sbuf_p4$pk_m$0(s,words,empty,bad,y);
@@ -21519,15 +22027,119 @@ module sbuf_p4$t_valid$3(d,q,clock);
 endmodule // sbuf_p4$t_valid$3
 
 
-module sbuf_p4$vq$0(clock,reset,push,push_data,pop,head,nonempty,count);
+module sbuf_p4$uv$0(a,admit,words,empty,trim,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [78:0] a;
+    output reg  admit;
+    output reg  [8:0] words;
+    output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        admit = a[0+:1];
+        words = a[1+:9];
+        empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
+    end
+    
+endmodule // sbuf_p4$uv$0
+
+
+module sbuf_p4$uv$1(a,admit,words,empty,trim,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [78:0] a;
+    output reg  admit;
+    output reg  [8:0] words;
+    output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        admit = a[0+:1];
+        words = a[1+:9];
+        empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
+    end
+    
+endmodule // sbuf_p4$uv$1
+
+
+module sbuf_p4$uv$2(a,admit,words,empty,trim,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [78:0] a;
+    output reg  admit;
+    output reg  [8:0] words;
+    output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        admit = a[0+:1];
+        words = a[1+:9];
+        empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
+    end
+    
+endmodule // sbuf_p4$uv$2
+
+
+module sbuf_p4$uv$3(a,admit,words,empty,trim,csum,ret,rb);
+    
+    // Module arguments
+    input wire  [78:0] a;
+    output reg  admit;
+    output reg  [8:0] words;
+    output reg  [2:0] empty;
+    output reg  trim;
+    output reg  [15:0] csum;
+    output reg  ret;
+    output reg  [47:0] rb;
+    
+    // Update code
+    always @(*) begin
+        admit = a[0+:1];
+        words = a[1+:9];
+        empty = a[10+:3];
+        trim = a[13+:1];
+        csum = a[14+:16];
+        ret = a[30+:1];
+        rb = a[31+:48];
+    end
+    
+endmodule // sbuf_p4$uv$3
+
+
+module sbuf_p4$vh$0(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [78:0] push_data;
+    input wire  [64:0] push_data;
     input wire  pop;
-    output reg  [78:0] head;
+    output reg  [64:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -21541,10 +22153,10 @@ module sbuf_p4$vq$0(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [78:0] store$read_data;
+    wire  [64:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [78:0] store$write_data;
+    reg  [64:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -21558,8 +22170,1060 @@ module sbuf_p4$vq$0(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [78:0] bypass_data$d;
-    wire  [78:0] bypass_data$q;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p4$vh$0$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p4$vh$0$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p4$vh$0$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p4$vh$0$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p4$vh$0$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p4$vh$0$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p4$vh$0
+
+
+module sbuf_p4$vh$0$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$0$bypass_data
+
+
+module sbuf_p4$vh$0$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$0$bypass_valid
+
+
+module sbuf_p4$vh$0$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$0$cnt
+
+
+module sbuf_p4$vh$0$rp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$0$rp
+
+
+module sbuf_p4$vh$0$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [5:0] read_address;
+    input wire  read_clock;
+    output reg  [64:0] read_data;
+    input wire  [5:0] write_address;
+    input wire  write_clock;
+    input wire  [64:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[64:0] mem[63:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p4$vh$0$store
+
+
+module sbuf_p4$vh$0$wp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$0$wp
+
+
+module sbuf_p4$vh$1(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p4$vh$1$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p4$vh$1$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p4$vh$1$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p4$vh$1$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p4$vh$1$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p4$vh$1$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p4$vh$1
+
+
+module sbuf_p4$vh$1$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$1$bypass_data
+
+
+module sbuf_p4$vh$1$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$1$bypass_valid
+
+
+module sbuf_p4$vh$1$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$1$cnt
+
+
+module sbuf_p4$vh$1$rp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$1$rp
+
+
+module sbuf_p4$vh$1$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [5:0] read_address;
+    input wire  read_clock;
+    output reg  [64:0] read_data;
+    input wire  [5:0] write_address;
+    input wire  write_clock;
+    input wire  [64:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[64:0] mem[63:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p4$vh$1$store
+
+
+module sbuf_p4$vh$1$wp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$1$wp
+
+
+module sbuf_p4$vh$2(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p4$vh$2$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p4$vh$2$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p4$vh$2$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p4$vh$2$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p4$vh$2$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p4$vh$2$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p4$vh$2
+
+
+module sbuf_p4$vh$2$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$2$bypass_data
+
+
+module sbuf_p4$vh$2$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$2$bypass_valid
+
+
+module sbuf_p4$vh$2$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$2$cnt
+
+
+module sbuf_p4$vh$2$rp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$2$rp
+
+
+module sbuf_p4$vh$2$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [5:0] read_address;
+    input wire  read_clock;
+    output reg  [64:0] read_data;
+    input wire  [5:0] write_address;
+    input wire  write_clock;
+    input wire  [64:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[64:0] mem[63:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p4$vh$2$store
+
+
+module sbuf_p4$vh$2$wp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$2$wp
+
+
+module sbuf_p4$vh$3(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p4$vh$3$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p4$vh$3$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p4$vh$3$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p4$vh$3$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p4$vh$3$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p4$vh$3$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p4$vh$3
+
+
+module sbuf_p4$vh$3$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$3$bypass_data
+
+
+module sbuf_p4$vh$3$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$3$bypass_valid
+
+
+module sbuf_p4$vh$3$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$3$cnt
+
+
+module sbuf_p4$vh$3$rp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$3$rp
+
+
+module sbuf_p4$vh$3$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [5:0] read_address;
+    input wire  read_clock;
+    output reg  [64:0] read_data;
+    input wire  [5:0] write_address;
+    input wire  write_clock;
+    input wire  [64:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[64:0] mem[63:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p4$vh$3$store
+
+
+module sbuf_p4$vh$3$wp(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$3$wp
+
+
+module sbuf_p4$vq$0(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [13:0] push_data;
+    input wire  pop;
+    output reg  [13:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [13:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [13:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [13:0] bypass_data$d;
+    wire  [13:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -21661,13 +23325,13 @@ endmodule // sbuf_p4$vq$0
 module sbuf_p4$vq$0$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [78:0] d;
-    output reg  [78:0] q;
+    input wire  [13:0] d;
+    output reg  [13:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 79'h0;
+       q = 14'h0;
     end
     
     always @(posedge clock) begin
@@ -21739,14 +23403,14 @@ module sbuf_p4$vq$0$store(read_address,read_clock,read_data,write_address,write_
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [78:0] read_data;
+    output reg  [13:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [78:0] write_data;
+    input wire  [13:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[78:0] mem[63:0];
+    reg[13:0] mem[63:0];
     
     
     
@@ -21788,9 +23452,9 @@ module sbuf_p4$vq$1(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [78:0] push_data;
+    input wire  [13:0] push_data;
     input wire  pop;
-    output reg  [78:0] head;
+    output reg  [13:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -21804,10 +23468,10 @@ module sbuf_p4$vq$1(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [78:0] store$read_data;
+    wire  [13:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [78:0] store$write_data;
+    reg  [13:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -21821,8 +23485,8 @@ module sbuf_p4$vq$1(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [78:0] bypass_data$d;
-    wire  [78:0] bypass_data$q;
+    reg  [13:0] bypass_data$d;
+    wire  [13:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -21924,13 +23588,13 @@ endmodule // sbuf_p4$vq$1
 module sbuf_p4$vq$1$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [78:0] d;
-    output reg  [78:0] q;
+    input wire  [13:0] d;
+    output reg  [13:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 79'h0;
+       q = 14'h0;
     end
     
     always @(posedge clock) begin
@@ -22002,14 +23666,14 @@ module sbuf_p4$vq$1$store(read_address,read_clock,read_data,write_address,write_
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [78:0] read_data;
+    output reg  [13:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [78:0] write_data;
+    input wire  [13:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[78:0] mem[63:0];
+    reg[13:0] mem[63:0];
     
     
     
@@ -22051,9 +23715,9 @@ module sbuf_p4$vq$2(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [78:0] push_data;
+    input wire  [13:0] push_data;
     input wire  pop;
-    output reg  [78:0] head;
+    output reg  [13:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -22067,10 +23731,10 @@ module sbuf_p4$vq$2(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [78:0] store$read_data;
+    wire  [13:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [78:0] store$write_data;
+    reg  [13:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -22084,8 +23748,8 @@ module sbuf_p4$vq$2(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [78:0] bypass_data$d;
-    wire  [78:0] bypass_data$q;
+    reg  [13:0] bypass_data$d;
+    wire  [13:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -22187,13 +23851,13 @@ endmodule // sbuf_p4$vq$2
 module sbuf_p4$vq$2$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [78:0] d;
-    output reg  [78:0] q;
+    input wire  [13:0] d;
+    output reg  [13:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 79'h0;
+       q = 14'h0;
     end
     
     always @(posedge clock) begin
@@ -22265,14 +23929,14 @@ module sbuf_p4$vq$2$store(read_address,read_clock,read_data,write_address,write_
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [78:0] read_data;
+    output reg  [13:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [78:0] write_data;
+    input wire  [13:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[78:0] mem[63:0];
+    reg[13:0] mem[63:0];
     
     
     
@@ -22314,9 +23978,9 @@ module sbuf_p4$vq$3(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [78:0] push_data;
+    input wire  [13:0] push_data;
     input wire  pop;
-    output reg  [78:0] head;
+    output reg  [13:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -22330,10 +23994,10 @@ module sbuf_p4$vq$3(clock,reset,push,push_data,pop,head,nonempty,count);
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [78:0] store$read_data;
+    wire  [13:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [78:0] store$write_data;
+    reg  [13:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -22347,8 +24011,8 @@ module sbuf_p4$vq$3(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [78:0] bypass_data$d;
-    wire  [78:0] bypass_data$q;
+    reg  [13:0] bypass_data$d;
+    wire  [13:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -22450,13 +24114,13 @@ endmodule // sbuf_p4$vq$3
 module sbuf_p4$vq$3$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [78:0] d;
-    output reg  [78:0] q;
+    input wire  [13:0] d;
+    output reg  [13:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 79'h0;
+       q = 14'h0;
     end
     
     always @(posedge clock) begin
@@ -22528,14 +24192,14 @@ module sbuf_p4$vq$3$store(read_address,read_clock,read_data,write_address,write_
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [78:0] read_data;
+    output reg  [13:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [78:0] write_data;
+    input wire  [13:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[78:0] mem[63:0];
+    reg[13:0] mem[63:0];
     
     
     

@@ -37,7 +37,10 @@
 //!   the FIFO full is lost whole. `stat.ovr` counts words not pushed. The writer keeps the
 //!   FIFO from filling as long as each frame's verdict arrives in time (below).
 //! * **Verdicts.** One per frame, in frame order, on `vd` (`admit`, and the frame's length
-//!   as `words` and the last word's `empty`): the verdict FIFO holds 64. A frame is not
+//!   as `words` and the last word's `empty`): the verdict FIFO holds 64 (as two FIFOs pushed
+//!   and popped together: the fields the writer's take and row start read, and the
+//!   trimmed header's checksum and return fields, which only the rewrite reads; one wide
+//!   FIFO went into block RAM on ECP5, its read port then the critical path). A frame is not
 //!   started until its verdict is there. A verdict with `trim` (admitted as its header)
 //!   makes the writer write the frame's first 8 words only, with word 2 bits 63:48 (the
 //!   IPv4 total length) set to 50, word 3 bits 63:48 (the checksum) to the verdict's
@@ -144,6 +147,24 @@ pub struct BufVerdict {
     pub rb: Bits<48>,
 }
 
+/// The part of a verdict the writer's take and row start read (kept narrow, so that its
+/// FIFO stays in LUTRAM: a block RAM's read port there was ECP5's critical path).
+#[derive(Clone, Copy, Debug, PartialEq, Default, LogicStruct)]
+pub struct BufVerdictCtl {
+    pub admit: bool,
+    pub words: Bits<9>,
+    pub empty: Bits<3>,
+    pub trim: bool,
+}
+
+/// The part of a verdict only the header rewrite reads.
+#[derive(Clone, Copy, Debug, PartialEq, Default, LogicStruct)]
+pub struct BufVerdictHdr {
+    pub csum: Bits<16>,
+    pub ret: bool,
+    pub rb: Bits<48>,
+}
+
 /// A stored packet, besides its head cell.
 #[derive(Clone, Copy, Debug, PartialEq, Default, LogicStruct)]
 pub struct BufMeta {
@@ -229,6 +250,8 @@ macro_rules! pack_blocks {
 
 pack_blocks!(PackWord, UnpackWord, BufWord { data: Bits<64>, last: bool, empty: Bits<3>, ovr: bool });
 pack_blocks!(PackVerdict, UnpackVerdict, BufVerdict { admit: bool, words: Bits<9>, empty: Bits<3>, trim: bool, csum: Bits<16>, ret: bool, rb: Bits<48> });
+pack_blocks!(PackCtl, UnpackCtl, BufVerdictCtl { admit: bool, words: Bits<9>, empty: Bits<3>, trim: bool });
+pack_blocks!(PackHdr, UnpackHdr, BufVerdictHdr { csum: Bits<16>, ret: bool, rb: Bits<48> });
 pack_blocks!(PackMeta, UnpackMeta, BufMeta { s: Bits<8>, words: Bits<9>, empty: Bits<3>, bad: bool });
 
 /// The shared buffer. See the module documentation.
@@ -253,7 +276,10 @@ pub struct SharedBuffer<
     ph: DFF<Bits<8>>,
     // ---- inputs ----
     df: [Fifo<BufWord, DF_A, 7>; N],
-    vq: [Fifo<BufVerdict, VQ_A, 7>; N],
+    // verdicts, in two FIFOs pushed and popped together: what the writer's control reads,
+    // and what only the header rewrite reads
+    vq: [Fifo<BufVerdictCtl, VQ_A, 7>; N],
+    vh: [Fifo<BufVerdictHdr, VQ_A, 7>; N],
     ring: [Fifo<Bits<CA>, 2, 3>; N],
     cq_cell: [Fifo<Bits<CA>, 3, 4>; N],
     cq_meta: [Fifo<BufMeta, 3, 4>; N],
@@ -351,7 +377,11 @@ pub struct SharedBuffer<
 
     // ---- combinational ----
     hw: [UnpackWord; N],
-    hv: [UnpackVerdict; N],
+    uv: [UnpackVerdict; N],
+    pc: [PackCtl; N],
+    phd: [PackHdr; N],
+    hv: [UnpackCtl; N],
+    hh: [UnpackHdr; N],
     l_bnext: [L<Bits<8>>; N],
     l_push: [L<bool>; N],
     l_pop: [L<bool>; N],
@@ -514,6 +544,7 @@ impl<
             ph: Default::default(),
             df: arr(),
             vq: arr(),
+            vh: arr(),
             ring: arr(),
             cq_cell: arr(),
             cq_meta: arr(),
@@ -595,7 +626,11 @@ impl<
             t_empty: arr(),
             c_tx: arr(),
             hw: arr(),
+            uv: arr(),
+            pc: arr(),
+            phd: arr(),
             hv: arr(),
+            hh: arr(),
             l_bnext: arr(),
             l_push: arr(),
             l_pop: arr(),
@@ -781,6 +816,8 @@ impl<
                     self.df[i].reset.next = self.reset.val();
                     self.vq[i].clock.next = self.clock.val();
                     self.vq[i].reset.next = self.reset.val();
+                    self.vh[i].clock.next = self.clock.val();
+                    self.vh[i].reset.next = self.reset.val();
                     self.ring[i].clock.next = self.clock.val();
                     self.ring[i].reset.next = self.reset.val();
                     self.cq_cell[i].clock.next = self.clock.val();
@@ -971,16 +1008,28 @@ impl<
                     self.inp[i].ovr.next = self.c_ovr[i].q.val();
 
                     // ---- verdicts ----
+                    self.uv[i].a.next = self.inp[i].vd.val();
+                    self.pc[i].admit.next = self.uv[i].admit.val();
+                    self.pc[i].words.next = self.uv[i].words.val();
+                    self.pc[i].empty.next = self.uv[i].empty.val();
+                    self.pc[i].trim.next = self.uv[i].trim.val();
+                    self.phd[i].csum.next = self.uv[i].csum.val();
+                    self.phd[i].ret.next = self.uv[i].ret.val();
+                    self.phd[i].rb.next = self.uv[i].rb.val();
                     self.vq[i].push.next = self.inp[i].vd_valid.val();
-                    self.vq[i].push_data.next = self.inp[i].vd.val();
+                    self.vq[i].push_data.next = self.pc[i].y.val();
+                    self.vh[i].push.next = self.inp[i].vd_valid.val();
+                    self.vh[i].push_data.next = self.phd[i].y.val();
 
                     // ---- writer ----
                     self.hw[i].a.next = self.df[i].head.val();
                     self.hv[i].a.next = self.vq[i].head.val();
+                    self.hh[i].a.next = self.vh[i].head.val();
                     self.l_bnext[i].next =
                         (self.ph.q.val() + self.k_i1[i].val()) & self.k_mask.val();
                     self.l_pop[i].next = false;
                     self.vq[i].pop.next = false;
+                    self.vh[i].pop.next = false;
                     self.ring[i].pop.next = false;
                     self.l_cq[i].next = false;
                     // an idle writer takes the next verdict and may write the frame's first
@@ -995,6 +1044,7 @@ impl<
                     self.l_j[i].next = self.w_j[i].q.val();
                     if self.l_take[i].val() {
                         self.vq[i].pop.next = true;
+                        self.vh[i].pop.next = true;
                         self.l_act[i].next = true;
                         self.l_adm[i].next = self.hv[i].admit.val();
                         self.l_emp[i].next = self.hv[i].empty.val();
@@ -1007,9 +1057,9 @@ impl<
                         self.w_rem[i].d.next = self.hv[i].words.val();
                         self.w_emp[i].d.next = self.hv[i].empty.val();
                         self.w_trim[i].d.next = self.hv[i].trim.val();
-                        self.w_cs[i].d.next = self.hv[i].csum.val();
-                        self.w_ret[i].d.next = self.hv[i].ret.val();
-                        self.w_rb[i].d.next = self.hv[i].rb.val();
+                        self.w_cs[i].d.next = self.hh[i].csum.val();
+                        self.w_ret[i].d.next = self.hh[i].ret.val();
+                        self.w_rb[i].d.next = self.hh[i].rb.val();
                         // trimmed: 8 words, the last full
                         if self.hv[i].trim.val() {
                             self.w_rem[i].d.next = self.k8_9.val();
@@ -1043,7 +1093,7 @@ impl<
                     // an earlier one are in `w_pv`.
                     self.l_rb[i].next = bit_cast::<64, 48>(self.w_rb[i].q.val());
                     if self.l_take[i].val() {
-                        self.l_rb[i].next = bit_cast::<64, 48>(self.hv[i].rb.val());
+                        self.l_rb[i].next = bit_cast::<64, 48>(self.hh[i].rb.val());
                     }
                     // word 0: source MAC, then the destination's first 2 bytes, its group
                     // bit cleared (a multicast address never becomes a source)
@@ -1052,7 +1102,7 @@ impl<
                         | (self.l_rb[i].val() & self.k_rbmac.val())
                         | ((self.hw[i].data.val() >> self.k48_8.val()) & self.k_ig.val());
                     self.l_wd[i].next = self.hw[i].data.val();
-                    if self.l_take[i].val() & self.hv[i].ret.val() {
+                    if self.l_take[i].val() & self.hh[i].ret.val() {
                         self.l_wd[i].next = self.l_r0[i].val();
                     }
                     if self.w_trim[i].q.val() & !self.l_take[i].val() {
