@@ -93,9 +93,10 @@ lint_off -rule UNUSEDSIGNAL -file "*switch_*" -match "Bits of signal are not use
 lint_off -rule UNUSEDSIGNAL -file "*switch_*" -match "Bits of signal are not used: 'flags$*"
 // The new switch's parts (sbuf, sing, sque): each waiver is given twice, for the part and
 // for the whole switch (`switch2_*`) that holds it.
-// shared buffer: FIFOs kept in lockstep with a twin (a cell FIFO and its meta FIFO, pushed
-// and popped together), whose state the twin's count and flag already give; the verdict
-// FIFO, which its producer never overfills (one verdict per frame the data FIFO holds)
+// shared buffer: FIFOs kept in lockstep with a twin (a cell FIFO and its meta FIFO, the
+// verdict's control FIFO and its header FIFO, pushed and popped together), whose state
+// the twin's count and flag already give; the verdict FIFO, which its producer never
+// overfills (one verdict per frame the data FIFO holds)
 lint_off -rule UNUSEDSIGNAL -file "*sbuf_*" -match "Signal is not used: 'cq_meta$*$count'*"
 lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'cq_meta$*$count'*"
 lint_off -rule UNUSEDSIGNAL -file "*sbuf_*" -match "Signal is not used: 'cq_meta$*$nonempty'*"
@@ -106,6 +107,10 @@ lint_off -rule UNUSEDSIGNAL -file "*sbuf_*" -match "Signal is not used: 'dq_meta
 lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'dq_meta$*$nonempty'*"
 lint_off -rule UNUSEDSIGNAL -file "*sbuf_*" -match "Signal is not used: 'vq$*$count'*"
 lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'vq$*$count'*"
+lint_off -rule UNUSEDSIGNAL -file "*sbuf_*" -match "Signal is not used: 'vh$*$count'*"
+lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'vh$*$count'*"
+lint_off -rule UNUSEDSIGNAL -file "*sbuf_*" -match "Signal is not used: 'vh$*$nonempty'*"
+lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'vh$*$nonempty'*"
 // sing: a frame's word count computed at 32 bits, of which 16 are the request's; the
 // first-word tag travels the delay line beside its word, and the decision reads stage 6's
 lint_off -rule UNUSEDSIGNAL -file "*sing_*" -match "Bits of signal are not used: 'l_w32$*"
