@@ -225,14 +225,15 @@ pub struct Admission<
     s2_fit: [DFF<bool>; K],
     s2_t: [DFF<bool>; K],
     s2_cs: [DFF<Bits<16>>; K],
-    // trimming: band 0 of the pick's output (packets, bytes, bytes + 64, cells for 8 words)
+    // trimming: band 0 of the pick's output (packets, bytes; band 0's byte limit less 64;
+    // cells for 8 words)
     s2_cp0: [DFF<Bits<16>>; K],
     s2_cby0: [DFF<Bits<32>>; K],
     // band 0's byte limit less 64, and "64 bytes fit it"
     s2_room0: [DFF<Bits<32>>; K],
     s2_ok0: [DFF<bool>; K],
     s2_fit0: [DFF<bool>; K],
-    // return to sender: band 0 of the pick's input's own port (packets, bytes, bytes + 64)
+    // return to sender: band 0 of the pick's input's own port (packets, bytes)
     s2_cpr: [DFF<Bits<16>>; K],
     s2_cbyr: [DFF<Bits<32>>; K],
     s2_rb: [DFF<Bits<48>>; K],

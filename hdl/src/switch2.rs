@@ -17,8 +17,8 @@
 //!   (`tx` holds `valid` with `ready` low, frames back to back once started).
 //! * `band[b]`: the admission's limits (`lim_pkts`, `lim_bytes`), the dynamic threshold's
 //!   exponent `dt_a` and the WRR `weight`.
-//! * `cfg`: `band_by_flags` (ingress), `wrr` (schedulers), `dt_on`, `trim` and `headroom`
-//!   (admission). With `trim`, a frame the admission refuses that may be trimmed (our
+//! * `cfg`: `band_by_flags` (ingress), `wrr` (schedulers), `dt_on`, `trim`, `ret` and
+//!   `headroom` (admission). With `trim`, a frame the admission refuses that may be trimmed (our
 //!   transport's DATA without CHOP) is admitted as its 64-byte header into band 0 of its
 //!   output when that fits (band 0's limits, threshold and 8 words of cells); the buffer
 //!   writes the header only, with IPv4 length 50, the checksum the ingress computed and
@@ -29,7 +29,8 @@
 //!   `drop_no_route`, `fwd`), `drop_full` (its frames the admission refused), the
 //!   buffer's `ovr` (words lost for want of room in its data FIFO: none while verdicts
 //!   come in time), `tx_frames` of output `p`, `trimmed` (its frames sent on as their
-//!   header) and `returned` (of those, the headers sent back out of port `p`).
+//!   header, or back to their sender) and `returned` (of those, the headers sent back out
+//!   of port `p`).
 //! * `occ_pkts[o*4+b]`, `occ_bytes[o*4+b]`: the admission's occupancy counters: packets
 //!   admitted to (output, band) that have not left the buffer.
 //! * `admitted` (whole), `refused`, `trimmed`, `returned`, and `lost` (the admission's lost requests plus the queues' lost
