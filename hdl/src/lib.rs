@@ -21,6 +21,7 @@ pub mod prisched;
 pub mod program;
 pub mod reassembly;
 pub mod registry;
+pub mod rfifo;
 pub mod sadm;
 pub mod sbuf;
 pub mod sing;

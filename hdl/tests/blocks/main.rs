@@ -15,6 +15,7 @@ mod packetization;
 mod parser;
 mod prisched;
 mod reassembly;
+mod rfifo;
 mod statereg;
 mod switch;
 mod timer;
