@@ -18,9 +18,10 @@
 //! so a cell holds `N` words of one packet. Word `j` of a packet is in bank `(s + j) mod
 //! N` of its row `j div N`, where `s`, the packet's start bank, is the bank its first word
 //! was written to. Beside each bank a link RAM holds, at a row's cell, the cell of the
-//! packet's next row; it is written in the bank of the row's first word (bank `s`). Each
-//! bank and link RAM exists twice (replicas 0 and 1) with identical writes, so that two
-//! whole rows can be read per cycle.
+//! packet's next row, and a second link RAM the cell of the row after that; both are
+//! written in the bank of the packet's first word (bank `s`). Each bank and link RAM
+//! exists twice (replicas 0 and 1) with identical writes, so that two whole rows can be
+//! read per cycle.
 //!
 //! # Writes: a rotation, no arbitration
 //! A phase counter `ph` counts cycles modulo `N`. In a cycle with phase `ph`, input `i`
@@ -30,7 +31,7 @@
 //! `B = (ph + 1 + i) mod N` (its registered write port).
 //!
 //! # Input `i`
-//! * **Data FIFO** (`2^6` words). A word of `rx[i]` is pushed while the FIFO holds at most
+//! * **Data FIFO** (`2^6` words, its head a register: [`crate::rfifo`]). A word of `rx[i]` is pushed while the FIFO holds at most
 //!   62 words; a frame's last word also when it holds 63. Once a word of a frame is not
 //!   pushed, its later words are not pushed either except its last, which is pushed with
 //!   `ovr` set (the writer then completes the frame as bad). A frame whose last word finds
@@ -39,8 +40,9 @@
 //! * **Verdicts.** One per frame, in frame order, on `vd` (`admit`, and the frame's length
 //!   as `words` and the last word's `empty`): the verdict FIFO holds 64 (as two FIFOs pushed
 //!   and popped together: the fields the writer's take and row start read, and the
-//!   trimmed header's checksum and return fields, which only the rewrite reads; one wide
-//!   FIFO went into block RAM on ECP5, its read port then the critical path). A frame is not
+//!   trimmed header's checksum and return fields, which only the rewrite reads, its head a
+//!   register; one wide FIFO went into block RAM on ECP5, its read port then the critical
+//!   path). A frame is not
 //!   started until its verdict is there. A verdict with `trim` (admitted as its header)
 //!   makes the writer write the frame's first 8 words only, with word 2 bits 63:48 (the
 //!   IPv4 total length) set to 50, word 3 bits 63:48 (the checksum) to the verdict's
@@ -62,7 +64,9 @@
 //!   this is word 0 (the start bank becomes `B`) or `B` is the packet's start bank. A row
 //!   then takes one word per cycle until its `N`th word or the frame's last. Each row pops
 //!   a cell from the ring; a row after the first also writes the link of the previous row
-//!   (in bank `s`, at the previous cell, the new cell). The frame is **complete** at its
+//!   (in bank `s`, at the previous cell, the new cell), and a row after the second the
+//!   second link of the row before that (at its cell, the new cell). The frame is
+//!   **complete** at its
 //!   last word: `words` written, the last word's `empty`, and `bad` unless `words` and
 //!   `empty` are exactly the verdict's and no word was lost (`ovr`). A frame that reaches
 //!   the verdict's `words` without its last word is complete there as bad (its words up to
@@ -88,12 +92,19 @@
 //!   reads `dq_count` and pushes only while it is below 2.
 //! * **Reader.** Replica `r` is read in the cycles with `ph == (o - r·N/2) mod N` by output
 //!   `o` (one whole row of every bank at one address), so output `o` has a read slot every
-//!   `N/2` cycles. Idle, the reader takes a descriptor; then in the cycle before each of
-//!   its slots it reads the packet's next row if it is not waiting for a link, and, unless
-//!   the packet is bad, if its next row register is empty. The read returns a cycle after
-//!   the slot; the link that comes with it gives the next row's cell. A bad packet's rows
-//!   are read only to free their cells. After the last row is read the reader is idle
-//!   (and `dep` pulses a cycle later: the packet has left the buffer).
+//!   `N/2` cycles. Idle, the reader takes a descriptor (the cell of the packet's first
+//!   row); then in the cycle before each of its slots it reads the packet's next row if
+//!   it knows that row's cell and, unless the packet is bad, its next row register is
+//!   empty. The read returns a cycle after the slot; the links that come with it are
+//!   registered as read (no logic follows a link RAM's read port) and, a cycle later,
+//!   give the reader cells to come: the first row's read both its links (rows 1 and 2),
+//!   a later row's read its second link (the row two on). The reader keeps the cells it
+//!   knows in two registers, in row order. So the cell of row `j + 2` is known 3 cycles
+//!   after row `j`'s slot, in time for the slot after row `j + 1`'s (`N/2 >= 2` cycles
+//!   apart), and only row 1 waits: at 4 ports it goes a slot later than the next free
+//!   one, which frames of 8 words or more absorb (line rate is tested). A bad packet's
+//!   rows are read only to free their cells. After the last row is read the reader is
+//!   idle (and `dep` pulses a cycle later: the packet has left the buffer).
 //! * **Row registers** (`R` per output, used in turn): a returned row is stored as read
 //!   (word `w` of the register is bank `w`), with the packet's start bank `s`, its word
 //!   count, whether it is the packet's last, and `empty`. The
@@ -111,6 +122,7 @@
 //! `N` ports (4 to 64, a power of two), `CA` cell address bits, `CC = CA + 1`, `N2 = 2N`,
 //! `R` row registers per output (a power of two, at least 4), `NR = N·R`, `NRW = N·R·N`, `NN = N·N`.
 use crate::fifo::Fifo;
+use crate::rfifo::RegFifo;
 use rust_hdl::prelude::*;
 
 /// Data FIFO address bits per input (64 words).
@@ -275,11 +287,14 @@ pub struct SharedBuffer<
 
     ph: DFF<Bits<8>>,
     // ---- inputs ----
-    df: [Fifo<BufWord, DF_A, 7>; N],
+    // the head is a register: the writer's header rewrite follows it (a block RAM's read
+    // port there was ECP5's critical path)
+    df: [RegFifo<BufWord, DF_A, 7>; N],
     // verdicts, in two FIFOs pushed and popped together: what the writer's control reads,
     // and what only the header rewrite reads
     vq: [Fifo<BufVerdictCtl, VQ_A, 7>; N],
-    vh: [Fifo<BufVerdictHdr, VQ_A, 7>; N],
+    // (its head a register: the header rewrite follows it, as it follows the data FIFO's)
+    vh: [RegFifo<BufVerdictHdr, VQ_A, 7>; N],
     ring: [Fifo<Bits<CA>, 2, 3>; N],
     cq_cell: [Fifo<Bits<CA>, 3, 4>; N],
     cq_meta: [Fifo<BufMeta, 3, 4>; N],
@@ -321,9 +336,20 @@ pub struct SharedBuffer<
     wl_en: [DFF<bool>; N],
     wl_addr: [DFF<Bits<CA>>; N],
     wl_data: [DFF<Bits<CA>>; N],
+    // the cell of the row before the current one (valid with w_hp), and the second link's
+    // write: at the cell two rows back, the new cell (data as `wl_data`)
+    w_prv: [DFF<Bits<CA>>; N],
+    w_hp: [DFF<bool>; N],
+    wl2_en: [DFF<bool>; N],
+    wl2_addr: [DFF<Bits<CA>>; N],
     // ---- memory: bank / link RAM of replica r, bank b at r*N + b ----
     bank: [RAM<Bits<64>, CA>; N2],
     link: [RAM<Bits<CA>, CA>; N2],
+    // the cell two rows on, written with the link of the row between
+    link2: [RAM<Bits<CA>, CA>; N2],
+    // the link RAMs' read data, registered (no logic after a block RAM's read port)
+    lk_r: [DFF<Bits<CA>>; N2],
+    lk2_r: [DFF<Bits<CA>>; N2],
     fl: [Fifo<Bits<CA>, CA, CC>; 2],
     fresh: [DFF<Bits<CA>>; 2],
     c_free: DFF<Bits<CC>>,
@@ -331,7 +357,13 @@ pub struct SharedBuffer<
     dq_cell: [Fifo<Bits<CA>, 1, 2>; N],
     dq_meta: [Fifo<BufMeta, 1, 2>; N],
     r_act: [DFF<bool>; N],
-    r_cell: [DFF<Bits<CA>>; N],
+    // the cells of the packet's next rows to read, known (`r_v0`, `r_v1`), in row order
+    r_c0: [DFF<Bits<CA>>; N],
+    r_c1: [DFF<Bits<CA>>; N],
+    r_v0: [DFF<bool>; N],
+    r_v1: [DFF<bool>; N],
+    // the next read is the packet's first row
+    r_first: [DFF<bool>; N],
     r_left: [DFF<Bits<9>>; N],
     r_s: [DFF<Bits<8>>; N],
     r_bad: [DFF<bool>; N],
@@ -347,6 +379,10 @@ pub struct SharedBuffer<
     rd_n: [DFF<Bits<8>>; N],
     rd_s: [DFF<Bits<8>>; N],
     rd_emp: [DFF<Bits<3>>; N],
+    // the read's links are wanted: its link (the first row of a packet with a second) and
+    // its second link (a packet with a row two on)
+    rd_l1: [DFF<bool>; N],
+    rd_l2: [DFF<bool>; N],
     // read returning (the RAM outputs hold it while these are set)
     p_en: [DFF<bool>; N],
     p_rep: [DFF<bool>; N],
@@ -356,6 +392,13 @@ pub struct SharedBuffer<
     p_n: [DFF<Bits<8>>; N],
     p_s: [DFF<Bits<8>>; N],
     p_emp: [DFF<Bits<3>>; N],
+    p_l1: [DFF<bool>; N],
+    p_l2: [DFF<bool>; N],
+    // a cycle later, as the registered links `lk_r`, `lk2_r` hold the read's
+    q_l1: [DFF<bool>; N],
+    q_l2: [DFF<bool>; N],
+    q_s: [DFF<Bits<8>>; N],
+    q_rep: [DFF<bool>; N],
     dep: [DFF<bool>; N],
     // row registers: output o, register k, word w at (o*R + k)*N + w
     rw: [DFF<Bits<64>>; NRW],
@@ -422,8 +465,12 @@ pub struct SharedBuffer<
     l_lwd: [L<Bits<CA>>; N],
     l_lwa: [L<Bits<CA>>; N],
     l_lwe: [L<bool>; N],
-    l_lk: [L<Bits<CA>>; N],
-    l_ceff: [L<Bits<CA>>; N],
+    l_l2wa: [L<Bits<CA>>; N],
+    l_l2we: [L<bool>; N],
+    l_lka: [L<Bits<CA>>; N],
+    l_lkb: [L<Bits<CA>>; N],
+    l_rpop: [L<bool>; N],
+    l_mv0: [L<bool>; N],
     l_dm: [UnpackMeta; N],
     l_slot: [L<bool>; N],
     l_slot1: [L<bool>; N],
@@ -476,6 +523,7 @@ pub struct SharedBuffer<
     k_half: Constant<Bits<CA>>,
     k_halfc: Constant<Bits<CC>>,
     k_n9: Constant<Bits<9>>,
+    k_2n9: Constant<Bits<9>>,
     k_n7: Constant<Bits<7>>,
     k_nm1: Constant<Bits<8>>,
     k_rm: Constant<Bits<8>>,
@@ -579,15 +627,26 @@ impl<
             wl_en: arr(),
             wl_addr: arr(),
             wl_data: arr(),
+            w_prv: arr(),
+            w_hp: arr(),
+            wl2_en: arr(),
+            wl2_addr: arr(),
             bank: arr(),
             link: arr(),
+            link2: arr(),
+            lk_r: arr(),
+            lk2_r: arr(),
             fl: arr(),
             fresh: arr(),
             c_free: Default::default(),
             dq_cell: arr(),
             dq_meta: arr(),
             r_act: arr(),
-            r_cell: arr(),
+            r_c0: arr(),
+            r_c1: arr(),
+            r_v0: arr(),
+            r_v1: arr(),
+            r_first: arr(),
             r_left: arr(),
             r_s: arr(),
             r_bad: arr(),
@@ -602,6 +661,8 @@ impl<
             rd_n: arr(),
             rd_s: arr(),
             rd_emp: arr(),
+            rd_l1: arr(),
+            rd_l2: arr(),
             p_en: arr(),
             p_rep: arr(),
             p_cap: arr(),
@@ -610,6 +671,12 @@ impl<
             p_n: arr(),
             p_s: arr(),
             p_emp: arr(),
+            p_l1: arr(),
+            p_l2: arr(),
+            q_l1: arr(),
+            q_l2: arr(),
+            q_s: arr(),
+            q_rep: arr(),
             dep: arr(),
             rw: arr(),
             rv: arr(),
@@ -671,8 +738,12 @@ impl<
             l_lwd: arr(),
             l_lwa: arr(),
             l_lwe: arr(),
-            l_lk: arr(),
-            l_ceff: arr(),
+            l_l2wa: arr(),
+            l_l2we: arr(),
+            l_lka: arr(),
+            l_lkb: arr(),
+            l_rpop: arr(),
+            l_mv0: arr(),
             l_dm: arr(),
             l_slot: arr(),
             l_slot1: arr(),
@@ -732,6 +803,7 @@ impl<
             k_half: Constant::new((half as u64).into()),
             k_halfc: Constant::new((half as u64).into()),
             k_n9: Constant::new((N as u64).into()),
+            k_2n9: Constant::new(((2 * N) as u64).into()),
             k_n7: Constant::new((N as u64).into()),
             k_nm1: c8(N - 1),
             k_rm: c8(R - 1),
@@ -810,6 +882,12 @@ impl<
                     self.bank[x].write_clock.next = self.clock.val();
                     self.link[x].read_clock.next = self.clock.val();
                     self.link[x].write_clock.next = self.clock.val();
+                    self.link2[x].read_clock.next = self.clock.val();
+                    self.link2[x].write_clock.next = self.clock.val();
+                    self.lk_r[x].clock.next = self.clock.val();
+                    self.lk_r[x].d.next = self.link[x].read_data.val();
+                    self.lk2_r[x].clock.next = self.clock.val();
+                    self.lk2_r[x].d.next = self.link2[x].read_data.val();
                 }
                 for i in 0..N {
                     self.df[i].clock.next = self.clock.val();
@@ -883,6 +961,14 @@ impl<
                     self.wl_addr[i].d.next = self.wl_addr[i].q.val();
                     self.wl_data[i].clock.next = self.clock.val();
                     self.wl_data[i].d.next = self.wl_data[i].q.val();
+                    self.w_prv[i].clock.next = self.clock.val();
+                    self.w_prv[i].d.next = self.w_prv[i].q.val();
+                    self.w_hp[i].clock.next = self.clock.val();
+                    self.w_hp[i].d.next = self.w_hp[i].q.val();
+                    self.wl2_en[i].clock.next = self.clock.val();
+                    self.wl2_en[i].d.next = false;
+                    self.wl2_addr[i].clock.next = self.clock.val();
+                    self.wl2_addr[i].d.next = self.wl2_addr[i].q.val();
                 }
                 for o in 0..N {
                     self.dq_cell[o].clock.next = self.clock.val();
@@ -891,8 +977,16 @@ impl<
                     self.dq_meta[o].reset.next = self.reset.val();
                     self.r_act[o].clock.next = self.clock.val();
                     self.r_act[o].d.next = self.r_act[o].q.val();
-                    self.r_cell[o].clock.next = self.clock.val();
-                    self.r_cell[o].d.next = self.r_cell[o].q.val();
+                    self.r_c0[o].clock.next = self.clock.val();
+                    self.r_c0[o].d.next = self.r_c0[o].q.val();
+                    self.r_c1[o].clock.next = self.clock.val();
+                    self.r_c1[o].d.next = self.r_c1[o].q.val();
+                    self.r_v0[o].clock.next = self.clock.val();
+                    self.r_v0[o].d.next = self.r_v0[o].q.val();
+                    self.r_v1[o].clock.next = self.clock.val();
+                    self.r_v1[o].d.next = self.r_v1[o].q.val();
+                    self.r_first[o].clock.next = self.clock.val();
+                    self.r_first[o].d.next = self.r_first[o].q.val();
                     self.r_left[o].clock.next = self.clock.val();
                     self.r_left[o].d.next = self.r_left[o].q.val();
                     self.r_s[o].clock.next = self.clock.val();
@@ -921,6 +1015,10 @@ impl<
                     self.rd_s[o].d.next = self.rd_s[o].q.val();
                     self.rd_emp[o].clock.next = self.clock.val();
                     self.rd_emp[o].d.next = self.rd_emp[o].q.val();
+                    self.rd_l1[o].clock.next = self.clock.val();
+                    self.rd_l1[o].d.next = false;
+                    self.rd_l2[o].clock.next = self.clock.val();
+                    self.rd_l2[o].d.next = false;
                     // the read stage moves on every cycle
                     self.p_en[o].clock.next = self.clock.val();
                     self.p_en[o].d.next = self.rd_en[o].q.val();
@@ -938,6 +1036,18 @@ impl<
                     self.p_s[o].d.next = self.rd_s[o].q.val();
                     self.p_emp[o].clock.next = self.clock.val();
                     self.p_emp[o].d.next = self.rd_emp[o].q.val();
+                    self.p_l1[o].clock.next = self.clock.val();
+                    self.p_l1[o].d.next = self.rd_en[o].q.val() & self.rd_l1[o].q.val();
+                    self.p_l2[o].clock.next = self.clock.val();
+                    self.p_l2[o].d.next = self.rd_en[o].q.val() & self.rd_l2[o].q.val();
+                    self.q_l1[o].clock.next = self.clock.val();
+                    self.q_l1[o].d.next = self.p_l1[o].q.val();
+                    self.q_l2[o].clock.next = self.clock.val();
+                    self.q_l2[o].d.next = self.p_l2[o].q.val();
+                    self.q_s[o].clock.next = self.clock.val();
+                    self.q_s[o].d.next = self.p_s[o].q.val();
+                    self.q_rep[o].clock.next = self.clock.val();
+                    self.q_rep[o].d.next = self.p_rep[o].q.val();
                     self.dep[o].clock.next = self.clock.val();
                     self.dep[o].d.next = self.rd_en[o].q.val() & self.rd_last[o].q.val();
                     self.x_k[o].clock.next = self.clock.val();
@@ -1201,10 +1311,15 @@ impl<
                             if self.l_j0[i].val() {
                                 self.w_s[i].d.next = self.l_bnext[i].val();
                                 self.w_head[i].d.next = self.ring[i].head.val();
+                                self.w_hp[i].d.next = false;
                             } else {
                                 self.wl_en[i].d.next = true;
                                 self.wl_addr[i].d.next = self.w_cur[i].q.val();
                                 self.wl_data[i].d.next = self.ring[i].head.val();
+                                self.wl2_en[i].d.next = self.w_hp[i].q.val();
+                                self.wl2_addr[i].d.next = self.w_prv[i].q.val();
+                                self.w_prv[i].d.next = self.w_cur[i].q.val();
+                                self.w_hp[i].d.next = true;
                             }
                         }
                         if self.hw[i].last.val() {
@@ -1311,6 +1426,8 @@ impl<
                     self.l_lwd[b].next = self.k0_ca.val();
                     self.l_lwa[b].next = self.k0_ca.val();
                     self.l_lwe[b].next = false;
+                    self.l_l2wa[b].next = self.k0_ca.val();
+                    self.l_l2we[b].next = false;
                     for i in 0..N {
                         if self.ph.q.val() == self.k_wsel[b * nn + i].val() {
                             self.l_bwd[b].next = self.l_bwd[b].val() | self.wr_data[i].q.val();
@@ -1319,6 +1436,8 @@ impl<
                             self.l_lwd[b].next = self.l_lwd[b].val() | self.wl_data[i].q.val();
                             self.l_lwa[b].next = self.l_lwa[b].val() | self.wl_addr[i].q.val();
                             self.l_lwe[b].next = self.l_lwe[b].val() | self.wl_en[i].q.val();
+                            self.l_l2wa[b].next = self.l_l2wa[b].val() | self.wl2_addr[i].q.val();
+                            self.l_l2we[b].next = self.l_l2we[b].val() | self.wl2_en[i].q.val();
                         }
                     }
                     for r in 0..2 {
@@ -1328,6 +1447,9 @@ impl<
                         self.link[r * nn + b].write_enable.next = self.l_lwe[b].val();
                         self.link[r * nn + b].write_address.next = self.l_lwa[b].val();
                         self.link[r * nn + b].write_data.next = self.l_lwd[b].val();
+                        self.link2[r * nn + b].write_enable.next = self.l_l2we[b].val();
+                        self.link2[r * nn + b].write_address.next = self.l_l2wa[b].val();
+                        self.link2[r * nn + b].write_data.next = self.l_lwd[b].val();
                     }
                 }
 
@@ -1344,6 +1466,7 @@ impl<
                     for b in 0..N {
                         self.bank[r * nn + b].read_address.next = self.l_ra[r].val();
                         self.link[r * nn + b].read_address.next = self.l_ra[r].val();
+                        self.link2[r * nn + b].read_address.next = self.l_ra[r].val();
                     }
                     self.fl[r].push.next = self.l_ren[r].val();
                     self.fl[r].push_data.next = self.l_ra[r].val();
@@ -1375,19 +1498,23 @@ impl<
                     self.out[o].dq_count.next = self.dq_cell[o].count.val();
                     self.l_dm[o].a.next = self.dq_meta[o].head.val();
 
-                    // ---- a read returning: its link, and its row into a register ----
-                    self.l_lk[o].next = self.k0_ca.val();
+                    // ---- a read's links, a cycle after its row came back (registered) ----
+                    self.l_lka[o].next = self.k0_ca.val();
+                    self.l_lkb[o].next = self.k0_ca.val();
                     for c in 0..N {
-                        if self.p_s[o].q.val() == self.k_idx[c].val() {
-                            if self.p_rep[o].q.val() {
-                                self.l_lk[o].next =
-                                    self.l_lk[o].val() | self.link[nn + c].read_data.val();
+                        if self.q_s[o].q.val() == self.k_idx[c].val() {
+                            if self.q_rep[o].q.val() {
+                                self.l_lka[o].next =
+                                    self.l_lka[o].val() | self.lk_r[nn + c].q.val();
+                                self.l_lkb[o].next =
+                                    self.l_lkb[o].val() | self.lk2_r[nn + c].q.val();
                             } else {
-                                self.l_lk[o].next =
-                                    self.l_lk[o].val() | self.link[c].read_data.val();
+                                self.l_lka[o].next = self.l_lka[o].val() | self.lk_r[c].q.val();
+                                self.l_lkb[o].next = self.l_lkb[o].val() | self.lk2_r[c].q.val();
                             }
                         }
                     }
+                    // ---- a read returning: its row into a register ----
                     // the row is kept as read: its word w is in bank (s + w) mod N, and the
                     // serializer picks it there
                     for b in 0..N {
@@ -1413,11 +1540,6 @@ impl<
                     }
 
                     // ---- reader: decide in the cycle before a slot ----
-                    self.l_ceff[o].next = self.r_cell[o].q.val();
-                    if self.p_en[o].q.val() & !self.p_last[o].q.val() {
-                        self.l_ceff[o].next = self.l_lk[o].val();
-                        self.r_cell[o].d.next = self.l_lk[o].val();
-                    }
                     self.l_slot[o].next = self.ph.q.val() == self.k_slotn[o].val();
                     self.l_slot1[o].next = self.ph.q.val() == self.k_slotn[nn + o].val();
                     self.l_free[o].next = false;
@@ -1430,14 +1552,41 @@ impl<
                     }
                     self.l_issue[o].next = self.r_act[o].q.val()
                         & (self.l_slot[o].val() | self.l_slot1[o].val())
-                        & !(self.rd_en[o].q.val() & !self.rd_last[o].q.val())
+                        & self.r_v0[o].q.val()
                         & (self.r_bad[o].q.val() | self.l_free[o].val());
+                    // the known cells: an issue takes the first; a returned read adds its
+                    // links (a packet's first row both, a later row its second link)
+                    self.l_rpop[o].next = self.l_issue[o].val();
+                    self.l_mv0[o].next = self.r_v0[o].q.val();
+                    if self.l_rpop[o].val() {
+                        self.l_mv0[o].next = self.r_v1[o].q.val();
+                        self.r_c0[o].d.next = self.r_c1[o].q.val();
+                        self.r_v0[o].d.next = self.r_v1[o].q.val();
+                        self.r_v1[o].d.next = false;
+                    }
+                    if self.q_l1[o].q.val() {
+                        self.r_c0[o].d.next = self.l_lka[o].val();
+                        self.r_v0[o].d.next = true;
+                        self.r_c1[o].d.next = self.l_lkb[o].val();
+                        self.r_v1[o].d.next = self.q_l2[o].q.val();
+                    } else if self.q_l2[o].q.val() {
+                        if self.l_mv0[o].val() {
+                            self.r_c1[o].d.next = self.l_lkb[o].val();
+                            self.r_v1[o].d.next = true;
+                        } else {
+                            self.r_c0[o].d.next = self.l_lkb[o].val();
+                            self.r_v0[o].d.next = true;
+                        }
+                    }
                     if !self.r_act[o].q.val() {
                         if self.dq_cell[o].nonempty.val() {
                             self.dq_cell[o].pop.next = true;
                             self.dq_meta[o].pop.next = true;
                             self.r_act[o].d.next = true;
-                            self.r_cell[o].d.next = self.dq_cell[o].head.val();
+                            self.r_c0[o].d.next = self.dq_cell[o].head.val();
+                            self.r_v0[o].d.next = true;
+                            self.r_v1[o].d.next = false;
+                            self.r_first[o].d.next = true;
                             self.r_left[o].d.next = self.l_dm[o].words.val();
                             self.r_s[o].d.next = self.l_dm[o].s.val();
                             self.r_bad[o].d.next = self.l_dm[o].bad.val();
@@ -1445,7 +1594,11 @@ impl<
                         }
                     } else if self.l_issue[o].val() {
                         self.rd_en[o].d.next = true;
-                        self.rd_addr[o].d.next = self.l_ceff[o].val();
+                        self.rd_addr[o].d.next = self.r_c0[o].q.val();
+                        self.rd_l1[o].d.next =
+                            self.r_first[o].q.val() & (self.r_left[o].q.val() > self.k_n9.val());
+                        self.rd_l2[o].d.next = self.r_left[o].q.val() > self.k_2n9.val();
+                        self.r_first[o].d.next = false;
                         self.rd_rep[o].d.next = self.l_slot1[o].val();
                         self.rd_cap[o].d.next = !self.r_bad[o].q.val();
                         self.rd_k[o].d.next = self.r_wk[o].q.val();
@@ -1569,9 +1722,16 @@ impl<
                         self.d_av[i].d.next = false;
                         self.wr_en[i].d.next = false;
                         self.wl_en[i].d.next = false;
+                        self.wl2_en[i].d.next = false;
                     }
                     for o in 0..N {
                         self.r_act[o].d.next = false;
+                        self.r_v0[o].d.next = false;
+                        self.r_v1[o].d.next = false;
+                        self.p_l1[o].d.next = false;
+                        self.p_l2[o].d.next = false;
+                        self.q_l1[o].d.next = false;
+                        self.q_l2[o].d.next = false;
                         self.r_wk[o].d.next = self.k0_8.val();
                         self.rd_en[o].d.next = false;
                         self.p_en[o].d.next = false;

@@ -46,6 +46,11 @@ struct Input {
     wl_en: bool,
     wl_addr: u32,
     wl_data: u32,
+    /// The cell of the row before the current one (with `w_hp`), and the second link's write.
+    w_prv: u32,
+    w_hp: bool,
+    wl2_en: bool,
+    wl2_addr: u32,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -59,13 +64,30 @@ struct Rd {
     n: u8,
     s: u8,
     emp: u8,
+    /// The read's link (first row of a packet with a second) and second link are wanted.
+    l1: bool,
+    l2: bool,
+}
+
+/// A read a cycle after its row came back, as the registered links hold its links.
+#[derive(Clone, Copy, Default)]
+struct Rq {
+    l1: bool,
+    l2: bool,
+    s: u8,
+    rep: bool,
 }
 
 #[derive(Clone, Default)]
 struct Output {
     dq: VecDeque<Desc>,
     r_act: bool,
-    r_cell: u32,
+    /// The cells of the next rows to read, as known (`v0`, `v1`).
+    c0: u32,
+    c1: u32,
+    v0: bool,
+    v1: bool,
+    first: bool,
     r_left: u16,
     r_s: u8,
     r_bad: bool,
@@ -73,6 +95,7 @@ struct Output {
     r_wk: u8,
     rd: Rd,
     p: Rd,
+    q: Rq,
     dep: bool,
     rw: Vec<Vec<u64>>,
     rv: Vec<bool>,
@@ -101,9 +124,14 @@ pub struct SbufModel {
     out: Vec<Output>,
     bank: Vec<Vec<u64>>,
     link: Vec<Vec<u32>>,
+    link2: Vec<Vec<u32>>,
     /// Registered read data of replica r, bank b: `bank_rd[r * N + b]`.
     bank_rd: Vec<u64>,
     link_rd: Vec<u32>,
+    link2_rd: Vec<u32>,
+    /// The link RAMs' read data, registered.
+    lk_r: Vec<u32>,
+    lk2_r: Vec<u32>,
 }
 
 const DF_DEPTH: usize = 64;
@@ -140,8 +168,12 @@ impl SbufModel {
             out: vec![out; n],
             bank: vec![vec![0; cells]; n],
             link: vec![vec![0; cells]; n],
+            link2: vec![vec![0; cells]; n],
             bank_rd: vec![0; 2 * n],
             link_rd: vec![0; 2 * n],
+            link2_rd: vec![0; 2 * n],
+            lk_r: vec![0; 2 * n],
+            lk2_r: vec![0; 2 * n],
         }
     }
 
@@ -179,6 +211,9 @@ impl SbufModel {
         // what the RAMs show this cycle (read in the last one)
         let cur_bank_rd = self.bank_rd.clone();
         let cur_link_rd = self.link_rd.clone();
+        let cur_link2_rd = self.link2_rd.clone();
+        let cur_lk_r = std::mem::replace(&mut self.lk_r, cur_link_rd);
+        let cur_lk2_r = std::mem::replace(&mut self.lk2_r, cur_link2_rd);
         // free lists: what each offers
         let fok: [bool; 2] =
             std::array::from_fn(|r| self.fresh[r] < self.half || !self.fl[r].is_empty());
@@ -223,6 +258,7 @@ impl SbufModel {
             nx.cp = None;
             nx.wr_en = false;
             nx.wl_en = false;
+            nx.wl2_en = false;
             // an idle writer takes the next verdict and may write the first word at once
             let take = !x.w_act && !x.df.is_empty() && !x.vq.is_empty() && x.cq.len() < 4;
             let (mut act, mut adm, mut words, mut emp, mut j, mut row) =
@@ -314,10 +350,15 @@ impl SbufModel {
                         if j0 {
                             nx.w_s = bnext;
                             nx.w_head = ring_head;
+                            nx.w_hp = false;
                         } else {
                             nx.wl_en = true;
                             nx.wl_addr = x.w_cur;
                             nx.wl_data = ring_head;
+                            nx.wl2_en = x.w_hp;
+                            nx.wl2_addr = x.w_prv;
+                            nx.w_prv = x.w_cur;
+                            nx.w_hp = true;
                         }
                     }
                     if hw.last {
@@ -412,6 +453,7 @@ impl SbufModel {
             for b in 0..n {
                 self.bank_rd[r * n + b] = self.bank[b][ra[r] as usize];
                 self.link_rd[r * n + b] = self.link[b][ra[r] as usize];
+                self.link2_rd[r * n + b] = self.link2[b][ra[r] as usize];
             }
         }
         for i in 0..n {
@@ -422,6 +464,9 @@ impl SbufModel {
             }
             if x.wl_en {
                 self.link[b][x.wl_addr as usize] = x.wl_data;
+            }
+            if x.wl2_en {
+                self.link2[b][x.wl2_addr as usize] = x.wl_data;
             }
         }
         let fl_len = [self.fl[0].len(), self.fl[1].len()];
@@ -450,9 +495,10 @@ impl SbufModel {
             let dy = d.out[o];
             let dq_len = y.dq.len();
             let mut dq_pop = false;
-            // a read returning
+            // a read returning; the links of the read before it, registered
             let rep = y.p.rep as usize;
-            let lk = cur_link_rd[rep * n + y.p.s as usize];
+            let qx = y.q.rep as usize * n + y.q.s as usize;
+            let (lka, lkb) = (cur_lk_r[qx], cur_lk2_r[qx]);
             if y.p.en && y.p.cap {
                 let k = y.p.k as usize;
                 if k < self.r {
@@ -467,22 +513,43 @@ impl SbufModel {
                 }
             }
             // reader
-            let mut ceff = y.r_cell;
-            if y.p.en && !y.p.last {
-                ceff = lk;
-                ny.r_cell = lk;
-            }
             let slot0 = ph as usize == (o + n - 1) % n;
             let slot1 = ph as usize == (o + 2 * n - n / 2 - 1) % n;
             let free = !y.rv[y.r_wk as usize];
-            let issue =
-                y.r_act && (slot0 || slot1) && !(y.rd.en && !y.rd.last) && (y.r_bad || free);
+            let issue = y.r_act && (slot0 || slot1) && y.v0 && (y.r_bad || free);
+            // the known cells: an issue takes the first, a returned read adds its links
+            let mut mv0 = y.v0;
+            if issue {
+                mv0 = y.v1;
+                ny.c0 = y.c1;
+                ny.v0 = y.v1;
+                ny.v1 = false;
+            }
+            if y.q.l1 {
+                ny.c0 = lka;
+                ny.v0 = true;
+                ny.c1 = lkb;
+                ny.v1 = y.q.l2;
+            } else if y.q.l2 {
+                if mv0 {
+                    ny.c1 = lkb;
+                    ny.v1 = true;
+                } else {
+                    ny.c0 = lkb;
+                    ny.v0 = true;
+                }
+            }
             ny.rd.en = false;
+            ny.rd.l1 = false;
+            ny.rd.l2 = false;
             if !y.r_act {
                 if let Some(h) = y.dq.front() {
                     dq_pop = true;
                     ny.r_act = true;
-                    ny.r_cell = h.cell;
+                    ny.c0 = h.cell;
+                    ny.v0 = true;
+                    ny.v1 = false;
+                    ny.first = true;
                     ny.r_left = h.words;
                     ny.r_s = h.s;
                     ny.r_bad = h.bad;
@@ -490,7 +557,10 @@ impl SbufModel {
                 }
             } else if issue {
                 ny.rd.en = true;
-                ny.rd.addr = ceff;
+                ny.rd.addr = y.c0;
+                ny.rd.l1 = y.first && y.r_left > n as u16;
+                ny.rd.l2 = y.r_left > 2 * n as u16;
+                ny.first = false;
                 ny.rd.rep = slot1;
                 ny.rd.cap = !y.r_bad;
                 ny.rd.k = y.r_wk;
@@ -510,6 +580,12 @@ impl SbufModel {
                 }
             }
             ny.p = y.rd;
+            ny.q = Rq {
+                l1: y.p.en && y.p.l1,
+                l2: y.p.en && y.p.l2,
+                s: y.p.s,
+                rep: y.p.rep,
+            };
             ny.dep = y.rd.en && y.rd.last;
             // serializer
             let can = !y.t_valid || dy.ready;
@@ -576,6 +652,7 @@ impl SbufModel {
                 x.w_col = 0;
                 x.wr_en = false;
                 x.wl_en = false;
+                x.wl2_en = false;
                 x.df.clear();
                 x.vq.clear();
                 x.ring.clear();
@@ -584,6 +661,10 @@ impl SbufModel {
             }
             for y in &mut self.out {
                 y.r_act = false;
+                y.v0 = false;
+                y.v1 = false;
+                y.q.l1 = false;
+                y.q.l2 = false;
                 y.r_wk = 0;
                 y.rd.en = false;
                 y.p.en = false;
