@@ -8,9 +8,9 @@
 //!
 //! ```text
 //!  req[i] ─► hold[i] ─► lane l = i / M: round robin over its M holds (S1)
-//!            ─► counters of (out, band), limits, threshold (S2) ─► decide (S3)
-//!            ─► vd[i] (admit, words, empty) ─► per (out, band) the lanes' admissions
-//!               summed (S4) ─► counters += (packets, bytes)
+//!            ─► counters of (out, band), limits, threshold (S2) ─► compare (S3)
+//!            ─► decide (S4) ─► vd[i] (admit, words, empty) ─► per (out, band) the
+//!               lanes' admissions summed (S5) ─► counters += (packets, bytes)
 //!  dep[o] (band, bytes) ─► counters of (o, band) -= (1 packet, bytes)
 //! ```
 //!
@@ -35,18 +35,24 @@
 //!   headroom, are at least the frame's cells (`ceil(words / N)`). (The subtraction sits
 //!   beside the counters' multiplexer: `occ_bytes + bytes` after it was ECP5's critical
 //!   path.)
-//! * **S3, decide.** Admit if `req_ok`, `out < N`, `occ_pkts < lim_pkts[band]`,
-//!   `bytes <= lim_bytes[band]` and `occ_bytes <= room` (that is, `occ_bytes + bytes <=
-//!   lim_bytes[band]`), `fit`, and, with `dt_on`, `occ_bytes < thr[band]`. The verdict is in `vd` of the input from the next cycle, for one cycle,
-//!   with the request's output, band and bytes (`vd_out`, `vd_band`, `vd_bytes`).
-//!   `admitted` and `refused` count the decisions at the edge after.
+//! * **S3, compare.** Registers, with the request, three facts: the frame fits whole
+//!   (`req_ok`, `out < N`, `occ_pkts < lim_pkts[band]`, `bytes <= lim_bytes[band]` and
+//!   `occ_bytes <= room` (that is, `occ_bytes + bytes <= lim_bytes[band]`), `fit`, and,
+//!   with `dt_on`, `occ_bytes < thr[band]`); its header fits band 0 of its output; its
+//!   header fits band 0 of its input's own port (both below). (Deciding in the cycle of
+//!   the compares, the decisions' fan-out into the verdicts was ECP5's critical path.)
+//! * **S4, decide.** Admit a frame that fits whole. The verdict is in `vd` of the input
+//!   from the next cycle, for one cycle, with the request's output, band and bytes
+//!   (`vd_out`, `vd_band`, `vd_bytes`). `admitted` and `refused` count the decisions at
+//!   the edge after.
 //! * **Trimming** (`trim_on`). A frame not admitted whole whose request may be trimmed
 //!   (`req_trim`: our transport's DATA without CHOP, from the ingress) is admitted as its
 //!   64-byte header into band 0 of the same output when band 0 takes it: `occ_pkts(o, 0) <
 //!   lim_pkts[0]`, `occ_bytes(o, 0) + 64 <= lim_bytes[0]` (as `64 <= lim_bytes[0]` and
 //!   `occ_bytes(o, 0) <= lim_bytes[0] - 64`, from S2), the free cells less headroom
 //!   cover 8 words, and, with `dt_on`, `occ_bytes(o, 0) < thr[0]` (band 0's counters are
-//!   read in S2 beside the pick's, band 0's packet limit and threshold in S3). The verdict then
+//!   read in S2 beside the pick's, band 0's packet limit and threshold in S3, which
+//!   compares; S4 decides). The verdict then
 //!   has `vd_admit` and `vd_trim` set, `vd_band` 0 and `vd_bytes` 64 (`vd_words` and
 //!   `vd_empty` stay the frame's, for the buffer's length check) and counts in band 0;
 //!   `trimmed` counts it (not `admitted`). `req_csum`, the trimmed header's IPv4 checksum,
@@ -58,22 +64,22 @@
 //!   and `req_rb` (the bytes the buffer's rewrite takes from a later word) passed through
 //!   to `vd_rb`; it counts in band 0 of output `i`, in `trimmed` and in `returned`.
 //!   Otherwise the frame is refused (`refused`).
-//! * **S4, sum.** Per (output, band), the packets and bytes the lanes admitted in S3,
-//!   summed into `s4_p` / `s4_b`; the counters add them at the next edge. An admitted
+//! * **S5, sum.** Per (output, band), the packets and bytes the lanes admitted in S4,
+//!   summed into `s5_p` / `s5_b`; the counters add them at the next edge. An admitted
 //!   frame is in its counters two edges after its verdict's. (Adding the lanes' bytes,
 //!   the counter and the departure in one cycle was three carry chains, 9 LUT levels at
 //!   16 ports.)
 //!
 //! # Counters and the guarantee
 //! `occ_pkts` / `occ_bytes` per (output, band), at `o * 4 + b`, move up two cycles after
-//! an admitting verdict (through S4) and down by the caller's `dep` (a packet of that band
-//! and length has left output `o`). A decision in S3 sees the counters as they were at the
-//! start of S2, so it misses the admissions of the three decisions its lane made just
-//! before it and those of the other lanes in the same three cycles: **a packet limit is
-//! exceeded by at most `3K` packets, and a byte limit by at most the bytes of `3K`
+//! an admitting verdict (through S5) and down by the caller's `dep` (a packet of that band
+//! and length has left output `o`). A decision in S4 sees the counters as they were at the
+//! start of S2, so it misses the admissions of the four decisions its lane made just
+//! before it and those of the other lanes in the same four cycles: **a packet limit is
+//! exceeded by at most `4K` packets, and a byte limit by at most the bytes of `4K`
 //! packets** (tested), trimmed and returned headers included. Each
 //! counter wraps below zero if `dep` reports a packet that was never admitted, and for a
-//! cycle if it reports one in the cycle after its verdict (before S4 has added it): a
+//! cycle if it reports one in the cycle after its verdict (before S5 has added it): a
 //! caller's fault, not a state the switch reaches (it reads a packet out tens of cycles
 //! after its verdict).
 //!
@@ -237,16 +243,31 @@ pub struct Admission<
     s2_cpr: [DFF<Bits<16>>; K],
     s2_cbyr: [DFF<Bits<32>>; K],
     s2_rb: [DFF<Bits<48>>; K],
-    // S3: counter updates
+    // S3 -> S4: the request, and what S3's compares found: it fits whole (`fa`), its header
+    // fits band 0 of its output (`ft`), or band 0 of its input's own port (`fr`)
     s3_v: [DFF<bool>; K],
-    // one-hot (lane, output, band) of the pick in S2, and of an admitted frame in S3, at
+    s3_i: [DFF<Bits<8>>; K],
+    s3_o: [DFF<Bits<8>>; K],
+    s3_b: [DFF<Bits<2>>; K],
+    s3_by: [DFF<Bits<32>>; K],
+    s3_w: [DFF<Bits<9>>; K],
+    s3_e: [DFF<Bits<3>>; K],
+    s3_cs: [DFF<Bits<16>>; K],
+    s3_rb: [DFF<Bits<48>>; K],
+    s3_fa: [DFF<bool>; K],
+    s3_ft: [DFF<bool>; K],
+    s3_fr: [DFF<bool>; K],
+    s3_hx: [DFF<bool>; KNB],
+    // S4: counter updates
+    s4_v: [DFF<bool>; K],
+    // one-hot (lane, output, band) of the pick in S2 and S3, and of an admitted frame in S4, at
     // l * NB + o * 4 + b
     s2_hx: [DFF<bool>; KNB],
-    s3_hx: [DFF<bool>; KNB],
-    s3_by: [DFF<Bits<32>>; K],
-    s3_r: [DFF<bool>; K],
-    s3_t: [DFF<bool>; K],
-    s3_rt: [DFF<bool>; K],
+    s4_hx: [DFF<bool>; KNB],
+    s4_by: [DFF<Bits<32>>; K],
+    s4_r: [DFF<bool>; K],
+    s4_t: [DFF<bool>; K],
+    s4_rt: [DFF<bool>; K],
     // verdicts
     vd_v: [DFF<bool>; N],
     vd_a: [DFF<bool>; N],
@@ -259,9 +280,9 @@ pub struct Admission<
     vd_cs: [DFF<Bits<16>>; N],
     vd_rt: [DFF<bool>; N],
     vd_rb: [DFF<Bits<48>>; N],
-    // S4: the admitted packets and bytes of each (output, band), summed over the lanes
-    s4_p: [DFF<Bits<16>>; NB],
-    s4_b: [DFF<Bits<32>>; NB],
+    // S5: the admitted packets and bytes of each (output, band), summed over the lanes
+    s5_p: [DFF<Bits<16>>; NB],
+    s5_b: [DFF<Bits<32>>; NB],
     // counters, thresholds, free cells less headroom
     occ_p: [DFF<Bits<16>>; NB],
     occ_b: [DFF<Bits<32>>; NB],
@@ -437,12 +458,25 @@ impl<
             s2_cbyr: arr(),
             s2_rb: arr(),
             s3_v: arr(),
-            s2_hx: arr(),
-            s3_hx: arr(),
+            s3_i: arr(),
+            s3_o: arr(),
+            s3_b: arr(),
             s3_by: arr(),
-            s3_r: arr(),
-            s3_t: arr(),
-            s3_rt: arr(),
+            s3_w: arr(),
+            s3_e: arr(),
+            s3_cs: arr(),
+            s3_rb: arr(),
+            s3_fa: arr(),
+            s3_ft: arr(),
+            s3_fr: arr(),
+            s3_hx: arr(),
+            s4_v: arr(),
+            s2_hx: arr(),
+            s4_hx: arr(),
+            s4_by: arr(),
+            s4_r: arr(),
+            s4_t: arr(),
+            s4_rt: arr(),
             vd_v: arr(),
             vd_a: arr(),
             vd_w: arr(),
@@ -454,8 +488,8 @@ impl<
             vd_cs: arr(),
             vd_rt: arr(),
             vd_rb: arr(),
-            s4_p: arr(),
-            s4_b: arr(),
+            s5_p: arr(),
+            s5_b: arr(),
             occ_p: arr(),
             occ_b: arr(),
             thr: arr(),
@@ -619,7 +653,7 @@ impl<
                     self.s2_cpr[l].clock.next = self.clock.val();
                     self.s2_cbyr[l].clock.next = self.clock.val();
                     self.s2_rb[l].clock.next = self.clock.val();
-                    self.s3_rt[l].clock.next = self.clock.val();
+                    self.s4_rt[l].clock.next = self.clock.val();
                     self.s2_t[l].clock.next = self.clock.val();
                     self.s2_cs[l].clock.next = self.clock.val();
                     self.s2_cp0[l].clock.next = self.clock.val();
@@ -627,7 +661,7 @@ impl<
                     self.s2_room0[l].clock.next = self.clock.val();
                     self.s2_ok0[l].clock.next = self.clock.val();
                     self.s2_fit0[l].clock.next = self.clock.val();
-                    self.s3_t[l].clock.next = self.clock.val();
+                    self.s4_t[l].clock.next = self.clock.val();
                     self.s2_v[l].clock.next = self.clock.val();
                     self.s2_i[l].clock.next = self.clock.val();
                     self.s2_by[l].clock.next = self.clock.val();
@@ -643,18 +677,32 @@ impl<
                     self.s2_lp[l].clock.next = self.clock.val();
                     self.s2_thr[l].clock.next = self.clock.val();
                     self.s2_fit[l].clock.next = self.clock.val();
-                    self.s3_v[l].clock.next = self.clock.val();
+                    self.s4_v[l].clock.next = self.clock.val();
 
+                    self.s4_by[l].clock.next = self.clock.val();
+                    self.s4_r[l].clock.next = self.clock.val();
+                    self.s3_v[l].clock.next = self.clock.val();
+                    self.s3_i[l].clock.next = self.clock.val();
+                    self.s3_o[l].clock.next = self.clock.val();
+                    self.s3_b[l].clock.next = self.clock.val();
                     self.s3_by[l].clock.next = self.clock.val();
-                    self.s3_r[l].clock.next = self.clock.val();
+                    self.s3_w[l].clock.next = self.clock.val();
+                    self.s3_e[l].clock.next = self.clock.val();
+                    self.s3_cs[l].clock.next = self.clock.val();
+                    self.s3_rb[l].clock.next = self.clock.val();
+                    self.s3_fa[l].clock.next = self.clock.val();
+                    self.s3_ft[l].clock.next = self.clock.val();
+                    self.s3_fr[l].clock.next = self.clock.val();
                 }
                 for x in 0..KNB {
                     self.s2_hx[x].clock.next = self.clock.val();
                     self.s3_hx[x].clock.next = self.clock.val();
+                    self.s3_hx[x].d.next = self.s2_hx[x].q.val();
+                    self.s4_hx[x].clock.next = self.clock.val();
                 }
                 for x in 0..NB {
-                    self.s4_p[x].clock.next = self.clock.val();
-                    self.s4_b[x].clock.next = self.clock.val();
+                    self.s5_p[x].clock.next = self.clock.val();
+                    self.s5_b[x].clock.next = self.clock.val();
                     self.occ_p[x].clock.next = self.clock.val();
                     self.occ_b[x].clock.next = self.clock.val();
                 }
@@ -822,16 +870,24 @@ impl<
                     self.s2_cbyr[l].d.next = self.l_cbyr[l].val();
                     self.s2_rb[l].d.next = self.s1_rb[l].q.val();
 
-                    // S3: decide
-                    self.l_adm[l].next = self.s2_ok[l].q.val()
+                    // S3: compare (registered, so that S4's decisions fan out from registers)
+                    self.s3_v[l].d.next = self.s2_v[l].q.val();
+                    self.s3_i[l].d.next = self.s2_i[l].q.val();
+                    self.s3_o[l].d.next = self.s2_o[l].q.val();
+                    self.s3_b[l].d.next = self.s2_b[l].q.val();
+                    self.s3_by[l].d.next = self.s2_by[l].q.val();
+                    self.s3_w[l].d.next = self.s2_w[l].q.val();
+                    self.s3_e[l].d.next = self.s2_e[l].q.val();
+                    self.s3_cs[l].d.next = self.s2_cs[l].q.val();
+                    self.s3_rb[l].d.next = self.s2_rb[l].q.val();
+                    self.s3_fa[l].d.next = self.s2_ok[l].q.val()
                         & (self.s2_cp[l].q.val() < self.s2_lp[l].q.val())
                         & self.s2_bok[l].q.val()
                         & (self.s2_cby[l].q.val() <= self.s2_room[l].q.val())
                         & self.s2_fit[l].q.val()
                         & (!self.dt_on.val() | (self.s2_cby[l].q.val() < self.s2_thr[l].q.val()));
-                    // not admitted whole: its 64-byte header into band 0, if that fits
-                    self.l_trim[l].next = !self.l_adm[l].val()
-                        & self.trim_on.val()
+                    // its 64-byte header fits band 0 of its output
+                    self.s3_ft[l].d.next = self.trim_on.val()
                         & self.s2_t[l].q.val()
                         & self.s2_ok[l].q.val()
                         & (self.s2_cp0[l].q.val() < self.band[0].lim_pkts.val())
@@ -839,11 +895,8 @@ impl<
                         & (self.s2_cby0[l].q.val() <= self.s2_room0[l].q.val())
                         & self.s2_fit0[l].q.val()
                         & (!self.dt_on.val() | (self.s2_cby0[l].q.val() < self.thr[0].q.val()));
-                    // band 0 of the output does not take the header: back to its sender, if
-                    // band 0 of the input's own port takes it
-                    self.l_ret[l].next = !self.l_adm[l].val()
-                        & !self.l_trim[l].val()
-                        & self.trim_on.val()
+                    // ... or band 0 of the input's own port, to go back to its sender
+                    self.s3_fr[l].d.next = self.trim_on.val()
                         & self.ret_on.val()
                         & self.s2_t[l].q.val()
                         & self.s2_ok[l].q.val()
@@ -852,21 +905,27 @@ impl<
                         & (self.s2_cbyr[l].q.val() <= self.s2_room0[l].q.val())
                         & self.s2_fit0[l].q.val()
                         & (!self.dt_on.val() | (self.s2_cbyr[l].q.val() < self.thr[0].q.val()));
+
+                    // S4: decide: whole, else trimmed, else returned, else refused
+                    self.l_adm[l].next = self.s3_fa[l].q.val();
+                    self.l_trim[l].next = !self.s3_fa[l].q.val() & self.s3_ft[l].q.val();
+                    self.l_ret[l].next =
+                        !self.s3_fa[l].q.val() & !self.s3_ft[l].q.val() & self.s3_fr[l].q.val();
                     for m in 0..M {
-                        if self.s2_v[l].q.val()
-                            & (self.s2_i[l].q.val() == self.k_idx[l * mm + m].val())
+                        if self.s3_v[l].q.val()
+                            & (self.s3_i[l].q.val() == self.k_idx[l * mm + m].val())
                         {
                             self.vd_v[l * mm + m].d.next = true;
                             self.vd_a[l * mm + m].d.next = self.l_adm[l].val();
-                            self.vd_w[l * mm + m].d.next = self.s2_w[l].q.val();
-                            self.vd_e[l * mm + m].d.next = self.s2_e[l].q.val();
-                            self.vd_o[l * mm + m].d.next = self.s2_o[l].q.val();
-                            self.vd_b[l * mm + m].d.next = self.s2_b[l].q.val();
-                            self.vd_by[l * mm + m].d.next = self.s2_by[l].q.val();
+                            self.vd_w[l * mm + m].d.next = self.s3_w[l].q.val();
+                            self.vd_e[l * mm + m].d.next = self.s3_e[l].q.val();
+                            self.vd_o[l * mm + m].d.next = self.s3_o[l].q.val();
+                            self.vd_b[l * mm + m].d.next = self.s3_b[l].q.val();
+                            self.vd_by[l * mm + m].d.next = self.s3_by[l].q.val();
                             self.vd_t[l * mm + m].d.next = self.l_trim[l].val();
-                            self.vd_cs[l * mm + m].d.next = self.s2_cs[l].q.val();
+                            self.vd_cs[l * mm + m].d.next = self.s3_cs[l].q.val();
                             self.vd_rt[l * mm + m].d.next = self.l_ret[l].val();
-                            self.vd_rb[l * mm + m].d.next = self.s2_rb[l].q.val();
+                            self.vd_rb[l * mm + m].d.next = self.s3_rb[l].q.val();
                             if self.l_trim[l].val() | self.l_ret[l].val() {
                                 self.vd_a[l * mm + m].d.next = true;
                                 self.vd_t[l * mm + m].d.next = true;
@@ -878,49 +937,49 @@ impl<
                             }
                         }
                     }
-                    self.s3_v[l].d.next = self.s2_v[l].q.val()
+                    self.s4_v[l].d.next = self.s3_v[l].q.val()
                         & (self.l_adm[l].val() | self.l_trim[l].val() | self.l_ret[l].val());
                     for o in 0..N {
                         // a trimmed header counts in band 0 of the same output, a returned
                         // one in band 0 of the input's own port
-                        self.s3_hx[l * nb + o * 4].d.next = self.s2_v[l].q.val()
-                            & ((self.l_adm[l].val() & self.s2_hx[l * nb + o * 4].q.val())
+                        self.s4_hx[l * nb + o * 4].d.next = self.s3_v[l].q.val()
+                            & ((self.l_adm[l].val() & self.s3_hx[l * nb + o * 4].q.val())
                                 | (self.l_trim[l].val()
-                                    & (self.s2_hx[l * nb + o * 4].q.val()
-                                        | self.s2_hx[l * nb + o * 4 + 1].q.val()
-                                        | self.s2_hx[l * nb + o * 4 + 2].q.val()
-                                        | self.s2_hx[l * nb + o * 4 + 3].q.val()))
+                                    & (self.s3_hx[l * nb + o * 4].q.val()
+                                        | self.s3_hx[l * nb + o * 4 + 1].q.val()
+                                        | self.s3_hx[l * nb + o * 4 + 2].q.val()
+                                        | self.s3_hx[l * nb + o * 4 + 3].q.val()))
                                 | (self.l_ret[l].val()
-                                    & (self.s2_i[l].q.val() == self.k_idx[o].val())));
+                                    & (self.s3_i[l].q.val() == self.k_idx[o].val())));
                         for b in 1..BANDS {
-                            self.s3_hx[l * nb + o * 4 + b].d.next =
-                                self.s2_hx[l * nb + o * 4 + b].q.val()
-                                    & self.s2_v[l].q.val()
+                            self.s4_hx[l * nb + o * 4 + b].d.next =
+                                self.s3_hx[l * nb + o * 4 + b].q.val()
+                                    & self.s3_v[l].q.val()
                                     & self.l_adm[l].val();
                         }
                     }
-                    self.s3_by[l].d.next = self.s2_by[l].q.val();
+                    self.s4_by[l].d.next = self.s3_by[l].q.val();
                     if self.l_trim[l].val() | self.l_ret[l].val() {
-                        self.s3_by[l].d.next = self.k64_32.val();
+                        self.s4_by[l].d.next = self.k64_32.val();
                     }
-                    self.s3_r[l].d.next = self.s2_v[l].q.val()
+                    self.s4_r[l].d.next = self.s3_v[l].q.val()
                         & !self.l_adm[l].val()
                         & !self.l_trim[l].val()
                         & !self.l_ret[l].val();
-                    self.s3_t[l].d.next =
-                        self.s2_v[l].q.val() & (self.l_trim[l].val() | self.l_ret[l].val());
-                    self.s3_rt[l].d.next = self.s2_v[l].q.val() & self.l_ret[l].val();
-                    // the statistics count the decisions in S3's registers
-                    if self.s3_v[l].q.val() & !self.s3_t[l].q.val() {
+                    self.s4_t[l].d.next =
+                        self.s3_v[l].q.val() & (self.l_trim[l].val() | self.l_ret[l].val());
+                    self.s4_rt[l].d.next = self.s3_v[l].q.val() & self.l_ret[l].val();
+                    // the statistics count the decisions in S4's registers
+                    if self.s4_v[l].q.val() & !self.s4_t[l].q.val() {
                         self.l_nadm.next = self.l_nadm.val() + self.k1_8.val();
                     }
-                    if self.s3_r[l].q.val() {
+                    if self.s4_r[l].q.val() {
                         self.l_nref.next = self.l_nref.val() + self.k1_8.val();
                     }
-                    if self.s3_t[l].q.val() {
+                    if self.s4_t[l].q.val() {
                         self.l_ntrim.next = self.l_ntrim.val() + self.k1_8.val();
                     }
-                    if self.s3_rt[l].q.val() {
+                    if self.s4_rt[l].q.val() {
                         self.l_nret.next = self.l_nret.val() + self.k1_8.val();
                     }
                 }
@@ -962,28 +1021,28 @@ impl<
                         self.l_ip[o * 4 + b].next = self.k0_16.val();
                         self.l_ib2[o * 4 + b].next = self.k0_32.val();
                         for l in 0..K {
-                            if self.s3_v[l].q.val() & self.s3_hx[l * nb + o * 4 + b].q.val() {
+                            if self.s4_v[l].q.val() & self.s4_hx[l * nb + o * 4 + b].q.val() {
                                 self.l_ip[o * 4 + b].next =
                                     self.l_ip[o * 4 + b].val() + self.k1_16.val();
                                 self.l_ib2[o * 4 + b].next =
-                                    self.l_ib2[o * 4 + b].val() + self.s3_by[l].q.val();
+                                    self.l_ib2[o * 4 + b].val() + self.s4_by[l].q.val();
                             }
                         }
-                        // S4 registers the sums: a counter adds one registered term
-                        self.s4_p[o * 4 + b].d.next = self.l_ip[o * 4 + b].val();
-                        self.s4_b[o * 4 + b].d.next = self.l_ib2[o * 4 + b].val();
+                        // S5 registers the sums: a counter adds one registered term
+                        self.s5_p[o * 4 + b].d.next = self.l_ip[o * 4 + b].val();
+                        self.s5_b[o * 4 + b].d.next = self.l_ib2[o * 4 + b].val();
                         self.occ_p[o * 4 + b].d.next =
-                            self.occ_p[o * 4 + b].q.val() + self.s4_p[o * 4 + b].q.val();
+                            self.occ_p[o * 4 + b].q.val() + self.s5_p[o * 4 + b].q.val();
                         self.occ_b[o * 4 + b].d.next =
-                            self.occ_b[o * 4 + b].q.val() + self.s4_b[o * 4 + b].q.val();
+                            self.occ_b[o * 4 + b].q.val() + self.s5_b[o * 4 + b].q.val();
                         if self.dep[o].valid.val()
                             & (self.dep[o].band.val() == self.k_bidx[b].val())
                         {
                             self.occ_p[o * 4 + b].d.next = self.occ_p[o * 4 + b].q.val()
-                                + self.s4_p[o * 4 + b].q.val()
+                                + self.s5_p[o * 4 + b].q.val()
                                 - self.k1_16.val();
                             self.occ_b[o * 4 + b].d.next = self.occ_b[o * 4 + b].q.val()
-                                + self.s4_b[o * 4 + b].q.val()
+                                + self.s5_b[o * 4 + b].q.val()
                                 - self.dep[o].bytes.val();
                         }
                         self.occ_pkts[o * 4 + b].next = self.occ_p[o * 4 + b].q.val();
@@ -1016,13 +1075,14 @@ impl<
                         self.s1_v[l].d.next = false;
                         self.s2_v[l].d.next = false;
                         self.s3_v[l].d.next = false;
-                        self.s3_r[l].d.next = false;
-                        self.s3_t[l].d.next = false;
-                        self.s3_rt[l].d.next = false;
+                        self.s4_v[l].d.next = false;
+                        self.s4_r[l].d.next = false;
+                        self.s4_t[l].d.next = false;
+                        self.s4_rt[l].d.next = false;
                     }
                     for x in 0..NB {
-                        self.s4_p[x].d.next = self.k0_16.val();
-                        self.s4_b[x].d.next = self.k0_32.val();
+                        self.s5_p[x].d.next = self.k0_16.val();
+                        self.s5_b[x].d.next = self.k0_32.val();
                         self.occ_p[x].d.next = self.k0_16.val();
                         self.occ_b[x].d.next = self.k0_32.val();
                     }

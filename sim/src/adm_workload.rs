@@ -4,13 +4,13 @@
 //! an output that does not exist; outputs let admitted packets leave at random, two
 //! cycles after their verdict at the earliest (the harness stands in for the buffer and
 //! the schedulers), and the free cells follow what is stored. Checked every cycle, as errors of the run:
-//! * every request gets exactly one verdict, in order per input, `M + 3` cycles after the
+//! * every request gets exactly one verdict, in order per input, `M + 4` cycles after the
 //!   request at the latest, with the request's words, `empty`, output, band and bytes;
 //! * only well-formed requests to an existing output are admitted;
 //! * the block's counters equal the packets and bytes admitted and not yet left: a
 //!   departure a cycle later, an admission two cycles after its verdict;
-//! * the guarantee: no (output, band) ever holds more than its packet limit plus `3K`
-//!   packets, or its byte limit plus the bytes of `3K` packets.
+//! * the guarantee: no (output, band) ever holds more than its packet limit plus `4K`
+//!   packets, or its byte limit plus the bytes of `4K` packets.
 //!
 //! The equivalence test runs it against the model; `ntsim run sadm_p4` and co-simulation
 //! record it.
@@ -316,7 +316,7 @@ impl AdmWorkload {
     }
 
     fn latency_bound(&self) -> u64 {
-        (self.n / self.lanes) as u64 + 3
+        (self.n / self.lanes) as u64 + 4
     }
 
     /// Checks the view of cycle `now` and returns the inputs of that cycle.
@@ -412,7 +412,7 @@ impl AdmWorkload {
                 self.seen.max_used_cells = self.seen.max_used_cells.max(self.used_cells);
                 self.queues[out as usize].push_back((band, bytes, cells, now));
                 let c = self.k.band[band as usize];
-                let slack = 3 * self.lanes as i64;
+                let slack = 4 * self.lanes as i64;
                 let over_p = self.occ_p[x] - c.lim_pkts as i64;
                 let over_b = self.occ_b[x] - c.lim_bytes as i64;
                 self.seen.max_over_pkts = self.seen.max_over_pkts.max(over_p);

@@ -1,6 +1,6 @@
 //! Cycle-exact plain-Rust model of the switch's admission ([`nt_hdl::sadm`]), written
-//! from its module documentation: holds, a three-stage pipeline per lane, the lanes'
-//! admissions summed per (output, band) (S4), counters per
+//! from its module documentation: holds, a four-stage pipeline per lane, the lanes'
+//! admissions summed per (output, band) (S5), counters per
 //! (output, band), thresholds and the free cells less headroom, a cycle old.
 use nt_hdl::sadm::BANDS;
 use nt_sim::adm_workload::{Drive, Req, Verdict, View};
@@ -30,6 +30,19 @@ struct S2 {
     cbyr: u32,
 }
 
+/// S3's registers: the request and what its compares found.
+#[derive(Clone, Copy, Debug)]
+struct S3 {
+    i: usize,
+    r: Req,
+    /// It fits whole.
+    fa: bool,
+    /// Its header fits band 0 of its output (trimming on, trimmable).
+    ft: bool,
+    /// Its header fits band 0 of its input's own port (return on as well).
+    fr: bool,
+}
+
 /// The model of `Admission<N, K, ...>`.
 pub struct AdmModel {
     n: usize,
@@ -39,16 +52,17 @@ pub struct AdmModel {
     ptr: Vec<usize>,
     s1: Vec<Option<(usize, Req)>>,
     s2: Vec<Option<S2>>,
-    s3: Vec<Option<(usize, u32)>>,
-    /// S3 holds a refusal.
-    s3r: Vec<bool>,
-    /// S3 holds a trim (returned or not).
-    s3t: Vec<bool>,
-    /// S3 holds a return.
-    s3rt: Vec<bool>,
+    s3: Vec<Option<S3>>,
+    s4: Vec<Option<(usize, u32)>>,
+    /// S4 holds a refusal.
+    s4r: Vec<bool>,
+    /// S4 holds a trim (returned or not).
+    s4t: Vec<bool>,
+    /// S4 holds a return.
+    s4rt: Vec<bool>,
     vd: Vec<Option<Verdict>>,
-    /// S4: per (output, band) the packets and bytes admitted in S3, summed over lanes.
-    s4: Vec<(u16, u32)>,
+    /// S5: per (output, band) the packets and bytes admitted in S4, summed over lanes.
+    s5: Vec<(u16, u32)>,
     occ_p: Vec<u16>,
     occ_b: Vec<u32>,
     thr: [u32; BANDS],
@@ -72,11 +86,12 @@ impl AdmModel {
             s1: vec![None; k],
             s2: vec![None; k],
             s3: vec![None; k],
-            s3r: vec![false; k],
-            s3t: vec![false; k],
-            s3rt: vec![false; k],
+            s4: vec![None; k],
+            s4r: vec![false; k],
+            s4t: vec![false; k],
+            s4rt: vec![false; k],
             vd: vec![None; n],
-            s4: vec![(0, 0); n * BANDS],
+            s5: vec![(0, 0); n * BANDS],
             occ_p: vec![0; n * BANDS],
             occ_b: vec![0; n * BANDS],
             thr: [0; BANDS],
@@ -121,20 +136,21 @@ impl AdmModel {
         let mut s1 = vec![None; self.k];
         let mut s2 = vec![None; self.k];
         let mut s3 = vec![None; self.k];
-        let mut s3r = vec![false; self.k];
-        let mut s3t = vec![false; self.k];
-        let mut s3rt = vec![false; self.k];
-        // the statistics count the decisions in S3's registers
+        let mut s4 = vec![None; self.k];
+        let mut s4r = vec![false; self.k];
+        let mut s4t = vec![false; self.k];
+        let mut s4rt = vec![false; self.k];
+        // the statistics count the decisions in S4's registers
         for l in 0..self.k {
-            if self.s3t[l] {
+            if self.s4t[l] {
                 self.c_trim = self.c_trim.wrapping_add(1);
-            } else if self.s3[l].is_some() {
+            } else if self.s4[l].is_some() {
                 self.c_adm = self.c_adm.wrapping_add(1);
             }
-            if self.s3r[l] {
+            if self.s4r[l] {
                 self.c_ref = self.c_ref.wrapping_add(1);
             }
-            if self.s3rt[l] {
+            if self.s4rt[l] {
                 self.c_ret = self.c_ret.wrapping_add(1);
             }
         }
@@ -186,9 +202,9 @@ impl AdmModel {
                     cbyr: self.occ_b[i * BANDS],
                 });
             }
-            // S3
+            // S3: compare
             if let Some(x) = self.s2[l] {
-                let adm = x.ok
+                let fa = x.ok
                     && x.cp < x.lp
                     && x.bok
                     && x.cby <= x.room
@@ -202,12 +218,21 @@ impl AdmModel {
                         && x.fit0
                         && (!d.dt_on || cby < self.thr[0])
                 };
-                let hdr_ok = !adm && d.trim_on && x.r.trim && x.ok;
-                // not admitted whole: its 64-byte header into band 0 of the output
-                let trim = hdr_ok && band0_takes(x.cp0, x.cby0);
-                // band 0 of the output does not take it: back to the sender, into band
-                // 0 of the input's own port
-                let ret = hdr_ok && !trim && d.ret_on && band0_takes(x.cpr, x.cbyr);
+                let hdr_ok = d.trim_on && x.r.trim && x.ok;
+                s3[l] = Some(S3 {
+                    i: x.i,
+                    r: x.r,
+                    fa,
+                    ft: hdr_ok && band0_takes(x.cp0, x.cby0),
+                    fr: hdr_ok && d.ret_on && band0_takes(x.cpr, x.cbyr),
+                });
+            }
+            // S4: decide: whole, else its header into band 0 of the output, else back to
+            // the sender into band 0 of the input's own port, else refused
+            if let Some(x) = self.s3[l] {
+                let adm = x.fa;
+                let trim = !adm && x.ft;
+                let ret = !adm && !trim && x.fr;
                 let hdr = trim || ret;
                 let (band, bytes) = if hdr { (0, 64) } else { (x.r.band, x.r.bytes) };
                 let out = if ret { x.i as u8 } else { x.r.out };
@@ -224,11 +249,11 @@ impl AdmModel {
                     rb: x.r.rb,
                 });
                 if adm || hdr {
-                    s3[l] = Some((out as usize * BANDS + band as usize, bytes));
-                    s3t[l] = hdr;
-                    s3rt[l] = ret;
+                    s4[l] = Some((out as usize * BANDS + band as usize, bytes));
+                    s4t[l] = hdr;
+                    s4rt[l] = ret;
                 } else {
-                    s3r[l] = true;
+                    s4r[l] = true;
                 }
             }
         }
@@ -243,14 +268,14 @@ impl AdmModel {
             self.c_lost = self.c_lost.wrapping_add(1);
         }
         // counters
-        let mut s4 = vec![(0u16, 0u32); n * BANDS];
-        for (x, by) in self.s3.iter().flatten() {
-            s4[*x].0 = s4[*x].0.wrapping_add(1);
-            s4[*x].1 = s4[*x].1.wrapping_add(*by);
+        let mut s5 = vec![(0u16, 0u32); n * BANDS];
+        for (x, by) in self.s4.iter().flatten() {
+            s5[*x].0 = s5[*x].0.wrapping_add(1);
+            s5[*x].1 = s5[*x].1.wrapping_add(*by);
         }
         let mut occ_p = self.occ_p.clone();
         let mut occ_b = self.occ_b.clone();
-        for (x, &(p, by)) in self.s4.iter().enumerate() {
+        for (x, &(p, by)) in self.s5.iter().enumerate() {
             occ_p[x] = occ_p[x].wrapping_add(p);
             occ_b[x] = occ_b[x].wrapping_add(by);
         }
@@ -266,11 +291,12 @@ impl AdmModel {
         self.s1 = s1;
         self.s2 = s2;
         self.s3 = s3;
-        self.s3r = s3r;
-        self.s3t = s3t;
-        self.s3rt = s3rt;
-        self.vd = vd;
         self.s4 = s4;
+        self.s4r = s4r;
+        self.s4t = s4t;
+        self.s4rt = s4rt;
+        self.vd = vd;
+        self.s5 = s5;
         self.occ_p = occ_p;
         self.occ_b = occ_b;
         self.thr = thr;
@@ -282,10 +308,11 @@ impl AdmModel {
             self.s1.iter_mut().for_each(|x| *x = None);
             self.s2.iter_mut().for_each(|x| *x = None);
             self.s3.iter_mut().for_each(|x| *x = None);
-            self.s3r.iter_mut().for_each(|x| *x = false);
-            self.s3t.iter_mut().for_each(|x| *x = false);
-            self.s3rt.iter_mut().for_each(|x| *x = false);
-            self.s4.iter_mut().for_each(|x| *x = (0, 0));
+            self.s4.iter_mut().for_each(|x| *x = None);
+            self.s4r.iter_mut().for_each(|x| *x = false);
+            self.s4t.iter_mut().for_each(|x| *x = false);
+            self.s4rt.iter_mut().for_each(|x| *x = false);
+            self.s5.iter_mut().for_each(|x| *x = (0, 0));
             self.occ_p.iter_mut().for_each(|x| *x = 0);
             self.occ_b.iter_mut().for_each(|x| *x = 0);
             self.c_adm = 0;
