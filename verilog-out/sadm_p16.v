@@ -1329,390 +1329,72 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
     reg  s3_v$1$d;
     wire  s3_v$1$q;
     reg  s3_v$1$clock;
-    reg  s2_hx$0$d;
-    wire  s2_hx$0$q;
-    reg  s2_hx$0$clock;
-    reg  s2_hx$1$d;
-    wire  s2_hx$1$q;
-    reg  s2_hx$1$clock;
-    reg  s2_hx$2$d;
-    wire  s2_hx$2$q;
-    reg  s2_hx$2$clock;
-    reg  s2_hx$3$d;
-    wire  s2_hx$3$q;
-    reg  s2_hx$3$clock;
-    reg  s2_hx$4$d;
-    wire  s2_hx$4$q;
-    reg  s2_hx$4$clock;
-    reg  s2_hx$5$d;
-    wire  s2_hx$5$q;
-    reg  s2_hx$5$clock;
-    reg  s2_hx$6$d;
-    wire  s2_hx$6$q;
-    reg  s2_hx$6$clock;
-    reg  s2_hx$7$d;
-    wire  s2_hx$7$q;
-    reg  s2_hx$7$clock;
-    reg  s2_hx$8$d;
-    wire  s2_hx$8$q;
-    reg  s2_hx$8$clock;
-    reg  s2_hx$9$d;
-    wire  s2_hx$9$q;
-    reg  s2_hx$9$clock;
-    reg  s2_hx$10$d;
-    wire  s2_hx$10$q;
-    reg  s2_hx$10$clock;
-    reg  s2_hx$11$d;
-    wire  s2_hx$11$q;
-    reg  s2_hx$11$clock;
-    reg  s2_hx$12$d;
-    wire  s2_hx$12$q;
-    reg  s2_hx$12$clock;
-    reg  s2_hx$13$d;
-    wire  s2_hx$13$q;
-    reg  s2_hx$13$clock;
-    reg  s2_hx$14$d;
-    wire  s2_hx$14$q;
-    reg  s2_hx$14$clock;
-    reg  s2_hx$15$d;
-    wire  s2_hx$15$q;
-    reg  s2_hx$15$clock;
-    reg  s2_hx$16$d;
-    wire  s2_hx$16$q;
-    reg  s2_hx$16$clock;
-    reg  s2_hx$17$d;
-    wire  s2_hx$17$q;
-    reg  s2_hx$17$clock;
-    reg  s2_hx$18$d;
-    wire  s2_hx$18$q;
-    reg  s2_hx$18$clock;
-    reg  s2_hx$19$d;
-    wire  s2_hx$19$q;
-    reg  s2_hx$19$clock;
-    reg  s2_hx$20$d;
-    wire  s2_hx$20$q;
-    reg  s2_hx$20$clock;
-    reg  s2_hx$21$d;
-    wire  s2_hx$21$q;
-    reg  s2_hx$21$clock;
-    reg  s2_hx$22$d;
-    wire  s2_hx$22$q;
-    reg  s2_hx$22$clock;
-    reg  s2_hx$23$d;
-    wire  s2_hx$23$q;
-    reg  s2_hx$23$clock;
-    reg  s2_hx$24$d;
-    wire  s2_hx$24$q;
-    reg  s2_hx$24$clock;
-    reg  s2_hx$25$d;
-    wire  s2_hx$25$q;
-    reg  s2_hx$25$clock;
-    reg  s2_hx$26$d;
-    wire  s2_hx$26$q;
-    reg  s2_hx$26$clock;
-    reg  s2_hx$27$d;
-    wire  s2_hx$27$q;
-    reg  s2_hx$27$clock;
-    reg  s2_hx$28$d;
-    wire  s2_hx$28$q;
-    reg  s2_hx$28$clock;
-    reg  s2_hx$29$d;
-    wire  s2_hx$29$q;
-    reg  s2_hx$29$clock;
-    reg  s2_hx$30$d;
-    wire  s2_hx$30$q;
-    reg  s2_hx$30$clock;
-    reg  s2_hx$31$d;
-    wire  s2_hx$31$q;
-    reg  s2_hx$31$clock;
-    reg  s2_hx$32$d;
-    wire  s2_hx$32$q;
-    reg  s2_hx$32$clock;
-    reg  s2_hx$33$d;
-    wire  s2_hx$33$q;
-    reg  s2_hx$33$clock;
-    reg  s2_hx$34$d;
-    wire  s2_hx$34$q;
-    reg  s2_hx$34$clock;
-    reg  s2_hx$35$d;
-    wire  s2_hx$35$q;
-    reg  s2_hx$35$clock;
-    reg  s2_hx$36$d;
-    wire  s2_hx$36$q;
-    reg  s2_hx$36$clock;
-    reg  s2_hx$37$d;
-    wire  s2_hx$37$q;
-    reg  s2_hx$37$clock;
-    reg  s2_hx$38$d;
-    wire  s2_hx$38$q;
-    reg  s2_hx$38$clock;
-    reg  s2_hx$39$d;
-    wire  s2_hx$39$q;
-    reg  s2_hx$39$clock;
-    reg  s2_hx$40$d;
-    wire  s2_hx$40$q;
-    reg  s2_hx$40$clock;
-    reg  s2_hx$41$d;
-    wire  s2_hx$41$q;
-    reg  s2_hx$41$clock;
-    reg  s2_hx$42$d;
-    wire  s2_hx$42$q;
-    reg  s2_hx$42$clock;
-    reg  s2_hx$43$d;
-    wire  s2_hx$43$q;
-    reg  s2_hx$43$clock;
-    reg  s2_hx$44$d;
-    wire  s2_hx$44$q;
-    reg  s2_hx$44$clock;
-    reg  s2_hx$45$d;
-    wire  s2_hx$45$q;
-    reg  s2_hx$45$clock;
-    reg  s2_hx$46$d;
-    wire  s2_hx$46$q;
-    reg  s2_hx$46$clock;
-    reg  s2_hx$47$d;
-    wire  s2_hx$47$q;
-    reg  s2_hx$47$clock;
-    reg  s2_hx$48$d;
-    wire  s2_hx$48$q;
-    reg  s2_hx$48$clock;
-    reg  s2_hx$49$d;
-    wire  s2_hx$49$q;
-    reg  s2_hx$49$clock;
-    reg  s2_hx$50$d;
-    wire  s2_hx$50$q;
-    reg  s2_hx$50$clock;
-    reg  s2_hx$51$d;
-    wire  s2_hx$51$q;
-    reg  s2_hx$51$clock;
-    reg  s2_hx$52$d;
-    wire  s2_hx$52$q;
-    reg  s2_hx$52$clock;
-    reg  s2_hx$53$d;
-    wire  s2_hx$53$q;
-    reg  s2_hx$53$clock;
-    reg  s2_hx$54$d;
-    wire  s2_hx$54$q;
-    reg  s2_hx$54$clock;
-    reg  s2_hx$55$d;
-    wire  s2_hx$55$q;
-    reg  s2_hx$55$clock;
-    reg  s2_hx$56$d;
-    wire  s2_hx$56$q;
-    reg  s2_hx$56$clock;
-    reg  s2_hx$57$d;
-    wire  s2_hx$57$q;
-    reg  s2_hx$57$clock;
-    reg  s2_hx$58$d;
-    wire  s2_hx$58$q;
-    reg  s2_hx$58$clock;
-    reg  s2_hx$59$d;
-    wire  s2_hx$59$q;
-    reg  s2_hx$59$clock;
-    reg  s2_hx$60$d;
-    wire  s2_hx$60$q;
-    reg  s2_hx$60$clock;
-    reg  s2_hx$61$d;
-    wire  s2_hx$61$q;
-    reg  s2_hx$61$clock;
-    reg  s2_hx$62$d;
-    wire  s2_hx$62$q;
-    reg  s2_hx$62$clock;
-    reg  s2_hx$63$d;
-    wire  s2_hx$63$q;
-    reg  s2_hx$63$clock;
-    reg  s2_hx$64$d;
-    wire  s2_hx$64$q;
-    reg  s2_hx$64$clock;
-    reg  s2_hx$65$d;
-    wire  s2_hx$65$q;
-    reg  s2_hx$65$clock;
-    reg  s2_hx$66$d;
-    wire  s2_hx$66$q;
-    reg  s2_hx$66$clock;
-    reg  s2_hx$67$d;
-    wire  s2_hx$67$q;
-    reg  s2_hx$67$clock;
-    reg  s2_hx$68$d;
-    wire  s2_hx$68$q;
-    reg  s2_hx$68$clock;
-    reg  s2_hx$69$d;
-    wire  s2_hx$69$q;
-    reg  s2_hx$69$clock;
-    reg  s2_hx$70$d;
-    wire  s2_hx$70$q;
-    reg  s2_hx$70$clock;
-    reg  s2_hx$71$d;
-    wire  s2_hx$71$q;
-    reg  s2_hx$71$clock;
-    reg  s2_hx$72$d;
-    wire  s2_hx$72$q;
-    reg  s2_hx$72$clock;
-    reg  s2_hx$73$d;
-    wire  s2_hx$73$q;
-    reg  s2_hx$73$clock;
-    reg  s2_hx$74$d;
-    wire  s2_hx$74$q;
-    reg  s2_hx$74$clock;
-    reg  s2_hx$75$d;
-    wire  s2_hx$75$q;
-    reg  s2_hx$75$clock;
-    reg  s2_hx$76$d;
-    wire  s2_hx$76$q;
-    reg  s2_hx$76$clock;
-    reg  s2_hx$77$d;
-    wire  s2_hx$77$q;
-    reg  s2_hx$77$clock;
-    reg  s2_hx$78$d;
-    wire  s2_hx$78$q;
-    reg  s2_hx$78$clock;
-    reg  s2_hx$79$d;
-    wire  s2_hx$79$q;
-    reg  s2_hx$79$clock;
-    reg  s2_hx$80$d;
-    wire  s2_hx$80$q;
-    reg  s2_hx$80$clock;
-    reg  s2_hx$81$d;
-    wire  s2_hx$81$q;
-    reg  s2_hx$81$clock;
-    reg  s2_hx$82$d;
-    wire  s2_hx$82$q;
-    reg  s2_hx$82$clock;
-    reg  s2_hx$83$d;
-    wire  s2_hx$83$q;
-    reg  s2_hx$83$clock;
-    reg  s2_hx$84$d;
-    wire  s2_hx$84$q;
-    reg  s2_hx$84$clock;
-    reg  s2_hx$85$d;
-    wire  s2_hx$85$q;
-    reg  s2_hx$85$clock;
-    reg  s2_hx$86$d;
-    wire  s2_hx$86$q;
-    reg  s2_hx$86$clock;
-    reg  s2_hx$87$d;
-    wire  s2_hx$87$q;
-    reg  s2_hx$87$clock;
-    reg  s2_hx$88$d;
-    wire  s2_hx$88$q;
-    reg  s2_hx$88$clock;
-    reg  s2_hx$89$d;
-    wire  s2_hx$89$q;
-    reg  s2_hx$89$clock;
-    reg  s2_hx$90$d;
-    wire  s2_hx$90$q;
-    reg  s2_hx$90$clock;
-    reg  s2_hx$91$d;
-    wire  s2_hx$91$q;
-    reg  s2_hx$91$clock;
-    reg  s2_hx$92$d;
-    wire  s2_hx$92$q;
-    reg  s2_hx$92$clock;
-    reg  s2_hx$93$d;
-    wire  s2_hx$93$q;
-    reg  s2_hx$93$clock;
-    reg  s2_hx$94$d;
-    wire  s2_hx$94$q;
-    reg  s2_hx$94$clock;
-    reg  s2_hx$95$d;
-    wire  s2_hx$95$q;
-    reg  s2_hx$95$clock;
-    reg  s2_hx$96$d;
-    wire  s2_hx$96$q;
-    reg  s2_hx$96$clock;
-    reg  s2_hx$97$d;
-    wire  s2_hx$97$q;
-    reg  s2_hx$97$clock;
-    reg  s2_hx$98$d;
-    wire  s2_hx$98$q;
-    reg  s2_hx$98$clock;
-    reg  s2_hx$99$d;
-    wire  s2_hx$99$q;
-    reg  s2_hx$99$clock;
-    reg  s2_hx$100$d;
-    wire  s2_hx$100$q;
-    reg  s2_hx$100$clock;
-    reg  s2_hx$101$d;
-    wire  s2_hx$101$q;
-    reg  s2_hx$101$clock;
-    reg  s2_hx$102$d;
-    wire  s2_hx$102$q;
-    reg  s2_hx$102$clock;
-    reg  s2_hx$103$d;
-    wire  s2_hx$103$q;
-    reg  s2_hx$103$clock;
-    reg  s2_hx$104$d;
-    wire  s2_hx$104$q;
-    reg  s2_hx$104$clock;
-    reg  s2_hx$105$d;
-    wire  s2_hx$105$q;
-    reg  s2_hx$105$clock;
-    reg  s2_hx$106$d;
-    wire  s2_hx$106$q;
-    reg  s2_hx$106$clock;
-    reg  s2_hx$107$d;
-    wire  s2_hx$107$q;
-    reg  s2_hx$107$clock;
-    reg  s2_hx$108$d;
-    wire  s2_hx$108$q;
-    reg  s2_hx$108$clock;
-    reg  s2_hx$109$d;
-    wire  s2_hx$109$q;
-    reg  s2_hx$109$clock;
-    reg  s2_hx$110$d;
-    wire  s2_hx$110$q;
-    reg  s2_hx$110$clock;
-    reg  s2_hx$111$d;
-    wire  s2_hx$111$q;
-    reg  s2_hx$111$clock;
-    reg  s2_hx$112$d;
-    wire  s2_hx$112$q;
-    reg  s2_hx$112$clock;
-    reg  s2_hx$113$d;
-    wire  s2_hx$113$q;
-    reg  s2_hx$113$clock;
-    reg  s2_hx$114$d;
-    wire  s2_hx$114$q;
-    reg  s2_hx$114$clock;
-    reg  s2_hx$115$d;
-    wire  s2_hx$115$q;
-    reg  s2_hx$115$clock;
-    reg  s2_hx$116$d;
-    wire  s2_hx$116$q;
-    reg  s2_hx$116$clock;
-    reg  s2_hx$117$d;
-    wire  s2_hx$117$q;
-    reg  s2_hx$117$clock;
-    reg  s2_hx$118$d;
-    wire  s2_hx$118$q;
-    reg  s2_hx$118$clock;
-    reg  s2_hx$119$d;
-    wire  s2_hx$119$q;
-    reg  s2_hx$119$clock;
-    reg  s2_hx$120$d;
-    wire  s2_hx$120$q;
-    reg  s2_hx$120$clock;
-    reg  s2_hx$121$d;
-    wire  s2_hx$121$q;
-    reg  s2_hx$121$clock;
-    reg  s2_hx$122$d;
-    wire  s2_hx$122$q;
-    reg  s2_hx$122$clock;
-    reg  s2_hx$123$d;
-    wire  s2_hx$123$q;
-    reg  s2_hx$123$clock;
-    reg  s2_hx$124$d;
-    wire  s2_hx$124$q;
-    reg  s2_hx$124$clock;
-    reg  s2_hx$125$d;
-    wire  s2_hx$125$q;
-    reg  s2_hx$125$clock;
-    reg  s2_hx$126$d;
-    wire  s2_hx$126$q;
-    reg  s2_hx$126$clock;
-    reg  s2_hx$127$d;
-    wire  s2_hx$127$q;
-    reg  s2_hx$127$clock;
+    reg  [7:0] s3_i$0$d;
+    wire  [7:0] s3_i$0$q;
+    reg  s3_i$0$clock;
+    reg  [7:0] s3_i$1$d;
+    wire  [7:0] s3_i$1$q;
+    reg  s3_i$1$clock;
+    reg  [7:0] s3_o$0$d;
+    wire  [7:0] s3_o$0$q;
+    reg  s3_o$0$clock;
+    reg  [7:0] s3_o$1$d;
+    wire  [7:0] s3_o$1$q;
+    reg  s3_o$1$clock;
+    reg  [1:0] s3_b$0$d;
+    wire  [1:0] s3_b$0$q;
+    reg  s3_b$0$clock;
+    reg  [1:0] s3_b$1$d;
+    wire  [1:0] s3_b$1$q;
+    reg  s3_b$1$clock;
+    reg  [31:0] s3_by$0$d;
+    wire  [31:0] s3_by$0$q;
+    reg  s3_by$0$clock;
+    reg  [31:0] s3_by$1$d;
+    wire  [31:0] s3_by$1$q;
+    reg  s3_by$1$clock;
+    reg  [8:0] s3_w$0$d;
+    wire  [8:0] s3_w$0$q;
+    reg  s3_w$0$clock;
+    reg  [8:0] s3_w$1$d;
+    wire  [8:0] s3_w$1$q;
+    reg  s3_w$1$clock;
+    reg  [2:0] s3_e$0$d;
+    wire  [2:0] s3_e$0$q;
+    reg  s3_e$0$clock;
+    reg  [2:0] s3_e$1$d;
+    wire  [2:0] s3_e$1$q;
+    reg  s3_e$1$clock;
+    reg  [15:0] s3_cs$0$d;
+    wire  [15:0] s3_cs$0$q;
+    reg  s3_cs$0$clock;
+    reg  [15:0] s3_cs$1$d;
+    wire  [15:0] s3_cs$1$q;
+    reg  s3_cs$1$clock;
+    reg  [47:0] s3_rb$0$d;
+    wire  [47:0] s3_rb$0$q;
+    reg  s3_rb$0$clock;
+    reg  [47:0] s3_rb$1$d;
+    wire  [47:0] s3_rb$1$q;
+    reg  s3_rb$1$clock;
+    reg  s3_fa$0$d;
+    wire  s3_fa$0$q;
+    reg  s3_fa$0$clock;
+    reg  s3_fa$1$d;
+    wire  s3_fa$1$q;
+    reg  s3_fa$1$clock;
+    reg  s3_ft$0$d;
+    wire  s3_ft$0$q;
+    reg  s3_ft$0$clock;
+    reg  s3_ft$1$d;
+    wire  s3_ft$1$q;
+    reg  s3_ft$1$clock;
+    reg  s3_fr$0$d;
+    wire  s3_fr$0$q;
+    reg  s3_fr$0$clock;
+    reg  s3_fr$1$d;
+    wire  s3_fr$1$q;
+    reg  s3_fr$1$clock;
     reg  s3_hx$0$d;
     wire  s3_hx$0$q;
     reg  s3_hx$0$clock;
@@ -2097,30 +1779,804 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
     reg  s3_hx$127$d;
     wire  s3_hx$127$q;
     reg  s3_hx$127$clock;
-    reg  [31:0] s3_by$0$d;
-    wire  [31:0] s3_by$0$q;
-    reg  s3_by$0$clock;
-    reg  [31:0] s3_by$1$d;
-    wire  [31:0] s3_by$1$q;
-    reg  s3_by$1$clock;
-    reg  s3_r$0$d;
-    wire  s3_r$0$q;
-    reg  s3_r$0$clock;
-    reg  s3_r$1$d;
-    wire  s3_r$1$q;
-    reg  s3_r$1$clock;
-    reg  s3_t$0$d;
-    wire  s3_t$0$q;
-    reg  s3_t$0$clock;
-    reg  s3_t$1$d;
-    wire  s3_t$1$q;
-    reg  s3_t$1$clock;
-    reg  s3_rt$0$d;
-    wire  s3_rt$0$q;
-    reg  s3_rt$0$clock;
-    reg  s3_rt$1$d;
-    wire  s3_rt$1$q;
-    reg  s3_rt$1$clock;
+    reg  s4_v$0$d;
+    wire  s4_v$0$q;
+    reg  s4_v$0$clock;
+    reg  s4_v$1$d;
+    wire  s4_v$1$q;
+    reg  s4_v$1$clock;
+    reg  s2_hx$0$d;
+    wire  s2_hx$0$q;
+    reg  s2_hx$0$clock;
+    reg  s2_hx$1$d;
+    wire  s2_hx$1$q;
+    reg  s2_hx$1$clock;
+    reg  s2_hx$2$d;
+    wire  s2_hx$2$q;
+    reg  s2_hx$2$clock;
+    reg  s2_hx$3$d;
+    wire  s2_hx$3$q;
+    reg  s2_hx$3$clock;
+    reg  s2_hx$4$d;
+    wire  s2_hx$4$q;
+    reg  s2_hx$4$clock;
+    reg  s2_hx$5$d;
+    wire  s2_hx$5$q;
+    reg  s2_hx$5$clock;
+    reg  s2_hx$6$d;
+    wire  s2_hx$6$q;
+    reg  s2_hx$6$clock;
+    reg  s2_hx$7$d;
+    wire  s2_hx$7$q;
+    reg  s2_hx$7$clock;
+    reg  s2_hx$8$d;
+    wire  s2_hx$8$q;
+    reg  s2_hx$8$clock;
+    reg  s2_hx$9$d;
+    wire  s2_hx$9$q;
+    reg  s2_hx$9$clock;
+    reg  s2_hx$10$d;
+    wire  s2_hx$10$q;
+    reg  s2_hx$10$clock;
+    reg  s2_hx$11$d;
+    wire  s2_hx$11$q;
+    reg  s2_hx$11$clock;
+    reg  s2_hx$12$d;
+    wire  s2_hx$12$q;
+    reg  s2_hx$12$clock;
+    reg  s2_hx$13$d;
+    wire  s2_hx$13$q;
+    reg  s2_hx$13$clock;
+    reg  s2_hx$14$d;
+    wire  s2_hx$14$q;
+    reg  s2_hx$14$clock;
+    reg  s2_hx$15$d;
+    wire  s2_hx$15$q;
+    reg  s2_hx$15$clock;
+    reg  s2_hx$16$d;
+    wire  s2_hx$16$q;
+    reg  s2_hx$16$clock;
+    reg  s2_hx$17$d;
+    wire  s2_hx$17$q;
+    reg  s2_hx$17$clock;
+    reg  s2_hx$18$d;
+    wire  s2_hx$18$q;
+    reg  s2_hx$18$clock;
+    reg  s2_hx$19$d;
+    wire  s2_hx$19$q;
+    reg  s2_hx$19$clock;
+    reg  s2_hx$20$d;
+    wire  s2_hx$20$q;
+    reg  s2_hx$20$clock;
+    reg  s2_hx$21$d;
+    wire  s2_hx$21$q;
+    reg  s2_hx$21$clock;
+    reg  s2_hx$22$d;
+    wire  s2_hx$22$q;
+    reg  s2_hx$22$clock;
+    reg  s2_hx$23$d;
+    wire  s2_hx$23$q;
+    reg  s2_hx$23$clock;
+    reg  s2_hx$24$d;
+    wire  s2_hx$24$q;
+    reg  s2_hx$24$clock;
+    reg  s2_hx$25$d;
+    wire  s2_hx$25$q;
+    reg  s2_hx$25$clock;
+    reg  s2_hx$26$d;
+    wire  s2_hx$26$q;
+    reg  s2_hx$26$clock;
+    reg  s2_hx$27$d;
+    wire  s2_hx$27$q;
+    reg  s2_hx$27$clock;
+    reg  s2_hx$28$d;
+    wire  s2_hx$28$q;
+    reg  s2_hx$28$clock;
+    reg  s2_hx$29$d;
+    wire  s2_hx$29$q;
+    reg  s2_hx$29$clock;
+    reg  s2_hx$30$d;
+    wire  s2_hx$30$q;
+    reg  s2_hx$30$clock;
+    reg  s2_hx$31$d;
+    wire  s2_hx$31$q;
+    reg  s2_hx$31$clock;
+    reg  s2_hx$32$d;
+    wire  s2_hx$32$q;
+    reg  s2_hx$32$clock;
+    reg  s2_hx$33$d;
+    wire  s2_hx$33$q;
+    reg  s2_hx$33$clock;
+    reg  s2_hx$34$d;
+    wire  s2_hx$34$q;
+    reg  s2_hx$34$clock;
+    reg  s2_hx$35$d;
+    wire  s2_hx$35$q;
+    reg  s2_hx$35$clock;
+    reg  s2_hx$36$d;
+    wire  s2_hx$36$q;
+    reg  s2_hx$36$clock;
+    reg  s2_hx$37$d;
+    wire  s2_hx$37$q;
+    reg  s2_hx$37$clock;
+    reg  s2_hx$38$d;
+    wire  s2_hx$38$q;
+    reg  s2_hx$38$clock;
+    reg  s2_hx$39$d;
+    wire  s2_hx$39$q;
+    reg  s2_hx$39$clock;
+    reg  s2_hx$40$d;
+    wire  s2_hx$40$q;
+    reg  s2_hx$40$clock;
+    reg  s2_hx$41$d;
+    wire  s2_hx$41$q;
+    reg  s2_hx$41$clock;
+    reg  s2_hx$42$d;
+    wire  s2_hx$42$q;
+    reg  s2_hx$42$clock;
+    reg  s2_hx$43$d;
+    wire  s2_hx$43$q;
+    reg  s2_hx$43$clock;
+    reg  s2_hx$44$d;
+    wire  s2_hx$44$q;
+    reg  s2_hx$44$clock;
+    reg  s2_hx$45$d;
+    wire  s2_hx$45$q;
+    reg  s2_hx$45$clock;
+    reg  s2_hx$46$d;
+    wire  s2_hx$46$q;
+    reg  s2_hx$46$clock;
+    reg  s2_hx$47$d;
+    wire  s2_hx$47$q;
+    reg  s2_hx$47$clock;
+    reg  s2_hx$48$d;
+    wire  s2_hx$48$q;
+    reg  s2_hx$48$clock;
+    reg  s2_hx$49$d;
+    wire  s2_hx$49$q;
+    reg  s2_hx$49$clock;
+    reg  s2_hx$50$d;
+    wire  s2_hx$50$q;
+    reg  s2_hx$50$clock;
+    reg  s2_hx$51$d;
+    wire  s2_hx$51$q;
+    reg  s2_hx$51$clock;
+    reg  s2_hx$52$d;
+    wire  s2_hx$52$q;
+    reg  s2_hx$52$clock;
+    reg  s2_hx$53$d;
+    wire  s2_hx$53$q;
+    reg  s2_hx$53$clock;
+    reg  s2_hx$54$d;
+    wire  s2_hx$54$q;
+    reg  s2_hx$54$clock;
+    reg  s2_hx$55$d;
+    wire  s2_hx$55$q;
+    reg  s2_hx$55$clock;
+    reg  s2_hx$56$d;
+    wire  s2_hx$56$q;
+    reg  s2_hx$56$clock;
+    reg  s2_hx$57$d;
+    wire  s2_hx$57$q;
+    reg  s2_hx$57$clock;
+    reg  s2_hx$58$d;
+    wire  s2_hx$58$q;
+    reg  s2_hx$58$clock;
+    reg  s2_hx$59$d;
+    wire  s2_hx$59$q;
+    reg  s2_hx$59$clock;
+    reg  s2_hx$60$d;
+    wire  s2_hx$60$q;
+    reg  s2_hx$60$clock;
+    reg  s2_hx$61$d;
+    wire  s2_hx$61$q;
+    reg  s2_hx$61$clock;
+    reg  s2_hx$62$d;
+    wire  s2_hx$62$q;
+    reg  s2_hx$62$clock;
+    reg  s2_hx$63$d;
+    wire  s2_hx$63$q;
+    reg  s2_hx$63$clock;
+    reg  s2_hx$64$d;
+    wire  s2_hx$64$q;
+    reg  s2_hx$64$clock;
+    reg  s2_hx$65$d;
+    wire  s2_hx$65$q;
+    reg  s2_hx$65$clock;
+    reg  s2_hx$66$d;
+    wire  s2_hx$66$q;
+    reg  s2_hx$66$clock;
+    reg  s2_hx$67$d;
+    wire  s2_hx$67$q;
+    reg  s2_hx$67$clock;
+    reg  s2_hx$68$d;
+    wire  s2_hx$68$q;
+    reg  s2_hx$68$clock;
+    reg  s2_hx$69$d;
+    wire  s2_hx$69$q;
+    reg  s2_hx$69$clock;
+    reg  s2_hx$70$d;
+    wire  s2_hx$70$q;
+    reg  s2_hx$70$clock;
+    reg  s2_hx$71$d;
+    wire  s2_hx$71$q;
+    reg  s2_hx$71$clock;
+    reg  s2_hx$72$d;
+    wire  s2_hx$72$q;
+    reg  s2_hx$72$clock;
+    reg  s2_hx$73$d;
+    wire  s2_hx$73$q;
+    reg  s2_hx$73$clock;
+    reg  s2_hx$74$d;
+    wire  s2_hx$74$q;
+    reg  s2_hx$74$clock;
+    reg  s2_hx$75$d;
+    wire  s2_hx$75$q;
+    reg  s2_hx$75$clock;
+    reg  s2_hx$76$d;
+    wire  s2_hx$76$q;
+    reg  s2_hx$76$clock;
+    reg  s2_hx$77$d;
+    wire  s2_hx$77$q;
+    reg  s2_hx$77$clock;
+    reg  s2_hx$78$d;
+    wire  s2_hx$78$q;
+    reg  s2_hx$78$clock;
+    reg  s2_hx$79$d;
+    wire  s2_hx$79$q;
+    reg  s2_hx$79$clock;
+    reg  s2_hx$80$d;
+    wire  s2_hx$80$q;
+    reg  s2_hx$80$clock;
+    reg  s2_hx$81$d;
+    wire  s2_hx$81$q;
+    reg  s2_hx$81$clock;
+    reg  s2_hx$82$d;
+    wire  s2_hx$82$q;
+    reg  s2_hx$82$clock;
+    reg  s2_hx$83$d;
+    wire  s2_hx$83$q;
+    reg  s2_hx$83$clock;
+    reg  s2_hx$84$d;
+    wire  s2_hx$84$q;
+    reg  s2_hx$84$clock;
+    reg  s2_hx$85$d;
+    wire  s2_hx$85$q;
+    reg  s2_hx$85$clock;
+    reg  s2_hx$86$d;
+    wire  s2_hx$86$q;
+    reg  s2_hx$86$clock;
+    reg  s2_hx$87$d;
+    wire  s2_hx$87$q;
+    reg  s2_hx$87$clock;
+    reg  s2_hx$88$d;
+    wire  s2_hx$88$q;
+    reg  s2_hx$88$clock;
+    reg  s2_hx$89$d;
+    wire  s2_hx$89$q;
+    reg  s2_hx$89$clock;
+    reg  s2_hx$90$d;
+    wire  s2_hx$90$q;
+    reg  s2_hx$90$clock;
+    reg  s2_hx$91$d;
+    wire  s2_hx$91$q;
+    reg  s2_hx$91$clock;
+    reg  s2_hx$92$d;
+    wire  s2_hx$92$q;
+    reg  s2_hx$92$clock;
+    reg  s2_hx$93$d;
+    wire  s2_hx$93$q;
+    reg  s2_hx$93$clock;
+    reg  s2_hx$94$d;
+    wire  s2_hx$94$q;
+    reg  s2_hx$94$clock;
+    reg  s2_hx$95$d;
+    wire  s2_hx$95$q;
+    reg  s2_hx$95$clock;
+    reg  s2_hx$96$d;
+    wire  s2_hx$96$q;
+    reg  s2_hx$96$clock;
+    reg  s2_hx$97$d;
+    wire  s2_hx$97$q;
+    reg  s2_hx$97$clock;
+    reg  s2_hx$98$d;
+    wire  s2_hx$98$q;
+    reg  s2_hx$98$clock;
+    reg  s2_hx$99$d;
+    wire  s2_hx$99$q;
+    reg  s2_hx$99$clock;
+    reg  s2_hx$100$d;
+    wire  s2_hx$100$q;
+    reg  s2_hx$100$clock;
+    reg  s2_hx$101$d;
+    wire  s2_hx$101$q;
+    reg  s2_hx$101$clock;
+    reg  s2_hx$102$d;
+    wire  s2_hx$102$q;
+    reg  s2_hx$102$clock;
+    reg  s2_hx$103$d;
+    wire  s2_hx$103$q;
+    reg  s2_hx$103$clock;
+    reg  s2_hx$104$d;
+    wire  s2_hx$104$q;
+    reg  s2_hx$104$clock;
+    reg  s2_hx$105$d;
+    wire  s2_hx$105$q;
+    reg  s2_hx$105$clock;
+    reg  s2_hx$106$d;
+    wire  s2_hx$106$q;
+    reg  s2_hx$106$clock;
+    reg  s2_hx$107$d;
+    wire  s2_hx$107$q;
+    reg  s2_hx$107$clock;
+    reg  s2_hx$108$d;
+    wire  s2_hx$108$q;
+    reg  s2_hx$108$clock;
+    reg  s2_hx$109$d;
+    wire  s2_hx$109$q;
+    reg  s2_hx$109$clock;
+    reg  s2_hx$110$d;
+    wire  s2_hx$110$q;
+    reg  s2_hx$110$clock;
+    reg  s2_hx$111$d;
+    wire  s2_hx$111$q;
+    reg  s2_hx$111$clock;
+    reg  s2_hx$112$d;
+    wire  s2_hx$112$q;
+    reg  s2_hx$112$clock;
+    reg  s2_hx$113$d;
+    wire  s2_hx$113$q;
+    reg  s2_hx$113$clock;
+    reg  s2_hx$114$d;
+    wire  s2_hx$114$q;
+    reg  s2_hx$114$clock;
+    reg  s2_hx$115$d;
+    wire  s2_hx$115$q;
+    reg  s2_hx$115$clock;
+    reg  s2_hx$116$d;
+    wire  s2_hx$116$q;
+    reg  s2_hx$116$clock;
+    reg  s2_hx$117$d;
+    wire  s2_hx$117$q;
+    reg  s2_hx$117$clock;
+    reg  s2_hx$118$d;
+    wire  s2_hx$118$q;
+    reg  s2_hx$118$clock;
+    reg  s2_hx$119$d;
+    wire  s2_hx$119$q;
+    reg  s2_hx$119$clock;
+    reg  s2_hx$120$d;
+    wire  s2_hx$120$q;
+    reg  s2_hx$120$clock;
+    reg  s2_hx$121$d;
+    wire  s2_hx$121$q;
+    reg  s2_hx$121$clock;
+    reg  s2_hx$122$d;
+    wire  s2_hx$122$q;
+    reg  s2_hx$122$clock;
+    reg  s2_hx$123$d;
+    wire  s2_hx$123$q;
+    reg  s2_hx$123$clock;
+    reg  s2_hx$124$d;
+    wire  s2_hx$124$q;
+    reg  s2_hx$124$clock;
+    reg  s2_hx$125$d;
+    wire  s2_hx$125$q;
+    reg  s2_hx$125$clock;
+    reg  s2_hx$126$d;
+    wire  s2_hx$126$q;
+    reg  s2_hx$126$clock;
+    reg  s2_hx$127$d;
+    wire  s2_hx$127$q;
+    reg  s2_hx$127$clock;
+    reg  s4_hx$0$d;
+    wire  s4_hx$0$q;
+    reg  s4_hx$0$clock;
+    reg  s4_hx$1$d;
+    wire  s4_hx$1$q;
+    reg  s4_hx$1$clock;
+    reg  s4_hx$2$d;
+    wire  s4_hx$2$q;
+    reg  s4_hx$2$clock;
+    reg  s4_hx$3$d;
+    wire  s4_hx$3$q;
+    reg  s4_hx$3$clock;
+    reg  s4_hx$4$d;
+    wire  s4_hx$4$q;
+    reg  s4_hx$4$clock;
+    reg  s4_hx$5$d;
+    wire  s4_hx$5$q;
+    reg  s4_hx$5$clock;
+    reg  s4_hx$6$d;
+    wire  s4_hx$6$q;
+    reg  s4_hx$6$clock;
+    reg  s4_hx$7$d;
+    wire  s4_hx$7$q;
+    reg  s4_hx$7$clock;
+    reg  s4_hx$8$d;
+    wire  s4_hx$8$q;
+    reg  s4_hx$8$clock;
+    reg  s4_hx$9$d;
+    wire  s4_hx$9$q;
+    reg  s4_hx$9$clock;
+    reg  s4_hx$10$d;
+    wire  s4_hx$10$q;
+    reg  s4_hx$10$clock;
+    reg  s4_hx$11$d;
+    wire  s4_hx$11$q;
+    reg  s4_hx$11$clock;
+    reg  s4_hx$12$d;
+    wire  s4_hx$12$q;
+    reg  s4_hx$12$clock;
+    reg  s4_hx$13$d;
+    wire  s4_hx$13$q;
+    reg  s4_hx$13$clock;
+    reg  s4_hx$14$d;
+    wire  s4_hx$14$q;
+    reg  s4_hx$14$clock;
+    reg  s4_hx$15$d;
+    wire  s4_hx$15$q;
+    reg  s4_hx$15$clock;
+    reg  s4_hx$16$d;
+    wire  s4_hx$16$q;
+    reg  s4_hx$16$clock;
+    reg  s4_hx$17$d;
+    wire  s4_hx$17$q;
+    reg  s4_hx$17$clock;
+    reg  s4_hx$18$d;
+    wire  s4_hx$18$q;
+    reg  s4_hx$18$clock;
+    reg  s4_hx$19$d;
+    wire  s4_hx$19$q;
+    reg  s4_hx$19$clock;
+    reg  s4_hx$20$d;
+    wire  s4_hx$20$q;
+    reg  s4_hx$20$clock;
+    reg  s4_hx$21$d;
+    wire  s4_hx$21$q;
+    reg  s4_hx$21$clock;
+    reg  s4_hx$22$d;
+    wire  s4_hx$22$q;
+    reg  s4_hx$22$clock;
+    reg  s4_hx$23$d;
+    wire  s4_hx$23$q;
+    reg  s4_hx$23$clock;
+    reg  s4_hx$24$d;
+    wire  s4_hx$24$q;
+    reg  s4_hx$24$clock;
+    reg  s4_hx$25$d;
+    wire  s4_hx$25$q;
+    reg  s4_hx$25$clock;
+    reg  s4_hx$26$d;
+    wire  s4_hx$26$q;
+    reg  s4_hx$26$clock;
+    reg  s4_hx$27$d;
+    wire  s4_hx$27$q;
+    reg  s4_hx$27$clock;
+    reg  s4_hx$28$d;
+    wire  s4_hx$28$q;
+    reg  s4_hx$28$clock;
+    reg  s4_hx$29$d;
+    wire  s4_hx$29$q;
+    reg  s4_hx$29$clock;
+    reg  s4_hx$30$d;
+    wire  s4_hx$30$q;
+    reg  s4_hx$30$clock;
+    reg  s4_hx$31$d;
+    wire  s4_hx$31$q;
+    reg  s4_hx$31$clock;
+    reg  s4_hx$32$d;
+    wire  s4_hx$32$q;
+    reg  s4_hx$32$clock;
+    reg  s4_hx$33$d;
+    wire  s4_hx$33$q;
+    reg  s4_hx$33$clock;
+    reg  s4_hx$34$d;
+    wire  s4_hx$34$q;
+    reg  s4_hx$34$clock;
+    reg  s4_hx$35$d;
+    wire  s4_hx$35$q;
+    reg  s4_hx$35$clock;
+    reg  s4_hx$36$d;
+    wire  s4_hx$36$q;
+    reg  s4_hx$36$clock;
+    reg  s4_hx$37$d;
+    wire  s4_hx$37$q;
+    reg  s4_hx$37$clock;
+    reg  s4_hx$38$d;
+    wire  s4_hx$38$q;
+    reg  s4_hx$38$clock;
+    reg  s4_hx$39$d;
+    wire  s4_hx$39$q;
+    reg  s4_hx$39$clock;
+    reg  s4_hx$40$d;
+    wire  s4_hx$40$q;
+    reg  s4_hx$40$clock;
+    reg  s4_hx$41$d;
+    wire  s4_hx$41$q;
+    reg  s4_hx$41$clock;
+    reg  s4_hx$42$d;
+    wire  s4_hx$42$q;
+    reg  s4_hx$42$clock;
+    reg  s4_hx$43$d;
+    wire  s4_hx$43$q;
+    reg  s4_hx$43$clock;
+    reg  s4_hx$44$d;
+    wire  s4_hx$44$q;
+    reg  s4_hx$44$clock;
+    reg  s4_hx$45$d;
+    wire  s4_hx$45$q;
+    reg  s4_hx$45$clock;
+    reg  s4_hx$46$d;
+    wire  s4_hx$46$q;
+    reg  s4_hx$46$clock;
+    reg  s4_hx$47$d;
+    wire  s4_hx$47$q;
+    reg  s4_hx$47$clock;
+    reg  s4_hx$48$d;
+    wire  s4_hx$48$q;
+    reg  s4_hx$48$clock;
+    reg  s4_hx$49$d;
+    wire  s4_hx$49$q;
+    reg  s4_hx$49$clock;
+    reg  s4_hx$50$d;
+    wire  s4_hx$50$q;
+    reg  s4_hx$50$clock;
+    reg  s4_hx$51$d;
+    wire  s4_hx$51$q;
+    reg  s4_hx$51$clock;
+    reg  s4_hx$52$d;
+    wire  s4_hx$52$q;
+    reg  s4_hx$52$clock;
+    reg  s4_hx$53$d;
+    wire  s4_hx$53$q;
+    reg  s4_hx$53$clock;
+    reg  s4_hx$54$d;
+    wire  s4_hx$54$q;
+    reg  s4_hx$54$clock;
+    reg  s4_hx$55$d;
+    wire  s4_hx$55$q;
+    reg  s4_hx$55$clock;
+    reg  s4_hx$56$d;
+    wire  s4_hx$56$q;
+    reg  s4_hx$56$clock;
+    reg  s4_hx$57$d;
+    wire  s4_hx$57$q;
+    reg  s4_hx$57$clock;
+    reg  s4_hx$58$d;
+    wire  s4_hx$58$q;
+    reg  s4_hx$58$clock;
+    reg  s4_hx$59$d;
+    wire  s4_hx$59$q;
+    reg  s4_hx$59$clock;
+    reg  s4_hx$60$d;
+    wire  s4_hx$60$q;
+    reg  s4_hx$60$clock;
+    reg  s4_hx$61$d;
+    wire  s4_hx$61$q;
+    reg  s4_hx$61$clock;
+    reg  s4_hx$62$d;
+    wire  s4_hx$62$q;
+    reg  s4_hx$62$clock;
+    reg  s4_hx$63$d;
+    wire  s4_hx$63$q;
+    reg  s4_hx$63$clock;
+    reg  s4_hx$64$d;
+    wire  s4_hx$64$q;
+    reg  s4_hx$64$clock;
+    reg  s4_hx$65$d;
+    wire  s4_hx$65$q;
+    reg  s4_hx$65$clock;
+    reg  s4_hx$66$d;
+    wire  s4_hx$66$q;
+    reg  s4_hx$66$clock;
+    reg  s4_hx$67$d;
+    wire  s4_hx$67$q;
+    reg  s4_hx$67$clock;
+    reg  s4_hx$68$d;
+    wire  s4_hx$68$q;
+    reg  s4_hx$68$clock;
+    reg  s4_hx$69$d;
+    wire  s4_hx$69$q;
+    reg  s4_hx$69$clock;
+    reg  s4_hx$70$d;
+    wire  s4_hx$70$q;
+    reg  s4_hx$70$clock;
+    reg  s4_hx$71$d;
+    wire  s4_hx$71$q;
+    reg  s4_hx$71$clock;
+    reg  s4_hx$72$d;
+    wire  s4_hx$72$q;
+    reg  s4_hx$72$clock;
+    reg  s4_hx$73$d;
+    wire  s4_hx$73$q;
+    reg  s4_hx$73$clock;
+    reg  s4_hx$74$d;
+    wire  s4_hx$74$q;
+    reg  s4_hx$74$clock;
+    reg  s4_hx$75$d;
+    wire  s4_hx$75$q;
+    reg  s4_hx$75$clock;
+    reg  s4_hx$76$d;
+    wire  s4_hx$76$q;
+    reg  s4_hx$76$clock;
+    reg  s4_hx$77$d;
+    wire  s4_hx$77$q;
+    reg  s4_hx$77$clock;
+    reg  s4_hx$78$d;
+    wire  s4_hx$78$q;
+    reg  s4_hx$78$clock;
+    reg  s4_hx$79$d;
+    wire  s4_hx$79$q;
+    reg  s4_hx$79$clock;
+    reg  s4_hx$80$d;
+    wire  s4_hx$80$q;
+    reg  s4_hx$80$clock;
+    reg  s4_hx$81$d;
+    wire  s4_hx$81$q;
+    reg  s4_hx$81$clock;
+    reg  s4_hx$82$d;
+    wire  s4_hx$82$q;
+    reg  s4_hx$82$clock;
+    reg  s4_hx$83$d;
+    wire  s4_hx$83$q;
+    reg  s4_hx$83$clock;
+    reg  s4_hx$84$d;
+    wire  s4_hx$84$q;
+    reg  s4_hx$84$clock;
+    reg  s4_hx$85$d;
+    wire  s4_hx$85$q;
+    reg  s4_hx$85$clock;
+    reg  s4_hx$86$d;
+    wire  s4_hx$86$q;
+    reg  s4_hx$86$clock;
+    reg  s4_hx$87$d;
+    wire  s4_hx$87$q;
+    reg  s4_hx$87$clock;
+    reg  s4_hx$88$d;
+    wire  s4_hx$88$q;
+    reg  s4_hx$88$clock;
+    reg  s4_hx$89$d;
+    wire  s4_hx$89$q;
+    reg  s4_hx$89$clock;
+    reg  s4_hx$90$d;
+    wire  s4_hx$90$q;
+    reg  s4_hx$90$clock;
+    reg  s4_hx$91$d;
+    wire  s4_hx$91$q;
+    reg  s4_hx$91$clock;
+    reg  s4_hx$92$d;
+    wire  s4_hx$92$q;
+    reg  s4_hx$92$clock;
+    reg  s4_hx$93$d;
+    wire  s4_hx$93$q;
+    reg  s4_hx$93$clock;
+    reg  s4_hx$94$d;
+    wire  s4_hx$94$q;
+    reg  s4_hx$94$clock;
+    reg  s4_hx$95$d;
+    wire  s4_hx$95$q;
+    reg  s4_hx$95$clock;
+    reg  s4_hx$96$d;
+    wire  s4_hx$96$q;
+    reg  s4_hx$96$clock;
+    reg  s4_hx$97$d;
+    wire  s4_hx$97$q;
+    reg  s4_hx$97$clock;
+    reg  s4_hx$98$d;
+    wire  s4_hx$98$q;
+    reg  s4_hx$98$clock;
+    reg  s4_hx$99$d;
+    wire  s4_hx$99$q;
+    reg  s4_hx$99$clock;
+    reg  s4_hx$100$d;
+    wire  s4_hx$100$q;
+    reg  s4_hx$100$clock;
+    reg  s4_hx$101$d;
+    wire  s4_hx$101$q;
+    reg  s4_hx$101$clock;
+    reg  s4_hx$102$d;
+    wire  s4_hx$102$q;
+    reg  s4_hx$102$clock;
+    reg  s4_hx$103$d;
+    wire  s4_hx$103$q;
+    reg  s4_hx$103$clock;
+    reg  s4_hx$104$d;
+    wire  s4_hx$104$q;
+    reg  s4_hx$104$clock;
+    reg  s4_hx$105$d;
+    wire  s4_hx$105$q;
+    reg  s4_hx$105$clock;
+    reg  s4_hx$106$d;
+    wire  s4_hx$106$q;
+    reg  s4_hx$106$clock;
+    reg  s4_hx$107$d;
+    wire  s4_hx$107$q;
+    reg  s4_hx$107$clock;
+    reg  s4_hx$108$d;
+    wire  s4_hx$108$q;
+    reg  s4_hx$108$clock;
+    reg  s4_hx$109$d;
+    wire  s4_hx$109$q;
+    reg  s4_hx$109$clock;
+    reg  s4_hx$110$d;
+    wire  s4_hx$110$q;
+    reg  s4_hx$110$clock;
+    reg  s4_hx$111$d;
+    wire  s4_hx$111$q;
+    reg  s4_hx$111$clock;
+    reg  s4_hx$112$d;
+    wire  s4_hx$112$q;
+    reg  s4_hx$112$clock;
+    reg  s4_hx$113$d;
+    wire  s4_hx$113$q;
+    reg  s4_hx$113$clock;
+    reg  s4_hx$114$d;
+    wire  s4_hx$114$q;
+    reg  s4_hx$114$clock;
+    reg  s4_hx$115$d;
+    wire  s4_hx$115$q;
+    reg  s4_hx$115$clock;
+    reg  s4_hx$116$d;
+    wire  s4_hx$116$q;
+    reg  s4_hx$116$clock;
+    reg  s4_hx$117$d;
+    wire  s4_hx$117$q;
+    reg  s4_hx$117$clock;
+    reg  s4_hx$118$d;
+    wire  s4_hx$118$q;
+    reg  s4_hx$118$clock;
+    reg  s4_hx$119$d;
+    wire  s4_hx$119$q;
+    reg  s4_hx$119$clock;
+    reg  s4_hx$120$d;
+    wire  s4_hx$120$q;
+    reg  s4_hx$120$clock;
+    reg  s4_hx$121$d;
+    wire  s4_hx$121$q;
+    reg  s4_hx$121$clock;
+    reg  s4_hx$122$d;
+    wire  s4_hx$122$q;
+    reg  s4_hx$122$clock;
+    reg  s4_hx$123$d;
+    wire  s4_hx$123$q;
+    reg  s4_hx$123$clock;
+    reg  s4_hx$124$d;
+    wire  s4_hx$124$q;
+    reg  s4_hx$124$clock;
+    reg  s4_hx$125$d;
+    wire  s4_hx$125$q;
+    reg  s4_hx$125$clock;
+    reg  s4_hx$126$d;
+    wire  s4_hx$126$q;
+    reg  s4_hx$126$clock;
+    reg  s4_hx$127$d;
+    wire  s4_hx$127$q;
+    reg  s4_hx$127$clock;
+    reg  [31:0] s4_by$0$d;
+    wire  [31:0] s4_by$0$q;
+    reg  s4_by$0$clock;
+    reg  [31:0] s4_by$1$d;
+    wire  [31:0] s4_by$1$q;
+    reg  s4_by$1$clock;
+    reg  s4_r$0$d;
+    wire  s4_r$0$q;
+    reg  s4_r$0$clock;
+    reg  s4_r$1$d;
+    wire  s4_r$1$q;
+    reg  s4_r$1$clock;
+    reg  s4_t$0$d;
+    wire  s4_t$0$q;
+    reg  s4_t$0$clock;
+    reg  s4_t$1$d;
+    wire  s4_t$1$q;
+    reg  s4_t$1$clock;
+    reg  s4_rt$0$d;
+    wire  s4_rt$0$q;
+    reg  s4_rt$0$clock;
+    reg  s4_rt$1$d;
+    wire  s4_rt$1$q;
+    reg  s4_rt$1$clock;
     reg  vd_v$0$d;
     wire  vd_v$0$q;
     reg  vd_v$0$clock;
@@ -2649,390 +3105,390 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
     reg  [47:0] vd_rb$15$d;
     wire  [47:0] vd_rb$15$q;
     reg  vd_rb$15$clock;
-    reg  [15:0] s4_p$0$d;
-    wire  [15:0] s4_p$0$q;
-    reg  s4_p$0$clock;
-    reg  [15:0] s4_p$1$d;
-    wire  [15:0] s4_p$1$q;
-    reg  s4_p$1$clock;
-    reg  [15:0] s4_p$2$d;
-    wire  [15:0] s4_p$2$q;
-    reg  s4_p$2$clock;
-    reg  [15:0] s4_p$3$d;
-    wire  [15:0] s4_p$3$q;
-    reg  s4_p$3$clock;
-    reg  [15:0] s4_p$4$d;
-    wire  [15:0] s4_p$4$q;
-    reg  s4_p$4$clock;
-    reg  [15:0] s4_p$5$d;
-    wire  [15:0] s4_p$5$q;
-    reg  s4_p$5$clock;
-    reg  [15:0] s4_p$6$d;
-    wire  [15:0] s4_p$6$q;
-    reg  s4_p$6$clock;
-    reg  [15:0] s4_p$7$d;
-    wire  [15:0] s4_p$7$q;
-    reg  s4_p$7$clock;
-    reg  [15:0] s4_p$8$d;
-    wire  [15:0] s4_p$8$q;
-    reg  s4_p$8$clock;
-    reg  [15:0] s4_p$9$d;
-    wire  [15:0] s4_p$9$q;
-    reg  s4_p$9$clock;
-    reg  [15:0] s4_p$10$d;
-    wire  [15:0] s4_p$10$q;
-    reg  s4_p$10$clock;
-    reg  [15:0] s4_p$11$d;
-    wire  [15:0] s4_p$11$q;
-    reg  s4_p$11$clock;
-    reg  [15:0] s4_p$12$d;
-    wire  [15:0] s4_p$12$q;
-    reg  s4_p$12$clock;
-    reg  [15:0] s4_p$13$d;
-    wire  [15:0] s4_p$13$q;
-    reg  s4_p$13$clock;
-    reg  [15:0] s4_p$14$d;
-    wire  [15:0] s4_p$14$q;
-    reg  s4_p$14$clock;
-    reg  [15:0] s4_p$15$d;
-    wire  [15:0] s4_p$15$q;
-    reg  s4_p$15$clock;
-    reg  [15:0] s4_p$16$d;
-    wire  [15:0] s4_p$16$q;
-    reg  s4_p$16$clock;
-    reg  [15:0] s4_p$17$d;
-    wire  [15:0] s4_p$17$q;
-    reg  s4_p$17$clock;
-    reg  [15:0] s4_p$18$d;
-    wire  [15:0] s4_p$18$q;
-    reg  s4_p$18$clock;
-    reg  [15:0] s4_p$19$d;
-    wire  [15:0] s4_p$19$q;
-    reg  s4_p$19$clock;
-    reg  [15:0] s4_p$20$d;
-    wire  [15:0] s4_p$20$q;
-    reg  s4_p$20$clock;
-    reg  [15:0] s4_p$21$d;
-    wire  [15:0] s4_p$21$q;
-    reg  s4_p$21$clock;
-    reg  [15:0] s4_p$22$d;
-    wire  [15:0] s4_p$22$q;
-    reg  s4_p$22$clock;
-    reg  [15:0] s4_p$23$d;
-    wire  [15:0] s4_p$23$q;
-    reg  s4_p$23$clock;
-    reg  [15:0] s4_p$24$d;
-    wire  [15:0] s4_p$24$q;
-    reg  s4_p$24$clock;
-    reg  [15:0] s4_p$25$d;
-    wire  [15:0] s4_p$25$q;
-    reg  s4_p$25$clock;
-    reg  [15:0] s4_p$26$d;
-    wire  [15:0] s4_p$26$q;
-    reg  s4_p$26$clock;
-    reg  [15:0] s4_p$27$d;
-    wire  [15:0] s4_p$27$q;
-    reg  s4_p$27$clock;
-    reg  [15:0] s4_p$28$d;
-    wire  [15:0] s4_p$28$q;
-    reg  s4_p$28$clock;
-    reg  [15:0] s4_p$29$d;
-    wire  [15:0] s4_p$29$q;
-    reg  s4_p$29$clock;
-    reg  [15:0] s4_p$30$d;
-    wire  [15:0] s4_p$30$q;
-    reg  s4_p$30$clock;
-    reg  [15:0] s4_p$31$d;
-    wire  [15:0] s4_p$31$q;
-    reg  s4_p$31$clock;
-    reg  [15:0] s4_p$32$d;
-    wire  [15:0] s4_p$32$q;
-    reg  s4_p$32$clock;
-    reg  [15:0] s4_p$33$d;
-    wire  [15:0] s4_p$33$q;
-    reg  s4_p$33$clock;
-    reg  [15:0] s4_p$34$d;
-    wire  [15:0] s4_p$34$q;
-    reg  s4_p$34$clock;
-    reg  [15:0] s4_p$35$d;
-    wire  [15:0] s4_p$35$q;
-    reg  s4_p$35$clock;
-    reg  [15:0] s4_p$36$d;
-    wire  [15:0] s4_p$36$q;
-    reg  s4_p$36$clock;
-    reg  [15:0] s4_p$37$d;
-    wire  [15:0] s4_p$37$q;
-    reg  s4_p$37$clock;
-    reg  [15:0] s4_p$38$d;
-    wire  [15:0] s4_p$38$q;
-    reg  s4_p$38$clock;
-    reg  [15:0] s4_p$39$d;
-    wire  [15:0] s4_p$39$q;
-    reg  s4_p$39$clock;
-    reg  [15:0] s4_p$40$d;
-    wire  [15:0] s4_p$40$q;
-    reg  s4_p$40$clock;
-    reg  [15:0] s4_p$41$d;
-    wire  [15:0] s4_p$41$q;
-    reg  s4_p$41$clock;
-    reg  [15:0] s4_p$42$d;
-    wire  [15:0] s4_p$42$q;
-    reg  s4_p$42$clock;
-    reg  [15:0] s4_p$43$d;
-    wire  [15:0] s4_p$43$q;
-    reg  s4_p$43$clock;
-    reg  [15:0] s4_p$44$d;
-    wire  [15:0] s4_p$44$q;
-    reg  s4_p$44$clock;
-    reg  [15:0] s4_p$45$d;
-    wire  [15:0] s4_p$45$q;
-    reg  s4_p$45$clock;
-    reg  [15:0] s4_p$46$d;
-    wire  [15:0] s4_p$46$q;
-    reg  s4_p$46$clock;
-    reg  [15:0] s4_p$47$d;
-    wire  [15:0] s4_p$47$q;
-    reg  s4_p$47$clock;
-    reg  [15:0] s4_p$48$d;
-    wire  [15:0] s4_p$48$q;
-    reg  s4_p$48$clock;
-    reg  [15:0] s4_p$49$d;
-    wire  [15:0] s4_p$49$q;
-    reg  s4_p$49$clock;
-    reg  [15:0] s4_p$50$d;
-    wire  [15:0] s4_p$50$q;
-    reg  s4_p$50$clock;
-    reg  [15:0] s4_p$51$d;
-    wire  [15:0] s4_p$51$q;
-    reg  s4_p$51$clock;
-    reg  [15:0] s4_p$52$d;
-    wire  [15:0] s4_p$52$q;
-    reg  s4_p$52$clock;
-    reg  [15:0] s4_p$53$d;
-    wire  [15:0] s4_p$53$q;
-    reg  s4_p$53$clock;
-    reg  [15:0] s4_p$54$d;
-    wire  [15:0] s4_p$54$q;
-    reg  s4_p$54$clock;
-    reg  [15:0] s4_p$55$d;
-    wire  [15:0] s4_p$55$q;
-    reg  s4_p$55$clock;
-    reg  [15:0] s4_p$56$d;
-    wire  [15:0] s4_p$56$q;
-    reg  s4_p$56$clock;
-    reg  [15:0] s4_p$57$d;
-    wire  [15:0] s4_p$57$q;
-    reg  s4_p$57$clock;
-    reg  [15:0] s4_p$58$d;
-    wire  [15:0] s4_p$58$q;
-    reg  s4_p$58$clock;
-    reg  [15:0] s4_p$59$d;
-    wire  [15:0] s4_p$59$q;
-    reg  s4_p$59$clock;
-    reg  [15:0] s4_p$60$d;
-    wire  [15:0] s4_p$60$q;
-    reg  s4_p$60$clock;
-    reg  [15:0] s4_p$61$d;
-    wire  [15:0] s4_p$61$q;
-    reg  s4_p$61$clock;
-    reg  [15:0] s4_p$62$d;
-    wire  [15:0] s4_p$62$q;
-    reg  s4_p$62$clock;
-    reg  [15:0] s4_p$63$d;
-    wire  [15:0] s4_p$63$q;
-    reg  s4_p$63$clock;
-    reg  [31:0] s4_b$0$d;
-    wire  [31:0] s4_b$0$q;
-    reg  s4_b$0$clock;
-    reg  [31:0] s4_b$1$d;
-    wire  [31:0] s4_b$1$q;
-    reg  s4_b$1$clock;
-    reg  [31:0] s4_b$2$d;
-    wire  [31:0] s4_b$2$q;
-    reg  s4_b$2$clock;
-    reg  [31:0] s4_b$3$d;
-    wire  [31:0] s4_b$3$q;
-    reg  s4_b$3$clock;
-    reg  [31:0] s4_b$4$d;
-    wire  [31:0] s4_b$4$q;
-    reg  s4_b$4$clock;
-    reg  [31:0] s4_b$5$d;
-    wire  [31:0] s4_b$5$q;
-    reg  s4_b$5$clock;
-    reg  [31:0] s4_b$6$d;
-    wire  [31:0] s4_b$6$q;
-    reg  s4_b$6$clock;
-    reg  [31:0] s4_b$7$d;
-    wire  [31:0] s4_b$7$q;
-    reg  s4_b$7$clock;
-    reg  [31:0] s4_b$8$d;
-    wire  [31:0] s4_b$8$q;
-    reg  s4_b$8$clock;
-    reg  [31:0] s4_b$9$d;
-    wire  [31:0] s4_b$9$q;
-    reg  s4_b$9$clock;
-    reg  [31:0] s4_b$10$d;
-    wire  [31:0] s4_b$10$q;
-    reg  s4_b$10$clock;
-    reg  [31:0] s4_b$11$d;
-    wire  [31:0] s4_b$11$q;
-    reg  s4_b$11$clock;
-    reg  [31:0] s4_b$12$d;
-    wire  [31:0] s4_b$12$q;
-    reg  s4_b$12$clock;
-    reg  [31:0] s4_b$13$d;
-    wire  [31:0] s4_b$13$q;
-    reg  s4_b$13$clock;
-    reg  [31:0] s4_b$14$d;
-    wire  [31:0] s4_b$14$q;
-    reg  s4_b$14$clock;
-    reg  [31:0] s4_b$15$d;
-    wire  [31:0] s4_b$15$q;
-    reg  s4_b$15$clock;
-    reg  [31:0] s4_b$16$d;
-    wire  [31:0] s4_b$16$q;
-    reg  s4_b$16$clock;
-    reg  [31:0] s4_b$17$d;
-    wire  [31:0] s4_b$17$q;
-    reg  s4_b$17$clock;
-    reg  [31:0] s4_b$18$d;
-    wire  [31:0] s4_b$18$q;
-    reg  s4_b$18$clock;
-    reg  [31:0] s4_b$19$d;
-    wire  [31:0] s4_b$19$q;
-    reg  s4_b$19$clock;
-    reg  [31:0] s4_b$20$d;
-    wire  [31:0] s4_b$20$q;
-    reg  s4_b$20$clock;
-    reg  [31:0] s4_b$21$d;
-    wire  [31:0] s4_b$21$q;
-    reg  s4_b$21$clock;
-    reg  [31:0] s4_b$22$d;
-    wire  [31:0] s4_b$22$q;
-    reg  s4_b$22$clock;
-    reg  [31:0] s4_b$23$d;
-    wire  [31:0] s4_b$23$q;
-    reg  s4_b$23$clock;
-    reg  [31:0] s4_b$24$d;
-    wire  [31:0] s4_b$24$q;
-    reg  s4_b$24$clock;
-    reg  [31:0] s4_b$25$d;
-    wire  [31:0] s4_b$25$q;
-    reg  s4_b$25$clock;
-    reg  [31:0] s4_b$26$d;
-    wire  [31:0] s4_b$26$q;
-    reg  s4_b$26$clock;
-    reg  [31:0] s4_b$27$d;
-    wire  [31:0] s4_b$27$q;
-    reg  s4_b$27$clock;
-    reg  [31:0] s4_b$28$d;
-    wire  [31:0] s4_b$28$q;
-    reg  s4_b$28$clock;
-    reg  [31:0] s4_b$29$d;
-    wire  [31:0] s4_b$29$q;
-    reg  s4_b$29$clock;
-    reg  [31:0] s4_b$30$d;
-    wire  [31:0] s4_b$30$q;
-    reg  s4_b$30$clock;
-    reg  [31:0] s4_b$31$d;
-    wire  [31:0] s4_b$31$q;
-    reg  s4_b$31$clock;
-    reg  [31:0] s4_b$32$d;
-    wire  [31:0] s4_b$32$q;
-    reg  s4_b$32$clock;
-    reg  [31:0] s4_b$33$d;
-    wire  [31:0] s4_b$33$q;
-    reg  s4_b$33$clock;
-    reg  [31:0] s4_b$34$d;
-    wire  [31:0] s4_b$34$q;
-    reg  s4_b$34$clock;
-    reg  [31:0] s4_b$35$d;
-    wire  [31:0] s4_b$35$q;
-    reg  s4_b$35$clock;
-    reg  [31:0] s4_b$36$d;
-    wire  [31:0] s4_b$36$q;
-    reg  s4_b$36$clock;
-    reg  [31:0] s4_b$37$d;
-    wire  [31:0] s4_b$37$q;
-    reg  s4_b$37$clock;
-    reg  [31:0] s4_b$38$d;
-    wire  [31:0] s4_b$38$q;
-    reg  s4_b$38$clock;
-    reg  [31:0] s4_b$39$d;
-    wire  [31:0] s4_b$39$q;
-    reg  s4_b$39$clock;
-    reg  [31:0] s4_b$40$d;
-    wire  [31:0] s4_b$40$q;
-    reg  s4_b$40$clock;
-    reg  [31:0] s4_b$41$d;
-    wire  [31:0] s4_b$41$q;
-    reg  s4_b$41$clock;
-    reg  [31:0] s4_b$42$d;
-    wire  [31:0] s4_b$42$q;
-    reg  s4_b$42$clock;
-    reg  [31:0] s4_b$43$d;
-    wire  [31:0] s4_b$43$q;
-    reg  s4_b$43$clock;
-    reg  [31:0] s4_b$44$d;
-    wire  [31:0] s4_b$44$q;
-    reg  s4_b$44$clock;
-    reg  [31:0] s4_b$45$d;
-    wire  [31:0] s4_b$45$q;
-    reg  s4_b$45$clock;
-    reg  [31:0] s4_b$46$d;
-    wire  [31:0] s4_b$46$q;
-    reg  s4_b$46$clock;
-    reg  [31:0] s4_b$47$d;
-    wire  [31:0] s4_b$47$q;
-    reg  s4_b$47$clock;
-    reg  [31:0] s4_b$48$d;
-    wire  [31:0] s4_b$48$q;
-    reg  s4_b$48$clock;
-    reg  [31:0] s4_b$49$d;
-    wire  [31:0] s4_b$49$q;
-    reg  s4_b$49$clock;
-    reg  [31:0] s4_b$50$d;
-    wire  [31:0] s4_b$50$q;
-    reg  s4_b$50$clock;
-    reg  [31:0] s4_b$51$d;
-    wire  [31:0] s4_b$51$q;
-    reg  s4_b$51$clock;
-    reg  [31:0] s4_b$52$d;
-    wire  [31:0] s4_b$52$q;
-    reg  s4_b$52$clock;
-    reg  [31:0] s4_b$53$d;
-    wire  [31:0] s4_b$53$q;
-    reg  s4_b$53$clock;
-    reg  [31:0] s4_b$54$d;
-    wire  [31:0] s4_b$54$q;
-    reg  s4_b$54$clock;
-    reg  [31:0] s4_b$55$d;
-    wire  [31:0] s4_b$55$q;
-    reg  s4_b$55$clock;
-    reg  [31:0] s4_b$56$d;
-    wire  [31:0] s4_b$56$q;
-    reg  s4_b$56$clock;
-    reg  [31:0] s4_b$57$d;
-    wire  [31:0] s4_b$57$q;
-    reg  s4_b$57$clock;
-    reg  [31:0] s4_b$58$d;
-    wire  [31:0] s4_b$58$q;
-    reg  s4_b$58$clock;
-    reg  [31:0] s4_b$59$d;
-    wire  [31:0] s4_b$59$q;
-    reg  s4_b$59$clock;
-    reg  [31:0] s4_b$60$d;
-    wire  [31:0] s4_b$60$q;
-    reg  s4_b$60$clock;
-    reg  [31:0] s4_b$61$d;
-    wire  [31:0] s4_b$61$q;
-    reg  s4_b$61$clock;
-    reg  [31:0] s4_b$62$d;
-    wire  [31:0] s4_b$62$q;
-    reg  s4_b$62$clock;
-    reg  [31:0] s4_b$63$d;
-    wire  [31:0] s4_b$63$q;
-    reg  s4_b$63$clock;
+    reg  [15:0] s5_p$0$d;
+    wire  [15:0] s5_p$0$q;
+    reg  s5_p$0$clock;
+    reg  [15:0] s5_p$1$d;
+    wire  [15:0] s5_p$1$q;
+    reg  s5_p$1$clock;
+    reg  [15:0] s5_p$2$d;
+    wire  [15:0] s5_p$2$q;
+    reg  s5_p$2$clock;
+    reg  [15:0] s5_p$3$d;
+    wire  [15:0] s5_p$3$q;
+    reg  s5_p$3$clock;
+    reg  [15:0] s5_p$4$d;
+    wire  [15:0] s5_p$4$q;
+    reg  s5_p$4$clock;
+    reg  [15:0] s5_p$5$d;
+    wire  [15:0] s5_p$5$q;
+    reg  s5_p$5$clock;
+    reg  [15:0] s5_p$6$d;
+    wire  [15:0] s5_p$6$q;
+    reg  s5_p$6$clock;
+    reg  [15:0] s5_p$7$d;
+    wire  [15:0] s5_p$7$q;
+    reg  s5_p$7$clock;
+    reg  [15:0] s5_p$8$d;
+    wire  [15:0] s5_p$8$q;
+    reg  s5_p$8$clock;
+    reg  [15:0] s5_p$9$d;
+    wire  [15:0] s5_p$9$q;
+    reg  s5_p$9$clock;
+    reg  [15:0] s5_p$10$d;
+    wire  [15:0] s5_p$10$q;
+    reg  s5_p$10$clock;
+    reg  [15:0] s5_p$11$d;
+    wire  [15:0] s5_p$11$q;
+    reg  s5_p$11$clock;
+    reg  [15:0] s5_p$12$d;
+    wire  [15:0] s5_p$12$q;
+    reg  s5_p$12$clock;
+    reg  [15:0] s5_p$13$d;
+    wire  [15:0] s5_p$13$q;
+    reg  s5_p$13$clock;
+    reg  [15:0] s5_p$14$d;
+    wire  [15:0] s5_p$14$q;
+    reg  s5_p$14$clock;
+    reg  [15:0] s5_p$15$d;
+    wire  [15:0] s5_p$15$q;
+    reg  s5_p$15$clock;
+    reg  [15:0] s5_p$16$d;
+    wire  [15:0] s5_p$16$q;
+    reg  s5_p$16$clock;
+    reg  [15:0] s5_p$17$d;
+    wire  [15:0] s5_p$17$q;
+    reg  s5_p$17$clock;
+    reg  [15:0] s5_p$18$d;
+    wire  [15:0] s5_p$18$q;
+    reg  s5_p$18$clock;
+    reg  [15:0] s5_p$19$d;
+    wire  [15:0] s5_p$19$q;
+    reg  s5_p$19$clock;
+    reg  [15:0] s5_p$20$d;
+    wire  [15:0] s5_p$20$q;
+    reg  s5_p$20$clock;
+    reg  [15:0] s5_p$21$d;
+    wire  [15:0] s5_p$21$q;
+    reg  s5_p$21$clock;
+    reg  [15:0] s5_p$22$d;
+    wire  [15:0] s5_p$22$q;
+    reg  s5_p$22$clock;
+    reg  [15:0] s5_p$23$d;
+    wire  [15:0] s5_p$23$q;
+    reg  s5_p$23$clock;
+    reg  [15:0] s5_p$24$d;
+    wire  [15:0] s5_p$24$q;
+    reg  s5_p$24$clock;
+    reg  [15:0] s5_p$25$d;
+    wire  [15:0] s5_p$25$q;
+    reg  s5_p$25$clock;
+    reg  [15:0] s5_p$26$d;
+    wire  [15:0] s5_p$26$q;
+    reg  s5_p$26$clock;
+    reg  [15:0] s5_p$27$d;
+    wire  [15:0] s5_p$27$q;
+    reg  s5_p$27$clock;
+    reg  [15:0] s5_p$28$d;
+    wire  [15:0] s5_p$28$q;
+    reg  s5_p$28$clock;
+    reg  [15:0] s5_p$29$d;
+    wire  [15:0] s5_p$29$q;
+    reg  s5_p$29$clock;
+    reg  [15:0] s5_p$30$d;
+    wire  [15:0] s5_p$30$q;
+    reg  s5_p$30$clock;
+    reg  [15:0] s5_p$31$d;
+    wire  [15:0] s5_p$31$q;
+    reg  s5_p$31$clock;
+    reg  [15:0] s5_p$32$d;
+    wire  [15:0] s5_p$32$q;
+    reg  s5_p$32$clock;
+    reg  [15:0] s5_p$33$d;
+    wire  [15:0] s5_p$33$q;
+    reg  s5_p$33$clock;
+    reg  [15:0] s5_p$34$d;
+    wire  [15:0] s5_p$34$q;
+    reg  s5_p$34$clock;
+    reg  [15:0] s5_p$35$d;
+    wire  [15:0] s5_p$35$q;
+    reg  s5_p$35$clock;
+    reg  [15:0] s5_p$36$d;
+    wire  [15:0] s5_p$36$q;
+    reg  s5_p$36$clock;
+    reg  [15:0] s5_p$37$d;
+    wire  [15:0] s5_p$37$q;
+    reg  s5_p$37$clock;
+    reg  [15:0] s5_p$38$d;
+    wire  [15:0] s5_p$38$q;
+    reg  s5_p$38$clock;
+    reg  [15:0] s5_p$39$d;
+    wire  [15:0] s5_p$39$q;
+    reg  s5_p$39$clock;
+    reg  [15:0] s5_p$40$d;
+    wire  [15:0] s5_p$40$q;
+    reg  s5_p$40$clock;
+    reg  [15:0] s5_p$41$d;
+    wire  [15:0] s5_p$41$q;
+    reg  s5_p$41$clock;
+    reg  [15:0] s5_p$42$d;
+    wire  [15:0] s5_p$42$q;
+    reg  s5_p$42$clock;
+    reg  [15:0] s5_p$43$d;
+    wire  [15:0] s5_p$43$q;
+    reg  s5_p$43$clock;
+    reg  [15:0] s5_p$44$d;
+    wire  [15:0] s5_p$44$q;
+    reg  s5_p$44$clock;
+    reg  [15:0] s5_p$45$d;
+    wire  [15:0] s5_p$45$q;
+    reg  s5_p$45$clock;
+    reg  [15:0] s5_p$46$d;
+    wire  [15:0] s5_p$46$q;
+    reg  s5_p$46$clock;
+    reg  [15:0] s5_p$47$d;
+    wire  [15:0] s5_p$47$q;
+    reg  s5_p$47$clock;
+    reg  [15:0] s5_p$48$d;
+    wire  [15:0] s5_p$48$q;
+    reg  s5_p$48$clock;
+    reg  [15:0] s5_p$49$d;
+    wire  [15:0] s5_p$49$q;
+    reg  s5_p$49$clock;
+    reg  [15:0] s5_p$50$d;
+    wire  [15:0] s5_p$50$q;
+    reg  s5_p$50$clock;
+    reg  [15:0] s5_p$51$d;
+    wire  [15:0] s5_p$51$q;
+    reg  s5_p$51$clock;
+    reg  [15:0] s5_p$52$d;
+    wire  [15:0] s5_p$52$q;
+    reg  s5_p$52$clock;
+    reg  [15:0] s5_p$53$d;
+    wire  [15:0] s5_p$53$q;
+    reg  s5_p$53$clock;
+    reg  [15:0] s5_p$54$d;
+    wire  [15:0] s5_p$54$q;
+    reg  s5_p$54$clock;
+    reg  [15:0] s5_p$55$d;
+    wire  [15:0] s5_p$55$q;
+    reg  s5_p$55$clock;
+    reg  [15:0] s5_p$56$d;
+    wire  [15:0] s5_p$56$q;
+    reg  s5_p$56$clock;
+    reg  [15:0] s5_p$57$d;
+    wire  [15:0] s5_p$57$q;
+    reg  s5_p$57$clock;
+    reg  [15:0] s5_p$58$d;
+    wire  [15:0] s5_p$58$q;
+    reg  s5_p$58$clock;
+    reg  [15:0] s5_p$59$d;
+    wire  [15:0] s5_p$59$q;
+    reg  s5_p$59$clock;
+    reg  [15:0] s5_p$60$d;
+    wire  [15:0] s5_p$60$q;
+    reg  s5_p$60$clock;
+    reg  [15:0] s5_p$61$d;
+    wire  [15:0] s5_p$61$q;
+    reg  s5_p$61$clock;
+    reg  [15:0] s5_p$62$d;
+    wire  [15:0] s5_p$62$q;
+    reg  s5_p$62$clock;
+    reg  [15:0] s5_p$63$d;
+    wire  [15:0] s5_p$63$q;
+    reg  s5_p$63$clock;
+    reg  [31:0] s5_b$0$d;
+    wire  [31:0] s5_b$0$q;
+    reg  s5_b$0$clock;
+    reg  [31:0] s5_b$1$d;
+    wire  [31:0] s5_b$1$q;
+    reg  s5_b$1$clock;
+    reg  [31:0] s5_b$2$d;
+    wire  [31:0] s5_b$2$q;
+    reg  s5_b$2$clock;
+    reg  [31:0] s5_b$3$d;
+    wire  [31:0] s5_b$3$q;
+    reg  s5_b$3$clock;
+    reg  [31:0] s5_b$4$d;
+    wire  [31:0] s5_b$4$q;
+    reg  s5_b$4$clock;
+    reg  [31:0] s5_b$5$d;
+    wire  [31:0] s5_b$5$q;
+    reg  s5_b$5$clock;
+    reg  [31:0] s5_b$6$d;
+    wire  [31:0] s5_b$6$q;
+    reg  s5_b$6$clock;
+    reg  [31:0] s5_b$7$d;
+    wire  [31:0] s5_b$7$q;
+    reg  s5_b$7$clock;
+    reg  [31:0] s5_b$8$d;
+    wire  [31:0] s5_b$8$q;
+    reg  s5_b$8$clock;
+    reg  [31:0] s5_b$9$d;
+    wire  [31:0] s5_b$9$q;
+    reg  s5_b$9$clock;
+    reg  [31:0] s5_b$10$d;
+    wire  [31:0] s5_b$10$q;
+    reg  s5_b$10$clock;
+    reg  [31:0] s5_b$11$d;
+    wire  [31:0] s5_b$11$q;
+    reg  s5_b$11$clock;
+    reg  [31:0] s5_b$12$d;
+    wire  [31:0] s5_b$12$q;
+    reg  s5_b$12$clock;
+    reg  [31:0] s5_b$13$d;
+    wire  [31:0] s5_b$13$q;
+    reg  s5_b$13$clock;
+    reg  [31:0] s5_b$14$d;
+    wire  [31:0] s5_b$14$q;
+    reg  s5_b$14$clock;
+    reg  [31:0] s5_b$15$d;
+    wire  [31:0] s5_b$15$q;
+    reg  s5_b$15$clock;
+    reg  [31:0] s5_b$16$d;
+    wire  [31:0] s5_b$16$q;
+    reg  s5_b$16$clock;
+    reg  [31:0] s5_b$17$d;
+    wire  [31:0] s5_b$17$q;
+    reg  s5_b$17$clock;
+    reg  [31:0] s5_b$18$d;
+    wire  [31:0] s5_b$18$q;
+    reg  s5_b$18$clock;
+    reg  [31:0] s5_b$19$d;
+    wire  [31:0] s5_b$19$q;
+    reg  s5_b$19$clock;
+    reg  [31:0] s5_b$20$d;
+    wire  [31:0] s5_b$20$q;
+    reg  s5_b$20$clock;
+    reg  [31:0] s5_b$21$d;
+    wire  [31:0] s5_b$21$q;
+    reg  s5_b$21$clock;
+    reg  [31:0] s5_b$22$d;
+    wire  [31:0] s5_b$22$q;
+    reg  s5_b$22$clock;
+    reg  [31:0] s5_b$23$d;
+    wire  [31:0] s5_b$23$q;
+    reg  s5_b$23$clock;
+    reg  [31:0] s5_b$24$d;
+    wire  [31:0] s5_b$24$q;
+    reg  s5_b$24$clock;
+    reg  [31:0] s5_b$25$d;
+    wire  [31:0] s5_b$25$q;
+    reg  s5_b$25$clock;
+    reg  [31:0] s5_b$26$d;
+    wire  [31:0] s5_b$26$q;
+    reg  s5_b$26$clock;
+    reg  [31:0] s5_b$27$d;
+    wire  [31:0] s5_b$27$q;
+    reg  s5_b$27$clock;
+    reg  [31:0] s5_b$28$d;
+    wire  [31:0] s5_b$28$q;
+    reg  s5_b$28$clock;
+    reg  [31:0] s5_b$29$d;
+    wire  [31:0] s5_b$29$q;
+    reg  s5_b$29$clock;
+    reg  [31:0] s5_b$30$d;
+    wire  [31:0] s5_b$30$q;
+    reg  s5_b$30$clock;
+    reg  [31:0] s5_b$31$d;
+    wire  [31:0] s5_b$31$q;
+    reg  s5_b$31$clock;
+    reg  [31:0] s5_b$32$d;
+    wire  [31:0] s5_b$32$q;
+    reg  s5_b$32$clock;
+    reg  [31:0] s5_b$33$d;
+    wire  [31:0] s5_b$33$q;
+    reg  s5_b$33$clock;
+    reg  [31:0] s5_b$34$d;
+    wire  [31:0] s5_b$34$q;
+    reg  s5_b$34$clock;
+    reg  [31:0] s5_b$35$d;
+    wire  [31:0] s5_b$35$q;
+    reg  s5_b$35$clock;
+    reg  [31:0] s5_b$36$d;
+    wire  [31:0] s5_b$36$q;
+    reg  s5_b$36$clock;
+    reg  [31:0] s5_b$37$d;
+    wire  [31:0] s5_b$37$q;
+    reg  s5_b$37$clock;
+    reg  [31:0] s5_b$38$d;
+    wire  [31:0] s5_b$38$q;
+    reg  s5_b$38$clock;
+    reg  [31:0] s5_b$39$d;
+    wire  [31:0] s5_b$39$q;
+    reg  s5_b$39$clock;
+    reg  [31:0] s5_b$40$d;
+    wire  [31:0] s5_b$40$q;
+    reg  s5_b$40$clock;
+    reg  [31:0] s5_b$41$d;
+    wire  [31:0] s5_b$41$q;
+    reg  s5_b$41$clock;
+    reg  [31:0] s5_b$42$d;
+    wire  [31:0] s5_b$42$q;
+    reg  s5_b$42$clock;
+    reg  [31:0] s5_b$43$d;
+    wire  [31:0] s5_b$43$q;
+    reg  s5_b$43$clock;
+    reg  [31:0] s5_b$44$d;
+    wire  [31:0] s5_b$44$q;
+    reg  s5_b$44$clock;
+    reg  [31:0] s5_b$45$d;
+    wire  [31:0] s5_b$45$q;
+    reg  s5_b$45$clock;
+    reg  [31:0] s5_b$46$d;
+    wire  [31:0] s5_b$46$q;
+    reg  s5_b$46$clock;
+    reg  [31:0] s5_b$47$d;
+    wire  [31:0] s5_b$47$q;
+    reg  s5_b$47$clock;
+    reg  [31:0] s5_b$48$d;
+    wire  [31:0] s5_b$48$q;
+    reg  s5_b$48$clock;
+    reg  [31:0] s5_b$49$d;
+    wire  [31:0] s5_b$49$q;
+    reg  s5_b$49$clock;
+    reg  [31:0] s5_b$50$d;
+    wire  [31:0] s5_b$50$q;
+    reg  s5_b$50$clock;
+    reg  [31:0] s5_b$51$d;
+    wire  [31:0] s5_b$51$q;
+    reg  s5_b$51$clock;
+    reg  [31:0] s5_b$52$d;
+    wire  [31:0] s5_b$52$q;
+    reg  s5_b$52$clock;
+    reg  [31:0] s5_b$53$d;
+    wire  [31:0] s5_b$53$q;
+    reg  s5_b$53$clock;
+    reg  [31:0] s5_b$54$d;
+    wire  [31:0] s5_b$54$q;
+    reg  s5_b$54$clock;
+    reg  [31:0] s5_b$55$d;
+    wire  [31:0] s5_b$55$q;
+    reg  s5_b$55$clock;
+    reg  [31:0] s5_b$56$d;
+    wire  [31:0] s5_b$56$q;
+    reg  s5_b$56$clock;
+    reg  [31:0] s5_b$57$d;
+    wire  [31:0] s5_b$57$q;
+    reg  s5_b$57$clock;
+    reg  [31:0] s5_b$58$d;
+    wire  [31:0] s5_b$58$q;
+    reg  s5_b$58$clock;
+    reg  [31:0] s5_b$59$d;
+    wire  [31:0] s5_b$59$q;
+    reg  s5_b$59$clock;
+    reg  [31:0] s5_b$60$d;
+    wire  [31:0] s5_b$60$q;
+    reg  s5_b$60$clock;
+    reg  [31:0] s5_b$61$d;
+    wire  [31:0] s5_b$61$q;
+    reg  s5_b$61$clock;
+    reg  [31:0] s5_b$62$d;
+    wire  [31:0] s5_b$62$q;
+    reg  s5_b$62$clock;
+    reg  [31:0] s5_b$63$d;
+    wire  [31:0] s5_b$63$q;
+    reg  s5_b$63$clock;
     reg  [15:0] occ_p$0$d;
     wire  [15:0] occ_p$0$q;
     reg  occ_p$0$clock;
@@ -4946,645 +5402,115 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
         .q(s3_v$1$q),
         .clock(s3_v$1$clock)
     );
-    sadm_p16$s2_hx$0 s2_hx$0(
-        .d(s2_hx$0$d),
-        .q(s2_hx$0$q),
-        .clock(s2_hx$0$clock)
-    );
-    sadm_p16$s2_hx$1 s2_hx$1(
-        .d(s2_hx$1$d),
-        .q(s2_hx$1$q),
-        .clock(s2_hx$1$clock)
-    );
-    sadm_p16$s2_hx$2 s2_hx$2(
-        .d(s2_hx$2$d),
-        .q(s2_hx$2$q),
-        .clock(s2_hx$2$clock)
-    );
-    sadm_p16$s2_hx$3 s2_hx$3(
-        .d(s2_hx$3$d),
-        .q(s2_hx$3$q),
-        .clock(s2_hx$3$clock)
-    );
-    sadm_p16$s2_hx$4 s2_hx$4(
-        .d(s2_hx$4$d),
-        .q(s2_hx$4$q),
-        .clock(s2_hx$4$clock)
-    );
-    sadm_p16$s2_hx$5 s2_hx$5(
-        .d(s2_hx$5$d),
-        .q(s2_hx$5$q),
-        .clock(s2_hx$5$clock)
-    );
-    sadm_p16$s2_hx$6 s2_hx$6(
-        .d(s2_hx$6$d),
-        .q(s2_hx$6$q),
-        .clock(s2_hx$6$clock)
-    );
-    sadm_p16$s2_hx$7 s2_hx$7(
-        .d(s2_hx$7$d),
-        .q(s2_hx$7$q),
-        .clock(s2_hx$7$clock)
-    );
-    sadm_p16$s2_hx$8 s2_hx$8(
-        .d(s2_hx$8$d),
-        .q(s2_hx$8$q),
-        .clock(s2_hx$8$clock)
-    );
-    sadm_p16$s2_hx$9 s2_hx$9(
-        .d(s2_hx$9$d),
-        .q(s2_hx$9$q),
-        .clock(s2_hx$9$clock)
-    );
-    sadm_p16$s2_hx$10 s2_hx$10(
-        .d(s2_hx$10$d),
-        .q(s2_hx$10$q),
-        .clock(s2_hx$10$clock)
-    );
-    sadm_p16$s2_hx$11 s2_hx$11(
-        .d(s2_hx$11$d),
-        .q(s2_hx$11$q),
-        .clock(s2_hx$11$clock)
-    );
-    sadm_p16$s2_hx$12 s2_hx$12(
-        .d(s2_hx$12$d),
-        .q(s2_hx$12$q),
-        .clock(s2_hx$12$clock)
-    );
-    sadm_p16$s2_hx$13 s2_hx$13(
-        .d(s2_hx$13$d),
-        .q(s2_hx$13$q),
-        .clock(s2_hx$13$clock)
-    );
-    sadm_p16$s2_hx$14 s2_hx$14(
-        .d(s2_hx$14$d),
-        .q(s2_hx$14$q),
-        .clock(s2_hx$14$clock)
-    );
-    sadm_p16$s2_hx$15 s2_hx$15(
-        .d(s2_hx$15$d),
-        .q(s2_hx$15$q),
-        .clock(s2_hx$15$clock)
-    );
-    sadm_p16$s2_hx$16 s2_hx$16(
-        .d(s2_hx$16$d),
-        .q(s2_hx$16$q),
-        .clock(s2_hx$16$clock)
-    );
-    sadm_p16$s2_hx$17 s2_hx$17(
-        .d(s2_hx$17$d),
-        .q(s2_hx$17$q),
-        .clock(s2_hx$17$clock)
-    );
-    sadm_p16$s2_hx$18 s2_hx$18(
-        .d(s2_hx$18$d),
-        .q(s2_hx$18$q),
-        .clock(s2_hx$18$clock)
-    );
-    sadm_p16$s2_hx$19 s2_hx$19(
-        .d(s2_hx$19$d),
-        .q(s2_hx$19$q),
-        .clock(s2_hx$19$clock)
-    );
-    sadm_p16$s2_hx$20 s2_hx$20(
-        .d(s2_hx$20$d),
-        .q(s2_hx$20$q),
-        .clock(s2_hx$20$clock)
-    );
-    sadm_p16$s2_hx$21 s2_hx$21(
-        .d(s2_hx$21$d),
-        .q(s2_hx$21$q),
-        .clock(s2_hx$21$clock)
-    );
-    sadm_p16$s2_hx$22 s2_hx$22(
-        .d(s2_hx$22$d),
-        .q(s2_hx$22$q),
-        .clock(s2_hx$22$clock)
-    );
-    sadm_p16$s2_hx$23 s2_hx$23(
-        .d(s2_hx$23$d),
-        .q(s2_hx$23$q),
-        .clock(s2_hx$23$clock)
-    );
-    sadm_p16$s2_hx$24 s2_hx$24(
-        .d(s2_hx$24$d),
-        .q(s2_hx$24$q),
-        .clock(s2_hx$24$clock)
-    );
-    sadm_p16$s2_hx$25 s2_hx$25(
-        .d(s2_hx$25$d),
-        .q(s2_hx$25$q),
-        .clock(s2_hx$25$clock)
-    );
-    sadm_p16$s2_hx$26 s2_hx$26(
-        .d(s2_hx$26$d),
-        .q(s2_hx$26$q),
-        .clock(s2_hx$26$clock)
-    );
-    sadm_p16$s2_hx$27 s2_hx$27(
-        .d(s2_hx$27$d),
-        .q(s2_hx$27$q),
-        .clock(s2_hx$27$clock)
-    );
-    sadm_p16$s2_hx$28 s2_hx$28(
-        .d(s2_hx$28$d),
-        .q(s2_hx$28$q),
-        .clock(s2_hx$28$clock)
-    );
-    sadm_p16$s2_hx$29 s2_hx$29(
-        .d(s2_hx$29$d),
-        .q(s2_hx$29$q),
-        .clock(s2_hx$29$clock)
-    );
-    sadm_p16$s2_hx$30 s2_hx$30(
-        .d(s2_hx$30$d),
-        .q(s2_hx$30$q),
-        .clock(s2_hx$30$clock)
-    );
-    sadm_p16$s2_hx$31 s2_hx$31(
-        .d(s2_hx$31$d),
-        .q(s2_hx$31$q),
-        .clock(s2_hx$31$clock)
-    );
-    sadm_p16$s2_hx$32 s2_hx$32(
-        .d(s2_hx$32$d),
-        .q(s2_hx$32$q),
-        .clock(s2_hx$32$clock)
-    );
-    sadm_p16$s2_hx$33 s2_hx$33(
-        .d(s2_hx$33$d),
-        .q(s2_hx$33$q),
-        .clock(s2_hx$33$clock)
-    );
-    sadm_p16$s2_hx$34 s2_hx$34(
-        .d(s2_hx$34$d),
-        .q(s2_hx$34$q),
-        .clock(s2_hx$34$clock)
-    );
-    sadm_p16$s2_hx$35 s2_hx$35(
-        .d(s2_hx$35$d),
-        .q(s2_hx$35$q),
-        .clock(s2_hx$35$clock)
-    );
-    sadm_p16$s2_hx$36 s2_hx$36(
-        .d(s2_hx$36$d),
-        .q(s2_hx$36$q),
-        .clock(s2_hx$36$clock)
-    );
-    sadm_p16$s2_hx$37 s2_hx$37(
-        .d(s2_hx$37$d),
-        .q(s2_hx$37$q),
-        .clock(s2_hx$37$clock)
-    );
-    sadm_p16$s2_hx$38 s2_hx$38(
-        .d(s2_hx$38$d),
-        .q(s2_hx$38$q),
-        .clock(s2_hx$38$clock)
-    );
-    sadm_p16$s2_hx$39 s2_hx$39(
-        .d(s2_hx$39$d),
-        .q(s2_hx$39$q),
-        .clock(s2_hx$39$clock)
-    );
-    sadm_p16$s2_hx$40 s2_hx$40(
-        .d(s2_hx$40$d),
-        .q(s2_hx$40$q),
-        .clock(s2_hx$40$clock)
-    );
-    sadm_p16$s2_hx$41 s2_hx$41(
-        .d(s2_hx$41$d),
-        .q(s2_hx$41$q),
-        .clock(s2_hx$41$clock)
-    );
-    sadm_p16$s2_hx$42 s2_hx$42(
-        .d(s2_hx$42$d),
-        .q(s2_hx$42$q),
-        .clock(s2_hx$42$clock)
-    );
-    sadm_p16$s2_hx$43 s2_hx$43(
-        .d(s2_hx$43$d),
-        .q(s2_hx$43$q),
-        .clock(s2_hx$43$clock)
-    );
-    sadm_p16$s2_hx$44 s2_hx$44(
-        .d(s2_hx$44$d),
-        .q(s2_hx$44$q),
-        .clock(s2_hx$44$clock)
-    );
-    sadm_p16$s2_hx$45 s2_hx$45(
-        .d(s2_hx$45$d),
-        .q(s2_hx$45$q),
-        .clock(s2_hx$45$clock)
-    );
-    sadm_p16$s2_hx$46 s2_hx$46(
-        .d(s2_hx$46$d),
-        .q(s2_hx$46$q),
-        .clock(s2_hx$46$clock)
-    );
-    sadm_p16$s2_hx$47 s2_hx$47(
-        .d(s2_hx$47$d),
-        .q(s2_hx$47$q),
-        .clock(s2_hx$47$clock)
-    );
-    sadm_p16$s2_hx$48 s2_hx$48(
-        .d(s2_hx$48$d),
-        .q(s2_hx$48$q),
-        .clock(s2_hx$48$clock)
-    );
-    sadm_p16$s2_hx$49 s2_hx$49(
-        .d(s2_hx$49$d),
-        .q(s2_hx$49$q),
-        .clock(s2_hx$49$clock)
-    );
-    sadm_p16$s2_hx$50 s2_hx$50(
-        .d(s2_hx$50$d),
-        .q(s2_hx$50$q),
-        .clock(s2_hx$50$clock)
-    );
-    sadm_p16$s2_hx$51 s2_hx$51(
-        .d(s2_hx$51$d),
-        .q(s2_hx$51$q),
-        .clock(s2_hx$51$clock)
-    );
-    sadm_p16$s2_hx$52 s2_hx$52(
-        .d(s2_hx$52$d),
-        .q(s2_hx$52$q),
-        .clock(s2_hx$52$clock)
-    );
-    sadm_p16$s2_hx$53 s2_hx$53(
-        .d(s2_hx$53$d),
-        .q(s2_hx$53$q),
-        .clock(s2_hx$53$clock)
-    );
-    sadm_p16$s2_hx$54 s2_hx$54(
-        .d(s2_hx$54$d),
-        .q(s2_hx$54$q),
-        .clock(s2_hx$54$clock)
-    );
-    sadm_p16$s2_hx$55 s2_hx$55(
-        .d(s2_hx$55$d),
-        .q(s2_hx$55$q),
-        .clock(s2_hx$55$clock)
-    );
-    sadm_p16$s2_hx$56 s2_hx$56(
-        .d(s2_hx$56$d),
-        .q(s2_hx$56$q),
-        .clock(s2_hx$56$clock)
-    );
-    sadm_p16$s2_hx$57 s2_hx$57(
-        .d(s2_hx$57$d),
-        .q(s2_hx$57$q),
-        .clock(s2_hx$57$clock)
-    );
-    sadm_p16$s2_hx$58 s2_hx$58(
-        .d(s2_hx$58$d),
-        .q(s2_hx$58$q),
-        .clock(s2_hx$58$clock)
-    );
-    sadm_p16$s2_hx$59 s2_hx$59(
-        .d(s2_hx$59$d),
-        .q(s2_hx$59$q),
-        .clock(s2_hx$59$clock)
-    );
-    sadm_p16$s2_hx$60 s2_hx$60(
-        .d(s2_hx$60$d),
-        .q(s2_hx$60$q),
-        .clock(s2_hx$60$clock)
-    );
-    sadm_p16$s2_hx$61 s2_hx$61(
-        .d(s2_hx$61$d),
-        .q(s2_hx$61$q),
-        .clock(s2_hx$61$clock)
-    );
-    sadm_p16$s2_hx$62 s2_hx$62(
-        .d(s2_hx$62$d),
-        .q(s2_hx$62$q),
-        .clock(s2_hx$62$clock)
-    );
-    sadm_p16$s2_hx$63 s2_hx$63(
-        .d(s2_hx$63$d),
-        .q(s2_hx$63$q),
-        .clock(s2_hx$63$clock)
-    );
-    sadm_p16$s2_hx$64 s2_hx$64(
-        .d(s2_hx$64$d),
-        .q(s2_hx$64$q),
-        .clock(s2_hx$64$clock)
-    );
-    sadm_p16$s2_hx$65 s2_hx$65(
-        .d(s2_hx$65$d),
-        .q(s2_hx$65$q),
-        .clock(s2_hx$65$clock)
-    );
-    sadm_p16$s2_hx$66 s2_hx$66(
-        .d(s2_hx$66$d),
-        .q(s2_hx$66$q),
-        .clock(s2_hx$66$clock)
-    );
-    sadm_p16$s2_hx$67 s2_hx$67(
-        .d(s2_hx$67$d),
-        .q(s2_hx$67$q),
-        .clock(s2_hx$67$clock)
-    );
-    sadm_p16$s2_hx$68 s2_hx$68(
-        .d(s2_hx$68$d),
-        .q(s2_hx$68$q),
-        .clock(s2_hx$68$clock)
-    );
-    sadm_p16$s2_hx$69 s2_hx$69(
-        .d(s2_hx$69$d),
-        .q(s2_hx$69$q),
-        .clock(s2_hx$69$clock)
-    );
-    sadm_p16$s2_hx$70 s2_hx$70(
-        .d(s2_hx$70$d),
-        .q(s2_hx$70$q),
-        .clock(s2_hx$70$clock)
-    );
-    sadm_p16$s2_hx$71 s2_hx$71(
-        .d(s2_hx$71$d),
-        .q(s2_hx$71$q),
-        .clock(s2_hx$71$clock)
-    );
-    sadm_p16$s2_hx$72 s2_hx$72(
-        .d(s2_hx$72$d),
-        .q(s2_hx$72$q),
-        .clock(s2_hx$72$clock)
-    );
-    sadm_p16$s2_hx$73 s2_hx$73(
-        .d(s2_hx$73$d),
-        .q(s2_hx$73$q),
-        .clock(s2_hx$73$clock)
-    );
-    sadm_p16$s2_hx$74 s2_hx$74(
-        .d(s2_hx$74$d),
-        .q(s2_hx$74$q),
-        .clock(s2_hx$74$clock)
-    );
-    sadm_p16$s2_hx$75 s2_hx$75(
-        .d(s2_hx$75$d),
-        .q(s2_hx$75$q),
-        .clock(s2_hx$75$clock)
-    );
-    sadm_p16$s2_hx$76 s2_hx$76(
-        .d(s2_hx$76$d),
-        .q(s2_hx$76$q),
-        .clock(s2_hx$76$clock)
-    );
-    sadm_p16$s2_hx$77 s2_hx$77(
-        .d(s2_hx$77$d),
-        .q(s2_hx$77$q),
-        .clock(s2_hx$77$clock)
-    );
-    sadm_p16$s2_hx$78 s2_hx$78(
-        .d(s2_hx$78$d),
-        .q(s2_hx$78$q),
-        .clock(s2_hx$78$clock)
-    );
-    sadm_p16$s2_hx$79 s2_hx$79(
-        .d(s2_hx$79$d),
-        .q(s2_hx$79$q),
-        .clock(s2_hx$79$clock)
-    );
-    sadm_p16$s2_hx$80 s2_hx$80(
-        .d(s2_hx$80$d),
-        .q(s2_hx$80$q),
-        .clock(s2_hx$80$clock)
-    );
-    sadm_p16$s2_hx$81 s2_hx$81(
-        .d(s2_hx$81$d),
-        .q(s2_hx$81$q),
-        .clock(s2_hx$81$clock)
-    );
-    sadm_p16$s2_hx$82 s2_hx$82(
-        .d(s2_hx$82$d),
-        .q(s2_hx$82$q),
-        .clock(s2_hx$82$clock)
-    );
-    sadm_p16$s2_hx$83 s2_hx$83(
-        .d(s2_hx$83$d),
-        .q(s2_hx$83$q),
-        .clock(s2_hx$83$clock)
-    );
-    sadm_p16$s2_hx$84 s2_hx$84(
-        .d(s2_hx$84$d),
-        .q(s2_hx$84$q),
-        .clock(s2_hx$84$clock)
-    );
-    sadm_p16$s2_hx$85 s2_hx$85(
-        .d(s2_hx$85$d),
-        .q(s2_hx$85$q),
-        .clock(s2_hx$85$clock)
-    );
-    sadm_p16$s2_hx$86 s2_hx$86(
-        .d(s2_hx$86$d),
-        .q(s2_hx$86$q),
-        .clock(s2_hx$86$clock)
-    );
-    sadm_p16$s2_hx$87 s2_hx$87(
-        .d(s2_hx$87$d),
-        .q(s2_hx$87$q),
-        .clock(s2_hx$87$clock)
-    );
-    sadm_p16$s2_hx$88 s2_hx$88(
-        .d(s2_hx$88$d),
-        .q(s2_hx$88$q),
-        .clock(s2_hx$88$clock)
-    );
-    sadm_p16$s2_hx$89 s2_hx$89(
-        .d(s2_hx$89$d),
-        .q(s2_hx$89$q),
-        .clock(s2_hx$89$clock)
-    );
-    sadm_p16$s2_hx$90 s2_hx$90(
-        .d(s2_hx$90$d),
-        .q(s2_hx$90$q),
-        .clock(s2_hx$90$clock)
-    );
-    sadm_p16$s2_hx$91 s2_hx$91(
-        .d(s2_hx$91$d),
-        .q(s2_hx$91$q),
-        .clock(s2_hx$91$clock)
-    );
-    sadm_p16$s2_hx$92 s2_hx$92(
-        .d(s2_hx$92$d),
-        .q(s2_hx$92$q),
-        .clock(s2_hx$92$clock)
-    );
-    sadm_p16$s2_hx$93 s2_hx$93(
-        .d(s2_hx$93$d),
-        .q(s2_hx$93$q),
-        .clock(s2_hx$93$clock)
-    );
-    sadm_p16$s2_hx$94 s2_hx$94(
-        .d(s2_hx$94$d),
-        .q(s2_hx$94$q),
-        .clock(s2_hx$94$clock)
-    );
-    sadm_p16$s2_hx$95 s2_hx$95(
-        .d(s2_hx$95$d),
-        .q(s2_hx$95$q),
-        .clock(s2_hx$95$clock)
-    );
-    sadm_p16$s2_hx$96 s2_hx$96(
-        .d(s2_hx$96$d),
-        .q(s2_hx$96$q),
-        .clock(s2_hx$96$clock)
-    );
-    sadm_p16$s2_hx$97 s2_hx$97(
-        .d(s2_hx$97$d),
-        .q(s2_hx$97$q),
-        .clock(s2_hx$97$clock)
-    );
-    sadm_p16$s2_hx$98 s2_hx$98(
-        .d(s2_hx$98$d),
-        .q(s2_hx$98$q),
-        .clock(s2_hx$98$clock)
-    );
-    sadm_p16$s2_hx$99 s2_hx$99(
-        .d(s2_hx$99$d),
-        .q(s2_hx$99$q),
-        .clock(s2_hx$99$clock)
-    );
-    sadm_p16$s2_hx$100 s2_hx$100(
-        .d(s2_hx$100$d),
-        .q(s2_hx$100$q),
-        .clock(s2_hx$100$clock)
-    );
-    sadm_p16$s2_hx$101 s2_hx$101(
-        .d(s2_hx$101$d),
-        .q(s2_hx$101$q),
-        .clock(s2_hx$101$clock)
-    );
-    sadm_p16$s2_hx$102 s2_hx$102(
-        .d(s2_hx$102$d),
-        .q(s2_hx$102$q),
-        .clock(s2_hx$102$clock)
-    );
-    sadm_p16$s2_hx$103 s2_hx$103(
-        .d(s2_hx$103$d),
-        .q(s2_hx$103$q),
-        .clock(s2_hx$103$clock)
-    );
-    sadm_p16$s2_hx$104 s2_hx$104(
-        .d(s2_hx$104$d),
-        .q(s2_hx$104$q),
-        .clock(s2_hx$104$clock)
-    );
-    sadm_p16$s2_hx$105 s2_hx$105(
-        .d(s2_hx$105$d),
-        .q(s2_hx$105$q),
-        .clock(s2_hx$105$clock)
-    );
-    sadm_p16$s2_hx$106 s2_hx$106(
-        .d(s2_hx$106$d),
-        .q(s2_hx$106$q),
-        .clock(s2_hx$106$clock)
-    );
-    sadm_p16$s2_hx$107 s2_hx$107(
-        .d(s2_hx$107$d),
-        .q(s2_hx$107$q),
-        .clock(s2_hx$107$clock)
-    );
-    sadm_p16$s2_hx$108 s2_hx$108(
-        .d(s2_hx$108$d),
-        .q(s2_hx$108$q),
-        .clock(s2_hx$108$clock)
-    );
-    sadm_p16$s2_hx$109 s2_hx$109(
-        .d(s2_hx$109$d),
-        .q(s2_hx$109$q),
-        .clock(s2_hx$109$clock)
-    );
-    sadm_p16$s2_hx$110 s2_hx$110(
-        .d(s2_hx$110$d),
-        .q(s2_hx$110$q),
-        .clock(s2_hx$110$clock)
-    );
-    sadm_p16$s2_hx$111 s2_hx$111(
-        .d(s2_hx$111$d),
-        .q(s2_hx$111$q),
-        .clock(s2_hx$111$clock)
-    );
-    sadm_p16$s2_hx$112 s2_hx$112(
-        .d(s2_hx$112$d),
-        .q(s2_hx$112$q),
-        .clock(s2_hx$112$clock)
-    );
-    sadm_p16$s2_hx$113 s2_hx$113(
-        .d(s2_hx$113$d),
-        .q(s2_hx$113$q),
-        .clock(s2_hx$113$clock)
-    );
-    sadm_p16$s2_hx$114 s2_hx$114(
-        .d(s2_hx$114$d),
-        .q(s2_hx$114$q),
-        .clock(s2_hx$114$clock)
-    );
-    sadm_p16$s2_hx$115 s2_hx$115(
-        .d(s2_hx$115$d),
-        .q(s2_hx$115$q),
-        .clock(s2_hx$115$clock)
-    );
-    sadm_p16$s2_hx$116 s2_hx$116(
-        .d(s2_hx$116$d),
-        .q(s2_hx$116$q),
-        .clock(s2_hx$116$clock)
-    );
-    sadm_p16$s2_hx$117 s2_hx$117(
-        .d(s2_hx$117$d),
-        .q(s2_hx$117$q),
-        .clock(s2_hx$117$clock)
-    );
-    sadm_p16$s2_hx$118 s2_hx$118(
-        .d(s2_hx$118$d),
-        .q(s2_hx$118$q),
-        .clock(s2_hx$118$clock)
-    );
-    sadm_p16$s2_hx$119 s2_hx$119(
-        .d(s2_hx$119$d),
-        .q(s2_hx$119$q),
-        .clock(s2_hx$119$clock)
-    );
-    sadm_p16$s2_hx$120 s2_hx$120(
-        .d(s2_hx$120$d),
-        .q(s2_hx$120$q),
-        .clock(s2_hx$120$clock)
-    );
-    sadm_p16$s2_hx$121 s2_hx$121(
-        .d(s2_hx$121$d),
-        .q(s2_hx$121$q),
-        .clock(s2_hx$121$clock)
-    );
-    sadm_p16$s2_hx$122 s2_hx$122(
-        .d(s2_hx$122$d),
-        .q(s2_hx$122$q),
-        .clock(s2_hx$122$clock)
-    );
-    sadm_p16$s2_hx$123 s2_hx$123(
-        .d(s2_hx$123$d),
-        .q(s2_hx$123$q),
-        .clock(s2_hx$123$clock)
-    );
-    sadm_p16$s2_hx$124 s2_hx$124(
-        .d(s2_hx$124$d),
-        .q(s2_hx$124$q),
-        .clock(s2_hx$124$clock)
-    );
-    sadm_p16$s2_hx$125 s2_hx$125(
-        .d(s2_hx$125$d),
-        .q(s2_hx$125$q),
-        .clock(s2_hx$125$clock)
-    );
-    sadm_p16$s2_hx$126 s2_hx$126(
-        .d(s2_hx$126$d),
-        .q(s2_hx$126$q),
-        .clock(s2_hx$126$clock)
-    );
-    sadm_p16$s2_hx$127 s2_hx$127(
-        .d(s2_hx$127$d),
-        .q(s2_hx$127$q),
-        .clock(s2_hx$127$clock)
+    sadm_p16$s3_i$0 s3_i$0(
+        .d(s3_i$0$d),
+        .q(s3_i$0$q),
+        .clock(s3_i$0$clock)
+    );
+    sadm_p16$s3_i$1 s3_i$1(
+        .d(s3_i$1$d),
+        .q(s3_i$1$q),
+        .clock(s3_i$1$clock)
+    );
+    sadm_p16$s3_o$0 s3_o$0(
+        .d(s3_o$0$d),
+        .q(s3_o$0$q),
+        .clock(s3_o$0$clock)
+    );
+    sadm_p16$s3_o$1 s3_o$1(
+        .d(s3_o$1$d),
+        .q(s3_o$1$q),
+        .clock(s3_o$1$clock)
+    );
+    sadm_p16$s3_b$0 s3_b$0(
+        .d(s3_b$0$d),
+        .q(s3_b$0$q),
+        .clock(s3_b$0$clock)
+    );
+    sadm_p16$s3_b$1 s3_b$1(
+        .d(s3_b$1$d),
+        .q(s3_b$1$q),
+        .clock(s3_b$1$clock)
+    );
+    sadm_p16$s3_by$0 s3_by$0(
+        .d(s3_by$0$d),
+        .q(s3_by$0$q),
+        .clock(s3_by$0$clock)
+    );
+    sadm_p16$s3_by$1 s3_by$1(
+        .d(s3_by$1$d),
+        .q(s3_by$1$q),
+        .clock(s3_by$1$clock)
+    );
+    sadm_p16$s3_w$0 s3_w$0(
+        .d(s3_w$0$d),
+        .q(s3_w$0$q),
+        .clock(s3_w$0$clock)
+    );
+    sadm_p16$s3_w$1 s3_w$1(
+        .d(s3_w$1$d),
+        .q(s3_w$1$q),
+        .clock(s3_w$1$clock)
+    );
+    sadm_p16$s3_e$0 s3_e$0(
+        .d(s3_e$0$d),
+        .q(s3_e$0$q),
+        .clock(s3_e$0$clock)
+    );
+    sadm_p16$s3_e$1 s3_e$1(
+        .d(s3_e$1$d),
+        .q(s3_e$1$q),
+        .clock(s3_e$1$clock)
+    );
+    sadm_p16$s3_cs$0 s3_cs$0(
+        .d(s3_cs$0$d),
+        .q(s3_cs$0$q),
+        .clock(s3_cs$0$clock)
+    );
+    sadm_p16$s3_cs$1 s3_cs$1(
+        .d(s3_cs$1$d),
+        .q(s3_cs$1$q),
+        .clock(s3_cs$1$clock)
+    );
+    sadm_p16$s3_rb$0 s3_rb$0(
+        .d(s3_rb$0$d),
+        .q(s3_rb$0$q),
+        .clock(s3_rb$0$clock)
+    );
+    sadm_p16$s3_rb$1 s3_rb$1(
+        .d(s3_rb$1$d),
+        .q(s3_rb$1$q),
+        .clock(s3_rb$1$clock)
+    );
+    sadm_p16$s3_fa$0 s3_fa$0(
+        .d(s3_fa$0$d),
+        .q(s3_fa$0$q),
+        .clock(s3_fa$0$clock)
+    );
+    sadm_p16$s3_fa$1 s3_fa$1(
+        .d(s3_fa$1$d),
+        .q(s3_fa$1$q),
+        .clock(s3_fa$1$clock)
+    );
+    sadm_p16$s3_ft$0 s3_ft$0(
+        .d(s3_ft$0$d),
+        .q(s3_ft$0$q),
+        .clock(s3_ft$0$clock)
+    );
+    sadm_p16$s3_ft$1 s3_ft$1(
+        .d(s3_ft$1$d),
+        .q(s3_ft$1$q),
+        .clock(s3_ft$1$clock)
+    );
+    sadm_p16$s3_fr$0 s3_fr$0(
+        .d(s3_fr$0$d),
+        .q(s3_fr$0$q),
+        .clock(s3_fr$0$clock)
+    );
+    sadm_p16$s3_fr$1 s3_fr$1(
+        .d(s3_fr$1$d),
+        .q(s3_fr$1$q),
+        .clock(s3_fr$1$clock)
     );
     sadm_p16$s3_hx$0 s3_hx$0(
         .d(s3_hx$0$d),
@@ -6226,45 +6152,1335 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
         .q(s3_hx$127$q),
         .clock(s3_hx$127$clock)
     );
-    sadm_p16$s3_by$0 s3_by$0(
-        .d(s3_by$0$d),
-        .q(s3_by$0$q),
-        .clock(s3_by$0$clock)
+    sadm_p16$s4_v$0 s4_v$0(
+        .d(s4_v$0$d),
+        .q(s4_v$0$q),
+        .clock(s4_v$0$clock)
     );
-    sadm_p16$s3_by$1 s3_by$1(
-        .d(s3_by$1$d),
-        .q(s3_by$1$q),
-        .clock(s3_by$1$clock)
+    sadm_p16$s4_v$1 s4_v$1(
+        .d(s4_v$1$d),
+        .q(s4_v$1$q),
+        .clock(s4_v$1$clock)
     );
-    sadm_p16$s3_r$0 s3_r$0(
-        .d(s3_r$0$d),
-        .q(s3_r$0$q),
-        .clock(s3_r$0$clock)
+    sadm_p16$s2_hx$0 s2_hx$0(
+        .d(s2_hx$0$d),
+        .q(s2_hx$0$q),
+        .clock(s2_hx$0$clock)
     );
-    sadm_p16$s3_r$1 s3_r$1(
-        .d(s3_r$1$d),
-        .q(s3_r$1$q),
-        .clock(s3_r$1$clock)
+    sadm_p16$s2_hx$1 s2_hx$1(
+        .d(s2_hx$1$d),
+        .q(s2_hx$1$q),
+        .clock(s2_hx$1$clock)
     );
-    sadm_p16$s3_t$0 s3_t$0(
-        .d(s3_t$0$d),
-        .q(s3_t$0$q),
-        .clock(s3_t$0$clock)
+    sadm_p16$s2_hx$2 s2_hx$2(
+        .d(s2_hx$2$d),
+        .q(s2_hx$2$q),
+        .clock(s2_hx$2$clock)
     );
-    sadm_p16$s3_t$1 s3_t$1(
-        .d(s3_t$1$d),
-        .q(s3_t$1$q),
-        .clock(s3_t$1$clock)
+    sadm_p16$s2_hx$3 s2_hx$3(
+        .d(s2_hx$3$d),
+        .q(s2_hx$3$q),
+        .clock(s2_hx$3$clock)
     );
-    sadm_p16$s3_rt$0 s3_rt$0(
-        .d(s3_rt$0$d),
-        .q(s3_rt$0$q),
-        .clock(s3_rt$0$clock)
+    sadm_p16$s2_hx$4 s2_hx$4(
+        .d(s2_hx$4$d),
+        .q(s2_hx$4$q),
+        .clock(s2_hx$4$clock)
     );
-    sadm_p16$s3_rt$1 s3_rt$1(
-        .d(s3_rt$1$d),
-        .q(s3_rt$1$q),
-        .clock(s3_rt$1$clock)
+    sadm_p16$s2_hx$5 s2_hx$5(
+        .d(s2_hx$5$d),
+        .q(s2_hx$5$q),
+        .clock(s2_hx$5$clock)
+    );
+    sadm_p16$s2_hx$6 s2_hx$6(
+        .d(s2_hx$6$d),
+        .q(s2_hx$6$q),
+        .clock(s2_hx$6$clock)
+    );
+    sadm_p16$s2_hx$7 s2_hx$7(
+        .d(s2_hx$7$d),
+        .q(s2_hx$7$q),
+        .clock(s2_hx$7$clock)
+    );
+    sadm_p16$s2_hx$8 s2_hx$8(
+        .d(s2_hx$8$d),
+        .q(s2_hx$8$q),
+        .clock(s2_hx$8$clock)
+    );
+    sadm_p16$s2_hx$9 s2_hx$9(
+        .d(s2_hx$9$d),
+        .q(s2_hx$9$q),
+        .clock(s2_hx$9$clock)
+    );
+    sadm_p16$s2_hx$10 s2_hx$10(
+        .d(s2_hx$10$d),
+        .q(s2_hx$10$q),
+        .clock(s2_hx$10$clock)
+    );
+    sadm_p16$s2_hx$11 s2_hx$11(
+        .d(s2_hx$11$d),
+        .q(s2_hx$11$q),
+        .clock(s2_hx$11$clock)
+    );
+    sadm_p16$s2_hx$12 s2_hx$12(
+        .d(s2_hx$12$d),
+        .q(s2_hx$12$q),
+        .clock(s2_hx$12$clock)
+    );
+    sadm_p16$s2_hx$13 s2_hx$13(
+        .d(s2_hx$13$d),
+        .q(s2_hx$13$q),
+        .clock(s2_hx$13$clock)
+    );
+    sadm_p16$s2_hx$14 s2_hx$14(
+        .d(s2_hx$14$d),
+        .q(s2_hx$14$q),
+        .clock(s2_hx$14$clock)
+    );
+    sadm_p16$s2_hx$15 s2_hx$15(
+        .d(s2_hx$15$d),
+        .q(s2_hx$15$q),
+        .clock(s2_hx$15$clock)
+    );
+    sadm_p16$s2_hx$16 s2_hx$16(
+        .d(s2_hx$16$d),
+        .q(s2_hx$16$q),
+        .clock(s2_hx$16$clock)
+    );
+    sadm_p16$s2_hx$17 s2_hx$17(
+        .d(s2_hx$17$d),
+        .q(s2_hx$17$q),
+        .clock(s2_hx$17$clock)
+    );
+    sadm_p16$s2_hx$18 s2_hx$18(
+        .d(s2_hx$18$d),
+        .q(s2_hx$18$q),
+        .clock(s2_hx$18$clock)
+    );
+    sadm_p16$s2_hx$19 s2_hx$19(
+        .d(s2_hx$19$d),
+        .q(s2_hx$19$q),
+        .clock(s2_hx$19$clock)
+    );
+    sadm_p16$s2_hx$20 s2_hx$20(
+        .d(s2_hx$20$d),
+        .q(s2_hx$20$q),
+        .clock(s2_hx$20$clock)
+    );
+    sadm_p16$s2_hx$21 s2_hx$21(
+        .d(s2_hx$21$d),
+        .q(s2_hx$21$q),
+        .clock(s2_hx$21$clock)
+    );
+    sadm_p16$s2_hx$22 s2_hx$22(
+        .d(s2_hx$22$d),
+        .q(s2_hx$22$q),
+        .clock(s2_hx$22$clock)
+    );
+    sadm_p16$s2_hx$23 s2_hx$23(
+        .d(s2_hx$23$d),
+        .q(s2_hx$23$q),
+        .clock(s2_hx$23$clock)
+    );
+    sadm_p16$s2_hx$24 s2_hx$24(
+        .d(s2_hx$24$d),
+        .q(s2_hx$24$q),
+        .clock(s2_hx$24$clock)
+    );
+    sadm_p16$s2_hx$25 s2_hx$25(
+        .d(s2_hx$25$d),
+        .q(s2_hx$25$q),
+        .clock(s2_hx$25$clock)
+    );
+    sadm_p16$s2_hx$26 s2_hx$26(
+        .d(s2_hx$26$d),
+        .q(s2_hx$26$q),
+        .clock(s2_hx$26$clock)
+    );
+    sadm_p16$s2_hx$27 s2_hx$27(
+        .d(s2_hx$27$d),
+        .q(s2_hx$27$q),
+        .clock(s2_hx$27$clock)
+    );
+    sadm_p16$s2_hx$28 s2_hx$28(
+        .d(s2_hx$28$d),
+        .q(s2_hx$28$q),
+        .clock(s2_hx$28$clock)
+    );
+    sadm_p16$s2_hx$29 s2_hx$29(
+        .d(s2_hx$29$d),
+        .q(s2_hx$29$q),
+        .clock(s2_hx$29$clock)
+    );
+    sadm_p16$s2_hx$30 s2_hx$30(
+        .d(s2_hx$30$d),
+        .q(s2_hx$30$q),
+        .clock(s2_hx$30$clock)
+    );
+    sadm_p16$s2_hx$31 s2_hx$31(
+        .d(s2_hx$31$d),
+        .q(s2_hx$31$q),
+        .clock(s2_hx$31$clock)
+    );
+    sadm_p16$s2_hx$32 s2_hx$32(
+        .d(s2_hx$32$d),
+        .q(s2_hx$32$q),
+        .clock(s2_hx$32$clock)
+    );
+    sadm_p16$s2_hx$33 s2_hx$33(
+        .d(s2_hx$33$d),
+        .q(s2_hx$33$q),
+        .clock(s2_hx$33$clock)
+    );
+    sadm_p16$s2_hx$34 s2_hx$34(
+        .d(s2_hx$34$d),
+        .q(s2_hx$34$q),
+        .clock(s2_hx$34$clock)
+    );
+    sadm_p16$s2_hx$35 s2_hx$35(
+        .d(s2_hx$35$d),
+        .q(s2_hx$35$q),
+        .clock(s2_hx$35$clock)
+    );
+    sadm_p16$s2_hx$36 s2_hx$36(
+        .d(s2_hx$36$d),
+        .q(s2_hx$36$q),
+        .clock(s2_hx$36$clock)
+    );
+    sadm_p16$s2_hx$37 s2_hx$37(
+        .d(s2_hx$37$d),
+        .q(s2_hx$37$q),
+        .clock(s2_hx$37$clock)
+    );
+    sadm_p16$s2_hx$38 s2_hx$38(
+        .d(s2_hx$38$d),
+        .q(s2_hx$38$q),
+        .clock(s2_hx$38$clock)
+    );
+    sadm_p16$s2_hx$39 s2_hx$39(
+        .d(s2_hx$39$d),
+        .q(s2_hx$39$q),
+        .clock(s2_hx$39$clock)
+    );
+    sadm_p16$s2_hx$40 s2_hx$40(
+        .d(s2_hx$40$d),
+        .q(s2_hx$40$q),
+        .clock(s2_hx$40$clock)
+    );
+    sadm_p16$s2_hx$41 s2_hx$41(
+        .d(s2_hx$41$d),
+        .q(s2_hx$41$q),
+        .clock(s2_hx$41$clock)
+    );
+    sadm_p16$s2_hx$42 s2_hx$42(
+        .d(s2_hx$42$d),
+        .q(s2_hx$42$q),
+        .clock(s2_hx$42$clock)
+    );
+    sadm_p16$s2_hx$43 s2_hx$43(
+        .d(s2_hx$43$d),
+        .q(s2_hx$43$q),
+        .clock(s2_hx$43$clock)
+    );
+    sadm_p16$s2_hx$44 s2_hx$44(
+        .d(s2_hx$44$d),
+        .q(s2_hx$44$q),
+        .clock(s2_hx$44$clock)
+    );
+    sadm_p16$s2_hx$45 s2_hx$45(
+        .d(s2_hx$45$d),
+        .q(s2_hx$45$q),
+        .clock(s2_hx$45$clock)
+    );
+    sadm_p16$s2_hx$46 s2_hx$46(
+        .d(s2_hx$46$d),
+        .q(s2_hx$46$q),
+        .clock(s2_hx$46$clock)
+    );
+    sadm_p16$s2_hx$47 s2_hx$47(
+        .d(s2_hx$47$d),
+        .q(s2_hx$47$q),
+        .clock(s2_hx$47$clock)
+    );
+    sadm_p16$s2_hx$48 s2_hx$48(
+        .d(s2_hx$48$d),
+        .q(s2_hx$48$q),
+        .clock(s2_hx$48$clock)
+    );
+    sadm_p16$s2_hx$49 s2_hx$49(
+        .d(s2_hx$49$d),
+        .q(s2_hx$49$q),
+        .clock(s2_hx$49$clock)
+    );
+    sadm_p16$s2_hx$50 s2_hx$50(
+        .d(s2_hx$50$d),
+        .q(s2_hx$50$q),
+        .clock(s2_hx$50$clock)
+    );
+    sadm_p16$s2_hx$51 s2_hx$51(
+        .d(s2_hx$51$d),
+        .q(s2_hx$51$q),
+        .clock(s2_hx$51$clock)
+    );
+    sadm_p16$s2_hx$52 s2_hx$52(
+        .d(s2_hx$52$d),
+        .q(s2_hx$52$q),
+        .clock(s2_hx$52$clock)
+    );
+    sadm_p16$s2_hx$53 s2_hx$53(
+        .d(s2_hx$53$d),
+        .q(s2_hx$53$q),
+        .clock(s2_hx$53$clock)
+    );
+    sadm_p16$s2_hx$54 s2_hx$54(
+        .d(s2_hx$54$d),
+        .q(s2_hx$54$q),
+        .clock(s2_hx$54$clock)
+    );
+    sadm_p16$s2_hx$55 s2_hx$55(
+        .d(s2_hx$55$d),
+        .q(s2_hx$55$q),
+        .clock(s2_hx$55$clock)
+    );
+    sadm_p16$s2_hx$56 s2_hx$56(
+        .d(s2_hx$56$d),
+        .q(s2_hx$56$q),
+        .clock(s2_hx$56$clock)
+    );
+    sadm_p16$s2_hx$57 s2_hx$57(
+        .d(s2_hx$57$d),
+        .q(s2_hx$57$q),
+        .clock(s2_hx$57$clock)
+    );
+    sadm_p16$s2_hx$58 s2_hx$58(
+        .d(s2_hx$58$d),
+        .q(s2_hx$58$q),
+        .clock(s2_hx$58$clock)
+    );
+    sadm_p16$s2_hx$59 s2_hx$59(
+        .d(s2_hx$59$d),
+        .q(s2_hx$59$q),
+        .clock(s2_hx$59$clock)
+    );
+    sadm_p16$s2_hx$60 s2_hx$60(
+        .d(s2_hx$60$d),
+        .q(s2_hx$60$q),
+        .clock(s2_hx$60$clock)
+    );
+    sadm_p16$s2_hx$61 s2_hx$61(
+        .d(s2_hx$61$d),
+        .q(s2_hx$61$q),
+        .clock(s2_hx$61$clock)
+    );
+    sadm_p16$s2_hx$62 s2_hx$62(
+        .d(s2_hx$62$d),
+        .q(s2_hx$62$q),
+        .clock(s2_hx$62$clock)
+    );
+    sadm_p16$s2_hx$63 s2_hx$63(
+        .d(s2_hx$63$d),
+        .q(s2_hx$63$q),
+        .clock(s2_hx$63$clock)
+    );
+    sadm_p16$s2_hx$64 s2_hx$64(
+        .d(s2_hx$64$d),
+        .q(s2_hx$64$q),
+        .clock(s2_hx$64$clock)
+    );
+    sadm_p16$s2_hx$65 s2_hx$65(
+        .d(s2_hx$65$d),
+        .q(s2_hx$65$q),
+        .clock(s2_hx$65$clock)
+    );
+    sadm_p16$s2_hx$66 s2_hx$66(
+        .d(s2_hx$66$d),
+        .q(s2_hx$66$q),
+        .clock(s2_hx$66$clock)
+    );
+    sadm_p16$s2_hx$67 s2_hx$67(
+        .d(s2_hx$67$d),
+        .q(s2_hx$67$q),
+        .clock(s2_hx$67$clock)
+    );
+    sadm_p16$s2_hx$68 s2_hx$68(
+        .d(s2_hx$68$d),
+        .q(s2_hx$68$q),
+        .clock(s2_hx$68$clock)
+    );
+    sadm_p16$s2_hx$69 s2_hx$69(
+        .d(s2_hx$69$d),
+        .q(s2_hx$69$q),
+        .clock(s2_hx$69$clock)
+    );
+    sadm_p16$s2_hx$70 s2_hx$70(
+        .d(s2_hx$70$d),
+        .q(s2_hx$70$q),
+        .clock(s2_hx$70$clock)
+    );
+    sadm_p16$s2_hx$71 s2_hx$71(
+        .d(s2_hx$71$d),
+        .q(s2_hx$71$q),
+        .clock(s2_hx$71$clock)
+    );
+    sadm_p16$s2_hx$72 s2_hx$72(
+        .d(s2_hx$72$d),
+        .q(s2_hx$72$q),
+        .clock(s2_hx$72$clock)
+    );
+    sadm_p16$s2_hx$73 s2_hx$73(
+        .d(s2_hx$73$d),
+        .q(s2_hx$73$q),
+        .clock(s2_hx$73$clock)
+    );
+    sadm_p16$s2_hx$74 s2_hx$74(
+        .d(s2_hx$74$d),
+        .q(s2_hx$74$q),
+        .clock(s2_hx$74$clock)
+    );
+    sadm_p16$s2_hx$75 s2_hx$75(
+        .d(s2_hx$75$d),
+        .q(s2_hx$75$q),
+        .clock(s2_hx$75$clock)
+    );
+    sadm_p16$s2_hx$76 s2_hx$76(
+        .d(s2_hx$76$d),
+        .q(s2_hx$76$q),
+        .clock(s2_hx$76$clock)
+    );
+    sadm_p16$s2_hx$77 s2_hx$77(
+        .d(s2_hx$77$d),
+        .q(s2_hx$77$q),
+        .clock(s2_hx$77$clock)
+    );
+    sadm_p16$s2_hx$78 s2_hx$78(
+        .d(s2_hx$78$d),
+        .q(s2_hx$78$q),
+        .clock(s2_hx$78$clock)
+    );
+    sadm_p16$s2_hx$79 s2_hx$79(
+        .d(s2_hx$79$d),
+        .q(s2_hx$79$q),
+        .clock(s2_hx$79$clock)
+    );
+    sadm_p16$s2_hx$80 s2_hx$80(
+        .d(s2_hx$80$d),
+        .q(s2_hx$80$q),
+        .clock(s2_hx$80$clock)
+    );
+    sadm_p16$s2_hx$81 s2_hx$81(
+        .d(s2_hx$81$d),
+        .q(s2_hx$81$q),
+        .clock(s2_hx$81$clock)
+    );
+    sadm_p16$s2_hx$82 s2_hx$82(
+        .d(s2_hx$82$d),
+        .q(s2_hx$82$q),
+        .clock(s2_hx$82$clock)
+    );
+    sadm_p16$s2_hx$83 s2_hx$83(
+        .d(s2_hx$83$d),
+        .q(s2_hx$83$q),
+        .clock(s2_hx$83$clock)
+    );
+    sadm_p16$s2_hx$84 s2_hx$84(
+        .d(s2_hx$84$d),
+        .q(s2_hx$84$q),
+        .clock(s2_hx$84$clock)
+    );
+    sadm_p16$s2_hx$85 s2_hx$85(
+        .d(s2_hx$85$d),
+        .q(s2_hx$85$q),
+        .clock(s2_hx$85$clock)
+    );
+    sadm_p16$s2_hx$86 s2_hx$86(
+        .d(s2_hx$86$d),
+        .q(s2_hx$86$q),
+        .clock(s2_hx$86$clock)
+    );
+    sadm_p16$s2_hx$87 s2_hx$87(
+        .d(s2_hx$87$d),
+        .q(s2_hx$87$q),
+        .clock(s2_hx$87$clock)
+    );
+    sadm_p16$s2_hx$88 s2_hx$88(
+        .d(s2_hx$88$d),
+        .q(s2_hx$88$q),
+        .clock(s2_hx$88$clock)
+    );
+    sadm_p16$s2_hx$89 s2_hx$89(
+        .d(s2_hx$89$d),
+        .q(s2_hx$89$q),
+        .clock(s2_hx$89$clock)
+    );
+    sadm_p16$s2_hx$90 s2_hx$90(
+        .d(s2_hx$90$d),
+        .q(s2_hx$90$q),
+        .clock(s2_hx$90$clock)
+    );
+    sadm_p16$s2_hx$91 s2_hx$91(
+        .d(s2_hx$91$d),
+        .q(s2_hx$91$q),
+        .clock(s2_hx$91$clock)
+    );
+    sadm_p16$s2_hx$92 s2_hx$92(
+        .d(s2_hx$92$d),
+        .q(s2_hx$92$q),
+        .clock(s2_hx$92$clock)
+    );
+    sadm_p16$s2_hx$93 s2_hx$93(
+        .d(s2_hx$93$d),
+        .q(s2_hx$93$q),
+        .clock(s2_hx$93$clock)
+    );
+    sadm_p16$s2_hx$94 s2_hx$94(
+        .d(s2_hx$94$d),
+        .q(s2_hx$94$q),
+        .clock(s2_hx$94$clock)
+    );
+    sadm_p16$s2_hx$95 s2_hx$95(
+        .d(s2_hx$95$d),
+        .q(s2_hx$95$q),
+        .clock(s2_hx$95$clock)
+    );
+    sadm_p16$s2_hx$96 s2_hx$96(
+        .d(s2_hx$96$d),
+        .q(s2_hx$96$q),
+        .clock(s2_hx$96$clock)
+    );
+    sadm_p16$s2_hx$97 s2_hx$97(
+        .d(s2_hx$97$d),
+        .q(s2_hx$97$q),
+        .clock(s2_hx$97$clock)
+    );
+    sadm_p16$s2_hx$98 s2_hx$98(
+        .d(s2_hx$98$d),
+        .q(s2_hx$98$q),
+        .clock(s2_hx$98$clock)
+    );
+    sadm_p16$s2_hx$99 s2_hx$99(
+        .d(s2_hx$99$d),
+        .q(s2_hx$99$q),
+        .clock(s2_hx$99$clock)
+    );
+    sadm_p16$s2_hx$100 s2_hx$100(
+        .d(s2_hx$100$d),
+        .q(s2_hx$100$q),
+        .clock(s2_hx$100$clock)
+    );
+    sadm_p16$s2_hx$101 s2_hx$101(
+        .d(s2_hx$101$d),
+        .q(s2_hx$101$q),
+        .clock(s2_hx$101$clock)
+    );
+    sadm_p16$s2_hx$102 s2_hx$102(
+        .d(s2_hx$102$d),
+        .q(s2_hx$102$q),
+        .clock(s2_hx$102$clock)
+    );
+    sadm_p16$s2_hx$103 s2_hx$103(
+        .d(s2_hx$103$d),
+        .q(s2_hx$103$q),
+        .clock(s2_hx$103$clock)
+    );
+    sadm_p16$s2_hx$104 s2_hx$104(
+        .d(s2_hx$104$d),
+        .q(s2_hx$104$q),
+        .clock(s2_hx$104$clock)
+    );
+    sadm_p16$s2_hx$105 s2_hx$105(
+        .d(s2_hx$105$d),
+        .q(s2_hx$105$q),
+        .clock(s2_hx$105$clock)
+    );
+    sadm_p16$s2_hx$106 s2_hx$106(
+        .d(s2_hx$106$d),
+        .q(s2_hx$106$q),
+        .clock(s2_hx$106$clock)
+    );
+    sadm_p16$s2_hx$107 s2_hx$107(
+        .d(s2_hx$107$d),
+        .q(s2_hx$107$q),
+        .clock(s2_hx$107$clock)
+    );
+    sadm_p16$s2_hx$108 s2_hx$108(
+        .d(s2_hx$108$d),
+        .q(s2_hx$108$q),
+        .clock(s2_hx$108$clock)
+    );
+    sadm_p16$s2_hx$109 s2_hx$109(
+        .d(s2_hx$109$d),
+        .q(s2_hx$109$q),
+        .clock(s2_hx$109$clock)
+    );
+    sadm_p16$s2_hx$110 s2_hx$110(
+        .d(s2_hx$110$d),
+        .q(s2_hx$110$q),
+        .clock(s2_hx$110$clock)
+    );
+    sadm_p16$s2_hx$111 s2_hx$111(
+        .d(s2_hx$111$d),
+        .q(s2_hx$111$q),
+        .clock(s2_hx$111$clock)
+    );
+    sadm_p16$s2_hx$112 s2_hx$112(
+        .d(s2_hx$112$d),
+        .q(s2_hx$112$q),
+        .clock(s2_hx$112$clock)
+    );
+    sadm_p16$s2_hx$113 s2_hx$113(
+        .d(s2_hx$113$d),
+        .q(s2_hx$113$q),
+        .clock(s2_hx$113$clock)
+    );
+    sadm_p16$s2_hx$114 s2_hx$114(
+        .d(s2_hx$114$d),
+        .q(s2_hx$114$q),
+        .clock(s2_hx$114$clock)
+    );
+    sadm_p16$s2_hx$115 s2_hx$115(
+        .d(s2_hx$115$d),
+        .q(s2_hx$115$q),
+        .clock(s2_hx$115$clock)
+    );
+    sadm_p16$s2_hx$116 s2_hx$116(
+        .d(s2_hx$116$d),
+        .q(s2_hx$116$q),
+        .clock(s2_hx$116$clock)
+    );
+    sadm_p16$s2_hx$117 s2_hx$117(
+        .d(s2_hx$117$d),
+        .q(s2_hx$117$q),
+        .clock(s2_hx$117$clock)
+    );
+    sadm_p16$s2_hx$118 s2_hx$118(
+        .d(s2_hx$118$d),
+        .q(s2_hx$118$q),
+        .clock(s2_hx$118$clock)
+    );
+    sadm_p16$s2_hx$119 s2_hx$119(
+        .d(s2_hx$119$d),
+        .q(s2_hx$119$q),
+        .clock(s2_hx$119$clock)
+    );
+    sadm_p16$s2_hx$120 s2_hx$120(
+        .d(s2_hx$120$d),
+        .q(s2_hx$120$q),
+        .clock(s2_hx$120$clock)
+    );
+    sadm_p16$s2_hx$121 s2_hx$121(
+        .d(s2_hx$121$d),
+        .q(s2_hx$121$q),
+        .clock(s2_hx$121$clock)
+    );
+    sadm_p16$s2_hx$122 s2_hx$122(
+        .d(s2_hx$122$d),
+        .q(s2_hx$122$q),
+        .clock(s2_hx$122$clock)
+    );
+    sadm_p16$s2_hx$123 s2_hx$123(
+        .d(s2_hx$123$d),
+        .q(s2_hx$123$q),
+        .clock(s2_hx$123$clock)
+    );
+    sadm_p16$s2_hx$124 s2_hx$124(
+        .d(s2_hx$124$d),
+        .q(s2_hx$124$q),
+        .clock(s2_hx$124$clock)
+    );
+    sadm_p16$s2_hx$125 s2_hx$125(
+        .d(s2_hx$125$d),
+        .q(s2_hx$125$q),
+        .clock(s2_hx$125$clock)
+    );
+    sadm_p16$s2_hx$126 s2_hx$126(
+        .d(s2_hx$126$d),
+        .q(s2_hx$126$q),
+        .clock(s2_hx$126$clock)
+    );
+    sadm_p16$s2_hx$127 s2_hx$127(
+        .d(s2_hx$127$d),
+        .q(s2_hx$127$q),
+        .clock(s2_hx$127$clock)
+    );
+    sadm_p16$s4_hx$0 s4_hx$0(
+        .d(s4_hx$0$d),
+        .q(s4_hx$0$q),
+        .clock(s4_hx$0$clock)
+    );
+    sadm_p16$s4_hx$1 s4_hx$1(
+        .d(s4_hx$1$d),
+        .q(s4_hx$1$q),
+        .clock(s4_hx$1$clock)
+    );
+    sadm_p16$s4_hx$2 s4_hx$2(
+        .d(s4_hx$2$d),
+        .q(s4_hx$2$q),
+        .clock(s4_hx$2$clock)
+    );
+    sadm_p16$s4_hx$3 s4_hx$3(
+        .d(s4_hx$3$d),
+        .q(s4_hx$3$q),
+        .clock(s4_hx$3$clock)
+    );
+    sadm_p16$s4_hx$4 s4_hx$4(
+        .d(s4_hx$4$d),
+        .q(s4_hx$4$q),
+        .clock(s4_hx$4$clock)
+    );
+    sadm_p16$s4_hx$5 s4_hx$5(
+        .d(s4_hx$5$d),
+        .q(s4_hx$5$q),
+        .clock(s4_hx$5$clock)
+    );
+    sadm_p16$s4_hx$6 s4_hx$6(
+        .d(s4_hx$6$d),
+        .q(s4_hx$6$q),
+        .clock(s4_hx$6$clock)
+    );
+    sadm_p16$s4_hx$7 s4_hx$7(
+        .d(s4_hx$7$d),
+        .q(s4_hx$7$q),
+        .clock(s4_hx$7$clock)
+    );
+    sadm_p16$s4_hx$8 s4_hx$8(
+        .d(s4_hx$8$d),
+        .q(s4_hx$8$q),
+        .clock(s4_hx$8$clock)
+    );
+    sadm_p16$s4_hx$9 s4_hx$9(
+        .d(s4_hx$9$d),
+        .q(s4_hx$9$q),
+        .clock(s4_hx$9$clock)
+    );
+    sadm_p16$s4_hx$10 s4_hx$10(
+        .d(s4_hx$10$d),
+        .q(s4_hx$10$q),
+        .clock(s4_hx$10$clock)
+    );
+    sadm_p16$s4_hx$11 s4_hx$11(
+        .d(s4_hx$11$d),
+        .q(s4_hx$11$q),
+        .clock(s4_hx$11$clock)
+    );
+    sadm_p16$s4_hx$12 s4_hx$12(
+        .d(s4_hx$12$d),
+        .q(s4_hx$12$q),
+        .clock(s4_hx$12$clock)
+    );
+    sadm_p16$s4_hx$13 s4_hx$13(
+        .d(s4_hx$13$d),
+        .q(s4_hx$13$q),
+        .clock(s4_hx$13$clock)
+    );
+    sadm_p16$s4_hx$14 s4_hx$14(
+        .d(s4_hx$14$d),
+        .q(s4_hx$14$q),
+        .clock(s4_hx$14$clock)
+    );
+    sadm_p16$s4_hx$15 s4_hx$15(
+        .d(s4_hx$15$d),
+        .q(s4_hx$15$q),
+        .clock(s4_hx$15$clock)
+    );
+    sadm_p16$s4_hx$16 s4_hx$16(
+        .d(s4_hx$16$d),
+        .q(s4_hx$16$q),
+        .clock(s4_hx$16$clock)
+    );
+    sadm_p16$s4_hx$17 s4_hx$17(
+        .d(s4_hx$17$d),
+        .q(s4_hx$17$q),
+        .clock(s4_hx$17$clock)
+    );
+    sadm_p16$s4_hx$18 s4_hx$18(
+        .d(s4_hx$18$d),
+        .q(s4_hx$18$q),
+        .clock(s4_hx$18$clock)
+    );
+    sadm_p16$s4_hx$19 s4_hx$19(
+        .d(s4_hx$19$d),
+        .q(s4_hx$19$q),
+        .clock(s4_hx$19$clock)
+    );
+    sadm_p16$s4_hx$20 s4_hx$20(
+        .d(s4_hx$20$d),
+        .q(s4_hx$20$q),
+        .clock(s4_hx$20$clock)
+    );
+    sadm_p16$s4_hx$21 s4_hx$21(
+        .d(s4_hx$21$d),
+        .q(s4_hx$21$q),
+        .clock(s4_hx$21$clock)
+    );
+    sadm_p16$s4_hx$22 s4_hx$22(
+        .d(s4_hx$22$d),
+        .q(s4_hx$22$q),
+        .clock(s4_hx$22$clock)
+    );
+    sadm_p16$s4_hx$23 s4_hx$23(
+        .d(s4_hx$23$d),
+        .q(s4_hx$23$q),
+        .clock(s4_hx$23$clock)
+    );
+    sadm_p16$s4_hx$24 s4_hx$24(
+        .d(s4_hx$24$d),
+        .q(s4_hx$24$q),
+        .clock(s4_hx$24$clock)
+    );
+    sadm_p16$s4_hx$25 s4_hx$25(
+        .d(s4_hx$25$d),
+        .q(s4_hx$25$q),
+        .clock(s4_hx$25$clock)
+    );
+    sadm_p16$s4_hx$26 s4_hx$26(
+        .d(s4_hx$26$d),
+        .q(s4_hx$26$q),
+        .clock(s4_hx$26$clock)
+    );
+    sadm_p16$s4_hx$27 s4_hx$27(
+        .d(s4_hx$27$d),
+        .q(s4_hx$27$q),
+        .clock(s4_hx$27$clock)
+    );
+    sadm_p16$s4_hx$28 s4_hx$28(
+        .d(s4_hx$28$d),
+        .q(s4_hx$28$q),
+        .clock(s4_hx$28$clock)
+    );
+    sadm_p16$s4_hx$29 s4_hx$29(
+        .d(s4_hx$29$d),
+        .q(s4_hx$29$q),
+        .clock(s4_hx$29$clock)
+    );
+    sadm_p16$s4_hx$30 s4_hx$30(
+        .d(s4_hx$30$d),
+        .q(s4_hx$30$q),
+        .clock(s4_hx$30$clock)
+    );
+    sadm_p16$s4_hx$31 s4_hx$31(
+        .d(s4_hx$31$d),
+        .q(s4_hx$31$q),
+        .clock(s4_hx$31$clock)
+    );
+    sadm_p16$s4_hx$32 s4_hx$32(
+        .d(s4_hx$32$d),
+        .q(s4_hx$32$q),
+        .clock(s4_hx$32$clock)
+    );
+    sadm_p16$s4_hx$33 s4_hx$33(
+        .d(s4_hx$33$d),
+        .q(s4_hx$33$q),
+        .clock(s4_hx$33$clock)
+    );
+    sadm_p16$s4_hx$34 s4_hx$34(
+        .d(s4_hx$34$d),
+        .q(s4_hx$34$q),
+        .clock(s4_hx$34$clock)
+    );
+    sadm_p16$s4_hx$35 s4_hx$35(
+        .d(s4_hx$35$d),
+        .q(s4_hx$35$q),
+        .clock(s4_hx$35$clock)
+    );
+    sadm_p16$s4_hx$36 s4_hx$36(
+        .d(s4_hx$36$d),
+        .q(s4_hx$36$q),
+        .clock(s4_hx$36$clock)
+    );
+    sadm_p16$s4_hx$37 s4_hx$37(
+        .d(s4_hx$37$d),
+        .q(s4_hx$37$q),
+        .clock(s4_hx$37$clock)
+    );
+    sadm_p16$s4_hx$38 s4_hx$38(
+        .d(s4_hx$38$d),
+        .q(s4_hx$38$q),
+        .clock(s4_hx$38$clock)
+    );
+    sadm_p16$s4_hx$39 s4_hx$39(
+        .d(s4_hx$39$d),
+        .q(s4_hx$39$q),
+        .clock(s4_hx$39$clock)
+    );
+    sadm_p16$s4_hx$40 s4_hx$40(
+        .d(s4_hx$40$d),
+        .q(s4_hx$40$q),
+        .clock(s4_hx$40$clock)
+    );
+    sadm_p16$s4_hx$41 s4_hx$41(
+        .d(s4_hx$41$d),
+        .q(s4_hx$41$q),
+        .clock(s4_hx$41$clock)
+    );
+    sadm_p16$s4_hx$42 s4_hx$42(
+        .d(s4_hx$42$d),
+        .q(s4_hx$42$q),
+        .clock(s4_hx$42$clock)
+    );
+    sadm_p16$s4_hx$43 s4_hx$43(
+        .d(s4_hx$43$d),
+        .q(s4_hx$43$q),
+        .clock(s4_hx$43$clock)
+    );
+    sadm_p16$s4_hx$44 s4_hx$44(
+        .d(s4_hx$44$d),
+        .q(s4_hx$44$q),
+        .clock(s4_hx$44$clock)
+    );
+    sadm_p16$s4_hx$45 s4_hx$45(
+        .d(s4_hx$45$d),
+        .q(s4_hx$45$q),
+        .clock(s4_hx$45$clock)
+    );
+    sadm_p16$s4_hx$46 s4_hx$46(
+        .d(s4_hx$46$d),
+        .q(s4_hx$46$q),
+        .clock(s4_hx$46$clock)
+    );
+    sadm_p16$s4_hx$47 s4_hx$47(
+        .d(s4_hx$47$d),
+        .q(s4_hx$47$q),
+        .clock(s4_hx$47$clock)
+    );
+    sadm_p16$s4_hx$48 s4_hx$48(
+        .d(s4_hx$48$d),
+        .q(s4_hx$48$q),
+        .clock(s4_hx$48$clock)
+    );
+    sadm_p16$s4_hx$49 s4_hx$49(
+        .d(s4_hx$49$d),
+        .q(s4_hx$49$q),
+        .clock(s4_hx$49$clock)
+    );
+    sadm_p16$s4_hx$50 s4_hx$50(
+        .d(s4_hx$50$d),
+        .q(s4_hx$50$q),
+        .clock(s4_hx$50$clock)
+    );
+    sadm_p16$s4_hx$51 s4_hx$51(
+        .d(s4_hx$51$d),
+        .q(s4_hx$51$q),
+        .clock(s4_hx$51$clock)
+    );
+    sadm_p16$s4_hx$52 s4_hx$52(
+        .d(s4_hx$52$d),
+        .q(s4_hx$52$q),
+        .clock(s4_hx$52$clock)
+    );
+    sadm_p16$s4_hx$53 s4_hx$53(
+        .d(s4_hx$53$d),
+        .q(s4_hx$53$q),
+        .clock(s4_hx$53$clock)
+    );
+    sadm_p16$s4_hx$54 s4_hx$54(
+        .d(s4_hx$54$d),
+        .q(s4_hx$54$q),
+        .clock(s4_hx$54$clock)
+    );
+    sadm_p16$s4_hx$55 s4_hx$55(
+        .d(s4_hx$55$d),
+        .q(s4_hx$55$q),
+        .clock(s4_hx$55$clock)
+    );
+    sadm_p16$s4_hx$56 s4_hx$56(
+        .d(s4_hx$56$d),
+        .q(s4_hx$56$q),
+        .clock(s4_hx$56$clock)
+    );
+    sadm_p16$s4_hx$57 s4_hx$57(
+        .d(s4_hx$57$d),
+        .q(s4_hx$57$q),
+        .clock(s4_hx$57$clock)
+    );
+    sadm_p16$s4_hx$58 s4_hx$58(
+        .d(s4_hx$58$d),
+        .q(s4_hx$58$q),
+        .clock(s4_hx$58$clock)
+    );
+    sadm_p16$s4_hx$59 s4_hx$59(
+        .d(s4_hx$59$d),
+        .q(s4_hx$59$q),
+        .clock(s4_hx$59$clock)
+    );
+    sadm_p16$s4_hx$60 s4_hx$60(
+        .d(s4_hx$60$d),
+        .q(s4_hx$60$q),
+        .clock(s4_hx$60$clock)
+    );
+    sadm_p16$s4_hx$61 s4_hx$61(
+        .d(s4_hx$61$d),
+        .q(s4_hx$61$q),
+        .clock(s4_hx$61$clock)
+    );
+    sadm_p16$s4_hx$62 s4_hx$62(
+        .d(s4_hx$62$d),
+        .q(s4_hx$62$q),
+        .clock(s4_hx$62$clock)
+    );
+    sadm_p16$s4_hx$63 s4_hx$63(
+        .d(s4_hx$63$d),
+        .q(s4_hx$63$q),
+        .clock(s4_hx$63$clock)
+    );
+    sadm_p16$s4_hx$64 s4_hx$64(
+        .d(s4_hx$64$d),
+        .q(s4_hx$64$q),
+        .clock(s4_hx$64$clock)
+    );
+    sadm_p16$s4_hx$65 s4_hx$65(
+        .d(s4_hx$65$d),
+        .q(s4_hx$65$q),
+        .clock(s4_hx$65$clock)
+    );
+    sadm_p16$s4_hx$66 s4_hx$66(
+        .d(s4_hx$66$d),
+        .q(s4_hx$66$q),
+        .clock(s4_hx$66$clock)
+    );
+    sadm_p16$s4_hx$67 s4_hx$67(
+        .d(s4_hx$67$d),
+        .q(s4_hx$67$q),
+        .clock(s4_hx$67$clock)
+    );
+    sadm_p16$s4_hx$68 s4_hx$68(
+        .d(s4_hx$68$d),
+        .q(s4_hx$68$q),
+        .clock(s4_hx$68$clock)
+    );
+    sadm_p16$s4_hx$69 s4_hx$69(
+        .d(s4_hx$69$d),
+        .q(s4_hx$69$q),
+        .clock(s4_hx$69$clock)
+    );
+    sadm_p16$s4_hx$70 s4_hx$70(
+        .d(s4_hx$70$d),
+        .q(s4_hx$70$q),
+        .clock(s4_hx$70$clock)
+    );
+    sadm_p16$s4_hx$71 s4_hx$71(
+        .d(s4_hx$71$d),
+        .q(s4_hx$71$q),
+        .clock(s4_hx$71$clock)
+    );
+    sadm_p16$s4_hx$72 s4_hx$72(
+        .d(s4_hx$72$d),
+        .q(s4_hx$72$q),
+        .clock(s4_hx$72$clock)
+    );
+    sadm_p16$s4_hx$73 s4_hx$73(
+        .d(s4_hx$73$d),
+        .q(s4_hx$73$q),
+        .clock(s4_hx$73$clock)
+    );
+    sadm_p16$s4_hx$74 s4_hx$74(
+        .d(s4_hx$74$d),
+        .q(s4_hx$74$q),
+        .clock(s4_hx$74$clock)
+    );
+    sadm_p16$s4_hx$75 s4_hx$75(
+        .d(s4_hx$75$d),
+        .q(s4_hx$75$q),
+        .clock(s4_hx$75$clock)
+    );
+    sadm_p16$s4_hx$76 s4_hx$76(
+        .d(s4_hx$76$d),
+        .q(s4_hx$76$q),
+        .clock(s4_hx$76$clock)
+    );
+    sadm_p16$s4_hx$77 s4_hx$77(
+        .d(s4_hx$77$d),
+        .q(s4_hx$77$q),
+        .clock(s4_hx$77$clock)
+    );
+    sadm_p16$s4_hx$78 s4_hx$78(
+        .d(s4_hx$78$d),
+        .q(s4_hx$78$q),
+        .clock(s4_hx$78$clock)
+    );
+    sadm_p16$s4_hx$79 s4_hx$79(
+        .d(s4_hx$79$d),
+        .q(s4_hx$79$q),
+        .clock(s4_hx$79$clock)
+    );
+    sadm_p16$s4_hx$80 s4_hx$80(
+        .d(s4_hx$80$d),
+        .q(s4_hx$80$q),
+        .clock(s4_hx$80$clock)
+    );
+    sadm_p16$s4_hx$81 s4_hx$81(
+        .d(s4_hx$81$d),
+        .q(s4_hx$81$q),
+        .clock(s4_hx$81$clock)
+    );
+    sadm_p16$s4_hx$82 s4_hx$82(
+        .d(s4_hx$82$d),
+        .q(s4_hx$82$q),
+        .clock(s4_hx$82$clock)
+    );
+    sadm_p16$s4_hx$83 s4_hx$83(
+        .d(s4_hx$83$d),
+        .q(s4_hx$83$q),
+        .clock(s4_hx$83$clock)
+    );
+    sadm_p16$s4_hx$84 s4_hx$84(
+        .d(s4_hx$84$d),
+        .q(s4_hx$84$q),
+        .clock(s4_hx$84$clock)
+    );
+    sadm_p16$s4_hx$85 s4_hx$85(
+        .d(s4_hx$85$d),
+        .q(s4_hx$85$q),
+        .clock(s4_hx$85$clock)
+    );
+    sadm_p16$s4_hx$86 s4_hx$86(
+        .d(s4_hx$86$d),
+        .q(s4_hx$86$q),
+        .clock(s4_hx$86$clock)
+    );
+    sadm_p16$s4_hx$87 s4_hx$87(
+        .d(s4_hx$87$d),
+        .q(s4_hx$87$q),
+        .clock(s4_hx$87$clock)
+    );
+    sadm_p16$s4_hx$88 s4_hx$88(
+        .d(s4_hx$88$d),
+        .q(s4_hx$88$q),
+        .clock(s4_hx$88$clock)
+    );
+    sadm_p16$s4_hx$89 s4_hx$89(
+        .d(s4_hx$89$d),
+        .q(s4_hx$89$q),
+        .clock(s4_hx$89$clock)
+    );
+    sadm_p16$s4_hx$90 s4_hx$90(
+        .d(s4_hx$90$d),
+        .q(s4_hx$90$q),
+        .clock(s4_hx$90$clock)
+    );
+    sadm_p16$s4_hx$91 s4_hx$91(
+        .d(s4_hx$91$d),
+        .q(s4_hx$91$q),
+        .clock(s4_hx$91$clock)
+    );
+    sadm_p16$s4_hx$92 s4_hx$92(
+        .d(s4_hx$92$d),
+        .q(s4_hx$92$q),
+        .clock(s4_hx$92$clock)
+    );
+    sadm_p16$s4_hx$93 s4_hx$93(
+        .d(s4_hx$93$d),
+        .q(s4_hx$93$q),
+        .clock(s4_hx$93$clock)
+    );
+    sadm_p16$s4_hx$94 s4_hx$94(
+        .d(s4_hx$94$d),
+        .q(s4_hx$94$q),
+        .clock(s4_hx$94$clock)
+    );
+    sadm_p16$s4_hx$95 s4_hx$95(
+        .d(s4_hx$95$d),
+        .q(s4_hx$95$q),
+        .clock(s4_hx$95$clock)
+    );
+    sadm_p16$s4_hx$96 s4_hx$96(
+        .d(s4_hx$96$d),
+        .q(s4_hx$96$q),
+        .clock(s4_hx$96$clock)
+    );
+    sadm_p16$s4_hx$97 s4_hx$97(
+        .d(s4_hx$97$d),
+        .q(s4_hx$97$q),
+        .clock(s4_hx$97$clock)
+    );
+    sadm_p16$s4_hx$98 s4_hx$98(
+        .d(s4_hx$98$d),
+        .q(s4_hx$98$q),
+        .clock(s4_hx$98$clock)
+    );
+    sadm_p16$s4_hx$99 s4_hx$99(
+        .d(s4_hx$99$d),
+        .q(s4_hx$99$q),
+        .clock(s4_hx$99$clock)
+    );
+    sadm_p16$s4_hx$100 s4_hx$100(
+        .d(s4_hx$100$d),
+        .q(s4_hx$100$q),
+        .clock(s4_hx$100$clock)
+    );
+    sadm_p16$s4_hx$101 s4_hx$101(
+        .d(s4_hx$101$d),
+        .q(s4_hx$101$q),
+        .clock(s4_hx$101$clock)
+    );
+    sadm_p16$s4_hx$102 s4_hx$102(
+        .d(s4_hx$102$d),
+        .q(s4_hx$102$q),
+        .clock(s4_hx$102$clock)
+    );
+    sadm_p16$s4_hx$103 s4_hx$103(
+        .d(s4_hx$103$d),
+        .q(s4_hx$103$q),
+        .clock(s4_hx$103$clock)
+    );
+    sadm_p16$s4_hx$104 s4_hx$104(
+        .d(s4_hx$104$d),
+        .q(s4_hx$104$q),
+        .clock(s4_hx$104$clock)
+    );
+    sadm_p16$s4_hx$105 s4_hx$105(
+        .d(s4_hx$105$d),
+        .q(s4_hx$105$q),
+        .clock(s4_hx$105$clock)
+    );
+    sadm_p16$s4_hx$106 s4_hx$106(
+        .d(s4_hx$106$d),
+        .q(s4_hx$106$q),
+        .clock(s4_hx$106$clock)
+    );
+    sadm_p16$s4_hx$107 s4_hx$107(
+        .d(s4_hx$107$d),
+        .q(s4_hx$107$q),
+        .clock(s4_hx$107$clock)
+    );
+    sadm_p16$s4_hx$108 s4_hx$108(
+        .d(s4_hx$108$d),
+        .q(s4_hx$108$q),
+        .clock(s4_hx$108$clock)
+    );
+    sadm_p16$s4_hx$109 s4_hx$109(
+        .d(s4_hx$109$d),
+        .q(s4_hx$109$q),
+        .clock(s4_hx$109$clock)
+    );
+    sadm_p16$s4_hx$110 s4_hx$110(
+        .d(s4_hx$110$d),
+        .q(s4_hx$110$q),
+        .clock(s4_hx$110$clock)
+    );
+    sadm_p16$s4_hx$111 s4_hx$111(
+        .d(s4_hx$111$d),
+        .q(s4_hx$111$q),
+        .clock(s4_hx$111$clock)
+    );
+    sadm_p16$s4_hx$112 s4_hx$112(
+        .d(s4_hx$112$d),
+        .q(s4_hx$112$q),
+        .clock(s4_hx$112$clock)
+    );
+    sadm_p16$s4_hx$113 s4_hx$113(
+        .d(s4_hx$113$d),
+        .q(s4_hx$113$q),
+        .clock(s4_hx$113$clock)
+    );
+    sadm_p16$s4_hx$114 s4_hx$114(
+        .d(s4_hx$114$d),
+        .q(s4_hx$114$q),
+        .clock(s4_hx$114$clock)
+    );
+    sadm_p16$s4_hx$115 s4_hx$115(
+        .d(s4_hx$115$d),
+        .q(s4_hx$115$q),
+        .clock(s4_hx$115$clock)
+    );
+    sadm_p16$s4_hx$116 s4_hx$116(
+        .d(s4_hx$116$d),
+        .q(s4_hx$116$q),
+        .clock(s4_hx$116$clock)
+    );
+    sadm_p16$s4_hx$117 s4_hx$117(
+        .d(s4_hx$117$d),
+        .q(s4_hx$117$q),
+        .clock(s4_hx$117$clock)
+    );
+    sadm_p16$s4_hx$118 s4_hx$118(
+        .d(s4_hx$118$d),
+        .q(s4_hx$118$q),
+        .clock(s4_hx$118$clock)
+    );
+    sadm_p16$s4_hx$119 s4_hx$119(
+        .d(s4_hx$119$d),
+        .q(s4_hx$119$q),
+        .clock(s4_hx$119$clock)
+    );
+    sadm_p16$s4_hx$120 s4_hx$120(
+        .d(s4_hx$120$d),
+        .q(s4_hx$120$q),
+        .clock(s4_hx$120$clock)
+    );
+    sadm_p16$s4_hx$121 s4_hx$121(
+        .d(s4_hx$121$d),
+        .q(s4_hx$121$q),
+        .clock(s4_hx$121$clock)
+    );
+    sadm_p16$s4_hx$122 s4_hx$122(
+        .d(s4_hx$122$d),
+        .q(s4_hx$122$q),
+        .clock(s4_hx$122$clock)
+    );
+    sadm_p16$s4_hx$123 s4_hx$123(
+        .d(s4_hx$123$d),
+        .q(s4_hx$123$q),
+        .clock(s4_hx$123$clock)
+    );
+    sadm_p16$s4_hx$124 s4_hx$124(
+        .d(s4_hx$124$d),
+        .q(s4_hx$124$q),
+        .clock(s4_hx$124$clock)
+    );
+    sadm_p16$s4_hx$125 s4_hx$125(
+        .d(s4_hx$125$d),
+        .q(s4_hx$125$q),
+        .clock(s4_hx$125$clock)
+    );
+    sadm_p16$s4_hx$126 s4_hx$126(
+        .d(s4_hx$126$d),
+        .q(s4_hx$126$q),
+        .clock(s4_hx$126$clock)
+    );
+    sadm_p16$s4_hx$127 s4_hx$127(
+        .d(s4_hx$127$d),
+        .q(s4_hx$127$q),
+        .clock(s4_hx$127$clock)
+    );
+    sadm_p16$s4_by$0 s4_by$0(
+        .d(s4_by$0$d),
+        .q(s4_by$0$q),
+        .clock(s4_by$0$clock)
+    );
+    sadm_p16$s4_by$1 s4_by$1(
+        .d(s4_by$1$d),
+        .q(s4_by$1$q),
+        .clock(s4_by$1$clock)
+    );
+    sadm_p16$s4_r$0 s4_r$0(
+        .d(s4_r$0$d),
+        .q(s4_r$0$q),
+        .clock(s4_r$0$clock)
+    );
+    sadm_p16$s4_r$1 s4_r$1(
+        .d(s4_r$1$d),
+        .q(s4_r$1$q),
+        .clock(s4_r$1$clock)
+    );
+    sadm_p16$s4_t$0 s4_t$0(
+        .d(s4_t$0$d),
+        .q(s4_t$0$q),
+        .clock(s4_t$0$clock)
+    );
+    sadm_p16$s4_t$1 s4_t$1(
+        .d(s4_t$1$d),
+        .q(s4_t$1$q),
+        .clock(s4_t$1$clock)
+    );
+    sadm_p16$s4_rt$0 s4_rt$0(
+        .d(s4_rt$0$d),
+        .q(s4_rt$0$q),
+        .clock(s4_rt$0$clock)
+    );
+    sadm_p16$s4_rt$1 s4_rt$1(
+        .d(s4_rt$1$d),
+        .q(s4_rt$1$q),
+        .clock(s4_rt$1$clock)
     );
     sadm_p16$vd_v$0 vd_v$0(
         .d(vd_v$0$d),
@@ -7146,645 +8362,645 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
         .q(vd_rb$15$q),
         .clock(vd_rb$15$clock)
     );
-    sadm_p16$s4_p$0 s4_p$0(
-        .d(s4_p$0$d),
-        .q(s4_p$0$q),
-        .clock(s4_p$0$clock)
-    );
-    sadm_p16$s4_p$1 s4_p$1(
-        .d(s4_p$1$d),
-        .q(s4_p$1$q),
-        .clock(s4_p$1$clock)
-    );
-    sadm_p16$s4_p$2 s4_p$2(
-        .d(s4_p$2$d),
-        .q(s4_p$2$q),
-        .clock(s4_p$2$clock)
-    );
-    sadm_p16$s4_p$3 s4_p$3(
-        .d(s4_p$3$d),
-        .q(s4_p$3$q),
-        .clock(s4_p$3$clock)
-    );
-    sadm_p16$s4_p$4 s4_p$4(
-        .d(s4_p$4$d),
-        .q(s4_p$4$q),
-        .clock(s4_p$4$clock)
-    );
-    sadm_p16$s4_p$5 s4_p$5(
-        .d(s4_p$5$d),
-        .q(s4_p$5$q),
-        .clock(s4_p$5$clock)
-    );
-    sadm_p16$s4_p$6 s4_p$6(
-        .d(s4_p$6$d),
-        .q(s4_p$6$q),
-        .clock(s4_p$6$clock)
-    );
-    sadm_p16$s4_p$7 s4_p$7(
-        .d(s4_p$7$d),
-        .q(s4_p$7$q),
-        .clock(s4_p$7$clock)
-    );
-    sadm_p16$s4_p$8 s4_p$8(
-        .d(s4_p$8$d),
-        .q(s4_p$8$q),
-        .clock(s4_p$8$clock)
-    );
-    sadm_p16$s4_p$9 s4_p$9(
-        .d(s4_p$9$d),
-        .q(s4_p$9$q),
-        .clock(s4_p$9$clock)
-    );
-    sadm_p16$s4_p$10 s4_p$10(
-        .d(s4_p$10$d),
-        .q(s4_p$10$q),
-        .clock(s4_p$10$clock)
-    );
-    sadm_p16$s4_p$11 s4_p$11(
-        .d(s4_p$11$d),
-        .q(s4_p$11$q),
-        .clock(s4_p$11$clock)
-    );
-    sadm_p16$s4_p$12 s4_p$12(
-        .d(s4_p$12$d),
-        .q(s4_p$12$q),
-        .clock(s4_p$12$clock)
-    );
-    sadm_p16$s4_p$13 s4_p$13(
-        .d(s4_p$13$d),
-        .q(s4_p$13$q),
-        .clock(s4_p$13$clock)
-    );
-    sadm_p16$s4_p$14 s4_p$14(
-        .d(s4_p$14$d),
-        .q(s4_p$14$q),
-        .clock(s4_p$14$clock)
-    );
-    sadm_p16$s4_p$15 s4_p$15(
-        .d(s4_p$15$d),
-        .q(s4_p$15$q),
-        .clock(s4_p$15$clock)
-    );
-    sadm_p16$s4_p$16 s4_p$16(
-        .d(s4_p$16$d),
-        .q(s4_p$16$q),
-        .clock(s4_p$16$clock)
-    );
-    sadm_p16$s4_p$17 s4_p$17(
-        .d(s4_p$17$d),
-        .q(s4_p$17$q),
-        .clock(s4_p$17$clock)
-    );
-    sadm_p16$s4_p$18 s4_p$18(
-        .d(s4_p$18$d),
-        .q(s4_p$18$q),
-        .clock(s4_p$18$clock)
-    );
-    sadm_p16$s4_p$19 s4_p$19(
-        .d(s4_p$19$d),
-        .q(s4_p$19$q),
-        .clock(s4_p$19$clock)
-    );
-    sadm_p16$s4_p$20 s4_p$20(
-        .d(s4_p$20$d),
-        .q(s4_p$20$q),
-        .clock(s4_p$20$clock)
-    );
-    sadm_p16$s4_p$21 s4_p$21(
-        .d(s4_p$21$d),
-        .q(s4_p$21$q),
-        .clock(s4_p$21$clock)
-    );
-    sadm_p16$s4_p$22 s4_p$22(
-        .d(s4_p$22$d),
-        .q(s4_p$22$q),
-        .clock(s4_p$22$clock)
-    );
-    sadm_p16$s4_p$23 s4_p$23(
-        .d(s4_p$23$d),
-        .q(s4_p$23$q),
-        .clock(s4_p$23$clock)
-    );
-    sadm_p16$s4_p$24 s4_p$24(
-        .d(s4_p$24$d),
-        .q(s4_p$24$q),
-        .clock(s4_p$24$clock)
-    );
-    sadm_p16$s4_p$25 s4_p$25(
-        .d(s4_p$25$d),
-        .q(s4_p$25$q),
-        .clock(s4_p$25$clock)
-    );
-    sadm_p16$s4_p$26 s4_p$26(
-        .d(s4_p$26$d),
-        .q(s4_p$26$q),
-        .clock(s4_p$26$clock)
-    );
-    sadm_p16$s4_p$27 s4_p$27(
-        .d(s4_p$27$d),
-        .q(s4_p$27$q),
-        .clock(s4_p$27$clock)
-    );
-    sadm_p16$s4_p$28 s4_p$28(
-        .d(s4_p$28$d),
-        .q(s4_p$28$q),
-        .clock(s4_p$28$clock)
-    );
-    sadm_p16$s4_p$29 s4_p$29(
-        .d(s4_p$29$d),
-        .q(s4_p$29$q),
-        .clock(s4_p$29$clock)
-    );
-    sadm_p16$s4_p$30 s4_p$30(
-        .d(s4_p$30$d),
-        .q(s4_p$30$q),
-        .clock(s4_p$30$clock)
-    );
-    sadm_p16$s4_p$31 s4_p$31(
-        .d(s4_p$31$d),
-        .q(s4_p$31$q),
-        .clock(s4_p$31$clock)
-    );
-    sadm_p16$s4_p$32 s4_p$32(
-        .d(s4_p$32$d),
-        .q(s4_p$32$q),
-        .clock(s4_p$32$clock)
-    );
-    sadm_p16$s4_p$33 s4_p$33(
-        .d(s4_p$33$d),
-        .q(s4_p$33$q),
-        .clock(s4_p$33$clock)
-    );
-    sadm_p16$s4_p$34 s4_p$34(
-        .d(s4_p$34$d),
-        .q(s4_p$34$q),
-        .clock(s4_p$34$clock)
-    );
-    sadm_p16$s4_p$35 s4_p$35(
-        .d(s4_p$35$d),
-        .q(s4_p$35$q),
-        .clock(s4_p$35$clock)
-    );
-    sadm_p16$s4_p$36 s4_p$36(
-        .d(s4_p$36$d),
-        .q(s4_p$36$q),
-        .clock(s4_p$36$clock)
-    );
-    sadm_p16$s4_p$37 s4_p$37(
-        .d(s4_p$37$d),
-        .q(s4_p$37$q),
-        .clock(s4_p$37$clock)
-    );
-    sadm_p16$s4_p$38 s4_p$38(
-        .d(s4_p$38$d),
-        .q(s4_p$38$q),
-        .clock(s4_p$38$clock)
-    );
-    sadm_p16$s4_p$39 s4_p$39(
-        .d(s4_p$39$d),
-        .q(s4_p$39$q),
-        .clock(s4_p$39$clock)
-    );
-    sadm_p16$s4_p$40 s4_p$40(
-        .d(s4_p$40$d),
-        .q(s4_p$40$q),
-        .clock(s4_p$40$clock)
-    );
-    sadm_p16$s4_p$41 s4_p$41(
-        .d(s4_p$41$d),
-        .q(s4_p$41$q),
-        .clock(s4_p$41$clock)
-    );
-    sadm_p16$s4_p$42 s4_p$42(
-        .d(s4_p$42$d),
-        .q(s4_p$42$q),
-        .clock(s4_p$42$clock)
-    );
-    sadm_p16$s4_p$43 s4_p$43(
-        .d(s4_p$43$d),
-        .q(s4_p$43$q),
-        .clock(s4_p$43$clock)
-    );
-    sadm_p16$s4_p$44 s4_p$44(
-        .d(s4_p$44$d),
-        .q(s4_p$44$q),
-        .clock(s4_p$44$clock)
-    );
-    sadm_p16$s4_p$45 s4_p$45(
-        .d(s4_p$45$d),
-        .q(s4_p$45$q),
-        .clock(s4_p$45$clock)
-    );
-    sadm_p16$s4_p$46 s4_p$46(
-        .d(s4_p$46$d),
-        .q(s4_p$46$q),
-        .clock(s4_p$46$clock)
-    );
-    sadm_p16$s4_p$47 s4_p$47(
-        .d(s4_p$47$d),
-        .q(s4_p$47$q),
-        .clock(s4_p$47$clock)
-    );
-    sadm_p16$s4_p$48 s4_p$48(
-        .d(s4_p$48$d),
-        .q(s4_p$48$q),
-        .clock(s4_p$48$clock)
-    );
-    sadm_p16$s4_p$49 s4_p$49(
-        .d(s4_p$49$d),
-        .q(s4_p$49$q),
-        .clock(s4_p$49$clock)
-    );
-    sadm_p16$s4_p$50 s4_p$50(
-        .d(s4_p$50$d),
-        .q(s4_p$50$q),
-        .clock(s4_p$50$clock)
-    );
-    sadm_p16$s4_p$51 s4_p$51(
-        .d(s4_p$51$d),
-        .q(s4_p$51$q),
-        .clock(s4_p$51$clock)
-    );
-    sadm_p16$s4_p$52 s4_p$52(
-        .d(s4_p$52$d),
-        .q(s4_p$52$q),
-        .clock(s4_p$52$clock)
-    );
-    sadm_p16$s4_p$53 s4_p$53(
-        .d(s4_p$53$d),
-        .q(s4_p$53$q),
-        .clock(s4_p$53$clock)
-    );
-    sadm_p16$s4_p$54 s4_p$54(
-        .d(s4_p$54$d),
-        .q(s4_p$54$q),
-        .clock(s4_p$54$clock)
-    );
-    sadm_p16$s4_p$55 s4_p$55(
-        .d(s4_p$55$d),
-        .q(s4_p$55$q),
-        .clock(s4_p$55$clock)
-    );
-    sadm_p16$s4_p$56 s4_p$56(
-        .d(s4_p$56$d),
-        .q(s4_p$56$q),
-        .clock(s4_p$56$clock)
-    );
-    sadm_p16$s4_p$57 s4_p$57(
-        .d(s4_p$57$d),
-        .q(s4_p$57$q),
-        .clock(s4_p$57$clock)
-    );
-    sadm_p16$s4_p$58 s4_p$58(
-        .d(s4_p$58$d),
-        .q(s4_p$58$q),
-        .clock(s4_p$58$clock)
-    );
-    sadm_p16$s4_p$59 s4_p$59(
-        .d(s4_p$59$d),
-        .q(s4_p$59$q),
-        .clock(s4_p$59$clock)
-    );
-    sadm_p16$s4_p$60 s4_p$60(
-        .d(s4_p$60$d),
-        .q(s4_p$60$q),
-        .clock(s4_p$60$clock)
-    );
-    sadm_p16$s4_p$61 s4_p$61(
-        .d(s4_p$61$d),
-        .q(s4_p$61$q),
-        .clock(s4_p$61$clock)
-    );
-    sadm_p16$s4_p$62 s4_p$62(
-        .d(s4_p$62$d),
-        .q(s4_p$62$q),
-        .clock(s4_p$62$clock)
-    );
-    sadm_p16$s4_p$63 s4_p$63(
-        .d(s4_p$63$d),
-        .q(s4_p$63$q),
-        .clock(s4_p$63$clock)
-    );
-    sadm_p16$s4_b$0 s4_b$0(
-        .d(s4_b$0$d),
-        .q(s4_b$0$q),
-        .clock(s4_b$0$clock)
-    );
-    sadm_p16$s4_b$1 s4_b$1(
-        .d(s4_b$1$d),
-        .q(s4_b$1$q),
-        .clock(s4_b$1$clock)
-    );
-    sadm_p16$s4_b$2 s4_b$2(
-        .d(s4_b$2$d),
-        .q(s4_b$2$q),
-        .clock(s4_b$2$clock)
-    );
-    sadm_p16$s4_b$3 s4_b$3(
-        .d(s4_b$3$d),
-        .q(s4_b$3$q),
-        .clock(s4_b$3$clock)
-    );
-    sadm_p16$s4_b$4 s4_b$4(
-        .d(s4_b$4$d),
-        .q(s4_b$4$q),
-        .clock(s4_b$4$clock)
-    );
-    sadm_p16$s4_b$5 s4_b$5(
-        .d(s4_b$5$d),
-        .q(s4_b$5$q),
-        .clock(s4_b$5$clock)
-    );
-    sadm_p16$s4_b$6 s4_b$6(
-        .d(s4_b$6$d),
-        .q(s4_b$6$q),
-        .clock(s4_b$6$clock)
-    );
-    sadm_p16$s4_b$7 s4_b$7(
-        .d(s4_b$7$d),
-        .q(s4_b$7$q),
-        .clock(s4_b$7$clock)
-    );
-    sadm_p16$s4_b$8 s4_b$8(
-        .d(s4_b$8$d),
-        .q(s4_b$8$q),
-        .clock(s4_b$8$clock)
-    );
-    sadm_p16$s4_b$9 s4_b$9(
-        .d(s4_b$9$d),
-        .q(s4_b$9$q),
-        .clock(s4_b$9$clock)
-    );
-    sadm_p16$s4_b$10 s4_b$10(
-        .d(s4_b$10$d),
-        .q(s4_b$10$q),
-        .clock(s4_b$10$clock)
-    );
-    sadm_p16$s4_b$11 s4_b$11(
-        .d(s4_b$11$d),
-        .q(s4_b$11$q),
-        .clock(s4_b$11$clock)
-    );
-    sadm_p16$s4_b$12 s4_b$12(
-        .d(s4_b$12$d),
-        .q(s4_b$12$q),
-        .clock(s4_b$12$clock)
-    );
-    sadm_p16$s4_b$13 s4_b$13(
-        .d(s4_b$13$d),
-        .q(s4_b$13$q),
-        .clock(s4_b$13$clock)
-    );
-    sadm_p16$s4_b$14 s4_b$14(
-        .d(s4_b$14$d),
-        .q(s4_b$14$q),
-        .clock(s4_b$14$clock)
-    );
-    sadm_p16$s4_b$15 s4_b$15(
-        .d(s4_b$15$d),
-        .q(s4_b$15$q),
-        .clock(s4_b$15$clock)
-    );
-    sadm_p16$s4_b$16 s4_b$16(
-        .d(s4_b$16$d),
-        .q(s4_b$16$q),
-        .clock(s4_b$16$clock)
-    );
-    sadm_p16$s4_b$17 s4_b$17(
-        .d(s4_b$17$d),
-        .q(s4_b$17$q),
-        .clock(s4_b$17$clock)
-    );
-    sadm_p16$s4_b$18 s4_b$18(
-        .d(s4_b$18$d),
-        .q(s4_b$18$q),
-        .clock(s4_b$18$clock)
-    );
-    sadm_p16$s4_b$19 s4_b$19(
-        .d(s4_b$19$d),
-        .q(s4_b$19$q),
-        .clock(s4_b$19$clock)
-    );
-    sadm_p16$s4_b$20 s4_b$20(
-        .d(s4_b$20$d),
-        .q(s4_b$20$q),
-        .clock(s4_b$20$clock)
-    );
-    sadm_p16$s4_b$21 s4_b$21(
-        .d(s4_b$21$d),
-        .q(s4_b$21$q),
-        .clock(s4_b$21$clock)
-    );
-    sadm_p16$s4_b$22 s4_b$22(
-        .d(s4_b$22$d),
-        .q(s4_b$22$q),
-        .clock(s4_b$22$clock)
-    );
-    sadm_p16$s4_b$23 s4_b$23(
-        .d(s4_b$23$d),
-        .q(s4_b$23$q),
-        .clock(s4_b$23$clock)
-    );
-    sadm_p16$s4_b$24 s4_b$24(
-        .d(s4_b$24$d),
-        .q(s4_b$24$q),
-        .clock(s4_b$24$clock)
-    );
-    sadm_p16$s4_b$25 s4_b$25(
-        .d(s4_b$25$d),
-        .q(s4_b$25$q),
-        .clock(s4_b$25$clock)
-    );
-    sadm_p16$s4_b$26 s4_b$26(
-        .d(s4_b$26$d),
-        .q(s4_b$26$q),
-        .clock(s4_b$26$clock)
-    );
-    sadm_p16$s4_b$27 s4_b$27(
-        .d(s4_b$27$d),
-        .q(s4_b$27$q),
-        .clock(s4_b$27$clock)
-    );
-    sadm_p16$s4_b$28 s4_b$28(
-        .d(s4_b$28$d),
-        .q(s4_b$28$q),
-        .clock(s4_b$28$clock)
-    );
-    sadm_p16$s4_b$29 s4_b$29(
-        .d(s4_b$29$d),
-        .q(s4_b$29$q),
-        .clock(s4_b$29$clock)
-    );
-    sadm_p16$s4_b$30 s4_b$30(
-        .d(s4_b$30$d),
-        .q(s4_b$30$q),
-        .clock(s4_b$30$clock)
-    );
-    sadm_p16$s4_b$31 s4_b$31(
-        .d(s4_b$31$d),
-        .q(s4_b$31$q),
-        .clock(s4_b$31$clock)
-    );
-    sadm_p16$s4_b$32 s4_b$32(
-        .d(s4_b$32$d),
-        .q(s4_b$32$q),
-        .clock(s4_b$32$clock)
-    );
-    sadm_p16$s4_b$33 s4_b$33(
-        .d(s4_b$33$d),
-        .q(s4_b$33$q),
-        .clock(s4_b$33$clock)
-    );
-    sadm_p16$s4_b$34 s4_b$34(
-        .d(s4_b$34$d),
-        .q(s4_b$34$q),
-        .clock(s4_b$34$clock)
-    );
-    sadm_p16$s4_b$35 s4_b$35(
-        .d(s4_b$35$d),
-        .q(s4_b$35$q),
-        .clock(s4_b$35$clock)
-    );
-    sadm_p16$s4_b$36 s4_b$36(
-        .d(s4_b$36$d),
-        .q(s4_b$36$q),
-        .clock(s4_b$36$clock)
-    );
-    sadm_p16$s4_b$37 s4_b$37(
-        .d(s4_b$37$d),
-        .q(s4_b$37$q),
-        .clock(s4_b$37$clock)
-    );
-    sadm_p16$s4_b$38 s4_b$38(
-        .d(s4_b$38$d),
-        .q(s4_b$38$q),
-        .clock(s4_b$38$clock)
-    );
-    sadm_p16$s4_b$39 s4_b$39(
-        .d(s4_b$39$d),
-        .q(s4_b$39$q),
-        .clock(s4_b$39$clock)
-    );
-    sadm_p16$s4_b$40 s4_b$40(
-        .d(s4_b$40$d),
-        .q(s4_b$40$q),
-        .clock(s4_b$40$clock)
-    );
-    sadm_p16$s4_b$41 s4_b$41(
-        .d(s4_b$41$d),
-        .q(s4_b$41$q),
-        .clock(s4_b$41$clock)
-    );
-    sadm_p16$s4_b$42 s4_b$42(
-        .d(s4_b$42$d),
-        .q(s4_b$42$q),
-        .clock(s4_b$42$clock)
-    );
-    sadm_p16$s4_b$43 s4_b$43(
-        .d(s4_b$43$d),
-        .q(s4_b$43$q),
-        .clock(s4_b$43$clock)
-    );
-    sadm_p16$s4_b$44 s4_b$44(
-        .d(s4_b$44$d),
-        .q(s4_b$44$q),
-        .clock(s4_b$44$clock)
-    );
-    sadm_p16$s4_b$45 s4_b$45(
-        .d(s4_b$45$d),
-        .q(s4_b$45$q),
-        .clock(s4_b$45$clock)
-    );
-    sadm_p16$s4_b$46 s4_b$46(
-        .d(s4_b$46$d),
-        .q(s4_b$46$q),
-        .clock(s4_b$46$clock)
-    );
-    sadm_p16$s4_b$47 s4_b$47(
-        .d(s4_b$47$d),
-        .q(s4_b$47$q),
-        .clock(s4_b$47$clock)
-    );
-    sadm_p16$s4_b$48 s4_b$48(
-        .d(s4_b$48$d),
-        .q(s4_b$48$q),
-        .clock(s4_b$48$clock)
-    );
-    sadm_p16$s4_b$49 s4_b$49(
-        .d(s4_b$49$d),
-        .q(s4_b$49$q),
-        .clock(s4_b$49$clock)
-    );
-    sadm_p16$s4_b$50 s4_b$50(
-        .d(s4_b$50$d),
-        .q(s4_b$50$q),
-        .clock(s4_b$50$clock)
-    );
-    sadm_p16$s4_b$51 s4_b$51(
-        .d(s4_b$51$d),
-        .q(s4_b$51$q),
-        .clock(s4_b$51$clock)
-    );
-    sadm_p16$s4_b$52 s4_b$52(
-        .d(s4_b$52$d),
-        .q(s4_b$52$q),
-        .clock(s4_b$52$clock)
-    );
-    sadm_p16$s4_b$53 s4_b$53(
-        .d(s4_b$53$d),
-        .q(s4_b$53$q),
-        .clock(s4_b$53$clock)
-    );
-    sadm_p16$s4_b$54 s4_b$54(
-        .d(s4_b$54$d),
-        .q(s4_b$54$q),
-        .clock(s4_b$54$clock)
-    );
-    sadm_p16$s4_b$55 s4_b$55(
-        .d(s4_b$55$d),
-        .q(s4_b$55$q),
-        .clock(s4_b$55$clock)
-    );
-    sadm_p16$s4_b$56 s4_b$56(
-        .d(s4_b$56$d),
-        .q(s4_b$56$q),
-        .clock(s4_b$56$clock)
-    );
-    sadm_p16$s4_b$57 s4_b$57(
-        .d(s4_b$57$d),
-        .q(s4_b$57$q),
-        .clock(s4_b$57$clock)
-    );
-    sadm_p16$s4_b$58 s4_b$58(
-        .d(s4_b$58$d),
-        .q(s4_b$58$q),
-        .clock(s4_b$58$clock)
-    );
-    sadm_p16$s4_b$59 s4_b$59(
-        .d(s4_b$59$d),
-        .q(s4_b$59$q),
-        .clock(s4_b$59$clock)
-    );
-    sadm_p16$s4_b$60 s4_b$60(
-        .d(s4_b$60$d),
-        .q(s4_b$60$q),
-        .clock(s4_b$60$clock)
-    );
-    sadm_p16$s4_b$61 s4_b$61(
-        .d(s4_b$61$d),
-        .q(s4_b$61$q),
-        .clock(s4_b$61$clock)
-    );
-    sadm_p16$s4_b$62 s4_b$62(
-        .d(s4_b$62$d),
-        .q(s4_b$62$q),
-        .clock(s4_b$62$clock)
-    );
-    sadm_p16$s4_b$63 s4_b$63(
-        .d(s4_b$63$d),
-        .q(s4_b$63$q),
-        .clock(s4_b$63$clock)
+    sadm_p16$s5_p$0 s5_p$0(
+        .d(s5_p$0$d),
+        .q(s5_p$0$q),
+        .clock(s5_p$0$clock)
+    );
+    sadm_p16$s5_p$1 s5_p$1(
+        .d(s5_p$1$d),
+        .q(s5_p$1$q),
+        .clock(s5_p$1$clock)
+    );
+    sadm_p16$s5_p$2 s5_p$2(
+        .d(s5_p$2$d),
+        .q(s5_p$2$q),
+        .clock(s5_p$2$clock)
+    );
+    sadm_p16$s5_p$3 s5_p$3(
+        .d(s5_p$3$d),
+        .q(s5_p$3$q),
+        .clock(s5_p$3$clock)
+    );
+    sadm_p16$s5_p$4 s5_p$4(
+        .d(s5_p$4$d),
+        .q(s5_p$4$q),
+        .clock(s5_p$4$clock)
+    );
+    sadm_p16$s5_p$5 s5_p$5(
+        .d(s5_p$5$d),
+        .q(s5_p$5$q),
+        .clock(s5_p$5$clock)
+    );
+    sadm_p16$s5_p$6 s5_p$6(
+        .d(s5_p$6$d),
+        .q(s5_p$6$q),
+        .clock(s5_p$6$clock)
+    );
+    sadm_p16$s5_p$7 s5_p$7(
+        .d(s5_p$7$d),
+        .q(s5_p$7$q),
+        .clock(s5_p$7$clock)
+    );
+    sadm_p16$s5_p$8 s5_p$8(
+        .d(s5_p$8$d),
+        .q(s5_p$8$q),
+        .clock(s5_p$8$clock)
+    );
+    sadm_p16$s5_p$9 s5_p$9(
+        .d(s5_p$9$d),
+        .q(s5_p$9$q),
+        .clock(s5_p$9$clock)
+    );
+    sadm_p16$s5_p$10 s5_p$10(
+        .d(s5_p$10$d),
+        .q(s5_p$10$q),
+        .clock(s5_p$10$clock)
+    );
+    sadm_p16$s5_p$11 s5_p$11(
+        .d(s5_p$11$d),
+        .q(s5_p$11$q),
+        .clock(s5_p$11$clock)
+    );
+    sadm_p16$s5_p$12 s5_p$12(
+        .d(s5_p$12$d),
+        .q(s5_p$12$q),
+        .clock(s5_p$12$clock)
+    );
+    sadm_p16$s5_p$13 s5_p$13(
+        .d(s5_p$13$d),
+        .q(s5_p$13$q),
+        .clock(s5_p$13$clock)
+    );
+    sadm_p16$s5_p$14 s5_p$14(
+        .d(s5_p$14$d),
+        .q(s5_p$14$q),
+        .clock(s5_p$14$clock)
+    );
+    sadm_p16$s5_p$15 s5_p$15(
+        .d(s5_p$15$d),
+        .q(s5_p$15$q),
+        .clock(s5_p$15$clock)
+    );
+    sadm_p16$s5_p$16 s5_p$16(
+        .d(s5_p$16$d),
+        .q(s5_p$16$q),
+        .clock(s5_p$16$clock)
+    );
+    sadm_p16$s5_p$17 s5_p$17(
+        .d(s5_p$17$d),
+        .q(s5_p$17$q),
+        .clock(s5_p$17$clock)
+    );
+    sadm_p16$s5_p$18 s5_p$18(
+        .d(s5_p$18$d),
+        .q(s5_p$18$q),
+        .clock(s5_p$18$clock)
+    );
+    sadm_p16$s5_p$19 s5_p$19(
+        .d(s5_p$19$d),
+        .q(s5_p$19$q),
+        .clock(s5_p$19$clock)
+    );
+    sadm_p16$s5_p$20 s5_p$20(
+        .d(s5_p$20$d),
+        .q(s5_p$20$q),
+        .clock(s5_p$20$clock)
+    );
+    sadm_p16$s5_p$21 s5_p$21(
+        .d(s5_p$21$d),
+        .q(s5_p$21$q),
+        .clock(s5_p$21$clock)
+    );
+    sadm_p16$s5_p$22 s5_p$22(
+        .d(s5_p$22$d),
+        .q(s5_p$22$q),
+        .clock(s5_p$22$clock)
+    );
+    sadm_p16$s5_p$23 s5_p$23(
+        .d(s5_p$23$d),
+        .q(s5_p$23$q),
+        .clock(s5_p$23$clock)
+    );
+    sadm_p16$s5_p$24 s5_p$24(
+        .d(s5_p$24$d),
+        .q(s5_p$24$q),
+        .clock(s5_p$24$clock)
+    );
+    sadm_p16$s5_p$25 s5_p$25(
+        .d(s5_p$25$d),
+        .q(s5_p$25$q),
+        .clock(s5_p$25$clock)
+    );
+    sadm_p16$s5_p$26 s5_p$26(
+        .d(s5_p$26$d),
+        .q(s5_p$26$q),
+        .clock(s5_p$26$clock)
+    );
+    sadm_p16$s5_p$27 s5_p$27(
+        .d(s5_p$27$d),
+        .q(s5_p$27$q),
+        .clock(s5_p$27$clock)
+    );
+    sadm_p16$s5_p$28 s5_p$28(
+        .d(s5_p$28$d),
+        .q(s5_p$28$q),
+        .clock(s5_p$28$clock)
+    );
+    sadm_p16$s5_p$29 s5_p$29(
+        .d(s5_p$29$d),
+        .q(s5_p$29$q),
+        .clock(s5_p$29$clock)
+    );
+    sadm_p16$s5_p$30 s5_p$30(
+        .d(s5_p$30$d),
+        .q(s5_p$30$q),
+        .clock(s5_p$30$clock)
+    );
+    sadm_p16$s5_p$31 s5_p$31(
+        .d(s5_p$31$d),
+        .q(s5_p$31$q),
+        .clock(s5_p$31$clock)
+    );
+    sadm_p16$s5_p$32 s5_p$32(
+        .d(s5_p$32$d),
+        .q(s5_p$32$q),
+        .clock(s5_p$32$clock)
+    );
+    sadm_p16$s5_p$33 s5_p$33(
+        .d(s5_p$33$d),
+        .q(s5_p$33$q),
+        .clock(s5_p$33$clock)
+    );
+    sadm_p16$s5_p$34 s5_p$34(
+        .d(s5_p$34$d),
+        .q(s5_p$34$q),
+        .clock(s5_p$34$clock)
+    );
+    sadm_p16$s5_p$35 s5_p$35(
+        .d(s5_p$35$d),
+        .q(s5_p$35$q),
+        .clock(s5_p$35$clock)
+    );
+    sadm_p16$s5_p$36 s5_p$36(
+        .d(s5_p$36$d),
+        .q(s5_p$36$q),
+        .clock(s5_p$36$clock)
+    );
+    sadm_p16$s5_p$37 s5_p$37(
+        .d(s5_p$37$d),
+        .q(s5_p$37$q),
+        .clock(s5_p$37$clock)
+    );
+    sadm_p16$s5_p$38 s5_p$38(
+        .d(s5_p$38$d),
+        .q(s5_p$38$q),
+        .clock(s5_p$38$clock)
+    );
+    sadm_p16$s5_p$39 s5_p$39(
+        .d(s5_p$39$d),
+        .q(s5_p$39$q),
+        .clock(s5_p$39$clock)
+    );
+    sadm_p16$s5_p$40 s5_p$40(
+        .d(s5_p$40$d),
+        .q(s5_p$40$q),
+        .clock(s5_p$40$clock)
+    );
+    sadm_p16$s5_p$41 s5_p$41(
+        .d(s5_p$41$d),
+        .q(s5_p$41$q),
+        .clock(s5_p$41$clock)
+    );
+    sadm_p16$s5_p$42 s5_p$42(
+        .d(s5_p$42$d),
+        .q(s5_p$42$q),
+        .clock(s5_p$42$clock)
+    );
+    sadm_p16$s5_p$43 s5_p$43(
+        .d(s5_p$43$d),
+        .q(s5_p$43$q),
+        .clock(s5_p$43$clock)
+    );
+    sadm_p16$s5_p$44 s5_p$44(
+        .d(s5_p$44$d),
+        .q(s5_p$44$q),
+        .clock(s5_p$44$clock)
+    );
+    sadm_p16$s5_p$45 s5_p$45(
+        .d(s5_p$45$d),
+        .q(s5_p$45$q),
+        .clock(s5_p$45$clock)
+    );
+    sadm_p16$s5_p$46 s5_p$46(
+        .d(s5_p$46$d),
+        .q(s5_p$46$q),
+        .clock(s5_p$46$clock)
+    );
+    sadm_p16$s5_p$47 s5_p$47(
+        .d(s5_p$47$d),
+        .q(s5_p$47$q),
+        .clock(s5_p$47$clock)
+    );
+    sadm_p16$s5_p$48 s5_p$48(
+        .d(s5_p$48$d),
+        .q(s5_p$48$q),
+        .clock(s5_p$48$clock)
+    );
+    sadm_p16$s5_p$49 s5_p$49(
+        .d(s5_p$49$d),
+        .q(s5_p$49$q),
+        .clock(s5_p$49$clock)
+    );
+    sadm_p16$s5_p$50 s5_p$50(
+        .d(s5_p$50$d),
+        .q(s5_p$50$q),
+        .clock(s5_p$50$clock)
+    );
+    sadm_p16$s5_p$51 s5_p$51(
+        .d(s5_p$51$d),
+        .q(s5_p$51$q),
+        .clock(s5_p$51$clock)
+    );
+    sadm_p16$s5_p$52 s5_p$52(
+        .d(s5_p$52$d),
+        .q(s5_p$52$q),
+        .clock(s5_p$52$clock)
+    );
+    sadm_p16$s5_p$53 s5_p$53(
+        .d(s5_p$53$d),
+        .q(s5_p$53$q),
+        .clock(s5_p$53$clock)
+    );
+    sadm_p16$s5_p$54 s5_p$54(
+        .d(s5_p$54$d),
+        .q(s5_p$54$q),
+        .clock(s5_p$54$clock)
+    );
+    sadm_p16$s5_p$55 s5_p$55(
+        .d(s5_p$55$d),
+        .q(s5_p$55$q),
+        .clock(s5_p$55$clock)
+    );
+    sadm_p16$s5_p$56 s5_p$56(
+        .d(s5_p$56$d),
+        .q(s5_p$56$q),
+        .clock(s5_p$56$clock)
+    );
+    sadm_p16$s5_p$57 s5_p$57(
+        .d(s5_p$57$d),
+        .q(s5_p$57$q),
+        .clock(s5_p$57$clock)
+    );
+    sadm_p16$s5_p$58 s5_p$58(
+        .d(s5_p$58$d),
+        .q(s5_p$58$q),
+        .clock(s5_p$58$clock)
+    );
+    sadm_p16$s5_p$59 s5_p$59(
+        .d(s5_p$59$d),
+        .q(s5_p$59$q),
+        .clock(s5_p$59$clock)
+    );
+    sadm_p16$s5_p$60 s5_p$60(
+        .d(s5_p$60$d),
+        .q(s5_p$60$q),
+        .clock(s5_p$60$clock)
+    );
+    sadm_p16$s5_p$61 s5_p$61(
+        .d(s5_p$61$d),
+        .q(s5_p$61$q),
+        .clock(s5_p$61$clock)
+    );
+    sadm_p16$s5_p$62 s5_p$62(
+        .d(s5_p$62$d),
+        .q(s5_p$62$q),
+        .clock(s5_p$62$clock)
+    );
+    sadm_p16$s5_p$63 s5_p$63(
+        .d(s5_p$63$d),
+        .q(s5_p$63$q),
+        .clock(s5_p$63$clock)
+    );
+    sadm_p16$s5_b$0 s5_b$0(
+        .d(s5_b$0$d),
+        .q(s5_b$0$q),
+        .clock(s5_b$0$clock)
+    );
+    sadm_p16$s5_b$1 s5_b$1(
+        .d(s5_b$1$d),
+        .q(s5_b$1$q),
+        .clock(s5_b$1$clock)
+    );
+    sadm_p16$s5_b$2 s5_b$2(
+        .d(s5_b$2$d),
+        .q(s5_b$2$q),
+        .clock(s5_b$2$clock)
+    );
+    sadm_p16$s5_b$3 s5_b$3(
+        .d(s5_b$3$d),
+        .q(s5_b$3$q),
+        .clock(s5_b$3$clock)
+    );
+    sadm_p16$s5_b$4 s5_b$4(
+        .d(s5_b$4$d),
+        .q(s5_b$4$q),
+        .clock(s5_b$4$clock)
+    );
+    sadm_p16$s5_b$5 s5_b$5(
+        .d(s5_b$5$d),
+        .q(s5_b$5$q),
+        .clock(s5_b$5$clock)
+    );
+    sadm_p16$s5_b$6 s5_b$6(
+        .d(s5_b$6$d),
+        .q(s5_b$6$q),
+        .clock(s5_b$6$clock)
+    );
+    sadm_p16$s5_b$7 s5_b$7(
+        .d(s5_b$7$d),
+        .q(s5_b$7$q),
+        .clock(s5_b$7$clock)
+    );
+    sadm_p16$s5_b$8 s5_b$8(
+        .d(s5_b$8$d),
+        .q(s5_b$8$q),
+        .clock(s5_b$8$clock)
+    );
+    sadm_p16$s5_b$9 s5_b$9(
+        .d(s5_b$9$d),
+        .q(s5_b$9$q),
+        .clock(s5_b$9$clock)
+    );
+    sadm_p16$s5_b$10 s5_b$10(
+        .d(s5_b$10$d),
+        .q(s5_b$10$q),
+        .clock(s5_b$10$clock)
+    );
+    sadm_p16$s5_b$11 s5_b$11(
+        .d(s5_b$11$d),
+        .q(s5_b$11$q),
+        .clock(s5_b$11$clock)
+    );
+    sadm_p16$s5_b$12 s5_b$12(
+        .d(s5_b$12$d),
+        .q(s5_b$12$q),
+        .clock(s5_b$12$clock)
+    );
+    sadm_p16$s5_b$13 s5_b$13(
+        .d(s5_b$13$d),
+        .q(s5_b$13$q),
+        .clock(s5_b$13$clock)
+    );
+    sadm_p16$s5_b$14 s5_b$14(
+        .d(s5_b$14$d),
+        .q(s5_b$14$q),
+        .clock(s5_b$14$clock)
+    );
+    sadm_p16$s5_b$15 s5_b$15(
+        .d(s5_b$15$d),
+        .q(s5_b$15$q),
+        .clock(s5_b$15$clock)
+    );
+    sadm_p16$s5_b$16 s5_b$16(
+        .d(s5_b$16$d),
+        .q(s5_b$16$q),
+        .clock(s5_b$16$clock)
+    );
+    sadm_p16$s5_b$17 s5_b$17(
+        .d(s5_b$17$d),
+        .q(s5_b$17$q),
+        .clock(s5_b$17$clock)
+    );
+    sadm_p16$s5_b$18 s5_b$18(
+        .d(s5_b$18$d),
+        .q(s5_b$18$q),
+        .clock(s5_b$18$clock)
+    );
+    sadm_p16$s5_b$19 s5_b$19(
+        .d(s5_b$19$d),
+        .q(s5_b$19$q),
+        .clock(s5_b$19$clock)
+    );
+    sadm_p16$s5_b$20 s5_b$20(
+        .d(s5_b$20$d),
+        .q(s5_b$20$q),
+        .clock(s5_b$20$clock)
+    );
+    sadm_p16$s5_b$21 s5_b$21(
+        .d(s5_b$21$d),
+        .q(s5_b$21$q),
+        .clock(s5_b$21$clock)
+    );
+    sadm_p16$s5_b$22 s5_b$22(
+        .d(s5_b$22$d),
+        .q(s5_b$22$q),
+        .clock(s5_b$22$clock)
+    );
+    sadm_p16$s5_b$23 s5_b$23(
+        .d(s5_b$23$d),
+        .q(s5_b$23$q),
+        .clock(s5_b$23$clock)
+    );
+    sadm_p16$s5_b$24 s5_b$24(
+        .d(s5_b$24$d),
+        .q(s5_b$24$q),
+        .clock(s5_b$24$clock)
+    );
+    sadm_p16$s5_b$25 s5_b$25(
+        .d(s5_b$25$d),
+        .q(s5_b$25$q),
+        .clock(s5_b$25$clock)
+    );
+    sadm_p16$s5_b$26 s5_b$26(
+        .d(s5_b$26$d),
+        .q(s5_b$26$q),
+        .clock(s5_b$26$clock)
+    );
+    sadm_p16$s5_b$27 s5_b$27(
+        .d(s5_b$27$d),
+        .q(s5_b$27$q),
+        .clock(s5_b$27$clock)
+    );
+    sadm_p16$s5_b$28 s5_b$28(
+        .d(s5_b$28$d),
+        .q(s5_b$28$q),
+        .clock(s5_b$28$clock)
+    );
+    sadm_p16$s5_b$29 s5_b$29(
+        .d(s5_b$29$d),
+        .q(s5_b$29$q),
+        .clock(s5_b$29$clock)
+    );
+    sadm_p16$s5_b$30 s5_b$30(
+        .d(s5_b$30$d),
+        .q(s5_b$30$q),
+        .clock(s5_b$30$clock)
+    );
+    sadm_p16$s5_b$31 s5_b$31(
+        .d(s5_b$31$d),
+        .q(s5_b$31$q),
+        .clock(s5_b$31$clock)
+    );
+    sadm_p16$s5_b$32 s5_b$32(
+        .d(s5_b$32$d),
+        .q(s5_b$32$q),
+        .clock(s5_b$32$clock)
+    );
+    sadm_p16$s5_b$33 s5_b$33(
+        .d(s5_b$33$d),
+        .q(s5_b$33$q),
+        .clock(s5_b$33$clock)
+    );
+    sadm_p16$s5_b$34 s5_b$34(
+        .d(s5_b$34$d),
+        .q(s5_b$34$q),
+        .clock(s5_b$34$clock)
+    );
+    sadm_p16$s5_b$35 s5_b$35(
+        .d(s5_b$35$d),
+        .q(s5_b$35$q),
+        .clock(s5_b$35$clock)
+    );
+    sadm_p16$s5_b$36 s5_b$36(
+        .d(s5_b$36$d),
+        .q(s5_b$36$q),
+        .clock(s5_b$36$clock)
+    );
+    sadm_p16$s5_b$37 s5_b$37(
+        .d(s5_b$37$d),
+        .q(s5_b$37$q),
+        .clock(s5_b$37$clock)
+    );
+    sadm_p16$s5_b$38 s5_b$38(
+        .d(s5_b$38$d),
+        .q(s5_b$38$q),
+        .clock(s5_b$38$clock)
+    );
+    sadm_p16$s5_b$39 s5_b$39(
+        .d(s5_b$39$d),
+        .q(s5_b$39$q),
+        .clock(s5_b$39$clock)
+    );
+    sadm_p16$s5_b$40 s5_b$40(
+        .d(s5_b$40$d),
+        .q(s5_b$40$q),
+        .clock(s5_b$40$clock)
+    );
+    sadm_p16$s5_b$41 s5_b$41(
+        .d(s5_b$41$d),
+        .q(s5_b$41$q),
+        .clock(s5_b$41$clock)
+    );
+    sadm_p16$s5_b$42 s5_b$42(
+        .d(s5_b$42$d),
+        .q(s5_b$42$q),
+        .clock(s5_b$42$clock)
+    );
+    sadm_p16$s5_b$43 s5_b$43(
+        .d(s5_b$43$d),
+        .q(s5_b$43$q),
+        .clock(s5_b$43$clock)
+    );
+    sadm_p16$s5_b$44 s5_b$44(
+        .d(s5_b$44$d),
+        .q(s5_b$44$q),
+        .clock(s5_b$44$clock)
+    );
+    sadm_p16$s5_b$45 s5_b$45(
+        .d(s5_b$45$d),
+        .q(s5_b$45$q),
+        .clock(s5_b$45$clock)
+    );
+    sadm_p16$s5_b$46 s5_b$46(
+        .d(s5_b$46$d),
+        .q(s5_b$46$q),
+        .clock(s5_b$46$clock)
+    );
+    sadm_p16$s5_b$47 s5_b$47(
+        .d(s5_b$47$d),
+        .q(s5_b$47$q),
+        .clock(s5_b$47$clock)
+    );
+    sadm_p16$s5_b$48 s5_b$48(
+        .d(s5_b$48$d),
+        .q(s5_b$48$q),
+        .clock(s5_b$48$clock)
+    );
+    sadm_p16$s5_b$49 s5_b$49(
+        .d(s5_b$49$d),
+        .q(s5_b$49$q),
+        .clock(s5_b$49$clock)
+    );
+    sadm_p16$s5_b$50 s5_b$50(
+        .d(s5_b$50$d),
+        .q(s5_b$50$q),
+        .clock(s5_b$50$clock)
+    );
+    sadm_p16$s5_b$51 s5_b$51(
+        .d(s5_b$51$d),
+        .q(s5_b$51$q),
+        .clock(s5_b$51$clock)
+    );
+    sadm_p16$s5_b$52 s5_b$52(
+        .d(s5_b$52$d),
+        .q(s5_b$52$q),
+        .clock(s5_b$52$clock)
+    );
+    sadm_p16$s5_b$53 s5_b$53(
+        .d(s5_b$53$d),
+        .q(s5_b$53$q),
+        .clock(s5_b$53$clock)
+    );
+    sadm_p16$s5_b$54 s5_b$54(
+        .d(s5_b$54$d),
+        .q(s5_b$54$q),
+        .clock(s5_b$54$clock)
+    );
+    sadm_p16$s5_b$55 s5_b$55(
+        .d(s5_b$55$d),
+        .q(s5_b$55$q),
+        .clock(s5_b$55$clock)
+    );
+    sadm_p16$s5_b$56 s5_b$56(
+        .d(s5_b$56$d),
+        .q(s5_b$56$q),
+        .clock(s5_b$56$clock)
+    );
+    sadm_p16$s5_b$57 s5_b$57(
+        .d(s5_b$57$d),
+        .q(s5_b$57$q),
+        .clock(s5_b$57$clock)
+    );
+    sadm_p16$s5_b$58 s5_b$58(
+        .d(s5_b$58$d),
+        .q(s5_b$58$q),
+        .clock(s5_b$58$clock)
+    );
+    sadm_p16$s5_b$59 s5_b$59(
+        .d(s5_b$59$d),
+        .q(s5_b$59$q),
+        .clock(s5_b$59$clock)
+    );
+    sadm_p16$s5_b$60 s5_b$60(
+        .d(s5_b$60$d),
+        .q(s5_b$60$q),
+        .clock(s5_b$60$clock)
+    );
+    sadm_p16$s5_b$61 s5_b$61(
+        .d(s5_b$61$d),
+        .q(s5_b$61$q),
+        .clock(s5_b$61$clock)
+    );
+    sadm_p16$s5_b$62 s5_b$62(
+        .d(s5_b$62$d),
+        .q(s5_b$62$q),
+        .clock(s5_b$62$clock)
+    );
+    sadm_p16$s5_b$63 s5_b$63(
+        .d(s5_b$63$d),
+        .q(s5_b$63$q),
+        .clock(s5_b$63$clock)
     );
     sadm_p16$occ_p$0 occ_p$0(
         .d(occ_p$0$d),
@@ -9203,7 +10419,7 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
         s2_cpr$0$clock = clock;
         s2_cbyr$0$clock = clock;
         s2_rb$0$clock = clock;
-        s3_rt$0$clock = clock;
+        s4_rt$0$clock = clock;
         s2_t$0$clock = clock;
         s2_cs$0$clock = clock;
         s2_cp0$0$clock = clock;
@@ -9211,7 +10427,7 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
         s2_room0$0$clock = clock;
         s2_ok0$0$clock = clock;
         s2_fit0$0$clock = clock;
-        s3_t$0$clock = clock;
+        s4_t$0$clock = clock;
         s2_v$0$clock = clock;
         s2_i$0$clock = clock;
         s2_by$0$clock = clock;
@@ -9227,9 +10443,21 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
         s2_lp$0$clock = clock;
         s2_thr$0$clock = clock;
         s2_fit$0$clock = clock;
+        s4_v$0$clock = clock;
+        s4_by$0$clock = clock;
+        s4_r$0$clock = clock;
         s3_v$0$clock = clock;
+        s3_i$0$clock = clock;
+        s3_o$0$clock = clock;
+        s3_b$0$clock = clock;
         s3_by$0$clock = clock;
-        s3_r$0$clock = clock;
+        s3_w$0$clock = clock;
+        s3_e$0$clock = clock;
+        s3_cs$0$clock = clock;
+        s3_rb$0$clock = clock;
+        s3_fa$0$clock = clock;
+        s3_ft$0$clock = clock;
+        s3_fr$0$clock = clock;
         s1_v$1$clock = clock;
         s1_i$1$clock = clock;
         s1_o$1$clock = clock;
@@ -9244,7 +10472,7 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
         s2_cpr$1$clock = clock;
         s2_cbyr$1$clock = clock;
         s2_rb$1$clock = clock;
-        s3_rt$1$clock = clock;
+        s4_rt$1$clock = clock;
         s2_t$1$clock = clock;
         s2_cs$1$clock = clock;
         s2_cp0$1$clock = clock;
@@ -9252,7 +10480,7 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
         s2_room0$1$clock = clock;
         s2_ok0$1$clock = clock;
         s2_fit0$1$clock = clock;
-        s3_t$1$clock = clock;
+        s4_t$1$clock = clock;
         s2_v$1$clock = clock;
         s2_i$1$clock = clock;
         s2_by$1$clock = clock;
@@ -9268,519 +10496,787 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
         s2_lp$1$clock = clock;
         s2_thr$1$clock = clock;
         s2_fit$1$clock = clock;
+        s4_v$1$clock = clock;
+        s4_by$1$clock = clock;
+        s4_r$1$clock = clock;
         s3_v$1$clock = clock;
+        s3_i$1$clock = clock;
+        s3_o$1$clock = clock;
+        s3_b$1$clock = clock;
         s3_by$1$clock = clock;
-        s3_r$1$clock = clock;
+        s3_w$1$clock = clock;
+        s3_e$1$clock = clock;
+        s3_cs$1$clock = clock;
+        s3_rb$1$clock = clock;
+        s3_fa$1$clock = clock;
+        s3_ft$1$clock = clock;
+        s3_fr$1$clock = clock;
         s2_hx$0$clock = clock;
         s3_hx$0$clock = clock;
+        s3_hx$0$d = s2_hx$0$q;
+        s4_hx$0$clock = clock;
         s2_hx$1$clock = clock;
         s3_hx$1$clock = clock;
+        s3_hx$1$d = s2_hx$1$q;
+        s4_hx$1$clock = clock;
         s2_hx$2$clock = clock;
         s3_hx$2$clock = clock;
+        s3_hx$2$d = s2_hx$2$q;
+        s4_hx$2$clock = clock;
         s2_hx$3$clock = clock;
         s3_hx$3$clock = clock;
+        s3_hx$3$d = s2_hx$3$q;
+        s4_hx$3$clock = clock;
         s2_hx$4$clock = clock;
         s3_hx$4$clock = clock;
+        s3_hx$4$d = s2_hx$4$q;
+        s4_hx$4$clock = clock;
         s2_hx$5$clock = clock;
         s3_hx$5$clock = clock;
+        s3_hx$5$d = s2_hx$5$q;
+        s4_hx$5$clock = clock;
         s2_hx$6$clock = clock;
         s3_hx$6$clock = clock;
+        s3_hx$6$d = s2_hx$6$q;
+        s4_hx$6$clock = clock;
         s2_hx$7$clock = clock;
         s3_hx$7$clock = clock;
+        s3_hx$7$d = s2_hx$7$q;
+        s4_hx$7$clock = clock;
         s2_hx$8$clock = clock;
         s3_hx$8$clock = clock;
+        s3_hx$8$d = s2_hx$8$q;
+        s4_hx$8$clock = clock;
         s2_hx$9$clock = clock;
         s3_hx$9$clock = clock;
+        s3_hx$9$d = s2_hx$9$q;
+        s4_hx$9$clock = clock;
         s2_hx$10$clock = clock;
         s3_hx$10$clock = clock;
+        s3_hx$10$d = s2_hx$10$q;
+        s4_hx$10$clock = clock;
         s2_hx$11$clock = clock;
         s3_hx$11$clock = clock;
+        s3_hx$11$d = s2_hx$11$q;
+        s4_hx$11$clock = clock;
         s2_hx$12$clock = clock;
         s3_hx$12$clock = clock;
+        s3_hx$12$d = s2_hx$12$q;
+        s4_hx$12$clock = clock;
         s2_hx$13$clock = clock;
         s3_hx$13$clock = clock;
+        s3_hx$13$d = s2_hx$13$q;
+        s4_hx$13$clock = clock;
         s2_hx$14$clock = clock;
         s3_hx$14$clock = clock;
+        s3_hx$14$d = s2_hx$14$q;
+        s4_hx$14$clock = clock;
         s2_hx$15$clock = clock;
         s3_hx$15$clock = clock;
+        s3_hx$15$d = s2_hx$15$q;
+        s4_hx$15$clock = clock;
         s2_hx$16$clock = clock;
         s3_hx$16$clock = clock;
+        s3_hx$16$d = s2_hx$16$q;
+        s4_hx$16$clock = clock;
         s2_hx$17$clock = clock;
         s3_hx$17$clock = clock;
+        s3_hx$17$d = s2_hx$17$q;
+        s4_hx$17$clock = clock;
         s2_hx$18$clock = clock;
         s3_hx$18$clock = clock;
+        s3_hx$18$d = s2_hx$18$q;
+        s4_hx$18$clock = clock;
         s2_hx$19$clock = clock;
         s3_hx$19$clock = clock;
+        s3_hx$19$d = s2_hx$19$q;
+        s4_hx$19$clock = clock;
         s2_hx$20$clock = clock;
         s3_hx$20$clock = clock;
+        s3_hx$20$d = s2_hx$20$q;
+        s4_hx$20$clock = clock;
         s2_hx$21$clock = clock;
         s3_hx$21$clock = clock;
+        s3_hx$21$d = s2_hx$21$q;
+        s4_hx$21$clock = clock;
         s2_hx$22$clock = clock;
         s3_hx$22$clock = clock;
+        s3_hx$22$d = s2_hx$22$q;
+        s4_hx$22$clock = clock;
         s2_hx$23$clock = clock;
         s3_hx$23$clock = clock;
+        s3_hx$23$d = s2_hx$23$q;
+        s4_hx$23$clock = clock;
         s2_hx$24$clock = clock;
         s3_hx$24$clock = clock;
+        s3_hx$24$d = s2_hx$24$q;
+        s4_hx$24$clock = clock;
         s2_hx$25$clock = clock;
         s3_hx$25$clock = clock;
+        s3_hx$25$d = s2_hx$25$q;
+        s4_hx$25$clock = clock;
         s2_hx$26$clock = clock;
         s3_hx$26$clock = clock;
+        s3_hx$26$d = s2_hx$26$q;
+        s4_hx$26$clock = clock;
         s2_hx$27$clock = clock;
         s3_hx$27$clock = clock;
+        s3_hx$27$d = s2_hx$27$q;
+        s4_hx$27$clock = clock;
         s2_hx$28$clock = clock;
         s3_hx$28$clock = clock;
+        s3_hx$28$d = s2_hx$28$q;
+        s4_hx$28$clock = clock;
         s2_hx$29$clock = clock;
         s3_hx$29$clock = clock;
+        s3_hx$29$d = s2_hx$29$q;
+        s4_hx$29$clock = clock;
         s2_hx$30$clock = clock;
         s3_hx$30$clock = clock;
+        s3_hx$30$d = s2_hx$30$q;
+        s4_hx$30$clock = clock;
         s2_hx$31$clock = clock;
         s3_hx$31$clock = clock;
+        s3_hx$31$d = s2_hx$31$q;
+        s4_hx$31$clock = clock;
         s2_hx$32$clock = clock;
         s3_hx$32$clock = clock;
+        s3_hx$32$d = s2_hx$32$q;
+        s4_hx$32$clock = clock;
         s2_hx$33$clock = clock;
         s3_hx$33$clock = clock;
+        s3_hx$33$d = s2_hx$33$q;
+        s4_hx$33$clock = clock;
         s2_hx$34$clock = clock;
         s3_hx$34$clock = clock;
+        s3_hx$34$d = s2_hx$34$q;
+        s4_hx$34$clock = clock;
         s2_hx$35$clock = clock;
         s3_hx$35$clock = clock;
+        s3_hx$35$d = s2_hx$35$q;
+        s4_hx$35$clock = clock;
         s2_hx$36$clock = clock;
         s3_hx$36$clock = clock;
+        s3_hx$36$d = s2_hx$36$q;
+        s4_hx$36$clock = clock;
         s2_hx$37$clock = clock;
         s3_hx$37$clock = clock;
+        s3_hx$37$d = s2_hx$37$q;
+        s4_hx$37$clock = clock;
         s2_hx$38$clock = clock;
         s3_hx$38$clock = clock;
+        s3_hx$38$d = s2_hx$38$q;
+        s4_hx$38$clock = clock;
         s2_hx$39$clock = clock;
         s3_hx$39$clock = clock;
+        s3_hx$39$d = s2_hx$39$q;
+        s4_hx$39$clock = clock;
         s2_hx$40$clock = clock;
         s3_hx$40$clock = clock;
+        s3_hx$40$d = s2_hx$40$q;
+        s4_hx$40$clock = clock;
         s2_hx$41$clock = clock;
         s3_hx$41$clock = clock;
+        s3_hx$41$d = s2_hx$41$q;
+        s4_hx$41$clock = clock;
         s2_hx$42$clock = clock;
         s3_hx$42$clock = clock;
+        s3_hx$42$d = s2_hx$42$q;
+        s4_hx$42$clock = clock;
         s2_hx$43$clock = clock;
         s3_hx$43$clock = clock;
+        s3_hx$43$d = s2_hx$43$q;
+        s4_hx$43$clock = clock;
         s2_hx$44$clock = clock;
         s3_hx$44$clock = clock;
+        s3_hx$44$d = s2_hx$44$q;
+        s4_hx$44$clock = clock;
         s2_hx$45$clock = clock;
         s3_hx$45$clock = clock;
+        s3_hx$45$d = s2_hx$45$q;
+        s4_hx$45$clock = clock;
         s2_hx$46$clock = clock;
         s3_hx$46$clock = clock;
+        s3_hx$46$d = s2_hx$46$q;
+        s4_hx$46$clock = clock;
         s2_hx$47$clock = clock;
         s3_hx$47$clock = clock;
+        s3_hx$47$d = s2_hx$47$q;
+        s4_hx$47$clock = clock;
         s2_hx$48$clock = clock;
         s3_hx$48$clock = clock;
+        s3_hx$48$d = s2_hx$48$q;
+        s4_hx$48$clock = clock;
         s2_hx$49$clock = clock;
         s3_hx$49$clock = clock;
+        s3_hx$49$d = s2_hx$49$q;
+        s4_hx$49$clock = clock;
         s2_hx$50$clock = clock;
         s3_hx$50$clock = clock;
+        s3_hx$50$d = s2_hx$50$q;
+        s4_hx$50$clock = clock;
         s2_hx$51$clock = clock;
         s3_hx$51$clock = clock;
+        s3_hx$51$d = s2_hx$51$q;
+        s4_hx$51$clock = clock;
         s2_hx$52$clock = clock;
         s3_hx$52$clock = clock;
+        s3_hx$52$d = s2_hx$52$q;
+        s4_hx$52$clock = clock;
         s2_hx$53$clock = clock;
         s3_hx$53$clock = clock;
+        s3_hx$53$d = s2_hx$53$q;
+        s4_hx$53$clock = clock;
         s2_hx$54$clock = clock;
         s3_hx$54$clock = clock;
+        s3_hx$54$d = s2_hx$54$q;
+        s4_hx$54$clock = clock;
         s2_hx$55$clock = clock;
         s3_hx$55$clock = clock;
+        s3_hx$55$d = s2_hx$55$q;
+        s4_hx$55$clock = clock;
         s2_hx$56$clock = clock;
         s3_hx$56$clock = clock;
+        s3_hx$56$d = s2_hx$56$q;
+        s4_hx$56$clock = clock;
         s2_hx$57$clock = clock;
         s3_hx$57$clock = clock;
+        s3_hx$57$d = s2_hx$57$q;
+        s4_hx$57$clock = clock;
         s2_hx$58$clock = clock;
         s3_hx$58$clock = clock;
+        s3_hx$58$d = s2_hx$58$q;
+        s4_hx$58$clock = clock;
         s2_hx$59$clock = clock;
         s3_hx$59$clock = clock;
+        s3_hx$59$d = s2_hx$59$q;
+        s4_hx$59$clock = clock;
         s2_hx$60$clock = clock;
         s3_hx$60$clock = clock;
+        s3_hx$60$d = s2_hx$60$q;
+        s4_hx$60$clock = clock;
         s2_hx$61$clock = clock;
         s3_hx$61$clock = clock;
+        s3_hx$61$d = s2_hx$61$q;
+        s4_hx$61$clock = clock;
         s2_hx$62$clock = clock;
         s3_hx$62$clock = clock;
+        s3_hx$62$d = s2_hx$62$q;
+        s4_hx$62$clock = clock;
         s2_hx$63$clock = clock;
         s3_hx$63$clock = clock;
+        s3_hx$63$d = s2_hx$63$q;
+        s4_hx$63$clock = clock;
         s2_hx$64$clock = clock;
         s3_hx$64$clock = clock;
+        s3_hx$64$d = s2_hx$64$q;
+        s4_hx$64$clock = clock;
         s2_hx$65$clock = clock;
         s3_hx$65$clock = clock;
+        s3_hx$65$d = s2_hx$65$q;
+        s4_hx$65$clock = clock;
         s2_hx$66$clock = clock;
         s3_hx$66$clock = clock;
+        s3_hx$66$d = s2_hx$66$q;
+        s4_hx$66$clock = clock;
         s2_hx$67$clock = clock;
         s3_hx$67$clock = clock;
+        s3_hx$67$d = s2_hx$67$q;
+        s4_hx$67$clock = clock;
         s2_hx$68$clock = clock;
         s3_hx$68$clock = clock;
+        s3_hx$68$d = s2_hx$68$q;
+        s4_hx$68$clock = clock;
         s2_hx$69$clock = clock;
         s3_hx$69$clock = clock;
+        s3_hx$69$d = s2_hx$69$q;
+        s4_hx$69$clock = clock;
         s2_hx$70$clock = clock;
         s3_hx$70$clock = clock;
+        s3_hx$70$d = s2_hx$70$q;
+        s4_hx$70$clock = clock;
         s2_hx$71$clock = clock;
         s3_hx$71$clock = clock;
+        s3_hx$71$d = s2_hx$71$q;
+        s4_hx$71$clock = clock;
         s2_hx$72$clock = clock;
         s3_hx$72$clock = clock;
+        s3_hx$72$d = s2_hx$72$q;
+        s4_hx$72$clock = clock;
         s2_hx$73$clock = clock;
         s3_hx$73$clock = clock;
+        s3_hx$73$d = s2_hx$73$q;
+        s4_hx$73$clock = clock;
         s2_hx$74$clock = clock;
         s3_hx$74$clock = clock;
+        s3_hx$74$d = s2_hx$74$q;
+        s4_hx$74$clock = clock;
         s2_hx$75$clock = clock;
         s3_hx$75$clock = clock;
+        s3_hx$75$d = s2_hx$75$q;
+        s4_hx$75$clock = clock;
         s2_hx$76$clock = clock;
         s3_hx$76$clock = clock;
+        s3_hx$76$d = s2_hx$76$q;
+        s4_hx$76$clock = clock;
         s2_hx$77$clock = clock;
         s3_hx$77$clock = clock;
+        s3_hx$77$d = s2_hx$77$q;
+        s4_hx$77$clock = clock;
         s2_hx$78$clock = clock;
         s3_hx$78$clock = clock;
+        s3_hx$78$d = s2_hx$78$q;
+        s4_hx$78$clock = clock;
         s2_hx$79$clock = clock;
         s3_hx$79$clock = clock;
+        s3_hx$79$d = s2_hx$79$q;
+        s4_hx$79$clock = clock;
         s2_hx$80$clock = clock;
         s3_hx$80$clock = clock;
+        s3_hx$80$d = s2_hx$80$q;
+        s4_hx$80$clock = clock;
         s2_hx$81$clock = clock;
         s3_hx$81$clock = clock;
+        s3_hx$81$d = s2_hx$81$q;
+        s4_hx$81$clock = clock;
         s2_hx$82$clock = clock;
         s3_hx$82$clock = clock;
+        s3_hx$82$d = s2_hx$82$q;
+        s4_hx$82$clock = clock;
         s2_hx$83$clock = clock;
         s3_hx$83$clock = clock;
+        s3_hx$83$d = s2_hx$83$q;
+        s4_hx$83$clock = clock;
         s2_hx$84$clock = clock;
         s3_hx$84$clock = clock;
+        s3_hx$84$d = s2_hx$84$q;
+        s4_hx$84$clock = clock;
         s2_hx$85$clock = clock;
         s3_hx$85$clock = clock;
+        s3_hx$85$d = s2_hx$85$q;
+        s4_hx$85$clock = clock;
         s2_hx$86$clock = clock;
         s3_hx$86$clock = clock;
+        s3_hx$86$d = s2_hx$86$q;
+        s4_hx$86$clock = clock;
         s2_hx$87$clock = clock;
         s3_hx$87$clock = clock;
+        s3_hx$87$d = s2_hx$87$q;
+        s4_hx$87$clock = clock;
         s2_hx$88$clock = clock;
         s3_hx$88$clock = clock;
+        s3_hx$88$d = s2_hx$88$q;
+        s4_hx$88$clock = clock;
         s2_hx$89$clock = clock;
         s3_hx$89$clock = clock;
+        s3_hx$89$d = s2_hx$89$q;
+        s4_hx$89$clock = clock;
         s2_hx$90$clock = clock;
         s3_hx$90$clock = clock;
+        s3_hx$90$d = s2_hx$90$q;
+        s4_hx$90$clock = clock;
         s2_hx$91$clock = clock;
         s3_hx$91$clock = clock;
+        s3_hx$91$d = s2_hx$91$q;
+        s4_hx$91$clock = clock;
         s2_hx$92$clock = clock;
         s3_hx$92$clock = clock;
+        s3_hx$92$d = s2_hx$92$q;
+        s4_hx$92$clock = clock;
         s2_hx$93$clock = clock;
         s3_hx$93$clock = clock;
+        s3_hx$93$d = s2_hx$93$q;
+        s4_hx$93$clock = clock;
         s2_hx$94$clock = clock;
         s3_hx$94$clock = clock;
+        s3_hx$94$d = s2_hx$94$q;
+        s4_hx$94$clock = clock;
         s2_hx$95$clock = clock;
         s3_hx$95$clock = clock;
+        s3_hx$95$d = s2_hx$95$q;
+        s4_hx$95$clock = clock;
         s2_hx$96$clock = clock;
         s3_hx$96$clock = clock;
+        s3_hx$96$d = s2_hx$96$q;
+        s4_hx$96$clock = clock;
         s2_hx$97$clock = clock;
         s3_hx$97$clock = clock;
+        s3_hx$97$d = s2_hx$97$q;
+        s4_hx$97$clock = clock;
         s2_hx$98$clock = clock;
         s3_hx$98$clock = clock;
+        s3_hx$98$d = s2_hx$98$q;
+        s4_hx$98$clock = clock;
         s2_hx$99$clock = clock;
         s3_hx$99$clock = clock;
+        s3_hx$99$d = s2_hx$99$q;
+        s4_hx$99$clock = clock;
         s2_hx$100$clock = clock;
         s3_hx$100$clock = clock;
+        s3_hx$100$d = s2_hx$100$q;
+        s4_hx$100$clock = clock;
         s2_hx$101$clock = clock;
         s3_hx$101$clock = clock;
+        s3_hx$101$d = s2_hx$101$q;
+        s4_hx$101$clock = clock;
         s2_hx$102$clock = clock;
         s3_hx$102$clock = clock;
+        s3_hx$102$d = s2_hx$102$q;
+        s4_hx$102$clock = clock;
         s2_hx$103$clock = clock;
         s3_hx$103$clock = clock;
+        s3_hx$103$d = s2_hx$103$q;
+        s4_hx$103$clock = clock;
         s2_hx$104$clock = clock;
         s3_hx$104$clock = clock;
+        s3_hx$104$d = s2_hx$104$q;
+        s4_hx$104$clock = clock;
         s2_hx$105$clock = clock;
         s3_hx$105$clock = clock;
+        s3_hx$105$d = s2_hx$105$q;
+        s4_hx$105$clock = clock;
         s2_hx$106$clock = clock;
         s3_hx$106$clock = clock;
+        s3_hx$106$d = s2_hx$106$q;
+        s4_hx$106$clock = clock;
         s2_hx$107$clock = clock;
         s3_hx$107$clock = clock;
+        s3_hx$107$d = s2_hx$107$q;
+        s4_hx$107$clock = clock;
         s2_hx$108$clock = clock;
         s3_hx$108$clock = clock;
+        s3_hx$108$d = s2_hx$108$q;
+        s4_hx$108$clock = clock;
         s2_hx$109$clock = clock;
         s3_hx$109$clock = clock;
+        s3_hx$109$d = s2_hx$109$q;
+        s4_hx$109$clock = clock;
         s2_hx$110$clock = clock;
         s3_hx$110$clock = clock;
+        s3_hx$110$d = s2_hx$110$q;
+        s4_hx$110$clock = clock;
         s2_hx$111$clock = clock;
         s3_hx$111$clock = clock;
+        s3_hx$111$d = s2_hx$111$q;
+        s4_hx$111$clock = clock;
         s2_hx$112$clock = clock;
         s3_hx$112$clock = clock;
+        s3_hx$112$d = s2_hx$112$q;
+        s4_hx$112$clock = clock;
         s2_hx$113$clock = clock;
         s3_hx$113$clock = clock;
+        s3_hx$113$d = s2_hx$113$q;
+        s4_hx$113$clock = clock;
         s2_hx$114$clock = clock;
         s3_hx$114$clock = clock;
+        s3_hx$114$d = s2_hx$114$q;
+        s4_hx$114$clock = clock;
         s2_hx$115$clock = clock;
         s3_hx$115$clock = clock;
+        s3_hx$115$d = s2_hx$115$q;
+        s4_hx$115$clock = clock;
         s2_hx$116$clock = clock;
         s3_hx$116$clock = clock;
+        s3_hx$116$d = s2_hx$116$q;
+        s4_hx$116$clock = clock;
         s2_hx$117$clock = clock;
         s3_hx$117$clock = clock;
+        s3_hx$117$d = s2_hx$117$q;
+        s4_hx$117$clock = clock;
         s2_hx$118$clock = clock;
         s3_hx$118$clock = clock;
+        s3_hx$118$d = s2_hx$118$q;
+        s4_hx$118$clock = clock;
         s2_hx$119$clock = clock;
         s3_hx$119$clock = clock;
+        s3_hx$119$d = s2_hx$119$q;
+        s4_hx$119$clock = clock;
         s2_hx$120$clock = clock;
         s3_hx$120$clock = clock;
+        s3_hx$120$d = s2_hx$120$q;
+        s4_hx$120$clock = clock;
         s2_hx$121$clock = clock;
         s3_hx$121$clock = clock;
+        s3_hx$121$d = s2_hx$121$q;
+        s4_hx$121$clock = clock;
         s2_hx$122$clock = clock;
         s3_hx$122$clock = clock;
+        s3_hx$122$d = s2_hx$122$q;
+        s4_hx$122$clock = clock;
         s2_hx$123$clock = clock;
         s3_hx$123$clock = clock;
+        s3_hx$123$d = s2_hx$123$q;
+        s4_hx$123$clock = clock;
         s2_hx$124$clock = clock;
         s3_hx$124$clock = clock;
+        s3_hx$124$d = s2_hx$124$q;
+        s4_hx$124$clock = clock;
         s2_hx$125$clock = clock;
         s3_hx$125$clock = clock;
+        s3_hx$125$d = s2_hx$125$q;
+        s4_hx$125$clock = clock;
         s2_hx$126$clock = clock;
         s3_hx$126$clock = clock;
+        s3_hx$126$d = s2_hx$126$q;
+        s4_hx$126$clock = clock;
         s2_hx$127$clock = clock;
         s3_hx$127$clock = clock;
-        s4_p$0$clock = clock;
-        s4_b$0$clock = clock;
+        s3_hx$127$d = s2_hx$127$q;
+        s4_hx$127$clock = clock;
+        s5_p$0$clock = clock;
+        s5_b$0$clock = clock;
         occ_p$0$clock = clock;
         occ_b$0$clock = clock;
-        s4_p$1$clock = clock;
-        s4_b$1$clock = clock;
+        s5_p$1$clock = clock;
+        s5_b$1$clock = clock;
         occ_p$1$clock = clock;
         occ_b$1$clock = clock;
-        s4_p$2$clock = clock;
-        s4_b$2$clock = clock;
+        s5_p$2$clock = clock;
+        s5_b$2$clock = clock;
         occ_p$2$clock = clock;
         occ_b$2$clock = clock;
-        s4_p$3$clock = clock;
-        s4_b$3$clock = clock;
+        s5_p$3$clock = clock;
+        s5_b$3$clock = clock;
         occ_p$3$clock = clock;
         occ_b$3$clock = clock;
-        s4_p$4$clock = clock;
-        s4_b$4$clock = clock;
+        s5_p$4$clock = clock;
+        s5_b$4$clock = clock;
         occ_p$4$clock = clock;
         occ_b$4$clock = clock;
-        s4_p$5$clock = clock;
-        s4_b$5$clock = clock;
+        s5_p$5$clock = clock;
+        s5_b$5$clock = clock;
         occ_p$5$clock = clock;
         occ_b$5$clock = clock;
-        s4_p$6$clock = clock;
-        s4_b$6$clock = clock;
+        s5_p$6$clock = clock;
+        s5_b$6$clock = clock;
         occ_p$6$clock = clock;
         occ_b$6$clock = clock;
-        s4_p$7$clock = clock;
-        s4_b$7$clock = clock;
+        s5_p$7$clock = clock;
+        s5_b$7$clock = clock;
         occ_p$7$clock = clock;
         occ_b$7$clock = clock;
-        s4_p$8$clock = clock;
-        s4_b$8$clock = clock;
+        s5_p$8$clock = clock;
+        s5_b$8$clock = clock;
         occ_p$8$clock = clock;
         occ_b$8$clock = clock;
-        s4_p$9$clock = clock;
-        s4_b$9$clock = clock;
+        s5_p$9$clock = clock;
+        s5_b$9$clock = clock;
         occ_p$9$clock = clock;
         occ_b$9$clock = clock;
-        s4_p$10$clock = clock;
-        s4_b$10$clock = clock;
+        s5_p$10$clock = clock;
+        s5_b$10$clock = clock;
         occ_p$10$clock = clock;
         occ_b$10$clock = clock;
-        s4_p$11$clock = clock;
-        s4_b$11$clock = clock;
+        s5_p$11$clock = clock;
+        s5_b$11$clock = clock;
         occ_p$11$clock = clock;
         occ_b$11$clock = clock;
-        s4_p$12$clock = clock;
-        s4_b$12$clock = clock;
+        s5_p$12$clock = clock;
+        s5_b$12$clock = clock;
         occ_p$12$clock = clock;
         occ_b$12$clock = clock;
-        s4_p$13$clock = clock;
-        s4_b$13$clock = clock;
+        s5_p$13$clock = clock;
+        s5_b$13$clock = clock;
         occ_p$13$clock = clock;
         occ_b$13$clock = clock;
-        s4_p$14$clock = clock;
-        s4_b$14$clock = clock;
+        s5_p$14$clock = clock;
+        s5_b$14$clock = clock;
         occ_p$14$clock = clock;
         occ_b$14$clock = clock;
-        s4_p$15$clock = clock;
-        s4_b$15$clock = clock;
+        s5_p$15$clock = clock;
+        s5_b$15$clock = clock;
         occ_p$15$clock = clock;
         occ_b$15$clock = clock;
-        s4_p$16$clock = clock;
-        s4_b$16$clock = clock;
+        s5_p$16$clock = clock;
+        s5_b$16$clock = clock;
         occ_p$16$clock = clock;
         occ_b$16$clock = clock;
-        s4_p$17$clock = clock;
-        s4_b$17$clock = clock;
+        s5_p$17$clock = clock;
+        s5_b$17$clock = clock;
         occ_p$17$clock = clock;
         occ_b$17$clock = clock;
-        s4_p$18$clock = clock;
-        s4_b$18$clock = clock;
+        s5_p$18$clock = clock;
+        s5_b$18$clock = clock;
         occ_p$18$clock = clock;
         occ_b$18$clock = clock;
-        s4_p$19$clock = clock;
-        s4_b$19$clock = clock;
+        s5_p$19$clock = clock;
+        s5_b$19$clock = clock;
         occ_p$19$clock = clock;
         occ_b$19$clock = clock;
-        s4_p$20$clock = clock;
-        s4_b$20$clock = clock;
+        s5_p$20$clock = clock;
+        s5_b$20$clock = clock;
         occ_p$20$clock = clock;
         occ_b$20$clock = clock;
-        s4_p$21$clock = clock;
-        s4_b$21$clock = clock;
+        s5_p$21$clock = clock;
+        s5_b$21$clock = clock;
         occ_p$21$clock = clock;
         occ_b$21$clock = clock;
-        s4_p$22$clock = clock;
-        s4_b$22$clock = clock;
+        s5_p$22$clock = clock;
+        s5_b$22$clock = clock;
         occ_p$22$clock = clock;
         occ_b$22$clock = clock;
-        s4_p$23$clock = clock;
-        s4_b$23$clock = clock;
+        s5_p$23$clock = clock;
+        s5_b$23$clock = clock;
         occ_p$23$clock = clock;
         occ_b$23$clock = clock;
-        s4_p$24$clock = clock;
-        s4_b$24$clock = clock;
+        s5_p$24$clock = clock;
+        s5_b$24$clock = clock;
         occ_p$24$clock = clock;
         occ_b$24$clock = clock;
-        s4_p$25$clock = clock;
-        s4_b$25$clock = clock;
+        s5_p$25$clock = clock;
+        s5_b$25$clock = clock;
         occ_p$25$clock = clock;
         occ_b$25$clock = clock;
-        s4_p$26$clock = clock;
-        s4_b$26$clock = clock;
+        s5_p$26$clock = clock;
+        s5_b$26$clock = clock;
         occ_p$26$clock = clock;
         occ_b$26$clock = clock;
-        s4_p$27$clock = clock;
-        s4_b$27$clock = clock;
+        s5_p$27$clock = clock;
+        s5_b$27$clock = clock;
         occ_p$27$clock = clock;
         occ_b$27$clock = clock;
-        s4_p$28$clock = clock;
-        s4_b$28$clock = clock;
+        s5_p$28$clock = clock;
+        s5_b$28$clock = clock;
         occ_p$28$clock = clock;
         occ_b$28$clock = clock;
-        s4_p$29$clock = clock;
-        s4_b$29$clock = clock;
+        s5_p$29$clock = clock;
+        s5_b$29$clock = clock;
         occ_p$29$clock = clock;
         occ_b$29$clock = clock;
-        s4_p$30$clock = clock;
-        s4_b$30$clock = clock;
+        s5_p$30$clock = clock;
+        s5_b$30$clock = clock;
         occ_p$30$clock = clock;
         occ_b$30$clock = clock;
-        s4_p$31$clock = clock;
-        s4_b$31$clock = clock;
+        s5_p$31$clock = clock;
+        s5_b$31$clock = clock;
         occ_p$31$clock = clock;
         occ_b$31$clock = clock;
-        s4_p$32$clock = clock;
-        s4_b$32$clock = clock;
+        s5_p$32$clock = clock;
+        s5_b$32$clock = clock;
         occ_p$32$clock = clock;
         occ_b$32$clock = clock;
-        s4_p$33$clock = clock;
-        s4_b$33$clock = clock;
+        s5_p$33$clock = clock;
+        s5_b$33$clock = clock;
         occ_p$33$clock = clock;
         occ_b$33$clock = clock;
-        s4_p$34$clock = clock;
-        s4_b$34$clock = clock;
+        s5_p$34$clock = clock;
+        s5_b$34$clock = clock;
         occ_p$34$clock = clock;
         occ_b$34$clock = clock;
-        s4_p$35$clock = clock;
-        s4_b$35$clock = clock;
+        s5_p$35$clock = clock;
+        s5_b$35$clock = clock;
         occ_p$35$clock = clock;
         occ_b$35$clock = clock;
-        s4_p$36$clock = clock;
-        s4_b$36$clock = clock;
+        s5_p$36$clock = clock;
+        s5_b$36$clock = clock;
         occ_p$36$clock = clock;
         occ_b$36$clock = clock;
-        s4_p$37$clock = clock;
-        s4_b$37$clock = clock;
+        s5_p$37$clock = clock;
+        s5_b$37$clock = clock;
         occ_p$37$clock = clock;
         occ_b$37$clock = clock;
-        s4_p$38$clock = clock;
-        s4_b$38$clock = clock;
+        s5_p$38$clock = clock;
+        s5_b$38$clock = clock;
         occ_p$38$clock = clock;
         occ_b$38$clock = clock;
-        s4_p$39$clock = clock;
-        s4_b$39$clock = clock;
+        s5_p$39$clock = clock;
+        s5_b$39$clock = clock;
         occ_p$39$clock = clock;
         occ_b$39$clock = clock;
-        s4_p$40$clock = clock;
-        s4_b$40$clock = clock;
+        s5_p$40$clock = clock;
+        s5_b$40$clock = clock;
         occ_p$40$clock = clock;
         occ_b$40$clock = clock;
-        s4_p$41$clock = clock;
-        s4_b$41$clock = clock;
+        s5_p$41$clock = clock;
+        s5_b$41$clock = clock;
         occ_p$41$clock = clock;
         occ_b$41$clock = clock;
-        s4_p$42$clock = clock;
-        s4_b$42$clock = clock;
+        s5_p$42$clock = clock;
+        s5_b$42$clock = clock;
         occ_p$42$clock = clock;
         occ_b$42$clock = clock;
-        s4_p$43$clock = clock;
-        s4_b$43$clock = clock;
+        s5_p$43$clock = clock;
+        s5_b$43$clock = clock;
         occ_p$43$clock = clock;
         occ_b$43$clock = clock;
-        s4_p$44$clock = clock;
-        s4_b$44$clock = clock;
+        s5_p$44$clock = clock;
+        s5_b$44$clock = clock;
         occ_p$44$clock = clock;
         occ_b$44$clock = clock;
-        s4_p$45$clock = clock;
-        s4_b$45$clock = clock;
+        s5_p$45$clock = clock;
+        s5_b$45$clock = clock;
         occ_p$45$clock = clock;
         occ_b$45$clock = clock;
-        s4_p$46$clock = clock;
-        s4_b$46$clock = clock;
+        s5_p$46$clock = clock;
+        s5_b$46$clock = clock;
         occ_p$46$clock = clock;
         occ_b$46$clock = clock;
-        s4_p$47$clock = clock;
-        s4_b$47$clock = clock;
+        s5_p$47$clock = clock;
+        s5_b$47$clock = clock;
         occ_p$47$clock = clock;
         occ_b$47$clock = clock;
-        s4_p$48$clock = clock;
-        s4_b$48$clock = clock;
+        s5_p$48$clock = clock;
+        s5_b$48$clock = clock;
         occ_p$48$clock = clock;
         occ_b$48$clock = clock;
-        s4_p$49$clock = clock;
-        s4_b$49$clock = clock;
+        s5_p$49$clock = clock;
+        s5_b$49$clock = clock;
         occ_p$49$clock = clock;
         occ_b$49$clock = clock;
-        s4_p$50$clock = clock;
-        s4_b$50$clock = clock;
+        s5_p$50$clock = clock;
+        s5_b$50$clock = clock;
         occ_p$50$clock = clock;
         occ_b$50$clock = clock;
-        s4_p$51$clock = clock;
-        s4_b$51$clock = clock;
+        s5_p$51$clock = clock;
+        s5_b$51$clock = clock;
         occ_p$51$clock = clock;
         occ_b$51$clock = clock;
-        s4_p$52$clock = clock;
-        s4_b$52$clock = clock;
+        s5_p$52$clock = clock;
+        s5_b$52$clock = clock;
         occ_p$52$clock = clock;
         occ_b$52$clock = clock;
-        s4_p$53$clock = clock;
-        s4_b$53$clock = clock;
+        s5_p$53$clock = clock;
+        s5_b$53$clock = clock;
         occ_p$53$clock = clock;
         occ_b$53$clock = clock;
-        s4_p$54$clock = clock;
-        s4_b$54$clock = clock;
+        s5_p$54$clock = clock;
+        s5_b$54$clock = clock;
         occ_p$54$clock = clock;
         occ_b$54$clock = clock;
-        s4_p$55$clock = clock;
-        s4_b$55$clock = clock;
+        s5_p$55$clock = clock;
+        s5_b$55$clock = clock;
         occ_p$55$clock = clock;
         occ_b$55$clock = clock;
-        s4_p$56$clock = clock;
-        s4_b$56$clock = clock;
+        s5_p$56$clock = clock;
+        s5_b$56$clock = clock;
         occ_p$56$clock = clock;
         occ_b$56$clock = clock;
-        s4_p$57$clock = clock;
-        s4_b$57$clock = clock;
+        s5_p$57$clock = clock;
+        s5_b$57$clock = clock;
         occ_p$57$clock = clock;
         occ_b$57$clock = clock;
-        s4_p$58$clock = clock;
-        s4_b$58$clock = clock;
+        s5_p$58$clock = clock;
+        s5_b$58$clock = clock;
         occ_p$58$clock = clock;
         occ_b$58$clock = clock;
-        s4_p$59$clock = clock;
-        s4_b$59$clock = clock;
+        s5_p$59$clock = clock;
+        s5_b$59$clock = clock;
         occ_p$59$clock = clock;
         occ_b$59$clock = clock;
-        s4_p$60$clock = clock;
-        s4_b$60$clock = clock;
+        s5_p$60$clock = clock;
+        s5_b$60$clock = clock;
         occ_p$60$clock = clock;
         occ_b$60$clock = clock;
-        s4_p$61$clock = clock;
-        s4_b$61$clock = clock;
+        s5_p$61$clock = clock;
+        s5_b$61$clock = clock;
         occ_p$61$clock = clock;
         occ_b$61$clock = clock;
-        s4_p$62$clock = clock;
-        s4_b$62$clock = clock;
+        s5_p$62$clock = clock;
+        s5_b$62$clock = clock;
         occ_p$62$clock = clock;
         occ_b$62$clock = clock;
-        s4_p$63$clock = clock;
-        s4_b$63$clock = clock;
+        s5_p$63$clock = clock;
+        s5_b$63$clock = clock;
         occ_p$63$clock = clock;
         occ_b$63$clock = clock;
         thr$0$clock = clock;
@@ -10532,21 +12028,33 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
         s2_cpr$0$d = l_cpr$0;
         s2_cbyr$0$d = l_cbyr$0;
         s2_rb$0$d = s1_rb$0$q;
-        l_adm$0 = s2_ok$0$q & (s2_cp$0$q < s2_lp$0$q) & s2_bok$0$q & (s2_cby$0$q <= s2_room$0$q) & s2_fit$0$q & (~dt_on | (s2_cby$0$q < s2_thr$0$q));
-        l_trim$0 = ~l_adm$0 & trim_on & s2_t$0$q & s2_ok$0$q & (s2_cp0$0$q < band$0$lim_pkts) & s2_ok0$0$q & (s2_cby0$0$q <= s2_room0$0$q) & s2_fit0$0$q & (~dt_on | (s2_cby0$0$q < thr$0$q));
-        l_ret$0 = ~l_adm$0 & ~l_trim$0 & trim_on & ret_on & s2_t$0$q & s2_ok$0$q & (s2_cpr$0$q < band$0$lim_pkts) & s2_ok0$0$q & (s2_cbyr$0$q <= s2_room0$0$q) & s2_fit0$0$q & (~dt_on | (s2_cbyr$0$q < thr$0$q));
-        if (s2_v$0$q & (s2_i$0$q == k_idx$0)) begin
+        s3_v$0$d = s2_v$0$q;
+        s3_i$0$d = s2_i$0$q;
+        s3_o$0$d = s2_o$0$q;
+        s3_b$0$d = s2_b$0$q;
+        s3_by$0$d = s2_by$0$q;
+        s3_w$0$d = s2_w$0$q;
+        s3_e$0$d = s2_e$0$q;
+        s3_cs$0$d = s2_cs$0$q;
+        s3_rb$0$d = s2_rb$0$q;
+        s3_fa$0$d = s2_ok$0$q & (s2_cp$0$q < s2_lp$0$q) & s2_bok$0$q & (s2_cby$0$q <= s2_room$0$q) & s2_fit$0$q & (~dt_on | (s2_cby$0$q < s2_thr$0$q));
+        s3_ft$0$d = trim_on & s2_t$0$q & s2_ok$0$q & (s2_cp0$0$q < band$0$lim_pkts) & s2_ok0$0$q & (s2_cby0$0$q <= s2_room0$0$q) & s2_fit0$0$q & (~dt_on | (s2_cby0$0$q < thr$0$q));
+        s3_fr$0$d = trim_on & ret_on & s2_t$0$q & s2_ok$0$q & (s2_cpr$0$q < band$0$lim_pkts) & s2_ok0$0$q & (s2_cbyr$0$q <= s2_room0$0$q) & s2_fit0$0$q & (~dt_on | (s2_cbyr$0$q < thr$0$q));
+        l_adm$0 = s3_fa$0$q;
+        l_trim$0 = ~s3_fa$0$q & s3_ft$0$q;
+        l_ret$0 = ~s3_fa$0$q & ~s3_ft$0$q & s3_fr$0$q;
+        if (s3_v$0$q & (s3_i$0$q == k_idx$0)) begin
             vd_v$0$d = 1'b1;
             vd_a$0$d = l_adm$0;
-            vd_w$0$d = s2_w$0$q;
-            vd_e$0$d = s2_e$0$q;
-            vd_o$0$d = s2_o$0$q;
-            vd_b$0$d = s2_b$0$q;
-            vd_by$0$d = s2_by$0$q;
+            vd_w$0$d = s3_w$0$q;
+            vd_e$0$d = s3_e$0$q;
+            vd_o$0$d = s3_o$0$q;
+            vd_b$0$d = s3_b$0$q;
+            vd_by$0$d = s3_by$0$q;
             vd_t$0$d = l_trim$0;
-            vd_cs$0$d = s2_cs$0$q;
+            vd_cs$0$d = s3_cs$0$q;
             vd_rt$0$d = l_ret$0;
-            vd_rb$0$d = s2_rb$0$q;
+            vd_rb$0$d = s3_rb$0$q;
             if (l_trim$0 | l_ret$0) begin
                 vd_a$0$d = 1'b1;
                 vd_t$0$d = 1'b1;
@@ -10557,18 +12065,18 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
                 vd_o$0$d = k_idx$0;
             end
         end
-        if (s2_v$0$q & (s2_i$0$q == k_idx$1)) begin
+        if (s3_v$0$q & (s3_i$0$q == k_idx$1)) begin
             vd_v$1$d = 1'b1;
             vd_a$1$d = l_adm$0;
-            vd_w$1$d = s2_w$0$q;
-            vd_e$1$d = s2_e$0$q;
-            vd_o$1$d = s2_o$0$q;
-            vd_b$1$d = s2_b$0$q;
-            vd_by$1$d = s2_by$0$q;
+            vd_w$1$d = s3_w$0$q;
+            vd_e$1$d = s3_e$0$q;
+            vd_o$1$d = s3_o$0$q;
+            vd_b$1$d = s3_b$0$q;
+            vd_by$1$d = s3_by$0$q;
             vd_t$1$d = l_trim$0;
-            vd_cs$1$d = s2_cs$0$q;
+            vd_cs$1$d = s3_cs$0$q;
             vd_rt$1$d = l_ret$0;
-            vd_rb$1$d = s2_rb$0$q;
+            vd_rb$1$d = s3_rb$0$q;
             if (l_trim$0 | l_ret$0) begin
                 vd_a$1$d = 1'b1;
                 vd_t$1$d = 1'b1;
@@ -10579,18 +12087,18 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
                 vd_o$1$d = k_idx$1;
             end
         end
-        if (s2_v$0$q & (s2_i$0$q == k_idx$2)) begin
+        if (s3_v$0$q & (s3_i$0$q == k_idx$2)) begin
             vd_v$2$d = 1'b1;
             vd_a$2$d = l_adm$0;
-            vd_w$2$d = s2_w$0$q;
-            vd_e$2$d = s2_e$0$q;
-            vd_o$2$d = s2_o$0$q;
-            vd_b$2$d = s2_b$0$q;
-            vd_by$2$d = s2_by$0$q;
+            vd_w$2$d = s3_w$0$q;
+            vd_e$2$d = s3_e$0$q;
+            vd_o$2$d = s3_o$0$q;
+            vd_b$2$d = s3_b$0$q;
+            vd_by$2$d = s3_by$0$q;
             vd_t$2$d = l_trim$0;
-            vd_cs$2$d = s2_cs$0$q;
+            vd_cs$2$d = s3_cs$0$q;
             vd_rt$2$d = l_ret$0;
-            vd_rb$2$d = s2_rb$0$q;
+            vd_rb$2$d = s3_rb$0$q;
             if (l_trim$0 | l_ret$0) begin
                 vd_a$2$d = 1'b1;
                 vd_t$2$d = 1'b1;
@@ -10601,18 +12109,18 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
                 vd_o$2$d = k_idx$2;
             end
         end
-        if (s2_v$0$q & (s2_i$0$q == k_idx$3)) begin
+        if (s3_v$0$q & (s3_i$0$q == k_idx$3)) begin
             vd_v$3$d = 1'b1;
             vd_a$3$d = l_adm$0;
-            vd_w$3$d = s2_w$0$q;
-            vd_e$3$d = s2_e$0$q;
-            vd_o$3$d = s2_o$0$q;
-            vd_b$3$d = s2_b$0$q;
-            vd_by$3$d = s2_by$0$q;
+            vd_w$3$d = s3_w$0$q;
+            vd_e$3$d = s3_e$0$q;
+            vd_o$3$d = s3_o$0$q;
+            vd_b$3$d = s3_b$0$q;
+            vd_by$3$d = s3_by$0$q;
             vd_t$3$d = l_trim$0;
-            vd_cs$3$d = s2_cs$0$q;
+            vd_cs$3$d = s3_cs$0$q;
             vd_rt$3$d = l_ret$0;
-            vd_rb$3$d = s2_rb$0$q;
+            vd_rb$3$d = s3_rb$0$q;
             if (l_trim$0 | l_ret$0) begin
                 vd_a$3$d = 1'b1;
                 vd_t$3$d = 1'b1;
@@ -10623,18 +12131,18 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
                 vd_o$3$d = k_idx$3;
             end
         end
-        if (s2_v$0$q & (s2_i$0$q == k_idx$4)) begin
+        if (s3_v$0$q & (s3_i$0$q == k_idx$4)) begin
             vd_v$4$d = 1'b1;
             vd_a$4$d = l_adm$0;
-            vd_w$4$d = s2_w$0$q;
-            vd_e$4$d = s2_e$0$q;
-            vd_o$4$d = s2_o$0$q;
-            vd_b$4$d = s2_b$0$q;
-            vd_by$4$d = s2_by$0$q;
+            vd_w$4$d = s3_w$0$q;
+            vd_e$4$d = s3_e$0$q;
+            vd_o$4$d = s3_o$0$q;
+            vd_b$4$d = s3_b$0$q;
+            vd_by$4$d = s3_by$0$q;
             vd_t$4$d = l_trim$0;
-            vd_cs$4$d = s2_cs$0$q;
+            vd_cs$4$d = s3_cs$0$q;
             vd_rt$4$d = l_ret$0;
-            vd_rb$4$d = s2_rb$0$q;
+            vd_rb$4$d = s3_rb$0$q;
             if (l_trim$0 | l_ret$0) begin
                 vd_a$4$d = 1'b1;
                 vd_t$4$d = 1'b1;
@@ -10645,18 +12153,18 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
                 vd_o$4$d = k_idx$4;
             end
         end
-        if (s2_v$0$q & (s2_i$0$q == k_idx$5)) begin
+        if (s3_v$0$q & (s3_i$0$q == k_idx$5)) begin
             vd_v$5$d = 1'b1;
             vd_a$5$d = l_adm$0;
-            vd_w$5$d = s2_w$0$q;
-            vd_e$5$d = s2_e$0$q;
-            vd_o$5$d = s2_o$0$q;
-            vd_b$5$d = s2_b$0$q;
-            vd_by$5$d = s2_by$0$q;
+            vd_w$5$d = s3_w$0$q;
+            vd_e$5$d = s3_e$0$q;
+            vd_o$5$d = s3_o$0$q;
+            vd_b$5$d = s3_b$0$q;
+            vd_by$5$d = s3_by$0$q;
             vd_t$5$d = l_trim$0;
-            vd_cs$5$d = s2_cs$0$q;
+            vd_cs$5$d = s3_cs$0$q;
             vd_rt$5$d = l_ret$0;
-            vd_rb$5$d = s2_rb$0$q;
+            vd_rb$5$d = s3_rb$0$q;
             if (l_trim$0 | l_ret$0) begin
                 vd_a$5$d = 1'b1;
                 vd_t$5$d = 1'b1;
@@ -10667,18 +12175,18 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
                 vd_o$5$d = k_idx$5;
             end
         end
-        if (s2_v$0$q & (s2_i$0$q == k_idx$6)) begin
+        if (s3_v$0$q & (s3_i$0$q == k_idx$6)) begin
             vd_v$6$d = 1'b1;
             vd_a$6$d = l_adm$0;
-            vd_w$6$d = s2_w$0$q;
-            vd_e$6$d = s2_e$0$q;
-            vd_o$6$d = s2_o$0$q;
-            vd_b$6$d = s2_b$0$q;
-            vd_by$6$d = s2_by$0$q;
+            vd_w$6$d = s3_w$0$q;
+            vd_e$6$d = s3_e$0$q;
+            vd_o$6$d = s3_o$0$q;
+            vd_b$6$d = s3_b$0$q;
+            vd_by$6$d = s3_by$0$q;
             vd_t$6$d = l_trim$0;
-            vd_cs$6$d = s2_cs$0$q;
+            vd_cs$6$d = s3_cs$0$q;
             vd_rt$6$d = l_ret$0;
-            vd_rb$6$d = s2_rb$0$q;
+            vd_rb$6$d = s3_rb$0$q;
             if (l_trim$0 | l_ret$0) begin
                 vd_a$6$d = 1'b1;
                 vd_t$6$d = 1'b1;
@@ -10689,18 +12197,18 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
                 vd_o$6$d = k_idx$6;
             end
         end
-        if (s2_v$0$q & (s2_i$0$q == k_idx$7)) begin
+        if (s3_v$0$q & (s3_i$0$q == k_idx$7)) begin
             vd_v$7$d = 1'b1;
             vd_a$7$d = l_adm$0;
-            vd_w$7$d = s2_w$0$q;
-            vd_e$7$d = s2_e$0$q;
-            vd_o$7$d = s2_o$0$q;
-            vd_b$7$d = s2_b$0$q;
-            vd_by$7$d = s2_by$0$q;
+            vd_w$7$d = s3_w$0$q;
+            vd_e$7$d = s3_e$0$q;
+            vd_o$7$d = s3_o$0$q;
+            vd_b$7$d = s3_b$0$q;
+            vd_by$7$d = s3_by$0$q;
             vd_t$7$d = l_trim$0;
-            vd_cs$7$d = s2_cs$0$q;
+            vd_cs$7$d = s3_cs$0$q;
             vd_rt$7$d = l_ret$0;
-            vd_rb$7$d = s2_rb$0$q;
+            vd_rb$7$d = s3_rb$0$q;
             if (l_trim$0 | l_ret$0) begin
                 vd_a$7$d = 1'b1;
                 vd_t$7$d = 1'b1;
@@ -10711,88 +12219,88 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
                 vd_o$7$d = k_idx$7;
             end
         end
-        s3_v$0$d = s2_v$0$q & (l_adm$0 | l_trim$0 | l_ret$0);
-        s3_hx$0$d = s2_v$0$q & ((l_adm$0 & s2_hx$0$q) | (l_trim$0 & (s2_hx$0$q | s2_hx$1$q | s2_hx$2$q | s2_hx$3$q)) | (l_ret$0 & (s2_i$0$q == k_idx$0)));
-        s3_hx$1$d = s2_hx$1$q & s2_v$0$q & l_adm$0;
-        s3_hx$2$d = s2_hx$2$q & s2_v$0$q & l_adm$0;
-        s3_hx$3$d = s2_hx$3$q & s2_v$0$q & l_adm$0;
-        s3_hx$4$d = s2_v$0$q & ((l_adm$0 & s2_hx$4$q) | (l_trim$0 & (s2_hx$4$q | s2_hx$5$q | s2_hx$6$q | s2_hx$7$q)) | (l_ret$0 & (s2_i$0$q == k_idx$1)));
-        s3_hx$5$d = s2_hx$5$q & s2_v$0$q & l_adm$0;
-        s3_hx$6$d = s2_hx$6$q & s2_v$0$q & l_adm$0;
-        s3_hx$7$d = s2_hx$7$q & s2_v$0$q & l_adm$0;
-        s3_hx$8$d = s2_v$0$q & ((l_adm$0 & s2_hx$8$q) | (l_trim$0 & (s2_hx$8$q | s2_hx$9$q | s2_hx$10$q | s2_hx$11$q)) | (l_ret$0 & (s2_i$0$q == k_idx$2)));
-        s3_hx$9$d = s2_hx$9$q & s2_v$0$q & l_adm$0;
-        s3_hx$10$d = s2_hx$10$q & s2_v$0$q & l_adm$0;
-        s3_hx$11$d = s2_hx$11$q & s2_v$0$q & l_adm$0;
-        s3_hx$12$d = s2_v$0$q & ((l_adm$0 & s2_hx$12$q) | (l_trim$0 & (s2_hx$12$q | s2_hx$13$q | s2_hx$14$q | s2_hx$15$q)) | (l_ret$0 & (s2_i$0$q == k_idx$3)));
-        s3_hx$13$d = s2_hx$13$q & s2_v$0$q & l_adm$0;
-        s3_hx$14$d = s2_hx$14$q & s2_v$0$q & l_adm$0;
-        s3_hx$15$d = s2_hx$15$q & s2_v$0$q & l_adm$0;
-        s3_hx$16$d = s2_v$0$q & ((l_adm$0 & s2_hx$16$q) | (l_trim$0 & (s2_hx$16$q | s2_hx$17$q | s2_hx$18$q | s2_hx$19$q)) | (l_ret$0 & (s2_i$0$q == k_idx$4)));
-        s3_hx$17$d = s2_hx$17$q & s2_v$0$q & l_adm$0;
-        s3_hx$18$d = s2_hx$18$q & s2_v$0$q & l_adm$0;
-        s3_hx$19$d = s2_hx$19$q & s2_v$0$q & l_adm$0;
-        s3_hx$20$d = s2_v$0$q & ((l_adm$0 & s2_hx$20$q) | (l_trim$0 & (s2_hx$20$q | s2_hx$21$q | s2_hx$22$q | s2_hx$23$q)) | (l_ret$0 & (s2_i$0$q == k_idx$5)));
-        s3_hx$21$d = s2_hx$21$q & s2_v$0$q & l_adm$0;
-        s3_hx$22$d = s2_hx$22$q & s2_v$0$q & l_adm$0;
-        s3_hx$23$d = s2_hx$23$q & s2_v$0$q & l_adm$0;
-        s3_hx$24$d = s2_v$0$q & ((l_adm$0 & s2_hx$24$q) | (l_trim$0 & (s2_hx$24$q | s2_hx$25$q | s2_hx$26$q | s2_hx$27$q)) | (l_ret$0 & (s2_i$0$q == k_idx$6)));
-        s3_hx$25$d = s2_hx$25$q & s2_v$0$q & l_adm$0;
-        s3_hx$26$d = s2_hx$26$q & s2_v$0$q & l_adm$0;
-        s3_hx$27$d = s2_hx$27$q & s2_v$0$q & l_adm$0;
-        s3_hx$28$d = s2_v$0$q & ((l_adm$0 & s2_hx$28$q) | (l_trim$0 & (s2_hx$28$q | s2_hx$29$q | s2_hx$30$q | s2_hx$31$q)) | (l_ret$0 & (s2_i$0$q == k_idx$7)));
-        s3_hx$29$d = s2_hx$29$q & s2_v$0$q & l_adm$0;
-        s3_hx$30$d = s2_hx$30$q & s2_v$0$q & l_adm$0;
-        s3_hx$31$d = s2_hx$31$q & s2_v$0$q & l_adm$0;
-        s3_hx$32$d = s2_v$0$q & ((l_adm$0 & s2_hx$32$q) | (l_trim$0 & (s2_hx$32$q | s2_hx$33$q | s2_hx$34$q | s2_hx$35$q)) | (l_ret$0 & (s2_i$0$q == k_idx$8)));
-        s3_hx$33$d = s2_hx$33$q & s2_v$0$q & l_adm$0;
-        s3_hx$34$d = s2_hx$34$q & s2_v$0$q & l_adm$0;
-        s3_hx$35$d = s2_hx$35$q & s2_v$0$q & l_adm$0;
-        s3_hx$36$d = s2_v$0$q & ((l_adm$0 & s2_hx$36$q) | (l_trim$0 & (s2_hx$36$q | s2_hx$37$q | s2_hx$38$q | s2_hx$39$q)) | (l_ret$0 & (s2_i$0$q == k_idx$9)));
-        s3_hx$37$d = s2_hx$37$q & s2_v$0$q & l_adm$0;
-        s3_hx$38$d = s2_hx$38$q & s2_v$0$q & l_adm$0;
-        s3_hx$39$d = s2_hx$39$q & s2_v$0$q & l_adm$0;
-        s3_hx$40$d = s2_v$0$q & ((l_adm$0 & s2_hx$40$q) | (l_trim$0 & (s2_hx$40$q | s2_hx$41$q | s2_hx$42$q | s2_hx$43$q)) | (l_ret$0 & (s2_i$0$q == k_idx$10)));
-        s3_hx$41$d = s2_hx$41$q & s2_v$0$q & l_adm$0;
-        s3_hx$42$d = s2_hx$42$q & s2_v$0$q & l_adm$0;
-        s3_hx$43$d = s2_hx$43$q & s2_v$0$q & l_adm$0;
-        s3_hx$44$d = s2_v$0$q & ((l_adm$0 & s2_hx$44$q) | (l_trim$0 & (s2_hx$44$q | s2_hx$45$q | s2_hx$46$q | s2_hx$47$q)) | (l_ret$0 & (s2_i$0$q == k_idx$11)));
-        s3_hx$45$d = s2_hx$45$q & s2_v$0$q & l_adm$0;
-        s3_hx$46$d = s2_hx$46$q & s2_v$0$q & l_adm$0;
-        s3_hx$47$d = s2_hx$47$q & s2_v$0$q & l_adm$0;
-        s3_hx$48$d = s2_v$0$q & ((l_adm$0 & s2_hx$48$q) | (l_trim$0 & (s2_hx$48$q | s2_hx$49$q | s2_hx$50$q | s2_hx$51$q)) | (l_ret$0 & (s2_i$0$q == k_idx$12)));
-        s3_hx$49$d = s2_hx$49$q & s2_v$0$q & l_adm$0;
-        s3_hx$50$d = s2_hx$50$q & s2_v$0$q & l_adm$0;
-        s3_hx$51$d = s2_hx$51$q & s2_v$0$q & l_adm$0;
-        s3_hx$52$d = s2_v$0$q & ((l_adm$0 & s2_hx$52$q) | (l_trim$0 & (s2_hx$52$q | s2_hx$53$q | s2_hx$54$q | s2_hx$55$q)) | (l_ret$0 & (s2_i$0$q == k_idx$13)));
-        s3_hx$53$d = s2_hx$53$q & s2_v$0$q & l_adm$0;
-        s3_hx$54$d = s2_hx$54$q & s2_v$0$q & l_adm$0;
-        s3_hx$55$d = s2_hx$55$q & s2_v$0$q & l_adm$0;
-        s3_hx$56$d = s2_v$0$q & ((l_adm$0 & s2_hx$56$q) | (l_trim$0 & (s2_hx$56$q | s2_hx$57$q | s2_hx$58$q | s2_hx$59$q)) | (l_ret$0 & (s2_i$0$q == k_idx$14)));
-        s3_hx$57$d = s2_hx$57$q & s2_v$0$q & l_adm$0;
-        s3_hx$58$d = s2_hx$58$q & s2_v$0$q & l_adm$0;
-        s3_hx$59$d = s2_hx$59$q & s2_v$0$q & l_adm$0;
-        s3_hx$60$d = s2_v$0$q & ((l_adm$0 & s2_hx$60$q) | (l_trim$0 & (s2_hx$60$q | s2_hx$61$q | s2_hx$62$q | s2_hx$63$q)) | (l_ret$0 & (s2_i$0$q == k_idx$15)));
-        s3_hx$61$d = s2_hx$61$q & s2_v$0$q & l_adm$0;
-        s3_hx$62$d = s2_hx$62$q & s2_v$0$q & l_adm$0;
-        s3_hx$63$d = s2_hx$63$q & s2_v$0$q & l_adm$0;
-        s3_by$0$d = s2_by$0$q;
+        s4_v$0$d = s3_v$0$q & (l_adm$0 | l_trim$0 | l_ret$0);
+        s4_hx$0$d = s3_v$0$q & ((l_adm$0 & s3_hx$0$q) | (l_trim$0 & (s3_hx$0$q | s3_hx$1$q | s3_hx$2$q | s3_hx$3$q)) | (l_ret$0 & (s3_i$0$q == k_idx$0)));
+        s4_hx$1$d = s3_hx$1$q & s3_v$0$q & l_adm$0;
+        s4_hx$2$d = s3_hx$2$q & s3_v$0$q & l_adm$0;
+        s4_hx$3$d = s3_hx$3$q & s3_v$0$q & l_adm$0;
+        s4_hx$4$d = s3_v$0$q & ((l_adm$0 & s3_hx$4$q) | (l_trim$0 & (s3_hx$4$q | s3_hx$5$q | s3_hx$6$q | s3_hx$7$q)) | (l_ret$0 & (s3_i$0$q == k_idx$1)));
+        s4_hx$5$d = s3_hx$5$q & s3_v$0$q & l_adm$0;
+        s4_hx$6$d = s3_hx$6$q & s3_v$0$q & l_adm$0;
+        s4_hx$7$d = s3_hx$7$q & s3_v$0$q & l_adm$0;
+        s4_hx$8$d = s3_v$0$q & ((l_adm$0 & s3_hx$8$q) | (l_trim$0 & (s3_hx$8$q | s3_hx$9$q | s3_hx$10$q | s3_hx$11$q)) | (l_ret$0 & (s3_i$0$q == k_idx$2)));
+        s4_hx$9$d = s3_hx$9$q & s3_v$0$q & l_adm$0;
+        s4_hx$10$d = s3_hx$10$q & s3_v$0$q & l_adm$0;
+        s4_hx$11$d = s3_hx$11$q & s3_v$0$q & l_adm$0;
+        s4_hx$12$d = s3_v$0$q & ((l_adm$0 & s3_hx$12$q) | (l_trim$0 & (s3_hx$12$q | s3_hx$13$q | s3_hx$14$q | s3_hx$15$q)) | (l_ret$0 & (s3_i$0$q == k_idx$3)));
+        s4_hx$13$d = s3_hx$13$q & s3_v$0$q & l_adm$0;
+        s4_hx$14$d = s3_hx$14$q & s3_v$0$q & l_adm$0;
+        s4_hx$15$d = s3_hx$15$q & s3_v$0$q & l_adm$0;
+        s4_hx$16$d = s3_v$0$q & ((l_adm$0 & s3_hx$16$q) | (l_trim$0 & (s3_hx$16$q | s3_hx$17$q | s3_hx$18$q | s3_hx$19$q)) | (l_ret$0 & (s3_i$0$q == k_idx$4)));
+        s4_hx$17$d = s3_hx$17$q & s3_v$0$q & l_adm$0;
+        s4_hx$18$d = s3_hx$18$q & s3_v$0$q & l_adm$0;
+        s4_hx$19$d = s3_hx$19$q & s3_v$0$q & l_adm$0;
+        s4_hx$20$d = s3_v$0$q & ((l_adm$0 & s3_hx$20$q) | (l_trim$0 & (s3_hx$20$q | s3_hx$21$q | s3_hx$22$q | s3_hx$23$q)) | (l_ret$0 & (s3_i$0$q == k_idx$5)));
+        s4_hx$21$d = s3_hx$21$q & s3_v$0$q & l_adm$0;
+        s4_hx$22$d = s3_hx$22$q & s3_v$0$q & l_adm$0;
+        s4_hx$23$d = s3_hx$23$q & s3_v$0$q & l_adm$0;
+        s4_hx$24$d = s3_v$0$q & ((l_adm$0 & s3_hx$24$q) | (l_trim$0 & (s3_hx$24$q | s3_hx$25$q | s3_hx$26$q | s3_hx$27$q)) | (l_ret$0 & (s3_i$0$q == k_idx$6)));
+        s4_hx$25$d = s3_hx$25$q & s3_v$0$q & l_adm$0;
+        s4_hx$26$d = s3_hx$26$q & s3_v$0$q & l_adm$0;
+        s4_hx$27$d = s3_hx$27$q & s3_v$0$q & l_adm$0;
+        s4_hx$28$d = s3_v$0$q & ((l_adm$0 & s3_hx$28$q) | (l_trim$0 & (s3_hx$28$q | s3_hx$29$q | s3_hx$30$q | s3_hx$31$q)) | (l_ret$0 & (s3_i$0$q == k_idx$7)));
+        s4_hx$29$d = s3_hx$29$q & s3_v$0$q & l_adm$0;
+        s4_hx$30$d = s3_hx$30$q & s3_v$0$q & l_adm$0;
+        s4_hx$31$d = s3_hx$31$q & s3_v$0$q & l_adm$0;
+        s4_hx$32$d = s3_v$0$q & ((l_adm$0 & s3_hx$32$q) | (l_trim$0 & (s3_hx$32$q | s3_hx$33$q | s3_hx$34$q | s3_hx$35$q)) | (l_ret$0 & (s3_i$0$q == k_idx$8)));
+        s4_hx$33$d = s3_hx$33$q & s3_v$0$q & l_adm$0;
+        s4_hx$34$d = s3_hx$34$q & s3_v$0$q & l_adm$0;
+        s4_hx$35$d = s3_hx$35$q & s3_v$0$q & l_adm$0;
+        s4_hx$36$d = s3_v$0$q & ((l_adm$0 & s3_hx$36$q) | (l_trim$0 & (s3_hx$36$q | s3_hx$37$q | s3_hx$38$q | s3_hx$39$q)) | (l_ret$0 & (s3_i$0$q == k_idx$9)));
+        s4_hx$37$d = s3_hx$37$q & s3_v$0$q & l_adm$0;
+        s4_hx$38$d = s3_hx$38$q & s3_v$0$q & l_adm$0;
+        s4_hx$39$d = s3_hx$39$q & s3_v$0$q & l_adm$0;
+        s4_hx$40$d = s3_v$0$q & ((l_adm$0 & s3_hx$40$q) | (l_trim$0 & (s3_hx$40$q | s3_hx$41$q | s3_hx$42$q | s3_hx$43$q)) | (l_ret$0 & (s3_i$0$q == k_idx$10)));
+        s4_hx$41$d = s3_hx$41$q & s3_v$0$q & l_adm$0;
+        s4_hx$42$d = s3_hx$42$q & s3_v$0$q & l_adm$0;
+        s4_hx$43$d = s3_hx$43$q & s3_v$0$q & l_adm$0;
+        s4_hx$44$d = s3_v$0$q & ((l_adm$0 & s3_hx$44$q) | (l_trim$0 & (s3_hx$44$q | s3_hx$45$q | s3_hx$46$q | s3_hx$47$q)) | (l_ret$0 & (s3_i$0$q == k_idx$11)));
+        s4_hx$45$d = s3_hx$45$q & s3_v$0$q & l_adm$0;
+        s4_hx$46$d = s3_hx$46$q & s3_v$0$q & l_adm$0;
+        s4_hx$47$d = s3_hx$47$q & s3_v$0$q & l_adm$0;
+        s4_hx$48$d = s3_v$0$q & ((l_adm$0 & s3_hx$48$q) | (l_trim$0 & (s3_hx$48$q | s3_hx$49$q | s3_hx$50$q | s3_hx$51$q)) | (l_ret$0 & (s3_i$0$q == k_idx$12)));
+        s4_hx$49$d = s3_hx$49$q & s3_v$0$q & l_adm$0;
+        s4_hx$50$d = s3_hx$50$q & s3_v$0$q & l_adm$0;
+        s4_hx$51$d = s3_hx$51$q & s3_v$0$q & l_adm$0;
+        s4_hx$52$d = s3_v$0$q & ((l_adm$0 & s3_hx$52$q) | (l_trim$0 & (s3_hx$52$q | s3_hx$53$q | s3_hx$54$q | s3_hx$55$q)) | (l_ret$0 & (s3_i$0$q == k_idx$13)));
+        s4_hx$53$d = s3_hx$53$q & s3_v$0$q & l_adm$0;
+        s4_hx$54$d = s3_hx$54$q & s3_v$0$q & l_adm$0;
+        s4_hx$55$d = s3_hx$55$q & s3_v$0$q & l_adm$0;
+        s4_hx$56$d = s3_v$0$q & ((l_adm$0 & s3_hx$56$q) | (l_trim$0 & (s3_hx$56$q | s3_hx$57$q | s3_hx$58$q | s3_hx$59$q)) | (l_ret$0 & (s3_i$0$q == k_idx$14)));
+        s4_hx$57$d = s3_hx$57$q & s3_v$0$q & l_adm$0;
+        s4_hx$58$d = s3_hx$58$q & s3_v$0$q & l_adm$0;
+        s4_hx$59$d = s3_hx$59$q & s3_v$0$q & l_adm$0;
+        s4_hx$60$d = s3_v$0$q & ((l_adm$0 & s3_hx$60$q) | (l_trim$0 & (s3_hx$60$q | s3_hx$61$q | s3_hx$62$q | s3_hx$63$q)) | (l_ret$0 & (s3_i$0$q == k_idx$15)));
+        s4_hx$61$d = s3_hx$61$q & s3_v$0$q & l_adm$0;
+        s4_hx$62$d = s3_hx$62$q & s3_v$0$q & l_adm$0;
+        s4_hx$63$d = s3_hx$63$q & s3_v$0$q & l_adm$0;
+        s4_by$0$d = s3_by$0$q;
         if (l_trim$0 | l_ret$0) begin
-            s3_by$0$d = k64_32;
+            s4_by$0$d = k64_32;
         end
-        s3_r$0$d = s2_v$0$q & ~l_adm$0 & ~l_trim$0 & ~l_ret$0;
-        s3_t$0$d = s2_v$0$q & (l_trim$0 | l_ret$0);
-        s3_rt$0$d = s2_v$0$q & l_ret$0;
-        if (s3_v$0$q & ~s3_t$0$q) begin
+        s4_r$0$d = s3_v$0$q & ~l_adm$0 & ~l_trim$0 & ~l_ret$0;
+        s4_t$0$d = s3_v$0$q & (l_trim$0 | l_ret$0);
+        s4_rt$0$d = s3_v$0$q & l_ret$0;
+        if (s4_v$0$q & ~s4_t$0$q) begin
             l_nadm = l_nadm + k1_8;
         end
-        if (s3_r$0$q) begin
+        if (s4_r$0$q) begin
             l_nref = l_nref + k1_8;
         end
-        if (s3_t$0$q) begin
+        if (s4_t$0$q) begin
             l_ntrim = l_ntrim + k1_8;
         end
-        if (s3_rt$0$q) begin
+        if (s4_rt$0$q) begin
             l_nret = l_nret + k1_8;
         end
         l_fa$1 = 1'b0;
@@ -11494,21 +13002,33 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
         s2_cpr$1$d = l_cpr$1;
         s2_cbyr$1$d = l_cbyr$1;
         s2_rb$1$d = s1_rb$1$q;
-        l_adm$1 = s2_ok$1$q & (s2_cp$1$q < s2_lp$1$q) & s2_bok$1$q & (s2_cby$1$q <= s2_room$1$q) & s2_fit$1$q & (~dt_on | (s2_cby$1$q < s2_thr$1$q));
-        l_trim$1 = ~l_adm$1 & trim_on & s2_t$1$q & s2_ok$1$q & (s2_cp0$1$q < band$0$lim_pkts) & s2_ok0$1$q & (s2_cby0$1$q <= s2_room0$1$q) & s2_fit0$1$q & (~dt_on | (s2_cby0$1$q < thr$0$q));
-        l_ret$1 = ~l_adm$1 & ~l_trim$1 & trim_on & ret_on & s2_t$1$q & s2_ok$1$q & (s2_cpr$1$q < band$0$lim_pkts) & s2_ok0$1$q & (s2_cbyr$1$q <= s2_room0$1$q) & s2_fit0$1$q & (~dt_on | (s2_cbyr$1$q < thr$0$q));
-        if (s2_v$1$q & (s2_i$1$q == k_idx$8)) begin
+        s3_v$1$d = s2_v$1$q;
+        s3_i$1$d = s2_i$1$q;
+        s3_o$1$d = s2_o$1$q;
+        s3_b$1$d = s2_b$1$q;
+        s3_by$1$d = s2_by$1$q;
+        s3_w$1$d = s2_w$1$q;
+        s3_e$1$d = s2_e$1$q;
+        s3_cs$1$d = s2_cs$1$q;
+        s3_rb$1$d = s2_rb$1$q;
+        s3_fa$1$d = s2_ok$1$q & (s2_cp$1$q < s2_lp$1$q) & s2_bok$1$q & (s2_cby$1$q <= s2_room$1$q) & s2_fit$1$q & (~dt_on | (s2_cby$1$q < s2_thr$1$q));
+        s3_ft$1$d = trim_on & s2_t$1$q & s2_ok$1$q & (s2_cp0$1$q < band$0$lim_pkts) & s2_ok0$1$q & (s2_cby0$1$q <= s2_room0$1$q) & s2_fit0$1$q & (~dt_on | (s2_cby0$1$q < thr$0$q));
+        s3_fr$1$d = trim_on & ret_on & s2_t$1$q & s2_ok$1$q & (s2_cpr$1$q < band$0$lim_pkts) & s2_ok0$1$q & (s2_cbyr$1$q <= s2_room0$1$q) & s2_fit0$1$q & (~dt_on | (s2_cbyr$1$q < thr$0$q));
+        l_adm$1 = s3_fa$1$q;
+        l_trim$1 = ~s3_fa$1$q & s3_ft$1$q;
+        l_ret$1 = ~s3_fa$1$q & ~s3_ft$1$q & s3_fr$1$q;
+        if (s3_v$1$q & (s3_i$1$q == k_idx$8)) begin
             vd_v$8$d = 1'b1;
             vd_a$8$d = l_adm$1;
-            vd_w$8$d = s2_w$1$q;
-            vd_e$8$d = s2_e$1$q;
-            vd_o$8$d = s2_o$1$q;
-            vd_b$8$d = s2_b$1$q;
-            vd_by$8$d = s2_by$1$q;
+            vd_w$8$d = s3_w$1$q;
+            vd_e$8$d = s3_e$1$q;
+            vd_o$8$d = s3_o$1$q;
+            vd_b$8$d = s3_b$1$q;
+            vd_by$8$d = s3_by$1$q;
             vd_t$8$d = l_trim$1;
-            vd_cs$8$d = s2_cs$1$q;
+            vd_cs$8$d = s3_cs$1$q;
             vd_rt$8$d = l_ret$1;
-            vd_rb$8$d = s2_rb$1$q;
+            vd_rb$8$d = s3_rb$1$q;
             if (l_trim$1 | l_ret$1) begin
                 vd_a$8$d = 1'b1;
                 vd_t$8$d = 1'b1;
@@ -11519,18 +13039,18 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
                 vd_o$8$d = k_idx$8;
             end
         end
-        if (s2_v$1$q & (s2_i$1$q == k_idx$9)) begin
+        if (s3_v$1$q & (s3_i$1$q == k_idx$9)) begin
             vd_v$9$d = 1'b1;
             vd_a$9$d = l_adm$1;
-            vd_w$9$d = s2_w$1$q;
-            vd_e$9$d = s2_e$1$q;
-            vd_o$9$d = s2_o$1$q;
-            vd_b$9$d = s2_b$1$q;
-            vd_by$9$d = s2_by$1$q;
+            vd_w$9$d = s3_w$1$q;
+            vd_e$9$d = s3_e$1$q;
+            vd_o$9$d = s3_o$1$q;
+            vd_b$9$d = s3_b$1$q;
+            vd_by$9$d = s3_by$1$q;
             vd_t$9$d = l_trim$1;
-            vd_cs$9$d = s2_cs$1$q;
+            vd_cs$9$d = s3_cs$1$q;
             vd_rt$9$d = l_ret$1;
-            vd_rb$9$d = s2_rb$1$q;
+            vd_rb$9$d = s3_rb$1$q;
             if (l_trim$1 | l_ret$1) begin
                 vd_a$9$d = 1'b1;
                 vd_t$9$d = 1'b1;
@@ -11541,18 +13061,18 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
                 vd_o$9$d = k_idx$9;
             end
         end
-        if (s2_v$1$q & (s2_i$1$q == k_idx$10)) begin
+        if (s3_v$1$q & (s3_i$1$q == k_idx$10)) begin
             vd_v$10$d = 1'b1;
             vd_a$10$d = l_adm$1;
-            vd_w$10$d = s2_w$1$q;
-            vd_e$10$d = s2_e$1$q;
-            vd_o$10$d = s2_o$1$q;
-            vd_b$10$d = s2_b$1$q;
-            vd_by$10$d = s2_by$1$q;
+            vd_w$10$d = s3_w$1$q;
+            vd_e$10$d = s3_e$1$q;
+            vd_o$10$d = s3_o$1$q;
+            vd_b$10$d = s3_b$1$q;
+            vd_by$10$d = s3_by$1$q;
             vd_t$10$d = l_trim$1;
-            vd_cs$10$d = s2_cs$1$q;
+            vd_cs$10$d = s3_cs$1$q;
             vd_rt$10$d = l_ret$1;
-            vd_rb$10$d = s2_rb$1$q;
+            vd_rb$10$d = s3_rb$1$q;
             if (l_trim$1 | l_ret$1) begin
                 vd_a$10$d = 1'b1;
                 vd_t$10$d = 1'b1;
@@ -11563,18 +13083,18 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
                 vd_o$10$d = k_idx$10;
             end
         end
-        if (s2_v$1$q & (s2_i$1$q == k_idx$11)) begin
+        if (s3_v$1$q & (s3_i$1$q == k_idx$11)) begin
             vd_v$11$d = 1'b1;
             vd_a$11$d = l_adm$1;
-            vd_w$11$d = s2_w$1$q;
-            vd_e$11$d = s2_e$1$q;
-            vd_o$11$d = s2_o$1$q;
-            vd_b$11$d = s2_b$1$q;
-            vd_by$11$d = s2_by$1$q;
+            vd_w$11$d = s3_w$1$q;
+            vd_e$11$d = s3_e$1$q;
+            vd_o$11$d = s3_o$1$q;
+            vd_b$11$d = s3_b$1$q;
+            vd_by$11$d = s3_by$1$q;
             vd_t$11$d = l_trim$1;
-            vd_cs$11$d = s2_cs$1$q;
+            vd_cs$11$d = s3_cs$1$q;
             vd_rt$11$d = l_ret$1;
-            vd_rb$11$d = s2_rb$1$q;
+            vd_rb$11$d = s3_rb$1$q;
             if (l_trim$1 | l_ret$1) begin
                 vd_a$11$d = 1'b1;
                 vd_t$11$d = 1'b1;
@@ -11585,18 +13105,18 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
                 vd_o$11$d = k_idx$11;
             end
         end
-        if (s2_v$1$q & (s2_i$1$q == k_idx$12)) begin
+        if (s3_v$1$q & (s3_i$1$q == k_idx$12)) begin
             vd_v$12$d = 1'b1;
             vd_a$12$d = l_adm$1;
-            vd_w$12$d = s2_w$1$q;
-            vd_e$12$d = s2_e$1$q;
-            vd_o$12$d = s2_o$1$q;
-            vd_b$12$d = s2_b$1$q;
-            vd_by$12$d = s2_by$1$q;
+            vd_w$12$d = s3_w$1$q;
+            vd_e$12$d = s3_e$1$q;
+            vd_o$12$d = s3_o$1$q;
+            vd_b$12$d = s3_b$1$q;
+            vd_by$12$d = s3_by$1$q;
             vd_t$12$d = l_trim$1;
-            vd_cs$12$d = s2_cs$1$q;
+            vd_cs$12$d = s3_cs$1$q;
             vd_rt$12$d = l_ret$1;
-            vd_rb$12$d = s2_rb$1$q;
+            vd_rb$12$d = s3_rb$1$q;
             if (l_trim$1 | l_ret$1) begin
                 vd_a$12$d = 1'b1;
                 vd_t$12$d = 1'b1;
@@ -11607,18 +13127,18 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
                 vd_o$12$d = k_idx$12;
             end
         end
-        if (s2_v$1$q & (s2_i$1$q == k_idx$13)) begin
+        if (s3_v$1$q & (s3_i$1$q == k_idx$13)) begin
             vd_v$13$d = 1'b1;
             vd_a$13$d = l_adm$1;
-            vd_w$13$d = s2_w$1$q;
-            vd_e$13$d = s2_e$1$q;
-            vd_o$13$d = s2_o$1$q;
-            vd_b$13$d = s2_b$1$q;
-            vd_by$13$d = s2_by$1$q;
+            vd_w$13$d = s3_w$1$q;
+            vd_e$13$d = s3_e$1$q;
+            vd_o$13$d = s3_o$1$q;
+            vd_b$13$d = s3_b$1$q;
+            vd_by$13$d = s3_by$1$q;
             vd_t$13$d = l_trim$1;
-            vd_cs$13$d = s2_cs$1$q;
+            vd_cs$13$d = s3_cs$1$q;
             vd_rt$13$d = l_ret$1;
-            vd_rb$13$d = s2_rb$1$q;
+            vd_rb$13$d = s3_rb$1$q;
             if (l_trim$1 | l_ret$1) begin
                 vd_a$13$d = 1'b1;
                 vd_t$13$d = 1'b1;
@@ -11629,18 +13149,18 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
                 vd_o$13$d = k_idx$13;
             end
         end
-        if (s2_v$1$q & (s2_i$1$q == k_idx$14)) begin
+        if (s3_v$1$q & (s3_i$1$q == k_idx$14)) begin
             vd_v$14$d = 1'b1;
             vd_a$14$d = l_adm$1;
-            vd_w$14$d = s2_w$1$q;
-            vd_e$14$d = s2_e$1$q;
-            vd_o$14$d = s2_o$1$q;
-            vd_b$14$d = s2_b$1$q;
-            vd_by$14$d = s2_by$1$q;
+            vd_w$14$d = s3_w$1$q;
+            vd_e$14$d = s3_e$1$q;
+            vd_o$14$d = s3_o$1$q;
+            vd_b$14$d = s3_b$1$q;
+            vd_by$14$d = s3_by$1$q;
             vd_t$14$d = l_trim$1;
-            vd_cs$14$d = s2_cs$1$q;
+            vd_cs$14$d = s3_cs$1$q;
             vd_rt$14$d = l_ret$1;
-            vd_rb$14$d = s2_rb$1$q;
+            vd_rb$14$d = s3_rb$1$q;
             if (l_trim$1 | l_ret$1) begin
                 vd_a$14$d = 1'b1;
                 vd_t$14$d = 1'b1;
@@ -11651,18 +13171,18 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
                 vd_o$14$d = k_idx$14;
             end
         end
-        if (s2_v$1$q & (s2_i$1$q == k_idx$15)) begin
+        if (s3_v$1$q & (s3_i$1$q == k_idx$15)) begin
             vd_v$15$d = 1'b1;
             vd_a$15$d = l_adm$1;
-            vd_w$15$d = s2_w$1$q;
-            vd_e$15$d = s2_e$1$q;
-            vd_o$15$d = s2_o$1$q;
-            vd_b$15$d = s2_b$1$q;
-            vd_by$15$d = s2_by$1$q;
+            vd_w$15$d = s3_w$1$q;
+            vd_e$15$d = s3_e$1$q;
+            vd_o$15$d = s3_o$1$q;
+            vd_b$15$d = s3_b$1$q;
+            vd_by$15$d = s3_by$1$q;
             vd_t$15$d = l_trim$1;
-            vd_cs$15$d = s2_cs$1$q;
+            vd_cs$15$d = s3_cs$1$q;
             vd_rt$15$d = l_ret$1;
-            vd_rb$15$d = s2_rb$1$q;
+            vd_rb$15$d = s3_rb$1$q;
             if (l_trim$1 | l_ret$1) begin
                 vd_a$15$d = 1'b1;
                 vd_t$15$d = 1'b1;
@@ -11673,88 +13193,88 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
                 vd_o$15$d = k_idx$15;
             end
         end
-        s3_v$1$d = s2_v$1$q & (l_adm$1 | l_trim$1 | l_ret$1);
-        s3_hx$64$d = s2_v$1$q & ((l_adm$1 & s2_hx$64$q) | (l_trim$1 & (s2_hx$64$q | s2_hx$65$q | s2_hx$66$q | s2_hx$67$q)) | (l_ret$1 & (s2_i$1$q == k_idx$0)));
-        s3_hx$65$d = s2_hx$65$q & s2_v$1$q & l_adm$1;
-        s3_hx$66$d = s2_hx$66$q & s2_v$1$q & l_adm$1;
-        s3_hx$67$d = s2_hx$67$q & s2_v$1$q & l_adm$1;
-        s3_hx$68$d = s2_v$1$q & ((l_adm$1 & s2_hx$68$q) | (l_trim$1 & (s2_hx$68$q | s2_hx$69$q | s2_hx$70$q | s2_hx$71$q)) | (l_ret$1 & (s2_i$1$q == k_idx$1)));
-        s3_hx$69$d = s2_hx$69$q & s2_v$1$q & l_adm$1;
-        s3_hx$70$d = s2_hx$70$q & s2_v$1$q & l_adm$1;
-        s3_hx$71$d = s2_hx$71$q & s2_v$1$q & l_adm$1;
-        s3_hx$72$d = s2_v$1$q & ((l_adm$1 & s2_hx$72$q) | (l_trim$1 & (s2_hx$72$q | s2_hx$73$q | s2_hx$74$q | s2_hx$75$q)) | (l_ret$1 & (s2_i$1$q == k_idx$2)));
-        s3_hx$73$d = s2_hx$73$q & s2_v$1$q & l_adm$1;
-        s3_hx$74$d = s2_hx$74$q & s2_v$1$q & l_adm$1;
-        s3_hx$75$d = s2_hx$75$q & s2_v$1$q & l_adm$1;
-        s3_hx$76$d = s2_v$1$q & ((l_adm$1 & s2_hx$76$q) | (l_trim$1 & (s2_hx$76$q | s2_hx$77$q | s2_hx$78$q | s2_hx$79$q)) | (l_ret$1 & (s2_i$1$q == k_idx$3)));
-        s3_hx$77$d = s2_hx$77$q & s2_v$1$q & l_adm$1;
-        s3_hx$78$d = s2_hx$78$q & s2_v$1$q & l_adm$1;
-        s3_hx$79$d = s2_hx$79$q & s2_v$1$q & l_adm$1;
-        s3_hx$80$d = s2_v$1$q & ((l_adm$1 & s2_hx$80$q) | (l_trim$1 & (s2_hx$80$q | s2_hx$81$q | s2_hx$82$q | s2_hx$83$q)) | (l_ret$1 & (s2_i$1$q == k_idx$4)));
-        s3_hx$81$d = s2_hx$81$q & s2_v$1$q & l_adm$1;
-        s3_hx$82$d = s2_hx$82$q & s2_v$1$q & l_adm$1;
-        s3_hx$83$d = s2_hx$83$q & s2_v$1$q & l_adm$1;
-        s3_hx$84$d = s2_v$1$q & ((l_adm$1 & s2_hx$84$q) | (l_trim$1 & (s2_hx$84$q | s2_hx$85$q | s2_hx$86$q | s2_hx$87$q)) | (l_ret$1 & (s2_i$1$q == k_idx$5)));
-        s3_hx$85$d = s2_hx$85$q & s2_v$1$q & l_adm$1;
-        s3_hx$86$d = s2_hx$86$q & s2_v$1$q & l_adm$1;
-        s3_hx$87$d = s2_hx$87$q & s2_v$1$q & l_adm$1;
-        s3_hx$88$d = s2_v$1$q & ((l_adm$1 & s2_hx$88$q) | (l_trim$1 & (s2_hx$88$q | s2_hx$89$q | s2_hx$90$q | s2_hx$91$q)) | (l_ret$1 & (s2_i$1$q == k_idx$6)));
-        s3_hx$89$d = s2_hx$89$q & s2_v$1$q & l_adm$1;
-        s3_hx$90$d = s2_hx$90$q & s2_v$1$q & l_adm$1;
-        s3_hx$91$d = s2_hx$91$q & s2_v$1$q & l_adm$1;
-        s3_hx$92$d = s2_v$1$q & ((l_adm$1 & s2_hx$92$q) | (l_trim$1 & (s2_hx$92$q | s2_hx$93$q | s2_hx$94$q | s2_hx$95$q)) | (l_ret$1 & (s2_i$1$q == k_idx$7)));
-        s3_hx$93$d = s2_hx$93$q & s2_v$1$q & l_adm$1;
-        s3_hx$94$d = s2_hx$94$q & s2_v$1$q & l_adm$1;
-        s3_hx$95$d = s2_hx$95$q & s2_v$1$q & l_adm$1;
-        s3_hx$96$d = s2_v$1$q & ((l_adm$1 & s2_hx$96$q) | (l_trim$1 & (s2_hx$96$q | s2_hx$97$q | s2_hx$98$q | s2_hx$99$q)) | (l_ret$1 & (s2_i$1$q == k_idx$8)));
-        s3_hx$97$d = s2_hx$97$q & s2_v$1$q & l_adm$1;
-        s3_hx$98$d = s2_hx$98$q & s2_v$1$q & l_adm$1;
-        s3_hx$99$d = s2_hx$99$q & s2_v$1$q & l_adm$1;
-        s3_hx$100$d = s2_v$1$q & ((l_adm$1 & s2_hx$100$q) | (l_trim$1 & (s2_hx$100$q | s2_hx$101$q | s2_hx$102$q | s2_hx$103$q)) | (l_ret$1 & (s2_i$1$q == k_idx$9)));
-        s3_hx$101$d = s2_hx$101$q & s2_v$1$q & l_adm$1;
-        s3_hx$102$d = s2_hx$102$q & s2_v$1$q & l_adm$1;
-        s3_hx$103$d = s2_hx$103$q & s2_v$1$q & l_adm$1;
-        s3_hx$104$d = s2_v$1$q & ((l_adm$1 & s2_hx$104$q) | (l_trim$1 & (s2_hx$104$q | s2_hx$105$q | s2_hx$106$q | s2_hx$107$q)) | (l_ret$1 & (s2_i$1$q == k_idx$10)));
-        s3_hx$105$d = s2_hx$105$q & s2_v$1$q & l_adm$1;
-        s3_hx$106$d = s2_hx$106$q & s2_v$1$q & l_adm$1;
-        s3_hx$107$d = s2_hx$107$q & s2_v$1$q & l_adm$1;
-        s3_hx$108$d = s2_v$1$q & ((l_adm$1 & s2_hx$108$q) | (l_trim$1 & (s2_hx$108$q | s2_hx$109$q | s2_hx$110$q | s2_hx$111$q)) | (l_ret$1 & (s2_i$1$q == k_idx$11)));
-        s3_hx$109$d = s2_hx$109$q & s2_v$1$q & l_adm$1;
-        s3_hx$110$d = s2_hx$110$q & s2_v$1$q & l_adm$1;
-        s3_hx$111$d = s2_hx$111$q & s2_v$1$q & l_adm$1;
-        s3_hx$112$d = s2_v$1$q & ((l_adm$1 & s2_hx$112$q) | (l_trim$1 & (s2_hx$112$q | s2_hx$113$q | s2_hx$114$q | s2_hx$115$q)) | (l_ret$1 & (s2_i$1$q == k_idx$12)));
-        s3_hx$113$d = s2_hx$113$q & s2_v$1$q & l_adm$1;
-        s3_hx$114$d = s2_hx$114$q & s2_v$1$q & l_adm$1;
-        s3_hx$115$d = s2_hx$115$q & s2_v$1$q & l_adm$1;
-        s3_hx$116$d = s2_v$1$q & ((l_adm$1 & s2_hx$116$q) | (l_trim$1 & (s2_hx$116$q | s2_hx$117$q | s2_hx$118$q | s2_hx$119$q)) | (l_ret$1 & (s2_i$1$q == k_idx$13)));
-        s3_hx$117$d = s2_hx$117$q & s2_v$1$q & l_adm$1;
-        s3_hx$118$d = s2_hx$118$q & s2_v$1$q & l_adm$1;
-        s3_hx$119$d = s2_hx$119$q & s2_v$1$q & l_adm$1;
-        s3_hx$120$d = s2_v$1$q & ((l_adm$1 & s2_hx$120$q) | (l_trim$1 & (s2_hx$120$q | s2_hx$121$q | s2_hx$122$q | s2_hx$123$q)) | (l_ret$1 & (s2_i$1$q == k_idx$14)));
-        s3_hx$121$d = s2_hx$121$q & s2_v$1$q & l_adm$1;
-        s3_hx$122$d = s2_hx$122$q & s2_v$1$q & l_adm$1;
-        s3_hx$123$d = s2_hx$123$q & s2_v$1$q & l_adm$1;
-        s3_hx$124$d = s2_v$1$q & ((l_adm$1 & s2_hx$124$q) | (l_trim$1 & (s2_hx$124$q | s2_hx$125$q | s2_hx$126$q | s2_hx$127$q)) | (l_ret$1 & (s2_i$1$q == k_idx$15)));
-        s3_hx$125$d = s2_hx$125$q & s2_v$1$q & l_adm$1;
-        s3_hx$126$d = s2_hx$126$q & s2_v$1$q & l_adm$1;
-        s3_hx$127$d = s2_hx$127$q & s2_v$1$q & l_adm$1;
-        s3_by$1$d = s2_by$1$q;
+        s4_v$1$d = s3_v$1$q & (l_adm$1 | l_trim$1 | l_ret$1);
+        s4_hx$64$d = s3_v$1$q & ((l_adm$1 & s3_hx$64$q) | (l_trim$1 & (s3_hx$64$q | s3_hx$65$q | s3_hx$66$q | s3_hx$67$q)) | (l_ret$1 & (s3_i$1$q == k_idx$0)));
+        s4_hx$65$d = s3_hx$65$q & s3_v$1$q & l_adm$1;
+        s4_hx$66$d = s3_hx$66$q & s3_v$1$q & l_adm$1;
+        s4_hx$67$d = s3_hx$67$q & s3_v$1$q & l_adm$1;
+        s4_hx$68$d = s3_v$1$q & ((l_adm$1 & s3_hx$68$q) | (l_trim$1 & (s3_hx$68$q | s3_hx$69$q | s3_hx$70$q | s3_hx$71$q)) | (l_ret$1 & (s3_i$1$q == k_idx$1)));
+        s4_hx$69$d = s3_hx$69$q & s3_v$1$q & l_adm$1;
+        s4_hx$70$d = s3_hx$70$q & s3_v$1$q & l_adm$1;
+        s4_hx$71$d = s3_hx$71$q & s3_v$1$q & l_adm$1;
+        s4_hx$72$d = s3_v$1$q & ((l_adm$1 & s3_hx$72$q) | (l_trim$1 & (s3_hx$72$q | s3_hx$73$q | s3_hx$74$q | s3_hx$75$q)) | (l_ret$1 & (s3_i$1$q == k_idx$2)));
+        s4_hx$73$d = s3_hx$73$q & s3_v$1$q & l_adm$1;
+        s4_hx$74$d = s3_hx$74$q & s3_v$1$q & l_adm$1;
+        s4_hx$75$d = s3_hx$75$q & s3_v$1$q & l_adm$1;
+        s4_hx$76$d = s3_v$1$q & ((l_adm$1 & s3_hx$76$q) | (l_trim$1 & (s3_hx$76$q | s3_hx$77$q | s3_hx$78$q | s3_hx$79$q)) | (l_ret$1 & (s3_i$1$q == k_idx$3)));
+        s4_hx$77$d = s3_hx$77$q & s3_v$1$q & l_adm$1;
+        s4_hx$78$d = s3_hx$78$q & s3_v$1$q & l_adm$1;
+        s4_hx$79$d = s3_hx$79$q & s3_v$1$q & l_adm$1;
+        s4_hx$80$d = s3_v$1$q & ((l_adm$1 & s3_hx$80$q) | (l_trim$1 & (s3_hx$80$q | s3_hx$81$q | s3_hx$82$q | s3_hx$83$q)) | (l_ret$1 & (s3_i$1$q == k_idx$4)));
+        s4_hx$81$d = s3_hx$81$q & s3_v$1$q & l_adm$1;
+        s4_hx$82$d = s3_hx$82$q & s3_v$1$q & l_adm$1;
+        s4_hx$83$d = s3_hx$83$q & s3_v$1$q & l_adm$1;
+        s4_hx$84$d = s3_v$1$q & ((l_adm$1 & s3_hx$84$q) | (l_trim$1 & (s3_hx$84$q | s3_hx$85$q | s3_hx$86$q | s3_hx$87$q)) | (l_ret$1 & (s3_i$1$q == k_idx$5)));
+        s4_hx$85$d = s3_hx$85$q & s3_v$1$q & l_adm$1;
+        s4_hx$86$d = s3_hx$86$q & s3_v$1$q & l_adm$1;
+        s4_hx$87$d = s3_hx$87$q & s3_v$1$q & l_adm$1;
+        s4_hx$88$d = s3_v$1$q & ((l_adm$1 & s3_hx$88$q) | (l_trim$1 & (s3_hx$88$q | s3_hx$89$q | s3_hx$90$q | s3_hx$91$q)) | (l_ret$1 & (s3_i$1$q == k_idx$6)));
+        s4_hx$89$d = s3_hx$89$q & s3_v$1$q & l_adm$1;
+        s4_hx$90$d = s3_hx$90$q & s3_v$1$q & l_adm$1;
+        s4_hx$91$d = s3_hx$91$q & s3_v$1$q & l_adm$1;
+        s4_hx$92$d = s3_v$1$q & ((l_adm$1 & s3_hx$92$q) | (l_trim$1 & (s3_hx$92$q | s3_hx$93$q | s3_hx$94$q | s3_hx$95$q)) | (l_ret$1 & (s3_i$1$q == k_idx$7)));
+        s4_hx$93$d = s3_hx$93$q & s3_v$1$q & l_adm$1;
+        s4_hx$94$d = s3_hx$94$q & s3_v$1$q & l_adm$1;
+        s4_hx$95$d = s3_hx$95$q & s3_v$1$q & l_adm$1;
+        s4_hx$96$d = s3_v$1$q & ((l_adm$1 & s3_hx$96$q) | (l_trim$1 & (s3_hx$96$q | s3_hx$97$q | s3_hx$98$q | s3_hx$99$q)) | (l_ret$1 & (s3_i$1$q == k_idx$8)));
+        s4_hx$97$d = s3_hx$97$q & s3_v$1$q & l_adm$1;
+        s4_hx$98$d = s3_hx$98$q & s3_v$1$q & l_adm$1;
+        s4_hx$99$d = s3_hx$99$q & s3_v$1$q & l_adm$1;
+        s4_hx$100$d = s3_v$1$q & ((l_adm$1 & s3_hx$100$q) | (l_trim$1 & (s3_hx$100$q | s3_hx$101$q | s3_hx$102$q | s3_hx$103$q)) | (l_ret$1 & (s3_i$1$q == k_idx$9)));
+        s4_hx$101$d = s3_hx$101$q & s3_v$1$q & l_adm$1;
+        s4_hx$102$d = s3_hx$102$q & s3_v$1$q & l_adm$1;
+        s4_hx$103$d = s3_hx$103$q & s3_v$1$q & l_adm$1;
+        s4_hx$104$d = s3_v$1$q & ((l_adm$1 & s3_hx$104$q) | (l_trim$1 & (s3_hx$104$q | s3_hx$105$q | s3_hx$106$q | s3_hx$107$q)) | (l_ret$1 & (s3_i$1$q == k_idx$10)));
+        s4_hx$105$d = s3_hx$105$q & s3_v$1$q & l_adm$1;
+        s4_hx$106$d = s3_hx$106$q & s3_v$1$q & l_adm$1;
+        s4_hx$107$d = s3_hx$107$q & s3_v$1$q & l_adm$1;
+        s4_hx$108$d = s3_v$1$q & ((l_adm$1 & s3_hx$108$q) | (l_trim$1 & (s3_hx$108$q | s3_hx$109$q | s3_hx$110$q | s3_hx$111$q)) | (l_ret$1 & (s3_i$1$q == k_idx$11)));
+        s4_hx$109$d = s3_hx$109$q & s3_v$1$q & l_adm$1;
+        s4_hx$110$d = s3_hx$110$q & s3_v$1$q & l_adm$1;
+        s4_hx$111$d = s3_hx$111$q & s3_v$1$q & l_adm$1;
+        s4_hx$112$d = s3_v$1$q & ((l_adm$1 & s3_hx$112$q) | (l_trim$1 & (s3_hx$112$q | s3_hx$113$q | s3_hx$114$q | s3_hx$115$q)) | (l_ret$1 & (s3_i$1$q == k_idx$12)));
+        s4_hx$113$d = s3_hx$113$q & s3_v$1$q & l_adm$1;
+        s4_hx$114$d = s3_hx$114$q & s3_v$1$q & l_adm$1;
+        s4_hx$115$d = s3_hx$115$q & s3_v$1$q & l_adm$1;
+        s4_hx$116$d = s3_v$1$q & ((l_adm$1 & s3_hx$116$q) | (l_trim$1 & (s3_hx$116$q | s3_hx$117$q | s3_hx$118$q | s3_hx$119$q)) | (l_ret$1 & (s3_i$1$q == k_idx$13)));
+        s4_hx$117$d = s3_hx$117$q & s3_v$1$q & l_adm$1;
+        s4_hx$118$d = s3_hx$118$q & s3_v$1$q & l_adm$1;
+        s4_hx$119$d = s3_hx$119$q & s3_v$1$q & l_adm$1;
+        s4_hx$120$d = s3_v$1$q & ((l_adm$1 & s3_hx$120$q) | (l_trim$1 & (s3_hx$120$q | s3_hx$121$q | s3_hx$122$q | s3_hx$123$q)) | (l_ret$1 & (s3_i$1$q == k_idx$14)));
+        s4_hx$121$d = s3_hx$121$q & s3_v$1$q & l_adm$1;
+        s4_hx$122$d = s3_hx$122$q & s3_v$1$q & l_adm$1;
+        s4_hx$123$d = s3_hx$123$q & s3_v$1$q & l_adm$1;
+        s4_hx$124$d = s3_v$1$q & ((l_adm$1 & s3_hx$124$q) | (l_trim$1 & (s3_hx$124$q | s3_hx$125$q | s3_hx$126$q | s3_hx$127$q)) | (l_ret$1 & (s3_i$1$q == k_idx$15)));
+        s4_hx$125$d = s3_hx$125$q & s3_v$1$q & l_adm$1;
+        s4_hx$126$d = s3_hx$126$q & s3_v$1$q & l_adm$1;
+        s4_hx$127$d = s3_hx$127$q & s3_v$1$q & l_adm$1;
+        s4_by$1$d = s3_by$1$q;
         if (l_trim$1 | l_ret$1) begin
-            s3_by$1$d = k64_32;
+            s4_by$1$d = k64_32;
         end
-        s3_r$1$d = s2_v$1$q & ~l_adm$1 & ~l_trim$1 & ~l_ret$1;
-        s3_t$1$d = s2_v$1$q & (l_trim$1 | l_ret$1);
-        s3_rt$1$d = s2_v$1$q & l_ret$1;
-        if (s3_v$1$q & ~s3_t$1$q) begin
+        s4_r$1$d = s3_v$1$q & ~l_adm$1 & ~l_trim$1 & ~l_ret$1;
+        s4_t$1$d = s3_v$1$q & (l_trim$1 | l_ret$1);
+        s4_rt$1$d = s3_v$1$q & l_ret$1;
+        if (s4_v$1$q & ~s4_t$1$q) begin
             l_nadm = l_nadm + k1_8;
         end
-        if (s3_r$1$q) begin
+        if (s4_r$1$q) begin
             l_nref = l_nref + k1_8;
         end
-        if (s3_t$1$q) begin
+        if (s4_t$1$q) begin
             l_ntrim = l_ntrim + k1_8;
         end
-        if (s3_rt$1$q) begin
+        if (s4_rt$1$q) begin
             l_nret = l_nret + k1_8;
         end
         l_anylost = 1'b0;
@@ -12176,1281 +13696,1281 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
         inp$15$vd_rb = vd_rb$15$q;
         l_ip$0 = k0_16;
         l_ib2$0 = k0_32;
-        if (s3_v$0$q & s3_hx$0$q) begin
+        if (s4_v$0$q & s4_hx$0$q) begin
             l_ip$0 = l_ip$0 + k1_16;
-            l_ib2$0 = l_ib2$0 + s3_by$0$q;
+            l_ib2$0 = l_ib2$0 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$64$q) begin
+        if (s4_v$1$q & s4_hx$64$q) begin
             l_ip$0 = l_ip$0 + k1_16;
-            l_ib2$0 = l_ib2$0 + s3_by$1$q;
+            l_ib2$0 = l_ib2$0 + s4_by$1$q;
         end
-        s4_p$0$d = l_ip$0;
-        s4_b$0$d = l_ib2$0;
-        occ_p$0$d = occ_p$0$q + s4_p$0$q;
-        occ_b$0$d = occ_b$0$q + s4_b$0$q;
+        s5_p$0$d = l_ip$0;
+        s5_b$0$d = l_ib2$0;
+        occ_p$0$d = occ_p$0$q + s5_p$0$q;
+        occ_b$0$d = occ_b$0$q + s5_b$0$q;
         if (dep$0$valid & (dep$0$band == k_bidx$0)) begin
-            occ_p$0$d = occ_p$0$q + s4_p$0$q - k1_16;
-            occ_b$0$d = occ_b$0$q + s4_b$0$q - dep$0$bytes;
+            occ_p$0$d = occ_p$0$q + s5_p$0$q - k1_16;
+            occ_b$0$d = occ_b$0$q + s5_b$0$q - dep$0$bytes;
         end
         occ_pkts$0 = occ_p$0$q;
         occ_bytes$0 = occ_b$0$q;
         l_ip$1 = k0_16;
         l_ib2$1 = k0_32;
-        if (s3_v$0$q & s3_hx$1$q) begin
+        if (s4_v$0$q & s4_hx$1$q) begin
             l_ip$1 = l_ip$1 + k1_16;
-            l_ib2$1 = l_ib2$1 + s3_by$0$q;
+            l_ib2$1 = l_ib2$1 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$65$q) begin
+        if (s4_v$1$q & s4_hx$65$q) begin
             l_ip$1 = l_ip$1 + k1_16;
-            l_ib2$1 = l_ib2$1 + s3_by$1$q;
+            l_ib2$1 = l_ib2$1 + s4_by$1$q;
         end
-        s4_p$1$d = l_ip$1;
-        s4_b$1$d = l_ib2$1;
-        occ_p$1$d = occ_p$1$q + s4_p$1$q;
-        occ_b$1$d = occ_b$1$q + s4_b$1$q;
+        s5_p$1$d = l_ip$1;
+        s5_b$1$d = l_ib2$1;
+        occ_p$1$d = occ_p$1$q + s5_p$1$q;
+        occ_b$1$d = occ_b$1$q + s5_b$1$q;
         if (dep$0$valid & (dep$0$band == k_bidx$1)) begin
-            occ_p$1$d = occ_p$1$q + s4_p$1$q - k1_16;
-            occ_b$1$d = occ_b$1$q + s4_b$1$q - dep$0$bytes;
+            occ_p$1$d = occ_p$1$q + s5_p$1$q - k1_16;
+            occ_b$1$d = occ_b$1$q + s5_b$1$q - dep$0$bytes;
         end
         occ_pkts$1 = occ_p$1$q;
         occ_bytes$1 = occ_b$1$q;
         l_ip$2 = k0_16;
         l_ib2$2 = k0_32;
-        if (s3_v$0$q & s3_hx$2$q) begin
+        if (s4_v$0$q & s4_hx$2$q) begin
             l_ip$2 = l_ip$2 + k1_16;
-            l_ib2$2 = l_ib2$2 + s3_by$0$q;
+            l_ib2$2 = l_ib2$2 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$66$q) begin
+        if (s4_v$1$q & s4_hx$66$q) begin
             l_ip$2 = l_ip$2 + k1_16;
-            l_ib2$2 = l_ib2$2 + s3_by$1$q;
+            l_ib2$2 = l_ib2$2 + s4_by$1$q;
         end
-        s4_p$2$d = l_ip$2;
-        s4_b$2$d = l_ib2$2;
-        occ_p$2$d = occ_p$2$q + s4_p$2$q;
-        occ_b$2$d = occ_b$2$q + s4_b$2$q;
+        s5_p$2$d = l_ip$2;
+        s5_b$2$d = l_ib2$2;
+        occ_p$2$d = occ_p$2$q + s5_p$2$q;
+        occ_b$2$d = occ_b$2$q + s5_b$2$q;
         if (dep$0$valid & (dep$0$band == k_bidx$2)) begin
-            occ_p$2$d = occ_p$2$q + s4_p$2$q - k1_16;
-            occ_b$2$d = occ_b$2$q + s4_b$2$q - dep$0$bytes;
+            occ_p$2$d = occ_p$2$q + s5_p$2$q - k1_16;
+            occ_b$2$d = occ_b$2$q + s5_b$2$q - dep$0$bytes;
         end
         occ_pkts$2 = occ_p$2$q;
         occ_bytes$2 = occ_b$2$q;
         l_ip$3 = k0_16;
         l_ib2$3 = k0_32;
-        if (s3_v$0$q & s3_hx$3$q) begin
+        if (s4_v$0$q & s4_hx$3$q) begin
             l_ip$3 = l_ip$3 + k1_16;
-            l_ib2$3 = l_ib2$3 + s3_by$0$q;
+            l_ib2$3 = l_ib2$3 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$67$q) begin
+        if (s4_v$1$q & s4_hx$67$q) begin
             l_ip$3 = l_ip$3 + k1_16;
-            l_ib2$3 = l_ib2$3 + s3_by$1$q;
+            l_ib2$3 = l_ib2$3 + s4_by$1$q;
         end
-        s4_p$3$d = l_ip$3;
-        s4_b$3$d = l_ib2$3;
-        occ_p$3$d = occ_p$3$q + s4_p$3$q;
-        occ_b$3$d = occ_b$3$q + s4_b$3$q;
+        s5_p$3$d = l_ip$3;
+        s5_b$3$d = l_ib2$3;
+        occ_p$3$d = occ_p$3$q + s5_p$3$q;
+        occ_b$3$d = occ_b$3$q + s5_b$3$q;
         if (dep$0$valid & (dep$0$band == k_bidx$3)) begin
-            occ_p$3$d = occ_p$3$q + s4_p$3$q - k1_16;
-            occ_b$3$d = occ_b$3$q + s4_b$3$q - dep$0$bytes;
+            occ_p$3$d = occ_p$3$q + s5_p$3$q - k1_16;
+            occ_b$3$d = occ_b$3$q + s5_b$3$q - dep$0$bytes;
         end
         occ_pkts$3 = occ_p$3$q;
         occ_bytes$3 = occ_b$3$q;
         l_ip$4 = k0_16;
         l_ib2$4 = k0_32;
-        if (s3_v$0$q & s3_hx$4$q) begin
+        if (s4_v$0$q & s4_hx$4$q) begin
             l_ip$4 = l_ip$4 + k1_16;
-            l_ib2$4 = l_ib2$4 + s3_by$0$q;
+            l_ib2$4 = l_ib2$4 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$68$q) begin
+        if (s4_v$1$q & s4_hx$68$q) begin
             l_ip$4 = l_ip$4 + k1_16;
-            l_ib2$4 = l_ib2$4 + s3_by$1$q;
+            l_ib2$4 = l_ib2$4 + s4_by$1$q;
         end
-        s4_p$4$d = l_ip$4;
-        s4_b$4$d = l_ib2$4;
-        occ_p$4$d = occ_p$4$q + s4_p$4$q;
-        occ_b$4$d = occ_b$4$q + s4_b$4$q;
+        s5_p$4$d = l_ip$4;
+        s5_b$4$d = l_ib2$4;
+        occ_p$4$d = occ_p$4$q + s5_p$4$q;
+        occ_b$4$d = occ_b$4$q + s5_b$4$q;
         if (dep$1$valid & (dep$1$band == k_bidx$0)) begin
-            occ_p$4$d = occ_p$4$q + s4_p$4$q - k1_16;
-            occ_b$4$d = occ_b$4$q + s4_b$4$q - dep$1$bytes;
+            occ_p$4$d = occ_p$4$q + s5_p$4$q - k1_16;
+            occ_b$4$d = occ_b$4$q + s5_b$4$q - dep$1$bytes;
         end
         occ_pkts$4 = occ_p$4$q;
         occ_bytes$4 = occ_b$4$q;
         l_ip$5 = k0_16;
         l_ib2$5 = k0_32;
-        if (s3_v$0$q & s3_hx$5$q) begin
+        if (s4_v$0$q & s4_hx$5$q) begin
             l_ip$5 = l_ip$5 + k1_16;
-            l_ib2$5 = l_ib2$5 + s3_by$0$q;
+            l_ib2$5 = l_ib2$5 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$69$q) begin
+        if (s4_v$1$q & s4_hx$69$q) begin
             l_ip$5 = l_ip$5 + k1_16;
-            l_ib2$5 = l_ib2$5 + s3_by$1$q;
+            l_ib2$5 = l_ib2$5 + s4_by$1$q;
         end
-        s4_p$5$d = l_ip$5;
-        s4_b$5$d = l_ib2$5;
-        occ_p$5$d = occ_p$5$q + s4_p$5$q;
-        occ_b$5$d = occ_b$5$q + s4_b$5$q;
+        s5_p$5$d = l_ip$5;
+        s5_b$5$d = l_ib2$5;
+        occ_p$5$d = occ_p$5$q + s5_p$5$q;
+        occ_b$5$d = occ_b$5$q + s5_b$5$q;
         if (dep$1$valid & (dep$1$band == k_bidx$1)) begin
-            occ_p$5$d = occ_p$5$q + s4_p$5$q - k1_16;
-            occ_b$5$d = occ_b$5$q + s4_b$5$q - dep$1$bytes;
+            occ_p$5$d = occ_p$5$q + s5_p$5$q - k1_16;
+            occ_b$5$d = occ_b$5$q + s5_b$5$q - dep$1$bytes;
         end
         occ_pkts$5 = occ_p$5$q;
         occ_bytes$5 = occ_b$5$q;
         l_ip$6 = k0_16;
         l_ib2$6 = k0_32;
-        if (s3_v$0$q & s3_hx$6$q) begin
+        if (s4_v$0$q & s4_hx$6$q) begin
             l_ip$6 = l_ip$6 + k1_16;
-            l_ib2$6 = l_ib2$6 + s3_by$0$q;
+            l_ib2$6 = l_ib2$6 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$70$q) begin
+        if (s4_v$1$q & s4_hx$70$q) begin
             l_ip$6 = l_ip$6 + k1_16;
-            l_ib2$6 = l_ib2$6 + s3_by$1$q;
+            l_ib2$6 = l_ib2$6 + s4_by$1$q;
         end
-        s4_p$6$d = l_ip$6;
-        s4_b$6$d = l_ib2$6;
-        occ_p$6$d = occ_p$6$q + s4_p$6$q;
-        occ_b$6$d = occ_b$6$q + s4_b$6$q;
+        s5_p$6$d = l_ip$6;
+        s5_b$6$d = l_ib2$6;
+        occ_p$6$d = occ_p$6$q + s5_p$6$q;
+        occ_b$6$d = occ_b$6$q + s5_b$6$q;
         if (dep$1$valid & (dep$1$band == k_bidx$2)) begin
-            occ_p$6$d = occ_p$6$q + s4_p$6$q - k1_16;
-            occ_b$6$d = occ_b$6$q + s4_b$6$q - dep$1$bytes;
+            occ_p$6$d = occ_p$6$q + s5_p$6$q - k1_16;
+            occ_b$6$d = occ_b$6$q + s5_b$6$q - dep$1$bytes;
         end
         occ_pkts$6 = occ_p$6$q;
         occ_bytes$6 = occ_b$6$q;
         l_ip$7 = k0_16;
         l_ib2$7 = k0_32;
-        if (s3_v$0$q & s3_hx$7$q) begin
+        if (s4_v$0$q & s4_hx$7$q) begin
             l_ip$7 = l_ip$7 + k1_16;
-            l_ib2$7 = l_ib2$7 + s3_by$0$q;
+            l_ib2$7 = l_ib2$7 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$71$q) begin
+        if (s4_v$1$q & s4_hx$71$q) begin
             l_ip$7 = l_ip$7 + k1_16;
-            l_ib2$7 = l_ib2$7 + s3_by$1$q;
+            l_ib2$7 = l_ib2$7 + s4_by$1$q;
         end
-        s4_p$7$d = l_ip$7;
-        s4_b$7$d = l_ib2$7;
-        occ_p$7$d = occ_p$7$q + s4_p$7$q;
-        occ_b$7$d = occ_b$7$q + s4_b$7$q;
+        s5_p$7$d = l_ip$7;
+        s5_b$7$d = l_ib2$7;
+        occ_p$7$d = occ_p$7$q + s5_p$7$q;
+        occ_b$7$d = occ_b$7$q + s5_b$7$q;
         if (dep$1$valid & (dep$1$band == k_bidx$3)) begin
-            occ_p$7$d = occ_p$7$q + s4_p$7$q - k1_16;
-            occ_b$7$d = occ_b$7$q + s4_b$7$q - dep$1$bytes;
+            occ_p$7$d = occ_p$7$q + s5_p$7$q - k1_16;
+            occ_b$7$d = occ_b$7$q + s5_b$7$q - dep$1$bytes;
         end
         occ_pkts$7 = occ_p$7$q;
         occ_bytes$7 = occ_b$7$q;
         l_ip$8 = k0_16;
         l_ib2$8 = k0_32;
-        if (s3_v$0$q & s3_hx$8$q) begin
+        if (s4_v$0$q & s4_hx$8$q) begin
             l_ip$8 = l_ip$8 + k1_16;
-            l_ib2$8 = l_ib2$8 + s3_by$0$q;
+            l_ib2$8 = l_ib2$8 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$72$q) begin
+        if (s4_v$1$q & s4_hx$72$q) begin
             l_ip$8 = l_ip$8 + k1_16;
-            l_ib2$8 = l_ib2$8 + s3_by$1$q;
+            l_ib2$8 = l_ib2$8 + s4_by$1$q;
         end
-        s4_p$8$d = l_ip$8;
-        s4_b$8$d = l_ib2$8;
-        occ_p$8$d = occ_p$8$q + s4_p$8$q;
-        occ_b$8$d = occ_b$8$q + s4_b$8$q;
+        s5_p$8$d = l_ip$8;
+        s5_b$8$d = l_ib2$8;
+        occ_p$8$d = occ_p$8$q + s5_p$8$q;
+        occ_b$8$d = occ_b$8$q + s5_b$8$q;
         if (dep$2$valid & (dep$2$band == k_bidx$0)) begin
-            occ_p$8$d = occ_p$8$q + s4_p$8$q - k1_16;
-            occ_b$8$d = occ_b$8$q + s4_b$8$q - dep$2$bytes;
+            occ_p$8$d = occ_p$8$q + s5_p$8$q - k1_16;
+            occ_b$8$d = occ_b$8$q + s5_b$8$q - dep$2$bytes;
         end
         occ_pkts$8 = occ_p$8$q;
         occ_bytes$8 = occ_b$8$q;
         l_ip$9 = k0_16;
         l_ib2$9 = k0_32;
-        if (s3_v$0$q & s3_hx$9$q) begin
+        if (s4_v$0$q & s4_hx$9$q) begin
             l_ip$9 = l_ip$9 + k1_16;
-            l_ib2$9 = l_ib2$9 + s3_by$0$q;
+            l_ib2$9 = l_ib2$9 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$73$q) begin
+        if (s4_v$1$q & s4_hx$73$q) begin
             l_ip$9 = l_ip$9 + k1_16;
-            l_ib2$9 = l_ib2$9 + s3_by$1$q;
+            l_ib2$9 = l_ib2$9 + s4_by$1$q;
         end
-        s4_p$9$d = l_ip$9;
-        s4_b$9$d = l_ib2$9;
-        occ_p$9$d = occ_p$9$q + s4_p$9$q;
-        occ_b$9$d = occ_b$9$q + s4_b$9$q;
+        s5_p$9$d = l_ip$9;
+        s5_b$9$d = l_ib2$9;
+        occ_p$9$d = occ_p$9$q + s5_p$9$q;
+        occ_b$9$d = occ_b$9$q + s5_b$9$q;
         if (dep$2$valid & (dep$2$band == k_bidx$1)) begin
-            occ_p$9$d = occ_p$9$q + s4_p$9$q - k1_16;
-            occ_b$9$d = occ_b$9$q + s4_b$9$q - dep$2$bytes;
+            occ_p$9$d = occ_p$9$q + s5_p$9$q - k1_16;
+            occ_b$9$d = occ_b$9$q + s5_b$9$q - dep$2$bytes;
         end
         occ_pkts$9 = occ_p$9$q;
         occ_bytes$9 = occ_b$9$q;
         l_ip$10 = k0_16;
         l_ib2$10 = k0_32;
-        if (s3_v$0$q & s3_hx$10$q) begin
+        if (s4_v$0$q & s4_hx$10$q) begin
             l_ip$10 = l_ip$10 + k1_16;
-            l_ib2$10 = l_ib2$10 + s3_by$0$q;
+            l_ib2$10 = l_ib2$10 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$74$q) begin
+        if (s4_v$1$q & s4_hx$74$q) begin
             l_ip$10 = l_ip$10 + k1_16;
-            l_ib2$10 = l_ib2$10 + s3_by$1$q;
+            l_ib2$10 = l_ib2$10 + s4_by$1$q;
         end
-        s4_p$10$d = l_ip$10;
-        s4_b$10$d = l_ib2$10;
-        occ_p$10$d = occ_p$10$q + s4_p$10$q;
-        occ_b$10$d = occ_b$10$q + s4_b$10$q;
+        s5_p$10$d = l_ip$10;
+        s5_b$10$d = l_ib2$10;
+        occ_p$10$d = occ_p$10$q + s5_p$10$q;
+        occ_b$10$d = occ_b$10$q + s5_b$10$q;
         if (dep$2$valid & (dep$2$band == k_bidx$2)) begin
-            occ_p$10$d = occ_p$10$q + s4_p$10$q - k1_16;
-            occ_b$10$d = occ_b$10$q + s4_b$10$q - dep$2$bytes;
+            occ_p$10$d = occ_p$10$q + s5_p$10$q - k1_16;
+            occ_b$10$d = occ_b$10$q + s5_b$10$q - dep$2$bytes;
         end
         occ_pkts$10 = occ_p$10$q;
         occ_bytes$10 = occ_b$10$q;
         l_ip$11 = k0_16;
         l_ib2$11 = k0_32;
-        if (s3_v$0$q & s3_hx$11$q) begin
+        if (s4_v$0$q & s4_hx$11$q) begin
             l_ip$11 = l_ip$11 + k1_16;
-            l_ib2$11 = l_ib2$11 + s3_by$0$q;
+            l_ib2$11 = l_ib2$11 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$75$q) begin
+        if (s4_v$1$q & s4_hx$75$q) begin
             l_ip$11 = l_ip$11 + k1_16;
-            l_ib2$11 = l_ib2$11 + s3_by$1$q;
+            l_ib2$11 = l_ib2$11 + s4_by$1$q;
         end
-        s4_p$11$d = l_ip$11;
-        s4_b$11$d = l_ib2$11;
-        occ_p$11$d = occ_p$11$q + s4_p$11$q;
-        occ_b$11$d = occ_b$11$q + s4_b$11$q;
+        s5_p$11$d = l_ip$11;
+        s5_b$11$d = l_ib2$11;
+        occ_p$11$d = occ_p$11$q + s5_p$11$q;
+        occ_b$11$d = occ_b$11$q + s5_b$11$q;
         if (dep$2$valid & (dep$2$band == k_bidx$3)) begin
-            occ_p$11$d = occ_p$11$q + s4_p$11$q - k1_16;
-            occ_b$11$d = occ_b$11$q + s4_b$11$q - dep$2$bytes;
+            occ_p$11$d = occ_p$11$q + s5_p$11$q - k1_16;
+            occ_b$11$d = occ_b$11$q + s5_b$11$q - dep$2$bytes;
         end
         occ_pkts$11 = occ_p$11$q;
         occ_bytes$11 = occ_b$11$q;
         l_ip$12 = k0_16;
         l_ib2$12 = k0_32;
-        if (s3_v$0$q & s3_hx$12$q) begin
+        if (s4_v$0$q & s4_hx$12$q) begin
             l_ip$12 = l_ip$12 + k1_16;
-            l_ib2$12 = l_ib2$12 + s3_by$0$q;
+            l_ib2$12 = l_ib2$12 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$76$q) begin
+        if (s4_v$1$q & s4_hx$76$q) begin
             l_ip$12 = l_ip$12 + k1_16;
-            l_ib2$12 = l_ib2$12 + s3_by$1$q;
+            l_ib2$12 = l_ib2$12 + s4_by$1$q;
         end
-        s4_p$12$d = l_ip$12;
-        s4_b$12$d = l_ib2$12;
-        occ_p$12$d = occ_p$12$q + s4_p$12$q;
-        occ_b$12$d = occ_b$12$q + s4_b$12$q;
+        s5_p$12$d = l_ip$12;
+        s5_b$12$d = l_ib2$12;
+        occ_p$12$d = occ_p$12$q + s5_p$12$q;
+        occ_b$12$d = occ_b$12$q + s5_b$12$q;
         if (dep$3$valid & (dep$3$band == k_bidx$0)) begin
-            occ_p$12$d = occ_p$12$q + s4_p$12$q - k1_16;
-            occ_b$12$d = occ_b$12$q + s4_b$12$q - dep$3$bytes;
+            occ_p$12$d = occ_p$12$q + s5_p$12$q - k1_16;
+            occ_b$12$d = occ_b$12$q + s5_b$12$q - dep$3$bytes;
         end
         occ_pkts$12 = occ_p$12$q;
         occ_bytes$12 = occ_b$12$q;
         l_ip$13 = k0_16;
         l_ib2$13 = k0_32;
-        if (s3_v$0$q & s3_hx$13$q) begin
+        if (s4_v$0$q & s4_hx$13$q) begin
             l_ip$13 = l_ip$13 + k1_16;
-            l_ib2$13 = l_ib2$13 + s3_by$0$q;
+            l_ib2$13 = l_ib2$13 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$77$q) begin
+        if (s4_v$1$q & s4_hx$77$q) begin
             l_ip$13 = l_ip$13 + k1_16;
-            l_ib2$13 = l_ib2$13 + s3_by$1$q;
+            l_ib2$13 = l_ib2$13 + s4_by$1$q;
         end
-        s4_p$13$d = l_ip$13;
-        s4_b$13$d = l_ib2$13;
-        occ_p$13$d = occ_p$13$q + s4_p$13$q;
-        occ_b$13$d = occ_b$13$q + s4_b$13$q;
+        s5_p$13$d = l_ip$13;
+        s5_b$13$d = l_ib2$13;
+        occ_p$13$d = occ_p$13$q + s5_p$13$q;
+        occ_b$13$d = occ_b$13$q + s5_b$13$q;
         if (dep$3$valid & (dep$3$band == k_bidx$1)) begin
-            occ_p$13$d = occ_p$13$q + s4_p$13$q - k1_16;
-            occ_b$13$d = occ_b$13$q + s4_b$13$q - dep$3$bytes;
+            occ_p$13$d = occ_p$13$q + s5_p$13$q - k1_16;
+            occ_b$13$d = occ_b$13$q + s5_b$13$q - dep$3$bytes;
         end
         occ_pkts$13 = occ_p$13$q;
         occ_bytes$13 = occ_b$13$q;
         l_ip$14 = k0_16;
         l_ib2$14 = k0_32;
-        if (s3_v$0$q & s3_hx$14$q) begin
+        if (s4_v$0$q & s4_hx$14$q) begin
             l_ip$14 = l_ip$14 + k1_16;
-            l_ib2$14 = l_ib2$14 + s3_by$0$q;
+            l_ib2$14 = l_ib2$14 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$78$q) begin
+        if (s4_v$1$q & s4_hx$78$q) begin
             l_ip$14 = l_ip$14 + k1_16;
-            l_ib2$14 = l_ib2$14 + s3_by$1$q;
+            l_ib2$14 = l_ib2$14 + s4_by$1$q;
         end
-        s4_p$14$d = l_ip$14;
-        s4_b$14$d = l_ib2$14;
-        occ_p$14$d = occ_p$14$q + s4_p$14$q;
-        occ_b$14$d = occ_b$14$q + s4_b$14$q;
+        s5_p$14$d = l_ip$14;
+        s5_b$14$d = l_ib2$14;
+        occ_p$14$d = occ_p$14$q + s5_p$14$q;
+        occ_b$14$d = occ_b$14$q + s5_b$14$q;
         if (dep$3$valid & (dep$3$band == k_bidx$2)) begin
-            occ_p$14$d = occ_p$14$q + s4_p$14$q - k1_16;
-            occ_b$14$d = occ_b$14$q + s4_b$14$q - dep$3$bytes;
+            occ_p$14$d = occ_p$14$q + s5_p$14$q - k1_16;
+            occ_b$14$d = occ_b$14$q + s5_b$14$q - dep$3$bytes;
         end
         occ_pkts$14 = occ_p$14$q;
         occ_bytes$14 = occ_b$14$q;
         l_ip$15 = k0_16;
         l_ib2$15 = k0_32;
-        if (s3_v$0$q & s3_hx$15$q) begin
+        if (s4_v$0$q & s4_hx$15$q) begin
             l_ip$15 = l_ip$15 + k1_16;
-            l_ib2$15 = l_ib2$15 + s3_by$0$q;
+            l_ib2$15 = l_ib2$15 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$79$q) begin
+        if (s4_v$1$q & s4_hx$79$q) begin
             l_ip$15 = l_ip$15 + k1_16;
-            l_ib2$15 = l_ib2$15 + s3_by$1$q;
+            l_ib2$15 = l_ib2$15 + s4_by$1$q;
         end
-        s4_p$15$d = l_ip$15;
-        s4_b$15$d = l_ib2$15;
-        occ_p$15$d = occ_p$15$q + s4_p$15$q;
-        occ_b$15$d = occ_b$15$q + s4_b$15$q;
+        s5_p$15$d = l_ip$15;
+        s5_b$15$d = l_ib2$15;
+        occ_p$15$d = occ_p$15$q + s5_p$15$q;
+        occ_b$15$d = occ_b$15$q + s5_b$15$q;
         if (dep$3$valid & (dep$3$band == k_bidx$3)) begin
-            occ_p$15$d = occ_p$15$q + s4_p$15$q - k1_16;
-            occ_b$15$d = occ_b$15$q + s4_b$15$q - dep$3$bytes;
+            occ_p$15$d = occ_p$15$q + s5_p$15$q - k1_16;
+            occ_b$15$d = occ_b$15$q + s5_b$15$q - dep$3$bytes;
         end
         occ_pkts$15 = occ_p$15$q;
         occ_bytes$15 = occ_b$15$q;
         l_ip$16 = k0_16;
         l_ib2$16 = k0_32;
-        if (s3_v$0$q & s3_hx$16$q) begin
+        if (s4_v$0$q & s4_hx$16$q) begin
             l_ip$16 = l_ip$16 + k1_16;
-            l_ib2$16 = l_ib2$16 + s3_by$0$q;
+            l_ib2$16 = l_ib2$16 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$80$q) begin
+        if (s4_v$1$q & s4_hx$80$q) begin
             l_ip$16 = l_ip$16 + k1_16;
-            l_ib2$16 = l_ib2$16 + s3_by$1$q;
+            l_ib2$16 = l_ib2$16 + s4_by$1$q;
         end
-        s4_p$16$d = l_ip$16;
-        s4_b$16$d = l_ib2$16;
-        occ_p$16$d = occ_p$16$q + s4_p$16$q;
-        occ_b$16$d = occ_b$16$q + s4_b$16$q;
+        s5_p$16$d = l_ip$16;
+        s5_b$16$d = l_ib2$16;
+        occ_p$16$d = occ_p$16$q + s5_p$16$q;
+        occ_b$16$d = occ_b$16$q + s5_b$16$q;
         if (dep$4$valid & (dep$4$band == k_bidx$0)) begin
-            occ_p$16$d = occ_p$16$q + s4_p$16$q - k1_16;
-            occ_b$16$d = occ_b$16$q + s4_b$16$q - dep$4$bytes;
+            occ_p$16$d = occ_p$16$q + s5_p$16$q - k1_16;
+            occ_b$16$d = occ_b$16$q + s5_b$16$q - dep$4$bytes;
         end
         occ_pkts$16 = occ_p$16$q;
         occ_bytes$16 = occ_b$16$q;
         l_ip$17 = k0_16;
         l_ib2$17 = k0_32;
-        if (s3_v$0$q & s3_hx$17$q) begin
+        if (s4_v$0$q & s4_hx$17$q) begin
             l_ip$17 = l_ip$17 + k1_16;
-            l_ib2$17 = l_ib2$17 + s3_by$0$q;
+            l_ib2$17 = l_ib2$17 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$81$q) begin
+        if (s4_v$1$q & s4_hx$81$q) begin
             l_ip$17 = l_ip$17 + k1_16;
-            l_ib2$17 = l_ib2$17 + s3_by$1$q;
+            l_ib2$17 = l_ib2$17 + s4_by$1$q;
         end
-        s4_p$17$d = l_ip$17;
-        s4_b$17$d = l_ib2$17;
-        occ_p$17$d = occ_p$17$q + s4_p$17$q;
-        occ_b$17$d = occ_b$17$q + s4_b$17$q;
+        s5_p$17$d = l_ip$17;
+        s5_b$17$d = l_ib2$17;
+        occ_p$17$d = occ_p$17$q + s5_p$17$q;
+        occ_b$17$d = occ_b$17$q + s5_b$17$q;
         if (dep$4$valid & (dep$4$band == k_bidx$1)) begin
-            occ_p$17$d = occ_p$17$q + s4_p$17$q - k1_16;
-            occ_b$17$d = occ_b$17$q + s4_b$17$q - dep$4$bytes;
+            occ_p$17$d = occ_p$17$q + s5_p$17$q - k1_16;
+            occ_b$17$d = occ_b$17$q + s5_b$17$q - dep$4$bytes;
         end
         occ_pkts$17 = occ_p$17$q;
         occ_bytes$17 = occ_b$17$q;
         l_ip$18 = k0_16;
         l_ib2$18 = k0_32;
-        if (s3_v$0$q & s3_hx$18$q) begin
+        if (s4_v$0$q & s4_hx$18$q) begin
             l_ip$18 = l_ip$18 + k1_16;
-            l_ib2$18 = l_ib2$18 + s3_by$0$q;
+            l_ib2$18 = l_ib2$18 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$82$q) begin
+        if (s4_v$1$q & s4_hx$82$q) begin
             l_ip$18 = l_ip$18 + k1_16;
-            l_ib2$18 = l_ib2$18 + s3_by$1$q;
+            l_ib2$18 = l_ib2$18 + s4_by$1$q;
         end
-        s4_p$18$d = l_ip$18;
-        s4_b$18$d = l_ib2$18;
-        occ_p$18$d = occ_p$18$q + s4_p$18$q;
-        occ_b$18$d = occ_b$18$q + s4_b$18$q;
+        s5_p$18$d = l_ip$18;
+        s5_b$18$d = l_ib2$18;
+        occ_p$18$d = occ_p$18$q + s5_p$18$q;
+        occ_b$18$d = occ_b$18$q + s5_b$18$q;
         if (dep$4$valid & (dep$4$band == k_bidx$2)) begin
-            occ_p$18$d = occ_p$18$q + s4_p$18$q - k1_16;
-            occ_b$18$d = occ_b$18$q + s4_b$18$q - dep$4$bytes;
+            occ_p$18$d = occ_p$18$q + s5_p$18$q - k1_16;
+            occ_b$18$d = occ_b$18$q + s5_b$18$q - dep$4$bytes;
         end
         occ_pkts$18 = occ_p$18$q;
         occ_bytes$18 = occ_b$18$q;
         l_ip$19 = k0_16;
         l_ib2$19 = k0_32;
-        if (s3_v$0$q & s3_hx$19$q) begin
+        if (s4_v$0$q & s4_hx$19$q) begin
             l_ip$19 = l_ip$19 + k1_16;
-            l_ib2$19 = l_ib2$19 + s3_by$0$q;
+            l_ib2$19 = l_ib2$19 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$83$q) begin
+        if (s4_v$1$q & s4_hx$83$q) begin
             l_ip$19 = l_ip$19 + k1_16;
-            l_ib2$19 = l_ib2$19 + s3_by$1$q;
+            l_ib2$19 = l_ib2$19 + s4_by$1$q;
         end
-        s4_p$19$d = l_ip$19;
-        s4_b$19$d = l_ib2$19;
-        occ_p$19$d = occ_p$19$q + s4_p$19$q;
-        occ_b$19$d = occ_b$19$q + s4_b$19$q;
+        s5_p$19$d = l_ip$19;
+        s5_b$19$d = l_ib2$19;
+        occ_p$19$d = occ_p$19$q + s5_p$19$q;
+        occ_b$19$d = occ_b$19$q + s5_b$19$q;
         if (dep$4$valid & (dep$4$band == k_bidx$3)) begin
-            occ_p$19$d = occ_p$19$q + s4_p$19$q - k1_16;
-            occ_b$19$d = occ_b$19$q + s4_b$19$q - dep$4$bytes;
+            occ_p$19$d = occ_p$19$q + s5_p$19$q - k1_16;
+            occ_b$19$d = occ_b$19$q + s5_b$19$q - dep$4$bytes;
         end
         occ_pkts$19 = occ_p$19$q;
         occ_bytes$19 = occ_b$19$q;
         l_ip$20 = k0_16;
         l_ib2$20 = k0_32;
-        if (s3_v$0$q & s3_hx$20$q) begin
+        if (s4_v$0$q & s4_hx$20$q) begin
             l_ip$20 = l_ip$20 + k1_16;
-            l_ib2$20 = l_ib2$20 + s3_by$0$q;
+            l_ib2$20 = l_ib2$20 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$84$q) begin
+        if (s4_v$1$q & s4_hx$84$q) begin
             l_ip$20 = l_ip$20 + k1_16;
-            l_ib2$20 = l_ib2$20 + s3_by$1$q;
+            l_ib2$20 = l_ib2$20 + s4_by$1$q;
         end
-        s4_p$20$d = l_ip$20;
-        s4_b$20$d = l_ib2$20;
-        occ_p$20$d = occ_p$20$q + s4_p$20$q;
-        occ_b$20$d = occ_b$20$q + s4_b$20$q;
+        s5_p$20$d = l_ip$20;
+        s5_b$20$d = l_ib2$20;
+        occ_p$20$d = occ_p$20$q + s5_p$20$q;
+        occ_b$20$d = occ_b$20$q + s5_b$20$q;
         if (dep$5$valid & (dep$5$band == k_bidx$0)) begin
-            occ_p$20$d = occ_p$20$q + s4_p$20$q - k1_16;
-            occ_b$20$d = occ_b$20$q + s4_b$20$q - dep$5$bytes;
+            occ_p$20$d = occ_p$20$q + s5_p$20$q - k1_16;
+            occ_b$20$d = occ_b$20$q + s5_b$20$q - dep$5$bytes;
         end
         occ_pkts$20 = occ_p$20$q;
         occ_bytes$20 = occ_b$20$q;
         l_ip$21 = k0_16;
         l_ib2$21 = k0_32;
-        if (s3_v$0$q & s3_hx$21$q) begin
+        if (s4_v$0$q & s4_hx$21$q) begin
             l_ip$21 = l_ip$21 + k1_16;
-            l_ib2$21 = l_ib2$21 + s3_by$0$q;
+            l_ib2$21 = l_ib2$21 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$85$q) begin
+        if (s4_v$1$q & s4_hx$85$q) begin
             l_ip$21 = l_ip$21 + k1_16;
-            l_ib2$21 = l_ib2$21 + s3_by$1$q;
+            l_ib2$21 = l_ib2$21 + s4_by$1$q;
         end
-        s4_p$21$d = l_ip$21;
-        s4_b$21$d = l_ib2$21;
-        occ_p$21$d = occ_p$21$q + s4_p$21$q;
-        occ_b$21$d = occ_b$21$q + s4_b$21$q;
+        s5_p$21$d = l_ip$21;
+        s5_b$21$d = l_ib2$21;
+        occ_p$21$d = occ_p$21$q + s5_p$21$q;
+        occ_b$21$d = occ_b$21$q + s5_b$21$q;
         if (dep$5$valid & (dep$5$band == k_bidx$1)) begin
-            occ_p$21$d = occ_p$21$q + s4_p$21$q - k1_16;
-            occ_b$21$d = occ_b$21$q + s4_b$21$q - dep$5$bytes;
+            occ_p$21$d = occ_p$21$q + s5_p$21$q - k1_16;
+            occ_b$21$d = occ_b$21$q + s5_b$21$q - dep$5$bytes;
         end
         occ_pkts$21 = occ_p$21$q;
         occ_bytes$21 = occ_b$21$q;
         l_ip$22 = k0_16;
         l_ib2$22 = k0_32;
-        if (s3_v$0$q & s3_hx$22$q) begin
+        if (s4_v$0$q & s4_hx$22$q) begin
             l_ip$22 = l_ip$22 + k1_16;
-            l_ib2$22 = l_ib2$22 + s3_by$0$q;
+            l_ib2$22 = l_ib2$22 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$86$q) begin
+        if (s4_v$1$q & s4_hx$86$q) begin
             l_ip$22 = l_ip$22 + k1_16;
-            l_ib2$22 = l_ib2$22 + s3_by$1$q;
+            l_ib2$22 = l_ib2$22 + s4_by$1$q;
         end
-        s4_p$22$d = l_ip$22;
-        s4_b$22$d = l_ib2$22;
-        occ_p$22$d = occ_p$22$q + s4_p$22$q;
-        occ_b$22$d = occ_b$22$q + s4_b$22$q;
+        s5_p$22$d = l_ip$22;
+        s5_b$22$d = l_ib2$22;
+        occ_p$22$d = occ_p$22$q + s5_p$22$q;
+        occ_b$22$d = occ_b$22$q + s5_b$22$q;
         if (dep$5$valid & (dep$5$band == k_bidx$2)) begin
-            occ_p$22$d = occ_p$22$q + s4_p$22$q - k1_16;
-            occ_b$22$d = occ_b$22$q + s4_b$22$q - dep$5$bytes;
+            occ_p$22$d = occ_p$22$q + s5_p$22$q - k1_16;
+            occ_b$22$d = occ_b$22$q + s5_b$22$q - dep$5$bytes;
         end
         occ_pkts$22 = occ_p$22$q;
         occ_bytes$22 = occ_b$22$q;
         l_ip$23 = k0_16;
         l_ib2$23 = k0_32;
-        if (s3_v$0$q & s3_hx$23$q) begin
+        if (s4_v$0$q & s4_hx$23$q) begin
             l_ip$23 = l_ip$23 + k1_16;
-            l_ib2$23 = l_ib2$23 + s3_by$0$q;
+            l_ib2$23 = l_ib2$23 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$87$q) begin
+        if (s4_v$1$q & s4_hx$87$q) begin
             l_ip$23 = l_ip$23 + k1_16;
-            l_ib2$23 = l_ib2$23 + s3_by$1$q;
+            l_ib2$23 = l_ib2$23 + s4_by$1$q;
         end
-        s4_p$23$d = l_ip$23;
-        s4_b$23$d = l_ib2$23;
-        occ_p$23$d = occ_p$23$q + s4_p$23$q;
-        occ_b$23$d = occ_b$23$q + s4_b$23$q;
+        s5_p$23$d = l_ip$23;
+        s5_b$23$d = l_ib2$23;
+        occ_p$23$d = occ_p$23$q + s5_p$23$q;
+        occ_b$23$d = occ_b$23$q + s5_b$23$q;
         if (dep$5$valid & (dep$5$band == k_bidx$3)) begin
-            occ_p$23$d = occ_p$23$q + s4_p$23$q - k1_16;
-            occ_b$23$d = occ_b$23$q + s4_b$23$q - dep$5$bytes;
+            occ_p$23$d = occ_p$23$q + s5_p$23$q - k1_16;
+            occ_b$23$d = occ_b$23$q + s5_b$23$q - dep$5$bytes;
         end
         occ_pkts$23 = occ_p$23$q;
         occ_bytes$23 = occ_b$23$q;
         l_ip$24 = k0_16;
         l_ib2$24 = k0_32;
-        if (s3_v$0$q & s3_hx$24$q) begin
+        if (s4_v$0$q & s4_hx$24$q) begin
             l_ip$24 = l_ip$24 + k1_16;
-            l_ib2$24 = l_ib2$24 + s3_by$0$q;
+            l_ib2$24 = l_ib2$24 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$88$q) begin
+        if (s4_v$1$q & s4_hx$88$q) begin
             l_ip$24 = l_ip$24 + k1_16;
-            l_ib2$24 = l_ib2$24 + s3_by$1$q;
+            l_ib2$24 = l_ib2$24 + s4_by$1$q;
         end
-        s4_p$24$d = l_ip$24;
-        s4_b$24$d = l_ib2$24;
-        occ_p$24$d = occ_p$24$q + s4_p$24$q;
-        occ_b$24$d = occ_b$24$q + s4_b$24$q;
+        s5_p$24$d = l_ip$24;
+        s5_b$24$d = l_ib2$24;
+        occ_p$24$d = occ_p$24$q + s5_p$24$q;
+        occ_b$24$d = occ_b$24$q + s5_b$24$q;
         if (dep$6$valid & (dep$6$band == k_bidx$0)) begin
-            occ_p$24$d = occ_p$24$q + s4_p$24$q - k1_16;
-            occ_b$24$d = occ_b$24$q + s4_b$24$q - dep$6$bytes;
+            occ_p$24$d = occ_p$24$q + s5_p$24$q - k1_16;
+            occ_b$24$d = occ_b$24$q + s5_b$24$q - dep$6$bytes;
         end
         occ_pkts$24 = occ_p$24$q;
         occ_bytes$24 = occ_b$24$q;
         l_ip$25 = k0_16;
         l_ib2$25 = k0_32;
-        if (s3_v$0$q & s3_hx$25$q) begin
+        if (s4_v$0$q & s4_hx$25$q) begin
             l_ip$25 = l_ip$25 + k1_16;
-            l_ib2$25 = l_ib2$25 + s3_by$0$q;
+            l_ib2$25 = l_ib2$25 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$89$q) begin
+        if (s4_v$1$q & s4_hx$89$q) begin
             l_ip$25 = l_ip$25 + k1_16;
-            l_ib2$25 = l_ib2$25 + s3_by$1$q;
+            l_ib2$25 = l_ib2$25 + s4_by$1$q;
         end
-        s4_p$25$d = l_ip$25;
-        s4_b$25$d = l_ib2$25;
-        occ_p$25$d = occ_p$25$q + s4_p$25$q;
-        occ_b$25$d = occ_b$25$q + s4_b$25$q;
+        s5_p$25$d = l_ip$25;
+        s5_b$25$d = l_ib2$25;
+        occ_p$25$d = occ_p$25$q + s5_p$25$q;
+        occ_b$25$d = occ_b$25$q + s5_b$25$q;
         if (dep$6$valid & (dep$6$band == k_bidx$1)) begin
-            occ_p$25$d = occ_p$25$q + s4_p$25$q - k1_16;
-            occ_b$25$d = occ_b$25$q + s4_b$25$q - dep$6$bytes;
+            occ_p$25$d = occ_p$25$q + s5_p$25$q - k1_16;
+            occ_b$25$d = occ_b$25$q + s5_b$25$q - dep$6$bytes;
         end
         occ_pkts$25 = occ_p$25$q;
         occ_bytes$25 = occ_b$25$q;
         l_ip$26 = k0_16;
         l_ib2$26 = k0_32;
-        if (s3_v$0$q & s3_hx$26$q) begin
+        if (s4_v$0$q & s4_hx$26$q) begin
             l_ip$26 = l_ip$26 + k1_16;
-            l_ib2$26 = l_ib2$26 + s3_by$0$q;
+            l_ib2$26 = l_ib2$26 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$90$q) begin
+        if (s4_v$1$q & s4_hx$90$q) begin
             l_ip$26 = l_ip$26 + k1_16;
-            l_ib2$26 = l_ib2$26 + s3_by$1$q;
+            l_ib2$26 = l_ib2$26 + s4_by$1$q;
         end
-        s4_p$26$d = l_ip$26;
-        s4_b$26$d = l_ib2$26;
-        occ_p$26$d = occ_p$26$q + s4_p$26$q;
-        occ_b$26$d = occ_b$26$q + s4_b$26$q;
+        s5_p$26$d = l_ip$26;
+        s5_b$26$d = l_ib2$26;
+        occ_p$26$d = occ_p$26$q + s5_p$26$q;
+        occ_b$26$d = occ_b$26$q + s5_b$26$q;
         if (dep$6$valid & (dep$6$band == k_bidx$2)) begin
-            occ_p$26$d = occ_p$26$q + s4_p$26$q - k1_16;
-            occ_b$26$d = occ_b$26$q + s4_b$26$q - dep$6$bytes;
+            occ_p$26$d = occ_p$26$q + s5_p$26$q - k1_16;
+            occ_b$26$d = occ_b$26$q + s5_b$26$q - dep$6$bytes;
         end
         occ_pkts$26 = occ_p$26$q;
         occ_bytes$26 = occ_b$26$q;
         l_ip$27 = k0_16;
         l_ib2$27 = k0_32;
-        if (s3_v$0$q & s3_hx$27$q) begin
+        if (s4_v$0$q & s4_hx$27$q) begin
             l_ip$27 = l_ip$27 + k1_16;
-            l_ib2$27 = l_ib2$27 + s3_by$0$q;
+            l_ib2$27 = l_ib2$27 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$91$q) begin
+        if (s4_v$1$q & s4_hx$91$q) begin
             l_ip$27 = l_ip$27 + k1_16;
-            l_ib2$27 = l_ib2$27 + s3_by$1$q;
+            l_ib2$27 = l_ib2$27 + s4_by$1$q;
         end
-        s4_p$27$d = l_ip$27;
-        s4_b$27$d = l_ib2$27;
-        occ_p$27$d = occ_p$27$q + s4_p$27$q;
-        occ_b$27$d = occ_b$27$q + s4_b$27$q;
+        s5_p$27$d = l_ip$27;
+        s5_b$27$d = l_ib2$27;
+        occ_p$27$d = occ_p$27$q + s5_p$27$q;
+        occ_b$27$d = occ_b$27$q + s5_b$27$q;
         if (dep$6$valid & (dep$6$band == k_bidx$3)) begin
-            occ_p$27$d = occ_p$27$q + s4_p$27$q - k1_16;
-            occ_b$27$d = occ_b$27$q + s4_b$27$q - dep$6$bytes;
+            occ_p$27$d = occ_p$27$q + s5_p$27$q - k1_16;
+            occ_b$27$d = occ_b$27$q + s5_b$27$q - dep$6$bytes;
         end
         occ_pkts$27 = occ_p$27$q;
         occ_bytes$27 = occ_b$27$q;
         l_ip$28 = k0_16;
         l_ib2$28 = k0_32;
-        if (s3_v$0$q & s3_hx$28$q) begin
+        if (s4_v$0$q & s4_hx$28$q) begin
             l_ip$28 = l_ip$28 + k1_16;
-            l_ib2$28 = l_ib2$28 + s3_by$0$q;
+            l_ib2$28 = l_ib2$28 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$92$q) begin
+        if (s4_v$1$q & s4_hx$92$q) begin
             l_ip$28 = l_ip$28 + k1_16;
-            l_ib2$28 = l_ib2$28 + s3_by$1$q;
+            l_ib2$28 = l_ib2$28 + s4_by$1$q;
         end
-        s4_p$28$d = l_ip$28;
-        s4_b$28$d = l_ib2$28;
-        occ_p$28$d = occ_p$28$q + s4_p$28$q;
-        occ_b$28$d = occ_b$28$q + s4_b$28$q;
+        s5_p$28$d = l_ip$28;
+        s5_b$28$d = l_ib2$28;
+        occ_p$28$d = occ_p$28$q + s5_p$28$q;
+        occ_b$28$d = occ_b$28$q + s5_b$28$q;
         if (dep$7$valid & (dep$7$band == k_bidx$0)) begin
-            occ_p$28$d = occ_p$28$q + s4_p$28$q - k1_16;
-            occ_b$28$d = occ_b$28$q + s4_b$28$q - dep$7$bytes;
+            occ_p$28$d = occ_p$28$q + s5_p$28$q - k1_16;
+            occ_b$28$d = occ_b$28$q + s5_b$28$q - dep$7$bytes;
         end
         occ_pkts$28 = occ_p$28$q;
         occ_bytes$28 = occ_b$28$q;
         l_ip$29 = k0_16;
         l_ib2$29 = k0_32;
-        if (s3_v$0$q & s3_hx$29$q) begin
+        if (s4_v$0$q & s4_hx$29$q) begin
             l_ip$29 = l_ip$29 + k1_16;
-            l_ib2$29 = l_ib2$29 + s3_by$0$q;
+            l_ib2$29 = l_ib2$29 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$93$q) begin
+        if (s4_v$1$q & s4_hx$93$q) begin
             l_ip$29 = l_ip$29 + k1_16;
-            l_ib2$29 = l_ib2$29 + s3_by$1$q;
+            l_ib2$29 = l_ib2$29 + s4_by$1$q;
         end
-        s4_p$29$d = l_ip$29;
-        s4_b$29$d = l_ib2$29;
-        occ_p$29$d = occ_p$29$q + s4_p$29$q;
-        occ_b$29$d = occ_b$29$q + s4_b$29$q;
+        s5_p$29$d = l_ip$29;
+        s5_b$29$d = l_ib2$29;
+        occ_p$29$d = occ_p$29$q + s5_p$29$q;
+        occ_b$29$d = occ_b$29$q + s5_b$29$q;
         if (dep$7$valid & (dep$7$band == k_bidx$1)) begin
-            occ_p$29$d = occ_p$29$q + s4_p$29$q - k1_16;
-            occ_b$29$d = occ_b$29$q + s4_b$29$q - dep$7$bytes;
+            occ_p$29$d = occ_p$29$q + s5_p$29$q - k1_16;
+            occ_b$29$d = occ_b$29$q + s5_b$29$q - dep$7$bytes;
         end
         occ_pkts$29 = occ_p$29$q;
         occ_bytes$29 = occ_b$29$q;
         l_ip$30 = k0_16;
         l_ib2$30 = k0_32;
-        if (s3_v$0$q & s3_hx$30$q) begin
+        if (s4_v$0$q & s4_hx$30$q) begin
             l_ip$30 = l_ip$30 + k1_16;
-            l_ib2$30 = l_ib2$30 + s3_by$0$q;
+            l_ib2$30 = l_ib2$30 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$94$q) begin
+        if (s4_v$1$q & s4_hx$94$q) begin
             l_ip$30 = l_ip$30 + k1_16;
-            l_ib2$30 = l_ib2$30 + s3_by$1$q;
+            l_ib2$30 = l_ib2$30 + s4_by$1$q;
         end
-        s4_p$30$d = l_ip$30;
-        s4_b$30$d = l_ib2$30;
-        occ_p$30$d = occ_p$30$q + s4_p$30$q;
-        occ_b$30$d = occ_b$30$q + s4_b$30$q;
+        s5_p$30$d = l_ip$30;
+        s5_b$30$d = l_ib2$30;
+        occ_p$30$d = occ_p$30$q + s5_p$30$q;
+        occ_b$30$d = occ_b$30$q + s5_b$30$q;
         if (dep$7$valid & (dep$7$band == k_bidx$2)) begin
-            occ_p$30$d = occ_p$30$q + s4_p$30$q - k1_16;
-            occ_b$30$d = occ_b$30$q + s4_b$30$q - dep$7$bytes;
+            occ_p$30$d = occ_p$30$q + s5_p$30$q - k1_16;
+            occ_b$30$d = occ_b$30$q + s5_b$30$q - dep$7$bytes;
         end
         occ_pkts$30 = occ_p$30$q;
         occ_bytes$30 = occ_b$30$q;
         l_ip$31 = k0_16;
         l_ib2$31 = k0_32;
-        if (s3_v$0$q & s3_hx$31$q) begin
+        if (s4_v$0$q & s4_hx$31$q) begin
             l_ip$31 = l_ip$31 + k1_16;
-            l_ib2$31 = l_ib2$31 + s3_by$0$q;
+            l_ib2$31 = l_ib2$31 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$95$q) begin
+        if (s4_v$1$q & s4_hx$95$q) begin
             l_ip$31 = l_ip$31 + k1_16;
-            l_ib2$31 = l_ib2$31 + s3_by$1$q;
+            l_ib2$31 = l_ib2$31 + s4_by$1$q;
         end
-        s4_p$31$d = l_ip$31;
-        s4_b$31$d = l_ib2$31;
-        occ_p$31$d = occ_p$31$q + s4_p$31$q;
-        occ_b$31$d = occ_b$31$q + s4_b$31$q;
+        s5_p$31$d = l_ip$31;
+        s5_b$31$d = l_ib2$31;
+        occ_p$31$d = occ_p$31$q + s5_p$31$q;
+        occ_b$31$d = occ_b$31$q + s5_b$31$q;
         if (dep$7$valid & (dep$7$band == k_bidx$3)) begin
-            occ_p$31$d = occ_p$31$q + s4_p$31$q - k1_16;
-            occ_b$31$d = occ_b$31$q + s4_b$31$q - dep$7$bytes;
+            occ_p$31$d = occ_p$31$q + s5_p$31$q - k1_16;
+            occ_b$31$d = occ_b$31$q + s5_b$31$q - dep$7$bytes;
         end
         occ_pkts$31 = occ_p$31$q;
         occ_bytes$31 = occ_b$31$q;
         l_ip$32 = k0_16;
         l_ib2$32 = k0_32;
-        if (s3_v$0$q & s3_hx$32$q) begin
+        if (s4_v$0$q & s4_hx$32$q) begin
             l_ip$32 = l_ip$32 + k1_16;
-            l_ib2$32 = l_ib2$32 + s3_by$0$q;
+            l_ib2$32 = l_ib2$32 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$96$q) begin
+        if (s4_v$1$q & s4_hx$96$q) begin
             l_ip$32 = l_ip$32 + k1_16;
-            l_ib2$32 = l_ib2$32 + s3_by$1$q;
+            l_ib2$32 = l_ib2$32 + s4_by$1$q;
         end
-        s4_p$32$d = l_ip$32;
-        s4_b$32$d = l_ib2$32;
-        occ_p$32$d = occ_p$32$q + s4_p$32$q;
-        occ_b$32$d = occ_b$32$q + s4_b$32$q;
+        s5_p$32$d = l_ip$32;
+        s5_b$32$d = l_ib2$32;
+        occ_p$32$d = occ_p$32$q + s5_p$32$q;
+        occ_b$32$d = occ_b$32$q + s5_b$32$q;
         if (dep$8$valid & (dep$8$band == k_bidx$0)) begin
-            occ_p$32$d = occ_p$32$q + s4_p$32$q - k1_16;
-            occ_b$32$d = occ_b$32$q + s4_b$32$q - dep$8$bytes;
+            occ_p$32$d = occ_p$32$q + s5_p$32$q - k1_16;
+            occ_b$32$d = occ_b$32$q + s5_b$32$q - dep$8$bytes;
         end
         occ_pkts$32 = occ_p$32$q;
         occ_bytes$32 = occ_b$32$q;
         l_ip$33 = k0_16;
         l_ib2$33 = k0_32;
-        if (s3_v$0$q & s3_hx$33$q) begin
+        if (s4_v$0$q & s4_hx$33$q) begin
             l_ip$33 = l_ip$33 + k1_16;
-            l_ib2$33 = l_ib2$33 + s3_by$0$q;
+            l_ib2$33 = l_ib2$33 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$97$q) begin
+        if (s4_v$1$q & s4_hx$97$q) begin
             l_ip$33 = l_ip$33 + k1_16;
-            l_ib2$33 = l_ib2$33 + s3_by$1$q;
+            l_ib2$33 = l_ib2$33 + s4_by$1$q;
         end
-        s4_p$33$d = l_ip$33;
-        s4_b$33$d = l_ib2$33;
-        occ_p$33$d = occ_p$33$q + s4_p$33$q;
-        occ_b$33$d = occ_b$33$q + s4_b$33$q;
+        s5_p$33$d = l_ip$33;
+        s5_b$33$d = l_ib2$33;
+        occ_p$33$d = occ_p$33$q + s5_p$33$q;
+        occ_b$33$d = occ_b$33$q + s5_b$33$q;
         if (dep$8$valid & (dep$8$band == k_bidx$1)) begin
-            occ_p$33$d = occ_p$33$q + s4_p$33$q - k1_16;
-            occ_b$33$d = occ_b$33$q + s4_b$33$q - dep$8$bytes;
+            occ_p$33$d = occ_p$33$q + s5_p$33$q - k1_16;
+            occ_b$33$d = occ_b$33$q + s5_b$33$q - dep$8$bytes;
         end
         occ_pkts$33 = occ_p$33$q;
         occ_bytes$33 = occ_b$33$q;
         l_ip$34 = k0_16;
         l_ib2$34 = k0_32;
-        if (s3_v$0$q & s3_hx$34$q) begin
+        if (s4_v$0$q & s4_hx$34$q) begin
             l_ip$34 = l_ip$34 + k1_16;
-            l_ib2$34 = l_ib2$34 + s3_by$0$q;
+            l_ib2$34 = l_ib2$34 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$98$q) begin
+        if (s4_v$1$q & s4_hx$98$q) begin
             l_ip$34 = l_ip$34 + k1_16;
-            l_ib2$34 = l_ib2$34 + s3_by$1$q;
+            l_ib2$34 = l_ib2$34 + s4_by$1$q;
         end
-        s4_p$34$d = l_ip$34;
-        s4_b$34$d = l_ib2$34;
-        occ_p$34$d = occ_p$34$q + s4_p$34$q;
-        occ_b$34$d = occ_b$34$q + s4_b$34$q;
+        s5_p$34$d = l_ip$34;
+        s5_b$34$d = l_ib2$34;
+        occ_p$34$d = occ_p$34$q + s5_p$34$q;
+        occ_b$34$d = occ_b$34$q + s5_b$34$q;
         if (dep$8$valid & (dep$8$band == k_bidx$2)) begin
-            occ_p$34$d = occ_p$34$q + s4_p$34$q - k1_16;
-            occ_b$34$d = occ_b$34$q + s4_b$34$q - dep$8$bytes;
+            occ_p$34$d = occ_p$34$q + s5_p$34$q - k1_16;
+            occ_b$34$d = occ_b$34$q + s5_b$34$q - dep$8$bytes;
         end
         occ_pkts$34 = occ_p$34$q;
         occ_bytes$34 = occ_b$34$q;
         l_ip$35 = k0_16;
         l_ib2$35 = k0_32;
-        if (s3_v$0$q & s3_hx$35$q) begin
+        if (s4_v$0$q & s4_hx$35$q) begin
             l_ip$35 = l_ip$35 + k1_16;
-            l_ib2$35 = l_ib2$35 + s3_by$0$q;
+            l_ib2$35 = l_ib2$35 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$99$q) begin
+        if (s4_v$1$q & s4_hx$99$q) begin
             l_ip$35 = l_ip$35 + k1_16;
-            l_ib2$35 = l_ib2$35 + s3_by$1$q;
+            l_ib2$35 = l_ib2$35 + s4_by$1$q;
         end
-        s4_p$35$d = l_ip$35;
-        s4_b$35$d = l_ib2$35;
-        occ_p$35$d = occ_p$35$q + s4_p$35$q;
-        occ_b$35$d = occ_b$35$q + s4_b$35$q;
+        s5_p$35$d = l_ip$35;
+        s5_b$35$d = l_ib2$35;
+        occ_p$35$d = occ_p$35$q + s5_p$35$q;
+        occ_b$35$d = occ_b$35$q + s5_b$35$q;
         if (dep$8$valid & (dep$8$band == k_bidx$3)) begin
-            occ_p$35$d = occ_p$35$q + s4_p$35$q - k1_16;
-            occ_b$35$d = occ_b$35$q + s4_b$35$q - dep$8$bytes;
+            occ_p$35$d = occ_p$35$q + s5_p$35$q - k1_16;
+            occ_b$35$d = occ_b$35$q + s5_b$35$q - dep$8$bytes;
         end
         occ_pkts$35 = occ_p$35$q;
         occ_bytes$35 = occ_b$35$q;
         l_ip$36 = k0_16;
         l_ib2$36 = k0_32;
-        if (s3_v$0$q & s3_hx$36$q) begin
+        if (s4_v$0$q & s4_hx$36$q) begin
             l_ip$36 = l_ip$36 + k1_16;
-            l_ib2$36 = l_ib2$36 + s3_by$0$q;
+            l_ib2$36 = l_ib2$36 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$100$q) begin
+        if (s4_v$1$q & s4_hx$100$q) begin
             l_ip$36 = l_ip$36 + k1_16;
-            l_ib2$36 = l_ib2$36 + s3_by$1$q;
+            l_ib2$36 = l_ib2$36 + s4_by$1$q;
         end
-        s4_p$36$d = l_ip$36;
-        s4_b$36$d = l_ib2$36;
-        occ_p$36$d = occ_p$36$q + s4_p$36$q;
-        occ_b$36$d = occ_b$36$q + s4_b$36$q;
+        s5_p$36$d = l_ip$36;
+        s5_b$36$d = l_ib2$36;
+        occ_p$36$d = occ_p$36$q + s5_p$36$q;
+        occ_b$36$d = occ_b$36$q + s5_b$36$q;
         if (dep$9$valid & (dep$9$band == k_bidx$0)) begin
-            occ_p$36$d = occ_p$36$q + s4_p$36$q - k1_16;
-            occ_b$36$d = occ_b$36$q + s4_b$36$q - dep$9$bytes;
+            occ_p$36$d = occ_p$36$q + s5_p$36$q - k1_16;
+            occ_b$36$d = occ_b$36$q + s5_b$36$q - dep$9$bytes;
         end
         occ_pkts$36 = occ_p$36$q;
         occ_bytes$36 = occ_b$36$q;
         l_ip$37 = k0_16;
         l_ib2$37 = k0_32;
-        if (s3_v$0$q & s3_hx$37$q) begin
+        if (s4_v$0$q & s4_hx$37$q) begin
             l_ip$37 = l_ip$37 + k1_16;
-            l_ib2$37 = l_ib2$37 + s3_by$0$q;
+            l_ib2$37 = l_ib2$37 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$101$q) begin
+        if (s4_v$1$q & s4_hx$101$q) begin
             l_ip$37 = l_ip$37 + k1_16;
-            l_ib2$37 = l_ib2$37 + s3_by$1$q;
+            l_ib2$37 = l_ib2$37 + s4_by$1$q;
         end
-        s4_p$37$d = l_ip$37;
-        s4_b$37$d = l_ib2$37;
-        occ_p$37$d = occ_p$37$q + s4_p$37$q;
-        occ_b$37$d = occ_b$37$q + s4_b$37$q;
+        s5_p$37$d = l_ip$37;
+        s5_b$37$d = l_ib2$37;
+        occ_p$37$d = occ_p$37$q + s5_p$37$q;
+        occ_b$37$d = occ_b$37$q + s5_b$37$q;
         if (dep$9$valid & (dep$9$band == k_bidx$1)) begin
-            occ_p$37$d = occ_p$37$q + s4_p$37$q - k1_16;
-            occ_b$37$d = occ_b$37$q + s4_b$37$q - dep$9$bytes;
+            occ_p$37$d = occ_p$37$q + s5_p$37$q - k1_16;
+            occ_b$37$d = occ_b$37$q + s5_b$37$q - dep$9$bytes;
         end
         occ_pkts$37 = occ_p$37$q;
         occ_bytes$37 = occ_b$37$q;
         l_ip$38 = k0_16;
         l_ib2$38 = k0_32;
-        if (s3_v$0$q & s3_hx$38$q) begin
+        if (s4_v$0$q & s4_hx$38$q) begin
             l_ip$38 = l_ip$38 + k1_16;
-            l_ib2$38 = l_ib2$38 + s3_by$0$q;
+            l_ib2$38 = l_ib2$38 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$102$q) begin
+        if (s4_v$1$q & s4_hx$102$q) begin
             l_ip$38 = l_ip$38 + k1_16;
-            l_ib2$38 = l_ib2$38 + s3_by$1$q;
+            l_ib2$38 = l_ib2$38 + s4_by$1$q;
         end
-        s4_p$38$d = l_ip$38;
-        s4_b$38$d = l_ib2$38;
-        occ_p$38$d = occ_p$38$q + s4_p$38$q;
-        occ_b$38$d = occ_b$38$q + s4_b$38$q;
+        s5_p$38$d = l_ip$38;
+        s5_b$38$d = l_ib2$38;
+        occ_p$38$d = occ_p$38$q + s5_p$38$q;
+        occ_b$38$d = occ_b$38$q + s5_b$38$q;
         if (dep$9$valid & (dep$9$band == k_bidx$2)) begin
-            occ_p$38$d = occ_p$38$q + s4_p$38$q - k1_16;
-            occ_b$38$d = occ_b$38$q + s4_b$38$q - dep$9$bytes;
+            occ_p$38$d = occ_p$38$q + s5_p$38$q - k1_16;
+            occ_b$38$d = occ_b$38$q + s5_b$38$q - dep$9$bytes;
         end
         occ_pkts$38 = occ_p$38$q;
         occ_bytes$38 = occ_b$38$q;
         l_ip$39 = k0_16;
         l_ib2$39 = k0_32;
-        if (s3_v$0$q & s3_hx$39$q) begin
+        if (s4_v$0$q & s4_hx$39$q) begin
             l_ip$39 = l_ip$39 + k1_16;
-            l_ib2$39 = l_ib2$39 + s3_by$0$q;
+            l_ib2$39 = l_ib2$39 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$103$q) begin
+        if (s4_v$1$q & s4_hx$103$q) begin
             l_ip$39 = l_ip$39 + k1_16;
-            l_ib2$39 = l_ib2$39 + s3_by$1$q;
+            l_ib2$39 = l_ib2$39 + s4_by$1$q;
         end
-        s4_p$39$d = l_ip$39;
-        s4_b$39$d = l_ib2$39;
-        occ_p$39$d = occ_p$39$q + s4_p$39$q;
-        occ_b$39$d = occ_b$39$q + s4_b$39$q;
+        s5_p$39$d = l_ip$39;
+        s5_b$39$d = l_ib2$39;
+        occ_p$39$d = occ_p$39$q + s5_p$39$q;
+        occ_b$39$d = occ_b$39$q + s5_b$39$q;
         if (dep$9$valid & (dep$9$band == k_bidx$3)) begin
-            occ_p$39$d = occ_p$39$q + s4_p$39$q - k1_16;
-            occ_b$39$d = occ_b$39$q + s4_b$39$q - dep$9$bytes;
+            occ_p$39$d = occ_p$39$q + s5_p$39$q - k1_16;
+            occ_b$39$d = occ_b$39$q + s5_b$39$q - dep$9$bytes;
         end
         occ_pkts$39 = occ_p$39$q;
         occ_bytes$39 = occ_b$39$q;
         l_ip$40 = k0_16;
         l_ib2$40 = k0_32;
-        if (s3_v$0$q & s3_hx$40$q) begin
+        if (s4_v$0$q & s4_hx$40$q) begin
             l_ip$40 = l_ip$40 + k1_16;
-            l_ib2$40 = l_ib2$40 + s3_by$0$q;
+            l_ib2$40 = l_ib2$40 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$104$q) begin
+        if (s4_v$1$q & s4_hx$104$q) begin
             l_ip$40 = l_ip$40 + k1_16;
-            l_ib2$40 = l_ib2$40 + s3_by$1$q;
+            l_ib2$40 = l_ib2$40 + s4_by$1$q;
         end
-        s4_p$40$d = l_ip$40;
-        s4_b$40$d = l_ib2$40;
-        occ_p$40$d = occ_p$40$q + s4_p$40$q;
-        occ_b$40$d = occ_b$40$q + s4_b$40$q;
+        s5_p$40$d = l_ip$40;
+        s5_b$40$d = l_ib2$40;
+        occ_p$40$d = occ_p$40$q + s5_p$40$q;
+        occ_b$40$d = occ_b$40$q + s5_b$40$q;
         if (dep$10$valid & (dep$10$band == k_bidx$0)) begin
-            occ_p$40$d = occ_p$40$q + s4_p$40$q - k1_16;
-            occ_b$40$d = occ_b$40$q + s4_b$40$q - dep$10$bytes;
+            occ_p$40$d = occ_p$40$q + s5_p$40$q - k1_16;
+            occ_b$40$d = occ_b$40$q + s5_b$40$q - dep$10$bytes;
         end
         occ_pkts$40 = occ_p$40$q;
         occ_bytes$40 = occ_b$40$q;
         l_ip$41 = k0_16;
         l_ib2$41 = k0_32;
-        if (s3_v$0$q & s3_hx$41$q) begin
+        if (s4_v$0$q & s4_hx$41$q) begin
             l_ip$41 = l_ip$41 + k1_16;
-            l_ib2$41 = l_ib2$41 + s3_by$0$q;
+            l_ib2$41 = l_ib2$41 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$105$q) begin
+        if (s4_v$1$q & s4_hx$105$q) begin
             l_ip$41 = l_ip$41 + k1_16;
-            l_ib2$41 = l_ib2$41 + s3_by$1$q;
+            l_ib2$41 = l_ib2$41 + s4_by$1$q;
         end
-        s4_p$41$d = l_ip$41;
-        s4_b$41$d = l_ib2$41;
-        occ_p$41$d = occ_p$41$q + s4_p$41$q;
-        occ_b$41$d = occ_b$41$q + s4_b$41$q;
+        s5_p$41$d = l_ip$41;
+        s5_b$41$d = l_ib2$41;
+        occ_p$41$d = occ_p$41$q + s5_p$41$q;
+        occ_b$41$d = occ_b$41$q + s5_b$41$q;
         if (dep$10$valid & (dep$10$band == k_bidx$1)) begin
-            occ_p$41$d = occ_p$41$q + s4_p$41$q - k1_16;
-            occ_b$41$d = occ_b$41$q + s4_b$41$q - dep$10$bytes;
+            occ_p$41$d = occ_p$41$q + s5_p$41$q - k1_16;
+            occ_b$41$d = occ_b$41$q + s5_b$41$q - dep$10$bytes;
         end
         occ_pkts$41 = occ_p$41$q;
         occ_bytes$41 = occ_b$41$q;
         l_ip$42 = k0_16;
         l_ib2$42 = k0_32;
-        if (s3_v$0$q & s3_hx$42$q) begin
+        if (s4_v$0$q & s4_hx$42$q) begin
             l_ip$42 = l_ip$42 + k1_16;
-            l_ib2$42 = l_ib2$42 + s3_by$0$q;
+            l_ib2$42 = l_ib2$42 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$106$q) begin
+        if (s4_v$1$q & s4_hx$106$q) begin
             l_ip$42 = l_ip$42 + k1_16;
-            l_ib2$42 = l_ib2$42 + s3_by$1$q;
+            l_ib2$42 = l_ib2$42 + s4_by$1$q;
         end
-        s4_p$42$d = l_ip$42;
-        s4_b$42$d = l_ib2$42;
-        occ_p$42$d = occ_p$42$q + s4_p$42$q;
-        occ_b$42$d = occ_b$42$q + s4_b$42$q;
+        s5_p$42$d = l_ip$42;
+        s5_b$42$d = l_ib2$42;
+        occ_p$42$d = occ_p$42$q + s5_p$42$q;
+        occ_b$42$d = occ_b$42$q + s5_b$42$q;
         if (dep$10$valid & (dep$10$band == k_bidx$2)) begin
-            occ_p$42$d = occ_p$42$q + s4_p$42$q - k1_16;
-            occ_b$42$d = occ_b$42$q + s4_b$42$q - dep$10$bytes;
+            occ_p$42$d = occ_p$42$q + s5_p$42$q - k1_16;
+            occ_b$42$d = occ_b$42$q + s5_b$42$q - dep$10$bytes;
         end
         occ_pkts$42 = occ_p$42$q;
         occ_bytes$42 = occ_b$42$q;
         l_ip$43 = k0_16;
         l_ib2$43 = k0_32;
-        if (s3_v$0$q & s3_hx$43$q) begin
+        if (s4_v$0$q & s4_hx$43$q) begin
             l_ip$43 = l_ip$43 + k1_16;
-            l_ib2$43 = l_ib2$43 + s3_by$0$q;
+            l_ib2$43 = l_ib2$43 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$107$q) begin
+        if (s4_v$1$q & s4_hx$107$q) begin
             l_ip$43 = l_ip$43 + k1_16;
-            l_ib2$43 = l_ib2$43 + s3_by$1$q;
+            l_ib2$43 = l_ib2$43 + s4_by$1$q;
         end
-        s4_p$43$d = l_ip$43;
-        s4_b$43$d = l_ib2$43;
-        occ_p$43$d = occ_p$43$q + s4_p$43$q;
-        occ_b$43$d = occ_b$43$q + s4_b$43$q;
+        s5_p$43$d = l_ip$43;
+        s5_b$43$d = l_ib2$43;
+        occ_p$43$d = occ_p$43$q + s5_p$43$q;
+        occ_b$43$d = occ_b$43$q + s5_b$43$q;
         if (dep$10$valid & (dep$10$band == k_bidx$3)) begin
-            occ_p$43$d = occ_p$43$q + s4_p$43$q - k1_16;
-            occ_b$43$d = occ_b$43$q + s4_b$43$q - dep$10$bytes;
+            occ_p$43$d = occ_p$43$q + s5_p$43$q - k1_16;
+            occ_b$43$d = occ_b$43$q + s5_b$43$q - dep$10$bytes;
         end
         occ_pkts$43 = occ_p$43$q;
         occ_bytes$43 = occ_b$43$q;
         l_ip$44 = k0_16;
         l_ib2$44 = k0_32;
-        if (s3_v$0$q & s3_hx$44$q) begin
+        if (s4_v$0$q & s4_hx$44$q) begin
             l_ip$44 = l_ip$44 + k1_16;
-            l_ib2$44 = l_ib2$44 + s3_by$0$q;
+            l_ib2$44 = l_ib2$44 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$108$q) begin
+        if (s4_v$1$q & s4_hx$108$q) begin
             l_ip$44 = l_ip$44 + k1_16;
-            l_ib2$44 = l_ib2$44 + s3_by$1$q;
+            l_ib2$44 = l_ib2$44 + s4_by$1$q;
         end
-        s4_p$44$d = l_ip$44;
-        s4_b$44$d = l_ib2$44;
-        occ_p$44$d = occ_p$44$q + s4_p$44$q;
-        occ_b$44$d = occ_b$44$q + s4_b$44$q;
+        s5_p$44$d = l_ip$44;
+        s5_b$44$d = l_ib2$44;
+        occ_p$44$d = occ_p$44$q + s5_p$44$q;
+        occ_b$44$d = occ_b$44$q + s5_b$44$q;
         if (dep$11$valid & (dep$11$band == k_bidx$0)) begin
-            occ_p$44$d = occ_p$44$q + s4_p$44$q - k1_16;
-            occ_b$44$d = occ_b$44$q + s4_b$44$q - dep$11$bytes;
+            occ_p$44$d = occ_p$44$q + s5_p$44$q - k1_16;
+            occ_b$44$d = occ_b$44$q + s5_b$44$q - dep$11$bytes;
         end
         occ_pkts$44 = occ_p$44$q;
         occ_bytes$44 = occ_b$44$q;
         l_ip$45 = k0_16;
         l_ib2$45 = k0_32;
-        if (s3_v$0$q & s3_hx$45$q) begin
+        if (s4_v$0$q & s4_hx$45$q) begin
             l_ip$45 = l_ip$45 + k1_16;
-            l_ib2$45 = l_ib2$45 + s3_by$0$q;
+            l_ib2$45 = l_ib2$45 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$109$q) begin
+        if (s4_v$1$q & s4_hx$109$q) begin
             l_ip$45 = l_ip$45 + k1_16;
-            l_ib2$45 = l_ib2$45 + s3_by$1$q;
+            l_ib2$45 = l_ib2$45 + s4_by$1$q;
         end
-        s4_p$45$d = l_ip$45;
-        s4_b$45$d = l_ib2$45;
-        occ_p$45$d = occ_p$45$q + s4_p$45$q;
-        occ_b$45$d = occ_b$45$q + s4_b$45$q;
+        s5_p$45$d = l_ip$45;
+        s5_b$45$d = l_ib2$45;
+        occ_p$45$d = occ_p$45$q + s5_p$45$q;
+        occ_b$45$d = occ_b$45$q + s5_b$45$q;
         if (dep$11$valid & (dep$11$band == k_bidx$1)) begin
-            occ_p$45$d = occ_p$45$q + s4_p$45$q - k1_16;
-            occ_b$45$d = occ_b$45$q + s4_b$45$q - dep$11$bytes;
+            occ_p$45$d = occ_p$45$q + s5_p$45$q - k1_16;
+            occ_b$45$d = occ_b$45$q + s5_b$45$q - dep$11$bytes;
         end
         occ_pkts$45 = occ_p$45$q;
         occ_bytes$45 = occ_b$45$q;
         l_ip$46 = k0_16;
         l_ib2$46 = k0_32;
-        if (s3_v$0$q & s3_hx$46$q) begin
+        if (s4_v$0$q & s4_hx$46$q) begin
             l_ip$46 = l_ip$46 + k1_16;
-            l_ib2$46 = l_ib2$46 + s3_by$0$q;
+            l_ib2$46 = l_ib2$46 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$110$q) begin
+        if (s4_v$1$q & s4_hx$110$q) begin
             l_ip$46 = l_ip$46 + k1_16;
-            l_ib2$46 = l_ib2$46 + s3_by$1$q;
+            l_ib2$46 = l_ib2$46 + s4_by$1$q;
         end
-        s4_p$46$d = l_ip$46;
-        s4_b$46$d = l_ib2$46;
-        occ_p$46$d = occ_p$46$q + s4_p$46$q;
-        occ_b$46$d = occ_b$46$q + s4_b$46$q;
+        s5_p$46$d = l_ip$46;
+        s5_b$46$d = l_ib2$46;
+        occ_p$46$d = occ_p$46$q + s5_p$46$q;
+        occ_b$46$d = occ_b$46$q + s5_b$46$q;
         if (dep$11$valid & (dep$11$band == k_bidx$2)) begin
-            occ_p$46$d = occ_p$46$q + s4_p$46$q - k1_16;
-            occ_b$46$d = occ_b$46$q + s4_b$46$q - dep$11$bytes;
+            occ_p$46$d = occ_p$46$q + s5_p$46$q - k1_16;
+            occ_b$46$d = occ_b$46$q + s5_b$46$q - dep$11$bytes;
         end
         occ_pkts$46 = occ_p$46$q;
         occ_bytes$46 = occ_b$46$q;
         l_ip$47 = k0_16;
         l_ib2$47 = k0_32;
-        if (s3_v$0$q & s3_hx$47$q) begin
+        if (s4_v$0$q & s4_hx$47$q) begin
             l_ip$47 = l_ip$47 + k1_16;
-            l_ib2$47 = l_ib2$47 + s3_by$0$q;
+            l_ib2$47 = l_ib2$47 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$111$q) begin
+        if (s4_v$1$q & s4_hx$111$q) begin
             l_ip$47 = l_ip$47 + k1_16;
-            l_ib2$47 = l_ib2$47 + s3_by$1$q;
+            l_ib2$47 = l_ib2$47 + s4_by$1$q;
         end
-        s4_p$47$d = l_ip$47;
-        s4_b$47$d = l_ib2$47;
-        occ_p$47$d = occ_p$47$q + s4_p$47$q;
-        occ_b$47$d = occ_b$47$q + s4_b$47$q;
+        s5_p$47$d = l_ip$47;
+        s5_b$47$d = l_ib2$47;
+        occ_p$47$d = occ_p$47$q + s5_p$47$q;
+        occ_b$47$d = occ_b$47$q + s5_b$47$q;
         if (dep$11$valid & (dep$11$band == k_bidx$3)) begin
-            occ_p$47$d = occ_p$47$q + s4_p$47$q - k1_16;
-            occ_b$47$d = occ_b$47$q + s4_b$47$q - dep$11$bytes;
+            occ_p$47$d = occ_p$47$q + s5_p$47$q - k1_16;
+            occ_b$47$d = occ_b$47$q + s5_b$47$q - dep$11$bytes;
         end
         occ_pkts$47 = occ_p$47$q;
         occ_bytes$47 = occ_b$47$q;
         l_ip$48 = k0_16;
         l_ib2$48 = k0_32;
-        if (s3_v$0$q & s3_hx$48$q) begin
+        if (s4_v$0$q & s4_hx$48$q) begin
             l_ip$48 = l_ip$48 + k1_16;
-            l_ib2$48 = l_ib2$48 + s3_by$0$q;
+            l_ib2$48 = l_ib2$48 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$112$q) begin
+        if (s4_v$1$q & s4_hx$112$q) begin
             l_ip$48 = l_ip$48 + k1_16;
-            l_ib2$48 = l_ib2$48 + s3_by$1$q;
+            l_ib2$48 = l_ib2$48 + s4_by$1$q;
         end
-        s4_p$48$d = l_ip$48;
-        s4_b$48$d = l_ib2$48;
-        occ_p$48$d = occ_p$48$q + s4_p$48$q;
-        occ_b$48$d = occ_b$48$q + s4_b$48$q;
+        s5_p$48$d = l_ip$48;
+        s5_b$48$d = l_ib2$48;
+        occ_p$48$d = occ_p$48$q + s5_p$48$q;
+        occ_b$48$d = occ_b$48$q + s5_b$48$q;
         if (dep$12$valid & (dep$12$band == k_bidx$0)) begin
-            occ_p$48$d = occ_p$48$q + s4_p$48$q - k1_16;
-            occ_b$48$d = occ_b$48$q + s4_b$48$q - dep$12$bytes;
+            occ_p$48$d = occ_p$48$q + s5_p$48$q - k1_16;
+            occ_b$48$d = occ_b$48$q + s5_b$48$q - dep$12$bytes;
         end
         occ_pkts$48 = occ_p$48$q;
         occ_bytes$48 = occ_b$48$q;
         l_ip$49 = k0_16;
         l_ib2$49 = k0_32;
-        if (s3_v$0$q & s3_hx$49$q) begin
+        if (s4_v$0$q & s4_hx$49$q) begin
             l_ip$49 = l_ip$49 + k1_16;
-            l_ib2$49 = l_ib2$49 + s3_by$0$q;
+            l_ib2$49 = l_ib2$49 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$113$q) begin
+        if (s4_v$1$q & s4_hx$113$q) begin
             l_ip$49 = l_ip$49 + k1_16;
-            l_ib2$49 = l_ib2$49 + s3_by$1$q;
+            l_ib2$49 = l_ib2$49 + s4_by$1$q;
         end
-        s4_p$49$d = l_ip$49;
-        s4_b$49$d = l_ib2$49;
-        occ_p$49$d = occ_p$49$q + s4_p$49$q;
-        occ_b$49$d = occ_b$49$q + s4_b$49$q;
+        s5_p$49$d = l_ip$49;
+        s5_b$49$d = l_ib2$49;
+        occ_p$49$d = occ_p$49$q + s5_p$49$q;
+        occ_b$49$d = occ_b$49$q + s5_b$49$q;
         if (dep$12$valid & (dep$12$band == k_bidx$1)) begin
-            occ_p$49$d = occ_p$49$q + s4_p$49$q - k1_16;
-            occ_b$49$d = occ_b$49$q + s4_b$49$q - dep$12$bytes;
+            occ_p$49$d = occ_p$49$q + s5_p$49$q - k1_16;
+            occ_b$49$d = occ_b$49$q + s5_b$49$q - dep$12$bytes;
         end
         occ_pkts$49 = occ_p$49$q;
         occ_bytes$49 = occ_b$49$q;
         l_ip$50 = k0_16;
         l_ib2$50 = k0_32;
-        if (s3_v$0$q & s3_hx$50$q) begin
+        if (s4_v$0$q & s4_hx$50$q) begin
             l_ip$50 = l_ip$50 + k1_16;
-            l_ib2$50 = l_ib2$50 + s3_by$0$q;
+            l_ib2$50 = l_ib2$50 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$114$q) begin
+        if (s4_v$1$q & s4_hx$114$q) begin
             l_ip$50 = l_ip$50 + k1_16;
-            l_ib2$50 = l_ib2$50 + s3_by$1$q;
+            l_ib2$50 = l_ib2$50 + s4_by$1$q;
         end
-        s4_p$50$d = l_ip$50;
-        s4_b$50$d = l_ib2$50;
-        occ_p$50$d = occ_p$50$q + s4_p$50$q;
-        occ_b$50$d = occ_b$50$q + s4_b$50$q;
+        s5_p$50$d = l_ip$50;
+        s5_b$50$d = l_ib2$50;
+        occ_p$50$d = occ_p$50$q + s5_p$50$q;
+        occ_b$50$d = occ_b$50$q + s5_b$50$q;
         if (dep$12$valid & (dep$12$band == k_bidx$2)) begin
-            occ_p$50$d = occ_p$50$q + s4_p$50$q - k1_16;
-            occ_b$50$d = occ_b$50$q + s4_b$50$q - dep$12$bytes;
+            occ_p$50$d = occ_p$50$q + s5_p$50$q - k1_16;
+            occ_b$50$d = occ_b$50$q + s5_b$50$q - dep$12$bytes;
         end
         occ_pkts$50 = occ_p$50$q;
         occ_bytes$50 = occ_b$50$q;
         l_ip$51 = k0_16;
         l_ib2$51 = k0_32;
-        if (s3_v$0$q & s3_hx$51$q) begin
+        if (s4_v$0$q & s4_hx$51$q) begin
             l_ip$51 = l_ip$51 + k1_16;
-            l_ib2$51 = l_ib2$51 + s3_by$0$q;
+            l_ib2$51 = l_ib2$51 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$115$q) begin
+        if (s4_v$1$q & s4_hx$115$q) begin
             l_ip$51 = l_ip$51 + k1_16;
-            l_ib2$51 = l_ib2$51 + s3_by$1$q;
+            l_ib2$51 = l_ib2$51 + s4_by$1$q;
         end
-        s4_p$51$d = l_ip$51;
-        s4_b$51$d = l_ib2$51;
-        occ_p$51$d = occ_p$51$q + s4_p$51$q;
-        occ_b$51$d = occ_b$51$q + s4_b$51$q;
+        s5_p$51$d = l_ip$51;
+        s5_b$51$d = l_ib2$51;
+        occ_p$51$d = occ_p$51$q + s5_p$51$q;
+        occ_b$51$d = occ_b$51$q + s5_b$51$q;
         if (dep$12$valid & (dep$12$band == k_bidx$3)) begin
-            occ_p$51$d = occ_p$51$q + s4_p$51$q - k1_16;
-            occ_b$51$d = occ_b$51$q + s4_b$51$q - dep$12$bytes;
+            occ_p$51$d = occ_p$51$q + s5_p$51$q - k1_16;
+            occ_b$51$d = occ_b$51$q + s5_b$51$q - dep$12$bytes;
         end
         occ_pkts$51 = occ_p$51$q;
         occ_bytes$51 = occ_b$51$q;
         l_ip$52 = k0_16;
         l_ib2$52 = k0_32;
-        if (s3_v$0$q & s3_hx$52$q) begin
+        if (s4_v$0$q & s4_hx$52$q) begin
             l_ip$52 = l_ip$52 + k1_16;
-            l_ib2$52 = l_ib2$52 + s3_by$0$q;
+            l_ib2$52 = l_ib2$52 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$116$q) begin
+        if (s4_v$1$q & s4_hx$116$q) begin
             l_ip$52 = l_ip$52 + k1_16;
-            l_ib2$52 = l_ib2$52 + s3_by$1$q;
+            l_ib2$52 = l_ib2$52 + s4_by$1$q;
         end
-        s4_p$52$d = l_ip$52;
-        s4_b$52$d = l_ib2$52;
-        occ_p$52$d = occ_p$52$q + s4_p$52$q;
-        occ_b$52$d = occ_b$52$q + s4_b$52$q;
+        s5_p$52$d = l_ip$52;
+        s5_b$52$d = l_ib2$52;
+        occ_p$52$d = occ_p$52$q + s5_p$52$q;
+        occ_b$52$d = occ_b$52$q + s5_b$52$q;
         if (dep$13$valid & (dep$13$band == k_bidx$0)) begin
-            occ_p$52$d = occ_p$52$q + s4_p$52$q - k1_16;
-            occ_b$52$d = occ_b$52$q + s4_b$52$q - dep$13$bytes;
+            occ_p$52$d = occ_p$52$q + s5_p$52$q - k1_16;
+            occ_b$52$d = occ_b$52$q + s5_b$52$q - dep$13$bytes;
         end
         occ_pkts$52 = occ_p$52$q;
         occ_bytes$52 = occ_b$52$q;
         l_ip$53 = k0_16;
         l_ib2$53 = k0_32;
-        if (s3_v$0$q & s3_hx$53$q) begin
+        if (s4_v$0$q & s4_hx$53$q) begin
             l_ip$53 = l_ip$53 + k1_16;
-            l_ib2$53 = l_ib2$53 + s3_by$0$q;
+            l_ib2$53 = l_ib2$53 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$117$q) begin
+        if (s4_v$1$q & s4_hx$117$q) begin
             l_ip$53 = l_ip$53 + k1_16;
-            l_ib2$53 = l_ib2$53 + s3_by$1$q;
+            l_ib2$53 = l_ib2$53 + s4_by$1$q;
         end
-        s4_p$53$d = l_ip$53;
-        s4_b$53$d = l_ib2$53;
-        occ_p$53$d = occ_p$53$q + s4_p$53$q;
-        occ_b$53$d = occ_b$53$q + s4_b$53$q;
+        s5_p$53$d = l_ip$53;
+        s5_b$53$d = l_ib2$53;
+        occ_p$53$d = occ_p$53$q + s5_p$53$q;
+        occ_b$53$d = occ_b$53$q + s5_b$53$q;
         if (dep$13$valid & (dep$13$band == k_bidx$1)) begin
-            occ_p$53$d = occ_p$53$q + s4_p$53$q - k1_16;
-            occ_b$53$d = occ_b$53$q + s4_b$53$q - dep$13$bytes;
+            occ_p$53$d = occ_p$53$q + s5_p$53$q - k1_16;
+            occ_b$53$d = occ_b$53$q + s5_b$53$q - dep$13$bytes;
         end
         occ_pkts$53 = occ_p$53$q;
         occ_bytes$53 = occ_b$53$q;
         l_ip$54 = k0_16;
         l_ib2$54 = k0_32;
-        if (s3_v$0$q & s3_hx$54$q) begin
+        if (s4_v$0$q & s4_hx$54$q) begin
             l_ip$54 = l_ip$54 + k1_16;
-            l_ib2$54 = l_ib2$54 + s3_by$0$q;
+            l_ib2$54 = l_ib2$54 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$118$q) begin
+        if (s4_v$1$q & s4_hx$118$q) begin
             l_ip$54 = l_ip$54 + k1_16;
-            l_ib2$54 = l_ib2$54 + s3_by$1$q;
+            l_ib2$54 = l_ib2$54 + s4_by$1$q;
         end
-        s4_p$54$d = l_ip$54;
-        s4_b$54$d = l_ib2$54;
-        occ_p$54$d = occ_p$54$q + s4_p$54$q;
-        occ_b$54$d = occ_b$54$q + s4_b$54$q;
+        s5_p$54$d = l_ip$54;
+        s5_b$54$d = l_ib2$54;
+        occ_p$54$d = occ_p$54$q + s5_p$54$q;
+        occ_b$54$d = occ_b$54$q + s5_b$54$q;
         if (dep$13$valid & (dep$13$band == k_bidx$2)) begin
-            occ_p$54$d = occ_p$54$q + s4_p$54$q - k1_16;
-            occ_b$54$d = occ_b$54$q + s4_b$54$q - dep$13$bytes;
+            occ_p$54$d = occ_p$54$q + s5_p$54$q - k1_16;
+            occ_b$54$d = occ_b$54$q + s5_b$54$q - dep$13$bytes;
         end
         occ_pkts$54 = occ_p$54$q;
         occ_bytes$54 = occ_b$54$q;
         l_ip$55 = k0_16;
         l_ib2$55 = k0_32;
-        if (s3_v$0$q & s3_hx$55$q) begin
+        if (s4_v$0$q & s4_hx$55$q) begin
             l_ip$55 = l_ip$55 + k1_16;
-            l_ib2$55 = l_ib2$55 + s3_by$0$q;
+            l_ib2$55 = l_ib2$55 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$119$q) begin
+        if (s4_v$1$q & s4_hx$119$q) begin
             l_ip$55 = l_ip$55 + k1_16;
-            l_ib2$55 = l_ib2$55 + s3_by$1$q;
+            l_ib2$55 = l_ib2$55 + s4_by$1$q;
         end
-        s4_p$55$d = l_ip$55;
-        s4_b$55$d = l_ib2$55;
-        occ_p$55$d = occ_p$55$q + s4_p$55$q;
-        occ_b$55$d = occ_b$55$q + s4_b$55$q;
+        s5_p$55$d = l_ip$55;
+        s5_b$55$d = l_ib2$55;
+        occ_p$55$d = occ_p$55$q + s5_p$55$q;
+        occ_b$55$d = occ_b$55$q + s5_b$55$q;
         if (dep$13$valid & (dep$13$band == k_bidx$3)) begin
-            occ_p$55$d = occ_p$55$q + s4_p$55$q - k1_16;
-            occ_b$55$d = occ_b$55$q + s4_b$55$q - dep$13$bytes;
+            occ_p$55$d = occ_p$55$q + s5_p$55$q - k1_16;
+            occ_b$55$d = occ_b$55$q + s5_b$55$q - dep$13$bytes;
         end
         occ_pkts$55 = occ_p$55$q;
         occ_bytes$55 = occ_b$55$q;
         l_ip$56 = k0_16;
         l_ib2$56 = k0_32;
-        if (s3_v$0$q & s3_hx$56$q) begin
+        if (s4_v$0$q & s4_hx$56$q) begin
             l_ip$56 = l_ip$56 + k1_16;
-            l_ib2$56 = l_ib2$56 + s3_by$0$q;
+            l_ib2$56 = l_ib2$56 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$120$q) begin
+        if (s4_v$1$q & s4_hx$120$q) begin
             l_ip$56 = l_ip$56 + k1_16;
-            l_ib2$56 = l_ib2$56 + s3_by$1$q;
+            l_ib2$56 = l_ib2$56 + s4_by$1$q;
         end
-        s4_p$56$d = l_ip$56;
-        s4_b$56$d = l_ib2$56;
-        occ_p$56$d = occ_p$56$q + s4_p$56$q;
-        occ_b$56$d = occ_b$56$q + s4_b$56$q;
+        s5_p$56$d = l_ip$56;
+        s5_b$56$d = l_ib2$56;
+        occ_p$56$d = occ_p$56$q + s5_p$56$q;
+        occ_b$56$d = occ_b$56$q + s5_b$56$q;
         if (dep$14$valid & (dep$14$band == k_bidx$0)) begin
-            occ_p$56$d = occ_p$56$q + s4_p$56$q - k1_16;
-            occ_b$56$d = occ_b$56$q + s4_b$56$q - dep$14$bytes;
+            occ_p$56$d = occ_p$56$q + s5_p$56$q - k1_16;
+            occ_b$56$d = occ_b$56$q + s5_b$56$q - dep$14$bytes;
         end
         occ_pkts$56 = occ_p$56$q;
         occ_bytes$56 = occ_b$56$q;
         l_ip$57 = k0_16;
         l_ib2$57 = k0_32;
-        if (s3_v$0$q & s3_hx$57$q) begin
+        if (s4_v$0$q & s4_hx$57$q) begin
             l_ip$57 = l_ip$57 + k1_16;
-            l_ib2$57 = l_ib2$57 + s3_by$0$q;
+            l_ib2$57 = l_ib2$57 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$121$q) begin
+        if (s4_v$1$q & s4_hx$121$q) begin
             l_ip$57 = l_ip$57 + k1_16;
-            l_ib2$57 = l_ib2$57 + s3_by$1$q;
+            l_ib2$57 = l_ib2$57 + s4_by$1$q;
         end
-        s4_p$57$d = l_ip$57;
-        s4_b$57$d = l_ib2$57;
-        occ_p$57$d = occ_p$57$q + s4_p$57$q;
-        occ_b$57$d = occ_b$57$q + s4_b$57$q;
+        s5_p$57$d = l_ip$57;
+        s5_b$57$d = l_ib2$57;
+        occ_p$57$d = occ_p$57$q + s5_p$57$q;
+        occ_b$57$d = occ_b$57$q + s5_b$57$q;
         if (dep$14$valid & (dep$14$band == k_bidx$1)) begin
-            occ_p$57$d = occ_p$57$q + s4_p$57$q - k1_16;
-            occ_b$57$d = occ_b$57$q + s4_b$57$q - dep$14$bytes;
+            occ_p$57$d = occ_p$57$q + s5_p$57$q - k1_16;
+            occ_b$57$d = occ_b$57$q + s5_b$57$q - dep$14$bytes;
         end
         occ_pkts$57 = occ_p$57$q;
         occ_bytes$57 = occ_b$57$q;
         l_ip$58 = k0_16;
         l_ib2$58 = k0_32;
-        if (s3_v$0$q & s3_hx$58$q) begin
+        if (s4_v$0$q & s4_hx$58$q) begin
             l_ip$58 = l_ip$58 + k1_16;
-            l_ib2$58 = l_ib2$58 + s3_by$0$q;
+            l_ib2$58 = l_ib2$58 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$122$q) begin
+        if (s4_v$1$q & s4_hx$122$q) begin
             l_ip$58 = l_ip$58 + k1_16;
-            l_ib2$58 = l_ib2$58 + s3_by$1$q;
+            l_ib2$58 = l_ib2$58 + s4_by$1$q;
         end
-        s4_p$58$d = l_ip$58;
-        s4_b$58$d = l_ib2$58;
-        occ_p$58$d = occ_p$58$q + s4_p$58$q;
-        occ_b$58$d = occ_b$58$q + s4_b$58$q;
+        s5_p$58$d = l_ip$58;
+        s5_b$58$d = l_ib2$58;
+        occ_p$58$d = occ_p$58$q + s5_p$58$q;
+        occ_b$58$d = occ_b$58$q + s5_b$58$q;
         if (dep$14$valid & (dep$14$band == k_bidx$2)) begin
-            occ_p$58$d = occ_p$58$q + s4_p$58$q - k1_16;
-            occ_b$58$d = occ_b$58$q + s4_b$58$q - dep$14$bytes;
+            occ_p$58$d = occ_p$58$q + s5_p$58$q - k1_16;
+            occ_b$58$d = occ_b$58$q + s5_b$58$q - dep$14$bytes;
         end
         occ_pkts$58 = occ_p$58$q;
         occ_bytes$58 = occ_b$58$q;
         l_ip$59 = k0_16;
         l_ib2$59 = k0_32;
-        if (s3_v$0$q & s3_hx$59$q) begin
+        if (s4_v$0$q & s4_hx$59$q) begin
             l_ip$59 = l_ip$59 + k1_16;
-            l_ib2$59 = l_ib2$59 + s3_by$0$q;
+            l_ib2$59 = l_ib2$59 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$123$q) begin
+        if (s4_v$1$q & s4_hx$123$q) begin
             l_ip$59 = l_ip$59 + k1_16;
-            l_ib2$59 = l_ib2$59 + s3_by$1$q;
+            l_ib2$59 = l_ib2$59 + s4_by$1$q;
         end
-        s4_p$59$d = l_ip$59;
-        s4_b$59$d = l_ib2$59;
-        occ_p$59$d = occ_p$59$q + s4_p$59$q;
-        occ_b$59$d = occ_b$59$q + s4_b$59$q;
+        s5_p$59$d = l_ip$59;
+        s5_b$59$d = l_ib2$59;
+        occ_p$59$d = occ_p$59$q + s5_p$59$q;
+        occ_b$59$d = occ_b$59$q + s5_b$59$q;
         if (dep$14$valid & (dep$14$band == k_bidx$3)) begin
-            occ_p$59$d = occ_p$59$q + s4_p$59$q - k1_16;
-            occ_b$59$d = occ_b$59$q + s4_b$59$q - dep$14$bytes;
+            occ_p$59$d = occ_p$59$q + s5_p$59$q - k1_16;
+            occ_b$59$d = occ_b$59$q + s5_b$59$q - dep$14$bytes;
         end
         occ_pkts$59 = occ_p$59$q;
         occ_bytes$59 = occ_b$59$q;
         l_ip$60 = k0_16;
         l_ib2$60 = k0_32;
-        if (s3_v$0$q & s3_hx$60$q) begin
+        if (s4_v$0$q & s4_hx$60$q) begin
             l_ip$60 = l_ip$60 + k1_16;
-            l_ib2$60 = l_ib2$60 + s3_by$0$q;
+            l_ib2$60 = l_ib2$60 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$124$q) begin
+        if (s4_v$1$q & s4_hx$124$q) begin
             l_ip$60 = l_ip$60 + k1_16;
-            l_ib2$60 = l_ib2$60 + s3_by$1$q;
+            l_ib2$60 = l_ib2$60 + s4_by$1$q;
         end
-        s4_p$60$d = l_ip$60;
-        s4_b$60$d = l_ib2$60;
-        occ_p$60$d = occ_p$60$q + s4_p$60$q;
-        occ_b$60$d = occ_b$60$q + s4_b$60$q;
+        s5_p$60$d = l_ip$60;
+        s5_b$60$d = l_ib2$60;
+        occ_p$60$d = occ_p$60$q + s5_p$60$q;
+        occ_b$60$d = occ_b$60$q + s5_b$60$q;
         if (dep$15$valid & (dep$15$band == k_bidx$0)) begin
-            occ_p$60$d = occ_p$60$q + s4_p$60$q - k1_16;
-            occ_b$60$d = occ_b$60$q + s4_b$60$q - dep$15$bytes;
+            occ_p$60$d = occ_p$60$q + s5_p$60$q - k1_16;
+            occ_b$60$d = occ_b$60$q + s5_b$60$q - dep$15$bytes;
         end
         occ_pkts$60 = occ_p$60$q;
         occ_bytes$60 = occ_b$60$q;
         l_ip$61 = k0_16;
         l_ib2$61 = k0_32;
-        if (s3_v$0$q & s3_hx$61$q) begin
+        if (s4_v$0$q & s4_hx$61$q) begin
             l_ip$61 = l_ip$61 + k1_16;
-            l_ib2$61 = l_ib2$61 + s3_by$0$q;
+            l_ib2$61 = l_ib2$61 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$125$q) begin
+        if (s4_v$1$q & s4_hx$125$q) begin
             l_ip$61 = l_ip$61 + k1_16;
-            l_ib2$61 = l_ib2$61 + s3_by$1$q;
+            l_ib2$61 = l_ib2$61 + s4_by$1$q;
         end
-        s4_p$61$d = l_ip$61;
-        s4_b$61$d = l_ib2$61;
-        occ_p$61$d = occ_p$61$q + s4_p$61$q;
-        occ_b$61$d = occ_b$61$q + s4_b$61$q;
+        s5_p$61$d = l_ip$61;
+        s5_b$61$d = l_ib2$61;
+        occ_p$61$d = occ_p$61$q + s5_p$61$q;
+        occ_b$61$d = occ_b$61$q + s5_b$61$q;
         if (dep$15$valid & (dep$15$band == k_bidx$1)) begin
-            occ_p$61$d = occ_p$61$q + s4_p$61$q - k1_16;
-            occ_b$61$d = occ_b$61$q + s4_b$61$q - dep$15$bytes;
+            occ_p$61$d = occ_p$61$q + s5_p$61$q - k1_16;
+            occ_b$61$d = occ_b$61$q + s5_b$61$q - dep$15$bytes;
         end
         occ_pkts$61 = occ_p$61$q;
         occ_bytes$61 = occ_b$61$q;
         l_ip$62 = k0_16;
         l_ib2$62 = k0_32;
-        if (s3_v$0$q & s3_hx$62$q) begin
+        if (s4_v$0$q & s4_hx$62$q) begin
             l_ip$62 = l_ip$62 + k1_16;
-            l_ib2$62 = l_ib2$62 + s3_by$0$q;
+            l_ib2$62 = l_ib2$62 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$126$q) begin
+        if (s4_v$1$q & s4_hx$126$q) begin
             l_ip$62 = l_ip$62 + k1_16;
-            l_ib2$62 = l_ib2$62 + s3_by$1$q;
+            l_ib2$62 = l_ib2$62 + s4_by$1$q;
         end
-        s4_p$62$d = l_ip$62;
-        s4_b$62$d = l_ib2$62;
-        occ_p$62$d = occ_p$62$q + s4_p$62$q;
-        occ_b$62$d = occ_b$62$q + s4_b$62$q;
+        s5_p$62$d = l_ip$62;
+        s5_b$62$d = l_ib2$62;
+        occ_p$62$d = occ_p$62$q + s5_p$62$q;
+        occ_b$62$d = occ_b$62$q + s5_b$62$q;
         if (dep$15$valid & (dep$15$band == k_bidx$2)) begin
-            occ_p$62$d = occ_p$62$q + s4_p$62$q - k1_16;
-            occ_b$62$d = occ_b$62$q + s4_b$62$q - dep$15$bytes;
+            occ_p$62$d = occ_p$62$q + s5_p$62$q - k1_16;
+            occ_b$62$d = occ_b$62$q + s5_b$62$q - dep$15$bytes;
         end
         occ_pkts$62 = occ_p$62$q;
         occ_bytes$62 = occ_b$62$q;
         l_ip$63 = k0_16;
         l_ib2$63 = k0_32;
-        if (s3_v$0$q & s3_hx$63$q) begin
+        if (s4_v$0$q & s4_hx$63$q) begin
             l_ip$63 = l_ip$63 + k1_16;
-            l_ib2$63 = l_ib2$63 + s3_by$0$q;
+            l_ib2$63 = l_ib2$63 + s4_by$0$q;
         end
-        if (s3_v$1$q & s3_hx$127$q) begin
+        if (s4_v$1$q & s4_hx$127$q) begin
             l_ip$63 = l_ip$63 + k1_16;
-            l_ib2$63 = l_ib2$63 + s3_by$1$q;
+            l_ib2$63 = l_ib2$63 + s4_by$1$q;
         end
-        s4_p$63$d = l_ip$63;
-        s4_b$63$d = l_ib2$63;
-        occ_p$63$d = occ_p$63$q + s4_p$63$q;
-        occ_b$63$d = occ_b$63$q + s4_b$63$q;
+        s5_p$63$d = l_ip$63;
+        s5_b$63$d = l_ib2$63;
+        occ_p$63$d = occ_p$63$q + s5_p$63$q;
+        occ_b$63$d = occ_b$63$q + s5_b$63$q;
         if (dep$15$valid & (dep$15$band == k_bidx$3)) begin
-            occ_p$63$d = occ_p$63$q + s4_p$63$q - k1_16;
-            occ_b$63$d = occ_b$63$q + s4_b$63$q - dep$15$bytes;
+            occ_p$63$d = occ_p$63$q + s5_p$63$q - k1_16;
+            occ_b$63$d = occ_b$63$q + s5_b$63$q - dep$15$bytes;
         end
         occ_pkts$63 = occ_p$63$q;
         occ_bytes$63 = occ_b$63$q;
@@ -13521,269 +15041,271 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
             s1_v$0$d = 1'b0;
             s2_v$0$d = 1'b0;
             s3_v$0$d = 1'b0;
-            s3_r$0$d = 1'b0;
-            s3_t$0$d = 1'b0;
-            s3_rt$0$d = 1'b0;
+            s4_v$0$d = 1'b0;
+            s4_r$0$d = 1'b0;
+            s4_t$0$d = 1'b0;
+            s4_rt$0$d = 1'b0;
             s1_v$1$d = 1'b0;
             s2_v$1$d = 1'b0;
             s3_v$1$d = 1'b0;
-            s3_r$1$d = 1'b0;
-            s3_t$1$d = 1'b0;
-            s3_rt$1$d = 1'b0;
-            s4_p$0$d = k0_16;
-            s4_b$0$d = k0_32;
+            s4_v$1$d = 1'b0;
+            s4_r$1$d = 1'b0;
+            s4_t$1$d = 1'b0;
+            s4_rt$1$d = 1'b0;
+            s5_p$0$d = k0_16;
+            s5_b$0$d = k0_32;
             occ_p$0$d = k0_16;
             occ_b$0$d = k0_32;
-            s4_p$1$d = k0_16;
-            s4_b$1$d = k0_32;
+            s5_p$1$d = k0_16;
+            s5_b$1$d = k0_32;
             occ_p$1$d = k0_16;
             occ_b$1$d = k0_32;
-            s4_p$2$d = k0_16;
-            s4_b$2$d = k0_32;
+            s5_p$2$d = k0_16;
+            s5_b$2$d = k0_32;
             occ_p$2$d = k0_16;
             occ_b$2$d = k0_32;
-            s4_p$3$d = k0_16;
-            s4_b$3$d = k0_32;
+            s5_p$3$d = k0_16;
+            s5_b$3$d = k0_32;
             occ_p$3$d = k0_16;
             occ_b$3$d = k0_32;
-            s4_p$4$d = k0_16;
-            s4_b$4$d = k0_32;
+            s5_p$4$d = k0_16;
+            s5_b$4$d = k0_32;
             occ_p$4$d = k0_16;
             occ_b$4$d = k0_32;
-            s4_p$5$d = k0_16;
-            s4_b$5$d = k0_32;
+            s5_p$5$d = k0_16;
+            s5_b$5$d = k0_32;
             occ_p$5$d = k0_16;
             occ_b$5$d = k0_32;
-            s4_p$6$d = k0_16;
-            s4_b$6$d = k0_32;
+            s5_p$6$d = k0_16;
+            s5_b$6$d = k0_32;
             occ_p$6$d = k0_16;
             occ_b$6$d = k0_32;
-            s4_p$7$d = k0_16;
-            s4_b$7$d = k0_32;
+            s5_p$7$d = k0_16;
+            s5_b$7$d = k0_32;
             occ_p$7$d = k0_16;
             occ_b$7$d = k0_32;
-            s4_p$8$d = k0_16;
-            s4_b$8$d = k0_32;
+            s5_p$8$d = k0_16;
+            s5_b$8$d = k0_32;
             occ_p$8$d = k0_16;
             occ_b$8$d = k0_32;
-            s4_p$9$d = k0_16;
-            s4_b$9$d = k0_32;
+            s5_p$9$d = k0_16;
+            s5_b$9$d = k0_32;
             occ_p$9$d = k0_16;
             occ_b$9$d = k0_32;
-            s4_p$10$d = k0_16;
-            s4_b$10$d = k0_32;
+            s5_p$10$d = k0_16;
+            s5_b$10$d = k0_32;
             occ_p$10$d = k0_16;
             occ_b$10$d = k0_32;
-            s4_p$11$d = k0_16;
-            s4_b$11$d = k0_32;
+            s5_p$11$d = k0_16;
+            s5_b$11$d = k0_32;
             occ_p$11$d = k0_16;
             occ_b$11$d = k0_32;
-            s4_p$12$d = k0_16;
-            s4_b$12$d = k0_32;
+            s5_p$12$d = k0_16;
+            s5_b$12$d = k0_32;
             occ_p$12$d = k0_16;
             occ_b$12$d = k0_32;
-            s4_p$13$d = k0_16;
-            s4_b$13$d = k0_32;
+            s5_p$13$d = k0_16;
+            s5_b$13$d = k0_32;
             occ_p$13$d = k0_16;
             occ_b$13$d = k0_32;
-            s4_p$14$d = k0_16;
-            s4_b$14$d = k0_32;
+            s5_p$14$d = k0_16;
+            s5_b$14$d = k0_32;
             occ_p$14$d = k0_16;
             occ_b$14$d = k0_32;
-            s4_p$15$d = k0_16;
-            s4_b$15$d = k0_32;
+            s5_p$15$d = k0_16;
+            s5_b$15$d = k0_32;
             occ_p$15$d = k0_16;
             occ_b$15$d = k0_32;
-            s4_p$16$d = k0_16;
-            s4_b$16$d = k0_32;
+            s5_p$16$d = k0_16;
+            s5_b$16$d = k0_32;
             occ_p$16$d = k0_16;
             occ_b$16$d = k0_32;
-            s4_p$17$d = k0_16;
-            s4_b$17$d = k0_32;
+            s5_p$17$d = k0_16;
+            s5_b$17$d = k0_32;
             occ_p$17$d = k0_16;
             occ_b$17$d = k0_32;
-            s4_p$18$d = k0_16;
-            s4_b$18$d = k0_32;
+            s5_p$18$d = k0_16;
+            s5_b$18$d = k0_32;
             occ_p$18$d = k0_16;
             occ_b$18$d = k0_32;
-            s4_p$19$d = k0_16;
-            s4_b$19$d = k0_32;
+            s5_p$19$d = k0_16;
+            s5_b$19$d = k0_32;
             occ_p$19$d = k0_16;
             occ_b$19$d = k0_32;
-            s4_p$20$d = k0_16;
-            s4_b$20$d = k0_32;
+            s5_p$20$d = k0_16;
+            s5_b$20$d = k0_32;
             occ_p$20$d = k0_16;
             occ_b$20$d = k0_32;
-            s4_p$21$d = k0_16;
-            s4_b$21$d = k0_32;
+            s5_p$21$d = k0_16;
+            s5_b$21$d = k0_32;
             occ_p$21$d = k0_16;
             occ_b$21$d = k0_32;
-            s4_p$22$d = k0_16;
-            s4_b$22$d = k0_32;
+            s5_p$22$d = k0_16;
+            s5_b$22$d = k0_32;
             occ_p$22$d = k0_16;
             occ_b$22$d = k0_32;
-            s4_p$23$d = k0_16;
-            s4_b$23$d = k0_32;
+            s5_p$23$d = k0_16;
+            s5_b$23$d = k0_32;
             occ_p$23$d = k0_16;
             occ_b$23$d = k0_32;
-            s4_p$24$d = k0_16;
-            s4_b$24$d = k0_32;
+            s5_p$24$d = k0_16;
+            s5_b$24$d = k0_32;
             occ_p$24$d = k0_16;
             occ_b$24$d = k0_32;
-            s4_p$25$d = k0_16;
-            s4_b$25$d = k0_32;
+            s5_p$25$d = k0_16;
+            s5_b$25$d = k0_32;
             occ_p$25$d = k0_16;
             occ_b$25$d = k0_32;
-            s4_p$26$d = k0_16;
-            s4_b$26$d = k0_32;
+            s5_p$26$d = k0_16;
+            s5_b$26$d = k0_32;
             occ_p$26$d = k0_16;
             occ_b$26$d = k0_32;
-            s4_p$27$d = k0_16;
-            s4_b$27$d = k0_32;
+            s5_p$27$d = k0_16;
+            s5_b$27$d = k0_32;
             occ_p$27$d = k0_16;
             occ_b$27$d = k0_32;
-            s4_p$28$d = k0_16;
-            s4_b$28$d = k0_32;
+            s5_p$28$d = k0_16;
+            s5_b$28$d = k0_32;
             occ_p$28$d = k0_16;
             occ_b$28$d = k0_32;
-            s4_p$29$d = k0_16;
-            s4_b$29$d = k0_32;
+            s5_p$29$d = k0_16;
+            s5_b$29$d = k0_32;
             occ_p$29$d = k0_16;
             occ_b$29$d = k0_32;
-            s4_p$30$d = k0_16;
-            s4_b$30$d = k0_32;
+            s5_p$30$d = k0_16;
+            s5_b$30$d = k0_32;
             occ_p$30$d = k0_16;
             occ_b$30$d = k0_32;
-            s4_p$31$d = k0_16;
-            s4_b$31$d = k0_32;
+            s5_p$31$d = k0_16;
+            s5_b$31$d = k0_32;
             occ_p$31$d = k0_16;
             occ_b$31$d = k0_32;
-            s4_p$32$d = k0_16;
-            s4_b$32$d = k0_32;
+            s5_p$32$d = k0_16;
+            s5_b$32$d = k0_32;
             occ_p$32$d = k0_16;
             occ_b$32$d = k0_32;
-            s4_p$33$d = k0_16;
-            s4_b$33$d = k0_32;
+            s5_p$33$d = k0_16;
+            s5_b$33$d = k0_32;
             occ_p$33$d = k0_16;
             occ_b$33$d = k0_32;
-            s4_p$34$d = k0_16;
-            s4_b$34$d = k0_32;
+            s5_p$34$d = k0_16;
+            s5_b$34$d = k0_32;
             occ_p$34$d = k0_16;
             occ_b$34$d = k0_32;
-            s4_p$35$d = k0_16;
-            s4_b$35$d = k0_32;
+            s5_p$35$d = k0_16;
+            s5_b$35$d = k0_32;
             occ_p$35$d = k0_16;
             occ_b$35$d = k0_32;
-            s4_p$36$d = k0_16;
-            s4_b$36$d = k0_32;
+            s5_p$36$d = k0_16;
+            s5_b$36$d = k0_32;
             occ_p$36$d = k0_16;
             occ_b$36$d = k0_32;
-            s4_p$37$d = k0_16;
-            s4_b$37$d = k0_32;
+            s5_p$37$d = k0_16;
+            s5_b$37$d = k0_32;
             occ_p$37$d = k0_16;
             occ_b$37$d = k0_32;
-            s4_p$38$d = k0_16;
-            s4_b$38$d = k0_32;
+            s5_p$38$d = k0_16;
+            s5_b$38$d = k0_32;
             occ_p$38$d = k0_16;
             occ_b$38$d = k0_32;
-            s4_p$39$d = k0_16;
-            s4_b$39$d = k0_32;
+            s5_p$39$d = k0_16;
+            s5_b$39$d = k0_32;
             occ_p$39$d = k0_16;
             occ_b$39$d = k0_32;
-            s4_p$40$d = k0_16;
-            s4_b$40$d = k0_32;
+            s5_p$40$d = k0_16;
+            s5_b$40$d = k0_32;
             occ_p$40$d = k0_16;
             occ_b$40$d = k0_32;
-            s4_p$41$d = k0_16;
-            s4_b$41$d = k0_32;
+            s5_p$41$d = k0_16;
+            s5_b$41$d = k0_32;
             occ_p$41$d = k0_16;
             occ_b$41$d = k0_32;
-            s4_p$42$d = k0_16;
-            s4_b$42$d = k0_32;
+            s5_p$42$d = k0_16;
+            s5_b$42$d = k0_32;
             occ_p$42$d = k0_16;
             occ_b$42$d = k0_32;
-            s4_p$43$d = k0_16;
-            s4_b$43$d = k0_32;
+            s5_p$43$d = k0_16;
+            s5_b$43$d = k0_32;
             occ_p$43$d = k0_16;
             occ_b$43$d = k0_32;
-            s4_p$44$d = k0_16;
-            s4_b$44$d = k0_32;
+            s5_p$44$d = k0_16;
+            s5_b$44$d = k0_32;
             occ_p$44$d = k0_16;
             occ_b$44$d = k0_32;
-            s4_p$45$d = k0_16;
-            s4_b$45$d = k0_32;
+            s5_p$45$d = k0_16;
+            s5_b$45$d = k0_32;
             occ_p$45$d = k0_16;
             occ_b$45$d = k0_32;
-            s4_p$46$d = k0_16;
-            s4_b$46$d = k0_32;
+            s5_p$46$d = k0_16;
+            s5_b$46$d = k0_32;
             occ_p$46$d = k0_16;
             occ_b$46$d = k0_32;
-            s4_p$47$d = k0_16;
-            s4_b$47$d = k0_32;
+            s5_p$47$d = k0_16;
+            s5_b$47$d = k0_32;
             occ_p$47$d = k0_16;
             occ_b$47$d = k0_32;
-            s4_p$48$d = k0_16;
-            s4_b$48$d = k0_32;
+            s5_p$48$d = k0_16;
+            s5_b$48$d = k0_32;
             occ_p$48$d = k0_16;
             occ_b$48$d = k0_32;
-            s4_p$49$d = k0_16;
-            s4_b$49$d = k0_32;
+            s5_p$49$d = k0_16;
+            s5_b$49$d = k0_32;
             occ_p$49$d = k0_16;
             occ_b$49$d = k0_32;
-            s4_p$50$d = k0_16;
-            s4_b$50$d = k0_32;
+            s5_p$50$d = k0_16;
+            s5_b$50$d = k0_32;
             occ_p$50$d = k0_16;
             occ_b$50$d = k0_32;
-            s4_p$51$d = k0_16;
-            s4_b$51$d = k0_32;
+            s5_p$51$d = k0_16;
+            s5_b$51$d = k0_32;
             occ_p$51$d = k0_16;
             occ_b$51$d = k0_32;
-            s4_p$52$d = k0_16;
-            s4_b$52$d = k0_32;
+            s5_p$52$d = k0_16;
+            s5_b$52$d = k0_32;
             occ_p$52$d = k0_16;
             occ_b$52$d = k0_32;
-            s4_p$53$d = k0_16;
-            s4_b$53$d = k0_32;
+            s5_p$53$d = k0_16;
+            s5_b$53$d = k0_32;
             occ_p$53$d = k0_16;
             occ_b$53$d = k0_32;
-            s4_p$54$d = k0_16;
-            s4_b$54$d = k0_32;
+            s5_p$54$d = k0_16;
+            s5_b$54$d = k0_32;
             occ_p$54$d = k0_16;
             occ_b$54$d = k0_32;
-            s4_p$55$d = k0_16;
-            s4_b$55$d = k0_32;
+            s5_p$55$d = k0_16;
+            s5_b$55$d = k0_32;
             occ_p$55$d = k0_16;
             occ_b$55$d = k0_32;
-            s4_p$56$d = k0_16;
-            s4_b$56$d = k0_32;
+            s5_p$56$d = k0_16;
+            s5_b$56$d = k0_32;
             occ_p$56$d = k0_16;
             occ_b$56$d = k0_32;
-            s4_p$57$d = k0_16;
-            s4_b$57$d = k0_32;
+            s5_p$57$d = k0_16;
+            s5_b$57$d = k0_32;
             occ_p$57$d = k0_16;
             occ_b$57$d = k0_32;
-            s4_p$58$d = k0_16;
-            s4_b$58$d = k0_32;
+            s5_p$58$d = k0_16;
+            s5_b$58$d = k0_32;
             occ_p$58$d = k0_16;
             occ_b$58$d = k0_32;
-            s4_p$59$d = k0_16;
-            s4_b$59$d = k0_32;
+            s5_p$59$d = k0_16;
+            s5_b$59$d = k0_32;
             occ_p$59$d = k0_16;
             occ_b$59$d = k0_32;
-            s4_p$60$d = k0_16;
-            s4_b$60$d = k0_32;
+            s5_p$60$d = k0_16;
+            s5_b$60$d = k0_32;
             occ_p$60$d = k0_16;
             occ_b$60$d = k0_32;
-            s4_p$61$d = k0_16;
-            s4_b$61$d = k0_32;
+            s5_p$61$d = k0_16;
+            s5_b$61$d = k0_32;
             occ_p$61$d = k0_16;
             occ_b$61$d = k0_32;
-            s4_p$62$d = k0_16;
-            s4_b$62$d = k0_32;
+            s5_p$62$d = k0_16;
+            s5_b$62$d = k0_32;
             occ_p$62$d = k0_16;
             occ_b$62$d = k0_32;
-            s4_p$63$d = k0_16;
-            s4_b$63$d = k0_32;
+            s5_p$63$d = k0_16;
+            s5_b$63$d = k0_32;
             occ_p$63$d = k0_16;
             occ_b$63$d = k0_32;
             c_adm$d = k0_32;
@@ -23487,6 +25009,44 @@ module sadm_p16$s2_w$1(d,q,clock);
 endmodule // sadm_p16$s2_w$1
 
 
+module sadm_p16$s3_b$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s3_b$0
+
+
+module sadm_p16$s3_b$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s3_b$1
+
+
 module sadm_p16$s3_by$0(d,q,clock);
     
     // Module arguments
@@ -23523,6 +25083,196 @@ module sadm_p16$s3_by$1(d,q,clock);
     end
           
 endmodule // sadm_p16$s3_by$1
+
+
+module sadm_p16$s3_cs$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s3_cs$0
+
+
+module sadm_p16$s3_cs$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s3_cs$1
+
+
+module sadm_p16$s3_e$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s3_e$0
+
+
+module sadm_p16$s3_e$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s3_e$1
+
+
+module sadm_p16$s3_fa$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s3_fa$0
+
+
+module sadm_p16$s3_fa$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s3_fa$1
+
+
+module sadm_p16$s3_fr$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s3_fr$0
+
+
+module sadm_p16$s3_fr$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s3_fr$1
+
+
+module sadm_p16$s3_ft$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s3_ft$0
+
+
+module sadm_p16$s3_ft$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s3_ft$1
 
 
 module sadm_p16$s3_hx$0(d,q,clock);
@@ -25957,118 +27707,118 @@ module sadm_p16$s3_hx$99(d,q,clock);
 endmodule // sadm_p16$s3_hx$99
 
 
-module sadm_p16$s3_r$0(d,q,clock);
+module sadm_p16$s3_i$0(d,q,clock);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 1'h0;
+       q = 8'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // sadm_p16$s3_r$0
+endmodule // sadm_p16$s3_i$0
 
 
-module sadm_p16$s3_r$1(d,q,clock);
+module sadm_p16$s3_i$1(d,q,clock);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 1'h0;
+       q = 8'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // sadm_p16$s3_r$1
+endmodule // sadm_p16$s3_i$1
 
 
-module sadm_p16$s3_rt$0(d,q,clock);
+module sadm_p16$s3_o$0(d,q,clock);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 1'h0;
+       q = 8'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // sadm_p16$s3_rt$0
+endmodule // sadm_p16$s3_o$0
 
 
-module sadm_p16$s3_rt$1(d,q,clock);
+module sadm_p16$s3_o$1(d,q,clock);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 1'h0;
+       q = 8'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // sadm_p16$s3_rt$1
+endmodule // sadm_p16$s3_o$1
 
 
-module sadm_p16$s3_t$0(d,q,clock);
+module sadm_p16$s3_rb$0(d,q,clock);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  [47:0] d;
+    output reg  [47:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 1'h0;
+       q = 48'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // sadm_p16$s3_t$0
+endmodule // sadm_p16$s3_rb$0
 
 
-module sadm_p16$s3_t$1(d,q,clock);
+module sadm_p16$s3_rb$1(d,q,clock);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  [47:0] d;
+    output reg  [47:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 1'h0;
+       q = 48'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // sadm_p16$s3_t$1
+endmodule // sadm_p16$s3_rb$1
 
 
 module sadm_p16$s3_v$0(d,q,clock);
@@ -26109,9 +27859,2669 @@ module sadm_p16$s3_v$1(d,q,clock);
 endmodule // sadm_p16$s3_v$1
 
 
-module sadm_p16$s4_b$0(d,q,clock);
+module sadm_p16$s3_w$0(d,q,clock);
     
     // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s3_w$0
+
+
+module sadm_p16$s3_w$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s3_w$1
+
+
+module sadm_p16$s4_by$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_by$0
+
+
+module sadm_p16$s4_by$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_by$1
+
+
+module sadm_p16$s4_hx$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$0
+
+
+module sadm_p16$s4_hx$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$1
+
+
+module sadm_p16$s4_hx$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$10
+
+
+module sadm_p16$s4_hx$100(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$100
+
+
+module sadm_p16$s4_hx$101(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$101
+
+
+module sadm_p16$s4_hx$102(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$102
+
+
+module sadm_p16$s4_hx$103(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$103
+
+
+module sadm_p16$s4_hx$104(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$104
+
+
+module sadm_p16$s4_hx$105(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$105
+
+
+module sadm_p16$s4_hx$106(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$106
+
+
+module sadm_p16$s4_hx$107(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$107
+
+
+module sadm_p16$s4_hx$108(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$108
+
+
+module sadm_p16$s4_hx$109(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$109
+
+
+module sadm_p16$s4_hx$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$11
+
+
+module sadm_p16$s4_hx$110(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$110
+
+
+module sadm_p16$s4_hx$111(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$111
+
+
+module sadm_p16$s4_hx$112(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$112
+
+
+module sadm_p16$s4_hx$113(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$113
+
+
+module sadm_p16$s4_hx$114(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$114
+
+
+module sadm_p16$s4_hx$115(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$115
+
+
+module sadm_p16$s4_hx$116(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$116
+
+
+module sadm_p16$s4_hx$117(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$117
+
+
+module sadm_p16$s4_hx$118(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$118
+
+
+module sadm_p16$s4_hx$119(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$119
+
+
+module sadm_p16$s4_hx$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$12
+
+
+module sadm_p16$s4_hx$120(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$120
+
+
+module sadm_p16$s4_hx$121(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$121
+
+
+module sadm_p16$s4_hx$122(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$122
+
+
+module sadm_p16$s4_hx$123(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$123
+
+
+module sadm_p16$s4_hx$124(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$124
+
+
+module sadm_p16$s4_hx$125(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$125
+
+
+module sadm_p16$s4_hx$126(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$126
+
+
+module sadm_p16$s4_hx$127(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$127
+
+
+module sadm_p16$s4_hx$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$13
+
+
+module sadm_p16$s4_hx$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$14
+
+
+module sadm_p16$s4_hx$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$15
+
+
+module sadm_p16$s4_hx$16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$16
+
+
+module sadm_p16$s4_hx$17(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$17
+
+
+module sadm_p16$s4_hx$18(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$18
+
+
+module sadm_p16$s4_hx$19(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$19
+
+
+module sadm_p16$s4_hx$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$2
+
+
+module sadm_p16$s4_hx$20(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$20
+
+
+module sadm_p16$s4_hx$21(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$21
+
+
+module sadm_p16$s4_hx$22(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$22
+
+
+module sadm_p16$s4_hx$23(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$23
+
+
+module sadm_p16$s4_hx$24(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$24
+
+
+module sadm_p16$s4_hx$25(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$25
+
+
+module sadm_p16$s4_hx$26(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$26
+
+
+module sadm_p16$s4_hx$27(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$27
+
+
+module sadm_p16$s4_hx$28(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$28
+
+
+module sadm_p16$s4_hx$29(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$29
+
+
+module sadm_p16$s4_hx$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$3
+
+
+module sadm_p16$s4_hx$30(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$30
+
+
+module sadm_p16$s4_hx$31(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$31
+
+
+module sadm_p16$s4_hx$32(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$32
+
+
+module sadm_p16$s4_hx$33(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$33
+
+
+module sadm_p16$s4_hx$34(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$34
+
+
+module sadm_p16$s4_hx$35(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$35
+
+
+module sadm_p16$s4_hx$36(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$36
+
+
+module sadm_p16$s4_hx$37(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$37
+
+
+module sadm_p16$s4_hx$38(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$38
+
+
+module sadm_p16$s4_hx$39(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$39
+
+
+module sadm_p16$s4_hx$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$4
+
+
+module sadm_p16$s4_hx$40(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$40
+
+
+module sadm_p16$s4_hx$41(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$41
+
+
+module sadm_p16$s4_hx$42(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$42
+
+
+module sadm_p16$s4_hx$43(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$43
+
+
+module sadm_p16$s4_hx$44(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$44
+
+
+module sadm_p16$s4_hx$45(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$45
+
+
+module sadm_p16$s4_hx$46(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$46
+
+
+module sadm_p16$s4_hx$47(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$47
+
+
+module sadm_p16$s4_hx$48(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$48
+
+
+module sadm_p16$s4_hx$49(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$49
+
+
+module sadm_p16$s4_hx$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$5
+
+
+module sadm_p16$s4_hx$50(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$50
+
+
+module sadm_p16$s4_hx$51(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$51
+
+
+module sadm_p16$s4_hx$52(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$52
+
+
+module sadm_p16$s4_hx$53(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$53
+
+
+module sadm_p16$s4_hx$54(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$54
+
+
+module sadm_p16$s4_hx$55(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$55
+
+
+module sadm_p16$s4_hx$56(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$56
+
+
+module sadm_p16$s4_hx$57(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$57
+
+
+module sadm_p16$s4_hx$58(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$58
+
+
+module sadm_p16$s4_hx$59(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$59
+
+
+module sadm_p16$s4_hx$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$6
+
+
+module sadm_p16$s4_hx$60(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$60
+
+
+module sadm_p16$s4_hx$61(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$61
+
+
+module sadm_p16$s4_hx$62(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$62
+
+
+module sadm_p16$s4_hx$63(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$63
+
+
+module sadm_p16$s4_hx$64(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$64
+
+
+module sadm_p16$s4_hx$65(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$65
+
+
+module sadm_p16$s4_hx$66(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$66
+
+
+module sadm_p16$s4_hx$67(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$67
+
+
+module sadm_p16$s4_hx$68(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$68
+
+
+module sadm_p16$s4_hx$69(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$69
+
+
+module sadm_p16$s4_hx$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$7
+
+
+module sadm_p16$s4_hx$70(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$70
+
+
+module sadm_p16$s4_hx$71(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$71
+
+
+module sadm_p16$s4_hx$72(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$72
+
+
+module sadm_p16$s4_hx$73(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$73
+
+
+module sadm_p16$s4_hx$74(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$74
+
+
+module sadm_p16$s4_hx$75(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$75
+
+
+module sadm_p16$s4_hx$76(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$76
+
+
+module sadm_p16$s4_hx$77(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$77
+
+
+module sadm_p16$s4_hx$78(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$78
+
+
+module sadm_p16$s4_hx$79(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$79
+
+
+module sadm_p16$s4_hx$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$8
+
+
+module sadm_p16$s4_hx$80(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$80
+
+
+module sadm_p16$s4_hx$81(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$81
+
+
+module sadm_p16$s4_hx$82(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$82
+
+
+module sadm_p16$s4_hx$83(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$83
+
+
+module sadm_p16$s4_hx$84(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$84
+
+
+module sadm_p16$s4_hx$85(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$85
+
+
+module sadm_p16$s4_hx$86(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$86
+
+
+module sadm_p16$s4_hx$87(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$87
+
+
+module sadm_p16$s4_hx$88(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$88
+
+
+module sadm_p16$s4_hx$89(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$89
+
+
+module sadm_p16$s4_hx$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$9
+
+
+module sadm_p16$s4_hx$90(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$90
+
+
+module sadm_p16$s4_hx$91(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$91
+
+
+module sadm_p16$s4_hx$92(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$92
+
+
+module sadm_p16$s4_hx$93(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$93
+
+
+module sadm_p16$s4_hx$94(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$94
+
+
+module sadm_p16$s4_hx$95(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$95
+
+
+module sadm_p16$s4_hx$96(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$96
+
+
+module sadm_p16$s4_hx$97(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$97
+
+
+module sadm_p16$s4_hx$98(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$98
+
+
+module sadm_p16$s4_hx$99(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_hx$99
+
+
+module sadm_p16$s4_r$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_r$0
+
+
+module sadm_p16$s4_r$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_r$1
+
+
+module sadm_p16$s4_rt$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_rt$0
+
+
+module sadm_p16$s4_rt$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_rt$1
+
+
+module sadm_p16$s4_t$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_t$0
+
+
+module sadm_p16$s4_t$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_t$1
+
+
+module sadm_p16$s4_v$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_v$0
+
+
+module sadm_p16$s4_v$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s4_v$1
+
+
+module sadm_p16$s5_b$0(d,q,clock);
+    
+    // Module arguments
     input wire  [31:0] d;
     output reg  [31:0] q;
     input wire  clock;
@@ -26125,10 +30535,10 @@ module sadm_p16$s4_b$0(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$0
+endmodule // sadm_p16$s5_b$0
 
 
-module sadm_p16$s4_b$1(d,q,clock);
+module sadm_p16$s5_b$1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26144,10 +30554,10 @@ module sadm_p16$s4_b$1(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$1
+endmodule // sadm_p16$s5_b$1
 
 
-module sadm_p16$s4_b$10(d,q,clock);
+module sadm_p16$s5_b$10(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26163,10 +30573,10 @@ module sadm_p16$s4_b$10(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$10
+endmodule // sadm_p16$s5_b$10
 
 
-module sadm_p16$s4_b$11(d,q,clock);
+module sadm_p16$s5_b$11(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26182,10 +30592,10 @@ module sadm_p16$s4_b$11(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$11
+endmodule // sadm_p16$s5_b$11
 
 
-module sadm_p16$s4_b$12(d,q,clock);
+module sadm_p16$s5_b$12(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26201,10 +30611,10 @@ module sadm_p16$s4_b$12(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$12
+endmodule // sadm_p16$s5_b$12
 
 
-module sadm_p16$s4_b$13(d,q,clock);
+module sadm_p16$s5_b$13(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26220,10 +30630,10 @@ module sadm_p16$s4_b$13(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$13
+endmodule // sadm_p16$s5_b$13
 
 
-module sadm_p16$s4_b$14(d,q,clock);
+module sadm_p16$s5_b$14(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26239,10 +30649,10 @@ module sadm_p16$s4_b$14(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$14
+endmodule // sadm_p16$s5_b$14
 
 
-module sadm_p16$s4_b$15(d,q,clock);
+module sadm_p16$s5_b$15(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26258,10 +30668,10 @@ module sadm_p16$s4_b$15(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$15
+endmodule // sadm_p16$s5_b$15
 
 
-module sadm_p16$s4_b$16(d,q,clock);
+module sadm_p16$s5_b$16(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26277,10 +30687,10 @@ module sadm_p16$s4_b$16(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$16
+endmodule // sadm_p16$s5_b$16
 
 
-module sadm_p16$s4_b$17(d,q,clock);
+module sadm_p16$s5_b$17(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26296,10 +30706,10 @@ module sadm_p16$s4_b$17(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$17
+endmodule // sadm_p16$s5_b$17
 
 
-module sadm_p16$s4_b$18(d,q,clock);
+module sadm_p16$s5_b$18(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26315,10 +30725,10 @@ module sadm_p16$s4_b$18(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$18
+endmodule // sadm_p16$s5_b$18
 
 
-module sadm_p16$s4_b$19(d,q,clock);
+module sadm_p16$s5_b$19(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26334,10 +30744,10 @@ module sadm_p16$s4_b$19(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$19
+endmodule // sadm_p16$s5_b$19
 
 
-module sadm_p16$s4_b$2(d,q,clock);
+module sadm_p16$s5_b$2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26353,10 +30763,10 @@ module sadm_p16$s4_b$2(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$2
+endmodule // sadm_p16$s5_b$2
 
 
-module sadm_p16$s4_b$20(d,q,clock);
+module sadm_p16$s5_b$20(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26372,10 +30782,10 @@ module sadm_p16$s4_b$20(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$20
+endmodule // sadm_p16$s5_b$20
 
 
-module sadm_p16$s4_b$21(d,q,clock);
+module sadm_p16$s5_b$21(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26391,10 +30801,10 @@ module sadm_p16$s4_b$21(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$21
+endmodule // sadm_p16$s5_b$21
 
 
-module sadm_p16$s4_b$22(d,q,clock);
+module sadm_p16$s5_b$22(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26410,10 +30820,10 @@ module sadm_p16$s4_b$22(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$22
+endmodule // sadm_p16$s5_b$22
 
 
-module sadm_p16$s4_b$23(d,q,clock);
+module sadm_p16$s5_b$23(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26429,10 +30839,10 @@ module sadm_p16$s4_b$23(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$23
+endmodule // sadm_p16$s5_b$23
 
 
-module sadm_p16$s4_b$24(d,q,clock);
+module sadm_p16$s5_b$24(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26448,10 +30858,10 @@ module sadm_p16$s4_b$24(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$24
+endmodule // sadm_p16$s5_b$24
 
 
-module sadm_p16$s4_b$25(d,q,clock);
+module sadm_p16$s5_b$25(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26467,10 +30877,10 @@ module sadm_p16$s4_b$25(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$25
+endmodule // sadm_p16$s5_b$25
 
 
-module sadm_p16$s4_b$26(d,q,clock);
+module sadm_p16$s5_b$26(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26486,10 +30896,10 @@ module sadm_p16$s4_b$26(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$26
+endmodule // sadm_p16$s5_b$26
 
 
-module sadm_p16$s4_b$27(d,q,clock);
+module sadm_p16$s5_b$27(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26505,10 +30915,10 @@ module sadm_p16$s4_b$27(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$27
+endmodule // sadm_p16$s5_b$27
 
 
-module sadm_p16$s4_b$28(d,q,clock);
+module sadm_p16$s5_b$28(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26524,10 +30934,10 @@ module sadm_p16$s4_b$28(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$28
+endmodule // sadm_p16$s5_b$28
 
 
-module sadm_p16$s4_b$29(d,q,clock);
+module sadm_p16$s5_b$29(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26543,10 +30953,10 @@ module sadm_p16$s4_b$29(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$29
+endmodule // sadm_p16$s5_b$29
 
 
-module sadm_p16$s4_b$3(d,q,clock);
+module sadm_p16$s5_b$3(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26562,10 +30972,10 @@ module sadm_p16$s4_b$3(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$3
+endmodule // sadm_p16$s5_b$3
 
 
-module sadm_p16$s4_b$30(d,q,clock);
+module sadm_p16$s5_b$30(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26581,10 +30991,10 @@ module sadm_p16$s4_b$30(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$30
+endmodule // sadm_p16$s5_b$30
 
 
-module sadm_p16$s4_b$31(d,q,clock);
+module sadm_p16$s5_b$31(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26600,10 +31010,10 @@ module sadm_p16$s4_b$31(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$31
+endmodule // sadm_p16$s5_b$31
 
 
-module sadm_p16$s4_b$32(d,q,clock);
+module sadm_p16$s5_b$32(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26619,10 +31029,10 @@ module sadm_p16$s4_b$32(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$32
+endmodule // sadm_p16$s5_b$32
 
 
-module sadm_p16$s4_b$33(d,q,clock);
+module sadm_p16$s5_b$33(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26638,10 +31048,10 @@ module sadm_p16$s4_b$33(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$33
+endmodule // sadm_p16$s5_b$33
 
 
-module sadm_p16$s4_b$34(d,q,clock);
+module sadm_p16$s5_b$34(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26657,10 +31067,10 @@ module sadm_p16$s4_b$34(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$34
+endmodule // sadm_p16$s5_b$34
 
 
-module sadm_p16$s4_b$35(d,q,clock);
+module sadm_p16$s5_b$35(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26676,10 +31086,10 @@ module sadm_p16$s4_b$35(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$35
+endmodule // sadm_p16$s5_b$35
 
 
-module sadm_p16$s4_b$36(d,q,clock);
+module sadm_p16$s5_b$36(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26695,10 +31105,10 @@ module sadm_p16$s4_b$36(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$36
+endmodule // sadm_p16$s5_b$36
 
 
-module sadm_p16$s4_b$37(d,q,clock);
+module sadm_p16$s5_b$37(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26714,10 +31124,10 @@ module sadm_p16$s4_b$37(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$37
+endmodule // sadm_p16$s5_b$37
 
 
-module sadm_p16$s4_b$38(d,q,clock);
+module sadm_p16$s5_b$38(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26733,10 +31143,10 @@ module sadm_p16$s4_b$38(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$38
+endmodule // sadm_p16$s5_b$38
 
 
-module sadm_p16$s4_b$39(d,q,clock);
+module sadm_p16$s5_b$39(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26752,10 +31162,10 @@ module sadm_p16$s4_b$39(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$39
+endmodule // sadm_p16$s5_b$39
 
 
-module sadm_p16$s4_b$4(d,q,clock);
+module sadm_p16$s5_b$4(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26771,10 +31181,10 @@ module sadm_p16$s4_b$4(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$4
+endmodule // sadm_p16$s5_b$4
 
 
-module sadm_p16$s4_b$40(d,q,clock);
+module sadm_p16$s5_b$40(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26790,10 +31200,10 @@ module sadm_p16$s4_b$40(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$40
+endmodule // sadm_p16$s5_b$40
 
 
-module sadm_p16$s4_b$41(d,q,clock);
+module sadm_p16$s5_b$41(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26809,10 +31219,10 @@ module sadm_p16$s4_b$41(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$41
+endmodule // sadm_p16$s5_b$41
 
 
-module sadm_p16$s4_b$42(d,q,clock);
+module sadm_p16$s5_b$42(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26828,10 +31238,10 @@ module sadm_p16$s4_b$42(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$42
+endmodule // sadm_p16$s5_b$42
 
 
-module sadm_p16$s4_b$43(d,q,clock);
+module sadm_p16$s5_b$43(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26847,10 +31257,10 @@ module sadm_p16$s4_b$43(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$43
+endmodule // sadm_p16$s5_b$43
 
 
-module sadm_p16$s4_b$44(d,q,clock);
+module sadm_p16$s5_b$44(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26866,10 +31276,10 @@ module sadm_p16$s4_b$44(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$44
+endmodule // sadm_p16$s5_b$44
 
 
-module sadm_p16$s4_b$45(d,q,clock);
+module sadm_p16$s5_b$45(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26885,10 +31295,10 @@ module sadm_p16$s4_b$45(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$45
+endmodule // sadm_p16$s5_b$45
 
 
-module sadm_p16$s4_b$46(d,q,clock);
+module sadm_p16$s5_b$46(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26904,10 +31314,10 @@ module sadm_p16$s4_b$46(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$46
+endmodule // sadm_p16$s5_b$46
 
 
-module sadm_p16$s4_b$47(d,q,clock);
+module sadm_p16$s5_b$47(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26923,10 +31333,10 @@ module sadm_p16$s4_b$47(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$47
+endmodule // sadm_p16$s5_b$47
 
 
-module sadm_p16$s4_b$48(d,q,clock);
+module sadm_p16$s5_b$48(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26942,10 +31352,10 @@ module sadm_p16$s4_b$48(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$48
+endmodule // sadm_p16$s5_b$48
 
 
-module sadm_p16$s4_b$49(d,q,clock);
+module sadm_p16$s5_b$49(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26961,10 +31371,10 @@ module sadm_p16$s4_b$49(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$49
+endmodule // sadm_p16$s5_b$49
 
 
-module sadm_p16$s4_b$5(d,q,clock);
+module sadm_p16$s5_b$5(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26980,10 +31390,10 @@ module sadm_p16$s4_b$5(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$5
+endmodule // sadm_p16$s5_b$5
 
 
-module sadm_p16$s4_b$50(d,q,clock);
+module sadm_p16$s5_b$50(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -26999,10 +31409,10 @@ module sadm_p16$s4_b$50(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$50
+endmodule // sadm_p16$s5_b$50
 
 
-module sadm_p16$s4_b$51(d,q,clock);
+module sadm_p16$s5_b$51(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -27018,10 +31428,10 @@ module sadm_p16$s4_b$51(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$51
+endmodule // sadm_p16$s5_b$51
 
 
-module sadm_p16$s4_b$52(d,q,clock);
+module sadm_p16$s5_b$52(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -27037,10 +31447,10 @@ module sadm_p16$s4_b$52(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$52
+endmodule // sadm_p16$s5_b$52
 
 
-module sadm_p16$s4_b$53(d,q,clock);
+module sadm_p16$s5_b$53(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -27056,10 +31466,10 @@ module sadm_p16$s4_b$53(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$53
+endmodule // sadm_p16$s5_b$53
 
 
-module sadm_p16$s4_b$54(d,q,clock);
+module sadm_p16$s5_b$54(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -27075,10 +31485,10 @@ module sadm_p16$s4_b$54(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$54
+endmodule // sadm_p16$s5_b$54
 
 
-module sadm_p16$s4_b$55(d,q,clock);
+module sadm_p16$s5_b$55(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -27094,10 +31504,10 @@ module sadm_p16$s4_b$55(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$55
+endmodule // sadm_p16$s5_b$55
 
 
-module sadm_p16$s4_b$56(d,q,clock);
+module sadm_p16$s5_b$56(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -27113,10 +31523,10 @@ module sadm_p16$s4_b$56(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$56
+endmodule // sadm_p16$s5_b$56
 
 
-module sadm_p16$s4_b$57(d,q,clock);
+module sadm_p16$s5_b$57(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -27132,10 +31542,10 @@ module sadm_p16$s4_b$57(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$57
+endmodule // sadm_p16$s5_b$57
 
 
-module sadm_p16$s4_b$58(d,q,clock);
+module sadm_p16$s5_b$58(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -27151,10 +31561,10 @@ module sadm_p16$s4_b$58(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$58
+endmodule // sadm_p16$s5_b$58
 
 
-module sadm_p16$s4_b$59(d,q,clock);
+module sadm_p16$s5_b$59(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -27170,10 +31580,10 @@ module sadm_p16$s4_b$59(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$59
+endmodule // sadm_p16$s5_b$59
 
 
-module sadm_p16$s4_b$6(d,q,clock);
+module sadm_p16$s5_b$6(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -27189,10 +31599,10 @@ module sadm_p16$s4_b$6(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$6
+endmodule // sadm_p16$s5_b$6
 
 
-module sadm_p16$s4_b$60(d,q,clock);
+module sadm_p16$s5_b$60(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -27208,10 +31618,10 @@ module sadm_p16$s4_b$60(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$60
+endmodule // sadm_p16$s5_b$60
 
 
-module sadm_p16$s4_b$61(d,q,clock);
+module sadm_p16$s5_b$61(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -27227,10 +31637,10 @@ module sadm_p16$s4_b$61(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$61
+endmodule // sadm_p16$s5_b$61
 
 
-module sadm_p16$s4_b$62(d,q,clock);
+module sadm_p16$s5_b$62(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -27246,10 +31656,10 @@ module sadm_p16$s4_b$62(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$62
+endmodule // sadm_p16$s5_b$62
 
 
-module sadm_p16$s4_b$63(d,q,clock);
+module sadm_p16$s5_b$63(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -27265,10 +31675,10 @@ module sadm_p16$s4_b$63(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$63
+endmodule // sadm_p16$s5_b$63
 
 
-module sadm_p16$s4_b$7(d,q,clock);
+module sadm_p16$s5_b$7(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -27284,10 +31694,10 @@ module sadm_p16$s4_b$7(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$7
+endmodule // sadm_p16$s5_b$7
 
 
-module sadm_p16$s4_b$8(d,q,clock);
+module sadm_p16$s5_b$8(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -27303,10 +31713,10 @@ module sadm_p16$s4_b$8(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$8
+endmodule // sadm_p16$s5_b$8
 
 
-module sadm_p16$s4_b$9(d,q,clock);
+module sadm_p16$s5_b$9(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -27322,10 +31732,10 @@ module sadm_p16$s4_b$9(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_b$9
+endmodule // sadm_p16$s5_b$9
 
 
-module sadm_p16$s4_p$0(d,q,clock);
+module sadm_p16$s5_p$0(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27341,10 +31751,10 @@ module sadm_p16$s4_p$0(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$0
+endmodule // sadm_p16$s5_p$0
 
 
-module sadm_p16$s4_p$1(d,q,clock);
+module sadm_p16$s5_p$1(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27360,10 +31770,10 @@ module sadm_p16$s4_p$1(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$1
+endmodule // sadm_p16$s5_p$1
 
 
-module sadm_p16$s4_p$10(d,q,clock);
+module sadm_p16$s5_p$10(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27379,10 +31789,10 @@ module sadm_p16$s4_p$10(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$10
+endmodule // sadm_p16$s5_p$10
 
 
-module sadm_p16$s4_p$11(d,q,clock);
+module sadm_p16$s5_p$11(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27398,10 +31808,10 @@ module sadm_p16$s4_p$11(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$11
+endmodule // sadm_p16$s5_p$11
 
 
-module sadm_p16$s4_p$12(d,q,clock);
+module sadm_p16$s5_p$12(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27417,10 +31827,10 @@ module sadm_p16$s4_p$12(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$12
+endmodule // sadm_p16$s5_p$12
 
 
-module sadm_p16$s4_p$13(d,q,clock);
+module sadm_p16$s5_p$13(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27436,10 +31846,10 @@ module sadm_p16$s4_p$13(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$13
+endmodule // sadm_p16$s5_p$13
 
 
-module sadm_p16$s4_p$14(d,q,clock);
+module sadm_p16$s5_p$14(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27455,10 +31865,10 @@ module sadm_p16$s4_p$14(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$14
+endmodule // sadm_p16$s5_p$14
 
 
-module sadm_p16$s4_p$15(d,q,clock);
+module sadm_p16$s5_p$15(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27474,10 +31884,10 @@ module sadm_p16$s4_p$15(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$15
+endmodule // sadm_p16$s5_p$15
 
 
-module sadm_p16$s4_p$16(d,q,clock);
+module sadm_p16$s5_p$16(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27493,10 +31903,10 @@ module sadm_p16$s4_p$16(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$16
+endmodule // sadm_p16$s5_p$16
 
 
-module sadm_p16$s4_p$17(d,q,clock);
+module sadm_p16$s5_p$17(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27512,10 +31922,10 @@ module sadm_p16$s4_p$17(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$17
+endmodule // sadm_p16$s5_p$17
 
 
-module sadm_p16$s4_p$18(d,q,clock);
+module sadm_p16$s5_p$18(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27531,10 +31941,10 @@ module sadm_p16$s4_p$18(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$18
+endmodule // sadm_p16$s5_p$18
 
 
-module sadm_p16$s4_p$19(d,q,clock);
+module sadm_p16$s5_p$19(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27550,10 +31960,10 @@ module sadm_p16$s4_p$19(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$19
+endmodule // sadm_p16$s5_p$19
 
 
-module sadm_p16$s4_p$2(d,q,clock);
+module sadm_p16$s5_p$2(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27569,10 +31979,10 @@ module sadm_p16$s4_p$2(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$2
+endmodule // sadm_p16$s5_p$2
 
 
-module sadm_p16$s4_p$20(d,q,clock);
+module sadm_p16$s5_p$20(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27588,10 +31998,10 @@ module sadm_p16$s4_p$20(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$20
+endmodule // sadm_p16$s5_p$20
 
 
-module sadm_p16$s4_p$21(d,q,clock);
+module sadm_p16$s5_p$21(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27607,10 +32017,10 @@ module sadm_p16$s4_p$21(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$21
+endmodule // sadm_p16$s5_p$21
 
 
-module sadm_p16$s4_p$22(d,q,clock);
+module sadm_p16$s5_p$22(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27626,10 +32036,10 @@ module sadm_p16$s4_p$22(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$22
+endmodule // sadm_p16$s5_p$22
 
 
-module sadm_p16$s4_p$23(d,q,clock);
+module sadm_p16$s5_p$23(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27645,10 +32055,10 @@ module sadm_p16$s4_p$23(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$23
+endmodule // sadm_p16$s5_p$23
 
 
-module sadm_p16$s4_p$24(d,q,clock);
+module sadm_p16$s5_p$24(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27664,10 +32074,10 @@ module sadm_p16$s4_p$24(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$24
+endmodule // sadm_p16$s5_p$24
 
 
-module sadm_p16$s4_p$25(d,q,clock);
+module sadm_p16$s5_p$25(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27683,10 +32093,10 @@ module sadm_p16$s4_p$25(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$25
+endmodule // sadm_p16$s5_p$25
 
 
-module sadm_p16$s4_p$26(d,q,clock);
+module sadm_p16$s5_p$26(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27702,10 +32112,10 @@ module sadm_p16$s4_p$26(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$26
+endmodule // sadm_p16$s5_p$26
 
 
-module sadm_p16$s4_p$27(d,q,clock);
+module sadm_p16$s5_p$27(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27721,10 +32131,10 @@ module sadm_p16$s4_p$27(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$27
+endmodule // sadm_p16$s5_p$27
 
 
-module sadm_p16$s4_p$28(d,q,clock);
+module sadm_p16$s5_p$28(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27740,10 +32150,10 @@ module sadm_p16$s4_p$28(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$28
+endmodule // sadm_p16$s5_p$28
 
 
-module sadm_p16$s4_p$29(d,q,clock);
+module sadm_p16$s5_p$29(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27759,10 +32169,10 @@ module sadm_p16$s4_p$29(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$29
+endmodule // sadm_p16$s5_p$29
 
 
-module sadm_p16$s4_p$3(d,q,clock);
+module sadm_p16$s5_p$3(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27778,10 +32188,10 @@ module sadm_p16$s4_p$3(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$3
+endmodule // sadm_p16$s5_p$3
 
 
-module sadm_p16$s4_p$30(d,q,clock);
+module sadm_p16$s5_p$30(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27797,10 +32207,10 @@ module sadm_p16$s4_p$30(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$30
+endmodule // sadm_p16$s5_p$30
 
 
-module sadm_p16$s4_p$31(d,q,clock);
+module sadm_p16$s5_p$31(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27816,10 +32226,10 @@ module sadm_p16$s4_p$31(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$31
+endmodule // sadm_p16$s5_p$31
 
 
-module sadm_p16$s4_p$32(d,q,clock);
+module sadm_p16$s5_p$32(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27835,10 +32245,10 @@ module sadm_p16$s4_p$32(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$32
+endmodule // sadm_p16$s5_p$32
 
 
-module sadm_p16$s4_p$33(d,q,clock);
+module sadm_p16$s5_p$33(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27854,10 +32264,10 @@ module sadm_p16$s4_p$33(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$33
+endmodule // sadm_p16$s5_p$33
 
 
-module sadm_p16$s4_p$34(d,q,clock);
+module sadm_p16$s5_p$34(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27873,10 +32283,10 @@ module sadm_p16$s4_p$34(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$34
+endmodule // sadm_p16$s5_p$34
 
 
-module sadm_p16$s4_p$35(d,q,clock);
+module sadm_p16$s5_p$35(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27892,10 +32302,10 @@ module sadm_p16$s4_p$35(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$35
+endmodule // sadm_p16$s5_p$35
 
 
-module sadm_p16$s4_p$36(d,q,clock);
+module sadm_p16$s5_p$36(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27911,10 +32321,10 @@ module sadm_p16$s4_p$36(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$36
+endmodule // sadm_p16$s5_p$36
 
 
-module sadm_p16$s4_p$37(d,q,clock);
+module sadm_p16$s5_p$37(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27930,10 +32340,10 @@ module sadm_p16$s4_p$37(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$37
+endmodule // sadm_p16$s5_p$37
 
 
-module sadm_p16$s4_p$38(d,q,clock);
+module sadm_p16$s5_p$38(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27949,10 +32359,10 @@ module sadm_p16$s4_p$38(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$38
+endmodule // sadm_p16$s5_p$38
 
 
-module sadm_p16$s4_p$39(d,q,clock);
+module sadm_p16$s5_p$39(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27968,10 +32378,10 @@ module sadm_p16$s4_p$39(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$39
+endmodule // sadm_p16$s5_p$39
 
 
-module sadm_p16$s4_p$4(d,q,clock);
+module sadm_p16$s5_p$4(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -27987,10 +32397,10 @@ module sadm_p16$s4_p$4(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$4
+endmodule // sadm_p16$s5_p$4
 
 
-module sadm_p16$s4_p$40(d,q,clock);
+module sadm_p16$s5_p$40(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -28006,10 +32416,10 @@ module sadm_p16$s4_p$40(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$40
+endmodule // sadm_p16$s5_p$40
 
 
-module sadm_p16$s4_p$41(d,q,clock);
+module sadm_p16$s5_p$41(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -28025,10 +32435,10 @@ module sadm_p16$s4_p$41(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$41
+endmodule // sadm_p16$s5_p$41
 
 
-module sadm_p16$s4_p$42(d,q,clock);
+module sadm_p16$s5_p$42(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -28044,10 +32454,10 @@ module sadm_p16$s4_p$42(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$42
+endmodule // sadm_p16$s5_p$42
 
 
-module sadm_p16$s4_p$43(d,q,clock);
+module sadm_p16$s5_p$43(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -28063,10 +32473,10 @@ module sadm_p16$s4_p$43(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$43
+endmodule // sadm_p16$s5_p$43
 
 
-module sadm_p16$s4_p$44(d,q,clock);
+module sadm_p16$s5_p$44(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -28082,10 +32492,10 @@ module sadm_p16$s4_p$44(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$44
+endmodule // sadm_p16$s5_p$44
 
 
-module sadm_p16$s4_p$45(d,q,clock);
+module sadm_p16$s5_p$45(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -28101,10 +32511,10 @@ module sadm_p16$s4_p$45(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$45
+endmodule // sadm_p16$s5_p$45
 
 
-module sadm_p16$s4_p$46(d,q,clock);
+module sadm_p16$s5_p$46(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -28120,10 +32530,10 @@ module sadm_p16$s4_p$46(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$46
+endmodule // sadm_p16$s5_p$46
 
 
-module sadm_p16$s4_p$47(d,q,clock);
+module sadm_p16$s5_p$47(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -28139,10 +32549,10 @@ module sadm_p16$s4_p$47(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$47
+endmodule // sadm_p16$s5_p$47
 
 
-module sadm_p16$s4_p$48(d,q,clock);
+module sadm_p16$s5_p$48(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -28158,10 +32568,10 @@ module sadm_p16$s4_p$48(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$48
+endmodule // sadm_p16$s5_p$48
 
 
-module sadm_p16$s4_p$49(d,q,clock);
+module sadm_p16$s5_p$49(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -28177,10 +32587,10 @@ module sadm_p16$s4_p$49(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$49
+endmodule // sadm_p16$s5_p$49
 
 
-module sadm_p16$s4_p$5(d,q,clock);
+module sadm_p16$s5_p$5(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -28196,10 +32606,10 @@ module sadm_p16$s4_p$5(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$5
+endmodule // sadm_p16$s5_p$5
 
 
-module sadm_p16$s4_p$50(d,q,clock);
+module sadm_p16$s5_p$50(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -28215,10 +32625,10 @@ module sadm_p16$s4_p$50(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$50
+endmodule // sadm_p16$s5_p$50
 
 
-module sadm_p16$s4_p$51(d,q,clock);
+module sadm_p16$s5_p$51(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -28234,10 +32644,10 @@ module sadm_p16$s4_p$51(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$51
+endmodule // sadm_p16$s5_p$51
 
 
-module sadm_p16$s4_p$52(d,q,clock);
+module sadm_p16$s5_p$52(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -28253,10 +32663,10 @@ module sadm_p16$s4_p$52(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$52
+endmodule // sadm_p16$s5_p$52
 
 
-module sadm_p16$s4_p$53(d,q,clock);
+module sadm_p16$s5_p$53(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -28272,10 +32682,10 @@ module sadm_p16$s4_p$53(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$53
+endmodule // sadm_p16$s5_p$53
 
 
-module sadm_p16$s4_p$54(d,q,clock);
+module sadm_p16$s5_p$54(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -28291,10 +32701,10 @@ module sadm_p16$s4_p$54(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$54
+endmodule // sadm_p16$s5_p$54
 
 
-module sadm_p16$s4_p$55(d,q,clock);
+module sadm_p16$s5_p$55(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -28310,10 +32720,10 @@ module sadm_p16$s4_p$55(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$55
+endmodule // sadm_p16$s5_p$55
 
 
-module sadm_p16$s4_p$56(d,q,clock);
+module sadm_p16$s5_p$56(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -28329,10 +32739,10 @@ module sadm_p16$s4_p$56(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$56
+endmodule // sadm_p16$s5_p$56
 
 
-module sadm_p16$s4_p$57(d,q,clock);
+module sadm_p16$s5_p$57(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -28348,10 +32758,10 @@ module sadm_p16$s4_p$57(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$57
+endmodule // sadm_p16$s5_p$57
 
 
-module sadm_p16$s4_p$58(d,q,clock);
+module sadm_p16$s5_p$58(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -28367,10 +32777,10 @@ module sadm_p16$s4_p$58(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$58
+endmodule // sadm_p16$s5_p$58
 
 
-module sadm_p16$s4_p$59(d,q,clock);
+module sadm_p16$s5_p$59(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -28386,10 +32796,10 @@ module sadm_p16$s4_p$59(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$59
+endmodule // sadm_p16$s5_p$59
 
 
-module sadm_p16$s4_p$6(d,q,clock);
+module sadm_p16$s5_p$6(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -28405,10 +32815,10 @@ module sadm_p16$s4_p$6(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$6
+endmodule // sadm_p16$s5_p$6
 
 
-module sadm_p16$s4_p$60(d,q,clock);
+module sadm_p16$s5_p$60(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -28424,10 +32834,10 @@ module sadm_p16$s4_p$60(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$60
+endmodule // sadm_p16$s5_p$60
 
 
-module sadm_p16$s4_p$61(d,q,clock);
+module sadm_p16$s5_p$61(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -28443,10 +32853,10 @@ module sadm_p16$s4_p$61(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$61
+endmodule // sadm_p16$s5_p$61
 
 
-module sadm_p16$s4_p$62(d,q,clock);
+module sadm_p16$s5_p$62(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -28462,10 +32872,10 @@ module sadm_p16$s4_p$62(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$62
+endmodule // sadm_p16$s5_p$62
 
 
-module sadm_p16$s4_p$63(d,q,clock);
+module sadm_p16$s5_p$63(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -28481,10 +32891,10 @@ module sadm_p16$s4_p$63(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$63
+endmodule // sadm_p16$s5_p$63
 
 
-module sadm_p16$s4_p$7(d,q,clock);
+module sadm_p16$s5_p$7(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -28500,10 +32910,10 @@ module sadm_p16$s4_p$7(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$7
+endmodule // sadm_p16$s5_p$7
 
 
-module sadm_p16$s4_p$8(d,q,clock);
+module sadm_p16$s5_p$8(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -28519,10 +32929,10 @@ module sadm_p16$s4_p$8(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$8
+endmodule // sadm_p16$s5_p$8
 
 
-module sadm_p16$s4_p$9(d,q,clock);
+module sadm_p16$s5_p$9(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -28538,7 +32948,7 @@ module sadm_p16$s4_p$9(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p16$s4_p$9
+endmodule // sadm_p16$s5_p$9
 
 
 module sadm_p16$thr$0(d,q,clock);

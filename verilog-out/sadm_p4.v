@@ -426,54 +426,39 @@ module sadm_p4(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$re
     reg  s3_v$0$d;
     wire  s3_v$0$q;
     reg  s3_v$0$clock;
-    reg  s2_hx$0$d;
-    wire  s2_hx$0$q;
-    reg  s2_hx$0$clock;
-    reg  s2_hx$1$d;
-    wire  s2_hx$1$q;
-    reg  s2_hx$1$clock;
-    reg  s2_hx$2$d;
-    wire  s2_hx$2$q;
-    reg  s2_hx$2$clock;
-    reg  s2_hx$3$d;
-    wire  s2_hx$3$q;
-    reg  s2_hx$3$clock;
-    reg  s2_hx$4$d;
-    wire  s2_hx$4$q;
-    reg  s2_hx$4$clock;
-    reg  s2_hx$5$d;
-    wire  s2_hx$5$q;
-    reg  s2_hx$5$clock;
-    reg  s2_hx$6$d;
-    wire  s2_hx$6$q;
-    reg  s2_hx$6$clock;
-    reg  s2_hx$7$d;
-    wire  s2_hx$7$q;
-    reg  s2_hx$7$clock;
-    reg  s2_hx$8$d;
-    wire  s2_hx$8$q;
-    reg  s2_hx$8$clock;
-    reg  s2_hx$9$d;
-    wire  s2_hx$9$q;
-    reg  s2_hx$9$clock;
-    reg  s2_hx$10$d;
-    wire  s2_hx$10$q;
-    reg  s2_hx$10$clock;
-    reg  s2_hx$11$d;
-    wire  s2_hx$11$q;
-    reg  s2_hx$11$clock;
-    reg  s2_hx$12$d;
-    wire  s2_hx$12$q;
-    reg  s2_hx$12$clock;
-    reg  s2_hx$13$d;
-    wire  s2_hx$13$q;
-    reg  s2_hx$13$clock;
-    reg  s2_hx$14$d;
-    wire  s2_hx$14$q;
-    reg  s2_hx$14$clock;
-    reg  s2_hx$15$d;
-    wire  s2_hx$15$q;
-    reg  s2_hx$15$clock;
+    reg  [7:0] s3_i$0$d;
+    wire  [7:0] s3_i$0$q;
+    reg  s3_i$0$clock;
+    reg  [7:0] s3_o$0$d;
+    wire  [7:0] s3_o$0$q;
+    reg  s3_o$0$clock;
+    reg  [1:0] s3_b$0$d;
+    wire  [1:0] s3_b$0$q;
+    reg  s3_b$0$clock;
+    reg  [31:0] s3_by$0$d;
+    wire  [31:0] s3_by$0$q;
+    reg  s3_by$0$clock;
+    reg  [8:0] s3_w$0$d;
+    wire  [8:0] s3_w$0$q;
+    reg  s3_w$0$clock;
+    reg  [2:0] s3_e$0$d;
+    wire  [2:0] s3_e$0$q;
+    reg  s3_e$0$clock;
+    reg  [15:0] s3_cs$0$d;
+    wire  [15:0] s3_cs$0$q;
+    reg  s3_cs$0$clock;
+    reg  [47:0] s3_rb$0$d;
+    wire  [47:0] s3_rb$0$q;
+    reg  s3_rb$0$clock;
+    reg  s3_fa$0$d;
+    wire  s3_fa$0$q;
+    reg  s3_fa$0$clock;
+    reg  s3_ft$0$d;
+    wire  s3_ft$0$q;
+    reg  s3_ft$0$clock;
+    reg  s3_fr$0$d;
+    wire  s3_fr$0$q;
+    reg  s3_fr$0$clock;
     reg  s3_hx$0$d;
     wire  s3_hx$0$q;
     reg  s3_hx$0$clock;
@@ -522,18 +507,117 @@ module sadm_p4(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$re
     reg  s3_hx$15$d;
     wire  s3_hx$15$q;
     reg  s3_hx$15$clock;
-    reg  [31:0] s3_by$0$d;
-    wire  [31:0] s3_by$0$q;
-    reg  s3_by$0$clock;
-    reg  s3_r$0$d;
-    wire  s3_r$0$q;
-    reg  s3_r$0$clock;
-    reg  s3_t$0$d;
-    wire  s3_t$0$q;
-    reg  s3_t$0$clock;
-    reg  s3_rt$0$d;
-    wire  s3_rt$0$q;
-    reg  s3_rt$0$clock;
+    reg  s4_v$0$d;
+    wire  s4_v$0$q;
+    reg  s4_v$0$clock;
+    reg  s2_hx$0$d;
+    wire  s2_hx$0$q;
+    reg  s2_hx$0$clock;
+    reg  s2_hx$1$d;
+    wire  s2_hx$1$q;
+    reg  s2_hx$1$clock;
+    reg  s2_hx$2$d;
+    wire  s2_hx$2$q;
+    reg  s2_hx$2$clock;
+    reg  s2_hx$3$d;
+    wire  s2_hx$3$q;
+    reg  s2_hx$3$clock;
+    reg  s2_hx$4$d;
+    wire  s2_hx$4$q;
+    reg  s2_hx$4$clock;
+    reg  s2_hx$5$d;
+    wire  s2_hx$5$q;
+    reg  s2_hx$5$clock;
+    reg  s2_hx$6$d;
+    wire  s2_hx$6$q;
+    reg  s2_hx$6$clock;
+    reg  s2_hx$7$d;
+    wire  s2_hx$7$q;
+    reg  s2_hx$7$clock;
+    reg  s2_hx$8$d;
+    wire  s2_hx$8$q;
+    reg  s2_hx$8$clock;
+    reg  s2_hx$9$d;
+    wire  s2_hx$9$q;
+    reg  s2_hx$9$clock;
+    reg  s2_hx$10$d;
+    wire  s2_hx$10$q;
+    reg  s2_hx$10$clock;
+    reg  s2_hx$11$d;
+    wire  s2_hx$11$q;
+    reg  s2_hx$11$clock;
+    reg  s2_hx$12$d;
+    wire  s2_hx$12$q;
+    reg  s2_hx$12$clock;
+    reg  s2_hx$13$d;
+    wire  s2_hx$13$q;
+    reg  s2_hx$13$clock;
+    reg  s2_hx$14$d;
+    wire  s2_hx$14$q;
+    reg  s2_hx$14$clock;
+    reg  s2_hx$15$d;
+    wire  s2_hx$15$q;
+    reg  s2_hx$15$clock;
+    reg  s4_hx$0$d;
+    wire  s4_hx$0$q;
+    reg  s4_hx$0$clock;
+    reg  s4_hx$1$d;
+    wire  s4_hx$1$q;
+    reg  s4_hx$1$clock;
+    reg  s4_hx$2$d;
+    wire  s4_hx$2$q;
+    reg  s4_hx$2$clock;
+    reg  s4_hx$3$d;
+    wire  s4_hx$3$q;
+    reg  s4_hx$3$clock;
+    reg  s4_hx$4$d;
+    wire  s4_hx$4$q;
+    reg  s4_hx$4$clock;
+    reg  s4_hx$5$d;
+    wire  s4_hx$5$q;
+    reg  s4_hx$5$clock;
+    reg  s4_hx$6$d;
+    wire  s4_hx$6$q;
+    reg  s4_hx$6$clock;
+    reg  s4_hx$7$d;
+    wire  s4_hx$7$q;
+    reg  s4_hx$7$clock;
+    reg  s4_hx$8$d;
+    wire  s4_hx$8$q;
+    reg  s4_hx$8$clock;
+    reg  s4_hx$9$d;
+    wire  s4_hx$9$q;
+    reg  s4_hx$9$clock;
+    reg  s4_hx$10$d;
+    wire  s4_hx$10$q;
+    reg  s4_hx$10$clock;
+    reg  s4_hx$11$d;
+    wire  s4_hx$11$q;
+    reg  s4_hx$11$clock;
+    reg  s4_hx$12$d;
+    wire  s4_hx$12$q;
+    reg  s4_hx$12$clock;
+    reg  s4_hx$13$d;
+    wire  s4_hx$13$q;
+    reg  s4_hx$13$clock;
+    reg  s4_hx$14$d;
+    wire  s4_hx$14$q;
+    reg  s4_hx$14$clock;
+    reg  s4_hx$15$d;
+    wire  s4_hx$15$q;
+    reg  s4_hx$15$clock;
+    reg  [31:0] s4_by$0$d;
+    wire  [31:0] s4_by$0$q;
+    reg  s4_by$0$clock;
+    reg  s4_r$0$d;
+    wire  s4_r$0$q;
+    reg  s4_r$0$clock;
+    reg  s4_t$0$d;
+    wire  s4_t$0$q;
+    reg  s4_t$0$clock;
+    reg  s4_rt$0$d;
+    wire  s4_rt$0$q;
+    reg  s4_rt$0$clock;
     reg  vd_v$0$d;
     wire  vd_v$0$q;
     reg  vd_v$0$clock;
@@ -666,102 +750,102 @@ module sadm_p4(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$re
     reg  [47:0] vd_rb$3$d;
     wire  [47:0] vd_rb$3$q;
     reg  vd_rb$3$clock;
-    reg  [15:0] s4_p$0$d;
-    wire  [15:0] s4_p$0$q;
-    reg  s4_p$0$clock;
-    reg  [15:0] s4_p$1$d;
-    wire  [15:0] s4_p$1$q;
-    reg  s4_p$1$clock;
-    reg  [15:0] s4_p$2$d;
-    wire  [15:0] s4_p$2$q;
-    reg  s4_p$2$clock;
-    reg  [15:0] s4_p$3$d;
-    wire  [15:0] s4_p$3$q;
-    reg  s4_p$3$clock;
-    reg  [15:0] s4_p$4$d;
-    wire  [15:0] s4_p$4$q;
-    reg  s4_p$4$clock;
-    reg  [15:0] s4_p$5$d;
-    wire  [15:0] s4_p$5$q;
-    reg  s4_p$5$clock;
-    reg  [15:0] s4_p$6$d;
-    wire  [15:0] s4_p$6$q;
-    reg  s4_p$6$clock;
-    reg  [15:0] s4_p$7$d;
-    wire  [15:0] s4_p$7$q;
-    reg  s4_p$7$clock;
-    reg  [15:0] s4_p$8$d;
-    wire  [15:0] s4_p$8$q;
-    reg  s4_p$8$clock;
-    reg  [15:0] s4_p$9$d;
-    wire  [15:0] s4_p$9$q;
-    reg  s4_p$9$clock;
-    reg  [15:0] s4_p$10$d;
-    wire  [15:0] s4_p$10$q;
-    reg  s4_p$10$clock;
-    reg  [15:0] s4_p$11$d;
-    wire  [15:0] s4_p$11$q;
-    reg  s4_p$11$clock;
-    reg  [15:0] s4_p$12$d;
-    wire  [15:0] s4_p$12$q;
-    reg  s4_p$12$clock;
-    reg  [15:0] s4_p$13$d;
-    wire  [15:0] s4_p$13$q;
-    reg  s4_p$13$clock;
-    reg  [15:0] s4_p$14$d;
-    wire  [15:0] s4_p$14$q;
-    reg  s4_p$14$clock;
-    reg  [15:0] s4_p$15$d;
-    wire  [15:0] s4_p$15$q;
-    reg  s4_p$15$clock;
-    reg  [31:0] s4_b$0$d;
-    wire  [31:0] s4_b$0$q;
-    reg  s4_b$0$clock;
-    reg  [31:0] s4_b$1$d;
-    wire  [31:0] s4_b$1$q;
-    reg  s4_b$1$clock;
-    reg  [31:0] s4_b$2$d;
-    wire  [31:0] s4_b$2$q;
-    reg  s4_b$2$clock;
-    reg  [31:0] s4_b$3$d;
-    wire  [31:0] s4_b$3$q;
-    reg  s4_b$3$clock;
-    reg  [31:0] s4_b$4$d;
-    wire  [31:0] s4_b$4$q;
-    reg  s4_b$4$clock;
-    reg  [31:0] s4_b$5$d;
-    wire  [31:0] s4_b$5$q;
-    reg  s4_b$5$clock;
-    reg  [31:0] s4_b$6$d;
-    wire  [31:0] s4_b$6$q;
-    reg  s4_b$6$clock;
-    reg  [31:0] s4_b$7$d;
-    wire  [31:0] s4_b$7$q;
-    reg  s4_b$7$clock;
-    reg  [31:0] s4_b$8$d;
-    wire  [31:0] s4_b$8$q;
-    reg  s4_b$8$clock;
-    reg  [31:0] s4_b$9$d;
-    wire  [31:0] s4_b$9$q;
-    reg  s4_b$9$clock;
-    reg  [31:0] s4_b$10$d;
-    wire  [31:0] s4_b$10$q;
-    reg  s4_b$10$clock;
-    reg  [31:0] s4_b$11$d;
-    wire  [31:0] s4_b$11$q;
-    reg  s4_b$11$clock;
-    reg  [31:0] s4_b$12$d;
-    wire  [31:0] s4_b$12$q;
-    reg  s4_b$12$clock;
-    reg  [31:0] s4_b$13$d;
-    wire  [31:0] s4_b$13$q;
-    reg  s4_b$13$clock;
-    reg  [31:0] s4_b$14$d;
-    wire  [31:0] s4_b$14$q;
-    reg  s4_b$14$clock;
-    reg  [31:0] s4_b$15$d;
-    wire  [31:0] s4_b$15$q;
-    reg  s4_b$15$clock;
+    reg  [15:0] s5_p$0$d;
+    wire  [15:0] s5_p$0$q;
+    reg  s5_p$0$clock;
+    reg  [15:0] s5_p$1$d;
+    wire  [15:0] s5_p$1$q;
+    reg  s5_p$1$clock;
+    reg  [15:0] s5_p$2$d;
+    wire  [15:0] s5_p$2$q;
+    reg  s5_p$2$clock;
+    reg  [15:0] s5_p$3$d;
+    wire  [15:0] s5_p$3$q;
+    reg  s5_p$3$clock;
+    reg  [15:0] s5_p$4$d;
+    wire  [15:0] s5_p$4$q;
+    reg  s5_p$4$clock;
+    reg  [15:0] s5_p$5$d;
+    wire  [15:0] s5_p$5$q;
+    reg  s5_p$5$clock;
+    reg  [15:0] s5_p$6$d;
+    wire  [15:0] s5_p$6$q;
+    reg  s5_p$6$clock;
+    reg  [15:0] s5_p$7$d;
+    wire  [15:0] s5_p$7$q;
+    reg  s5_p$7$clock;
+    reg  [15:0] s5_p$8$d;
+    wire  [15:0] s5_p$8$q;
+    reg  s5_p$8$clock;
+    reg  [15:0] s5_p$9$d;
+    wire  [15:0] s5_p$9$q;
+    reg  s5_p$9$clock;
+    reg  [15:0] s5_p$10$d;
+    wire  [15:0] s5_p$10$q;
+    reg  s5_p$10$clock;
+    reg  [15:0] s5_p$11$d;
+    wire  [15:0] s5_p$11$q;
+    reg  s5_p$11$clock;
+    reg  [15:0] s5_p$12$d;
+    wire  [15:0] s5_p$12$q;
+    reg  s5_p$12$clock;
+    reg  [15:0] s5_p$13$d;
+    wire  [15:0] s5_p$13$q;
+    reg  s5_p$13$clock;
+    reg  [15:0] s5_p$14$d;
+    wire  [15:0] s5_p$14$q;
+    reg  s5_p$14$clock;
+    reg  [15:0] s5_p$15$d;
+    wire  [15:0] s5_p$15$q;
+    reg  s5_p$15$clock;
+    reg  [31:0] s5_b$0$d;
+    wire  [31:0] s5_b$0$q;
+    reg  s5_b$0$clock;
+    reg  [31:0] s5_b$1$d;
+    wire  [31:0] s5_b$1$q;
+    reg  s5_b$1$clock;
+    reg  [31:0] s5_b$2$d;
+    wire  [31:0] s5_b$2$q;
+    reg  s5_b$2$clock;
+    reg  [31:0] s5_b$3$d;
+    wire  [31:0] s5_b$3$q;
+    reg  s5_b$3$clock;
+    reg  [31:0] s5_b$4$d;
+    wire  [31:0] s5_b$4$q;
+    reg  s5_b$4$clock;
+    reg  [31:0] s5_b$5$d;
+    wire  [31:0] s5_b$5$q;
+    reg  s5_b$5$clock;
+    reg  [31:0] s5_b$6$d;
+    wire  [31:0] s5_b$6$q;
+    reg  s5_b$6$clock;
+    reg  [31:0] s5_b$7$d;
+    wire  [31:0] s5_b$7$q;
+    reg  s5_b$7$clock;
+    reg  [31:0] s5_b$8$d;
+    wire  [31:0] s5_b$8$q;
+    reg  s5_b$8$clock;
+    reg  [31:0] s5_b$9$d;
+    wire  [31:0] s5_b$9$q;
+    reg  s5_b$9$clock;
+    reg  [31:0] s5_b$10$d;
+    wire  [31:0] s5_b$10$q;
+    reg  s5_b$10$clock;
+    reg  [31:0] s5_b$11$d;
+    wire  [31:0] s5_b$11$q;
+    reg  s5_b$11$clock;
+    reg  [31:0] s5_b$12$d;
+    wire  [31:0] s5_b$12$q;
+    reg  s5_b$12$clock;
+    reg  [31:0] s5_b$13$d;
+    wire  [31:0] s5_b$13$q;
+    reg  s5_b$13$clock;
+    reg  [31:0] s5_b$14$d;
+    wire  [31:0] s5_b$14$q;
+    reg  s5_b$14$clock;
+    reg  [31:0] s5_b$15$d;
+    wire  [31:0] s5_b$15$q;
+    reg  s5_b$15$clock;
     reg  [15:0] occ_p$0$d;
     wire  [15:0] occ_p$0$q;
     reg  occ_p$0$clock;
@@ -1377,85 +1461,60 @@ module sadm_p4(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$re
         .q(s3_v$0$q),
         .clock(s3_v$0$clock)
     );
-    sadm_p4$s2_hx$0 s2_hx$0(
-        .d(s2_hx$0$d),
-        .q(s2_hx$0$q),
-        .clock(s2_hx$0$clock)
+    sadm_p4$s3_i$0 s3_i$0(
+        .d(s3_i$0$d),
+        .q(s3_i$0$q),
+        .clock(s3_i$0$clock)
     );
-    sadm_p4$s2_hx$1 s2_hx$1(
-        .d(s2_hx$1$d),
-        .q(s2_hx$1$q),
-        .clock(s2_hx$1$clock)
+    sadm_p4$s3_o$0 s3_o$0(
+        .d(s3_o$0$d),
+        .q(s3_o$0$q),
+        .clock(s3_o$0$clock)
     );
-    sadm_p4$s2_hx$2 s2_hx$2(
-        .d(s2_hx$2$d),
-        .q(s2_hx$2$q),
-        .clock(s2_hx$2$clock)
+    sadm_p4$s3_b$0 s3_b$0(
+        .d(s3_b$0$d),
+        .q(s3_b$0$q),
+        .clock(s3_b$0$clock)
     );
-    sadm_p4$s2_hx$3 s2_hx$3(
-        .d(s2_hx$3$d),
-        .q(s2_hx$3$q),
-        .clock(s2_hx$3$clock)
+    sadm_p4$s3_by$0 s3_by$0(
+        .d(s3_by$0$d),
+        .q(s3_by$0$q),
+        .clock(s3_by$0$clock)
     );
-    sadm_p4$s2_hx$4 s2_hx$4(
-        .d(s2_hx$4$d),
-        .q(s2_hx$4$q),
-        .clock(s2_hx$4$clock)
+    sadm_p4$s3_w$0 s3_w$0(
+        .d(s3_w$0$d),
+        .q(s3_w$0$q),
+        .clock(s3_w$0$clock)
     );
-    sadm_p4$s2_hx$5 s2_hx$5(
-        .d(s2_hx$5$d),
-        .q(s2_hx$5$q),
-        .clock(s2_hx$5$clock)
+    sadm_p4$s3_e$0 s3_e$0(
+        .d(s3_e$0$d),
+        .q(s3_e$0$q),
+        .clock(s3_e$0$clock)
     );
-    sadm_p4$s2_hx$6 s2_hx$6(
-        .d(s2_hx$6$d),
-        .q(s2_hx$6$q),
-        .clock(s2_hx$6$clock)
+    sadm_p4$s3_cs$0 s3_cs$0(
+        .d(s3_cs$0$d),
+        .q(s3_cs$0$q),
+        .clock(s3_cs$0$clock)
     );
-    sadm_p4$s2_hx$7 s2_hx$7(
-        .d(s2_hx$7$d),
-        .q(s2_hx$7$q),
-        .clock(s2_hx$7$clock)
+    sadm_p4$s3_rb$0 s3_rb$0(
+        .d(s3_rb$0$d),
+        .q(s3_rb$0$q),
+        .clock(s3_rb$0$clock)
     );
-    sadm_p4$s2_hx$8 s2_hx$8(
-        .d(s2_hx$8$d),
-        .q(s2_hx$8$q),
-        .clock(s2_hx$8$clock)
+    sadm_p4$s3_fa$0 s3_fa$0(
+        .d(s3_fa$0$d),
+        .q(s3_fa$0$q),
+        .clock(s3_fa$0$clock)
     );
-    sadm_p4$s2_hx$9 s2_hx$9(
-        .d(s2_hx$9$d),
-        .q(s2_hx$9$q),
-        .clock(s2_hx$9$clock)
+    sadm_p4$s3_ft$0 s3_ft$0(
+        .d(s3_ft$0$d),
+        .q(s3_ft$0$q),
+        .clock(s3_ft$0$clock)
     );
-    sadm_p4$s2_hx$10 s2_hx$10(
-        .d(s2_hx$10$d),
-        .q(s2_hx$10$q),
-        .clock(s2_hx$10$clock)
-    );
-    sadm_p4$s2_hx$11 s2_hx$11(
-        .d(s2_hx$11$d),
-        .q(s2_hx$11$q),
-        .clock(s2_hx$11$clock)
-    );
-    sadm_p4$s2_hx$12 s2_hx$12(
-        .d(s2_hx$12$d),
-        .q(s2_hx$12$q),
-        .clock(s2_hx$12$clock)
-    );
-    sadm_p4$s2_hx$13 s2_hx$13(
-        .d(s2_hx$13$d),
-        .q(s2_hx$13$q),
-        .clock(s2_hx$13$clock)
-    );
-    sadm_p4$s2_hx$14 s2_hx$14(
-        .d(s2_hx$14$d),
-        .q(s2_hx$14$q),
-        .clock(s2_hx$14$clock)
-    );
-    sadm_p4$s2_hx$15 s2_hx$15(
-        .d(s2_hx$15$d),
-        .q(s2_hx$15$q),
-        .clock(s2_hx$15$clock)
+    sadm_p4$s3_fr$0 s3_fr$0(
+        .d(s3_fr$0$d),
+        .q(s3_fr$0$q),
+        .clock(s3_fr$0$clock)
     );
     sadm_p4$s3_hx$0 s3_hx$0(
         .d(s3_hx$0$d),
@@ -1537,25 +1596,190 @@ module sadm_p4(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$re
         .q(s3_hx$15$q),
         .clock(s3_hx$15$clock)
     );
-    sadm_p4$s3_by$0 s3_by$0(
-        .d(s3_by$0$d),
-        .q(s3_by$0$q),
-        .clock(s3_by$0$clock)
+    sadm_p4$s4_v$0 s4_v$0(
+        .d(s4_v$0$d),
+        .q(s4_v$0$q),
+        .clock(s4_v$0$clock)
     );
-    sadm_p4$s3_r$0 s3_r$0(
-        .d(s3_r$0$d),
-        .q(s3_r$0$q),
-        .clock(s3_r$0$clock)
+    sadm_p4$s2_hx$0 s2_hx$0(
+        .d(s2_hx$0$d),
+        .q(s2_hx$0$q),
+        .clock(s2_hx$0$clock)
     );
-    sadm_p4$s3_t$0 s3_t$0(
-        .d(s3_t$0$d),
-        .q(s3_t$0$q),
-        .clock(s3_t$0$clock)
+    sadm_p4$s2_hx$1 s2_hx$1(
+        .d(s2_hx$1$d),
+        .q(s2_hx$1$q),
+        .clock(s2_hx$1$clock)
     );
-    sadm_p4$s3_rt$0 s3_rt$0(
-        .d(s3_rt$0$d),
-        .q(s3_rt$0$q),
-        .clock(s3_rt$0$clock)
+    sadm_p4$s2_hx$2 s2_hx$2(
+        .d(s2_hx$2$d),
+        .q(s2_hx$2$q),
+        .clock(s2_hx$2$clock)
+    );
+    sadm_p4$s2_hx$3 s2_hx$3(
+        .d(s2_hx$3$d),
+        .q(s2_hx$3$q),
+        .clock(s2_hx$3$clock)
+    );
+    sadm_p4$s2_hx$4 s2_hx$4(
+        .d(s2_hx$4$d),
+        .q(s2_hx$4$q),
+        .clock(s2_hx$4$clock)
+    );
+    sadm_p4$s2_hx$5 s2_hx$5(
+        .d(s2_hx$5$d),
+        .q(s2_hx$5$q),
+        .clock(s2_hx$5$clock)
+    );
+    sadm_p4$s2_hx$6 s2_hx$6(
+        .d(s2_hx$6$d),
+        .q(s2_hx$6$q),
+        .clock(s2_hx$6$clock)
+    );
+    sadm_p4$s2_hx$7 s2_hx$7(
+        .d(s2_hx$7$d),
+        .q(s2_hx$7$q),
+        .clock(s2_hx$7$clock)
+    );
+    sadm_p4$s2_hx$8 s2_hx$8(
+        .d(s2_hx$8$d),
+        .q(s2_hx$8$q),
+        .clock(s2_hx$8$clock)
+    );
+    sadm_p4$s2_hx$9 s2_hx$9(
+        .d(s2_hx$9$d),
+        .q(s2_hx$9$q),
+        .clock(s2_hx$9$clock)
+    );
+    sadm_p4$s2_hx$10 s2_hx$10(
+        .d(s2_hx$10$d),
+        .q(s2_hx$10$q),
+        .clock(s2_hx$10$clock)
+    );
+    sadm_p4$s2_hx$11 s2_hx$11(
+        .d(s2_hx$11$d),
+        .q(s2_hx$11$q),
+        .clock(s2_hx$11$clock)
+    );
+    sadm_p4$s2_hx$12 s2_hx$12(
+        .d(s2_hx$12$d),
+        .q(s2_hx$12$q),
+        .clock(s2_hx$12$clock)
+    );
+    sadm_p4$s2_hx$13 s2_hx$13(
+        .d(s2_hx$13$d),
+        .q(s2_hx$13$q),
+        .clock(s2_hx$13$clock)
+    );
+    sadm_p4$s2_hx$14 s2_hx$14(
+        .d(s2_hx$14$d),
+        .q(s2_hx$14$q),
+        .clock(s2_hx$14$clock)
+    );
+    sadm_p4$s2_hx$15 s2_hx$15(
+        .d(s2_hx$15$d),
+        .q(s2_hx$15$q),
+        .clock(s2_hx$15$clock)
+    );
+    sadm_p4$s4_hx$0 s4_hx$0(
+        .d(s4_hx$0$d),
+        .q(s4_hx$0$q),
+        .clock(s4_hx$0$clock)
+    );
+    sadm_p4$s4_hx$1 s4_hx$1(
+        .d(s4_hx$1$d),
+        .q(s4_hx$1$q),
+        .clock(s4_hx$1$clock)
+    );
+    sadm_p4$s4_hx$2 s4_hx$2(
+        .d(s4_hx$2$d),
+        .q(s4_hx$2$q),
+        .clock(s4_hx$2$clock)
+    );
+    sadm_p4$s4_hx$3 s4_hx$3(
+        .d(s4_hx$3$d),
+        .q(s4_hx$3$q),
+        .clock(s4_hx$3$clock)
+    );
+    sadm_p4$s4_hx$4 s4_hx$4(
+        .d(s4_hx$4$d),
+        .q(s4_hx$4$q),
+        .clock(s4_hx$4$clock)
+    );
+    sadm_p4$s4_hx$5 s4_hx$5(
+        .d(s4_hx$5$d),
+        .q(s4_hx$5$q),
+        .clock(s4_hx$5$clock)
+    );
+    sadm_p4$s4_hx$6 s4_hx$6(
+        .d(s4_hx$6$d),
+        .q(s4_hx$6$q),
+        .clock(s4_hx$6$clock)
+    );
+    sadm_p4$s4_hx$7 s4_hx$7(
+        .d(s4_hx$7$d),
+        .q(s4_hx$7$q),
+        .clock(s4_hx$7$clock)
+    );
+    sadm_p4$s4_hx$8 s4_hx$8(
+        .d(s4_hx$8$d),
+        .q(s4_hx$8$q),
+        .clock(s4_hx$8$clock)
+    );
+    sadm_p4$s4_hx$9 s4_hx$9(
+        .d(s4_hx$9$d),
+        .q(s4_hx$9$q),
+        .clock(s4_hx$9$clock)
+    );
+    sadm_p4$s4_hx$10 s4_hx$10(
+        .d(s4_hx$10$d),
+        .q(s4_hx$10$q),
+        .clock(s4_hx$10$clock)
+    );
+    sadm_p4$s4_hx$11 s4_hx$11(
+        .d(s4_hx$11$d),
+        .q(s4_hx$11$q),
+        .clock(s4_hx$11$clock)
+    );
+    sadm_p4$s4_hx$12 s4_hx$12(
+        .d(s4_hx$12$d),
+        .q(s4_hx$12$q),
+        .clock(s4_hx$12$clock)
+    );
+    sadm_p4$s4_hx$13 s4_hx$13(
+        .d(s4_hx$13$d),
+        .q(s4_hx$13$q),
+        .clock(s4_hx$13$clock)
+    );
+    sadm_p4$s4_hx$14 s4_hx$14(
+        .d(s4_hx$14$d),
+        .q(s4_hx$14$q),
+        .clock(s4_hx$14$clock)
+    );
+    sadm_p4$s4_hx$15 s4_hx$15(
+        .d(s4_hx$15$d),
+        .q(s4_hx$15$q),
+        .clock(s4_hx$15$clock)
+    );
+    sadm_p4$s4_by$0 s4_by$0(
+        .d(s4_by$0$d),
+        .q(s4_by$0$q),
+        .clock(s4_by$0$clock)
+    );
+    sadm_p4$s4_r$0 s4_r$0(
+        .d(s4_r$0$d),
+        .q(s4_r$0$q),
+        .clock(s4_r$0$clock)
+    );
+    sadm_p4$s4_t$0 s4_t$0(
+        .d(s4_t$0$d),
+        .q(s4_t$0$q),
+        .clock(s4_t$0$clock)
+    );
+    sadm_p4$s4_rt$0 s4_rt$0(
+        .d(s4_rt$0$d),
+        .q(s4_rt$0$q),
+        .clock(s4_rt$0$clock)
     );
     sadm_p4$vd_v$0 vd_v$0(
         .d(vd_v$0$d),
@@ -1777,165 +2001,165 @@ module sadm_p4(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$re
         .q(vd_rb$3$q),
         .clock(vd_rb$3$clock)
     );
-    sadm_p4$s4_p$0 s4_p$0(
-        .d(s4_p$0$d),
-        .q(s4_p$0$q),
-        .clock(s4_p$0$clock)
+    sadm_p4$s5_p$0 s5_p$0(
+        .d(s5_p$0$d),
+        .q(s5_p$0$q),
+        .clock(s5_p$0$clock)
     );
-    sadm_p4$s4_p$1 s4_p$1(
-        .d(s4_p$1$d),
-        .q(s4_p$1$q),
-        .clock(s4_p$1$clock)
+    sadm_p4$s5_p$1 s5_p$1(
+        .d(s5_p$1$d),
+        .q(s5_p$1$q),
+        .clock(s5_p$1$clock)
     );
-    sadm_p4$s4_p$2 s4_p$2(
-        .d(s4_p$2$d),
-        .q(s4_p$2$q),
-        .clock(s4_p$2$clock)
+    sadm_p4$s5_p$2 s5_p$2(
+        .d(s5_p$2$d),
+        .q(s5_p$2$q),
+        .clock(s5_p$2$clock)
     );
-    sadm_p4$s4_p$3 s4_p$3(
-        .d(s4_p$3$d),
-        .q(s4_p$3$q),
-        .clock(s4_p$3$clock)
+    sadm_p4$s5_p$3 s5_p$3(
+        .d(s5_p$3$d),
+        .q(s5_p$3$q),
+        .clock(s5_p$3$clock)
     );
-    sadm_p4$s4_p$4 s4_p$4(
-        .d(s4_p$4$d),
-        .q(s4_p$4$q),
-        .clock(s4_p$4$clock)
+    sadm_p4$s5_p$4 s5_p$4(
+        .d(s5_p$4$d),
+        .q(s5_p$4$q),
+        .clock(s5_p$4$clock)
     );
-    sadm_p4$s4_p$5 s4_p$5(
-        .d(s4_p$5$d),
-        .q(s4_p$5$q),
-        .clock(s4_p$5$clock)
+    sadm_p4$s5_p$5 s5_p$5(
+        .d(s5_p$5$d),
+        .q(s5_p$5$q),
+        .clock(s5_p$5$clock)
     );
-    sadm_p4$s4_p$6 s4_p$6(
-        .d(s4_p$6$d),
-        .q(s4_p$6$q),
-        .clock(s4_p$6$clock)
+    sadm_p4$s5_p$6 s5_p$6(
+        .d(s5_p$6$d),
+        .q(s5_p$6$q),
+        .clock(s5_p$6$clock)
     );
-    sadm_p4$s4_p$7 s4_p$7(
-        .d(s4_p$7$d),
-        .q(s4_p$7$q),
-        .clock(s4_p$7$clock)
+    sadm_p4$s5_p$7 s5_p$7(
+        .d(s5_p$7$d),
+        .q(s5_p$7$q),
+        .clock(s5_p$7$clock)
     );
-    sadm_p4$s4_p$8 s4_p$8(
-        .d(s4_p$8$d),
-        .q(s4_p$8$q),
-        .clock(s4_p$8$clock)
+    sadm_p4$s5_p$8 s5_p$8(
+        .d(s5_p$8$d),
+        .q(s5_p$8$q),
+        .clock(s5_p$8$clock)
     );
-    sadm_p4$s4_p$9 s4_p$9(
-        .d(s4_p$9$d),
-        .q(s4_p$9$q),
-        .clock(s4_p$9$clock)
+    sadm_p4$s5_p$9 s5_p$9(
+        .d(s5_p$9$d),
+        .q(s5_p$9$q),
+        .clock(s5_p$9$clock)
     );
-    sadm_p4$s4_p$10 s4_p$10(
-        .d(s4_p$10$d),
-        .q(s4_p$10$q),
-        .clock(s4_p$10$clock)
+    sadm_p4$s5_p$10 s5_p$10(
+        .d(s5_p$10$d),
+        .q(s5_p$10$q),
+        .clock(s5_p$10$clock)
     );
-    sadm_p4$s4_p$11 s4_p$11(
-        .d(s4_p$11$d),
-        .q(s4_p$11$q),
-        .clock(s4_p$11$clock)
+    sadm_p4$s5_p$11 s5_p$11(
+        .d(s5_p$11$d),
+        .q(s5_p$11$q),
+        .clock(s5_p$11$clock)
     );
-    sadm_p4$s4_p$12 s4_p$12(
-        .d(s4_p$12$d),
-        .q(s4_p$12$q),
-        .clock(s4_p$12$clock)
+    sadm_p4$s5_p$12 s5_p$12(
+        .d(s5_p$12$d),
+        .q(s5_p$12$q),
+        .clock(s5_p$12$clock)
     );
-    sadm_p4$s4_p$13 s4_p$13(
-        .d(s4_p$13$d),
-        .q(s4_p$13$q),
-        .clock(s4_p$13$clock)
+    sadm_p4$s5_p$13 s5_p$13(
+        .d(s5_p$13$d),
+        .q(s5_p$13$q),
+        .clock(s5_p$13$clock)
     );
-    sadm_p4$s4_p$14 s4_p$14(
-        .d(s4_p$14$d),
-        .q(s4_p$14$q),
-        .clock(s4_p$14$clock)
+    sadm_p4$s5_p$14 s5_p$14(
+        .d(s5_p$14$d),
+        .q(s5_p$14$q),
+        .clock(s5_p$14$clock)
     );
-    sadm_p4$s4_p$15 s4_p$15(
-        .d(s4_p$15$d),
-        .q(s4_p$15$q),
-        .clock(s4_p$15$clock)
+    sadm_p4$s5_p$15 s5_p$15(
+        .d(s5_p$15$d),
+        .q(s5_p$15$q),
+        .clock(s5_p$15$clock)
     );
-    sadm_p4$s4_b$0 s4_b$0(
-        .d(s4_b$0$d),
-        .q(s4_b$0$q),
-        .clock(s4_b$0$clock)
+    sadm_p4$s5_b$0 s5_b$0(
+        .d(s5_b$0$d),
+        .q(s5_b$0$q),
+        .clock(s5_b$0$clock)
     );
-    sadm_p4$s4_b$1 s4_b$1(
-        .d(s4_b$1$d),
-        .q(s4_b$1$q),
-        .clock(s4_b$1$clock)
+    sadm_p4$s5_b$1 s5_b$1(
+        .d(s5_b$1$d),
+        .q(s5_b$1$q),
+        .clock(s5_b$1$clock)
     );
-    sadm_p4$s4_b$2 s4_b$2(
-        .d(s4_b$2$d),
-        .q(s4_b$2$q),
-        .clock(s4_b$2$clock)
+    sadm_p4$s5_b$2 s5_b$2(
+        .d(s5_b$2$d),
+        .q(s5_b$2$q),
+        .clock(s5_b$2$clock)
     );
-    sadm_p4$s4_b$3 s4_b$3(
-        .d(s4_b$3$d),
-        .q(s4_b$3$q),
-        .clock(s4_b$3$clock)
+    sadm_p4$s5_b$3 s5_b$3(
+        .d(s5_b$3$d),
+        .q(s5_b$3$q),
+        .clock(s5_b$3$clock)
     );
-    sadm_p4$s4_b$4 s4_b$4(
-        .d(s4_b$4$d),
-        .q(s4_b$4$q),
-        .clock(s4_b$4$clock)
+    sadm_p4$s5_b$4 s5_b$4(
+        .d(s5_b$4$d),
+        .q(s5_b$4$q),
+        .clock(s5_b$4$clock)
     );
-    sadm_p4$s4_b$5 s4_b$5(
-        .d(s4_b$5$d),
-        .q(s4_b$5$q),
-        .clock(s4_b$5$clock)
+    sadm_p4$s5_b$5 s5_b$5(
+        .d(s5_b$5$d),
+        .q(s5_b$5$q),
+        .clock(s5_b$5$clock)
     );
-    sadm_p4$s4_b$6 s4_b$6(
-        .d(s4_b$6$d),
-        .q(s4_b$6$q),
-        .clock(s4_b$6$clock)
+    sadm_p4$s5_b$6 s5_b$6(
+        .d(s5_b$6$d),
+        .q(s5_b$6$q),
+        .clock(s5_b$6$clock)
     );
-    sadm_p4$s4_b$7 s4_b$7(
-        .d(s4_b$7$d),
-        .q(s4_b$7$q),
-        .clock(s4_b$7$clock)
+    sadm_p4$s5_b$7 s5_b$7(
+        .d(s5_b$7$d),
+        .q(s5_b$7$q),
+        .clock(s5_b$7$clock)
     );
-    sadm_p4$s4_b$8 s4_b$8(
-        .d(s4_b$8$d),
-        .q(s4_b$8$q),
-        .clock(s4_b$8$clock)
+    sadm_p4$s5_b$8 s5_b$8(
+        .d(s5_b$8$d),
+        .q(s5_b$8$q),
+        .clock(s5_b$8$clock)
     );
-    sadm_p4$s4_b$9 s4_b$9(
-        .d(s4_b$9$d),
-        .q(s4_b$9$q),
-        .clock(s4_b$9$clock)
+    sadm_p4$s5_b$9 s5_b$9(
+        .d(s5_b$9$d),
+        .q(s5_b$9$q),
+        .clock(s5_b$9$clock)
     );
-    sadm_p4$s4_b$10 s4_b$10(
-        .d(s4_b$10$d),
-        .q(s4_b$10$q),
-        .clock(s4_b$10$clock)
+    sadm_p4$s5_b$10 s5_b$10(
+        .d(s5_b$10$d),
+        .q(s5_b$10$q),
+        .clock(s5_b$10$clock)
     );
-    sadm_p4$s4_b$11 s4_b$11(
-        .d(s4_b$11$d),
-        .q(s4_b$11$q),
-        .clock(s4_b$11$clock)
+    sadm_p4$s5_b$11 s5_b$11(
+        .d(s5_b$11$d),
+        .q(s5_b$11$q),
+        .clock(s5_b$11$clock)
     );
-    sadm_p4$s4_b$12 s4_b$12(
-        .d(s4_b$12$d),
-        .q(s4_b$12$q),
-        .clock(s4_b$12$clock)
+    sadm_p4$s5_b$12 s5_b$12(
+        .d(s5_b$12$d),
+        .q(s5_b$12$q),
+        .clock(s5_b$12$clock)
     );
-    sadm_p4$s4_b$13 s4_b$13(
-        .d(s4_b$13$d),
-        .q(s4_b$13$q),
-        .clock(s4_b$13$clock)
+    sadm_p4$s5_b$13 s5_b$13(
+        .d(s5_b$13$d),
+        .q(s5_b$13$q),
+        .clock(s5_b$13$clock)
     );
-    sadm_p4$s4_b$14 s4_b$14(
-        .d(s4_b$14$d),
-        .q(s4_b$14$q),
-        .clock(s4_b$14$clock)
+    sadm_p4$s5_b$14 s5_b$14(
+        .d(s5_b$14$d),
+        .q(s5_b$14$q),
+        .clock(s5_b$14$clock)
     );
-    sadm_p4$s4_b$15 s4_b$15(
-        .d(s4_b$15$d),
-        .q(s4_b$15$q),
-        .clock(s4_b$15$clock)
+    sadm_p4$s5_b$15 s5_b$15(
+        .d(s5_b$15$d),
+        .q(s5_b$15$q),
+        .clock(s5_b$15$clock)
     );
     sadm_p4$occ_p$0 occ_p$0(
         .d(occ_p$0$d),
@@ -2346,7 +2570,7 @@ module sadm_p4(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$re
         s2_cpr$0$clock = clock;
         s2_cbyr$0$clock = clock;
         s2_rb$0$clock = clock;
-        s3_rt$0$clock = clock;
+        s4_rt$0$clock = clock;
         s2_t$0$clock = clock;
         s2_cs$0$clock = clock;
         s2_cp0$0$clock = clock;
@@ -2354,7 +2578,7 @@ module sadm_p4(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$re
         s2_room0$0$clock = clock;
         s2_ok0$0$clock = clock;
         s2_fit0$0$clock = clock;
-        s3_t$0$clock = clock;
+        s4_t$0$clock = clock;
         s2_v$0$clock = clock;
         s2_i$0$clock = clock;
         s2_by$0$clock = clock;
@@ -2370,103 +2594,147 @@ module sadm_p4(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$re
         s2_lp$0$clock = clock;
         s2_thr$0$clock = clock;
         s2_fit$0$clock = clock;
+        s4_v$0$clock = clock;
+        s4_by$0$clock = clock;
+        s4_r$0$clock = clock;
         s3_v$0$clock = clock;
+        s3_i$0$clock = clock;
+        s3_o$0$clock = clock;
+        s3_b$0$clock = clock;
         s3_by$0$clock = clock;
-        s3_r$0$clock = clock;
+        s3_w$0$clock = clock;
+        s3_e$0$clock = clock;
+        s3_cs$0$clock = clock;
+        s3_rb$0$clock = clock;
+        s3_fa$0$clock = clock;
+        s3_ft$0$clock = clock;
+        s3_fr$0$clock = clock;
         s2_hx$0$clock = clock;
         s3_hx$0$clock = clock;
+        s3_hx$0$d = s2_hx$0$q;
+        s4_hx$0$clock = clock;
         s2_hx$1$clock = clock;
         s3_hx$1$clock = clock;
+        s3_hx$1$d = s2_hx$1$q;
+        s4_hx$1$clock = clock;
         s2_hx$2$clock = clock;
         s3_hx$2$clock = clock;
+        s3_hx$2$d = s2_hx$2$q;
+        s4_hx$2$clock = clock;
         s2_hx$3$clock = clock;
         s3_hx$3$clock = clock;
+        s3_hx$3$d = s2_hx$3$q;
+        s4_hx$3$clock = clock;
         s2_hx$4$clock = clock;
         s3_hx$4$clock = clock;
+        s3_hx$4$d = s2_hx$4$q;
+        s4_hx$4$clock = clock;
         s2_hx$5$clock = clock;
         s3_hx$5$clock = clock;
+        s3_hx$5$d = s2_hx$5$q;
+        s4_hx$5$clock = clock;
         s2_hx$6$clock = clock;
         s3_hx$6$clock = clock;
+        s3_hx$6$d = s2_hx$6$q;
+        s4_hx$6$clock = clock;
         s2_hx$7$clock = clock;
         s3_hx$7$clock = clock;
+        s3_hx$7$d = s2_hx$7$q;
+        s4_hx$7$clock = clock;
         s2_hx$8$clock = clock;
         s3_hx$8$clock = clock;
+        s3_hx$8$d = s2_hx$8$q;
+        s4_hx$8$clock = clock;
         s2_hx$9$clock = clock;
         s3_hx$9$clock = clock;
+        s3_hx$9$d = s2_hx$9$q;
+        s4_hx$9$clock = clock;
         s2_hx$10$clock = clock;
         s3_hx$10$clock = clock;
+        s3_hx$10$d = s2_hx$10$q;
+        s4_hx$10$clock = clock;
         s2_hx$11$clock = clock;
         s3_hx$11$clock = clock;
+        s3_hx$11$d = s2_hx$11$q;
+        s4_hx$11$clock = clock;
         s2_hx$12$clock = clock;
         s3_hx$12$clock = clock;
+        s3_hx$12$d = s2_hx$12$q;
+        s4_hx$12$clock = clock;
         s2_hx$13$clock = clock;
         s3_hx$13$clock = clock;
+        s3_hx$13$d = s2_hx$13$q;
+        s4_hx$13$clock = clock;
         s2_hx$14$clock = clock;
         s3_hx$14$clock = clock;
+        s3_hx$14$d = s2_hx$14$q;
+        s4_hx$14$clock = clock;
         s2_hx$15$clock = clock;
         s3_hx$15$clock = clock;
-        s4_p$0$clock = clock;
-        s4_b$0$clock = clock;
+        s3_hx$15$d = s2_hx$15$q;
+        s4_hx$15$clock = clock;
+        s5_p$0$clock = clock;
+        s5_b$0$clock = clock;
         occ_p$0$clock = clock;
         occ_b$0$clock = clock;
-        s4_p$1$clock = clock;
-        s4_b$1$clock = clock;
+        s5_p$1$clock = clock;
+        s5_b$1$clock = clock;
         occ_p$1$clock = clock;
         occ_b$1$clock = clock;
-        s4_p$2$clock = clock;
-        s4_b$2$clock = clock;
+        s5_p$2$clock = clock;
+        s5_b$2$clock = clock;
         occ_p$2$clock = clock;
         occ_b$2$clock = clock;
-        s4_p$3$clock = clock;
-        s4_b$3$clock = clock;
+        s5_p$3$clock = clock;
+        s5_b$3$clock = clock;
         occ_p$3$clock = clock;
         occ_b$3$clock = clock;
-        s4_p$4$clock = clock;
-        s4_b$4$clock = clock;
+        s5_p$4$clock = clock;
+        s5_b$4$clock = clock;
         occ_p$4$clock = clock;
         occ_b$4$clock = clock;
-        s4_p$5$clock = clock;
-        s4_b$5$clock = clock;
+        s5_p$5$clock = clock;
+        s5_b$5$clock = clock;
         occ_p$5$clock = clock;
         occ_b$5$clock = clock;
-        s4_p$6$clock = clock;
-        s4_b$6$clock = clock;
+        s5_p$6$clock = clock;
+        s5_b$6$clock = clock;
         occ_p$6$clock = clock;
         occ_b$6$clock = clock;
-        s4_p$7$clock = clock;
-        s4_b$7$clock = clock;
+        s5_p$7$clock = clock;
+        s5_b$7$clock = clock;
         occ_p$7$clock = clock;
         occ_b$7$clock = clock;
-        s4_p$8$clock = clock;
-        s4_b$8$clock = clock;
+        s5_p$8$clock = clock;
+        s5_b$8$clock = clock;
         occ_p$8$clock = clock;
         occ_b$8$clock = clock;
-        s4_p$9$clock = clock;
-        s4_b$9$clock = clock;
+        s5_p$9$clock = clock;
+        s5_b$9$clock = clock;
         occ_p$9$clock = clock;
         occ_b$9$clock = clock;
-        s4_p$10$clock = clock;
-        s4_b$10$clock = clock;
+        s5_p$10$clock = clock;
+        s5_b$10$clock = clock;
         occ_p$10$clock = clock;
         occ_b$10$clock = clock;
-        s4_p$11$clock = clock;
-        s4_b$11$clock = clock;
+        s5_p$11$clock = clock;
+        s5_b$11$clock = clock;
         occ_p$11$clock = clock;
         occ_b$11$clock = clock;
-        s4_p$12$clock = clock;
-        s4_b$12$clock = clock;
+        s5_p$12$clock = clock;
+        s5_b$12$clock = clock;
         occ_p$12$clock = clock;
         occ_b$12$clock = clock;
-        s4_p$13$clock = clock;
-        s4_b$13$clock = clock;
+        s5_p$13$clock = clock;
+        s5_b$13$clock = clock;
         occ_p$13$clock = clock;
         occ_b$13$clock = clock;
-        s4_p$14$clock = clock;
-        s4_b$14$clock = clock;
+        s5_p$14$clock = clock;
+        s5_b$14$clock = clock;
         occ_p$14$clock = clock;
         occ_b$14$clock = clock;
-        s4_p$15$clock = clock;
-        s4_b$15$clock = clock;
+        s5_p$15$clock = clock;
+        s5_b$15$clock = clock;
         occ_p$15$clock = clock;
         occ_b$15$clock = clock;
         thr$0$clock = clock;
@@ -2798,21 +3066,33 @@ module sadm_p4(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$re
         s2_cpr$0$d = l_cpr$0;
         s2_cbyr$0$d = l_cbyr$0;
         s2_rb$0$d = s1_rb$0$q;
-        l_adm$0 = s2_ok$0$q & (s2_cp$0$q < s2_lp$0$q) & s2_bok$0$q & (s2_cby$0$q <= s2_room$0$q) & s2_fit$0$q & (~dt_on | (s2_cby$0$q < s2_thr$0$q));
-        l_trim$0 = ~l_adm$0 & trim_on & s2_t$0$q & s2_ok$0$q & (s2_cp0$0$q < band$0$lim_pkts) & s2_ok0$0$q & (s2_cby0$0$q <= s2_room0$0$q) & s2_fit0$0$q & (~dt_on | (s2_cby0$0$q < thr$0$q));
-        l_ret$0 = ~l_adm$0 & ~l_trim$0 & trim_on & ret_on & s2_t$0$q & s2_ok$0$q & (s2_cpr$0$q < band$0$lim_pkts) & s2_ok0$0$q & (s2_cbyr$0$q <= s2_room0$0$q) & s2_fit0$0$q & (~dt_on | (s2_cbyr$0$q < thr$0$q));
-        if (s2_v$0$q & (s2_i$0$q == k_idx$0)) begin
+        s3_v$0$d = s2_v$0$q;
+        s3_i$0$d = s2_i$0$q;
+        s3_o$0$d = s2_o$0$q;
+        s3_b$0$d = s2_b$0$q;
+        s3_by$0$d = s2_by$0$q;
+        s3_w$0$d = s2_w$0$q;
+        s3_e$0$d = s2_e$0$q;
+        s3_cs$0$d = s2_cs$0$q;
+        s3_rb$0$d = s2_rb$0$q;
+        s3_fa$0$d = s2_ok$0$q & (s2_cp$0$q < s2_lp$0$q) & s2_bok$0$q & (s2_cby$0$q <= s2_room$0$q) & s2_fit$0$q & (~dt_on | (s2_cby$0$q < s2_thr$0$q));
+        s3_ft$0$d = trim_on & s2_t$0$q & s2_ok$0$q & (s2_cp0$0$q < band$0$lim_pkts) & s2_ok0$0$q & (s2_cby0$0$q <= s2_room0$0$q) & s2_fit0$0$q & (~dt_on | (s2_cby0$0$q < thr$0$q));
+        s3_fr$0$d = trim_on & ret_on & s2_t$0$q & s2_ok$0$q & (s2_cpr$0$q < band$0$lim_pkts) & s2_ok0$0$q & (s2_cbyr$0$q <= s2_room0$0$q) & s2_fit0$0$q & (~dt_on | (s2_cbyr$0$q < thr$0$q));
+        l_adm$0 = s3_fa$0$q;
+        l_trim$0 = ~s3_fa$0$q & s3_ft$0$q;
+        l_ret$0 = ~s3_fa$0$q & ~s3_ft$0$q & s3_fr$0$q;
+        if (s3_v$0$q & (s3_i$0$q == k_idx$0)) begin
             vd_v$0$d = 1'b1;
             vd_a$0$d = l_adm$0;
-            vd_w$0$d = s2_w$0$q;
-            vd_e$0$d = s2_e$0$q;
-            vd_o$0$d = s2_o$0$q;
-            vd_b$0$d = s2_b$0$q;
-            vd_by$0$d = s2_by$0$q;
+            vd_w$0$d = s3_w$0$q;
+            vd_e$0$d = s3_e$0$q;
+            vd_o$0$d = s3_o$0$q;
+            vd_b$0$d = s3_b$0$q;
+            vd_by$0$d = s3_by$0$q;
             vd_t$0$d = l_trim$0;
-            vd_cs$0$d = s2_cs$0$q;
+            vd_cs$0$d = s3_cs$0$q;
             vd_rt$0$d = l_ret$0;
-            vd_rb$0$d = s2_rb$0$q;
+            vd_rb$0$d = s3_rb$0$q;
             if (l_trim$0 | l_ret$0) begin
                 vd_a$0$d = 1'b1;
                 vd_t$0$d = 1'b1;
@@ -2823,18 +3103,18 @@ module sadm_p4(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$re
                 vd_o$0$d = k_idx$0;
             end
         end
-        if (s2_v$0$q & (s2_i$0$q == k_idx$1)) begin
+        if (s3_v$0$q & (s3_i$0$q == k_idx$1)) begin
             vd_v$1$d = 1'b1;
             vd_a$1$d = l_adm$0;
-            vd_w$1$d = s2_w$0$q;
-            vd_e$1$d = s2_e$0$q;
-            vd_o$1$d = s2_o$0$q;
-            vd_b$1$d = s2_b$0$q;
-            vd_by$1$d = s2_by$0$q;
+            vd_w$1$d = s3_w$0$q;
+            vd_e$1$d = s3_e$0$q;
+            vd_o$1$d = s3_o$0$q;
+            vd_b$1$d = s3_b$0$q;
+            vd_by$1$d = s3_by$0$q;
             vd_t$1$d = l_trim$0;
-            vd_cs$1$d = s2_cs$0$q;
+            vd_cs$1$d = s3_cs$0$q;
             vd_rt$1$d = l_ret$0;
-            vd_rb$1$d = s2_rb$0$q;
+            vd_rb$1$d = s3_rb$0$q;
             if (l_trim$0 | l_ret$0) begin
                 vd_a$1$d = 1'b1;
                 vd_t$1$d = 1'b1;
@@ -2845,18 +3125,18 @@ module sadm_p4(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$re
                 vd_o$1$d = k_idx$1;
             end
         end
-        if (s2_v$0$q & (s2_i$0$q == k_idx$2)) begin
+        if (s3_v$0$q & (s3_i$0$q == k_idx$2)) begin
             vd_v$2$d = 1'b1;
             vd_a$2$d = l_adm$0;
-            vd_w$2$d = s2_w$0$q;
-            vd_e$2$d = s2_e$0$q;
-            vd_o$2$d = s2_o$0$q;
-            vd_b$2$d = s2_b$0$q;
-            vd_by$2$d = s2_by$0$q;
+            vd_w$2$d = s3_w$0$q;
+            vd_e$2$d = s3_e$0$q;
+            vd_o$2$d = s3_o$0$q;
+            vd_b$2$d = s3_b$0$q;
+            vd_by$2$d = s3_by$0$q;
             vd_t$2$d = l_trim$0;
-            vd_cs$2$d = s2_cs$0$q;
+            vd_cs$2$d = s3_cs$0$q;
             vd_rt$2$d = l_ret$0;
-            vd_rb$2$d = s2_rb$0$q;
+            vd_rb$2$d = s3_rb$0$q;
             if (l_trim$0 | l_ret$0) begin
                 vd_a$2$d = 1'b1;
                 vd_t$2$d = 1'b1;
@@ -2867,18 +3147,18 @@ module sadm_p4(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$re
                 vd_o$2$d = k_idx$2;
             end
         end
-        if (s2_v$0$q & (s2_i$0$q == k_idx$3)) begin
+        if (s3_v$0$q & (s3_i$0$q == k_idx$3)) begin
             vd_v$3$d = 1'b1;
             vd_a$3$d = l_adm$0;
-            vd_w$3$d = s2_w$0$q;
-            vd_e$3$d = s2_e$0$q;
-            vd_o$3$d = s2_o$0$q;
-            vd_b$3$d = s2_b$0$q;
-            vd_by$3$d = s2_by$0$q;
+            vd_w$3$d = s3_w$0$q;
+            vd_e$3$d = s3_e$0$q;
+            vd_o$3$d = s3_o$0$q;
+            vd_b$3$d = s3_b$0$q;
+            vd_by$3$d = s3_by$0$q;
             vd_t$3$d = l_trim$0;
-            vd_cs$3$d = s2_cs$0$q;
+            vd_cs$3$d = s3_cs$0$q;
             vd_rt$3$d = l_ret$0;
-            vd_rb$3$d = s2_rb$0$q;
+            vd_rb$3$d = s3_rb$0$q;
             if (l_trim$0 | l_ret$0) begin
                 vd_a$3$d = 1'b1;
                 vd_t$3$d = 1'b1;
@@ -2889,40 +3169,40 @@ module sadm_p4(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$re
                 vd_o$3$d = k_idx$3;
             end
         end
-        s3_v$0$d = s2_v$0$q & (l_adm$0 | l_trim$0 | l_ret$0);
-        s3_hx$0$d = s2_v$0$q & ((l_adm$0 & s2_hx$0$q) | (l_trim$0 & (s2_hx$0$q | s2_hx$1$q | s2_hx$2$q | s2_hx$3$q)) | (l_ret$0 & (s2_i$0$q == k_idx$0)));
-        s3_hx$1$d = s2_hx$1$q & s2_v$0$q & l_adm$0;
-        s3_hx$2$d = s2_hx$2$q & s2_v$0$q & l_adm$0;
-        s3_hx$3$d = s2_hx$3$q & s2_v$0$q & l_adm$0;
-        s3_hx$4$d = s2_v$0$q & ((l_adm$0 & s2_hx$4$q) | (l_trim$0 & (s2_hx$4$q | s2_hx$5$q | s2_hx$6$q | s2_hx$7$q)) | (l_ret$0 & (s2_i$0$q == k_idx$1)));
-        s3_hx$5$d = s2_hx$5$q & s2_v$0$q & l_adm$0;
-        s3_hx$6$d = s2_hx$6$q & s2_v$0$q & l_adm$0;
-        s3_hx$7$d = s2_hx$7$q & s2_v$0$q & l_adm$0;
-        s3_hx$8$d = s2_v$0$q & ((l_adm$0 & s2_hx$8$q) | (l_trim$0 & (s2_hx$8$q | s2_hx$9$q | s2_hx$10$q | s2_hx$11$q)) | (l_ret$0 & (s2_i$0$q == k_idx$2)));
-        s3_hx$9$d = s2_hx$9$q & s2_v$0$q & l_adm$0;
-        s3_hx$10$d = s2_hx$10$q & s2_v$0$q & l_adm$0;
-        s3_hx$11$d = s2_hx$11$q & s2_v$0$q & l_adm$0;
-        s3_hx$12$d = s2_v$0$q & ((l_adm$0 & s2_hx$12$q) | (l_trim$0 & (s2_hx$12$q | s2_hx$13$q | s2_hx$14$q | s2_hx$15$q)) | (l_ret$0 & (s2_i$0$q == k_idx$3)));
-        s3_hx$13$d = s2_hx$13$q & s2_v$0$q & l_adm$0;
-        s3_hx$14$d = s2_hx$14$q & s2_v$0$q & l_adm$0;
-        s3_hx$15$d = s2_hx$15$q & s2_v$0$q & l_adm$0;
-        s3_by$0$d = s2_by$0$q;
+        s4_v$0$d = s3_v$0$q & (l_adm$0 | l_trim$0 | l_ret$0);
+        s4_hx$0$d = s3_v$0$q & ((l_adm$0 & s3_hx$0$q) | (l_trim$0 & (s3_hx$0$q | s3_hx$1$q | s3_hx$2$q | s3_hx$3$q)) | (l_ret$0 & (s3_i$0$q == k_idx$0)));
+        s4_hx$1$d = s3_hx$1$q & s3_v$0$q & l_adm$0;
+        s4_hx$2$d = s3_hx$2$q & s3_v$0$q & l_adm$0;
+        s4_hx$3$d = s3_hx$3$q & s3_v$0$q & l_adm$0;
+        s4_hx$4$d = s3_v$0$q & ((l_adm$0 & s3_hx$4$q) | (l_trim$0 & (s3_hx$4$q | s3_hx$5$q | s3_hx$6$q | s3_hx$7$q)) | (l_ret$0 & (s3_i$0$q == k_idx$1)));
+        s4_hx$5$d = s3_hx$5$q & s3_v$0$q & l_adm$0;
+        s4_hx$6$d = s3_hx$6$q & s3_v$0$q & l_adm$0;
+        s4_hx$7$d = s3_hx$7$q & s3_v$0$q & l_adm$0;
+        s4_hx$8$d = s3_v$0$q & ((l_adm$0 & s3_hx$8$q) | (l_trim$0 & (s3_hx$8$q | s3_hx$9$q | s3_hx$10$q | s3_hx$11$q)) | (l_ret$0 & (s3_i$0$q == k_idx$2)));
+        s4_hx$9$d = s3_hx$9$q & s3_v$0$q & l_adm$0;
+        s4_hx$10$d = s3_hx$10$q & s3_v$0$q & l_adm$0;
+        s4_hx$11$d = s3_hx$11$q & s3_v$0$q & l_adm$0;
+        s4_hx$12$d = s3_v$0$q & ((l_adm$0 & s3_hx$12$q) | (l_trim$0 & (s3_hx$12$q | s3_hx$13$q | s3_hx$14$q | s3_hx$15$q)) | (l_ret$0 & (s3_i$0$q == k_idx$3)));
+        s4_hx$13$d = s3_hx$13$q & s3_v$0$q & l_adm$0;
+        s4_hx$14$d = s3_hx$14$q & s3_v$0$q & l_adm$0;
+        s4_hx$15$d = s3_hx$15$q & s3_v$0$q & l_adm$0;
+        s4_by$0$d = s3_by$0$q;
         if (l_trim$0 | l_ret$0) begin
-            s3_by$0$d = k64_32;
+            s4_by$0$d = k64_32;
         end
-        s3_r$0$d = s2_v$0$q & ~l_adm$0 & ~l_trim$0 & ~l_ret$0;
-        s3_t$0$d = s2_v$0$q & (l_trim$0 | l_ret$0);
-        s3_rt$0$d = s2_v$0$q & l_ret$0;
-        if (s3_v$0$q & ~s3_t$0$q) begin
+        s4_r$0$d = s3_v$0$q & ~l_adm$0 & ~l_trim$0 & ~l_ret$0;
+        s4_t$0$d = s3_v$0$q & (l_trim$0 | l_ret$0);
+        s4_rt$0$d = s3_v$0$q & l_ret$0;
+        if (s4_v$0$q & ~s4_t$0$q) begin
             l_nadm = l_nadm + k1_8;
         end
-        if (s3_r$0$q) begin
+        if (s4_r$0$q) begin
             l_nref = l_nref + k1_8;
         end
-        if (s3_t$0$q) begin
+        if (s4_t$0$q) begin
             l_ntrim = l_ntrim + k1_8;
         end
-        if (s3_rt$0$q) begin
+        if (s4_rt$0$q) begin
             l_nret = l_nret + k1_8;
         end
         l_anylost = 1'b0;
@@ -3032,257 +3312,257 @@ module sadm_p4(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$re
         inp$3$vd_rb = vd_rb$3$q;
         l_ip$0 = k0_16;
         l_ib2$0 = k0_32;
-        if (s3_v$0$q & s3_hx$0$q) begin
+        if (s4_v$0$q & s4_hx$0$q) begin
             l_ip$0 = l_ip$0 + k1_16;
-            l_ib2$0 = l_ib2$0 + s3_by$0$q;
+            l_ib2$0 = l_ib2$0 + s4_by$0$q;
         end
-        s4_p$0$d = l_ip$0;
-        s4_b$0$d = l_ib2$0;
-        occ_p$0$d = occ_p$0$q + s4_p$0$q;
-        occ_b$0$d = occ_b$0$q + s4_b$0$q;
+        s5_p$0$d = l_ip$0;
+        s5_b$0$d = l_ib2$0;
+        occ_p$0$d = occ_p$0$q + s5_p$0$q;
+        occ_b$0$d = occ_b$0$q + s5_b$0$q;
         if (dep$0$valid & (dep$0$band == k_bidx$0)) begin
-            occ_p$0$d = occ_p$0$q + s4_p$0$q - k1_16;
-            occ_b$0$d = occ_b$0$q + s4_b$0$q - dep$0$bytes;
+            occ_p$0$d = occ_p$0$q + s5_p$0$q - k1_16;
+            occ_b$0$d = occ_b$0$q + s5_b$0$q - dep$0$bytes;
         end
         occ_pkts$0 = occ_p$0$q;
         occ_bytes$0 = occ_b$0$q;
         l_ip$1 = k0_16;
         l_ib2$1 = k0_32;
-        if (s3_v$0$q & s3_hx$1$q) begin
+        if (s4_v$0$q & s4_hx$1$q) begin
             l_ip$1 = l_ip$1 + k1_16;
-            l_ib2$1 = l_ib2$1 + s3_by$0$q;
+            l_ib2$1 = l_ib2$1 + s4_by$0$q;
         end
-        s4_p$1$d = l_ip$1;
-        s4_b$1$d = l_ib2$1;
-        occ_p$1$d = occ_p$1$q + s4_p$1$q;
-        occ_b$1$d = occ_b$1$q + s4_b$1$q;
+        s5_p$1$d = l_ip$1;
+        s5_b$1$d = l_ib2$1;
+        occ_p$1$d = occ_p$1$q + s5_p$1$q;
+        occ_b$1$d = occ_b$1$q + s5_b$1$q;
         if (dep$0$valid & (dep$0$band == k_bidx$1)) begin
-            occ_p$1$d = occ_p$1$q + s4_p$1$q - k1_16;
-            occ_b$1$d = occ_b$1$q + s4_b$1$q - dep$0$bytes;
+            occ_p$1$d = occ_p$1$q + s5_p$1$q - k1_16;
+            occ_b$1$d = occ_b$1$q + s5_b$1$q - dep$0$bytes;
         end
         occ_pkts$1 = occ_p$1$q;
         occ_bytes$1 = occ_b$1$q;
         l_ip$2 = k0_16;
         l_ib2$2 = k0_32;
-        if (s3_v$0$q & s3_hx$2$q) begin
+        if (s4_v$0$q & s4_hx$2$q) begin
             l_ip$2 = l_ip$2 + k1_16;
-            l_ib2$2 = l_ib2$2 + s3_by$0$q;
+            l_ib2$2 = l_ib2$2 + s4_by$0$q;
         end
-        s4_p$2$d = l_ip$2;
-        s4_b$2$d = l_ib2$2;
-        occ_p$2$d = occ_p$2$q + s4_p$2$q;
-        occ_b$2$d = occ_b$2$q + s4_b$2$q;
+        s5_p$2$d = l_ip$2;
+        s5_b$2$d = l_ib2$2;
+        occ_p$2$d = occ_p$2$q + s5_p$2$q;
+        occ_b$2$d = occ_b$2$q + s5_b$2$q;
         if (dep$0$valid & (dep$0$band == k_bidx$2)) begin
-            occ_p$2$d = occ_p$2$q + s4_p$2$q - k1_16;
-            occ_b$2$d = occ_b$2$q + s4_b$2$q - dep$0$bytes;
+            occ_p$2$d = occ_p$2$q + s5_p$2$q - k1_16;
+            occ_b$2$d = occ_b$2$q + s5_b$2$q - dep$0$bytes;
         end
         occ_pkts$2 = occ_p$2$q;
         occ_bytes$2 = occ_b$2$q;
         l_ip$3 = k0_16;
         l_ib2$3 = k0_32;
-        if (s3_v$0$q & s3_hx$3$q) begin
+        if (s4_v$0$q & s4_hx$3$q) begin
             l_ip$3 = l_ip$3 + k1_16;
-            l_ib2$3 = l_ib2$3 + s3_by$0$q;
+            l_ib2$3 = l_ib2$3 + s4_by$0$q;
         end
-        s4_p$3$d = l_ip$3;
-        s4_b$3$d = l_ib2$3;
-        occ_p$3$d = occ_p$3$q + s4_p$3$q;
-        occ_b$3$d = occ_b$3$q + s4_b$3$q;
+        s5_p$3$d = l_ip$3;
+        s5_b$3$d = l_ib2$3;
+        occ_p$3$d = occ_p$3$q + s5_p$3$q;
+        occ_b$3$d = occ_b$3$q + s5_b$3$q;
         if (dep$0$valid & (dep$0$band == k_bidx$3)) begin
-            occ_p$3$d = occ_p$3$q + s4_p$3$q - k1_16;
-            occ_b$3$d = occ_b$3$q + s4_b$3$q - dep$0$bytes;
+            occ_p$3$d = occ_p$3$q + s5_p$3$q - k1_16;
+            occ_b$3$d = occ_b$3$q + s5_b$3$q - dep$0$bytes;
         end
         occ_pkts$3 = occ_p$3$q;
         occ_bytes$3 = occ_b$3$q;
         l_ip$4 = k0_16;
         l_ib2$4 = k0_32;
-        if (s3_v$0$q & s3_hx$4$q) begin
+        if (s4_v$0$q & s4_hx$4$q) begin
             l_ip$4 = l_ip$4 + k1_16;
-            l_ib2$4 = l_ib2$4 + s3_by$0$q;
+            l_ib2$4 = l_ib2$4 + s4_by$0$q;
         end
-        s4_p$4$d = l_ip$4;
-        s4_b$4$d = l_ib2$4;
-        occ_p$4$d = occ_p$4$q + s4_p$4$q;
-        occ_b$4$d = occ_b$4$q + s4_b$4$q;
+        s5_p$4$d = l_ip$4;
+        s5_b$4$d = l_ib2$4;
+        occ_p$4$d = occ_p$4$q + s5_p$4$q;
+        occ_b$4$d = occ_b$4$q + s5_b$4$q;
         if (dep$1$valid & (dep$1$band == k_bidx$0)) begin
-            occ_p$4$d = occ_p$4$q + s4_p$4$q - k1_16;
-            occ_b$4$d = occ_b$4$q + s4_b$4$q - dep$1$bytes;
+            occ_p$4$d = occ_p$4$q + s5_p$4$q - k1_16;
+            occ_b$4$d = occ_b$4$q + s5_b$4$q - dep$1$bytes;
         end
         occ_pkts$4 = occ_p$4$q;
         occ_bytes$4 = occ_b$4$q;
         l_ip$5 = k0_16;
         l_ib2$5 = k0_32;
-        if (s3_v$0$q & s3_hx$5$q) begin
+        if (s4_v$0$q & s4_hx$5$q) begin
             l_ip$5 = l_ip$5 + k1_16;
-            l_ib2$5 = l_ib2$5 + s3_by$0$q;
+            l_ib2$5 = l_ib2$5 + s4_by$0$q;
         end
-        s4_p$5$d = l_ip$5;
-        s4_b$5$d = l_ib2$5;
-        occ_p$5$d = occ_p$5$q + s4_p$5$q;
-        occ_b$5$d = occ_b$5$q + s4_b$5$q;
+        s5_p$5$d = l_ip$5;
+        s5_b$5$d = l_ib2$5;
+        occ_p$5$d = occ_p$5$q + s5_p$5$q;
+        occ_b$5$d = occ_b$5$q + s5_b$5$q;
         if (dep$1$valid & (dep$1$band == k_bidx$1)) begin
-            occ_p$5$d = occ_p$5$q + s4_p$5$q - k1_16;
-            occ_b$5$d = occ_b$5$q + s4_b$5$q - dep$1$bytes;
+            occ_p$5$d = occ_p$5$q + s5_p$5$q - k1_16;
+            occ_b$5$d = occ_b$5$q + s5_b$5$q - dep$1$bytes;
         end
         occ_pkts$5 = occ_p$5$q;
         occ_bytes$5 = occ_b$5$q;
         l_ip$6 = k0_16;
         l_ib2$6 = k0_32;
-        if (s3_v$0$q & s3_hx$6$q) begin
+        if (s4_v$0$q & s4_hx$6$q) begin
             l_ip$6 = l_ip$6 + k1_16;
-            l_ib2$6 = l_ib2$6 + s3_by$0$q;
+            l_ib2$6 = l_ib2$6 + s4_by$0$q;
         end
-        s4_p$6$d = l_ip$6;
-        s4_b$6$d = l_ib2$6;
-        occ_p$6$d = occ_p$6$q + s4_p$6$q;
-        occ_b$6$d = occ_b$6$q + s4_b$6$q;
+        s5_p$6$d = l_ip$6;
+        s5_b$6$d = l_ib2$6;
+        occ_p$6$d = occ_p$6$q + s5_p$6$q;
+        occ_b$6$d = occ_b$6$q + s5_b$6$q;
         if (dep$1$valid & (dep$1$band == k_bidx$2)) begin
-            occ_p$6$d = occ_p$6$q + s4_p$6$q - k1_16;
-            occ_b$6$d = occ_b$6$q + s4_b$6$q - dep$1$bytes;
+            occ_p$6$d = occ_p$6$q + s5_p$6$q - k1_16;
+            occ_b$6$d = occ_b$6$q + s5_b$6$q - dep$1$bytes;
         end
         occ_pkts$6 = occ_p$6$q;
         occ_bytes$6 = occ_b$6$q;
         l_ip$7 = k0_16;
         l_ib2$7 = k0_32;
-        if (s3_v$0$q & s3_hx$7$q) begin
+        if (s4_v$0$q & s4_hx$7$q) begin
             l_ip$7 = l_ip$7 + k1_16;
-            l_ib2$7 = l_ib2$7 + s3_by$0$q;
+            l_ib2$7 = l_ib2$7 + s4_by$0$q;
         end
-        s4_p$7$d = l_ip$7;
-        s4_b$7$d = l_ib2$7;
-        occ_p$7$d = occ_p$7$q + s4_p$7$q;
-        occ_b$7$d = occ_b$7$q + s4_b$7$q;
+        s5_p$7$d = l_ip$7;
+        s5_b$7$d = l_ib2$7;
+        occ_p$7$d = occ_p$7$q + s5_p$7$q;
+        occ_b$7$d = occ_b$7$q + s5_b$7$q;
         if (dep$1$valid & (dep$1$band == k_bidx$3)) begin
-            occ_p$7$d = occ_p$7$q + s4_p$7$q - k1_16;
-            occ_b$7$d = occ_b$7$q + s4_b$7$q - dep$1$bytes;
+            occ_p$7$d = occ_p$7$q + s5_p$7$q - k1_16;
+            occ_b$7$d = occ_b$7$q + s5_b$7$q - dep$1$bytes;
         end
         occ_pkts$7 = occ_p$7$q;
         occ_bytes$7 = occ_b$7$q;
         l_ip$8 = k0_16;
         l_ib2$8 = k0_32;
-        if (s3_v$0$q & s3_hx$8$q) begin
+        if (s4_v$0$q & s4_hx$8$q) begin
             l_ip$8 = l_ip$8 + k1_16;
-            l_ib2$8 = l_ib2$8 + s3_by$0$q;
+            l_ib2$8 = l_ib2$8 + s4_by$0$q;
         end
-        s4_p$8$d = l_ip$8;
-        s4_b$8$d = l_ib2$8;
-        occ_p$8$d = occ_p$8$q + s4_p$8$q;
-        occ_b$8$d = occ_b$8$q + s4_b$8$q;
+        s5_p$8$d = l_ip$8;
+        s5_b$8$d = l_ib2$8;
+        occ_p$8$d = occ_p$8$q + s5_p$8$q;
+        occ_b$8$d = occ_b$8$q + s5_b$8$q;
         if (dep$2$valid & (dep$2$band == k_bidx$0)) begin
-            occ_p$8$d = occ_p$8$q + s4_p$8$q - k1_16;
-            occ_b$8$d = occ_b$8$q + s4_b$8$q - dep$2$bytes;
+            occ_p$8$d = occ_p$8$q + s5_p$8$q - k1_16;
+            occ_b$8$d = occ_b$8$q + s5_b$8$q - dep$2$bytes;
         end
         occ_pkts$8 = occ_p$8$q;
         occ_bytes$8 = occ_b$8$q;
         l_ip$9 = k0_16;
         l_ib2$9 = k0_32;
-        if (s3_v$0$q & s3_hx$9$q) begin
+        if (s4_v$0$q & s4_hx$9$q) begin
             l_ip$9 = l_ip$9 + k1_16;
-            l_ib2$9 = l_ib2$9 + s3_by$0$q;
+            l_ib2$9 = l_ib2$9 + s4_by$0$q;
         end
-        s4_p$9$d = l_ip$9;
-        s4_b$9$d = l_ib2$9;
-        occ_p$9$d = occ_p$9$q + s4_p$9$q;
-        occ_b$9$d = occ_b$9$q + s4_b$9$q;
+        s5_p$9$d = l_ip$9;
+        s5_b$9$d = l_ib2$9;
+        occ_p$9$d = occ_p$9$q + s5_p$9$q;
+        occ_b$9$d = occ_b$9$q + s5_b$9$q;
         if (dep$2$valid & (dep$2$band == k_bidx$1)) begin
-            occ_p$9$d = occ_p$9$q + s4_p$9$q - k1_16;
-            occ_b$9$d = occ_b$9$q + s4_b$9$q - dep$2$bytes;
+            occ_p$9$d = occ_p$9$q + s5_p$9$q - k1_16;
+            occ_b$9$d = occ_b$9$q + s5_b$9$q - dep$2$bytes;
         end
         occ_pkts$9 = occ_p$9$q;
         occ_bytes$9 = occ_b$9$q;
         l_ip$10 = k0_16;
         l_ib2$10 = k0_32;
-        if (s3_v$0$q & s3_hx$10$q) begin
+        if (s4_v$0$q & s4_hx$10$q) begin
             l_ip$10 = l_ip$10 + k1_16;
-            l_ib2$10 = l_ib2$10 + s3_by$0$q;
+            l_ib2$10 = l_ib2$10 + s4_by$0$q;
         end
-        s4_p$10$d = l_ip$10;
-        s4_b$10$d = l_ib2$10;
-        occ_p$10$d = occ_p$10$q + s4_p$10$q;
-        occ_b$10$d = occ_b$10$q + s4_b$10$q;
+        s5_p$10$d = l_ip$10;
+        s5_b$10$d = l_ib2$10;
+        occ_p$10$d = occ_p$10$q + s5_p$10$q;
+        occ_b$10$d = occ_b$10$q + s5_b$10$q;
         if (dep$2$valid & (dep$2$band == k_bidx$2)) begin
-            occ_p$10$d = occ_p$10$q + s4_p$10$q - k1_16;
-            occ_b$10$d = occ_b$10$q + s4_b$10$q - dep$2$bytes;
+            occ_p$10$d = occ_p$10$q + s5_p$10$q - k1_16;
+            occ_b$10$d = occ_b$10$q + s5_b$10$q - dep$2$bytes;
         end
         occ_pkts$10 = occ_p$10$q;
         occ_bytes$10 = occ_b$10$q;
         l_ip$11 = k0_16;
         l_ib2$11 = k0_32;
-        if (s3_v$0$q & s3_hx$11$q) begin
+        if (s4_v$0$q & s4_hx$11$q) begin
             l_ip$11 = l_ip$11 + k1_16;
-            l_ib2$11 = l_ib2$11 + s3_by$0$q;
+            l_ib2$11 = l_ib2$11 + s4_by$0$q;
         end
-        s4_p$11$d = l_ip$11;
-        s4_b$11$d = l_ib2$11;
-        occ_p$11$d = occ_p$11$q + s4_p$11$q;
-        occ_b$11$d = occ_b$11$q + s4_b$11$q;
+        s5_p$11$d = l_ip$11;
+        s5_b$11$d = l_ib2$11;
+        occ_p$11$d = occ_p$11$q + s5_p$11$q;
+        occ_b$11$d = occ_b$11$q + s5_b$11$q;
         if (dep$2$valid & (dep$2$band == k_bidx$3)) begin
-            occ_p$11$d = occ_p$11$q + s4_p$11$q - k1_16;
-            occ_b$11$d = occ_b$11$q + s4_b$11$q - dep$2$bytes;
+            occ_p$11$d = occ_p$11$q + s5_p$11$q - k1_16;
+            occ_b$11$d = occ_b$11$q + s5_b$11$q - dep$2$bytes;
         end
         occ_pkts$11 = occ_p$11$q;
         occ_bytes$11 = occ_b$11$q;
         l_ip$12 = k0_16;
         l_ib2$12 = k0_32;
-        if (s3_v$0$q & s3_hx$12$q) begin
+        if (s4_v$0$q & s4_hx$12$q) begin
             l_ip$12 = l_ip$12 + k1_16;
-            l_ib2$12 = l_ib2$12 + s3_by$0$q;
+            l_ib2$12 = l_ib2$12 + s4_by$0$q;
         end
-        s4_p$12$d = l_ip$12;
-        s4_b$12$d = l_ib2$12;
-        occ_p$12$d = occ_p$12$q + s4_p$12$q;
-        occ_b$12$d = occ_b$12$q + s4_b$12$q;
+        s5_p$12$d = l_ip$12;
+        s5_b$12$d = l_ib2$12;
+        occ_p$12$d = occ_p$12$q + s5_p$12$q;
+        occ_b$12$d = occ_b$12$q + s5_b$12$q;
         if (dep$3$valid & (dep$3$band == k_bidx$0)) begin
-            occ_p$12$d = occ_p$12$q + s4_p$12$q - k1_16;
-            occ_b$12$d = occ_b$12$q + s4_b$12$q - dep$3$bytes;
+            occ_p$12$d = occ_p$12$q + s5_p$12$q - k1_16;
+            occ_b$12$d = occ_b$12$q + s5_b$12$q - dep$3$bytes;
         end
         occ_pkts$12 = occ_p$12$q;
         occ_bytes$12 = occ_b$12$q;
         l_ip$13 = k0_16;
         l_ib2$13 = k0_32;
-        if (s3_v$0$q & s3_hx$13$q) begin
+        if (s4_v$0$q & s4_hx$13$q) begin
             l_ip$13 = l_ip$13 + k1_16;
-            l_ib2$13 = l_ib2$13 + s3_by$0$q;
+            l_ib2$13 = l_ib2$13 + s4_by$0$q;
         end
-        s4_p$13$d = l_ip$13;
-        s4_b$13$d = l_ib2$13;
-        occ_p$13$d = occ_p$13$q + s4_p$13$q;
-        occ_b$13$d = occ_b$13$q + s4_b$13$q;
+        s5_p$13$d = l_ip$13;
+        s5_b$13$d = l_ib2$13;
+        occ_p$13$d = occ_p$13$q + s5_p$13$q;
+        occ_b$13$d = occ_b$13$q + s5_b$13$q;
         if (dep$3$valid & (dep$3$band == k_bidx$1)) begin
-            occ_p$13$d = occ_p$13$q + s4_p$13$q - k1_16;
-            occ_b$13$d = occ_b$13$q + s4_b$13$q - dep$3$bytes;
+            occ_p$13$d = occ_p$13$q + s5_p$13$q - k1_16;
+            occ_b$13$d = occ_b$13$q + s5_b$13$q - dep$3$bytes;
         end
         occ_pkts$13 = occ_p$13$q;
         occ_bytes$13 = occ_b$13$q;
         l_ip$14 = k0_16;
         l_ib2$14 = k0_32;
-        if (s3_v$0$q & s3_hx$14$q) begin
+        if (s4_v$0$q & s4_hx$14$q) begin
             l_ip$14 = l_ip$14 + k1_16;
-            l_ib2$14 = l_ib2$14 + s3_by$0$q;
+            l_ib2$14 = l_ib2$14 + s4_by$0$q;
         end
-        s4_p$14$d = l_ip$14;
-        s4_b$14$d = l_ib2$14;
-        occ_p$14$d = occ_p$14$q + s4_p$14$q;
-        occ_b$14$d = occ_b$14$q + s4_b$14$q;
+        s5_p$14$d = l_ip$14;
+        s5_b$14$d = l_ib2$14;
+        occ_p$14$d = occ_p$14$q + s5_p$14$q;
+        occ_b$14$d = occ_b$14$q + s5_b$14$q;
         if (dep$3$valid & (dep$3$band == k_bidx$2)) begin
-            occ_p$14$d = occ_p$14$q + s4_p$14$q - k1_16;
-            occ_b$14$d = occ_b$14$q + s4_b$14$q - dep$3$bytes;
+            occ_p$14$d = occ_p$14$q + s5_p$14$q - k1_16;
+            occ_b$14$d = occ_b$14$q + s5_b$14$q - dep$3$bytes;
         end
         occ_pkts$14 = occ_p$14$q;
         occ_bytes$14 = occ_b$14$q;
         l_ip$15 = k0_16;
         l_ib2$15 = k0_32;
-        if (s3_v$0$q & s3_hx$15$q) begin
+        if (s4_v$0$q & s4_hx$15$q) begin
             l_ip$15 = l_ip$15 + k1_16;
-            l_ib2$15 = l_ib2$15 + s3_by$0$q;
+            l_ib2$15 = l_ib2$15 + s4_by$0$q;
         end
-        s4_p$15$d = l_ip$15;
-        s4_b$15$d = l_ib2$15;
-        occ_p$15$d = occ_p$15$q + s4_p$15$q;
-        occ_b$15$d = occ_b$15$q + s4_b$15$q;
+        s5_p$15$d = l_ip$15;
+        s5_b$15$d = l_ib2$15;
+        occ_p$15$d = occ_p$15$q + s5_p$15$q;
+        occ_b$15$d = occ_b$15$q + s5_b$15$q;
         if (dep$3$valid & (dep$3$band == k_bidx$3)) begin
-            occ_p$15$d = occ_p$15$q + s4_p$15$q - k1_16;
-            occ_b$15$d = occ_b$15$q + s4_b$15$q - dep$3$bytes;
+            occ_p$15$d = occ_p$15$q + s5_p$15$q - k1_16;
+            occ_b$15$d = occ_b$15$q + s5_b$15$q - dep$3$bytes;
         end
         occ_pkts$15 = occ_p$15$q;
         occ_bytes$15 = occ_b$15$q;
@@ -3317,71 +3597,72 @@ module sadm_p4(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$re
             s1_v$0$d = 1'b0;
             s2_v$0$d = 1'b0;
             s3_v$0$d = 1'b0;
-            s3_r$0$d = 1'b0;
-            s3_t$0$d = 1'b0;
-            s3_rt$0$d = 1'b0;
-            s4_p$0$d = k0_16;
-            s4_b$0$d = k0_32;
+            s4_v$0$d = 1'b0;
+            s4_r$0$d = 1'b0;
+            s4_t$0$d = 1'b0;
+            s4_rt$0$d = 1'b0;
+            s5_p$0$d = k0_16;
+            s5_b$0$d = k0_32;
             occ_p$0$d = k0_16;
             occ_b$0$d = k0_32;
-            s4_p$1$d = k0_16;
-            s4_b$1$d = k0_32;
+            s5_p$1$d = k0_16;
+            s5_b$1$d = k0_32;
             occ_p$1$d = k0_16;
             occ_b$1$d = k0_32;
-            s4_p$2$d = k0_16;
-            s4_b$2$d = k0_32;
+            s5_p$2$d = k0_16;
+            s5_b$2$d = k0_32;
             occ_p$2$d = k0_16;
             occ_b$2$d = k0_32;
-            s4_p$3$d = k0_16;
-            s4_b$3$d = k0_32;
+            s5_p$3$d = k0_16;
+            s5_b$3$d = k0_32;
             occ_p$3$d = k0_16;
             occ_b$3$d = k0_32;
-            s4_p$4$d = k0_16;
-            s4_b$4$d = k0_32;
+            s5_p$4$d = k0_16;
+            s5_b$4$d = k0_32;
             occ_p$4$d = k0_16;
             occ_b$4$d = k0_32;
-            s4_p$5$d = k0_16;
-            s4_b$5$d = k0_32;
+            s5_p$5$d = k0_16;
+            s5_b$5$d = k0_32;
             occ_p$5$d = k0_16;
             occ_b$5$d = k0_32;
-            s4_p$6$d = k0_16;
-            s4_b$6$d = k0_32;
+            s5_p$6$d = k0_16;
+            s5_b$6$d = k0_32;
             occ_p$6$d = k0_16;
             occ_b$6$d = k0_32;
-            s4_p$7$d = k0_16;
-            s4_b$7$d = k0_32;
+            s5_p$7$d = k0_16;
+            s5_b$7$d = k0_32;
             occ_p$7$d = k0_16;
             occ_b$7$d = k0_32;
-            s4_p$8$d = k0_16;
-            s4_b$8$d = k0_32;
+            s5_p$8$d = k0_16;
+            s5_b$8$d = k0_32;
             occ_p$8$d = k0_16;
             occ_b$8$d = k0_32;
-            s4_p$9$d = k0_16;
-            s4_b$9$d = k0_32;
+            s5_p$9$d = k0_16;
+            s5_b$9$d = k0_32;
             occ_p$9$d = k0_16;
             occ_b$9$d = k0_32;
-            s4_p$10$d = k0_16;
-            s4_b$10$d = k0_32;
+            s5_p$10$d = k0_16;
+            s5_b$10$d = k0_32;
             occ_p$10$d = k0_16;
             occ_b$10$d = k0_32;
-            s4_p$11$d = k0_16;
-            s4_b$11$d = k0_32;
+            s5_p$11$d = k0_16;
+            s5_b$11$d = k0_32;
             occ_p$11$d = k0_16;
             occ_b$11$d = k0_32;
-            s4_p$12$d = k0_16;
-            s4_b$12$d = k0_32;
+            s5_p$12$d = k0_16;
+            s5_b$12$d = k0_32;
             occ_p$12$d = k0_16;
             occ_b$12$d = k0_32;
-            s4_p$13$d = k0_16;
-            s4_b$13$d = k0_32;
+            s5_p$13$d = k0_16;
+            s5_b$13$d = k0_32;
             occ_p$13$d = k0_16;
             occ_b$13$d = k0_32;
-            s4_p$14$d = k0_16;
-            s4_b$14$d = k0_32;
+            s5_p$14$d = k0_16;
+            s5_b$14$d = k0_32;
             occ_p$14$d = k0_16;
             occ_b$14$d = k0_32;
-            s4_p$15$d = k0_16;
-            s4_b$15$d = k0_32;
+            s5_p$15$d = k0_16;
+            s5_b$15$d = k0_32;
             occ_p$15$d = k0_16;
             occ_b$15$d = k0_32;
             c_adm$d = k0_32;
@@ -5941,6 +6222,25 @@ module sadm_p4$s2_w$0(d,q,clock);
 endmodule // sadm_p4$s2_w$0
 
 
+module sadm_p4$s3_b$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p4$s3_b$0
+
+
 module sadm_p4$s3_by$0(d,q,clock);
     
     // Module arguments
@@ -5958,6 +6258,101 @@ module sadm_p4$s3_by$0(d,q,clock);
     end
           
 endmodule // sadm_p4$s3_by$0
+
+
+module sadm_p4$s3_cs$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p4$s3_cs$0
+
+
+module sadm_p4$s3_e$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p4$s3_e$0
+
+
+module sadm_p4$s3_fa$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p4$s3_fa$0
+
+
+module sadm_p4$s3_fr$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p4$s3_fr$0
+
+
+module sadm_p4$s3_ft$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p4$s3_ft$0
 
 
 module sadm_p4$s3_hx$0(d,q,clock);
@@ -6264,61 +6659,61 @@ module sadm_p4$s3_hx$9(d,q,clock);
 endmodule // sadm_p4$s3_hx$9
 
 
-module sadm_p4$s3_r$0(d,q,clock);
+module sadm_p4$s3_i$0(d,q,clock);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 1'h0;
+       q = 8'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // sadm_p4$s3_r$0
+endmodule // sadm_p4$s3_i$0
 
 
-module sadm_p4$s3_rt$0(d,q,clock);
+module sadm_p4$s3_o$0(d,q,clock);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 1'h0;
+       q = 8'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // sadm_p4$s3_rt$0
+endmodule // sadm_p4$s3_o$0
 
 
-module sadm_p4$s3_t$0(d,q,clock);
+module sadm_p4$s3_rb$0(d,q,clock);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  [47:0] d;
+    output reg  [47:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 1'h0;
+       q = 48'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // sadm_p4$s3_t$0
+endmodule // sadm_p4$s3_rb$0
 
 
 module sadm_p4$s3_v$0(d,q,clock);
@@ -6340,7 +6735,26 @@ module sadm_p4$s3_v$0(d,q,clock);
 endmodule // sadm_p4$s3_v$0
 
 
-module sadm_p4$s4_b$0(d,q,clock);
+module sadm_p4$s3_w$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p4$s3_w$0
+
+
+module sadm_p4$s4_by$0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6356,10 +6770,390 @@ module sadm_p4$s4_b$0(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_b$0
+endmodule // sadm_p4$s4_by$0
 
 
-module sadm_p4$s4_b$1(d,q,clock);
+module sadm_p4$s4_hx$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p4$s4_hx$0
+
+
+module sadm_p4$s4_hx$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p4$s4_hx$1
+
+
+module sadm_p4$s4_hx$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p4$s4_hx$10
+
+
+module sadm_p4$s4_hx$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p4$s4_hx$11
+
+
+module sadm_p4$s4_hx$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p4$s4_hx$12
+
+
+module sadm_p4$s4_hx$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p4$s4_hx$13
+
+
+module sadm_p4$s4_hx$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p4$s4_hx$14
+
+
+module sadm_p4$s4_hx$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p4$s4_hx$15
+
+
+module sadm_p4$s4_hx$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p4$s4_hx$2
+
+
+module sadm_p4$s4_hx$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p4$s4_hx$3
+
+
+module sadm_p4$s4_hx$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p4$s4_hx$4
+
+
+module sadm_p4$s4_hx$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p4$s4_hx$5
+
+
+module sadm_p4$s4_hx$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p4$s4_hx$6
+
+
+module sadm_p4$s4_hx$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p4$s4_hx$7
+
+
+module sadm_p4$s4_hx$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p4$s4_hx$8
+
+
+module sadm_p4$s4_hx$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p4$s4_hx$9
+
+
+module sadm_p4$s4_r$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p4$s4_r$0
+
+
+module sadm_p4$s4_rt$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p4$s4_rt$0
+
+
+module sadm_p4$s4_t$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p4$s4_t$0
+
+
+module sadm_p4$s4_v$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p4$s4_v$0
+
+
+module sadm_p4$s5_b$0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6375,10 +7169,10 @@ module sadm_p4$s4_b$1(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_b$1
+endmodule // sadm_p4$s5_b$0
 
 
-module sadm_p4$s4_b$10(d,q,clock);
+module sadm_p4$s5_b$1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6394,10 +7188,10 @@ module sadm_p4$s4_b$10(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_b$10
+endmodule // sadm_p4$s5_b$1
 
 
-module sadm_p4$s4_b$11(d,q,clock);
+module sadm_p4$s5_b$10(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6413,10 +7207,10 @@ module sadm_p4$s4_b$11(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_b$11
+endmodule // sadm_p4$s5_b$10
 
 
-module sadm_p4$s4_b$12(d,q,clock);
+module sadm_p4$s5_b$11(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6432,10 +7226,10 @@ module sadm_p4$s4_b$12(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_b$12
+endmodule // sadm_p4$s5_b$11
 
 
-module sadm_p4$s4_b$13(d,q,clock);
+module sadm_p4$s5_b$12(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6451,10 +7245,10 @@ module sadm_p4$s4_b$13(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_b$13
+endmodule // sadm_p4$s5_b$12
 
 
-module sadm_p4$s4_b$14(d,q,clock);
+module sadm_p4$s5_b$13(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6470,10 +7264,10 @@ module sadm_p4$s4_b$14(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_b$14
+endmodule // sadm_p4$s5_b$13
 
 
-module sadm_p4$s4_b$15(d,q,clock);
+module sadm_p4$s5_b$14(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6489,10 +7283,10 @@ module sadm_p4$s4_b$15(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_b$15
+endmodule // sadm_p4$s5_b$14
 
 
-module sadm_p4$s4_b$2(d,q,clock);
+module sadm_p4$s5_b$15(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6508,10 +7302,10 @@ module sadm_p4$s4_b$2(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_b$2
+endmodule // sadm_p4$s5_b$15
 
 
-module sadm_p4$s4_b$3(d,q,clock);
+module sadm_p4$s5_b$2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6527,10 +7321,10 @@ module sadm_p4$s4_b$3(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_b$3
+endmodule // sadm_p4$s5_b$2
 
 
-module sadm_p4$s4_b$4(d,q,clock);
+module sadm_p4$s5_b$3(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6546,10 +7340,10 @@ module sadm_p4$s4_b$4(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_b$4
+endmodule // sadm_p4$s5_b$3
 
 
-module sadm_p4$s4_b$5(d,q,clock);
+module sadm_p4$s5_b$4(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6565,10 +7359,10 @@ module sadm_p4$s4_b$5(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_b$5
+endmodule // sadm_p4$s5_b$4
 
 
-module sadm_p4$s4_b$6(d,q,clock);
+module sadm_p4$s5_b$5(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6584,10 +7378,10 @@ module sadm_p4$s4_b$6(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_b$6
+endmodule // sadm_p4$s5_b$5
 
 
-module sadm_p4$s4_b$7(d,q,clock);
+module sadm_p4$s5_b$6(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6603,10 +7397,10 @@ module sadm_p4$s4_b$7(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_b$7
+endmodule // sadm_p4$s5_b$6
 
 
-module sadm_p4$s4_b$8(d,q,clock);
+module sadm_p4$s5_b$7(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6622,10 +7416,10 @@ module sadm_p4$s4_b$8(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_b$8
+endmodule // sadm_p4$s5_b$7
 
 
-module sadm_p4$s4_b$9(d,q,clock);
+module sadm_p4$s5_b$8(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6641,10 +7435,29 @@ module sadm_p4$s4_b$9(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_b$9
+endmodule // sadm_p4$s5_b$8
 
 
-module sadm_p4$s4_p$0(d,q,clock);
+module sadm_p4$s5_b$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p4$s5_b$9
+
+
+module sadm_p4$s5_p$0(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -6660,10 +7473,10 @@ module sadm_p4$s4_p$0(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_p$0
+endmodule // sadm_p4$s5_p$0
 
 
-module sadm_p4$s4_p$1(d,q,clock);
+module sadm_p4$s5_p$1(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -6679,10 +7492,10 @@ module sadm_p4$s4_p$1(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_p$1
+endmodule // sadm_p4$s5_p$1
 
 
-module sadm_p4$s4_p$10(d,q,clock);
+module sadm_p4$s5_p$10(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -6698,10 +7511,10 @@ module sadm_p4$s4_p$10(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_p$10
+endmodule // sadm_p4$s5_p$10
 
 
-module sadm_p4$s4_p$11(d,q,clock);
+module sadm_p4$s5_p$11(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -6717,10 +7530,10 @@ module sadm_p4$s4_p$11(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_p$11
+endmodule // sadm_p4$s5_p$11
 
 
-module sadm_p4$s4_p$12(d,q,clock);
+module sadm_p4$s5_p$12(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -6736,10 +7549,10 @@ module sadm_p4$s4_p$12(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_p$12
+endmodule // sadm_p4$s5_p$12
 
 
-module sadm_p4$s4_p$13(d,q,clock);
+module sadm_p4$s5_p$13(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -6755,10 +7568,10 @@ module sadm_p4$s4_p$13(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_p$13
+endmodule // sadm_p4$s5_p$13
 
 
-module sadm_p4$s4_p$14(d,q,clock);
+module sadm_p4$s5_p$14(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -6774,10 +7587,10 @@ module sadm_p4$s4_p$14(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_p$14
+endmodule // sadm_p4$s5_p$14
 
 
-module sadm_p4$s4_p$15(d,q,clock);
+module sadm_p4$s5_p$15(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -6793,10 +7606,10 @@ module sadm_p4$s4_p$15(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_p$15
+endmodule // sadm_p4$s5_p$15
 
 
-module sadm_p4$s4_p$2(d,q,clock);
+module sadm_p4$s5_p$2(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -6812,10 +7625,10 @@ module sadm_p4$s4_p$2(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_p$2
+endmodule // sadm_p4$s5_p$2
 
 
-module sadm_p4$s4_p$3(d,q,clock);
+module sadm_p4$s5_p$3(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -6831,10 +7644,10 @@ module sadm_p4$s4_p$3(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_p$3
+endmodule // sadm_p4$s5_p$3
 
 
-module sadm_p4$s4_p$4(d,q,clock);
+module sadm_p4$s5_p$4(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -6850,10 +7663,10 @@ module sadm_p4$s4_p$4(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_p$4
+endmodule // sadm_p4$s5_p$4
 
 
-module sadm_p4$s4_p$5(d,q,clock);
+module sadm_p4$s5_p$5(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -6869,10 +7682,10 @@ module sadm_p4$s4_p$5(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_p$5
+endmodule // sadm_p4$s5_p$5
 
 
-module sadm_p4$s4_p$6(d,q,clock);
+module sadm_p4$s5_p$6(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -6888,10 +7701,10 @@ module sadm_p4$s4_p$6(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_p$6
+endmodule // sadm_p4$s5_p$6
 
 
-module sadm_p4$s4_p$7(d,q,clock);
+module sadm_p4$s5_p$7(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -6907,10 +7720,10 @@ module sadm_p4$s4_p$7(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_p$7
+endmodule // sadm_p4$s5_p$7
 
 
-module sadm_p4$s4_p$8(d,q,clock);
+module sadm_p4$s5_p$8(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -6926,10 +7739,10 @@ module sadm_p4$s4_p$8(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_p$8
+endmodule // sadm_p4$s5_p$8
 
 
-module sadm_p4$s4_p$9(d,q,clock);
+module sadm_p4$s5_p$9(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -6945,7 +7758,7 @@ module sadm_p4$s4_p$9(d,q,clock);
        q <= d;
     end
           
-endmodule // sadm_p4$s4_p$9
+endmodule // sadm_p4$s5_p$9
 
 
 module sadm_p4$thr$0(d,q,clock);

@@ -756,6 +756,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     localparam  k_half = 9'b100000000;
     localparam  k_halfc = 10'b100000000;
     localparam  k_n9 = 9'b10000;
+    localparam  k_2n9 = 9'b100000;
     localparam  k_n7 = 7'b10000;
     localparam  k_nm1 = 8'hf;
     localparam  k_rm = 8'h3;
@@ -3037,6 +3038,198 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     reg  [8:0] wl_data$15$d;
     wire  [8:0] wl_data$15$q;
     reg  wl_data$15$clock;
+    reg  [8:0] w_prv$0$d;
+    wire  [8:0] w_prv$0$q;
+    reg  w_prv$0$clock;
+    reg  [8:0] w_prv$1$d;
+    wire  [8:0] w_prv$1$q;
+    reg  w_prv$1$clock;
+    reg  [8:0] w_prv$2$d;
+    wire  [8:0] w_prv$2$q;
+    reg  w_prv$2$clock;
+    reg  [8:0] w_prv$3$d;
+    wire  [8:0] w_prv$3$q;
+    reg  w_prv$3$clock;
+    reg  [8:0] w_prv$4$d;
+    wire  [8:0] w_prv$4$q;
+    reg  w_prv$4$clock;
+    reg  [8:0] w_prv$5$d;
+    wire  [8:0] w_prv$5$q;
+    reg  w_prv$5$clock;
+    reg  [8:0] w_prv$6$d;
+    wire  [8:0] w_prv$6$q;
+    reg  w_prv$6$clock;
+    reg  [8:0] w_prv$7$d;
+    wire  [8:0] w_prv$7$q;
+    reg  w_prv$7$clock;
+    reg  [8:0] w_prv$8$d;
+    wire  [8:0] w_prv$8$q;
+    reg  w_prv$8$clock;
+    reg  [8:0] w_prv$9$d;
+    wire  [8:0] w_prv$9$q;
+    reg  w_prv$9$clock;
+    reg  [8:0] w_prv$10$d;
+    wire  [8:0] w_prv$10$q;
+    reg  w_prv$10$clock;
+    reg  [8:0] w_prv$11$d;
+    wire  [8:0] w_prv$11$q;
+    reg  w_prv$11$clock;
+    reg  [8:0] w_prv$12$d;
+    wire  [8:0] w_prv$12$q;
+    reg  w_prv$12$clock;
+    reg  [8:0] w_prv$13$d;
+    wire  [8:0] w_prv$13$q;
+    reg  w_prv$13$clock;
+    reg  [8:0] w_prv$14$d;
+    wire  [8:0] w_prv$14$q;
+    reg  w_prv$14$clock;
+    reg  [8:0] w_prv$15$d;
+    wire  [8:0] w_prv$15$q;
+    reg  w_prv$15$clock;
+    reg  w_hp$0$d;
+    wire  w_hp$0$q;
+    reg  w_hp$0$clock;
+    reg  w_hp$1$d;
+    wire  w_hp$1$q;
+    reg  w_hp$1$clock;
+    reg  w_hp$2$d;
+    wire  w_hp$2$q;
+    reg  w_hp$2$clock;
+    reg  w_hp$3$d;
+    wire  w_hp$3$q;
+    reg  w_hp$3$clock;
+    reg  w_hp$4$d;
+    wire  w_hp$4$q;
+    reg  w_hp$4$clock;
+    reg  w_hp$5$d;
+    wire  w_hp$5$q;
+    reg  w_hp$5$clock;
+    reg  w_hp$6$d;
+    wire  w_hp$6$q;
+    reg  w_hp$6$clock;
+    reg  w_hp$7$d;
+    wire  w_hp$7$q;
+    reg  w_hp$7$clock;
+    reg  w_hp$8$d;
+    wire  w_hp$8$q;
+    reg  w_hp$8$clock;
+    reg  w_hp$9$d;
+    wire  w_hp$9$q;
+    reg  w_hp$9$clock;
+    reg  w_hp$10$d;
+    wire  w_hp$10$q;
+    reg  w_hp$10$clock;
+    reg  w_hp$11$d;
+    wire  w_hp$11$q;
+    reg  w_hp$11$clock;
+    reg  w_hp$12$d;
+    wire  w_hp$12$q;
+    reg  w_hp$12$clock;
+    reg  w_hp$13$d;
+    wire  w_hp$13$q;
+    reg  w_hp$13$clock;
+    reg  w_hp$14$d;
+    wire  w_hp$14$q;
+    reg  w_hp$14$clock;
+    reg  w_hp$15$d;
+    wire  w_hp$15$q;
+    reg  w_hp$15$clock;
+    reg  wl2_en$0$d;
+    wire  wl2_en$0$q;
+    reg  wl2_en$0$clock;
+    reg  wl2_en$1$d;
+    wire  wl2_en$1$q;
+    reg  wl2_en$1$clock;
+    reg  wl2_en$2$d;
+    wire  wl2_en$2$q;
+    reg  wl2_en$2$clock;
+    reg  wl2_en$3$d;
+    wire  wl2_en$3$q;
+    reg  wl2_en$3$clock;
+    reg  wl2_en$4$d;
+    wire  wl2_en$4$q;
+    reg  wl2_en$4$clock;
+    reg  wl2_en$5$d;
+    wire  wl2_en$5$q;
+    reg  wl2_en$5$clock;
+    reg  wl2_en$6$d;
+    wire  wl2_en$6$q;
+    reg  wl2_en$6$clock;
+    reg  wl2_en$7$d;
+    wire  wl2_en$7$q;
+    reg  wl2_en$7$clock;
+    reg  wl2_en$8$d;
+    wire  wl2_en$8$q;
+    reg  wl2_en$8$clock;
+    reg  wl2_en$9$d;
+    wire  wl2_en$9$q;
+    reg  wl2_en$9$clock;
+    reg  wl2_en$10$d;
+    wire  wl2_en$10$q;
+    reg  wl2_en$10$clock;
+    reg  wl2_en$11$d;
+    wire  wl2_en$11$q;
+    reg  wl2_en$11$clock;
+    reg  wl2_en$12$d;
+    wire  wl2_en$12$q;
+    reg  wl2_en$12$clock;
+    reg  wl2_en$13$d;
+    wire  wl2_en$13$q;
+    reg  wl2_en$13$clock;
+    reg  wl2_en$14$d;
+    wire  wl2_en$14$q;
+    reg  wl2_en$14$clock;
+    reg  wl2_en$15$d;
+    wire  wl2_en$15$q;
+    reg  wl2_en$15$clock;
+    reg  [8:0] wl2_addr$0$d;
+    wire  [8:0] wl2_addr$0$q;
+    reg  wl2_addr$0$clock;
+    reg  [8:0] wl2_addr$1$d;
+    wire  [8:0] wl2_addr$1$q;
+    reg  wl2_addr$1$clock;
+    reg  [8:0] wl2_addr$2$d;
+    wire  [8:0] wl2_addr$2$q;
+    reg  wl2_addr$2$clock;
+    reg  [8:0] wl2_addr$3$d;
+    wire  [8:0] wl2_addr$3$q;
+    reg  wl2_addr$3$clock;
+    reg  [8:0] wl2_addr$4$d;
+    wire  [8:0] wl2_addr$4$q;
+    reg  wl2_addr$4$clock;
+    reg  [8:0] wl2_addr$5$d;
+    wire  [8:0] wl2_addr$5$q;
+    reg  wl2_addr$5$clock;
+    reg  [8:0] wl2_addr$6$d;
+    wire  [8:0] wl2_addr$6$q;
+    reg  wl2_addr$6$clock;
+    reg  [8:0] wl2_addr$7$d;
+    wire  [8:0] wl2_addr$7$q;
+    reg  wl2_addr$7$clock;
+    reg  [8:0] wl2_addr$8$d;
+    wire  [8:0] wl2_addr$8$q;
+    reg  wl2_addr$8$clock;
+    reg  [8:0] wl2_addr$9$d;
+    wire  [8:0] wl2_addr$9$q;
+    reg  wl2_addr$9$clock;
+    reg  [8:0] wl2_addr$10$d;
+    wire  [8:0] wl2_addr$10$q;
+    reg  wl2_addr$10$clock;
+    reg  [8:0] wl2_addr$11$d;
+    wire  [8:0] wl2_addr$11$q;
+    reg  wl2_addr$11$clock;
+    reg  [8:0] wl2_addr$12$d;
+    wire  [8:0] wl2_addr$12$q;
+    reg  wl2_addr$12$clock;
+    reg  [8:0] wl2_addr$13$d;
+    wire  [8:0] wl2_addr$13$q;
+    reg  wl2_addr$13$clock;
+    reg  [8:0] wl2_addr$14$d;
+    wire  [8:0] wl2_addr$14$q;
+    reg  wl2_addr$14$clock;
+    reg  [8:0] wl2_addr$15$d;
+    wire  [8:0] wl2_addr$15$q;
+    reg  wl2_addr$15$clock;
     reg  [8:0] bank$0$read_address;
     reg  bank$0$read_clock;
     wire  [63:0] bank$0$read_data;
@@ -3485,6 +3678,422 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     reg  link$31$write_clock;
     reg  [8:0] link$31$write_data;
     reg  link$31$write_enable;
+    reg  [8:0] link2$0$read_address;
+    reg  link2$0$read_clock;
+    wire  [8:0] link2$0$read_data;
+    reg  [8:0] link2$0$write_address;
+    reg  link2$0$write_clock;
+    reg  [8:0] link2$0$write_data;
+    reg  link2$0$write_enable;
+    reg  [8:0] link2$1$read_address;
+    reg  link2$1$read_clock;
+    wire  [8:0] link2$1$read_data;
+    reg  [8:0] link2$1$write_address;
+    reg  link2$1$write_clock;
+    reg  [8:0] link2$1$write_data;
+    reg  link2$1$write_enable;
+    reg  [8:0] link2$2$read_address;
+    reg  link2$2$read_clock;
+    wire  [8:0] link2$2$read_data;
+    reg  [8:0] link2$2$write_address;
+    reg  link2$2$write_clock;
+    reg  [8:0] link2$2$write_data;
+    reg  link2$2$write_enable;
+    reg  [8:0] link2$3$read_address;
+    reg  link2$3$read_clock;
+    wire  [8:0] link2$3$read_data;
+    reg  [8:0] link2$3$write_address;
+    reg  link2$3$write_clock;
+    reg  [8:0] link2$3$write_data;
+    reg  link2$3$write_enable;
+    reg  [8:0] link2$4$read_address;
+    reg  link2$4$read_clock;
+    wire  [8:0] link2$4$read_data;
+    reg  [8:0] link2$4$write_address;
+    reg  link2$4$write_clock;
+    reg  [8:0] link2$4$write_data;
+    reg  link2$4$write_enable;
+    reg  [8:0] link2$5$read_address;
+    reg  link2$5$read_clock;
+    wire  [8:0] link2$5$read_data;
+    reg  [8:0] link2$5$write_address;
+    reg  link2$5$write_clock;
+    reg  [8:0] link2$5$write_data;
+    reg  link2$5$write_enable;
+    reg  [8:0] link2$6$read_address;
+    reg  link2$6$read_clock;
+    wire  [8:0] link2$6$read_data;
+    reg  [8:0] link2$6$write_address;
+    reg  link2$6$write_clock;
+    reg  [8:0] link2$6$write_data;
+    reg  link2$6$write_enable;
+    reg  [8:0] link2$7$read_address;
+    reg  link2$7$read_clock;
+    wire  [8:0] link2$7$read_data;
+    reg  [8:0] link2$7$write_address;
+    reg  link2$7$write_clock;
+    reg  [8:0] link2$7$write_data;
+    reg  link2$7$write_enable;
+    reg  [8:0] link2$8$read_address;
+    reg  link2$8$read_clock;
+    wire  [8:0] link2$8$read_data;
+    reg  [8:0] link2$8$write_address;
+    reg  link2$8$write_clock;
+    reg  [8:0] link2$8$write_data;
+    reg  link2$8$write_enable;
+    reg  [8:0] link2$9$read_address;
+    reg  link2$9$read_clock;
+    wire  [8:0] link2$9$read_data;
+    reg  [8:0] link2$9$write_address;
+    reg  link2$9$write_clock;
+    reg  [8:0] link2$9$write_data;
+    reg  link2$9$write_enable;
+    reg  [8:0] link2$10$read_address;
+    reg  link2$10$read_clock;
+    wire  [8:0] link2$10$read_data;
+    reg  [8:0] link2$10$write_address;
+    reg  link2$10$write_clock;
+    reg  [8:0] link2$10$write_data;
+    reg  link2$10$write_enable;
+    reg  [8:0] link2$11$read_address;
+    reg  link2$11$read_clock;
+    wire  [8:0] link2$11$read_data;
+    reg  [8:0] link2$11$write_address;
+    reg  link2$11$write_clock;
+    reg  [8:0] link2$11$write_data;
+    reg  link2$11$write_enable;
+    reg  [8:0] link2$12$read_address;
+    reg  link2$12$read_clock;
+    wire  [8:0] link2$12$read_data;
+    reg  [8:0] link2$12$write_address;
+    reg  link2$12$write_clock;
+    reg  [8:0] link2$12$write_data;
+    reg  link2$12$write_enable;
+    reg  [8:0] link2$13$read_address;
+    reg  link2$13$read_clock;
+    wire  [8:0] link2$13$read_data;
+    reg  [8:0] link2$13$write_address;
+    reg  link2$13$write_clock;
+    reg  [8:0] link2$13$write_data;
+    reg  link2$13$write_enable;
+    reg  [8:0] link2$14$read_address;
+    reg  link2$14$read_clock;
+    wire  [8:0] link2$14$read_data;
+    reg  [8:0] link2$14$write_address;
+    reg  link2$14$write_clock;
+    reg  [8:0] link2$14$write_data;
+    reg  link2$14$write_enable;
+    reg  [8:0] link2$15$read_address;
+    reg  link2$15$read_clock;
+    wire  [8:0] link2$15$read_data;
+    reg  [8:0] link2$15$write_address;
+    reg  link2$15$write_clock;
+    reg  [8:0] link2$15$write_data;
+    reg  link2$15$write_enable;
+    reg  [8:0] link2$16$read_address;
+    reg  link2$16$read_clock;
+    wire  [8:0] link2$16$read_data;
+    reg  [8:0] link2$16$write_address;
+    reg  link2$16$write_clock;
+    reg  [8:0] link2$16$write_data;
+    reg  link2$16$write_enable;
+    reg  [8:0] link2$17$read_address;
+    reg  link2$17$read_clock;
+    wire  [8:0] link2$17$read_data;
+    reg  [8:0] link2$17$write_address;
+    reg  link2$17$write_clock;
+    reg  [8:0] link2$17$write_data;
+    reg  link2$17$write_enable;
+    reg  [8:0] link2$18$read_address;
+    reg  link2$18$read_clock;
+    wire  [8:0] link2$18$read_data;
+    reg  [8:0] link2$18$write_address;
+    reg  link2$18$write_clock;
+    reg  [8:0] link2$18$write_data;
+    reg  link2$18$write_enable;
+    reg  [8:0] link2$19$read_address;
+    reg  link2$19$read_clock;
+    wire  [8:0] link2$19$read_data;
+    reg  [8:0] link2$19$write_address;
+    reg  link2$19$write_clock;
+    reg  [8:0] link2$19$write_data;
+    reg  link2$19$write_enable;
+    reg  [8:0] link2$20$read_address;
+    reg  link2$20$read_clock;
+    wire  [8:0] link2$20$read_data;
+    reg  [8:0] link2$20$write_address;
+    reg  link2$20$write_clock;
+    reg  [8:0] link2$20$write_data;
+    reg  link2$20$write_enable;
+    reg  [8:0] link2$21$read_address;
+    reg  link2$21$read_clock;
+    wire  [8:0] link2$21$read_data;
+    reg  [8:0] link2$21$write_address;
+    reg  link2$21$write_clock;
+    reg  [8:0] link2$21$write_data;
+    reg  link2$21$write_enable;
+    reg  [8:0] link2$22$read_address;
+    reg  link2$22$read_clock;
+    wire  [8:0] link2$22$read_data;
+    reg  [8:0] link2$22$write_address;
+    reg  link2$22$write_clock;
+    reg  [8:0] link2$22$write_data;
+    reg  link2$22$write_enable;
+    reg  [8:0] link2$23$read_address;
+    reg  link2$23$read_clock;
+    wire  [8:0] link2$23$read_data;
+    reg  [8:0] link2$23$write_address;
+    reg  link2$23$write_clock;
+    reg  [8:0] link2$23$write_data;
+    reg  link2$23$write_enable;
+    reg  [8:0] link2$24$read_address;
+    reg  link2$24$read_clock;
+    wire  [8:0] link2$24$read_data;
+    reg  [8:0] link2$24$write_address;
+    reg  link2$24$write_clock;
+    reg  [8:0] link2$24$write_data;
+    reg  link2$24$write_enable;
+    reg  [8:0] link2$25$read_address;
+    reg  link2$25$read_clock;
+    wire  [8:0] link2$25$read_data;
+    reg  [8:0] link2$25$write_address;
+    reg  link2$25$write_clock;
+    reg  [8:0] link2$25$write_data;
+    reg  link2$25$write_enable;
+    reg  [8:0] link2$26$read_address;
+    reg  link2$26$read_clock;
+    wire  [8:0] link2$26$read_data;
+    reg  [8:0] link2$26$write_address;
+    reg  link2$26$write_clock;
+    reg  [8:0] link2$26$write_data;
+    reg  link2$26$write_enable;
+    reg  [8:0] link2$27$read_address;
+    reg  link2$27$read_clock;
+    wire  [8:0] link2$27$read_data;
+    reg  [8:0] link2$27$write_address;
+    reg  link2$27$write_clock;
+    reg  [8:0] link2$27$write_data;
+    reg  link2$27$write_enable;
+    reg  [8:0] link2$28$read_address;
+    reg  link2$28$read_clock;
+    wire  [8:0] link2$28$read_data;
+    reg  [8:0] link2$28$write_address;
+    reg  link2$28$write_clock;
+    reg  [8:0] link2$28$write_data;
+    reg  link2$28$write_enable;
+    reg  [8:0] link2$29$read_address;
+    reg  link2$29$read_clock;
+    wire  [8:0] link2$29$read_data;
+    reg  [8:0] link2$29$write_address;
+    reg  link2$29$write_clock;
+    reg  [8:0] link2$29$write_data;
+    reg  link2$29$write_enable;
+    reg  [8:0] link2$30$read_address;
+    reg  link2$30$read_clock;
+    wire  [8:0] link2$30$read_data;
+    reg  [8:0] link2$30$write_address;
+    reg  link2$30$write_clock;
+    reg  [8:0] link2$30$write_data;
+    reg  link2$30$write_enable;
+    reg  [8:0] link2$31$read_address;
+    reg  link2$31$read_clock;
+    wire  [8:0] link2$31$read_data;
+    reg  [8:0] link2$31$write_address;
+    reg  link2$31$write_clock;
+    reg  [8:0] link2$31$write_data;
+    reg  link2$31$write_enable;
+    reg  [8:0] lk_r$0$d;
+    wire  [8:0] lk_r$0$q;
+    reg  lk_r$0$clock;
+    reg  [8:0] lk_r$1$d;
+    wire  [8:0] lk_r$1$q;
+    reg  lk_r$1$clock;
+    reg  [8:0] lk_r$2$d;
+    wire  [8:0] lk_r$2$q;
+    reg  lk_r$2$clock;
+    reg  [8:0] lk_r$3$d;
+    wire  [8:0] lk_r$3$q;
+    reg  lk_r$3$clock;
+    reg  [8:0] lk_r$4$d;
+    wire  [8:0] lk_r$4$q;
+    reg  lk_r$4$clock;
+    reg  [8:0] lk_r$5$d;
+    wire  [8:0] lk_r$5$q;
+    reg  lk_r$5$clock;
+    reg  [8:0] lk_r$6$d;
+    wire  [8:0] lk_r$6$q;
+    reg  lk_r$6$clock;
+    reg  [8:0] lk_r$7$d;
+    wire  [8:0] lk_r$7$q;
+    reg  lk_r$7$clock;
+    reg  [8:0] lk_r$8$d;
+    wire  [8:0] lk_r$8$q;
+    reg  lk_r$8$clock;
+    reg  [8:0] lk_r$9$d;
+    wire  [8:0] lk_r$9$q;
+    reg  lk_r$9$clock;
+    reg  [8:0] lk_r$10$d;
+    wire  [8:0] lk_r$10$q;
+    reg  lk_r$10$clock;
+    reg  [8:0] lk_r$11$d;
+    wire  [8:0] lk_r$11$q;
+    reg  lk_r$11$clock;
+    reg  [8:0] lk_r$12$d;
+    wire  [8:0] lk_r$12$q;
+    reg  lk_r$12$clock;
+    reg  [8:0] lk_r$13$d;
+    wire  [8:0] lk_r$13$q;
+    reg  lk_r$13$clock;
+    reg  [8:0] lk_r$14$d;
+    wire  [8:0] lk_r$14$q;
+    reg  lk_r$14$clock;
+    reg  [8:0] lk_r$15$d;
+    wire  [8:0] lk_r$15$q;
+    reg  lk_r$15$clock;
+    reg  [8:0] lk_r$16$d;
+    wire  [8:0] lk_r$16$q;
+    reg  lk_r$16$clock;
+    reg  [8:0] lk_r$17$d;
+    wire  [8:0] lk_r$17$q;
+    reg  lk_r$17$clock;
+    reg  [8:0] lk_r$18$d;
+    wire  [8:0] lk_r$18$q;
+    reg  lk_r$18$clock;
+    reg  [8:0] lk_r$19$d;
+    wire  [8:0] lk_r$19$q;
+    reg  lk_r$19$clock;
+    reg  [8:0] lk_r$20$d;
+    wire  [8:0] lk_r$20$q;
+    reg  lk_r$20$clock;
+    reg  [8:0] lk_r$21$d;
+    wire  [8:0] lk_r$21$q;
+    reg  lk_r$21$clock;
+    reg  [8:0] lk_r$22$d;
+    wire  [8:0] lk_r$22$q;
+    reg  lk_r$22$clock;
+    reg  [8:0] lk_r$23$d;
+    wire  [8:0] lk_r$23$q;
+    reg  lk_r$23$clock;
+    reg  [8:0] lk_r$24$d;
+    wire  [8:0] lk_r$24$q;
+    reg  lk_r$24$clock;
+    reg  [8:0] lk_r$25$d;
+    wire  [8:0] lk_r$25$q;
+    reg  lk_r$25$clock;
+    reg  [8:0] lk_r$26$d;
+    wire  [8:0] lk_r$26$q;
+    reg  lk_r$26$clock;
+    reg  [8:0] lk_r$27$d;
+    wire  [8:0] lk_r$27$q;
+    reg  lk_r$27$clock;
+    reg  [8:0] lk_r$28$d;
+    wire  [8:0] lk_r$28$q;
+    reg  lk_r$28$clock;
+    reg  [8:0] lk_r$29$d;
+    wire  [8:0] lk_r$29$q;
+    reg  lk_r$29$clock;
+    reg  [8:0] lk_r$30$d;
+    wire  [8:0] lk_r$30$q;
+    reg  lk_r$30$clock;
+    reg  [8:0] lk_r$31$d;
+    wire  [8:0] lk_r$31$q;
+    reg  lk_r$31$clock;
+    reg  [8:0] lk2_r$0$d;
+    wire  [8:0] lk2_r$0$q;
+    reg  lk2_r$0$clock;
+    reg  [8:0] lk2_r$1$d;
+    wire  [8:0] lk2_r$1$q;
+    reg  lk2_r$1$clock;
+    reg  [8:0] lk2_r$2$d;
+    wire  [8:0] lk2_r$2$q;
+    reg  lk2_r$2$clock;
+    reg  [8:0] lk2_r$3$d;
+    wire  [8:0] lk2_r$3$q;
+    reg  lk2_r$3$clock;
+    reg  [8:0] lk2_r$4$d;
+    wire  [8:0] lk2_r$4$q;
+    reg  lk2_r$4$clock;
+    reg  [8:0] lk2_r$5$d;
+    wire  [8:0] lk2_r$5$q;
+    reg  lk2_r$5$clock;
+    reg  [8:0] lk2_r$6$d;
+    wire  [8:0] lk2_r$6$q;
+    reg  lk2_r$6$clock;
+    reg  [8:0] lk2_r$7$d;
+    wire  [8:0] lk2_r$7$q;
+    reg  lk2_r$7$clock;
+    reg  [8:0] lk2_r$8$d;
+    wire  [8:0] lk2_r$8$q;
+    reg  lk2_r$8$clock;
+    reg  [8:0] lk2_r$9$d;
+    wire  [8:0] lk2_r$9$q;
+    reg  lk2_r$9$clock;
+    reg  [8:0] lk2_r$10$d;
+    wire  [8:0] lk2_r$10$q;
+    reg  lk2_r$10$clock;
+    reg  [8:0] lk2_r$11$d;
+    wire  [8:0] lk2_r$11$q;
+    reg  lk2_r$11$clock;
+    reg  [8:0] lk2_r$12$d;
+    wire  [8:0] lk2_r$12$q;
+    reg  lk2_r$12$clock;
+    reg  [8:0] lk2_r$13$d;
+    wire  [8:0] lk2_r$13$q;
+    reg  lk2_r$13$clock;
+    reg  [8:0] lk2_r$14$d;
+    wire  [8:0] lk2_r$14$q;
+    reg  lk2_r$14$clock;
+    reg  [8:0] lk2_r$15$d;
+    wire  [8:0] lk2_r$15$q;
+    reg  lk2_r$15$clock;
+    reg  [8:0] lk2_r$16$d;
+    wire  [8:0] lk2_r$16$q;
+    reg  lk2_r$16$clock;
+    reg  [8:0] lk2_r$17$d;
+    wire  [8:0] lk2_r$17$q;
+    reg  lk2_r$17$clock;
+    reg  [8:0] lk2_r$18$d;
+    wire  [8:0] lk2_r$18$q;
+    reg  lk2_r$18$clock;
+    reg  [8:0] lk2_r$19$d;
+    wire  [8:0] lk2_r$19$q;
+    reg  lk2_r$19$clock;
+    reg  [8:0] lk2_r$20$d;
+    wire  [8:0] lk2_r$20$q;
+    reg  lk2_r$20$clock;
+    reg  [8:0] lk2_r$21$d;
+    wire  [8:0] lk2_r$21$q;
+    reg  lk2_r$21$clock;
+    reg  [8:0] lk2_r$22$d;
+    wire  [8:0] lk2_r$22$q;
+    reg  lk2_r$22$clock;
+    reg  [8:0] lk2_r$23$d;
+    wire  [8:0] lk2_r$23$q;
+    reg  lk2_r$23$clock;
+    reg  [8:0] lk2_r$24$d;
+    wire  [8:0] lk2_r$24$q;
+    reg  lk2_r$24$clock;
+    reg  [8:0] lk2_r$25$d;
+    wire  [8:0] lk2_r$25$q;
+    reg  lk2_r$25$clock;
+    reg  [8:0] lk2_r$26$d;
+    wire  [8:0] lk2_r$26$q;
+    reg  lk2_r$26$clock;
+    reg  [8:0] lk2_r$27$d;
+    wire  [8:0] lk2_r$27$q;
+    reg  lk2_r$27$clock;
+    reg  [8:0] lk2_r$28$d;
+    wire  [8:0] lk2_r$28$q;
+    reg  lk2_r$28$clock;
+    reg  [8:0] lk2_r$29$d;
+    wire  [8:0] lk2_r$29$q;
+    reg  lk2_r$29$clock;
+    reg  [8:0] lk2_r$30$d;
+    wire  [8:0] lk2_r$30$q;
+    reg  lk2_r$30$clock;
+    reg  [8:0] lk2_r$31$d;
+    wire  [8:0] lk2_r$31$q;
+    reg  lk2_r$31$clock;
     reg  fl$0$clock;
     reg  fl$0$reset;
     reg  fl$0$push;
@@ -3814,54 +4423,246 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     reg  r_act$15$d;
     wire  r_act$15$q;
     reg  r_act$15$clock;
-    reg  [8:0] r_cell$0$d;
-    wire  [8:0] r_cell$0$q;
-    reg  r_cell$0$clock;
-    reg  [8:0] r_cell$1$d;
-    wire  [8:0] r_cell$1$q;
-    reg  r_cell$1$clock;
-    reg  [8:0] r_cell$2$d;
-    wire  [8:0] r_cell$2$q;
-    reg  r_cell$2$clock;
-    reg  [8:0] r_cell$3$d;
-    wire  [8:0] r_cell$3$q;
-    reg  r_cell$3$clock;
-    reg  [8:0] r_cell$4$d;
-    wire  [8:0] r_cell$4$q;
-    reg  r_cell$4$clock;
-    reg  [8:0] r_cell$5$d;
-    wire  [8:0] r_cell$5$q;
-    reg  r_cell$5$clock;
-    reg  [8:0] r_cell$6$d;
-    wire  [8:0] r_cell$6$q;
-    reg  r_cell$6$clock;
-    reg  [8:0] r_cell$7$d;
-    wire  [8:0] r_cell$7$q;
-    reg  r_cell$7$clock;
-    reg  [8:0] r_cell$8$d;
-    wire  [8:0] r_cell$8$q;
-    reg  r_cell$8$clock;
-    reg  [8:0] r_cell$9$d;
-    wire  [8:0] r_cell$9$q;
-    reg  r_cell$9$clock;
-    reg  [8:0] r_cell$10$d;
-    wire  [8:0] r_cell$10$q;
-    reg  r_cell$10$clock;
-    reg  [8:0] r_cell$11$d;
-    wire  [8:0] r_cell$11$q;
-    reg  r_cell$11$clock;
-    reg  [8:0] r_cell$12$d;
-    wire  [8:0] r_cell$12$q;
-    reg  r_cell$12$clock;
-    reg  [8:0] r_cell$13$d;
-    wire  [8:0] r_cell$13$q;
-    reg  r_cell$13$clock;
-    reg  [8:0] r_cell$14$d;
-    wire  [8:0] r_cell$14$q;
-    reg  r_cell$14$clock;
-    reg  [8:0] r_cell$15$d;
-    wire  [8:0] r_cell$15$q;
-    reg  r_cell$15$clock;
+    reg  [8:0] r_c0$0$d;
+    wire  [8:0] r_c0$0$q;
+    reg  r_c0$0$clock;
+    reg  [8:0] r_c0$1$d;
+    wire  [8:0] r_c0$1$q;
+    reg  r_c0$1$clock;
+    reg  [8:0] r_c0$2$d;
+    wire  [8:0] r_c0$2$q;
+    reg  r_c0$2$clock;
+    reg  [8:0] r_c0$3$d;
+    wire  [8:0] r_c0$3$q;
+    reg  r_c0$3$clock;
+    reg  [8:0] r_c0$4$d;
+    wire  [8:0] r_c0$4$q;
+    reg  r_c0$4$clock;
+    reg  [8:0] r_c0$5$d;
+    wire  [8:0] r_c0$5$q;
+    reg  r_c0$5$clock;
+    reg  [8:0] r_c0$6$d;
+    wire  [8:0] r_c0$6$q;
+    reg  r_c0$6$clock;
+    reg  [8:0] r_c0$7$d;
+    wire  [8:0] r_c0$7$q;
+    reg  r_c0$7$clock;
+    reg  [8:0] r_c0$8$d;
+    wire  [8:0] r_c0$8$q;
+    reg  r_c0$8$clock;
+    reg  [8:0] r_c0$9$d;
+    wire  [8:0] r_c0$9$q;
+    reg  r_c0$9$clock;
+    reg  [8:0] r_c0$10$d;
+    wire  [8:0] r_c0$10$q;
+    reg  r_c0$10$clock;
+    reg  [8:0] r_c0$11$d;
+    wire  [8:0] r_c0$11$q;
+    reg  r_c0$11$clock;
+    reg  [8:0] r_c0$12$d;
+    wire  [8:0] r_c0$12$q;
+    reg  r_c0$12$clock;
+    reg  [8:0] r_c0$13$d;
+    wire  [8:0] r_c0$13$q;
+    reg  r_c0$13$clock;
+    reg  [8:0] r_c0$14$d;
+    wire  [8:0] r_c0$14$q;
+    reg  r_c0$14$clock;
+    reg  [8:0] r_c0$15$d;
+    wire  [8:0] r_c0$15$q;
+    reg  r_c0$15$clock;
+    reg  [8:0] r_c1$0$d;
+    wire  [8:0] r_c1$0$q;
+    reg  r_c1$0$clock;
+    reg  [8:0] r_c1$1$d;
+    wire  [8:0] r_c1$1$q;
+    reg  r_c1$1$clock;
+    reg  [8:0] r_c1$2$d;
+    wire  [8:0] r_c1$2$q;
+    reg  r_c1$2$clock;
+    reg  [8:0] r_c1$3$d;
+    wire  [8:0] r_c1$3$q;
+    reg  r_c1$3$clock;
+    reg  [8:0] r_c1$4$d;
+    wire  [8:0] r_c1$4$q;
+    reg  r_c1$4$clock;
+    reg  [8:0] r_c1$5$d;
+    wire  [8:0] r_c1$5$q;
+    reg  r_c1$5$clock;
+    reg  [8:0] r_c1$6$d;
+    wire  [8:0] r_c1$6$q;
+    reg  r_c1$6$clock;
+    reg  [8:0] r_c1$7$d;
+    wire  [8:0] r_c1$7$q;
+    reg  r_c1$7$clock;
+    reg  [8:0] r_c1$8$d;
+    wire  [8:0] r_c1$8$q;
+    reg  r_c1$8$clock;
+    reg  [8:0] r_c1$9$d;
+    wire  [8:0] r_c1$9$q;
+    reg  r_c1$9$clock;
+    reg  [8:0] r_c1$10$d;
+    wire  [8:0] r_c1$10$q;
+    reg  r_c1$10$clock;
+    reg  [8:0] r_c1$11$d;
+    wire  [8:0] r_c1$11$q;
+    reg  r_c1$11$clock;
+    reg  [8:0] r_c1$12$d;
+    wire  [8:0] r_c1$12$q;
+    reg  r_c1$12$clock;
+    reg  [8:0] r_c1$13$d;
+    wire  [8:0] r_c1$13$q;
+    reg  r_c1$13$clock;
+    reg  [8:0] r_c1$14$d;
+    wire  [8:0] r_c1$14$q;
+    reg  r_c1$14$clock;
+    reg  [8:0] r_c1$15$d;
+    wire  [8:0] r_c1$15$q;
+    reg  r_c1$15$clock;
+    reg  r_v0$0$d;
+    wire  r_v0$0$q;
+    reg  r_v0$0$clock;
+    reg  r_v0$1$d;
+    wire  r_v0$1$q;
+    reg  r_v0$1$clock;
+    reg  r_v0$2$d;
+    wire  r_v0$2$q;
+    reg  r_v0$2$clock;
+    reg  r_v0$3$d;
+    wire  r_v0$3$q;
+    reg  r_v0$3$clock;
+    reg  r_v0$4$d;
+    wire  r_v0$4$q;
+    reg  r_v0$4$clock;
+    reg  r_v0$5$d;
+    wire  r_v0$5$q;
+    reg  r_v0$5$clock;
+    reg  r_v0$6$d;
+    wire  r_v0$6$q;
+    reg  r_v0$6$clock;
+    reg  r_v0$7$d;
+    wire  r_v0$7$q;
+    reg  r_v0$7$clock;
+    reg  r_v0$8$d;
+    wire  r_v0$8$q;
+    reg  r_v0$8$clock;
+    reg  r_v0$9$d;
+    wire  r_v0$9$q;
+    reg  r_v0$9$clock;
+    reg  r_v0$10$d;
+    wire  r_v0$10$q;
+    reg  r_v0$10$clock;
+    reg  r_v0$11$d;
+    wire  r_v0$11$q;
+    reg  r_v0$11$clock;
+    reg  r_v0$12$d;
+    wire  r_v0$12$q;
+    reg  r_v0$12$clock;
+    reg  r_v0$13$d;
+    wire  r_v0$13$q;
+    reg  r_v0$13$clock;
+    reg  r_v0$14$d;
+    wire  r_v0$14$q;
+    reg  r_v0$14$clock;
+    reg  r_v0$15$d;
+    wire  r_v0$15$q;
+    reg  r_v0$15$clock;
+    reg  r_v1$0$d;
+    wire  r_v1$0$q;
+    reg  r_v1$0$clock;
+    reg  r_v1$1$d;
+    wire  r_v1$1$q;
+    reg  r_v1$1$clock;
+    reg  r_v1$2$d;
+    wire  r_v1$2$q;
+    reg  r_v1$2$clock;
+    reg  r_v1$3$d;
+    wire  r_v1$3$q;
+    reg  r_v1$3$clock;
+    reg  r_v1$4$d;
+    wire  r_v1$4$q;
+    reg  r_v1$4$clock;
+    reg  r_v1$5$d;
+    wire  r_v1$5$q;
+    reg  r_v1$5$clock;
+    reg  r_v1$6$d;
+    wire  r_v1$6$q;
+    reg  r_v1$6$clock;
+    reg  r_v1$7$d;
+    wire  r_v1$7$q;
+    reg  r_v1$7$clock;
+    reg  r_v1$8$d;
+    wire  r_v1$8$q;
+    reg  r_v1$8$clock;
+    reg  r_v1$9$d;
+    wire  r_v1$9$q;
+    reg  r_v1$9$clock;
+    reg  r_v1$10$d;
+    wire  r_v1$10$q;
+    reg  r_v1$10$clock;
+    reg  r_v1$11$d;
+    wire  r_v1$11$q;
+    reg  r_v1$11$clock;
+    reg  r_v1$12$d;
+    wire  r_v1$12$q;
+    reg  r_v1$12$clock;
+    reg  r_v1$13$d;
+    wire  r_v1$13$q;
+    reg  r_v1$13$clock;
+    reg  r_v1$14$d;
+    wire  r_v1$14$q;
+    reg  r_v1$14$clock;
+    reg  r_v1$15$d;
+    wire  r_v1$15$q;
+    reg  r_v1$15$clock;
+    reg  r_first$0$d;
+    wire  r_first$0$q;
+    reg  r_first$0$clock;
+    reg  r_first$1$d;
+    wire  r_first$1$q;
+    reg  r_first$1$clock;
+    reg  r_first$2$d;
+    wire  r_first$2$q;
+    reg  r_first$2$clock;
+    reg  r_first$3$d;
+    wire  r_first$3$q;
+    reg  r_first$3$clock;
+    reg  r_first$4$d;
+    wire  r_first$4$q;
+    reg  r_first$4$clock;
+    reg  r_first$5$d;
+    wire  r_first$5$q;
+    reg  r_first$5$clock;
+    reg  r_first$6$d;
+    wire  r_first$6$q;
+    reg  r_first$6$clock;
+    reg  r_first$7$d;
+    wire  r_first$7$q;
+    reg  r_first$7$clock;
+    reg  r_first$8$d;
+    wire  r_first$8$q;
+    reg  r_first$8$clock;
+    reg  r_first$9$d;
+    wire  r_first$9$q;
+    reg  r_first$9$clock;
+    reg  r_first$10$d;
+    wire  r_first$10$q;
+    reg  r_first$10$clock;
+    reg  r_first$11$d;
+    wire  r_first$11$q;
+    reg  r_first$11$clock;
+    reg  r_first$12$d;
+    wire  r_first$12$q;
+    reg  r_first$12$clock;
+    reg  r_first$13$d;
+    wire  r_first$13$q;
+    reg  r_first$13$clock;
+    reg  r_first$14$d;
+    wire  r_first$14$q;
+    reg  r_first$14$clock;
+    reg  r_first$15$d;
+    wire  r_first$15$q;
+    reg  r_first$15$clock;
     reg  [8:0] r_left$0$d;
     wire  [8:0] r_left$0$q;
     reg  r_left$0$clock;
@@ -4534,6 +5335,102 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     reg  [2:0] rd_emp$15$d;
     wire  [2:0] rd_emp$15$q;
     reg  rd_emp$15$clock;
+    reg  rd_l1$0$d;
+    wire  rd_l1$0$q;
+    reg  rd_l1$0$clock;
+    reg  rd_l1$1$d;
+    wire  rd_l1$1$q;
+    reg  rd_l1$1$clock;
+    reg  rd_l1$2$d;
+    wire  rd_l1$2$q;
+    reg  rd_l1$2$clock;
+    reg  rd_l1$3$d;
+    wire  rd_l1$3$q;
+    reg  rd_l1$3$clock;
+    reg  rd_l1$4$d;
+    wire  rd_l1$4$q;
+    reg  rd_l1$4$clock;
+    reg  rd_l1$5$d;
+    wire  rd_l1$5$q;
+    reg  rd_l1$5$clock;
+    reg  rd_l1$6$d;
+    wire  rd_l1$6$q;
+    reg  rd_l1$6$clock;
+    reg  rd_l1$7$d;
+    wire  rd_l1$7$q;
+    reg  rd_l1$7$clock;
+    reg  rd_l1$8$d;
+    wire  rd_l1$8$q;
+    reg  rd_l1$8$clock;
+    reg  rd_l1$9$d;
+    wire  rd_l1$9$q;
+    reg  rd_l1$9$clock;
+    reg  rd_l1$10$d;
+    wire  rd_l1$10$q;
+    reg  rd_l1$10$clock;
+    reg  rd_l1$11$d;
+    wire  rd_l1$11$q;
+    reg  rd_l1$11$clock;
+    reg  rd_l1$12$d;
+    wire  rd_l1$12$q;
+    reg  rd_l1$12$clock;
+    reg  rd_l1$13$d;
+    wire  rd_l1$13$q;
+    reg  rd_l1$13$clock;
+    reg  rd_l1$14$d;
+    wire  rd_l1$14$q;
+    reg  rd_l1$14$clock;
+    reg  rd_l1$15$d;
+    wire  rd_l1$15$q;
+    reg  rd_l1$15$clock;
+    reg  rd_l2$0$d;
+    wire  rd_l2$0$q;
+    reg  rd_l2$0$clock;
+    reg  rd_l2$1$d;
+    wire  rd_l2$1$q;
+    reg  rd_l2$1$clock;
+    reg  rd_l2$2$d;
+    wire  rd_l2$2$q;
+    reg  rd_l2$2$clock;
+    reg  rd_l2$3$d;
+    wire  rd_l2$3$q;
+    reg  rd_l2$3$clock;
+    reg  rd_l2$4$d;
+    wire  rd_l2$4$q;
+    reg  rd_l2$4$clock;
+    reg  rd_l2$5$d;
+    wire  rd_l2$5$q;
+    reg  rd_l2$5$clock;
+    reg  rd_l2$6$d;
+    wire  rd_l2$6$q;
+    reg  rd_l2$6$clock;
+    reg  rd_l2$7$d;
+    wire  rd_l2$7$q;
+    reg  rd_l2$7$clock;
+    reg  rd_l2$8$d;
+    wire  rd_l2$8$q;
+    reg  rd_l2$8$clock;
+    reg  rd_l2$9$d;
+    wire  rd_l2$9$q;
+    reg  rd_l2$9$clock;
+    reg  rd_l2$10$d;
+    wire  rd_l2$10$q;
+    reg  rd_l2$10$clock;
+    reg  rd_l2$11$d;
+    wire  rd_l2$11$q;
+    reg  rd_l2$11$clock;
+    reg  rd_l2$12$d;
+    wire  rd_l2$12$q;
+    reg  rd_l2$12$clock;
+    reg  rd_l2$13$d;
+    wire  rd_l2$13$q;
+    reg  rd_l2$13$clock;
+    reg  rd_l2$14$d;
+    wire  rd_l2$14$q;
+    reg  rd_l2$14$clock;
+    reg  rd_l2$15$d;
+    wire  rd_l2$15$q;
+    reg  rd_l2$15$clock;
     reg  p_en$0$d;
     wire  p_en$0$q;
     reg  p_en$0$clock;
@@ -4918,6 +5815,294 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     reg  [2:0] p_emp$15$d;
     wire  [2:0] p_emp$15$q;
     reg  p_emp$15$clock;
+    reg  p_l1$0$d;
+    wire  p_l1$0$q;
+    reg  p_l1$0$clock;
+    reg  p_l1$1$d;
+    wire  p_l1$1$q;
+    reg  p_l1$1$clock;
+    reg  p_l1$2$d;
+    wire  p_l1$2$q;
+    reg  p_l1$2$clock;
+    reg  p_l1$3$d;
+    wire  p_l1$3$q;
+    reg  p_l1$3$clock;
+    reg  p_l1$4$d;
+    wire  p_l1$4$q;
+    reg  p_l1$4$clock;
+    reg  p_l1$5$d;
+    wire  p_l1$5$q;
+    reg  p_l1$5$clock;
+    reg  p_l1$6$d;
+    wire  p_l1$6$q;
+    reg  p_l1$6$clock;
+    reg  p_l1$7$d;
+    wire  p_l1$7$q;
+    reg  p_l1$7$clock;
+    reg  p_l1$8$d;
+    wire  p_l1$8$q;
+    reg  p_l1$8$clock;
+    reg  p_l1$9$d;
+    wire  p_l1$9$q;
+    reg  p_l1$9$clock;
+    reg  p_l1$10$d;
+    wire  p_l1$10$q;
+    reg  p_l1$10$clock;
+    reg  p_l1$11$d;
+    wire  p_l1$11$q;
+    reg  p_l1$11$clock;
+    reg  p_l1$12$d;
+    wire  p_l1$12$q;
+    reg  p_l1$12$clock;
+    reg  p_l1$13$d;
+    wire  p_l1$13$q;
+    reg  p_l1$13$clock;
+    reg  p_l1$14$d;
+    wire  p_l1$14$q;
+    reg  p_l1$14$clock;
+    reg  p_l1$15$d;
+    wire  p_l1$15$q;
+    reg  p_l1$15$clock;
+    reg  p_l2$0$d;
+    wire  p_l2$0$q;
+    reg  p_l2$0$clock;
+    reg  p_l2$1$d;
+    wire  p_l2$1$q;
+    reg  p_l2$1$clock;
+    reg  p_l2$2$d;
+    wire  p_l2$2$q;
+    reg  p_l2$2$clock;
+    reg  p_l2$3$d;
+    wire  p_l2$3$q;
+    reg  p_l2$3$clock;
+    reg  p_l2$4$d;
+    wire  p_l2$4$q;
+    reg  p_l2$4$clock;
+    reg  p_l2$5$d;
+    wire  p_l2$5$q;
+    reg  p_l2$5$clock;
+    reg  p_l2$6$d;
+    wire  p_l2$6$q;
+    reg  p_l2$6$clock;
+    reg  p_l2$7$d;
+    wire  p_l2$7$q;
+    reg  p_l2$7$clock;
+    reg  p_l2$8$d;
+    wire  p_l2$8$q;
+    reg  p_l2$8$clock;
+    reg  p_l2$9$d;
+    wire  p_l2$9$q;
+    reg  p_l2$9$clock;
+    reg  p_l2$10$d;
+    wire  p_l2$10$q;
+    reg  p_l2$10$clock;
+    reg  p_l2$11$d;
+    wire  p_l2$11$q;
+    reg  p_l2$11$clock;
+    reg  p_l2$12$d;
+    wire  p_l2$12$q;
+    reg  p_l2$12$clock;
+    reg  p_l2$13$d;
+    wire  p_l2$13$q;
+    reg  p_l2$13$clock;
+    reg  p_l2$14$d;
+    wire  p_l2$14$q;
+    reg  p_l2$14$clock;
+    reg  p_l2$15$d;
+    wire  p_l2$15$q;
+    reg  p_l2$15$clock;
+    reg  q_l1$0$d;
+    wire  q_l1$0$q;
+    reg  q_l1$0$clock;
+    reg  q_l1$1$d;
+    wire  q_l1$1$q;
+    reg  q_l1$1$clock;
+    reg  q_l1$2$d;
+    wire  q_l1$2$q;
+    reg  q_l1$2$clock;
+    reg  q_l1$3$d;
+    wire  q_l1$3$q;
+    reg  q_l1$3$clock;
+    reg  q_l1$4$d;
+    wire  q_l1$4$q;
+    reg  q_l1$4$clock;
+    reg  q_l1$5$d;
+    wire  q_l1$5$q;
+    reg  q_l1$5$clock;
+    reg  q_l1$6$d;
+    wire  q_l1$6$q;
+    reg  q_l1$6$clock;
+    reg  q_l1$7$d;
+    wire  q_l1$7$q;
+    reg  q_l1$7$clock;
+    reg  q_l1$8$d;
+    wire  q_l1$8$q;
+    reg  q_l1$8$clock;
+    reg  q_l1$9$d;
+    wire  q_l1$9$q;
+    reg  q_l1$9$clock;
+    reg  q_l1$10$d;
+    wire  q_l1$10$q;
+    reg  q_l1$10$clock;
+    reg  q_l1$11$d;
+    wire  q_l1$11$q;
+    reg  q_l1$11$clock;
+    reg  q_l1$12$d;
+    wire  q_l1$12$q;
+    reg  q_l1$12$clock;
+    reg  q_l1$13$d;
+    wire  q_l1$13$q;
+    reg  q_l1$13$clock;
+    reg  q_l1$14$d;
+    wire  q_l1$14$q;
+    reg  q_l1$14$clock;
+    reg  q_l1$15$d;
+    wire  q_l1$15$q;
+    reg  q_l1$15$clock;
+    reg  q_l2$0$d;
+    wire  q_l2$0$q;
+    reg  q_l2$0$clock;
+    reg  q_l2$1$d;
+    wire  q_l2$1$q;
+    reg  q_l2$1$clock;
+    reg  q_l2$2$d;
+    wire  q_l2$2$q;
+    reg  q_l2$2$clock;
+    reg  q_l2$3$d;
+    wire  q_l2$3$q;
+    reg  q_l2$3$clock;
+    reg  q_l2$4$d;
+    wire  q_l2$4$q;
+    reg  q_l2$4$clock;
+    reg  q_l2$5$d;
+    wire  q_l2$5$q;
+    reg  q_l2$5$clock;
+    reg  q_l2$6$d;
+    wire  q_l2$6$q;
+    reg  q_l2$6$clock;
+    reg  q_l2$7$d;
+    wire  q_l2$7$q;
+    reg  q_l2$7$clock;
+    reg  q_l2$8$d;
+    wire  q_l2$8$q;
+    reg  q_l2$8$clock;
+    reg  q_l2$9$d;
+    wire  q_l2$9$q;
+    reg  q_l2$9$clock;
+    reg  q_l2$10$d;
+    wire  q_l2$10$q;
+    reg  q_l2$10$clock;
+    reg  q_l2$11$d;
+    wire  q_l2$11$q;
+    reg  q_l2$11$clock;
+    reg  q_l2$12$d;
+    wire  q_l2$12$q;
+    reg  q_l2$12$clock;
+    reg  q_l2$13$d;
+    wire  q_l2$13$q;
+    reg  q_l2$13$clock;
+    reg  q_l2$14$d;
+    wire  q_l2$14$q;
+    reg  q_l2$14$clock;
+    reg  q_l2$15$d;
+    wire  q_l2$15$q;
+    reg  q_l2$15$clock;
+    reg  [7:0] q_s$0$d;
+    wire  [7:0] q_s$0$q;
+    reg  q_s$0$clock;
+    reg  [7:0] q_s$1$d;
+    wire  [7:0] q_s$1$q;
+    reg  q_s$1$clock;
+    reg  [7:0] q_s$2$d;
+    wire  [7:0] q_s$2$q;
+    reg  q_s$2$clock;
+    reg  [7:0] q_s$3$d;
+    wire  [7:0] q_s$3$q;
+    reg  q_s$3$clock;
+    reg  [7:0] q_s$4$d;
+    wire  [7:0] q_s$4$q;
+    reg  q_s$4$clock;
+    reg  [7:0] q_s$5$d;
+    wire  [7:0] q_s$5$q;
+    reg  q_s$5$clock;
+    reg  [7:0] q_s$6$d;
+    wire  [7:0] q_s$6$q;
+    reg  q_s$6$clock;
+    reg  [7:0] q_s$7$d;
+    wire  [7:0] q_s$7$q;
+    reg  q_s$7$clock;
+    reg  [7:0] q_s$8$d;
+    wire  [7:0] q_s$8$q;
+    reg  q_s$8$clock;
+    reg  [7:0] q_s$9$d;
+    wire  [7:0] q_s$9$q;
+    reg  q_s$9$clock;
+    reg  [7:0] q_s$10$d;
+    wire  [7:0] q_s$10$q;
+    reg  q_s$10$clock;
+    reg  [7:0] q_s$11$d;
+    wire  [7:0] q_s$11$q;
+    reg  q_s$11$clock;
+    reg  [7:0] q_s$12$d;
+    wire  [7:0] q_s$12$q;
+    reg  q_s$12$clock;
+    reg  [7:0] q_s$13$d;
+    wire  [7:0] q_s$13$q;
+    reg  q_s$13$clock;
+    reg  [7:0] q_s$14$d;
+    wire  [7:0] q_s$14$q;
+    reg  q_s$14$clock;
+    reg  [7:0] q_s$15$d;
+    wire  [7:0] q_s$15$q;
+    reg  q_s$15$clock;
+    reg  q_rep$0$d;
+    wire  q_rep$0$q;
+    reg  q_rep$0$clock;
+    reg  q_rep$1$d;
+    wire  q_rep$1$q;
+    reg  q_rep$1$clock;
+    reg  q_rep$2$d;
+    wire  q_rep$2$q;
+    reg  q_rep$2$clock;
+    reg  q_rep$3$d;
+    wire  q_rep$3$q;
+    reg  q_rep$3$clock;
+    reg  q_rep$4$d;
+    wire  q_rep$4$q;
+    reg  q_rep$4$clock;
+    reg  q_rep$5$d;
+    wire  q_rep$5$q;
+    reg  q_rep$5$clock;
+    reg  q_rep$6$d;
+    wire  q_rep$6$q;
+    reg  q_rep$6$clock;
+    reg  q_rep$7$d;
+    wire  q_rep$7$q;
+    reg  q_rep$7$clock;
+    reg  q_rep$8$d;
+    wire  q_rep$8$q;
+    reg  q_rep$8$clock;
+    reg  q_rep$9$d;
+    wire  q_rep$9$q;
+    reg  q_rep$9$clock;
+    reg  q_rep$10$d;
+    wire  q_rep$10$q;
+    reg  q_rep$10$clock;
+    reg  q_rep$11$d;
+    wire  q_rep$11$q;
+    reg  q_rep$11$clock;
+    reg  q_rep$12$d;
+    wire  q_rep$12$q;
+    reg  q_rep$12$clock;
+    reg  q_rep$13$d;
+    wire  q_rep$13$q;
+    reg  q_rep$13$clock;
+    reg  q_rep$14$d;
+    wire  q_rep$14$q;
+    reg  q_rep$14$clock;
+    reg  q_rep$15$d;
+    wire  q_rep$15$q;
+    reg  q_rep$15$clock;
     reg  dep$0$d;
     wire  dep$0$q;
     reg  dep$0$clock;
@@ -10898,38 +12083,102 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     reg  l_lwe$13;
     reg  l_lwe$14;
     reg  l_lwe$15;
-    reg  [8:0] l_lk$0;
-    reg  [8:0] l_lk$1;
-    reg  [8:0] l_lk$2;
-    reg  [8:0] l_lk$3;
-    reg  [8:0] l_lk$4;
-    reg  [8:0] l_lk$5;
-    reg  [8:0] l_lk$6;
-    reg  [8:0] l_lk$7;
-    reg  [8:0] l_lk$8;
-    reg  [8:0] l_lk$9;
-    reg  [8:0] l_lk$10;
-    reg  [8:0] l_lk$11;
-    reg  [8:0] l_lk$12;
-    reg  [8:0] l_lk$13;
-    reg  [8:0] l_lk$14;
-    reg  [8:0] l_lk$15;
-    reg  [8:0] l_ceff$0;
-    reg  [8:0] l_ceff$1;
-    reg  [8:0] l_ceff$2;
-    reg  [8:0] l_ceff$3;
-    reg  [8:0] l_ceff$4;
-    reg  [8:0] l_ceff$5;
-    reg  [8:0] l_ceff$6;
-    reg  [8:0] l_ceff$7;
-    reg  [8:0] l_ceff$8;
-    reg  [8:0] l_ceff$9;
-    reg  [8:0] l_ceff$10;
-    reg  [8:0] l_ceff$11;
-    reg  [8:0] l_ceff$12;
-    reg  [8:0] l_ceff$13;
-    reg  [8:0] l_ceff$14;
-    reg  [8:0] l_ceff$15;
+    reg  [8:0] l_l2wa$0;
+    reg  [8:0] l_l2wa$1;
+    reg  [8:0] l_l2wa$2;
+    reg  [8:0] l_l2wa$3;
+    reg  [8:0] l_l2wa$4;
+    reg  [8:0] l_l2wa$5;
+    reg  [8:0] l_l2wa$6;
+    reg  [8:0] l_l2wa$7;
+    reg  [8:0] l_l2wa$8;
+    reg  [8:0] l_l2wa$9;
+    reg  [8:0] l_l2wa$10;
+    reg  [8:0] l_l2wa$11;
+    reg  [8:0] l_l2wa$12;
+    reg  [8:0] l_l2wa$13;
+    reg  [8:0] l_l2wa$14;
+    reg  [8:0] l_l2wa$15;
+    reg  l_l2we$0;
+    reg  l_l2we$1;
+    reg  l_l2we$2;
+    reg  l_l2we$3;
+    reg  l_l2we$4;
+    reg  l_l2we$5;
+    reg  l_l2we$6;
+    reg  l_l2we$7;
+    reg  l_l2we$8;
+    reg  l_l2we$9;
+    reg  l_l2we$10;
+    reg  l_l2we$11;
+    reg  l_l2we$12;
+    reg  l_l2we$13;
+    reg  l_l2we$14;
+    reg  l_l2we$15;
+    reg  [8:0] l_lka$0;
+    reg  [8:0] l_lka$1;
+    reg  [8:0] l_lka$2;
+    reg  [8:0] l_lka$3;
+    reg  [8:0] l_lka$4;
+    reg  [8:0] l_lka$5;
+    reg  [8:0] l_lka$6;
+    reg  [8:0] l_lka$7;
+    reg  [8:0] l_lka$8;
+    reg  [8:0] l_lka$9;
+    reg  [8:0] l_lka$10;
+    reg  [8:0] l_lka$11;
+    reg  [8:0] l_lka$12;
+    reg  [8:0] l_lka$13;
+    reg  [8:0] l_lka$14;
+    reg  [8:0] l_lka$15;
+    reg  [8:0] l_lkb$0;
+    reg  [8:0] l_lkb$1;
+    reg  [8:0] l_lkb$2;
+    reg  [8:0] l_lkb$3;
+    reg  [8:0] l_lkb$4;
+    reg  [8:0] l_lkb$5;
+    reg  [8:0] l_lkb$6;
+    reg  [8:0] l_lkb$7;
+    reg  [8:0] l_lkb$8;
+    reg  [8:0] l_lkb$9;
+    reg  [8:0] l_lkb$10;
+    reg  [8:0] l_lkb$11;
+    reg  [8:0] l_lkb$12;
+    reg  [8:0] l_lkb$13;
+    reg  [8:0] l_lkb$14;
+    reg  [8:0] l_lkb$15;
+    reg  l_rpop$0;
+    reg  l_rpop$1;
+    reg  l_rpop$2;
+    reg  l_rpop$3;
+    reg  l_rpop$4;
+    reg  l_rpop$5;
+    reg  l_rpop$6;
+    reg  l_rpop$7;
+    reg  l_rpop$8;
+    reg  l_rpop$9;
+    reg  l_rpop$10;
+    reg  l_rpop$11;
+    reg  l_rpop$12;
+    reg  l_rpop$13;
+    reg  l_rpop$14;
+    reg  l_rpop$15;
+    reg  l_mv0$0;
+    reg  l_mv0$1;
+    reg  l_mv0$2;
+    reg  l_mv0$3;
+    reg  l_mv0$4;
+    reg  l_mv0$5;
+    reg  l_mv0$6;
+    reg  l_mv0$7;
+    reg  l_mv0$8;
+    reg  l_mv0$9;
+    reg  l_mv0$10;
+    reg  l_mv0$11;
+    reg  l_mv0$12;
+    reg  l_mv0$13;
+    reg  l_mv0$14;
+    reg  l_mv0$15;
     reg  l_slot$0;
     reg  l_slot$1;
     reg  l_slot$2;
@@ -14587,6 +15836,326 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         .q(wl_data$15$q),
         .clock(wl_data$15$clock)
     );
+    sbuf_p16$w_prv$0 w_prv$0(
+        .d(w_prv$0$d),
+        .q(w_prv$0$q),
+        .clock(w_prv$0$clock)
+    );
+    sbuf_p16$w_prv$1 w_prv$1(
+        .d(w_prv$1$d),
+        .q(w_prv$1$q),
+        .clock(w_prv$1$clock)
+    );
+    sbuf_p16$w_prv$2 w_prv$2(
+        .d(w_prv$2$d),
+        .q(w_prv$2$q),
+        .clock(w_prv$2$clock)
+    );
+    sbuf_p16$w_prv$3 w_prv$3(
+        .d(w_prv$3$d),
+        .q(w_prv$3$q),
+        .clock(w_prv$3$clock)
+    );
+    sbuf_p16$w_prv$4 w_prv$4(
+        .d(w_prv$4$d),
+        .q(w_prv$4$q),
+        .clock(w_prv$4$clock)
+    );
+    sbuf_p16$w_prv$5 w_prv$5(
+        .d(w_prv$5$d),
+        .q(w_prv$5$q),
+        .clock(w_prv$5$clock)
+    );
+    sbuf_p16$w_prv$6 w_prv$6(
+        .d(w_prv$6$d),
+        .q(w_prv$6$q),
+        .clock(w_prv$6$clock)
+    );
+    sbuf_p16$w_prv$7 w_prv$7(
+        .d(w_prv$7$d),
+        .q(w_prv$7$q),
+        .clock(w_prv$7$clock)
+    );
+    sbuf_p16$w_prv$8 w_prv$8(
+        .d(w_prv$8$d),
+        .q(w_prv$8$q),
+        .clock(w_prv$8$clock)
+    );
+    sbuf_p16$w_prv$9 w_prv$9(
+        .d(w_prv$9$d),
+        .q(w_prv$9$q),
+        .clock(w_prv$9$clock)
+    );
+    sbuf_p16$w_prv$10 w_prv$10(
+        .d(w_prv$10$d),
+        .q(w_prv$10$q),
+        .clock(w_prv$10$clock)
+    );
+    sbuf_p16$w_prv$11 w_prv$11(
+        .d(w_prv$11$d),
+        .q(w_prv$11$q),
+        .clock(w_prv$11$clock)
+    );
+    sbuf_p16$w_prv$12 w_prv$12(
+        .d(w_prv$12$d),
+        .q(w_prv$12$q),
+        .clock(w_prv$12$clock)
+    );
+    sbuf_p16$w_prv$13 w_prv$13(
+        .d(w_prv$13$d),
+        .q(w_prv$13$q),
+        .clock(w_prv$13$clock)
+    );
+    sbuf_p16$w_prv$14 w_prv$14(
+        .d(w_prv$14$d),
+        .q(w_prv$14$q),
+        .clock(w_prv$14$clock)
+    );
+    sbuf_p16$w_prv$15 w_prv$15(
+        .d(w_prv$15$d),
+        .q(w_prv$15$q),
+        .clock(w_prv$15$clock)
+    );
+    sbuf_p16$w_hp$0 w_hp$0(
+        .d(w_hp$0$d),
+        .q(w_hp$0$q),
+        .clock(w_hp$0$clock)
+    );
+    sbuf_p16$w_hp$1 w_hp$1(
+        .d(w_hp$1$d),
+        .q(w_hp$1$q),
+        .clock(w_hp$1$clock)
+    );
+    sbuf_p16$w_hp$2 w_hp$2(
+        .d(w_hp$2$d),
+        .q(w_hp$2$q),
+        .clock(w_hp$2$clock)
+    );
+    sbuf_p16$w_hp$3 w_hp$3(
+        .d(w_hp$3$d),
+        .q(w_hp$3$q),
+        .clock(w_hp$3$clock)
+    );
+    sbuf_p16$w_hp$4 w_hp$4(
+        .d(w_hp$4$d),
+        .q(w_hp$4$q),
+        .clock(w_hp$4$clock)
+    );
+    sbuf_p16$w_hp$5 w_hp$5(
+        .d(w_hp$5$d),
+        .q(w_hp$5$q),
+        .clock(w_hp$5$clock)
+    );
+    sbuf_p16$w_hp$6 w_hp$6(
+        .d(w_hp$6$d),
+        .q(w_hp$6$q),
+        .clock(w_hp$6$clock)
+    );
+    sbuf_p16$w_hp$7 w_hp$7(
+        .d(w_hp$7$d),
+        .q(w_hp$7$q),
+        .clock(w_hp$7$clock)
+    );
+    sbuf_p16$w_hp$8 w_hp$8(
+        .d(w_hp$8$d),
+        .q(w_hp$8$q),
+        .clock(w_hp$8$clock)
+    );
+    sbuf_p16$w_hp$9 w_hp$9(
+        .d(w_hp$9$d),
+        .q(w_hp$9$q),
+        .clock(w_hp$9$clock)
+    );
+    sbuf_p16$w_hp$10 w_hp$10(
+        .d(w_hp$10$d),
+        .q(w_hp$10$q),
+        .clock(w_hp$10$clock)
+    );
+    sbuf_p16$w_hp$11 w_hp$11(
+        .d(w_hp$11$d),
+        .q(w_hp$11$q),
+        .clock(w_hp$11$clock)
+    );
+    sbuf_p16$w_hp$12 w_hp$12(
+        .d(w_hp$12$d),
+        .q(w_hp$12$q),
+        .clock(w_hp$12$clock)
+    );
+    sbuf_p16$w_hp$13 w_hp$13(
+        .d(w_hp$13$d),
+        .q(w_hp$13$q),
+        .clock(w_hp$13$clock)
+    );
+    sbuf_p16$w_hp$14 w_hp$14(
+        .d(w_hp$14$d),
+        .q(w_hp$14$q),
+        .clock(w_hp$14$clock)
+    );
+    sbuf_p16$w_hp$15 w_hp$15(
+        .d(w_hp$15$d),
+        .q(w_hp$15$q),
+        .clock(w_hp$15$clock)
+    );
+    sbuf_p16$wl2_en$0 wl2_en$0(
+        .d(wl2_en$0$d),
+        .q(wl2_en$0$q),
+        .clock(wl2_en$0$clock)
+    );
+    sbuf_p16$wl2_en$1 wl2_en$1(
+        .d(wl2_en$1$d),
+        .q(wl2_en$1$q),
+        .clock(wl2_en$1$clock)
+    );
+    sbuf_p16$wl2_en$2 wl2_en$2(
+        .d(wl2_en$2$d),
+        .q(wl2_en$2$q),
+        .clock(wl2_en$2$clock)
+    );
+    sbuf_p16$wl2_en$3 wl2_en$3(
+        .d(wl2_en$3$d),
+        .q(wl2_en$3$q),
+        .clock(wl2_en$3$clock)
+    );
+    sbuf_p16$wl2_en$4 wl2_en$4(
+        .d(wl2_en$4$d),
+        .q(wl2_en$4$q),
+        .clock(wl2_en$4$clock)
+    );
+    sbuf_p16$wl2_en$5 wl2_en$5(
+        .d(wl2_en$5$d),
+        .q(wl2_en$5$q),
+        .clock(wl2_en$5$clock)
+    );
+    sbuf_p16$wl2_en$6 wl2_en$6(
+        .d(wl2_en$6$d),
+        .q(wl2_en$6$q),
+        .clock(wl2_en$6$clock)
+    );
+    sbuf_p16$wl2_en$7 wl2_en$7(
+        .d(wl2_en$7$d),
+        .q(wl2_en$7$q),
+        .clock(wl2_en$7$clock)
+    );
+    sbuf_p16$wl2_en$8 wl2_en$8(
+        .d(wl2_en$8$d),
+        .q(wl2_en$8$q),
+        .clock(wl2_en$8$clock)
+    );
+    sbuf_p16$wl2_en$9 wl2_en$9(
+        .d(wl2_en$9$d),
+        .q(wl2_en$9$q),
+        .clock(wl2_en$9$clock)
+    );
+    sbuf_p16$wl2_en$10 wl2_en$10(
+        .d(wl2_en$10$d),
+        .q(wl2_en$10$q),
+        .clock(wl2_en$10$clock)
+    );
+    sbuf_p16$wl2_en$11 wl2_en$11(
+        .d(wl2_en$11$d),
+        .q(wl2_en$11$q),
+        .clock(wl2_en$11$clock)
+    );
+    sbuf_p16$wl2_en$12 wl2_en$12(
+        .d(wl2_en$12$d),
+        .q(wl2_en$12$q),
+        .clock(wl2_en$12$clock)
+    );
+    sbuf_p16$wl2_en$13 wl2_en$13(
+        .d(wl2_en$13$d),
+        .q(wl2_en$13$q),
+        .clock(wl2_en$13$clock)
+    );
+    sbuf_p16$wl2_en$14 wl2_en$14(
+        .d(wl2_en$14$d),
+        .q(wl2_en$14$q),
+        .clock(wl2_en$14$clock)
+    );
+    sbuf_p16$wl2_en$15 wl2_en$15(
+        .d(wl2_en$15$d),
+        .q(wl2_en$15$q),
+        .clock(wl2_en$15$clock)
+    );
+    sbuf_p16$wl2_addr$0 wl2_addr$0(
+        .d(wl2_addr$0$d),
+        .q(wl2_addr$0$q),
+        .clock(wl2_addr$0$clock)
+    );
+    sbuf_p16$wl2_addr$1 wl2_addr$1(
+        .d(wl2_addr$1$d),
+        .q(wl2_addr$1$q),
+        .clock(wl2_addr$1$clock)
+    );
+    sbuf_p16$wl2_addr$2 wl2_addr$2(
+        .d(wl2_addr$2$d),
+        .q(wl2_addr$2$q),
+        .clock(wl2_addr$2$clock)
+    );
+    sbuf_p16$wl2_addr$3 wl2_addr$3(
+        .d(wl2_addr$3$d),
+        .q(wl2_addr$3$q),
+        .clock(wl2_addr$3$clock)
+    );
+    sbuf_p16$wl2_addr$4 wl2_addr$4(
+        .d(wl2_addr$4$d),
+        .q(wl2_addr$4$q),
+        .clock(wl2_addr$4$clock)
+    );
+    sbuf_p16$wl2_addr$5 wl2_addr$5(
+        .d(wl2_addr$5$d),
+        .q(wl2_addr$5$q),
+        .clock(wl2_addr$5$clock)
+    );
+    sbuf_p16$wl2_addr$6 wl2_addr$6(
+        .d(wl2_addr$6$d),
+        .q(wl2_addr$6$q),
+        .clock(wl2_addr$6$clock)
+    );
+    sbuf_p16$wl2_addr$7 wl2_addr$7(
+        .d(wl2_addr$7$d),
+        .q(wl2_addr$7$q),
+        .clock(wl2_addr$7$clock)
+    );
+    sbuf_p16$wl2_addr$8 wl2_addr$8(
+        .d(wl2_addr$8$d),
+        .q(wl2_addr$8$q),
+        .clock(wl2_addr$8$clock)
+    );
+    sbuf_p16$wl2_addr$9 wl2_addr$9(
+        .d(wl2_addr$9$d),
+        .q(wl2_addr$9$q),
+        .clock(wl2_addr$9$clock)
+    );
+    sbuf_p16$wl2_addr$10 wl2_addr$10(
+        .d(wl2_addr$10$d),
+        .q(wl2_addr$10$q),
+        .clock(wl2_addr$10$clock)
+    );
+    sbuf_p16$wl2_addr$11 wl2_addr$11(
+        .d(wl2_addr$11$d),
+        .q(wl2_addr$11$q),
+        .clock(wl2_addr$11$clock)
+    );
+    sbuf_p16$wl2_addr$12 wl2_addr$12(
+        .d(wl2_addr$12$d),
+        .q(wl2_addr$12$q),
+        .clock(wl2_addr$12$clock)
+    );
+    sbuf_p16$wl2_addr$13 wl2_addr$13(
+        .d(wl2_addr$13$d),
+        .q(wl2_addr$13$q),
+        .clock(wl2_addr$13$clock)
+    );
+    sbuf_p16$wl2_addr$14 wl2_addr$14(
+        .d(wl2_addr$14$d),
+        .q(wl2_addr$14$q),
+        .clock(wl2_addr$14$clock)
+    );
+    sbuf_p16$wl2_addr$15 wl2_addr$15(
+        .d(wl2_addr$15$d),
+        .q(wl2_addr$15$q),
+        .clock(wl2_addr$15$clock)
+    );
     sbuf_p16$bank$0 bank$0(
         .read_address(bank$0$read_address),
         .read_clock(bank$0$read_clock),
@@ -15163,6 +16732,614 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         .write_data(link$31$write_data),
         .write_enable(link$31$write_enable)
     );
+    sbuf_p16$link2$0 link2$0(
+        .read_address(link2$0$read_address),
+        .read_clock(link2$0$read_clock),
+        .read_data(link2$0$read_data),
+        .write_address(link2$0$write_address),
+        .write_clock(link2$0$write_clock),
+        .write_data(link2$0$write_data),
+        .write_enable(link2$0$write_enable)
+    );
+    sbuf_p16$link2$1 link2$1(
+        .read_address(link2$1$read_address),
+        .read_clock(link2$1$read_clock),
+        .read_data(link2$1$read_data),
+        .write_address(link2$1$write_address),
+        .write_clock(link2$1$write_clock),
+        .write_data(link2$1$write_data),
+        .write_enable(link2$1$write_enable)
+    );
+    sbuf_p16$link2$2 link2$2(
+        .read_address(link2$2$read_address),
+        .read_clock(link2$2$read_clock),
+        .read_data(link2$2$read_data),
+        .write_address(link2$2$write_address),
+        .write_clock(link2$2$write_clock),
+        .write_data(link2$2$write_data),
+        .write_enable(link2$2$write_enable)
+    );
+    sbuf_p16$link2$3 link2$3(
+        .read_address(link2$3$read_address),
+        .read_clock(link2$3$read_clock),
+        .read_data(link2$3$read_data),
+        .write_address(link2$3$write_address),
+        .write_clock(link2$3$write_clock),
+        .write_data(link2$3$write_data),
+        .write_enable(link2$3$write_enable)
+    );
+    sbuf_p16$link2$4 link2$4(
+        .read_address(link2$4$read_address),
+        .read_clock(link2$4$read_clock),
+        .read_data(link2$4$read_data),
+        .write_address(link2$4$write_address),
+        .write_clock(link2$4$write_clock),
+        .write_data(link2$4$write_data),
+        .write_enable(link2$4$write_enable)
+    );
+    sbuf_p16$link2$5 link2$5(
+        .read_address(link2$5$read_address),
+        .read_clock(link2$5$read_clock),
+        .read_data(link2$5$read_data),
+        .write_address(link2$5$write_address),
+        .write_clock(link2$5$write_clock),
+        .write_data(link2$5$write_data),
+        .write_enable(link2$5$write_enable)
+    );
+    sbuf_p16$link2$6 link2$6(
+        .read_address(link2$6$read_address),
+        .read_clock(link2$6$read_clock),
+        .read_data(link2$6$read_data),
+        .write_address(link2$6$write_address),
+        .write_clock(link2$6$write_clock),
+        .write_data(link2$6$write_data),
+        .write_enable(link2$6$write_enable)
+    );
+    sbuf_p16$link2$7 link2$7(
+        .read_address(link2$7$read_address),
+        .read_clock(link2$7$read_clock),
+        .read_data(link2$7$read_data),
+        .write_address(link2$7$write_address),
+        .write_clock(link2$7$write_clock),
+        .write_data(link2$7$write_data),
+        .write_enable(link2$7$write_enable)
+    );
+    sbuf_p16$link2$8 link2$8(
+        .read_address(link2$8$read_address),
+        .read_clock(link2$8$read_clock),
+        .read_data(link2$8$read_data),
+        .write_address(link2$8$write_address),
+        .write_clock(link2$8$write_clock),
+        .write_data(link2$8$write_data),
+        .write_enable(link2$8$write_enable)
+    );
+    sbuf_p16$link2$9 link2$9(
+        .read_address(link2$9$read_address),
+        .read_clock(link2$9$read_clock),
+        .read_data(link2$9$read_data),
+        .write_address(link2$9$write_address),
+        .write_clock(link2$9$write_clock),
+        .write_data(link2$9$write_data),
+        .write_enable(link2$9$write_enable)
+    );
+    sbuf_p16$link2$10 link2$10(
+        .read_address(link2$10$read_address),
+        .read_clock(link2$10$read_clock),
+        .read_data(link2$10$read_data),
+        .write_address(link2$10$write_address),
+        .write_clock(link2$10$write_clock),
+        .write_data(link2$10$write_data),
+        .write_enable(link2$10$write_enable)
+    );
+    sbuf_p16$link2$11 link2$11(
+        .read_address(link2$11$read_address),
+        .read_clock(link2$11$read_clock),
+        .read_data(link2$11$read_data),
+        .write_address(link2$11$write_address),
+        .write_clock(link2$11$write_clock),
+        .write_data(link2$11$write_data),
+        .write_enable(link2$11$write_enable)
+    );
+    sbuf_p16$link2$12 link2$12(
+        .read_address(link2$12$read_address),
+        .read_clock(link2$12$read_clock),
+        .read_data(link2$12$read_data),
+        .write_address(link2$12$write_address),
+        .write_clock(link2$12$write_clock),
+        .write_data(link2$12$write_data),
+        .write_enable(link2$12$write_enable)
+    );
+    sbuf_p16$link2$13 link2$13(
+        .read_address(link2$13$read_address),
+        .read_clock(link2$13$read_clock),
+        .read_data(link2$13$read_data),
+        .write_address(link2$13$write_address),
+        .write_clock(link2$13$write_clock),
+        .write_data(link2$13$write_data),
+        .write_enable(link2$13$write_enable)
+    );
+    sbuf_p16$link2$14 link2$14(
+        .read_address(link2$14$read_address),
+        .read_clock(link2$14$read_clock),
+        .read_data(link2$14$read_data),
+        .write_address(link2$14$write_address),
+        .write_clock(link2$14$write_clock),
+        .write_data(link2$14$write_data),
+        .write_enable(link2$14$write_enable)
+    );
+    sbuf_p16$link2$15 link2$15(
+        .read_address(link2$15$read_address),
+        .read_clock(link2$15$read_clock),
+        .read_data(link2$15$read_data),
+        .write_address(link2$15$write_address),
+        .write_clock(link2$15$write_clock),
+        .write_data(link2$15$write_data),
+        .write_enable(link2$15$write_enable)
+    );
+    sbuf_p16$link2$16 link2$16(
+        .read_address(link2$16$read_address),
+        .read_clock(link2$16$read_clock),
+        .read_data(link2$16$read_data),
+        .write_address(link2$16$write_address),
+        .write_clock(link2$16$write_clock),
+        .write_data(link2$16$write_data),
+        .write_enable(link2$16$write_enable)
+    );
+    sbuf_p16$link2$17 link2$17(
+        .read_address(link2$17$read_address),
+        .read_clock(link2$17$read_clock),
+        .read_data(link2$17$read_data),
+        .write_address(link2$17$write_address),
+        .write_clock(link2$17$write_clock),
+        .write_data(link2$17$write_data),
+        .write_enable(link2$17$write_enable)
+    );
+    sbuf_p16$link2$18 link2$18(
+        .read_address(link2$18$read_address),
+        .read_clock(link2$18$read_clock),
+        .read_data(link2$18$read_data),
+        .write_address(link2$18$write_address),
+        .write_clock(link2$18$write_clock),
+        .write_data(link2$18$write_data),
+        .write_enable(link2$18$write_enable)
+    );
+    sbuf_p16$link2$19 link2$19(
+        .read_address(link2$19$read_address),
+        .read_clock(link2$19$read_clock),
+        .read_data(link2$19$read_data),
+        .write_address(link2$19$write_address),
+        .write_clock(link2$19$write_clock),
+        .write_data(link2$19$write_data),
+        .write_enable(link2$19$write_enable)
+    );
+    sbuf_p16$link2$20 link2$20(
+        .read_address(link2$20$read_address),
+        .read_clock(link2$20$read_clock),
+        .read_data(link2$20$read_data),
+        .write_address(link2$20$write_address),
+        .write_clock(link2$20$write_clock),
+        .write_data(link2$20$write_data),
+        .write_enable(link2$20$write_enable)
+    );
+    sbuf_p16$link2$21 link2$21(
+        .read_address(link2$21$read_address),
+        .read_clock(link2$21$read_clock),
+        .read_data(link2$21$read_data),
+        .write_address(link2$21$write_address),
+        .write_clock(link2$21$write_clock),
+        .write_data(link2$21$write_data),
+        .write_enable(link2$21$write_enable)
+    );
+    sbuf_p16$link2$22 link2$22(
+        .read_address(link2$22$read_address),
+        .read_clock(link2$22$read_clock),
+        .read_data(link2$22$read_data),
+        .write_address(link2$22$write_address),
+        .write_clock(link2$22$write_clock),
+        .write_data(link2$22$write_data),
+        .write_enable(link2$22$write_enable)
+    );
+    sbuf_p16$link2$23 link2$23(
+        .read_address(link2$23$read_address),
+        .read_clock(link2$23$read_clock),
+        .read_data(link2$23$read_data),
+        .write_address(link2$23$write_address),
+        .write_clock(link2$23$write_clock),
+        .write_data(link2$23$write_data),
+        .write_enable(link2$23$write_enable)
+    );
+    sbuf_p16$link2$24 link2$24(
+        .read_address(link2$24$read_address),
+        .read_clock(link2$24$read_clock),
+        .read_data(link2$24$read_data),
+        .write_address(link2$24$write_address),
+        .write_clock(link2$24$write_clock),
+        .write_data(link2$24$write_data),
+        .write_enable(link2$24$write_enable)
+    );
+    sbuf_p16$link2$25 link2$25(
+        .read_address(link2$25$read_address),
+        .read_clock(link2$25$read_clock),
+        .read_data(link2$25$read_data),
+        .write_address(link2$25$write_address),
+        .write_clock(link2$25$write_clock),
+        .write_data(link2$25$write_data),
+        .write_enable(link2$25$write_enable)
+    );
+    sbuf_p16$link2$26 link2$26(
+        .read_address(link2$26$read_address),
+        .read_clock(link2$26$read_clock),
+        .read_data(link2$26$read_data),
+        .write_address(link2$26$write_address),
+        .write_clock(link2$26$write_clock),
+        .write_data(link2$26$write_data),
+        .write_enable(link2$26$write_enable)
+    );
+    sbuf_p16$link2$27 link2$27(
+        .read_address(link2$27$read_address),
+        .read_clock(link2$27$read_clock),
+        .read_data(link2$27$read_data),
+        .write_address(link2$27$write_address),
+        .write_clock(link2$27$write_clock),
+        .write_data(link2$27$write_data),
+        .write_enable(link2$27$write_enable)
+    );
+    sbuf_p16$link2$28 link2$28(
+        .read_address(link2$28$read_address),
+        .read_clock(link2$28$read_clock),
+        .read_data(link2$28$read_data),
+        .write_address(link2$28$write_address),
+        .write_clock(link2$28$write_clock),
+        .write_data(link2$28$write_data),
+        .write_enable(link2$28$write_enable)
+    );
+    sbuf_p16$link2$29 link2$29(
+        .read_address(link2$29$read_address),
+        .read_clock(link2$29$read_clock),
+        .read_data(link2$29$read_data),
+        .write_address(link2$29$write_address),
+        .write_clock(link2$29$write_clock),
+        .write_data(link2$29$write_data),
+        .write_enable(link2$29$write_enable)
+    );
+    sbuf_p16$link2$30 link2$30(
+        .read_address(link2$30$read_address),
+        .read_clock(link2$30$read_clock),
+        .read_data(link2$30$read_data),
+        .write_address(link2$30$write_address),
+        .write_clock(link2$30$write_clock),
+        .write_data(link2$30$write_data),
+        .write_enable(link2$30$write_enable)
+    );
+    sbuf_p16$link2$31 link2$31(
+        .read_address(link2$31$read_address),
+        .read_clock(link2$31$read_clock),
+        .read_data(link2$31$read_data),
+        .write_address(link2$31$write_address),
+        .write_clock(link2$31$write_clock),
+        .write_data(link2$31$write_data),
+        .write_enable(link2$31$write_enable)
+    );
+    sbuf_p16$lk_r$0 lk_r$0(
+        .d(lk_r$0$d),
+        .q(lk_r$0$q),
+        .clock(lk_r$0$clock)
+    );
+    sbuf_p16$lk_r$1 lk_r$1(
+        .d(lk_r$1$d),
+        .q(lk_r$1$q),
+        .clock(lk_r$1$clock)
+    );
+    sbuf_p16$lk_r$2 lk_r$2(
+        .d(lk_r$2$d),
+        .q(lk_r$2$q),
+        .clock(lk_r$2$clock)
+    );
+    sbuf_p16$lk_r$3 lk_r$3(
+        .d(lk_r$3$d),
+        .q(lk_r$3$q),
+        .clock(lk_r$3$clock)
+    );
+    sbuf_p16$lk_r$4 lk_r$4(
+        .d(lk_r$4$d),
+        .q(lk_r$4$q),
+        .clock(lk_r$4$clock)
+    );
+    sbuf_p16$lk_r$5 lk_r$5(
+        .d(lk_r$5$d),
+        .q(lk_r$5$q),
+        .clock(lk_r$5$clock)
+    );
+    sbuf_p16$lk_r$6 lk_r$6(
+        .d(lk_r$6$d),
+        .q(lk_r$6$q),
+        .clock(lk_r$6$clock)
+    );
+    sbuf_p16$lk_r$7 lk_r$7(
+        .d(lk_r$7$d),
+        .q(lk_r$7$q),
+        .clock(lk_r$7$clock)
+    );
+    sbuf_p16$lk_r$8 lk_r$8(
+        .d(lk_r$8$d),
+        .q(lk_r$8$q),
+        .clock(lk_r$8$clock)
+    );
+    sbuf_p16$lk_r$9 lk_r$9(
+        .d(lk_r$9$d),
+        .q(lk_r$9$q),
+        .clock(lk_r$9$clock)
+    );
+    sbuf_p16$lk_r$10 lk_r$10(
+        .d(lk_r$10$d),
+        .q(lk_r$10$q),
+        .clock(lk_r$10$clock)
+    );
+    sbuf_p16$lk_r$11 lk_r$11(
+        .d(lk_r$11$d),
+        .q(lk_r$11$q),
+        .clock(lk_r$11$clock)
+    );
+    sbuf_p16$lk_r$12 lk_r$12(
+        .d(lk_r$12$d),
+        .q(lk_r$12$q),
+        .clock(lk_r$12$clock)
+    );
+    sbuf_p16$lk_r$13 lk_r$13(
+        .d(lk_r$13$d),
+        .q(lk_r$13$q),
+        .clock(lk_r$13$clock)
+    );
+    sbuf_p16$lk_r$14 lk_r$14(
+        .d(lk_r$14$d),
+        .q(lk_r$14$q),
+        .clock(lk_r$14$clock)
+    );
+    sbuf_p16$lk_r$15 lk_r$15(
+        .d(lk_r$15$d),
+        .q(lk_r$15$q),
+        .clock(lk_r$15$clock)
+    );
+    sbuf_p16$lk_r$16 lk_r$16(
+        .d(lk_r$16$d),
+        .q(lk_r$16$q),
+        .clock(lk_r$16$clock)
+    );
+    sbuf_p16$lk_r$17 lk_r$17(
+        .d(lk_r$17$d),
+        .q(lk_r$17$q),
+        .clock(lk_r$17$clock)
+    );
+    sbuf_p16$lk_r$18 lk_r$18(
+        .d(lk_r$18$d),
+        .q(lk_r$18$q),
+        .clock(lk_r$18$clock)
+    );
+    sbuf_p16$lk_r$19 lk_r$19(
+        .d(lk_r$19$d),
+        .q(lk_r$19$q),
+        .clock(lk_r$19$clock)
+    );
+    sbuf_p16$lk_r$20 lk_r$20(
+        .d(lk_r$20$d),
+        .q(lk_r$20$q),
+        .clock(lk_r$20$clock)
+    );
+    sbuf_p16$lk_r$21 lk_r$21(
+        .d(lk_r$21$d),
+        .q(lk_r$21$q),
+        .clock(lk_r$21$clock)
+    );
+    sbuf_p16$lk_r$22 lk_r$22(
+        .d(lk_r$22$d),
+        .q(lk_r$22$q),
+        .clock(lk_r$22$clock)
+    );
+    sbuf_p16$lk_r$23 lk_r$23(
+        .d(lk_r$23$d),
+        .q(lk_r$23$q),
+        .clock(lk_r$23$clock)
+    );
+    sbuf_p16$lk_r$24 lk_r$24(
+        .d(lk_r$24$d),
+        .q(lk_r$24$q),
+        .clock(lk_r$24$clock)
+    );
+    sbuf_p16$lk_r$25 lk_r$25(
+        .d(lk_r$25$d),
+        .q(lk_r$25$q),
+        .clock(lk_r$25$clock)
+    );
+    sbuf_p16$lk_r$26 lk_r$26(
+        .d(lk_r$26$d),
+        .q(lk_r$26$q),
+        .clock(lk_r$26$clock)
+    );
+    sbuf_p16$lk_r$27 lk_r$27(
+        .d(lk_r$27$d),
+        .q(lk_r$27$q),
+        .clock(lk_r$27$clock)
+    );
+    sbuf_p16$lk_r$28 lk_r$28(
+        .d(lk_r$28$d),
+        .q(lk_r$28$q),
+        .clock(lk_r$28$clock)
+    );
+    sbuf_p16$lk_r$29 lk_r$29(
+        .d(lk_r$29$d),
+        .q(lk_r$29$q),
+        .clock(lk_r$29$clock)
+    );
+    sbuf_p16$lk_r$30 lk_r$30(
+        .d(lk_r$30$d),
+        .q(lk_r$30$q),
+        .clock(lk_r$30$clock)
+    );
+    sbuf_p16$lk_r$31 lk_r$31(
+        .d(lk_r$31$d),
+        .q(lk_r$31$q),
+        .clock(lk_r$31$clock)
+    );
+    sbuf_p16$lk2_r$0 lk2_r$0(
+        .d(lk2_r$0$d),
+        .q(lk2_r$0$q),
+        .clock(lk2_r$0$clock)
+    );
+    sbuf_p16$lk2_r$1 lk2_r$1(
+        .d(lk2_r$1$d),
+        .q(lk2_r$1$q),
+        .clock(lk2_r$1$clock)
+    );
+    sbuf_p16$lk2_r$2 lk2_r$2(
+        .d(lk2_r$2$d),
+        .q(lk2_r$2$q),
+        .clock(lk2_r$2$clock)
+    );
+    sbuf_p16$lk2_r$3 lk2_r$3(
+        .d(lk2_r$3$d),
+        .q(lk2_r$3$q),
+        .clock(lk2_r$3$clock)
+    );
+    sbuf_p16$lk2_r$4 lk2_r$4(
+        .d(lk2_r$4$d),
+        .q(lk2_r$4$q),
+        .clock(lk2_r$4$clock)
+    );
+    sbuf_p16$lk2_r$5 lk2_r$5(
+        .d(lk2_r$5$d),
+        .q(lk2_r$5$q),
+        .clock(lk2_r$5$clock)
+    );
+    sbuf_p16$lk2_r$6 lk2_r$6(
+        .d(lk2_r$6$d),
+        .q(lk2_r$6$q),
+        .clock(lk2_r$6$clock)
+    );
+    sbuf_p16$lk2_r$7 lk2_r$7(
+        .d(lk2_r$7$d),
+        .q(lk2_r$7$q),
+        .clock(lk2_r$7$clock)
+    );
+    sbuf_p16$lk2_r$8 lk2_r$8(
+        .d(lk2_r$8$d),
+        .q(lk2_r$8$q),
+        .clock(lk2_r$8$clock)
+    );
+    sbuf_p16$lk2_r$9 lk2_r$9(
+        .d(lk2_r$9$d),
+        .q(lk2_r$9$q),
+        .clock(lk2_r$9$clock)
+    );
+    sbuf_p16$lk2_r$10 lk2_r$10(
+        .d(lk2_r$10$d),
+        .q(lk2_r$10$q),
+        .clock(lk2_r$10$clock)
+    );
+    sbuf_p16$lk2_r$11 lk2_r$11(
+        .d(lk2_r$11$d),
+        .q(lk2_r$11$q),
+        .clock(lk2_r$11$clock)
+    );
+    sbuf_p16$lk2_r$12 lk2_r$12(
+        .d(lk2_r$12$d),
+        .q(lk2_r$12$q),
+        .clock(lk2_r$12$clock)
+    );
+    sbuf_p16$lk2_r$13 lk2_r$13(
+        .d(lk2_r$13$d),
+        .q(lk2_r$13$q),
+        .clock(lk2_r$13$clock)
+    );
+    sbuf_p16$lk2_r$14 lk2_r$14(
+        .d(lk2_r$14$d),
+        .q(lk2_r$14$q),
+        .clock(lk2_r$14$clock)
+    );
+    sbuf_p16$lk2_r$15 lk2_r$15(
+        .d(lk2_r$15$d),
+        .q(lk2_r$15$q),
+        .clock(lk2_r$15$clock)
+    );
+    sbuf_p16$lk2_r$16 lk2_r$16(
+        .d(lk2_r$16$d),
+        .q(lk2_r$16$q),
+        .clock(lk2_r$16$clock)
+    );
+    sbuf_p16$lk2_r$17 lk2_r$17(
+        .d(lk2_r$17$d),
+        .q(lk2_r$17$q),
+        .clock(lk2_r$17$clock)
+    );
+    sbuf_p16$lk2_r$18 lk2_r$18(
+        .d(lk2_r$18$d),
+        .q(lk2_r$18$q),
+        .clock(lk2_r$18$clock)
+    );
+    sbuf_p16$lk2_r$19 lk2_r$19(
+        .d(lk2_r$19$d),
+        .q(lk2_r$19$q),
+        .clock(lk2_r$19$clock)
+    );
+    sbuf_p16$lk2_r$20 lk2_r$20(
+        .d(lk2_r$20$d),
+        .q(lk2_r$20$q),
+        .clock(lk2_r$20$clock)
+    );
+    sbuf_p16$lk2_r$21 lk2_r$21(
+        .d(lk2_r$21$d),
+        .q(lk2_r$21$q),
+        .clock(lk2_r$21$clock)
+    );
+    sbuf_p16$lk2_r$22 lk2_r$22(
+        .d(lk2_r$22$d),
+        .q(lk2_r$22$q),
+        .clock(lk2_r$22$clock)
+    );
+    sbuf_p16$lk2_r$23 lk2_r$23(
+        .d(lk2_r$23$d),
+        .q(lk2_r$23$q),
+        .clock(lk2_r$23$clock)
+    );
+    sbuf_p16$lk2_r$24 lk2_r$24(
+        .d(lk2_r$24$d),
+        .q(lk2_r$24$q),
+        .clock(lk2_r$24$clock)
+    );
+    sbuf_p16$lk2_r$25 lk2_r$25(
+        .d(lk2_r$25$d),
+        .q(lk2_r$25$q),
+        .clock(lk2_r$25$clock)
+    );
+    sbuf_p16$lk2_r$26 lk2_r$26(
+        .d(lk2_r$26$d),
+        .q(lk2_r$26$q),
+        .clock(lk2_r$26$clock)
+    );
+    sbuf_p16$lk2_r$27 lk2_r$27(
+        .d(lk2_r$27$d),
+        .q(lk2_r$27$q),
+        .clock(lk2_r$27$clock)
+    );
+    sbuf_p16$lk2_r$28 lk2_r$28(
+        .d(lk2_r$28$d),
+        .q(lk2_r$28$q),
+        .clock(lk2_r$28$clock)
+    );
+    sbuf_p16$lk2_r$29 lk2_r$29(
+        .d(lk2_r$29$d),
+        .q(lk2_r$29$q),
+        .clock(lk2_r$29$clock)
+    );
+    sbuf_p16$lk2_r$30 lk2_r$30(
+        .d(lk2_r$30$d),
+        .q(lk2_r$30$q),
+        .clock(lk2_r$30$clock)
+    );
+    sbuf_p16$lk2_r$31 lk2_r$31(
+        .d(lk2_r$31$d),
+        .q(lk2_r$31$q),
+        .clock(lk2_r$31$clock)
+    );
     sbuf_p16$fl$0 fl$0(
         .clock(fl$0$clock),
         .reset(fl$0$reset),
@@ -15598,85 +17775,405 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         .q(r_act$15$q),
         .clock(r_act$15$clock)
     );
-    sbuf_p16$r_cell$0 r_cell$0(
-        .d(r_cell$0$d),
-        .q(r_cell$0$q),
-        .clock(r_cell$0$clock)
+    sbuf_p16$r_c0$0 r_c0$0(
+        .d(r_c0$0$d),
+        .q(r_c0$0$q),
+        .clock(r_c0$0$clock)
     );
-    sbuf_p16$r_cell$1 r_cell$1(
-        .d(r_cell$1$d),
-        .q(r_cell$1$q),
-        .clock(r_cell$1$clock)
+    sbuf_p16$r_c0$1 r_c0$1(
+        .d(r_c0$1$d),
+        .q(r_c0$1$q),
+        .clock(r_c0$1$clock)
     );
-    sbuf_p16$r_cell$2 r_cell$2(
-        .d(r_cell$2$d),
-        .q(r_cell$2$q),
-        .clock(r_cell$2$clock)
+    sbuf_p16$r_c0$2 r_c0$2(
+        .d(r_c0$2$d),
+        .q(r_c0$2$q),
+        .clock(r_c0$2$clock)
     );
-    sbuf_p16$r_cell$3 r_cell$3(
-        .d(r_cell$3$d),
-        .q(r_cell$3$q),
-        .clock(r_cell$3$clock)
+    sbuf_p16$r_c0$3 r_c0$3(
+        .d(r_c0$3$d),
+        .q(r_c0$3$q),
+        .clock(r_c0$3$clock)
     );
-    sbuf_p16$r_cell$4 r_cell$4(
-        .d(r_cell$4$d),
-        .q(r_cell$4$q),
-        .clock(r_cell$4$clock)
+    sbuf_p16$r_c0$4 r_c0$4(
+        .d(r_c0$4$d),
+        .q(r_c0$4$q),
+        .clock(r_c0$4$clock)
     );
-    sbuf_p16$r_cell$5 r_cell$5(
-        .d(r_cell$5$d),
-        .q(r_cell$5$q),
-        .clock(r_cell$5$clock)
+    sbuf_p16$r_c0$5 r_c0$5(
+        .d(r_c0$5$d),
+        .q(r_c0$5$q),
+        .clock(r_c0$5$clock)
     );
-    sbuf_p16$r_cell$6 r_cell$6(
-        .d(r_cell$6$d),
-        .q(r_cell$6$q),
-        .clock(r_cell$6$clock)
+    sbuf_p16$r_c0$6 r_c0$6(
+        .d(r_c0$6$d),
+        .q(r_c0$6$q),
+        .clock(r_c0$6$clock)
     );
-    sbuf_p16$r_cell$7 r_cell$7(
-        .d(r_cell$7$d),
-        .q(r_cell$7$q),
-        .clock(r_cell$7$clock)
+    sbuf_p16$r_c0$7 r_c0$7(
+        .d(r_c0$7$d),
+        .q(r_c0$7$q),
+        .clock(r_c0$7$clock)
     );
-    sbuf_p16$r_cell$8 r_cell$8(
-        .d(r_cell$8$d),
-        .q(r_cell$8$q),
-        .clock(r_cell$8$clock)
+    sbuf_p16$r_c0$8 r_c0$8(
+        .d(r_c0$8$d),
+        .q(r_c0$8$q),
+        .clock(r_c0$8$clock)
     );
-    sbuf_p16$r_cell$9 r_cell$9(
-        .d(r_cell$9$d),
-        .q(r_cell$9$q),
-        .clock(r_cell$9$clock)
+    sbuf_p16$r_c0$9 r_c0$9(
+        .d(r_c0$9$d),
+        .q(r_c0$9$q),
+        .clock(r_c0$9$clock)
     );
-    sbuf_p16$r_cell$10 r_cell$10(
-        .d(r_cell$10$d),
-        .q(r_cell$10$q),
-        .clock(r_cell$10$clock)
+    sbuf_p16$r_c0$10 r_c0$10(
+        .d(r_c0$10$d),
+        .q(r_c0$10$q),
+        .clock(r_c0$10$clock)
     );
-    sbuf_p16$r_cell$11 r_cell$11(
-        .d(r_cell$11$d),
-        .q(r_cell$11$q),
-        .clock(r_cell$11$clock)
+    sbuf_p16$r_c0$11 r_c0$11(
+        .d(r_c0$11$d),
+        .q(r_c0$11$q),
+        .clock(r_c0$11$clock)
     );
-    sbuf_p16$r_cell$12 r_cell$12(
-        .d(r_cell$12$d),
-        .q(r_cell$12$q),
-        .clock(r_cell$12$clock)
+    sbuf_p16$r_c0$12 r_c0$12(
+        .d(r_c0$12$d),
+        .q(r_c0$12$q),
+        .clock(r_c0$12$clock)
     );
-    sbuf_p16$r_cell$13 r_cell$13(
-        .d(r_cell$13$d),
-        .q(r_cell$13$q),
-        .clock(r_cell$13$clock)
+    sbuf_p16$r_c0$13 r_c0$13(
+        .d(r_c0$13$d),
+        .q(r_c0$13$q),
+        .clock(r_c0$13$clock)
     );
-    sbuf_p16$r_cell$14 r_cell$14(
-        .d(r_cell$14$d),
-        .q(r_cell$14$q),
-        .clock(r_cell$14$clock)
+    sbuf_p16$r_c0$14 r_c0$14(
+        .d(r_c0$14$d),
+        .q(r_c0$14$q),
+        .clock(r_c0$14$clock)
     );
-    sbuf_p16$r_cell$15 r_cell$15(
-        .d(r_cell$15$d),
-        .q(r_cell$15$q),
-        .clock(r_cell$15$clock)
+    sbuf_p16$r_c0$15 r_c0$15(
+        .d(r_c0$15$d),
+        .q(r_c0$15$q),
+        .clock(r_c0$15$clock)
+    );
+    sbuf_p16$r_c1$0 r_c1$0(
+        .d(r_c1$0$d),
+        .q(r_c1$0$q),
+        .clock(r_c1$0$clock)
+    );
+    sbuf_p16$r_c1$1 r_c1$1(
+        .d(r_c1$1$d),
+        .q(r_c1$1$q),
+        .clock(r_c1$1$clock)
+    );
+    sbuf_p16$r_c1$2 r_c1$2(
+        .d(r_c1$2$d),
+        .q(r_c1$2$q),
+        .clock(r_c1$2$clock)
+    );
+    sbuf_p16$r_c1$3 r_c1$3(
+        .d(r_c1$3$d),
+        .q(r_c1$3$q),
+        .clock(r_c1$3$clock)
+    );
+    sbuf_p16$r_c1$4 r_c1$4(
+        .d(r_c1$4$d),
+        .q(r_c1$4$q),
+        .clock(r_c1$4$clock)
+    );
+    sbuf_p16$r_c1$5 r_c1$5(
+        .d(r_c1$5$d),
+        .q(r_c1$5$q),
+        .clock(r_c1$5$clock)
+    );
+    sbuf_p16$r_c1$6 r_c1$6(
+        .d(r_c1$6$d),
+        .q(r_c1$6$q),
+        .clock(r_c1$6$clock)
+    );
+    sbuf_p16$r_c1$7 r_c1$7(
+        .d(r_c1$7$d),
+        .q(r_c1$7$q),
+        .clock(r_c1$7$clock)
+    );
+    sbuf_p16$r_c1$8 r_c1$8(
+        .d(r_c1$8$d),
+        .q(r_c1$8$q),
+        .clock(r_c1$8$clock)
+    );
+    sbuf_p16$r_c1$9 r_c1$9(
+        .d(r_c1$9$d),
+        .q(r_c1$9$q),
+        .clock(r_c1$9$clock)
+    );
+    sbuf_p16$r_c1$10 r_c1$10(
+        .d(r_c1$10$d),
+        .q(r_c1$10$q),
+        .clock(r_c1$10$clock)
+    );
+    sbuf_p16$r_c1$11 r_c1$11(
+        .d(r_c1$11$d),
+        .q(r_c1$11$q),
+        .clock(r_c1$11$clock)
+    );
+    sbuf_p16$r_c1$12 r_c1$12(
+        .d(r_c1$12$d),
+        .q(r_c1$12$q),
+        .clock(r_c1$12$clock)
+    );
+    sbuf_p16$r_c1$13 r_c1$13(
+        .d(r_c1$13$d),
+        .q(r_c1$13$q),
+        .clock(r_c1$13$clock)
+    );
+    sbuf_p16$r_c1$14 r_c1$14(
+        .d(r_c1$14$d),
+        .q(r_c1$14$q),
+        .clock(r_c1$14$clock)
+    );
+    sbuf_p16$r_c1$15 r_c1$15(
+        .d(r_c1$15$d),
+        .q(r_c1$15$q),
+        .clock(r_c1$15$clock)
+    );
+    sbuf_p16$r_v0$0 r_v0$0(
+        .d(r_v0$0$d),
+        .q(r_v0$0$q),
+        .clock(r_v0$0$clock)
+    );
+    sbuf_p16$r_v0$1 r_v0$1(
+        .d(r_v0$1$d),
+        .q(r_v0$1$q),
+        .clock(r_v0$1$clock)
+    );
+    sbuf_p16$r_v0$2 r_v0$2(
+        .d(r_v0$2$d),
+        .q(r_v0$2$q),
+        .clock(r_v0$2$clock)
+    );
+    sbuf_p16$r_v0$3 r_v0$3(
+        .d(r_v0$3$d),
+        .q(r_v0$3$q),
+        .clock(r_v0$3$clock)
+    );
+    sbuf_p16$r_v0$4 r_v0$4(
+        .d(r_v0$4$d),
+        .q(r_v0$4$q),
+        .clock(r_v0$4$clock)
+    );
+    sbuf_p16$r_v0$5 r_v0$5(
+        .d(r_v0$5$d),
+        .q(r_v0$5$q),
+        .clock(r_v0$5$clock)
+    );
+    sbuf_p16$r_v0$6 r_v0$6(
+        .d(r_v0$6$d),
+        .q(r_v0$6$q),
+        .clock(r_v0$6$clock)
+    );
+    sbuf_p16$r_v0$7 r_v0$7(
+        .d(r_v0$7$d),
+        .q(r_v0$7$q),
+        .clock(r_v0$7$clock)
+    );
+    sbuf_p16$r_v0$8 r_v0$8(
+        .d(r_v0$8$d),
+        .q(r_v0$8$q),
+        .clock(r_v0$8$clock)
+    );
+    sbuf_p16$r_v0$9 r_v0$9(
+        .d(r_v0$9$d),
+        .q(r_v0$9$q),
+        .clock(r_v0$9$clock)
+    );
+    sbuf_p16$r_v0$10 r_v0$10(
+        .d(r_v0$10$d),
+        .q(r_v0$10$q),
+        .clock(r_v0$10$clock)
+    );
+    sbuf_p16$r_v0$11 r_v0$11(
+        .d(r_v0$11$d),
+        .q(r_v0$11$q),
+        .clock(r_v0$11$clock)
+    );
+    sbuf_p16$r_v0$12 r_v0$12(
+        .d(r_v0$12$d),
+        .q(r_v0$12$q),
+        .clock(r_v0$12$clock)
+    );
+    sbuf_p16$r_v0$13 r_v0$13(
+        .d(r_v0$13$d),
+        .q(r_v0$13$q),
+        .clock(r_v0$13$clock)
+    );
+    sbuf_p16$r_v0$14 r_v0$14(
+        .d(r_v0$14$d),
+        .q(r_v0$14$q),
+        .clock(r_v0$14$clock)
+    );
+    sbuf_p16$r_v0$15 r_v0$15(
+        .d(r_v0$15$d),
+        .q(r_v0$15$q),
+        .clock(r_v0$15$clock)
+    );
+    sbuf_p16$r_v1$0 r_v1$0(
+        .d(r_v1$0$d),
+        .q(r_v1$0$q),
+        .clock(r_v1$0$clock)
+    );
+    sbuf_p16$r_v1$1 r_v1$1(
+        .d(r_v1$1$d),
+        .q(r_v1$1$q),
+        .clock(r_v1$1$clock)
+    );
+    sbuf_p16$r_v1$2 r_v1$2(
+        .d(r_v1$2$d),
+        .q(r_v1$2$q),
+        .clock(r_v1$2$clock)
+    );
+    sbuf_p16$r_v1$3 r_v1$3(
+        .d(r_v1$3$d),
+        .q(r_v1$3$q),
+        .clock(r_v1$3$clock)
+    );
+    sbuf_p16$r_v1$4 r_v1$4(
+        .d(r_v1$4$d),
+        .q(r_v1$4$q),
+        .clock(r_v1$4$clock)
+    );
+    sbuf_p16$r_v1$5 r_v1$5(
+        .d(r_v1$5$d),
+        .q(r_v1$5$q),
+        .clock(r_v1$5$clock)
+    );
+    sbuf_p16$r_v1$6 r_v1$6(
+        .d(r_v1$6$d),
+        .q(r_v1$6$q),
+        .clock(r_v1$6$clock)
+    );
+    sbuf_p16$r_v1$7 r_v1$7(
+        .d(r_v1$7$d),
+        .q(r_v1$7$q),
+        .clock(r_v1$7$clock)
+    );
+    sbuf_p16$r_v1$8 r_v1$8(
+        .d(r_v1$8$d),
+        .q(r_v1$8$q),
+        .clock(r_v1$8$clock)
+    );
+    sbuf_p16$r_v1$9 r_v1$9(
+        .d(r_v1$9$d),
+        .q(r_v1$9$q),
+        .clock(r_v1$9$clock)
+    );
+    sbuf_p16$r_v1$10 r_v1$10(
+        .d(r_v1$10$d),
+        .q(r_v1$10$q),
+        .clock(r_v1$10$clock)
+    );
+    sbuf_p16$r_v1$11 r_v1$11(
+        .d(r_v1$11$d),
+        .q(r_v1$11$q),
+        .clock(r_v1$11$clock)
+    );
+    sbuf_p16$r_v1$12 r_v1$12(
+        .d(r_v1$12$d),
+        .q(r_v1$12$q),
+        .clock(r_v1$12$clock)
+    );
+    sbuf_p16$r_v1$13 r_v1$13(
+        .d(r_v1$13$d),
+        .q(r_v1$13$q),
+        .clock(r_v1$13$clock)
+    );
+    sbuf_p16$r_v1$14 r_v1$14(
+        .d(r_v1$14$d),
+        .q(r_v1$14$q),
+        .clock(r_v1$14$clock)
+    );
+    sbuf_p16$r_v1$15 r_v1$15(
+        .d(r_v1$15$d),
+        .q(r_v1$15$q),
+        .clock(r_v1$15$clock)
+    );
+    sbuf_p16$r_first$0 r_first$0(
+        .d(r_first$0$d),
+        .q(r_first$0$q),
+        .clock(r_first$0$clock)
+    );
+    sbuf_p16$r_first$1 r_first$1(
+        .d(r_first$1$d),
+        .q(r_first$1$q),
+        .clock(r_first$1$clock)
+    );
+    sbuf_p16$r_first$2 r_first$2(
+        .d(r_first$2$d),
+        .q(r_first$2$q),
+        .clock(r_first$2$clock)
+    );
+    sbuf_p16$r_first$3 r_first$3(
+        .d(r_first$3$d),
+        .q(r_first$3$q),
+        .clock(r_first$3$clock)
+    );
+    sbuf_p16$r_first$4 r_first$4(
+        .d(r_first$4$d),
+        .q(r_first$4$q),
+        .clock(r_first$4$clock)
+    );
+    sbuf_p16$r_first$5 r_first$5(
+        .d(r_first$5$d),
+        .q(r_first$5$q),
+        .clock(r_first$5$clock)
+    );
+    sbuf_p16$r_first$6 r_first$6(
+        .d(r_first$6$d),
+        .q(r_first$6$q),
+        .clock(r_first$6$clock)
+    );
+    sbuf_p16$r_first$7 r_first$7(
+        .d(r_first$7$d),
+        .q(r_first$7$q),
+        .clock(r_first$7$clock)
+    );
+    sbuf_p16$r_first$8 r_first$8(
+        .d(r_first$8$d),
+        .q(r_first$8$q),
+        .clock(r_first$8$clock)
+    );
+    sbuf_p16$r_first$9 r_first$9(
+        .d(r_first$9$d),
+        .q(r_first$9$q),
+        .clock(r_first$9$clock)
+    );
+    sbuf_p16$r_first$10 r_first$10(
+        .d(r_first$10$d),
+        .q(r_first$10$q),
+        .clock(r_first$10$clock)
+    );
+    sbuf_p16$r_first$11 r_first$11(
+        .d(r_first$11$d),
+        .q(r_first$11$q),
+        .clock(r_first$11$clock)
+    );
+    sbuf_p16$r_first$12 r_first$12(
+        .d(r_first$12$d),
+        .q(r_first$12$q),
+        .clock(r_first$12$clock)
+    );
+    sbuf_p16$r_first$13 r_first$13(
+        .d(r_first$13$d),
+        .q(r_first$13$q),
+        .clock(r_first$13$clock)
+    );
+    sbuf_p16$r_first$14 r_first$14(
+        .d(r_first$14$d),
+        .q(r_first$14$q),
+        .clock(r_first$14$clock)
+    );
+    sbuf_p16$r_first$15 r_first$15(
+        .d(r_first$15$d),
+        .q(r_first$15$q),
+        .clock(r_first$15$clock)
     );
     sbuf_p16$r_left$0 r_left$0(
         .d(r_left$0$d),
@@ -16798,6 +19295,166 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         .q(rd_emp$15$q),
         .clock(rd_emp$15$clock)
     );
+    sbuf_p16$rd_l1$0 rd_l1$0(
+        .d(rd_l1$0$d),
+        .q(rd_l1$0$q),
+        .clock(rd_l1$0$clock)
+    );
+    sbuf_p16$rd_l1$1 rd_l1$1(
+        .d(rd_l1$1$d),
+        .q(rd_l1$1$q),
+        .clock(rd_l1$1$clock)
+    );
+    sbuf_p16$rd_l1$2 rd_l1$2(
+        .d(rd_l1$2$d),
+        .q(rd_l1$2$q),
+        .clock(rd_l1$2$clock)
+    );
+    sbuf_p16$rd_l1$3 rd_l1$3(
+        .d(rd_l1$3$d),
+        .q(rd_l1$3$q),
+        .clock(rd_l1$3$clock)
+    );
+    sbuf_p16$rd_l1$4 rd_l1$4(
+        .d(rd_l1$4$d),
+        .q(rd_l1$4$q),
+        .clock(rd_l1$4$clock)
+    );
+    sbuf_p16$rd_l1$5 rd_l1$5(
+        .d(rd_l1$5$d),
+        .q(rd_l1$5$q),
+        .clock(rd_l1$5$clock)
+    );
+    sbuf_p16$rd_l1$6 rd_l1$6(
+        .d(rd_l1$6$d),
+        .q(rd_l1$6$q),
+        .clock(rd_l1$6$clock)
+    );
+    sbuf_p16$rd_l1$7 rd_l1$7(
+        .d(rd_l1$7$d),
+        .q(rd_l1$7$q),
+        .clock(rd_l1$7$clock)
+    );
+    sbuf_p16$rd_l1$8 rd_l1$8(
+        .d(rd_l1$8$d),
+        .q(rd_l1$8$q),
+        .clock(rd_l1$8$clock)
+    );
+    sbuf_p16$rd_l1$9 rd_l1$9(
+        .d(rd_l1$9$d),
+        .q(rd_l1$9$q),
+        .clock(rd_l1$9$clock)
+    );
+    sbuf_p16$rd_l1$10 rd_l1$10(
+        .d(rd_l1$10$d),
+        .q(rd_l1$10$q),
+        .clock(rd_l1$10$clock)
+    );
+    sbuf_p16$rd_l1$11 rd_l1$11(
+        .d(rd_l1$11$d),
+        .q(rd_l1$11$q),
+        .clock(rd_l1$11$clock)
+    );
+    sbuf_p16$rd_l1$12 rd_l1$12(
+        .d(rd_l1$12$d),
+        .q(rd_l1$12$q),
+        .clock(rd_l1$12$clock)
+    );
+    sbuf_p16$rd_l1$13 rd_l1$13(
+        .d(rd_l1$13$d),
+        .q(rd_l1$13$q),
+        .clock(rd_l1$13$clock)
+    );
+    sbuf_p16$rd_l1$14 rd_l1$14(
+        .d(rd_l1$14$d),
+        .q(rd_l1$14$q),
+        .clock(rd_l1$14$clock)
+    );
+    sbuf_p16$rd_l1$15 rd_l1$15(
+        .d(rd_l1$15$d),
+        .q(rd_l1$15$q),
+        .clock(rd_l1$15$clock)
+    );
+    sbuf_p16$rd_l2$0 rd_l2$0(
+        .d(rd_l2$0$d),
+        .q(rd_l2$0$q),
+        .clock(rd_l2$0$clock)
+    );
+    sbuf_p16$rd_l2$1 rd_l2$1(
+        .d(rd_l2$1$d),
+        .q(rd_l2$1$q),
+        .clock(rd_l2$1$clock)
+    );
+    sbuf_p16$rd_l2$2 rd_l2$2(
+        .d(rd_l2$2$d),
+        .q(rd_l2$2$q),
+        .clock(rd_l2$2$clock)
+    );
+    sbuf_p16$rd_l2$3 rd_l2$3(
+        .d(rd_l2$3$d),
+        .q(rd_l2$3$q),
+        .clock(rd_l2$3$clock)
+    );
+    sbuf_p16$rd_l2$4 rd_l2$4(
+        .d(rd_l2$4$d),
+        .q(rd_l2$4$q),
+        .clock(rd_l2$4$clock)
+    );
+    sbuf_p16$rd_l2$5 rd_l2$5(
+        .d(rd_l2$5$d),
+        .q(rd_l2$5$q),
+        .clock(rd_l2$5$clock)
+    );
+    sbuf_p16$rd_l2$6 rd_l2$6(
+        .d(rd_l2$6$d),
+        .q(rd_l2$6$q),
+        .clock(rd_l2$6$clock)
+    );
+    sbuf_p16$rd_l2$7 rd_l2$7(
+        .d(rd_l2$7$d),
+        .q(rd_l2$7$q),
+        .clock(rd_l2$7$clock)
+    );
+    sbuf_p16$rd_l2$8 rd_l2$8(
+        .d(rd_l2$8$d),
+        .q(rd_l2$8$q),
+        .clock(rd_l2$8$clock)
+    );
+    sbuf_p16$rd_l2$9 rd_l2$9(
+        .d(rd_l2$9$d),
+        .q(rd_l2$9$q),
+        .clock(rd_l2$9$clock)
+    );
+    sbuf_p16$rd_l2$10 rd_l2$10(
+        .d(rd_l2$10$d),
+        .q(rd_l2$10$q),
+        .clock(rd_l2$10$clock)
+    );
+    sbuf_p16$rd_l2$11 rd_l2$11(
+        .d(rd_l2$11$d),
+        .q(rd_l2$11$q),
+        .clock(rd_l2$11$clock)
+    );
+    sbuf_p16$rd_l2$12 rd_l2$12(
+        .d(rd_l2$12$d),
+        .q(rd_l2$12$q),
+        .clock(rd_l2$12$clock)
+    );
+    sbuf_p16$rd_l2$13 rd_l2$13(
+        .d(rd_l2$13$d),
+        .q(rd_l2$13$q),
+        .clock(rd_l2$13$clock)
+    );
+    sbuf_p16$rd_l2$14 rd_l2$14(
+        .d(rd_l2$14$d),
+        .q(rd_l2$14$q),
+        .clock(rd_l2$14$clock)
+    );
+    sbuf_p16$rd_l2$15 rd_l2$15(
+        .d(rd_l2$15$d),
+        .q(rd_l2$15$q),
+        .clock(rd_l2$15$clock)
+    );
     sbuf_p16$p_en$0 p_en$0(
         .d(p_en$0$d),
         .q(p_en$0$q),
@@ -17437,6 +20094,486 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         .d(p_emp$15$d),
         .q(p_emp$15$q),
         .clock(p_emp$15$clock)
+    );
+    sbuf_p16$p_l1$0 p_l1$0(
+        .d(p_l1$0$d),
+        .q(p_l1$0$q),
+        .clock(p_l1$0$clock)
+    );
+    sbuf_p16$p_l1$1 p_l1$1(
+        .d(p_l1$1$d),
+        .q(p_l1$1$q),
+        .clock(p_l1$1$clock)
+    );
+    sbuf_p16$p_l1$2 p_l1$2(
+        .d(p_l1$2$d),
+        .q(p_l1$2$q),
+        .clock(p_l1$2$clock)
+    );
+    sbuf_p16$p_l1$3 p_l1$3(
+        .d(p_l1$3$d),
+        .q(p_l1$3$q),
+        .clock(p_l1$3$clock)
+    );
+    sbuf_p16$p_l1$4 p_l1$4(
+        .d(p_l1$4$d),
+        .q(p_l1$4$q),
+        .clock(p_l1$4$clock)
+    );
+    sbuf_p16$p_l1$5 p_l1$5(
+        .d(p_l1$5$d),
+        .q(p_l1$5$q),
+        .clock(p_l1$5$clock)
+    );
+    sbuf_p16$p_l1$6 p_l1$6(
+        .d(p_l1$6$d),
+        .q(p_l1$6$q),
+        .clock(p_l1$6$clock)
+    );
+    sbuf_p16$p_l1$7 p_l1$7(
+        .d(p_l1$7$d),
+        .q(p_l1$7$q),
+        .clock(p_l1$7$clock)
+    );
+    sbuf_p16$p_l1$8 p_l1$8(
+        .d(p_l1$8$d),
+        .q(p_l1$8$q),
+        .clock(p_l1$8$clock)
+    );
+    sbuf_p16$p_l1$9 p_l1$9(
+        .d(p_l1$9$d),
+        .q(p_l1$9$q),
+        .clock(p_l1$9$clock)
+    );
+    sbuf_p16$p_l1$10 p_l1$10(
+        .d(p_l1$10$d),
+        .q(p_l1$10$q),
+        .clock(p_l1$10$clock)
+    );
+    sbuf_p16$p_l1$11 p_l1$11(
+        .d(p_l1$11$d),
+        .q(p_l1$11$q),
+        .clock(p_l1$11$clock)
+    );
+    sbuf_p16$p_l1$12 p_l1$12(
+        .d(p_l1$12$d),
+        .q(p_l1$12$q),
+        .clock(p_l1$12$clock)
+    );
+    sbuf_p16$p_l1$13 p_l1$13(
+        .d(p_l1$13$d),
+        .q(p_l1$13$q),
+        .clock(p_l1$13$clock)
+    );
+    sbuf_p16$p_l1$14 p_l1$14(
+        .d(p_l1$14$d),
+        .q(p_l1$14$q),
+        .clock(p_l1$14$clock)
+    );
+    sbuf_p16$p_l1$15 p_l1$15(
+        .d(p_l1$15$d),
+        .q(p_l1$15$q),
+        .clock(p_l1$15$clock)
+    );
+    sbuf_p16$p_l2$0 p_l2$0(
+        .d(p_l2$0$d),
+        .q(p_l2$0$q),
+        .clock(p_l2$0$clock)
+    );
+    sbuf_p16$p_l2$1 p_l2$1(
+        .d(p_l2$1$d),
+        .q(p_l2$1$q),
+        .clock(p_l2$1$clock)
+    );
+    sbuf_p16$p_l2$2 p_l2$2(
+        .d(p_l2$2$d),
+        .q(p_l2$2$q),
+        .clock(p_l2$2$clock)
+    );
+    sbuf_p16$p_l2$3 p_l2$3(
+        .d(p_l2$3$d),
+        .q(p_l2$3$q),
+        .clock(p_l2$3$clock)
+    );
+    sbuf_p16$p_l2$4 p_l2$4(
+        .d(p_l2$4$d),
+        .q(p_l2$4$q),
+        .clock(p_l2$4$clock)
+    );
+    sbuf_p16$p_l2$5 p_l2$5(
+        .d(p_l2$5$d),
+        .q(p_l2$5$q),
+        .clock(p_l2$5$clock)
+    );
+    sbuf_p16$p_l2$6 p_l2$6(
+        .d(p_l2$6$d),
+        .q(p_l2$6$q),
+        .clock(p_l2$6$clock)
+    );
+    sbuf_p16$p_l2$7 p_l2$7(
+        .d(p_l2$7$d),
+        .q(p_l2$7$q),
+        .clock(p_l2$7$clock)
+    );
+    sbuf_p16$p_l2$8 p_l2$8(
+        .d(p_l2$8$d),
+        .q(p_l2$8$q),
+        .clock(p_l2$8$clock)
+    );
+    sbuf_p16$p_l2$9 p_l2$9(
+        .d(p_l2$9$d),
+        .q(p_l2$9$q),
+        .clock(p_l2$9$clock)
+    );
+    sbuf_p16$p_l2$10 p_l2$10(
+        .d(p_l2$10$d),
+        .q(p_l2$10$q),
+        .clock(p_l2$10$clock)
+    );
+    sbuf_p16$p_l2$11 p_l2$11(
+        .d(p_l2$11$d),
+        .q(p_l2$11$q),
+        .clock(p_l2$11$clock)
+    );
+    sbuf_p16$p_l2$12 p_l2$12(
+        .d(p_l2$12$d),
+        .q(p_l2$12$q),
+        .clock(p_l2$12$clock)
+    );
+    sbuf_p16$p_l2$13 p_l2$13(
+        .d(p_l2$13$d),
+        .q(p_l2$13$q),
+        .clock(p_l2$13$clock)
+    );
+    sbuf_p16$p_l2$14 p_l2$14(
+        .d(p_l2$14$d),
+        .q(p_l2$14$q),
+        .clock(p_l2$14$clock)
+    );
+    sbuf_p16$p_l2$15 p_l2$15(
+        .d(p_l2$15$d),
+        .q(p_l2$15$q),
+        .clock(p_l2$15$clock)
+    );
+    sbuf_p16$q_l1$0 q_l1$0(
+        .d(q_l1$0$d),
+        .q(q_l1$0$q),
+        .clock(q_l1$0$clock)
+    );
+    sbuf_p16$q_l1$1 q_l1$1(
+        .d(q_l1$1$d),
+        .q(q_l1$1$q),
+        .clock(q_l1$1$clock)
+    );
+    sbuf_p16$q_l1$2 q_l1$2(
+        .d(q_l1$2$d),
+        .q(q_l1$2$q),
+        .clock(q_l1$2$clock)
+    );
+    sbuf_p16$q_l1$3 q_l1$3(
+        .d(q_l1$3$d),
+        .q(q_l1$3$q),
+        .clock(q_l1$3$clock)
+    );
+    sbuf_p16$q_l1$4 q_l1$4(
+        .d(q_l1$4$d),
+        .q(q_l1$4$q),
+        .clock(q_l1$4$clock)
+    );
+    sbuf_p16$q_l1$5 q_l1$5(
+        .d(q_l1$5$d),
+        .q(q_l1$5$q),
+        .clock(q_l1$5$clock)
+    );
+    sbuf_p16$q_l1$6 q_l1$6(
+        .d(q_l1$6$d),
+        .q(q_l1$6$q),
+        .clock(q_l1$6$clock)
+    );
+    sbuf_p16$q_l1$7 q_l1$7(
+        .d(q_l1$7$d),
+        .q(q_l1$7$q),
+        .clock(q_l1$7$clock)
+    );
+    sbuf_p16$q_l1$8 q_l1$8(
+        .d(q_l1$8$d),
+        .q(q_l1$8$q),
+        .clock(q_l1$8$clock)
+    );
+    sbuf_p16$q_l1$9 q_l1$9(
+        .d(q_l1$9$d),
+        .q(q_l1$9$q),
+        .clock(q_l1$9$clock)
+    );
+    sbuf_p16$q_l1$10 q_l1$10(
+        .d(q_l1$10$d),
+        .q(q_l1$10$q),
+        .clock(q_l1$10$clock)
+    );
+    sbuf_p16$q_l1$11 q_l1$11(
+        .d(q_l1$11$d),
+        .q(q_l1$11$q),
+        .clock(q_l1$11$clock)
+    );
+    sbuf_p16$q_l1$12 q_l1$12(
+        .d(q_l1$12$d),
+        .q(q_l1$12$q),
+        .clock(q_l1$12$clock)
+    );
+    sbuf_p16$q_l1$13 q_l1$13(
+        .d(q_l1$13$d),
+        .q(q_l1$13$q),
+        .clock(q_l1$13$clock)
+    );
+    sbuf_p16$q_l1$14 q_l1$14(
+        .d(q_l1$14$d),
+        .q(q_l1$14$q),
+        .clock(q_l1$14$clock)
+    );
+    sbuf_p16$q_l1$15 q_l1$15(
+        .d(q_l1$15$d),
+        .q(q_l1$15$q),
+        .clock(q_l1$15$clock)
+    );
+    sbuf_p16$q_l2$0 q_l2$0(
+        .d(q_l2$0$d),
+        .q(q_l2$0$q),
+        .clock(q_l2$0$clock)
+    );
+    sbuf_p16$q_l2$1 q_l2$1(
+        .d(q_l2$1$d),
+        .q(q_l2$1$q),
+        .clock(q_l2$1$clock)
+    );
+    sbuf_p16$q_l2$2 q_l2$2(
+        .d(q_l2$2$d),
+        .q(q_l2$2$q),
+        .clock(q_l2$2$clock)
+    );
+    sbuf_p16$q_l2$3 q_l2$3(
+        .d(q_l2$3$d),
+        .q(q_l2$3$q),
+        .clock(q_l2$3$clock)
+    );
+    sbuf_p16$q_l2$4 q_l2$4(
+        .d(q_l2$4$d),
+        .q(q_l2$4$q),
+        .clock(q_l2$4$clock)
+    );
+    sbuf_p16$q_l2$5 q_l2$5(
+        .d(q_l2$5$d),
+        .q(q_l2$5$q),
+        .clock(q_l2$5$clock)
+    );
+    sbuf_p16$q_l2$6 q_l2$6(
+        .d(q_l2$6$d),
+        .q(q_l2$6$q),
+        .clock(q_l2$6$clock)
+    );
+    sbuf_p16$q_l2$7 q_l2$7(
+        .d(q_l2$7$d),
+        .q(q_l2$7$q),
+        .clock(q_l2$7$clock)
+    );
+    sbuf_p16$q_l2$8 q_l2$8(
+        .d(q_l2$8$d),
+        .q(q_l2$8$q),
+        .clock(q_l2$8$clock)
+    );
+    sbuf_p16$q_l2$9 q_l2$9(
+        .d(q_l2$9$d),
+        .q(q_l2$9$q),
+        .clock(q_l2$9$clock)
+    );
+    sbuf_p16$q_l2$10 q_l2$10(
+        .d(q_l2$10$d),
+        .q(q_l2$10$q),
+        .clock(q_l2$10$clock)
+    );
+    sbuf_p16$q_l2$11 q_l2$11(
+        .d(q_l2$11$d),
+        .q(q_l2$11$q),
+        .clock(q_l2$11$clock)
+    );
+    sbuf_p16$q_l2$12 q_l2$12(
+        .d(q_l2$12$d),
+        .q(q_l2$12$q),
+        .clock(q_l2$12$clock)
+    );
+    sbuf_p16$q_l2$13 q_l2$13(
+        .d(q_l2$13$d),
+        .q(q_l2$13$q),
+        .clock(q_l2$13$clock)
+    );
+    sbuf_p16$q_l2$14 q_l2$14(
+        .d(q_l2$14$d),
+        .q(q_l2$14$q),
+        .clock(q_l2$14$clock)
+    );
+    sbuf_p16$q_l2$15 q_l2$15(
+        .d(q_l2$15$d),
+        .q(q_l2$15$q),
+        .clock(q_l2$15$clock)
+    );
+    sbuf_p16$q_s$0 q_s$0(
+        .d(q_s$0$d),
+        .q(q_s$0$q),
+        .clock(q_s$0$clock)
+    );
+    sbuf_p16$q_s$1 q_s$1(
+        .d(q_s$1$d),
+        .q(q_s$1$q),
+        .clock(q_s$1$clock)
+    );
+    sbuf_p16$q_s$2 q_s$2(
+        .d(q_s$2$d),
+        .q(q_s$2$q),
+        .clock(q_s$2$clock)
+    );
+    sbuf_p16$q_s$3 q_s$3(
+        .d(q_s$3$d),
+        .q(q_s$3$q),
+        .clock(q_s$3$clock)
+    );
+    sbuf_p16$q_s$4 q_s$4(
+        .d(q_s$4$d),
+        .q(q_s$4$q),
+        .clock(q_s$4$clock)
+    );
+    sbuf_p16$q_s$5 q_s$5(
+        .d(q_s$5$d),
+        .q(q_s$5$q),
+        .clock(q_s$5$clock)
+    );
+    sbuf_p16$q_s$6 q_s$6(
+        .d(q_s$6$d),
+        .q(q_s$6$q),
+        .clock(q_s$6$clock)
+    );
+    sbuf_p16$q_s$7 q_s$7(
+        .d(q_s$7$d),
+        .q(q_s$7$q),
+        .clock(q_s$7$clock)
+    );
+    sbuf_p16$q_s$8 q_s$8(
+        .d(q_s$8$d),
+        .q(q_s$8$q),
+        .clock(q_s$8$clock)
+    );
+    sbuf_p16$q_s$9 q_s$9(
+        .d(q_s$9$d),
+        .q(q_s$9$q),
+        .clock(q_s$9$clock)
+    );
+    sbuf_p16$q_s$10 q_s$10(
+        .d(q_s$10$d),
+        .q(q_s$10$q),
+        .clock(q_s$10$clock)
+    );
+    sbuf_p16$q_s$11 q_s$11(
+        .d(q_s$11$d),
+        .q(q_s$11$q),
+        .clock(q_s$11$clock)
+    );
+    sbuf_p16$q_s$12 q_s$12(
+        .d(q_s$12$d),
+        .q(q_s$12$q),
+        .clock(q_s$12$clock)
+    );
+    sbuf_p16$q_s$13 q_s$13(
+        .d(q_s$13$d),
+        .q(q_s$13$q),
+        .clock(q_s$13$clock)
+    );
+    sbuf_p16$q_s$14 q_s$14(
+        .d(q_s$14$d),
+        .q(q_s$14$q),
+        .clock(q_s$14$clock)
+    );
+    sbuf_p16$q_s$15 q_s$15(
+        .d(q_s$15$d),
+        .q(q_s$15$q),
+        .clock(q_s$15$clock)
+    );
+    sbuf_p16$q_rep$0 q_rep$0(
+        .d(q_rep$0$d),
+        .q(q_rep$0$q),
+        .clock(q_rep$0$clock)
+    );
+    sbuf_p16$q_rep$1 q_rep$1(
+        .d(q_rep$1$d),
+        .q(q_rep$1$q),
+        .clock(q_rep$1$clock)
+    );
+    sbuf_p16$q_rep$2 q_rep$2(
+        .d(q_rep$2$d),
+        .q(q_rep$2$q),
+        .clock(q_rep$2$clock)
+    );
+    sbuf_p16$q_rep$3 q_rep$3(
+        .d(q_rep$3$d),
+        .q(q_rep$3$q),
+        .clock(q_rep$3$clock)
+    );
+    sbuf_p16$q_rep$4 q_rep$4(
+        .d(q_rep$4$d),
+        .q(q_rep$4$q),
+        .clock(q_rep$4$clock)
+    );
+    sbuf_p16$q_rep$5 q_rep$5(
+        .d(q_rep$5$d),
+        .q(q_rep$5$q),
+        .clock(q_rep$5$clock)
+    );
+    sbuf_p16$q_rep$6 q_rep$6(
+        .d(q_rep$6$d),
+        .q(q_rep$6$q),
+        .clock(q_rep$6$clock)
+    );
+    sbuf_p16$q_rep$7 q_rep$7(
+        .d(q_rep$7$d),
+        .q(q_rep$7$q),
+        .clock(q_rep$7$clock)
+    );
+    sbuf_p16$q_rep$8 q_rep$8(
+        .d(q_rep$8$d),
+        .q(q_rep$8$q),
+        .clock(q_rep$8$clock)
+    );
+    sbuf_p16$q_rep$9 q_rep$9(
+        .d(q_rep$9$d),
+        .q(q_rep$9$q),
+        .clock(q_rep$9$clock)
+    );
+    sbuf_p16$q_rep$10 q_rep$10(
+        .d(q_rep$10$d),
+        .q(q_rep$10$q),
+        .clock(q_rep$10$clock)
+    );
+    sbuf_p16$q_rep$11 q_rep$11(
+        .d(q_rep$11$d),
+        .q(q_rep$11$q),
+        .clock(q_rep$11$clock)
+    );
+    sbuf_p16$q_rep$12 q_rep$12(
+        .d(q_rep$12$d),
+        .q(q_rep$12$q),
+        .clock(q_rep$12$clock)
+    );
+    sbuf_p16$q_rep$13 q_rep$13(
+        .d(q_rep$13$d),
+        .q(q_rep$13$q),
+        .clock(q_rep$13$clock)
+    );
+    sbuf_p16$q_rep$14 q_rep$14(
+        .d(q_rep$14$d),
+        .q(q_rep$14$q),
+        .clock(q_rep$14$clock)
+    );
+    sbuf_p16$q_rep$15 q_rep$15(
+        .d(q_rep$15$d),
+        .q(q_rep$15$q),
+        .clock(q_rep$15$clock)
     );
     sbuf_p16$dep$0 dep$0(
         .d(dep$0$d),
@@ -25926,130 +29063,322 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         bank$0$write_clock = clock;
         link$0$read_clock = clock;
         link$0$write_clock = clock;
+        link2$0$read_clock = clock;
+        link2$0$write_clock = clock;
+        lk_r$0$clock = clock;
+        lk_r$0$d = link$0$read_data;
+        lk2_r$0$clock = clock;
+        lk2_r$0$d = link2$0$read_data;
         bank$1$read_clock = clock;
         bank$1$write_clock = clock;
         link$1$read_clock = clock;
         link$1$write_clock = clock;
+        link2$1$read_clock = clock;
+        link2$1$write_clock = clock;
+        lk_r$1$clock = clock;
+        lk_r$1$d = link$1$read_data;
+        lk2_r$1$clock = clock;
+        lk2_r$1$d = link2$1$read_data;
         bank$2$read_clock = clock;
         bank$2$write_clock = clock;
         link$2$read_clock = clock;
         link$2$write_clock = clock;
+        link2$2$read_clock = clock;
+        link2$2$write_clock = clock;
+        lk_r$2$clock = clock;
+        lk_r$2$d = link$2$read_data;
+        lk2_r$2$clock = clock;
+        lk2_r$2$d = link2$2$read_data;
         bank$3$read_clock = clock;
         bank$3$write_clock = clock;
         link$3$read_clock = clock;
         link$3$write_clock = clock;
+        link2$3$read_clock = clock;
+        link2$3$write_clock = clock;
+        lk_r$3$clock = clock;
+        lk_r$3$d = link$3$read_data;
+        lk2_r$3$clock = clock;
+        lk2_r$3$d = link2$3$read_data;
         bank$4$read_clock = clock;
         bank$4$write_clock = clock;
         link$4$read_clock = clock;
         link$4$write_clock = clock;
+        link2$4$read_clock = clock;
+        link2$4$write_clock = clock;
+        lk_r$4$clock = clock;
+        lk_r$4$d = link$4$read_data;
+        lk2_r$4$clock = clock;
+        lk2_r$4$d = link2$4$read_data;
         bank$5$read_clock = clock;
         bank$5$write_clock = clock;
         link$5$read_clock = clock;
         link$5$write_clock = clock;
+        link2$5$read_clock = clock;
+        link2$5$write_clock = clock;
+        lk_r$5$clock = clock;
+        lk_r$5$d = link$5$read_data;
+        lk2_r$5$clock = clock;
+        lk2_r$5$d = link2$5$read_data;
         bank$6$read_clock = clock;
         bank$6$write_clock = clock;
         link$6$read_clock = clock;
         link$6$write_clock = clock;
+        link2$6$read_clock = clock;
+        link2$6$write_clock = clock;
+        lk_r$6$clock = clock;
+        lk_r$6$d = link$6$read_data;
+        lk2_r$6$clock = clock;
+        lk2_r$6$d = link2$6$read_data;
         bank$7$read_clock = clock;
         bank$7$write_clock = clock;
         link$7$read_clock = clock;
         link$7$write_clock = clock;
+        link2$7$read_clock = clock;
+        link2$7$write_clock = clock;
+        lk_r$7$clock = clock;
+        lk_r$7$d = link$7$read_data;
+        lk2_r$7$clock = clock;
+        lk2_r$7$d = link2$7$read_data;
         bank$8$read_clock = clock;
         bank$8$write_clock = clock;
         link$8$read_clock = clock;
         link$8$write_clock = clock;
+        link2$8$read_clock = clock;
+        link2$8$write_clock = clock;
+        lk_r$8$clock = clock;
+        lk_r$8$d = link$8$read_data;
+        lk2_r$8$clock = clock;
+        lk2_r$8$d = link2$8$read_data;
         bank$9$read_clock = clock;
         bank$9$write_clock = clock;
         link$9$read_clock = clock;
         link$9$write_clock = clock;
+        link2$9$read_clock = clock;
+        link2$9$write_clock = clock;
+        lk_r$9$clock = clock;
+        lk_r$9$d = link$9$read_data;
+        lk2_r$9$clock = clock;
+        lk2_r$9$d = link2$9$read_data;
         bank$10$read_clock = clock;
         bank$10$write_clock = clock;
         link$10$read_clock = clock;
         link$10$write_clock = clock;
+        link2$10$read_clock = clock;
+        link2$10$write_clock = clock;
+        lk_r$10$clock = clock;
+        lk_r$10$d = link$10$read_data;
+        lk2_r$10$clock = clock;
+        lk2_r$10$d = link2$10$read_data;
         bank$11$read_clock = clock;
         bank$11$write_clock = clock;
         link$11$read_clock = clock;
         link$11$write_clock = clock;
+        link2$11$read_clock = clock;
+        link2$11$write_clock = clock;
+        lk_r$11$clock = clock;
+        lk_r$11$d = link$11$read_data;
+        lk2_r$11$clock = clock;
+        lk2_r$11$d = link2$11$read_data;
         bank$12$read_clock = clock;
         bank$12$write_clock = clock;
         link$12$read_clock = clock;
         link$12$write_clock = clock;
+        link2$12$read_clock = clock;
+        link2$12$write_clock = clock;
+        lk_r$12$clock = clock;
+        lk_r$12$d = link$12$read_data;
+        lk2_r$12$clock = clock;
+        lk2_r$12$d = link2$12$read_data;
         bank$13$read_clock = clock;
         bank$13$write_clock = clock;
         link$13$read_clock = clock;
         link$13$write_clock = clock;
+        link2$13$read_clock = clock;
+        link2$13$write_clock = clock;
+        lk_r$13$clock = clock;
+        lk_r$13$d = link$13$read_data;
+        lk2_r$13$clock = clock;
+        lk2_r$13$d = link2$13$read_data;
         bank$14$read_clock = clock;
         bank$14$write_clock = clock;
         link$14$read_clock = clock;
         link$14$write_clock = clock;
+        link2$14$read_clock = clock;
+        link2$14$write_clock = clock;
+        lk_r$14$clock = clock;
+        lk_r$14$d = link$14$read_data;
+        lk2_r$14$clock = clock;
+        lk2_r$14$d = link2$14$read_data;
         bank$15$read_clock = clock;
         bank$15$write_clock = clock;
         link$15$read_clock = clock;
         link$15$write_clock = clock;
+        link2$15$read_clock = clock;
+        link2$15$write_clock = clock;
+        lk_r$15$clock = clock;
+        lk_r$15$d = link$15$read_data;
+        lk2_r$15$clock = clock;
+        lk2_r$15$d = link2$15$read_data;
         bank$16$read_clock = clock;
         bank$16$write_clock = clock;
         link$16$read_clock = clock;
         link$16$write_clock = clock;
+        link2$16$read_clock = clock;
+        link2$16$write_clock = clock;
+        lk_r$16$clock = clock;
+        lk_r$16$d = link$16$read_data;
+        lk2_r$16$clock = clock;
+        lk2_r$16$d = link2$16$read_data;
         bank$17$read_clock = clock;
         bank$17$write_clock = clock;
         link$17$read_clock = clock;
         link$17$write_clock = clock;
+        link2$17$read_clock = clock;
+        link2$17$write_clock = clock;
+        lk_r$17$clock = clock;
+        lk_r$17$d = link$17$read_data;
+        lk2_r$17$clock = clock;
+        lk2_r$17$d = link2$17$read_data;
         bank$18$read_clock = clock;
         bank$18$write_clock = clock;
         link$18$read_clock = clock;
         link$18$write_clock = clock;
+        link2$18$read_clock = clock;
+        link2$18$write_clock = clock;
+        lk_r$18$clock = clock;
+        lk_r$18$d = link$18$read_data;
+        lk2_r$18$clock = clock;
+        lk2_r$18$d = link2$18$read_data;
         bank$19$read_clock = clock;
         bank$19$write_clock = clock;
         link$19$read_clock = clock;
         link$19$write_clock = clock;
+        link2$19$read_clock = clock;
+        link2$19$write_clock = clock;
+        lk_r$19$clock = clock;
+        lk_r$19$d = link$19$read_data;
+        lk2_r$19$clock = clock;
+        lk2_r$19$d = link2$19$read_data;
         bank$20$read_clock = clock;
         bank$20$write_clock = clock;
         link$20$read_clock = clock;
         link$20$write_clock = clock;
+        link2$20$read_clock = clock;
+        link2$20$write_clock = clock;
+        lk_r$20$clock = clock;
+        lk_r$20$d = link$20$read_data;
+        lk2_r$20$clock = clock;
+        lk2_r$20$d = link2$20$read_data;
         bank$21$read_clock = clock;
         bank$21$write_clock = clock;
         link$21$read_clock = clock;
         link$21$write_clock = clock;
+        link2$21$read_clock = clock;
+        link2$21$write_clock = clock;
+        lk_r$21$clock = clock;
+        lk_r$21$d = link$21$read_data;
+        lk2_r$21$clock = clock;
+        lk2_r$21$d = link2$21$read_data;
         bank$22$read_clock = clock;
         bank$22$write_clock = clock;
         link$22$read_clock = clock;
         link$22$write_clock = clock;
+        link2$22$read_clock = clock;
+        link2$22$write_clock = clock;
+        lk_r$22$clock = clock;
+        lk_r$22$d = link$22$read_data;
+        lk2_r$22$clock = clock;
+        lk2_r$22$d = link2$22$read_data;
         bank$23$read_clock = clock;
         bank$23$write_clock = clock;
         link$23$read_clock = clock;
         link$23$write_clock = clock;
+        link2$23$read_clock = clock;
+        link2$23$write_clock = clock;
+        lk_r$23$clock = clock;
+        lk_r$23$d = link$23$read_data;
+        lk2_r$23$clock = clock;
+        lk2_r$23$d = link2$23$read_data;
         bank$24$read_clock = clock;
         bank$24$write_clock = clock;
         link$24$read_clock = clock;
         link$24$write_clock = clock;
+        link2$24$read_clock = clock;
+        link2$24$write_clock = clock;
+        lk_r$24$clock = clock;
+        lk_r$24$d = link$24$read_data;
+        lk2_r$24$clock = clock;
+        lk2_r$24$d = link2$24$read_data;
         bank$25$read_clock = clock;
         bank$25$write_clock = clock;
         link$25$read_clock = clock;
         link$25$write_clock = clock;
+        link2$25$read_clock = clock;
+        link2$25$write_clock = clock;
+        lk_r$25$clock = clock;
+        lk_r$25$d = link$25$read_data;
+        lk2_r$25$clock = clock;
+        lk2_r$25$d = link2$25$read_data;
         bank$26$read_clock = clock;
         bank$26$write_clock = clock;
         link$26$read_clock = clock;
         link$26$write_clock = clock;
+        link2$26$read_clock = clock;
+        link2$26$write_clock = clock;
+        lk_r$26$clock = clock;
+        lk_r$26$d = link$26$read_data;
+        lk2_r$26$clock = clock;
+        lk2_r$26$d = link2$26$read_data;
         bank$27$read_clock = clock;
         bank$27$write_clock = clock;
         link$27$read_clock = clock;
         link$27$write_clock = clock;
+        link2$27$read_clock = clock;
+        link2$27$write_clock = clock;
+        lk_r$27$clock = clock;
+        lk_r$27$d = link$27$read_data;
+        lk2_r$27$clock = clock;
+        lk2_r$27$d = link2$27$read_data;
         bank$28$read_clock = clock;
         bank$28$write_clock = clock;
         link$28$read_clock = clock;
         link$28$write_clock = clock;
+        link2$28$read_clock = clock;
+        link2$28$write_clock = clock;
+        lk_r$28$clock = clock;
+        lk_r$28$d = link$28$read_data;
+        lk2_r$28$clock = clock;
+        lk2_r$28$d = link2$28$read_data;
         bank$29$read_clock = clock;
         bank$29$write_clock = clock;
         link$29$read_clock = clock;
         link$29$write_clock = clock;
+        link2$29$read_clock = clock;
+        link2$29$write_clock = clock;
+        lk_r$29$clock = clock;
+        lk_r$29$d = link$29$read_data;
+        lk2_r$29$clock = clock;
+        lk2_r$29$d = link2$29$read_data;
         bank$30$read_clock = clock;
         bank$30$write_clock = clock;
         link$30$read_clock = clock;
         link$30$write_clock = clock;
+        link2$30$read_clock = clock;
+        link2$30$write_clock = clock;
+        lk_r$30$clock = clock;
+        lk_r$30$d = link$30$read_data;
+        lk2_r$30$clock = clock;
+        lk2_r$30$d = link2$30$read_data;
         bank$31$read_clock = clock;
         bank$31$write_clock = clock;
         link$31$read_clock = clock;
         link$31$write_clock = clock;
+        link2$31$read_clock = clock;
+        link2$31$write_clock = clock;
+        lk_r$31$clock = clock;
+        lk_r$31$d = link$31$read_data;
+        lk2_r$31$clock = clock;
+        lk2_r$31$d = link2$31$read_data;
         df$0$clock = clock;
         df$0$reset = reset;
         vq$0$clock = clock;
@@ -26121,6 +29450,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         wl_addr$0$d = wl_addr$0$q;
         wl_data$0$clock = clock;
         wl_data$0$d = wl_data$0$q;
+        w_prv$0$clock = clock;
+        w_prv$0$d = w_prv$0$q;
+        w_hp$0$clock = clock;
+        w_hp$0$d = w_hp$0$q;
+        wl2_en$0$clock = clock;
+        wl2_en$0$d = 1'b0;
+        wl2_addr$0$clock = clock;
+        wl2_addr$0$d = wl2_addr$0$q;
         df$1$clock = clock;
         df$1$reset = reset;
         vq$1$clock = clock;
@@ -26192,6 +29529,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         wl_addr$1$d = wl_addr$1$q;
         wl_data$1$clock = clock;
         wl_data$1$d = wl_data$1$q;
+        w_prv$1$clock = clock;
+        w_prv$1$d = w_prv$1$q;
+        w_hp$1$clock = clock;
+        w_hp$1$d = w_hp$1$q;
+        wl2_en$1$clock = clock;
+        wl2_en$1$d = 1'b0;
+        wl2_addr$1$clock = clock;
+        wl2_addr$1$d = wl2_addr$1$q;
         df$2$clock = clock;
         df$2$reset = reset;
         vq$2$clock = clock;
@@ -26263,6 +29608,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         wl_addr$2$d = wl_addr$2$q;
         wl_data$2$clock = clock;
         wl_data$2$d = wl_data$2$q;
+        w_prv$2$clock = clock;
+        w_prv$2$d = w_prv$2$q;
+        w_hp$2$clock = clock;
+        w_hp$2$d = w_hp$2$q;
+        wl2_en$2$clock = clock;
+        wl2_en$2$d = 1'b0;
+        wl2_addr$2$clock = clock;
+        wl2_addr$2$d = wl2_addr$2$q;
         df$3$clock = clock;
         df$3$reset = reset;
         vq$3$clock = clock;
@@ -26334,6 +29687,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         wl_addr$3$d = wl_addr$3$q;
         wl_data$3$clock = clock;
         wl_data$3$d = wl_data$3$q;
+        w_prv$3$clock = clock;
+        w_prv$3$d = w_prv$3$q;
+        w_hp$3$clock = clock;
+        w_hp$3$d = w_hp$3$q;
+        wl2_en$3$clock = clock;
+        wl2_en$3$d = 1'b0;
+        wl2_addr$3$clock = clock;
+        wl2_addr$3$d = wl2_addr$3$q;
         df$4$clock = clock;
         df$4$reset = reset;
         vq$4$clock = clock;
@@ -26405,6 +29766,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         wl_addr$4$d = wl_addr$4$q;
         wl_data$4$clock = clock;
         wl_data$4$d = wl_data$4$q;
+        w_prv$4$clock = clock;
+        w_prv$4$d = w_prv$4$q;
+        w_hp$4$clock = clock;
+        w_hp$4$d = w_hp$4$q;
+        wl2_en$4$clock = clock;
+        wl2_en$4$d = 1'b0;
+        wl2_addr$4$clock = clock;
+        wl2_addr$4$d = wl2_addr$4$q;
         df$5$clock = clock;
         df$5$reset = reset;
         vq$5$clock = clock;
@@ -26476,6 +29845,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         wl_addr$5$d = wl_addr$5$q;
         wl_data$5$clock = clock;
         wl_data$5$d = wl_data$5$q;
+        w_prv$5$clock = clock;
+        w_prv$5$d = w_prv$5$q;
+        w_hp$5$clock = clock;
+        w_hp$5$d = w_hp$5$q;
+        wl2_en$5$clock = clock;
+        wl2_en$5$d = 1'b0;
+        wl2_addr$5$clock = clock;
+        wl2_addr$5$d = wl2_addr$5$q;
         df$6$clock = clock;
         df$6$reset = reset;
         vq$6$clock = clock;
@@ -26547,6 +29924,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         wl_addr$6$d = wl_addr$6$q;
         wl_data$6$clock = clock;
         wl_data$6$d = wl_data$6$q;
+        w_prv$6$clock = clock;
+        w_prv$6$d = w_prv$6$q;
+        w_hp$6$clock = clock;
+        w_hp$6$d = w_hp$6$q;
+        wl2_en$6$clock = clock;
+        wl2_en$6$d = 1'b0;
+        wl2_addr$6$clock = clock;
+        wl2_addr$6$d = wl2_addr$6$q;
         df$7$clock = clock;
         df$7$reset = reset;
         vq$7$clock = clock;
@@ -26618,6 +30003,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         wl_addr$7$d = wl_addr$7$q;
         wl_data$7$clock = clock;
         wl_data$7$d = wl_data$7$q;
+        w_prv$7$clock = clock;
+        w_prv$7$d = w_prv$7$q;
+        w_hp$7$clock = clock;
+        w_hp$7$d = w_hp$7$q;
+        wl2_en$7$clock = clock;
+        wl2_en$7$d = 1'b0;
+        wl2_addr$7$clock = clock;
+        wl2_addr$7$d = wl2_addr$7$q;
         df$8$clock = clock;
         df$8$reset = reset;
         vq$8$clock = clock;
@@ -26689,6 +30082,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         wl_addr$8$d = wl_addr$8$q;
         wl_data$8$clock = clock;
         wl_data$8$d = wl_data$8$q;
+        w_prv$8$clock = clock;
+        w_prv$8$d = w_prv$8$q;
+        w_hp$8$clock = clock;
+        w_hp$8$d = w_hp$8$q;
+        wl2_en$8$clock = clock;
+        wl2_en$8$d = 1'b0;
+        wl2_addr$8$clock = clock;
+        wl2_addr$8$d = wl2_addr$8$q;
         df$9$clock = clock;
         df$9$reset = reset;
         vq$9$clock = clock;
@@ -26760,6 +30161,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         wl_addr$9$d = wl_addr$9$q;
         wl_data$9$clock = clock;
         wl_data$9$d = wl_data$9$q;
+        w_prv$9$clock = clock;
+        w_prv$9$d = w_prv$9$q;
+        w_hp$9$clock = clock;
+        w_hp$9$d = w_hp$9$q;
+        wl2_en$9$clock = clock;
+        wl2_en$9$d = 1'b0;
+        wl2_addr$9$clock = clock;
+        wl2_addr$9$d = wl2_addr$9$q;
         df$10$clock = clock;
         df$10$reset = reset;
         vq$10$clock = clock;
@@ -26831,6 +30240,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         wl_addr$10$d = wl_addr$10$q;
         wl_data$10$clock = clock;
         wl_data$10$d = wl_data$10$q;
+        w_prv$10$clock = clock;
+        w_prv$10$d = w_prv$10$q;
+        w_hp$10$clock = clock;
+        w_hp$10$d = w_hp$10$q;
+        wl2_en$10$clock = clock;
+        wl2_en$10$d = 1'b0;
+        wl2_addr$10$clock = clock;
+        wl2_addr$10$d = wl2_addr$10$q;
         df$11$clock = clock;
         df$11$reset = reset;
         vq$11$clock = clock;
@@ -26902,6 +30319,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         wl_addr$11$d = wl_addr$11$q;
         wl_data$11$clock = clock;
         wl_data$11$d = wl_data$11$q;
+        w_prv$11$clock = clock;
+        w_prv$11$d = w_prv$11$q;
+        w_hp$11$clock = clock;
+        w_hp$11$d = w_hp$11$q;
+        wl2_en$11$clock = clock;
+        wl2_en$11$d = 1'b0;
+        wl2_addr$11$clock = clock;
+        wl2_addr$11$d = wl2_addr$11$q;
         df$12$clock = clock;
         df$12$reset = reset;
         vq$12$clock = clock;
@@ -26973,6 +30398,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         wl_addr$12$d = wl_addr$12$q;
         wl_data$12$clock = clock;
         wl_data$12$d = wl_data$12$q;
+        w_prv$12$clock = clock;
+        w_prv$12$d = w_prv$12$q;
+        w_hp$12$clock = clock;
+        w_hp$12$d = w_hp$12$q;
+        wl2_en$12$clock = clock;
+        wl2_en$12$d = 1'b0;
+        wl2_addr$12$clock = clock;
+        wl2_addr$12$d = wl2_addr$12$q;
         df$13$clock = clock;
         df$13$reset = reset;
         vq$13$clock = clock;
@@ -27044,6 +30477,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         wl_addr$13$d = wl_addr$13$q;
         wl_data$13$clock = clock;
         wl_data$13$d = wl_data$13$q;
+        w_prv$13$clock = clock;
+        w_prv$13$d = w_prv$13$q;
+        w_hp$13$clock = clock;
+        w_hp$13$d = w_hp$13$q;
+        wl2_en$13$clock = clock;
+        wl2_en$13$d = 1'b0;
+        wl2_addr$13$clock = clock;
+        wl2_addr$13$d = wl2_addr$13$q;
         df$14$clock = clock;
         df$14$reset = reset;
         vq$14$clock = clock;
@@ -27115,6 +30556,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         wl_addr$14$d = wl_addr$14$q;
         wl_data$14$clock = clock;
         wl_data$14$d = wl_data$14$q;
+        w_prv$14$clock = clock;
+        w_prv$14$d = w_prv$14$q;
+        w_hp$14$clock = clock;
+        w_hp$14$d = w_hp$14$q;
+        wl2_en$14$clock = clock;
+        wl2_en$14$d = 1'b0;
+        wl2_addr$14$clock = clock;
+        wl2_addr$14$d = wl2_addr$14$q;
         df$15$clock = clock;
         df$15$reset = reset;
         vq$15$clock = clock;
@@ -27186,14 +30635,30 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         wl_addr$15$d = wl_addr$15$q;
         wl_data$15$clock = clock;
         wl_data$15$d = wl_data$15$q;
+        w_prv$15$clock = clock;
+        w_prv$15$d = w_prv$15$q;
+        w_hp$15$clock = clock;
+        w_hp$15$d = w_hp$15$q;
+        wl2_en$15$clock = clock;
+        wl2_en$15$d = 1'b0;
+        wl2_addr$15$clock = clock;
+        wl2_addr$15$d = wl2_addr$15$q;
         dq_cell$0$clock = clock;
         dq_cell$0$reset = reset;
         dq_meta$0$clock = clock;
         dq_meta$0$reset = reset;
         r_act$0$clock = clock;
         r_act$0$d = r_act$0$q;
-        r_cell$0$clock = clock;
-        r_cell$0$d = r_cell$0$q;
+        r_c0$0$clock = clock;
+        r_c0$0$d = r_c0$0$q;
+        r_c1$0$clock = clock;
+        r_c1$0$d = r_c1$0$q;
+        r_v0$0$clock = clock;
+        r_v0$0$d = r_v0$0$q;
+        r_v1$0$clock = clock;
+        r_v1$0$d = r_v1$0$q;
+        r_first$0$clock = clock;
+        r_first$0$d = r_first$0$q;
         r_left$0$clock = clock;
         r_left$0$d = r_left$0$q;
         r_s$0$clock = clock;
@@ -27222,6 +30687,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         rd_s$0$d = rd_s$0$q;
         rd_emp$0$clock = clock;
         rd_emp$0$d = rd_emp$0$q;
+        rd_l1$0$clock = clock;
+        rd_l1$0$d = 1'b0;
+        rd_l2$0$clock = clock;
+        rd_l2$0$d = 1'b0;
         p_en$0$clock = clock;
         p_en$0$d = rd_en$0$q;
         p_rep$0$clock = clock;
@@ -27238,6 +30707,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_s$0$d = rd_s$0$q;
         p_emp$0$clock = clock;
         p_emp$0$d = rd_emp$0$q;
+        p_l1$0$clock = clock;
+        p_l1$0$d = rd_en$0$q & rd_l1$0$q;
+        p_l2$0$clock = clock;
+        p_l2$0$d = rd_en$0$q & rd_l2$0$q;
+        q_l1$0$clock = clock;
+        q_l1$0$d = p_l1$0$q;
+        q_l2$0$clock = clock;
+        q_l2$0$d = p_l2$0$q;
+        q_s$0$clock = clock;
+        q_s$0$d = p_s$0$q;
+        q_rep$0$clock = clock;
+        q_rep$0$d = p_rep$0$q;
         dep$0$clock = clock;
         dep$0$d = rd_en$0$q & rd_last$0$q;
         x_k$0$clock = clock;
@@ -27262,8 +30743,16 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_meta$1$reset = reset;
         r_act$1$clock = clock;
         r_act$1$d = r_act$1$q;
-        r_cell$1$clock = clock;
-        r_cell$1$d = r_cell$1$q;
+        r_c0$1$clock = clock;
+        r_c0$1$d = r_c0$1$q;
+        r_c1$1$clock = clock;
+        r_c1$1$d = r_c1$1$q;
+        r_v0$1$clock = clock;
+        r_v0$1$d = r_v0$1$q;
+        r_v1$1$clock = clock;
+        r_v1$1$d = r_v1$1$q;
+        r_first$1$clock = clock;
+        r_first$1$d = r_first$1$q;
         r_left$1$clock = clock;
         r_left$1$d = r_left$1$q;
         r_s$1$clock = clock;
@@ -27292,6 +30781,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         rd_s$1$d = rd_s$1$q;
         rd_emp$1$clock = clock;
         rd_emp$1$d = rd_emp$1$q;
+        rd_l1$1$clock = clock;
+        rd_l1$1$d = 1'b0;
+        rd_l2$1$clock = clock;
+        rd_l2$1$d = 1'b0;
         p_en$1$clock = clock;
         p_en$1$d = rd_en$1$q;
         p_rep$1$clock = clock;
@@ -27308,6 +30801,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_s$1$d = rd_s$1$q;
         p_emp$1$clock = clock;
         p_emp$1$d = rd_emp$1$q;
+        p_l1$1$clock = clock;
+        p_l1$1$d = rd_en$1$q & rd_l1$1$q;
+        p_l2$1$clock = clock;
+        p_l2$1$d = rd_en$1$q & rd_l2$1$q;
+        q_l1$1$clock = clock;
+        q_l1$1$d = p_l1$1$q;
+        q_l2$1$clock = clock;
+        q_l2$1$d = p_l2$1$q;
+        q_s$1$clock = clock;
+        q_s$1$d = p_s$1$q;
+        q_rep$1$clock = clock;
+        q_rep$1$d = p_rep$1$q;
         dep$1$clock = clock;
         dep$1$d = rd_en$1$q & rd_last$1$q;
         x_k$1$clock = clock;
@@ -27332,8 +30837,16 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_meta$2$reset = reset;
         r_act$2$clock = clock;
         r_act$2$d = r_act$2$q;
-        r_cell$2$clock = clock;
-        r_cell$2$d = r_cell$2$q;
+        r_c0$2$clock = clock;
+        r_c0$2$d = r_c0$2$q;
+        r_c1$2$clock = clock;
+        r_c1$2$d = r_c1$2$q;
+        r_v0$2$clock = clock;
+        r_v0$2$d = r_v0$2$q;
+        r_v1$2$clock = clock;
+        r_v1$2$d = r_v1$2$q;
+        r_first$2$clock = clock;
+        r_first$2$d = r_first$2$q;
         r_left$2$clock = clock;
         r_left$2$d = r_left$2$q;
         r_s$2$clock = clock;
@@ -27362,6 +30875,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         rd_s$2$d = rd_s$2$q;
         rd_emp$2$clock = clock;
         rd_emp$2$d = rd_emp$2$q;
+        rd_l1$2$clock = clock;
+        rd_l1$2$d = 1'b0;
+        rd_l2$2$clock = clock;
+        rd_l2$2$d = 1'b0;
         p_en$2$clock = clock;
         p_en$2$d = rd_en$2$q;
         p_rep$2$clock = clock;
@@ -27378,6 +30895,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_s$2$d = rd_s$2$q;
         p_emp$2$clock = clock;
         p_emp$2$d = rd_emp$2$q;
+        p_l1$2$clock = clock;
+        p_l1$2$d = rd_en$2$q & rd_l1$2$q;
+        p_l2$2$clock = clock;
+        p_l2$2$d = rd_en$2$q & rd_l2$2$q;
+        q_l1$2$clock = clock;
+        q_l1$2$d = p_l1$2$q;
+        q_l2$2$clock = clock;
+        q_l2$2$d = p_l2$2$q;
+        q_s$2$clock = clock;
+        q_s$2$d = p_s$2$q;
+        q_rep$2$clock = clock;
+        q_rep$2$d = p_rep$2$q;
         dep$2$clock = clock;
         dep$2$d = rd_en$2$q & rd_last$2$q;
         x_k$2$clock = clock;
@@ -27402,8 +30931,16 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_meta$3$reset = reset;
         r_act$3$clock = clock;
         r_act$3$d = r_act$3$q;
-        r_cell$3$clock = clock;
-        r_cell$3$d = r_cell$3$q;
+        r_c0$3$clock = clock;
+        r_c0$3$d = r_c0$3$q;
+        r_c1$3$clock = clock;
+        r_c1$3$d = r_c1$3$q;
+        r_v0$3$clock = clock;
+        r_v0$3$d = r_v0$3$q;
+        r_v1$3$clock = clock;
+        r_v1$3$d = r_v1$3$q;
+        r_first$3$clock = clock;
+        r_first$3$d = r_first$3$q;
         r_left$3$clock = clock;
         r_left$3$d = r_left$3$q;
         r_s$3$clock = clock;
@@ -27432,6 +30969,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         rd_s$3$d = rd_s$3$q;
         rd_emp$3$clock = clock;
         rd_emp$3$d = rd_emp$3$q;
+        rd_l1$3$clock = clock;
+        rd_l1$3$d = 1'b0;
+        rd_l2$3$clock = clock;
+        rd_l2$3$d = 1'b0;
         p_en$3$clock = clock;
         p_en$3$d = rd_en$3$q;
         p_rep$3$clock = clock;
@@ -27448,6 +30989,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_s$3$d = rd_s$3$q;
         p_emp$3$clock = clock;
         p_emp$3$d = rd_emp$3$q;
+        p_l1$3$clock = clock;
+        p_l1$3$d = rd_en$3$q & rd_l1$3$q;
+        p_l2$3$clock = clock;
+        p_l2$3$d = rd_en$3$q & rd_l2$3$q;
+        q_l1$3$clock = clock;
+        q_l1$3$d = p_l1$3$q;
+        q_l2$3$clock = clock;
+        q_l2$3$d = p_l2$3$q;
+        q_s$3$clock = clock;
+        q_s$3$d = p_s$3$q;
+        q_rep$3$clock = clock;
+        q_rep$3$d = p_rep$3$q;
         dep$3$clock = clock;
         dep$3$d = rd_en$3$q & rd_last$3$q;
         x_k$3$clock = clock;
@@ -27472,8 +31025,16 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_meta$4$reset = reset;
         r_act$4$clock = clock;
         r_act$4$d = r_act$4$q;
-        r_cell$4$clock = clock;
-        r_cell$4$d = r_cell$4$q;
+        r_c0$4$clock = clock;
+        r_c0$4$d = r_c0$4$q;
+        r_c1$4$clock = clock;
+        r_c1$4$d = r_c1$4$q;
+        r_v0$4$clock = clock;
+        r_v0$4$d = r_v0$4$q;
+        r_v1$4$clock = clock;
+        r_v1$4$d = r_v1$4$q;
+        r_first$4$clock = clock;
+        r_first$4$d = r_first$4$q;
         r_left$4$clock = clock;
         r_left$4$d = r_left$4$q;
         r_s$4$clock = clock;
@@ -27502,6 +31063,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         rd_s$4$d = rd_s$4$q;
         rd_emp$4$clock = clock;
         rd_emp$4$d = rd_emp$4$q;
+        rd_l1$4$clock = clock;
+        rd_l1$4$d = 1'b0;
+        rd_l2$4$clock = clock;
+        rd_l2$4$d = 1'b0;
         p_en$4$clock = clock;
         p_en$4$d = rd_en$4$q;
         p_rep$4$clock = clock;
@@ -27518,6 +31083,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_s$4$d = rd_s$4$q;
         p_emp$4$clock = clock;
         p_emp$4$d = rd_emp$4$q;
+        p_l1$4$clock = clock;
+        p_l1$4$d = rd_en$4$q & rd_l1$4$q;
+        p_l2$4$clock = clock;
+        p_l2$4$d = rd_en$4$q & rd_l2$4$q;
+        q_l1$4$clock = clock;
+        q_l1$4$d = p_l1$4$q;
+        q_l2$4$clock = clock;
+        q_l2$4$d = p_l2$4$q;
+        q_s$4$clock = clock;
+        q_s$4$d = p_s$4$q;
+        q_rep$4$clock = clock;
+        q_rep$4$d = p_rep$4$q;
         dep$4$clock = clock;
         dep$4$d = rd_en$4$q & rd_last$4$q;
         x_k$4$clock = clock;
@@ -27542,8 +31119,16 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_meta$5$reset = reset;
         r_act$5$clock = clock;
         r_act$5$d = r_act$5$q;
-        r_cell$5$clock = clock;
-        r_cell$5$d = r_cell$5$q;
+        r_c0$5$clock = clock;
+        r_c0$5$d = r_c0$5$q;
+        r_c1$5$clock = clock;
+        r_c1$5$d = r_c1$5$q;
+        r_v0$5$clock = clock;
+        r_v0$5$d = r_v0$5$q;
+        r_v1$5$clock = clock;
+        r_v1$5$d = r_v1$5$q;
+        r_first$5$clock = clock;
+        r_first$5$d = r_first$5$q;
         r_left$5$clock = clock;
         r_left$5$d = r_left$5$q;
         r_s$5$clock = clock;
@@ -27572,6 +31157,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         rd_s$5$d = rd_s$5$q;
         rd_emp$5$clock = clock;
         rd_emp$5$d = rd_emp$5$q;
+        rd_l1$5$clock = clock;
+        rd_l1$5$d = 1'b0;
+        rd_l2$5$clock = clock;
+        rd_l2$5$d = 1'b0;
         p_en$5$clock = clock;
         p_en$5$d = rd_en$5$q;
         p_rep$5$clock = clock;
@@ -27588,6 +31177,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_s$5$d = rd_s$5$q;
         p_emp$5$clock = clock;
         p_emp$5$d = rd_emp$5$q;
+        p_l1$5$clock = clock;
+        p_l1$5$d = rd_en$5$q & rd_l1$5$q;
+        p_l2$5$clock = clock;
+        p_l2$5$d = rd_en$5$q & rd_l2$5$q;
+        q_l1$5$clock = clock;
+        q_l1$5$d = p_l1$5$q;
+        q_l2$5$clock = clock;
+        q_l2$5$d = p_l2$5$q;
+        q_s$5$clock = clock;
+        q_s$5$d = p_s$5$q;
+        q_rep$5$clock = clock;
+        q_rep$5$d = p_rep$5$q;
         dep$5$clock = clock;
         dep$5$d = rd_en$5$q & rd_last$5$q;
         x_k$5$clock = clock;
@@ -27612,8 +31213,16 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_meta$6$reset = reset;
         r_act$6$clock = clock;
         r_act$6$d = r_act$6$q;
-        r_cell$6$clock = clock;
-        r_cell$6$d = r_cell$6$q;
+        r_c0$6$clock = clock;
+        r_c0$6$d = r_c0$6$q;
+        r_c1$6$clock = clock;
+        r_c1$6$d = r_c1$6$q;
+        r_v0$6$clock = clock;
+        r_v0$6$d = r_v0$6$q;
+        r_v1$6$clock = clock;
+        r_v1$6$d = r_v1$6$q;
+        r_first$6$clock = clock;
+        r_first$6$d = r_first$6$q;
         r_left$6$clock = clock;
         r_left$6$d = r_left$6$q;
         r_s$6$clock = clock;
@@ -27642,6 +31251,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         rd_s$6$d = rd_s$6$q;
         rd_emp$6$clock = clock;
         rd_emp$6$d = rd_emp$6$q;
+        rd_l1$6$clock = clock;
+        rd_l1$6$d = 1'b0;
+        rd_l2$6$clock = clock;
+        rd_l2$6$d = 1'b0;
         p_en$6$clock = clock;
         p_en$6$d = rd_en$6$q;
         p_rep$6$clock = clock;
@@ -27658,6 +31271,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_s$6$d = rd_s$6$q;
         p_emp$6$clock = clock;
         p_emp$6$d = rd_emp$6$q;
+        p_l1$6$clock = clock;
+        p_l1$6$d = rd_en$6$q & rd_l1$6$q;
+        p_l2$6$clock = clock;
+        p_l2$6$d = rd_en$6$q & rd_l2$6$q;
+        q_l1$6$clock = clock;
+        q_l1$6$d = p_l1$6$q;
+        q_l2$6$clock = clock;
+        q_l2$6$d = p_l2$6$q;
+        q_s$6$clock = clock;
+        q_s$6$d = p_s$6$q;
+        q_rep$6$clock = clock;
+        q_rep$6$d = p_rep$6$q;
         dep$6$clock = clock;
         dep$6$d = rd_en$6$q & rd_last$6$q;
         x_k$6$clock = clock;
@@ -27682,8 +31307,16 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_meta$7$reset = reset;
         r_act$7$clock = clock;
         r_act$7$d = r_act$7$q;
-        r_cell$7$clock = clock;
-        r_cell$7$d = r_cell$7$q;
+        r_c0$7$clock = clock;
+        r_c0$7$d = r_c0$7$q;
+        r_c1$7$clock = clock;
+        r_c1$7$d = r_c1$7$q;
+        r_v0$7$clock = clock;
+        r_v0$7$d = r_v0$7$q;
+        r_v1$7$clock = clock;
+        r_v1$7$d = r_v1$7$q;
+        r_first$7$clock = clock;
+        r_first$7$d = r_first$7$q;
         r_left$7$clock = clock;
         r_left$7$d = r_left$7$q;
         r_s$7$clock = clock;
@@ -27712,6 +31345,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         rd_s$7$d = rd_s$7$q;
         rd_emp$7$clock = clock;
         rd_emp$7$d = rd_emp$7$q;
+        rd_l1$7$clock = clock;
+        rd_l1$7$d = 1'b0;
+        rd_l2$7$clock = clock;
+        rd_l2$7$d = 1'b0;
         p_en$7$clock = clock;
         p_en$7$d = rd_en$7$q;
         p_rep$7$clock = clock;
@@ -27728,6 +31365,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_s$7$d = rd_s$7$q;
         p_emp$7$clock = clock;
         p_emp$7$d = rd_emp$7$q;
+        p_l1$7$clock = clock;
+        p_l1$7$d = rd_en$7$q & rd_l1$7$q;
+        p_l2$7$clock = clock;
+        p_l2$7$d = rd_en$7$q & rd_l2$7$q;
+        q_l1$7$clock = clock;
+        q_l1$7$d = p_l1$7$q;
+        q_l2$7$clock = clock;
+        q_l2$7$d = p_l2$7$q;
+        q_s$7$clock = clock;
+        q_s$7$d = p_s$7$q;
+        q_rep$7$clock = clock;
+        q_rep$7$d = p_rep$7$q;
         dep$7$clock = clock;
         dep$7$d = rd_en$7$q & rd_last$7$q;
         x_k$7$clock = clock;
@@ -27752,8 +31401,16 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_meta$8$reset = reset;
         r_act$8$clock = clock;
         r_act$8$d = r_act$8$q;
-        r_cell$8$clock = clock;
-        r_cell$8$d = r_cell$8$q;
+        r_c0$8$clock = clock;
+        r_c0$8$d = r_c0$8$q;
+        r_c1$8$clock = clock;
+        r_c1$8$d = r_c1$8$q;
+        r_v0$8$clock = clock;
+        r_v0$8$d = r_v0$8$q;
+        r_v1$8$clock = clock;
+        r_v1$8$d = r_v1$8$q;
+        r_first$8$clock = clock;
+        r_first$8$d = r_first$8$q;
         r_left$8$clock = clock;
         r_left$8$d = r_left$8$q;
         r_s$8$clock = clock;
@@ -27782,6 +31439,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         rd_s$8$d = rd_s$8$q;
         rd_emp$8$clock = clock;
         rd_emp$8$d = rd_emp$8$q;
+        rd_l1$8$clock = clock;
+        rd_l1$8$d = 1'b0;
+        rd_l2$8$clock = clock;
+        rd_l2$8$d = 1'b0;
         p_en$8$clock = clock;
         p_en$8$d = rd_en$8$q;
         p_rep$8$clock = clock;
@@ -27798,6 +31459,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_s$8$d = rd_s$8$q;
         p_emp$8$clock = clock;
         p_emp$8$d = rd_emp$8$q;
+        p_l1$8$clock = clock;
+        p_l1$8$d = rd_en$8$q & rd_l1$8$q;
+        p_l2$8$clock = clock;
+        p_l2$8$d = rd_en$8$q & rd_l2$8$q;
+        q_l1$8$clock = clock;
+        q_l1$8$d = p_l1$8$q;
+        q_l2$8$clock = clock;
+        q_l2$8$d = p_l2$8$q;
+        q_s$8$clock = clock;
+        q_s$8$d = p_s$8$q;
+        q_rep$8$clock = clock;
+        q_rep$8$d = p_rep$8$q;
         dep$8$clock = clock;
         dep$8$d = rd_en$8$q & rd_last$8$q;
         x_k$8$clock = clock;
@@ -27822,8 +31495,16 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_meta$9$reset = reset;
         r_act$9$clock = clock;
         r_act$9$d = r_act$9$q;
-        r_cell$9$clock = clock;
-        r_cell$9$d = r_cell$9$q;
+        r_c0$9$clock = clock;
+        r_c0$9$d = r_c0$9$q;
+        r_c1$9$clock = clock;
+        r_c1$9$d = r_c1$9$q;
+        r_v0$9$clock = clock;
+        r_v0$9$d = r_v0$9$q;
+        r_v1$9$clock = clock;
+        r_v1$9$d = r_v1$9$q;
+        r_first$9$clock = clock;
+        r_first$9$d = r_first$9$q;
         r_left$9$clock = clock;
         r_left$9$d = r_left$9$q;
         r_s$9$clock = clock;
@@ -27852,6 +31533,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         rd_s$9$d = rd_s$9$q;
         rd_emp$9$clock = clock;
         rd_emp$9$d = rd_emp$9$q;
+        rd_l1$9$clock = clock;
+        rd_l1$9$d = 1'b0;
+        rd_l2$9$clock = clock;
+        rd_l2$9$d = 1'b0;
         p_en$9$clock = clock;
         p_en$9$d = rd_en$9$q;
         p_rep$9$clock = clock;
@@ -27868,6 +31553,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_s$9$d = rd_s$9$q;
         p_emp$9$clock = clock;
         p_emp$9$d = rd_emp$9$q;
+        p_l1$9$clock = clock;
+        p_l1$9$d = rd_en$9$q & rd_l1$9$q;
+        p_l2$9$clock = clock;
+        p_l2$9$d = rd_en$9$q & rd_l2$9$q;
+        q_l1$9$clock = clock;
+        q_l1$9$d = p_l1$9$q;
+        q_l2$9$clock = clock;
+        q_l2$9$d = p_l2$9$q;
+        q_s$9$clock = clock;
+        q_s$9$d = p_s$9$q;
+        q_rep$9$clock = clock;
+        q_rep$9$d = p_rep$9$q;
         dep$9$clock = clock;
         dep$9$d = rd_en$9$q & rd_last$9$q;
         x_k$9$clock = clock;
@@ -27892,8 +31589,16 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_meta$10$reset = reset;
         r_act$10$clock = clock;
         r_act$10$d = r_act$10$q;
-        r_cell$10$clock = clock;
-        r_cell$10$d = r_cell$10$q;
+        r_c0$10$clock = clock;
+        r_c0$10$d = r_c0$10$q;
+        r_c1$10$clock = clock;
+        r_c1$10$d = r_c1$10$q;
+        r_v0$10$clock = clock;
+        r_v0$10$d = r_v0$10$q;
+        r_v1$10$clock = clock;
+        r_v1$10$d = r_v1$10$q;
+        r_first$10$clock = clock;
+        r_first$10$d = r_first$10$q;
         r_left$10$clock = clock;
         r_left$10$d = r_left$10$q;
         r_s$10$clock = clock;
@@ -27922,6 +31627,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         rd_s$10$d = rd_s$10$q;
         rd_emp$10$clock = clock;
         rd_emp$10$d = rd_emp$10$q;
+        rd_l1$10$clock = clock;
+        rd_l1$10$d = 1'b0;
+        rd_l2$10$clock = clock;
+        rd_l2$10$d = 1'b0;
         p_en$10$clock = clock;
         p_en$10$d = rd_en$10$q;
         p_rep$10$clock = clock;
@@ -27938,6 +31647,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_s$10$d = rd_s$10$q;
         p_emp$10$clock = clock;
         p_emp$10$d = rd_emp$10$q;
+        p_l1$10$clock = clock;
+        p_l1$10$d = rd_en$10$q & rd_l1$10$q;
+        p_l2$10$clock = clock;
+        p_l2$10$d = rd_en$10$q & rd_l2$10$q;
+        q_l1$10$clock = clock;
+        q_l1$10$d = p_l1$10$q;
+        q_l2$10$clock = clock;
+        q_l2$10$d = p_l2$10$q;
+        q_s$10$clock = clock;
+        q_s$10$d = p_s$10$q;
+        q_rep$10$clock = clock;
+        q_rep$10$d = p_rep$10$q;
         dep$10$clock = clock;
         dep$10$d = rd_en$10$q & rd_last$10$q;
         x_k$10$clock = clock;
@@ -27962,8 +31683,16 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_meta$11$reset = reset;
         r_act$11$clock = clock;
         r_act$11$d = r_act$11$q;
-        r_cell$11$clock = clock;
-        r_cell$11$d = r_cell$11$q;
+        r_c0$11$clock = clock;
+        r_c0$11$d = r_c0$11$q;
+        r_c1$11$clock = clock;
+        r_c1$11$d = r_c1$11$q;
+        r_v0$11$clock = clock;
+        r_v0$11$d = r_v0$11$q;
+        r_v1$11$clock = clock;
+        r_v1$11$d = r_v1$11$q;
+        r_first$11$clock = clock;
+        r_first$11$d = r_first$11$q;
         r_left$11$clock = clock;
         r_left$11$d = r_left$11$q;
         r_s$11$clock = clock;
@@ -27992,6 +31721,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         rd_s$11$d = rd_s$11$q;
         rd_emp$11$clock = clock;
         rd_emp$11$d = rd_emp$11$q;
+        rd_l1$11$clock = clock;
+        rd_l1$11$d = 1'b0;
+        rd_l2$11$clock = clock;
+        rd_l2$11$d = 1'b0;
         p_en$11$clock = clock;
         p_en$11$d = rd_en$11$q;
         p_rep$11$clock = clock;
@@ -28008,6 +31741,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_s$11$d = rd_s$11$q;
         p_emp$11$clock = clock;
         p_emp$11$d = rd_emp$11$q;
+        p_l1$11$clock = clock;
+        p_l1$11$d = rd_en$11$q & rd_l1$11$q;
+        p_l2$11$clock = clock;
+        p_l2$11$d = rd_en$11$q & rd_l2$11$q;
+        q_l1$11$clock = clock;
+        q_l1$11$d = p_l1$11$q;
+        q_l2$11$clock = clock;
+        q_l2$11$d = p_l2$11$q;
+        q_s$11$clock = clock;
+        q_s$11$d = p_s$11$q;
+        q_rep$11$clock = clock;
+        q_rep$11$d = p_rep$11$q;
         dep$11$clock = clock;
         dep$11$d = rd_en$11$q & rd_last$11$q;
         x_k$11$clock = clock;
@@ -28032,8 +31777,16 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_meta$12$reset = reset;
         r_act$12$clock = clock;
         r_act$12$d = r_act$12$q;
-        r_cell$12$clock = clock;
-        r_cell$12$d = r_cell$12$q;
+        r_c0$12$clock = clock;
+        r_c0$12$d = r_c0$12$q;
+        r_c1$12$clock = clock;
+        r_c1$12$d = r_c1$12$q;
+        r_v0$12$clock = clock;
+        r_v0$12$d = r_v0$12$q;
+        r_v1$12$clock = clock;
+        r_v1$12$d = r_v1$12$q;
+        r_first$12$clock = clock;
+        r_first$12$d = r_first$12$q;
         r_left$12$clock = clock;
         r_left$12$d = r_left$12$q;
         r_s$12$clock = clock;
@@ -28062,6 +31815,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         rd_s$12$d = rd_s$12$q;
         rd_emp$12$clock = clock;
         rd_emp$12$d = rd_emp$12$q;
+        rd_l1$12$clock = clock;
+        rd_l1$12$d = 1'b0;
+        rd_l2$12$clock = clock;
+        rd_l2$12$d = 1'b0;
         p_en$12$clock = clock;
         p_en$12$d = rd_en$12$q;
         p_rep$12$clock = clock;
@@ -28078,6 +31835,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_s$12$d = rd_s$12$q;
         p_emp$12$clock = clock;
         p_emp$12$d = rd_emp$12$q;
+        p_l1$12$clock = clock;
+        p_l1$12$d = rd_en$12$q & rd_l1$12$q;
+        p_l2$12$clock = clock;
+        p_l2$12$d = rd_en$12$q & rd_l2$12$q;
+        q_l1$12$clock = clock;
+        q_l1$12$d = p_l1$12$q;
+        q_l2$12$clock = clock;
+        q_l2$12$d = p_l2$12$q;
+        q_s$12$clock = clock;
+        q_s$12$d = p_s$12$q;
+        q_rep$12$clock = clock;
+        q_rep$12$d = p_rep$12$q;
         dep$12$clock = clock;
         dep$12$d = rd_en$12$q & rd_last$12$q;
         x_k$12$clock = clock;
@@ -28102,8 +31871,16 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_meta$13$reset = reset;
         r_act$13$clock = clock;
         r_act$13$d = r_act$13$q;
-        r_cell$13$clock = clock;
-        r_cell$13$d = r_cell$13$q;
+        r_c0$13$clock = clock;
+        r_c0$13$d = r_c0$13$q;
+        r_c1$13$clock = clock;
+        r_c1$13$d = r_c1$13$q;
+        r_v0$13$clock = clock;
+        r_v0$13$d = r_v0$13$q;
+        r_v1$13$clock = clock;
+        r_v1$13$d = r_v1$13$q;
+        r_first$13$clock = clock;
+        r_first$13$d = r_first$13$q;
         r_left$13$clock = clock;
         r_left$13$d = r_left$13$q;
         r_s$13$clock = clock;
@@ -28132,6 +31909,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         rd_s$13$d = rd_s$13$q;
         rd_emp$13$clock = clock;
         rd_emp$13$d = rd_emp$13$q;
+        rd_l1$13$clock = clock;
+        rd_l1$13$d = 1'b0;
+        rd_l2$13$clock = clock;
+        rd_l2$13$d = 1'b0;
         p_en$13$clock = clock;
         p_en$13$d = rd_en$13$q;
         p_rep$13$clock = clock;
@@ -28148,6 +31929,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_s$13$d = rd_s$13$q;
         p_emp$13$clock = clock;
         p_emp$13$d = rd_emp$13$q;
+        p_l1$13$clock = clock;
+        p_l1$13$d = rd_en$13$q & rd_l1$13$q;
+        p_l2$13$clock = clock;
+        p_l2$13$d = rd_en$13$q & rd_l2$13$q;
+        q_l1$13$clock = clock;
+        q_l1$13$d = p_l1$13$q;
+        q_l2$13$clock = clock;
+        q_l2$13$d = p_l2$13$q;
+        q_s$13$clock = clock;
+        q_s$13$d = p_s$13$q;
+        q_rep$13$clock = clock;
+        q_rep$13$d = p_rep$13$q;
         dep$13$clock = clock;
         dep$13$d = rd_en$13$q & rd_last$13$q;
         x_k$13$clock = clock;
@@ -28172,8 +31965,16 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_meta$14$reset = reset;
         r_act$14$clock = clock;
         r_act$14$d = r_act$14$q;
-        r_cell$14$clock = clock;
-        r_cell$14$d = r_cell$14$q;
+        r_c0$14$clock = clock;
+        r_c0$14$d = r_c0$14$q;
+        r_c1$14$clock = clock;
+        r_c1$14$d = r_c1$14$q;
+        r_v0$14$clock = clock;
+        r_v0$14$d = r_v0$14$q;
+        r_v1$14$clock = clock;
+        r_v1$14$d = r_v1$14$q;
+        r_first$14$clock = clock;
+        r_first$14$d = r_first$14$q;
         r_left$14$clock = clock;
         r_left$14$d = r_left$14$q;
         r_s$14$clock = clock;
@@ -28202,6 +32003,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         rd_s$14$d = rd_s$14$q;
         rd_emp$14$clock = clock;
         rd_emp$14$d = rd_emp$14$q;
+        rd_l1$14$clock = clock;
+        rd_l1$14$d = 1'b0;
+        rd_l2$14$clock = clock;
+        rd_l2$14$d = 1'b0;
         p_en$14$clock = clock;
         p_en$14$d = rd_en$14$q;
         p_rep$14$clock = clock;
@@ -28218,6 +32023,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_s$14$d = rd_s$14$q;
         p_emp$14$clock = clock;
         p_emp$14$d = rd_emp$14$q;
+        p_l1$14$clock = clock;
+        p_l1$14$d = rd_en$14$q & rd_l1$14$q;
+        p_l2$14$clock = clock;
+        p_l2$14$d = rd_en$14$q & rd_l2$14$q;
+        q_l1$14$clock = clock;
+        q_l1$14$d = p_l1$14$q;
+        q_l2$14$clock = clock;
+        q_l2$14$d = p_l2$14$q;
+        q_s$14$clock = clock;
+        q_s$14$d = p_s$14$q;
+        q_rep$14$clock = clock;
+        q_rep$14$d = p_rep$14$q;
         dep$14$clock = clock;
         dep$14$d = rd_en$14$q & rd_last$14$q;
         x_k$14$clock = clock;
@@ -28242,8 +32059,16 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_meta$15$reset = reset;
         r_act$15$clock = clock;
         r_act$15$d = r_act$15$q;
-        r_cell$15$clock = clock;
-        r_cell$15$d = r_cell$15$q;
+        r_c0$15$clock = clock;
+        r_c0$15$d = r_c0$15$q;
+        r_c1$15$clock = clock;
+        r_c1$15$d = r_c1$15$q;
+        r_v0$15$clock = clock;
+        r_v0$15$d = r_v0$15$q;
+        r_v1$15$clock = clock;
+        r_v1$15$d = r_v1$15$q;
+        r_first$15$clock = clock;
+        r_first$15$d = r_first$15$q;
         r_left$15$clock = clock;
         r_left$15$d = r_left$15$q;
         r_s$15$clock = clock;
@@ -28272,6 +32097,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         rd_s$15$d = rd_s$15$q;
         rd_emp$15$clock = clock;
         rd_emp$15$d = rd_emp$15$q;
+        rd_l1$15$clock = clock;
+        rd_l1$15$d = 1'b0;
+        rd_l2$15$clock = clock;
+        rd_l2$15$d = 1'b0;
         p_en$15$clock = clock;
         p_en$15$d = rd_en$15$q;
         p_rep$15$clock = clock;
@@ -28288,6 +32117,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         p_s$15$d = rd_s$15$q;
         p_emp$15$clock = clock;
         p_emp$15$d = rd_emp$15$q;
+        p_l1$15$clock = clock;
+        p_l1$15$d = rd_en$15$q & rd_l1$15$q;
+        p_l2$15$clock = clock;
+        p_l2$15$d = rd_en$15$q & rd_l2$15$q;
+        q_l1$15$clock = clock;
+        q_l1$15$d = p_l1$15$q;
+        q_l2$15$clock = clock;
+        q_l2$15$d = p_l2$15$q;
+        q_s$15$clock = clock;
+        q_s$15$d = p_s$15$q;
+        q_rep$15$clock = clock;
+        q_rep$15$d = p_rep$15$q;
         dep$15$clock = clock;
         dep$15$d = rd_en$15$q & rd_last$15$q;
         x_k$15$clock = clock;
@@ -31160,11 +35001,16 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 if (l_j0$0) begin
                     w_s$0$d = l_bnext$0;
                     w_head$0$d = ring$0$head;
+                    w_hp$0$d = 1'b0;
                 end
                 else begin
                     wl_en$0$d = 1'b1;
                     wl_addr$0$d = w_cur$0$q;
                     wl_data$0$d = ring$0$head;
+                    wl2_en$0$d = w_hp$0$q;
+                    wl2_addr$0$d = w_prv$0$q;
+                    w_prv$0$d = w_cur$0$q;
+                    w_hp$0$d = 1'b1;
                 end
             end
             if (hw$0$last) begin
@@ -31396,11 +35242,16 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 if (l_j0$1) begin
                     w_s$1$d = l_bnext$1;
                     w_head$1$d = ring$1$head;
+                    w_hp$1$d = 1'b0;
                 end
                 else begin
                     wl_en$1$d = 1'b1;
                     wl_addr$1$d = w_cur$1$q;
                     wl_data$1$d = ring$1$head;
+                    wl2_en$1$d = w_hp$1$q;
+                    wl2_addr$1$d = w_prv$1$q;
+                    w_prv$1$d = w_cur$1$q;
+                    w_hp$1$d = 1'b1;
                 end
             end
             if (hw$1$last) begin
@@ -31632,11 +35483,16 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 if (l_j0$2) begin
                     w_s$2$d = l_bnext$2;
                     w_head$2$d = ring$2$head;
+                    w_hp$2$d = 1'b0;
                 end
                 else begin
                     wl_en$2$d = 1'b1;
                     wl_addr$2$d = w_cur$2$q;
                     wl_data$2$d = ring$2$head;
+                    wl2_en$2$d = w_hp$2$q;
+                    wl2_addr$2$d = w_prv$2$q;
+                    w_prv$2$d = w_cur$2$q;
+                    w_hp$2$d = 1'b1;
                 end
             end
             if (hw$2$last) begin
@@ -31868,11 +35724,16 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 if (l_j0$3) begin
                     w_s$3$d = l_bnext$3;
                     w_head$3$d = ring$3$head;
+                    w_hp$3$d = 1'b0;
                 end
                 else begin
                     wl_en$3$d = 1'b1;
                     wl_addr$3$d = w_cur$3$q;
                     wl_data$3$d = ring$3$head;
+                    wl2_en$3$d = w_hp$3$q;
+                    wl2_addr$3$d = w_prv$3$q;
+                    w_prv$3$d = w_cur$3$q;
+                    w_hp$3$d = 1'b1;
                 end
             end
             if (hw$3$last) begin
@@ -32104,11 +35965,16 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 if (l_j0$4) begin
                     w_s$4$d = l_bnext$4;
                     w_head$4$d = ring$4$head;
+                    w_hp$4$d = 1'b0;
                 end
                 else begin
                     wl_en$4$d = 1'b1;
                     wl_addr$4$d = w_cur$4$q;
                     wl_data$4$d = ring$4$head;
+                    wl2_en$4$d = w_hp$4$q;
+                    wl2_addr$4$d = w_prv$4$q;
+                    w_prv$4$d = w_cur$4$q;
+                    w_hp$4$d = 1'b1;
                 end
             end
             if (hw$4$last) begin
@@ -32340,11 +36206,16 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 if (l_j0$5) begin
                     w_s$5$d = l_bnext$5;
                     w_head$5$d = ring$5$head;
+                    w_hp$5$d = 1'b0;
                 end
                 else begin
                     wl_en$5$d = 1'b1;
                     wl_addr$5$d = w_cur$5$q;
                     wl_data$5$d = ring$5$head;
+                    wl2_en$5$d = w_hp$5$q;
+                    wl2_addr$5$d = w_prv$5$q;
+                    w_prv$5$d = w_cur$5$q;
+                    w_hp$5$d = 1'b1;
                 end
             end
             if (hw$5$last) begin
@@ -32576,11 +36447,16 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 if (l_j0$6) begin
                     w_s$6$d = l_bnext$6;
                     w_head$6$d = ring$6$head;
+                    w_hp$6$d = 1'b0;
                 end
                 else begin
                     wl_en$6$d = 1'b1;
                     wl_addr$6$d = w_cur$6$q;
                     wl_data$6$d = ring$6$head;
+                    wl2_en$6$d = w_hp$6$q;
+                    wl2_addr$6$d = w_prv$6$q;
+                    w_prv$6$d = w_cur$6$q;
+                    w_hp$6$d = 1'b1;
                 end
             end
             if (hw$6$last) begin
@@ -32812,11 +36688,16 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 if (l_j0$7) begin
                     w_s$7$d = l_bnext$7;
                     w_head$7$d = ring$7$head;
+                    w_hp$7$d = 1'b0;
                 end
                 else begin
                     wl_en$7$d = 1'b1;
                     wl_addr$7$d = w_cur$7$q;
                     wl_data$7$d = ring$7$head;
+                    wl2_en$7$d = w_hp$7$q;
+                    wl2_addr$7$d = w_prv$7$q;
+                    w_prv$7$d = w_cur$7$q;
+                    w_hp$7$d = 1'b1;
                 end
             end
             if (hw$7$last) begin
@@ -33048,11 +36929,16 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 if (l_j0$8) begin
                     w_s$8$d = l_bnext$8;
                     w_head$8$d = ring$8$head;
+                    w_hp$8$d = 1'b0;
                 end
                 else begin
                     wl_en$8$d = 1'b1;
                     wl_addr$8$d = w_cur$8$q;
                     wl_data$8$d = ring$8$head;
+                    wl2_en$8$d = w_hp$8$q;
+                    wl2_addr$8$d = w_prv$8$q;
+                    w_prv$8$d = w_cur$8$q;
+                    w_hp$8$d = 1'b1;
                 end
             end
             if (hw$8$last) begin
@@ -33284,11 +37170,16 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 if (l_j0$9) begin
                     w_s$9$d = l_bnext$9;
                     w_head$9$d = ring$9$head;
+                    w_hp$9$d = 1'b0;
                 end
                 else begin
                     wl_en$9$d = 1'b1;
                     wl_addr$9$d = w_cur$9$q;
                     wl_data$9$d = ring$9$head;
+                    wl2_en$9$d = w_hp$9$q;
+                    wl2_addr$9$d = w_prv$9$q;
+                    w_prv$9$d = w_cur$9$q;
+                    w_hp$9$d = 1'b1;
                 end
             end
             if (hw$9$last) begin
@@ -33520,11 +37411,16 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 if (l_j0$10) begin
                     w_s$10$d = l_bnext$10;
                     w_head$10$d = ring$10$head;
+                    w_hp$10$d = 1'b0;
                 end
                 else begin
                     wl_en$10$d = 1'b1;
                     wl_addr$10$d = w_cur$10$q;
                     wl_data$10$d = ring$10$head;
+                    wl2_en$10$d = w_hp$10$q;
+                    wl2_addr$10$d = w_prv$10$q;
+                    w_prv$10$d = w_cur$10$q;
+                    w_hp$10$d = 1'b1;
                 end
             end
             if (hw$10$last) begin
@@ -33756,11 +37652,16 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 if (l_j0$11) begin
                     w_s$11$d = l_bnext$11;
                     w_head$11$d = ring$11$head;
+                    w_hp$11$d = 1'b0;
                 end
                 else begin
                     wl_en$11$d = 1'b1;
                     wl_addr$11$d = w_cur$11$q;
                     wl_data$11$d = ring$11$head;
+                    wl2_en$11$d = w_hp$11$q;
+                    wl2_addr$11$d = w_prv$11$q;
+                    w_prv$11$d = w_cur$11$q;
+                    w_hp$11$d = 1'b1;
                 end
             end
             if (hw$11$last) begin
@@ -33992,11 +37893,16 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 if (l_j0$12) begin
                     w_s$12$d = l_bnext$12;
                     w_head$12$d = ring$12$head;
+                    w_hp$12$d = 1'b0;
                 end
                 else begin
                     wl_en$12$d = 1'b1;
                     wl_addr$12$d = w_cur$12$q;
                     wl_data$12$d = ring$12$head;
+                    wl2_en$12$d = w_hp$12$q;
+                    wl2_addr$12$d = w_prv$12$q;
+                    w_prv$12$d = w_cur$12$q;
+                    w_hp$12$d = 1'b1;
                 end
             end
             if (hw$12$last) begin
@@ -34228,11 +38134,16 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 if (l_j0$13) begin
                     w_s$13$d = l_bnext$13;
                     w_head$13$d = ring$13$head;
+                    w_hp$13$d = 1'b0;
                 end
                 else begin
                     wl_en$13$d = 1'b1;
                     wl_addr$13$d = w_cur$13$q;
                     wl_data$13$d = ring$13$head;
+                    wl2_en$13$d = w_hp$13$q;
+                    wl2_addr$13$d = w_prv$13$q;
+                    w_prv$13$d = w_cur$13$q;
+                    w_hp$13$d = 1'b1;
                 end
             end
             if (hw$13$last) begin
@@ -34464,11 +38375,16 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 if (l_j0$14) begin
                     w_s$14$d = l_bnext$14;
                     w_head$14$d = ring$14$head;
+                    w_hp$14$d = 1'b0;
                 end
                 else begin
                     wl_en$14$d = 1'b1;
                     wl_addr$14$d = w_cur$14$q;
                     wl_data$14$d = ring$14$head;
+                    wl2_en$14$d = w_hp$14$q;
+                    wl2_addr$14$d = w_prv$14$q;
+                    w_prv$14$d = w_cur$14$q;
+                    w_hp$14$d = 1'b1;
                 end
             end
             if (hw$14$last) begin
@@ -34700,11 +38616,16 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 if (l_j0$15) begin
                     w_s$15$d = l_bnext$15;
                     w_head$15$d = ring$15$head;
+                    w_hp$15$d = 1'b0;
                 end
                 else begin
                     wl_en$15$d = 1'b1;
                     wl_addr$15$d = w_cur$15$q;
                     wl_data$15$d = ring$15$head;
+                    wl2_en$15$d = w_hp$15$q;
+                    wl2_addr$15$d = w_prv$15$q;
+                    w_prv$15$d = w_cur$15$q;
+                    w_hp$15$d = 1'b1;
                 end
             end
             if (hw$15$last) begin
@@ -34788,6 +38709,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         l_lwd$0 = k0_ca;
         l_lwa$0 = k0_ca;
         l_lwe$0 = 1'b0;
+        l_l2wa$0 = k0_ca;
+        l_l2we$0 = 1'b0;
         if (ph$q == k_wsel$0) begin
             l_bwd$0 = l_bwd$0 | wr_data$0$q;
             l_bwa$0 = l_bwa$0 | wr_addr$0$q;
@@ -34795,6 +38718,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$0 = l_lwd$0 | wl_data$0$q;
             l_lwa$0 = l_lwa$0 | wl_addr$0$q;
             l_lwe$0 = l_lwe$0 | wl_en$0$q;
+            l_l2wa$0 = l_l2wa$0 | wl2_addr$0$q;
+            l_l2we$0 = l_l2we$0 | wl2_en$0$q;
         end
         if (ph$q == k_wsel$1) begin
             l_bwd$0 = l_bwd$0 | wr_data$1$q;
@@ -34803,6 +38728,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$0 = l_lwd$0 | wl_data$1$q;
             l_lwa$0 = l_lwa$0 | wl_addr$1$q;
             l_lwe$0 = l_lwe$0 | wl_en$1$q;
+            l_l2wa$0 = l_l2wa$0 | wl2_addr$1$q;
+            l_l2we$0 = l_l2we$0 | wl2_en$1$q;
         end
         if (ph$q == k_wsel$2) begin
             l_bwd$0 = l_bwd$0 | wr_data$2$q;
@@ -34811,6 +38738,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$0 = l_lwd$0 | wl_data$2$q;
             l_lwa$0 = l_lwa$0 | wl_addr$2$q;
             l_lwe$0 = l_lwe$0 | wl_en$2$q;
+            l_l2wa$0 = l_l2wa$0 | wl2_addr$2$q;
+            l_l2we$0 = l_l2we$0 | wl2_en$2$q;
         end
         if (ph$q == k_wsel$3) begin
             l_bwd$0 = l_bwd$0 | wr_data$3$q;
@@ -34819,6 +38748,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$0 = l_lwd$0 | wl_data$3$q;
             l_lwa$0 = l_lwa$0 | wl_addr$3$q;
             l_lwe$0 = l_lwe$0 | wl_en$3$q;
+            l_l2wa$0 = l_l2wa$0 | wl2_addr$3$q;
+            l_l2we$0 = l_l2we$0 | wl2_en$3$q;
         end
         if (ph$q == k_wsel$4) begin
             l_bwd$0 = l_bwd$0 | wr_data$4$q;
@@ -34827,6 +38758,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$0 = l_lwd$0 | wl_data$4$q;
             l_lwa$0 = l_lwa$0 | wl_addr$4$q;
             l_lwe$0 = l_lwe$0 | wl_en$4$q;
+            l_l2wa$0 = l_l2wa$0 | wl2_addr$4$q;
+            l_l2we$0 = l_l2we$0 | wl2_en$4$q;
         end
         if (ph$q == k_wsel$5) begin
             l_bwd$0 = l_bwd$0 | wr_data$5$q;
@@ -34835,6 +38768,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$0 = l_lwd$0 | wl_data$5$q;
             l_lwa$0 = l_lwa$0 | wl_addr$5$q;
             l_lwe$0 = l_lwe$0 | wl_en$5$q;
+            l_l2wa$0 = l_l2wa$0 | wl2_addr$5$q;
+            l_l2we$0 = l_l2we$0 | wl2_en$5$q;
         end
         if (ph$q == k_wsel$6) begin
             l_bwd$0 = l_bwd$0 | wr_data$6$q;
@@ -34843,6 +38778,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$0 = l_lwd$0 | wl_data$6$q;
             l_lwa$0 = l_lwa$0 | wl_addr$6$q;
             l_lwe$0 = l_lwe$0 | wl_en$6$q;
+            l_l2wa$0 = l_l2wa$0 | wl2_addr$6$q;
+            l_l2we$0 = l_l2we$0 | wl2_en$6$q;
         end
         if (ph$q == k_wsel$7) begin
             l_bwd$0 = l_bwd$0 | wr_data$7$q;
@@ -34851,6 +38788,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$0 = l_lwd$0 | wl_data$7$q;
             l_lwa$0 = l_lwa$0 | wl_addr$7$q;
             l_lwe$0 = l_lwe$0 | wl_en$7$q;
+            l_l2wa$0 = l_l2wa$0 | wl2_addr$7$q;
+            l_l2we$0 = l_l2we$0 | wl2_en$7$q;
         end
         if (ph$q == k_wsel$8) begin
             l_bwd$0 = l_bwd$0 | wr_data$8$q;
@@ -34859,6 +38798,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$0 = l_lwd$0 | wl_data$8$q;
             l_lwa$0 = l_lwa$0 | wl_addr$8$q;
             l_lwe$0 = l_lwe$0 | wl_en$8$q;
+            l_l2wa$0 = l_l2wa$0 | wl2_addr$8$q;
+            l_l2we$0 = l_l2we$0 | wl2_en$8$q;
         end
         if (ph$q == k_wsel$9) begin
             l_bwd$0 = l_bwd$0 | wr_data$9$q;
@@ -34867,6 +38808,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$0 = l_lwd$0 | wl_data$9$q;
             l_lwa$0 = l_lwa$0 | wl_addr$9$q;
             l_lwe$0 = l_lwe$0 | wl_en$9$q;
+            l_l2wa$0 = l_l2wa$0 | wl2_addr$9$q;
+            l_l2we$0 = l_l2we$0 | wl2_en$9$q;
         end
         if (ph$q == k_wsel$10) begin
             l_bwd$0 = l_bwd$0 | wr_data$10$q;
@@ -34875,6 +38818,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$0 = l_lwd$0 | wl_data$10$q;
             l_lwa$0 = l_lwa$0 | wl_addr$10$q;
             l_lwe$0 = l_lwe$0 | wl_en$10$q;
+            l_l2wa$0 = l_l2wa$0 | wl2_addr$10$q;
+            l_l2we$0 = l_l2we$0 | wl2_en$10$q;
         end
         if (ph$q == k_wsel$11) begin
             l_bwd$0 = l_bwd$0 | wr_data$11$q;
@@ -34883,6 +38828,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$0 = l_lwd$0 | wl_data$11$q;
             l_lwa$0 = l_lwa$0 | wl_addr$11$q;
             l_lwe$0 = l_lwe$0 | wl_en$11$q;
+            l_l2wa$0 = l_l2wa$0 | wl2_addr$11$q;
+            l_l2we$0 = l_l2we$0 | wl2_en$11$q;
         end
         if (ph$q == k_wsel$12) begin
             l_bwd$0 = l_bwd$0 | wr_data$12$q;
@@ -34891,6 +38838,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$0 = l_lwd$0 | wl_data$12$q;
             l_lwa$0 = l_lwa$0 | wl_addr$12$q;
             l_lwe$0 = l_lwe$0 | wl_en$12$q;
+            l_l2wa$0 = l_l2wa$0 | wl2_addr$12$q;
+            l_l2we$0 = l_l2we$0 | wl2_en$12$q;
         end
         if (ph$q == k_wsel$13) begin
             l_bwd$0 = l_bwd$0 | wr_data$13$q;
@@ -34899,6 +38848,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$0 = l_lwd$0 | wl_data$13$q;
             l_lwa$0 = l_lwa$0 | wl_addr$13$q;
             l_lwe$0 = l_lwe$0 | wl_en$13$q;
+            l_l2wa$0 = l_l2wa$0 | wl2_addr$13$q;
+            l_l2we$0 = l_l2we$0 | wl2_en$13$q;
         end
         if (ph$q == k_wsel$14) begin
             l_bwd$0 = l_bwd$0 | wr_data$14$q;
@@ -34907,6 +38858,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$0 = l_lwd$0 | wl_data$14$q;
             l_lwa$0 = l_lwa$0 | wl_addr$14$q;
             l_lwe$0 = l_lwe$0 | wl_en$14$q;
+            l_l2wa$0 = l_l2wa$0 | wl2_addr$14$q;
+            l_l2we$0 = l_l2we$0 | wl2_en$14$q;
         end
         if (ph$q == k_wsel$15) begin
             l_bwd$0 = l_bwd$0 | wr_data$15$q;
@@ -34915,6 +38868,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$0 = l_lwd$0 | wl_data$15$q;
             l_lwa$0 = l_lwa$0 | wl_addr$15$q;
             l_lwe$0 = l_lwe$0 | wl_en$15$q;
+            l_l2wa$0 = l_l2wa$0 | wl2_addr$15$q;
+            l_l2we$0 = l_l2we$0 | wl2_en$15$q;
         end
         bank$0$write_enable = l_bwe$0;
         bank$0$write_address = l_bwa$0;
@@ -34922,18 +38877,26 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$0$write_enable = l_lwe$0;
         link$0$write_address = l_lwa$0;
         link$0$write_data = l_lwd$0;
+        link2$0$write_enable = l_l2we$0;
+        link2$0$write_address = l_l2wa$0;
+        link2$0$write_data = l_lwd$0;
         bank$16$write_enable = l_bwe$0;
         bank$16$write_address = l_bwa$0;
         bank$16$write_data = l_bwd$0;
         link$16$write_enable = l_lwe$0;
         link$16$write_address = l_lwa$0;
         link$16$write_data = l_lwd$0;
+        link2$16$write_enable = l_l2we$0;
+        link2$16$write_address = l_l2wa$0;
+        link2$16$write_data = l_lwd$0;
         l_bwd$1 = k0_64;
         l_bwa$1 = k0_ca;
         l_bwe$1 = 1'b0;
         l_lwd$1 = k0_ca;
         l_lwa$1 = k0_ca;
         l_lwe$1 = 1'b0;
+        l_l2wa$1 = k0_ca;
+        l_l2we$1 = 1'b0;
         if (ph$q == k_wsel$16) begin
             l_bwd$1 = l_bwd$1 | wr_data$0$q;
             l_bwa$1 = l_bwa$1 | wr_addr$0$q;
@@ -34941,6 +38904,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$1 = l_lwd$1 | wl_data$0$q;
             l_lwa$1 = l_lwa$1 | wl_addr$0$q;
             l_lwe$1 = l_lwe$1 | wl_en$0$q;
+            l_l2wa$1 = l_l2wa$1 | wl2_addr$0$q;
+            l_l2we$1 = l_l2we$1 | wl2_en$0$q;
         end
         if (ph$q == k_wsel$17) begin
             l_bwd$1 = l_bwd$1 | wr_data$1$q;
@@ -34949,6 +38914,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$1 = l_lwd$1 | wl_data$1$q;
             l_lwa$1 = l_lwa$1 | wl_addr$1$q;
             l_lwe$1 = l_lwe$1 | wl_en$1$q;
+            l_l2wa$1 = l_l2wa$1 | wl2_addr$1$q;
+            l_l2we$1 = l_l2we$1 | wl2_en$1$q;
         end
         if (ph$q == k_wsel$18) begin
             l_bwd$1 = l_bwd$1 | wr_data$2$q;
@@ -34957,6 +38924,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$1 = l_lwd$1 | wl_data$2$q;
             l_lwa$1 = l_lwa$1 | wl_addr$2$q;
             l_lwe$1 = l_lwe$1 | wl_en$2$q;
+            l_l2wa$1 = l_l2wa$1 | wl2_addr$2$q;
+            l_l2we$1 = l_l2we$1 | wl2_en$2$q;
         end
         if (ph$q == k_wsel$19) begin
             l_bwd$1 = l_bwd$1 | wr_data$3$q;
@@ -34965,6 +38934,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$1 = l_lwd$1 | wl_data$3$q;
             l_lwa$1 = l_lwa$1 | wl_addr$3$q;
             l_lwe$1 = l_lwe$1 | wl_en$3$q;
+            l_l2wa$1 = l_l2wa$1 | wl2_addr$3$q;
+            l_l2we$1 = l_l2we$1 | wl2_en$3$q;
         end
         if (ph$q == k_wsel$20) begin
             l_bwd$1 = l_bwd$1 | wr_data$4$q;
@@ -34973,6 +38944,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$1 = l_lwd$1 | wl_data$4$q;
             l_lwa$1 = l_lwa$1 | wl_addr$4$q;
             l_lwe$1 = l_lwe$1 | wl_en$4$q;
+            l_l2wa$1 = l_l2wa$1 | wl2_addr$4$q;
+            l_l2we$1 = l_l2we$1 | wl2_en$4$q;
         end
         if (ph$q == k_wsel$21) begin
             l_bwd$1 = l_bwd$1 | wr_data$5$q;
@@ -34981,6 +38954,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$1 = l_lwd$1 | wl_data$5$q;
             l_lwa$1 = l_lwa$1 | wl_addr$5$q;
             l_lwe$1 = l_lwe$1 | wl_en$5$q;
+            l_l2wa$1 = l_l2wa$1 | wl2_addr$5$q;
+            l_l2we$1 = l_l2we$1 | wl2_en$5$q;
         end
         if (ph$q == k_wsel$22) begin
             l_bwd$1 = l_bwd$1 | wr_data$6$q;
@@ -34989,6 +38964,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$1 = l_lwd$1 | wl_data$6$q;
             l_lwa$1 = l_lwa$1 | wl_addr$6$q;
             l_lwe$1 = l_lwe$1 | wl_en$6$q;
+            l_l2wa$1 = l_l2wa$1 | wl2_addr$6$q;
+            l_l2we$1 = l_l2we$1 | wl2_en$6$q;
         end
         if (ph$q == k_wsel$23) begin
             l_bwd$1 = l_bwd$1 | wr_data$7$q;
@@ -34997,6 +38974,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$1 = l_lwd$1 | wl_data$7$q;
             l_lwa$1 = l_lwa$1 | wl_addr$7$q;
             l_lwe$1 = l_lwe$1 | wl_en$7$q;
+            l_l2wa$1 = l_l2wa$1 | wl2_addr$7$q;
+            l_l2we$1 = l_l2we$1 | wl2_en$7$q;
         end
         if (ph$q == k_wsel$24) begin
             l_bwd$1 = l_bwd$1 | wr_data$8$q;
@@ -35005,6 +38984,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$1 = l_lwd$1 | wl_data$8$q;
             l_lwa$1 = l_lwa$1 | wl_addr$8$q;
             l_lwe$1 = l_lwe$1 | wl_en$8$q;
+            l_l2wa$1 = l_l2wa$1 | wl2_addr$8$q;
+            l_l2we$1 = l_l2we$1 | wl2_en$8$q;
         end
         if (ph$q == k_wsel$25) begin
             l_bwd$1 = l_bwd$1 | wr_data$9$q;
@@ -35013,6 +38994,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$1 = l_lwd$1 | wl_data$9$q;
             l_lwa$1 = l_lwa$1 | wl_addr$9$q;
             l_lwe$1 = l_lwe$1 | wl_en$9$q;
+            l_l2wa$1 = l_l2wa$1 | wl2_addr$9$q;
+            l_l2we$1 = l_l2we$1 | wl2_en$9$q;
         end
         if (ph$q == k_wsel$26) begin
             l_bwd$1 = l_bwd$1 | wr_data$10$q;
@@ -35021,6 +39004,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$1 = l_lwd$1 | wl_data$10$q;
             l_lwa$1 = l_lwa$1 | wl_addr$10$q;
             l_lwe$1 = l_lwe$1 | wl_en$10$q;
+            l_l2wa$1 = l_l2wa$1 | wl2_addr$10$q;
+            l_l2we$1 = l_l2we$1 | wl2_en$10$q;
         end
         if (ph$q == k_wsel$27) begin
             l_bwd$1 = l_bwd$1 | wr_data$11$q;
@@ -35029,6 +39014,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$1 = l_lwd$1 | wl_data$11$q;
             l_lwa$1 = l_lwa$1 | wl_addr$11$q;
             l_lwe$1 = l_lwe$1 | wl_en$11$q;
+            l_l2wa$1 = l_l2wa$1 | wl2_addr$11$q;
+            l_l2we$1 = l_l2we$1 | wl2_en$11$q;
         end
         if (ph$q == k_wsel$28) begin
             l_bwd$1 = l_bwd$1 | wr_data$12$q;
@@ -35037,6 +39024,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$1 = l_lwd$1 | wl_data$12$q;
             l_lwa$1 = l_lwa$1 | wl_addr$12$q;
             l_lwe$1 = l_lwe$1 | wl_en$12$q;
+            l_l2wa$1 = l_l2wa$1 | wl2_addr$12$q;
+            l_l2we$1 = l_l2we$1 | wl2_en$12$q;
         end
         if (ph$q == k_wsel$29) begin
             l_bwd$1 = l_bwd$1 | wr_data$13$q;
@@ -35045,6 +39034,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$1 = l_lwd$1 | wl_data$13$q;
             l_lwa$1 = l_lwa$1 | wl_addr$13$q;
             l_lwe$1 = l_lwe$1 | wl_en$13$q;
+            l_l2wa$1 = l_l2wa$1 | wl2_addr$13$q;
+            l_l2we$1 = l_l2we$1 | wl2_en$13$q;
         end
         if (ph$q == k_wsel$30) begin
             l_bwd$1 = l_bwd$1 | wr_data$14$q;
@@ -35053,6 +39044,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$1 = l_lwd$1 | wl_data$14$q;
             l_lwa$1 = l_lwa$1 | wl_addr$14$q;
             l_lwe$1 = l_lwe$1 | wl_en$14$q;
+            l_l2wa$1 = l_l2wa$1 | wl2_addr$14$q;
+            l_l2we$1 = l_l2we$1 | wl2_en$14$q;
         end
         if (ph$q == k_wsel$31) begin
             l_bwd$1 = l_bwd$1 | wr_data$15$q;
@@ -35061,6 +39054,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$1 = l_lwd$1 | wl_data$15$q;
             l_lwa$1 = l_lwa$1 | wl_addr$15$q;
             l_lwe$1 = l_lwe$1 | wl_en$15$q;
+            l_l2wa$1 = l_l2wa$1 | wl2_addr$15$q;
+            l_l2we$1 = l_l2we$1 | wl2_en$15$q;
         end
         bank$1$write_enable = l_bwe$1;
         bank$1$write_address = l_bwa$1;
@@ -35068,18 +39063,26 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$1$write_enable = l_lwe$1;
         link$1$write_address = l_lwa$1;
         link$1$write_data = l_lwd$1;
+        link2$1$write_enable = l_l2we$1;
+        link2$1$write_address = l_l2wa$1;
+        link2$1$write_data = l_lwd$1;
         bank$17$write_enable = l_bwe$1;
         bank$17$write_address = l_bwa$1;
         bank$17$write_data = l_bwd$1;
         link$17$write_enable = l_lwe$1;
         link$17$write_address = l_lwa$1;
         link$17$write_data = l_lwd$1;
+        link2$17$write_enable = l_l2we$1;
+        link2$17$write_address = l_l2wa$1;
+        link2$17$write_data = l_lwd$1;
         l_bwd$2 = k0_64;
         l_bwa$2 = k0_ca;
         l_bwe$2 = 1'b0;
         l_lwd$2 = k0_ca;
         l_lwa$2 = k0_ca;
         l_lwe$2 = 1'b0;
+        l_l2wa$2 = k0_ca;
+        l_l2we$2 = 1'b0;
         if (ph$q == k_wsel$32) begin
             l_bwd$2 = l_bwd$2 | wr_data$0$q;
             l_bwa$2 = l_bwa$2 | wr_addr$0$q;
@@ -35087,6 +39090,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$2 = l_lwd$2 | wl_data$0$q;
             l_lwa$2 = l_lwa$2 | wl_addr$0$q;
             l_lwe$2 = l_lwe$2 | wl_en$0$q;
+            l_l2wa$2 = l_l2wa$2 | wl2_addr$0$q;
+            l_l2we$2 = l_l2we$2 | wl2_en$0$q;
         end
         if (ph$q == k_wsel$33) begin
             l_bwd$2 = l_bwd$2 | wr_data$1$q;
@@ -35095,6 +39100,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$2 = l_lwd$2 | wl_data$1$q;
             l_lwa$2 = l_lwa$2 | wl_addr$1$q;
             l_lwe$2 = l_lwe$2 | wl_en$1$q;
+            l_l2wa$2 = l_l2wa$2 | wl2_addr$1$q;
+            l_l2we$2 = l_l2we$2 | wl2_en$1$q;
         end
         if (ph$q == k_wsel$34) begin
             l_bwd$2 = l_bwd$2 | wr_data$2$q;
@@ -35103,6 +39110,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$2 = l_lwd$2 | wl_data$2$q;
             l_lwa$2 = l_lwa$2 | wl_addr$2$q;
             l_lwe$2 = l_lwe$2 | wl_en$2$q;
+            l_l2wa$2 = l_l2wa$2 | wl2_addr$2$q;
+            l_l2we$2 = l_l2we$2 | wl2_en$2$q;
         end
         if (ph$q == k_wsel$35) begin
             l_bwd$2 = l_bwd$2 | wr_data$3$q;
@@ -35111,6 +39120,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$2 = l_lwd$2 | wl_data$3$q;
             l_lwa$2 = l_lwa$2 | wl_addr$3$q;
             l_lwe$2 = l_lwe$2 | wl_en$3$q;
+            l_l2wa$2 = l_l2wa$2 | wl2_addr$3$q;
+            l_l2we$2 = l_l2we$2 | wl2_en$3$q;
         end
         if (ph$q == k_wsel$36) begin
             l_bwd$2 = l_bwd$2 | wr_data$4$q;
@@ -35119,6 +39130,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$2 = l_lwd$2 | wl_data$4$q;
             l_lwa$2 = l_lwa$2 | wl_addr$4$q;
             l_lwe$2 = l_lwe$2 | wl_en$4$q;
+            l_l2wa$2 = l_l2wa$2 | wl2_addr$4$q;
+            l_l2we$2 = l_l2we$2 | wl2_en$4$q;
         end
         if (ph$q == k_wsel$37) begin
             l_bwd$2 = l_bwd$2 | wr_data$5$q;
@@ -35127,6 +39140,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$2 = l_lwd$2 | wl_data$5$q;
             l_lwa$2 = l_lwa$2 | wl_addr$5$q;
             l_lwe$2 = l_lwe$2 | wl_en$5$q;
+            l_l2wa$2 = l_l2wa$2 | wl2_addr$5$q;
+            l_l2we$2 = l_l2we$2 | wl2_en$5$q;
         end
         if (ph$q == k_wsel$38) begin
             l_bwd$2 = l_bwd$2 | wr_data$6$q;
@@ -35135,6 +39150,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$2 = l_lwd$2 | wl_data$6$q;
             l_lwa$2 = l_lwa$2 | wl_addr$6$q;
             l_lwe$2 = l_lwe$2 | wl_en$6$q;
+            l_l2wa$2 = l_l2wa$2 | wl2_addr$6$q;
+            l_l2we$2 = l_l2we$2 | wl2_en$6$q;
         end
         if (ph$q == k_wsel$39) begin
             l_bwd$2 = l_bwd$2 | wr_data$7$q;
@@ -35143,6 +39160,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$2 = l_lwd$2 | wl_data$7$q;
             l_lwa$2 = l_lwa$2 | wl_addr$7$q;
             l_lwe$2 = l_lwe$2 | wl_en$7$q;
+            l_l2wa$2 = l_l2wa$2 | wl2_addr$7$q;
+            l_l2we$2 = l_l2we$2 | wl2_en$7$q;
         end
         if (ph$q == k_wsel$40) begin
             l_bwd$2 = l_bwd$2 | wr_data$8$q;
@@ -35151,6 +39170,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$2 = l_lwd$2 | wl_data$8$q;
             l_lwa$2 = l_lwa$2 | wl_addr$8$q;
             l_lwe$2 = l_lwe$2 | wl_en$8$q;
+            l_l2wa$2 = l_l2wa$2 | wl2_addr$8$q;
+            l_l2we$2 = l_l2we$2 | wl2_en$8$q;
         end
         if (ph$q == k_wsel$41) begin
             l_bwd$2 = l_bwd$2 | wr_data$9$q;
@@ -35159,6 +39180,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$2 = l_lwd$2 | wl_data$9$q;
             l_lwa$2 = l_lwa$2 | wl_addr$9$q;
             l_lwe$2 = l_lwe$2 | wl_en$9$q;
+            l_l2wa$2 = l_l2wa$2 | wl2_addr$9$q;
+            l_l2we$2 = l_l2we$2 | wl2_en$9$q;
         end
         if (ph$q == k_wsel$42) begin
             l_bwd$2 = l_bwd$2 | wr_data$10$q;
@@ -35167,6 +39190,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$2 = l_lwd$2 | wl_data$10$q;
             l_lwa$2 = l_lwa$2 | wl_addr$10$q;
             l_lwe$2 = l_lwe$2 | wl_en$10$q;
+            l_l2wa$2 = l_l2wa$2 | wl2_addr$10$q;
+            l_l2we$2 = l_l2we$2 | wl2_en$10$q;
         end
         if (ph$q == k_wsel$43) begin
             l_bwd$2 = l_bwd$2 | wr_data$11$q;
@@ -35175,6 +39200,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$2 = l_lwd$2 | wl_data$11$q;
             l_lwa$2 = l_lwa$2 | wl_addr$11$q;
             l_lwe$2 = l_lwe$2 | wl_en$11$q;
+            l_l2wa$2 = l_l2wa$2 | wl2_addr$11$q;
+            l_l2we$2 = l_l2we$2 | wl2_en$11$q;
         end
         if (ph$q == k_wsel$44) begin
             l_bwd$2 = l_bwd$2 | wr_data$12$q;
@@ -35183,6 +39210,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$2 = l_lwd$2 | wl_data$12$q;
             l_lwa$2 = l_lwa$2 | wl_addr$12$q;
             l_lwe$2 = l_lwe$2 | wl_en$12$q;
+            l_l2wa$2 = l_l2wa$2 | wl2_addr$12$q;
+            l_l2we$2 = l_l2we$2 | wl2_en$12$q;
         end
         if (ph$q == k_wsel$45) begin
             l_bwd$2 = l_bwd$2 | wr_data$13$q;
@@ -35191,6 +39220,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$2 = l_lwd$2 | wl_data$13$q;
             l_lwa$2 = l_lwa$2 | wl_addr$13$q;
             l_lwe$2 = l_lwe$2 | wl_en$13$q;
+            l_l2wa$2 = l_l2wa$2 | wl2_addr$13$q;
+            l_l2we$2 = l_l2we$2 | wl2_en$13$q;
         end
         if (ph$q == k_wsel$46) begin
             l_bwd$2 = l_bwd$2 | wr_data$14$q;
@@ -35199,6 +39230,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$2 = l_lwd$2 | wl_data$14$q;
             l_lwa$2 = l_lwa$2 | wl_addr$14$q;
             l_lwe$2 = l_lwe$2 | wl_en$14$q;
+            l_l2wa$2 = l_l2wa$2 | wl2_addr$14$q;
+            l_l2we$2 = l_l2we$2 | wl2_en$14$q;
         end
         if (ph$q == k_wsel$47) begin
             l_bwd$2 = l_bwd$2 | wr_data$15$q;
@@ -35207,6 +39240,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$2 = l_lwd$2 | wl_data$15$q;
             l_lwa$2 = l_lwa$2 | wl_addr$15$q;
             l_lwe$2 = l_lwe$2 | wl_en$15$q;
+            l_l2wa$2 = l_l2wa$2 | wl2_addr$15$q;
+            l_l2we$2 = l_l2we$2 | wl2_en$15$q;
         end
         bank$2$write_enable = l_bwe$2;
         bank$2$write_address = l_bwa$2;
@@ -35214,18 +39249,26 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$2$write_enable = l_lwe$2;
         link$2$write_address = l_lwa$2;
         link$2$write_data = l_lwd$2;
+        link2$2$write_enable = l_l2we$2;
+        link2$2$write_address = l_l2wa$2;
+        link2$2$write_data = l_lwd$2;
         bank$18$write_enable = l_bwe$2;
         bank$18$write_address = l_bwa$2;
         bank$18$write_data = l_bwd$2;
         link$18$write_enable = l_lwe$2;
         link$18$write_address = l_lwa$2;
         link$18$write_data = l_lwd$2;
+        link2$18$write_enable = l_l2we$2;
+        link2$18$write_address = l_l2wa$2;
+        link2$18$write_data = l_lwd$2;
         l_bwd$3 = k0_64;
         l_bwa$3 = k0_ca;
         l_bwe$3 = 1'b0;
         l_lwd$3 = k0_ca;
         l_lwa$3 = k0_ca;
         l_lwe$3 = 1'b0;
+        l_l2wa$3 = k0_ca;
+        l_l2we$3 = 1'b0;
         if (ph$q == k_wsel$48) begin
             l_bwd$3 = l_bwd$3 | wr_data$0$q;
             l_bwa$3 = l_bwa$3 | wr_addr$0$q;
@@ -35233,6 +39276,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$3 = l_lwd$3 | wl_data$0$q;
             l_lwa$3 = l_lwa$3 | wl_addr$0$q;
             l_lwe$3 = l_lwe$3 | wl_en$0$q;
+            l_l2wa$3 = l_l2wa$3 | wl2_addr$0$q;
+            l_l2we$3 = l_l2we$3 | wl2_en$0$q;
         end
         if (ph$q == k_wsel$49) begin
             l_bwd$3 = l_bwd$3 | wr_data$1$q;
@@ -35241,6 +39286,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$3 = l_lwd$3 | wl_data$1$q;
             l_lwa$3 = l_lwa$3 | wl_addr$1$q;
             l_lwe$3 = l_lwe$3 | wl_en$1$q;
+            l_l2wa$3 = l_l2wa$3 | wl2_addr$1$q;
+            l_l2we$3 = l_l2we$3 | wl2_en$1$q;
         end
         if (ph$q == k_wsel$50) begin
             l_bwd$3 = l_bwd$3 | wr_data$2$q;
@@ -35249,6 +39296,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$3 = l_lwd$3 | wl_data$2$q;
             l_lwa$3 = l_lwa$3 | wl_addr$2$q;
             l_lwe$3 = l_lwe$3 | wl_en$2$q;
+            l_l2wa$3 = l_l2wa$3 | wl2_addr$2$q;
+            l_l2we$3 = l_l2we$3 | wl2_en$2$q;
         end
         if (ph$q == k_wsel$51) begin
             l_bwd$3 = l_bwd$3 | wr_data$3$q;
@@ -35257,6 +39306,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$3 = l_lwd$3 | wl_data$3$q;
             l_lwa$3 = l_lwa$3 | wl_addr$3$q;
             l_lwe$3 = l_lwe$3 | wl_en$3$q;
+            l_l2wa$3 = l_l2wa$3 | wl2_addr$3$q;
+            l_l2we$3 = l_l2we$3 | wl2_en$3$q;
         end
         if (ph$q == k_wsel$52) begin
             l_bwd$3 = l_bwd$3 | wr_data$4$q;
@@ -35265,6 +39316,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$3 = l_lwd$3 | wl_data$4$q;
             l_lwa$3 = l_lwa$3 | wl_addr$4$q;
             l_lwe$3 = l_lwe$3 | wl_en$4$q;
+            l_l2wa$3 = l_l2wa$3 | wl2_addr$4$q;
+            l_l2we$3 = l_l2we$3 | wl2_en$4$q;
         end
         if (ph$q == k_wsel$53) begin
             l_bwd$3 = l_bwd$3 | wr_data$5$q;
@@ -35273,6 +39326,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$3 = l_lwd$3 | wl_data$5$q;
             l_lwa$3 = l_lwa$3 | wl_addr$5$q;
             l_lwe$3 = l_lwe$3 | wl_en$5$q;
+            l_l2wa$3 = l_l2wa$3 | wl2_addr$5$q;
+            l_l2we$3 = l_l2we$3 | wl2_en$5$q;
         end
         if (ph$q == k_wsel$54) begin
             l_bwd$3 = l_bwd$3 | wr_data$6$q;
@@ -35281,6 +39336,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$3 = l_lwd$3 | wl_data$6$q;
             l_lwa$3 = l_lwa$3 | wl_addr$6$q;
             l_lwe$3 = l_lwe$3 | wl_en$6$q;
+            l_l2wa$3 = l_l2wa$3 | wl2_addr$6$q;
+            l_l2we$3 = l_l2we$3 | wl2_en$6$q;
         end
         if (ph$q == k_wsel$55) begin
             l_bwd$3 = l_bwd$3 | wr_data$7$q;
@@ -35289,6 +39346,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$3 = l_lwd$3 | wl_data$7$q;
             l_lwa$3 = l_lwa$3 | wl_addr$7$q;
             l_lwe$3 = l_lwe$3 | wl_en$7$q;
+            l_l2wa$3 = l_l2wa$3 | wl2_addr$7$q;
+            l_l2we$3 = l_l2we$3 | wl2_en$7$q;
         end
         if (ph$q == k_wsel$56) begin
             l_bwd$3 = l_bwd$3 | wr_data$8$q;
@@ -35297,6 +39356,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$3 = l_lwd$3 | wl_data$8$q;
             l_lwa$3 = l_lwa$3 | wl_addr$8$q;
             l_lwe$3 = l_lwe$3 | wl_en$8$q;
+            l_l2wa$3 = l_l2wa$3 | wl2_addr$8$q;
+            l_l2we$3 = l_l2we$3 | wl2_en$8$q;
         end
         if (ph$q == k_wsel$57) begin
             l_bwd$3 = l_bwd$3 | wr_data$9$q;
@@ -35305,6 +39366,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$3 = l_lwd$3 | wl_data$9$q;
             l_lwa$3 = l_lwa$3 | wl_addr$9$q;
             l_lwe$3 = l_lwe$3 | wl_en$9$q;
+            l_l2wa$3 = l_l2wa$3 | wl2_addr$9$q;
+            l_l2we$3 = l_l2we$3 | wl2_en$9$q;
         end
         if (ph$q == k_wsel$58) begin
             l_bwd$3 = l_bwd$3 | wr_data$10$q;
@@ -35313,6 +39376,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$3 = l_lwd$3 | wl_data$10$q;
             l_lwa$3 = l_lwa$3 | wl_addr$10$q;
             l_lwe$3 = l_lwe$3 | wl_en$10$q;
+            l_l2wa$3 = l_l2wa$3 | wl2_addr$10$q;
+            l_l2we$3 = l_l2we$3 | wl2_en$10$q;
         end
         if (ph$q == k_wsel$59) begin
             l_bwd$3 = l_bwd$3 | wr_data$11$q;
@@ -35321,6 +39386,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$3 = l_lwd$3 | wl_data$11$q;
             l_lwa$3 = l_lwa$3 | wl_addr$11$q;
             l_lwe$3 = l_lwe$3 | wl_en$11$q;
+            l_l2wa$3 = l_l2wa$3 | wl2_addr$11$q;
+            l_l2we$3 = l_l2we$3 | wl2_en$11$q;
         end
         if (ph$q == k_wsel$60) begin
             l_bwd$3 = l_bwd$3 | wr_data$12$q;
@@ -35329,6 +39396,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$3 = l_lwd$3 | wl_data$12$q;
             l_lwa$3 = l_lwa$3 | wl_addr$12$q;
             l_lwe$3 = l_lwe$3 | wl_en$12$q;
+            l_l2wa$3 = l_l2wa$3 | wl2_addr$12$q;
+            l_l2we$3 = l_l2we$3 | wl2_en$12$q;
         end
         if (ph$q == k_wsel$61) begin
             l_bwd$3 = l_bwd$3 | wr_data$13$q;
@@ -35337,6 +39406,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$3 = l_lwd$3 | wl_data$13$q;
             l_lwa$3 = l_lwa$3 | wl_addr$13$q;
             l_lwe$3 = l_lwe$3 | wl_en$13$q;
+            l_l2wa$3 = l_l2wa$3 | wl2_addr$13$q;
+            l_l2we$3 = l_l2we$3 | wl2_en$13$q;
         end
         if (ph$q == k_wsel$62) begin
             l_bwd$3 = l_bwd$3 | wr_data$14$q;
@@ -35345,6 +39416,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$3 = l_lwd$3 | wl_data$14$q;
             l_lwa$3 = l_lwa$3 | wl_addr$14$q;
             l_lwe$3 = l_lwe$3 | wl_en$14$q;
+            l_l2wa$3 = l_l2wa$3 | wl2_addr$14$q;
+            l_l2we$3 = l_l2we$3 | wl2_en$14$q;
         end
         if (ph$q == k_wsel$63) begin
             l_bwd$3 = l_bwd$3 | wr_data$15$q;
@@ -35353,6 +39426,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$3 = l_lwd$3 | wl_data$15$q;
             l_lwa$3 = l_lwa$3 | wl_addr$15$q;
             l_lwe$3 = l_lwe$3 | wl_en$15$q;
+            l_l2wa$3 = l_l2wa$3 | wl2_addr$15$q;
+            l_l2we$3 = l_l2we$3 | wl2_en$15$q;
         end
         bank$3$write_enable = l_bwe$3;
         bank$3$write_address = l_bwa$3;
@@ -35360,18 +39435,26 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$3$write_enable = l_lwe$3;
         link$3$write_address = l_lwa$3;
         link$3$write_data = l_lwd$3;
+        link2$3$write_enable = l_l2we$3;
+        link2$3$write_address = l_l2wa$3;
+        link2$3$write_data = l_lwd$3;
         bank$19$write_enable = l_bwe$3;
         bank$19$write_address = l_bwa$3;
         bank$19$write_data = l_bwd$3;
         link$19$write_enable = l_lwe$3;
         link$19$write_address = l_lwa$3;
         link$19$write_data = l_lwd$3;
+        link2$19$write_enable = l_l2we$3;
+        link2$19$write_address = l_l2wa$3;
+        link2$19$write_data = l_lwd$3;
         l_bwd$4 = k0_64;
         l_bwa$4 = k0_ca;
         l_bwe$4 = 1'b0;
         l_lwd$4 = k0_ca;
         l_lwa$4 = k0_ca;
         l_lwe$4 = 1'b0;
+        l_l2wa$4 = k0_ca;
+        l_l2we$4 = 1'b0;
         if (ph$q == k_wsel$64) begin
             l_bwd$4 = l_bwd$4 | wr_data$0$q;
             l_bwa$4 = l_bwa$4 | wr_addr$0$q;
@@ -35379,6 +39462,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$4 = l_lwd$4 | wl_data$0$q;
             l_lwa$4 = l_lwa$4 | wl_addr$0$q;
             l_lwe$4 = l_lwe$4 | wl_en$0$q;
+            l_l2wa$4 = l_l2wa$4 | wl2_addr$0$q;
+            l_l2we$4 = l_l2we$4 | wl2_en$0$q;
         end
         if (ph$q == k_wsel$65) begin
             l_bwd$4 = l_bwd$4 | wr_data$1$q;
@@ -35387,6 +39472,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$4 = l_lwd$4 | wl_data$1$q;
             l_lwa$4 = l_lwa$4 | wl_addr$1$q;
             l_lwe$4 = l_lwe$4 | wl_en$1$q;
+            l_l2wa$4 = l_l2wa$4 | wl2_addr$1$q;
+            l_l2we$4 = l_l2we$4 | wl2_en$1$q;
         end
         if (ph$q == k_wsel$66) begin
             l_bwd$4 = l_bwd$4 | wr_data$2$q;
@@ -35395,6 +39482,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$4 = l_lwd$4 | wl_data$2$q;
             l_lwa$4 = l_lwa$4 | wl_addr$2$q;
             l_lwe$4 = l_lwe$4 | wl_en$2$q;
+            l_l2wa$4 = l_l2wa$4 | wl2_addr$2$q;
+            l_l2we$4 = l_l2we$4 | wl2_en$2$q;
         end
         if (ph$q == k_wsel$67) begin
             l_bwd$4 = l_bwd$4 | wr_data$3$q;
@@ -35403,6 +39492,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$4 = l_lwd$4 | wl_data$3$q;
             l_lwa$4 = l_lwa$4 | wl_addr$3$q;
             l_lwe$4 = l_lwe$4 | wl_en$3$q;
+            l_l2wa$4 = l_l2wa$4 | wl2_addr$3$q;
+            l_l2we$4 = l_l2we$4 | wl2_en$3$q;
         end
         if (ph$q == k_wsel$68) begin
             l_bwd$4 = l_bwd$4 | wr_data$4$q;
@@ -35411,6 +39502,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$4 = l_lwd$4 | wl_data$4$q;
             l_lwa$4 = l_lwa$4 | wl_addr$4$q;
             l_lwe$4 = l_lwe$4 | wl_en$4$q;
+            l_l2wa$4 = l_l2wa$4 | wl2_addr$4$q;
+            l_l2we$4 = l_l2we$4 | wl2_en$4$q;
         end
         if (ph$q == k_wsel$69) begin
             l_bwd$4 = l_bwd$4 | wr_data$5$q;
@@ -35419,6 +39512,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$4 = l_lwd$4 | wl_data$5$q;
             l_lwa$4 = l_lwa$4 | wl_addr$5$q;
             l_lwe$4 = l_lwe$4 | wl_en$5$q;
+            l_l2wa$4 = l_l2wa$4 | wl2_addr$5$q;
+            l_l2we$4 = l_l2we$4 | wl2_en$5$q;
         end
         if (ph$q == k_wsel$70) begin
             l_bwd$4 = l_bwd$4 | wr_data$6$q;
@@ -35427,6 +39522,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$4 = l_lwd$4 | wl_data$6$q;
             l_lwa$4 = l_lwa$4 | wl_addr$6$q;
             l_lwe$4 = l_lwe$4 | wl_en$6$q;
+            l_l2wa$4 = l_l2wa$4 | wl2_addr$6$q;
+            l_l2we$4 = l_l2we$4 | wl2_en$6$q;
         end
         if (ph$q == k_wsel$71) begin
             l_bwd$4 = l_bwd$4 | wr_data$7$q;
@@ -35435,6 +39532,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$4 = l_lwd$4 | wl_data$7$q;
             l_lwa$4 = l_lwa$4 | wl_addr$7$q;
             l_lwe$4 = l_lwe$4 | wl_en$7$q;
+            l_l2wa$4 = l_l2wa$4 | wl2_addr$7$q;
+            l_l2we$4 = l_l2we$4 | wl2_en$7$q;
         end
         if (ph$q == k_wsel$72) begin
             l_bwd$4 = l_bwd$4 | wr_data$8$q;
@@ -35443,6 +39542,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$4 = l_lwd$4 | wl_data$8$q;
             l_lwa$4 = l_lwa$4 | wl_addr$8$q;
             l_lwe$4 = l_lwe$4 | wl_en$8$q;
+            l_l2wa$4 = l_l2wa$4 | wl2_addr$8$q;
+            l_l2we$4 = l_l2we$4 | wl2_en$8$q;
         end
         if (ph$q == k_wsel$73) begin
             l_bwd$4 = l_bwd$4 | wr_data$9$q;
@@ -35451,6 +39552,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$4 = l_lwd$4 | wl_data$9$q;
             l_lwa$4 = l_lwa$4 | wl_addr$9$q;
             l_lwe$4 = l_lwe$4 | wl_en$9$q;
+            l_l2wa$4 = l_l2wa$4 | wl2_addr$9$q;
+            l_l2we$4 = l_l2we$4 | wl2_en$9$q;
         end
         if (ph$q == k_wsel$74) begin
             l_bwd$4 = l_bwd$4 | wr_data$10$q;
@@ -35459,6 +39562,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$4 = l_lwd$4 | wl_data$10$q;
             l_lwa$4 = l_lwa$4 | wl_addr$10$q;
             l_lwe$4 = l_lwe$4 | wl_en$10$q;
+            l_l2wa$4 = l_l2wa$4 | wl2_addr$10$q;
+            l_l2we$4 = l_l2we$4 | wl2_en$10$q;
         end
         if (ph$q == k_wsel$75) begin
             l_bwd$4 = l_bwd$4 | wr_data$11$q;
@@ -35467,6 +39572,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$4 = l_lwd$4 | wl_data$11$q;
             l_lwa$4 = l_lwa$4 | wl_addr$11$q;
             l_lwe$4 = l_lwe$4 | wl_en$11$q;
+            l_l2wa$4 = l_l2wa$4 | wl2_addr$11$q;
+            l_l2we$4 = l_l2we$4 | wl2_en$11$q;
         end
         if (ph$q == k_wsel$76) begin
             l_bwd$4 = l_bwd$4 | wr_data$12$q;
@@ -35475,6 +39582,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$4 = l_lwd$4 | wl_data$12$q;
             l_lwa$4 = l_lwa$4 | wl_addr$12$q;
             l_lwe$4 = l_lwe$4 | wl_en$12$q;
+            l_l2wa$4 = l_l2wa$4 | wl2_addr$12$q;
+            l_l2we$4 = l_l2we$4 | wl2_en$12$q;
         end
         if (ph$q == k_wsel$77) begin
             l_bwd$4 = l_bwd$4 | wr_data$13$q;
@@ -35483,6 +39592,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$4 = l_lwd$4 | wl_data$13$q;
             l_lwa$4 = l_lwa$4 | wl_addr$13$q;
             l_lwe$4 = l_lwe$4 | wl_en$13$q;
+            l_l2wa$4 = l_l2wa$4 | wl2_addr$13$q;
+            l_l2we$4 = l_l2we$4 | wl2_en$13$q;
         end
         if (ph$q == k_wsel$78) begin
             l_bwd$4 = l_bwd$4 | wr_data$14$q;
@@ -35491,6 +39602,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$4 = l_lwd$4 | wl_data$14$q;
             l_lwa$4 = l_lwa$4 | wl_addr$14$q;
             l_lwe$4 = l_lwe$4 | wl_en$14$q;
+            l_l2wa$4 = l_l2wa$4 | wl2_addr$14$q;
+            l_l2we$4 = l_l2we$4 | wl2_en$14$q;
         end
         if (ph$q == k_wsel$79) begin
             l_bwd$4 = l_bwd$4 | wr_data$15$q;
@@ -35499,6 +39612,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$4 = l_lwd$4 | wl_data$15$q;
             l_lwa$4 = l_lwa$4 | wl_addr$15$q;
             l_lwe$4 = l_lwe$4 | wl_en$15$q;
+            l_l2wa$4 = l_l2wa$4 | wl2_addr$15$q;
+            l_l2we$4 = l_l2we$4 | wl2_en$15$q;
         end
         bank$4$write_enable = l_bwe$4;
         bank$4$write_address = l_bwa$4;
@@ -35506,18 +39621,26 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$4$write_enable = l_lwe$4;
         link$4$write_address = l_lwa$4;
         link$4$write_data = l_lwd$4;
+        link2$4$write_enable = l_l2we$4;
+        link2$4$write_address = l_l2wa$4;
+        link2$4$write_data = l_lwd$4;
         bank$20$write_enable = l_bwe$4;
         bank$20$write_address = l_bwa$4;
         bank$20$write_data = l_bwd$4;
         link$20$write_enable = l_lwe$4;
         link$20$write_address = l_lwa$4;
         link$20$write_data = l_lwd$4;
+        link2$20$write_enable = l_l2we$4;
+        link2$20$write_address = l_l2wa$4;
+        link2$20$write_data = l_lwd$4;
         l_bwd$5 = k0_64;
         l_bwa$5 = k0_ca;
         l_bwe$5 = 1'b0;
         l_lwd$5 = k0_ca;
         l_lwa$5 = k0_ca;
         l_lwe$5 = 1'b0;
+        l_l2wa$5 = k0_ca;
+        l_l2we$5 = 1'b0;
         if (ph$q == k_wsel$80) begin
             l_bwd$5 = l_bwd$5 | wr_data$0$q;
             l_bwa$5 = l_bwa$5 | wr_addr$0$q;
@@ -35525,6 +39648,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$5 = l_lwd$5 | wl_data$0$q;
             l_lwa$5 = l_lwa$5 | wl_addr$0$q;
             l_lwe$5 = l_lwe$5 | wl_en$0$q;
+            l_l2wa$5 = l_l2wa$5 | wl2_addr$0$q;
+            l_l2we$5 = l_l2we$5 | wl2_en$0$q;
         end
         if (ph$q == k_wsel$81) begin
             l_bwd$5 = l_bwd$5 | wr_data$1$q;
@@ -35533,6 +39658,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$5 = l_lwd$5 | wl_data$1$q;
             l_lwa$5 = l_lwa$5 | wl_addr$1$q;
             l_lwe$5 = l_lwe$5 | wl_en$1$q;
+            l_l2wa$5 = l_l2wa$5 | wl2_addr$1$q;
+            l_l2we$5 = l_l2we$5 | wl2_en$1$q;
         end
         if (ph$q == k_wsel$82) begin
             l_bwd$5 = l_bwd$5 | wr_data$2$q;
@@ -35541,6 +39668,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$5 = l_lwd$5 | wl_data$2$q;
             l_lwa$5 = l_lwa$5 | wl_addr$2$q;
             l_lwe$5 = l_lwe$5 | wl_en$2$q;
+            l_l2wa$5 = l_l2wa$5 | wl2_addr$2$q;
+            l_l2we$5 = l_l2we$5 | wl2_en$2$q;
         end
         if (ph$q == k_wsel$83) begin
             l_bwd$5 = l_bwd$5 | wr_data$3$q;
@@ -35549,6 +39678,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$5 = l_lwd$5 | wl_data$3$q;
             l_lwa$5 = l_lwa$5 | wl_addr$3$q;
             l_lwe$5 = l_lwe$5 | wl_en$3$q;
+            l_l2wa$5 = l_l2wa$5 | wl2_addr$3$q;
+            l_l2we$5 = l_l2we$5 | wl2_en$3$q;
         end
         if (ph$q == k_wsel$84) begin
             l_bwd$5 = l_bwd$5 | wr_data$4$q;
@@ -35557,6 +39688,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$5 = l_lwd$5 | wl_data$4$q;
             l_lwa$5 = l_lwa$5 | wl_addr$4$q;
             l_lwe$5 = l_lwe$5 | wl_en$4$q;
+            l_l2wa$5 = l_l2wa$5 | wl2_addr$4$q;
+            l_l2we$5 = l_l2we$5 | wl2_en$4$q;
         end
         if (ph$q == k_wsel$85) begin
             l_bwd$5 = l_bwd$5 | wr_data$5$q;
@@ -35565,6 +39698,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$5 = l_lwd$5 | wl_data$5$q;
             l_lwa$5 = l_lwa$5 | wl_addr$5$q;
             l_lwe$5 = l_lwe$5 | wl_en$5$q;
+            l_l2wa$5 = l_l2wa$5 | wl2_addr$5$q;
+            l_l2we$5 = l_l2we$5 | wl2_en$5$q;
         end
         if (ph$q == k_wsel$86) begin
             l_bwd$5 = l_bwd$5 | wr_data$6$q;
@@ -35573,6 +39708,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$5 = l_lwd$5 | wl_data$6$q;
             l_lwa$5 = l_lwa$5 | wl_addr$6$q;
             l_lwe$5 = l_lwe$5 | wl_en$6$q;
+            l_l2wa$5 = l_l2wa$5 | wl2_addr$6$q;
+            l_l2we$5 = l_l2we$5 | wl2_en$6$q;
         end
         if (ph$q == k_wsel$87) begin
             l_bwd$5 = l_bwd$5 | wr_data$7$q;
@@ -35581,6 +39718,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$5 = l_lwd$5 | wl_data$7$q;
             l_lwa$5 = l_lwa$5 | wl_addr$7$q;
             l_lwe$5 = l_lwe$5 | wl_en$7$q;
+            l_l2wa$5 = l_l2wa$5 | wl2_addr$7$q;
+            l_l2we$5 = l_l2we$5 | wl2_en$7$q;
         end
         if (ph$q == k_wsel$88) begin
             l_bwd$5 = l_bwd$5 | wr_data$8$q;
@@ -35589,6 +39728,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$5 = l_lwd$5 | wl_data$8$q;
             l_lwa$5 = l_lwa$5 | wl_addr$8$q;
             l_lwe$5 = l_lwe$5 | wl_en$8$q;
+            l_l2wa$5 = l_l2wa$5 | wl2_addr$8$q;
+            l_l2we$5 = l_l2we$5 | wl2_en$8$q;
         end
         if (ph$q == k_wsel$89) begin
             l_bwd$5 = l_bwd$5 | wr_data$9$q;
@@ -35597,6 +39738,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$5 = l_lwd$5 | wl_data$9$q;
             l_lwa$5 = l_lwa$5 | wl_addr$9$q;
             l_lwe$5 = l_lwe$5 | wl_en$9$q;
+            l_l2wa$5 = l_l2wa$5 | wl2_addr$9$q;
+            l_l2we$5 = l_l2we$5 | wl2_en$9$q;
         end
         if (ph$q == k_wsel$90) begin
             l_bwd$5 = l_bwd$5 | wr_data$10$q;
@@ -35605,6 +39748,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$5 = l_lwd$5 | wl_data$10$q;
             l_lwa$5 = l_lwa$5 | wl_addr$10$q;
             l_lwe$5 = l_lwe$5 | wl_en$10$q;
+            l_l2wa$5 = l_l2wa$5 | wl2_addr$10$q;
+            l_l2we$5 = l_l2we$5 | wl2_en$10$q;
         end
         if (ph$q == k_wsel$91) begin
             l_bwd$5 = l_bwd$5 | wr_data$11$q;
@@ -35613,6 +39758,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$5 = l_lwd$5 | wl_data$11$q;
             l_lwa$5 = l_lwa$5 | wl_addr$11$q;
             l_lwe$5 = l_lwe$5 | wl_en$11$q;
+            l_l2wa$5 = l_l2wa$5 | wl2_addr$11$q;
+            l_l2we$5 = l_l2we$5 | wl2_en$11$q;
         end
         if (ph$q == k_wsel$92) begin
             l_bwd$5 = l_bwd$5 | wr_data$12$q;
@@ -35621,6 +39768,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$5 = l_lwd$5 | wl_data$12$q;
             l_lwa$5 = l_lwa$5 | wl_addr$12$q;
             l_lwe$5 = l_lwe$5 | wl_en$12$q;
+            l_l2wa$5 = l_l2wa$5 | wl2_addr$12$q;
+            l_l2we$5 = l_l2we$5 | wl2_en$12$q;
         end
         if (ph$q == k_wsel$93) begin
             l_bwd$5 = l_bwd$5 | wr_data$13$q;
@@ -35629,6 +39778,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$5 = l_lwd$5 | wl_data$13$q;
             l_lwa$5 = l_lwa$5 | wl_addr$13$q;
             l_lwe$5 = l_lwe$5 | wl_en$13$q;
+            l_l2wa$5 = l_l2wa$5 | wl2_addr$13$q;
+            l_l2we$5 = l_l2we$5 | wl2_en$13$q;
         end
         if (ph$q == k_wsel$94) begin
             l_bwd$5 = l_bwd$5 | wr_data$14$q;
@@ -35637,6 +39788,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$5 = l_lwd$5 | wl_data$14$q;
             l_lwa$5 = l_lwa$5 | wl_addr$14$q;
             l_lwe$5 = l_lwe$5 | wl_en$14$q;
+            l_l2wa$5 = l_l2wa$5 | wl2_addr$14$q;
+            l_l2we$5 = l_l2we$5 | wl2_en$14$q;
         end
         if (ph$q == k_wsel$95) begin
             l_bwd$5 = l_bwd$5 | wr_data$15$q;
@@ -35645,6 +39798,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$5 = l_lwd$5 | wl_data$15$q;
             l_lwa$5 = l_lwa$5 | wl_addr$15$q;
             l_lwe$5 = l_lwe$5 | wl_en$15$q;
+            l_l2wa$5 = l_l2wa$5 | wl2_addr$15$q;
+            l_l2we$5 = l_l2we$5 | wl2_en$15$q;
         end
         bank$5$write_enable = l_bwe$5;
         bank$5$write_address = l_bwa$5;
@@ -35652,18 +39807,26 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$5$write_enable = l_lwe$5;
         link$5$write_address = l_lwa$5;
         link$5$write_data = l_lwd$5;
+        link2$5$write_enable = l_l2we$5;
+        link2$5$write_address = l_l2wa$5;
+        link2$5$write_data = l_lwd$5;
         bank$21$write_enable = l_bwe$5;
         bank$21$write_address = l_bwa$5;
         bank$21$write_data = l_bwd$5;
         link$21$write_enable = l_lwe$5;
         link$21$write_address = l_lwa$5;
         link$21$write_data = l_lwd$5;
+        link2$21$write_enable = l_l2we$5;
+        link2$21$write_address = l_l2wa$5;
+        link2$21$write_data = l_lwd$5;
         l_bwd$6 = k0_64;
         l_bwa$6 = k0_ca;
         l_bwe$6 = 1'b0;
         l_lwd$6 = k0_ca;
         l_lwa$6 = k0_ca;
         l_lwe$6 = 1'b0;
+        l_l2wa$6 = k0_ca;
+        l_l2we$6 = 1'b0;
         if (ph$q == k_wsel$96) begin
             l_bwd$6 = l_bwd$6 | wr_data$0$q;
             l_bwa$6 = l_bwa$6 | wr_addr$0$q;
@@ -35671,6 +39834,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$6 = l_lwd$6 | wl_data$0$q;
             l_lwa$6 = l_lwa$6 | wl_addr$0$q;
             l_lwe$6 = l_lwe$6 | wl_en$0$q;
+            l_l2wa$6 = l_l2wa$6 | wl2_addr$0$q;
+            l_l2we$6 = l_l2we$6 | wl2_en$0$q;
         end
         if (ph$q == k_wsel$97) begin
             l_bwd$6 = l_bwd$6 | wr_data$1$q;
@@ -35679,6 +39844,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$6 = l_lwd$6 | wl_data$1$q;
             l_lwa$6 = l_lwa$6 | wl_addr$1$q;
             l_lwe$6 = l_lwe$6 | wl_en$1$q;
+            l_l2wa$6 = l_l2wa$6 | wl2_addr$1$q;
+            l_l2we$6 = l_l2we$6 | wl2_en$1$q;
         end
         if (ph$q == k_wsel$98) begin
             l_bwd$6 = l_bwd$6 | wr_data$2$q;
@@ -35687,6 +39854,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$6 = l_lwd$6 | wl_data$2$q;
             l_lwa$6 = l_lwa$6 | wl_addr$2$q;
             l_lwe$6 = l_lwe$6 | wl_en$2$q;
+            l_l2wa$6 = l_l2wa$6 | wl2_addr$2$q;
+            l_l2we$6 = l_l2we$6 | wl2_en$2$q;
         end
         if (ph$q == k_wsel$99) begin
             l_bwd$6 = l_bwd$6 | wr_data$3$q;
@@ -35695,6 +39864,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$6 = l_lwd$6 | wl_data$3$q;
             l_lwa$6 = l_lwa$6 | wl_addr$3$q;
             l_lwe$6 = l_lwe$6 | wl_en$3$q;
+            l_l2wa$6 = l_l2wa$6 | wl2_addr$3$q;
+            l_l2we$6 = l_l2we$6 | wl2_en$3$q;
         end
         if (ph$q == k_wsel$100) begin
             l_bwd$6 = l_bwd$6 | wr_data$4$q;
@@ -35703,6 +39874,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$6 = l_lwd$6 | wl_data$4$q;
             l_lwa$6 = l_lwa$6 | wl_addr$4$q;
             l_lwe$6 = l_lwe$6 | wl_en$4$q;
+            l_l2wa$6 = l_l2wa$6 | wl2_addr$4$q;
+            l_l2we$6 = l_l2we$6 | wl2_en$4$q;
         end
         if (ph$q == k_wsel$101) begin
             l_bwd$6 = l_bwd$6 | wr_data$5$q;
@@ -35711,6 +39884,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$6 = l_lwd$6 | wl_data$5$q;
             l_lwa$6 = l_lwa$6 | wl_addr$5$q;
             l_lwe$6 = l_lwe$6 | wl_en$5$q;
+            l_l2wa$6 = l_l2wa$6 | wl2_addr$5$q;
+            l_l2we$6 = l_l2we$6 | wl2_en$5$q;
         end
         if (ph$q == k_wsel$102) begin
             l_bwd$6 = l_bwd$6 | wr_data$6$q;
@@ -35719,6 +39894,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$6 = l_lwd$6 | wl_data$6$q;
             l_lwa$6 = l_lwa$6 | wl_addr$6$q;
             l_lwe$6 = l_lwe$6 | wl_en$6$q;
+            l_l2wa$6 = l_l2wa$6 | wl2_addr$6$q;
+            l_l2we$6 = l_l2we$6 | wl2_en$6$q;
         end
         if (ph$q == k_wsel$103) begin
             l_bwd$6 = l_bwd$6 | wr_data$7$q;
@@ -35727,6 +39904,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$6 = l_lwd$6 | wl_data$7$q;
             l_lwa$6 = l_lwa$6 | wl_addr$7$q;
             l_lwe$6 = l_lwe$6 | wl_en$7$q;
+            l_l2wa$6 = l_l2wa$6 | wl2_addr$7$q;
+            l_l2we$6 = l_l2we$6 | wl2_en$7$q;
         end
         if (ph$q == k_wsel$104) begin
             l_bwd$6 = l_bwd$6 | wr_data$8$q;
@@ -35735,6 +39914,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$6 = l_lwd$6 | wl_data$8$q;
             l_lwa$6 = l_lwa$6 | wl_addr$8$q;
             l_lwe$6 = l_lwe$6 | wl_en$8$q;
+            l_l2wa$6 = l_l2wa$6 | wl2_addr$8$q;
+            l_l2we$6 = l_l2we$6 | wl2_en$8$q;
         end
         if (ph$q == k_wsel$105) begin
             l_bwd$6 = l_bwd$6 | wr_data$9$q;
@@ -35743,6 +39924,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$6 = l_lwd$6 | wl_data$9$q;
             l_lwa$6 = l_lwa$6 | wl_addr$9$q;
             l_lwe$6 = l_lwe$6 | wl_en$9$q;
+            l_l2wa$6 = l_l2wa$6 | wl2_addr$9$q;
+            l_l2we$6 = l_l2we$6 | wl2_en$9$q;
         end
         if (ph$q == k_wsel$106) begin
             l_bwd$6 = l_bwd$6 | wr_data$10$q;
@@ -35751,6 +39934,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$6 = l_lwd$6 | wl_data$10$q;
             l_lwa$6 = l_lwa$6 | wl_addr$10$q;
             l_lwe$6 = l_lwe$6 | wl_en$10$q;
+            l_l2wa$6 = l_l2wa$6 | wl2_addr$10$q;
+            l_l2we$6 = l_l2we$6 | wl2_en$10$q;
         end
         if (ph$q == k_wsel$107) begin
             l_bwd$6 = l_bwd$6 | wr_data$11$q;
@@ -35759,6 +39944,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$6 = l_lwd$6 | wl_data$11$q;
             l_lwa$6 = l_lwa$6 | wl_addr$11$q;
             l_lwe$6 = l_lwe$6 | wl_en$11$q;
+            l_l2wa$6 = l_l2wa$6 | wl2_addr$11$q;
+            l_l2we$6 = l_l2we$6 | wl2_en$11$q;
         end
         if (ph$q == k_wsel$108) begin
             l_bwd$6 = l_bwd$6 | wr_data$12$q;
@@ -35767,6 +39954,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$6 = l_lwd$6 | wl_data$12$q;
             l_lwa$6 = l_lwa$6 | wl_addr$12$q;
             l_lwe$6 = l_lwe$6 | wl_en$12$q;
+            l_l2wa$6 = l_l2wa$6 | wl2_addr$12$q;
+            l_l2we$6 = l_l2we$6 | wl2_en$12$q;
         end
         if (ph$q == k_wsel$109) begin
             l_bwd$6 = l_bwd$6 | wr_data$13$q;
@@ -35775,6 +39964,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$6 = l_lwd$6 | wl_data$13$q;
             l_lwa$6 = l_lwa$6 | wl_addr$13$q;
             l_lwe$6 = l_lwe$6 | wl_en$13$q;
+            l_l2wa$6 = l_l2wa$6 | wl2_addr$13$q;
+            l_l2we$6 = l_l2we$6 | wl2_en$13$q;
         end
         if (ph$q == k_wsel$110) begin
             l_bwd$6 = l_bwd$6 | wr_data$14$q;
@@ -35783,6 +39974,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$6 = l_lwd$6 | wl_data$14$q;
             l_lwa$6 = l_lwa$6 | wl_addr$14$q;
             l_lwe$6 = l_lwe$6 | wl_en$14$q;
+            l_l2wa$6 = l_l2wa$6 | wl2_addr$14$q;
+            l_l2we$6 = l_l2we$6 | wl2_en$14$q;
         end
         if (ph$q == k_wsel$111) begin
             l_bwd$6 = l_bwd$6 | wr_data$15$q;
@@ -35791,6 +39984,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$6 = l_lwd$6 | wl_data$15$q;
             l_lwa$6 = l_lwa$6 | wl_addr$15$q;
             l_lwe$6 = l_lwe$6 | wl_en$15$q;
+            l_l2wa$6 = l_l2wa$6 | wl2_addr$15$q;
+            l_l2we$6 = l_l2we$6 | wl2_en$15$q;
         end
         bank$6$write_enable = l_bwe$6;
         bank$6$write_address = l_bwa$6;
@@ -35798,18 +39993,26 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$6$write_enable = l_lwe$6;
         link$6$write_address = l_lwa$6;
         link$6$write_data = l_lwd$6;
+        link2$6$write_enable = l_l2we$6;
+        link2$6$write_address = l_l2wa$6;
+        link2$6$write_data = l_lwd$6;
         bank$22$write_enable = l_bwe$6;
         bank$22$write_address = l_bwa$6;
         bank$22$write_data = l_bwd$6;
         link$22$write_enable = l_lwe$6;
         link$22$write_address = l_lwa$6;
         link$22$write_data = l_lwd$6;
+        link2$22$write_enable = l_l2we$6;
+        link2$22$write_address = l_l2wa$6;
+        link2$22$write_data = l_lwd$6;
         l_bwd$7 = k0_64;
         l_bwa$7 = k0_ca;
         l_bwe$7 = 1'b0;
         l_lwd$7 = k0_ca;
         l_lwa$7 = k0_ca;
         l_lwe$7 = 1'b0;
+        l_l2wa$7 = k0_ca;
+        l_l2we$7 = 1'b0;
         if (ph$q == k_wsel$112) begin
             l_bwd$7 = l_bwd$7 | wr_data$0$q;
             l_bwa$7 = l_bwa$7 | wr_addr$0$q;
@@ -35817,6 +40020,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$7 = l_lwd$7 | wl_data$0$q;
             l_lwa$7 = l_lwa$7 | wl_addr$0$q;
             l_lwe$7 = l_lwe$7 | wl_en$0$q;
+            l_l2wa$7 = l_l2wa$7 | wl2_addr$0$q;
+            l_l2we$7 = l_l2we$7 | wl2_en$0$q;
         end
         if (ph$q == k_wsel$113) begin
             l_bwd$7 = l_bwd$7 | wr_data$1$q;
@@ -35825,6 +40030,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$7 = l_lwd$7 | wl_data$1$q;
             l_lwa$7 = l_lwa$7 | wl_addr$1$q;
             l_lwe$7 = l_lwe$7 | wl_en$1$q;
+            l_l2wa$7 = l_l2wa$7 | wl2_addr$1$q;
+            l_l2we$7 = l_l2we$7 | wl2_en$1$q;
         end
         if (ph$q == k_wsel$114) begin
             l_bwd$7 = l_bwd$7 | wr_data$2$q;
@@ -35833,6 +40040,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$7 = l_lwd$7 | wl_data$2$q;
             l_lwa$7 = l_lwa$7 | wl_addr$2$q;
             l_lwe$7 = l_lwe$7 | wl_en$2$q;
+            l_l2wa$7 = l_l2wa$7 | wl2_addr$2$q;
+            l_l2we$7 = l_l2we$7 | wl2_en$2$q;
         end
         if (ph$q == k_wsel$115) begin
             l_bwd$7 = l_bwd$7 | wr_data$3$q;
@@ -35841,6 +40050,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$7 = l_lwd$7 | wl_data$3$q;
             l_lwa$7 = l_lwa$7 | wl_addr$3$q;
             l_lwe$7 = l_lwe$7 | wl_en$3$q;
+            l_l2wa$7 = l_l2wa$7 | wl2_addr$3$q;
+            l_l2we$7 = l_l2we$7 | wl2_en$3$q;
         end
         if (ph$q == k_wsel$116) begin
             l_bwd$7 = l_bwd$7 | wr_data$4$q;
@@ -35849,6 +40060,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$7 = l_lwd$7 | wl_data$4$q;
             l_lwa$7 = l_lwa$7 | wl_addr$4$q;
             l_lwe$7 = l_lwe$7 | wl_en$4$q;
+            l_l2wa$7 = l_l2wa$7 | wl2_addr$4$q;
+            l_l2we$7 = l_l2we$7 | wl2_en$4$q;
         end
         if (ph$q == k_wsel$117) begin
             l_bwd$7 = l_bwd$7 | wr_data$5$q;
@@ -35857,6 +40070,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$7 = l_lwd$7 | wl_data$5$q;
             l_lwa$7 = l_lwa$7 | wl_addr$5$q;
             l_lwe$7 = l_lwe$7 | wl_en$5$q;
+            l_l2wa$7 = l_l2wa$7 | wl2_addr$5$q;
+            l_l2we$7 = l_l2we$7 | wl2_en$5$q;
         end
         if (ph$q == k_wsel$118) begin
             l_bwd$7 = l_bwd$7 | wr_data$6$q;
@@ -35865,6 +40080,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$7 = l_lwd$7 | wl_data$6$q;
             l_lwa$7 = l_lwa$7 | wl_addr$6$q;
             l_lwe$7 = l_lwe$7 | wl_en$6$q;
+            l_l2wa$7 = l_l2wa$7 | wl2_addr$6$q;
+            l_l2we$7 = l_l2we$7 | wl2_en$6$q;
         end
         if (ph$q == k_wsel$119) begin
             l_bwd$7 = l_bwd$7 | wr_data$7$q;
@@ -35873,6 +40090,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$7 = l_lwd$7 | wl_data$7$q;
             l_lwa$7 = l_lwa$7 | wl_addr$7$q;
             l_lwe$7 = l_lwe$7 | wl_en$7$q;
+            l_l2wa$7 = l_l2wa$7 | wl2_addr$7$q;
+            l_l2we$7 = l_l2we$7 | wl2_en$7$q;
         end
         if (ph$q == k_wsel$120) begin
             l_bwd$7 = l_bwd$7 | wr_data$8$q;
@@ -35881,6 +40100,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$7 = l_lwd$7 | wl_data$8$q;
             l_lwa$7 = l_lwa$7 | wl_addr$8$q;
             l_lwe$7 = l_lwe$7 | wl_en$8$q;
+            l_l2wa$7 = l_l2wa$7 | wl2_addr$8$q;
+            l_l2we$7 = l_l2we$7 | wl2_en$8$q;
         end
         if (ph$q == k_wsel$121) begin
             l_bwd$7 = l_bwd$7 | wr_data$9$q;
@@ -35889,6 +40110,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$7 = l_lwd$7 | wl_data$9$q;
             l_lwa$7 = l_lwa$7 | wl_addr$9$q;
             l_lwe$7 = l_lwe$7 | wl_en$9$q;
+            l_l2wa$7 = l_l2wa$7 | wl2_addr$9$q;
+            l_l2we$7 = l_l2we$7 | wl2_en$9$q;
         end
         if (ph$q == k_wsel$122) begin
             l_bwd$7 = l_bwd$7 | wr_data$10$q;
@@ -35897,6 +40120,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$7 = l_lwd$7 | wl_data$10$q;
             l_lwa$7 = l_lwa$7 | wl_addr$10$q;
             l_lwe$7 = l_lwe$7 | wl_en$10$q;
+            l_l2wa$7 = l_l2wa$7 | wl2_addr$10$q;
+            l_l2we$7 = l_l2we$7 | wl2_en$10$q;
         end
         if (ph$q == k_wsel$123) begin
             l_bwd$7 = l_bwd$7 | wr_data$11$q;
@@ -35905,6 +40130,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$7 = l_lwd$7 | wl_data$11$q;
             l_lwa$7 = l_lwa$7 | wl_addr$11$q;
             l_lwe$7 = l_lwe$7 | wl_en$11$q;
+            l_l2wa$7 = l_l2wa$7 | wl2_addr$11$q;
+            l_l2we$7 = l_l2we$7 | wl2_en$11$q;
         end
         if (ph$q == k_wsel$124) begin
             l_bwd$7 = l_bwd$7 | wr_data$12$q;
@@ -35913,6 +40140,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$7 = l_lwd$7 | wl_data$12$q;
             l_lwa$7 = l_lwa$7 | wl_addr$12$q;
             l_lwe$7 = l_lwe$7 | wl_en$12$q;
+            l_l2wa$7 = l_l2wa$7 | wl2_addr$12$q;
+            l_l2we$7 = l_l2we$7 | wl2_en$12$q;
         end
         if (ph$q == k_wsel$125) begin
             l_bwd$7 = l_bwd$7 | wr_data$13$q;
@@ -35921,6 +40150,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$7 = l_lwd$7 | wl_data$13$q;
             l_lwa$7 = l_lwa$7 | wl_addr$13$q;
             l_lwe$7 = l_lwe$7 | wl_en$13$q;
+            l_l2wa$7 = l_l2wa$7 | wl2_addr$13$q;
+            l_l2we$7 = l_l2we$7 | wl2_en$13$q;
         end
         if (ph$q == k_wsel$126) begin
             l_bwd$7 = l_bwd$7 | wr_data$14$q;
@@ -35929,6 +40160,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$7 = l_lwd$7 | wl_data$14$q;
             l_lwa$7 = l_lwa$7 | wl_addr$14$q;
             l_lwe$7 = l_lwe$7 | wl_en$14$q;
+            l_l2wa$7 = l_l2wa$7 | wl2_addr$14$q;
+            l_l2we$7 = l_l2we$7 | wl2_en$14$q;
         end
         if (ph$q == k_wsel$127) begin
             l_bwd$7 = l_bwd$7 | wr_data$15$q;
@@ -35937,6 +40170,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$7 = l_lwd$7 | wl_data$15$q;
             l_lwa$7 = l_lwa$7 | wl_addr$15$q;
             l_lwe$7 = l_lwe$7 | wl_en$15$q;
+            l_l2wa$7 = l_l2wa$7 | wl2_addr$15$q;
+            l_l2we$7 = l_l2we$7 | wl2_en$15$q;
         end
         bank$7$write_enable = l_bwe$7;
         bank$7$write_address = l_bwa$7;
@@ -35944,18 +40179,26 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$7$write_enable = l_lwe$7;
         link$7$write_address = l_lwa$7;
         link$7$write_data = l_lwd$7;
+        link2$7$write_enable = l_l2we$7;
+        link2$7$write_address = l_l2wa$7;
+        link2$7$write_data = l_lwd$7;
         bank$23$write_enable = l_bwe$7;
         bank$23$write_address = l_bwa$7;
         bank$23$write_data = l_bwd$7;
         link$23$write_enable = l_lwe$7;
         link$23$write_address = l_lwa$7;
         link$23$write_data = l_lwd$7;
+        link2$23$write_enable = l_l2we$7;
+        link2$23$write_address = l_l2wa$7;
+        link2$23$write_data = l_lwd$7;
         l_bwd$8 = k0_64;
         l_bwa$8 = k0_ca;
         l_bwe$8 = 1'b0;
         l_lwd$8 = k0_ca;
         l_lwa$8 = k0_ca;
         l_lwe$8 = 1'b0;
+        l_l2wa$8 = k0_ca;
+        l_l2we$8 = 1'b0;
         if (ph$q == k_wsel$128) begin
             l_bwd$8 = l_bwd$8 | wr_data$0$q;
             l_bwa$8 = l_bwa$8 | wr_addr$0$q;
@@ -35963,6 +40206,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$8 = l_lwd$8 | wl_data$0$q;
             l_lwa$8 = l_lwa$8 | wl_addr$0$q;
             l_lwe$8 = l_lwe$8 | wl_en$0$q;
+            l_l2wa$8 = l_l2wa$8 | wl2_addr$0$q;
+            l_l2we$8 = l_l2we$8 | wl2_en$0$q;
         end
         if (ph$q == k_wsel$129) begin
             l_bwd$8 = l_bwd$8 | wr_data$1$q;
@@ -35971,6 +40216,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$8 = l_lwd$8 | wl_data$1$q;
             l_lwa$8 = l_lwa$8 | wl_addr$1$q;
             l_lwe$8 = l_lwe$8 | wl_en$1$q;
+            l_l2wa$8 = l_l2wa$8 | wl2_addr$1$q;
+            l_l2we$8 = l_l2we$8 | wl2_en$1$q;
         end
         if (ph$q == k_wsel$130) begin
             l_bwd$8 = l_bwd$8 | wr_data$2$q;
@@ -35979,6 +40226,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$8 = l_lwd$8 | wl_data$2$q;
             l_lwa$8 = l_lwa$8 | wl_addr$2$q;
             l_lwe$8 = l_lwe$8 | wl_en$2$q;
+            l_l2wa$8 = l_l2wa$8 | wl2_addr$2$q;
+            l_l2we$8 = l_l2we$8 | wl2_en$2$q;
         end
         if (ph$q == k_wsel$131) begin
             l_bwd$8 = l_bwd$8 | wr_data$3$q;
@@ -35987,6 +40236,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$8 = l_lwd$8 | wl_data$3$q;
             l_lwa$8 = l_lwa$8 | wl_addr$3$q;
             l_lwe$8 = l_lwe$8 | wl_en$3$q;
+            l_l2wa$8 = l_l2wa$8 | wl2_addr$3$q;
+            l_l2we$8 = l_l2we$8 | wl2_en$3$q;
         end
         if (ph$q == k_wsel$132) begin
             l_bwd$8 = l_bwd$8 | wr_data$4$q;
@@ -35995,6 +40246,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$8 = l_lwd$8 | wl_data$4$q;
             l_lwa$8 = l_lwa$8 | wl_addr$4$q;
             l_lwe$8 = l_lwe$8 | wl_en$4$q;
+            l_l2wa$8 = l_l2wa$8 | wl2_addr$4$q;
+            l_l2we$8 = l_l2we$8 | wl2_en$4$q;
         end
         if (ph$q == k_wsel$133) begin
             l_bwd$8 = l_bwd$8 | wr_data$5$q;
@@ -36003,6 +40256,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$8 = l_lwd$8 | wl_data$5$q;
             l_lwa$8 = l_lwa$8 | wl_addr$5$q;
             l_lwe$8 = l_lwe$8 | wl_en$5$q;
+            l_l2wa$8 = l_l2wa$8 | wl2_addr$5$q;
+            l_l2we$8 = l_l2we$8 | wl2_en$5$q;
         end
         if (ph$q == k_wsel$134) begin
             l_bwd$8 = l_bwd$8 | wr_data$6$q;
@@ -36011,6 +40266,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$8 = l_lwd$8 | wl_data$6$q;
             l_lwa$8 = l_lwa$8 | wl_addr$6$q;
             l_lwe$8 = l_lwe$8 | wl_en$6$q;
+            l_l2wa$8 = l_l2wa$8 | wl2_addr$6$q;
+            l_l2we$8 = l_l2we$8 | wl2_en$6$q;
         end
         if (ph$q == k_wsel$135) begin
             l_bwd$8 = l_bwd$8 | wr_data$7$q;
@@ -36019,6 +40276,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$8 = l_lwd$8 | wl_data$7$q;
             l_lwa$8 = l_lwa$8 | wl_addr$7$q;
             l_lwe$8 = l_lwe$8 | wl_en$7$q;
+            l_l2wa$8 = l_l2wa$8 | wl2_addr$7$q;
+            l_l2we$8 = l_l2we$8 | wl2_en$7$q;
         end
         if (ph$q == k_wsel$136) begin
             l_bwd$8 = l_bwd$8 | wr_data$8$q;
@@ -36027,6 +40286,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$8 = l_lwd$8 | wl_data$8$q;
             l_lwa$8 = l_lwa$8 | wl_addr$8$q;
             l_lwe$8 = l_lwe$8 | wl_en$8$q;
+            l_l2wa$8 = l_l2wa$8 | wl2_addr$8$q;
+            l_l2we$8 = l_l2we$8 | wl2_en$8$q;
         end
         if (ph$q == k_wsel$137) begin
             l_bwd$8 = l_bwd$8 | wr_data$9$q;
@@ -36035,6 +40296,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$8 = l_lwd$8 | wl_data$9$q;
             l_lwa$8 = l_lwa$8 | wl_addr$9$q;
             l_lwe$8 = l_lwe$8 | wl_en$9$q;
+            l_l2wa$8 = l_l2wa$8 | wl2_addr$9$q;
+            l_l2we$8 = l_l2we$8 | wl2_en$9$q;
         end
         if (ph$q == k_wsel$138) begin
             l_bwd$8 = l_bwd$8 | wr_data$10$q;
@@ -36043,6 +40306,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$8 = l_lwd$8 | wl_data$10$q;
             l_lwa$8 = l_lwa$8 | wl_addr$10$q;
             l_lwe$8 = l_lwe$8 | wl_en$10$q;
+            l_l2wa$8 = l_l2wa$8 | wl2_addr$10$q;
+            l_l2we$8 = l_l2we$8 | wl2_en$10$q;
         end
         if (ph$q == k_wsel$139) begin
             l_bwd$8 = l_bwd$8 | wr_data$11$q;
@@ -36051,6 +40316,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$8 = l_lwd$8 | wl_data$11$q;
             l_lwa$8 = l_lwa$8 | wl_addr$11$q;
             l_lwe$8 = l_lwe$8 | wl_en$11$q;
+            l_l2wa$8 = l_l2wa$8 | wl2_addr$11$q;
+            l_l2we$8 = l_l2we$8 | wl2_en$11$q;
         end
         if (ph$q == k_wsel$140) begin
             l_bwd$8 = l_bwd$8 | wr_data$12$q;
@@ -36059,6 +40326,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$8 = l_lwd$8 | wl_data$12$q;
             l_lwa$8 = l_lwa$8 | wl_addr$12$q;
             l_lwe$8 = l_lwe$8 | wl_en$12$q;
+            l_l2wa$8 = l_l2wa$8 | wl2_addr$12$q;
+            l_l2we$8 = l_l2we$8 | wl2_en$12$q;
         end
         if (ph$q == k_wsel$141) begin
             l_bwd$8 = l_bwd$8 | wr_data$13$q;
@@ -36067,6 +40336,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$8 = l_lwd$8 | wl_data$13$q;
             l_lwa$8 = l_lwa$8 | wl_addr$13$q;
             l_lwe$8 = l_lwe$8 | wl_en$13$q;
+            l_l2wa$8 = l_l2wa$8 | wl2_addr$13$q;
+            l_l2we$8 = l_l2we$8 | wl2_en$13$q;
         end
         if (ph$q == k_wsel$142) begin
             l_bwd$8 = l_bwd$8 | wr_data$14$q;
@@ -36075,6 +40346,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$8 = l_lwd$8 | wl_data$14$q;
             l_lwa$8 = l_lwa$8 | wl_addr$14$q;
             l_lwe$8 = l_lwe$8 | wl_en$14$q;
+            l_l2wa$8 = l_l2wa$8 | wl2_addr$14$q;
+            l_l2we$8 = l_l2we$8 | wl2_en$14$q;
         end
         if (ph$q == k_wsel$143) begin
             l_bwd$8 = l_bwd$8 | wr_data$15$q;
@@ -36083,6 +40356,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$8 = l_lwd$8 | wl_data$15$q;
             l_lwa$8 = l_lwa$8 | wl_addr$15$q;
             l_lwe$8 = l_lwe$8 | wl_en$15$q;
+            l_l2wa$8 = l_l2wa$8 | wl2_addr$15$q;
+            l_l2we$8 = l_l2we$8 | wl2_en$15$q;
         end
         bank$8$write_enable = l_bwe$8;
         bank$8$write_address = l_bwa$8;
@@ -36090,18 +40365,26 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$8$write_enable = l_lwe$8;
         link$8$write_address = l_lwa$8;
         link$8$write_data = l_lwd$8;
+        link2$8$write_enable = l_l2we$8;
+        link2$8$write_address = l_l2wa$8;
+        link2$8$write_data = l_lwd$8;
         bank$24$write_enable = l_bwe$8;
         bank$24$write_address = l_bwa$8;
         bank$24$write_data = l_bwd$8;
         link$24$write_enable = l_lwe$8;
         link$24$write_address = l_lwa$8;
         link$24$write_data = l_lwd$8;
+        link2$24$write_enable = l_l2we$8;
+        link2$24$write_address = l_l2wa$8;
+        link2$24$write_data = l_lwd$8;
         l_bwd$9 = k0_64;
         l_bwa$9 = k0_ca;
         l_bwe$9 = 1'b0;
         l_lwd$9 = k0_ca;
         l_lwa$9 = k0_ca;
         l_lwe$9 = 1'b0;
+        l_l2wa$9 = k0_ca;
+        l_l2we$9 = 1'b0;
         if (ph$q == k_wsel$144) begin
             l_bwd$9 = l_bwd$9 | wr_data$0$q;
             l_bwa$9 = l_bwa$9 | wr_addr$0$q;
@@ -36109,6 +40392,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$9 = l_lwd$9 | wl_data$0$q;
             l_lwa$9 = l_lwa$9 | wl_addr$0$q;
             l_lwe$9 = l_lwe$9 | wl_en$0$q;
+            l_l2wa$9 = l_l2wa$9 | wl2_addr$0$q;
+            l_l2we$9 = l_l2we$9 | wl2_en$0$q;
         end
         if (ph$q == k_wsel$145) begin
             l_bwd$9 = l_bwd$9 | wr_data$1$q;
@@ -36117,6 +40402,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$9 = l_lwd$9 | wl_data$1$q;
             l_lwa$9 = l_lwa$9 | wl_addr$1$q;
             l_lwe$9 = l_lwe$9 | wl_en$1$q;
+            l_l2wa$9 = l_l2wa$9 | wl2_addr$1$q;
+            l_l2we$9 = l_l2we$9 | wl2_en$1$q;
         end
         if (ph$q == k_wsel$146) begin
             l_bwd$9 = l_bwd$9 | wr_data$2$q;
@@ -36125,6 +40412,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$9 = l_lwd$9 | wl_data$2$q;
             l_lwa$9 = l_lwa$9 | wl_addr$2$q;
             l_lwe$9 = l_lwe$9 | wl_en$2$q;
+            l_l2wa$9 = l_l2wa$9 | wl2_addr$2$q;
+            l_l2we$9 = l_l2we$9 | wl2_en$2$q;
         end
         if (ph$q == k_wsel$147) begin
             l_bwd$9 = l_bwd$9 | wr_data$3$q;
@@ -36133,6 +40422,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$9 = l_lwd$9 | wl_data$3$q;
             l_lwa$9 = l_lwa$9 | wl_addr$3$q;
             l_lwe$9 = l_lwe$9 | wl_en$3$q;
+            l_l2wa$9 = l_l2wa$9 | wl2_addr$3$q;
+            l_l2we$9 = l_l2we$9 | wl2_en$3$q;
         end
         if (ph$q == k_wsel$148) begin
             l_bwd$9 = l_bwd$9 | wr_data$4$q;
@@ -36141,6 +40432,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$9 = l_lwd$9 | wl_data$4$q;
             l_lwa$9 = l_lwa$9 | wl_addr$4$q;
             l_lwe$9 = l_lwe$9 | wl_en$4$q;
+            l_l2wa$9 = l_l2wa$9 | wl2_addr$4$q;
+            l_l2we$9 = l_l2we$9 | wl2_en$4$q;
         end
         if (ph$q == k_wsel$149) begin
             l_bwd$9 = l_bwd$9 | wr_data$5$q;
@@ -36149,6 +40442,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$9 = l_lwd$9 | wl_data$5$q;
             l_lwa$9 = l_lwa$9 | wl_addr$5$q;
             l_lwe$9 = l_lwe$9 | wl_en$5$q;
+            l_l2wa$9 = l_l2wa$9 | wl2_addr$5$q;
+            l_l2we$9 = l_l2we$9 | wl2_en$5$q;
         end
         if (ph$q == k_wsel$150) begin
             l_bwd$9 = l_bwd$9 | wr_data$6$q;
@@ -36157,6 +40452,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$9 = l_lwd$9 | wl_data$6$q;
             l_lwa$9 = l_lwa$9 | wl_addr$6$q;
             l_lwe$9 = l_lwe$9 | wl_en$6$q;
+            l_l2wa$9 = l_l2wa$9 | wl2_addr$6$q;
+            l_l2we$9 = l_l2we$9 | wl2_en$6$q;
         end
         if (ph$q == k_wsel$151) begin
             l_bwd$9 = l_bwd$9 | wr_data$7$q;
@@ -36165,6 +40462,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$9 = l_lwd$9 | wl_data$7$q;
             l_lwa$9 = l_lwa$9 | wl_addr$7$q;
             l_lwe$9 = l_lwe$9 | wl_en$7$q;
+            l_l2wa$9 = l_l2wa$9 | wl2_addr$7$q;
+            l_l2we$9 = l_l2we$9 | wl2_en$7$q;
         end
         if (ph$q == k_wsel$152) begin
             l_bwd$9 = l_bwd$9 | wr_data$8$q;
@@ -36173,6 +40472,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$9 = l_lwd$9 | wl_data$8$q;
             l_lwa$9 = l_lwa$9 | wl_addr$8$q;
             l_lwe$9 = l_lwe$9 | wl_en$8$q;
+            l_l2wa$9 = l_l2wa$9 | wl2_addr$8$q;
+            l_l2we$9 = l_l2we$9 | wl2_en$8$q;
         end
         if (ph$q == k_wsel$153) begin
             l_bwd$9 = l_bwd$9 | wr_data$9$q;
@@ -36181,6 +40482,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$9 = l_lwd$9 | wl_data$9$q;
             l_lwa$9 = l_lwa$9 | wl_addr$9$q;
             l_lwe$9 = l_lwe$9 | wl_en$9$q;
+            l_l2wa$9 = l_l2wa$9 | wl2_addr$9$q;
+            l_l2we$9 = l_l2we$9 | wl2_en$9$q;
         end
         if (ph$q == k_wsel$154) begin
             l_bwd$9 = l_bwd$9 | wr_data$10$q;
@@ -36189,6 +40492,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$9 = l_lwd$9 | wl_data$10$q;
             l_lwa$9 = l_lwa$9 | wl_addr$10$q;
             l_lwe$9 = l_lwe$9 | wl_en$10$q;
+            l_l2wa$9 = l_l2wa$9 | wl2_addr$10$q;
+            l_l2we$9 = l_l2we$9 | wl2_en$10$q;
         end
         if (ph$q == k_wsel$155) begin
             l_bwd$9 = l_bwd$9 | wr_data$11$q;
@@ -36197,6 +40502,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$9 = l_lwd$9 | wl_data$11$q;
             l_lwa$9 = l_lwa$9 | wl_addr$11$q;
             l_lwe$9 = l_lwe$9 | wl_en$11$q;
+            l_l2wa$9 = l_l2wa$9 | wl2_addr$11$q;
+            l_l2we$9 = l_l2we$9 | wl2_en$11$q;
         end
         if (ph$q == k_wsel$156) begin
             l_bwd$9 = l_bwd$9 | wr_data$12$q;
@@ -36205,6 +40512,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$9 = l_lwd$9 | wl_data$12$q;
             l_lwa$9 = l_lwa$9 | wl_addr$12$q;
             l_lwe$9 = l_lwe$9 | wl_en$12$q;
+            l_l2wa$9 = l_l2wa$9 | wl2_addr$12$q;
+            l_l2we$9 = l_l2we$9 | wl2_en$12$q;
         end
         if (ph$q == k_wsel$157) begin
             l_bwd$9 = l_bwd$9 | wr_data$13$q;
@@ -36213,6 +40522,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$9 = l_lwd$9 | wl_data$13$q;
             l_lwa$9 = l_lwa$9 | wl_addr$13$q;
             l_lwe$9 = l_lwe$9 | wl_en$13$q;
+            l_l2wa$9 = l_l2wa$9 | wl2_addr$13$q;
+            l_l2we$9 = l_l2we$9 | wl2_en$13$q;
         end
         if (ph$q == k_wsel$158) begin
             l_bwd$9 = l_bwd$9 | wr_data$14$q;
@@ -36221,6 +40532,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$9 = l_lwd$9 | wl_data$14$q;
             l_lwa$9 = l_lwa$9 | wl_addr$14$q;
             l_lwe$9 = l_lwe$9 | wl_en$14$q;
+            l_l2wa$9 = l_l2wa$9 | wl2_addr$14$q;
+            l_l2we$9 = l_l2we$9 | wl2_en$14$q;
         end
         if (ph$q == k_wsel$159) begin
             l_bwd$9 = l_bwd$9 | wr_data$15$q;
@@ -36229,6 +40542,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$9 = l_lwd$9 | wl_data$15$q;
             l_lwa$9 = l_lwa$9 | wl_addr$15$q;
             l_lwe$9 = l_lwe$9 | wl_en$15$q;
+            l_l2wa$9 = l_l2wa$9 | wl2_addr$15$q;
+            l_l2we$9 = l_l2we$9 | wl2_en$15$q;
         end
         bank$9$write_enable = l_bwe$9;
         bank$9$write_address = l_bwa$9;
@@ -36236,18 +40551,26 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$9$write_enable = l_lwe$9;
         link$9$write_address = l_lwa$9;
         link$9$write_data = l_lwd$9;
+        link2$9$write_enable = l_l2we$9;
+        link2$9$write_address = l_l2wa$9;
+        link2$9$write_data = l_lwd$9;
         bank$25$write_enable = l_bwe$9;
         bank$25$write_address = l_bwa$9;
         bank$25$write_data = l_bwd$9;
         link$25$write_enable = l_lwe$9;
         link$25$write_address = l_lwa$9;
         link$25$write_data = l_lwd$9;
+        link2$25$write_enable = l_l2we$9;
+        link2$25$write_address = l_l2wa$9;
+        link2$25$write_data = l_lwd$9;
         l_bwd$10 = k0_64;
         l_bwa$10 = k0_ca;
         l_bwe$10 = 1'b0;
         l_lwd$10 = k0_ca;
         l_lwa$10 = k0_ca;
         l_lwe$10 = 1'b0;
+        l_l2wa$10 = k0_ca;
+        l_l2we$10 = 1'b0;
         if (ph$q == k_wsel$160) begin
             l_bwd$10 = l_bwd$10 | wr_data$0$q;
             l_bwa$10 = l_bwa$10 | wr_addr$0$q;
@@ -36255,6 +40578,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$10 = l_lwd$10 | wl_data$0$q;
             l_lwa$10 = l_lwa$10 | wl_addr$0$q;
             l_lwe$10 = l_lwe$10 | wl_en$0$q;
+            l_l2wa$10 = l_l2wa$10 | wl2_addr$0$q;
+            l_l2we$10 = l_l2we$10 | wl2_en$0$q;
         end
         if (ph$q == k_wsel$161) begin
             l_bwd$10 = l_bwd$10 | wr_data$1$q;
@@ -36263,6 +40588,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$10 = l_lwd$10 | wl_data$1$q;
             l_lwa$10 = l_lwa$10 | wl_addr$1$q;
             l_lwe$10 = l_lwe$10 | wl_en$1$q;
+            l_l2wa$10 = l_l2wa$10 | wl2_addr$1$q;
+            l_l2we$10 = l_l2we$10 | wl2_en$1$q;
         end
         if (ph$q == k_wsel$162) begin
             l_bwd$10 = l_bwd$10 | wr_data$2$q;
@@ -36271,6 +40598,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$10 = l_lwd$10 | wl_data$2$q;
             l_lwa$10 = l_lwa$10 | wl_addr$2$q;
             l_lwe$10 = l_lwe$10 | wl_en$2$q;
+            l_l2wa$10 = l_l2wa$10 | wl2_addr$2$q;
+            l_l2we$10 = l_l2we$10 | wl2_en$2$q;
         end
         if (ph$q == k_wsel$163) begin
             l_bwd$10 = l_bwd$10 | wr_data$3$q;
@@ -36279,6 +40608,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$10 = l_lwd$10 | wl_data$3$q;
             l_lwa$10 = l_lwa$10 | wl_addr$3$q;
             l_lwe$10 = l_lwe$10 | wl_en$3$q;
+            l_l2wa$10 = l_l2wa$10 | wl2_addr$3$q;
+            l_l2we$10 = l_l2we$10 | wl2_en$3$q;
         end
         if (ph$q == k_wsel$164) begin
             l_bwd$10 = l_bwd$10 | wr_data$4$q;
@@ -36287,6 +40618,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$10 = l_lwd$10 | wl_data$4$q;
             l_lwa$10 = l_lwa$10 | wl_addr$4$q;
             l_lwe$10 = l_lwe$10 | wl_en$4$q;
+            l_l2wa$10 = l_l2wa$10 | wl2_addr$4$q;
+            l_l2we$10 = l_l2we$10 | wl2_en$4$q;
         end
         if (ph$q == k_wsel$165) begin
             l_bwd$10 = l_bwd$10 | wr_data$5$q;
@@ -36295,6 +40628,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$10 = l_lwd$10 | wl_data$5$q;
             l_lwa$10 = l_lwa$10 | wl_addr$5$q;
             l_lwe$10 = l_lwe$10 | wl_en$5$q;
+            l_l2wa$10 = l_l2wa$10 | wl2_addr$5$q;
+            l_l2we$10 = l_l2we$10 | wl2_en$5$q;
         end
         if (ph$q == k_wsel$166) begin
             l_bwd$10 = l_bwd$10 | wr_data$6$q;
@@ -36303,6 +40638,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$10 = l_lwd$10 | wl_data$6$q;
             l_lwa$10 = l_lwa$10 | wl_addr$6$q;
             l_lwe$10 = l_lwe$10 | wl_en$6$q;
+            l_l2wa$10 = l_l2wa$10 | wl2_addr$6$q;
+            l_l2we$10 = l_l2we$10 | wl2_en$6$q;
         end
         if (ph$q == k_wsel$167) begin
             l_bwd$10 = l_bwd$10 | wr_data$7$q;
@@ -36311,6 +40648,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$10 = l_lwd$10 | wl_data$7$q;
             l_lwa$10 = l_lwa$10 | wl_addr$7$q;
             l_lwe$10 = l_lwe$10 | wl_en$7$q;
+            l_l2wa$10 = l_l2wa$10 | wl2_addr$7$q;
+            l_l2we$10 = l_l2we$10 | wl2_en$7$q;
         end
         if (ph$q == k_wsel$168) begin
             l_bwd$10 = l_bwd$10 | wr_data$8$q;
@@ -36319,6 +40658,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$10 = l_lwd$10 | wl_data$8$q;
             l_lwa$10 = l_lwa$10 | wl_addr$8$q;
             l_lwe$10 = l_lwe$10 | wl_en$8$q;
+            l_l2wa$10 = l_l2wa$10 | wl2_addr$8$q;
+            l_l2we$10 = l_l2we$10 | wl2_en$8$q;
         end
         if (ph$q == k_wsel$169) begin
             l_bwd$10 = l_bwd$10 | wr_data$9$q;
@@ -36327,6 +40668,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$10 = l_lwd$10 | wl_data$9$q;
             l_lwa$10 = l_lwa$10 | wl_addr$9$q;
             l_lwe$10 = l_lwe$10 | wl_en$9$q;
+            l_l2wa$10 = l_l2wa$10 | wl2_addr$9$q;
+            l_l2we$10 = l_l2we$10 | wl2_en$9$q;
         end
         if (ph$q == k_wsel$170) begin
             l_bwd$10 = l_bwd$10 | wr_data$10$q;
@@ -36335,6 +40678,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$10 = l_lwd$10 | wl_data$10$q;
             l_lwa$10 = l_lwa$10 | wl_addr$10$q;
             l_lwe$10 = l_lwe$10 | wl_en$10$q;
+            l_l2wa$10 = l_l2wa$10 | wl2_addr$10$q;
+            l_l2we$10 = l_l2we$10 | wl2_en$10$q;
         end
         if (ph$q == k_wsel$171) begin
             l_bwd$10 = l_bwd$10 | wr_data$11$q;
@@ -36343,6 +40688,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$10 = l_lwd$10 | wl_data$11$q;
             l_lwa$10 = l_lwa$10 | wl_addr$11$q;
             l_lwe$10 = l_lwe$10 | wl_en$11$q;
+            l_l2wa$10 = l_l2wa$10 | wl2_addr$11$q;
+            l_l2we$10 = l_l2we$10 | wl2_en$11$q;
         end
         if (ph$q == k_wsel$172) begin
             l_bwd$10 = l_bwd$10 | wr_data$12$q;
@@ -36351,6 +40698,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$10 = l_lwd$10 | wl_data$12$q;
             l_lwa$10 = l_lwa$10 | wl_addr$12$q;
             l_lwe$10 = l_lwe$10 | wl_en$12$q;
+            l_l2wa$10 = l_l2wa$10 | wl2_addr$12$q;
+            l_l2we$10 = l_l2we$10 | wl2_en$12$q;
         end
         if (ph$q == k_wsel$173) begin
             l_bwd$10 = l_bwd$10 | wr_data$13$q;
@@ -36359,6 +40708,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$10 = l_lwd$10 | wl_data$13$q;
             l_lwa$10 = l_lwa$10 | wl_addr$13$q;
             l_lwe$10 = l_lwe$10 | wl_en$13$q;
+            l_l2wa$10 = l_l2wa$10 | wl2_addr$13$q;
+            l_l2we$10 = l_l2we$10 | wl2_en$13$q;
         end
         if (ph$q == k_wsel$174) begin
             l_bwd$10 = l_bwd$10 | wr_data$14$q;
@@ -36367,6 +40718,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$10 = l_lwd$10 | wl_data$14$q;
             l_lwa$10 = l_lwa$10 | wl_addr$14$q;
             l_lwe$10 = l_lwe$10 | wl_en$14$q;
+            l_l2wa$10 = l_l2wa$10 | wl2_addr$14$q;
+            l_l2we$10 = l_l2we$10 | wl2_en$14$q;
         end
         if (ph$q == k_wsel$175) begin
             l_bwd$10 = l_bwd$10 | wr_data$15$q;
@@ -36375,6 +40728,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$10 = l_lwd$10 | wl_data$15$q;
             l_lwa$10 = l_lwa$10 | wl_addr$15$q;
             l_lwe$10 = l_lwe$10 | wl_en$15$q;
+            l_l2wa$10 = l_l2wa$10 | wl2_addr$15$q;
+            l_l2we$10 = l_l2we$10 | wl2_en$15$q;
         end
         bank$10$write_enable = l_bwe$10;
         bank$10$write_address = l_bwa$10;
@@ -36382,18 +40737,26 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$10$write_enable = l_lwe$10;
         link$10$write_address = l_lwa$10;
         link$10$write_data = l_lwd$10;
+        link2$10$write_enable = l_l2we$10;
+        link2$10$write_address = l_l2wa$10;
+        link2$10$write_data = l_lwd$10;
         bank$26$write_enable = l_bwe$10;
         bank$26$write_address = l_bwa$10;
         bank$26$write_data = l_bwd$10;
         link$26$write_enable = l_lwe$10;
         link$26$write_address = l_lwa$10;
         link$26$write_data = l_lwd$10;
+        link2$26$write_enable = l_l2we$10;
+        link2$26$write_address = l_l2wa$10;
+        link2$26$write_data = l_lwd$10;
         l_bwd$11 = k0_64;
         l_bwa$11 = k0_ca;
         l_bwe$11 = 1'b0;
         l_lwd$11 = k0_ca;
         l_lwa$11 = k0_ca;
         l_lwe$11 = 1'b0;
+        l_l2wa$11 = k0_ca;
+        l_l2we$11 = 1'b0;
         if (ph$q == k_wsel$176) begin
             l_bwd$11 = l_bwd$11 | wr_data$0$q;
             l_bwa$11 = l_bwa$11 | wr_addr$0$q;
@@ -36401,6 +40764,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$11 = l_lwd$11 | wl_data$0$q;
             l_lwa$11 = l_lwa$11 | wl_addr$0$q;
             l_lwe$11 = l_lwe$11 | wl_en$0$q;
+            l_l2wa$11 = l_l2wa$11 | wl2_addr$0$q;
+            l_l2we$11 = l_l2we$11 | wl2_en$0$q;
         end
         if (ph$q == k_wsel$177) begin
             l_bwd$11 = l_bwd$11 | wr_data$1$q;
@@ -36409,6 +40774,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$11 = l_lwd$11 | wl_data$1$q;
             l_lwa$11 = l_lwa$11 | wl_addr$1$q;
             l_lwe$11 = l_lwe$11 | wl_en$1$q;
+            l_l2wa$11 = l_l2wa$11 | wl2_addr$1$q;
+            l_l2we$11 = l_l2we$11 | wl2_en$1$q;
         end
         if (ph$q == k_wsel$178) begin
             l_bwd$11 = l_bwd$11 | wr_data$2$q;
@@ -36417,6 +40784,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$11 = l_lwd$11 | wl_data$2$q;
             l_lwa$11 = l_lwa$11 | wl_addr$2$q;
             l_lwe$11 = l_lwe$11 | wl_en$2$q;
+            l_l2wa$11 = l_l2wa$11 | wl2_addr$2$q;
+            l_l2we$11 = l_l2we$11 | wl2_en$2$q;
         end
         if (ph$q == k_wsel$179) begin
             l_bwd$11 = l_bwd$11 | wr_data$3$q;
@@ -36425,6 +40794,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$11 = l_lwd$11 | wl_data$3$q;
             l_lwa$11 = l_lwa$11 | wl_addr$3$q;
             l_lwe$11 = l_lwe$11 | wl_en$3$q;
+            l_l2wa$11 = l_l2wa$11 | wl2_addr$3$q;
+            l_l2we$11 = l_l2we$11 | wl2_en$3$q;
         end
         if (ph$q == k_wsel$180) begin
             l_bwd$11 = l_bwd$11 | wr_data$4$q;
@@ -36433,6 +40804,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$11 = l_lwd$11 | wl_data$4$q;
             l_lwa$11 = l_lwa$11 | wl_addr$4$q;
             l_lwe$11 = l_lwe$11 | wl_en$4$q;
+            l_l2wa$11 = l_l2wa$11 | wl2_addr$4$q;
+            l_l2we$11 = l_l2we$11 | wl2_en$4$q;
         end
         if (ph$q == k_wsel$181) begin
             l_bwd$11 = l_bwd$11 | wr_data$5$q;
@@ -36441,6 +40814,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$11 = l_lwd$11 | wl_data$5$q;
             l_lwa$11 = l_lwa$11 | wl_addr$5$q;
             l_lwe$11 = l_lwe$11 | wl_en$5$q;
+            l_l2wa$11 = l_l2wa$11 | wl2_addr$5$q;
+            l_l2we$11 = l_l2we$11 | wl2_en$5$q;
         end
         if (ph$q == k_wsel$182) begin
             l_bwd$11 = l_bwd$11 | wr_data$6$q;
@@ -36449,6 +40824,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$11 = l_lwd$11 | wl_data$6$q;
             l_lwa$11 = l_lwa$11 | wl_addr$6$q;
             l_lwe$11 = l_lwe$11 | wl_en$6$q;
+            l_l2wa$11 = l_l2wa$11 | wl2_addr$6$q;
+            l_l2we$11 = l_l2we$11 | wl2_en$6$q;
         end
         if (ph$q == k_wsel$183) begin
             l_bwd$11 = l_bwd$11 | wr_data$7$q;
@@ -36457,6 +40834,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$11 = l_lwd$11 | wl_data$7$q;
             l_lwa$11 = l_lwa$11 | wl_addr$7$q;
             l_lwe$11 = l_lwe$11 | wl_en$7$q;
+            l_l2wa$11 = l_l2wa$11 | wl2_addr$7$q;
+            l_l2we$11 = l_l2we$11 | wl2_en$7$q;
         end
         if (ph$q == k_wsel$184) begin
             l_bwd$11 = l_bwd$11 | wr_data$8$q;
@@ -36465,6 +40844,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$11 = l_lwd$11 | wl_data$8$q;
             l_lwa$11 = l_lwa$11 | wl_addr$8$q;
             l_lwe$11 = l_lwe$11 | wl_en$8$q;
+            l_l2wa$11 = l_l2wa$11 | wl2_addr$8$q;
+            l_l2we$11 = l_l2we$11 | wl2_en$8$q;
         end
         if (ph$q == k_wsel$185) begin
             l_bwd$11 = l_bwd$11 | wr_data$9$q;
@@ -36473,6 +40854,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$11 = l_lwd$11 | wl_data$9$q;
             l_lwa$11 = l_lwa$11 | wl_addr$9$q;
             l_lwe$11 = l_lwe$11 | wl_en$9$q;
+            l_l2wa$11 = l_l2wa$11 | wl2_addr$9$q;
+            l_l2we$11 = l_l2we$11 | wl2_en$9$q;
         end
         if (ph$q == k_wsel$186) begin
             l_bwd$11 = l_bwd$11 | wr_data$10$q;
@@ -36481,6 +40864,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$11 = l_lwd$11 | wl_data$10$q;
             l_lwa$11 = l_lwa$11 | wl_addr$10$q;
             l_lwe$11 = l_lwe$11 | wl_en$10$q;
+            l_l2wa$11 = l_l2wa$11 | wl2_addr$10$q;
+            l_l2we$11 = l_l2we$11 | wl2_en$10$q;
         end
         if (ph$q == k_wsel$187) begin
             l_bwd$11 = l_bwd$11 | wr_data$11$q;
@@ -36489,6 +40874,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$11 = l_lwd$11 | wl_data$11$q;
             l_lwa$11 = l_lwa$11 | wl_addr$11$q;
             l_lwe$11 = l_lwe$11 | wl_en$11$q;
+            l_l2wa$11 = l_l2wa$11 | wl2_addr$11$q;
+            l_l2we$11 = l_l2we$11 | wl2_en$11$q;
         end
         if (ph$q == k_wsel$188) begin
             l_bwd$11 = l_bwd$11 | wr_data$12$q;
@@ -36497,6 +40884,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$11 = l_lwd$11 | wl_data$12$q;
             l_lwa$11 = l_lwa$11 | wl_addr$12$q;
             l_lwe$11 = l_lwe$11 | wl_en$12$q;
+            l_l2wa$11 = l_l2wa$11 | wl2_addr$12$q;
+            l_l2we$11 = l_l2we$11 | wl2_en$12$q;
         end
         if (ph$q == k_wsel$189) begin
             l_bwd$11 = l_bwd$11 | wr_data$13$q;
@@ -36505,6 +40894,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$11 = l_lwd$11 | wl_data$13$q;
             l_lwa$11 = l_lwa$11 | wl_addr$13$q;
             l_lwe$11 = l_lwe$11 | wl_en$13$q;
+            l_l2wa$11 = l_l2wa$11 | wl2_addr$13$q;
+            l_l2we$11 = l_l2we$11 | wl2_en$13$q;
         end
         if (ph$q == k_wsel$190) begin
             l_bwd$11 = l_bwd$11 | wr_data$14$q;
@@ -36513,6 +40904,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$11 = l_lwd$11 | wl_data$14$q;
             l_lwa$11 = l_lwa$11 | wl_addr$14$q;
             l_lwe$11 = l_lwe$11 | wl_en$14$q;
+            l_l2wa$11 = l_l2wa$11 | wl2_addr$14$q;
+            l_l2we$11 = l_l2we$11 | wl2_en$14$q;
         end
         if (ph$q == k_wsel$191) begin
             l_bwd$11 = l_bwd$11 | wr_data$15$q;
@@ -36521,6 +40914,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$11 = l_lwd$11 | wl_data$15$q;
             l_lwa$11 = l_lwa$11 | wl_addr$15$q;
             l_lwe$11 = l_lwe$11 | wl_en$15$q;
+            l_l2wa$11 = l_l2wa$11 | wl2_addr$15$q;
+            l_l2we$11 = l_l2we$11 | wl2_en$15$q;
         end
         bank$11$write_enable = l_bwe$11;
         bank$11$write_address = l_bwa$11;
@@ -36528,18 +40923,26 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$11$write_enable = l_lwe$11;
         link$11$write_address = l_lwa$11;
         link$11$write_data = l_lwd$11;
+        link2$11$write_enable = l_l2we$11;
+        link2$11$write_address = l_l2wa$11;
+        link2$11$write_data = l_lwd$11;
         bank$27$write_enable = l_bwe$11;
         bank$27$write_address = l_bwa$11;
         bank$27$write_data = l_bwd$11;
         link$27$write_enable = l_lwe$11;
         link$27$write_address = l_lwa$11;
         link$27$write_data = l_lwd$11;
+        link2$27$write_enable = l_l2we$11;
+        link2$27$write_address = l_l2wa$11;
+        link2$27$write_data = l_lwd$11;
         l_bwd$12 = k0_64;
         l_bwa$12 = k0_ca;
         l_bwe$12 = 1'b0;
         l_lwd$12 = k0_ca;
         l_lwa$12 = k0_ca;
         l_lwe$12 = 1'b0;
+        l_l2wa$12 = k0_ca;
+        l_l2we$12 = 1'b0;
         if (ph$q == k_wsel$192) begin
             l_bwd$12 = l_bwd$12 | wr_data$0$q;
             l_bwa$12 = l_bwa$12 | wr_addr$0$q;
@@ -36547,6 +40950,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$12 = l_lwd$12 | wl_data$0$q;
             l_lwa$12 = l_lwa$12 | wl_addr$0$q;
             l_lwe$12 = l_lwe$12 | wl_en$0$q;
+            l_l2wa$12 = l_l2wa$12 | wl2_addr$0$q;
+            l_l2we$12 = l_l2we$12 | wl2_en$0$q;
         end
         if (ph$q == k_wsel$193) begin
             l_bwd$12 = l_bwd$12 | wr_data$1$q;
@@ -36555,6 +40960,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$12 = l_lwd$12 | wl_data$1$q;
             l_lwa$12 = l_lwa$12 | wl_addr$1$q;
             l_lwe$12 = l_lwe$12 | wl_en$1$q;
+            l_l2wa$12 = l_l2wa$12 | wl2_addr$1$q;
+            l_l2we$12 = l_l2we$12 | wl2_en$1$q;
         end
         if (ph$q == k_wsel$194) begin
             l_bwd$12 = l_bwd$12 | wr_data$2$q;
@@ -36563,6 +40970,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$12 = l_lwd$12 | wl_data$2$q;
             l_lwa$12 = l_lwa$12 | wl_addr$2$q;
             l_lwe$12 = l_lwe$12 | wl_en$2$q;
+            l_l2wa$12 = l_l2wa$12 | wl2_addr$2$q;
+            l_l2we$12 = l_l2we$12 | wl2_en$2$q;
         end
         if (ph$q == k_wsel$195) begin
             l_bwd$12 = l_bwd$12 | wr_data$3$q;
@@ -36571,6 +40980,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$12 = l_lwd$12 | wl_data$3$q;
             l_lwa$12 = l_lwa$12 | wl_addr$3$q;
             l_lwe$12 = l_lwe$12 | wl_en$3$q;
+            l_l2wa$12 = l_l2wa$12 | wl2_addr$3$q;
+            l_l2we$12 = l_l2we$12 | wl2_en$3$q;
         end
         if (ph$q == k_wsel$196) begin
             l_bwd$12 = l_bwd$12 | wr_data$4$q;
@@ -36579,6 +40990,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$12 = l_lwd$12 | wl_data$4$q;
             l_lwa$12 = l_lwa$12 | wl_addr$4$q;
             l_lwe$12 = l_lwe$12 | wl_en$4$q;
+            l_l2wa$12 = l_l2wa$12 | wl2_addr$4$q;
+            l_l2we$12 = l_l2we$12 | wl2_en$4$q;
         end
         if (ph$q == k_wsel$197) begin
             l_bwd$12 = l_bwd$12 | wr_data$5$q;
@@ -36587,6 +41000,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$12 = l_lwd$12 | wl_data$5$q;
             l_lwa$12 = l_lwa$12 | wl_addr$5$q;
             l_lwe$12 = l_lwe$12 | wl_en$5$q;
+            l_l2wa$12 = l_l2wa$12 | wl2_addr$5$q;
+            l_l2we$12 = l_l2we$12 | wl2_en$5$q;
         end
         if (ph$q == k_wsel$198) begin
             l_bwd$12 = l_bwd$12 | wr_data$6$q;
@@ -36595,6 +41010,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$12 = l_lwd$12 | wl_data$6$q;
             l_lwa$12 = l_lwa$12 | wl_addr$6$q;
             l_lwe$12 = l_lwe$12 | wl_en$6$q;
+            l_l2wa$12 = l_l2wa$12 | wl2_addr$6$q;
+            l_l2we$12 = l_l2we$12 | wl2_en$6$q;
         end
         if (ph$q == k_wsel$199) begin
             l_bwd$12 = l_bwd$12 | wr_data$7$q;
@@ -36603,6 +41020,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$12 = l_lwd$12 | wl_data$7$q;
             l_lwa$12 = l_lwa$12 | wl_addr$7$q;
             l_lwe$12 = l_lwe$12 | wl_en$7$q;
+            l_l2wa$12 = l_l2wa$12 | wl2_addr$7$q;
+            l_l2we$12 = l_l2we$12 | wl2_en$7$q;
         end
         if (ph$q == k_wsel$200) begin
             l_bwd$12 = l_bwd$12 | wr_data$8$q;
@@ -36611,6 +41030,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$12 = l_lwd$12 | wl_data$8$q;
             l_lwa$12 = l_lwa$12 | wl_addr$8$q;
             l_lwe$12 = l_lwe$12 | wl_en$8$q;
+            l_l2wa$12 = l_l2wa$12 | wl2_addr$8$q;
+            l_l2we$12 = l_l2we$12 | wl2_en$8$q;
         end
         if (ph$q == k_wsel$201) begin
             l_bwd$12 = l_bwd$12 | wr_data$9$q;
@@ -36619,6 +41040,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$12 = l_lwd$12 | wl_data$9$q;
             l_lwa$12 = l_lwa$12 | wl_addr$9$q;
             l_lwe$12 = l_lwe$12 | wl_en$9$q;
+            l_l2wa$12 = l_l2wa$12 | wl2_addr$9$q;
+            l_l2we$12 = l_l2we$12 | wl2_en$9$q;
         end
         if (ph$q == k_wsel$202) begin
             l_bwd$12 = l_bwd$12 | wr_data$10$q;
@@ -36627,6 +41050,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$12 = l_lwd$12 | wl_data$10$q;
             l_lwa$12 = l_lwa$12 | wl_addr$10$q;
             l_lwe$12 = l_lwe$12 | wl_en$10$q;
+            l_l2wa$12 = l_l2wa$12 | wl2_addr$10$q;
+            l_l2we$12 = l_l2we$12 | wl2_en$10$q;
         end
         if (ph$q == k_wsel$203) begin
             l_bwd$12 = l_bwd$12 | wr_data$11$q;
@@ -36635,6 +41060,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$12 = l_lwd$12 | wl_data$11$q;
             l_lwa$12 = l_lwa$12 | wl_addr$11$q;
             l_lwe$12 = l_lwe$12 | wl_en$11$q;
+            l_l2wa$12 = l_l2wa$12 | wl2_addr$11$q;
+            l_l2we$12 = l_l2we$12 | wl2_en$11$q;
         end
         if (ph$q == k_wsel$204) begin
             l_bwd$12 = l_bwd$12 | wr_data$12$q;
@@ -36643,6 +41070,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$12 = l_lwd$12 | wl_data$12$q;
             l_lwa$12 = l_lwa$12 | wl_addr$12$q;
             l_lwe$12 = l_lwe$12 | wl_en$12$q;
+            l_l2wa$12 = l_l2wa$12 | wl2_addr$12$q;
+            l_l2we$12 = l_l2we$12 | wl2_en$12$q;
         end
         if (ph$q == k_wsel$205) begin
             l_bwd$12 = l_bwd$12 | wr_data$13$q;
@@ -36651,6 +41080,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$12 = l_lwd$12 | wl_data$13$q;
             l_lwa$12 = l_lwa$12 | wl_addr$13$q;
             l_lwe$12 = l_lwe$12 | wl_en$13$q;
+            l_l2wa$12 = l_l2wa$12 | wl2_addr$13$q;
+            l_l2we$12 = l_l2we$12 | wl2_en$13$q;
         end
         if (ph$q == k_wsel$206) begin
             l_bwd$12 = l_bwd$12 | wr_data$14$q;
@@ -36659,6 +41090,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$12 = l_lwd$12 | wl_data$14$q;
             l_lwa$12 = l_lwa$12 | wl_addr$14$q;
             l_lwe$12 = l_lwe$12 | wl_en$14$q;
+            l_l2wa$12 = l_l2wa$12 | wl2_addr$14$q;
+            l_l2we$12 = l_l2we$12 | wl2_en$14$q;
         end
         if (ph$q == k_wsel$207) begin
             l_bwd$12 = l_bwd$12 | wr_data$15$q;
@@ -36667,6 +41100,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$12 = l_lwd$12 | wl_data$15$q;
             l_lwa$12 = l_lwa$12 | wl_addr$15$q;
             l_lwe$12 = l_lwe$12 | wl_en$15$q;
+            l_l2wa$12 = l_l2wa$12 | wl2_addr$15$q;
+            l_l2we$12 = l_l2we$12 | wl2_en$15$q;
         end
         bank$12$write_enable = l_bwe$12;
         bank$12$write_address = l_bwa$12;
@@ -36674,18 +41109,26 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$12$write_enable = l_lwe$12;
         link$12$write_address = l_lwa$12;
         link$12$write_data = l_lwd$12;
+        link2$12$write_enable = l_l2we$12;
+        link2$12$write_address = l_l2wa$12;
+        link2$12$write_data = l_lwd$12;
         bank$28$write_enable = l_bwe$12;
         bank$28$write_address = l_bwa$12;
         bank$28$write_data = l_bwd$12;
         link$28$write_enable = l_lwe$12;
         link$28$write_address = l_lwa$12;
         link$28$write_data = l_lwd$12;
+        link2$28$write_enable = l_l2we$12;
+        link2$28$write_address = l_l2wa$12;
+        link2$28$write_data = l_lwd$12;
         l_bwd$13 = k0_64;
         l_bwa$13 = k0_ca;
         l_bwe$13 = 1'b0;
         l_lwd$13 = k0_ca;
         l_lwa$13 = k0_ca;
         l_lwe$13 = 1'b0;
+        l_l2wa$13 = k0_ca;
+        l_l2we$13 = 1'b0;
         if (ph$q == k_wsel$208) begin
             l_bwd$13 = l_bwd$13 | wr_data$0$q;
             l_bwa$13 = l_bwa$13 | wr_addr$0$q;
@@ -36693,6 +41136,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$13 = l_lwd$13 | wl_data$0$q;
             l_lwa$13 = l_lwa$13 | wl_addr$0$q;
             l_lwe$13 = l_lwe$13 | wl_en$0$q;
+            l_l2wa$13 = l_l2wa$13 | wl2_addr$0$q;
+            l_l2we$13 = l_l2we$13 | wl2_en$0$q;
         end
         if (ph$q == k_wsel$209) begin
             l_bwd$13 = l_bwd$13 | wr_data$1$q;
@@ -36701,6 +41146,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$13 = l_lwd$13 | wl_data$1$q;
             l_lwa$13 = l_lwa$13 | wl_addr$1$q;
             l_lwe$13 = l_lwe$13 | wl_en$1$q;
+            l_l2wa$13 = l_l2wa$13 | wl2_addr$1$q;
+            l_l2we$13 = l_l2we$13 | wl2_en$1$q;
         end
         if (ph$q == k_wsel$210) begin
             l_bwd$13 = l_bwd$13 | wr_data$2$q;
@@ -36709,6 +41156,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$13 = l_lwd$13 | wl_data$2$q;
             l_lwa$13 = l_lwa$13 | wl_addr$2$q;
             l_lwe$13 = l_lwe$13 | wl_en$2$q;
+            l_l2wa$13 = l_l2wa$13 | wl2_addr$2$q;
+            l_l2we$13 = l_l2we$13 | wl2_en$2$q;
         end
         if (ph$q == k_wsel$211) begin
             l_bwd$13 = l_bwd$13 | wr_data$3$q;
@@ -36717,6 +41166,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$13 = l_lwd$13 | wl_data$3$q;
             l_lwa$13 = l_lwa$13 | wl_addr$3$q;
             l_lwe$13 = l_lwe$13 | wl_en$3$q;
+            l_l2wa$13 = l_l2wa$13 | wl2_addr$3$q;
+            l_l2we$13 = l_l2we$13 | wl2_en$3$q;
         end
         if (ph$q == k_wsel$212) begin
             l_bwd$13 = l_bwd$13 | wr_data$4$q;
@@ -36725,6 +41176,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$13 = l_lwd$13 | wl_data$4$q;
             l_lwa$13 = l_lwa$13 | wl_addr$4$q;
             l_lwe$13 = l_lwe$13 | wl_en$4$q;
+            l_l2wa$13 = l_l2wa$13 | wl2_addr$4$q;
+            l_l2we$13 = l_l2we$13 | wl2_en$4$q;
         end
         if (ph$q == k_wsel$213) begin
             l_bwd$13 = l_bwd$13 | wr_data$5$q;
@@ -36733,6 +41186,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$13 = l_lwd$13 | wl_data$5$q;
             l_lwa$13 = l_lwa$13 | wl_addr$5$q;
             l_lwe$13 = l_lwe$13 | wl_en$5$q;
+            l_l2wa$13 = l_l2wa$13 | wl2_addr$5$q;
+            l_l2we$13 = l_l2we$13 | wl2_en$5$q;
         end
         if (ph$q == k_wsel$214) begin
             l_bwd$13 = l_bwd$13 | wr_data$6$q;
@@ -36741,6 +41196,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$13 = l_lwd$13 | wl_data$6$q;
             l_lwa$13 = l_lwa$13 | wl_addr$6$q;
             l_lwe$13 = l_lwe$13 | wl_en$6$q;
+            l_l2wa$13 = l_l2wa$13 | wl2_addr$6$q;
+            l_l2we$13 = l_l2we$13 | wl2_en$6$q;
         end
         if (ph$q == k_wsel$215) begin
             l_bwd$13 = l_bwd$13 | wr_data$7$q;
@@ -36749,6 +41206,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$13 = l_lwd$13 | wl_data$7$q;
             l_lwa$13 = l_lwa$13 | wl_addr$7$q;
             l_lwe$13 = l_lwe$13 | wl_en$7$q;
+            l_l2wa$13 = l_l2wa$13 | wl2_addr$7$q;
+            l_l2we$13 = l_l2we$13 | wl2_en$7$q;
         end
         if (ph$q == k_wsel$216) begin
             l_bwd$13 = l_bwd$13 | wr_data$8$q;
@@ -36757,6 +41216,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$13 = l_lwd$13 | wl_data$8$q;
             l_lwa$13 = l_lwa$13 | wl_addr$8$q;
             l_lwe$13 = l_lwe$13 | wl_en$8$q;
+            l_l2wa$13 = l_l2wa$13 | wl2_addr$8$q;
+            l_l2we$13 = l_l2we$13 | wl2_en$8$q;
         end
         if (ph$q == k_wsel$217) begin
             l_bwd$13 = l_bwd$13 | wr_data$9$q;
@@ -36765,6 +41226,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$13 = l_lwd$13 | wl_data$9$q;
             l_lwa$13 = l_lwa$13 | wl_addr$9$q;
             l_lwe$13 = l_lwe$13 | wl_en$9$q;
+            l_l2wa$13 = l_l2wa$13 | wl2_addr$9$q;
+            l_l2we$13 = l_l2we$13 | wl2_en$9$q;
         end
         if (ph$q == k_wsel$218) begin
             l_bwd$13 = l_bwd$13 | wr_data$10$q;
@@ -36773,6 +41236,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$13 = l_lwd$13 | wl_data$10$q;
             l_lwa$13 = l_lwa$13 | wl_addr$10$q;
             l_lwe$13 = l_lwe$13 | wl_en$10$q;
+            l_l2wa$13 = l_l2wa$13 | wl2_addr$10$q;
+            l_l2we$13 = l_l2we$13 | wl2_en$10$q;
         end
         if (ph$q == k_wsel$219) begin
             l_bwd$13 = l_bwd$13 | wr_data$11$q;
@@ -36781,6 +41246,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$13 = l_lwd$13 | wl_data$11$q;
             l_lwa$13 = l_lwa$13 | wl_addr$11$q;
             l_lwe$13 = l_lwe$13 | wl_en$11$q;
+            l_l2wa$13 = l_l2wa$13 | wl2_addr$11$q;
+            l_l2we$13 = l_l2we$13 | wl2_en$11$q;
         end
         if (ph$q == k_wsel$220) begin
             l_bwd$13 = l_bwd$13 | wr_data$12$q;
@@ -36789,6 +41256,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$13 = l_lwd$13 | wl_data$12$q;
             l_lwa$13 = l_lwa$13 | wl_addr$12$q;
             l_lwe$13 = l_lwe$13 | wl_en$12$q;
+            l_l2wa$13 = l_l2wa$13 | wl2_addr$12$q;
+            l_l2we$13 = l_l2we$13 | wl2_en$12$q;
         end
         if (ph$q == k_wsel$221) begin
             l_bwd$13 = l_bwd$13 | wr_data$13$q;
@@ -36797,6 +41266,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$13 = l_lwd$13 | wl_data$13$q;
             l_lwa$13 = l_lwa$13 | wl_addr$13$q;
             l_lwe$13 = l_lwe$13 | wl_en$13$q;
+            l_l2wa$13 = l_l2wa$13 | wl2_addr$13$q;
+            l_l2we$13 = l_l2we$13 | wl2_en$13$q;
         end
         if (ph$q == k_wsel$222) begin
             l_bwd$13 = l_bwd$13 | wr_data$14$q;
@@ -36805,6 +41276,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$13 = l_lwd$13 | wl_data$14$q;
             l_lwa$13 = l_lwa$13 | wl_addr$14$q;
             l_lwe$13 = l_lwe$13 | wl_en$14$q;
+            l_l2wa$13 = l_l2wa$13 | wl2_addr$14$q;
+            l_l2we$13 = l_l2we$13 | wl2_en$14$q;
         end
         if (ph$q == k_wsel$223) begin
             l_bwd$13 = l_bwd$13 | wr_data$15$q;
@@ -36813,6 +41286,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$13 = l_lwd$13 | wl_data$15$q;
             l_lwa$13 = l_lwa$13 | wl_addr$15$q;
             l_lwe$13 = l_lwe$13 | wl_en$15$q;
+            l_l2wa$13 = l_l2wa$13 | wl2_addr$15$q;
+            l_l2we$13 = l_l2we$13 | wl2_en$15$q;
         end
         bank$13$write_enable = l_bwe$13;
         bank$13$write_address = l_bwa$13;
@@ -36820,18 +41295,26 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$13$write_enable = l_lwe$13;
         link$13$write_address = l_lwa$13;
         link$13$write_data = l_lwd$13;
+        link2$13$write_enable = l_l2we$13;
+        link2$13$write_address = l_l2wa$13;
+        link2$13$write_data = l_lwd$13;
         bank$29$write_enable = l_bwe$13;
         bank$29$write_address = l_bwa$13;
         bank$29$write_data = l_bwd$13;
         link$29$write_enable = l_lwe$13;
         link$29$write_address = l_lwa$13;
         link$29$write_data = l_lwd$13;
+        link2$29$write_enable = l_l2we$13;
+        link2$29$write_address = l_l2wa$13;
+        link2$29$write_data = l_lwd$13;
         l_bwd$14 = k0_64;
         l_bwa$14 = k0_ca;
         l_bwe$14 = 1'b0;
         l_lwd$14 = k0_ca;
         l_lwa$14 = k0_ca;
         l_lwe$14 = 1'b0;
+        l_l2wa$14 = k0_ca;
+        l_l2we$14 = 1'b0;
         if (ph$q == k_wsel$224) begin
             l_bwd$14 = l_bwd$14 | wr_data$0$q;
             l_bwa$14 = l_bwa$14 | wr_addr$0$q;
@@ -36839,6 +41322,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$14 = l_lwd$14 | wl_data$0$q;
             l_lwa$14 = l_lwa$14 | wl_addr$0$q;
             l_lwe$14 = l_lwe$14 | wl_en$0$q;
+            l_l2wa$14 = l_l2wa$14 | wl2_addr$0$q;
+            l_l2we$14 = l_l2we$14 | wl2_en$0$q;
         end
         if (ph$q == k_wsel$225) begin
             l_bwd$14 = l_bwd$14 | wr_data$1$q;
@@ -36847,6 +41332,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$14 = l_lwd$14 | wl_data$1$q;
             l_lwa$14 = l_lwa$14 | wl_addr$1$q;
             l_lwe$14 = l_lwe$14 | wl_en$1$q;
+            l_l2wa$14 = l_l2wa$14 | wl2_addr$1$q;
+            l_l2we$14 = l_l2we$14 | wl2_en$1$q;
         end
         if (ph$q == k_wsel$226) begin
             l_bwd$14 = l_bwd$14 | wr_data$2$q;
@@ -36855,6 +41342,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$14 = l_lwd$14 | wl_data$2$q;
             l_lwa$14 = l_lwa$14 | wl_addr$2$q;
             l_lwe$14 = l_lwe$14 | wl_en$2$q;
+            l_l2wa$14 = l_l2wa$14 | wl2_addr$2$q;
+            l_l2we$14 = l_l2we$14 | wl2_en$2$q;
         end
         if (ph$q == k_wsel$227) begin
             l_bwd$14 = l_bwd$14 | wr_data$3$q;
@@ -36863,6 +41352,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$14 = l_lwd$14 | wl_data$3$q;
             l_lwa$14 = l_lwa$14 | wl_addr$3$q;
             l_lwe$14 = l_lwe$14 | wl_en$3$q;
+            l_l2wa$14 = l_l2wa$14 | wl2_addr$3$q;
+            l_l2we$14 = l_l2we$14 | wl2_en$3$q;
         end
         if (ph$q == k_wsel$228) begin
             l_bwd$14 = l_bwd$14 | wr_data$4$q;
@@ -36871,6 +41362,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$14 = l_lwd$14 | wl_data$4$q;
             l_lwa$14 = l_lwa$14 | wl_addr$4$q;
             l_lwe$14 = l_lwe$14 | wl_en$4$q;
+            l_l2wa$14 = l_l2wa$14 | wl2_addr$4$q;
+            l_l2we$14 = l_l2we$14 | wl2_en$4$q;
         end
         if (ph$q == k_wsel$229) begin
             l_bwd$14 = l_bwd$14 | wr_data$5$q;
@@ -36879,6 +41372,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$14 = l_lwd$14 | wl_data$5$q;
             l_lwa$14 = l_lwa$14 | wl_addr$5$q;
             l_lwe$14 = l_lwe$14 | wl_en$5$q;
+            l_l2wa$14 = l_l2wa$14 | wl2_addr$5$q;
+            l_l2we$14 = l_l2we$14 | wl2_en$5$q;
         end
         if (ph$q == k_wsel$230) begin
             l_bwd$14 = l_bwd$14 | wr_data$6$q;
@@ -36887,6 +41382,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$14 = l_lwd$14 | wl_data$6$q;
             l_lwa$14 = l_lwa$14 | wl_addr$6$q;
             l_lwe$14 = l_lwe$14 | wl_en$6$q;
+            l_l2wa$14 = l_l2wa$14 | wl2_addr$6$q;
+            l_l2we$14 = l_l2we$14 | wl2_en$6$q;
         end
         if (ph$q == k_wsel$231) begin
             l_bwd$14 = l_bwd$14 | wr_data$7$q;
@@ -36895,6 +41392,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$14 = l_lwd$14 | wl_data$7$q;
             l_lwa$14 = l_lwa$14 | wl_addr$7$q;
             l_lwe$14 = l_lwe$14 | wl_en$7$q;
+            l_l2wa$14 = l_l2wa$14 | wl2_addr$7$q;
+            l_l2we$14 = l_l2we$14 | wl2_en$7$q;
         end
         if (ph$q == k_wsel$232) begin
             l_bwd$14 = l_bwd$14 | wr_data$8$q;
@@ -36903,6 +41402,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$14 = l_lwd$14 | wl_data$8$q;
             l_lwa$14 = l_lwa$14 | wl_addr$8$q;
             l_lwe$14 = l_lwe$14 | wl_en$8$q;
+            l_l2wa$14 = l_l2wa$14 | wl2_addr$8$q;
+            l_l2we$14 = l_l2we$14 | wl2_en$8$q;
         end
         if (ph$q == k_wsel$233) begin
             l_bwd$14 = l_bwd$14 | wr_data$9$q;
@@ -36911,6 +41412,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$14 = l_lwd$14 | wl_data$9$q;
             l_lwa$14 = l_lwa$14 | wl_addr$9$q;
             l_lwe$14 = l_lwe$14 | wl_en$9$q;
+            l_l2wa$14 = l_l2wa$14 | wl2_addr$9$q;
+            l_l2we$14 = l_l2we$14 | wl2_en$9$q;
         end
         if (ph$q == k_wsel$234) begin
             l_bwd$14 = l_bwd$14 | wr_data$10$q;
@@ -36919,6 +41422,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$14 = l_lwd$14 | wl_data$10$q;
             l_lwa$14 = l_lwa$14 | wl_addr$10$q;
             l_lwe$14 = l_lwe$14 | wl_en$10$q;
+            l_l2wa$14 = l_l2wa$14 | wl2_addr$10$q;
+            l_l2we$14 = l_l2we$14 | wl2_en$10$q;
         end
         if (ph$q == k_wsel$235) begin
             l_bwd$14 = l_bwd$14 | wr_data$11$q;
@@ -36927,6 +41432,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$14 = l_lwd$14 | wl_data$11$q;
             l_lwa$14 = l_lwa$14 | wl_addr$11$q;
             l_lwe$14 = l_lwe$14 | wl_en$11$q;
+            l_l2wa$14 = l_l2wa$14 | wl2_addr$11$q;
+            l_l2we$14 = l_l2we$14 | wl2_en$11$q;
         end
         if (ph$q == k_wsel$236) begin
             l_bwd$14 = l_bwd$14 | wr_data$12$q;
@@ -36935,6 +41442,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$14 = l_lwd$14 | wl_data$12$q;
             l_lwa$14 = l_lwa$14 | wl_addr$12$q;
             l_lwe$14 = l_lwe$14 | wl_en$12$q;
+            l_l2wa$14 = l_l2wa$14 | wl2_addr$12$q;
+            l_l2we$14 = l_l2we$14 | wl2_en$12$q;
         end
         if (ph$q == k_wsel$237) begin
             l_bwd$14 = l_bwd$14 | wr_data$13$q;
@@ -36943,6 +41452,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$14 = l_lwd$14 | wl_data$13$q;
             l_lwa$14 = l_lwa$14 | wl_addr$13$q;
             l_lwe$14 = l_lwe$14 | wl_en$13$q;
+            l_l2wa$14 = l_l2wa$14 | wl2_addr$13$q;
+            l_l2we$14 = l_l2we$14 | wl2_en$13$q;
         end
         if (ph$q == k_wsel$238) begin
             l_bwd$14 = l_bwd$14 | wr_data$14$q;
@@ -36951,6 +41462,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$14 = l_lwd$14 | wl_data$14$q;
             l_lwa$14 = l_lwa$14 | wl_addr$14$q;
             l_lwe$14 = l_lwe$14 | wl_en$14$q;
+            l_l2wa$14 = l_l2wa$14 | wl2_addr$14$q;
+            l_l2we$14 = l_l2we$14 | wl2_en$14$q;
         end
         if (ph$q == k_wsel$239) begin
             l_bwd$14 = l_bwd$14 | wr_data$15$q;
@@ -36959,6 +41472,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$14 = l_lwd$14 | wl_data$15$q;
             l_lwa$14 = l_lwa$14 | wl_addr$15$q;
             l_lwe$14 = l_lwe$14 | wl_en$15$q;
+            l_l2wa$14 = l_l2wa$14 | wl2_addr$15$q;
+            l_l2we$14 = l_l2we$14 | wl2_en$15$q;
         end
         bank$14$write_enable = l_bwe$14;
         bank$14$write_address = l_bwa$14;
@@ -36966,18 +41481,26 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$14$write_enable = l_lwe$14;
         link$14$write_address = l_lwa$14;
         link$14$write_data = l_lwd$14;
+        link2$14$write_enable = l_l2we$14;
+        link2$14$write_address = l_l2wa$14;
+        link2$14$write_data = l_lwd$14;
         bank$30$write_enable = l_bwe$14;
         bank$30$write_address = l_bwa$14;
         bank$30$write_data = l_bwd$14;
         link$30$write_enable = l_lwe$14;
         link$30$write_address = l_lwa$14;
         link$30$write_data = l_lwd$14;
+        link2$30$write_enable = l_l2we$14;
+        link2$30$write_address = l_l2wa$14;
+        link2$30$write_data = l_lwd$14;
         l_bwd$15 = k0_64;
         l_bwa$15 = k0_ca;
         l_bwe$15 = 1'b0;
         l_lwd$15 = k0_ca;
         l_lwa$15 = k0_ca;
         l_lwe$15 = 1'b0;
+        l_l2wa$15 = k0_ca;
+        l_l2we$15 = 1'b0;
         if (ph$q == k_wsel$240) begin
             l_bwd$15 = l_bwd$15 | wr_data$0$q;
             l_bwa$15 = l_bwa$15 | wr_addr$0$q;
@@ -36985,6 +41508,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$15 = l_lwd$15 | wl_data$0$q;
             l_lwa$15 = l_lwa$15 | wl_addr$0$q;
             l_lwe$15 = l_lwe$15 | wl_en$0$q;
+            l_l2wa$15 = l_l2wa$15 | wl2_addr$0$q;
+            l_l2we$15 = l_l2we$15 | wl2_en$0$q;
         end
         if (ph$q == k_wsel$241) begin
             l_bwd$15 = l_bwd$15 | wr_data$1$q;
@@ -36993,6 +41518,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$15 = l_lwd$15 | wl_data$1$q;
             l_lwa$15 = l_lwa$15 | wl_addr$1$q;
             l_lwe$15 = l_lwe$15 | wl_en$1$q;
+            l_l2wa$15 = l_l2wa$15 | wl2_addr$1$q;
+            l_l2we$15 = l_l2we$15 | wl2_en$1$q;
         end
         if (ph$q == k_wsel$242) begin
             l_bwd$15 = l_bwd$15 | wr_data$2$q;
@@ -37001,6 +41528,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$15 = l_lwd$15 | wl_data$2$q;
             l_lwa$15 = l_lwa$15 | wl_addr$2$q;
             l_lwe$15 = l_lwe$15 | wl_en$2$q;
+            l_l2wa$15 = l_l2wa$15 | wl2_addr$2$q;
+            l_l2we$15 = l_l2we$15 | wl2_en$2$q;
         end
         if (ph$q == k_wsel$243) begin
             l_bwd$15 = l_bwd$15 | wr_data$3$q;
@@ -37009,6 +41538,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$15 = l_lwd$15 | wl_data$3$q;
             l_lwa$15 = l_lwa$15 | wl_addr$3$q;
             l_lwe$15 = l_lwe$15 | wl_en$3$q;
+            l_l2wa$15 = l_l2wa$15 | wl2_addr$3$q;
+            l_l2we$15 = l_l2we$15 | wl2_en$3$q;
         end
         if (ph$q == k_wsel$244) begin
             l_bwd$15 = l_bwd$15 | wr_data$4$q;
@@ -37017,6 +41548,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$15 = l_lwd$15 | wl_data$4$q;
             l_lwa$15 = l_lwa$15 | wl_addr$4$q;
             l_lwe$15 = l_lwe$15 | wl_en$4$q;
+            l_l2wa$15 = l_l2wa$15 | wl2_addr$4$q;
+            l_l2we$15 = l_l2we$15 | wl2_en$4$q;
         end
         if (ph$q == k_wsel$245) begin
             l_bwd$15 = l_bwd$15 | wr_data$5$q;
@@ -37025,6 +41558,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$15 = l_lwd$15 | wl_data$5$q;
             l_lwa$15 = l_lwa$15 | wl_addr$5$q;
             l_lwe$15 = l_lwe$15 | wl_en$5$q;
+            l_l2wa$15 = l_l2wa$15 | wl2_addr$5$q;
+            l_l2we$15 = l_l2we$15 | wl2_en$5$q;
         end
         if (ph$q == k_wsel$246) begin
             l_bwd$15 = l_bwd$15 | wr_data$6$q;
@@ -37033,6 +41568,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$15 = l_lwd$15 | wl_data$6$q;
             l_lwa$15 = l_lwa$15 | wl_addr$6$q;
             l_lwe$15 = l_lwe$15 | wl_en$6$q;
+            l_l2wa$15 = l_l2wa$15 | wl2_addr$6$q;
+            l_l2we$15 = l_l2we$15 | wl2_en$6$q;
         end
         if (ph$q == k_wsel$247) begin
             l_bwd$15 = l_bwd$15 | wr_data$7$q;
@@ -37041,6 +41578,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$15 = l_lwd$15 | wl_data$7$q;
             l_lwa$15 = l_lwa$15 | wl_addr$7$q;
             l_lwe$15 = l_lwe$15 | wl_en$7$q;
+            l_l2wa$15 = l_l2wa$15 | wl2_addr$7$q;
+            l_l2we$15 = l_l2we$15 | wl2_en$7$q;
         end
         if (ph$q == k_wsel$248) begin
             l_bwd$15 = l_bwd$15 | wr_data$8$q;
@@ -37049,6 +41588,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$15 = l_lwd$15 | wl_data$8$q;
             l_lwa$15 = l_lwa$15 | wl_addr$8$q;
             l_lwe$15 = l_lwe$15 | wl_en$8$q;
+            l_l2wa$15 = l_l2wa$15 | wl2_addr$8$q;
+            l_l2we$15 = l_l2we$15 | wl2_en$8$q;
         end
         if (ph$q == k_wsel$249) begin
             l_bwd$15 = l_bwd$15 | wr_data$9$q;
@@ -37057,6 +41598,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$15 = l_lwd$15 | wl_data$9$q;
             l_lwa$15 = l_lwa$15 | wl_addr$9$q;
             l_lwe$15 = l_lwe$15 | wl_en$9$q;
+            l_l2wa$15 = l_l2wa$15 | wl2_addr$9$q;
+            l_l2we$15 = l_l2we$15 | wl2_en$9$q;
         end
         if (ph$q == k_wsel$250) begin
             l_bwd$15 = l_bwd$15 | wr_data$10$q;
@@ -37065,6 +41608,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$15 = l_lwd$15 | wl_data$10$q;
             l_lwa$15 = l_lwa$15 | wl_addr$10$q;
             l_lwe$15 = l_lwe$15 | wl_en$10$q;
+            l_l2wa$15 = l_l2wa$15 | wl2_addr$10$q;
+            l_l2we$15 = l_l2we$15 | wl2_en$10$q;
         end
         if (ph$q == k_wsel$251) begin
             l_bwd$15 = l_bwd$15 | wr_data$11$q;
@@ -37073,6 +41618,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$15 = l_lwd$15 | wl_data$11$q;
             l_lwa$15 = l_lwa$15 | wl_addr$11$q;
             l_lwe$15 = l_lwe$15 | wl_en$11$q;
+            l_l2wa$15 = l_l2wa$15 | wl2_addr$11$q;
+            l_l2we$15 = l_l2we$15 | wl2_en$11$q;
         end
         if (ph$q == k_wsel$252) begin
             l_bwd$15 = l_bwd$15 | wr_data$12$q;
@@ -37081,6 +41628,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$15 = l_lwd$15 | wl_data$12$q;
             l_lwa$15 = l_lwa$15 | wl_addr$12$q;
             l_lwe$15 = l_lwe$15 | wl_en$12$q;
+            l_l2wa$15 = l_l2wa$15 | wl2_addr$12$q;
+            l_l2we$15 = l_l2we$15 | wl2_en$12$q;
         end
         if (ph$q == k_wsel$253) begin
             l_bwd$15 = l_bwd$15 | wr_data$13$q;
@@ -37089,6 +41638,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$15 = l_lwd$15 | wl_data$13$q;
             l_lwa$15 = l_lwa$15 | wl_addr$13$q;
             l_lwe$15 = l_lwe$15 | wl_en$13$q;
+            l_l2wa$15 = l_l2wa$15 | wl2_addr$13$q;
+            l_l2we$15 = l_l2we$15 | wl2_en$13$q;
         end
         if (ph$q == k_wsel$254) begin
             l_bwd$15 = l_bwd$15 | wr_data$14$q;
@@ -37097,6 +41648,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$15 = l_lwd$15 | wl_data$14$q;
             l_lwa$15 = l_lwa$15 | wl_addr$14$q;
             l_lwe$15 = l_lwe$15 | wl_en$14$q;
+            l_l2wa$15 = l_l2wa$15 | wl2_addr$14$q;
+            l_l2we$15 = l_l2we$15 | wl2_en$14$q;
         end
         if (ph$q == k_wsel$255) begin
             l_bwd$15 = l_bwd$15 | wr_data$15$q;
@@ -37105,6 +41658,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_lwd$15 = l_lwd$15 | wl_data$15$q;
             l_lwa$15 = l_lwa$15 | wl_addr$15$q;
             l_lwe$15 = l_lwe$15 | wl_en$15$q;
+            l_l2wa$15 = l_l2wa$15 | wl2_addr$15$q;
+            l_l2we$15 = l_l2we$15 | wl2_en$15$q;
         end
         bank$15$write_enable = l_bwe$15;
         bank$15$write_address = l_bwa$15;
@@ -37112,12 +41667,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link$15$write_enable = l_lwe$15;
         link$15$write_address = l_lwa$15;
         link$15$write_data = l_lwd$15;
+        link2$15$write_enable = l_l2we$15;
+        link2$15$write_address = l_l2wa$15;
+        link2$15$write_data = l_lwd$15;
         bank$31$write_enable = l_bwe$15;
         bank$31$write_address = l_bwa$15;
         bank$31$write_data = l_bwd$15;
         link$31$write_enable = l_lwe$15;
         link$31$write_address = l_lwa$15;
         link$31$write_data = l_lwd$15;
+        link2$31$write_enable = l_l2we$15;
+        link2$31$write_address = l_l2wa$15;
+        link2$31$write_data = l_lwd$15;
         l_ra$0 = k0_ca;
         l_ren$0 = 1'b0;
         if (ph$q == k_slot$0) begin
@@ -37186,36 +41747,52 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         bank$0$read_address = l_ra$0;
         link$0$read_address = l_ra$0;
+        link2$0$read_address = l_ra$0;
         bank$1$read_address = l_ra$0;
         link$1$read_address = l_ra$0;
+        link2$1$read_address = l_ra$0;
         bank$2$read_address = l_ra$0;
         link$2$read_address = l_ra$0;
+        link2$2$read_address = l_ra$0;
         bank$3$read_address = l_ra$0;
         link$3$read_address = l_ra$0;
+        link2$3$read_address = l_ra$0;
         bank$4$read_address = l_ra$0;
         link$4$read_address = l_ra$0;
+        link2$4$read_address = l_ra$0;
         bank$5$read_address = l_ra$0;
         link$5$read_address = l_ra$0;
+        link2$5$read_address = l_ra$0;
         bank$6$read_address = l_ra$0;
         link$6$read_address = l_ra$0;
+        link2$6$read_address = l_ra$0;
         bank$7$read_address = l_ra$0;
         link$7$read_address = l_ra$0;
+        link2$7$read_address = l_ra$0;
         bank$8$read_address = l_ra$0;
         link$8$read_address = l_ra$0;
+        link2$8$read_address = l_ra$0;
         bank$9$read_address = l_ra$0;
         link$9$read_address = l_ra$0;
+        link2$9$read_address = l_ra$0;
         bank$10$read_address = l_ra$0;
         link$10$read_address = l_ra$0;
+        link2$10$read_address = l_ra$0;
         bank$11$read_address = l_ra$0;
         link$11$read_address = l_ra$0;
+        link2$11$read_address = l_ra$0;
         bank$12$read_address = l_ra$0;
         link$12$read_address = l_ra$0;
+        link2$12$read_address = l_ra$0;
         bank$13$read_address = l_ra$0;
         link$13$read_address = l_ra$0;
+        link2$13$read_address = l_ra$0;
         bank$14$read_address = l_ra$0;
         link$14$read_address = l_ra$0;
+        link2$14$read_address = l_ra$0;
         bank$15$read_address = l_ra$0;
         link$15$read_address = l_ra$0;
+        link2$15$read_address = l_ra$0;
         fl$0$push = l_ren$0;
         fl$0$push_data = l_ra$0;
         if (l_ftake$0) begin
@@ -37294,36 +41871,52 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         bank$16$read_address = l_ra$1;
         link$16$read_address = l_ra$1;
+        link2$16$read_address = l_ra$1;
         bank$17$read_address = l_ra$1;
         link$17$read_address = l_ra$1;
+        link2$17$read_address = l_ra$1;
         bank$18$read_address = l_ra$1;
         link$18$read_address = l_ra$1;
+        link2$18$read_address = l_ra$1;
         bank$19$read_address = l_ra$1;
         link$19$read_address = l_ra$1;
+        link2$19$read_address = l_ra$1;
         bank$20$read_address = l_ra$1;
         link$20$read_address = l_ra$1;
+        link2$20$read_address = l_ra$1;
         bank$21$read_address = l_ra$1;
         link$21$read_address = l_ra$1;
+        link2$21$read_address = l_ra$1;
         bank$22$read_address = l_ra$1;
         link$22$read_address = l_ra$1;
+        link2$22$read_address = l_ra$1;
         bank$23$read_address = l_ra$1;
         link$23$read_address = l_ra$1;
+        link2$23$read_address = l_ra$1;
         bank$24$read_address = l_ra$1;
         link$24$read_address = l_ra$1;
+        link2$24$read_address = l_ra$1;
         bank$25$read_address = l_ra$1;
         link$25$read_address = l_ra$1;
+        link2$25$read_address = l_ra$1;
         bank$26$read_address = l_ra$1;
         link$26$read_address = l_ra$1;
+        link2$26$read_address = l_ra$1;
         bank$27$read_address = l_ra$1;
         link$27$read_address = l_ra$1;
+        link2$27$read_address = l_ra$1;
         bank$28$read_address = l_ra$1;
         link$28$read_address = l_ra$1;
+        link2$28$read_address = l_ra$1;
         bank$29$read_address = l_ra$1;
         link$29$read_address = l_ra$1;
+        link2$29$read_address = l_ra$1;
         bank$30$read_address = l_ra$1;
         link$30$read_address = l_ra$1;
+        link2$30$read_address = l_ra$1;
         bank$31$read_address = l_ra$1;
         link$31$read_address = l_ra$1;
+        link2$31$read_address = l_ra$1;
         fl$1$push = l_ren$1;
         fl$1$push_data = l_ra$1;
         if (l_ftake$1) begin
@@ -37346,133 +41939,166 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_meta$0$pop = 1'b0;
         out$0$dq_count = dq_cell$0$count;
         l_dm$0$a = dq_meta$0$head;
-        l_lk$0 = k0_ca;
-        if (p_s$0$q == k_idx$0) begin
-            if (p_rep$0$q) begin
-                l_lk$0 = l_lk$0 | link$16$read_data;
+        l_lka$0 = k0_ca;
+        l_lkb$0 = k0_ca;
+        if (q_s$0$q == k_idx$0) begin
+            if (q_rep$0$q) begin
+                l_lka$0 = l_lka$0 | lk_r$16$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$16$q;
             end
             else begin
-                l_lk$0 = l_lk$0 | link$0$read_data;
+                l_lka$0 = l_lka$0 | lk_r$0$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$0$q;
             end
         end
-        if (p_s$0$q == k_idx$1) begin
-            if (p_rep$0$q) begin
-                l_lk$0 = l_lk$0 | link$17$read_data;
+        if (q_s$0$q == k_idx$1) begin
+            if (q_rep$0$q) begin
+                l_lka$0 = l_lka$0 | lk_r$17$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$17$q;
             end
             else begin
-                l_lk$0 = l_lk$0 | link$1$read_data;
+                l_lka$0 = l_lka$0 | lk_r$1$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$1$q;
             end
         end
-        if (p_s$0$q == k_idx$2) begin
-            if (p_rep$0$q) begin
-                l_lk$0 = l_lk$0 | link$18$read_data;
+        if (q_s$0$q == k_idx$2) begin
+            if (q_rep$0$q) begin
+                l_lka$0 = l_lka$0 | lk_r$18$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$18$q;
             end
             else begin
-                l_lk$0 = l_lk$0 | link$2$read_data;
+                l_lka$0 = l_lka$0 | lk_r$2$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$2$q;
             end
         end
-        if (p_s$0$q == k_idx$3) begin
-            if (p_rep$0$q) begin
-                l_lk$0 = l_lk$0 | link$19$read_data;
+        if (q_s$0$q == k_idx$3) begin
+            if (q_rep$0$q) begin
+                l_lka$0 = l_lka$0 | lk_r$19$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$19$q;
             end
             else begin
-                l_lk$0 = l_lk$0 | link$3$read_data;
+                l_lka$0 = l_lka$0 | lk_r$3$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$3$q;
             end
         end
-        if (p_s$0$q == k_idx$4) begin
-            if (p_rep$0$q) begin
-                l_lk$0 = l_lk$0 | link$20$read_data;
+        if (q_s$0$q == k_idx$4) begin
+            if (q_rep$0$q) begin
+                l_lka$0 = l_lka$0 | lk_r$20$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$20$q;
             end
             else begin
-                l_lk$0 = l_lk$0 | link$4$read_data;
+                l_lka$0 = l_lka$0 | lk_r$4$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$4$q;
             end
         end
-        if (p_s$0$q == k_idx$5) begin
-            if (p_rep$0$q) begin
-                l_lk$0 = l_lk$0 | link$21$read_data;
+        if (q_s$0$q == k_idx$5) begin
+            if (q_rep$0$q) begin
+                l_lka$0 = l_lka$0 | lk_r$21$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$21$q;
             end
             else begin
-                l_lk$0 = l_lk$0 | link$5$read_data;
+                l_lka$0 = l_lka$0 | lk_r$5$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$5$q;
             end
         end
-        if (p_s$0$q == k_idx$6) begin
-            if (p_rep$0$q) begin
-                l_lk$0 = l_lk$0 | link$22$read_data;
+        if (q_s$0$q == k_idx$6) begin
+            if (q_rep$0$q) begin
+                l_lka$0 = l_lka$0 | lk_r$22$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$22$q;
             end
             else begin
-                l_lk$0 = l_lk$0 | link$6$read_data;
+                l_lka$0 = l_lka$0 | lk_r$6$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$6$q;
             end
         end
-        if (p_s$0$q == k_idx$7) begin
-            if (p_rep$0$q) begin
-                l_lk$0 = l_lk$0 | link$23$read_data;
+        if (q_s$0$q == k_idx$7) begin
+            if (q_rep$0$q) begin
+                l_lka$0 = l_lka$0 | lk_r$23$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$23$q;
             end
             else begin
-                l_lk$0 = l_lk$0 | link$7$read_data;
+                l_lka$0 = l_lka$0 | lk_r$7$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$7$q;
             end
         end
-        if (p_s$0$q == k_idx$8) begin
-            if (p_rep$0$q) begin
-                l_lk$0 = l_lk$0 | link$24$read_data;
+        if (q_s$0$q == k_idx$8) begin
+            if (q_rep$0$q) begin
+                l_lka$0 = l_lka$0 | lk_r$24$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$24$q;
             end
             else begin
-                l_lk$0 = l_lk$0 | link$8$read_data;
+                l_lka$0 = l_lka$0 | lk_r$8$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$8$q;
             end
         end
-        if (p_s$0$q == k_idx$9) begin
-            if (p_rep$0$q) begin
-                l_lk$0 = l_lk$0 | link$25$read_data;
+        if (q_s$0$q == k_idx$9) begin
+            if (q_rep$0$q) begin
+                l_lka$0 = l_lka$0 | lk_r$25$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$25$q;
             end
             else begin
-                l_lk$0 = l_lk$0 | link$9$read_data;
+                l_lka$0 = l_lka$0 | lk_r$9$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$9$q;
             end
         end
-        if (p_s$0$q == k_idx$10) begin
-            if (p_rep$0$q) begin
-                l_lk$0 = l_lk$0 | link$26$read_data;
+        if (q_s$0$q == k_idx$10) begin
+            if (q_rep$0$q) begin
+                l_lka$0 = l_lka$0 | lk_r$26$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$26$q;
             end
             else begin
-                l_lk$0 = l_lk$0 | link$10$read_data;
+                l_lka$0 = l_lka$0 | lk_r$10$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$10$q;
             end
         end
-        if (p_s$0$q == k_idx$11) begin
-            if (p_rep$0$q) begin
-                l_lk$0 = l_lk$0 | link$27$read_data;
+        if (q_s$0$q == k_idx$11) begin
+            if (q_rep$0$q) begin
+                l_lka$0 = l_lka$0 | lk_r$27$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$27$q;
             end
             else begin
-                l_lk$0 = l_lk$0 | link$11$read_data;
+                l_lka$0 = l_lka$0 | lk_r$11$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$11$q;
             end
         end
-        if (p_s$0$q == k_idx$12) begin
-            if (p_rep$0$q) begin
-                l_lk$0 = l_lk$0 | link$28$read_data;
+        if (q_s$0$q == k_idx$12) begin
+            if (q_rep$0$q) begin
+                l_lka$0 = l_lka$0 | lk_r$28$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$28$q;
             end
             else begin
-                l_lk$0 = l_lk$0 | link$12$read_data;
+                l_lka$0 = l_lka$0 | lk_r$12$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$12$q;
             end
         end
-        if (p_s$0$q == k_idx$13) begin
-            if (p_rep$0$q) begin
-                l_lk$0 = l_lk$0 | link$29$read_data;
+        if (q_s$0$q == k_idx$13) begin
+            if (q_rep$0$q) begin
+                l_lka$0 = l_lka$0 | lk_r$29$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$29$q;
             end
             else begin
-                l_lk$0 = l_lk$0 | link$13$read_data;
+                l_lka$0 = l_lka$0 | lk_r$13$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$13$q;
             end
         end
-        if (p_s$0$q == k_idx$14) begin
-            if (p_rep$0$q) begin
-                l_lk$0 = l_lk$0 | link$30$read_data;
+        if (q_s$0$q == k_idx$14) begin
+            if (q_rep$0$q) begin
+                l_lka$0 = l_lka$0 | lk_r$30$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$30$q;
             end
             else begin
-                l_lk$0 = l_lk$0 | link$14$read_data;
+                l_lka$0 = l_lka$0 | lk_r$14$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$14$q;
             end
         end
-        if (p_s$0$q == k_idx$15) begin
-            if (p_rep$0$q) begin
-                l_lk$0 = l_lk$0 | link$31$read_data;
+        if (q_s$0$q == k_idx$15) begin
+            if (q_rep$0$q) begin
+                l_lka$0 = l_lka$0 | lk_r$31$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$31$q;
             end
             else begin
-                l_lk$0 = l_lk$0 | link$15$read_data;
+                l_lka$0 = l_lka$0 | lk_r$15$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$15$q;
             end
         end
         l_row_w$0 = bank$0$read_data;
@@ -37633,11 +42259,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$63$d = l_row_w$15;
             end
         end
-        l_ceff$0 = r_cell$0$q;
-        if (p_en$0$q & ~p_last$0$q) begin
-            l_ceff$0 = l_lk$0;
-            r_cell$0$d = l_lk$0;
-        end
         l_slot$0 = ph$q == k_slotn$0;
         l_slot1$0 = ph$q == k_slotn$16;
         l_free$0 = 1'b0;
@@ -37653,13 +42274,40 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if ((r_wk$0$q == k_idx$3) & ~rv$3$q) begin
             l_free$0 = 1'b1;
         end
-        l_issue$0 = r_act$0$q & (l_slot$0 | l_slot1$0) & ~(rd_en$0$q & ~rd_last$0$q) & (r_bad$0$q | l_free$0);
+        l_issue$0 = r_act$0$q & (l_slot$0 | l_slot1$0) & r_v0$0$q & (r_bad$0$q | l_free$0);
+        l_rpop$0 = l_issue$0;
+        l_mv0$0 = r_v0$0$q;
+        if (l_rpop$0) begin
+            l_mv0$0 = r_v1$0$q;
+            r_c0$0$d = r_c1$0$q;
+            r_v0$0$d = r_v1$0$q;
+            r_v1$0$d = 1'b0;
+        end
+        if (q_l1$0$q) begin
+            r_c0$0$d = l_lka$0;
+            r_v0$0$d = 1'b1;
+            r_c1$0$d = l_lkb$0;
+            r_v1$0$d = q_l2$0$q;
+        end
+        else if (q_l2$0$q) begin
+            if (l_mv0$0) begin
+                r_c1$0$d = l_lkb$0;
+                r_v1$0$d = 1'b1;
+            end
+            else begin
+                r_c0$0$d = l_lkb$0;
+                r_v0$0$d = 1'b1;
+            end
+        end
         if (~r_act$0$q) begin
             if (dq_cell$0$nonempty) begin
                 dq_cell$0$pop = 1'b1;
                 dq_meta$0$pop = 1'b1;
                 r_act$0$d = 1'b1;
-                r_cell$0$d = dq_cell$0$head;
+                r_c0$0$d = dq_cell$0$head;
+                r_v0$0$d = 1'b1;
+                r_v1$0$d = 1'b0;
+                r_first$0$d = 1'b1;
                 r_left$0$d = l_dm$0$words;
                 r_s$0$d = l_dm$0$s;
                 r_bad$0$d = l_dm$0$bad;
@@ -37668,7 +42316,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$0) begin
             rd_en$0$d = 1'b1;
-            rd_addr$0$d = l_ceff$0;
+            rd_addr$0$d = r_c0$0$q;
+            rd_l1$0$d = r_first$0$q & (r_left$0$q > k_n9);
+            rd_l2$0$d = r_left$0$q > k_2n9;
+            r_first$0$d = 1'b0;
             rd_rep$0$d = l_slot1$0;
             rd_cap$0$d = ~r_bad$0$q;
             rd_k$0$d = r_wk$0$q;
@@ -37979,133 +42630,166 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_meta$1$pop = 1'b0;
         out$1$dq_count = dq_cell$1$count;
         l_dm$1$a = dq_meta$1$head;
-        l_lk$1 = k0_ca;
-        if (p_s$1$q == k_idx$0) begin
-            if (p_rep$1$q) begin
-                l_lk$1 = l_lk$1 | link$16$read_data;
+        l_lka$1 = k0_ca;
+        l_lkb$1 = k0_ca;
+        if (q_s$1$q == k_idx$0) begin
+            if (q_rep$1$q) begin
+                l_lka$1 = l_lka$1 | lk_r$16$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$16$q;
             end
             else begin
-                l_lk$1 = l_lk$1 | link$0$read_data;
+                l_lka$1 = l_lka$1 | lk_r$0$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$0$q;
             end
         end
-        if (p_s$1$q == k_idx$1) begin
-            if (p_rep$1$q) begin
-                l_lk$1 = l_lk$1 | link$17$read_data;
+        if (q_s$1$q == k_idx$1) begin
+            if (q_rep$1$q) begin
+                l_lka$1 = l_lka$1 | lk_r$17$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$17$q;
             end
             else begin
-                l_lk$1 = l_lk$1 | link$1$read_data;
+                l_lka$1 = l_lka$1 | lk_r$1$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$1$q;
             end
         end
-        if (p_s$1$q == k_idx$2) begin
-            if (p_rep$1$q) begin
-                l_lk$1 = l_lk$1 | link$18$read_data;
+        if (q_s$1$q == k_idx$2) begin
+            if (q_rep$1$q) begin
+                l_lka$1 = l_lka$1 | lk_r$18$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$18$q;
             end
             else begin
-                l_lk$1 = l_lk$1 | link$2$read_data;
+                l_lka$1 = l_lka$1 | lk_r$2$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$2$q;
             end
         end
-        if (p_s$1$q == k_idx$3) begin
-            if (p_rep$1$q) begin
-                l_lk$1 = l_lk$1 | link$19$read_data;
+        if (q_s$1$q == k_idx$3) begin
+            if (q_rep$1$q) begin
+                l_lka$1 = l_lka$1 | lk_r$19$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$19$q;
             end
             else begin
-                l_lk$1 = l_lk$1 | link$3$read_data;
+                l_lka$1 = l_lka$1 | lk_r$3$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$3$q;
             end
         end
-        if (p_s$1$q == k_idx$4) begin
-            if (p_rep$1$q) begin
-                l_lk$1 = l_lk$1 | link$20$read_data;
+        if (q_s$1$q == k_idx$4) begin
+            if (q_rep$1$q) begin
+                l_lka$1 = l_lka$1 | lk_r$20$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$20$q;
             end
             else begin
-                l_lk$1 = l_lk$1 | link$4$read_data;
+                l_lka$1 = l_lka$1 | lk_r$4$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$4$q;
             end
         end
-        if (p_s$1$q == k_idx$5) begin
-            if (p_rep$1$q) begin
-                l_lk$1 = l_lk$1 | link$21$read_data;
+        if (q_s$1$q == k_idx$5) begin
+            if (q_rep$1$q) begin
+                l_lka$1 = l_lka$1 | lk_r$21$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$21$q;
             end
             else begin
-                l_lk$1 = l_lk$1 | link$5$read_data;
+                l_lka$1 = l_lka$1 | lk_r$5$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$5$q;
             end
         end
-        if (p_s$1$q == k_idx$6) begin
-            if (p_rep$1$q) begin
-                l_lk$1 = l_lk$1 | link$22$read_data;
+        if (q_s$1$q == k_idx$6) begin
+            if (q_rep$1$q) begin
+                l_lka$1 = l_lka$1 | lk_r$22$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$22$q;
             end
             else begin
-                l_lk$1 = l_lk$1 | link$6$read_data;
+                l_lka$1 = l_lka$1 | lk_r$6$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$6$q;
             end
         end
-        if (p_s$1$q == k_idx$7) begin
-            if (p_rep$1$q) begin
-                l_lk$1 = l_lk$1 | link$23$read_data;
+        if (q_s$1$q == k_idx$7) begin
+            if (q_rep$1$q) begin
+                l_lka$1 = l_lka$1 | lk_r$23$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$23$q;
             end
             else begin
-                l_lk$1 = l_lk$1 | link$7$read_data;
+                l_lka$1 = l_lka$1 | lk_r$7$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$7$q;
             end
         end
-        if (p_s$1$q == k_idx$8) begin
-            if (p_rep$1$q) begin
-                l_lk$1 = l_lk$1 | link$24$read_data;
+        if (q_s$1$q == k_idx$8) begin
+            if (q_rep$1$q) begin
+                l_lka$1 = l_lka$1 | lk_r$24$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$24$q;
             end
             else begin
-                l_lk$1 = l_lk$1 | link$8$read_data;
+                l_lka$1 = l_lka$1 | lk_r$8$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$8$q;
             end
         end
-        if (p_s$1$q == k_idx$9) begin
-            if (p_rep$1$q) begin
-                l_lk$1 = l_lk$1 | link$25$read_data;
+        if (q_s$1$q == k_idx$9) begin
+            if (q_rep$1$q) begin
+                l_lka$1 = l_lka$1 | lk_r$25$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$25$q;
             end
             else begin
-                l_lk$1 = l_lk$1 | link$9$read_data;
+                l_lka$1 = l_lka$1 | lk_r$9$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$9$q;
             end
         end
-        if (p_s$1$q == k_idx$10) begin
-            if (p_rep$1$q) begin
-                l_lk$1 = l_lk$1 | link$26$read_data;
+        if (q_s$1$q == k_idx$10) begin
+            if (q_rep$1$q) begin
+                l_lka$1 = l_lka$1 | lk_r$26$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$26$q;
             end
             else begin
-                l_lk$1 = l_lk$1 | link$10$read_data;
+                l_lka$1 = l_lka$1 | lk_r$10$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$10$q;
             end
         end
-        if (p_s$1$q == k_idx$11) begin
-            if (p_rep$1$q) begin
-                l_lk$1 = l_lk$1 | link$27$read_data;
+        if (q_s$1$q == k_idx$11) begin
+            if (q_rep$1$q) begin
+                l_lka$1 = l_lka$1 | lk_r$27$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$27$q;
             end
             else begin
-                l_lk$1 = l_lk$1 | link$11$read_data;
+                l_lka$1 = l_lka$1 | lk_r$11$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$11$q;
             end
         end
-        if (p_s$1$q == k_idx$12) begin
-            if (p_rep$1$q) begin
-                l_lk$1 = l_lk$1 | link$28$read_data;
+        if (q_s$1$q == k_idx$12) begin
+            if (q_rep$1$q) begin
+                l_lka$1 = l_lka$1 | lk_r$28$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$28$q;
             end
             else begin
-                l_lk$1 = l_lk$1 | link$12$read_data;
+                l_lka$1 = l_lka$1 | lk_r$12$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$12$q;
             end
         end
-        if (p_s$1$q == k_idx$13) begin
-            if (p_rep$1$q) begin
-                l_lk$1 = l_lk$1 | link$29$read_data;
+        if (q_s$1$q == k_idx$13) begin
+            if (q_rep$1$q) begin
+                l_lka$1 = l_lka$1 | lk_r$29$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$29$q;
             end
             else begin
-                l_lk$1 = l_lk$1 | link$13$read_data;
+                l_lka$1 = l_lka$1 | lk_r$13$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$13$q;
             end
         end
-        if (p_s$1$q == k_idx$14) begin
-            if (p_rep$1$q) begin
-                l_lk$1 = l_lk$1 | link$30$read_data;
+        if (q_s$1$q == k_idx$14) begin
+            if (q_rep$1$q) begin
+                l_lka$1 = l_lka$1 | lk_r$30$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$30$q;
             end
             else begin
-                l_lk$1 = l_lk$1 | link$14$read_data;
+                l_lka$1 = l_lka$1 | lk_r$14$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$14$q;
             end
         end
-        if (p_s$1$q == k_idx$15) begin
-            if (p_rep$1$q) begin
-                l_lk$1 = l_lk$1 | link$31$read_data;
+        if (q_s$1$q == k_idx$15) begin
+            if (q_rep$1$q) begin
+                l_lka$1 = l_lka$1 | lk_r$31$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$31$q;
             end
             else begin
-                l_lk$1 = l_lk$1 | link$15$read_data;
+                l_lka$1 = l_lka$1 | lk_r$15$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$15$q;
             end
         end
         l_row_w$16 = bank$0$read_data;
@@ -38266,11 +42950,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$127$d = l_row_w$31;
             end
         end
-        l_ceff$1 = r_cell$1$q;
-        if (p_en$1$q & ~p_last$1$q) begin
-            l_ceff$1 = l_lk$1;
-            r_cell$1$d = l_lk$1;
-        end
         l_slot$1 = ph$q == k_slotn$1;
         l_slot1$1 = ph$q == k_slotn$17;
         l_free$1 = 1'b0;
@@ -38286,13 +42965,40 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if ((r_wk$1$q == k_idx$3) & ~rv$7$q) begin
             l_free$1 = 1'b1;
         end
-        l_issue$1 = r_act$1$q & (l_slot$1 | l_slot1$1) & ~(rd_en$1$q & ~rd_last$1$q) & (r_bad$1$q | l_free$1);
+        l_issue$1 = r_act$1$q & (l_slot$1 | l_slot1$1) & r_v0$1$q & (r_bad$1$q | l_free$1);
+        l_rpop$1 = l_issue$1;
+        l_mv0$1 = r_v0$1$q;
+        if (l_rpop$1) begin
+            l_mv0$1 = r_v1$1$q;
+            r_c0$1$d = r_c1$1$q;
+            r_v0$1$d = r_v1$1$q;
+            r_v1$1$d = 1'b0;
+        end
+        if (q_l1$1$q) begin
+            r_c0$1$d = l_lka$1;
+            r_v0$1$d = 1'b1;
+            r_c1$1$d = l_lkb$1;
+            r_v1$1$d = q_l2$1$q;
+        end
+        else if (q_l2$1$q) begin
+            if (l_mv0$1) begin
+                r_c1$1$d = l_lkb$1;
+                r_v1$1$d = 1'b1;
+            end
+            else begin
+                r_c0$1$d = l_lkb$1;
+                r_v0$1$d = 1'b1;
+            end
+        end
         if (~r_act$1$q) begin
             if (dq_cell$1$nonempty) begin
                 dq_cell$1$pop = 1'b1;
                 dq_meta$1$pop = 1'b1;
                 r_act$1$d = 1'b1;
-                r_cell$1$d = dq_cell$1$head;
+                r_c0$1$d = dq_cell$1$head;
+                r_v0$1$d = 1'b1;
+                r_v1$1$d = 1'b0;
+                r_first$1$d = 1'b1;
                 r_left$1$d = l_dm$1$words;
                 r_s$1$d = l_dm$1$s;
                 r_bad$1$d = l_dm$1$bad;
@@ -38301,7 +43007,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$1) begin
             rd_en$1$d = 1'b1;
-            rd_addr$1$d = l_ceff$1;
+            rd_addr$1$d = r_c0$1$q;
+            rd_l1$1$d = r_first$1$q & (r_left$1$q > k_n9);
+            rd_l2$1$d = r_left$1$q > k_2n9;
+            r_first$1$d = 1'b0;
             rd_rep$1$d = l_slot1$1;
             rd_cap$1$d = ~r_bad$1$q;
             rd_k$1$d = r_wk$1$q;
@@ -38612,133 +43321,166 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_meta$2$pop = 1'b0;
         out$2$dq_count = dq_cell$2$count;
         l_dm$2$a = dq_meta$2$head;
-        l_lk$2 = k0_ca;
-        if (p_s$2$q == k_idx$0) begin
-            if (p_rep$2$q) begin
-                l_lk$2 = l_lk$2 | link$16$read_data;
+        l_lka$2 = k0_ca;
+        l_lkb$2 = k0_ca;
+        if (q_s$2$q == k_idx$0) begin
+            if (q_rep$2$q) begin
+                l_lka$2 = l_lka$2 | lk_r$16$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$16$q;
             end
             else begin
-                l_lk$2 = l_lk$2 | link$0$read_data;
+                l_lka$2 = l_lka$2 | lk_r$0$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$0$q;
             end
         end
-        if (p_s$2$q == k_idx$1) begin
-            if (p_rep$2$q) begin
-                l_lk$2 = l_lk$2 | link$17$read_data;
+        if (q_s$2$q == k_idx$1) begin
+            if (q_rep$2$q) begin
+                l_lka$2 = l_lka$2 | lk_r$17$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$17$q;
             end
             else begin
-                l_lk$2 = l_lk$2 | link$1$read_data;
+                l_lka$2 = l_lka$2 | lk_r$1$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$1$q;
             end
         end
-        if (p_s$2$q == k_idx$2) begin
-            if (p_rep$2$q) begin
-                l_lk$2 = l_lk$2 | link$18$read_data;
+        if (q_s$2$q == k_idx$2) begin
+            if (q_rep$2$q) begin
+                l_lka$2 = l_lka$2 | lk_r$18$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$18$q;
             end
             else begin
-                l_lk$2 = l_lk$2 | link$2$read_data;
+                l_lka$2 = l_lka$2 | lk_r$2$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$2$q;
             end
         end
-        if (p_s$2$q == k_idx$3) begin
-            if (p_rep$2$q) begin
-                l_lk$2 = l_lk$2 | link$19$read_data;
+        if (q_s$2$q == k_idx$3) begin
+            if (q_rep$2$q) begin
+                l_lka$2 = l_lka$2 | lk_r$19$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$19$q;
             end
             else begin
-                l_lk$2 = l_lk$2 | link$3$read_data;
+                l_lka$2 = l_lka$2 | lk_r$3$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$3$q;
             end
         end
-        if (p_s$2$q == k_idx$4) begin
-            if (p_rep$2$q) begin
-                l_lk$2 = l_lk$2 | link$20$read_data;
+        if (q_s$2$q == k_idx$4) begin
+            if (q_rep$2$q) begin
+                l_lka$2 = l_lka$2 | lk_r$20$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$20$q;
             end
             else begin
-                l_lk$2 = l_lk$2 | link$4$read_data;
+                l_lka$2 = l_lka$2 | lk_r$4$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$4$q;
             end
         end
-        if (p_s$2$q == k_idx$5) begin
-            if (p_rep$2$q) begin
-                l_lk$2 = l_lk$2 | link$21$read_data;
+        if (q_s$2$q == k_idx$5) begin
+            if (q_rep$2$q) begin
+                l_lka$2 = l_lka$2 | lk_r$21$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$21$q;
             end
             else begin
-                l_lk$2 = l_lk$2 | link$5$read_data;
+                l_lka$2 = l_lka$2 | lk_r$5$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$5$q;
             end
         end
-        if (p_s$2$q == k_idx$6) begin
-            if (p_rep$2$q) begin
-                l_lk$2 = l_lk$2 | link$22$read_data;
+        if (q_s$2$q == k_idx$6) begin
+            if (q_rep$2$q) begin
+                l_lka$2 = l_lka$2 | lk_r$22$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$22$q;
             end
             else begin
-                l_lk$2 = l_lk$2 | link$6$read_data;
+                l_lka$2 = l_lka$2 | lk_r$6$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$6$q;
             end
         end
-        if (p_s$2$q == k_idx$7) begin
-            if (p_rep$2$q) begin
-                l_lk$2 = l_lk$2 | link$23$read_data;
+        if (q_s$2$q == k_idx$7) begin
+            if (q_rep$2$q) begin
+                l_lka$2 = l_lka$2 | lk_r$23$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$23$q;
             end
             else begin
-                l_lk$2 = l_lk$2 | link$7$read_data;
+                l_lka$2 = l_lka$2 | lk_r$7$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$7$q;
             end
         end
-        if (p_s$2$q == k_idx$8) begin
-            if (p_rep$2$q) begin
-                l_lk$2 = l_lk$2 | link$24$read_data;
+        if (q_s$2$q == k_idx$8) begin
+            if (q_rep$2$q) begin
+                l_lka$2 = l_lka$2 | lk_r$24$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$24$q;
             end
             else begin
-                l_lk$2 = l_lk$2 | link$8$read_data;
+                l_lka$2 = l_lka$2 | lk_r$8$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$8$q;
             end
         end
-        if (p_s$2$q == k_idx$9) begin
-            if (p_rep$2$q) begin
-                l_lk$2 = l_lk$2 | link$25$read_data;
+        if (q_s$2$q == k_idx$9) begin
+            if (q_rep$2$q) begin
+                l_lka$2 = l_lka$2 | lk_r$25$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$25$q;
             end
             else begin
-                l_lk$2 = l_lk$2 | link$9$read_data;
+                l_lka$2 = l_lka$2 | lk_r$9$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$9$q;
             end
         end
-        if (p_s$2$q == k_idx$10) begin
-            if (p_rep$2$q) begin
-                l_lk$2 = l_lk$2 | link$26$read_data;
+        if (q_s$2$q == k_idx$10) begin
+            if (q_rep$2$q) begin
+                l_lka$2 = l_lka$2 | lk_r$26$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$26$q;
             end
             else begin
-                l_lk$2 = l_lk$2 | link$10$read_data;
+                l_lka$2 = l_lka$2 | lk_r$10$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$10$q;
             end
         end
-        if (p_s$2$q == k_idx$11) begin
-            if (p_rep$2$q) begin
-                l_lk$2 = l_lk$2 | link$27$read_data;
+        if (q_s$2$q == k_idx$11) begin
+            if (q_rep$2$q) begin
+                l_lka$2 = l_lka$2 | lk_r$27$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$27$q;
             end
             else begin
-                l_lk$2 = l_lk$2 | link$11$read_data;
+                l_lka$2 = l_lka$2 | lk_r$11$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$11$q;
             end
         end
-        if (p_s$2$q == k_idx$12) begin
-            if (p_rep$2$q) begin
-                l_lk$2 = l_lk$2 | link$28$read_data;
+        if (q_s$2$q == k_idx$12) begin
+            if (q_rep$2$q) begin
+                l_lka$2 = l_lka$2 | lk_r$28$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$28$q;
             end
             else begin
-                l_lk$2 = l_lk$2 | link$12$read_data;
+                l_lka$2 = l_lka$2 | lk_r$12$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$12$q;
             end
         end
-        if (p_s$2$q == k_idx$13) begin
-            if (p_rep$2$q) begin
-                l_lk$2 = l_lk$2 | link$29$read_data;
+        if (q_s$2$q == k_idx$13) begin
+            if (q_rep$2$q) begin
+                l_lka$2 = l_lka$2 | lk_r$29$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$29$q;
             end
             else begin
-                l_lk$2 = l_lk$2 | link$13$read_data;
+                l_lka$2 = l_lka$2 | lk_r$13$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$13$q;
             end
         end
-        if (p_s$2$q == k_idx$14) begin
-            if (p_rep$2$q) begin
-                l_lk$2 = l_lk$2 | link$30$read_data;
+        if (q_s$2$q == k_idx$14) begin
+            if (q_rep$2$q) begin
+                l_lka$2 = l_lka$2 | lk_r$30$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$30$q;
             end
             else begin
-                l_lk$2 = l_lk$2 | link$14$read_data;
+                l_lka$2 = l_lka$2 | lk_r$14$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$14$q;
             end
         end
-        if (p_s$2$q == k_idx$15) begin
-            if (p_rep$2$q) begin
-                l_lk$2 = l_lk$2 | link$31$read_data;
+        if (q_s$2$q == k_idx$15) begin
+            if (q_rep$2$q) begin
+                l_lka$2 = l_lka$2 | lk_r$31$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$31$q;
             end
             else begin
-                l_lk$2 = l_lk$2 | link$15$read_data;
+                l_lka$2 = l_lka$2 | lk_r$15$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$15$q;
             end
         end
         l_row_w$32 = bank$0$read_data;
@@ -38899,11 +43641,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$191$d = l_row_w$47;
             end
         end
-        l_ceff$2 = r_cell$2$q;
-        if (p_en$2$q & ~p_last$2$q) begin
-            l_ceff$2 = l_lk$2;
-            r_cell$2$d = l_lk$2;
-        end
         l_slot$2 = ph$q == k_slotn$2;
         l_slot1$2 = ph$q == k_slotn$18;
         l_free$2 = 1'b0;
@@ -38919,13 +43656,40 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if ((r_wk$2$q == k_idx$3) & ~rv$11$q) begin
             l_free$2 = 1'b1;
         end
-        l_issue$2 = r_act$2$q & (l_slot$2 | l_slot1$2) & ~(rd_en$2$q & ~rd_last$2$q) & (r_bad$2$q | l_free$2);
+        l_issue$2 = r_act$2$q & (l_slot$2 | l_slot1$2) & r_v0$2$q & (r_bad$2$q | l_free$2);
+        l_rpop$2 = l_issue$2;
+        l_mv0$2 = r_v0$2$q;
+        if (l_rpop$2) begin
+            l_mv0$2 = r_v1$2$q;
+            r_c0$2$d = r_c1$2$q;
+            r_v0$2$d = r_v1$2$q;
+            r_v1$2$d = 1'b0;
+        end
+        if (q_l1$2$q) begin
+            r_c0$2$d = l_lka$2;
+            r_v0$2$d = 1'b1;
+            r_c1$2$d = l_lkb$2;
+            r_v1$2$d = q_l2$2$q;
+        end
+        else if (q_l2$2$q) begin
+            if (l_mv0$2) begin
+                r_c1$2$d = l_lkb$2;
+                r_v1$2$d = 1'b1;
+            end
+            else begin
+                r_c0$2$d = l_lkb$2;
+                r_v0$2$d = 1'b1;
+            end
+        end
         if (~r_act$2$q) begin
             if (dq_cell$2$nonempty) begin
                 dq_cell$2$pop = 1'b1;
                 dq_meta$2$pop = 1'b1;
                 r_act$2$d = 1'b1;
-                r_cell$2$d = dq_cell$2$head;
+                r_c0$2$d = dq_cell$2$head;
+                r_v0$2$d = 1'b1;
+                r_v1$2$d = 1'b0;
+                r_first$2$d = 1'b1;
                 r_left$2$d = l_dm$2$words;
                 r_s$2$d = l_dm$2$s;
                 r_bad$2$d = l_dm$2$bad;
@@ -38934,7 +43698,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$2) begin
             rd_en$2$d = 1'b1;
-            rd_addr$2$d = l_ceff$2;
+            rd_addr$2$d = r_c0$2$q;
+            rd_l1$2$d = r_first$2$q & (r_left$2$q > k_n9);
+            rd_l2$2$d = r_left$2$q > k_2n9;
+            r_first$2$d = 1'b0;
             rd_rep$2$d = l_slot1$2;
             rd_cap$2$d = ~r_bad$2$q;
             rd_k$2$d = r_wk$2$q;
@@ -39245,133 +44012,166 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_meta$3$pop = 1'b0;
         out$3$dq_count = dq_cell$3$count;
         l_dm$3$a = dq_meta$3$head;
-        l_lk$3 = k0_ca;
-        if (p_s$3$q == k_idx$0) begin
-            if (p_rep$3$q) begin
-                l_lk$3 = l_lk$3 | link$16$read_data;
+        l_lka$3 = k0_ca;
+        l_lkb$3 = k0_ca;
+        if (q_s$3$q == k_idx$0) begin
+            if (q_rep$3$q) begin
+                l_lka$3 = l_lka$3 | lk_r$16$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$16$q;
             end
             else begin
-                l_lk$3 = l_lk$3 | link$0$read_data;
+                l_lka$3 = l_lka$3 | lk_r$0$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$0$q;
             end
         end
-        if (p_s$3$q == k_idx$1) begin
-            if (p_rep$3$q) begin
-                l_lk$3 = l_lk$3 | link$17$read_data;
+        if (q_s$3$q == k_idx$1) begin
+            if (q_rep$3$q) begin
+                l_lka$3 = l_lka$3 | lk_r$17$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$17$q;
             end
             else begin
-                l_lk$3 = l_lk$3 | link$1$read_data;
+                l_lka$3 = l_lka$3 | lk_r$1$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$1$q;
             end
         end
-        if (p_s$3$q == k_idx$2) begin
-            if (p_rep$3$q) begin
-                l_lk$3 = l_lk$3 | link$18$read_data;
+        if (q_s$3$q == k_idx$2) begin
+            if (q_rep$3$q) begin
+                l_lka$3 = l_lka$3 | lk_r$18$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$18$q;
             end
             else begin
-                l_lk$3 = l_lk$3 | link$2$read_data;
+                l_lka$3 = l_lka$3 | lk_r$2$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$2$q;
             end
         end
-        if (p_s$3$q == k_idx$3) begin
-            if (p_rep$3$q) begin
-                l_lk$3 = l_lk$3 | link$19$read_data;
+        if (q_s$3$q == k_idx$3) begin
+            if (q_rep$3$q) begin
+                l_lka$3 = l_lka$3 | lk_r$19$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$19$q;
             end
             else begin
-                l_lk$3 = l_lk$3 | link$3$read_data;
+                l_lka$3 = l_lka$3 | lk_r$3$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$3$q;
             end
         end
-        if (p_s$3$q == k_idx$4) begin
-            if (p_rep$3$q) begin
-                l_lk$3 = l_lk$3 | link$20$read_data;
+        if (q_s$3$q == k_idx$4) begin
+            if (q_rep$3$q) begin
+                l_lka$3 = l_lka$3 | lk_r$20$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$20$q;
             end
             else begin
-                l_lk$3 = l_lk$3 | link$4$read_data;
+                l_lka$3 = l_lka$3 | lk_r$4$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$4$q;
             end
         end
-        if (p_s$3$q == k_idx$5) begin
-            if (p_rep$3$q) begin
-                l_lk$3 = l_lk$3 | link$21$read_data;
+        if (q_s$3$q == k_idx$5) begin
+            if (q_rep$3$q) begin
+                l_lka$3 = l_lka$3 | lk_r$21$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$21$q;
             end
             else begin
-                l_lk$3 = l_lk$3 | link$5$read_data;
+                l_lka$3 = l_lka$3 | lk_r$5$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$5$q;
             end
         end
-        if (p_s$3$q == k_idx$6) begin
-            if (p_rep$3$q) begin
-                l_lk$3 = l_lk$3 | link$22$read_data;
+        if (q_s$3$q == k_idx$6) begin
+            if (q_rep$3$q) begin
+                l_lka$3 = l_lka$3 | lk_r$22$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$22$q;
             end
             else begin
-                l_lk$3 = l_lk$3 | link$6$read_data;
+                l_lka$3 = l_lka$3 | lk_r$6$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$6$q;
             end
         end
-        if (p_s$3$q == k_idx$7) begin
-            if (p_rep$3$q) begin
-                l_lk$3 = l_lk$3 | link$23$read_data;
+        if (q_s$3$q == k_idx$7) begin
+            if (q_rep$3$q) begin
+                l_lka$3 = l_lka$3 | lk_r$23$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$23$q;
             end
             else begin
-                l_lk$3 = l_lk$3 | link$7$read_data;
+                l_lka$3 = l_lka$3 | lk_r$7$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$7$q;
             end
         end
-        if (p_s$3$q == k_idx$8) begin
-            if (p_rep$3$q) begin
-                l_lk$3 = l_lk$3 | link$24$read_data;
+        if (q_s$3$q == k_idx$8) begin
+            if (q_rep$3$q) begin
+                l_lka$3 = l_lka$3 | lk_r$24$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$24$q;
             end
             else begin
-                l_lk$3 = l_lk$3 | link$8$read_data;
+                l_lka$3 = l_lka$3 | lk_r$8$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$8$q;
             end
         end
-        if (p_s$3$q == k_idx$9) begin
-            if (p_rep$3$q) begin
-                l_lk$3 = l_lk$3 | link$25$read_data;
+        if (q_s$3$q == k_idx$9) begin
+            if (q_rep$3$q) begin
+                l_lka$3 = l_lka$3 | lk_r$25$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$25$q;
             end
             else begin
-                l_lk$3 = l_lk$3 | link$9$read_data;
+                l_lka$3 = l_lka$3 | lk_r$9$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$9$q;
             end
         end
-        if (p_s$3$q == k_idx$10) begin
-            if (p_rep$3$q) begin
-                l_lk$3 = l_lk$3 | link$26$read_data;
+        if (q_s$3$q == k_idx$10) begin
+            if (q_rep$3$q) begin
+                l_lka$3 = l_lka$3 | lk_r$26$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$26$q;
             end
             else begin
-                l_lk$3 = l_lk$3 | link$10$read_data;
+                l_lka$3 = l_lka$3 | lk_r$10$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$10$q;
             end
         end
-        if (p_s$3$q == k_idx$11) begin
-            if (p_rep$3$q) begin
-                l_lk$3 = l_lk$3 | link$27$read_data;
+        if (q_s$3$q == k_idx$11) begin
+            if (q_rep$3$q) begin
+                l_lka$3 = l_lka$3 | lk_r$27$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$27$q;
             end
             else begin
-                l_lk$3 = l_lk$3 | link$11$read_data;
+                l_lka$3 = l_lka$3 | lk_r$11$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$11$q;
             end
         end
-        if (p_s$3$q == k_idx$12) begin
-            if (p_rep$3$q) begin
-                l_lk$3 = l_lk$3 | link$28$read_data;
+        if (q_s$3$q == k_idx$12) begin
+            if (q_rep$3$q) begin
+                l_lka$3 = l_lka$3 | lk_r$28$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$28$q;
             end
             else begin
-                l_lk$3 = l_lk$3 | link$12$read_data;
+                l_lka$3 = l_lka$3 | lk_r$12$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$12$q;
             end
         end
-        if (p_s$3$q == k_idx$13) begin
-            if (p_rep$3$q) begin
-                l_lk$3 = l_lk$3 | link$29$read_data;
+        if (q_s$3$q == k_idx$13) begin
+            if (q_rep$3$q) begin
+                l_lka$3 = l_lka$3 | lk_r$29$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$29$q;
             end
             else begin
-                l_lk$3 = l_lk$3 | link$13$read_data;
+                l_lka$3 = l_lka$3 | lk_r$13$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$13$q;
             end
         end
-        if (p_s$3$q == k_idx$14) begin
-            if (p_rep$3$q) begin
-                l_lk$3 = l_lk$3 | link$30$read_data;
+        if (q_s$3$q == k_idx$14) begin
+            if (q_rep$3$q) begin
+                l_lka$3 = l_lka$3 | lk_r$30$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$30$q;
             end
             else begin
-                l_lk$3 = l_lk$3 | link$14$read_data;
+                l_lka$3 = l_lka$3 | lk_r$14$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$14$q;
             end
         end
-        if (p_s$3$q == k_idx$15) begin
-            if (p_rep$3$q) begin
-                l_lk$3 = l_lk$3 | link$31$read_data;
+        if (q_s$3$q == k_idx$15) begin
+            if (q_rep$3$q) begin
+                l_lka$3 = l_lka$3 | lk_r$31$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$31$q;
             end
             else begin
-                l_lk$3 = l_lk$3 | link$15$read_data;
+                l_lka$3 = l_lka$3 | lk_r$15$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$15$q;
             end
         end
         l_row_w$48 = bank$0$read_data;
@@ -39532,11 +44332,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$255$d = l_row_w$63;
             end
         end
-        l_ceff$3 = r_cell$3$q;
-        if (p_en$3$q & ~p_last$3$q) begin
-            l_ceff$3 = l_lk$3;
-            r_cell$3$d = l_lk$3;
-        end
         l_slot$3 = ph$q == k_slotn$3;
         l_slot1$3 = ph$q == k_slotn$19;
         l_free$3 = 1'b0;
@@ -39552,13 +44347,40 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if ((r_wk$3$q == k_idx$3) & ~rv$15$q) begin
             l_free$3 = 1'b1;
         end
-        l_issue$3 = r_act$3$q & (l_slot$3 | l_slot1$3) & ~(rd_en$3$q & ~rd_last$3$q) & (r_bad$3$q | l_free$3);
+        l_issue$3 = r_act$3$q & (l_slot$3 | l_slot1$3) & r_v0$3$q & (r_bad$3$q | l_free$3);
+        l_rpop$3 = l_issue$3;
+        l_mv0$3 = r_v0$3$q;
+        if (l_rpop$3) begin
+            l_mv0$3 = r_v1$3$q;
+            r_c0$3$d = r_c1$3$q;
+            r_v0$3$d = r_v1$3$q;
+            r_v1$3$d = 1'b0;
+        end
+        if (q_l1$3$q) begin
+            r_c0$3$d = l_lka$3;
+            r_v0$3$d = 1'b1;
+            r_c1$3$d = l_lkb$3;
+            r_v1$3$d = q_l2$3$q;
+        end
+        else if (q_l2$3$q) begin
+            if (l_mv0$3) begin
+                r_c1$3$d = l_lkb$3;
+                r_v1$3$d = 1'b1;
+            end
+            else begin
+                r_c0$3$d = l_lkb$3;
+                r_v0$3$d = 1'b1;
+            end
+        end
         if (~r_act$3$q) begin
             if (dq_cell$3$nonempty) begin
                 dq_cell$3$pop = 1'b1;
                 dq_meta$3$pop = 1'b1;
                 r_act$3$d = 1'b1;
-                r_cell$3$d = dq_cell$3$head;
+                r_c0$3$d = dq_cell$3$head;
+                r_v0$3$d = 1'b1;
+                r_v1$3$d = 1'b0;
+                r_first$3$d = 1'b1;
                 r_left$3$d = l_dm$3$words;
                 r_s$3$d = l_dm$3$s;
                 r_bad$3$d = l_dm$3$bad;
@@ -39567,7 +44389,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$3) begin
             rd_en$3$d = 1'b1;
-            rd_addr$3$d = l_ceff$3;
+            rd_addr$3$d = r_c0$3$q;
+            rd_l1$3$d = r_first$3$q & (r_left$3$q > k_n9);
+            rd_l2$3$d = r_left$3$q > k_2n9;
+            r_first$3$d = 1'b0;
             rd_rep$3$d = l_slot1$3;
             rd_cap$3$d = ~r_bad$3$q;
             rd_k$3$d = r_wk$3$q;
@@ -39878,133 +44703,166 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_meta$4$pop = 1'b0;
         out$4$dq_count = dq_cell$4$count;
         l_dm$4$a = dq_meta$4$head;
-        l_lk$4 = k0_ca;
-        if (p_s$4$q == k_idx$0) begin
-            if (p_rep$4$q) begin
-                l_lk$4 = l_lk$4 | link$16$read_data;
+        l_lka$4 = k0_ca;
+        l_lkb$4 = k0_ca;
+        if (q_s$4$q == k_idx$0) begin
+            if (q_rep$4$q) begin
+                l_lka$4 = l_lka$4 | lk_r$16$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$16$q;
             end
             else begin
-                l_lk$4 = l_lk$4 | link$0$read_data;
+                l_lka$4 = l_lka$4 | lk_r$0$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$0$q;
             end
         end
-        if (p_s$4$q == k_idx$1) begin
-            if (p_rep$4$q) begin
-                l_lk$4 = l_lk$4 | link$17$read_data;
+        if (q_s$4$q == k_idx$1) begin
+            if (q_rep$4$q) begin
+                l_lka$4 = l_lka$4 | lk_r$17$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$17$q;
             end
             else begin
-                l_lk$4 = l_lk$4 | link$1$read_data;
+                l_lka$4 = l_lka$4 | lk_r$1$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$1$q;
             end
         end
-        if (p_s$4$q == k_idx$2) begin
-            if (p_rep$4$q) begin
-                l_lk$4 = l_lk$4 | link$18$read_data;
+        if (q_s$4$q == k_idx$2) begin
+            if (q_rep$4$q) begin
+                l_lka$4 = l_lka$4 | lk_r$18$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$18$q;
             end
             else begin
-                l_lk$4 = l_lk$4 | link$2$read_data;
+                l_lka$4 = l_lka$4 | lk_r$2$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$2$q;
             end
         end
-        if (p_s$4$q == k_idx$3) begin
-            if (p_rep$4$q) begin
-                l_lk$4 = l_lk$4 | link$19$read_data;
+        if (q_s$4$q == k_idx$3) begin
+            if (q_rep$4$q) begin
+                l_lka$4 = l_lka$4 | lk_r$19$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$19$q;
             end
             else begin
-                l_lk$4 = l_lk$4 | link$3$read_data;
+                l_lka$4 = l_lka$4 | lk_r$3$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$3$q;
             end
         end
-        if (p_s$4$q == k_idx$4) begin
-            if (p_rep$4$q) begin
-                l_lk$4 = l_lk$4 | link$20$read_data;
+        if (q_s$4$q == k_idx$4) begin
+            if (q_rep$4$q) begin
+                l_lka$4 = l_lka$4 | lk_r$20$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$20$q;
             end
             else begin
-                l_lk$4 = l_lk$4 | link$4$read_data;
+                l_lka$4 = l_lka$4 | lk_r$4$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$4$q;
             end
         end
-        if (p_s$4$q == k_idx$5) begin
-            if (p_rep$4$q) begin
-                l_lk$4 = l_lk$4 | link$21$read_data;
+        if (q_s$4$q == k_idx$5) begin
+            if (q_rep$4$q) begin
+                l_lka$4 = l_lka$4 | lk_r$21$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$21$q;
             end
             else begin
-                l_lk$4 = l_lk$4 | link$5$read_data;
+                l_lka$4 = l_lka$4 | lk_r$5$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$5$q;
             end
         end
-        if (p_s$4$q == k_idx$6) begin
-            if (p_rep$4$q) begin
-                l_lk$4 = l_lk$4 | link$22$read_data;
+        if (q_s$4$q == k_idx$6) begin
+            if (q_rep$4$q) begin
+                l_lka$4 = l_lka$4 | lk_r$22$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$22$q;
             end
             else begin
-                l_lk$4 = l_lk$4 | link$6$read_data;
+                l_lka$4 = l_lka$4 | lk_r$6$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$6$q;
             end
         end
-        if (p_s$4$q == k_idx$7) begin
-            if (p_rep$4$q) begin
-                l_lk$4 = l_lk$4 | link$23$read_data;
+        if (q_s$4$q == k_idx$7) begin
+            if (q_rep$4$q) begin
+                l_lka$4 = l_lka$4 | lk_r$23$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$23$q;
             end
             else begin
-                l_lk$4 = l_lk$4 | link$7$read_data;
+                l_lka$4 = l_lka$4 | lk_r$7$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$7$q;
             end
         end
-        if (p_s$4$q == k_idx$8) begin
-            if (p_rep$4$q) begin
-                l_lk$4 = l_lk$4 | link$24$read_data;
+        if (q_s$4$q == k_idx$8) begin
+            if (q_rep$4$q) begin
+                l_lka$4 = l_lka$4 | lk_r$24$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$24$q;
             end
             else begin
-                l_lk$4 = l_lk$4 | link$8$read_data;
+                l_lka$4 = l_lka$4 | lk_r$8$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$8$q;
             end
         end
-        if (p_s$4$q == k_idx$9) begin
-            if (p_rep$4$q) begin
-                l_lk$4 = l_lk$4 | link$25$read_data;
+        if (q_s$4$q == k_idx$9) begin
+            if (q_rep$4$q) begin
+                l_lka$4 = l_lka$4 | lk_r$25$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$25$q;
             end
             else begin
-                l_lk$4 = l_lk$4 | link$9$read_data;
+                l_lka$4 = l_lka$4 | lk_r$9$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$9$q;
             end
         end
-        if (p_s$4$q == k_idx$10) begin
-            if (p_rep$4$q) begin
-                l_lk$4 = l_lk$4 | link$26$read_data;
+        if (q_s$4$q == k_idx$10) begin
+            if (q_rep$4$q) begin
+                l_lka$4 = l_lka$4 | lk_r$26$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$26$q;
             end
             else begin
-                l_lk$4 = l_lk$4 | link$10$read_data;
+                l_lka$4 = l_lka$4 | lk_r$10$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$10$q;
             end
         end
-        if (p_s$4$q == k_idx$11) begin
-            if (p_rep$4$q) begin
-                l_lk$4 = l_lk$4 | link$27$read_data;
+        if (q_s$4$q == k_idx$11) begin
+            if (q_rep$4$q) begin
+                l_lka$4 = l_lka$4 | lk_r$27$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$27$q;
             end
             else begin
-                l_lk$4 = l_lk$4 | link$11$read_data;
+                l_lka$4 = l_lka$4 | lk_r$11$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$11$q;
             end
         end
-        if (p_s$4$q == k_idx$12) begin
-            if (p_rep$4$q) begin
-                l_lk$4 = l_lk$4 | link$28$read_data;
+        if (q_s$4$q == k_idx$12) begin
+            if (q_rep$4$q) begin
+                l_lka$4 = l_lka$4 | lk_r$28$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$28$q;
             end
             else begin
-                l_lk$4 = l_lk$4 | link$12$read_data;
+                l_lka$4 = l_lka$4 | lk_r$12$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$12$q;
             end
         end
-        if (p_s$4$q == k_idx$13) begin
-            if (p_rep$4$q) begin
-                l_lk$4 = l_lk$4 | link$29$read_data;
+        if (q_s$4$q == k_idx$13) begin
+            if (q_rep$4$q) begin
+                l_lka$4 = l_lka$4 | lk_r$29$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$29$q;
             end
             else begin
-                l_lk$4 = l_lk$4 | link$13$read_data;
+                l_lka$4 = l_lka$4 | lk_r$13$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$13$q;
             end
         end
-        if (p_s$4$q == k_idx$14) begin
-            if (p_rep$4$q) begin
-                l_lk$4 = l_lk$4 | link$30$read_data;
+        if (q_s$4$q == k_idx$14) begin
+            if (q_rep$4$q) begin
+                l_lka$4 = l_lka$4 | lk_r$30$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$30$q;
             end
             else begin
-                l_lk$4 = l_lk$4 | link$14$read_data;
+                l_lka$4 = l_lka$4 | lk_r$14$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$14$q;
             end
         end
-        if (p_s$4$q == k_idx$15) begin
-            if (p_rep$4$q) begin
-                l_lk$4 = l_lk$4 | link$31$read_data;
+        if (q_s$4$q == k_idx$15) begin
+            if (q_rep$4$q) begin
+                l_lka$4 = l_lka$4 | lk_r$31$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$31$q;
             end
             else begin
-                l_lk$4 = l_lk$4 | link$15$read_data;
+                l_lka$4 = l_lka$4 | lk_r$15$q;
+                l_lkb$4 = l_lkb$4 | lk2_r$15$q;
             end
         end
         l_row_w$64 = bank$0$read_data;
@@ -40165,11 +45023,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$319$d = l_row_w$79;
             end
         end
-        l_ceff$4 = r_cell$4$q;
-        if (p_en$4$q & ~p_last$4$q) begin
-            l_ceff$4 = l_lk$4;
-            r_cell$4$d = l_lk$4;
-        end
         l_slot$4 = ph$q == k_slotn$4;
         l_slot1$4 = ph$q == k_slotn$20;
         l_free$4 = 1'b0;
@@ -40185,13 +45038,40 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if ((r_wk$4$q == k_idx$3) & ~rv$19$q) begin
             l_free$4 = 1'b1;
         end
-        l_issue$4 = r_act$4$q & (l_slot$4 | l_slot1$4) & ~(rd_en$4$q & ~rd_last$4$q) & (r_bad$4$q | l_free$4);
+        l_issue$4 = r_act$4$q & (l_slot$4 | l_slot1$4) & r_v0$4$q & (r_bad$4$q | l_free$4);
+        l_rpop$4 = l_issue$4;
+        l_mv0$4 = r_v0$4$q;
+        if (l_rpop$4) begin
+            l_mv0$4 = r_v1$4$q;
+            r_c0$4$d = r_c1$4$q;
+            r_v0$4$d = r_v1$4$q;
+            r_v1$4$d = 1'b0;
+        end
+        if (q_l1$4$q) begin
+            r_c0$4$d = l_lka$4;
+            r_v0$4$d = 1'b1;
+            r_c1$4$d = l_lkb$4;
+            r_v1$4$d = q_l2$4$q;
+        end
+        else if (q_l2$4$q) begin
+            if (l_mv0$4) begin
+                r_c1$4$d = l_lkb$4;
+                r_v1$4$d = 1'b1;
+            end
+            else begin
+                r_c0$4$d = l_lkb$4;
+                r_v0$4$d = 1'b1;
+            end
+        end
         if (~r_act$4$q) begin
             if (dq_cell$4$nonempty) begin
                 dq_cell$4$pop = 1'b1;
                 dq_meta$4$pop = 1'b1;
                 r_act$4$d = 1'b1;
-                r_cell$4$d = dq_cell$4$head;
+                r_c0$4$d = dq_cell$4$head;
+                r_v0$4$d = 1'b1;
+                r_v1$4$d = 1'b0;
+                r_first$4$d = 1'b1;
                 r_left$4$d = l_dm$4$words;
                 r_s$4$d = l_dm$4$s;
                 r_bad$4$d = l_dm$4$bad;
@@ -40200,7 +45080,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$4) begin
             rd_en$4$d = 1'b1;
-            rd_addr$4$d = l_ceff$4;
+            rd_addr$4$d = r_c0$4$q;
+            rd_l1$4$d = r_first$4$q & (r_left$4$q > k_n9);
+            rd_l2$4$d = r_left$4$q > k_2n9;
+            r_first$4$d = 1'b0;
             rd_rep$4$d = l_slot1$4;
             rd_cap$4$d = ~r_bad$4$q;
             rd_k$4$d = r_wk$4$q;
@@ -40511,133 +45394,166 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_meta$5$pop = 1'b0;
         out$5$dq_count = dq_cell$5$count;
         l_dm$5$a = dq_meta$5$head;
-        l_lk$5 = k0_ca;
-        if (p_s$5$q == k_idx$0) begin
-            if (p_rep$5$q) begin
-                l_lk$5 = l_lk$5 | link$16$read_data;
+        l_lka$5 = k0_ca;
+        l_lkb$5 = k0_ca;
+        if (q_s$5$q == k_idx$0) begin
+            if (q_rep$5$q) begin
+                l_lka$5 = l_lka$5 | lk_r$16$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$16$q;
             end
             else begin
-                l_lk$5 = l_lk$5 | link$0$read_data;
+                l_lka$5 = l_lka$5 | lk_r$0$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$0$q;
             end
         end
-        if (p_s$5$q == k_idx$1) begin
-            if (p_rep$5$q) begin
-                l_lk$5 = l_lk$5 | link$17$read_data;
+        if (q_s$5$q == k_idx$1) begin
+            if (q_rep$5$q) begin
+                l_lka$5 = l_lka$5 | lk_r$17$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$17$q;
             end
             else begin
-                l_lk$5 = l_lk$5 | link$1$read_data;
+                l_lka$5 = l_lka$5 | lk_r$1$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$1$q;
             end
         end
-        if (p_s$5$q == k_idx$2) begin
-            if (p_rep$5$q) begin
-                l_lk$5 = l_lk$5 | link$18$read_data;
+        if (q_s$5$q == k_idx$2) begin
+            if (q_rep$5$q) begin
+                l_lka$5 = l_lka$5 | lk_r$18$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$18$q;
             end
             else begin
-                l_lk$5 = l_lk$5 | link$2$read_data;
+                l_lka$5 = l_lka$5 | lk_r$2$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$2$q;
             end
         end
-        if (p_s$5$q == k_idx$3) begin
-            if (p_rep$5$q) begin
-                l_lk$5 = l_lk$5 | link$19$read_data;
+        if (q_s$5$q == k_idx$3) begin
+            if (q_rep$5$q) begin
+                l_lka$5 = l_lka$5 | lk_r$19$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$19$q;
             end
             else begin
-                l_lk$5 = l_lk$5 | link$3$read_data;
+                l_lka$5 = l_lka$5 | lk_r$3$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$3$q;
             end
         end
-        if (p_s$5$q == k_idx$4) begin
-            if (p_rep$5$q) begin
-                l_lk$5 = l_lk$5 | link$20$read_data;
+        if (q_s$5$q == k_idx$4) begin
+            if (q_rep$5$q) begin
+                l_lka$5 = l_lka$5 | lk_r$20$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$20$q;
             end
             else begin
-                l_lk$5 = l_lk$5 | link$4$read_data;
+                l_lka$5 = l_lka$5 | lk_r$4$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$4$q;
             end
         end
-        if (p_s$5$q == k_idx$5) begin
-            if (p_rep$5$q) begin
-                l_lk$5 = l_lk$5 | link$21$read_data;
+        if (q_s$5$q == k_idx$5) begin
+            if (q_rep$5$q) begin
+                l_lka$5 = l_lka$5 | lk_r$21$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$21$q;
             end
             else begin
-                l_lk$5 = l_lk$5 | link$5$read_data;
+                l_lka$5 = l_lka$5 | lk_r$5$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$5$q;
             end
         end
-        if (p_s$5$q == k_idx$6) begin
-            if (p_rep$5$q) begin
-                l_lk$5 = l_lk$5 | link$22$read_data;
+        if (q_s$5$q == k_idx$6) begin
+            if (q_rep$5$q) begin
+                l_lka$5 = l_lka$5 | lk_r$22$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$22$q;
             end
             else begin
-                l_lk$5 = l_lk$5 | link$6$read_data;
+                l_lka$5 = l_lka$5 | lk_r$6$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$6$q;
             end
         end
-        if (p_s$5$q == k_idx$7) begin
-            if (p_rep$5$q) begin
-                l_lk$5 = l_lk$5 | link$23$read_data;
+        if (q_s$5$q == k_idx$7) begin
+            if (q_rep$5$q) begin
+                l_lka$5 = l_lka$5 | lk_r$23$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$23$q;
             end
             else begin
-                l_lk$5 = l_lk$5 | link$7$read_data;
+                l_lka$5 = l_lka$5 | lk_r$7$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$7$q;
             end
         end
-        if (p_s$5$q == k_idx$8) begin
-            if (p_rep$5$q) begin
-                l_lk$5 = l_lk$5 | link$24$read_data;
+        if (q_s$5$q == k_idx$8) begin
+            if (q_rep$5$q) begin
+                l_lka$5 = l_lka$5 | lk_r$24$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$24$q;
             end
             else begin
-                l_lk$5 = l_lk$5 | link$8$read_data;
+                l_lka$5 = l_lka$5 | lk_r$8$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$8$q;
             end
         end
-        if (p_s$5$q == k_idx$9) begin
-            if (p_rep$5$q) begin
-                l_lk$5 = l_lk$5 | link$25$read_data;
+        if (q_s$5$q == k_idx$9) begin
+            if (q_rep$5$q) begin
+                l_lka$5 = l_lka$5 | lk_r$25$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$25$q;
             end
             else begin
-                l_lk$5 = l_lk$5 | link$9$read_data;
+                l_lka$5 = l_lka$5 | lk_r$9$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$9$q;
             end
         end
-        if (p_s$5$q == k_idx$10) begin
-            if (p_rep$5$q) begin
-                l_lk$5 = l_lk$5 | link$26$read_data;
+        if (q_s$5$q == k_idx$10) begin
+            if (q_rep$5$q) begin
+                l_lka$5 = l_lka$5 | lk_r$26$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$26$q;
             end
             else begin
-                l_lk$5 = l_lk$5 | link$10$read_data;
+                l_lka$5 = l_lka$5 | lk_r$10$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$10$q;
             end
         end
-        if (p_s$5$q == k_idx$11) begin
-            if (p_rep$5$q) begin
-                l_lk$5 = l_lk$5 | link$27$read_data;
+        if (q_s$5$q == k_idx$11) begin
+            if (q_rep$5$q) begin
+                l_lka$5 = l_lka$5 | lk_r$27$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$27$q;
             end
             else begin
-                l_lk$5 = l_lk$5 | link$11$read_data;
+                l_lka$5 = l_lka$5 | lk_r$11$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$11$q;
             end
         end
-        if (p_s$5$q == k_idx$12) begin
-            if (p_rep$5$q) begin
-                l_lk$5 = l_lk$5 | link$28$read_data;
+        if (q_s$5$q == k_idx$12) begin
+            if (q_rep$5$q) begin
+                l_lka$5 = l_lka$5 | lk_r$28$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$28$q;
             end
             else begin
-                l_lk$5 = l_lk$5 | link$12$read_data;
+                l_lka$5 = l_lka$5 | lk_r$12$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$12$q;
             end
         end
-        if (p_s$5$q == k_idx$13) begin
-            if (p_rep$5$q) begin
-                l_lk$5 = l_lk$5 | link$29$read_data;
+        if (q_s$5$q == k_idx$13) begin
+            if (q_rep$5$q) begin
+                l_lka$5 = l_lka$5 | lk_r$29$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$29$q;
             end
             else begin
-                l_lk$5 = l_lk$5 | link$13$read_data;
+                l_lka$5 = l_lka$5 | lk_r$13$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$13$q;
             end
         end
-        if (p_s$5$q == k_idx$14) begin
-            if (p_rep$5$q) begin
-                l_lk$5 = l_lk$5 | link$30$read_data;
+        if (q_s$5$q == k_idx$14) begin
+            if (q_rep$5$q) begin
+                l_lka$5 = l_lka$5 | lk_r$30$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$30$q;
             end
             else begin
-                l_lk$5 = l_lk$5 | link$14$read_data;
+                l_lka$5 = l_lka$5 | lk_r$14$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$14$q;
             end
         end
-        if (p_s$5$q == k_idx$15) begin
-            if (p_rep$5$q) begin
-                l_lk$5 = l_lk$5 | link$31$read_data;
+        if (q_s$5$q == k_idx$15) begin
+            if (q_rep$5$q) begin
+                l_lka$5 = l_lka$5 | lk_r$31$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$31$q;
             end
             else begin
-                l_lk$5 = l_lk$5 | link$15$read_data;
+                l_lka$5 = l_lka$5 | lk_r$15$q;
+                l_lkb$5 = l_lkb$5 | lk2_r$15$q;
             end
         end
         l_row_w$80 = bank$0$read_data;
@@ -40798,11 +45714,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$383$d = l_row_w$95;
             end
         end
-        l_ceff$5 = r_cell$5$q;
-        if (p_en$5$q & ~p_last$5$q) begin
-            l_ceff$5 = l_lk$5;
-            r_cell$5$d = l_lk$5;
-        end
         l_slot$5 = ph$q == k_slotn$5;
         l_slot1$5 = ph$q == k_slotn$21;
         l_free$5 = 1'b0;
@@ -40818,13 +45729,40 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if ((r_wk$5$q == k_idx$3) & ~rv$23$q) begin
             l_free$5 = 1'b1;
         end
-        l_issue$5 = r_act$5$q & (l_slot$5 | l_slot1$5) & ~(rd_en$5$q & ~rd_last$5$q) & (r_bad$5$q | l_free$5);
+        l_issue$5 = r_act$5$q & (l_slot$5 | l_slot1$5) & r_v0$5$q & (r_bad$5$q | l_free$5);
+        l_rpop$5 = l_issue$5;
+        l_mv0$5 = r_v0$5$q;
+        if (l_rpop$5) begin
+            l_mv0$5 = r_v1$5$q;
+            r_c0$5$d = r_c1$5$q;
+            r_v0$5$d = r_v1$5$q;
+            r_v1$5$d = 1'b0;
+        end
+        if (q_l1$5$q) begin
+            r_c0$5$d = l_lka$5;
+            r_v0$5$d = 1'b1;
+            r_c1$5$d = l_lkb$5;
+            r_v1$5$d = q_l2$5$q;
+        end
+        else if (q_l2$5$q) begin
+            if (l_mv0$5) begin
+                r_c1$5$d = l_lkb$5;
+                r_v1$5$d = 1'b1;
+            end
+            else begin
+                r_c0$5$d = l_lkb$5;
+                r_v0$5$d = 1'b1;
+            end
+        end
         if (~r_act$5$q) begin
             if (dq_cell$5$nonempty) begin
                 dq_cell$5$pop = 1'b1;
                 dq_meta$5$pop = 1'b1;
                 r_act$5$d = 1'b1;
-                r_cell$5$d = dq_cell$5$head;
+                r_c0$5$d = dq_cell$5$head;
+                r_v0$5$d = 1'b1;
+                r_v1$5$d = 1'b0;
+                r_first$5$d = 1'b1;
                 r_left$5$d = l_dm$5$words;
                 r_s$5$d = l_dm$5$s;
                 r_bad$5$d = l_dm$5$bad;
@@ -40833,7 +45771,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$5) begin
             rd_en$5$d = 1'b1;
-            rd_addr$5$d = l_ceff$5;
+            rd_addr$5$d = r_c0$5$q;
+            rd_l1$5$d = r_first$5$q & (r_left$5$q > k_n9);
+            rd_l2$5$d = r_left$5$q > k_2n9;
+            r_first$5$d = 1'b0;
             rd_rep$5$d = l_slot1$5;
             rd_cap$5$d = ~r_bad$5$q;
             rd_k$5$d = r_wk$5$q;
@@ -41144,133 +46085,166 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_meta$6$pop = 1'b0;
         out$6$dq_count = dq_cell$6$count;
         l_dm$6$a = dq_meta$6$head;
-        l_lk$6 = k0_ca;
-        if (p_s$6$q == k_idx$0) begin
-            if (p_rep$6$q) begin
-                l_lk$6 = l_lk$6 | link$16$read_data;
+        l_lka$6 = k0_ca;
+        l_lkb$6 = k0_ca;
+        if (q_s$6$q == k_idx$0) begin
+            if (q_rep$6$q) begin
+                l_lka$6 = l_lka$6 | lk_r$16$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$16$q;
             end
             else begin
-                l_lk$6 = l_lk$6 | link$0$read_data;
+                l_lka$6 = l_lka$6 | lk_r$0$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$0$q;
             end
         end
-        if (p_s$6$q == k_idx$1) begin
-            if (p_rep$6$q) begin
-                l_lk$6 = l_lk$6 | link$17$read_data;
+        if (q_s$6$q == k_idx$1) begin
+            if (q_rep$6$q) begin
+                l_lka$6 = l_lka$6 | lk_r$17$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$17$q;
             end
             else begin
-                l_lk$6 = l_lk$6 | link$1$read_data;
+                l_lka$6 = l_lka$6 | lk_r$1$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$1$q;
             end
         end
-        if (p_s$6$q == k_idx$2) begin
-            if (p_rep$6$q) begin
-                l_lk$6 = l_lk$6 | link$18$read_data;
+        if (q_s$6$q == k_idx$2) begin
+            if (q_rep$6$q) begin
+                l_lka$6 = l_lka$6 | lk_r$18$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$18$q;
             end
             else begin
-                l_lk$6 = l_lk$6 | link$2$read_data;
+                l_lka$6 = l_lka$6 | lk_r$2$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$2$q;
             end
         end
-        if (p_s$6$q == k_idx$3) begin
-            if (p_rep$6$q) begin
-                l_lk$6 = l_lk$6 | link$19$read_data;
+        if (q_s$6$q == k_idx$3) begin
+            if (q_rep$6$q) begin
+                l_lka$6 = l_lka$6 | lk_r$19$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$19$q;
             end
             else begin
-                l_lk$6 = l_lk$6 | link$3$read_data;
+                l_lka$6 = l_lka$6 | lk_r$3$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$3$q;
             end
         end
-        if (p_s$6$q == k_idx$4) begin
-            if (p_rep$6$q) begin
-                l_lk$6 = l_lk$6 | link$20$read_data;
+        if (q_s$6$q == k_idx$4) begin
+            if (q_rep$6$q) begin
+                l_lka$6 = l_lka$6 | lk_r$20$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$20$q;
             end
             else begin
-                l_lk$6 = l_lk$6 | link$4$read_data;
+                l_lka$6 = l_lka$6 | lk_r$4$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$4$q;
             end
         end
-        if (p_s$6$q == k_idx$5) begin
-            if (p_rep$6$q) begin
-                l_lk$6 = l_lk$6 | link$21$read_data;
+        if (q_s$6$q == k_idx$5) begin
+            if (q_rep$6$q) begin
+                l_lka$6 = l_lka$6 | lk_r$21$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$21$q;
             end
             else begin
-                l_lk$6 = l_lk$6 | link$5$read_data;
+                l_lka$6 = l_lka$6 | lk_r$5$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$5$q;
             end
         end
-        if (p_s$6$q == k_idx$6) begin
-            if (p_rep$6$q) begin
-                l_lk$6 = l_lk$6 | link$22$read_data;
+        if (q_s$6$q == k_idx$6) begin
+            if (q_rep$6$q) begin
+                l_lka$6 = l_lka$6 | lk_r$22$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$22$q;
             end
             else begin
-                l_lk$6 = l_lk$6 | link$6$read_data;
+                l_lka$6 = l_lka$6 | lk_r$6$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$6$q;
             end
         end
-        if (p_s$6$q == k_idx$7) begin
-            if (p_rep$6$q) begin
-                l_lk$6 = l_lk$6 | link$23$read_data;
+        if (q_s$6$q == k_idx$7) begin
+            if (q_rep$6$q) begin
+                l_lka$6 = l_lka$6 | lk_r$23$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$23$q;
             end
             else begin
-                l_lk$6 = l_lk$6 | link$7$read_data;
+                l_lka$6 = l_lka$6 | lk_r$7$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$7$q;
             end
         end
-        if (p_s$6$q == k_idx$8) begin
-            if (p_rep$6$q) begin
-                l_lk$6 = l_lk$6 | link$24$read_data;
+        if (q_s$6$q == k_idx$8) begin
+            if (q_rep$6$q) begin
+                l_lka$6 = l_lka$6 | lk_r$24$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$24$q;
             end
             else begin
-                l_lk$6 = l_lk$6 | link$8$read_data;
+                l_lka$6 = l_lka$6 | lk_r$8$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$8$q;
             end
         end
-        if (p_s$6$q == k_idx$9) begin
-            if (p_rep$6$q) begin
-                l_lk$6 = l_lk$6 | link$25$read_data;
+        if (q_s$6$q == k_idx$9) begin
+            if (q_rep$6$q) begin
+                l_lka$6 = l_lka$6 | lk_r$25$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$25$q;
             end
             else begin
-                l_lk$6 = l_lk$6 | link$9$read_data;
+                l_lka$6 = l_lka$6 | lk_r$9$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$9$q;
             end
         end
-        if (p_s$6$q == k_idx$10) begin
-            if (p_rep$6$q) begin
-                l_lk$6 = l_lk$6 | link$26$read_data;
+        if (q_s$6$q == k_idx$10) begin
+            if (q_rep$6$q) begin
+                l_lka$6 = l_lka$6 | lk_r$26$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$26$q;
             end
             else begin
-                l_lk$6 = l_lk$6 | link$10$read_data;
+                l_lka$6 = l_lka$6 | lk_r$10$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$10$q;
             end
         end
-        if (p_s$6$q == k_idx$11) begin
-            if (p_rep$6$q) begin
-                l_lk$6 = l_lk$6 | link$27$read_data;
+        if (q_s$6$q == k_idx$11) begin
+            if (q_rep$6$q) begin
+                l_lka$6 = l_lka$6 | lk_r$27$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$27$q;
             end
             else begin
-                l_lk$6 = l_lk$6 | link$11$read_data;
+                l_lka$6 = l_lka$6 | lk_r$11$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$11$q;
             end
         end
-        if (p_s$6$q == k_idx$12) begin
-            if (p_rep$6$q) begin
-                l_lk$6 = l_lk$6 | link$28$read_data;
+        if (q_s$6$q == k_idx$12) begin
+            if (q_rep$6$q) begin
+                l_lka$6 = l_lka$6 | lk_r$28$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$28$q;
             end
             else begin
-                l_lk$6 = l_lk$6 | link$12$read_data;
+                l_lka$6 = l_lka$6 | lk_r$12$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$12$q;
             end
         end
-        if (p_s$6$q == k_idx$13) begin
-            if (p_rep$6$q) begin
-                l_lk$6 = l_lk$6 | link$29$read_data;
+        if (q_s$6$q == k_idx$13) begin
+            if (q_rep$6$q) begin
+                l_lka$6 = l_lka$6 | lk_r$29$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$29$q;
             end
             else begin
-                l_lk$6 = l_lk$6 | link$13$read_data;
+                l_lka$6 = l_lka$6 | lk_r$13$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$13$q;
             end
         end
-        if (p_s$6$q == k_idx$14) begin
-            if (p_rep$6$q) begin
-                l_lk$6 = l_lk$6 | link$30$read_data;
+        if (q_s$6$q == k_idx$14) begin
+            if (q_rep$6$q) begin
+                l_lka$6 = l_lka$6 | lk_r$30$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$30$q;
             end
             else begin
-                l_lk$6 = l_lk$6 | link$14$read_data;
+                l_lka$6 = l_lka$6 | lk_r$14$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$14$q;
             end
         end
-        if (p_s$6$q == k_idx$15) begin
-            if (p_rep$6$q) begin
-                l_lk$6 = l_lk$6 | link$31$read_data;
+        if (q_s$6$q == k_idx$15) begin
+            if (q_rep$6$q) begin
+                l_lka$6 = l_lka$6 | lk_r$31$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$31$q;
             end
             else begin
-                l_lk$6 = l_lk$6 | link$15$read_data;
+                l_lka$6 = l_lka$6 | lk_r$15$q;
+                l_lkb$6 = l_lkb$6 | lk2_r$15$q;
             end
         end
         l_row_w$96 = bank$0$read_data;
@@ -41431,11 +46405,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$447$d = l_row_w$111;
             end
         end
-        l_ceff$6 = r_cell$6$q;
-        if (p_en$6$q & ~p_last$6$q) begin
-            l_ceff$6 = l_lk$6;
-            r_cell$6$d = l_lk$6;
-        end
         l_slot$6 = ph$q == k_slotn$6;
         l_slot1$6 = ph$q == k_slotn$22;
         l_free$6 = 1'b0;
@@ -41451,13 +46420,40 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if ((r_wk$6$q == k_idx$3) & ~rv$27$q) begin
             l_free$6 = 1'b1;
         end
-        l_issue$6 = r_act$6$q & (l_slot$6 | l_slot1$6) & ~(rd_en$6$q & ~rd_last$6$q) & (r_bad$6$q | l_free$6);
+        l_issue$6 = r_act$6$q & (l_slot$6 | l_slot1$6) & r_v0$6$q & (r_bad$6$q | l_free$6);
+        l_rpop$6 = l_issue$6;
+        l_mv0$6 = r_v0$6$q;
+        if (l_rpop$6) begin
+            l_mv0$6 = r_v1$6$q;
+            r_c0$6$d = r_c1$6$q;
+            r_v0$6$d = r_v1$6$q;
+            r_v1$6$d = 1'b0;
+        end
+        if (q_l1$6$q) begin
+            r_c0$6$d = l_lka$6;
+            r_v0$6$d = 1'b1;
+            r_c1$6$d = l_lkb$6;
+            r_v1$6$d = q_l2$6$q;
+        end
+        else if (q_l2$6$q) begin
+            if (l_mv0$6) begin
+                r_c1$6$d = l_lkb$6;
+                r_v1$6$d = 1'b1;
+            end
+            else begin
+                r_c0$6$d = l_lkb$6;
+                r_v0$6$d = 1'b1;
+            end
+        end
         if (~r_act$6$q) begin
             if (dq_cell$6$nonempty) begin
                 dq_cell$6$pop = 1'b1;
                 dq_meta$6$pop = 1'b1;
                 r_act$6$d = 1'b1;
-                r_cell$6$d = dq_cell$6$head;
+                r_c0$6$d = dq_cell$6$head;
+                r_v0$6$d = 1'b1;
+                r_v1$6$d = 1'b0;
+                r_first$6$d = 1'b1;
                 r_left$6$d = l_dm$6$words;
                 r_s$6$d = l_dm$6$s;
                 r_bad$6$d = l_dm$6$bad;
@@ -41466,7 +46462,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$6) begin
             rd_en$6$d = 1'b1;
-            rd_addr$6$d = l_ceff$6;
+            rd_addr$6$d = r_c0$6$q;
+            rd_l1$6$d = r_first$6$q & (r_left$6$q > k_n9);
+            rd_l2$6$d = r_left$6$q > k_2n9;
+            r_first$6$d = 1'b0;
             rd_rep$6$d = l_slot1$6;
             rd_cap$6$d = ~r_bad$6$q;
             rd_k$6$d = r_wk$6$q;
@@ -41777,133 +46776,166 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_meta$7$pop = 1'b0;
         out$7$dq_count = dq_cell$7$count;
         l_dm$7$a = dq_meta$7$head;
-        l_lk$7 = k0_ca;
-        if (p_s$7$q == k_idx$0) begin
-            if (p_rep$7$q) begin
-                l_lk$7 = l_lk$7 | link$16$read_data;
+        l_lka$7 = k0_ca;
+        l_lkb$7 = k0_ca;
+        if (q_s$7$q == k_idx$0) begin
+            if (q_rep$7$q) begin
+                l_lka$7 = l_lka$7 | lk_r$16$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$16$q;
             end
             else begin
-                l_lk$7 = l_lk$7 | link$0$read_data;
+                l_lka$7 = l_lka$7 | lk_r$0$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$0$q;
             end
         end
-        if (p_s$7$q == k_idx$1) begin
-            if (p_rep$7$q) begin
-                l_lk$7 = l_lk$7 | link$17$read_data;
+        if (q_s$7$q == k_idx$1) begin
+            if (q_rep$7$q) begin
+                l_lka$7 = l_lka$7 | lk_r$17$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$17$q;
             end
             else begin
-                l_lk$7 = l_lk$7 | link$1$read_data;
+                l_lka$7 = l_lka$7 | lk_r$1$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$1$q;
             end
         end
-        if (p_s$7$q == k_idx$2) begin
-            if (p_rep$7$q) begin
-                l_lk$7 = l_lk$7 | link$18$read_data;
+        if (q_s$7$q == k_idx$2) begin
+            if (q_rep$7$q) begin
+                l_lka$7 = l_lka$7 | lk_r$18$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$18$q;
             end
             else begin
-                l_lk$7 = l_lk$7 | link$2$read_data;
+                l_lka$7 = l_lka$7 | lk_r$2$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$2$q;
             end
         end
-        if (p_s$7$q == k_idx$3) begin
-            if (p_rep$7$q) begin
-                l_lk$7 = l_lk$7 | link$19$read_data;
+        if (q_s$7$q == k_idx$3) begin
+            if (q_rep$7$q) begin
+                l_lka$7 = l_lka$7 | lk_r$19$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$19$q;
             end
             else begin
-                l_lk$7 = l_lk$7 | link$3$read_data;
+                l_lka$7 = l_lka$7 | lk_r$3$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$3$q;
             end
         end
-        if (p_s$7$q == k_idx$4) begin
-            if (p_rep$7$q) begin
-                l_lk$7 = l_lk$7 | link$20$read_data;
+        if (q_s$7$q == k_idx$4) begin
+            if (q_rep$7$q) begin
+                l_lka$7 = l_lka$7 | lk_r$20$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$20$q;
             end
             else begin
-                l_lk$7 = l_lk$7 | link$4$read_data;
+                l_lka$7 = l_lka$7 | lk_r$4$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$4$q;
             end
         end
-        if (p_s$7$q == k_idx$5) begin
-            if (p_rep$7$q) begin
-                l_lk$7 = l_lk$7 | link$21$read_data;
+        if (q_s$7$q == k_idx$5) begin
+            if (q_rep$7$q) begin
+                l_lka$7 = l_lka$7 | lk_r$21$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$21$q;
             end
             else begin
-                l_lk$7 = l_lk$7 | link$5$read_data;
+                l_lka$7 = l_lka$7 | lk_r$5$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$5$q;
             end
         end
-        if (p_s$7$q == k_idx$6) begin
-            if (p_rep$7$q) begin
-                l_lk$7 = l_lk$7 | link$22$read_data;
+        if (q_s$7$q == k_idx$6) begin
+            if (q_rep$7$q) begin
+                l_lka$7 = l_lka$7 | lk_r$22$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$22$q;
             end
             else begin
-                l_lk$7 = l_lk$7 | link$6$read_data;
+                l_lka$7 = l_lka$7 | lk_r$6$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$6$q;
             end
         end
-        if (p_s$7$q == k_idx$7) begin
-            if (p_rep$7$q) begin
-                l_lk$7 = l_lk$7 | link$23$read_data;
+        if (q_s$7$q == k_idx$7) begin
+            if (q_rep$7$q) begin
+                l_lka$7 = l_lka$7 | lk_r$23$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$23$q;
             end
             else begin
-                l_lk$7 = l_lk$7 | link$7$read_data;
+                l_lka$7 = l_lka$7 | lk_r$7$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$7$q;
             end
         end
-        if (p_s$7$q == k_idx$8) begin
-            if (p_rep$7$q) begin
-                l_lk$7 = l_lk$7 | link$24$read_data;
+        if (q_s$7$q == k_idx$8) begin
+            if (q_rep$7$q) begin
+                l_lka$7 = l_lka$7 | lk_r$24$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$24$q;
             end
             else begin
-                l_lk$7 = l_lk$7 | link$8$read_data;
+                l_lka$7 = l_lka$7 | lk_r$8$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$8$q;
             end
         end
-        if (p_s$7$q == k_idx$9) begin
-            if (p_rep$7$q) begin
-                l_lk$7 = l_lk$7 | link$25$read_data;
+        if (q_s$7$q == k_idx$9) begin
+            if (q_rep$7$q) begin
+                l_lka$7 = l_lka$7 | lk_r$25$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$25$q;
             end
             else begin
-                l_lk$7 = l_lk$7 | link$9$read_data;
+                l_lka$7 = l_lka$7 | lk_r$9$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$9$q;
             end
         end
-        if (p_s$7$q == k_idx$10) begin
-            if (p_rep$7$q) begin
-                l_lk$7 = l_lk$7 | link$26$read_data;
+        if (q_s$7$q == k_idx$10) begin
+            if (q_rep$7$q) begin
+                l_lka$7 = l_lka$7 | lk_r$26$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$26$q;
             end
             else begin
-                l_lk$7 = l_lk$7 | link$10$read_data;
+                l_lka$7 = l_lka$7 | lk_r$10$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$10$q;
             end
         end
-        if (p_s$7$q == k_idx$11) begin
-            if (p_rep$7$q) begin
-                l_lk$7 = l_lk$7 | link$27$read_data;
+        if (q_s$7$q == k_idx$11) begin
+            if (q_rep$7$q) begin
+                l_lka$7 = l_lka$7 | lk_r$27$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$27$q;
             end
             else begin
-                l_lk$7 = l_lk$7 | link$11$read_data;
+                l_lka$7 = l_lka$7 | lk_r$11$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$11$q;
             end
         end
-        if (p_s$7$q == k_idx$12) begin
-            if (p_rep$7$q) begin
-                l_lk$7 = l_lk$7 | link$28$read_data;
+        if (q_s$7$q == k_idx$12) begin
+            if (q_rep$7$q) begin
+                l_lka$7 = l_lka$7 | lk_r$28$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$28$q;
             end
             else begin
-                l_lk$7 = l_lk$7 | link$12$read_data;
+                l_lka$7 = l_lka$7 | lk_r$12$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$12$q;
             end
         end
-        if (p_s$7$q == k_idx$13) begin
-            if (p_rep$7$q) begin
-                l_lk$7 = l_lk$7 | link$29$read_data;
+        if (q_s$7$q == k_idx$13) begin
+            if (q_rep$7$q) begin
+                l_lka$7 = l_lka$7 | lk_r$29$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$29$q;
             end
             else begin
-                l_lk$7 = l_lk$7 | link$13$read_data;
+                l_lka$7 = l_lka$7 | lk_r$13$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$13$q;
             end
         end
-        if (p_s$7$q == k_idx$14) begin
-            if (p_rep$7$q) begin
-                l_lk$7 = l_lk$7 | link$30$read_data;
+        if (q_s$7$q == k_idx$14) begin
+            if (q_rep$7$q) begin
+                l_lka$7 = l_lka$7 | lk_r$30$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$30$q;
             end
             else begin
-                l_lk$7 = l_lk$7 | link$14$read_data;
+                l_lka$7 = l_lka$7 | lk_r$14$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$14$q;
             end
         end
-        if (p_s$7$q == k_idx$15) begin
-            if (p_rep$7$q) begin
-                l_lk$7 = l_lk$7 | link$31$read_data;
+        if (q_s$7$q == k_idx$15) begin
+            if (q_rep$7$q) begin
+                l_lka$7 = l_lka$7 | lk_r$31$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$31$q;
             end
             else begin
-                l_lk$7 = l_lk$7 | link$15$read_data;
+                l_lka$7 = l_lka$7 | lk_r$15$q;
+                l_lkb$7 = l_lkb$7 | lk2_r$15$q;
             end
         end
         l_row_w$112 = bank$0$read_data;
@@ -42064,11 +47096,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$511$d = l_row_w$127;
             end
         end
-        l_ceff$7 = r_cell$7$q;
-        if (p_en$7$q & ~p_last$7$q) begin
-            l_ceff$7 = l_lk$7;
-            r_cell$7$d = l_lk$7;
-        end
         l_slot$7 = ph$q == k_slotn$7;
         l_slot1$7 = ph$q == k_slotn$23;
         l_free$7 = 1'b0;
@@ -42084,13 +47111,40 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if ((r_wk$7$q == k_idx$3) & ~rv$31$q) begin
             l_free$7 = 1'b1;
         end
-        l_issue$7 = r_act$7$q & (l_slot$7 | l_slot1$7) & ~(rd_en$7$q & ~rd_last$7$q) & (r_bad$7$q | l_free$7);
+        l_issue$7 = r_act$7$q & (l_slot$7 | l_slot1$7) & r_v0$7$q & (r_bad$7$q | l_free$7);
+        l_rpop$7 = l_issue$7;
+        l_mv0$7 = r_v0$7$q;
+        if (l_rpop$7) begin
+            l_mv0$7 = r_v1$7$q;
+            r_c0$7$d = r_c1$7$q;
+            r_v0$7$d = r_v1$7$q;
+            r_v1$7$d = 1'b0;
+        end
+        if (q_l1$7$q) begin
+            r_c0$7$d = l_lka$7;
+            r_v0$7$d = 1'b1;
+            r_c1$7$d = l_lkb$7;
+            r_v1$7$d = q_l2$7$q;
+        end
+        else if (q_l2$7$q) begin
+            if (l_mv0$7) begin
+                r_c1$7$d = l_lkb$7;
+                r_v1$7$d = 1'b1;
+            end
+            else begin
+                r_c0$7$d = l_lkb$7;
+                r_v0$7$d = 1'b1;
+            end
+        end
         if (~r_act$7$q) begin
             if (dq_cell$7$nonempty) begin
                 dq_cell$7$pop = 1'b1;
                 dq_meta$7$pop = 1'b1;
                 r_act$7$d = 1'b1;
-                r_cell$7$d = dq_cell$7$head;
+                r_c0$7$d = dq_cell$7$head;
+                r_v0$7$d = 1'b1;
+                r_v1$7$d = 1'b0;
+                r_first$7$d = 1'b1;
                 r_left$7$d = l_dm$7$words;
                 r_s$7$d = l_dm$7$s;
                 r_bad$7$d = l_dm$7$bad;
@@ -42099,7 +47153,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$7) begin
             rd_en$7$d = 1'b1;
-            rd_addr$7$d = l_ceff$7;
+            rd_addr$7$d = r_c0$7$q;
+            rd_l1$7$d = r_first$7$q & (r_left$7$q > k_n9);
+            rd_l2$7$d = r_left$7$q > k_2n9;
+            r_first$7$d = 1'b0;
             rd_rep$7$d = l_slot1$7;
             rd_cap$7$d = ~r_bad$7$q;
             rd_k$7$d = r_wk$7$q;
@@ -42410,133 +47467,166 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_meta$8$pop = 1'b0;
         out$8$dq_count = dq_cell$8$count;
         l_dm$8$a = dq_meta$8$head;
-        l_lk$8 = k0_ca;
-        if (p_s$8$q == k_idx$0) begin
-            if (p_rep$8$q) begin
-                l_lk$8 = l_lk$8 | link$16$read_data;
+        l_lka$8 = k0_ca;
+        l_lkb$8 = k0_ca;
+        if (q_s$8$q == k_idx$0) begin
+            if (q_rep$8$q) begin
+                l_lka$8 = l_lka$8 | lk_r$16$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$16$q;
             end
             else begin
-                l_lk$8 = l_lk$8 | link$0$read_data;
+                l_lka$8 = l_lka$8 | lk_r$0$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$0$q;
             end
         end
-        if (p_s$8$q == k_idx$1) begin
-            if (p_rep$8$q) begin
-                l_lk$8 = l_lk$8 | link$17$read_data;
+        if (q_s$8$q == k_idx$1) begin
+            if (q_rep$8$q) begin
+                l_lka$8 = l_lka$8 | lk_r$17$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$17$q;
             end
             else begin
-                l_lk$8 = l_lk$8 | link$1$read_data;
+                l_lka$8 = l_lka$8 | lk_r$1$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$1$q;
             end
         end
-        if (p_s$8$q == k_idx$2) begin
-            if (p_rep$8$q) begin
-                l_lk$8 = l_lk$8 | link$18$read_data;
+        if (q_s$8$q == k_idx$2) begin
+            if (q_rep$8$q) begin
+                l_lka$8 = l_lka$8 | lk_r$18$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$18$q;
             end
             else begin
-                l_lk$8 = l_lk$8 | link$2$read_data;
+                l_lka$8 = l_lka$8 | lk_r$2$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$2$q;
             end
         end
-        if (p_s$8$q == k_idx$3) begin
-            if (p_rep$8$q) begin
-                l_lk$8 = l_lk$8 | link$19$read_data;
+        if (q_s$8$q == k_idx$3) begin
+            if (q_rep$8$q) begin
+                l_lka$8 = l_lka$8 | lk_r$19$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$19$q;
             end
             else begin
-                l_lk$8 = l_lk$8 | link$3$read_data;
+                l_lka$8 = l_lka$8 | lk_r$3$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$3$q;
             end
         end
-        if (p_s$8$q == k_idx$4) begin
-            if (p_rep$8$q) begin
-                l_lk$8 = l_lk$8 | link$20$read_data;
+        if (q_s$8$q == k_idx$4) begin
+            if (q_rep$8$q) begin
+                l_lka$8 = l_lka$8 | lk_r$20$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$20$q;
             end
             else begin
-                l_lk$8 = l_lk$8 | link$4$read_data;
+                l_lka$8 = l_lka$8 | lk_r$4$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$4$q;
             end
         end
-        if (p_s$8$q == k_idx$5) begin
-            if (p_rep$8$q) begin
-                l_lk$8 = l_lk$8 | link$21$read_data;
+        if (q_s$8$q == k_idx$5) begin
+            if (q_rep$8$q) begin
+                l_lka$8 = l_lka$8 | lk_r$21$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$21$q;
             end
             else begin
-                l_lk$8 = l_lk$8 | link$5$read_data;
+                l_lka$8 = l_lka$8 | lk_r$5$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$5$q;
             end
         end
-        if (p_s$8$q == k_idx$6) begin
-            if (p_rep$8$q) begin
-                l_lk$8 = l_lk$8 | link$22$read_data;
+        if (q_s$8$q == k_idx$6) begin
+            if (q_rep$8$q) begin
+                l_lka$8 = l_lka$8 | lk_r$22$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$22$q;
             end
             else begin
-                l_lk$8 = l_lk$8 | link$6$read_data;
+                l_lka$8 = l_lka$8 | lk_r$6$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$6$q;
             end
         end
-        if (p_s$8$q == k_idx$7) begin
-            if (p_rep$8$q) begin
-                l_lk$8 = l_lk$8 | link$23$read_data;
+        if (q_s$8$q == k_idx$7) begin
+            if (q_rep$8$q) begin
+                l_lka$8 = l_lka$8 | lk_r$23$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$23$q;
             end
             else begin
-                l_lk$8 = l_lk$8 | link$7$read_data;
+                l_lka$8 = l_lka$8 | lk_r$7$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$7$q;
             end
         end
-        if (p_s$8$q == k_idx$8) begin
-            if (p_rep$8$q) begin
-                l_lk$8 = l_lk$8 | link$24$read_data;
+        if (q_s$8$q == k_idx$8) begin
+            if (q_rep$8$q) begin
+                l_lka$8 = l_lka$8 | lk_r$24$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$24$q;
             end
             else begin
-                l_lk$8 = l_lk$8 | link$8$read_data;
+                l_lka$8 = l_lka$8 | lk_r$8$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$8$q;
             end
         end
-        if (p_s$8$q == k_idx$9) begin
-            if (p_rep$8$q) begin
-                l_lk$8 = l_lk$8 | link$25$read_data;
+        if (q_s$8$q == k_idx$9) begin
+            if (q_rep$8$q) begin
+                l_lka$8 = l_lka$8 | lk_r$25$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$25$q;
             end
             else begin
-                l_lk$8 = l_lk$8 | link$9$read_data;
+                l_lka$8 = l_lka$8 | lk_r$9$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$9$q;
             end
         end
-        if (p_s$8$q == k_idx$10) begin
-            if (p_rep$8$q) begin
-                l_lk$8 = l_lk$8 | link$26$read_data;
+        if (q_s$8$q == k_idx$10) begin
+            if (q_rep$8$q) begin
+                l_lka$8 = l_lka$8 | lk_r$26$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$26$q;
             end
             else begin
-                l_lk$8 = l_lk$8 | link$10$read_data;
+                l_lka$8 = l_lka$8 | lk_r$10$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$10$q;
             end
         end
-        if (p_s$8$q == k_idx$11) begin
-            if (p_rep$8$q) begin
-                l_lk$8 = l_lk$8 | link$27$read_data;
+        if (q_s$8$q == k_idx$11) begin
+            if (q_rep$8$q) begin
+                l_lka$8 = l_lka$8 | lk_r$27$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$27$q;
             end
             else begin
-                l_lk$8 = l_lk$8 | link$11$read_data;
+                l_lka$8 = l_lka$8 | lk_r$11$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$11$q;
             end
         end
-        if (p_s$8$q == k_idx$12) begin
-            if (p_rep$8$q) begin
-                l_lk$8 = l_lk$8 | link$28$read_data;
+        if (q_s$8$q == k_idx$12) begin
+            if (q_rep$8$q) begin
+                l_lka$8 = l_lka$8 | lk_r$28$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$28$q;
             end
             else begin
-                l_lk$8 = l_lk$8 | link$12$read_data;
+                l_lka$8 = l_lka$8 | lk_r$12$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$12$q;
             end
         end
-        if (p_s$8$q == k_idx$13) begin
-            if (p_rep$8$q) begin
-                l_lk$8 = l_lk$8 | link$29$read_data;
+        if (q_s$8$q == k_idx$13) begin
+            if (q_rep$8$q) begin
+                l_lka$8 = l_lka$8 | lk_r$29$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$29$q;
             end
             else begin
-                l_lk$8 = l_lk$8 | link$13$read_data;
+                l_lka$8 = l_lka$8 | lk_r$13$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$13$q;
             end
         end
-        if (p_s$8$q == k_idx$14) begin
-            if (p_rep$8$q) begin
-                l_lk$8 = l_lk$8 | link$30$read_data;
+        if (q_s$8$q == k_idx$14) begin
+            if (q_rep$8$q) begin
+                l_lka$8 = l_lka$8 | lk_r$30$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$30$q;
             end
             else begin
-                l_lk$8 = l_lk$8 | link$14$read_data;
+                l_lka$8 = l_lka$8 | lk_r$14$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$14$q;
             end
         end
-        if (p_s$8$q == k_idx$15) begin
-            if (p_rep$8$q) begin
-                l_lk$8 = l_lk$8 | link$31$read_data;
+        if (q_s$8$q == k_idx$15) begin
+            if (q_rep$8$q) begin
+                l_lka$8 = l_lka$8 | lk_r$31$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$31$q;
             end
             else begin
-                l_lk$8 = l_lk$8 | link$15$read_data;
+                l_lka$8 = l_lka$8 | lk_r$15$q;
+                l_lkb$8 = l_lkb$8 | lk2_r$15$q;
             end
         end
         l_row_w$128 = bank$0$read_data;
@@ -42697,11 +47787,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$575$d = l_row_w$143;
             end
         end
-        l_ceff$8 = r_cell$8$q;
-        if (p_en$8$q & ~p_last$8$q) begin
-            l_ceff$8 = l_lk$8;
-            r_cell$8$d = l_lk$8;
-        end
         l_slot$8 = ph$q == k_slotn$8;
         l_slot1$8 = ph$q == k_slotn$24;
         l_free$8 = 1'b0;
@@ -42717,13 +47802,40 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if ((r_wk$8$q == k_idx$3) & ~rv$35$q) begin
             l_free$8 = 1'b1;
         end
-        l_issue$8 = r_act$8$q & (l_slot$8 | l_slot1$8) & ~(rd_en$8$q & ~rd_last$8$q) & (r_bad$8$q | l_free$8);
+        l_issue$8 = r_act$8$q & (l_slot$8 | l_slot1$8) & r_v0$8$q & (r_bad$8$q | l_free$8);
+        l_rpop$8 = l_issue$8;
+        l_mv0$8 = r_v0$8$q;
+        if (l_rpop$8) begin
+            l_mv0$8 = r_v1$8$q;
+            r_c0$8$d = r_c1$8$q;
+            r_v0$8$d = r_v1$8$q;
+            r_v1$8$d = 1'b0;
+        end
+        if (q_l1$8$q) begin
+            r_c0$8$d = l_lka$8;
+            r_v0$8$d = 1'b1;
+            r_c1$8$d = l_lkb$8;
+            r_v1$8$d = q_l2$8$q;
+        end
+        else if (q_l2$8$q) begin
+            if (l_mv0$8) begin
+                r_c1$8$d = l_lkb$8;
+                r_v1$8$d = 1'b1;
+            end
+            else begin
+                r_c0$8$d = l_lkb$8;
+                r_v0$8$d = 1'b1;
+            end
+        end
         if (~r_act$8$q) begin
             if (dq_cell$8$nonempty) begin
                 dq_cell$8$pop = 1'b1;
                 dq_meta$8$pop = 1'b1;
                 r_act$8$d = 1'b1;
-                r_cell$8$d = dq_cell$8$head;
+                r_c0$8$d = dq_cell$8$head;
+                r_v0$8$d = 1'b1;
+                r_v1$8$d = 1'b0;
+                r_first$8$d = 1'b1;
                 r_left$8$d = l_dm$8$words;
                 r_s$8$d = l_dm$8$s;
                 r_bad$8$d = l_dm$8$bad;
@@ -42732,7 +47844,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$8) begin
             rd_en$8$d = 1'b1;
-            rd_addr$8$d = l_ceff$8;
+            rd_addr$8$d = r_c0$8$q;
+            rd_l1$8$d = r_first$8$q & (r_left$8$q > k_n9);
+            rd_l2$8$d = r_left$8$q > k_2n9;
+            r_first$8$d = 1'b0;
             rd_rep$8$d = l_slot1$8;
             rd_cap$8$d = ~r_bad$8$q;
             rd_k$8$d = r_wk$8$q;
@@ -43043,133 +48158,166 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_meta$9$pop = 1'b0;
         out$9$dq_count = dq_cell$9$count;
         l_dm$9$a = dq_meta$9$head;
-        l_lk$9 = k0_ca;
-        if (p_s$9$q == k_idx$0) begin
-            if (p_rep$9$q) begin
-                l_lk$9 = l_lk$9 | link$16$read_data;
+        l_lka$9 = k0_ca;
+        l_lkb$9 = k0_ca;
+        if (q_s$9$q == k_idx$0) begin
+            if (q_rep$9$q) begin
+                l_lka$9 = l_lka$9 | lk_r$16$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$16$q;
             end
             else begin
-                l_lk$9 = l_lk$9 | link$0$read_data;
+                l_lka$9 = l_lka$9 | lk_r$0$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$0$q;
             end
         end
-        if (p_s$9$q == k_idx$1) begin
-            if (p_rep$9$q) begin
-                l_lk$9 = l_lk$9 | link$17$read_data;
+        if (q_s$9$q == k_idx$1) begin
+            if (q_rep$9$q) begin
+                l_lka$9 = l_lka$9 | lk_r$17$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$17$q;
             end
             else begin
-                l_lk$9 = l_lk$9 | link$1$read_data;
+                l_lka$9 = l_lka$9 | lk_r$1$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$1$q;
             end
         end
-        if (p_s$9$q == k_idx$2) begin
-            if (p_rep$9$q) begin
-                l_lk$9 = l_lk$9 | link$18$read_data;
+        if (q_s$9$q == k_idx$2) begin
+            if (q_rep$9$q) begin
+                l_lka$9 = l_lka$9 | lk_r$18$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$18$q;
             end
             else begin
-                l_lk$9 = l_lk$9 | link$2$read_data;
+                l_lka$9 = l_lka$9 | lk_r$2$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$2$q;
             end
         end
-        if (p_s$9$q == k_idx$3) begin
-            if (p_rep$9$q) begin
-                l_lk$9 = l_lk$9 | link$19$read_data;
+        if (q_s$9$q == k_idx$3) begin
+            if (q_rep$9$q) begin
+                l_lka$9 = l_lka$9 | lk_r$19$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$19$q;
             end
             else begin
-                l_lk$9 = l_lk$9 | link$3$read_data;
+                l_lka$9 = l_lka$9 | lk_r$3$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$3$q;
             end
         end
-        if (p_s$9$q == k_idx$4) begin
-            if (p_rep$9$q) begin
-                l_lk$9 = l_lk$9 | link$20$read_data;
+        if (q_s$9$q == k_idx$4) begin
+            if (q_rep$9$q) begin
+                l_lka$9 = l_lka$9 | lk_r$20$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$20$q;
             end
             else begin
-                l_lk$9 = l_lk$9 | link$4$read_data;
+                l_lka$9 = l_lka$9 | lk_r$4$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$4$q;
             end
         end
-        if (p_s$9$q == k_idx$5) begin
-            if (p_rep$9$q) begin
-                l_lk$9 = l_lk$9 | link$21$read_data;
+        if (q_s$9$q == k_idx$5) begin
+            if (q_rep$9$q) begin
+                l_lka$9 = l_lka$9 | lk_r$21$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$21$q;
             end
             else begin
-                l_lk$9 = l_lk$9 | link$5$read_data;
+                l_lka$9 = l_lka$9 | lk_r$5$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$5$q;
             end
         end
-        if (p_s$9$q == k_idx$6) begin
-            if (p_rep$9$q) begin
-                l_lk$9 = l_lk$9 | link$22$read_data;
+        if (q_s$9$q == k_idx$6) begin
+            if (q_rep$9$q) begin
+                l_lka$9 = l_lka$9 | lk_r$22$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$22$q;
             end
             else begin
-                l_lk$9 = l_lk$9 | link$6$read_data;
+                l_lka$9 = l_lka$9 | lk_r$6$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$6$q;
             end
         end
-        if (p_s$9$q == k_idx$7) begin
-            if (p_rep$9$q) begin
-                l_lk$9 = l_lk$9 | link$23$read_data;
+        if (q_s$9$q == k_idx$7) begin
+            if (q_rep$9$q) begin
+                l_lka$9 = l_lka$9 | lk_r$23$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$23$q;
             end
             else begin
-                l_lk$9 = l_lk$9 | link$7$read_data;
+                l_lka$9 = l_lka$9 | lk_r$7$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$7$q;
             end
         end
-        if (p_s$9$q == k_idx$8) begin
-            if (p_rep$9$q) begin
-                l_lk$9 = l_lk$9 | link$24$read_data;
+        if (q_s$9$q == k_idx$8) begin
+            if (q_rep$9$q) begin
+                l_lka$9 = l_lka$9 | lk_r$24$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$24$q;
             end
             else begin
-                l_lk$9 = l_lk$9 | link$8$read_data;
+                l_lka$9 = l_lka$9 | lk_r$8$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$8$q;
             end
         end
-        if (p_s$9$q == k_idx$9) begin
-            if (p_rep$9$q) begin
-                l_lk$9 = l_lk$9 | link$25$read_data;
+        if (q_s$9$q == k_idx$9) begin
+            if (q_rep$9$q) begin
+                l_lka$9 = l_lka$9 | lk_r$25$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$25$q;
             end
             else begin
-                l_lk$9 = l_lk$9 | link$9$read_data;
+                l_lka$9 = l_lka$9 | lk_r$9$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$9$q;
             end
         end
-        if (p_s$9$q == k_idx$10) begin
-            if (p_rep$9$q) begin
-                l_lk$9 = l_lk$9 | link$26$read_data;
+        if (q_s$9$q == k_idx$10) begin
+            if (q_rep$9$q) begin
+                l_lka$9 = l_lka$9 | lk_r$26$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$26$q;
             end
             else begin
-                l_lk$9 = l_lk$9 | link$10$read_data;
+                l_lka$9 = l_lka$9 | lk_r$10$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$10$q;
             end
         end
-        if (p_s$9$q == k_idx$11) begin
-            if (p_rep$9$q) begin
-                l_lk$9 = l_lk$9 | link$27$read_data;
+        if (q_s$9$q == k_idx$11) begin
+            if (q_rep$9$q) begin
+                l_lka$9 = l_lka$9 | lk_r$27$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$27$q;
             end
             else begin
-                l_lk$9 = l_lk$9 | link$11$read_data;
+                l_lka$9 = l_lka$9 | lk_r$11$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$11$q;
             end
         end
-        if (p_s$9$q == k_idx$12) begin
-            if (p_rep$9$q) begin
-                l_lk$9 = l_lk$9 | link$28$read_data;
+        if (q_s$9$q == k_idx$12) begin
+            if (q_rep$9$q) begin
+                l_lka$9 = l_lka$9 | lk_r$28$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$28$q;
             end
             else begin
-                l_lk$9 = l_lk$9 | link$12$read_data;
+                l_lka$9 = l_lka$9 | lk_r$12$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$12$q;
             end
         end
-        if (p_s$9$q == k_idx$13) begin
-            if (p_rep$9$q) begin
-                l_lk$9 = l_lk$9 | link$29$read_data;
+        if (q_s$9$q == k_idx$13) begin
+            if (q_rep$9$q) begin
+                l_lka$9 = l_lka$9 | lk_r$29$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$29$q;
             end
             else begin
-                l_lk$9 = l_lk$9 | link$13$read_data;
+                l_lka$9 = l_lka$9 | lk_r$13$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$13$q;
             end
         end
-        if (p_s$9$q == k_idx$14) begin
-            if (p_rep$9$q) begin
-                l_lk$9 = l_lk$9 | link$30$read_data;
+        if (q_s$9$q == k_idx$14) begin
+            if (q_rep$9$q) begin
+                l_lka$9 = l_lka$9 | lk_r$30$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$30$q;
             end
             else begin
-                l_lk$9 = l_lk$9 | link$14$read_data;
+                l_lka$9 = l_lka$9 | lk_r$14$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$14$q;
             end
         end
-        if (p_s$9$q == k_idx$15) begin
-            if (p_rep$9$q) begin
-                l_lk$9 = l_lk$9 | link$31$read_data;
+        if (q_s$9$q == k_idx$15) begin
+            if (q_rep$9$q) begin
+                l_lka$9 = l_lka$9 | lk_r$31$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$31$q;
             end
             else begin
-                l_lk$9 = l_lk$9 | link$15$read_data;
+                l_lka$9 = l_lka$9 | lk_r$15$q;
+                l_lkb$9 = l_lkb$9 | lk2_r$15$q;
             end
         end
         l_row_w$144 = bank$0$read_data;
@@ -43330,11 +48478,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$639$d = l_row_w$159;
             end
         end
-        l_ceff$9 = r_cell$9$q;
-        if (p_en$9$q & ~p_last$9$q) begin
-            l_ceff$9 = l_lk$9;
-            r_cell$9$d = l_lk$9;
-        end
         l_slot$9 = ph$q == k_slotn$9;
         l_slot1$9 = ph$q == k_slotn$25;
         l_free$9 = 1'b0;
@@ -43350,13 +48493,40 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if ((r_wk$9$q == k_idx$3) & ~rv$39$q) begin
             l_free$9 = 1'b1;
         end
-        l_issue$9 = r_act$9$q & (l_slot$9 | l_slot1$9) & ~(rd_en$9$q & ~rd_last$9$q) & (r_bad$9$q | l_free$9);
+        l_issue$9 = r_act$9$q & (l_slot$9 | l_slot1$9) & r_v0$9$q & (r_bad$9$q | l_free$9);
+        l_rpop$9 = l_issue$9;
+        l_mv0$9 = r_v0$9$q;
+        if (l_rpop$9) begin
+            l_mv0$9 = r_v1$9$q;
+            r_c0$9$d = r_c1$9$q;
+            r_v0$9$d = r_v1$9$q;
+            r_v1$9$d = 1'b0;
+        end
+        if (q_l1$9$q) begin
+            r_c0$9$d = l_lka$9;
+            r_v0$9$d = 1'b1;
+            r_c1$9$d = l_lkb$9;
+            r_v1$9$d = q_l2$9$q;
+        end
+        else if (q_l2$9$q) begin
+            if (l_mv0$9) begin
+                r_c1$9$d = l_lkb$9;
+                r_v1$9$d = 1'b1;
+            end
+            else begin
+                r_c0$9$d = l_lkb$9;
+                r_v0$9$d = 1'b1;
+            end
+        end
         if (~r_act$9$q) begin
             if (dq_cell$9$nonempty) begin
                 dq_cell$9$pop = 1'b1;
                 dq_meta$9$pop = 1'b1;
                 r_act$9$d = 1'b1;
-                r_cell$9$d = dq_cell$9$head;
+                r_c0$9$d = dq_cell$9$head;
+                r_v0$9$d = 1'b1;
+                r_v1$9$d = 1'b0;
+                r_first$9$d = 1'b1;
                 r_left$9$d = l_dm$9$words;
                 r_s$9$d = l_dm$9$s;
                 r_bad$9$d = l_dm$9$bad;
@@ -43365,7 +48535,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$9) begin
             rd_en$9$d = 1'b1;
-            rd_addr$9$d = l_ceff$9;
+            rd_addr$9$d = r_c0$9$q;
+            rd_l1$9$d = r_first$9$q & (r_left$9$q > k_n9);
+            rd_l2$9$d = r_left$9$q > k_2n9;
+            r_first$9$d = 1'b0;
             rd_rep$9$d = l_slot1$9;
             rd_cap$9$d = ~r_bad$9$q;
             rd_k$9$d = r_wk$9$q;
@@ -43676,133 +48849,166 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_meta$10$pop = 1'b0;
         out$10$dq_count = dq_cell$10$count;
         l_dm$10$a = dq_meta$10$head;
-        l_lk$10 = k0_ca;
-        if (p_s$10$q == k_idx$0) begin
-            if (p_rep$10$q) begin
-                l_lk$10 = l_lk$10 | link$16$read_data;
+        l_lka$10 = k0_ca;
+        l_lkb$10 = k0_ca;
+        if (q_s$10$q == k_idx$0) begin
+            if (q_rep$10$q) begin
+                l_lka$10 = l_lka$10 | lk_r$16$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$16$q;
             end
             else begin
-                l_lk$10 = l_lk$10 | link$0$read_data;
+                l_lka$10 = l_lka$10 | lk_r$0$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$0$q;
             end
         end
-        if (p_s$10$q == k_idx$1) begin
-            if (p_rep$10$q) begin
-                l_lk$10 = l_lk$10 | link$17$read_data;
+        if (q_s$10$q == k_idx$1) begin
+            if (q_rep$10$q) begin
+                l_lka$10 = l_lka$10 | lk_r$17$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$17$q;
             end
             else begin
-                l_lk$10 = l_lk$10 | link$1$read_data;
+                l_lka$10 = l_lka$10 | lk_r$1$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$1$q;
             end
         end
-        if (p_s$10$q == k_idx$2) begin
-            if (p_rep$10$q) begin
-                l_lk$10 = l_lk$10 | link$18$read_data;
+        if (q_s$10$q == k_idx$2) begin
+            if (q_rep$10$q) begin
+                l_lka$10 = l_lka$10 | lk_r$18$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$18$q;
             end
             else begin
-                l_lk$10 = l_lk$10 | link$2$read_data;
+                l_lka$10 = l_lka$10 | lk_r$2$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$2$q;
             end
         end
-        if (p_s$10$q == k_idx$3) begin
-            if (p_rep$10$q) begin
-                l_lk$10 = l_lk$10 | link$19$read_data;
+        if (q_s$10$q == k_idx$3) begin
+            if (q_rep$10$q) begin
+                l_lka$10 = l_lka$10 | lk_r$19$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$19$q;
             end
             else begin
-                l_lk$10 = l_lk$10 | link$3$read_data;
+                l_lka$10 = l_lka$10 | lk_r$3$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$3$q;
             end
         end
-        if (p_s$10$q == k_idx$4) begin
-            if (p_rep$10$q) begin
-                l_lk$10 = l_lk$10 | link$20$read_data;
+        if (q_s$10$q == k_idx$4) begin
+            if (q_rep$10$q) begin
+                l_lka$10 = l_lka$10 | lk_r$20$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$20$q;
             end
             else begin
-                l_lk$10 = l_lk$10 | link$4$read_data;
+                l_lka$10 = l_lka$10 | lk_r$4$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$4$q;
             end
         end
-        if (p_s$10$q == k_idx$5) begin
-            if (p_rep$10$q) begin
-                l_lk$10 = l_lk$10 | link$21$read_data;
+        if (q_s$10$q == k_idx$5) begin
+            if (q_rep$10$q) begin
+                l_lka$10 = l_lka$10 | lk_r$21$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$21$q;
             end
             else begin
-                l_lk$10 = l_lk$10 | link$5$read_data;
+                l_lka$10 = l_lka$10 | lk_r$5$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$5$q;
             end
         end
-        if (p_s$10$q == k_idx$6) begin
-            if (p_rep$10$q) begin
-                l_lk$10 = l_lk$10 | link$22$read_data;
+        if (q_s$10$q == k_idx$6) begin
+            if (q_rep$10$q) begin
+                l_lka$10 = l_lka$10 | lk_r$22$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$22$q;
             end
             else begin
-                l_lk$10 = l_lk$10 | link$6$read_data;
+                l_lka$10 = l_lka$10 | lk_r$6$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$6$q;
             end
         end
-        if (p_s$10$q == k_idx$7) begin
-            if (p_rep$10$q) begin
-                l_lk$10 = l_lk$10 | link$23$read_data;
+        if (q_s$10$q == k_idx$7) begin
+            if (q_rep$10$q) begin
+                l_lka$10 = l_lka$10 | lk_r$23$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$23$q;
             end
             else begin
-                l_lk$10 = l_lk$10 | link$7$read_data;
+                l_lka$10 = l_lka$10 | lk_r$7$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$7$q;
             end
         end
-        if (p_s$10$q == k_idx$8) begin
-            if (p_rep$10$q) begin
-                l_lk$10 = l_lk$10 | link$24$read_data;
+        if (q_s$10$q == k_idx$8) begin
+            if (q_rep$10$q) begin
+                l_lka$10 = l_lka$10 | lk_r$24$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$24$q;
             end
             else begin
-                l_lk$10 = l_lk$10 | link$8$read_data;
+                l_lka$10 = l_lka$10 | lk_r$8$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$8$q;
             end
         end
-        if (p_s$10$q == k_idx$9) begin
-            if (p_rep$10$q) begin
-                l_lk$10 = l_lk$10 | link$25$read_data;
+        if (q_s$10$q == k_idx$9) begin
+            if (q_rep$10$q) begin
+                l_lka$10 = l_lka$10 | lk_r$25$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$25$q;
             end
             else begin
-                l_lk$10 = l_lk$10 | link$9$read_data;
+                l_lka$10 = l_lka$10 | lk_r$9$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$9$q;
             end
         end
-        if (p_s$10$q == k_idx$10) begin
-            if (p_rep$10$q) begin
-                l_lk$10 = l_lk$10 | link$26$read_data;
+        if (q_s$10$q == k_idx$10) begin
+            if (q_rep$10$q) begin
+                l_lka$10 = l_lka$10 | lk_r$26$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$26$q;
             end
             else begin
-                l_lk$10 = l_lk$10 | link$10$read_data;
+                l_lka$10 = l_lka$10 | lk_r$10$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$10$q;
             end
         end
-        if (p_s$10$q == k_idx$11) begin
-            if (p_rep$10$q) begin
-                l_lk$10 = l_lk$10 | link$27$read_data;
+        if (q_s$10$q == k_idx$11) begin
+            if (q_rep$10$q) begin
+                l_lka$10 = l_lka$10 | lk_r$27$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$27$q;
             end
             else begin
-                l_lk$10 = l_lk$10 | link$11$read_data;
+                l_lka$10 = l_lka$10 | lk_r$11$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$11$q;
             end
         end
-        if (p_s$10$q == k_idx$12) begin
-            if (p_rep$10$q) begin
-                l_lk$10 = l_lk$10 | link$28$read_data;
+        if (q_s$10$q == k_idx$12) begin
+            if (q_rep$10$q) begin
+                l_lka$10 = l_lka$10 | lk_r$28$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$28$q;
             end
             else begin
-                l_lk$10 = l_lk$10 | link$12$read_data;
+                l_lka$10 = l_lka$10 | lk_r$12$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$12$q;
             end
         end
-        if (p_s$10$q == k_idx$13) begin
-            if (p_rep$10$q) begin
-                l_lk$10 = l_lk$10 | link$29$read_data;
+        if (q_s$10$q == k_idx$13) begin
+            if (q_rep$10$q) begin
+                l_lka$10 = l_lka$10 | lk_r$29$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$29$q;
             end
             else begin
-                l_lk$10 = l_lk$10 | link$13$read_data;
+                l_lka$10 = l_lka$10 | lk_r$13$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$13$q;
             end
         end
-        if (p_s$10$q == k_idx$14) begin
-            if (p_rep$10$q) begin
-                l_lk$10 = l_lk$10 | link$30$read_data;
+        if (q_s$10$q == k_idx$14) begin
+            if (q_rep$10$q) begin
+                l_lka$10 = l_lka$10 | lk_r$30$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$30$q;
             end
             else begin
-                l_lk$10 = l_lk$10 | link$14$read_data;
+                l_lka$10 = l_lka$10 | lk_r$14$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$14$q;
             end
         end
-        if (p_s$10$q == k_idx$15) begin
-            if (p_rep$10$q) begin
-                l_lk$10 = l_lk$10 | link$31$read_data;
+        if (q_s$10$q == k_idx$15) begin
+            if (q_rep$10$q) begin
+                l_lka$10 = l_lka$10 | lk_r$31$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$31$q;
             end
             else begin
-                l_lk$10 = l_lk$10 | link$15$read_data;
+                l_lka$10 = l_lka$10 | lk_r$15$q;
+                l_lkb$10 = l_lkb$10 | lk2_r$15$q;
             end
         end
         l_row_w$160 = bank$0$read_data;
@@ -43963,11 +49169,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$703$d = l_row_w$175;
             end
         end
-        l_ceff$10 = r_cell$10$q;
-        if (p_en$10$q & ~p_last$10$q) begin
-            l_ceff$10 = l_lk$10;
-            r_cell$10$d = l_lk$10;
-        end
         l_slot$10 = ph$q == k_slotn$10;
         l_slot1$10 = ph$q == k_slotn$26;
         l_free$10 = 1'b0;
@@ -43983,13 +49184,40 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if ((r_wk$10$q == k_idx$3) & ~rv$43$q) begin
             l_free$10 = 1'b1;
         end
-        l_issue$10 = r_act$10$q & (l_slot$10 | l_slot1$10) & ~(rd_en$10$q & ~rd_last$10$q) & (r_bad$10$q | l_free$10);
+        l_issue$10 = r_act$10$q & (l_slot$10 | l_slot1$10) & r_v0$10$q & (r_bad$10$q | l_free$10);
+        l_rpop$10 = l_issue$10;
+        l_mv0$10 = r_v0$10$q;
+        if (l_rpop$10) begin
+            l_mv0$10 = r_v1$10$q;
+            r_c0$10$d = r_c1$10$q;
+            r_v0$10$d = r_v1$10$q;
+            r_v1$10$d = 1'b0;
+        end
+        if (q_l1$10$q) begin
+            r_c0$10$d = l_lka$10;
+            r_v0$10$d = 1'b1;
+            r_c1$10$d = l_lkb$10;
+            r_v1$10$d = q_l2$10$q;
+        end
+        else if (q_l2$10$q) begin
+            if (l_mv0$10) begin
+                r_c1$10$d = l_lkb$10;
+                r_v1$10$d = 1'b1;
+            end
+            else begin
+                r_c0$10$d = l_lkb$10;
+                r_v0$10$d = 1'b1;
+            end
+        end
         if (~r_act$10$q) begin
             if (dq_cell$10$nonempty) begin
                 dq_cell$10$pop = 1'b1;
                 dq_meta$10$pop = 1'b1;
                 r_act$10$d = 1'b1;
-                r_cell$10$d = dq_cell$10$head;
+                r_c0$10$d = dq_cell$10$head;
+                r_v0$10$d = 1'b1;
+                r_v1$10$d = 1'b0;
+                r_first$10$d = 1'b1;
                 r_left$10$d = l_dm$10$words;
                 r_s$10$d = l_dm$10$s;
                 r_bad$10$d = l_dm$10$bad;
@@ -43998,7 +49226,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$10) begin
             rd_en$10$d = 1'b1;
-            rd_addr$10$d = l_ceff$10;
+            rd_addr$10$d = r_c0$10$q;
+            rd_l1$10$d = r_first$10$q & (r_left$10$q > k_n9);
+            rd_l2$10$d = r_left$10$q > k_2n9;
+            r_first$10$d = 1'b0;
             rd_rep$10$d = l_slot1$10;
             rd_cap$10$d = ~r_bad$10$q;
             rd_k$10$d = r_wk$10$q;
@@ -44309,133 +49540,166 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_meta$11$pop = 1'b0;
         out$11$dq_count = dq_cell$11$count;
         l_dm$11$a = dq_meta$11$head;
-        l_lk$11 = k0_ca;
-        if (p_s$11$q == k_idx$0) begin
-            if (p_rep$11$q) begin
-                l_lk$11 = l_lk$11 | link$16$read_data;
+        l_lka$11 = k0_ca;
+        l_lkb$11 = k0_ca;
+        if (q_s$11$q == k_idx$0) begin
+            if (q_rep$11$q) begin
+                l_lka$11 = l_lka$11 | lk_r$16$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$16$q;
             end
             else begin
-                l_lk$11 = l_lk$11 | link$0$read_data;
+                l_lka$11 = l_lka$11 | lk_r$0$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$0$q;
             end
         end
-        if (p_s$11$q == k_idx$1) begin
-            if (p_rep$11$q) begin
-                l_lk$11 = l_lk$11 | link$17$read_data;
+        if (q_s$11$q == k_idx$1) begin
+            if (q_rep$11$q) begin
+                l_lka$11 = l_lka$11 | lk_r$17$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$17$q;
             end
             else begin
-                l_lk$11 = l_lk$11 | link$1$read_data;
+                l_lka$11 = l_lka$11 | lk_r$1$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$1$q;
             end
         end
-        if (p_s$11$q == k_idx$2) begin
-            if (p_rep$11$q) begin
-                l_lk$11 = l_lk$11 | link$18$read_data;
+        if (q_s$11$q == k_idx$2) begin
+            if (q_rep$11$q) begin
+                l_lka$11 = l_lka$11 | lk_r$18$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$18$q;
             end
             else begin
-                l_lk$11 = l_lk$11 | link$2$read_data;
+                l_lka$11 = l_lka$11 | lk_r$2$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$2$q;
             end
         end
-        if (p_s$11$q == k_idx$3) begin
-            if (p_rep$11$q) begin
-                l_lk$11 = l_lk$11 | link$19$read_data;
+        if (q_s$11$q == k_idx$3) begin
+            if (q_rep$11$q) begin
+                l_lka$11 = l_lka$11 | lk_r$19$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$19$q;
             end
             else begin
-                l_lk$11 = l_lk$11 | link$3$read_data;
+                l_lka$11 = l_lka$11 | lk_r$3$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$3$q;
             end
         end
-        if (p_s$11$q == k_idx$4) begin
-            if (p_rep$11$q) begin
-                l_lk$11 = l_lk$11 | link$20$read_data;
+        if (q_s$11$q == k_idx$4) begin
+            if (q_rep$11$q) begin
+                l_lka$11 = l_lka$11 | lk_r$20$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$20$q;
             end
             else begin
-                l_lk$11 = l_lk$11 | link$4$read_data;
+                l_lka$11 = l_lka$11 | lk_r$4$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$4$q;
             end
         end
-        if (p_s$11$q == k_idx$5) begin
-            if (p_rep$11$q) begin
-                l_lk$11 = l_lk$11 | link$21$read_data;
+        if (q_s$11$q == k_idx$5) begin
+            if (q_rep$11$q) begin
+                l_lka$11 = l_lka$11 | lk_r$21$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$21$q;
             end
             else begin
-                l_lk$11 = l_lk$11 | link$5$read_data;
+                l_lka$11 = l_lka$11 | lk_r$5$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$5$q;
             end
         end
-        if (p_s$11$q == k_idx$6) begin
-            if (p_rep$11$q) begin
-                l_lk$11 = l_lk$11 | link$22$read_data;
+        if (q_s$11$q == k_idx$6) begin
+            if (q_rep$11$q) begin
+                l_lka$11 = l_lka$11 | lk_r$22$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$22$q;
             end
             else begin
-                l_lk$11 = l_lk$11 | link$6$read_data;
+                l_lka$11 = l_lka$11 | lk_r$6$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$6$q;
             end
         end
-        if (p_s$11$q == k_idx$7) begin
-            if (p_rep$11$q) begin
-                l_lk$11 = l_lk$11 | link$23$read_data;
+        if (q_s$11$q == k_idx$7) begin
+            if (q_rep$11$q) begin
+                l_lka$11 = l_lka$11 | lk_r$23$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$23$q;
             end
             else begin
-                l_lk$11 = l_lk$11 | link$7$read_data;
+                l_lka$11 = l_lka$11 | lk_r$7$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$7$q;
             end
         end
-        if (p_s$11$q == k_idx$8) begin
-            if (p_rep$11$q) begin
-                l_lk$11 = l_lk$11 | link$24$read_data;
+        if (q_s$11$q == k_idx$8) begin
+            if (q_rep$11$q) begin
+                l_lka$11 = l_lka$11 | lk_r$24$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$24$q;
             end
             else begin
-                l_lk$11 = l_lk$11 | link$8$read_data;
+                l_lka$11 = l_lka$11 | lk_r$8$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$8$q;
             end
         end
-        if (p_s$11$q == k_idx$9) begin
-            if (p_rep$11$q) begin
-                l_lk$11 = l_lk$11 | link$25$read_data;
+        if (q_s$11$q == k_idx$9) begin
+            if (q_rep$11$q) begin
+                l_lka$11 = l_lka$11 | lk_r$25$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$25$q;
             end
             else begin
-                l_lk$11 = l_lk$11 | link$9$read_data;
+                l_lka$11 = l_lka$11 | lk_r$9$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$9$q;
             end
         end
-        if (p_s$11$q == k_idx$10) begin
-            if (p_rep$11$q) begin
-                l_lk$11 = l_lk$11 | link$26$read_data;
+        if (q_s$11$q == k_idx$10) begin
+            if (q_rep$11$q) begin
+                l_lka$11 = l_lka$11 | lk_r$26$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$26$q;
             end
             else begin
-                l_lk$11 = l_lk$11 | link$10$read_data;
+                l_lka$11 = l_lka$11 | lk_r$10$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$10$q;
             end
         end
-        if (p_s$11$q == k_idx$11) begin
-            if (p_rep$11$q) begin
-                l_lk$11 = l_lk$11 | link$27$read_data;
+        if (q_s$11$q == k_idx$11) begin
+            if (q_rep$11$q) begin
+                l_lka$11 = l_lka$11 | lk_r$27$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$27$q;
             end
             else begin
-                l_lk$11 = l_lk$11 | link$11$read_data;
+                l_lka$11 = l_lka$11 | lk_r$11$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$11$q;
             end
         end
-        if (p_s$11$q == k_idx$12) begin
-            if (p_rep$11$q) begin
-                l_lk$11 = l_lk$11 | link$28$read_data;
+        if (q_s$11$q == k_idx$12) begin
+            if (q_rep$11$q) begin
+                l_lka$11 = l_lka$11 | lk_r$28$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$28$q;
             end
             else begin
-                l_lk$11 = l_lk$11 | link$12$read_data;
+                l_lka$11 = l_lka$11 | lk_r$12$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$12$q;
             end
         end
-        if (p_s$11$q == k_idx$13) begin
-            if (p_rep$11$q) begin
-                l_lk$11 = l_lk$11 | link$29$read_data;
+        if (q_s$11$q == k_idx$13) begin
+            if (q_rep$11$q) begin
+                l_lka$11 = l_lka$11 | lk_r$29$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$29$q;
             end
             else begin
-                l_lk$11 = l_lk$11 | link$13$read_data;
+                l_lka$11 = l_lka$11 | lk_r$13$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$13$q;
             end
         end
-        if (p_s$11$q == k_idx$14) begin
-            if (p_rep$11$q) begin
-                l_lk$11 = l_lk$11 | link$30$read_data;
+        if (q_s$11$q == k_idx$14) begin
+            if (q_rep$11$q) begin
+                l_lka$11 = l_lka$11 | lk_r$30$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$30$q;
             end
             else begin
-                l_lk$11 = l_lk$11 | link$14$read_data;
+                l_lka$11 = l_lka$11 | lk_r$14$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$14$q;
             end
         end
-        if (p_s$11$q == k_idx$15) begin
-            if (p_rep$11$q) begin
-                l_lk$11 = l_lk$11 | link$31$read_data;
+        if (q_s$11$q == k_idx$15) begin
+            if (q_rep$11$q) begin
+                l_lka$11 = l_lka$11 | lk_r$31$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$31$q;
             end
             else begin
-                l_lk$11 = l_lk$11 | link$15$read_data;
+                l_lka$11 = l_lka$11 | lk_r$15$q;
+                l_lkb$11 = l_lkb$11 | lk2_r$15$q;
             end
         end
         l_row_w$176 = bank$0$read_data;
@@ -44596,11 +49860,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$767$d = l_row_w$191;
             end
         end
-        l_ceff$11 = r_cell$11$q;
-        if (p_en$11$q & ~p_last$11$q) begin
-            l_ceff$11 = l_lk$11;
-            r_cell$11$d = l_lk$11;
-        end
         l_slot$11 = ph$q == k_slotn$11;
         l_slot1$11 = ph$q == k_slotn$27;
         l_free$11 = 1'b0;
@@ -44616,13 +49875,40 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if ((r_wk$11$q == k_idx$3) & ~rv$47$q) begin
             l_free$11 = 1'b1;
         end
-        l_issue$11 = r_act$11$q & (l_slot$11 | l_slot1$11) & ~(rd_en$11$q & ~rd_last$11$q) & (r_bad$11$q | l_free$11);
+        l_issue$11 = r_act$11$q & (l_slot$11 | l_slot1$11) & r_v0$11$q & (r_bad$11$q | l_free$11);
+        l_rpop$11 = l_issue$11;
+        l_mv0$11 = r_v0$11$q;
+        if (l_rpop$11) begin
+            l_mv0$11 = r_v1$11$q;
+            r_c0$11$d = r_c1$11$q;
+            r_v0$11$d = r_v1$11$q;
+            r_v1$11$d = 1'b0;
+        end
+        if (q_l1$11$q) begin
+            r_c0$11$d = l_lka$11;
+            r_v0$11$d = 1'b1;
+            r_c1$11$d = l_lkb$11;
+            r_v1$11$d = q_l2$11$q;
+        end
+        else if (q_l2$11$q) begin
+            if (l_mv0$11) begin
+                r_c1$11$d = l_lkb$11;
+                r_v1$11$d = 1'b1;
+            end
+            else begin
+                r_c0$11$d = l_lkb$11;
+                r_v0$11$d = 1'b1;
+            end
+        end
         if (~r_act$11$q) begin
             if (dq_cell$11$nonempty) begin
                 dq_cell$11$pop = 1'b1;
                 dq_meta$11$pop = 1'b1;
                 r_act$11$d = 1'b1;
-                r_cell$11$d = dq_cell$11$head;
+                r_c0$11$d = dq_cell$11$head;
+                r_v0$11$d = 1'b1;
+                r_v1$11$d = 1'b0;
+                r_first$11$d = 1'b1;
                 r_left$11$d = l_dm$11$words;
                 r_s$11$d = l_dm$11$s;
                 r_bad$11$d = l_dm$11$bad;
@@ -44631,7 +49917,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$11) begin
             rd_en$11$d = 1'b1;
-            rd_addr$11$d = l_ceff$11;
+            rd_addr$11$d = r_c0$11$q;
+            rd_l1$11$d = r_first$11$q & (r_left$11$q > k_n9);
+            rd_l2$11$d = r_left$11$q > k_2n9;
+            r_first$11$d = 1'b0;
             rd_rep$11$d = l_slot1$11;
             rd_cap$11$d = ~r_bad$11$q;
             rd_k$11$d = r_wk$11$q;
@@ -44942,133 +50231,166 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_meta$12$pop = 1'b0;
         out$12$dq_count = dq_cell$12$count;
         l_dm$12$a = dq_meta$12$head;
-        l_lk$12 = k0_ca;
-        if (p_s$12$q == k_idx$0) begin
-            if (p_rep$12$q) begin
-                l_lk$12 = l_lk$12 | link$16$read_data;
+        l_lka$12 = k0_ca;
+        l_lkb$12 = k0_ca;
+        if (q_s$12$q == k_idx$0) begin
+            if (q_rep$12$q) begin
+                l_lka$12 = l_lka$12 | lk_r$16$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$16$q;
             end
             else begin
-                l_lk$12 = l_lk$12 | link$0$read_data;
+                l_lka$12 = l_lka$12 | lk_r$0$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$0$q;
             end
         end
-        if (p_s$12$q == k_idx$1) begin
-            if (p_rep$12$q) begin
-                l_lk$12 = l_lk$12 | link$17$read_data;
+        if (q_s$12$q == k_idx$1) begin
+            if (q_rep$12$q) begin
+                l_lka$12 = l_lka$12 | lk_r$17$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$17$q;
             end
             else begin
-                l_lk$12 = l_lk$12 | link$1$read_data;
+                l_lka$12 = l_lka$12 | lk_r$1$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$1$q;
             end
         end
-        if (p_s$12$q == k_idx$2) begin
-            if (p_rep$12$q) begin
-                l_lk$12 = l_lk$12 | link$18$read_data;
+        if (q_s$12$q == k_idx$2) begin
+            if (q_rep$12$q) begin
+                l_lka$12 = l_lka$12 | lk_r$18$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$18$q;
             end
             else begin
-                l_lk$12 = l_lk$12 | link$2$read_data;
+                l_lka$12 = l_lka$12 | lk_r$2$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$2$q;
             end
         end
-        if (p_s$12$q == k_idx$3) begin
-            if (p_rep$12$q) begin
-                l_lk$12 = l_lk$12 | link$19$read_data;
+        if (q_s$12$q == k_idx$3) begin
+            if (q_rep$12$q) begin
+                l_lka$12 = l_lka$12 | lk_r$19$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$19$q;
             end
             else begin
-                l_lk$12 = l_lk$12 | link$3$read_data;
+                l_lka$12 = l_lka$12 | lk_r$3$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$3$q;
             end
         end
-        if (p_s$12$q == k_idx$4) begin
-            if (p_rep$12$q) begin
-                l_lk$12 = l_lk$12 | link$20$read_data;
+        if (q_s$12$q == k_idx$4) begin
+            if (q_rep$12$q) begin
+                l_lka$12 = l_lka$12 | lk_r$20$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$20$q;
             end
             else begin
-                l_lk$12 = l_lk$12 | link$4$read_data;
+                l_lka$12 = l_lka$12 | lk_r$4$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$4$q;
             end
         end
-        if (p_s$12$q == k_idx$5) begin
-            if (p_rep$12$q) begin
-                l_lk$12 = l_lk$12 | link$21$read_data;
+        if (q_s$12$q == k_idx$5) begin
+            if (q_rep$12$q) begin
+                l_lka$12 = l_lka$12 | lk_r$21$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$21$q;
             end
             else begin
-                l_lk$12 = l_lk$12 | link$5$read_data;
+                l_lka$12 = l_lka$12 | lk_r$5$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$5$q;
             end
         end
-        if (p_s$12$q == k_idx$6) begin
-            if (p_rep$12$q) begin
-                l_lk$12 = l_lk$12 | link$22$read_data;
+        if (q_s$12$q == k_idx$6) begin
+            if (q_rep$12$q) begin
+                l_lka$12 = l_lka$12 | lk_r$22$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$22$q;
             end
             else begin
-                l_lk$12 = l_lk$12 | link$6$read_data;
+                l_lka$12 = l_lka$12 | lk_r$6$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$6$q;
             end
         end
-        if (p_s$12$q == k_idx$7) begin
-            if (p_rep$12$q) begin
-                l_lk$12 = l_lk$12 | link$23$read_data;
+        if (q_s$12$q == k_idx$7) begin
+            if (q_rep$12$q) begin
+                l_lka$12 = l_lka$12 | lk_r$23$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$23$q;
             end
             else begin
-                l_lk$12 = l_lk$12 | link$7$read_data;
+                l_lka$12 = l_lka$12 | lk_r$7$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$7$q;
             end
         end
-        if (p_s$12$q == k_idx$8) begin
-            if (p_rep$12$q) begin
-                l_lk$12 = l_lk$12 | link$24$read_data;
+        if (q_s$12$q == k_idx$8) begin
+            if (q_rep$12$q) begin
+                l_lka$12 = l_lka$12 | lk_r$24$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$24$q;
             end
             else begin
-                l_lk$12 = l_lk$12 | link$8$read_data;
+                l_lka$12 = l_lka$12 | lk_r$8$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$8$q;
             end
         end
-        if (p_s$12$q == k_idx$9) begin
-            if (p_rep$12$q) begin
-                l_lk$12 = l_lk$12 | link$25$read_data;
+        if (q_s$12$q == k_idx$9) begin
+            if (q_rep$12$q) begin
+                l_lka$12 = l_lka$12 | lk_r$25$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$25$q;
             end
             else begin
-                l_lk$12 = l_lk$12 | link$9$read_data;
+                l_lka$12 = l_lka$12 | lk_r$9$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$9$q;
             end
         end
-        if (p_s$12$q == k_idx$10) begin
-            if (p_rep$12$q) begin
-                l_lk$12 = l_lk$12 | link$26$read_data;
+        if (q_s$12$q == k_idx$10) begin
+            if (q_rep$12$q) begin
+                l_lka$12 = l_lka$12 | lk_r$26$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$26$q;
             end
             else begin
-                l_lk$12 = l_lk$12 | link$10$read_data;
+                l_lka$12 = l_lka$12 | lk_r$10$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$10$q;
             end
         end
-        if (p_s$12$q == k_idx$11) begin
-            if (p_rep$12$q) begin
-                l_lk$12 = l_lk$12 | link$27$read_data;
+        if (q_s$12$q == k_idx$11) begin
+            if (q_rep$12$q) begin
+                l_lka$12 = l_lka$12 | lk_r$27$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$27$q;
             end
             else begin
-                l_lk$12 = l_lk$12 | link$11$read_data;
+                l_lka$12 = l_lka$12 | lk_r$11$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$11$q;
             end
         end
-        if (p_s$12$q == k_idx$12) begin
-            if (p_rep$12$q) begin
-                l_lk$12 = l_lk$12 | link$28$read_data;
+        if (q_s$12$q == k_idx$12) begin
+            if (q_rep$12$q) begin
+                l_lka$12 = l_lka$12 | lk_r$28$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$28$q;
             end
             else begin
-                l_lk$12 = l_lk$12 | link$12$read_data;
+                l_lka$12 = l_lka$12 | lk_r$12$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$12$q;
             end
         end
-        if (p_s$12$q == k_idx$13) begin
-            if (p_rep$12$q) begin
-                l_lk$12 = l_lk$12 | link$29$read_data;
+        if (q_s$12$q == k_idx$13) begin
+            if (q_rep$12$q) begin
+                l_lka$12 = l_lka$12 | lk_r$29$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$29$q;
             end
             else begin
-                l_lk$12 = l_lk$12 | link$13$read_data;
+                l_lka$12 = l_lka$12 | lk_r$13$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$13$q;
             end
         end
-        if (p_s$12$q == k_idx$14) begin
-            if (p_rep$12$q) begin
-                l_lk$12 = l_lk$12 | link$30$read_data;
+        if (q_s$12$q == k_idx$14) begin
+            if (q_rep$12$q) begin
+                l_lka$12 = l_lka$12 | lk_r$30$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$30$q;
             end
             else begin
-                l_lk$12 = l_lk$12 | link$14$read_data;
+                l_lka$12 = l_lka$12 | lk_r$14$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$14$q;
             end
         end
-        if (p_s$12$q == k_idx$15) begin
-            if (p_rep$12$q) begin
-                l_lk$12 = l_lk$12 | link$31$read_data;
+        if (q_s$12$q == k_idx$15) begin
+            if (q_rep$12$q) begin
+                l_lka$12 = l_lka$12 | lk_r$31$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$31$q;
             end
             else begin
-                l_lk$12 = l_lk$12 | link$15$read_data;
+                l_lka$12 = l_lka$12 | lk_r$15$q;
+                l_lkb$12 = l_lkb$12 | lk2_r$15$q;
             end
         end
         l_row_w$192 = bank$0$read_data;
@@ -45229,11 +50551,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$831$d = l_row_w$207;
             end
         end
-        l_ceff$12 = r_cell$12$q;
-        if (p_en$12$q & ~p_last$12$q) begin
-            l_ceff$12 = l_lk$12;
-            r_cell$12$d = l_lk$12;
-        end
         l_slot$12 = ph$q == k_slotn$12;
         l_slot1$12 = ph$q == k_slotn$28;
         l_free$12 = 1'b0;
@@ -45249,13 +50566,40 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if ((r_wk$12$q == k_idx$3) & ~rv$51$q) begin
             l_free$12 = 1'b1;
         end
-        l_issue$12 = r_act$12$q & (l_slot$12 | l_slot1$12) & ~(rd_en$12$q & ~rd_last$12$q) & (r_bad$12$q | l_free$12);
+        l_issue$12 = r_act$12$q & (l_slot$12 | l_slot1$12) & r_v0$12$q & (r_bad$12$q | l_free$12);
+        l_rpop$12 = l_issue$12;
+        l_mv0$12 = r_v0$12$q;
+        if (l_rpop$12) begin
+            l_mv0$12 = r_v1$12$q;
+            r_c0$12$d = r_c1$12$q;
+            r_v0$12$d = r_v1$12$q;
+            r_v1$12$d = 1'b0;
+        end
+        if (q_l1$12$q) begin
+            r_c0$12$d = l_lka$12;
+            r_v0$12$d = 1'b1;
+            r_c1$12$d = l_lkb$12;
+            r_v1$12$d = q_l2$12$q;
+        end
+        else if (q_l2$12$q) begin
+            if (l_mv0$12) begin
+                r_c1$12$d = l_lkb$12;
+                r_v1$12$d = 1'b1;
+            end
+            else begin
+                r_c0$12$d = l_lkb$12;
+                r_v0$12$d = 1'b1;
+            end
+        end
         if (~r_act$12$q) begin
             if (dq_cell$12$nonempty) begin
                 dq_cell$12$pop = 1'b1;
                 dq_meta$12$pop = 1'b1;
                 r_act$12$d = 1'b1;
-                r_cell$12$d = dq_cell$12$head;
+                r_c0$12$d = dq_cell$12$head;
+                r_v0$12$d = 1'b1;
+                r_v1$12$d = 1'b0;
+                r_first$12$d = 1'b1;
                 r_left$12$d = l_dm$12$words;
                 r_s$12$d = l_dm$12$s;
                 r_bad$12$d = l_dm$12$bad;
@@ -45264,7 +50608,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$12) begin
             rd_en$12$d = 1'b1;
-            rd_addr$12$d = l_ceff$12;
+            rd_addr$12$d = r_c0$12$q;
+            rd_l1$12$d = r_first$12$q & (r_left$12$q > k_n9);
+            rd_l2$12$d = r_left$12$q > k_2n9;
+            r_first$12$d = 1'b0;
             rd_rep$12$d = l_slot1$12;
             rd_cap$12$d = ~r_bad$12$q;
             rd_k$12$d = r_wk$12$q;
@@ -45575,133 +50922,166 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_meta$13$pop = 1'b0;
         out$13$dq_count = dq_cell$13$count;
         l_dm$13$a = dq_meta$13$head;
-        l_lk$13 = k0_ca;
-        if (p_s$13$q == k_idx$0) begin
-            if (p_rep$13$q) begin
-                l_lk$13 = l_lk$13 | link$16$read_data;
+        l_lka$13 = k0_ca;
+        l_lkb$13 = k0_ca;
+        if (q_s$13$q == k_idx$0) begin
+            if (q_rep$13$q) begin
+                l_lka$13 = l_lka$13 | lk_r$16$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$16$q;
             end
             else begin
-                l_lk$13 = l_lk$13 | link$0$read_data;
+                l_lka$13 = l_lka$13 | lk_r$0$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$0$q;
             end
         end
-        if (p_s$13$q == k_idx$1) begin
-            if (p_rep$13$q) begin
-                l_lk$13 = l_lk$13 | link$17$read_data;
+        if (q_s$13$q == k_idx$1) begin
+            if (q_rep$13$q) begin
+                l_lka$13 = l_lka$13 | lk_r$17$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$17$q;
             end
             else begin
-                l_lk$13 = l_lk$13 | link$1$read_data;
+                l_lka$13 = l_lka$13 | lk_r$1$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$1$q;
             end
         end
-        if (p_s$13$q == k_idx$2) begin
-            if (p_rep$13$q) begin
-                l_lk$13 = l_lk$13 | link$18$read_data;
+        if (q_s$13$q == k_idx$2) begin
+            if (q_rep$13$q) begin
+                l_lka$13 = l_lka$13 | lk_r$18$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$18$q;
             end
             else begin
-                l_lk$13 = l_lk$13 | link$2$read_data;
+                l_lka$13 = l_lka$13 | lk_r$2$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$2$q;
             end
         end
-        if (p_s$13$q == k_idx$3) begin
-            if (p_rep$13$q) begin
-                l_lk$13 = l_lk$13 | link$19$read_data;
+        if (q_s$13$q == k_idx$3) begin
+            if (q_rep$13$q) begin
+                l_lka$13 = l_lka$13 | lk_r$19$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$19$q;
             end
             else begin
-                l_lk$13 = l_lk$13 | link$3$read_data;
+                l_lka$13 = l_lka$13 | lk_r$3$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$3$q;
             end
         end
-        if (p_s$13$q == k_idx$4) begin
-            if (p_rep$13$q) begin
-                l_lk$13 = l_lk$13 | link$20$read_data;
+        if (q_s$13$q == k_idx$4) begin
+            if (q_rep$13$q) begin
+                l_lka$13 = l_lka$13 | lk_r$20$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$20$q;
             end
             else begin
-                l_lk$13 = l_lk$13 | link$4$read_data;
+                l_lka$13 = l_lka$13 | lk_r$4$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$4$q;
             end
         end
-        if (p_s$13$q == k_idx$5) begin
-            if (p_rep$13$q) begin
-                l_lk$13 = l_lk$13 | link$21$read_data;
+        if (q_s$13$q == k_idx$5) begin
+            if (q_rep$13$q) begin
+                l_lka$13 = l_lka$13 | lk_r$21$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$21$q;
             end
             else begin
-                l_lk$13 = l_lk$13 | link$5$read_data;
+                l_lka$13 = l_lka$13 | lk_r$5$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$5$q;
             end
         end
-        if (p_s$13$q == k_idx$6) begin
-            if (p_rep$13$q) begin
-                l_lk$13 = l_lk$13 | link$22$read_data;
+        if (q_s$13$q == k_idx$6) begin
+            if (q_rep$13$q) begin
+                l_lka$13 = l_lka$13 | lk_r$22$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$22$q;
             end
             else begin
-                l_lk$13 = l_lk$13 | link$6$read_data;
+                l_lka$13 = l_lka$13 | lk_r$6$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$6$q;
             end
         end
-        if (p_s$13$q == k_idx$7) begin
-            if (p_rep$13$q) begin
-                l_lk$13 = l_lk$13 | link$23$read_data;
+        if (q_s$13$q == k_idx$7) begin
+            if (q_rep$13$q) begin
+                l_lka$13 = l_lka$13 | lk_r$23$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$23$q;
             end
             else begin
-                l_lk$13 = l_lk$13 | link$7$read_data;
+                l_lka$13 = l_lka$13 | lk_r$7$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$7$q;
             end
         end
-        if (p_s$13$q == k_idx$8) begin
-            if (p_rep$13$q) begin
-                l_lk$13 = l_lk$13 | link$24$read_data;
+        if (q_s$13$q == k_idx$8) begin
+            if (q_rep$13$q) begin
+                l_lka$13 = l_lka$13 | lk_r$24$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$24$q;
             end
             else begin
-                l_lk$13 = l_lk$13 | link$8$read_data;
+                l_lka$13 = l_lka$13 | lk_r$8$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$8$q;
             end
         end
-        if (p_s$13$q == k_idx$9) begin
-            if (p_rep$13$q) begin
-                l_lk$13 = l_lk$13 | link$25$read_data;
+        if (q_s$13$q == k_idx$9) begin
+            if (q_rep$13$q) begin
+                l_lka$13 = l_lka$13 | lk_r$25$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$25$q;
             end
             else begin
-                l_lk$13 = l_lk$13 | link$9$read_data;
+                l_lka$13 = l_lka$13 | lk_r$9$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$9$q;
             end
         end
-        if (p_s$13$q == k_idx$10) begin
-            if (p_rep$13$q) begin
-                l_lk$13 = l_lk$13 | link$26$read_data;
+        if (q_s$13$q == k_idx$10) begin
+            if (q_rep$13$q) begin
+                l_lka$13 = l_lka$13 | lk_r$26$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$26$q;
             end
             else begin
-                l_lk$13 = l_lk$13 | link$10$read_data;
+                l_lka$13 = l_lka$13 | lk_r$10$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$10$q;
             end
         end
-        if (p_s$13$q == k_idx$11) begin
-            if (p_rep$13$q) begin
-                l_lk$13 = l_lk$13 | link$27$read_data;
+        if (q_s$13$q == k_idx$11) begin
+            if (q_rep$13$q) begin
+                l_lka$13 = l_lka$13 | lk_r$27$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$27$q;
             end
             else begin
-                l_lk$13 = l_lk$13 | link$11$read_data;
+                l_lka$13 = l_lka$13 | lk_r$11$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$11$q;
             end
         end
-        if (p_s$13$q == k_idx$12) begin
-            if (p_rep$13$q) begin
-                l_lk$13 = l_lk$13 | link$28$read_data;
+        if (q_s$13$q == k_idx$12) begin
+            if (q_rep$13$q) begin
+                l_lka$13 = l_lka$13 | lk_r$28$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$28$q;
             end
             else begin
-                l_lk$13 = l_lk$13 | link$12$read_data;
+                l_lka$13 = l_lka$13 | lk_r$12$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$12$q;
             end
         end
-        if (p_s$13$q == k_idx$13) begin
-            if (p_rep$13$q) begin
-                l_lk$13 = l_lk$13 | link$29$read_data;
+        if (q_s$13$q == k_idx$13) begin
+            if (q_rep$13$q) begin
+                l_lka$13 = l_lka$13 | lk_r$29$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$29$q;
             end
             else begin
-                l_lk$13 = l_lk$13 | link$13$read_data;
+                l_lka$13 = l_lka$13 | lk_r$13$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$13$q;
             end
         end
-        if (p_s$13$q == k_idx$14) begin
-            if (p_rep$13$q) begin
-                l_lk$13 = l_lk$13 | link$30$read_data;
+        if (q_s$13$q == k_idx$14) begin
+            if (q_rep$13$q) begin
+                l_lka$13 = l_lka$13 | lk_r$30$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$30$q;
             end
             else begin
-                l_lk$13 = l_lk$13 | link$14$read_data;
+                l_lka$13 = l_lka$13 | lk_r$14$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$14$q;
             end
         end
-        if (p_s$13$q == k_idx$15) begin
-            if (p_rep$13$q) begin
-                l_lk$13 = l_lk$13 | link$31$read_data;
+        if (q_s$13$q == k_idx$15) begin
+            if (q_rep$13$q) begin
+                l_lka$13 = l_lka$13 | lk_r$31$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$31$q;
             end
             else begin
-                l_lk$13 = l_lk$13 | link$15$read_data;
+                l_lka$13 = l_lka$13 | lk_r$15$q;
+                l_lkb$13 = l_lkb$13 | lk2_r$15$q;
             end
         end
         l_row_w$208 = bank$0$read_data;
@@ -45862,11 +51242,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$895$d = l_row_w$223;
             end
         end
-        l_ceff$13 = r_cell$13$q;
-        if (p_en$13$q & ~p_last$13$q) begin
-            l_ceff$13 = l_lk$13;
-            r_cell$13$d = l_lk$13;
-        end
         l_slot$13 = ph$q == k_slotn$13;
         l_slot1$13 = ph$q == k_slotn$29;
         l_free$13 = 1'b0;
@@ -45882,13 +51257,40 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if ((r_wk$13$q == k_idx$3) & ~rv$55$q) begin
             l_free$13 = 1'b1;
         end
-        l_issue$13 = r_act$13$q & (l_slot$13 | l_slot1$13) & ~(rd_en$13$q & ~rd_last$13$q) & (r_bad$13$q | l_free$13);
+        l_issue$13 = r_act$13$q & (l_slot$13 | l_slot1$13) & r_v0$13$q & (r_bad$13$q | l_free$13);
+        l_rpop$13 = l_issue$13;
+        l_mv0$13 = r_v0$13$q;
+        if (l_rpop$13) begin
+            l_mv0$13 = r_v1$13$q;
+            r_c0$13$d = r_c1$13$q;
+            r_v0$13$d = r_v1$13$q;
+            r_v1$13$d = 1'b0;
+        end
+        if (q_l1$13$q) begin
+            r_c0$13$d = l_lka$13;
+            r_v0$13$d = 1'b1;
+            r_c1$13$d = l_lkb$13;
+            r_v1$13$d = q_l2$13$q;
+        end
+        else if (q_l2$13$q) begin
+            if (l_mv0$13) begin
+                r_c1$13$d = l_lkb$13;
+                r_v1$13$d = 1'b1;
+            end
+            else begin
+                r_c0$13$d = l_lkb$13;
+                r_v0$13$d = 1'b1;
+            end
+        end
         if (~r_act$13$q) begin
             if (dq_cell$13$nonempty) begin
                 dq_cell$13$pop = 1'b1;
                 dq_meta$13$pop = 1'b1;
                 r_act$13$d = 1'b1;
-                r_cell$13$d = dq_cell$13$head;
+                r_c0$13$d = dq_cell$13$head;
+                r_v0$13$d = 1'b1;
+                r_v1$13$d = 1'b0;
+                r_first$13$d = 1'b1;
                 r_left$13$d = l_dm$13$words;
                 r_s$13$d = l_dm$13$s;
                 r_bad$13$d = l_dm$13$bad;
@@ -45897,7 +51299,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$13) begin
             rd_en$13$d = 1'b1;
-            rd_addr$13$d = l_ceff$13;
+            rd_addr$13$d = r_c0$13$q;
+            rd_l1$13$d = r_first$13$q & (r_left$13$q > k_n9);
+            rd_l2$13$d = r_left$13$q > k_2n9;
+            r_first$13$d = 1'b0;
             rd_rep$13$d = l_slot1$13;
             rd_cap$13$d = ~r_bad$13$q;
             rd_k$13$d = r_wk$13$q;
@@ -46208,133 +51613,166 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_meta$14$pop = 1'b0;
         out$14$dq_count = dq_cell$14$count;
         l_dm$14$a = dq_meta$14$head;
-        l_lk$14 = k0_ca;
-        if (p_s$14$q == k_idx$0) begin
-            if (p_rep$14$q) begin
-                l_lk$14 = l_lk$14 | link$16$read_data;
+        l_lka$14 = k0_ca;
+        l_lkb$14 = k0_ca;
+        if (q_s$14$q == k_idx$0) begin
+            if (q_rep$14$q) begin
+                l_lka$14 = l_lka$14 | lk_r$16$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$16$q;
             end
             else begin
-                l_lk$14 = l_lk$14 | link$0$read_data;
+                l_lka$14 = l_lka$14 | lk_r$0$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$0$q;
             end
         end
-        if (p_s$14$q == k_idx$1) begin
-            if (p_rep$14$q) begin
-                l_lk$14 = l_lk$14 | link$17$read_data;
+        if (q_s$14$q == k_idx$1) begin
+            if (q_rep$14$q) begin
+                l_lka$14 = l_lka$14 | lk_r$17$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$17$q;
             end
             else begin
-                l_lk$14 = l_lk$14 | link$1$read_data;
+                l_lka$14 = l_lka$14 | lk_r$1$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$1$q;
             end
         end
-        if (p_s$14$q == k_idx$2) begin
-            if (p_rep$14$q) begin
-                l_lk$14 = l_lk$14 | link$18$read_data;
+        if (q_s$14$q == k_idx$2) begin
+            if (q_rep$14$q) begin
+                l_lka$14 = l_lka$14 | lk_r$18$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$18$q;
             end
             else begin
-                l_lk$14 = l_lk$14 | link$2$read_data;
+                l_lka$14 = l_lka$14 | lk_r$2$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$2$q;
             end
         end
-        if (p_s$14$q == k_idx$3) begin
-            if (p_rep$14$q) begin
-                l_lk$14 = l_lk$14 | link$19$read_data;
+        if (q_s$14$q == k_idx$3) begin
+            if (q_rep$14$q) begin
+                l_lka$14 = l_lka$14 | lk_r$19$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$19$q;
             end
             else begin
-                l_lk$14 = l_lk$14 | link$3$read_data;
+                l_lka$14 = l_lka$14 | lk_r$3$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$3$q;
             end
         end
-        if (p_s$14$q == k_idx$4) begin
-            if (p_rep$14$q) begin
-                l_lk$14 = l_lk$14 | link$20$read_data;
+        if (q_s$14$q == k_idx$4) begin
+            if (q_rep$14$q) begin
+                l_lka$14 = l_lka$14 | lk_r$20$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$20$q;
             end
             else begin
-                l_lk$14 = l_lk$14 | link$4$read_data;
+                l_lka$14 = l_lka$14 | lk_r$4$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$4$q;
             end
         end
-        if (p_s$14$q == k_idx$5) begin
-            if (p_rep$14$q) begin
-                l_lk$14 = l_lk$14 | link$21$read_data;
+        if (q_s$14$q == k_idx$5) begin
+            if (q_rep$14$q) begin
+                l_lka$14 = l_lka$14 | lk_r$21$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$21$q;
             end
             else begin
-                l_lk$14 = l_lk$14 | link$5$read_data;
+                l_lka$14 = l_lka$14 | lk_r$5$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$5$q;
             end
         end
-        if (p_s$14$q == k_idx$6) begin
-            if (p_rep$14$q) begin
-                l_lk$14 = l_lk$14 | link$22$read_data;
+        if (q_s$14$q == k_idx$6) begin
+            if (q_rep$14$q) begin
+                l_lka$14 = l_lka$14 | lk_r$22$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$22$q;
             end
             else begin
-                l_lk$14 = l_lk$14 | link$6$read_data;
+                l_lka$14 = l_lka$14 | lk_r$6$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$6$q;
             end
         end
-        if (p_s$14$q == k_idx$7) begin
-            if (p_rep$14$q) begin
-                l_lk$14 = l_lk$14 | link$23$read_data;
+        if (q_s$14$q == k_idx$7) begin
+            if (q_rep$14$q) begin
+                l_lka$14 = l_lka$14 | lk_r$23$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$23$q;
             end
             else begin
-                l_lk$14 = l_lk$14 | link$7$read_data;
+                l_lka$14 = l_lka$14 | lk_r$7$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$7$q;
             end
         end
-        if (p_s$14$q == k_idx$8) begin
-            if (p_rep$14$q) begin
-                l_lk$14 = l_lk$14 | link$24$read_data;
+        if (q_s$14$q == k_idx$8) begin
+            if (q_rep$14$q) begin
+                l_lka$14 = l_lka$14 | lk_r$24$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$24$q;
             end
             else begin
-                l_lk$14 = l_lk$14 | link$8$read_data;
+                l_lka$14 = l_lka$14 | lk_r$8$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$8$q;
             end
         end
-        if (p_s$14$q == k_idx$9) begin
-            if (p_rep$14$q) begin
-                l_lk$14 = l_lk$14 | link$25$read_data;
+        if (q_s$14$q == k_idx$9) begin
+            if (q_rep$14$q) begin
+                l_lka$14 = l_lka$14 | lk_r$25$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$25$q;
             end
             else begin
-                l_lk$14 = l_lk$14 | link$9$read_data;
+                l_lka$14 = l_lka$14 | lk_r$9$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$9$q;
             end
         end
-        if (p_s$14$q == k_idx$10) begin
-            if (p_rep$14$q) begin
-                l_lk$14 = l_lk$14 | link$26$read_data;
+        if (q_s$14$q == k_idx$10) begin
+            if (q_rep$14$q) begin
+                l_lka$14 = l_lka$14 | lk_r$26$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$26$q;
             end
             else begin
-                l_lk$14 = l_lk$14 | link$10$read_data;
+                l_lka$14 = l_lka$14 | lk_r$10$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$10$q;
             end
         end
-        if (p_s$14$q == k_idx$11) begin
-            if (p_rep$14$q) begin
-                l_lk$14 = l_lk$14 | link$27$read_data;
+        if (q_s$14$q == k_idx$11) begin
+            if (q_rep$14$q) begin
+                l_lka$14 = l_lka$14 | lk_r$27$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$27$q;
             end
             else begin
-                l_lk$14 = l_lk$14 | link$11$read_data;
+                l_lka$14 = l_lka$14 | lk_r$11$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$11$q;
             end
         end
-        if (p_s$14$q == k_idx$12) begin
-            if (p_rep$14$q) begin
-                l_lk$14 = l_lk$14 | link$28$read_data;
+        if (q_s$14$q == k_idx$12) begin
+            if (q_rep$14$q) begin
+                l_lka$14 = l_lka$14 | lk_r$28$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$28$q;
             end
             else begin
-                l_lk$14 = l_lk$14 | link$12$read_data;
+                l_lka$14 = l_lka$14 | lk_r$12$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$12$q;
             end
         end
-        if (p_s$14$q == k_idx$13) begin
-            if (p_rep$14$q) begin
-                l_lk$14 = l_lk$14 | link$29$read_data;
+        if (q_s$14$q == k_idx$13) begin
+            if (q_rep$14$q) begin
+                l_lka$14 = l_lka$14 | lk_r$29$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$29$q;
             end
             else begin
-                l_lk$14 = l_lk$14 | link$13$read_data;
+                l_lka$14 = l_lka$14 | lk_r$13$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$13$q;
             end
         end
-        if (p_s$14$q == k_idx$14) begin
-            if (p_rep$14$q) begin
-                l_lk$14 = l_lk$14 | link$30$read_data;
+        if (q_s$14$q == k_idx$14) begin
+            if (q_rep$14$q) begin
+                l_lka$14 = l_lka$14 | lk_r$30$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$30$q;
             end
             else begin
-                l_lk$14 = l_lk$14 | link$14$read_data;
+                l_lka$14 = l_lka$14 | lk_r$14$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$14$q;
             end
         end
-        if (p_s$14$q == k_idx$15) begin
-            if (p_rep$14$q) begin
-                l_lk$14 = l_lk$14 | link$31$read_data;
+        if (q_s$14$q == k_idx$15) begin
+            if (q_rep$14$q) begin
+                l_lka$14 = l_lka$14 | lk_r$31$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$31$q;
             end
             else begin
-                l_lk$14 = l_lk$14 | link$15$read_data;
+                l_lka$14 = l_lka$14 | lk_r$15$q;
+                l_lkb$14 = l_lkb$14 | lk2_r$15$q;
             end
         end
         l_row_w$224 = bank$0$read_data;
@@ -46495,11 +51933,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$959$d = l_row_w$239;
             end
         end
-        l_ceff$14 = r_cell$14$q;
-        if (p_en$14$q & ~p_last$14$q) begin
-            l_ceff$14 = l_lk$14;
-            r_cell$14$d = l_lk$14;
-        end
         l_slot$14 = ph$q == k_slotn$14;
         l_slot1$14 = ph$q == k_slotn$30;
         l_free$14 = 1'b0;
@@ -46515,13 +51948,40 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if ((r_wk$14$q == k_idx$3) & ~rv$59$q) begin
             l_free$14 = 1'b1;
         end
-        l_issue$14 = r_act$14$q & (l_slot$14 | l_slot1$14) & ~(rd_en$14$q & ~rd_last$14$q) & (r_bad$14$q | l_free$14);
+        l_issue$14 = r_act$14$q & (l_slot$14 | l_slot1$14) & r_v0$14$q & (r_bad$14$q | l_free$14);
+        l_rpop$14 = l_issue$14;
+        l_mv0$14 = r_v0$14$q;
+        if (l_rpop$14) begin
+            l_mv0$14 = r_v1$14$q;
+            r_c0$14$d = r_c1$14$q;
+            r_v0$14$d = r_v1$14$q;
+            r_v1$14$d = 1'b0;
+        end
+        if (q_l1$14$q) begin
+            r_c0$14$d = l_lka$14;
+            r_v0$14$d = 1'b1;
+            r_c1$14$d = l_lkb$14;
+            r_v1$14$d = q_l2$14$q;
+        end
+        else if (q_l2$14$q) begin
+            if (l_mv0$14) begin
+                r_c1$14$d = l_lkb$14;
+                r_v1$14$d = 1'b1;
+            end
+            else begin
+                r_c0$14$d = l_lkb$14;
+                r_v0$14$d = 1'b1;
+            end
+        end
         if (~r_act$14$q) begin
             if (dq_cell$14$nonempty) begin
                 dq_cell$14$pop = 1'b1;
                 dq_meta$14$pop = 1'b1;
                 r_act$14$d = 1'b1;
-                r_cell$14$d = dq_cell$14$head;
+                r_c0$14$d = dq_cell$14$head;
+                r_v0$14$d = 1'b1;
+                r_v1$14$d = 1'b0;
+                r_first$14$d = 1'b1;
                 r_left$14$d = l_dm$14$words;
                 r_s$14$d = l_dm$14$s;
                 r_bad$14$d = l_dm$14$bad;
@@ -46530,7 +51990,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$14) begin
             rd_en$14$d = 1'b1;
-            rd_addr$14$d = l_ceff$14;
+            rd_addr$14$d = r_c0$14$q;
+            rd_l1$14$d = r_first$14$q & (r_left$14$q > k_n9);
+            rd_l2$14$d = r_left$14$q > k_2n9;
+            r_first$14$d = 1'b0;
             rd_rep$14$d = l_slot1$14;
             rd_cap$14$d = ~r_bad$14$q;
             rd_k$14$d = r_wk$14$q;
@@ -46841,133 +52304,166 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         dq_meta$15$pop = 1'b0;
         out$15$dq_count = dq_cell$15$count;
         l_dm$15$a = dq_meta$15$head;
-        l_lk$15 = k0_ca;
-        if (p_s$15$q == k_idx$0) begin
-            if (p_rep$15$q) begin
-                l_lk$15 = l_lk$15 | link$16$read_data;
+        l_lka$15 = k0_ca;
+        l_lkb$15 = k0_ca;
+        if (q_s$15$q == k_idx$0) begin
+            if (q_rep$15$q) begin
+                l_lka$15 = l_lka$15 | lk_r$16$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$16$q;
             end
             else begin
-                l_lk$15 = l_lk$15 | link$0$read_data;
+                l_lka$15 = l_lka$15 | lk_r$0$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$0$q;
             end
         end
-        if (p_s$15$q == k_idx$1) begin
-            if (p_rep$15$q) begin
-                l_lk$15 = l_lk$15 | link$17$read_data;
+        if (q_s$15$q == k_idx$1) begin
+            if (q_rep$15$q) begin
+                l_lka$15 = l_lka$15 | lk_r$17$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$17$q;
             end
             else begin
-                l_lk$15 = l_lk$15 | link$1$read_data;
+                l_lka$15 = l_lka$15 | lk_r$1$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$1$q;
             end
         end
-        if (p_s$15$q == k_idx$2) begin
-            if (p_rep$15$q) begin
-                l_lk$15 = l_lk$15 | link$18$read_data;
+        if (q_s$15$q == k_idx$2) begin
+            if (q_rep$15$q) begin
+                l_lka$15 = l_lka$15 | lk_r$18$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$18$q;
             end
             else begin
-                l_lk$15 = l_lk$15 | link$2$read_data;
+                l_lka$15 = l_lka$15 | lk_r$2$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$2$q;
             end
         end
-        if (p_s$15$q == k_idx$3) begin
-            if (p_rep$15$q) begin
-                l_lk$15 = l_lk$15 | link$19$read_data;
+        if (q_s$15$q == k_idx$3) begin
+            if (q_rep$15$q) begin
+                l_lka$15 = l_lka$15 | lk_r$19$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$19$q;
             end
             else begin
-                l_lk$15 = l_lk$15 | link$3$read_data;
+                l_lka$15 = l_lka$15 | lk_r$3$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$3$q;
             end
         end
-        if (p_s$15$q == k_idx$4) begin
-            if (p_rep$15$q) begin
-                l_lk$15 = l_lk$15 | link$20$read_data;
+        if (q_s$15$q == k_idx$4) begin
+            if (q_rep$15$q) begin
+                l_lka$15 = l_lka$15 | lk_r$20$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$20$q;
             end
             else begin
-                l_lk$15 = l_lk$15 | link$4$read_data;
+                l_lka$15 = l_lka$15 | lk_r$4$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$4$q;
             end
         end
-        if (p_s$15$q == k_idx$5) begin
-            if (p_rep$15$q) begin
-                l_lk$15 = l_lk$15 | link$21$read_data;
+        if (q_s$15$q == k_idx$5) begin
+            if (q_rep$15$q) begin
+                l_lka$15 = l_lka$15 | lk_r$21$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$21$q;
             end
             else begin
-                l_lk$15 = l_lk$15 | link$5$read_data;
+                l_lka$15 = l_lka$15 | lk_r$5$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$5$q;
             end
         end
-        if (p_s$15$q == k_idx$6) begin
-            if (p_rep$15$q) begin
-                l_lk$15 = l_lk$15 | link$22$read_data;
+        if (q_s$15$q == k_idx$6) begin
+            if (q_rep$15$q) begin
+                l_lka$15 = l_lka$15 | lk_r$22$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$22$q;
             end
             else begin
-                l_lk$15 = l_lk$15 | link$6$read_data;
+                l_lka$15 = l_lka$15 | lk_r$6$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$6$q;
             end
         end
-        if (p_s$15$q == k_idx$7) begin
-            if (p_rep$15$q) begin
-                l_lk$15 = l_lk$15 | link$23$read_data;
+        if (q_s$15$q == k_idx$7) begin
+            if (q_rep$15$q) begin
+                l_lka$15 = l_lka$15 | lk_r$23$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$23$q;
             end
             else begin
-                l_lk$15 = l_lk$15 | link$7$read_data;
+                l_lka$15 = l_lka$15 | lk_r$7$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$7$q;
             end
         end
-        if (p_s$15$q == k_idx$8) begin
-            if (p_rep$15$q) begin
-                l_lk$15 = l_lk$15 | link$24$read_data;
+        if (q_s$15$q == k_idx$8) begin
+            if (q_rep$15$q) begin
+                l_lka$15 = l_lka$15 | lk_r$24$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$24$q;
             end
             else begin
-                l_lk$15 = l_lk$15 | link$8$read_data;
+                l_lka$15 = l_lka$15 | lk_r$8$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$8$q;
             end
         end
-        if (p_s$15$q == k_idx$9) begin
-            if (p_rep$15$q) begin
-                l_lk$15 = l_lk$15 | link$25$read_data;
+        if (q_s$15$q == k_idx$9) begin
+            if (q_rep$15$q) begin
+                l_lka$15 = l_lka$15 | lk_r$25$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$25$q;
             end
             else begin
-                l_lk$15 = l_lk$15 | link$9$read_data;
+                l_lka$15 = l_lka$15 | lk_r$9$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$9$q;
             end
         end
-        if (p_s$15$q == k_idx$10) begin
-            if (p_rep$15$q) begin
-                l_lk$15 = l_lk$15 | link$26$read_data;
+        if (q_s$15$q == k_idx$10) begin
+            if (q_rep$15$q) begin
+                l_lka$15 = l_lka$15 | lk_r$26$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$26$q;
             end
             else begin
-                l_lk$15 = l_lk$15 | link$10$read_data;
+                l_lka$15 = l_lka$15 | lk_r$10$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$10$q;
             end
         end
-        if (p_s$15$q == k_idx$11) begin
-            if (p_rep$15$q) begin
-                l_lk$15 = l_lk$15 | link$27$read_data;
+        if (q_s$15$q == k_idx$11) begin
+            if (q_rep$15$q) begin
+                l_lka$15 = l_lka$15 | lk_r$27$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$27$q;
             end
             else begin
-                l_lk$15 = l_lk$15 | link$11$read_data;
+                l_lka$15 = l_lka$15 | lk_r$11$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$11$q;
             end
         end
-        if (p_s$15$q == k_idx$12) begin
-            if (p_rep$15$q) begin
-                l_lk$15 = l_lk$15 | link$28$read_data;
+        if (q_s$15$q == k_idx$12) begin
+            if (q_rep$15$q) begin
+                l_lka$15 = l_lka$15 | lk_r$28$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$28$q;
             end
             else begin
-                l_lk$15 = l_lk$15 | link$12$read_data;
+                l_lka$15 = l_lka$15 | lk_r$12$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$12$q;
             end
         end
-        if (p_s$15$q == k_idx$13) begin
-            if (p_rep$15$q) begin
-                l_lk$15 = l_lk$15 | link$29$read_data;
+        if (q_s$15$q == k_idx$13) begin
+            if (q_rep$15$q) begin
+                l_lka$15 = l_lka$15 | lk_r$29$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$29$q;
             end
             else begin
-                l_lk$15 = l_lk$15 | link$13$read_data;
+                l_lka$15 = l_lka$15 | lk_r$13$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$13$q;
             end
         end
-        if (p_s$15$q == k_idx$14) begin
-            if (p_rep$15$q) begin
-                l_lk$15 = l_lk$15 | link$30$read_data;
+        if (q_s$15$q == k_idx$14) begin
+            if (q_rep$15$q) begin
+                l_lka$15 = l_lka$15 | lk_r$30$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$30$q;
             end
             else begin
-                l_lk$15 = l_lk$15 | link$14$read_data;
+                l_lka$15 = l_lka$15 | lk_r$14$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$14$q;
             end
         end
-        if (p_s$15$q == k_idx$15) begin
-            if (p_rep$15$q) begin
-                l_lk$15 = l_lk$15 | link$31$read_data;
+        if (q_s$15$q == k_idx$15) begin
+            if (q_rep$15$q) begin
+                l_lka$15 = l_lka$15 | lk_r$31$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$31$q;
             end
             else begin
-                l_lk$15 = l_lk$15 | link$15$read_data;
+                l_lka$15 = l_lka$15 | lk_r$15$q;
+                l_lkb$15 = l_lkb$15 | lk2_r$15$q;
             end
         end
         l_row_w$240 = bank$0$read_data;
@@ -47128,11 +52624,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$1023$d = l_row_w$255;
             end
         end
-        l_ceff$15 = r_cell$15$q;
-        if (p_en$15$q & ~p_last$15$q) begin
-            l_ceff$15 = l_lk$15;
-            r_cell$15$d = l_lk$15;
-        end
         l_slot$15 = ph$q == k_slotn$15;
         l_slot1$15 = ph$q == k_slotn$31;
         l_free$15 = 1'b0;
@@ -47148,13 +52639,40 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         if ((r_wk$15$q == k_idx$3) & ~rv$63$q) begin
             l_free$15 = 1'b1;
         end
-        l_issue$15 = r_act$15$q & (l_slot$15 | l_slot1$15) & ~(rd_en$15$q & ~rd_last$15$q) & (r_bad$15$q | l_free$15);
+        l_issue$15 = r_act$15$q & (l_slot$15 | l_slot1$15) & r_v0$15$q & (r_bad$15$q | l_free$15);
+        l_rpop$15 = l_issue$15;
+        l_mv0$15 = r_v0$15$q;
+        if (l_rpop$15) begin
+            l_mv0$15 = r_v1$15$q;
+            r_c0$15$d = r_c1$15$q;
+            r_v0$15$d = r_v1$15$q;
+            r_v1$15$d = 1'b0;
+        end
+        if (q_l1$15$q) begin
+            r_c0$15$d = l_lka$15;
+            r_v0$15$d = 1'b1;
+            r_c1$15$d = l_lkb$15;
+            r_v1$15$d = q_l2$15$q;
+        end
+        else if (q_l2$15$q) begin
+            if (l_mv0$15) begin
+                r_c1$15$d = l_lkb$15;
+                r_v1$15$d = 1'b1;
+            end
+            else begin
+                r_c0$15$d = l_lkb$15;
+                r_v0$15$d = 1'b1;
+            end
+        end
         if (~r_act$15$q) begin
             if (dq_cell$15$nonempty) begin
                 dq_cell$15$pop = 1'b1;
                 dq_meta$15$pop = 1'b1;
                 r_act$15$d = 1'b1;
-                r_cell$15$d = dq_cell$15$head;
+                r_c0$15$d = dq_cell$15$head;
+                r_v0$15$d = 1'b1;
+                r_v1$15$d = 1'b0;
+                r_first$15$d = 1'b1;
                 r_left$15$d = l_dm$15$words;
                 r_s$15$d = l_dm$15$s;
                 r_bad$15$d = l_dm$15$bad;
@@ -47163,7 +52681,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$15) begin
             rd_en$15$d = 1'b1;
-            rd_addr$15$d = l_ceff$15;
+            rd_addr$15$d = r_c0$15$q;
+            rd_l1$15$d = r_first$15$q & (r_left$15$q > k_n9);
+            rd_l2$15$d = r_left$15$q > k_2n9;
+            r_first$15$d = 1'b0;
             rd_rep$15$d = l_slot1$15;
             rd_cap$15$d = ~r_bad$15$q;
             rd_k$15$d = r_wk$15$q;
@@ -47485,6 +53006,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             d_av$0$d = 1'b0;
             wr_en$0$d = 1'b0;
             wl_en$0$d = 1'b0;
+            wl2_en$0$d = 1'b0;
             i_ovr$1$d = 1'b0;
             c_ovr$1$d = k0_32;
             lastc$1$d = k0_7;
@@ -47499,6 +53021,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             d_av$1$d = 1'b0;
             wr_en$1$d = 1'b0;
             wl_en$1$d = 1'b0;
+            wl2_en$1$d = 1'b0;
             i_ovr$2$d = 1'b0;
             c_ovr$2$d = k0_32;
             lastc$2$d = k0_7;
@@ -47513,6 +53036,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             d_av$2$d = 1'b0;
             wr_en$2$d = 1'b0;
             wl_en$2$d = 1'b0;
+            wl2_en$2$d = 1'b0;
             i_ovr$3$d = 1'b0;
             c_ovr$3$d = k0_32;
             lastc$3$d = k0_7;
@@ -47527,6 +53051,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             d_av$3$d = 1'b0;
             wr_en$3$d = 1'b0;
             wl_en$3$d = 1'b0;
+            wl2_en$3$d = 1'b0;
             i_ovr$4$d = 1'b0;
             c_ovr$4$d = k0_32;
             lastc$4$d = k0_7;
@@ -47541,6 +53066,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             d_av$4$d = 1'b0;
             wr_en$4$d = 1'b0;
             wl_en$4$d = 1'b0;
+            wl2_en$4$d = 1'b0;
             i_ovr$5$d = 1'b0;
             c_ovr$5$d = k0_32;
             lastc$5$d = k0_7;
@@ -47555,6 +53081,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             d_av$5$d = 1'b0;
             wr_en$5$d = 1'b0;
             wl_en$5$d = 1'b0;
+            wl2_en$5$d = 1'b0;
             i_ovr$6$d = 1'b0;
             c_ovr$6$d = k0_32;
             lastc$6$d = k0_7;
@@ -47569,6 +53096,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             d_av$6$d = 1'b0;
             wr_en$6$d = 1'b0;
             wl_en$6$d = 1'b0;
+            wl2_en$6$d = 1'b0;
             i_ovr$7$d = 1'b0;
             c_ovr$7$d = k0_32;
             lastc$7$d = k0_7;
@@ -47583,6 +53111,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             d_av$7$d = 1'b0;
             wr_en$7$d = 1'b0;
             wl_en$7$d = 1'b0;
+            wl2_en$7$d = 1'b0;
             i_ovr$8$d = 1'b0;
             c_ovr$8$d = k0_32;
             lastc$8$d = k0_7;
@@ -47597,6 +53126,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             d_av$8$d = 1'b0;
             wr_en$8$d = 1'b0;
             wl_en$8$d = 1'b0;
+            wl2_en$8$d = 1'b0;
             i_ovr$9$d = 1'b0;
             c_ovr$9$d = k0_32;
             lastc$9$d = k0_7;
@@ -47611,6 +53141,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             d_av$9$d = 1'b0;
             wr_en$9$d = 1'b0;
             wl_en$9$d = 1'b0;
+            wl2_en$9$d = 1'b0;
             i_ovr$10$d = 1'b0;
             c_ovr$10$d = k0_32;
             lastc$10$d = k0_7;
@@ -47625,6 +53156,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             d_av$10$d = 1'b0;
             wr_en$10$d = 1'b0;
             wl_en$10$d = 1'b0;
+            wl2_en$10$d = 1'b0;
             i_ovr$11$d = 1'b0;
             c_ovr$11$d = k0_32;
             lastc$11$d = k0_7;
@@ -47639,6 +53171,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             d_av$11$d = 1'b0;
             wr_en$11$d = 1'b0;
             wl_en$11$d = 1'b0;
+            wl2_en$11$d = 1'b0;
             i_ovr$12$d = 1'b0;
             c_ovr$12$d = k0_32;
             lastc$12$d = k0_7;
@@ -47653,6 +53186,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             d_av$12$d = 1'b0;
             wr_en$12$d = 1'b0;
             wl_en$12$d = 1'b0;
+            wl2_en$12$d = 1'b0;
             i_ovr$13$d = 1'b0;
             c_ovr$13$d = k0_32;
             lastc$13$d = k0_7;
@@ -47667,6 +53201,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             d_av$13$d = 1'b0;
             wr_en$13$d = 1'b0;
             wl_en$13$d = 1'b0;
+            wl2_en$13$d = 1'b0;
             i_ovr$14$d = 1'b0;
             c_ovr$14$d = k0_32;
             lastc$14$d = k0_7;
@@ -47681,6 +53216,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             d_av$14$d = 1'b0;
             wr_en$14$d = 1'b0;
             wl_en$14$d = 1'b0;
+            wl2_en$14$d = 1'b0;
             i_ovr$15$d = 1'b0;
             c_ovr$15$d = k0_32;
             lastc$15$d = k0_7;
@@ -47695,7 +53231,14 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             d_av$15$d = 1'b0;
             wr_en$15$d = 1'b0;
             wl_en$15$d = 1'b0;
+            wl2_en$15$d = 1'b0;
             r_act$0$d = 1'b0;
+            r_v0$0$d = 1'b0;
+            r_v1$0$d = 1'b0;
+            p_l1$0$d = 1'b0;
+            p_l2$0$d = 1'b0;
+            q_l1$0$d = 1'b0;
+            q_l2$0$d = 1'b0;
             r_wk$0$d = k0_8;
             rd_en$0$d = 1'b0;
             p_en$0$d = 1'b0;
@@ -47707,6 +53250,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             t_last$0$d = 1'b0;
             c_tx$0$d = k0_32;
             r_act$1$d = 1'b0;
+            r_v0$1$d = 1'b0;
+            r_v1$1$d = 1'b0;
+            p_l1$1$d = 1'b0;
+            p_l2$1$d = 1'b0;
+            q_l1$1$d = 1'b0;
+            q_l2$1$d = 1'b0;
             r_wk$1$d = k0_8;
             rd_en$1$d = 1'b0;
             p_en$1$d = 1'b0;
@@ -47718,6 +53267,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             t_last$1$d = 1'b0;
             c_tx$1$d = k0_32;
             r_act$2$d = 1'b0;
+            r_v0$2$d = 1'b0;
+            r_v1$2$d = 1'b0;
+            p_l1$2$d = 1'b0;
+            p_l2$2$d = 1'b0;
+            q_l1$2$d = 1'b0;
+            q_l2$2$d = 1'b0;
             r_wk$2$d = k0_8;
             rd_en$2$d = 1'b0;
             p_en$2$d = 1'b0;
@@ -47729,6 +53284,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             t_last$2$d = 1'b0;
             c_tx$2$d = k0_32;
             r_act$3$d = 1'b0;
+            r_v0$3$d = 1'b0;
+            r_v1$3$d = 1'b0;
+            p_l1$3$d = 1'b0;
+            p_l2$3$d = 1'b0;
+            q_l1$3$d = 1'b0;
+            q_l2$3$d = 1'b0;
             r_wk$3$d = k0_8;
             rd_en$3$d = 1'b0;
             p_en$3$d = 1'b0;
@@ -47740,6 +53301,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             t_last$3$d = 1'b0;
             c_tx$3$d = k0_32;
             r_act$4$d = 1'b0;
+            r_v0$4$d = 1'b0;
+            r_v1$4$d = 1'b0;
+            p_l1$4$d = 1'b0;
+            p_l2$4$d = 1'b0;
+            q_l1$4$d = 1'b0;
+            q_l2$4$d = 1'b0;
             r_wk$4$d = k0_8;
             rd_en$4$d = 1'b0;
             p_en$4$d = 1'b0;
@@ -47751,6 +53318,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             t_last$4$d = 1'b0;
             c_tx$4$d = k0_32;
             r_act$5$d = 1'b0;
+            r_v0$5$d = 1'b0;
+            r_v1$5$d = 1'b0;
+            p_l1$5$d = 1'b0;
+            p_l2$5$d = 1'b0;
+            q_l1$5$d = 1'b0;
+            q_l2$5$d = 1'b0;
             r_wk$5$d = k0_8;
             rd_en$5$d = 1'b0;
             p_en$5$d = 1'b0;
@@ -47762,6 +53335,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             t_last$5$d = 1'b0;
             c_tx$5$d = k0_32;
             r_act$6$d = 1'b0;
+            r_v0$6$d = 1'b0;
+            r_v1$6$d = 1'b0;
+            p_l1$6$d = 1'b0;
+            p_l2$6$d = 1'b0;
+            q_l1$6$d = 1'b0;
+            q_l2$6$d = 1'b0;
             r_wk$6$d = k0_8;
             rd_en$6$d = 1'b0;
             p_en$6$d = 1'b0;
@@ -47773,6 +53352,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             t_last$6$d = 1'b0;
             c_tx$6$d = k0_32;
             r_act$7$d = 1'b0;
+            r_v0$7$d = 1'b0;
+            r_v1$7$d = 1'b0;
+            p_l1$7$d = 1'b0;
+            p_l2$7$d = 1'b0;
+            q_l1$7$d = 1'b0;
+            q_l2$7$d = 1'b0;
             r_wk$7$d = k0_8;
             rd_en$7$d = 1'b0;
             p_en$7$d = 1'b0;
@@ -47784,6 +53369,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             t_last$7$d = 1'b0;
             c_tx$7$d = k0_32;
             r_act$8$d = 1'b0;
+            r_v0$8$d = 1'b0;
+            r_v1$8$d = 1'b0;
+            p_l1$8$d = 1'b0;
+            p_l2$8$d = 1'b0;
+            q_l1$8$d = 1'b0;
+            q_l2$8$d = 1'b0;
             r_wk$8$d = k0_8;
             rd_en$8$d = 1'b0;
             p_en$8$d = 1'b0;
@@ -47795,6 +53386,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             t_last$8$d = 1'b0;
             c_tx$8$d = k0_32;
             r_act$9$d = 1'b0;
+            r_v0$9$d = 1'b0;
+            r_v1$9$d = 1'b0;
+            p_l1$9$d = 1'b0;
+            p_l2$9$d = 1'b0;
+            q_l1$9$d = 1'b0;
+            q_l2$9$d = 1'b0;
             r_wk$9$d = k0_8;
             rd_en$9$d = 1'b0;
             p_en$9$d = 1'b0;
@@ -47806,6 +53403,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             t_last$9$d = 1'b0;
             c_tx$9$d = k0_32;
             r_act$10$d = 1'b0;
+            r_v0$10$d = 1'b0;
+            r_v1$10$d = 1'b0;
+            p_l1$10$d = 1'b0;
+            p_l2$10$d = 1'b0;
+            q_l1$10$d = 1'b0;
+            q_l2$10$d = 1'b0;
             r_wk$10$d = k0_8;
             rd_en$10$d = 1'b0;
             p_en$10$d = 1'b0;
@@ -47817,6 +53420,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             t_last$10$d = 1'b0;
             c_tx$10$d = k0_32;
             r_act$11$d = 1'b0;
+            r_v0$11$d = 1'b0;
+            r_v1$11$d = 1'b0;
+            p_l1$11$d = 1'b0;
+            p_l2$11$d = 1'b0;
+            q_l1$11$d = 1'b0;
+            q_l2$11$d = 1'b0;
             r_wk$11$d = k0_8;
             rd_en$11$d = 1'b0;
             p_en$11$d = 1'b0;
@@ -47828,6 +53437,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             t_last$11$d = 1'b0;
             c_tx$11$d = k0_32;
             r_act$12$d = 1'b0;
+            r_v0$12$d = 1'b0;
+            r_v1$12$d = 1'b0;
+            p_l1$12$d = 1'b0;
+            p_l2$12$d = 1'b0;
+            q_l1$12$d = 1'b0;
+            q_l2$12$d = 1'b0;
             r_wk$12$d = k0_8;
             rd_en$12$d = 1'b0;
             p_en$12$d = 1'b0;
@@ -47839,6 +53454,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             t_last$12$d = 1'b0;
             c_tx$12$d = k0_32;
             r_act$13$d = 1'b0;
+            r_v0$13$d = 1'b0;
+            r_v1$13$d = 1'b0;
+            p_l1$13$d = 1'b0;
+            p_l2$13$d = 1'b0;
+            q_l1$13$d = 1'b0;
+            q_l2$13$d = 1'b0;
             r_wk$13$d = k0_8;
             rd_en$13$d = 1'b0;
             p_en$13$d = 1'b0;
@@ -47850,6 +53471,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             t_last$13$d = 1'b0;
             c_tx$13$d = k0_32;
             r_act$14$d = 1'b0;
+            r_v0$14$d = 1'b0;
+            r_v1$14$d = 1'b0;
+            p_l1$14$d = 1'b0;
+            p_l2$14$d = 1'b0;
+            q_l1$14$d = 1'b0;
+            q_l2$14$d = 1'b0;
             r_wk$14$d = k0_8;
             rd_en$14$d = 1'b0;
             p_en$14$d = 1'b0;
@@ -47861,6 +53488,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             t_last$14$d = 1'b0;
             c_tx$14$d = k0_32;
             r_act$15$d = 1'b0;
+            r_v0$15$d = 1'b0;
+            r_v1$15$d = 1'b0;
+            p_l1$15$d = 1'b0;
+            p_l2$15$d = 1'b0;
+            q_l1$15$d = 1'b0;
+            q_l2$15$d = 1'b0;
             r_wk$15$d = k0_8;
             rd_en$15$d = 1'b0;
             p_en$15$d = 1'b0;
@@ -59750,6 +65383,7 @@ module sbuf_p16$df$0(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -59772,6 +65406,9 @@ module sbuf_p16$df$0(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [68:0] h$d;
+    wire  [68:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -59781,6 +65418,8 @@ module sbuf_p16$df$0(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -59809,6 +65448,11 @@ module sbuf_p16$df$0(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$df$0$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$df$0$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -59825,11 +65469,13 @@ module sbuf_p16$df$0(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -59837,11 +65483,13 @@ module sbuf_p16$df$0(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -59854,14 +65502,24 @@ module sbuf_p16$df$0(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -59930,6 +65588,25 @@ module sbuf_p16$df$0$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$df$0$cnt
+
+
+module sbuf_p16$df$0$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$0$h
 
 
 module sbuf_p16$df$0$rp(d,q,clock);
@@ -60013,6 +65690,7 @@ module sbuf_p16$df$1(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -60035,6 +65713,9 @@ module sbuf_p16$df$1(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [68:0] h$d;
+    wire  [68:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -60044,6 +65725,8 @@ module sbuf_p16$df$1(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -60072,6 +65755,11 @@ module sbuf_p16$df$1(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$df$1$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$df$1$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -60088,11 +65776,13 @@ module sbuf_p16$df$1(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -60100,11 +65790,13 @@ module sbuf_p16$df$1(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -60117,14 +65809,24 @@ module sbuf_p16$df$1(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -60193,6 +65895,25 @@ module sbuf_p16$df$1$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$df$1$cnt
+
+
+module sbuf_p16$df$1$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$1$h
 
 
 module sbuf_p16$df$1$rp(d,q,clock);
@@ -60276,6 +65997,7 @@ module sbuf_p16$df$10(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -60298,6 +66020,9 @@ module sbuf_p16$df$10(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [68:0] h$d;
+    wire  [68:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -60307,6 +66032,8 @@ module sbuf_p16$df$10(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -60335,6 +66062,11 @@ module sbuf_p16$df$10(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$df$10$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$df$10$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -60351,11 +66083,13 @@ module sbuf_p16$df$10(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -60363,11 +66097,13 @@ module sbuf_p16$df$10(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -60380,14 +66116,24 @@ module sbuf_p16$df$10(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -60456,6 +66202,25 @@ module sbuf_p16$df$10$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$df$10$cnt
+
+
+module sbuf_p16$df$10$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$10$h
 
 
 module sbuf_p16$df$10$rp(d,q,clock);
@@ -60539,6 +66304,7 @@ module sbuf_p16$df$11(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -60561,6 +66327,9 @@ module sbuf_p16$df$11(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [68:0] h$d;
+    wire  [68:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -60570,6 +66339,8 @@ module sbuf_p16$df$11(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -60598,6 +66369,11 @@ module sbuf_p16$df$11(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$df$11$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$df$11$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -60614,11 +66390,13 @@ module sbuf_p16$df$11(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -60626,11 +66404,13 @@ module sbuf_p16$df$11(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -60643,14 +66423,24 @@ module sbuf_p16$df$11(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -60719,6 +66509,25 @@ module sbuf_p16$df$11$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$df$11$cnt
+
+
+module sbuf_p16$df$11$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$11$h
 
 
 module sbuf_p16$df$11$rp(d,q,clock);
@@ -60802,6 +66611,7 @@ module sbuf_p16$df$12(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -60824,6 +66634,9 @@ module sbuf_p16$df$12(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [68:0] h$d;
+    wire  [68:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -60833,6 +66646,8 @@ module sbuf_p16$df$12(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -60861,6 +66676,11 @@ module sbuf_p16$df$12(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$df$12$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$df$12$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -60877,11 +66697,13 @@ module sbuf_p16$df$12(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -60889,11 +66711,13 @@ module sbuf_p16$df$12(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -60906,14 +66730,24 @@ module sbuf_p16$df$12(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -60982,6 +66816,25 @@ module sbuf_p16$df$12$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$df$12$cnt
+
+
+module sbuf_p16$df$12$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$12$h
 
 
 module sbuf_p16$df$12$rp(d,q,clock);
@@ -61065,6 +66918,7 @@ module sbuf_p16$df$13(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -61087,6 +66941,9 @@ module sbuf_p16$df$13(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [68:0] h$d;
+    wire  [68:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -61096,6 +66953,8 @@ module sbuf_p16$df$13(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -61124,6 +66983,11 @@ module sbuf_p16$df$13(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$df$13$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$df$13$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -61140,11 +67004,13 @@ module sbuf_p16$df$13(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -61152,11 +67018,13 @@ module sbuf_p16$df$13(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -61169,14 +67037,24 @@ module sbuf_p16$df$13(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -61245,6 +67123,25 @@ module sbuf_p16$df$13$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$df$13$cnt
+
+
+module sbuf_p16$df$13$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$13$h
 
 
 module sbuf_p16$df$13$rp(d,q,clock);
@@ -61328,6 +67225,7 @@ module sbuf_p16$df$14(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -61350,6 +67248,9 @@ module sbuf_p16$df$14(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [68:0] h$d;
+    wire  [68:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -61359,6 +67260,8 @@ module sbuf_p16$df$14(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -61387,6 +67290,11 @@ module sbuf_p16$df$14(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$df$14$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$df$14$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -61403,11 +67311,13 @@ module sbuf_p16$df$14(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -61415,11 +67325,13 @@ module sbuf_p16$df$14(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -61432,14 +67344,24 @@ module sbuf_p16$df$14(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -61508,6 +67430,25 @@ module sbuf_p16$df$14$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$df$14$cnt
+
+
+module sbuf_p16$df$14$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$14$h
 
 
 module sbuf_p16$df$14$rp(d,q,clock);
@@ -61591,6 +67532,7 @@ module sbuf_p16$df$15(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -61613,6 +67555,9 @@ module sbuf_p16$df$15(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [68:0] h$d;
+    wire  [68:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -61622,6 +67567,8 @@ module sbuf_p16$df$15(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -61650,6 +67597,11 @@ module sbuf_p16$df$15(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$df$15$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$df$15$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -61666,11 +67618,13 @@ module sbuf_p16$df$15(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -61678,11 +67632,13 @@ module sbuf_p16$df$15(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -61695,14 +67651,24 @@ module sbuf_p16$df$15(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -61771,6 +67737,25 @@ module sbuf_p16$df$15$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$df$15$cnt
+
+
+module sbuf_p16$df$15$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$15$h
 
 
 module sbuf_p16$df$15$rp(d,q,clock);
@@ -61854,6 +67839,7 @@ module sbuf_p16$df$2(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -61876,6 +67862,9 @@ module sbuf_p16$df$2(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [68:0] h$d;
+    wire  [68:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -61885,6 +67874,8 @@ module sbuf_p16$df$2(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -61913,6 +67904,11 @@ module sbuf_p16$df$2(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$df$2$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$df$2$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -61929,11 +67925,13 @@ module sbuf_p16$df$2(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -61941,11 +67939,13 @@ module sbuf_p16$df$2(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -61958,14 +67958,24 @@ module sbuf_p16$df$2(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -62034,6 +68044,25 @@ module sbuf_p16$df$2$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$df$2$cnt
+
+
+module sbuf_p16$df$2$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$2$h
 
 
 module sbuf_p16$df$2$rp(d,q,clock);
@@ -62117,6 +68146,7 @@ module sbuf_p16$df$3(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -62139,6 +68169,9 @@ module sbuf_p16$df$3(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [68:0] h$d;
+    wire  [68:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -62148,6 +68181,8 @@ module sbuf_p16$df$3(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -62176,6 +68211,11 @@ module sbuf_p16$df$3(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$df$3$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$df$3$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -62192,11 +68232,13 @@ module sbuf_p16$df$3(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -62204,11 +68246,13 @@ module sbuf_p16$df$3(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -62221,14 +68265,24 @@ module sbuf_p16$df$3(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -62297,6 +68351,25 @@ module sbuf_p16$df$3$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$df$3$cnt
+
+
+module sbuf_p16$df$3$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$3$h
 
 
 module sbuf_p16$df$3$rp(d,q,clock);
@@ -62380,6 +68453,7 @@ module sbuf_p16$df$4(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -62402,6 +68476,9 @@ module sbuf_p16$df$4(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [68:0] h$d;
+    wire  [68:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -62411,6 +68488,8 @@ module sbuf_p16$df$4(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -62439,6 +68518,11 @@ module sbuf_p16$df$4(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$df$4$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$df$4$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -62455,11 +68539,13 @@ module sbuf_p16$df$4(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -62467,11 +68553,13 @@ module sbuf_p16$df$4(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -62484,14 +68572,24 @@ module sbuf_p16$df$4(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -62560,6 +68658,25 @@ module sbuf_p16$df$4$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$df$4$cnt
+
+
+module sbuf_p16$df$4$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$4$h
 
 
 module sbuf_p16$df$4$rp(d,q,clock);
@@ -62643,6 +68760,7 @@ module sbuf_p16$df$5(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -62665,6 +68783,9 @@ module sbuf_p16$df$5(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [68:0] h$d;
+    wire  [68:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -62674,6 +68795,8 @@ module sbuf_p16$df$5(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -62702,6 +68825,11 @@ module sbuf_p16$df$5(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$df$5$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$df$5$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -62718,11 +68846,13 @@ module sbuf_p16$df$5(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -62730,11 +68860,13 @@ module sbuf_p16$df$5(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -62747,14 +68879,24 @@ module sbuf_p16$df$5(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -62823,6 +68965,25 @@ module sbuf_p16$df$5$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$df$5$cnt
+
+
+module sbuf_p16$df$5$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$5$h
 
 
 module sbuf_p16$df$5$rp(d,q,clock);
@@ -62906,6 +69067,7 @@ module sbuf_p16$df$6(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -62928,6 +69090,9 @@ module sbuf_p16$df$6(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [68:0] h$d;
+    wire  [68:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -62937,6 +69102,8 @@ module sbuf_p16$df$6(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -62965,6 +69132,11 @@ module sbuf_p16$df$6(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$df$6$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$df$6$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -62981,11 +69153,13 @@ module sbuf_p16$df$6(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -62993,11 +69167,13 @@ module sbuf_p16$df$6(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -63010,14 +69186,24 @@ module sbuf_p16$df$6(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -63086,6 +69272,25 @@ module sbuf_p16$df$6$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$df$6$cnt
+
+
+module sbuf_p16$df$6$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$6$h
 
 
 module sbuf_p16$df$6$rp(d,q,clock);
@@ -63169,6 +69374,7 @@ module sbuf_p16$df$7(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -63191,6 +69397,9 @@ module sbuf_p16$df$7(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [68:0] h$d;
+    wire  [68:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -63200,6 +69409,8 @@ module sbuf_p16$df$7(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -63228,6 +69439,11 @@ module sbuf_p16$df$7(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$df$7$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$df$7$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -63244,11 +69460,13 @@ module sbuf_p16$df$7(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -63256,11 +69474,13 @@ module sbuf_p16$df$7(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -63273,14 +69493,24 @@ module sbuf_p16$df$7(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -63349,6 +69579,25 @@ module sbuf_p16$df$7$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$df$7$cnt
+
+
+module sbuf_p16$df$7$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$7$h
 
 
 module sbuf_p16$df$7$rp(d,q,clock);
@@ -63432,6 +69681,7 @@ module sbuf_p16$df$8(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -63454,6 +69704,9 @@ module sbuf_p16$df$8(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [68:0] h$d;
+    wire  [68:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -63463,6 +69716,8 @@ module sbuf_p16$df$8(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -63491,6 +69746,11 @@ module sbuf_p16$df$8(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$df$8$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$df$8$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -63507,11 +69767,13 @@ module sbuf_p16$df$8(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -63519,11 +69781,13 @@ module sbuf_p16$df$8(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -63536,14 +69800,24 @@ module sbuf_p16$df$8(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -63612,6 +69886,25 @@ module sbuf_p16$df$8$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$df$8$cnt
+
+
+module sbuf_p16$df$8$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$8$h
 
 
 module sbuf_p16$df$8$rp(d,q,clock);
@@ -63695,6 +69988,7 @@ module sbuf_p16$df$9(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -63717,6 +70011,9 @@ module sbuf_p16$df$9(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [68:0] h$d;
+    wire  [68:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -63726,6 +70023,8 @@ module sbuf_p16$df$9(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -63754,6 +70053,11 @@ module sbuf_p16$df$9(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$df$9$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$df$9$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -63770,11 +70074,13 @@ module sbuf_p16$df$9(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -63782,11 +70088,13 @@ module sbuf_p16$df$9(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -63799,14 +70107,24 @@ module sbuf_p16$df$9(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -63875,6 +70193,25 @@ module sbuf_p16$df$9$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$df$9$cnt
+
+
+module sbuf_p16$df$9$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$9$h
 
 
 module sbuf_p16$df$9$rp(d,q,clock);
@@ -75708,6 +82045,2150 @@ module sbuf_p16$link$9(read_address,read_clock,read_data,write_address,write_clo
 endmodule // sbuf_p16$link$9
 
 
+module sbuf_p16$link2$0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$0
+
+
+module sbuf_p16$link2$1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$1
+
+
+module sbuf_p16$link2$10(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$10
+
+
+module sbuf_p16$link2$11(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$11
+
+
+module sbuf_p16$link2$12(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$12
+
+
+module sbuf_p16$link2$13(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$13
+
+
+module sbuf_p16$link2$14(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$14
+
+
+module sbuf_p16$link2$15(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$15
+
+
+module sbuf_p16$link2$16(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$16
+
+
+module sbuf_p16$link2$17(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$17
+
+
+module sbuf_p16$link2$18(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$18
+
+
+module sbuf_p16$link2$19(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$19
+
+
+module sbuf_p16$link2$2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$2
+
+
+module sbuf_p16$link2$20(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$20
+
+
+module sbuf_p16$link2$21(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$21
+
+
+module sbuf_p16$link2$22(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$22
+
+
+module sbuf_p16$link2$23(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$23
+
+
+module sbuf_p16$link2$24(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$24
+
+
+module sbuf_p16$link2$25(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$25
+
+
+module sbuf_p16$link2$26(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$26
+
+
+module sbuf_p16$link2$27(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$27
+
+
+module sbuf_p16$link2$28(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$28
+
+
+module sbuf_p16$link2$29(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$29
+
+
+module sbuf_p16$link2$3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$3
+
+
+module sbuf_p16$link2$30(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$30
+
+
+module sbuf_p16$link2$31(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$31
+
+
+module sbuf_p16$link2$4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$4
+
+
+module sbuf_p16$link2$5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$5
+
+
+module sbuf_p16$link2$6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$6
+
+
+module sbuf_p16$link2$7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$7
+
+
+module sbuf_p16$link2$8(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$8
+
+
+module sbuf_p16$link2$9(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$link2$9
+
+
+module sbuf_p16$lk2_r$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$0
+
+
+module sbuf_p16$lk2_r$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$1
+
+
+module sbuf_p16$lk2_r$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$10
+
+
+module sbuf_p16$lk2_r$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$11
+
+
+module sbuf_p16$lk2_r$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$12
+
+
+module sbuf_p16$lk2_r$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$13
+
+
+module sbuf_p16$lk2_r$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$14
+
+
+module sbuf_p16$lk2_r$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$15
+
+
+module sbuf_p16$lk2_r$16(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$16
+
+
+module sbuf_p16$lk2_r$17(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$17
+
+
+module sbuf_p16$lk2_r$18(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$18
+
+
+module sbuf_p16$lk2_r$19(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$19
+
+
+module sbuf_p16$lk2_r$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$2
+
+
+module sbuf_p16$lk2_r$20(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$20
+
+
+module sbuf_p16$lk2_r$21(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$21
+
+
+module sbuf_p16$lk2_r$22(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$22
+
+
+module sbuf_p16$lk2_r$23(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$23
+
+
+module sbuf_p16$lk2_r$24(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$24
+
+
+module sbuf_p16$lk2_r$25(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$25
+
+
+module sbuf_p16$lk2_r$26(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$26
+
+
+module sbuf_p16$lk2_r$27(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$27
+
+
+module sbuf_p16$lk2_r$28(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$28
+
+
+module sbuf_p16$lk2_r$29(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$29
+
+
+module sbuf_p16$lk2_r$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$3
+
+
+module sbuf_p16$lk2_r$30(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$30
+
+
+module sbuf_p16$lk2_r$31(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$31
+
+
+module sbuf_p16$lk2_r$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$4
+
+
+module sbuf_p16$lk2_r$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$5
+
+
+module sbuf_p16$lk2_r$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$6
+
+
+module sbuf_p16$lk2_r$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$7
+
+
+module sbuf_p16$lk2_r$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$8
+
+
+module sbuf_p16$lk2_r$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk2_r$9
+
+
+module sbuf_p16$lk_r$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$0
+
+
+module sbuf_p16$lk_r$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$1
+
+
+module sbuf_p16$lk_r$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$10
+
+
+module sbuf_p16$lk_r$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$11
+
+
+module sbuf_p16$lk_r$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$12
+
+
+module sbuf_p16$lk_r$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$13
+
+
+module sbuf_p16$lk_r$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$14
+
+
+module sbuf_p16$lk_r$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$15
+
+
+module sbuf_p16$lk_r$16(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$16
+
+
+module sbuf_p16$lk_r$17(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$17
+
+
+module sbuf_p16$lk_r$18(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$18
+
+
+module sbuf_p16$lk_r$19(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$19
+
+
+module sbuf_p16$lk_r$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$2
+
+
+module sbuf_p16$lk_r$20(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$20
+
+
+module sbuf_p16$lk_r$21(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$21
+
+
+module sbuf_p16$lk_r$22(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$22
+
+
+module sbuf_p16$lk_r$23(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$23
+
+
+module sbuf_p16$lk_r$24(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$24
+
+
+module sbuf_p16$lk_r$25(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$25
+
+
+module sbuf_p16$lk_r$26(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$26
+
+
+module sbuf_p16$lk_r$27(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$27
+
+
+module sbuf_p16$lk_r$28(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$28
+
+
+module sbuf_p16$lk_r$29(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$29
+
+
+module sbuf_p16$lk_r$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$3
+
+
+module sbuf_p16$lk_r$30(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$30
+
+
+module sbuf_p16$lk_r$31(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$31
+
+
+module sbuf_p16$lk_r$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$4
+
+
+module sbuf_p16$lk_r$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$5
+
+
+module sbuf_p16$lk_r$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$6
+
+
+module sbuf_p16$lk_r$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$7
+
+
+module sbuf_p16$lk_r$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$8
+
+
+module sbuf_p16$lk_r$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$lk_r$9
+
+
 module sbuf_p16$p_cap$0(d,q,clock);
     
     // Module arguments
@@ -76922,6 +85403,614 @@ module sbuf_p16$p_k$9(d,q,clock);
     end
           
 endmodule // sbuf_p16$p_k$9
+
+
+module sbuf_p16$p_l1$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l1$0
+
+
+module sbuf_p16$p_l1$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l1$1
+
+
+module sbuf_p16$p_l1$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l1$10
+
+
+module sbuf_p16$p_l1$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l1$11
+
+
+module sbuf_p16$p_l1$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l1$12
+
+
+module sbuf_p16$p_l1$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l1$13
+
+
+module sbuf_p16$p_l1$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l1$14
+
+
+module sbuf_p16$p_l1$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l1$15
+
+
+module sbuf_p16$p_l1$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l1$2
+
+
+module sbuf_p16$p_l1$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l1$3
+
+
+module sbuf_p16$p_l1$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l1$4
+
+
+module sbuf_p16$p_l1$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l1$5
+
+
+module sbuf_p16$p_l1$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l1$6
+
+
+module sbuf_p16$p_l1$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l1$7
+
+
+module sbuf_p16$p_l1$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l1$8
+
+
+module sbuf_p16$p_l1$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l1$9
+
+
+module sbuf_p16$p_l2$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l2$0
+
+
+module sbuf_p16$p_l2$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l2$1
+
+
+module sbuf_p16$p_l2$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l2$10
+
+
+module sbuf_p16$p_l2$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l2$11
+
+
+module sbuf_p16$p_l2$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l2$12
+
+
+module sbuf_p16$p_l2$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l2$13
+
+
+module sbuf_p16$p_l2$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l2$14
+
+
+module sbuf_p16$p_l2$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l2$15
+
+
+module sbuf_p16$p_l2$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l2$2
+
+
+module sbuf_p16$p_l2$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l2$3
+
+
+module sbuf_p16$p_l2$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l2$4
+
+
+module sbuf_p16$p_l2$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l2$5
+
+
+module sbuf_p16$p_l2$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l2$6
+
+
+module sbuf_p16$p_l2$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l2$7
+
+
+module sbuf_p16$p_l2$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l2$8
+
+
+module sbuf_p16$p_l2$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$p_l2$9
 
 
 module sbuf_p16$p_last$0(d,q,clock);
@@ -79407,6 +88496,1222 @@ module sbuf_p16$pk_w$9(data,last,empty,ovr,y);
 endmodule // sbuf_p16$pk_w$9
 
 
+module sbuf_p16$q_l1$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l1$0
+
+
+module sbuf_p16$q_l1$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l1$1
+
+
+module sbuf_p16$q_l1$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l1$10
+
+
+module sbuf_p16$q_l1$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l1$11
+
+
+module sbuf_p16$q_l1$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l1$12
+
+
+module sbuf_p16$q_l1$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l1$13
+
+
+module sbuf_p16$q_l1$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l1$14
+
+
+module sbuf_p16$q_l1$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l1$15
+
+
+module sbuf_p16$q_l1$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l1$2
+
+
+module sbuf_p16$q_l1$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l1$3
+
+
+module sbuf_p16$q_l1$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l1$4
+
+
+module sbuf_p16$q_l1$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l1$5
+
+
+module sbuf_p16$q_l1$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l1$6
+
+
+module sbuf_p16$q_l1$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l1$7
+
+
+module sbuf_p16$q_l1$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l1$8
+
+
+module sbuf_p16$q_l1$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l1$9
+
+
+module sbuf_p16$q_l2$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l2$0
+
+
+module sbuf_p16$q_l2$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l2$1
+
+
+module sbuf_p16$q_l2$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l2$10
+
+
+module sbuf_p16$q_l2$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l2$11
+
+
+module sbuf_p16$q_l2$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l2$12
+
+
+module sbuf_p16$q_l2$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l2$13
+
+
+module sbuf_p16$q_l2$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l2$14
+
+
+module sbuf_p16$q_l2$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l2$15
+
+
+module sbuf_p16$q_l2$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l2$2
+
+
+module sbuf_p16$q_l2$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l2$3
+
+
+module sbuf_p16$q_l2$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l2$4
+
+
+module sbuf_p16$q_l2$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l2$5
+
+
+module sbuf_p16$q_l2$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l2$6
+
+
+module sbuf_p16$q_l2$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l2$7
+
+
+module sbuf_p16$q_l2$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l2$8
+
+
+module sbuf_p16$q_l2$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_l2$9
+
+
+module sbuf_p16$q_rep$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_rep$0
+
+
+module sbuf_p16$q_rep$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_rep$1
+
+
+module sbuf_p16$q_rep$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_rep$10
+
+
+module sbuf_p16$q_rep$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_rep$11
+
+
+module sbuf_p16$q_rep$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_rep$12
+
+
+module sbuf_p16$q_rep$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_rep$13
+
+
+module sbuf_p16$q_rep$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_rep$14
+
+
+module sbuf_p16$q_rep$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_rep$15
+
+
+module sbuf_p16$q_rep$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_rep$2
+
+
+module sbuf_p16$q_rep$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_rep$3
+
+
+module sbuf_p16$q_rep$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_rep$4
+
+
+module sbuf_p16$q_rep$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_rep$5
+
+
+module sbuf_p16$q_rep$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_rep$6
+
+
+module sbuf_p16$q_rep$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_rep$7
+
+
+module sbuf_p16$q_rep$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_rep$8
+
+
+module sbuf_p16$q_rep$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_rep$9
+
+
+module sbuf_p16$q_s$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_s$0
+
+
+module sbuf_p16$q_s$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_s$1
+
+
+module sbuf_p16$q_s$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_s$10
+
+
+module sbuf_p16$q_s$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_s$11
+
+
+module sbuf_p16$q_s$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_s$12
+
+
+module sbuf_p16$q_s$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_s$13
+
+
+module sbuf_p16$q_s$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_s$14
+
+
+module sbuf_p16$q_s$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_s$15
+
+
+module sbuf_p16$q_s$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_s$2
+
+
+module sbuf_p16$q_s$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_s$3
+
+
+module sbuf_p16$q_s$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_s$4
+
+
+module sbuf_p16$q_s$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_s$5
+
+
+module sbuf_p16$q_s$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_s$6
+
+
+module sbuf_p16$q_s$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_s$7
+
+
+module sbuf_p16$q_s$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_s$8
+
+
+module sbuf_p16$q_s$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_s$9
+
+
 module sbuf_p16$r_act$0(d,q,clock);
     
     // Module arguments
@@ -80015,7 +90320,7 @@ module sbuf_p16$r_bad$9(d,q,clock);
 endmodule // sbuf_p16$r_bad$9
 
 
-module sbuf_p16$r_cell$0(d,q,clock);
+module sbuf_p16$r_c0$0(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -80031,10 +90336,10 @@ module sbuf_p16$r_cell$0(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$r_cell$0
+endmodule // sbuf_p16$r_c0$0
 
 
-module sbuf_p16$r_cell$1(d,q,clock);
+module sbuf_p16$r_c0$1(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -80050,10 +90355,10 @@ module sbuf_p16$r_cell$1(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$r_cell$1
+endmodule // sbuf_p16$r_c0$1
 
 
-module sbuf_p16$r_cell$10(d,q,clock);
+module sbuf_p16$r_c0$10(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -80069,10 +90374,10 @@ module sbuf_p16$r_cell$10(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$r_cell$10
+endmodule // sbuf_p16$r_c0$10
 
 
-module sbuf_p16$r_cell$11(d,q,clock);
+module sbuf_p16$r_c0$11(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -80088,10 +90393,10 @@ module sbuf_p16$r_cell$11(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$r_cell$11
+endmodule // sbuf_p16$r_c0$11
 
 
-module sbuf_p16$r_cell$12(d,q,clock);
+module sbuf_p16$r_c0$12(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -80107,10 +90412,10 @@ module sbuf_p16$r_cell$12(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$r_cell$12
+endmodule // sbuf_p16$r_c0$12
 
 
-module sbuf_p16$r_cell$13(d,q,clock);
+module sbuf_p16$r_c0$13(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -80126,10 +90431,10 @@ module sbuf_p16$r_cell$13(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$r_cell$13
+endmodule // sbuf_p16$r_c0$13
 
 
-module sbuf_p16$r_cell$14(d,q,clock);
+module sbuf_p16$r_c0$14(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -80145,10 +90450,10 @@ module sbuf_p16$r_cell$14(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$r_cell$14
+endmodule // sbuf_p16$r_c0$14
 
 
-module sbuf_p16$r_cell$15(d,q,clock);
+module sbuf_p16$r_c0$15(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -80164,10 +90469,10 @@ module sbuf_p16$r_cell$15(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$r_cell$15
+endmodule // sbuf_p16$r_c0$15
 
 
-module sbuf_p16$r_cell$2(d,q,clock);
+module sbuf_p16$r_c0$2(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -80183,10 +90488,10 @@ module sbuf_p16$r_cell$2(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$r_cell$2
+endmodule // sbuf_p16$r_c0$2
 
 
-module sbuf_p16$r_cell$3(d,q,clock);
+module sbuf_p16$r_c0$3(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -80202,10 +90507,10 @@ module sbuf_p16$r_cell$3(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$r_cell$3
+endmodule // sbuf_p16$r_c0$3
 
 
-module sbuf_p16$r_cell$4(d,q,clock);
+module sbuf_p16$r_c0$4(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -80221,10 +90526,10 @@ module sbuf_p16$r_cell$4(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$r_cell$4
+endmodule // sbuf_p16$r_c0$4
 
 
-module sbuf_p16$r_cell$5(d,q,clock);
+module sbuf_p16$r_c0$5(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -80240,10 +90545,10 @@ module sbuf_p16$r_cell$5(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$r_cell$5
+endmodule // sbuf_p16$r_c0$5
 
 
-module sbuf_p16$r_cell$6(d,q,clock);
+module sbuf_p16$r_c0$6(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -80259,10 +90564,10 @@ module sbuf_p16$r_cell$6(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$r_cell$6
+endmodule // sbuf_p16$r_c0$6
 
 
-module sbuf_p16$r_cell$7(d,q,clock);
+module sbuf_p16$r_c0$7(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -80278,10 +90583,10 @@ module sbuf_p16$r_cell$7(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$r_cell$7
+endmodule // sbuf_p16$r_c0$7
 
 
-module sbuf_p16$r_cell$8(d,q,clock);
+module sbuf_p16$r_c0$8(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -80297,10 +90602,10 @@ module sbuf_p16$r_cell$8(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$r_cell$8
+endmodule // sbuf_p16$r_c0$8
 
 
-module sbuf_p16$r_cell$9(d,q,clock);
+module sbuf_p16$r_c0$9(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -80316,7 +90621,311 @@ module sbuf_p16$r_cell$9(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$r_cell$9
+endmodule // sbuf_p16$r_c0$9
+
+
+module sbuf_p16$r_c1$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_c1$0
+
+
+module sbuf_p16$r_c1$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_c1$1
+
+
+module sbuf_p16$r_c1$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_c1$10
+
+
+module sbuf_p16$r_c1$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_c1$11
+
+
+module sbuf_p16$r_c1$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_c1$12
+
+
+module sbuf_p16$r_c1$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_c1$13
+
+
+module sbuf_p16$r_c1$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_c1$14
+
+
+module sbuf_p16$r_c1$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_c1$15
+
+
+module sbuf_p16$r_c1$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_c1$2
+
+
+module sbuf_p16$r_c1$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_c1$3
+
+
+module sbuf_p16$r_c1$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_c1$4
+
+
+module sbuf_p16$r_c1$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_c1$5
+
+
+module sbuf_p16$r_c1$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_c1$6
+
+
+module sbuf_p16$r_c1$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_c1$7
+
+
+module sbuf_p16$r_c1$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_c1$8
+
+
+module sbuf_p16$r_c1$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_c1$9
 
 
 module sbuf_p16$r_emp$0(d,q,clock);
@@ -80621,6 +91230,310 @@ module sbuf_p16$r_emp$9(d,q,clock);
     end
           
 endmodule // sbuf_p16$r_emp$9
+
+
+module sbuf_p16$r_first$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_first$0
+
+
+module sbuf_p16$r_first$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_first$1
+
+
+module sbuf_p16$r_first$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_first$10
+
+
+module sbuf_p16$r_first$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_first$11
+
+
+module sbuf_p16$r_first$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_first$12
+
+
+module sbuf_p16$r_first$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_first$13
+
+
+module sbuf_p16$r_first$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_first$14
+
+
+module sbuf_p16$r_first$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_first$15
+
+
+module sbuf_p16$r_first$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_first$2
+
+
+module sbuf_p16$r_first$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_first$3
+
+
+module sbuf_p16$r_first$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_first$4
+
+
+module sbuf_p16$r_first$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_first$5
+
+
+module sbuf_p16$r_first$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_first$6
+
+
+module sbuf_p16$r_first$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_first$7
+
+
+module sbuf_p16$r_first$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_first$8
+
+
+module sbuf_p16$r_first$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_first$9
 
 
 module sbuf_p16$r_left$0(d,q,clock);
@@ -81229,6 +92142,614 @@ module sbuf_p16$r_s$9(d,q,clock);
     end
           
 endmodule // sbuf_p16$r_s$9
+
+
+module sbuf_p16$r_v0$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v0$0
+
+
+module sbuf_p16$r_v0$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v0$1
+
+
+module sbuf_p16$r_v0$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v0$10
+
+
+module sbuf_p16$r_v0$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v0$11
+
+
+module sbuf_p16$r_v0$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v0$12
+
+
+module sbuf_p16$r_v0$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v0$13
+
+
+module sbuf_p16$r_v0$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v0$14
+
+
+module sbuf_p16$r_v0$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v0$15
+
+
+module sbuf_p16$r_v0$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v0$2
+
+
+module sbuf_p16$r_v0$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v0$3
+
+
+module sbuf_p16$r_v0$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v0$4
+
+
+module sbuf_p16$r_v0$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v0$5
+
+
+module sbuf_p16$r_v0$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v0$6
+
+
+module sbuf_p16$r_v0$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v0$7
+
+
+module sbuf_p16$r_v0$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v0$8
+
+
+module sbuf_p16$r_v0$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v0$9
+
+
+module sbuf_p16$r_v1$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v1$0
+
+
+module sbuf_p16$r_v1$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v1$1
+
+
+module sbuf_p16$r_v1$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v1$10
+
+
+module sbuf_p16$r_v1$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v1$11
+
+
+module sbuf_p16$r_v1$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v1$12
+
+
+module sbuf_p16$r_v1$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v1$13
+
+
+module sbuf_p16$r_v1$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v1$14
+
+
+module sbuf_p16$r_v1$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v1$15
+
+
+module sbuf_p16$r_v1$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v1$2
+
+
+module sbuf_p16$r_v1$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v1$3
+
+
+module sbuf_p16$r_v1$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v1$4
+
+
+module sbuf_p16$r_v1$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v1$5
+
+
+module sbuf_p16$r_v1$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v1$6
+
+
+module sbuf_p16$r_v1$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v1$7
+
+
+module sbuf_p16$r_v1$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v1$8
+
+
+module sbuf_p16$r_v1$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$r_v1$9
 
 
 module sbuf_p16$r_wk$0(d,q,clock);
@@ -83053,6 +94574,614 @@ module sbuf_p16$rd_k$9(d,q,clock);
     end
           
 endmodule // sbuf_p16$rd_k$9
+
+
+module sbuf_p16$rd_l1$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l1$0
+
+
+module sbuf_p16$rd_l1$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l1$1
+
+
+module sbuf_p16$rd_l1$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l1$10
+
+
+module sbuf_p16$rd_l1$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l1$11
+
+
+module sbuf_p16$rd_l1$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l1$12
+
+
+module sbuf_p16$rd_l1$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l1$13
+
+
+module sbuf_p16$rd_l1$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l1$14
+
+
+module sbuf_p16$rd_l1$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l1$15
+
+
+module sbuf_p16$rd_l1$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l1$2
+
+
+module sbuf_p16$rd_l1$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l1$3
+
+
+module sbuf_p16$rd_l1$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l1$4
+
+
+module sbuf_p16$rd_l1$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l1$5
+
+
+module sbuf_p16$rd_l1$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l1$6
+
+
+module sbuf_p16$rd_l1$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l1$7
+
+
+module sbuf_p16$rd_l1$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l1$8
+
+
+module sbuf_p16$rd_l1$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l1$9
+
+
+module sbuf_p16$rd_l2$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l2$0
+
+
+module sbuf_p16$rd_l2$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l2$1
+
+
+module sbuf_p16$rd_l2$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l2$10
+
+
+module sbuf_p16$rd_l2$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l2$11
+
+
+module sbuf_p16$rd_l2$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l2$12
+
+
+module sbuf_p16$rd_l2$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l2$13
+
+
+module sbuf_p16$rd_l2$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l2$14
+
+
+module sbuf_p16$rd_l2$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l2$15
+
+
+module sbuf_p16$rd_l2$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l2$2
+
+
+module sbuf_p16$rd_l2$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l2$3
+
+
+module sbuf_p16$rd_l2$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l2$4
+
+
+module sbuf_p16$rd_l2$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l2$5
+
+
+module sbuf_p16$rd_l2$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l2$6
+
+
+module sbuf_p16$rd_l2$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l2$7
+
+
+module sbuf_p16$rd_l2$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l2$8
+
+
+module sbuf_p16$rd_l2$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$rd_l2$9
 
 
 module sbuf_p16$rd_last$0(d,q,clock);
@@ -115661,6 +127790,7 @@ module sbuf_p16$vh$0(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -115683,6 +127813,9 @@ module sbuf_p16$vh$0(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [64:0] h$d;
+    wire  [64:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -115692,6 +127825,8 @@ module sbuf_p16$vh$0(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -115720,6 +127855,11 @@ module sbuf_p16$vh$0(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$vh$0$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$vh$0$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -115736,11 +127876,13 @@ module sbuf_p16$vh$0(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -115748,11 +127890,13 @@ module sbuf_p16$vh$0(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -115765,14 +127909,24 @@ module sbuf_p16$vh$0(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -115841,6 +127995,25 @@ module sbuf_p16$vh$0$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$vh$0$cnt
+
+
+module sbuf_p16$vh$0$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$0$h
 
 
 module sbuf_p16$vh$0$rp(d,q,clock);
@@ -115924,6 +128097,7 @@ module sbuf_p16$vh$1(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -115946,6 +128120,9 @@ module sbuf_p16$vh$1(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [64:0] h$d;
+    wire  [64:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -115955,6 +128132,8 @@ module sbuf_p16$vh$1(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -115983,6 +128162,11 @@ module sbuf_p16$vh$1(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$vh$1$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$vh$1$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -115999,11 +128183,13 @@ module sbuf_p16$vh$1(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -116011,11 +128197,13 @@ module sbuf_p16$vh$1(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -116028,14 +128216,24 @@ module sbuf_p16$vh$1(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -116104,6 +128302,25 @@ module sbuf_p16$vh$1$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$vh$1$cnt
+
+
+module sbuf_p16$vh$1$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$1$h
 
 
 module sbuf_p16$vh$1$rp(d,q,clock);
@@ -116187,6 +128404,7 @@ module sbuf_p16$vh$10(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -116209,6 +128427,9 @@ module sbuf_p16$vh$10(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [64:0] h$d;
+    wire  [64:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -116218,6 +128439,8 @@ module sbuf_p16$vh$10(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -116246,6 +128469,11 @@ module sbuf_p16$vh$10(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$vh$10$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$vh$10$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -116262,11 +128490,13 @@ module sbuf_p16$vh$10(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -116274,11 +128504,13 @@ module sbuf_p16$vh$10(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -116291,14 +128523,24 @@ module sbuf_p16$vh$10(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -116367,6 +128609,25 @@ module sbuf_p16$vh$10$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$vh$10$cnt
+
+
+module sbuf_p16$vh$10$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$10$h
 
 
 module sbuf_p16$vh$10$rp(d,q,clock);
@@ -116450,6 +128711,7 @@ module sbuf_p16$vh$11(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -116472,6 +128734,9 @@ module sbuf_p16$vh$11(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [64:0] h$d;
+    wire  [64:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -116481,6 +128746,8 @@ module sbuf_p16$vh$11(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -116509,6 +128776,11 @@ module sbuf_p16$vh$11(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$vh$11$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$vh$11$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -116525,11 +128797,13 @@ module sbuf_p16$vh$11(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -116537,11 +128811,13 @@ module sbuf_p16$vh$11(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -116554,14 +128830,24 @@ module sbuf_p16$vh$11(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -116630,6 +128916,25 @@ module sbuf_p16$vh$11$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$vh$11$cnt
+
+
+module sbuf_p16$vh$11$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$11$h
 
 
 module sbuf_p16$vh$11$rp(d,q,clock);
@@ -116713,6 +129018,7 @@ module sbuf_p16$vh$12(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -116735,6 +129041,9 @@ module sbuf_p16$vh$12(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [64:0] h$d;
+    wire  [64:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -116744,6 +129053,8 @@ module sbuf_p16$vh$12(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -116772,6 +129083,11 @@ module sbuf_p16$vh$12(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$vh$12$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$vh$12$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -116788,11 +129104,13 @@ module sbuf_p16$vh$12(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -116800,11 +129118,13 @@ module sbuf_p16$vh$12(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -116817,14 +129137,24 @@ module sbuf_p16$vh$12(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -116893,6 +129223,25 @@ module sbuf_p16$vh$12$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$vh$12$cnt
+
+
+module sbuf_p16$vh$12$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$12$h
 
 
 module sbuf_p16$vh$12$rp(d,q,clock);
@@ -116976,6 +129325,7 @@ module sbuf_p16$vh$13(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -116998,6 +129348,9 @@ module sbuf_p16$vh$13(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [64:0] h$d;
+    wire  [64:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -117007,6 +129360,8 @@ module sbuf_p16$vh$13(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -117035,6 +129390,11 @@ module sbuf_p16$vh$13(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$vh$13$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$vh$13$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -117051,11 +129411,13 @@ module sbuf_p16$vh$13(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -117063,11 +129425,13 @@ module sbuf_p16$vh$13(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -117080,14 +129444,24 @@ module sbuf_p16$vh$13(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -117156,6 +129530,25 @@ module sbuf_p16$vh$13$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$vh$13$cnt
+
+
+module sbuf_p16$vh$13$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$13$h
 
 
 module sbuf_p16$vh$13$rp(d,q,clock);
@@ -117239,6 +129632,7 @@ module sbuf_p16$vh$14(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -117261,6 +129655,9 @@ module sbuf_p16$vh$14(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [64:0] h$d;
+    wire  [64:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -117270,6 +129667,8 @@ module sbuf_p16$vh$14(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -117298,6 +129697,11 @@ module sbuf_p16$vh$14(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$vh$14$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$vh$14$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -117314,11 +129718,13 @@ module sbuf_p16$vh$14(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -117326,11 +129732,13 @@ module sbuf_p16$vh$14(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -117343,14 +129751,24 @@ module sbuf_p16$vh$14(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -117419,6 +129837,25 @@ module sbuf_p16$vh$14$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$vh$14$cnt
+
+
+module sbuf_p16$vh$14$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$14$h
 
 
 module sbuf_p16$vh$14$rp(d,q,clock);
@@ -117502,6 +129939,7 @@ module sbuf_p16$vh$15(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -117524,6 +129962,9 @@ module sbuf_p16$vh$15(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [64:0] h$d;
+    wire  [64:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -117533,6 +129974,8 @@ module sbuf_p16$vh$15(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -117561,6 +130004,11 @@ module sbuf_p16$vh$15(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$vh$15$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$vh$15$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -117577,11 +130025,13 @@ module sbuf_p16$vh$15(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -117589,11 +130039,13 @@ module sbuf_p16$vh$15(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -117606,14 +130058,24 @@ module sbuf_p16$vh$15(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -117682,6 +130144,25 @@ module sbuf_p16$vh$15$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$vh$15$cnt
+
+
+module sbuf_p16$vh$15$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$15$h
 
 
 module sbuf_p16$vh$15$rp(d,q,clock);
@@ -117765,6 +130246,7 @@ module sbuf_p16$vh$2(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -117787,6 +130269,9 @@ module sbuf_p16$vh$2(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [64:0] h$d;
+    wire  [64:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -117796,6 +130281,8 @@ module sbuf_p16$vh$2(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -117824,6 +130311,11 @@ module sbuf_p16$vh$2(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$vh$2$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$vh$2$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -117840,11 +130332,13 @@ module sbuf_p16$vh$2(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -117852,11 +130346,13 @@ module sbuf_p16$vh$2(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -117869,14 +130365,24 @@ module sbuf_p16$vh$2(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -117945,6 +130451,25 @@ module sbuf_p16$vh$2$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$vh$2$cnt
+
+
+module sbuf_p16$vh$2$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$2$h
 
 
 module sbuf_p16$vh$2$rp(d,q,clock);
@@ -118028,6 +130553,7 @@ module sbuf_p16$vh$3(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -118050,6 +130576,9 @@ module sbuf_p16$vh$3(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [64:0] h$d;
+    wire  [64:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -118059,6 +130588,8 @@ module sbuf_p16$vh$3(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -118087,6 +130618,11 @@ module sbuf_p16$vh$3(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$vh$3$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$vh$3$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -118103,11 +130639,13 @@ module sbuf_p16$vh$3(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -118115,11 +130653,13 @@ module sbuf_p16$vh$3(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -118132,14 +130672,24 @@ module sbuf_p16$vh$3(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -118208,6 +130758,25 @@ module sbuf_p16$vh$3$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$vh$3$cnt
+
+
+module sbuf_p16$vh$3$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$3$h
 
 
 module sbuf_p16$vh$3$rp(d,q,clock);
@@ -118291,6 +130860,7 @@ module sbuf_p16$vh$4(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -118313,6 +130883,9 @@ module sbuf_p16$vh$4(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [64:0] h$d;
+    wire  [64:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -118322,6 +130895,8 @@ module sbuf_p16$vh$4(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -118350,6 +130925,11 @@ module sbuf_p16$vh$4(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$vh$4$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$vh$4$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -118366,11 +130946,13 @@ module sbuf_p16$vh$4(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -118378,11 +130960,13 @@ module sbuf_p16$vh$4(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -118395,14 +130979,24 @@ module sbuf_p16$vh$4(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -118471,6 +131065,25 @@ module sbuf_p16$vh$4$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$vh$4$cnt
+
+
+module sbuf_p16$vh$4$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$4$h
 
 
 module sbuf_p16$vh$4$rp(d,q,clock);
@@ -118554,6 +131167,7 @@ module sbuf_p16$vh$5(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -118576,6 +131190,9 @@ module sbuf_p16$vh$5(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [64:0] h$d;
+    wire  [64:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -118585,6 +131202,8 @@ module sbuf_p16$vh$5(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -118613,6 +131232,11 @@ module sbuf_p16$vh$5(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$vh$5$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$vh$5$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -118629,11 +131253,13 @@ module sbuf_p16$vh$5(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -118641,11 +131267,13 @@ module sbuf_p16$vh$5(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -118658,14 +131286,24 @@ module sbuf_p16$vh$5(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -118734,6 +131372,25 @@ module sbuf_p16$vh$5$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$vh$5$cnt
+
+
+module sbuf_p16$vh$5$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$5$h
 
 
 module sbuf_p16$vh$5$rp(d,q,clock);
@@ -118817,6 +131474,7 @@ module sbuf_p16$vh$6(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -118839,6 +131497,9 @@ module sbuf_p16$vh$6(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [64:0] h$d;
+    wire  [64:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -118848,6 +131509,8 @@ module sbuf_p16$vh$6(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -118876,6 +131539,11 @@ module sbuf_p16$vh$6(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$vh$6$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$vh$6$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -118892,11 +131560,13 @@ module sbuf_p16$vh$6(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -118904,11 +131574,13 @@ module sbuf_p16$vh$6(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -118921,14 +131593,24 @@ module sbuf_p16$vh$6(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -118997,6 +131679,25 @@ module sbuf_p16$vh$6$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$vh$6$cnt
+
+
+module sbuf_p16$vh$6$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$6$h
 
 
 module sbuf_p16$vh$6$rp(d,q,clock);
@@ -119080,6 +131781,7 @@ module sbuf_p16$vh$7(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -119102,6 +131804,9 @@ module sbuf_p16$vh$7(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [64:0] h$d;
+    wire  [64:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -119111,6 +131816,8 @@ module sbuf_p16$vh$7(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -119139,6 +131846,11 @@ module sbuf_p16$vh$7(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$vh$7$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$vh$7$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -119155,11 +131867,13 @@ module sbuf_p16$vh$7(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -119167,11 +131881,13 @@ module sbuf_p16$vh$7(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -119184,14 +131900,24 @@ module sbuf_p16$vh$7(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -119260,6 +131986,25 @@ module sbuf_p16$vh$7$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$vh$7$cnt
+
+
+module sbuf_p16$vh$7$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$7$h
 
 
 module sbuf_p16$vh$7$rp(d,q,clock);
@@ -119343,6 +132088,7 @@ module sbuf_p16$vh$8(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -119365,6 +132111,9 @@ module sbuf_p16$vh$8(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [64:0] h$d;
+    wire  [64:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -119374,6 +132123,8 @@ module sbuf_p16$vh$8(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -119402,6 +132153,11 @@ module sbuf_p16$vh$8(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$vh$8$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$vh$8$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -119418,11 +132174,13 @@ module sbuf_p16$vh$8(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -119430,11 +132188,13 @@ module sbuf_p16$vh$8(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -119447,14 +132207,24 @@ module sbuf_p16$vh$8(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -119523,6 +132293,25 @@ module sbuf_p16$vh$8$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$vh$8$cnt
+
+
+module sbuf_p16$vh$8$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$8$h
 
 
 module sbuf_p16$vh$8$rp(d,q,clock);
@@ -119606,6 +132395,7 @@ module sbuf_p16$vh$9(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -119628,6 +132418,9 @@ module sbuf_p16$vh$9(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [64:0] h$d;
+    wire  [64:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -119637,6 +132430,8 @@ module sbuf_p16$vh$9(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -119665,6 +132460,11 @@ module sbuf_p16$vh$9(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p16$vh$9$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p16$vh$9$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -119681,11 +132481,13 @@ module sbuf_p16$vh$9(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -119693,11 +132495,13 @@ module sbuf_p16$vh$9(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -119710,14 +132514,24 @@ module sbuf_p16$vh$9(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -119786,6 +132600,25 @@ module sbuf_p16$vh$9$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p16$vh$9$cnt
+
+
+module sbuf_p16$vh$9$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$9$h
 
 
 module sbuf_p16$vh$9$rp(d,q,clock);
@@ -126495,6 +139328,310 @@ module sbuf_p16$w_head$9(d,q,clock);
 endmodule // sbuf_p16$w_head$9
 
 
+module sbuf_p16$w_hp$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_hp$0
+
+
+module sbuf_p16$w_hp$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_hp$1
+
+
+module sbuf_p16$w_hp$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_hp$10
+
+
+module sbuf_p16$w_hp$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_hp$11
+
+
+module sbuf_p16$w_hp$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_hp$12
+
+
+module sbuf_p16$w_hp$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_hp$13
+
+
+module sbuf_p16$w_hp$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_hp$14
+
+
+module sbuf_p16$w_hp$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_hp$15
+
+
+module sbuf_p16$w_hp$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_hp$2
+
+
+module sbuf_p16$w_hp$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_hp$3
+
+
+module sbuf_p16$w_hp$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_hp$4
+
+
+module sbuf_p16$w_hp$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_hp$5
+
+
+module sbuf_p16$w_hp$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_hp$6
+
+
+module sbuf_p16$w_hp$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_hp$7
+
+
+module sbuf_p16$w_hp$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_hp$8
+
+
+module sbuf_p16$w_hp$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_hp$9
+
+
 module sbuf_p16$w_j$0(d,q,clock);
     
     // Module arguments
@@ -127101,6 +140238,310 @@ module sbuf_p16$w_j0$9(d,q,clock);
     end
           
 endmodule // sbuf_p16$w_j0$9
+
+
+module sbuf_p16$w_prv$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_prv$0
+
+
+module sbuf_p16$w_prv$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_prv$1
+
+
+module sbuf_p16$w_prv$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_prv$10
+
+
+module sbuf_p16$w_prv$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_prv$11
+
+
+module sbuf_p16$w_prv$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_prv$12
+
+
+module sbuf_p16$w_prv$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_prv$13
+
+
+module sbuf_p16$w_prv$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_prv$14
+
+
+module sbuf_p16$w_prv$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_prv$15
+
+
+module sbuf_p16$w_prv$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_prv$2
+
+
+module sbuf_p16$w_prv$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_prv$3
+
+
+module sbuf_p16$w_prv$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_prv$4
+
+
+module sbuf_p16$w_prv$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_prv$5
+
+
+module sbuf_p16$w_prv$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_prv$6
+
+
+module sbuf_p16$w_prv$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_prv$7
+
+
+module sbuf_p16$w_prv$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_prv$8
+
+
+module sbuf_p16$w_prv$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$w_prv$9
 
 
 module sbuf_p16$w_pv$0(d,q,clock);
@@ -129229,6 +142670,614 @@ module sbuf_p16$w_trim$9(d,q,clock);
     end
           
 endmodule // sbuf_p16$w_trim$9
+
+
+module sbuf_p16$wl2_addr$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_addr$0
+
+
+module sbuf_p16$wl2_addr$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_addr$1
+
+
+module sbuf_p16$wl2_addr$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_addr$10
+
+
+module sbuf_p16$wl2_addr$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_addr$11
+
+
+module sbuf_p16$wl2_addr$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_addr$12
+
+
+module sbuf_p16$wl2_addr$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_addr$13
+
+
+module sbuf_p16$wl2_addr$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_addr$14
+
+
+module sbuf_p16$wl2_addr$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_addr$15
+
+
+module sbuf_p16$wl2_addr$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_addr$2
+
+
+module sbuf_p16$wl2_addr$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_addr$3
+
+
+module sbuf_p16$wl2_addr$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_addr$4
+
+
+module sbuf_p16$wl2_addr$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_addr$5
+
+
+module sbuf_p16$wl2_addr$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_addr$6
+
+
+module sbuf_p16$wl2_addr$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_addr$7
+
+
+module sbuf_p16$wl2_addr$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_addr$8
+
+
+module sbuf_p16$wl2_addr$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_addr$9
+
+
+module sbuf_p16$wl2_en$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_en$0
+
+
+module sbuf_p16$wl2_en$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_en$1
+
+
+module sbuf_p16$wl2_en$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_en$10
+
+
+module sbuf_p16$wl2_en$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_en$11
+
+
+module sbuf_p16$wl2_en$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_en$12
+
+
+module sbuf_p16$wl2_en$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_en$13
+
+
+module sbuf_p16$wl2_en$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_en$14
+
+
+module sbuf_p16$wl2_en$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_en$15
+
+
+module sbuf_p16$wl2_en$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_en$2
+
+
+module sbuf_p16$wl2_en$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_en$3
+
+
+module sbuf_p16$wl2_en$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_en$4
+
+
+module sbuf_p16$wl2_en$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_en$5
+
+
+module sbuf_p16$wl2_en$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_en$6
+
+
+module sbuf_p16$wl2_en$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_en$7
+
+
+module sbuf_p16$wl2_en$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_en$8
+
+
+module sbuf_p16$wl2_en$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$wl2_en$9
 
 
 module sbuf_p16$wl_addr$0(d,q,clock);

@@ -168,6 +168,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     localparam  k_half = 11'b10000000000;
     localparam  k_halfc = 12'h400;
     localparam  k_n9 = 9'b100;
+    localparam  k_2n9 = 9'b1000;
     localparam  k_n7 = 7'b100;
     localparam  k_nm1 = 8'h3;
     localparam  k_rm = 8'h3;
@@ -757,6 +758,54 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     reg  [10:0] wl_data$3$d;
     wire  [10:0] wl_data$3$q;
     reg  wl_data$3$clock;
+    reg  [10:0] w_prv$0$d;
+    wire  [10:0] w_prv$0$q;
+    reg  w_prv$0$clock;
+    reg  [10:0] w_prv$1$d;
+    wire  [10:0] w_prv$1$q;
+    reg  w_prv$1$clock;
+    reg  [10:0] w_prv$2$d;
+    wire  [10:0] w_prv$2$q;
+    reg  w_prv$2$clock;
+    reg  [10:0] w_prv$3$d;
+    wire  [10:0] w_prv$3$q;
+    reg  w_prv$3$clock;
+    reg  w_hp$0$d;
+    wire  w_hp$0$q;
+    reg  w_hp$0$clock;
+    reg  w_hp$1$d;
+    wire  w_hp$1$q;
+    reg  w_hp$1$clock;
+    reg  w_hp$2$d;
+    wire  w_hp$2$q;
+    reg  w_hp$2$clock;
+    reg  w_hp$3$d;
+    wire  w_hp$3$q;
+    reg  w_hp$3$clock;
+    reg  wl2_en$0$d;
+    wire  wl2_en$0$q;
+    reg  wl2_en$0$clock;
+    reg  wl2_en$1$d;
+    wire  wl2_en$1$q;
+    reg  wl2_en$1$clock;
+    reg  wl2_en$2$d;
+    wire  wl2_en$2$q;
+    reg  wl2_en$2$clock;
+    reg  wl2_en$3$d;
+    wire  wl2_en$3$q;
+    reg  wl2_en$3$clock;
+    reg  [10:0] wl2_addr$0$d;
+    wire  [10:0] wl2_addr$0$q;
+    reg  wl2_addr$0$clock;
+    reg  [10:0] wl2_addr$1$d;
+    wire  [10:0] wl2_addr$1$q;
+    reg  wl2_addr$1$clock;
+    reg  [10:0] wl2_addr$2$d;
+    wire  [10:0] wl2_addr$2$q;
+    reg  wl2_addr$2$clock;
+    reg  [10:0] wl2_addr$3$d;
+    wire  [10:0] wl2_addr$3$q;
+    reg  wl2_addr$3$clock;
     reg  [10:0] bank$0$read_address;
     reg  bank$0$read_clock;
     wire  [63:0] bank$0$read_data;
@@ -869,6 +918,110 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     reg  link$7$write_clock;
     reg  [10:0] link$7$write_data;
     reg  link$7$write_enable;
+    reg  [10:0] link2$0$read_address;
+    reg  link2$0$read_clock;
+    wire  [10:0] link2$0$read_data;
+    reg  [10:0] link2$0$write_address;
+    reg  link2$0$write_clock;
+    reg  [10:0] link2$0$write_data;
+    reg  link2$0$write_enable;
+    reg  [10:0] link2$1$read_address;
+    reg  link2$1$read_clock;
+    wire  [10:0] link2$1$read_data;
+    reg  [10:0] link2$1$write_address;
+    reg  link2$1$write_clock;
+    reg  [10:0] link2$1$write_data;
+    reg  link2$1$write_enable;
+    reg  [10:0] link2$2$read_address;
+    reg  link2$2$read_clock;
+    wire  [10:0] link2$2$read_data;
+    reg  [10:0] link2$2$write_address;
+    reg  link2$2$write_clock;
+    reg  [10:0] link2$2$write_data;
+    reg  link2$2$write_enable;
+    reg  [10:0] link2$3$read_address;
+    reg  link2$3$read_clock;
+    wire  [10:0] link2$3$read_data;
+    reg  [10:0] link2$3$write_address;
+    reg  link2$3$write_clock;
+    reg  [10:0] link2$3$write_data;
+    reg  link2$3$write_enable;
+    reg  [10:0] link2$4$read_address;
+    reg  link2$4$read_clock;
+    wire  [10:0] link2$4$read_data;
+    reg  [10:0] link2$4$write_address;
+    reg  link2$4$write_clock;
+    reg  [10:0] link2$4$write_data;
+    reg  link2$4$write_enable;
+    reg  [10:0] link2$5$read_address;
+    reg  link2$5$read_clock;
+    wire  [10:0] link2$5$read_data;
+    reg  [10:0] link2$5$write_address;
+    reg  link2$5$write_clock;
+    reg  [10:0] link2$5$write_data;
+    reg  link2$5$write_enable;
+    reg  [10:0] link2$6$read_address;
+    reg  link2$6$read_clock;
+    wire  [10:0] link2$6$read_data;
+    reg  [10:0] link2$6$write_address;
+    reg  link2$6$write_clock;
+    reg  [10:0] link2$6$write_data;
+    reg  link2$6$write_enable;
+    reg  [10:0] link2$7$read_address;
+    reg  link2$7$read_clock;
+    wire  [10:0] link2$7$read_data;
+    reg  [10:0] link2$7$write_address;
+    reg  link2$7$write_clock;
+    reg  [10:0] link2$7$write_data;
+    reg  link2$7$write_enable;
+    reg  [10:0] lk_r$0$d;
+    wire  [10:0] lk_r$0$q;
+    reg  lk_r$0$clock;
+    reg  [10:0] lk_r$1$d;
+    wire  [10:0] lk_r$1$q;
+    reg  lk_r$1$clock;
+    reg  [10:0] lk_r$2$d;
+    wire  [10:0] lk_r$2$q;
+    reg  lk_r$2$clock;
+    reg  [10:0] lk_r$3$d;
+    wire  [10:0] lk_r$3$q;
+    reg  lk_r$3$clock;
+    reg  [10:0] lk_r$4$d;
+    wire  [10:0] lk_r$4$q;
+    reg  lk_r$4$clock;
+    reg  [10:0] lk_r$5$d;
+    wire  [10:0] lk_r$5$q;
+    reg  lk_r$5$clock;
+    reg  [10:0] lk_r$6$d;
+    wire  [10:0] lk_r$6$q;
+    reg  lk_r$6$clock;
+    reg  [10:0] lk_r$7$d;
+    wire  [10:0] lk_r$7$q;
+    reg  lk_r$7$clock;
+    reg  [10:0] lk2_r$0$d;
+    wire  [10:0] lk2_r$0$q;
+    reg  lk2_r$0$clock;
+    reg  [10:0] lk2_r$1$d;
+    wire  [10:0] lk2_r$1$q;
+    reg  lk2_r$1$clock;
+    reg  [10:0] lk2_r$2$d;
+    wire  [10:0] lk2_r$2$q;
+    reg  lk2_r$2$clock;
+    reg  [10:0] lk2_r$3$d;
+    wire  [10:0] lk2_r$3$q;
+    reg  lk2_r$3$clock;
+    reg  [10:0] lk2_r$4$d;
+    wire  [10:0] lk2_r$4$q;
+    reg  lk2_r$4$clock;
+    reg  [10:0] lk2_r$5$d;
+    wire  [10:0] lk2_r$5$q;
+    reg  lk2_r$5$clock;
+    reg  [10:0] lk2_r$6$d;
+    wire  [10:0] lk2_r$6$q;
+    reg  lk2_r$6$clock;
+    reg  [10:0] lk2_r$7$d;
+    wire  [10:0] lk2_r$7$q;
+    reg  lk2_r$7$clock;
     reg  fl$0$clock;
     reg  fl$0$reset;
     reg  fl$0$push;
@@ -970,18 +1123,66 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     reg  r_act$3$d;
     wire  r_act$3$q;
     reg  r_act$3$clock;
-    reg  [10:0] r_cell$0$d;
-    wire  [10:0] r_cell$0$q;
-    reg  r_cell$0$clock;
-    reg  [10:0] r_cell$1$d;
-    wire  [10:0] r_cell$1$q;
-    reg  r_cell$1$clock;
-    reg  [10:0] r_cell$2$d;
-    wire  [10:0] r_cell$2$q;
-    reg  r_cell$2$clock;
-    reg  [10:0] r_cell$3$d;
-    wire  [10:0] r_cell$3$q;
-    reg  r_cell$3$clock;
+    reg  [10:0] r_c0$0$d;
+    wire  [10:0] r_c0$0$q;
+    reg  r_c0$0$clock;
+    reg  [10:0] r_c0$1$d;
+    wire  [10:0] r_c0$1$q;
+    reg  r_c0$1$clock;
+    reg  [10:0] r_c0$2$d;
+    wire  [10:0] r_c0$2$q;
+    reg  r_c0$2$clock;
+    reg  [10:0] r_c0$3$d;
+    wire  [10:0] r_c0$3$q;
+    reg  r_c0$3$clock;
+    reg  [10:0] r_c1$0$d;
+    wire  [10:0] r_c1$0$q;
+    reg  r_c1$0$clock;
+    reg  [10:0] r_c1$1$d;
+    wire  [10:0] r_c1$1$q;
+    reg  r_c1$1$clock;
+    reg  [10:0] r_c1$2$d;
+    wire  [10:0] r_c1$2$q;
+    reg  r_c1$2$clock;
+    reg  [10:0] r_c1$3$d;
+    wire  [10:0] r_c1$3$q;
+    reg  r_c1$3$clock;
+    reg  r_v0$0$d;
+    wire  r_v0$0$q;
+    reg  r_v0$0$clock;
+    reg  r_v0$1$d;
+    wire  r_v0$1$q;
+    reg  r_v0$1$clock;
+    reg  r_v0$2$d;
+    wire  r_v0$2$q;
+    reg  r_v0$2$clock;
+    reg  r_v0$3$d;
+    wire  r_v0$3$q;
+    reg  r_v0$3$clock;
+    reg  r_v1$0$d;
+    wire  r_v1$0$q;
+    reg  r_v1$0$clock;
+    reg  r_v1$1$d;
+    wire  r_v1$1$q;
+    reg  r_v1$1$clock;
+    reg  r_v1$2$d;
+    wire  r_v1$2$q;
+    reg  r_v1$2$clock;
+    reg  r_v1$3$d;
+    wire  r_v1$3$q;
+    reg  r_v1$3$clock;
+    reg  r_first$0$d;
+    wire  r_first$0$q;
+    reg  r_first$0$clock;
+    reg  r_first$1$d;
+    wire  r_first$1$q;
+    reg  r_first$1$clock;
+    reg  r_first$2$d;
+    wire  r_first$2$q;
+    reg  r_first$2$clock;
+    reg  r_first$3$d;
+    wire  r_first$3$q;
+    reg  r_first$3$clock;
     reg  [8:0] r_left$0$d;
     wire  [8:0] r_left$0$q;
     reg  r_left$0$clock;
@@ -1150,6 +1351,30 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     reg  [2:0] rd_emp$3$d;
     wire  [2:0] rd_emp$3$q;
     reg  rd_emp$3$clock;
+    reg  rd_l1$0$d;
+    wire  rd_l1$0$q;
+    reg  rd_l1$0$clock;
+    reg  rd_l1$1$d;
+    wire  rd_l1$1$q;
+    reg  rd_l1$1$clock;
+    reg  rd_l1$2$d;
+    wire  rd_l1$2$q;
+    reg  rd_l1$2$clock;
+    reg  rd_l1$3$d;
+    wire  rd_l1$3$q;
+    reg  rd_l1$3$clock;
+    reg  rd_l2$0$d;
+    wire  rd_l2$0$q;
+    reg  rd_l2$0$clock;
+    reg  rd_l2$1$d;
+    wire  rd_l2$1$q;
+    reg  rd_l2$1$clock;
+    reg  rd_l2$2$d;
+    wire  rd_l2$2$q;
+    reg  rd_l2$2$clock;
+    reg  rd_l2$3$d;
+    wire  rd_l2$3$q;
+    reg  rd_l2$3$clock;
     reg  p_en$0$d;
     wire  p_en$0$q;
     reg  p_en$0$clock;
@@ -1246,6 +1471,78 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     reg  [2:0] p_emp$3$d;
     wire  [2:0] p_emp$3$q;
     reg  p_emp$3$clock;
+    reg  p_l1$0$d;
+    wire  p_l1$0$q;
+    reg  p_l1$0$clock;
+    reg  p_l1$1$d;
+    wire  p_l1$1$q;
+    reg  p_l1$1$clock;
+    reg  p_l1$2$d;
+    wire  p_l1$2$q;
+    reg  p_l1$2$clock;
+    reg  p_l1$3$d;
+    wire  p_l1$3$q;
+    reg  p_l1$3$clock;
+    reg  p_l2$0$d;
+    wire  p_l2$0$q;
+    reg  p_l2$0$clock;
+    reg  p_l2$1$d;
+    wire  p_l2$1$q;
+    reg  p_l2$1$clock;
+    reg  p_l2$2$d;
+    wire  p_l2$2$q;
+    reg  p_l2$2$clock;
+    reg  p_l2$3$d;
+    wire  p_l2$3$q;
+    reg  p_l2$3$clock;
+    reg  q_l1$0$d;
+    wire  q_l1$0$q;
+    reg  q_l1$0$clock;
+    reg  q_l1$1$d;
+    wire  q_l1$1$q;
+    reg  q_l1$1$clock;
+    reg  q_l1$2$d;
+    wire  q_l1$2$q;
+    reg  q_l1$2$clock;
+    reg  q_l1$3$d;
+    wire  q_l1$3$q;
+    reg  q_l1$3$clock;
+    reg  q_l2$0$d;
+    wire  q_l2$0$q;
+    reg  q_l2$0$clock;
+    reg  q_l2$1$d;
+    wire  q_l2$1$q;
+    reg  q_l2$1$clock;
+    reg  q_l2$2$d;
+    wire  q_l2$2$q;
+    reg  q_l2$2$clock;
+    reg  q_l2$3$d;
+    wire  q_l2$3$q;
+    reg  q_l2$3$clock;
+    reg  [7:0] q_s$0$d;
+    wire  [7:0] q_s$0$q;
+    reg  q_s$0$clock;
+    reg  [7:0] q_s$1$d;
+    wire  [7:0] q_s$1$q;
+    reg  q_s$1$clock;
+    reg  [7:0] q_s$2$d;
+    wire  [7:0] q_s$2$q;
+    reg  q_s$2$clock;
+    reg  [7:0] q_s$3$d;
+    wire  [7:0] q_s$3$q;
+    reg  q_s$3$clock;
+    reg  q_rep$0$d;
+    wire  q_rep$0$q;
+    reg  q_rep$0$clock;
+    reg  q_rep$1$d;
+    wire  q_rep$1$q;
+    reg  q_rep$1$clock;
+    reg  q_rep$2$d;
+    wire  q_rep$2$q;
+    reg  q_rep$2$clock;
+    reg  q_rep$3$d;
+    wire  q_rep$3$q;
+    reg  q_rep$3$clock;
     reg  dep$0$d;
     wire  dep$0$q;
     reg  dep$0$clock;
@@ -2126,14 +2423,30 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     reg  l_lwe$1;
     reg  l_lwe$2;
     reg  l_lwe$3;
-    reg  [10:0] l_lk$0;
-    reg  [10:0] l_lk$1;
-    reg  [10:0] l_lk$2;
-    reg  [10:0] l_lk$3;
-    reg  [10:0] l_ceff$0;
-    reg  [10:0] l_ceff$1;
-    reg  [10:0] l_ceff$2;
-    reg  [10:0] l_ceff$3;
+    reg  [10:0] l_l2wa$0;
+    reg  [10:0] l_l2wa$1;
+    reg  [10:0] l_l2wa$2;
+    reg  [10:0] l_l2wa$3;
+    reg  l_l2we$0;
+    reg  l_l2we$1;
+    reg  l_l2we$2;
+    reg  l_l2we$3;
+    reg  [10:0] l_lka$0;
+    reg  [10:0] l_lka$1;
+    reg  [10:0] l_lka$2;
+    reg  [10:0] l_lka$3;
+    reg  [10:0] l_lkb$0;
+    reg  [10:0] l_lkb$1;
+    reg  [10:0] l_lkb$2;
+    reg  [10:0] l_lkb$3;
+    reg  l_rpop$0;
+    reg  l_rpop$1;
+    reg  l_rpop$2;
+    reg  l_rpop$3;
+    reg  l_mv0$0;
+    reg  l_mv0$1;
+    reg  l_mv0$2;
+    reg  l_mv0$3;
     reg  l_slot$0;
     reg  l_slot$1;
     reg  l_slot$2;
@@ -3055,6 +3368,86 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         .q(wl_data$3$q),
         .clock(wl_data$3$clock)
     );
+    sbuf_p4$w_prv$0 w_prv$0(
+        .d(w_prv$0$d),
+        .q(w_prv$0$q),
+        .clock(w_prv$0$clock)
+    );
+    sbuf_p4$w_prv$1 w_prv$1(
+        .d(w_prv$1$d),
+        .q(w_prv$1$q),
+        .clock(w_prv$1$clock)
+    );
+    sbuf_p4$w_prv$2 w_prv$2(
+        .d(w_prv$2$d),
+        .q(w_prv$2$q),
+        .clock(w_prv$2$clock)
+    );
+    sbuf_p4$w_prv$3 w_prv$3(
+        .d(w_prv$3$d),
+        .q(w_prv$3$q),
+        .clock(w_prv$3$clock)
+    );
+    sbuf_p4$w_hp$0 w_hp$0(
+        .d(w_hp$0$d),
+        .q(w_hp$0$q),
+        .clock(w_hp$0$clock)
+    );
+    sbuf_p4$w_hp$1 w_hp$1(
+        .d(w_hp$1$d),
+        .q(w_hp$1$q),
+        .clock(w_hp$1$clock)
+    );
+    sbuf_p4$w_hp$2 w_hp$2(
+        .d(w_hp$2$d),
+        .q(w_hp$2$q),
+        .clock(w_hp$2$clock)
+    );
+    sbuf_p4$w_hp$3 w_hp$3(
+        .d(w_hp$3$d),
+        .q(w_hp$3$q),
+        .clock(w_hp$3$clock)
+    );
+    sbuf_p4$wl2_en$0 wl2_en$0(
+        .d(wl2_en$0$d),
+        .q(wl2_en$0$q),
+        .clock(wl2_en$0$clock)
+    );
+    sbuf_p4$wl2_en$1 wl2_en$1(
+        .d(wl2_en$1$d),
+        .q(wl2_en$1$q),
+        .clock(wl2_en$1$clock)
+    );
+    sbuf_p4$wl2_en$2 wl2_en$2(
+        .d(wl2_en$2$d),
+        .q(wl2_en$2$q),
+        .clock(wl2_en$2$clock)
+    );
+    sbuf_p4$wl2_en$3 wl2_en$3(
+        .d(wl2_en$3$d),
+        .q(wl2_en$3$q),
+        .clock(wl2_en$3$clock)
+    );
+    sbuf_p4$wl2_addr$0 wl2_addr$0(
+        .d(wl2_addr$0$d),
+        .q(wl2_addr$0$q),
+        .clock(wl2_addr$0$clock)
+    );
+    sbuf_p4$wl2_addr$1 wl2_addr$1(
+        .d(wl2_addr$1$d),
+        .q(wl2_addr$1$q),
+        .clock(wl2_addr$1$clock)
+    );
+    sbuf_p4$wl2_addr$2 wl2_addr$2(
+        .d(wl2_addr$2$d),
+        .q(wl2_addr$2$q),
+        .clock(wl2_addr$2$clock)
+    );
+    sbuf_p4$wl2_addr$3 wl2_addr$3(
+        .d(wl2_addr$3$d),
+        .q(wl2_addr$3$q),
+        .clock(wl2_addr$3$clock)
+    );
     sbuf_p4$bank$0 bank$0(
         .read_address(bank$0$read_address),
         .read_clock(bank$0$read_clock),
@@ -3199,6 +3592,158 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         .write_data(link$7$write_data),
         .write_enable(link$7$write_enable)
     );
+    sbuf_p4$link2$0 link2$0(
+        .read_address(link2$0$read_address),
+        .read_clock(link2$0$read_clock),
+        .read_data(link2$0$read_data),
+        .write_address(link2$0$write_address),
+        .write_clock(link2$0$write_clock),
+        .write_data(link2$0$write_data),
+        .write_enable(link2$0$write_enable)
+    );
+    sbuf_p4$link2$1 link2$1(
+        .read_address(link2$1$read_address),
+        .read_clock(link2$1$read_clock),
+        .read_data(link2$1$read_data),
+        .write_address(link2$1$write_address),
+        .write_clock(link2$1$write_clock),
+        .write_data(link2$1$write_data),
+        .write_enable(link2$1$write_enable)
+    );
+    sbuf_p4$link2$2 link2$2(
+        .read_address(link2$2$read_address),
+        .read_clock(link2$2$read_clock),
+        .read_data(link2$2$read_data),
+        .write_address(link2$2$write_address),
+        .write_clock(link2$2$write_clock),
+        .write_data(link2$2$write_data),
+        .write_enable(link2$2$write_enable)
+    );
+    sbuf_p4$link2$3 link2$3(
+        .read_address(link2$3$read_address),
+        .read_clock(link2$3$read_clock),
+        .read_data(link2$3$read_data),
+        .write_address(link2$3$write_address),
+        .write_clock(link2$3$write_clock),
+        .write_data(link2$3$write_data),
+        .write_enable(link2$3$write_enable)
+    );
+    sbuf_p4$link2$4 link2$4(
+        .read_address(link2$4$read_address),
+        .read_clock(link2$4$read_clock),
+        .read_data(link2$4$read_data),
+        .write_address(link2$4$write_address),
+        .write_clock(link2$4$write_clock),
+        .write_data(link2$4$write_data),
+        .write_enable(link2$4$write_enable)
+    );
+    sbuf_p4$link2$5 link2$5(
+        .read_address(link2$5$read_address),
+        .read_clock(link2$5$read_clock),
+        .read_data(link2$5$read_data),
+        .write_address(link2$5$write_address),
+        .write_clock(link2$5$write_clock),
+        .write_data(link2$5$write_data),
+        .write_enable(link2$5$write_enable)
+    );
+    sbuf_p4$link2$6 link2$6(
+        .read_address(link2$6$read_address),
+        .read_clock(link2$6$read_clock),
+        .read_data(link2$6$read_data),
+        .write_address(link2$6$write_address),
+        .write_clock(link2$6$write_clock),
+        .write_data(link2$6$write_data),
+        .write_enable(link2$6$write_enable)
+    );
+    sbuf_p4$link2$7 link2$7(
+        .read_address(link2$7$read_address),
+        .read_clock(link2$7$read_clock),
+        .read_data(link2$7$read_data),
+        .write_address(link2$7$write_address),
+        .write_clock(link2$7$write_clock),
+        .write_data(link2$7$write_data),
+        .write_enable(link2$7$write_enable)
+    );
+    sbuf_p4$lk_r$0 lk_r$0(
+        .d(lk_r$0$d),
+        .q(lk_r$0$q),
+        .clock(lk_r$0$clock)
+    );
+    sbuf_p4$lk_r$1 lk_r$1(
+        .d(lk_r$1$d),
+        .q(lk_r$1$q),
+        .clock(lk_r$1$clock)
+    );
+    sbuf_p4$lk_r$2 lk_r$2(
+        .d(lk_r$2$d),
+        .q(lk_r$2$q),
+        .clock(lk_r$2$clock)
+    );
+    sbuf_p4$lk_r$3 lk_r$3(
+        .d(lk_r$3$d),
+        .q(lk_r$3$q),
+        .clock(lk_r$3$clock)
+    );
+    sbuf_p4$lk_r$4 lk_r$4(
+        .d(lk_r$4$d),
+        .q(lk_r$4$q),
+        .clock(lk_r$4$clock)
+    );
+    sbuf_p4$lk_r$5 lk_r$5(
+        .d(lk_r$5$d),
+        .q(lk_r$5$q),
+        .clock(lk_r$5$clock)
+    );
+    sbuf_p4$lk_r$6 lk_r$6(
+        .d(lk_r$6$d),
+        .q(lk_r$6$q),
+        .clock(lk_r$6$clock)
+    );
+    sbuf_p4$lk_r$7 lk_r$7(
+        .d(lk_r$7$d),
+        .q(lk_r$7$q),
+        .clock(lk_r$7$clock)
+    );
+    sbuf_p4$lk2_r$0 lk2_r$0(
+        .d(lk2_r$0$d),
+        .q(lk2_r$0$q),
+        .clock(lk2_r$0$clock)
+    );
+    sbuf_p4$lk2_r$1 lk2_r$1(
+        .d(lk2_r$1$d),
+        .q(lk2_r$1$q),
+        .clock(lk2_r$1$clock)
+    );
+    sbuf_p4$lk2_r$2 lk2_r$2(
+        .d(lk2_r$2$d),
+        .q(lk2_r$2$q),
+        .clock(lk2_r$2$clock)
+    );
+    sbuf_p4$lk2_r$3 lk2_r$3(
+        .d(lk2_r$3$d),
+        .q(lk2_r$3$q),
+        .clock(lk2_r$3$clock)
+    );
+    sbuf_p4$lk2_r$4 lk2_r$4(
+        .d(lk2_r$4$d),
+        .q(lk2_r$4$q),
+        .clock(lk2_r$4$clock)
+    );
+    sbuf_p4$lk2_r$5 lk2_r$5(
+        .d(lk2_r$5$d),
+        .q(lk2_r$5$q),
+        .clock(lk2_r$5$clock)
+    );
+    sbuf_p4$lk2_r$6 lk2_r$6(
+        .d(lk2_r$6$d),
+        .q(lk2_r$6$q),
+        .clock(lk2_r$6$clock)
+    );
+    sbuf_p4$lk2_r$7 lk2_r$7(
+        .d(lk2_r$7$d),
+        .q(lk2_r$7$q),
+        .clock(lk2_r$7$clock)
+    );
     sbuf_p4$fl$0 fl$0(
         .clock(fl$0$clock),
         .reset(fl$0$reset),
@@ -3334,25 +3879,105 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         .q(r_act$3$q),
         .clock(r_act$3$clock)
     );
-    sbuf_p4$r_cell$0 r_cell$0(
-        .d(r_cell$0$d),
-        .q(r_cell$0$q),
-        .clock(r_cell$0$clock)
+    sbuf_p4$r_c0$0 r_c0$0(
+        .d(r_c0$0$d),
+        .q(r_c0$0$q),
+        .clock(r_c0$0$clock)
     );
-    sbuf_p4$r_cell$1 r_cell$1(
-        .d(r_cell$1$d),
-        .q(r_cell$1$q),
-        .clock(r_cell$1$clock)
+    sbuf_p4$r_c0$1 r_c0$1(
+        .d(r_c0$1$d),
+        .q(r_c0$1$q),
+        .clock(r_c0$1$clock)
     );
-    sbuf_p4$r_cell$2 r_cell$2(
-        .d(r_cell$2$d),
-        .q(r_cell$2$q),
-        .clock(r_cell$2$clock)
+    sbuf_p4$r_c0$2 r_c0$2(
+        .d(r_c0$2$d),
+        .q(r_c0$2$q),
+        .clock(r_c0$2$clock)
     );
-    sbuf_p4$r_cell$3 r_cell$3(
-        .d(r_cell$3$d),
-        .q(r_cell$3$q),
-        .clock(r_cell$3$clock)
+    sbuf_p4$r_c0$3 r_c0$3(
+        .d(r_c0$3$d),
+        .q(r_c0$3$q),
+        .clock(r_c0$3$clock)
+    );
+    sbuf_p4$r_c1$0 r_c1$0(
+        .d(r_c1$0$d),
+        .q(r_c1$0$q),
+        .clock(r_c1$0$clock)
+    );
+    sbuf_p4$r_c1$1 r_c1$1(
+        .d(r_c1$1$d),
+        .q(r_c1$1$q),
+        .clock(r_c1$1$clock)
+    );
+    sbuf_p4$r_c1$2 r_c1$2(
+        .d(r_c1$2$d),
+        .q(r_c1$2$q),
+        .clock(r_c1$2$clock)
+    );
+    sbuf_p4$r_c1$3 r_c1$3(
+        .d(r_c1$3$d),
+        .q(r_c1$3$q),
+        .clock(r_c1$3$clock)
+    );
+    sbuf_p4$r_v0$0 r_v0$0(
+        .d(r_v0$0$d),
+        .q(r_v0$0$q),
+        .clock(r_v0$0$clock)
+    );
+    sbuf_p4$r_v0$1 r_v0$1(
+        .d(r_v0$1$d),
+        .q(r_v0$1$q),
+        .clock(r_v0$1$clock)
+    );
+    sbuf_p4$r_v0$2 r_v0$2(
+        .d(r_v0$2$d),
+        .q(r_v0$2$q),
+        .clock(r_v0$2$clock)
+    );
+    sbuf_p4$r_v0$3 r_v0$3(
+        .d(r_v0$3$d),
+        .q(r_v0$3$q),
+        .clock(r_v0$3$clock)
+    );
+    sbuf_p4$r_v1$0 r_v1$0(
+        .d(r_v1$0$d),
+        .q(r_v1$0$q),
+        .clock(r_v1$0$clock)
+    );
+    sbuf_p4$r_v1$1 r_v1$1(
+        .d(r_v1$1$d),
+        .q(r_v1$1$q),
+        .clock(r_v1$1$clock)
+    );
+    sbuf_p4$r_v1$2 r_v1$2(
+        .d(r_v1$2$d),
+        .q(r_v1$2$q),
+        .clock(r_v1$2$clock)
+    );
+    sbuf_p4$r_v1$3 r_v1$3(
+        .d(r_v1$3$d),
+        .q(r_v1$3$q),
+        .clock(r_v1$3$clock)
+    );
+    sbuf_p4$r_first$0 r_first$0(
+        .d(r_first$0$d),
+        .q(r_first$0$q),
+        .clock(r_first$0$clock)
+    );
+    sbuf_p4$r_first$1 r_first$1(
+        .d(r_first$1$d),
+        .q(r_first$1$q),
+        .clock(r_first$1$clock)
+    );
+    sbuf_p4$r_first$2 r_first$2(
+        .d(r_first$2$d),
+        .q(r_first$2$q),
+        .clock(r_first$2$clock)
+    );
+    sbuf_p4$r_first$3 r_first$3(
+        .d(r_first$3$d),
+        .q(r_first$3$q),
+        .clock(r_first$3$clock)
     );
     sbuf_p4$r_left$0 r_left$0(
         .d(r_left$0$d),
@@ -3634,6 +4259,46 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         .q(rd_emp$3$q),
         .clock(rd_emp$3$clock)
     );
+    sbuf_p4$rd_l1$0 rd_l1$0(
+        .d(rd_l1$0$d),
+        .q(rd_l1$0$q),
+        .clock(rd_l1$0$clock)
+    );
+    sbuf_p4$rd_l1$1 rd_l1$1(
+        .d(rd_l1$1$d),
+        .q(rd_l1$1$q),
+        .clock(rd_l1$1$clock)
+    );
+    sbuf_p4$rd_l1$2 rd_l1$2(
+        .d(rd_l1$2$d),
+        .q(rd_l1$2$q),
+        .clock(rd_l1$2$clock)
+    );
+    sbuf_p4$rd_l1$3 rd_l1$3(
+        .d(rd_l1$3$d),
+        .q(rd_l1$3$q),
+        .clock(rd_l1$3$clock)
+    );
+    sbuf_p4$rd_l2$0 rd_l2$0(
+        .d(rd_l2$0$d),
+        .q(rd_l2$0$q),
+        .clock(rd_l2$0$clock)
+    );
+    sbuf_p4$rd_l2$1 rd_l2$1(
+        .d(rd_l2$1$d),
+        .q(rd_l2$1$q),
+        .clock(rd_l2$1$clock)
+    );
+    sbuf_p4$rd_l2$2 rd_l2$2(
+        .d(rd_l2$2$d),
+        .q(rd_l2$2$q),
+        .clock(rd_l2$2$clock)
+    );
+    sbuf_p4$rd_l2$3 rd_l2$3(
+        .d(rd_l2$3$d),
+        .q(rd_l2$3$q),
+        .clock(rd_l2$3$clock)
+    );
     sbuf_p4$p_en$0 p_en$0(
         .d(p_en$0$d),
         .q(p_en$0$q),
@@ -3793,6 +4458,126 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         .d(p_emp$3$d),
         .q(p_emp$3$q),
         .clock(p_emp$3$clock)
+    );
+    sbuf_p4$p_l1$0 p_l1$0(
+        .d(p_l1$0$d),
+        .q(p_l1$0$q),
+        .clock(p_l1$0$clock)
+    );
+    sbuf_p4$p_l1$1 p_l1$1(
+        .d(p_l1$1$d),
+        .q(p_l1$1$q),
+        .clock(p_l1$1$clock)
+    );
+    sbuf_p4$p_l1$2 p_l1$2(
+        .d(p_l1$2$d),
+        .q(p_l1$2$q),
+        .clock(p_l1$2$clock)
+    );
+    sbuf_p4$p_l1$3 p_l1$3(
+        .d(p_l1$3$d),
+        .q(p_l1$3$q),
+        .clock(p_l1$3$clock)
+    );
+    sbuf_p4$p_l2$0 p_l2$0(
+        .d(p_l2$0$d),
+        .q(p_l2$0$q),
+        .clock(p_l2$0$clock)
+    );
+    sbuf_p4$p_l2$1 p_l2$1(
+        .d(p_l2$1$d),
+        .q(p_l2$1$q),
+        .clock(p_l2$1$clock)
+    );
+    sbuf_p4$p_l2$2 p_l2$2(
+        .d(p_l2$2$d),
+        .q(p_l2$2$q),
+        .clock(p_l2$2$clock)
+    );
+    sbuf_p4$p_l2$3 p_l2$3(
+        .d(p_l2$3$d),
+        .q(p_l2$3$q),
+        .clock(p_l2$3$clock)
+    );
+    sbuf_p4$q_l1$0 q_l1$0(
+        .d(q_l1$0$d),
+        .q(q_l1$0$q),
+        .clock(q_l1$0$clock)
+    );
+    sbuf_p4$q_l1$1 q_l1$1(
+        .d(q_l1$1$d),
+        .q(q_l1$1$q),
+        .clock(q_l1$1$clock)
+    );
+    sbuf_p4$q_l1$2 q_l1$2(
+        .d(q_l1$2$d),
+        .q(q_l1$2$q),
+        .clock(q_l1$2$clock)
+    );
+    sbuf_p4$q_l1$3 q_l1$3(
+        .d(q_l1$3$d),
+        .q(q_l1$3$q),
+        .clock(q_l1$3$clock)
+    );
+    sbuf_p4$q_l2$0 q_l2$0(
+        .d(q_l2$0$d),
+        .q(q_l2$0$q),
+        .clock(q_l2$0$clock)
+    );
+    sbuf_p4$q_l2$1 q_l2$1(
+        .d(q_l2$1$d),
+        .q(q_l2$1$q),
+        .clock(q_l2$1$clock)
+    );
+    sbuf_p4$q_l2$2 q_l2$2(
+        .d(q_l2$2$d),
+        .q(q_l2$2$q),
+        .clock(q_l2$2$clock)
+    );
+    sbuf_p4$q_l2$3 q_l2$3(
+        .d(q_l2$3$d),
+        .q(q_l2$3$q),
+        .clock(q_l2$3$clock)
+    );
+    sbuf_p4$q_s$0 q_s$0(
+        .d(q_s$0$d),
+        .q(q_s$0$q),
+        .clock(q_s$0$clock)
+    );
+    sbuf_p4$q_s$1 q_s$1(
+        .d(q_s$1$d),
+        .q(q_s$1$q),
+        .clock(q_s$1$clock)
+    );
+    sbuf_p4$q_s$2 q_s$2(
+        .d(q_s$2$d),
+        .q(q_s$2$q),
+        .clock(q_s$2$clock)
+    );
+    sbuf_p4$q_s$3 q_s$3(
+        .d(q_s$3$d),
+        .q(q_s$3$q),
+        .clock(q_s$3$clock)
+    );
+    sbuf_p4$q_rep$0 q_rep$0(
+        .d(q_rep$0$d),
+        .q(q_rep$0$q),
+        .clock(q_rep$0$clock)
+    );
+    sbuf_p4$q_rep$1 q_rep$1(
+        .d(q_rep$1$d),
+        .q(q_rep$1$q),
+        .clock(q_rep$1$clock)
+    );
+    sbuf_p4$q_rep$2 q_rep$2(
+        .d(q_rep$2$d),
+        .q(q_rep$2$q),
+        .clock(q_rep$2$clock)
+    );
+    sbuf_p4$q_rep$3 q_rep$3(
+        .d(q_rep$3$d),
+        .q(q_rep$3$q),
+        .clock(q_rep$3$clock)
     );
     sbuf_p4$dep$0 dep$0(
         .d(dep$0$d),
@@ -4974,34 +5759,82 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         bank$0$write_clock = clock;
         link$0$read_clock = clock;
         link$0$write_clock = clock;
+        link2$0$read_clock = clock;
+        link2$0$write_clock = clock;
+        lk_r$0$clock = clock;
+        lk_r$0$d = link$0$read_data;
+        lk2_r$0$clock = clock;
+        lk2_r$0$d = link2$0$read_data;
         bank$1$read_clock = clock;
         bank$1$write_clock = clock;
         link$1$read_clock = clock;
         link$1$write_clock = clock;
+        link2$1$read_clock = clock;
+        link2$1$write_clock = clock;
+        lk_r$1$clock = clock;
+        lk_r$1$d = link$1$read_data;
+        lk2_r$1$clock = clock;
+        lk2_r$1$d = link2$1$read_data;
         bank$2$read_clock = clock;
         bank$2$write_clock = clock;
         link$2$read_clock = clock;
         link$2$write_clock = clock;
+        link2$2$read_clock = clock;
+        link2$2$write_clock = clock;
+        lk_r$2$clock = clock;
+        lk_r$2$d = link$2$read_data;
+        lk2_r$2$clock = clock;
+        lk2_r$2$d = link2$2$read_data;
         bank$3$read_clock = clock;
         bank$3$write_clock = clock;
         link$3$read_clock = clock;
         link$3$write_clock = clock;
+        link2$3$read_clock = clock;
+        link2$3$write_clock = clock;
+        lk_r$3$clock = clock;
+        lk_r$3$d = link$3$read_data;
+        lk2_r$3$clock = clock;
+        lk2_r$3$d = link2$3$read_data;
         bank$4$read_clock = clock;
         bank$4$write_clock = clock;
         link$4$read_clock = clock;
         link$4$write_clock = clock;
+        link2$4$read_clock = clock;
+        link2$4$write_clock = clock;
+        lk_r$4$clock = clock;
+        lk_r$4$d = link$4$read_data;
+        lk2_r$4$clock = clock;
+        lk2_r$4$d = link2$4$read_data;
         bank$5$read_clock = clock;
         bank$5$write_clock = clock;
         link$5$read_clock = clock;
         link$5$write_clock = clock;
+        link2$5$read_clock = clock;
+        link2$5$write_clock = clock;
+        lk_r$5$clock = clock;
+        lk_r$5$d = link$5$read_data;
+        lk2_r$5$clock = clock;
+        lk2_r$5$d = link2$5$read_data;
         bank$6$read_clock = clock;
         bank$6$write_clock = clock;
         link$6$read_clock = clock;
         link$6$write_clock = clock;
+        link2$6$read_clock = clock;
+        link2$6$write_clock = clock;
+        lk_r$6$clock = clock;
+        lk_r$6$d = link$6$read_data;
+        lk2_r$6$clock = clock;
+        lk2_r$6$d = link2$6$read_data;
         bank$7$read_clock = clock;
         bank$7$write_clock = clock;
         link$7$read_clock = clock;
         link$7$write_clock = clock;
+        link2$7$read_clock = clock;
+        link2$7$write_clock = clock;
+        lk_r$7$clock = clock;
+        lk_r$7$d = link$7$read_data;
+        lk2_r$7$clock = clock;
+        lk2_r$7$d = link2$7$read_data;
         df$0$clock = clock;
         df$0$reset = reset;
         vq$0$clock = clock;
@@ -5073,6 +5906,14 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         wl_addr$0$d = wl_addr$0$q;
         wl_data$0$clock = clock;
         wl_data$0$d = wl_data$0$q;
+        w_prv$0$clock = clock;
+        w_prv$0$d = w_prv$0$q;
+        w_hp$0$clock = clock;
+        w_hp$0$d = w_hp$0$q;
+        wl2_en$0$clock = clock;
+        wl2_en$0$d = 1'b0;
+        wl2_addr$0$clock = clock;
+        wl2_addr$0$d = wl2_addr$0$q;
         df$1$clock = clock;
         df$1$reset = reset;
         vq$1$clock = clock;
@@ -5144,6 +5985,14 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         wl_addr$1$d = wl_addr$1$q;
         wl_data$1$clock = clock;
         wl_data$1$d = wl_data$1$q;
+        w_prv$1$clock = clock;
+        w_prv$1$d = w_prv$1$q;
+        w_hp$1$clock = clock;
+        w_hp$1$d = w_hp$1$q;
+        wl2_en$1$clock = clock;
+        wl2_en$1$d = 1'b0;
+        wl2_addr$1$clock = clock;
+        wl2_addr$1$d = wl2_addr$1$q;
         df$2$clock = clock;
         df$2$reset = reset;
         vq$2$clock = clock;
@@ -5215,6 +6064,14 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         wl_addr$2$d = wl_addr$2$q;
         wl_data$2$clock = clock;
         wl_data$2$d = wl_data$2$q;
+        w_prv$2$clock = clock;
+        w_prv$2$d = w_prv$2$q;
+        w_hp$2$clock = clock;
+        w_hp$2$d = w_hp$2$q;
+        wl2_en$2$clock = clock;
+        wl2_en$2$d = 1'b0;
+        wl2_addr$2$clock = clock;
+        wl2_addr$2$d = wl2_addr$2$q;
         df$3$clock = clock;
         df$3$reset = reset;
         vq$3$clock = clock;
@@ -5286,14 +6143,30 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         wl_addr$3$d = wl_addr$3$q;
         wl_data$3$clock = clock;
         wl_data$3$d = wl_data$3$q;
+        w_prv$3$clock = clock;
+        w_prv$3$d = w_prv$3$q;
+        w_hp$3$clock = clock;
+        w_hp$3$d = w_hp$3$q;
+        wl2_en$3$clock = clock;
+        wl2_en$3$d = 1'b0;
+        wl2_addr$3$clock = clock;
+        wl2_addr$3$d = wl2_addr$3$q;
         dq_cell$0$clock = clock;
         dq_cell$0$reset = reset;
         dq_meta$0$clock = clock;
         dq_meta$0$reset = reset;
         r_act$0$clock = clock;
         r_act$0$d = r_act$0$q;
-        r_cell$0$clock = clock;
-        r_cell$0$d = r_cell$0$q;
+        r_c0$0$clock = clock;
+        r_c0$0$d = r_c0$0$q;
+        r_c1$0$clock = clock;
+        r_c1$0$d = r_c1$0$q;
+        r_v0$0$clock = clock;
+        r_v0$0$d = r_v0$0$q;
+        r_v1$0$clock = clock;
+        r_v1$0$d = r_v1$0$q;
+        r_first$0$clock = clock;
+        r_first$0$d = r_first$0$q;
         r_left$0$clock = clock;
         r_left$0$d = r_left$0$q;
         r_s$0$clock = clock;
@@ -5322,6 +6195,10 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         rd_s$0$d = rd_s$0$q;
         rd_emp$0$clock = clock;
         rd_emp$0$d = rd_emp$0$q;
+        rd_l1$0$clock = clock;
+        rd_l1$0$d = 1'b0;
+        rd_l2$0$clock = clock;
+        rd_l2$0$d = 1'b0;
         p_en$0$clock = clock;
         p_en$0$d = rd_en$0$q;
         p_rep$0$clock = clock;
@@ -5338,6 +6215,18 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         p_s$0$d = rd_s$0$q;
         p_emp$0$clock = clock;
         p_emp$0$d = rd_emp$0$q;
+        p_l1$0$clock = clock;
+        p_l1$0$d = rd_en$0$q & rd_l1$0$q;
+        p_l2$0$clock = clock;
+        p_l2$0$d = rd_en$0$q & rd_l2$0$q;
+        q_l1$0$clock = clock;
+        q_l1$0$d = p_l1$0$q;
+        q_l2$0$clock = clock;
+        q_l2$0$d = p_l2$0$q;
+        q_s$0$clock = clock;
+        q_s$0$d = p_s$0$q;
+        q_rep$0$clock = clock;
+        q_rep$0$d = p_rep$0$q;
         dep$0$clock = clock;
         dep$0$d = rd_en$0$q & rd_last$0$q;
         x_k$0$clock = clock;
@@ -5362,8 +6251,16 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         dq_meta$1$reset = reset;
         r_act$1$clock = clock;
         r_act$1$d = r_act$1$q;
-        r_cell$1$clock = clock;
-        r_cell$1$d = r_cell$1$q;
+        r_c0$1$clock = clock;
+        r_c0$1$d = r_c0$1$q;
+        r_c1$1$clock = clock;
+        r_c1$1$d = r_c1$1$q;
+        r_v0$1$clock = clock;
+        r_v0$1$d = r_v0$1$q;
+        r_v1$1$clock = clock;
+        r_v1$1$d = r_v1$1$q;
+        r_first$1$clock = clock;
+        r_first$1$d = r_first$1$q;
         r_left$1$clock = clock;
         r_left$1$d = r_left$1$q;
         r_s$1$clock = clock;
@@ -5392,6 +6289,10 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         rd_s$1$d = rd_s$1$q;
         rd_emp$1$clock = clock;
         rd_emp$1$d = rd_emp$1$q;
+        rd_l1$1$clock = clock;
+        rd_l1$1$d = 1'b0;
+        rd_l2$1$clock = clock;
+        rd_l2$1$d = 1'b0;
         p_en$1$clock = clock;
         p_en$1$d = rd_en$1$q;
         p_rep$1$clock = clock;
@@ -5408,6 +6309,18 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         p_s$1$d = rd_s$1$q;
         p_emp$1$clock = clock;
         p_emp$1$d = rd_emp$1$q;
+        p_l1$1$clock = clock;
+        p_l1$1$d = rd_en$1$q & rd_l1$1$q;
+        p_l2$1$clock = clock;
+        p_l2$1$d = rd_en$1$q & rd_l2$1$q;
+        q_l1$1$clock = clock;
+        q_l1$1$d = p_l1$1$q;
+        q_l2$1$clock = clock;
+        q_l2$1$d = p_l2$1$q;
+        q_s$1$clock = clock;
+        q_s$1$d = p_s$1$q;
+        q_rep$1$clock = clock;
+        q_rep$1$d = p_rep$1$q;
         dep$1$clock = clock;
         dep$1$d = rd_en$1$q & rd_last$1$q;
         x_k$1$clock = clock;
@@ -5432,8 +6345,16 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         dq_meta$2$reset = reset;
         r_act$2$clock = clock;
         r_act$2$d = r_act$2$q;
-        r_cell$2$clock = clock;
-        r_cell$2$d = r_cell$2$q;
+        r_c0$2$clock = clock;
+        r_c0$2$d = r_c0$2$q;
+        r_c1$2$clock = clock;
+        r_c1$2$d = r_c1$2$q;
+        r_v0$2$clock = clock;
+        r_v0$2$d = r_v0$2$q;
+        r_v1$2$clock = clock;
+        r_v1$2$d = r_v1$2$q;
+        r_first$2$clock = clock;
+        r_first$2$d = r_first$2$q;
         r_left$2$clock = clock;
         r_left$2$d = r_left$2$q;
         r_s$2$clock = clock;
@@ -5462,6 +6383,10 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         rd_s$2$d = rd_s$2$q;
         rd_emp$2$clock = clock;
         rd_emp$2$d = rd_emp$2$q;
+        rd_l1$2$clock = clock;
+        rd_l1$2$d = 1'b0;
+        rd_l2$2$clock = clock;
+        rd_l2$2$d = 1'b0;
         p_en$2$clock = clock;
         p_en$2$d = rd_en$2$q;
         p_rep$2$clock = clock;
@@ -5478,6 +6403,18 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         p_s$2$d = rd_s$2$q;
         p_emp$2$clock = clock;
         p_emp$2$d = rd_emp$2$q;
+        p_l1$2$clock = clock;
+        p_l1$2$d = rd_en$2$q & rd_l1$2$q;
+        p_l2$2$clock = clock;
+        p_l2$2$d = rd_en$2$q & rd_l2$2$q;
+        q_l1$2$clock = clock;
+        q_l1$2$d = p_l1$2$q;
+        q_l2$2$clock = clock;
+        q_l2$2$d = p_l2$2$q;
+        q_s$2$clock = clock;
+        q_s$2$d = p_s$2$q;
+        q_rep$2$clock = clock;
+        q_rep$2$d = p_rep$2$q;
         dep$2$clock = clock;
         dep$2$d = rd_en$2$q & rd_last$2$q;
         x_k$2$clock = clock;
@@ -5502,8 +6439,16 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         dq_meta$3$reset = reset;
         r_act$3$clock = clock;
         r_act$3$d = r_act$3$q;
-        r_cell$3$clock = clock;
-        r_cell$3$d = r_cell$3$q;
+        r_c0$3$clock = clock;
+        r_c0$3$d = r_c0$3$q;
+        r_c1$3$clock = clock;
+        r_c1$3$d = r_c1$3$q;
+        r_v0$3$clock = clock;
+        r_v0$3$d = r_v0$3$q;
+        r_v1$3$clock = clock;
+        r_v1$3$d = r_v1$3$q;
+        r_first$3$clock = clock;
+        r_first$3$d = r_first$3$q;
         r_left$3$clock = clock;
         r_left$3$d = r_left$3$q;
         r_s$3$clock = clock;
@@ -5532,6 +6477,10 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         rd_s$3$d = rd_s$3$q;
         rd_emp$3$clock = clock;
         rd_emp$3$d = rd_emp$3$q;
+        rd_l1$3$clock = clock;
+        rd_l1$3$d = 1'b0;
+        rd_l2$3$clock = clock;
+        rd_l2$3$d = 1'b0;
         p_en$3$clock = clock;
         p_en$3$d = rd_en$3$q;
         p_rep$3$clock = clock;
@@ -5548,6 +6497,18 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         p_s$3$d = rd_s$3$q;
         p_emp$3$clock = clock;
         p_emp$3$d = rd_emp$3$q;
+        p_l1$3$clock = clock;
+        p_l1$3$d = rd_en$3$q & rd_l1$3$q;
+        p_l2$3$clock = clock;
+        p_l2$3$d = rd_en$3$q & rd_l2$3$q;
+        q_l1$3$clock = clock;
+        q_l1$3$d = p_l1$3$q;
+        q_l2$3$clock = clock;
+        q_l2$3$d = p_l2$3$q;
+        q_s$3$clock = clock;
+        q_s$3$d = p_s$3$q;
+        q_rep$3$clock = clock;
+        q_rep$3$d = p_rep$3$q;
         dep$3$clock = clock;
         dep$3$d = rd_en$3$q & rd_last$3$q;
         x_k$3$clock = clock;
@@ -6020,11 +6981,16 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                 if (l_j0$0) begin
                     w_s$0$d = l_bnext$0;
                     w_head$0$d = ring$0$head;
+                    w_hp$0$d = 1'b0;
                 end
                 else begin
                     wl_en$0$d = 1'b1;
                     wl_addr$0$d = w_cur$0$q;
                     wl_data$0$d = ring$0$head;
+                    wl2_en$0$d = w_hp$0$q;
+                    wl2_addr$0$d = w_prv$0$q;
+                    w_prv$0$d = w_cur$0$q;
+                    w_hp$0$d = 1'b1;
                 end
             end
             if (hw$0$last) begin
@@ -6256,11 +7222,16 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                 if (l_j0$1) begin
                     w_s$1$d = l_bnext$1;
                     w_head$1$d = ring$1$head;
+                    w_hp$1$d = 1'b0;
                 end
                 else begin
                     wl_en$1$d = 1'b1;
                     wl_addr$1$d = w_cur$1$q;
                     wl_data$1$d = ring$1$head;
+                    wl2_en$1$d = w_hp$1$q;
+                    wl2_addr$1$d = w_prv$1$q;
+                    w_prv$1$d = w_cur$1$q;
+                    w_hp$1$d = 1'b1;
                 end
             end
             if (hw$1$last) begin
@@ -6492,11 +7463,16 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                 if (l_j0$2) begin
                     w_s$2$d = l_bnext$2;
                     w_head$2$d = ring$2$head;
+                    w_hp$2$d = 1'b0;
                 end
                 else begin
                     wl_en$2$d = 1'b1;
                     wl_addr$2$d = w_cur$2$q;
                     wl_data$2$d = ring$2$head;
+                    wl2_en$2$d = w_hp$2$q;
+                    wl2_addr$2$d = w_prv$2$q;
+                    w_prv$2$d = w_cur$2$q;
+                    w_hp$2$d = 1'b1;
                 end
             end
             if (hw$2$last) begin
@@ -6728,11 +7704,16 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                 if (l_j0$3) begin
                     w_s$3$d = l_bnext$3;
                     w_head$3$d = ring$3$head;
+                    w_hp$3$d = 1'b0;
                 end
                 else begin
                     wl_en$3$d = 1'b1;
                     wl_addr$3$d = w_cur$3$q;
                     wl_data$3$d = ring$3$head;
+                    wl2_en$3$d = w_hp$3$q;
+                    wl2_addr$3$d = w_prv$3$q;
+                    w_prv$3$d = w_cur$3$q;
+                    w_hp$3$d = 1'b1;
                 end
             end
             if (hw$3$last) begin
@@ -6816,6 +7797,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         l_lwd$0 = k0_ca;
         l_lwa$0 = k0_ca;
         l_lwe$0 = 1'b0;
+        l_l2wa$0 = k0_ca;
+        l_l2we$0 = 1'b0;
         if (ph$q == k_wsel$0) begin
             l_bwd$0 = l_bwd$0 | wr_data$0$q;
             l_bwa$0 = l_bwa$0 | wr_addr$0$q;
@@ -6823,6 +7806,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_lwd$0 = l_lwd$0 | wl_data$0$q;
             l_lwa$0 = l_lwa$0 | wl_addr$0$q;
             l_lwe$0 = l_lwe$0 | wl_en$0$q;
+            l_l2wa$0 = l_l2wa$0 | wl2_addr$0$q;
+            l_l2we$0 = l_l2we$0 | wl2_en$0$q;
         end
         if (ph$q == k_wsel$1) begin
             l_bwd$0 = l_bwd$0 | wr_data$1$q;
@@ -6831,6 +7816,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_lwd$0 = l_lwd$0 | wl_data$1$q;
             l_lwa$0 = l_lwa$0 | wl_addr$1$q;
             l_lwe$0 = l_lwe$0 | wl_en$1$q;
+            l_l2wa$0 = l_l2wa$0 | wl2_addr$1$q;
+            l_l2we$0 = l_l2we$0 | wl2_en$1$q;
         end
         if (ph$q == k_wsel$2) begin
             l_bwd$0 = l_bwd$0 | wr_data$2$q;
@@ -6839,6 +7826,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_lwd$0 = l_lwd$0 | wl_data$2$q;
             l_lwa$0 = l_lwa$0 | wl_addr$2$q;
             l_lwe$0 = l_lwe$0 | wl_en$2$q;
+            l_l2wa$0 = l_l2wa$0 | wl2_addr$2$q;
+            l_l2we$0 = l_l2we$0 | wl2_en$2$q;
         end
         if (ph$q == k_wsel$3) begin
             l_bwd$0 = l_bwd$0 | wr_data$3$q;
@@ -6847,6 +7836,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_lwd$0 = l_lwd$0 | wl_data$3$q;
             l_lwa$0 = l_lwa$0 | wl_addr$3$q;
             l_lwe$0 = l_lwe$0 | wl_en$3$q;
+            l_l2wa$0 = l_l2wa$0 | wl2_addr$3$q;
+            l_l2we$0 = l_l2we$0 | wl2_en$3$q;
         end
         bank$0$write_enable = l_bwe$0;
         bank$0$write_address = l_bwa$0;
@@ -6854,18 +7845,26 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         link$0$write_enable = l_lwe$0;
         link$0$write_address = l_lwa$0;
         link$0$write_data = l_lwd$0;
+        link2$0$write_enable = l_l2we$0;
+        link2$0$write_address = l_l2wa$0;
+        link2$0$write_data = l_lwd$0;
         bank$4$write_enable = l_bwe$0;
         bank$4$write_address = l_bwa$0;
         bank$4$write_data = l_bwd$0;
         link$4$write_enable = l_lwe$0;
         link$4$write_address = l_lwa$0;
         link$4$write_data = l_lwd$0;
+        link2$4$write_enable = l_l2we$0;
+        link2$4$write_address = l_l2wa$0;
+        link2$4$write_data = l_lwd$0;
         l_bwd$1 = k0_64;
         l_bwa$1 = k0_ca;
         l_bwe$1 = 1'b0;
         l_lwd$1 = k0_ca;
         l_lwa$1 = k0_ca;
         l_lwe$1 = 1'b0;
+        l_l2wa$1 = k0_ca;
+        l_l2we$1 = 1'b0;
         if (ph$q == k_wsel$4) begin
             l_bwd$1 = l_bwd$1 | wr_data$0$q;
             l_bwa$1 = l_bwa$1 | wr_addr$0$q;
@@ -6873,6 +7872,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_lwd$1 = l_lwd$1 | wl_data$0$q;
             l_lwa$1 = l_lwa$1 | wl_addr$0$q;
             l_lwe$1 = l_lwe$1 | wl_en$0$q;
+            l_l2wa$1 = l_l2wa$1 | wl2_addr$0$q;
+            l_l2we$1 = l_l2we$1 | wl2_en$0$q;
         end
         if (ph$q == k_wsel$5) begin
             l_bwd$1 = l_bwd$1 | wr_data$1$q;
@@ -6881,6 +7882,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_lwd$1 = l_lwd$1 | wl_data$1$q;
             l_lwa$1 = l_lwa$1 | wl_addr$1$q;
             l_lwe$1 = l_lwe$1 | wl_en$1$q;
+            l_l2wa$1 = l_l2wa$1 | wl2_addr$1$q;
+            l_l2we$1 = l_l2we$1 | wl2_en$1$q;
         end
         if (ph$q == k_wsel$6) begin
             l_bwd$1 = l_bwd$1 | wr_data$2$q;
@@ -6889,6 +7892,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_lwd$1 = l_lwd$1 | wl_data$2$q;
             l_lwa$1 = l_lwa$1 | wl_addr$2$q;
             l_lwe$1 = l_lwe$1 | wl_en$2$q;
+            l_l2wa$1 = l_l2wa$1 | wl2_addr$2$q;
+            l_l2we$1 = l_l2we$1 | wl2_en$2$q;
         end
         if (ph$q == k_wsel$7) begin
             l_bwd$1 = l_bwd$1 | wr_data$3$q;
@@ -6897,6 +7902,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_lwd$1 = l_lwd$1 | wl_data$3$q;
             l_lwa$1 = l_lwa$1 | wl_addr$3$q;
             l_lwe$1 = l_lwe$1 | wl_en$3$q;
+            l_l2wa$1 = l_l2wa$1 | wl2_addr$3$q;
+            l_l2we$1 = l_l2we$1 | wl2_en$3$q;
         end
         bank$1$write_enable = l_bwe$1;
         bank$1$write_address = l_bwa$1;
@@ -6904,18 +7911,26 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         link$1$write_enable = l_lwe$1;
         link$1$write_address = l_lwa$1;
         link$1$write_data = l_lwd$1;
+        link2$1$write_enable = l_l2we$1;
+        link2$1$write_address = l_l2wa$1;
+        link2$1$write_data = l_lwd$1;
         bank$5$write_enable = l_bwe$1;
         bank$5$write_address = l_bwa$1;
         bank$5$write_data = l_bwd$1;
         link$5$write_enable = l_lwe$1;
         link$5$write_address = l_lwa$1;
         link$5$write_data = l_lwd$1;
+        link2$5$write_enable = l_l2we$1;
+        link2$5$write_address = l_l2wa$1;
+        link2$5$write_data = l_lwd$1;
         l_bwd$2 = k0_64;
         l_bwa$2 = k0_ca;
         l_bwe$2 = 1'b0;
         l_lwd$2 = k0_ca;
         l_lwa$2 = k0_ca;
         l_lwe$2 = 1'b0;
+        l_l2wa$2 = k0_ca;
+        l_l2we$2 = 1'b0;
         if (ph$q == k_wsel$8) begin
             l_bwd$2 = l_bwd$2 | wr_data$0$q;
             l_bwa$2 = l_bwa$2 | wr_addr$0$q;
@@ -6923,6 +7938,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_lwd$2 = l_lwd$2 | wl_data$0$q;
             l_lwa$2 = l_lwa$2 | wl_addr$0$q;
             l_lwe$2 = l_lwe$2 | wl_en$0$q;
+            l_l2wa$2 = l_l2wa$2 | wl2_addr$0$q;
+            l_l2we$2 = l_l2we$2 | wl2_en$0$q;
         end
         if (ph$q == k_wsel$9) begin
             l_bwd$2 = l_bwd$2 | wr_data$1$q;
@@ -6931,6 +7948,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_lwd$2 = l_lwd$2 | wl_data$1$q;
             l_lwa$2 = l_lwa$2 | wl_addr$1$q;
             l_lwe$2 = l_lwe$2 | wl_en$1$q;
+            l_l2wa$2 = l_l2wa$2 | wl2_addr$1$q;
+            l_l2we$2 = l_l2we$2 | wl2_en$1$q;
         end
         if (ph$q == k_wsel$10) begin
             l_bwd$2 = l_bwd$2 | wr_data$2$q;
@@ -6939,6 +7958,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_lwd$2 = l_lwd$2 | wl_data$2$q;
             l_lwa$2 = l_lwa$2 | wl_addr$2$q;
             l_lwe$2 = l_lwe$2 | wl_en$2$q;
+            l_l2wa$2 = l_l2wa$2 | wl2_addr$2$q;
+            l_l2we$2 = l_l2we$2 | wl2_en$2$q;
         end
         if (ph$q == k_wsel$11) begin
             l_bwd$2 = l_bwd$2 | wr_data$3$q;
@@ -6947,6 +7968,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_lwd$2 = l_lwd$2 | wl_data$3$q;
             l_lwa$2 = l_lwa$2 | wl_addr$3$q;
             l_lwe$2 = l_lwe$2 | wl_en$3$q;
+            l_l2wa$2 = l_l2wa$2 | wl2_addr$3$q;
+            l_l2we$2 = l_l2we$2 | wl2_en$3$q;
         end
         bank$2$write_enable = l_bwe$2;
         bank$2$write_address = l_bwa$2;
@@ -6954,18 +7977,26 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         link$2$write_enable = l_lwe$2;
         link$2$write_address = l_lwa$2;
         link$2$write_data = l_lwd$2;
+        link2$2$write_enable = l_l2we$2;
+        link2$2$write_address = l_l2wa$2;
+        link2$2$write_data = l_lwd$2;
         bank$6$write_enable = l_bwe$2;
         bank$6$write_address = l_bwa$2;
         bank$6$write_data = l_bwd$2;
         link$6$write_enable = l_lwe$2;
         link$6$write_address = l_lwa$2;
         link$6$write_data = l_lwd$2;
+        link2$6$write_enable = l_l2we$2;
+        link2$6$write_address = l_l2wa$2;
+        link2$6$write_data = l_lwd$2;
         l_bwd$3 = k0_64;
         l_bwa$3 = k0_ca;
         l_bwe$3 = 1'b0;
         l_lwd$3 = k0_ca;
         l_lwa$3 = k0_ca;
         l_lwe$3 = 1'b0;
+        l_l2wa$3 = k0_ca;
+        l_l2we$3 = 1'b0;
         if (ph$q == k_wsel$12) begin
             l_bwd$3 = l_bwd$3 | wr_data$0$q;
             l_bwa$3 = l_bwa$3 | wr_addr$0$q;
@@ -6973,6 +8004,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_lwd$3 = l_lwd$3 | wl_data$0$q;
             l_lwa$3 = l_lwa$3 | wl_addr$0$q;
             l_lwe$3 = l_lwe$3 | wl_en$0$q;
+            l_l2wa$3 = l_l2wa$3 | wl2_addr$0$q;
+            l_l2we$3 = l_l2we$3 | wl2_en$0$q;
         end
         if (ph$q == k_wsel$13) begin
             l_bwd$3 = l_bwd$3 | wr_data$1$q;
@@ -6981,6 +8014,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_lwd$3 = l_lwd$3 | wl_data$1$q;
             l_lwa$3 = l_lwa$3 | wl_addr$1$q;
             l_lwe$3 = l_lwe$3 | wl_en$1$q;
+            l_l2wa$3 = l_l2wa$3 | wl2_addr$1$q;
+            l_l2we$3 = l_l2we$3 | wl2_en$1$q;
         end
         if (ph$q == k_wsel$14) begin
             l_bwd$3 = l_bwd$3 | wr_data$2$q;
@@ -6989,6 +8024,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_lwd$3 = l_lwd$3 | wl_data$2$q;
             l_lwa$3 = l_lwa$3 | wl_addr$2$q;
             l_lwe$3 = l_lwe$3 | wl_en$2$q;
+            l_l2wa$3 = l_l2wa$3 | wl2_addr$2$q;
+            l_l2we$3 = l_l2we$3 | wl2_en$2$q;
         end
         if (ph$q == k_wsel$15) begin
             l_bwd$3 = l_bwd$3 | wr_data$3$q;
@@ -6997,6 +8034,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_lwd$3 = l_lwd$3 | wl_data$3$q;
             l_lwa$3 = l_lwa$3 | wl_addr$3$q;
             l_lwe$3 = l_lwe$3 | wl_en$3$q;
+            l_l2wa$3 = l_l2wa$3 | wl2_addr$3$q;
+            l_l2we$3 = l_l2we$3 | wl2_en$3$q;
         end
         bank$3$write_enable = l_bwe$3;
         bank$3$write_address = l_bwa$3;
@@ -7004,12 +8043,18 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         link$3$write_enable = l_lwe$3;
         link$3$write_address = l_lwa$3;
         link$3$write_data = l_lwd$3;
+        link2$3$write_enable = l_l2we$3;
+        link2$3$write_address = l_l2wa$3;
+        link2$3$write_data = l_lwd$3;
         bank$7$write_enable = l_bwe$3;
         bank$7$write_address = l_bwa$3;
         bank$7$write_data = l_bwd$3;
         link$7$write_enable = l_lwe$3;
         link$7$write_address = l_lwa$3;
         link$7$write_data = l_lwd$3;
+        link2$7$write_enable = l_l2we$3;
+        link2$7$write_address = l_l2wa$3;
+        link2$7$write_data = l_lwd$3;
         l_ra$0 = k0_ca;
         l_ren$0 = 1'b0;
         if (ph$q == k_slot$0) begin
@@ -7030,12 +8075,16 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         end
         bank$0$read_address = l_ra$0;
         link$0$read_address = l_ra$0;
+        link2$0$read_address = l_ra$0;
         bank$1$read_address = l_ra$0;
         link$1$read_address = l_ra$0;
+        link2$1$read_address = l_ra$0;
         bank$2$read_address = l_ra$0;
         link$2$read_address = l_ra$0;
+        link2$2$read_address = l_ra$0;
         bank$3$read_address = l_ra$0;
         link$3$read_address = l_ra$0;
+        link2$3$read_address = l_ra$0;
         fl$0$push = l_ren$0;
         fl$0$push_data = l_ra$0;
         if (l_ftake$0) begin
@@ -7066,12 +8115,16 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         end
         bank$4$read_address = l_ra$1;
         link$4$read_address = l_ra$1;
+        link2$4$read_address = l_ra$1;
         bank$5$read_address = l_ra$1;
         link$5$read_address = l_ra$1;
+        link2$5$read_address = l_ra$1;
         bank$6$read_address = l_ra$1;
         link$6$read_address = l_ra$1;
+        link2$6$read_address = l_ra$1;
         bank$7$read_address = l_ra$1;
         link$7$read_address = l_ra$1;
+        link2$7$read_address = l_ra$1;
         fl$1$push = l_ren$1;
         fl$1$push_data = l_ra$1;
         if (l_ftake$1) begin
@@ -7094,37 +8147,46 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         dq_meta$0$pop = 1'b0;
         out$0$dq_count = dq_cell$0$count;
         l_dm$0$a = dq_meta$0$head;
-        l_lk$0 = k0_ca;
-        if (p_s$0$q == k_idx$0) begin
-            if (p_rep$0$q) begin
-                l_lk$0 = l_lk$0 | link$4$read_data;
+        l_lka$0 = k0_ca;
+        l_lkb$0 = k0_ca;
+        if (q_s$0$q == k_idx$0) begin
+            if (q_rep$0$q) begin
+                l_lka$0 = l_lka$0 | lk_r$4$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$4$q;
             end
             else begin
-                l_lk$0 = l_lk$0 | link$0$read_data;
+                l_lka$0 = l_lka$0 | lk_r$0$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$0$q;
             end
         end
-        if (p_s$0$q == k_idx$1) begin
-            if (p_rep$0$q) begin
-                l_lk$0 = l_lk$0 | link$5$read_data;
+        if (q_s$0$q == k_idx$1) begin
+            if (q_rep$0$q) begin
+                l_lka$0 = l_lka$0 | lk_r$5$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$5$q;
             end
             else begin
-                l_lk$0 = l_lk$0 | link$1$read_data;
+                l_lka$0 = l_lka$0 | lk_r$1$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$1$q;
             end
         end
-        if (p_s$0$q == k_idx$2) begin
-            if (p_rep$0$q) begin
-                l_lk$0 = l_lk$0 | link$6$read_data;
+        if (q_s$0$q == k_idx$2) begin
+            if (q_rep$0$q) begin
+                l_lka$0 = l_lka$0 | lk_r$6$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$6$q;
             end
             else begin
-                l_lk$0 = l_lk$0 | link$2$read_data;
+                l_lka$0 = l_lka$0 | lk_r$2$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$2$q;
             end
         end
-        if (p_s$0$q == k_idx$3) begin
-            if (p_rep$0$q) begin
-                l_lk$0 = l_lk$0 | link$7$read_data;
+        if (q_s$0$q == k_idx$3) begin
+            if (q_rep$0$q) begin
+                l_lka$0 = l_lka$0 | lk_r$7$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$7$q;
             end
             else begin
-                l_lk$0 = l_lk$0 | link$3$read_data;
+                l_lka$0 = l_lka$0 | lk_r$3$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$3$q;
             end
         end
         l_row_w$0 = bank$0$read_data;
@@ -7189,11 +8251,6 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                 rw$15$d = l_row_w$3;
             end
         end
-        l_ceff$0 = r_cell$0$q;
-        if (p_en$0$q & ~p_last$0$q) begin
-            l_ceff$0 = l_lk$0;
-            r_cell$0$d = l_lk$0;
-        end
         l_slot$0 = ph$q == k_slotn$0;
         l_slot1$0 = ph$q == k_slotn$4;
         l_free$0 = 1'b0;
@@ -7209,13 +8266,40 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         if ((r_wk$0$q == k_idx$3) & ~rv$3$q) begin
             l_free$0 = 1'b1;
         end
-        l_issue$0 = r_act$0$q & (l_slot$0 | l_slot1$0) & ~(rd_en$0$q & ~rd_last$0$q) & (r_bad$0$q | l_free$0);
+        l_issue$0 = r_act$0$q & (l_slot$0 | l_slot1$0) & r_v0$0$q & (r_bad$0$q | l_free$0);
+        l_rpop$0 = l_issue$0;
+        l_mv0$0 = r_v0$0$q;
+        if (l_rpop$0) begin
+            l_mv0$0 = r_v1$0$q;
+            r_c0$0$d = r_c1$0$q;
+            r_v0$0$d = r_v1$0$q;
+            r_v1$0$d = 1'b0;
+        end
+        if (q_l1$0$q) begin
+            r_c0$0$d = l_lka$0;
+            r_v0$0$d = 1'b1;
+            r_c1$0$d = l_lkb$0;
+            r_v1$0$d = q_l2$0$q;
+        end
+        else if (q_l2$0$q) begin
+            if (l_mv0$0) begin
+                r_c1$0$d = l_lkb$0;
+                r_v1$0$d = 1'b1;
+            end
+            else begin
+                r_c0$0$d = l_lkb$0;
+                r_v0$0$d = 1'b1;
+            end
+        end
         if (~r_act$0$q) begin
             if (dq_cell$0$nonempty) begin
                 dq_cell$0$pop = 1'b1;
                 dq_meta$0$pop = 1'b1;
                 r_act$0$d = 1'b1;
-                r_cell$0$d = dq_cell$0$head;
+                r_c0$0$d = dq_cell$0$head;
+                r_v0$0$d = 1'b1;
+                r_v1$0$d = 1'b0;
+                r_first$0$d = 1'b1;
                 r_left$0$d = l_dm$0$words;
                 r_s$0$d = l_dm$0$s;
                 r_bad$0$d = l_dm$0$bad;
@@ -7224,7 +8308,10 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         end
         else if (l_issue$0) begin
             rd_en$0$d = 1'b1;
-            rd_addr$0$d = l_ceff$0;
+            rd_addr$0$d = r_c0$0$q;
+            rd_l1$0$d = r_first$0$q & (r_left$0$q > k_n9);
+            rd_l2$0$d = r_left$0$q > k_2n9;
+            r_first$0$d = 1'b0;
             rd_rep$0$d = l_slot1$0;
             rd_cap$0$d = ~r_bad$0$q;
             rd_k$0$d = r_wk$0$q;
@@ -7391,37 +8478,46 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         dq_meta$1$pop = 1'b0;
         out$1$dq_count = dq_cell$1$count;
         l_dm$1$a = dq_meta$1$head;
-        l_lk$1 = k0_ca;
-        if (p_s$1$q == k_idx$0) begin
-            if (p_rep$1$q) begin
-                l_lk$1 = l_lk$1 | link$4$read_data;
+        l_lka$1 = k0_ca;
+        l_lkb$1 = k0_ca;
+        if (q_s$1$q == k_idx$0) begin
+            if (q_rep$1$q) begin
+                l_lka$1 = l_lka$1 | lk_r$4$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$4$q;
             end
             else begin
-                l_lk$1 = l_lk$1 | link$0$read_data;
+                l_lka$1 = l_lka$1 | lk_r$0$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$0$q;
             end
         end
-        if (p_s$1$q == k_idx$1) begin
-            if (p_rep$1$q) begin
-                l_lk$1 = l_lk$1 | link$5$read_data;
+        if (q_s$1$q == k_idx$1) begin
+            if (q_rep$1$q) begin
+                l_lka$1 = l_lka$1 | lk_r$5$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$5$q;
             end
             else begin
-                l_lk$1 = l_lk$1 | link$1$read_data;
+                l_lka$1 = l_lka$1 | lk_r$1$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$1$q;
             end
         end
-        if (p_s$1$q == k_idx$2) begin
-            if (p_rep$1$q) begin
-                l_lk$1 = l_lk$1 | link$6$read_data;
+        if (q_s$1$q == k_idx$2) begin
+            if (q_rep$1$q) begin
+                l_lka$1 = l_lka$1 | lk_r$6$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$6$q;
             end
             else begin
-                l_lk$1 = l_lk$1 | link$2$read_data;
+                l_lka$1 = l_lka$1 | lk_r$2$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$2$q;
             end
         end
-        if (p_s$1$q == k_idx$3) begin
-            if (p_rep$1$q) begin
-                l_lk$1 = l_lk$1 | link$7$read_data;
+        if (q_s$1$q == k_idx$3) begin
+            if (q_rep$1$q) begin
+                l_lka$1 = l_lka$1 | lk_r$7$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$7$q;
             end
             else begin
-                l_lk$1 = l_lk$1 | link$3$read_data;
+                l_lka$1 = l_lka$1 | lk_r$3$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$3$q;
             end
         end
         l_row_w$4 = bank$0$read_data;
@@ -7486,11 +8582,6 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                 rw$31$d = l_row_w$7;
             end
         end
-        l_ceff$1 = r_cell$1$q;
-        if (p_en$1$q & ~p_last$1$q) begin
-            l_ceff$1 = l_lk$1;
-            r_cell$1$d = l_lk$1;
-        end
         l_slot$1 = ph$q == k_slotn$1;
         l_slot1$1 = ph$q == k_slotn$5;
         l_free$1 = 1'b0;
@@ -7506,13 +8597,40 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         if ((r_wk$1$q == k_idx$3) & ~rv$7$q) begin
             l_free$1 = 1'b1;
         end
-        l_issue$1 = r_act$1$q & (l_slot$1 | l_slot1$1) & ~(rd_en$1$q & ~rd_last$1$q) & (r_bad$1$q | l_free$1);
+        l_issue$1 = r_act$1$q & (l_slot$1 | l_slot1$1) & r_v0$1$q & (r_bad$1$q | l_free$1);
+        l_rpop$1 = l_issue$1;
+        l_mv0$1 = r_v0$1$q;
+        if (l_rpop$1) begin
+            l_mv0$1 = r_v1$1$q;
+            r_c0$1$d = r_c1$1$q;
+            r_v0$1$d = r_v1$1$q;
+            r_v1$1$d = 1'b0;
+        end
+        if (q_l1$1$q) begin
+            r_c0$1$d = l_lka$1;
+            r_v0$1$d = 1'b1;
+            r_c1$1$d = l_lkb$1;
+            r_v1$1$d = q_l2$1$q;
+        end
+        else if (q_l2$1$q) begin
+            if (l_mv0$1) begin
+                r_c1$1$d = l_lkb$1;
+                r_v1$1$d = 1'b1;
+            end
+            else begin
+                r_c0$1$d = l_lkb$1;
+                r_v0$1$d = 1'b1;
+            end
+        end
         if (~r_act$1$q) begin
             if (dq_cell$1$nonempty) begin
                 dq_cell$1$pop = 1'b1;
                 dq_meta$1$pop = 1'b1;
                 r_act$1$d = 1'b1;
-                r_cell$1$d = dq_cell$1$head;
+                r_c0$1$d = dq_cell$1$head;
+                r_v0$1$d = 1'b1;
+                r_v1$1$d = 1'b0;
+                r_first$1$d = 1'b1;
                 r_left$1$d = l_dm$1$words;
                 r_s$1$d = l_dm$1$s;
                 r_bad$1$d = l_dm$1$bad;
@@ -7521,7 +8639,10 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         end
         else if (l_issue$1) begin
             rd_en$1$d = 1'b1;
-            rd_addr$1$d = l_ceff$1;
+            rd_addr$1$d = r_c0$1$q;
+            rd_l1$1$d = r_first$1$q & (r_left$1$q > k_n9);
+            rd_l2$1$d = r_left$1$q > k_2n9;
+            r_first$1$d = 1'b0;
             rd_rep$1$d = l_slot1$1;
             rd_cap$1$d = ~r_bad$1$q;
             rd_k$1$d = r_wk$1$q;
@@ -7688,37 +8809,46 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         dq_meta$2$pop = 1'b0;
         out$2$dq_count = dq_cell$2$count;
         l_dm$2$a = dq_meta$2$head;
-        l_lk$2 = k0_ca;
-        if (p_s$2$q == k_idx$0) begin
-            if (p_rep$2$q) begin
-                l_lk$2 = l_lk$2 | link$4$read_data;
+        l_lka$2 = k0_ca;
+        l_lkb$2 = k0_ca;
+        if (q_s$2$q == k_idx$0) begin
+            if (q_rep$2$q) begin
+                l_lka$2 = l_lka$2 | lk_r$4$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$4$q;
             end
             else begin
-                l_lk$2 = l_lk$2 | link$0$read_data;
+                l_lka$2 = l_lka$2 | lk_r$0$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$0$q;
             end
         end
-        if (p_s$2$q == k_idx$1) begin
-            if (p_rep$2$q) begin
-                l_lk$2 = l_lk$2 | link$5$read_data;
+        if (q_s$2$q == k_idx$1) begin
+            if (q_rep$2$q) begin
+                l_lka$2 = l_lka$2 | lk_r$5$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$5$q;
             end
             else begin
-                l_lk$2 = l_lk$2 | link$1$read_data;
+                l_lka$2 = l_lka$2 | lk_r$1$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$1$q;
             end
         end
-        if (p_s$2$q == k_idx$2) begin
-            if (p_rep$2$q) begin
-                l_lk$2 = l_lk$2 | link$6$read_data;
+        if (q_s$2$q == k_idx$2) begin
+            if (q_rep$2$q) begin
+                l_lka$2 = l_lka$2 | lk_r$6$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$6$q;
             end
             else begin
-                l_lk$2 = l_lk$2 | link$2$read_data;
+                l_lka$2 = l_lka$2 | lk_r$2$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$2$q;
             end
         end
-        if (p_s$2$q == k_idx$3) begin
-            if (p_rep$2$q) begin
-                l_lk$2 = l_lk$2 | link$7$read_data;
+        if (q_s$2$q == k_idx$3) begin
+            if (q_rep$2$q) begin
+                l_lka$2 = l_lka$2 | lk_r$7$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$7$q;
             end
             else begin
-                l_lk$2 = l_lk$2 | link$3$read_data;
+                l_lka$2 = l_lka$2 | lk_r$3$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$3$q;
             end
         end
         l_row_w$8 = bank$0$read_data;
@@ -7783,11 +8913,6 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                 rw$47$d = l_row_w$11;
             end
         end
-        l_ceff$2 = r_cell$2$q;
-        if (p_en$2$q & ~p_last$2$q) begin
-            l_ceff$2 = l_lk$2;
-            r_cell$2$d = l_lk$2;
-        end
         l_slot$2 = ph$q == k_slotn$2;
         l_slot1$2 = ph$q == k_slotn$6;
         l_free$2 = 1'b0;
@@ -7803,13 +8928,40 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         if ((r_wk$2$q == k_idx$3) & ~rv$11$q) begin
             l_free$2 = 1'b1;
         end
-        l_issue$2 = r_act$2$q & (l_slot$2 | l_slot1$2) & ~(rd_en$2$q & ~rd_last$2$q) & (r_bad$2$q | l_free$2);
+        l_issue$2 = r_act$2$q & (l_slot$2 | l_slot1$2) & r_v0$2$q & (r_bad$2$q | l_free$2);
+        l_rpop$2 = l_issue$2;
+        l_mv0$2 = r_v0$2$q;
+        if (l_rpop$2) begin
+            l_mv0$2 = r_v1$2$q;
+            r_c0$2$d = r_c1$2$q;
+            r_v0$2$d = r_v1$2$q;
+            r_v1$2$d = 1'b0;
+        end
+        if (q_l1$2$q) begin
+            r_c0$2$d = l_lka$2;
+            r_v0$2$d = 1'b1;
+            r_c1$2$d = l_lkb$2;
+            r_v1$2$d = q_l2$2$q;
+        end
+        else if (q_l2$2$q) begin
+            if (l_mv0$2) begin
+                r_c1$2$d = l_lkb$2;
+                r_v1$2$d = 1'b1;
+            end
+            else begin
+                r_c0$2$d = l_lkb$2;
+                r_v0$2$d = 1'b1;
+            end
+        end
         if (~r_act$2$q) begin
             if (dq_cell$2$nonempty) begin
                 dq_cell$2$pop = 1'b1;
                 dq_meta$2$pop = 1'b1;
                 r_act$2$d = 1'b1;
-                r_cell$2$d = dq_cell$2$head;
+                r_c0$2$d = dq_cell$2$head;
+                r_v0$2$d = 1'b1;
+                r_v1$2$d = 1'b0;
+                r_first$2$d = 1'b1;
                 r_left$2$d = l_dm$2$words;
                 r_s$2$d = l_dm$2$s;
                 r_bad$2$d = l_dm$2$bad;
@@ -7818,7 +8970,10 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         end
         else if (l_issue$2) begin
             rd_en$2$d = 1'b1;
-            rd_addr$2$d = l_ceff$2;
+            rd_addr$2$d = r_c0$2$q;
+            rd_l1$2$d = r_first$2$q & (r_left$2$q > k_n9);
+            rd_l2$2$d = r_left$2$q > k_2n9;
+            r_first$2$d = 1'b0;
             rd_rep$2$d = l_slot1$2;
             rd_cap$2$d = ~r_bad$2$q;
             rd_k$2$d = r_wk$2$q;
@@ -7985,37 +9140,46 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         dq_meta$3$pop = 1'b0;
         out$3$dq_count = dq_cell$3$count;
         l_dm$3$a = dq_meta$3$head;
-        l_lk$3 = k0_ca;
-        if (p_s$3$q == k_idx$0) begin
-            if (p_rep$3$q) begin
-                l_lk$3 = l_lk$3 | link$4$read_data;
+        l_lka$3 = k0_ca;
+        l_lkb$3 = k0_ca;
+        if (q_s$3$q == k_idx$0) begin
+            if (q_rep$3$q) begin
+                l_lka$3 = l_lka$3 | lk_r$4$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$4$q;
             end
             else begin
-                l_lk$3 = l_lk$3 | link$0$read_data;
+                l_lka$3 = l_lka$3 | lk_r$0$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$0$q;
             end
         end
-        if (p_s$3$q == k_idx$1) begin
-            if (p_rep$3$q) begin
-                l_lk$3 = l_lk$3 | link$5$read_data;
+        if (q_s$3$q == k_idx$1) begin
+            if (q_rep$3$q) begin
+                l_lka$3 = l_lka$3 | lk_r$5$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$5$q;
             end
             else begin
-                l_lk$3 = l_lk$3 | link$1$read_data;
+                l_lka$3 = l_lka$3 | lk_r$1$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$1$q;
             end
         end
-        if (p_s$3$q == k_idx$2) begin
-            if (p_rep$3$q) begin
-                l_lk$3 = l_lk$3 | link$6$read_data;
+        if (q_s$3$q == k_idx$2) begin
+            if (q_rep$3$q) begin
+                l_lka$3 = l_lka$3 | lk_r$6$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$6$q;
             end
             else begin
-                l_lk$3 = l_lk$3 | link$2$read_data;
+                l_lka$3 = l_lka$3 | lk_r$2$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$2$q;
             end
         end
-        if (p_s$3$q == k_idx$3) begin
-            if (p_rep$3$q) begin
-                l_lk$3 = l_lk$3 | link$7$read_data;
+        if (q_s$3$q == k_idx$3) begin
+            if (q_rep$3$q) begin
+                l_lka$3 = l_lka$3 | lk_r$7$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$7$q;
             end
             else begin
-                l_lk$3 = l_lk$3 | link$3$read_data;
+                l_lka$3 = l_lka$3 | lk_r$3$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$3$q;
             end
         end
         l_row_w$12 = bank$0$read_data;
@@ -8080,11 +9244,6 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                 rw$63$d = l_row_w$15;
             end
         end
-        l_ceff$3 = r_cell$3$q;
-        if (p_en$3$q & ~p_last$3$q) begin
-            l_ceff$3 = l_lk$3;
-            r_cell$3$d = l_lk$3;
-        end
         l_slot$3 = ph$q == k_slotn$3;
         l_slot1$3 = ph$q == k_slotn$7;
         l_free$3 = 1'b0;
@@ -8100,13 +9259,40 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         if ((r_wk$3$q == k_idx$3) & ~rv$15$q) begin
             l_free$3 = 1'b1;
         end
-        l_issue$3 = r_act$3$q & (l_slot$3 | l_slot1$3) & ~(rd_en$3$q & ~rd_last$3$q) & (r_bad$3$q | l_free$3);
+        l_issue$3 = r_act$3$q & (l_slot$3 | l_slot1$3) & r_v0$3$q & (r_bad$3$q | l_free$3);
+        l_rpop$3 = l_issue$3;
+        l_mv0$3 = r_v0$3$q;
+        if (l_rpop$3) begin
+            l_mv0$3 = r_v1$3$q;
+            r_c0$3$d = r_c1$3$q;
+            r_v0$3$d = r_v1$3$q;
+            r_v1$3$d = 1'b0;
+        end
+        if (q_l1$3$q) begin
+            r_c0$3$d = l_lka$3;
+            r_v0$3$d = 1'b1;
+            r_c1$3$d = l_lkb$3;
+            r_v1$3$d = q_l2$3$q;
+        end
+        else if (q_l2$3$q) begin
+            if (l_mv0$3) begin
+                r_c1$3$d = l_lkb$3;
+                r_v1$3$d = 1'b1;
+            end
+            else begin
+                r_c0$3$d = l_lkb$3;
+                r_v0$3$d = 1'b1;
+            end
+        end
         if (~r_act$3$q) begin
             if (dq_cell$3$nonempty) begin
                 dq_cell$3$pop = 1'b1;
                 dq_meta$3$pop = 1'b1;
                 r_act$3$d = 1'b1;
-                r_cell$3$d = dq_cell$3$head;
+                r_c0$3$d = dq_cell$3$head;
+                r_v0$3$d = 1'b1;
+                r_v1$3$d = 1'b0;
+                r_first$3$d = 1'b1;
                 r_left$3$d = l_dm$3$words;
                 r_s$3$d = l_dm$3$s;
                 r_bad$3$d = l_dm$3$bad;
@@ -8115,7 +9301,10 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         end
         else if (l_issue$3) begin
             rd_en$3$d = 1'b1;
-            rd_addr$3$d = l_ceff$3;
+            rd_addr$3$d = r_c0$3$q;
+            rd_l1$3$d = r_first$3$q & (r_left$3$q > k_n9);
+            rd_l2$3$d = r_left$3$q > k_2n9;
+            r_first$3$d = 1'b0;
             rd_rep$3$d = l_slot1$3;
             rd_cap$3$d = ~r_bad$3$q;
             rd_k$3$d = r_wk$3$q;
@@ -8293,6 +9482,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             d_av$0$d = 1'b0;
             wr_en$0$d = 1'b0;
             wl_en$0$d = 1'b0;
+            wl2_en$0$d = 1'b0;
             i_ovr$1$d = 1'b0;
             c_ovr$1$d = k0_32;
             lastc$1$d = k0_7;
@@ -8307,6 +9497,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             d_av$1$d = 1'b0;
             wr_en$1$d = 1'b0;
             wl_en$1$d = 1'b0;
+            wl2_en$1$d = 1'b0;
             i_ovr$2$d = 1'b0;
             c_ovr$2$d = k0_32;
             lastc$2$d = k0_7;
@@ -8321,6 +9512,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             d_av$2$d = 1'b0;
             wr_en$2$d = 1'b0;
             wl_en$2$d = 1'b0;
+            wl2_en$2$d = 1'b0;
             i_ovr$3$d = 1'b0;
             c_ovr$3$d = k0_32;
             lastc$3$d = k0_7;
@@ -8335,7 +9527,14 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             d_av$3$d = 1'b0;
             wr_en$3$d = 1'b0;
             wl_en$3$d = 1'b0;
+            wl2_en$3$d = 1'b0;
             r_act$0$d = 1'b0;
+            r_v0$0$d = 1'b0;
+            r_v1$0$d = 1'b0;
+            p_l1$0$d = 1'b0;
+            p_l2$0$d = 1'b0;
+            q_l1$0$d = 1'b0;
+            q_l2$0$d = 1'b0;
             r_wk$0$d = k0_8;
             rd_en$0$d = 1'b0;
             p_en$0$d = 1'b0;
@@ -8347,6 +9546,12 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             t_last$0$d = 1'b0;
             c_tx$0$d = k0_32;
             r_act$1$d = 1'b0;
+            r_v0$1$d = 1'b0;
+            r_v1$1$d = 1'b0;
+            p_l1$1$d = 1'b0;
+            p_l2$1$d = 1'b0;
+            q_l1$1$d = 1'b0;
+            q_l2$1$d = 1'b0;
             r_wk$1$d = k0_8;
             rd_en$1$d = 1'b0;
             p_en$1$d = 1'b0;
@@ -8358,6 +9563,12 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             t_last$1$d = 1'b0;
             c_tx$1$d = k0_32;
             r_act$2$d = 1'b0;
+            r_v0$2$d = 1'b0;
+            r_v1$2$d = 1'b0;
+            p_l1$2$d = 1'b0;
+            p_l2$2$d = 1'b0;
+            q_l1$2$d = 1'b0;
+            q_l2$2$d = 1'b0;
             r_wk$2$d = k0_8;
             rd_en$2$d = 1'b0;
             p_en$2$d = 1'b0;
@@ -8369,6 +9580,12 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             t_last$2$d = 1'b0;
             c_tx$2$d = k0_32;
             r_act$3$d = 1'b0;
+            r_v0$3$d = 1'b0;
+            r_v1$3$d = 1'b0;
+            p_l1$3$d = 1'b0;
+            p_l2$3$d = 1'b0;
+            q_l1$3$d = 1'b0;
+            q_l2$3$d = 1'b0;
             r_wk$3$d = k0_8;
             rd_en$3$d = 1'b0;
             p_en$3$d = 1'b0;
@@ -11378,6 +12595,7 @@ module sbuf_p4$df$0(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -11400,6 +12618,9 @@ module sbuf_p4$df$0(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [68:0] h$d;
+    wire  [68:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -11409,6 +12630,8 @@ module sbuf_p4$df$0(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -11437,6 +12660,11 @@ module sbuf_p4$df$0(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p4$df$0$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p4$df$0$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -11453,11 +12681,13 @@ module sbuf_p4$df$0(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -11465,11 +12695,13 @@ module sbuf_p4$df$0(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -11482,14 +12714,24 @@ module sbuf_p4$df$0(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -11558,6 +12800,25 @@ module sbuf_p4$df$0$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p4$df$0$cnt
+
+
+module sbuf_p4$df$0$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$df$0$h
 
 
 module sbuf_p4$df$0$rp(d,q,clock);
@@ -11641,6 +12902,7 @@ module sbuf_p4$df$1(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -11663,6 +12925,9 @@ module sbuf_p4$df$1(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [68:0] h$d;
+    wire  [68:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -11672,6 +12937,8 @@ module sbuf_p4$df$1(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -11700,6 +12967,11 @@ module sbuf_p4$df$1(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p4$df$1$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p4$df$1$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -11716,11 +12988,13 @@ module sbuf_p4$df$1(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -11728,11 +13002,13 @@ module sbuf_p4$df$1(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -11745,14 +13021,24 @@ module sbuf_p4$df$1(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -11821,6 +13107,25 @@ module sbuf_p4$df$1$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p4$df$1$cnt
+
+
+module sbuf_p4$df$1$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$df$1$h
 
 
 module sbuf_p4$df$1$rp(d,q,clock);
@@ -11904,6 +13209,7 @@ module sbuf_p4$df$2(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -11926,6 +13232,9 @@ module sbuf_p4$df$2(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [68:0] h$d;
+    wire  [68:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -11935,6 +13244,8 @@ module sbuf_p4$df$2(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -11963,6 +13274,11 @@ module sbuf_p4$df$2(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p4$df$2$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p4$df$2$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -11979,11 +13295,13 @@ module sbuf_p4$df$2(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -11991,11 +13309,13 @@ module sbuf_p4$df$2(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -12008,14 +13328,24 @@ module sbuf_p4$df$2(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -12084,6 +13414,25 @@ module sbuf_p4$df$2$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p4$df$2$cnt
+
+
+module sbuf_p4$df$2$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$df$2$h
 
 
 module sbuf_p4$df$2$rp(d,q,clock);
@@ -12167,6 +13516,7 @@ module sbuf_p4$df$3(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -12189,6 +13539,9 @@ module sbuf_p4$df$3(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [68:0] h$d;
+    wire  [68:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -12198,6 +13551,8 @@ module sbuf_p4$df$3(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -12226,6 +13581,11 @@ module sbuf_p4$df$3(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p4$df$3$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p4$df$3$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -12242,11 +13602,13 @@ module sbuf_p4$df$3(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -12254,11 +13616,13 @@ module sbuf_p4$df$3(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -12271,14 +13635,24 @@ module sbuf_p4$df$3(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -12347,6 +13721,25 @@ module sbuf_p4$df$3$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p4$df$3$cnt
+
+
+module sbuf_p4$df$3$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$df$3$h
 
 
 module sbuf_p4$df$3$rp(d,q,clock);
@@ -15780,6 +17173,542 @@ module sbuf_p4$link$7(read_address,read_clock,read_data,write_address,write_cloc
 endmodule // sbuf_p4$link$7
 
 
+module sbuf_p4$link2$0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [10:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [10:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[10:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p4$link2$0
+
+
+module sbuf_p4$link2$1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [10:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [10:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[10:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p4$link2$1
+
+
+module sbuf_p4$link2$2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [10:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [10:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[10:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p4$link2$2
+
+
+module sbuf_p4$link2$3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [10:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [10:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[10:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p4$link2$3
+
+
+module sbuf_p4$link2$4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [10:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [10:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[10:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p4$link2$4
+
+
+module sbuf_p4$link2$5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [10:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [10:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[10:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p4$link2$5
+
+
+module sbuf_p4$link2$6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [10:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [10:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[10:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p4$link2$6
+
+
+module sbuf_p4$link2$7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [10:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [10:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[10:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p4$link2$7
+
+
+module sbuf_p4$lk2_r$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$lk2_r$0
+
+
+module sbuf_p4$lk2_r$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$lk2_r$1
+
+
+module sbuf_p4$lk2_r$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$lk2_r$2
+
+
+module sbuf_p4$lk2_r$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$lk2_r$3
+
+
+module sbuf_p4$lk2_r$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$lk2_r$4
+
+
+module sbuf_p4$lk2_r$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$lk2_r$5
+
+
+module sbuf_p4$lk2_r$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$lk2_r$6
+
+
+module sbuf_p4$lk2_r$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$lk2_r$7
+
+
+module sbuf_p4$lk_r$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$lk_r$0
+
+
+module sbuf_p4$lk_r$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$lk_r$1
+
+
+module sbuf_p4$lk_r$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$lk_r$2
+
+
+module sbuf_p4$lk_r$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$lk_r$3
+
+
+module sbuf_p4$lk_r$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$lk_r$4
+
+
+module sbuf_p4$lk_r$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$lk_r$5
+
+
+module sbuf_p4$lk_r$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$lk_r$6
+
+
+module sbuf_p4$lk_r$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$lk_r$7
+
+
 module sbuf_p4$p_cap$0(d,q,clock);
     
     // Module arguments
@@ -16082,6 +18011,158 @@ module sbuf_p4$p_k$3(d,q,clock);
     end
           
 endmodule // sbuf_p4$p_k$3
+
+
+module sbuf_p4$p_l1$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$p_l1$0
+
+
+module sbuf_p4$p_l1$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$p_l1$1
+
+
+module sbuf_p4$p_l1$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$p_l1$2
+
+
+module sbuf_p4$p_l1$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$p_l1$3
+
+
+module sbuf_p4$p_l2$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$p_l2$0
+
+
+module sbuf_p4$p_l2$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$p_l2$1
+
+
+module sbuf_p4$p_l2$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$p_l2$2
+
+
+module sbuf_p4$p_l2$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$p_l2$3
 
 
 module sbuf_p4$p_last$0(d,q,clock);
@@ -16719,6 +18800,310 @@ module sbuf_p4$pk_w$3(data,last,empty,ovr,y);
 endmodule // sbuf_p4$pk_w$3
 
 
+module sbuf_p4$q_l1$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_l1$0
+
+
+module sbuf_p4$q_l1$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_l1$1
+
+
+module sbuf_p4$q_l1$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_l1$2
+
+
+module sbuf_p4$q_l1$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_l1$3
+
+
+module sbuf_p4$q_l2$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_l2$0
+
+
+module sbuf_p4$q_l2$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_l2$1
+
+
+module sbuf_p4$q_l2$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_l2$2
+
+
+module sbuf_p4$q_l2$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_l2$3
+
+
+module sbuf_p4$q_rep$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_rep$0
+
+
+module sbuf_p4$q_rep$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_rep$1
+
+
+module sbuf_p4$q_rep$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_rep$2
+
+
+module sbuf_p4$q_rep$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_rep$3
+
+
+module sbuf_p4$q_s$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_s$0
+
+
+module sbuf_p4$q_s$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_s$1
+
+
+module sbuf_p4$q_s$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_s$2
+
+
+module sbuf_p4$q_s$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_s$3
+
+
 module sbuf_p4$r_act$0(d,q,clock);
     
     // Module arguments
@@ -16871,7 +19256,7 @@ module sbuf_p4$r_bad$3(d,q,clock);
 endmodule // sbuf_p4$r_bad$3
 
 
-module sbuf_p4$r_cell$0(d,q,clock);
+module sbuf_p4$r_c0$0(d,q,clock);
     
     // Module arguments
     input wire  [10:0] d;
@@ -16887,10 +19272,10 @@ module sbuf_p4$r_cell$0(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p4$r_cell$0
+endmodule // sbuf_p4$r_c0$0
 
 
-module sbuf_p4$r_cell$1(d,q,clock);
+module sbuf_p4$r_c0$1(d,q,clock);
     
     // Module arguments
     input wire  [10:0] d;
@@ -16906,10 +19291,10 @@ module sbuf_p4$r_cell$1(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p4$r_cell$1
+endmodule // sbuf_p4$r_c0$1
 
 
-module sbuf_p4$r_cell$2(d,q,clock);
+module sbuf_p4$r_c0$2(d,q,clock);
     
     // Module arguments
     input wire  [10:0] d;
@@ -16925,10 +19310,10 @@ module sbuf_p4$r_cell$2(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p4$r_cell$2
+endmodule // sbuf_p4$r_c0$2
 
 
-module sbuf_p4$r_cell$3(d,q,clock);
+module sbuf_p4$r_c0$3(d,q,clock);
     
     // Module arguments
     input wire  [10:0] d;
@@ -16944,7 +19329,83 @@ module sbuf_p4$r_cell$3(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p4$r_cell$3
+endmodule // sbuf_p4$r_c0$3
+
+
+module sbuf_p4$r_c1$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$r_c1$0
+
+
+module sbuf_p4$r_c1$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$r_c1$1
+
+
+module sbuf_p4$r_c1$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$r_c1$2
+
+
+module sbuf_p4$r_c1$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$r_c1$3
 
 
 module sbuf_p4$r_emp$0(d,q,clock);
@@ -17021,6 +19482,82 @@ module sbuf_p4$r_emp$3(d,q,clock);
     end
           
 endmodule // sbuf_p4$r_emp$3
+
+
+module sbuf_p4$r_first$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$r_first$0
+
+
+module sbuf_p4$r_first$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$r_first$1
+
+
+module sbuf_p4$r_first$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$r_first$2
+
+
+module sbuf_p4$r_first$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$r_first$3
 
 
 module sbuf_p4$r_left$0(d,q,clock);
@@ -17173,6 +19710,158 @@ module sbuf_p4$r_s$3(d,q,clock);
     end
           
 endmodule // sbuf_p4$r_s$3
+
+
+module sbuf_p4$r_v0$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$r_v0$0
+
+
+module sbuf_p4$r_v0$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$r_v0$1
+
+
+module sbuf_p4$r_v0$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$r_v0$2
+
+
+module sbuf_p4$r_v0$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$r_v0$3
+
+
+module sbuf_p4$r_v1$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$r_v1$0
+
+
+module sbuf_p4$r_v1$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$r_v1$1
+
+
+module sbuf_p4$r_v1$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$r_v1$2
+
+
+module sbuf_p4$r_v1$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$r_v1$3
 
 
 module sbuf_p4$r_wk$0(d,q,clock);
@@ -17629,6 +20318,158 @@ module sbuf_p4$rd_k$3(d,q,clock);
     end
           
 endmodule // sbuf_p4$rd_k$3
+
+
+module sbuf_p4$rd_l1$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$rd_l1$0
+
+
+module sbuf_p4$rd_l1$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$rd_l1$1
+
+
+module sbuf_p4$rd_l1$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$rd_l1$2
+
+
+module sbuf_p4$rd_l1$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$rd_l1$3
+
+
+module sbuf_p4$rd_l2$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$rd_l2$0
+
+
+module sbuf_p4$rd_l2$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$rd_l2$1
+
+
+module sbuf_p4$rd_l2$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$rd_l2$2
+
+
+module sbuf_p4$rd_l2$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$rd_l2$3
 
 
 module sbuf_p4$rd_last$0(d,q,clock);
@@ -22145,6 +24986,7 @@ module sbuf_p4$vh$0(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -22167,6 +25009,9 @@ module sbuf_p4$vh$0(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [64:0] h$d;
+    wire  [64:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -22176,6 +25021,8 @@ module sbuf_p4$vh$0(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -22204,6 +25051,11 @@ module sbuf_p4$vh$0(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p4$vh$0$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p4$vh$0$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -22220,11 +25072,13 @@ module sbuf_p4$vh$0(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -22232,11 +25086,13 @@ module sbuf_p4$vh$0(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -22249,14 +25105,24 @@ module sbuf_p4$vh$0(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -22325,6 +25191,25 @@ module sbuf_p4$vh$0$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p4$vh$0$cnt
+
+
+module sbuf_p4$vh$0$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$0$h
 
 
 module sbuf_p4$vh$0$rp(d,q,clock);
@@ -22408,6 +25293,7 @@ module sbuf_p4$vh$1(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -22430,6 +25316,9 @@ module sbuf_p4$vh$1(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [64:0] h$d;
+    wire  [64:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -22439,6 +25328,8 @@ module sbuf_p4$vh$1(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -22467,6 +25358,11 @@ module sbuf_p4$vh$1(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p4$vh$1$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p4$vh$1$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -22483,11 +25379,13 @@ module sbuf_p4$vh$1(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -22495,11 +25393,13 @@ module sbuf_p4$vh$1(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -22512,14 +25412,24 @@ module sbuf_p4$vh$1(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -22588,6 +25498,25 @@ module sbuf_p4$vh$1$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p4$vh$1$cnt
+
+
+module sbuf_p4$vh$1$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$1$h
 
 
 module sbuf_p4$vh$1$rp(d,q,clock);
@@ -22671,6 +25600,7 @@ module sbuf_p4$vh$2(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -22693,6 +25623,9 @@ module sbuf_p4$vh$2(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [64:0] h$d;
+    wire  [64:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -22702,6 +25635,8 @@ module sbuf_p4$vh$2(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -22730,6 +25665,11 @@ module sbuf_p4$vh$2(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p4$vh$2$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p4$vh$2$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -22746,11 +25686,13 @@ module sbuf_p4$vh$2(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -22758,11 +25700,13 @@ module sbuf_p4$vh$2(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -22775,14 +25719,24 @@ module sbuf_p4$vh$2(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -22851,6 +25805,25 @@ module sbuf_p4$vh$2$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p4$vh$2$cnt
+
+
+module sbuf_p4$vh$2$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$2$h
 
 
 module sbuf_p4$vh$2$rp(d,q,clock);
@@ -22934,6 +25907,7 @@ module sbuf_p4$vh$3(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -22956,6 +25930,9 @@ module sbuf_p4$vh$3(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [64:0] h$d;
+    wire  [64:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -22965,6 +25942,8 @@ module sbuf_p4$vh$3(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -22993,6 +25972,11 @@ module sbuf_p4$vh$3(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    sbuf_p4$vh$3$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     sbuf_p4$vh$3$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -23009,11 +25993,13 @@ module sbuf_p4$vh$3(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -23021,11 +26007,13 @@ module sbuf_p4$vh$3(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -23038,14 +26026,24 @@ module sbuf_p4$vh$3(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -23114,6 +26112,25 @@ module sbuf_p4$vh$3$cnt(d,q,clock);
     end
           
 endmodule // sbuf_p4$vh$3$cnt
+
+
+module sbuf_p4$vh$3$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$3$h
 
 
 module sbuf_p4$vh$3$rp(d,q,clock);
@@ -24843,6 +27860,82 @@ module sbuf_p4$w_head$3(d,q,clock);
 endmodule // sbuf_p4$w_head$3
 
 
+module sbuf_p4$w_hp$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_hp$0
+
+
+module sbuf_p4$w_hp$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_hp$1
+
+
+module sbuf_p4$w_hp$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_hp$2
+
+
+module sbuf_p4$w_hp$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_hp$3
+
+
 module sbuf_p4$w_j$0(d,q,clock);
     
     // Module arguments
@@ -24993,6 +28086,82 @@ module sbuf_p4$w_j0$3(d,q,clock);
     end
           
 endmodule // sbuf_p4$w_j0$3
+
+
+module sbuf_p4$w_prv$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_prv$0
+
+
+module sbuf_p4$w_prv$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_prv$1
+
+
+module sbuf_p4$w_prv$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_prv$2
+
+
+module sbuf_p4$w_prv$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$w_prv$3
 
 
 module sbuf_p4$w_pv$0(d,q,clock);
@@ -25525,6 +28694,158 @@ module sbuf_p4$w_trim$3(d,q,clock);
     end
           
 endmodule // sbuf_p4$w_trim$3
+
+
+module sbuf_p4$wl2_addr$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$wl2_addr$0
+
+
+module sbuf_p4$wl2_addr$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$wl2_addr$1
+
+
+module sbuf_p4$wl2_addr$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$wl2_addr$2
+
+
+module sbuf_p4$wl2_addr$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$wl2_addr$3
+
+
+module sbuf_p4$wl2_en$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$wl2_en$0
+
+
+module sbuf_p4$wl2_en$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$wl2_en$1
+
+
+module sbuf_p4$wl2_en$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$wl2_en$2
+
+
+module sbuf_p4$wl2_en$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$wl2_en$3
 
 
 module sbuf_p4$wl_addr$0(d,q,clock);

@@ -2018,54 +2018,39 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
     reg  s3_v$0$d;
     wire  s3_v$0$q;
     reg  s3_v$0$clock;
-    reg  s2_hx$0$d;
-    wire  s2_hx$0$q;
-    reg  s2_hx$0$clock;
-    reg  s2_hx$1$d;
-    wire  s2_hx$1$q;
-    reg  s2_hx$1$clock;
-    reg  s2_hx$2$d;
-    wire  s2_hx$2$q;
-    reg  s2_hx$2$clock;
-    reg  s2_hx$3$d;
-    wire  s2_hx$3$q;
-    reg  s2_hx$3$clock;
-    reg  s2_hx$4$d;
-    wire  s2_hx$4$q;
-    reg  s2_hx$4$clock;
-    reg  s2_hx$5$d;
-    wire  s2_hx$5$q;
-    reg  s2_hx$5$clock;
-    reg  s2_hx$6$d;
-    wire  s2_hx$6$q;
-    reg  s2_hx$6$clock;
-    reg  s2_hx$7$d;
-    wire  s2_hx$7$q;
-    reg  s2_hx$7$clock;
-    reg  s2_hx$8$d;
-    wire  s2_hx$8$q;
-    reg  s2_hx$8$clock;
-    reg  s2_hx$9$d;
-    wire  s2_hx$9$q;
-    reg  s2_hx$9$clock;
-    reg  s2_hx$10$d;
-    wire  s2_hx$10$q;
-    reg  s2_hx$10$clock;
-    reg  s2_hx$11$d;
-    wire  s2_hx$11$q;
-    reg  s2_hx$11$clock;
-    reg  s2_hx$12$d;
-    wire  s2_hx$12$q;
-    reg  s2_hx$12$clock;
-    reg  s2_hx$13$d;
-    wire  s2_hx$13$q;
-    reg  s2_hx$13$clock;
-    reg  s2_hx$14$d;
-    wire  s2_hx$14$q;
-    reg  s2_hx$14$clock;
-    reg  s2_hx$15$d;
-    wire  s2_hx$15$q;
-    reg  s2_hx$15$clock;
+    reg  [7:0] s3_i$0$d;
+    wire  [7:0] s3_i$0$q;
+    reg  s3_i$0$clock;
+    reg  [7:0] s3_o$0$d;
+    wire  [7:0] s3_o$0$q;
+    reg  s3_o$0$clock;
+    reg  [1:0] s3_b$0$d;
+    wire  [1:0] s3_b$0$q;
+    reg  s3_b$0$clock;
+    reg  [31:0] s3_by$0$d;
+    wire  [31:0] s3_by$0$q;
+    reg  s3_by$0$clock;
+    reg  [8:0] s3_w$0$d;
+    wire  [8:0] s3_w$0$q;
+    reg  s3_w$0$clock;
+    reg  [2:0] s3_e$0$d;
+    wire  [2:0] s3_e$0$q;
+    reg  s3_e$0$clock;
+    reg  [15:0] s3_cs$0$d;
+    wire  [15:0] s3_cs$0$q;
+    reg  s3_cs$0$clock;
+    reg  [47:0] s3_rb$0$d;
+    wire  [47:0] s3_rb$0$q;
+    reg  s3_rb$0$clock;
+    reg  s3_fa$0$d;
+    wire  s3_fa$0$q;
+    reg  s3_fa$0$clock;
+    reg  s3_ft$0$d;
+    wire  s3_ft$0$q;
+    reg  s3_ft$0$clock;
+    reg  s3_fr$0$d;
+    wire  s3_fr$0$q;
+    reg  s3_fr$0$clock;
     reg  s3_hx$0$d;
     wire  s3_hx$0$q;
     reg  s3_hx$0$clock;
@@ -2114,18 +2099,117 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
     reg  s3_hx$15$d;
     wire  s3_hx$15$q;
     reg  s3_hx$15$clock;
-    reg  [31:0] s3_by$0$d;
-    wire  [31:0] s3_by$0$q;
-    reg  s3_by$0$clock;
-    reg  s3_r$0$d;
-    wire  s3_r$0$q;
-    reg  s3_r$0$clock;
-    reg  s3_t$0$d;
-    wire  s3_t$0$q;
-    reg  s3_t$0$clock;
-    reg  s3_rt$0$d;
-    wire  s3_rt$0$q;
-    reg  s3_rt$0$clock;
+    reg  s4_v$0$d;
+    wire  s4_v$0$q;
+    reg  s4_v$0$clock;
+    reg  s2_hx$0$d;
+    wire  s2_hx$0$q;
+    reg  s2_hx$0$clock;
+    reg  s2_hx$1$d;
+    wire  s2_hx$1$q;
+    reg  s2_hx$1$clock;
+    reg  s2_hx$2$d;
+    wire  s2_hx$2$q;
+    reg  s2_hx$2$clock;
+    reg  s2_hx$3$d;
+    wire  s2_hx$3$q;
+    reg  s2_hx$3$clock;
+    reg  s2_hx$4$d;
+    wire  s2_hx$4$q;
+    reg  s2_hx$4$clock;
+    reg  s2_hx$5$d;
+    wire  s2_hx$5$q;
+    reg  s2_hx$5$clock;
+    reg  s2_hx$6$d;
+    wire  s2_hx$6$q;
+    reg  s2_hx$6$clock;
+    reg  s2_hx$7$d;
+    wire  s2_hx$7$q;
+    reg  s2_hx$7$clock;
+    reg  s2_hx$8$d;
+    wire  s2_hx$8$q;
+    reg  s2_hx$8$clock;
+    reg  s2_hx$9$d;
+    wire  s2_hx$9$q;
+    reg  s2_hx$9$clock;
+    reg  s2_hx$10$d;
+    wire  s2_hx$10$q;
+    reg  s2_hx$10$clock;
+    reg  s2_hx$11$d;
+    wire  s2_hx$11$q;
+    reg  s2_hx$11$clock;
+    reg  s2_hx$12$d;
+    wire  s2_hx$12$q;
+    reg  s2_hx$12$clock;
+    reg  s2_hx$13$d;
+    wire  s2_hx$13$q;
+    reg  s2_hx$13$clock;
+    reg  s2_hx$14$d;
+    wire  s2_hx$14$q;
+    reg  s2_hx$14$clock;
+    reg  s2_hx$15$d;
+    wire  s2_hx$15$q;
+    reg  s2_hx$15$clock;
+    reg  s4_hx$0$d;
+    wire  s4_hx$0$q;
+    reg  s4_hx$0$clock;
+    reg  s4_hx$1$d;
+    wire  s4_hx$1$q;
+    reg  s4_hx$1$clock;
+    reg  s4_hx$2$d;
+    wire  s4_hx$2$q;
+    reg  s4_hx$2$clock;
+    reg  s4_hx$3$d;
+    wire  s4_hx$3$q;
+    reg  s4_hx$3$clock;
+    reg  s4_hx$4$d;
+    wire  s4_hx$4$q;
+    reg  s4_hx$4$clock;
+    reg  s4_hx$5$d;
+    wire  s4_hx$5$q;
+    reg  s4_hx$5$clock;
+    reg  s4_hx$6$d;
+    wire  s4_hx$6$q;
+    reg  s4_hx$6$clock;
+    reg  s4_hx$7$d;
+    wire  s4_hx$7$q;
+    reg  s4_hx$7$clock;
+    reg  s4_hx$8$d;
+    wire  s4_hx$8$q;
+    reg  s4_hx$8$clock;
+    reg  s4_hx$9$d;
+    wire  s4_hx$9$q;
+    reg  s4_hx$9$clock;
+    reg  s4_hx$10$d;
+    wire  s4_hx$10$q;
+    reg  s4_hx$10$clock;
+    reg  s4_hx$11$d;
+    wire  s4_hx$11$q;
+    reg  s4_hx$11$clock;
+    reg  s4_hx$12$d;
+    wire  s4_hx$12$q;
+    reg  s4_hx$12$clock;
+    reg  s4_hx$13$d;
+    wire  s4_hx$13$q;
+    reg  s4_hx$13$clock;
+    reg  s4_hx$14$d;
+    wire  s4_hx$14$q;
+    reg  s4_hx$14$clock;
+    reg  s4_hx$15$d;
+    wire  s4_hx$15$q;
+    reg  s4_hx$15$clock;
+    reg  [31:0] s4_by$0$d;
+    wire  [31:0] s4_by$0$q;
+    reg  s4_by$0$clock;
+    reg  s4_r$0$d;
+    wire  s4_r$0$q;
+    reg  s4_r$0$clock;
+    reg  s4_t$0$d;
+    wire  s4_t$0$q;
+    reg  s4_t$0$clock;
+    reg  s4_rt$0$d;
+    wire  s4_rt$0$q;
+    reg  s4_rt$0$clock;
     reg  vd_v$0$d;
     wire  vd_v$0$q;
     reg  vd_v$0$clock;
@@ -2258,102 +2342,102 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
     reg  [47:0] vd_rb$3$d;
     wire  [47:0] vd_rb$3$q;
     reg  vd_rb$3$clock;
-    reg  [15:0] s4_p$0$d;
-    wire  [15:0] s4_p$0$q;
-    reg  s4_p$0$clock;
-    reg  [15:0] s4_p$1$d;
-    wire  [15:0] s4_p$1$q;
-    reg  s4_p$1$clock;
-    reg  [15:0] s4_p$2$d;
-    wire  [15:0] s4_p$2$q;
-    reg  s4_p$2$clock;
-    reg  [15:0] s4_p$3$d;
-    wire  [15:0] s4_p$3$q;
-    reg  s4_p$3$clock;
-    reg  [15:0] s4_p$4$d;
-    wire  [15:0] s4_p$4$q;
-    reg  s4_p$4$clock;
-    reg  [15:0] s4_p$5$d;
-    wire  [15:0] s4_p$5$q;
-    reg  s4_p$5$clock;
-    reg  [15:0] s4_p$6$d;
-    wire  [15:0] s4_p$6$q;
-    reg  s4_p$6$clock;
-    reg  [15:0] s4_p$7$d;
-    wire  [15:0] s4_p$7$q;
-    reg  s4_p$7$clock;
-    reg  [15:0] s4_p$8$d;
-    wire  [15:0] s4_p$8$q;
-    reg  s4_p$8$clock;
-    reg  [15:0] s4_p$9$d;
-    wire  [15:0] s4_p$9$q;
-    reg  s4_p$9$clock;
-    reg  [15:0] s4_p$10$d;
-    wire  [15:0] s4_p$10$q;
-    reg  s4_p$10$clock;
-    reg  [15:0] s4_p$11$d;
-    wire  [15:0] s4_p$11$q;
-    reg  s4_p$11$clock;
-    reg  [15:0] s4_p$12$d;
-    wire  [15:0] s4_p$12$q;
-    reg  s4_p$12$clock;
-    reg  [15:0] s4_p$13$d;
-    wire  [15:0] s4_p$13$q;
-    reg  s4_p$13$clock;
-    reg  [15:0] s4_p$14$d;
-    wire  [15:0] s4_p$14$q;
-    reg  s4_p$14$clock;
-    reg  [15:0] s4_p$15$d;
-    wire  [15:0] s4_p$15$q;
-    reg  s4_p$15$clock;
-    reg  [31:0] s4_b$0$d;
-    wire  [31:0] s4_b$0$q;
-    reg  s4_b$0$clock;
-    reg  [31:0] s4_b$1$d;
-    wire  [31:0] s4_b$1$q;
-    reg  s4_b$1$clock;
-    reg  [31:0] s4_b$2$d;
-    wire  [31:0] s4_b$2$q;
-    reg  s4_b$2$clock;
-    reg  [31:0] s4_b$3$d;
-    wire  [31:0] s4_b$3$q;
-    reg  s4_b$3$clock;
-    reg  [31:0] s4_b$4$d;
-    wire  [31:0] s4_b$4$q;
-    reg  s4_b$4$clock;
-    reg  [31:0] s4_b$5$d;
-    wire  [31:0] s4_b$5$q;
-    reg  s4_b$5$clock;
-    reg  [31:0] s4_b$6$d;
-    wire  [31:0] s4_b$6$q;
-    reg  s4_b$6$clock;
-    reg  [31:0] s4_b$7$d;
-    wire  [31:0] s4_b$7$q;
-    reg  s4_b$7$clock;
-    reg  [31:0] s4_b$8$d;
-    wire  [31:0] s4_b$8$q;
-    reg  s4_b$8$clock;
-    reg  [31:0] s4_b$9$d;
-    wire  [31:0] s4_b$9$q;
-    reg  s4_b$9$clock;
-    reg  [31:0] s4_b$10$d;
-    wire  [31:0] s4_b$10$q;
-    reg  s4_b$10$clock;
-    reg  [31:0] s4_b$11$d;
-    wire  [31:0] s4_b$11$q;
-    reg  s4_b$11$clock;
-    reg  [31:0] s4_b$12$d;
-    wire  [31:0] s4_b$12$q;
-    reg  s4_b$12$clock;
-    reg  [31:0] s4_b$13$d;
-    wire  [31:0] s4_b$13$q;
-    reg  s4_b$13$clock;
-    reg  [31:0] s4_b$14$d;
-    wire  [31:0] s4_b$14$q;
-    reg  s4_b$14$clock;
-    reg  [31:0] s4_b$15$d;
-    wire  [31:0] s4_b$15$q;
-    reg  s4_b$15$clock;
+    reg  [15:0] s5_p$0$d;
+    wire  [15:0] s5_p$0$q;
+    reg  s5_p$0$clock;
+    reg  [15:0] s5_p$1$d;
+    wire  [15:0] s5_p$1$q;
+    reg  s5_p$1$clock;
+    reg  [15:0] s5_p$2$d;
+    wire  [15:0] s5_p$2$q;
+    reg  s5_p$2$clock;
+    reg  [15:0] s5_p$3$d;
+    wire  [15:0] s5_p$3$q;
+    reg  s5_p$3$clock;
+    reg  [15:0] s5_p$4$d;
+    wire  [15:0] s5_p$4$q;
+    reg  s5_p$4$clock;
+    reg  [15:0] s5_p$5$d;
+    wire  [15:0] s5_p$5$q;
+    reg  s5_p$5$clock;
+    reg  [15:0] s5_p$6$d;
+    wire  [15:0] s5_p$6$q;
+    reg  s5_p$6$clock;
+    reg  [15:0] s5_p$7$d;
+    wire  [15:0] s5_p$7$q;
+    reg  s5_p$7$clock;
+    reg  [15:0] s5_p$8$d;
+    wire  [15:0] s5_p$8$q;
+    reg  s5_p$8$clock;
+    reg  [15:0] s5_p$9$d;
+    wire  [15:0] s5_p$9$q;
+    reg  s5_p$9$clock;
+    reg  [15:0] s5_p$10$d;
+    wire  [15:0] s5_p$10$q;
+    reg  s5_p$10$clock;
+    reg  [15:0] s5_p$11$d;
+    wire  [15:0] s5_p$11$q;
+    reg  s5_p$11$clock;
+    reg  [15:0] s5_p$12$d;
+    wire  [15:0] s5_p$12$q;
+    reg  s5_p$12$clock;
+    reg  [15:0] s5_p$13$d;
+    wire  [15:0] s5_p$13$q;
+    reg  s5_p$13$clock;
+    reg  [15:0] s5_p$14$d;
+    wire  [15:0] s5_p$14$q;
+    reg  s5_p$14$clock;
+    reg  [15:0] s5_p$15$d;
+    wire  [15:0] s5_p$15$q;
+    reg  s5_p$15$clock;
+    reg  [31:0] s5_b$0$d;
+    wire  [31:0] s5_b$0$q;
+    reg  s5_b$0$clock;
+    reg  [31:0] s5_b$1$d;
+    wire  [31:0] s5_b$1$q;
+    reg  s5_b$1$clock;
+    reg  [31:0] s5_b$2$d;
+    wire  [31:0] s5_b$2$q;
+    reg  s5_b$2$clock;
+    reg  [31:0] s5_b$3$d;
+    wire  [31:0] s5_b$3$q;
+    reg  s5_b$3$clock;
+    reg  [31:0] s5_b$4$d;
+    wire  [31:0] s5_b$4$q;
+    reg  s5_b$4$clock;
+    reg  [31:0] s5_b$5$d;
+    wire  [31:0] s5_b$5$q;
+    reg  s5_b$5$clock;
+    reg  [31:0] s5_b$6$d;
+    wire  [31:0] s5_b$6$q;
+    reg  s5_b$6$clock;
+    reg  [31:0] s5_b$7$d;
+    wire  [31:0] s5_b$7$q;
+    reg  s5_b$7$clock;
+    reg  [31:0] s5_b$8$d;
+    wire  [31:0] s5_b$8$q;
+    reg  s5_b$8$clock;
+    reg  [31:0] s5_b$9$d;
+    wire  [31:0] s5_b$9$q;
+    reg  s5_b$9$clock;
+    reg  [31:0] s5_b$10$d;
+    wire  [31:0] s5_b$10$q;
+    reg  s5_b$10$clock;
+    reg  [31:0] s5_b$11$d;
+    wire  [31:0] s5_b$11$q;
+    reg  s5_b$11$clock;
+    reg  [31:0] s5_b$12$d;
+    wire  [31:0] s5_b$12$q;
+    reg  s5_b$12$clock;
+    reg  [31:0] s5_b$13$d;
+    wire  [31:0] s5_b$13$q;
+    reg  s5_b$13$clock;
+    reg  [31:0] s5_b$14$d;
+    wire  [31:0] s5_b$14$q;
+    reg  s5_b$14$clock;
+    reg  [31:0] s5_b$15$d;
+    wire  [31:0] s5_b$15$q;
+    reg  s5_b$15$clock;
     reg  [15:0] occ_p$0$d;
     wire  [15:0] occ_p$0$q;
     reg  occ_p$0$clock;
@@ -2969,85 +3053,60 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         .q(s3_v$0$q),
         .clock(s3_v$0$clock)
     );
-    switch2_p4$adm$s2_hx$0 s2_hx$0(
-        .d(s2_hx$0$d),
-        .q(s2_hx$0$q),
-        .clock(s2_hx$0$clock)
+    switch2_p4$adm$s3_i$0 s3_i$0(
+        .d(s3_i$0$d),
+        .q(s3_i$0$q),
+        .clock(s3_i$0$clock)
     );
-    switch2_p4$adm$s2_hx$1 s2_hx$1(
-        .d(s2_hx$1$d),
-        .q(s2_hx$1$q),
-        .clock(s2_hx$1$clock)
+    switch2_p4$adm$s3_o$0 s3_o$0(
+        .d(s3_o$0$d),
+        .q(s3_o$0$q),
+        .clock(s3_o$0$clock)
     );
-    switch2_p4$adm$s2_hx$2 s2_hx$2(
-        .d(s2_hx$2$d),
-        .q(s2_hx$2$q),
-        .clock(s2_hx$2$clock)
+    switch2_p4$adm$s3_b$0 s3_b$0(
+        .d(s3_b$0$d),
+        .q(s3_b$0$q),
+        .clock(s3_b$0$clock)
     );
-    switch2_p4$adm$s2_hx$3 s2_hx$3(
-        .d(s2_hx$3$d),
-        .q(s2_hx$3$q),
-        .clock(s2_hx$3$clock)
+    switch2_p4$adm$s3_by$0 s3_by$0(
+        .d(s3_by$0$d),
+        .q(s3_by$0$q),
+        .clock(s3_by$0$clock)
     );
-    switch2_p4$adm$s2_hx$4 s2_hx$4(
-        .d(s2_hx$4$d),
-        .q(s2_hx$4$q),
-        .clock(s2_hx$4$clock)
+    switch2_p4$adm$s3_w$0 s3_w$0(
+        .d(s3_w$0$d),
+        .q(s3_w$0$q),
+        .clock(s3_w$0$clock)
     );
-    switch2_p4$adm$s2_hx$5 s2_hx$5(
-        .d(s2_hx$5$d),
-        .q(s2_hx$5$q),
-        .clock(s2_hx$5$clock)
+    switch2_p4$adm$s3_e$0 s3_e$0(
+        .d(s3_e$0$d),
+        .q(s3_e$0$q),
+        .clock(s3_e$0$clock)
     );
-    switch2_p4$adm$s2_hx$6 s2_hx$6(
-        .d(s2_hx$6$d),
-        .q(s2_hx$6$q),
-        .clock(s2_hx$6$clock)
+    switch2_p4$adm$s3_cs$0 s3_cs$0(
+        .d(s3_cs$0$d),
+        .q(s3_cs$0$q),
+        .clock(s3_cs$0$clock)
     );
-    switch2_p4$adm$s2_hx$7 s2_hx$7(
-        .d(s2_hx$7$d),
-        .q(s2_hx$7$q),
-        .clock(s2_hx$7$clock)
+    switch2_p4$adm$s3_rb$0 s3_rb$0(
+        .d(s3_rb$0$d),
+        .q(s3_rb$0$q),
+        .clock(s3_rb$0$clock)
     );
-    switch2_p4$adm$s2_hx$8 s2_hx$8(
-        .d(s2_hx$8$d),
-        .q(s2_hx$8$q),
-        .clock(s2_hx$8$clock)
+    switch2_p4$adm$s3_fa$0 s3_fa$0(
+        .d(s3_fa$0$d),
+        .q(s3_fa$0$q),
+        .clock(s3_fa$0$clock)
     );
-    switch2_p4$adm$s2_hx$9 s2_hx$9(
-        .d(s2_hx$9$d),
-        .q(s2_hx$9$q),
-        .clock(s2_hx$9$clock)
+    switch2_p4$adm$s3_ft$0 s3_ft$0(
+        .d(s3_ft$0$d),
+        .q(s3_ft$0$q),
+        .clock(s3_ft$0$clock)
     );
-    switch2_p4$adm$s2_hx$10 s2_hx$10(
-        .d(s2_hx$10$d),
-        .q(s2_hx$10$q),
-        .clock(s2_hx$10$clock)
-    );
-    switch2_p4$adm$s2_hx$11 s2_hx$11(
-        .d(s2_hx$11$d),
-        .q(s2_hx$11$q),
-        .clock(s2_hx$11$clock)
-    );
-    switch2_p4$adm$s2_hx$12 s2_hx$12(
-        .d(s2_hx$12$d),
-        .q(s2_hx$12$q),
-        .clock(s2_hx$12$clock)
-    );
-    switch2_p4$adm$s2_hx$13 s2_hx$13(
-        .d(s2_hx$13$d),
-        .q(s2_hx$13$q),
-        .clock(s2_hx$13$clock)
-    );
-    switch2_p4$adm$s2_hx$14 s2_hx$14(
-        .d(s2_hx$14$d),
-        .q(s2_hx$14$q),
-        .clock(s2_hx$14$clock)
-    );
-    switch2_p4$adm$s2_hx$15 s2_hx$15(
-        .d(s2_hx$15$d),
-        .q(s2_hx$15$q),
-        .clock(s2_hx$15$clock)
+    switch2_p4$adm$s3_fr$0 s3_fr$0(
+        .d(s3_fr$0$d),
+        .q(s3_fr$0$q),
+        .clock(s3_fr$0$clock)
     );
     switch2_p4$adm$s3_hx$0 s3_hx$0(
         .d(s3_hx$0$d),
@@ -3129,25 +3188,190 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         .q(s3_hx$15$q),
         .clock(s3_hx$15$clock)
     );
-    switch2_p4$adm$s3_by$0 s3_by$0(
-        .d(s3_by$0$d),
-        .q(s3_by$0$q),
-        .clock(s3_by$0$clock)
+    switch2_p4$adm$s4_v$0 s4_v$0(
+        .d(s4_v$0$d),
+        .q(s4_v$0$q),
+        .clock(s4_v$0$clock)
     );
-    switch2_p4$adm$s3_r$0 s3_r$0(
-        .d(s3_r$0$d),
-        .q(s3_r$0$q),
-        .clock(s3_r$0$clock)
+    switch2_p4$adm$s2_hx$0 s2_hx$0(
+        .d(s2_hx$0$d),
+        .q(s2_hx$0$q),
+        .clock(s2_hx$0$clock)
     );
-    switch2_p4$adm$s3_t$0 s3_t$0(
-        .d(s3_t$0$d),
-        .q(s3_t$0$q),
-        .clock(s3_t$0$clock)
+    switch2_p4$adm$s2_hx$1 s2_hx$1(
+        .d(s2_hx$1$d),
+        .q(s2_hx$1$q),
+        .clock(s2_hx$1$clock)
     );
-    switch2_p4$adm$s3_rt$0 s3_rt$0(
-        .d(s3_rt$0$d),
-        .q(s3_rt$0$q),
-        .clock(s3_rt$0$clock)
+    switch2_p4$adm$s2_hx$2 s2_hx$2(
+        .d(s2_hx$2$d),
+        .q(s2_hx$2$q),
+        .clock(s2_hx$2$clock)
+    );
+    switch2_p4$adm$s2_hx$3 s2_hx$3(
+        .d(s2_hx$3$d),
+        .q(s2_hx$3$q),
+        .clock(s2_hx$3$clock)
+    );
+    switch2_p4$adm$s2_hx$4 s2_hx$4(
+        .d(s2_hx$4$d),
+        .q(s2_hx$4$q),
+        .clock(s2_hx$4$clock)
+    );
+    switch2_p4$adm$s2_hx$5 s2_hx$5(
+        .d(s2_hx$5$d),
+        .q(s2_hx$5$q),
+        .clock(s2_hx$5$clock)
+    );
+    switch2_p4$adm$s2_hx$6 s2_hx$6(
+        .d(s2_hx$6$d),
+        .q(s2_hx$6$q),
+        .clock(s2_hx$6$clock)
+    );
+    switch2_p4$adm$s2_hx$7 s2_hx$7(
+        .d(s2_hx$7$d),
+        .q(s2_hx$7$q),
+        .clock(s2_hx$7$clock)
+    );
+    switch2_p4$adm$s2_hx$8 s2_hx$8(
+        .d(s2_hx$8$d),
+        .q(s2_hx$8$q),
+        .clock(s2_hx$8$clock)
+    );
+    switch2_p4$adm$s2_hx$9 s2_hx$9(
+        .d(s2_hx$9$d),
+        .q(s2_hx$9$q),
+        .clock(s2_hx$9$clock)
+    );
+    switch2_p4$adm$s2_hx$10 s2_hx$10(
+        .d(s2_hx$10$d),
+        .q(s2_hx$10$q),
+        .clock(s2_hx$10$clock)
+    );
+    switch2_p4$adm$s2_hx$11 s2_hx$11(
+        .d(s2_hx$11$d),
+        .q(s2_hx$11$q),
+        .clock(s2_hx$11$clock)
+    );
+    switch2_p4$adm$s2_hx$12 s2_hx$12(
+        .d(s2_hx$12$d),
+        .q(s2_hx$12$q),
+        .clock(s2_hx$12$clock)
+    );
+    switch2_p4$adm$s2_hx$13 s2_hx$13(
+        .d(s2_hx$13$d),
+        .q(s2_hx$13$q),
+        .clock(s2_hx$13$clock)
+    );
+    switch2_p4$adm$s2_hx$14 s2_hx$14(
+        .d(s2_hx$14$d),
+        .q(s2_hx$14$q),
+        .clock(s2_hx$14$clock)
+    );
+    switch2_p4$adm$s2_hx$15 s2_hx$15(
+        .d(s2_hx$15$d),
+        .q(s2_hx$15$q),
+        .clock(s2_hx$15$clock)
+    );
+    switch2_p4$adm$s4_hx$0 s4_hx$0(
+        .d(s4_hx$0$d),
+        .q(s4_hx$0$q),
+        .clock(s4_hx$0$clock)
+    );
+    switch2_p4$adm$s4_hx$1 s4_hx$1(
+        .d(s4_hx$1$d),
+        .q(s4_hx$1$q),
+        .clock(s4_hx$1$clock)
+    );
+    switch2_p4$adm$s4_hx$2 s4_hx$2(
+        .d(s4_hx$2$d),
+        .q(s4_hx$2$q),
+        .clock(s4_hx$2$clock)
+    );
+    switch2_p4$adm$s4_hx$3 s4_hx$3(
+        .d(s4_hx$3$d),
+        .q(s4_hx$3$q),
+        .clock(s4_hx$3$clock)
+    );
+    switch2_p4$adm$s4_hx$4 s4_hx$4(
+        .d(s4_hx$4$d),
+        .q(s4_hx$4$q),
+        .clock(s4_hx$4$clock)
+    );
+    switch2_p4$adm$s4_hx$5 s4_hx$5(
+        .d(s4_hx$5$d),
+        .q(s4_hx$5$q),
+        .clock(s4_hx$5$clock)
+    );
+    switch2_p4$adm$s4_hx$6 s4_hx$6(
+        .d(s4_hx$6$d),
+        .q(s4_hx$6$q),
+        .clock(s4_hx$6$clock)
+    );
+    switch2_p4$adm$s4_hx$7 s4_hx$7(
+        .d(s4_hx$7$d),
+        .q(s4_hx$7$q),
+        .clock(s4_hx$7$clock)
+    );
+    switch2_p4$adm$s4_hx$8 s4_hx$8(
+        .d(s4_hx$8$d),
+        .q(s4_hx$8$q),
+        .clock(s4_hx$8$clock)
+    );
+    switch2_p4$adm$s4_hx$9 s4_hx$9(
+        .d(s4_hx$9$d),
+        .q(s4_hx$9$q),
+        .clock(s4_hx$9$clock)
+    );
+    switch2_p4$adm$s4_hx$10 s4_hx$10(
+        .d(s4_hx$10$d),
+        .q(s4_hx$10$q),
+        .clock(s4_hx$10$clock)
+    );
+    switch2_p4$adm$s4_hx$11 s4_hx$11(
+        .d(s4_hx$11$d),
+        .q(s4_hx$11$q),
+        .clock(s4_hx$11$clock)
+    );
+    switch2_p4$adm$s4_hx$12 s4_hx$12(
+        .d(s4_hx$12$d),
+        .q(s4_hx$12$q),
+        .clock(s4_hx$12$clock)
+    );
+    switch2_p4$adm$s4_hx$13 s4_hx$13(
+        .d(s4_hx$13$d),
+        .q(s4_hx$13$q),
+        .clock(s4_hx$13$clock)
+    );
+    switch2_p4$adm$s4_hx$14 s4_hx$14(
+        .d(s4_hx$14$d),
+        .q(s4_hx$14$q),
+        .clock(s4_hx$14$clock)
+    );
+    switch2_p4$adm$s4_hx$15 s4_hx$15(
+        .d(s4_hx$15$d),
+        .q(s4_hx$15$q),
+        .clock(s4_hx$15$clock)
+    );
+    switch2_p4$adm$s4_by$0 s4_by$0(
+        .d(s4_by$0$d),
+        .q(s4_by$0$q),
+        .clock(s4_by$0$clock)
+    );
+    switch2_p4$adm$s4_r$0 s4_r$0(
+        .d(s4_r$0$d),
+        .q(s4_r$0$q),
+        .clock(s4_r$0$clock)
+    );
+    switch2_p4$adm$s4_t$0 s4_t$0(
+        .d(s4_t$0$d),
+        .q(s4_t$0$q),
+        .clock(s4_t$0$clock)
+    );
+    switch2_p4$adm$s4_rt$0 s4_rt$0(
+        .d(s4_rt$0$d),
+        .q(s4_rt$0$q),
+        .clock(s4_rt$0$clock)
     );
     switch2_p4$adm$vd_v$0 vd_v$0(
         .d(vd_v$0$d),
@@ -3369,165 +3593,165 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         .q(vd_rb$3$q),
         .clock(vd_rb$3$clock)
     );
-    switch2_p4$adm$s4_p$0 s4_p$0(
-        .d(s4_p$0$d),
-        .q(s4_p$0$q),
-        .clock(s4_p$0$clock)
+    switch2_p4$adm$s5_p$0 s5_p$0(
+        .d(s5_p$0$d),
+        .q(s5_p$0$q),
+        .clock(s5_p$0$clock)
     );
-    switch2_p4$adm$s4_p$1 s4_p$1(
-        .d(s4_p$1$d),
-        .q(s4_p$1$q),
-        .clock(s4_p$1$clock)
+    switch2_p4$adm$s5_p$1 s5_p$1(
+        .d(s5_p$1$d),
+        .q(s5_p$1$q),
+        .clock(s5_p$1$clock)
     );
-    switch2_p4$adm$s4_p$2 s4_p$2(
-        .d(s4_p$2$d),
-        .q(s4_p$2$q),
-        .clock(s4_p$2$clock)
+    switch2_p4$adm$s5_p$2 s5_p$2(
+        .d(s5_p$2$d),
+        .q(s5_p$2$q),
+        .clock(s5_p$2$clock)
     );
-    switch2_p4$adm$s4_p$3 s4_p$3(
-        .d(s4_p$3$d),
-        .q(s4_p$3$q),
-        .clock(s4_p$3$clock)
+    switch2_p4$adm$s5_p$3 s5_p$3(
+        .d(s5_p$3$d),
+        .q(s5_p$3$q),
+        .clock(s5_p$3$clock)
     );
-    switch2_p4$adm$s4_p$4 s4_p$4(
-        .d(s4_p$4$d),
-        .q(s4_p$4$q),
-        .clock(s4_p$4$clock)
+    switch2_p4$adm$s5_p$4 s5_p$4(
+        .d(s5_p$4$d),
+        .q(s5_p$4$q),
+        .clock(s5_p$4$clock)
     );
-    switch2_p4$adm$s4_p$5 s4_p$5(
-        .d(s4_p$5$d),
-        .q(s4_p$5$q),
-        .clock(s4_p$5$clock)
+    switch2_p4$adm$s5_p$5 s5_p$5(
+        .d(s5_p$5$d),
+        .q(s5_p$5$q),
+        .clock(s5_p$5$clock)
     );
-    switch2_p4$adm$s4_p$6 s4_p$6(
-        .d(s4_p$6$d),
-        .q(s4_p$6$q),
-        .clock(s4_p$6$clock)
+    switch2_p4$adm$s5_p$6 s5_p$6(
+        .d(s5_p$6$d),
+        .q(s5_p$6$q),
+        .clock(s5_p$6$clock)
     );
-    switch2_p4$adm$s4_p$7 s4_p$7(
-        .d(s4_p$7$d),
-        .q(s4_p$7$q),
-        .clock(s4_p$7$clock)
+    switch2_p4$adm$s5_p$7 s5_p$7(
+        .d(s5_p$7$d),
+        .q(s5_p$7$q),
+        .clock(s5_p$7$clock)
     );
-    switch2_p4$adm$s4_p$8 s4_p$8(
-        .d(s4_p$8$d),
-        .q(s4_p$8$q),
-        .clock(s4_p$8$clock)
+    switch2_p4$adm$s5_p$8 s5_p$8(
+        .d(s5_p$8$d),
+        .q(s5_p$8$q),
+        .clock(s5_p$8$clock)
     );
-    switch2_p4$adm$s4_p$9 s4_p$9(
-        .d(s4_p$9$d),
-        .q(s4_p$9$q),
-        .clock(s4_p$9$clock)
+    switch2_p4$adm$s5_p$9 s5_p$9(
+        .d(s5_p$9$d),
+        .q(s5_p$9$q),
+        .clock(s5_p$9$clock)
     );
-    switch2_p4$adm$s4_p$10 s4_p$10(
-        .d(s4_p$10$d),
-        .q(s4_p$10$q),
-        .clock(s4_p$10$clock)
+    switch2_p4$adm$s5_p$10 s5_p$10(
+        .d(s5_p$10$d),
+        .q(s5_p$10$q),
+        .clock(s5_p$10$clock)
     );
-    switch2_p4$adm$s4_p$11 s4_p$11(
-        .d(s4_p$11$d),
-        .q(s4_p$11$q),
-        .clock(s4_p$11$clock)
+    switch2_p4$adm$s5_p$11 s5_p$11(
+        .d(s5_p$11$d),
+        .q(s5_p$11$q),
+        .clock(s5_p$11$clock)
     );
-    switch2_p4$adm$s4_p$12 s4_p$12(
-        .d(s4_p$12$d),
-        .q(s4_p$12$q),
-        .clock(s4_p$12$clock)
+    switch2_p4$adm$s5_p$12 s5_p$12(
+        .d(s5_p$12$d),
+        .q(s5_p$12$q),
+        .clock(s5_p$12$clock)
     );
-    switch2_p4$adm$s4_p$13 s4_p$13(
-        .d(s4_p$13$d),
-        .q(s4_p$13$q),
-        .clock(s4_p$13$clock)
+    switch2_p4$adm$s5_p$13 s5_p$13(
+        .d(s5_p$13$d),
+        .q(s5_p$13$q),
+        .clock(s5_p$13$clock)
     );
-    switch2_p4$adm$s4_p$14 s4_p$14(
-        .d(s4_p$14$d),
-        .q(s4_p$14$q),
-        .clock(s4_p$14$clock)
+    switch2_p4$adm$s5_p$14 s5_p$14(
+        .d(s5_p$14$d),
+        .q(s5_p$14$q),
+        .clock(s5_p$14$clock)
     );
-    switch2_p4$adm$s4_p$15 s4_p$15(
-        .d(s4_p$15$d),
-        .q(s4_p$15$q),
-        .clock(s4_p$15$clock)
+    switch2_p4$adm$s5_p$15 s5_p$15(
+        .d(s5_p$15$d),
+        .q(s5_p$15$q),
+        .clock(s5_p$15$clock)
     );
-    switch2_p4$adm$s4_b$0 s4_b$0(
-        .d(s4_b$0$d),
-        .q(s4_b$0$q),
-        .clock(s4_b$0$clock)
+    switch2_p4$adm$s5_b$0 s5_b$0(
+        .d(s5_b$0$d),
+        .q(s5_b$0$q),
+        .clock(s5_b$0$clock)
     );
-    switch2_p4$adm$s4_b$1 s4_b$1(
-        .d(s4_b$1$d),
-        .q(s4_b$1$q),
-        .clock(s4_b$1$clock)
+    switch2_p4$adm$s5_b$1 s5_b$1(
+        .d(s5_b$1$d),
+        .q(s5_b$1$q),
+        .clock(s5_b$1$clock)
     );
-    switch2_p4$adm$s4_b$2 s4_b$2(
-        .d(s4_b$2$d),
-        .q(s4_b$2$q),
-        .clock(s4_b$2$clock)
+    switch2_p4$adm$s5_b$2 s5_b$2(
+        .d(s5_b$2$d),
+        .q(s5_b$2$q),
+        .clock(s5_b$2$clock)
     );
-    switch2_p4$adm$s4_b$3 s4_b$3(
-        .d(s4_b$3$d),
-        .q(s4_b$3$q),
-        .clock(s4_b$3$clock)
+    switch2_p4$adm$s5_b$3 s5_b$3(
+        .d(s5_b$3$d),
+        .q(s5_b$3$q),
+        .clock(s5_b$3$clock)
     );
-    switch2_p4$adm$s4_b$4 s4_b$4(
-        .d(s4_b$4$d),
-        .q(s4_b$4$q),
-        .clock(s4_b$4$clock)
+    switch2_p4$adm$s5_b$4 s5_b$4(
+        .d(s5_b$4$d),
+        .q(s5_b$4$q),
+        .clock(s5_b$4$clock)
     );
-    switch2_p4$adm$s4_b$5 s4_b$5(
-        .d(s4_b$5$d),
-        .q(s4_b$5$q),
-        .clock(s4_b$5$clock)
+    switch2_p4$adm$s5_b$5 s5_b$5(
+        .d(s5_b$5$d),
+        .q(s5_b$5$q),
+        .clock(s5_b$5$clock)
     );
-    switch2_p4$adm$s4_b$6 s4_b$6(
-        .d(s4_b$6$d),
-        .q(s4_b$6$q),
-        .clock(s4_b$6$clock)
+    switch2_p4$adm$s5_b$6 s5_b$6(
+        .d(s5_b$6$d),
+        .q(s5_b$6$q),
+        .clock(s5_b$6$clock)
     );
-    switch2_p4$adm$s4_b$7 s4_b$7(
-        .d(s4_b$7$d),
-        .q(s4_b$7$q),
-        .clock(s4_b$7$clock)
+    switch2_p4$adm$s5_b$7 s5_b$7(
+        .d(s5_b$7$d),
+        .q(s5_b$7$q),
+        .clock(s5_b$7$clock)
     );
-    switch2_p4$adm$s4_b$8 s4_b$8(
-        .d(s4_b$8$d),
-        .q(s4_b$8$q),
-        .clock(s4_b$8$clock)
+    switch2_p4$adm$s5_b$8 s5_b$8(
+        .d(s5_b$8$d),
+        .q(s5_b$8$q),
+        .clock(s5_b$8$clock)
     );
-    switch2_p4$adm$s4_b$9 s4_b$9(
-        .d(s4_b$9$d),
-        .q(s4_b$9$q),
-        .clock(s4_b$9$clock)
+    switch2_p4$adm$s5_b$9 s5_b$9(
+        .d(s5_b$9$d),
+        .q(s5_b$9$q),
+        .clock(s5_b$9$clock)
     );
-    switch2_p4$adm$s4_b$10 s4_b$10(
-        .d(s4_b$10$d),
-        .q(s4_b$10$q),
-        .clock(s4_b$10$clock)
+    switch2_p4$adm$s5_b$10 s5_b$10(
+        .d(s5_b$10$d),
+        .q(s5_b$10$q),
+        .clock(s5_b$10$clock)
     );
-    switch2_p4$adm$s4_b$11 s4_b$11(
-        .d(s4_b$11$d),
-        .q(s4_b$11$q),
-        .clock(s4_b$11$clock)
+    switch2_p4$adm$s5_b$11 s5_b$11(
+        .d(s5_b$11$d),
+        .q(s5_b$11$q),
+        .clock(s5_b$11$clock)
     );
-    switch2_p4$adm$s4_b$12 s4_b$12(
-        .d(s4_b$12$d),
-        .q(s4_b$12$q),
-        .clock(s4_b$12$clock)
+    switch2_p4$adm$s5_b$12 s5_b$12(
+        .d(s5_b$12$d),
+        .q(s5_b$12$q),
+        .clock(s5_b$12$clock)
     );
-    switch2_p4$adm$s4_b$13 s4_b$13(
-        .d(s4_b$13$d),
-        .q(s4_b$13$q),
-        .clock(s4_b$13$clock)
+    switch2_p4$adm$s5_b$13 s5_b$13(
+        .d(s5_b$13$d),
+        .q(s5_b$13$q),
+        .clock(s5_b$13$clock)
     );
-    switch2_p4$adm$s4_b$14 s4_b$14(
-        .d(s4_b$14$d),
-        .q(s4_b$14$q),
-        .clock(s4_b$14$clock)
+    switch2_p4$adm$s5_b$14 s5_b$14(
+        .d(s5_b$14$d),
+        .q(s5_b$14$q),
+        .clock(s5_b$14$clock)
     );
-    switch2_p4$adm$s4_b$15 s4_b$15(
-        .d(s4_b$15$d),
-        .q(s4_b$15$q),
-        .clock(s4_b$15$clock)
+    switch2_p4$adm$s5_b$15 s5_b$15(
+        .d(s5_b$15$d),
+        .q(s5_b$15$q),
+        .clock(s5_b$15$clock)
     );
     switch2_p4$adm$occ_p$0 occ_p$0(
         .d(occ_p$0$d),
@@ -3938,7 +4162,7 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         s2_cpr$0$clock = clock;
         s2_cbyr$0$clock = clock;
         s2_rb$0$clock = clock;
-        s3_rt$0$clock = clock;
+        s4_rt$0$clock = clock;
         s2_t$0$clock = clock;
         s2_cs$0$clock = clock;
         s2_cp0$0$clock = clock;
@@ -3946,7 +4170,7 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         s2_room0$0$clock = clock;
         s2_ok0$0$clock = clock;
         s2_fit0$0$clock = clock;
-        s3_t$0$clock = clock;
+        s4_t$0$clock = clock;
         s2_v$0$clock = clock;
         s2_i$0$clock = clock;
         s2_by$0$clock = clock;
@@ -3962,103 +4186,147 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         s2_lp$0$clock = clock;
         s2_thr$0$clock = clock;
         s2_fit$0$clock = clock;
+        s4_v$0$clock = clock;
+        s4_by$0$clock = clock;
+        s4_r$0$clock = clock;
         s3_v$0$clock = clock;
+        s3_i$0$clock = clock;
+        s3_o$0$clock = clock;
+        s3_b$0$clock = clock;
         s3_by$0$clock = clock;
-        s3_r$0$clock = clock;
+        s3_w$0$clock = clock;
+        s3_e$0$clock = clock;
+        s3_cs$0$clock = clock;
+        s3_rb$0$clock = clock;
+        s3_fa$0$clock = clock;
+        s3_ft$0$clock = clock;
+        s3_fr$0$clock = clock;
         s2_hx$0$clock = clock;
         s3_hx$0$clock = clock;
+        s3_hx$0$d = s2_hx$0$q;
+        s4_hx$0$clock = clock;
         s2_hx$1$clock = clock;
         s3_hx$1$clock = clock;
+        s3_hx$1$d = s2_hx$1$q;
+        s4_hx$1$clock = clock;
         s2_hx$2$clock = clock;
         s3_hx$2$clock = clock;
+        s3_hx$2$d = s2_hx$2$q;
+        s4_hx$2$clock = clock;
         s2_hx$3$clock = clock;
         s3_hx$3$clock = clock;
+        s3_hx$3$d = s2_hx$3$q;
+        s4_hx$3$clock = clock;
         s2_hx$4$clock = clock;
         s3_hx$4$clock = clock;
+        s3_hx$4$d = s2_hx$4$q;
+        s4_hx$4$clock = clock;
         s2_hx$5$clock = clock;
         s3_hx$5$clock = clock;
+        s3_hx$5$d = s2_hx$5$q;
+        s4_hx$5$clock = clock;
         s2_hx$6$clock = clock;
         s3_hx$6$clock = clock;
+        s3_hx$6$d = s2_hx$6$q;
+        s4_hx$6$clock = clock;
         s2_hx$7$clock = clock;
         s3_hx$7$clock = clock;
+        s3_hx$7$d = s2_hx$7$q;
+        s4_hx$7$clock = clock;
         s2_hx$8$clock = clock;
         s3_hx$8$clock = clock;
+        s3_hx$8$d = s2_hx$8$q;
+        s4_hx$8$clock = clock;
         s2_hx$9$clock = clock;
         s3_hx$9$clock = clock;
+        s3_hx$9$d = s2_hx$9$q;
+        s4_hx$9$clock = clock;
         s2_hx$10$clock = clock;
         s3_hx$10$clock = clock;
+        s3_hx$10$d = s2_hx$10$q;
+        s4_hx$10$clock = clock;
         s2_hx$11$clock = clock;
         s3_hx$11$clock = clock;
+        s3_hx$11$d = s2_hx$11$q;
+        s4_hx$11$clock = clock;
         s2_hx$12$clock = clock;
         s3_hx$12$clock = clock;
+        s3_hx$12$d = s2_hx$12$q;
+        s4_hx$12$clock = clock;
         s2_hx$13$clock = clock;
         s3_hx$13$clock = clock;
+        s3_hx$13$d = s2_hx$13$q;
+        s4_hx$13$clock = clock;
         s2_hx$14$clock = clock;
         s3_hx$14$clock = clock;
+        s3_hx$14$d = s2_hx$14$q;
+        s4_hx$14$clock = clock;
         s2_hx$15$clock = clock;
         s3_hx$15$clock = clock;
-        s4_p$0$clock = clock;
-        s4_b$0$clock = clock;
+        s3_hx$15$d = s2_hx$15$q;
+        s4_hx$15$clock = clock;
+        s5_p$0$clock = clock;
+        s5_b$0$clock = clock;
         occ_p$0$clock = clock;
         occ_b$0$clock = clock;
-        s4_p$1$clock = clock;
-        s4_b$1$clock = clock;
+        s5_p$1$clock = clock;
+        s5_b$1$clock = clock;
         occ_p$1$clock = clock;
         occ_b$1$clock = clock;
-        s4_p$2$clock = clock;
-        s4_b$2$clock = clock;
+        s5_p$2$clock = clock;
+        s5_b$2$clock = clock;
         occ_p$2$clock = clock;
         occ_b$2$clock = clock;
-        s4_p$3$clock = clock;
-        s4_b$3$clock = clock;
+        s5_p$3$clock = clock;
+        s5_b$3$clock = clock;
         occ_p$3$clock = clock;
         occ_b$3$clock = clock;
-        s4_p$4$clock = clock;
-        s4_b$4$clock = clock;
+        s5_p$4$clock = clock;
+        s5_b$4$clock = clock;
         occ_p$4$clock = clock;
         occ_b$4$clock = clock;
-        s4_p$5$clock = clock;
-        s4_b$5$clock = clock;
+        s5_p$5$clock = clock;
+        s5_b$5$clock = clock;
         occ_p$5$clock = clock;
         occ_b$5$clock = clock;
-        s4_p$6$clock = clock;
-        s4_b$6$clock = clock;
+        s5_p$6$clock = clock;
+        s5_b$6$clock = clock;
         occ_p$6$clock = clock;
         occ_b$6$clock = clock;
-        s4_p$7$clock = clock;
-        s4_b$7$clock = clock;
+        s5_p$7$clock = clock;
+        s5_b$7$clock = clock;
         occ_p$7$clock = clock;
         occ_b$7$clock = clock;
-        s4_p$8$clock = clock;
-        s4_b$8$clock = clock;
+        s5_p$8$clock = clock;
+        s5_b$8$clock = clock;
         occ_p$8$clock = clock;
         occ_b$8$clock = clock;
-        s4_p$9$clock = clock;
-        s4_b$9$clock = clock;
+        s5_p$9$clock = clock;
+        s5_b$9$clock = clock;
         occ_p$9$clock = clock;
         occ_b$9$clock = clock;
-        s4_p$10$clock = clock;
-        s4_b$10$clock = clock;
+        s5_p$10$clock = clock;
+        s5_b$10$clock = clock;
         occ_p$10$clock = clock;
         occ_b$10$clock = clock;
-        s4_p$11$clock = clock;
-        s4_b$11$clock = clock;
+        s5_p$11$clock = clock;
+        s5_b$11$clock = clock;
         occ_p$11$clock = clock;
         occ_b$11$clock = clock;
-        s4_p$12$clock = clock;
-        s4_b$12$clock = clock;
+        s5_p$12$clock = clock;
+        s5_b$12$clock = clock;
         occ_p$12$clock = clock;
         occ_b$12$clock = clock;
-        s4_p$13$clock = clock;
-        s4_b$13$clock = clock;
+        s5_p$13$clock = clock;
+        s5_b$13$clock = clock;
         occ_p$13$clock = clock;
         occ_b$13$clock = clock;
-        s4_p$14$clock = clock;
-        s4_b$14$clock = clock;
+        s5_p$14$clock = clock;
+        s5_b$14$clock = clock;
         occ_p$14$clock = clock;
         occ_b$14$clock = clock;
-        s4_p$15$clock = clock;
-        s4_b$15$clock = clock;
+        s5_p$15$clock = clock;
+        s5_b$15$clock = clock;
         occ_p$15$clock = clock;
         occ_b$15$clock = clock;
         thr$0$clock = clock;
@@ -4390,21 +4658,33 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         s2_cpr$0$d = l_cpr$0;
         s2_cbyr$0$d = l_cbyr$0;
         s2_rb$0$d = s1_rb$0$q;
-        l_adm$0 = s2_ok$0$q & (s2_cp$0$q < s2_lp$0$q) & s2_bok$0$q & (s2_cby$0$q <= s2_room$0$q) & s2_fit$0$q & (~dt_on | (s2_cby$0$q < s2_thr$0$q));
-        l_trim$0 = ~l_adm$0 & trim_on & s2_t$0$q & s2_ok$0$q & (s2_cp0$0$q < band$0$lim_pkts) & s2_ok0$0$q & (s2_cby0$0$q <= s2_room0$0$q) & s2_fit0$0$q & (~dt_on | (s2_cby0$0$q < thr$0$q));
-        l_ret$0 = ~l_adm$0 & ~l_trim$0 & trim_on & ret_on & s2_t$0$q & s2_ok$0$q & (s2_cpr$0$q < band$0$lim_pkts) & s2_ok0$0$q & (s2_cbyr$0$q <= s2_room0$0$q) & s2_fit0$0$q & (~dt_on | (s2_cbyr$0$q < thr$0$q));
-        if (s2_v$0$q & (s2_i$0$q == k_idx$0)) begin
+        s3_v$0$d = s2_v$0$q;
+        s3_i$0$d = s2_i$0$q;
+        s3_o$0$d = s2_o$0$q;
+        s3_b$0$d = s2_b$0$q;
+        s3_by$0$d = s2_by$0$q;
+        s3_w$0$d = s2_w$0$q;
+        s3_e$0$d = s2_e$0$q;
+        s3_cs$0$d = s2_cs$0$q;
+        s3_rb$0$d = s2_rb$0$q;
+        s3_fa$0$d = s2_ok$0$q & (s2_cp$0$q < s2_lp$0$q) & s2_bok$0$q & (s2_cby$0$q <= s2_room$0$q) & s2_fit$0$q & (~dt_on | (s2_cby$0$q < s2_thr$0$q));
+        s3_ft$0$d = trim_on & s2_t$0$q & s2_ok$0$q & (s2_cp0$0$q < band$0$lim_pkts) & s2_ok0$0$q & (s2_cby0$0$q <= s2_room0$0$q) & s2_fit0$0$q & (~dt_on | (s2_cby0$0$q < thr$0$q));
+        s3_fr$0$d = trim_on & ret_on & s2_t$0$q & s2_ok$0$q & (s2_cpr$0$q < band$0$lim_pkts) & s2_ok0$0$q & (s2_cbyr$0$q <= s2_room0$0$q) & s2_fit0$0$q & (~dt_on | (s2_cbyr$0$q < thr$0$q));
+        l_adm$0 = s3_fa$0$q;
+        l_trim$0 = ~s3_fa$0$q & s3_ft$0$q;
+        l_ret$0 = ~s3_fa$0$q & ~s3_ft$0$q & s3_fr$0$q;
+        if (s3_v$0$q & (s3_i$0$q == k_idx$0)) begin
             vd_v$0$d = 1'b1;
             vd_a$0$d = l_adm$0;
-            vd_w$0$d = s2_w$0$q;
-            vd_e$0$d = s2_e$0$q;
-            vd_o$0$d = s2_o$0$q;
-            vd_b$0$d = s2_b$0$q;
-            vd_by$0$d = s2_by$0$q;
+            vd_w$0$d = s3_w$0$q;
+            vd_e$0$d = s3_e$0$q;
+            vd_o$0$d = s3_o$0$q;
+            vd_b$0$d = s3_b$0$q;
+            vd_by$0$d = s3_by$0$q;
             vd_t$0$d = l_trim$0;
-            vd_cs$0$d = s2_cs$0$q;
+            vd_cs$0$d = s3_cs$0$q;
             vd_rt$0$d = l_ret$0;
-            vd_rb$0$d = s2_rb$0$q;
+            vd_rb$0$d = s3_rb$0$q;
             if (l_trim$0 | l_ret$0) begin
                 vd_a$0$d = 1'b1;
                 vd_t$0$d = 1'b1;
@@ -4415,18 +4695,18 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
                 vd_o$0$d = k_idx$0;
             end
         end
-        if (s2_v$0$q & (s2_i$0$q == k_idx$1)) begin
+        if (s3_v$0$q & (s3_i$0$q == k_idx$1)) begin
             vd_v$1$d = 1'b1;
             vd_a$1$d = l_adm$0;
-            vd_w$1$d = s2_w$0$q;
-            vd_e$1$d = s2_e$0$q;
-            vd_o$1$d = s2_o$0$q;
-            vd_b$1$d = s2_b$0$q;
-            vd_by$1$d = s2_by$0$q;
+            vd_w$1$d = s3_w$0$q;
+            vd_e$1$d = s3_e$0$q;
+            vd_o$1$d = s3_o$0$q;
+            vd_b$1$d = s3_b$0$q;
+            vd_by$1$d = s3_by$0$q;
             vd_t$1$d = l_trim$0;
-            vd_cs$1$d = s2_cs$0$q;
+            vd_cs$1$d = s3_cs$0$q;
             vd_rt$1$d = l_ret$0;
-            vd_rb$1$d = s2_rb$0$q;
+            vd_rb$1$d = s3_rb$0$q;
             if (l_trim$0 | l_ret$0) begin
                 vd_a$1$d = 1'b1;
                 vd_t$1$d = 1'b1;
@@ -4437,18 +4717,18 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
                 vd_o$1$d = k_idx$1;
             end
         end
-        if (s2_v$0$q & (s2_i$0$q == k_idx$2)) begin
+        if (s3_v$0$q & (s3_i$0$q == k_idx$2)) begin
             vd_v$2$d = 1'b1;
             vd_a$2$d = l_adm$0;
-            vd_w$2$d = s2_w$0$q;
-            vd_e$2$d = s2_e$0$q;
-            vd_o$2$d = s2_o$0$q;
-            vd_b$2$d = s2_b$0$q;
-            vd_by$2$d = s2_by$0$q;
+            vd_w$2$d = s3_w$0$q;
+            vd_e$2$d = s3_e$0$q;
+            vd_o$2$d = s3_o$0$q;
+            vd_b$2$d = s3_b$0$q;
+            vd_by$2$d = s3_by$0$q;
             vd_t$2$d = l_trim$0;
-            vd_cs$2$d = s2_cs$0$q;
+            vd_cs$2$d = s3_cs$0$q;
             vd_rt$2$d = l_ret$0;
-            vd_rb$2$d = s2_rb$0$q;
+            vd_rb$2$d = s3_rb$0$q;
             if (l_trim$0 | l_ret$0) begin
                 vd_a$2$d = 1'b1;
                 vd_t$2$d = 1'b1;
@@ -4459,18 +4739,18 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
                 vd_o$2$d = k_idx$2;
             end
         end
-        if (s2_v$0$q & (s2_i$0$q == k_idx$3)) begin
+        if (s3_v$0$q & (s3_i$0$q == k_idx$3)) begin
             vd_v$3$d = 1'b1;
             vd_a$3$d = l_adm$0;
-            vd_w$3$d = s2_w$0$q;
-            vd_e$3$d = s2_e$0$q;
-            vd_o$3$d = s2_o$0$q;
-            vd_b$3$d = s2_b$0$q;
-            vd_by$3$d = s2_by$0$q;
+            vd_w$3$d = s3_w$0$q;
+            vd_e$3$d = s3_e$0$q;
+            vd_o$3$d = s3_o$0$q;
+            vd_b$3$d = s3_b$0$q;
+            vd_by$3$d = s3_by$0$q;
             vd_t$3$d = l_trim$0;
-            vd_cs$3$d = s2_cs$0$q;
+            vd_cs$3$d = s3_cs$0$q;
             vd_rt$3$d = l_ret$0;
-            vd_rb$3$d = s2_rb$0$q;
+            vd_rb$3$d = s3_rb$0$q;
             if (l_trim$0 | l_ret$0) begin
                 vd_a$3$d = 1'b1;
                 vd_t$3$d = 1'b1;
@@ -4481,40 +4761,40 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
                 vd_o$3$d = k_idx$3;
             end
         end
-        s3_v$0$d = s2_v$0$q & (l_adm$0 | l_trim$0 | l_ret$0);
-        s3_hx$0$d = s2_v$0$q & ((l_adm$0 & s2_hx$0$q) | (l_trim$0 & (s2_hx$0$q | s2_hx$1$q | s2_hx$2$q | s2_hx$3$q)) | (l_ret$0 & (s2_i$0$q == k_idx$0)));
-        s3_hx$1$d = s2_hx$1$q & s2_v$0$q & l_adm$0;
-        s3_hx$2$d = s2_hx$2$q & s2_v$0$q & l_adm$0;
-        s3_hx$3$d = s2_hx$3$q & s2_v$0$q & l_adm$0;
-        s3_hx$4$d = s2_v$0$q & ((l_adm$0 & s2_hx$4$q) | (l_trim$0 & (s2_hx$4$q | s2_hx$5$q | s2_hx$6$q | s2_hx$7$q)) | (l_ret$0 & (s2_i$0$q == k_idx$1)));
-        s3_hx$5$d = s2_hx$5$q & s2_v$0$q & l_adm$0;
-        s3_hx$6$d = s2_hx$6$q & s2_v$0$q & l_adm$0;
-        s3_hx$7$d = s2_hx$7$q & s2_v$0$q & l_adm$0;
-        s3_hx$8$d = s2_v$0$q & ((l_adm$0 & s2_hx$8$q) | (l_trim$0 & (s2_hx$8$q | s2_hx$9$q | s2_hx$10$q | s2_hx$11$q)) | (l_ret$0 & (s2_i$0$q == k_idx$2)));
-        s3_hx$9$d = s2_hx$9$q & s2_v$0$q & l_adm$0;
-        s3_hx$10$d = s2_hx$10$q & s2_v$0$q & l_adm$0;
-        s3_hx$11$d = s2_hx$11$q & s2_v$0$q & l_adm$0;
-        s3_hx$12$d = s2_v$0$q & ((l_adm$0 & s2_hx$12$q) | (l_trim$0 & (s2_hx$12$q | s2_hx$13$q | s2_hx$14$q | s2_hx$15$q)) | (l_ret$0 & (s2_i$0$q == k_idx$3)));
-        s3_hx$13$d = s2_hx$13$q & s2_v$0$q & l_adm$0;
-        s3_hx$14$d = s2_hx$14$q & s2_v$0$q & l_adm$0;
-        s3_hx$15$d = s2_hx$15$q & s2_v$0$q & l_adm$0;
-        s3_by$0$d = s2_by$0$q;
+        s4_v$0$d = s3_v$0$q & (l_adm$0 | l_trim$0 | l_ret$0);
+        s4_hx$0$d = s3_v$0$q & ((l_adm$0 & s3_hx$0$q) | (l_trim$0 & (s3_hx$0$q | s3_hx$1$q | s3_hx$2$q | s3_hx$3$q)) | (l_ret$0 & (s3_i$0$q == k_idx$0)));
+        s4_hx$1$d = s3_hx$1$q & s3_v$0$q & l_adm$0;
+        s4_hx$2$d = s3_hx$2$q & s3_v$0$q & l_adm$0;
+        s4_hx$3$d = s3_hx$3$q & s3_v$0$q & l_adm$0;
+        s4_hx$4$d = s3_v$0$q & ((l_adm$0 & s3_hx$4$q) | (l_trim$0 & (s3_hx$4$q | s3_hx$5$q | s3_hx$6$q | s3_hx$7$q)) | (l_ret$0 & (s3_i$0$q == k_idx$1)));
+        s4_hx$5$d = s3_hx$5$q & s3_v$0$q & l_adm$0;
+        s4_hx$6$d = s3_hx$6$q & s3_v$0$q & l_adm$0;
+        s4_hx$7$d = s3_hx$7$q & s3_v$0$q & l_adm$0;
+        s4_hx$8$d = s3_v$0$q & ((l_adm$0 & s3_hx$8$q) | (l_trim$0 & (s3_hx$8$q | s3_hx$9$q | s3_hx$10$q | s3_hx$11$q)) | (l_ret$0 & (s3_i$0$q == k_idx$2)));
+        s4_hx$9$d = s3_hx$9$q & s3_v$0$q & l_adm$0;
+        s4_hx$10$d = s3_hx$10$q & s3_v$0$q & l_adm$0;
+        s4_hx$11$d = s3_hx$11$q & s3_v$0$q & l_adm$0;
+        s4_hx$12$d = s3_v$0$q & ((l_adm$0 & s3_hx$12$q) | (l_trim$0 & (s3_hx$12$q | s3_hx$13$q | s3_hx$14$q | s3_hx$15$q)) | (l_ret$0 & (s3_i$0$q == k_idx$3)));
+        s4_hx$13$d = s3_hx$13$q & s3_v$0$q & l_adm$0;
+        s4_hx$14$d = s3_hx$14$q & s3_v$0$q & l_adm$0;
+        s4_hx$15$d = s3_hx$15$q & s3_v$0$q & l_adm$0;
+        s4_by$0$d = s3_by$0$q;
         if (l_trim$0 | l_ret$0) begin
-            s3_by$0$d = k64_32;
+            s4_by$0$d = k64_32;
         end
-        s3_r$0$d = s2_v$0$q & ~l_adm$0 & ~l_trim$0 & ~l_ret$0;
-        s3_t$0$d = s2_v$0$q & (l_trim$0 | l_ret$0);
-        s3_rt$0$d = s2_v$0$q & l_ret$0;
-        if (s3_v$0$q & ~s3_t$0$q) begin
+        s4_r$0$d = s3_v$0$q & ~l_adm$0 & ~l_trim$0 & ~l_ret$0;
+        s4_t$0$d = s3_v$0$q & (l_trim$0 | l_ret$0);
+        s4_rt$0$d = s3_v$0$q & l_ret$0;
+        if (s4_v$0$q & ~s4_t$0$q) begin
             l_nadm = l_nadm + k1_8;
         end
-        if (s3_r$0$q) begin
+        if (s4_r$0$q) begin
             l_nref = l_nref + k1_8;
         end
-        if (s3_t$0$q) begin
+        if (s4_t$0$q) begin
             l_ntrim = l_ntrim + k1_8;
         end
-        if (s3_rt$0$q) begin
+        if (s4_rt$0$q) begin
             l_nret = l_nret + k1_8;
         end
         l_anylost = 1'b0;
@@ -4624,257 +4904,257 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         inp$3$vd_rb = vd_rb$3$q;
         l_ip$0 = k0_16;
         l_ib2$0 = k0_32;
-        if (s3_v$0$q & s3_hx$0$q) begin
+        if (s4_v$0$q & s4_hx$0$q) begin
             l_ip$0 = l_ip$0 + k1_16;
-            l_ib2$0 = l_ib2$0 + s3_by$0$q;
+            l_ib2$0 = l_ib2$0 + s4_by$0$q;
         end
-        s4_p$0$d = l_ip$0;
-        s4_b$0$d = l_ib2$0;
-        occ_p$0$d = occ_p$0$q + s4_p$0$q;
-        occ_b$0$d = occ_b$0$q + s4_b$0$q;
+        s5_p$0$d = l_ip$0;
+        s5_b$0$d = l_ib2$0;
+        occ_p$0$d = occ_p$0$q + s5_p$0$q;
+        occ_b$0$d = occ_b$0$q + s5_b$0$q;
         if (dep$0$valid & (dep$0$band == k_bidx$0)) begin
-            occ_p$0$d = occ_p$0$q + s4_p$0$q - k1_16;
-            occ_b$0$d = occ_b$0$q + s4_b$0$q - dep$0$bytes;
+            occ_p$0$d = occ_p$0$q + s5_p$0$q - k1_16;
+            occ_b$0$d = occ_b$0$q + s5_b$0$q - dep$0$bytes;
         end
         occ_pkts$0 = occ_p$0$q;
         occ_bytes$0 = occ_b$0$q;
         l_ip$1 = k0_16;
         l_ib2$1 = k0_32;
-        if (s3_v$0$q & s3_hx$1$q) begin
+        if (s4_v$0$q & s4_hx$1$q) begin
             l_ip$1 = l_ip$1 + k1_16;
-            l_ib2$1 = l_ib2$1 + s3_by$0$q;
+            l_ib2$1 = l_ib2$1 + s4_by$0$q;
         end
-        s4_p$1$d = l_ip$1;
-        s4_b$1$d = l_ib2$1;
-        occ_p$1$d = occ_p$1$q + s4_p$1$q;
-        occ_b$1$d = occ_b$1$q + s4_b$1$q;
+        s5_p$1$d = l_ip$1;
+        s5_b$1$d = l_ib2$1;
+        occ_p$1$d = occ_p$1$q + s5_p$1$q;
+        occ_b$1$d = occ_b$1$q + s5_b$1$q;
         if (dep$0$valid & (dep$0$band == k_bidx$1)) begin
-            occ_p$1$d = occ_p$1$q + s4_p$1$q - k1_16;
-            occ_b$1$d = occ_b$1$q + s4_b$1$q - dep$0$bytes;
+            occ_p$1$d = occ_p$1$q + s5_p$1$q - k1_16;
+            occ_b$1$d = occ_b$1$q + s5_b$1$q - dep$0$bytes;
         end
         occ_pkts$1 = occ_p$1$q;
         occ_bytes$1 = occ_b$1$q;
         l_ip$2 = k0_16;
         l_ib2$2 = k0_32;
-        if (s3_v$0$q & s3_hx$2$q) begin
+        if (s4_v$0$q & s4_hx$2$q) begin
             l_ip$2 = l_ip$2 + k1_16;
-            l_ib2$2 = l_ib2$2 + s3_by$0$q;
+            l_ib2$2 = l_ib2$2 + s4_by$0$q;
         end
-        s4_p$2$d = l_ip$2;
-        s4_b$2$d = l_ib2$2;
-        occ_p$2$d = occ_p$2$q + s4_p$2$q;
-        occ_b$2$d = occ_b$2$q + s4_b$2$q;
+        s5_p$2$d = l_ip$2;
+        s5_b$2$d = l_ib2$2;
+        occ_p$2$d = occ_p$2$q + s5_p$2$q;
+        occ_b$2$d = occ_b$2$q + s5_b$2$q;
         if (dep$0$valid & (dep$0$band == k_bidx$2)) begin
-            occ_p$2$d = occ_p$2$q + s4_p$2$q - k1_16;
-            occ_b$2$d = occ_b$2$q + s4_b$2$q - dep$0$bytes;
+            occ_p$2$d = occ_p$2$q + s5_p$2$q - k1_16;
+            occ_b$2$d = occ_b$2$q + s5_b$2$q - dep$0$bytes;
         end
         occ_pkts$2 = occ_p$2$q;
         occ_bytes$2 = occ_b$2$q;
         l_ip$3 = k0_16;
         l_ib2$3 = k0_32;
-        if (s3_v$0$q & s3_hx$3$q) begin
+        if (s4_v$0$q & s4_hx$3$q) begin
             l_ip$3 = l_ip$3 + k1_16;
-            l_ib2$3 = l_ib2$3 + s3_by$0$q;
+            l_ib2$3 = l_ib2$3 + s4_by$0$q;
         end
-        s4_p$3$d = l_ip$3;
-        s4_b$3$d = l_ib2$3;
-        occ_p$3$d = occ_p$3$q + s4_p$3$q;
-        occ_b$3$d = occ_b$3$q + s4_b$3$q;
+        s5_p$3$d = l_ip$3;
+        s5_b$3$d = l_ib2$3;
+        occ_p$3$d = occ_p$3$q + s5_p$3$q;
+        occ_b$3$d = occ_b$3$q + s5_b$3$q;
         if (dep$0$valid & (dep$0$band == k_bidx$3)) begin
-            occ_p$3$d = occ_p$3$q + s4_p$3$q - k1_16;
-            occ_b$3$d = occ_b$3$q + s4_b$3$q - dep$0$bytes;
+            occ_p$3$d = occ_p$3$q + s5_p$3$q - k1_16;
+            occ_b$3$d = occ_b$3$q + s5_b$3$q - dep$0$bytes;
         end
         occ_pkts$3 = occ_p$3$q;
         occ_bytes$3 = occ_b$3$q;
         l_ip$4 = k0_16;
         l_ib2$4 = k0_32;
-        if (s3_v$0$q & s3_hx$4$q) begin
+        if (s4_v$0$q & s4_hx$4$q) begin
             l_ip$4 = l_ip$4 + k1_16;
-            l_ib2$4 = l_ib2$4 + s3_by$0$q;
+            l_ib2$4 = l_ib2$4 + s4_by$0$q;
         end
-        s4_p$4$d = l_ip$4;
-        s4_b$4$d = l_ib2$4;
-        occ_p$4$d = occ_p$4$q + s4_p$4$q;
-        occ_b$4$d = occ_b$4$q + s4_b$4$q;
+        s5_p$4$d = l_ip$4;
+        s5_b$4$d = l_ib2$4;
+        occ_p$4$d = occ_p$4$q + s5_p$4$q;
+        occ_b$4$d = occ_b$4$q + s5_b$4$q;
         if (dep$1$valid & (dep$1$band == k_bidx$0)) begin
-            occ_p$4$d = occ_p$4$q + s4_p$4$q - k1_16;
-            occ_b$4$d = occ_b$4$q + s4_b$4$q - dep$1$bytes;
+            occ_p$4$d = occ_p$4$q + s5_p$4$q - k1_16;
+            occ_b$4$d = occ_b$4$q + s5_b$4$q - dep$1$bytes;
         end
         occ_pkts$4 = occ_p$4$q;
         occ_bytes$4 = occ_b$4$q;
         l_ip$5 = k0_16;
         l_ib2$5 = k0_32;
-        if (s3_v$0$q & s3_hx$5$q) begin
+        if (s4_v$0$q & s4_hx$5$q) begin
             l_ip$5 = l_ip$5 + k1_16;
-            l_ib2$5 = l_ib2$5 + s3_by$0$q;
+            l_ib2$5 = l_ib2$5 + s4_by$0$q;
         end
-        s4_p$5$d = l_ip$5;
-        s4_b$5$d = l_ib2$5;
-        occ_p$5$d = occ_p$5$q + s4_p$5$q;
-        occ_b$5$d = occ_b$5$q + s4_b$5$q;
+        s5_p$5$d = l_ip$5;
+        s5_b$5$d = l_ib2$5;
+        occ_p$5$d = occ_p$5$q + s5_p$5$q;
+        occ_b$5$d = occ_b$5$q + s5_b$5$q;
         if (dep$1$valid & (dep$1$band == k_bidx$1)) begin
-            occ_p$5$d = occ_p$5$q + s4_p$5$q - k1_16;
-            occ_b$5$d = occ_b$5$q + s4_b$5$q - dep$1$bytes;
+            occ_p$5$d = occ_p$5$q + s5_p$5$q - k1_16;
+            occ_b$5$d = occ_b$5$q + s5_b$5$q - dep$1$bytes;
         end
         occ_pkts$5 = occ_p$5$q;
         occ_bytes$5 = occ_b$5$q;
         l_ip$6 = k0_16;
         l_ib2$6 = k0_32;
-        if (s3_v$0$q & s3_hx$6$q) begin
+        if (s4_v$0$q & s4_hx$6$q) begin
             l_ip$6 = l_ip$6 + k1_16;
-            l_ib2$6 = l_ib2$6 + s3_by$0$q;
+            l_ib2$6 = l_ib2$6 + s4_by$0$q;
         end
-        s4_p$6$d = l_ip$6;
-        s4_b$6$d = l_ib2$6;
-        occ_p$6$d = occ_p$6$q + s4_p$6$q;
-        occ_b$6$d = occ_b$6$q + s4_b$6$q;
+        s5_p$6$d = l_ip$6;
+        s5_b$6$d = l_ib2$6;
+        occ_p$6$d = occ_p$6$q + s5_p$6$q;
+        occ_b$6$d = occ_b$6$q + s5_b$6$q;
         if (dep$1$valid & (dep$1$band == k_bidx$2)) begin
-            occ_p$6$d = occ_p$6$q + s4_p$6$q - k1_16;
-            occ_b$6$d = occ_b$6$q + s4_b$6$q - dep$1$bytes;
+            occ_p$6$d = occ_p$6$q + s5_p$6$q - k1_16;
+            occ_b$6$d = occ_b$6$q + s5_b$6$q - dep$1$bytes;
         end
         occ_pkts$6 = occ_p$6$q;
         occ_bytes$6 = occ_b$6$q;
         l_ip$7 = k0_16;
         l_ib2$7 = k0_32;
-        if (s3_v$0$q & s3_hx$7$q) begin
+        if (s4_v$0$q & s4_hx$7$q) begin
             l_ip$7 = l_ip$7 + k1_16;
-            l_ib2$7 = l_ib2$7 + s3_by$0$q;
+            l_ib2$7 = l_ib2$7 + s4_by$0$q;
         end
-        s4_p$7$d = l_ip$7;
-        s4_b$7$d = l_ib2$7;
-        occ_p$7$d = occ_p$7$q + s4_p$7$q;
-        occ_b$7$d = occ_b$7$q + s4_b$7$q;
+        s5_p$7$d = l_ip$7;
+        s5_b$7$d = l_ib2$7;
+        occ_p$7$d = occ_p$7$q + s5_p$7$q;
+        occ_b$7$d = occ_b$7$q + s5_b$7$q;
         if (dep$1$valid & (dep$1$band == k_bidx$3)) begin
-            occ_p$7$d = occ_p$7$q + s4_p$7$q - k1_16;
-            occ_b$7$d = occ_b$7$q + s4_b$7$q - dep$1$bytes;
+            occ_p$7$d = occ_p$7$q + s5_p$7$q - k1_16;
+            occ_b$7$d = occ_b$7$q + s5_b$7$q - dep$1$bytes;
         end
         occ_pkts$7 = occ_p$7$q;
         occ_bytes$7 = occ_b$7$q;
         l_ip$8 = k0_16;
         l_ib2$8 = k0_32;
-        if (s3_v$0$q & s3_hx$8$q) begin
+        if (s4_v$0$q & s4_hx$8$q) begin
             l_ip$8 = l_ip$8 + k1_16;
-            l_ib2$8 = l_ib2$8 + s3_by$0$q;
+            l_ib2$8 = l_ib2$8 + s4_by$0$q;
         end
-        s4_p$8$d = l_ip$8;
-        s4_b$8$d = l_ib2$8;
-        occ_p$8$d = occ_p$8$q + s4_p$8$q;
-        occ_b$8$d = occ_b$8$q + s4_b$8$q;
+        s5_p$8$d = l_ip$8;
+        s5_b$8$d = l_ib2$8;
+        occ_p$8$d = occ_p$8$q + s5_p$8$q;
+        occ_b$8$d = occ_b$8$q + s5_b$8$q;
         if (dep$2$valid & (dep$2$band == k_bidx$0)) begin
-            occ_p$8$d = occ_p$8$q + s4_p$8$q - k1_16;
-            occ_b$8$d = occ_b$8$q + s4_b$8$q - dep$2$bytes;
+            occ_p$8$d = occ_p$8$q + s5_p$8$q - k1_16;
+            occ_b$8$d = occ_b$8$q + s5_b$8$q - dep$2$bytes;
         end
         occ_pkts$8 = occ_p$8$q;
         occ_bytes$8 = occ_b$8$q;
         l_ip$9 = k0_16;
         l_ib2$9 = k0_32;
-        if (s3_v$0$q & s3_hx$9$q) begin
+        if (s4_v$0$q & s4_hx$9$q) begin
             l_ip$9 = l_ip$9 + k1_16;
-            l_ib2$9 = l_ib2$9 + s3_by$0$q;
+            l_ib2$9 = l_ib2$9 + s4_by$0$q;
         end
-        s4_p$9$d = l_ip$9;
-        s4_b$9$d = l_ib2$9;
-        occ_p$9$d = occ_p$9$q + s4_p$9$q;
-        occ_b$9$d = occ_b$9$q + s4_b$9$q;
+        s5_p$9$d = l_ip$9;
+        s5_b$9$d = l_ib2$9;
+        occ_p$9$d = occ_p$9$q + s5_p$9$q;
+        occ_b$9$d = occ_b$9$q + s5_b$9$q;
         if (dep$2$valid & (dep$2$band == k_bidx$1)) begin
-            occ_p$9$d = occ_p$9$q + s4_p$9$q - k1_16;
-            occ_b$9$d = occ_b$9$q + s4_b$9$q - dep$2$bytes;
+            occ_p$9$d = occ_p$9$q + s5_p$9$q - k1_16;
+            occ_b$9$d = occ_b$9$q + s5_b$9$q - dep$2$bytes;
         end
         occ_pkts$9 = occ_p$9$q;
         occ_bytes$9 = occ_b$9$q;
         l_ip$10 = k0_16;
         l_ib2$10 = k0_32;
-        if (s3_v$0$q & s3_hx$10$q) begin
+        if (s4_v$0$q & s4_hx$10$q) begin
             l_ip$10 = l_ip$10 + k1_16;
-            l_ib2$10 = l_ib2$10 + s3_by$0$q;
+            l_ib2$10 = l_ib2$10 + s4_by$0$q;
         end
-        s4_p$10$d = l_ip$10;
-        s4_b$10$d = l_ib2$10;
-        occ_p$10$d = occ_p$10$q + s4_p$10$q;
-        occ_b$10$d = occ_b$10$q + s4_b$10$q;
+        s5_p$10$d = l_ip$10;
+        s5_b$10$d = l_ib2$10;
+        occ_p$10$d = occ_p$10$q + s5_p$10$q;
+        occ_b$10$d = occ_b$10$q + s5_b$10$q;
         if (dep$2$valid & (dep$2$band == k_bidx$2)) begin
-            occ_p$10$d = occ_p$10$q + s4_p$10$q - k1_16;
-            occ_b$10$d = occ_b$10$q + s4_b$10$q - dep$2$bytes;
+            occ_p$10$d = occ_p$10$q + s5_p$10$q - k1_16;
+            occ_b$10$d = occ_b$10$q + s5_b$10$q - dep$2$bytes;
         end
         occ_pkts$10 = occ_p$10$q;
         occ_bytes$10 = occ_b$10$q;
         l_ip$11 = k0_16;
         l_ib2$11 = k0_32;
-        if (s3_v$0$q & s3_hx$11$q) begin
+        if (s4_v$0$q & s4_hx$11$q) begin
             l_ip$11 = l_ip$11 + k1_16;
-            l_ib2$11 = l_ib2$11 + s3_by$0$q;
+            l_ib2$11 = l_ib2$11 + s4_by$0$q;
         end
-        s4_p$11$d = l_ip$11;
-        s4_b$11$d = l_ib2$11;
-        occ_p$11$d = occ_p$11$q + s4_p$11$q;
-        occ_b$11$d = occ_b$11$q + s4_b$11$q;
+        s5_p$11$d = l_ip$11;
+        s5_b$11$d = l_ib2$11;
+        occ_p$11$d = occ_p$11$q + s5_p$11$q;
+        occ_b$11$d = occ_b$11$q + s5_b$11$q;
         if (dep$2$valid & (dep$2$band == k_bidx$3)) begin
-            occ_p$11$d = occ_p$11$q + s4_p$11$q - k1_16;
-            occ_b$11$d = occ_b$11$q + s4_b$11$q - dep$2$bytes;
+            occ_p$11$d = occ_p$11$q + s5_p$11$q - k1_16;
+            occ_b$11$d = occ_b$11$q + s5_b$11$q - dep$2$bytes;
         end
         occ_pkts$11 = occ_p$11$q;
         occ_bytes$11 = occ_b$11$q;
         l_ip$12 = k0_16;
         l_ib2$12 = k0_32;
-        if (s3_v$0$q & s3_hx$12$q) begin
+        if (s4_v$0$q & s4_hx$12$q) begin
             l_ip$12 = l_ip$12 + k1_16;
-            l_ib2$12 = l_ib2$12 + s3_by$0$q;
+            l_ib2$12 = l_ib2$12 + s4_by$0$q;
         end
-        s4_p$12$d = l_ip$12;
-        s4_b$12$d = l_ib2$12;
-        occ_p$12$d = occ_p$12$q + s4_p$12$q;
-        occ_b$12$d = occ_b$12$q + s4_b$12$q;
+        s5_p$12$d = l_ip$12;
+        s5_b$12$d = l_ib2$12;
+        occ_p$12$d = occ_p$12$q + s5_p$12$q;
+        occ_b$12$d = occ_b$12$q + s5_b$12$q;
         if (dep$3$valid & (dep$3$band == k_bidx$0)) begin
-            occ_p$12$d = occ_p$12$q + s4_p$12$q - k1_16;
-            occ_b$12$d = occ_b$12$q + s4_b$12$q - dep$3$bytes;
+            occ_p$12$d = occ_p$12$q + s5_p$12$q - k1_16;
+            occ_b$12$d = occ_b$12$q + s5_b$12$q - dep$3$bytes;
         end
         occ_pkts$12 = occ_p$12$q;
         occ_bytes$12 = occ_b$12$q;
         l_ip$13 = k0_16;
         l_ib2$13 = k0_32;
-        if (s3_v$0$q & s3_hx$13$q) begin
+        if (s4_v$0$q & s4_hx$13$q) begin
             l_ip$13 = l_ip$13 + k1_16;
-            l_ib2$13 = l_ib2$13 + s3_by$0$q;
+            l_ib2$13 = l_ib2$13 + s4_by$0$q;
         end
-        s4_p$13$d = l_ip$13;
-        s4_b$13$d = l_ib2$13;
-        occ_p$13$d = occ_p$13$q + s4_p$13$q;
-        occ_b$13$d = occ_b$13$q + s4_b$13$q;
+        s5_p$13$d = l_ip$13;
+        s5_b$13$d = l_ib2$13;
+        occ_p$13$d = occ_p$13$q + s5_p$13$q;
+        occ_b$13$d = occ_b$13$q + s5_b$13$q;
         if (dep$3$valid & (dep$3$band == k_bidx$1)) begin
-            occ_p$13$d = occ_p$13$q + s4_p$13$q - k1_16;
-            occ_b$13$d = occ_b$13$q + s4_b$13$q - dep$3$bytes;
+            occ_p$13$d = occ_p$13$q + s5_p$13$q - k1_16;
+            occ_b$13$d = occ_b$13$q + s5_b$13$q - dep$3$bytes;
         end
         occ_pkts$13 = occ_p$13$q;
         occ_bytes$13 = occ_b$13$q;
         l_ip$14 = k0_16;
         l_ib2$14 = k0_32;
-        if (s3_v$0$q & s3_hx$14$q) begin
+        if (s4_v$0$q & s4_hx$14$q) begin
             l_ip$14 = l_ip$14 + k1_16;
-            l_ib2$14 = l_ib2$14 + s3_by$0$q;
+            l_ib2$14 = l_ib2$14 + s4_by$0$q;
         end
-        s4_p$14$d = l_ip$14;
-        s4_b$14$d = l_ib2$14;
-        occ_p$14$d = occ_p$14$q + s4_p$14$q;
-        occ_b$14$d = occ_b$14$q + s4_b$14$q;
+        s5_p$14$d = l_ip$14;
+        s5_b$14$d = l_ib2$14;
+        occ_p$14$d = occ_p$14$q + s5_p$14$q;
+        occ_b$14$d = occ_b$14$q + s5_b$14$q;
         if (dep$3$valid & (dep$3$band == k_bidx$2)) begin
-            occ_p$14$d = occ_p$14$q + s4_p$14$q - k1_16;
-            occ_b$14$d = occ_b$14$q + s4_b$14$q - dep$3$bytes;
+            occ_p$14$d = occ_p$14$q + s5_p$14$q - k1_16;
+            occ_b$14$d = occ_b$14$q + s5_b$14$q - dep$3$bytes;
         end
         occ_pkts$14 = occ_p$14$q;
         occ_bytes$14 = occ_b$14$q;
         l_ip$15 = k0_16;
         l_ib2$15 = k0_32;
-        if (s3_v$0$q & s3_hx$15$q) begin
+        if (s4_v$0$q & s4_hx$15$q) begin
             l_ip$15 = l_ip$15 + k1_16;
-            l_ib2$15 = l_ib2$15 + s3_by$0$q;
+            l_ib2$15 = l_ib2$15 + s4_by$0$q;
         end
-        s4_p$15$d = l_ip$15;
-        s4_b$15$d = l_ib2$15;
-        occ_p$15$d = occ_p$15$q + s4_p$15$q;
-        occ_b$15$d = occ_b$15$q + s4_b$15$q;
+        s5_p$15$d = l_ip$15;
+        s5_b$15$d = l_ib2$15;
+        occ_p$15$d = occ_p$15$q + s5_p$15$q;
+        occ_b$15$d = occ_b$15$q + s5_b$15$q;
         if (dep$3$valid & (dep$3$band == k_bidx$3)) begin
-            occ_p$15$d = occ_p$15$q + s4_p$15$q - k1_16;
-            occ_b$15$d = occ_b$15$q + s4_b$15$q - dep$3$bytes;
+            occ_p$15$d = occ_p$15$q + s5_p$15$q - k1_16;
+            occ_b$15$d = occ_b$15$q + s5_b$15$q - dep$3$bytes;
         end
         occ_pkts$15 = occ_p$15$q;
         occ_bytes$15 = occ_b$15$q;
@@ -4909,71 +5189,72 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
             s1_v$0$d = 1'b0;
             s2_v$0$d = 1'b0;
             s3_v$0$d = 1'b0;
-            s3_r$0$d = 1'b0;
-            s3_t$0$d = 1'b0;
-            s3_rt$0$d = 1'b0;
-            s4_p$0$d = k0_16;
-            s4_b$0$d = k0_32;
+            s4_v$0$d = 1'b0;
+            s4_r$0$d = 1'b0;
+            s4_t$0$d = 1'b0;
+            s4_rt$0$d = 1'b0;
+            s5_p$0$d = k0_16;
+            s5_b$0$d = k0_32;
             occ_p$0$d = k0_16;
             occ_b$0$d = k0_32;
-            s4_p$1$d = k0_16;
-            s4_b$1$d = k0_32;
+            s5_p$1$d = k0_16;
+            s5_b$1$d = k0_32;
             occ_p$1$d = k0_16;
             occ_b$1$d = k0_32;
-            s4_p$2$d = k0_16;
-            s4_b$2$d = k0_32;
+            s5_p$2$d = k0_16;
+            s5_b$2$d = k0_32;
             occ_p$2$d = k0_16;
             occ_b$2$d = k0_32;
-            s4_p$3$d = k0_16;
-            s4_b$3$d = k0_32;
+            s5_p$3$d = k0_16;
+            s5_b$3$d = k0_32;
             occ_p$3$d = k0_16;
             occ_b$3$d = k0_32;
-            s4_p$4$d = k0_16;
-            s4_b$4$d = k0_32;
+            s5_p$4$d = k0_16;
+            s5_b$4$d = k0_32;
             occ_p$4$d = k0_16;
             occ_b$4$d = k0_32;
-            s4_p$5$d = k0_16;
-            s4_b$5$d = k0_32;
+            s5_p$5$d = k0_16;
+            s5_b$5$d = k0_32;
             occ_p$5$d = k0_16;
             occ_b$5$d = k0_32;
-            s4_p$6$d = k0_16;
-            s4_b$6$d = k0_32;
+            s5_p$6$d = k0_16;
+            s5_b$6$d = k0_32;
             occ_p$6$d = k0_16;
             occ_b$6$d = k0_32;
-            s4_p$7$d = k0_16;
-            s4_b$7$d = k0_32;
+            s5_p$7$d = k0_16;
+            s5_b$7$d = k0_32;
             occ_p$7$d = k0_16;
             occ_b$7$d = k0_32;
-            s4_p$8$d = k0_16;
-            s4_b$8$d = k0_32;
+            s5_p$8$d = k0_16;
+            s5_b$8$d = k0_32;
             occ_p$8$d = k0_16;
             occ_b$8$d = k0_32;
-            s4_p$9$d = k0_16;
-            s4_b$9$d = k0_32;
+            s5_p$9$d = k0_16;
+            s5_b$9$d = k0_32;
             occ_p$9$d = k0_16;
             occ_b$9$d = k0_32;
-            s4_p$10$d = k0_16;
-            s4_b$10$d = k0_32;
+            s5_p$10$d = k0_16;
+            s5_b$10$d = k0_32;
             occ_p$10$d = k0_16;
             occ_b$10$d = k0_32;
-            s4_p$11$d = k0_16;
-            s4_b$11$d = k0_32;
+            s5_p$11$d = k0_16;
+            s5_b$11$d = k0_32;
             occ_p$11$d = k0_16;
             occ_b$11$d = k0_32;
-            s4_p$12$d = k0_16;
-            s4_b$12$d = k0_32;
+            s5_p$12$d = k0_16;
+            s5_b$12$d = k0_32;
             occ_p$12$d = k0_16;
             occ_b$12$d = k0_32;
-            s4_p$13$d = k0_16;
-            s4_b$13$d = k0_32;
+            s5_p$13$d = k0_16;
+            s5_b$13$d = k0_32;
             occ_p$13$d = k0_16;
             occ_b$13$d = k0_32;
-            s4_p$14$d = k0_16;
-            s4_b$14$d = k0_32;
+            s5_p$14$d = k0_16;
+            s5_b$14$d = k0_32;
             occ_p$14$d = k0_16;
             occ_b$14$d = k0_32;
-            s4_p$15$d = k0_16;
-            s4_b$15$d = k0_32;
+            s5_p$15$d = k0_16;
+            s5_b$15$d = k0_32;
             occ_p$15$d = k0_16;
             occ_b$15$d = k0_32;
             c_adm$d = k0_32;
@@ -7533,6 +7814,25 @@ module switch2_p4$adm$s2_w$0(d,q,clock);
 endmodule // switch2_p4$adm$s2_w$0
 
 
+module switch2_p4$adm$s3_b$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s3_b$0
+
+
 module switch2_p4$adm$s3_by$0(d,q,clock);
     
     // Module arguments
@@ -7550,6 +7850,101 @@ module switch2_p4$adm$s3_by$0(d,q,clock);
     end
           
 endmodule // switch2_p4$adm$s3_by$0
+
+
+module switch2_p4$adm$s3_cs$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s3_cs$0
+
+
+module switch2_p4$adm$s3_e$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s3_e$0
+
+
+module switch2_p4$adm$s3_fa$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s3_fa$0
+
+
+module switch2_p4$adm$s3_fr$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s3_fr$0
+
+
+module switch2_p4$adm$s3_ft$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s3_ft$0
 
 
 module switch2_p4$adm$s3_hx$0(d,q,clock);
@@ -7856,61 +8251,61 @@ module switch2_p4$adm$s3_hx$9(d,q,clock);
 endmodule // switch2_p4$adm$s3_hx$9
 
 
-module switch2_p4$adm$s3_r$0(d,q,clock);
+module switch2_p4$adm$s3_i$0(d,q,clock);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 1'h0;
+       q = 8'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s3_r$0
+endmodule // switch2_p4$adm$s3_i$0
 
 
-module switch2_p4$adm$s3_rt$0(d,q,clock);
+module switch2_p4$adm$s3_o$0(d,q,clock);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 1'h0;
+       q = 8'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s3_rt$0
+endmodule // switch2_p4$adm$s3_o$0
 
 
-module switch2_p4$adm$s3_t$0(d,q,clock);
+module switch2_p4$adm$s3_rb$0(d,q,clock);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  [47:0] d;
+    output reg  [47:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 1'h0;
+       q = 48'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s3_t$0
+endmodule // switch2_p4$adm$s3_rb$0
 
 
 module switch2_p4$adm$s3_v$0(d,q,clock);
@@ -7932,7 +8327,26 @@ module switch2_p4$adm$s3_v$0(d,q,clock);
 endmodule // switch2_p4$adm$s3_v$0
 
 
-module switch2_p4$adm$s4_b$0(d,q,clock);
+module switch2_p4$adm$s3_w$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s3_w$0
+
+
+module switch2_p4$adm$s4_by$0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7948,10 +8362,390 @@ module switch2_p4$adm$s4_b$0(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_b$0
+endmodule // switch2_p4$adm$s4_by$0
 
 
-module switch2_p4$adm$s4_b$1(d,q,clock);
+module switch2_p4$adm$s4_hx$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_hx$0
+
+
+module switch2_p4$adm$s4_hx$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_hx$1
+
+
+module switch2_p4$adm$s4_hx$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_hx$10
+
+
+module switch2_p4$adm$s4_hx$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_hx$11
+
+
+module switch2_p4$adm$s4_hx$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_hx$12
+
+
+module switch2_p4$adm$s4_hx$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_hx$13
+
+
+module switch2_p4$adm$s4_hx$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_hx$14
+
+
+module switch2_p4$adm$s4_hx$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_hx$15
+
+
+module switch2_p4$adm$s4_hx$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_hx$2
+
+
+module switch2_p4$adm$s4_hx$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_hx$3
+
+
+module switch2_p4$adm$s4_hx$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_hx$4
+
+
+module switch2_p4$adm$s4_hx$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_hx$5
+
+
+module switch2_p4$adm$s4_hx$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_hx$6
+
+
+module switch2_p4$adm$s4_hx$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_hx$7
+
+
+module switch2_p4$adm$s4_hx$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_hx$8
+
+
+module switch2_p4$adm$s4_hx$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_hx$9
+
+
+module switch2_p4$adm$s4_r$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_r$0
+
+
+module switch2_p4$adm$s4_rt$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_rt$0
+
+
+module switch2_p4$adm$s4_t$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_t$0
+
+
+module switch2_p4$adm$s4_v$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_v$0
+
+
+module switch2_p4$adm$s5_b$0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7967,10 +8761,10 @@ module switch2_p4$adm$s4_b$1(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_b$1
+endmodule // switch2_p4$adm$s5_b$0
 
 
-module switch2_p4$adm$s4_b$10(d,q,clock);
+module switch2_p4$adm$s5_b$1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7986,10 +8780,10 @@ module switch2_p4$adm$s4_b$10(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_b$10
+endmodule // switch2_p4$adm$s5_b$1
 
 
-module switch2_p4$adm$s4_b$11(d,q,clock);
+module switch2_p4$adm$s5_b$10(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -8005,10 +8799,10 @@ module switch2_p4$adm$s4_b$11(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_b$11
+endmodule // switch2_p4$adm$s5_b$10
 
 
-module switch2_p4$adm$s4_b$12(d,q,clock);
+module switch2_p4$adm$s5_b$11(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -8024,10 +8818,10 @@ module switch2_p4$adm$s4_b$12(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_b$12
+endmodule // switch2_p4$adm$s5_b$11
 
 
-module switch2_p4$adm$s4_b$13(d,q,clock);
+module switch2_p4$adm$s5_b$12(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -8043,10 +8837,10 @@ module switch2_p4$adm$s4_b$13(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_b$13
+endmodule // switch2_p4$adm$s5_b$12
 
 
-module switch2_p4$adm$s4_b$14(d,q,clock);
+module switch2_p4$adm$s5_b$13(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -8062,10 +8856,10 @@ module switch2_p4$adm$s4_b$14(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_b$14
+endmodule // switch2_p4$adm$s5_b$13
 
 
-module switch2_p4$adm$s4_b$15(d,q,clock);
+module switch2_p4$adm$s5_b$14(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -8081,10 +8875,10 @@ module switch2_p4$adm$s4_b$15(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_b$15
+endmodule // switch2_p4$adm$s5_b$14
 
 
-module switch2_p4$adm$s4_b$2(d,q,clock);
+module switch2_p4$adm$s5_b$15(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -8100,10 +8894,10 @@ module switch2_p4$adm$s4_b$2(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_b$2
+endmodule // switch2_p4$adm$s5_b$15
 
 
-module switch2_p4$adm$s4_b$3(d,q,clock);
+module switch2_p4$adm$s5_b$2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -8119,10 +8913,10 @@ module switch2_p4$adm$s4_b$3(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_b$3
+endmodule // switch2_p4$adm$s5_b$2
 
 
-module switch2_p4$adm$s4_b$4(d,q,clock);
+module switch2_p4$adm$s5_b$3(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -8138,10 +8932,10 @@ module switch2_p4$adm$s4_b$4(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_b$4
+endmodule // switch2_p4$adm$s5_b$3
 
 
-module switch2_p4$adm$s4_b$5(d,q,clock);
+module switch2_p4$adm$s5_b$4(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -8157,10 +8951,10 @@ module switch2_p4$adm$s4_b$5(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_b$5
+endmodule // switch2_p4$adm$s5_b$4
 
 
-module switch2_p4$adm$s4_b$6(d,q,clock);
+module switch2_p4$adm$s5_b$5(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -8176,10 +8970,10 @@ module switch2_p4$adm$s4_b$6(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_b$6
+endmodule // switch2_p4$adm$s5_b$5
 
 
-module switch2_p4$adm$s4_b$7(d,q,clock);
+module switch2_p4$adm$s5_b$6(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -8195,10 +8989,10 @@ module switch2_p4$adm$s4_b$7(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_b$7
+endmodule // switch2_p4$adm$s5_b$6
 
 
-module switch2_p4$adm$s4_b$8(d,q,clock);
+module switch2_p4$adm$s5_b$7(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -8214,10 +9008,10 @@ module switch2_p4$adm$s4_b$8(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_b$8
+endmodule // switch2_p4$adm$s5_b$7
 
 
-module switch2_p4$adm$s4_b$9(d,q,clock);
+module switch2_p4$adm$s5_b$8(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -8233,10 +9027,29 @@ module switch2_p4$adm$s4_b$9(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_b$9
+endmodule // switch2_p4$adm$s5_b$8
 
 
-module switch2_p4$adm$s4_p$0(d,q,clock);
+module switch2_p4$adm$s5_b$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s5_b$9
+
+
+module switch2_p4$adm$s5_p$0(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -8252,10 +9065,10 @@ module switch2_p4$adm$s4_p$0(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_p$0
+endmodule // switch2_p4$adm$s5_p$0
 
 
-module switch2_p4$adm$s4_p$1(d,q,clock);
+module switch2_p4$adm$s5_p$1(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -8271,10 +9084,10 @@ module switch2_p4$adm$s4_p$1(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_p$1
+endmodule // switch2_p4$adm$s5_p$1
 
 
-module switch2_p4$adm$s4_p$10(d,q,clock);
+module switch2_p4$adm$s5_p$10(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -8290,10 +9103,10 @@ module switch2_p4$adm$s4_p$10(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_p$10
+endmodule // switch2_p4$adm$s5_p$10
 
 
-module switch2_p4$adm$s4_p$11(d,q,clock);
+module switch2_p4$adm$s5_p$11(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -8309,10 +9122,10 @@ module switch2_p4$adm$s4_p$11(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_p$11
+endmodule // switch2_p4$adm$s5_p$11
 
 
-module switch2_p4$adm$s4_p$12(d,q,clock);
+module switch2_p4$adm$s5_p$12(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -8328,10 +9141,10 @@ module switch2_p4$adm$s4_p$12(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_p$12
+endmodule // switch2_p4$adm$s5_p$12
 
 
-module switch2_p4$adm$s4_p$13(d,q,clock);
+module switch2_p4$adm$s5_p$13(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -8347,10 +9160,10 @@ module switch2_p4$adm$s4_p$13(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_p$13
+endmodule // switch2_p4$adm$s5_p$13
 
 
-module switch2_p4$adm$s4_p$14(d,q,clock);
+module switch2_p4$adm$s5_p$14(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -8366,10 +9179,10 @@ module switch2_p4$adm$s4_p$14(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_p$14
+endmodule // switch2_p4$adm$s5_p$14
 
 
-module switch2_p4$adm$s4_p$15(d,q,clock);
+module switch2_p4$adm$s5_p$15(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -8385,10 +9198,10 @@ module switch2_p4$adm$s4_p$15(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_p$15
+endmodule // switch2_p4$adm$s5_p$15
 
 
-module switch2_p4$adm$s4_p$2(d,q,clock);
+module switch2_p4$adm$s5_p$2(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -8404,10 +9217,10 @@ module switch2_p4$adm$s4_p$2(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_p$2
+endmodule // switch2_p4$adm$s5_p$2
 
 
-module switch2_p4$adm$s4_p$3(d,q,clock);
+module switch2_p4$adm$s5_p$3(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -8423,10 +9236,10 @@ module switch2_p4$adm$s4_p$3(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_p$3
+endmodule // switch2_p4$adm$s5_p$3
 
 
-module switch2_p4$adm$s4_p$4(d,q,clock);
+module switch2_p4$adm$s5_p$4(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -8442,10 +9255,10 @@ module switch2_p4$adm$s4_p$4(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_p$4
+endmodule // switch2_p4$adm$s5_p$4
 
 
-module switch2_p4$adm$s4_p$5(d,q,clock);
+module switch2_p4$adm$s5_p$5(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -8461,10 +9274,10 @@ module switch2_p4$adm$s4_p$5(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_p$5
+endmodule // switch2_p4$adm$s5_p$5
 
 
-module switch2_p4$adm$s4_p$6(d,q,clock);
+module switch2_p4$adm$s5_p$6(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -8480,10 +9293,10 @@ module switch2_p4$adm$s4_p$6(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_p$6
+endmodule // switch2_p4$adm$s5_p$6
 
 
-module switch2_p4$adm$s4_p$7(d,q,clock);
+module switch2_p4$adm$s5_p$7(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -8499,10 +9312,10 @@ module switch2_p4$adm$s4_p$7(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_p$7
+endmodule // switch2_p4$adm$s5_p$7
 
 
-module switch2_p4$adm$s4_p$8(d,q,clock);
+module switch2_p4$adm$s5_p$8(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -8518,10 +9331,10 @@ module switch2_p4$adm$s4_p$8(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_p$8
+endmodule // switch2_p4$adm$s5_p$8
 
 
-module switch2_p4$adm$s4_p$9(d,q,clock);
+module switch2_p4$adm$s5_p$9(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -8537,7 +9350,7 @@ module switch2_p4$adm$s4_p$9(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$adm$s4_p$9
+endmodule // switch2_p4$adm$s5_p$9
 
 
 module switch2_p4$adm$thr$0(d,q,clock);
@@ -35447,6 +36260,7 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
     localparam  k_half = 11'b10000000000;
     localparam  k_halfc = 12'h400;
     localparam  k_n9 = 9'b100;
+    localparam  k_2n9 = 9'b1000;
     localparam  k_n7 = 7'b100;
     localparam  k_nm1 = 8'h3;
     localparam  k_rm = 8'h3;
@@ -36036,6 +36850,54 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
     reg  [10:0] wl_data$3$d;
     wire  [10:0] wl_data$3$q;
     reg  wl_data$3$clock;
+    reg  [10:0] w_prv$0$d;
+    wire  [10:0] w_prv$0$q;
+    reg  w_prv$0$clock;
+    reg  [10:0] w_prv$1$d;
+    wire  [10:0] w_prv$1$q;
+    reg  w_prv$1$clock;
+    reg  [10:0] w_prv$2$d;
+    wire  [10:0] w_prv$2$q;
+    reg  w_prv$2$clock;
+    reg  [10:0] w_prv$3$d;
+    wire  [10:0] w_prv$3$q;
+    reg  w_prv$3$clock;
+    reg  w_hp$0$d;
+    wire  w_hp$0$q;
+    reg  w_hp$0$clock;
+    reg  w_hp$1$d;
+    wire  w_hp$1$q;
+    reg  w_hp$1$clock;
+    reg  w_hp$2$d;
+    wire  w_hp$2$q;
+    reg  w_hp$2$clock;
+    reg  w_hp$3$d;
+    wire  w_hp$3$q;
+    reg  w_hp$3$clock;
+    reg  wl2_en$0$d;
+    wire  wl2_en$0$q;
+    reg  wl2_en$0$clock;
+    reg  wl2_en$1$d;
+    wire  wl2_en$1$q;
+    reg  wl2_en$1$clock;
+    reg  wl2_en$2$d;
+    wire  wl2_en$2$q;
+    reg  wl2_en$2$clock;
+    reg  wl2_en$3$d;
+    wire  wl2_en$3$q;
+    reg  wl2_en$3$clock;
+    reg  [10:0] wl2_addr$0$d;
+    wire  [10:0] wl2_addr$0$q;
+    reg  wl2_addr$0$clock;
+    reg  [10:0] wl2_addr$1$d;
+    wire  [10:0] wl2_addr$1$q;
+    reg  wl2_addr$1$clock;
+    reg  [10:0] wl2_addr$2$d;
+    wire  [10:0] wl2_addr$2$q;
+    reg  wl2_addr$2$clock;
+    reg  [10:0] wl2_addr$3$d;
+    wire  [10:0] wl2_addr$3$q;
+    reg  wl2_addr$3$clock;
     reg  [10:0] bank$0$read_address;
     reg  bank$0$read_clock;
     wire  [63:0] bank$0$read_data;
@@ -36148,6 +37010,110 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
     reg  link$7$write_clock;
     reg  [10:0] link$7$write_data;
     reg  link$7$write_enable;
+    reg  [10:0] link2$0$read_address;
+    reg  link2$0$read_clock;
+    wire  [10:0] link2$0$read_data;
+    reg  [10:0] link2$0$write_address;
+    reg  link2$0$write_clock;
+    reg  [10:0] link2$0$write_data;
+    reg  link2$0$write_enable;
+    reg  [10:0] link2$1$read_address;
+    reg  link2$1$read_clock;
+    wire  [10:0] link2$1$read_data;
+    reg  [10:0] link2$1$write_address;
+    reg  link2$1$write_clock;
+    reg  [10:0] link2$1$write_data;
+    reg  link2$1$write_enable;
+    reg  [10:0] link2$2$read_address;
+    reg  link2$2$read_clock;
+    wire  [10:0] link2$2$read_data;
+    reg  [10:0] link2$2$write_address;
+    reg  link2$2$write_clock;
+    reg  [10:0] link2$2$write_data;
+    reg  link2$2$write_enable;
+    reg  [10:0] link2$3$read_address;
+    reg  link2$3$read_clock;
+    wire  [10:0] link2$3$read_data;
+    reg  [10:0] link2$3$write_address;
+    reg  link2$3$write_clock;
+    reg  [10:0] link2$3$write_data;
+    reg  link2$3$write_enable;
+    reg  [10:0] link2$4$read_address;
+    reg  link2$4$read_clock;
+    wire  [10:0] link2$4$read_data;
+    reg  [10:0] link2$4$write_address;
+    reg  link2$4$write_clock;
+    reg  [10:0] link2$4$write_data;
+    reg  link2$4$write_enable;
+    reg  [10:0] link2$5$read_address;
+    reg  link2$5$read_clock;
+    wire  [10:0] link2$5$read_data;
+    reg  [10:0] link2$5$write_address;
+    reg  link2$5$write_clock;
+    reg  [10:0] link2$5$write_data;
+    reg  link2$5$write_enable;
+    reg  [10:0] link2$6$read_address;
+    reg  link2$6$read_clock;
+    wire  [10:0] link2$6$read_data;
+    reg  [10:0] link2$6$write_address;
+    reg  link2$6$write_clock;
+    reg  [10:0] link2$6$write_data;
+    reg  link2$6$write_enable;
+    reg  [10:0] link2$7$read_address;
+    reg  link2$7$read_clock;
+    wire  [10:0] link2$7$read_data;
+    reg  [10:0] link2$7$write_address;
+    reg  link2$7$write_clock;
+    reg  [10:0] link2$7$write_data;
+    reg  link2$7$write_enable;
+    reg  [10:0] lk_r$0$d;
+    wire  [10:0] lk_r$0$q;
+    reg  lk_r$0$clock;
+    reg  [10:0] lk_r$1$d;
+    wire  [10:0] lk_r$1$q;
+    reg  lk_r$1$clock;
+    reg  [10:0] lk_r$2$d;
+    wire  [10:0] lk_r$2$q;
+    reg  lk_r$2$clock;
+    reg  [10:0] lk_r$3$d;
+    wire  [10:0] lk_r$3$q;
+    reg  lk_r$3$clock;
+    reg  [10:0] lk_r$4$d;
+    wire  [10:0] lk_r$4$q;
+    reg  lk_r$4$clock;
+    reg  [10:0] lk_r$5$d;
+    wire  [10:0] lk_r$5$q;
+    reg  lk_r$5$clock;
+    reg  [10:0] lk_r$6$d;
+    wire  [10:0] lk_r$6$q;
+    reg  lk_r$6$clock;
+    reg  [10:0] lk_r$7$d;
+    wire  [10:0] lk_r$7$q;
+    reg  lk_r$7$clock;
+    reg  [10:0] lk2_r$0$d;
+    wire  [10:0] lk2_r$0$q;
+    reg  lk2_r$0$clock;
+    reg  [10:0] lk2_r$1$d;
+    wire  [10:0] lk2_r$1$q;
+    reg  lk2_r$1$clock;
+    reg  [10:0] lk2_r$2$d;
+    wire  [10:0] lk2_r$2$q;
+    reg  lk2_r$2$clock;
+    reg  [10:0] lk2_r$3$d;
+    wire  [10:0] lk2_r$3$q;
+    reg  lk2_r$3$clock;
+    reg  [10:0] lk2_r$4$d;
+    wire  [10:0] lk2_r$4$q;
+    reg  lk2_r$4$clock;
+    reg  [10:0] lk2_r$5$d;
+    wire  [10:0] lk2_r$5$q;
+    reg  lk2_r$5$clock;
+    reg  [10:0] lk2_r$6$d;
+    wire  [10:0] lk2_r$6$q;
+    reg  lk2_r$6$clock;
+    reg  [10:0] lk2_r$7$d;
+    wire  [10:0] lk2_r$7$q;
+    reg  lk2_r$7$clock;
     reg  fl$0$clock;
     reg  fl$0$reset;
     reg  fl$0$push;
@@ -36249,18 +37215,66 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
     reg  r_act$3$d;
     wire  r_act$3$q;
     reg  r_act$3$clock;
-    reg  [10:0] r_cell$0$d;
-    wire  [10:0] r_cell$0$q;
-    reg  r_cell$0$clock;
-    reg  [10:0] r_cell$1$d;
-    wire  [10:0] r_cell$1$q;
-    reg  r_cell$1$clock;
-    reg  [10:0] r_cell$2$d;
-    wire  [10:0] r_cell$2$q;
-    reg  r_cell$2$clock;
-    reg  [10:0] r_cell$3$d;
-    wire  [10:0] r_cell$3$q;
-    reg  r_cell$3$clock;
+    reg  [10:0] r_c0$0$d;
+    wire  [10:0] r_c0$0$q;
+    reg  r_c0$0$clock;
+    reg  [10:0] r_c0$1$d;
+    wire  [10:0] r_c0$1$q;
+    reg  r_c0$1$clock;
+    reg  [10:0] r_c0$2$d;
+    wire  [10:0] r_c0$2$q;
+    reg  r_c0$2$clock;
+    reg  [10:0] r_c0$3$d;
+    wire  [10:0] r_c0$3$q;
+    reg  r_c0$3$clock;
+    reg  [10:0] r_c1$0$d;
+    wire  [10:0] r_c1$0$q;
+    reg  r_c1$0$clock;
+    reg  [10:0] r_c1$1$d;
+    wire  [10:0] r_c1$1$q;
+    reg  r_c1$1$clock;
+    reg  [10:0] r_c1$2$d;
+    wire  [10:0] r_c1$2$q;
+    reg  r_c1$2$clock;
+    reg  [10:0] r_c1$3$d;
+    wire  [10:0] r_c1$3$q;
+    reg  r_c1$3$clock;
+    reg  r_v0$0$d;
+    wire  r_v0$0$q;
+    reg  r_v0$0$clock;
+    reg  r_v0$1$d;
+    wire  r_v0$1$q;
+    reg  r_v0$1$clock;
+    reg  r_v0$2$d;
+    wire  r_v0$2$q;
+    reg  r_v0$2$clock;
+    reg  r_v0$3$d;
+    wire  r_v0$3$q;
+    reg  r_v0$3$clock;
+    reg  r_v1$0$d;
+    wire  r_v1$0$q;
+    reg  r_v1$0$clock;
+    reg  r_v1$1$d;
+    wire  r_v1$1$q;
+    reg  r_v1$1$clock;
+    reg  r_v1$2$d;
+    wire  r_v1$2$q;
+    reg  r_v1$2$clock;
+    reg  r_v1$3$d;
+    wire  r_v1$3$q;
+    reg  r_v1$3$clock;
+    reg  r_first$0$d;
+    wire  r_first$0$q;
+    reg  r_first$0$clock;
+    reg  r_first$1$d;
+    wire  r_first$1$q;
+    reg  r_first$1$clock;
+    reg  r_first$2$d;
+    wire  r_first$2$q;
+    reg  r_first$2$clock;
+    reg  r_first$3$d;
+    wire  r_first$3$q;
+    reg  r_first$3$clock;
     reg  [8:0] r_left$0$d;
     wire  [8:0] r_left$0$q;
     reg  r_left$0$clock;
@@ -36429,6 +37443,30 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
     reg  [2:0] rd_emp$3$d;
     wire  [2:0] rd_emp$3$q;
     reg  rd_emp$3$clock;
+    reg  rd_l1$0$d;
+    wire  rd_l1$0$q;
+    reg  rd_l1$0$clock;
+    reg  rd_l1$1$d;
+    wire  rd_l1$1$q;
+    reg  rd_l1$1$clock;
+    reg  rd_l1$2$d;
+    wire  rd_l1$2$q;
+    reg  rd_l1$2$clock;
+    reg  rd_l1$3$d;
+    wire  rd_l1$3$q;
+    reg  rd_l1$3$clock;
+    reg  rd_l2$0$d;
+    wire  rd_l2$0$q;
+    reg  rd_l2$0$clock;
+    reg  rd_l2$1$d;
+    wire  rd_l2$1$q;
+    reg  rd_l2$1$clock;
+    reg  rd_l2$2$d;
+    wire  rd_l2$2$q;
+    reg  rd_l2$2$clock;
+    reg  rd_l2$3$d;
+    wire  rd_l2$3$q;
+    reg  rd_l2$3$clock;
     reg  p_en$0$d;
     wire  p_en$0$q;
     reg  p_en$0$clock;
@@ -36525,6 +37563,78 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
     reg  [2:0] p_emp$3$d;
     wire  [2:0] p_emp$3$q;
     reg  p_emp$3$clock;
+    reg  p_l1$0$d;
+    wire  p_l1$0$q;
+    reg  p_l1$0$clock;
+    reg  p_l1$1$d;
+    wire  p_l1$1$q;
+    reg  p_l1$1$clock;
+    reg  p_l1$2$d;
+    wire  p_l1$2$q;
+    reg  p_l1$2$clock;
+    reg  p_l1$3$d;
+    wire  p_l1$3$q;
+    reg  p_l1$3$clock;
+    reg  p_l2$0$d;
+    wire  p_l2$0$q;
+    reg  p_l2$0$clock;
+    reg  p_l2$1$d;
+    wire  p_l2$1$q;
+    reg  p_l2$1$clock;
+    reg  p_l2$2$d;
+    wire  p_l2$2$q;
+    reg  p_l2$2$clock;
+    reg  p_l2$3$d;
+    wire  p_l2$3$q;
+    reg  p_l2$3$clock;
+    reg  q_l1$0$d;
+    wire  q_l1$0$q;
+    reg  q_l1$0$clock;
+    reg  q_l1$1$d;
+    wire  q_l1$1$q;
+    reg  q_l1$1$clock;
+    reg  q_l1$2$d;
+    wire  q_l1$2$q;
+    reg  q_l1$2$clock;
+    reg  q_l1$3$d;
+    wire  q_l1$3$q;
+    reg  q_l1$3$clock;
+    reg  q_l2$0$d;
+    wire  q_l2$0$q;
+    reg  q_l2$0$clock;
+    reg  q_l2$1$d;
+    wire  q_l2$1$q;
+    reg  q_l2$1$clock;
+    reg  q_l2$2$d;
+    wire  q_l2$2$q;
+    reg  q_l2$2$clock;
+    reg  q_l2$3$d;
+    wire  q_l2$3$q;
+    reg  q_l2$3$clock;
+    reg  [7:0] q_s$0$d;
+    wire  [7:0] q_s$0$q;
+    reg  q_s$0$clock;
+    reg  [7:0] q_s$1$d;
+    wire  [7:0] q_s$1$q;
+    reg  q_s$1$clock;
+    reg  [7:0] q_s$2$d;
+    wire  [7:0] q_s$2$q;
+    reg  q_s$2$clock;
+    reg  [7:0] q_s$3$d;
+    wire  [7:0] q_s$3$q;
+    reg  q_s$3$clock;
+    reg  q_rep$0$d;
+    wire  q_rep$0$q;
+    reg  q_rep$0$clock;
+    reg  q_rep$1$d;
+    wire  q_rep$1$q;
+    reg  q_rep$1$clock;
+    reg  q_rep$2$d;
+    wire  q_rep$2$q;
+    reg  q_rep$2$clock;
+    reg  q_rep$3$d;
+    wire  q_rep$3$q;
+    reg  q_rep$3$clock;
     reg  dep$0$d;
     wire  dep$0$q;
     reg  dep$0$clock;
@@ -37405,14 +38515,30 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
     reg  l_lwe$1;
     reg  l_lwe$2;
     reg  l_lwe$3;
-    reg  [10:0] l_lk$0;
-    reg  [10:0] l_lk$1;
-    reg  [10:0] l_lk$2;
-    reg  [10:0] l_lk$3;
-    reg  [10:0] l_ceff$0;
-    reg  [10:0] l_ceff$1;
-    reg  [10:0] l_ceff$2;
-    reg  [10:0] l_ceff$3;
+    reg  [10:0] l_l2wa$0;
+    reg  [10:0] l_l2wa$1;
+    reg  [10:0] l_l2wa$2;
+    reg  [10:0] l_l2wa$3;
+    reg  l_l2we$0;
+    reg  l_l2we$1;
+    reg  l_l2we$2;
+    reg  l_l2we$3;
+    reg  [10:0] l_lka$0;
+    reg  [10:0] l_lka$1;
+    reg  [10:0] l_lka$2;
+    reg  [10:0] l_lka$3;
+    reg  [10:0] l_lkb$0;
+    reg  [10:0] l_lkb$1;
+    reg  [10:0] l_lkb$2;
+    reg  [10:0] l_lkb$3;
+    reg  l_rpop$0;
+    reg  l_rpop$1;
+    reg  l_rpop$2;
+    reg  l_rpop$3;
+    reg  l_mv0$0;
+    reg  l_mv0$1;
+    reg  l_mv0$2;
+    reg  l_mv0$3;
     reg  l_slot$0;
     reg  l_slot$1;
     reg  l_slot$2;
@@ -38334,6 +39460,86 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         .q(wl_data$3$q),
         .clock(wl_data$3$clock)
     );
+    switch2_p4$sb$w_prv$0 w_prv$0(
+        .d(w_prv$0$d),
+        .q(w_prv$0$q),
+        .clock(w_prv$0$clock)
+    );
+    switch2_p4$sb$w_prv$1 w_prv$1(
+        .d(w_prv$1$d),
+        .q(w_prv$1$q),
+        .clock(w_prv$1$clock)
+    );
+    switch2_p4$sb$w_prv$2 w_prv$2(
+        .d(w_prv$2$d),
+        .q(w_prv$2$q),
+        .clock(w_prv$2$clock)
+    );
+    switch2_p4$sb$w_prv$3 w_prv$3(
+        .d(w_prv$3$d),
+        .q(w_prv$3$q),
+        .clock(w_prv$3$clock)
+    );
+    switch2_p4$sb$w_hp$0 w_hp$0(
+        .d(w_hp$0$d),
+        .q(w_hp$0$q),
+        .clock(w_hp$0$clock)
+    );
+    switch2_p4$sb$w_hp$1 w_hp$1(
+        .d(w_hp$1$d),
+        .q(w_hp$1$q),
+        .clock(w_hp$1$clock)
+    );
+    switch2_p4$sb$w_hp$2 w_hp$2(
+        .d(w_hp$2$d),
+        .q(w_hp$2$q),
+        .clock(w_hp$2$clock)
+    );
+    switch2_p4$sb$w_hp$3 w_hp$3(
+        .d(w_hp$3$d),
+        .q(w_hp$3$q),
+        .clock(w_hp$3$clock)
+    );
+    switch2_p4$sb$wl2_en$0 wl2_en$0(
+        .d(wl2_en$0$d),
+        .q(wl2_en$0$q),
+        .clock(wl2_en$0$clock)
+    );
+    switch2_p4$sb$wl2_en$1 wl2_en$1(
+        .d(wl2_en$1$d),
+        .q(wl2_en$1$q),
+        .clock(wl2_en$1$clock)
+    );
+    switch2_p4$sb$wl2_en$2 wl2_en$2(
+        .d(wl2_en$2$d),
+        .q(wl2_en$2$q),
+        .clock(wl2_en$2$clock)
+    );
+    switch2_p4$sb$wl2_en$3 wl2_en$3(
+        .d(wl2_en$3$d),
+        .q(wl2_en$3$q),
+        .clock(wl2_en$3$clock)
+    );
+    switch2_p4$sb$wl2_addr$0 wl2_addr$0(
+        .d(wl2_addr$0$d),
+        .q(wl2_addr$0$q),
+        .clock(wl2_addr$0$clock)
+    );
+    switch2_p4$sb$wl2_addr$1 wl2_addr$1(
+        .d(wl2_addr$1$d),
+        .q(wl2_addr$1$q),
+        .clock(wl2_addr$1$clock)
+    );
+    switch2_p4$sb$wl2_addr$2 wl2_addr$2(
+        .d(wl2_addr$2$d),
+        .q(wl2_addr$2$q),
+        .clock(wl2_addr$2$clock)
+    );
+    switch2_p4$sb$wl2_addr$3 wl2_addr$3(
+        .d(wl2_addr$3$d),
+        .q(wl2_addr$3$q),
+        .clock(wl2_addr$3$clock)
+    );
     switch2_p4$sb$bank$0 bank$0(
         .read_address(bank$0$read_address),
         .read_clock(bank$0$read_clock),
@@ -38478,6 +39684,158 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         .write_data(link$7$write_data),
         .write_enable(link$7$write_enable)
     );
+    switch2_p4$sb$link2$0 link2$0(
+        .read_address(link2$0$read_address),
+        .read_clock(link2$0$read_clock),
+        .read_data(link2$0$read_data),
+        .write_address(link2$0$write_address),
+        .write_clock(link2$0$write_clock),
+        .write_data(link2$0$write_data),
+        .write_enable(link2$0$write_enable)
+    );
+    switch2_p4$sb$link2$1 link2$1(
+        .read_address(link2$1$read_address),
+        .read_clock(link2$1$read_clock),
+        .read_data(link2$1$read_data),
+        .write_address(link2$1$write_address),
+        .write_clock(link2$1$write_clock),
+        .write_data(link2$1$write_data),
+        .write_enable(link2$1$write_enable)
+    );
+    switch2_p4$sb$link2$2 link2$2(
+        .read_address(link2$2$read_address),
+        .read_clock(link2$2$read_clock),
+        .read_data(link2$2$read_data),
+        .write_address(link2$2$write_address),
+        .write_clock(link2$2$write_clock),
+        .write_data(link2$2$write_data),
+        .write_enable(link2$2$write_enable)
+    );
+    switch2_p4$sb$link2$3 link2$3(
+        .read_address(link2$3$read_address),
+        .read_clock(link2$3$read_clock),
+        .read_data(link2$3$read_data),
+        .write_address(link2$3$write_address),
+        .write_clock(link2$3$write_clock),
+        .write_data(link2$3$write_data),
+        .write_enable(link2$3$write_enable)
+    );
+    switch2_p4$sb$link2$4 link2$4(
+        .read_address(link2$4$read_address),
+        .read_clock(link2$4$read_clock),
+        .read_data(link2$4$read_data),
+        .write_address(link2$4$write_address),
+        .write_clock(link2$4$write_clock),
+        .write_data(link2$4$write_data),
+        .write_enable(link2$4$write_enable)
+    );
+    switch2_p4$sb$link2$5 link2$5(
+        .read_address(link2$5$read_address),
+        .read_clock(link2$5$read_clock),
+        .read_data(link2$5$read_data),
+        .write_address(link2$5$write_address),
+        .write_clock(link2$5$write_clock),
+        .write_data(link2$5$write_data),
+        .write_enable(link2$5$write_enable)
+    );
+    switch2_p4$sb$link2$6 link2$6(
+        .read_address(link2$6$read_address),
+        .read_clock(link2$6$read_clock),
+        .read_data(link2$6$read_data),
+        .write_address(link2$6$write_address),
+        .write_clock(link2$6$write_clock),
+        .write_data(link2$6$write_data),
+        .write_enable(link2$6$write_enable)
+    );
+    switch2_p4$sb$link2$7 link2$7(
+        .read_address(link2$7$read_address),
+        .read_clock(link2$7$read_clock),
+        .read_data(link2$7$read_data),
+        .write_address(link2$7$write_address),
+        .write_clock(link2$7$write_clock),
+        .write_data(link2$7$write_data),
+        .write_enable(link2$7$write_enable)
+    );
+    switch2_p4$sb$lk_r$0 lk_r$0(
+        .d(lk_r$0$d),
+        .q(lk_r$0$q),
+        .clock(lk_r$0$clock)
+    );
+    switch2_p4$sb$lk_r$1 lk_r$1(
+        .d(lk_r$1$d),
+        .q(lk_r$1$q),
+        .clock(lk_r$1$clock)
+    );
+    switch2_p4$sb$lk_r$2 lk_r$2(
+        .d(lk_r$2$d),
+        .q(lk_r$2$q),
+        .clock(lk_r$2$clock)
+    );
+    switch2_p4$sb$lk_r$3 lk_r$3(
+        .d(lk_r$3$d),
+        .q(lk_r$3$q),
+        .clock(lk_r$3$clock)
+    );
+    switch2_p4$sb$lk_r$4 lk_r$4(
+        .d(lk_r$4$d),
+        .q(lk_r$4$q),
+        .clock(lk_r$4$clock)
+    );
+    switch2_p4$sb$lk_r$5 lk_r$5(
+        .d(lk_r$5$d),
+        .q(lk_r$5$q),
+        .clock(lk_r$5$clock)
+    );
+    switch2_p4$sb$lk_r$6 lk_r$6(
+        .d(lk_r$6$d),
+        .q(lk_r$6$q),
+        .clock(lk_r$6$clock)
+    );
+    switch2_p4$sb$lk_r$7 lk_r$7(
+        .d(lk_r$7$d),
+        .q(lk_r$7$q),
+        .clock(lk_r$7$clock)
+    );
+    switch2_p4$sb$lk2_r$0 lk2_r$0(
+        .d(lk2_r$0$d),
+        .q(lk2_r$0$q),
+        .clock(lk2_r$0$clock)
+    );
+    switch2_p4$sb$lk2_r$1 lk2_r$1(
+        .d(lk2_r$1$d),
+        .q(lk2_r$1$q),
+        .clock(lk2_r$1$clock)
+    );
+    switch2_p4$sb$lk2_r$2 lk2_r$2(
+        .d(lk2_r$2$d),
+        .q(lk2_r$2$q),
+        .clock(lk2_r$2$clock)
+    );
+    switch2_p4$sb$lk2_r$3 lk2_r$3(
+        .d(lk2_r$3$d),
+        .q(lk2_r$3$q),
+        .clock(lk2_r$3$clock)
+    );
+    switch2_p4$sb$lk2_r$4 lk2_r$4(
+        .d(lk2_r$4$d),
+        .q(lk2_r$4$q),
+        .clock(lk2_r$4$clock)
+    );
+    switch2_p4$sb$lk2_r$5 lk2_r$5(
+        .d(lk2_r$5$d),
+        .q(lk2_r$5$q),
+        .clock(lk2_r$5$clock)
+    );
+    switch2_p4$sb$lk2_r$6 lk2_r$6(
+        .d(lk2_r$6$d),
+        .q(lk2_r$6$q),
+        .clock(lk2_r$6$clock)
+    );
+    switch2_p4$sb$lk2_r$7 lk2_r$7(
+        .d(lk2_r$7$d),
+        .q(lk2_r$7$q),
+        .clock(lk2_r$7$clock)
+    );
     switch2_p4$sb$fl$0 fl$0(
         .clock(fl$0$clock),
         .reset(fl$0$reset),
@@ -38613,25 +39971,105 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         .q(r_act$3$q),
         .clock(r_act$3$clock)
     );
-    switch2_p4$sb$r_cell$0 r_cell$0(
-        .d(r_cell$0$d),
-        .q(r_cell$0$q),
-        .clock(r_cell$0$clock)
+    switch2_p4$sb$r_c0$0 r_c0$0(
+        .d(r_c0$0$d),
+        .q(r_c0$0$q),
+        .clock(r_c0$0$clock)
     );
-    switch2_p4$sb$r_cell$1 r_cell$1(
-        .d(r_cell$1$d),
-        .q(r_cell$1$q),
-        .clock(r_cell$1$clock)
+    switch2_p4$sb$r_c0$1 r_c0$1(
+        .d(r_c0$1$d),
+        .q(r_c0$1$q),
+        .clock(r_c0$1$clock)
     );
-    switch2_p4$sb$r_cell$2 r_cell$2(
-        .d(r_cell$2$d),
-        .q(r_cell$2$q),
-        .clock(r_cell$2$clock)
+    switch2_p4$sb$r_c0$2 r_c0$2(
+        .d(r_c0$2$d),
+        .q(r_c0$2$q),
+        .clock(r_c0$2$clock)
     );
-    switch2_p4$sb$r_cell$3 r_cell$3(
-        .d(r_cell$3$d),
-        .q(r_cell$3$q),
-        .clock(r_cell$3$clock)
+    switch2_p4$sb$r_c0$3 r_c0$3(
+        .d(r_c0$3$d),
+        .q(r_c0$3$q),
+        .clock(r_c0$3$clock)
+    );
+    switch2_p4$sb$r_c1$0 r_c1$0(
+        .d(r_c1$0$d),
+        .q(r_c1$0$q),
+        .clock(r_c1$0$clock)
+    );
+    switch2_p4$sb$r_c1$1 r_c1$1(
+        .d(r_c1$1$d),
+        .q(r_c1$1$q),
+        .clock(r_c1$1$clock)
+    );
+    switch2_p4$sb$r_c1$2 r_c1$2(
+        .d(r_c1$2$d),
+        .q(r_c1$2$q),
+        .clock(r_c1$2$clock)
+    );
+    switch2_p4$sb$r_c1$3 r_c1$3(
+        .d(r_c1$3$d),
+        .q(r_c1$3$q),
+        .clock(r_c1$3$clock)
+    );
+    switch2_p4$sb$r_v0$0 r_v0$0(
+        .d(r_v0$0$d),
+        .q(r_v0$0$q),
+        .clock(r_v0$0$clock)
+    );
+    switch2_p4$sb$r_v0$1 r_v0$1(
+        .d(r_v0$1$d),
+        .q(r_v0$1$q),
+        .clock(r_v0$1$clock)
+    );
+    switch2_p4$sb$r_v0$2 r_v0$2(
+        .d(r_v0$2$d),
+        .q(r_v0$2$q),
+        .clock(r_v0$2$clock)
+    );
+    switch2_p4$sb$r_v0$3 r_v0$3(
+        .d(r_v0$3$d),
+        .q(r_v0$3$q),
+        .clock(r_v0$3$clock)
+    );
+    switch2_p4$sb$r_v1$0 r_v1$0(
+        .d(r_v1$0$d),
+        .q(r_v1$0$q),
+        .clock(r_v1$0$clock)
+    );
+    switch2_p4$sb$r_v1$1 r_v1$1(
+        .d(r_v1$1$d),
+        .q(r_v1$1$q),
+        .clock(r_v1$1$clock)
+    );
+    switch2_p4$sb$r_v1$2 r_v1$2(
+        .d(r_v1$2$d),
+        .q(r_v1$2$q),
+        .clock(r_v1$2$clock)
+    );
+    switch2_p4$sb$r_v1$3 r_v1$3(
+        .d(r_v1$3$d),
+        .q(r_v1$3$q),
+        .clock(r_v1$3$clock)
+    );
+    switch2_p4$sb$r_first$0 r_first$0(
+        .d(r_first$0$d),
+        .q(r_first$0$q),
+        .clock(r_first$0$clock)
+    );
+    switch2_p4$sb$r_first$1 r_first$1(
+        .d(r_first$1$d),
+        .q(r_first$1$q),
+        .clock(r_first$1$clock)
+    );
+    switch2_p4$sb$r_first$2 r_first$2(
+        .d(r_first$2$d),
+        .q(r_first$2$q),
+        .clock(r_first$2$clock)
+    );
+    switch2_p4$sb$r_first$3 r_first$3(
+        .d(r_first$3$d),
+        .q(r_first$3$q),
+        .clock(r_first$3$clock)
     );
     switch2_p4$sb$r_left$0 r_left$0(
         .d(r_left$0$d),
@@ -38913,6 +40351,46 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         .q(rd_emp$3$q),
         .clock(rd_emp$3$clock)
     );
+    switch2_p4$sb$rd_l1$0 rd_l1$0(
+        .d(rd_l1$0$d),
+        .q(rd_l1$0$q),
+        .clock(rd_l1$0$clock)
+    );
+    switch2_p4$sb$rd_l1$1 rd_l1$1(
+        .d(rd_l1$1$d),
+        .q(rd_l1$1$q),
+        .clock(rd_l1$1$clock)
+    );
+    switch2_p4$sb$rd_l1$2 rd_l1$2(
+        .d(rd_l1$2$d),
+        .q(rd_l1$2$q),
+        .clock(rd_l1$2$clock)
+    );
+    switch2_p4$sb$rd_l1$3 rd_l1$3(
+        .d(rd_l1$3$d),
+        .q(rd_l1$3$q),
+        .clock(rd_l1$3$clock)
+    );
+    switch2_p4$sb$rd_l2$0 rd_l2$0(
+        .d(rd_l2$0$d),
+        .q(rd_l2$0$q),
+        .clock(rd_l2$0$clock)
+    );
+    switch2_p4$sb$rd_l2$1 rd_l2$1(
+        .d(rd_l2$1$d),
+        .q(rd_l2$1$q),
+        .clock(rd_l2$1$clock)
+    );
+    switch2_p4$sb$rd_l2$2 rd_l2$2(
+        .d(rd_l2$2$d),
+        .q(rd_l2$2$q),
+        .clock(rd_l2$2$clock)
+    );
+    switch2_p4$sb$rd_l2$3 rd_l2$3(
+        .d(rd_l2$3$d),
+        .q(rd_l2$3$q),
+        .clock(rd_l2$3$clock)
+    );
     switch2_p4$sb$p_en$0 p_en$0(
         .d(p_en$0$d),
         .q(p_en$0$q),
@@ -39072,6 +40550,126 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         .d(p_emp$3$d),
         .q(p_emp$3$q),
         .clock(p_emp$3$clock)
+    );
+    switch2_p4$sb$p_l1$0 p_l1$0(
+        .d(p_l1$0$d),
+        .q(p_l1$0$q),
+        .clock(p_l1$0$clock)
+    );
+    switch2_p4$sb$p_l1$1 p_l1$1(
+        .d(p_l1$1$d),
+        .q(p_l1$1$q),
+        .clock(p_l1$1$clock)
+    );
+    switch2_p4$sb$p_l1$2 p_l1$2(
+        .d(p_l1$2$d),
+        .q(p_l1$2$q),
+        .clock(p_l1$2$clock)
+    );
+    switch2_p4$sb$p_l1$3 p_l1$3(
+        .d(p_l1$3$d),
+        .q(p_l1$3$q),
+        .clock(p_l1$3$clock)
+    );
+    switch2_p4$sb$p_l2$0 p_l2$0(
+        .d(p_l2$0$d),
+        .q(p_l2$0$q),
+        .clock(p_l2$0$clock)
+    );
+    switch2_p4$sb$p_l2$1 p_l2$1(
+        .d(p_l2$1$d),
+        .q(p_l2$1$q),
+        .clock(p_l2$1$clock)
+    );
+    switch2_p4$sb$p_l2$2 p_l2$2(
+        .d(p_l2$2$d),
+        .q(p_l2$2$q),
+        .clock(p_l2$2$clock)
+    );
+    switch2_p4$sb$p_l2$3 p_l2$3(
+        .d(p_l2$3$d),
+        .q(p_l2$3$q),
+        .clock(p_l2$3$clock)
+    );
+    switch2_p4$sb$q_l1$0 q_l1$0(
+        .d(q_l1$0$d),
+        .q(q_l1$0$q),
+        .clock(q_l1$0$clock)
+    );
+    switch2_p4$sb$q_l1$1 q_l1$1(
+        .d(q_l1$1$d),
+        .q(q_l1$1$q),
+        .clock(q_l1$1$clock)
+    );
+    switch2_p4$sb$q_l1$2 q_l1$2(
+        .d(q_l1$2$d),
+        .q(q_l1$2$q),
+        .clock(q_l1$2$clock)
+    );
+    switch2_p4$sb$q_l1$3 q_l1$3(
+        .d(q_l1$3$d),
+        .q(q_l1$3$q),
+        .clock(q_l1$3$clock)
+    );
+    switch2_p4$sb$q_l2$0 q_l2$0(
+        .d(q_l2$0$d),
+        .q(q_l2$0$q),
+        .clock(q_l2$0$clock)
+    );
+    switch2_p4$sb$q_l2$1 q_l2$1(
+        .d(q_l2$1$d),
+        .q(q_l2$1$q),
+        .clock(q_l2$1$clock)
+    );
+    switch2_p4$sb$q_l2$2 q_l2$2(
+        .d(q_l2$2$d),
+        .q(q_l2$2$q),
+        .clock(q_l2$2$clock)
+    );
+    switch2_p4$sb$q_l2$3 q_l2$3(
+        .d(q_l2$3$d),
+        .q(q_l2$3$q),
+        .clock(q_l2$3$clock)
+    );
+    switch2_p4$sb$q_s$0 q_s$0(
+        .d(q_s$0$d),
+        .q(q_s$0$q),
+        .clock(q_s$0$clock)
+    );
+    switch2_p4$sb$q_s$1 q_s$1(
+        .d(q_s$1$d),
+        .q(q_s$1$q),
+        .clock(q_s$1$clock)
+    );
+    switch2_p4$sb$q_s$2 q_s$2(
+        .d(q_s$2$d),
+        .q(q_s$2$q),
+        .clock(q_s$2$clock)
+    );
+    switch2_p4$sb$q_s$3 q_s$3(
+        .d(q_s$3$d),
+        .q(q_s$3$q),
+        .clock(q_s$3$clock)
+    );
+    switch2_p4$sb$q_rep$0 q_rep$0(
+        .d(q_rep$0$d),
+        .q(q_rep$0$q),
+        .clock(q_rep$0$clock)
+    );
+    switch2_p4$sb$q_rep$1 q_rep$1(
+        .d(q_rep$1$d),
+        .q(q_rep$1$q),
+        .clock(q_rep$1$clock)
+    );
+    switch2_p4$sb$q_rep$2 q_rep$2(
+        .d(q_rep$2$d),
+        .q(q_rep$2$q),
+        .clock(q_rep$2$clock)
+    );
+    switch2_p4$sb$q_rep$3 q_rep$3(
+        .d(q_rep$3$d),
+        .q(q_rep$3$q),
+        .clock(q_rep$3$clock)
     );
     switch2_p4$sb$dep$0 dep$0(
         .d(dep$0$d),
@@ -40253,34 +41851,82 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         bank$0$write_clock = clock;
         link$0$read_clock = clock;
         link$0$write_clock = clock;
+        link2$0$read_clock = clock;
+        link2$0$write_clock = clock;
+        lk_r$0$clock = clock;
+        lk_r$0$d = link$0$read_data;
+        lk2_r$0$clock = clock;
+        lk2_r$0$d = link2$0$read_data;
         bank$1$read_clock = clock;
         bank$1$write_clock = clock;
         link$1$read_clock = clock;
         link$1$write_clock = clock;
+        link2$1$read_clock = clock;
+        link2$1$write_clock = clock;
+        lk_r$1$clock = clock;
+        lk_r$1$d = link$1$read_data;
+        lk2_r$1$clock = clock;
+        lk2_r$1$d = link2$1$read_data;
         bank$2$read_clock = clock;
         bank$2$write_clock = clock;
         link$2$read_clock = clock;
         link$2$write_clock = clock;
+        link2$2$read_clock = clock;
+        link2$2$write_clock = clock;
+        lk_r$2$clock = clock;
+        lk_r$2$d = link$2$read_data;
+        lk2_r$2$clock = clock;
+        lk2_r$2$d = link2$2$read_data;
         bank$3$read_clock = clock;
         bank$3$write_clock = clock;
         link$3$read_clock = clock;
         link$3$write_clock = clock;
+        link2$3$read_clock = clock;
+        link2$3$write_clock = clock;
+        lk_r$3$clock = clock;
+        lk_r$3$d = link$3$read_data;
+        lk2_r$3$clock = clock;
+        lk2_r$3$d = link2$3$read_data;
         bank$4$read_clock = clock;
         bank$4$write_clock = clock;
         link$4$read_clock = clock;
         link$4$write_clock = clock;
+        link2$4$read_clock = clock;
+        link2$4$write_clock = clock;
+        lk_r$4$clock = clock;
+        lk_r$4$d = link$4$read_data;
+        lk2_r$4$clock = clock;
+        lk2_r$4$d = link2$4$read_data;
         bank$5$read_clock = clock;
         bank$5$write_clock = clock;
         link$5$read_clock = clock;
         link$5$write_clock = clock;
+        link2$5$read_clock = clock;
+        link2$5$write_clock = clock;
+        lk_r$5$clock = clock;
+        lk_r$5$d = link$5$read_data;
+        lk2_r$5$clock = clock;
+        lk2_r$5$d = link2$5$read_data;
         bank$6$read_clock = clock;
         bank$6$write_clock = clock;
         link$6$read_clock = clock;
         link$6$write_clock = clock;
+        link2$6$read_clock = clock;
+        link2$6$write_clock = clock;
+        lk_r$6$clock = clock;
+        lk_r$6$d = link$6$read_data;
+        lk2_r$6$clock = clock;
+        lk2_r$6$d = link2$6$read_data;
         bank$7$read_clock = clock;
         bank$7$write_clock = clock;
         link$7$read_clock = clock;
         link$7$write_clock = clock;
+        link2$7$read_clock = clock;
+        link2$7$write_clock = clock;
+        lk_r$7$clock = clock;
+        lk_r$7$d = link$7$read_data;
+        lk2_r$7$clock = clock;
+        lk2_r$7$d = link2$7$read_data;
         df$0$clock = clock;
         df$0$reset = reset;
         vq$0$clock = clock;
@@ -40352,6 +41998,14 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         wl_addr$0$d = wl_addr$0$q;
         wl_data$0$clock = clock;
         wl_data$0$d = wl_data$0$q;
+        w_prv$0$clock = clock;
+        w_prv$0$d = w_prv$0$q;
+        w_hp$0$clock = clock;
+        w_hp$0$d = w_hp$0$q;
+        wl2_en$0$clock = clock;
+        wl2_en$0$d = 1'b0;
+        wl2_addr$0$clock = clock;
+        wl2_addr$0$d = wl2_addr$0$q;
         df$1$clock = clock;
         df$1$reset = reset;
         vq$1$clock = clock;
@@ -40423,6 +42077,14 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         wl_addr$1$d = wl_addr$1$q;
         wl_data$1$clock = clock;
         wl_data$1$d = wl_data$1$q;
+        w_prv$1$clock = clock;
+        w_prv$1$d = w_prv$1$q;
+        w_hp$1$clock = clock;
+        w_hp$1$d = w_hp$1$q;
+        wl2_en$1$clock = clock;
+        wl2_en$1$d = 1'b0;
+        wl2_addr$1$clock = clock;
+        wl2_addr$1$d = wl2_addr$1$q;
         df$2$clock = clock;
         df$2$reset = reset;
         vq$2$clock = clock;
@@ -40494,6 +42156,14 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         wl_addr$2$d = wl_addr$2$q;
         wl_data$2$clock = clock;
         wl_data$2$d = wl_data$2$q;
+        w_prv$2$clock = clock;
+        w_prv$2$d = w_prv$2$q;
+        w_hp$2$clock = clock;
+        w_hp$2$d = w_hp$2$q;
+        wl2_en$2$clock = clock;
+        wl2_en$2$d = 1'b0;
+        wl2_addr$2$clock = clock;
+        wl2_addr$2$d = wl2_addr$2$q;
         df$3$clock = clock;
         df$3$reset = reset;
         vq$3$clock = clock;
@@ -40565,14 +42235,30 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         wl_addr$3$d = wl_addr$3$q;
         wl_data$3$clock = clock;
         wl_data$3$d = wl_data$3$q;
+        w_prv$3$clock = clock;
+        w_prv$3$d = w_prv$3$q;
+        w_hp$3$clock = clock;
+        w_hp$3$d = w_hp$3$q;
+        wl2_en$3$clock = clock;
+        wl2_en$3$d = 1'b0;
+        wl2_addr$3$clock = clock;
+        wl2_addr$3$d = wl2_addr$3$q;
         dq_cell$0$clock = clock;
         dq_cell$0$reset = reset;
         dq_meta$0$clock = clock;
         dq_meta$0$reset = reset;
         r_act$0$clock = clock;
         r_act$0$d = r_act$0$q;
-        r_cell$0$clock = clock;
-        r_cell$0$d = r_cell$0$q;
+        r_c0$0$clock = clock;
+        r_c0$0$d = r_c0$0$q;
+        r_c1$0$clock = clock;
+        r_c1$0$d = r_c1$0$q;
+        r_v0$0$clock = clock;
+        r_v0$0$d = r_v0$0$q;
+        r_v1$0$clock = clock;
+        r_v1$0$d = r_v1$0$q;
+        r_first$0$clock = clock;
+        r_first$0$d = r_first$0$q;
         r_left$0$clock = clock;
         r_left$0$d = r_left$0$q;
         r_s$0$clock = clock;
@@ -40601,6 +42287,10 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         rd_s$0$d = rd_s$0$q;
         rd_emp$0$clock = clock;
         rd_emp$0$d = rd_emp$0$q;
+        rd_l1$0$clock = clock;
+        rd_l1$0$d = 1'b0;
+        rd_l2$0$clock = clock;
+        rd_l2$0$d = 1'b0;
         p_en$0$clock = clock;
         p_en$0$d = rd_en$0$q;
         p_rep$0$clock = clock;
@@ -40617,6 +42307,18 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         p_s$0$d = rd_s$0$q;
         p_emp$0$clock = clock;
         p_emp$0$d = rd_emp$0$q;
+        p_l1$0$clock = clock;
+        p_l1$0$d = rd_en$0$q & rd_l1$0$q;
+        p_l2$0$clock = clock;
+        p_l2$0$d = rd_en$0$q & rd_l2$0$q;
+        q_l1$0$clock = clock;
+        q_l1$0$d = p_l1$0$q;
+        q_l2$0$clock = clock;
+        q_l2$0$d = p_l2$0$q;
+        q_s$0$clock = clock;
+        q_s$0$d = p_s$0$q;
+        q_rep$0$clock = clock;
+        q_rep$0$d = p_rep$0$q;
         dep$0$clock = clock;
         dep$0$d = rd_en$0$q & rd_last$0$q;
         x_k$0$clock = clock;
@@ -40641,8 +42343,16 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         dq_meta$1$reset = reset;
         r_act$1$clock = clock;
         r_act$1$d = r_act$1$q;
-        r_cell$1$clock = clock;
-        r_cell$1$d = r_cell$1$q;
+        r_c0$1$clock = clock;
+        r_c0$1$d = r_c0$1$q;
+        r_c1$1$clock = clock;
+        r_c1$1$d = r_c1$1$q;
+        r_v0$1$clock = clock;
+        r_v0$1$d = r_v0$1$q;
+        r_v1$1$clock = clock;
+        r_v1$1$d = r_v1$1$q;
+        r_first$1$clock = clock;
+        r_first$1$d = r_first$1$q;
         r_left$1$clock = clock;
         r_left$1$d = r_left$1$q;
         r_s$1$clock = clock;
@@ -40671,6 +42381,10 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         rd_s$1$d = rd_s$1$q;
         rd_emp$1$clock = clock;
         rd_emp$1$d = rd_emp$1$q;
+        rd_l1$1$clock = clock;
+        rd_l1$1$d = 1'b0;
+        rd_l2$1$clock = clock;
+        rd_l2$1$d = 1'b0;
         p_en$1$clock = clock;
         p_en$1$d = rd_en$1$q;
         p_rep$1$clock = clock;
@@ -40687,6 +42401,18 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         p_s$1$d = rd_s$1$q;
         p_emp$1$clock = clock;
         p_emp$1$d = rd_emp$1$q;
+        p_l1$1$clock = clock;
+        p_l1$1$d = rd_en$1$q & rd_l1$1$q;
+        p_l2$1$clock = clock;
+        p_l2$1$d = rd_en$1$q & rd_l2$1$q;
+        q_l1$1$clock = clock;
+        q_l1$1$d = p_l1$1$q;
+        q_l2$1$clock = clock;
+        q_l2$1$d = p_l2$1$q;
+        q_s$1$clock = clock;
+        q_s$1$d = p_s$1$q;
+        q_rep$1$clock = clock;
+        q_rep$1$d = p_rep$1$q;
         dep$1$clock = clock;
         dep$1$d = rd_en$1$q & rd_last$1$q;
         x_k$1$clock = clock;
@@ -40711,8 +42437,16 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         dq_meta$2$reset = reset;
         r_act$2$clock = clock;
         r_act$2$d = r_act$2$q;
-        r_cell$2$clock = clock;
-        r_cell$2$d = r_cell$2$q;
+        r_c0$2$clock = clock;
+        r_c0$2$d = r_c0$2$q;
+        r_c1$2$clock = clock;
+        r_c1$2$d = r_c1$2$q;
+        r_v0$2$clock = clock;
+        r_v0$2$d = r_v0$2$q;
+        r_v1$2$clock = clock;
+        r_v1$2$d = r_v1$2$q;
+        r_first$2$clock = clock;
+        r_first$2$d = r_first$2$q;
         r_left$2$clock = clock;
         r_left$2$d = r_left$2$q;
         r_s$2$clock = clock;
@@ -40741,6 +42475,10 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         rd_s$2$d = rd_s$2$q;
         rd_emp$2$clock = clock;
         rd_emp$2$d = rd_emp$2$q;
+        rd_l1$2$clock = clock;
+        rd_l1$2$d = 1'b0;
+        rd_l2$2$clock = clock;
+        rd_l2$2$d = 1'b0;
         p_en$2$clock = clock;
         p_en$2$d = rd_en$2$q;
         p_rep$2$clock = clock;
@@ -40757,6 +42495,18 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         p_s$2$d = rd_s$2$q;
         p_emp$2$clock = clock;
         p_emp$2$d = rd_emp$2$q;
+        p_l1$2$clock = clock;
+        p_l1$2$d = rd_en$2$q & rd_l1$2$q;
+        p_l2$2$clock = clock;
+        p_l2$2$d = rd_en$2$q & rd_l2$2$q;
+        q_l1$2$clock = clock;
+        q_l1$2$d = p_l1$2$q;
+        q_l2$2$clock = clock;
+        q_l2$2$d = p_l2$2$q;
+        q_s$2$clock = clock;
+        q_s$2$d = p_s$2$q;
+        q_rep$2$clock = clock;
+        q_rep$2$d = p_rep$2$q;
         dep$2$clock = clock;
         dep$2$d = rd_en$2$q & rd_last$2$q;
         x_k$2$clock = clock;
@@ -40781,8 +42531,16 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         dq_meta$3$reset = reset;
         r_act$3$clock = clock;
         r_act$3$d = r_act$3$q;
-        r_cell$3$clock = clock;
-        r_cell$3$d = r_cell$3$q;
+        r_c0$3$clock = clock;
+        r_c0$3$d = r_c0$3$q;
+        r_c1$3$clock = clock;
+        r_c1$3$d = r_c1$3$q;
+        r_v0$3$clock = clock;
+        r_v0$3$d = r_v0$3$q;
+        r_v1$3$clock = clock;
+        r_v1$3$d = r_v1$3$q;
+        r_first$3$clock = clock;
+        r_first$3$d = r_first$3$q;
         r_left$3$clock = clock;
         r_left$3$d = r_left$3$q;
         r_s$3$clock = clock;
@@ -40811,6 +42569,10 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         rd_s$3$d = rd_s$3$q;
         rd_emp$3$clock = clock;
         rd_emp$3$d = rd_emp$3$q;
+        rd_l1$3$clock = clock;
+        rd_l1$3$d = 1'b0;
+        rd_l2$3$clock = clock;
+        rd_l2$3$d = 1'b0;
         p_en$3$clock = clock;
         p_en$3$d = rd_en$3$q;
         p_rep$3$clock = clock;
@@ -40827,6 +42589,18 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         p_s$3$d = rd_s$3$q;
         p_emp$3$clock = clock;
         p_emp$3$d = rd_emp$3$q;
+        p_l1$3$clock = clock;
+        p_l1$3$d = rd_en$3$q & rd_l1$3$q;
+        p_l2$3$clock = clock;
+        p_l2$3$d = rd_en$3$q & rd_l2$3$q;
+        q_l1$3$clock = clock;
+        q_l1$3$d = p_l1$3$q;
+        q_l2$3$clock = clock;
+        q_l2$3$d = p_l2$3$q;
+        q_s$3$clock = clock;
+        q_s$3$d = p_s$3$q;
+        q_rep$3$clock = clock;
+        q_rep$3$d = p_rep$3$q;
         dep$3$clock = clock;
         dep$3$d = rd_en$3$q & rd_last$3$q;
         x_k$3$clock = clock;
@@ -41299,11 +43073,16 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
                 if (l_j0$0) begin
                     w_s$0$d = l_bnext$0;
                     w_head$0$d = ring$0$head;
+                    w_hp$0$d = 1'b0;
                 end
                 else begin
                     wl_en$0$d = 1'b1;
                     wl_addr$0$d = w_cur$0$q;
                     wl_data$0$d = ring$0$head;
+                    wl2_en$0$d = w_hp$0$q;
+                    wl2_addr$0$d = w_prv$0$q;
+                    w_prv$0$d = w_cur$0$q;
+                    w_hp$0$d = 1'b1;
                 end
             end
             if (hw$0$last) begin
@@ -41535,11 +43314,16 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
                 if (l_j0$1) begin
                     w_s$1$d = l_bnext$1;
                     w_head$1$d = ring$1$head;
+                    w_hp$1$d = 1'b0;
                 end
                 else begin
                     wl_en$1$d = 1'b1;
                     wl_addr$1$d = w_cur$1$q;
                     wl_data$1$d = ring$1$head;
+                    wl2_en$1$d = w_hp$1$q;
+                    wl2_addr$1$d = w_prv$1$q;
+                    w_prv$1$d = w_cur$1$q;
+                    w_hp$1$d = 1'b1;
                 end
             end
             if (hw$1$last) begin
@@ -41771,11 +43555,16 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
                 if (l_j0$2) begin
                     w_s$2$d = l_bnext$2;
                     w_head$2$d = ring$2$head;
+                    w_hp$2$d = 1'b0;
                 end
                 else begin
                     wl_en$2$d = 1'b1;
                     wl_addr$2$d = w_cur$2$q;
                     wl_data$2$d = ring$2$head;
+                    wl2_en$2$d = w_hp$2$q;
+                    wl2_addr$2$d = w_prv$2$q;
+                    w_prv$2$d = w_cur$2$q;
+                    w_hp$2$d = 1'b1;
                 end
             end
             if (hw$2$last) begin
@@ -42007,11 +43796,16 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
                 if (l_j0$3) begin
                     w_s$3$d = l_bnext$3;
                     w_head$3$d = ring$3$head;
+                    w_hp$3$d = 1'b0;
                 end
                 else begin
                     wl_en$3$d = 1'b1;
                     wl_addr$3$d = w_cur$3$q;
                     wl_data$3$d = ring$3$head;
+                    wl2_en$3$d = w_hp$3$q;
+                    wl2_addr$3$d = w_prv$3$q;
+                    w_prv$3$d = w_cur$3$q;
+                    w_hp$3$d = 1'b1;
                 end
             end
             if (hw$3$last) begin
@@ -42095,6 +43889,8 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         l_lwd$0 = k0_ca;
         l_lwa$0 = k0_ca;
         l_lwe$0 = 1'b0;
+        l_l2wa$0 = k0_ca;
+        l_l2we$0 = 1'b0;
         if (ph$q == k_wsel$0) begin
             l_bwd$0 = l_bwd$0 | wr_data$0$q;
             l_bwa$0 = l_bwa$0 | wr_addr$0$q;
@@ -42102,6 +43898,8 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             l_lwd$0 = l_lwd$0 | wl_data$0$q;
             l_lwa$0 = l_lwa$0 | wl_addr$0$q;
             l_lwe$0 = l_lwe$0 | wl_en$0$q;
+            l_l2wa$0 = l_l2wa$0 | wl2_addr$0$q;
+            l_l2we$0 = l_l2we$0 | wl2_en$0$q;
         end
         if (ph$q == k_wsel$1) begin
             l_bwd$0 = l_bwd$0 | wr_data$1$q;
@@ -42110,6 +43908,8 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             l_lwd$0 = l_lwd$0 | wl_data$1$q;
             l_lwa$0 = l_lwa$0 | wl_addr$1$q;
             l_lwe$0 = l_lwe$0 | wl_en$1$q;
+            l_l2wa$0 = l_l2wa$0 | wl2_addr$1$q;
+            l_l2we$0 = l_l2we$0 | wl2_en$1$q;
         end
         if (ph$q == k_wsel$2) begin
             l_bwd$0 = l_bwd$0 | wr_data$2$q;
@@ -42118,6 +43918,8 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             l_lwd$0 = l_lwd$0 | wl_data$2$q;
             l_lwa$0 = l_lwa$0 | wl_addr$2$q;
             l_lwe$0 = l_lwe$0 | wl_en$2$q;
+            l_l2wa$0 = l_l2wa$0 | wl2_addr$2$q;
+            l_l2we$0 = l_l2we$0 | wl2_en$2$q;
         end
         if (ph$q == k_wsel$3) begin
             l_bwd$0 = l_bwd$0 | wr_data$3$q;
@@ -42126,6 +43928,8 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             l_lwd$0 = l_lwd$0 | wl_data$3$q;
             l_lwa$0 = l_lwa$0 | wl_addr$3$q;
             l_lwe$0 = l_lwe$0 | wl_en$3$q;
+            l_l2wa$0 = l_l2wa$0 | wl2_addr$3$q;
+            l_l2we$0 = l_l2we$0 | wl2_en$3$q;
         end
         bank$0$write_enable = l_bwe$0;
         bank$0$write_address = l_bwa$0;
@@ -42133,18 +43937,26 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         link$0$write_enable = l_lwe$0;
         link$0$write_address = l_lwa$0;
         link$0$write_data = l_lwd$0;
+        link2$0$write_enable = l_l2we$0;
+        link2$0$write_address = l_l2wa$0;
+        link2$0$write_data = l_lwd$0;
         bank$4$write_enable = l_bwe$0;
         bank$4$write_address = l_bwa$0;
         bank$4$write_data = l_bwd$0;
         link$4$write_enable = l_lwe$0;
         link$4$write_address = l_lwa$0;
         link$4$write_data = l_lwd$0;
+        link2$4$write_enable = l_l2we$0;
+        link2$4$write_address = l_l2wa$0;
+        link2$4$write_data = l_lwd$0;
         l_bwd$1 = k0_64;
         l_bwa$1 = k0_ca;
         l_bwe$1 = 1'b0;
         l_lwd$1 = k0_ca;
         l_lwa$1 = k0_ca;
         l_lwe$1 = 1'b0;
+        l_l2wa$1 = k0_ca;
+        l_l2we$1 = 1'b0;
         if (ph$q == k_wsel$4) begin
             l_bwd$1 = l_bwd$1 | wr_data$0$q;
             l_bwa$1 = l_bwa$1 | wr_addr$0$q;
@@ -42152,6 +43964,8 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             l_lwd$1 = l_lwd$1 | wl_data$0$q;
             l_lwa$1 = l_lwa$1 | wl_addr$0$q;
             l_lwe$1 = l_lwe$1 | wl_en$0$q;
+            l_l2wa$1 = l_l2wa$1 | wl2_addr$0$q;
+            l_l2we$1 = l_l2we$1 | wl2_en$0$q;
         end
         if (ph$q == k_wsel$5) begin
             l_bwd$1 = l_bwd$1 | wr_data$1$q;
@@ -42160,6 +43974,8 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             l_lwd$1 = l_lwd$1 | wl_data$1$q;
             l_lwa$1 = l_lwa$1 | wl_addr$1$q;
             l_lwe$1 = l_lwe$1 | wl_en$1$q;
+            l_l2wa$1 = l_l2wa$1 | wl2_addr$1$q;
+            l_l2we$1 = l_l2we$1 | wl2_en$1$q;
         end
         if (ph$q == k_wsel$6) begin
             l_bwd$1 = l_bwd$1 | wr_data$2$q;
@@ -42168,6 +43984,8 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             l_lwd$1 = l_lwd$1 | wl_data$2$q;
             l_lwa$1 = l_lwa$1 | wl_addr$2$q;
             l_lwe$1 = l_lwe$1 | wl_en$2$q;
+            l_l2wa$1 = l_l2wa$1 | wl2_addr$2$q;
+            l_l2we$1 = l_l2we$1 | wl2_en$2$q;
         end
         if (ph$q == k_wsel$7) begin
             l_bwd$1 = l_bwd$1 | wr_data$3$q;
@@ -42176,6 +43994,8 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             l_lwd$1 = l_lwd$1 | wl_data$3$q;
             l_lwa$1 = l_lwa$1 | wl_addr$3$q;
             l_lwe$1 = l_lwe$1 | wl_en$3$q;
+            l_l2wa$1 = l_l2wa$1 | wl2_addr$3$q;
+            l_l2we$1 = l_l2we$1 | wl2_en$3$q;
         end
         bank$1$write_enable = l_bwe$1;
         bank$1$write_address = l_bwa$1;
@@ -42183,18 +44003,26 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         link$1$write_enable = l_lwe$1;
         link$1$write_address = l_lwa$1;
         link$1$write_data = l_lwd$1;
+        link2$1$write_enable = l_l2we$1;
+        link2$1$write_address = l_l2wa$1;
+        link2$1$write_data = l_lwd$1;
         bank$5$write_enable = l_bwe$1;
         bank$5$write_address = l_bwa$1;
         bank$5$write_data = l_bwd$1;
         link$5$write_enable = l_lwe$1;
         link$5$write_address = l_lwa$1;
         link$5$write_data = l_lwd$1;
+        link2$5$write_enable = l_l2we$1;
+        link2$5$write_address = l_l2wa$1;
+        link2$5$write_data = l_lwd$1;
         l_bwd$2 = k0_64;
         l_bwa$2 = k0_ca;
         l_bwe$2 = 1'b0;
         l_lwd$2 = k0_ca;
         l_lwa$2 = k0_ca;
         l_lwe$2 = 1'b0;
+        l_l2wa$2 = k0_ca;
+        l_l2we$2 = 1'b0;
         if (ph$q == k_wsel$8) begin
             l_bwd$2 = l_bwd$2 | wr_data$0$q;
             l_bwa$2 = l_bwa$2 | wr_addr$0$q;
@@ -42202,6 +44030,8 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             l_lwd$2 = l_lwd$2 | wl_data$0$q;
             l_lwa$2 = l_lwa$2 | wl_addr$0$q;
             l_lwe$2 = l_lwe$2 | wl_en$0$q;
+            l_l2wa$2 = l_l2wa$2 | wl2_addr$0$q;
+            l_l2we$2 = l_l2we$2 | wl2_en$0$q;
         end
         if (ph$q == k_wsel$9) begin
             l_bwd$2 = l_bwd$2 | wr_data$1$q;
@@ -42210,6 +44040,8 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             l_lwd$2 = l_lwd$2 | wl_data$1$q;
             l_lwa$2 = l_lwa$2 | wl_addr$1$q;
             l_lwe$2 = l_lwe$2 | wl_en$1$q;
+            l_l2wa$2 = l_l2wa$2 | wl2_addr$1$q;
+            l_l2we$2 = l_l2we$2 | wl2_en$1$q;
         end
         if (ph$q == k_wsel$10) begin
             l_bwd$2 = l_bwd$2 | wr_data$2$q;
@@ -42218,6 +44050,8 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             l_lwd$2 = l_lwd$2 | wl_data$2$q;
             l_lwa$2 = l_lwa$2 | wl_addr$2$q;
             l_lwe$2 = l_lwe$2 | wl_en$2$q;
+            l_l2wa$2 = l_l2wa$2 | wl2_addr$2$q;
+            l_l2we$2 = l_l2we$2 | wl2_en$2$q;
         end
         if (ph$q == k_wsel$11) begin
             l_bwd$2 = l_bwd$2 | wr_data$3$q;
@@ -42226,6 +44060,8 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             l_lwd$2 = l_lwd$2 | wl_data$3$q;
             l_lwa$2 = l_lwa$2 | wl_addr$3$q;
             l_lwe$2 = l_lwe$2 | wl_en$3$q;
+            l_l2wa$2 = l_l2wa$2 | wl2_addr$3$q;
+            l_l2we$2 = l_l2we$2 | wl2_en$3$q;
         end
         bank$2$write_enable = l_bwe$2;
         bank$2$write_address = l_bwa$2;
@@ -42233,18 +44069,26 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         link$2$write_enable = l_lwe$2;
         link$2$write_address = l_lwa$2;
         link$2$write_data = l_lwd$2;
+        link2$2$write_enable = l_l2we$2;
+        link2$2$write_address = l_l2wa$2;
+        link2$2$write_data = l_lwd$2;
         bank$6$write_enable = l_bwe$2;
         bank$6$write_address = l_bwa$2;
         bank$6$write_data = l_bwd$2;
         link$6$write_enable = l_lwe$2;
         link$6$write_address = l_lwa$2;
         link$6$write_data = l_lwd$2;
+        link2$6$write_enable = l_l2we$2;
+        link2$6$write_address = l_l2wa$2;
+        link2$6$write_data = l_lwd$2;
         l_bwd$3 = k0_64;
         l_bwa$3 = k0_ca;
         l_bwe$3 = 1'b0;
         l_lwd$3 = k0_ca;
         l_lwa$3 = k0_ca;
         l_lwe$3 = 1'b0;
+        l_l2wa$3 = k0_ca;
+        l_l2we$3 = 1'b0;
         if (ph$q == k_wsel$12) begin
             l_bwd$3 = l_bwd$3 | wr_data$0$q;
             l_bwa$3 = l_bwa$3 | wr_addr$0$q;
@@ -42252,6 +44096,8 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             l_lwd$3 = l_lwd$3 | wl_data$0$q;
             l_lwa$3 = l_lwa$3 | wl_addr$0$q;
             l_lwe$3 = l_lwe$3 | wl_en$0$q;
+            l_l2wa$3 = l_l2wa$3 | wl2_addr$0$q;
+            l_l2we$3 = l_l2we$3 | wl2_en$0$q;
         end
         if (ph$q == k_wsel$13) begin
             l_bwd$3 = l_bwd$3 | wr_data$1$q;
@@ -42260,6 +44106,8 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             l_lwd$3 = l_lwd$3 | wl_data$1$q;
             l_lwa$3 = l_lwa$3 | wl_addr$1$q;
             l_lwe$3 = l_lwe$3 | wl_en$1$q;
+            l_l2wa$3 = l_l2wa$3 | wl2_addr$1$q;
+            l_l2we$3 = l_l2we$3 | wl2_en$1$q;
         end
         if (ph$q == k_wsel$14) begin
             l_bwd$3 = l_bwd$3 | wr_data$2$q;
@@ -42268,6 +44116,8 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             l_lwd$3 = l_lwd$3 | wl_data$2$q;
             l_lwa$3 = l_lwa$3 | wl_addr$2$q;
             l_lwe$3 = l_lwe$3 | wl_en$2$q;
+            l_l2wa$3 = l_l2wa$3 | wl2_addr$2$q;
+            l_l2we$3 = l_l2we$3 | wl2_en$2$q;
         end
         if (ph$q == k_wsel$15) begin
             l_bwd$3 = l_bwd$3 | wr_data$3$q;
@@ -42276,6 +44126,8 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             l_lwd$3 = l_lwd$3 | wl_data$3$q;
             l_lwa$3 = l_lwa$3 | wl_addr$3$q;
             l_lwe$3 = l_lwe$3 | wl_en$3$q;
+            l_l2wa$3 = l_l2wa$3 | wl2_addr$3$q;
+            l_l2we$3 = l_l2we$3 | wl2_en$3$q;
         end
         bank$3$write_enable = l_bwe$3;
         bank$3$write_address = l_bwa$3;
@@ -42283,12 +44135,18 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         link$3$write_enable = l_lwe$3;
         link$3$write_address = l_lwa$3;
         link$3$write_data = l_lwd$3;
+        link2$3$write_enable = l_l2we$3;
+        link2$3$write_address = l_l2wa$3;
+        link2$3$write_data = l_lwd$3;
         bank$7$write_enable = l_bwe$3;
         bank$7$write_address = l_bwa$3;
         bank$7$write_data = l_bwd$3;
         link$7$write_enable = l_lwe$3;
         link$7$write_address = l_lwa$3;
         link$7$write_data = l_lwd$3;
+        link2$7$write_enable = l_l2we$3;
+        link2$7$write_address = l_l2wa$3;
+        link2$7$write_data = l_lwd$3;
         l_ra$0 = k0_ca;
         l_ren$0 = 1'b0;
         if (ph$q == k_slot$0) begin
@@ -42309,12 +44167,16 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         end
         bank$0$read_address = l_ra$0;
         link$0$read_address = l_ra$0;
+        link2$0$read_address = l_ra$0;
         bank$1$read_address = l_ra$0;
         link$1$read_address = l_ra$0;
+        link2$1$read_address = l_ra$0;
         bank$2$read_address = l_ra$0;
         link$2$read_address = l_ra$0;
+        link2$2$read_address = l_ra$0;
         bank$3$read_address = l_ra$0;
         link$3$read_address = l_ra$0;
+        link2$3$read_address = l_ra$0;
         fl$0$push = l_ren$0;
         fl$0$push_data = l_ra$0;
         if (l_ftake$0) begin
@@ -42345,12 +44207,16 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         end
         bank$4$read_address = l_ra$1;
         link$4$read_address = l_ra$1;
+        link2$4$read_address = l_ra$1;
         bank$5$read_address = l_ra$1;
         link$5$read_address = l_ra$1;
+        link2$5$read_address = l_ra$1;
         bank$6$read_address = l_ra$1;
         link$6$read_address = l_ra$1;
+        link2$6$read_address = l_ra$1;
         bank$7$read_address = l_ra$1;
         link$7$read_address = l_ra$1;
+        link2$7$read_address = l_ra$1;
         fl$1$push = l_ren$1;
         fl$1$push_data = l_ra$1;
         if (l_ftake$1) begin
@@ -42373,37 +44239,46 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         dq_meta$0$pop = 1'b0;
         out$0$dq_count = dq_cell$0$count;
         l_dm$0$a = dq_meta$0$head;
-        l_lk$0 = k0_ca;
-        if (p_s$0$q == k_idx$0) begin
-            if (p_rep$0$q) begin
-                l_lk$0 = l_lk$0 | link$4$read_data;
+        l_lka$0 = k0_ca;
+        l_lkb$0 = k0_ca;
+        if (q_s$0$q == k_idx$0) begin
+            if (q_rep$0$q) begin
+                l_lka$0 = l_lka$0 | lk_r$4$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$4$q;
             end
             else begin
-                l_lk$0 = l_lk$0 | link$0$read_data;
+                l_lka$0 = l_lka$0 | lk_r$0$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$0$q;
             end
         end
-        if (p_s$0$q == k_idx$1) begin
-            if (p_rep$0$q) begin
-                l_lk$0 = l_lk$0 | link$5$read_data;
+        if (q_s$0$q == k_idx$1) begin
+            if (q_rep$0$q) begin
+                l_lka$0 = l_lka$0 | lk_r$5$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$5$q;
             end
             else begin
-                l_lk$0 = l_lk$0 | link$1$read_data;
+                l_lka$0 = l_lka$0 | lk_r$1$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$1$q;
             end
         end
-        if (p_s$0$q == k_idx$2) begin
-            if (p_rep$0$q) begin
-                l_lk$0 = l_lk$0 | link$6$read_data;
+        if (q_s$0$q == k_idx$2) begin
+            if (q_rep$0$q) begin
+                l_lka$0 = l_lka$0 | lk_r$6$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$6$q;
             end
             else begin
-                l_lk$0 = l_lk$0 | link$2$read_data;
+                l_lka$0 = l_lka$0 | lk_r$2$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$2$q;
             end
         end
-        if (p_s$0$q == k_idx$3) begin
-            if (p_rep$0$q) begin
-                l_lk$0 = l_lk$0 | link$7$read_data;
+        if (q_s$0$q == k_idx$3) begin
+            if (q_rep$0$q) begin
+                l_lka$0 = l_lka$0 | lk_r$7$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$7$q;
             end
             else begin
-                l_lk$0 = l_lk$0 | link$3$read_data;
+                l_lka$0 = l_lka$0 | lk_r$3$q;
+                l_lkb$0 = l_lkb$0 | lk2_r$3$q;
             end
         end
         l_row_w$0 = bank$0$read_data;
@@ -42468,11 +44343,6 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
                 rw$15$d = l_row_w$3;
             end
         end
-        l_ceff$0 = r_cell$0$q;
-        if (p_en$0$q & ~p_last$0$q) begin
-            l_ceff$0 = l_lk$0;
-            r_cell$0$d = l_lk$0;
-        end
         l_slot$0 = ph$q == k_slotn$0;
         l_slot1$0 = ph$q == k_slotn$4;
         l_free$0 = 1'b0;
@@ -42488,13 +44358,40 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         if ((r_wk$0$q == k_idx$3) & ~rv$3$q) begin
             l_free$0 = 1'b1;
         end
-        l_issue$0 = r_act$0$q & (l_slot$0 | l_slot1$0) & ~(rd_en$0$q & ~rd_last$0$q) & (r_bad$0$q | l_free$0);
+        l_issue$0 = r_act$0$q & (l_slot$0 | l_slot1$0) & r_v0$0$q & (r_bad$0$q | l_free$0);
+        l_rpop$0 = l_issue$0;
+        l_mv0$0 = r_v0$0$q;
+        if (l_rpop$0) begin
+            l_mv0$0 = r_v1$0$q;
+            r_c0$0$d = r_c1$0$q;
+            r_v0$0$d = r_v1$0$q;
+            r_v1$0$d = 1'b0;
+        end
+        if (q_l1$0$q) begin
+            r_c0$0$d = l_lka$0;
+            r_v0$0$d = 1'b1;
+            r_c1$0$d = l_lkb$0;
+            r_v1$0$d = q_l2$0$q;
+        end
+        else if (q_l2$0$q) begin
+            if (l_mv0$0) begin
+                r_c1$0$d = l_lkb$0;
+                r_v1$0$d = 1'b1;
+            end
+            else begin
+                r_c0$0$d = l_lkb$0;
+                r_v0$0$d = 1'b1;
+            end
+        end
         if (~r_act$0$q) begin
             if (dq_cell$0$nonempty) begin
                 dq_cell$0$pop = 1'b1;
                 dq_meta$0$pop = 1'b1;
                 r_act$0$d = 1'b1;
-                r_cell$0$d = dq_cell$0$head;
+                r_c0$0$d = dq_cell$0$head;
+                r_v0$0$d = 1'b1;
+                r_v1$0$d = 1'b0;
+                r_first$0$d = 1'b1;
                 r_left$0$d = l_dm$0$words;
                 r_s$0$d = l_dm$0$s;
                 r_bad$0$d = l_dm$0$bad;
@@ -42503,7 +44400,10 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         end
         else if (l_issue$0) begin
             rd_en$0$d = 1'b1;
-            rd_addr$0$d = l_ceff$0;
+            rd_addr$0$d = r_c0$0$q;
+            rd_l1$0$d = r_first$0$q & (r_left$0$q > k_n9);
+            rd_l2$0$d = r_left$0$q > k_2n9;
+            r_first$0$d = 1'b0;
             rd_rep$0$d = l_slot1$0;
             rd_cap$0$d = ~r_bad$0$q;
             rd_k$0$d = r_wk$0$q;
@@ -42670,37 +44570,46 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         dq_meta$1$pop = 1'b0;
         out$1$dq_count = dq_cell$1$count;
         l_dm$1$a = dq_meta$1$head;
-        l_lk$1 = k0_ca;
-        if (p_s$1$q == k_idx$0) begin
-            if (p_rep$1$q) begin
-                l_lk$1 = l_lk$1 | link$4$read_data;
+        l_lka$1 = k0_ca;
+        l_lkb$1 = k0_ca;
+        if (q_s$1$q == k_idx$0) begin
+            if (q_rep$1$q) begin
+                l_lka$1 = l_lka$1 | lk_r$4$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$4$q;
             end
             else begin
-                l_lk$1 = l_lk$1 | link$0$read_data;
+                l_lka$1 = l_lka$1 | lk_r$0$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$0$q;
             end
         end
-        if (p_s$1$q == k_idx$1) begin
-            if (p_rep$1$q) begin
-                l_lk$1 = l_lk$1 | link$5$read_data;
+        if (q_s$1$q == k_idx$1) begin
+            if (q_rep$1$q) begin
+                l_lka$1 = l_lka$1 | lk_r$5$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$5$q;
             end
             else begin
-                l_lk$1 = l_lk$1 | link$1$read_data;
+                l_lka$1 = l_lka$1 | lk_r$1$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$1$q;
             end
         end
-        if (p_s$1$q == k_idx$2) begin
-            if (p_rep$1$q) begin
-                l_lk$1 = l_lk$1 | link$6$read_data;
+        if (q_s$1$q == k_idx$2) begin
+            if (q_rep$1$q) begin
+                l_lka$1 = l_lka$1 | lk_r$6$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$6$q;
             end
             else begin
-                l_lk$1 = l_lk$1 | link$2$read_data;
+                l_lka$1 = l_lka$1 | lk_r$2$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$2$q;
             end
         end
-        if (p_s$1$q == k_idx$3) begin
-            if (p_rep$1$q) begin
-                l_lk$1 = l_lk$1 | link$7$read_data;
+        if (q_s$1$q == k_idx$3) begin
+            if (q_rep$1$q) begin
+                l_lka$1 = l_lka$1 | lk_r$7$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$7$q;
             end
             else begin
-                l_lk$1 = l_lk$1 | link$3$read_data;
+                l_lka$1 = l_lka$1 | lk_r$3$q;
+                l_lkb$1 = l_lkb$1 | lk2_r$3$q;
             end
         end
         l_row_w$4 = bank$0$read_data;
@@ -42765,11 +44674,6 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
                 rw$31$d = l_row_w$7;
             end
         end
-        l_ceff$1 = r_cell$1$q;
-        if (p_en$1$q & ~p_last$1$q) begin
-            l_ceff$1 = l_lk$1;
-            r_cell$1$d = l_lk$1;
-        end
         l_slot$1 = ph$q == k_slotn$1;
         l_slot1$1 = ph$q == k_slotn$5;
         l_free$1 = 1'b0;
@@ -42785,13 +44689,40 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         if ((r_wk$1$q == k_idx$3) & ~rv$7$q) begin
             l_free$1 = 1'b1;
         end
-        l_issue$1 = r_act$1$q & (l_slot$1 | l_slot1$1) & ~(rd_en$1$q & ~rd_last$1$q) & (r_bad$1$q | l_free$1);
+        l_issue$1 = r_act$1$q & (l_slot$1 | l_slot1$1) & r_v0$1$q & (r_bad$1$q | l_free$1);
+        l_rpop$1 = l_issue$1;
+        l_mv0$1 = r_v0$1$q;
+        if (l_rpop$1) begin
+            l_mv0$1 = r_v1$1$q;
+            r_c0$1$d = r_c1$1$q;
+            r_v0$1$d = r_v1$1$q;
+            r_v1$1$d = 1'b0;
+        end
+        if (q_l1$1$q) begin
+            r_c0$1$d = l_lka$1;
+            r_v0$1$d = 1'b1;
+            r_c1$1$d = l_lkb$1;
+            r_v1$1$d = q_l2$1$q;
+        end
+        else if (q_l2$1$q) begin
+            if (l_mv0$1) begin
+                r_c1$1$d = l_lkb$1;
+                r_v1$1$d = 1'b1;
+            end
+            else begin
+                r_c0$1$d = l_lkb$1;
+                r_v0$1$d = 1'b1;
+            end
+        end
         if (~r_act$1$q) begin
             if (dq_cell$1$nonempty) begin
                 dq_cell$1$pop = 1'b1;
                 dq_meta$1$pop = 1'b1;
                 r_act$1$d = 1'b1;
-                r_cell$1$d = dq_cell$1$head;
+                r_c0$1$d = dq_cell$1$head;
+                r_v0$1$d = 1'b1;
+                r_v1$1$d = 1'b0;
+                r_first$1$d = 1'b1;
                 r_left$1$d = l_dm$1$words;
                 r_s$1$d = l_dm$1$s;
                 r_bad$1$d = l_dm$1$bad;
@@ -42800,7 +44731,10 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         end
         else if (l_issue$1) begin
             rd_en$1$d = 1'b1;
-            rd_addr$1$d = l_ceff$1;
+            rd_addr$1$d = r_c0$1$q;
+            rd_l1$1$d = r_first$1$q & (r_left$1$q > k_n9);
+            rd_l2$1$d = r_left$1$q > k_2n9;
+            r_first$1$d = 1'b0;
             rd_rep$1$d = l_slot1$1;
             rd_cap$1$d = ~r_bad$1$q;
             rd_k$1$d = r_wk$1$q;
@@ -42967,37 +44901,46 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         dq_meta$2$pop = 1'b0;
         out$2$dq_count = dq_cell$2$count;
         l_dm$2$a = dq_meta$2$head;
-        l_lk$2 = k0_ca;
-        if (p_s$2$q == k_idx$0) begin
-            if (p_rep$2$q) begin
-                l_lk$2 = l_lk$2 | link$4$read_data;
+        l_lka$2 = k0_ca;
+        l_lkb$2 = k0_ca;
+        if (q_s$2$q == k_idx$0) begin
+            if (q_rep$2$q) begin
+                l_lka$2 = l_lka$2 | lk_r$4$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$4$q;
             end
             else begin
-                l_lk$2 = l_lk$2 | link$0$read_data;
+                l_lka$2 = l_lka$2 | lk_r$0$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$0$q;
             end
         end
-        if (p_s$2$q == k_idx$1) begin
-            if (p_rep$2$q) begin
-                l_lk$2 = l_lk$2 | link$5$read_data;
+        if (q_s$2$q == k_idx$1) begin
+            if (q_rep$2$q) begin
+                l_lka$2 = l_lka$2 | lk_r$5$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$5$q;
             end
             else begin
-                l_lk$2 = l_lk$2 | link$1$read_data;
+                l_lka$2 = l_lka$2 | lk_r$1$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$1$q;
             end
         end
-        if (p_s$2$q == k_idx$2) begin
-            if (p_rep$2$q) begin
-                l_lk$2 = l_lk$2 | link$6$read_data;
+        if (q_s$2$q == k_idx$2) begin
+            if (q_rep$2$q) begin
+                l_lka$2 = l_lka$2 | lk_r$6$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$6$q;
             end
             else begin
-                l_lk$2 = l_lk$2 | link$2$read_data;
+                l_lka$2 = l_lka$2 | lk_r$2$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$2$q;
             end
         end
-        if (p_s$2$q == k_idx$3) begin
-            if (p_rep$2$q) begin
-                l_lk$2 = l_lk$2 | link$7$read_data;
+        if (q_s$2$q == k_idx$3) begin
+            if (q_rep$2$q) begin
+                l_lka$2 = l_lka$2 | lk_r$7$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$7$q;
             end
             else begin
-                l_lk$2 = l_lk$2 | link$3$read_data;
+                l_lka$2 = l_lka$2 | lk_r$3$q;
+                l_lkb$2 = l_lkb$2 | lk2_r$3$q;
             end
         end
         l_row_w$8 = bank$0$read_data;
@@ -43062,11 +45005,6 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
                 rw$47$d = l_row_w$11;
             end
         end
-        l_ceff$2 = r_cell$2$q;
-        if (p_en$2$q & ~p_last$2$q) begin
-            l_ceff$2 = l_lk$2;
-            r_cell$2$d = l_lk$2;
-        end
         l_slot$2 = ph$q == k_slotn$2;
         l_slot1$2 = ph$q == k_slotn$6;
         l_free$2 = 1'b0;
@@ -43082,13 +45020,40 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         if ((r_wk$2$q == k_idx$3) & ~rv$11$q) begin
             l_free$2 = 1'b1;
         end
-        l_issue$2 = r_act$2$q & (l_slot$2 | l_slot1$2) & ~(rd_en$2$q & ~rd_last$2$q) & (r_bad$2$q | l_free$2);
+        l_issue$2 = r_act$2$q & (l_slot$2 | l_slot1$2) & r_v0$2$q & (r_bad$2$q | l_free$2);
+        l_rpop$2 = l_issue$2;
+        l_mv0$2 = r_v0$2$q;
+        if (l_rpop$2) begin
+            l_mv0$2 = r_v1$2$q;
+            r_c0$2$d = r_c1$2$q;
+            r_v0$2$d = r_v1$2$q;
+            r_v1$2$d = 1'b0;
+        end
+        if (q_l1$2$q) begin
+            r_c0$2$d = l_lka$2;
+            r_v0$2$d = 1'b1;
+            r_c1$2$d = l_lkb$2;
+            r_v1$2$d = q_l2$2$q;
+        end
+        else if (q_l2$2$q) begin
+            if (l_mv0$2) begin
+                r_c1$2$d = l_lkb$2;
+                r_v1$2$d = 1'b1;
+            end
+            else begin
+                r_c0$2$d = l_lkb$2;
+                r_v0$2$d = 1'b1;
+            end
+        end
         if (~r_act$2$q) begin
             if (dq_cell$2$nonempty) begin
                 dq_cell$2$pop = 1'b1;
                 dq_meta$2$pop = 1'b1;
                 r_act$2$d = 1'b1;
-                r_cell$2$d = dq_cell$2$head;
+                r_c0$2$d = dq_cell$2$head;
+                r_v0$2$d = 1'b1;
+                r_v1$2$d = 1'b0;
+                r_first$2$d = 1'b1;
                 r_left$2$d = l_dm$2$words;
                 r_s$2$d = l_dm$2$s;
                 r_bad$2$d = l_dm$2$bad;
@@ -43097,7 +45062,10 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         end
         else if (l_issue$2) begin
             rd_en$2$d = 1'b1;
-            rd_addr$2$d = l_ceff$2;
+            rd_addr$2$d = r_c0$2$q;
+            rd_l1$2$d = r_first$2$q & (r_left$2$q > k_n9);
+            rd_l2$2$d = r_left$2$q > k_2n9;
+            r_first$2$d = 1'b0;
             rd_rep$2$d = l_slot1$2;
             rd_cap$2$d = ~r_bad$2$q;
             rd_k$2$d = r_wk$2$q;
@@ -43264,37 +45232,46 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         dq_meta$3$pop = 1'b0;
         out$3$dq_count = dq_cell$3$count;
         l_dm$3$a = dq_meta$3$head;
-        l_lk$3 = k0_ca;
-        if (p_s$3$q == k_idx$0) begin
-            if (p_rep$3$q) begin
-                l_lk$3 = l_lk$3 | link$4$read_data;
+        l_lka$3 = k0_ca;
+        l_lkb$3 = k0_ca;
+        if (q_s$3$q == k_idx$0) begin
+            if (q_rep$3$q) begin
+                l_lka$3 = l_lka$3 | lk_r$4$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$4$q;
             end
             else begin
-                l_lk$3 = l_lk$3 | link$0$read_data;
+                l_lka$3 = l_lka$3 | lk_r$0$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$0$q;
             end
         end
-        if (p_s$3$q == k_idx$1) begin
-            if (p_rep$3$q) begin
-                l_lk$3 = l_lk$3 | link$5$read_data;
+        if (q_s$3$q == k_idx$1) begin
+            if (q_rep$3$q) begin
+                l_lka$3 = l_lka$3 | lk_r$5$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$5$q;
             end
             else begin
-                l_lk$3 = l_lk$3 | link$1$read_data;
+                l_lka$3 = l_lka$3 | lk_r$1$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$1$q;
             end
         end
-        if (p_s$3$q == k_idx$2) begin
-            if (p_rep$3$q) begin
-                l_lk$3 = l_lk$3 | link$6$read_data;
+        if (q_s$3$q == k_idx$2) begin
+            if (q_rep$3$q) begin
+                l_lka$3 = l_lka$3 | lk_r$6$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$6$q;
             end
             else begin
-                l_lk$3 = l_lk$3 | link$2$read_data;
+                l_lka$3 = l_lka$3 | lk_r$2$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$2$q;
             end
         end
-        if (p_s$3$q == k_idx$3) begin
-            if (p_rep$3$q) begin
-                l_lk$3 = l_lk$3 | link$7$read_data;
+        if (q_s$3$q == k_idx$3) begin
+            if (q_rep$3$q) begin
+                l_lka$3 = l_lka$3 | lk_r$7$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$7$q;
             end
             else begin
-                l_lk$3 = l_lk$3 | link$3$read_data;
+                l_lka$3 = l_lka$3 | lk_r$3$q;
+                l_lkb$3 = l_lkb$3 | lk2_r$3$q;
             end
         end
         l_row_w$12 = bank$0$read_data;
@@ -43359,11 +45336,6 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
                 rw$63$d = l_row_w$15;
             end
         end
-        l_ceff$3 = r_cell$3$q;
-        if (p_en$3$q & ~p_last$3$q) begin
-            l_ceff$3 = l_lk$3;
-            r_cell$3$d = l_lk$3;
-        end
         l_slot$3 = ph$q == k_slotn$3;
         l_slot1$3 = ph$q == k_slotn$7;
         l_free$3 = 1'b0;
@@ -43379,13 +45351,40 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         if ((r_wk$3$q == k_idx$3) & ~rv$15$q) begin
             l_free$3 = 1'b1;
         end
-        l_issue$3 = r_act$3$q & (l_slot$3 | l_slot1$3) & ~(rd_en$3$q & ~rd_last$3$q) & (r_bad$3$q | l_free$3);
+        l_issue$3 = r_act$3$q & (l_slot$3 | l_slot1$3) & r_v0$3$q & (r_bad$3$q | l_free$3);
+        l_rpop$3 = l_issue$3;
+        l_mv0$3 = r_v0$3$q;
+        if (l_rpop$3) begin
+            l_mv0$3 = r_v1$3$q;
+            r_c0$3$d = r_c1$3$q;
+            r_v0$3$d = r_v1$3$q;
+            r_v1$3$d = 1'b0;
+        end
+        if (q_l1$3$q) begin
+            r_c0$3$d = l_lka$3;
+            r_v0$3$d = 1'b1;
+            r_c1$3$d = l_lkb$3;
+            r_v1$3$d = q_l2$3$q;
+        end
+        else if (q_l2$3$q) begin
+            if (l_mv0$3) begin
+                r_c1$3$d = l_lkb$3;
+                r_v1$3$d = 1'b1;
+            end
+            else begin
+                r_c0$3$d = l_lkb$3;
+                r_v0$3$d = 1'b1;
+            end
+        end
         if (~r_act$3$q) begin
             if (dq_cell$3$nonempty) begin
                 dq_cell$3$pop = 1'b1;
                 dq_meta$3$pop = 1'b1;
                 r_act$3$d = 1'b1;
-                r_cell$3$d = dq_cell$3$head;
+                r_c0$3$d = dq_cell$3$head;
+                r_v0$3$d = 1'b1;
+                r_v1$3$d = 1'b0;
+                r_first$3$d = 1'b1;
                 r_left$3$d = l_dm$3$words;
                 r_s$3$d = l_dm$3$s;
                 r_bad$3$d = l_dm$3$bad;
@@ -43394,7 +45393,10 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         end
         else if (l_issue$3) begin
             rd_en$3$d = 1'b1;
-            rd_addr$3$d = l_ceff$3;
+            rd_addr$3$d = r_c0$3$q;
+            rd_l1$3$d = r_first$3$q & (r_left$3$q > k_n9);
+            rd_l2$3$d = r_left$3$q > k_2n9;
+            r_first$3$d = 1'b0;
             rd_rep$3$d = l_slot1$3;
             rd_cap$3$d = ~r_bad$3$q;
             rd_k$3$d = r_wk$3$q;
@@ -43572,6 +45574,7 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             d_av$0$d = 1'b0;
             wr_en$0$d = 1'b0;
             wl_en$0$d = 1'b0;
+            wl2_en$0$d = 1'b0;
             i_ovr$1$d = 1'b0;
             c_ovr$1$d = k0_32;
             lastc$1$d = k0_7;
@@ -43586,6 +45589,7 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             d_av$1$d = 1'b0;
             wr_en$1$d = 1'b0;
             wl_en$1$d = 1'b0;
+            wl2_en$1$d = 1'b0;
             i_ovr$2$d = 1'b0;
             c_ovr$2$d = k0_32;
             lastc$2$d = k0_7;
@@ -43600,6 +45604,7 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             d_av$2$d = 1'b0;
             wr_en$2$d = 1'b0;
             wl_en$2$d = 1'b0;
+            wl2_en$2$d = 1'b0;
             i_ovr$3$d = 1'b0;
             c_ovr$3$d = k0_32;
             lastc$3$d = k0_7;
@@ -43614,7 +45619,14 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             d_av$3$d = 1'b0;
             wr_en$3$d = 1'b0;
             wl_en$3$d = 1'b0;
+            wl2_en$3$d = 1'b0;
             r_act$0$d = 1'b0;
+            r_v0$0$d = 1'b0;
+            r_v1$0$d = 1'b0;
+            p_l1$0$d = 1'b0;
+            p_l2$0$d = 1'b0;
+            q_l1$0$d = 1'b0;
+            q_l2$0$d = 1'b0;
             r_wk$0$d = k0_8;
             rd_en$0$d = 1'b0;
             p_en$0$d = 1'b0;
@@ -43626,6 +45638,12 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             t_last$0$d = 1'b0;
             c_tx$0$d = k0_32;
             r_act$1$d = 1'b0;
+            r_v0$1$d = 1'b0;
+            r_v1$1$d = 1'b0;
+            p_l1$1$d = 1'b0;
+            p_l2$1$d = 1'b0;
+            q_l1$1$d = 1'b0;
+            q_l2$1$d = 1'b0;
             r_wk$1$d = k0_8;
             rd_en$1$d = 1'b0;
             p_en$1$d = 1'b0;
@@ -43637,6 +45655,12 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             t_last$1$d = 1'b0;
             c_tx$1$d = k0_32;
             r_act$2$d = 1'b0;
+            r_v0$2$d = 1'b0;
+            r_v1$2$d = 1'b0;
+            p_l1$2$d = 1'b0;
+            p_l2$2$d = 1'b0;
+            q_l1$2$d = 1'b0;
+            q_l2$2$d = 1'b0;
             r_wk$2$d = k0_8;
             rd_en$2$d = 1'b0;
             p_en$2$d = 1'b0;
@@ -43648,6 +45672,12 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             t_last$2$d = 1'b0;
             c_tx$2$d = k0_32;
             r_act$3$d = 1'b0;
+            r_v0$3$d = 1'b0;
+            r_v1$3$d = 1'b0;
+            p_l1$3$d = 1'b0;
+            p_l2$3$d = 1'b0;
+            q_l1$3$d = 1'b0;
+            q_l2$3$d = 1'b0;
             r_wk$3$d = k0_8;
             rd_en$3$d = 1'b0;
             p_en$3$d = 1'b0;
@@ -46657,6 +48687,7 @@ module switch2_p4$sb$df$0(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -46679,6 +48710,9 @@ module switch2_p4$sb$df$0(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [68:0] h$d;
+    wire  [68:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -46688,6 +48722,8 @@ module switch2_p4$sb$df$0(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -46716,6 +48752,11 @@ module switch2_p4$sb$df$0(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    switch2_p4$sb$df$0$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     switch2_p4$sb$df$0$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -46732,11 +48773,13 @@ module switch2_p4$sb$df$0(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -46744,11 +48787,13 @@ module switch2_p4$sb$df$0(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -46761,14 +48806,24 @@ module switch2_p4$sb$df$0(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -46837,6 +48892,25 @@ module switch2_p4$sb$df$0$cnt(d,q,clock);
     end
           
 endmodule // switch2_p4$sb$df$0$cnt
+
+
+module switch2_p4$sb$df$0$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$df$0$h
 
 
 module switch2_p4$sb$df$0$rp(d,q,clock);
@@ -46920,6 +48994,7 @@ module switch2_p4$sb$df$1(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -46942,6 +49017,9 @@ module switch2_p4$sb$df$1(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [68:0] h$d;
+    wire  [68:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -46951,6 +49029,8 @@ module switch2_p4$sb$df$1(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -46979,6 +49059,11 @@ module switch2_p4$sb$df$1(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    switch2_p4$sb$df$1$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     switch2_p4$sb$df$1$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -46995,11 +49080,13 @@ module switch2_p4$sb$df$1(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -47007,11 +49094,13 @@ module switch2_p4$sb$df$1(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -47024,14 +49113,24 @@ module switch2_p4$sb$df$1(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -47100,6 +49199,25 @@ module switch2_p4$sb$df$1$cnt(d,q,clock);
     end
           
 endmodule // switch2_p4$sb$df$1$cnt
+
+
+module switch2_p4$sb$df$1$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$df$1$h
 
 
 module switch2_p4$sb$df$1$rp(d,q,clock);
@@ -47183,6 +49301,7 @@ module switch2_p4$sb$df$2(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -47205,6 +49324,9 @@ module switch2_p4$sb$df$2(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [68:0] h$d;
+    wire  [68:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -47214,6 +49336,8 @@ module switch2_p4$sb$df$2(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -47242,6 +49366,11 @@ module switch2_p4$sb$df$2(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    switch2_p4$sb$df$2$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     switch2_p4$sb$df$2$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -47258,11 +49387,13 @@ module switch2_p4$sb$df$2(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -47270,11 +49401,13 @@ module switch2_p4$sb$df$2(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -47287,14 +49420,24 @@ module switch2_p4$sb$df$2(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -47363,6 +49506,25 @@ module switch2_p4$sb$df$2$cnt(d,q,clock);
     end
           
 endmodule // switch2_p4$sb$df$2$cnt
+
+
+module switch2_p4$sb$df$2$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$df$2$h
 
 
 module switch2_p4$sb$df$2$rp(d,q,clock);
@@ -47446,6 +49608,7 @@ module switch2_p4$sb$df$3(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -47468,6 +49631,9 @@ module switch2_p4$sb$df$3(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [68:0] h$d;
+    wire  [68:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -47477,6 +49643,8 @@ module switch2_p4$sb$df$3(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -47505,6 +49673,11 @@ module switch2_p4$sb$df$3(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    switch2_p4$sb$df$3$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     switch2_p4$sb$df$3$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -47521,11 +49694,13 @@ module switch2_p4$sb$df$3(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -47533,11 +49708,13 @@ module switch2_p4$sb$df$3(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -47550,14 +49727,24 @@ module switch2_p4$sb$df$3(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -47626,6 +49813,25 @@ module switch2_p4$sb$df$3$cnt(d,q,clock);
     end
           
 endmodule // switch2_p4$sb$df$3$cnt
+
+
+module switch2_p4$sb$df$3$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$df$3$h
 
 
 module switch2_p4$sb$df$3$rp(d,q,clock);
@@ -51059,6 +53265,542 @@ module switch2_p4$sb$link$7(read_address,read_clock,read_data,write_address,writ
 endmodule // switch2_p4$sb$link$7
 
 
+module switch2_p4$sb$link2$0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [10:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [10:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[10:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // switch2_p4$sb$link2$0
+
+
+module switch2_p4$sb$link2$1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [10:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [10:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[10:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // switch2_p4$sb$link2$1
+
+
+module switch2_p4$sb$link2$2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [10:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [10:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[10:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // switch2_p4$sb$link2$2
+
+
+module switch2_p4$sb$link2$3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [10:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [10:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[10:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // switch2_p4$sb$link2$3
+
+
+module switch2_p4$sb$link2$4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [10:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [10:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[10:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // switch2_p4$sb$link2$4
+
+
+module switch2_p4$sb$link2$5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [10:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [10:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[10:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // switch2_p4$sb$link2$5
+
+
+module switch2_p4$sb$link2$6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [10:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [10:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[10:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // switch2_p4$sb$link2$6
+
+
+module switch2_p4$sb$link2$7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [10:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [10:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[10:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // switch2_p4$sb$link2$7
+
+
+module switch2_p4$sb$lk2_r$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$lk2_r$0
+
+
+module switch2_p4$sb$lk2_r$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$lk2_r$1
+
+
+module switch2_p4$sb$lk2_r$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$lk2_r$2
+
+
+module switch2_p4$sb$lk2_r$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$lk2_r$3
+
+
+module switch2_p4$sb$lk2_r$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$lk2_r$4
+
+
+module switch2_p4$sb$lk2_r$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$lk2_r$5
+
+
+module switch2_p4$sb$lk2_r$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$lk2_r$6
+
+
+module switch2_p4$sb$lk2_r$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$lk2_r$7
+
+
+module switch2_p4$sb$lk_r$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$lk_r$0
+
+
+module switch2_p4$sb$lk_r$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$lk_r$1
+
+
+module switch2_p4$sb$lk_r$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$lk_r$2
+
+
+module switch2_p4$sb$lk_r$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$lk_r$3
+
+
+module switch2_p4$sb$lk_r$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$lk_r$4
+
+
+module switch2_p4$sb$lk_r$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$lk_r$5
+
+
+module switch2_p4$sb$lk_r$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$lk_r$6
+
+
+module switch2_p4$sb$lk_r$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$lk_r$7
+
+
 module switch2_p4$sb$p_cap$0(d,q,clock);
     
     // Module arguments
@@ -51361,6 +54103,158 @@ module switch2_p4$sb$p_k$3(d,q,clock);
     end
           
 endmodule // switch2_p4$sb$p_k$3
+
+
+module switch2_p4$sb$p_l1$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$p_l1$0
+
+
+module switch2_p4$sb$p_l1$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$p_l1$1
+
+
+module switch2_p4$sb$p_l1$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$p_l1$2
+
+
+module switch2_p4$sb$p_l1$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$p_l1$3
+
+
+module switch2_p4$sb$p_l2$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$p_l2$0
+
+
+module switch2_p4$sb$p_l2$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$p_l2$1
+
+
+module switch2_p4$sb$p_l2$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$p_l2$2
+
+
+module switch2_p4$sb$p_l2$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$p_l2$3
 
 
 module switch2_p4$sb$p_last$0(d,q,clock);
@@ -51998,6 +54892,310 @@ module switch2_p4$sb$pk_w$3(data,last,empty,ovr,y);
 endmodule // switch2_p4$sb$pk_w$3
 
 
+module switch2_p4$sb$q_l1$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$q_l1$0
+
+
+module switch2_p4$sb$q_l1$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$q_l1$1
+
+
+module switch2_p4$sb$q_l1$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$q_l1$2
+
+
+module switch2_p4$sb$q_l1$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$q_l1$3
+
+
+module switch2_p4$sb$q_l2$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$q_l2$0
+
+
+module switch2_p4$sb$q_l2$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$q_l2$1
+
+
+module switch2_p4$sb$q_l2$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$q_l2$2
+
+
+module switch2_p4$sb$q_l2$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$q_l2$3
+
+
+module switch2_p4$sb$q_rep$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$q_rep$0
+
+
+module switch2_p4$sb$q_rep$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$q_rep$1
+
+
+module switch2_p4$sb$q_rep$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$q_rep$2
+
+
+module switch2_p4$sb$q_rep$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$q_rep$3
+
+
+module switch2_p4$sb$q_s$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$q_s$0
+
+
+module switch2_p4$sb$q_s$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$q_s$1
+
+
+module switch2_p4$sb$q_s$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$q_s$2
+
+
+module switch2_p4$sb$q_s$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$q_s$3
+
+
 module switch2_p4$sb$r_act$0(d,q,clock);
     
     // Module arguments
@@ -52150,7 +55348,7 @@ module switch2_p4$sb$r_bad$3(d,q,clock);
 endmodule // switch2_p4$sb$r_bad$3
 
 
-module switch2_p4$sb$r_cell$0(d,q,clock);
+module switch2_p4$sb$r_c0$0(d,q,clock);
     
     // Module arguments
     input wire  [10:0] d;
@@ -52166,10 +55364,10 @@ module switch2_p4$sb$r_cell$0(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$sb$r_cell$0
+endmodule // switch2_p4$sb$r_c0$0
 
 
-module switch2_p4$sb$r_cell$1(d,q,clock);
+module switch2_p4$sb$r_c0$1(d,q,clock);
     
     // Module arguments
     input wire  [10:0] d;
@@ -52185,10 +55383,10 @@ module switch2_p4$sb$r_cell$1(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$sb$r_cell$1
+endmodule // switch2_p4$sb$r_c0$1
 
 
-module switch2_p4$sb$r_cell$2(d,q,clock);
+module switch2_p4$sb$r_c0$2(d,q,clock);
     
     // Module arguments
     input wire  [10:0] d;
@@ -52204,10 +55402,10 @@ module switch2_p4$sb$r_cell$2(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$sb$r_cell$2
+endmodule // switch2_p4$sb$r_c0$2
 
 
-module switch2_p4$sb$r_cell$3(d,q,clock);
+module switch2_p4$sb$r_c0$3(d,q,clock);
     
     // Module arguments
     input wire  [10:0] d;
@@ -52223,7 +55421,83 @@ module switch2_p4$sb$r_cell$3(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$sb$r_cell$3
+endmodule // switch2_p4$sb$r_c0$3
+
+
+module switch2_p4$sb$r_c1$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$r_c1$0
+
+
+module switch2_p4$sb$r_c1$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$r_c1$1
+
+
+module switch2_p4$sb$r_c1$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$r_c1$2
+
+
+module switch2_p4$sb$r_c1$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$r_c1$3
 
 
 module switch2_p4$sb$r_emp$0(d,q,clock);
@@ -52300,6 +55574,82 @@ module switch2_p4$sb$r_emp$3(d,q,clock);
     end
           
 endmodule // switch2_p4$sb$r_emp$3
+
+
+module switch2_p4$sb$r_first$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$r_first$0
+
+
+module switch2_p4$sb$r_first$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$r_first$1
+
+
+module switch2_p4$sb$r_first$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$r_first$2
+
+
+module switch2_p4$sb$r_first$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$r_first$3
 
 
 module switch2_p4$sb$r_left$0(d,q,clock);
@@ -52452,6 +55802,158 @@ module switch2_p4$sb$r_s$3(d,q,clock);
     end
           
 endmodule // switch2_p4$sb$r_s$3
+
+
+module switch2_p4$sb$r_v0$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$r_v0$0
+
+
+module switch2_p4$sb$r_v0$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$r_v0$1
+
+
+module switch2_p4$sb$r_v0$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$r_v0$2
+
+
+module switch2_p4$sb$r_v0$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$r_v0$3
+
+
+module switch2_p4$sb$r_v1$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$r_v1$0
+
+
+module switch2_p4$sb$r_v1$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$r_v1$1
+
+
+module switch2_p4$sb$r_v1$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$r_v1$2
+
+
+module switch2_p4$sb$r_v1$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$r_v1$3
 
 
 module switch2_p4$sb$r_wk$0(d,q,clock);
@@ -52908,6 +56410,158 @@ module switch2_p4$sb$rd_k$3(d,q,clock);
     end
           
 endmodule // switch2_p4$sb$rd_k$3
+
+
+module switch2_p4$sb$rd_l1$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$rd_l1$0
+
+
+module switch2_p4$sb$rd_l1$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$rd_l1$1
+
+
+module switch2_p4$sb$rd_l1$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$rd_l1$2
+
+
+module switch2_p4$sb$rd_l1$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$rd_l1$3
+
+
+module switch2_p4$sb$rd_l2$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$rd_l2$0
+
+
+module switch2_p4$sb$rd_l2$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$rd_l2$1
+
+
+module switch2_p4$sb$rd_l2$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$rd_l2$2
+
+
+module switch2_p4$sb$rd_l2$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$rd_l2$3
 
 
 module switch2_p4$sb$rd_last$0(d,q,clock);
@@ -57424,6 +61078,7 @@ module switch2_p4$sb$vh$0(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -57446,6 +61101,9 @@ module switch2_p4$sb$vh$0(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [64:0] h$d;
+    wire  [64:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -57455,6 +61113,8 @@ module switch2_p4$sb$vh$0(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -57483,6 +61143,11 @@ module switch2_p4$sb$vh$0(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    switch2_p4$sb$vh$0$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     switch2_p4$sb$vh$0$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -57499,11 +61164,13 @@ module switch2_p4$sb$vh$0(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -57511,11 +61178,13 @@ module switch2_p4$sb$vh$0(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -57528,14 +61197,24 @@ module switch2_p4$sb$vh$0(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -57604,6 +61283,25 @@ module switch2_p4$sb$vh$0$cnt(d,q,clock);
     end
           
 endmodule // switch2_p4$sb$vh$0$cnt
+
+
+module switch2_p4$sb$vh$0$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$vh$0$h
 
 
 module switch2_p4$sb$vh$0$rp(d,q,clock);
@@ -57687,6 +61385,7 @@ module switch2_p4$sb$vh$1(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -57709,6 +61408,9 @@ module switch2_p4$sb$vh$1(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [64:0] h$d;
+    wire  [64:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -57718,6 +61420,8 @@ module switch2_p4$sb$vh$1(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -57746,6 +61450,11 @@ module switch2_p4$sb$vh$1(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    switch2_p4$sb$vh$1$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     switch2_p4$sb$vh$1$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -57762,11 +61471,13 @@ module switch2_p4$sb$vh$1(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -57774,11 +61485,13 @@ module switch2_p4$sb$vh$1(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -57791,14 +61504,24 @@ module switch2_p4$sb$vh$1(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -57867,6 +61590,25 @@ module switch2_p4$sb$vh$1$cnt(d,q,clock);
     end
           
 endmodule // switch2_p4$sb$vh$1$cnt
+
+
+module switch2_p4$sb$vh$1$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$vh$1$h
 
 
 module switch2_p4$sb$vh$1$rp(d,q,clock);
@@ -57950,6 +61692,7 @@ module switch2_p4$sb$vh$2(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -57972,6 +61715,9 @@ module switch2_p4$sb$vh$2(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [64:0] h$d;
+    wire  [64:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -57981,6 +61727,8 @@ module switch2_p4$sb$vh$2(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -58009,6 +61757,11 @@ module switch2_p4$sb$vh$2(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    switch2_p4$sb$vh$2$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     switch2_p4$sb$vh$2$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -58025,11 +61778,13 @@ module switch2_p4$sb$vh$2(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -58037,11 +61792,13 @@ module switch2_p4$sb$vh$2(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -58054,14 +61811,24 @@ module switch2_p4$sb$vh$2(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -58130,6 +61897,25 @@ module switch2_p4$sb$vh$2$cnt(d,q,clock);
     end
           
 endmodule // switch2_p4$sb$vh$2$cnt
+
+
+module switch2_p4$sb$vh$2$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$vh$2$h
 
 
 module switch2_p4$sb$vh$2$rp(d,q,clock);
@@ -58213,6 +61999,7 @@ module switch2_p4$sb$vh$3(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Constant declarations
     localparam  one_a = 6'b1;
+    localparam  two_a = 6'b10;
     localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
@@ -58235,6 +62022,9 @@ module switch2_p4$sb$vh$3(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  [6:0] cnt$d;
     wire  [6:0] cnt$q;
     reg  cnt$clock;
+    reg  [64:0] h$d;
+    wire  [64:0] h$q;
+    reg  h$clock;
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
@@ -58244,6 +62034,8 @@ module switch2_p4$sb$vh$3(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Local signals
     reg  [5:0] rp_next;
+    reg  [5:0] ra;
+    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
     
@@ -58272,6 +62064,11 @@ module switch2_p4$sb$vh$3(clock,reset,push,push_data,pop,head,nonempty,count);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    switch2_p4$sb$vh$3$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
     switch2_p4$sb$vh$3$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
@@ -58288,11 +62085,13 @@ module switch2_p4$sb$vh$3(clock,reset,push,push_data,pop,head,nonempty,count);
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
+        h$clock = clock;
         bypass_valid$clock = clock;
         bypass_data$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
+        h$d = h$q;
         bypass_valid$d = bypass_valid$q;
         bypass_data$d = bypass_data$q;
         store$read_clock = clock;
@@ -58300,11 +62099,13 @@ module switch2_p4$sb$vh$3(clock,reset,push,push_data,pop,head,nonempty,count);
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & (cnt$q != zero_c);
         rp_next = rp$q;
+        ra = rp$q + one_a;
         if (pop_ok) begin
             rp_next = rp$q + one_a;
+            ra = rp$q + two_a;
         end
         rp$d = rp_next;
-        store$read_address = rp_next;
+        store$read_address = ra;
         store$write_address = wp$q;
         store$write_data = push_data;
         store$write_enable = push_ok;
@@ -58317,14 +62118,24 @@ module switch2_p4$sb$vh$3(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_valid$d = push_ok & (wp$q == ra);
         bypass_data$d = push_data;
+        after = store$read_data;
         if (bypass_valid$q) begin
-            head = bypass_data$q;
+            after = bypass_data$q;
         end
-        else begin
-            head = store$read_data;
+        if (pop_ok) begin
+            if (cnt$q == one_c) begin
+                h$d = push_data;
+            end
+            else begin
+                h$d = after;
+            end
         end
+        if (cnt$q == zero_c) begin
+            h$d = push_data;
+        end
+        head = h$q;
         nonempty = cnt$q != zero_c;
         count = cnt$q;
         if (reset) begin
@@ -58393,6 +62204,25 @@ module switch2_p4$sb$vh$3$cnt(d,q,clock);
     end
           
 endmodule // switch2_p4$sb$vh$3$cnt
+
+
+module switch2_p4$sb$vh$3$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$vh$3$h
 
 
 module switch2_p4$sb$vh$3$rp(d,q,clock);
@@ -60122,6 +63952,82 @@ module switch2_p4$sb$w_head$3(d,q,clock);
 endmodule // switch2_p4$sb$w_head$3
 
 
+module switch2_p4$sb$w_hp$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$w_hp$0
+
+
+module switch2_p4$sb$w_hp$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$w_hp$1
+
+
+module switch2_p4$sb$w_hp$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$w_hp$2
+
+
+module switch2_p4$sb$w_hp$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$w_hp$3
+
+
 module switch2_p4$sb$w_j$0(d,q,clock);
     
     // Module arguments
@@ -60272,6 +64178,82 @@ module switch2_p4$sb$w_j0$3(d,q,clock);
     end
           
 endmodule // switch2_p4$sb$w_j0$3
+
+
+module switch2_p4$sb$w_prv$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$w_prv$0
+
+
+module switch2_p4$sb$w_prv$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$w_prv$1
+
+
+module switch2_p4$sb$w_prv$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$w_prv$2
+
+
+module switch2_p4$sb$w_prv$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$w_prv$3
 
 
 module switch2_p4$sb$w_pv$0(d,q,clock);
@@ -60804,6 +64786,158 @@ module switch2_p4$sb$w_trim$3(d,q,clock);
     end
           
 endmodule // switch2_p4$sb$w_trim$3
+
+
+module switch2_p4$sb$wl2_addr$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$wl2_addr$0
+
+
+module switch2_p4$sb$wl2_addr$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$wl2_addr$1
+
+
+module switch2_p4$sb$wl2_addr$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$wl2_addr$2
+
+
+module switch2_p4$sb$wl2_addr$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$wl2_addr$3
+
+
+module switch2_p4$sb$wl2_en$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$wl2_en$0
+
+
+module switch2_p4$sb$wl2_en$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$wl2_en$1
+
+
+module switch2_p4$sb$wl2_en$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$wl2_en$2
+
+
+module switch2_p4$sb$wl2_en$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$wl2_en$3
 
 
 module switch2_p4$sb$wl_addr$0(d,q,clock);
