@@ -75,9 +75,10 @@
 //! an admitting verdict (through S5) and down by the caller's `dep` (a packet of that band
 //! and length has left output `o`). A decision in S4 sees the counters as they were at the
 //! start of S2, so it misses the admissions of the four decisions its lane made just
-//! before it and those of the other lanes in the same four cycles: **a packet limit is
-//! exceeded by at most `4K` packets, and a byte limit by at most the bytes of `4K`
-//! packets** (tested), trimmed and returned headers included. Each
+//! before it, those of the other lanes in the same four cycles, and those the other lanes
+//! make in its own cycle: **a packet limit is exceeded by at most `5K - 1` packets (4 at
+//! one lane, 9 at two), and a byte limit by at most the bytes of `5K - 1` packets**
+//! (tested), trimmed and returned headers included. Each
 //! counter wraps below zero if `dep` reports a packet that was never admitted, and for a
 //! cycle if it reports one in the cycle after its verdict (before S5 has added it): a
 //! caller's fault, not a state the switch reaches (it reads a packet out tens of cycles

@@ -9,8 +9,8 @@
 //! * only well-formed requests to an existing output are admitted;
 //! * the block's counters equal the packets and bytes admitted and not yet left: a
 //!   departure a cycle later, an admission two cycles after its verdict;
-//! * the guarantee: no (output, band) ever holds more than its packet limit plus `4K`
-//!   packets, or its byte limit plus the bytes of `4K` packets.
+//! * the guarantee: no (output, band) ever holds more than its packet limit plus `5K - 1`
+//!   packets, or its byte limit plus the bytes of `5K - 1` packets.
 //!
 //! The equivalence test runs it against the model; `ntsim run sadm_p4` and co-simulation
 //! record it.
@@ -412,7 +412,7 @@ impl AdmWorkload {
                 self.seen.max_used_cells = self.seen.max_used_cells.max(self.used_cells);
                 self.queues[out as usize].push_back((band, bytes, cells, now));
                 let c = self.k.band[band as usize];
-                let slack = 4 * self.lanes as i64;
+                let slack = 5 * self.lanes as i64 - 1;
                 let over_p = self.occ_p[x] - c.lim_pkts as i64;
                 let over_b = self.occ_b[x] - c.lim_bytes as i64;
                 self.seen.max_over_pkts = self.seen.max_over_pkts.max(over_p);

@@ -13,7 +13,7 @@
 //!   frame came in on ([`crate::swframe::returned_header`]);
 //! * frames of one input and band (a trimmed header's band is 0) to one output come out
 //!   in the order they were sent;
-//! * no (output, band) holds more than its packet limit plus `4K` packets;
+//! * no (output, band) holds more than its packet limit plus `5K - 1` packets;
 //! * nothing is lost inside the switch (`lost` stays 0) and no word overflows a data FIFO;
 //! * after a drain: every counter is back to zero occupancy, and per input `fwd` equals
 //!   the frames delivered (whole or trimmed) plus those refused plus those stored as bad
@@ -406,7 +406,7 @@ impl Switch2Workload {
         for x in 0..n * 4 {
             let over = v.occ_pkts[x] as i64 - self.k.band[x % 4].lim_pkts as i64;
             self.seen.max_over_pkts = self.seen.max_over_pkts.max(over);
-            if over > 4 * self.lanes as i64 {
+            if over > 5 * self.lanes as i64 - 1 {
                 return Err(format!(
                     "cycle {now}: (output {}, band {}) holds {} packets, limit {}",
                     x / 4,

@@ -2,7 +2,7 @@
 //! every output in every cycle, at 4 ports (one lane) and 16 (two lanes), under the
 //! seeded, self-checking workload of [`nt_sim::adm_workload`]: one verdict per request in
 //! order and in time, counters equal to what was admitted and has not left, and the
-//! guarantee that a limit is exceeded by at most `4K` packets.
+//! guarantee that a limit is exceeded by at most `5K - 1` packets.
 use nt_hdl::sadm::Admission;
 use nt_sim::adm_workload::{drive, knobs, read, AdmWorkload, BandCfg, Knobs, Seen, View};
 use nt_sim::kernel::Kernel;
@@ -109,7 +109,7 @@ fn sadm_p4_matches_its_model_and_keeps_its_limits() {
     assert!(s.admitted > 1_000);
 }
 
-/// Two lanes: the bound is 8 packets.
+/// Two lanes: the bound is 9 packets.
 #[test]
 fn sadm_p16_matches_its_model_and_keeps_its_limits() {
     let s = p16(4, 12_000, &knobs());
@@ -121,7 +121,7 @@ fn sadm_p16_matches_its_model_and_keeps_its_limits() {
     assert!(s.trimmed > 100, "too few trimmed");
     assert!(s.returned > 20, "too few returned");
     assert!(
-        s.max_over_pkts <= 8,
+        s.max_over_pkts <= 9,
         "over a packet limit by {}",
         s.max_over_pkts
     );
