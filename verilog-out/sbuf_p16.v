@@ -3998,6 +3998,102 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     reg  [8:0] lk_r$31$d;
     wire  [8:0] lk_r$31$q;
     reg  lk_r$31$clock;
+    reg  [63:0] bd$0$d;
+    wire  [63:0] bd$0$q;
+    reg  bd$0$clock;
+    reg  [63:0] bd$1$d;
+    wire  [63:0] bd$1$q;
+    reg  bd$1$clock;
+    reg  [63:0] bd$2$d;
+    wire  [63:0] bd$2$q;
+    reg  bd$2$clock;
+    reg  [63:0] bd$3$d;
+    wire  [63:0] bd$3$q;
+    reg  bd$3$clock;
+    reg  [63:0] bd$4$d;
+    wire  [63:0] bd$4$q;
+    reg  bd$4$clock;
+    reg  [63:0] bd$5$d;
+    wire  [63:0] bd$5$q;
+    reg  bd$5$clock;
+    reg  [63:0] bd$6$d;
+    wire  [63:0] bd$6$q;
+    reg  bd$6$clock;
+    reg  [63:0] bd$7$d;
+    wire  [63:0] bd$7$q;
+    reg  bd$7$clock;
+    reg  [63:0] bd$8$d;
+    wire  [63:0] bd$8$q;
+    reg  bd$8$clock;
+    reg  [63:0] bd$9$d;
+    wire  [63:0] bd$9$q;
+    reg  bd$9$clock;
+    reg  [63:0] bd$10$d;
+    wire  [63:0] bd$10$q;
+    reg  bd$10$clock;
+    reg  [63:0] bd$11$d;
+    wire  [63:0] bd$11$q;
+    reg  bd$11$clock;
+    reg  [63:0] bd$12$d;
+    wire  [63:0] bd$12$q;
+    reg  bd$12$clock;
+    reg  [63:0] bd$13$d;
+    wire  [63:0] bd$13$q;
+    reg  bd$13$clock;
+    reg  [63:0] bd$14$d;
+    wire  [63:0] bd$14$q;
+    reg  bd$14$clock;
+    reg  [63:0] bd$15$d;
+    wire  [63:0] bd$15$q;
+    reg  bd$15$clock;
+    reg  [63:0] bd$16$d;
+    wire  [63:0] bd$16$q;
+    reg  bd$16$clock;
+    reg  [63:0] bd$17$d;
+    wire  [63:0] bd$17$q;
+    reg  bd$17$clock;
+    reg  [63:0] bd$18$d;
+    wire  [63:0] bd$18$q;
+    reg  bd$18$clock;
+    reg  [63:0] bd$19$d;
+    wire  [63:0] bd$19$q;
+    reg  bd$19$clock;
+    reg  [63:0] bd$20$d;
+    wire  [63:0] bd$20$q;
+    reg  bd$20$clock;
+    reg  [63:0] bd$21$d;
+    wire  [63:0] bd$21$q;
+    reg  bd$21$clock;
+    reg  [63:0] bd$22$d;
+    wire  [63:0] bd$22$q;
+    reg  bd$22$clock;
+    reg  [63:0] bd$23$d;
+    wire  [63:0] bd$23$q;
+    reg  bd$23$clock;
+    reg  [63:0] bd$24$d;
+    wire  [63:0] bd$24$q;
+    reg  bd$24$clock;
+    reg  [63:0] bd$25$d;
+    wire  [63:0] bd$25$q;
+    reg  bd$25$clock;
+    reg  [63:0] bd$26$d;
+    wire  [63:0] bd$26$q;
+    reg  bd$26$clock;
+    reg  [63:0] bd$27$d;
+    wire  [63:0] bd$27$q;
+    reg  bd$27$clock;
+    reg  [63:0] bd$28$d;
+    wire  [63:0] bd$28$q;
+    reg  bd$28$clock;
+    reg  [63:0] bd$29$d;
+    wire  [63:0] bd$29$q;
+    reg  bd$29$clock;
+    reg  [63:0] bd$30$d;
+    wire  [63:0] bd$30$q;
+    reg  bd$30$clock;
+    reg  [63:0] bd$31$d;
+    wire  [63:0] bd$31$q;
+    reg  bd$31$clock;
     reg  [8:0] lk2_r$0$d;
     wire  [8:0] lk2_r$0$q;
     reg  lk2_r$0$clock;
@@ -6103,6 +6199,294 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     reg  q_rep$15$d;
     wire  q_rep$15$q;
     reg  q_rep$15$clock;
+    reg  q_en$0$d;
+    wire  q_en$0$q;
+    reg  q_en$0$clock;
+    reg  q_en$1$d;
+    wire  q_en$1$q;
+    reg  q_en$1$clock;
+    reg  q_en$2$d;
+    wire  q_en$2$q;
+    reg  q_en$2$clock;
+    reg  q_en$3$d;
+    wire  q_en$3$q;
+    reg  q_en$3$clock;
+    reg  q_en$4$d;
+    wire  q_en$4$q;
+    reg  q_en$4$clock;
+    reg  q_en$5$d;
+    wire  q_en$5$q;
+    reg  q_en$5$clock;
+    reg  q_en$6$d;
+    wire  q_en$6$q;
+    reg  q_en$6$clock;
+    reg  q_en$7$d;
+    wire  q_en$7$q;
+    reg  q_en$7$clock;
+    reg  q_en$8$d;
+    wire  q_en$8$q;
+    reg  q_en$8$clock;
+    reg  q_en$9$d;
+    wire  q_en$9$q;
+    reg  q_en$9$clock;
+    reg  q_en$10$d;
+    wire  q_en$10$q;
+    reg  q_en$10$clock;
+    reg  q_en$11$d;
+    wire  q_en$11$q;
+    reg  q_en$11$clock;
+    reg  q_en$12$d;
+    wire  q_en$12$q;
+    reg  q_en$12$clock;
+    reg  q_en$13$d;
+    wire  q_en$13$q;
+    reg  q_en$13$clock;
+    reg  q_en$14$d;
+    wire  q_en$14$q;
+    reg  q_en$14$clock;
+    reg  q_en$15$d;
+    wire  q_en$15$q;
+    reg  q_en$15$clock;
+    reg  q_cap$0$d;
+    wire  q_cap$0$q;
+    reg  q_cap$0$clock;
+    reg  q_cap$1$d;
+    wire  q_cap$1$q;
+    reg  q_cap$1$clock;
+    reg  q_cap$2$d;
+    wire  q_cap$2$q;
+    reg  q_cap$2$clock;
+    reg  q_cap$3$d;
+    wire  q_cap$3$q;
+    reg  q_cap$3$clock;
+    reg  q_cap$4$d;
+    wire  q_cap$4$q;
+    reg  q_cap$4$clock;
+    reg  q_cap$5$d;
+    wire  q_cap$5$q;
+    reg  q_cap$5$clock;
+    reg  q_cap$6$d;
+    wire  q_cap$6$q;
+    reg  q_cap$6$clock;
+    reg  q_cap$7$d;
+    wire  q_cap$7$q;
+    reg  q_cap$7$clock;
+    reg  q_cap$8$d;
+    wire  q_cap$8$q;
+    reg  q_cap$8$clock;
+    reg  q_cap$9$d;
+    wire  q_cap$9$q;
+    reg  q_cap$9$clock;
+    reg  q_cap$10$d;
+    wire  q_cap$10$q;
+    reg  q_cap$10$clock;
+    reg  q_cap$11$d;
+    wire  q_cap$11$q;
+    reg  q_cap$11$clock;
+    reg  q_cap$12$d;
+    wire  q_cap$12$q;
+    reg  q_cap$12$clock;
+    reg  q_cap$13$d;
+    wire  q_cap$13$q;
+    reg  q_cap$13$clock;
+    reg  q_cap$14$d;
+    wire  q_cap$14$q;
+    reg  q_cap$14$clock;
+    reg  q_cap$15$d;
+    wire  q_cap$15$q;
+    reg  q_cap$15$clock;
+    reg  q_last$0$d;
+    wire  q_last$0$q;
+    reg  q_last$0$clock;
+    reg  q_last$1$d;
+    wire  q_last$1$q;
+    reg  q_last$1$clock;
+    reg  q_last$2$d;
+    wire  q_last$2$q;
+    reg  q_last$2$clock;
+    reg  q_last$3$d;
+    wire  q_last$3$q;
+    reg  q_last$3$clock;
+    reg  q_last$4$d;
+    wire  q_last$4$q;
+    reg  q_last$4$clock;
+    reg  q_last$5$d;
+    wire  q_last$5$q;
+    reg  q_last$5$clock;
+    reg  q_last$6$d;
+    wire  q_last$6$q;
+    reg  q_last$6$clock;
+    reg  q_last$7$d;
+    wire  q_last$7$q;
+    reg  q_last$7$clock;
+    reg  q_last$8$d;
+    wire  q_last$8$q;
+    reg  q_last$8$clock;
+    reg  q_last$9$d;
+    wire  q_last$9$q;
+    reg  q_last$9$clock;
+    reg  q_last$10$d;
+    wire  q_last$10$q;
+    reg  q_last$10$clock;
+    reg  q_last$11$d;
+    wire  q_last$11$q;
+    reg  q_last$11$clock;
+    reg  q_last$12$d;
+    wire  q_last$12$q;
+    reg  q_last$12$clock;
+    reg  q_last$13$d;
+    wire  q_last$13$q;
+    reg  q_last$13$clock;
+    reg  q_last$14$d;
+    wire  q_last$14$q;
+    reg  q_last$14$clock;
+    reg  q_last$15$d;
+    wire  q_last$15$q;
+    reg  q_last$15$clock;
+    reg  [7:0] q_k$0$d;
+    wire  [7:0] q_k$0$q;
+    reg  q_k$0$clock;
+    reg  [7:0] q_k$1$d;
+    wire  [7:0] q_k$1$q;
+    reg  q_k$1$clock;
+    reg  [7:0] q_k$2$d;
+    wire  [7:0] q_k$2$q;
+    reg  q_k$2$clock;
+    reg  [7:0] q_k$3$d;
+    wire  [7:0] q_k$3$q;
+    reg  q_k$3$clock;
+    reg  [7:0] q_k$4$d;
+    wire  [7:0] q_k$4$q;
+    reg  q_k$4$clock;
+    reg  [7:0] q_k$5$d;
+    wire  [7:0] q_k$5$q;
+    reg  q_k$5$clock;
+    reg  [7:0] q_k$6$d;
+    wire  [7:0] q_k$6$q;
+    reg  q_k$6$clock;
+    reg  [7:0] q_k$7$d;
+    wire  [7:0] q_k$7$q;
+    reg  q_k$7$clock;
+    reg  [7:0] q_k$8$d;
+    wire  [7:0] q_k$8$q;
+    reg  q_k$8$clock;
+    reg  [7:0] q_k$9$d;
+    wire  [7:0] q_k$9$q;
+    reg  q_k$9$clock;
+    reg  [7:0] q_k$10$d;
+    wire  [7:0] q_k$10$q;
+    reg  q_k$10$clock;
+    reg  [7:0] q_k$11$d;
+    wire  [7:0] q_k$11$q;
+    reg  q_k$11$clock;
+    reg  [7:0] q_k$12$d;
+    wire  [7:0] q_k$12$q;
+    reg  q_k$12$clock;
+    reg  [7:0] q_k$13$d;
+    wire  [7:0] q_k$13$q;
+    reg  q_k$13$clock;
+    reg  [7:0] q_k$14$d;
+    wire  [7:0] q_k$14$q;
+    reg  q_k$14$clock;
+    reg  [7:0] q_k$15$d;
+    wire  [7:0] q_k$15$q;
+    reg  q_k$15$clock;
+    reg  [7:0] q_n$0$d;
+    wire  [7:0] q_n$0$q;
+    reg  q_n$0$clock;
+    reg  [7:0] q_n$1$d;
+    wire  [7:0] q_n$1$q;
+    reg  q_n$1$clock;
+    reg  [7:0] q_n$2$d;
+    wire  [7:0] q_n$2$q;
+    reg  q_n$2$clock;
+    reg  [7:0] q_n$3$d;
+    wire  [7:0] q_n$3$q;
+    reg  q_n$3$clock;
+    reg  [7:0] q_n$4$d;
+    wire  [7:0] q_n$4$q;
+    reg  q_n$4$clock;
+    reg  [7:0] q_n$5$d;
+    wire  [7:0] q_n$5$q;
+    reg  q_n$5$clock;
+    reg  [7:0] q_n$6$d;
+    wire  [7:0] q_n$6$q;
+    reg  q_n$6$clock;
+    reg  [7:0] q_n$7$d;
+    wire  [7:0] q_n$7$q;
+    reg  q_n$7$clock;
+    reg  [7:0] q_n$8$d;
+    wire  [7:0] q_n$8$q;
+    reg  q_n$8$clock;
+    reg  [7:0] q_n$9$d;
+    wire  [7:0] q_n$9$q;
+    reg  q_n$9$clock;
+    reg  [7:0] q_n$10$d;
+    wire  [7:0] q_n$10$q;
+    reg  q_n$10$clock;
+    reg  [7:0] q_n$11$d;
+    wire  [7:0] q_n$11$q;
+    reg  q_n$11$clock;
+    reg  [7:0] q_n$12$d;
+    wire  [7:0] q_n$12$q;
+    reg  q_n$12$clock;
+    reg  [7:0] q_n$13$d;
+    wire  [7:0] q_n$13$q;
+    reg  q_n$13$clock;
+    reg  [7:0] q_n$14$d;
+    wire  [7:0] q_n$14$q;
+    reg  q_n$14$clock;
+    reg  [7:0] q_n$15$d;
+    wire  [7:0] q_n$15$q;
+    reg  q_n$15$clock;
+    reg  [2:0] q_emp$0$d;
+    wire  [2:0] q_emp$0$q;
+    reg  q_emp$0$clock;
+    reg  [2:0] q_emp$1$d;
+    wire  [2:0] q_emp$1$q;
+    reg  q_emp$1$clock;
+    reg  [2:0] q_emp$2$d;
+    wire  [2:0] q_emp$2$q;
+    reg  q_emp$2$clock;
+    reg  [2:0] q_emp$3$d;
+    wire  [2:0] q_emp$3$q;
+    reg  q_emp$3$clock;
+    reg  [2:0] q_emp$4$d;
+    wire  [2:0] q_emp$4$q;
+    reg  q_emp$4$clock;
+    reg  [2:0] q_emp$5$d;
+    wire  [2:0] q_emp$5$q;
+    reg  q_emp$5$clock;
+    reg  [2:0] q_emp$6$d;
+    wire  [2:0] q_emp$6$q;
+    reg  q_emp$6$clock;
+    reg  [2:0] q_emp$7$d;
+    wire  [2:0] q_emp$7$q;
+    reg  q_emp$7$clock;
+    reg  [2:0] q_emp$8$d;
+    wire  [2:0] q_emp$8$q;
+    reg  q_emp$8$clock;
+    reg  [2:0] q_emp$9$d;
+    wire  [2:0] q_emp$9$q;
+    reg  q_emp$9$clock;
+    reg  [2:0] q_emp$10$d;
+    wire  [2:0] q_emp$10$q;
+    reg  q_emp$10$clock;
+    reg  [2:0] q_emp$11$d;
+    wire  [2:0] q_emp$11$q;
+    reg  q_emp$11$clock;
+    reg  [2:0] q_emp$12$d;
+    wire  [2:0] q_emp$12$q;
+    reg  q_emp$12$clock;
+    reg  [2:0] q_emp$13$d;
+    wire  [2:0] q_emp$13$q;
+    reg  q_emp$13$clock;
+    reg  [2:0] q_emp$14$d;
+    wire  [2:0] q_emp$14$q;
+    reg  q_emp$14$clock;
+    reg  [2:0] q_emp$15$d;
+    wire  [2:0] q_emp$15$q;
+    reg  q_emp$15$clock;
     reg  dep$0$d;
     wire  dep$0$q;
     reg  dep$0$clock;
@@ -12147,22 +12531,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     reg  [8:0] l_lkb$13;
     reg  [8:0] l_lkb$14;
     reg  [8:0] l_lkb$15;
-    reg  l_rpop$0;
-    reg  l_rpop$1;
-    reg  l_rpop$2;
-    reg  l_rpop$3;
-    reg  l_rpop$4;
-    reg  l_rpop$5;
-    reg  l_rpop$6;
-    reg  l_rpop$7;
-    reg  l_rpop$8;
-    reg  l_rpop$9;
-    reg  l_rpop$10;
-    reg  l_rpop$11;
-    reg  l_rpop$12;
-    reg  l_rpop$13;
-    reg  l_rpop$14;
-    reg  l_rpop$15;
     reg  l_mv0$0;
     reg  l_mv0$1;
     reg  l_mv0$2;
@@ -17180,6 +17548,166 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         .q(lk_r$31$q),
         .clock(lk_r$31$clock)
     );
+    sbuf_p16$bd$0 bd$0(
+        .d(bd$0$d),
+        .q(bd$0$q),
+        .clock(bd$0$clock)
+    );
+    sbuf_p16$bd$1 bd$1(
+        .d(bd$1$d),
+        .q(bd$1$q),
+        .clock(bd$1$clock)
+    );
+    sbuf_p16$bd$2 bd$2(
+        .d(bd$2$d),
+        .q(bd$2$q),
+        .clock(bd$2$clock)
+    );
+    sbuf_p16$bd$3 bd$3(
+        .d(bd$3$d),
+        .q(bd$3$q),
+        .clock(bd$3$clock)
+    );
+    sbuf_p16$bd$4 bd$4(
+        .d(bd$4$d),
+        .q(bd$4$q),
+        .clock(bd$4$clock)
+    );
+    sbuf_p16$bd$5 bd$5(
+        .d(bd$5$d),
+        .q(bd$5$q),
+        .clock(bd$5$clock)
+    );
+    sbuf_p16$bd$6 bd$6(
+        .d(bd$6$d),
+        .q(bd$6$q),
+        .clock(bd$6$clock)
+    );
+    sbuf_p16$bd$7 bd$7(
+        .d(bd$7$d),
+        .q(bd$7$q),
+        .clock(bd$7$clock)
+    );
+    sbuf_p16$bd$8 bd$8(
+        .d(bd$8$d),
+        .q(bd$8$q),
+        .clock(bd$8$clock)
+    );
+    sbuf_p16$bd$9 bd$9(
+        .d(bd$9$d),
+        .q(bd$9$q),
+        .clock(bd$9$clock)
+    );
+    sbuf_p16$bd$10 bd$10(
+        .d(bd$10$d),
+        .q(bd$10$q),
+        .clock(bd$10$clock)
+    );
+    sbuf_p16$bd$11 bd$11(
+        .d(bd$11$d),
+        .q(bd$11$q),
+        .clock(bd$11$clock)
+    );
+    sbuf_p16$bd$12 bd$12(
+        .d(bd$12$d),
+        .q(bd$12$q),
+        .clock(bd$12$clock)
+    );
+    sbuf_p16$bd$13 bd$13(
+        .d(bd$13$d),
+        .q(bd$13$q),
+        .clock(bd$13$clock)
+    );
+    sbuf_p16$bd$14 bd$14(
+        .d(bd$14$d),
+        .q(bd$14$q),
+        .clock(bd$14$clock)
+    );
+    sbuf_p16$bd$15 bd$15(
+        .d(bd$15$d),
+        .q(bd$15$q),
+        .clock(bd$15$clock)
+    );
+    sbuf_p16$bd$16 bd$16(
+        .d(bd$16$d),
+        .q(bd$16$q),
+        .clock(bd$16$clock)
+    );
+    sbuf_p16$bd$17 bd$17(
+        .d(bd$17$d),
+        .q(bd$17$q),
+        .clock(bd$17$clock)
+    );
+    sbuf_p16$bd$18 bd$18(
+        .d(bd$18$d),
+        .q(bd$18$q),
+        .clock(bd$18$clock)
+    );
+    sbuf_p16$bd$19 bd$19(
+        .d(bd$19$d),
+        .q(bd$19$q),
+        .clock(bd$19$clock)
+    );
+    sbuf_p16$bd$20 bd$20(
+        .d(bd$20$d),
+        .q(bd$20$q),
+        .clock(bd$20$clock)
+    );
+    sbuf_p16$bd$21 bd$21(
+        .d(bd$21$d),
+        .q(bd$21$q),
+        .clock(bd$21$clock)
+    );
+    sbuf_p16$bd$22 bd$22(
+        .d(bd$22$d),
+        .q(bd$22$q),
+        .clock(bd$22$clock)
+    );
+    sbuf_p16$bd$23 bd$23(
+        .d(bd$23$d),
+        .q(bd$23$q),
+        .clock(bd$23$clock)
+    );
+    sbuf_p16$bd$24 bd$24(
+        .d(bd$24$d),
+        .q(bd$24$q),
+        .clock(bd$24$clock)
+    );
+    sbuf_p16$bd$25 bd$25(
+        .d(bd$25$d),
+        .q(bd$25$q),
+        .clock(bd$25$clock)
+    );
+    sbuf_p16$bd$26 bd$26(
+        .d(bd$26$d),
+        .q(bd$26$q),
+        .clock(bd$26$clock)
+    );
+    sbuf_p16$bd$27 bd$27(
+        .d(bd$27$d),
+        .q(bd$27$q),
+        .clock(bd$27$clock)
+    );
+    sbuf_p16$bd$28 bd$28(
+        .d(bd$28$d),
+        .q(bd$28$q),
+        .clock(bd$28$clock)
+    );
+    sbuf_p16$bd$29 bd$29(
+        .d(bd$29$d),
+        .q(bd$29$q),
+        .clock(bd$29$clock)
+    );
+    sbuf_p16$bd$30 bd$30(
+        .d(bd$30$d),
+        .q(bd$30$q),
+        .clock(bd$30$clock)
+    );
+    sbuf_p16$bd$31 bd$31(
+        .d(bd$31$d),
+        .q(bd$31$q),
+        .clock(bd$31$clock)
+    );
     sbuf_p16$lk2_r$0 lk2_r$0(
         .d(lk2_r$0$d),
         .q(lk2_r$0$q),
@@ -20574,6 +21102,486 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         .d(q_rep$15$d),
         .q(q_rep$15$q),
         .clock(q_rep$15$clock)
+    );
+    sbuf_p16$q_en$0 q_en$0(
+        .d(q_en$0$d),
+        .q(q_en$0$q),
+        .clock(q_en$0$clock)
+    );
+    sbuf_p16$q_en$1 q_en$1(
+        .d(q_en$1$d),
+        .q(q_en$1$q),
+        .clock(q_en$1$clock)
+    );
+    sbuf_p16$q_en$2 q_en$2(
+        .d(q_en$2$d),
+        .q(q_en$2$q),
+        .clock(q_en$2$clock)
+    );
+    sbuf_p16$q_en$3 q_en$3(
+        .d(q_en$3$d),
+        .q(q_en$3$q),
+        .clock(q_en$3$clock)
+    );
+    sbuf_p16$q_en$4 q_en$4(
+        .d(q_en$4$d),
+        .q(q_en$4$q),
+        .clock(q_en$4$clock)
+    );
+    sbuf_p16$q_en$5 q_en$5(
+        .d(q_en$5$d),
+        .q(q_en$5$q),
+        .clock(q_en$5$clock)
+    );
+    sbuf_p16$q_en$6 q_en$6(
+        .d(q_en$6$d),
+        .q(q_en$6$q),
+        .clock(q_en$6$clock)
+    );
+    sbuf_p16$q_en$7 q_en$7(
+        .d(q_en$7$d),
+        .q(q_en$7$q),
+        .clock(q_en$7$clock)
+    );
+    sbuf_p16$q_en$8 q_en$8(
+        .d(q_en$8$d),
+        .q(q_en$8$q),
+        .clock(q_en$8$clock)
+    );
+    sbuf_p16$q_en$9 q_en$9(
+        .d(q_en$9$d),
+        .q(q_en$9$q),
+        .clock(q_en$9$clock)
+    );
+    sbuf_p16$q_en$10 q_en$10(
+        .d(q_en$10$d),
+        .q(q_en$10$q),
+        .clock(q_en$10$clock)
+    );
+    sbuf_p16$q_en$11 q_en$11(
+        .d(q_en$11$d),
+        .q(q_en$11$q),
+        .clock(q_en$11$clock)
+    );
+    sbuf_p16$q_en$12 q_en$12(
+        .d(q_en$12$d),
+        .q(q_en$12$q),
+        .clock(q_en$12$clock)
+    );
+    sbuf_p16$q_en$13 q_en$13(
+        .d(q_en$13$d),
+        .q(q_en$13$q),
+        .clock(q_en$13$clock)
+    );
+    sbuf_p16$q_en$14 q_en$14(
+        .d(q_en$14$d),
+        .q(q_en$14$q),
+        .clock(q_en$14$clock)
+    );
+    sbuf_p16$q_en$15 q_en$15(
+        .d(q_en$15$d),
+        .q(q_en$15$q),
+        .clock(q_en$15$clock)
+    );
+    sbuf_p16$q_cap$0 q_cap$0(
+        .d(q_cap$0$d),
+        .q(q_cap$0$q),
+        .clock(q_cap$0$clock)
+    );
+    sbuf_p16$q_cap$1 q_cap$1(
+        .d(q_cap$1$d),
+        .q(q_cap$1$q),
+        .clock(q_cap$1$clock)
+    );
+    sbuf_p16$q_cap$2 q_cap$2(
+        .d(q_cap$2$d),
+        .q(q_cap$2$q),
+        .clock(q_cap$2$clock)
+    );
+    sbuf_p16$q_cap$3 q_cap$3(
+        .d(q_cap$3$d),
+        .q(q_cap$3$q),
+        .clock(q_cap$3$clock)
+    );
+    sbuf_p16$q_cap$4 q_cap$4(
+        .d(q_cap$4$d),
+        .q(q_cap$4$q),
+        .clock(q_cap$4$clock)
+    );
+    sbuf_p16$q_cap$5 q_cap$5(
+        .d(q_cap$5$d),
+        .q(q_cap$5$q),
+        .clock(q_cap$5$clock)
+    );
+    sbuf_p16$q_cap$6 q_cap$6(
+        .d(q_cap$6$d),
+        .q(q_cap$6$q),
+        .clock(q_cap$6$clock)
+    );
+    sbuf_p16$q_cap$7 q_cap$7(
+        .d(q_cap$7$d),
+        .q(q_cap$7$q),
+        .clock(q_cap$7$clock)
+    );
+    sbuf_p16$q_cap$8 q_cap$8(
+        .d(q_cap$8$d),
+        .q(q_cap$8$q),
+        .clock(q_cap$8$clock)
+    );
+    sbuf_p16$q_cap$9 q_cap$9(
+        .d(q_cap$9$d),
+        .q(q_cap$9$q),
+        .clock(q_cap$9$clock)
+    );
+    sbuf_p16$q_cap$10 q_cap$10(
+        .d(q_cap$10$d),
+        .q(q_cap$10$q),
+        .clock(q_cap$10$clock)
+    );
+    sbuf_p16$q_cap$11 q_cap$11(
+        .d(q_cap$11$d),
+        .q(q_cap$11$q),
+        .clock(q_cap$11$clock)
+    );
+    sbuf_p16$q_cap$12 q_cap$12(
+        .d(q_cap$12$d),
+        .q(q_cap$12$q),
+        .clock(q_cap$12$clock)
+    );
+    sbuf_p16$q_cap$13 q_cap$13(
+        .d(q_cap$13$d),
+        .q(q_cap$13$q),
+        .clock(q_cap$13$clock)
+    );
+    sbuf_p16$q_cap$14 q_cap$14(
+        .d(q_cap$14$d),
+        .q(q_cap$14$q),
+        .clock(q_cap$14$clock)
+    );
+    sbuf_p16$q_cap$15 q_cap$15(
+        .d(q_cap$15$d),
+        .q(q_cap$15$q),
+        .clock(q_cap$15$clock)
+    );
+    sbuf_p16$q_last$0 q_last$0(
+        .d(q_last$0$d),
+        .q(q_last$0$q),
+        .clock(q_last$0$clock)
+    );
+    sbuf_p16$q_last$1 q_last$1(
+        .d(q_last$1$d),
+        .q(q_last$1$q),
+        .clock(q_last$1$clock)
+    );
+    sbuf_p16$q_last$2 q_last$2(
+        .d(q_last$2$d),
+        .q(q_last$2$q),
+        .clock(q_last$2$clock)
+    );
+    sbuf_p16$q_last$3 q_last$3(
+        .d(q_last$3$d),
+        .q(q_last$3$q),
+        .clock(q_last$3$clock)
+    );
+    sbuf_p16$q_last$4 q_last$4(
+        .d(q_last$4$d),
+        .q(q_last$4$q),
+        .clock(q_last$4$clock)
+    );
+    sbuf_p16$q_last$5 q_last$5(
+        .d(q_last$5$d),
+        .q(q_last$5$q),
+        .clock(q_last$5$clock)
+    );
+    sbuf_p16$q_last$6 q_last$6(
+        .d(q_last$6$d),
+        .q(q_last$6$q),
+        .clock(q_last$6$clock)
+    );
+    sbuf_p16$q_last$7 q_last$7(
+        .d(q_last$7$d),
+        .q(q_last$7$q),
+        .clock(q_last$7$clock)
+    );
+    sbuf_p16$q_last$8 q_last$8(
+        .d(q_last$8$d),
+        .q(q_last$8$q),
+        .clock(q_last$8$clock)
+    );
+    sbuf_p16$q_last$9 q_last$9(
+        .d(q_last$9$d),
+        .q(q_last$9$q),
+        .clock(q_last$9$clock)
+    );
+    sbuf_p16$q_last$10 q_last$10(
+        .d(q_last$10$d),
+        .q(q_last$10$q),
+        .clock(q_last$10$clock)
+    );
+    sbuf_p16$q_last$11 q_last$11(
+        .d(q_last$11$d),
+        .q(q_last$11$q),
+        .clock(q_last$11$clock)
+    );
+    sbuf_p16$q_last$12 q_last$12(
+        .d(q_last$12$d),
+        .q(q_last$12$q),
+        .clock(q_last$12$clock)
+    );
+    sbuf_p16$q_last$13 q_last$13(
+        .d(q_last$13$d),
+        .q(q_last$13$q),
+        .clock(q_last$13$clock)
+    );
+    sbuf_p16$q_last$14 q_last$14(
+        .d(q_last$14$d),
+        .q(q_last$14$q),
+        .clock(q_last$14$clock)
+    );
+    sbuf_p16$q_last$15 q_last$15(
+        .d(q_last$15$d),
+        .q(q_last$15$q),
+        .clock(q_last$15$clock)
+    );
+    sbuf_p16$q_k$0 q_k$0(
+        .d(q_k$0$d),
+        .q(q_k$0$q),
+        .clock(q_k$0$clock)
+    );
+    sbuf_p16$q_k$1 q_k$1(
+        .d(q_k$1$d),
+        .q(q_k$1$q),
+        .clock(q_k$1$clock)
+    );
+    sbuf_p16$q_k$2 q_k$2(
+        .d(q_k$2$d),
+        .q(q_k$2$q),
+        .clock(q_k$2$clock)
+    );
+    sbuf_p16$q_k$3 q_k$3(
+        .d(q_k$3$d),
+        .q(q_k$3$q),
+        .clock(q_k$3$clock)
+    );
+    sbuf_p16$q_k$4 q_k$4(
+        .d(q_k$4$d),
+        .q(q_k$4$q),
+        .clock(q_k$4$clock)
+    );
+    sbuf_p16$q_k$5 q_k$5(
+        .d(q_k$5$d),
+        .q(q_k$5$q),
+        .clock(q_k$5$clock)
+    );
+    sbuf_p16$q_k$6 q_k$6(
+        .d(q_k$6$d),
+        .q(q_k$6$q),
+        .clock(q_k$6$clock)
+    );
+    sbuf_p16$q_k$7 q_k$7(
+        .d(q_k$7$d),
+        .q(q_k$7$q),
+        .clock(q_k$7$clock)
+    );
+    sbuf_p16$q_k$8 q_k$8(
+        .d(q_k$8$d),
+        .q(q_k$8$q),
+        .clock(q_k$8$clock)
+    );
+    sbuf_p16$q_k$9 q_k$9(
+        .d(q_k$9$d),
+        .q(q_k$9$q),
+        .clock(q_k$9$clock)
+    );
+    sbuf_p16$q_k$10 q_k$10(
+        .d(q_k$10$d),
+        .q(q_k$10$q),
+        .clock(q_k$10$clock)
+    );
+    sbuf_p16$q_k$11 q_k$11(
+        .d(q_k$11$d),
+        .q(q_k$11$q),
+        .clock(q_k$11$clock)
+    );
+    sbuf_p16$q_k$12 q_k$12(
+        .d(q_k$12$d),
+        .q(q_k$12$q),
+        .clock(q_k$12$clock)
+    );
+    sbuf_p16$q_k$13 q_k$13(
+        .d(q_k$13$d),
+        .q(q_k$13$q),
+        .clock(q_k$13$clock)
+    );
+    sbuf_p16$q_k$14 q_k$14(
+        .d(q_k$14$d),
+        .q(q_k$14$q),
+        .clock(q_k$14$clock)
+    );
+    sbuf_p16$q_k$15 q_k$15(
+        .d(q_k$15$d),
+        .q(q_k$15$q),
+        .clock(q_k$15$clock)
+    );
+    sbuf_p16$q_n$0 q_n$0(
+        .d(q_n$0$d),
+        .q(q_n$0$q),
+        .clock(q_n$0$clock)
+    );
+    sbuf_p16$q_n$1 q_n$1(
+        .d(q_n$1$d),
+        .q(q_n$1$q),
+        .clock(q_n$1$clock)
+    );
+    sbuf_p16$q_n$2 q_n$2(
+        .d(q_n$2$d),
+        .q(q_n$2$q),
+        .clock(q_n$2$clock)
+    );
+    sbuf_p16$q_n$3 q_n$3(
+        .d(q_n$3$d),
+        .q(q_n$3$q),
+        .clock(q_n$3$clock)
+    );
+    sbuf_p16$q_n$4 q_n$4(
+        .d(q_n$4$d),
+        .q(q_n$4$q),
+        .clock(q_n$4$clock)
+    );
+    sbuf_p16$q_n$5 q_n$5(
+        .d(q_n$5$d),
+        .q(q_n$5$q),
+        .clock(q_n$5$clock)
+    );
+    sbuf_p16$q_n$6 q_n$6(
+        .d(q_n$6$d),
+        .q(q_n$6$q),
+        .clock(q_n$6$clock)
+    );
+    sbuf_p16$q_n$7 q_n$7(
+        .d(q_n$7$d),
+        .q(q_n$7$q),
+        .clock(q_n$7$clock)
+    );
+    sbuf_p16$q_n$8 q_n$8(
+        .d(q_n$8$d),
+        .q(q_n$8$q),
+        .clock(q_n$8$clock)
+    );
+    sbuf_p16$q_n$9 q_n$9(
+        .d(q_n$9$d),
+        .q(q_n$9$q),
+        .clock(q_n$9$clock)
+    );
+    sbuf_p16$q_n$10 q_n$10(
+        .d(q_n$10$d),
+        .q(q_n$10$q),
+        .clock(q_n$10$clock)
+    );
+    sbuf_p16$q_n$11 q_n$11(
+        .d(q_n$11$d),
+        .q(q_n$11$q),
+        .clock(q_n$11$clock)
+    );
+    sbuf_p16$q_n$12 q_n$12(
+        .d(q_n$12$d),
+        .q(q_n$12$q),
+        .clock(q_n$12$clock)
+    );
+    sbuf_p16$q_n$13 q_n$13(
+        .d(q_n$13$d),
+        .q(q_n$13$q),
+        .clock(q_n$13$clock)
+    );
+    sbuf_p16$q_n$14 q_n$14(
+        .d(q_n$14$d),
+        .q(q_n$14$q),
+        .clock(q_n$14$clock)
+    );
+    sbuf_p16$q_n$15 q_n$15(
+        .d(q_n$15$d),
+        .q(q_n$15$q),
+        .clock(q_n$15$clock)
+    );
+    sbuf_p16$q_emp$0 q_emp$0(
+        .d(q_emp$0$d),
+        .q(q_emp$0$q),
+        .clock(q_emp$0$clock)
+    );
+    sbuf_p16$q_emp$1 q_emp$1(
+        .d(q_emp$1$d),
+        .q(q_emp$1$q),
+        .clock(q_emp$1$clock)
+    );
+    sbuf_p16$q_emp$2 q_emp$2(
+        .d(q_emp$2$d),
+        .q(q_emp$2$q),
+        .clock(q_emp$2$clock)
+    );
+    sbuf_p16$q_emp$3 q_emp$3(
+        .d(q_emp$3$d),
+        .q(q_emp$3$q),
+        .clock(q_emp$3$clock)
+    );
+    sbuf_p16$q_emp$4 q_emp$4(
+        .d(q_emp$4$d),
+        .q(q_emp$4$q),
+        .clock(q_emp$4$clock)
+    );
+    sbuf_p16$q_emp$5 q_emp$5(
+        .d(q_emp$5$d),
+        .q(q_emp$5$q),
+        .clock(q_emp$5$clock)
+    );
+    sbuf_p16$q_emp$6 q_emp$6(
+        .d(q_emp$6$d),
+        .q(q_emp$6$q),
+        .clock(q_emp$6$clock)
+    );
+    sbuf_p16$q_emp$7 q_emp$7(
+        .d(q_emp$7$d),
+        .q(q_emp$7$q),
+        .clock(q_emp$7$clock)
+    );
+    sbuf_p16$q_emp$8 q_emp$8(
+        .d(q_emp$8$d),
+        .q(q_emp$8$q),
+        .clock(q_emp$8$clock)
+    );
+    sbuf_p16$q_emp$9 q_emp$9(
+        .d(q_emp$9$d),
+        .q(q_emp$9$q),
+        .clock(q_emp$9$clock)
+    );
+    sbuf_p16$q_emp$10 q_emp$10(
+        .d(q_emp$10$d),
+        .q(q_emp$10$q),
+        .clock(q_emp$10$clock)
+    );
+    sbuf_p16$q_emp$11 q_emp$11(
+        .d(q_emp$11$d),
+        .q(q_emp$11$q),
+        .clock(q_emp$11$clock)
+    );
+    sbuf_p16$q_emp$12 q_emp$12(
+        .d(q_emp$12$d),
+        .q(q_emp$12$q),
+        .clock(q_emp$12$clock)
+    );
+    sbuf_p16$q_emp$13 q_emp$13(
+        .d(q_emp$13$d),
+        .q(q_emp$13$q),
+        .clock(q_emp$13$clock)
+    );
+    sbuf_p16$q_emp$14 q_emp$14(
+        .d(q_emp$14$d),
+        .q(q_emp$14$q),
+        .clock(q_emp$14$clock)
+    );
+    sbuf_p16$q_emp$15 q_emp$15(
+        .d(q_emp$15$d),
+        .q(q_emp$15$q),
+        .clock(q_emp$15$clock)
     );
     sbuf_p16$dep$0 dep$0(
         .d(dep$0$d),
@@ -29067,6 +30075,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$0$write_clock = clock;
         lk_r$0$clock = clock;
         lk_r$0$d = link$0$read_data;
+        bd$0$clock = clock;
+        bd$0$d = bank$0$read_data;
         lk2_r$0$clock = clock;
         lk2_r$0$d = link2$0$read_data;
         bank$1$read_clock = clock;
@@ -29077,6 +30087,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$1$write_clock = clock;
         lk_r$1$clock = clock;
         lk_r$1$d = link$1$read_data;
+        bd$1$clock = clock;
+        bd$1$d = bank$1$read_data;
         lk2_r$1$clock = clock;
         lk2_r$1$d = link2$1$read_data;
         bank$2$read_clock = clock;
@@ -29087,6 +30099,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$2$write_clock = clock;
         lk_r$2$clock = clock;
         lk_r$2$d = link$2$read_data;
+        bd$2$clock = clock;
+        bd$2$d = bank$2$read_data;
         lk2_r$2$clock = clock;
         lk2_r$2$d = link2$2$read_data;
         bank$3$read_clock = clock;
@@ -29097,6 +30111,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$3$write_clock = clock;
         lk_r$3$clock = clock;
         lk_r$3$d = link$3$read_data;
+        bd$3$clock = clock;
+        bd$3$d = bank$3$read_data;
         lk2_r$3$clock = clock;
         lk2_r$3$d = link2$3$read_data;
         bank$4$read_clock = clock;
@@ -29107,6 +30123,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$4$write_clock = clock;
         lk_r$4$clock = clock;
         lk_r$4$d = link$4$read_data;
+        bd$4$clock = clock;
+        bd$4$d = bank$4$read_data;
         lk2_r$4$clock = clock;
         lk2_r$4$d = link2$4$read_data;
         bank$5$read_clock = clock;
@@ -29117,6 +30135,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$5$write_clock = clock;
         lk_r$5$clock = clock;
         lk_r$5$d = link$5$read_data;
+        bd$5$clock = clock;
+        bd$5$d = bank$5$read_data;
         lk2_r$5$clock = clock;
         lk2_r$5$d = link2$5$read_data;
         bank$6$read_clock = clock;
@@ -29127,6 +30147,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$6$write_clock = clock;
         lk_r$6$clock = clock;
         lk_r$6$d = link$6$read_data;
+        bd$6$clock = clock;
+        bd$6$d = bank$6$read_data;
         lk2_r$6$clock = clock;
         lk2_r$6$d = link2$6$read_data;
         bank$7$read_clock = clock;
@@ -29137,6 +30159,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$7$write_clock = clock;
         lk_r$7$clock = clock;
         lk_r$7$d = link$7$read_data;
+        bd$7$clock = clock;
+        bd$7$d = bank$7$read_data;
         lk2_r$7$clock = clock;
         lk2_r$7$d = link2$7$read_data;
         bank$8$read_clock = clock;
@@ -29147,6 +30171,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$8$write_clock = clock;
         lk_r$8$clock = clock;
         lk_r$8$d = link$8$read_data;
+        bd$8$clock = clock;
+        bd$8$d = bank$8$read_data;
         lk2_r$8$clock = clock;
         lk2_r$8$d = link2$8$read_data;
         bank$9$read_clock = clock;
@@ -29157,6 +30183,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$9$write_clock = clock;
         lk_r$9$clock = clock;
         lk_r$9$d = link$9$read_data;
+        bd$9$clock = clock;
+        bd$9$d = bank$9$read_data;
         lk2_r$9$clock = clock;
         lk2_r$9$d = link2$9$read_data;
         bank$10$read_clock = clock;
@@ -29167,6 +30195,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$10$write_clock = clock;
         lk_r$10$clock = clock;
         lk_r$10$d = link$10$read_data;
+        bd$10$clock = clock;
+        bd$10$d = bank$10$read_data;
         lk2_r$10$clock = clock;
         lk2_r$10$d = link2$10$read_data;
         bank$11$read_clock = clock;
@@ -29177,6 +30207,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$11$write_clock = clock;
         lk_r$11$clock = clock;
         lk_r$11$d = link$11$read_data;
+        bd$11$clock = clock;
+        bd$11$d = bank$11$read_data;
         lk2_r$11$clock = clock;
         lk2_r$11$d = link2$11$read_data;
         bank$12$read_clock = clock;
@@ -29187,6 +30219,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$12$write_clock = clock;
         lk_r$12$clock = clock;
         lk_r$12$d = link$12$read_data;
+        bd$12$clock = clock;
+        bd$12$d = bank$12$read_data;
         lk2_r$12$clock = clock;
         lk2_r$12$d = link2$12$read_data;
         bank$13$read_clock = clock;
@@ -29197,6 +30231,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$13$write_clock = clock;
         lk_r$13$clock = clock;
         lk_r$13$d = link$13$read_data;
+        bd$13$clock = clock;
+        bd$13$d = bank$13$read_data;
         lk2_r$13$clock = clock;
         lk2_r$13$d = link2$13$read_data;
         bank$14$read_clock = clock;
@@ -29207,6 +30243,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$14$write_clock = clock;
         lk_r$14$clock = clock;
         lk_r$14$d = link$14$read_data;
+        bd$14$clock = clock;
+        bd$14$d = bank$14$read_data;
         lk2_r$14$clock = clock;
         lk2_r$14$d = link2$14$read_data;
         bank$15$read_clock = clock;
@@ -29217,6 +30255,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$15$write_clock = clock;
         lk_r$15$clock = clock;
         lk_r$15$d = link$15$read_data;
+        bd$15$clock = clock;
+        bd$15$d = bank$15$read_data;
         lk2_r$15$clock = clock;
         lk2_r$15$d = link2$15$read_data;
         bank$16$read_clock = clock;
@@ -29227,6 +30267,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$16$write_clock = clock;
         lk_r$16$clock = clock;
         lk_r$16$d = link$16$read_data;
+        bd$16$clock = clock;
+        bd$16$d = bank$16$read_data;
         lk2_r$16$clock = clock;
         lk2_r$16$d = link2$16$read_data;
         bank$17$read_clock = clock;
@@ -29237,6 +30279,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$17$write_clock = clock;
         lk_r$17$clock = clock;
         lk_r$17$d = link$17$read_data;
+        bd$17$clock = clock;
+        bd$17$d = bank$17$read_data;
         lk2_r$17$clock = clock;
         lk2_r$17$d = link2$17$read_data;
         bank$18$read_clock = clock;
@@ -29247,6 +30291,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$18$write_clock = clock;
         lk_r$18$clock = clock;
         lk_r$18$d = link$18$read_data;
+        bd$18$clock = clock;
+        bd$18$d = bank$18$read_data;
         lk2_r$18$clock = clock;
         lk2_r$18$d = link2$18$read_data;
         bank$19$read_clock = clock;
@@ -29257,6 +30303,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$19$write_clock = clock;
         lk_r$19$clock = clock;
         lk_r$19$d = link$19$read_data;
+        bd$19$clock = clock;
+        bd$19$d = bank$19$read_data;
         lk2_r$19$clock = clock;
         lk2_r$19$d = link2$19$read_data;
         bank$20$read_clock = clock;
@@ -29267,6 +30315,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$20$write_clock = clock;
         lk_r$20$clock = clock;
         lk_r$20$d = link$20$read_data;
+        bd$20$clock = clock;
+        bd$20$d = bank$20$read_data;
         lk2_r$20$clock = clock;
         lk2_r$20$d = link2$20$read_data;
         bank$21$read_clock = clock;
@@ -29277,6 +30327,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$21$write_clock = clock;
         lk_r$21$clock = clock;
         lk_r$21$d = link$21$read_data;
+        bd$21$clock = clock;
+        bd$21$d = bank$21$read_data;
         lk2_r$21$clock = clock;
         lk2_r$21$d = link2$21$read_data;
         bank$22$read_clock = clock;
@@ -29287,6 +30339,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$22$write_clock = clock;
         lk_r$22$clock = clock;
         lk_r$22$d = link$22$read_data;
+        bd$22$clock = clock;
+        bd$22$d = bank$22$read_data;
         lk2_r$22$clock = clock;
         lk2_r$22$d = link2$22$read_data;
         bank$23$read_clock = clock;
@@ -29297,6 +30351,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$23$write_clock = clock;
         lk_r$23$clock = clock;
         lk_r$23$d = link$23$read_data;
+        bd$23$clock = clock;
+        bd$23$d = bank$23$read_data;
         lk2_r$23$clock = clock;
         lk2_r$23$d = link2$23$read_data;
         bank$24$read_clock = clock;
@@ -29307,6 +30363,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$24$write_clock = clock;
         lk_r$24$clock = clock;
         lk_r$24$d = link$24$read_data;
+        bd$24$clock = clock;
+        bd$24$d = bank$24$read_data;
         lk2_r$24$clock = clock;
         lk2_r$24$d = link2$24$read_data;
         bank$25$read_clock = clock;
@@ -29317,6 +30375,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$25$write_clock = clock;
         lk_r$25$clock = clock;
         lk_r$25$d = link$25$read_data;
+        bd$25$clock = clock;
+        bd$25$d = bank$25$read_data;
         lk2_r$25$clock = clock;
         lk2_r$25$d = link2$25$read_data;
         bank$26$read_clock = clock;
@@ -29327,6 +30387,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$26$write_clock = clock;
         lk_r$26$clock = clock;
         lk_r$26$d = link$26$read_data;
+        bd$26$clock = clock;
+        bd$26$d = bank$26$read_data;
         lk2_r$26$clock = clock;
         lk2_r$26$d = link2$26$read_data;
         bank$27$read_clock = clock;
@@ -29337,6 +30399,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$27$write_clock = clock;
         lk_r$27$clock = clock;
         lk_r$27$d = link$27$read_data;
+        bd$27$clock = clock;
+        bd$27$d = bank$27$read_data;
         lk2_r$27$clock = clock;
         lk2_r$27$d = link2$27$read_data;
         bank$28$read_clock = clock;
@@ -29347,6 +30411,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$28$write_clock = clock;
         lk_r$28$clock = clock;
         lk_r$28$d = link$28$read_data;
+        bd$28$clock = clock;
+        bd$28$d = bank$28$read_data;
         lk2_r$28$clock = clock;
         lk2_r$28$d = link2$28$read_data;
         bank$29$read_clock = clock;
@@ -29357,6 +30423,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$29$write_clock = clock;
         lk_r$29$clock = clock;
         lk_r$29$d = link$29$read_data;
+        bd$29$clock = clock;
+        bd$29$d = bank$29$read_data;
         lk2_r$29$clock = clock;
         lk2_r$29$d = link2$29$read_data;
         bank$30$read_clock = clock;
@@ -29367,6 +30435,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$30$write_clock = clock;
         lk_r$30$clock = clock;
         lk_r$30$d = link$30$read_data;
+        bd$30$clock = clock;
+        bd$30$d = bank$30$read_data;
         lk2_r$30$clock = clock;
         lk2_r$30$d = link2$30$read_data;
         bank$31$read_clock = clock;
@@ -29377,6 +30447,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         link2$31$write_clock = clock;
         lk_r$31$clock = clock;
         lk_r$31$d = link$31$read_data;
+        bd$31$clock = clock;
+        bd$31$d = bank$31$read_data;
         lk2_r$31$clock = clock;
         lk2_r$31$d = link2$31$read_data;
         df$0$clock = clock;
@@ -30719,6 +31791,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         q_s$0$d = p_s$0$q;
         q_rep$0$clock = clock;
         q_rep$0$d = p_rep$0$q;
+        q_en$0$clock = clock;
+        q_en$0$d = p_en$0$q;
+        q_cap$0$clock = clock;
+        q_cap$0$d = p_cap$0$q;
+        q_last$0$clock = clock;
+        q_last$0$d = p_last$0$q;
+        q_k$0$clock = clock;
+        q_k$0$d = p_k$0$q;
+        q_n$0$clock = clock;
+        q_n$0$d = p_n$0$q;
+        q_emp$0$clock = clock;
+        q_emp$0$d = p_emp$0$q;
         dep$0$clock = clock;
         dep$0$d = rd_en$0$q & rd_last$0$q;
         x_k$0$clock = clock;
@@ -30813,6 +31897,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         q_s$1$d = p_s$1$q;
         q_rep$1$clock = clock;
         q_rep$1$d = p_rep$1$q;
+        q_en$1$clock = clock;
+        q_en$1$d = p_en$1$q;
+        q_cap$1$clock = clock;
+        q_cap$1$d = p_cap$1$q;
+        q_last$1$clock = clock;
+        q_last$1$d = p_last$1$q;
+        q_k$1$clock = clock;
+        q_k$1$d = p_k$1$q;
+        q_n$1$clock = clock;
+        q_n$1$d = p_n$1$q;
+        q_emp$1$clock = clock;
+        q_emp$1$d = p_emp$1$q;
         dep$1$clock = clock;
         dep$1$d = rd_en$1$q & rd_last$1$q;
         x_k$1$clock = clock;
@@ -30907,6 +32003,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         q_s$2$d = p_s$2$q;
         q_rep$2$clock = clock;
         q_rep$2$d = p_rep$2$q;
+        q_en$2$clock = clock;
+        q_en$2$d = p_en$2$q;
+        q_cap$2$clock = clock;
+        q_cap$2$d = p_cap$2$q;
+        q_last$2$clock = clock;
+        q_last$2$d = p_last$2$q;
+        q_k$2$clock = clock;
+        q_k$2$d = p_k$2$q;
+        q_n$2$clock = clock;
+        q_n$2$d = p_n$2$q;
+        q_emp$2$clock = clock;
+        q_emp$2$d = p_emp$2$q;
         dep$2$clock = clock;
         dep$2$d = rd_en$2$q & rd_last$2$q;
         x_k$2$clock = clock;
@@ -31001,6 +32109,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         q_s$3$d = p_s$3$q;
         q_rep$3$clock = clock;
         q_rep$3$d = p_rep$3$q;
+        q_en$3$clock = clock;
+        q_en$3$d = p_en$3$q;
+        q_cap$3$clock = clock;
+        q_cap$3$d = p_cap$3$q;
+        q_last$3$clock = clock;
+        q_last$3$d = p_last$3$q;
+        q_k$3$clock = clock;
+        q_k$3$d = p_k$3$q;
+        q_n$3$clock = clock;
+        q_n$3$d = p_n$3$q;
+        q_emp$3$clock = clock;
+        q_emp$3$d = p_emp$3$q;
         dep$3$clock = clock;
         dep$3$d = rd_en$3$q & rd_last$3$q;
         x_k$3$clock = clock;
@@ -31095,6 +32215,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         q_s$4$d = p_s$4$q;
         q_rep$4$clock = clock;
         q_rep$4$d = p_rep$4$q;
+        q_en$4$clock = clock;
+        q_en$4$d = p_en$4$q;
+        q_cap$4$clock = clock;
+        q_cap$4$d = p_cap$4$q;
+        q_last$4$clock = clock;
+        q_last$4$d = p_last$4$q;
+        q_k$4$clock = clock;
+        q_k$4$d = p_k$4$q;
+        q_n$4$clock = clock;
+        q_n$4$d = p_n$4$q;
+        q_emp$4$clock = clock;
+        q_emp$4$d = p_emp$4$q;
         dep$4$clock = clock;
         dep$4$d = rd_en$4$q & rd_last$4$q;
         x_k$4$clock = clock;
@@ -31189,6 +32321,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         q_s$5$d = p_s$5$q;
         q_rep$5$clock = clock;
         q_rep$5$d = p_rep$5$q;
+        q_en$5$clock = clock;
+        q_en$5$d = p_en$5$q;
+        q_cap$5$clock = clock;
+        q_cap$5$d = p_cap$5$q;
+        q_last$5$clock = clock;
+        q_last$5$d = p_last$5$q;
+        q_k$5$clock = clock;
+        q_k$5$d = p_k$5$q;
+        q_n$5$clock = clock;
+        q_n$5$d = p_n$5$q;
+        q_emp$5$clock = clock;
+        q_emp$5$d = p_emp$5$q;
         dep$5$clock = clock;
         dep$5$d = rd_en$5$q & rd_last$5$q;
         x_k$5$clock = clock;
@@ -31283,6 +32427,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         q_s$6$d = p_s$6$q;
         q_rep$6$clock = clock;
         q_rep$6$d = p_rep$6$q;
+        q_en$6$clock = clock;
+        q_en$6$d = p_en$6$q;
+        q_cap$6$clock = clock;
+        q_cap$6$d = p_cap$6$q;
+        q_last$6$clock = clock;
+        q_last$6$d = p_last$6$q;
+        q_k$6$clock = clock;
+        q_k$6$d = p_k$6$q;
+        q_n$6$clock = clock;
+        q_n$6$d = p_n$6$q;
+        q_emp$6$clock = clock;
+        q_emp$6$d = p_emp$6$q;
         dep$6$clock = clock;
         dep$6$d = rd_en$6$q & rd_last$6$q;
         x_k$6$clock = clock;
@@ -31377,6 +32533,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         q_s$7$d = p_s$7$q;
         q_rep$7$clock = clock;
         q_rep$7$d = p_rep$7$q;
+        q_en$7$clock = clock;
+        q_en$7$d = p_en$7$q;
+        q_cap$7$clock = clock;
+        q_cap$7$d = p_cap$7$q;
+        q_last$7$clock = clock;
+        q_last$7$d = p_last$7$q;
+        q_k$7$clock = clock;
+        q_k$7$d = p_k$7$q;
+        q_n$7$clock = clock;
+        q_n$7$d = p_n$7$q;
+        q_emp$7$clock = clock;
+        q_emp$7$d = p_emp$7$q;
         dep$7$clock = clock;
         dep$7$d = rd_en$7$q & rd_last$7$q;
         x_k$7$clock = clock;
@@ -31471,6 +32639,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         q_s$8$d = p_s$8$q;
         q_rep$8$clock = clock;
         q_rep$8$d = p_rep$8$q;
+        q_en$8$clock = clock;
+        q_en$8$d = p_en$8$q;
+        q_cap$8$clock = clock;
+        q_cap$8$d = p_cap$8$q;
+        q_last$8$clock = clock;
+        q_last$8$d = p_last$8$q;
+        q_k$8$clock = clock;
+        q_k$8$d = p_k$8$q;
+        q_n$8$clock = clock;
+        q_n$8$d = p_n$8$q;
+        q_emp$8$clock = clock;
+        q_emp$8$d = p_emp$8$q;
         dep$8$clock = clock;
         dep$8$d = rd_en$8$q & rd_last$8$q;
         x_k$8$clock = clock;
@@ -31565,6 +32745,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         q_s$9$d = p_s$9$q;
         q_rep$9$clock = clock;
         q_rep$9$d = p_rep$9$q;
+        q_en$9$clock = clock;
+        q_en$9$d = p_en$9$q;
+        q_cap$9$clock = clock;
+        q_cap$9$d = p_cap$9$q;
+        q_last$9$clock = clock;
+        q_last$9$d = p_last$9$q;
+        q_k$9$clock = clock;
+        q_k$9$d = p_k$9$q;
+        q_n$9$clock = clock;
+        q_n$9$d = p_n$9$q;
+        q_emp$9$clock = clock;
+        q_emp$9$d = p_emp$9$q;
         dep$9$clock = clock;
         dep$9$d = rd_en$9$q & rd_last$9$q;
         x_k$9$clock = clock;
@@ -31659,6 +32851,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         q_s$10$d = p_s$10$q;
         q_rep$10$clock = clock;
         q_rep$10$d = p_rep$10$q;
+        q_en$10$clock = clock;
+        q_en$10$d = p_en$10$q;
+        q_cap$10$clock = clock;
+        q_cap$10$d = p_cap$10$q;
+        q_last$10$clock = clock;
+        q_last$10$d = p_last$10$q;
+        q_k$10$clock = clock;
+        q_k$10$d = p_k$10$q;
+        q_n$10$clock = clock;
+        q_n$10$d = p_n$10$q;
+        q_emp$10$clock = clock;
+        q_emp$10$d = p_emp$10$q;
         dep$10$clock = clock;
         dep$10$d = rd_en$10$q & rd_last$10$q;
         x_k$10$clock = clock;
@@ -31753,6 +32957,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         q_s$11$d = p_s$11$q;
         q_rep$11$clock = clock;
         q_rep$11$d = p_rep$11$q;
+        q_en$11$clock = clock;
+        q_en$11$d = p_en$11$q;
+        q_cap$11$clock = clock;
+        q_cap$11$d = p_cap$11$q;
+        q_last$11$clock = clock;
+        q_last$11$d = p_last$11$q;
+        q_k$11$clock = clock;
+        q_k$11$d = p_k$11$q;
+        q_n$11$clock = clock;
+        q_n$11$d = p_n$11$q;
+        q_emp$11$clock = clock;
+        q_emp$11$d = p_emp$11$q;
         dep$11$clock = clock;
         dep$11$d = rd_en$11$q & rd_last$11$q;
         x_k$11$clock = clock;
@@ -31847,6 +33063,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         q_s$12$d = p_s$12$q;
         q_rep$12$clock = clock;
         q_rep$12$d = p_rep$12$q;
+        q_en$12$clock = clock;
+        q_en$12$d = p_en$12$q;
+        q_cap$12$clock = clock;
+        q_cap$12$d = p_cap$12$q;
+        q_last$12$clock = clock;
+        q_last$12$d = p_last$12$q;
+        q_k$12$clock = clock;
+        q_k$12$d = p_k$12$q;
+        q_n$12$clock = clock;
+        q_n$12$d = p_n$12$q;
+        q_emp$12$clock = clock;
+        q_emp$12$d = p_emp$12$q;
         dep$12$clock = clock;
         dep$12$d = rd_en$12$q & rd_last$12$q;
         x_k$12$clock = clock;
@@ -31941,6 +33169,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         q_s$13$d = p_s$13$q;
         q_rep$13$clock = clock;
         q_rep$13$d = p_rep$13$q;
+        q_en$13$clock = clock;
+        q_en$13$d = p_en$13$q;
+        q_cap$13$clock = clock;
+        q_cap$13$d = p_cap$13$q;
+        q_last$13$clock = clock;
+        q_last$13$d = p_last$13$q;
+        q_k$13$clock = clock;
+        q_k$13$d = p_k$13$q;
+        q_n$13$clock = clock;
+        q_n$13$d = p_n$13$q;
+        q_emp$13$clock = clock;
+        q_emp$13$d = p_emp$13$q;
         dep$13$clock = clock;
         dep$13$d = rd_en$13$q & rd_last$13$q;
         x_k$13$clock = clock;
@@ -32035,6 +33275,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         q_s$14$d = p_s$14$q;
         q_rep$14$clock = clock;
         q_rep$14$d = p_rep$14$q;
+        q_en$14$clock = clock;
+        q_en$14$d = p_en$14$q;
+        q_cap$14$clock = clock;
+        q_cap$14$d = p_cap$14$q;
+        q_last$14$clock = clock;
+        q_last$14$d = p_last$14$q;
+        q_k$14$clock = clock;
+        q_k$14$d = p_k$14$q;
+        q_n$14$clock = clock;
+        q_n$14$d = p_n$14$q;
+        q_emp$14$clock = clock;
+        q_emp$14$d = p_emp$14$q;
         dep$14$clock = clock;
         dep$14$d = rd_en$14$q & rd_last$14$q;
         x_k$14$clock = clock;
@@ -32129,6 +33381,18 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         q_s$15$d = p_s$15$q;
         q_rep$15$clock = clock;
         q_rep$15$d = p_rep$15$q;
+        q_en$15$clock = clock;
+        q_en$15$d = p_en$15$q;
+        q_cap$15$clock = clock;
+        q_cap$15$d = p_cap$15$q;
+        q_last$15$clock = clock;
+        q_last$15$d = p_last$15$q;
+        q_k$15$clock = clock;
+        q_k$15$d = p_k$15$q;
+        q_n$15$clock = clock;
+        q_n$15$d = p_n$15$q;
+        q_emp$15$clock = clock;
+        q_emp$15$d = p_emp$15$q;
         dep$15$clock = clock;
         dep$15$d = rd_en$15$q & rd_last$15$q;
         x_k$15$clock = clock;
@@ -42101,77 +43365,77 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 l_lkb$0 = l_lkb$0 | lk2_r$15$q;
             end
         end
-        l_row_w$0 = bank$0$read_data;
-        if (p_rep$0$q) begin
-            l_row_w$0 = bank$16$read_data;
+        l_row_w$0 = bd$0$q;
+        if (q_rep$0$q) begin
+            l_row_w$0 = bd$16$q;
         end
-        l_row_w$1 = bank$1$read_data;
-        if (p_rep$0$q) begin
-            l_row_w$1 = bank$17$read_data;
+        l_row_w$1 = bd$1$q;
+        if (q_rep$0$q) begin
+            l_row_w$1 = bd$17$q;
         end
-        l_row_w$2 = bank$2$read_data;
-        if (p_rep$0$q) begin
-            l_row_w$2 = bank$18$read_data;
+        l_row_w$2 = bd$2$q;
+        if (q_rep$0$q) begin
+            l_row_w$2 = bd$18$q;
         end
-        l_row_w$3 = bank$3$read_data;
-        if (p_rep$0$q) begin
-            l_row_w$3 = bank$19$read_data;
+        l_row_w$3 = bd$3$q;
+        if (q_rep$0$q) begin
+            l_row_w$3 = bd$19$q;
         end
-        l_row_w$4 = bank$4$read_data;
-        if (p_rep$0$q) begin
-            l_row_w$4 = bank$20$read_data;
+        l_row_w$4 = bd$4$q;
+        if (q_rep$0$q) begin
+            l_row_w$4 = bd$20$q;
         end
-        l_row_w$5 = bank$5$read_data;
-        if (p_rep$0$q) begin
-            l_row_w$5 = bank$21$read_data;
+        l_row_w$5 = bd$5$q;
+        if (q_rep$0$q) begin
+            l_row_w$5 = bd$21$q;
         end
-        l_row_w$6 = bank$6$read_data;
-        if (p_rep$0$q) begin
-            l_row_w$6 = bank$22$read_data;
+        l_row_w$6 = bd$6$q;
+        if (q_rep$0$q) begin
+            l_row_w$6 = bd$22$q;
         end
-        l_row_w$7 = bank$7$read_data;
-        if (p_rep$0$q) begin
-            l_row_w$7 = bank$23$read_data;
+        l_row_w$7 = bd$7$q;
+        if (q_rep$0$q) begin
+            l_row_w$7 = bd$23$q;
         end
-        l_row_w$8 = bank$8$read_data;
-        if (p_rep$0$q) begin
-            l_row_w$8 = bank$24$read_data;
+        l_row_w$8 = bd$8$q;
+        if (q_rep$0$q) begin
+            l_row_w$8 = bd$24$q;
         end
-        l_row_w$9 = bank$9$read_data;
-        if (p_rep$0$q) begin
-            l_row_w$9 = bank$25$read_data;
+        l_row_w$9 = bd$9$q;
+        if (q_rep$0$q) begin
+            l_row_w$9 = bd$25$q;
         end
-        l_row_w$10 = bank$10$read_data;
-        if (p_rep$0$q) begin
-            l_row_w$10 = bank$26$read_data;
+        l_row_w$10 = bd$10$q;
+        if (q_rep$0$q) begin
+            l_row_w$10 = bd$26$q;
         end
-        l_row_w$11 = bank$11$read_data;
-        if (p_rep$0$q) begin
-            l_row_w$11 = bank$27$read_data;
+        l_row_w$11 = bd$11$q;
+        if (q_rep$0$q) begin
+            l_row_w$11 = bd$27$q;
         end
-        l_row_w$12 = bank$12$read_data;
-        if (p_rep$0$q) begin
-            l_row_w$12 = bank$28$read_data;
+        l_row_w$12 = bd$12$q;
+        if (q_rep$0$q) begin
+            l_row_w$12 = bd$28$q;
         end
-        l_row_w$13 = bank$13$read_data;
-        if (p_rep$0$q) begin
-            l_row_w$13 = bank$29$read_data;
+        l_row_w$13 = bd$13$q;
+        if (q_rep$0$q) begin
+            l_row_w$13 = bd$29$q;
         end
-        l_row_w$14 = bank$14$read_data;
-        if (p_rep$0$q) begin
-            l_row_w$14 = bank$30$read_data;
+        l_row_w$14 = bd$14$q;
+        if (q_rep$0$q) begin
+            l_row_w$14 = bd$30$q;
         end
-        l_row_w$15 = bank$15$read_data;
-        if (p_rep$0$q) begin
-            l_row_w$15 = bank$31$read_data;
+        l_row_w$15 = bd$15$q;
+        if (q_rep$0$q) begin
+            l_row_w$15 = bd$31$q;
         end
-        if (p_en$0$q & p_cap$0$q) begin
-            if (p_k$0$q == k_idx$0) begin
+        if (q_en$0$q & q_cap$0$q) begin
+            if (q_k$0$q == k_idx$0) begin
                 rv$0$d = 1'b1;
-                rn$0$d = p_n$0$q;
-                rl$0$d = p_last$0$q;
-                re$0$d = p_emp$0$q;
-                rs$0$d = p_s$0$q;
+                rn$0$d = q_n$0$q;
+                rl$0$d = q_last$0$q;
+                re$0$d = q_emp$0$q;
+                rs$0$d = q_s$0$q;
                 rw$0$d = l_row_w$0;
                 rw$1$d = l_row_w$1;
                 rw$2$d = l_row_w$2;
@@ -42189,12 +43453,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$14$d = l_row_w$14;
                 rw$15$d = l_row_w$15;
             end
-            if (p_k$0$q == k_idx$1) begin
+            if (q_k$0$q == k_idx$1) begin
                 rv$1$d = 1'b1;
-                rn$1$d = p_n$0$q;
-                rl$1$d = p_last$0$q;
-                re$1$d = p_emp$0$q;
-                rs$1$d = p_s$0$q;
+                rn$1$d = q_n$0$q;
+                rl$1$d = q_last$0$q;
+                re$1$d = q_emp$0$q;
+                rs$1$d = q_s$0$q;
                 rw$16$d = l_row_w$0;
                 rw$17$d = l_row_w$1;
                 rw$18$d = l_row_w$2;
@@ -42212,12 +43476,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$30$d = l_row_w$14;
                 rw$31$d = l_row_w$15;
             end
-            if (p_k$0$q == k_idx$2) begin
+            if (q_k$0$q == k_idx$2) begin
                 rv$2$d = 1'b1;
-                rn$2$d = p_n$0$q;
-                rl$2$d = p_last$0$q;
-                re$2$d = p_emp$0$q;
-                rs$2$d = p_s$0$q;
+                rn$2$d = q_n$0$q;
+                rl$2$d = q_last$0$q;
+                re$2$d = q_emp$0$q;
+                rs$2$d = q_s$0$q;
                 rw$32$d = l_row_w$0;
                 rw$33$d = l_row_w$1;
                 rw$34$d = l_row_w$2;
@@ -42235,12 +43499,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$46$d = l_row_w$14;
                 rw$47$d = l_row_w$15;
             end
-            if (p_k$0$q == k_idx$3) begin
+            if (q_k$0$q == k_idx$3) begin
                 rv$3$d = 1'b1;
-                rn$3$d = p_n$0$q;
-                rl$3$d = p_last$0$q;
-                re$3$d = p_emp$0$q;
-                rs$3$d = p_s$0$q;
+                rn$3$d = q_n$0$q;
+                rl$3$d = q_last$0$q;
+                re$3$d = q_emp$0$q;
+                rs$3$d = q_s$0$q;
                 rw$48$d = l_row_w$0;
                 rw$49$d = l_row_w$1;
                 rw$50$d = l_row_w$2;
@@ -42275,9 +43539,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$0 = 1'b1;
         end
         l_issue$0 = r_act$0$q & (l_slot$0 | l_slot1$0) & r_v0$0$q & (r_bad$0$q | l_free$0);
-        l_rpop$0 = l_issue$0;
         l_mv0$0 = r_v0$0$q;
-        if (l_rpop$0) begin
+        if (l_issue$0) begin
             l_mv0$0 = r_v1$0$q;
             r_c0$0$d = r_c1$0$q;
             r_v0$0$d = r_v1$0$q;
@@ -42611,8 +43874,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
-        if (p_en$0$q & p_cap$0$q & (p_k$0$q == l_nxk$0)) begin
-            x_b$0$d = p_s$0$q;
+        if (q_en$0$q & q_cap$0$q & (q_k$0$q == l_nxk$0)) begin
+            x_b$0$d = q_s$0$q;
         end
         if (t_valid$0$q & out$0$ready & t_last$0$q) begin
             c_tx$0$d = c_tx$0$q + k1_32;
@@ -42792,77 +44055,77 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 l_lkb$1 = l_lkb$1 | lk2_r$15$q;
             end
         end
-        l_row_w$16 = bank$0$read_data;
-        if (p_rep$1$q) begin
-            l_row_w$16 = bank$16$read_data;
+        l_row_w$16 = bd$0$q;
+        if (q_rep$1$q) begin
+            l_row_w$16 = bd$16$q;
         end
-        l_row_w$17 = bank$1$read_data;
-        if (p_rep$1$q) begin
-            l_row_w$17 = bank$17$read_data;
+        l_row_w$17 = bd$1$q;
+        if (q_rep$1$q) begin
+            l_row_w$17 = bd$17$q;
         end
-        l_row_w$18 = bank$2$read_data;
-        if (p_rep$1$q) begin
-            l_row_w$18 = bank$18$read_data;
+        l_row_w$18 = bd$2$q;
+        if (q_rep$1$q) begin
+            l_row_w$18 = bd$18$q;
         end
-        l_row_w$19 = bank$3$read_data;
-        if (p_rep$1$q) begin
-            l_row_w$19 = bank$19$read_data;
+        l_row_w$19 = bd$3$q;
+        if (q_rep$1$q) begin
+            l_row_w$19 = bd$19$q;
         end
-        l_row_w$20 = bank$4$read_data;
-        if (p_rep$1$q) begin
-            l_row_w$20 = bank$20$read_data;
+        l_row_w$20 = bd$4$q;
+        if (q_rep$1$q) begin
+            l_row_w$20 = bd$20$q;
         end
-        l_row_w$21 = bank$5$read_data;
-        if (p_rep$1$q) begin
-            l_row_w$21 = bank$21$read_data;
+        l_row_w$21 = bd$5$q;
+        if (q_rep$1$q) begin
+            l_row_w$21 = bd$21$q;
         end
-        l_row_w$22 = bank$6$read_data;
-        if (p_rep$1$q) begin
-            l_row_w$22 = bank$22$read_data;
+        l_row_w$22 = bd$6$q;
+        if (q_rep$1$q) begin
+            l_row_w$22 = bd$22$q;
         end
-        l_row_w$23 = bank$7$read_data;
-        if (p_rep$1$q) begin
-            l_row_w$23 = bank$23$read_data;
+        l_row_w$23 = bd$7$q;
+        if (q_rep$1$q) begin
+            l_row_w$23 = bd$23$q;
         end
-        l_row_w$24 = bank$8$read_data;
-        if (p_rep$1$q) begin
-            l_row_w$24 = bank$24$read_data;
+        l_row_w$24 = bd$8$q;
+        if (q_rep$1$q) begin
+            l_row_w$24 = bd$24$q;
         end
-        l_row_w$25 = bank$9$read_data;
-        if (p_rep$1$q) begin
-            l_row_w$25 = bank$25$read_data;
+        l_row_w$25 = bd$9$q;
+        if (q_rep$1$q) begin
+            l_row_w$25 = bd$25$q;
         end
-        l_row_w$26 = bank$10$read_data;
-        if (p_rep$1$q) begin
-            l_row_w$26 = bank$26$read_data;
+        l_row_w$26 = bd$10$q;
+        if (q_rep$1$q) begin
+            l_row_w$26 = bd$26$q;
         end
-        l_row_w$27 = bank$11$read_data;
-        if (p_rep$1$q) begin
-            l_row_w$27 = bank$27$read_data;
+        l_row_w$27 = bd$11$q;
+        if (q_rep$1$q) begin
+            l_row_w$27 = bd$27$q;
         end
-        l_row_w$28 = bank$12$read_data;
-        if (p_rep$1$q) begin
-            l_row_w$28 = bank$28$read_data;
+        l_row_w$28 = bd$12$q;
+        if (q_rep$1$q) begin
+            l_row_w$28 = bd$28$q;
         end
-        l_row_w$29 = bank$13$read_data;
-        if (p_rep$1$q) begin
-            l_row_w$29 = bank$29$read_data;
+        l_row_w$29 = bd$13$q;
+        if (q_rep$1$q) begin
+            l_row_w$29 = bd$29$q;
         end
-        l_row_w$30 = bank$14$read_data;
-        if (p_rep$1$q) begin
-            l_row_w$30 = bank$30$read_data;
+        l_row_w$30 = bd$14$q;
+        if (q_rep$1$q) begin
+            l_row_w$30 = bd$30$q;
         end
-        l_row_w$31 = bank$15$read_data;
-        if (p_rep$1$q) begin
-            l_row_w$31 = bank$31$read_data;
+        l_row_w$31 = bd$15$q;
+        if (q_rep$1$q) begin
+            l_row_w$31 = bd$31$q;
         end
-        if (p_en$1$q & p_cap$1$q) begin
-            if (p_k$1$q == k_idx$0) begin
+        if (q_en$1$q & q_cap$1$q) begin
+            if (q_k$1$q == k_idx$0) begin
                 rv$4$d = 1'b1;
-                rn$4$d = p_n$1$q;
-                rl$4$d = p_last$1$q;
-                re$4$d = p_emp$1$q;
-                rs$4$d = p_s$1$q;
+                rn$4$d = q_n$1$q;
+                rl$4$d = q_last$1$q;
+                re$4$d = q_emp$1$q;
+                rs$4$d = q_s$1$q;
                 rw$64$d = l_row_w$16;
                 rw$65$d = l_row_w$17;
                 rw$66$d = l_row_w$18;
@@ -42880,12 +44143,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$78$d = l_row_w$30;
                 rw$79$d = l_row_w$31;
             end
-            if (p_k$1$q == k_idx$1) begin
+            if (q_k$1$q == k_idx$1) begin
                 rv$5$d = 1'b1;
-                rn$5$d = p_n$1$q;
-                rl$5$d = p_last$1$q;
-                re$5$d = p_emp$1$q;
-                rs$5$d = p_s$1$q;
+                rn$5$d = q_n$1$q;
+                rl$5$d = q_last$1$q;
+                re$5$d = q_emp$1$q;
+                rs$5$d = q_s$1$q;
                 rw$80$d = l_row_w$16;
                 rw$81$d = l_row_w$17;
                 rw$82$d = l_row_w$18;
@@ -42903,12 +44166,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$94$d = l_row_w$30;
                 rw$95$d = l_row_w$31;
             end
-            if (p_k$1$q == k_idx$2) begin
+            if (q_k$1$q == k_idx$2) begin
                 rv$6$d = 1'b1;
-                rn$6$d = p_n$1$q;
-                rl$6$d = p_last$1$q;
-                re$6$d = p_emp$1$q;
-                rs$6$d = p_s$1$q;
+                rn$6$d = q_n$1$q;
+                rl$6$d = q_last$1$q;
+                re$6$d = q_emp$1$q;
+                rs$6$d = q_s$1$q;
                 rw$96$d = l_row_w$16;
                 rw$97$d = l_row_w$17;
                 rw$98$d = l_row_w$18;
@@ -42926,12 +44189,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$110$d = l_row_w$30;
                 rw$111$d = l_row_w$31;
             end
-            if (p_k$1$q == k_idx$3) begin
+            if (q_k$1$q == k_idx$3) begin
                 rv$7$d = 1'b1;
-                rn$7$d = p_n$1$q;
-                rl$7$d = p_last$1$q;
-                re$7$d = p_emp$1$q;
-                rs$7$d = p_s$1$q;
+                rn$7$d = q_n$1$q;
+                rl$7$d = q_last$1$q;
+                re$7$d = q_emp$1$q;
+                rs$7$d = q_s$1$q;
                 rw$112$d = l_row_w$16;
                 rw$113$d = l_row_w$17;
                 rw$114$d = l_row_w$18;
@@ -42966,9 +44229,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$1 = 1'b1;
         end
         l_issue$1 = r_act$1$q & (l_slot$1 | l_slot1$1) & r_v0$1$q & (r_bad$1$q | l_free$1);
-        l_rpop$1 = l_issue$1;
         l_mv0$1 = r_v0$1$q;
-        if (l_rpop$1) begin
+        if (l_issue$1) begin
             l_mv0$1 = r_v1$1$q;
             r_c0$1$d = r_c1$1$q;
             r_v0$1$d = r_v1$1$q;
@@ -43302,8 +44564,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
-        if (p_en$1$q & p_cap$1$q & (p_k$1$q == l_nxk$1)) begin
-            x_b$1$d = p_s$1$q;
+        if (q_en$1$q & q_cap$1$q & (q_k$1$q == l_nxk$1)) begin
+            x_b$1$d = q_s$1$q;
         end
         if (t_valid$1$q & out$1$ready & t_last$1$q) begin
             c_tx$1$d = c_tx$1$q + k1_32;
@@ -43483,77 +44745,77 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 l_lkb$2 = l_lkb$2 | lk2_r$15$q;
             end
         end
-        l_row_w$32 = bank$0$read_data;
-        if (p_rep$2$q) begin
-            l_row_w$32 = bank$16$read_data;
+        l_row_w$32 = bd$0$q;
+        if (q_rep$2$q) begin
+            l_row_w$32 = bd$16$q;
         end
-        l_row_w$33 = bank$1$read_data;
-        if (p_rep$2$q) begin
-            l_row_w$33 = bank$17$read_data;
+        l_row_w$33 = bd$1$q;
+        if (q_rep$2$q) begin
+            l_row_w$33 = bd$17$q;
         end
-        l_row_w$34 = bank$2$read_data;
-        if (p_rep$2$q) begin
-            l_row_w$34 = bank$18$read_data;
+        l_row_w$34 = bd$2$q;
+        if (q_rep$2$q) begin
+            l_row_w$34 = bd$18$q;
         end
-        l_row_w$35 = bank$3$read_data;
-        if (p_rep$2$q) begin
-            l_row_w$35 = bank$19$read_data;
+        l_row_w$35 = bd$3$q;
+        if (q_rep$2$q) begin
+            l_row_w$35 = bd$19$q;
         end
-        l_row_w$36 = bank$4$read_data;
-        if (p_rep$2$q) begin
-            l_row_w$36 = bank$20$read_data;
+        l_row_w$36 = bd$4$q;
+        if (q_rep$2$q) begin
+            l_row_w$36 = bd$20$q;
         end
-        l_row_w$37 = bank$5$read_data;
-        if (p_rep$2$q) begin
-            l_row_w$37 = bank$21$read_data;
+        l_row_w$37 = bd$5$q;
+        if (q_rep$2$q) begin
+            l_row_w$37 = bd$21$q;
         end
-        l_row_w$38 = bank$6$read_data;
-        if (p_rep$2$q) begin
-            l_row_w$38 = bank$22$read_data;
+        l_row_w$38 = bd$6$q;
+        if (q_rep$2$q) begin
+            l_row_w$38 = bd$22$q;
         end
-        l_row_w$39 = bank$7$read_data;
-        if (p_rep$2$q) begin
-            l_row_w$39 = bank$23$read_data;
+        l_row_w$39 = bd$7$q;
+        if (q_rep$2$q) begin
+            l_row_w$39 = bd$23$q;
         end
-        l_row_w$40 = bank$8$read_data;
-        if (p_rep$2$q) begin
-            l_row_w$40 = bank$24$read_data;
+        l_row_w$40 = bd$8$q;
+        if (q_rep$2$q) begin
+            l_row_w$40 = bd$24$q;
         end
-        l_row_w$41 = bank$9$read_data;
-        if (p_rep$2$q) begin
-            l_row_w$41 = bank$25$read_data;
+        l_row_w$41 = bd$9$q;
+        if (q_rep$2$q) begin
+            l_row_w$41 = bd$25$q;
         end
-        l_row_w$42 = bank$10$read_data;
-        if (p_rep$2$q) begin
-            l_row_w$42 = bank$26$read_data;
+        l_row_w$42 = bd$10$q;
+        if (q_rep$2$q) begin
+            l_row_w$42 = bd$26$q;
         end
-        l_row_w$43 = bank$11$read_data;
-        if (p_rep$2$q) begin
-            l_row_w$43 = bank$27$read_data;
+        l_row_w$43 = bd$11$q;
+        if (q_rep$2$q) begin
+            l_row_w$43 = bd$27$q;
         end
-        l_row_w$44 = bank$12$read_data;
-        if (p_rep$2$q) begin
-            l_row_w$44 = bank$28$read_data;
+        l_row_w$44 = bd$12$q;
+        if (q_rep$2$q) begin
+            l_row_w$44 = bd$28$q;
         end
-        l_row_w$45 = bank$13$read_data;
-        if (p_rep$2$q) begin
-            l_row_w$45 = bank$29$read_data;
+        l_row_w$45 = bd$13$q;
+        if (q_rep$2$q) begin
+            l_row_w$45 = bd$29$q;
         end
-        l_row_w$46 = bank$14$read_data;
-        if (p_rep$2$q) begin
-            l_row_w$46 = bank$30$read_data;
+        l_row_w$46 = bd$14$q;
+        if (q_rep$2$q) begin
+            l_row_w$46 = bd$30$q;
         end
-        l_row_w$47 = bank$15$read_data;
-        if (p_rep$2$q) begin
-            l_row_w$47 = bank$31$read_data;
+        l_row_w$47 = bd$15$q;
+        if (q_rep$2$q) begin
+            l_row_w$47 = bd$31$q;
         end
-        if (p_en$2$q & p_cap$2$q) begin
-            if (p_k$2$q == k_idx$0) begin
+        if (q_en$2$q & q_cap$2$q) begin
+            if (q_k$2$q == k_idx$0) begin
                 rv$8$d = 1'b1;
-                rn$8$d = p_n$2$q;
-                rl$8$d = p_last$2$q;
-                re$8$d = p_emp$2$q;
-                rs$8$d = p_s$2$q;
+                rn$8$d = q_n$2$q;
+                rl$8$d = q_last$2$q;
+                re$8$d = q_emp$2$q;
+                rs$8$d = q_s$2$q;
                 rw$128$d = l_row_w$32;
                 rw$129$d = l_row_w$33;
                 rw$130$d = l_row_w$34;
@@ -43571,12 +44833,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$142$d = l_row_w$46;
                 rw$143$d = l_row_w$47;
             end
-            if (p_k$2$q == k_idx$1) begin
+            if (q_k$2$q == k_idx$1) begin
                 rv$9$d = 1'b1;
-                rn$9$d = p_n$2$q;
-                rl$9$d = p_last$2$q;
-                re$9$d = p_emp$2$q;
-                rs$9$d = p_s$2$q;
+                rn$9$d = q_n$2$q;
+                rl$9$d = q_last$2$q;
+                re$9$d = q_emp$2$q;
+                rs$9$d = q_s$2$q;
                 rw$144$d = l_row_w$32;
                 rw$145$d = l_row_w$33;
                 rw$146$d = l_row_w$34;
@@ -43594,12 +44856,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$158$d = l_row_w$46;
                 rw$159$d = l_row_w$47;
             end
-            if (p_k$2$q == k_idx$2) begin
+            if (q_k$2$q == k_idx$2) begin
                 rv$10$d = 1'b1;
-                rn$10$d = p_n$2$q;
-                rl$10$d = p_last$2$q;
-                re$10$d = p_emp$2$q;
-                rs$10$d = p_s$2$q;
+                rn$10$d = q_n$2$q;
+                rl$10$d = q_last$2$q;
+                re$10$d = q_emp$2$q;
+                rs$10$d = q_s$2$q;
                 rw$160$d = l_row_w$32;
                 rw$161$d = l_row_w$33;
                 rw$162$d = l_row_w$34;
@@ -43617,12 +44879,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$174$d = l_row_w$46;
                 rw$175$d = l_row_w$47;
             end
-            if (p_k$2$q == k_idx$3) begin
+            if (q_k$2$q == k_idx$3) begin
                 rv$11$d = 1'b1;
-                rn$11$d = p_n$2$q;
-                rl$11$d = p_last$2$q;
-                re$11$d = p_emp$2$q;
-                rs$11$d = p_s$2$q;
+                rn$11$d = q_n$2$q;
+                rl$11$d = q_last$2$q;
+                re$11$d = q_emp$2$q;
+                rs$11$d = q_s$2$q;
                 rw$176$d = l_row_w$32;
                 rw$177$d = l_row_w$33;
                 rw$178$d = l_row_w$34;
@@ -43657,9 +44919,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$2 = 1'b1;
         end
         l_issue$2 = r_act$2$q & (l_slot$2 | l_slot1$2) & r_v0$2$q & (r_bad$2$q | l_free$2);
-        l_rpop$2 = l_issue$2;
         l_mv0$2 = r_v0$2$q;
-        if (l_rpop$2) begin
+        if (l_issue$2) begin
             l_mv0$2 = r_v1$2$q;
             r_c0$2$d = r_c1$2$q;
             r_v0$2$d = r_v1$2$q;
@@ -43993,8 +45254,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
-        if (p_en$2$q & p_cap$2$q & (p_k$2$q == l_nxk$2)) begin
-            x_b$2$d = p_s$2$q;
+        if (q_en$2$q & q_cap$2$q & (q_k$2$q == l_nxk$2)) begin
+            x_b$2$d = q_s$2$q;
         end
         if (t_valid$2$q & out$2$ready & t_last$2$q) begin
             c_tx$2$d = c_tx$2$q + k1_32;
@@ -44174,77 +45435,77 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 l_lkb$3 = l_lkb$3 | lk2_r$15$q;
             end
         end
-        l_row_w$48 = bank$0$read_data;
-        if (p_rep$3$q) begin
-            l_row_w$48 = bank$16$read_data;
+        l_row_w$48 = bd$0$q;
+        if (q_rep$3$q) begin
+            l_row_w$48 = bd$16$q;
         end
-        l_row_w$49 = bank$1$read_data;
-        if (p_rep$3$q) begin
-            l_row_w$49 = bank$17$read_data;
+        l_row_w$49 = bd$1$q;
+        if (q_rep$3$q) begin
+            l_row_w$49 = bd$17$q;
         end
-        l_row_w$50 = bank$2$read_data;
-        if (p_rep$3$q) begin
-            l_row_w$50 = bank$18$read_data;
+        l_row_w$50 = bd$2$q;
+        if (q_rep$3$q) begin
+            l_row_w$50 = bd$18$q;
         end
-        l_row_w$51 = bank$3$read_data;
-        if (p_rep$3$q) begin
-            l_row_w$51 = bank$19$read_data;
+        l_row_w$51 = bd$3$q;
+        if (q_rep$3$q) begin
+            l_row_w$51 = bd$19$q;
         end
-        l_row_w$52 = bank$4$read_data;
-        if (p_rep$3$q) begin
-            l_row_w$52 = bank$20$read_data;
+        l_row_w$52 = bd$4$q;
+        if (q_rep$3$q) begin
+            l_row_w$52 = bd$20$q;
         end
-        l_row_w$53 = bank$5$read_data;
-        if (p_rep$3$q) begin
-            l_row_w$53 = bank$21$read_data;
+        l_row_w$53 = bd$5$q;
+        if (q_rep$3$q) begin
+            l_row_w$53 = bd$21$q;
         end
-        l_row_w$54 = bank$6$read_data;
-        if (p_rep$3$q) begin
-            l_row_w$54 = bank$22$read_data;
+        l_row_w$54 = bd$6$q;
+        if (q_rep$3$q) begin
+            l_row_w$54 = bd$22$q;
         end
-        l_row_w$55 = bank$7$read_data;
-        if (p_rep$3$q) begin
-            l_row_w$55 = bank$23$read_data;
+        l_row_w$55 = bd$7$q;
+        if (q_rep$3$q) begin
+            l_row_w$55 = bd$23$q;
         end
-        l_row_w$56 = bank$8$read_data;
-        if (p_rep$3$q) begin
-            l_row_w$56 = bank$24$read_data;
+        l_row_w$56 = bd$8$q;
+        if (q_rep$3$q) begin
+            l_row_w$56 = bd$24$q;
         end
-        l_row_w$57 = bank$9$read_data;
-        if (p_rep$3$q) begin
-            l_row_w$57 = bank$25$read_data;
+        l_row_w$57 = bd$9$q;
+        if (q_rep$3$q) begin
+            l_row_w$57 = bd$25$q;
         end
-        l_row_w$58 = bank$10$read_data;
-        if (p_rep$3$q) begin
-            l_row_w$58 = bank$26$read_data;
+        l_row_w$58 = bd$10$q;
+        if (q_rep$3$q) begin
+            l_row_w$58 = bd$26$q;
         end
-        l_row_w$59 = bank$11$read_data;
-        if (p_rep$3$q) begin
-            l_row_w$59 = bank$27$read_data;
+        l_row_w$59 = bd$11$q;
+        if (q_rep$3$q) begin
+            l_row_w$59 = bd$27$q;
         end
-        l_row_w$60 = bank$12$read_data;
-        if (p_rep$3$q) begin
-            l_row_w$60 = bank$28$read_data;
+        l_row_w$60 = bd$12$q;
+        if (q_rep$3$q) begin
+            l_row_w$60 = bd$28$q;
         end
-        l_row_w$61 = bank$13$read_data;
-        if (p_rep$3$q) begin
-            l_row_w$61 = bank$29$read_data;
+        l_row_w$61 = bd$13$q;
+        if (q_rep$3$q) begin
+            l_row_w$61 = bd$29$q;
         end
-        l_row_w$62 = bank$14$read_data;
-        if (p_rep$3$q) begin
-            l_row_w$62 = bank$30$read_data;
+        l_row_w$62 = bd$14$q;
+        if (q_rep$3$q) begin
+            l_row_w$62 = bd$30$q;
         end
-        l_row_w$63 = bank$15$read_data;
-        if (p_rep$3$q) begin
-            l_row_w$63 = bank$31$read_data;
+        l_row_w$63 = bd$15$q;
+        if (q_rep$3$q) begin
+            l_row_w$63 = bd$31$q;
         end
-        if (p_en$3$q & p_cap$3$q) begin
-            if (p_k$3$q == k_idx$0) begin
+        if (q_en$3$q & q_cap$3$q) begin
+            if (q_k$3$q == k_idx$0) begin
                 rv$12$d = 1'b1;
-                rn$12$d = p_n$3$q;
-                rl$12$d = p_last$3$q;
-                re$12$d = p_emp$3$q;
-                rs$12$d = p_s$3$q;
+                rn$12$d = q_n$3$q;
+                rl$12$d = q_last$3$q;
+                re$12$d = q_emp$3$q;
+                rs$12$d = q_s$3$q;
                 rw$192$d = l_row_w$48;
                 rw$193$d = l_row_w$49;
                 rw$194$d = l_row_w$50;
@@ -44262,12 +45523,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$206$d = l_row_w$62;
                 rw$207$d = l_row_w$63;
             end
-            if (p_k$3$q == k_idx$1) begin
+            if (q_k$3$q == k_idx$1) begin
                 rv$13$d = 1'b1;
-                rn$13$d = p_n$3$q;
-                rl$13$d = p_last$3$q;
-                re$13$d = p_emp$3$q;
-                rs$13$d = p_s$3$q;
+                rn$13$d = q_n$3$q;
+                rl$13$d = q_last$3$q;
+                re$13$d = q_emp$3$q;
+                rs$13$d = q_s$3$q;
                 rw$208$d = l_row_w$48;
                 rw$209$d = l_row_w$49;
                 rw$210$d = l_row_w$50;
@@ -44285,12 +45546,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$222$d = l_row_w$62;
                 rw$223$d = l_row_w$63;
             end
-            if (p_k$3$q == k_idx$2) begin
+            if (q_k$3$q == k_idx$2) begin
                 rv$14$d = 1'b1;
-                rn$14$d = p_n$3$q;
-                rl$14$d = p_last$3$q;
-                re$14$d = p_emp$3$q;
-                rs$14$d = p_s$3$q;
+                rn$14$d = q_n$3$q;
+                rl$14$d = q_last$3$q;
+                re$14$d = q_emp$3$q;
+                rs$14$d = q_s$3$q;
                 rw$224$d = l_row_w$48;
                 rw$225$d = l_row_w$49;
                 rw$226$d = l_row_w$50;
@@ -44308,12 +45569,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$238$d = l_row_w$62;
                 rw$239$d = l_row_w$63;
             end
-            if (p_k$3$q == k_idx$3) begin
+            if (q_k$3$q == k_idx$3) begin
                 rv$15$d = 1'b1;
-                rn$15$d = p_n$3$q;
-                rl$15$d = p_last$3$q;
-                re$15$d = p_emp$3$q;
-                rs$15$d = p_s$3$q;
+                rn$15$d = q_n$3$q;
+                rl$15$d = q_last$3$q;
+                re$15$d = q_emp$3$q;
+                rs$15$d = q_s$3$q;
                 rw$240$d = l_row_w$48;
                 rw$241$d = l_row_w$49;
                 rw$242$d = l_row_w$50;
@@ -44348,9 +45609,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$3 = 1'b1;
         end
         l_issue$3 = r_act$3$q & (l_slot$3 | l_slot1$3) & r_v0$3$q & (r_bad$3$q | l_free$3);
-        l_rpop$3 = l_issue$3;
         l_mv0$3 = r_v0$3$q;
-        if (l_rpop$3) begin
+        if (l_issue$3) begin
             l_mv0$3 = r_v1$3$q;
             r_c0$3$d = r_c1$3$q;
             r_v0$3$d = r_v1$3$q;
@@ -44684,8 +45944,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
-        if (p_en$3$q & p_cap$3$q & (p_k$3$q == l_nxk$3)) begin
-            x_b$3$d = p_s$3$q;
+        if (q_en$3$q & q_cap$3$q & (q_k$3$q == l_nxk$3)) begin
+            x_b$3$d = q_s$3$q;
         end
         if (t_valid$3$q & out$3$ready & t_last$3$q) begin
             c_tx$3$d = c_tx$3$q + k1_32;
@@ -44865,77 +46125,77 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 l_lkb$4 = l_lkb$4 | lk2_r$15$q;
             end
         end
-        l_row_w$64 = bank$0$read_data;
-        if (p_rep$4$q) begin
-            l_row_w$64 = bank$16$read_data;
+        l_row_w$64 = bd$0$q;
+        if (q_rep$4$q) begin
+            l_row_w$64 = bd$16$q;
         end
-        l_row_w$65 = bank$1$read_data;
-        if (p_rep$4$q) begin
-            l_row_w$65 = bank$17$read_data;
+        l_row_w$65 = bd$1$q;
+        if (q_rep$4$q) begin
+            l_row_w$65 = bd$17$q;
         end
-        l_row_w$66 = bank$2$read_data;
-        if (p_rep$4$q) begin
-            l_row_w$66 = bank$18$read_data;
+        l_row_w$66 = bd$2$q;
+        if (q_rep$4$q) begin
+            l_row_w$66 = bd$18$q;
         end
-        l_row_w$67 = bank$3$read_data;
-        if (p_rep$4$q) begin
-            l_row_w$67 = bank$19$read_data;
+        l_row_w$67 = bd$3$q;
+        if (q_rep$4$q) begin
+            l_row_w$67 = bd$19$q;
         end
-        l_row_w$68 = bank$4$read_data;
-        if (p_rep$4$q) begin
-            l_row_w$68 = bank$20$read_data;
+        l_row_w$68 = bd$4$q;
+        if (q_rep$4$q) begin
+            l_row_w$68 = bd$20$q;
         end
-        l_row_w$69 = bank$5$read_data;
-        if (p_rep$4$q) begin
-            l_row_w$69 = bank$21$read_data;
+        l_row_w$69 = bd$5$q;
+        if (q_rep$4$q) begin
+            l_row_w$69 = bd$21$q;
         end
-        l_row_w$70 = bank$6$read_data;
-        if (p_rep$4$q) begin
-            l_row_w$70 = bank$22$read_data;
+        l_row_w$70 = bd$6$q;
+        if (q_rep$4$q) begin
+            l_row_w$70 = bd$22$q;
         end
-        l_row_w$71 = bank$7$read_data;
-        if (p_rep$4$q) begin
-            l_row_w$71 = bank$23$read_data;
+        l_row_w$71 = bd$7$q;
+        if (q_rep$4$q) begin
+            l_row_w$71 = bd$23$q;
         end
-        l_row_w$72 = bank$8$read_data;
-        if (p_rep$4$q) begin
-            l_row_w$72 = bank$24$read_data;
+        l_row_w$72 = bd$8$q;
+        if (q_rep$4$q) begin
+            l_row_w$72 = bd$24$q;
         end
-        l_row_w$73 = bank$9$read_data;
-        if (p_rep$4$q) begin
-            l_row_w$73 = bank$25$read_data;
+        l_row_w$73 = bd$9$q;
+        if (q_rep$4$q) begin
+            l_row_w$73 = bd$25$q;
         end
-        l_row_w$74 = bank$10$read_data;
-        if (p_rep$4$q) begin
-            l_row_w$74 = bank$26$read_data;
+        l_row_w$74 = bd$10$q;
+        if (q_rep$4$q) begin
+            l_row_w$74 = bd$26$q;
         end
-        l_row_w$75 = bank$11$read_data;
-        if (p_rep$4$q) begin
-            l_row_w$75 = bank$27$read_data;
+        l_row_w$75 = bd$11$q;
+        if (q_rep$4$q) begin
+            l_row_w$75 = bd$27$q;
         end
-        l_row_w$76 = bank$12$read_data;
-        if (p_rep$4$q) begin
-            l_row_w$76 = bank$28$read_data;
+        l_row_w$76 = bd$12$q;
+        if (q_rep$4$q) begin
+            l_row_w$76 = bd$28$q;
         end
-        l_row_w$77 = bank$13$read_data;
-        if (p_rep$4$q) begin
-            l_row_w$77 = bank$29$read_data;
+        l_row_w$77 = bd$13$q;
+        if (q_rep$4$q) begin
+            l_row_w$77 = bd$29$q;
         end
-        l_row_w$78 = bank$14$read_data;
-        if (p_rep$4$q) begin
-            l_row_w$78 = bank$30$read_data;
+        l_row_w$78 = bd$14$q;
+        if (q_rep$4$q) begin
+            l_row_w$78 = bd$30$q;
         end
-        l_row_w$79 = bank$15$read_data;
-        if (p_rep$4$q) begin
-            l_row_w$79 = bank$31$read_data;
+        l_row_w$79 = bd$15$q;
+        if (q_rep$4$q) begin
+            l_row_w$79 = bd$31$q;
         end
-        if (p_en$4$q & p_cap$4$q) begin
-            if (p_k$4$q == k_idx$0) begin
+        if (q_en$4$q & q_cap$4$q) begin
+            if (q_k$4$q == k_idx$0) begin
                 rv$16$d = 1'b1;
-                rn$16$d = p_n$4$q;
-                rl$16$d = p_last$4$q;
-                re$16$d = p_emp$4$q;
-                rs$16$d = p_s$4$q;
+                rn$16$d = q_n$4$q;
+                rl$16$d = q_last$4$q;
+                re$16$d = q_emp$4$q;
+                rs$16$d = q_s$4$q;
                 rw$256$d = l_row_w$64;
                 rw$257$d = l_row_w$65;
                 rw$258$d = l_row_w$66;
@@ -44953,12 +46213,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$270$d = l_row_w$78;
                 rw$271$d = l_row_w$79;
             end
-            if (p_k$4$q == k_idx$1) begin
+            if (q_k$4$q == k_idx$1) begin
                 rv$17$d = 1'b1;
-                rn$17$d = p_n$4$q;
-                rl$17$d = p_last$4$q;
-                re$17$d = p_emp$4$q;
-                rs$17$d = p_s$4$q;
+                rn$17$d = q_n$4$q;
+                rl$17$d = q_last$4$q;
+                re$17$d = q_emp$4$q;
+                rs$17$d = q_s$4$q;
                 rw$272$d = l_row_w$64;
                 rw$273$d = l_row_w$65;
                 rw$274$d = l_row_w$66;
@@ -44976,12 +46236,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$286$d = l_row_w$78;
                 rw$287$d = l_row_w$79;
             end
-            if (p_k$4$q == k_idx$2) begin
+            if (q_k$4$q == k_idx$2) begin
                 rv$18$d = 1'b1;
-                rn$18$d = p_n$4$q;
-                rl$18$d = p_last$4$q;
-                re$18$d = p_emp$4$q;
-                rs$18$d = p_s$4$q;
+                rn$18$d = q_n$4$q;
+                rl$18$d = q_last$4$q;
+                re$18$d = q_emp$4$q;
+                rs$18$d = q_s$4$q;
                 rw$288$d = l_row_w$64;
                 rw$289$d = l_row_w$65;
                 rw$290$d = l_row_w$66;
@@ -44999,12 +46259,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$302$d = l_row_w$78;
                 rw$303$d = l_row_w$79;
             end
-            if (p_k$4$q == k_idx$3) begin
+            if (q_k$4$q == k_idx$3) begin
                 rv$19$d = 1'b1;
-                rn$19$d = p_n$4$q;
-                rl$19$d = p_last$4$q;
-                re$19$d = p_emp$4$q;
-                rs$19$d = p_s$4$q;
+                rn$19$d = q_n$4$q;
+                rl$19$d = q_last$4$q;
+                re$19$d = q_emp$4$q;
+                rs$19$d = q_s$4$q;
                 rw$304$d = l_row_w$64;
                 rw$305$d = l_row_w$65;
                 rw$306$d = l_row_w$66;
@@ -45039,9 +46299,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$4 = 1'b1;
         end
         l_issue$4 = r_act$4$q & (l_slot$4 | l_slot1$4) & r_v0$4$q & (r_bad$4$q | l_free$4);
-        l_rpop$4 = l_issue$4;
         l_mv0$4 = r_v0$4$q;
-        if (l_rpop$4) begin
+        if (l_issue$4) begin
             l_mv0$4 = r_v1$4$q;
             r_c0$4$d = r_c1$4$q;
             r_v0$4$d = r_v1$4$q;
@@ -45375,8 +46634,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
-        if (p_en$4$q & p_cap$4$q & (p_k$4$q == l_nxk$4)) begin
-            x_b$4$d = p_s$4$q;
+        if (q_en$4$q & q_cap$4$q & (q_k$4$q == l_nxk$4)) begin
+            x_b$4$d = q_s$4$q;
         end
         if (t_valid$4$q & out$4$ready & t_last$4$q) begin
             c_tx$4$d = c_tx$4$q + k1_32;
@@ -45556,77 +46815,77 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 l_lkb$5 = l_lkb$5 | lk2_r$15$q;
             end
         end
-        l_row_w$80 = bank$0$read_data;
-        if (p_rep$5$q) begin
-            l_row_w$80 = bank$16$read_data;
+        l_row_w$80 = bd$0$q;
+        if (q_rep$5$q) begin
+            l_row_w$80 = bd$16$q;
         end
-        l_row_w$81 = bank$1$read_data;
-        if (p_rep$5$q) begin
-            l_row_w$81 = bank$17$read_data;
+        l_row_w$81 = bd$1$q;
+        if (q_rep$5$q) begin
+            l_row_w$81 = bd$17$q;
         end
-        l_row_w$82 = bank$2$read_data;
-        if (p_rep$5$q) begin
-            l_row_w$82 = bank$18$read_data;
+        l_row_w$82 = bd$2$q;
+        if (q_rep$5$q) begin
+            l_row_w$82 = bd$18$q;
         end
-        l_row_w$83 = bank$3$read_data;
-        if (p_rep$5$q) begin
-            l_row_w$83 = bank$19$read_data;
+        l_row_w$83 = bd$3$q;
+        if (q_rep$5$q) begin
+            l_row_w$83 = bd$19$q;
         end
-        l_row_w$84 = bank$4$read_data;
-        if (p_rep$5$q) begin
-            l_row_w$84 = bank$20$read_data;
+        l_row_w$84 = bd$4$q;
+        if (q_rep$5$q) begin
+            l_row_w$84 = bd$20$q;
         end
-        l_row_w$85 = bank$5$read_data;
-        if (p_rep$5$q) begin
-            l_row_w$85 = bank$21$read_data;
+        l_row_w$85 = bd$5$q;
+        if (q_rep$5$q) begin
+            l_row_w$85 = bd$21$q;
         end
-        l_row_w$86 = bank$6$read_data;
-        if (p_rep$5$q) begin
-            l_row_w$86 = bank$22$read_data;
+        l_row_w$86 = bd$6$q;
+        if (q_rep$5$q) begin
+            l_row_w$86 = bd$22$q;
         end
-        l_row_w$87 = bank$7$read_data;
-        if (p_rep$5$q) begin
-            l_row_w$87 = bank$23$read_data;
+        l_row_w$87 = bd$7$q;
+        if (q_rep$5$q) begin
+            l_row_w$87 = bd$23$q;
         end
-        l_row_w$88 = bank$8$read_data;
-        if (p_rep$5$q) begin
-            l_row_w$88 = bank$24$read_data;
+        l_row_w$88 = bd$8$q;
+        if (q_rep$5$q) begin
+            l_row_w$88 = bd$24$q;
         end
-        l_row_w$89 = bank$9$read_data;
-        if (p_rep$5$q) begin
-            l_row_w$89 = bank$25$read_data;
+        l_row_w$89 = bd$9$q;
+        if (q_rep$5$q) begin
+            l_row_w$89 = bd$25$q;
         end
-        l_row_w$90 = bank$10$read_data;
-        if (p_rep$5$q) begin
-            l_row_w$90 = bank$26$read_data;
+        l_row_w$90 = bd$10$q;
+        if (q_rep$5$q) begin
+            l_row_w$90 = bd$26$q;
         end
-        l_row_w$91 = bank$11$read_data;
-        if (p_rep$5$q) begin
-            l_row_w$91 = bank$27$read_data;
+        l_row_w$91 = bd$11$q;
+        if (q_rep$5$q) begin
+            l_row_w$91 = bd$27$q;
         end
-        l_row_w$92 = bank$12$read_data;
-        if (p_rep$5$q) begin
-            l_row_w$92 = bank$28$read_data;
+        l_row_w$92 = bd$12$q;
+        if (q_rep$5$q) begin
+            l_row_w$92 = bd$28$q;
         end
-        l_row_w$93 = bank$13$read_data;
-        if (p_rep$5$q) begin
-            l_row_w$93 = bank$29$read_data;
+        l_row_w$93 = bd$13$q;
+        if (q_rep$5$q) begin
+            l_row_w$93 = bd$29$q;
         end
-        l_row_w$94 = bank$14$read_data;
-        if (p_rep$5$q) begin
-            l_row_w$94 = bank$30$read_data;
+        l_row_w$94 = bd$14$q;
+        if (q_rep$5$q) begin
+            l_row_w$94 = bd$30$q;
         end
-        l_row_w$95 = bank$15$read_data;
-        if (p_rep$5$q) begin
-            l_row_w$95 = bank$31$read_data;
+        l_row_w$95 = bd$15$q;
+        if (q_rep$5$q) begin
+            l_row_w$95 = bd$31$q;
         end
-        if (p_en$5$q & p_cap$5$q) begin
-            if (p_k$5$q == k_idx$0) begin
+        if (q_en$5$q & q_cap$5$q) begin
+            if (q_k$5$q == k_idx$0) begin
                 rv$20$d = 1'b1;
-                rn$20$d = p_n$5$q;
-                rl$20$d = p_last$5$q;
-                re$20$d = p_emp$5$q;
-                rs$20$d = p_s$5$q;
+                rn$20$d = q_n$5$q;
+                rl$20$d = q_last$5$q;
+                re$20$d = q_emp$5$q;
+                rs$20$d = q_s$5$q;
                 rw$320$d = l_row_w$80;
                 rw$321$d = l_row_w$81;
                 rw$322$d = l_row_w$82;
@@ -45644,12 +46903,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$334$d = l_row_w$94;
                 rw$335$d = l_row_w$95;
             end
-            if (p_k$5$q == k_idx$1) begin
+            if (q_k$5$q == k_idx$1) begin
                 rv$21$d = 1'b1;
-                rn$21$d = p_n$5$q;
-                rl$21$d = p_last$5$q;
-                re$21$d = p_emp$5$q;
-                rs$21$d = p_s$5$q;
+                rn$21$d = q_n$5$q;
+                rl$21$d = q_last$5$q;
+                re$21$d = q_emp$5$q;
+                rs$21$d = q_s$5$q;
                 rw$336$d = l_row_w$80;
                 rw$337$d = l_row_w$81;
                 rw$338$d = l_row_w$82;
@@ -45667,12 +46926,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$350$d = l_row_w$94;
                 rw$351$d = l_row_w$95;
             end
-            if (p_k$5$q == k_idx$2) begin
+            if (q_k$5$q == k_idx$2) begin
                 rv$22$d = 1'b1;
-                rn$22$d = p_n$5$q;
-                rl$22$d = p_last$5$q;
-                re$22$d = p_emp$5$q;
-                rs$22$d = p_s$5$q;
+                rn$22$d = q_n$5$q;
+                rl$22$d = q_last$5$q;
+                re$22$d = q_emp$5$q;
+                rs$22$d = q_s$5$q;
                 rw$352$d = l_row_w$80;
                 rw$353$d = l_row_w$81;
                 rw$354$d = l_row_w$82;
@@ -45690,12 +46949,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$366$d = l_row_w$94;
                 rw$367$d = l_row_w$95;
             end
-            if (p_k$5$q == k_idx$3) begin
+            if (q_k$5$q == k_idx$3) begin
                 rv$23$d = 1'b1;
-                rn$23$d = p_n$5$q;
-                rl$23$d = p_last$5$q;
-                re$23$d = p_emp$5$q;
-                rs$23$d = p_s$5$q;
+                rn$23$d = q_n$5$q;
+                rl$23$d = q_last$5$q;
+                re$23$d = q_emp$5$q;
+                rs$23$d = q_s$5$q;
                 rw$368$d = l_row_w$80;
                 rw$369$d = l_row_w$81;
                 rw$370$d = l_row_w$82;
@@ -45730,9 +46989,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$5 = 1'b1;
         end
         l_issue$5 = r_act$5$q & (l_slot$5 | l_slot1$5) & r_v0$5$q & (r_bad$5$q | l_free$5);
-        l_rpop$5 = l_issue$5;
         l_mv0$5 = r_v0$5$q;
-        if (l_rpop$5) begin
+        if (l_issue$5) begin
             l_mv0$5 = r_v1$5$q;
             r_c0$5$d = r_c1$5$q;
             r_v0$5$d = r_v1$5$q;
@@ -46066,8 +47324,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
-        if (p_en$5$q & p_cap$5$q & (p_k$5$q == l_nxk$5)) begin
-            x_b$5$d = p_s$5$q;
+        if (q_en$5$q & q_cap$5$q & (q_k$5$q == l_nxk$5)) begin
+            x_b$5$d = q_s$5$q;
         end
         if (t_valid$5$q & out$5$ready & t_last$5$q) begin
             c_tx$5$d = c_tx$5$q + k1_32;
@@ -46247,77 +47505,77 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 l_lkb$6 = l_lkb$6 | lk2_r$15$q;
             end
         end
-        l_row_w$96 = bank$0$read_data;
-        if (p_rep$6$q) begin
-            l_row_w$96 = bank$16$read_data;
+        l_row_w$96 = bd$0$q;
+        if (q_rep$6$q) begin
+            l_row_w$96 = bd$16$q;
         end
-        l_row_w$97 = bank$1$read_data;
-        if (p_rep$6$q) begin
-            l_row_w$97 = bank$17$read_data;
+        l_row_w$97 = bd$1$q;
+        if (q_rep$6$q) begin
+            l_row_w$97 = bd$17$q;
         end
-        l_row_w$98 = bank$2$read_data;
-        if (p_rep$6$q) begin
-            l_row_w$98 = bank$18$read_data;
+        l_row_w$98 = bd$2$q;
+        if (q_rep$6$q) begin
+            l_row_w$98 = bd$18$q;
         end
-        l_row_w$99 = bank$3$read_data;
-        if (p_rep$6$q) begin
-            l_row_w$99 = bank$19$read_data;
+        l_row_w$99 = bd$3$q;
+        if (q_rep$6$q) begin
+            l_row_w$99 = bd$19$q;
         end
-        l_row_w$100 = bank$4$read_data;
-        if (p_rep$6$q) begin
-            l_row_w$100 = bank$20$read_data;
+        l_row_w$100 = bd$4$q;
+        if (q_rep$6$q) begin
+            l_row_w$100 = bd$20$q;
         end
-        l_row_w$101 = bank$5$read_data;
-        if (p_rep$6$q) begin
-            l_row_w$101 = bank$21$read_data;
+        l_row_w$101 = bd$5$q;
+        if (q_rep$6$q) begin
+            l_row_w$101 = bd$21$q;
         end
-        l_row_w$102 = bank$6$read_data;
-        if (p_rep$6$q) begin
-            l_row_w$102 = bank$22$read_data;
+        l_row_w$102 = bd$6$q;
+        if (q_rep$6$q) begin
+            l_row_w$102 = bd$22$q;
         end
-        l_row_w$103 = bank$7$read_data;
-        if (p_rep$6$q) begin
-            l_row_w$103 = bank$23$read_data;
+        l_row_w$103 = bd$7$q;
+        if (q_rep$6$q) begin
+            l_row_w$103 = bd$23$q;
         end
-        l_row_w$104 = bank$8$read_data;
-        if (p_rep$6$q) begin
-            l_row_w$104 = bank$24$read_data;
+        l_row_w$104 = bd$8$q;
+        if (q_rep$6$q) begin
+            l_row_w$104 = bd$24$q;
         end
-        l_row_w$105 = bank$9$read_data;
-        if (p_rep$6$q) begin
-            l_row_w$105 = bank$25$read_data;
+        l_row_w$105 = bd$9$q;
+        if (q_rep$6$q) begin
+            l_row_w$105 = bd$25$q;
         end
-        l_row_w$106 = bank$10$read_data;
-        if (p_rep$6$q) begin
-            l_row_w$106 = bank$26$read_data;
+        l_row_w$106 = bd$10$q;
+        if (q_rep$6$q) begin
+            l_row_w$106 = bd$26$q;
         end
-        l_row_w$107 = bank$11$read_data;
-        if (p_rep$6$q) begin
-            l_row_w$107 = bank$27$read_data;
+        l_row_w$107 = bd$11$q;
+        if (q_rep$6$q) begin
+            l_row_w$107 = bd$27$q;
         end
-        l_row_w$108 = bank$12$read_data;
-        if (p_rep$6$q) begin
-            l_row_w$108 = bank$28$read_data;
+        l_row_w$108 = bd$12$q;
+        if (q_rep$6$q) begin
+            l_row_w$108 = bd$28$q;
         end
-        l_row_w$109 = bank$13$read_data;
-        if (p_rep$6$q) begin
-            l_row_w$109 = bank$29$read_data;
+        l_row_w$109 = bd$13$q;
+        if (q_rep$6$q) begin
+            l_row_w$109 = bd$29$q;
         end
-        l_row_w$110 = bank$14$read_data;
-        if (p_rep$6$q) begin
-            l_row_w$110 = bank$30$read_data;
+        l_row_w$110 = bd$14$q;
+        if (q_rep$6$q) begin
+            l_row_w$110 = bd$30$q;
         end
-        l_row_w$111 = bank$15$read_data;
-        if (p_rep$6$q) begin
-            l_row_w$111 = bank$31$read_data;
+        l_row_w$111 = bd$15$q;
+        if (q_rep$6$q) begin
+            l_row_w$111 = bd$31$q;
         end
-        if (p_en$6$q & p_cap$6$q) begin
-            if (p_k$6$q == k_idx$0) begin
+        if (q_en$6$q & q_cap$6$q) begin
+            if (q_k$6$q == k_idx$0) begin
                 rv$24$d = 1'b1;
-                rn$24$d = p_n$6$q;
-                rl$24$d = p_last$6$q;
-                re$24$d = p_emp$6$q;
-                rs$24$d = p_s$6$q;
+                rn$24$d = q_n$6$q;
+                rl$24$d = q_last$6$q;
+                re$24$d = q_emp$6$q;
+                rs$24$d = q_s$6$q;
                 rw$384$d = l_row_w$96;
                 rw$385$d = l_row_w$97;
                 rw$386$d = l_row_w$98;
@@ -46335,12 +47593,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$398$d = l_row_w$110;
                 rw$399$d = l_row_w$111;
             end
-            if (p_k$6$q == k_idx$1) begin
+            if (q_k$6$q == k_idx$1) begin
                 rv$25$d = 1'b1;
-                rn$25$d = p_n$6$q;
-                rl$25$d = p_last$6$q;
-                re$25$d = p_emp$6$q;
-                rs$25$d = p_s$6$q;
+                rn$25$d = q_n$6$q;
+                rl$25$d = q_last$6$q;
+                re$25$d = q_emp$6$q;
+                rs$25$d = q_s$6$q;
                 rw$400$d = l_row_w$96;
                 rw$401$d = l_row_w$97;
                 rw$402$d = l_row_w$98;
@@ -46358,12 +47616,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$414$d = l_row_w$110;
                 rw$415$d = l_row_w$111;
             end
-            if (p_k$6$q == k_idx$2) begin
+            if (q_k$6$q == k_idx$2) begin
                 rv$26$d = 1'b1;
-                rn$26$d = p_n$6$q;
-                rl$26$d = p_last$6$q;
-                re$26$d = p_emp$6$q;
-                rs$26$d = p_s$6$q;
+                rn$26$d = q_n$6$q;
+                rl$26$d = q_last$6$q;
+                re$26$d = q_emp$6$q;
+                rs$26$d = q_s$6$q;
                 rw$416$d = l_row_w$96;
                 rw$417$d = l_row_w$97;
                 rw$418$d = l_row_w$98;
@@ -46381,12 +47639,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$430$d = l_row_w$110;
                 rw$431$d = l_row_w$111;
             end
-            if (p_k$6$q == k_idx$3) begin
+            if (q_k$6$q == k_idx$3) begin
                 rv$27$d = 1'b1;
-                rn$27$d = p_n$6$q;
-                rl$27$d = p_last$6$q;
-                re$27$d = p_emp$6$q;
-                rs$27$d = p_s$6$q;
+                rn$27$d = q_n$6$q;
+                rl$27$d = q_last$6$q;
+                re$27$d = q_emp$6$q;
+                rs$27$d = q_s$6$q;
                 rw$432$d = l_row_w$96;
                 rw$433$d = l_row_w$97;
                 rw$434$d = l_row_w$98;
@@ -46421,9 +47679,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$6 = 1'b1;
         end
         l_issue$6 = r_act$6$q & (l_slot$6 | l_slot1$6) & r_v0$6$q & (r_bad$6$q | l_free$6);
-        l_rpop$6 = l_issue$6;
         l_mv0$6 = r_v0$6$q;
-        if (l_rpop$6) begin
+        if (l_issue$6) begin
             l_mv0$6 = r_v1$6$q;
             r_c0$6$d = r_c1$6$q;
             r_v0$6$d = r_v1$6$q;
@@ -46757,8 +48014,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
-        if (p_en$6$q & p_cap$6$q & (p_k$6$q == l_nxk$6)) begin
-            x_b$6$d = p_s$6$q;
+        if (q_en$6$q & q_cap$6$q & (q_k$6$q == l_nxk$6)) begin
+            x_b$6$d = q_s$6$q;
         end
         if (t_valid$6$q & out$6$ready & t_last$6$q) begin
             c_tx$6$d = c_tx$6$q + k1_32;
@@ -46938,77 +48195,77 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 l_lkb$7 = l_lkb$7 | lk2_r$15$q;
             end
         end
-        l_row_w$112 = bank$0$read_data;
-        if (p_rep$7$q) begin
-            l_row_w$112 = bank$16$read_data;
+        l_row_w$112 = bd$0$q;
+        if (q_rep$7$q) begin
+            l_row_w$112 = bd$16$q;
         end
-        l_row_w$113 = bank$1$read_data;
-        if (p_rep$7$q) begin
-            l_row_w$113 = bank$17$read_data;
+        l_row_w$113 = bd$1$q;
+        if (q_rep$7$q) begin
+            l_row_w$113 = bd$17$q;
         end
-        l_row_w$114 = bank$2$read_data;
-        if (p_rep$7$q) begin
-            l_row_w$114 = bank$18$read_data;
+        l_row_w$114 = bd$2$q;
+        if (q_rep$7$q) begin
+            l_row_w$114 = bd$18$q;
         end
-        l_row_w$115 = bank$3$read_data;
-        if (p_rep$7$q) begin
-            l_row_w$115 = bank$19$read_data;
+        l_row_w$115 = bd$3$q;
+        if (q_rep$7$q) begin
+            l_row_w$115 = bd$19$q;
         end
-        l_row_w$116 = bank$4$read_data;
-        if (p_rep$7$q) begin
-            l_row_w$116 = bank$20$read_data;
+        l_row_w$116 = bd$4$q;
+        if (q_rep$7$q) begin
+            l_row_w$116 = bd$20$q;
         end
-        l_row_w$117 = bank$5$read_data;
-        if (p_rep$7$q) begin
-            l_row_w$117 = bank$21$read_data;
+        l_row_w$117 = bd$5$q;
+        if (q_rep$7$q) begin
+            l_row_w$117 = bd$21$q;
         end
-        l_row_w$118 = bank$6$read_data;
-        if (p_rep$7$q) begin
-            l_row_w$118 = bank$22$read_data;
+        l_row_w$118 = bd$6$q;
+        if (q_rep$7$q) begin
+            l_row_w$118 = bd$22$q;
         end
-        l_row_w$119 = bank$7$read_data;
-        if (p_rep$7$q) begin
-            l_row_w$119 = bank$23$read_data;
+        l_row_w$119 = bd$7$q;
+        if (q_rep$7$q) begin
+            l_row_w$119 = bd$23$q;
         end
-        l_row_w$120 = bank$8$read_data;
-        if (p_rep$7$q) begin
-            l_row_w$120 = bank$24$read_data;
+        l_row_w$120 = bd$8$q;
+        if (q_rep$7$q) begin
+            l_row_w$120 = bd$24$q;
         end
-        l_row_w$121 = bank$9$read_data;
-        if (p_rep$7$q) begin
-            l_row_w$121 = bank$25$read_data;
+        l_row_w$121 = bd$9$q;
+        if (q_rep$7$q) begin
+            l_row_w$121 = bd$25$q;
         end
-        l_row_w$122 = bank$10$read_data;
-        if (p_rep$7$q) begin
-            l_row_w$122 = bank$26$read_data;
+        l_row_w$122 = bd$10$q;
+        if (q_rep$7$q) begin
+            l_row_w$122 = bd$26$q;
         end
-        l_row_w$123 = bank$11$read_data;
-        if (p_rep$7$q) begin
-            l_row_w$123 = bank$27$read_data;
+        l_row_w$123 = bd$11$q;
+        if (q_rep$7$q) begin
+            l_row_w$123 = bd$27$q;
         end
-        l_row_w$124 = bank$12$read_data;
-        if (p_rep$7$q) begin
-            l_row_w$124 = bank$28$read_data;
+        l_row_w$124 = bd$12$q;
+        if (q_rep$7$q) begin
+            l_row_w$124 = bd$28$q;
         end
-        l_row_w$125 = bank$13$read_data;
-        if (p_rep$7$q) begin
-            l_row_w$125 = bank$29$read_data;
+        l_row_w$125 = bd$13$q;
+        if (q_rep$7$q) begin
+            l_row_w$125 = bd$29$q;
         end
-        l_row_w$126 = bank$14$read_data;
-        if (p_rep$7$q) begin
-            l_row_w$126 = bank$30$read_data;
+        l_row_w$126 = bd$14$q;
+        if (q_rep$7$q) begin
+            l_row_w$126 = bd$30$q;
         end
-        l_row_w$127 = bank$15$read_data;
-        if (p_rep$7$q) begin
-            l_row_w$127 = bank$31$read_data;
+        l_row_w$127 = bd$15$q;
+        if (q_rep$7$q) begin
+            l_row_w$127 = bd$31$q;
         end
-        if (p_en$7$q & p_cap$7$q) begin
-            if (p_k$7$q == k_idx$0) begin
+        if (q_en$7$q & q_cap$7$q) begin
+            if (q_k$7$q == k_idx$0) begin
                 rv$28$d = 1'b1;
-                rn$28$d = p_n$7$q;
-                rl$28$d = p_last$7$q;
-                re$28$d = p_emp$7$q;
-                rs$28$d = p_s$7$q;
+                rn$28$d = q_n$7$q;
+                rl$28$d = q_last$7$q;
+                re$28$d = q_emp$7$q;
+                rs$28$d = q_s$7$q;
                 rw$448$d = l_row_w$112;
                 rw$449$d = l_row_w$113;
                 rw$450$d = l_row_w$114;
@@ -47026,12 +48283,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$462$d = l_row_w$126;
                 rw$463$d = l_row_w$127;
             end
-            if (p_k$7$q == k_idx$1) begin
+            if (q_k$7$q == k_idx$1) begin
                 rv$29$d = 1'b1;
-                rn$29$d = p_n$7$q;
-                rl$29$d = p_last$7$q;
-                re$29$d = p_emp$7$q;
-                rs$29$d = p_s$7$q;
+                rn$29$d = q_n$7$q;
+                rl$29$d = q_last$7$q;
+                re$29$d = q_emp$7$q;
+                rs$29$d = q_s$7$q;
                 rw$464$d = l_row_w$112;
                 rw$465$d = l_row_w$113;
                 rw$466$d = l_row_w$114;
@@ -47049,12 +48306,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$478$d = l_row_w$126;
                 rw$479$d = l_row_w$127;
             end
-            if (p_k$7$q == k_idx$2) begin
+            if (q_k$7$q == k_idx$2) begin
                 rv$30$d = 1'b1;
-                rn$30$d = p_n$7$q;
-                rl$30$d = p_last$7$q;
-                re$30$d = p_emp$7$q;
-                rs$30$d = p_s$7$q;
+                rn$30$d = q_n$7$q;
+                rl$30$d = q_last$7$q;
+                re$30$d = q_emp$7$q;
+                rs$30$d = q_s$7$q;
                 rw$480$d = l_row_w$112;
                 rw$481$d = l_row_w$113;
                 rw$482$d = l_row_w$114;
@@ -47072,12 +48329,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$494$d = l_row_w$126;
                 rw$495$d = l_row_w$127;
             end
-            if (p_k$7$q == k_idx$3) begin
+            if (q_k$7$q == k_idx$3) begin
                 rv$31$d = 1'b1;
-                rn$31$d = p_n$7$q;
-                rl$31$d = p_last$7$q;
-                re$31$d = p_emp$7$q;
-                rs$31$d = p_s$7$q;
+                rn$31$d = q_n$7$q;
+                rl$31$d = q_last$7$q;
+                re$31$d = q_emp$7$q;
+                rs$31$d = q_s$7$q;
                 rw$496$d = l_row_w$112;
                 rw$497$d = l_row_w$113;
                 rw$498$d = l_row_w$114;
@@ -47112,9 +48369,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$7 = 1'b1;
         end
         l_issue$7 = r_act$7$q & (l_slot$7 | l_slot1$7) & r_v0$7$q & (r_bad$7$q | l_free$7);
-        l_rpop$7 = l_issue$7;
         l_mv0$7 = r_v0$7$q;
-        if (l_rpop$7) begin
+        if (l_issue$7) begin
             l_mv0$7 = r_v1$7$q;
             r_c0$7$d = r_c1$7$q;
             r_v0$7$d = r_v1$7$q;
@@ -47448,8 +48704,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
-        if (p_en$7$q & p_cap$7$q & (p_k$7$q == l_nxk$7)) begin
-            x_b$7$d = p_s$7$q;
+        if (q_en$7$q & q_cap$7$q & (q_k$7$q == l_nxk$7)) begin
+            x_b$7$d = q_s$7$q;
         end
         if (t_valid$7$q & out$7$ready & t_last$7$q) begin
             c_tx$7$d = c_tx$7$q + k1_32;
@@ -47629,77 +48885,77 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 l_lkb$8 = l_lkb$8 | lk2_r$15$q;
             end
         end
-        l_row_w$128 = bank$0$read_data;
-        if (p_rep$8$q) begin
-            l_row_w$128 = bank$16$read_data;
+        l_row_w$128 = bd$0$q;
+        if (q_rep$8$q) begin
+            l_row_w$128 = bd$16$q;
         end
-        l_row_w$129 = bank$1$read_data;
-        if (p_rep$8$q) begin
-            l_row_w$129 = bank$17$read_data;
+        l_row_w$129 = bd$1$q;
+        if (q_rep$8$q) begin
+            l_row_w$129 = bd$17$q;
         end
-        l_row_w$130 = bank$2$read_data;
-        if (p_rep$8$q) begin
-            l_row_w$130 = bank$18$read_data;
+        l_row_w$130 = bd$2$q;
+        if (q_rep$8$q) begin
+            l_row_w$130 = bd$18$q;
         end
-        l_row_w$131 = bank$3$read_data;
-        if (p_rep$8$q) begin
-            l_row_w$131 = bank$19$read_data;
+        l_row_w$131 = bd$3$q;
+        if (q_rep$8$q) begin
+            l_row_w$131 = bd$19$q;
         end
-        l_row_w$132 = bank$4$read_data;
-        if (p_rep$8$q) begin
-            l_row_w$132 = bank$20$read_data;
+        l_row_w$132 = bd$4$q;
+        if (q_rep$8$q) begin
+            l_row_w$132 = bd$20$q;
         end
-        l_row_w$133 = bank$5$read_data;
-        if (p_rep$8$q) begin
-            l_row_w$133 = bank$21$read_data;
+        l_row_w$133 = bd$5$q;
+        if (q_rep$8$q) begin
+            l_row_w$133 = bd$21$q;
         end
-        l_row_w$134 = bank$6$read_data;
-        if (p_rep$8$q) begin
-            l_row_w$134 = bank$22$read_data;
+        l_row_w$134 = bd$6$q;
+        if (q_rep$8$q) begin
+            l_row_w$134 = bd$22$q;
         end
-        l_row_w$135 = bank$7$read_data;
-        if (p_rep$8$q) begin
-            l_row_w$135 = bank$23$read_data;
+        l_row_w$135 = bd$7$q;
+        if (q_rep$8$q) begin
+            l_row_w$135 = bd$23$q;
         end
-        l_row_w$136 = bank$8$read_data;
-        if (p_rep$8$q) begin
-            l_row_w$136 = bank$24$read_data;
+        l_row_w$136 = bd$8$q;
+        if (q_rep$8$q) begin
+            l_row_w$136 = bd$24$q;
         end
-        l_row_w$137 = bank$9$read_data;
-        if (p_rep$8$q) begin
-            l_row_w$137 = bank$25$read_data;
+        l_row_w$137 = bd$9$q;
+        if (q_rep$8$q) begin
+            l_row_w$137 = bd$25$q;
         end
-        l_row_w$138 = bank$10$read_data;
-        if (p_rep$8$q) begin
-            l_row_w$138 = bank$26$read_data;
+        l_row_w$138 = bd$10$q;
+        if (q_rep$8$q) begin
+            l_row_w$138 = bd$26$q;
         end
-        l_row_w$139 = bank$11$read_data;
-        if (p_rep$8$q) begin
-            l_row_w$139 = bank$27$read_data;
+        l_row_w$139 = bd$11$q;
+        if (q_rep$8$q) begin
+            l_row_w$139 = bd$27$q;
         end
-        l_row_w$140 = bank$12$read_data;
-        if (p_rep$8$q) begin
-            l_row_w$140 = bank$28$read_data;
+        l_row_w$140 = bd$12$q;
+        if (q_rep$8$q) begin
+            l_row_w$140 = bd$28$q;
         end
-        l_row_w$141 = bank$13$read_data;
-        if (p_rep$8$q) begin
-            l_row_w$141 = bank$29$read_data;
+        l_row_w$141 = bd$13$q;
+        if (q_rep$8$q) begin
+            l_row_w$141 = bd$29$q;
         end
-        l_row_w$142 = bank$14$read_data;
-        if (p_rep$8$q) begin
-            l_row_w$142 = bank$30$read_data;
+        l_row_w$142 = bd$14$q;
+        if (q_rep$8$q) begin
+            l_row_w$142 = bd$30$q;
         end
-        l_row_w$143 = bank$15$read_data;
-        if (p_rep$8$q) begin
-            l_row_w$143 = bank$31$read_data;
+        l_row_w$143 = bd$15$q;
+        if (q_rep$8$q) begin
+            l_row_w$143 = bd$31$q;
         end
-        if (p_en$8$q & p_cap$8$q) begin
-            if (p_k$8$q == k_idx$0) begin
+        if (q_en$8$q & q_cap$8$q) begin
+            if (q_k$8$q == k_idx$0) begin
                 rv$32$d = 1'b1;
-                rn$32$d = p_n$8$q;
-                rl$32$d = p_last$8$q;
-                re$32$d = p_emp$8$q;
-                rs$32$d = p_s$8$q;
+                rn$32$d = q_n$8$q;
+                rl$32$d = q_last$8$q;
+                re$32$d = q_emp$8$q;
+                rs$32$d = q_s$8$q;
                 rw$512$d = l_row_w$128;
                 rw$513$d = l_row_w$129;
                 rw$514$d = l_row_w$130;
@@ -47717,12 +48973,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$526$d = l_row_w$142;
                 rw$527$d = l_row_w$143;
             end
-            if (p_k$8$q == k_idx$1) begin
+            if (q_k$8$q == k_idx$1) begin
                 rv$33$d = 1'b1;
-                rn$33$d = p_n$8$q;
-                rl$33$d = p_last$8$q;
-                re$33$d = p_emp$8$q;
-                rs$33$d = p_s$8$q;
+                rn$33$d = q_n$8$q;
+                rl$33$d = q_last$8$q;
+                re$33$d = q_emp$8$q;
+                rs$33$d = q_s$8$q;
                 rw$528$d = l_row_w$128;
                 rw$529$d = l_row_w$129;
                 rw$530$d = l_row_w$130;
@@ -47740,12 +48996,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$542$d = l_row_w$142;
                 rw$543$d = l_row_w$143;
             end
-            if (p_k$8$q == k_idx$2) begin
+            if (q_k$8$q == k_idx$2) begin
                 rv$34$d = 1'b1;
-                rn$34$d = p_n$8$q;
-                rl$34$d = p_last$8$q;
-                re$34$d = p_emp$8$q;
-                rs$34$d = p_s$8$q;
+                rn$34$d = q_n$8$q;
+                rl$34$d = q_last$8$q;
+                re$34$d = q_emp$8$q;
+                rs$34$d = q_s$8$q;
                 rw$544$d = l_row_w$128;
                 rw$545$d = l_row_w$129;
                 rw$546$d = l_row_w$130;
@@ -47763,12 +49019,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$558$d = l_row_w$142;
                 rw$559$d = l_row_w$143;
             end
-            if (p_k$8$q == k_idx$3) begin
+            if (q_k$8$q == k_idx$3) begin
                 rv$35$d = 1'b1;
-                rn$35$d = p_n$8$q;
-                rl$35$d = p_last$8$q;
-                re$35$d = p_emp$8$q;
-                rs$35$d = p_s$8$q;
+                rn$35$d = q_n$8$q;
+                rl$35$d = q_last$8$q;
+                re$35$d = q_emp$8$q;
+                rs$35$d = q_s$8$q;
                 rw$560$d = l_row_w$128;
                 rw$561$d = l_row_w$129;
                 rw$562$d = l_row_w$130;
@@ -47803,9 +49059,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$8 = 1'b1;
         end
         l_issue$8 = r_act$8$q & (l_slot$8 | l_slot1$8) & r_v0$8$q & (r_bad$8$q | l_free$8);
-        l_rpop$8 = l_issue$8;
         l_mv0$8 = r_v0$8$q;
-        if (l_rpop$8) begin
+        if (l_issue$8) begin
             l_mv0$8 = r_v1$8$q;
             r_c0$8$d = r_c1$8$q;
             r_v0$8$d = r_v1$8$q;
@@ -48139,8 +49394,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
-        if (p_en$8$q & p_cap$8$q & (p_k$8$q == l_nxk$8)) begin
-            x_b$8$d = p_s$8$q;
+        if (q_en$8$q & q_cap$8$q & (q_k$8$q == l_nxk$8)) begin
+            x_b$8$d = q_s$8$q;
         end
         if (t_valid$8$q & out$8$ready & t_last$8$q) begin
             c_tx$8$d = c_tx$8$q + k1_32;
@@ -48320,77 +49575,77 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 l_lkb$9 = l_lkb$9 | lk2_r$15$q;
             end
         end
-        l_row_w$144 = bank$0$read_data;
-        if (p_rep$9$q) begin
-            l_row_w$144 = bank$16$read_data;
+        l_row_w$144 = bd$0$q;
+        if (q_rep$9$q) begin
+            l_row_w$144 = bd$16$q;
         end
-        l_row_w$145 = bank$1$read_data;
-        if (p_rep$9$q) begin
-            l_row_w$145 = bank$17$read_data;
+        l_row_w$145 = bd$1$q;
+        if (q_rep$9$q) begin
+            l_row_w$145 = bd$17$q;
         end
-        l_row_w$146 = bank$2$read_data;
-        if (p_rep$9$q) begin
-            l_row_w$146 = bank$18$read_data;
+        l_row_w$146 = bd$2$q;
+        if (q_rep$9$q) begin
+            l_row_w$146 = bd$18$q;
         end
-        l_row_w$147 = bank$3$read_data;
-        if (p_rep$9$q) begin
-            l_row_w$147 = bank$19$read_data;
+        l_row_w$147 = bd$3$q;
+        if (q_rep$9$q) begin
+            l_row_w$147 = bd$19$q;
         end
-        l_row_w$148 = bank$4$read_data;
-        if (p_rep$9$q) begin
-            l_row_w$148 = bank$20$read_data;
+        l_row_w$148 = bd$4$q;
+        if (q_rep$9$q) begin
+            l_row_w$148 = bd$20$q;
         end
-        l_row_w$149 = bank$5$read_data;
-        if (p_rep$9$q) begin
-            l_row_w$149 = bank$21$read_data;
+        l_row_w$149 = bd$5$q;
+        if (q_rep$9$q) begin
+            l_row_w$149 = bd$21$q;
         end
-        l_row_w$150 = bank$6$read_data;
-        if (p_rep$9$q) begin
-            l_row_w$150 = bank$22$read_data;
+        l_row_w$150 = bd$6$q;
+        if (q_rep$9$q) begin
+            l_row_w$150 = bd$22$q;
         end
-        l_row_w$151 = bank$7$read_data;
-        if (p_rep$9$q) begin
-            l_row_w$151 = bank$23$read_data;
+        l_row_w$151 = bd$7$q;
+        if (q_rep$9$q) begin
+            l_row_w$151 = bd$23$q;
         end
-        l_row_w$152 = bank$8$read_data;
-        if (p_rep$9$q) begin
-            l_row_w$152 = bank$24$read_data;
+        l_row_w$152 = bd$8$q;
+        if (q_rep$9$q) begin
+            l_row_w$152 = bd$24$q;
         end
-        l_row_w$153 = bank$9$read_data;
-        if (p_rep$9$q) begin
-            l_row_w$153 = bank$25$read_data;
+        l_row_w$153 = bd$9$q;
+        if (q_rep$9$q) begin
+            l_row_w$153 = bd$25$q;
         end
-        l_row_w$154 = bank$10$read_data;
-        if (p_rep$9$q) begin
-            l_row_w$154 = bank$26$read_data;
+        l_row_w$154 = bd$10$q;
+        if (q_rep$9$q) begin
+            l_row_w$154 = bd$26$q;
         end
-        l_row_w$155 = bank$11$read_data;
-        if (p_rep$9$q) begin
-            l_row_w$155 = bank$27$read_data;
+        l_row_w$155 = bd$11$q;
+        if (q_rep$9$q) begin
+            l_row_w$155 = bd$27$q;
         end
-        l_row_w$156 = bank$12$read_data;
-        if (p_rep$9$q) begin
-            l_row_w$156 = bank$28$read_data;
+        l_row_w$156 = bd$12$q;
+        if (q_rep$9$q) begin
+            l_row_w$156 = bd$28$q;
         end
-        l_row_w$157 = bank$13$read_data;
-        if (p_rep$9$q) begin
-            l_row_w$157 = bank$29$read_data;
+        l_row_w$157 = bd$13$q;
+        if (q_rep$9$q) begin
+            l_row_w$157 = bd$29$q;
         end
-        l_row_w$158 = bank$14$read_data;
-        if (p_rep$9$q) begin
-            l_row_w$158 = bank$30$read_data;
+        l_row_w$158 = bd$14$q;
+        if (q_rep$9$q) begin
+            l_row_w$158 = bd$30$q;
         end
-        l_row_w$159 = bank$15$read_data;
-        if (p_rep$9$q) begin
-            l_row_w$159 = bank$31$read_data;
+        l_row_w$159 = bd$15$q;
+        if (q_rep$9$q) begin
+            l_row_w$159 = bd$31$q;
         end
-        if (p_en$9$q & p_cap$9$q) begin
-            if (p_k$9$q == k_idx$0) begin
+        if (q_en$9$q & q_cap$9$q) begin
+            if (q_k$9$q == k_idx$0) begin
                 rv$36$d = 1'b1;
-                rn$36$d = p_n$9$q;
-                rl$36$d = p_last$9$q;
-                re$36$d = p_emp$9$q;
-                rs$36$d = p_s$9$q;
+                rn$36$d = q_n$9$q;
+                rl$36$d = q_last$9$q;
+                re$36$d = q_emp$9$q;
+                rs$36$d = q_s$9$q;
                 rw$576$d = l_row_w$144;
                 rw$577$d = l_row_w$145;
                 rw$578$d = l_row_w$146;
@@ -48408,12 +49663,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$590$d = l_row_w$158;
                 rw$591$d = l_row_w$159;
             end
-            if (p_k$9$q == k_idx$1) begin
+            if (q_k$9$q == k_idx$1) begin
                 rv$37$d = 1'b1;
-                rn$37$d = p_n$9$q;
-                rl$37$d = p_last$9$q;
-                re$37$d = p_emp$9$q;
-                rs$37$d = p_s$9$q;
+                rn$37$d = q_n$9$q;
+                rl$37$d = q_last$9$q;
+                re$37$d = q_emp$9$q;
+                rs$37$d = q_s$9$q;
                 rw$592$d = l_row_w$144;
                 rw$593$d = l_row_w$145;
                 rw$594$d = l_row_w$146;
@@ -48431,12 +49686,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$606$d = l_row_w$158;
                 rw$607$d = l_row_w$159;
             end
-            if (p_k$9$q == k_idx$2) begin
+            if (q_k$9$q == k_idx$2) begin
                 rv$38$d = 1'b1;
-                rn$38$d = p_n$9$q;
-                rl$38$d = p_last$9$q;
-                re$38$d = p_emp$9$q;
-                rs$38$d = p_s$9$q;
+                rn$38$d = q_n$9$q;
+                rl$38$d = q_last$9$q;
+                re$38$d = q_emp$9$q;
+                rs$38$d = q_s$9$q;
                 rw$608$d = l_row_w$144;
                 rw$609$d = l_row_w$145;
                 rw$610$d = l_row_w$146;
@@ -48454,12 +49709,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$622$d = l_row_w$158;
                 rw$623$d = l_row_w$159;
             end
-            if (p_k$9$q == k_idx$3) begin
+            if (q_k$9$q == k_idx$3) begin
                 rv$39$d = 1'b1;
-                rn$39$d = p_n$9$q;
-                rl$39$d = p_last$9$q;
-                re$39$d = p_emp$9$q;
-                rs$39$d = p_s$9$q;
+                rn$39$d = q_n$9$q;
+                rl$39$d = q_last$9$q;
+                re$39$d = q_emp$9$q;
+                rs$39$d = q_s$9$q;
                 rw$624$d = l_row_w$144;
                 rw$625$d = l_row_w$145;
                 rw$626$d = l_row_w$146;
@@ -48494,9 +49749,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$9 = 1'b1;
         end
         l_issue$9 = r_act$9$q & (l_slot$9 | l_slot1$9) & r_v0$9$q & (r_bad$9$q | l_free$9);
-        l_rpop$9 = l_issue$9;
         l_mv0$9 = r_v0$9$q;
-        if (l_rpop$9) begin
+        if (l_issue$9) begin
             l_mv0$9 = r_v1$9$q;
             r_c0$9$d = r_c1$9$q;
             r_v0$9$d = r_v1$9$q;
@@ -48830,8 +50084,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
-        if (p_en$9$q & p_cap$9$q & (p_k$9$q == l_nxk$9)) begin
-            x_b$9$d = p_s$9$q;
+        if (q_en$9$q & q_cap$9$q & (q_k$9$q == l_nxk$9)) begin
+            x_b$9$d = q_s$9$q;
         end
         if (t_valid$9$q & out$9$ready & t_last$9$q) begin
             c_tx$9$d = c_tx$9$q + k1_32;
@@ -49011,77 +50265,77 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 l_lkb$10 = l_lkb$10 | lk2_r$15$q;
             end
         end
-        l_row_w$160 = bank$0$read_data;
-        if (p_rep$10$q) begin
-            l_row_w$160 = bank$16$read_data;
+        l_row_w$160 = bd$0$q;
+        if (q_rep$10$q) begin
+            l_row_w$160 = bd$16$q;
         end
-        l_row_w$161 = bank$1$read_data;
-        if (p_rep$10$q) begin
-            l_row_w$161 = bank$17$read_data;
+        l_row_w$161 = bd$1$q;
+        if (q_rep$10$q) begin
+            l_row_w$161 = bd$17$q;
         end
-        l_row_w$162 = bank$2$read_data;
-        if (p_rep$10$q) begin
-            l_row_w$162 = bank$18$read_data;
+        l_row_w$162 = bd$2$q;
+        if (q_rep$10$q) begin
+            l_row_w$162 = bd$18$q;
         end
-        l_row_w$163 = bank$3$read_data;
-        if (p_rep$10$q) begin
-            l_row_w$163 = bank$19$read_data;
+        l_row_w$163 = bd$3$q;
+        if (q_rep$10$q) begin
+            l_row_w$163 = bd$19$q;
         end
-        l_row_w$164 = bank$4$read_data;
-        if (p_rep$10$q) begin
-            l_row_w$164 = bank$20$read_data;
+        l_row_w$164 = bd$4$q;
+        if (q_rep$10$q) begin
+            l_row_w$164 = bd$20$q;
         end
-        l_row_w$165 = bank$5$read_data;
-        if (p_rep$10$q) begin
-            l_row_w$165 = bank$21$read_data;
+        l_row_w$165 = bd$5$q;
+        if (q_rep$10$q) begin
+            l_row_w$165 = bd$21$q;
         end
-        l_row_w$166 = bank$6$read_data;
-        if (p_rep$10$q) begin
-            l_row_w$166 = bank$22$read_data;
+        l_row_w$166 = bd$6$q;
+        if (q_rep$10$q) begin
+            l_row_w$166 = bd$22$q;
         end
-        l_row_w$167 = bank$7$read_data;
-        if (p_rep$10$q) begin
-            l_row_w$167 = bank$23$read_data;
+        l_row_w$167 = bd$7$q;
+        if (q_rep$10$q) begin
+            l_row_w$167 = bd$23$q;
         end
-        l_row_w$168 = bank$8$read_data;
-        if (p_rep$10$q) begin
-            l_row_w$168 = bank$24$read_data;
+        l_row_w$168 = bd$8$q;
+        if (q_rep$10$q) begin
+            l_row_w$168 = bd$24$q;
         end
-        l_row_w$169 = bank$9$read_data;
-        if (p_rep$10$q) begin
-            l_row_w$169 = bank$25$read_data;
+        l_row_w$169 = bd$9$q;
+        if (q_rep$10$q) begin
+            l_row_w$169 = bd$25$q;
         end
-        l_row_w$170 = bank$10$read_data;
-        if (p_rep$10$q) begin
-            l_row_w$170 = bank$26$read_data;
+        l_row_w$170 = bd$10$q;
+        if (q_rep$10$q) begin
+            l_row_w$170 = bd$26$q;
         end
-        l_row_w$171 = bank$11$read_data;
-        if (p_rep$10$q) begin
-            l_row_w$171 = bank$27$read_data;
+        l_row_w$171 = bd$11$q;
+        if (q_rep$10$q) begin
+            l_row_w$171 = bd$27$q;
         end
-        l_row_w$172 = bank$12$read_data;
-        if (p_rep$10$q) begin
-            l_row_w$172 = bank$28$read_data;
+        l_row_w$172 = bd$12$q;
+        if (q_rep$10$q) begin
+            l_row_w$172 = bd$28$q;
         end
-        l_row_w$173 = bank$13$read_data;
-        if (p_rep$10$q) begin
-            l_row_w$173 = bank$29$read_data;
+        l_row_w$173 = bd$13$q;
+        if (q_rep$10$q) begin
+            l_row_w$173 = bd$29$q;
         end
-        l_row_w$174 = bank$14$read_data;
-        if (p_rep$10$q) begin
-            l_row_w$174 = bank$30$read_data;
+        l_row_w$174 = bd$14$q;
+        if (q_rep$10$q) begin
+            l_row_w$174 = bd$30$q;
         end
-        l_row_w$175 = bank$15$read_data;
-        if (p_rep$10$q) begin
-            l_row_w$175 = bank$31$read_data;
+        l_row_w$175 = bd$15$q;
+        if (q_rep$10$q) begin
+            l_row_w$175 = bd$31$q;
         end
-        if (p_en$10$q & p_cap$10$q) begin
-            if (p_k$10$q == k_idx$0) begin
+        if (q_en$10$q & q_cap$10$q) begin
+            if (q_k$10$q == k_idx$0) begin
                 rv$40$d = 1'b1;
-                rn$40$d = p_n$10$q;
-                rl$40$d = p_last$10$q;
-                re$40$d = p_emp$10$q;
-                rs$40$d = p_s$10$q;
+                rn$40$d = q_n$10$q;
+                rl$40$d = q_last$10$q;
+                re$40$d = q_emp$10$q;
+                rs$40$d = q_s$10$q;
                 rw$640$d = l_row_w$160;
                 rw$641$d = l_row_w$161;
                 rw$642$d = l_row_w$162;
@@ -49099,12 +50353,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$654$d = l_row_w$174;
                 rw$655$d = l_row_w$175;
             end
-            if (p_k$10$q == k_idx$1) begin
+            if (q_k$10$q == k_idx$1) begin
                 rv$41$d = 1'b1;
-                rn$41$d = p_n$10$q;
-                rl$41$d = p_last$10$q;
-                re$41$d = p_emp$10$q;
-                rs$41$d = p_s$10$q;
+                rn$41$d = q_n$10$q;
+                rl$41$d = q_last$10$q;
+                re$41$d = q_emp$10$q;
+                rs$41$d = q_s$10$q;
                 rw$656$d = l_row_w$160;
                 rw$657$d = l_row_w$161;
                 rw$658$d = l_row_w$162;
@@ -49122,12 +50376,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$670$d = l_row_w$174;
                 rw$671$d = l_row_w$175;
             end
-            if (p_k$10$q == k_idx$2) begin
+            if (q_k$10$q == k_idx$2) begin
                 rv$42$d = 1'b1;
-                rn$42$d = p_n$10$q;
-                rl$42$d = p_last$10$q;
-                re$42$d = p_emp$10$q;
-                rs$42$d = p_s$10$q;
+                rn$42$d = q_n$10$q;
+                rl$42$d = q_last$10$q;
+                re$42$d = q_emp$10$q;
+                rs$42$d = q_s$10$q;
                 rw$672$d = l_row_w$160;
                 rw$673$d = l_row_w$161;
                 rw$674$d = l_row_w$162;
@@ -49145,12 +50399,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$686$d = l_row_w$174;
                 rw$687$d = l_row_w$175;
             end
-            if (p_k$10$q == k_idx$3) begin
+            if (q_k$10$q == k_idx$3) begin
                 rv$43$d = 1'b1;
-                rn$43$d = p_n$10$q;
-                rl$43$d = p_last$10$q;
-                re$43$d = p_emp$10$q;
-                rs$43$d = p_s$10$q;
+                rn$43$d = q_n$10$q;
+                rl$43$d = q_last$10$q;
+                re$43$d = q_emp$10$q;
+                rs$43$d = q_s$10$q;
                 rw$688$d = l_row_w$160;
                 rw$689$d = l_row_w$161;
                 rw$690$d = l_row_w$162;
@@ -49185,9 +50439,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$10 = 1'b1;
         end
         l_issue$10 = r_act$10$q & (l_slot$10 | l_slot1$10) & r_v0$10$q & (r_bad$10$q | l_free$10);
-        l_rpop$10 = l_issue$10;
         l_mv0$10 = r_v0$10$q;
-        if (l_rpop$10) begin
+        if (l_issue$10) begin
             l_mv0$10 = r_v1$10$q;
             r_c0$10$d = r_c1$10$q;
             r_v0$10$d = r_v1$10$q;
@@ -49521,8 +50774,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
-        if (p_en$10$q & p_cap$10$q & (p_k$10$q == l_nxk$10)) begin
-            x_b$10$d = p_s$10$q;
+        if (q_en$10$q & q_cap$10$q & (q_k$10$q == l_nxk$10)) begin
+            x_b$10$d = q_s$10$q;
         end
         if (t_valid$10$q & out$10$ready & t_last$10$q) begin
             c_tx$10$d = c_tx$10$q + k1_32;
@@ -49702,77 +50955,77 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 l_lkb$11 = l_lkb$11 | lk2_r$15$q;
             end
         end
-        l_row_w$176 = bank$0$read_data;
-        if (p_rep$11$q) begin
-            l_row_w$176 = bank$16$read_data;
+        l_row_w$176 = bd$0$q;
+        if (q_rep$11$q) begin
+            l_row_w$176 = bd$16$q;
         end
-        l_row_w$177 = bank$1$read_data;
-        if (p_rep$11$q) begin
-            l_row_w$177 = bank$17$read_data;
+        l_row_w$177 = bd$1$q;
+        if (q_rep$11$q) begin
+            l_row_w$177 = bd$17$q;
         end
-        l_row_w$178 = bank$2$read_data;
-        if (p_rep$11$q) begin
-            l_row_w$178 = bank$18$read_data;
+        l_row_w$178 = bd$2$q;
+        if (q_rep$11$q) begin
+            l_row_w$178 = bd$18$q;
         end
-        l_row_w$179 = bank$3$read_data;
-        if (p_rep$11$q) begin
-            l_row_w$179 = bank$19$read_data;
+        l_row_w$179 = bd$3$q;
+        if (q_rep$11$q) begin
+            l_row_w$179 = bd$19$q;
         end
-        l_row_w$180 = bank$4$read_data;
-        if (p_rep$11$q) begin
-            l_row_w$180 = bank$20$read_data;
+        l_row_w$180 = bd$4$q;
+        if (q_rep$11$q) begin
+            l_row_w$180 = bd$20$q;
         end
-        l_row_w$181 = bank$5$read_data;
-        if (p_rep$11$q) begin
-            l_row_w$181 = bank$21$read_data;
+        l_row_w$181 = bd$5$q;
+        if (q_rep$11$q) begin
+            l_row_w$181 = bd$21$q;
         end
-        l_row_w$182 = bank$6$read_data;
-        if (p_rep$11$q) begin
-            l_row_w$182 = bank$22$read_data;
+        l_row_w$182 = bd$6$q;
+        if (q_rep$11$q) begin
+            l_row_w$182 = bd$22$q;
         end
-        l_row_w$183 = bank$7$read_data;
-        if (p_rep$11$q) begin
-            l_row_w$183 = bank$23$read_data;
+        l_row_w$183 = bd$7$q;
+        if (q_rep$11$q) begin
+            l_row_w$183 = bd$23$q;
         end
-        l_row_w$184 = bank$8$read_data;
-        if (p_rep$11$q) begin
-            l_row_w$184 = bank$24$read_data;
+        l_row_w$184 = bd$8$q;
+        if (q_rep$11$q) begin
+            l_row_w$184 = bd$24$q;
         end
-        l_row_w$185 = bank$9$read_data;
-        if (p_rep$11$q) begin
-            l_row_w$185 = bank$25$read_data;
+        l_row_w$185 = bd$9$q;
+        if (q_rep$11$q) begin
+            l_row_w$185 = bd$25$q;
         end
-        l_row_w$186 = bank$10$read_data;
-        if (p_rep$11$q) begin
-            l_row_w$186 = bank$26$read_data;
+        l_row_w$186 = bd$10$q;
+        if (q_rep$11$q) begin
+            l_row_w$186 = bd$26$q;
         end
-        l_row_w$187 = bank$11$read_data;
-        if (p_rep$11$q) begin
-            l_row_w$187 = bank$27$read_data;
+        l_row_w$187 = bd$11$q;
+        if (q_rep$11$q) begin
+            l_row_w$187 = bd$27$q;
         end
-        l_row_w$188 = bank$12$read_data;
-        if (p_rep$11$q) begin
-            l_row_w$188 = bank$28$read_data;
+        l_row_w$188 = bd$12$q;
+        if (q_rep$11$q) begin
+            l_row_w$188 = bd$28$q;
         end
-        l_row_w$189 = bank$13$read_data;
-        if (p_rep$11$q) begin
-            l_row_w$189 = bank$29$read_data;
+        l_row_w$189 = bd$13$q;
+        if (q_rep$11$q) begin
+            l_row_w$189 = bd$29$q;
         end
-        l_row_w$190 = bank$14$read_data;
-        if (p_rep$11$q) begin
-            l_row_w$190 = bank$30$read_data;
+        l_row_w$190 = bd$14$q;
+        if (q_rep$11$q) begin
+            l_row_w$190 = bd$30$q;
         end
-        l_row_w$191 = bank$15$read_data;
-        if (p_rep$11$q) begin
-            l_row_w$191 = bank$31$read_data;
+        l_row_w$191 = bd$15$q;
+        if (q_rep$11$q) begin
+            l_row_w$191 = bd$31$q;
         end
-        if (p_en$11$q & p_cap$11$q) begin
-            if (p_k$11$q == k_idx$0) begin
+        if (q_en$11$q & q_cap$11$q) begin
+            if (q_k$11$q == k_idx$0) begin
                 rv$44$d = 1'b1;
-                rn$44$d = p_n$11$q;
-                rl$44$d = p_last$11$q;
-                re$44$d = p_emp$11$q;
-                rs$44$d = p_s$11$q;
+                rn$44$d = q_n$11$q;
+                rl$44$d = q_last$11$q;
+                re$44$d = q_emp$11$q;
+                rs$44$d = q_s$11$q;
                 rw$704$d = l_row_w$176;
                 rw$705$d = l_row_w$177;
                 rw$706$d = l_row_w$178;
@@ -49790,12 +51043,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$718$d = l_row_w$190;
                 rw$719$d = l_row_w$191;
             end
-            if (p_k$11$q == k_idx$1) begin
+            if (q_k$11$q == k_idx$1) begin
                 rv$45$d = 1'b1;
-                rn$45$d = p_n$11$q;
-                rl$45$d = p_last$11$q;
-                re$45$d = p_emp$11$q;
-                rs$45$d = p_s$11$q;
+                rn$45$d = q_n$11$q;
+                rl$45$d = q_last$11$q;
+                re$45$d = q_emp$11$q;
+                rs$45$d = q_s$11$q;
                 rw$720$d = l_row_w$176;
                 rw$721$d = l_row_w$177;
                 rw$722$d = l_row_w$178;
@@ -49813,12 +51066,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$734$d = l_row_w$190;
                 rw$735$d = l_row_w$191;
             end
-            if (p_k$11$q == k_idx$2) begin
+            if (q_k$11$q == k_idx$2) begin
                 rv$46$d = 1'b1;
-                rn$46$d = p_n$11$q;
-                rl$46$d = p_last$11$q;
-                re$46$d = p_emp$11$q;
-                rs$46$d = p_s$11$q;
+                rn$46$d = q_n$11$q;
+                rl$46$d = q_last$11$q;
+                re$46$d = q_emp$11$q;
+                rs$46$d = q_s$11$q;
                 rw$736$d = l_row_w$176;
                 rw$737$d = l_row_w$177;
                 rw$738$d = l_row_w$178;
@@ -49836,12 +51089,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$750$d = l_row_w$190;
                 rw$751$d = l_row_w$191;
             end
-            if (p_k$11$q == k_idx$3) begin
+            if (q_k$11$q == k_idx$3) begin
                 rv$47$d = 1'b1;
-                rn$47$d = p_n$11$q;
-                rl$47$d = p_last$11$q;
-                re$47$d = p_emp$11$q;
-                rs$47$d = p_s$11$q;
+                rn$47$d = q_n$11$q;
+                rl$47$d = q_last$11$q;
+                re$47$d = q_emp$11$q;
+                rs$47$d = q_s$11$q;
                 rw$752$d = l_row_w$176;
                 rw$753$d = l_row_w$177;
                 rw$754$d = l_row_w$178;
@@ -49876,9 +51129,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$11 = 1'b1;
         end
         l_issue$11 = r_act$11$q & (l_slot$11 | l_slot1$11) & r_v0$11$q & (r_bad$11$q | l_free$11);
-        l_rpop$11 = l_issue$11;
         l_mv0$11 = r_v0$11$q;
-        if (l_rpop$11) begin
+        if (l_issue$11) begin
             l_mv0$11 = r_v1$11$q;
             r_c0$11$d = r_c1$11$q;
             r_v0$11$d = r_v1$11$q;
@@ -50212,8 +51464,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
-        if (p_en$11$q & p_cap$11$q & (p_k$11$q == l_nxk$11)) begin
-            x_b$11$d = p_s$11$q;
+        if (q_en$11$q & q_cap$11$q & (q_k$11$q == l_nxk$11)) begin
+            x_b$11$d = q_s$11$q;
         end
         if (t_valid$11$q & out$11$ready & t_last$11$q) begin
             c_tx$11$d = c_tx$11$q + k1_32;
@@ -50393,77 +51645,77 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 l_lkb$12 = l_lkb$12 | lk2_r$15$q;
             end
         end
-        l_row_w$192 = bank$0$read_data;
-        if (p_rep$12$q) begin
-            l_row_w$192 = bank$16$read_data;
+        l_row_w$192 = bd$0$q;
+        if (q_rep$12$q) begin
+            l_row_w$192 = bd$16$q;
         end
-        l_row_w$193 = bank$1$read_data;
-        if (p_rep$12$q) begin
-            l_row_w$193 = bank$17$read_data;
+        l_row_w$193 = bd$1$q;
+        if (q_rep$12$q) begin
+            l_row_w$193 = bd$17$q;
         end
-        l_row_w$194 = bank$2$read_data;
-        if (p_rep$12$q) begin
-            l_row_w$194 = bank$18$read_data;
+        l_row_w$194 = bd$2$q;
+        if (q_rep$12$q) begin
+            l_row_w$194 = bd$18$q;
         end
-        l_row_w$195 = bank$3$read_data;
-        if (p_rep$12$q) begin
-            l_row_w$195 = bank$19$read_data;
+        l_row_w$195 = bd$3$q;
+        if (q_rep$12$q) begin
+            l_row_w$195 = bd$19$q;
         end
-        l_row_w$196 = bank$4$read_data;
-        if (p_rep$12$q) begin
-            l_row_w$196 = bank$20$read_data;
+        l_row_w$196 = bd$4$q;
+        if (q_rep$12$q) begin
+            l_row_w$196 = bd$20$q;
         end
-        l_row_w$197 = bank$5$read_data;
-        if (p_rep$12$q) begin
-            l_row_w$197 = bank$21$read_data;
+        l_row_w$197 = bd$5$q;
+        if (q_rep$12$q) begin
+            l_row_w$197 = bd$21$q;
         end
-        l_row_w$198 = bank$6$read_data;
-        if (p_rep$12$q) begin
-            l_row_w$198 = bank$22$read_data;
+        l_row_w$198 = bd$6$q;
+        if (q_rep$12$q) begin
+            l_row_w$198 = bd$22$q;
         end
-        l_row_w$199 = bank$7$read_data;
-        if (p_rep$12$q) begin
-            l_row_w$199 = bank$23$read_data;
+        l_row_w$199 = bd$7$q;
+        if (q_rep$12$q) begin
+            l_row_w$199 = bd$23$q;
         end
-        l_row_w$200 = bank$8$read_data;
-        if (p_rep$12$q) begin
-            l_row_w$200 = bank$24$read_data;
+        l_row_w$200 = bd$8$q;
+        if (q_rep$12$q) begin
+            l_row_w$200 = bd$24$q;
         end
-        l_row_w$201 = bank$9$read_data;
-        if (p_rep$12$q) begin
-            l_row_w$201 = bank$25$read_data;
+        l_row_w$201 = bd$9$q;
+        if (q_rep$12$q) begin
+            l_row_w$201 = bd$25$q;
         end
-        l_row_w$202 = bank$10$read_data;
-        if (p_rep$12$q) begin
-            l_row_w$202 = bank$26$read_data;
+        l_row_w$202 = bd$10$q;
+        if (q_rep$12$q) begin
+            l_row_w$202 = bd$26$q;
         end
-        l_row_w$203 = bank$11$read_data;
-        if (p_rep$12$q) begin
-            l_row_w$203 = bank$27$read_data;
+        l_row_w$203 = bd$11$q;
+        if (q_rep$12$q) begin
+            l_row_w$203 = bd$27$q;
         end
-        l_row_w$204 = bank$12$read_data;
-        if (p_rep$12$q) begin
-            l_row_w$204 = bank$28$read_data;
+        l_row_w$204 = bd$12$q;
+        if (q_rep$12$q) begin
+            l_row_w$204 = bd$28$q;
         end
-        l_row_w$205 = bank$13$read_data;
-        if (p_rep$12$q) begin
-            l_row_w$205 = bank$29$read_data;
+        l_row_w$205 = bd$13$q;
+        if (q_rep$12$q) begin
+            l_row_w$205 = bd$29$q;
         end
-        l_row_w$206 = bank$14$read_data;
-        if (p_rep$12$q) begin
-            l_row_w$206 = bank$30$read_data;
+        l_row_w$206 = bd$14$q;
+        if (q_rep$12$q) begin
+            l_row_w$206 = bd$30$q;
         end
-        l_row_w$207 = bank$15$read_data;
-        if (p_rep$12$q) begin
-            l_row_w$207 = bank$31$read_data;
+        l_row_w$207 = bd$15$q;
+        if (q_rep$12$q) begin
+            l_row_w$207 = bd$31$q;
         end
-        if (p_en$12$q & p_cap$12$q) begin
-            if (p_k$12$q == k_idx$0) begin
+        if (q_en$12$q & q_cap$12$q) begin
+            if (q_k$12$q == k_idx$0) begin
                 rv$48$d = 1'b1;
-                rn$48$d = p_n$12$q;
-                rl$48$d = p_last$12$q;
-                re$48$d = p_emp$12$q;
-                rs$48$d = p_s$12$q;
+                rn$48$d = q_n$12$q;
+                rl$48$d = q_last$12$q;
+                re$48$d = q_emp$12$q;
+                rs$48$d = q_s$12$q;
                 rw$768$d = l_row_w$192;
                 rw$769$d = l_row_w$193;
                 rw$770$d = l_row_w$194;
@@ -50481,12 +51733,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$782$d = l_row_w$206;
                 rw$783$d = l_row_w$207;
             end
-            if (p_k$12$q == k_idx$1) begin
+            if (q_k$12$q == k_idx$1) begin
                 rv$49$d = 1'b1;
-                rn$49$d = p_n$12$q;
-                rl$49$d = p_last$12$q;
-                re$49$d = p_emp$12$q;
-                rs$49$d = p_s$12$q;
+                rn$49$d = q_n$12$q;
+                rl$49$d = q_last$12$q;
+                re$49$d = q_emp$12$q;
+                rs$49$d = q_s$12$q;
                 rw$784$d = l_row_w$192;
                 rw$785$d = l_row_w$193;
                 rw$786$d = l_row_w$194;
@@ -50504,12 +51756,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$798$d = l_row_w$206;
                 rw$799$d = l_row_w$207;
             end
-            if (p_k$12$q == k_idx$2) begin
+            if (q_k$12$q == k_idx$2) begin
                 rv$50$d = 1'b1;
-                rn$50$d = p_n$12$q;
-                rl$50$d = p_last$12$q;
-                re$50$d = p_emp$12$q;
-                rs$50$d = p_s$12$q;
+                rn$50$d = q_n$12$q;
+                rl$50$d = q_last$12$q;
+                re$50$d = q_emp$12$q;
+                rs$50$d = q_s$12$q;
                 rw$800$d = l_row_w$192;
                 rw$801$d = l_row_w$193;
                 rw$802$d = l_row_w$194;
@@ -50527,12 +51779,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$814$d = l_row_w$206;
                 rw$815$d = l_row_w$207;
             end
-            if (p_k$12$q == k_idx$3) begin
+            if (q_k$12$q == k_idx$3) begin
                 rv$51$d = 1'b1;
-                rn$51$d = p_n$12$q;
-                rl$51$d = p_last$12$q;
-                re$51$d = p_emp$12$q;
-                rs$51$d = p_s$12$q;
+                rn$51$d = q_n$12$q;
+                rl$51$d = q_last$12$q;
+                re$51$d = q_emp$12$q;
+                rs$51$d = q_s$12$q;
                 rw$816$d = l_row_w$192;
                 rw$817$d = l_row_w$193;
                 rw$818$d = l_row_w$194;
@@ -50567,9 +51819,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$12 = 1'b1;
         end
         l_issue$12 = r_act$12$q & (l_slot$12 | l_slot1$12) & r_v0$12$q & (r_bad$12$q | l_free$12);
-        l_rpop$12 = l_issue$12;
         l_mv0$12 = r_v0$12$q;
-        if (l_rpop$12) begin
+        if (l_issue$12) begin
             l_mv0$12 = r_v1$12$q;
             r_c0$12$d = r_c1$12$q;
             r_v0$12$d = r_v1$12$q;
@@ -50903,8 +52154,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
-        if (p_en$12$q & p_cap$12$q & (p_k$12$q == l_nxk$12)) begin
-            x_b$12$d = p_s$12$q;
+        if (q_en$12$q & q_cap$12$q & (q_k$12$q == l_nxk$12)) begin
+            x_b$12$d = q_s$12$q;
         end
         if (t_valid$12$q & out$12$ready & t_last$12$q) begin
             c_tx$12$d = c_tx$12$q + k1_32;
@@ -51084,77 +52335,77 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 l_lkb$13 = l_lkb$13 | lk2_r$15$q;
             end
         end
-        l_row_w$208 = bank$0$read_data;
-        if (p_rep$13$q) begin
-            l_row_w$208 = bank$16$read_data;
+        l_row_w$208 = bd$0$q;
+        if (q_rep$13$q) begin
+            l_row_w$208 = bd$16$q;
         end
-        l_row_w$209 = bank$1$read_data;
-        if (p_rep$13$q) begin
-            l_row_w$209 = bank$17$read_data;
+        l_row_w$209 = bd$1$q;
+        if (q_rep$13$q) begin
+            l_row_w$209 = bd$17$q;
         end
-        l_row_w$210 = bank$2$read_data;
-        if (p_rep$13$q) begin
-            l_row_w$210 = bank$18$read_data;
+        l_row_w$210 = bd$2$q;
+        if (q_rep$13$q) begin
+            l_row_w$210 = bd$18$q;
         end
-        l_row_w$211 = bank$3$read_data;
-        if (p_rep$13$q) begin
-            l_row_w$211 = bank$19$read_data;
+        l_row_w$211 = bd$3$q;
+        if (q_rep$13$q) begin
+            l_row_w$211 = bd$19$q;
         end
-        l_row_w$212 = bank$4$read_data;
-        if (p_rep$13$q) begin
-            l_row_w$212 = bank$20$read_data;
+        l_row_w$212 = bd$4$q;
+        if (q_rep$13$q) begin
+            l_row_w$212 = bd$20$q;
         end
-        l_row_w$213 = bank$5$read_data;
-        if (p_rep$13$q) begin
-            l_row_w$213 = bank$21$read_data;
+        l_row_w$213 = bd$5$q;
+        if (q_rep$13$q) begin
+            l_row_w$213 = bd$21$q;
         end
-        l_row_w$214 = bank$6$read_data;
-        if (p_rep$13$q) begin
-            l_row_w$214 = bank$22$read_data;
+        l_row_w$214 = bd$6$q;
+        if (q_rep$13$q) begin
+            l_row_w$214 = bd$22$q;
         end
-        l_row_w$215 = bank$7$read_data;
-        if (p_rep$13$q) begin
-            l_row_w$215 = bank$23$read_data;
+        l_row_w$215 = bd$7$q;
+        if (q_rep$13$q) begin
+            l_row_w$215 = bd$23$q;
         end
-        l_row_w$216 = bank$8$read_data;
-        if (p_rep$13$q) begin
-            l_row_w$216 = bank$24$read_data;
+        l_row_w$216 = bd$8$q;
+        if (q_rep$13$q) begin
+            l_row_w$216 = bd$24$q;
         end
-        l_row_w$217 = bank$9$read_data;
-        if (p_rep$13$q) begin
-            l_row_w$217 = bank$25$read_data;
+        l_row_w$217 = bd$9$q;
+        if (q_rep$13$q) begin
+            l_row_w$217 = bd$25$q;
         end
-        l_row_w$218 = bank$10$read_data;
-        if (p_rep$13$q) begin
-            l_row_w$218 = bank$26$read_data;
+        l_row_w$218 = bd$10$q;
+        if (q_rep$13$q) begin
+            l_row_w$218 = bd$26$q;
         end
-        l_row_w$219 = bank$11$read_data;
-        if (p_rep$13$q) begin
-            l_row_w$219 = bank$27$read_data;
+        l_row_w$219 = bd$11$q;
+        if (q_rep$13$q) begin
+            l_row_w$219 = bd$27$q;
         end
-        l_row_w$220 = bank$12$read_data;
-        if (p_rep$13$q) begin
-            l_row_w$220 = bank$28$read_data;
+        l_row_w$220 = bd$12$q;
+        if (q_rep$13$q) begin
+            l_row_w$220 = bd$28$q;
         end
-        l_row_w$221 = bank$13$read_data;
-        if (p_rep$13$q) begin
-            l_row_w$221 = bank$29$read_data;
+        l_row_w$221 = bd$13$q;
+        if (q_rep$13$q) begin
+            l_row_w$221 = bd$29$q;
         end
-        l_row_w$222 = bank$14$read_data;
-        if (p_rep$13$q) begin
-            l_row_w$222 = bank$30$read_data;
+        l_row_w$222 = bd$14$q;
+        if (q_rep$13$q) begin
+            l_row_w$222 = bd$30$q;
         end
-        l_row_w$223 = bank$15$read_data;
-        if (p_rep$13$q) begin
-            l_row_w$223 = bank$31$read_data;
+        l_row_w$223 = bd$15$q;
+        if (q_rep$13$q) begin
+            l_row_w$223 = bd$31$q;
         end
-        if (p_en$13$q & p_cap$13$q) begin
-            if (p_k$13$q == k_idx$0) begin
+        if (q_en$13$q & q_cap$13$q) begin
+            if (q_k$13$q == k_idx$0) begin
                 rv$52$d = 1'b1;
-                rn$52$d = p_n$13$q;
-                rl$52$d = p_last$13$q;
-                re$52$d = p_emp$13$q;
-                rs$52$d = p_s$13$q;
+                rn$52$d = q_n$13$q;
+                rl$52$d = q_last$13$q;
+                re$52$d = q_emp$13$q;
+                rs$52$d = q_s$13$q;
                 rw$832$d = l_row_w$208;
                 rw$833$d = l_row_w$209;
                 rw$834$d = l_row_w$210;
@@ -51172,12 +52423,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$846$d = l_row_w$222;
                 rw$847$d = l_row_w$223;
             end
-            if (p_k$13$q == k_idx$1) begin
+            if (q_k$13$q == k_idx$1) begin
                 rv$53$d = 1'b1;
-                rn$53$d = p_n$13$q;
-                rl$53$d = p_last$13$q;
-                re$53$d = p_emp$13$q;
-                rs$53$d = p_s$13$q;
+                rn$53$d = q_n$13$q;
+                rl$53$d = q_last$13$q;
+                re$53$d = q_emp$13$q;
+                rs$53$d = q_s$13$q;
                 rw$848$d = l_row_w$208;
                 rw$849$d = l_row_w$209;
                 rw$850$d = l_row_w$210;
@@ -51195,12 +52446,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$862$d = l_row_w$222;
                 rw$863$d = l_row_w$223;
             end
-            if (p_k$13$q == k_idx$2) begin
+            if (q_k$13$q == k_idx$2) begin
                 rv$54$d = 1'b1;
-                rn$54$d = p_n$13$q;
-                rl$54$d = p_last$13$q;
-                re$54$d = p_emp$13$q;
-                rs$54$d = p_s$13$q;
+                rn$54$d = q_n$13$q;
+                rl$54$d = q_last$13$q;
+                re$54$d = q_emp$13$q;
+                rs$54$d = q_s$13$q;
                 rw$864$d = l_row_w$208;
                 rw$865$d = l_row_w$209;
                 rw$866$d = l_row_w$210;
@@ -51218,12 +52469,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$878$d = l_row_w$222;
                 rw$879$d = l_row_w$223;
             end
-            if (p_k$13$q == k_idx$3) begin
+            if (q_k$13$q == k_idx$3) begin
                 rv$55$d = 1'b1;
-                rn$55$d = p_n$13$q;
-                rl$55$d = p_last$13$q;
-                re$55$d = p_emp$13$q;
-                rs$55$d = p_s$13$q;
+                rn$55$d = q_n$13$q;
+                rl$55$d = q_last$13$q;
+                re$55$d = q_emp$13$q;
+                rs$55$d = q_s$13$q;
                 rw$880$d = l_row_w$208;
                 rw$881$d = l_row_w$209;
                 rw$882$d = l_row_w$210;
@@ -51258,9 +52509,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$13 = 1'b1;
         end
         l_issue$13 = r_act$13$q & (l_slot$13 | l_slot1$13) & r_v0$13$q & (r_bad$13$q | l_free$13);
-        l_rpop$13 = l_issue$13;
         l_mv0$13 = r_v0$13$q;
-        if (l_rpop$13) begin
+        if (l_issue$13) begin
             l_mv0$13 = r_v1$13$q;
             r_c0$13$d = r_c1$13$q;
             r_v0$13$d = r_v1$13$q;
@@ -51594,8 +52844,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
-        if (p_en$13$q & p_cap$13$q & (p_k$13$q == l_nxk$13)) begin
-            x_b$13$d = p_s$13$q;
+        if (q_en$13$q & q_cap$13$q & (q_k$13$q == l_nxk$13)) begin
+            x_b$13$d = q_s$13$q;
         end
         if (t_valid$13$q & out$13$ready & t_last$13$q) begin
             c_tx$13$d = c_tx$13$q + k1_32;
@@ -51775,77 +53025,77 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 l_lkb$14 = l_lkb$14 | lk2_r$15$q;
             end
         end
-        l_row_w$224 = bank$0$read_data;
-        if (p_rep$14$q) begin
-            l_row_w$224 = bank$16$read_data;
+        l_row_w$224 = bd$0$q;
+        if (q_rep$14$q) begin
+            l_row_w$224 = bd$16$q;
         end
-        l_row_w$225 = bank$1$read_data;
-        if (p_rep$14$q) begin
-            l_row_w$225 = bank$17$read_data;
+        l_row_w$225 = bd$1$q;
+        if (q_rep$14$q) begin
+            l_row_w$225 = bd$17$q;
         end
-        l_row_w$226 = bank$2$read_data;
-        if (p_rep$14$q) begin
-            l_row_w$226 = bank$18$read_data;
+        l_row_w$226 = bd$2$q;
+        if (q_rep$14$q) begin
+            l_row_w$226 = bd$18$q;
         end
-        l_row_w$227 = bank$3$read_data;
-        if (p_rep$14$q) begin
-            l_row_w$227 = bank$19$read_data;
+        l_row_w$227 = bd$3$q;
+        if (q_rep$14$q) begin
+            l_row_w$227 = bd$19$q;
         end
-        l_row_w$228 = bank$4$read_data;
-        if (p_rep$14$q) begin
-            l_row_w$228 = bank$20$read_data;
+        l_row_w$228 = bd$4$q;
+        if (q_rep$14$q) begin
+            l_row_w$228 = bd$20$q;
         end
-        l_row_w$229 = bank$5$read_data;
-        if (p_rep$14$q) begin
-            l_row_w$229 = bank$21$read_data;
+        l_row_w$229 = bd$5$q;
+        if (q_rep$14$q) begin
+            l_row_w$229 = bd$21$q;
         end
-        l_row_w$230 = bank$6$read_data;
-        if (p_rep$14$q) begin
-            l_row_w$230 = bank$22$read_data;
+        l_row_w$230 = bd$6$q;
+        if (q_rep$14$q) begin
+            l_row_w$230 = bd$22$q;
         end
-        l_row_w$231 = bank$7$read_data;
-        if (p_rep$14$q) begin
-            l_row_w$231 = bank$23$read_data;
+        l_row_w$231 = bd$7$q;
+        if (q_rep$14$q) begin
+            l_row_w$231 = bd$23$q;
         end
-        l_row_w$232 = bank$8$read_data;
-        if (p_rep$14$q) begin
-            l_row_w$232 = bank$24$read_data;
+        l_row_w$232 = bd$8$q;
+        if (q_rep$14$q) begin
+            l_row_w$232 = bd$24$q;
         end
-        l_row_w$233 = bank$9$read_data;
-        if (p_rep$14$q) begin
-            l_row_w$233 = bank$25$read_data;
+        l_row_w$233 = bd$9$q;
+        if (q_rep$14$q) begin
+            l_row_w$233 = bd$25$q;
         end
-        l_row_w$234 = bank$10$read_data;
-        if (p_rep$14$q) begin
-            l_row_w$234 = bank$26$read_data;
+        l_row_w$234 = bd$10$q;
+        if (q_rep$14$q) begin
+            l_row_w$234 = bd$26$q;
         end
-        l_row_w$235 = bank$11$read_data;
-        if (p_rep$14$q) begin
-            l_row_w$235 = bank$27$read_data;
+        l_row_w$235 = bd$11$q;
+        if (q_rep$14$q) begin
+            l_row_w$235 = bd$27$q;
         end
-        l_row_w$236 = bank$12$read_data;
-        if (p_rep$14$q) begin
-            l_row_w$236 = bank$28$read_data;
+        l_row_w$236 = bd$12$q;
+        if (q_rep$14$q) begin
+            l_row_w$236 = bd$28$q;
         end
-        l_row_w$237 = bank$13$read_data;
-        if (p_rep$14$q) begin
-            l_row_w$237 = bank$29$read_data;
+        l_row_w$237 = bd$13$q;
+        if (q_rep$14$q) begin
+            l_row_w$237 = bd$29$q;
         end
-        l_row_w$238 = bank$14$read_data;
-        if (p_rep$14$q) begin
-            l_row_w$238 = bank$30$read_data;
+        l_row_w$238 = bd$14$q;
+        if (q_rep$14$q) begin
+            l_row_w$238 = bd$30$q;
         end
-        l_row_w$239 = bank$15$read_data;
-        if (p_rep$14$q) begin
-            l_row_w$239 = bank$31$read_data;
+        l_row_w$239 = bd$15$q;
+        if (q_rep$14$q) begin
+            l_row_w$239 = bd$31$q;
         end
-        if (p_en$14$q & p_cap$14$q) begin
-            if (p_k$14$q == k_idx$0) begin
+        if (q_en$14$q & q_cap$14$q) begin
+            if (q_k$14$q == k_idx$0) begin
                 rv$56$d = 1'b1;
-                rn$56$d = p_n$14$q;
-                rl$56$d = p_last$14$q;
-                re$56$d = p_emp$14$q;
-                rs$56$d = p_s$14$q;
+                rn$56$d = q_n$14$q;
+                rl$56$d = q_last$14$q;
+                re$56$d = q_emp$14$q;
+                rs$56$d = q_s$14$q;
                 rw$896$d = l_row_w$224;
                 rw$897$d = l_row_w$225;
                 rw$898$d = l_row_w$226;
@@ -51863,12 +53113,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$910$d = l_row_w$238;
                 rw$911$d = l_row_w$239;
             end
-            if (p_k$14$q == k_idx$1) begin
+            if (q_k$14$q == k_idx$1) begin
                 rv$57$d = 1'b1;
-                rn$57$d = p_n$14$q;
-                rl$57$d = p_last$14$q;
-                re$57$d = p_emp$14$q;
-                rs$57$d = p_s$14$q;
+                rn$57$d = q_n$14$q;
+                rl$57$d = q_last$14$q;
+                re$57$d = q_emp$14$q;
+                rs$57$d = q_s$14$q;
                 rw$912$d = l_row_w$224;
                 rw$913$d = l_row_w$225;
                 rw$914$d = l_row_w$226;
@@ -51886,12 +53136,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$926$d = l_row_w$238;
                 rw$927$d = l_row_w$239;
             end
-            if (p_k$14$q == k_idx$2) begin
+            if (q_k$14$q == k_idx$2) begin
                 rv$58$d = 1'b1;
-                rn$58$d = p_n$14$q;
-                rl$58$d = p_last$14$q;
-                re$58$d = p_emp$14$q;
-                rs$58$d = p_s$14$q;
+                rn$58$d = q_n$14$q;
+                rl$58$d = q_last$14$q;
+                re$58$d = q_emp$14$q;
+                rs$58$d = q_s$14$q;
                 rw$928$d = l_row_w$224;
                 rw$929$d = l_row_w$225;
                 rw$930$d = l_row_w$226;
@@ -51909,12 +53159,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$942$d = l_row_w$238;
                 rw$943$d = l_row_w$239;
             end
-            if (p_k$14$q == k_idx$3) begin
+            if (q_k$14$q == k_idx$3) begin
                 rv$59$d = 1'b1;
-                rn$59$d = p_n$14$q;
-                rl$59$d = p_last$14$q;
-                re$59$d = p_emp$14$q;
-                rs$59$d = p_s$14$q;
+                rn$59$d = q_n$14$q;
+                rl$59$d = q_last$14$q;
+                re$59$d = q_emp$14$q;
+                rs$59$d = q_s$14$q;
                 rw$944$d = l_row_w$224;
                 rw$945$d = l_row_w$225;
                 rw$946$d = l_row_w$226;
@@ -51949,9 +53199,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$14 = 1'b1;
         end
         l_issue$14 = r_act$14$q & (l_slot$14 | l_slot1$14) & r_v0$14$q & (r_bad$14$q | l_free$14);
-        l_rpop$14 = l_issue$14;
         l_mv0$14 = r_v0$14$q;
-        if (l_rpop$14) begin
+        if (l_issue$14) begin
             l_mv0$14 = r_v1$14$q;
             r_c0$14$d = r_c1$14$q;
             r_v0$14$d = r_v1$14$q;
@@ -52285,8 +53534,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
-        if (p_en$14$q & p_cap$14$q & (p_k$14$q == l_nxk$14)) begin
-            x_b$14$d = p_s$14$q;
+        if (q_en$14$q & q_cap$14$q & (q_k$14$q == l_nxk$14)) begin
+            x_b$14$d = q_s$14$q;
         end
         if (t_valid$14$q & out$14$ready & t_last$14$q) begin
             c_tx$14$d = c_tx$14$q + k1_32;
@@ -52466,77 +53715,77 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 l_lkb$15 = l_lkb$15 | lk2_r$15$q;
             end
         end
-        l_row_w$240 = bank$0$read_data;
-        if (p_rep$15$q) begin
-            l_row_w$240 = bank$16$read_data;
+        l_row_w$240 = bd$0$q;
+        if (q_rep$15$q) begin
+            l_row_w$240 = bd$16$q;
         end
-        l_row_w$241 = bank$1$read_data;
-        if (p_rep$15$q) begin
-            l_row_w$241 = bank$17$read_data;
+        l_row_w$241 = bd$1$q;
+        if (q_rep$15$q) begin
+            l_row_w$241 = bd$17$q;
         end
-        l_row_w$242 = bank$2$read_data;
-        if (p_rep$15$q) begin
-            l_row_w$242 = bank$18$read_data;
+        l_row_w$242 = bd$2$q;
+        if (q_rep$15$q) begin
+            l_row_w$242 = bd$18$q;
         end
-        l_row_w$243 = bank$3$read_data;
-        if (p_rep$15$q) begin
-            l_row_w$243 = bank$19$read_data;
+        l_row_w$243 = bd$3$q;
+        if (q_rep$15$q) begin
+            l_row_w$243 = bd$19$q;
         end
-        l_row_w$244 = bank$4$read_data;
-        if (p_rep$15$q) begin
-            l_row_w$244 = bank$20$read_data;
+        l_row_w$244 = bd$4$q;
+        if (q_rep$15$q) begin
+            l_row_w$244 = bd$20$q;
         end
-        l_row_w$245 = bank$5$read_data;
-        if (p_rep$15$q) begin
-            l_row_w$245 = bank$21$read_data;
+        l_row_w$245 = bd$5$q;
+        if (q_rep$15$q) begin
+            l_row_w$245 = bd$21$q;
         end
-        l_row_w$246 = bank$6$read_data;
-        if (p_rep$15$q) begin
-            l_row_w$246 = bank$22$read_data;
+        l_row_w$246 = bd$6$q;
+        if (q_rep$15$q) begin
+            l_row_w$246 = bd$22$q;
         end
-        l_row_w$247 = bank$7$read_data;
-        if (p_rep$15$q) begin
-            l_row_w$247 = bank$23$read_data;
+        l_row_w$247 = bd$7$q;
+        if (q_rep$15$q) begin
+            l_row_w$247 = bd$23$q;
         end
-        l_row_w$248 = bank$8$read_data;
-        if (p_rep$15$q) begin
-            l_row_w$248 = bank$24$read_data;
+        l_row_w$248 = bd$8$q;
+        if (q_rep$15$q) begin
+            l_row_w$248 = bd$24$q;
         end
-        l_row_w$249 = bank$9$read_data;
-        if (p_rep$15$q) begin
-            l_row_w$249 = bank$25$read_data;
+        l_row_w$249 = bd$9$q;
+        if (q_rep$15$q) begin
+            l_row_w$249 = bd$25$q;
         end
-        l_row_w$250 = bank$10$read_data;
-        if (p_rep$15$q) begin
-            l_row_w$250 = bank$26$read_data;
+        l_row_w$250 = bd$10$q;
+        if (q_rep$15$q) begin
+            l_row_w$250 = bd$26$q;
         end
-        l_row_w$251 = bank$11$read_data;
-        if (p_rep$15$q) begin
-            l_row_w$251 = bank$27$read_data;
+        l_row_w$251 = bd$11$q;
+        if (q_rep$15$q) begin
+            l_row_w$251 = bd$27$q;
         end
-        l_row_w$252 = bank$12$read_data;
-        if (p_rep$15$q) begin
-            l_row_w$252 = bank$28$read_data;
+        l_row_w$252 = bd$12$q;
+        if (q_rep$15$q) begin
+            l_row_w$252 = bd$28$q;
         end
-        l_row_w$253 = bank$13$read_data;
-        if (p_rep$15$q) begin
-            l_row_w$253 = bank$29$read_data;
+        l_row_w$253 = bd$13$q;
+        if (q_rep$15$q) begin
+            l_row_w$253 = bd$29$q;
         end
-        l_row_w$254 = bank$14$read_data;
-        if (p_rep$15$q) begin
-            l_row_w$254 = bank$30$read_data;
+        l_row_w$254 = bd$14$q;
+        if (q_rep$15$q) begin
+            l_row_w$254 = bd$30$q;
         end
-        l_row_w$255 = bank$15$read_data;
-        if (p_rep$15$q) begin
-            l_row_w$255 = bank$31$read_data;
+        l_row_w$255 = bd$15$q;
+        if (q_rep$15$q) begin
+            l_row_w$255 = bd$31$q;
         end
-        if (p_en$15$q & p_cap$15$q) begin
-            if (p_k$15$q == k_idx$0) begin
+        if (q_en$15$q & q_cap$15$q) begin
+            if (q_k$15$q == k_idx$0) begin
                 rv$60$d = 1'b1;
-                rn$60$d = p_n$15$q;
-                rl$60$d = p_last$15$q;
-                re$60$d = p_emp$15$q;
-                rs$60$d = p_s$15$q;
+                rn$60$d = q_n$15$q;
+                rl$60$d = q_last$15$q;
+                re$60$d = q_emp$15$q;
+                rs$60$d = q_s$15$q;
                 rw$960$d = l_row_w$240;
                 rw$961$d = l_row_w$241;
                 rw$962$d = l_row_w$242;
@@ -52554,12 +53803,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$974$d = l_row_w$254;
                 rw$975$d = l_row_w$255;
             end
-            if (p_k$15$q == k_idx$1) begin
+            if (q_k$15$q == k_idx$1) begin
                 rv$61$d = 1'b1;
-                rn$61$d = p_n$15$q;
-                rl$61$d = p_last$15$q;
-                re$61$d = p_emp$15$q;
-                rs$61$d = p_s$15$q;
+                rn$61$d = q_n$15$q;
+                rl$61$d = q_last$15$q;
+                re$61$d = q_emp$15$q;
+                rs$61$d = q_s$15$q;
                 rw$976$d = l_row_w$240;
                 rw$977$d = l_row_w$241;
                 rw$978$d = l_row_w$242;
@@ -52577,12 +53826,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$990$d = l_row_w$254;
                 rw$991$d = l_row_w$255;
             end
-            if (p_k$15$q == k_idx$2) begin
+            if (q_k$15$q == k_idx$2) begin
                 rv$62$d = 1'b1;
-                rn$62$d = p_n$15$q;
-                rl$62$d = p_last$15$q;
-                re$62$d = p_emp$15$q;
-                rs$62$d = p_s$15$q;
+                rn$62$d = q_n$15$q;
+                rl$62$d = q_last$15$q;
+                re$62$d = q_emp$15$q;
+                rs$62$d = q_s$15$q;
                 rw$992$d = l_row_w$240;
                 rw$993$d = l_row_w$241;
                 rw$994$d = l_row_w$242;
@@ -52600,12 +53849,12 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 rw$1006$d = l_row_w$254;
                 rw$1007$d = l_row_w$255;
             end
-            if (p_k$15$q == k_idx$3) begin
+            if (q_k$15$q == k_idx$3) begin
                 rv$63$d = 1'b1;
-                rn$63$d = p_n$15$q;
-                rl$63$d = p_last$15$q;
-                re$63$d = p_emp$15$q;
-                rs$63$d = p_s$15$q;
+                rn$63$d = q_n$15$q;
+                rl$63$d = q_last$15$q;
+                re$63$d = q_emp$15$q;
+                rs$63$d = q_s$15$q;
                 rw$1008$d = l_row_w$240;
                 rw$1009$d = l_row_w$241;
                 rw$1010$d = l_row_w$242;
@@ -52640,9 +53889,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             l_free$15 = 1'b1;
         end
         l_issue$15 = r_act$15$q & (l_slot$15 | l_slot1$15) & r_v0$15$q & (r_bad$15$q | l_free$15);
-        l_rpop$15 = l_issue$15;
         l_mv0$15 = r_v0$15$q;
-        if (l_rpop$15) begin
+        if (l_issue$15) begin
             l_mv0$15 = r_v1$15$q;
             r_c0$15$d = r_c1$15$q;
             r_v0$15$d = r_v1$15$q;
@@ -52976,8 +54224,8 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 end
             end
         end
-        if (p_en$15$q & p_cap$15$q & (p_k$15$q == l_nxk$15)) begin
-            x_b$15$d = p_s$15$q;
+        if (q_en$15$q & q_cap$15$q & (q_k$15$q == l_nxk$15)) begin
+            x_b$15$d = q_s$15$q;
         end
         if (t_valid$15$q & out$15$ready & t_last$15$q) begin
             c_tx$15$d = c_tx$15$q + k1_32;
@@ -53242,6 +54490,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             r_wk$0$d = k0_8;
             rd_en$0$d = 1'b0;
             p_en$0$d = 1'b0;
+            q_en$0$d = 1'b0;
             dep$0$d = 1'b0;
             x_k$0$d = k0_8;
             x_n$0$d = k0_8;
@@ -53259,6 +54508,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             r_wk$1$d = k0_8;
             rd_en$1$d = 1'b0;
             p_en$1$d = 1'b0;
+            q_en$1$d = 1'b0;
             dep$1$d = 1'b0;
             x_k$1$d = k0_8;
             x_n$1$d = k0_8;
@@ -53276,6 +54526,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             r_wk$2$d = k0_8;
             rd_en$2$d = 1'b0;
             p_en$2$d = 1'b0;
+            q_en$2$d = 1'b0;
             dep$2$d = 1'b0;
             x_k$2$d = k0_8;
             x_n$2$d = k0_8;
@@ -53293,6 +54544,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             r_wk$3$d = k0_8;
             rd_en$3$d = 1'b0;
             p_en$3$d = 1'b0;
+            q_en$3$d = 1'b0;
             dep$3$d = 1'b0;
             x_k$3$d = k0_8;
             x_n$3$d = k0_8;
@@ -53310,6 +54562,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             r_wk$4$d = k0_8;
             rd_en$4$d = 1'b0;
             p_en$4$d = 1'b0;
+            q_en$4$d = 1'b0;
             dep$4$d = 1'b0;
             x_k$4$d = k0_8;
             x_n$4$d = k0_8;
@@ -53327,6 +54580,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             r_wk$5$d = k0_8;
             rd_en$5$d = 1'b0;
             p_en$5$d = 1'b0;
+            q_en$5$d = 1'b0;
             dep$5$d = 1'b0;
             x_k$5$d = k0_8;
             x_n$5$d = k0_8;
@@ -53344,6 +54598,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             r_wk$6$d = k0_8;
             rd_en$6$d = 1'b0;
             p_en$6$d = 1'b0;
+            q_en$6$d = 1'b0;
             dep$6$d = 1'b0;
             x_k$6$d = k0_8;
             x_n$6$d = k0_8;
@@ -53361,6 +54616,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             r_wk$7$d = k0_8;
             rd_en$7$d = 1'b0;
             p_en$7$d = 1'b0;
+            q_en$7$d = 1'b0;
             dep$7$d = 1'b0;
             x_k$7$d = k0_8;
             x_n$7$d = k0_8;
@@ -53378,6 +54634,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             r_wk$8$d = k0_8;
             rd_en$8$d = 1'b0;
             p_en$8$d = 1'b0;
+            q_en$8$d = 1'b0;
             dep$8$d = 1'b0;
             x_k$8$d = k0_8;
             x_n$8$d = k0_8;
@@ -53395,6 +54652,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             r_wk$9$d = k0_8;
             rd_en$9$d = 1'b0;
             p_en$9$d = 1'b0;
+            q_en$9$d = 1'b0;
             dep$9$d = 1'b0;
             x_k$9$d = k0_8;
             x_n$9$d = k0_8;
@@ -53412,6 +54670,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             r_wk$10$d = k0_8;
             rd_en$10$d = 1'b0;
             p_en$10$d = 1'b0;
+            q_en$10$d = 1'b0;
             dep$10$d = 1'b0;
             x_k$10$d = k0_8;
             x_n$10$d = k0_8;
@@ -53429,6 +54688,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             r_wk$11$d = k0_8;
             rd_en$11$d = 1'b0;
             p_en$11$d = 1'b0;
+            q_en$11$d = 1'b0;
             dep$11$d = 1'b0;
             x_k$11$d = k0_8;
             x_n$11$d = k0_8;
@@ -53446,6 +54706,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             r_wk$12$d = k0_8;
             rd_en$12$d = 1'b0;
             p_en$12$d = 1'b0;
+            q_en$12$d = 1'b0;
             dep$12$d = 1'b0;
             x_k$12$d = k0_8;
             x_n$12$d = k0_8;
@@ -53463,6 +54724,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             r_wk$13$d = k0_8;
             rd_en$13$d = 1'b0;
             p_en$13$d = 1'b0;
+            q_en$13$d = 1'b0;
             dep$13$d = 1'b0;
             x_k$13$d = k0_8;
             x_n$13$d = k0_8;
@@ -53480,6 +54742,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             r_wk$14$d = k0_8;
             rd_en$14$d = 1'b0;
             p_en$14$d = 1'b0;
+            q_en$14$d = 1'b0;
             dep$14$d = 1'b0;
             x_k$14$d = k0_8;
             x_n$14$d = k0_8;
@@ -53497,6 +54760,7 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
             r_wk$15$d = k0_8;
             rd_en$15$d = 1'b0;
             p_en$15$d = 1'b0;
+            q_en$15$d = 1'b0;
             dep$15$d = 1'b0;
             x_k$15$d = k0_8;
             x_n$15$d = k0_8;
@@ -54500,6 +55764,614 @@ module sbuf_p16$bank$9(read_address,read_clock,read_data,write_address,write_clo
     end
                 
 endmodule // sbuf_p16$bank$9
+
+
+module sbuf_p16$bd$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$0
+
+
+module sbuf_p16$bd$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$1
+
+
+module sbuf_p16$bd$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$10
+
+
+module sbuf_p16$bd$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$11
+
+
+module sbuf_p16$bd$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$12
+
+
+module sbuf_p16$bd$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$13
+
+
+module sbuf_p16$bd$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$14
+
+
+module sbuf_p16$bd$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$15
+
+
+module sbuf_p16$bd$16(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$16
+
+
+module sbuf_p16$bd$17(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$17
+
+
+module sbuf_p16$bd$18(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$18
+
+
+module sbuf_p16$bd$19(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$19
+
+
+module sbuf_p16$bd$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$2
+
+
+module sbuf_p16$bd$20(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$20
+
+
+module sbuf_p16$bd$21(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$21
+
+
+module sbuf_p16$bd$22(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$22
+
+
+module sbuf_p16$bd$23(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$23
+
+
+module sbuf_p16$bd$24(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$24
+
+
+module sbuf_p16$bd$25(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$25
+
+
+module sbuf_p16$bd$26(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$26
+
+
+module sbuf_p16$bd$27(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$27
+
+
+module sbuf_p16$bd$28(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$28
+
+
+module sbuf_p16$bd$29(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$29
+
+
+module sbuf_p16$bd$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$3
+
+
+module sbuf_p16$bd$30(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$30
+
+
+module sbuf_p16$bd$31(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$31
+
+
+module sbuf_p16$bd$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$4
+
+
+module sbuf_p16$bd$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$5
+
+
+module sbuf_p16$bd$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$6
+
+
+module sbuf_p16$bd$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$7
+
+
+module sbuf_p16$bd$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$8
+
+
+module sbuf_p16$bd$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$bd$9
 
 
 module sbuf_p16$c_free(d,q,clock);
@@ -65382,119 +67254,83 @@ module sbuf_p16$df$0(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [68:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [68:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [68:0] rest$push_data;
+    reg  rest$pop;
+    wire  [68:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [68:0] h$d;
     wire  [68:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [68:0] bypass_data$d;
-    wire  [68:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$df$0$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$df$0$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$df$0$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$df$0$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$df$0$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$df$0$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$df$0$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$df$0$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$df$0$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$df$0$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -65502,73 +67338,16 @@ module sbuf_p16$df$0(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$df$0
-
-
-module sbuf_p16$df$0$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [68:0] d;
-    output reg  [68:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 69'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$0$bypass_data
-
-
-module sbuf_p16$df$0$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$0$bypass_valid
 
 
 module sbuf_p16$df$0$cnt(d,q,clock);
@@ -65609,7 +67388,222 @@ module sbuf_p16$df$0$h(d,q,clock);
 endmodule // sbuf_p16$df$0$h
 
 
-module sbuf_p16$df$0$rp(d,q,clock);
+module sbuf_p16$df$0$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$0$hv
+
+
+module sbuf_p16$df$0$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [68:0] push_data;
+    input wire  pop;
+    output reg  [68:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [68:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [68:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [68:0] bypass_data$d;
+    wire  [68:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$df$0$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$df$0$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$df$0$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$df$0$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$df$0$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$df$0$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$df$0$rest
+
+
+module sbuf_p16$df$0$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$0$rest$bypass_data
+
+
+module sbuf_p16$df$0$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$0$rest$bypass_valid
+
+
+module sbuf_p16$df$0$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$0$rest$cnt
+
+
+module sbuf_p16$df$0$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -65625,10 +67619,10 @@ module sbuf_p16$df$0$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$0$rp
+endmodule // sbuf_p16$df$0$rest$rp
 
 
-module sbuf_p16$df$0$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$df$0$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -65654,10 +67648,10 @@ module sbuf_p16$df$0$store(read_address,read_clock,read_data,write_address,write
        end
     end
                 
-endmodule // sbuf_p16$df$0$store
+endmodule // sbuf_p16$df$0$rest$store
 
 
-module sbuf_p16$df$0$wp(d,q,clock);
+module sbuf_p16$df$0$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -65673,7 +67667,7 @@ module sbuf_p16$df$0$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$0$wp
+endmodule // sbuf_p16$df$0$rest$wp
 
 
 module sbuf_p16$df$1(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -65689,119 +67683,83 @@ module sbuf_p16$df$1(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [68:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [68:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [68:0] rest$push_data;
+    reg  rest$pop;
+    wire  [68:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [68:0] h$d;
     wire  [68:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [68:0] bypass_data$d;
-    wire  [68:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$df$1$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$df$1$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$df$1$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$df$1$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$df$1$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$df$1$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$df$1$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$df$1$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$df$1$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$df$1$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -65809,73 +67767,16 @@ module sbuf_p16$df$1(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$df$1
-
-
-module sbuf_p16$df$1$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [68:0] d;
-    output reg  [68:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 69'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$1$bypass_data
-
-
-module sbuf_p16$df$1$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$1$bypass_valid
 
 
 module sbuf_p16$df$1$cnt(d,q,clock);
@@ -65916,7 +67817,222 @@ module sbuf_p16$df$1$h(d,q,clock);
 endmodule // sbuf_p16$df$1$h
 
 
-module sbuf_p16$df$1$rp(d,q,clock);
+module sbuf_p16$df$1$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$1$hv
+
+
+module sbuf_p16$df$1$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [68:0] push_data;
+    input wire  pop;
+    output reg  [68:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [68:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [68:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [68:0] bypass_data$d;
+    wire  [68:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$df$1$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$df$1$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$df$1$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$df$1$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$df$1$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$df$1$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$df$1$rest
+
+
+module sbuf_p16$df$1$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$1$rest$bypass_data
+
+
+module sbuf_p16$df$1$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$1$rest$bypass_valid
+
+
+module sbuf_p16$df$1$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$1$rest$cnt
+
+
+module sbuf_p16$df$1$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -65932,10 +68048,10 @@ module sbuf_p16$df$1$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$1$rp
+endmodule // sbuf_p16$df$1$rest$rp
 
 
-module sbuf_p16$df$1$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$df$1$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -65961,10 +68077,10 @@ module sbuf_p16$df$1$store(read_address,read_clock,read_data,write_address,write
        end
     end
                 
-endmodule // sbuf_p16$df$1$store
+endmodule // sbuf_p16$df$1$rest$store
 
 
-module sbuf_p16$df$1$wp(d,q,clock);
+module sbuf_p16$df$1$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -65980,7 +68096,7 @@ module sbuf_p16$df$1$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$1$wp
+endmodule // sbuf_p16$df$1$rest$wp
 
 
 module sbuf_p16$df$10(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -65996,119 +68112,83 @@ module sbuf_p16$df$10(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [68:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [68:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [68:0] rest$push_data;
+    reg  rest$pop;
+    wire  [68:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [68:0] h$d;
     wire  [68:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [68:0] bypass_data$d;
-    wire  [68:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$df$10$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$df$10$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$df$10$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$df$10$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$df$10$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$df$10$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$df$10$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$df$10$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$df$10$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$df$10$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -66116,73 +68196,16 @@ module sbuf_p16$df$10(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$df$10
-
-
-module sbuf_p16$df$10$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [68:0] d;
-    output reg  [68:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 69'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$10$bypass_data
-
-
-module sbuf_p16$df$10$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$10$bypass_valid
 
 
 module sbuf_p16$df$10$cnt(d,q,clock);
@@ -66223,7 +68246,222 @@ module sbuf_p16$df$10$h(d,q,clock);
 endmodule // sbuf_p16$df$10$h
 
 
-module sbuf_p16$df$10$rp(d,q,clock);
+module sbuf_p16$df$10$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$10$hv
+
+
+module sbuf_p16$df$10$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [68:0] push_data;
+    input wire  pop;
+    output reg  [68:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [68:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [68:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [68:0] bypass_data$d;
+    wire  [68:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$df$10$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$df$10$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$df$10$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$df$10$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$df$10$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$df$10$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$df$10$rest
+
+
+module sbuf_p16$df$10$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$10$rest$bypass_data
+
+
+module sbuf_p16$df$10$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$10$rest$bypass_valid
+
+
+module sbuf_p16$df$10$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$10$rest$cnt
+
+
+module sbuf_p16$df$10$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -66239,10 +68477,10 @@ module sbuf_p16$df$10$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$10$rp
+endmodule // sbuf_p16$df$10$rest$rp
 
 
-module sbuf_p16$df$10$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$df$10$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -66268,10 +68506,10 @@ module sbuf_p16$df$10$store(read_address,read_clock,read_data,write_address,writ
        end
     end
                 
-endmodule // sbuf_p16$df$10$store
+endmodule // sbuf_p16$df$10$rest$store
 
 
-module sbuf_p16$df$10$wp(d,q,clock);
+module sbuf_p16$df$10$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -66287,7 +68525,7 @@ module sbuf_p16$df$10$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$10$wp
+endmodule // sbuf_p16$df$10$rest$wp
 
 
 module sbuf_p16$df$11(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -66303,119 +68541,83 @@ module sbuf_p16$df$11(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [68:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [68:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [68:0] rest$push_data;
+    reg  rest$pop;
+    wire  [68:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [68:0] h$d;
     wire  [68:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [68:0] bypass_data$d;
-    wire  [68:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$df$11$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$df$11$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$df$11$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$df$11$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$df$11$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$df$11$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$df$11$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$df$11$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$df$11$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$df$11$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -66423,73 +68625,16 @@ module sbuf_p16$df$11(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$df$11
-
-
-module sbuf_p16$df$11$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [68:0] d;
-    output reg  [68:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 69'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$11$bypass_data
-
-
-module sbuf_p16$df$11$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$11$bypass_valid
 
 
 module sbuf_p16$df$11$cnt(d,q,clock);
@@ -66530,7 +68675,222 @@ module sbuf_p16$df$11$h(d,q,clock);
 endmodule // sbuf_p16$df$11$h
 
 
-module sbuf_p16$df$11$rp(d,q,clock);
+module sbuf_p16$df$11$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$11$hv
+
+
+module sbuf_p16$df$11$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [68:0] push_data;
+    input wire  pop;
+    output reg  [68:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [68:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [68:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [68:0] bypass_data$d;
+    wire  [68:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$df$11$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$df$11$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$df$11$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$df$11$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$df$11$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$df$11$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$df$11$rest
+
+
+module sbuf_p16$df$11$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$11$rest$bypass_data
+
+
+module sbuf_p16$df$11$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$11$rest$bypass_valid
+
+
+module sbuf_p16$df$11$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$11$rest$cnt
+
+
+module sbuf_p16$df$11$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -66546,10 +68906,10 @@ module sbuf_p16$df$11$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$11$rp
+endmodule // sbuf_p16$df$11$rest$rp
 
 
-module sbuf_p16$df$11$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$df$11$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -66575,10 +68935,10 @@ module sbuf_p16$df$11$store(read_address,read_clock,read_data,write_address,writ
        end
     end
                 
-endmodule // sbuf_p16$df$11$store
+endmodule // sbuf_p16$df$11$rest$store
 
 
-module sbuf_p16$df$11$wp(d,q,clock);
+module sbuf_p16$df$11$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -66594,7 +68954,7 @@ module sbuf_p16$df$11$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$11$wp
+endmodule // sbuf_p16$df$11$rest$wp
 
 
 module sbuf_p16$df$12(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -66610,119 +68970,83 @@ module sbuf_p16$df$12(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [68:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [68:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [68:0] rest$push_data;
+    reg  rest$pop;
+    wire  [68:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [68:0] h$d;
     wire  [68:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [68:0] bypass_data$d;
-    wire  [68:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$df$12$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$df$12$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$df$12$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$df$12$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$df$12$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$df$12$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$df$12$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$df$12$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$df$12$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$df$12$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -66730,73 +69054,16 @@ module sbuf_p16$df$12(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$df$12
-
-
-module sbuf_p16$df$12$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [68:0] d;
-    output reg  [68:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 69'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$12$bypass_data
-
-
-module sbuf_p16$df$12$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$12$bypass_valid
 
 
 module sbuf_p16$df$12$cnt(d,q,clock);
@@ -66837,7 +69104,222 @@ module sbuf_p16$df$12$h(d,q,clock);
 endmodule // sbuf_p16$df$12$h
 
 
-module sbuf_p16$df$12$rp(d,q,clock);
+module sbuf_p16$df$12$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$12$hv
+
+
+module sbuf_p16$df$12$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [68:0] push_data;
+    input wire  pop;
+    output reg  [68:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [68:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [68:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [68:0] bypass_data$d;
+    wire  [68:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$df$12$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$df$12$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$df$12$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$df$12$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$df$12$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$df$12$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$df$12$rest
+
+
+module sbuf_p16$df$12$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$12$rest$bypass_data
+
+
+module sbuf_p16$df$12$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$12$rest$bypass_valid
+
+
+module sbuf_p16$df$12$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$12$rest$cnt
+
+
+module sbuf_p16$df$12$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -66853,10 +69335,10 @@ module sbuf_p16$df$12$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$12$rp
+endmodule // sbuf_p16$df$12$rest$rp
 
 
-module sbuf_p16$df$12$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$df$12$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -66882,10 +69364,10 @@ module sbuf_p16$df$12$store(read_address,read_clock,read_data,write_address,writ
        end
     end
                 
-endmodule // sbuf_p16$df$12$store
+endmodule // sbuf_p16$df$12$rest$store
 
 
-module sbuf_p16$df$12$wp(d,q,clock);
+module sbuf_p16$df$12$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -66901,7 +69383,7 @@ module sbuf_p16$df$12$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$12$wp
+endmodule // sbuf_p16$df$12$rest$wp
 
 
 module sbuf_p16$df$13(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -66917,119 +69399,83 @@ module sbuf_p16$df$13(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [68:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [68:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [68:0] rest$push_data;
+    reg  rest$pop;
+    wire  [68:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [68:0] h$d;
     wire  [68:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [68:0] bypass_data$d;
-    wire  [68:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$df$13$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$df$13$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$df$13$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$df$13$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$df$13$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$df$13$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$df$13$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$df$13$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$df$13$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$df$13$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -67037,73 +69483,16 @@ module sbuf_p16$df$13(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$df$13
-
-
-module sbuf_p16$df$13$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [68:0] d;
-    output reg  [68:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 69'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$13$bypass_data
-
-
-module sbuf_p16$df$13$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$13$bypass_valid
 
 
 module sbuf_p16$df$13$cnt(d,q,clock);
@@ -67144,7 +69533,222 @@ module sbuf_p16$df$13$h(d,q,clock);
 endmodule // sbuf_p16$df$13$h
 
 
-module sbuf_p16$df$13$rp(d,q,clock);
+module sbuf_p16$df$13$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$13$hv
+
+
+module sbuf_p16$df$13$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [68:0] push_data;
+    input wire  pop;
+    output reg  [68:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [68:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [68:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [68:0] bypass_data$d;
+    wire  [68:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$df$13$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$df$13$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$df$13$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$df$13$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$df$13$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$df$13$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$df$13$rest
+
+
+module sbuf_p16$df$13$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$13$rest$bypass_data
+
+
+module sbuf_p16$df$13$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$13$rest$bypass_valid
+
+
+module sbuf_p16$df$13$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$13$rest$cnt
+
+
+module sbuf_p16$df$13$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -67160,10 +69764,10 @@ module sbuf_p16$df$13$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$13$rp
+endmodule // sbuf_p16$df$13$rest$rp
 
 
-module sbuf_p16$df$13$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$df$13$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -67189,10 +69793,10 @@ module sbuf_p16$df$13$store(read_address,read_clock,read_data,write_address,writ
        end
     end
                 
-endmodule // sbuf_p16$df$13$store
+endmodule // sbuf_p16$df$13$rest$store
 
 
-module sbuf_p16$df$13$wp(d,q,clock);
+module sbuf_p16$df$13$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -67208,7 +69812,7 @@ module sbuf_p16$df$13$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$13$wp
+endmodule // sbuf_p16$df$13$rest$wp
 
 
 module sbuf_p16$df$14(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -67224,119 +69828,83 @@ module sbuf_p16$df$14(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [68:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [68:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [68:0] rest$push_data;
+    reg  rest$pop;
+    wire  [68:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [68:0] h$d;
     wire  [68:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [68:0] bypass_data$d;
-    wire  [68:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$df$14$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$df$14$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$df$14$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$df$14$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$df$14$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$df$14$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$df$14$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$df$14$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$df$14$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$df$14$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -67344,73 +69912,16 @@ module sbuf_p16$df$14(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$df$14
-
-
-module sbuf_p16$df$14$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [68:0] d;
-    output reg  [68:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 69'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$14$bypass_data
-
-
-module sbuf_p16$df$14$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$14$bypass_valid
 
 
 module sbuf_p16$df$14$cnt(d,q,clock);
@@ -67451,7 +69962,222 @@ module sbuf_p16$df$14$h(d,q,clock);
 endmodule // sbuf_p16$df$14$h
 
 
-module sbuf_p16$df$14$rp(d,q,clock);
+module sbuf_p16$df$14$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$14$hv
+
+
+module sbuf_p16$df$14$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [68:0] push_data;
+    input wire  pop;
+    output reg  [68:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [68:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [68:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [68:0] bypass_data$d;
+    wire  [68:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$df$14$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$df$14$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$df$14$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$df$14$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$df$14$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$df$14$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$df$14$rest
+
+
+module sbuf_p16$df$14$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$14$rest$bypass_data
+
+
+module sbuf_p16$df$14$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$14$rest$bypass_valid
+
+
+module sbuf_p16$df$14$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$14$rest$cnt
+
+
+module sbuf_p16$df$14$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -67467,10 +70193,10 @@ module sbuf_p16$df$14$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$14$rp
+endmodule // sbuf_p16$df$14$rest$rp
 
 
-module sbuf_p16$df$14$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$df$14$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -67496,10 +70222,10 @@ module sbuf_p16$df$14$store(read_address,read_clock,read_data,write_address,writ
        end
     end
                 
-endmodule // sbuf_p16$df$14$store
+endmodule // sbuf_p16$df$14$rest$store
 
 
-module sbuf_p16$df$14$wp(d,q,clock);
+module sbuf_p16$df$14$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -67515,7 +70241,7 @@ module sbuf_p16$df$14$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$14$wp
+endmodule // sbuf_p16$df$14$rest$wp
 
 
 module sbuf_p16$df$15(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -67531,119 +70257,83 @@ module sbuf_p16$df$15(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [68:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [68:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [68:0] rest$push_data;
+    reg  rest$pop;
+    wire  [68:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [68:0] h$d;
     wire  [68:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [68:0] bypass_data$d;
-    wire  [68:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$df$15$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$df$15$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$df$15$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$df$15$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$df$15$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$df$15$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$df$15$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$df$15$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$df$15$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$df$15$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -67651,73 +70341,16 @@ module sbuf_p16$df$15(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$df$15
-
-
-module sbuf_p16$df$15$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [68:0] d;
-    output reg  [68:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 69'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$15$bypass_data
-
-
-module sbuf_p16$df$15$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$15$bypass_valid
 
 
 module sbuf_p16$df$15$cnt(d,q,clock);
@@ -67758,7 +70391,222 @@ module sbuf_p16$df$15$h(d,q,clock);
 endmodule // sbuf_p16$df$15$h
 
 
-module sbuf_p16$df$15$rp(d,q,clock);
+module sbuf_p16$df$15$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$15$hv
+
+
+module sbuf_p16$df$15$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [68:0] push_data;
+    input wire  pop;
+    output reg  [68:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [68:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [68:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [68:0] bypass_data$d;
+    wire  [68:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$df$15$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$df$15$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$df$15$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$df$15$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$df$15$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$df$15$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$df$15$rest
+
+
+module sbuf_p16$df$15$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$15$rest$bypass_data
+
+
+module sbuf_p16$df$15$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$15$rest$bypass_valid
+
+
+module sbuf_p16$df$15$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$15$rest$cnt
+
+
+module sbuf_p16$df$15$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -67774,10 +70622,10 @@ module sbuf_p16$df$15$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$15$rp
+endmodule // sbuf_p16$df$15$rest$rp
 
 
-module sbuf_p16$df$15$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$df$15$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -67803,10 +70651,10 @@ module sbuf_p16$df$15$store(read_address,read_clock,read_data,write_address,writ
        end
     end
                 
-endmodule // sbuf_p16$df$15$store
+endmodule // sbuf_p16$df$15$rest$store
 
 
-module sbuf_p16$df$15$wp(d,q,clock);
+module sbuf_p16$df$15$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -67822,7 +70670,7 @@ module sbuf_p16$df$15$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$15$wp
+endmodule // sbuf_p16$df$15$rest$wp
 
 
 module sbuf_p16$df$2(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -67838,119 +70686,83 @@ module sbuf_p16$df$2(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [68:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [68:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [68:0] rest$push_data;
+    reg  rest$pop;
+    wire  [68:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [68:0] h$d;
     wire  [68:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [68:0] bypass_data$d;
-    wire  [68:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$df$2$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$df$2$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$df$2$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$df$2$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$df$2$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$df$2$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$df$2$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$df$2$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$df$2$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$df$2$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -67958,73 +70770,16 @@ module sbuf_p16$df$2(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$df$2
-
-
-module sbuf_p16$df$2$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [68:0] d;
-    output reg  [68:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 69'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$2$bypass_data
-
-
-module sbuf_p16$df$2$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$2$bypass_valid
 
 
 module sbuf_p16$df$2$cnt(d,q,clock);
@@ -68065,7 +70820,222 @@ module sbuf_p16$df$2$h(d,q,clock);
 endmodule // sbuf_p16$df$2$h
 
 
-module sbuf_p16$df$2$rp(d,q,clock);
+module sbuf_p16$df$2$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$2$hv
+
+
+module sbuf_p16$df$2$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [68:0] push_data;
+    input wire  pop;
+    output reg  [68:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [68:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [68:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [68:0] bypass_data$d;
+    wire  [68:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$df$2$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$df$2$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$df$2$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$df$2$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$df$2$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$df$2$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$df$2$rest
+
+
+module sbuf_p16$df$2$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$2$rest$bypass_data
+
+
+module sbuf_p16$df$2$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$2$rest$bypass_valid
+
+
+module sbuf_p16$df$2$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$2$rest$cnt
+
+
+module sbuf_p16$df$2$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -68081,10 +71051,10 @@ module sbuf_p16$df$2$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$2$rp
+endmodule // sbuf_p16$df$2$rest$rp
 
 
-module sbuf_p16$df$2$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$df$2$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -68110,10 +71080,10 @@ module sbuf_p16$df$2$store(read_address,read_clock,read_data,write_address,write
        end
     end
                 
-endmodule // sbuf_p16$df$2$store
+endmodule // sbuf_p16$df$2$rest$store
 
 
-module sbuf_p16$df$2$wp(d,q,clock);
+module sbuf_p16$df$2$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -68129,7 +71099,7 @@ module sbuf_p16$df$2$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$2$wp
+endmodule // sbuf_p16$df$2$rest$wp
 
 
 module sbuf_p16$df$3(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -68145,119 +71115,83 @@ module sbuf_p16$df$3(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [68:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [68:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [68:0] rest$push_data;
+    reg  rest$pop;
+    wire  [68:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [68:0] h$d;
     wire  [68:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [68:0] bypass_data$d;
-    wire  [68:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$df$3$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$df$3$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$df$3$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$df$3$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$df$3$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$df$3$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$df$3$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$df$3$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$df$3$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$df$3$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -68265,73 +71199,16 @@ module sbuf_p16$df$3(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$df$3
-
-
-module sbuf_p16$df$3$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [68:0] d;
-    output reg  [68:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 69'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$3$bypass_data
-
-
-module sbuf_p16$df$3$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$3$bypass_valid
 
 
 module sbuf_p16$df$3$cnt(d,q,clock);
@@ -68372,7 +71249,222 @@ module sbuf_p16$df$3$h(d,q,clock);
 endmodule // sbuf_p16$df$3$h
 
 
-module sbuf_p16$df$3$rp(d,q,clock);
+module sbuf_p16$df$3$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$3$hv
+
+
+module sbuf_p16$df$3$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [68:0] push_data;
+    input wire  pop;
+    output reg  [68:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [68:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [68:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [68:0] bypass_data$d;
+    wire  [68:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$df$3$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$df$3$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$df$3$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$df$3$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$df$3$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$df$3$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$df$3$rest
+
+
+module sbuf_p16$df$3$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$3$rest$bypass_data
+
+
+module sbuf_p16$df$3$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$3$rest$bypass_valid
+
+
+module sbuf_p16$df$3$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$3$rest$cnt
+
+
+module sbuf_p16$df$3$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -68388,10 +71480,10 @@ module sbuf_p16$df$3$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$3$rp
+endmodule // sbuf_p16$df$3$rest$rp
 
 
-module sbuf_p16$df$3$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$df$3$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -68417,10 +71509,10 @@ module sbuf_p16$df$3$store(read_address,read_clock,read_data,write_address,write
        end
     end
                 
-endmodule // sbuf_p16$df$3$store
+endmodule // sbuf_p16$df$3$rest$store
 
 
-module sbuf_p16$df$3$wp(d,q,clock);
+module sbuf_p16$df$3$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -68436,7 +71528,7 @@ module sbuf_p16$df$3$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$3$wp
+endmodule // sbuf_p16$df$3$rest$wp
 
 
 module sbuf_p16$df$4(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -68452,119 +71544,83 @@ module sbuf_p16$df$4(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [68:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [68:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [68:0] rest$push_data;
+    reg  rest$pop;
+    wire  [68:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [68:0] h$d;
     wire  [68:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [68:0] bypass_data$d;
-    wire  [68:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$df$4$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$df$4$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$df$4$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$df$4$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$df$4$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$df$4$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$df$4$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$df$4$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$df$4$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$df$4$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -68572,73 +71628,16 @@ module sbuf_p16$df$4(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$df$4
-
-
-module sbuf_p16$df$4$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [68:0] d;
-    output reg  [68:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 69'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$4$bypass_data
-
-
-module sbuf_p16$df$4$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$4$bypass_valid
 
 
 module sbuf_p16$df$4$cnt(d,q,clock);
@@ -68679,7 +71678,222 @@ module sbuf_p16$df$4$h(d,q,clock);
 endmodule // sbuf_p16$df$4$h
 
 
-module sbuf_p16$df$4$rp(d,q,clock);
+module sbuf_p16$df$4$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$4$hv
+
+
+module sbuf_p16$df$4$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [68:0] push_data;
+    input wire  pop;
+    output reg  [68:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [68:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [68:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [68:0] bypass_data$d;
+    wire  [68:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$df$4$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$df$4$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$df$4$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$df$4$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$df$4$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$df$4$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$df$4$rest
+
+
+module sbuf_p16$df$4$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$4$rest$bypass_data
+
+
+module sbuf_p16$df$4$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$4$rest$bypass_valid
+
+
+module sbuf_p16$df$4$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$4$rest$cnt
+
+
+module sbuf_p16$df$4$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -68695,10 +71909,10 @@ module sbuf_p16$df$4$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$4$rp
+endmodule // sbuf_p16$df$4$rest$rp
 
 
-module sbuf_p16$df$4$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$df$4$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -68724,10 +71938,10 @@ module sbuf_p16$df$4$store(read_address,read_clock,read_data,write_address,write
        end
     end
                 
-endmodule // sbuf_p16$df$4$store
+endmodule // sbuf_p16$df$4$rest$store
 
 
-module sbuf_p16$df$4$wp(d,q,clock);
+module sbuf_p16$df$4$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -68743,7 +71957,7 @@ module sbuf_p16$df$4$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$4$wp
+endmodule // sbuf_p16$df$4$rest$wp
 
 
 module sbuf_p16$df$5(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -68759,119 +71973,83 @@ module sbuf_p16$df$5(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [68:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [68:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [68:0] rest$push_data;
+    reg  rest$pop;
+    wire  [68:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [68:0] h$d;
     wire  [68:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [68:0] bypass_data$d;
-    wire  [68:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$df$5$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$df$5$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$df$5$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$df$5$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$df$5$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$df$5$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$df$5$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$df$5$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$df$5$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$df$5$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -68879,73 +72057,16 @@ module sbuf_p16$df$5(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$df$5
-
-
-module sbuf_p16$df$5$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [68:0] d;
-    output reg  [68:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 69'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$5$bypass_data
-
-
-module sbuf_p16$df$5$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$5$bypass_valid
 
 
 module sbuf_p16$df$5$cnt(d,q,clock);
@@ -68986,7 +72107,222 @@ module sbuf_p16$df$5$h(d,q,clock);
 endmodule // sbuf_p16$df$5$h
 
 
-module sbuf_p16$df$5$rp(d,q,clock);
+module sbuf_p16$df$5$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$5$hv
+
+
+module sbuf_p16$df$5$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [68:0] push_data;
+    input wire  pop;
+    output reg  [68:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [68:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [68:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [68:0] bypass_data$d;
+    wire  [68:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$df$5$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$df$5$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$df$5$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$df$5$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$df$5$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$df$5$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$df$5$rest
+
+
+module sbuf_p16$df$5$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$5$rest$bypass_data
+
+
+module sbuf_p16$df$5$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$5$rest$bypass_valid
+
+
+module sbuf_p16$df$5$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$5$rest$cnt
+
+
+module sbuf_p16$df$5$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -69002,10 +72338,10 @@ module sbuf_p16$df$5$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$5$rp
+endmodule // sbuf_p16$df$5$rest$rp
 
 
-module sbuf_p16$df$5$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$df$5$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -69031,10 +72367,10 @@ module sbuf_p16$df$5$store(read_address,read_clock,read_data,write_address,write
        end
     end
                 
-endmodule // sbuf_p16$df$5$store
+endmodule // sbuf_p16$df$5$rest$store
 
 
-module sbuf_p16$df$5$wp(d,q,clock);
+module sbuf_p16$df$5$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -69050,7 +72386,7 @@ module sbuf_p16$df$5$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$5$wp
+endmodule // sbuf_p16$df$5$rest$wp
 
 
 module sbuf_p16$df$6(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -69066,119 +72402,83 @@ module sbuf_p16$df$6(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [68:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [68:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [68:0] rest$push_data;
+    reg  rest$pop;
+    wire  [68:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [68:0] h$d;
     wire  [68:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [68:0] bypass_data$d;
-    wire  [68:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$df$6$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$df$6$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$df$6$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$df$6$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$df$6$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$df$6$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$df$6$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$df$6$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$df$6$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$df$6$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -69186,73 +72486,16 @@ module sbuf_p16$df$6(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$df$6
-
-
-module sbuf_p16$df$6$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [68:0] d;
-    output reg  [68:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 69'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$6$bypass_data
-
-
-module sbuf_p16$df$6$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$6$bypass_valid
 
 
 module sbuf_p16$df$6$cnt(d,q,clock);
@@ -69293,7 +72536,222 @@ module sbuf_p16$df$6$h(d,q,clock);
 endmodule // sbuf_p16$df$6$h
 
 
-module sbuf_p16$df$6$rp(d,q,clock);
+module sbuf_p16$df$6$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$6$hv
+
+
+module sbuf_p16$df$6$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [68:0] push_data;
+    input wire  pop;
+    output reg  [68:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [68:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [68:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [68:0] bypass_data$d;
+    wire  [68:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$df$6$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$df$6$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$df$6$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$df$6$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$df$6$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$df$6$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$df$6$rest
+
+
+module sbuf_p16$df$6$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$6$rest$bypass_data
+
+
+module sbuf_p16$df$6$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$6$rest$bypass_valid
+
+
+module sbuf_p16$df$6$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$6$rest$cnt
+
+
+module sbuf_p16$df$6$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -69309,10 +72767,10 @@ module sbuf_p16$df$6$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$6$rp
+endmodule // sbuf_p16$df$6$rest$rp
 
 
-module sbuf_p16$df$6$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$df$6$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -69338,10 +72796,10 @@ module sbuf_p16$df$6$store(read_address,read_clock,read_data,write_address,write
        end
     end
                 
-endmodule // sbuf_p16$df$6$store
+endmodule // sbuf_p16$df$6$rest$store
 
 
-module sbuf_p16$df$6$wp(d,q,clock);
+module sbuf_p16$df$6$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -69357,7 +72815,7 @@ module sbuf_p16$df$6$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$6$wp
+endmodule // sbuf_p16$df$6$rest$wp
 
 
 module sbuf_p16$df$7(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -69373,119 +72831,83 @@ module sbuf_p16$df$7(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [68:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [68:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [68:0] rest$push_data;
+    reg  rest$pop;
+    wire  [68:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [68:0] h$d;
     wire  [68:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [68:0] bypass_data$d;
-    wire  [68:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$df$7$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$df$7$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$df$7$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$df$7$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$df$7$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$df$7$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$df$7$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$df$7$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$df$7$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$df$7$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -69493,73 +72915,16 @@ module sbuf_p16$df$7(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$df$7
-
-
-module sbuf_p16$df$7$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [68:0] d;
-    output reg  [68:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 69'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$7$bypass_data
-
-
-module sbuf_p16$df$7$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$7$bypass_valid
 
 
 module sbuf_p16$df$7$cnt(d,q,clock);
@@ -69600,7 +72965,222 @@ module sbuf_p16$df$7$h(d,q,clock);
 endmodule // sbuf_p16$df$7$h
 
 
-module sbuf_p16$df$7$rp(d,q,clock);
+module sbuf_p16$df$7$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$7$hv
+
+
+module sbuf_p16$df$7$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [68:0] push_data;
+    input wire  pop;
+    output reg  [68:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [68:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [68:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [68:0] bypass_data$d;
+    wire  [68:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$df$7$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$df$7$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$df$7$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$df$7$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$df$7$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$df$7$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$df$7$rest
+
+
+module sbuf_p16$df$7$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$7$rest$bypass_data
+
+
+module sbuf_p16$df$7$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$7$rest$bypass_valid
+
+
+module sbuf_p16$df$7$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$7$rest$cnt
+
+
+module sbuf_p16$df$7$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -69616,10 +73196,10 @@ module sbuf_p16$df$7$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$7$rp
+endmodule // sbuf_p16$df$7$rest$rp
 
 
-module sbuf_p16$df$7$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$df$7$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -69645,10 +73225,10 @@ module sbuf_p16$df$7$store(read_address,read_clock,read_data,write_address,write
        end
     end
                 
-endmodule // sbuf_p16$df$7$store
+endmodule // sbuf_p16$df$7$rest$store
 
 
-module sbuf_p16$df$7$wp(d,q,clock);
+module sbuf_p16$df$7$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -69664,7 +73244,7 @@ module sbuf_p16$df$7$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$7$wp
+endmodule // sbuf_p16$df$7$rest$wp
 
 
 module sbuf_p16$df$8(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -69680,119 +73260,83 @@ module sbuf_p16$df$8(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [68:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [68:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [68:0] rest$push_data;
+    reg  rest$pop;
+    wire  [68:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [68:0] h$d;
     wire  [68:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [68:0] bypass_data$d;
-    wire  [68:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$df$8$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$df$8$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$df$8$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$df$8$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$df$8$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$df$8$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$df$8$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$df$8$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$df$8$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$df$8$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -69800,73 +73344,16 @@ module sbuf_p16$df$8(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$df$8
-
-
-module sbuf_p16$df$8$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [68:0] d;
-    output reg  [68:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 69'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$8$bypass_data
-
-
-module sbuf_p16$df$8$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$8$bypass_valid
 
 
 module sbuf_p16$df$8$cnt(d,q,clock);
@@ -69907,7 +73394,222 @@ module sbuf_p16$df$8$h(d,q,clock);
 endmodule // sbuf_p16$df$8$h
 
 
-module sbuf_p16$df$8$rp(d,q,clock);
+module sbuf_p16$df$8$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$8$hv
+
+
+module sbuf_p16$df$8$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [68:0] push_data;
+    input wire  pop;
+    output reg  [68:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [68:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [68:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [68:0] bypass_data$d;
+    wire  [68:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$df$8$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$df$8$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$df$8$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$df$8$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$df$8$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$df$8$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$df$8$rest
+
+
+module sbuf_p16$df$8$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$8$rest$bypass_data
+
+
+module sbuf_p16$df$8$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$8$rest$bypass_valid
+
+
+module sbuf_p16$df$8$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$8$rest$cnt
+
+
+module sbuf_p16$df$8$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -69923,10 +73625,10 @@ module sbuf_p16$df$8$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$8$rp
+endmodule // sbuf_p16$df$8$rest$rp
 
 
-module sbuf_p16$df$8$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$df$8$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -69952,10 +73654,10 @@ module sbuf_p16$df$8$store(read_address,read_clock,read_data,write_address,write
        end
     end
                 
-endmodule // sbuf_p16$df$8$store
+endmodule // sbuf_p16$df$8$rest$store
 
 
-module sbuf_p16$df$8$wp(d,q,clock);
+module sbuf_p16$df$8$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -69971,7 +73673,7 @@ module sbuf_p16$df$8$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$8$wp
+endmodule // sbuf_p16$df$8$rest$wp
 
 
 module sbuf_p16$df$9(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -69987,119 +73689,83 @@ module sbuf_p16$df$9(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [68:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [68:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [68:0] rest$push_data;
+    reg  rest$pop;
+    wire  [68:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [68:0] h$d;
     wire  [68:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [68:0] bypass_data$d;
-    wire  [68:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$df$9$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$df$9$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$df$9$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$df$9$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$df$9$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$df$9$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$df$9$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$df$9$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$df$9$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$df$9$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -70107,73 +73773,16 @@ module sbuf_p16$df$9(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$df$9
-
-
-module sbuf_p16$df$9$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [68:0] d;
-    output reg  [68:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 69'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$9$bypass_data
-
-
-module sbuf_p16$df$9$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$df$9$bypass_valid
 
 
 module sbuf_p16$df$9$cnt(d,q,clock);
@@ -70214,7 +73823,222 @@ module sbuf_p16$df$9$h(d,q,clock);
 endmodule // sbuf_p16$df$9$h
 
 
-module sbuf_p16$df$9$rp(d,q,clock);
+module sbuf_p16$df$9$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$9$hv
+
+
+module sbuf_p16$df$9$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [68:0] push_data;
+    input wire  pop;
+    output reg  [68:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [68:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [68:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [68:0] bypass_data$d;
+    wire  [68:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$df$9$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$df$9$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$df$9$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$df$9$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$df$9$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$df$9$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$df$9$rest
+
+
+module sbuf_p16$df$9$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$9$rest$bypass_data
+
+
+module sbuf_p16$df$9$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$9$rest$bypass_valid
+
+
+module sbuf_p16$df$9$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$df$9$rest$cnt
+
+
+module sbuf_p16$df$9$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -70230,10 +74054,10 @@ module sbuf_p16$df$9$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$9$rp
+endmodule // sbuf_p16$df$9$rest$rp
 
 
-module sbuf_p16$df$9$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$df$9$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -70259,10 +74083,10 @@ module sbuf_p16$df$9$store(read_address,read_clock,read_data,write_address,write
        end
     end
                 
-endmodule // sbuf_p16$df$9$store
+endmodule // sbuf_p16$df$9$rest$store
 
 
-module sbuf_p16$df$9$wp(d,q,clock);
+module sbuf_p16$df$9$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -70278,7 +74102,7 @@ module sbuf_p16$df$9$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$df$9$wp
+endmodule // sbuf_p16$df$9$rest$wp
 
 
 module sbuf_p16$dq_cell$0(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -88496,6 +92320,1222 @@ module sbuf_p16$pk_w$9(data,last,empty,ovr,y);
 endmodule // sbuf_p16$pk_w$9
 
 
+module sbuf_p16$q_cap$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_cap$0
+
+
+module sbuf_p16$q_cap$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_cap$1
+
+
+module sbuf_p16$q_cap$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_cap$10
+
+
+module sbuf_p16$q_cap$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_cap$11
+
+
+module sbuf_p16$q_cap$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_cap$12
+
+
+module sbuf_p16$q_cap$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_cap$13
+
+
+module sbuf_p16$q_cap$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_cap$14
+
+
+module sbuf_p16$q_cap$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_cap$15
+
+
+module sbuf_p16$q_cap$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_cap$2
+
+
+module sbuf_p16$q_cap$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_cap$3
+
+
+module sbuf_p16$q_cap$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_cap$4
+
+
+module sbuf_p16$q_cap$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_cap$5
+
+
+module sbuf_p16$q_cap$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_cap$6
+
+
+module sbuf_p16$q_cap$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_cap$7
+
+
+module sbuf_p16$q_cap$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_cap$8
+
+
+module sbuf_p16$q_cap$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_cap$9
+
+
+module sbuf_p16$q_emp$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_emp$0
+
+
+module sbuf_p16$q_emp$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_emp$1
+
+
+module sbuf_p16$q_emp$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_emp$10
+
+
+module sbuf_p16$q_emp$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_emp$11
+
+
+module sbuf_p16$q_emp$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_emp$12
+
+
+module sbuf_p16$q_emp$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_emp$13
+
+
+module sbuf_p16$q_emp$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_emp$14
+
+
+module sbuf_p16$q_emp$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_emp$15
+
+
+module sbuf_p16$q_emp$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_emp$2
+
+
+module sbuf_p16$q_emp$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_emp$3
+
+
+module sbuf_p16$q_emp$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_emp$4
+
+
+module sbuf_p16$q_emp$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_emp$5
+
+
+module sbuf_p16$q_emp$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_emp$6
+
+
+module sbuf_p16$q_emp$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_emp$7
+
+
+module sbuf_p16$q_emp$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_emp$8
+
+
+module sbuf_p16$q_emp$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_emp$9
+
+
+module sbuf_p16$q_en$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_en$0
+
+
+module sbuf_p16$q_en$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_en$1
+
+
+module sbuf_p16$q_en$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_en$10
+
+
+module sbuf_p16$q_en$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_en$11
+
+
+module sbuf_p16$q_en$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_en$12
+
+
+module sbuf_p16$q_en$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_en$13
+
+
+module sbuf_p16$q_en$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_en$14
+
+
+module sbuf_p16$q_en$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_en$15
+
+
+module sbuf_p16$q_en$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_en$2
+
+
+module sbuf_p16$q_en$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_en$3
+
+
+module sbuf_p16$q_en$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_en$4
+
+
+module sbuf_p16$q_en$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_en$5
+
+
+module sbuf_p16$q_en$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_en$6
+
+
+module sbuf_p16$q_en$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_en$7
+
+
+module sbuf_p16$q_en$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_en$8
+
+
+module sbuf_p16$q_en$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_en$9
+
+
+module sbuf_p16$q_k$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_k$0
+
+
+module sbuf_p16$q_k$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_k$1
+
+
+module sbuf_p16$q_k$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_k$10
+
+
+module sbuf_p16$q_k$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_k$11
+
+
+module sbuf_p16$q_k$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_k$12
+
+
+module sbuf_p16$q_k$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_k$13
+
+
+module sbuf_p16$q_k$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_k$14
+
+
+module sbuf_p16$q_k$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_k$15
+
+
+module sbuf_p16$q_k$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_k$2
+
+
+module sbuf_p16$q_k$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_k$3
+
+
+module sbuf_p16$q_k$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_k$4
+
+
+module sbuf_p16$q_k$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_k$5
+
+
+module sbuf_p16$q_k$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_k$6
+
+
+module sbuf_p16$q_k$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_k$7
+
+
+module sbuf_p16$q_k$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_k$8
+
+
+module sbuf_p16$q_k$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_k$9
+
+
 module sbuf_p16$q_l1$0(d,q,clock);
     
     // Module arguments
@@ -89102,6 +94142,614 @@ module sbuf_p16$q_l2$9(d,q,clock);
     end
           
 endmodule // sbuf_p16$q_l2$9
+
+
+module sbuf_p16$q_last$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_last$0
+
+
+module sbuf_p16$q_last$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_last$1
+
+
+module sbuf_p16$q_last$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_last$10
+
+
+module sbuf_p16$q_last$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_last$11
+
+
+module sbuf_p16$q_last$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_last$12
+
+
+module sbuf_p16$q_last$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_last$13
+
+
+module sbuf_p16$q_last$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_last$14
+
+
+module sbuf_p16$q_last$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_last$15
+
+
+module sbuf_p16$q_last$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_last$2
+
+
+module sbuf_p16$q_last$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_last$3
+
+
+module sbuf_p16$q_last$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_last$4
+
+
+module sbuf_p16$q_last$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_last$5
+
+
+module sbuf_p16$q_last$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_last$6
+
+
+module sbuf_p16$q_last$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_last$7
+
+
+module sbuf_p16$q_last$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_last$8
+
+
+module sbuf_p16$q_last$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_last$9
+
+
+module sbuf_p16$q_n$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_n$0
+
+
+module sbuf_p16$q_n$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_n$1
+
+
+module sbuf_p16$q_n$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_n$10
+
+
+module sbuf_p16$q_n$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_n$11
+
+
+module sbuf_p16$q_n$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_n$12
+
+
+module sbuf_p16$q_n$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_n$13
+
+
+module sbuf_p16$q_n$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_n$14
+
+
+module sbuf_p16$q_n$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_n$15
+
+
+module sbuf_p16$q_n$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_n$2
+
+
+module sbuf_p16$q_n$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_n$3
+
+
+module sbuf_p16$q_n$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_n$4
+
+
+module sbuf_p16$q_n$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_n$5
+
+
+module sbuf_p16$q_n$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_n$6
+
+
+module sbuf_p16$q_n$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_n$7
+
+
+module sbuf_p16$q_n$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_n$8
+
+
+module sbuf_p16$q_n$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$q_n$9
 
 
 module sbuf_p16$q_rep$0(d,q,clock);
@@ -127789,119 +133437,83 @@ module sbuf_p16$vh$0(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [64:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [64:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [64:0] rest$push_data;
+    reg  rest$pop;
+    wire  [64:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [64:0] h$d;
     wire  [64:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [64:0] bypass_data$d;
-    wire  [64:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$vh$0$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$vh$0$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$vh$0$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$vh$0$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$vh$0$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$vh$0$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$vh$0$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$vh$0$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$vh$0$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$vh$0$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -127909,73 +133521,16 @@ module sbuf_p16$vh$0(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$vh$0
-
-
-module sbuf_p16$vh$0$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$0$bypass_data
-
-
-module sbuf_p16$vh$0$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$0$bypass_valid
 
 
 module sbuf_p16$vh$0$cnt(d,q,clock);
@@ -128016,7 +133571,222 @@ module sbuf_p16$vh$0$h(d,q,clock);
 endmodule // sbuf_p16$vh$0$h
 
 
-module sbuf_p16$vh$0$rp(d,q,clock);
+module sbuf_p16$vh$0$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$0$hv
+
+
+module sbuf_p16$vh$0$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$0$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$0$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$0$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$0$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$0$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$0$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$0$rest
+
+
+module sbuf_p16$vh$0$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$0$rest$bypass_data
+
+
+module sbuf_p16$vh$0$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$0$rest$bypass_valid
+
+
+module sbuf_p16$vh$0$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$0$rest$cnt
+
+
+module sbuf_p16$vh$0$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -128032,10 +133802,10 @@ module sbuf_p16$vh$0$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$0$rp
+endmodule // sbuf_p16$vh$0$rest$rp
 
 
-module sbuf_p16$vh$0$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$vh$0$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -128061,10 +133831,10 @@ module sbuf_p16$vh$0$store(read_address,read_clock,read_data,write_address,write
        end
     end
                 
-endmodule // sbuf_p16$vh$0$store
+endmodule // sbuf_p16$vh$0$rest$store
 
 
-module sbuf_p16$vh$0$wp(d,q,clock);
+module sbuf_p16$vh$0$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -128080,7 +133850,7 @@ module sbuf_p16$vh$0$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$0$wp
+endmodule // sbuf_p16$vh$0$rest$wp
 
 
 module sbuf_p16$vh$1(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -128096,119 +133866,83 @@ module sbuf_p16$vh$1(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [64:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [64:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [64:0] rest$push_data;
+    reg  rest$pop;
+    wire  [64:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [64:0] h$d;
     wire  [64:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [64:0] bypass_data$d;
-    wire  [64:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$vh$1$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$vh$1$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$vh$1$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$vh$1$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$vh$1$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$vh$1$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$vh$1$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$vh$1$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$vh$1$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$vh$1$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -128216,73 +133950,16 @@ module sbuf_p16$vh$1(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$vh$1
-
-
-module sbuf_p16$vh$1$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$1$bypass_data
-
-
-module sbuf_p16$vh$1$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$1$bypass_valid
 
 
 module sbuf_p16$vh$1$cnt(d,q,clock);
@@ -128323,7 +134000,222 @@ module sbuf_p16$vh$1$h(d,q,clock);
 endmodule // sbuf_p16$vh$1$h
 
 
-module sbuf_p16$vh$1$rp(d,q,clock);
+module sbuf_p16$vh$1$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$1$hv
+
+
+module sbuf_p16$vh$1$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$1$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$1$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$1$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$1$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$1$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$1$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$1$rest
+
+
+module sbuf_p16$vh$1$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$1$rest$bypass_data
+
+
+module sbuf_p16$vh$1$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$1$rest$bypass_valid
+
+
+module sbuf_p16$vh$1$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$1$rest$cnt
+
+
+module sbuf_p16$vh$1$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -128339,10 +134231,10 @@ module sbuf_p16$vh$1$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$1$rp
+endmodule // sbuf_p16$vh$1$rest$rp
 
 
-module sbuf_p16$vh$1$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$vh$1$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -128368,10 +134260,10 @@ module sbuf_p16$vh$1$store(read_address,read_clock,read_data,write_address,write
        end
     end
                 
-endmodule // sbuf_p16$vh$1$store
+endmodule // sbuf_p16$vh$1$rest$store
 
 
-module sbuf_p16$vh$1$wp(d,q,clock);
+module sbuf_p16$vh$1$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -128387,7 +134279,7 @@ module sbuf_p16$vh$1$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$1$wp
+endmodule // sbuf_p16$vh$1$rest$wp
 
 
 module sbuf_p16$vh$10(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -128403,119 +134295,83 @@ module sbuf_p16$vh$10(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [64:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [64:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [64:0] rest$push_data;
+    reg  rest$pop;
+    wire  [64:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [64:0] h$d;
     wire  [64:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [64:0] bypass_data$d;
-    wire  [64:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$vh$10$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$vh$10$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$vh$10$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$vh$10$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$vh$10$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$vh$10$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$vh$10$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$vh$10$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$vh$10$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$vh$10$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -128523,73 +134379,16 @@ module sbuf_p16$vh$10(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$vh$10
-
-
-module sbuf_p16$vh$10$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$10$bypass_data
-
-
-module sbuf_p16$vh$10$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$10$bypass_valid
 
 
 module sbuf_p16$vh$10$cnt(d,q,clock);
@@ -128630,7 +134429,222 @@ module sbuf_p16$vh$10$h(d,q,clock);
 endmodule // sbuf_p16$vh$10$h
 
 
-module sbuf_p16$vh$10$rp(d,q,clock);
+module sbuf_p16$vh$10$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$10$hv
+
+
+module sbuf_p16$vh$10$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$10$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$10$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$10$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$10$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$10$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$10$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$10$rest
+
+
+module sbuf_p16$vh$10$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$10$rest$bypass_data
+
+
+module sbuf_p16$vh$10$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$10$rest$bypass_valid
+
+
+module sbuf_p16$vh$10$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$10$rest$cnt
+
+
+module sbuf_p16$vh$10$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -128646,10 +134660,10 @@ module sbuf_p16$vh$10$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$10$rp
+endmodule // sbuf_p16$vh$10$rest$rp
 
 
-module sbuf_p16$vh$10$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$vh$10$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -128675,10 +134689,10 @@ module sbuf_p16$vh$10$store(read_address,read_clock,read_data,write_address,writ
        end
     end
                 
-endmodule // sbuf_p16$vh$10$store
+endmodule // sbuf_p16$vh$10$rest$store
 
 
-module sbuf_p16$vh$10$wp(d,q,clock);
+module sbuf_p16$vh$10$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -128694,7 +134708,7 @@ module sbuf_p16$vh$10$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$10$wp
+endmodule // sbuf_p16$vh$10$rest$wp
 
 
 module sbuf_p16$vh$11(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -128710,119 +134724,83 @@ module sbuf_p16$vh$11(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [64:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [64:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [64:0] rest$push_data;
+    reg  rest$pop;
+    wire  [64:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [64:0] h$d;
     wire  [64:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [64:0] bypass_data$d;
-    wire  [64:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$vh$11$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$vh$11$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$vh$11$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$vh$11$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$vh$11$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$vh$11$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$vh$11$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$vh$11$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$vh$11$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$vh$11$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -128830,73 +134808,16 @@ module sbuf_p16$vh$11(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$vh$11
-
-
-module sbuf_p16$vh$11$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$11$bypass_data
-
-
-module sbuf_p16$vh$11$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$11$bypass_valid
 
 
 module sbuf_p16$vh$11$cnt(d,q,clock);
@@ -128937,7 +134858,222 @@ module sbuf_p16$vh$11$h(d,q,clock);
 endmodule // sbuf_p16$vh$11$h
 
 
-module sbuf_p16$vh$11$rp(d,q,clock);
+module sbuf_p16$vh$11$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$11$hv
+
+
+module sbuf_p16$vh$11$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$11$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$11$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$11$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$11$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$11$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$11$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$11$rest
+
+
+module sbuf_p16$vh$11$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$11$rest$bypass_data
+
+
+module sbuf_p16$vh$11$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$11$rest$bypass_valid
+
+
+module sbuf_p16$vh$11$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$11$rest$cnt
+
+
+module sbuf_p16$vh$11$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -128953,10 +135089,10 @@ module sbuf_p16$vh$11$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$11$rp
+endmodule // sbuf_p16$vh$11$rest$rp
 
 
-module sbuf_p16$vh$11$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$vh$11$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -128982,10 +135118,10 @@ module sbuf_p16$vh$11$store(read_address,read_clock,read_data,write_address,writ
        end
     end
                 
-endmodule // sbuf_p16$vh$11$store
+endmodule // sbuf_p16$vh$11$rest$store
 
 
-module sbuf_p16$vh$11$wp(d,q,clock);
+module sbuf_p16$vh$11$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -129001,7 +135137,7 @@ module sbuf_p16$vh$11$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$11$wp
+endmodule // sbuf_p16$vh$11$rest$wp
 
 
 module sbuf_p16$vh$12(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -129017,119 +135153,83 @@ module sbuf_p16$vh$12(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [64:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [64:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [64:0] rest$push_data;
+    reg  rest$pop;
+    wire  [64:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [64:0] h$d;
     wire  [64:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [64:0] bypass_data$d;
-    wire  [64:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$vh$12$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$vh$12$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$vh$12$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$vh$12$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$vh$12$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$vh$12$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$vh$12$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$vh$12$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$vh$12$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$vh$12$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -129137,73 +135237,16 @@ module sbuf_p16$vh$12(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$vh$12
-
-
-module sbuf_p16$vh$12$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$12$bypass_data
-
-
-module sbuf_p16$vh$12$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$12$bypass_valid
 
 
 module sbuf_p16$vh$12$cnt(d,q,clock);
@@ -129244,7 +135287,222 @@ module sbuf_p16$vh$12$h(d,q,clock);
 endmodule // sbuf_p16$vh$12$h
 
 
-module sbuf_p16$vh$12$rp(d,q,clock);
+module sbuf_p16$vh$12$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$12$hv
+
+
+module sbuf_p16$vh$12$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$12$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$12$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$12$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$12$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$12$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$12$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$12$rest
+
+
+module sbuf_p16$vh$12$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$12$rest$bypass_data
+
+
+module sbuf_p16$vh$12$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$12$rest$bypass_valid
+
+
+module sbuf_p16$vh$12$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$12$rest$cnt
+
+
+module sbuf_p16$vh$12$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -129260,10 +135518,10 @@ module sbuf_p16$vh$12$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$12$rp
+endmodule // sbuf_p16$vh$12$rest$rp
 
 
-module sbuf_p16$vh$12$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$vh$12$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -129289,10 +135547,10 @@ module sbuf_p16$vh$12$store(read_address,read_clock,read_data,write_address,writ
        end
     end
                 
-endmodule // sbuf_p16$vh$12$store
+endmodule // sbuf_p16$vh$12$rest$store
 
 
-module sbuf_p16$vh$12$wp(d,q,clock);
+module sbuf_p16$vh$12$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -129308,7 +135566,7 @@ module sbuf_p16$vh$12$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$12$wp
+endmodule // sbuf_p16$vh$12$rest$wp
 
 
 module sbuf_p16$vh$13(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -129324,119 +135582,83 @@ module sbuf_p16$vh$13(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [64:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [64:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [64:0] rest$push_data;
+    reg  rest$pop;
+    wire  [64:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [64:0] h$d;
     wire  [64:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [64:0] bypass_data$d;
-    wire  [64:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$vh$13$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$vh$13$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$vh$13$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$vh$13$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$vh$13$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$vh$13$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$vh$13$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$vh$13$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$vh$13$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$vh$13$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -129444,73 +135666,16 @@ module sbuf_p16$vh$13(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$vh$13
-
-
-module sbuf_p16$vh$13$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$13$bypass_data
-
-
-module sbuf_p16$vh$13$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$13$bypass_valid
 
 
 module sbuf_p16$vh$13$cnt(d,q,clock);
@@ -129551,7 +135716,222 @@ module sbuf_p16$vh$13$h(d,q,clock);
 endmodule // sbuf_p16$vh$13$h
 
 
-module sbuf_p16$vh$13$rp(d,q,clock);
+module sbuf_p16$vh$13$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$13$hv
+
+
+module sbuf_p16$vh$13$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$13$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$13$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$13$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$13$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$13$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$13$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$13$rest
+
+
+module sbuf_p16$vh$13$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$13$rest$bypass_data
+
+
+module sbuf_p16$vh$13$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$13$rest$bypass_valid
+
+
+module sbuf_p16$vh$13$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$13$rest$cnt
+
+
+module sbuf_p16$vh$13$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -129567,10 +135947,10 @@ module sbuf_p16$vh$13$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$13$rp
+endmodule // sbuf_p16$vh$13$rest$rp
 
 
-module sbuf_p16$vh$13$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$vh$13$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -129596,10 +135976,10 @@ module sbuf_p16$vh$13$store(read_address,read_clock,read_data,write_address,writ
        end
     end
                 
-endmodule // sbuf_p16$vh$13$store
+endmodule // sbuf_p16$vh$13$rest$store
 
 
-module sbuf_p16$vh$13$wp(d,q,clock);
+module sbuf_p16$vh$13$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -129615,7 +135995,7 @@ module sbuf_p16$vh$13$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$13$wp
+endmodule // sbuf_p16$vh$13$rest$wp
 
 
 module sbuf_p16$vh$14(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -129631,119 +136011,83 @@ module sbuf_p16$vh$14(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [64:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [64:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [64:0] rest$push_data;
+    reg  rest$pop;
+    wire  [64:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [64:0] h$d;
     wire  [64:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [64:0] bypass_data$d;
-    wire  [64:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$vh$14$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$vh$14$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$vh$14$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$vh$14$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$vh$14$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$vh$14$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$vh$14$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$vh$14$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$vh$14$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$vh$14$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -129751,73 +136095,16 @@ module sbuf_p16$vh$14(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$vh$14
-
-
-module sbuf_p16$vh$14$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$14$bypass_data
-
-
-module sbuf_p16$vh$14$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$14$bypass_valid
 
 
 module sbuf_p16$vh$14$cnt(d,q,clock);
@@ -129858,7 +136145,222 @@ module sbuf_p16$vh$14$h(d,q,clock);
 endmodule // sbuf_p16$vh$14$h
 
 
-module sbuf_p16$vh$14$rp(d,q,clock);
+module sbuf_p16$vh$14$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$14$hv
+
+
+module sbuf_p16$vh$14$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$14$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$14$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$14$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$14$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$14$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$14$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$14$rest
+
+
+module sbuf_p16$vh$14$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$14$rest$bypass_data
+
+
+module sbuf_p16$vh$14$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$14$rest$bypass_valid
+
+
+module sbuf_p16$vh$14$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$14$rest$cnt
+
+
+module sbuf_p16$vh$14$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -129874,10 +136376,10 @@ module sbuf_p16$vh$14$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$14$rp
+endmodule // sbuf_p16$vh$14$rest$rp
 
 
-module sbuf_p16$vh$14$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$vh$14$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -129903,10 +136405,10 @@ module sbuf_p16$vh$14$store(read_address,read_clock,read_data,write_address,writ
        end
     end
                 
-endmodule // sbuf_p16$vh$14$store
+endmodule // sbuf_p16$vh$14$rest$store
 
 
-module sbuf_p16$vh$14$wp(d,q,clock);
+module sbuf_p16$vh$14$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -129922,7 +136424,7 @@ module sbuf_p16$vh$14$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$14$wp
+endmodule // sbuf_p16$vh$14$rest$wp
 
 
 module sbuf_p16$vh$15(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -129938,119 +136440,83 @@ module sbuf_p16$vh$15(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [64:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [64:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [64:0] rest$push_data;
+    reg  rest$pop;
+    wire  [64:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [64:0] h$d;
     wire  [64:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [64:0] bypass_data$d;
-    wire  [64:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$vh$15$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$vh$15$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$vh$15$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$vh$15$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$vh$15$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$vh$15$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$vh$15$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$vh$15$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$vh$15$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$vh$15$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -130058,73 +136524,16 @@ module sbuf_p16$vh$15(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$vh$15
-
-
-module sbuf_p16$vh$15$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$15$bypass_data
-
-
-module sbuf_p16$vh$15$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$15$bypass_valid
 
 
 module sbuf_p16$vh$15$cnt(d,q,clock);
@@ -130165,7 +136574,222 @@ module sbuf_p16$vh$15$h(d,q,clock);
 endmodule // sbuf_p16$vh$15$h
 
 
-module sbuf_p16$vh$15$rp(d,q,clock);
+module sbuf_p16$vh$15$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$15$hv
+
+
+module sbuf_p16$vh$15$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$15$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$15$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$15$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$15$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$15$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$15$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$15$rest
+
+
+module sbuf_p16$vh$15$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$15$rest$bypass_data
+
+
+module sbuf_p16$vh$15$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$15$rest$bypass_valid
+
+
+module sbuf_p16$vh$15$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$15$rest$cnt
+
+
+module sbuf_p16$vh$15$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -130181,10 +136805,10 @@ module sbuf_p16$vh$15$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$15$rp
+endmodule // sbuf_p16$vh$15$rest$rp
 
 
-module sbuf_p16$vh$15$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$vh$15$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -130210,10 +136834,10 @@ module sbuf_p16$vh$15$store(read_address,read_clock,read_data,write_address,writ
        end
     end
                 
-endmodule // sbuf_p16$vh$15$store
+endmodule // sbuf_p16$vh$15$rest$store
 
 
-module sbuf_p16$vh$15$wp(d,q,clock);
+module sbuf_p16$vh$15$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -130229,7 +136853,7 @@ module sbuf_p16$vh$15$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$15$wp
+endmodule // sbuf_p16$vh$15$rest$wp
 
 
 module sbuf_p16$vh$2(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -130245,119 +136869,83 @@ module sbuf_p16$vh$2(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [64:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [64:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [64:0] rest$push_data;
+    reg  rest$pop;
+    wire  [64:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [64:0] h$d;
     wire  [64:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [64:0] bypass_data$d;
-    wire  [64:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$vh$2$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$vh$2$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$vh$2$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$vh$2$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$vh$2$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$vh$2$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$vh$2$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$vh$2$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$vh$2$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$vh$2$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -130365,73 +136953,16 @@ module sbuf_p16$vh$2(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$vh$2
-
-
-module sbuf_p16$vh$2$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$2$bypass_data
-
-
-module sbuf_p16$vh$2$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$2$bypass_valid
 
 
 module sbuf_p16$vh$2$cnt(d,q,clock);
@@ -130472,7 +137003,222 @@ module sbuf_p16$vh$2$h(d,q,clock);
 endmodule // sbuf_p16$vh$2$h
 
 
-module sbuf_p16$vh$2$rp(d,q,clock);
+module sbuf_p16$vh$2$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$2$hv
+
+
+module sbuf_p16$vh$2$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$2$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$2$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$2$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$2$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$2$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$2$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$2$rest
+
+
+module sbuf_p16$vh$2$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$2$rest$bypass_data
+
+
+module sbuf_p16$vh$2$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$2$rest$bypass_valid
+
+
+module sbuf_p16$vh$2$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$2$rest$cnt
+
+
+module sbuf_p16$vh$2$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -130488,10 +137234,10 @@ module sbuf_p16$vh$2$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$2$rp
+endmodule // sbuf_p16$vh$2$rest$rp
 
 
-module sbuf_p16$vh$2$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$vh$2$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -130517,10 +137263,10 @@ module sbuf_p16$vh$2$store(read_address,read_clock,read_data,write_address,write
        end
     end
                 
-endmodule // sbuf_p16$vh$2$store
+endmodule // sbuf_p16$vh$2$rest$store
 
 
-module sbuf_p16$vh$2$wp(d,q,clock);
+module sbuf_p16$vh$2$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -130536,7 +137282,7 @@ module sbuf_p16$vh$2$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$2$wp
+endmodule // sbuf_p16$vh$2$rest$wp
 
 
 module sbuf_p16$vh$3(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -130552,119 +137298,83 @@ module sbuf_p16$vh$3(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [64:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [64:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [64:0] rest$push_data;
+    reg  rest$pop;
+    wire  [64:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [64:0] h$d;
     wire  [64:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [64:0] bypass_data$d;
-    wire  [64:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$vh$3$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$vh$3$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$vh$3$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$vh$3$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$vh$3$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$vh$3$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$vh$3$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$vh$3$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$vh$3$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$vh$3$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -130672,73 +137382,16 @@ module sbuf_p16$vh$3(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$vh$3
-
-
-module sbuf_p16$vh$3$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$3$bypass_data
-
-
-module sbuf_p16$vh$3$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$3$bypass_valid
 
 
 module sbuf_p16$vh$3$cnt(d,q,clock);
@@ -130779,7 +137432,222 @@ module sbuf_p16$vh$3$h(d,q,clock);
 endmodule // sbuf_p16$vh$3$h
 
 
-module sbuf_p16$vh$3$rp(d,q,clock);
+module sbuf_p16$vh$3$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$3$hv
+
+
+module sbuf_p16$vh$3$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$3$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$3$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$3$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$3$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$3$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$3$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$3$rest
+
+
+module sbuf_p16$vh$3$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$3$rest$bypass_data
+
+
+module sbuf_p16$vh$3$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$3$rest$bypass_valid
+
+
+module sbuf_p16$vh$3$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$3$rest$cnt
+
+
+module sbuf_p16$vh$3$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -130795,10 +137663,10 @@ module sbuf_p16$vh$3$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$3$rp
+endmodule // sbuf_p16$vh$3$rest$rp
 
 
-module sbuf_p16$vh$3$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$vh$3$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -130824,10 +137692,10 @@ module sbuf_p16$vh$3$store(read_address,read_clock,read_data,write_address,write
        end
     end
                 
-endmodule // sbuf_p16$vh$3$store
+endmodule // sbuf_p16$vh$3$rest$store
 
 
-module sbuf_p16$vh$3$wp(d,q,clock);
+module sbuf_p16$vh$3$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -130843,7 +137711,7 @@ module sbuf_p16$vh$3$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$3$wp
+endmodule // sbuf_p16$vh$3$rest$wp
 
 
 module sbuf_p16$vh$4(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -130859,119 +137727,83 @@ module sbuf_p16$vh$4(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [64:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [64:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [64:0] rest$push_data;
+    reg  rest$pop;
+    wire  [64:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [64:0] h$d;
     wire  [64:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [64:0] bypass_data$d;
-    wire  [64:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$vh$4$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$vh$4$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$vh$4$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$vh$4$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$vh$4$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$vh$4$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$vh$4$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$vh$4$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$vh$4$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$vh$4$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -130979,73 +137811,16 @@ module sbuf_p16$vh$4(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$vh$4
-
-
-module sbuf_p16$vh$4$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$4$bypass_data
-
-
-module sbuf_p16$vh$4$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$4$bypass_valid
 
 
 module sbuf_p16$vh$4$cnt(d,q,clock);
@@ -131086,7 +137861,222 @@ module sbuf_p16$vh$4$h(d,q,clock);
 endmodule // sbuf_p16$vh$4$h
 
 
-module sbuf_p16$vh$4$rp(d,q,clock);
+module sbuf_p16$vh$4$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$4$hv
+
+
+module sbuf_p16$vh$4$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$4$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$4$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$4$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$4$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$4$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$4$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$4$rest
+
+
+module sbuf_p16$vh$4$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$4$rest$bypass_data
+
+
+module sbuf_p16$vh$4$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$4$rest$bypass_valid
+
+
+module sbuf_p16$vh$4$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$4$rest$cnt
+
+
+module sbuf_p16$vh$4$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -131102,10 +138092,10 @@ module sbuf_p16$vh$4$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$4$rp
+endmodule // sbuf_p16$vh$4$rest$rp
 
 
-module sbuf_p16$vh$4$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$vh$4$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -131131,10 +138121,10 @@ module sbuf_p16$vh$4$store(read_address,read_clock,read_data,write_address,write
        end
     end
                 
-endmodule // sbuf_p16$vh$4$store
+endmodule // sbuf_p16$vh$4$rest$store
 
 
-module sbuf_p16$vh$4$wp(d,q,clock);
+module sbuf_p16$vh$4$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -131150,7 +138140,7 @@ module sbuf_p16$vh$4$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$4$wp
+endmodule // sbuf_p16$vh$4$rest$wp
 
 
 module sbuf_p16$vh$5(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -131166,119 +138156,83 @@ module sbuf_p16$vh$5(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [64:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [64:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [64:0] rest$push_data;
+    reg  rest$pop;
+    wire  [64:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [64:0] h$d;
     wire  [64:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [64:0] bypass_data$d;
-    wire  [64:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$vh$5$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$vh$5$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$vh$5$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$vh$5$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$vh$5$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$vh$5$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$vh$5$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$vh$5$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$vh$5$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$vh$5$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -131286,73 +138240,16 @@ module sbuf_p16$vh$5(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$vh$5
-
-
-module sbuf_p16$vh$5$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$5$bypass_data
-
-
-module sbuf_p16$vh$5$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$5$bypass_valid
 
 
 module sbuf_p16$vh$5$cnt(d,q,clock);
@@ -131393,7 +138290,222 @@ module sbuf_p16$vh$5$h(d,q,clock);
 endmodule // sbuf_p16$vh$5$h
 
 
-module sbuf_p16$vh$5$rp(d,q,clock);
+module sbuf_p16$vh$5$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$5$hv
+
+
+module sbuf_p16$vh$5$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$5$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$5$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$5$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$5$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$5$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$5$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$5$rest
+
+
+module sbuf_p16$vh$5$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$5$rest$bypass_data
+
+
+module sbuf_p16$vh$5$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$5$rest$bypass_valid
+
+
+module sbuf_p16$vh$5$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$5$rest$cnt
+
+
+module sbuf_p16$vh$5$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -131409,10 +138521,10 @@ module sbuf_p16$vh$5$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$5$rp
+endmodule // sbuf_p16$vh$5$rest$rp
 
 
-module sbuf_p16$vh$5$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$vh$5$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -131438,10 +138550,10 @@ module sbuf_p16$vh$5$store(read_address,read_clock,read_data,write_address,write
        end
     end
                 
-endmodule // sbuf_p16$vh$5$store
+endmodule // sbuf_p16$vh$5$rest$store
 
 
-module sbuf_p16$vh$5$wp(d,q,clock);
+module sbuf_p16$vh$5$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -131457,7 +138569,7 @@ module sbuf_p16$vh$5$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$5$wp
+endmodule // sbuf_p16$vh$5$rest$wp
 
 
 module sbuf_p16$vh$6(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -131473,119 +138585,83 @@ module sbuf_p16$vh$6(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [64:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [64:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [64:0] rest$push_data;
+    reg  rest$pop;
+    wire  [64:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [64:0] h$d;
     wire  [64:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [64:0] bypass_data$d;
-    wire  [64:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$vh$6$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$vh$6$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$vh$6$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$vh$6$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$vh$6$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$vh$6$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$vh$6$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$vh$6$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$vh$6$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$vh$6$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -131593,73 +138669,16 @@ module sbuf_p16$vh$6(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$vh$6
-
-
-module sbuf_p16$vh$6$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$6$bypass_data
-
-
-module sbuf_p16$vh$6$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$6$bypass_valid
 
 
 module sbuf_p16$vh$6$cnt(d,q,clock);
@@ -131700,7 +138719,222 @@ module sbuf_p16$vh$6$h(d,q,clock);
 endmodule // sbuf_p16$vh$6$h
 
 
-module sbuf_p16$vh$6$rp(d,q,clock);
+module sbuf_p16$vh$6$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$6$hv
+
+
+module sbuf_p16$vh$6$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$6$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$6$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$6$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$6$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$6$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$6$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$6$rest
+
+
+module sbuf_p16$vh$6$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$6$rest$bypass_data
+
+
+module sbuf_p16$vh$6$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$6$rest$bypass_valid
+
+
+module sbuf_p16$vh$6$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$6$rest$cnt
+
+
+module sbuf_p16$vh$6$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -131716,10 +138950,10 @@ module sbuf_p16$vh$6$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$6$rp
+endmodule // sbuf_p16$vh$6$rest$rp
 
 
-module sbuf_p16$vh$6$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$vh$6$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -131745,10 +138979,10 @@ module sbuf_p16$vh$6$store(read_address,read_clock,read_data,write_address,write
        end
     end
                 
-endmodule // sbuf_p16$vh$6$store
+endmodule // sbuf_p16$vh$6$rest$store
 
 
-module sbuf_p16$vh$6$wp(d,q,clock);
+module sbuf_p16$vh$6$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -131764,7 +138998,7 @@ module sbuf_p16$vh$6$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$6$wp
+endmodule // sbuf_p16$vh$6$rest$wp
 
 
 module sbuf_p16$vh$7(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -131780,119 +139014,83 @@ module sbuf_p16$vh$7(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [64:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [64:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [64:0] rest$push_data;
+    reg  rest$pop;
+    wire  [64:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [64:0] h$d;
     wire  [64:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [64:0] bypass_data$d;
-    wire  [64:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$vh$7$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$vh$7$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$vh$7$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$vh$7$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$vh$7$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$vh$7$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$vh$7$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$vh$7$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$vh$7$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$vh$7$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -131900,73 +139098,16 @@ module sbuf_p16$vh$7(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$vh$7
-
-
-module sbuf_p16$vh$7$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$7$bypass_data
-
-
-module sbuf_p16$vh$7$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$7$bypass_valid
 
 
 module sbuf_p16$vh$7$cnt(d,q,clock);
@@ -132007,7 +139148,222 @@ module sbuf_p16$vh$7$h(d,q,clock);
 endmodule // sbuf_p16$vh$7$h
 
 
-module sbuf_p16$vh$7$rp(d,q,clock);
+module sbuf_p16$vh$7$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$7$hv
+
+
+module sbuf_p16$vh$7$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$7$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$7$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$7$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$7$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$7$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$7$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$7$rest
+
+
+module sbuf_p16$vh$7$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$7$rest$bypass_data
+
+
+module sbuf_p16$vh$7$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$7$rest$bypass_valid
+
+
+module sbuf_p16$vh$7$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$7$rest$cnt
+
+
+module sbuf_p16$vh$7$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -132023,10 +139379,10 @@ module sbuf_p16$vh$7$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$7$rp
+endmodule // sbuf_p16$vh$7$rest$rp
 
 
-module sbuf_p16$vh$7$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$vh$7$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -132052,10 +139408,10 @@ module sbuf_p16$vh$7$store(read_address,read_clock,read_data,write_address,write
        end
     end
                 
-endmodule // sbuf_p16$vh$7$store
+endmodule // sbuf_p16$vh$7$rest$store
 
 
-module sbuf_p16$vh$7$wp(d,q,clock);
+module sbuf_p16$vh$7$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -132071,7 +139427,7 @@ module sbuf_p16$vh$7$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$7$wp
+endmodule // sbuf_p16$vh$7$rest$wp
 
 
 module sbuf_p16$vh$8(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -132087,119 +139443,83 @@ module sbuf_p16$vh$8(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [64:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [64:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [64:0] rest$push_data;
+    reg  rest$pop;
+    wire  [64:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [64:0] h$d;
     wire  [64:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [64:0] bypass_data$d;
-    wire  [64:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$vh$8$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$vh$8$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$vh$8$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$vh$8$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$vh$8$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$vh$8$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$vh$8$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$vh$8$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$vh$8$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$vh$8$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -132207,73 +139527,16 @@ module sbuf_p16$vh$8(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$vh$8
-
-
-module sbuf_p16$vh$8$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$8$bypass_data
-
-
-module sbuf_p16$vh$8$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$8$bypass_valid
 
 
 module sbuf_p16$vh$8$cnt(d,q,clock);
@@ -132314,7 +139577,222 @@ module sbuf_p16$vh$8$h(d,q,clock);
 endmodule // sbuf_p16$vh$8$h
 
 
-module sbuf_p16$vh$8$rp(d,q,clock);
+module sbuf_p16$vh$8$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$8$hv
+
+
+module sbuf_p16$vh$8$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$8$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$8$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$8$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$8$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$8$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$8$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$8$rest
+
+
+module sbuf_p16$vh$8$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$8$rest$bypass_data
+
+
+module sbuf_p16$vh$8$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$8$rest$bypass_valid
+
+
+module sbuf_p16$vh$8$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$8$rest$cnt
+
+
+module sbuf_p16$vh$8$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -132330,10 +139808,10 @@ module sbuf_p16$vh$8$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$8$rp
+endmodule // sbuf_p16$vh$8$rest$rp
 
 
-module sbuf_p16$vh$8$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$vh$8$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -132359,10 +139837,10 @@ module sbuf_p16$vh$8$store(read_address,read_clock,read_data,write_address,write
        end
     end
                 
-endmodule // sbuf_p16$vh$8$store
+endmodule // sbuf_p16$vh$8$rest$store
 
 
-module sbuf_p16$vh$8$wp(d,q,clock);
+module sbuf_p16$vh$8$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -132378,7 +139856,7 @@ module sbuf_p16$vh$8$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$8$wp
+endmodule // sbuf_p16$vh$8$rest$wp
 
 
 module sbuf_p16$vh$9(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -132394,119 +139872,83 @@ module sbuf_p16$vh$9(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [64:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [64:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [64:0] rest$push_data;
+    reg  rest$pop;
+    wire  [64:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [64:0] h$d;
     wire  [64:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [64:0] bypass_data$d;
-    wire  [64:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$vh$9$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p16$vh$9$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p16$vh$9$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p16$vh$9$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p16$vh$9$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p16$vh$9$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p16$vh$9$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p16$vh$9$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p16$vh$9$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p16$vh$9$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -132514,73 +139956,16 @@ module sbuf_p16$vh$9(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$vh$9
-
-
-module sbuf_p16$vh$9$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$9$bypass_data
-
-
-module sbuf_p16$vh$9$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$vh$9$bypass_valid
 
 
 module sbuf_p16$vh$9$cnt(d,q,clock);
@@ -132621,7 +140006,222 @@ module sbuf_p16$vh$9$h(d,q,clock);
 endmodule // sbuf_p16$vh$9$h
 
 
-module sbuf_p16$vh$9$rp(d,q,clock);
+module sbuf_p16$vh$9$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$9$hv
+
+
+module sbuf_p16$vh$9$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$vh$9$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$vh$9$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$vh$9$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$vh$9$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$vh$9$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$vh$9$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$vh$9$rest
+
+
+module sbuf_p16$vh$9$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$9$rest$bypass_data
+
+
+module sbuf_p16$vh$9$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$9$rest$bypass_valid
+
+
+module sbuf_p16$vh$9$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$vh$9$rest$cnt
+
+
+module sbuf_p16$vh$9$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -132637,10 +140237,10 @@ module sbuf_p16$vh$9$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$9$rp
+endmodule // sbuf_p16$vh$9$rest$rp
 
 
-module sbuf_p16$vh$9$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$vh$9$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -132666,10 +140266,10 @@ module sbuf_p16$vh$9$store(read_address,read_clock,read_data,write_address,write
        end
     end
                 
-endmodule // sbuf_p16$vh$9$store
+endmodule // sbuf_p16$vh$9$rest$store
 
 
-module sbuf_p16$vh$9$wp(d,q,clock);
+module sbuf_p16$vh$9$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -132685,7 +140285,7 @@ module sbuf_p16$vh$9$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$vh$9$wp
+endmodule // sbuf_p16$vh$9$rest$wp
 
 
 module sbuf_p16$vq$0(clock,reset,push,push_data,pop,head,nonempty,count);

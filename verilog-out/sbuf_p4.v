@@ -998,6 +998,30 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     reg  [10:0] lk_r$7$d;
     wire  [10:0] lk_r$7$q;
     reg  lk_r$7$clock;
+    reg  [63:0] bd$0$d;
+    wire  [63:0] bd$0$q;
+    reg  bd$0$clock;
+    reg  [63:0] bd$1$d;
+    wire  [63:0] bd$1$q;
+    reg  bd$1$clock;
+    reg  [63:0] bd$2$d;
+    wire  [63:0] bd$2$q;
+    reg  bd$2$clock;
+    reg  [63:0] bd$3$d;
+    wire  [63:0] bd$3$q;
+    reg  bd$3$clock;
+    reg  [63:0] bd$4$d;
+    wire  [63:0] bd$4$q;
+    reg  bd$4$clock;
+    reg  [63:0] bd$5$d;
+    wire  [63:0] bd$5$q;
+    reg  bd$5$clock;
+    reg  [63:0] bd$6$d;
+    wire  [63:0] bd$6$q;
+    reg  bd$6$clock;
+    reg  [63:0] bd$7$d;
+    wire  [63:0] bd$7$q;
+    reg  bd$7$clock;
     reg  [10:0] lk2_r$0$d;
     wire  [10:0] lk2_r$0$q;
     reg  lk2_r$0$clock;
@@ -1543,6 +1567,78 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     reg  q_rep$3$d;
     wire  q_rep$3$q;
     reg  q_rep$3$clock;
+    reg  q_en$0$d;
+    wire  q_en$0$q;
+    reg  q_en$0$clock;
+    reg  q_en$1$d;
+    wire  q_en$1$q;
+    reg  q_en$1$clock;
+    reg  q_en$2$d;
+    wire  q_en$2$q;
+    reg  q_en$2$clock;
+    reg  q_en$3$d;
+    wire  q_en$3$q;
+    reg  q_en$3$clock;
+    reg  q_cap$0$d;
+    wire  q_cap$0$q;
+    reg  q_cap$0$clock;
+    reg  q_cap$1$d;
+    wire  q_cap$1$q;
+    reg  q_cap$1$clock;
+    reg  q_cap$2$d;
+    wire  q_cap$2$q;
+    reg  q_cap$2$clock;
+    reg  q_cap$3$d;
+    wire  q_cap$3$q;
+    reg  q_cap$3$clock;
+    reg  q_last$0$d;
+    wire  q_last$0$q;
+    reg  q_last$0$clock;
+    reg  q_last$1$d;
+    wire  q_last$1$q;
+    reg  q_last$1$clock;
+    reg  q_last$2$d;
+    wire  q_last$2$q;
+    reg  q_last$2$clock;
+    reg  q_last$3$d;
+    wire  q_last$3$q;
+    reg  q_last$3$clock;
+    reg  [7:0] q_k$0$d;
+    wire  [7:0] q_k$0$q;
+    reg  q_k$0$clock;
+    reg  [7:0] q_k$1$d;
+    wire  [7:0] q_k$1$q;
+    reg  q_k$1$clock;
+    reg  [7:0] q_k$2$d;
+    wire  [7:0] q_k$2$q;
+    reg  q_k$2$clock;
+    reg  [7:0] q_k$3$d;
+    wire  [7:0] q_k$3$q;
+    reg  q_k$3$clock;
+    reg  [7:0] q_n$0$d;
+    wire  [7:0] q_n$0$q;
+    reg  q_n$0$clock;
+    reg  [7:0] q_n$1$d;
+    wire  [7:0] q_n$1$q;
+    reg  q_n$1$clock;
+    reg  [7:0] q_n$2$d;
+    wire  [7:0] q_n$2$q;
+    reg  q_n$2$clock;
+    reg  [7:0] q_n$3$d;
+    wire  [7:0] q_n$3$q;
+    reg  q_n$3$clock;
+    reg  [2:0] q_emp$0$d;
+    wire  [2:0] q_emp$0$q;
+    reg  q_emp$0$clock;
+    reg  [2:0] q_emp$1$d;
+    wire  [2:0] q_emp$1$q;
+    reg  q_emp$1$clock;
+    reg  [2:0] q_emp$2$d;
+    wire  [2:0] q_emp$2$q;
+    reg  q_emp$2$clock;
+    reg  [2:0] q_emp$3$d;
+    wire  [2:0] q_emp$3$q;
+    reg  q_emp$3$clock;
     reg  dep$0$d;
     wire  dep$0$q;
     reg  dep$0$clock;
@@ -2439,10 +2535,6 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
     reg  [10:0] l_lkb$1;
     reg  [10:0] l_lkb$2;
     reg  [10:0] l_lkb$3;
-    reg  l_rpop$0;
-    reg  l_rpop$1;
-    reg  l_rpop$2;
-    reg  l_rpop$3;
     reg  l_mv0$0;
     reg  l_mv0$1;
     reg  l_mv0$2;
@@ -3704,6 +3796,46 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         .q(lk_r$7$q),
         .clock(lk_r$7$clock)
     );
+    sbuf_p4$bd$0 bd$0(
+        .d(bd$0$d),
+        .q(bd$0$q),
+        .clock(bd$0$clock)
+    );
+    sbuf_p4$bd$1 bd$1(
+        .d(bd$1$d),
+        .q(bd$1$q),
+        .clock(bd$1$clock)
+    );
+    sbuf_p4$bd$2 bd$2(
+        .d(bd$2$d),
+        .q(bd$2$q),
+        .clock(bd$2$clock)
+    );
+    sbuf_p4$bd$3 bd$3(
+        .d(bd$3$d),
+        .q(bd$3$q),
+        .clock(bd$3$clock)
+    );
+    sbuf_p4$bd$4 bd$4(
+        .d(bd$4$d),
+        .q(bd$4$q),
+        .clock(bd$4$clock)
+    );
+    sbuf_p4$bd$5 bd$5(
+        .d(bd$5$d),
+        .q(bd$5$q),
+        .clock(bd$5$clock)
+    );
+    sbuf_p4$bd$6 bd$6(
+        .d(bd$6$d),
+        .q(bd$6$q),
+        .clock(bd$6$clock)
+    );
+    sbuf_p4$bd$7 bd$7(
+        .d(bd$7$d),
+        .q(bd$7$q),
+        .clock(bd$7$clock)
+    );
     sbuf_p4$lk2_r$0 lk2_r$0(
         .d(lk2_r$0$d),
         .q(lk2_r$0$q),
@@ -4578,6 +4710,126 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         .d(q_rep$3$d),
         .q(q_rep$3$q),
         .clock(q_rep$3$clock)
+    );
+    sbuf_p4$q_en$0 q_en$0(
+        .d(q_en$0$d),
+        .q(q_en$0$q),
+        .clock(q_en$0$clock)
+    );
+    sbuf_p4$q_en$1 q_en$1(
+        .d(q_en$1$d),
+        .q(q_en$1$q),
+        .clock(q_en$1$clock)
+    );
+    sbuf_p4$q_en$2 q_en$2(
+        .d(q_en$2$d),
+        .q(q_en$2$q),
+        .clock(q_en$2$clock)
+    );
+    sbuf_p4$q_en$3 q_en$3(
+        .d(q_en$3$d),
+        .q(q_en$3$q),
+        .clock(q_en$3$clock)
+    );
+    sbuf_p4$q_cap$0 q_cap$0(
+        .d(q_cap$0$d),
+        .q(q_cap$0$q),
+        .clock(q_cap$0$clock)
+    );
+    sbuf_p4$q_cap$1 q_cap$1(
+        .d(q_cap$1$d),
+        .q(q_cap$1$q),
+        .clock(q_cap$1$clock)
+    );
+    sbuf_p4$q_cap$2 q_cap$2(
+        .d(q_cap$2$d),
+        .q(q_cap$2$q),
+        .clock(q_cap$2$clock)
+    );
+    sbuf_p4$q_cap$3 q_cap$3(
+        .d(q_cap$3$d),
+        .q(q_cap$3$q),
+        .clock(q_cap$3$clock)
+    );
+    sbuf_p4$q_last$0 q_last$0(
+        .d(q_last$0$d),
+        .q(q_last$0$q),
+        .clock(q_last$0$clock)
+    );
+    sbuf_p4$q_last$1 q_last$1(
+        .d(q_last$1$d),
+        .q(q_last$1$q),
+        .clock(q_last$1$clock)
+    );
+    sbuf_p4$q_last$2 q_last$2(
+        .d(q_last$2$d),
+        .q(q_last$2$q),
+        .clock(q_last$2$clock)
+    );
+    sbuf_p4$q_last$3 q_last$3(
+        .d(q_last$3$d),
+        .q(q_last$3$q),
+        .clock(q_last$3$clock)
+    );
+    sbuf_p4$q_k$0 q_k$0(
+        .d(q_k$0$d),
+        .q(q_k$0$q),
+        .clock(q_k$0$clock)
+    );
+    sbuf_p4$q_k$1 q_k$1(
+        .d(q_k$1$d),
+        .q(q_k$1$q),
+        .clock(q_k$1$clock)
+    );
+    sbuf_p4$q_k$2 q_k$2(
+        .d(q_k$2$d),
+        .q(q_k$2$q),
+        .clock(q_k$2$clock)
+    );
+    sbuf_p4$q_k$3 q_k$3(
+        .d(q_k$3$d),
+        .q(q_k$3$q),
+        .clock(q_k$3$clock)
+    );
+    sbuf_p4$q_n$0 q_n$0(
+        .d(q_n$0$d),
+        .q(q_n$0$q),
+        .clock(q_n$0$clock)
+    );
+    sbuf_p4$q_n$1 q_n$1(
+        .d(q_n$1$d),
+        .q(q_n$1$q),
+        .clock(q_n$1$clock)
+    );
+    sbuf_p4$q_n$2 q_n$2(
+        .d(q_n$2$d),
+        .q(q_n$2$q),
+        .clock(q_n$2$clock)
+    );
+    sbuf_p4$q_n$3 q_n$3(
+        .d(q_n$3$d),
+        .q(q_n$3$q),
+        .clock(q_n$3$clock)
+    );
+    sbuf_p4$q_emp$0 q_emp$0(
+        .d(q_emp$0$d),
+        .q(q_emp$0$q),
+        .clock(q_emp$0$clock)
+    );
+    sbuf_p4$q_emp$1 q_emp$1(
+        .d(q_emp$1$d),
+        .q(q_emp$1$q),
+        .clock(q_emp$1$clock)
+    );
+    sbuf_p4$q_emp$2 q_emp$2(
+        .d(q_emp$2$d),
+        .q(q_emp$2$q),
+        .clock(q_emp$2$clock)
+    );
+    sbuf_p4$q_emp$3 q_emp$3(
+        .d(q_emp$3$d),
+        .q(q_emp$3$q),
+        .clock(q_emp$3$clock)
     );
     sbuf_p4$dep$0 dep$0(
         .d(dep$0$d),
@@ -5763,6 +6015,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         link2$0$write_clock = clock;
         lk_r$0$clock = clock;
         lk_r$0$d = link$0$read_data;
+        bd$0$clock = clock;
+        bd$0$d = bank$0$read_data;
         lk2_r$0$clock = clock;
         lk2_r$0$d = link2$0$read_data;
         bank$1$read_clock = clock;
@@ -5773,6 +6027,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         link2$1$write_clock = clock;
         lk_r$1$clock = clock;
         lk_r$1$d = link$1$read_data;
+        bd$1$clock = clock;
+        bd$1$d = bank$1$read_data;
         lk2_r$1$clock = clock;
         lk2_r$1$d = link2$1$read_data;
         bank$2$read_clock = clock;
@@ -5783,6 +6039,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         link2$2$write_clock = clock;
         lk_r$2$clock = clock;
         lk_r$2$d = link$2$read_data;
+        bd$2$clock = clock;
+        bd$2$d = bank$2$read_data;
         lk2_r$2$clock = clock;
         lk2_r$2$d = link2$2$read_data;
         bank$3$read_clock = clock;
@@ -5793,6 +6051,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         link2$3$write_clock = clock;
         lk_r$3$clock = clock;
         lk_r$3$d = link$3$read_data;
+        bd$3$clock = clock;
+        bd$3$d = bank$3$read_data;
         lk2_r$3$clock = clock;
         lk2_r$3$d = link2$3$read_data;
         bank$4$read_clock = clock;
@@ -5803,6 +6063,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         link2$4$write_clock = clock;
         lk_r$4$clock = clock;
         lk_r$4$d = link$4$read_data;
+        bd$4$clock = clock;
+        bd$4$d = bank$4$read_data;
         lk2_r$4$clock = clock;
         lk2_r$4$d = link2$4$read_data;
         bank$5$read_clock = clock;
@@ -5813,6 +6075,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         link2$5$write_clock = clock;
         lk_r$5$clock = clock;
         lk_r$5$d = link$5$read_data;
+        bd$5$clock = clock;
+        bd$5$d = bank$5$read_data;
         lk2_r$5$clock = clock;
         lk2_r$5$d = link2$5$read_data;
         bank$6$read_clock = clock;
@@ -5823,6 +6087,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         link2$6$write_clock = clock;
         lk_r$6$clock = clock;
         lk_r$6$d = link$6$read_data;
+        bd$6$clock = clock;
+        bd$6$d = bank$6$read_data;
         lk2_r$6$clock = clock;
         lk2_r$6$d = link2$6$read_data;
         bank$7$read_clock = clock;
@@ -5833,6 +6099,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         link2$7$write_clock = clock;
         lk_r$7$clock = clock;
         lk_r$7$d = link$7$read_data;
+        bd$7$clock = clock;
+        bd$7$d = bank$7$read_data;
         lk2_r$7$clock = clock;
         lk2_r$7$d = link2$7$read_data;
         df$0$clock = clock;
@@ -6227,6 +6495,18 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         q_s$0$d = p_s$0$q;
         q_rep$0$clock = clock;
         q_rep$0$d = p_rep$0$q;
+        q_en$0$clock = clock;
+        q_en$0$d = p_en$0$q;
+        q_cap$0$clock = clock;
+        q_cap$0$d = p_cap$0$q;
+        q_last$0$clock = clock;
+        q_last$0$d = p_last$0$q;
+        q_k$0$clock = clock;
+        q_k$0$d = p_k$0$q;
+        q_n$0$clock = clock;
+        q_n$0$d = p_n$0$q;
+        q_emp$0$clock = clock;
+        q_emp$0$d = p_emp$0$q;
         dep$0$clock = clock;
         dep$0$d = rd_en$0$q & rd_last$0$q;
         x_k$0$clock = clock;
@@ -6321,6 +6601,18 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         q_s$1$d = p_s$1$q;
         q_rep$1$clock = clock;
         q_rep$1$d = p_rep$1$q;
+        q_en$1$clock = clock;
+        q_en$1$d = p_en$1$q;
+        q_cap$1$clock = clock;
+        q_cap$1$d = p_cap$1$q;
+        q_last$1$clock = clock;
+        q_last$1$d = p_last$1$q;
+        q_k$1$clock = clock;
+        q_k$1$d = p_k$1$q;
+        q_n$1$clock = clock;
+        q_n$1$d = p_n$1$q;
+        q_emp$1$clock = clock;
+        q_emp$1$d = p_emp$1$q;
         dep$1$clock = clock;
         dep$1$d = rd_en$1$q & rd_last$1$q;
         x_k$1$clock = clock;
@@ -6415,6 +6707,18 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         q_s$2$d = p_s$2$q;
         q_rep$2$clock = clock;
         q_rep$2$d = p_rep$2$q;
+        q_en$2$clock = clock;
+        q_en$2$d = p_en$2$q;
+        q_cap$2$clock = clock;
+        q_cap$2$d = p_cap$2$q;
+        q_last$2$clock = clock;
+        q_last$2$d = p_last$2$q;
+        q_k$2$clock = clock;
+        q_k$2$d = p_k$2$q;
+        q_n$2$clock = clock;
+        q_n$2$d = p_n$2$q;
+        q_emp$2$clock = clock;
+        q_emp$2$d = p_emp$2$q;
         dep$2$clock = clock;
         dep$2$d = rd_en$2$q & rd_last$2$q;
         x_k$2$clock = clock;
@@ -6509,6 +6813,18 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
         q_s$3$d = p_s$3$q;
         q_rep$3$clock = clock;
         q_rep$3$d = p_rep$3$q;
+        q_en$3$clock = clock;
+        q_en$3$d = p_en$3$q;
+        q_cap$3$clock = clock;
+        q_cap$3$d = p_cap$3$q;
+        q_last$3$clock = clock;
+        q_last$3$d = p_last$3$q;
+        q_k$3$clock = clock;
+        q_k$3$d = p_k$3$q;
+        q_n$3$clock = clock;
+        q_n$3$d = p_n$3$q;
+        q_emp$3$clock = clock;
+        q_emp$3$d = p_emp$3$q;
         dep$3$clock = clock;
         dep$3$d = rd_en$3$q & rd_last$3$q;
         x_k$3$clock = clock;
@@ -8189,62 +8505,62 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                 l_lkb$0 = l_lkb$0 | lk2_r$3$q;
             end
         end
-        l_row_w$0 = bank$0$read_data;
-        if (p_rep$0$q) begin
-            l_row_w$0 = bank$4$read_data;
+        l_row_w$0 = bd$0$q;
+        if (q_rep$0$q) begin
+            l_row_w$0 = bd$4$q;
         end
-        l_row_w$1 = bank$1$read_data;
-        if (p_rep$0$q) begin
-            l_row_w$1 = bank$5$read_data;
+        l_row_w$1 = bd$1$q;
+        if (q_rep$0$q) begin
+            l_row_w$1 = bd$5$q;
         end
-        l_row_w$2 = bank$2$read_data;
-        if (p_rep$0$q) begin
-            l_row_w$2 = bank$6$read_data;
+        l_row_w$2 = bd$2$q;
+        if (q_rep$0$q) begin
+            l_row_w$2 = bd$6$q;
         end
-        l_row_w$3 = bank$3$read_data;
-        if (p_rep$0$q) begin
-            l_row_w$3 = bank$7$read_data;
+        l_row_w$3 = bd$3$q;
+        if (q_rep$0$q) begin
+            l_row_w$3 = bd$7$q;
         end
-        if (p_en$0$q & p_cap$0$q) begin
-            if (p_k$0$q == k_idx$0) begin
+        if (q_en$0$q & q_cap$0$q) begin
+            if (q_k$0$q == k_idx$0) begin
                 rv$0$d = 1'b1;
-                rn$0$d = p_n$0$q;
-                rl$0$d = p_last$0$q;
-                re$0$d = p_emp$0$q;
-                rs$0$d = p_s$0$q;
+                rn$0$d = q_n$0$q;
+                rl$0$d = q_last$0$q;
+                re$0$d = q_emp$0$q;
+                rs$0$d = q_s$0$q;
                 rw$0$d = l_row_w$0;
                 rw$1$d = l_row_w$1;
                 rw$2$d = l_row_w$2;
                 rw$3$d = l_row_w$3;
             end
-            if (p_k$0$q == k_idx$1) begin
+            if (q_k$0$q == k_idx$1) begin
                 rv$1$d = 1'b1;
-                rn$1$d = p_n$0$q;
-                rl$1$d = p_last$0$q;
-                re$1$d = p_emp$0$q;
-                rs$1$d = p_s$0$q;
+                rn$1$d = q_n$0$q;
+                rl$1$d = q_last$0$q;
+                re$1$d = q_emp$0$q;
+                rs$1$d = q_s$0$q;
                 rw$4$d = l_row_w$0;
                 rw$5$d = l_row_w$1;
                 rw$6$d = l_row_w$2;
                 rw$7$d = l_row_w$3;
             end
-            if (p_k$0$q == k_idx$2) begin
+            if (q_k$0$q == k_idx$2) begin
                 rv$2$d = 1'b1;
-                rn$2$d = p_n$0$q;
-                rl$2$d = p_last$0$q;
-                re$2$d = p_emp$0$q;
-                rs$2$d = p_s$0$q;
+                rn$2$d = q_n$0$q;
+                rl$2$d = q_last$0$q;
+                re$2$d = q_emp$0$q;
+                rs$2$d = q_s$0$q;
                 rw$8$d = l_row_w$0;
                 rw$9$d = l_row_w$1;
                 rw$10$d = l_row_w$2;
                 rw$11$d = l_row_w$3;
             end
-            if (p_k$0$q == k_idx$3) begin
+            if (q_k$0$q == k_idx$3) begin
                 rv$3$d = 1'b1;
-                rn$3$d = p_n$0$q;
-                rl$3$d = p_last$0$q;
-                re$3$d = p_emp$0$q;
-                rs$3$d = p_s$0$q;
+                rn$3$d = q_n$0$q;
+                rl$3$d = q_last$0$q;
+                re$3$d = q_emp$0$q;
+                rs$3$d = q_s$0$q;
                 rw$12$d = l_row_w$0;
                 rw$13$d = l_row_w$1;
                 rw$14$d = l_row_w$2;
@@ -8267,9 +8583,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_free$0 = 1'b1;
         end
         l_issue$0 = r_act$0$q & (l_slot$0 | l_slot1$0) & r_v0$0$q & (r_bad$0$q | l_free$0);
-        l_rpop$0 = l_issue$0;
         l_mv0$0 = r_v0$0$q;
-        if (l_rpop$0) begin
+        if (l_issue$0) begin
             l_mv0$0 = r_v1$0$q;
             r_c0$0$d = r_c1$0$q;
             r_v0$0$d = r_v1$0$q;
@@ -8459,8 +8774,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                 end
             end
         end
-        if (p_en$0$q & p_cap$0$q & (p_k$0$q == l_nxk$0)) begin
-            x_b$0$d = p_s$0$q;
+        if (q_en$0$q & q_cap$0$q & (q_k$0$q == l_nxk$0)) begin
+            x_b$0$d = q_s$0$q;
         end
         if (t_valid$0$q & out$0$ready & t_last$0$q) begin
             c_tx$0$d = c_tx$0$q + k1_32;
@@ -8520,62 +8835,62 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                 l_lkb$1 = l_lkb$1 | lk2_r$3$q;
             end
         end
-        l_row_w$4 = bank$0$read_data;
-        if (p_rep$1$q) begin
-            l_row_w$4 = bank$4$read_data;
+        l_row_w$4 = bd$0$q;
+        if (q_rep$1$q) begin
+            l_row_w$4 = bd$4$q;
         end
-        l_row_w$5 = bank$1$read_data;
-        if (p_rep$1$q) begin
-            l_row_w$5 = bank$5$read_data;
+        l_row_w$5 = bd$1$q;
+        if (q_rep$1$q) begin
+            l_row_w$5 = bd$5$q;
         end
-        l_row_w$6 = bank$2$read_data;
-        if (p_rep$1$q) begin
-            l_row_w$6 = bank$6$read_data;
+        l_row_w$6 = bd$2$q;
+        if (q_rep$1$q) begin
+            l_row_w$6 = bd$6$q;
         end
-        l_row_w$7 = bank$3$read_data;
-        if (p_rep$1$q) begin
-            l_row_w$7 = bank$7$read_data;
+        l_row_w$7 = bd$3$q;
+        if (q_rep$1$q) begin
+            l_row_w$7 = bd$7$q;
         end
-        if (p_en$1$q & p_cap$1$q) begin
-            if (p_k$1$q == k_idx$0) begin
+        if (q_en$1$q & q_cap$1$q) begin
+            if (q_k$1$q == k_idx$0) begin
                 rv$4$d = 1'b1;
-                rn$4$d = p_n$1$q;
-                rl$4$d = p_last$1$q;
-                re$4$d = p_emp$1$q;
-                rs$4$d = p_s$1$q;
+                rn$4$d = q_n$1$q;
+                rl$4$d = q_last$1$q;
+                re$4$d = q_emp$1$q;
+                rs$4$d = q_s$1$q;
                 rw$16$d = l_row_w$4;
                 rw$17$d = l_row_w$5;
                 rw$18$d = l_row_w$6;
                 rw$19$d = l_row_w$7;
             end
-            if (p_k$1$q == k_idx$1) begin
+            if (q_k$1$q == k_idx$1) begin
                 rv$5$d = 1'b1;
-                rn$5$d = p_n$1$q;
-                rl$5$d = p_last$1$q;
-                re$5$d = p_emp$1$q;
-                rs$5$d = p_s$1$q;
+                rn$5$d = q_n$1$q;
+                rl$5$d = q_last$1$q;
+                re$5$d = q_emp$1$q;
+                rs$5$d = q_s$1$q;
                 rw$20$d = l_row_w$4;
                 rw$21$d = l_row_w$5;
                 rw$22$d = l_row_w$6;
                 rw$23$d = l_row_w$7;
             end
-            if (p_k$1$q == k_idx$2) begin
+            if (q_k$1$q == k_idx$2) begin
                 rv$6$d = 1'b1;
-                rn$6$d = p_n$1$q;
-                rl$6$d = p_last$1$q;
-                re$6$d = p_emp$1$q;
-                rs$6$d = p_s$1$q;
+                rn$6$d = q_n$1$q;
+                rl$6$d = q_last$1$q;
+                re$6$d = q_emp$1$q;
+                rs$6$d = q_s$1$q;
                 rw$24$d = l_row_w$4;
                 rw$25$d = l_row_w$5;
                 rw$26$d = l_row_w$6;
                 rw$27$d = l_row_w$7;
             end
-            if (p_k$1$q == k_idx$3) begin
+            if (q_k$1$q == k_idx$3) begin
                 rv$7$d = 1'b1;
-                rn$7$d = p_n$1$q;
-                rl$7$d = p_last$1$q;
-                re$7$d = p_emp$1$q;
-                rs$7$d = p_s$1$q;
+                rn$7$d = q_n$1$q;
+                rl$7$d = q_last$1$q;
+                re$7$d = q_emp$1$q;
+                rs$7$d = q_s$1$q;
                 rw$28$d = l_row_w$4;
                 rw$29$d = l_row_w$5;
                 rw$30$d = l_row_w$6;
@@ -8598,9 +8913,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_free$1 = 1'b1;
         end
         l_issue$1 = r_act$1$q & (l_slot$1 | l_slot1$1) & r_v0$1$q & (r_bad$1$q | l_free$1);
-        l_rpop$1 = l_issue$1;
         l_mv0$1 = r_v0$1$q;
-        if (l_rpop$1) begin
+        if (l_issue$1) begin
             l_mv0$1 = r_v1$1$q;
             r_c0$1$d = r_c1$1$q;
             r_v0$1$d = r_v1$1$q;
@@ -8790,8 +9104,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                 end
             end
         end
-        if (p_en$1$q & p_cap$1$q & (p_k$1$q == l_nxk$1)) begin
-            x_b$1$d = p_s$1$q;
+        if (q_en$1$q & q_cap$1$q & (q_k$1$q == l_nxk$1)) begin
+            x_b$1$d = q_s$1$q;
         end
         if (t_valid$1$q & out$1$ready & t_last$1$q) begin
             c_tx$1$d = c_tx$1$q + k1_32;
@@ -8851,62 +9165,62 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                 l_lkb$2 = l_lkb$2 | lk2_r$3$q;
             end
         end
-        l_row_w$8 = bank$0$read_data;
-        if (p_rep$2$q) begin
-            l_row_w$8 = bank$4$read_data;
+        l_row_w$8 = bd$0$q;
+        if (q_rep$2$q) begin
+            l_row_w$8 = bd$4$q;
         end
-        l_row_w$9 = bank$1$read_data;
-        if (p_rep$2$q) begin
-            l_row_w$9 = bank$5$read_data;
+        l_row_w$9 = bd$1$q;
+        if (q_rep$2$q) begin
+            l_row_w$9 = bd$5$q;
         end
-        l_row_w$10 = bank$2$read_data;
-        if (p_rep$2$q) begin
-            l_row_w$10 = bank$6$read_data;
+        l_row_w$10 = bd$2$q;
+        if (q_rep$2$q) begin
+            l_row_w$10 = bd$6$q;
         end
-        l_row_w$11 = bank$3$read_data;
-        if (p_rep$2$q) begin
-            l_row_w$11 = bank$7$read_data;
+        l_row_w$11 = bd$3$q;
+        if (q_rep$2$q) begin
+            l_row_w$11 = bd$7$q;
         end
-        if (p_en$2$q & p_cap$2$q) begin
-            if (p_k$2$q == k_idx$0) begin
+        if (q_en$2$q & q_cap$2$q) begin
+            if (q_k$2$q == k_idx$0) begin
                 rv$8$d = 1'b1;
-                rn$8$d = p_n$2$q;
-                rl$8$d = p_last$2$q;
-                re$8$d = p_emp$2$q;
-                rs$8$d = p_s$2$q;
+                rn$8$d = q_n$2$q;
+                rl$8$d = q_last$2$q;
+                re$8$d = q_emp$2$q;
+                rs$8$d = q_s$2$q;
                 rw$32$d = l_row_w$8;
                 rw$33$d = l_row_w$9;
                 rw$34$d = l_row_w$10;
                 rw$35$d = l_row_w$11;
             end
-            if (p_k$2$q == k_idx$1) begin
+            if (q_k$2$q == k_idx$1) begin
                 rv$9$d = 1'b1;
-                rn$9$d = p_n$2$q;
-                rl$9$d = p_last$2$q;
-                re$9$d = p_emp$2$q;
-                rs$9$d = p_s$2$q;
+                rn$9$d = q_n$2$q;
+                rl$9$d = q_last$2$q;
+                re$9$d = q_emp$2$q;
+                rs$9$d = q_s$2$q;
                 rw$36$d = l_row_w$8;
                 rw$37$d = l_row_w$9;
                 rw$38$d = l_row_w$10;
                 rw$39$d = l_row_w$11;
             end
-            if (p_k$2$q == k_idx$2) begin
+            if (q_k$2$q == k_idx$2) begin
                 rv$10$d = 1'b1;
-                rn$10$d = p_n$2$q;
-                rl$10$d = p_last$2$q;
-                re$10$d = p_emp$2$q;
-                rs$10$d = p_s$2$q;
+                rn$10$d = q_n$2$q;
+                rl$10$d = q_last$2$q;
+                re$10$d = q_emp$2$q;
+                rs$10$d = q_s$2$q;
                 rw$40$d = l_row_w$8;
                 rw$41$d = l_row_w$9;
                 rw$42$d = l_row_w$10;
                 rw$43$d = l_row_w$11;
             end
-            if (p_k$2$q == k_idx$3) begin
+            if (q_k$2$q == k_idx$3) begin
                 rv$11$d = 1'b1;
-                rn$11$d = p_n$2$q;
-                rl$11$d = p_last$2$q;
-                re$11$d = p_emp$2$q;
-                rs$11$d = p_s$2$q;
+                rn$11$d = q_n$2$q;
+                rl$11$d = q_last$2$q;
+                re$11$d = q_emp$2$q;
+                rs$11$d = q_s$2$q;
                 rw$44$d = l_row_w$8;
                 rw$45$d = l_row_w$9;
                 rw$46$d = l_row_w$10;
@@ -8929,9 +9243,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_free$2 = 1'b1;
         end
         l_issue$2 = r_act$2$q & (l_slot$2 | l_slot1$2) & r_v0$2$q & (r_bad$2$q | l_free$2);
-        l_rpop$2 = l_issue$2;
         l_mv0$2 = r_v0$2$q;
-        if (l_rpop$2) begin
+        if (l_issue$2) begin
             l_mv0$2 = r_v1$2$q;
             r_c0$2$d = r_c1$2$q;
             r_v0$2$d = r_v1$2$q;
@@ -9121,8 +9434,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                 end
             end
         end
-        if (p_en$2$q & p_cap$2$q & (p_k$2$q == l_nxk$2)) begin
-            x_b$2$d = p_s$2$q;
+        if (q_en$2$q & q_cap$2$q & (q_k$2$q == l_nxk$2)) begin
+            x_b$2$d = q_s$2$q;
         end
         if (t_valid$2$q & out$2$ready & t_last$2$q) begin
             c_tx$2$d = c_tx$2$q + k1_32;
@@ -9182,62 +9495,62 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                 l_lkb$3 = l_lkb$3 | lk2_r$3$q;
             end
         end
-        l_row_w$12 = bank$0$read_data;
-        if (p_rep$3$q) begin
-            l_row_w$12 = bank$4$read_data;
+        l_row_w$12 = bd$0$q;
+        if (q_rep$3$q) begin
+            l_row_w$12 = bd$4$q;
         end
-        l_row_w$13 = bank$1$read_data;
-        if (p_rep$3$q) begin
-            l_row_w$13 = bank$5$read_data;
+        l_row_w$13 = bd$1$q;
+        if (q_rep$3$q) begin
+            l_row_w$13 = bd$5$q;
         end
-        l_row_w$14 = bank$2$read_data;
-        if (p_rep$3$q) begin
-            l_row_w$14 = bank$6$read_data;
+        l_row_w$14 = bd$2$q;
+        if (q_rep$3$q) begin
+            l_row_w$14 = bd$6$q;
         end
-        l_row_w$15 = bank$3$read_data;
-        if (p_rep$3$q) begin
-            l_row_w$15 = bank$7$read_data;
+        l_row_w$15 = bd$3$q;
+        if (q_rep$3$q) begin
+            l_row_w$15 = bd$7$q;
         end
-        if (p_en$3$q & p_cap$3$q) begin
-            if (p_k$3$q == k_idx$0) begin
+        if (q_en$3$q & q_cap$3$q) begin
+            if (q_k$3$q == k_idx$0) begin
                 rv$12$d = 1'b1;
-                rn$12$d = p_n$3$q;
-                rl$12$d = p_last$3$q;
-                re$12$d = p_emp$3$q;
-                rs$12$d = p_s$3$q;
+                rn$12$d = q_n$3$q;
+                rl$12$d = q_last$3$q;
+                re$12$d = q_emp$3$q;
+                rs$12$d = q_s$3$q;
                 rw$48$d = l_row_w$12;
                 rw$49$d = l_row_w$13;
                 rw$50$d = l_row_w$14;
                 rw$51$d = l_row_w$15;
             end
-            if (p_k$3$q == k_idx$1) begin
+            if (q_k$3$q == k_idx$1) begin
                 rv$13$d = 1'b1;
-                rn$13$d = p_n$3$q;
-                rl$13$d = p_last$3$q;
-                re$13$d = p_emp$3$q;
-                rs$13$d = p_s$3$q;
+                rn$13$d = q_n$3$q;
+                rl$13$d = q_last$3$q;
+                re$13$d = q_emp$3$q;
+                rs$13$d = q_s$3$q;
                 rw$52$d = l_row_w$12;
                 rw$53$d = l_row_w$13;
                 rw$54$d = l_row_w$14;
                 rw$55$d = l_row_w$15;
             end
-            if (p_k$3$q == k_idx$2) begin
+            if (q_k$3$q == k_idx$2) begin
                 rv$14$d = 1'b1;
-                rn$14$d = p_n$3$q;
-                rl$14$d = p_last$3$q;
-                re$14$d = p_emp$3$q;
-                rs$14$d = p_s$3$q;
+                rn$14$d = q_n$3$q;
+                rl$14$d = q_last$3$q;
+                re$14$d = q_emp$3$q;
+                rs$14$d = q_s$3$q;
                 rw$56$d = l_row_w$12;
                 rw$57$d = l_row_w$13;
                 rw$58$d = l_row_w$14;
                 rw$59$d = l_row_w$15;
             end
-            if (p_k$3$q == k_idx$3) begin
+            if (q_k$3$q == k_idx$3) begin
                 rv$15$d = 1'b1;
-                rn$15$d = p_n$3$q;
-                rl$15$d = p_last$3$q;
-                re$15$d = p_emp$3$q;
-                rs$15$d = p_s$3$q;
+                rn$15$d = q_n$3$q;
+                rl$15$d = q_last$3$q;
+                re$15$d = q_emp$3$q;
+                rs$15$d = q_s$3$q;
                 rw$60$d = l_row_w$12;
                 rw$61$d = l_row_w$13;
                 rw$62$d = l_row_w$14;
@@ -9260,9 +9573,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             l_free$3 = 1'b1;
         end
         l_issue$3 = r_act$3$q & (l_slot$3 | l_slot1$3) & r_v0$3$q & (r_bad$3$q | l_free$3);
-        l_rpop$3 = l_issue$3;
         l_mv0$3 = r_v0$3$q;
-        if (l_rpop$3) begin
+        if (l_issue$3) begin
             l_mv0$3 = r_v1$3$q;
             r_c0$3$d = r_c1$3$q;
             r_v0$3$d = r_v1$3$q;
@@ -9452,8 +9764,8 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
                 end
             end
         end
-        if (p_en$3$q & p_cap$3$q & (p_k$3$q == l_nxk$3)) begin
-            x_b$3$d = p_s$3$q;
+        if (q_en$3$q & q_cap$3$q & (q_k$3$q == l_nxk$3)) begin
+            x_b$3$d = q_s$3$q;
         end
         if (t_valid$3$q & out$3$ready & t_last$3$q) begin
             c_tx$3$d = c_tx$3$q + k1_32;
@@ -9538,6 +9850,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             r_wk$0$d = k0_8;
             rd_en$0$d = 1'b0;
             p_en$0$d = 1'b0;
+            q_en$0$d = 1'b0;
             dep$0$d = 1'b0;
             x_k$0$d = k0_8;
             x_n$0$d = k0_8;
@@ -9555,6 +9868,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             r_wk$1$d = k0_8;
             rd_en$1$d = 1'b0;
             p_en$1$d = 1'b0;
+            q_en$1$d = 1'b0;
             dep$1$d = 1'b0;
             x_k$1$d = k0_8;
             x_n$1$d = k0_8;
@@ -9572,6 +9886,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             r_wk$2$d = k0_8;
             rd_en$2$d = 1'b0;
             p_en$2$d = 1'b0;
+            q_en$2$d = 1'b0;
             dep$2$d = 1'b0;
             x_k$2$d = k0_8;
             x_n$2$d = k0_8;
@@ -9589,6 +9904,7 @@ module sbuf_p4(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$v
             r_wk$3$d = k0_8;
             rd_en$3$d = 1'b0;
             p_en$3$d = 1'b0;
+            q_en$3$d = 1'b0;
             dep$3$d = 1'b0;
             x_k$3$d = k0_8;
             x_n$3$d = k0_8;
@@ -9848,6 +10164,158 @@ module sbuf_p4$bank$7(read_address,read_clock,read_data,write_address,write_cloc
     end
                 
 endmodule // sbuf_p4$bank$7
+
+
+module sbuf_p4$bd$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$bd$0
+
+
+module sbuf_p4$bd$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$bd$1
+
+
+module sbuf_p4$bd$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$bd$2
+
+
+module sbuf_p4$bd$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$bd$3
+
+
+module sbuf_p4$bd$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$bd$4
+
+
+module sbuf_p4$bd$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$bd$5
+
+
+module sbuf_p4$bd$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$bd$6
+
+
+module sbuf_p4$bd$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$bd$7
 
 
 module sbuf_p4$c_free(d,q,clock);
@@ -12594,119 +13062,83 @@ module sbuf_p4$df$0(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [68:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [68:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [68:0] rest$push_data;
+    reg  rest$pop;
+    wire  [68:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [68:0] h$d;
     wire  [68:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [68:0] bypass_data$d;
-    wire  [68:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p4$df$0$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p4$df$0$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p4$df$0$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p4$df$0$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p4$df$0$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p4$df$0$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p4$df$0$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p4$df$0$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p4$df$0$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p4$df$0$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -12714,73 +13146,16 @@ module sbuf_p4$df$0(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p4$df$0
-
-
-module sbuf_p4$df$0$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [68:0] d;
-    output reg  [68:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 69'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p4$df$0$bypass_data
-
-
-module sbuf_p4$df$0$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p4$df$0$bypass_valid
 
 
 module sbuf_p4$df$0$cnt(d,q,clock);
@@ -12821,7 +13196,222 @@ module sbuf_p4$df$0$h(d,q,clock);
 endmodule // sbuf_p4$df$0$h
 
 
-module sbuf_p4$df$0$rp(d,q,clock);
+module sbuf_p4$df$0$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$df$0$hv
+
+
+module sbuf_p4$df$0$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [68:0] push_data;
+    input wire  pop;
+    output reg  [68:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [68:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [68:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [68:0] bypass_data$d;
+    wire  [68:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p4$df$0$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p4$df$0$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p4$df$0$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p4$df$0$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p4$df$0$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p4$df$0$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p4$df$0$rest
+
+
+module sbuf_p4$df$0$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$df$0$rest$bypass_data
+
+
+module sbuf_p4$df$0$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$df$0$rest$bypass_valid
+
+
+module sbuf_p4$df$0$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$df$0$rest$cnt
+
+
+module sbuf_p4$df$0$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -12837,10 +13427,10 @@ module sbuf_p4$df$0$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p4$df$0$rp
+endmodule // sbuf_p4$df$0$rest$rp
 
 
-module sbuf_p4$df$0$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p4$df$0$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -12866,10 +13456,10 @@ module sbuf_p4$df$0$store(read_address,read_clock,read_data,write_address,write_
        end
     end
                 
-endmodule // sbuf_p4$df$0$store
+endmodule // sbuf_p4$df$0$rest$store
 
 
-module sbuf_p4$df$0$wp(d,q,clock);
+module sbuf_p4$df$0$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -12885,7 +13475,7 @@ module sbuf_p4$df$0$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p4$df$0$wp
+endmodule // sbuf_p4$df$0$rest$wp
 
 
 module sbuf_p4$df$1(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -12901,119 +13491,83 @@ module sbuf_p4$df$1(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [68:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [68:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [68:0] rest$push_data;
+    reg  rest$pop;
+    wire  [68:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [68:0] h$d;
     wire  [68:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [68:0] bypass_data$d;
-    wire  [68:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p4$df$1$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p4$df$1$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p4$df$1$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p4$df$1$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p4$df$1$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p4$df$1$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p4$df$1$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p4$df$1$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p4$df$1$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p4$df$1$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -13021,73 +13575,16 @@ module sbuf_p4$df$1(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p4$df$1
-
-
-module sbuf_p4$df$1$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [68:0] d;
-    output reg  [68:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 69'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p4$df$1$bypass_data
-
-
-module sbuf_p4$df$1$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p4$df$1$bypass_valid
 
 
 module sbuf_p4$df$1$cnt(d,q,clock);
@@ -13128,7 +13625,222 @@ module sbuf_p4$df$1$h(d,q,clock);
 endmodule // sbuf_p4$df$1$h
 
 
-module sbuf_p4$df$1$rp(d,q,clock);
+module sbuf_p4$df$1$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$df$1$hv
+
+
+module sbuf_p4$df$1$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [68:0] push_data;
+    input wire  pop;
+    output reg  [68:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [68:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [68:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [68:0] bypass_data$d;
+    wire  [68:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p4$df$1$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p4$df$1$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p4$df$1$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p4$df$1$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p4$df$1$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p4$df$1$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p4$df$1$rest
+
+
+module sbuf_p4$df$1$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$df$1$rest$bypass_data
+
+
+module sbuf_p4$df$1$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$df$1$rest$bypass_valid
+
+
+module sbuf_p4$df$1$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$df$1$rest$cnt
+
+
+module sbuf_p4$df$1$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -13144,10 +13856,10 @@ module sbuf_p4$df$1$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p4$df$1$rp
+endmodule // sbuf_p4$df$1$rest$rp
 
 
-module sbuf_p4$df$1$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p4$df$1$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -13173,10 +13885,10 @@ module sbuf_p4$df$1$store(read_address,read_clock,read_data,write_address,write_
        end
     end
                 
-endmodule // sbuf_p4$df$1$store
+endmodule // sbuf_p4$df$1$rest$store
 
 
-module sbuf_p4$df$1$wp(d,q,clock);
+module sbuf_p4$df$1$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -13192,7 +13904,7 @@ module sbuf_p4$df$1$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p4$df$1$wp
+endmodule // sbuf_p4$df$1$rest$wp
 
 
 module sbuf_p4$df$2(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -13208,119 +13920,83 @@ module sbuf_p4$df$2(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [68:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [68:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [68:0] rest$push_data;
+    reg  rest$pop;
+    wire  [68:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [68:0] h$d;
     wire  [68:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [68:0] bypass_data$d;
-    wire  [68:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p4$df$2$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p4$df$2$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p4$df$2$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p4$df$2$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p4$df$2$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p4$df$2$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p4$df$2$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p4$df$2$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p4$df$2$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p4$df$2$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -13328,73 +14004,16 @@ module sbuf_p4$df$2(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p4$df$2
-
-
-module sbuf_p4$df$2$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [68:0] d;
-    output reg  [68:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 69'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p4$df$2$bypass_data
-
-
-module sbuf_p4$df$2$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p4$df$2$bypass_valid
 
 
 module sbuf_p4$df$2$cnt(d,q,clock);
@@ -13435,7 +14054,222 @@ module sbuf_p4$df$2$h(d,q,clock);
 endmodule // sbuf_p4$df$2$h
 
 
-module sbuf_p4$df$2$rp(d,q,clock);
+module sbuf_p4$df$2$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$df$2$hv
+
+
+module sbuf_p4$df$2$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [68:0] push_data;
+    input wire  pop;
+    output reg  [68:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [68:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [68:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [68:0] bypass_data$d;
+    wire  [68:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p4$df$2$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p4$df$2$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p4$df$2$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p4$df$2$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p4$df$2$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p4$df$2$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p4$df$2$rest
+
+
+module sbuf_p4$df$2$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$df$2$rest$bypass_data
+
+
+module sbuf_p4$df$2$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$df$2$rest$bypass_valid
+
+
+module sbuf_p4$df$2$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$df$2$rest$cnt
+
+
+module sbuf_p4$df$2$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -13451,10 +14285,10 @@ module sbuf_p4$df$2$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p4$df$2$rp
+endmodule // sbuf_p4$df$2$rest$rp
 
 
-module sbuf_p4$df$2$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p4$df$2$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -13480,10 +14314,10 @@ module sbuf_p4$df$2$store(read_address,read_clock,read_data,write_address,write_
        end
     end
                 
-endmodule // sbuf_p4$df$2$store
+endmodule // sbuf_p4$df$2$rest$store
 
 
-module sbuf_p4$df$2$wp(d,q,clock);
+module sbuf_p4$df$2$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -13499,7 +14333,7 @@ module sbuf_p4$df$2$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p4$df$2$wp
+endmodule // sbuf_p4$df$2$rest$wp
 
 
 module sbuf_p4$df$3(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -13515,119 +14349,83 @@ module sbuf_p4$df$3(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [68:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [68:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [68:0] rest$push_data;
+    reg  rest$pop;
+    wire  [68:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [68:0] h$d;
     wire  [68:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [68:0] bypass_data$d;
-    wire  [68:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [68:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p4$df$3$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p4$df$3$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p4$df$3$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p4$df$3$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p4$df$3$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p4$df$3$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p4$df$3$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p4$df$3$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p4$df$3$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p4$df$3$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -13635,73 +14433,16 @@ module sbuf_p4$df$3(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p4$df$3
-
-
-module sbuf_p4$df$3$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [68:0] d;
-    output reg  [68:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 69'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p4$df$3$bypass_data
-
-
-module sbuf_p4$df$3$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p4$df$3$bypass_valid
 
 
 module sbuf_p4$df$3$cnt(d,q,clock);
@@ -13742,7 +14483,222 @@ module sbuf_p4$df$3$h(d,q,clock);
 endmodule // sbuf_p4$df$3$h
 
 
-module sbuf_p4$df$3$rp(d,q,clock);
+module sbuf_p4$df$3$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$df$3$hv
+
+
+module sbuf_p4$df$3$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [68:0] push_data;
+    input wire  pop;
+    output reg  [68:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [68:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [68:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [68:0] bypass_data$d;
+    wire  [68:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p4$df$3$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p4$df$3$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p4$df$3$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p4$df$3$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p4$df$3$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p4$df$3$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p4$df$3$rest
+
+
+module sbuf_p4$df$3$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [68:0] d;
+    output reg  [68:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 69'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$df$3$rest$bypass_data
+
+
+module sbuf_p4$df$3$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$df$3$rest$bypass_valid
+
+
+module sbuf_p4$df$3$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$df$3$rest$cnt
+
+
+module sbuf_p4$df$3$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -13758,10 +14714,10 @@ module sbuf_p4$df$3$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p4$df$3$rp
+endmodule // sbuf_p4$df$3$rest$rp
 
 
-module sbuf_p4$df$3$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p4$df$3$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -13787,10 +14743,10 @@ module sbuf_p4$df$3$store(read_address,read_clock,read_data,write_address,write_
        end
     end
                 
-endmodule // sbuf_p4$df$3$store
+endmodule // sbuf_p4$df$3$rest$store
 
 
-module sbuf_p4$df$3$wp(d,q,clock);
+module sbuf_p4$df$3$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -13806,7 +14762,7 @@ module sbuf_p4$df$3$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p4$df$3$wp
+endmodule // sbuf_p4$df$3$rest$wp
 
 
 module sbuf_p4$dq_cell$0(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -18800,6 +19756,310 @@ module sbuf_p4$pk_w$3(data,last,empty,ovr,y);
 endmodule // sbuf_p4$pk_w$3
 
 
+module sbuf_p4$q_cap$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_cap$0
+
+
+module sbuf_p4$q_cap$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_cap$1
+
+
+module sbuf_p4$q_cap$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_cap$2
+
+
+module sbuf_p4$q_cap$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_cap$3
+
+
+module sbuf_p4$q_emp$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_emp$0
+
+
+module sbuf_p4$q_emp$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_emp$1
+
+
+module sbuf_p4$q_emp$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_emp$2
+
+
+module sbuf_p4$q_emp$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_emp$3
+
+
+module sbuf_p4$q_en$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_en$0
+
+
+module sbuf_p4$q_en$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_en$1
+
+
+module sbuf_p4$q_en$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_en$2
+
+
+module sbuf_p4$q_en$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_en$3
+
+
+module sbuf_p4$q_k$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_k$0
+
+
+module sbuf_p4$q_k$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_k$1
+
+
+module sbuf_p4$q_k$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_k$2
+
+
+module sbuf_p4$q_k$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_k$3
+
+
 module sbuf_p4$q_l1$0(d,q,clock);
     
     // Module arguments
@@ -18950,6 +20210,158 @@ module sbuf_p4$q_l2$3(d,q,clock);
     end
           
 endmodule // sbuf_p4$q_l2$3
+
+
+module sbuf_p4$q_last$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_last$0
+
+
+module sbuf_p4$q_last$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_last$1
+
+
+module sbuf_p4$q_last$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_last$2
+
+
+module sbuf_p4$q_last$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_last$3
+
+
+module sbuf_p4$q_n$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_n$0
+
+
+module sbuf_p4$q_n$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_n$1
+
+
+module sbuf_p4$q_n$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_n$2
+
+
+module sbuf_p4$q_n$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$q_n$3
 
 
 module sbuf_p4$q_rep$0(d,q,clock);
@@ -24985,119 +26397,83 @@ module sbuf_p4$vh$0(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [64:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [64:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [64:0] rest$push_data;
+    reg  rest$pop;
+    wire  [64:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [64:0] h$d;
     wire  [64:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [64:0] bypass_data$d;
-    wire  [64:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p4$vh$0$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p4$vh$0$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p4$vh$0$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p4$vh$0$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p4$vh$0$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p4$vh$0$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p4$vh$0$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p4$vh$0$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p4$vh$0$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p4$vh$0$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -25105,73 +26481,16 @@ module sbuf_p4$vh$0(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p4$vh$0
-
-
-module sbuf_p4$vh$0$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p4$vh$0$bypass_data
-
-
-module sbuf_p4$vh$0$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p4$vh$0$bypass_valid
 
 
 module sbuf_p4$vh$0$cnt(d,q,clock);
@@ -25212,7 +26531,222 @@ module sbuf_p4$vh$0$h(d,q,clock);
 endmodule // sbuf_p4$vh$0$h
 
 
-module sbuf_p4$vh$0$rp(d,q,clock);
+module sbuf_p4$vh$0$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$0$hv
+
+
+module sbuf_p4$vh$0$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p4$vh$0$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p4$vh$0$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p4$vh$0$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p4$vh$0$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p4$vh$0$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p4$vh$0$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p4$vh$0$rest
+
+
+module sbuf_p4$vh$0$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$0$rest$bypass_data
+
+
+module sbuf_p4$vh$0$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$0$rest$bypass_valid
+
+
+module sbuf_p4$vh$0$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$0$rest$cnt
+
+
+module sbuf_p4$vh$0$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -25228,10 +26762,10 @@ module sbuf_p4$vh$0$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p4$vh$0$rp
+endmodule // sbuf_p4$vh$0$rest$rp
 
 
-module sbuf_p4$vh$0$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p4$vh$0$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -25257,10 +26791,10 @@ module sbuf_p4$vh$0$store(read_address,read_clock,read_data,write_address,write_
        end
     end
                 
-endmodule // sbuf_p4$vh$0$store
+endmodule // sbuf_p4$vh$0$rest$store
 
 
-module sbuf_p4$vh$0$wp(d,q,clock);
+module sbuf_p4$vh$0$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -25276,7 +26810,7 @@ module sbuf_p4$vh$0$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p4$vh$0$wp
+endmodule // sbuf_p4$vh$0$rest$wp
 
 
 module sbuf_p4$vh$1(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -25292,119 +26826,83 @@ module sbuf_p4$vh$1(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [64:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [64:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [64:0] rest$push_data;
+    reg  rest$pop;
+    wire  [64:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [64:0] h$d;
     wire  [64:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [64:0] bypass_data$d;
-    wire  [64:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p4$vh$1$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p4$vh$1$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p4$vh$1$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p4$vh$1$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p4$vh$1$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p4$vh$1$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p4$vh$1$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p4$vh$1$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p4$vh$1$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p4$vh$1$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -25412,73 +26910,16 @@ module sbuf_p4$vh$1(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p4$vh$1
-
-
-module sbuf_p4$vh$1$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p4$vh$1$bypass_data
-
-
-module sbuf_p4$vh$1$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p4$vh$1$bypass_valid
 
 
 module sbuf_p4$vh$1$cnt(d,q,clock);
@@ -25519,7 +26960,222 @@ module sbuf_p4$vh$1$h(d,q,clock);
 endmodule // sbuf_p4$vh$1$h
 
 
-module sbuf_p4$vh$1$rp(d,q,clock);
+module sbuf_p4$vh$1$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$1$hv
+
+
+module sbuf_p4$vh$1$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p4$vh$1$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p4$vh$1$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p4$vh$1$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p4$vh$1$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p4$vh$1$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p4$vh$1$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p4$vh$1$rest
+
+
+module sbuf_p4$vh$1$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$1$rest$bypass_data
+
+
+module sbuf_p4$vh$1$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$1$rest$bypass_valid
+
+
+module sbuf_p4$vh$1$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$1$rest$cnt
+
+
+module sbuf_p4$vh$1$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -25535,10 +27191,10 @@ module sbuf_p4$vh$1$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p4$vh$1$rp
+endmodule // sbuf_p4$vh$1$rest$rp
 
 
-module sbuf_p4$vh$1$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p4$vh$1$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -25564,10 +27220,10 @@ module sbuf_p4$vh$1$store(read_address,read_clock,read_data,write_address,write_
        end
     end
                 
-endmodule // sbuf_p4$vh$1$store
+endmodule // sbuf_p4$vh$1$rest$store
 
 
-module sbuf_p4$vh$1$wp(d,q,clock);
+module sbuf_p4$vh$1$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -25583,7 +27239,7 @@ module sbuf_p4$vh$1$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p4$vh$1$wp
+endmodule // sbuf_p4$vh$1$rest$wp
 
 
 module sbuf_p4$vh$2(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -25599,119 +27255,83 @@ module sbuf_p4$vh$2(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [64:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [64:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [64:0] rest$push_data;
+    reg  rest$pop;
+    wire  [64:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [64:0] h$d;
     wire  [64:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [64:0] bypass_data$d;
-    wire  [64:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p4$vh$2$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p4$vh$2$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p4$vh$2$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p4$vh$2$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p4$vh$2$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p4$vh$2$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p4$vh$2$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p4$vh$2$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p4$vh$2$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p4$vh$2$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -25719,73 +27339,16 @@ module sbuf_p4$vh$2(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p4$vh$2
-
-
-module sbuf_p4$vh$2$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p4$vh$2$bypass_data
-
-
-module sbuf_p4$vh$2$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p4$vh$2$bypass_valid
 
 
 module sbuf_p4$vh$2$cnt(d,q,clock);
@@ -25826,7 +27389,222 @@ module sbuf_p4$vh$2$h(d,q,clock);
 endmodule // sbuf_p4$vh$2$h
 
 
-module sbuf_p4$vh$2$rp(d,q,clock);
+module sbuf_p4$vh$2$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$2$hv
+
+
+module sbuf_p4$vh$2$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p4$vh$2$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p4$vh$2$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p4$vh$2$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p4$vh$2$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p4$vh$2$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p4$vh$2$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p4$vh$2$rest
+
+
+module sbuf_p4$vh$2$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$2$rest$bypass_data
+
+
+module sbuf_p4$vh$2$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$2$rest$bypass_valid
+
+
+module sbuf_p4$vh$2$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$2$rest$cnt
+
+
+module sbuf_p4$vh$2$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -25842,10 +27620,10 @@ module sbuf_p4$vh$2$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p4$vh$2$rp
+endmodule // sbuf_p4$vh$2$rest$rp
 
 
-module sbuf_p4$vh$2$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p4$vh$2$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -25871,10 +27649,10 @@ module sbuf_p4$vh$2$store(read_address,read_clock,read_data,write_address,write_
        end
     end
                 
-endmodule // sbuf_p4$vh$2$store
+endmodule // sbuf_p4$vh$2$rest$store
 
 
-module sbuf_p4$vh$2$wp(d,q,clock);
+module sbuf_p4$vh$2$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -25890,7 +27668,7 @@ module sbuf_p4$vh$2$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p4$vh$2$wp
+endmodule // sbuf_p4$vh$2$rest$wp
 
 
 module sbuf_p4$vh$3(clock,reset,push,push_data,pop,head,nonempty,count);
@@ -25906,119 +27684,83 @@ module sbuf_p4$vh$3(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [6:0] count;
     
     // Constant declarations
-    localparam  one_a = 6'b1;
-    localparam  two_a = 6'b10;
-    localparam  zero_a = 6'b0;
     localparam  one_c = 7'b1;
     localparam  zero_c = 7'b0;
     localparam  depth = 7'b1000000;
     
     // Stub signals
-    reg  [5:0] store$read_address;
-    reg  store$read_clock;
-    wire  [64:0] store$read_data;
-    reg  [5:0] store$write_address;
-    reg  store$write_clock;
-    reg  [64:0] store$write_data;
-    reg  store$write_enable;
-    reg  [5:0] wp$d;
-    wire  [5:0] wp$q;
-    reg  wp$clock;
-    reg  [5:0] rp$d;
-    wire  [5:0] rp$q;
-    reg  rp$clock;
-    reg  [6:0] cnt$d;
-    wire  [6:0] cnt$q;
-    reg  cnt$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [64:0] rest$push_data;
+    reg  rest$pop;
+    wire  [64:0] rest$head;
+    wire  rest$nonempty;
+    wire  [6:0] rest$count;
     reg  [64:0] h$d;
     wire  [64:0] h$q;
     reg  h$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [64:0] bypass_data$d;
-    wire  [64:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
     
     // Local signals
-    reg  [5:0] rp_next;
-    reg  [5:0] ra;
-    reg  [64:0] after;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p4$vh$3$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
-    );
-    sbuf_p4$vh$3$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
-    );
-    sbuf_p4$vh$3$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
-    );
-    sbuf_p4$vh$3$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
+    sbuf_p4$vh$3$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
     sbuf_p4$vh$3$h h(
         .d(h$d),
         .q(h$q),
         .clock(h$clock)
     );
-    sbuf_p4$vh$3$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    sbuf_p4$vh$3$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
-    sbuf_p4$vh$3$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    sbuf_p4$vh$3$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
-        cnt$clock = clock;
         h$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
-        cnt$d = cnt$q;
+        hv$clock = clock;
+        cnt$clock = clock;
         h$d = h$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        ra = rp$q + one_a;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
-            ra = rp$q + two_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = ra;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -26026,73 +27768,16 @@ module sbuf_p4$vh$3(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == ra);
-        bypass_data$d = push_data;
-        after = store$read_data;
-        if (bypass_valid$q) begin
-            after = bypass_data$q;
-        end
-        if (pop_ok) begin
-            if (cnt$q == one_c) begin
-                h$d = push_data;
-            end
-            else begin
-                h$d = after;
-            end
-        end
-        if (cnt$q == zero_c) begin
-            h$d = push_data;
-        end
         head = h$q;
-        nonempty = cnt$q != zero_c;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p4$vh$3
-
-
-module sbuf_p4$vh$3$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [64:0] d;
-    output reg  [64:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 65'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p4$vh$3$bypass_data
-
-
-module sbuf_p4$vh$3$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p4$vh$3$bypass_valid
 
 
 module sbuf_p4$vh$3$cnt(d,q,clock);
@@ -26133,7 +27818,222 @@ module sbuf_p4$vh$3$h(d,q,clock);
 endmodule // sbuf_p4$vh$3$h
 
 
-module sbuf_p4$vh$3$rp(d,q,clock);
+module sbuf_p4$vh$3$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$3$hv
+
+
+module sbuf_p4$vh$3$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [64:0] push_data;
+    input wire  pop;
+    output reg  [64:0] head;
+    output reg  nonempty;
+    output reg  [6:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 6'b1;
+    localparam  zero_a = 6'b0;
+    localparam  one_c = 7'b1;
+    localparam  zero_c = 7'b0;
+    localparam  depth = 7'b1000000;
+    
+    // Stub signals
+    reg  [5:0] store$read_address;
+    reg  store$read_clock;
+    wire  [64:0] store$read_data;
+    reg  [5:0] store$write_address;
+    reg  store$write_clock;
+    reg  [64:0] store$write_data;
+    reg  store$write_enable;
+    reg  [5:0] wp$d;
+    wire  [5:0] wp$q;
+    reg  wp$clock;
+    reg  [5:0] rp$d;
+    wire  [5:0] rp$q;
+    reg  rp$clock;
+    reg  [6:0] cnt$d;
+    wire  [6:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [64:0] bypass_data$d;
+    wire  [64:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [5:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p4$vh$3$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p4$vh$3$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p4$vh$3$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p4$vh$3$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p4$vh$3$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p4$vh$3$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p4$vh$3$rest
+
+
+module sbuf_p4$vh$3$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$3$rest$bypass_data
+
+
+module sbuf_p4$vh$3$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$3$rest$bypass_valid
+
+
+module sbuf_p4$vh$3$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p4$vh$3$rest$cnt
+
+
+module sbuf_p4$vh$3$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -26149,10 +28049,10 @@ module sbuf_p4$vh$3$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p4$vh$3$rp
+endmodule // sbuf_p4$vh$3$rest$rp
 
 
-module sbuf_p4$vh$3$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p4$vh$3$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -26178,10 +28078,10 @@ module sbuf_p4$vh$3$store(read_address,read_clock,read_data,write_address,write_
        end
     end
                 
-endmodule // sbuf_p4$vh$3$store
+endmodule // sbuf_p4$vh$3$rest$store
 
 
-module sbuf_p4$vh$3$wp(d,q,clock);
+module sbuf_p4$vh$3$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -26197,7 +28097,7 @@ module sbuf_p4$vh$3$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p4$vh$3$wp
+endmodule // sbuf_p4$vh$3$rest$wp
 
 
 module sbuf_p4$vq$0(clock,reset,push,push_data,pop,head,nonempty,count);

@@ -95,8 +95,9 @@
 //!   `N/2` cycles. Idle, the reader takes a descriptor (the cell of the packet's first
 //!   row); then in the cycle before each of its slots it reads the packet's next row if
 //!   it knows that row's cell and, unless the packet is bad, its next row register is
-//!   empty. The read returns a cycle after the slot; the links that come with it are
-//!   registered as read (no logic follows a link RAM's read port) and, a cycle later,
+//!   empty. The read returns a cycle after the slot; the row and the links that come
+//!   with it are registered as read, beside the RAMs (no logic follows a block RAM's read
+//!   port), and a cycle later the row goes to a row register and the links
 //!   give the reader cells to come: the first row's read both its links (rows 1 and 2),
 //!   a later row's read its second link (the row two on). The reader keeps the cells it
 //!   knows in two registers, in row order. So the cell of row `j + 2` is known 3 cycles
@@ -109,7 +110,7 @@
 //!   (word `w` of the register is bank `w`), with the packet's start bank `s`, its word
 //!   count, whether it is the packet's last, and `empty`. The
 //!   serializer never waits for a row while the `R - 1` rows queued behind the one it
-//!   sends cover a register's refill: up to `N/2` cycles to the next slot and 3 more. With
+//!   sends cover a register's refill: up to `N/2` cycles to the next slot and 4 more. With
 //!   frames of at least 8 words, `R = 4` covers every length at 4 and 16 ports (with 2,
 //!   16 ports fell behind on 136-byte frames: a 16-word row, then a 1-word row).
 //! * **Serializer.** While `tx.valid` is low or `tx.ready` high, the next word of the
@@ -349,6 +350,8 @@ pub struct SharedBuffer<
     link2: [RAM<Bits<CA>, CA>; N2],
     // the link RAMs' read data, registered (no logic after a block RAM's read port)
     lk_r: [DFF<Bits<CA>>; N2],
+    // the banks' read data, registered beside the RAMs (a row is captured from these)
+    bd: [DFF<Bits<64>>; N2],
     lk2_r: [DFF<Bits<CA>>; N2],
     fl: [Fifo<Bits<CA>, CA, CC>; 2],
     fresh: [DFF<Bits<CA>>; 2],
@@ -399,6 +402,13 @@ pub struct SharedBuffer<
     q_l2: [DFF<bool>; N],
     q_s: [DFF<Bits<8>>; N],
     q_rep: [DFF<bool>; N],
+    // ... and as the registered bank data `bd` hold its row, which is captured now
+    q_en: [DFF<bool>; N],
+    q_cap: [DFF<bool>; N],
+    q_last: [DFF<bool>; N],
+    q_k: [DFF<Bits<8>>; N],
+    q_n: [DFF<Bits<8>>; N],
+    q_emp: [DFF<Bits<3>>; N],
     dep: [DFF<bool>; N],
     // row registers: output o, register k, word w at (o*R + k)*N + w
     rw: [DFF<Bits<64>>; NRW],
@@ -469,7 +479,6 @@ pub struct SharedBuffer<
     l_l2we: [L<bool>; N],
     l_lka: [L<Bits<CA>>; N],
     l_lkb: [L<Bits<CA>>; N],
-    l_rpop: [L<bool>; N],
     l_mv0: [L<bool>; N],
     l_dm: [UnpackMeta; N],
     l_slot: [L<bool>; N],
@@ -635,6 +644,7 @@ impl<
             link: arr(),
             link2: arr(),
             lk_r: arr(),
+            bd: arr(),
             lk2_r: arr(),
             fl: arr(),
             fresh: arr(),
@@ -677,6 +687,12 @@ impl<
             q_l2: arr(),
             q_s: arr(),
             q_rep: arr(),
+            q_en: arr(),
+            q_cap: arr(),
+            q_last: arr(),
+            q_k: arr(),
+            q_n: arr(),
+            q_emp: arr(),
             dep: arr(),
             rw: arr(),
             rv: arr(),
@@ -742,7 +758,6 @@ impl<
             l_l2we: arr(),
             l_lka: arr(),
             l_lkb: arr(),
-            l_rpop: arr(),
             l_mv0: arr(),
             l_dm: arr(),
             l_slot: arr(),
@@ -886,6 +901,8 @@ impl<
                     self.link2[x].write_clock.next = self.clock.val();
                     self.lk_r[x].clock.next = self.clock.val();
                     self.lk_r[x].d.next = self.link[x].read_data.val();
+                    self.bd[x].clock.next = self.clock.val();
+                    self.bd[x].d.next = self.bank[x].read_data.val();
                     self.lk2_r[x].clock.next = self.clock.val();
                     self.lk2_r[x].d.next = self.link2[x].read_data.val();
                 }
@@ -1048,6 +1065,18 @@ impl<
                     self.q_s[o].d.next = self.p_s[o].q.val();
                     self.q_rep[o].clock.next = self.clock.val();
                     self.q_rep[o].d.next = self.p_rep[o].q.val();
+                    self.q_en[o].clock.next = self.clock.val();
+                    self.q_en[o].d.next = self.p_en[o].q.val();
+                    self.q_cap[o].clock.next = self.clock.val();
+                    self.q_cap[o].d.next = self.p_cap[o].q.val();
+                    self.q_last[o].clock.next = self.clock.val();
+                    self.q_last[o].d.next = self.p_last[o].q.val();
+                    self.q_k[o].clock.next = self.clock.val();
+                    self.q_k[o].d.next = self.p_k[o].q.val();
+                    self.q_n[o].clock.next = self.clock.val();
+                    self.q_n[o].d.next = self.p_n[o].q.val();
+                    self.q_emp[o].clock.next = self.clock.val();
+                    self.q_emp[o].d.next = self.p_emp[o].q.val();
                     self.dep[o].clock.next = self.clock.val();
                     self.dep[o].d.next = self.rd_en[o].q.val() & self.rd_last[o].q.val();
                     self.x_k[o].clock.next = self.clock.val();
@@ -1518,19 +1547,19 @@ impl<
                     // the row is kept as read: its word w is in bank (s + w) mod N, and the
                     // serializer picks it there
                     for b in 0..N {
-                        self.l_row_w[o * nn + b].next = self.bank[b].read_data.val();
-                        if self.p_rep[o].q.val() {
-                            self.l_row_w[o * nn + b].next = self.bank[nn + b].read_data.val();
+                        self.l_row_w[o * nn + b].next = self.bd[b].q.val();
+                        if self.q_rep[o].q.val() {
+                            self.l_row_w[o * nn + b].next = self.bd[nn + b].q.val();
                         }
                     }
-                    if self.p_en[o].q.val() & self.p_cap[o].q.val() {
+                    if self.q_en[o].q.val() & self.q_cap[o].q.val() {
                         for k in 0..R {
-                            if self.p_k[o].q.val() == self.k_idx[k].val() {
+                            if self.q_k[o].q.val() == self.k_idx[k].val() {
                                 self.rv[o * rr + k].d.next = true;
-                                self.rn[o * rr + k].d.next = self.p_n[o].q.val();
-                                self.rl[o * rr + k].d.next = self.p_last[o].q.val();
-                                self.re[o * rr + k].d.next = self.p_emp[o].q.val();
-                                self.rs[o * rr + k].d.next = self.p_s[o].q.val();
+                                self.rn[o * rr + k].d.next = self.q_n[o].q.val();
+                                self.rl[o * rr + k].d.next = self.q_last[o].q.val();
+                                self.re[o * rr + k].d.next = self.q_emp[o].q.val();
+                                self.rs[o * rr + k].d.next = self.q_s[o].q.val();
                                 for b in 0..N {
                                     self.rw[(o * rr + k) * nn + b].d.next =
                                         self.l_row_w[o * nn + b].val();
@@ -1556,9 +1585,8 @@ impl<
                         & (self.r_bad[o].q.val() | self.l_free[o].val());
                     // the known cells: an issue takes the first; a returned read adds its
                     // links (a packet's first row both, a later row its second link)
-                    self.l_rpop[o].next = self.l_issue[o].val();
                     self.l_mv0[o].next = self.r_v0[o].q.val();
-                    if self.l_rpop[o].val() {
+                    if self.l_issue[o].val() {
                         self.l_mv0[o].next = self.r_v1[o].q.val();
                         self.r_c0[o].d.next = self.r_c1[o].q.val();
                         self.r_v0[o].d.next = self.r_v1[o].q.val();
@@ -1684,11 +1712,11 @@ impl<
                     }
                     // a row captured into the register the serializer goes on with: its first
                     // word is in its start bank
-                    if self.p_en[o].q.val()
-                        & self.p_cap[o].q.val()
-                        & (self.p_k[o].q.val() == self.l_nxk[o].val())
+                    if self.q_en[o].q.val()
+                        & self.q_cap[o].q.val()
+                        & (self.q_k[o].q.val() == self.l_nxk[o].val())
                     {
-                        self.x_b[o].d.next = self.p_s[o].q.val();
+                        self.x_b[o].d.next = self.q_s[o].q.val();
                     }
                     if self.t_valid[o].q.val() & self.out[o].ready.val() & self.t_last[o].q.val() {
                         self.c_tx[o].d.next = self.c_tx[o].q.val() + self.k1_32.val();
@@ -1735,6 +1763,7 @@ impl<
                         self.r_wk[o].d.next = self.k0_8.val();
                         self.rd_en[o].d.next = false;
                         self.p_en[o].d.next = false;
+                        self.q_en[o].d.next = false;
                         self.dep[o].d.next = false;
                         self.x_k[o].d.next = self.k0_8.val();
                         self.x_n[o].d.next = self.k0_8.val();

@@ -69,15 +69,6 @@ struct Rd {
     l2: bool,
 }
 
-/// A read a cycle after its row came back, as the registered links hold its links.
-#[derive(Clone, Copy, Default)]
-struct Rq {
-    l1: bool,
-    l2: bool,
-    s: u8,
-    rep: bool,
-}
-
 #[derive(Clone, Default)]
 struct Output {
     dq: VecDeque<Desc>,
@@ -95,7 +86,9 @@ struct Output {
     r_wk: u8,
     rd: Rd,
     p: Rd,
-    q: Rq,
+    /// The read a cycle after its row came back, as the registered bank data and links
+    /// hold its row and links.
+    q: Rd,
     dep: bool,
     rw: Vec<Vec<u64>>,
     rv: Vec<bool>,
@@ -129,7 +122,8 @@ pub struct SbufModel {
     bank_rd: Vec<u64>,
     link_rd: Vec<u32>,
     link2_rd: Vec<u32>,
-    /// The link RAMs' read data, registered.
+    /// The banks' and link RAMs' read data, registered.
+    bank_r: Vec<u64>,
     lk_r: Vec<u32>,
     lk2_r: Vec<u32>,
 }
@@ -172,6 +166,7 @@ impl SbufModel {
             bank_rd: vec![0; 2 * n],
             link_rd: vec![0; 2 * n],
             link2_rd: vec![0; 2 * n],
+            bank_r: vec![0; 2 * n],
             lk_r: vec![0; 2 * n],
             lk2_r: vec![0; 2 * n],
         }
@@ -209,7 +204,7 @@ impl SbufModel {
         let rmask = (self.r - 1) as u8;
         let ph = self.ph;
         // what the RAMs show this cycle (read in the last one)
-        let cur_bank_rd = self.bank_rd.clone();
+        let cur_bank_r = std::mem::replace(&mut self.bank_r, self.bank_rd.clone());
         let cur_link_rd = self.link_rd.clone();
         let cur_link2_rd = self.link2_rd.clone();
         let cur_lk_r = std::mem::replace(&mut self.lk_r, cur_link_rd);
@@ -495,20 +490,20 @@ impl SbufModel {
             let dy = d.out[o];
             let dq_len = y.dq.len();
             let mut dq_pop = false;
-            // a read returning; the links of the read before it, registered
-            let rep = y.p.rep as usize;
-            let qx = y.q.rep as usize * n + y.q.s as usize;
+            // a read a cycle after it returned: its row and links, registered
+            let rep = y.q.rep as usize;
+            let qx = rep * n + y.q.s as usize;
             let (lka, lkb) = (cur_lk_r[qx], cur_lk2_r[qx]);
-            if y.p.en && y.p.cap {
-                let k = y.p.k as usize;
+            if y.q.en && y.q.cap {
+                let k = y.q.k as usize;
                 if k < self.r {
                     ny.rv[k] = true;
-                    ny.rn[k] = y.p.n;
-                    ny.rl[k] = y.p.last;
-                    ny.re[k] = y.p.emp;
+                    ny.rn[k] = y.q.n;
+                    ny.rl[k] = y.q.last;
+                    ny.re[k] = y.q.emp;
                     for w in 0..n {
-                        let c = (y.p.s as usize + w) % n;
-                        ny.rw[k][w] = cur_bank_rd[rep * n + c];
+                        let c = (y.q.s as usize + w) % n;
+                        ny.rw[k][w] = cur_bank_r[rep * n + c];
                     }
                 }
             }
@@ -525,12 +520,13 @@ impl SbufModel {
                 ny.v0 = y.v1;
                 ny.v1 = false;
             }
-            if y.q.l1 {
+            let (q_l1, q_l2) = (y.q.en && y.q.l1, y.q.en && y.q.l2);
+            if q_l1 {
                 ny.c0 = lka;
                 ny.v0 = true;
                 ny.c1 = lkb;
-                ny.v1 = y.q.l2;
-            } else if y.q.l2 {
+                ny.v1 = q_l2;
+            } else if q_l2 {
                 if mv0 {
                     ny.c1 = lkb;
                     ny.v1 = true;
@@ -580,12 +576,7 @@ impl SbufModel {
                 }
             }
             ny.p = y.rd;
-            ny.q = Rq {
-                l1: y.p.en && y.p.l1,
-                l2: y.p.en && y.p.l2,
-                s: y.p.s,
-                rep: y.p.rep,
-            };
+            ny.q = y.p;
             ny.dep = y.rd.en && y.rd.last;
             // serializer
             let can = !y.t_valid || dy.ready;
@@ -663,11 +654,10 @@ impl SbufModel {
                 y.r_act = false;
                 y.v0 = false;
                 y.v1 = false;
-                y.q.l1 = false;
-                y.q.l2 = false;
                 y.r_wk = 0;
                 y.rd.en = false;
                 y.p.en = false;
+                y.q.en = false;
                 y.dep = false;
                 y.x_k = 0;
                 y.x_n = 0;
