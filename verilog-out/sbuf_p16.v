@@ -3998,102 +3998,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     reg  [8:0] lk_r$31$d;
     wire  [8:0] lk_r$31$q;
     reg  lk_r$31$clock;
-    reg  [63:0] bd$0$d;
-    wire  [63:0] bd$0$q;
-    reg  bd$0$clock;
-    reg  [63:0] bd$1$d;
-    wire  [63:0] bd$1$q;
-    reg  bd$1$clock;
-    reg  [63:0] bd$2$d;
-    wire  [63:0] bd$2$q;
-    reg  bd$2$clock;
-    reg  [63:0] bd$3$d;
-    wire  [63:0] bd$3$q;
-    reg  bd$3$clock;
-    reg  [63:0] bd$4$d;
-    wire  [63:0] bd$4$q;
-    reg  bd$4$clock;
-    reg  [63:0] bd$5$d;
-    wire  [63:0] bd$5$q;
-    reg  bd$5$clock;
-    reg  [63:0] bd$6$d;
-    wire  [63:0] bd$6$q;
-    reg  bd$6$clock;
-    reg  [63:0] bd$7$d;
-    wire  [63:0] bd$7$q;
-    reg  bd$7$clock;
-    reg  [63:0] bd$8$d;
-    wire  [63:0] bd$8$q;
-    reg  bd$8$clock;
-    reg  [63:0] bd$9$d;
-    wire  [63:0] bd$9$q;
-    reg  bd$9$clock;
-    reg  [63:0] bd$10$d;
-    wire  [63:0] bd$10$q;
-    reg  bd$10$clock;
-    reg  [63:0] bd$11$d;
-    wire  [63:0] bd$11$q;
-    reg  bd$11$clock;
-    reg  [63:0] bd$12$d;
-    wire  [63:0] bd$12$q;
-    reg  bd$12$clock;
-    reg  [63:0] bd$13$d;
-    wire  [63:0] bd$13$q;
-    reg  bd$13$clock;
-    reg  [63:0] bd$14$d;
-    wire  [63:0] bd$14$q;
-    reg  bd$14$clock;
-    reg  [63:0] bd$15$d;
-    wire  [63:0] bd$15$q;
-    reg  bd$15$clock;
-    reg  [63:0] bd$16$d;
-    wire  [63:0] bd$16$q;
-    reg  bd$16$clock;
-    reg  [63:0] bd$17$d;
-    wire  [63:0] bd$17$q;
-    reg  bd$17$clock;
-    reg  [63:0] bd$18$d;
-    wire  [63:0] bd$18$q;
-    reg  bd$18$clock;
-    reg  [63:0] bd$19$d;
-    wire  [63:0] bd$19$q;
-    reg  bd$19$clock;
-    reg  [63:0] bd$20$d;
-    wire  [63:0] bd$20$q;
-    reg  bd$20$clock;
-    reg  [63:0] bd$21$d;
-    wire  [63:0] bd$21$q;
-    reg  bd$21$clock;
-    reg  [63:0] bd$22$d;
-    wire  [63:0] bd$22$q;
-    reg  bd$22$clock;
-    reg  [63:0] bd$23$d;
-    wire  [63:0] bd$23$q;
-    reg  bd$23$clock;
-    reg  [63:0] bd$24$d;
-    wire  [63:0] bd$24$q;
-    reg  bd$24$clock;
-    reg  [63:0] bd$25$d;
-    wire  [63:0] bd$25$q;
-    reg  bd$25$clock;
-    reg  [63:0] bd$26$d;
-    wire  [63:0] bd$26$q;
-    reg  bd$26$clock;
-    reg  [63:0] bd$27$d;
-    wire  [63:0] bd$27$q;
-    reg  bd$27$clock;
-    reg  [63:0] bd$28$d;
-    wire  [63:0] bd$28$q;
-    reg  bd$28$clock;
-    reg  [63:0] bd$29$d;
-    wire  [63:0] bd$29$q;
-    reg  bd$29$clock;
-    reg  [63:0] bd$30$d;
-    wire  [63:0] bd$30$q;
-    reg  bd$30$clock;
-    reg  [63:0] bd$31$d;
-    wire  [63:0] bd$31$q;
-    reg  bd$31$clock;
     reg  [8:0] lk2_r$0$d;
     wire  [8:0] lk2_r$0$q;
     reg  lk2_r$0$clock;
@@ -4190,6 +4094,102 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
     reg  [8:0] lk2_r$31$d;
     wire  [8:0] lk2_r$31$q;
     reg  lk2_r$31$clock;
+    reg  [63:0] bd$0$d;
+    wire  [63:0] bd$0$q;
+    reg  bd$0$clock;
+    reg  [63:0] bd$1$d;
+    wire  [63:0] bd$1$q;
+    reg  bd$1$clock;
+    reg  [63:0] bd$2$d;
+    wire  [63:0] bd$2$q;
+    reg  bd$2$clock;
+    reg  [63:0] bd$3$d;
+    wire  [63:0] bd$3$q;
+    reg  bd$3$clock;
+    reg  [63:0] bd$4$d;
+    wire  [63:0] bd$4$q;
+    reg  bd$4$clock;
+    reg  [63:0] bd$5$d;
+    wire  [63:0] bd$5$q;
+    reg  bd$5$clock;
+    reg  [63:0] bd$6$d;
+    wire  [63:0] bd$6$q;
+    reg  bd$6$clock;
+    reg  [63:0] bd$7$d;
+    wire  [63:0] bd$7$q;
+    reg  bd$7$clock;
+    reg  [63:0] bd$8$d;
+    wire  [63:0] bd$8$q;
+    reg  bd$8$clock;
+    reg  [63:0] bd$9$d;
+    wire  [63:0] bd$9$q;
+    reg  bd$9$clock;
+    reg  [63:0] bd$10$d;
+    wire  [63:0] bd$10$q;
+    reg  bd$10$clock;
+    reg  [63:0] bd$11$d;
+    wire  [63:0] bd$11$q;
+    reg  bd$11$clock;
+    reg  [63:0] bd$12$d;
+    wire  [63:0] bd$12$q;
+    reg  bd$12$clock;
+    reg  [63:0] bd$13$d;
+    wire  [63:0] bd$13$q;
+    reg  bd$13$clock;
+    reg  [63:0] bd$14$d;
+    wire  [63:0] bd$14$q;
+    reg  bd$14$clock;
+    reg  [63:0] bd$15$d;
+    wire  [63:0] bd$15$q;
+    reg  bd$15$clock;
+    reg  [63:0] bd$16$d;
+    wire  [63:0] bd$16$q;
+    reg  bd$16$clock;
+    reg  [63:0] bd$17$d;
+    wire  [63:0] bd$17$q;
+    reg  bd$17$clock;
+    reg  [63:0] bd$18$d;
+    wire  [63:0] bd$18$q;
+    reg  bd$18$clock;
+    reg  [63:0] bd$19$d;
+    wire  [63:0] bd$19$q;
+    reg  bd$19$clock;
+    reg  [63:0] bd$20$d;
+    wire  [63:0] bd$20$q;
+    reg  bd$20$clock;
+    reg  [63:0] bd$21$d;
+    wire  [63:0] bd$21$q;
+    reg  bd$21$clock;
+    reg  [63:0] bd$22$d;
+    wire  [63:0] bd$22$q;
+    reg  bd$22$clock;
+    reg  [63:0] bd$23$d;
+    wire  [63:0] bd$23$q;
+    reg  bd$23$clock;
+    reg  [63:0] bd$24$d;
+    wire  [63:0] bd$24$q;
+    reg  bd$24$clock;
+    reg  [63:0] bd$25$d;
+    wire  [63:0] bd$25$q;
+    reg  bd$25$clock;
+    reg  [63:0] bd$26$d;
+    wire  [63:0] bd$26$q;
+    reg  bd$26$clock;
+    reg  [63:0] bd$27$d;
+    wire  [63:0] bd$27$q;
+    reg  bd$27$clock;
+    reg  [63:0] bd$28$d;
+    wire  [63:0] bd$28$q;
+    reg  bd$28$clock;
+    reg  [63:0] bd$29$d;
+    wire  [63:0] bd$29$q;
+    reg  bd$29$clock;
+    reg  [63:0] bd$30$d;
+    wire  [63:0] bd$30$q;
+    reg  bd$30$clock;
+    reg  [63:0] bd$31$d;
+    wire  [63:0] bd$31$q;
+    reg  bd$31$clock;
     reg  fl$0$clock;
     reg  fl$0$reset;
     reg  fl$0$push;
@@ -17548,166 +17548,6 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         .q(lk_r$31$q),
         .clock(lk_r$31$clock)
     );
-    sbuf_p16$bd$0 bd$0(
-        .d(bd$0$d),
-        .q(bd$0$q),
-        .clock(bd$0$clock)
-    );
-    sbuf_p16$bd$1 bd$1(
-        .d(bd$1$d),
-        .q(bd$1$q),
-        .clock(bd$1$clock)
-    );
-    sbuf_p16$bd$2 bd$2(
-        .d(bd$2$d),
-        .q(bd$2$q),
-        .clock(bd$2$clock)
-    );
-    sbuf_p16$bd$3 bd$3(
-        .d(bd$3$d),
-        .q(bd$3$q),
-        .clock(bd$3$clock)
-    );
-    sbuf_p16$bd$4 bd$4(
-        .d(bd$4$d),
-        .q(bd$4$q),
-        .clock(bd$4$clock)
-    );
-    sbuf_p16$bd$5 bd$5(
-        .d(bd$5$d),
-        .q(bd$5$q),
-        .clock(bd$5$clock)
-    );
-    sbuf_p16$bd$6 bd$6(
-        .d(bd$6$d),
-        .q(bd$6$q),
-        .clock(bd$6$clock)
-    );
-    sbuf_p16$bd$7 bd$7(
-        .d(bd$7$d),
-        .q(bd$7$q),
-        .clock(bd$7$clock)
-    );
-    sbuf_p16$bd$8 bd$8(
-        .d(bd$8$d),
-        .q(bd$8$q),
-        .clock(bd$8$clock)
-    );
-    sbuf_p16$bd$9 bd$9(
-        .d(bd$9$d),
-        .q(bd$9$q),
-        .clock(bd$9$clock)
-    );
-    sbuf_p16$bd$10 bd$10(
-        .d(bd$10$d),
-        .q(bd$10$q),
-        .clock(bd$10$clock)
-    );
-    sbuf_p16$bd$11 bd$11(
-        .d(bd$11$d),
-        .q(bd$11$q),
-        .clock(bd$11$clock)
-    );
-    sbuf_p16$bd$12 bd$12(
-        .d(bd$12$d),
-        .q(bd$12$q),
-        .clock(bd$12$clock)
-    );
-    sbuf_p16$bd$13 bd$13(
-        .d(bd$13$d),
-        .q(bd$13$q),
-        .clock(bd$13$clock)
-    );
-    sbuf_p16$bd$14 bd$14(
-        .d(bd$14$d),
-        .q(bd$14$q),
-        .clock(bd$14$clock)
-    );
-    sbuf_p16$bd$15 bd$15(
-        .d(bd$15$d),
-        .q(bd$15$q),
-        .clock(bd$15$clock)
-    );
-    sbuf_p16$bd$16 bd$16(
-        .d(bd$16$d),
-        .q(bd$16$q),
-        .clock(bd$16$clock)
-    );
-    sbuf_p16$bd$17 bd$17(
-        .d(bd$17$d),
-        .q(bd$17$q),
-        .clock(bd$17$clock)
-    );
-    sbuf_p16$bd$18 bd$18(
-        .d(bd$18$d),
-        .q(bd$18$q),
-        .clock(bd$18$clock)
-    );
-    sbuf_p16$bd$19 bd$19(
-        .d(bd$19$d),
-        .q(bd$19$q),
-        .clock(bd$19$clock)
-    );
-    sbuf_p16$bd$20 bd$20(
-        .d(bd$20$d),
-        .q(bd$20$q),
-        .clock(bd$20$clock)
-    );
-    sbuf_p16$bd$21 bd$21(
-        .d(bd$21$d),
-        .q(bd$21$q),
-        .clock(bd$21$clock)
-    );
-    sbuf_p16$bd$22 bd$22(
-        .d(bd$22$d),
-        .q(bd$22$q),
-        .clock(bd$22$clock)
-    );
-    sbuf_p16$bd$23 bd$23(
-        .d(bd$23$d),
-        .q(bd$23$q),
-        .clock(bd$23$clock)
-    );
-    sbuf_p16$bd$24 bd$24(
-        .d(bd$24$d),
-        .q(bd$24$q),
-        .clock(bd$24$clock)
-    );
-    sbuf_p16$bd$25 bd$25(
-        .d(bd$25$d),
-        .q(bd$25$q),
-        .clock(bd$25$clock)
-    );
-    sbuf_p16$bd$26 bd$26(
-        .d(bd$26$d),
-        .q(bd$26$q),
-        .clock(bd$26$clock)
-    );
-    sbuf_p16$bd$27 bd$27(
-        .d(bd$27$d),
-        .q(bd$27$q),
-        .clock(bd$27$clock)
-    );
-    sbuf_p16$bd$28 bd$28(
-        .d(bd$28$d),
-        .q(bd$28$q),
-        .clock(bd$28$clock)
-    );
-    sbuf_p16$bd$29 bd$29(
-        .d(bd$29$d),
-        .q(bd$29$q),
-        .clock(bd$29$clock)
-    );
-    sbuf_p16$bd$30 bd$30(
-        .d(bd$30$d),
-        .q(bd$30$q),
-        .clock(bd$30$clock)
-    );
-    sbuf_p16$bd$31 bd$31(
-        .d(bd$31$d),
-        .q(bd$31$q),
-        .clock(bd$31$clock)
-    );
     sbuf_p16$lk2_r$0 lk2_r$0(
         .d(lk2_r$0$d),
         .q(lk2_r$0$q),
@@ -17867,6 +17707,166 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         .d(lk2_r$31$d),
         .q(lk2_r$31$q),
         .clock(lk2_r$31$clock)
+    );
+    sbuf_p16$bd$0 bd$0(
+        .d(bd$0$d),
+        .q(bd$0$q),
+        .clock(bd$0$clock)
+    );
+    sbuf_p16$bd$1 bd$1(
+        .d(bd$1$d),
+        .q(bd$1$q),
+        .clock(bd$1$clock)
+    );
+    sbuf_p16$bd$2 bd$2(
+        .d(bd$2$d),
+        .q(bd$2$q),
+        .clock(bd$2$clock)
+    );
+    sbuf_p16$bd$3 bd$3(
+        .d(bd$3$d),
+        .q(bd$3$q),
+        .clock(bd$3$clock)
+    );
+    sbuf_p16$bd$4 bd$4(
+        .d(bd$4$d),
+        .q(bd$4$q),
+        .clock(bd$4$clock)
+    );
+    sbuf_p16$bd$5 bd$5(
+        .d(bd$5$d),
+        .q(bd$5$q),
+        .clock(bd$5$clock)
+    );
+    sbuf_p16$bd$6 bd$6(
+        .d(bd$6$d),
+        .q(bd$6$q),
+        .clock(bd$6$clock)
+    );
+    sbuf_p16$bd$7 bd$7(
+        .d(bd$7$d),
+        .q(bd$7$q),
+        .clock(bd$7$clock)
+    );
+    sbuf_p16$bd$8 bd$8(
+        .d(bd$8$d),
+        .q(bd$8$q),
+        .clock(bd$8$clock)
+    );
+    sbuf_p16$bd$9 bd$9(
+        .d(bd$9$d),
+        .q(bd$9$q),
+        .clock(bd$9$clock)
+    );
+    sbuf_p16$bd$10 bd$10(
+        .d(bd$10$d),
+        .q(bd$10$q),
+        .clock(bd$10$clock)
+    );
+    sbuf_p16$bd$11 bd$11(
+        .d(bd$11$d),
+        .q(bd$11$q),
+        .clock(bd$11$clock)
+    );
+    sbuf_p16$bd$12 bd$12(
+        .d(bd$12$d),
+        .q(bd$12$q),
+        .clock(bd$12$clock)
+    );
+    sbuf_p16$bd$13 bd$13(
+        .d(bd$13$d),
+        .q(bd$13$q),
+        .clock(bd$13$clock)
+    );
+    sbuf_p16$bd$14 bd$14(
+        .d(bd$14$d),
+        .q(bd$14$q),
+        .clock(bd$14$clock)
+    );
+    sbuf_p16$bd$15 bd$15(
+        .d(bd$15$d),
+        .q(bd$15$q),
+        .clock(bd$15$clock)
+    );
+    sbuf_p16$bd$16 bd$16(
+        .d(bd$16$d),
+        .q(bd$16$q),
+        .clock(bd$16$clock)
+    );
+    sbuf_p16$bd$17 bd$17(
+        .d(bd$17$d),
+        .q(bd$17$q),
+        .clock(bd$17$clock)
+    );
+    sbuf_p16$bd$18 bd$18(
+        .d(bd$18$d),
+        .q(bd$18$q),
+        .clock(bd$18$clock)
+    );
+    sbuf_p16$bd$19 bd$19(
+        .d(bd$19$d),
+        .q(bd$19$q),
+        .clock(bd$19$clock)
+    );
+    sbuf_p16$bd$20 bd$20(
+        .d(bd$20$d),
+        .q(bd$20$q),
+        .clock(bd$20$clock)
+    );
+    sbuf_p16$bd$21 bd$21(
+        .d(bd$21$d),
+        .q(bd$21$q),
+        .clock(bd$21$clock)
+    );
+    sbuf_p16$bd$22 bd$22(
+        .d(bd$22$d),
+        .q(bd$22$q),
+        .clock(bd$22$clock)
+    );
+    sbuf_p16$bd$23 bd$23(
+        .d(bd$23$d),
+        .q(bd$23$q),
+        .clock(bd$23$clock)
+    );
+    sbuf_p16$bd$24 bd$24(
+        .d(bd$24$d),
+        .q(bd$24$q),
+        .clock(bd$24$clock)
+    );
+    sbuf_p16$bd$25 bd$25(
+        .d(bd$25$d),
+        .q(bd$25$q),
+        .clock(bd$25$clock)
+    );
+    sbuf_p16$bd$26 bd$26(
+        .d(bd$26$d),
+        .q(bd$26$q),
+        .clock(bd$26$clock)
+    );
+    sbuf_p16$bd$27 bd$27(
+        .d(bd$27$d),
+        .q(bd$27$q),
+        .clock(bd$27$clock)
+    );
+    sbuf_p16$bd$28 bd$28(
+        .d(bd$28$d),
+        .q(bd$28$q),
+        .clock(bd$28$clock)
+    );
+    sbuf_p16$bd$29 bd$29(
+        .d(bd$29$d),
+        .q(bd$29$q),
+        .clock(bd$29$clock)
+    );
+    sbuf_p16$bd$30 bd$30(
+        .d(bd$30$d),
+        .q(bd$30$q),
+        .clock(bd$30$clock)
+    );
+    sbuf_p16$bd$31 bd$31(
+        .d(bd$31$d),
+        .q(bd$31$q),
+        .clock(bd$31$clock)
     );
     sbuf_p16$fl$0 fl$0(
         .clock(fl$0$clock),
@@ -43562,6 +43562,19 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 r_v0$0$d = 1'b1;
             end
         end
+        rd_addr$0$d = r_c0$0$q;
+        rd_l1$0$d = r_first$0$q & (r_left$0$q > k_n9);
+        rd_l2$0$d = r_left$0$q > k_2n9;
+        rd_rep$0$d = l_slot1$0;
+        rd_cap$0$d = ~r_bad$0$q;
+        rd_k$0$d = r_wk$0$q;
+        rd_s$0$d = r_s$0$q;
+        rd_emp$0$d = r_emp$0$q;
+        rd_last$0$d = r_left$0$q <= k_n9;
+        rd_n$0$d = k_n8;
+        if (r_left$0$q <= k_n9) begin
+            rd_n$0$d = r_left$0$q[0+:8];
+        end
         if (~r_act$0$q) begin
             if (dq_cell$0$nonempty) begin
                 dq_cell$0$pop = 1'b1;
@@ -43579,24 +43592,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$0) begin
             rd_en$0$d = 1'b1;
-            rd_addr$0$d = r_c0$0$q;
-            rd_l1$0$d = r_first$0$q & (r_left$0$q > k_n9);
-            rd_l2$0$d = r_left$0$q > k_2n9;
             r_first$0$d = 1'b0;
-            rd_rep$0$d = l_slot1$0;
-            rd_cap$0$d = ~r_bad$0$q;
-            rd_k$0$d = r_wk$0$q;
-            rd_s$0$d = r_s$0$q;
-            rd_emp$0$d = r_emp$0$q;
             r_left$0$d = r_left$0$q - k_n9;
             if (r_left$0$q <= k_n9) begin
-                rd_last$0$d = 1'b1;
-                rd_n$0$d = r_left$0$q[0+:8];
                 r_act$0$d = 1'b0;
-            end
-            else begin
-                rd_last$0$d = 1'b0;
-                rd_n$0$d = k_n8;
             end
             if (~r_bad$0$q) begin
                 r_wk$0$d = (r_wk$0$q + k1_8) & k_rm;
@@ -44252,6 +44251,19 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 r_v0$1$d = 1'b1;
             end
         end
+        rd_addr$1$d = r_c0$1$q;
+        rd_l1$1$d = r_first$1$q & (r_left$1$q > k_n9);
+        rd_l2$1$d = r_left$1$q > k_2n9;
+        rd_rep$1$d = l_slot1$1;
+        rd_cap$1$d = ~r_bad$1$q;
+        rd_k$1$d = r_wk$1$q;
+        rd_s$1$d = r_s$1$q;
+        rd_emp$1$d = r_emp$1$q;
+        rd_last$1$d = r_left$1$q <= k_n9;
+        rd_n$1$d = k_n8;
+        if (r_left$1$q <= k_n9) begin
+            rd_n$1$d = r_left$1$q[0+:8];
+        end
         if (~r_act$1$q) begin
             if (dq_cell$1$nonempty) begin
                 dq_cell$1$pop = 1'b1;
@@ -44269,24 +44281,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$1) begin
             rd_en$1$d = 1'b1;
-            rd_addr$1$d = r_c0$1$q;
-            rd_l1$1$d = r_first$1$q & (r_left$1$q > k_n9);
-            rd_l2$1$d = r_left$1$q > k_2n9;
             r_first$1$d = 1'b0;
-            rd_rep$1$d = l_slot1$1;
-            rd_cap$1$d = ~r_bad$1$q;
-            rd_k$1$d = r_wk$1$q;
-            rd_s$1$d = r_s$1$q;
-            rd_emp$1$d = r_emp$1$q;
             r_left$1$d = r_left$1$q - k_n9;
             if (r_left$1$q <= k_n9) begin
-                rd_last$1$d = 1'b1;
-                rd_n$1$d = r_left$1$q[0+:8];
                 r_act$1$d = 1'b0;
-            end
-            else begin
-                rd_last$1$d = 1'b0;
-                rd_n$1$d = k_n8;
             end
             if (~r_bad$1$q) begin
                 r_wk$1$d = (r_wk$1$q + k1_8) & k_rm;
@@ -44942,6 +44940,19 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 r_v0$2$d = 1'b1;
             end
         end
+        rd_addr$2$d = r_c0$2$q;
+        rd_l1$2$d = r_first$2$q & (r_left$2$q > k_n9);
+        rd_l2$2$d = r_left$2$q > k_2n9;
+        rd_rep$2$d = l_slot1$2;
+        rd_cap$2$d = ~r_bad$2$q;
+        rd_k$2$d = r_wk$2$q;
+        rd_s$2$d = r_s$2$q;
+        rd_emp$2$d = r_emp$2$q;
+        rd_last$2$d = r_left$2$q <= k_n9;
+        rd_n$2$d = k_n8;
+        if (r_left$2$q <= k_n9) begin
+            rd_n$2$d = r_left$2$q[0+:8];
+        end
         if (~r_act$2$q) begin
             if (dq_cell$2$nonempty) begin
                 dq_cell$2$pop = 1'b1;
@@ -44959,24 +44970,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$2) begin
             rd_en$2$d = 1'b1;
-            rd_addr$2$d = r_c0$2$q;
-            rd_l1$2$d = r_first$2$q & (r_left$2$q > k_n9);
-            rd_l2$2$d = r_left$2$q > k_2n9;
             r_first$2$d = 1'b0;
-            rd_rep$2$d = l_slot1$2;
-            rd_cap$2$d = ~r_bad$2$q;
-            rd_k$2$d = r_wk$2$q;
-            rd_s$2$d = r_s$2$q;
-            rd_emp$2$d = r_emp$2$q;
             r_left$2$d = r_left$2$q - k_n9;
             if (r_left$2$q <= k_n9) begin
-                rd_last$2$d = 1'b1;
-                rd_n$2$d = r_left$2$q[0+:8];
                 r_act$2$d = 1'b0;
-            end
-            else begin
-                rd_last$2$d = 1'b0;
-                rd_n$2$d = k_n8;
             end
             if (~r_bad$2$q) begin
                 r_wk$2$d = (r_wk$2$q + k1_8) & k_rm;
@@ -45632,6 +45629,19 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 r_v0$3$d = 1'b1;
             end
         end
+        rd_addr$3$d = r_c0$3$q;
+        rd_l1$3$d = r_first$3$q & (r_left$3$q > k_n9);
+        rd_l2$3$d = r_left$3$q > k_2n9;
+        rd_rep$3$d = l_slot1$3;
+        rd_cap$3$d = ~r_bad$3$q;
+        rd_k$3$d = r_wk$3$q;
+        rd_s$3$d = r_s$3$q;
+        rd_emp$3$d = r_emp$3$q;
+        rd_last$3$d = r_left$3$q <= k_n9;
+        rd_n$3$d = k_n8;
+        if (r_left$3$q <= k_n9) begin
+            rd_n$3$d = r_left$3$q[0+:8];
+        end
         if (~r_act$3$q) begin
             if (dq_cell$3$nonempty) begin
                 dq_cell$3$pop = 1'b1;
@@ -45649,24 +45659,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$3) begin
             rd_en$3$d = 1'b1;
-            rd_addr$3$d = r_c0$3$q;
-            rd_l1$3$d = r_first$3$q & (r_left$3$q > k_n9);
-            rd_l2$3$d = r_left$3$q > k_2n9;
             r_first$3$d = 1'b0;
-            rd_rep$3$d = l_slot1$3;
-            rd_cap$3$d = ~r_bad$3$q;
-            rd_k$3$d = r_wk$3$q;
-            rd_s$3$d = r_s$3$q;
-            rd_emp$3$d = r_emp$3$q;
             r_left$3$d = r_left$3$q - k_n9;
             if (r_left$3$q <= k_n9) begin
-                rd_last$3$d = 1'b1;
-                rd_n$3$d = r_left$3$q[0+:8];
                 r_act$3$d = 1'b0;
-            end
-            else begin
-                rd_last$3$d = 1'b0;
-                rd_n$3$d = k_n8;
             end
             if (~r_bad$3$q) begin
                 r_wk$3$d = (r_wk$3$q + k1_8) & k_rm;
@@ -46322,6 +46318,19 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 r_v0$4$d = 1'b1;
             end
         end
+        rd_addr$4$d = r_c0$4$q;
+        rd_l1$4$d = r_first$4$q & (r_left$4$q > k_n9);
+        rd_l2$4$d = r_left$4$q > k_2n9;
+        rd_rep$4$d = l_slot1$4;
+        rd_cap$4$d = ~r_bad$4$q;
+        rd_k$4$d = r_wk$4$q;
+        rd_s$4$d = r_s$4$q;
+        rd_emp$4$d = r_emp$4$q;
+        rd_last$4$d = r_left$4$q <= k_n9;
+        rd_n$4$d = k_n8;
+        if (r_left$4$q <= k_n9) begin
+            rd_n$4$d = r_left$4$q[0+:8];
+        end
         if (~r_act$4$q) begin
             if (dq_cell$4$nonempty) begin
                 dq_cell$4$pop = 1'b1;
@@ -46339,24 +46348,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$4) begin
             rd_en$4$d = 1'b1;
-            rd_addr$4$d = r_c0$4$q;
-            rd_l1$4$d = r_first$4$q & (r_left$4$q > k_n9);
-            rd_l2$4$d = r_left$4$q > k_2n9;
             r_first$4$d = 1'b0;
-            rd_rep$4$d = l_slot1$4;
-            rd_cap$4$d = ~r_bad$4$q;
-            rd_k$4$d = r_wk$4$q;
-            rd_s$4$d = r_s$4$q;
-            rd_emp$4$d = r_emp$4$q;
             r_left$4$d = r_left$4$q - k_n9;
             if (r_left$4$q <= k_n9) begin
-                rd_last$4$d = 1'b1;
-                rd_n$4$d = r_left$4$q[0+:8];
                 r_act$4$d = 1'b0;
-            end
-            else begin
-                rd_last$4$d = 1'b0;
-                rd_n$4$d = k_n8;
             end
             if (~r_bad$4$q) begin
                 r_wk$4$d = (r_wk$4$q + k1_8) & k_rm;
@@ -47012,6 +47007,19 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 r_v0$5$d = 1'b1;
             end
         end
+        rd_addr$5$d = r_c0$5$q;
+        rd_l1$5$d = r_first$5$q & (r_left$5$q > k_n9);
+        rd_l2$5$d = r_left$5$q > k_2n9;
+        rd_rep$5$d = l_slot1$5;
+        rd_cap$5$d = ~r_bad$5$q;
+        rd_k$5$d = r_wk$5$q;
+        rd_s$5$d = r_s$5$q;
+        rd_emp$5$d = r_emp$5$q;
+        rd_last$5$d = r_left$5$q <= k_n9;
+        rd_n$5$d = k_n8;
+        if (r_left$5$q <= k_n9) begin
+            rd_n$5$d = r_left$5$q[0+:8];
+        end
         if (~r_act$5$q) begin
             if (dq_cell$5$nonempty) begin
                 dq_cell$5$pop = 1'b1;
@@ -47029,24 +47037,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$5) begin
             rd_en$5$d = 1'b1;
-            rd_addr$5$d = r_c0$5$q;
-            rd_l1$5$d = r_first$5$q & (r_left$5$q > k_n9);
-            rd_l2$5$d = r_left$5$q > k_2n9;
             r_first$5$d = 1'b0;
-            rd_rep$5$d = l_slot1$5;
-            rd_cap$5$d = ~r_bad$5$q;
-            rd_k$5$d = r_wk$5$q;
-            rd_s$5$d = r_s$5$q;
-            rd_emp$5$d = r_emp$5$q;
             r_left$5$d = r_left$5$q - k_n9;
             if (r_left$5$q <= k_n9) begin
-                rd_last$5$d = 1'b1;
-                rd_n$5$d = r_left$5$q[0+:8];
                 r_act$5$d = 1'b0;
-            end
-            else begin
-                rd_last$5$d = 1'b0;
-                rd_n$5$d = k_n8;
             end
             if (~r_bad$5$q) begin
                 r_wk$5$d = (r_wk$5$q + k1_8) & k_rm;
@@ -47702,6 +47696,19 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 r_v0$6$d = 1'b1;
             end
         end
+        rd_addr$6$d = r_c0$6$q;
+        rd_l1$6$d = r_first$6$q & (r_left$6$q > k_n9);
+        rd_l2$6$d = r_left$6$q > k_2n9;
+        rd_rep$6$d = l_slot1$6;
+        rd_cap$6$d = ~r_bad$6$q;
+        rd_k$6$d = r_wk$6$q;
+        rd_s$6$d = r_s$6$q;
+        rd_emp$6$d = r_emp$6$q;
+        rd_last$6$d = r_left$6$q <= k_n9;
+        rd_n$6$d = k_n8;
+        if (r_left$6$q <= k_n9) begin
+            rd_n$6$d = r_left$6$q[0+:8];
+        end
         if (~r_act$6$q) begin
             if (dq_cell$6$nonempty) begin
                 dq_cell$6$pop = 1'b1;
@@ -47719,24 +47726,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$6) begin
             rd_en$6$d = 1'b1;
-            rd_addr$6$d = r_c0$6$q;
-            rd_l1$6$d = r_first$6$q & (r_left$6$q > k_n9);
-            rd_l2$6$d = r_left$6$q > k_2n9;
             r_first$6$d = 1'b0;
-            rd_rep$6$d = l_slot1$6;
-            rd_cap$6$d = ~r_bad$6$q;
-            rd_k$6$d = r_wk$6$q;
-            rd_s$6$d = r_s$6$q;
-            rd_emp$6$d = r_emp$6$q;
             r_left$6$d = r_left$6$q - k_n9;
             if (r_left$6$q <= k_n9) begin
-                rd_last$6$d = 1'b1;
-                rd_n$6$d = r_left$6$q[0+:8];
                 r_act$6$d = 1'b0;
-            end
-            else begin
-                rd_last$6$d = 1'b0;
-                rd_n$6$d = k_n8;
             end
             if (~r_bad$6$q) begin
                 r_wk$6$d = (r_wk$6$q + k1_8) & k_rm;
@@ -48392,6 +48385,19 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 r_v0$7$d = 1'b1;
             end
         end
+        rd_addr$7$d = r_c0$7$q;
+        rd_l1$7$d = r_first$7$q & (r_left$7$q > k_n9);
+        rd_l2$7$d = r_left$7$q > k_2n9;
+        rd_rep$7$d = l_slot1$7;
+        rd_cap$7$d = ~r_bad$7$q;
+        rd_k$7$d = r_wk$7$q;
+        rd_s$7$d = r_s$7$q;
+        rd_emp$7$d = r_emp$7$q;
+        rd_last$7$d = r_left$7$q <= k_n9;
+        rd_n$7$d = k_n8;
+        if (r_left$7$q <= k_n9) begin
+            rd_n$7$d = r_left$7$q[0+:8];
+        end
         if (~r_act$7$q) begin
             if (dq_cell$7$nonempty) begin
                 dq_cell$7$pop = 1'b1;
@@ -48409,24 +48415,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$7) begin
             rd_en$7$d = 1'b1;
-            rd_addr$7$d = r_c0$7$q;
-            rd_l1$7$d = r_first$7$q & (r_left$7$q > k_n9);
-            rd_l2$7$d = r_left$7$q > k_2n9;
             r_first$7$d = 1'b0;
-            rd_rep$7$d = l_slot1$7;
-            rd_cap$7$d = ~r_bad$7$q;
-            rd_k$7$d = r_wk$7$q;
-            rd_s$7$d = r_s$7$q;
-            rd_emp$7$d = r_emp$7$q;
             r_left$7$d = r_left$7$q - k_n9;
             if (r_left$7$q <= k_n9) begin
-                rd_last$7$d = 1'b1;
-                rd_n$7$d = r_left$7$q[0+:8];
                 r_act$7$d = 1'b0;
-            end
-            else begin
-                rd_last$7$d = 1'b0;
-                rd_n$7$d = k_n8;
             end
             if (~r_bad$7$q) begin
                 r_wk$7$d = (r_wk$7$q + k1_8) & k_rm;
@@ -49082,6 +49074,19 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 r_v0$8$d = 1'b1;
             end
         end
+        rd_addr$8$d = r_c0$8$q;
+        rd_l1$8$d = r_first$8$q & (r_left$8$q > k_n9);
+        rd_l2$8$d = r_left$8$q > k_2n9;
+        rd_rep$8$d = l_slot1$8;
+        rd_cap$8$d = ~r_bad$8$q;
+        rd_k$8$d = r_wk$8$q;
+        rd_s$8$d = r_s$8$q;
+        rd_emp$8$d = r_emp$8$q;
+        rd_last$8$d = r_left$8$q <= k_n9;
+        rd_n$8$d = k_n8;
+        if (r_left$8$q <= k_n9) begin
+            rd_n$8$d = r_left$8$q[0+:8];
+        end
         if (~r_act$8$q) begin
             if (dq_cell$8$nonempty) begin
                 dq_cell$8$pop = 1'b1;
@@ -49099,24 +49104,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$8) begin
             rd_en$8$d = 1'b1;
-            rd_addr$8$d = r_c0$8$q;
-            rd_l1$8$d = r_first$8$q & (r_left$8$q > k_n9);
-            rd_l2$8$d = r_left$8$q > k_2n9;
             r_first$8$d = 1'b0;
-            rd_rep$8$d = l_slot1$8;
-            rd_cap$8$d = ~r_bad$8$q;
-            rd_k$8$d = r_wk$8$q;
-            rd_s$8$d = r_s$8$q;
-            rd_emp$8$d = r_emp$8$q;
             r_left$8$d = r_left$8$q - k_n9;
             if (r_left$8$q <= k_n9) begin
-                rd_last$8$d = 1'b1;
-                rd_n$8$d = r_left$8$q[0+:8];
                 r_act$8$d = 1'b0;
-            end
-            else begin
-                rd_last$8$d = 1'b0;
-                rd_n$8$d = k_n8;
             end
             if (~r_bad$8$q) begin
                 r_wk$8$d = (r_wk$8$q + k1_8) & k_rm;
@@ -49772,6 +49763,19 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 r_v0$9$d = 1'b1;
             end
         end
+        rd_addr$9$d = r_c0$9$q;
+        rd_l1$9$d = r_first$9$q & (r_left$9$q > k_n9);
+        rd_l2$9$d = r_left$9$q > k_2n9;
+        rd_rep$9$d = l_slot1$9;
+        rd_cap$9$d = ~r_bad$9$q;
+        rd_k$9$d = r_wk$9$q;
+        rd_s$9$d = r_s$9$q;
+        rd_emp$9$d = r_emp$9$q;
+        rd_last$9$d = r_left$9$q <= k_n9;
+        rd_n$9$d = k_n8;
+        if (r_left$9$q <= k_n9) begin
+            rd_n$9$d = r_left$9$q[0+:8];
+        end
         if (~r_act$9$q) begin
             if (dq_cell$9$nonempty) begin
                 dq_cell$9$pop = 1'b1;
@@ -49789,24 +49793,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$9) begin
             rd_en$9$d = 1'b1;
-            rd_addr$9$d = r_c0$9$q;
-            rd_l1$9$d = r_first$9$q & (r_left$9$q > k_n9);
-            rd_l2$9$d = r_left$9$q > k_2n9;
             r_first$9$d = 1'b0;
-            rd_rep$9$d = l_slot1$9;
-            rd_cap$9$d = ~r_bad$9$q;
-            rd_k$9$d = r_wk$9$q;
-            rd_s$9$d = r_s$9$q;
-            rd_emp$9$d = r_emp$9$q;
             r_left$9$d = r_left$9$q - k_n9;
             if (r_left$9$q <= k_n9) begin
-                rd_last$9$d = 1'b1;
-                rd_n$9$d = r_left$9$q[0+:8];
                 r_act$9$d = 1'b0;
-            end
-            else begin
-                rd_last$9$d = 1'b0;
-                rd_n$9$d = k_n8;
             end
             if (~r_bad$9$q) begin
                 r_wk$9$d = (r_wk$9$q + k1_8) & k_rm;
@@ -50462,6 +50452,19 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 r_v0$10$d = 1'b1;
             end
         end
+        rd_addr$10$d = r_c0$10$q;
+        rd_l1$10$d = r_first$10$q & (r_left$10$q > k_n9);
+        rd_l2$10$d = r_left$10$q > k_2n9;
+        rd_rep$10$d = l_slot1$10;
+        rd_cap$10$d = ~r_bad$10$q;
+        rd_k$10$d = r_wk$10$q;
+        rd_s$10$d = r_s$10$q;
+        rd_emp$10$d = r_emp$10$q;
+        rd_last$10$d = r_left$10$q <= k_n9;
+        rd_n$10$d = k_n8;
+        if (r_left$10$q <= k_n9) begin
+            rd_n$10$d = r_left$10$q[0+:8];
+        end
         if (~r_act$10$q) begin
             if (dq_cell$10$nonempty) begin
                 dq_cell$10$pop = 1'b1;
@@ -50479,24 +50482,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$10) begin
             rd_en$10$d = 1'b1;
-            rd_addr$10$d = r_c0$10$q;
-            rd_l1$10$d = r_first$10$q & (r_left$10$q > k_n9);
-            rd_l2$10$d = r_left$10$q > k_2n9;
             r_first$10$d = 1'b0;
-            rd_rep$10$d = l_slot1$10;
-            rd_cap$10$d = ~r_bad$10$q;
-            rd_k$10$d = r_wk$10$q;
-            rd_s$10$d = r_s$10$q;
-            rd_emp$10$d = r_emp$10$q;
             r_left$10$d = r_left$10$q - k_n9;
             if (r_left$10$q <= k_n9) begin
-                rd_last$10$d = 1'b1;
-                rd_n$10$d = r_left$10$q[0+:8];
                 r_act$10$d = 1'b0;
-            end
-            else begin
-                rd_last$10$d = 1'b0;
-                rd_n$10$d = k_n8;
             end
             if (~r_bad$10$q) begin
                 r_wk$10$d = (r_wk$10$q + k1_8) & k_rm;
@@ -51152,6 +51141,19 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 r_v0$11$d = 1'b1;
             end
         end
+        rd_addr$11$d = r_c0$11$q;
+        rd_l1$11$d = r_first$11$q & (r_left$11$q > k_n9);
+        rd_l2$11$d = r_left$11$q > k_2n9;
+        rd_rep$11$d = l_slot1$11;
+        rd_cap$11$d = ~r_bad$11$q;
+        rd_k$11$d = r_wk$11$q;
+        rd_s$11$d = r_s$11$q;
+        rd_emp$11$d = r_emp$11$q;
+        rd_last$11$d = r_left$11$q <= k_n9;
+        rd_n$11$d = k_n8;
+        if (r_left$11$q <= k_n9) begin
+            rd_n$11$d = r_left$11$q[0+:8];
+        end
         if (~r_act$11$q) begin
             if (dq_cell$11$nonempty) begin
                 dq_cell$11$pop = 1'b1;
@@ -51169,24 +51171,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$11) begin
             rd_en$11$d = 1'b1;
-            rd_addr$11$d = r_c0$11$q;
-            rd_l1$11$d = r_first$11$q & (r_left$11$q > k_n9);
-            rd_l2$11$d = r_left$11$q > k_2n9;
             r_first$11$d = 1'b0;
-            rd_rep$11$d = l_slot1$11;
-            rd_cap$11$d = ~r_bad$11$q;
-            rd_k$11$d = r_wk$11$q;
-            rd_s$11$d = r_s$11$q;
-            rd_emp$11$d = r_emp$11$q;
             r_left$11$d = r_left$11$q - k_n9;
             if (r_left$11$q <= k_n9) begin
-                rd_last$11$d = 1'b1;
-                rd_n$11$d = r_left$11$q[0+:8];
                 r_act$11$d = 1'b0;
-            end
-            else begin
-                rd_last$11$d = 1'b0;
-                rd_n$11$d = k_n8;
             end
             if (~r_bad$11$q) begin
                 r_wk$11$d = (r_wk$11$q + k1_8) & k_rm;
@@ -51842,6 +51830,19 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 r_v0$12$d = 1'b1;
             end
         end
+        rd_addr$12$d = r_c0$12$q;
+        rd_l1$12$d = r_first$12$q & (r_left$12$q > k_n9);
+        rd_l2$12$d = r_left$12$q > k_2n9;
+        rd_rep$12$d = l_slot1$12;
+        rd_cap$12$d = ~r_bad$12$q;
+        rd_k$12$d = r_wk$12$q;
+        rd_s$12$d = r_s$12$q;
+        rd_emp$12$d = r_emp$12$q;
+        rd_last$12$d = r_left$12$q <= k_n9;
+        rd_n$12$d = k_n8;
+        if (r_left$12$q <= k_n9) begin
+            rd_n$12$d = r_left$12$q[0+:8];
+        end
         if (~r_act$12$q) begin
             if (dq_cell$12$nonempty) begin
                 dq_cell$12$pop = 1'b1;
@@ -51859,24 +51860,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$12) begin
             rd_en$12$d = 1'b1;
-            rd_addr$12$d = r_c0$12$q;
-            rd_l1$12$d = r_first$12$q & (r_left$12$q > k_n9);
-            rd_l2$12$d = r_left$12$q > k_2n9;
             r_first$12$d = 1'b0;
-            rd_rep$12$d = l_slot1$12;
-            rd_cap$12$d = ~r_bad$12$q;
-            rd_k$12$d = r_wk$12$q;
-            rd_s$12$d = r_s$12$q;
-            rd_emp$12$d = r_emp$12$q;
             r_left$12$d = r_left$12$q - k_n9;
             if (r_left$12$q <= k_n9) begin
-                rd_last$12$d = 1'b1;
-                rd_n$12$d = r_left$12$q[0+:8];
                 r_act$12$d = 1'b0;
-            end
-            else begin
-                rd_last$12$d = 1'b0;
-                rd_n$12$d = k_n8;
             end
             if (~r_bad$12$q) begin
                 r_wk$12$d = (r_wk$12$q + k1_8) & k_rm;
@@ -52532,6 +52519,19 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 r_v0$13$d = 1'b1;
             end
         end
+        rd_addr$13$d = r_c0$13$q;
+        rd_l1$13$d = r_first$13$q & (r_left$13$q > k_n9);
+        rd_l2$13$d = r_left$13$q > k_2n9;
+        rd_rep$13$d = l_slot1$13;
+        rd_cap$13$d = ~r_bad$13$q;
+        rd_k$13$d = r_wk$13$q;
+        rd_s$13$d = r_s$13$q;
+        rd_emp$13$d = r_emp$13$q;
+        rd_last$13$d = r_left$13$q <= k_n9;
+        rd_n$13$d = k_n8;
+        if (r_left$13$q <= k_n9) begin
+            rd_n$13$d = r_left$13$q[0+:8];
+        end
         if (~r_act$13$q) begin
             if (dq_cell$13$nonempty) begin
                 dq_cell$13$pop = 1'b1;
@@ -52549,24 +52549,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$13) begin
             rd_en$13$d = 1'b1;
-            rd_addr$13$d = r_c0$13$q;
-            rd_l1$13$d = r_first$13$q & (r_left$13$q > k_n9);
-            rd_l2$13$d = r_left$13$q > k_2n9;
             r_first$13$d = 1'b0;
-            rd_rep$13$d = l_slot1$13;
-            rd_cap$13$d = ~r_bad$13$q;
-            rd_k$13$d = r_wk$13$q;
-            rd_s$13$d = r_s$13$q;
-            rd_emp$13$d = r_emp$13$q;
             r_left$13$d = r_left$13$q - k_n9;
             if (r_left$13$q <= k_n9) begin
-                rd_last$13$d = 1'b1;
-                rd_n$13$d = r_left$13$q[0+:8];
                 r_act$13$d = 1'b0;
-            end
-            else begin
-                rd_last$13$d = 1'b0;
-                rd_n$13$d = k_n8;
             end
             if (~r_bad$13$q) begin
                 r_wk$13$d = (r_wk$13$q + k1_8) & k_rm;
@@ -53222,6 +53208,19 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 r_v0$14$d = 1'b1;
             end
         end
+        rd_addr$14$d = r_c0$14$q;
+        rd_l1$14$d = r_first$14$q & (r_left$14$q > k_n9);
+        rd_l2$14$d = r_left$14$q > k_2n9;
+        rd_rep$14$d = l_slot1$14;
+        rd_cap$14$d = ~r_bad$14$q;
+        rd_k$14$d = r_wk$14$q;
+        rd_s$14$d = r_s$14$q;
+        rd_emp$14$d = r_emp$14$q;
+        rd_last$14$d = r_left$14$q <= k_n9;
+        rd_n$14$d = k_n8;
+        if (r_left$14$q <= k_n9) begin
+            rd_n$14$d = r_left$14$q[0+:8];
+        end
         if (~r_act$14$q) begin
             if (dq_cell$14$nonempty) begin
                 dq_cell$14$pop = 1'b1;
@@ -53239,24 +53238,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$14) begin
             rd_en$14$d = 1'b1;
-            rd_addr$14$d = r_c0$14$q;
-            rd_l1$14$d = r_first$14$q & (r_left$14$q > k_n9);
-            rd_l2$14$d = r_left$14$q > k_2n9;
             r_first$14$d = 1'b0;
-            rd_rep$14$d = l_slot1$14;
-            rd_cap$14$d = ~r_bad$14$q;
-            rd_k$14$d = r_wk$14$q;
-            rd_s$14$d = r_s$14$q;
-            rd_emp$14$d = r_emp$14$q;
             r_left$14$d = r_left$14$q - k_n9;
             if (r_left$14$q <= k_n9) begin
-                rd_last$14$d = 1'b1;
-                rd_n$14$d = r_left$14$q[0+:8];
                 r_act$14$d = 1'b0;
-            end
-            else begin
-                rd_last$14$d = 1'b0;
-                rd_n$14$d = k_n8;
             end
             if (~r_bad$14$q) begin
                 r_wk$14$d = (r_wk$14$q + k1_8) & k_rm;
@@ -53912,6 +53897,19 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
                 r_v0$15$d = 1'b1;
             end
         end
+        rd_addr$15$d = r_c0$15$q;
+        rd_l1$15$d = r_first$15$q & (r_left$15$q > k_n9);
+        rd_l2$15$d = r_left$15$q > k_2n9;
+        rd_rep$15$d = l_slot1$15;
+        rd_cap$15$d = ~r_bad$15$q;
+        rd_k$15$d = r_wk$15$q;
+        rd_s$15$d = r_s$15$q;
+        rd_emp$15$d = r_emp$15$q;
+        rd_last$15$d = r_left$15$q <= k_n9;
+        rd_n$15$d = k_n8;
+        if (r_left$15$q <= k_n9) begin
+            rd_n$15$d = r_left$15$q[0+:8];
+        end
         if (~r_act$15$q) begin
             if (dq_cell$15$nonempty) begin
                 dq_cell$15$pop = 1'b1;
@@ -53929,24 +53927,10 @@ module sbuf_p16(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$
         end
         else if (l_issue$15) begin
             rd_en$15$d = 1'b1;
-            rd_addr$15$d = r_c0$15$q;
-            rd_l1$15$d = r_first$15$q & (r_left$15$q > k_n9);
-            rd_l2$15$d = r_left$15$q > k_2n9;
             r_first$15$d = 1'b0;
-            rd_rep$15$d = l_slot1$15;
-            rd_cap$15$d = ~r_bad$15$q;
-            rd_k$15$d = r_wk$15$q;
-            rd_s$15$d = r_s$15$q;
-            rd_emp$15$d = r_emp$15$q;
             r_left$15$d = r_left$15$q - k_n9;
             if (r_left$15$q <= k_n9) begin
-                rd_last$15$d = 1'b1;
-                rd_n$15$d = r_left$15$q[0+:8];
                 r_act$15$d = 1'b0;
-            end
-            else begin
-                rd_last$15$d = 1'b0;
-                rd_n$15$d = k_n8;
             end
             if (~r_bad$15$q) begin
                 r_wk$15$d = (r_wk$15$q + k1_8) & k_rm;
@@ -82534,104 +82518,83 @@ module sbuf_p16$fl$0(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [9:0] count;
     
     // Constant declarations
-    localparam  one_a = 9'b1;
-    localparam  zero_a = 9'b0;
     localparam  one_c = 10'b1;
     localparam  zero_c = 10'b0;
     localparam  depth = 10'b1000000000;
     
     // Stub signals
-    reg  [8:0] store$read_address;
-    reg  store$read_clock;
-    wire  [8:0] store$read_data;
-    reg  [8:0] store$write_address;
-    reg  store$write_clock;
-    reg  [8:0] store$write_data;
-    reg  store$write_enable;
-    reg  [8:0] wp$d;
-    wire  [8:0] wp$q;
-    reg  wp$clock;
-    reg  [8:0] rp$d;
-    wire  [8:0] rp$q;
-    reg  rp$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [8:0] rest$push_data;
+    reg  rest$pop;
+    wire  [8:0] rest$head;
+    wire  rest$nonempty;
+    wire  [9:0] rest$count;
+    reg  [8:0] h$d;
+    wire  [8:0] h$q;
+    reg  h$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
     reg  [9:0] cnt$d;
     wire  [9:0] cnt$q;
     reg  cnt$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [8:0] bypass_data$d;
-    wire  [8:0] bypass_data$q;
-    reg  bypass_data$clock;
     
     // Local signals
-    reg  [8:0] rp_next;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    sbuf_p16$fl$0$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
+    sbuf_p16$fl$0$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
-    sbuf_p16$fl$0$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
+    sbuf_p16$fl$0$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
     );
-    sbuf_p16$fl$0$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
+    sbuf_p16$fl$0$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
     sbuf_p16$fl$0$cnt cnt(
         .d(cnt$d),
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    sbuf_p16$fl$0$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
-    );
-    sbuf_p16$fl$0$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
-    );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
+        h$clock = clock;
+        hv$clock = clock;
         cnt$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
+        h$d = h$q;
+        hv$d = hv$q;
         cnt$d = cnt$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = rp_next;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -82639,63 +82602,16 @@ module sbuf_p16$fl$0(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
-        bypass_data$d = push_data;
-        if (bypass_valid$q) begin
-            head = bypass_data$q;
-        end
-        else begin
-            head = store$read_data;
-        end
-        nonempty = cnt$q != zero_c;
+        head = h$q;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // sbuf_p16$fl$0
-
-
-module sbuf_p16$fl$0$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$fl$0$bypass_data
-
-
-module sbuf_p16$fl$0$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // sbuf_p16$fl$0$bypass_valid
 
 
 module sbuf_p16$fl$0$cnt(d,q,clock);
@@ -82717,7 +82633,7 @@ module sbuf_p16$fl$0$cnt(d,q,clock);
 endmodule // sbuf_p16$fl$0$cnt
 
 
-module sbuf_p16$fl$0$rp(d,q,clock);
+module sbuf_p16$fl$0$h(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -82733,58 +82649,29 @@ module sbuf_p16$fl$0$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$fl$0$rp
+endmodule // sbuf_p16$fl$0$h
 
 
-module sbuf_p16$fl$0$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$fl$0$hv(d,q,clock);
     
     // Module arguments
-    input wire  [8:0] read_address;
-    input wire  read_clock;
-    output reg  [8:0] read_data;
-    input wire  [8:0] write_address;
-    input wire  write_clock;
-    input wire  [8:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[8:0] mem[511:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // sbuf_p16$fl$0$store
-
-
-module sbuf_p16$fl$0$wp(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 9'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // sbuf_p16$fl$0$wp
+endmodule // sbuf_p16$fl$0$hv
 
 
-module sbuf_p16$fl$1(clock,reset,push,push_data,pop,head,nonempty,count);
+module sbuf_p16$fl$0$rest(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Module arguments
     input wire  clock;
@@ -82833,7 +82720,7 @@ module sbuf_p16$fl$1(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  pop_ok;
     
     // Sub module instances
-    sbuf_p16$fl$1$store store(
+    sbuf_p16$fl$0$rest$store store(
         .read_address(store$read_address),
         .read_clock(store$read_clock),
         .read_data(store$read_data),
@@ -82842,27 +82729,27 @@ module sbuf_p16$fl$1(clock,reset,push,push_data,pop,head,nonempty,count);
         .write_data(store$write_data),
         .write_enable(store$write_enable)
     );
-    sbuf_p16$fl$1$wp wp(
+    sbuf_p16$fl$0$rest$wp wp(
         .d(wp$d),
         .q(wp$q),
         .clock(wp$clock)
     );
-    sbuf_p16$fl$1$rp rp(
+    sbuf_p16$fl$0$rest$rp rp(
         .d(rp$d),
         .q(rp$q),
         .clock(rp$clock)
     );
-    sbuf_p16$fl$1$cnt cnt(
+    sbuf_p16$fl$0$rest$cnt cnt(
         .d(cnt$d),
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    sbuf_p16$fl$1$bypass_valid bypass_valid(
+    sbuf_p16$fl$0$rest$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
         .clock(bypass_valid$clock)
     );
-    sbuf_p16$fl$1$bypass_data bypass_data(
+    sbuf_p16$fl$0$rest$bypass_data bypass_data(
         .d(bypass_data$d),
         .q(bypass_data$q),
         .clock(bypass_data$clock)
@@ -82920,10 +82807,10 @@ module sbuf_p16$fl$1(clock,reset,push,push_data,pop,head,nonempty,count);
         end
     end
     
-endmodule // sbuf_p16$fl$1
+endmodule // sbuf_p16$fl$0$rest
 
 
-module sbuf_p16$fl$1$bypass_data(d,q,clock);
+module sbuf_p16$fl$0$rest$bypass_data(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -82939,10 +82826,10 @@ module sbuf_p16$fl$1$bypass_data(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$fl$1$bypass_data
+endmodule // sbuf_p16$fl$0$rest$bypass_data
 
 
-module sbuf_p16$fl$1$bypass_valid(d,q,clock);
+module sbuf_p16$fl$0$rest$bypass_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -82958,10 +82845,10 @@ module sbuf_p16$fl$1$bypass_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$fl$1$bypass_valid
+endmodule // sbuf_p16$fl$0$rest$bypass_valid
 
 
-module sbuf_p16$fl$1$cnt(d,q,clock);
+module sbuf_p16$fl$0$rest$cnt(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -82977,10 +82864,10 @@ module sbuf_p16$fl$1$cnt(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$fl$1$cnt
+endmodule // sbuf_p16$fl$0$rest$cnt
 
 
-module sbuf_p16$fl$1$rp(d,q,clock);
+module sbuf_p16$fl$0$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -82996,10 +82883,10 @@ module sbuf_p16$fl$1$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$fl$1$rp
+endmodule // sbuf_p16$fl$0$rest$rp
 
 
-module sbuf_p16$fl$1$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module sbuf_p16$fl$0$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -83025,10 +82912,10 @@ module sbuf_p16$fl$1$store(read_address,read_clock,read_data,write_address,write
        end
     end
                 
-endmodule // sbuf_p16$fl$1$store
+endmodule // sbuf_p16$fl$0$rest$store
 
 
-module sbuf_p16$fl$1$wp(d,q,clock);
+module sbuf_p16$fl$0$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -83044,7 +82931,436 @@ module sbuf_p16$fl$1$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // sbuf_p16$fl$1$wp
+endmodule // sbuf_p16$fl$0$rest$wp
+
+
+module sbuf_p16$fl$1(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [8:0] push_data;
+    input wire  pop;
+    output reg  [8:0] head;
+    output reg  nonempty;
+    output reg  [9:0] count;
+    
+    // Constant declarations
+    localparam  one_c = 10'b1;
+    localparam  zero_c = 10'b0;
+    localparam  depth = 10'b1000000000;
+    
+    // Stub signals
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [8:0] rest$push_data;
+    reg  rest$pop;
+    wire  [8:0] rest$head;
+    wire  rest$nonempty;
+    wire  [9:0] rest$count;
+    reg  [8:0] h$d;
+    wire  [8:0] h$q;
+    reg  h$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [9:0] cnt$d;
+    wire  [9:0] cnt$q;
+    reg  cnt$clock;
+    
+    // Local signals
+    reg  push_ok;
+    reg  pop_ok;
+    reg  to_h;
+    
+    // Sub module instances
+    sbuf_p16$fl$1$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
+    );
+    sbuf_p16$fl$1$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
+    sbuf_p16$fl$1$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
+    );
+    sbuf_p16$fl$1$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        h$clock = clock;
+        hv$clock = clock;
+        cnt$clock = clock;
+        h$d = h$q;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
+        end
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        head = h$q;
+        nonempty = hv$q;
+        count = cnt$q;
+        if (reset) begin
+            hv$d = 1'b0;
+            cnt$d = zero_c;
+        end
+    end
+    
+endmodule // sbuf_p16$fl$1
+
+
+module sbuf_p16$fl$1$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$fl$1$cnt
+
+
+module sbuf_p16$fl$1$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$fl$1$h
+
+
+module sbuf_p16$fl$1$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$fl$1$hv
+
+
+module sbuf_p16$fl$1$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [8:0] push_data;
+    input wire  pop;
+    output reg  [8:0] head;
+    output reg  nonempty;
+    output reg  [9:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 9'b1;
+    localparam  zero_a = 9'b0;
+    localparam  one_c = 10'b1;
+    localparam  zero_c = 10'b0;
+    localparam  depth = 10'b1000000000;
+    
+    // Stub signals
+    reg  [8:0] store$read_address;
+    reg  store$read_clock;
+    wire  [8:0] store$read_data;
+    reg  [8:0] store$write_address;
+    reg  store$write_clock;
+    reg  [8:0] store$write_data;
+    reg  store$write_enable;
+    reg  [8:0] wp$d;
+    wire  [8:0] wp$q;
+    reg  wp$clock;
+    reg  [8:0] rp$d;
+    wire  [8:0] rp$q;
+    reg  rp$clock;
+    reg  [9:0] cnt$d;
+    wire  [9:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [8:0] bypass_data$d;
+    wire  [8:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [8:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    sbuf_p16$fl$1$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    sbuf_p16$fl$1$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    sbuf_p16$fl$1$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    sbuf_p16$fl$1$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    sbuf_p16$fl$1$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    sbuf_p16$fl$1$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // sbuf_p16$fl$1$rest
+
+
+module sbuf_p16$fl$1$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$fl$1$rest$bypass_data
+
+
+module sbuf_p16$fl$1$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$fl$1$rest$bypass_valid
+
+
+module sbuf_p16$fl$1$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$fl$1$rest$cnt
+
+
+module sbuf_p16$fl$1$rest$rp(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$fl$1$rest$rp
+
+
+module sbuf_p16$fl$1$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [8:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[8:0] mem[511:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // sbuf_p16$fl$1$rest$store
+
+
+module sbuf_p16$fl$1$rest$wp(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sbuf_p16$fl$1$rest$wp
 
 
 module sbuf_p16$fresh$0(d,q,clock);

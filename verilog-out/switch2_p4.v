@@ -37090,30 +37090,6 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
     reg  [10:0] lk_r$7$d;
     wire  [10:0] lk_r$7$q;
     reg  lk_r$7$clock;
-    reg  [63:0] bd$0$d;
-    wire  [63:0] bd$0$q;
-    reg  bd$0$clock;
-    reg  [63:0] bd$1$d;
-    wire  [63:0] bd$1$q;
-    reg  bd$1$clock;
-    reg  [63:0] bd$2$d;
-    wire  [63:0] bd$2$q;
-    reg  bd$2$clock;
-    reg  [63:0] bd$3$d;
-    wire  [63:0] bd$3$q;
-    reg  bd$3$clock;
-    reg  [63:0] bd$4$d;
-    wire  [63:0] bd$4$q;
-    reg  bd$4$clock;
-    reg  [63:0] bd$5$d;
-    wire  [63:0] bd$5$q;
-    reg  bd$5$clock;
-    reg  [63:0] bd$6$d;
-    wire  [63:0] bd$6$q;
-    reg  bd$6$clock;
-    reg  [63:0] bd$7$d;
-    wire  [63:0] bd$7$q;
-    reg  bd$7$clock;
     reg  [10:0] lk2_r$0$d;
     wire  [10:0] lk2_r$0$q;
     reg  lk2_r$0$clock;
@@ -37138,6 +37114,30 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
     reg  [10:0] lk2_r$7$d;
     wire  [10:0] lk2_r$7$q;
     reg  lk2_r$7$clock;
+    reg  [63:0] bd$0$d;
+    wire  [63:0] bd$0$q;
+    reg  bd$0$clock;
+    reg  [63:0] bd$1$d;
+    wire  [63:0] bd$1$q;
+    reg  bd$1$clock;
+    reg  [63:0] bd$2$d;
+    wire  [63:0] bd$2$q;
+    reg  bd$2$clock;
+    reg  [63:0] bd$3$d;
+    wire  [63:0] bd$3$q;
+    reg  bd$3$clock;
+    reg  [63:0] bd$4$d;
+    wire  [63:0] bd$4$q;
+    reg  bd$4$clock;
+    reg  [63:0] bd$5$d;
+    wire  [63:0] bd$5$q;
+    reg  bd$5$clock;
+    reg  [63:0] bd$6$d;
+    wire  [63:0] bd$6$q;
+    reg  bd$6$clock;
+    reg  [63:0] bd$7$d;
+    wire  [63:0] bd$7$q;
+    reg  bd$7$clock;
     reg  fl$0$clock;
     reg  fl$0$reset;
     reg  fl$0$push;
@@ -39888,46 +39888,6 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         .q(lk_r$7$q),
         .clock(lk_r$7$clock)
     );
-    switch2_p4$sb$bd$0 bd$0(
-        .d(bd$0$d),
-        .q(bd$0$q),
-        .clock(bd$0$clock)
-    );
-    switch2_p4$sb$bd$1 bd$1(
-        .d(bd$1$d),
-        .q(bd$1$q),
-        .clock(bd$1$clock)
-    );
-    switch2_p4$sb$bd$2 bd$2(
-        .d(bd$2$d),
-        .q(bd$2$q),
-        .clock(bd$2$clock)
-    );
-    switch2_p4$sb$bd$3 bd$3(
-        .d(bd$3$d),
-        .q(bd$3$q),
-        .clock(bd$3$clock)
-    );
-    switch2_p4$sb$bd$4 bd$4(
-        .d(bd$4$d),
-        .q(bd$4$q),
-        .clock(bd$4$clock)
-    );
-    switch2_p4$sb$bd$5 bd$5(
-        .d(bd$5$d),
-        .q(bd$5$q),
-        .clock(bd$5$clock)
-    );
-    switch2_p4$sb$bd$6 bd$6(
-        .d(bd$6$d),
-        .q(bd$6$q),
-        .clock(bd$6$clock)
-    );
-    switch2_p4$sb$bd$7 bd$7(
-        .d(bd$7$d),
-        .q(bd$7$q),
-        .clock(bd$7$clock)
-    );
     switch2_p4$sb$lk2_r$0 lk2_r$0(
         .d(lk2_r$0$d),
         .q(lk2_r$0$q),
@@ -39967,6 +39927,46 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         .d(lk2_r$7$d),
         .q(lk2_r$7$q),
         .clock(lk2_r$7$clock)
+    );
+    switch2_p4$sb$bd$0 bd$0(
+        .d(bd$0$d),
+        .q(bd$0$q),
+        .clock(bd$0$clock)
+    );
+    switch2_p4$sb$bd$1 bd$1(
+        .d(bd$1$d),
+        .q(bd$1$q),
+        .clock(bd$1$clock)
+    );
+    switch2_p4$sb$bd$2 bd$2(
+        .d(bd$2$d),
+        .q(bd$2$q),
+        .clock(bd$2$clock)
+    );
+    switch2_p4$sb$bd$3 bd$3(
+        .d(bd$3$d),
+        .q(bd$3$q),
+        .clock(bd$3$clock)
+    );
+    switch2_p4$sb$bd$4 bd$4(
+        .d(bd$4$d),
+        .q(bd$4$q),
+        .clock(bd$4$clock)
+    );
+    switch2_p4$sb$bd$5 bd$5(
+        .d(bd$5$d),
+        .q(bd$5$q),
+        .clock(bd$5$clock)
+    );
+    switch2_p4$sb$bd$6 bd$6(
+        .d(bd$6$d),
+        .q(bd$6$q),
+        .clock(bd$6$clock)
+    );
+    switch2_p4$sb$bd$7 bd$7(
+        .d(bd$7$d),
+        .q(bd$7$q),
+        .clock(bd$7$clock)
     );
     switch2_p4$sb$fl$0 fl$0(
         .clock(fl$0$clock),
@@ -44698,6 +44698,19 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
                 r_v0$0$d = 1'b1;
             end
         end
+        rd_addr$0$d = r_c0$0$q;
+        rd_l1$0$d = r_first$0$q & (r_left$0$q > k_n9);
+        rd_l2$0$d = r_left$0$q > k_2n9;
+        rd_rep$0$d = l_slot1$0;
+        rd_cap$0$d = ~r_bad$0$q;
+        rd_k$0$d = r_wk$0$q;
+        rd_s$0$d = r_s$0$q;
+        rd_emp$0$d = r_emp$0$q;
+        rd_last$0$d = r_left$0$q <= k_n9;
+        rd_n$0$d = k_n8;
+        if (r_left$0$q <= k_n9) begin
+            rd_n$0$d = r_left$0$q[0+:8];
+        end
         if (~r_act$0$q) begin
             if (dq_cell$0$nonempty) begin
                 dq_cell$0$pop = 1'b1;
@@ -44715,24 +44728,10 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         end
         else if (l_issue$0) begin
             rd_en$0$d = 1'b1;
-            rd_addr$0$d = r_c0$0$q;
-            rd_l1$0$d = r_first$0$q & (r_left$0$q > k_n9);
-            rd_l2$0$d = r_left$0$q > k_2n9;
             r_first$0$d = 1'b0;
-            rd_rep$0$d = l_slot1$0;
-            rd_cap$0$d = ~r_bad$0$q;
-            rd_k$0$d = r_wk$0$q;
-            rd_s$0$d = r_s$0$q;
-            rd_emp$0$d = r_emp$0$q;
             r_left$0$d = r_left$0$q - k_n9;
             if (r_left$0$q <= k_n9) begin
-                rd_last$0$d = 1'b1;
-                rd_n$0$d = r_left$0$q[0+:8];
                 r_act$0$d = 1'b0;
-            end
-            else begin
-                rd_last$0$d = 1'b0;
-                rd_n$0$d = k_n8;
             end
             if (~r_bad$0$q) begin
                 r_wk$0$d = (r_wk$0$q + k1_8) & k_rm;
@@ -45028,6 +45027,19 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
                 r_v0$1$d = 1'b1;
             end
         end
+        rd_addr$1$d = r_c0$1$q;
+        rd_l1$1$d = r_first$1$q & (r_left$1$q > k_n9);
+        rd_l2$1$d = r_left$1$q > k_2n9;
+        rd_rep$1$d = l_slot1$1;
+        rd_cap$1$d = ~r_bad$1$q;
+        rd_k$1$d = r_wk$1$q;
+        rd_s$1$d = r_s$1$q;
+        rd_emp$1$d = r_emp$1$q;
+        rd_last$1$d = r_left$1$q <= k_n9;
+        rd_n$1$d = k_n8;
+        if (r_left$1$q <= k_n9) begin
+            rd_n$1$d = r_left$1$q[0+:8];
+        end
         if (~r_act$1$q) begin
             if (dq_cell$1$nonempty) begin
                 dq_cell$1$pop = 1'b1;
@@ -45045,24 +45057,10 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         end
         else if (l_issue$1) begin
             rd_en$1$d = 1'b1;
-            rd_addr$1$d = r_c0$1$q;
-            rd_l1$1$d = r_first$1$q & (r_left$1$q > k_n9);
-            rd_l2$1$d = r_left$1$q > k_2n9;
             r_first$1$d = 1'b0;
-            rd_rep$1$d = l_slot1$1;
-            rd_cap$1$d = ~r_bad$1$q;
-            rd_k$1$d = r_wk$1$q;
-            rd_s$1$d = r_s$1$q;
-            rd_emp$1$d = r_emp$1$q;
             r_left$1$d = r_left$1$q - k_n9;
             if (r_left$1$q <= k_n9) begin
-                rd_last$1$d = 1'b1;
-                rd_n$1$d = r_left$1$q[0+:8];
                 r_act$1$d = 1'b0;
-            end
-            else begin
-                rd_last$1$d = 1'b0;
-                rd_n$1$d = k_n8;
             end
             if (~r_bad$1$q) begin
                 r_wk$1$d = (r_wk$1$q + k1_8) & k_rm;
@@ -45358,6 +45356,19 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
                 r_v0$2$d = 1'b1;
             end
         end
+        rd_addr$2$d = r_c0$2$q;
+        rd_l1$2$d = r_first$2$q & (r_left$2$q > k_n9);
+        rd_l2$2$d = r_left$2$q > k_2n9;
+        rd_rep$2$d = l_slot1$2;
+        rd_cap$2$d = ~r_bad$2$q;
+        rd_k$2$d = r_wk$2$q;
+        rd_s$2$d = r_s$2$q;
+        rd_emp$2$d = r_emp$2$q;
+        rd_last$2$d = r_left$2$q <= k_n9;
+        rd_n$2$d = k_n8;
+        if (r_left$2$q <= k_n9) begin
+            rd_n$2$d = r_left$2$q[0+:8];
+        end
         if (~r_act$2$q) begin
             if (dq_cell$2$nonempty) begin
                 dq_cell$2$pop = 1'b1;
@@ -45375,24 +45386,10 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         end
         else if (l_issue$2) begin
             rd_en$2$d = 1'b1;
-            rd_addr$2$d = r_c0$2$q;
-            rd_l1$2$d = r_first$2$q & (r_left$2$q > k_n9);
-            rd_l2$2$d = r_left$2$q > k_2n9;
             r_first$2$d = 1'b0;
-            rd_rep$2$d = l_slot1$2;
-            rd_cap$2$d = ~r_bad$2$q;
-            rd_k$2$d = r_wk$2$q;
-            rd_s$2$d = r_s$2$q;
-            rd_emp$2$d = r_emp$2$q;
             r_left$2$d = r_left$2$q - k_n9;
             if (r_left$2$q <= k_n9) begin
-                rd_last$2$d = 1'b1;
-                rd_n$2$d = r_left$2$q[0+:8];
                 r_act$2$d = 1'b0;
-            end
-            else begin
-                rd_last$2$d = 1'b0;
-                rd_n$2$d = k_n8;
             end
             if (~r_bad$2$q) begin
                 r_wk$2$d = (r_wk$2$q + k1_8) & k_rm;
@@ -45688,6 +45685,19 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
                 r_v0$3$d = 1'b1;
             end
         end
+        rd_addr$3$d = r_c0$3$q;
+        rd_l1$3$d = r_first$3$q & (r_left$3$q > k_n9);
+        rd_l2$3$d = r_left$3$q > k_2n9;
+        rd_rep$3$d = l_slot1$3;
+        rd_cap$3$d = ~r_bad$3$q;
+        rd_k$3$d = r_wk$3$q;
+        rd_s$3$d = r_s$3$q;
+        rd_emp$3$d = r_emp$3$q;
+        rd_last$3$d = r_left$3$q <= k_n9;
+        rd_n$3$d = k_n8;
+        if (r_left$3$q <= k_n9) begin
+            rd_n$3$d = r_left$3$q[0+:8];
+        end
         if (~r_act$3$q) begin
             if (dq_cell$3$nonempty) begin
                 dq_cell$3$pop = 1'b1;
@@ -45705,24 +45715,10 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         end
         else if (l_issue$3) begin
             rd_en$3$d = 1'b1;
-            rd_addr$3$d = r_c0$3$q;
-            rd_l1$3$d = r_first$3$q & (r_left$3$q > k_n9);
-            rd_l2$3$d = r_left$3$q > k_2n9;
             r_first$3$d = 1'b0;
-            rd_rep$3$d = l_slot1$3;
-            rd_cap$3$d = ~r_bad$3$q;
-            rd_k$3$d = r_wk$3$q;
-            rd_s$3$d = r_s$3$q;
-            rd_emp$3$d = r_emp$3$q;
             r_left$3$d = r_left$3$q - k_n9;
             if (r_left$3$q <= k_n9) begin
-                rd_last$3$d = 1'b1;
-                rd_n$3$d = r_left$3$q[0+:8];
                 r_act$3$d = 1'b0;
-            end
-            else begin
-                rd_last$3$d = 1'b0;
-                rd_n$3$d = k_n8;
             end
             if (~r_bad$3$q) begin
                 r_wk$3$d = (r_wk$3$q + k1_8) & k_rm;
@@ -52974,104 +52970,83 @@ module switch2_p4$sb$fl$0(clock,reset,push,push_data,pop,head,nonempty,count);
     output reg  [11:0] count;
     
     // Constant declarations
-    localparam  one_a = 11'b1;
-    localparam  zero_a = 11'b0;
     localparam  one_c = 12'h1;
     localparam  zero_c = 12'h0;
     localparam  depth = 12'h800;
     
     // Stub signals
-    reg  [10:0] store$read_address;
-    reg  store$read_clock;
-    wire  [10:0] store$read_data;
-    reg  [10:0] store$write_address;
-    reg  store$write_clock;
-    reg  [10:0] store$write_data;
-    reg  store$write_enable;
-    reg  [10:0] wp$d;
-    wire  [10:0] wp$q;
-    reg  wp$clock;
-    reg  [10:0] rp$d;
-    wire  [10:0] rp$q;
-    reg  rp$clock;
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [10:0] rest$push_data;
+    reg  rest$pop;
+    wire  [10:0] rest$head;
+    wire  rest$nonempty;
+    wire  [11:0] rest$count;
+    reg  [10:0] h$d;
+    wire  [10:0] h$q;
+    reg  h$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
     reg  [11:0] cnt$d;
     wire  [11:0] cnt$q;
     reg  cnt$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [10:0] bypass_data$d;
-    wire  [10:0] bypass_data$q;
-    reg  bypass_data$clock;
     
     // Local signals
-    reg  [10:0] rp_next;
     reg  push_ok;
     reg  pop_ok;
+    reg  to_h;
     
     // Sub module instances
-    switch2_p4$sb$fl$0$store store(
-        .read_address(store$read_address),
-        .read_clock(store$read_clock),
-        .read_data(store$read_data),
-        .write_address(store$write_address),
-        .write_clock(store$write_clock),
-        .write_data(store$write_data),
-        .write_enable(store$write_enable)
+    switch2_p4$sb$fl$0$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
     );
-    switch2_p4$sb$fl$0$wp wp(
-        .d(wp$d),
-        .q(wp$q),
-        .clock(wp$clock)
+    switch2_p4$sb$fl$0$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
     );
-    switch2_p4$sb$fl$0$rp rp(
-        .d(rp$d),
-        .q(rp$q),
-        .clock(rp$clock)
+    switch2_p4$sb$fl$0$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
     );
     switch2_p4$sb$fl$0$cnt cnt(
         .d(cnt$d),
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    switch2_p4$sb$fl$0$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
-    );
-    switch2_p4$sb$fl$0$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
-    );
     
     // Update code
     always @(*) begin
-        wp$clock = clock;
-        rp$clock = clock;
+        h$clock = clock;
+        hv$clock = clock;
         cnt$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
-        wp$d = wp$q;
-        rp$d = rp$q;
+        h$d = h$q;
+        hv$d = hv$q;
         cnt$d = cnt$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
-        store$read_clock = clock;
-        store$write_clock = clock;
+        rest$clock = clock;
+        rest$reset = reset;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
         end
-        rp$d = rp_next;
-        store$read_address = rp_next;
-        store$write_address = wp$q;
-        store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
-            wp$d = wp$q + one_a;
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -53079,63 +53054,16 @@ module switch2_p4$sb$fl$0(clock,reset,push,push_data,pop,head,nonempty,count);
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
-        bypass_data$d = push_data;
-        if (bypass_valid$q) begin
-            head = bypass_data$q;
-        end
-        else begin
-            head = store$read_data;
-        end
-        nonempty = cnt$q != zero_c;
+        head = h$q;
+        nonempty = hv$q;
         count = cnt$q;
         if (reset) begin
-            wp$d = zero_a;
-            rp$d = zero_a;
+            hv$d = 1'b0;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
         end
     end
     
 endmodule // switch2_p4$sb$fl$0
-
-
-module switch2_p4$sb$fl$0$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // switch2_p4$sb$fl$0$bypass_data
-
-
-module switch2_p4$sb$fl$0$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // switch2_p4$sb$fl$0$bypass_valid
 
 
 module switch2_p4$sb$fl$0$cnt(d,q,clock);
@@ -53157,7 +53085,7 @@ module switch2_p4$sb$fl$0$cnt(d,q,clock);
 endmodule // switch2_p4$sb$fl$0$cnt
 
 
-module switch2_p4$sb$fl$0$rp(d,q,clock);
+module switch2_p4$sb$fl$0$h(d,q,clock);
     
     // Module arguments
     input wire  [10:0] d;
@@ -53173,58 +53101,29 @@ module switch2_p4$sb$fl$0$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$sb$fl$0$rp
+endmodule // switch2_p4$sb$fl$0$h
 
 
-module switch2_p4$sb$fl$0$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module switch2_p4$sb$fl$0$hv(d,q,clock);
     
     // Module arguments
-    input wire  [10:0] read_address;
-    input wire  read_clock;
-    output reg  [10:0] read_data;
-    input wire  [10:0] write_address;
-    input wire  write_clock;
-    input wire  [10:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[10:0] mem[2047:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // switch2_p4$sb$fl$0$store
-
-
-module switch2_p4$sb$fl$0$wp(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 11'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // switch2_p4$sb$fl$0$wp
+endmodule // switch2_p4$sb$fl$0$hv
 
 
-module switch2_p4$sb$fl$1(clock,reset,push,push_data,pop,head,nonempty,count);
+module switch2_p4$sb$fl$0$rest(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Module arguments
     input wire  clock;
@@ -53273,7 +53172,7 @@ module switch2_p4$sb$fl$1(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  pop_ok;
     
     // Sub module instances
-    switch2_p4$sb$fl$1$store store(
+    switch2_p4$sb$fl$0$rest$store store(
         .read_address(store$read_address),
         .read_clock(store$read_clock),
         .read_data(store$read_data),
@@ -53282,27 +53181,27 @@ module switch2_p4$sb$fl$1(clock,reset,push,push_data,pop,head,nonempty,count);
         .write_data(store$write_data),
         .write_enable(store$write_enable)
     );
-    switch2_p4$sb$fl$1$wp wp(
+    switch2_p4$sb$fl$0$rest$wp wp(
         .d(wp$d),
         .q(wp$q),
         .clock(wp$clock)
     );
-    switch2_p4$sb$fl$1$rp rp(
+    switch2_p4$sb$fl$0$rest$rp rp(
         .d(rp$d),
         .q(rp$q),
         .clock(rp$clock)
     );
-    switch2_p4$sb$fl$1$cnt cnt(
+    switch2_p4$sb$fl$0$rest$cnt cnt(
         .d(cnt$d),
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    switch2_p4$sb$fl$1$bypass_valid bypass_valid(
+    switch2_p4$sb$fl$0$rest$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
         .clock(bypass_valid$clock)
     );
-    switch2_p4$sb$fl$1$bypass_data bypass_data(
+    switch2_p4$sb$fl$0$rest$bypass_data bypass_data(
         .d(bypass_data$d),
         .q(bypass_data$q),
         .clock(bypass_data$clock)
@@ -53360,10 +53259,10 @@ module switch2_p4$sb$fl$1(clock,reset,push,push_data,pop,head,nonempty,count);
         end
     end
     
-endmodule // switch2_p4$sb$fl$1
+endmodule // switch2_p4$sb$fl$0$rest
 
 
-module switch2_p4$sb$fl$1$bypass_data(d,q,clock);
+module switch2_p4$sb$fl$0$rest$bypass_data(d,q,clock);
     
     // Module arguments
     input wire  [10:0] d;
@@ -53379,10 +53278,10 @@ module switch2_p4$sb$fl$1$bypass_data(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$sb$fl$1$bypass_data
+endmodule // switch2_p4$sb$fl$0$rest$bypass_data
 
 
-module switch2_p4$sb$fl$1$bypass_valid(d,q,clock);
+module switch2_p4$sb$fl$0$rest$bypass_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -53398,10 +53297,10 @@ module switch2_p4$sb$fl$1$bypass_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$sb$fl$1$bypass_valid
+endmodule // switch2_p4$sb$fl$0$rest$bypass_valid
 
 
-module switch2_p4$sb$fl$1$cnt(d,q,clock);
+module switch2_p4$sb$fl$0$rest$cnt(d,q,clock);
     
     // Module arguments
     input wire  [11:0] d;
@@ -53417,10 +53316,10 @@ module switch2_p4$sb$fl$1$cnt(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$sb$fl$1$cnt
+endmodule // switch2_p4$sb$fl$0$rest$cnt
 
 
-module switch2_p4$sb$fl$1$rp(d,q,clock);
+module switch2_p4$sb$fl$0$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [10:0] d;
@@ -53436,10 +53335,10 @@ module switch2_p4$sb$fl$1$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$sb$fl$1$rp
+endmodule // switch2_p4$sb$fl$0$rest$rp
 
 
-module switch2_p4$sb$fl$1$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module switch2_p4$sb$fl$0$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [10:0] read_address;
@@ -53465,10 +53364,10 @@ module switch2_p4$sb$fl$1$store(read_address,read_clock,read_data,write_address,
        end
     end
                 
-endmodule // switch2_p4$sb$fl$1$store
+endmodule // switch2_p4$sb$fl$0$rest$store
 
 
-module switch2_p4$sb$fl$1$wp(d,q,clock);
+module switch2_p4$sb$fl$0$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [10:0] d;
@@ -53484,7 +53383,436 @@ module switch2_p4$sb$fl$1$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // switch2_p4$sb$fl$1$wp
+endmodule // switch2_p4$sb$fl$0$rest$wp
+
+
+module switch2_p4$sb$fl$1(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [10:0] push_data;
+    input wire  pop;
+    output reg  [10:0] head;
+    output reg  nonempty;
+    output reg  [11:0] count;
+    
+    // Constant declarations
+    localparam  one_c = 12'h1;
+    localparam  zero_c = 12'h0;
+    localparam  depth = 12'h800;
+    
+    // Stub signals
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [10:0] rest$push_data;
+    reg  rest$pop;
+    wire  [10:0] rest$head;
+    wire  rest$nonempty;
+    wire  [11:0] rest$count;
+    reg  [10:0] h$d;
+    wire  [10:0] h$q;
+    reg  h$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [11:0] cnt$d;
+    wire  [11:0] cnt$q;
+    reg  cnt$clock;
+    
+    // Local signals
+    reg  push_ok;
+    reg  pop_ok;
+    reg  to_h;
+    
+    // Sub module instances
+    switch2_p4$sb$fl$1$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
+    );
+    switch2_p4$sb$fl$1$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
+    switch2_p4$sb$fl$1$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
+    );
+    switch2_p4$sb$fl$1$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        h$clock = clock;
+        hv$clock = clock;
+        cnt$clock = clock;
+        h$d = h$q;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
+        end
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        head = h$q;
+        nonempty = hv$q;
+        count = cnt$q;
+        if (reset) begin
+            hv$d = 1'b0;
+            cnt$d = zero_c;
+        end
+    end
+    
+endmodule // switch2_p4$sb$fl$1
+
+
+module switch2_p4$sb$fl$1$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$fl$1$cnt
+
+
+module switch2_p4$sb$fl$1$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$fl$1$h
+
+
+module switch2_p4$sb$fl$1$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$fl$1$hv
+
+
+module switch2_p4$sb$fl$1$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [10:0] push_data;
+    input wire  pop;
+    output reg  [10:0] head;
+    output reg  nonempty;
+    output reg  [11:0] count;
+    
+    // Constant declarations
+    localparam  one_a = 11'b1;
+    localparam  zero_a = 11'b0;
+    localparam  one_c = 12'h1;
+    localparam  zero_c = 12'h0;
+    localparam  depth = 12'h800;
+    
+    // Stub signals
+    reg  [10:0] store$read_address;
+    reg  store$read_clock;
+    wire  [10:0] store$read_data;
+    reg  [10:0] store$write_address;
+    reg  store$write_clock;
+    reg  [10:0] store$write_data;
+    reg  store$write_enable;
+    reg  [10:0] wp$d;
+    wire  [10:0] wp$q;
+    reg  wp$clock;
+    reg  [10:0] rp$d;
+    wire  [10:0] rp$q;
+    reg  rp$clock;
+    reg  [11:0] cnt$d;
+    wire  [11:0] cnt$q;
+    reg  cnt$clock;
+    reg  bypass_valid$d;
+    wire  bypass_valid$q;
+    reg  bypass_valid$clock;
+    reg  [10:0] bypass_data$d;
+    wire  [10:0] bypass_data$q;
+    reg  bypass_data$clock;
+    
+    // Local signals
+    reg  [10:0] rp_next;
+    reg  push_ok;
+    reg  pop_ok;
+    
+    // Sub module instances
+    switch2_p4$sb$fl$1$rest$store store(
+        .read_address(store$read_address),
+        .read_clock(store$read_clock),
+        .read_data(store$read_data),
+        .write_address(store$write_address),
+        .write_clock(store$write_clock),
+        .write_data(store$write_data),
+        .write_enable(store$write_enable)
+    );
+    switch2_p4$sb$fl$1$rest$wp wp(
+        .d(wp$d),
+        .q(wp$q),
+        .clock(wp$clock)
+    );
+    switch2_p4$sb$fl$1$rest$rp rp(
+        .d(rp$d),
+        .q(rp$q),
+        .clock(rp$clock)
+    );
+    switch2_p4$sb$fl$1$rest$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    switch2_p4$sb$fl$1$rest$bypass_valid bypass_valid(
+        .d(bypass_valid$d),
+        .q(bypass_valid$q),
+        .clock(bypass_valid$clock)
+    );
+    switch2_p4$sb$fl$1$rest$bypass_data bypass_data(
+        .d(bypass_data$d),
+        .q(bypass_data$q),
+        .clock(bypass_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wp$clock = clock;
+        rp$clock = clock;
+        cnt$clock = clock;
+        bypass_valid$clock = clock;
+        bypass_data$clock = clock;
+        wp$d = wp$q;
+        rp$d = rp$q;
+        cnt$d = cnt$q;
+        bypass_valid$d = bypass_valid$q;
+        bypass_data$d = bypass_data$q;
+        store$read_clock = clock;
+        store$write_clock = clock;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & (cnt$q != zero_c);
+        rp_next = rp$q;
+        if (pop_ok) begin
+            rp_next = rp$q + one_a;
+        end
+        rp$d = rp_next;
+        store$read_address = rp_next;
+        store$write_address = wp$q;
+        store$write_data = push_data;
+        store$write_enable = push_ok;
+        if (push_ok) begin
+            wp$d = wp$q + one_a;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        bypass_valid$d = push_ok & (wp$q == rp_next);
+        bypass_data$d = push_data;
+        if (bypass_valid$q) begin
+            head = bypass_data$q;
+        end
+        else begin
+            head = store$read_data;
+        end
+        nonempty = cnt$q != zero_c;
+        count = cnt$q;
+        if (reset) begin
+            wp$d = zero_a;
+            rp$d = zero_a;
+            cnt$d = zero_c;
+            bypass_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // switch2_p4$sb$fl$1$rest
+
+
+module switch2_p4$sb$fl$1$rest$bypass_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$fl$1$rest$bypass_data
+
+
+module switch2_p4$sb$fl$1$rest$bypass_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$fl$1$rest$bypass_valid
+
+
+module switch2_p4$sb$fl$1$rest$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$fl$1$rest$cnt
+
+
+module switch2_p4$sb$fl$1$rest$rp(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$fl$1$rest$rp
+
+
+module switch2_p4$sb$fl$1$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [10:0] read_address;
+    input wire  read_clock;
+    output reg  [10:0] read_data;
+    input wire  [10:0] write_address;
+    input wire  write_clock;
+    input wire  [10:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[10:0] mem[2047:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // switch2_p4$sb$fl$1$rest$store
+
+
+module switch2_p4$sb$fl$1$rest$wp(d,q,clock);
+    
+    // Module arguments
+    input wire  [10:0] d;
+    output reg  [10:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 11'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$fl$1$rest$wp
 
 
 module switch2_p4$sb$fresh$0(d,q,clock);

@@ -82,7 +82,8 @@
 //!   cycles: a packet of `L` words needs at most `2L/N` rows, rounded up, per `L` cycles).
 //!
 //! # Free lists
-//! Two, `r = 0, 1`, each a FIFO of `2^CA` cells plus a counter of fresh cells: list `r`
+//! Two, `r = 0, 1`, each a FIFO of `2^CA` cells (its head a register, `RegFifo`: the
+//! ring's write data follows no block RAM read port) plus a counter of fresh cells: list `r`
 //! hands out cells `r·2^(CA-1) ..` once each before taking from its FIFO. A row read on
 //! replica `r` pushes its cell into list `r` in the cycle of the read. `free_rows` is the
 //! number of cells in both lists, a cycle old.
@@ -350,10 +351,10 @@ pub struct SharedBuffer<
     link2: [RAM<Bits<CA>, CA>; N2],
     // the link RAMs' read data, registered (no logic after a block RAM's read port)
     lk_r: [DFF<Bits<CA>>; N2],
+    lk2_r: [DFF<Bits<CA>>; N2],
     // the banks' read data, registered beside the RAMs (a row is captured from these)
     bd: [DFF<Bits<64>>; N2],
-    lk2_r: [DFF<Bits<CA>>; N2],
-    fl: [Fifo<Bits<CA>, CA, CC>; 2],
+    fl: [RegFifo<Bits<CA>, CA, CC>; 2],
     fresh: [DFF<Bits<CA>>; 2],
     c_free: DFF<Bits<CC>>,
     // ---- outputs ----
@@ -644,8 +645,8 @@ impl<
             link: arr(),
             link2: arr(),
             lk_r: arr(),
-            bd: arr(),
             lk2_r: arr(),
+            bd: arr(),
             fl: arr(),
             fresh: arr(),
             c_free: Default::default(),
@@ -1606,6 +1607,22 @@ impl<
                             self.r_v0[o].d.next = true;
                         }
                     }
+                    // what a read issued now reads and keeps: loaded every cycle, used only
+                    // with `rd_en` (so the issue decision drives the reader's state alone)
+                    self.rd_addr[o].d.next = self.r_c0[o].q.val();
+                    self.rd_l1[o].d.next =
+                        self.r_first[o].q.val() & (self.r_left[o].q.val() > self.k_n9.val());
+                    self.rd_l2[o].d.next = self.r_left[o].q.val() > self.k_2n9.val();
+                    self.rd_rep[o].d.next = self.l_slot1[o].val();
+                    self.rd_cap[o].d.next = !self.r_bad[o].q.val();
+                    self.rd_k[o].d.next = self.r_wk[o].q.val();
+                    self.rd_s[o].d.next = self.r_s[o].q.val();
+                    self.rd_emp[o].d.next = self.r_emp[o].q.val();
+                    self.rd_last[o].d.next = self.r_left[o].q.val() <= self.k_n9.val();
+                    self.rd_n[o].d.next = self.k_n8.val();
+                    if self.r_left[o].q.val() <= self.k_n9.val() {
+                        self.rd_n[o].d.next = self.r_left[o].q.val().get_bits::<8>(0);
+                    }
                     if !self.r_act[o].q.val() {
                         if self.dq_cell[o].nonempty.val() {
                             self.dq_cell[o].pop.next = true;
@@ -1622,24 +1639,10 @@ impl<
                         }
                     } else if self.l_issue[o].val() {
                         self.rd_en[o].d.next = true;
-                        self.rd_addr[o].d.next = self.r_c0[o].q.val();
-                        self.rd_l1[o].d.next =
-                            self.r_first[o].q.val() & (self.r_left[o].q.val() > self.k_n9.val());
-                        self.rd_l2[o].d.next = self.r_left[o].q.val() > self.k_2n9.val();
                         self.r_first[o].d.next = false;
-                        self.rd_rep[o].d.next = self.l_slot1[o].val();
-                        self.rd_cap[o].d.next = !self.r_bad[o].q.val();
-                        self.rd_k[o].d.next = self.r_wk[o].q.val();
-                        self.rd_s[o].d.next = self.r_s[o].q.val();
-                        self.rd_emp[o].d.next = self.r_emp[o].q.val();
                         self.r_left[o].d.next = self.r_left[o].q.val() - self.k_n9.val();
                         if self.r_left[o].q.val() <= self.k_n9.val() {
-                            self.rd_last[o].d.next = true;
-                            self.rd_n[o].d.next = self.r_left[o].q.val().get_bits::<8>(0);
                             self.r_act[o].d.next = false;
-                        } else {
-                            self.rd_last[o].d.next = false;
-                            self.rd_n[o].d.next = self.k_n8.val();
                         }
                         if !self.r_bad[o].q.val() {
                             self.r_wk[o].d.next =
