@@ -31,12 +31,13 @@ pub type SharedSwitch16M16 =
 
 /// The admission's headroom for a buffer of `n` ports: the cells the inputs' rings and data
 /// FIFOs may hold before admission counts them (4 + 64 / N per input, rounded up), plus
-/// three decisions per lane of the largest frame (docs/switch-design.md).
+/// `5K - 1` frames of the largest size for `K` lanes: the decisions a decision's free count
+/// may not show yet (the admission's bound, docs/switch-design.md).
 pub fn headroom(n: usize) -> u64 {
     let lanes = n.div_ceil(8) as u64;
     let per_input = 4 + (64u64).div_ceil(n as u64);
     let largest = (136u64).div_ceil(n as u64);
-    n as u64 * per_input + 3 * lanes * largest
+    n as u64 * per_input + (5 * lanes - 1) * largest
 }
 
 impl<
