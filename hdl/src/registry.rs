@@ -168,12 +168,12 @@ pub fn blocks() -> Vec<BlockSpec> {
         },
         BlockSpec {
             name: "sadm_p4",
-            about: "the new switch's admission, 4 ports, one lane: round robin over the inputs' requests, occupancy per (output, band) in packets and bytes, static limits, a Choudhury-Hahne dynamic threshold, headroom in free cells; a limit is exceeded by at most 2 packets (issue 30, second slice)",
+            about: "the new switch's admission, 4 ports, one lane: round robin over the inputs' requests, occupancy per (output, band) and per output in packets and bytes, static limits on both, band 0's header limits, a Choudhury-Hahne dynamic threshold, headroom in free cells, trimming and return to sender; a limit is exceeded by at most 4 packets (issue 30, second slice)",
             verilog: || emit_verilog("sadm_p4", Admission4::new()),
         },
         BlockSpec {
             name: "sadm_p16",
-            about: "the admission, 16 ports, two lanes of 8 inputs; a limit is exceeded by at most 4 packets",
+            about: "the admission, 16 ports, two lanes of 8 inputs; a limit is exceeded by at most 9 packets",
             verilog: || emit_verilog("sadm_p16", Admission16::new()),
         },
         BlockSpec {
@@ -198,12 +198,12 @@ pub fn blocks() -> Vec<BlockSpec> {
         },
         BlockSpec {
             name: "switch2_p4",
-            about: "the new switch, 4 ports, drop-tail: ingress, admission, shared buffer (64 KiB), queues and schedulers wired with a register at every block boundary (issue 30)",
+            about: "the new switch, 4 ports, drop-tail or ideal trimming with return to sender: ingress, admission, shared buffer (64 KiB), queues and schedulers wired with a register at every block boundary (issue 30)",
             verilog: || emit_verilog("switch2_p4", SharedSwitch4::new()),
         },
         BlockSpec {
             name: "switch2_p16",
-            about: "the new switch, 16 ports, drop-tail: two lanes, 64 KiB",
+            about: "the new switch, 16 ports: two lanes, 64 KiB",
             verilog: || emit_verilog("switch2_p16", SharedSwitch16::new()),
         },
     ]

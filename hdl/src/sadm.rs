@@ -30,15 +30,18 @@
 //!   hold is emptied (a request arriving in the same cycle fills it again).
 //! * **S2, read.** The pick's counters `occ_pkts` and `occ_bytes` of (out, band), the
 //!   band's packet limit and threshold, its byte limit less the frame's bytes (`room =
-//!   lim_bytes[band] - bytes`, and whether `bytes <= lim_bytes[band]`), band 0's byte
-//!   limit less 64 (and whether it is at least 64), and `fit`: the free cells, less the
-//!   headroom, are at least the frame's cells (`ceil(words / N)`). (The subtraction sits
+//!   lim_bytes[band] - bytes`, and whether `bytes <= lim_bytes[band]`), the output's
+//!   counters of all bands `port_pkts` and `port_bytes` with `lim_port_bytes - bytes`
+//!   (and whether `bytes <= lim_port_bytes`), the header's byte limit less 64
+//!   (`lim_hdr_bytes - 64`, and whether it is at least 64), and `fit`: the free cells,
+//!   less the headroom, are at least the frame's cells (`ceil(words / N)`). (The subtraction sits
 //!   beside the counters' multiplexer: `occ_bytes + bytes` after it was ECP5's critical
 //!   path.)
 //! * **S3, compare.** Registers, with the request, three facts: the frame fits whole
 //!   (`req_ok`, `out < N`, `occ_pkts < lim_pkts[band]`, `bytes <= lim_bytes[band]` and
-//!   `occ_bytes <= room` (that is, `occ_bytes + bytes <= lim_bytes[band]`), `fit`, and,
-//!   with `dt_on`, `occ_bytes < thr[band]`); its header fits band 0 of its output; its
+//!   `occ_bytes <= room` (that is, `occ_bytes + bytes <= lim_bytes[band]`), `fit`, the
+//!   same two for the output, `port_pkts < lim_port_pkts` and `port_bytes + bytes <=
+//!   lim_port_bytes`, and, with `dt_on`, `occ_bytes < thr[band]`); its header fits band 0 of its output; its
 //!   header fits band 0 of its input's own port (both below). (Deciding in the cycle of
 //!   the compares, the decisions' fan-out into the verdicts was ECP5's critical path.)
 //! * **S4, decide.** Admit a frame that fits whole. The verdict is in `vd` of the input
@@ -47,12 +50,14 @@
 //!   the edge after.
 //! * **Trimming** (`trim_on`). A frame not admitted whole whose request may be trimmed
 //!   (`req_trim`: our transport's DATA without CHOP, from the ingress) is admitted as its
-//!   64-byte header into band 0 of the same output when band 0 takes it: `occ_pkts(o, 0) <
-//!   lim_pkts[0]`, `occ_bytes(o, 0) + 64 <= lim_bytes[0]` (as `64 <= lim_bytes[0]` and
-//!   `occ_bytes(o, 0) <= lim_bytes[0] - 64`, from S2), the free cells less headroom
-//!   cover 8 words, and, with `dt_on`, `occ_bytes(o, 0) < thr[0]` (band 0's counters are
-//!   read in S2 beside the pick's, band 0's packet limit and threshold in S3, which
-//!   compares; S4 decides). The verdict then
+//!   64-byte header into band 0 of the same output when band 0 takes a header:
+//!   `occ_pkts(o, 0) < lim_hdr_pkts`, `occ_bytes(o, 0) + 64 <= lim_hdr_bytes` (as `64 <=
+//!   lim_hdr_bytes` and `occ_bytes(o, 0) <= lim_hdr_bytes - 64`, from S2), the free cells
+//!   less headroom cover 8 words, and, with `dt_on`, `occ_bytes(o, 0) < thr[0]` (band 0's
+//!   counters are read in S2 beside the pick's, the header's packet limit and band 0's
+//!   threshold in S3, which compares; S4 decides). A header is held to band 0's header
+//!   limits only, not to the output's: `lim_hdr_*` above `band[0]`'s keep room in band 0
+//!   that whole frames cannot take, NDP's separate header queue. The verdict then
 //!   has `vd_admit` and `vd_trim` set, `vd_band` 0 and `vd_bytes` 64 (`vd_words` and
 //!   `vd_empty` stay the frame's, for the buffer's length check) and counts in band 0;
 //!   `trimmed` counts it (not `admitted`). `req_csum`, the trimmed header's IPv4 checksum,
@@ -71,14 +76,17 @@
 //!   16 ports.)
 //!
 //! # Counters and the guarantee
-//! `occ_pkts` / `occ_bytes` per (output, band), at `o * 4 + b`, move up two cycles after
-//! an admitting verdict (through S5) and down by the caller's `dep` (a packet of that band
+//! `occ_pkts` / `occ_bytes` per (output, band), at `o * 4 + b`, and `port_pkts` /
+//! `port_bytes` per output (all bands, headers included) move up two cycles after an
+//! admitting verdict (through S5) and down by the caller's `dep` (a packet of that band
 //! and length has left output `o`). A decision in S4 sees the counters as they were at the
 //! start of S2, so it misses the admissions of the four decisions its lane made just
 //! before it, those of the other lanes in the same four cycles, and those the other lanes
 //! make in its own cycle: **a packet limit is exceeded by at most `5K - 1` packets (4 at
 //! one lane, 9 at two), and a byte limit by at most the bytes of `5K - 1` packets**
-//! (tested), trimmed and returned headers included. Each
+//! (tested): a band's limits when a whole frame is admitted, the header limits when a
+//! header is, the output's when a whole frame is (headers admitted after it may add to the
+//! output, up to band 0's header limits). Each
 //! counter wraps below zero if `dep` reports a packet that was never admitted, and for a
 //! cycle if it reports one in the cycle after its verdict (before S5 has added it): a
 //! caller's fault, not a state the switch reaches (it reads a packet out tens of cycles
@@ -176,9 +184,20 @@ pub struct Admission<
     pub free_rows: Signal<In, Bits<CC>>,
     /// Cells kept free: a frame is admitted only if `free_rows - headroom` covers it.
     pub headroom: Signal<In, Bits<16>>,
+    /// Per output, all bands together: a whole frame is admitted only while the output
+    /// holds fewer than `lim_port_pkts` packets and its bytes fit `lim_port_bytes`.
+    pub lim_port_pkts: Signal<In, Bits<16>>,
+    pub lim_port_bytes: Signal<In, Bits<32>>,
+    /// Band 0's limits for a trimmed or returned header (a whole frame in band 0 is held to
+    /// `band[0]`'s): above `band[0]`'s, they keep room in band 0 that only headers take.
+    pub lim_hdr_pkts: Signal<In, Bits<16>>,
+    pub lim_hdr_bytes: Signal<In, Bits<32>>,
     /// Occupancy per (output, band), at `o * 4 + b`.
     pub occ_pkts: [Signal<Out, Bits<16>>; NB],
     pub occ_bytes: [Signal<Out, Bits<32>>; NB],
+    /// Occupancy per output, all bands.
+    pub port_pkts: [Signal<Out, Bits<16>>; N],
+    pub port_bytes: [Signal<Out, Bits<32>>; N],
     pub admitted: Signal<Out, Bits<32>>,
     pub refused: Signal<Out, Bits<32>>,
     pub trimmed: Signal<Out, Bits<32>>,
@@ -244,6 +263,12 @@ pub struct Admission<
     s2_cpr: [DFF<Bits<16>>; K],
     s2_cbyr: [DFF<Bits<32>>; K],
     s2_rb: [DFF<Bits<48>>; K],
+    // the pick's output, all bands (packets, bytes; the port's byte limit less the frame's
+    // bytes, and "the frame alone fits it")
+    s2_pcp: [DFF<Bits<16>>; K],
+    s2_pcby: [DFF<Bits<32>>; K],
+    s2_proom: [DFF<Bits<32>>; K],
+    s2_pbok: [DFF<bool>; K],
     // S3 -> S4: the request, and what S3's compares found: it fits whole (`fa`), its header
     // fits band 0 of its output (`ft`), or band 0 of its input's own port (`fr`)
     s3_v: [DFF<bool>; K],
@@ -284,9 +309,14 @@ pub struct Admission<
     // S5: the admitted packets and bytes of each (output, band), summed over the lanes
     s5_p: [DFF<Bits<16>>; NB],
     s5_b: [DFF<Bits<32>>; NB],
+    // ... and per output, all bands
+    s5_pp: [DFF<Bits<16>>; N],
+    s5_pb: [DFF<Bits<32>>; N],
     // counters, thresholds, free cells less headroom
     occ_p: [DFF<Bits<16>>; NB],
     occ_b: [DFF<Bits<32>>; NB],
+    pocc_p: [DFF<Bits<16>>; N],
+    pocc_b: [DFF<Bits<32>>; N],
     thr: [DFF<Bits<32>>; BANDS],
     fh: DFF<Bits<16>>,
     c_adm: DFF<Bits<32>>,
@@ -322,6 +352,8 @@ pub struct Admission<
     l_ret: [L<bool>; K],
     l_cpr: [L<Bits<16>>; K],
     l_cbyr: [L<Bits<32>>; K],
+    l_pcp: [L<Bits<16>>; K],
+    l_pcby: [L<Bits<32>>; K],
     l_a: [L<Bits<4>>; BANDS],
     l_fb32: L<Bits<32>>,
     l_f16: L<Bits<16>>,
@@ -331,6 +363,8 @@ pub struct Admission<
     l_nret: L<Bits<8>>,
     l_ip: [L<Bits<16>>; NB],
     l_ib2: [L<Bits<32>>; NB],
+    l_pp: [L<Bits<16>>; N],
+    l_pb2: [L<Bits<32>>; N],
 
     k_idx: [Constant<Bits<8>>; N],
     k_bidx: [Constant<Bits<2>>; BANDS],
@@ -404,8 +438,14 @@ impl<
             ret_on: Default::default(),
             free_rows: Default::default(),
             headroom: Default::default(),
+            lim_port_pkts: Default::default(),
+            lim_port_bytes: Default::default(),
+            lim_hdr_pkts: Default::default(),
+            lim_hdr_bytes: Default::default(),
             occ_pkts: arr(),
             occ_bytes: arr(),
+            port_pkts: arr(),
+            port_bytes: arr(),
             admitted: Default::default(),
             refused: Default::default(),
             trimmed: Default::default(),
@@ -458,6 +498,10 @@ impl<
             s2_cpr: arr(),
             s2_cbyr: arr(),
             s2_rb: arr(),
+            s2_pcp: arr(),
+            s2_pcby: arr(),
+            s2_proom: arr(),
+            s2_pbok: arr(),
             s3_v: arr(),
             s3_i: arr(),
             s3_o: arr(),
@@ -491,8 +535,12 @@ impl<
             vd_rb: arr(),
             s5_p: arr(),
             s5_b: arr(),
+            s5_pp: arr(),
+            s5_pb: arr(),
             occ_p: arr(),
             occ_b: arr(),
+            pocc_p: arr(),
+            pocc_b: arr(),
             thr: arr(),
             fh: Default::default(),
             c_adm: Default::default(),
@@ -526,6 +574,8 @@ impl<
             l_ret: arr(),
             l_cpr: arr(),
             l_cbyr: arr(),
+            l_pcp: arr(),
+            l_pcby: arr(),
             l_a: arr(),
             l_fb32: Default::default(),
             l_f16: Default::default(),
@@ -535,6 +585,8 @@ impl<
             l_nret: Default::default(),
             l_ip: arr(),
             l_ib2: arr(),
+            l_pp: arr(),
+            l_pb2: arr(),
             k_idx: std::array::from_fn(c8),
             k_bidx: std::array::from_fn(|b| Constant::new((b as u64).into())),
             k_n8: c8(N),
@@ -654,6 +706,10 @@ impl<
                     self.s2_cpr[l].clock.next = self.clock.val();
                     self.s2_cbyr[l].clock.next = self.clock.val();
                     self.s2_rb[l].clock.next = self.clock.val();
+                    self.s2_pcp[l].clock.next = self.clock.val();
+                    self.s2_pcby[l].clock.next = self.clock.val();
+                    self.s2_proom[l].clock.next = self.clock.val();
+                    self.s2_pbok[l].clock.next = self.clock.val();
                     self.s4_rt[l].clock.next = self.clock.val();
                     self.s2_t[l].clock.next = self.clock.val();
                     self.s2_cs[l].clock.next = self.clock.val();
@@ -706,6 +762,12 @@ impl<
                     self.s5_b[x].clock.next = self.clock.val();
                     self.occ_p[x].clock.next = self.clock.val();
                     self.occ_b[x].clock.next = self.clock.val();
+                }
+                for o in 0..N {
+                    self.s5_pp[o].clock.next = self.clock.val();
+                    self.s5_pb[o].clock.next = self.clock.val();
+                    self.pocc_p[o].clock.next = self.clock.val();
+                    self.pocc_b[o].clock.next = self.clock.val();
                 }
                 for b in 0..BANDS {
                     self.thr[b].clock.next = self.clock.val();
@@ -807,6 +869,8 @@ impl<
                     // return to sender: band 0 of the pick's own port, one of the lane's M
                     self.l_cpr[l].next = self.k0_16.val();
                     self.l_cbyr[l].next = self.k0_32.val();
+                    self.l_pcp[l].next = self.k0_16.val();
+                    self.l_pcby[l].next = self.k0_32.val();
                     for m in 0..M {
                         if self.s1_i[l].q.val() == self.k_idx[l * mm + m].val() {
                             self.l_cpr[l].next =
@@ -819,6 +883,8 @@ impl<
                         if self.s1_o[l].q.val() == self.k_idx[o].val() {
                             self.l_cp0[l].next = self.l_cp0[l].val() | self.occ_p[o * 4].q.val();
                             self.l_cby0[l].next = self.l_cby0[l].val() | self.occ_b[o * 4].q.val();
+                            self.l_pcp[l].next = self.l_pcp[l].val() | self.pocc_p[o].q.val();
+                            self.l_pcby[l].next = self.l_pcby[l].val() | self.pocc_b[o].q.val();
                         }
                         for b in 0..BANDS {
                             self.s2_hx[l * nb + o * 4 + b].d.next = (self.s1_o[l].q.val()
@@ -857,8 +923,12 @@ impl<
                     }
                     self.s2_room[l].d.next = self.l_lby[l].val() - self.s1_by[l].q.val();
                     self.s2_bok[l].d.next = self.s1_by[l].q.val() <= self.l_lby[l].val();
-                    self.s2_room0[l].d.next = self.band[0].lim_bytes.val() - self.k64_32.val();
-                    self.s2_ok0[l].d.next = self.band[0].lim_bytes.val() >= self.k64_32.val();
+                    self.s2_pcp[l].d.next = self.l_pcp[l].val();
+                    self.s2_pcby[l].d.next = self.l_pcby[l].val();
+                    self.s2_proom[l].d.next = self.lim_port_bytes.val() - self.s1_by[l].q.val();
+                    self.s2_pbok[l].d.next = self.s1_by[l].q.val() <= self.lim_port_bytes.val();
+                    self.s2_room0[l].d.next = self.lim_hdr_bytes.val() - self.k64_32.val();
+                    self.s2_ok0[l].d.next = self.lim_hdr_bytes.val() >= self.k64_32.val();
                     self.l_cells[l].next =
                         (self.s1_w[l].q.val() + self.k_nm1_16.val()) >> self.k_lgn.val();
                     self.s2_fit[l].d.next = self.fh.q.val() >= self.l_cells[l].val();
@@ -886,12 +956,15 @@ impl<
                         & self.s2_bok[l].q.val()
                         & (self.s2_cby[l].q.val() <= self.s2_room[l].q.val())
                         & self.s2_fit[l].q.val()
+                        & (self.s2_pcp[l].q.val() < self.lim_port_pkts.val())
+                        & self.s2_pbok[l].q.val()
+                        & (self.s2_pcby[l].q.val() <= self.s2_proom[l].q.val())
                         & (!self.dt_on.val() | (self.s2_cby[l].q.val() < self.s2_thr[l].q.val()));
                     // its 64-byte header fits band 0 of its output
                     self.s3_ft[l].d.next = self.trim_on.val()
                         & self.s2_t[l].q.val()
                         & self.s2_ok[l].q.val()
-                        & (self.s2_cp0[l].q.val() < self.band[0].lim_pkts.val())
+                        & (self.s2_cp0[l].q.val() < self.lim_hdr_pkts.val())
                         & self.s2_ok0[l].q.val()
                         & (self.s2_cby0[l].q.val() <= self.s2_room0[l].q.val())
                         & self.s2_fit0[l].q.val()
@@ -901,7 +974,7 @@ impl<
                         & self.ret_on.val()
                         & self.s2_t[l].q.val()
                         & self.s2_ok[l].q.val()
-                        & (self.s2_cpr[l].q.val() < self.band[0].lim_pkts.val())
+                        & (self.s2_cpr[l].q.val() < self.lim_hdr_pkts.val())
                         & self.s2_ok0[l].q.val()
                         & (self.s2_cbyr[l].q.val() <= self.s2_room0[l].q.val())
                         & self.s2_fit0[l].q.val()
@@ -1049,6 +1122,32 @@ impl<
                         self.occ_pkts[o * 4 + b].next = self.occ_p[o * 4 + b].q.val();
                         self.occ_bytes[o * 4 + b].next = self.occ_b[o * 4 + b].q.val();
                     }
+                    // the output, all bands: the same, with the lanes' admissions to any band
+                    self.l_pp[o].next = self.k0_16.val();
+                    self.l_pb2[o].next = self.k0_32.val();
+                    for l in 0..K {
+                        if self.s4_v[l].q.val()
+                            & (self.s4_hx[l * nb + o * 4].q.val()
+                                | self.s4_hx[l * nb + o * 4 + 1].q.val()
+                                | self.s4_hx[l * nb + o * 4 + 2].q.val()
+                                | self.s4_hx[l * nb + o * 4 + 3].q.val())
+                        {
+                            self.l_pp[o].next = self.l_pp[o].val() + self.k1_16.val();
+                            self.l_pb2[o].next = self.l_pb2[o].val() + self.s4_by[l].q.val();
+                        }
+                    }
+                    self.s5_pp[o].d.next = self.l_pp[o].val();
+                    self.s5_pb[o].d.next = self.l_pb2[o].val();
+                    self.pocc_p[o].d.next = self.pocc_p[o].q.val() + self.s5_pp[o].q.val();
+                    self.pocc_b[o].d.next = self.pocc_b[o].q.val() + self.s5_pb[o].q.val();
+                    if self.dep[o].valid.val() {
+                        self.pocc_p[o].d.next =
+                            self.pocc_p[o].q.val() + self.s5_pp[o].q.val() - self.k1_16.val();
+                        self.pocc_b[o].d.next = self.pocc_b[o].q.val() + self.s5_pb[o].q.val()
+                            - self.dep[o].bytes.val();
+                    }
+                    self.port_pkts[o].next = self.pocc_p[o].q.val();
+                    self.port_bytes[o].next = self.pocc_b[o].q.val();
                 }
                 self.c_adm.d.next = self.c_adm.q.val() + bit_cast::<32, 8>(self.l_nadm.val());
                 self.c_ref.d.next = self.c_ref.q.val() + bit_cast::<32, 8>(self.l_nref.val());
@@ -1086,6 +1185,12 @@ impl<
                         self.s5_b[x].d.next = self.k0_32.val();
                         self.occ_p[x].d.next = self.k0_16.val();
                         self.occ_b[x].d.next = self.k0_32.val();
+                    }
+                    for o in 0..N {
+                        self.s5_pp[o].d.next = self.k0_16.val();
+                        self.s5_pb[o].d.next = self.k0_32.val();
+                        self.pocc_p[o].d.next = self.k0_16.val();
+                        self.pocc_b[o].d.next = self.k0_32.val();
                     }
                     self.c_adm.d.next = self.k0_32.val();
                     self.c_ref.d.next = self.k0_32.val();

@@ -17,10 +17,12 @@
 //!   (`tx` holds `valid` with `ready` low, frames back to back once started).
 //! * `band[b]`: the admission's limits (`lim_pkts`, `lim_bytes`), the dynamic threshold's
 //!   exponent `dt_a` and the WRR `weight`.
-//! * `cfg`: `band_by_flags` (ingress), `wrr` (schedulers), `dt_on`, `trim`, `ret` and
-//!   `headroom` (admission). With `trim`, a frame the admission refuses that may be trimmed (our
-//!   transport's DATA without CHOP) is admitted as its 64-byte header into band 0 of its
-//!   output when that fits (band 0's limits, threshold and 8 words of cells); the buffer
+//! * `cfg`: `band_by_flags` (ingress), `wrr` (schedulers), `dt_on`, `trim`, `ret`,
+//!   `headroom`, the output's limits over all bands `port_pkts` and `port_bytes`, and
+//!   band 0's limits for headers `hdr_pkts` and `hdr_bytes` (admission). With `trim`, a
+//!   frame the admission refuses that may be trimmed (our transport's DATA without CHOP)
+//!   is admitted as its 64-byte header into band 0 of its output when that fits (the
+//!   header limits, band 0's threshold and 8 words of cells); the buffer
 //!   writes the header only, with IPv4 length 50, the checksum the ingress computed and
 //!   CHOP set. With `ret` as well, a header that band 0 of its output does not take is
 //!   **returned to its sender**: into band 0 of the port it came in on, if that fits,
@@ -31,7 +33,8 @@
 //!   come in time), `tx_frames` of output `p`, `trimmed` (its frames sent on as their
 //!   header, or back to their sender) and `returned` (of those, the headers sent back out
 //!   of port `p`).
-//! * `occ_pkts[o*4+b]`, `occ_bytes[o*4+b]`: the admission's occupancy counters: packets
+//! * `occ_pkts[o*4+b]`, `occ_bytes[o*4+b]`, and per output over all bands `port_pkts[o]`,
+//!   `port_bytes[o]`: the admission's occupancy counters: packets
 //!   admitted to (output, band) that have not left the buffer.
 //! * `admitted` (whole), `refused`, `trimmed`, `returned`, and `lost` (the admission's lost requests plus the queues' lost
 //!   tags: 0 in a working switch, tested).
@@ -70,6 +73,15 @@ pub struct Sw2Cfg {
     /// its sender (out of the port it came in on, addresses swapped), if that band 0 takes it.
     pub ret: Signal<In, bool>,
     pub headroom: Signal<In, Bits<16>>,
+    /// Per output, all bands: a whole frame is admitted only while its output holds fewer
+    /// than `port_pkts` packets and its bytes fit `port_bytes` (the thesis's per-port
+    /// buffer; all ones: no limit).
+    pub port_pkts: Signal<In, Bits<16>>,
+    pub port_bytes: Signal<In, Bits<32>>,
+    /// Band 0's limits for trimmed and returned headers (whole frames in band 0 keep to
+    /// `band[0]`'s); above those, room in band 0 that only headers take.
+    pub hdr_pkts: Signal<In, Bits<16>>,
+    pub hdr_bytes: Signal<In, Bits<32>>,
 }
 
 /// Per port.
@@ -120,6 +132,8 @@ pub struct SharedSwitch<
     pub stat: [Sw2Stats; N],
     pub occ_pkts: [Signal<Out, Bits<16>>; NB],
     pub occ_bytes: [Signal<Out, Bits<32>>; NB],
+    pub port_pkts: [Signal<Out, Bits<16>>; N],
+    pub port_bytes: [Signal<Out, Bits<32>>; N],
     pub admitted: Signal<Out, Bits<32>>,
     pub refused: Signal<Out, Bits<32>>,
     pub trimmed: Signal<Out, Bits<32>>,
@@ -179,6 +193,8 @@ impl<
             stat: std::array::from_fn(|_| Default::default()),
             occ_pkts: std::array::from_fn(|_| Default::default()),
             occ_bytes: std::array::from_fn(|_| Default::default()),
+            port_pkts: std::array::from_fn(|_| Default::default()),
+            port_bytes: std::array::from_fn(|_| Default::default()),
             admitted: Default::default(),
             refused: Default::default(),
             trimmed: Default::default(),
@@ -263,6 +279,10 @@ impl<
         self.adm.trim_on.next = self.cfg.trim.val();
         self.adm.ret_on.next = self.cfg.ret.val();
         self.adm.headroom.next = self.cfg.headroom.val();
+        self.adm.lim_port_pkts.next = self.cfg.port_pkts.val();
+        self.adm.lim_port_bytes.next = self.cfg.port_bytes.val();
+        self.adm.lim_hdr_pkts.next = self.cfg.hdr_pkts.val();
+        self.adm.lim_hdr_bytes.next = self.cfg.hdr_bytes.val();
         self.adm.free_rows.next = self.sb.free_rows.val();
         for b in 0..BANDS {
             self.adm.band[b].lim_pkts.next = self.band[b].lim_pkts.val();
@@ -370,6 +390,10 @@ impl<
         for x in 0..NB {
             self.occ_pkts[x].next = self.adm.occ_pkts[x].val();
             self.occ_bytes[x].next = self.adm.occ_bytes[x].val();
+        }
+        for o in 0..N {
+            self.port_pkts[o].next = self.adm.port_pkts[o].val();
+            self.port_bytes[o].next = self.adm.port_bytes[o].val();
         }
         self.admitted.next = self.adm.admitted.val();
         self.refused.next = self.adm.refused.val();

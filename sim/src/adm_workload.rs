@@ -10,7 +10,11 @@
 //! * the block's counters equal the packets and bytes admitted and not yet left: a
 //!   departure a cycle later, an admission two cycles after its verdict;
 //! * the guarantee: no (output, band) ever holds more than its packet limit plus `5K - 1`
-//!   packets, or its byte limit plus the bytes of `5K - 1` packets.
+//!   packets, or its byte limit plus the bytes of `5K - 1` packets, checked at each
+//!   admission against the limits that admission was held to (the band's for a whole
+//!   frame, the header limits for a trimmed or returned header); and when a whole frame is
+//!   admitted, its output (all bands, headers included) holds no more than the output's
+//!   limits plus as much.
 //!
 //! The equivalence test runs it against the model; `ntsim run sadm_p4` and co-simulation
 //! record it.
@@ -47,6 +51,27 @@ pub struct BandCfg {
     pub dt_a: u8,
 }
 
+/// Limits of a whole output (all bands), or of band 0 for headers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LimCfg {
+    pub pkts: u16,
+    pub bytes: u32,
+}
+
+impl LimCfg {
+    /// No limit.
+    pub const OFF: LimCfg = LimCfg {
+        pkts: u16::MAX,
+        bytes: u32::MAX,
+    };
+}
+
+impl Default for LimCfg {
+    fn default() -> Self {
+        Self::OFF
+    }
+}
+
 /// The block's inputs in a cycle.
 #[derive(Clone, Debug, Default)]
 pub struct Drive {
@@ -60,6 +85,10 @@ pub struct Drive {
     pub ret_on: bool,
     pub free_rows: u32,
     pub headroom: u16,
+    /// Per output, all bands, for whole frames.
+    pub port: LimCfg,
+    /// Band 0, for trimmed and returned headers.
+    pub hdr: LimCfg,
 }
 
 /// A verdict, with the request's output, band and bytes.
@@ -86,6 +115,9 @@ pub struct View {
     pub vd: Vec<Option<Verdict>>,
     pub occ_pkts: Vec<u16>,
     pub occ_bytes: Vec<u32>,
+    /// Per output, all bands.
+    pub port_pkts: Vec<u16>,
+    pub port_bytes: Vec<u32>,
     pub admitted: u32,
     pub refused: u32,
     pub trimmed: u32,
@@ -136,6 +168,10 @@ pub fn drive<
     u.ret_on.next = d.ret_on;
     u.free_rows.next = (d.free_rows as u64).into();
     u.headroom.next = (d.headroom as u64).into();
+    u.lim_port_pkts.next = (d.port.pkts as u64).into();
+    u.lim_port_bytes.next = (d.port.bytes as u64).into();
+    u.lim_hdr_pkts.next = (d.hdr.pkts as u64).into();
+    u.lim_hdr_bytes.next = (d.hdr.bytes as u64).into();
 }
 
 /// Reads the block's outputs (they depend on registers only).
@@ -170,12 +206,24 @@ pub fn read<
             .collect(),
         occ_pkts: u.occ_pkts.iter().map(|x| x.val().index() as u16).collect(),
         occ_bytes: u.occ_bytes.iter().map(|x| x.val().index() as u32).collect(),
+        port_pkts: u.port_pkts.iter().map(|x| x.val().index() as u16).collect(),
+        port_bytes: u
+            .port_bytes
+            .iter()
+            .map(|x| x.val().index() as u32)
+            .collect(),
         admitted: u.admitted.val().index() as u32,
         refused: u.refused.val().index() as u32,
         trimmed: u.trimmed.val().index() as u32,
         returned: u.returned.val().index() as u32,
         lost: u.lost.val().index() as u32,
     }
+}
+
+/// Output `o`'s packets and bytes over all bands, from counters per (output, band).
+fn port_sum(p: &[i64], b: &[i64], o: usize) -> (i64, i64) {
+    let r = o * BANDS..(o + 1) * BANDS;
+    (p[r.clone()].iter().sum(), b[r].iter().sum())
 }
 
 /// What the workload does.
@@ -192,6 +240,10 @@ pub struct Knobs {
     /// Requests go to bands `0..bands`.
     pub bands: u8,
     pub band: [BandCfg; BANDS],
+    /// Per output, all bands, for whole frames.
+    pub port: LimCfg,
+    /// Band 0, for trimmed and returned headers.
+    pub hdr: LimCfg,
     pub dt_on: bool,
     /// Trim what does not fit, when it may be trimmed.
     pub trim_on: bool,
@@ -241,6 +293,14 @@ pub fn knobs() -> Knobs {
                 dt_a: 6,
             },
         ],
+        port: LimCfg {
+            pkts: 30,
+            bytes: 24_000,
+        },
+        hdr: LimCfg {
+            pkts: 10,
+            bytes: 1 << 20,
+        },
         dt_on: false,
         trim_on: true,
         ret_on: true,
@@ -269,6 +329,15 @@ pub struct Seen {
     pub max_over_pkts: i64,
     /// Most bytes above its byte limit any (output, band) held.
     pub max_over_bytes: i64,
+    /// At a whole frame's admission, most packets and bytes above the port's limits its
+    /// output held.
+    pub max_over_port_pkts: i64,
+    pub max_over_port_bytes: i64,
+    /// Well-formed refusals while the output (all bands) was at or above a port limit.
+    pub at_port_limit: u64,
+    /// Trimmed or returned headers admitted to a band 0 at or above band 0's own limits
+    /// (the room only headers take).
+    pub hdr_over_band: u64,
     /// Verdicts refused while the (output, band) was at or above a limit.
     pub at_limit: u64,
     pub max_latency: u64,
@@ -337,6 +406,15 @@ impl AdmWorkload {
                     return Err(format!(
                         "cycle {now}: counters of (output {}, band {}) are {} packets / {} bytes, expected {} / {}",
                         x / BANDS, x % BANDS, v.occ_pkts[x], v.occ_bytes[x], p[x], b[x]
+                    ));
+                }
+            }
+            for o in 0..n {
+                let (ep, eb) = port_sum(p, b, o);
+                if v.port_pkts[o] as i64 != ep || v.port_bytes[o] as i64 != eb {
+                    return Err(format!(
+                        "cycle {now}: counters of output {o} are {} packets / {} bytes, expected {ep} / {eb}",
+                        v.port_pkts[o], v.port_bytes[o]
                     ));
                 }
             }
@@ -411,17 +489,40 @@ impl AdmWorkload {
                 self.used_cells += cells;
                 self.seen.max_used_cells = self.seen.max_used_cells.max(self.used_cells);
                 self.queues[out as usize].push_back((band, bytes, cells, now));
+                // the limits this admission was held to
                 let c = self.k.band[band as usize];
+                let (lp, lb) = if trim {
+                    (self.k.hdr.pkts, self.k.hdr.bytes)
+                } else {
+                    (c.lim_pkts, c.lim_bytes)
+                };
+                if trim && (self.occ_p[x] > c.lim_pkts as i64 || self.occ_b[x] > c.lim_bytes as i64)
+                {
+                    self.seen.hdr_over_band += 1;
+                }
                 let slack = 5 * self.lanes as i64 - 1;
-                let over_p = self.occ_p[x] - c.lim_pkts as i64;
-                let over_b = self.occ_b[x] - c.lim_bytes as i64;
+                if !trim {
+                    let (pp, pb) = port_sum(&self.occ_p, &self.occ_b, out as usize);
+                    let over_p = pp - self.k.port.pkts as i64;
+                    let over_b = pb - self.k.port.bytes as i64;
+                    self.seen.max_over_port_pkts = self.seen.max_over_port_pkts.max(over_p);
+                    self.seen.max_over_port_bytes = self.seen.max_over_port_bytes.max(over_b);
+                    if over_p > slack || over_b > slack * 1500 {
+                        return Err(format!(
+                            "cycle {now}: output {out} holds {pp} packets / {pb} bytes, over its limits {} / {} by more than {slack} packets",
+                            self.k.port.pkts, self.k.port.bytes
+                        ));
+                    }
+                }
+                let over_p = self.occ_p[x] - lp as i64;
+                let over_b = self.occ_b[x] - lb as i64;
                 self.seen.max_over_pkts = self.seen.max_over_pkts.max(over_p);
                 self.seen.max_over_bytes = self.seen.max_over_bytes.max(over_b);
                 self.seen.max_queue_bytes = self.seen.max_queue_bytes.max(self.occ_b[x]);
                 if over_p > slack || over_b > slack * 1500 {
                     return Err(format!(
                         "cycle {now}: (output {}, band {}) holds {} packets / {} bytes, over its limits {} / {} by more than {slack} packets",
-                        out, band, self.occ_p[x], self.occ_b[x], c.lim_pkts, c.lim_bytes
+                        out, band, self.occ_p[x], self.occ_b[x], lp, lb
                     ));
                 }
             } else {
@@ -434,6 +535,12 @@ impl AdmWorkload {
                         || self.occ_b[x] + r.bytes as i64 > c.lim_bytes as i64
                     {
                         self.seen.at_limit += 1;
+                    }
+                    let (pp, pb) = port_sum(&self.occ_p, &self.occ_b, r.out as usize);
+                    if pp >= self.k.port.pkts as i64
+                        || pb + r.bytes as i64 > self.k.port.bytes as i64
+                    {
+                        self.seen.at_port_limit += 1;
                     }
                 }
             }
@@ -533,6 +640,8 @@ impl AdmWorkload {
             ret_on: self.k.ret_on,
             free_rows,
             headroom: self.k.headroom,
+            port: self.k.port,
+            hdr: self.k.hdr,
         }
     }
 

@@ -19,6 +19,12 @@
 //! band_by_flags = false    # bands from transport flags instead of IPv4 tos
 //! buffer_bytes = 55_000    # per output and band (all inputs), 0..=1048575
 //! buffer_pkts = 64         # per output and band, 1..=4095
+//! buffer = "shared"        # the new switch (default "crosspoint"); then also:
+//! shared_kib = 1024        #   its buffer: 64, 1024 or 16384 KiB
+//! port_bytes = 55_296      #   per output, all bands, for whole frames (default: none)
+//! port_pkts = 100          #   likewise in packets
+//! hdr_bytes = 16_384       #   band 0's limits for trimmed headers (default: band 0's)
+//! hdr_pkts = 256
 //! ret = false  wrr = false  cc_thresh = 1088  mtu = 1088  pru_cap = 255  link_rate = 200
 //! sm = true                # Bolt: supply matching (false: INC only for PRU tokens)
 //! pipes = 4  t0 = 19200  t1 = 19200  meter_burst = 16384
@@ -317,6 +323,18 @@ pub struct SwitchCfg {
     /// The shared buffer's size: 64 (the emitted Verilog's), 1024 or 16384 KiB.
     #[serde(default)]
     pub shared_kib: Option<u64>,
+    /// The shared switch: per output, all bands, the bytes and packets whole frames keep
+    /// to (default: no limit).
+    #[serde(default)]
+    pub port_bytes: Option<u64>,
+    #[serde(default)]
+    pub port_pkts: Option<u64>,
+    /// The shared switch: band 0's limits for trimmed and returned headers (default: band
+    /// 0's `buffer_bytes` / `buffer_pkts`).
+    #[serde(default)]
+    pub hdr_bytes: Option<u64>,
+    #[serde(default)]
+    pub hdr_pkts: Option<u64>,
 }
 
 /// A link between two endpoints: a host's name or a switch port `name:K`, with seeded
@@ -940,8 +958,18 @@ fn build_switch(
             )))
         }
     };
-    if c.shared_kib.is_some() && !shared {
-        return Err(w("shared_kib needs buffer = \"shared\""));
+    if !shared {
+        for (f, v) in [
+            ("shared_kib", c.shared_kib),
+            ("port_bytes", c.port_bytes),
+            ("port_pkts", c.port_pkts),
+            ("hdr_bytes", c.hdr_bytes),
+            ("hdr_pkts", c.hdr_pkts),
+        ] {
+            if v.is_some() {
+                return Err(w(&format!("{f} needs buffer = \"shared\"")));
+            }
+        }
     }
     let mut s = SwitchSetup::new(c.ports);
     s.mode = c.mode;
@@ -961,6 +989,13 @@ fn build_switch(
     let lp = r("buffer_pkts", c.buffer_pkts, s.limit_pkts[0], 1, max_p)?;
     s.limit_bytes = [lb; BANDS];
     s.limit_pkts = [lp; BANDS];
+    let opt = |what: &str, v: Option<u64>, lo: u64, hi: u64| {
+        v.map(|x| r(what, Some(x), x, lo, hi)).transpose()
+    };
+    s.port_bytes = opt("port_bytes", c.port_bytes, 64, max_b)?;
+    s.port_pkts = opt("port_pkts", c.port_pkts, 1, max_p)?;
+    s.hdr_bytes = opt("hdr_bytes", c.hdr_bytes, 64, max_b)?;
+    s.hdr_pkts = opt("hdr_pkts", c.hdr_pkts, 1, max_p)?;
     s.cc_thresh = r("cc_thresh", c.cc_thresh, s.cc_thresh, 0, (1 << 20) - 1)?;
     s.mtu = r("mtu", c.mtu, s.mtu, 64, 4095)?;
     s.pru_cap = r("pru_cap", c.pru_cap, s.pru_cap, 0, 255)?;

@@ -5,9 +5,9 @@
 //!   through a 4-port trimming switch; the README's main command.
 //! * `incast-<ndp|homa|homatr>-<big|54k>`: thesis §3.4.2, Fig 3.2: ten senders, one
 //!   message each of 20, 22, …, 38 MTU packets, to one receiver through a 16-port switch,
-//!   every link at line rate (204.8 Gb/s), 525 ns (1,680 cycles) round trip, the
-//!   bottleneck's buffer limit either as large as the switch allows or 54 KiB per band;
-//!   the receiver is the 128-message NIC (sixteen 38 KiB receive buffers). NDP runs on a
+//!   every link at line rate (204.8 Gb/s), 525 ns (1,680 cycles) round trip, on the
+//!   shared-buffer switch with 1 MiB, the bottleneck either with no limit but the buffer
+//!   (`big`) or with 54 KiB for the port, all bands together (`port_bytes`); the receiver is the 128-message NIC (sixteen 38 KiB receive buffers). NDP runs on a
 //!   trimming switch with bands by transport flags, Homa on a drop-tail switch with bands
 //!   by `tos` (its grant priorities), Homa-Tr on a trimming switch with bands by `tos`.
 //! * `incast`: all six, and a comparison table.
@@ -279,7 +279,7 @@ pub struct IncastShape {
     pub step: u64,
     pub rtt_pkts: u8,
     pub link_delay: u64,
-    /// The small buffer's byte limit per band (`54k` in the thesis runs).
+    /// The small buffer's byte limit per output, all bands (`54k` in the thesis runs).
     pub small_bytes: u64,
     /// The small buffer's label in the run name.
     pub small_label: &'static str,
@@ -304,7 +304,7 @@ impl IncastShape {
 
     /// The same experiment scaled to a 4-port switch, sized for the test suite: 3 senders
     /// of two messages each, 4, 6, …, 14 packets (so that the receiver has six to
-    /// schedule), links of 60 cycles, `rtt_pkts` 3, and a small buffer of 4 KiB per band
+    /// schedule), links of 60 cycles, `rtt_pkts` 3, and a small buffer of 4 KiB a port
     /// (about 40 % of the initial window in flight, as the thesis's 54 KiB is of its 10 × 12
     /// packets).
     pub fn small() -> Self {
@@ -343,25 +343,30 @@ pub fn incast(program: &str, big: bool, senders: usize) -> String {
 }
 
 /// An incast of `shape`: NDP on a trimming switch with bands by transport flags, Homa on a
-/// drop-tail switch with bands by `tos`, Homa-Tr on a trimming switch with bands by `tos`;
-/// `big`: the shared-buffer switch (`nt_hdl::switch2`) with 1 MiB, every
-/// message fits (thesis §3.4.2: "a buffer large enough to absorb the incast"); else the
-/// crosspoint switch with `shape.small_bytes` per band.
+/// drop-tail switch with bands by `tos`, Homa-Tr on a trimming switch with bands by `tos`,
+/// each the shared-buffer switch (`nt_hdl::switch2`) with 1 MiB; `big`: no other limit,
+/// every message fits (thesis §3.4.2: "a buffer large enough to absorb the incast"); else
+/// `shape.small_bytes` for each output, all bands together (the thesis's bottleneck
+/// buffer, "reduced by half (54KB)"; trimmed headers are held to band 0's own limit, the
+/// whole buffer).
 pub fn incast_shaped(program: &str, big: bool, shape: &IncastShape) -> String {
     let (mode, by_flags) = match program {
         "ndp" => ("trim", true),
         "homa" => ("droptail", false),
         _ => ("trim", false),
     };
-    let bytes = if big { 1_048_575 } else { shape.small_bytes };
+    let port = if big {
+        String::new()
+    } else {
+        format!("port_bytes = {}\n", shape.small_bytes)
+    };
     let label = if big { "big" } else { shape.small_label };
     let senders = shape.senders;
     let prefix = shape.prefix;
     let mut s = format!(
-        "# Thesis Fig 3.2: {senders}:1 incast, {program}, bottleneck buffer {} (ntsim run {prefix}-{program}-{label})\nname = \"{prefix}-{program}-{label}\"\nseed = 1\nmax_cycles = 2000000\nsample_cycles = 160\n\n[[switch]]\nname = \"s0\"\nports = {}\nmode = \"{mode}\"\nband_by_flags = {by_flags}\nbuffer_bytes = {bytes}\nbuffer_pkts = 4095\n{}\n",
-        if big { "1 MiB, shared".to_string() } else { format!("{} KiB per band", shape.small_bytes / 1024) },
+        "# Thesis Fig 3.2: {senders}:1 incast, {program}, bottleneck buffer {} (ntsim run {prefix}-{program}-{label})\nname = \"{prefix}-{program}-{label}\"\nseed = 1\nmax_cycles = 2000000\nsample_cycles = 160\n\n[[switch]]\nname = \"s0\"\nports = {}\nmode = \"{mode}\"\nband_by_flags = {by_flags}\nbuffer = \"shared\"\nshared_kib = 1024\nbuffer_bytes = 1048575\nbuffer_pkts = 4095\n{port}\n",
+        if big { "1 MiB, shared".to_string() } else { format!("{} KiB a port, of 1 MiB shared", shape.small_bytes / 1024) },
         shape.ports,
-        if big { "buffer = \"shared\"\nshared_kib = 1024\n" } else { "" },
     );
     for h in 0..=senders {
         let _ = write!(

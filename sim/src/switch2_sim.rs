@@ -29,6 +29,18 @@ pub type SharedSwitch16M1 =
 pub type SharedSwitch16M16 =
     SharedSwitch<16, 128, 256, 2, 8, 64, 128, 17, 18, 32, 4, 64, 1024, 2, 4, 32, 32, 128>;
 
+/// The shared switch's port and header limits from a setup, as the admission takes them:
+/// `(port_pkts, port_bytes, hdr_pkts, hdr_bytes)`; no port limit is all ones, the header
+/// limits default to band 0's.
+pub fn port_hdr_limits(s: &SwitchSetup) -> [u64; 4] {
+    [
+        s.port_pkts.unwrap_or(0xffff).min(0xffff),
+        s.port_bytes.unwrap_or(0xffff_ffff).min(0xffff_ffff),
+        s.hdr_pkts.unwrap_or(s.limit_pkts[0]).min(0xffff),
+        s.hdr_bytes.unwrap_or(s.limit_bytes[0]).min(0xffff_ffff),
+    ]
+}
+
 /// The admission's headroom for a buffer of `n` ports: the cells the inputs' rings and data
 /// FIFOs may hold before admission counts them (4 + 64 / N per input, rounded up), plus
 /// `5K - 1` frames of the largest size for `K` lanes: the decisions a decision's free count
@@ -75,6 +87,11 @@ impl<
         u.cfg.trim.next = s.mode == nt_hdl::mode::SwitchMode::Trim;
         u.cfg.ret.next = s.ret;
         u.cfg.headroom.next = headroom(N).into();
+        let [pp, pb, hp, hb] = port_hdr_limits(s);
+        u.cfg.port_pkts.next = pp.into();
+        u.cfg.port_bytes.next = pb.into();
+        u.cfg.hdr_pkts.next = hp.into();
+        u.cfg.hdr_bytes.next = hb.into();
         for b in 0..BANDS {
             u.band[b].lim_pkts.next = s.limit_pkts[b].min(0xffff).into();
             u.band[b].lim_bytes.next = s.limit_bytes[b].min(0xffff_ffff).into();
@@ -215,6 +232,13 @@ impl VSwitch2 {
         )?;
         self.set("cfg$ret", s.ret as u64)?;
         self.set("cfg$headroom", headroom(n))?;
+        let lim = port_hdr_limits(s);
+        for (f, v) in ["port_pkts", "port_bytes", "hdr_pkts", "hdr_bytes"]
+            .iter()
+            .zip(lim)
+        {
+            self.set(&format!("cfg${f}"), v)?;
+        }
         for b in 0..BANDS {
             self.set(&format!("band${b}$lim_pkts"), s.limit_pkts[b].min(0xffff))?;
             self.set(

@@ -20,6 +20,7 @@
 //!   (length mismatch), the last known only as a range (a mismatched frame may also be
 //!   refused or trimmed), and `trimmed` and `returned` equal the trimmed and returned
 //!   headers delivered (plus, at most, the mismatched frames).
+use crate::adm_workload::LimCfg;
 use crate::swframe::{ipv4_csum, random_frame, returned_header, trimmed_header, Route, Word};
 use nt_hdl::switch2::SharedSwitch;
 use rand::rngs::StdRng;
@@ -49,6 +50,10 @@ pub struct Drive {
     pub trim: bool,
     pub ret: bool,
     pub headroom: u16,
+    /// Per output, all bands, for whole frames.
+    pub port: LimCfg,
+    /// Band 0, for trimmed and returned headers.
+    pub hdr: LimCfg,
 }
 
 /// A port's counters (the block's `stat[p]`).
@@ -72,6 +77,9 @@ pub struct View {
     pub stat: Vec<Stats>,
     pub occ_pkts: Vec<u16>,
     pub occ_bytes: Vec<u32>,
+    /// Per output, all bands.
+    pub port_pkts: Vec<u16>,
+    pub port_bytes: Vec<u32>,
     pub admitted: u32,
     pub refused: u32,
     pub trimmed: u32,
@@ -149,6 +157,10 @@ pub fn drive<
     u.cfg.trim.next = d.trim;
     u.cfg.ret.next = d.ret;
     u.cfg.headroom.next = (d.headroom as u64).into();
+    u.cfg.port_pkts.next = (d.port.pkts as u64).into();
+    u.cfg.port_bytes.next = (d.port.bytes as u64).into();
+    u.cfg.hdr_pkts.next = (d.hdr.pkts as u64).into();
+    u.cfg.hdr_bytes.next = (d.hdr.bytes as u64).into();
 }
 
 /// Reads the switch's outputs (registers of its blocks).
@@ -208,6 +220,12 @@ pub fn read<
             .collect(),
         occ_pkts: u.occ_pkts.iter().map(|x| x.val().index() as u16).collect(),
         occ_bytes: u.occ_bytes.iter().map(|x| x.val().index() as u32).collect(),
+        port_pkts: u.port_pkts.iter().map(|x| x.val().index() as u16).collect(),
+        port_bytes: u
+            .port_bytes
+            .iter()
+            .map(|x| x.val().index() as u32)
+            .collect(),
         admitted: v(&u.admitted),
         refused: v(&u.refused),
         trimmed: v(&u.trimmed),
@@ -239,6 +257,10 @@ pub struct Knobs {
     /// Return a trimmed header to its sender when band 0 of its output is full.
     pub ret: bool,
     pub headroom: u16,
+    /// Per output, all bands, for whole frames.
+    pub port: LimCfg,
+    /// Band 0, for trimmed and returned headers.
+    pub hdr: LimCfg,
     /// Cycles at the end with no new frames.
     pub drain: u64,
 }
@@ -284,6 +306,15 @@ pub fn knobs() -> Knobs {
         trim: true,
         ret: true,
         headroom: 64,
+        port: LimCfg {
+            pkts: 20,
+            bytes: 20_000,
+        },
+        // band 0's own: headers find band 0 full, and go back to their senders
+        hdr: LimCfg {
+            pkts: 1,
+            bytes: 1 << 20,
+        },
         drain: 4_000,
     }
 }
@@ -294,6 +325,8 @@ pub struct Seen {
     pub sent: u64,
     pub delivered: u64,
     pub max_over_pkts: i64,
+    /// Most packets an output (all bands) held above its port limit.
+    pub max_over_port_pkts: i64,
     /// Cycles from a frame's first word in to its first word out: least and most.
     pub min_latency: u64,
     pub max_latency: u64,
@@ -403,16 +436,45 @@ impl Switch2Workload {
                 ));
             }
         }
+        let slack = 5 * self.lanes as i64 - 1;
         for x in 0..n * 4 {
-            let over = v.occ_pkts[x] as i64 - self.k.band[x % 4].lim_pkts as i64;
+            // band 0 takes headers up to the header limit
+            let mut lim = self.k.band[x % 4].lim_pkts as i64;
+            if x % 4 == 0 && self.k.trim {
+                lim = lim.max(self.k.hdr.pkts as i64);
+            }
+            let over = v.occ_pkts[x] as i64 - lim;
             self.seen.max_over_pkts = self.seen.max_over_pkts.max(over);
-            if over > 5 * self.lanes as i64 - 1 {
+            if over > slack {
                 return Err(format!(
-                    "cycle {now}: (output {}, band {}) holds {} packets, limit {}",
+                    "cycle {now}: (output {}, band {}) holds {} packets, limit {lim}",
                     x / 4,
                     x % 4,
                     v.occ_pkts[x],
-                    self.k.band[x % 4].lim_pkts
+                ));
+            }
+        }
+        for o in 0..n {
+            // whole frames keep to the port's limit; headers may add up to band 0's
+            let held: i64 = (0..4).map(|b| v.occ_pkts[o * 4 + b] as i64).sum();
+            let bytes: i64 = (0..4).map(|b| v.occ_bytes[o * 4 + b] as i64).sum();
+            if (held, bytes) != (v.port_pkts[o] as i64, v.port_bytes[o] as i64) {
+                return Err(format!(
+                    "cycle {now}: output {o}'s counters are {} packets / {} bytes, its bands' {held} / {bytes}",
+                    v.port_pkts[o], v.port_bytes[o]
+                ));
+            }
+            let hdrs = if self.k.trim {
+                self.k.hdr.pkts as i64 + slack
+            } else {
+                0
+            };
+            let over = held - self.k.port.pkts as i64;
+            self.seen.max_over_port_pkts = self.seen.max_over_port_pkts.max(over);
+            if over > slack + hdrs {
+                return Err(format!(
+                    "cycle {now}: output {o} holds {held} packets, port limit {}",
+                    self.k.port.pkts
                 ));
             }
         }
@@ -443,6 +505,8 @@ impl Switch2Workload {
             trim: self.k.trim,
             ret: self.k.ret,
             headroom: self.k.headroom,
+            port: self.k.port,
+            hdr: self.k.hdr,
         };
         let sending = now + self.k.drain < self.cycles;
         for i in 0..n {

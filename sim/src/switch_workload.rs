@@ -60,6 +60,13 @@ pub struct SwitchSetup {
     pub t0: u64,
     pub t1: u64,
     pub meter_burst: u64,
+    /// The shared switch only: per output, all bands, the limits whole frames keep to
+    /// (None: no limit), and band 0's limits for trimmed and returned headers (None: band
+    /// 0's own).
+    pub port_bytes: Option<u64>,
+    pub port_pkts: Option<u64>,
+    pub hdr_bytes: Option<u64>,
+    pub hdr_pkts: Option<u64>,
 }
 
 impl SwitchSetup {
@@ -85,6 +92,10 @@ impl SwitchSetup {
             t0: TOFINO_T_DEFAULT,
             t1: TOFINO_T_DEFAULT,
             meter_burst: 16 * 1024,
+            port_bytes: None,
+            port_pkts: None,
+            hdr_bytes: None,
+            hdr_pkts: None,
         }
     }
 }

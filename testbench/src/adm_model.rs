@@ -1,7 +1,7 @@
 //! Cycle-exact plain-Rust model of the switch's admission ([`nt_hdl::sadm`]), written
 //! from its module documentation: holds, a four-stage pipeline per lane, the lanes'
-//! admissions summed per (output, band) (S5), counters per
-//! (output, band), thresholds and the free cells less headroom, a cycle old.
+//! admissions summed per (output, band) and per output (S5), counters per
+//! (output, band) and per output, thresholds and the free cells less headroom, a cycle old.
 use nt_hdl::sadm::BANDS;
 use nt_sim::adm_workload::{Drive, Req, Verdict, View};
 
@@ -16,7 +16,13 @@ struct S2 {
     /// The band's byte limit less the frame's bytes, and whether the frame fits it.
     room: u32,
     bok: bool,
-    /// Band 0's byte limit less 64, and whether 64 bytes fit it.
+    /// The output, all bands: packets, bytes; the port's byte limit less the frame's
+    /// bytes, and whether the frame fits it.
+    pcp: u16,
+    pcby: u32,
+    proom: u32,
+    pbok: bool,
+    /// The header's byte limit less 64, and whether 64 bytes fit it.
     room0: u32,
     ok0: bool,
     thr: u32,
@@ -63,8 +69,12 @@ pub struct AdmModel {
     vd: Vec<Option<Verdict>>,
     /// S5: per (output, band) the packets and bytes admitted in S4, summed over lanes.
     s5: Vec<(u16, u32)>,
+    /// ... and per output.
+    s5p: Vec<(u16, u32)>,
     occ_p: Vec<u16>,
     occ_b: Vec<u32>,
+    pocc_p: Vec<u16>,
+    pocc_b: Vec<u32>,
     thr: [u32; BANDS],
     fh: u16,
     c_adm: u32,
@@ -92,8 +102,11 @@ impl AdmModel {
             s4rt: vec![false; k],
             vd: vec![None; n],
             s5: vec![(0, 0); n * BANDS],
+            s5p: vec![(0, 0); n],
             occ_p: vec![0; n * BANDS],
             occ_b: vec![0; n * BANDS],
+            pocc_p: vec![0; n],
+            pocc_b: vec![0; n],
             thr: [0; BANDS],
             fh: 0,
             c_adm: 0,
@@ -110,6 +123,8 @@ impl AdmModel {
             vd: self.vd.clone(),
             occ_pkts: self.occ_p.clone(),
             occ_bytes: self.occ_b.clone(),
+            port_pkts: self.pocc_p.clone(),
+            port_bytes: self.pocc_b.clone(),
             admitted: self.c_adm,
             refused: self.c_ref,
             trimmed: self.c_trim,
@@ -171,15 +186,17 @@ impl AdmModel {
             // S2
             if let Some((i, r)) = self.s1[l] {
                 let (o, b) = (r.out as usize, r.band as usize);
-                let (cp, cby, cp0, cby0) = if o < n {
+                let (cp, cby, cp0, cby0, pcp, pcby) = if o < n {
                     (
                         self.occ_p[o * BANDS + b],
                         self.occ_b[o * BANDS + b],
                         self.occ_p[o * BANDS],
                         self.occ_b[o * BANDS],
+                        self.pocc_p[o],
+                        self.pocc_b[o],
                     )
                 } else {
-                    (0, 0, 0, 0)
+                    (0, 0, 0, 0, 0, 0)
                 };
                 let cells = (r.words.wrapping_add((n - 1) as u16)) >> lgn;
                 s2[l] = Some(S2 {
@@ -191,8 +208,12 @@ impl AdmModel {
                     lp: d.band[b].lim_pkts,
                     room: d.band[b].lim_bytes.wrapping_sub(r.bytes),
                     bok: r.bytes <= d.band[b].lim_bytes,
-                    room0: d.band[0].lim_bytes.wrapping_sub(64),
-                    ok0: d.band[0].lim_bytes >= 64,
+                    pcp,
+                    pcby,
+                    proom: d.port.bytes.wrapping_sub(r.bytes),
+                    pbok: r.bytes <= d.port.bytes,
+                    room0: d.hdr.bytes.wrapping_sub(64),
+                    ok0: d.hdr.bytes >= 64,
                     thr: self.thr[b],
                     fit: self.fh >= cells,
                     cp0,
@@ -209,10 +230,13 @@ impl AdmModel {
                     && x.bok
                     && x.cby <= x.room
                     && x.fit
+                    && x.pcp < d.port.pkts
+                    && x.pbok
+                    && x.pcby <= x.proom
                     && (!d.dt_on || x.cby < x.thr);
                 // band 0 of an output with these counters takes a 64-byte header
                 let band0_takes = |cp: u16, cby: u32| {
-                    cp < d.band[0].lim_pkts
+                    cp < d.hdr.pkts
                         && x.ok0
                         && cby <= x.room0
                         && x.fit0
@@ -273,17 +297,30 @@ impl AdmModel {
             s5[*x].0 = s5[*x].0.wrapping_add(1);
             s5[*x].1 = s5[*x].1.wrapping_add(*by);
         }
+        let mut s5p = vec![(0u16, 0u32); n];
+        for (x, by) in self.s4.iter().flatten() {
+            s5p[*x / BANDS].0 = s5p[*x / BANDS].0.wrapping_add(1);
+            s5p[*x / BANDS].1 = s5p[*x / BANDS].1.wrapping_add(*by);
+        }
         let mut occ_p = self.occ_p.clone();
         let mut occ_b = self.occ_b.clone();
+        let mut pocc_p = self.pocc_p.clone();
+        let mut pocc_b = self.pocc_b.clone();
         for (x, &(p, by)) in self.s5.iter().enumerate() {
             occ_p[x] = occ_p[x].wrapping_add(p);
             occ_b[x] = occ_b[x].wrapping_add(by);
+        }
+        for (o, &(p, by)) in self.s5p.iter().enumerate() {
+            pocc_p[o] = pocc_p[o].wrapping_add(p);
+            pocc_b[o] = pocc_b[o].wrapping_add(by);
         }
         for (o, dep) in d.dep.iter().enumerate() {
             if let Some((b, by)) = dep {
                 let x = o * BANDS + *b as usize;
                 occ_p[x] = occ_p[x].wrapping_sub(1);
                 occ_b[x] = occ_b[x].wrapping_sub(*by);
+                pocc_p[o] = pocc_p[o].wrapping_sub(1);
+                pocc_b[o] = pocc_b[o].wrapping_sub(*by);
             }
         }
         self.h = h;
@@ -297,8 +334,11 @@ impl AdmModel {
         self.s4rt = s4rt;
         self.vd = vd;
         self.s5 = s5;
+        self.s5p = s5p;
         self.occ_p = occ_p;
         self.occ_b = occ_b;
+        self.pocc_p = pocc_p;
+        self.pocc_b = pocc_b;
         self.thr = thr;
         self.fh = fh;
         if d.reset {
@@ -315,6 +355,9 @@ impl AdmModel {
             self.s5.iter_mut().for_each(|x| *x = (0, 0));
             self.occ_p.iter_mut().for_each(|x| *x = 0);
             self.occ_b.iter_mut().for_each(|x| *x = 0);
+            self.s5p.iter_mut().for_each(|x| *x = (0, 0));
+            self.pocc_p.iter_mut().for_each(|x| *x = 0);
+            self.pocc_b.iter_mut().for_each(|x| *x = 0);
             self.c_adm = 0;
             self.c_ref = 0;
             self.c_lost = 0;

@@ -67,6 +67,8 @@ impl Switch2Model {
                 .collect(),
             occ_pkts: av.occ_pkts,
             occ_bytes: av.occ_bytes,
+            port_pkts: av.port_pkts,
+            port_bytes: av.port_bytes,
             admitted: av.admitted,
             refused: av.refused,
             trimmed: av.trimmed,
@@ -121,6 +123,8 @@ impl Switch2Model {
             ret_on: d.ret,
             free_rows: bv.free_rows,
             headroom: d.headroom,
+            port: d.port,
+            hdr: d.hdr,
         });
         self.buf.clock(&bw::Drive {
             reset: d.reset,

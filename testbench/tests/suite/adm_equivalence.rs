@@ -2,9 +2,10 @@
 //! every output in every cycle, at 4 ports (one lane) and 16 (two lanes), under the
 //! seeded, self-checking workload of [`nt_sim::adm_workload`]: one verdict per request in
 //! order and in time, counters equal to what was admitted and has not left, and the
-//! guarantee that a limit is exceeded by at most `5K - 1` packets.
+//! guarantee that a limit is exceeded by at most `5K - 1` packets: a band's, the output's
+//! (all bands) and the header limits of band 0.
 use nt_hdl::sadm::Admission;
-use nt_sim::adm_workload::{drive, knobs, read, AdmWorkload, BandCfg, Knobs, Seen, View};
+use nt_sim::adm_workload::{drive, knobs, read, AdmWorkload, BandCfg, Knobs, LimCfg, Seen, View};
 use nt_sim::kernel::Kernel;
 use nt_testbench::adm_model::AdmModel;
 use nt_testbench::equiv::lockstep;
@@ -56,16 +57,20 @@ fn p16(seed: u64, cycles: u64, k: &Knobs) -> Seen {
 
 fn report(what: &str, s: &Seen) {
     println!(
-        "{what}: {} requests, {} admitted, {} trimmed ({} returned), {} refused ({} well-formed, {} at a limit), most over a limit {} packets / {} bytes, largest queue {} bytes, most cells {}, latency <= {}",
+        "{what}: {} requests, {} admitted, {} trimmed ({} returned, {} into band 0's header room), {} refused ({} well-formed, {} at a band limit, {} at a port limit), most over a band limit {} packets / {} bytes, over a port limit {} / {}, largest queue {} bytes, most cells {}, latency <= {}",
         s.reqs,
         s.admitted,
         s.trimmed,
         s.returned,
+        s.hdr_over_band,
         s.refused,
         s.refused_ok,
         s.at_limit,
+        s.at_port_limit,
         s.max_over_pkts,
         s.max_over_bytes,
+        s.max_over_port_pkts,
+        s.max_over_port_bytes,
         s.max_queue_bytes,
         s.max_used_cells,
         s.max_latency
@@ -73,7 +78,8 @@ fn report(what: &str, s: &Seen) {
 }
 
 /// Limits that bind (an incast on output 0): the RTL equals the model, and no (output,
-/// band) holds more than its limit plus 3 packets (K = 1).
+/// band) or output holds more than its limit plus 4 packets (K = 1); headers take band 0's
+/// room above its own limits.
 #[test]
 fn sadm_p4_matches_its_model_and_keeps_its_limits() {
     for seed in 1..=2 {
@@ -90,6 +96,19 @@ fn sadm_p4_matches_its_model_and_keeps_its_limits() {
             s.max_over_pkts <= 4,
             "seed {seed}: over a packet limit by {}",
             s.max_over_pkts
+        );
+        assert!(
+            s.at_port_limit > 200,
+            "seed {seed}: the port limits never bound"
+        );
+        assert!(
+            s.max_over_port_pkts <= 4 && s.max_over_port_pkts >= 0,
+            "seed {seed}: over the port's packet limit by {}",
+            s.max_over_port_pkts
+        );
+        assert!(
+            s.hdr_over_band > 20,
+            "seed {seed}: headers never used band 0's header room"
         );
         assert!(
             s.max_latency <= 8,
@@ -125,6 +144,16 @@ fn sadm_p16_matches_its_model_and_keeps_its_limits() {
         "over a packet limit by {}",
         s.max_over_pkts
     );
+    assert!(s.at_port_limit > 200, "the port limits never bound");
+    assert!(
+        s.max_over_port_pkts <= 9,
+        "over the port's packet limit by {}",
+        s.max_over_port_pkts
+    );
+    assert!(
+        s.hdr_over_band > 20,
+        "headers never used band 0's header room"
+    );
     assert!(
         s.max_latency <= 12,
         "a verdict {} cycles late",
@@ -150,6 +179,8 @@ fn sadm_dynamic_threshold_bounds_a_hot_queue_by_alpha() {
         hot: 0.9,
         dep_p: 0.1,
         headroom: 0,
+        port: LimCfg::OFF,
+        hdr: LimCfg::OFF,
         ..knobs()
     };
     let s = p4(
@@ -208,6 +239,8 @@ fn sadm_headroom_keeps_cells_free() {
             hot: 0.9,
             headroom: h,
             dep_p: 0.05,
+            port: LimCfg::OFF,
+            hdr: LimCfg::OFF,
             ..knobs()
         };
         let s = p4(6, 12_000, &k);

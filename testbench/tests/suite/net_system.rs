@@ -546,14 +546,14 @@ fn incast_with_a_large_buffer_homa_beats_ndp() {
     assert!(homa < ndp, "median slowdown: Homa {homa:.2}, NDP {ndp:.2}");
 }
 
-/// `incast3-ndp-4k` (a trimming switch) with its line `buffer_pkts = 4095` replaced by
-/// `switch_lines`, run: every message must be delivered.
+/// `incast3-ndp-4k` (a trimming shared switch, 1 MiB, 4 KiB a port) with its buffer
+/// lines replaced by `switch_lines`, run: every message must be delivered.
 fn shared_incast3_ndp(switch_lines: &str) -> (Network, RunResult) {
     let mut v = net_scenarios::runs("incast3-ndp-4k").expect("scenario");
-    let text = v
-        .remove(0)
-        .1
-        .replacen("buffer_pkts = 4095\n", switch_lines, 1);
+    let lines = "buffer = \"shared\"\nshared_kib = 1024\nbuffer_bytes = 1048575\nbuffer_pkts = 4095\nport_bytes = 4096\n";
+    let text = v.remove(0).1;
+    assert!(text.contains(lines), "{text}");
+    let text = text.replacen(lines, switch_lines, 1);
     assert!(
         text.contains("mode = \"trim\"") && text.contains(switch_lines),
         "{text}"
@@ -569,7 +569,8 @@ fn shared_incast3_ndp(switch_lines: &str) -> (Network, RunResult) {
 /// no packet is dropped whole.
 #[test]
 fn ndp_incast_on_a_trimming_shared_buffer_delivers_every_message() {
-    let (_, r) = shared_incast3_ndp("buffer_pkts = 4095\nbuffer = \"shared\"\n");
+    let (_, r) =
+        shared_incast3_ndp("buffer_bytes = 4096\nbuffer_pkts = 4095\nbuffer = \"shared\"\n");
     let sum = |f: fn(&nt_sim::switch_workload::PortStats) -> u64| -> u64 {
         r.switch_stats[0].iter().map(f).sum()
     };
@@ -589,7 +590,9 @@ fn ndp_incast_on_a_trimming_shared_buffer_delivers_every_message() {
 /// timeout resends).
 #[test]
 fn ndp_incast_on_a_shared_buffer_returns_headers_to_their_senders() {
-    let (_, r) = shared_incast3_ndp("buffer_pkts = 3\nbuffer = \"shared\"\nret = true\n");
+    let (_, r) = shared_incast3_ndp(
+        "buffer_bytes = 4096\nbuffer_pkts = 3\nbuffer = \"shared\"\nret = true\n",
+    );
     let sum = |f: fn(&nt_sim::switch_workload::PortStats) -> u64| -> u64 {
         r.switch_stats[0].iter().map(f).sum()
     };
@@ -601,8 +604,8 @@ fn ndp_incast_on_a_shared_buffer_returns_headers_to_their_senders() {
     assert_eq!(got, trims, "every trimmed header reaches a host");
 }
 
-/// Thesis Fig 3.2 (b), scaled (`incast3-*-4k`): with a small buffer, Homa loses packets on
-/// its drop-tail switch and waits for timeouts; Homa-Tr's trimmed packets are NACKed and
+/// Thesis Fig 3.2 (b), scaled (`incast3-*-4k`, the shared switch with 4 KiB a port): with a
+/// small buffer, Homa loses packets on its drop-tail switch and waits for timeouts; Homa-Tr's trimmed packets are NACKed and
 /// resent at once, and its SRPT grants beat NDP's fair sharing: Homa-Tr's median slowdown
 /// is the lowest of the three.
 #[test]

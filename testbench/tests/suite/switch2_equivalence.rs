@@ -5,6 +5,7 @@
 //! its rewritten 64-byte header), at its output, once and in order; limits hold; nothing
 //! is lost inside; everything drains.
 use nt_hdl::switch2::SharedSwitch;
+use nt_sim::adm_workload::LimCfg;
 use nt_sim::kernel::Kernel;
 use nt_sim::switch2_workload::{drive, knobs, read, Knobs, Seen, Switch2Workload};
 use nt_testbench::equiv::lockstep;
@@ -71,8 +72,8 @@ fn run<
         .finish(&view)
         .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     println!(
-        "seed {seed}, {N} ports: {} frames sent, {} delivered (bands {:?}), {} admitted, {} refused, most over a packet limit {}, latency {}..{} cycles, {} trimmed ({} returned)",
-        s.sent, s.delivered, s.bands, view.admitted, view.refused, s.max_over_pkts, s.min_latency, s.max_latency, s.trimmed, s.returned
+        "seed {seed}, {N} ports: {} frames sent, {} delivered (bands {:?}), {} admitted, {} refused, most over a packet limit {} (a port limit {}), latency {}..{} cycles, {} trimmed ({} returned)",
+        s.sent, s.delivered, s.bands, view.admitted, view.refused, s.max_over_pkts, s.max_over_port_pkts, s.min_latency, s.max_latency, s.trimmed, s.returned
     );
     s
 }
@@ -93,6 +94,10 @@ fn switch2_p4_matches_its_model_end_to_end() {
         let s = p4(seed, 20_000, &knobs());
         assert!(s.delivered > 500, "too little delivered: {s:?}");
         assert!(s.max_over_pkts >= 0, "the limits never bound: {s:?}");
+        assert!(
+            s.max_over_port_pkts >= 0,
+            "the port limit never bound: {s:?}"
+        );
         assert!(s.trimmed > 20, "too few trimmed: {s:?}");
         assert!(s.returned > 5, "too few returned: {s:?}");
     }
@@ -129,6 +134,10 @@ fn switch2_p4_wrr_by_flags() {
                 b[0].lim_pkts = 64;
                 b[1].lim_bytes = 3_000;
                 b
+            },
+            hdr: LimCfg {
+                pkts: 64,
+                bytes: 1 << 20,
             },
             drain: 8_000,
             ..knobs()
