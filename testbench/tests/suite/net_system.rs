@@ -1155,7 +1155,26 @@ fn a_shared_buffer_absorbs_an_incast_that_the_crosspoint_buffer_drops() {
         "the crosspoint buffer absorbed the incast: nothing to compare"
     );
     assert_eq!(s, 0, "the shared buffer dropped");
+    // the same buffer with 4 KiB for each output, all bands together: the incast's
+    // output drops what exceeds it (Homa's bands by tos each stay below their own limits)
+    let (net, r3) = run(&t.replace(
+        "buffer_pkts = 10000\n",
+        "buffer_pkts = 10000\nport_bytes = 4096\n",
+    ));
+    all_delivered(&net, &r3);
+    let p = dropped(&r3);
+    println!(
+        "... with 4 KiB a port: drops {p}, done at cycle {}",
+        r3.cycles
+    );
+    assert!(p > 0, "the port limit dropped nothing");
     let bad = |extra: &str| build(&base.replace("mode = \"droptail\"\n", extra)).err();
+    assert!(bad("mode = \"droptail\"\nport_bytes = 4096\n")
+        .is_some_and(|e| e.contains("port_bytes needs buffer = \"shared\"")));
+    assert!(
+        bad("mode = \"droptail\"\nbuffer = \"shared\"\nhdr_pkts = 0\n")
+            .is_some_and(|e| e.contains("hdr_pkts"))
+    );
     assert!(bad("mode = \"tofino-trim\"\nbuffer = \"shared\"\n")
         .is_some_and(|e| e.contains("runs droptail and trim only so far")));
     assert!(bad(
