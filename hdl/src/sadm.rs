@@ -1,17 +1,18 @@
 //! The new switch's admission (issue 30, second slice): `K` lanes, each deciding one
 //! frame per cycle for its `M = N/K <= 8` inputs, against occupancy counters per (output,
-//! band) with static limits, a dynamic threshold in the style of Choudhury and Hahne, and
-//! headroom in free cells. There is no logic that chains over inputs or lanes within a
+//! band) and per output (all bands) with static limits, band 0's limits for trimmed
+//! headers, a dynamic threshold in the style of Choudhury and Hahne, and headroom in free
+//! cells. There is no logic that chains over inputs or lanes within a
 //! cycle: a lane picks among at most 8 requests, and decides against copies of the
 //! counters a cycle old. docs/switch-design.md has the switch this belongs to; the verdicts
 //! go to the shared buffer ([`crate::sbuf`]).
 //!
 //! ```text
 //!  req[i] ─► hold[i] ─► lane l = i / M: round robin over its M holds (S1)
-//!            ─► counters of (out, band), limits, threshold (S2) ─► compare (S3)
-//!            ─► decide (S4) ─► vd[i] (admit, words, empty) ─► per (out, band) the
-//!               lanes' admissions summed (S5) ─► counters += (packets, bytes)
-//!  dep[o] (band, bytes) ─► counters of (o, band) -= (1 packet, bytes)
+//!            ─► counters of (out, band) and of out, limits, threshold (S2) ─► compare (S3)
+//!            ─► decide (S4) ─► vd[i] (admit, words, empty) ─► per (out, band) and per
+//!               out the lanes' admissions summed (S5) ─► counters += (packets, bytes)
+//!  dep[o] (band, bytes) ─► counters of (o, band) and of o -= (1 packet, bytes)
 //! ```
 //!
 //! # Requests
@@ -40,8 +41,9 @@
 //! * **S3, compare.** Registers, with the request, three facts: the frame fits whole
 //!   (`req_ok`, `out < N`, `occ_pkts < lim_pkts[band]`, `bytes <= lim_bytes[band]` and
 //!   `occ_bytes <= room` (that is, `occ_bytes + bytes <= lim_bytes[band]`), `fit`, the
-//!   same two for the output, `port_pkts < lim_port_pkts` and `port_bytes + bytes <=
-//!   lim_port_bytes`, and, with `dt_on`, `occ_bytes < thr[band]`); its header fits band 0 of its output; its
+//!   same three for the output (`port_pkts < lim_port_pkts`, read in S3, `bytes <=
+//!   lim_port_bytes` and `port_bytes <= lim_port_bytes - bytes`), and, with `dt_on`,
+//!   `occ_bytes < thr[band]`); its header fits band 0 of its output; its
 //!   header fits band 0 of its input's own port (both below). (Deciding in the cycle of
 //!   the compares, the decisions' fan-out into the verdicts was ECP5's critical path.)
 //! * **S4, decide.** Admit a frame that fits whole. The verdict is in `vd` of the input
@@ -70,7 +72,8 @@
 //!   to `vd_rb`; it counts in band 0 of output `i`, in `trimmed` and in `returned`.
 //!   Otherwise the frame is refused (`refused`).
 //! * **S5, sum.** Per (output, band), the packets and bytes the lanes admitted in S4,
-//!   summed into `s5_p` / `s5_b`; the counters add them at the next edge. An admitted
+//!   summed into `s5_p` / `s5_b`, and per output (any band) into `s5_pp` / `s5_pb`; the
+//!   counters add them at the next edge. An admitted
 //!   frame is in its counters two edges after its verdict's. (Adding the lanes' bytes,
 //!   the counter and the departure in one cycle was three carry chains, 9 LUT levels at
 //!   16 ports.)
@@ -185,7 +188,10 @@ pub struct Admission<
     /// Cells kept free: a frame is admitted only if `free_rows - headroom` covers it.
     pub headroom: Signal<In, Bits<16>>,
     /// Per output, all bands together: a whole frame is admitted only while the output
-    /// holds fewer than `lim_port_pkts` packets and its bytes fit `lim_port_bytes`.
+    /// holds fewer than `lim_port_pkts` packets and its bytes fit `lim_port_bytes`. All
+    /// ones for no limit (0 admits no whole frame). The packet counters are 16 bits, as
+    /// the per-band ones: a buffer that can hold 65,536 packets of one output needs a
+    /// packet limit that keeps them below it.
     pub lim_port_pkts: Signal<In, Bits<16>>,
     pub lim_port_bytes: Signal<In, Bits<32>>,
     /// Band 0's limits for a trimmed or returned header (a whole frame in band 0 is held to

@@ -75,7 +75,7 @@ pub struct Sw2Cfg {
     pub headroom: Signal<In, Bits<16>>,
     /// Per output, all bands: a whole frame is admitted only while its output holds fewer
     /// than `port_pkts` packets and its bytes fit `port_bytes` (the thesis's per-port
-    /// buffer; all ones: no limit).
+    /// buffer; all ones: no limit; 0, as undriven: no whole frame).
     pub port_pkts: Signal<In, Bits<16>>,
     pub port_bytes: Signal<In, Bits<32>>,
     /// Band 0's limits for trimmed and returned headers (whole frames in band 0 keep to

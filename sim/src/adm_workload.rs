@@ -221,9 +221,21 @@ pub fn read<
 }
 
 /// Output `o`'s packets and bytes over all bands, from counters per (output, band).
-fn port_sum(p: &[i64], b: &[i64], o: usize) -> (i64, i64) {
+pub fn port_sum(p: &[i64], b: &[i64], o: usize) -> (i64, i64) {
     let r = o * BANDS..(o + 1) * BANDS;
     (p[r.clone()].iter().sum(), b[r].iter().sum())
+}
+
+/// How far `pkts` / `bytes` are over the limits `lp` / `lb`; an error past the bound:
+/// `slack` packets, or the bytes of `slack` frames of at most 1,500 bytes.
+fn over(pkts: i64, bytes: i64, lp: u16, lb: u32, slack: i64) -> Result<(i64, i64), String> {
+    let (op, ob) = (pkts - lp as i64, bytes - lb as i64);
+    if op > slack || ob > slack * 1500 {
+        return Err(format!(
+            "holds {pkts} packets / {bytes} bytes, over its limits {lp} / {lb} by more than {slack} packets"
+        ));
+    }
+    Ok((op, ob))
 }
 
 /// What the workload does.
@@ -380,7 +392,12 @@ impl AdmWorkload {
             occ_b: vec![0; n * BANDS],
             used_cells: 0,
             expect: None,
-            seen: Seen::default(),
+            // below any occupancy less its limit: >= 0 says a limit was reached
+            seen: Seen {
+                max_over_port_pkts: i64::MIN,
+                max_over_port_bytes: i64::MIN,
+                ..Seen::default()
+            },
         }
     }
 
@@ -503,28 +520,16 @@ impl AdmWorkload {
                 let slack = 5 * self.lanes as i64 - 1;
                 if !trim {
                     let (pp, pb) = port_sum(&self.occ_p, &self.occ_b, out as usize);
-                    let over_p = pp - self.k.port.pkts as i64;
-                    let over_b = pb - self.k.port.bytes as i64;
-                    self.seen.max_over_port_pkts = self.seen.max_over_port_pkts.max(over_p);
-                    self.seen.max_over_port_bytes = self.seen.max_over_port_bytes.max(over_b);
-                    if over_p > slack || over_b > slack * 1500 {
-                        return Err(format!(
-                            "cycle {now}: output {out} holds {pp} packets / {pb} bytes, over its limits {} / {} by more than {slack} packets",
-                            self.k.port.pkts, self.k.port.bytes
-                        ));
-                    }
+                    let (op, ob) = over(pp, pb, self.k.port.pkts, self.k.port.bytes, slack)
+                        .map_err(|e| format!("cycle {now}: output {out} {e}"))?;
+                    self.seen.max_over_port_pkts = self.seen.max_over_port_pkts.max(op);
+                    self.seen.max_over_port_bytes = self.seen.max_over_port_bytes.max(ob);
                 }
-                let over_p = self.occ_p[x] - lp as i64;
-                let over_b = self.occ_b[x] - lb as i64;
-                self.seen.max_over_pkts = self.seen.max_over_pkts.max(over_p);
-                self.seen.max_over_bytes = self.seen.max_over_bytes.max(over_b);
+                let (op, ob) = over(self.occ_p[x], self.occ_b[x], lp, lb, slack)
+                    .map_err(|e| format!("cycle {now}: (output {out}, band {band}) {e}"))?;
+                self.seen.max_over_pkts = self.seen.max_over_pkts.max(op);
+                self.seen.max_over_bytes = self.seen.max_over_bytes.max(ob);
                 self.seen.max_queue_bytes = self.seen.max_queue_bytes.max(self.occ_b[x]);
-                if over_p > slack || over_b > slack * 1500 {
-                    return Err(format!(
-                        "cycle {now}: (output {}, band {}) holds {} packets / {} bytes, over its limits {} / {} by more than {slack} packets",
-                        out, band, self.occ_p[x], self.occ_b[x], lp, lb
-                    ));
-                }
             } else {
                 self.seen.refused += 1;
                 if r.ok && (r.out as usize) < n {

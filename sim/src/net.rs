@@ -25,6 +25,8 @@
 //! port_pkts = 100          #   likewise in packets
 //! hdr_bytes = 16_384       #   band 0's limits for trimmed headers (default: band 0's)
 //! hdr_pkts = 256
+//! dt_alpha = 0.25          #   dynamic threshold: a band holds up to alpha x the free
+//!                          #   buffer (a power of two, 1/16 to 16; default: off)
 //! ret = false  wrr = false  cc_thresh = 1088  mtu = 1088  pru_cap = 255  link_rate = 200
 //! sm = true                # Bolt: supply matching (false: INC only for PRU tokens)
 //! pipes = 4  t0 = 19200  t1 = 19200  meter_burst = 16384
@@ -335,6 +337,11 @@ pub struct SwitchCfg {
     pub hdr_bytes: Option<u64>,
     #[serde(default)]
     pub hdr_pkts: Option<u64>,
+    /// The shared switch: the dynamic threshold (Choudhury and Hahne): each band may hold
+    /// up to `dt_alpha` times the free buffer; a power of two from 1/16 to 16 (default:
+    /// off).
+    #[serde(default)]
+    pub dt_alpha: Option<f64>,
 }
 
 /// A link between two endpoints: a host's name or a switch port `name:K`, with seeded
@@ -759,6 +766,16 @@ fn parse_end(
     }
 }
 
+/// The admission's threshold exponent `a` for `alpha = 2^(a - 4)`: `alpha` a power of two
+/// from 1/16 to 16.
+fn dt_exponent(alpha: f64) -> Result<u8, String> {
+    (0u8..=8)
+        .find(|&a| alpha == 2f64.powi(a as i32 - 4))
+        .ok_or_else(|| {
+            format!("dt_alpha {alpha}: must be a power of two from 1/16 to 16 (0.0625, 0.125, 0.25, 0.5, 1, 2, 4, 8 or 16)")
+        })
+}
+
 fn check_range(what: &str, v: u64, lo: u64, hi: u64) -> Result<u64, String> {
     if (lo..=hi).contains(&v) {
         Ok(v)
@@ -965,6 +982,7 @@ fn build_switch(
             ("port_pkts", c.port_pkts),
             ("hdr_bytes", c.hdr_bytes),
             ("hdr_pkts", c.hdr_pkts),
+            ("dt_alpha", c.dt_alpha.map(|_| 0)),
         ] {
             if v.is_some() {
                 return Err(w(&format!("{f} needs buffer = \"shared\"")));
@@ -996,6 +1014,12 @@ fn build_switch(
     s.port_pkts = opt("port_pkts", c.port_pkts, 1, max_p)?;
     s.hdr_bytes = opt("hdr_bytes", c.hdr_bytes, 64, max_b)?;
     s.hdr_pkts = opt("hdr_pkts", c.hdr_pkts, 1, max_p)?;
+    if (c.hdr_bytes.is_some() || c.hdr_pkts.is_some()) && c.mode != SwitchMode::Trim {
+        return Err(w(
+            "hdr_bytes and hdr_pkts limit trimmed headers: they need mode = \"trim\"",
+        ));
+    }
+    s.dt_a = c.dt_alpha.map(dt_exponent).transpose().map_err(|e| w(&e))?;
     s.cc_thresh = r("cc_thresh", c.cc_thresh, s.cc_thresh, 0, (1 << 20) - 1)?;
     s.mtu = r("mtu", c.mtu, s.mtu, 64, 4095)?;
     s.pru_cap = r("pru_cap", c.pru_cap, s.pru_cap, 0, 255)?;

@@ -83,7 +83,7 @@ impl<
         let u = self.uut_mut();
         u.cfg.band_by_flags.next = s.band_by_flags;
         u.cfg.wrr.next = s.wrr;
-        u.cfg.dt_on.next = false;
+        u.cfg.dt_on.next = s.dt_a.is_some();
         u.cfg.trim.next = s.mode == nt_hdl::mode::SwitchMode::Trim;
         u.cfg.ret.next = s.ret;
         u.cfg.headroom.next = headroom(N).into();
@@ -95,7 +95,7 @@ impl<
         for b in 0..BANDS {
             u.band[b].lim_pkts.next = s.limit_pkts[b].min(0xffff).into();
             u.band[b].lim_bytes.next = s.limit_bytes[b].min(0xffff_ffff).into();
-            u.band[b].dt_a.next = 4u64.into();
+            u.band[b].dt_a.next = (s.dt_a.unwrap_or(4) as u64).into();
             u.band[b].weight.next = s.weight[b].min(255).into();
         }
         for k in 0..N {
@@ -225,7 +225,7 @@ impl VSwitch2 {
         let n = self.links.len();
         self.set("cfg$band_by_flags", s.band_by_flags as u64)?;
         self.set("cfg$wrr", s.wrr as u64)?;
-        self.set("cfg$dt_on", 0)?;
+        self.set("cfg$dt_on", s.dt_a.is_some() as u64)?;
         self.set(
             "cfg$trim",
             (s.mode == nt_hdl::mode::SwitchMode::Trim) as u64,
@@ -245,7 +245,7 @@ impl VSwitch2 {
                 &format!("band${b}$lim_bytes"),
                 s.limit_bytes[b].min(0xffff_ffff),
             )?;
-            self.set(&format!("band${b}$dt_a"), 4)?;
+            self.set(&format!("band${b}$dt_a"), s.dt_a.unwrap_or(4) as u64)?;
             self.set(&format!("band${b}$weight"), s.weight[b].min(255))?;
         }
         for k in 0..n {

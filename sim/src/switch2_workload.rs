@@ -20,7 +20,7 @@
 //!   (length mismatch), the last known only as a range (a mismatched frame may also be
 //!   refused or trimmed), and `trimmed` and `returned` equal the trimmed and returned
 //!   headers delivered (plus, at most, the mismatched frames).
-use crate::adm_workload::LimCfg;
+use crate::adm_workload::{port_sum, LimCfg};
 use crate::swframe::{ipv4_csum, random_frame, returned_header, trimmed_header, Route, Word};
 use nt_hdl::switch2::SharedSwitch;
 use rand::rngs::StdRng;
@@ -416,6 +416,9 @@ impl Switch2Workload {
             bad: vec![0; n],
             seen: Seen {
                 min_latency: u64::MAX,
+                // below any occupancy less its limit: >= 0 says a limit was reached
+                max_over_pkts: i64::MIN,
+                max_over_port_pkts: i64::MIN,
                 ..Seen::default()
             },
         }
@@ -454,10 +457,11 @@ impl Switch2Workload {
                 ));
             }
         }
+        let p: Vec<i64> = v.occ_pkts.iter().map(|&x| x as i64).collect();
+        let b: Vec<i64> = v.occ_bytes.iter().map(|&x| x as i64).collect();
         for o in 0..n {
             // whole frames keep to the port's limit; headers may add up to band 0's
-            let held: i64 = (0..4).map(|b| v.occ_pkts[o * 4 + b] as i64).sum();
-            let bytes: i64 = (0..4).map(|b| v.occ_bytes[o * 4 + b] as i64).sum();
+            let (held, bytes) = port_sum(&p, &b, o);
             if (held, bytes) != (v.port_pkts[o] as i64, v.port_bytes[o] as i64) {
                 return Err(format!(
                     "cycle {now}: output {o}'s counters are {} packets / {} bytes, its bands' {held} / {bytes}",

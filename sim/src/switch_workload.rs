@@ -67,6 +67,9 @@ pub struct SwitchSetup {
     pub port_pkts: Option<u64>,
     pub hdr_bytes: Option<u64>,
     pub hdr_pkts: Option<u64>,
+    /// The shared switch only: the dynamic threshold's exponent `a` for every band (a band
+    /// may hold `2^(a - 4)` times the free buffer, Choudhury and Hahne), or None: off.
+    pub dt_a: Option<u8>,
 }
 
 impl SwitchSetup {
@@ -96,6 +99,7 @@ impl SwitchSetup {
             port_pkts: None,
             hdr_bytes: None,
             hdr_pkts: None,
+            dt_a: None,
         }
     }
 }

@@ -1168,13 +1168,33 @@ fn a_shared_buffer_absorbs_an_incast_that_the_crosspoint_buffer_drops() {
         r3.cycles
     );
     assert!(p > 0, "the port limit dropped nothing");
+    // the dynamic threshold on a 64 KiB buffer: with alpha = 1/16 a band may hold a
+    // sixteenth of the free buffer (about 3.5 KiB), and the incast's output drops; without
+    // it the same buffer drops nothing
+    let t64 = t.replace("shared_kib = 1024\n", "shared_kib = 64\n");
+    let (net, r4) = run(&t64);
+    all_delivered(&net, &r4);
+    let (net, r5) = run(&t64.replace("shared_kib = 64\n", "shared_kib = 64\ndt_alpha = 0.0625\n"));
+    all_delivered(&net, &r5);
+    let (d4, d5) = (dropped(&r4), dropped(&r5));
+    println!("... 64 KiB: drops {d4}; with a dynamic threshold of alpha 1/16: drops {d5}");
+    assert_eq!(d4, 0, "the 64 KiB buffer dropped without a threshold");
+    assert!(d5 > 0, "the dynamic threshold dropped nothing");
     let bad = |extra: &str| build(&base.replace("mode = \"droptail\"\n", extra)).err();
     assert!(bad("mode = \"droptail\"\nport_bytes = 4096\n")
         .is_some_and(|e| e.contains("port_bytes needs buffer = \"shared\"")));
+    assert!(bad("mode = \"trim\"\nbuffer = \"shared\"\nhdr_pkts = 0\n")
+        .is_some_and(|e| e.contains("hdr_pkts 0: must be 1..=65535")));
     assert!(
-        bad("mode = \"droptail\"\nbuffer = \"shared\"\nhdr_pkts = 0\n")
-            .is_some_and(|e| e.contains("hdr_pkts"))
+        bad("mode = \"droptail\"\nbuffer = \"shared\"\nhdr_pkts = 10\n")
+            .is_some_and(|e| e.contains("they need mode = \"trim\""))
     );
+    assert!(
+        bad("mode = \"droptail\"\nbuffer = \"shared\"\ndt_alpha = 0.3\n")
+            .is_some_and(|e| e.contains("dt_alpha 0.3: must be a power of two"))
+    );
+    assert!(bad("mode = \"droptail\"\ndt_alpha = 1.0\n")
+        .is_some_and(|e| e.contains("dt_alpha needs buffer = \"shared\"")));
     assert!(bad("mode = \"tofino-trim\"\nbuffer = \"shared\"\n")
         .is_some_and(|e| e.contains("runs droptail and trim only so far")));
     assert!(bad(
