@@ -167,6 +167,10 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
     // Constant declarations
     localparam  k1_32 = 32'h1;
     localparam  k0_32 = 32'h0;
+    localparam  k0_3 = 3'b0;
+    localparam  k0_16 = 16'h0;
+    localparam  k0_20 = 20'h0;
+    localparam  k0_24 = 24'h0;
     
     // Stub signals
     reg  ing$clock;
@@ -299,6 +303,7 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
     wire  [15:0] adm$inp$0$vd_csum;
     wire  adm$inp$0$vd_ret;
     wire  [47:0] adm$inp$0$vd_rb;
+    wire  adm$inp$0$vd_dod;
     reg  adm$inp$1$req_valid;
     reg  [7:0] adm$inp$1$req_out;
     reg  [1:0] adm$inp$1$req_band;
@@ -320,6 +325,7 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
     wire  [15:0] adm$inp$1$vd_csum;
     wire  adm$inp$1$vd_ret;
     wire  [47:0] adm$inp$1$vd_rb;
+    wire  adm$inp$1$vd_dod;
     reg  adm$inp$2$req_valid;
     reg  [7:0] adm$inp$2$req_out;
     reg  [1:0] adm$inp$2$req_band;
@@ -341,6 +347,7 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
     wire  [15:0] adm$inp$2$vd_csum;
     wire  adm$inp$2$vd_ret;
     wire  [47:0] adm$inp$2$vd_rb;
+    wire  adm$inp$2$vd_dod;
     reg  adm$inp$3$req_valid;
     reg  [7:0] adm$inp$3$req_out;
     reg  [1:0] adm$inp$3$req_band;
@@ -362,6 +369,7 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
     wire  [15:0] adm$inp$3$vd_csum;
     wire  adm$inp$3$vd_ret;
     wire  [47:0] adm$inp$3$vd_rb;
+    wire  adm$inp$3$vd_dod;
     reg  adm$dep$0$valid;
     reg  [1:0] adm$dep$0$band;
     reg  [31:0] adm$dep$0$bytes;
@@ -395,6 +403,30 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
     reg  [31:0] adm$lim_port_bytes;
     reg  [15:0] adm$lim_hdr_pkts;
     reg  [31:0] adm$lim_hdr_bytes;
+    reg  adm$tof$on;
+    reg  [2:0] adm$tof$pipes;
+    reg  [19:0] adm$tof$burst;
+    reg  [23:0] adm$tof$t0;
+    reg  [23:0] adm$tof$t1;
+    reg  [15:0] adm$tof$lim_dod;
+    reg  adm$cong$0;
+    reg  adm$cong$1;
+    reg  adm$cong$2;
+    reg  adm$cong$3;
+    reg  adm$rel$0;
+    reg  adm$rel$1;
+    reg  adm$rel$2;
+    reg  adm$rel$3;
+    wire  [1:0] adm$mode$0;
+    wire  [1:0] adm$mode$1;
+    wire  [1:0] adm$mode$2;
+    wire  [1:0] adm$mode$3;
+    wire  [15:0] adm$dod$0;
+    wire  [15:0] adm$dod$1;
+    wire  [15:0] adm$dod$2;
+    wire  [15:0] adm$dod$3;
+    wire  [31:0] adm$metered;
+    wire  [31:0] adm$deflected;
     wire  [15:0] adm$occ_pkts$0;
     wire  [15:0] adm$occ_pkts$1;
     wire  [15:0] adm$occ_pkts$2;
@@ -810,6 +842,7 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
         .inp$0$vd_csum(adm$inp$0$vd_csum),
         .inp$0$vd_ret(adm$inp$0$vd_ret),
         .inp$0$vd_rb(adm$inp$0$vd_rb),
+        .inp$0$vd_dod(adm$inp$0$vd_dod),
         .inp$1$req_valid(adm$inp$1$req_valid),
         .inp$1$req_out(adm$inp$1$req_out),
         .inp$1$req_band(adm$inp$1$req_band),
@@ -831,6 +864,7 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
         .inp$1$vd_csum(adm$inp$1$vd_csum),
         .inp$1$vd_ret(adm$inp$1$vd_ret),
         .inp$1$vd_rb(adm$inp$1$vd_rb),
+        .inp$1$vd_dod(adm$inp$1$vd_dod),
         .inp$2$req_valid(adm$inp$2$req_valid),
         .inp$2$req_out(adm$inp$2$req_out),
         .inp$2$req_band(adm$inp$2$req_band),
@@ -852,6 +886,7 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
         .inp$2$vd_csum(adm$inp$2$vd_csum),
         .inp$2$vd_ret(adm$inp$2$vd_ret),
         .inp$2$vd_rb(adm$inp$2$vd_rb),
+        .inp$2$vd_dod(adm$inp$2$vd_dod),
         .inp$3$req_valid(adm$inp$3$req_valid),
         .inp$3$req_out(adm$inp$3$req_out),
         .inp$3$req_band(adm$inp$3$req_band),
@@ -873,6 +908,7 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
         .inp$3$vd_csum(adm$inp$3$vd_csum),
         .inp$3$vd_ret(adm$inp$3$vd_ret),
         .inp$3$vd_rb(adm$inp$3$vd_rb),
+        .inp$3$vd_dod(adm$inp$3$vd_dod),
         .dep$0$valid(adm$dep$0$valid),
         .dep$0$band(adm$dep$0$band),
         .dep$0$bytes(adm$dep$0$bytes),
@@ -906,6 +942,30 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
         .lim_port_bytes(adm$lim_port_bytes),
         .lim_hdr_pkts(adm$lim_hdr_pkts),
         .lim_hdr_bytes(adm$lim_hdr_bytes),
+        .tof$on(adm$tof$on),
+        .tof$pipes(adm$tof$pipes),
+        .tof$burst(adm$tof$burst),
+        .tof$t0(adm$tof$t0),
+        .tof$t1(adm$tof$t1),
+        .tof$lim_dod(adm$tof$lim_dod),
+        .cong$0(adm$cong$0),
+        .cong$1(adm$cong$1),
+        .cong$2(adm$cong$2),
+        .cong$3(adm$cong$3),
+        .rel$0(adm$rel$0),
+        .rel$1(adm$rel$1),
+        .rel$2(adm$rel$2),
+        .rel$3(adm$rel$3),
+        .mode$0(adm$mode$0),
+        .mode$1(adm$mode$1),
+        .mode$2(adm$mode$2),
+        .mode$3(adm$mode$3),
+        .dod$0(adm$dod$0),
+        .dod$1(adm$dod$1),
+        .dod$2(adm$dod$2),
+        .dod$3(adm$dod$3),
+        .metered(adm$metered),
+        .deflected(adm$deflected),
         .occ_pkts$0(adm$occ_pkts$0),
         .occ_pkts$1(adm$occ_pkts$1),
         .occ_pkts$2(adm$occ_pkts$2),
@@ -1244,6 +1304,16 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
         adm$lim_port_bytes = cfg$port_bytes;
         adm$lim_hdr_pkts = cfg$hdr_pkts;
         adm$lim_hdr_bytes = cfg$hdr_bytes;
+        adm$tof$on = 1'b0;
+        adm$tof$pipes = k0_3;
+        adm$tof$burst = k0_20;
+        adm$tof$t0 = k0_24;
+        adm$tof$t1 = k0_24;
+        adm$tof$lim_dod = k0_16;
+        adm$rel$0 = 1'b0;
+        adm$rel$1 = 1'b0;
+        adm$rel$2 = 1'b0;
+        adm$rel$3 = 1'b0;
         adm$free_rows = sb$free_rows;
         adm$band$0$lim_pkts = band$0$lim_pkts;
         adm$band$0$lim_bytes = band$0$lim_bytes;
@@ -1283,6 +1353,7 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
         sb$inp$0$last = ing$o$0$last;
         sb$inp$0$empty = ing$o$0$empty;
         adm$inp$0$req_valid = ing$o$0$req_valid;
+        adm$cong$0 = 1'b0;
         adm$inp$0$req_out = ing$o$0$req_out;
         adm$inp$0$req_band = ing$o$0$req_band;
         adm$inp$0$req_bytes = ing$o$0$req_bytes;
@@ -1340,6 +1411,7 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
         sb$inp$1$last = ing$o$1$last;
         sb$inp$1$empty = ing$o$1$empty;
         adm$inp$1$req_valid = ing$o$1$req_valid;
+        adm$cong$1 = 1'b0;
         adm$inp$1$req_out = ing$o$1$req_out;
         adm$inp$1$req_band = ing$o$1$req_band;
         adm$inp$1$req_bytes = ing$o$1$req_bytes;
@@ -1397,6 +1469,7 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
         sb$inp$2$last = ing$o$2$last;
         sb$inp$2$empty = ing$o$2$empty;
         adm$inp$2$req_valid = ing$o$2$req_valid;
+        adm$cong$2 = 1'b0;
         adm$inp$2$req_out = ing$o$2$req_out;
         adm$inp$2$req_band = ing$o$2$req_band;
         adm$inp$2$req_bytes = ing$o$2$req_bytes;
@@ -1454,6 +1527,7 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
         sb$inp$3$last = ing$o$3$last;
         sb$inp$3$empty = ing$o$3$empty;
         adm$inp$3$req_valid = ing$o$3$req_valid;
+        adm$cong$3 = 1'b0;
         adm$inp$3$req_out = ing$o$3$req_out;
         adm$inp$3$req_band = ing$o$3$req_band;
         adm$inp$3$req_bytes = ing$o$3$req_bytes;
@@ -1639,7 +1713,7 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
 endmodule // switch2_p4
 
 
-module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$req_bytes,inp$0$req_words,inp$0$req_empty,inp$0$req_ok,inp$0$req_trim,inp$0$req_csum,inp$0$req_rb,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_words,inp$0$vd_empty,inp$0$vd_out,inp$0$vd_band,inp$0$vd_bytes,inp$0$vd_trim,inp$0$vd_csum,inp$0$vd_ret,inp$0$vd_rb,inp$1$req_valid,inp$1$req_out,inp$1$req_band,inp$1$req_bytes,inp$1$req_words,inp$1$req_empty,inp$1$req_ok,inp$1$req_trim,inp$1$req_csum,inp$1$req_rb,inp$1$vd_valid,inp$1$vd_admit,inp$1$vd_words,inp$1$vd_empty,inp$1$vd_out,inp$1$vd_band,inp$1$vd_bytes,inp$1$vd_trim,inp$1$vd_csum,inp$1$vd_ret,inp$1$vd_rb,inp$2$req_valid,inp$2$req_out,inp$2$req_band,inp$2$req_bytes,inp$2$req_words,inp$2$req_empty,inp$2$req_ok,inp$2$req_trim,inp$2$req_csum,inp$2$req_rb,inp$2$vd_valid,inp$2$vd_admit,inp$2$vd_words,inp$2$vd_empty,inp$2$vd_out,inp$2$vd_band,inp$2$vd_bytes,inp$2$vd_trim,inp$2$vd_csum,inp$2$vd_ret,inp$2$vd_rb,inp$3$req_valid,inp$3$req_out,inp$3$req_band,inp$3$req_bytes,inp$3$req_words,inp$3$req_empty,inp$3$req_ok,inp$3$req_trim,inp$3$req_csum,inp$3$req_rb,inp$3$vd_valid,inp$3$vd_admit,inp$3$vd_words,inp$3$vd_empty,inp$3$vd_out,inp$3$vd_band,inp$3$vd_bytes,inp$3$vd_trim,inp$3$vd_csum,inp$3$vd_ret,inp$3$vd_rb,dep$0$valid,dep$0$band,dep$0$bytes,dep$1$valid,dep$1$band,dep$1$bytes,dep$2$valid,dep$2$band,dep$2$bytes,dep$3$valid,dep$3$band,dep$3$bytes,band$0$lim_pkts,band$0$lim_bytes,band$0$dt_a,band$1$lim_pkts,band$1$lim_bytes,band$1$dt_a,band$2$lim_pkts,band$2$lim_bytes,band$2$dt_a,band$3$lim_pkts,band$3$lim_bytes,band$3$dt_a,dt_on,trim_on,ret_on,free_rows,headroom,lim_port_pkts,lim_port_bytes,lim_hdr_pkts,lim_hdr_bytes,occ_pkts$0,occ_pkts$1,occ_pkts$2,occ_pkts$3,occ_pkts$4,occ_pkts$5,occ_pkts$6,occ_pkts$7,occ_pkts$8,occ_pkts$9,occ_pkts$10,occ_pkts$11,occ_pkts$12,occ_pkts$13,occ_pkts$14,occ_pkts$15,occ_bytes$0,occ_bytes$1,occ_bytes$2,occ_bytes$3,occ_bytes$4,occ_bytes$5,occ_bytes$6,occ_bytes$7,occ_bytes$8,occ_bytes$9,occ_bytes$10,occ_bytes$11,occ_bytes$12,occ_bytes$13,occ_bytes$14,occ_bytes$15,port_pkts$0,port_pkts$1,port_pkts$2,port_pkts$3,port_bytes$0,port_bytes$1,port_bytes$2,port_bytes$3,admitted,refused,trimmed,returned,lost);
+module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$req_bytes,inp$0$req_words,inp$0$req_empty,inp$0$req_ok,inp$0$req_trim,inp$0$req_csum,inp$0$req_rb,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_words,inp$0$vd_empty,inp$0$vd_out,inp$0$vd_band,inp$0$vd_bytes,inp$0$vd_trim,inp$0$vd_csum,inp$0$vd_ret,inp$0$vd_rb,inp$0$vd_dod,inp$1$req_valid,inp$1$req_out,inp$1$req_band,inp$1$req_bytes,inp$1$req_words,inp$1$req_empty,inp$1$req_ok,inp$1$req_trim,inp$1$req_csum,inp$1$req_rb,inp$1$vd_valid,inp$1$vd_admit,inp$1$vd_words,inp$1$vd_empty,inp$1$vd_out,inp$1$vd_band,inp$1$vd_bytes,inp$1$vd_trim,inp$1$vd_csum,inp$1$vd_ret,inp$1$vd_rb,inp$1$vd_dod,inp$2$req_valid,inp$2$req_out,inp$2$req_band,inp$2$req_bytes,inp$2$req_words,inp$2$req_empty,inp$2$req_ok,inp$2$req_trim,inp$2$req_csum,inp$2$req_rb,inp$2$vd_valid,inp$2$vd_admit,inp$2$vd_words,inp$2$vd_empty,inp$2$vd_out,inp$2$vd_band,inp$2$vd_bytes,inp$2$vd_trim,inp$2$vd_csum,inp$2$vd_ret,inp$2$vd_rb,inp$2$vd_dod,inp$3$req_valid,inp$3$req_out,inp$3$req_band,inp$3$req_bytes,inp$3$req_words,inp$3$req_empty,inp$3$req_ok,inp$3$req_trim,inp$3$req_csum,inp$3$req_rb,inp$3$vd_valid,inp$3$vd_admit,inp$3$vd_words,inp$3$vd_empty,inp$3$vd_out,inp$3$vd_band,inp$3$vd_bytes,inp$3$vd_trim,inp$3$vd_csum,inp$3$vd_ret,inp$3$vd_rb,inp$3$vd_dod,dep$0$valid,dep$0$band,dep$0$bytes,dep$1$valid,dep$1$band,dep$1$bytes,dep$2$valid,dep$2$band,dep$2$bytes,dep$3$valid,dep$3$band,dep$3$bytes,band$0$lim_pkts,band$0$lim_bytes,band$0$dt_a,band$1$lim_pkts,band$1$lim_bytes,band$1$dt_a,band$2$lim_pkts,band$2$lim_bytes,band$2$dt_a,band$3$lim_pkts,band$3$lim_bytes,band$3$dt_a,dt_on,trim_on,ret_on,free_rows,headroom,lim_port_pkts,lim_port_bytes,lim_hdr_pkts,lim_hdr_bytes,tof$on,tof$pipes,tof$burst,tof$t0,tof$t1,tof$lim_dod,cong$0,cong$1,cong$2,cong$3,rel$0,rel$1,rel$2,rel$3,mode$0,mode$1,mode$2,mode$3,dod$0,dod$1,dod$2,dod$3,metered,deflected,occ_pkts$0,occ_pkts$1,occ_pkts$2,occ_pkts$3,occ_pkts$4,occ_pkts$5,occ_pkts$6,occ_pkts$7,occ_pkts$8,occ_pkts$9,occ_pkts$10,occ_pkts$11,occ_pkts$12,occ_pkts$13,occ_pkts$14,occ_pkts$15,occ_bytes$0,occ_bytes$1,occ_bytes$2,occ_bytes$3,occ_bytes$4,occ_bytes$5,occ_bytes$6,occ_bytes$7,occ_bytes$8,occ_bytes$9,occ_bytes$10,occ_bytes$11,occ_bytes$12,occ_bytes$13,occ_bytes$14,occ_bytes$15,port_pkts$0,port_pkts$1,port_pkts$2,port_pkts$3,port_bytes$0,port_bytes$1,port_bytes$2,port_bytes$3,admitted,refused,trimmed,returned,lost);
     
     // Module arguments
     input wire  clock;
@@ -1665,6 +1739,7 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
     output reg  [15:0] inp$0$vd_csum;
     output reg  inp$0$vd_ret;
     output reg  [47:0] inp$0$vd_rb;
+    output reg  inp$0$vd_dod;
     input wire  inp$1$req_valid;
     input wire  [7:0] inp$1$req_out;
     input wire  [1:0] inp$1$req_band;
@@ -1686,6 +1761,7 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
     output reg  [15:0] inp$1$vd_csum;
     output reg  inp$1$vd_ret;
     output reg  [47:0] inp$1$vd_rb;
+    output reg  inp$1$vd_dod;
     input wire  inp$2$req_valid;
     input wire  [7:0] inp$2$req_out;
     input wire  [1:0] inp$2$req_band;
@@ -1707,6 +1783,7 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
     output reg  [15:0] inp$2$vd_csum;
     output reg  inp$2$vd_ret;
     output reg  [47:0] inp$2$vd_rb;
+    output reg  inp$2$vd_dod;
     input wire  inp$3$req_valid;
     input wire  [7:0] inp$3$req_out;
     input wire  [1:0] inp$3$req_band;
@@ -1728,6 +1805,7 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
     output reg  [15:0] inp$3$vd_csum;
     output reg  inp$3$vd_ret;
     output reg  [47:0] inp$3$vd_rb;
+    output reg  inp$3$vd_dod;
     input wire  dep$0$valid;
     input wire  [1:0] dep$0$band;
     input wire  [31:0] dep$0$bytes;
@@ -1761,6 +1839,30 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
     input wire  [31:0] lim_port_bytes;
     input wire  [15:0] lim_hdr_pkts;
     input wire  [31:0] lim_hdr_bytes;
+    input wire  tof$on;
+    input wire  [2:0] tof$pipes;
+    input wire  [19:0] tof$burst;
+    input wire  [23:0] tof$t0;
+    input wire  [23:0] tof$t1;
+    input wire  [15:0] tof$lim_dod;
+    input wire  cong$0;
+    input wire  cong$1;
+    input wire  cong$2;
+    input wire  cong$3;
+    input wire  rel$0;
+    input wire  rel$1;
+    input wire  rel$2;
+    input wire  rel$3;
+    output reg  [1:0] mode$0;
+    output reg  [1:0] mode$1;
+    output reg  [1:0] mode$2;
+    output reg  [1:0] mode$3;
+    output reg  [15:0] dod$0;
+    output reg  [15:0] dod$1;
+    output reg  [15:0] dod$2;
+    output reg  [15:0] dod$3;
+    output reg  [31:0] metered;
+    output reg  [31:0] deflected;
     output reg  [15:0] occ_pkts$0;
     output reg  [15:0] occ_pkts$1;
     output reg  [15:0] occ_pkts$2;
@@ -2684,8 +2786,81 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
     reg  [31:0] c_ret$d;
     wire  [31:0] c_ret$q;
     reg  c_ret$clock;
+    reg  [31:0] c_met$d;
+    wire  [31:0] c_met$q;
+    reg  c_met$clock;
+    reg  [31:0] c_dod$d;
+    wire  [31:0] c_dod$q;
+    reg  c_dod$clock;
+    reg  tp$clock;
+    reg  tp$reset;
+    reg  tp$cfg$on;
+    reg  [2:0] tp$cfg$pipes;
+    reg  [19:0] tp$cfg$burst;
+    reg  [23:0] tp$cfg$t0;
+    reg  [23:0] tp$cfg$t1;
+    reg  [15:0] tp$cfg$lim_dod;
+    reg  tp$cong$0;
+    reg  tp$cong$1;
+    reg  tp$cong$2;
+    reg  tp$cong$3;
+    reg  tp$rel$0;
+    reg  tp$rel$1;
+    reg  tp$rel$2;
+    reg  tp$rel$3;
+    reg  tp$q_v$0;
+    reg  tp$q_ok$0;
+    reg  [7:0] tp$q_o$0;
+    reg  [1:0] tp$q_p$0;
+    reg  [31:0] tp$q_by$0;
+    reg  tp$d_v$0;
+    wire  [1:0] tp$pipe_of$0;
+    wire  [1:0] tp$pipe_of$1;
+    wire  [1:0] tp$pipe_of$2;
+    wire  [1:0] tp$pipe_of$3;
+    wire  tp$red$0;
+    wire  tp$dok$0;
+    wire  [1:0] tp$mode$0;
+    wire  [1:0] tp$mode$1;
+    wire  [1:0] tp$mode$2;
+    wire  [1:0] tp$mode$3;
+    wire  [15:0] tp$dod$0;
+    wire  [15:0] tp$dod$1;
+    wire  [15:0] tp$dod$2;
+    wire  [15:0] tp$dod$3;
+    reg  [1:0] s1_p$0$d;
+    wire  [1:0] s1_p$0$q;
+    reg  s1_p$0$clock;
+    reg  s3_tr$0$d;
+    wire  s3_tr$0$q;
+    reg  s3_tr$0$clock;
+    reg  s4_d$0$d;
+    wire  s4_d$0$q;
+    reg  s4_d$0$clock;
+    reg  s4_m$0$d;
+    wire  s4_m$0$q;
+    reg  s4_m$0$clock;
+    reg  vd_dd$0$d;
+    wire  vd_dd$0$q;
+    reg  vd_dd$0$clock;
+    reg  vd_dd$1$d;
+    wire  vd_dd$1$q;
+    reg  vd_dd$1$clock;
+    reg  vd_dd$2$d;
+    wire  vd_dd$2$q;
+    reg  vd_dd$2$clock;
+    reg  vd_dd$3$d;
+    wire  vd_dd$3$q;
+    reg  vd_dd$3$clock;
     
     // Local signals
+    reg  [1:0] l_p$0;
+    reg  l_mt$0;
+    reg  l_ht$0;
+    reg  l_dod$0;
+    reg  l_hok;
+    reg  [7:0] l_nmet;
+    reg  [7:0] l_ndod;
     reg  l_fa$0;
     reg  l_fb$0;
     reg  l_sa$0;
@@ -4193,6 +4368,94 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         .q(c_ret$q),
         .clock(c_ret$clock)
     );
+    switch2_p4$adm$c_met c_met(
+        .d(c_met$d),
+        .q(c_met$q),
+        .clock(c_met$clock)
+    );
+    switch2_p4$adm$c_dod c_dod(
+        .d(c_dod$d),
+        .q(c_dod$q),
+        .clock(c_dod$clock)
+    );
+    switch2_p4$adm$tp tp(
+        .clock(tp$clock),
+        .reset(tp$reset),
+        .cfg$on(tp$cfg$on),
+        .cfg$pipes(tp$cfg$pipes),
+        .cfg$burst(tp$cfg$burst),
+        .cfg$t0(tp$cfg$t0),
+        .cfg$t1(tp$cfg$t1),
+        .cfg$lim_dod(tp$cfg$lim_dod),
+        .cong$0(tp$cong$0),
+        .cong$1(tp$cong$1),
+        .cong$2(tp$cong$2),
+        .cong$3(tp$cong$3),
+        .rel$0(tp$rel$0),
+        .rel$1(tp$rel$1),
+        .rel$2(tp$rel$2),
+        .rel$3(tp$rel$3),
+        .q_v$0(tp$q_v$0),
+        .q_ok$0(tp$q_ok$0),
+        .q_o$0(tp$q_o$0),
+        .q_p$0(tp$q_p$0),
+        .q_by$0(tp$q_by$0),
+        .d_v$0(tp$d_v$0),
+        .pipe_of$0(tp$pipe_of$0),
+        .pipe_of$1(tp$pipe_of$1),
+        .pipe_of$2(tp$pipe_of$2),
+        .pipe_of$3(tp$pipe_of$3),
+        .red$0(tp$red$0),
+        .dok$0(tp$dok$0),
+        .mode$0(tp$mode$0),
+        .mode$1(tp$mode$1),
+        .mode$2(tp$mode$2),
+        .mode$3(tp$mode$3),
+        .dod$0(tp$dod$0),
+        .dod$1(tp$dod$1),
+        .dod$2(tp$dod$2),
+        .dod$3(tp$dod$3)
+    );
+    switch2_p4$adm$s1_p$0 s1_p$0(
+        .d(s1_p$0$d),
+        .q(s1_p$0$q),
+        .clock(s1_p$0$clock)
+    );
+    switch2_p4$adm$s3_tr$0 s3_tr$0(
+        .d(s3_tr$0$d),
+        .q(s3_tr$0$q),
+        .clock(s3_tr$0$clock)
+    );
+    switch2_p4$adm$s4_d$0 s4_d$0(
+        .d(s4_d$0$d),
+        .q(s4_d$0$q),
+        .clock(s4_d$0$clock)
+    );
+    switch2_p4$adm$s4_m$0 s4_m$0(
+        .d(s4_m$0$d),
+        .q(s4_m$0$q),
+        .clock(s4_m$0$clock)
+    );
+    switch2_p4$adm$vd_dd$0 vd_dd$0(
+        .d(vd_dd$0$d),
+        .q(vd_dd$0$q),
+        .clock(vd_dd$0$clock)
+    );
+    switch2_p4$adm$vd_dd$1 vd_dd$1(
+        .d(vd_dd$1$d),
+        .q(vd_dd$1$q),
+        .clock(vd_dd$1$clock)
+    );
+    switch2_p4$adm$vd_dd$2 vd_dd$2(
+        .d(vd_dd$2$d),
+        .q(vd_dd$2$q),
+        .clock(vd_dd$2$clock)
+    );
+    switch2_p4$adm$vd_dd$3 vd_dd$3(
+        .d(vd_dd$3$d),
+        .q(vd_dd$3$q),
+        .clock(vd_dd$3$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -4202,6 +4465,44 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         c_lost$clock = clock;
         c_trim$clock = clock;
         c_ret$clock = clock;
+        c_met$clock = clock;
+        c_dod$clock = clock;
+        tp$clock = clock;
+        tp$reset = reset;
+        tp$cfg$on = tof$on;
+        tp$cfg$pipes = tof$pipes;
+        tp$cfg$burst = tof$burst;
+        tp$cfg$t0 = tof$t0;
+        tp$cfg$t1 = tof$t1;
+        tp$cfg$lim_dod = tof$lim_dod;
+        tp$cong$0 = cong$0;
+        mode$0 = tp$mode$0;
+        tp$cong$1 = cong$1;
+        mode$1 = tp$mode$1;
+        tp$cong$2 = cong$2;
+        mode$2 = tp$mode$2;
+        tp$cong$3 = cong$3;
+        mode$3 = tp$mode$3;
+        tp$rel$0 = rel$0;
+        dod$0 = tp$dod$0;
+        tp$rel$1 = rel$1;
+        dod$1 = tp$dod$1;
+        tp$rel$2 = rel$2;
+        dod$2 = tp$dod$2;
+        tp$rel$3 = rel$3;
+        dod$3 = tp$dod$3;
+        tp$q_v$0 = s1_v$0$q;
+        tp$q_ok$0 = s1_ok$0$q;
+        tp$q_o$0 = s1_o$0$q;
+        tp$q_p$0 = s1_p$0$q;
+        tp$q_by$0 = s1_by$0$q;
+        tp$d_v$0 = s4_d$0$q;
+        s1_p$0$clock = clock;
+        s3_tr$0$clock = clock;
+        s4_d$0$clock = clock;
+        s4_m$0$clock = clock;
+        vd_dd$0$clock = clock;
+        vd_dd$0$d = vd_dd$0$q;
         h_v$0$clock = clock;
         h_v$0$d = h_v$0$q;
         h_o$0$clock = clock;
@@ -4246,6 +4547,8 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         vd_rt$0$d = vd_rt$0$q;
         vd_rb$0$clock = clock;
         vd_rb$0$d = vd_rb$0$q;
+        vd_dd$1$clock = clock;
+        vd_dd$1$d = vd_dd$1$q;
         h_v$1$clock = clock;
         h_v$1$d = h_v$1$q;
         h_o$1$clock = clock;
@@ -4290,6 +4593,8 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         vd_rt$1$d = vd_rt$1$q;
         vd_rb$1$clock = clock;
         vd_rb$1$d = vd_rb$1$q;
+        vd_dd$2$clock = clock;
+        vd_dd$2$d = vd_dd$2$q;
         h_v$2$clock = clock;
         h_v$2$d = h_v$2$q;
         h_o$2$clock = clock;
@@ -4334,6 +4639,8 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         vd_rt$2$d = vd_rt$2$q;
         vd_rb$2$clock = clock;
         vd_rb$2$d = vd_rb$2$q;
+        vd_dd$3$clock = clock;
+        vd_dd$3$d = vd_dd$3$q;
         h_v$3$clock = clock;
         h_v$3$d = h_v$3$q;
         h_o$3$clock = clock;
@@ -4617,6 +4924,9 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         l_nref = k0_8;
         l_ntrim = k0_8;
         l_nret = k0_8;
+        l_nmet = k0_8;
+        l_ndod = k0_8;
+        l_hok = trim_on | tof$on;
         l_fa$0 = 1'b0;
         l_fb$0 = 1'b0;
         l_sa$0 = h_v$0$q & pm$0$q & ~l_fa$0;
@@ -4648,6 +4958,7 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         s1_t$0$d = 1'b0;
         s1_cs$0$d = k0_16;
         s1_rb$0$d = k0_48;
+        l_p$0 = k0_2;
         l_sel$0 = l_sb$0;
         if (l_fa$0) begin
             l_sel$0 = l_sa$0;
@@ -4660,6 +4971,7 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
             l_w$0 = l_w$0 | h_w$0$q;
             l_e$0 = l_e$0 | h_e$0$q;
             l_ok$0 = l_ok$0 | h_ok$0$q;
+            l_p$0 = l_p$0 | tp$pipe_of$0;
             s1_t$0$d = h_t$0$q;
             s1_cs$0$d = h_cs$0$q;
             s1_rb$0$d = h_rb$0$q;
@@ -4678,6 +4990,7 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
             l_w$0 = l_w$0 | h_w$1$q;
             l_e$0 = l_e$0 | h_e$1$q;
             l_ok$0 = l_ok$0 | h_ok$1$q;
+            l_p$0 = l_p$0 | tp$pipe_of$1;
             s1_t$0$d = h_t$1$q;
             s1_cs$0$d = h_cs$1$q;
             s1_rb$0$d = h_rb$1$q;
@@ -4696,6 +5009,7 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
             l_w$0 = l_w$0 | h_w$2$q;
             l_e$0 = l_e$0 | h_e$2$q;
             l_ok$0 = l_ok$0 | h_ok$2$q;
+            l_p$0 = l_p$0 | tp$pipe_of$2;
             s1_t$0$d = h_t$2$q;
             s1_cs$0$d = h_cs$2$q;
             s1_rb$0$d = h_rb$2$q;
@@ -4714,6 +5028,7 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
             l_w$0 = l_w$0 | h_w$3$q;
             l_e$0 = l_e$0 | h_e$3$q;
             l_ok$0 = l_ok$0 | h_ok$3$q;
+            l_p$0 = l_p$0 | tp$pipe_of$3;
             s1_t$0$d = h_t$3$q;
             s1_cs$0$d = h_cs$3$q;
             s1_rb$0$d = h_rb$3$q;
@@ -4728,6 +5043,7 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         s1_w$0$d = l_w$0;
         s1_e$0$d = l_e$0;
         s1_ok$0$d = l_ok$0;
+        s1_p$0$d = l_p$0;
         l_pre$0 = 1'b0;
         if (l_fb$0) begin
             pm$0$d = l_pre$0 | l_sel$3;
@@ -4932,11 +5248,15 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         s3_cs$0$d = s2_cs$0$q;
         s3_rb$0$d = s2_rb$0$q;
         s3_fa$0$d = s2_ok$0$q & (s2_cp$0$q < s2_lp$0$q) & s2_bok$0$q & (s2_cby$0$q <= s2_room$0$q) & s2_fit$0$q & (s2_pcp$0$q < lim_port_pkts) & s2_pbok$0$q & (s2_pcby$0$q <= s2_proom$0$q) & (~dt_on | (s2_cby$0$q < s2_thr$0$q));
-        s3_ft$0$d = trim_on & s2_t$0$q & s2_ok$0$q & (s2_cp0$0$q < lim_hdr_pkts) & s2_ok0$0$q & (s2_cby0$0$q <= s2_room0$0$q) & s2_fit0$0$q & (~dt_on | (s2_cby0$0$q < thr$0$q));
-        s3_fr$0$d = trim_on & ret_on & s2_t$0$q & s2_ok$0$q & (s2_cpr$0$q < lim_hdr_pkts) & s2_ok0$0$q & (s2_cbyr$0$q <= s2_room0$0$q) & s2_fit0$0$q & (~dt_on | (s2_cbyr$0$q < thr$0$q));
-        l_adm$0 = s3_fa$0$q;
-        l_trim$0 = ~s3_fa$0$q & s3_ft$0$q;
-        l_ret$0 = ~s3_fa$0$q & ~s3_ft$0$q & s3_fr$0$q;
+        s3_tr$0$d = s2_t$0$q & s2_ok$0$q;
+        s3_ft$0$d = l_hok & s2_t$0$q & s2_ok$0$q & (s2_cp0$0$q < lim_hdr_pkts) & s2_ok0$0$q & (s2_cby0$0$q <= s2_room0$0$q) & s2_fit0$0$q & (~dt_on | (s2_cby0$0$q < thr$0$q));
+        s3_fr$0$d = l_hok & ret_on & s2_t$0$q & s2_ok$0$q & (s2_cpr$0$q < lim_hdr_pkts) & s2_ok0$0$q & (s2_cbyr$0$q <= s2_room0$0$q) & s2_fit0$0$q & (~dt_on | (s2_cbyr$0$q < thr$0$q));
+        l_mt$0 = tof$on & s3_tr$0$q & tp$red$0;
+        l_adm$0 = s3_fa$0$q & ~l_mt$0;
+        l_ht$0 = l_mt$0 | (~tof$on & ~s3_fa$0$q);
+        l_trim$0 = l_ht$0 & s3_ft$0$q;
+        l_ret$0 = l_ht$0 & ~s3_ft$0$q & s3_fr$0$q;
+        l_dod$0 = tof$on & ~l_mt$0 & ~s3_fa$0$q & s3_tr$0$q & tp$dok$0;
         if (s3_v$0$q & (s3_i$0$q == k_idx$0)) begin
             vd_v$0$d = 1'b1;
             vd_a$0$d = l_adm$0;
@@ -4949,7 +5269,8 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
             vd_cs$0$d = s3_cs$0$q;
             vd_rt$0$d = l_ret$0;
             vd_rb$0$d = s3_rb$0$q;
-            if (l_trim$0 | l_ret$0) begin
+            vd_dd$0$d = l_dod$0;
+            if (l_trim$0 | l_ret$0 | l_dod$0) begin
                 vd_a$0$d = 1'b1;
                 vd_t$0$d = 1'b1;
                 vd_b$0$d = k0_2;
@@ -4971,7 +5292,8 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
             vd_cs$1$d = s3_cs$0$q;
             vd_rt$1$d = l_ret$0;
             vd_rb$1$d = s3_rb$0$q;
-            if (l_trim$0 | l_ret$0) begin
+            vd_dd$1$d = l_dod$0;
+            if (l_trim$0 | l_ret$0 | l_dod$0) begin
                 vd_a$1$d = 1'b1;
                 vd_t$1$d = 1'b1;
                 vd_b$1$d = k0_2;
@@ -4993,7 +5315,8 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
             vd_cs$2$d = s3_cs$0$q;
             vd_rt$2$d = l_ret$0;
             vd_rb$2$d = s3_rb$0$q;
-            if (l_trim$0 | l_ret$0) begin
+            vd_dd$2$d = l_dod$0;
+            if (l_trim$0 | l_ret$0 | l_dod$0) begin
                 vd_a$2$d = 1'b1;
                 vd_t$2$d = 1'b1;
                 vd_b$2$d = k0_2;
@@ -5015,7 +5338,8 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
             vd_cs$3$d = s3_cs$0$q;
             vd_rt$3$d = l_ret$0;
             vd_rb$3$d = s3_rb$0$q;
-            if (l_trim$0 | l_ret$0) begin
+            vd_dd$3$d = l_dod$0;
+            if (l_trim$0 | l_ret$0 | l_dod$0) begin
                 vd_a$3$d = 1'b1;
                 vd_t$3$d = 1'b1;
                 vd_b$3$d = k0_2;
@@ -5025,31 +5349,33 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
                 vd_o$3$d = k_idx$3;
             end
         end
-        s4_v$0$d = s3_v$0$q & (l_adm$0 | l_trim$0 | l_ret$0);
-        s4_hx$0$d = s3_v$0$q & ((l_adm$0 & s3_hx$0$q) | (l_trim$0 & (s3_hx$0$q | s3_hx$1$q | s3_hx$2$q | s3_hx$3$q)) | (l_ret$0 & (s3_i$0$q == k_idx$0)));
+        s4_v$0$d = s3_v$0$q & (l_adm$0 | l_trim$0 | l_ret$0 | l_dod$0);
+        s4_hx$0$d = s3_v$0$q & ((l_adm$0 & s3_hx$0$q) | ((l_trim$0 | l_dod$0) & (s3_hx$0$q | s3_hx$1$q | s3_hx$2$q | s3_hx$3$q)) | (l_ret$0 & (s3_i$0$q == k_idx$0)));
         s4_hx$1$d = s3_hx$1$q & s3_v$0$q & l_adm$0;
         s4_hx$2$d = s3_hx$2$q & s3_v$0$q & l_adm$0;
         s4_hx$3$d = s3_hx$3$q & s3_v$0$q & l_adm$0;
-        s4_hx$4$d = s3_v$0$q & ((l_adm$0 & s3_hx$4$q) | (l_trim$0 & (s3_hx$4$q | s3_hx$5$q | s3_hx$6$q | s3_hx$7$q)) | (l_ret$0 & (s3_i$0$q == k_idx$1)));
+        s4_hx$4$d = s3_v$0$q & ((l_adm$0 & s3_hx$4$q) | ((l_trim$0 | l_dod$0) & (s3_hx$4$q | s3_hx$5$q | s3_hx$6$q | s3_hx$7$q)) | (l_ret$0 & (s3_i$0$q == k_idx$1)));
         s4_hx$5$d = s3_hx$5$q & s3_v$0$q & l_adm$0;
         s4_hx$6$d = s3_hx$6$q & s3_v$0$q & l_adm$0;
         s4_hx$7$d = s3_hx$7$q & s3_v$0$q & l_adm$0;
-        s4_hx$8$d = s3_v$0$q & ((l_adm$0 & s3_hx$8$q) | (l_trim$0 & (s3_hx$8$q | s3_hx$9$q | s3_hx$10$q | s3_hx$11$q)) | (l_ret$0 & (s3_i$0$q == k_idx$2)));
+        s4_hx$8$d = s3_v$0$q & ((l_adm$0 & s3_hx$8$q) | ((l_trim$0 | l_dod$0) & (s3_hx$8$q | s3_hx$9$q | s3_hx$10$q | s3_hx$11$q)) | (l_ret$0 & (s3_i$0$q == k_idx$2)));
         s4_hx$9$d = s3_hx$9$q & s3_v$0$q & l_adm$0;
         s4_hx$10$d = s3_hx$10$q & s3_v$0$q & l_adm$0;
         s4_hx$11$d = s3_hx$11$q & s3_v$0$q & l_adm$0;
-        s4_hx$12$d = s3_v$0$q & ((l_adm$0 & s3_hx$12$q) | (l_trim$0 & (s3_hx$12$q | s3_hx$13$q | s3_hx$14$q | s3_hx$15$q)) | (l_ret$0 & (s3_i$0$q == k_idx$3)));
+        s4_hx$12$d = s3_v$0$q & ((l_adm$0 & s3_hx$12$q) | ((l_trim$0 | l_dod$0) & (s3_hx$12$q | s3_hx$13$q | s3_hx$14$q | s3_hx$15$q)) | (l_ret$0 & (s3_i$0$q == k_idx$3)));
         s4_hx$13$d = s3_hx$13$q & s3_v$0$q & l_adm$0;
         s4_hx$14$d = s3_hx$14$q & s3_v$0$q & l_adm$0;
         s4_hx$15$d = s3_hx$15$q & s3_v$0$q & l_adm$0;
         s4_by$0$d = s3_by$0$q;
-        if (l_trim$0 | l_ret$0) begin
+        if (l_trim$0 | l_ret$0 | l_dod$0) begin
             s4_by$0$d = k64_32;
         end
-        s4_r$0$d = s3_v$0$q & ~l_adm$0 & ~l_trim$0 & ~l_ret$0;
+        s4_r$0$d = s3_v$0$q & ~l_adm$0 & ~l_trim$0 & ~l_ret$0 & ~l_dod$0;
+        s4_d$0$d = s3_v$0$q & l_dod$0;
+        s4_m$0$d = s3_v$0$q & l_mt$0 & (l_trim$0 | l_ret$0);
         s4_t$0$d = s3_v$0$q & (l_trim$0 | l_ret$0);
         s4_rt$0$d = s3_v$0$q & l_ret$0;
-        if (s4_v$0$q & ~s4_t$0$q) begin
+        if (s4_v$0$q & ~s4_t$0$q & ~s4_d$0$q) begin
             l_nadm = l_nadm + k1_8;
         end
         if (s4_r$0$q) begin
@@ -5060,6 +5386,12 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         end
         if (s4_rt$0$q) begin
             l_nret = l_nret + k1_8;
+        end
+        if (s4_m$0$q) begin
+            l_nmet = l_nmet + k1_8;
+        end
+        if (s4_d$0$q) begin
+            l_ndod = l_ndod + k1_8;
         end
         l_anylost = 1'b0;
         if (inp$0$req_valid) begin
@@ -5088,6 +5420,7 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         inp$0$vd_csum = vd_cs$0$q;
         inp$0$vd_ret = vd_rt$0$q;
         inp$0$vd_rb = vd_rb$0$q;
+        inp$0$vd_dod = vd_dd$0$q;
         if (inp$1$req_valid) begin
             if (h_v$1$q & ~l_taken$1) begin
                 l_anylost = 1'b1;
@@ -5114,6 +5447,7 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         inp$1$vd_csum = vd_cs$1$q;
         inp$1$vd_ret = vd_rt$1$q;
         inp$1$vd_rb = vd_rb$1$q;
+        inp$1$vd_dod = vd_dd$1$q;
         if (inp$2$req_valid) begin
             if (h_v$2$q & ~l_taken$2) begin
                 l_anylost = 1'b1;
@@ -5140,6 +5474,7 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         inp$2$vd_csum = vd_cs$2$q;
         inp$2$vd_ret = vd_rt$2$q;
         inp$2$vd_rb = vd_rb$2$q;
+        inp$2$vd_dod = vd_dd$2$q;
         if (inp$3$req_valid) begin
             if (h_v$3$q & ~l_taken$3) begin
                 l_anylost = 1'b1;
@@ -5166,6 +5501,7 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         inp$3$vd_csum = vd_cs$3$q;
         inp$3$vd_ret = vd_rt$3$q;
         inp$3$vd_rb = vd_rb$3$q;
+        inp$3$vd_dod = vd_dd$3$q;
         l_ip$0 = k0_16;
         l_ib2$0 = k0_32;
         if (s4_v$0$q & s4_hx$0$q) begin
@@ -5499,6 +5835,10 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         c_ret$d = c_ret$q + 32'(l_nret);
         trimmed = c_trim$q;
         returned = c_ret$q;
+        c_met$d = c_met$q + 32'(l_nmet);
+        c_dod$d = c_dod$q + 32'(l_ndod);
+        metered = c_met$q;
+        deflected = c_dod$q;
         refused = c_ref$q;
         lost = c_lost$q;
         if (reset) begin
@@ -5521,6 +5861,8 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
             s4_r$0$d = 1'b0;
             s4_t$0$d = 1'b0;
             s4_rt$0$d = 1'b0;
+            s4_d$0$d = 1'b0;
+            s4_m$0$d = 1'b0;
             s5_p$0$d = k0_16;
             s5_b$0$d = k0_32;
             occ_p$0$d = k0_16;
@@ -5606,6 +5948,8 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
             c_lost$d = k0_32;
             c_trim$d = k0_32;
             c_ret$d = k0_32;
+            c_met$d = k0_32;
+            c_dod$d = k0_32;
         end
     end
     
@@ -5631,6 +5975,25 @@ module switch2_p4$adm$c_adm(d,q,clock);
 endmodule // switch2_p4$adm$c_adm
 
 
+module switch2_p4$adm$c_dod(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$c_dod
+
+
 module switch2_p4$adm$c_lost(d,q,clock);
     
     // Module arguments
@@ -5648,6 +6011,25 @@ module switch2_p4$adm$c_lost(d,q,clock);
     end
           
 endmodule // switch2_p4$adm$c_lost
+
+
+module switch2_p4$adm$c_met(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$c_met
 
 
 module switch2_p4$adm$c_ref(d,q,clock);
@@ -7455,6 +7837,25 @@ module switch2_p4$adm$s1_ok$0(d,q,clock);
 endmodule // switch2_p4$adm$s1_ok$0
 
 
+module switch2_p4$adm$s1_p$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s1_p$0
+
+
 module switch2_p4$adm$s1_rb$0(d,q,clock);
     
     // Module arguments
@@ -8880,6 +9281,25 @@ module switch2_p4$adm$s3_rb$0(d,q,clock);
 endmodule // switch2_p4$adm$s3_rb$0
 
 
+module switch2_p4$adm$s3_tr$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s3_tr$0
+
+
 module switch2_p4$adm$s3_v$0(d,q,clock);
     
     // Module arguments
@@ -8935,6 +9355,25 @@ module switch2_p4$adm$s4_by$0(d,q,clock);
     end
           
 endmodule // switch2_p4$adm$s4_by$0
+
+
+module switch2_p4$adm$s4_d$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_d$0
 
 
 module switch2_p4$adm$s4_hx$0(d,q,clock);
@@ -9239,6 +9678,25 @@ module switch2_p4$adm$s4_hx$9(d,q,clock);
     end
           
 endmodule // switch2_p4$adm$s4_hx$9
+
+
+module switch2_p4$adm$s4_m$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s4_m$0
 
 
 module switch2_p4$adm$s4_r$0(d,q,clock);
@@ -10153,6 +10611,6476 @@ module switch2_p4$adm$thr$3(d,q,clock);
 endmodule // switch2_p4$adm$thr$3
 
 
+module switch2_p4$adm$tp(clock,reset,cfg$on,cfg$pipes,cfg$burst,cfg$t0,cfg$t1,cfg$lim_dod,cong$0,cong$1,cong$2,cong$3,rel$0,rel$1,rel$2,rel$3,q_v$0,q_ok$0,q_o$0,q_p$0,q_by$0,d_v$0,pipe_of$0,pipe_of$1,pipe_of$2,pipe_of$3,red$0,dok$0,mode$0,mode$1,mode$2,mode$3,dod$0,dod$1,dod$2,dod$3);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  cfg$on;
+    input wire  [2:0] cfg$pipes;
+    input wire  [19:0] cfg$burst;
+    input wire  [23:0] cfg$t0;
+    input wire  [23:0] cfg$t1;
+    input wire  [15:0] cfg$lim_dod;
+    input wire  cong$0;
+    input wire  cong$1;
+    input wire  cong$2;
+    input wire  cong$3;
+    input wire  rel$0;
+    input wire  rel$1;
+    input wire  rel$2;
+    input wire  rel$3;
+    input wire  q_v$0;
+    input wire  q_ok$0;
+    input wire  [7:0] q_o$0;
+    input wire  [1:0] q_p$0;
+    input wire  [31:0] q_by$0;
+    input wire  d_v$0;
+    output reg  [1:0] pipe_of$0;
+    output reg  [1:0] pipe_of$1;
+    output reg  [1:0] pipe_of$2;
+    output reg  [1:0] pipe_of$3;
+    output reg  red$0;
+    output reg  dok$0;
+    output reg  [1:0] mode$0;
+    output reg  [1:0] mode$1;
+    output reg  [1:0] mode$2;
+    output reg  [1:0] mode$3;
+    output reg  [15:0] dod$0;
+    output reg  [15:0] dod$1;
+    output reg  [15:0] dod$2;
+    output reg  [15:0] dod$3;
+    
+    // Constant declarations
+    localparam  k_pt$0 = 2'b0;
+    localparam  k_pt$1 = 2'b0;
+    localparam  k_pt$2 = 2'b0;
+    localparam  k_pt$3 = 2'b0;
+    localparam  k_pt$4 = 2'b0;
+    localparam  k_pt$5 = 2'b0;
+    localparam  k_pt$6 = 2'b1;
+    localparam  k_pt$7 = 2'b1;
+    localparam  k_pt$8 = 2'b0;
+    localparam  k_pt$9 = 2'b0;
+    localparam  k_pt$10 = 2'b1;
+    localparam  k_pt$11 = 2'b10;
+    localparam  k_pt$12 = 2'b0;
+    localparam  k_pt$13 = 2'b1;
+    localparam  k_pt$14 = 2'b10;
+    localparam  k_pt$15 = 2'b11;
+    localparam  k_pix$0 = 2'b0;
+    localparam  k_pix$1 = 2'b1;
+    localparam  k_pix$2 = 2'b10;
+    localparam  k_pix$3 = 2'b11;
+    localparam  k_np$0 = 3'b1;
+    localparam  k_np$1 = 3'b10;
+    localparam  k_np$2 = 3'b11;
+    localparam  k_np$3 = 3'b100;
+    localparam  k_idx$0 = 8'h0;
+    localparam  k_idx$1 = 8'h1;
+    localparam  k_idx$2 = 8'h2;
+    localparam  k_idx$3 = 8'h3;
+    localparam  k_n8 = 8'h4;
+    localparam  k0_3 = 3'b0;
+    localparam  k1_3 = 3'b1;
+    localparam  k4_3 = 3'b100;
+    localparam  k0_2 = 2'b0;
+    localparam  k1_2 = 2'b1;
+    localparam  k2_2 = 2'b10;
+    localparam  k0_8 = 8'h0;
+    localparam  k1_8 = 8'h1;
+    localparam  k0_16 = 16'h0;
+    localparam  k1_16 = 16'h1;
+    localparam  k0_24 = 24'h0;
+    localparam  k0_25 = 25'h0;
+    localparam  k1_25 = 25'h1;
+    localparam  k8_24 = 24'h8;
+    localparam  k4_24 = 24'h4;
+    localparam  k2_24 = 24'h2;
+    
+    // Stub signals
+    reg  [1:0] pp$0$d;
+    wire  [1:0] pp$0$q;
+    reg  pp$0$clock;
+    reg  [1:0] pp$1$d;
+    wire  [1:0] pp$1$q;
+    reg  pp$1$clock;
+    reg  [1:0] pp$2$d;
+    wire  [1:0] pp$2$q;
+    reg  pp$2$clock;
+    reg  [1:0] pp$3$d;
+    wire  [1:0] pp$3$q;
+    reg  pp$3$clock;
+    reg  [2:0] np$d;
+    wire  [2:0] np$q;
+    reg  np$clock;
+    reg  [24:0] tsum$d;
+    wire  [24:0] tsum$q;
+    reg  tsum$clock;
+    reg  [24:0] rem$0$d;
+    wire  [24:0] rem$0$q;
+    reg  rem$0$clock;
+    reg  [24:0] rem$1$d;
+    wire  [24:0] rem$1$q;
+    reg  rem$1$clock;
+    reg  [24:0] rem$2$d;
+    wire  [24:0] rem$2$q;
+    reg  rem$2$clock;
+    reg  [24:0] rem$3$d;
+    wire  [24:0] rem$3$q;
+    reg  rem$3$clock;
+    reg  [1:0] md$0$d;
+    wire  [1:0] md$0$q;
+    reg  md$0$clock;
+    reg  [1:0] md$1$d;
+    wire  [1:0] md$1$q;
+    reg  md$1$clock;
+    reg  [1:0] md$2$d;
+    wire  [1:0] md$2$q;
+    reg  md$2$clock;
+    reg  [1:0] md$3$d;
+    wire  [1:0] md$3$q;
+    reg  md$3$clock;
+    reg  [23:0] vq0$0$d;
+    wire  [23:0] vq0$0$q;
+    reg  vq0$0$clock;
+    reg  [23:0] vq0$1$d;
+    wire  [23:0] vq0$1$q;
+    reg  vq0$1$clock;
+    reg  [23:0] vq0$2$d;
+    wire  [23:0] vq0$2$q;
+    reg  vq0$2$clock;
+    reg  [23:0] vq0$3$d;
+    wire  [23:0] vq0$3$q;
+    reg  vq0$3$clock;
+    reg  [23:0] vq0$4$d;
+    wire  [23:0] vq0$4$q;
+    reg  vq0$4$clock;
+    reg  [23:0] vq0$5$d;
+    wire  [23:0] vq0$5$q;
+    reg  vq0$5$clock;
+    reg  [23:0] vq0$6$d;
+    wire  [23:0] vq0$6$q;
+    reg  vq0$6$clock;
+    reg  [23:0] vq0$7$d;
+    wire  [23:0] vq0$7$q;
+    reg  vq0$7$clock;
+    reg  [23:0] vq0$8$d;
+    wire  [23:0] vq0$8$q;
+    reg  vq0$8$clock;
+    reg  [23:0] vq0$9$d;
+    wire  [23:0] vq0$9$q;
+    reg  vq0$9$clock;
+    reg  [23:0] vq0$10$d;
+    wire  [23:0] vq0$10$q;
+    reg  vq0$10$clock;
+    reg  [23:0] vq0$11$d;
+    wire  [23:0] vq0$11$q;
+    reg  vq0$11$clock;
+    reg  [23:0] vq0$12$d;
+    wire  [23:0] vq0$12$q;
+    reg  vq0$12$clock;
+    reg  [23:0] vq0$13$d;
+    wire  [23:0] vq0$13$q;
+    reg  vq0$13$clock;
+    reg  [23:0] vq0$14$d;
+    wire  [23:0] vq0$14$q;
+    reg  vq0$14$clock;
+    reg  [23:0] vq0$15$d;
+    wire  [23:0] vq0$15$q;
+    reg  vq0$15$clock;
+    reg  [23:0] vq1$0$d;
+    wire  [23:0] vq1$0$q;
+    reg  vq1$0$clock;
+    reg  [23:0] vq1$1$d;
+    wire  [23:0] vq1$1$q;
+    reg  vq1$1$clock;
+    reg  [23:0] vq1$2$d;
+    wire  [23:0] vq1$2$q;
+    reg  vq1$2$clock;
+    reg  [23:0] vq1$3$d;
+    wire  [23:0] vq1$3$q;
+    reg  vq1$3$clock;
+    reg  [23:0] vq1$4$d;
+    wire  [23:0] vq1$4$q;
+    reg  vq1$4$clock;
+    reg  [23:0] vq1$5$d;
+    wire  [23:0] vq1$5$q;
+    reg  vq1$5$clock;
+    reg  [23:0] vq1$6$d;
+    wire  [23:0] vq1$6$q;
+    reg  vq1$6$clock;
+    reg  [23:0] vq1$7$d;
+    wire  [23:0] vq1$7$q;
+    reg  vq1$7$clock;
+    reg  [23:0] vq1$8$d;
+    wire  [23:0] vq1$8$q;
+    reg  vq1$8$clock;
+    reg  [23:0] vq1$9$d;
+    wire  [23:0] vq1$9$q;
+    reg  vq1$9$clock;
+    reg  [23:0] vq1$10$d;
+    wire  [23:0] vq1$10$q;
+    reg  vq1$10$clock;
+    reg  [23:0] vq1$11$d;
+    wire  [23:0] vq1$11$q;
+    reg  vq1$11$clock;
+    reg  [23:0] vq1$12$d;
+    wire  [23:0] vq1$12$q;
+    reg  vq1$12$clock;
+    reg  [23:0] vq1$13$d;
+    wire  [23:0] vq1$13$q;
+    reg  vq1$13$clock;
+    reg  [23:0] vq1$14$d;
+    wire  [23:0] vq1$14$q;
+    reg  vq1$14$clock;
+    reg  [23:0] vq1$15$d;
+    wire  [23:0] vq1$15$q;
+    reg  vq1$15$clock;
+    reg  [23:0] vq2$0$d;
+    wire  [23:0] vq2$0$q;
+    reg  vq2$0$clock;
+    reg  [23:0] vq2$1$d;
+    wire  [23:0] vq2$1$q;
+    reg  vq2$1$clock;
+    reg  [23:0] vq2$2$d;
+    wire  [23:0] vq2$2$q;
+    reg  vq2$2$clock;
+    reg  [23:0] vq2$3$d;
+    wire  [23:0] vq2$3$q;
+    reg  vq2$3$clock;
+    reg  [23:0] vq2$4$d;
+    wire  [23:0] vq2$4$q;
+    reg  vq2$4$clock;
+    reg  [23:0] vq2$5$d;
+    wire  [23:0] vq2$5$q;
+    reg  vq2$5$clock;
+    reg  [23:0] vq2$6$d;
+    wire  [23:0] vq2$6$q;
+    reg  vq2$6$clock;
+    reg  [23:0] vq2$7$d;
+    wire  [23:0] vq2$7$q;
+    reg  vq2$7$clock;
+    reg  [23:0] vq2$8$d;
+    wire  [23:0] vq2$8$q;
+    reg  vq2$8$clock;
+    reg  [23:0] vq2$9$d;
+    wire  [23:0] vq2$9$q;
+    reg  vq2$9$clock;
+    reg  [23:0] vq2$10$d;
+    wire  [23:0] vq2$10$q;
+    reg  vq2$10$clock;
+    reg  [23:0] vq2$11$d;
+    wire  [23:0] vq2$11$q;
+    reg  vq2$11$clock;
+    reg  [23:0] vq2$12$d;
+    wire  [23:0] vq2$12$q;
+    reg  vq2$12$clock;
+    reg  [23:0] vq2$13$d;
+    wire  [23:0] vq2$13$q;
+    reg  vq2$13$clock;
+    reg  [23:0] vq2$14$d;
+    wire  [23:0] vq2$14$q;
+    reg  vq2$14$clock;
+    reg  [23:0] vq2$15$d;
+    wire  [23:0] vq2$15$q;
+    reg  vq2$15$clock;
+    reg  [23:0] m50$0$d;
+    wire  [23:0] m50$0$q;
+    reg  m50$0$clock;
+    reg  [23:0] m50$1$d;
+    wire  [23:0] m50$1$q;
+    reg  m50$1$clock;
+    reg  [23:0] m50$2$d;
+    wire  [23:0] m50$2$q;
+    reg  m50$2$clock;
+    reg  [23:0] m50$3$d;
+    wire  [23:0] m50$3$q;
+    reg  m50$3$clock;
+    reg  [23:0] m50$4$d;
+    wire  [23:0] m50$4$q;
+    reg  m50$4$clock;
+    reg  [23:0] m50$5$d;
+    wire  [23:0] m50$5$q;
+    reg  m50$5$clock;
+    reg  [23:0] m50$6$d;
+    wire  [23:0] m50$6$q;
+    reg  m50$6$clock;
+    reg  [23:0] m50$7$d;
+    wire  [23:0] m50$7$q;
+    reg  m50$7$clock;
+    reg  [23:0] m50$8$d;
+    wire  [23:0] m50$8$q;
+    reg  m50$8$clock;
+    reg  [23:0] m50$9$d;
+    wire  [23:0] m50$9$q;
+    reg  m50$9$clock;
+    reg  [23:0] m50$10$d;
+    wire  [23:0] m50$10$q;
+    reg  m50$10$clock;
+    reg  [23:0] m50$11$d;
+    wire  [23:0] m50$11$q;
+    reg  m50$11$clock;
+    reg  [23:0] m50$12$d;
+    wire  [23:0] m50$12$q;
+    reg  m50$12$clock;
+    reg  [23:0] m50$13$d;
+    wire  [23:0] m50$13$q;
+    reg  m50$13$clock;
+    reg  [23:0] m50$14$d;
+    wire  [23:0] m50$14$q;
+    reg  m50$14$clock;
+    reg  [23:0] m50$15$d;
+    wire  [23:0] m50$15$q;
+    reg  m50$15$clock;
+    reg  [23:0] m51$0$d;
+    wire  [23:0] m51$0$q;
+    reg  m51$0$clock;
+    reg  [23:0] m51$1$d;
+    wire  [23:0] m51$1$q;
+    reg  m51$1$clock;
+    reg  [23:0] m51$2$d;
+    wire  [23:0] m51$2$q;
+    reg  m51$2$clock;
+    reg  [23:0] m51$3$d;
+    wire  [23:0] m51$3$q;
+    reg  m51$3$clock;
+    reg  [23:0] m51$4$d;
+    wire  [23:0] m51$4$q;
+    reg  m51$4$clock;
+    reg  [23:0] m51$5$d;
+    wire  [23:0] m51$5$q;
+    reg  m51$5$clock;
+    reg  [23:0] m51$6$d;
+    wire  [23:0] m51$6$q;
+    reg  m51$6$clock;
+    reg  [23:0] m51$7$d;
+    wire  [23:0] m51$7$q;
+    reg  m51$7$clock;
+    reg  [23:0] m51$8$d;
+    wire  [23:0] m51$8$q;
+    reg  m51$8$clock;
+    reg  [23:0] m51$9$d;
+    wire  [23:0] m51$9$q;
+    reg  m51$9$clock;
+    reg  [23:0] m51$10$d;
+    wire  [23:0] m51$10$q;
+    reg  m51$10$clock;
+    reg  [23:0] m51$11$d;
+    wire  [23:0] m51$11$q;
+    reg  m51$11$clock;
+    reg  [23:0] m51$12$d;
+    wire  [23:0] m51$12$q;
+    reg  m51$12$clock;
+    reg  [23:0] m51$13$d;
+    wire  [23:0] m51$13$q;
+    reg  m51$13$clock;
+    reg  [23:0] m51$14$d;
+    wire  [23:0] m51$14$q;
+    reg  m51$14$clock;
+    reg  [23:0] m51$15$d;
+    wire  [23:0] m51$15$q;
+    reg  m51$15$clock;
+    reg  [23:0] m52$0$d;
+    wire  [23:0] m52$0$q;
+    reg  m52$0$clock;
+    reg  [23:0] m52$1$d;
+    wire  [23:0] m52$1$q;
+    reg  m52$1$clock;
+    reg  [23:0] m52$2$d;
+    wire  [23:0] m52$2$q;
+    reg  m52$2$clock;
+    reg  [23:0] m52$3$d;
+    wire  [23:0] m52$3$q;
+    reg  m52$3$clock;
+    reg  [23:0] m52$4$d;
+    wire  [23:0] m52$4$q;
+    reg  m52$4$clock;
+    reg  [23:0] m52$5$d;
+    wire  [23:0] m52$5$q;
+    reg  m52$5$clock;
+    reg  [23:0] m52$6$d;
+    wire  [23:0] m52$6$q;
+    reg  m52$6$clock;
+    reg  [23:0] m52$7$d;
+    wire  [23:0] m52$7$q;
+    reg  m52$7$clock;
+    reg  [23:0] m52$8$d;
+    wire  [23:0] m52$8$q;
+    reg  m52$8$clock;
+    reg  [23:0] m52$9$d;
+    wire  [23:0] m52$9$q;
+    reg  m52$9$clock;
+    reg  [23:0] m52$10$d;
+    wire  [23:0] m52$10$q;
+    reg  m52$10$clock;
+    reg  [23:0] m52$11$d;
+    wire  [23:0] m52$11$q;
+    reg  m52$11$clock;
+    reg  [23:0] m52$12$d;
+    wire  [23:0] m52$12$q;
+    reg  m52$12$clock;
+    reg  [23:0] m52$13$d;
+    wire  [23:0] m52$13$q;
+    reg  m52$13$clock;
+    reg  [23:0] m52$14$d;
+    wire  [23:0] m52$14$q;
+    reg  m52$14$clock;
+    reg  [23:0] m52$15$d;
+    wire  [23:0] m52$15$q;
+    reg  m52$15$clock;
+    reg  [15:0] dcnt$0$d;
+    wire  [15:0] dcnt$0$q;
+    reg  dcnt$0$clock;
+    reg  [15:0] dcnt$1$d;
+    wire  [15:0] dcnt$1$q;
+    reg  dcnt$1$clock;
+    reg  [15:0] dcnt$2$d;
+    wire  [15:0] dcnt$2$q;
+    reg  dcnt$2$clock;
+    reg  [15:0] dcnt$3$d;
+    wire  [15:0] dcnt$3$q;
+    reg  dcnt$3$clock;
+    reg  [7:0] d5$0$d;
+    wire  [7:0] d5$0$q;
+    reg  d5$0$clock;
+    reg  [7:0] d5$1$d;
+    wire  [7:0] d5$1$q;
+    reg  d5$1$clock;
+    reg  [7:0] d5$2$d;
+    wire  [7:0] d5$2$q;
+    reg  d5$2$clock;
+    reg  [7:0] d5$3$d;
+    wire  [7:0] d5$3$q;
+    reg  d5$3$clock;
+    reg  p2_v$0$d;
+    wire  p2_v$0$q;
+    reg  p2_v$0$clock;
+    reg  p2_hx$0$d;
+    wire  p2_hx$0$q;
+    reg  p2_hx$0$clock;
+    reg  p2_hx$1$d;
+    wire  p2_hx$1$q;
+    reg  p2_hx$1$clock;
+    reg  p2_hx$2$d;
+    wire  p2_hx$2$q;
+    reg  p2_hx$2$clock;
+    reg  p2_hx$3$d;
+    wire  p2_hx$3$q;
+    reg  p2_hx$3$clock;
+    reg  p2_hx$4$d;
+    wire  p2_hx$4$q;
+    reg  p2_hx$4$clock;
+    reg  p2_hx$5$d;
+    wire  p2_hx$5$q;
+    reg  p2_hx$5$clock;
+    reg  p2_hx$6$d;
+    wire  p2_hx$6$q;
+    reg  p2_hx$6$clock;
+    reg  p2_hx$7$d;
+    wire  p2_hx$7$q;
+    reg  p2_hx$7$clock;
+    reg  p2_hx$8$d;
+    wire  p2_hx$8$q;
+    reg  p2_hx$8$clock;
+    reg  p2_hx$9$d;
+    wire  p2_hx$9$q;
+    reg  p2_hx$9$clock;
+    reg  p2_hx$10$d;
+    wire  p2_hx$10$q;
+    reg  p2_hx$10$clock;
+    reg  p2_hx$11$d;
+    wire  p2_hx$11$q;
+    reg  p2_hx$11$clock;
+    reg  p2_hx$12$d;
+    wire  p2_hx$12$q;
+    reg  p2_hx$12$clock;
+    reg  p2_hx$13$d;
+    wire  p2_hx$13$q;
+    reg  p2_hx$13$clock;
+    reg  p2_hx$14$d;
+    wire  p2_hx$14$q;
+    reg  p2_hx$14$clock;
+    reg  p2_hx$15$d;
+    wire  p2_hx$15$q;
+    reg  p2_hx$15$clock;
+    reg  [23:0] p2_v0$0$d;
+    wire  [23:0] p2_v0$0$q;
+    reg  p2_v0$0$clock;
+    reg  [23:0] p2_v1$0$d;
+    wire  [23:0] p2_v1$0$q;
+    reg  p2_v1$0$clock;
+    reg  [23:0] p2_v2$0$d;
+    wire  [23:0] p2_v2$0$q;
+    reg  p2_v2$0$clock;
+    reg  [23:0] p2_room$0$d;
+    wire  [23:0] p2_room$0$q;
+    reg  p2_room$0$clock;
+    reg  p2_bok$0$d;
+    wire  p2_bok$0$q;
+    reg  p2_bok$0$clock;
+    reg  [23:0] p2_by$0$d;
+    wire  [23:0] p2_by$0$q;
+    reg  p2_by$0$clock;
+    reg  [1:0] p2_md$0$d;
+    wire  [1:0] p2_md$0$q;
+    reg  p2_md$0$clock;
+    reg  [15:0] p2_dc$0$d;
+    wire  [15:0] p2_dc$0$q;
+    reg  p2_dc$0$clock;
+    reg  [1:0] p2_p$0$d;
+    wire  [1:0] p2_p$0$q;
+    reg  p2_p$0$clock;
+    reg  p3_red$0$d;
+    wire  p3_red$0$q;
+    reg  p3_red$0$clock;
+    reg  p3_dok$0$d;
+    wire  p3_dok$0$q;
+    reg  p3_dok$0$clock;
+    reg  p3_g0$0$d;
+    wire  p3_g0$0$q;
+    reg  p3_g0$0$clock;
+    reg  p3_g1$0$d;
+    wire  p3_g1$0$q;
+    reg  p3_g1$0$clock;
+    reg  p3_g2$0$d;
+    wire  p3_g2$0$q;
+    reg  p3_g2$0$clock;
+    reg  p3_hx$0$d;
+    wire  p3_hx$0$q;
+    reg  p3_hx$0$clock;
+    reg  p3_hx$1$d;
+    wire  p3_hx$1$q;
+    reg  p3_hx$1$clock;
+    reg  p3_hx$2$d;
+    wire  p3_hx$2$q;
+    reg  p3_hx$2$clock;
+    reg  p3_hx$3$d;
+    wire  p3_hx$3$q;
+    reg  p3_hx$3$clock;
+    reg  p3_hx$4$d;
+    wire  p3_hx$4$q;
+    reg  p3_hx$4$clock;
+    reg  p3_hx$5$d;
+    wire  p3_hx$5$q;
+    reg  p3_hx$5$clock;
+    reg  p3_hx$6$d;
+    wire  p3_hx$6$q;
+    reg  p3_hx$6$clock;
+    reg  p3_hx$7$d;
+    wire  p3_hx$7$q;
+    reg  p3_hx$7$clock;
+    reg  p3_hx$8$d;
+    wire  p3_hx$8$q;
+    reg  p3_hx$8$clock;
+    reg  p3_hx$9$d;
+    wire  p3_hx$9$q;
+    reg  p3_hx$9$clock;
+    reg  p3_hx$10$d;
+    wire  p3_hx$10$q;
+    reg  p3_hx$10$clock;
+    reg  p3_hx$11$d;
+    wire  p3_hx$11$q;
+    reg  p3_hx$11$clock;
+    reg  p3_hx$12$d;
+    wire  p3_hx$12$q;
+    reg  p3_hx$12$clock;
+    reg  p3_hx$13$d;
+    wire  p3_hx$13$q;
+    reg  p3_hx$13$clock;
+    reg  p3_hx$14$d;
+    wire  p3_hx$14$q;
+    reg  p3_hx$14$clock;
+    reg  p3_hx$15$d;
+    wire  p3_hx$15$q;
+    reg  p3_hx$15$clock;
+    reg  [23:0] p3_by$0$d;
+    wire  [23:0] p3_by$0$q;
+    reg  p3_by$0$clock;
+    reg  [1:0] p3_p$0$d;
+    wire  [1:0] p3_p$0$q;
+    reg  p3_p$0$clock;
+    reg  p4_g0$0$d;
+    wire  p4_g0$0$q;
+    reg  p4_g0$0$clock;
+    reg  p4_g1$0$d;
+    wire  p4_g1$0$q;
+    reg  p4_g1$0$clock;
+    reg  p4_g2$0$d;
+    wire  p4_g2$0$q;
+    reg  p4_g2$0$clock;
+    reg  p4_hx$0$d;
+    wire  p4_hx$0$q;
+    reg  p4_hx$0$clock;
+    reg  p4_hx$1$d;
+    wire  p4_hx$1$q;
+    reg  p4_hx$1$clock;
+    reg  p4_hx$2$d;
+    wire  p4_hx$2$q;
+    reg  p4_hx$2$clock;
+    reg  p4_hx$3$d;
+    wire  p4_hx$3$q;
+    reg  p4_hx$3$clock;
+    reg  p4_hx$4$d;
+    wire  p4_hx$4$q;
+    reg  p4_hx$4$clock;
+    reg  p4_hx$5$d;
+    wire  p4_hx$5$q;
+    reg  p4_hx$5$clock;
+    reg  p4_hx$6$d;
+    wire  p4_hx$6$q;
+    reg  p4_hx$6$clock;
+    reg  p4_hx$7$d;
+    wire  p4_hx$7$q;
+    reg  p4_hx$7$clock;
+    reg  p4_hx$8$d;
+    wire  p4_hx$8$q;
+    reg  p4_hx$8$clock;
+    reg  p4_hx$9$d;
+    wire  p4_hx$9$q;
+    reg  p4_hx$9$clock;
+    reg  p4_hx$10$d;
+    wire  p4_hx$10$q;
+    reg  p4_hx$10$clock;
+    reg  p4_hx$11$d;
+    wire  p4_hx$11$q;
+    reg  p4_hx$11$clock;
+    reg  p4_hx$12$d;
+    wire  p4_hx$12$q;
+    reg  p4_hx$12$clock;
+    reg  p4_hx$13$d;
+    wire  p4_hx$13$q;
+    reg  p4_hx$13$clock;
+    reg  p4_hx$14$d;
+    wire  p4_hx$14$q;
+    reg  p4_hx$14$clock;
+    reg  p4_hx$15$d;
+    wire  p4_hx$15$q;
+    reg  p4_hx$15$clock;
+    reg  [23:0] p4_by$0$d;
+    wire  [23:0] p4_by$0$q;
+    reg  p4_by$0$clock;
+    reg  [1:0] p4_p$0$d;
+    wire  [1:0] p4_p$0$q;
+    reg  p4_p$0$clock;
+    
+    // Local signals
+    reg  [2:0] l_np;
+    reg  [31:0] l_burst;
+    reg  [23:0] l_burst24;
+    reg  [23:0] l_room$0;
+    reg  l_hit$0;
+    reg  l_hit$1;
+    reg  l_hit$2;
+    reg  l_hit$3;
+    reg  l_hit$4;
+    reg  l_hit$5;
+    reg  l_hit$6;
+    reg  l_hit$7;
+    reg  l_hit$8;
+    reg  l_hit$9;
+    reg  l_hit$10;
+    reg  l_hit$11;
+    reg  l_hit$12;
+    reg  l_hit$13;
+    reg  l_hit$14;
+    reg  l_hit$15;
+    reg  [23:0] l_v0$0;
+    reg  [23:0] l_v1$0;
+    reg  [23:0] l_v2$0;
+    reg  [1:0] l_md$0;
+    reg  [15:0] l_dc$0;
+    reg  l_g0$0;
+    reg  l_g1$0;
+    reg  l_g2$0;
+    reg  l_red$0;
+    reg  [23:0] l_s0$0;
+    reg  [23:0] l_s0$1;
+    reg  [23:0] l_s0$2;
+    reg  [23:0] l_s0$3;
+    reg  [23:0] l_s0$4;
+    reg  [23:0] l_s0$5;
+    reg  [23:0] l_s0$6;
+    reg  [23:0] l_s0$7;
+    reg  [23:0] l_s0$8;
+    reg  [23:0] l_s0$9;
+    reg  [23:0] l_s0$10;
+    reg  [23:0] l_s0$11;
+    reg  [23:0] l_s0$12;
+    reg  [23:0] l_s0$13;
+    reg  [23:0] l_s0$14;
+    reg  [23:0] l_s0$15;
+    reg  [23:0] l_s1$0;
+    reg  [23:0] l_s1$1;
+    reg  [23:0] l_s1$2;
+    reg  [23:0] l_s1$3;
+    reg  [23:0] l_s1$4;
+    reg  [23:0] l_s1$5;
+    reg  [23:0] l_s1$6;
+    reg  [23:0] l_s1$7;
+    reg  [23:0] l_s1$8;
+    reg  [23:0] l_s1$9;
+    reg  [23:0] l_s1$10;
+    reg  [23:0] l_s1$11;
+    reg  [23:0] l_s1$12;
+    reg  [23:0] l_s1$13;
+    reg  [23:0] l_s1$14;
+    reg  [23:0] l_s1$15;
+    reg  [23:0] l_s2$0;
+    reg  [23:0] l_s2$1;
+    reg  [23:0] l_s2$2;
+    reg  [23:0] l_s2$3;
+    reg  [23:0] l_s2$4;
+    reg  [23:0] l_s2$5;
+    reg  [23:0] l_s2$6;
+    reg  [23:0] l_s2$7;
+    reg  [23:0] l_s2$8;
+    reg  [23:0] l_s2$9;
+    reg  [23:0] l_s2$10;
+    reg  [23:0] l_s2$11;
+    reg  [23:0] l_s2$12;
+    reg  [23:0] l_s2$13;
+    reg  [23:0] l_s2$14;
+    reg  [23:0] l_s2$15;
+    reg  [7:0] l_d$0;
+    reg  [7:0] l_d$1;
+    reg  [7:0] l_d$2;
+    reg  [7:0] l_d$3;
+    reg  [23:0] l_dr0$0;
+    reg  [23:0] l_dr0$1;
+    reg  [23:0] l_dr0$2;
+    reg  [23:0] l_dr0$3;
+    reg  [23:0] l_dr0$4;
+    reg  [23:0] l_dr0$5;
+    reg  [23:0] l_dr0$6;
+    reg  [23:0] l_dr0$7;
+    reg  [23:0] l_dr0$8;
+    reg  [23:0] l_dr0$9;
+    reg  [23:0] l_dr0$10;
+    reg  [23:0] l_dr0$11;
+    reg  [23:0] l_dr0$12;
+    reg  [23:0] l_dr0$13;
+    reg  [23:0] l_dr0$14;
+    reg  [23:0] l_dr0$15;
+    reg  [23:0] l_dr1$0;
+    reg  [23:0] l_dr1$1;
+    reg  [23:0] l_dr1$2;
+    reg  [23:0] l_dr1$3;
+    reg  [23:0] l_dr1$4;
+    reg  [23:0] l_dr1$5;
+    reg  [23:0] l_dr1$6;
+    reg  [23:0] l_dr1$7;
+    reg  [23:0] l_dr1$8;
+    reg  [23:0] l_dr1$9;
+    reg  [23:0] l_dr1$10;
+    reg  [23:0] l_dr1$11;
+    reg  [23:0] l_dr1$12;
+    reg  [23:0] l_dr1$13;
+    reg  [23:0] l_dr1$14;
+    reg  [23:0] l_dr1$15;
+    reg  [23:0] l_dr2$0;
+    reg  [23:0] l_dr2$1;
+    reg  [23:0] l_dr2$2;
+    reg  [23:0] l_dr2$3;
+    reg  [23:0] l_dr2$4;
+    reg  [23:0] l_dr2$5;
+    reg  [23:0] l_dr2$6;
+    reg  [23:0] l_dr2$7;
+    reg  [23:0] l_dr2$8;
+    reg  [23:0] l_dr2$9;
+    reg  [23:0] l_dr2$10;
+    reg  [23:0] l_dr2$11;
+    reg  [23:0] l_dr2$12;
+    reg  [23:0] l_dr2$13;
+    reg  [23:0] l_dr2$14;
+    reg  [23:0] l_dr2$15;
+    
+    // Sub module instances
+    switch2_p4$adm$tp$pp$0 pp$0(
+        .d(pp$0$d),
+        .q(pp$0$q),
+        .clock(pp$0$clock)
+    );
+    switch2_p4$adm$tp$pp$1 pp$1(
+        .d(pp$1$d),
+        .q(pp$1$q),
+        .clock(pp$1$clock)
+    );
+    switch2_p4$adm$tp$pp$2 pp$2(
+        .d(pp$2$d),
+        .q(pp$2$q),
+        .clock(pp$2$clock)
+    );
+    switch2_p4$adm$tp$pp$3 pp$3(
+        .d(pp$3$d),
+        .q(pp$3$q),
+        .clock(pp$3$clock)
+    );
+    switch2_p4$adm$tp$np np(
+        .d(np$d),
+        .q(np$q),
+        .clock(np$clock)
+    );
+    switch2_p4$adm$tp$tsum tsum(
+        .d(tsum$d),
+        .q(tsum$q),
+        .clock(tsum$clock)
+    );
+    switch2_p4$adm$tp$rem$0 rem$0(
+        .d(rem$0$d),
+        .q(rem$0$q),
+        .clock(rem$0$clock)
+    );
+    switch2_p4$adm$tp$rem$1 rem$1(
+        .d(rem$1$d),
+        .q(rem$1$q),
+        .clock(rem$1$clock)
+    );
+    switch2_p4$adm$tp$rem$2 rem$2(
+        .d(rem$2$d),
+        .q(rem$2$q),
+        .clock(rem$2$clock)
+    );
+    switch2_p4$adm$tp$rem$3 rem$3(
+        .d(rem$3$d),
+        .q(rem$3$q),
+        .clock(rem$3$clock)
+    );
+    switch2_p4$adm$tp$md$0 md$0(
+        .d(md$0$d),
+        .q(md$0$q),
+        .clock(md$0$clock)
+    );
+    switch2_p4$adm$tp$md$1 md$1(
+        .d(md$1$d),
+        .q(md$1$q),
+        .clock(md$1$clock)
+    );
+    switch2_p4$adm$tp$md$2 md$2(
+        .d(md$2$d),
+        .q(md$2$q),
+        .clock(md$2$clock)
+    );
+    switch2_p4$adm$tp$md$3 md$3(
+        .d(md$3$d),
+        .q(md$3$q),
+        .clock(md$3$clock)
+    );
+    switch2_p4$adm$tp$vq0$0 vq0$0(
+        .d(vq0$0$d),
+        .q(vq0$0$q),
+        .clock(vq0$0$clock)
+    );
+    switch2_p4$adm$tp$vq0$1 vq0$1(
+        .d(vq0$1$d),
+        .q(vq0$1$q),
+        .clock(vq0$1$clock)
+    );
+    switch2_p4$adm$tp$vq0$2 vq0$2(
+        .d(vq0$2$d),
+        .q(vq0$2$q),
+        .clock(vq0$2$clock)
+    );
+    switch2_p4$adm$tp$vq0$3 vq0$3(
+        .d(vq0$3$d),
+        .q(vq0$3$q),
+        .clock(vq0$3$clock)
+    );
+    switch2_p4$adm$tp$vq0$4 vq0$4(
+        .d(vq0$4$d),
+        .q(vq0$4$q),
+        .clock(vq0$4$clock)
+    );
+    switch2_p4$adm$tp$vq0$5 vq0$5(
+        .d(vq0$5$d),
+        .q(vq0$5$q),
+        .clock(vq0$5$clock)
+    );
+    switch2_p4$adm$tp$vq0$6 vq0$6(
+        .d(vq0$6$d),
+        .q(vq0$6$q),
+        .clock(vq0$6$clock)
+    );
+    switch2_p4$adm$tp$vq0$7 vq0$7(
+        .d(vq0$7$d),
+        .q(vq0$7$q),
+        .clock(vq0$7$clock)
+    );
+    switch2_p4$adm$tp$vq0$8 vq0$8(
+        .d(vq0$8$d),
+        .q(vq0$8$q),
+        .clock(vq0$8$clock)
+    );
+    switch2_p4$adm$tp$vq0$9 vq0$9(
+        .d(vq0$9$d),
+        .q(vq0$9$q),
+        .clock(vq0$9$clock)
+    );
+    switch2_p4$adm$tp$vq0$10 vq0$10(
+        .d(vq0$10$d),
+        .q(vq0$10$q),
+        .clock(vq0$10$clock)
+    );
+    switch2_p4$adm$tp$vq0$11 vq0$11(
+        .d(vq0$11$d),
+        .q(vq0$11$q),
+        .clock(vq0$11$clock)
+    );
+    switch2_p4$adm$tp$vq0$12 vq0$12(
+        .d(vq0$12$d),
+        .q(vq0$12$q),
+        .clock(vq0$12$clock)
+    );
+    switch2_p4$adm$tp$vq0$13 vq0$13(
+        .d(vq0$13$d),
+        .q(vq0$13$q),
+        .clock(vq0$13$clock)
+    );
+    switch2_p4$adm$tp$vq0$14 vq0$14(
+        .d(vq0$14$d),
+        .q(vq0$14$q),
+        .clock(vq0$14$clock)
+    );
+    switch2_p4$adm$tp$vq0$15 vq0$15(
+        .d(vq0$15$d),
+        .q(vq0$15$q),
+        .clock(vq0$15$clock)
+    );
+    switch2_p4$adm$tp$vq1$0 vq1$0(
+        .d(vq1$0$d),
+        .q(vq1$0$q),
+        .clock(vq1$0$clock)
+    );
+    switch2_p4$adm$tp$vq1$1 vq1$1(
+        .d(vq1$1$d),
+        .q(vq1$1$q),
+        .clock(vq1$1$clock)
+    );
+    switch2_p4$adm$tp$vq1$2 vq1$2(
+        .d(vq1$2$d),
+        .q(vq1$2$q),
+        .clock(vq1$2$clock)
+    );
+    switch2_p4$adm$tp$vq1$3 vq1$3(
+        .d(vq1$3$d),
+        .q(vq1$3$q),
+        .clock(vq1$3$clock)
+    );
+    switch2_p4$adm$tp$vq1$4 vq1$4(
+        .d(vq1$4$d),
+        .q(vq1$4$q),
+        .clock(vq1$4$clock)
+    );
+    switch2_p4$adm$tp$vq1$5 vq1$5(
+        .d(vq1$5$d),
+        .q(vq1$5$q),
+        .clock(vq1$5$clock)
+    );
+    switch2_p4$adm$tp$vq1$6 vq1$6(
+        .d(vq1$6$d),
+        .q(vq1$6$q),
+        .clock(vq1$6$clock)
+    );
+    switch2_p4$adm$tp$vq1$7 vq1$7(
+        .d(vq1$7$d),
+        .q(vq1$7$q),
+        .clock(vq1$7$clock)
+    );
+    switch2_p4$adm$tp$vq1$8 vq1$8(
+        .d(vq1$8$d),
+        .q(vq1$8$q),
+        .clock(vq1$8$clock)
+    );
+    switch2_p4$adm$tp$vq1$9 vq1$9(
+        .d(vq1$9$d),
+        .q(vq1$9$q),
+        .clock(vq1$9$clock)
+    );
+    switch2_p4$adm$tp$vq1$10 vq1$10(
+        .d(vq1$10$d),
+        .q(vq1$10$q),
+        .clock(vq1$10$clock)
+    );
+    switch2_p4$adm$tp$vq1$11 vq1$11(
+        .d(vq1$11$d),
+        .q(vq1$11$q),
+        .clock(vq1$11$clock)
+    );
+    switch2_p4$adm$tp$vq1$12 vq1$12(
+        .d(vq1$12$d),
+        .q(vq1$12$q),
+        .clock(vq1$12$clock)
+    );
+    switch2_p4$adm$tp$vq1$13 vq1$13(
+        .d(vq1$13$d),
+        .q(vq1$13$q),
+        .clock(vq1$13$clock)
+    );
+    switch2_p4$adm$tp$vq1$14 vq1$14(
+        .d(vq1$14$d),
+        .q(vq1$14$q),
+        .clock(vq1$14$clock)
+    );
+    switch2_p4$adm$tp$vq1$15 vq1$15(
+        .d(vq1$15$d),
+        .q(vq1$15$q),
+        .clock(vq1$15$clock)
+    );
+    switch2_p4$adm$tp$vq2$0 vq2$0(
+        .d(vq2$0$d),
+        .q(vq2$0$q),
+        .clock(vq2$0$clock)
+    );
+    switch2_p4$adm$tp$vq2$1 vq2$1(
+        .d(vq2$1$d),
+        .q(vq2$1$q),
+        .clock(vq2$1$clock)
+    );
+    switch2_p4$adm$tp$vq2$2 vq2$2(
+        .d(vq2$2$d),
+        .q(vq2$2$q),
+        .clock(vq2$2$clock)
+    );
+    switch2_p4$adm$tp$vq2$3 vq2$3(
+        .d(vq2$3$d),
+        .q(vq2$3$q),
+        .clock(vq2$3$clock)
+    );
+    switch2_p4$adm$tp$vq2$4 vq2$4(
+        .d(vq2$4$d),
+        .q(vq2$4$q),
+        .clock(vq2$4$clock)
+    );
+    switch2_p4$adm$tp$vq2$5 vq2$5(
+        .d(vq2$5$d),
+        .q(vq2$5$q),
+        .clock(vq2$5$clock)
+    );
+    switch2_p4$adm$tp$vq2$6 vq2$6(
+        .d(vq2$6$d),
+        .q(vq2$6$q),
+        .clock(vq2$6$clock)
+    );
+    switch2_p4$adm$tp$vq2$7 vq2$7(
+        .d(vq2$7$d),
+        .q(vq2$7$q),
+        .clock(vq2$7$clock)
+    );
+    switch2_p4$adm$tp$vq2$8 vq2$8(
+        .d(vq2$8$d),
+        .q(vq2$8$q),
+        .clock(vq2$8$clock)
+    );
+    switch2_p4$adm$tp$vq2$9 vq2$9(
+        .d(vq2$9$d),
+        .q(vq2$9$q),
+        .clock(vq2$9$clock)
+    );
+    switch2_p4$adm$tp$vq2$10 vq2$10(
+        .d(vq2$10$d),
+        .q(vq2$10$q),
+        .clock(vq2$10$clock)
+    );
+    switch2_p4$adm$tp$vq2$11 vq2$11(
+        .d(vq2$11$d),
+        .q(vq2$11$q),
+        .clock(vq2$11$clock)
+    );
+    switch2_p4$adm$tp$vq2$12 vq2$12(
+        .d(vq2$12$d),
+        .q(vq2$12$q),
+        .clock(vq2$12$clock)
+    );
+    switch2_p4$adm$tp$vq2$13 vq2$13(
+        .d(vq2$13$d),
+        .q(vq2$13$q),
+        .clock(vq2$13$clock)
+    );
+    switch2_p4$adm$tp$vq2$14 vq2$14(
+        .d(vq2$14$d),
+        .q(vq2$14$q),
+        .clock(vq2$14$clock)
+    );
+    switch2_p4$adm$tp$vq2$15 vq2$15(
+        .d(vq2$15$d),
+        .q(vq2$15$q),
+        .clock(vq2$15$clock)
+    );
+    switch2_p4$adm$tp$m50$0 m50$0(
+        .d(m50$0$d),
+        .q(m50$0$q),
+        .clock(m50$0$clock)
+    );
+    switch2_p4$adm$tp$m50$1 m50$1(
+        .d(m50$1$d),
+        .q(m50$1$q),
+        .clock(m50$1$clock)
+    );
+    switch2_p4$adm$tp$m50$2 m50$2(
+        .d(m50$2$d),
+        .q(m50$2$q),
+        .clock(m50$2$clock)
+    );
+    switch2_p4$adm$tp$m50$3 m50$3(
+        .d(m50$3$d),
+        .q(m50$3$q),
+        .clock(m50$3$clock)
+    );
+    switch2_p4$adm$tp$m50$4 m50$4(
+        .d(m50$4$d),
+        .q(m50$4$q),
+        .clock(m50$4$clock)
+    );
+    switch2_p4$adm$tp$m50$5 m50$5(
+        .d(m50$5$d),
+        .q(m50$5$q),
+        .clock(m50$5$clock)
+    );
+    switch2_p4$adm$tp$m50$6 m50$6(
+        .d(m50$6$d),
+        .q(m50$6$q),
+        .clock(m50$6$clock)
+    );
+    switch2_p4$adm$tp$m50$7 m50$7(
+        .d(m50$7$d),
+        .q(m50$7$q),
+        .clock(m50$7$clock)
+    );
+    switch2_p4$adm$tp$m50$8 m50$8(
+        .d(m50$8$d),
+        .q(m50$8$q),
+        .clock(m50$8$clock)
+    );
+    switch2_p4$adm$tp$m50$9 m50$9(
+        .d(m50$9$d),
+        .q(m50$9$q),
+        .clock(m50$9$clock)
+    );
+    switch2_p4$adm$tp$m50$10 m50$10(
+        .d(m50$10$d),
+        .q(m50$10$q),
+        .clock(m50$10$clock)
+    );
+    switch2_p4$adm$tp$m50$11 m50$11(
+        .d(m50$11$d),
+        .q(m50$11$q),
+        .clock(m50$11$clock)
+    );
+    switch2_p4$adm$tp$m50$12 m50$12(
+        .d(m50$12$d),
+        .q(m50$12$q),
+        .clock(m50$12$clock)
+    );
+    switch2_p4$adm$tp$m50$13 m50$13(
+        .d(m50$13$d),
+        .q(m50$13$q),
+        .clock(m50$13$clock)
+    );
+    switch2_p4$adm$tp$m50$14 m50$14(
+        .d(m50$14$d),
+        .q(m50$14$q),
+        .clock(m50$14$clock)
+    );
+    switch2_p4$adm$tp$m50$15 m50$15(
+        .d(m50$15$d),
+        .q(m50$15$q),
+        .clock(m50$15$clock)
+    );
+    switch2_p4$adm$tp$m51$0 m51$0(
+        .d(m51$0$d),
+        .q(m51$0$q),
+        .clock(m51$0$clock)
+    );
+    switch2_p4$adm$tp$m51$1 m51$1(
+        .d(m51$1$d),
+        .q(m51$1$q),
+        .clock(m51$1$clock)
+    );
+    switch2_p4$adm$tp$m51$2 m51$2(
+        .d(m51$2$d),
+        .q(m51$2$q),
+        .clock(m51$2$clock)
+    );
+    switch2_p4$adm$tp$m51$3 m51$3(
+        .d(m51$3$d),
+        .q(m51$3$q),
+        .clock(m51$3$clock)
+    );
+    switch2_p4$adm$tp$m51$4 m51$4(
+        .d(m51$4$d),
+        .q(m51$4$q),
+        .clock(m51$4$clock)
+    );
+    switch2_p4$adm$tp$m51$5 m51$5(
+        .d(m51$5$d),
+        .q(m51$5$q),
+        .clock(m51$5$clock)
+    );
+    switch2_p4$adm$tp$m51$6 m51$6(
+        .d(m51$6$d),
+        .q(m51$6$q),
+        .clock(m51$6$clock)
+    );
+    switch2_p4$adm$tp$m51$7 m51$7(
+        .d(m51$7$d),
+        .q(m51$7$q),
+        .clock(m51$7$clock)
+    );
+    switch2_p4$adm$tp$m51$8 m51$8(
+        .d(m51$8$d),
+        .q(m51$8$q),
+        .clock(m51$8$clock)
+    );
+    switch2_p4$adm$tp$m51$9 m51$9(
+        .d(m51$9$d),
+        .q(m51$9$q),
+        .clock(m51$9$clock)
+    );
+    switch2_p4$adm$tp$m51$10 m51$10(
+        .d(m51$10$d),
+        .q(m51$10$q),
+        .clock(m51$10$clock)
+    );
+    switch2_p4$adm$tp$m51$11 m51$11(
+        .d(m51$11$d),
+        .q(m51$11$q),
+        .clock(m51$11$clock)
+    );
+    switch2_p4$adm$tp$m51$12 m51$12(
+        .d(m51$12$d),
+        .q(m51$12$q),
+        .clock(m51$12$clock)
+    );
+    switch2_p4$adm$tp$m51$13 m51$13(
+        .d(m51$13$d),
+        .q(m51$13$q),
+        .clock(m51$13$clock)
+    );
+    switch2_p4$adm$tp$m51$14 m51$14(
+        .d(m51$14$d),
+        .q(m51$14$q),
+        .clock(m51$14$clock)
+    );
+    switch2_p4$adm$tp$m51$15 m51$15(
+        .d(m51$15$d),
+        .q(m51$15$q),
+        .clock(m51$15$clock)
+    );
+    switch2_p4$adm$tp$m52$0 m52$0(
+        .d(m52$0$d),
+        .q(m52$0$q),
+        .clock(m52$0$clock)
+    );
+    switch2_p4$adm$tp$m52$1 m52$1(
+        .d(m52$1$d),
+        .q(m52$1$q),
+        .clock(m52$1$clock)
+    );
+    switch2_p4$adm$tp$m52$2 m52$2(
+        .d(m52$2$d),
+        .q(m52$2$q),
+        .clock(m52$2$clock)
+    );
+    switch2_p4$adm$tp$m52$3 m52$3(
+        .d(m52$3$d),
+        .q(m52$3$q),
+        .clock(m52$3$clock)
+    );
+    switch2_p4$adm$tp$m52$4 m52$4(
+        .d(m52$4$d),
+        .q(m52$4$q),
+        .clock(m52$4$clock)
+    );
+    switch2_p4$adm$tp$m52$5 m52$5(
+        .d(m52$5$d),
+        .q(m52$5$q),
+        .clock(m52$5$clock)
+    );
+    switch2_p4$adm$tp$m52$6 m52$6(
+        .d(m52$6$d),
+        .q(m52$6$q),
+        .clock(m52$6$clock)
+    );
+    switch2_p4$adm$tp$m52$7 m52$7(
+        .d(m52$7$d),
+        .q(m52$7$q),
+        .clock(m52$7$clock)
+    );
+    switch2_p4$adm$tp$m52$8 m52$8(
+        .d(m52$8$d),
+        .q(m52$8$q),
+        .clock(m52$8$clock)
+    );
+    switch2_p4$adm$tp$m52$9 m52$9(
+        .d(m52$9$d),
+        .q(m52$9$q),
+        .clock(m52$9$clock)
+    );
+    switch2_p4$adm$tp$m52$10 m52$10(
+        .d(m52$10$d),
+        .q(m52$10$q),
+        .clock(m52$10$clock)
+    );
+    switch2_p4$adm$tp$m52$11 m52$11(
+        .d(m52$11$d),
+        .q(m52$11$q),
+        .clock(m52$11$clock)
+    );
+    switch2_p4$adm$tp$m52$12 m52$12(
+        .d(m52$12$d),
+        .q(m52$12$q),
+        .clock(m52$12$clock)
+    );
+    switch2_p4$adm$tp$m52$13 m52$13(
+        .d(m52$13$d),
+        .q(m52$13$q),
+        .clock(m52$13$clock)
+    );
+    switch2_p4$adm$tp$m52$14 m52$14(
+        .d(m52$14$d),
+        .q(m52$14$q),
+        .clock(m52$14$clock)
+    );
+    switch2_p4$adm$tp$m52$15 m52$15(
+        .d(m52$15$d),
+        .q(m52$15$q),
+        .clock(m52$15$clock)
+    );
+    switch2_p4$adm$tp$dcnt$0 dcnt$0(
+        .d(dcnt$0$d),
+        .q(dcnt$0$q),
+        .clock(dcnt$0$clock)
+    );
+    switch2_p4$adm$tp$dcnt$1 dcnt$1(
+        .d(dcnt$1$d),
+        .q(dcnt$1$q),
+        .clock(dcnt$1$clock)
+    );
+    switch2_p4$adm$tp$dcnt$2 dcnt$2(
+        .d(dcnt$2$d),
+        .q(dcnt$2$q),
+        .clock(dcnt$2$clock)
+    );
+    switch2_p4$adm$tp$dcnt$3 dcnt$3(
+        .d(dcnt$3$d),
+        .q(dcnt$3$q),
+        .clock(dcnt$3$clock)
+    );
+    switch2_p4$adm$tp$d5$0 d5$0(
+        .d(d5$0$d),
+        .q(d5$0$q),
+        .clock(d5$0$clock)
+    );
+    switch2_p4$adm$tp$d5$1 d5$1(
+        .d(d5$1$d),
+        .q(d5$1$q),
+        .clock(d5$1$clock)
+    );
+    switch2_p4$adm$tp$d5$2 d5$2(
+        .d(d5$2$d),
+        .q(d5$2$q),
+        .clock(d5$2$clock)
+    );
+    switch2_p4$adm$tp$d5$3 d5$3(
+        .d(d5$3$d),
+        .q(d5$3$q),
+        .clock(d5$3$clock)
+    );
+    switch2_p4$adm$tp$p2_v$0 p2_v$0(
+        .d(p2_v$0$d),
+        .q(p2_v$0$q),
+        .clock(p2_v$0$clock)
+    );
+    switch2_p4$adm$tp$p2_hx$0 p2_hx$0(
+        .d(p2_hx$0$d),
+        .q(p2_hx$0$q),
+        .clock(p2_hx$0$clock)
+    );
+    switch2_p4$adm$tp$p2_hx$1 p2_hx$1(
+        .d(p2_hx$1$d),
+        .q(p2_hx$1$q),
+        .clock(p2_hx$1$clock)
+    );
+    switch2_p4$adm$tp$p2_hx$2 p2_hx$2(
+        .d(p2_hx$2$d),
+        .q(p2_hx$2$q),
+        .clock(p2_hx$2$clock)
+    );
+    switch2_p4$adm$tp$p2_hx$3 p2_hx$3(
+        .d(p2_hx$3$d),
+        .q(p2_hx$3$q),
+        .clock(p2_hx$3$clock)
+    );
+    switch2_p4$adm$tp$p2_hx$4 p2_hx$4(
+        .d(p2_hx$4$d),
+        .q(p2_hx$4$q),
+        .clock(p2_hx$4$clock)
+    );
+    switch2_p4$adm$tp$p2_hx$5 p2_hx$5(
+        .d(p2_hx$5$d),
+        .q(p2_hx$5$q),
+        .clock(p2_hx$5$clock)
+    );
+    switch2_p4$adm$tp$p2_hx$6 p2_hx$6(
+        .d(p2_hx$6$d),
+        .q(p2_hx$6$q),
+        .clock(p2_hx$6$clock)
+    );
+    switch2_p4$adm$tp$p2_hx$7 p2_hx$7(
+        .d(p2_hx$7$d),
+        .q(p2_hx$7$q),
+        .clock(p2_hx$7$clock)
+    );
+    switch2_p4$adm$tp$p2_hx$8 p2_hx$8(
+        .d(p2_hx$8$d),
+        .q(p2_hx$8$q),
+        .clock(p2_hx$8$clock)
+    );
+    switch2_p4$adm$tp$p2_hx$9 p2_hx$9(
+        .d(p2_hx$9$d),
+        .q(p2_hx$9$q),
+        .clock(p2_hx$9$clock)
+    );
+    switch2_p4$adm$tp$p2_hx$10 p2_hx$10(
+        .d(p2_hx$10$d),
+        .q(p2_hx$10$q),
+        .clock(p2_hx$10$clock)
+    );
+    switch2_p4$adm$tp$p2_hx$11 p2_hx$11(
+        .d(p2_hx$11$d),
+        .q(p2_hx$11$q),
+        .clock(p2_hx$11$clock)
+    );
+    switch2_p4$adm$tp$p2_hx$12 p2_hx$12(
+        .d(p2_hx$12$d),
+        .q(p2_hx$12$q),
+        .clock(p2_hx$12$clock)
+    );
+    switch2_p4$adm$tp$p2_hx$13 p2_hx$13(
+        .d(p2_hx$13$d),
+        .q(p2_hx$13$q),
+        .clock(p2_hx$13$clock)
+    );
+    switch2_p4$adm$tp$p2_hx$14 p2_hx$14(
+        .d(p2_hx$14$d),
+        .q(p2_hx$14$q),
+        .clock(p2_hx$14$clock)
+    );
+    switch2_p4$adm$tp$p2_hx$15 p2_hx$15(
+        .d(p2_hx$15$d),
+        .q(p2_hx$15$q),
+        .clock(p2_hx$15$clock)
+    );
+    switch2_p4$adm$tp$p2_v0$0 p2_v0$0(
+        .d(p2_v0$0$d),
+        .q(p2_v0$0$q),
+        .clock(p2_v0$0$clock)
+    );
+    switch2_p4$adm$tp$p2_v1$0 p2_v1$0(
+        .d(p2_v1$0$d),
+        .q(p2_v1$0$q),
+        .clock(p2_v1$0$clock)
+    );
+    switch2_p4$adm$tp$p2_v2$0 p2_v2$0(
+        .d(p2_v2$0$d),
+        .q(p2_v2$0$q),
+        .clock(p2_v2$0$clock)
+    );
+    switch2_p4$adm$tp$p2_room$0 p2_room$0(
+        .d(p2_room$0$d),
+        .q(p2_room$0$q),
+        .clock(p2_room$0$clock)
+    );
+    switch2_p4$adm$tp$p2_bok$0 p2_bok$0(
+        .d(p2_bok$0$d),
+        .q(p2_bok$0$q),
+        .clock(p2_bok$0$clock)
+    );
+    switch2_p4$adm$tp$p2_by$0 p2_by$0(
+        .d(p2_by$0$d),
+        .q(p2_by$0$q),
+        .clock(p2_by$0$clock)
+    );
+    switch2_p4$adm$tp$p2_md$0 p2_md$0(
+        .d(p2_md$0$d),
+        .q(p2_md$0$q),
+        .clock(p2_md$0$clock)
+    );
+    switch2_p4$adm$tp$p2_dc$0 p2_dc$0(
+        .d(p2_dc$0$d),
+        .q(p2_dc$0$q),
+        .clock(p2_dc$0$clock)
+    );
+    switch2_p4$adm$tp$p2_p$0 p2_p$0(
+        .d(p2_p$0$d),
+        .q(p2_p$0$q),
+        .clock(p2_p$0$clock)
+    );
+    switch2_p4$adm$tp$p3_red$0 p3_red$0(
+        .d(p3_red$0$d),
+        .q(p3_red$0$q),
+        .clock(p3_red$0$clock)
+    );
+    switch2_p4$adm$tp$p3_dok$0 p3_dok$0(
+        .d(p3_dok$0$d),
+        .q(p3_dok$0$q),
+        .clock(p3_dok$0$clock)
+    );
+    switch2_p4$adm$tp$p3_g0$0 p3_g0$0(
+        .d(p3_g0$0$d),
+        .q(p3_g0$0$q),
+        .clock(p3_g0$0$clock)
+    );
+    switch2_p4$adm$tp$p3_g1$0 p3_g1$0(
+        .d(p3_g1$0$d),
+        .q(p3_g1$0$q),
+        .clock(p3_g1$0$clock)
+    );
+    switch2_p4$adm$tp$p3_g2$0 p3_g2$0(
+        .d(p3_g2$0$d),
+        .q(p3_g2$0$q),
+        .clock(p3_g2$0$clock)
+    );
+    switch2_p4$adm$tp$p3_hx$0 p3_hx$0(
+        .d(p3_hx$0$d),
+        .q(p3_hx$0$q),
+        .clock(p3_hx$0$clock)
+    );
+    switch2_p4$adm$tp$p3_hx$1 p3_hx$1(
+        .d(p3_hx$1$d),
+        .q(p3_hx$1$q),
+        .clock(p3_hx$1$clock)
+    );
+    switch2_p4$adm$tp$p3_hx$2 p3_hx$2(
+        .d(p3_hx$2$d),
+        .q(p3_hx$2$q),
+        .clock(p3_hx$2$clock)
+    );
+    switch2_p4$adm$tp$p3_hx$3 p3_hx$3(
+        .d(p3_hx$3$d),
+        .q(p3_hx$3$q),
+        .clock(p3_hx$3$clock)
+    );
+    switch2_p4$adm$tp$p3_hx$4 p3_hx$4(
+        .d(p3_hx$4$d),
+        .q(p3_hx$4$q),
+        .clock(p3_hx$4$clock)
+    );
+    switch2_p4$adm$tp$p3_hx$5 p3_hx$5(
+        .d(p3_hx$5$d),
+        .q(p3_hx$5$q),
+        .clock(p3_hx$5$clock)
+    );
+    switch2_p4$adm$tp$p3_hx$6 p3_hx$6(
+        .d(p3_hx$6$d),
+        .q(p3_hx$6$q),
+        .clock(p3_hx$6$clock)
+    );
+    switch2_p4$adm$tp$p3_hx$7 p3_hx$7(
+        .d(p3_hx$7$d),
+        .q(p3_hx$7$q),
+        .clock(p3_hx$7$clock)
+    );
+    switch2_p4$adm$tp$p3_hx$8 p3_hx$8(
+        .d(p3_hx$8$d),
+        .q(p3_hx$8$q),
+        .clock(p3_hx$8$clock)
+    );
+    switch2_p4$adm$tp$p3_hx$9 p3_hx$9(
+        .d(p3_hx$9$d),
+        .q(p3_hx$9$q),
+        .clock(p3_hx$9$clock)
+    );
+    switch2_p4$adm$tp$p3_hx$10 p3_hx$10(
+        .d(p3_hx$10$d),
+        .q(p3_hx$10$q),
+        .clock(p3_hx$10$clock)
+    );
+    switch2_p4$adm$tp$p3_hx$11 p3_hx$11(
+        .d(p3_hx$11$d),
+        .q(p3_hx$11$q),
+        .clock(p3_hx$11$clock)
+    );
+    switch2_p4$adm$tp$p3_hx$12 p3_hx$12(
+        .d(p3_hx$12$d),
+        .q(p3_hx$12$q),
+        .clock(p3_hx$12$clock)
+    );
+    switch2_p4$adm$tp$p3_hx$13 p3_hx$13(
+        .d(p3_hx$13$d),
+        .q(p3_hx$13$q),
+        .clock(p3_hx$13$clock)
+    );
+    switch2_p4$adm$tp$p3_hx$14 p3_hx$14(
+        .d(p3_hx$14$d),
+        .q(p3_hx$14$q),
+        .clock(p3_hx$14$clock)
+    );
+    switch2_p4$adm$tp$p3_hx$15 p3_hx$15(
+        .d(p3_hx$15$d),
+        .q(p3_hx$15$q),
+        .clock(p3_hx$15$clock)
+    );
+    switch2_p4$adm$tp$p3_by$0 p3_by$0(
+        .d(p3_by$0$d),
+        .q(p3_by$0$q),
+        .clock(p3_by$0$clock)
+    );
+    switch2_p4$adm$tp$p3_p$0 p3_p$0(
+        .d(p3_p$0$d),
+        .q(p3_p$0$q),
+        .clock(p3_p$0$clock)
+    );
+    switch2_p4$adm$tp$p4_g0$0 p4_g0$0(
+        .d(p4_g0$0$d),
+        .q(p4_g0$0$q),
+        .clock(p4_g0$0$clock)
+    );
+    switch2_p4$adm$tp$p4_g1$0 p4_g1$0(
+        .d(p4_g1$0$d),
+        .q(p4_g1$0$q),
+        .clock(p4_g1$0$clock)
+    );
+    switch2_p4$adm$tp$p4_g2$0 p4_g2$0(
+        .d(p4_g2$0$d),
+        .q(p4_g2$0$q),
+        .clock(p4_g2$0$clock)
+    );
+    switch2_p4$adm$tp$p4_hx$0 p4_hx$0(
+        .d(p4_hx$0$d),
+        .q(p4_hx$0$q),
+        .clock(p4_hx$0$clock)
+    );
+    switch2_p4$adm$tp$p4_hx$1 p4_hx$1(
+        .d(p4_hx$1$d),
+        .q(p4_hx$1$q),
+        .clock(p4_hx$1$clock)
+    );
+    switch2_p4$adm$tp$p4_hx$2 p4_hx$2(
+        .d(p4_hx$2$d),
+        .q(p4_hx$2$q),
+        .clock(p4_hx$2$clock)
+    );
+    switch2_p4$adm$tp$p4_hx$3 p4_hx$3(
+        .d(p4_hx$3$d),
+        .q(p4_hx$3$q),
+        .clock(p4_hx$3$clock)
+    );
+    switch2_p4$adm$tp$p4_hx$4 p4_hx$4(
+        .d(p4_hx$4$d),
+        .q(p4_hx$4$q),
+        .clock(p4_hx$4$clock)
+    );
+    switch2_p4$adm$tp$p4_hx$5 p4_hx$5(
+        .d(p4_hx$5$d),
+        .q(p4_hx$5$q),
+        .clock(p4_hx$5$clock)
+    );
+    switch2_p4$adm$tp$p4_hx$6 p4_hx$6(
+        .d(p4_hx$6$d),
+        .q(p4_hx$6$q),
+        .clock(p4_hx$6$clock)
+    );
+    switch2_p4$adm$tp$p4_hx$7 p4_hx$7(
+        .d(p4_hx$7$d),
+        .q(p4_hx$7$q),
+        .clock(p4_hx$7$clock)
+    );
+    switch2_p4$adm$tp$p4_hx$8 p4_hx$8(
+        .d(p4_hx$8$d),
+        .q(p4_hx$8$q),
+        .clock(p4_hx$8$clock)
+    );
+    switch2_p4$adm$tp$p4_hx$9 p4_hx$9(
+        .d(p4_hx$9$d),
+        .q(p4_hx$9$q),
+        .clock(p4_hx$9$clock)
+    );
+    switch2_p4$adm$tp$p4_hx$10 p4_hx$10(
+        .d(p4_hx$10$d),
+        .q(p4_hx$10$q),
+        .clock(p4_hx$10$clock)
+    );
+    switch2_p4$adm$tp$p4_hx$11 p4_hx$11(
+        .d(p4_hx$11$d),
+        .q(p4_hx$11$q),
+        .clock(p4_hx$11$clock)
+    );
+    switch2_p4$adm$tp$p4_hx$12 p4_hx$12(
+        .d(p4_hx$12$d),
+        .q(p4_hx$12$q),
+        .clock(p4_hx$12$clock)
+    );
+    switch2_p4$adm$tp$p4_hx$13 p4_hx$13(
+        .d(p4_hx$13$d),
+        .q(p4_hx$13$q),
+        .clock(p4_hx$13$clock)
+    );
+    switch2_p4$adm$tp$p4_hx$14 p4_hx$14(
+        .d(p4_hx$14$d),
+        .q(p4_hx$14$q),
+        .clock(p4_hx$14$clock)
+    );
+    switch2_p4$adm$tp$p4_hx$15 p4_hx$15(
+        .d(p4_hx$15$d),
+        .q(p4_hx$15$q),
+        .clock(p4_hx$15$clock)
+    );
+    switch2_p4$adm$tp$p4_by$0 p4_by$0(
+        .d(p4_by$0$d),
+        .q(p4_by$0$q),
+        .clock(p4_by$0$clock)
+    );
+    switch2_p4$adm$tp$p4_p$0 p4_p$0(
+        .d(p4_p$0$d),
+        .q(p4_p$0$q),
+        .clock(p4_p$0$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        np$clock = clock;
+        tsum$clock = clock;
+        pp$0$clock = clock;
+        rem$0$clock = clock;
+        md$0$clock = clock;
+        pp$1$clock = clock;
+        rem$1$clock = clock;
+        md$1$clock = clock;
+        pp$2$clock = clock;
+        rem$2$clock = clock;
+        md$2$clock = clock;
+        pp$3$clock = clock;
+        rem$3$clock = clock;
+        md$3$clock = clock;
+        vq0$0$clock = clock;
+        vq1$0$clock = clock;
+        vq2$0$clock = clock;
+        m50$0$clock = clock;
+        m51$0$clock = clock;
+        m52$0$clock = clock;
+        vq0$1$clock = clock;
+        vq1$1$clock = clock;
+        vq2$1$clock = clock;
+        m50$1$clock = clock;
+        m51$1$clock = clock;
+        m52$1$clock = clock;
+        vq0$2$clock = clock;
+        vq1$2$clock = clock;
+        vq2$2$clock = clock;
+        m50$2$clock = clock;
+        m51$2$clock = clock;
+        m52$2$clock = clock;
+        vq0$3$clock = clock;
+        vq1$3$clock = clock;
+        vq2$3$clock = clock;
+        m50$3$clock = clock;
+        m51$3$clock = clock;
+        m52$3$clock = clock;
+        vq0$4$clock = clock;
+        vq1$4$clock = clock;
+        vq2$4$clock = clock;
+        m50$4$clock = clock;
+        m51$4$clock = clock;
+        m52$4$clock = clock;
+        vq0$5$clock = clock;
+        vq1$5$clock = clock;
+        vq2$5$clock = clock;
+        m50$5$clock = clock;
+        m51$5$clock = clock;
+        m52$5$clock = clock;
+        vq0$6$clock = clock;
+        vq1$6$clock = clock;
+        vq2$6$clock = clock;
+        m50$6$clock = clock;
+        m51$6$clock = clock;
+        m52$6$clock = clock;
+        vq0$7$clock = clock;
+        vq1$7$clock = clock;
+        vq2$7$clock = clock;
+        m50$7$clock = clock;
+        m51$7$clock = clock;
+        m52$7$clock = clock;
+        vq0$8$clock = clock;
+        vq1$8$clock = clock;
+        vq2$8$clock = clock;
+        m50$8$clock = clock;
+        m51$8$clock = clock;
+        m52$8$clock = clock;
+        vq0$9$clock = clock;
+        vq1$9$clock = clock;
+        vq2$9$clock = clock;
+        m50$9$clock = clock;
+        m51$9$clock = clock;
+        m52$9$clock = clock;
+        vq0$10$clock = clock;
+        vq1$10$clock = clock;
+        vq2$10$clock = clock;
+        m50$10$clock = clock;
+        m51$10$clock = clock;
+        m52$10$clock = clock;
+        vq0$11$clock = clock;
+        vq1$11$clock = clock;
+        vq2$11$clock = clock;
+        m50$11$clock = clock;
+        m51$11$clock = clock;
+        m52$11$clock = clock;
+        vq0$12$clock = clock;
+        vq1$12$clock = clock;
+        vq2$12$clock = clock;
+        m50$12$clock = clock;
+        m51$12$clock = clock;
+        m52$12$clock = clock;
+        vq0$13$clock = clock;
+        vq1$13$clock = clock;
+        vq2$13$clock = clock;
+        m50$13$clock = clock;
+        m51$13$clock = clock;
+        m52$13$clock = clock;
+        vq0$14$clock = clock;
+        vq1$14$clock = clock;
+        vq2$14$clock = clock;
+        m50$14$clock = clock;
+        m51$14$clock = clock;
+        m52$14$clock = clock;
+        vq0$15$clock = clock;
+        vq1$15$clock = clock;
+        vq2$15$clock = clock;
+        m50$15$clock = clock;
+        m51$15$clock = clock;
+        m52$15$clock = clock;
+        dcnt$0$clock = clock;
+        d5$0$clock = clock;
+        dcnt$1$clock = clock;
+        d5$1$clock = clock;
+        dcnt$2$clock = clock;
+        d5$2$clock = clock;
+        dcnt$3$clock = clock;
+        d5$3$clock = clock;
+        p2_v$0$clock = clock;
+        p2_v0$0$clock = clock;
+        p2_v1$0$clock = clock;
+        p2_v2$0$clock = clock;
+        p2_room$0$clock = clock;
+        p2_bok$0$clock = clock;
+        p2_by$0$clock = clock;
+        p2_md$0$clock = clock;
+        p2_dc$0$clock = clock;
+        p2_p$0$clock = clock;
+        p3_red$0$clock = clock;
+        p3_dok$0$clock = clock;
+        p3_g0$0$clock = clock;
+        p3_g1$0$clock = clock;
+        p3_g2$0$clock = clock;
+        p3_by$0$clock = clock;
+        p3_p$0$clock = clock;
+        p4_g0$0$clock = clock;
+        p4_g1$0$clock = clock;
+        p4_g2$0$clock = clock;
+        p4_by$0$clock = clock;
+        p4_p$0$clock = clock;
+        p2_hx$0$clock = clock;
+        p3_hx$0$clock = clock;
+        p4_hx$0$clock = clock;
+        p3_hx$0$d = p2_hx$0$q;
+        p4_hx$0$d = p3_hx$0$q;
+        p2_hx$1$clock = clock;
+        p3_hx$1$clock = clock;
+        p4_hx$1$clock = clock;
+        p3_hx$1$d = p2_hx$1$q;
+        p4_hx$1$d = p3_hx$1$q;
+        p2_hx$2$clock = clock;
+        p3_hx$2$clock = clock;
+        p4_hx$2$clock = clock;
+        p3_hx$2$d = p2_hx$2$q;
+        p4_hx$2$d = p3_hx$2$q;
+        p2_hx$3$clock = clock;
+        p3_hx$3$clock = clock;
+        p4_hx$3$clock = clock;
+        p3_hx$3$d = p2_hx$3$q;
+        p4_hx$3$d = p3_hx$3$q;
+        p2_hx$4$clock = clock;
+        p3_hx$4$clock = clock;
+        p4_hx$4$clock = clock;
+        p3_hx$4$d = p2_hx$4$q;
+        p4_hx$4$d = p3_hx$4$q;
+        p2_hx$5$clock = clock;
+        p3_hx$5$clock = clock;
+        p4_hx$5$clock = clock;
+        p3_hx$5$d = p2_hx$5$q;
+        p4_hx$5$d = p3_hx$5$q;
+        p2_hx$6$clock = clock;
+        p3_hx$6$clock = clock;
+        p4_hx$6$clock = clock;
+        p3_hx$6$d = p2_hx$6$q;
+        p4_hx$6$d = p3_hx$6$q;
+        p2_hx$7$clock = clock;
+        p3_hx$7$clock = clock;
+        p4_hx$7$clock = clock;
+        p3_hx$7$d = p2_hx$7$q;
+        p4_hx$7$d = p3_hx$7$q;
+        p2_hx$8$clock = clock;
+        p3_hx$8$clock = clock;
+        p4_hx$8$clock = clock;
+        p3_hx$8$d = p2_hx$8$q;
+        p4_hx$8$d = p3_hx$8$q;
+        p2_hx$9$clock = clock;
+        p3_hx$9$clock = clock;
+        p4_hx$9$clock = clock;
+        p3_hx$9$d = p2_hx$9$q;
+        p4_hx$9$d = p3_hx$9$q;
+        p2_hx$10$clock = clock;
+        p3_hx$10$clock = clock;
+        p4_hx$10$clock = clock;
+        p3_hx$10$d = p2_hx$10$q;
+        p4_hx$10$d = p3_hx$10$q;
+        p2_hx$11$clock = clock;
+        p3_hx$11$clock = clock;
+        p4_hx$11$clock = clock;
+        p3_hx$11$d = p2_hx$11$q;
+        p4_hx$11$d = p3_hx$11$q;
+        p2_hx$12$clock = clock;
+        p3_hx$12$clock = clock;
+        p4_hx$12$clock = clock;
+        p3_hx$12$d = p2_hx$12$q;
+        p4_hx$12$d = p3_hx$12$q;
+        p2_hx$13$clock = clock;
+        p3_hx$13$clock = clock;
+        p4_hx$13$clock = clock;
+        p3_hx$13$d = p2_hx$13$q;
+        p4_hx$13$d = p3_hx$13$q;
+        p2_hx$14$clock = clock;
+        p3_hx$14$clock = clock;
+        p4_hx$14$clock = clock;
+        p3_hx$14$d = p2_hx$14$q;
+        p4_hx$14$d = p3_hx$14$q;
+        p2_hx$15$clock = clock;
+        p3_hx$15$clock = clock;
+        p4_hx$15$clock = clock;
+        p3_hx$15$d = p2_hx$15$q;
+        p4_hx$15$d = p3_hx$15$q;
+        l_np = cfg$pipes;
+        if (cfg$pipes == k0_3) begin
+            l_np = k1_3;
+        end
+        if (cfg$pipes > k4_3) begin
+            l_np = k4_3;
+        end
+        np$d = l_np;
+        pp$0$d = k0_2;
+        if (np$q == k_np$0) begin
+            pp$0$d = k_pt$0;
+        end
+        if (np$q == k_np$1) begin
+            pp$0$d = k_pt$4;
+        end
+        if (np$q == k_np$2) begin
+            pp$0$d = k_pt$8;
+        end
+        if (np$q == k_np$3) begin
+            pp$0$d = k_pt$12;
+        end
+        pipe_of$0 = pp$0$q;
+        pp$1$d = k0_2;
+        if (np$q == k_np$0) begin
+            pp$1$d = k_pt$1;
+        end
+        if (np$q == k_np$1) begin
+            pp$1$d = k_pt$5;
+        end
+        if (np$q == k_np$2) begin
+            pp$1$d = k_pt$9;
+        end
+        if (np$q == k_np$3) begin
+            pp$1$d = k_pt$13;
+        end
+        pipe_of$1 = pp$1$q;
+        pp$2$d = k0_2;
+        if (np$q == k_np$0) begin
+            pp$2$d = k_pt$2;
+        end
+        if (np$q == k_np$1) begin
+            pp$2$d = k_pt$6;
+        end
+        if (np$q == k_np$2) begin
+            pp$2$d = k_pt$10;
+        end
+        if (np$q == k_np$3) begin
+            pp$2$d = k_pt$14;
+        end
+        pipe_of$2 = pp$2$q;
+        pp$3$d = k0_2;
+        if (np$q == k_np$0) begin
+            pp$3$d = k_pt$3;
+        end
+        if (np$q == k_np$1) begin
+            pp$3$d = k_pt$7;
+        end
+        if (np$q == k_np$2) begin
+            pp$3$d = k_pt$11;
+        end
+        if (np$q == k_np$3) begin
+            pp$3$d = k_pt$15;
+        end
+        pipe_of$3 = pp$3$q;
+        tsum$d = 25'(cfg$t0) + 25'(cfg$t1);
+        rem$0$d = rem$0$q;
+        if (rem$0$q != k0_25) begin
+            rem$0$d = rem$0$q - k1_25;
+        end
+        if (cong$0) begin
+            rem$0$d = tsum$q;
+        end
+        md$0$d = k0_2;
+        if (rem$0$q != k0_25) begin
+            md$0$d = k1_2;
+        end
+        if (rem$0$q > 25'(cfg$t1)) begin
+            md$0$d = k2_2;
+        end
+        mode$0 = md$0$q;
+        rem$1$d = rem$1$q;
+        if (rem$1$q != k0_25) begin
+            rem$1$d = rem$1$q - k1_25;
+        end
+        if (cong$1) begin
+            rem$1$d = tsum$q;
+        end
+        md$1$d = k0_2;
+        if (rem$1$q != k0_25) begin
+            md$1$d = k1_2;
+        end
+        if (rem$1$q > 25'(cfg$t1)) begin
+            md$1$d = k2_2;
+        end
+        mode$1 = md$1$q;
+        rem$2$d = rem$2$q;
+        if (rem$2$q != k0_25) begin
+            rem$2$d = rem$2$q - k1_25;
+        end
+        if (cong$2) begin
+            rem$2$d = tsum$q;
+        end
+        md$2$d = k0_2;
+        if (rem$2$q != k0_25) begin
+            md$2$d = k1_2;
+        end
+        if (rem$2$q > 25'(cfg$t1)) begin
+            md$2$d = k2_2;
+        end
+        mode$2 = md$2$q;
+        rem$3$d = rem$3$q;
+        if (rem$3$q != k0_25) begin
+            rem$3$d = rem$3$q - k1_25;
+        end
+        if (cong$3) begin
+            rem$3$d = tsum$q;
+        end
+        md$3$d = k0_2;
+        if (rem$3$q != k0_25) begin
+            md$3$d = k1_2;
+        end
+        if (rem$3$q > 25'(cfg$t1)) begin
+            md$3$d = k2_2;
+        end
+        mode$3 = md$3$q;
+        l_burst = 32'(cfg$burst);
+        l_burst24 = 24'(cfg$burst);
+        l_v0$0 = k0_24;
+        l_v1$0 = k0_24;
+        l_v2$0 = k0_24;
+        l_hit$0 = (q_p$0 == k_pix$0) & (q_o$0 == k_idx$0);
+        p2_hx$0$d = l_hit$0;
+        if (l_hit$0) begin
+            l_v0$0 = l_v0$0 | vq0$0$q;
+            l_v1$0 = l_v1$0 | vq1$0$q;
+            l_v2$0 = l_v2$0 | vq2$0$q;
+        end
+        l_hit$1 = (q_p$0 == k_pix$0) & (q_o$0 == k_idx$1);
+        p2_hx$1$d = l_hit$1;
+        if (l_hit$1) begin
+            l_v0$0 = l_v0$0 | vq0$1$q;
+            l_v1$0 = l_v1$0 | vq1$1$q;
+            l_v2$0 = l_v2$0 | vq2$1$q;
+        end
+        l_hit$2 = (q_p$0 == k_pix$0) & (q_o$0 == k_idx$2);
+        p2_hx$2$d = l_hit$2;
+        if (l_hit$2) begin
+            l_v0$0 = l_v0$0 | vq0$2$q;
+            l_v1$0 = l_v1$0 | vq1$2$q;
+            l_v2$0 = l_v2$0 | vq2$2$q;
+        end
+        l_hit$3 = (q_p$0 == k_pix$0) & (q_o$0 == k_idx$3);
+        p2_hx$3$d = l_hit$3;
+        if (l_hit$3) begin
+            l_v0$0 = l_v0$0 | vq0$3$q;
+            l_v1$0 = l_v1$0 | vq1$3$q;
+            l_v2$0 = l_v2$0 | vq2$3$q;
+        end
+        l_hit$4 = (q_p$0 == k_pix$1) & (q_o$0 == k_idx$0);
+        p2_hx$4$d = l_hit$4;
+        if (l_hit$4) begin
+            l_v0$0 = l_v0$0 | vq0$4$q;
+            l_v1$0 = l_v1$0 | vq1$4$q;
+            l_v2$0 = l_v2$0 | vq2$4$q;
+        end
+        l_hit$5 = (q_p$0 == k_pix$1) & (q_o$0 == k_idx$1);
+        p2_hx$5$d = l_hit$5;
+        if (l_hit$5) begin
+            l_v0$0 = l_v0$0 | vq0$5$q;
+            l_v1$0 = l_v1$0 | vq1$5$q;
+            l_v2$0 = l_v2$0 | vq2$5$q;
+        end
+        l_hit$6 = (q_p$0 == k_pix$1) & (q_o$0 == k_idx$2);
+        p2_hx$6$d = l_hit$6;
+        if (l_hit$6) begin
+            l_v0$0 = l_v0$0 | vq0$6$q;
+            l_v1$0 = l_v1$0 | vq1$6$q;
+            l_v2$0 = l_v2$0 | vq2$6$q;
+        end
+        l_hit$7 = (q_p$0 == k_pix$1) & (q_o$0 == k_idx$3);
+        p2_hx$7$d = l_hit$7;
+        if (l_hit$7) begin
+            l_v0$0 = l_v0$0 | vq0$7$q;
+            l_v1$0 = l_v1$0 | vq1$7$q;
+            l_v2$0 = l_v2$0 | vq2$7$q;
+        end
+        l_hit$8 = (q_p$0 == k_pix$2) & (q_o$0 == k_idx$0);
+        p2_hx$8$d = l_hit$8;
+        if (l_hit$8) begin
+            l_v0$0 = l_v0$0 | vq0$8$q;
+            l_v1$0 = l_v1$0 | vq1$8$q;
+            l_v2$0 = l_v2$0 | vq2$8$q;
+        end
+        l_hit$9 = (q_p$0 == k_pix$2) & (q_o$0 == k_idx$1);
+        p2_hx$9$d = l_hit$9;
+        if (l_hit$9) begin
+            l_v0$0 = l_v0$0 | vq0$9$q;
+            l_v1$0 = l_v1$0 | vq1$9$q;
+            l_v2$0 = l_v2$0 | vq2$9$q;
+        end
+        l_hit$10 = (q_p$0 == k_pix$2) & (q_o$0 == k_idx$2);
+        p2_hx$10$d = l_hit$10;
+        if (l_hit$10) begin
+            l_v0$0 = l_v0$0 | vq0$10$q;
+            l_v1$0 = l_v1$0 | vq1$10$q;
+            l_v2$0 = l_v2$0 | vq2$10$q;
+        end
+        l_hit$11 = (q_p$0 == k_pix$2) & (q_o$0 == k_idx$3);
+        p2_hx$11$d = l_hit$11;
+        if (l_hit$11) begin
+            l_v0$0 = l_v0$0 | vq0$11$q;
+            l_v1$0 = l_v1$0 | vq1$11$q;
+            l_v2$0 = l_v2$0 | vq2$11$q;
+        end
+        l_hit$12 = (q_p$0 == k_pix$3) & (q_o$0 == k_idx$0);
+        p2_hx$12$d = l_hit$12;
+        if (l_hit$12) begin
+            l_v0$0 = l_v0$0 | vq0$12$q;
+            l_v1$0 = l_v1$0 | vq1$12$q;
+            l_v2$0 = l_v2$0 | vq2$12$q;
+        end
+        l_hit$13 = (q_p$0 == k_pix$3) & (q_o$0 == k_idx$1);
+        p2_hx$13$d = l_hit$13;
+        if (l_hit$13) begin
+            l_v0$0 = l_v0$0 | vq0$13$q;
+            l_v1$0 = l_v1$0 | vq1$13$q;
+            l_v2$0 = l_v2$0 | vq2$13$q;
+        end
+        l_hit$14 = (q_p$0 == k_pix$3) & (q_o$0 == k_idx$2);
+        p2_hx$14$d = l_hit$14;
+        if (l_hit$14) begin
+            l_v0$0 = l_v0$0 | vq0$14$q;
+            l_v1$0 = l_v1$0 | vq1$14$q;
+            l_v2$0 = l_v2$0 | vq2$14$q;
+        end
+        l_hit$15 = (q_p$0 == k_pix$3) & (q_o$0 == k_idx$3);
+        p2_hx$15$d = l_hit$15;
+        if (l_hit$15) begin
+            l_v0$0 = l_v0$0 | vq0$15$q;
+            l_v1$0 = l_v1$0 | vq1$15$q;
+            l_v2$0 = l_v2$0 | vq2$15$q;
+        end
+        l_md$0 = k0_2;
+        if (q_o$0 == k_idx$0) begin
+            l_md$0 = l_md$0 | md$0$q;
+        end
+        if (q_o$0 == k_idx$1) begin
+            l_md$0 = l_md$0 | md$1$q;
+        end
+        if (q_o$0 == k_idx$2) begin
+            l_md$0 = l_md$0 | md$2$q;
+        end
+        if (q_o$0 == k_idx$3) begin
+            l_md$0 = l_md$0 | md$3$q;
+        end
+        l_dc$0 = k0_16;
+        if (q_p$0 == k_pix$0) begin
+            l_dc$0 = l_dc$0 | dcnt$0$q;
+        end
+        if (q_p$0 == k_pix$1) begin
+            l_dc$0 = l_dc$0 | dcnt$1$q;
+        end
+        if (q_p$0 == k_pix$2) begin
+            l_dc$0 = l_dc$0 | dcnt$2$q;
+        end
+        if (q_p$0 == k_pix$3) begin
+            l_dc$0 = l_dc$0 | dcnt$3$q;
+        end
+        p2_v$0$d = cfg$on & q_v$0 & q_ok$0 & (q_o$0 < k_n8);
+        p2_v0$0$d = l_v0$0;
+        p2_v1$0$d = l_v1$0;
+        p2_v2$0$d = l_v2$0;
+        l_room$0 = l_burst24 - q_by$0[0+:24];
+        p2_room$0$d = l_room$0;
+        p2_bok$0$d = q_by$0 <= l_burst;
+        p2_by$0$d = q_by$0[0+:24];
+        p2_md$0$d = l_md$0;
+        p2_dc$0$d = l_dc$0;
+        p2_p$0$d = q_p$0;
+        l_g0$0 = p2_bok$0$q & (p2_v0$0$q <= p2_room$0$q);
+        l_g1$0 = p2_bok$0$q & (p2_v1$0$q <= p2_room$0$q);
+        l_g2$0 = p2_bok$0$q & (p2_v2$0$q <= p2_room$0$q);
+        l_red$0 = ~l_g0$0;
+        if (p2_md$0$q == k1_2) begin
+            l_red$0 = ~l_g1$0;
+        end
+        if (p2_md$0$q == k2_2) begin
+            l_red$0 = ~l_g2$0;
+        end
+        p3_red$0$d = p2_v$0$q & l_red$0;
+        p3_dok$0$d = p2_dc$0$q < cfg$lim_dod;
+        p3_g0$0$d = p2_v$0$q & l_g0$0;
+        p3_g1$0$d = p2_v$0$q & l_g1$0;
+        p3_g2$0$d = p2_v$0$q & l_g2$0;
+        p3_by$0$d = p2_by$0$q;
+        p3_p$0$d = p2_p$0$q;
+        red$0 = p3_red$0$q;
+        dok$0 = p3_dok$0$q;
+        p4_g0$0$d = p3_g0$0$q;
+        p4_g1$0$d = p3_g1$0$q;
+        p4_g2$0$d = p3_g2$0$q;
+        p4_by$0$d = p3_by$0$q;
+        p4_p$0$d = p3_p$0$q;
+        l_s0$0 = k0_24;
+        l_s1$0 = k0_24;
+        l_s2$0 = k0_24;
+        if (p4_hx$0$q & p4_g0$0$q) begin
+            l_s0$0 = l_s0$0 + p4_by$0$q;
+        end
+        if (p4_hx$0$q & p4_g1$0$q) begin
+            l_s1$0 = l_s1$0 + p4_by$0$q;
+        end
+        if (p4_hx$0$q & p4_g2$0$q) begin
+            l_s2$0 = l_s2$0 + p4_by$0$q;
+        end
+        m50$0$d = l_s0$0;
+        m51$0$d = l_s1$0;
+        m52$0$d = l_s2$0;
+        l_dr0$0 = k0_24;
+        if (vq0$0$q > k8_24) begin
+            l_dr0$0 = vq0$0$q - k8_24;
+        end
+        l_dr1$0 = k0_24;
+        if (vq1$0$q > k4_24) begin
+            l_dr1$0 = vq1$0$q - k4_24;
+        end
+        l_dr2$0 = k0_24;
+        if (vq2$0$q > k2_24) begin
+            l_dr2$0 = vq2$0$q - k2_24;
+        end
+        vq0$0$d = l_dr0$0 + m50$0$q;
+        vq1$0$d = l_dr1$0 + m51$0$q;
+        vq2$0$d = l_dr2$0 + m52$0$q;
+        l_s0$1 = k0_24;
+        l_s1$1 = k0_24;
+        l_s2$1 = k0_24;
+        if (p4_hx$1$q & p4_g0$0$q) begin
+            l_s0$1 = l_s0$1 + p4_by$0$q;
+        end
+        if (p4_hx$1$q & p4_g1$0$q) begin
+            l_s1$1 = l_s1$1 + p4_by$0$q;
+        end
+        if (p4_hx$1$q & p4_g2$0$q) begin
+            l_s2$1 = l_s2$1 + p4_by$0$q;
+        end
+        m50$1$d = l_s0$1;
+        m51$1$d = l_s1$1;
+        m52$1$d = l_s2$1;
+        l_dr0$1 = k0_24;
+        if (vq0$1$q > k8_24) begin
+            l_dr0$1 = vq0$1$q - k8_24;
+        end
+        l_dr1$1 = k0_24;
+        if (vq1$1$q > k4_24) begin
+            l_dr1$1 = vq1$1$q - k4_24;
+        end
+        l_dr2$1 = k0_24;
+        if (vq2$1$q > k2_24) begin
+            l_dr2$1 = vq2$1$q - k2_24;
+        end
+        vq0$1$d = l_dr0$1 + m50$1$q;
+        vq1$1$d = l_dr1$1 + m51$1$q;
+        vq2$1$d = l_dr2$1 + m52$1$q;
+        l_s0$2 = k0_24;
+        l_s1$2 = k0_24;
+        l_s2$2 = k0_24;
+        if (p4_hx$2$q & p4_g0$0$q) begin
+            l_s0$2 = l_s0$2 + p4_by$0$q;
+        end
+        if (p4_hx$2$q & p4_g1$0$q) begin
+            l_s1$2 = l_s1$2 + p4_by$0$q;
+        end
+        if (p4_hx$2$q & p4_g2$0$q) begin
+            l_s2$2 = l_s2$2 + p4_by$0$q;
+        end
+        m50$2$d = l_s0$2;
+        m51$2$d = l_s1$2;
+        m52$2$d = l_s2$2;
+        l_dr0$2 = k0_24;
+        if (vq0$2$q > k8_24) begin
+            l_dr0$2 = vq0$2$q - k8_24;
+        end
+        l_dr1$2 = k0_24;
+        if (vq1$2$q > k4_24) begin
+            l_dr1$2 = vq1$2$q - k4_24;
+        end
+        l_dr2$2 = k0_24;
+        if (vq2$2$q > k2_24) begin
+            l_dr2$2 = vq2$2$q - k2_24;
+        end
+        vq0$2$d = l_dr0$2 + m50$2$q;
+        vq1$2$d = l_dr1$2 + m51$2$q;
+        vq2$2$d = l_dr2$2 + m52$2$q;
+        l_s0$3 = k0_24;
+        l_s1$3 = k0_24;
+        l_s2$3 = k0_24;
+        if (p4_hx$3$q & p4_g0$0$q) begin
+            l_s0$3 = l_s0$3 + p4_by$0$q;
+        end
+        if (p4_hx$3$q & p4_g1$0$q) begin
+            l_s1$3 = l_s1$3 + p4_by$0$q;
+        end
+        if (p4_hx$3$q & p4_g2$0$q) begin
+            l_s2$3 = l_s2$3 + p4_by$0$q;
+        end
+        m50$3$d = l_s0$3;
+        m51$3$d = l_s1$3;
+        m52$3$d = l_s2$3;
+        l_dr0$3 = k0_24;
+        if (vq0$3$q > k8_24) begin
+            l_dr0$3 = vq0$3$q - k8_24;
+        end
+        l_dr1$3 = k0_24;
+        if (vq1$3$q > k4_24) begin
+            l_dr1$3 = vq1$3$q - k4_24;
+        end
+        l_dr2$3 = k0_24;
+        if (vq2$3$q > k2_24) begin
+            l_dr2$3 = vq2$3$q - k2_24;
+        end
+        vq0$3$d = l_dr0$3 + m50$3$q;
+        vq1$3$d = l_dr1$3 + m51$3$q;
+        vq2$3$d = l_dr2$3 + m52$3$q;
+        l_s0$4 = k0_24;
+        l_s1$4 = k0_24;
+        l_s2$4 = k0_24;
+        if (p4_hx$4$q & p4_g0$0$q) begin
+            l_s0$4 = l_s0$4 + p4_by$0$q;
+        end
+        if (p4_hx$4$q & p4_g1$0$q) begin
+            l_s1$4 = l_s1$4 + p4_by$0$q;
+        end
+        if (p4_hx$4$q & p4_g2$0$q) begin
+            l_s2$4 = l_s2$4 + p4_by$0$q;
+        end
+        m50$4$d = l_s0$4;
+        m51$4$d = l_s1$4;
+        m52$4$d = l_s2$4;
+        l_dr0$4 = k0_24;
+        if (vq0$4$q > k8_24) begin
+            l_dr0$4 = vq0$4$q - k8_24;
+        end
+        l_dr1$4 = k0_24;
+        if (vq1$4$q > k4_24) begin
+            l_dr1$4 = vq1$4$q - k4_24;
+        end
+        l_dr2$4 = k0_24;
+        if (vq2$4$q > k2_24) begin
+            l_dr2$4 = vq2$4$q - k2_24;
+        end
+        vq0$4$d = l_dr0$4 + m50$4$q;
+        vq1$4$d = l_dr1$4 + m51$4$q;
+        vq2$4$d = l_dr2$4 + m52$4$q;
+        l_s0$5 = k0_24;
+        l_s1$5 = k0_24;
+        l_s2$5 = k0_24;
+        if (p4_hx$5$q & p4_g0$0$q) begin
+            l_s0$5 = l_s0$5 + p4_by$0$q;
+        end
+        if (p4_hx$5$q & p4_g1$0$q) begin
+            l_s1$5 = l_s1$5 + p4_by$0$q;
+        end
+        if (p4_hx$5$q & p4_g2$0$q) begin
+            l_s2$5 = l_s2$5 + p4_by$0$q;
+        end
+        m50$5$d = l_s0$5;
+        m51$5$d = l_s1$5;
+        m52$5$d = l_s2$5;
+        l_dr0$5 = k0_24;
+        if (vq0$5$q > k8_24) begin
+            l_dr0$5 = vq0$5$q - k8_24;
+        end
+        l_dr1$5 = k0_24;
+        if (vq1$5$q > k4_24) begin
+            l_dr1$5 = vq1$5$q - k4_24;
+        end
+        l_dr2$5 = k0_24;
+        if (vq2$5$q > k2_24) begin
+            l_dr2$5 = vq2$5$q - k2_24;
+        end
+        vq0$5$d = l_dr0$5 + m50$5$q;
+        vq1$5$d = l_dr1$5 + m51$5$q;
+        vq2$5$d = l_dr2$5 + m52$5$q;
+        l_s0$6 = k0_24;
+        l_s1$6 = k0_24;
+        l_s2$6 = k0_24;
+        if (p4_hx$6$q & p4_g0$0$q) begin
+            l_s0$6 = l_s0$6 + p4_by$0$q;
+        end
+        if (p4_hx$6$q & p4_g1$0$q) begin
+            l_s1$6 = l_s1$6 + p4_by$0$q;
+        end
+        if (p4_hx$6$q & p4_g2$0$q) begin
+            l_s2$6 = l_s2$6 + p4_by$0$q;
+        end
+        m50$6$d = l_s0$6;
+        m51$6$d = l_s1$6;
+        m52$6$d = l_s2$6;
+        l_dr0$6 = k0_24;
+        if (vq0$6$q > k8_24) begin
+            l_dr0$6 = vq0$6$q - k8_24;
+        end
+        l_dr1$6 = k0_24;
+        if (vq1$6$q > k4_24) begin
+            l_dr1$6 = vq1$6$q - k4_24;
+        end
+        l_dr2$6 = k0_24;
+        if (vq2$6$q > k2_24) begin
+            l_dr2$6 = vq2$6$q - k2_24;
+        end
+        vq0$6$d = l_dr0$6 + m50$6$q;
+        vq1$6$d = l_dr1$6 + m51$6$q;
+        vq2$6$d = l_dr2$6 + m52$6$q;
+        l_s0$7 = k0_24;
+        l_s1$7 = k0_24;
+        l_s2$7 = k0_24;
+        if (p4_hx$7$q & p4_g0$0$q) begin
+            l_s0$7 = l_s0$7 + p4_by$0$q;
+        end
+        if (p4_hx$7$q & p4_g1$0$q) begin
+            l_s1$7 = l_s1$7 + p4_by$0$q;
+        end
+        if (p4_hx$7$q & p4_g2$0$q) begin
+            l_s2$7 = l_s2$7 + p4_by$0$q;
+        end
+        m50$7$d = l_s0$7;
+        m51$7$d = l_s1$7;
+        m52$7$d = l_s2$7;
+        l_dr0$7 = k0_24;
+        if (vq0$7$q > k8_24) begin
+            l_dr0$7 = vq0$7$q - k8_24;
+        end
+        l_dr1$7 = k0_24;
+        if (vq1$7$q > k4_24) begin
+            l_dr1$7 = vq1$7$q - k4_24;
+        end
+        l_dr2$7 = k0_24;
+        if (vq2$7$q > k2_24) begin
+            l_dr2$7 = vq2$7$q - k2_24;
+        end
+        vq0$7$d = l_dr0$7 + m50$7$q;
+        vq1$7$d = l_dr1$7 + m51$7$q;
+        vq2$7$d = l_dr2$7 + m52$7$q;
+        l_s0$8 = k0_24;
+        l_s1$8 = k0_24;
+        l_s2$8 = k0_24;
+        if (p4_hx$8$q & p4_g0$0$q) begin
+            l_s0$8 = l_s0$8 + p4_by$0$q;
+        end
+        if (p4_hx$8$q & p4_g1$0$q) begin
+            l_s1$8 = l_s1$8 + p4_by$0$q;
+        end
+        if (p4_hx$8$q & p4_g2$0$q) begin
+            l_s2$8 = l_s2$8 + p4_by$0$q;
+        end
+        m50$8$d = l_s0$8;
+        m51$8$d = l_s1$8;
+        m52$8$d = l_s2$8;
+        l_dr0$8 = k0_24;
+        if (vq0$8$q > k8_24) begin
+            l_dr0$8 = vq0$8$q - k8_24;
+        end
+        l_dr1$8 = k0_24;
+        if (vq1$8$q > k4_24) begin
+            l_dr1$8 = vq1$8$q - k4_24;
+        end
+        l_dr2$8 = k0_24;
+        if (vq2$8$q > k2_24) begin
+            l_dr2$8 = vq2$8$q - k2_24;
+        end
+        vq0$8$d = l_dr0$8 + m50$8$q;
+        vq1$8$d = l_dr1$8 + m51$8$q;
+        vq2$8$d = l_dr2$8 + m52$8$q;
+        l_s0$9 = k0_24;
+        l_s1$9 = k0_24;
+        l_s2$9 = k0_24;
+        if (p4_hx$9$q & p4_g0$0$q) begin
+            l_s0$9 = l_s0$9 + p4_by$0$q;
+        end
+        if (p4_hx$9$q & p4_g1$0$q) begin
+            l_s1$9 = l_s1$9 + p4_by$0$q;
+        end
+        if (p4_hx$9$q & p4_g2$0$q) begin
+            l_s2$9 = l_s2$9 + p4_by$0$q;
+        end
+        m50$9$d = l_s0$9;
+        m51$9$d = l_s1$9;
+        m52$9$d = l_s2$9;
+        l_dr0$9 = k0_24;
+        if (vq0$9$q > k8_24) begin
+            l_dr0$9 = vq0$9$q - k8_24;
+        end
+        l_dr1$9 = k0_24;
+        if (vq1$9$q > k4_24) begin
+            l_dr1$9 = vq1$9$q - k4_24;
+        end
+        l_dr2$9 = k0_24;
+        if (vq2$9$q > k2_24) begin
+            l_dr2$9 = vq2$9$q - k2_24;
+        end
+        vq0$9$d = l_dr0$9 + m50$9$q;
+        vq1$9$d = l_dr1$9 + m51$9$q;
+        vq2$9$d = l_dr2$9 + m52$9$q;
+        l_s0$10 = k0_24;
+        l_s1$10 = k0_24;
+        l_s2$10 = k0_24;
+        if (p4_hx$10$q & p4_g0$0$q) begin
+            l_s0$10 = l_s0$10 + p4_by$0$q;
+        end
+        if (p4_hx$10$q & p4_g1$0$q) begin
+            l_s1$10 = l_s1$10 + p4_by$0$q;
+        end
+        if (p4_hx$10$q & p4_g2$0$q) begin
+            l_s2$10 = l_s2$10 + p4_by$0$q;
+        end
+        m50$10$d = l_s0$10;
+        m51$10$d = l_s1$10;
+        m52$10$d = l_s2$10;
+        l_dr0$10 = k0_24;
+        if (vq0$10$q > k8_24) begin
+            l_dr0$10 = vq0$10$q - k8_24;
+        end
+        l_dr1$10 = k0_24;
+        if (vq1$10$q > k4_24) begin
+            l_dr1$10 = vq1$10$q - k4_24;
+        end
+        l_dr2$10 = k0_24;
+        if (vq2$10$q > k2_24) begin
+            l_dr2$10 = vq2$10$q - k2_24;
+        end
+        vq0$10$d = l_dr0$10 + m50$10$q;
+        vq1$10$d = l_dr1$10 + m51$10$q;
+        vq2$10$d = l_dr2$10 + m52$10$q;
+        l_s0$11 = k0_24;
+        l_s1$11 = k0_24;
+        l_s2$11 = k0_24;
+        if (p4_hx$11$q & p4_g0$0$q) begin
+            l_s0$11 = l_s0$11 + p4_by$0$q;
+        end
+        if (p4_hx$11$q & p4_g1$0$q) begin
+            l_s1$11 = l_s1$11 + p4_by$0$q;
+        end
+        if (p4_hx$11$q & p4_g2$0$q) begin
+            l_s2$11 = l_s2$11 + p4_by$0$q;
+        end
+        m50$11$d = l_s0$11;
+        m51$11$d = l_s1$11;
+        m52$11$d = l_s2$11;
+        l_dr0$11 = k0_24;
+        if (vq0$11$q > k8_24) begin
+            l_dr0$11 = vq0$11$q - k8_24;
+        end
+        l_dr1$11 = k0_24;
+        if (vq1$11$q > k4_24) begin
+            l_dr1$11 = vq1$11$q - k4_24;
+        end
+        l_dr2$11 = k0_24;
+        if (vq2$11$q > k2_24) begin
+            l_dr2$11 = vq2$11$q - k2_24;
+        end
+        vq0$11$d = l_dr0$11 + m50$11$q;
+        vq1$11$d = l_dr1$11 + m51$11$q;
+        vq2$11$d = l_dr2$11 + m52$11$q;
+        l_s0$12 = k0_24;
+        l_s1$12 = k0_24;
+        l_s2$12 = k0_24;
+        if (p4_hx$12$q & p4_g0$0$q) begin
+            l_s0$12 = l_s0$12 + p4_by$0$q;
+        end
+        if (p4_hx$12$q & p4_g1$0$q) begin
+            l_s1$12 = l_s1$12 + p4_by$0$q;
+        end
+        if (p4_hx$12$q & p4_g2$0$q) begin
+            l_s2$12 = l_s2$12 + p4_by$0$q;
+        end
+        m50$12$d = l_s0$12;
+        m51$12$d = l_s1$12;
+        m52$12$d = l_s2$12;
+        l_dr0$12 = k0_24;
+        if (vq0$12$q > k8_24) begin
+            l_dr0$12 = vq0$12$q - k8_24;
+        end
+        l_dr1$12 = k0_24;
+        if (vq1$12$q > k4_24) begin
+            l_dr1$12 = vq1$12$q - k4_24;
+        end
+        l_dr2$12 = k0_24;
+        if (vq2$12$q > k2_24) begin
+            l_dr2$12 = vq2$12$q - k2_24;
+        end
+        vq0$12$d = l_dr0$12 + m50$12$q;
+        vq1$12$d = l_dr1$12 + m51$12$q;
+        vq2$12$d = l_dr2$12 + m52$12$q;
+        l_s0$13 = k0_24;
+        l_s1$13 = k0_24;
+        l_s2$13 = k0_24;
+        if (p4_hx$13$q & p4_g0$0$q) begin
+            l_s0$13 = l_s0$13 + p4_by$0$q;
+        end
+        if (p4_hx$13$q & p4_g1$0$q) begin
+            l_s1$13 = l_s1$13 + p4_by$0$q;
+        end
+        if (p4_hx$13$q & p4_g2$0$q) begin
+            l_s2$13 = l_s2$13 + p4_by$0$q;
+        end
+        m50$13$d = l_s0$13;
+        m51$13$d = l_s1$13;
+        m52$13$d = l_s2$13;
+        l_dr0$13 = k0_24;
+        if (vq0$13$q > k8_24) begin
+            l_dr0$13 = vq0$13$q - k8_24;
+        end
+        l_dr1$13 = k0_24;
+        if (vq1$13$q > k4_24) begin
+            l_dr1$13 = vq1$13$q - k4_24;
+        end
+        l_dr2$13 = k0_24;
+        if (vq2$13$q > k2_24) begin
+            l_dr2$13 = vq2$13$q - k2_24;
+        end
+        vq0$13$d = l_dr0$13 + m50$13$q;
+        vq1$13$d = l_dr1$13 + m51$13$q;
+        vq2$13$d = l_dr2$13 + m52$13$q;
+        l_s0$14 = k0_24;
+        l_s1$14 = k0_24;
+        l_s2$14 = k0_24;
+        if (p4_hx$14$q & p4_g0$0$q) begin
+            l_s0$14 = l_s0$14 + p4_by$0$q;
+        end
+        if (p4_hx$14$q & p4_g1$0$q) begin
+            l_s1$14 = l_s1$14 + p4_by$0$q;
+        end
+        if (p4_hx$14$q & p4_g2$0$q) begin
+            l_s2$14 = l_s2$14 + p4_by$0$q;
+        end
+        m50$14$d = l_s0$14;
+        m51$14$d = l_s1$14;
+        m52$14$d = l_s2$14;
+        l_dr0$14 = k0_24;
+        if (vq0$14$q > k8_24) begin
+            l_dr0$14 = vq0$14$q - k8_24;
+        end
+        l_dr1$14 = k0_24;
+        if (vq1$14$q > k4_24) begin
+            l_dr1$14 = vq1$14$q - k4_24;
+        end
+        l_dr2$14 = k0_24;
+        if (vq2$14$q > k2_24) begin
+            l_dr2$14 = vq2$14$q - k2_24;
+        end
+        vq0$14$d = l_dr0$14 + m50$14$q;
+        vq1$14$d = l_dr1$14 + m51$14$q;
+        vq2$14$d = l_dr2$14 + m52$14$q;
+        l_s0$15 = k0_24;
+        l_s1$15 = k0_24;
+        l_s2$15 = k0_24;
+        if (p4_hx$15$q & p4_g0$0$q) begin
+            l_s0$15 = l_s0$15 + p4_by$0$q;
+        end
+        if (p4_hx$15$q & p4_g1$0$q) begin
+            l_s1$15 = l_s1$15 + p4_by$0$q;
+        end
+        if (p4_hx$15$q & p4_g2$0$q) begin
+            l_s2$15 = l_s2$15 + p4_by$0$q;
+        end
+        m50$15$d = l_s0$15;
+        m51$15$d = l_s1$15;
+        m52$15$d = l_s2$15;
+        l_dr0$15 = k0_24;
+        if (vq0$15$q > k8_24) begin
+            l_dr0$15 = vq0$15$q - k8_24;
+        end
+        l_dr1$15 = k0_24;
+        if (vq1$15$q > k4_24) begin
+            l_dr1$15 = vq1$15$q - k4_24;
+        end
+        l_dr2$15 = k0_24;
+        if (vq2$15$q > k2_24) begin
+            l_dr2$15 = vq2$15$q - k2_24;
+        end
+        vq0$15$d = l_dr0$15 + m50$15$q;
+        vq1$15$d = l_dr1$15 + m51$15$q;
+        vq2$15$d = l_dr2$15 + m52$15$q;
+        l_d$0 = k0_8;
+        if (d_v$0 & (p4_p$0$q == k_pix$0)) begin
+            l_d$0 = l_d$0 + k1_8;
+        end
+        d5$0$d = l_d$0;
+        dcnt$0$d = dcnt$0$q + 16'(d5$0$q);
+        if (rel$0) begin
+            dcnt$0$d = dcnt$0$q + 16'(d5$0$q) - k1_16;
+        end
+        dod$0 = dcnt$0$q;
+        l_d$1 = k0_8;
+        if (d_v$0 & (p4_p$0$q == k_pix$1)) begin
+            l_d$1 = l_d$1 + k1_8;
+        end
+        d5$1$d = l_d$1;
+        dcnt$1$d = dcnt$1$q + 16'(d5$1$q);
+        if (rel$1) begin
+            dcnt$1$d = dcnt$1$q + 16'(d5$1$q) - k1_16;
+        end
+        dod$1 = dcnt$1$q;
+        l_d$2 = k0_8;
+        if (d_v$0 & (p4_p$0$q == k_pix$2)) begin
+            l_d$2 = l_d$2 + k1_8;
+        end
+        d5$2$d = l_d$2;
+        dcnt$2$d = dcnt$2$q + 16'(d5$2$q);
+        if (rel$2) begin
+            dcnt$2$d = dcnt$2$q + 16'(d5$2$q) - k1_16;
+        end
+        dod$2 = dcnt$2$q;
+        l_d$3 = k0_8;
+        if (d_v$0 & (p4_p$0$q == k_pix$3)) begin
+            l_d$3 = l_d$3 + k1_8;
+        end
+        d5$3$d = l_d$3;
+        dcnt$3$d = dcnt$3$q + 16'(d5$3$q);
+        if (rel$3) begin
+            dcnt$3$d = dcnt$3$q + 16'(d5$3$q) - k1_16;
+        end
+        dod$3 = dcnt$3$q;
+        if (reset) begin
+            rem$0$d = k0_25;
+            md$0$d = k0_2;
+            rem$1$d = k0_25;
+            md$1$d = k0_2;
+            rem$2$d = k0_25;
+            md$2$d = k0_2;
+            rem$3$d = k0_25;
+            md$3$d = k0_2;
+            vq0$0$d = k0_24;
+            vq1$0$d = k0_24;
+            vq2$0$d = k0_24;
+            m50$0$d = k0_24;
+            m51$0$d = k0_24;
+            m52$0$d = k0_24;
+            vq0$1$d = k0_24;
+            vq1$1$d = k0_24;
+            vq2$1$d = k0_24;
+            m50$1$d = k0_24;
+            m51$1$d = k0_24;
+            m52$1$d = k0_24;
+            vq0$2$d = k0_24;
+            vq1$2$d = k0_24;
+            vq2$2$d = k0_24;
+            m50$2$d = k0_24;
+            m51$2$d = k0_24;
+            m52$2$d = k0_24;
+            vq0$3$d = k0_24;
+            vq1$3$d = k0_24;
+            vq2$3$d = k0_24;
+            m50$3$d = k0_24;
+            m51$3$d = k0_24;
+            m52$3$d = k0_24;
+            vq0$4$d = k0_24;
+            vq1$4$d = k0_24;
+            vq2$4$d = k0_24;
+            m50$4$d = k0_24;
+            m51$4$d = k0_24;
+            m52$4$d = k0_24;
+            vq0$5$d = k0_24;
+            vq1$5$d = k0_24;
+            vq2$5$d = k0_24;
+            m50$5$d = k0_24;
+            m51$5$d = k0_24;
+            m52$5$d = k0_24;
+            vq0$6$d = k0_24;
+            vq1$6$d = k0_24;
+            vq2$6$d = k0_24;
+            m50$6$d = k0_24;
+            m51$6$d = k0_24;
+            m52$6$d = k0_24;
+            vq0$7$d = k0_24;
+            vq1$7$d = k0_24;
+            vq2$7$d = k0_24;
+            m50$7$d = k0_24;
+            m51$7$d = k0_24;
+            m52$7$d = k0_24;
+            vq0$8$d = k0_24;
+            vq1$8$d = k0_24;
+            vq2$8$d = k0_24;
+            m50$8$d = k0_24;
+            m51$8$d = k0_24;
+            m52$8$d = k0_24;
+            vq0$9$d = k0_24;
+            vq1$9$d = k0_24;
+            vq2$9$d = k0_24;
+            m50$9$d = k0_24;
+            m51$9$d = k0_24;
+            m52$9$d = k0_24;
+            vq0$10$d = k0_24;
+            vq1$10$d = k0_24;
+            vq2$10$d = k0_24;
+            m50$10$d = k0_24;
+            m51$10$d = k0_24;
+            m52$10$d = k0_24;
+            vq0$11$d = k0_24;
+            vq1$11$d = k0_24;
+            vq2$11$d = k0_24;
+            m50$11$d = k0_24;
+            m51$11$d = k0_24;
+            m52$11$d = k0_24;
+            vq0$12$d = k0_24;
+            vq1$12$d = k0_24;
+            vq2$12$d = k0_24;
+            m50$12$d = k0_24;
+            m51$12$d = k0_24;
+            m52$12$d = k0_24;
+            vq0$13$d = k0_24;
+            vq1$13$d = k0_24;
+            vq2$13$d = k0_24;
+            m50$13$d = k0_24;
+            m51$13$d = k0_24;
+            m52$13$d = k0_24;
+            vq0$14$d = k0_24;
+            vq1$14$d = k0_24;
+            vq2$14$d = k0_24;
+            m50$14$d = k0_24;
+            m51$14$d = k0_24;
+            m52$14$d = k0_24;
+            vq0$15$d = k0_24;
+            vq1$15$d = k0_24;
+            vq2$15$d = k0_24;
+            m50$15$d = k0_24;
+            m51$15$d = k0_24;
+            m52$15$d = k0_24;
+            dcnt$0$d = k0_16;
+            d5$0$d = k0_8;
+            dcnt$1$d = k0_16;
+            d5$1$d = k0_8;
+            dcnt$2$d = k0_16;
+            d5$2$d = k0_8;
+            dcnt$3$d = k0_16;
+            d5$3$d = k0_8;
+            p2_v$0$d = 1'b0;
+            p3_red$0$d = 1'b0;
+            p3_g0$0$d = 1'b0;
+            p3_g1$0$d = 1'b0;
+            p3_g2$0$d = 1'b0;
+            p4_g0$0$d = 1'b0;
+            p4_g1$0$d = 1'b0;
+            p4_g2$0$d = 1'b0;
+        end
+    end
+    
+endmodule // switch2_p4$adm$tp
+
+
+module switch2_p4$adm$tp$d5$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$d5$0
+
+
+module switch2_p4$adm$tp$d5$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$d5$1
+
+
+module switch2_p4$adm$tp$d5$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$d5$2
+
+
+module switch2_p4$adm$tp$d5$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$d5$3
+
+
+module switch2_p4$adm$tp$dcnt$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$dcnt$0
+
+
+module switch2_p4$adm$tp$dcnt$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$dcnt$1
+
+
+module switch2_p4$adm$tp$dcnt$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$dcnt$2
+
+
+module switch2_p4$adm$tp$dcnt$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$dcnt$3
+
+
+module switch2_p4$adm$tp$m50$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m50$0
+
+
+module switch2_p4$adm$tp$m50$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m50$1
+
+
+module switch2_p4$adm$tp$m50$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m50$10
+
+
+module switch2_p4$adm$tp$m50$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m50$11
+
+
+module switch2_p4$adm$tp$m50$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m50$12
+
+
+module switch2_p4$adm$tp$m50$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m50$13
+
+
+module switch2_p4$adm$tp$m50$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m50$14
+
+
+module switch2_p4$adm$tp$m50$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m50$15
+
+
+module switch2_p4$adm$tp$m50$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m50$2
+
+
+module switch2_p4$adm$tp$m50$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m50$3
+
+
+module switch2_p4$adm$tp$m50$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m50$4
+
+
+module switch2_p4$adm$tp$m50$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m50$5
+
+
+module switch2_p4$adm$tp$m50$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m50$6
+
+
+module switch2_p4$adm$tp$m50$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m50$7
+
+
+module switch2_p4$adm$tp$m50$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m50$8
+
+
+module switch2_p4$adm$tp$m50$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m50$9
+
+
+module switch2_p4$adm$tp$m51$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m51$0
+
+
+module switch2_p4$adm$tp$m51$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m51$1
+
+
+module switch2_p4$adm$tp$m51$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m51$10
+
+
+module switch2_p4$adm$tp$m51$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m51$11
+
+
+module switch2_p4$adm$tp$m51$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m51$12
+
+
+module switch2_p4$adm$tp$m51$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m51$13
+
+
+module switch2_p4$adm$tp$m51$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m51$14
+
+
+module switch2_p4$adm$tp$m51$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m51$15
+
+
+module switch2_p4$adm$tp$m51$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m51$2
+
+
+module switch2_p4$adm$tp$m51$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m51$3
+
+
+module switch2_p4$adm$tp$m51$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m51$4
+
+
+module switch2_p4$adm$tp$m51$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m51$5
+
+
+module switch2_p4$adm$tp$m51$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m51$6
+
+
+module switch2_p4$adm$tp$m51$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m51$7
+
+
+module switch2_p4$adm$tp$m51$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m51$8
+
+
+module switch2_p4$adm$tp$m51$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m51$9
+
+
+module switch2_p4$adm$tp$m52$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m52$0
+
+
+module switch2_p4$adm$tp$m52$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m52$1
+
+
+module switch2_p4$adm$tp$m52$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m52$10
+
+
+module switch2_p4$adm$tp$m52$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m52$11
+
+
+module switch2_p4$adm$tp$m52$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m52$12
+
+
+module switch2_p4$adm$tp$m52$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m52$13
+
+
+module switch2_p4$adm$tp$m52$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m52$14
+
+
+module switch2_p4$adm$tp$m52$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m52$15
+
+
+module switch2_p4$adm$tp$m52$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m52$2
+
+
+module switch2_p4$adm$tp$m52$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m52$3
+
+
+module switch2_p4$adm$tp$m52$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m52$4
+
+
+module switch2_p4$adm$tp$m52$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m52$5
+
+
+module switch2_p4$adm$tp$m52$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m52$6
+
+
+module switch2_p4$adm$tp$m52$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m52$7
+
+
+module switch2_p4$adm$tp$m52$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m52$8
+
+
+module switch2_p4$adm$tp$m52$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$m52$9
+
+
+module switch2_p4$adm$tp$md$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$md$0
+
+
+module switch2_p4$adm$tp$md$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$md$1
+
+
+module switch2_p4$adm$tp$md$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$md$2
+
+
+module switch2_p4$adm$tp$md$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$md$3
+
+
+module switch2_p4$adm$tp$np(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$np
+
+
+module switch2_p4$adm$tp$p2_bok$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p2_bok$0
+
+
+module switch2_p4$adm$tp$p2_by$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p2_by$0
+
+
+module switch2_p4$adm$tp$p2_dc$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p2_dc$0
+
+
+module switch2_p4$adm$tp$p2_hx$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p2_hx$0
+
+
+module switch2_p4$adm$tp$p2_hx$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p2_hx$1
+
+
+module switch2_p4$adm$tp$p2_hx$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p2_hx$10
+
+
+module switch2_p4$adm$tp$p2_hx$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p2_hx$11
+
+
+module switch2_p4$adm$tp$p2_hx$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p2_hx$12
+
+
+module switch2_p4$adm$tp$p2_hx$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p2_hx$13
+
+
+module switch2_p4$adm$tp$p2_hx$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p2_hx$14
+
+
+module switch2_p4$adm$tp$p2_hx$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p2_hx$15
+
+
+module switch2_p4$adm$tp$p2_hx$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p2_hx$2
+
+
+module switch2_p4$adm$tp$p2_hx$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p2_hx$3
+
+
+module switch2_p4$adm$tp$p2_hx$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p2_hx$4
+
+
+module switch2_p4$adm$tp$p2_hx$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p2_hx$5
+
+
+module switch2_p4$adm$tp$p2_hx$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p2_hx$6
+
+
+module switch2_p4$adm$tp$p2_hx$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p2_hx$7
+
+
+module switch2_p4$adm$tp$p2_hx$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p2_hx$8
+
+
+module switch2_p4$adm$tp$p2_hx$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p2_hx$9
+
+
+module switch2_p4$adm$tp$p2_md$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p2_md$0
+
+
+module switch2_p4$adm$tp$p2_p$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p2_p$0
+
+
+module switch2_p4$adm$tp$p2_room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p2_room$0
+
+
+module switch2_p4$adm$tp$p2_v$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p2_v$0
+
+
+module switch2_p4$adm$tp$p2_v0$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p2_v0$0
+
+
+module switch2_p4$adm$tp$p2_v1$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p2_v1$0
+
+
+module switch2_p4$adm$tp$p2_v2$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p2_v2$0
+
+
+module switch2_p4$adm$tp$p3_by$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p3_by$0
+
+
+module switch2_p4$adm$tp$p3_dok$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p3_dok$0
+
+
+module switch2_p4$adm$tp$p3_g0$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p3_g0$0
+
+
+module switch2_p4$adm$tp$p3_g1$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p3_g1$0
+
+
+module switch2_p4$adm$tp$p3_g2$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p3_g2$0
+
+
+module switch2_p4$adm$tp$p3_hx$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p3_hx$0
+
+
+module switch2_p4$adm$tp$p3_hx$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p3_hx$1
+
+
+module switch2_p4$adm$tp$p3_hx$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p3_hx$10
+
+
+module switch2_p4$adm$tp$p3_hx$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p3_hx$11
+
+
+module switch2_p4$adm$tp$p3_hx$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p3_hx$12
+
+
+module switch2_p4$adm$tp$p3_hx$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p3_hx$13
+
+
+module switch2_p4$adm$tp$p3_hx$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p3_hx$14
+
+
+module switch2_p4$adm$tp$p3_hx$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p3_hx$15
+
+
+module switch2_p4$adm$tp$p3_hx$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p3_hx$2
+
+
+module switch2_p4$adm$tp$p3_hx$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p3_hx$3
+
+
+module switch2_p4$adm$tp$p3_hx$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p3_hx$4
+
+
+module switch2_p4$adm$tp$p3_hx$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p3_hx$5
+
+
+module switch2_p4$adm$tp$p3_hx$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p3_hx$6
+
+
+module switch2_p4$adm$tp$p3_hx$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p3_hx$7
+
+
+module switch2_p4$adm$tp$p3_hx$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p3_hx$8
+
+
+module switch2_p4$adm$tp$p3_hx$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p3_hx$9
+
+
+module switch2_p4$adm$tp$p3_p$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p3_p$0
+
+
+module switch2_p4$adm$tp$p3_red$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p3_red$0
+
+
+module switch2_p4$adm$tp$p4_by$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p4_by$0
+
+
+module switch2_p4$adm$tp$p4_g0$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p4_g0$0
+
+
+module switch2_p4$adm$tp$p4_g1$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p4_g1$0
+
+
+module switch2_p4$adm$tp$p4_g2$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p4_g2$0
+
+
+module switch2_p4$adm$tp$p4_hx$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p4_hx$0
+
+
+module switch2_p4$adm$tp$p4_hx$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p4_hx$1
+
+
+module switch2_p4$adm$tp$p4_hx$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p4_hx$10
+
+
+module switch2_p4$adm$tp$p4_hx$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p4_hx$11
+
+
+module switch2_p4$adm$tp$p4_hx$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p4_hx$12
+
+
+module switch2_p4$adm$tp$p4_hx$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p4_hx$13
+
+
+module switch2_p4$adm$tp$p4_hx$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p4_hx$14
+
+
+module switch2_p4$adm$tp$p4_hx$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p4_hx$15
+
+
+module switch2_p4$adm$tp$p4_hx$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p4_hx$2
+
+
+module switch2_p4$adm$tp$p4_hx$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p4_hx$3
+
+
+module switch2_p4$adm$tp$p4_hx$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p4_hx$4
+
+
+module switch2_p4$adm$tp$p4_hx$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p4_hx$5
+
+
+module switch2_p4$adm$tp$p4_hx$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p4_hx$6
+
+
+module switch2_p4$adm$tp$p4_hx$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p4_hx$7
+
+
+module switch2_p4$adm$tp$p4_hx$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p4_hx$8
+
+
+module switch2_p4$adm$tp$p4_hx$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p4_hx$9
+
+
+module switch2_p4$adm$tp$p4_p$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$p4_p$0
+
+
+module switch2_p4$adm$tp$pp$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$pp$0
+
+
+module switch2_p4$adm$tp$pp$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$pp$1
+
+
+module switch2_p4$adm$tp$pp$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$pp$2
+
+
+module switch2_p4$adm$tp$pp$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$pp$3
+
+
+module switch2_p4$adm$tp$rem$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [24:0] d;
+    output reg  [24:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 25'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$rem$0
+
+
+module switch2_p4$adm$tp$rem$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [24:0] d;
+    output reg  [24:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 25'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$rem$1
+
+
+module switch2_p4$adm$tp$rem$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [24:0] d;
+    output reg  [24:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 25'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$rem$2
+
+
+module switch2_p4$adm$tp$rem$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [24:0] d;
+    output reg  [24:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 25'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$rem$3
+
+
+module switch2_p4$adm$tp$tsum(d,q,clock);
+    
+    // Module arguments
+    input wire  [24:0] d;
+    output reg  [24:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 25'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$tsum
+
+
+module switch2_p4$adm$tp$vq0$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq0$0
+
+
+module switch2_p4$adm$tp$vq0$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq0$1
+
+
+module switch2_p4$adm$tp$vq0$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq0$10
+
+
+module switch2_p4$adm$tp$vq0$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq0$11
+
+
+module switch2_p4$adm$tp$vq0$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq0$12
+
+
+module switch2_p4$adm$tp$vq0$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq0$13
+
+
+module switch2_p4$adm$tp$vq0$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq0$14
+
+
+module switch2_p4$adm$tp$vq0$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq0$15
+
+
+module switch2_p4$adm$tp$vq0$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq0$2
+
+
+module switch2_p4$adm$tp$vq0$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq0$3
+
+
+module switch2_p4$adm$tp$vq0$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq0$4
+
+
+module switch2_p4$adm$tp$vq0$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq0$5
+
+
+module switch2_p4$adm$tp$vq0$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq0$6
+
+
+module switch2_p4$adm$tp$vq0$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq0$7
+
+
+module switch2_p4$adm$tp$vq0$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq0$8
+
+
+module switch2_p4$adm$tp$vq0$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq0$9
+
+
+module switch2_p4$adm$tp$vq1$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq1$0
+
+
+module switch2_p4$adm$tp$vq1$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq1$1
+
+
+module switch2_p4$adm$tp$vq1$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq1$10
+
+
+module switch2_p4$adm$tp$vq1$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq1$11
+
+
+module switch2_p4$adm$tp$vq1$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq1$12
+
+
+module switch2_p4$adm$tp$vq1$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq1$13
+
+
+module switch2_p4$adm$tp$vq1$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq1$14
+
+
+module switch2_p4$adm$tp$vq1$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq1$15
+
+
+module switch2_p4$adm$tp$vq1$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq1$2
+
+
+module switch2_p4$adm$tp$vq1$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq1$3
+
+
+module switch2_p4$adm$tp$vq1$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq1$4
+
+
+module switch2_p4$adm$tp$vq1$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq1$5
+
+
+module switch2_p4$adm$tp$vq1$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq1$6
+
+
+module switch2_p4$adm$tp$vq1$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq1$7
+
+
+module switch2_p4$adm$tp$vq1$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq1$8
+
+
+module switch2_p4$adm$tp$vq1$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq1$9
+
+
+module switch2_p4$adm$tp$vq2$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq2$0
+
+
+module switch2_p4$adm$tp$vq2$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq2$1
+
+
+module switch2_p4$adm$tp$vq2$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq2$10
+
+
+module switch2_p4$adm$tp$vq2$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq2$11
+
+
+module switch2_p4$adm$tp$vq2$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq2$12
+
+
+module switch2_p4$adm$tp$vq2$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq2$13
+
+
+module switch2_p4$adm$tp$vq2$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq2$14
+
+
+module switch2_p4$adm$tp$vq2$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq2$15
+
+
+module switch2_p4$adm$tp$vq2$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq2$2
+
+
+module switch2_p4$adm$tp$vq2$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq2$3
+
+
+module switch2_p4$adm$tp$vq2$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq2$4
+
+
+module switch2_p4$adm$tp$vq2$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq2$5
+
+
+module switch2_p4$adm$tp$vq2$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq2$6
+
+
+module switch2_p4$adm$tp$vq2$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq2$7
+
+
+module switch2_p4$adm$tp$vq2$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq2$8
+
+
+module switch2_p4$adm$tp$vq2$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$tp$vq2$9
+
+
 module switch2_p4$adm$vd_a$0(d,q,clock);
     
     // Module arguments
@@ -10455,6 +17383,82 @@ module switch2_p4$adm$vd_cs$3(d,q,clock);
     end
           
 endmodule // switch2_p4$adm$vd_cs$3
+
+
+module switch2_p4$adm$vd_dd$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$vd_dd$0
+
+
+module switch2_p4$adm$vd_dd$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$vd_dd$1
+
+
+module switch2_p4$adm$vd_dd$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$vd_dd$2
+
+
+module switch2_p4$adm$vd_dd$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$vd_dd$3
 
 
 module switch2_p4$adm$vd_e$0(d,q,clock);

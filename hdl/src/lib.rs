@@ -27,6 +27,7 @@ pub mod sbuf;
 pub mod sing;
 pub mod sque;
 pub mod statereg;
+pub mod stofino;
 pub mod switch;
 pub mod switch2;
 pub mod timer;

@@ -71,6 +71,23 @@
 //!   and `req_rb` (the bytes the buffer's rewrite takes from a later word) passed through
 //!   to `vd_rb`; it counts in band 0 of output `i`, in `trimmed` and in `returned`.
 //!   Otherwise the frame is refused (`refused`).
+//! * **Tofino-style trimming** (`tof.on`, paper 002 §3-§5; the policy block
+//!   [`crate::stofino`] has the meters, the outputs' modes and the pipes' counts of
+//!   deflected headers; S1 registers the pick's pipe, the block reads the lane's S1
+//!   registers and answers in its own P3 registers, which S4 reads). A frame that may be
+//!   trimmed (`req_trim`, well formed, to an existing output) and is **red at the meter of
+//!   its output's mode** is trimmed at ingress: its header goes band 0's way or back to
+//!   its sender as above (with `trim_on` off as well), else the frame is refused; it
+//!   counts in `trimmed` (and `returned`) and in `metered`. Otherwise a frame that fits
+//!   whole is admitted. Otherwise a frame that may be trimmed is **deflected on drop**
+//!   when its pipe's recirculation path has room (`dod[p] < tof.lim_dod` as read in P2)
+//!   and the free cells less headroom cover its header's 8 words (as for a trim):
+//!   the verdict has `vd_admit`, `vd_trim` and `vd_dod` set, the frame's output, band 0
+//!   and 64 bytes; it counts in band 0 of its output (held to the deflection limit, not
+//!   to band 0's) and in `deflected`, and the policy's count of its pipe. Otherwise it is
+//!   refused. There is no ideal trimming with `tof.on`: a Tofino switch cannot trim at
+//!   the queue. `cong[o]` (a deflected header of output `o` left recirculation) and
+//!   `rel[p]` (one of pipe `p`'s did) come from the queues.
 //! * **S5, sum.** Per (output, band), the packets and bytes the lanes admitted in S4,
 //!   summed into `s5_p` / `s5_b`, and per output (any band) into `s5_pp` / `s5_pb`; the
 //!   counters add them at the next edge. An admitted
@@ -104,6 +121,7 @@
 //! # Parameters
 //! `N` ports (4 to 64), `K` lanes (`N/K <= 8`), `M = N/K`, `NB = 4N`, `KNB = K·NB`, `CC` the width of
 //! `free_rows` (the buffer's cell count bits plus one).
+use crate::stofino::{TofinoCfg, TofinoPolicy, MAX_PIPES};
 use rust_hdl::prelude::*;
 
 /// Bands per output.
@@ -142,6 +160,10 @@ pub struct AdmInPort {
     /// `vd_out` is this input's own port).
     pub vd_ret: Signal<Out, bool>,
     pub vd_rb: Signal<Out, Bits<48>>,
+    /// Tofino-style trimming: the frame is deflected on drop, its header (then `vd_trim`
+    /// is set too) into the recirculation path of this input's pipe; `vd_out` stays the
+    /// frame's output.
+    pub vd_dod: Signal<Out, bool>,
 }
 
 /// Per output: a packet left.
@@ -198,6 +220,21 @@ pub struct Admission<
     /// `band[0]`'s): above `band[0]`'s, they keep room in band 0 that only headers take.
     pub lim_hdr_pkts: Signal<In, Bits<16>>,
     pub lim_hdr_bytes: Signal<In, Bits<32>>,
+    /// Tofino-style trimming ([`crate::stofino`]): on, pipes, meters' bucket, the modes'
+    /// periods, the deflected headers a pipe may hold.
+    pub tof: TofinoCfg,
+    /// Per output: a congestion signal (a deflected header of it left recirculation).
+    pub cong: [Signal<In, bool>; N],
+    /// Per pipe: a deflected header left its recirculation path.
+    pub rel: [Signal<In, bool>; MAX_PIPES],
+    /// Per output, its Tofino mode (0 optimistic, 1 half-pessimistic, 2 pessimistic).
+    pub mode: [Signal<Out, Bits<2>>; N],
+    /// Per pipe, its deflected headers not yet released.
+    pub dod: [Signal<Out, Bits<16>>; MAX_PIPES],
+    /// Of `trimmed`, the frames trimmed because they were red at their meter.
+    pub metered: Signal<Out, Bits<32>>,
+    /// Frames deflected on drop.
+    pub deflected: Signal<Out, Bits<32>>,
     /// Occupancy per (output, band), at `o * 4 + b`.
     pub occ_pkts: [Signal<Out, Bits<16>>; NB],
     pub occ_bytes: [Signal<Out, Bits<32>>; NB],
@@ -330,8 +367,27 @@ pub struct Admission<
     c_lost: DFF<Bits<32>>,
     c_trim: DFF<Bits<32>>,
     c_ret: DFF<Bits<32>>,
+    c_met: DFF<Bits<32>>,
+    c_dod: DFF<Bits<32>>,
+    // Tofino-style trimming: the policy block, the pick's pipe (S1), "trimmable and well
+    // formed" (S3), S4's deflection and metered trim, the verdicts' deflection
+    tp: TofinoPolicy<N, K, M, NB, KNB>,
+    s1_p: [DFF<Bits<2>>; K],
+    s3_tr: [DFF<bool>; K],
+    // S3: free cells (less headroom) for a header's 8 words, for a deflection
+    s3_fd: [DFF<bool>; K],
+    s4_d: [DFF<bool>; K],
+    s4_m: [DFF<bool>; K],
+    vd_dd: [DFF<bool>; N],
 
     // combinational
+    l_p: [L<Bits<2>>; K],
+    l_mt: [L<bool>; K],
+    l_ht: [L<bool>; K],
+    l_dod: [L<bool>; K],
+    l_hok: L<bool>,
+    l_nmet: L<Bits<8>>,
+    l_ndod: L<Bits<8>>,
     l_fa: [L<bool>; K],
     l_fb: [L<bool>; K],
     l_sa: [L<bool>; N],
@@ -448,6 +504,13 @@ impl<
             lim_port_bytes: Default::default(),
             lim_hdr_pkts: Default::default(),
             lim_hdr_bytes: Default::default(),
+            tof: Default::default(),
+            cong: arr(),
+            rel: arr(),
+            mode: arr(),
+            dod: arr(),
+            metered: Default::default(),
+            deflected: Default::default(),
             occ_pkts: arr(),
             occ_bytes: arr(),
             port_pkts: arr(),
@@ -554,6 +617,22 @@ impl<
             c_lost: Default::default(),
             c_trim: Default::default(),
             c_ret: Default::default(),
+            c_met: Default::default(),
+            c_dod: Default::default(),
+            tp: TofinoPolicy::new(),
+            s1_p: arr(),
+            s3_tr: arr(),
+            s3_fd: arr(),
+            s4_d: arr(),
+            s4_m: arr(),
+            vd_dd: arr(),
+            l_p: arr(),
+            l_mt: arr(),
+            l_ht: arr(),
+            l_dod: arr(),
+            l_hok: Default::default(),
+            l_nmet: Default::default(),
+            l_ndod: Default::default(),
             l_fa: arr(),
             l_fb: arr(),
             l_sa: arr(),
@@ -651,7 +730,41 @@ impl<
                 self.c_lost.clock.next = self.clock.val();
                 self.c_trim.clock.next = self.clock.val();
                 self.c_ret.clock.next = self.clock.val();
+                self.c_met.clock.next = self.clock.val();
+                self.c_dod.clock.next = self.clock.val();
+                // the policy block: it sees the lanes' S1 registers and S4's deflections
+                self.tp.clock.next = self.clock.val();
+                self.tp.reset.next = self.reset.val();
+                self.tp.cfg.on.next = self.tof.on.val();
+                self.tp.cfg.pipes.next = self.tof.pipes.val();
+                self.tp.cfg.burst.next = self.tof.burst.val();
+                self.tp.cfg.t0.next = self.tof.t0.val();
+                self.tp.cfg.t1.next = self.tof.t1.val();
+                self.tp.cfg.lim_dod.next = self.tof.lim_dod.val();
+                for o in 0..N {
+                    self.tp.cong[o].next = self.cong[o].val();
+                    self.mode[o].next = self.tp.mode[o].val();
+                }
+                for p in 0..MAX_PIPES {
+                    self.tp.rel[p].next = self.rel[p].val();
+                    self.dod[p].next = self.tp.dod[p].val();
+                }
+                for l in 0..K {
+                    self.tp.q_v[l].next = self.s1_v[l].q.val();
+                    self.tp.q_ok[l].next = self.s1_ok[l].q.val();
+                    self.tp.q_o[l].next = self.s1_o[l].q.val();
+                    self.tp.q_p[l].next = self.s1_p[l].q.val();
+                    self.tp.q_by[l].next = self.s1_by[l].q.val();
+                    self.tp.d_v[l].next = self.s4_d[l].q.val();
+                    self.s1_p[l].clock.next = self.clock.val();
+                    self.s3_tr[l].clock.next = self.clock.val();
+                    self.s3_fd[l].clock.next = self.clock.val();
+                    self.s4_d[l].clock.next = self.clock.val();
+                    self.s4_m[l].clock.next = self.clock.val();
+                }
                 for i in 0..N {
+                    self.vd_dd[i].clock.next = self.clock.val();
+                    self.vd_dd[i].d.next = self.vd_dd[i].q.val();
                     self.h_v[i].clock.next = self.clock.val();
                     self.h_v[i].d.next = self.h_v[i].q.val();
                     self.h_o[i].clock.next = self.clock.val();
@@ -803,6 +916,10 @@ impl<
                 self.l_nref.next = self.k0_8.val();
                 self.l_ntrim.next = self.k0_8.val();
                 self.l_nret.next = self.k0_8.val();
+                self.l_nmet.next = self.k0_8.val();
+                self.l_ndod.next = self.k0_8.val();
+                // a header may be trimmed with trimming on, ideal or Tofino-style
+                self.l_hok.next = self.trim_on.val() | self.tof.on.val();
                 for l in 0..K {
                     // S1: round robin over the lane's holds, as one-hot selects and OR trees:
                     // the first full hold at or after the pointer (`pm`), else the first full one
@@ -831,6 +948,7 @@ impl<
                     self.s1_t[l].d.next = false;
                     self.s1_cs[l].d.next = self.k0_16.val();
                     self.s1_rb[l].d.next = self.k0_48.val();
+                    self.l_p[l].next = self.k0_2.val();
                     for m in 0..M {
                         self.l_sel[l * mm + m].next = self.l_sb[l * mm + m].val();
                         if self.l_fa[l].val() {
@@ -844,6 +962,8 @@ impl<
                             self.l_w[l].next = self.l_w[l].val() | self.h_w[l * mm + m].q.val();
                             self.l_e[l].next = self.l_e[l].val() | self.h_e[l * mm + m].q.val();
                             self.l_ok[l].next = self.l_ok[l].val() | self.h_ok[l * mm + m].q.val();
+                            self.l_p[l].next =
+                                self.l_p[l].val() | self.tp.pipe_of[l * mm + m].val();
                             self.s1_t[l].d.next = self.h_t[l * mm + m].q.val();
                             self.s1_cs[l].d.next = self.h_cs[l * mm + m].q.val();
                             self.s1_rb[l].d.next = self.h_rb[l * mm + m].q.val();
@@ -859,6 +979,7 @@ impl<
                     self.s1_w[l].d.next = self.l_w[l].val();
                     self.s1_e[l].d.next = self.l_e[l].val();
                     self.s1_ok[l].d.next = self.l_ok[l].val();
+                    self.s1_p[l].d.next = self.l_p[l].val();
                     // the pointer moves past the pick (to 0 after the last: every position)
                     self.l_pre[l].next = false;
                     for m in 0..M {
@@ -966,8 +1087,10 @@ impl<
                         & self.s2_pbok[l].q.val()
                         & (self.s2_pcby[l].q.val() <= self.s2_proom[l].q.val())
                         & (!self.dt_on.val() | (self.s2_cby[l].q.val() < self.s2_thr[l].q.val()));
+                    self.s3_tr[l].d.next = self.s2_t[l].q.val() & self.s2_ok[l].q.val();
+                    self.s3_fd[l].d.next = self.s2_fit0[l].q.val();
                     // its 64-byte header fits band 0 of its output
-                    self.s3_ft[l].d.next = self.trim_on.val()
+                    self.s3_ft[l].d.next = self.l_hok.val()
                         & self.s2_t[l].q.val()
                         & self.s2_ok[l].q.val()
                         & (self.s2_cp0[l].q.val() < self.lim_hdr_pkts.val())
@@ -976,7 +1099,7 @@ impl<
                         & self.s2_fit0[l].q.val()
                         & (!self.dt_on.val() | (self.s2_cby0[l].q.val() < self.thr[0].q.val()));
                     // ... or band 0 of the input's own port, to go back to its sender
-                    self.s3_fr[l].d.next = self.trim_on.val()
+                    self.s3_fr[l].d.next = self.l_hok.val()
                         & self.ret_on.val()
                         & self.s2_t[l].q.val()
                         & self.s2_ok[l].q.val()
@@ -986,11 +1109,24 @@ impl<
                         & self.s2_fit0[l].q.val()
                         & (!self.dt_on.val() | (self.s2_cbyr[l].q.val() < self.thr[0].q.val()));
 
-                    // S4: decide: whole, else trimmed, else returned, else refused
-                    self.l_adm[l].next = self.s3_fa[l].q.val();
-                    self.l_trim[l].next = !self.s3_fa[l].q.val() & self.s3_ft[l].q.val();
+                    // S4: decide. Tofino-style: a trimmable frame red at its meter goes
+                    // the header's way (`l_mt`); else whole; else deflected on drop. Ideal
+                    // trimming: whole, else the header's way. The header's way: band 0 of the
+                    // output, else back to the sender, else refused.
+                    self.l_mt[l].next =
+                        self.tof.on.val() & self.s3_tr[l].q.val() & self.tp.red[l].val();
+                    self.l_adm[l].next = self.s3_fa[l].q.val() & !self.l_mt[l].val();
+                    self.l_ht[l].next =
+                        self.l_mt[l].val() | (!self.tof.on.val() & !self.s3_fa[l].q.val());
+                    self.l_trim[l].next = self.l_ht[l].val() & self.s3_ft[l].q.val();
                     self.l_ret[l].next =
-                        !self.s3_fa[l].q.val() & !self.s3_ft[l].q.val() & self.s3_fr[l].q.val();
+                        self.l_ht[l].val() & !self.s3_ft[l].q.val() & self.s3_fr[l].q.val();
+                    self.l_dod[l].next = self.tof.on.val()
+                        & !self.l_mt[l].val()
+                        & !self.s3_fa[l].q.val()
+                        & self.s3_tr[l].q.val()
+                        & self.s3_fd[l].q.val()
+                        & self.tp.dok[l].val();
                     for m in 0..M {
                         if self.s3_v[l].q.val()
                             & (self.s3_i[l].q.val() == self.k_idx[l * mm + m].val())
@@ -1006,7 +1142,8 @@ impl<
                             self.vd_cs[l * mm + m].d.next = self.s3_cs[l].q.val();
                             self.vd_rt[l * mm + m].d.next = self.l_ret[l].val();
                             self.vd_rb[l * mm + m].d.next = self.s3_rb[l].q.val();
-                            if self.l_trim[l].val() | self.l_ret[l].val() {
+                            self.vd_dd[l * mm + m].d.next = self.l_dod[l].val();
+                            if self.l_trim[l].val() | self.l_ret[l].val() | self.l_dod[l].val() {
                                 self.vd_a[l * mm + m].d.next = true;
                                 self.vd_t[l * mm + m].d.next = true;
                                 self.vd_b[l * mm + m].d.next = self.k0_2.val();
@@ -1018,13 +1155,16 @@ impl<
                         }
                     }
                     self.s4_v[l].d.next = self.s3_v[l].q.val()
-                        & (self.l_adm[l].val() | self.l_trim[l].val() | self.l_ret[l].val());
+                        & (self.l_adm[l].val()
+                            | self.l_trim[l].val()
+                            | self.l_ret[l].val()
+                            | self.l_dod[l].val());
                     for o in 0..N {
-                        // a trimmed header counts in band 0 of the same output, a returned
-                        // one in band 0 of the input's own port
+                        // a trimmed or deflected header counts in band 0 of the same output,
+                        // a returned one in band 0 of the input's own port
                         self.s4_hx[l * nb + o * 4].d.next = self.s3_v[l].q.val()
                             & ((self.l_adm[l].val() & self.s3_hx[l * nb + o * 4].q.val())
-                                | (self.l_trim[l].val()
+                                | ((self.l_trim[l].val() | self.l_dod[l].val())
                                     & (self.s3_hx[l * nb + o * 4].q.val()
                                         | self.s3_hx[l * nb + o * 4 + 1].q.val()
                                         | self.s3_hx[l * nb + o * 4 + 2].q.val()
@@ -1039,18 +1179,23 @@ impl<
                         }
                     }
                     self.s4_by[l].d.next = self.s3_by[l].q.val();
-                    if self.l_trim[l].val() | self.l_ret[l].val() {
+                    if self.l_trim[l].val() | self.l_ret[l].val() | self.l_dod[l].val() {
                         self.s4_by[l].d.next = self.k64_32.val();
                     }
                     self.s4_r[l].d.next = self.s3_v[l].q.val()
                         & !self.l_adm[l].val()
                         & !self.l_trim[l].val()
-                        & !self.l_ret[l].val();
+                        & !self.l_ret[l].val()
+                        & !self.l_dod[l].val();
+                    self.s4_d[l].d.next = self.s3_v[l].q.val() & self.l_dod[l].val();
+                    self.s4_m[l].d.next = self.s3_v[l].q.val()
+                        & self.l_mt[l].val()
+                        & (self.l_trim[l].val() | self.l_ret[l].val());
                     self.s4_t[l].d.next =
                         self.s3_v[l].q.val() & (self.l_trim[l].val() | self.l_ret[l].val());
                     self.s4_rt[l].d.next = self.s3_v[l].q.val() & self.l_ret[l].val();
                     // the statistics count the decisions in S4's registers
-                    if self.s4_v[l].q.val() & !self.s4_t[l].q.val() {
+                    if self.s4_v[l].q.val() & !self.s4_t[l].q.val() & !self.s4_d[l].q.val() {
                         self.l_nadm.next = self.l_nadm.val() + self.k1_8.val();
                     }
                     if self.s4_r[l].q.val() {
@@ -1061,6 +1206,12 @@ impl<
                     }
                     if self.s4_rt[l].q.val() {
                         self.l_nret.next = self.l_nret.val() + self.k1_8.val();
+                    }
+                    if self.s4_m[l].q.val() {
+                        self.l_nmet.next = self.l_nmet.val() + self.k1_8.val();
+                    }
+                    if self.s4_d[l].q.val() {
+                        self.l_ndod.next = self.l_ndod.val() + self.k1_8.val();
                     }
                 }
 
@@ -1093,6 +1244,7 @@ impl<
                     self.inp[i].vd_csum.next = self.vd_cs[i].q.val();
                     self.inp[i].vd_ret.next = self.vd_rt[i].q.val();
                     self.inp[i].vd_rb.next = self.vd_rb[i].q.val();
+                    self.inp[i].vd_dod.next = self.vd_dd[i].q.val();
                 }
 
                 // ---------------- counters ----------------
@@ -1167,6 +1319,10 @@ impl<
                 self.c_ret.d.next = self.c_ret.q.val() + bit_cast::<32, 8>(self.l_nret.val());
                 self.trimmed.next = self.c_trim.q.val();
                 self.returned.next = self.c_ret.q.val();
+                self.c_met.d.next = self.c_met.q.val() + bit_cast::<32, 8>(self.l_nmet.val());
+                self.c_dod.d.next = self.c_dod.q.val() + bit_cast::<32, 8>(self.l_ndod.val());
+                self.metered.next = self.c_met.q.val();
+                self.deflected.next = self.c_dod.q.val();
                 self.refused.next = self.c_ref.q.val();
                 self.lost.next = self.c_lost.q.val();
 
@@ -1185,6 +1341,8 @@ impl<
                         self.s4_r[l].d.next = false;
                         self.s4_t[l].d.next = false;
                         self.s4_rt[l].d.next = false;
+                        self.s4_d[l].d.next = false;
+                        self.s4_m[l].d.next = false;
                     }
                     for x in 0..NB {
                         self.s5_p[x].d.next = self.k0_16.val();
@@ -1203,6 +1361,8 @@ impl<
                     self.c_lost.d.next = self.k0_32.val();
                     self.c_trim.d.next = self.k0_32.val();
                     self.c_ret.d.next = self.k0_32.val();
+                    self.c_met.d.next = self.k0_32.val();
+                    self.c_dod.d.next = self.k0_32.val();
                 }
             }
         }

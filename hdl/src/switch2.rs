@@ -48,6 +48,7 @@ use crate::sadm::{Admission, BANDS};
 use crate::sbuf::{PackVerdict, SharedBuffer};
 use crate::sing::SwitchIngress;
 use crate::sque::SwitchQueues;
+use crate::stofino::MAX_PIPES;
 use crate::switch::{RouteCfg, SwitchSink, SwitchSource};
 use rust_hdl::prelude::*;
 
@@ -150,6 +151,10 @@ pub struct SharedSwitch<
     c_ret: [DFF<Bits<32>>; N],
     k1_32: Constant<Bits<32>>,
     k0_32: Constant<Bits<32>>,
+    k0_3: Constant<Bits<3>>,
+    k0_16: Constant<Bits<16>>,
+    k0_20: Constant<Bits<20>>,
+    k0_24: Constant<Bits<24>>,
 }
 
 /// 4 ports: 2048 cells of 4 words (64 KiB), one lane, one replica.
@@ -210,6 +215,10 @@ impl<
             c_ret: std::array::from_fn(|_| Default::default()),
             k1_32: Constant::new(1.into()),
             k0_32: Constant::new(0.into()),
+            k0_3: Constant::new(0.into()),
+            k0_16: Constant::new(0.into()),
+            k0_20: Constant::new(0.into()),
+            k0_24: Constant::new(0.into()),
         }
     }
 }
@@ -283,6 +292,17 @@ impl<
         self.adm.lim_port_bytes.next = self.cfg.port_bytes.val();
         self.adm.lim_hdr_pkts.next = self.cfg.hdr_pkts.val();
         self.adm.lim_hdr_bytes.next = self.cfg.hdr_bytes.val();
+        // Tofino-style trimming: not wired into the switch yet (the recirculation path in
+        // the queues is the next slice), so off
+        self.adm.tof.on.next = false;
+        self.adm.tof.pipes.next = self.k0_3.val();
+        self.adm.tof.burst.next = self.k0_20.val();
+        self.adm.tof.t0.next = self.k0_24.val();
+        self.adm.tof.t1.next = self.k0_24.val();
+        self.adm.tof.lim_dod.next = self.k0_16.val();
+        for p in 0..MAX_PIPES {
+            self.adm.rel[p].next = false;
+        }
         self.adm.free_rows.next = self.sb.free_rows.val();
         for b in 0..BANDS {
             self.adm.band[b].lim_pkts.next = self.band[b].lim_pkts.val();
@@ -308,6 +328,7 @@ impl<
             self.sb.inp[i].last.next = self.ing.o[i].last.val();
             self.sb.inp[i].empty.next = self.ing.o[i].empty.val();
             self.adm.inp[i].req_valid.next = self.ing.o[i].req_valid.val();
+            self.adm.cong[i].next = false;
             self.adm.inp[i].req_out.next = self.ing.o[i].req_out.val();
             self.adm.inp[i].req_band.next = self.ing.o[i].req_band.val();
             self.adm.inp[i].req_bytes.next = self.ing.o[i].req_bytes.val();

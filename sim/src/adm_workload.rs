@@ -16,9 +16,18 @@
 //!   admitted, its output (all bands, headers included) holds no more than the output's
 //!   limits plus as much.
 //!
-//! The equivalence test runs it against the model; `ntsim run sadm_p4` and co-simulation
-//! record it.
+//! With Tofino-style trimming ([`tofino_knobs`]) it also drives congestion signals and
+//! releases from recirculation, and checks: the outputs' modes follow the signals; each
+//! pipe's count of deflected headers follows its deflections and releases and exceeds
+//! the deflection limit by at most `5K - 1`; only trimmable frames are trimmed or
+//! deflected; and an ideal meter fed with the frames that passed at the meter of their
+//! output's mode never holds more than the bucket plus `5K - 1` frames.
+//!
+//! The equivalence test runs it against the model; `ntsim wave sadm_p4` and co-simulation
+//! record it: the first half of the run with ideal trimming, the second (after a reset)
+//! with Tofino-style trimming.
 use nt_hdl::sadm::{Admission, BANDS};
+use nt_hdl::stofino::MAX_PIPES;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;
@@ -66,6 +75,29 @@ impl LimCfg {
     };
 }
 
+/// Tofino-style trimming ([`nt_hdl::stofino`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct TofCfg {
+    pub on: bool,
+    /// Ingress pipes (0 counts as 1, more than 4 as 4).
+    pub pipes: u8,
+    /// The meters' bucket, bytes (20 bits).
+    pub burst: u32,
+    /// Cycles of pessimistic, then half-pessimistic mode after a congestion signal (24 bits).
+    pub t0: u32,
+    pub t1: u32,
+    /// Deflected headers a pipe may hold.
+    pub lim_dod: u16,
+}
+
+impl TofCfg {
+    /// The pipe of input `i` of `n`.
+    pub fn pipe_of(&self, i: usize, n: usize) -> usize {
+        let p = (self.pipes as usize).clamp(1, MAX_PIPES);
+        i * p / n
+    }
+}
+
 impl Default for LimCfg {
     fn default() -> Self {
         Self::OFF
@@ -89,6 +121,11 @@ pub struct Drive {
     pub port: LimCfg,
     /// Band 0, for trimmed and returned headers.
     pub hdr: LimCfg,
+    pub tof: TofCfg,
+    /// Per output: a congestion signal.
+    pub cong: Vec<bool>,
+    /// Per pipe: a deflected header left recirculation.
+    pub rel: [bool; MAX_PIPES],
 }
 
 /// A verdict, with the request's output, band and bytes.
@@ -106,6 +143,8 @@ pub struct Verdict {
     /// Returned to its sender (then `trim` too, and `out` is the input's own port).
     pub ret: bool,
     pub rb: u64,
+    /// Deflected on drop (then `trim` too, band 0, 64 bytes, the frame's output).
+    pub dod: bool,
 }
 
 /// The block's outputs in a cycle.
@@ -123,6 +162,12 @@ pub struct View {
     pub trimmed: u32,
     pub returned: u32,
     pub lost: u32,
+    /// Per output, its Tofino mode (0 optimistic, 1 half-pessimistic, 2 pessimistic).
+    pub mode: Vec<u8>,
+    /// Per pipe, deflected headers not yet released.
+    pub dod: [u16; MAX_PIPES],
+    pub metered: u32,
+    pub deflected: u32,
 }
 
 /// Sets the block's inputs.
@@ -172,6 +217,18 @@ pub fn drive<
     u.lim_port_bytes.next = (d.port.bytes as u64).into();
     u.lim_hdr_pkts.next = (d.hdr.pkts as u64).into();
     u.lim_hdr_bytes.next = (d.hdr.bytes as u64).into();
+    u.tof.on.next = d.tof.on;
+    u.tof.pipes.next = (d.tof.pipes as u64 & 7).into();
+    u.tof.burst.next = (d.tof.burst as u64 & 0xf_ffff).into();
+    u.tof.t0.next = (d.tof.t0 as u64 & 0xff_ffff).into();
+    u.tof.t1.next = (d.tof.t1 as u64 & 0xff_ffff).into();
+    u.tof.lim_dod.next = (d.tof.lim_dod as u64).into();
+    for (o, c) in u.cong.iter_mut().enumerate() {
+        c.next = d.cong.get(o).copied().unwrap_or(false);
+    }
+    for (p, r) in u.rel.iter_mut().enumerate() {
+        r.next = d.rel[p];
+    }
 }
 
 /// Reads the block's outputs (they depend on registers only).
@@ -201,6 +258,7 @@ pub fn read<
                     csum: p.vd_csum.val().index() as u16,
                     ret: p.vd_ret.val(),
                     rb: p.vd_rb.val().to_u64(),
+                    dod: p.vd_dod.val(),
                 })
             })
             .collect(),
@@ -217,6 +275,10 @@ pub fn read<
         trimmed: u.trimmed.val().index() as u32,
         returned: u.returned.val().index() as u32,
         lost: u.lost.val().index() as u32,
+        mode: u.mode.iter().map(|x| x.val().index() as u8).collect(),
+        dod: std::array::from_fn(|p| u.dod[p].val().index() as u16),
+        metered: u.metered.val().index() as u32,
+        deflected: u.deflected.val().index() as u32,
     }
 }
 
@@ -273,6 +335,13 @@ pub struct Knobs {
     /// Check verdicts, counters and limits (off: requests closer than a lane serves them
     /// are lost and their frames get no verdict, so only the model can check the run).
     pub check: bool,
+    /// Tofino-style trimming.
+    pub tof: TofCfg,
+    /// Chance per cycle of a congestion signal for an output (none within 3 cycles of the
+    /// last one).
+    pub cong_p: f64,
+    /// Chance per cycle that a pipe's oldest deflected header leaves recirculation.
+    pub rel_p: f64,
 }
 
 /// The default: an incast-like load on output 0 with small limits, so that limits bind.
@@ -322,6 +391,29 @@ pub fn knobs() -> Knobs {
         reset_p: 0.0,
         gap: 8,
         check: true,
+        tof: TofCfg::default(),
+        cong_p: 0.0,
+        rel_p: 0.0,
+    }
+}
+
+/// Tofino-style trimming on an incast: 2 pipes (of 4 ports; 4 of more), meters of a few
+/// packets, short modes, a deflection limit of 6 per pipe; no ideal trimming.
+pub fn tofino_knobs() -> Knobs {
+    Knobs {
+        trim_on: false,
+        trim_p: 0.6,
+        tof: TofCfg {
+            on: true,
+            pipes: 2,
+            burst: 4_000,
+            t0: 150,
+            t1: 300,
+            lim_dod: 6,
+        },
+        cong_p: 0.003,
+        rel_p: 0.012,
+        ..knobs()
     }
 }
 
@@ -357,6 +449,19 @@ pub struct Seen {
     pub max_queue_bytes: i64,
     /// Most cells the admitted packets held at once.
     pub max_used_cells: u32,
+    /// Tofino-style trimming: deflected frames; of `trimmed`, those trimmed because red
+    /// at their meter (all trims, with Tofino-style trimming on).
+    pub deflected: u64,
+    pub metered: u64,
+    /// At a deflection, most headers above the deflection limit its pipe held.
+    pub max_over_dod: i64,
+    /// Well-formed trimmable refusals while the pipe was at its deflection limit.
+    pub at_dod_limit: u64,
+    /// Most bytes above the bucket of an ideal meter fed only with the frames that
+    /// passed at that meter (its mode's), over (pipe, output, meter).
+    pub max_over_meter: i64,
+    /// Cycles of each mode, summed over outputs.
+    pub mode_cycles: [u64; 3],
 }
 
 /// The workload. See the module documentation.
@@ -375,6 +480,20 @@ pub struct AdmWorkload {
     /// The counters the view must show next cycle (None right after a reset).
     expect: Option<(Vec<i64>, Vec<i64>)>,
     seen: Seen,
+    /// Tofino: per pipe the verdict cycles of deflected headers not yet released, the
+    /// deflections seen and those seen in the last step, and the releases driven.
+    dod_q: Vec<VecDeque<u64>>,
+    dod_seen: [i64; MAX_PIPES],
+    dod_last: [i64; MAX_PIPES],
+    rel_driven: [i64; MAX_PIPES],
+    /// Per output its last two congestion signals.
+    cong_hist: Vec<[Option<u64>; 2]>,
+    /// The modes of the last four cycles' views, newest last.
+    modes: VecDeque<Vec<u8>>,
+    /// Ideal meters per (pipe, output, meter), at `(p * n + o) * 3 + k`.
+    meter: Vec<i64>,
+    /// A second phase: from this cycle on, after a reset, these knobs.
+    next: Option<(u64, Knobs)>,
 }
 
 impl AdmWorkload {
@@ -396,9 +515,80 @@ impl AdmWorkload {
             seen: Seen {
                 max_over_port_pkts: i64::MIN,
                 max_over_port_bytes: i64::MIN,
+                max_over_dod: i64::MIN,
+                max_over_meter: i64::MIN,
                 ..Seen::default()
             },
+            dod_q: vec![VecDeque::new(); MAX_PIPES],
+            dod_seen: [0; MAX_PIPES],
+            dod_last: [0; MAX_PIPES],
+            rel_driven: [0; MAX_PIPES],
+            cong_hist: vec![[None; 2]; n],
+            modes: VecDeque::new(),
+            meter: vec![0; MAX_PIPES * n * 3],
+            next: None,
         }
+    }
+
+    /// From cycle `at` on, the workload resets the block and runs with `k`.
+    pub fn then(mut self, at: u64, k: Knobs) -> Self {
+        self.next = Some((at, k));
+        self
+    }
+
+    /// The mode output `o` must show in cycle `now`: pessimistic from 2 cycles after a
+    /// congestion signal for `t0` cycles, then half-pessimistic for `t1`.
+    fn expected_mode(&self, o: usize, now: u64) -> u8 {
+        let [prev, last] = self.cong_hist[o];
+        let c = match (prev, last) {
+            (_, Some(c)) if now >= c + 2 => Some(c),
+            (p, _) => p,
+        };
+        let Some(c) = c else { return 0 };
+        let d = now - c - 2;
+        let (t0, t1) = (self.k.tof.t0 as u64, self.k.tof.t1 as u64);
+        if d < t0 {
+            2
+        } else if d < t0 + t1 {
+            1
+        } else {
+            0
+        }
+    }
+
+    /// Tofino's checks of the view of cycle `now`: the modes follow the congestion
+    /// signals, the deflection counts follow deflections and releases; the ideal meters
+    /// drain.
+    fn check_tofino(&mut self, now: u64, v: &View) -> Result<(), String> {
+        for o in 0..self.n {
+            let e = self.expected_mode(o, now);
+            if v.mode[o] != e {
+                return Err(format!(
+                    "cycle {now}: output {o} is in mode {}, expected {e} (signals {:?})",
+                    v.mode[o], self.cong_hist[o]
+                ));
+            }
+            self.seen.mode_cycles[e as usize] += 1;
+        }
+        for p in 0..MAX_PIPES {
+            let e = self.dod_seen[p] - self.dod_last[p] - self.rel_driven[p];
+            if v.dod[p] as i64 != e {
+                return Err(format!(
+                    "cycle {now}: pipe {p} holds {} deflected headers, expected {e}",
+                    v.dod[p]
+                ));
+            }
+            self.dod_last[p] = 0;
+        }
+        self.modes.push_back(v.mode.clone());
+        if self.modes.len() > 4 {
+            self.modes.pop_front();
+        }
+        for (x, w) in self.meter.iter_mut().enumerate() {
+            let d = 8 >> (x % 3);
+            *w = (*w - d).max(0);
+        }
+        Ok(())
     }
 
     fn latency_bound(&self) -> u64 {
@@ -436,6 +626,9 @@ impl AdmWorkload {
                 }
             }
         }
+        if self.k.tof.on {
+            self.check_tofino(now, v)?;
+        }
         // verdicts
         let mut fresh = vec![];
         for i in 0..n {
@@ -450,6 +643,7 @@ impl AdmWorkload {
                 csum,
                 ret,
                 rb,
+                dod,
             }) = v.vd[i]
             else {
                 continue;
@@ -479,11 +673,64 @@ impl AdmWorkload {
                     self.k.ret_on
                 ));
             }
-            if trim && (!adm || !r.trim || !self.k.trim_on) {
+            if trim && (!adm || !r.trim || !(self.k.trim_on || self.k.tof.on)) {
                 return Err(format!(
                     "cycle {now}: input {i}: trimmed (admit {adm}) a request that may not be: {r:?}, trimming {}",
                     self.k.trim_on
                 ));
+            }
+            if dod && (!trim || ret || !self.k.tof.on) {
+                return Err(format!(
+                    "cycle {now}: input {i}: deflected (trim {trim}, return {ret}) with Tofino-style trimming {}",
+                    self.k.tof.on
+                ));
+            }
+            let pipe = self.k.tof.pipe_of(i, n);
+            if self.k.tof.on && r.trim && r.ok && (r.out as usize) < n && (!trim || dod) {
+                // green at the meter of the mode its decision read (P2, 3 cycles before
+                // the verdict): whole, deflected, or refused for want of room
+                if adm {
+                    let mode = self.modes.front().map(|m| m[r.out as usize]).unwrap_or(0) as usize;
+                    let x = (pipe * n + r.out as usize) * 3 + mode;
+                    if self.modes.len() == 4 {
+                        self.meter[x] += r.bytes as i64;
+                        let over = self.meter[x] - self.k.tof.burst as i64;
+                        let slack = (5 * self.lanes as i64 - 1) * 1500;
+                        if over > slack {
+                            return Err(format!(
+                                "cycle {now}: meter {mode} of (pipe {pipe}, output {}) passed {} bytes over its bucket",
+                                r.out, over
+                            ));
+                        }
+                        self.seen.max_over_meter = self.seen.max_over_meter.max(over);
+                    }
+                }
+            }
+            if dod {
+                self.seen.deflected += 1;
+                self.dod_seen[pipe] += 1;
+                self.dod_last[pipe] += 1;
+                self.dod_q[pipe].push_back(now);
+                let held = self.dod_q[pipe].len() as i64;
+                let over = held - self.k.tof.lim_dod as i64;
+                if over > 5 * self.lanes as i64 - 1 {
+                    return Err(format!(
+                        "cycle {now}: pipe {pipe} holds {held} deflected headers, limit {}",
+                        self.k.tof.lim_dod
+                    ));
+                }
+                self.seen.max_over_dod = self.seen.max_over_dod.max(over);
+            } else if trim && self.k.tof.on {
+                self.seen.metered += 1;
+            }
+            if !adm
+                && self.k.tof.on
+                && r.trim
+                && r.ok
+                && (r.out as usize) < n
+                && self.dod_q[pipe].len() >= self.k.tof.lim_dod as usize
+            {
+                self.seen.at_dod_limit += 1;
             }
             self.seen.max_latency = self.seen.max_latency.max(now - t);
             if adm {
@@ -492,7 +739,7 @@ impl AdmWorkload {
                         "cycle {now}: input {i}: admitted a malformed request {r:?}"
                     ));
                 }
-                if trim {
+                if trim && !dod {
                     self.seen.trimmed += 1;
                     self.seen.returned += ret as u64;
                 } else {
@@ -513,7 +760,9 @@ impl AdmWorkload {
                 } else {
                     (c.lim_pkts, c.lim_bytes)
                 };
-                if trim && (self.occ_p[x] > c.lim_pkts as i64 || self.occ_b[x] > c.lim_bytes as i64)
+                if trim
+                    && !dod
+                    && (self.occ_p[x] > c.lim_pkts as i64 || self.occ_b[x] > c.lim_bytes as i64)
                 {
                     self.seen.hdr_over_band += 1;
                 }
@@ -525,10 +774,13 @@ impl AdmWorkload {
                     self.seen.max_over_port_pkts = self.seen.max_over_port_pkts.max(op);
                     self.seen.max_over_port_bytes = self.seen.max_over_port_bytes.max(ob);
                 }
-                let (op, ob) = over(self.occ_p[x], self.occ_b[x], lp, lb, slack)
-                    .map_err(|e| format!("cycle {now}: (output {out}, band {band}) {e}"))?;
-                self.seen.max_over_pkts = self.seen.max_over_pkts.max(op);
-                self.seen.max_over_bytes = self.seen.max_over_bytes.max(ob);
+                // a deflected header is held to its pipe's deflection limit, not to band 0's
+                if !dod {
+                    let (op, ob) = over(self.occ_p[x], self.occ_b[x], lp, lb, slack)
+                        .map_err(|e| format!("cycle {now}: (output {out}, band {band}) {e}"))?;
+                    self.seen.max_over_pkts = self.seen.max_over_pkts.max(op);
+                    self.seen.max_over_bytes = self.seen.max_over_bytes.max(ob);
+                }
                 self.seen.max_queue_bytes = self.seen.max_queue_bytes.max(self.occ_b[x]);
             } else {
                 self.seen.refused += 1;
@@ -560,8 +812,12 @@ impl AdmWorkload {
                 }
             }
         }
+        let phase = matches!(&self.next, Some((at, _)) if now == *at);
+        if phase {
+            self.k = self.next.take().expect("next phase").1;
+        }
         let mut d = self.idle_drive(0);
-        if self.k.reset_p > 0.0 && self.rng.gen_bool(self.k.reset_p) {
+        if phase || (self.k.reset_p > 0.0 && self.rng.gen_bool(self.k.reset_p)) {
             d.reset = true;
             for q in &mut self.pending {
                 q.clear();
@@ -573,6 +829,12 @@ impl AdmWorkload {
             self.occ_b.iter_mut().for_each(|x| *x = 0);
             self.used_cells = 0;
             self.next_ok.iter_mut().for_each(|x| *x = now + 1);
+            self.dod_q.iter_mut().for_each(|q| q.clear());
+            self.dod_seen = [0; MAX_PIPES];
+            self.dod_last = [0; MAX_PIPES];
+            self.rel_driven = [0; MAX_PIPES];
+            self.cong_hist.iter_mut().for_each(|h| *h = [None; 2]);
+            self.meter.iter_mut().for_each(|w| *w = 0);
             d.free_rows = self.k.cells;
             self.expect = Some((self.occ_p.clone(), self.occ_b.clone()));
             return Ok(d);
@@ -593,6 +855,25 @@ impl AdmWorkload {
             }
         }
         d.free_rows = self.k.cells.saturating_sub(self.used_cells);
+        if self.k.tof.on {
+            // congestion signals, at least 3 cycles apart per output
+            for o in 0..n {
+                let quiet = self.cong_hist[o][1].is_none_or(|c| now >= c + 3);
+                if quiet && self.rng.gen_bool(self.k.cong_p) {
+                    d.cong[o] = true;
+                    self.cong_hist[o] = [self.cong_hist[o][1], Some(now)];
+                }
+            }
+            // releases from recirculation, two cycles after the deflection at the earliest
+            for p in 0..MAX_PIPES {
+                let ready = matches!(self.dod_q[p].front(), Some(&t) if now >= t + 2);
+                if ready && self.rng.gen_bool(self.k.rel_p) {
+                    self.dod_q[p].pop_front();
+                    d.rel[p] = true;
+                    self.rel_driven[p] += 1;
+                }
+            }
+        }
         // requests, at least 8 cycles apart per input
         for i in 0..n {
             if now < self.next_ok[i] || !self.rng.gen_bool(self.k.load) {
@@ -647,6 +928,9 @@ impl AdmWorkload {
             headroom: self.k.headroom,
             port: self.k.port,
             hdr: self.k.hdr,
+            tof: self.k.tof,
+            cong: vec![false; self.n],
+            rel: [false; MAX_PIPES],
         }
     }
 

@@ -336,7 +336,8 @@ where
 }
 
 /// The switch's admission under its self-checking workload ([`crate::adm_workload`]):
-/// events = verdicts, commands = requests. A broken check is an error.
+/// ideal trimming, then Tofino-style trimming from halfway; events = verdicts, commands =
+/// requests. A broken check is an error.
 #[allow(clippy::too_many_arguments)]
 fn run_sadm<
     const N: usize,
@@ -355,10 +356,16 @@ fn run_sadm<
     seed: u64,
     opts: &RunOptions,
 ) -> Result<(RunSummary, Option<PortRecorder>), String> {
-    use crate::adm_workload::{drive, knobs, read, AdmWorkload, Knobs};
+    use crate::adm_workload::{drive, knobs, read, tofino_knobs, AdmWorkload, Knobs};
     let mut k = Kernel::new(top).map_err(|e| e.to_string())?;
     open_outputs(&mut k, opts).map_err(|e| e.to_string())?;
-    let mut w = AdmWorkload::new(seed, n, lanes, Knobs { cells, ..knobs() });
+    // ideal trimming, then Tofino-style trimming after a reset halfway
+    let mut tof = Knobs {
+        cells,
+        ..tofino_knobs()
+    };
+    tof.tof.pipes = if n > 4 { 4 } else { 2 };
+    let mut w = AdmWorkload::new(seed, n, lanes, Knobs { cells, ..knobs() }).then(cycles / 2, tof);
     run_loop(k, block, cycles, seed, |k, now| {
         let (v, d) = checked_step(k, block, seed, now, read, |c, v| w.step(c, v), drive)?;
         let ev = v.vd.iter().any(|x| x.is_some());

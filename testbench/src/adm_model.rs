@@ -2,6 +2,7 @@
 //! from its module documentation: holds, a four-stage pipeline per lane, the lanes'
 //! admissions summed per (output, band) and per output (S5), counters per
 //! (output, band) and per output, thresholds and the free cells less headroom, a cycle old.
+use crate::tof_model::{Pick, TofModel};
 use nt_hdl::sadm::BANDS;
 use nt_sim::adm_workload::{Drive, Req, Verdict, View};
 
@@ -47,6 +48,10 @@ struct S3 {
     ft: bool,
     /// Its header fits band 0 of its input's own port (return on as well).
     fr: bool,
+    /// Trimmable and well formed, to an existing output.
+    tr: bool,
+    /// Free cells for a header's 8 words (for a deflection).
+    fd: bool,
 }
 
 /// The model of `Admission<N, K, ...>`.
@@ -57,6 +62,8 @@ pub struct AdmModel {
     h: Vec<Option<Req>>,
     ptr: Vec<usize>,
     s1: Vec<Option<(usize, Req)>>,
+    /// S1's pick's pipe (0 without a pick).
+    s1p: Vec<u8>,
     s2: Vec<Option<S2>>,
     s3: Vec<Option<S3>>,
     s4: Vec<Option<(usize, u32)>>,
@@ -66,6 +73,12 @@ pub struct AdmModel {
     s4t: Vec<bool>,
     /// S4 holds a return.
     s4rt: Vec<bool>,
+    /// S4 holds a deflection; a trim because the frame was red at its meter.
+    s4d: Vec<bool>,
+    s4m: Vec<bool>,
+    tof: TofModel,
+    c_met: u32,
+    c_dod: u32,
     vd: Vec<Option<Verdict>>,
     /// S5: per (output, band) the packets and bytes admitted in S4, summed over lanes.
     s5: Vec<(u16, u32)>,
@@ -94,12 +107,18 @@ impl AdmModel {
             h: vec![None; n],
             ptr: vec![0; k],
             s1: vec![None; k],
+            s1p: vec![0; k],
             s2: vec![None; k],
             s3: vec![None; k],
             s4: vec![None; k],
             s4r: vec![false; k],
             s4t: vec![false; k],
             s4rt: vec![false; k],
+            s4d: vec![false; k],
+            s4m: vec![false; k],
+            tof: TofModel::new(n, k),
+            c_met: 0,
+            c_dod: 0,
             vd: vec![None; n],
             s5: vec![(0, 0); n * BANDS],
             s5p: vec![(0, 0); n],
@@ -130,6 +149,10 @@ impl AdmModel {
             trimmed: self.c_trim,
             returned: self.c_ret,
             lost: self.c_lost,
+            mode: self.tof.modes(),
+            dod: self.tof.dod(),
+            metered: self.c_met,
+            deflected: self.c_dod,
         }
     }
 
@@ -155,12 +178,21 @@ impl AdmModel {
         let mut s4r = vec![false; self.k];
         let mut s4t = vec![false; self.k];
         let mut s4rt = vec![false; self.k];
+        let mut s4d = vec![false; self.k];
+        let mut s4m = vec![false; self.k];
+        let mut s1p = vec![0u8; self.k];
         // the statistics count the decisions in S4's registers
         for l in 0..self.k {
             if self.s4t[l] {
                 self.c_trim = self.c_trim.wrapping_add(1);
-            } else if self.s4[l].is_some() {
+            } else if self.s4[l].is_some() && !self.s4d[l] {
                 self.c_adm = self.c_adm.wrapping_add(1);
+            }
+            if self.s4d[l] {
+                self.c_dod = self.c_dod.wrapping_add(1);
+            }
+            if self.s4m[l] {
+                self.c_met = self.c_met.wrapping_add(1);
             }
             if self.s4r[l] {
                 self.c_ref = self.c_ref.wrapping_add(1);
@@ -179,6 +211,7 @@ impl AdmModel {
                 let pick = from_ptr.unwrap_or(fb);
                 let i = l * m + pick;
                 s1[l] = Some((i, self.h[i].expect("valid")));
+                s1p[l] = self.tof.pipe_of(i);
                 h[i] = None;
                 taken[i] = true;
                 ptr[l] = if pick == m - 1 { 0 } else { pick + 1 };
@@ -242,22 +275,30 @@ impl AdmModel {
                         && x.fit0
                         && (!d.dt_on || cby < self.thr[0])
                 };
-                let hdr_ok = d.trim_on && x.r.trim && x.ok;
+                let hdr_ok = (d.trim_on || d.tof.on) && x.r.trim && x.ok;
                 s3[l] = Some(S3 {
                     i: x.i,
                     r: x.r,
                     fa,
                     ft: hdr_ok && band0_takes(x.cp0, x.cby0),
                     fr: hdr_ok && d.ret_on && band0_takes(x.cpr, x.cbyr),
+                    tr: x.r.trim && x.ok,
+                    fd: x.fit0,
                 });
             }
             // S4: decide: whole, else its header into band 0 of the output, else back to
             // the sender into band 0 of the input's own port, else refused
             if let Some(x) = self.s3[l] {
-                let adm = x.fa;
-                let trim = !adm && x.ft;
-                let ret = !adm && !trim && x.fr;
-                let hdr = trim || ret;
+                // Tofino-style: red at its meter, the header's way; else whole; else
+                // deflected. Ideal: whole, else the header's way.
+                let tof = d.tof.on;
+                let mt = tof && x.tr && self.tof.red(l);
+                let adm = x.fa && !mt;
+                let ht = mt || (!tof && !x.fa);
+                let trim = ht && x.ft;
+                let ret = ht && !x.ft && x.fr;
+                let dod = tof && !mt && !x.fa && x.tr && x.fd && self.tof.dok(l);
+                let hdr = trim || ret || dod;
                 let (band, bytes) = if hdr { (0, 64) } else { (x.r.band, x.r.bytes) };
                 let out = if ret { x.i as u8 } else { x.r.out };
                 vd[x.i] = Some(Verdict {
@@ -271,11 +312,14 @@ impl AdmModel {
                     csum: x.r.csum,
                     ret,
                     rb: x.r.rb,
+                    dod,
                 });
                 if adm || hdr {
                     s4[l] = Some((out as usize * BANDS + band as usize, bytes));
-                    s4t[l] = hdr;
+                    s4t[l] = trim || ret;
                     s4rt[l] = ret;
+                    s4d[l] = dod;
+                    s4m[l] = mt && (trim || ret);
                 } else {
                     s4r[l] = true;
                 }
@@ -323,6 +367,24 @@ impl AdmModel {
                 pocc_b[o] = pocc_b[o].wrapping_sub(*by);
             }
         }
+        // the policy block, from the lanes' S1 and S4 registers before this edge
+        let picks: Vec<Pick> = (0..self.k)
+            .map(|l| match self.s1[l] {
+                Some((_, r)) => Pick {
+                    v: true,
+                    ok: r.ok,
+                    out: r.out,
+                    pipe: self.s1p[l],
+                    bytes: r.bytes,
+                },
+                None => Pick::default(),
+            })
+            .collect();
+        self.tof
+            .clock(&d.tof, &d.cong, &d.rel, &picks, &self.s4d, d.reset);
+        self.s1p = s1p;
+        self.s4d = s4d;
+        self.s4m = s4m;
         self.h = h;
         self.ptr = ptr;
         self.s1 = s1;
@@ -352,6 +414,10 @@ impl AdmModel {
             self.s4r.iter_mut().for_each(|x| *x = false);
             self.s4t.iter_mut().for_each(|x| *x = false);
             self.s4rt.iter_mut().for_each(|x| *x = false);
+            self.s4d.iter_mut().for_each(|x| *x = false);
+            self.s4m.iter_mut().for_each(|x| *x = false);
+            self.c_met = 0;
+            self.c_dod = 0;
             self.s5.iter_mut().for_each(|x| *x = (0, 0));
             self.occ_p.iter_mut().for_each(|x| *x = 0);
             self.occ_b.iter_mut().for_each(|x| *x = 0);

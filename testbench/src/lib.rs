@@ -20,3 +20,4 @@ pub mod stream;
 pub mod switch2_model;
 pub mod switch_model;
 pub mod timer_model;
+pub mod tof_model;

@@ -125,6 +125,10 @@ impl Switch2Model {
             headroom: d.headroom,
             port: d.port,
             hdr: d.hdr,
+            // Tofino-style trimming is not wired into the switch yet
+            tof: Default::default(),
+            cong: vec![false; d.rx.len()],
+            rel: Default::default(),
         });
         self.buf.clock(&bw::Drive {
             reset: d.reset,

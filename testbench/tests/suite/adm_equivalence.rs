@@ -5,7 +5,9 @@
 //! guarantee that a limit is exceeded by at most `5K - 1` packets: a band's, the output's
 //! (all bands) and the header limits of band 0.
 use nt_hdl::sadm::Admission;
-use nt_sim::adm_workload::{drive, knobs, read, AdmWorkload, BandCfg, Knobs, LimCfg, Seen, View};
+use nt_sim::adm_workload::{
+    drive, knobs, read, tofino_knobs, AdmWorkload, BandCfg, Knobs, LimCfg, Seen, View,
+};
 use nt_sim::kernel::Kernel;
 use nt_testbench::adm_model::AdmModel;
 use nt_testbench::equiv::lockstep;
@@ -277,5 +279,92 @@ fn sadm_counts_requests_lost_to_a_full_hold() {
         view.lost > 1_000,
         "only {} cycles with a lost request",
         view.lost
+    );
+}
+
+fn report_tofino(what: &str, s: &Seen, v: &View) {
+    println!(
+        "{what}: {} requests, {} admitted, {} trimmed at a red meter ({} returned), {} deflected, {} refused ({} at a deflection limit); most over a deflection limit {}, over a meter's bucket {} bytes; cycles optimistic / half / pessimistic {:?}; counters metered {} deflected {}",
+        s.reqs,
+        s.admitted,
+        s.metered,
+        s.returned,
+        s.deflected,
+        s.refused,
+        s.at_dod_limit,
+        s.max_over_dod,
+        s.max_over_meter,
+        s.mode_cycles,
+        v.metered,
+        v.deflected
+    );
+}
+
+/// Tofino-style trimming (paper 002 §3-§5) in the admission, an incast on output 0 from
+/// two pipes: frames red at the meter of their output's mode are trimmed at ingress,
+/// green ones that do not fit are deflected while their pipe's recirculation path has
+/// room, congestion signals move the outputs' modes. The RTL equals the model every
+/// cycle; the workload checks the modes against the signals, the deflection counts
+/// against deflections and releases, and the bounds: a pipe's deflected headers and what
+/// passes at each meter exceed their limits by at most `5K - 1` frames.
+#[test]
+fn sadm_tofino_meters_trim_and_deflect() {
+    for (seed, pipes) in [(11u64, 2u8), (12, 4)] {
+        let mut k = tofino_knobs();
+        k.tof.pipes = pipes;
+        let (s, v) = run::<4, 1, 4, 16, 16, 12>(seed, 20_000, &k);
+        report_tofino(&format!("p4 seed {seed}, {pipes} pipes"), &s, &v);
+        assert!(
+            s.metered > 500,
+            "seed {seed}: too few trimmed at a red meter"
+        );
+        assert_eq!(s.trimmed, s.metered, "every Tofino trim is a meter's");
+        assert!(s.deflected > 100, "seed {seed}: too few deflected");
+        assert!(s.returned > 20, "seed {seed}: too few returned");
+        assert!(
+            s.at_dod_limit > 20,
+            "seed {seed}: the deflection limit never bound"
+        );
+        assert!(
+            (0..=4).contains(&s.max_over_dod),
+            "seed {seed}: over the deflection limit by {} (negative: never reached)",
+            s.max_over_dod
+        );
+        assert!(
+            (-1500..=4 * 1500).contains(&s.max_over_meter),
+            "seed {seed}: a meter passed {} bytes over its bucket (far below: it never filled)",
+            s.max_over_meter
+        );
+        assert!(
+            s.mode_cycles.iter().all(|&c| c > 1_000),
+            "seed {seed}: a mode never held: {:?}",
+            s.mode_cycles
+        );
+    }
+    // with resets, and two lanes
+    let (s, _) = run::<4, 1, 4, 16, 16, 12>(
+        13,
+        20_000,
+        &Knobs {
+            reset_p: 0.002,
+            ..tofino_knobs()
+        },
+    );
+    assert!(s.deflected > 50 && s.metered > 200);
+    let mut k = tofino_knobs();
+    k.tof.pipes = 4;
+    k.cells = 512;
+    let (s, v) = run::<16, 2, 8, 64, 128, 10>(14, 12_000, &k);
+    report_tofino("p16 seed 14, 4 pipes", &s, &v);
+    assert!(s.metered > 500 && s.deflected > 100 && s.at_dod_limit > 20);
+    assert!(
+        (0..=9).contains(&s.max_over_dod),
+        "over the deflection limit by {}",
+        s.max_over_dod
+    );
+    assert!(
+        (-1500..=9 * 1500).contains(&s.max_over_meter),
+        "a meter passed {} bytes over its bucket",
+        s.max_over_meter
     );
 }

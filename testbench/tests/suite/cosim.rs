@@ -545,7 +545,8 @@ fn cosim_catches_a_misaligned_shared_buffer_writer() {
 
 /// The new switch's admission (issue 30) at 4 ports, under its self-checking workload
 /// (`nt_sim::adm_workload`): verdicts to every input, trims, headers returned to their
-/// sender, and counters that move both ways.
+/// sender, and counters that move both ways; from halfway, Tofino-style trimming: trims
+/// at red meters, deflections, the pipes' counts and the outputs' modes.
 #[test]
 fn sadm_p4_verilog_matches_rust_cycle_for_cycle() {
     let rec = cosim_block(Simulator::Verilator, "sadm_p4", 193);
@@ -558,6 +559,12 @@ fn sadm_p4_verilog_matches_rust_cycle_for_cycle() {
             "returned".to_string(),
             "inp$2$vd_ret".to_string(),
             "occ_pkts$0".to_string(),
+            "inp$1$vd_dod".to_string(),
+            "metered".to_string(),
+            "deflected".to_string(),
+            "dod$0".to_string(),
+            "dod$1".to_string(),
+            "mode$0".to_string(),
         ])
         .collect();
     let names: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
