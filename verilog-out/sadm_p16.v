@@ -4317,6 +4317,12 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
     reg  s3_tr$1$d;
     wire  s3_tr$1$q;
     reg  s3_tr$1$clock;
+    reg  s3_fd$0$d;
+    wire  s3_fd$0$q;
+    reg  s3_fd$0$clock;
+    reg  s3_fd$1$d;
+    wire  s3_fd$1$q;
+    reg  s3_fd$1$clock;
     reg  s4_d$0$d;
     wire  s4_d$0$q;
     reg  s4_d$0$clock;
@@ -10685,6 +10691,16 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
         .q(s3_tr$1$q),
         .clock(s3_tr$1$clock)
     );
+    sadm_p16$s3_fd$0 s3_fd$0(
+        .d(s3_fd$0$d),
+        .q(s3_fd$0$q),
+        .clock(s3_fd$0$clock)
+    );
+    sadm_p16$s3_fd$1 s3_fd$1(
+        .d(s3_fd$1$d),
+        .q(s3_fd$1$q),
+        .clock(s3_fd$1$clock)
+    );
     sadm_p16$s4_d$0 s4_d$0(
         .d(s4_d$0$d),
         .q(s4_d$0$q),
@@ -10852,6 +10868,7 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
         tp$d_v$0 = s4_d$0$q;
         s1_p$0$clock = clock;
         s3_tr$0$clock = clock;
+        s3_fd$0$clock = clock;
         s4_d$0$clock = clock;
         s4_m$0$clock = clock;
         tp$q_v$1 = s1_v$1$q;
@@ -10862,6 +10879,7 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
         tp$d_v$1 = s4_d$1$q;
         s1_p$1$clock = clock;
         s3_tr$1$clock = clock;
+        s3_fd$1$clock = clock;
         s4_d$1$clock = clock;
         s4_m$1$clock = clock;
         vd_dd$0$clock = clock;
@@ -13357,6 +13375,7 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
         s3_rb$0$d = s2_rb$0$q;
         s3_fa$0$d = s2_ok$0$q & (s2_cp$0$q < s2_lp$0$q) & s2_bok$0$q & (s2_cby$0$q <= s2_room$0$q) & s2_fit$0$q & (s2_pcp$0$q < lim_port_pkts) & s2_pbok$0$q & (s2_pcby$0$q <= s2_proom$0$q) & (~dt_on | (s2_cby$0$q < s2_thr$0$q));
         s3_tr$0$d = s2_t$0$q & s2_ok$0$q;
+        s3_fd$0$d = s2_fit0$0$q;
         s3_ft$0$d = l_hok & s2_t$0$q & s2_ok$0$q & (s2_cp0$0$q < lim_hdr_pkts) & s2_ok0$0$q & (s2_cby0$0$q <= s2_room0$0$q) & s2_fit0$0$q & (~dt_on | (s2_cby0$0$q < thr$0$q));
         s3_fr$0$d = l_hok & ret_on & s2_t$0$q & s2_ok$0$q & (s2_cpr$0$q < lim_hdr_pkts) & s2_ok0$0$q & (s2_cbyr$0$q <= s2_room0$0$q) & s2_fit0$0$q & (~dt_on | (s2_cbyr$0$q < thr$0$q));
         l_mt$0 = tof$on & s3_tr$0$q & tp$red$0;
@@ -13364,7 +13383,7 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
         l_ht$0 = l_mt$0 | (~tof$on & ~s3_fa$0$q);
         l_trim$0 = l_ht$0 & s3_ft$0$q;
         l_ret$0 = l_ht$0 & ~s3_ft$0$q & s3_fr$0$q;
-        l_dod$0 = tof$on & ~l_mt$0 & ~s3_fa$0$q & s3_tr$0$q & tp$dok$0;
+        l_dod$0 = tof$on & ~l_mt$0 & ~s3_fa$0$q & s3_tr$0$q & s3_fd$0$q & tp$dok$0;
         if (s3_v$0$q & (s3_i$0$q == k_idx$0)) begin
             vd_v$0$d = 1'b1;
             vd_a$0$d = l_adm$0;
@@ -14399,6 +14418,7 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
         s3_rb$1$d = s2_rb$1$q;
         s3_fa$1$d = s2_ok$1$q & (s2_cp$1$q < s2_lp$1$q) & s2_bok$1$q & (s2_cby$1$q <= s2_room$1$q) & s2_fit$1$q & (s2_pcp$1$q < lim_port_pkts) & s2_pbok$1$q & (s2_pcby$1$q <= s2_proom$1$q) & (~dt_on | (s2_cby$1$q < s2_thr$1$q));
         s3_tr$1$d = s2_t$1$q & s2_ok$1$q;
+        s3_fd$1$d = s2_fit0$1$q;
         s3_ft$1$d = l_hok & s2_t$1$q & s2_ok$1$q & (s2_cp0$1$q < lim_hdr_pkts) & s2_ok0$1$q & (s2_cby0$1$q <= s2_room0$1$q) & s2_fit0$1$q & (~dt_on | (s2_cby0$1$q < thr$0$q));
         s3_fr$1$d = l_hok & ret_on & s2_t$1$q & s2_ok$1$q & (s2_cpr$1$q < lim_hdr_pkts) & s2_ok0$1$q & (s2_cbyr$1$q <= s2_room0$1$q) & s2_fit0$1$q & (~dt_on | (s2_cbyr$1$q < thr$0$q));
         l_mt$1 = tof$on & s3_tr$1$q & tp$red$1;
@@ -14406,7 +14426,7 @@ module sadm_p16(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$r
         l_ht$1 = l_mt$1 | (~tof$on & ~s3_fa$1$q);
         l_trim$1 = l_ht$1 & s3_ft$1$q;
         l_ret$1 = l_ht$1 & ~s3_ft$1$q & s3_fr$1$q;
-        l_dod$1 = tof$on & ~l_mt$1 & ~s3_fa$1$q & s3_tr$1$q & tp$dok$1;
+        l_dod$1 = tof$on & ~l_mt$1 & ~s3_fa$1$q & s3_tr$1$q & s3_fd$1$q & tp$dok$1;
         if (s3_v$1$q & (s3_i$1$q == k_idx$8)) begin
             vd_v$8$d = 1'b1;
             vd_a$8$d = l_adm$1;
@@ -27849,6 +27869,44 @@ module sadm_p16$s3_fa$1(d,q,clock);
     end
           
 endmodule // sadm_p16$s3_fa$1
+
+
+module sadm_p16$s3_fd$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s3_fd$0
+
+
+module sadm_p16$s3_fd$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p16$s3_fd$1
 
 
 module sadm_p16$s3_fr$0(d,q,clock);
@@ -46235,7 +46293,7 @@ module sadm_p16$tp(clock,reset,cfg$on,cfg$pipes,cfg$burst,cfg$t0,cfg$t1,cfg$lim_
             l_red$0 = ~l_g2$0;
         end
         p3_red$0$d = p2_v$0$q & l_red$0;
-        p3_dok$0$d = p2_dc$0$q < cfg$lim_dod;
+        p3_dok$0$d = p2_v$0$q & (p2_dc$0$q < cfg$lim_dod);
         p3_g0$0$d = p2_v$0$q & l_g0$0;
         p3_g1$0$d = p2_v$0$q & l_g1$0;
         p3_g2$0$d = p2_v$0$q & l_g2$0;
@@ -46783,7 +46841,7 @@ module sadm_p16$tp(clock,reset,cfg$on,cfg$pipes,cfg$burst,cfg$t0,cfg$t1,cfg$lim_
             l_red$1 = ~l_g2$1;
         end
         p3_red$1$d = p2_v$1$q & l_red$1;
-        p3_dok$1$d = p2_dc$1$q < cfg$lim_dod;
+        p3_dok$1$d = p2_v$1$q & (p2_dc$1$q < cfg$lim_dod);
         p3_g0$1$d = p2_v$1$q & l_g0$1;
         p3_g1$1$d = p2_v$1$q & l_g1$1;
         p3_g2$1$d = p2_v$1$q & l_g2$1;
@@ -49771,6 +49829,7 @@ module sadm_p16$tp(clock,reset,cfg$on,cfg$pipes,cfg$burst,cfg$t0,cfg$t1,cfg$lim_
             d5$3$d = k0_8;
             p2_v$0$d = 1'b0;
             p3_red$0$d = 1'b0;
+            p3_dok$0$d = 1'b0;
             p3_g0$0$d = 1'b0;
             p3_g1$0$d = 1'b0;
             p3_g2$0$d = 1'b0;
@@ -49779,6 +49838,7 @@ module sadm_p16$tp(clock,reset,cfg$on,cfg$pipes,cfg$burst,cfg$t0,cfg$t1,cfg$lim_
             p4_g2$0$d = 1'b0;
             p2_v$1$d = 1'b0;
             p3_red$1$d = 1'b0;
+            p3_dok$1$d = 1'b0;
             p3_g0$1$d = 1'b0;
             p3_g1$1$d = 1'b0;
             p3_g2$1$d = 1'b0;

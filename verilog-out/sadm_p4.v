@@ -1120,6 +1120,9 @@ module sadm_p4(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$re
     reg  s3_tr$0$d;
     wire  s3_tr$0$q;
     reg  s3_tr$0$clock;
+    reg  s3_fd$0$d;
+    wire  s3_fd$0$q;
+    reg  s3_fd$0$clock;
     reg  s4_d$0$d;
     wire  s4_d$0$q;
     reg  s4_d$0$clock;
@@ -2712,6 +2715,11 @@ module sadm_p4(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$re
         .q(s3_tr$0$q),
         .clock(s3_tr$0$clock)
     );
+    sadm_p4$s3_fd$0 s3_fd$0(
+        .d(s3_fd$0$d),
+        .q(s3_fd$0$q),
+        .clock(s3_fd$0$clock)
+    );
     sadm_p4$s4_d$0 s4_d$0(
         .d(s4_d$0$d),
         .q(s4_d$0$q),
@@ -2785,6 +2793,7 @@ module sadm_p4(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$re
         tp$d_v$0 = s4_d$0$q;
         s1_p$0$clock = clock;
         s3_tr$0$clock = clock;
+        s3_fd$0$clock = clock;
         s4_d$0$clock = clock;
         s4_m$0$clock = clock;
         vd_dd$0$clock = clock;
@@ -3535,6 +3544,7 @@ module sadm_p4(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$re
         s3_rb$0$d = s2_rb$0$q;
         s3_fa$0$d = s2_ok$0$q & (s2_cp$0$q < s2_lp$0$q) & s2_bok$0$q & (s2_cby$0$q <= s2_room$0$q) & s2_fit$0$q & (s2_pcp$0$q < lim_port_pkts) & s2_pbok$0$q & (s2_pcby$0$q <= s2_proom$0$q) & (~dt_on | (s2_cby$0$q < s2_thr$0$q));
         s3_tr$0$d = s2_t$0$q & s2_ok$0$q;
+        s3_fd$0$d = s2_fit0$0$q;
         s3_ft$0$d = l_hok & s2_t$0$q & s2_ok$0$q & (s2_cp0$0$q < lim_hdr_pkts) & s2_ok0$0$q & (s2_cby0$0$q <= s2_room0$0$q) & s2_fit0$0$q & (~dt_on | (s2_cby0$0$q < thr$0$q));
         s3_fr$0$d = l_hok & ret_on & s2_t$0$q & s2_ok$0$q & (s2_cpr$0$q < lim_hdr_pkts) & s2_ok0$0$q & (s2_cbyr$0$q <= s2_room0$0$q) & s2_fit0$0$q & (~dt_on | (s2_cbyr$0$q < thr$0$q));
         l_mt$0 = tof$on & s3_tr$0$q & tp$red$0;
@@ -3542,7 +3552,7 @@ module sadm_p4(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,inp$0$re
         l_ht$0 = l_mt$0 | (~tof$on & ~s3_fa$0$q);
         l_trim$0 = l_ht$0 & s3_ft$0$q;
         l_ret$0 = l_ht$0 & ~s3_ft$0$q & s3_fr$0$q;
-        l_dod$0 = tof$on & ~l_mt$0 & ~s3_fa$0$q & s3_tr$0$q & tp$dok$0;
+        l_dod$0 = tof$on & ~l_mt$0 & ~s3_fa$0$q & s3_tr$0$q & s3_fd$0$q & tp$dok$0;
         if (s3_v$0$q & (s3_i$0$q == k_idx$0)) begin
             vd_v$0$d = 1'b1;
             vd_a$0$d = l_adm$0;
@@ -7166,6 +7176,25 @@ module sadm_p4$s3_fa$0(d,q,clock);
     end
           
 endmodule // sadm_p4$s3_fa$0
+
+
+module sadm_p4$s3_fd$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sadm_p4$s3_fd$0
 
 
 module sadm_p4$s3_fr$0(d,q,clock);
@@ -11135,7 +11164,7 @@ module sadm_p4$tp(clock,reset,cfg$on,cfg$pipes,cfg$burst,cfg$t0,cfg$t1,cfg$lim_d
             l_red$0 = ~l_g2$0;
         end
         p3_red$0$d = p2_v$0$q & l_red$0;
-        p3_dok$0$d = p2_dc$0$q < cfg$lim_dod;
+        p3_dok$0$d = p2_v$0$q & (p2_dc$0$q < cfg$lim_dod);
         p3_g0$0$d = p2_v$0$q & l_g0$0;
         p3_g1$0$d = p2_v$0$q & l_g1$0;
         p3_g2$0$d = p2_v$0$q & l_g2$0;
@@ -11783,6 +11812,7 @@ module sadm_p4$tp(clock,reset,cfg$on,cfg$pipes,cfg$burst,cfg$t0,cfg$t1,cfg$lim_d
             d5$3$d = k0_8;
             p2_v$0$d = 1'b0;
             p3_red$0$d = 1'b0;
+            p3_dok$0$d = 1'b0;
             p3_g0$0$d = 1'b0;
             p3_g1$0$d = 1'b0;
             p3_g2$0$d = 1'b0;

@@ -2834,6 +2834,9 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
     reg  s3_tr$0$d;
     wire  s3_tr$0$q;
     reg  s3_tr$0$clock;
+    reg  s3_fd$0$d;
+    wire  s3_fd$0$q;
+    reg  s3_fd$0$clock;
     reg  s4_d$0$d;
     wire  s4_d$0$q;
     reg  s4_d$0$clock;
@@ -4426,6 +4429,11 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         .q(s3_tr$0$q),
         .clock(s3_tr$0$clock)
     );
+    switch2_p4$adm$s3_fd$0 s3_fd$0(
+        .d(s3_fd$0$d),
+        .q(s3_fd$0$q),
+        .clock(s3_fd$0$clock)
+    );
     switch2_p4$adm$s4_d$0 s4_d$0(
         .d(s4_d$0$d),
         .q(s4_d$0$q),
@@ -4499,6 +4507,7 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         tp$d_v$0 = s4_d$0$q;
         s1_p$0$clock = clock;
         s3_tr$0$clock = clock;
+        s3_fd$0$clock = clock;
         s4_d$0$clock = clock;
         s4_m$0$clock = clock;
         vd_dd$0$clock = clock;
@@ -5249,6 +5258,7 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         s3_rb$0$d = s2_rb$0$q;
         s3_fa$0$d = s2_ok$0$q & (s2_cp$0$q < s2_lp$0$q) & s2_bok$0$q & (s2_cby$0$q <= s2_room$0$q) & s2_fit$0$q & (s2_pcp$0$q < lim_port_pkts) & s2_pbok$0$q & (s2_pcby$0$q <= s2_proom$0$q) & (~dt_on | (s2_cby$0$q < s2_thr$0$q));
         s3_tr$0$d = s2_t$0$q & s2_ok$0$q;
+        s3_fd$0$d = s2_fit0$0$q;
         s3_ft$0$d = l_hok & s2_t$0$q & s2_ok$0$q & (s2_cp0$0$q < lim_hdr_pkts) & s2_ok0$0$q & (s2_cby0$0$q <= s2_room0$0$q) & s2_fit0$0$q & (~dt_on | (s2_cby0$0$q < thr$0$q));
         s3_fr$0$d = l_hok & ret_on & s2_t$0$q & s2_ok$0$q & (s2_cpr$0$q < lim_hdr_pkts) & s2_ok0$0$q & (s2_cbyr$0$q <= s2_room0$0$q) & s2_fit0$0$q & (~dt_on | (s2_cbyr$0$q < thr$0$q));
         l_mt$0 = tof$on & s3_tr$0$q & tp$red$0;
@@ -5256,7 +5266,7 @@ module switch2_p4$adm(clock,reset,inp$0$req_valid,inp$0$req_out,inp$0$req_band,i
         l_ht$0 = l_mt$0 | (~tof$on & ~s3_fa$0$q);
         l_trim$0 = l_ht$0 & s3_ft$0$q;
         l_ret$0 = l_ht$0 & ~s3_ft$0$q & s3_fr$0$q;
-        l_dod$0 = tof$on & ~l_mt$0 & ~s3_fa$0$q & s3_tr$0$q & tp$dok$0;
+        l_dod$0 = tof$on & ~l_mt$0 & ~s3_fa$0$q & s3_tr$0$q & s3_fd$0$q & tp$dok$0;
         if (s3_v$0$q & (s3_i$0$q == k_idx$0)) begin
             vd_v$0$d = 1'b1;
             vd_a$0$d = l_adm$0;
@@ -8880,6 +8890,25 @@ module switch2_p4$adm$s3_fa$0(d,q,clock);
     end
           
 endmodule // switch2_p4$adm$s3_fa$0
+
+
+module switch2_p4$adm$s3_fd$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$adm$s3_fd$0
 
 
 module switch2_p4$adm$s3_fr$0(d,q,clock);
@@ -12849,7 +12878,7 @@ module switch2_p4$adm$tp(clock,reset,cfg$on,cfg$pipes,cfg$burst,cfg$t0,cfg$t1,cf
             l_red$0 = ~l_g2$0;
         end
         p3_red$0$d = p2_v$0$q & l_red$0;
-        p3_dok$0$d = p2_dc$0$q < cfg$lim_dod;
+        p3_dok$0$d = p2_v$0$q & (p2_dc$0$q < cfg$lim_dod);
         p3_g0$0$d = p2_v$0$q & l_g0$0;
         p3_g1$0$d = p2_v$0$q & l_g1$0;
         p3_g2$0$d = p2_v$0$q & l_g2$0;
@@ -13497,6 +13526,7 @@ module switch2_p4$adm$tp(clock,reset,cfg$on,cfg$pipes,cfg$burst,cfg$t0,cfg$t1,cf
             d5$3$d = k0_8;
             p2_v$0$d = 1'b0;
             p3_red$0$d = 1'b0;
+            p3_dok$0$d = 1'b0;
             p3_g0$0$d = 1'b0;
             p3_g1$0$d = 1'b0;
             p3_g2$0$d = 1'b0;

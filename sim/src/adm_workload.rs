@@ -492,6 +492,9 @@ pub struct AdmWorkload {
     modes: VecDeque<Vec<u8>>,
     /// Ideal meters per (pipe, output, meter), at `(p * n + o) * 3 + k`.
     meter: Vec<i64>,
+    /// Metered trims and deflections since the last reset (the block's counters).
+    met_rst: u64,
+    dod_rst: u64,
     /// A second phase: from this cycle on, after a reset, these knobs.
     next: Option<(u64, Knobs)>,
 }
@@ -527,6 +530,8 @@ impl AdmWorkload {
             modes: VecDeque::new(),
             meter: vec![0; MAX_PIPES * n * 3],
             next: None,
+            met_rst: 0,
+            dod_rst: 0,
         }
     }
 
@@ -579,6 +584,13 @@ impl AdmWorkload {
                 ));
             }
             self.dod_last[p] = 0;
+        }
+        // the block's counters count a verdict a cycle after it
+        if v.metered as u64 != self.met_rst || v.deflected as u64 != self.dod_rst {
+            return Err(format!(
+                "cycle {now}: counters metered {} / deflected {}, expected {} / {}",
+                v.metered, v.deflected, self.met_rst, self.dod_rst
+            ));
         }
         self.modes.push_back(v.mode.clone());
         if self.modes.len() > 4 {
@@ -687,8 +699,10 @@ impl AdmWorkload {
             }
             let pipe = self.k.tof.pipe_of(i, n);
             if self.k.tof.on && r.trim && r.ok && (r.out as usize) < n && (!trim || dod) {
-                // green at the meter of the mode its decision read (P2, 3 cycles before
-                // the verdict): whole, deflected, or refused for want of room
+                // admitted whole or deflected: green at the meter of the mode its decision
+                // read (P2, 3 cycles before the verdict). (Refused frames may have been
+                // green too, and non-trimmable ones are metered as well: this ideal meter
+                // sees a subset of the real one's frames, so it bounds it from below.)
                 if adm {
                     let mode = self.modes.front().map(|m| m[r.out as usize]).unwrap_or(0) as usize;
                     let x = (pipe * n + r.out as usize) * 3 + mode;
@@ -708,6 +722,7 @@ impl AdmWorkload {
             }
             if dod {
                 self.seen.deflected += 1;
+                self.dod_rst += 1;
                 self.dod_seen[pipe] += 1;
                 self.dod_last[pipe] += 1;
                 self.dod_q[pipe].push_back(now);
@@ -722,6 +737,7 @@ impl AdmWorkload {
                 self.seen.max_over_dod = self.seen.max_over_dod.max(over);
             } else if trim && self.k.tof.on {
                 self.seen.metered += 1;
+                self.met_rst += 1;
             }
             if !adm
                 && self.k.tof.on
@@ -835,6 +851,8 @@ impl AdmWorkload {
             self.rel_driven = [0; MAX_PIPES];
             self.cong_hist.iter_mut().for_each(|h| *h = [None; 2]);
             self.meter.iter_mut().for_each(|w| *w = 0);
+            self.met_rst = 0;
+            self.dod_rst = 0;
             d.free_rows = self.k.cells;
             self.expect = Some((self.occ_p.clone(), self.occ_b.clone()));
             return Ok(d);

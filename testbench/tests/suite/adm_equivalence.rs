@@ -318,7 +318,6 @@ fn sadm_tofino_meters_trim_and_deflect() {
             s.metered > 500,
             "seed {seed}: too few trimmed at a red meter"
         );
-        assert_eq!(s.trimmed, s.metered, "every Tofino trim is a meter's");
         assert!(s.deflected > 100, "seed {seed}: too few deflected");
         assert!(s.returned > 20, "seed {seed}: too few returned");
         assert!(
@@ -351,6 +350,28 @@ fn sadm_tofino_meters_trim_and_deflect() {
         },
     );
     assert!(s.deflected > 50 && s.metered > 200);
+    // a small buffer: with deflections (each held to the free cells less headroom, as a
+    // trimmed header is) the admitted frames never hold more cells than there are
+    // (headroom 200 cells: 4 frames of 1,500 bytes admitted on stale counts take 4 x 47)
+    let (s, _) = run::<4, 1, 4, 16, 16, 12>(
+        15,
+        20_000,
+        &Knobs {
+            cells: 600,
+            headroom: 200,
+            ..tofino_knobs()
+        },
+    );
+    println!(
+        "p4 seed 15, 600 cells: {} deflected, most cells held {}",
+        s.deflected, s.max_used_cells
+    );
+    assert!(s.deflected > 50, "too few deflected");
+    assert!(
+        s.max_used_cells <= 600,
+        "the admitted frames held {} cells of 600",
+        s.max_used_cells
+    );
     let mut k = tofino_knobs();
     k.tof.pipes = 4;
     k.cells = 512;
