@@ -120,15 +120,7 @@ lint_off -rule UNUSEDSIGNAL -file "*sing_*" -match "Bits of signal are not used:
 lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Bits of signal are not used: 'l_w32$*"
 lint_off -rule UNUSEDSIGNAL -file "*sing_*" -match "Signal is not used: 'sf$*$q'*"
 lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'sf$*$q'*"
-// switch2: Tofino-style trimming's outputs of the admission (deflections, the pipes'
-// counts, the outputs' modes, its counters) wait for the recirculation path in the queues
-// (docs/switch-design.md); until then the top ties the policy off
-lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'adm$inp$*$vd_dod'*"
-lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'adm$mode$*"
-lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'adm$dod$*"
-lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'adm$metered'*"
-lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'adm$deflected'*"
-// sque: the tag and departure records are FIFOs side by side, one per field, pushed and
+// sque: the tag, departure and recirculation records are FIFOs side by side, one per field, pushed and
 // popped together, so only the first of each set is asked for its fill level
 lint_off -rule UNUSEDSIGNAL -file "*sque_*" -match "Signal is not used: 'tq_b$*$count'*"
 lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'tq_b$*$count'*"
@@ -144,6 +136,26 @@ lint_off -rule UNUSEDSIGNAL -file "*sque_*" -match "Signal is not used: 'dp_by$*
 lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'dp_by$*$count'*"
 lint_off -rule UNUSEDSIGNAL -file "*sque_*" -match "Signal is not used: 'dp_by$*$nonempty'*"
 lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'dp_by$*$nonempty'*"
+lint_off -rule UNUSEDSIGNAL -file "*sque_*" -match "Signal is not used: 'tq_d$*$count'*"
+lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'tq_d$*$count'*"
+lint_off -rule UNUSEDSIGNAL -file "*sque_*" -match "Signal is not used: 'tq_d$*$nonempty'*"
+lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'tq_d$*$nonempty'*"
+lint_off -rule UNUSEDSIGNAL -file "*sque_*" -match "Signal is not used: 'tq_w$*$count'*"
+lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'tq_w$*$count'*"
+lint_off -rule UNUSEDSIGNAL -file "*sque_*" -match "Signal is not used: 'tq_w$*$nonempty'*"
+lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'tq_w$*$nonempty'*"
+lint_off -rule UNUSEDSIGNAL -file "*sque_*" -match "Signal is not used: 'rc_m$*$count'*"
+lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'rc_m$*$count'*"
+lint_off -rule UNUSEDSIGNAL -file "*sque_*" -match "Signal is not used: 'rc_m$*$nonempty'*"
+lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'rc_m$*$nonempty'*"
+lint_off -rule UNUSEDSIGNAL -file "*sque_*" -match "Signal is not used: 'rc_o$*$count'*"
+lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'rc_o$*$count'*"
+lint_off -rule UNUSEDSIGNAL -file "*sque_*" -match "Signal is not used: 'rc_o$*$nonempty'*"
+lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'rc_o$*$nonempty'*"
+lint_off -rule UNUSEDSIGNAL -file "*sque_*" -match "Signal is not used: 'rc_w$*$count'*"
+lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'rc_w$*$count'*"
+lint_off -rule UNUSEDSIGNAL -file "*sque_*" -match "Signal is not used: 'rc_w$*$nonempty'*"
+lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'rc_w$*$nonempty'*"
 "#;
 
 /// Error from elaborating a block before emission.

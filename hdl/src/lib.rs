@@ -167,7 +167,8 @@ impl<
         const NRP: usize,
         const NK: usize,
         const N4K: usize,
-    > Clocked for sque::SwitchQueues<N, K, M, CA, CC, RP, NB, KNB, KRP, NRP, NK, N4K>
+        const KP: usize,
+    > Clocked for sque::SwitchQueues<N, K, M, CA, CC, RP, NB, KNB, KRP, NRP, NK, N4K, KP>
 {
     fn clock_input(&mut self) -> &mut Signal<In, Clock> {
         &mut self.clock
@@ -193,6 +194,7 @@ impl<
         const NRP: usize,
         const NK: usize,
         const N4K: usize,
+        const KP: usize,
     > Clocked
     for switch2::SharedSwitch<
         N,
@@ -213,6 +215,7 @@ impl<
         NRP,
         NK,
         N4K,
+        KP,
     >
 {
     fn clock_input(&mut self) -> &mut Signal<In, Clock> {

@@ -57,7 +57,7 @@ pub const MODES: [ModeInfo; 4] = [
         mode: SwitchMode::TofinoTrim,
         name: "tofino-trim",
         cfg: crate::switch::MODE_TOFINO_TRIM,
-        shared: false,
+        shared: true,
         about: "Tofino-style trimming: meters, deflect-on-drop, the control loop (paper 002 §3-§5)",
     },
     ModeInfo {

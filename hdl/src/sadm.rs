@@ -231,6 +231,8 @@ pub struct Admission<
     pub mode: [Signal<Out, Bits<2>>; N],
     /// Per pipe, its deflected headers not yet released.
     pub dod: [Signal<Out, Bits<16>>; MAX_PIPES],
+    /// Per input, its pipe (registered; for the queues' recirculation path).
+    pub pipe_of: [Signal<Out, Bits<2>>; N],
     /// Of `trimmed`, the frames trimmed because they were red at their meter.
     pub metered: Signal<Out, Bits<32>>,
     /// Frames deflected on drop.
@@ -509,6 +511,7 @@ impl<
             rel: arr(),
             mode: arr(),
             dod: arr(),
+            pipe_of: arr(),
             metered: Default::default(),
             deflected: Default::default(),
             occ_pkts: arr(),
@@ -744,6 +747,7 @@ impl<
                 for o in 0..N {
                     self.tp.cong[o].next = self.cong[o].val();
                     self.mode[o].next = self.tp.mode[o].val();
+                    self.pipe_of[o].next = self.tp.pipe_of[o].val();
                 }
                 for p in 0..MAX_PIPES {
                     self.tp.rel[p].next = self.rel[p].val();

@@ -1,4 +1,5 @@
-//! The new switch's queues and output schedulers (issue 30, fourth slice): descriptor
+//! The new switch's queues and output schedulers (issue 30, fourth slice), with Tofino-style
+//! trimming's recirculation path: descriptor
 //! queues per (lane, output, band) as linked lists through one descriptor memory per
 //! lane, indexed by the packet's head cell, and per output a scheduler (strict priority
 //! or weighted round robin over bands, round robin over lanes) that hands descriptors to
@@ -68,14 +69,49 @@
 //! change: a dequeue's pending head and its descriptor are settled before the output's
 //! next pick.
 //!
+//! # Recirculation (Tofino-style trimming's deflect-on-drop, docs/switch-design.md)
+//! A verdict with `vd_dod` (a header deflected on drop; `vd_admit` is set too, band 0, 64
+//! bytes) carries the frame's whole length in words (`vd_words`, `W`). Its tag holds the
+//! flag and `W`; the stage adds the input's pipe (`pipe_of[i]` in the pop's cycle).
+//! * **L1** takes a **return** first: if a pipe's return register is valid for this lane,
+//!   the lowest such pipe's header is the lane's pick (its cell, meta and output, band 0,
+//!   64 bytes, not deflected); the stages wait (none is taken, the pointer stays).
+//!   Otherwise the round robin over stages as above.
+//! * **L2**: a deflected pick is not enqueued; it goes into the recirculation FIFO of
+//!   (lane, its pipe) ([`RECIRC_DEPTH`] entries: cell, meta, output, `W`). Into a full one
+//!   it is lost and counted (`lost`); the admission holds a pipe to `lim_dod + 5K - 1`
+//!   deflected headers, so the switch keeps `lim_dod <= RECIRC_DEPTH - 5K + 1` and it
+//!   does not happen there.
+//! * **Servers**, one per pipe ([`MAX_PIPES`]), the pipe's recirculation port at line rate.
+//!   A server holds one header for `W` cycles (a count from `W - 1` down to 0; `W` = 0
+//!   holds 512). It is *done* at count 0; it *moves* the header into its return register
+//!   when done and that register is empty, and is *free* when empty or moving. Free, it
+//!   takes the head of one of its FIFOs (the first lane at or after its pointer with one
+//!   not empty, else the first; the pointer moves past it) in the same cycle. So a pipe
+//!   sends a header every `W` cycles while its lanes take the returns at once.
+//! * **Returns**: a lane takes its return register's header in L1 (above), which empties
+//!   the register. A cycle later `rel[p]` pulses for that pipe and `cong[o]` for its
+//!   output (the admission's release of a deflected header and congestion signal), and a
+//!   cycle after that `recirculated` counts them.
+//! A deflected header reaches its queue `W + 7` cycles after its completion's pop at the
+//! least (stage, L1, L2 into the FIFO, the server's take and its `W` cycles, the return
+//! register, L1, L2, L3) and its output's descriptor FIFO `W + 10` (the workload checks
+//! it).
+//!
 //! # Parameters
 //! `N` ports, `K` lanes, `M = N/K`, `CA` cell address bits, `CC = CA + 1`, `RP` replicas
 //! (`S = N/RP >= 4`), `NB = 4N`, `KNB = K·NB`, `KRP = K·RP`, `NRP = N·RP`, `NK = N·K`,
-//! `N4K = 4·N·K`.
+//! `N4K = 4·N·K`, `KP = 4·K` (recirculation FIFOs, at `l·4 + p`).
 use crate::fifo::Fifo;
 use crate::sadm::BANDS;
 use crate::sbuf::{BufMeta, PackMeta};
+use crate::stofino::MAX_PIPES;
 use rust_hdl::prelude::*;
+
+/// Entries of a recirculation FIFO (one per lane and pipe).
+pub const RECIRC_DEPTH: usize = 64;
+const RECIRC_A: usize = 6;
+const RECIRC_C: usize = 7;
 
 /// Per input: verdicts from the admission, completions from the buffer.
 #[derive(LogicInterface, Default)]
@@ -85,6 +121,10 @@ pub struct QInPort<const CA: usize> {
     pub vd_out: Signal<In, Bits<8>>,
     pub vd_band: Signal<In, Bits<2>>,
     pub vd_bytes: Signal<In, Bits<32>>,
+    /// Deflected on drop: the header goes through its pipe's recirculation path.
+    pub vd_dod: Signal<In, bool>,
+    /// The frame's whole length in words (a deflected header's time in recirculation).
+    pub vd_words: Signal<In, Bits<9>>,
     pub cp_valid: Signal<In, bool>,
     pub cp_cell: Signal<In, Bits<CA>>,
     pub cp_meta: Signal<In, BufMeta>,
@@ -121,6 +161,7 @@ pub struct SwitchQueues<
     const NRP: usize,
     const NK: usize,
     const N4K: usize,
+    const KP: usize,
 > {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, bool>,
@@ -130,13 +171,25 @@ pub struct SwitchQueues<
     pub wrr: Signal<In, bool>,
     /// Per band: WRR packets per turn (0 counts as 1).
     pub weight: [Signal<In, Bits<8>>; BANDS],
-    /// Admitted verdicts lost for want of room in a tag FIFO (wrapping).
+    /// Cycles in which an admitted verdict found its tag FIFO full or a deflected header
+    /// its recirculation FIFO full (wrapping).
     pub lost: Signal<Out, Bits<32>>,
+    /// Per input: its pipe (Tofino-style trimming, from the admission).
+    pub pipe_of: [Signal<In, Bits<2>>; N],
+    /// Per output: a deflected header for it left recirculation (a pulse: the congestion
+    /// signal).
+    pub cong: [Signal<Out, bool>; N],
+    /// Per pipe: a deflected header left its recirculation path (a pulse).
+    pub rel: [Signal<Out, bool>; MAX_PIPES],
+    /// Deflected headers recirculated (wrapping).
+    pub recirculated: Signal<Out, Bits<32>>,
 
     // ---- per input ----
     tq_o: [Fifo<Bits<8>, 4, 5>; N],
     tq_b: [Fifo<Bits<2>, 4, 5>; N],
     tq_by: [Fifo<Bits<32>, 4, 5>; N],
+    tq_d: [Fifo<bool, 4, 5>; N],
+    tq_w: [Fifo<Bits<9>, 4, 5>; N],
     pp: [DFF<bool>; N],
     st_v: [DFF<bool>; N],
     st_c: [DFF<Bits<CA>>; N],
@@ -144,6 +197,9 @@ pub struct SwitchQueues<
     st_o: [DFF<Bits<8>>; N],
     st_b: [DFF<Bits<2>>; N],
     st_by: [DFF<Bits<32>>; N],
+    st_d: [DFF<bool>; N],
+    st_w: [DFF<Bits<9>>; N],
+    st_p: [DFF<Bits<2>>; N],
     // the lane's round-robin pointer as a mask: pm[i] is "i's place in its lane >= pointer"
     pm: [DFF<bool>; N],
     c_lost: DFF<Bits<32>>,
@@ -154,6 +210,9 @@ pub struct SwitchQueues<
     e1_o: [DFF<Bits<8>>; K],
     e1_b: [DFF<Bits<2>>; K],
     e1_by: [DFF<Bits<32>>; K],
+    e1_d: [DFF<bool>; K],
+    e1_w: [DFF<Bits<9>>; K],
+    e1_p: [DFF<Bits<2>>; K],
     e2_v: [DFF<bool>; K],
     e2_c: [DFF<Bits<CA>>; K],
     e2_m: [DFF<BufMeta>; K],
@@ -200,6 +259,27 @@ pub struct SwitchQueues<
     ad_v: [DFF<bool>; N],
     ad_b: [DFF<Bits<2>>; N],
     ad_by: [DFF<Bits<32>>; N],
+    // ---- recirculation: FIFOs at l * 4 + p; per pipe a server and a return register ----
+    rc_c: [Fifo<Bits<CA>, RECIRC_A, RECIRC_C>; KP],
+    rc_m: [Fifo<BufMeta, RECIRC_A, RECIRC_C>; KP],
+    rc_o: [Fifo<Bits<8>, RECIRC_A, RECIRC_C>; KP],
+    rc_w: [Fifo<Bits<9>, RECIRC_A, RECIRC_C>; KP],
+    sv_v: [DFF<bool>; MAX_PIPES],
+    sv_n: [DFF<Bits<9>>; MAX_PIPES],
+    sv_c: [DFF<Bits<CA>>; MAX_PIPES],
+    sv_m: [DFF<BufMeta>; MAX_PIPES],
+    sv_o: [DFF<Bits<8>>; MAX_PIPES],
+    // the header's lane one-hot, and the pipe's lane pointer as a mask, at l * 4 + p
+    sv_lh: [DFF<bool>; KP],
+    sp: [DFF<bool>; KP],
+    rt_v: [DFF<bool>; MAX_PIPES],
+    rt_c: [DFF<Bits<CA>>; MAX_PIPES],
+    rt_m: [DFF<BufMeta>; MAX_PIPES],
+    rt_o: [DFF<Bits<8>>; MAX_PIPES],
+    rt_lh: [DFF<bool>; KP],
+    rl: [DFF<bool>; MAX_PIPES],
+    cg: [DFF<bool>; N],
+    c_rc: DFF<Bits<32>>,
 
     // ---- combinational ----
     um: [crate::sbuf::UnpackMeta; N],
@@ -249,6 +329,28 @@ pub struct SwitchQueues<
     l_nu: [L<Bits<8>>; N],
     l_wt: [L<Bits<8>>; N],
     l_rby: [L<Bits<32>>; N],
+    // recirculation
+    l_dd: [L<bool>; K],
+    l_dw: [L<Bits<9>>; K],
+    l_dp: [L<Bits<2>>; K],
+    l_rv: [L<bool>; K],
+    l_rg: [L<bool>; KP],
+    l_rp: [L<bool>; KP],
+    l_gr: [L<bool>; MAX_PIPES],
+    l_rc: [L<Bits<CA>>; K],
+    l_rm: [L<BufMeta>; K],
+    l_ro: [L<Bits<8>>; K],
+    l_tlost: L<bool>,
+    l_dn: [L<bool>; MAX_PIPES],
+    l_mv: [L<bool>; MAX_PIPES],
+    l_fr: [L<bool>; MAX_PIPES],
+    l_qa: [L<bool>; KP],
+    l_qb: [L<bool>; KP],
+    l_qs: [L<bool>; KP],
+    l_qfa: [L<bool>; MAX_PIPES],
+    l_qfb: [L<bool>; MAX_PIPES],
+    l_qpre: [L<bool>; MAX_PIPES],
+    l_rcn: L<Bits<3>>,
 
     k_idx8: [Constant<Bits<8>>; N],
     k_b2: [Constant<Bits<2>>; BANDS],
@@ -269,12 +371,16 @@ pub struct SwitchQueues<
     k1_8: Constant<Bits<8>>,
     k0_32: Constant<Bits<32>>,
     k1_32: Constant<Bits<32>>,
+    k64_32: Constant<Bits<32>>,
+    k1_9: Constant<Bits<9>>,
+    k1_3: Constant<Bits<3>>,
+    k_rfull: Constant<Bits<RECIRC_C>>,
 }
 
 /// 4 ports, one lane, 2048 cells, one replica (a slot every 4 cycles).
-pub type SwitchQueues4 = SwitchQueues<4, 1, 4, 11, 12, 1, 16, 16, 1, 4, 4, 16>;
+pub type SwitchQueues4 = SwitchQueues<4, 1, 4, 11, 12, 1, 16, 16, 1, 4, 4, 16, 4>;
 /// 16 ports, two lanes, 512 cells, two replicas (a slot every 8 cycles).
-pub type SwitchQueues16 = SwitchQueues<16, 2, 8, 9, 10, 2, 64, 128, 4, 32, 32, 128>;
+pub type SwitchQueues16 = SwitchQueues<16, 2, 8, 9, 10, 2, 64, 128, 4, 32, 32, 128, 8>;
 
 fn arr<T: Default, const X: usize>() -> [T; X] {
     std::array::from_fn(|_| T::default())
@@ -293,7 +399,8 @@ impl<
         const NRP: usize,
         const NK: usize,
         const N4K: usize,
-    > SwitchQueues<N, K, M, CA, CC, RP, NB, KNB, KRP, NRP, NK, N4K>
+        const KP: usize,
+    > SwitchQueues<N, K, M, CA, CC, RP, NB, KNB, KRP, NRP, NK, N4K, KP>
 {
     /// Builds the block. Panics unless the parameters are consistent (module docs).
     pub fn new() -> Self {
@@ -316,6 +423,8 @@ impl<
         assert_eq!(NRP, N * RP);
         assert_eq!(NK, N * K);
         assert_eq!(N4K, 4 * N * K);
+        assert_eq!(KP, MAX_PIPES * K);
+        assert_eq!(BANDS, MAX_PIPES, "k_b2 numbers the pipes too");
         let s = N / RP;
         Self {
             clock: Default::default(),
@@ -328,6 +437,8 @@ impl<
             tq_o: arr(),
             tq_b: arr(),
             tq_by: arr(),
+            tq_d: arr(),
+            tq_w: arr(),
             pp: arr(),
             st_v: arr(),
             st_c: arr(),
@@ -335,6 +446,9 @@ impl<
             st_o: arr(),
             st_b: arr(),
             st_by: arr(),
+            st_d: arr(),
+            st_w: arr(),
+            st_p: arr(),
             pm: arr(),
             c_lost: Default::default(),
             e1_v: arr(),
@@ -343,6 +457,9 @@ impl<
             e1_o: arr(),
             e1_b: arr(),
             e1_by: arr(),
+            e1_d: arr(),
+            e1_w: arr(),
+            e1_p: arr(),
             e2_v: arr(),
             e2_c: arr(),
             e2_m: arr(),
@@ -380,6 +497,29 @@ impl<
             ad_v: arr(),
             ad_b: arr(),
             ad_by: arr(),
+            rc_c: arr(),
+            rc_m: arr(),
+            rc_o: arr(),
+            rc_w: arr(),
+            sv_v: arr(),
+            sv_n: arr(),
+            sv_c: arr(),
+            sv_m: arr(),
+            sv_o: arr(),
+            sv_lh: arr(),
+            sp: arr(),
+            rt_v: arr(),
+            rt_c: arr(),
+            rt_m: arr(),
+            rt_o: arr(),
+            rt_lh: arr(),
+            rl: arr(),
+            cg: arr(),
+            c_rc: Default::default(),
+            pipe_of: arr(),
+            cong: arr(),
+            rel: arr(),
+            recirculated: Default::default(),
             um: arr(),
             pkm: arr(),
             l_s: arr(),
@@ -426,6 +566,27 @@ impl<
             l_nu: arr(),
             l_wt: arr(),
             l_rby: arr(),
+            l_dd: arr(),
+            l_dw: arr(),
+            l_dp: arr(),
+            l_rv: arr(),
+            l_rg: arr(),
+            l_rp: arr(),
+            l_gr: arr(),
+            l_rc: arr(),
+            l_rm: arr(),
+            l_ro: arr(),
+            l_tlost: Default::default(),
+            l_dn: arr(),
+            l_mv: arr(),
+            l_fr: arr(),
+            l_qa: arr(),
+            l_qb: arr(),
+            l_qs: arr(),
+            l_qfa: arr(),
+            l_qfb: arr(),
+            l_qpre: arr(),
+            l_rcn: Default::default(),
             k_idx8: std::array::from_fn(|o| Constant::new((o as u64).into())),
             k_b2: std::array::from_fn(|b| Constant::new((b as u64).into())),
             k_sl0: std::array::from_fn(|x| Constant::new(x / RP == (x % RP) * s)),
@@ -446,6 +607,10 @@ impl<
             k1_8: Constant::new(1.into()),
             k0_32: Constant::new(0.into()),
             k1_32: Constant::new(1.into()),
+            k64_32: Constant::new(64.into()),
+            k1_9: Constant::new(1.into()),
+            k1_3: Constant::new(1.into()),
+            k_rfull: Constant::new((RECIRC_DEPTH as u64).into()),
         }
     }
 }
@@ -463,7 +628,8 @@ impl<
         const NRP: usize,
         const NK: usize,
         const N4K: usize,
-    > Default for SwitchQueues<N, K, M, CA, CC, RP, NB, KNB, KRP, NRP, NK, N4K>
+        const KP: usize,
+    > Default for SwitchQueues<N, K, M, CA, CC, RP, NB, KNB, KRP, NRP, NK, N4K, KP>
 {
     fn default() -> Self {
         Self::new()
@@ -483,7 +649,8 @@ impl<
         const NRP: usize,
         const NK: usize,
         const N4K: usize,
-    > Logic for SwitchQueues<N, K, M, CA, CC, RP, NB, KNB, KRP, NRP, NK, N4K>
+        const KP: usize,
+    > Logic for SwitchQueues<N, K, M, CA, CC, RP, NB, KNB, KRP, NRP, NK, N4K, KP>
 {
     #[hdl_gen]
     fn update(&mut self) {
@@ -503,6 +670,16 @@ impl<
                             self.tq_b[i].reset.next = self.reset.val();
                             self.tq_by[i].clock.next = self.clock.val();
                             self.tq_by[i].reset.next = self.reset.val();
+                            self.tq_d[i].clock.next = self.clock.val();
+                            self.tq_d[i].reset.next = self.reset.val();
+                            self.tq_w[i].clock.next = self.clock.val();
+                            self.tq_w[i].reset.next = self.reset.val();
+                            self.st_d[i].clock.next = self.clock.val();
+                            self.st_d[i].d.next = self.st_d[i].q.val();
+                            self.st_w[i].clock.next = self.clock.val();
+                            self.st_w[i].d.next = self.st_w[i].q.val();
+                            self.st_p[i].clock.next = self.clock.val();
+                            self.st_p[i].d.next = self.st_p[i].q.val();
                             self.pp[i].clock.next = self.clock.val();
                             self.st_v[i].clock.next = self.clock.val();
                             self.st_v[i].d.next = self.st_v[i].q.val();
@@ -527,6 +704,9 @@ impl<
                             self.e1_o[l].clock.next = self.clock.val();
                             self.e1_b[l].clock.next = self.clock.val();
                             self.e1_by[l].clock.next = self.clock.val();
+                            self.e1_d[l].clock.next = self.clock.val();
+                            self.e1_w[l].clock.next = self.clock.val();
+                            self.e1_p[l].clock.next = self.clock.val();
                             self.e2_v[l].clock.next = self.clock.val();
                             self.e2_c[l].clock.next = self.clock.val();
                             self.e2_m[l].clock.next = self.clock.val();
@@ -552,6 +732,48 @@ impl<
                             self.nx[x].read_clock.next = self.clock.val();
                             self.nx[x].write_clock.next = self.clock.val();
                         }
+                        for x in 0..KP {
+                            self.rc_c[x].clock.next = self.clock.val();
+                            self.rc_c[x].reset.next = self.reset.val();
+                            self.rc_m[x].clock.next = self.clock.val();
+                            self.rc_m[x].reset.next = self.reset.val();
+                            self.rc_o[x].clock.next = self.clock.val();
+                            self.rc_o[x].reset.next = self.reset.val();
+                            self.rc_w[x].clock.next = self.clock.val();
+                            self.rc_w[x].reset.next = self.reset.val();
+                            self.rc_c[x].pop.next = false;
+                            self.rc_m[x].pop.next = false;
+                            self.rc_o[x].pop.next = false;
+                            self.rc_w[x].pop.next = false;
+                            self.sv_lh[x].clock.next = self.clock.val();
+                            self.sv_lh[x].d.next = self.sv_lh[x].q.val();
+                            self.sp[x].clock.next = self.clock.val();
+                            self.sp[x].d.next = self.sp[x].q.val();
+                            self.rt_lh[x].clock.next = self.clock.val();
+                            self.rt_lh[x].d.next = self.rt_lh[x].q.val();
+                        }
+                        for p in 0..MAX_PIPES {
+                            self.sv_v[p].clock.next = self.clock.val();
+                            self.sv_v[p].d.next = self.sv_v[p].q.val();
+                            self.sv_n[p].clock.next = self.clock.val();
+                            self.sv_n[p].d.next = self.sv_n[p].q.val();
+                            self.sv_c[p].clock.next = self.clock.val();
+                            self.sv_c[p].d.next = self.sv_c[p].q.val();
+                            self.sv_m[p].clock.next = self.clock.val();
+                            self.sv_m[p].d.next = self.sv_m[p].q.val();
+                            self.sv_o[p].clock.next = self.clock.val();
+                            self.sv_o[p].d.next = self.sv_o[p].q.val();
+                            self.rt_v[p].clock.next = self.clock.val();
+                            self.rt_v[p].d.next = self.rt_v[p].q.val();
+                            self.rt_c[p].clock.next = self.clock.val();
+                            self.rt_c[p].d.next = self.rt_c[p].q.val();
+                            self.rt_m[p].clock.next = self.clock.val();
+                            self.rt_m[p].d.next = self.rt_m[p].q.val();
+                            self.rt_o[p].clock.next = self.clock.val();
+                            self.rt_o[p].d.next = self.rt_o[p].q.val();
+                            self.rl[p].clock.next = self.clock.val();
+                        }
+                        self.c_rc.clock.next = self.clock.val();
                         for x in 0..NRP {
                             self.sl[x].clock.next = self.clock.val();
                             self.ri_rh[x].clock.next = self.clock.val();
@@ -591,9 +813,11 @@ impl<
                             self.ad_b[o].d.next = self.ad_b[o].q.val();
                             self.ad_by[o].clock.next = self.clock.val();
                             self.ad_by[o].d.next = self.ad_by[o].q.val();
+                            self.cg[o].clock.next = self.clock.val();
                         }
 
                         // ================= inputs: tags, completion pops =================
+                        self.l_tlost.next = false;
                         for i in 0..N {
                             self.tq_o[i].push.next =
                                 self.inp[i].vd_valid.val() & self.inp[i].vd_admit.val();
@@ -604,17 +828,28 @@ impl<
                             self.tq_by[i].push.next =
                                 self.inp[i].vd_valid.val() & self.inp[i].vd_admit.val();
                             self.tq_by[i].push_data.next = self.inp[i].vd_bytes.val();
+                            self.tq_d[i].push.next =
+                                self.inp[i].vd_valid.val() & self.inp[i].vd_admit.val();
+                            self.tq_d[i].push_data.next = self.inp[i].vd_dod.val();
+                            self.tq_w[i].push.next =
+                                self.inp[i].vd_valid.val() & self.inp[i].vd_admit.val();
+                            self.tq_w[i].push_data.next = self.inp[i].vd_words.val();
                             if self.inp[i].vd_valid.val()
                                 & self.inp[i].vd_admit.val()
                                 & (self.tq_o[i].count.val() == self.k16_5.val())
                             {
-                                self.c_lost.d.next = self.c_lost.q.val() + self.k1_32.val();
+                                self.l_tlost.next = true;
                             }
                             self.inp[i].cp_pop.next = self.pp[i].q.val();
                             self.tq_o[i].pop.next = self.pp[i].q.val();
                             self.tq_b[i].pop.next = self.pp[i].q.val();
                             self.tq_by[i].pop.next = self.pp[i].q.val();
+                            self.tq_d[i].pop.next = self.pp[i].q.val();
+                            self.tq_w[i].pop.next = self.pp[i].q.val();
                             if self.pp[i].q.val() {
+                                self.st_d[i].d.next = self.tq_d[i].head.val();
+                                self.st_w[i].d.next = self.tq_w[i].head.val();
+                                self.st_p[i].d.next = self.pipe_of[i].val();
                                 self.st_v[i].d.next = true;
                                 self.st_c[i].d.next = self.inp[i].cp_cell.val();
                                 self.st_m[i].d.next = self.inp[i].cp_meta.val();
@@ -628,8 +863,29 @@ impl<
                         for i in 0..N {
                             self.l_taken[i].next = false;
                         }
+                        for p in 0..MAX_PIPES {
+                            self.l_gr[p].next = false;
+                        }
                         for l in 0..K {
-                            // L1: round robin over the lane's stages (one-hot, OR trees)
+                            // L1: a return first, the lowest pipe's (fixed priority)
+                            self.l_rv[l].next = false;
+                            self.l_rc[l].next = self.k0_ca.val();
+                            self.l_rm[l].next = self.rt_m[0].q.val();
+                            self.l_ro[l].next = self.k0_8.val();
+                            for p in 0..MAX_PIPES {
+                                self.l_rg[l * 4 + p].next = self.rt_v[p].q.val()
+                                    & self.rt_lh[l * 4 + p].q.val()
+                                    & !self.l_rv[l].val();
+                                self.l_rv[l].next = self.l_rv[l].val()
+                                    | (self.rt_v[p].q.val() & self.rt_lh[l * 4 + p].q.val());
+                                if self.l_rg[l * 4 + p].val() {
+                                    self.l_rc[l].next = self.l_rc[l].val() | self.rt_c[p].q.val();
+                                    self.l_rm[l].next = self.rt_m[p].q.val();
+                                    self.l_ro[l].next = self.l_ro[l].val() | self.rt_o[p].q.val();
+                                }
+                                self.l_gr[p].next = self.l_gr[p].val() | self.l_rg[l * 4 + p].val();
+                            }
+                            // else: round robin over the lane's stages (one-hot, OR trees)
                             self.l_fa[l].next = false;
                             self.l_fb[l].next = false;
                             for m in 0..M {
@@ -651,6 +907,9 @@ impl<
                             self.l_w[l].next = self.k0_9.val();
                             self.l_e[l].next = self.k0_3.val();
                             self.l_bad[l].next = false;
+                            self.l_dd[l].next = false;
+                            self.l_dw[l].next = self.k0_9.val();
+                            self.l_dp[l].next = self.k0_2.val();
                             for m in 0..M {
                                 self.l_sel[l * mm + m].next = self.l_sb[l * mm + m].val();
                                 if self.l_fa[l].val() {
@@ -673,6 +932,14 @@ impl<
                                         self.l_e[l].val() | self.um[l * mm + m].empty.val();
                                     self.l_bad[l].next =
                                         self.l_bad[l].val() | self.um[l * mm + m].bad.val();
+                                    self.l_dd[l].next =
+                                        self.l_dd[l].val() | self.st_d[l * mm + m].q.val();
+                                    self.l_dw[l].next =
+                                        self.l_dw[l].val() | self.st_w[l * mm + m].q.val();
+                                    self.l_dp[l].next =
+                                        self.l_dp[l].val() | self.st_p[l * mm + m].q.val();
+                                }
+                                if self.l_sel[l * mm + m].val() & !self.l_rv[l].val() {
                                     self.st_v[l * mm + m].d.next = false;
                                     self.l_taken[l * mm + m].next = true;
                                 }
@@ -681,15 +948,27 @@ impl<
                             self.pkm[l].words.next = self.l_w[l].val();
                             self.pkm[l].empty.next = self.l_e[l].val();
                             self.pkm[l].bad.next = self.l_bad[l].val();
-                            self.e1_v[l].d.next = self.l_fb[l].val();
-                            self.e1_c[l].d.next = self.l_c[l].val();
-                            self.e1_m[l].d.next = self.pkm[l].y.val();
-                            self.e1_o[l].d.next = self.l_o[l].val();
-                            self.e1_b[l].d.next = self.l_b[l].val();
-                            self.e1_by[l].d.next = self.l_by[l].val();
+                            self.e1_v[l].d.next = self.l_fb[l].val() | self.l_rv[l].val();
+                            self.e1_w[l].d.next = self.l_dw[l].val();
+                            self.e1_p[l].d.next = self.l_dp[l].val();
+                            if self.l_rv[l].val() {
+                                self.e1_c[l].d.next = self.l_rc[l].val();
+                                self.e1_m[l].d.next = self.l_rm[l].val();
+                                self.e1_o[l].d.next = self.l_ro[l].val();
+                                self.e1_b[l].d.next = self.k0_2.val();
+                                self.e1_by[l].d.next = self.k64_32.val();
+                                self.e1_d[l].d.next = false;
+                            } else {
+                                self.e1_c[l].d.next = self.l_c[l].val();
+                                self.e1_m[l].d.next = self.pkm[l].y.val();
+                                self.e1_o[l].d.next = self.l_o[l].val();
+                                self.e1_b[l].d.next = self.l_b[l].val();
+                                self.e1_by[l].d.next = self.l_by[l].val();
+                                self.e1_d[l].d.next = self.l_dd[l].val();
+                            }
                             self.l_pre[l].next = false;
                             for m in 0..M {
-                                if self.l_fb[l].val() {
+                                if self.l_fb[l].val() & !self.l_rv[l].val() {
                                     self.pm[l * mm + m].d.next =
                                         self.l_pre[l].val() | self.l_sel[l * mm + mm - 1].val();
                                 }
@@ -697,15 +976,35 @@ impl<
                                     self.l_pre[l].val() | self.l_sel[l * mm + m].val();
                             }
                             // L2: decode
-                            self.e2_v[l].d.next = self.e1_v[l].q.val();
+                            self.e2_v[l].d.next = self.e1_v[l].q.val() & !self.e1_d[l].q.val();
                             self.e2_c[l].d.next = self.e1_c[l].q.val();
                             self.e2_m[l].d.next = self.e1_m[l].q.val();
                             self.e2_by[l].d.next = self.e1_by[l].q.val();
                             for o in 0..N {
                                 for b in 0..BANDS {
                                     self.e2_hx[l * nb + o * 4 + b].d.next = self.e1_v[l].q.val()
+                                        & !self.e1_d[l].q.val()
                                         & (self.e1_o[l].q.val() == self.k_idx8[o].val())
                                         & (self.e1_b[l].q.val() == self.k_b2[b].val());
+                                }
+                            }
+                            // L2: a deflected header into its pipe's recirculation FIFO
+                            for p in 0..MAX_PIPES {
+                                self.l_rp[l * 4 + p].next = self.e1_v[l].q.val()
+                                    & self.e1_d[l].q.val()
+                                    & (self.e1_p[l].q.val() == self.k_b2[p].val());
+                                self.rc_c[l * 4 + p].push.next = self.l_rp[l * 4 + p].val();
+                                self.rc_m[l * 4 + p].push.next = self.l_rp[l * 4 + p].val();
+                                self.rc_o[l * 4 + p].push.next = self.l_rp[l * 4 + p].val();
+                                self.rc_w[l * 4 + p].push.next = self.l_rp[l * 4 + p].val();
+                                self.rc_c[l * 4 + p].push_data.next = self.e1_c[l].q.val();
+                                self.rc_m[l * 4 + p].push_data.next = self.e1_m[l].q.val();
+                                self.rc_o[l * 4 + p].push_data.next = self.e1_o[l].q.val();
+                                self.rc_w[l * 4 + p].push_data.next = self.e1_w[l].q.val();
+                                if self.l_rp[l * 4 + p].val()
+                                    & (self.rc_c[l * 4 + p].count.val() == self.k_rfull.val())
+                                {
+                                    self.l_tlost.next = true;
                                 }
                             }
                             // L3: the enqueue's tail, and whether its queue is not empty
@@ -731,6 +1030,98 @@ impl<
                                 self.nx[l * rp + r].write_enable.next =
                                     self.e2_v[l].q.val() & self.l_qne[l].val();
                             }
+                        }
+
+                        if self.l_tlost.val() {
+                            self.c_lost.d.next = self.c_lost.q.val() + self.k1_32.val();
+                        }
+
+                        // ================= recirculation servers =================
+                        for p in 0..MAX_PIPES {
+                            // done at count 0; moves into an empty return register; free
+                            // when empty or moving
+                            self.l_dn[p].next =
+                                self.sv_v[p].q.val() & (self.sv_n[p].q.val() == self.k0_9.val());
+                            self.l_mv[p].next = self.l_dn[p].val() & !self.rt_v[p].q.val();
+                            self.l_fr[p].next = !self.sv_v[p].q.val() | self.l_mv[p].val();
+                            // the lane: round robin over the pipe's FIFOs not empty
+                            self.l_qfa[p].next = false;
+                            self.l_qfb[p].next = false;
+                            for l in 0..K {
+                                self.l_qa[l * 4 + p].next = self.rc_c[l * 4 + p].nonempty.val()
+                                    & self.sp[l * 4 + p].q.val()
+                                    & !self.l_qfa[p].val();
+                                self.l_qfa[p].next = self.l_qfa[p].val()
+                                    | (self.rc_c[l * 4 + p].nonempty.val()
+                                        & self.sp[l * 4 + p].q.val());
+                                self.l_qb[l * 4 + p].next =
+                                    self.rc_c[l * 4 + p].nonempty.val() & !self.l_qfb[p].val();
+                                self.l_qfb[p].next =
+                                    self.l_qfb[p].val() | self.rc_c[l * 4 + p].nonempty.val();
+                            }
+                            if self.sv_v[p].q.val() & !self.l_dn[p].val() {
+                                self.sv_n[p].d.next = self.sv_n[p].q.val() - self.k1_9.val();
+                            }
+                            if self.l_mv[p].val() {
+                                self.sv_v[p].d.next = false;
+                                self.rt_v[p].d.next = true;
+                                self.rt_c[p].d.next = self.sv_c[p].q.val();
+                                self.rt_m[p].d.next = self.sv_m[p].q.val();
+                                self.rt_o[p].d.next = self.sv_o[p].q.val();
+                                for l in 0..K {
+                                    self.rt_lh[l * 4 + p].d.next = self.sv_lh[l * 4 + p].q.val();
+                                }
+                            } else if self.l_gr[p].val() {
+                                self.rt_v[p].d.next = false;
+                            }
+                            self.l_qpre[p].next = false;
+                            for l in 0..K {
+                                self.l_qs[l * 4 + p].next = self.l_qb[l * 4 + p].val();
+                                if self.l_qfa[p].val() {
+                                    self.l_qs[l * 4 + p].next = self.l_qa[l * 4 + p].val();
+                                }
+                                if self.l_fr[p].val() & self.l_qfb[p].val() {
+                                    self.sv_v[p].d.next = true;
+                                    self.sv_lh[l * 4 + p].d.next = self.l_qs[l * 4 + p].val();
+                                    self.sp[l * 4 + p].d.next =
+                                        self.l_qpre[p].val() | self.l_qs[(kk - 1) * 4 + p].val();
+                                    if self.l_qs[l * 4 + p].val() {
+                                        self.rc_c[l * 4 + p].pop.next = true;
+                                        self.rc_m[l * 4 + p].pop.next = true;
+                                        self.rc_o[l * 4 + p].pop.next = true;
+                                        self.rc_w[l * 4 + p].pop.next = true;
+                                        self.sv_n[p].d.next =
+                                            self.rc_w[l * 4 + p].head.val() - self.k1_9.val();
+                                        self.sv_c[p].d.next = self.rc_c[l * 4 + p].head.val();
+                                        self.sv_m[p].d.next = self.rc_m[l * 4 + p].head.val();
+                                        self.sv_o[p].d.next = self.rc_o[l * 4 + p].head.val();
+                                    }
+                                }
+                                self.l_qpre[p].next =
+                                    self.l_qpre[p].val() | self.l_qs[l * 4 + p].val();
+                            }
+                            // a return taken: the release and the congestion signal
+                            self.rl[p].d.next = self.l_gr[p].val();
+                            self.rel[p].next = self.rl[p].q.val();
+                        }
+                        self.l_rcn.next = self.k0_3.val();
+                        for p in 0..MAX_PIPES {
+                            if self.rl[p].q.val() {
+                                self.l_rcn.next = self.l_rcn.val() + self.k1_3.val();
+                            }
+                        }
+                        self.c_rc.d.next = self.c_rc.q.val() + bit_cast::<32, 3>(self.l_rcn.val());
+                        self.recirculated.next = self.c_rc.q.val();
+                        for o in 0..N {
+                            self.cg[o].d.next = false;
+                            for p in 0..MAX_PIPES {
+                                if self.l_gr[p].val()
+                                    & (self.rt_o[p].q.val() == self.k_idx8[o].val())
+                                {
+                                    self.cg[o].d.next = true;
+                                }
+                            }
+                            self.cong[o].next = self.cg[o].q.val();
                         }
 
                         // ================= slots, issue =================
@@ -999,6 +1390,18 @@ impl<
                         // ================= reset =================
                         if self.reset.val() {
                             self.c_lost.d.next = self.k0_32.val();
+                            self.c_rc.d.next = self.k0_32.val();
+                            for p in 0..MAX_PIPES {
+                                self.sv_v[p].d.next = false;
+                                self.rt_v[p].d.next = false;
+                                self.rl[p].d.next = false;
+                            }
+                            for x in 0..KP {
+                                self.sp[x].d.next = true;
+                            }
+                            for o in 0..N {
+                                self.cg[o].d.next = false;
+                            }
                             for i in 0..N {
                                 self.pp[i].d.next = false;
                                 self.st_v[i].d.next = false;

@@ -1,4 +1,5 @@
-//! The new switch (issue 30), drop-tail or ideal trimming: the ingress ([`crate::sing`]), the admission
+//! The new switch (issue 30), drop-tail, ideal or Tofino-style trimming: the ingress
+//! ([`crate::sing`]), the admission
 //! ([`crate::sadm`]), the shared buffer ([`crate::sbuf`]) and the queues and schedulers
 //! ([`crate::sque`]) wired together. Every signal between two of them leaves a register
 //! of its sender, so no combinational path crosses two blocks. docs/switch-design.md has
@@ -27,12 +28,20 @@
 //!   CHOP set. With `ret` as well, a header that band 0 of its output does not take is
 //!   **returned to its sender**: into band 0 of the port it came in on, if that fits,
 //!   with its Ethernet and IPv4 addresses and transport ports swapped (paper 002 §2).
+//! * `tof`: Tofino-style trimming (paper 002 §3-§5; with `cfg.trim` off): the admission's
+//!   policy ([`crate::stofino`]: meters per pipe and output, modes, deflect-on-drop) and
+//!   the queues' recirculation path ([`crate::sque`]): a deflected frame's header waits
+//!   in its pipe's recirculation FIFO, is held for the frame's length, then goes into
+//!   band 0 of its output and signals congestion (`cong[o]`, `rel[p]` from the queues to
+//!   the admission, registered). `tof.lim_dod` is held, through a register, to
+//!   `RECIRC_DEPTH - 5K + 1`, so a recirculation FIFO never overflows. Outputs `mode[o]`,
+//!   `dod[p]` (a pipe's headers not yet back), `metered`, `deflected`, `recirculated`.
 //! * `stat[p]`: the ingress's counters of input `p` (`rx_frames`, `drop_malformed`,
 //!   `drop_no_route`, `fwd`), `drop_full` (its frames the admission refused), the
 //!   buffer's `ovr` (words lost for want of room in its data FIFO: none while verdicts
 //!   come in time), `tx_frames` of output `p`, `trimmed` (its frames sent on as their
-//!   header, or back to their sender) and `returned` (of those, the headers sent back out
-//!   of port `p`).
+//!   header, or back to their sender, or deflected), `returned` (of those, the headers
+//!   sent back out of port `p`) and `deflected` (of those, the deflected ones).
 //! * `occ_pkts[o*4+b]`, `occ_bytes[o*4+b]`, and per output over all bands `port_pkts[o]`,
 //!   `port_bytes[o]`: the admission's occupancy counters: packets
 //!   admitted to (output, band) that have not left the buffer.
@@ -47,8 +56,8 @@
 use crate::sadm::{Admission, BANDS};
 use crate::sbuf::{PackVerdict, SharedBuffer};
 use crate::sing::SwitchIngress;
-use crate::sque::SwitchQueues;
-use crate::stofino::MAX_PIPES;
+use crate::sque::{SwitchQueues, RECIRC_DEPTH};
+use crate::stofino::{TofinoCfg, MAX_PIPES};
 use crate::switch::{RouteCfg, SwitchSink, SwitchSource};
 use rust_hdl::prelude::*;
 
@@ -99,6 +108,9 @@ pub struct Sw2Stats {
     pub trimmed: Signal<Out, Bits<32>>,
     /// Its frames whose header went back to their sender.
     pub returned: Signal<Out, Bits<32>>,
+    /// Its frames deflected on drop (counted in `trimmed` too: their header is sent on
+    /// after recirculation).
+    pub deflected: Signal<Out, Bits<32>>,
 }
 
 /// The switch. See the module documentation; the parameters are the blocks'.
@@ -122,6 +134,7 @@ pub struct SharedSwitch<
     const NRP: usize,
     const NK: usize,
     const N4K: usize,
+    const KP: usize,
 > {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, bool>,
@@ -140,29 +153,40 @@ pub struct SharedSwitch<
     pub trimmed: Signal<Out, Bits<32>>,
     pub returned: Signal<Out, Bits<32>>,
     pub lost: Signal<Out, Bits<32>>,
+    /// Tofino-style trimming (the admission's policy and the queues' recirculation path);
+    /// `lim_dod` is held to the recirculation FIFOs' `RECIRC_DEPTH - 5K + 1`.
+    pub tof: TofinoCfg,
+    /// Per output, its Tofino mode (0 optimistic, 1 half-pessimistic, 2 pessimistic).
+    pub mode: [Signal<Out, Bits<2>>; N],
+    /// Per pipe, its deflected headers not yet back from recirculation.
+    pub dod: [Signal<Out, Bits<16>>; MAX_PIPES],
+    /// Frames trimmed at a red meter, deflected on drop, and deflected headers back from
+    /// recirculation.
+    pub metered: Signal<Out, Bits<32>>,
+    pub deflected: Signal<Out, Bits<32>>,
+    pub recirculated: Signal<Out, Bits<32>>,
 
     ing: SwitchIngress<N, N8, NN>,
     adm: Admission<N, K, M, NB, KNB, CC>,
     sb: SharedBuffer<N, CA, CC, N2, R, NR, NRW, NN>,
-    que: SwitchQueues<N, K, M, CA, CC, RP, NB, KNB, KRP, NRP, NK, N4K>,
+    que: SwitchQueues<N, K, M, CA, CC, RP, NB, KNB, KRP, NRP, NK, N4K, KP>,
     pv: [PackVerdict; N],
     c_full: [DFF<Bits<32>>; N],
     c_trim: [DFF<Bits<32>>; N],
     c_ret: [DFF<Bits<32>>; N],
+    c_dod: [DFF<Bits<32>>; N],
     k1_32: Constant<Bits<32>>,
     k0_32: Constant<Bits<32>>,
-    k0_3: Constant<Bits<3>>,
-    k0_16: Constant<Bits<16>>,
-    k0_20: Constant<Bits<20>>,
-    k0_24: Constant<Bits<24>>,
+    lim_dod: DFF<Bits<16>>,
+    k_dodcap: Constant<Bits<16>>,
 }
 
 /// 4 ports: 2048 cells of 4 words (64 KiB), one lane, one replica.
 pub type SharedSwitch4 =
-    SharedSwitch<4, 32, 16, 1, 4, 16, 16, 11, 12, 8, 4, 16, 64, 1, 1, 4, 4, 16>;
+    SharedSwitch<4, 32, 16, 1, 4, 16, 16, 11, 12, 8, 4, 16, 64, 1, 1, 4, 4, 16, 4>;
 /// 16 ports: 512 cells of 16 words (64 KiB), two lanes, two replicas.
 pub type SharedSwitch16 =
-    SharedSwitch<16, 128, 256, 2, 8, 64, 128, 9, 10, 32, 4, 64, 1024, 2, 4, 32, 32, 128>;
+    SharedSwitch<16, 128, 256, 2, 8, 64, 128, 9, 10, 32, 4, 64, 1024, 2, 4, 32, 32, 128, 8>;
 
 impl<
         const N: usize,
@@ -183,10 +207,15 @@ impl<
         const NRP: usize,
         const NK: usize,
         const N4K: usize,
-    > SharedSwitch<N, N8, NN, K, M, NB, KNB, CA, CC, N2, R, NR, NRW, RP, KRP, NRP, NK, N4K>
+        const KP: usize,
+    > SharedSwitch<N, N8, NN, K, M, NB, KNB, CA, CC, N2, R, NR, NRW, RP, KRP, NRP, NK, N4K, KP>
 {
     /// Builds the switch. Panics where a block's parameters are inconsistent.
     pub fn new() -> Self {
+        assert!(
+            5 * K <= RECIRC_DEPTH,
+            "a pipe may be 5K - 1 headers over lim_dod: K={K} lanes need RECIRC_DEPTH >= 5K"
+        );
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -205,6 +234,12 @@ impl<
             trimmed: Default::default(),
             returned: Default::default(),
             lost: Default::default(),
+            tof: Default::default(),
+            mode: std::array::from_fn(|_| Default::default()),
+            dod: std::array::from_fn(|_| Default::default()),
+            metered: Default::default(),
+            deflected: Default::default(),
+            recirculated: Default::default(),
             ing: SwitchIngress::new(),
             adm: Admission::new(),
             sb: SharedBuffer::new(),
@@ -213,12 +248,11 @@ impl<
             c_full: std::array::from_fn(|_| Default::default()),
             c_trim: std::array::from_fn(|_| Default::default()),
             c_ret: std::array::from_fn(|_| Default::default()),
+            c_dod: std::array::from_fn(|_| Default::default()),
             k1_32: Constant::new(1.into()),
             k0_32: Constant::new(0.into()),
-            k0_3: Constant::new(0.into()),
-            k0_16: Constant::new(0.into()),
-            k0_20: Constant::new(0.into()),
-            k0_24: Constant::new(0.into()),
+            lim_dod: Default::default(),
+            k_dodcap: Constant::new(((RECIRC_DEPTH + 1 - 5 * K) as u64).into()),
         }
     }
 }
@@ -242,8 +276,9 @@ impl<
         const NRP: usize,
         const NK: usize,
         const N4K: usize,
+        const KP: usize,
     > Default
-    for SharedSwitch<N, N8, NN, K, M, NB, KNB, CA, CC, N2, R, NR, NRW, RP, KRP, NRP, NK, N4K>
+    for SharedSwitch<N, N8, NN, K, M, NB, KNB, CA, CC, N2, R, NR, NRW, RP, KRP, NRP, NK, N4K, KP>
 {
     fn default() -> Self {
         Self::new()
@@ -269,8 +304,9 @@ impl<
         const NRP: usize,
         const NK: usize,
         const N4K: usize,
+        const KP: usize,
     > Logic
-    for SharedSwitch<N, N8, NN, K, M, NB, KNB, CA, CC, N2, R, NR, NRW, RP, KRP, NRP, NK, N4K>
+    for SharedSwitch<N, N8, NN, K, M, NB, KNB, CA, CC, N2, R, NR, NRW, RP, KRP, NRP, NK, N4K, KP>
 {
     #[hdl_gen]
     fn update(&mut self) {
@@ -292,16 +328,22 @@ impl<
         self.adm.lim_port_bytes.next = self.cfg.port_bytes.val();
         self.adm.lim_hdr_pkts.next = self.cfg.hdr_pkts.val();
         self.adm.lim_hdr_bytes.next = self.cfg.hdr_bytes.val();
-        // Tofino-style trimming: not wired into the switch yet (the recirculation path in
-        // the queues is the next slice), so off
-        self.adm.tof.on.next = false;
-        self.adm.tof.pipes.next = self.k0_3.val();
-        self.adm.tof.burst.next = self.k0_20.val();
-        self.adm.tof.t0.next = self.k0_24.val();
-        self.adm.tof.t1.next = self.k0_24.val();
-        self.adm.tof.lim_dod.next = self.k0_16.val();
+        // Tofino-style trimming: the deflection limit held to what a recirculation FIFO
+        // takes (registered)
+        self.adm.tof.on.next = self.tof.on.val();
+        self.adm.tof.pipes.next = self.tof.pipes.val();
+        self.adm.tof.burst.next = self.tof.burst.val();
+        self.adm.tof.t0.next = self.tof.t0.val();
+        self.adm.tof.t1.next = self.tof.t1.val();
+        self.lim_dod.clock.next = self.clock.val();
+        self.lim_dod.d.next = self.tof.lim_dod.val();
+        if self.tof.lim_dod.val() > self.k_dodcap.val() {
+            self.lim_dod.d.next = self.k_dodcap.val();
+        }
+        self.adm.tof.lim_dod.next = self.lim_dod.q.val();
         for p in 0..MAX_PIPES {
-            self.adm.rel[p].next = false;
+            self.adm.rel[p].next = self.que.rel[p].val();
+            self.dod[p].next = self.adm.dod[p].val();
         }
         self.adm.free_rows.next = self.sb.free_rows.val();
         for b in 0..BANDS {
@@ -328,7 +370,8 @@ impl<
             self.sb.inp[i].last.next = self.ing.o[i].last.val();
             self.sb.inp[i].empty.next = self.ing.o[i].empty.val();
             self.adm.inp[i].req_valid.next = self.ing.o[i].req_valid.val();
-            self.adm.cong[i].next = false;
+            self.adm.cong[i].next = self.que.cong[i].val();
+            self.que.pipe_of[i].next = self.adm.pipe_of[i].val();
             self.adm.inp[i].req_out.next = self.ing.o[i].req_out.val();
             self.adm.inp[i].req_band.next = self.ing.o[i].req_band.val();
             self.adm.inp[i].req_bytes.next = self.ing.o[i].req_bytes.val();
@@ -353,6 +396,8 @@ impl<
             self.que.inp[i].vd_out.next = self.adm.inp[i].vd_out.val();
             self.que.inp[i].vd_band.next = self.adm.inp[i].vd_band.val();
             self.que.inp[i].vd_bytes.next = self.adm.inp[i].vd_bytes.val();
+            self.que.inp[i].vd_dod.next = self.adm.inp[i].vd_dod.val();
+            self.que.inp[i].vd_words.next = self.adm.inp[i].vd_words.val();
             // buffer completions <-> queues
             self.que.inp[i].cp_valid.next = self.sb.inp[i].cp_valid.val();
             self.que.inp[i].cp_cell.next = self.sb.inp[i].cp_cell.val();
@@ -374,10 +419,16 @@ impl<
             if self.adm.inp[i].vd_valid.val() & self.adm.inp[i].vd_ret.val() {
                 self.c_ret[i].d.next = self.c_ret[i].q.val() + self.k1_32.val();
             }
+            self.c_dod[i].clock.next = self.clock.val();
+            self.c_dod[i].d.next = self.c_dod[i].q.val();
+            if self.adm.inp[i].vd_valid.val() & self.adm.inp[i].vd_dod.val() {
+                self.c_dod[i].d.next = self.c_dod[i].q.val() + self.k1_32.val();
+            }
             if self.reset.val() {
                 self.c_full[i].d.next = self.k0_32.val();
                 self.c_trim[i].d.next = self.k0_32.val();
                 self.c_ret[i].d.next = self.k0_32.val();
+                self.c_dod[i].d.next = self.k0_32.val();
             }
         }
         for o in 0..N {
@@ -407,12 +458,14 @@ impl<
             self.stat[p].tx_frames.next = self.sb.out[p].tx_frames.val();
             self.stat[p].trimmed.next = self.c_trim[p].q.val();
             self.stat[p].returned.next = self.c_ret[p].q.val();
+            self.stat[p].deflected.next = self.c_dod[p].q.val();
         }
         for x in 0..NB {
             self.occ_pkts[x].next = self.adm.occ_pkts[x].val();
             self.occ_bytes[x].next = self.adm.occ_bytes[x].val();
         }
         for o in 0..N {
+            self.mode[o].next = self.adm.mode[o].val();
             self.port_pkts[o].next = self.adm.port_pkts[o].val();
             self.port_bytes[o].next = self.adm.port_bytes[o].val();
         }
@@ -420,6 +473,9 @@ impl<
         self.refused.next = self.adm.refused.val();
         self.trimmed.next = self.adm.trimmed.val();
         self.returned.next = self.adm.returned.val();
+        self.metered.next = self.adm.metered.val();
+        self.deflected.next = self.adm.deflected.val();
+        self.recirculated.next = self.que.recirculated.val();
         self.lost.next = self.adm.lost.val() + self.que.lost.val();
     }
 }

@@ -90,6 +90,16 @@ pub struct TofCfg {
     pub lim_dod: u16,
 }
 
+/// Sets a block's Tofino-style trimming inputs.
+pub fn drive_tof(u: &mut nt_hdl::stofino::TofinoCfg, c: &TofCfg) {
+    u.on.next = c.on;
+    u.pipes.next = (c.pipes as u64 & 7).into();
+    u.burst.next = (c.burst as u64 & 0xf_ffff).into();
+    u.t0.next = (c.t0 as u64 & 0xff_ffff).into();
+    u.t1.next = (c.t1 as u64 & 0xff_ffff).into();
+    u.lim_dod.next = (c.lim_dod as u64).into();
+}
+
 impl TofCfg {
     /// The pipe of input `i` of `n`.
     pub fn pipe_of(&self, i: usize, n: usize) -> usize {
@@ -168,6 +178,8 @@ pub struct View {
     pub dod: [u16; MAX_PIPES],
     pub metered: u32,
     pub deflected: u32,
+    /// Per input, its pipe.
+    pub pipe_of: Vec<u8>,
 }
 
 /// Sets the block's inputs.
@@ -217,12 +229,7 @@ pub fn drive<
     u.lim_port_bytes.next = (d.port.bytes as u64).into();
     u.lim_hdr_pkts.next = (d.hdr.pkts as u64).into();
     u.lim_hdr_bytes.next = (d.hdr.bytes as u64).into();
-    u.tof.on.next = d.tof.on;
-    u.tof.pipes.next = (d.tof.pipes as u64 & 7).into();
-    u.tof.burst.next = (d.tof.burst as u64 & 0xf_ffff).into();
-    u.tof.t0.next = (d.tof.t0 as u64 & 0xff_ffff).into();
-    u.tof.t1.next = (d.tof.t1 as u64 & 0xff_ffff).into();
-    u.tof.lim_dod.next = (d.tof.lim_dod as u64).into();
+    drive_tof(&mut u.tof, &d.tof);
     for (o, c) in u.cong.iter_mut().enumerate() {
         c.next = d.cong.get(o).copied().unwrap_or(false);
     }
@@ -277,6 +284,7 @@ pub fn read<
         lost: u.lost.val().index() as u32,
         mode: u.mode.iter().map(|x| x.val().index() as u8).collect(),
         dod: std::array::from_fn(|p| u.dod[p].val().index() as u16),
+        pipe_of: u.pipe_of.iter().map(|x| x.val().index() as u8).collect(),
         metered: u.metered.val().index() as u32,
         deflected: u.deflected.val().index() as u32,
     }

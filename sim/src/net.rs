@@ -1014,9 +1014,11 @@ fn build_switch(
     s.port_pkts = opt("port_pkts", c.port_pkts, 1, max_p)?;
     s.hdr_bytes = opt("hdr_bytes", c.hdr_bytes, 64, max_b)?;
     s.hdr_pkts = opt("hdr_pkts", c.hdr_pkts, 1, max_p)?;
-    if (c.hdr_bytes.is_some() || c.hdr_pkts.is_some()) && c.mode != SwitchMode::Trim {
+    if (c.hdr_bytes.is_some() || c.hdr_pkts.is_some())
+        && !matches!(c.mode, SwitchMode::Trim | SwitchMode::TofinoTrim)
+    {
         return Err(w(
-            "hdr_bytes and hdr_pkts limit trimmed headers: they need mode = \"trim\"",
+            "hdr_bytes and hdr_pkts limit trimmed headers: they need mode = \"trim\" or \"tofino-trim\"",
         ));
     }
     s.dt_a = c.dt_alpha.map(dt_exponent).transpose().map_err(|e| w(&e))?;
@@ -1063,8 +1065,8 @@ fn build_switch(
     })
 }
 
-/// The new switch (`buffer = "shared"`): drop-tail or ideal trimming, on any engine, the
-/// size asked for.
+/// The new switch (`buffer = "shared"`): drop-tail, ideal or Tofino-style trimming, on any
+/// engine, the size asked for.
 fn build_shared_switch(
     c: &SwitchCfg,
     s: &SwitchSetup,
@@ -1077,10 +1079,11 @@ fn build_shared_switch(
     use nt_hdl::switch2::{SharedSwitch16, SharedSwitch4};
     if !s.mode.info().shared {
         let on: Vec<&str> = MODES.iter().filter(|m| m.shared).map(|m| m.name).collect();
+        let (last, rest) = on.split_last().expect("a mode the shared switch runs");
         return Err(format!(
-            "mode = {:?}: buffer = \"shared\" runs {} only so far",
+            "mode = {:?}: buffer = \"shared\" runs {} and {last} only so far",
             s.mode.name(),
-            on.join(" and ")
+            rest.join(", ")
         ));
     }
     let kib = c.shared_kib.unwrap_or(64);

@@ -23,6 +23,9 @@
 //!   fill the pipes one after another (3 senders in the receiver's pipe, then 4 a pipe).
 //! * `trim3-<ideal|tofino>-N` (N = 1..=3) and `trim3` (N = 3, both modes): the same on a
 //!   4-port switch, 4 KiB per band ([`TrimShape::small`]), which the tests run.
+//! * `trims-<ideal|tofino>-N` and `trim3s-<ideal|tofino>-N` (and `trim3s`): the same two
+//!   on the shared-buffer switch, 64 KiB, the band limit per output and band
+//!   ([`TrimShape::shared`], [`TrimShape::small_shared`]).
 //! * `bolt-join`, `bolt-complete-<pru|nopru>`: thesis §4.5.1's Bolt
 //!   micro-benchmarks on a dumbbell (two senders, one receiver, a 4-port switch in Bolt
 //!   mode), scaled to the NIC's largest message (38 packets = one flow): a flow joins a
@@ -91,9 +94,14 @@ pub fn names() -> Vec<String> {
     for m in ["ideal", "tofino"] {
         v.push(format!("trimpacked-{m}-N (N = 1..=15)"));
     }
-    v.push("trim3".to_string());
     for m in ["ideal", "tofino"] {
-        v.push(format!("trim3-{m}-N (N = 1..=3)"));
+        v.push(format!("trims-{m}-N (N = 1..=15)"));
+    }
+    for prefix in ["trim3", "trim3s"] {
+        v.push(prefix.to_string());
+        for m in ["ideal", "tofino"] {
+            v.push(format!("{prefix}-{m}-N (N = 1..=3)"));
+        }
     }
     v.push("bolt".to_string());
     v.push("bolt-join".to_string());
@@ -182,17 +190,25 @@ pub fn runs(name: &str) -> Option<Vec<(String, String)>> {
         }
         return Some(v);
     }
-    if name == "trim3" {
-        let mut v = vec![];
-        for m in ["ideal", "tofino"] {
-            v.push((
-                format!("trim3-{m}-3"),
-                trimming_shaped(m == "tofino", 3, &TrimShape::small()),
-            ));
+    for shape in [TrimShape::small(), TrimShape::small_shared()] {
+        if name == shape.prefix {
+            let mut v = vec![];
+            for m in ["ideal", "tofino"] {
+                v.push((
+                    format!("{}-{m}-3", shape.prefix),
+                    trimming_shaped(m == "tofino", 3, &shape),
+                ));
+            }
+            return Some(v);
         }
-        return Some(v);
     }
-    for shape in [TrimShape::paper(), TrimShape::packed(), TrimShape::small()] {
+    for shape in [
+        TrimShape::paper(),
+        TrimShape::packed(),
+        TrimShape::shared(),
+        TrimShape::small(),
+        TrimShape::small_shared(),
+    ] {
         if let Some(rest) = name.strip_prefix(&format!("{}-", shape.prefix)) {
             let (m, n) = rest.split_once('-')?;
             let n: usize = n.parse().ok()?;
@@ -421,6 +437,9 @@ pub struct TrimShape {
     pub buffer_bytes: u64,
     /// Senders dealt over the pipes ([`trim_sender_ports`]), or on ports 1..=N.
     pub spread: bool,
+    /// On the shared-buffer switch (`buffer = "shared"`, 64 KiB, `buffer_bytes` per
+    /// output and band), not the crosspoint one.
+    pub shared: bool,
 }
 
 impl TrimShape {
@@ -434,6 +453,16 @@ impl TrimShape {
             link_delay: INCAST_LINK_DELAY,
             buffer_bytes: 16384,
             spread: true,
+            shared: false,
+        }
+    }
+
+    /// As [`TrimShape::paper`], on the shared-buffer switch.
+    pub fn shared() -> Self {
+        Self {
+            prefix: "trims",
+            shared: true,
+            ..Self::paper()
         }
     }
 
@@ -457,6 +486,16 @@ impl TrimShape {
             link_delay: 60,
             buffer_bytes: 4096,
             spread: true,
+            shared: false,
+        }
+    }
+
+    /// As [`TrimShape::small`], on the shared-buffer switch.
+    pub fn small_shared() -> Self {
+        Self {
+            prefix: "trim3s",
+            shared: true,
+            ..Self::small()
         }
     }
 }
@@ -493,6 +532,12 @@ pub fn trimming_shaped(tofino: bool, senders: usize, shape: &TrimShape) -> Strin
         if tofino { "tofino-trim" } else { "trim" },
         shape.buffer_bytes,
     );
+    if shape.shared {
+        s.insert_str(
+            s.find("pipes = ").expect("the switch's pipes"),
+            "buffer = \"shared\"\nshared_kib = 64\n",
+        );
+    }
     let ports: Vec<usize> = if shape.spread {
         trim_sender_ports(shape.ports, TRIM_PIPES, senders)
     } else {

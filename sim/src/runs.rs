@@ -415,8 +415,9 @@ fn run_sque<
     const NRP: usize,
     const NK: usize,
     const N4K: usize,
+    const KP: usize,
 >(
-    top: nt_hdl::sque::SwitchQueues<N, K, M, CA, CC, RP, NB, KNB, KRP, NRP, NK, N4K>,
+    top: nt_hdl::sque::SwitchQueues<N, K, M, CA, CC, RP, NB, KNB, KRP, NRP, NK, N4K, KP>,
     n: usize,
     ca: usize,
     block: &'static str,
@@ -428,7 +429,14 @@ fn run_sque<
     let mut k = Kernel::new(top).map_err(|e| e.to_string())?;
     open_outputs(&mut k, opts).map_err(|e| e.to_string())?;
     let drain = (cycles / 2).min(knobs().drain);
-    let mut w = SqueWorkload::new(seed, n, 1 << ca, cycles, Knobs { drain, ..knobs() });
+    // a share of deflected headers through two pipes' recirculation paths
+    let kn = Knobs {
+        drain,
+        dod_p: 0.15,
+        pipes: 2,
+        ..knobs()
+    };
+    let mut w = SqueWorkload::new(seed, n, 1 << ca, cycles, kn);
     let r = run_loop(k, block, cycles, seed, |k, now| {
         let (v, d) = checked_step(k, block, seed, now, read, |c, v| w.step(c, v), drive)?;
         let ev = v.dq.iter().any(|x| x.is_some());
@@ -464,6 +472,7 @@ fn run_switch2<
     const NRP: usize,
     const NK: usize,
     const N4K: usize,
+    const KP: usize,
 >(
     top: nt_hdl::switch2::SharedSwitch<
         N,
@@ -484,6 +493,7 @@ fn run_switch2<
         NRP,
         NK,
         N4K,
+        KP,
     >,
     n: usize,
     lanes: usize,
@@ -492,11 +502,18 @@ fn run_switch2<
     seed: u64,
     opts: &RunOptions,
 ) -> Result<(RunSummary, Option<PortRecorder>), String> {
-    use crate::switch2_workload::{drive, knobs, read, Knobs, Switch2Workload};
+    use crate::switch2_workload::{drive, knobs, read, tofino_knobs, Knobs, Switch2Workload};
     let mut k = Kernel::new(top).map_err(|e| e.to_string())?;
     open_outputs(&mut k, opts).map_err(|e| e.to_string())?;
     let drain = (cycles / 2).min(knobs().drain);
-    let mut w = Switch2Workload::new(seed, n, lanes, cycles, Knobs { drain, ..knobs() });
+    // ideal trimming, then Tofino-style trimming from a third of the way
+    let mut w = Switch2Workload::new(seed, n, lanes, cycles, Knobs { drain, ..knobs() }).then(
+        cycles / 3,
+        Knobs {
+            drain,
+            ..tofino_knobs()
+        },
+    );
     let mut last = None;
     let r = run_loop(k, block, cycles, seed, |k, now| {
         let (v, d) = checked_step(k, block, seed, now, read, |c, v| w.step(c, v), drive)?;

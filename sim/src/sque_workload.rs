@@ -15,9 +15,29 @@
 //!   was popped;
 //! * at the end, after a drain, every packet has left.
 //!
+//! With `dod_p` it also deflects headers on drop (Tofino-style trimming), as the
+//! admission does: a deflected verdict (band 0, 64 bytes, the frame's words `W`, which
+//! the block's server holds it for; 0 holds 512) while its pipe holds fewer than
+//! `lim_dod` deflected headers (from the verdict to its `rel` pulse); its completion is
+//! the header's (8 words). Checked, as errors of the run:
+//! * a deflected header is handed out only to its output, in band 0 with 64 bytes (its
+//!   departure says so), never before `W` + [`RECIRC_MIN`] cycles after its completion
+//!   was popped, and after a `rel` pulse of its pipe and a `cong` pulse of its output
+//!   that both came after the pop (and at least [`REL_TO_DQ`] cycles before);
+//! * per pipe, a `rel` pulse only for a deflected header that could have been released
+//!   by then (popped at least `W` + [`POP_TO_REL`] cycles before) and not yet
+//!   released, and never more hand-outs than `rel` pulses [`REL_TO_DQ`] cycles before;
+//!   per output likewise for `cong` pulses; `cong` pulses only in cycles with `rel` ones;
+//! * `recirculated` is, in every cycle, the `rel` pulses of the cycles before (since the
+//!   last reset), and at the end every pipe has released every header it deflected.
+//!
+//! Deflected headers are left out of the order check (they take another path) and do
+//! not count as waiting in the strict-priority check.
+//!
 //! The equivalence test runs it against the model; `ntsim run sque_p4` records it.
 use nt_hdl::sbuf::BufMeta;
 use nt_hdl::sque::SwitchQueues;
+use nt_hdl::stofino::MAX_PIPES;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;
@@ -26,6 +46,20 @@ use std::collections::VecDeque;
 /// lower band's packet leaves: the stage, the lane's round robin (up to 8), decode,
 /// enqueue, pick, and a slot (up to 8), with room to spare.
 pub const SP_SLACK: u64 = 32;
+
+/// The fewest cycles, beyond its `W`, from a deflected header's pop to its `rel` pulse:
+/// the stage, L1, L2 into the FIFO, the server taking it, its `W` cycles (in the last it
+/// moves into the return register), and L1 taking the return (the pulse is registered).
+pub const POP_TO_REL: u64 = 5;
+
+/// The fewest cycles from a `rel` (and `cong`) pulse to its header's descriptor: the
+/// pulse is a cycle after L1, then L2, the enqueue, the pick, the slot's read and the
+/// descriptor's register.
+pub const REL_TO_DQ: u64 = 5;
+
+/// The fewest cycles, beyond its `W`, from a deflected header's pop to its descriptor
+/// (seen in the tests: the bound is met).
+pub const RECIRC_MIN: u64 = POP_TO_REL + REL_TO_DQ;
 
 /// A stored packet's meta, as the buffer reports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -43,6 +77,10 @@ pub struct Vd {
     pub out: u8,
     pub band: u8,
     pub bytes: u32,
+    /// A header deflected on drop (`admit` set too, band 0, 64 bytes).
+    pub dod: bool,
+    /// The frame's whole length in words (sent with every verdict; 9 bits).
+    pub words: u16,
 }
 
 /// The block's inputs in a cycle.
@@ -56,6 +94,8 @@ pub struct Drive {
     pub dep: Vec<bool>,
     pub wrr: bool,
     pub weight: [u8; 4],
+    /// Per input: its pipe.
+    pub pipe_of: Vec<u8>,
 }
 
 /// The block's outputs in a cycle.
@@ -65,6 +105,12 @@ pub struct View {
     pub dq: Vec<Option<(u32, Meta)>>,
     pub adm_dep: Vec<Option<(u8, u32)>>,
     pub lost: u32,
+    /// Per output: a returned deflected header's congestion signal.
+    pub cong: Vec<bool>,
+    /// Per pipe: a deflected header released.
+    pub rel: [bool; MAX_PIPES],
+    /// `rel` pulses counted (wrapping).
+    pub recirculated: u32,
 }
 
 fn meta_of(m: &BufMeta) -> Meta {
@@ -100,8 +146,9 @@ pub fn drive<
     const NRP: usize,
     const NK: usize,
     const N4K: usize,
+    const KP: usize,
 >(
-    u: &mut SwitchQueues<N, K, M, CA, CC, RP, NB, KNB, KRP, NRP, NK, N4K>,
+    u: &mut SwitchQueues<N, K, M, CA, CC, RP, NB, KNB, KRP, NRP, NK, N4K, KP>,
     d: &Drive,
 ) {
     u.reset.next = d.reset;
@@ -113,10 +160,13 @@ pub fn drive<
         p.vd_out.next = (v.out as u64).into();
         p.vd_band.next = (v.band as u64).into();
         p.vd_bytes.next = (v.bytes as u64).into();
+        p.vd_dod.next = v.dod;
+        p.vd_words.next = (v.words as u64).into();
         let (c, m) = d.cp[i].unwrap_or_default();
         p.cp_valid.next = d.cp[i].is_some();
         p.cp_cell.next = (c as u64).into();
         p.cp_meta.next = buf_meta(&m);
+        u.pipe_of[i].next = (d.pipe_of.get(i).copied().unwrap_or(0) as u64).into();
     }
     for o in 0..N {
         u.out[o].dq_count.next = (d.dq_count[o] as u64).into();
@@ -142,8 +192,9 @@ pub fn read<
     const NRP: usize,
     const NK: usize,
     const N4K: usize,
+    const KP: usize,
 >(
-    u: &SwitchQueues<N, K, M, CA, CC, RP, NB, KNB, KRP, NRP, NK, N4K>,
+    u: &SwitchQueues<N, K, M, CA, CC, RP, NB, KNB, KRP, NRP, NK, N4K, KP>,
 ) -> View {
     View {
         cp_pop: u.inp.iter().map(|p| p.cp_pop.val()).collect(),
@@ -169,6 +220,9 @@ pub fn read<
             })
             .collect(),
         lost: u.lost.val().index() as u32,
+        cong: u.cong.iter().map(|c| c.val()).collect(),
+        rel: std::array::from_fn(|p| u.rel[p].val()),
+        recirculated: u.recirculated.val().index() as u32,
     }
 }
 
@@ -201,6 +255,16 @@ pub struct Knobs {
     /// Check the strict-priority rule (off under WRR, or when the hot output is
     /// overloaded on purpose it still holds; off only where a test says so).
     pub check_sp: bool,
+    /// Ingress pipes (1..=4): input `i` is in pipe `i * pipes / n`.
+    pub pipes: u8,
+    /// Chance that an admitted verdict is a header deflected on drop.
+    pub dod_p: f64,
+    /// Deflected headers a pipe may hold (from the verdict to its `rel` pulse) before
+    /// the workload, as the admission, deflects no more there.
+    pub lim_dod: usize,
+    /// `W` of deflected verdicts drawn from this range instead of the frame's words (a
+    /// test of the servers with holds shorter than a frame can be; 0 holds 512).
+    pub dod_words: Option<(u16, u16)>,
 }
 
 /// The default: busy inputs, an incast-like share on output 0, every band.
@@ -219,6 +283,10 @@ pub fn knobs() -> Knobs {
         drain: 3_000,
         max_queue: 24,
         check_sp: true,
+        pipes: 1,
+        dod_p: 0.0,
+        lim_dod: 12,
+        dod_words: None,
     }
 }
 
@@ -233,6 +301,15 @@ pub struct Seen {
     pub backlogged: Vec<u64>,
     /// Packets left per band.
     pub bands: [u64; 4],
+    /// Headers deflected (verdicts), and `rel` pulses.
+    pub deflected: u64,
+    pub recirculated: u64,
+    /// The most cycles from a deflected header's pop to its descriptor, and the fewest
+    /// beyond its server's hold (`W`).
+    pub max_recirc_wait: u64,
+    pub min_recirc_over_words: Option<u64>,
+    /// The most deflected headers a pipe held (verdict to `rel`).
+    pub max_dod_held: usize,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -245,6 +322,11 @@ struct Pkt {
     meta: Meta,
     /// Cycle its completion was popped.
     popped: u64,
+    /// A deflected header: the cycles its server holds it (`W`, 0 as 512) and its
+    /// input's pipe.
+    dod: bool,
+    hold: u64,
+    pipe: u8,
 }
 
 /// The workload. See the module documentation.
@@ -269,12 +351,34 @@ pub struct SqueWorkload {
     dep_due: Vec<Option<Pkt>>,
     dep_now: Vec<Option<Pkt>>,
     seen: Seen,
+    // ---- deflected headers (since the last reset) ----
+    /// Per input: its pipe.
+    pipe_of: Vec<u8>,
+    /// Per pipe: deflected verdicts not yet released (the admission's count).
+    dod_held: [usize; MAX_PIPES],
+    /// Per pipe: deflected verdicts, and `rel` pulses.
+    dod_n: [u64; MAX_PIPES],
+    rel_n: [u64; MAX_PIPES],
+    /// Per pipe and per output: popped deflected headers not yet releasable (the cycle
+    /// they may be), and how many are releasable.
+    rel_due: Vec<Vec<u64>>,
+    rel_ok: [u64; MAX_PIPES],
+    cong_due: Vec<Vec<u64>>,
+    cong_ok: Vec<u64>,
+    /// Per pipe and per output: the cycles of their pulses.
+    rel_at: Vec<Vec<u64>>,
+    cong_at: Vec<Vec<u64>>,
+    /// Per pipe: deflected headers handed out.
+    dod_out: [u64; MAX_PIPES],
+    /// `rel` pulses of the cycles before (what `recirculated` must show).
+    rel_sum: u32,
 }
 
 impl SqueWorkload {
     /// `n` ports, `cells` cells, a run of `cycles` (the last `k.drain` without new
     /// verdicts).
     pub fn new(seed: u64, n: usize, cells: u32, cycles: u64, k: Knobs) -> Self {
+        let pipes = k.pipes.clamp(1, MAX_PIPES as u8) as usize;
         Self {
             rng: StdRng::seed_from_u64(seed),
             n,
@@ -295,6 +399,18 @@ impl SqueWorkload {
                 backlogged: vec![0; n],
                 ..Seen::default()
             },
+            pipe_of: (0..n).map(|i| (i * pipes / n) as u8).collect(),
+            dod_held: [0; MAX_PIPES],
+            dod_n: [0; MAX_PIPES],
+            rel_n: [0; MAX_PIPES],
+            rel_due: vec![Vec::new(); MAX_PIPES],
+            rel_ok: [0; MAX_PIPES],
+            cong_due: vec![Vec::new(); n],
+            cong_ok: vec![0; n],
+            rel_at: vec![Vec::new(); MAX_PIPES],
+            cong_at: vec![Vec::new(); n],
+            dod_out: [0; MAX_PIPES],
+            rel_sum: 0,
         }
     }
 
@@ -310,6 +426,129 @@ impl SqueWorkload {
             self.dep_due[i] = None;
             self.dep_now[i] = None;
         }
+        self.dod_held = [0; MAX_PIPES];
+        self.dod_n = [0; MAX_PIPES];
+        self.rel_n = [0; MAX_PIPES];
+        self.rel_due.iter_mut().for_each(Vec::clear);
+        self.rel_ok = [0; MAX_PIPES];
+        self.cong_due.iter_mut().for_each(Vec::clear);
+        self.cong_ok.iter_mut().for_each(|x| *x = 0);
+        self.rel_at.iter_mut().for_each(Vec::clear);
+        self.cong_at.iter_mut().for_each(Vec::clear);
+        self.dod_out = [0; MAX_PIPES];
+        self.rel_sum = 0;
+    }
+
+    /// Whether a pulse in `at` (sorted) came after cycle `after` and at or before
+    /// `until`.
+    fn pulse_within(at: &[u64], after: u64, until: u64) -> bool {
+        let x = at.partition_point(|&c| c <= after);
+        x < at.len() && at[x] <= until
+    }
+
+    /// Checks the recirculation's pulses of cycle `now`.
+    fn check_pulses(&mut self, now: u64, v: &View) -> Result<(), String> {
+        let n = self.n;
+        if v.recirculated != self.rel_sum {
+            return Err(format!(
+                "cycle {now}: recirculated {}, expected {} (the rel pulses before)",
+                v.recirculated, self.rel_sum
+            ));
+        }
+        // deflected headers that may have been released by now
+        for p in 0..MAX_PIPES {
+            let due = &mut self.rel_due[p];
+            let before = due.len();
+            due.retain(|&t| t > now);
+            self.rel_ok[p] += (before - due.len()) as u64;
+        }
+        for o in 0..n {
+            let due = &mut self.cong_due[o];
+            let before = due.len();
+            due.retain(|&t| t > now);
+            self.cong_ok[o] += (before - due.len()) as u64;
+        }
+        for p in 0..MAX_PIPES {
+            if !v.rel[p] {
+                continue;
+            }
+            self.rel_n[p] += 1;
+            self.rel_at[p].push(now);
+            self.seen.recirculated += 1;
+            self.rel_sum = self.rel_sum.wrapping_add(1);
+            if self.rel_n[p] > self.rel_ok[p] {
+                return Err(format!(
+                    "cycle {now}: pipe {p}: rel pulse {} with {} deflected headers releasable",
+                    self.rel_n[p], self.rel_ok[p]
+                ));
+            }
+            // the admission's count (a verdict precedes its release, so it is not 0)
+            self.dod_held[p] -= 1;
+        }
+        let rels = v.rel.iter().filter(|&&x| x).count();
+        let congs = v.cong.iter().filter(|&&x| x).count();
+        if congs > rels {
+            return Err(format!(
+                "cycle {now}: {congs} cong pulses with {rels} rel pulses"
+            ));
+        }
+        for o in 0..n {
+            if !v.cong[o] {
+                continue;
+            }
+            self.cong_at[o].push(now);
+            if self.cong_at[o].len() as u64 > self.cong_ok[o] {
+                return Err(format!(
+                    "cycle {now}: output {o}: cong pulse {} with {} deflected headers releasable",
+                    self.cong_at[o].len(),
+                    self.cong_ok[o]
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks a deflected header `p` handed out at cycle `now`.
+    fn check_deflected_out(&mut self, now: u64, o: usize, p: &Pkt) -> Result<(), String> {
+        let pipe = p.pipe as usize;
+        let cell = p.cell;
+        let earliest = p.popped + p.hold + RECIRC_MIN;
+        if now < earliest {
+            return Err(format!(
+                "cycle {now}: output {o}: deflected cell {cell} (held {}) popped at cycle {} out before cycle {earliest}",
+                p.hold, p.popped
+            ));
+        }
+        let until = now - REL_TO_DQ;
+        if !Self::pulse_within(&self.rel_at[pipe], p.popped, until) {
+            return Err(format!(
+                "cycle {now}: output {o}: deflected cell {cell} popped at cycle {} out with no rel pulse of pipe {pipe} since, up to cycle {until}",
+                p.popped
+            ));
+        }
+        if !Self::pulse_within(&self.cong_at[o], p.popped, until) {
+            return Err(format!(
+                "cycle {now}: output {o}: deflected cell {cell} popped at cycle {} out with no cong pulse of its output since, up to cycle {until}",
+                p.popped
+            ));
+        }
+        self.dod_out[pipe] += 1;
+        let released = self.rel_at[pipe].partition_point(|&c| c <= until) as u64;
+        if self.dod_out[pipe] > released {
+            return Err(format!(
+                "cycle {now}: pipe {pipe}: {} deflected headers out, {released} released by cycle {until}",
+                self.dod_out[pipe]
+            ));
+        }
+        let wait = now - p.popped;
+        self.seen.max_recirc_wait = self.seen.max_recirc_wait.max(wait);
+        let over = wait - p.hold;
+        self.seen.min_recirc_over_words = Some(
+            self.seen
+                .min_recirc_over_words
+                .map_or(over, |m| m.min(over)),
+        );
+        Ok(())
     }
 
     /// Checks the view of cycle `now` and returns the inputs of that cycle.
@@ -318,6 +557,7 @@ impl SqueWorkload {
         if v.lost != 0 {
             return Err(format!("cycle {now}: {} verdicts lost", v.lost));
         }
+        self.check_pulses(now, v)?;
         // departures reported to the admission
         for o in 0..n {
             let want = self.dep_now[o].take().map(|p| (p.band, p.bytes));
@@ -344,6 +584,9 @@ impl SqueWorkload {
                 ));
             };
             let p = self.waiting[o][x];
+            if p.dod {
+                self.check_deflected_out(now, o, &p)?;
+            }
             if p.meta != meta {
                 return Err(format!(
                     "cycle {now}: output {o}: cell {cell} with meta {meta:?}, expected {:?}",
@@ -352,7 +595,7 @@ impl SqueWorkload {
             }
             if let Some(q) = self.waiting[o][..x]
                 .iter()
-                .find(|q| q.inp == p.inp && q.band == p.band)
+                .find(|q| !p.dod && !q.dod && q.inp == p.inp && q.band == p.band)
             {
                 return Err(format!(
                     "cycle {now}: output {o}: cell {cell} of input {} band {} overtook cell {}",
@@ -362,7 +605,7 @@ impl SqueWorkload {
             if self.k.check_sp && !self.k.wrr {
                 if let Some(q) = self.waiting[o]
                     .iter()
-                    .find(|q| q.band < p.band && q.popped + SP_SLACK < now)
+                    .find(|q| !q.dod && q.band < p.band && q.popped + SP_SLACK < now)
                 {
                     return Err(format!(
                         "cycle {now}: output {o}: band {} left while cell {} of band {} waited since cycle {}",
@@ -383,6 +626,7 @@ impl SqueWorkload {
             dep: vec![false; n],
             wrr: self.k.wrr,
             weight: self.k.weight,
+            pipe_of: self.pipe_of.clone(),
         };
         if self.k.reset_p > 0.0 && self.rng.gen_bool(self.k.reset_p) {
             self.reset_state();
@@ -427,6 +671,11 @@ impl SqueWorkload {
                     ));
                 };
                 p.popped = now;
+                if p.dod {
+                    let t = now + p.hold + POP_TO_REL;
+                    self.rel_due[p.pipe as usize].push(t);
+                    self.cong_due[p.out as usize].push(t);
+                }
                 self.waiting[p.out as usize].push(p);
             }
             while self.cq[i].len() < 8 && self.inflight[i].front().is_some_and(|(t, _)| *t < now) {
@@ -469,21 +718,49 @@ impl SqueWorkload {
                     && held < self.k.max_queue
                     && self.inflight[i].len() + self.cq[i].len() < 12
                     && !self.free.is_empty();
+                // a deflected header: band 0, 64 bytes, while its pipe holds fewer than
+                // `lim_dod` (no draw when deflection is off, so the runs without it are
+                // the same)
+                let pipe = self.pipe_of[i];
+                let dod = admit
+                    && self.k.dod_p > 0.0
+                    && self.rng.gen_bool(self.k.dod_p)
+                    && self.dod_held[pipe as usize] < self.k.lim_dod;
+                let (band, bytes) = if dod { (0, 64) } else { (band, bytes) };
+                let vw = match self.k.dod_words {
+                    Some((lo, hi)) if dod => self.rng.gen_range(lo..=hi) & 0x1ff,
+                    _ => words,
+                };
                 d.vd[i] = Some(Vd {
                     admit,
                     out,
                     band,
                     bytes,
+                    dod,
+                    words: vw,
                 });
                 if admit {
                     let cell = self.free.pop().expect("checked");
+                    // the buffer stores a deflected frame's header only (8 words)
+                    let hw = if dod { 8 } else { words };
                     let meta = Meta {
                         s: self.rng.gen_range(0..n) as u8,
-                        words,
-                        empty: (words as u32 * 8 - bytes) as u8,
+                        words: hw,
+                        empty: if dod {
+                            0
+                        } else {
+                            (words as u32 * 8 - bytes) as u8
+                        },
                         bad: self.rng.gen_bool(0.05),
                     };
-                    let t = now + self.rng.gen_range(2..=words as u64 + 4);
+                    if dod {
+                        let p = pipe as usize;
+                        self.dod_held[p] += 1;
+                        self.dod_n[p] += 1;
+                        self.seen.deflected += 1;
+                        self.seen.max_dod_held = self.seen.max_dod_held.max(self.dod_held[p]);
+                    }
+                    let t = now + self.rng.gen_range(2..=hw as u64 + 4);
                     let t = t.max(self.inflight[i].back().map_or(0, |(t, _)| *t));
                     self.inflight[i].push_back((
                         t,
@@ -495,6 +772,9 @@ impl SqueWorkload {
                             cell,
                             meta,
                             popped: 0,
+                            dod,
+                            hold: if vw == 0 { 512 } else { vw as u64 },
+                            pipe,
                         },
                     ));
                     self.seen.admitted += 1;
@@ -504,7 +784,8 @@ impl SqueWorkload {
         Ok(d)
     }
 
-    /// Checks that everything left (call after the drain).
+    /// Checks that everything left and every deflected header was released (call after
+    /// the drain; `recirculated` was checked in every cycle).
     pub fn finish(self) -> Result<Box<Seen>, String> {
         for o in 0..self.n {
             if !self.waiting[o].is_empty() || !self.dq[o].is_empty() || self.reader[o].is_some() {
@@ -517,6 +798,14 @@ impl SqueWorkload {
         for i in 0..self.n {
             if !self.cq[i].is_empty() || !self.inflight[i].is_empty() {
                 return Err(format!("input {i}: completions never popped"));
+            }
+        }
+        for p in 0..MAX_PIPES {
+            if self.rel_n[p] != self.dod_n[p] || self.dod_held[p] != 0 {
+                return Err(format!(
+                    "pipe {p}: {} deflected headers, {} rel pulses",
+                    self.dod_n[p], self.rel_n[p]
+                ));
             }
         }
         Ok(Box::new(self.seen))

@@ -18,16 +18,16 @@ pub const SHARED_KIB: [u64; 3] = [64, 1024, 16384];
 
 /// 4 ports, 1 MiB: 32,768 cells of 4 words.
 pub type SharedSwitch4M1 =
-    SharedSwitch<4, 32, 16, 1, 4, 16, 16, 15, 16, 8, 4, 16, 64, 1, 1, 4, 4, 16>;
+    SharedSwitch<4, 32, 16, 1, 4, 16, 16, 15, 16, 8, 4, 16, 64, 1, 1, 4, 4, 16, 4>;
 /// 4 ports, 16 MiB: 524,288 cells of 4 words.
 pub type SharedSwitch4M16 =
-    SharedSwitch<4, 32, 16, 1, 4, 16, 16, 19, 20, 8, 4, 16, 64, 1, 1, 4, 4, 16>;
+    SharedSwitch<4, 32, 16, 1, 4, 16, 16, 19, 20, 8, 4, 16, 64, 1, 1, 4, 4, 16, 4>;
 /// 16 ports, 1 MiB: 8,192 cells of 16 words.
 pub type SharedSwitch16M1 =
-    SharedSwitch<16, 128, 256, 2, 8, 64, 128, 13, 14, 32, 4, 64, 1024, 2, 4, 32, 32, 128>;
+    SharedSwitch<16, 128, 256, 2, 8, 64, 128, 13, 14, 32, 4, 64, 1024, 2, 4, 32, 32, 128, 8>;
 /// 16 ports, 16 MiB: 131,072 cells of 16 words.
 pub type SharedSwitch16M16 =
-    SharedSwitch<16, 128, 256, 2, 8, 64, 128, 17, 18, 32, 4, 64, 1024, 2, 4, 32, 32, 128>;
+    SharedSwitch<16, 128, 256, 2, 8, 64, 128, 17, 18, 32, 4, 64, 1024, 2, 4, 32, 32, 128, 8>;
 
 /// The shared switch's port and header limits from a setup, as the admission takes them:
 /// `(port_pkts, port_bytes, hdr_pkts, hdr_bytes)`; no port limit is all ones, the header
@@ -38,6 +38,22 @@ pub fn port_hdr_limits(s: &SwitchSetup) -> [u64; 4] {
         s.port_bytes.unwrap_or(0xffff_ffff).min(0xffff_ffff),
         s.hdr_pkts.unwrap_or(s.limit_pkts[0]).min(0xffff),
         s.hdr_bytes.unwrap_or(s.limit_bytes[0]).min(0xffff_ffff),
+    ]
+}
+
+/// Tofino-style trimming's inputs (`tof$<name>`) from a setup: on in mode `tofino-trim`;
+/// `lim_dod` all ones, which the switch holds to what its recirculation FIFOs take.
+pub fn tofino_cfg(s: &SwitchSetup) -> [(&'static str, u64); 6] {
+    [
+        (
+            "on",
+            (s.mode == nt_hdl::mode::SwitchMode::TofinoTrim) as u64,
+        ),
+        ("pipes", s.pipes.clamp(1, 4)),
+        ("burst", s.meter_burst.min(0xf_ffff)),
+        ("t0", s.t0.min(0xff_ffff)),
+        ("t1", s.t1.min(0xff_ffff)),
+        ("lim_dod", 0xffff),
     ]
 }
 
@@ -71,9 +87,10 @@ impl<
         const NRP: usize,
         const NK: usize,
         const N4K: usize,
+        const KP: usize,
     > SwitchEngine
     for Kernel<
-        SharedSwitch<N, N8, NN, K, M, NB, KNB, CA, CC, N2, R, NR, NRW, RP, KRP, NRP, NK, N4K>,
+        SharedSwitch<N, N8, NN, K, M, NB, KNB, CA, CC, N2, R, NR, NRW, RP, KRP, NRP, NK, N4K, KP>,
     >
 {
     fn ports(&self) -> usize {
@@ -92,6 +109,17 @@ impl<
         u.cfg.port_bytes.next = pb.into();
         u.cfg.hdr_pkts.next = hp.into();
         u.cfg.hdr_bytes.next = hb.into();
+        for (f, v) in tofino_cfg(s) {
+            let t = &mut u.tof;
+            match f {
+                "on" => t.on.next = v != 0,
+                "pipes" => t.pipes.next = v.into(),
+                "burst" => t.burst.next = v.into(),
+                "t0" => t.t0.next = v.into(),
+                "t1" => t.t1.next = v.into(),
+                _ => t.lim_dod.next = v.into(),
+            }
+        }
         for b in 0..BANDS {
             u.band[b].lim_pkts.next = s.limit_pkts[b].min(0xffff).into();
             u.band[b].lim_bytes.next = s.limit_bytes[b].min(0xffff_ffff).into();
@@ -142,8 +170,17 @@ impl<
                     drop_malformed: s.drop_malformed.val().to_u64(),
                     drop_no_route: s.drop_no_route.val().to_u64(),
                     drop_full: s.drop_full.val().to_u64(),
-                    trimmed: s.trimmed.val().to_u64(),
+                    // deflected headers count in the switch's `trimmed`; PortStats
+                    // has them apart, as the crosspoint switch's `dod_trims`
+                    trimmed: s
+                        .trimmed
+                        .val()
+                        .to_u64()
+                        .wrapping_sub(s.deflected.val().to_u64())
+                        & 0xffff_ffff,
                     returned: s.returned.val().to_u64(),
+                    dod_trims: s.deflected.val().to_u64(),
+                    tmode: u.mode[p].val().to_u64(),
                     occ_bytes: std::array::from_fn(|b| u.occ_bytes[p * BANDS + b].val().to_u64()),
                     ..PortStats::default()
                 },
@@ -177,6 +214,8 @@ pub struct VSwitch2 {
     links: Vec<VLink>,
     stat: Vec<[PortRef; STAT2]>,
     occ: Vec<PortRef>,
+    /// Per port: `stat$p$deflected` and `mode$p`.
+    tof: Vec<[PortRef; 2]>,
     cycle: u64,
 }
 
@@ -205,11 +244,20 @@ impl VSwitch2 {
         let occ = (0..n * BANDS)
             .map(|x| lib.port(&format!("occ_bytes${x}")))
             .collect::<Result<Vec<_>, _>>()?;
+        let tof = (0..n)
+            .map(|p| {
+                Ok([
+                    lib.port(&format!("stat${p}$deflected"))?,
+                    lib.port(&format!("mode${p}"))?,
+                ])
+            })
+            .collect::<Result<Vec<_>, String>>()?;
         Ok(VSwitch2 {
             m: VModel::new(lib),
             links,
             stat,
             occ,
+            tof,
             cycle: 0,
         })
     }
@@ -238,6 +286,9 @@ impl VSwitch2 {
             .zip(lim)
         {
             self.set(&format!("cfg${f}"), v)?;
+        }
+        for (f, v) in tofino_cfg(s) {
+            self.set(&format!("tof${f}"), v)?;
         }
         for b in 0..BANDS {
             self.set(&format!("band${b}$lim_pkts"), s.limit_pkts[b].min(0xffff))?;
@@ -284,12 +335,17 @@ impl SwitchEngine for VSwitch2 {
         for (p, o) in out.iter_mut().enumerate().take(self.links.len()) {
             let (rx_ready, tx) = self.links[p].read(m);
             let s: [u64; STAT2] = std::array::from_fn(|k| m.get(self.stat[p][k]));
+            let (dod, mode) = (m.get(self.tof[p][0]), m.get(self.tof[p][1]));
+            let st = port_stats(&s);
             *o = PortOut {
                 rx_ready,
                 tx,
                 stat: PortStats {
                     occ_bytes: std::array::from_fn(|b| m.get(self.occ[p * BANDS + b])),
-                    ..port_stats(&s)
+                    trimmed: st.trimmed.wrapping_sub(dod) & 0xffff_ffff,
+                    dod_trims: dod,
+                    tmode: mode,
+                    ..st
                 },
             };
         }

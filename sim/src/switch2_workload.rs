@@ -20,7 +20,7 @@
 //!   (length mismatch), the last known only as a range (a mismatched frame may also be
 //!   refused or trimmed), and `trimmed` and `returned` equal the trimmed and returned
 //!   headers delivered (plus, at most, the mismatched frames).
-use crate::adm_workload::{port_sum, LimCfg};
+use crate::adm_workload::{drive_tof, port_sum, LimCfg, TofCfg};
 use crate::swframe::{ipv4_csum, random_frame, returned_header, trimmed_header, Route, Word};
 use nt_hdl::switch2::SharedSwitch;
 use rand::rngs::StdRng;
@@ -54,6 +54,8 @@ pub struct Drive {
     pub port: LimCfg,
     /// Band 0, for trimmed and returned headers.
     pub hdr: LimCfg,
+    /// Tofino-style trimming.
+    pub tof: TofCfg,
 }
 
 /// A port's counters (the block's `stat[p]`).
@@ -68,6 +70,7 @@ pub struct Stats {
     pub tx_frames: u32,
     pub trimmed: u32,
     pub returned: u32,
+    pub deflected: u32,
 }
 
 /// The switch's outputs in a cycle.
@@ -85,6 +88,12 @@ pub struct View {
     pub trimmed: u32,
     pub returned: u32,
     pub lost: u32,
+    /// Per output, its Tofino mode; per pipe, its deflected headers not yet back.
+    pub mode: Vec<u8>,
+    pub dod: [u16; 4],
+    pub metered: u32,
+    pub deflected: u32,
+    pub recirculated: u32,
 }
 
 type Sw<
@@ -106,7 +115,8 @@ type Sw<
     const NRP: usize,
     const NK: usize,
     const N4K: usize,
-> = SharedSwitch<N, N8, NN, K, M, NB, KNB, CA, CC, N2, R, NR, NRW, RP, KRP, NRP, NK, N4K>;
+    const KP: usize,
+> = SharedSwitch<N, N8, NN, K, M, NB, KNB, CA, CC, N2, R, NR, NRW, RP, KRP, NRP, NK, N4K, KP>;
 
 /// Sets the switch's inputs.
 pub fn drive<
@@ -128,8 +138,9 @@ pub fn drive<
     const NRP: usize,
     const NK: usize,
     const N4K: usize,
+    const KP: usize,
 >(
-    u: &mut Sw<N, N8, NN, K, M, NB, KNB, CA, CC, N2, R, NR, NRW, RP, KRP, NRP, NK, N4K>,
+    u: &mut Sw<N, N8, NN, K, M, NB, KNB, CA, CC, N2, R, NR, NRW, RP, KRP, NRP, NK, N4K, KP>,
     d: &Drive,
 ) {
     u.reset.next = d.reset;
@@ -161,6 +172,7 @@ pub fn drive<
     u.cfg.port_bytes.next = (d.port.bytes as u64).into();
     u.cfg.hdr_pkts.next = (d.hdr.pkts as u64).into();
     u.cfg.hdr_bytes.next = (d.hdr.bytes as u64).into();
+    drive_tof(&mut u.tof, &d.tof);
 }
 
 /// Reads the switch's outputs (registers of its blocks).
@@ -183,8 +195,9 @@ pub fn read<
     const NRP: usize,
     const NK: usize,
     const N4K: usize,
+    const KP: usize,
 >(
-    u: &Sw<N, N8, NN, K, M, NB, KNB, CA, CC, N2, R, NR, NRW, RP, KRP, NRP, NK, N4K>,
+    u: &Sw<N, N8, NN, K, M, NB, KNB, CA, CC, N2, R, NR, NRW, RP, KRP, NRP, NK, N4K, KP>,
 ) -> View {
     let v = |s: &rust_hdl::prelude::Signal<rust_hdl::prelude::Out, rust_hdl::prelude::Bits<32>>| {
         s.val().index() as u32
@@ -216,6 +229,7 @@ pub fn read<
                 tx_frames: v(&s.tx_frames),
                 trimmed: v(&s.trimmed),
                 returned: v(&s.returned),
+                deflected: v(&s.deflected),
             })
             .collect(),
         occ_pkts: u.occ_pkts.iter().map(|x| x.val().index() as u16).collect(),
@@ -231,6 +245,11 @@ pub fn read<
         trimmed: v(&u.trimmed),
         returned: v(&u.returned),
         lost: v(&u.lost),
+        mode: u.mode.iter().map(|x| x.val().index() as u8).collect(),
+        dod: std::array::from_fn(|p| u.dod[p].val().index() as u16),
+        metered: v(&u.metered),
+        deflected: v(&u.deflected),
+        recirculated: v(&u.recirculated),
     }
 }
 
@@ -261,6 +280,9 @@ pub struct Knobs {
     pub port: LimCfg,
     /// Band 0, for trimmed and returned headers.
     pub hdr: LimCfg,
+    /// Tofino-style trimming (with `trim` off: headers trimmed at a red meter or
+    /// deflected on drop and recirculated).
+    pub tof: TofCfg,
     /// Cycles at the end with no new frames.
     pub drain: u64,
 }
@@ -315,7 +337,28 @@ pub fn knobs() -> Knobs {
             pkts: 1,
             bytes: 1 << 20,
         },
+        tof: TofCfg::default(),
         drain: 4_000,
+    }
+}
+
+/// Tofino-style trimming on the default load: 2 pipes, meters that bind on the hot
+/// output, congestion signals that hold for a few hundred cycles.
+pub fn tofino_knobs() -> Knobs {
+    Knobs {
+        load: 0.7,
+        hot: 0.7,
+        trim: false,
+        ret: true,
+        tof: TofCfg {
+            on: true,
+            pipes: 2,
+            burst: 1_500,
+            t0: 200,
+            t1: 400,
+            lim_dod: 6,
+        },
+        ..knobs()
     }
 }
 
@@ -336,6 +379,12 @@ pub struct Seen {
     pub trimmed: u64,
     /// Delivered as headers returned to their sender.
     pub returned: u64,
+    /// Tofino-style trimming: the switch's counters at the end, and the most deflected
+    /// headers a pipe held.
+    pub metered: u64,
+    pub deflected: u64,
+    pub recirculated: u64,
+    pub max_dod: u16,
 }
 
 #[derive(Clone, Debug)]
@@ -381,6 +430,27 @@ pub struct Switch2Workload {
     delivered: Vec<u64>,
     bad: Vec<u64>,
     seen: Seen,
+    /// From a cycle on, other knobs (no reset: frames in flight go on).
+    next: Option<(u64, Knobs)>,
+}
+
+impl Knobs {
+    /// Headers may come out (ideal or Tofino-style trimming).
+    fn hdrs(&self) -> bool {
+        self.trim || self.tof.on
+    }
+
+    /// With Tofino-style trimming, the most deflected headers band 0 of an output may
+    /// hold beyond its limits: every pipe's, each `lim_dod` (as the switch holds it to
+    /// its recirculation FIFOs) plus `slack`.
+    fn dod_room(&self, lanes: usize, slack: i64) -> i64 {
+        if !self.tof.on {
+            return 0;
+        }
+        let cap = (nt_hdl::sque::RECIRC_DEPTH + 1 - 5 * lanes) as i64;
+        let pipes = (self.tof.pipes as i64).clamp(1, 4);
+        pipes * ((self.tof.lim_dod as i64).min(cap) + slack)
+    }
 }
 
 /// The tag in word 6 of a frame: a marker, the input and the sequence number.
@@ -421,12 +491,23 @@ impl Switch2Workload {
                 max_over_port_pkts: i64::MIN,
                 ..Seen::default()
             },
+            next: None,
         }
+    }
+
+    /// From cycle `at` on, the workload runs with `k` (the switch's configuration changes
+    /// live; frames in flight keep their fates).
+    pub fn then(mut self, at: u64, k: Knobs) -> Self {
+        self.next = Some((at, k));
+        self
     }
 
     /// Checks the view of cycle `now` and returns the inputs of that cycle.
     pub fn step(&mut self, now: u64, v: &View) -> Result<Drive, String> {
         let n = self.n;
+        if self.next.as_ref().is_some_and(|(at, _)| now >= *at) {
+            self.k = self.next.take().expect("checked").1;
+        }
         let ready: Vec<bool> = (0..n).map(|_| self.rng.gen_bool(self.k.ready_p)).collect();
         if v.lost != 0 {
             return Err(format!("cycle {now}: {} requests or tags lost", v.lost));
@@ -443,8 +524,8 @@ impl Switch2Workload {
         for x in 0..n * 4 {
             // band 0 takes headers up to the header limit
             let mut lim = self.k.band[x % 4].lim_pkts as i64;
-            if x % 4 == 0 && self.k.trim {
-                lim = lim.max(self.k.hdr.pkts as i64);
+            if x % 4 == 0 && self.k.hdrs() {
+                lim = lim.max(self.k.hdr.pkts as i64) + self.k.dod_room(self.lanes, slack);
             }
             let over = v.occ_pkts[x] as i64 - lim;
             self.seen.max_over_pkts = self.seen.max_over_pkts.max(over);
@@ -468,8 +549,8 @@ impl Switch2Workload {
                     v.port_pkts[o], v.port_bytes[o]
                 ));
             }
-            let hdrs = if self.k.trim {
-                self.k.hdr.pkts as i64 + slack
+            let hdrs = if self.k.hdrs() {
+                self.k.hdr.pkts as i64 + slack + self.k.dod_room(self.lanes, slack)
             } else {
                 0
             };
@@ -480,6 +561,20 @@ impl Switch2Workload {
                     "cycle {now}: output {o} holds {held} packets, port limit {}",
                     self.k.port.pkts
                 ));
+            }
+        }
+        if self.k.tof.on {
+            if let Some(o) = v.mode.iter().position(|&m| m > 2) {
+                return Err(format!("cycle {now}: output {o} in mode {}", v.mode[o]));
+            }
+            let cap = self.k.dod_room(self.lanes, slack) / (self.k.tof.pipes as i64).clamp(1, 4);
+            for (p, &h) in v.dod.iter().enumerate() {
+                self.seen.max_dod = self.seen.max_dod.max(h);
+                if h as i64 > cap {
+                    return Err(format!(
+                        "cycle {now}: pipe {p} holds {h} deflected headers, at most {cap} expected"
+                    ));
+                }
             }
         }
         // words out (taken: the link is ready in this cycle)
@@ -511,6 +606,7 @@ impl Switch2Workload {
             headroom: self.k.headroom,
             port: self.k.port,
             hdr: self.k.hdr,
+            tof: self.k.tof,
         };
         let sending = now + self.k.drain < self.cycles;
         for i in 0..n {
@@ -567,7 +663,7 @@ impl Switch2Workload {
                         self.bad[i] += 1;
                     }
                     // a mismatched frame may still leave trimmed
-                    if len_ok || (trim.is_some() && self.k.trim) {
+                    if len_ok || (trim.is_some() && self.k.hdrs()) {
                         self.expect.insert(
                             f.key,
                             (
@@ -609,7 +705,7 @@ impl Switch2Workload {
         // last), out of its output or, returned, out of the port it came in on
         let whole = out as usize == o && s.len_ok && s.words == got;
         let hdr = |want: fn(&[u64], u16) -> Vec<Word>| match s.trim {
-            Some(csum) if self.k.trim => {
+            Some(csum) if self.k.hdrs() => {
                 let data: Vec<u64> = s.words.iter().map(|w| w.0).collect();
                 let long = s.words.len() > 8 || (s.words.len() == 8 && s.words[7].2 == 0);
                 // the header's IPv4 checksum, summed from scratch, must hold
@@ -626,20 +722,24 @@ impl Switch2Workload {
                 key.0,
                 s.words.len(),
                 got.len(),
-                s.trim.is_some() && self.k.trim,
-                s.trim.is_some() && self.k.trim && self.k.ret
+                s.trim.is_some() && self.k.hdrs(),
+                s.trim.is_some() && self.k.hdrs() && self.k.ret
             ));
         }
         let band = if whole { s.band } else { 0 };
-        let k = (o as u8, key.0, band);
-        if let Some(&p) = self.last_seq.get(&k) {
-            if p > key.1 {
-                return Err(format!(
-                    "cycle {now}: output {o}: frame {key:?} after frame {p} of the same input and band"
-                ));
+        // a deflected header comes back from recirculation behind later headers: with
+        // Tofino-style trimming, headers keep no order
+        if whole || !self.k.tof.on {
+            let k = (o as u8, key.0, band);
+            if let Some(&p) = self.last_seq.get(&k) {
+                if p > key.1 {
+                    return Err(format!(
+                        "cycle {now}: output {o}: frame {key:?} after frame {p} of the same input and band"
+                    ));
+                }
             }
+            self.last_seq.insert(k, key.1);
         }
-        self.last_seq.insert(k, key.1);
         let lat = self.t_out[o] - s.t0;
         self.seen.min_latency = self.seen.min_latency.min(lat);
         self.seen.max_latency = self.seen.max_latency.max(lat);
@@ -662,9 +762,10 @@ impl Switch2Workload {
         let trimmed: u64 = v.stat.iter().map(|s| s.trimmed as u64).sum();
         // a trimmed frame of 8 words whose last is not full completes as bad
         let bad: u64 = self.bad.iter().sum();
+        // a port's `trimmed` counts its deflected frames too, the admission's does not
         if trimmed < self.seen.trimmed
             || trimmed > self.seen.trimmed + bad
-            || v.trimmed as u64 != trimmed
+            || v.trimmed as u64 + v.deflected as u64 != trimmed
         {
             return Err(format!(
                 "trimmed: {trimmed} by port, {} by the admission, {} trimmed headers delivered",
@@ -692,6 +793,35 @@ impl Switch2Workload {
                 ));
             }
         }
-        Ok(Box::new(self.seen))
+        let by_port: u64 = v.stat.iter().map(|s| s.deflected as u64).sum();
+        if by_port != v.deflected as u64 {
+            return Err(format!(
+                "deflected: {by_port} by port, {} by the admission",
+                v.deflected
+            ));
+        }
+        if v.deflected != v.recirculated || v.dod.iter().any(|&h| h != 0) {
+            return Err(format!(
+                "after the drain: {} deflected, {} recirculated, pipes hold {:?}",
+                v.deflected, v.recirculated, v.dod
+            ));
+        }
+        if !self.k.tof.on && (v.deflected != 0 || v.metered != 0) {
+            return Err(format!(
+                "Tofino-style trimming off, yet {} metered and {} deflected",
+                v.metered, v.deflected
+            ));
+        }
+        if v.metered > v.trimmed {
+            return Err(format!(
+                "{} trimmed at a meter of {} trimmed",
+                v.metered, v.trimmed
+            ));
+        }
+        let mut seen = self.seen;
+        seen.metered = v.metered as u64;
+        seen.deflected = v.deflected as u64;
+        seen.recirculated = v.recirculated as u64;
+        Ok(Box::new(seen))
     }
 }

@@ -153,6 +153,7 @@ impl AdmModel {
             dod: self.tof.dod(),
             metered: self.c_met,
             deflected: self.c_dod,
+            pipe_of: (0..self.tof.ports()).map(|i| self.tof.pipe_of(i)).collect(),
         }
     }
 

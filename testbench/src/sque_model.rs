@@ -1,10 +1,15 @@
 //! Cycle-exact plain-Rust model of the switch's queues and schedulers ([`nt_hdl::sque`]),
 //! written from its module documentation: tag FIFOs and stages per input, a three-stage
 //! enqueue per lane, linked-list queues per (lane, output, band), descriptor and link
-//! memories read in time-division slots, and per output a registered pick.
+//! memories read in time-division slots, per output a registered pick, and the
+//! recirculation path of deflected headers (a FIFO per (lane, pipe), a server and a
+//! return register per pipe).
+use nt_hdl::sque::RECIRC_DEPTH;
+use nt_hdl::stofino::MAX_PIPES;
 use nt_sim::sque_workload::{Drive, Meta, View};
 use std::collections::VecDeque;
 
+/// A stage's or L1's entry.
 #[derive(Clone, Copy, Debug, Default)]
 struct Ent {
     cell: u32,
@@ -12,6 +17,41 @@ struct Ent {
     out: u8,
     band: u8,
     bytes: u32,
+    /// A deflected header, the frame's words (9 bits) and the input's pipe.
+    dod: bool,
+    words: u16,
+    pipe: u8,
+}
+
+/// A tag: (out, band, bytes, dod, words).
+type Tag = (u8, u8, u32, bool, u16);
+
+/// A deflected header in a recirculation FIFO.
+#[derive(Clone, Copy, Debug, Default)]
+struct Rec {
+    cell: u32,
+    meta: Meta,
+    out: u8,
+    words: u16,
+}
+
+/// A pipe's server: the header it holds, its count, and the lane it came from.
+#[derive(Clone, Copy, Debug, Default)]
+struct Srv {
+    count: u16,
+    cell: u32,
+    meta: Meta,
+    out: u8,
+    lane: usize,
+}
+
+/// A pipe's return register.
+#[derive(Clone, Copy, Debug, Default)]
+struct Rtn {
+    cell: u32,
+    meta: Meta,
+    out: u8,
+    lane: usize,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -47,7 +87,7 @@ pub struct SqueModel {
     rp: usize,
     cmask: u32,
     ccmask: u32,
-    tq: Vec<VecDeque<(u8, u8, u32)>>,
+    tq: Vec<VecDeque<Tag>>,
     pp: Vec<bool>,
     st: Vec<Option<Ent>>,
     ptr: Vec<usize>,
@@ -74,6 +114,16 @@ pub struct SqueModel {
     dp: Vec<VecDeque<(u8, u32)>>,
     ad: Vec<Option<(u8, u32)>>,
     lost: u32,
+    /// Recirculation FIFOs at `l * MAX_PIPES + p`.
+    rf: Vec<VecDeque<Rec>>,
+    /// Per pipe: the server, the return register, the server's lane pointer.
+    sv: [Option<Srv>; MAX_PIPES],
+    rt: [Option<Rtn>; MAX_PIPES],
+    sp: [usize; MAX_PIPES],
+    /// The pulses (a cycle after a return was taken) and their count.
+    rel: [bool; MAX_PIPES],
+    cong: Vec<bool>,
+    recirculated: u32,
 }
 
 impl SqueModel {
@@ -110,6 +160,13 @@ impl SqueModel {
             dp: vec![VecDeque::new(); n],
             ad: vec![None; n],
             lost: 0,
+            rf: vec![VecDeque::new(); k * MAX_PIPES],
+            sv: [None; MAX_PIPES],
+            rt: [None; MAX_PIPES],
+            sp: [0; MAX_PIPES],
+            rel: [false; MAX_PIPES],
+            cong: vec![false; n],
+            recirculated: 0,
         }
     }
 
@@ -120,6 +177,9 @@ impl SqueModel {
             dq: self.dq.clone(),
             adm_dep: self.ad.clone(),
             lost: self.lost,
+            cong: self.cong.clone(),
+            rel: self.rel,
+            recirculated: self.recirculated,
         }
     }
 
@@ -135,36 +195,61 @@ impl SqueModel {
     /// One clock edge with inputs `d`.
     pub fn clock(&mut self, d: &Drive) {
         let (n, k, m, rp) = (self.n, self.k, self.m, self.rp);
+        // a tag or a deflected header lost in this cycle (counted once per cycle)
+        let mut lose = false;
         // ---- inputs: tags and stages ----
         let mut st = self.st.clone();
         let mut tq = self.tq.clone();
         for i in 0..n {
             if self.pp[i] {
                 let (cell, meta) = d.cp[i].unwrap_or_default();
-                let (out, band, bytes) = tq[i].pop_front().unwrap_or_default();
+                let (out, band, bytes, dod, words) = tq[i].pop_front().unwrap_or_default();
                 st[i] = Some(Ent {
                     cell: cell & self.cmask,
                     meta,
                     out,
                     band,
                     bytes,
+                    dod,
+                    words,
+                    pipe: d.pipe_of.get(i).copied().unwrap_or(0) & 3,
                 });
             }
             if let Some(v) = d.vd[i] {
                 if v.admit {
                     if self.tq[i].len() == 16 {
-                        self.lost = self.lost.wrapping_add(1);
+                        lose = true;
                     } else {
-                        tq[i].push_back((v.out, v.band & 3, v.bytes));
+                        tq[i].push_back((v.out, v.band & 3, v.bytes, v.dod, v.words & 0x1ff));
                     }
                 }
             }
         }
-        // ---- lanes: L1 pick, L2, L3 enqueue ----
+        // ---- lanes: L1 pick (a return first), L2 (deflected headers to recirculation),
+        // L3 enqueue ----
         let mut taken = vec![false; n];
         let mut e1 = vec![None; k];
         let mut ptr = self.ptr.clone();
+        // per pipe: its return register taken by its lane in this cycle
+        let mut granted = [false; MAX_PIPES];
         for l in 0..k {
+            let ret = (0..MAX_PIPES).find(|&p| self.rt[p].is_some_and(|r| r.lane == l));
+            if let Some(p) = ret {
+                // the return is the lane's pick; the stages wait
+                let r = self.rt[p].expect("found");
+                granted[p] = true;
+                e1[l] = Some(Ent {
+                    cell: r.cell,
+                    meta: r.meta,
+                    out: r.out,
+                    band: 0,
+                    bytes: 64,
+                    dod: false,
+                    words: 0,
+                    pipe: 0,
+                });
+                continue;
+            }
             let valid = |x: usize| self.st[l * m + x].is_some();
             let first = (0..m).find(|&x| valid(x));
             let from = (0..m).find(|&x| valid(x) && x >= self.ptr[l]);
@@ -176,7 +261,84 @@ impl SqueModel {
                 ptr[l] = if pick == m - 1 { 0 } else { pick + 1 };
             }
         }
-        let e2 = self.e1.clone();
+        // L2: a deflected header goes into its (lane, pipe)'s recirculation FIFO, visible
+        // from the next cycle; the others on to the enqueue
+        let mut e2 = vec![None; k];
+        let mut rf = self.rf.clone();
+        for (l, (e1, e2)) in self.e1.iter().zip(e2.iter_mut()).enumerate() {
+            match *e1 {
+                Some(e) if e.dod => {
+                    let x = l * MAX_PIPES + e.pipe as usize;
+                    if self.rf[x].len() == RECIRC_DEPTH {
+                        lose = true;
+                    } else {
+                        rf[x].push_back(Rec {
+                            cell: e.cell,
+                            meta: e.meta,
+                            out: e.out,
+                            words: e.words,
+                        });
+                    }
+                }
+                e => *e2 = e,
+            }
+        }
+        // ---- servers (one per pipe) and return registers ----
+        let mut sv = self.sv;
+        let mut rt = self.rt;
+        let mut sp = self.sp;
+        for p in 0..MAX_PIPES {
+            let done = self.sv[p].is_some_and(|s| s.count == 0);
+            let moving = done && self.rt[p].is_none();
+            let free = self.sv[p].is_none() || moving;
+            if moving {
+                let s = self.sv[p].expect("done");
+                rt[p] = Some(Rtn {
+                    cell: s.cell,
+                    meta: s.meta,
+                    out: s.out,
+                    lane: s.lane,
+                });
+            }
+            let ne = |l: usize| !self.rf[l * MAX_PIPES + p].is_empty();
+            let first = (0..k).find(|&l| ne(l));
+            if let (true, Some(f)) = (free, first) {
+                let lane = (0..k).find(|&l| ne(l) && l >= self.sp[p]).unwrap_or(f);
+                let h = rf[lane * MAX_PIPES + p].pop_front().expect("not empty");
+                sv[p] = Some(Srv {
+                    count: h.words.wrapping_sub(1) & 0x1ff,
+                    cell: h.cell,
+                    meta: h.meta,
+                    out: h.out,
+                    lane,
+                });
+                sp[p] = if lane == k - 1 { 0 } else { lane + 1 };
+            } else if moving {
+                sv[p] = None;
+            } else if let Some(s) = sv[p].as_mut() {
+                if s.count != 0 {
+                    s.count -= 1;
+                }
+            }
+            if granted[p] {
+                rt[p] = None;
+            }
+        }
+        let rel = granted;
+        let mut cong = vec![false; n];
+        for (&g, r) in granted.iter().zip(self.rt) {
+            if let (true, Some(r)) = (g, r) {
+                if (r.out as usize) < n {
+                    cong[r.out as usize] = true;
+                }
+            }
+        }
+        let recirculated = self
+            .recirculated
+            .wrapping_add(self.rel.iter().filter(|&&x| x).count() as u32);
+        if lose {
+            self.lost = self.lost.wrapping_add(1);
+        }
         // the enqueues (from e2), as (queue, cell)
         let mut enq: Vec<Option<(usize, u32)>> = vec![None; k];
         let mut nx_w: Vec<Option<(u32, u32)>> = vec![None; k];
@@ -354,6 +516,13 @@ impl SqueModel {
         self.dp = dp;
         self.ad = ad;
         self.pp = pp;
+        self.rf = rf;
+        self.sv = sv;
+        self.rt = rt;
+        self.sp = sp;
+        self.rel = rel;
+        self.cong = cong;
+        self.recirculated = recirculated;
         self.ph = (self.ph + 1) % n;
         self.started = true;
         if d.reset {
@@ -378,6 +547,13 @@ impl SqueModel {
             self.ri.iter_mut().for_each(|x| *x = None);
             self.dq.iter_mut().for_each(|x| *x = None);
             self.ad.iter_mut().for_each(|x| *x = None);
+            self.rf.iter_mut().for_each(VecDeque::clear);
+            self.sv = [None; MAX_PIPES];
+            self.rt = [None; MAX_PIPES];
+            self.sp = [0; MAX_PIPES];
+            self.rel = [false; MAX_PIPES];
+            self.cong.iter_mut().for_each(|x| *x = false);
+            self.recirculated = 0;
         }
     }
 }

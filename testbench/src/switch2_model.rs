@@ -22,6 +22,11 @@ pub struct Switch2Model {
     full: Vec<u32>,
     trim: Vec<u32>,
     ret: Vec<u32>,
+    dod: Vec<u32>,
+    /// The deflection limit the admission sees (registered, held to the recirculation
+    /// FIFOs), and its cap.
+    lim_dod: u16,
+    dod_cap: u16,
 }
 
 impl Switch2Model {
@@ -36,6 +41,9 @@ impl Switch2Model {
             full: vec![0; n],
             trim: vec![0; n],
             ret: vec![0; n],
+            dod: vec![0; n],
+            lim_dod: 0,
+            dod_cap: (nt_hdl::sque::RECIRC_DEPTH + 1 - 5 * k) as u16,
         }
     }
 
@@ -62,6 +70,7 @@ impl Switch2Model {
                         tx_frames: bv.out[p].tx_frames,
                         trimmed: self.trim[p],
                         returned: self.ret[p],
+                        deflected: self.dod[p],
                     }
                 })
                 .collect(),
@@ -74,6 +83,11 @@ impl Switch2Model {
             trimmed: av.trimmed,
             returned: av.returned,
             lost: av.lost.wrapping_add(qv.lost),
+            mode: av.mode,
+            dod: av.dod,
+            metered: av.metered,
+            deflected: av.deflected,
+            recirculated: qv.recirculated,
         }
     }
 
@@ -125,11 +139,14 @@ impl Switch2Model {
             headroom: d.headroom,
             port: d.port,
             hdr: d.hdr,
-            // Tofino-style trimming is not wired into the switch yet
-            tof: Default::default(),
-            cong: vec![false; d.rx.len()],
-            rel: Default::default(),
+            tof: aw::TofCfg {
+                lim_dod: self.lim_dod,
+                ..d.tof
+            },
+            cong: qv.cong.clone(),
+            rel: qv.rel,
         });
+        self.lim_dod = d.tof.lim_dod.min(self.dod_cap);
         self.buf.clock(&bw::Drive {
             reset: d.reset,
             inp: (0..n)
@@ -171,6 +188,8 @@ impl Switch2Model {
                         out: v.out,
                         band: v.band,
                         bytes: v.bytes,
+                        dod: v.dod,
+                        words: v.words,
                     })
                 })
                 .collect(),
@@ -195,6 +214,7 @@ impl Switch2Model {
             dep: bv.out.iter().map(|o| o.dep).collect(),
             wrr: d.wrr,
             weight: std::array::from_fn(|b| d.band[b].weight),
+            pipe_of: av.pipe_of.clone(),
         });
         for i in 0..n {
             if av.vd[i].is_some_and(|v| !v.admit) {
@@ -206,7 +226,11 @@ impl Switch2Model {
             if av.vd[i].is_some_and(|v| v.ret) {
                 self.ret[i] = self.ret[i].wrapping_add(1);
             }
+            if av.vd[i].is_some_and(|v| v.dod) {
+                self.dod[i] = self.dod[i].wrapping_add(1);
+            }
             if d.reset {
+                self.dod[i] = 0;
                 self.full[i] = 0;
                 self.trim[i] = 0;
                 self.ret[i] = 0;

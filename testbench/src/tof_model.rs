@@ -87,6 +87,11 @@ impl TofModel {
         }
     }
 
+    /// Ports.
+    pub fn ports(&self) -> usize {
+        self.n
+    }
+
     /// Input `i`'s pipe (`pipe_of`).
     pub fn pipe_of(&self, i: usize) -> u8 {
         self.pp[i]

@@ -616,7 +616,8 @@ fn cosim_catches_an_ingress_length_check_off_by_one() {
 }
 
 /// The new switch's queues and schedulers at 4 ports, under their self-checking workload
-/// (`nt_sim::sque_workload`): completions popped, descriptors out, departures back.
+/// (`nt_sim::sque_workload`): completions popped, descriptors out, departures back, and
+/// deflected headers through two pipes' recirculation paths.
 #[test]
 fn sque_p4_verilog_matches_rust_cycle_for_cycle() {
     let rec = cosim_block(Simulator::Verilator, "sque_p4", 199);
@@ -628,6 +629,10 @@ fn sque_p4_verilog_matches_rust_cycle_for_cycle() {
             "out$0$dq_push",
             "out$0$adm_dep_valid",
             "out$3$dq_push",
+            "rel$0",
+            "rel$1",
+            "cong$0",
+            "recirculated",
         ],
     );
 }
@@ -647,7 +652,8 @@ fn cosim_catches_a_queue_that_never_empties() {
 
 /// The new switch, 4 ports, end to end under its self-checking workload
 /// (`nt_sim::switch2_workload`): frames through every output, refusals at the limits,
-/// trimmed headers, and headers returned to their sender.
+/// trimmed headers, and headers returned to their sender; from a third of the way,
+/// Tofino-style trimming (meters, deflections, recirculation, modes).
 #[test]
 fn switch2_p4_verilog_matches_rust_cycle_for_cycle() {
     let rec = cosim_block(Simulator::Verilator, "switch2_p4", 211);
@@ -662,6 +668,12 @@ fn switch2_p4_verilog_matches_rust_cycle_for_cycle() {
             "admitted",
             "trimmed",
             "returned",
+            "metered",
+            "deflected",
+            "recirculated",
+            "stat$2$deflected",
+            "mode$0",
+            "dod$1",
         ],
     );
 }

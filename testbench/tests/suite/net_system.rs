@@ -638,8 +638,20 @@ fn incast_with_a_small_buffer_homatr_beats_homa_and_ndp() {
 /// with NACKs sent at once, 80 and 143 (docs/results.md).
 #[test]
 fn tofino_style_trimming_stays_within_a_bound_of_ideal() {
-    let (ni, ri) = run_builtin("trim3-ideal-3");
-    let (nt, rt) = run_builtin("trim3-tofino-3");
+    tofino_within_a_bound_of_ideal("trim3");
+}
+
+/// The same on the shared-buffer switch (`trim3s`): Tofino-style trimming's admission
+/// policy and the queues' recirculation path. Measured 2026-11-29: 6 and 6 trims (all
+/// deflected and recirculated), 98.1 and 98.1 Gb/s.
+#[test]
+fn tofino_style_trimming_on_the_shared_switch_stays_within_a_bound_of_ideal() {
+    tofino_within_a_bound_of_ideal("trim3s");
+}
+
+fn tofino_within_a_bound_of_ideal(prefix: &str) {
+    let (ni, ri) = run_builtin(&format!("{prefix}-ideal-3"));
+    let (nt, rt) = run_builtin(&format!("{prefix}-tofino-3"));
     all_delivered(&ni, &ri);
     all_delivered(&nt, &rt);
     let sum = |r: &RunResult, f: fn(&nt_sim::switch_workload::PortStats) -> u64| -> u64 {
@@ -648,7 +660,7 @@ fn tofino_style_trimming_stays_within_a_bound_of_ideal() {
     let ideal = sum(&ri, |p| p.trimmed);
     let (ingress, dod) = (sum(&rt, |p| p.trimmed), sum(&rt, |p| p.dod_trims));
     println!(
-        "trim3: trims ideal {ideal}, Tofino-style {ingress} at ingress + {dod} after deflection"
+        "{prefix}: trims ideal {ideal}, Tofino-style {ingress} at ingress + {dod} after deflection"
     );
     assert!(ideal > 0, "the ideal switch trimmed nothing");
     assert_eq!(sum(&ri, |p| p.dod_trims), 0);
@@ -665,7 +677,7 @@ fn tofino_style_trimming_stays_within_a_bound_of_ideal() {
     );
     let gi = nt_sim::net_report::goodput_gbps(&ni).unwrap();
     let gt = nt_sim::net_report::goodput_gbps(&nt).unwrap();
-    println!("trim3: goodput ideal {gi:.1} Gb/s, Tofino-style {gt:.1} Gb/s");
+    println!("{prefix}: goodput ideal {gi:.1} Gb/s, Tofino-style {gt:.1} Gb/s");
     assert!(
         gt >= gi * 0.95,
         "goodput: Tofino-style {gt:.1} vs ideal {gi:.1}"
@@ -1195,8 +1207,8 @@ fn a_shared_buffer_absorbs_an_incast_that_the_crosspoint_buffer_drops() {
     );
     assert!(bad("mode = \"droptail\"\ndt_alpha = 1.0\n")
         .is_some_and(|e| e.contains("dt_alpha needs buffer = \"shared\"")));
-    assert!(bad("mode = \"tofino-trim\"\nbuffer = \"shared\"\n")
-        .is_some_and(|e| e.contains("runs droptail and trim only so far")));
+    assert!(bad("mode = \"bolt\"\nbuffer = \"shared\"\n")
+        .is_some_and(|e| e.contains("runs droptail, trim and tofino-trim only so far")));
     assert!(bad(
         "mode = \"droptail\"\nbuffer = \"shared\"\nshared_kib = 100\nengine = \"native\"\n"
     )

@@ -7,7 +7,7 @@
 use nt_hdl::switch2::SharedSwitch;
 use nt_sim::adm_workload::LimCfg;
 use nt_sim::kernel::Kernel;
-use nt_sim::switch2_workload::{drive, knobs, read, Knobs, Seen, Switch2Workload};
+use nt_sim::switch2_workload::{drive, knobs, read, tofino_knobs, Knobs, Seen, Switch2Workload};
 use nt_testbench::equiv::lockstep;
 use nt_testbench::switch2_model::Switch2Model;
 
@@ -31,6 +31,7 @@ fn run<
     const NRP: usize,
     const NK: usize,
     const N4K: usize,
+    const KP: usize,
 >(
     seed: u64,
     cycles: u64,
@@ -55,6 +56,7 @@ fn run<
         NRP,
         NK,
         N4K,
+        KP,
     >::new())
     .expect("kernel");
     let mut m = Switch2Model::new(N, K, CA, R, RP);
@@ -72,18 +74,20 @@ fn run<
         .finish(&view)
         .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     println!(
-        "seed {seed}, {N} ports: {} frames sent, {} delivered (bands {:?}), {} admitted, {} refused, most over a packet limit {} (a port limit {}), latency {}..{} cycles, {} trimmed ({} returned)",
-        s.sent, s.delivered, s.bands, view.admitted, view.refused, s.max_over_pkts, s.max_over_port_pkts, s.min_latency, s.max_latency, s.trimmed, s.returned
+        "seed {seed}, {N} ports: {} frames sent, {} delivered (bands {:?}), {} admitted, {} refused, most over a packet limit {} (a port limit {}), latency {}..{} cycles, {} trimmed ({} returned; {} at a meter, {} deflected, {} recirculated, at most {} in a pipe)",
+        s.sent, s.delivered, s.bands, view.admitted, view.refused, s.max_over_pkts, s.max_over_port_pkts, s.min_latency, s.max_latency, s.trimmed, s.returned, s.metered, s.deflected, s.recirculated, s.max_dod
     );
     s
 }
 
 fn p4(seed: u64, cycles: u64, k: &Knobs) -> Seen {
-    run::<4, 32, 16, 1, 4, 16, 16, 11, 12, 8, 4, 16, 64, 1, 1, 4, 4, 16>(seed, cycles, k)
+    run::<4, 32, 16, 1, 4, 16, 16, 11, 12, 8, 4, 16, 64, 1, 1, 4, 4, 16, 4>(seed, cycles, k)
 }
 
 fn p16(seed: u64, cycles: u64, k: &Knobs) -> Seen {
-    run::<16, 128, 256, 2, 8, 64, 128, 9, 10, 32, 4, 64, 1024, 2, 4, 32, 32, 128>(seed, cycles, k)
+    run::<16, 128, 256, 2, 8, 64, 128, 9, 10, 32, 4, 64, 1024, 2, 4, 32, 32, 128, 8>(
+        seed, cycles, k,
+    )
 }
 
 /// An incast share on output 0 with limits that bind, broken frames, links that stall:
@@ -154,4 +158,34 @@ fn switch2_p16_matches_its_model_end_to_end() {
     assert!(s.delivered > 400, "too little delivered: {s:?}");
     assert!(s.trimmed > 10, "too few trimmed: {s:?}");
     assert!(s.returned > 5, "too few returned: {s:?}");
+}
+
+/// Tofino-style trimming end to end: frames red at their meter leave as headers (or go
+/// back to their senders), frames that find their output full are deflected on drop,
+/// held for their length in their pipe's recirculation path, then leave as headers in
+/// band 0 and signal congestion; the RTL equals the model every cycle and every
+/// deflected header comes back.
+#[test]
+fn switch2_p4_tofino_style_trimming_recirculates() {
+    for (seed, pipes) in [(6, 2), (7, 4)] {
+        let mut k = tofino_knobs();
+        k.tof.pipes = pipes;
+        let s = p4(seed, 20_000, &k);
+        assert!(s.delivered > 500, "too little delivered: {s:?}");
+        assert!(s.metered > 20, "too few trimmed at a meter: {s:?}");
+        assert!(s.deflected > 20, "too few deflected: {s:?}");
+        assert_eq!(s.deflected, s.recirculated, "{s:?}");
+        assert!(s.trimmed >= s.metered, "{s:?}");
+    }
+}
+
+/// Tofino-style trimming at 16 ports, two lanes, four pipes.
+#[test]
+fn switch2_p16_tofino_style_trimming_recirculates() {
+    let mut k = tofino_knobs();
+    k.tof.pipes = 4;
+    let s = p16(8, 8_000, &k);
+    assert!(s.metered > 20, "too few trimmed at a meter: {s:?}");
+    assert!(s.deflected > 10, "too few deflected: {s:?}");
+    assert_eq!(s.deflected, s.recirculated, "{s:?}");
 }
