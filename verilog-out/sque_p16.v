@@ -1682,6 +1682,18 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
     reg  [1:0] e1_p$1$d;
     wire  [1:0] e1_p$1$q;
     reg  e1_p$1$clock;
+    reg  e1_r$0$d;
+    wire  e1_r$0$q;
+    reg  e1_r$0$clock;
+    reg  e1_r$1$d;
+    wire  e1_r$1$q;
+    reg  e1_r$1$clock;
+    reg  [20:0] e1_rm$0$d;
+    wire  [20:0] e1_rm$0$q;
+    reg  e1_rm$0$clock;
+    reg  [20:0] e1_rm$1$d;
+    wire  [20:0] e1_rm$1$q;
+    reg  e1_rm$1$clock;
     reg  e2_v$0$d;
     wire  e2_v$0$q;
     reg  e2_v$0$clock;
@@ -9650,6 +9662,26 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
         .d(e1_p$1$d),
         .q(e1_p$1$q),
         .clock(e1_p$1$clock)
+    );
+    sque_p16$e1_r$0 e1_r$0(
+        .d(e1_r$0$d),
+        .q(e1_r$0$q),
+        .clock(e1_r$0$clock)
+    );
+    sque_p16$e1_r$1 e1_r$1(
+        .d(e1_r$1$d),
+        .q(e1_r$1$q),
+        .clock(e1_r$1$clock)
+    );
+    sque_p16$e1_rm$0 e1_rm$0(
+        .d(e1_rm$0$d),
+        .q(e1_rm$0$q),
+        .clock(e1_rm$0$clock)
+    );
+    sque_p16$e1_rm$1 e1_rm$1(
+        .d(e1_rm$1$d),
+        .q(e1_rm$1$q),
+        .clock(e1_rm$1$clock)
     );
     sque_p16$e2_v$0 e2_v$0(
         .d(e2_v$0$d),
@@ -17981,6 +18013,8 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
         e1_d$0$clock = clock;
         e1_w$0$clock = clock;
         e1_p$0$clock = clock;
+        e1_r$0$clock = clock;
+        e1_rm$0$clock = clock;
         e2_v$0$clock = clock;
         e2_c$0$clock = clock;
         e2_m$0$clock = clock;
@@ -17994,6 +18028,8 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
         e1_d$1$clock = clock;
         e1_w$1$clock = clock;
         e1_p$1$clock = clock;
+        e1_r$1$clock = clock;
+        e1_rm$1$clock = clock;
         e2_v$1$clock = clock;
         e2_c$1$clock = clock;
         e2_m$1$clock = clock;
@@ -21016,9 +21052,11 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
         e1_v$0$d = l_fb$0 | l_rv$0;
         e1_w$0$d = l_dw$0;
         e1_p$0$d = l_dp$0;
+        e1_m$0$d = pkm$0$y;
+        e1_r$0$d = l_rv$0;
+        e1_rm$0$d = l_rm$0;
         if (l_rv$0) begin
             e1_c$0$d = l_rc$0;
-            e1_m$0$d = l_rm$0;
             e1_o$0$d = l_ro$0;
             e1_b$0$d = k0_2;
             e1_by$0$d = k64_32;
@@ -21026,7 +21064,6 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
         end
         else begin
             e1_c$0$d = l_c$0;
-            e1_m$0$d = pkm$0$y;
             e1_o$0$d = l_o$0;
             e1_b$0$d = l_b$0;
             e1_by$0$d = l_by$0;
@@ -21068,6 +21105,9 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
         e2_v$0$d = e1_v$0$q & ~e1_d$0$q;
         e2_c$0$d = e1_c$0$q;
         e2_m$0$d = e1_m$0$q;
+        if (e1_r$0$q) begin
+            e2_m$0$d = e1_rm$0$q;
+        end
         e2_by$0$d = e1_by$0$q;
         e2_hx$0$d = e1_v$0$q & ~e1_d$0$q & (e1_o$0$q == k_idx8$0) & (e1_b$0$q == k_b2$0);
         e2_hx$1$d = e1_v$0$q & ~e1_d$0$q & (e1_o$0$q == k_idx8$0) & (e1_b$0$q == k_b2$1);
@@ -21713,9 +21753,11 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
         e1_v$1$d = l_fb$1 | l_rv$1;
         e1_w$1$d = l_dw$1;
         e1_p$1$d = l_dp$1;
+        e1_m$1$d = pkm$1$y;
+        e1_r$1$d = l_rv$1;
+        e1_rm$1$d = l_rm$1;
         if (l_rv$1) begin
             e1_c$1$d = l_rc$1;
-            e1_m$1$d = l_rm$1;
             e1_o$1$d = l_ro$1;
             e1_b$1$d = k0_2;
             e1_by$1$d = k64_32;
@@ -21723,7 +21765,6 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
         end
         else begin
             e1_c$1$d = l_c$1;
-            e1_m$1$d = pkm$1$y;
             e1_o$1$d = l_o$1;
             e1_b$1$d = l_b$1;
             e1_by$1$d = l_by$1;
@@ -21765,6 +21806,9 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
         e2_v$1$d = e1_v$1$q & ~e1_d$1$q;
         e2_c$1$d = e1_c$1$q;
         e2_m$1$d = e1_m$1$q;
+        if (e1_r$1$q) begin
+            e2_m$1$d = e1_rm$1$q;
+        end
         e2_by$1$d = e1_by$1$q;
         e2_hx$64$d = e1_v$1$q & ~e1_d$1$q & (e1_o$1$q == k_idx8$0) & (e1_b$1$q == k_b2$0);
         e2_hx$65$d = e1_v$1$q & ~e1_d$1$q & (e1_o$1$q == k_idx8$0) & (e1_b$1$q == k_b2$1);
@@ -22185,11 +22229,15 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
         else if (l_gr$0) begin
             rt_v$0$d = 1'b0;
         end
-        l_qpre$0 = 1'b0;
         l_qs$0 = l_qb$0;
         if (l_qfa$0) begin
             l_qs$0 = l_qa$0;
         end
+        l_qs$4 = l_qb$4;
+        if (l_qfa$0) begin
+            l_qs$4 = l_qa$4;
+        end
+        l_qpre$0 = 1'b0;
         if (l_fr$0 & l_qfb$0) begin
             sv_v$0$d = 1'b1;
             sv_lh$0$d = l_qs$0;
@@ -22206,10 +22254,6 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
             end
         end
         l_qpre$0 = l_qpre$0 | l_qs$0;
-        l_qs$4 = l_qb$4;
-        if (l_qfa$0) begin
-            l_qs$4 = l_qa$4;
-        end
         if (l_fr$0 & l_qfb$0) begin
             sv_v$0$d = 1'b1;
             sv_lh$4$d = l_qs$4;
@@ -22256,11 +22300,15 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
         else if (l_gr$1) begin
             rt_v$1$d = 1'b0;
         end
-        l_qpre$1 = 1'b0;
         l_qs$1 = l_qb$1;
         if (l_qfa$1) begin
             l_qs$1 = l_qa$1;
         end
+        l_qs$5 = l_qb$5;
+        if (l_qfa$1) begin
+            l_qs$5 = l_qa$5;
+        end
+        l_qpre$1 = 1'b0;
         if (l_fr$1 & l_qfb$1) begin
             sv_v$1$d = 1'b1;
             sv_lh$1$d = l_qs$1;
@@ -22277,10 +22325,6 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
             end
         end
         l_qpre$1 = l_qpre$1 | l_qs$1;
-        l_qs$5 = l_qb$5;
-        if (l_qfa$1) begin
-            l_qs$5 = l_qa$5;
-        end
         if (l_fr$1 & l_qfb$1) begin
             sv_v$1$d = 1'b1;
             sv_lh$5$d = l_qs$5;
@@ -22327,11 +22371,15 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
         else if (l_gr$2) begin
             rt_v$2$d = 1'b0;
         end
-        l_qpre$2 = 1'b0;
         l_qs$2 = l_qb$2;
         if (l_qfa$2) begin
             l_qs$2 = l_qa$2;
         end
+        l_qs$6 = l_qb$6;
+        if (l_qfa$2) begin
+            l_qs$6 = l_qa$6;
+        end
+        l_qpre$2 = 1'b0;
         if (l_fr$2 & l_qfb$2) begin
             sv_v$2$d = 1'b1;
             sv_lh$2$d = l_qs$2;
@@ -22348,10 +22396,6 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
             end
         end
         l_qpre$2 = l_qpre$2 | l_qs$2;
-        l_qs$6 = l_qb$6;
-        if (l_qfa$2) begin
-            l_qs$6 = l_qa$6;
-        end
         if (l_fr$2 & l_qfb$2) begin
             sv_v$2$d = 1'b1;
             sv_lh$6$d = l_qs$6;
@@ -22398,11 +22442,15 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
         else if (l_gr$3) begin
             rt_v$3$d = 1'b0;
         end
-        l_qpre$3 = 1'b0;
         l_qs$3 = l_qb$3;
         if (l_qfa$3) begin
             l_qs$3 = l_qa$3;
         end
+        l_qs$7 = l_qb$7;
+        if (l_qfa$3) begin
+            l_qs$7 = l_qa$7;
+        end
+        l_qpre$3 = 1'b0;
         if (l_fr$3 & l_qfb$3) begin
             sv_v$3$d = 1'b1;
             sv_lh$3$d = l_qs$3;
@@ -22419,10 +22467,6 @@ module sque_p16(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_
             end
         end
         l_qpre$3 = l_qpre$3 | l_qs$3;
-        l_qs$7 = l_qb$7;
-        if (l_qfa$3) begin
-            l_qs$7 = l_qa$7;
-        end
         if (l_fr$3 & l_qfb$3) begin
             sv_v$3$d = 1'b1;
             sv_lh$7$d = l_qs$7;
@@ -41638,6 +41682,82 @@ module sque_p16$e1_p$1(d,q,clock);
     end
           
 endmodule // sque_p16$e1_p$1
+
+
+module sque_p16$e1_r$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sque_p16$e1_r$0
+
+
+module sque_p16$e1_r$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sque_p16$e1_r$1
+
+
+module sque_p16$e1_rm$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [20:0] d;
+    output reg  [20:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 21'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sque_p16$e1_rm$0
+
+
+module sque_p16$e1_rm$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [20:0] d;
+    output reg  [20:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 21'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sque_p16$e1_rm$1
 
 
 module sque_p16$e1_v$0(d,q,clock);

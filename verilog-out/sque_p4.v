@@ -459,6 +459,12 @@ module sque_p4(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_b
     reg  [1:0] e1_p$0$d;
     wire  [1:0] e1_p$0$q;
     reg  e1_p$0$clock;
+    reg  e1_r$0$d;
+    wire  e1_r$0$q;
+    reg  e1_r$0$clock;
+    reg  [20:0] e1_rm$0$d;
+    wire  [20:0] e1_rm$0$q;
+    reg  e1_rm$0$clock;
     reg  e2_v$0$d;
     wire  e2_v$0$q;
     reg  e2_v$0$clock;
@@ -2232,6 +2238,16 @@ module sque_p4(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_b
         .q(e1_p$0$q),
         .clock(e1_p$0$clock)
     );
+    sque_p4$e1_r$0 e1_r$0(
+        .d(e1_r$0$d),
+        .q(e1_r$0$q),
+        .clock(e1_r$0$clock)
+    );
+    sque_p4$e1_rm$0 e1_rm$0(
+        .d(e1_rm$0$d),
+        .q(e1_rm$0$q),
+        .clock(e1_rm$0$clock)
+    );
     sque_p4$e2_v$0 e2_v$0(
         .d(e2_v$0$d),
         .q(e2_v$0$q),
@@ -3946,6 +3962,8 @@ module sque_p4(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_b
         e1_d$0$clock = clock;
         e1_w$0$clock = clock;
         e1_p$0$clock = clock;
+        e1_r$0$clock = clock;
+        e1_rm$0$clock = clock;
         e2_v$0$clock = clock;
         e2_c$0$clock = clock;
         e2_m$0$clock = clock;
@@ -4694,9 +4712,11 @@ module sque_p4(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_b
         e1_v$0$d = l_fb$0 | l_rv$0;
         e1_w$0$d = l_dw$0;
         e1_p$0$d = l_dp$0;
+        e1_m$0$d = pkm$0$y;
+        e1_r$0$d = l_rv$0;
+        e1_rm$0$d = l_rm$0;
         if (l_rv$0) begin
             e1_c$0$d = l_rc$0;
-            e1_m$0$d = l_rm$0;
             e1_o$0$d = l_ro$0;
             e1_b$0$d = k0_2;
             e1_by$0$d = k64_32;
@@ -4704,7 +4724,6 @@ module sque_p4(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_b
         end
         else begin
             e1_c$0$d = l_c$0;
-            e1_m$0$d = pkm$0$y;
             e1_o$0$d = l_o$0;
             e1_b$0$d = l_b$0;
             e1_by$0$d = l_by$0;
@@ -4730,6 +4749,9 @@ module sque_p4(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_b
         e2_v$0$d = e1_v$0$q & ~e1_d$0$q;
         e2_c$0$d = e1_c$0$q;
         e2_m$0$d = e1_m$0$q;
+        if (e1_r$0$q) begin
+            e2_m$0$d = e1_rm$0$q;
+        end
         e2_by$0$d = e1_by$0$q;
         e2_hx$0$d = e1_v$0$q & ~e1_d$0$q & (e1_o$0$q == k_idx8$0) & (e1_b$0$q == k_b2$0);
         e2_hx$1$d = e1_v$0$q & ~e1_d$0$q & (e1_o$0$q == k_idx8$0) & (e1_b$0$q == k_b2$1);
@@ -4896,11 +4918,11 @@ module sque_p4(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_b
         else if (l_gr$0) begin
             rt_v$0$d = 1'b0;
         end
-        l_qpre$0 = 1'b0;
         l_qs$0 = l_qb$0;
         if (l_qfa$0) begin
             l_qs$0 = l_qa$0;
         end
+        l_qpre$0 = 1'b0;
         if (l_fr$0 & l_qfb$0) begin
             sv_v$0$d = 1'b1;
             sv_lh$0$d = l_qs$0;
@@ -4942,11 +4964,11 @@ module sque_p4(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_b
         else if (l_gr$1) begin
             rt_v$1$d = 1'b0;
         end
-        l_qpre$1 = 1'b0;
         l_qs$1 = l_qb$1;
         if (l_qfa$1) begin
             l_qs$1 = l_qa$1;
         end
+        l_qpre$1 = 1'b0;
         if (l_fr$1 & l_qfb$1) begin
             sv_v$1$d = 1'b1;
             sv_lh$1$d = l_qs$1;
@@ -4988,11 +5010,11 @@ module sque_p4(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_b
         else if (l_gr$2) begin
             rt_v$2$d = 1'b0;
         end
-        l_qpre$2 = 1'b0;
         l_qs$2 = l_qb$2;
         if (l_qfa$2) begin
             l_qs$2 = l_qa$2;
         end
+        l_qpre$2 = 1'b0;
         if (l_fr$2 & l_qfb$2) begin
             sv_v$2$d = 1'b1;
             sv_lh$2$d = l_qs$2;
@@ -5034,11 +5056,11 @@ module sque_p4(clock,reset,inp$0$vd_valid,inp$0$vd_admit,inp$0$vd_out,inp$0$vd_b
         else if (l_gr$3) begin
             rt_v$3$d = 1'b0;
         end
-        l_qpre$3 = 1'b0;
         l_qs$3 = l_qb$3;
         if (l_qfa$3) begin
             l_qs$3 = l_qa$3;
         end
+        l_qpre$3 = 1'b0;
         if (l_fr$3 & l_qfb$3) begin
             sv_v$3$d = 1'b1;
             sv_lh$3$d = l_qs$3;
@@ -9189,6 +9211,44 @@ module sque_p4$e1_p$0(d,q,clock);
     end
           
 endmodule // sque_p4$e1_p$0
+
+
+module sque_p4$e1_r$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sque_p4$e1_r$0
+
+
+module sque_p4$e1_rm$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [20:0] d;
+    output reg  [20:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 21'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // sque_p4$e1_rm$0
 
 
 module sque_p4$e1_v$0(d,q,clock);

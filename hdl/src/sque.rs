@@ -213,6 +213,10 @@ pub struct SwitchQueues<
     e1_d: [DFF<bool>; K],
     e1_w: [DFF<Bits<9>>; K],
     e1_p: [DFF<Bits<2>>; K],
+    // a return was picked, and its meta (muxed into e2 in L2: the packed stage meta is
+    // registered as it is, so the pack block's output is read in one place)
+    e1_r: [DFF<bool>; K],
+    e1_rm: [DFF<BufMeta>; K],
     e2_v: [DFF<bool>; K],
     e2_c: [DFF<Bits<CA>>; K],
     e2_m: [DFF<BufMeta>; K],
@@ -460,6 +464,8 @@ impl<
             e1_d: arr(),
             e1_w: arr(),
             e1_p: arr(),
+            e1_r: arr(),
+            e1_rm: arr(),
             e2_v: arr(),
             e2_c: arr(),
             e2_m: arr(),
@@ -707,6 +713,8 @@ impl<
                             self.e1_d[l].clock.next = self.clock.val();
                             self.e1_w[l].clock.next = self.clock.val();
                             self.e1_p[l].clock.next = self.clock.val();
+                            self.e1_r[l].clock.next = self.clock.val();
+                            self.e1_rm[l].clock.next = self.clock.val();
                             self.e2_v[l].clock.next = self.clock.val();
                             self.e2_c[l].clock.next = self.clock.val();
                             self.e2_m[l].clock.next = self.clock.val();
@@ -951,16 +959,17 @@ impl<
                             self.e1_v[l].d.next = self.l_fb[l].val() | self.l_rv[l].val();
                             self.e1_w[l].d.next = self.l_dw[l].val();
                             self.e1_p[l].d.next = self.l_dp[l].val();
+                            self.e1_m[l].d.next = self.pkm[l].y.val();
+                            self.e1_r[l].d.next = self.l_rv[l].val();
+                            self.e1_rm[l].d.next = self.l_rm[l].val();
                             if self.l_rv[l].val() {
                                 self.e1_c[l].d.next = self.l_rc[l].val();
-                                self.e1_m[l].d.next = self.l_rm[l].val();
                                 self.e1_o[l].d.next = self.l_ro[l].val();
                                 self.e1_b[l].d.next = self.k0_2.val();
                                 self.e1_by[l].d.next = self.k64_32.val();
                                 self.e1_d[l].d.next = false;
                             } else {
                                 self.e1_c[l].d.next = self.l_c[l].val();
-                                self.e1_m[l].d.next = self.pkm[l].y.val();
                                 self.e1_o[l].d.next = self.l_o[l].val();
                                 self.e1_b[l].d.next = self.l_b[l].val();
                                 self.e1_by[l].d.next = self.l_by[l].val();
@@ -979,6 +988,9 @@ impl<
                             self.e2_v[l].d.next = self.e1_v[l].q.val() & !self.e1_d[l].q.val();
                             self.e2_c[l].d.next = self.e1_c[l].q.val();
                             self.e2_m[l].d.next = self.e1_m[l].q.val();
+                            if self.e1_r[l].q.val() {
+                                self.e2_m[l].d.next = self.e1_rm[l].q.val();
+                            }
                             self.e2_by[l].d.next = self.e1_by[l].q.val();
                             for o in 0..N {
                                 for b in 0..BANDS {
@@ -1074,12 +1086,14 @@ impl<
                             } else if self.l_gr[p].val() {
                                 self.rt_v[p].d.next = false;
                             }
-                            self.l_qpre[p].next = false;
                             for l in 0..K {
                                 self.l_qs[l * 4 + p].next = self.l_qb[l * 4 + p].val();
                                 if self.l_qfa[p].val() {
                                     self.l_qs[l * 4 + p].next = self.l_qa[l * 4 + p].val();
                                 }
+                            }
+                            self.l_qpre[p].next = false;
+                            for l in 0..K {
                                 if self.l_fr[p].val() & self.l_qfb[p].val() {
                                     self.sv_v[p].d.next = true;
                                     self.sv_lh[l * 4 + p].d.next = self.l_qs[l * 4 + p].val();
