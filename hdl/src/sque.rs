@@ -111,6 +111,12 @@ use rust_hdl::prelude::*;
 /// Entries of a recirculation FIFO (one per lane and pipe).
 pub const RECIRC_DEPTH: usize = 64;
 const RECIRC_A: usize = 6;
+
+/// The most deflected headers a pipe may be allowed (`lim_dod`) with `lanes` lanes: a
+/// pipe's count exceeds its limit by at most `5K - 1`, so this keeps it within a FIFO.
+pub const fn recirc_dod_cap(lanes: usize) -> usize {
+    RECIRC_DEPTH + 1 - 5 * lanes
+}
 const RECIRC_C: usize = 7;
 
 /// Per input: verdicts from the admission, completions from the buffer.

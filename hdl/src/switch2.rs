@@ -56,7 +56,7 @@
 use crate::sadm::{Admission, BANDS};
 use crate::sbuf::{PackVerdict, SharedBuffer};
 use crate::sing::SwitchIngress;
-use crate::sque::{SwitchQueues, RECIRC_DEPTH};
+use crate::sque::{recirc_dod_cap, SwitchQueues, RECIRC_DEPTH};
 use crate::stofino::{TofinoCfg, MAX_PIPES};
 use crate::switch::{RouteCfg, SwitchSink, SwitchSource};
 use rust_hdl::prelude::*;
@@ -252,7 +252,7 @@ impl<
             k1_32: Constant::new(1.into()),
             k0_32: Constant::new(0.into()),
             lim_dod: Default::default(),
-            k_dodcap: Constant::new(((RECIRC_DEPTH + 1 - 5 * K) as u64).into()),
+            k_dodcap: Constant::new((recirc_dod_cap(K) as u64).into()),
         }
     }
 }

@@ -447,7 +447,7 @@ impl Knobs {
         if !self.tof.on {
             return 0;
         }
-        let cap = (nt_hdl::sque::RECIRC_DEPTH + 1 - 5 * lanes) as i64;
+        let cap = nt_hdl::sque::recirc_dod_cap(lanes) as i64;
         let pipes = (self.tof.pipes as i64).clamp(1, 4);
         pipes * ((self.tof.lim_dod as i64).min(cap) + slack)
     }

@@ -43,7 +43,7 @@ impl Switch2Model {
             ret: vec![0; n],
             dod: vec![0; n],
             lim_dod: 0,
-            dod_cap: (nt_hdl::sque::RECIRC_DEPTH + 1 - 5 * k) as u16,
+            dod_cap: nt_hdl::sque::recirc_dod_cap(k) as u16,
         }
     }
 
