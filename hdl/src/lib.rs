@@ -23,6 +23,7 @@ pub mod reassembly;
 pub mod registry;
 pub mod rfifo;
 pub mod sadm;
+pub mod sbolt;
 pub mod sbuf;
 pub mod sing;
 pub mod sque;

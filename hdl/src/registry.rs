@@ -168,7 +168,7 @@ pub fn blocks() -> Vec<BlockSpec> {
         },
         BlockSpec {
             name: "sadm_p4",
-            about: "the new switch's admission, 4 ports, one lane: round robin over the inputs' requests, occupancy per (output, band) and per output in packets and bytes, static limits on both, band 0's header limits, a Choudhury-Hahne dynamic threshold, headroom in free cells, trimming and return to sender, Tofino-style trimming's meters, modes and deflection (policy block `stofino`); a limit is exceeded by at most 4 packets (issue 30, second slice)",
+            about: "the new switch's admission, 4 ports, one lane: round robin over the inputs' requests, occupancy per (output, band) and per output in packets and bytes, static limits on both, band 0's header limits, a Choudhury-Hahne dynamic threshold, headroom in free cells, trimming and return to sender, Tofino-style trimming's meters, modes and deflection (policy block `stofino`), Bolt's tokens, flags and SRC decisions (policy block `sbolt`); a limit is exceeded by at most 4 packets (issue 30, second slice)",
             verilog: || emit_verilog("sadm_p4", Admission4::new()),
         },
         BlockSpec {

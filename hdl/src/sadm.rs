@@ -88,6 +88,13 @@
 //!   refused. There is no ideal trimming with `tof.on`: a Tofino switch cannot trim at
 //!   the queue. `cong[o]` (a deflected header of output `o` left recirculation) and
 //!   `rel[p]` (one of pipe `p`'s did) come from the queues.
+//! * **Bolt** (`bolt.on`, thesis Algorithms 7 and 9; the policy block [`crate::sbolt`] has
+//!   the tokens of each output and decides, from the lane's S1 registers, the request's
+//!   Bolt flags `req_bf` and the output's bytes as S2 read them, in its P3 registers,
+//!   which S4 reads). Every verdict carries `vd_bm` (a Bolt data packet), `vd_bf` (its new
+//!   flags; the request's when not `vd_bm`), `vd_src` (an SRC goes back to its sender) and
+//!   `vd_q` (the output's queued bytes, for the SRC): whatever the decision, which Bolt
+//!   does not change. `srcs` counts the verdicts with `vd_src`, at the edge after.
 //! * **S5, sum.** Per (output, band), the packets and bytes the lanes admitted in S4,
 //!   summed into `s5_p` / `s5_b`, and per output (any band) into `s5_pp` / `s5_pb`; the
 //!   counters add them at the next edge. An admitted
@@ -121,6 +128,7 @@
 //! # Parameters
 //! `N` ports (4 to 64), `K` lanes (`N/K <= 8`), `M = N/K`, `NB = 4N`, `KNB = K·NB`, `CC` the width of
 //! `free_rows` (the buffer's cell count bits plus one).
+use crate::sbolt::{BoltCfg, BoltPolicy};
 use crate::stofino::{TofinoCfg, TofinoPolicy, MAX_PIPES};
 use rust_hdl::prelude::*;
 
@@ -144,6 +152,8 @@ pub struct AdmInPort {
     /// The bytes a returned header takes from the word after the one it rewrites (the
     /// source MAC's last 4 bytes, the destination IP's last 2; passed on to the verdict).
     pub req_rb: Signal<In, Bits<48>>,
+    /// Bolt's flags (frame byte 54) of our transport's packets, 0 for others.
+    pub req_bf: Signal<In, Bits<8>>,
     pub vd_valid: Signal<Out, bool>,
     pub vd_admit: Signal<Out, bool>,
     pub vd_words: Signal<Out, Bits<9>>,
@@ -164,6 +174,13 @@ pub struct AdmInPort {
     /// is set too) into the recirculation path of this input's pipe; `vd_out` stays the
     /// frame's output.
     pub vd_dod: Signal<Out, bool>,
+    /// Bolt ([`crate::sbolt`]): a Bolt data packet, whose flags become `vd_bf`; an SRC
+    /// goes back to its sender for it, stamped with `vd_q` (the output's queued bytes).
+    /// Set whatever the admission decided (Bolt decides at ingress, before the queue).
+    pub vd_bm: Signal<Out, bool>,
+    pub vd_src: Signal<Out, bool>,
+    pub vd_bf: Signal<Out, Bits<8>>,
+    pub vd_q: Signal<Out, Bits<24>>,
 }
 
 /// Per output: a packet left.
@@ -233,6 +250,14 @@ pub struct Admission<
     pub dod: [Signal<Out, Bits<16>>; MAX_PIPES],
     /// Per input, its pipe (registered; for the queues' recirculation path).
     pub pipe_of: [Signal<Out, Bits<2>>; N],
+    /// Bolt ([`crate::sbolt`]): on, the congestion threshold, the MTU, the PRU tokens'
+    /// cap, supply matching off.
+    pub bolt: BoltCfg,
+    /// Bolt: per output, its PRU tokens and supply token (bytes, two's complement).
+    pub pru: [Signal<Out, Bits<8>>; N],
+    pub sm: [Signal<Out, Bits<32>>; N],
+    /// Bolt: SRCs decided.
+    pub srcs: Signal<Out, Bits<32>>,
     /// Of `trimmed`, the frames trimmed because they were red at their meter.
     pub metered: Signal<Out, Bits<32>>,
     /// Frames deflected on drop.
@@ -381,6 +406,17 @@ pub struct Admission<
     s4_d: [DFF<bool>; K],
     s4_m: [DFF<bool>; K],
     vd_dd: [DFF<bool>; N],
+    // Bolt: the policy block, the requests' flags (hold, S1), the verdicts' fields, S4's SRC
+    bp: BoltPolicy<N, K>,
+    h_bf: [DFF<Bits<8>>; N],
+    s1_bf: [DFF<Bits<8>>; K],
+    vd_bm: [DFF<bool>; N],
+    vd_src: [DFF<bool>; N],
+    vd_bf: [DFF<Bits<8>>; N],
+    vd_q: [DFF<Bits<24>>; N],
+    s4_src: [DFF<bool>; K],
+    c_src: DFF<Bits<32>>,
+    l_nsrc: L<Bits<8>>,
 
     // combinational
     l_p: [L<Bits<2>>; K],
@@ -512,6 +548,10 @@ impl<
             mode: arr(),
             dod: arr(),
             pipe_of: arr(),
+            bolt: Default::default(),
+            pru: arr(),
+            sm: arr(),
+            srcs: Default::default(),
             metered: Default::default(),
             deflected: Default::default(),
             occ_pkts: arr(),
@@ -629,6 +669,16 @@ impl<
             s4_d: arr(),
             s4_m: arr(),
             vd_dd: arr(),
+            bp: BoltPolicy::new(),
+            h_bf: arr(),
+            s1_bf: arr(),
+            vd_bm: arr(),
+            vd_src: arr(),
+            vd_bf: arr(),
+            vd_q: arr(),
+            s4_src: arr(),
+            c_src: Default::default(),
+            l_nsrc: Default::default(),
             l_p: arr(),
             l_mt: arr(),
             l_ht: arr(),
@@ -760,15 +810,46 @@ impl<
                     self.tp.q_p[l].next = self.s1_p[l].q.val();
                     self.tp.q_by[l].next = self.s1_by[l].q.val();
                     self.tp.d_v[l].next = self.s4_d[l].q.val();
+                    self.bp.q_v[l].next = self.s1_v[l].q.val();
+                    self.bp.q_ok[l].next = self.s1_ok[l].q.val();
+                    self.bp.q_o[l].next = self.s1_o[l].q.val();
+                    self.bp.q_by[l].next = self.s1_by[l].q.val().get_bits::<26>(0);
+                    self.bp.q_bf[l].next = self.s1_bf[l].q.val();
+                    self.bp.q_pb[l].next = self.s2_pcby[l].q.val();
+                    self.s1_bf[l].clock.next = self.clock.val();
+                    self.s4_src[l].clock.next = self.clock.val();
                     self.s1_p[l].clock.next = self.clock.val();
                     self.s3_tr[l].clock.next = self.clock.val();
                     self.s3_fd[l].clock.next = self.clock.val();
                     self.s4_d[l].clock.next = self.clock.val();
                     self.s4_m[l].clock.next = self.clock.val();
                 }
+                // Bolt's policy block: it sees the lanes' S1 registers and S2's port bytes
+                self.bp.clock.next = self.clock.val();
+                self.bp.reset.next = self.reset.val();
+                self.bp.cfg.on.next = self.bolt.on.val();
+                self.bp.cfg.cc_thresh.next = self.bolt.cc_thresh.val();
+                self.bp.cfg.mtu.next = self.bolt.mtu.val();
+                self.bp.cfg.pru_cap.next = self.bolt.pru_cap.val();
+                self.bp.cfg.sm_off.next = self.bolt.sm_off.val();
+                self.c_src.clock.next = self.clock.val();
+                for o in 0..N {
+                    self.pru[o].next = self.bp.pru[o].val();
+                    self.sm[o].next = self.bp.sm[o].val();
+                }
                 for i in 0..N {
                     self.vd_dd[i].clock.next = self.clock.val();
                     self.vd_dd[i].d.next = self.vd_dd[i].q.val();
+                    self.h_bf[i].clock.next = self.clock.val();
+                    self.h_bf[i].d.next = self.h_bf[i].q.val();
+                    self.vd_bm[i].clock.next = self.clock.val();
+                    self.vd_bm[i].d.next = self.vd_bm[i].q.val();
+                    self.vd_src[i].clock.next = self.clock.val();
+                    self.vd_src[i].d.next = self.vd_src[i].q.val();
+                    self.vd_bf[i].clock.next = self.clock.val();
+                    self.vd_bf[i].d.next = self.vd_bf[i].q.val();
+                    self.vd_q[i].clock.next = self.clock.val();
+                    self.vd_q[i].d.next = self.vd_q[i].q.val();
                     self.h_v[i].clock.next = self.clock.val();
                     self.h_v[i].d.next = self.h_v[i].q.val();
                     self.h_o[i].clock.next = self.clock.val();
@@ -921,6 +1002,7 @@ impl<
                 self.l_ntrim.next = self.k0_8.val();
                 self.l_nret.next = self.k0_8.val();
                 self.l_nmet.next = self.k0_8.val();
+                self.l_nsrc.next = self.k0_8.val();
                 self.l_ndod.next = self.k0_8.val();
                 // a header may be trimmed with trimming on, ideal or Tofino-style
                 self.l_hok.next = self.trim_on.val() | self.tof.on.val();
@@ -952,6 +1034,7 @@ impl<
                     self.s1_t[l].d.next = false;
                     self.s1_cs[l].d.next = self.k0_16.val();
                     self.s1_rb[l].d.next = self.k0_48.val();
+                    self.s1_bf[l].d.next = self.k0_8.val();
                     self.l_p[l].next = self.k0_2.val();
                     for m in 0..M {
                         self.l_sel[l * mm + m].next = self.l_sb[l * mm + m].val();
@@ -971,6 +1054,7 @@ impl<
                             self.s1_t[l].d.next = self.h_t[l * mm + m].q.val();
                             self.s1_cs[l].d.next = self.h_cs[l * mm + m].q.val();
                             self.s1_rb[l].d.next = self.h_rb[l * mm + m].q.val();
+                            self.s1_bf[l].d.next = self.h_bf[l * mm + m].q.val();
                             self.h_v[l * mm + m].d.next = false;
                             self.l_taken[l * mm + m].next = true;
                         }
@@ -1147,6 +1231,10 @@ impl<
                             self.vd_rt[l * mm + m].d.next = self.l_ret[l].val();
                             self.vd_rb[l * mm + m].d.next = self.s3_rb[l].q.val();
                             self.vd_dd[l * mm + m].d.next = self.l_dod[l].val();
+                            self.vd_bm[l * mm + m].d.next = self.bp.bm[l].val();
+                            self.vd_src[l * mm + m].d.next = self.bp.src[l].val();
+                            self.vd_bf[l * mm + m].d.next = self.bp.bf[l].val();
+                            self.vd_q[l * mm + m].d.next = self.bp.q[l].val();
                             if self.l_trim[l].val() | self.l_ret[l].val() | self.l_dod[l].val() {
                                 self.vd_a[l * mm + m].d.next = true;
                                 self.vd_t[l * mm + m].d.next = true;
@@ -1192,6 +1280,7 @@ impl<
                         & !self.l_ret[l].val()
                         & !self.l_dod[l].val();
                     self.s4_d[l].d.next = self.s3_v[l].q.val() & self.l_dod[l].val();
+                    self.s4_src[l].d.next = self.s3_v[l].q.val() & self.bp.src[l].val();
                     self.s4_m[l].d.next = self.s3_v[l].q.val()
                         & self.l_mt[l].val()
                         & (self.l_trim[l].val() | self.l_ret[l].val());
@@ -1217,6 +1306,9 @@ impl<
                     if self.s4_d[l].q.val() {
                         self.l_ndod.next = self.l_ndod.val() + self.k1_8.val();
                     }
+                    if self.s4_src[l].q.val() {
+                        self.l_nsrc.next = self.l_nsrc.val() + self.k1_8.val();
+                    }
                 }
 
                 // ---------------- requests into holds (after the picks: a new one wins) -----
@@ -1236,6 +1328,7 @@ impl<
                         self.h_t[i].d.next = self.inp[i].req_trim.val();
                         self.h_cs[i].d.next = self.inp[i].req_csum.val();
                         self.h_rb[i].d.next = self.inp[i].req_rb.val();
+                        self.h_bf[i].d.next = self.inp[i].req_bf.val();
                     }
                     self.inp[i].vd_valid.next = self.vd_v[i].q.val();
                     self.inp[i].vd_admit.next = self.vd_a[i].q.val();
@@ -1249,6 +1342,10 @@ impl<
                     self.inp[i].vd_ret.next = self.vd_rt[i].q.val();
                     self.inp[i].vd_rb.next = self.vd_rb[i].q.val();
                     self.inp[i].vd_dod.next = self.vd_dd[i].q.val();
+                    self.inp[i].vd_bm.next = self.vd_bm[i].q.val();
+                    self.inp[i].vd_src.next = self.vd_src[i].q.val();
+                    self.inp[i].vd_bf.next = self.vd_bf[i].q.val();
+                    self.inp[i].vd_q.next = self.vd_q[i].q.val();
                 }
 
                 // ---------------- counters ----------------
@@ -1327,6 +1424,8 @@ impl<
                 self.c_dod.d.next = self.c_dod.q.val() + bit_cast::<32, 8>(self.l_ndod.val());
                 self.metered.next = self.c_met.q.val();
                 self.deflected.next = self.c_dod.q.val();
+                self.c_src.d.next = self.c_src.q.val() + bit_cast::<32, 8>(self.l_nsrc.val());
+                self.srcs.next = self.c_src.q.val();
                 self.refused.next = self.c_ref.q.val();
                 self.lost.next = self.c_lost.q.val();
 
@@ -1347,6 +1446,7 @@ impl<
                         self.s4_rt[l].d.next = false;
                         self.s4_d[l].d.next = false;
                         self.s4_m[l].d.next = false;
+                        self.s4_src[l].d.next = false;
                     }
                     for x in 0..NB {
                         self.s5_p[x].d.next = self.k0_16.val();
@@ -1367,6 +1467,7 @@ impl<
                     self.c_ret.d.next = self.k0_32.val();
                     self.c_met.d.next = self.k0_32.val();
                     self.c_dod.d.next = self.k0_32.val();
+                    self.c_src.d.next = self.k0_32.val();
                 }
             }
         }

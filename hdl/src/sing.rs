@@ -55,7 +55,9 @@
 //! checksum of word 3 bits 63:48 (P1 adds, P2 folds the carries twice and complements),
 //! and `req_rb`, the bytes a header returned to its sender takes from later words (the
 //! source MAC's last 4 bytes, word 1 bits 63:32, and the destination IP's last 2, word 4
-//! bits 63:48, as captured). Its real length is not
+//! bits 63:48, as captured), and `req_bf`, Bolt's flags (word 6 bits 15:8, captured as word 6
+//! arrives, the cycle before the decision) for IP protocol 154 or 155, else 0. Its real
+//! length is not
 //! known yet: the buffer checks it against the verdict (a mismatch completes as bad).
 //!
 //! # The band
@@ -95,6 +97,9 @@ pub struct IngOut {
     /// word: the source MAC's last 4 bytes (word 1 bits 63:32) in bits 47:16, the
     /// destination IP's last 2 (word 4 bits 63:48) in bits 15:0.
     pub req_rb: Signal<Out, Bits<48>>,
+    /// Bolt's flags (frame byte 54, word 6 bits 15:8) of our transport's packets (IP
+    /// protocol 154 or 155), 0 for every other frame.
+    pub req_bf: Signal<Out, Bits<8>>,
 }
 
 /// Per input: wrapping counters.
@@ -137,6 +142,7 @@ pub struct SwitchIngress<const N: usize, const N8: usize, const NN: usize> {
     f_dhi: [DFF<Bits<16>>; N],
     f_dlo: [DFF<Bits<16>>; N],
     f_flags: [DFF<Bits<8>>; N],
+    f_bf: [DFF<Bits<8>>; N],
     f_csum: [DFF<Bits<16>>; N],
     f_smt: [DFF<Bits<32>>; N],
     // P1
@@ -145,6 +151,7 @@ pub struct SwitchIngress<const N: usize, const N8: usize, const NN: usize> {
     p1_by: [DFF<Bits<32>>; N],
     p1_b: [DFF<Bits<2>>; N],
     p1_t: [DFF<bool>; N],
+    p1_our: [DFF<bool>; N],
     // ~checksum + ~length + 50, before the end-around carries
     p1_cs: [DFF<Bits<32>>; N],
     // P2
@@ -156,6 +163,7 @@ pub struct SwitchIngress<const N: usize, const N8: usize, const NN: usize> {
     p2_e: [DFF<Bits<3>>; N],
     p2_b: [DFF<Bits<2>>; N],
     p2_t: [DFF<bool>; N],
+    p2_our: [DFF<bool>; N],
     p2_cs: [DFF<Bits<16>>; N],
     // the current frame is kept
     keep: [DFF<bool>; N],
@@ -171,6 +179,7 @@ pub struct SwitchIngress<const N: usize, const N8: usize, const NN: usize> {
     rq_w: [DFF<Bits<16>>; N],
     rq_e: [DFF<Bits<3>>; N],
     rq_t: [DFF<bool>; N],
+    rq_bf: [DFF<Bits<8>>; N],
     rq_cs: [DFF<Bits<16>>; N],
     rq_rb: [DFF<Bits<48>>; N],
     c_rx: [DFF<Bits<32>>; N],
@@ -195,6 +204,7 @@ pub struct SwitchIngress<const N: usize, const N8: usize, const NN: usize> {
     k_w2: Constant<Bits<4>>,
     k_w3: Constant<Bits<4>>,
     k_w4: Constant<Bits<4>>,
+    k_w6: Constant<Bits<4>>,
     k_n8: Constant<Bits<8>>,
     k_eth: Constant<Bits<16>>,
     k_vih: Constant<Bits<8>>,
@@ -262,6 +272,7 @@ impl<const N: usize, const N8: usize, const NN: usize> SwitchIngress<N, N8, NN> 
             f_dhi: arr(),
             f_dlo: arr(),
             f_flags: arr(),
+            f_bf: arr(),
             f_csum: arr(),
             f_smt: arr(),
             p1_m: arr(),
@@ -269,6 +280,7 @@ impl<const N: usize, const N8: usize, const NN: usize> SwitchIngress<N, N8, NN> 
             p1_by: arr(),
             p1_b: arr(),
             p1_t: arr(),
+            p1_our: arr(),
             p1_cs: arr(),
             p2_found: arr(),
             p2_port: arr(),
@@ -278,6 +290,7 @@ impl<const N: usize, const N8: usize, const NN: usize> SwitchIngress<N, N8, NN> 
             p2_e: arr(),
             p2_b: arr(),
             p2_t: arr(),
+            p2_our: arr(),
             p2_cs: arr(),
             keep: arr(),
             ov: arr(),
@@ -291,6 +304,7 @@ impl<const N: usize, const N8: usize, const NN: usize> SwitchIngress<N, N8, NN> 
             rq_w: arr(),
             rq_e: arr(),
             rq_t: arr(),
+            rq_bf: arr(),
             rq_cs: arr(),
             rq_rb: arr(),
             c_rx: arr(),
@@ -312,6 +326,7 @@ impl<const N: usize, const N8: usize, const NN: usize> SwitchIngress<N, N8, NN> 
             k_w2: Constant::new(2.into()),
             k_w3: Constant::new(3.into()),
             k_w4: Constant::new(4.into()),
+            k_w6: Constant::new(6.into()),
             k_n8: Constant::new((N as u64).into()),
             k_eth: Constant::new(0x0800.into()),
             k_vih: Constant::new(0x45.into()),
@@ -380,6 +395,8 @@ impl<const N: usize, const N8: usize, const NN: usize> Logic for SwitchIngress<N
                 self.f_dlo[i].d.next = self.f_dlo[i].q.val();
                 self.f_flags[i].clock.next = self.clock.val();
                 self.f_flags[i].d.next = self.f_flags[i].q.val();
+                self.f_bf[i].clock.next = self.clock.val();
+                self.f_bf[i].d.next = self.f_bf[i].q.val();
                 self.f_csum[i].clock.next = self.clock.val();
                 self.f_csum[i].d.next = self.f_csum[i].q.val();
                 self.f_smt[i].clock.next = self.clock.val();
@@ -391,6 +408,7 @@ impl<const N: usize, const N8: usize, const NN: usize> Logic for SwitchIngress<N
                 self.p1_by[i].clock.next = self.clock.val();
                 self.p1_b[i].clock.next = self.clock.val();
                 self.p1_t[i].clock.next = self.clock.val();
+                self.p1_our[i].clock.next = self.clock.val();
                 self.p1_cs[i].clock.next = self.clock.val();
                 self.p2_found[i].clock.next = self.clock.val();
                 self.p2_port[i].clock.next = self.clock.val();
@@ -400,6 +418,7 @@ impl<const N: usize, const N8: usize, const NN: usize> Logic for SwitchIngress<N
                 self.p2_e[i].clock.next = self.clock.val();
                 self.p2_b[i].clock.next = self.clock.val();
                 self.p2_t[i].clock.next = self.clock.val();
+                self.p2_our[i].clock.next = self.clock.val();
                 self.p2_cs[i].clock.next = self.clock.val();
                 self.keep[i].clock.next = self.clock.val();
                 self.keep[i].d.next = self.keep[i].q.val();
@@ -420,6 +439,8 @@ impl<const N: usize, const N8: usize, const NN: usize> Logic for SwitchIngress<N
                 self.rq_e[i].d.next = self.rq_e[i].q.val();
                 self.rq_t[i].clock.next = self.clock.val();
                 self.rq_t[i].d.next = self.rq_t[i].q.val();
+                self.rq_bf[i].clock.next = self.clock.val();
+                self.rq_bf[i].d.next = self.rq_bf[i].q.val();
                 self.rq_cs[i].clock.next = self.clock.val();
                 self.rq_cs[i].d.next = self.rq_cs[i].q.val();
                 self.rq_rb[i].clock.next = self.clock.val();
@@ -479,6 +500,9 @@ impl<const N: usize, const N8: usize, const NN: usize> Logic for SwitchIngress<N
                         self.f_dlo[i].d.next = self.rx[i].data.val().get_bits::<16>(48);
                         self.f_flags[i].d.next = self.rx[i].data.val().get_bits::<8>(40);
                     }
+                    if self.infr[i].q.val() & (self.wi[i].q.val() == self.k_w6.val()) {
+                        self.f_bf[i].d.next = self.rx[i].data.val().get_bits::<8>(8);
+                    }
                 }
 
                 // ---------------- P1: route compare, checks, length, band ----------------
@@ -493,6 +517,8 @@ impl<const N: usize, const N8: usize, const NN: usize> Logic for SwitchIngress<N
                     & (self.f_len[i].q.val() <= self.k_len_hi.val());
                 self.p1_by[i].d.next = self.f_len[i].q.val() + self.k14.val();
                 self.p1_b[i].d.next = self.f_tos[i].q.val().get_bits::<2>(2);
+                self.p1_our[i].d.next = (self.f_proto[i].q.val() == self.k154.val())
+                    | (self.f_proto[i].q.val() == self.k155.val());
                 self.p1_t[i].d.next = ((self.f_proto[i].q.val() == self.k154.val())
                     | (self.f_proto[i].q.val() == self.k155.val()))
                     & self.f_flags[i].q.val().get_bit(0)
@@ -539,6 +565,7 @@ impl<const N: usize, const N8: usize, const NN: usize> Logic for SwitchIngress<N
                 self.p2_e[i].d.next = self.k0_3.val() - self.p1_by[i].q.val().get_bits::<3>(0);
                 self.p2_b[i].d.next = self.p1_b[i].q.val();
                 self.p2_t[i].d.next = self.p1_t[i].q.val();
+                self.p2_our[i].d.next = self.p1_our[i].q.val();
                 // two end-around carries, then the complement
                 self.l_cf1[i].next = bit_cast::<32, 16>(self.p1_cs[i].q.val().get_bits::<16>(0))
                     + (self.p1_cs[i].q.val() >> self.k16_8.val());
@@ -584,6 +611,11 @@ impl<const N: usize, const N8: usize, const NN: usize> Logic for SwitchIngress<N
                         self.rq_w[i].d.next = self.p2_w[i].q.val();
                         self.rq_e[i].d.next = self.p2_e[i].q.val();
                         self.rq_t[i].d.next = self.p2_t[i].q.val();
+                        // word 6 arrived in the cycle before this one
+                        self.rq_bf[i].d.next = self.k0_8.val();
+                        if self.p2_our[i].q.val() {
+                            self.rq_bf[i].d.next = self.f_bf[i].q.val();
+                        }
                         self.rq_cs[i].d.next = self.p2_cs[i].q.val();
                         // words 1 and 4 of a frame of 8 or more words: the next frame's
                         // cannot have arrived yet
@@ -617,6 +649,7 @@ impl<const N: usize, const N8: usize, const NN: usize> Logic for SwitchIngress<N
                 self.o[i].req_trim.next = self.rq_t[i].q.val();
                 self.o[i].req_csum.next = self.rq_cs[i].q.val();
                 self.o[i].req_rb.next = self.rq_rb[i].q.val();
+                self.o[i].req_bf.next = self.rq_bf[i].q.val();
                 self.stat[i].rx_frames.next = self.c_rx[i].q.val();
                 self.stat[i].drop_malformed.next = self.c_mal[i].q.val();
                 self.stat[i].drop_no_route.next = self.c_nr[i].q.val();

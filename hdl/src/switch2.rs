@@ -54,6 +54,7 @@
 //! completes it at its last word; then the queues enqueue it and the output's scheduler
 //! hands it to the reader in the output's next slot. Measured in the tests.
 use crate::sadm::{Admission, BANDS};
+use crate::sbolt::BoltCfg;
 use crate::sbuf::{PackVerdict, SharedBuffer};
 use crate::sing::SwitchIngress;
 use crate::sque::{recirc_dod_cap, SwitchQueues, RECIRC_DEPTH};
@@ -165,6 +166,13 @@ pub struct SharedSwitch<
     pub metered: Signal<Out, Bits<32>>,
     pub deflected: Signal<Out, Bits<32>>,
     pub recirculated: Signal<Out, Bits<32>>,
+    /// Bolt's switch logic (the admission's policy block [`crate::sbolt`]).
+    pub bolt: BoltCfg,
+    /// Bolt: per output, its PRU tokens and supply token (bytes, two's complement); SRCs
+    /// decided.
+    pub pru: [Signal<Out, Bits<8>>; N],
+    pub sm: [Signal<Out, Bits<32>>; N],
+    pub srcs: Signal<Out, Bits<32>>,
 
     ing: SwitchIngress<N, N8, NN>,
     adm: Admission<N, K, M, NB, KNB, CC>,
@@ -240,6 +248,10 @@ impl<
             metered: Default::default(),
             deflected: Default::default(),
             recirculated: Default::default(),
+            bolt: Default::default(),
+            pru: std::array::from_fn(|_| Default::default()),
+            sm: std::array::from_fn(|_| Default::default()),
+            srcs: Default::default(),
             ing: SwitchIngress::new(),
             adm: Admission::new(),
             sb: SharedBuffer::new(),
@@ -330,6 +342,11 @@ impl<
         self.adm.lim_hdr_bytes.next = self.cfg.hdr_bytes.val();
         // Tofino-style trimming: the deflection limit held to what a recirculation FIFO
         // takes (registered)
+        self.adm.bolt.on.next = self.bolt.on.val();
+        self.adm.bolt.cc_thresh.next = self.bolt.cc_thresh.val();
+        self.adm.bolt.mtu.next = self.bolt.mtu.val();
+        self.adm.bolt.pru_cap.next = self.bolt.pru_cap.val();
+        self.adm.bolt.sm_off.next = self.bolt.sm_off.val();
         self.adm.tof.on.next = self.tof.on.val();
         self.adm.tof.pipes.next = self.tof.pipes.val();
         self.adm.tof.burst.next = self.tof.burst.val();
@@ -381,6 +398,7 @@ impl<
             self.adm.inp[i].req_trim.next = self.ing.o[i].req_trim.val();
             self.adm.inp[i].req_csum.next = self.ing.o[i].req_csum.val();
             self.adm.inp[i].req_rb.next = self.ing.o[i].req_rb.val();
+            self.adm.inp[i].req_bf.next = self.ing.o[i].req_bf.val();
             // admission -> buffer, queues
             self.pv[i].admit.next = self.adm.inp[i].vd_admit.val();
             self.pv[i].words.next = self.adm.inp[i].vd_words.val();
@@ -468,7 +486,10 @@ impl<
             self.mode[o].next = self.adm.mode[o].val();
             self.port_pkts[o].next = self.adm.port_pkts[o].val();
             self.port_bytes[o].next = self.adm.port_bytes[o].val();
+            self.pru[o].next = self.adm.pru[o].val();
+            self.sm[o].next = self.adm.sm[o].val();
         }
+        self.srcs.next = self.adm.srcs.val();
         self.admitted.next = self.adm.admitted.val();
         self.refused.next = self.adm.refused.val();
         self.trimmed.next = self.adm.trimmed.val();

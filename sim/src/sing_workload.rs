@@ -113,6 +113,7 @@ pub fn read<const N: usize, const N8: usize, const NN: usize>(
                     trim: o.req_trim.val(),
                     csum: o.req_csum.val().index() as u16,
                     rb: o.req_rb.val().to_u64(),
+                    bf: o.req_bf.val().index() as u8,
                 })
             })
             .collect(),

@@ -24,6 +24,8 @@ pub struct IngReq {
     pub csum: u16,
     /// The bytes a header returned to its sender takes from later words ([`ret_bytes`]).
     pub rb: u64,
+    /// Bolt's flags (frame byte 54, word 6 bits 15:8) for IP protocol 154 or 155, else 0.
+    pub bf: u8,
 }
 
 /// The 48 bits the ingress passes on for a returned header's rewrite: the source MAC's
@@ -250,6 +252,11 @@ pub fn random_frame(
                     trim: (proto == 154 || proto == 155) && flags & 0x11 == 0x01,
                     csum: trimmed_csum(csum, hdr_len as u16),
                     rb: ret_bytes(&words.iter().map(|w| w.0).collect::<Vec<_>>()),
+                    bf: if proto == 154 || proto == 155 {
+                        (words.get(6).map_or(0, |w| w.0) >> 8) as u8
+                    } else {
+                        0
+                    },
                 })
             }
         }

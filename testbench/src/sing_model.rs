@@ -23,6 +23,8 @@ struct Fields {
     csum: u16,
     /// Word 1 bits 63:32 (the source MAC's last 4 bytes).
     smt: u32,
+    /// Word 6 bits 15:8 (Bolt's flags).
+    bf: u8,
 }
 
 #[derive(Clone, Default)]
@@ -32,6 +34,7 @@ struct P1 {
     by: u32,
     b: u8,
     t: bool,
+    our: bool,
     /// ~checksum + ~length + 50, before the end-around carries.
     cs: u32,
 }
@@ -46,6 +49,7 @@ struct P2 {
     e: u8,
     b: u8,
     t: bool,
+    our: bool,
     cs: u16,
 }
 
@@ -135,6 +139,7 @@ impl SingModel {
                             x.f.dlo = (data >> 48) as u16;
                             x.f.flags = (data >> 40) as u8;
                         }
+                        6 => x.f.bf = (data >> 8) as u8,
                         _ => {}
                     }
                 }
@@ -153,6 +158,7 @@ impl SingModel {
             } else {
                 (old.f.tos >> 2).min(3)
             };
+            x.p1.our = old.f.proto == 154 || old.f.proto == 155;
             x.p1.t = (old.f.proto == 154 || old.f.proto == 155) && old.f.flags & 0x11 == 0x01;
             x.p1.cs = (!old.f.csum) as u32 + (!(old.f.len as u16)) as u32 + 50;
             // P2
@@ -168,6 +174,7 @@ impl SingModel {
                 e: (0u32.wrapping_sub(old.p1.by) & 7) as u8,
                 b: old.p1.b,
                 t: old.p1.t,
+                our: old.p1.our,
                 cs: !(cf2 as u16),
             };
             // the decision
@@ -192,6 +199,7 @@ impl SingModel {
                         trim: old.p2.t,
                         csum: old.p2.cs,
                         rb: (old.f.smt as u64) << 16 | old.f.dlo as u64,
+                        bf: if old.p2.our { old.f.bf } else { 0 },
                     };
                 }
             }
