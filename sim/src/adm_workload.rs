@@ -23,17 +23,35 @@
 //! deflected; and an ideal meter fed with the frames that passed at the meter of their
 //! output's mode never holds more than the bucket plus `5K - 1` frames.
 //!
+//! With Bolt ([`bolt_knobs`]: requests carry Bolt's flags, some with DATA) it checks
+//! every verdict's Bolt fields: `bm` exactly for Bolt data packets (Bolt on, well formed,
+//! to an existing output, DATA); other packets' flags unchanged and no SRC; a data
+//! packet's flags changed only by setting DEC and clearing INC, an SRC only for one
+//! without DEC; `q` the output's queued bytes as S2 read them; and the decision exactly
+//! the one of SPEC §3 for the tokens it read in P2 (the view's `pru` and `sm` three
+//! cycles before the verdict). The SRC counter counts the verdicts' SRCs a cycle later;
+//! tokens stay within `[0, pru_cap]` and `[-2^24, 2^20]`. With [`Knobs::bolt_ref`] and
+//! data packets of an output apart ([`Knobs::bolt_apart`]), the tokens themselves follow
+//! an independent reference of the thesis's algorithm, decision by decision and cycle by
+//! cycle.
+//!
 //! The equivalence test runs it against the model; `ntsim wave sadm_p4` and co-simulation
 //! record it: the first half of the run with ideal trimming, the second (after a reset)
 //! with Tofino-style trimming.
 use nt_hdl::sadm::{Admission, BANDS};
 use nt_hdl::stofino::MAX_PIPES;
+use nt_hdl::switch::{BOLT_DATA, BOLT_DEC, BOLT_FIRST, BOLT_INC, BOLT_LAST};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;
 
 /// The 48 bits of [`Req::rb`].
 const RB_MASK: u64 = (1 << 48) - 1;
+/// 24 bits: [`Verdict::q`], [`BoltCfgV::cc_thresh`].
+const M24: u32 = (1 << 24) - 1;
+/// Bolt's supply token is floored at `-2^24`; an idle output gathers at most `2^20`.
+const SM_FLOOR: i64 = -(1 << 24);
+const SM_IDLE_CAP: i64 = 1 << 20;
 
 /// A frame's request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -50,6 +68,8 @@ pub struct Req {
     pub csum: u16,
     /// The bytes its returned header takes from later words (48 bits, passed through).
     pub rb: u64,
+    /// Bolt's flags (frame byte 54: [`BOLT_DATA`] ...; 0 for other frames).
+    pub bf: u8,
 }
 
 /// A band's limits.
@@ -88,6 +108,30 @@ pub struct TofCfg {
     pub t1: u32,
     /// Deflected headers a pipe may hold.
     pub lim_dod: u16,
+}
+
+/// Bolt's switch logic ([`nt_hdl::sbolt`]); the default is off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct BoltCfgV {
+    pub on: bool,
+    /// Queued bytes of an output (all bands) at which its data packets are congested (24
+    /// bits).
+    pub cc_thresh: u32,
+    /// The MTU, bytes: the supply token's cap and the cost of an SM token.
+    pub mtu: u16,
+    /// The most PRU tokens an output holds (0: PRU off).
+    pub pru_cap: u8,
+    /// Supply matching off.
+    pub sm_off: bool,
+}
+
+/// Sets a block's Bolt inputs.
+pub fn drive_bolt(u: &mut nt_hdl::sbolt::BoltCfg, c: &BoltCfgV) {
+    u.on.next = c.on;
+    u.cc_thresh.next = (c.cc_thresh as u64 & 0xff_ffff).into();
+    u.mtu.next = (c.mtu as u64).into();
+    u.pru_cap.next = (c.pru_cap as u64).into();
+    u.sm_off.next = c.sm_off;
 }
 
 /// Sets a block's Tofino-style trimming inputs.
@@ -136,6 +180,7 @@ pub struct Drive {
     pub cong: Vec<bool>,
     /// Per pipe: a deflected header left recirculation.
     pub rel: [bool; MAX_PIPES],
+    pub bolt: BoltCfgV,
 }
 
 /// A verdict, with the request's output, band and bytes.
@@ -155,6 +200,12 @@ pub struct Verdict {
     pub rb: u64,
     /// Deflected on drop (then `trim` too, band 0, 64 bytes, the frame's output).
     pub dod: bool,
+    /// Bolt: a Bolt data packet; an SRC for it; its new flags (the request's when not
+    /// `bm`); its output's queued bytes as S2 read them (24 bits, saturated).
+    pub bm: bool,
+    pub src: bool,
+    pub bf: u8,
+    pub q: u32,
 }
 
 /// The block's outputs in a cycle.
@@ -180,6 +231,10 @@ pub struct View {
     pub deflected: u32,
     /// Per input, its pipe.
     pub pipe_of: Vec<u8>,
+    /// Bolt: per output its PRU tokens and supply token (two's complement); SRCs decided.
+    pub pru: Vec<u8>,
+    pub sm: Vec<u32>,
+    pub srcs: u32,
 }
 
 /// Sets the block's inputs.
@@ -208,6 +263,7 @@ pub fn drive<
         p.req_trim.next = q.trim;
         p.req_csum.next = (q.csum as u64).into();
         p.req_rb.next = q.rb.into();
+        p.req_bf.next = (q.bf as u64).into();
     }
     for (o, x) in d.dep.iter().enumerate() {
         let (band, bytes) = x.unwrap_or((0, 0));
@@ -236,6 +292,7 @@ pub fn drive<
     for (p, r) in u.rel.iter_mut().enumerate() {
         r.next = d.rel[p];
     }
+    drive_bolt(&mut u.bolt, &d.bolt);
 }
 
 /// Reads the block's outputs (they depend on registers only).
@@ -266,6 +323,10 @@ pub fn read<
                     ret: p.vd_ret.val(),
                     rb: p.vd_rb.val().to_u64(),
                     dod: p.vd_dod.val(),
+                    bm: p.vd_bm.val(),
+                    src: p.vd_src.val(),
+                    bf: p.vd_bf.val().index() as u8,
+                    q: p.vd_q.val().index() as u32,
                 })
             })
             .collect(),
@@ -287,6 +348,9 @@ pub fn read<
         pipe_of: u.pipe_of.iter().map(|x| x.val().index() as u8).collect(),
         metered: u.metered.val().index() as u32,
         deflected: u.deflected.val().index() as u32,
+        pru: u.pru.iter().map(|x| x.val().index() as u8).collect(),
+        sm: u.sm.iter().map(|x| x.val().index() as u32).collect(),
+        srcs: u.srcs.val().index() as u32,
     }
 }
 
@@ -350,6 +414,24 @@ pub struct Knobs {
     pub cong_p: f64,
     /// Chance per cycle that a pipe's oldest deflected header leaves recirculation.
     pub rel_p: f64,
+    /// Bolt's switch logic.
+    pub bolt: BoltCfgV,
+    /// Chance that a request carries Bolt's DATA flag, with random LAST, FIRST, INC and
+    /// DEC; the others carry random flags without DATA. 0: every request's flags are 0
+    /// (and the random sequence is the one without Bolt).
+    pub data_p: f64,
+    /// Requests with DATA to one output at least this many cycles apart (over all
+    /// inputs; a request that would break it goes without DATA). `M + 4` keeps the Bolt
+    /// data packets of an output at least 5 cycles apart in P2 (a request waits up to
+    /// `M - 1` cycles in its hold). 0: no constraint.
+    pub bolt_apart: u64,
+    /// Check every Bolt decision, and the outputs' tokens, against a reference of the
+    /// thesis's algorithm (SPEC §3, `sm = min(sm + 8 (t - t_last) - L, MTU)` per output):
+    /// exact when the Bolt data packets of an output are at least 5 cycles apart in P2
+    /// (an error otherwise). Needs `reset_first`.
+    pub bolt_ref: bool,
+    /// Reset the block in cycle 0 (the tokens start from a reset's values).
+    pub reset_first: bool,
 }
 
 /// The default: an incast-like load on output 0 with small limits, so that limits bind.
@@ -402,6 +484,11 @@ pub fn knobs() -> Knobs {
         tof: TofCfg::default(),
         cong_p: 0.0,
         rel_p: 0.0,
+        bolt: BoltCfgV::default(),
+        data_p: 0.0,
+        bolt_apart: 0,
+        bolt_ref: false,
+        reset_first: false,
     }
 }
 
@@ -422,6 +509,111 @@ pub fn tofino_knobs() -> Knobs {
         cong_p: 0.003,
         rel_p: 0.012,
         ..knobs()
+    }
+}
+
+/// Bolt on an incast like [`knobs`]'s (half the requests to output 0), with packets
+/// leaving three times as fast: a threshold of 3,000 queued bytes congests the hot output
+/// most of the time and the others seldom; an MTU of 1,500 bytes, 2 PRU tokens; 15 % of
+/// the requests are data packets, so that an output's supply (8 bytes a cycle) now and
+/// then builds up to an SM token. A reset first: the supply tokens start at 0.
+pub fn bolt_knobs() -> Knobs {
+    Knobs {
+        bolt: BoltCfgV {
+            on: true,
+            cc_thresh: 3_000,
+            mtu: 1_500,
+            pru_cap: 2,
+            sm_off: false,
+        },
+        data_p: 0.15,
+        dep_p: 0.15,
+        hot: 0.5,
+        reset_first: true,
+        ..knobs()
+    }
+}
+
+/// What Bolt's switch logic decides for a data packet with flags `bf` and `l` bytes at an
+/// output with `q` queued bytes, `r` PRU tokens and supply token `s` (SPEC §3, thesis
+/// Algorithms 7 and 9): whether it sends an SRC, its new flags, which branch it took.
+pub fn bolt_decide(c: &BoltCfgV, bf: u8, l: u32, q: u32, r: u8, s: i64) -> (bool, u8, BoltAct) {
+    if q >= c.cc_thresh & M24 {
+        let act = if bf & BOLT_DEC == 0 {
+            BoltAct::Src
+        } else {
+            BoltAct::DecKept
+        };
+        (act == BoltAct::Src, (bf | BOLT_DEC) & !BOLT_INC, act)
+    } else if bf & BOLT_LAST != 0 {
+        let act = if bf & BOLT_FIRST != 0 {
+            BoltAct::FirstLast
+        } else if r < c.pru_cap {
+            BoltAct::Earn
+        } else {
+            BoltAct::AtCap
+        };
+        (false, bf, act)
+    } else if bf & BOLT_INC != 0 {
+        if r > 0 {
+            (false, bf, BoltAct::PruSpend)
+        } else if !c.sm_off && s - l as i64 >= c.mtu as i64 {
+            (false, bf, BoltAct::SmSpend)
+        } else {
+            (false, bf & !BOLT_INC, BoltAct::IncClear)
+        }
+    } else {
+        (false, bf, BoltAct::Plain)
+    }
+}
+
+/// The branch of a Bolt decision ([`bolt_decide`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoltAct {
+    /// Congested: an SRC; congested with DEC already set: no SRC.
+    Src,
+    DecKept,
+    /// LAST without FIRST: a PRU token earned, or not at the cap; FIRST and LAST.
+    Earn,
+    AtCap,
+    FirstLast,
+    /// INC: a PRU token spent, else an SM token, else INC cleared.
+    PruSpend,
+    SmSpend,
+    IncClear,
+    /// Neither congested, LAST nor INC.
+    Plain,
+}
+
+/// Counts of Bolt decisions by branch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BoltSeen {
+    pub data: u64,
+    pub src: u64,
+    pub dec_kept: u64,
+    pub earn: u64,
+    pub at_cap: u64,
+    pub first_last: u64,
+    pub pru_spend: u64,
+    pub sm_spend: u64,
+    pub inc_clear: u64,
+    pub plain: u64,
+}
+
+impl BoltSeen {
+    fn add(&mut self, a: BoltAct) {
+        self.data += 1;
+        *match a {
+            BoltAct::Src => &mut self.src,
+            BoltAct::DecKept => &mut self.dec_kept,
+            BoltAct::Earn => &mut self.earn,
+            BoltAct::AtCap => &mut self.at_cap,
+            BoltAct::FirstLast => &mut self.first_last,
+            BoltAct::PruSpend => &mut self.pru_spend,
+            BoltAct::SmSpend => &mut self.sm_spend,
+            BoltAct::IncClear => &mut self.inc_clear,
+            BoltAct::Plain => &mut self.plain,
+        } += 1;
     }
 }
 
@@ -470,6 +662,25 @@ pub struct Seen {
     pub max_over_meter: i64,
     /// Cycles of each mode, summed over outputs.
     pub mode_cycles: [u64; 3],
+    /// Bolt: the decisions by branch, as checked against the tokens each read.
+    pub bolt: BoltSeen,
+    /// Bolt with [`Knobs::bolt_ref`]: the decisions checked against the thesis's
+    /// reference, by branch; (output, cycle) pairs whose `pru` and `sm` were checked
+    /// against it; decisions whose token the reference floored at `-2^24` (not exact).
+    pub bolt_ref: BoltSeen,
+    pub bolt_ref_tokens: u64,
+    pub bolt_ref_floored: u64,
+    /// Of those: token checks at the idle cap (`2^20`), and decisions that read it.
+    pub bolt_ref_idle_cap: u64,
+    pub bolt_ref_read_idle_cap: u64,
+    /// Bolt: PRU spends that read a token a decision of the 4 cycles before (or of another
+    /// lane in the same cycle) had already spent (the token floors at 0), and SM spends
+    /// that read a supply another SM spend had already taken (it takes both).
+    pub bolt_pru_stale: u64,
+    pub bolt_sm_stale: u64,
+    /// A hash of every verdict's admission (cycle, input, admit, trim, return,
+    /// deflection, output, band, bytes), in order: Bolt must not change it.
+    pub verdict_hash: u64,
 }
 
 /// The workload. See the module documentation.
@@ -505,11 +716,28 @@ pub struct AdmWorkload {
     dod_rst: u64,
     /// A second phase: from this cycle on, after a reset, these knobs.
     next: Option<(u64, Knobs)>,
+    /// Bolt: the last 4 views' PRU tokens, supply tokens and port bytes, newest last
+    /// (a verdict's decision read those of 3 cycles before it).
+    hist: VecDeque<(Vec<u8>, Vec<u32>, Vec<u32>)>,
+    /// SRCs since the last reset (the block's counter).
+    src_rst: u64,
+    /// Per output, the cycle of its last request with DATA (for `bolt_apart`).
+    data_last: Vec<Option<u64>>,
+    /// Per output, the P2 cycles of its last PRU and SM spends (PRU: true).
+    spends: Vec<VecDeque<(u64, bool)>>,
+    /// The thesis's reference per output: its supply token after its last update, the
+    /// update's cycle (a decision's P2 cycle, or the first cycle after a reset: then
+    /// `false`), its PRU tokens. None before the first reset.
+    bref: Vec<Option<(i64, u64, bool, u8)>>,
 }
 
 impl AdmWorkload {
     /// `n` ports in `lanes` lanes.
     pub fn new(seed: u64, n: usize, lanes: usize, k: Knobs) -> Self {
+        assert!(
+            !k.bolt_ref || k.reset_first,
+            "Bolt's reference starts from a reset"
+        );
         Self {
             rng: StdRng::seed_from_u64(seed),
             n,
@@ -540,6 +768,11 @@ impl AdmWorkload {
             next: None,
             met_rst: 0,
             dod_rst: 0,
+            hist: VecDeque::new(),
+            src_rst: 0,
+            data_last: vec![None; n],
+            spends: vec![VecDeque::new(); n],
+            bref: vec![None; n],
         }
     }
 
@@ -611,6 +844,182 @@ impl AdmWorkload {
         Ok(())
     }
 
+    /// Bolt's checks of the view of cycle `now` (before its verdicts): the SRC counter
+    /// counts the verdicts before this cycle's; the tokens are in range, and with the
+    /// reference, an output's tokens equal the reference's once its last decision's update
+    /// is in the registers (5 cycles after its P2). Keeps the view's tokens and port bytes
+    /// for the verdicts' checks.
+    fn check_bolt_view(&mut self, now: u64, v: &View) -> Result<(), String> {
+        if v.srcs as u64 != self.src_rst {
+            return Err(format!(
+                "cycle {now}: the SRC counter is {}, expected {}",
+                v.srcs, self.src_rst
+            ));
+        }
+        for o in 0..self.n {
+            let (r, s) = (v.pru[o], v.sm[o] as i32 as i64);
+            if r > self.k.bolt.pru_cap || !(SM_FLOOR..=SM_IDLE_CAP).contains(&s) {
+                return Err(format!(
+                    "cycle {now}: output {o} holds {r} PRU tokens (cap {}) and a supply token of {s}",
+                    self.k.bolt.pru_cap
+                ));
+            }
+            if let (true, Some((rs, rt, dec, rr))) = (self.k.bolt_ref, self.bref[o]) {
+                if now >= rt + if dec { 5 } else { 0 } {
+                    let es = (rs + 8 * (now - rt) as i64).min(SM_IDLE_CAP);
+                    if (r, s) != (rr, es) {
+                        return Err(format!(
+                            "cycle {now}: output {o} holds {r} PRU tokens and a supply token of {s}, the thesis's reference {rr} and {es} (last update at {rt})"
+                        ));
+                    }
+                    self.seen.bolt_ref_tokens += 1;
+                    self.seen.bolt_ref_idle_cap += (es == SM_IDLE_CAP) as u64;
+                }
+            }
+        }
+        self.hist
+            .push_back((v.pru.clone(), v.sm.clone(), v.port_bytes.clone()));
+        if self.hist.len() > 4 {
+            self.hist.pop_front();
+        }
+        Ok(())
+    }
+
+    /// Bolt's checks of input `i`'s verdict `x` in cycle `now` for request `r`. Its
+    /// decision read the output's tokens in P2 and its queued bytes in S2, in the same
+    /// cycle (the lane's S1 registers hold the pick): the view of `now - 3`.
+    fn check_bolt_verdict(
+        &mut self,
+        now: u64,
+        i: usize,
+        r: &Req,
+        x: &Verdict,
+    ) -> Result<(), String> {
+        let n = self.n;
+        let c = self.k.bolt;
+        let o = r.out as usize;
+        let bm = c.on && r.ok && o < n && r.bf & BOLT_DATA != 0;
+        let at = |back: usize| {
+            self.hist
+                .len()
+                .checked_sub(1 + back)
+                .and_then(|j| self.hist.get(j))
+                .ok_or_else(|| format!("cycle {now}: input {i}: a verdict too early"))
+        };
+        let p2 = at(3)?;
+        let q = if o < n { p2.2[o] } else { 0 };
+        let e = |what: &str| {
+            format!(
+                "cycle {now}: input {i}: Bolt {what}: verdict bm {} src {} flags {:#04x} q {}, request flags {:#04x} to output {o} (ok {}), {q} bytes queued",
+                x.bm, x.src, x.bf, x.q, r.bf, r.ok
+            )
+        };
+        if x.q != q.min(M24) {
+            return Err(e("stamps other queued bytes than S2 read"));
+        }
+        if x.bm != bm {
+            return Err(e("data packet flag wrong"));
+        }
+        if x.src {
+            self.src_rst += 1;
+        }
+        if !bm {
+            if x.bf != r.bf || x.src {
+                return Err(e("changed a packet that is not a Bolt data packet"));
+            }
+            return Ok(());
+        }
+        // DEC may be set and INC cleared, nothing else; an SRC for a packet without DEC
+        let (set, cleared) = (x.bf & !r.bf, r.bf & !x.bf);
+        if set & !BOLT_DEC != 0 || cleared & !BOLT_INC != 0 {
+            return Err(e("changed flags other than setting DEC and clearing INC"));
+        }
+        if x.src && (r.bf & BOLT_DEC != 0 || x.bf & BOLT_DEC == 0 || x.bf & BOLT_INC != 0) {
+            return Err(e(
+                "an SRC for a packet with DEC, or without DEC set and INC cleared",
+            ));
+        }
+        // exactly the decision of the tokens it read
+        let l = r.bytes & ((1 << 26) - 1);
+        let (tr, ts) = (p2.0[o], p2.1[o] as i32 as i64);
+        let (src, bf, act) = bolt_decide(&c, r.bf, l, q, tr, ts);
+        if (x.src, x.bf) != (src, bf) {
+            return Err(e(&format!(
+                "decided other than {act:?} (src {src}, flags {bf:#04x}) with the {tr} PRU tokens and supply token {ts} it read"
+            )));
+        }
+        self.seen.bolt.add(act);
+        // spends of what a decision in flight has spent already
+        if matches!(act, BoltAct::PruSpend | BoltAct::SmSpend) {
+            let t = now - 3;
+            let pru = act == BoltAct::PruSpend;
+            let q = &mut self.spends[o];
+            q.retain(|&(u, _)| u + 5 > t);
+            let before = q.iter().filter(|&&(_, p)| p == pru).count() as u64;
+            if pru && before >= tr as u64 {
+                self.seen.bolt_pru_stale += 1;
+            }
+            if !pru && before > 0 {
+                self.seen.bolt_sm_stale += 1;
+            }
+            q.push_back((t, pru));
+        }
+        // the thesis's reference: the output's tokens from its decisions alone
+        if self.k.bolt_ref {
+            let t = now - 3;
+            let Some((rs, rt, dec, rr)) = self.bref[o] else {
+                return Err(e("decided before a reset"));
+            };
+            if dec && t < rt + 5 {
+                return Err(e(&format!(
+                    "data packets of the output not apart (P2 in cycles {rt} and {t}): the reference does not hold"
+                )));
+            }
+            let s = (rs + 8 * (t - rt) as i64).min(SM_IDLE_CAP);
+            self.seen.bolt_ref_read_idle_cap += (s == SM_IDLE_CAP) as u64;
+            if (tr, ts) != (rr, s) {
+                return Err(e(&format!(
+                    "read {tr} PRU tokens and supply token {ts}, the thesis's reference {rr} and {s}"
+                )));
+            }
+            let (src, bf, act) = bolt_decide(&c, r.bf, l, q, rr, s);
+            if (x.src, x.bf) != (src, bf) {
+                return Err(e(&format!(
+                    "decided other than the thesis's reference: {act:?} (src {src}, flags {bf:#04x})"
+                )));
+            }
+            let mut ns = (s - l as i64).min(c.mtu as i64);
+            let mut nr = rr;
+            match act {
+                BoltAct::SmSpend => ns -= c.mtu as i64,
+                BoltAct::Earn => nr += 1,
+                BoltAct::PruSpend => nr -= 1,
+                _ => {}
+            }
+            if ns < SM_FLOOR {
+                ns = SM_FLOOR;
+                self.seen.bolt_ref_floored += 1;
+            }
+            self.bref[o] = Some((ns, t, true, nr));
+            self.seen.bolt_ref.add(act);
+        }
+        Ok(())
+    }
+
+    /// Bolt's flags for a request: DATA with random LAST, FIRST, INC and DEC with chance
+    /// `data_p`, else random flags without DATA (none at all when `data_p` is 0).
+    fn bolt_flags(&mut self) -> u8 {
+        if self.k.data_p <= 0.0 {
+            return 0;
+        }
+        if self.rng.gen_bool(self.k.data_p) {
+            let m = BOLT_LAST | BOLT_FIRST | BOLT_INC | BOLT_DEC;
+            BOLT_DATA | (self.rng.gen::<u8>() & m)
+        } else {
+            self.rng.gen::<u8>() & !BOLT_DATA
+        }
+    }
+
     fn latency_bound(&self) -> u64 {
         (self.n / self.lanes) as u64 + 4
     }
@@ -649,22 +1058,26 @@ impl AdmWorkload {
         if self.k.tof.on {
             self.check_tofino(now, v)?;
         }
+        self.check_bolt_view(now, v)?;
         // verdicts
         let mut fresh = vec![];
         for i in 0..n {
-            let Some(Verdict {
-                admit: adm,
-                words,
-                empty,
-                out,
-                band,
-                bytes,
-                trim,
-                csum,
-                ret,
-                rb,
-                dod,
-            }) = v.vd[i]
+            let Some(
+                vx @ Verdict {
+                    admit: adm,
+                    words,
+                    empty,
+                    out,
+                    band,
+                    bytes,
+                    trim,
+                    csum,
+                    ret,
+                    rb,
+                    dod,
+                    ..
+                },
+            ) = v.vd[i]
             else {
                 continue;
             };
@@ -673,6 +1086,16 @@ impl AdmWorkload {
                     "cycle {now}: input {i}: a verdict without a request"
                 ));
             };
+            self.check_bolt_verdict(now, i, &r, &vx)?;
+            for w in [
+                now,
+                i as u64,
+                adm as u64 | (trim as u64) << 1 | (ret as u64) << 2 | (dod as u64) << 3,
+                (out as u64) << 8 | band as u64,
+                bytes as u64,
+            ] {
+                self.seen.verdict_hash = (self.seen.verdict_hash ^ w).wrapping_mul(0x100_0000_01b3);
+            }
             // a trimmed frame is its 64-byte header in band 0, of the input's own port
             // when returned
             let (eband, ebytes) = if trim { (0, 64) } else { (r.band, r.bytes) };
@@ -841,8 +1264,18 @@ impl AdmWorkload {
             self.k = self.next.take().expect("next phase").1;
         }
         let mut d = self.idle_drive(0);
-        if phase || (self.k.reset_p > 0.0 && self.rng.gen_bool(self.k.reset_p)) {
+        if phase
+            || (now == 0 && self.k.reset_first)
+            || (self.k.reset_p > 0.0 && self.rng.gen_bool(self.k.reset_p))
+        {
             d.reset = true;
+            self.src_rst = 0;
+            self.data_last.iter_mut().for_each(|x| *x = None);
+            self.spends.iter_mut().for_each(|q| q.clear());
+            // the tokens from the first cycle after the reset: no supply, no PRU token
+            self.bref
+                .iter_mut()
+                .for_each(|x| *x = Some((0, now + 1, false, 0)));
             for q in &mut self.pending {
                 q.clear();
             }
@@ -914,9 +1347,9 @@ impl AdmWorkload {
             } else {
                 self.rng.gen_range(0..n) as u8
             };
-            let r = Req {
+            let mut r = Req {
                 out,
-                band: self.rng.gen_range(0..self.k.bands.max(1)) as u8,
+                band: self.rng.gen_range(0..self.k.bands.max(1)),
                 bytes,
                 words,
                 empty,
@@ -924,7 +1357,17 @@ impl AdmWorkload {
                 trim: self.rng.gen_bool(self.k.trim_p),
                 csum: self.rng.gen(),
                 rb: self.rng.gen::<u64>() & RB_MASK,
+                bf: self.bolt_flags(),
             };
+            // Bolt data packets of an output apart
+            if r.bf & BOLT_DATA != 0 && (r.out as usize) < n && self.k.bolt_apart > 0 {
+                let o = r.out as usize;
+                if matches!(self.data_last[o], Some(t) if now < t + self.k.bolt_apart) {
+                    r.bf &= !BOLT_DATA;
+                } else {
+                    self.data_last[o] = Some(now);
+                }
+            }
             self.seen.reqs += 1;
             d.req[i] = Some(r);
             self.pending[i].push_back((r, now));
@@ -957,6 +1400,7 @@ impl AdmWorkload {
             tof: self.k.tof,
             cong: vec![false; self.n],
             rel: [false; MAX_PIPES],
+            bolt: self.k.bolt,
         }
     }
 
@@ -984,6 +1428,7 @@ impl AdmWorkload {
                     trim: self.rng.gen_bool(self.k.trim_p),
                     csum: self.rng.gen(),
                     rb: self.rng.gen::<u64>() & RB_MASK,
+                    bf: self.bolt_flags(),
                 });
                 self.seen.reqs += 1;
                 self.next_ok[i] = now + self.k.gap;

@@ -2,6 +2,10 @@
 //! from its module documentation: holds, a four-stage pipeline per lane, the lanes'
 //! admissions summed per (output, band) and per output (S5), counters per
 //! (output, band) and per output, thresholds and the free cells less headroom, a cycle old.
+//! The policy blocks run beside the lanes: Tofino-style trimming ([`TofModel`]) and Bolt
+//! ([`BoltModel`]), which reads the lanes' S1 registers and S2's port bytes and answers in
+//! its P3 registers, which S4 puts into the verdict.
+use crate::sbolt_model::{BoltModel, BoltPick};
 use crate::tof_model::{Pick, TofModel};
 use nt_hdl::sadm::BANDS;
 use nt_sim::adm_workload::{Drive, Req, Verdict, View};
@@ -77,6 +81,10 @@ pub struct AdmModel {
     s4d: Vec<bool>,
     s4m: Vec<bool>,
     tof: TofModel,
+    bolt: BoltModel,
+    /// S4 holds an SRC; SRCs counted.
+    s4src: Vec<bool>,
+    c_src: u32,
     c_met: u32,
     c_dod: u32,
     vd: Vec<Option<Verdict>>,
@@ -117,6 +125,9 @@ impl AdmModel {
             s4d: vec![false; k],
             s4m: vec![false; k],
             tof: TofModel::new(n, k),
+            bolt: BoltModel::new(n, k),
+            s4src: vec![false; k],
+            c_src: 0,
             c_met: 0,
             c_dod: 0,
             vd: vec![None; n],
@@ -154,6 +165,9 @@ impl AdmModel {
             metered: self.c_met,
             deflected: self.c_dod,
             pipe_of: (0..self.tof.ports()).map(|i| self.tof.pipe_of(i)).collect(),
+            pru: self.bolt.pru(),
+            sm: self.bolt.sm(),
+            srcs: self.c_src,
         }
     }
 
@@ -181,6 +195,7 @@ impl AdmModel {
         let mut s4rt = vec![false; self.k];
         let mut s4d = vec![false; self.k];
         let mut s4m = vec![false; self.k];
+        let mut s4src = vec![false; self.k];
         let mut s1p = vec![0u8; self.k];
         // the statistics count the decisions in S4's registers
         for l in 0..self.k {
@@ -200,6 +215,9 @@ impl AdmModel {
             }
             if self.s4rt[l] {
                 self.c_ret = self.c_ret.wrapping_add(1);
+            }
+            if self.s4src[l] {
+                self.c_src = self.c_src.wrapping_add(1);
             }
         }
         let mut vd = vec![None; n];
@@ -314,7 +332,12 @@ impl AdmModel {
                     ret,
                     rb: x.r.rb,
                     dod,
+                    bm: self.bolt.bm(l),
+                    src: self.bolt.src(l),
+                    bf: self.bolt.bf(l),
+                    q: self.bolt.q(l),
                 });
+                s4src[l] = self.bolt.src(l);
                 if adm || hdr {
                     s4[l] = Some((out as usize * BANDS + band as usize, bytes));
                     s4t[l] = trim || ret;
@@ -383,6 +406,24 @@ impl AdmModel {
             .collect();
         self.tof
             .clock(&d.tof, &d.cong, &d.rel, &picks, &self.s4d, d.reset);
+        let bpicks: Vec<BoltPick> = self
+            .s1
+            .iter()
+            .map(|x| match x {
+                Some((_, r)) => BoltPick {
+                    v: true,
+                    ok: r.ok,
+                    out: r.out,
+                    bytes: r.bytes,
+                    bf: r.bf,
+                },
+                None => BoltPick::default(),
+            })
+            .collect();
+        // S2's read of the pick's output's bytes (without a pick: not seen in a verdict)
+        let pb: Vec<u32> = self.s2.iter().map(|x| x.map_or(0, |x| x.pcby)).collect();
+        self.bolt.clock(&d.bolt, &bpicks, &pb, d.reset);
+        self.s4src = s4src;
         self.s1p = s1p;
         self.s4d = s4d;
         self.s4m = s4m;
@@ -419,6 +460,8 @@ impl AdmModel {
             self.s4m.iter_mut().for_each(|x| *x = false);
             self.c_met = 0;
             self.c_dod = 0;
+            self.c_src = 0;
+            self.s4src.iter_mut().for_each(|x| *x = false);
             self.s5.iter_mut().for_each(|x| *x = (0, 0));
             self.occ_p.iter_mut().for_each(|x| *x = 0);
             self.occ_b.iter_mut().for_each(|x| *x = 0);

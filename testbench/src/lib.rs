@@ -12,6 +12,7 @@ pub mod prisched_model;
 pub mod program_model;
 pub mod reassembly_model;
 pub mod repo_cmd;
+pub mod sbolt_model;
 pub mod sbuf_model;
 pub mod sing_model;
 pub mod sque_model;

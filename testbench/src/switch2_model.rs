@@ -127,6 +127,7 @@ impl Switch2Model {
                         trim: q.trim,
                         csum: q.csum,
                         rb: q.rb,
+                        bf: q.bf,
                     })
                 })
                 .collect(),
@@ -145,6 +146,7 @@ impl Switch2Model {
             },
             cong: qv.cong.clone(),
             rel: qv.rel,
+            bolt: aw::BoltCfgV::default(),
         });
         self.lim_dod = d.tof.lim_dod.min(self.dod_cap);
         self.buf.clock(&bw::Drive {

@@ -598,6 +598,7 @@ fn sing_p4_verilog_matches_rust_cycle_for_cycle() {
             "stat$0$drop_malformed",
             "stat$0$drop_no_route",
             "stat$3$fwd",
+            "o$1$req_bf",
         ],
     );
 }
