@@ -37,7 +37,9 @@
 //!
 //! # The tokens
 //! Per output `o`, `sm[o]` holds the supply token plus `2^24` (so it is never negative:
-//! the token is floored at `-2^24`), and `pru[o]` the PRU tokens.
+//! the token is floored at `-2^24`), and `pru[o]` the PRU tokens. A reset sets every supply
+//! token to 0 and the PRU tokens to 0 (the switch is reset before it runs: the registers'
+//! power-up 0 is a supply token of `-2^24`).
 //! * **Supply, 8 bytes a cycle** (a 64-bit word per cycle is the line rate). In a cycle
 //!   with no data packet of `o` in P5, `sm ← min(sm + 8, 2^24 + 2^20)` (the supply an idle
 //!   output gathers is capped at 1 MiB, above any `MTU + L` with `L < 2^17` (an IPv4
@@ -291,7 +293,7 @@ impl<const N: usize, const K: usize> BoltPolicy<N, K> {
             k0_2: Constant::new(0.into()),
             k1_2: Constant::new(1.into()),
             k0_8: Constant::new(0.into()),
-            k_dec: Constant::new(((1u64 << F_DEC) as u64).into()),
+            k_dec: Constant::new((1u64 << F_DEC).into()),
             k_ninc: Constant::new((0xffu64 & !(1u64 << F_INC)).into()),
             k2_2: Constant::new(2.into()),
             k3_2: Constant::new(3.into()),
